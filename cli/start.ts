@@ -1,0 +1,106 @@
+// `npm start`: the kiosk. Starts the table host with simulated devices, then opens the screens:
+// Electron where its binary is present, otherwise the system Chromium in app mode; with
+// `--headless`, no window: it prints the screen URLs and keeps serving.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { defaultDataDir } from '../host/data-dir.js';
+import { startHost } from '../host/start-host.js';
+import { openChromiumWindows } from './start/chromium-windows.js';
+import { findChromium, findElectron, hasDisplay } from './start/find-runtimes.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const USAGE = `Usage: npm start -- [options]
+  --data-dir DIR     where the ledger and logs live (default: ${defaultDataDir()})
+  --headless         open no window; print the screen URLs and serve them
+  --port N           the host's loopback port (default: a free one)
+  --screens LIST     screens to open, e.g. table,station/1 (default: table,station/1)
+  --kiosk            full-screen windows (Chromium mode)
+  --browser          use the system Chromium even where Electron is installed
+  --json             print the URLs as one JSON line (for scripts and tests)
+  --help             this text`;
+
+const { values } = parseArgs({
+  options: {
+    'data-dir': { type: 'string' },
+    headless: { type: 'boolean', default: false },
+    port: { type: 'string', default: '0' },
+    screens: { type: 'string', default: 'table,station/1' },
+    kiosk: { type: 'boolean', default: false },
+    browser: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+  strict: true,
+});
+
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
+const dataDir = path.resolve(values['data-dir'] ?? defaultDataDir());
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`--port must be a port number, not "${values.port}"`);
+  process.exit(2);
+}
+const wanted = values.screens.split(',').map((s) => s.trim()).filter(Boolean);
+
+const electron = values.headless || values.browser ? null : findElectron(root);
+if (electron) {
+  // Inside Electron the host runs as a utility process of the main process.
+  const build = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/build-electron.ts')], { stdio: 'inherit' });
+  const built = await new Promise<number>((resolve) => build.on('close', (c) => resolve(c ?? 1)));
+  if (built !== 0) process.exit(built);
+  const child = spawn(electron, [path.join(root, 'dist/electron/main.cjs'), `--data-dir=${dataDir}`, `--screens=${wanted.join(',')}`], {
+    stdio: 'inherit',
+  });
+  child.on('close', (code) => process.exit(code ?? 1));
+} else {
+  const running = await startHost({ dataDir, rendererDir: path.join(root, 'dist/renderer'), port });
+  const screens = running.screens.filter((s) => wanted.includes(s.view));
+  const unknown = wanted.filter((w) => !running.screens.some((s) => s.view === w));
+  if (unknown.length) console.error(`No such screen at this table: ${unknown.join(', ')}`);
+
+  if (values.json) {
+    console.log(JSON.stringify({
+      origin: running.origin,
+      health: `${running.origin}/healthz`,
+      dataDir,
+      screens: Object.fromEntries(running.screens.map((s) => [s.view, s.url])),
+    }));
+  } else {
+    console.log(`Table host on ${running.origin}  (data: ${dataDir})`);
+    console.log(`Health:  ${running.origin}/healthz`);
+    for (const s of running.screens) console.log(`${s.view.padEnd(10)} ${s.url}`);
+  }
+
+  if (!values.headless) {
+    const chromium = findChromium();
+    if (!chromium) {
+      console.error(
+        'Neither Electron nor Chromium was found, so no window can open.\n' +
+          '  Install Chromium (Debian: apt-get install chromium) or set CHROMIUM_PATH,\n' +
+          '  or open the URLs above in a browser; the host keeps serving (Ctrl+C stops it).',
+      );
+    } else if (!hasDisplay()) {
+      console.error('No display (DISPLAY/WAYLAND_DISPLAY unset): not opening windows. Use --headless to silence this.');
+    } else {
+      openChromiumWindows(chromium, screens.map((s) => s.url), {
+        profileDir: path.join(dataDir, 'chromium-profile'),
+        kiosk: values.kiosk,
+      });
+    }
+  }
+
+  const stop = async (signal: string) => {
+    running.log.info({ signal }, 'stopping');
+    await running.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}

@@ -1,0 +1,20 @@
+/**
+ * One line of a settlement: who, which bet, how much was staked, the player's net result in
+ * minor units (+ win, − loss, 0 push) and the rule that decided it, e.g. `macau-2009 art.10 n.5`,
+ * so a dispute can be answered from the record.
+ */
+export interface SettlementLine {
+  readonly seat: number;
+  /** The bet's name: `main`, `insurance`, `perfectPairs`, `banker`, `tie`, … */
+  readonly bet: string;
+  /** The hand within the seat (blackjack splits); absent where a game has one hand per seat. */
+  readonly hand?: number;
+  readonly stake: number;
+  readonly net: number;
+  readonly rule: string;
+}
+
+/** Integer minor units only: a fractional or unsafe amount is a bug, never rounded silently. */
+export function assertMinorUnits(amount: number, what: string): void {
+  if (!Number.isSafeInteger(amount)) throw new RangeError(`${what} must be whole minor units, got ${amount}`);
+}

@@ -1,0 +1,110 @@
+// ESLint flat config. The layer table below is DESIGN.md §3 written as data: change the design
+// first, then this table; never relax it to make a file pass.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import local from './scripts/eslint/layering.js';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+
+const NODE_SERVER = ['fastify', '@fastify/*', 'ws', 'pino', 'zod'];
+
+/** @type {Record<string, import('./scripts/eslint/layering.js').Layer>} */
+export const layers = {
+  engine: { folders: {}, packages: [], node: false, why: 'the engine is pure and imports nothing of ours' },
+  hardware: { folders: {}, packages: ['usb', 'zod'], node: true, why: 'hardware imports nothing of ours' },
+  protocol: { folders: {}, packages: ['zod'], node: false, why: 'the protocol is shared by host and screens' },
+  ledger: {
+    folders: { engine: 'types', protocol: 'types' },
+    packages: ['better-sqlite3', 'zod'],
+    node: true,
+    why: 'the ledger imports only plain types',
+  },
+  host: {
+    folders: { engine: 'any', hardware: 'any', ledger: 'any', protocol: 'any', locales: 'any' },
+    packages: [...NODE_SERVER],
+    node: true,
+    why: 'the host wires engine, hardware, ledger and protocol, never screens or electron',
+  },
+  renderer: {
+    folders: { protocol: 'any', locales: 'any', assets: 'any' },
+    packages: ['pixi.js', 'i18next', 'zod', 'vite'],
+    node: false,
+    why: 'screens are thin clients: protocol, locales and assets only',
+  },
+  electron: {
+    folders: { protocol: 'any', host: 'any' },
+    packages: ['electron', 'zod'],
+    node: true,
+    why: 'electron imports the protocol and starts the host',
+  },
+  upstream: {
+    folders: { ledger: 'types', protocol: 'types' },
+    packages: [...NODE_SERVER, 'pg', '@electric-sql/pglite'],
+    node: true,
+    why: 'the upstream service stands alone; it shares only plain types',
+  },
+  cli: {
+    folders: { engine: 'any', hardware: 'any', ledger: 'any', host: 'any', protocol: 'any', upstream: 'any', locales: 'any' },
+    packages: ['*'],
+    node: true,
+    why: 'command-line tools drive the Node layers, never screens or electron',
+  },
+  bench: {
+    folders: { engine: 'any', hardware: 'any', ledger: 'any', host: 'any', protocol: 'any', upstream: 'any', cli: 'any' },
+    packages: ['*'],
+    node: true,
+    why: 'benchmarks run in Node',
+  },
+  tests: {
+    folders: {
+      engine: 'any', hardware: 'any', ledger: 'any', host: 'any', protocol: 'any', upstream: 'any',
+      cli: 'any', locales: 'any', assets: 'any', renderer: 'any', scripts: 'any',
+    },
+    packages: ['*'],
+    node: true,
+    why: 'tests run in Node and Chromium, never inside Electron',
+  },
+  scripts: {
+    folders: { locales: 'any', assets: 'any', protocol: 'any', engine: 'any', host: 'any' },
+    packages: ['*'],
+    node: true,
+    why: 'build scripts run in Node',
+  },
+};
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'test-results/', 'playwright-report/', 'artifacts/', 'tests/lint/fixtures/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.{ts,js,mjs}'],
+    plugins: { local },
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
+    rules: {
+      'local/layering': ['error', { root, layers }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': 'off',
+    },
+  },
+  {
+    // Test files sit beside the code they test but run in Node with the test runner.
+    files: ['**/*.test.ts'],
+    rules: {
+      'local/layering': [
+        'error',
+        {
+          root,
+          layers: Object.fromEntries(
+            Object.entries(layers).map(([name, layer]) => [
+              name,
+              { ...layer, node: true, packages: [...(layer.packages ?? []), 'fast-check'] },
+            ]),
+          ),
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,84 @@
+import fastifyStatic from '@fastify/static';
+import fastifyWebsocket from '@fastify/websocket';
+import Fastify from 'fastify';
+import { existsSync } from 'node:fs';
+import type { Logger } from 'pino';
+import { MAX_HOST_MESSAGE_BYTES } from '../../protocol/index.js';
+import type { LaunchTokens } from '../screens/launch-tokens.js';
+import { ScreenSession } from '../screens/screen-session.js';
+import type { TableHost } from '../screens/table-host.js';
+import { allowedHosts, screenCsp } from './security-headers.js';
+
+export interface HttpServerDeps {
+  host: TableHost;
+  tokens: LaunchTokens;
+  log: Logger;
+  /** The built renderer (`dist/renderer`); without it the host still serves the protocol. */
+  rendererDir: string;
+  health: () => Record<string, unknown>;
+}
+
+/** Paths that serve the screen page; the page reads its view from the path. */
+const SCREEN_ROUTES = ['/table', '/station/:n', '/service'];
+
+/**
+ * The host's loopback web server: the screens' static files, the protocol over WebSocket at
+ * `/ws`, and `/healthz`. Listening on 127.0.0.1 only.
+ */
+export async function createHttpServer(
+  deps: HttpServerDeps,
+  port: number,
+): Promise<{ port: number; close: () => Promise<void> }> {
+  const app = Fastify({ loggerInstance: deps.log, disableRequestLogging: true, bodyLimit: 16 * 1024 });
+  let hosts = new Set<string>();
+
+  app.addHook('onRequest', async (req, reply) => {
+    if (!hosts.has(req.headers.host ?? '')) {
+      deps.log.warn({ host: req.headers.host, url: req.url }, 'request for a foreign host refused');
+      return reply.code(421).send({ error: 'misdirected request' });
+    }
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok', ...deps.health() }));
+
+  await app.register(fastifyWebsocket, { options: { maxPayload: MAX_HOST_MESSAGE_BYTES } });
+  app.get('/ws', { websocket: true }, (socket, req) => {
+    const origin = req.headers.origin;
+    // Browsers always send Origin: a page from anywhere else must not reach the host. Local
+    // tools without a browser send none and are kept out by the launch token instead.
+    if (origin !== undefined && !hosts.has(origin.replace(/^https?:\/\//, ''))) {
+      deps.log.warn({ origin }, 'websocket from a foreign origin refused');
+      socket.close(1008, 'origin');
+      return;
+    }
+    const session = new ScreenSession(
+      deps.host,
+      deps.tokens,
+      { send: (text) => socket.send(text), close: (code, reason) => socket.close(code, reason) },
+      deps.log,
+    );
+    socket.on('message', (data, isBinary) => session.receive(isBinary ? new Uint8Array(data as Buffer) : data.toString()));
+    socket.on('close', () => session.dispose());
+    socket.on('error', (err) => deps.log.warn({ err, session: session.id }, 'websocket error'));
+  });
+
+  if (existsSync(deps.rendererDir)) {
+    await app.register(fastifyStatic, { root: deps.rendererDir, prefix: '/', index: false });
+    for (const route of SCREEN_ROUTES) {
+      app.get(route, (req, reply) => {
+        const origin = `http://${req.headers.host}`;
+        reply.header('Content-Security-Policy', screenCsp(origin));
+        reply.header('Cache-Control', 'no-store');
+        return reply.sendFile('index.html');
+      });
+    }
+  } else {
+    deps.log.warn({ rendererDir: deps.rendererDir }, 'renderer not built: screens are not served (run npm run build:renderer)');
+  }
+
+  await app.listen({ host: '127.0.0.1', port });
+  const address = app.server.address();
+  const bound = typeof address === 'object' && address ? address.port : port;
+  hosts = allowedHosts(bound);
+  return { port: bound, close: () => app.close() };
+}

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { decodeClientMessage, decodeHostMessage, encode } from './codec.js';
+import { MAX_MESSAGE_BYTES, utf8ByteLength } from './limits.js';
+import { stationOf, stationView, ViewName } from './views.js';
+
+const token = 'x'.repeat(32);
+
+describe('client messages', () => {
+  it('accepts a valid hello, subscribe and command', () => {
+    for (const m of [
+      { type: 'hello', id: 'h1', protocol: 1, token },
+      { type: 'subscribe', id: 's1', view: 'station/3' },
+      { type: 'command', id: 'c1', view: 'table', version: 4, command: { name: 'set-language', language: 'pt' } },
+    ]) {
+      const d = decodeClientMessage(JSON.stringify(m));
+      assert.equal(d.ok, true, JSON.stringify(d));
+    }
+  });
+
+  it('refuses malformed JSON with invalid-json', () => {
+    const d = decodeClientMessage('{"type":');
+    assert.equal(d.ok, false);
+    assert.equal(!d.ok && d.error.code, 'invalid-json');
+  });
+
+  it('refuses unknown fields, unknown views and wrong types, echoing the id', () => {
+    const cases = [
+      { type: 'subscribe', id: 'a', view: 'station/8' },
+      { type: 'subscribe', id: 'b', view: 'station/x' },
+      { type: 'subscribe', id: 'c', view: 'table', extra: 1 },
+      { type: 'command', id: 'd', view: 'table', version: -1, command: { name: 'set-language', language: 'pt' } },
+      { type: 'command', id: 'e', view: 'table', version: 1, command: { name: 'set-language', language: 'fr' } },
+      { type: 'launch-missiles', id: 'f' },
+    ];
+    for (const c of cases) {
+      const d = decodeClientMessage(JSON.stringify(c));
+      assert.equal(d.ok, false, JSON.stringify(c));
+      if (!d.ok) {
+        assert.equal(d.error.code, 'invalid-message');
+        assert.equal(d.error.ref, c.id);
+        assert.equal(d.error.messageKey, 'errors.invalid-message');
+      }
+    }
+  });
+
+  it('refuses an oversized message before parsing it', () => {
+    const big = JSON.stringify({ type: 'subscribe', id: 'a', view: 'table', pad: '字'.repeat(MAX_MESSAGE_BYTES) });
+    const d = decodeClientMessage(big);
+    assert.equal(!d.ok && d.error.code, 'oversized');
+  });
+
+  it('refuses binary frames', () => {
+    const d = decodeClientMessage(new Uint8Array([1, 2, 3]));
+    assert.equal(!d.ok && d.error.code, 'invalid-message');
+  });
+});
+
+describe('host messages', () => {
+  it('round-trips a station snapshot', () => {
+    const snap = {
+      type: 'snapshot' as const,
+      view: stationView(2),
+      version: 7,
+      state: {
+        kind: 'station' as const, station: 2, seat: 2, game: 'blackjack' as const, currency: 'MOP' as const,
+        limits: { min: 10000, max: 500000 }, language: 'zh-Hant' as const, credit: 0,
+      },
+    };
+    const d = decodeHostMessage(encode(snap));
+    assert.deepEqual(d, { ok: true, message: snap });
+  });
+
+  it('refuses a fractional credit: money is integer minor units', () => {
+    const d = decodeHostMessage(JSON.stringify({
+      type: 'snapshot', view: 'station/1', version: 1,
+      state: { kind: 'station', station: 1, seat: 1, game: 'war', currency: 'HKD', limits: { min: 1, max: 2 }, language: 'en', credit: 10.5 },
+    }));
+    assert.equal(d.ok, false);
+  });
+});
+
+describe('views and sizes', () => {
+  it('parses station views and finds their number', () => {
+    assert.equal(stationOf(ViewName.parse('station/7')), 7);
+    assert.equal(stationOf('table'), null);
+    assert.throws(() => stationView(0));
+  });
+
+  it('counts UTF-8 bytes like the wire does', () => {
+    for (const s of ['', 'abc', 'é', '莊家', '🂡', 'MOP$1 234,50']) {
+      assert.equal(utf8ByteLength(s), Buffer.byteLength(s, 'utf8'), s);
+    }
+  });
+});

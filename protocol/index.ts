@@ -1,0 +1,5 @@
+export * from './limits.js';
+export * from './views.js';
+export * from './messages.js';
+export * from './codec.js';
+export * from './preload-api.js';

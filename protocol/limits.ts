@@ -1,0 +1,30 @@
+/** The screen protocol's version; a hello with another version is refused with a typed error. */
+export const PROTOCOL_VERSION = 1;
+
+/**
+ * Largest message either side accepts, in UTF-8 bytes. Commands are small; a larger frame is
+ * refused with an `oversized` error before it is parsed, so a misbehaving client cannot make
+ * the host parse megabytes of JSON.
+ */
+export const MAX_MESSAGE_BYTES = 16 * 1024;
+
+/** Snapshots from the host may be larger than commands (game recall, road maps). */
+export const MAX_HOST_MESSAGE_BYTES = 1024 * 1024;
+
+/** UTF-8 length of a string without TextEncoder, which this runtime-neutral folder cannot assume. */
+export function utf8ByteLength(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4;
+        i++;
+      } else bytes += 3;
+    } else bytes += 3;
+  }
+  return bytes;
+}

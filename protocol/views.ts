@@ -1,0 +1,89 @@
+import { z } from 'zod';
+
+/** Languages every screen offers; resource names of the catalogues in `locales/`. */
+export const Language = z.enum(['zh-Hant', 'pt', 'en']);
+export type Language = z.infer<typeof Language>;
+
+export const Currency = z.enum(['HKD', 'MOP']);
+export type Currency = z.infer<typeof Currency>;
+
+export const GameKind = z.enum(['blackjack', 'baccarat', 'war']);
+export type GameKind = z.infer<typeof GameKind>;
+
+/** Money is always an integer number of minor units (avos / cents). */
+export const MinorUnits = z.number().int().safe();
+
+export const MAX_STATIONS = 7;
+
+/** A view a screen can subscribe to: the table display, one player station, or service mode. */
+export const ViewName = z.union([
+  z.literal('table'),
+  z.literal('service'),
+  // templateLiteral gives the `station/${number}` type; the refinement holds the range, since
+  // a template literal does not check the bounds of its number part.
+  z
+    .templateLiteral(['station/', z.number().int()])
+    .refine((v) => new RegExp(`^station/[1-${MAX_STATIONS}]$`).test(v), {
+      message: `station views are station/1 … station/${MAX_STATIONS}`,
+    }),
+]);
+export type ViewName = z.infer<typeof ViewName>;
+
+export function stationView(station: number): ViewName {
+  return ViewName.parse(`station/${station}`);
+}
+
+/** The station number of a `station/N` view, or null for the other views. */
+export function stationOf(view: ViewName): number | null {
+  return view.startsWith('station/') ? Number(view.slice('station/'.length)) : null;
+}
+
+export const Limits = z
+  .object({ min: MinorUnits.positive(), max: MinorUnits.positive() })
+  .refine((l) => l.min <= l.max, { message: 'min must not exceed max' });
+export type Limits = z.infer<typeof Limits>;
+
+const SeatState = z.object({
+  seat: z.number().int().min(1).max(MAX_STATIONS),
+  /** The station that controls this seat, if any. */
+  station: z.number().int().min(1).max(MAX_STATIONS).nullable(),
+});
+
+/** What the big screen facing the seats may show: no credits, no private data. */
+export const TableState = z.object({
+  kind: z.literal('table'),
+  tableId: z.string().min(1),
+  game: GameKind,
+  profile: z.string().min(1),
+  currency: Currency,
+  limits: Limits,
+  language: Language,
+  seats: z.array(SeatState).min(1).max(MAX_STATIONS),
+});
+export type TableState = z.infer<typeof TableState>;
+
+/** One station's own view: its seat, its credit meter and its language; nobody else's. */
+export const StationState = z.object({
+  kind: z.literal('station'),
+  station: z.number().int().min(1).max(MAX_STATIONS),
+  seat: z.number().int().min(1).max(MAX_STATIONS),
+  game: GameKind,
+  currency: Currency,
+  limits: Limits,
+  language: Language,
+  credit: MinorUnits.nonnegative(),
+});
+export type StationState = z.infer<typeof StationState>;
+
+/** Service mode before sign-in shows only what the cabinet label would: no meters, no logs. */
+export const ServiceState = z.object({
+  kind: z.literal('service'),
+  tableId: z.string().min(1),
+  softwareVersion: z.string(),
+  language: Language,
+  signedIn: z.boolean(),
+});
+export type ServiceState = z.infer<typeof ServiceState>;
+
+export const ViewState = z.discriminatedUnion('kind', [TableState, StationState, ServiceState]);
+export type ViewState = z.infer<typeof ViewState>;

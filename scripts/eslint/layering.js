@@ -1,0 +1,150 @@
+// Local ESLint rule: the dependency directions of DESIGN.md §3, written as data.
+//
+// Every file belongs to the layer named by its first folder under the repository root. Each
+// layer says which of our folders it may import (`any` import, or `types` for `import type`
+// only), which npm packages it may import, and whether Node built-ins are allowed. An import
+// that is not allowed is an error; so is a package nobody categorised, which forces a decision
+// about where a new dependency may run (Signal's "uncategorised dependency" habit).
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+
+const BUILTINS = new Set(builtinModules);
+
+/** @param {string} spec */
+function packageName(spec) {
+  const parts = spec.split('/');
+  return spec.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? spec);
+}
+
+/** @param {string} spec */
+function isBuiltin(spec) {
+  return spec.startsWith('node:') || BUILTINS.has(spec) || BUILTINS.has(packageName(spec));
+}
+
+/**
+ * @param {string} pattern  a package name, or a scope wildcard such as `@fastify/*`
+ * @param {string} name
+ */
+function packageMatches(pattern, name) {
+  return pattern.endsWith('/*') ? name.startsWith(pattern.slice(0, -1)) : pattern === name;
+}
+
+/** @type {import('eslint').Rule.RuleModule} */
+export const layeringRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Enforce the layer dependency directions of DESIGN.md §3' },
+    schema: [
+      {
+        type: 'object',
+        properties: {
+          root: { type: 'string' },
+          layers: { type: 'object' },
+        },
+        required: ['root', 'layers'],
+        additionalProperties: false,
+      },
+    ],
+    messages: {
+      folder: "'{{from}}/' may not import from '{{to}}/' ({{why}}).",
+      typesOnly: "'{{from}}/' may import only types from '{{to}}/': use `import type`.",
+      outside: "'{{from}}/' may not import files outside the repository layers ('{{spec}}').",
+      builtin: "'{{from}}/' must not use Node built-ins ('{{spec}}'): it runs without Node.",
+      pkg: "'{{from}}/' may not import the package '{{name}}'. Allowed here: {{allowed}}.",
+    },
+  },
+  create(context) {
+    const { root, layers } = /** @type {{root: string, layers: Record<string, Layer>}} */ (
+      context.options[0]
+    );
+    const file = path.resolve(context.filename);
+    const rel = path.relative(root, file);
+    if (rel.startsWith('..')) return {};
+    const from = rel.split(path.sep)[0] ?? '';
+    const layer = layers[from];
+    if (!layer) return {};
+
+    /**
+     * @param {import('estree').Node} node
+     * @param {string} spec
+     * @param {boolean} typeOnly
+     */
+    function check(node, spec, typeOnly) {
+      if (spec.startsWith('.') || spec.startsWith('/')) {
+        const target = path.relative(root, path.resolve(path.dirname(file), spec));
+        if (target.startsWith('..')) {
+          context.report({ node, messageId: 'outside', data: { from, spec } });
+          return;
+        }
+        const to = target.split(path.sep)[0] ?? '';
+        if (to === from) return;
+        const access = layer.folders?.[to];
+        if (access === 'any') return;
+        if (access === 'types') {
+          if (!typeOnly) context.report({ node, messageId: 'typesOnly', data: { from, to } });
+          return;
+        }
+        context.report({
+          node,
+          messageId: 'folder',
+          data: { from, to, why: layer.why ?? 'see DESIGN.md §3' },
+        });
+        return;
+      }
+      if (isBuiltin(spec)) {
+        if (!layer.node) context.report({ node, messageId: 'builtin', data: { from, spec } });
+        return;
+      }
+      const name = packageName(spec);
+      const allowed = layer.packages ?? [];
+      if (allowed.includes('*') && name !== 'electron') return;
+      if (allowed.some((p) => packageMatches(p, name))) return;
+      context.report({
+        node,
+        messageId: 'pkg',
+        data: { from, name, allowed: allowed.length ? allowed.join(', ') : 'none' },
+      });
+    }
+
+    /** @param {any} node */
+    function fromSource(node) {
+      if (node.source && node.source.type === 'Literal' && typeof node.source.value === 'string') {
+        const typeOnly =
+          node.importKind === 'type' ||
+          node.exportKind === 'type' ||
+          (node.specifiers?.length > 0 &&
+            node.specifiers.every((/** @type {any} */ s) => s.importKind === 'type'));
+        check(node, node.source.value, typeOnly);
+      }
+    }
+
+    return {
+      ImportDeclaration: fromSource,
+      ExportNamedDeclaration: fromSource,
+      ExportAllDeclaration: fromSource,
+      /** @param {any} node */
+      ImportExpression(node) {
+        if (node.source.type === 'Literal' && typeof node.source.value === 'string') {
+          check(node, node.source.value, false);
+        }
+      },
+      /** @param {any} node */
+      TSImportEqualsDeclaration(node) {
+        const ref = node.moduleReference;
+        if (ref?.type === 'TSExternalModuleReference' && typeof ref.expression.value === 'string') {
+          check(node, ref.expression.value, node.importKind === 'type');
+        }
+      },
+    };
+  },
+};
+
+/**
+ * @typedef {object} Layer
+ * @property {Record<string, 'any' | 'types'>} [folders]  our folders this layer may import
+ * @property {string[]} [packages]  npm packages it may import (`*` = any but electron)
+ * @property {boolean} [node]  whether Node built-ins are allowed
+ * @property {string} [why]  the reason shown with a refused folder import
+ */
+
+export default { rules: { layering: layeringRule } };
