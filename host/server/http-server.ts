@@ -1,6 +1,6 @@
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { MAX_HOST_MESSAGE_BYTES } from '../../protocol/index.js';
@@ -29,7 +29,12 @@ export async function createHttpServer(
   deps: HttpServerDeps,
   port: number,
 ): Promise<{ port: number; close: () => Promise<void> }> {
-  const app = Fastify({ loggerInstance: deps.log, disableRequestLogging: true, bodyLimit: 16 * 1024 });
+  const app = Fastify({
+    loggerInstance: deps.log,
+    // Screens poll nothing and load a handful of files: per-request lines would only bury faults.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: 16 * 1024,
+  });
   let hosts = new Set<string>();
 
   app.addHook('onRequest', async (req, reply) => {
@@ -69,7 +74,7 @@ export async function createHttpServer(
         const origin = `http://${req.headers.host}`;
         reply.header('Content-Security-Policy', screenCsp(origin));
         reply.header('Cache-Control', 'no-store');
-        return reply.sendFile('index.html');
+        return reply.sendFile('index.html', { cacheControl: false });
       });
     }
   } else {

@@ -1,0 +1,73 @@
+import {
+  PROTOCOL_VERSION,
+  decodeHostMessage,
+  encode,
+  type ClientMessage,
+  type CommandBody,
+  type ProtocolError,
+  type ViewName,
+  type ViewState,
+} from '../../../protocol/index.js';
+import type { Transport } from './transport.js';
+
+export interface HostClientEvents {
+  snapshot(view: ViewName, version: number, state: ViewState): void;
+  error(error: ProtocolError): void;
+  closed(): void;
+}
+
+/**
+ * The screen's end of the protocol: hello with the launch token, subscribe to the one view,
+ * keep the latest snapshot and its version, send commands against that version. Every frame
+ * from the host is validated with the same schemas the host uses; an invalid one is dropped
+ * and reported, never trusted.
+ */
+export class HostClient {
+  private seq = 0;
+  private version = -1;
+  private readonly view: ViewName;
+
+  constructor(
+    private readonly transport: Transport,
+    view: ViewName,
+    private readonly events: HostClientEvents,
+  ) {
+    this.view = view;
+    transport.onMessage((data) => this.receive(data));
+    transport.onClose(() => events.closed());
+  }
+
+  start(token: string): void {
+    this.send({ type: 'hello', id: this.nextId(), protocol: PROTOCOL_VERSION, token });
+    this.send({ type: 'subscribe', id: this.nextId(), view: this.view });
+  }
+
+  command(command: CommandBody): void {
+    this.send({ type: 'command', id: this.nextId(), view: this.view, version: this.version, command });
+  }
+
+  private receive(data: unknown): void {
+    const decoded = decodeHostMessage(data);
+    if (!decoded.ok) {
+      console.warn('invalid message from host', decoded.error.detail);
+      this.events.error(decoded.error);
+      return;
+    }
+    const m = decoded.message;
+    if (m.type === 'snapshot' && m.view === this.view && m.version >= this.version) {
+      this.version = m.version;
+      this.events.snapshot(m.view, m.version, m.state);
+    } else if (m.type === 'error') {
+      console.warn('host refused a message', m.code, m.detail);
+      this.events.error(m);
+    }
+  }
+
+  private send(m: ClientMessage): void {
+    this.transport.send(encode(m));
+  }
+
+  private nextId(): string {
+    return `m${++this.seq}`;
+  }
+}

@@ -1,0 +1,70 @@
+import type { ProtocolError, ViewState } from '../../protocol/index.js';
+import { stationOf } from '../../protocol/index.js';
+import { HostClient } from './connection/host-client.js';
+import { resolveLaunch } from './connection/launch.js';
+import { loadFonts } from './fonts.js';
+import { createI18n } from './i18n/i18n.js';
+import { createStage } from './pixi/stage.js';
+import type { Screen, ScreenContext } from './screens/screen.js';
+import { ServiceScreen } from './screens/service-screen.js';
+import { StationScreen } from './screens/station-screen.js';
+import { TableScreen } from './screens/table-screen.js';
+import { installTestHooks } from './test-hooks.js';
+
+async function boot(): Promise<void> {
+  const launch = await resolveLaunch();
+  const [{ app, root }, i18n] = await Promise.all([createStage(), createI18n('zh-Hant'), loadFonts()]);
+  const emit = installTestHooks(app);
+
+  let client: HostClient | null = null;
+  // A refusal that reconnecting cannot cure stays on screen: it names what the attendant must fix.
+  let fatal: string | null = null;
+  const ctx: ScreenContext = { i18n, command: (c) => client?.command(c) };
+  const screen: Screen =
+    launch.view === 'table' ? new TableScreen(ctx) : launch.view === 'service' ? new ServiceScreen(ctx) : new StationScreen(ctx);
+  root.addChild(screen.root);
+  screen.setStatus('status.connecting');
+  document.title = i18n.t('app.name');
+
+  let language: ViewState['language'] | null = null;
+  const onSnapshot = async (state: ViewState) => {
+    if (state.language !== language) {
+      language = state.language;
+      await i18n.changeLanguage(state.language);
+      document.documentElement.lang = { 'zh-Hant': 'zh-Hant-MO', pt: 'pt-MO', en: 'en' }[state.language];
+    }
+    screen.setStatus(null);
+    screen.render(state);
+    app.render();
+    emit(`snapshot:${launch.view}`);
+    emit(`language:${state.language}`);
+  };
+
+  const transport = await launch.connect();
+  client = new HostClient(transport, launch.view, {
+    snapshot: (_view, _version, state) => void onSnapshot(state),
+    error: (e: ProtocolError) => {
+      emit(`error:${e.code}`);
+      if (e.code === 'unauthorized' || e.code === 'protocol-version' || e.code === 'forbidden-view') {
+        fatal = e.messageKey;
+        screen.setStatus(fatal);
+      }
+    },
+    closed: () => {
+      emit('closed');
+      screen.setStatus(fatal ?? 'status.offline');
+    },
+  });
+  client.start(launch.token);
+  emit(`ready:${stationOf(launch.view) === null ? launch.view : 'station'}`);
+}
+
+boot().catch((e: unknown) => {
+  console.error('screen failed to start', e);
+  document.body.textContent = '';
+  const p = document.createElement('p');
+  p.style.cssText = 'color:#ffb347;font:32px sans-serif;padding:2em';
+  // Before the catalogues load there is no language yet: show the three official lines.
+  p.textContent = '無法啟動畫面，請通知職員 · Erro ao iniciar o ecrã: chame um funcionário · Screen failed to start: call an attendant';
+  document.body.appendChild(p);
+});

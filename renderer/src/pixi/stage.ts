@@ -1,0 +1,31 @@
+import 'pixi.js/unsafe-eval';
+import { Application, Container } from 'pixi.js';
+import { COLORS, DESIGN } from '../ui/theme.js';
+
+/**
+ * The pixi application with a root container laid out in design units (1920×1080) and scaled
+ * to the window, letterboxed, so 16:9 and 16:10 displays both show the whole layout. WebGL is
+ * preferred: WebGPU implementations still differ between browsers.
+ */
+export async function createStage(): Promise<{ app: Application; root: Container }> {
+  const app = new Application();
+  await app.init({
+    preference: 'webgl',
+    background: COLORS.background,
+    resizeTo: window,
+    antialias: true,
+    autoDensity: true,
+    resolution: Math.max(1, window.devicePixelRatio || 1),
+  });
+  document.body.appendChild(app.canvas);
+  const root = new Container();
+  app.stage.addChild(root);
+  const fit = () => {
+    const scale = Math.min(app.screen.width / DESIGN.width, app.screen.height / DESIGN.height);
+    root.scale.set(scale);
+    root.position.set((app.screen.width - DESIGN.width * scale) / 2, (app.screen.height - DESIGN.height * scale) / 2);
+  };
+  app.renderer.on('resize', fit);
+  fit();
+  return { app, root };
+}

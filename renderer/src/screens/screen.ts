@@ -1,0 +1,17 @@
+import type { Container } from 'pixi.js';
+import type { i18n } from 'i18next';
+import type { CommandBody, ViewState } from '../../../protocol/index.js';
+
+/** What every screen gets: its i18n instance and a way to send commands to the host. */
+export interface ScreenContext {
+  i18n: i18n;
+  command(command: CommandBody): void;
+}
+
+/** A screen draws one view's state; `render` is called with every new snapshot. */
+export interface Screen {
+  readonly root: Container;
+  render(state: ViewState): void;
+  /** Shown over the screen while the host is unreachable; null hides it. */
+  setStatus(messageKey: string | null): void;
+}

@@ -1,0 +1,80 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Page, TestInfo } from '@playwright/test';
+import { drawnTexts, expect, press, test, waitForEvent } from './kiosk-fixture.js';
+
+const shots = path.resolve(import.meta.dirname, '../../artifacts/screenshots');
+
+async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  mkdirSync(shots, { recursive: true });
+  const file = path.join(shots, `${name}.png`);
+  await page.screenshot({ path: file });
+  await testInfo.attach(name, { path: file, contentType: 'image/png' });
+}
+
+async function switchLanguage(page: Page, lang: 'zh-Hant' | 'pt' | 'en'): Promise<void> {
+  await press(page, `language-${lang}`);
+  await waitForEvent(page, `language:${lang}`);
+}
+
+test('the table display draws the felt in zh-Hant, pt and en', async ({ page, kiosk, pageErrors }, testInfo) => {
+  await page.goto(kiosk.screens['table']!);
+  await waitForEvent(page, 'snapshot:table');
+  // The bundled face is what draws the Chinese text (fontconfig alone would pick Japanese forms).
+  expect(await page.evaluate(() => document.fonts.check('40px "Table Sans HK"', '莊家第門'))).toBe(true);
+
+  let texts = await drawnTexts(page);
+  expect(texts).toEqual(expect.arrayContaining(['莊家', '第1門', '第7門', '牌靴', '《Black Jack》二十一點', '«Black Jack» ou «Vinte e Um»']));
+  expect(texts).toContain('最低投注額 MOP$100　最高投注額 MOP$10,000');
+  await screenshot(page, testInfo, 'table-zh-Hant');
+
+  await switchLanguage(page, 'pt');
+  texts = await drawnTexts(page);
+  expect(texts).toEqual(expect.arrayContaining(['Banca', 'Lugar 1', 'Lugar 7', '«Shoe»']));
+  expect(texts).toContain('Aposta mínima 100 MOP$ · Aposta máxima 10 000 MOP$');
+  // The printed game name stays bilingual whatever the screen language.
+  expect(texts).toContain('《Black Jack》二十一點');
+  expect(texts).not.toContain('莊家');
+  await screenshot(page, testInfo, 'table-pt');
+
+  await switchLanguage(page, 'en');
+  texts = await drawnTexts(page);
+  expect(texts).toEqual(expect.arrayContaining(['Dealer', 'Seat 1', 'Seat 7', 'Shoe']));
+  await screenshot(page, testInfo, 'table-en');
+  await switchLanguage(page, 'zh-Hant');
+  expect(pageErrors).toEqual([]);
+});
+
+test('a player station shows its seat and credit meter in each language, and keeps the choice', async ({ page, kiosk, pageErrors }, testInfo) => {
+  await page.goto(kiosk.screens['station/1']!);
+  await waitForEvent(page, 'snapshot:station/1');
+  let texts = await drawnTexts(page);
+  expect(texts).toEqual(expect.arrayContaining(['餘額', '您的座位：第1門', 'MOP$0', '《Black Jack》二十一點']));
+  await screenshot(page, testInfo, 'station-1-zh-Hant');
+
+  await switchLanguage(page, 'pt');
+  texts = await drawnTexts(page);
+  expect(texts).toEqual(expect.arrayContaining(['Créditos', 'O seu lugar: 1', '0 MOP$', '«Black Jack» ou «Vinte e Um»']));
+  await screenshot(page, testInfo, 'station-1-pt');
+
+  await switchLanguage(page, 'en');
+  texts = await drawnTexts(page);
+  expect(texts).toEqual(expect.arrayContaining(['Credit', 'Your seat: 1', 'MOP$0']));
+  await screenshot(page, testInfo, 'station-1-en');
+
+  // The host remembers the station's language: a reload (or a renderer crash) comes back in English.
+  await page.reload();
+  await waitForEvent(page, 'snapshot:station/1');
+  expect(await drawnTexts(page)).toContain('Your seat: 1');
+  await switchLanguage(page, 'zh-Hant');
+  expect(pageErrors).toEqual([]);
+});
+
+test('a screen with a wrong launch token is refused and says so in words', async ({ page, kiosk }, testInfo) => {
+  const url = new URL(kiosk.screens['station/2']!);
+  url.searchParams.set('token', 'this-token-was-never-issued-by-the-kiosk');
+  await page.goto(url.toString());
+  await waitForEvent(page, 'error:unauthorized');
+  await expect.poll(() => drawnTexts(page)).toContain('此螢幕未獲授權，請通知職員');
+  await screenshot(page, testInfo, 'station-2-unauthorized');
+});

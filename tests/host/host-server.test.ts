@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import pino from 'pino';
+import WebSocket from 'ws';
+import { decodeHostMessage, type HostMessage } from '../../protocol/index.js';
+import { startHost, type RunningHost } from '../../host/start-host.js';
+
+function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { headers }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    }).on('error', reject);
+  });
+}
+
+/** A WebSocket client that queues host messages so a test can await them in order. */
+async function connect(url: string, origin?: string) {
+  const ws = new WebSocket(url, origin ? { origin } : {});
+  const queue: HostMessage[] = [];
+  const waiters: ((m: HostMessage) => void)[] = [];
+  ws.on('message', (data) => {
+    const d = decodeHostMessage(data.toString());
+    assert.ok(d.ok, 'the host sent a message that fails its own schema');
+    const w = waiters.shift();
+    if (w) w(d.message);
+    else queue.push(d.message);
+  });
+  const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  return {
+    send: (m: unknown) => ws.send(typeof m === 'string' ? m : JSON.stringify(m)),
+    next: () => new Promise<HostMessage>((resolve) => {
+      const m = queue.shift();
+      if (m) resolve(m);
+      else waiters.push(resolve);
+    }),
+    closed,
+    close: () => ws.close(),
+  };
+}
+
+describe('table host server', () => {
+  let running: RunningHost;
+  let dir: string;
+  before(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'host-test-'));
+    running = await startHost({ dataDir: dir, rendererDir: path.join(dir, 'no-renderer'), logger: pino({ level: 'silent' }) });
+  });
+  after(async () => {
+    await running.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers the health endpoint on loopback', async () => {
+    const r = await get(`${running.origin}/healthz`);
+    assert.equal(r.status, 200);
+    const body = JSON.parse(r.body) as { status: string; tableId: string };
+    assert.equal(body.status, 'ok');
+    assert.equal(body.tableId, 'SIM-BJ-01');
+    assert.match(running.origin, /^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it('refuses a request naming a foreign host (DNS rebinding)', async () => {
+    const r = await get(`${running.origin}/healthz`, { Host: 'evil.example:80' });
+    assert.equal(r.status, 421);
+  });
+
+  it('gives each screen a URL with its own token', () => {
+    const views = running.screens.map((s) => s.view);
+    assert.deepEqual(views.slice(0, 2), ['table', 'station/1']);
+    assert.equal(new Set(running.screens.map((s) => s.token)).size, running.screens.length);
+  });
+
+  it('plays hello → subscribe → command → ack over a real WebSocket', async () => {
+    const screen = running.screens.find((s) => s.view === 'station/1');
+    assert.ok(screen);
+    const c = await connect(`${running.origin.replace('http', 'ws')}/ws`, running.origin);
+    c.send({ type: 'hello', id: 'h', protocol: 1, token: screen.token });
+    assert.equal((await c.next()).type, 'welcome');
+    c.send({ type: 'subscribe', id: 's', view: 'station/1' });
+    const snap = await c.next();
+    assert.equal(snap.type, 'snapshot');
+    if (snap.type !== 'snapshot') return;
+    assert.equal(snap.state.kind, 'station');
+    c.send({ type: 'command', id: 'c', view: 'station/1', version: snap.version, command: { name: 'set-language', language: 'pt' } });
+    const pushed = await c.next();
+    assert.equal(pushed.type === 'snapshot' && pushed.state.language, 'pt');
+    assert.deepEqual(await c.next(), { type: 'ack', ref: 'c', view: 'station/1', version: snap.version + 1 });
+    c.send('not json');
+    const err = await c.next();
+    assert.equal(err.type === 'error' && err.code, 'invalid-json');
+    c.close();
+  });
+
+  it('closes a WebSocket opened by a page of another origin', async () => {
+    const c = await connect(`${running.origin.replace('http', 'ws')}/ws`, 'https://evil.example');
+    assert.equal(await c.closed, 1008);
+  });
+});

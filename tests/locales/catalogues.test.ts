@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { catalogues } from '../../locales/index.js';
+import { ErrorCode, Language } from '../../protocol/index.js';
+
+type Tree = { [k: string]: string | Tree };
+
+function flatten(tree: Tree, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [k, v] of Object.entries(tree)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (typeof v === 'string') out.set(key, v);
+    else for (const [kk, vv] of flatten(v, key)) out.set(kk, vv);
+  }
+  return out;
+}
+
+const variables = (s: string) => [...s.matchAll(/\{\{\s*([\w.]+)/g)].map((m) => m[1]).sort();
+
+describe('locale catalogues', () => {
+  const source = flatten(catalogues['zh-Hant'] as Tree);
+
+  it('exist for every language of the protocol', () => {
+    assert.deepEqual(Object.keys(catalogues).sort(), [...Language.options].sort());
+  });
+
+  for (const lang of Language.options) {
+    it(`${lang} has exactly the keys of zh-Hant, each non-empty, with the same variables`, () => {
+      const cat = flatten(catalogues[lang] as Tree);
+      assert.deepEqual([...cat.keys()].sort(), [...source.keys()].sort());
+      for (const [key, text] of cat) {
+        assert.ok(text.trim().length > 0, `${lang} ${key} is empty`);
+        assert.deepEqual(variables(text), variables(source.get(key) ?? ''), `${lang} ${key}`);
+      }
+    });
+  }
+
+  it('have a message for every protocol error code', () => {
+    for (const code of ErrorCode.options) assert.ok(source.has(`errors.${code}`), code);
+  });
+
+  it('use the 2009 text\'s terms for dealer and seat in Chinese', () => {
+    assert.equal(source.get('table.dealer'), '莊家');
+    assert.match(source.get('table.seat') ?? '', /門/);
+  });
+});
