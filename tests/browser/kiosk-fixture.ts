@@ -34,6 +34,8 @@ async function launchKiosk(): Promise<{ kiosk: Kiosk; child: ChildProcess; dataD
 
 export const test = base.extend<{ pageErrors: string[] }, { kiosk: Kiosk }>({
   kiosk: [
+    // Playwright reads a fixture's dependencies from its destructuring pattern: none here.
+    // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
       const { kiosk, child, dataDir } = await launchKiosk();
       await use(kiosk);
