@@ -22,7 +22,8 @@ export const layers = {
     why: 'the ledger imports only plain types',
   },
   host: {
-    folders: { engine: 'any', hardware: 'any', ledger: 'any', protocol: 'any', locales: 'any' },
+    // package.json: the software version reported to service mode and /healthz.
+    folders: { engine: 'any', hardware: 'any', ledger: 'any', protocol: 'any', locales: 'any', 'package.json': 'any' },
     packages: [...NODE_SERVER],
     node: true,
     why: 'the host wires engine, hardware, ledger and protocol, never screens or electron',
@@ -75,7 +76,7 @@ export const layers = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'test-results/', 'playwright-report/', 'artifacts/', 'tests/lint/fixtures/'] },
+  { ignores: ['node_modules/', 'dist/', 'test-results/', 'playwright-report/', 'artifacts/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

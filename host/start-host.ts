@@ -4,6 +4,7 @@ import { simulatedTableConfig, TableConfig } from './config/table-config.js';
 import { prepareDataDir } from './data-dir.js';
 import { createLogger } from './logger.js';
 import { LaunchTokens } from './screens/launch-tokens.js';
+import { ScreenSession, type ScreenTransport } from './screens/screen-session.js';
 import { TableHost } from './screens/table-host.js';
 import { createHttpServer } from './server/http-server.js';
 import { SOFTWARE_VERSION } from './version.js';
@@ -24,6 +25,8 @@ export interface RunningHost {
   screens: { view: ViewName; url: string; token: string }[];
   host: TableHost;
   log: Logger;
+  /** A screen connection over any transport (WebSocket, Electron MessagePort), same rules for all. */
+  openSession(transport: ScreenTransport): ScreenSession;
   close(): Promise<void>;
 }
 
@@ -35,11 +38,11 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   const host = new TableHost(config, SOFTWARE_VERSION);
   const tokens = new LaunchTokens(host.views());
   const started = Date.now();
+  const openSession = (transport: ScreenTransport) => new ScreenSession(host, tokens, transport, log);
 
   const server = await createHttpServer(
     {
-      host,
-      tokens,
+      openSession,
       log,
       rendererDir: options.rendererDir,
       health: () => ({
@@ -60,6 +63,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     dataDir,
     host,
     log,
+    openSession,
     screens: tokens.entries().map(([view, token]) => ({
       view,
       token,

@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
+import pkg from '../package.json' with { type: 'json' };
 
-/** The version of package.json, read once at start (reported by /healthz and service mode). */
-export const SOFTWARE_VERSION: string = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
+/** The version of package.json (reported by /healthz and service mode); bundled, so it also holds inside Electron. */
+export const SOFTWARE_VERSION: string = pkg.version;

@@ -3,3 +3,4 @@ export * from './views.js';
 export * from './messages.js';
 export * from './codec.js';
 export * from './preload-api.js';
+export * from './utility-messages.js';

@@ -4,14 +4,11 @@ import Fastify, { LogController } from 'fastify';
 import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { MAX_HOST_MESSAGE_BYTES } from '../../protocol/index.js';
-import type { LaunchTokens } from '../screens/launch-tokens.js';
-import { ScreenSession } from '../screens/screen-session.js';
-import type { TableHost } from '../screens/table-host.js';
+import type { ScreenSession, ScreenTransport } from '../screens/screen-session.js';
 import { allowedHosts, screenCsp } from './security-headers.js';
 
 export interface HttpServerDeps {
-  host: TableHost;
-  tokens: LaunchTokens;
+  openSession: (transport: ScreenTransport) => ScreenSession;
   log: Logger;
   /** The built renderer (`dist/renderer`); without it the host still serves the protocol. */
   rendererDir: string;
@@ -56,12 +53,10 @@ export async function createHttpServer(
       socket.close(1008, 'origin');
       return;
     }
-    const session = new ScreenSession(
-      deps.host,
-      deps.tokens,
-      { send: (text) => socket.send(text), close: (code, reason) => socket.close(code, reason) },
-      deps.log,
-    );
+    const session = deps.openSession({
+      send: (text) => socket.send(text),
+      close: (code, reason) => socket.close(code, reason),
+    });
     socket.on('message', (data, isBinary) => session.receive(isBinary ? new Uint8Array(data as Buffer) : data.toString()));
     socket.on('close', () => session.dispose());
     socket.on('error', (err) => deps.log.warn({ err, session: session.id }, 'websocket error'));

@@ -1,0 +1,178 @@
+// Electron main: kiosk windows (one per display), lockdown, crash recovery, and the table host
+// started as a utility process. Bundled by scripts/build-electron.ts into dist/electron/.
+import { app, BrowserWindow, ipcMain, Menu, MessageChannelMain, protocol, screen, session, utilityProcess } from 'electron';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { HostReady, type ViewName } from '../protocol/index.js';
+import { CrashBreaker, isCrash } from './crash-policy.js';
+import { IPC } from './ipc-channels.js';
+import { assignScreens, parseScreenMap } from './screen-map.js';
+import { APP_HOST, APP_ORIGIN, APP_SCHEME, isAppUrl, isBlockedKey, SCREEN_CSP, screenFileFor } from './security.js';
+
+const { values } = parseArgs({
+  args: process.argv.slice(app.isPackaged ? 1 : 2),
+  options: {
+    'data-dir': { type: 'string' },
+    screens: { type: 'string', default: 'table,station/1' },
+    'screen-map': { type: 'string', default: '' },
+    dev: { type: 'boolean', default: false },
+  },
+  strict: false,
+});
+
+const here = __dirname; // dist/electron (CommonJS bundle)
+const rendererDir = path.resolve(here, '../renderer');
+const kiosk = values.dev !== true;
+
+// Before `ready`: sandbox every renderer, serve the screens from a privileged custom scheme,
+// and prefer X11 (Wayland ignores window bounds, so one window per display needs X11).
+app.enableSandbox();
+app.commandLine.appendSwitch('ozone-platform', 'x11');
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
+
+if (!app.requestSingleInstanceLock()) app.quit();
+
+const windowsByContents = new Map<number, { view: ViewName; window: BrowserWindow }>();
+let tokens = new Map<ViewName, string>();
+let host: Electron.UtilityProcess | null = null;
+
+function startHost(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const args = [`--renderer-dir=${rendererDir}`];
+    if (typeof values['data-dir'] === 'string') args.push(`--data-dir=${values['data-dir']}`);
+    host = utilityProcess.fork(path.join(here, 'host.mjs'), args, { serviceName: 'table-host', stdio: 'inherit' });
+    host.once('message', (m: unknown) => {
+      const ready = HostReady.safeParse(m);
+      if (!ready.success) return reject(new Error(`unexpected first message from the host: ${JSON.stringify(m)}`));
+      tokens = new Map(ready.data.tokens);
+      resolve();
+    });
+    // The host owns the ledger: if it dies, the screens have nothing true to show. Relaunch.
+    host.once('exit', (code) => {
+      console.error(`table host exited (${code}); relaunching the kiosk`);
+      app.relaunch();
+      app.exit(1);
+    });
+  });
+}
+
+function serveScreens(): void {
+  protocol.handle(APP_SCHEME, async (request) => {
+    const url = new URL(request.url);
+    if (url.host !== APP_HOST) return new Response('not found', { status: 404 });
+    const file = path.resolve(rendererDir, screenFileFor(url.pathname));
+    if (!file.startsWith(rendererDir + path.sep)) return new Response('forbidden', { status: 403 });
+    try {
+      const body = await readFile(file);
+      const type = MIME[path.extname(file)] ?? 'application/octet-stream';
+      return new Response(body, { headers: { 'content-type': type, 'content-security-policy': SCREEN_CSP } });
+    } catch {
+      return new Response('not found', { status: 404 });
+    }
+  });
+}
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.woff2': 'font/woff2',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json',
+};
+
+/** Only our own top-level frames on app://kiosk may use the bridge (VS Code's validated IPC). */
+function senderView(event: Electron.IpcMainEvent | Electron.IpcMainInvokeEvent): ViewName | null {
+  const frame = event.senderFrame;
+  if (!frame || frame.parent !== null || !isAppUrl(frame.url)) return null;
+  return windowsByContents.get(event.sender.id)?.view ?? null;
+}
+
+function wireIpc(): void {
+  ipcMain.handle(IPC.launch, (event) => {
+    const view = senderView(event);
+    const token = view ? tokens.get(view) : undefined;
+    if (!view || !token) throw new Error('not a kiosk screen');
+    return { view, token };
+  });
+  ipcMain.on(IPC.requestPort, (event) => {
+    if (!senderView(event) || !host) return;
+    const { port1, port2 } = new MessageChannelMain();
+    host.postMessage({ type: 'screen-port' }, [port1]);
+    event.sender.postMessage(IPC.port, null, [port2]);
+  });
+}
+
+function lockDown(window: BrowserWindow): void {
+  const contents = window.webContents;
+  contents.on('will-navigate', (e, url) => {
+    if (!isAppUrl(url)) e.preventDefault();
+  });
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  contents.on('before-input-event', (e, input) => {
+    if (kiosk && isBlockedKey(input)) e.preventDefault();
+  });
+  window.on('close', (e) => {
+    if (kiosk && !quitting) e.preventDefault();
+  });
+  const breaker = new CrashBreaker();
+  contents.on('render-process-gone', (_e, details) => {
+    if (!isCrash(details.reason)) return;
+    console.error(`screen renderer gone (${details.reason}, exit ${details.exitCode})`);
+    if (breaker.onCrash(Date.now()) === 'relaunch') {
+      app.relaunch();
+      app.exit(1);
+    } else contents.reload();
+  });
+  contents.on('unresponsive', () => contents.forcefullyCrashRenderer());
+}
+
+function openWindows(): void {
+  const pinned = typeof values['screen-map'] === 'string' && values['screen-map'] ? parseScreenMap(values['screen-map']) : {};
+  const wanted = typeof values.screens === 'string' ? values.screens.split(',').filter(Boolean) : [];
+  const { windows, unplaced } = assignScreens(screen.getAllDisplays(), { screens: wanted, pinned });
+  if (unplaced.length) console.error(`no display for: ${unplaced.join(', ')}`);
+  for (const { display, view } of windows) {
+    const window = new BrowserWindow({
+      ...display.bounds,
+      kiosk,
+      frame: !kiosk,
+      autoHideMenuBar: true,
+      backgroundColor: '#05140e',
+      webPreferences: {
+        preload: path.join(here, 'preload.cjs'),
+        contextIsolation: true,
+        sandbox: true,
+        nodeIntegration: false,
+        webSecurity: true,
+        devTools: !kiosk,
+        spellcheck: false,
+      },
+    });
+    lockDown(window);
+    windowsByContents.set(window.webContents.id, { view, window });
+    void window.loadURL(`${APP_ORIGIN}/${view}`);
+  }
+}
+
+let quitting = false;
+app.on('before-quit', () => {
+  quitting = true;
+  host?.kill();
+});
+
+app.whenReady().then(async () => {
+  Menu.setApplicationMenu(null);
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  serveScreens();
+  wireIpc();
+  await startHost();
+  openWindows();
+}).catch((e: unknown) => {
+  console.error('kiosk failed to start', e);
+  app.exit(1);
+});

@@ -1,0 +1,48 @@
+/** The custom scheme the screens are served from; never file://, never a remote origin. */
+export const APP_SCHEME = 'app';
+export const APP_HOST = 'kiosk';
+export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
+
+/** Header CSP for every screen response (a meta tag cannot carry frame-ancestors). */
+export const SCREEN_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  // Inside Electron the host is reached over a MessagePort, so the page connects nowhere.
+  "connect-src 'self'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "worker-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Only the kiosk's own pages may be shown: parse the URL, never compare string prefixes. */
+export function isAppUrl(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.protocol === `${APP_SCHEME}:` && u.host === APP_HOST;
+  } catch {
+    return false;
+  }
+}
+
+/** Keys that would reload, open devtools, zoom, close or full-screen-toggle a kiosk window. */
+export function isBlockedKey(input: { key: string; control: boolean; meta: boolean; alt: boolean; shift: boolean }): boolean {
+  const mod = input.control || input.meta;
+  const key = input.key.toLowerCase();
+  if (['f5', 'f11', 'f12'].includes(key)) return true;
+  if (input.alt && key === 'f4') return true;
+  if (mod && ['r', 'w', 'q', 'n', 't', 'p', 's', 'o', '+', '-', '=', '0'].includes(key)) return true;
+  if (mod && input.shift && ['i', 'j', 'c'].includes(key)) return true;
+  return false;
+}
+
+/** Maps an app:// request path to a file under the renderer folder; null for anything outside it. */
+export function screenFileFor(pathname: string): string {
+  const clean = decodeURIComponent(pathname).replace(/^\/+/, '');
+  if (clean === '' || clean === 'table' || clean === 'service' || /^station\/\d+$/.test(clean)) return 'index.html';
+  return clean;
+}

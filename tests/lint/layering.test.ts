@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { ESLint } from 'eslint';
+
+// Each case lints a snippet as if it were a file at `at`: the layering rule decides by path.
+const root = path.resolve(import.meta.dirname, '../..');
+const eslint = new ESLint({ cwd: root });
+
+async function layeringErrors(at: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, at) });
+  assert.ok(result, 'no lint result');
+  return result.messages.filter((m) => m.ruleId === 'local/layering').map((m) => m.message);
+}
+
+const refused: [string, string, RegExp][] = [
+  ['engine/fixture.ts', "import { startHost } from '../host/start-host.js';\nvoid startHost;", /'engine\/' may not import from 'host\/'/],
+  ['engine/fixture.ts', "import { readFileSync } from 'node:fs';\nvoid readFileSync;", /must not use Node built-ins/],
+  ['engine/blackjack/fixture.ts', "import { z } from 'pixi.js';\nvoid z;", /may not import the package 'pixi.js'/],
+  ['hardware/fixture.ts', "import { ViewName } from '../protocol/index.js';\nvoid ViewName;", /'hardware\/' may not import from 'protocol\/'/],
+  ['ledger/fixture.ts', "import { parseCard } from '../engine/cards/card.js';\nvoid parseCard;", /may import only types from 'engine\/'/],
+  ['renderer/src/fixture.ts', "import { TableHost } from '../../host/screens/table-host.js';\nvoid TableHost;", /'renderer\/' may not import from 'host\/'/],
+  ['renderer/src/fixture.ts', "import path from 'node:path';\nvoid path;", /must not use Node built-ins/],
+  ['host/fixture.ts', "import { app } from 'electron';\nvoid app;", /may not import the package 'electron'/],
+  ['cli/fixture.ts', "import { app } from 'electron';\nvoid app;", /may not import the package 'electron'/],
+  ['tests/fixture.ts', "import { app } from 'electron';\nvoid app;", /may not import the package 'electron'/],
+  ['protocol/fixture.ts', "export * from '../host/start-host.js';", /'protocol\/' may not import from 'host\/'/],
+  ['engine/fixture.ts', "const m = await import('../ledger/x.js');\nvoid m;", /'engine\/' may not import from 'ledger\/'/],
+  ['host/fixture.ts', "import leftpad from 'left-pad';\nvoid leftpad;", /may not import the package 'left-pad'/],
+];
+
+const allowed: [string, string][] = [
+  ['host/fixture.ts', "import { parseCard } from '../engine/cards/card.js';\nimport { ViewName } from '../protocol/index.js';\nvoid parseCard; void ViewName;"],
+  ['ledger/fixture.ts', "import type { Card } from '../engine/cards/card.js';\nexport type C = Card;"],
+  ['renderer/src/fixture.ts', "import { ViewName } from '../../protocol/index.js';\nimport { Text } from 'pixi.js';\nvoid ViewName; void Text;"],
+  ['electron/fixture.ts', "import { app } from 'electron';\nimport { ViewName } from '../protocol/index.js';\nvoid app; void ViewName;"],
+  ['engine/fixture.ts', "import { z } from 'zod';\nimport { parseCard } from './cards/card.js';\nvoid z; void parseCard;"],
+];
+
+describe('layering lint rule (DESIGN.md §3)', () => {
+  for (const [at, code, expected] of refused) {
+    it(`refuses in ${at}: ${code.split('\n')[0]}`, async () => {
+      const errors = await layeringErrors(at, code);
+      assert.equal(errors.length, 1, `expected one layering error, got ${JSON.stringify(errors)}`);
+      assert.match(errors[0] ?? '', expected);
+    });
+  }
+  for (const [at, code] of allowed) {
+    it(`allows in ${at}: ${code.split('\n')[0]}`, async () => {
+      assert.deepEqual(await layeringErrors(at, code), []);
+    });
+  }
+});
