@@ -23,6 +23,8 @@ export function openChromiumWindows(
       '--disable-translate',
       '--disable-features=Translate',
       '--autoplay-policy=no-user-gesture-required',
+      // Chromium refuses to start as root without this; a production kiosk runs as its own user.
+      ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
       options.kiosk ? '--kiosk' : `--window-position=${40 + i * 60},${40 + i * 60}`,
       ...(options.kiosk ? [] : ['--window-size=1280,720']),
     ];
