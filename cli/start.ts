@@ -1,7 +1,7 @@
 // `npm start`: the kiosk. Starts the table host with simulated devices, then opens the screens:
 // Electron where its binary is present, otherwise the system Chromium in app mode; with
 // `--headless`, no window: it prints the screen URLs and keeps serving.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -78,6 +78,7 @@ if (electron) {
     for (const s of running.screens) console.log(`${s.view.padEnd(10)} ${s.url}`);
   }
 
+  const windows: ChildProcess[] = [];
   if (!values.headless) {
     const chromium = findChromium();
     if (!chromium) {
@@ -89,15 +90,16 @@ if (electron) {
     } else if (!hasDisplay()) {
       console.error('No display (DISPLAY/WAYLAND_DISPLAY unset): not opening windows. Use --headless to silence this.');
     } else {
-      openChromiumWindows(chromium, screens.map((s) => s.url), {
+      windows.push(...openChromiumWindows(chromium, screens.map((s) => s.url), {
         profileDir: path.join(dataDir, 'chromium-profile'),
         kiosk: values.kiosk,
-      });
+      }));
     }
   }
 
   const stop = async (signal: string) => {
     running.log.info({ signal }, 'stopping');
+    for (const w of windows) w.kill('SIGTERM');
     await running.close();
     process.exit(0);
   };
