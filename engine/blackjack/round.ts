@@ -396,8 +396,9 @@ export class BlackjackRound {
       }
       const legal: ActionType[] = ['hit'];
       if (t.total >= r.minStandTotal) legal.push('stand');
+      const dbl = this.canDouble(h);
       if (h.cards.length === 2 && !h.acted) {
-        if (this.canDouble(h).ok) legal.push('double');
+        if (dbl.ok) legal.push('double');
         if (this.canSplit(s, h)) legal.push('split');
         if (!h.fromSplit && r.surrender !== 'none' && (r.surrender === 'late' || !upAce)) legal.push('surrender');
       }
@@ -415,9 +416,8 @@ export class BlackjackRound {
           this.settleHand(s, h, 'surrender');
           return;
         case 'double': {
-          const d = this.canDouble(h);
           h.doubled = true;
-          h.aceLocked = d.lockAce;
+          h.aceLocked = dbl.lockAce;
           for (const st of h.stakes) if (st.followDouble) st.stake *= 2;
           h.cards.push(yield* this.card({ to: 'hand', seat: s.seat, hand: i }, 'the one card of a double'));
           break; // the loop settles a bust, pays a 6-7-8 and stands
