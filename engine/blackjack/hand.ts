@@ -37,16 +37,31 @@ export function isNaturalPair(cards: readonly Card[]): boolean {
   return (a.rank === 'A' && isTenValue(b.rank)) || (b.rank === 'A' && isTenValue(a.rank));
 }
 
+export type Soft17 = 'stand' | 'hit' | 'hit-ace-six';
+
 /**
- * Whether the dealer draws on this hand. `hit-ace-six` is the literal reading of the 2009 text's
- * definition (Art. 6 n.6): the "Soft 17" is a hand holding a 6 and an ace, i.e. exactly A-6.
+ * Whether the dealer draws, from the hand's hard sum (aces as 1), whether it holds an ace and
+ * how many cards it has. `hit-ace-six` is the literal reading of the 2009 text's definition
+ * (Art. 6 n.6): the "Soft 17" is a hand holding a 6 and an ace; with a soft total of 17 that is
+ * exactly the two cards A-6 (hard sum 7). Shared by the round and the simulators.
  */
-export function dealerDraws(cards: readonly Card[], soft17: 'stand' | 'hit' | 'hit-ace-six'): boolean {
-  const t = handTotal(cards);
-  if (t.total < 17) return true;
-  if (t.total > 17 || !t.soft || soft17 === 'stand') return false;
+export function dealerDrawsOn(hard: number, hasAce: boolean, cards: number, soft17: Soft17): boolean {
+  const soft = hasAce && hard + 10 <= 21;
+  const total = soft ? hard + 10 : hard;
+  if (total < 17) return true;
+  if (total > 17 || !soft || soft17 === 'stand') return false;
   if (soft17 === 'hit') return true;
-  return cards.length === 2 && cards.some((c) => c.rank === '6') && cards.some((c) => c.rank === 'A');
+  return cards === 2 && hard === 7;
+}
+
+export function dealerDraws(cards: readonly Card[], soft17: Soft17): boolean {
+  let hard = 0;
+  let ace = false;
+  for (const c of cards) {
+    hard += rankValue(c.rank);
+    if (c.rank === 'A') ace = true;
+  }
+  return dealerDrawsOn(hard, ace, cards.length, soft17);
 }
 
 /** 6-7-8 of one suit or three 7s, as a hand of exactly three cards (Macau Art. 15; rule 35). */

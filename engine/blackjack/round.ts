@@ -162,6 +162,8 @@ interface Seat {
   firstTwo: Card[];
   sevensThird?: Card;
   awaitingSevensThird: boolean;
+  /** Hands (by index when formed) whose first two cards after a split were a pair. */
+  splitPairs: number[];
   streak?: { bets: Partial<Record<`${StreakLevel}`, number>>; wins: number };
 }
 
@@ -349,6 +351,8 @@ export class BlackjackRound {
     if (h.cards.length === 1) {
       const c = yield* this.card({ to: 'hand', seat: s.seat, hand: i }, 'second card of a split hand');
       h.cards.push(c);
+      // Each pair formed again after a split is an "any pair" too (Art. 13 1)(2)).
+      if ((h.cards[0] as Card).rank === c.rank) s.splitPairs.push(i);
       if (s.awaitingSevensThird) {
         s.sevensThird = c;
         s.awaitingSevensThird = false;
@@ -620,12 +624,7 @@ export class BlackjackRound {
         this.line(s.seat, 'anyPair', 0, b.anyPair, won ? ANY_PAIR_PAYS * b.anyPair : -b.anyPair, ref(p, 'anyPair'));
         if (won) {
           // Pairs formed again by split hands pay too (Art. 13 1)(2)); the bet rides on them.
-          s.hands.forEach((h, i) => {
-            const [a, c] = h.cards as [Card, Card];
-            if (h.fromSplit && h.cards.length >= 2 && isRankPair(a, c)) {
-              this.line(s.seat, 'anyPair', i, 0, ANY_PAIR_PAYS * (b.anyPair as number), ref(p, 'anyPairSplit'));
-            }
-          });
+          for (const i of s.splitPairs) this.line(s.seat, 'anyPair', i, 0, ANY_PAIR_PAYS * (b.anyPair as number), ref(p, 'anyPairSplit'));
         }
       }
       if (b.sevens) {
@@ -850,6 +849,7 @@ function validateAndBuild(setup: RoundSetup): Seat[] {
       surrendered: false,
       firstTwo: [],
       awaitingSevensThird: false,
+      splitPairs: [],
       ...(streak ? { streak } : {}),
     });
   }
