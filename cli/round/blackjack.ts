@@ -1,0 +1,84 @@
+// `npm run --silent round -- --game blackjack --rules <profile> [--set k=v] --input round.json --json`
+// Plays one scripted round (see engine/blackjack/script.ts) and prints hands, dealer and
+// settlement lines. Any illegal or missing decision, left-over or impossible card: stderr, exit 2.
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { runScript, ScriptError, type ScriptInput } from '../../engine/blackjack/script.js';
+import { rulesFromArgs, UsageError } from '../blackjack-args.js';
+
+const USAGE = 'usage: npm run --silent round -- --game blackjack --rules <profile> [--set key=value ...] --input round.json [--json]';
+
+function fail(message: string): number {
+  console.error(`round blackjack: ${message}`);
+  return 2;
+}
+
+function checkShape(x: unknown): ScriptInput {
+  if (typeof x !== 'object' || x === null) throw new ScriptError('input must be a JSON object {"seats","cards","decisions"}');
+  const o = x as Record<string, unknown>;
+  if (!Array.isArray(o.seats)) throw new ScriptError('input.seats must be an array of {"seat","bets":{"main",…}}');
+  for (const [i, s] of o.seats.entries()) {
+    if (typeof s !== 'object' || s === null || typeof (s as { seat?: unknown }).seat !== 'number' || typeof (s as { bets?: unknown }).bets !== 'object') {
+      throw new ScriptError(`input.seats[${i}] must be {"seat":<number>,"bets":{"main":<amount>,…}}`);
+    }
+  }
+  if (!Array.isArray(o.cards) || !o.cards.every((c) => typeof c === 'string')) throw new ScriptError('input.cards must be an array of card codes like "AS"');
+  if (o.decisions !== undefined) {
+    if (!Array.isArray(o.decisions)) throw new ScriptError('input.decisions must be an array');
+    for (const [i, d] of o.decisions.entries()) {
+      const dd = d as Record<string, unknown>;
+      if (typeof d !== 'object' || d === null || typeof dd.seat !== 'number' || typeof dd.hand !== 'number' || typeof dd.action !== 'string') {
+        throw new ScriptError(`input.decisions[${i}] must be {"seat":<number>,"hand":<number>,"action":"…"}`);
+      }
+    }
+  }
+  return o as unknown as ScriptInput;
+}
+
+export function run(argv: string[]): number {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        rules: { type: 'string' },
+        set: { type: 'string', multiple: true },
+        input: { type: 'string' },
+        json: { type: 'boolean' },
+      },
+      strict: true,
+    }));
+  } catch (e) {
+    return fail(`${(e as Error).message}\n${USAGE}`);
+  }
+  try {
+    const rules = rulesFromArgs(values.rules, values.set);
+    if (!values.input) throw new UsageError(`--input <round.json> is required\n${USAGE}`);
+    let raw: string;
+    try {
+      raw = readFileSync(values.input === '-' ? 0 : values.input, 'utf8');
+    } catch (e) {
+      throw new UsageError(`cannot read ${values.input}: ${(e as Error).message}`);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch (e) {
+      throw new UsageError(`${values.input} is not JSON: ${(e as Error).message}`);
+    }
+    const out = runScript(rules, checkShape(parsed));
+    if (values.json) {
+      console.log(JSON.stringify(out));
+    } else {
+      for (const h of out.hands) console.log(`seat ${h.seat} hand ${h.hand}: ${h.cards.join(' ')} = ${h.total}`);
+      console.log(`dealer: ${out.dealer.cards.join(' ')} = ${out.dealer.total}`);
+      for (const l of out.settlements) {
+        console.log(`seat ${l.seat}${l.owner ? ` (${l.owner})` : ''} ${l.bet}${l.hand !== undefined ? ` hand ${l.hand}` : ''}: stake ${l.stake} net ${l.net > 0 ? '+' : ''}${l.net}  [${l.rule}]`);
+      }
+    }
+    return 0;
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof ScriptError) return fail(e.message);
+    throw e;
+  }
+}

@@ -1,0 +1,466 @@
+// Scenario tests per article, with stacked shoes: the cards are listed in the order they leave
+// the shoe and the decisions in the order the engine asks for them (the scripted-round format).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseCard } from '../cards/card.js';
+import { BlackjackRound } from './round.js';
+import { resolveRules, type ProfileId } from './rules.js';
+import { runScript, ScriptError, type ScriptDecision, type ScriptOutput } from './script.js';
+import type { SeatEntry, StreakState } from './round.js';
+
+function play(
+  profile: ProfileId,
+  seats: SeatEntry[] | number,
+  cards: string,
+  decisions: [number, number, string][] = [],
+  overrides: Record<string, unknown> = {},
+  streaks?: StreakState[],
+): ScriptOutput {
+  const seatList = typeof seats === 'number' ? [{ seat: 1, bets: { main: seats } }] : seats;
+  const ds: ScriptDecision[] = decisions.map(([seat, hand, action]) => ({ seat, hand, action }));
+  return runScript(resolveRules(profile, overrides), {
+    seats: seatList,
+    cards: cards.split(/\s+/).filter(Boolean),
+    decisions: ds,
+    ...(streaks ? { streaks } : {}),
+  });
+}
+
+function mains(out: ScriptOutput): [number, number, string][] {
+  return out.settlements.filter((l) => l.bet === 'main').map((l) => [l.hand ?? 0, l.net, l.rule]);
+}
+
+function line(out: ScriptOutput, bet: string, hand = 0): { net: number; rule: string; stake: number } {
+  const l = out.settlements.find((x) => x.bet === bet && (x.hand ?? 0) === hand);
+  assert.ok(l, `no ${bet} line for hand ${hand} in ${JSON.stringify(out.settlements)}`);
+  return l;
+}
+
+describe('Macau 2009: Black Jack, wins and ties (Art. 9–11)', () => {
+  it('art.10 n.2: Black Jack against a 9 is paid 3:2 at once; the dealer draws nothing', () => {
+    const out = play('macau-2009', 1000, 'AS 9H KD');
+    assert.deepEqual(mains(out), [[0, 1500, 'macau-2009 art.10 n.2']]);
+    assert.deepEqual(out.dealer.cards, ['9H']);
+  });
+
+  it('art.10 n.3: even money against a ten-value card', () => {
+    const out = play('macau-2009', 1000, 'AS TH KD', [[1, 0, 'even-money']]);
+    assert.deepEqual(mains(out), [[0, 1000, 'macau-2009 art.10 n.3']]);
+  });
+
+  it('art.10 n.5: Black Jack beats the dealer 21 of three cards; art.9: 20 loses to 21', () => {
+    const seats = [
+      { seat: 1, bets: { main: 1000 } },
+      { seat: 2, bets: { main: 1000 } },
+    ];
+    const out = play('macau-2009', seats, 'AS TD TH KD QC 5C 6S', [
+      [1, 0, 'decline-even-money'],
+      [2, 0, 'stand'],
+    ]);
+    assert.equal(out.dealer.total, 21);
+    const lines = out.settlements.map((l) => [l.seat, l.net, l.rule]);
+    assert.deepEqual(lines, [
+      [1, 1500, 'macau-2009 art.10 n.5'],
+      [2, -1000, 'macau-2009 art.9'],
+    ]);
+  });
+
+  it('art.10 n.6: the dealer Black Jack beats a player 21 of three cards', () => {
+    const out = play('macau-2009', 1000, '5S AH 6D TC KD', [
+      [1, 0, 'decline-insurance'],
+      [1, 0, 'hit'],
+    ]);
+    assert.deepEqual(mains(out), [[0, -1000, 'macau-2009 art.10 n.6']]);
+  });
+
+  it('art.10 n.4: 21 of three cards is paid 1:1', () => {
+    const out = play('macau-2009', 1000, '5S 9H 6D TC 8D', [[1, 0, 'hit']]);
+    assert.deepEqual(mains(out), [[0, 1000, 'macau-2009 art.10 n.4']]);
+  });
+
+  it('art.11 n.1: equal totals and Black Jack against Black Jack are ties', () => {
+    assert.deepEqual(mains(play('macau-2009', 1000, 'TS 9H 8D 9C', [[1, 0, 'stand']])), [[0, 0, 'macau-2009 art.11 n.1 2)']]);
+    const bj = play('macau-2009', 1000, 'AS AH KD KC', [[1, 0, 'decline-even-money']]);
+    assert.deepEqual(mains(bj), [[0, 0, 'macau-2009 art.11 n.1 1)']]);
+  });
+
+  it('art.7 n.2: a bust loses even if the dealer would bust too (and the dealer then draws nothing)', () => {
+    const out = play('macau-2009', 1000, 'TS 6H 6D KC', [[1, 0, 'hit']]);
+    assert.deepEqual(mains(out), [[0, -1000, 'macau-2009 art.7 n.2']]);
+    assert.deepEqual(out.dealer.cards, ['6H']);
+  });
+});
+
+describe('Macau 2009: dealer drawing (Art. 6)', () => {
+  const standOn = (overrides: Record<string, unknown>, dealer: string[]): string[] =>
+    play(
+      'macau-2009',
+      1000,
+      `TS ${dealer[0]} QD ${dealer.slice(1).join(' ')}`,
+      [...(dealer[0]?.startsWith('A') ? ([[1, 0, 'decline-insurance']] as [number, number, string][]) : []), [1, 0, 'stand']],
+      overrides,
+    ).dealer.cards;
+
+  it('art.6 n.6 literal reading (default hit-ace-six): hits A-6, stands on A-2-4', () => {
+    assert.deepEqual(standOn({}, ['AH', '6C', '2D']), ['AH', '6C', '2D']);
+    assert.deepEqual(standOn({}, ['2H', 'AC', '4D']), ['2H', 'AC', '4D']);
+  });
+
+  it('dealerSoft17=hit hits every soft 17; stand stands on A-6', () => {
+    assert.deepEqual(standOn({ dealerSoft17: 'hit' }, ['2H', 'AC', '4D', 'TS']), ['2H', 'AC', '4D', 'TS']);
+    assert.deepEqual(standOn({ dealerSoft17: 'stand' }, ['AH', '6C']), ['AH', '6C']);
+  });
+
+  it('macau-2004 art.6 n.1: the dealer stands on every 17', () => {
+    const out = play('macau-2004', 1000, 'TS AH QD 6C', [[1, 0, 'decline-insurance'], [1, 0, 'stand']]);
+    assert.deepEqual(out.dealer.cards, ['AH', '6C']);
+    assert.deepEqual(mains(out), [[0, 1000, 'macau-2004 art.9']]);
+  });
+});
+
+describe('Macau 2009: insurance (Art. 12)', () => {
+  it('n.1: from half to the full bet; n.2: pays 2:1 when the dealer has Black Jack', () => {
+    assert.throws(() => play('macau-2009', 1000, 'TS AH QD KC', [[1, 0, 'insurance:400']]), /from 500 to 1000/);
+    assert.throws(() => play('macau-2009', 1000, 'TS AH QD KC', [[1, 0, 'insurance:1001']]), ScriptError);
+    const out = play('macau-2009', 1000, 'TS AH QD KC', [
+      [1, 0, 'insurance:1000'],
+      [1, 0, 'stand'],
+    ]);
+    assert.deepEqual(line(out, 'insurance'), { seat: 1, bet: 'insurance', hand: 0, stake: 1000, net: 2000, rule: 'macau-2009 art.12 n.2' });
+    assert.deepEqual(mains(out), [[0, -1000, 'macau-2009 art.12 n.2']]);
+  });
+
+  it('n.3: insurance is lost when the dealer has no Black Jack', () => {
+    const out = play('macau-2009', 1000, 'TS AH QD 7C', [
+      [1, 0, 'insurance:500'],
+      [1, 0, 'stand'],
+    ]);
+    assert.equal(line(out, 'insurance').net, -500);
+    assert.equal(line(out, 'insurance').rule, 'macau-2009 art.12 n.3');
+    assert.equal(line(out, 'main').net, 1000);
+  });
+});
+
+describe('Macau 2009: splits (Art. 16) and doubles (Art. 17)', () => {
+  it('art.16 n.6 / art.17 n.3: a split and doubled seat loses only the original bet to a dealer Black Jack', () => {
+    const decisions: [number, number, string][] = [
+      [1, 0, 'split'],
+      [1, 0, 'double'],
+      [1, 1, 'stand'],
+    ];
+    const out = play('macau-2009', 1000, '8S TH 8D 3C 9H 2C AD', decisions);
+    assert.deepEqual(mains(out), [
+      [0, -1000, 'macau-2009 art.16 n.6'],
+      [1, 0, 'macau-2009 art.16 n.6'],
+    ]);
+    const all = play('macau-2009', 1000, '8S TH 8D 3C 9H 2C AD', decisions, { dealerBlackjackTakes: 'all' });
+    assert.deepEqual(mains(all).map((x) => x[1]), [-2000, -1000]);
+  });
+
+  it('art.17 n.3: a doubled hand loses only the original bet to a dealer Black Jack', () => {
+    const out = play('macau-2009', 1000, '6S TH 5D 9C AD', [[1, 0, 'double']]);
+    assert.deepEqual(mains(out), [[0, -1000, 'macau-2009 art.17 n.3, art.10 n.7']]);
+    assert.equal(line(out, 'main').stake, 2000);
+  });
+
+  it('art.16 n.3: split aces take one card each and may be split again', () => {
+    const out = play('macau-2009', 1000, 'AS 9H AD AC 7H KD 8S TD', [
+      [1, 0, 'split'],
+      [1, 0, 'split'],
+    ]);
+    assert.deepEqual(
+      out.hands.map((h) => h.cards),
+      [['AS', '7H'], ['AC', 'KD'], ['AD', '8S']],
+    );
+    assert.deepEqual(out.dealer.cards, ['9H', 'TD'], 'procedure 1: the dealer gets the second card after the players');
+  });
+
+  it('art.16 n.3: 21 with split aces is not Black Jack (art.10 n.6) and pays 1:1', () => {
+    const out = play('macau-2009', 1000, 'AS 9H AD KC 5D 9S', [[1, 0, 'split']]);
+    assert.deepEqual(mains(out), [
+      [0, 1000, 'macau-2009 art.9'],
+      [1, -1000, 'macau-2009 art.9'],
+    ]);
+  });
+
+  it('art.16 n.1: at most four hands by default; five with maxHands=5 (art.5 n.2 (3)(7))', () => {
+    const cards = '8S 9H 8D 8C 8H 8S 2C 2D 2H 2S 3C TD';
+    const split4: [number, number, string][] = [
+      [1, 0, 'split'],
+      [1, 0, 'split'],
+      [1, 0, 'split'],
+      [1, 0, 'split'],
+      [1, 0, 'stand'],
+      [1, 1, 'stand'],
+      [1, 2, 'stand'],
+      [1, 3, 'stand'],
+      [1, 4, 'stand'],
+    ];
+    assert.throws(() => play('macau-2009', 1000, cards, split4), /"split" is not legal/);
+    const five = play('macau-2009', 1000, cards, split4, { maxHands: 5 });
+    assert.deepEqual(five.hands.map((h) => h.total), [10, 10, 10, 10, 11]);
+    assert.deepEqual(mains(five).map((x) => x[1]), [-1000, -1000, -1000, -1000, -1000]);
+  });
+
+  it('art.17 n.1: doubleOn=eleven refuses a double on 10', () => {
+    assert.throws(() => play('macau-2009', 1000, '6S TH 4D 9C', [[1, 0, 'double']], { doubleOn: 'eleven' }), /not legal/);
+    const ok = play('macau-2009', 1000, '6S TH 5D 9C 7D', [[1, 0, 'double']], { doubleOn: 'eleven' });
+    assert.deepEqual(mains(ok), [[0, 2000, 'macau-2009 art.9']]);
+  });
+
+  it('art.16 n.1 / splitPairsBy: J-Q splits by value, not by rank', () => {
+    assert.doesNotThrow(() => play('macau-2009', 1000, 'JS 9H QD 5C 7D 9S', [[1, 0, 'split'], [1, 0, 'stand'], [1, 1, 'stand']]));
+    assert.throws(() => play('macau-2009', 1000, 'JS 9H QD', [[1, 0, 'split']], { splitPairsBy: 'rank' }), /not legal/);
+  });
+});
+
+describe('Macau 2009: surrender, five cards, special prize (Art. 15, 18, 19)', () => {
+  it('art.18 n.1: surrender loses half; not against an ace', () => {
+    const out = play('macau-2009', 1000, 'TS 9H 6D', [[1, 0, 'surrender']]);
+    assert.deepEqual(mains(out), [[0, -500, 'macau-2009 art.18 n.1']]);
+    assert.throws(() => play('macau-2009', 1000, 'TS AH 6D', [[1, 0, 'decline-insurance'], [1, 0, 'surrender']]), /not legal/);
+    assert.throws(() => play('macau-2009', 1000, 'TS 9H 6D', [[1, 0, 'surrender']], { surrender: 'none' }), /not legal/);
+  });
+
+  it('art.18 n.2: surrender is only the first decision of the hand', () => {
+    assert.throws(() => play('macau-2009', 1000, '2S 9H 3D 2C', [[1, 0, 'hit'], [1, 0, 'surrender']]), /not legal/);
+  });
+
+  it('art.19: five cards of 21 or less may take half the bet, unless the dealer shows an ace', () => {
+    const out = play('macau-2009', 1000, '2S 9H 3D 2C 3C 4D', [
+      [1, 0, 'hit'],
+      [1, 0, 'hit'],
+      [1, 0, 'hit'],
+      [1, 0, 'take-five-card-half'],
+    ]);
+    assert.deepEqual(mains(out), [[0, 500, 'macau-2009 art.19 n.1']]);
+    const cont = play('macau-2009', 1000, '2S 9H 3D 2C 3C 4D 5D 8H', [
+      [1, 0, 'hit'],
+      [1, 0, 'hit'],
+      [1, 0, 'hit'],
+      [1, 0, 'continue'],
+      [1, 0, 'stand'],
+    ]);
+    assert.deepEqual(mains(cont), [[0, 1000, 'macau-2009 art.9, art.7 n.2']]);
+    assert.throws(
+      () => play('macau-2009', 1000, '2S AH 3D 2C 3C 4D', [[1, 0, 'decline-insurance'], [1, 0, 'hit'], [1, 0, 'hit'], [1, 0, 'hit'], [1, 0, 'take-five-card-half']]),
+      /not legal/,
+    );
+  });
+
+  it('art.15: 6-7-8 of one suit pays 3x at once, even against an ace', () => {
+    const out = play('macau-2009', 1000, '6H AS 7H 8H', [
+      [1, 0, 'decline-insurance'],
+      [1, 0, 'hit'],
+    ]);
+    assert.deepEqual(mains(out), [[0, 3000, 'macau-2009 art.15']]);
+    const off = play('macau-2009', 1000, '6H AS 7H 8H KD', [[1, 0, 'decline-insurance'], [1, 0, 'hit']], { bonus678: 'none' });
+    assert.deepEqual(mains(off), [[0, -1000, 'macau-2009 art.10 n.6']]);
+  });
+});
+
+describe('Macau 2009: side bets (Art. 13–14)', () => {
+  const seat = (bets: Record<string, number>): SeatEntry[] => [{ seat: 1, bets: { main: 1000, ...bets } }];
+
+  it('any pair 11:1, and again for a pair formed after a split', () => {
+    const out = play('macau-2009', seat({ anyPair: 100 }), '8S 9H 8D 8C 2D TS', [
+      [1, 0, 'split'],
+      [1, 0, 'stand'],
+      [1, 1, 'stand'],
+    ]);
+    assert.deepEqual(
+      out.settlements.filter((l) => l.bet === 'anyPair').map((l) => [l.hand, l.stake, l.net, l.rule]),
+      [
+        [0, 100, 1100, 'macau-2009 art.13 1)(1), art.14 n.1'],
+        [0, 0, 1100, 'macau-2009 art.13 1)(2), art.14 n.1'],
+      ],
+    );
+    assert.equal(play('macau-2009', seat({ anyPair: 100 }), 'JS 9H QD 8C', [[1, 0, 'stand']], {}).settlements.find((l) => l.bet === 'anyPair')?.net, -100);
+  });
+
+  it('sevens: only the biggest combination; three suited 7s after a split pay 5000:1', () => {
+    const out = play('macau-2009', seat({ sevens: 10 }), '7S 9H 7S 7S 8D TS', [
+      [1, 0, 'split'],
+      [1, 0, 'stand'],
+      [1, 1, 'stand'],
+    ]);
+    assert.deepEqual(line(out, 'sevens'), { seat: 1, bet: 'sevens', hand: 0, stake: 10, net: 50000, rule: 'macau-2009 art.13 2), art.14 n.2' });
+    assert.equal(line(play('macau-2009', seat({ sevens: 10 }), '7S 9H 7D 8C', [[1, 0, 'stand']]), 'sevens').net, 500);
+    assert.equal(line(play('macau-2009', seat({ sevens: 10 }), '7S 9H 7S 8C', [[1, 0, 'stand']]), 'sevens').net, 1500);
+  });
+
+  it('over/under 13: 1:1, exactly 13 loses both; an ace counts 1 by default', () => {
+    const both = { over13: 100, under13: 100 };
+    const t13 = play('macau-2009', seat(both), '6S 9H 7D 8C', [[1, 0, 'stand']]);
+    assert.deepEqual([line(t13, 'over13').net, line(t13, 'under13').net], [-100, -100]);
+    const ace = play('macau-2009', seat(both), 'AS 9H 9D 8C', [[1, 0, 'stand']]);
+    assert.deepEqual([line(ace, 'over13').net, line(ace, 'under13').net], [-100, 100]);
+    const ace11 = play('macau-2009', seat(both), 'AS 9H 9D 8C', [[1, 0, 'stand']], { overUnderAceValue: 11 });
+    assert.deepEqual([line(ace11, 'over13').net, line(ace11, 'under13').net], [100, -100]);
+  });
+
+  it('perfect pairs 5/12/25 (needs the option: art.21 n.3)', () => {
+    const pp = (cards: string): number => line(play('macau-2009', seat({ perfectPairs: 10 }), `${cards} 8C`, [[1, 0, 'stand']], { perfectPairs: true, splitPairsBy: 'rank', maxHands: 1 }), 'perfectPairs').net;
+    assert.equal(pp('QH 9S QD'), 120);
+    assert.equal(pp('QH 9S QS'), 50);
+    assert.equal(pp('QH 9S QH'), 250);
+    assert.equal(pp('QH 9S KH'), -10);
+    assert.throws(() => play('macau-2009', seat({ perfectPairs: 10 }), 'QH 9S QD', [[1, 0, 'stand']]), /not offered/);
+  });
+});
+
+describe('Macau 2009: winning streak (Art. 13 5), 11 n.2, 16 n.7, 18 n.3)', () => {
+  const o = { winningStreak: true };
+  it('wins move the marker, a tie keeps it, a win at level 2 pays 3:1 and a loss ends the rest', () => {
+    const r1 = play('macau-2009', [{ seat: 1, bets: { main: 100, streak: { '2': 10, '3': 10 } } }], 'TS 9H QD 8C', [[1, 0, 'stand']], o);
+    assert.deepEqual(r1.streaks, [{ seat: 1, bets: { '2': 10, '3': 10 }, wins: 1 }]);
+    const r2 = play('macau-2009', 100, 'TS 9H QD AC', [[1, 0, 'stand']], o, r1.streaks);
+    assert.deepEqual(r2.streaks, r1.streaks, 'a tie leaves the marker where it was (art.11 n.2)');
+    const r3 = play('macau-2009', 100, 'TS 9H QD 8C', [[1, 0, 'stand']], o, r2.streaks);
+    assert.deepEqual(line(r3, 'streak2'), { seat: 1, bet: 'streak2', hand: 0, stake: 10, net: 30, rule: 'macau-2009 art.13 5)(2) i), art.14 n.5' });
+    assert.deepEqual(r3.streaks, [{ seat: 1, bets: { '3': 10 }, wins: 2 }]);
+    const r4 = play('macau-2009', 100, 'TS 9H 8D TC', [[1, 0, 'stand']], o, r3.streaks);
+    assert.deepEqual(line(r4, 'streak3').net, -10);
+    assert.deepEqual(r4.streaks, []);
+  });
+
+  it('a seat with open streak bets must bet, and may not change them (art.13 5)(2) v-vi)', () => {
+    const open: StreakState[] = [{ seat: 1, bets: { '2': 10 }, wins: 1 }];
+    assert.throws(() => play('macau-2009', [{ seat: 2, bets: { main: 100 } }], 'TS 9H QD 8C', [[2, 0, 'stand']], o, open), /must bet/);
+    assert.throws(() => play('macau-2009', [{ seat: 1, bets: { main: 100, streak: { '5': 1 } } }], 'TS 9H QD 8C', [[1, 0, 'stand']], o, open), /may not change/);
+  });
+
+  it('art.18 n.3: surrender loses the streak bets', () => {
+    const out = play('macau-2009', 100, 'TS 9H 6D', [[1, 0, 'surrender']], o, [{ seat: 1, bets: { '4': 10 }, wins: 2 }]);
+    assert.deepEqual(line(out, 'streak4'), { seat: 1, bet: 'streak4', hand: 0, stake: 10, net: -10, rule: 'macau-2009 art.18 n.3' });
+  });
+
+  it('art.16 n.7: split hands count by majority; a draw keeps the marker', () => {
+    const open: StreakState[] = [{ seat: 1, bets: { '3': 10 }, wins: 1 }];
+    // 8-8 split against a 9: both hands 18 against the dealer's 19 → loss.
+    const lost = play('macau-2009', 100, '8S 9H 8D TC 2C 8H TD', [[1, 0, 'split'], [1, 0, 'stand'], [1, 1, 'hit'], [1, 1, 'stand']], o, open);
+    assert.equal(line(lost, 'streak3').rule, 'macau-2009 art.16 n.7 3)');
+    // one hand loses (18 v 19), one wins (20) → marker unchanged.
+    const kept = play('macau-2009', 100, '8S 9H 8D QC 3C 9C TD', [[1, 0, 'split'], [1, 0, 'stand'], [1, 1, 'hit'], [1, 1, 'stand']], o, open);
+    assert.deepEqual(kept.streaks, open);
+  });
+});
+
+describe('burns and dealing procedures (Art. 4, Art. 5)', () => {
+  it('art.4 n.2: a burn at the start of each round and before the dealer\'s second card', () => {
+    const out = play('macau-2009', 1000, '2C TS 9H QD 3C 8C', [[1, 0, 'stand']], { burnEachRound: true, burnBeforeDealerSecond: true });
+    assert.deepEqual(out.burns, ['2C', '3C']);
+    assert.deepEqual(out.dealer.cards, ['9H', '8C']);
+  });
+
+  it('art.5 n.2 (3): procedure 3 deals a hole card and ends the round at once on a dealer Black Jack', () => {
+    const out = play('macau-2009', 1000, '9S AH 9D KC', [[1, 0, 'insurance:500']], { dealProcedure: 'macau-3', holeCard: 'peek' });
+    assert.deepEqual(mains(out), [[0, -1000, 'macau-2009 art.12 n.2']]);
+    assert.equal(line(out, 'insurance').net, 1000);
+  });
+
+  it('the live path: the round tells which card is expected for whom', () => {
+    const round = new BlackjackRound({
+      rules: resolveRules('macau-2009', { dealProcedure: 'macau-3', holeCard: 'peek' }),
+      seats: [{ seat: 2, bets: { main: 100 } }, { seat: 5, bets: { main: 100 } }],
+    });
+    const order: string[] = [];
+    for (const c of ['TS', '9D', '5C', 'TH', '8D', '7S']) {
+      const x = round.expected();
+      assert.equal(x.kind, 'card');
+      if (x.kind === 'card') order.push(x.target.to === 'hand' ? `s${x.target.seat}` : x.target.to);
+      round.deal(parseCard(c));
+    }
+    assert.deepEqual(order, ['s2', 's5', 'dealer', 's2', 's5', 'dealer']);
+    const x = round.expected();
+    assert.equal(x.kind, 'decision');
+    if (x.kind === 'decision') assert.deepEqual([x.seat, x.hand, x.legal], [2, 0, ['hit', 'stand', 'double', 'split', 'surrender']]);
+  });
+
+  it('rejects inconsistent procedure options', () => {
+    assert.throws(() => resolveRules('macau-2009', { dealProcedure: 'macau-3' }), /holeCard=peek/);
+    assert.throws(() => resolveRules('macau-2009', { burnBeforeDealerSecond: true }), /burnEachRound/);
+    assert.throws(() => resolveRules('macau-2004', { dealProcedure: 'macau-3' }), /not allowed/);
+    assert.throws(() => resolveRules('macau-2009', { decks: 9 }), /1–8/);
+    assert.throws(() => resolveRules('macau-2009', { nope: 1 }), /unknown rule option/);
+  });
+});
+
+describe('Portugal 2001 (rules 17–37)', () => {
+  it('rule 17: hole card dealt face down; rule 22: no third dealer card when every hand is lost', () => {
+    const out = play('portugal-2001', 1000, 'TS 6H 6D 9C KC', [[1, 0, 'hit']]);
+    assert.deepEqual(out.dealer.cards, ['6H', '9C']);
+    assert.deepEqual(mains(out), [[0, -1000, 'portugal-2001 rule 22']]);
+  });
+
+  it('rule 18: a player may stand only above 11', () => {
+    assert.throws(() => play('portugal-2001', 1000, '5S 9H 6D 9C', [[1, 0, 'stand']]), /not legal/);
+  });
+
+  it('rules 29, 32: doubles on 9–11; A-8 doubled as 9 keeps the ace at 1', () => {
+    const out = play('portugal-2001', 1000, 'AS 9H 8D 8C 2C', [[1, 0, 'double']]);
+    assert.equal(out.hands[0]?.total, 11);
+    assert.deepEqual(mains(out), [[0, -2000, 'portugal-2001 rule 23']]);
+    assert.throws(() => play('portugal-2001', 1000, 'TS 9H 2D 7C', [[1, 0, 'double']]), /not legal/);
+  });
+
+  it('rule 21: no limitation on a dealer Black Jack found after a double; rule 34: even money only against an ace', () => {
+    const out = play('portugal-2001', 1000, '6S TH 5D AD 9C', [[1, 0, 'double']]);
+    assert.deepEqual(mains(out), [[0, -2000, 'portugal-2001 rule 23']]);
+    const bj = play('portugal-2001', 1000, 'AS TH KD 7C');
+    assert.deepEqual(mains(bj), [[0, 1500, 'portugal-2001 rule 21']]);
+  });
+
+  it('rule 33: insurance up to half the bet', () => {
+    assert.throws(() => play('portugal-2001', 1000, 'TS AH QD 7C', [[1, 0, 'insurance:501']]), /from 1 to 500/);
+  });
+
+  it('rule 35: the 6-7-8 prize comes on top of the main result', () => {
+    const out = play('portugal-2001', 1000, '6H 9S 7H 8C 8H', [[1, 0, 'hit']]);
+    assert.deepEqual(
+      out.settlements.map((l) => [l.bet, l.net, l.rule]),
+      [
+        ['bonus678', 3000, 'portugal-2001 rule 35'],
+        ['main', 1000, 'portugal-2001 rule 23'],
+      ],
+    );
+  });
+
+  it('rules 14, 37: bets in multiples of the minimum, up to 30 times it', () => {
+    const o = { minBet: 100 };
+    assert.throws(() => play('portugal-2001', 3100, 'TS 9H QD 8C', [[1, 0, 'stand']], o), /30× the minimum/);
+    assert.throws(() => play('portugal-2001', 150, 'TS 9H QD 8C', [[1, 0, 'stand']], o), /multiple of the minimum/);
+    assert.doesNotThrow(() => play('portugal-2001', 3000, 'TS 9H QD 8C', [[1, 0, 'stand']], o));
+  });
+
+  it('rules 15, 28, 30: a back bet that does not follow the split rides on the first hand', () => {
+    const seats: SeatEntry[] = [{ seat: 1, bets: { main: 1000 }, behind: [{ owner: 'b', main: 500, followSplit: false }] }];
+    const out = play('portugal-2001', seats, '8S 9H 8D 7C AC 5C 2D', [
+      [1, 0, 'split'],
+      [1, 0, 'stand'],
+      [1, 1, 'stand'],
+    ]);
+    assert.deepEqual(
+      out.settlements.map((l) => [l.hand, l.owner ?? 'seat', l.stake, l.net]),
+      [
+        [0, 'seat', 1000, 1000],
+        [0, 'b', 500, 500],
+        [1, 'seat', 1000, -1000],
+      ],
+    );
+  });
+});
+
+describe('the scripted-round runner refuses what cannot be played', () => {
+  it('illegal, missing and misdirected decisions, left-over, missing and impossible cards', () => {
+    assert.throws(() => play('macau-2009', 1000, 'TS 9H 8D 8C', [[1, 0, 'split']]), /"split" is not legal/);
+    assert.throws(() => play('macau-2009', 1000, 'TS 9H QD 8C'), /missing decision 1: seat 1 hand 0/);
+    assert.throws(() => play('macau-2009', 1000, 'TS 9H QD 8C 2D', [[1, 0, 'stand']]), /1 card\(s\) left over/);
+    assert.throws(() => play('macau-2009', 1000, 'TS 9H QD', [[1, 0, 'stand']]), /missing card: card 4 is needed for dealer/);
+    assert.throws(() => play('macau-2009', 1000, 'TS 9H QD 8C', [[1, 1, 'stand']]), /is for seat 1 hand 1/);
+    assert.throws(() => play('macau-2009', 1000, 'TS 9H QD 8C', [[1, 0, 'stand'], [1, 0, 'hit']]), /decision\(s\) left over/);
+    assert.throws(() => play('macau-2009', 1000, 'AS AS AS', [], { decks: 2 }), /impossible/);
+    assert.throws(() => play('macau-2009', 1000, 'XX'), /not a card/);
+    assert.throws(() => play('macau-2009', 1000, 'TS 9H QD 8C', [[1, 0, 'fly']]), /not an action/);
+  });
+});

@@ -1,0 +1,869 @@
+import { cardCode, isTenValue, type Card } from '../cards/card.js';
+import { ShoeInventory } from '../cards/shoe.js';
+import type { SettlementLine } from '../settlement/settlement-line.js';
+import { dealerDraws, handTotal, isNaturalPair, isSpecial678, rankValue } from './hand.js';
+import { settleJackpot, type JackpotPayTable } from './jackpot.js';
+import { ref, type RefKey } from './refs.js';
+import type { BlackjackRules } from './rules.js';
+import {
+  ANY_PAIR_PAYS,
+  OVER_UNDER_PAYS,
+  PERFECT_PAIRS_PAYS,
+  SEVENS_PAYS,
+  STREAK_LEVELS,
+  STREAK_PAYS,
+  isRankPair,
+  overUnderTotal,
+  perfectPairKind,
+  sevensKind,
+  type StreakLevel,
+} from './side-bets.js';
+
+/* ───────────────────────────── inputs ───────────────────────────── */
+
+export interface SeatBets {
+  readonly main: number;
+  readonly anyPair?: number;
+  readonly sevens?: number;
+  readonly over13?: number;
+  readonly under13?: number;
+  readonly perfectPairs?: number;
+  readonly jackpot?: number;
+  /** New winning-streak bets by level (Art. 13 5)); only when the seat has none open. */
+  readonly streak?: Partial<Record<`${StreakLevel}`, number>>;
+}
+
+/** A bet behind (Macau Art. 20; Portugal rules 15–16, 28, 30). */
+export interface BehindBet {
+  readonly owner: string;
+  readonly main: number;
+  /** With `behindFollows: bettor-chooses`: whether this bettor follows a split / a double. */
+  readonly followSplit?: boolean;
+  readonly followDouble?: boolean;
+}
+
+export interface SeatEntry {
+  readonly seat: number;
+  readonly bets: SeatBets;
+  readonly behind?: readonly BehindBet[];
+  /** Whether a player sits at the seat (false: only standing bettors; Art. 3 n.4, rule 16). */
+  readonly seated?: boolean;
+}
+
+/** Winning-streak marker of a seat, carried from round to round (Art. 13 5), Art. 11 n.2). */
+export interface StreakState {
+  readonly seat: number;
+  /** Open bets by level, in minor units. */
+  readonly bets: Partial<Record<`${StreakLevel}`, number>>;
+  /** Consecutive rounds won so far (the marker's position is wins + 1). */
+  readonly wins: number;
+}
+
+export interface RoundSetup {
+  readonly rules: BlackjackRules;
+  readonly seats: readonly SeatEntry[];
+  readonly streaks?: readonly StreakState[];
+  /** The first round after a shuffle: per-round burns do not apply (the shoe-start burn did). */
+  readonly firstRoundOfShoe?: boolean;
+  readonly jackpot?: { readonly table: JackpotPayTable; readonly pool: number };
+  /** Shared inventory of the shoe, so a card beyond its copies is refused across rounds. */
+  readonly inventory?: ShoeInventory;
+}
+
+/* ───────────────────────────── outputs ───────────────────────────── */
+
+export type CardTarget = { readonly to: 'burn' } | { readonly to: 'dealer' } | { readonly to: 'hand'; readonly seat: number; readonly hand: number };
+
+export type ActionType =
+  | 'hit'
+  | 'stand'
+  | 'double'
+  | 'split'
+  | 'surrender'
+  | 'insurance'
+  | 'decline-insurance'
+  | 'even-money'
+  | 'decline-even-money'
+  | 'take-five-card-half'
+  | 'continue';
+
+export type Action = { readonly type: Exclude<ActionType, 'insurance'> } | { readonly type: 'insurance'; readonly amount: number };
+
+export type Offer = 'play' | 'insurance' | 'even-money' | 'five-card';
+
+export type Expectation =
+  | { readonly kind: 'card'; readonly target: CardTarget; readonly why: string }
+  | {
+      readonly kind: 'decision';
+      readonly seat: number;
+      readonly hand: number;
+      readonly offer: Offer;
+      readonly legal: readonly ActionType[];
+      /** Who decides for the seat (Art. 20 n.1; rules 15–16): `seat:<n>` or a behind bettor. */
+      readonly decider: string;
+      readonly insurance?: { readonly min: number; readonly max: number };
+    }
+  | { readonly kind: 'done' };
+
+export interface BlackjackSettlementLine extends SettlementLine {
+  /** The bettor behind, for back bets; absent for the seat's own bets. */
+  readonly owner?: string;
+}
+
+export interface HandView {
+  readonly seat: number;
+  readonly hand: number;
+  readonly cards: string[];
+  readonly total: number;
+  readonly soft: boolean;
+  readonly status: HandStatus;
+  readonly stake: number;
+}
+
+export type HandStatus = 'open' | 'stood' | 'busted' | 'surrendered' | 'blackjack' | 'settled';
+
+export class RoundError extends Error {}
+
+/* ───────────────────────────── state ───────────────────────────── */
+
+interface Stake {
+  readonly owner: string | undefined;
+  stake: number;
+  readonly base: number;
+  readonly followSplit: boolean;
+  readonly followDouble: boolean;
+}
+
+interface Hand {
+  readonly seat: number;
+  cards: Card[];
+  stakes: Stake[];
+  fromSplit: boolean;
+  splitAces: boolean;
+  doubled: boolean;
+  aceLocked: boolean;
+  status: HandStatus;
+  acted: boolean;
+  fiveOffered: boolean;
+  bonusDone: boolean;
+  /** Net result of the main bet of the seat owner on this hand, once settled (for streaks). */
+  outcome?: 'win' | 'lose' | 'push';
+}
+
+interface Seat {
+  readonly entry: SeatEntry;
+  readonly seat: number;
+  readonly owner: string;
+  readonly decider: string;
+  hands: Hand[];
+  insurance: number;
+  insuranceDecided: boolean;
+  surrendered: boolean;
+  firstTwo: Card[];
+  sevensThird?: Card;
+  awaitingSevensThird: boolean;
+  /** Hands (by index when formed) whose first two cards after a split were a pair. */
+  splitPairs: number[];
+  streak?: { bets: Partial<Record<`${StreakLevel}`, number>>; wins: number };
+}
+
+type Answer = Card | Action;
+type Flow = Generator<Expectation, void, Answer>;
+
+/* ───────────────────────────── the round ───────────────────────────── */
+
+/**
+ * One round of blackjack as a pure state machine. Cards come one at a time — from a seeded
+ * shoe or from the card-reading shoe, the machine does not know which — and decisions are asked
+ * for in table order. `expected()` says what must happen next (which card for whom, or which
+ * decision with its legal actions); `deal` and `decide` advance it; settlement lines appear as
+ * bets are decided, each naming its article.
+ */
+export class BlackjackRound {
+  readonly rules: BlackjackRules;
+  readonly lines: BlackjackSettlementLine[] = [];
+  readonly dealer: Card[] = [];
+  readonly burns: Card[] = [];
+  private readonly seatList: Seat[];
+  private readonly flow: Flow;
+  private current: Expectation;
+  private readonly inventory: ShoeInventory;
+  private readonly setup: RoundSetup;
+  private streaksOut: StreakState[] = [];
+  private jackpotPoolAfter: number | undefined;
+
+  constructor(setup: RoundSetup) {
+    this.setup = setup;
+    this.rules = setup.rules;
+    this.inventory = setup.inventory ?? new ShoeInventory(setup.rules.decks);
+    this.seatList = validateAndBuild(setup);
+    this.flow = this.play();
+    const first = this.flow.next();
+    this.current = first.done ? { kind: 'done' } : first.value;
+  }
+
+  expected(): Expectation {
+    return this.current;
+  }
+
+  get done(): boolean {
+    return this.current.kind === 'done';
+  }
+
+  /** Places the next card read from the shoe where the procedure says it goes. */
+  deal(card: Card): CardTarget {
+    const cur = this.current;
+    if (cur.kind !== 'card') {
+      throw new RoundError(
+        cur.kind === 'done' ? `card ${cardCode(card)} left over: the round is complete` : `card ${cardCode(card)} arrived while a decision is awaited from seat ${cur.seat} hand ${cur.hand}`,
+      );
+    }
+    if (!this.inventory.take(card)) {
+      throw new RoundError(`card ${cardCode(card)} is impossible: more copies than the ${this.rules.decks} deck(s) hold`);
+    }
+    this.advance(card);
+    return cur.target;
+  }
+
+  decide(action: Action): void {
+    const cur = this.current;
+    if (cur.kind !== 'decision') {
+      throw new RoundError(cur.kind === 'done' ? `decision "${action.type}" left over: the round is complete` : `decision "${action.type}" given while a card is expected (${cur.why})`);
+    }
+    if (!cur.legal.includes(action.type)) {
+      throw new RoundError(`"${action.type}" is not legal for seat ${cur.seat} hand ${cur.hand} now (${cur.offer}); legal: ${cur.legal.join(', ')}`);
+    }
+    if (action.type === 'insurance') {
+      const range = cur.insurance;
+      if (!range || !Number.isSafeInteger(action.amount) || action.amount < range.min || action.amount > range.max) {
+        throw new RoundError(`insurance of ${action.amount} for seat ${cur.seat}: must be a whole amount from ${range?.min} to ${range?.max}`);
+      }
+    }
+    this.advance(action);
+  }
+
+  private advance(answer: Answer): void {
+    const next = this.flow.next(answer);
+    this.current = next.done ? { kind: 'done' } : next.value;
+  }
+
+  hands(): HandView[] {
+    const out: HandView[] = [];
+    for (const s of this.seatList) {
+      s.hands.forEach((h, i) => {
+        const t = handTotal(h.cards, h.aceLocked);
+        out.push({
+          seat: s.seat,
+          hand: i,
+          cards: h.cards.map(cardCode),
+          total: t.total,
+          soft: t.soft,
+          status: h.status,
+          stake: h.stakes.find((x) => x.owner === undefined)?.stake ?? 0,
+        });
+      });
+    }
+    return out;
+  }
+
+  dealerView(): { cards: string[]; total: number; soft: boolean } {
+    const t = handTotal(this.dealer);
+    return { cards: this.dealer.map(cardCode), total: t.total, soft: t.soft };
+  }
+
+  /** Streak markers after the round (only meaningful once done). */
+  streaks(): StreakState[] {
+    return this.streaksOut;
+  }
+
+  jackpotPool(): number | undefined {
+    return this.jackpotPoolAfter;
+  }
+
+  /* ───────────── the procedure ───────────── */
+
+  private *play(): Flow {
+    const r = this.rules;
+    const seats = this.seatList;
+    if (r.burnEachRound && !this.setup.firstRoundOfShoe) {
+      this.burns.push(yield* this.card({ to: 'burn' }, 'burn one card at the start of the round (art.4 n.2)'));
+    }
+    // One card at a time from the left, then the dealer (Art. 5 n.1; rule 17).
+    for (const s of seats) this.hand(s, 0).cards.push(yield* this.card({ to: 'hand', seat: s.seat, hand: 0 }, 'first card'));
+    this.dealer.push(yield* this.card({ to: 'dealer' }, "dealer's face-up card"));
+    for (const s of seats) this.hand(s, 0).cards.push(yield* this.card({ to: 'hand', seat: s.seat, hand: 0 }, 'second card'));
+    if (r.holeCard !== 'none') this.dealer.push(yield* this.card({ to: 'dealer' }, "dealer's hole card, face down"));
+    for (const s of seats) s.firstTwo = this.hand(s, 0).cards.slice();
+
+    const up = this.dealer[0] as Card;
+    const upAce = up.rank === 'A';
+    const upTen = isTenValue(up.rank);
+
+    for (const s of seats) {
+      const h = this.hand(s, 0);
+      if (isNaturalPair(h.cards)) {
+        h.status = 'blackjack';
+        // Nothing the dealer can draw beats or ties it: paid at once (rule 21; Art. 10 n.2).
+        if (!upAce && !upTen) this.settleHand(s, h, 'blackjack');
+      }
+    }
+
+    // Offers on an ace (or a ten for even money), seat by seat from the left.
+    for (const s of seats) {
+      const h = this.hand(s, 0);
+      const evenMoneyHere = r.evenMoney === 'vs-ace-or-ten' ? upAce || upTen : r.evenMoney === 'vs-ace' ? upAce : false;
+      if (h.status === 'blackjack' && evenMoneyHere) {
+        const a = yield* this.ask(s, 0, 'even-money', ['even-money', 'decline-even-money']);
+        if (a.type === 'even-money') this.settleHand(s, h, 'evenMoney');
+      } else if (upAce) {
+        const main = s.entry.bets.main;
+        const max = r.insuranceMax === 'full' ? main : Math.floor(main / 2);
+        const min = r.insuranceMin === 'half' ? Math.min(max, Math.ceil(main / 2)) : 1;
+        if (max >= 1) {
+          const a = yield* this.ask(s, 0, 'insurance', ['insurance', 'decline-insurance'], { min, max });
+          if (a.type === 'insurance') s.insurance = a.amount;
+        }
+      }
+      s.insuranceDecided = true;
+    }
+
+    // Procedure 3: the dealer checks the hole card on an ace or a ten (Art. 5 n.2 (3)(3)-(4)).
+    if (r.holeCard === 'peek' && (upAce || upTen)) {
+      if (isNaturalPair(this.dealer)) {
+        this.finish();
+        return;
+      }
+      this.settleInsurance(false);
+    }
+
+    for (const s of seats) {
+      for (let i = 0; i < s.hands.length; i++) yield* this.playHand(s, i);
+    }
+
+    yield* this.dealerPlay();
+    this.finish();
+  }
+
+  private *playHand(s: Seat, i: number): Generator<Expectation, void, Answer> {
+    const r = this.rules;
+    const h = this.hand(s, i);
+    const upAce = (this.dealer[0] as Card).rank === 'A';
+    if (h.cards.length === 1) {
+      const c = yield* this.card({ to: 'hand', seat: s.seat, hand: i }, 'second card of a split hand');
+      h.cards.push(c);
+      // Each pair formed again after a split is an "any pair" too (Art. 13 1)(2)).
+      if ((h.cards[0] as Card).rank === c.rank) s.splitPairs.push(i);
+      if (s.awaitingSevensThird) {
+        s.sevensThird = c;
+        s.awaitingSevensThird = false;
+      }
+    }
+    if (h.status !== 'open') return;
+    if (h.splitAces) {
+      // One card to each split ace (Art. 16 n.3; rule 26), which may itself be split again.
+      if ((h.cards[1] as Card).rank === 'A' && r.resplitAces && s.hands.length < r.maxHands) {
+        const a = yield* this.ask(s, i, 'play', ['split', 'stand']);
+        if (a.type === 'split') {
+          this.split(s, i);
+          yield* this.playHand(s, i);
+          return;
+        }
+      }
+      h.status = 'stood';
+      return;
+    }
+    for (;;) {
+      const t = handTotal(h.cards, h.aceLocked);
+      if (t.total > 21) {
+        this.settleHand(s, h, 'bust');
+        return;
+      }
+      if (r.bonus678 !== 'none' && !h.bonusDone && isSpecial678(h.cards)) {
+        h.bonusDone = true;
+        if (r.bonus678 === 'replaces-main') {
+          this.settleHand(s, h, 'special678');
+          return;
+        }
+        for (const st of h.stakes) this.line(s.seat, 'bonus678', i, 0, 3 * st.stake, ref(r.profile, 'special678'), st.owner);
+      }
+      if (t.total === 21 || h.doubled) {
+        h.status = 'stood';
+        return;
+      }
+      if (h.cards.length === 5 && r.fiveCardHalfPay && !upAce && !h.fiveOffered) {
+        h.fiveOffered = true;
+        const a = yield* this.ask(s, i, 'five-card', ['take-five-card-half', 'continue']);
+        if (a.type === 'take-five-card-half') {
+          this.settleHand(s, h, 'fiveCard');
+          return;
+        }
+      }
+      const legal: ActionType[] = ['hit'];
+      if (t.total >= r.minStandTotal) legal.push('stand');
+      const dbl = this.canDouble(h);
+      if (h.cards.length === 2 && !h.acted) {
+        if (dbl.ok) legal.push('double');
+        if (this.canSplit(s, h)) legal.push('split');
+        if (!h.fromSplit && r.surrender !== 'none' && (r.surrender === 'late' || !upAce)) legal.push('surrender');
+      }
+      const a = yield* this.ask(s, i, 'play', legal);
+      h.acted = true;
+      switch (a.type) {
+        case 'hit':
+          h.cards.push(yield* this.card({ to: 'hand', seat: s.seat, hand: i }, 'hit'));
+          break;
+        case 'stand':
+          h.status = 'stood';
+          return;
+        case 'surrender':
+          s.surrendered = true;
+          this.settleHand(s, h, 'surrender');
+          return;
+        case 'double': {
+          h.doubled = true;
+          h.aceLocked = dbl.lockAce;
+          for (const st of h.stakes) if (st.followDouble) st.stake *= 2;
+          h.cards.push(yield* this.card({ to: 'hand', seat: s.seat, hand: i }, 'the one card of a double'));
+          break; // the loop settles a bust, pays a 6-7-8 and stands
+        }
+        case 'split':
+          this.split(s, i);
+          yield* this.playHand(s, i);
+          return;
+        default:
+          throw new RoundError(`unexpected ${a.type}`);
+      }
+    }
+  }
+
+  private canDouble(h: Hand): { ok: boolean; lockAce: boolean } {
+    const r = this.rules;
+    const no = { ok: false, lockAce: false };
+    if (h.cards.length !== 2 || h.acted || h.splitAces) return no;
+    if (h.fromSplit && !r.doubleAfterSplit) return no;
+    if (r.doubleOn === 'any-two') return { ok: true, lockAce: false };
+    const allowed = r.doubleOn === 'nine-to-eleven' ? [9, 10, 11] : r.doubleOn === 'ten-eleven' ? [10, 11] : [11];
+    const t = handTotal(h.cards);
+    if (allowed.includes(t.total)) return { ok: true, lockAce: false };
+    if (allowed.includes(t.hard) && r.softDoubleAceLocked) return { ok: true, lockAce: true };
+    return no;
+  }
+
+  private canSplit(s: Seat, h: Hand): boolean {
+    const r = this.rules;
+    if (h.cards.length !== 2 || s.hands.length >= r.maxHands) return false;
+    if (h.fromSplit && !r.resplit) return false;
+    const [a, b] = h.cards as [Card, Card];
+    return r.splitPairsBy === 'rank' ? a.rank === b.rank : rankValue(a.rank) === rankValue(b.rank);
+  }
+
+  private split(s: Seat, i: number): void {
+    const h = this.hand(s, i);
+    const moved = h.cards.pop() as Card;
+    const aces = moved.rank === 'A';
+    if (s.hands.length === 1 && s.firstTwo[0]?.rank === '7' && s.firstTwo[1]?.rank === '7') s.awaitingSevensThird = true;
+    const stakes: Stake[] = [];
+    for (const st of h.stakes) {
+      if (st.followSplit) stakes.push({ ...st, stake: st.base });
+    }
+    h.fromSplit = true;
+    h.splitAces = aces;
+    h.acted = false;
+    const fresh: Hand = newHand(s.seat, [moved], stakes);
+    fresh.fromSplit = true;
+    fresh.splitAces = aces;
+    s.hands.splice(i + 1, 0, fresh);
+  }
+
+  private *dealerPlay(): Generator<Expectation, void, Answer> {
+    const r = this.rules;
+    const hands = this.seatList.flatMap((s) => s.hands);
+    const waiting = hands.filter((h) => h.status === 'stood' || h.status === 'blackjack');
+    const contested = waiting.filter((h) => h.status === 'stood');
+    const insurancePending = this.seatList.some((s) => s.insurance > 0 && !this.insuranceSettled);
+    if (r.holeCard === 'none' && (waiting.length > 0 || insurancePending || r.dealerDrawsWhenAllLost)) {
+      if (r.burnBeforeDealerSecond) {
+        this.burns.push(yield* this.card({ to: 'burn' }, "burn one card before the dealer's second card (art.4 n.2)"));
+      }
+      this.dealer.push(yield* this.card({ to: 'dealer' }, "dealer's second card"));
+    }
+    if (isNaturalPair(this.dealer)) return;
+    // Only a hand still standing against the dealer makes the dealer draw (rule 22).
+    if (contested.length === 0 && !r.dealerDrawsWhenAllLost) return;
+    while (dealerDraws(this.dealer, r.dealerSoft17)) {
+      this.dealer.push(yield* this.card({ to: 'dealer' }, 'dealer draws (art.6 n.1)'));
+    }
+  }
+
+  private insuranceSettled = false;
+
+  private settleInsurance(dealerBlackjack: boolean): void {
+    if (this.insuranceSettled) return;
+    this.insuranceSettled = true;
+    const p = this.rules.profile;
+    for (const s of this.seatList) {
+      if (s.insurance <= 0) continue;
+      if (dealerBlackjack) this.line(s.seat, 'insurance', 0, s.insurance, 2 * s.insurance, ref(p, 'insuranceWin'));
+      else this.line(s.seat, 'insurance', 0, s.insurance, -s.insurance, ref(p, 'insuranceLose'));
+    }
+  }
+
+  /** Settles whatever is still open against the dealer's final hand, then the side bets. */
+  private finish(): void {
+    const dealerBJ = isNaturalPair(this.dealer);
+    this.settleInsurance(dealerBJ);
+    const dt = handTotal(this.dealer).total;
+    for (const s of this.seatList) {
+      const open = s.hands.filter((h) => h.status === 'stood' || h.status === 'blackjack' || h.status === 'open');
+      if (dealerBJ) {
+        this.settleAgainstDealerBlackjack(s, open);
+        continue;
+      }
+      for (const h of open) {
+        if (h.status === 'blackjack') {
+          this.settleHand(s, h, this.dealer.length > 2 && dt === 21 ? 'blackjackVs21' : 'blackjack');
+          continue;
+        }
+        const pt = handTotal(h.cards, h.aceLocked).total;
+        if (dt > 21) this.settleHand(s, h, 'dealerBust');
+        else if (pt > dt) this.settleHand(s, h, pt === 21 && h.cards.length > 2 ? 'win21' : 'win');
+        else if (pt < dt) this.settleHand(s, h, 'lose');
+        else this.settleHand(s, h, 'push');
+      }
+    }
+    this.settleSideBets();
+    this.settleStreaks();
+  }
+
+  private settleAgainstDealerBlackjack(s: Seat, open: Hand[]): void {
+    const r = this.rules;
+    const p = r.profile;
+    const limitSplits = r.dealerBlackjackTakes === 'original-only';
+    const limitDoubles = r.dealerBlackjackTakes !== 'all';
+    const split = s.hands.length > 1;
+    // Per bettor: a split or doubled bettor loses only the original bet (Art. 16 n.6, 17 n.3,
+    // 10 n.7). A bettor who already lost a hand by busting has lost at least that much: the rest
+    // of that bettor's hands are returned.
+    const lostAlready = new Map<string | undefined, boolean>();
+    for (const h of s.hands) if (h.status === 'busted') for (const st of h.stakes) lostAlready.set(st.owner, true);
+    for (const h of open) {
+      if (h.status === 'blackjack') {
+        this.settleHand(s, h, 'blackjackPush');
+        continue;
+      }
+      const idx = s.hands.indexOf(h);
+      for (const st of h.stakes) {
+        let net = -st.stake;
+        let key: RefKey = handTotal(h.cards, h.aceLocked).total === 21 ? 'dealerBlackjackBeats21' : 'dealerBlackjack';
+        if (split && limitSplits) {
+          key = 'splitOriginalOnly';
+          net = lostAlready.get(st.owner) ? 0 : -st.base;
+          lostAlready.set(st.owner, true);
+        } else if (h.doubled && limitDoubles && st.stake > st.base) {
+          key = split ? 'splitOriginalOnly' : 'doubleOriginalOnly';
+          net = -st.base;
+        }
+        this.line(s.seat, 'main', idx, st.stake, net, ref(p, key), st.owner);
+      }
+      h.status = 'settled';
+      h.outcome = 'lose';
+    }
+  }
+
+  private settleHand(s: Seat, h: Hand, key: RefKey): void {
+    const p = this.rules.profile;
+    const idx = s.hands.indexOf(h);
+    let outcome: 'win' | 'lose' | 'push' = 'push';
+    for (const st of h.stakes) {
+      const x = st.stake;
+      // Fractions of a minor unit are rounded in the house's favour (see docs).
+      let net: number;
+      switch (key) {
+        case 'blackjack':
+        case 'blackjackVs21':
+          net = Math.floor((3 * x) / 2);
+          break;
+        case 'win':
+        case 'win21':
+        case 'dealerBust':
+        case 'evenMoney':
+          net = x;
+          break;
+        case 'special678':
+          net = 3 * x;
+          break;
+        case 'fiveCard':
+          net = Math.floor(x / 2);
+          break;
+        case 'surrender':
+          net = -Math.ceil(x / 2);
+          break;
+        case 'push':
+        case 'blackjackPush':
+          net = 0;
+          break;
+        default:
+          net = -x;
+      }
+      outcome = net > 0 ? 'win' : net < 0 ? 'lose' : 'push';
+      this.line(s.seat, 'main', idx, x, net, ref(p, key), st.owner);
+    }
+    h.outcome = outcome;
+    h.status = key === 'bust' ? 'busted' : key === 'surrender' ? 'surrendered' : 'settled';
+  }
+
+  private settleSideBets(): void {
+    const r = this.rules;
+    const p = r.profile;
+    const jackpotEntries: { seat: number; hand: number; stake: number; cards: Card[] }[] = [];
+    for (const s of this.seatList) {
+      const b = s.entry.bets;
+      const [c1, c2] = s.firstTwo as [Card, Card];
+      if (b.anyPair) {
+        const won = isRankPair(c1, c2);
+        this.line(s.seat, 'anyPair', 0, b.anyPair, won ? ANY_PAIR_PAYS * b.anyPair : -b.anyPair, ref(p, 'anyPair'));
+        if (won) {
+          // Pairs formed again by split hands pay too (Art. 13 1)(2)); the bet rides on them.
+          for (const i of s.splitPairs) this.line(s.seat, 'anyPair', i, 0, ANY_PAIR_PAYS * (b.anyPair as number), ref(p, 'anyPairSplit'));
+        }
+      }
+      if (b.sevens) {
+        const kind = sevensKind(c1, c2, s.sevensThird);
+        this.line(s.seat, 'sevens', 0, b.sevens, kind ? SEVENS_PAYS[kind] * b.sevens : -b.sevens, ref(p, 'sevens'));
+      }
+      const ou = overUnderTotal(c1, c2, r.overUnderAceValue);
+      if (b.over13) this.line(s.seat, 'over13', 0, b.over13, ou > 13 ? OVER_UNDER_PAYS * b.over13 : -b.over13, ref(p, 'overUnder'));
+      if (b.under13) this.line(s.seat, 'under13', 0, b.under13, ou < 13 ? OVER_UNDER_PAYS * b.under13 : -b.under13, ref(p, 'overUnder'));
+      if (b.perfectPairs) {
+        const kind = perfectPairKind(c1, c2);
+        this.line(s.seat, 'perfectPairs', 0, b.perfectPairs, kind ? PERFECT_PAIRS_PAYS[kind] * b.perfectPairs : -b.perfectPairs, ref(p, 'perfectPairs'));
+      }
+      if (b.jackpot) {
+        s.hands.forEach((h, i) => {
+          // Rule 47: one chip per player per hand; split hands count (rule 42).
+          jackpotEntries.push({ seat: s.seat, hand: i, stake: i === 0 ? (b.jackpot as number) : 0, cards: h.cards.slice(0, r.jackpotCards) });
+        });
+      }
+    }
+    if (jackpotEntries.length > 0 && this.setup.jackpot) {
+      const { results, poolAfter } = settleJackpot(jackpotEntries, this.setup.jackpot.table, this.setup.jackpot.pool);
+      this.jackpotPoolAfter = poolAfter;
+      for (const x of results) {
+        if (x.stake > 0 || x.award > 0) this.line(x.seat, 'jackpot', x.hand, x.stake, x.award - x.stake, ref(p, 'jackpot'));
+      }
+    }
+  }
+
+  /** Winning streak (Art. 13 5), Art. 11 n.2, Art. 16 n.7, Art. 18 n.3). */
+  private settleStreaks(): void {
+    const p = this.rules.profile;
+    const out: StreakState[] = [];
+    for (const s of this.seatList) {
+      const st = s.streak;
+      if (!st) continue;
+      let result: 'win' | 'tie' | 'lose';
+      let loseKey: RefKey = 'streakLose';
+      if (s.surrendered) {
+        result = 'lose';
+        loseKey = 'streakSurrender';
+      } else {
+        const outcomes = s.hands.map((h) => h.outcome ?? 'push');
+        const wins = outcomes.filter((o) => o === 'win').length;
+        const losses = outcomes.filter((o) => o === 'lose').length;
+        result = wins > losses ? 'win' : wins < losses ? 'lose' : 'tie';
+        if (s.hands.length > 1 && result === 'lose') loseKey = 'streakSplitLose';
+      }
+      const bets = { ...st.bets };
+      let wins = st.wins;
+      if (result === 'win') {
+        wins++;
+        for (const lvl of STREAK_LEVELS) {
+          const k = `${lvl}` as const;
+          const stake = bets[k];
+          if (stake !== undefined && lvl <= wins) {
+            this.line(s.seat, `streak${lvl}`, 0, stake, STREAK_PAYS[lvl] * stake, ref(p, 'streakWin'));
+            delete bets[k];
+          }
+        }
+      } else if (result === 'lose') {
+        for (const lvl of STREAK_LEVELS) {
+          const k = `${lvl}` as const;
+          const stake = bets[k];
+          if (stake !== undefined) this.line(s.seat, `streak${lvl}`, 0, stake, -stake, ref(p, loseKey));
+          delete bets[k];
+        }
+        wins = 0;
+      }
+      if (Object.keys(bets).length > 0) out.push({ seat: s.seat, bets, wins });
+    }
+    this.streaksOut = out;
+  }
+
+  /* ───────────── helpers ───────────── */
+
+  private hand(s: Seat, i: number): Hand {
+    const h = s.hands[i];
+    if (!h) throw new RoundError(`seat ${s.seat} has no hand ${i}`);
+    return h;
+  }
+
+  private line(seat: number, bet: string, hand: number, stake: number, net: number, rule: string, owner?: string): void {
+    this.lines.push({ seat, bet, hand, stake, net, rule, ...(owner !== undefined ? { owner } : {}) });
+  }
+
+  private *card(target: CardTarget, why: string): Generator<Expectation, Card, Answer> {
+    const a = yield { kind: 'card', target, why };
+    if (!('rank' in a)) throw new RoundError('a card was expected');
+    return a;
+  }
+
+  private *ask(
+    s: Seat,
+    hand: number,
+    offer: Offer,
+    legal: ActionType[],
+    insurance?: { min: number; max: number },
+  ): Generator<Expectation, Action, Answer> {
+    const a = yield { kind: 'decision', seat: s.seat, hand, offer, legal, decider: s.decider, ...(insurance ? { insurance } : {}) };
+    if (!('type' in a)) throw new RoundError('a decision was expected');
+    return a;
+  }
+}
+
+function newHand(seat: number, cards: Card[], stakes: Stake[]): Hand {
+  return {
+    seat,
+    cards,
+    stakes,
+    fromSplit: false,
+    splitAces: false,
+    doubled: false,
+    aceLocked: false,
+    status: 'open',
+    acted: false,
+    fiveOffered: false,
+    bonusDone: false,
+  };
+}
+
+function checkAmount(v: unknown, what: string): number {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v <= 0) throw new RoundError(`${what} must be a positive whole amount in minor units, got ${String(v)}`);
+  return v;
+}
+
+function decider(r: BlackjackRules, entry: SeatEntry): string {
+  const seatOwner = `seat:${entry.seat}`;
+  const behind = entry.behind ?? [];
+  const seated = entry.seated ?? true;
+  const highest = (): string => {
+    let best = { owner: seatOwner, main: seated ? entry.bets.main : -1 };
+    for (const b of behind) if (b.main > best.main) best = { owner: b.owner, main: b.main };
+    return best.owner;
+  };
+  switch (r.betBehind) {
+    case 'seated':
+      return seatOwner;
+    case 'seated-or-nearest':
+      return seated || behind.length === 0 ? seatOwner : (behind[0] as BehindBet).owner;
+    case 'highest-bet':
+      return highest();
+    case 'seated-else-highest':
+      return seated ? seatOwner : highest();
+  }
+}
+
+function validateAndBuild(setup: RoundSetup): Seat[] {
+  const r = setup.rules;
+  if (setup.seats.length === 0) throw new RoundError('no seat has a bet');
+  const seen = new Set<number>();
+  const streakBySeat = new Map((setup.streaks ?? []).map((x) => [x.seat, x]));
+  const seats = [...setup.seats].sort((a, b) => a.seat - b.seat);
+  const out: Seat[] = [];
+  for (const entry of seats) {
+    if (!Number.isInteger(entry.seat) || entry.seat < 1 || entry.seat > r.seats) throw new RoundError(`seat ${entry.seat} is not a seat of this table (1–${r.seats})`);
+    if (seen.has(entry.seat)) throw new RoundError(`seat ${entry.seat} appears twice`);
+    seen.add(entry.seat);
+    const b = entry.bets;
+    const main = checkAmount(b.main, `seat ${entry.seat} main bet`);
+    checkLimits(r, main, `seat ${entry.seat} main bet`);
+    const sides: [keyof SeatBets, boolean][] = [
+      ['anyPair', r.anyPair],
+      ['sevens', r.sevens],
+      ['over13', r.overUnder13],
+      ['under13', r.overUnder13],
+      ['perfectPairs', r.perfectPairs],
+      ['jackpot', r.jackpot],
+    ];
+    let sideCount = 0;
+    for (const [k, enabled] of sides) {
+      if (b[k] === undefined) continue;
+      if (!enabled) throw new RoundError(`seat ${entry.seat}: the ${k} bet is not offered under these rules`);
+      checkAmount(b[k], `seat ${entry.seat} ${k} bet`);
+      sideCount++;
+    }
+    if (b.jackpot !== undefined && !setup.jackpot) throw new RoundError(`seat ${entry.seat}: a jackpot bet needs the jackpot pay table and pool`);
+    if (r.oneSideBetPerPlayer && sideCount > 1) throw new RoundError(`seat ${entry.seat}: only one additional bet per player (art.13)`);
+    const open = streakBySeat.get(entry.seat);
+    let streak: Seat['streak'];
+    if (b.streak && Object.keys(b.streak).length > 0) {
+      if (!r.winningStreak) throw new RoundError(`seat ${entry.seat}: winning-streak bets are not offered under these rules`);
+      if (open) throw new RoundError(`seat ${entry.seat}: streak bets may not change until the open ones are decided (art.13 5)(2) v)`);
+      const bets: Partial<Record<`${StreakLevel}`, number>> = {};
+      for (const [k, v] of Object.entries(b.streak)) {
+        if (!['2', '3', '4', '5'].includes(k)) throw new RoundError(`seat ${entry.seat}: streak level ${k} does not exist (2–5)`);
+        bets[k as `${StreakLevel}`] = checkAmount(v, `seat ${entry.seat} streak ${k} bet`);
+      }
+      streak = { bets, wins: 0 };
+    } else if (open) {
+      streak = { bets: { ...open.bets }, wins: open.wins };
+    }
+    const behind = entry.behind ?? [];
+    if (behind.length + 1 > r.maxBettorsPerSeat) throw new RoundError(`seat ${entry.seat}: at most ${r.maxBettorsPerSeat} bettors per seat (art.20 n.1 (2))`);
+    const stakes: Stake[] = [{ owner: undefined, stake: main, base: main, followSplit: true, followDouble: true }];
+    let total = main;
+    const owners = new Set<string>();
+    for (const bb of behind) {
+      const amount = checkAmount(bb.main, `seat ${entry.seat} bet behind of ${bb.owner}`);
+      if (owners.has(bb.owner) || bb.owner.startsWith('seat:')) throw new RoundError(`seat ${entry.seat}: bettor "${bb.owner}" appears twice or uses a reserved name`);
+      owners.add(bb.owner);
+      total += amount;
+      const chooses = r.behindFollows === 'bettor-chooses';
+      stakes.push({
+        owner: bb.owner,
+        stake: amount,
+        base: amount,
+        followSplit: chooses ? bb.followSplit === true : true,
+        followDouble: chooses ? bb.followDouble === true : true,
+      });
+    }
+    // Rule 15: the seat's bets together stay within the table maximum.
+    checkLimits(r, total, `seat ${entry.seat} bets together`);
+    out.push({
+      entry,
+      seat: entry.seat,
+      owner: `seat:${entry.seat}`,
+      decider: decider(r, entry),
+      hands: [newHand(entry.seat, [], stakes)],
+      insurance: 0,
+      insuranceDecided: false,
+      surrendered: false,
+      firstTwo: [],
+      awaitingSevensThird: false,
+      splitPairs: [],
+      ...(streak ? { streak } : {}),
+    });
+  }
+  for (const st of setup.streaks ?? []) {
+    if (!seen.has(st.seat)) throw new RoundError(`seat ${st.seat} has open winning-streak bets and must bet this round (art.13 5)(2) vi)`);
+  }
+  return out;
+}
+
+function checkLimits(r: BlackjackRules, amount: number, what: string): void {
+  if (r.minBet <= 0) return;
+  if (amount < r.minBet) throw new RoundError(`${what} ${amount} is below the table minimum ${r.minBet}`);
+  if (r.betInMultiplesOfMinimum && amount % r.minBet !== 0) throw new RoundError(`${what} ${amount} must be a multiple of the minimum ${r.minBet} (rule 14)`);
+  if (r.maxBetMultiple > 0 && amount > r.maxBetMultiple * r.minBet) {
+    throw new RoundError(`${what} ${amount} is above ${r.maxBetMultiple}× the minimum (rule 37)`);
+  }
+}
