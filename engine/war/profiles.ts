@@ -59,7 +59,7 @@ const KEYS = ['id', 'title', 'regulation', 'decks', 'cutCardFromEnd', 'shuffling
 export const WAR_PROFILES = {
   macau: parseWarProfile({
     id: 'macau',
-    title: 'Macau «Desafio ao Casino», 6 decks, shoe with cut card',
+    title: 'Macau «Desafio ao Casino», shoe with cut card',
     regulation: 'Regulamento oficial do jogo «Desafio ao Casino», Despacho of 23 Nov 2005, Art. 1 amended by Despacho 63/2007',
     decks: 6,
     cutCardFromEnd: 12,
