@@ -1,0 +1,163 @@
+/**
+ * Exact combinatorial enumeration of a baccarat coup dealt from a shoe of known composition
+ * (a full shoe, or what is left of one). Cards are grouped by point value (tens and faces are
+ * one class of 0) for the main bets and by rank for the pairs. Every terminal of the tableau is
+ * weighted by the number of ordered 6-card sequences that lead to it, so the weights are exact
+ * integers (exactly representable up to 8 full decks: the total is 52D·…·(52D−5) < 2^53).
+ * Probabilities are not money: floats are right here.
+ */
+import { RANKS } from '../cards/card.js';
+import { bankerDraws, playerDraws } from './tableau.js';
+import type { BaccaratProfile } from './profiles.js';
+
+/** Cards of each rank A…K still in the shoe (13 counts). */
+export type RankCounts = readonly number[];
+
+export function fullShoeCounts(decks: number): number[] {
+  return RANKS.map(() => 4 * decks);
+}
+
+export interface BaccaratCounts {
+  /** Weights (ordered 6-card sequences) of each outcome. */
+  readonly bankerWinsOnSix: number;
+  readonly bankerWinsOther: number;
+  readonly playerWins: number;
+  readonly ties: number;
+  readonly total: number;
+}
+
+function valueCounts(ranks: RankCounts): number[] {
+  if (ranks.length !== 13 || ranks.some((n) => !Number.isInteger(n) || n < 0)) throw new RangeError('expected 13 non-negative rank counts');
+  const v = new Array<number>(10).fill(0);
+  ranks.forEach((n, i) => {
+    const value = i >= 9 ? 0 : i + 1;
+    v[value] = (v[value] ?? 0) + n;
+  });
+  return v;
+}
+
+export function enumerateCoups(ranks: RankCounts): BaccaratCounts {
+  const c = valueCounts(ranks);
+  const n = c.reduce((a, b) => a + b, 0);
+  if (n < 6) throw new RangeError(`a coup may need 6 cards; the shoe has ${n}`);
+  const acc = { six: 0, other: 0, player: 0, tie: 0 };
+  const record = (pt: number, bt: number, w: number): void => {
+    if (pt > bt) acc.player += w;
+    else if (bt > pt) {
+      if (bt === 6) acc.six += w;
+      else acc.other += w;
+    } else acc.tie += w;
+  };
+  // Each draw multiplies the weight by the count left of that value, then takes the card out.
+  const at = (v: number): number => c[v] as number;
+  for (let p1 = 0; p1 < 10; p1++) {
+    const w1 = at(p1);
+    if (w1 === 0) continue;
+    c[p1] = w1 - 1;
+    for (let b1 = 0; b1 < 10; b1++) {
+      const x1 = at(b1);
+      if (x1 === 0) continue;
+      const w2 = w1 * x1;
+      c[b1] = x1 - 1;
+      for (let p2 = 0; p2 < 10; p2++) {
+        const x2 = at(p2);
+        if (x2 === 0) continue;
+        const w3 = w2 * x2;
+        c[p2] = x2 - 1;
+        for (let b2 = 0; b2 < 10; b2++) {
+          const x3 = at(b2);
+          if (x3 === 0) continue;
+          const w4 = w3 * x3;
+          c[b2] = x3 - 1;
+          const pt = (p1 + p2) % 10;
+          const bt = (b1 + b2) % 10;
+          if (pt >= 8 || bt >= 8) {
+            record(pt, bt, w4 * (n - 4) * (n - 5));
+          } else if (playerDraws(pt)) {
+            for (let p3 = 0; p3 < 10; p3++) {
+              const x4 = at(p3);
+              if (x4 === 0) continue;
+              const w5 = w4 * x4;
+              const pt3 = (pt + p3) % 10;
+              if (bankerDraws(bt, p3)) {
+                c[p3] = x4 - 1;
+                for (let b3 = 0; b3 < 10; b3++) {
+                  const x5 = at(b3);
+                  if (x5 !== 0) record(pt3, (bt + b3) % 10, w5 * x5);
+                }
+                c[p3] = x4;
+              } else {
+                record(pt3, bt, w5 * (n - 5));
+              }
+            }
+          } else if (bankerDraws(bt, null)) {
+            for (let b3 = 0; b3 < 10; b3++) {
+              const x4 = at(b3);
+              if (x4 !== 0) record(pt, (bt + b3) % 10, w4 * x4 * (n - 5));
+            }
+          } else {
+            record(pt, bt, w4 * (n - 4) * (n - 5));
+          }
+          c[b2] = x3;
+        }
+        c[p2] = x2;
+      }
+      c[b1] = x1;
+    }
+    c[p1] = w1;
+  }
+  return {
+    bankerWinsOnSix: acc.six,
+    bankerWinsOther: acc.other,
+    playerWins: acc.player,
+    ties: acc.tie,
+    total: n * (n - 1) * (n - 2) * (n - 3) * (n - 4) * (n - 5),
+  };
+}
+
+/** Probability that two given cards of the coup (a side's first two) have the same rank. */
+export function pairProbability(ranks: RankCounts): number {
+  const n = ranks.reduce((a, b) => a + b, 0);
+  let same = 0;
+  for (const k of ranks) same += k * (k - 1);
+  return same / (n * (n - 1));
+}
+
+export interface BaccaratExact {
+  readonly probabilities: { readonly banker: number; readonly player: number; readonly tie: number };
+  /** House edge in percent of the bet (positive = house advantage). */
+  readonly bets: Record<'banker' | 'player' | 'tie' | 'playerPair' | 'bankerPair', { readonly houseEdge: number }>;
+}
+
+/**
+ * Edges use the exact ratios of the profile (5% commission, 50% on six, 8:1 …), i.e. the
+ * limit of large stakes; the minor-unit rounding of `settle.ts` only ever helps the player.
+ */
+export function exactBaccarat(profile: BaccaratProfile, ranks: RankCounts = fullShoeCounts(profile.decks)): BaccaratExact {
+  const k = enumerateCoups(ranks);
+  const pSix = k.bankerWinsOnSix / k.total;
+  const pBanker = (k.bankerWinsOnSix + k.bankerWinsOther) / k.total;
+  const pPlayer = k.playerWins / k.total;
+  const pTie = k.ties / k.total;
+  const b = profile.banker;
+  const bankerEv =
+    b.kind === 'commission'
+      ? pBanker * (1 - b.commissionBasisPoints / 10000) - pPlayer
+      : (pBanker - pSix) + pSix * (b.winOnSixBasisPoints / 10000) - pPlayer;
+  const pay = profile.payouts;
+  const ratio = (p: { win: number; per: number }): number => p.win / p.per;
+  const playerEv = pPlayer * ratio(pay.player) - pBanker;
+  const tieEv = pTie * ratio(pay.tie) - (1 - pTie);
+  const pPair = pairProbability(ranks);
+  const edge = (ev: number): { houseEdge: number } => ({ houseEdge: -100 * ev });
+  return {
+    probabilities: { banker: pBanker, player: pPlayer, tie: pTie },
+    bets: {
+      banker: edge(bankerEv),
+      player: edge(playerEv),
+      tie: edge(tieEv),
+      playerPair: edge(pPair * ratio(pay.playerPair) - (1 - pPair)),
+      bankerPair: edge(pPair * ratio(pay.bankerPair) - (1 - pPair)),
+    },
+  };
+}

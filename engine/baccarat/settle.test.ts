@@ -1,0 +1,144 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { parseCard, RANKS, SUITS, type Card } from '../cards/card.js';
+import { BACCARAT_PROFILES, baccaratProfile, parseBaccaratProfile, ProfileError } from './profiles.js';
+import { BACCARAT_BETS, commission, settleBaccaratSeat, type BaccaratBets } from './settle.js';
+import { playCoup, type CoupResult } from './tableau.js';
+
+const coup = (s: string): CoupResult => playCoup(s.split(' ').map(parseCard)).result;
+const COMMISSION = baccaratProfile('macau-commission');
+const NO_COMMISSION = baccaratProfile('macau-no-commission');
+
+// Hand-checked coups.
+const BANKER_7 = coup('2S 3H 4D 4C TS'); // P 6 stands, B 7 stands → banker wins with 7
+const BANKER_6_STANDING = coup('7S 2H TD 4C'); // P 7 stands, B 6 stands → player wins 7–6
+const BANKER_WINS_ON_6 = coup('TS 2H 5D 4C TH'); // P 5 draws T → 5, B 6 (player third 0) stands → banker 6
+const PLAYER_9 = coup('4S 2H 5D 5C'); // P natural 9, B 7
+const TIE_8 = coup('8S 8H KD KC'); // both natural 8, player pair? 8-K no
+const PAIRS = coup('5S 5H 5D 5C 9S 9H'); // both 5-5 pairs (0); P draws 9, B 0 draws 9 → tie 9–9
+
+describe('baccarat settlement', () => {
+  it('hand-built coups are what the comments say', () => {
+    assert.equal(BANKER_7.winner, 'banker');
+    assert.equal(BANKER_7.bankerTotal, 7);
+    assert.equal(BANKER_6_STANDING.winner, 'player');
+    assert.equal(BANKER_WINS_ON_6.winner, 'banker');
+    assert.equal(BANKER_WINS_ON_6.bankerTotal, 6);
+    assert.equal(PLAYER_9.winner, 'player');
+    assert.equal(TIE_8.winner, 'tie');
+    assert.equal(PAIRS.playerPair && PAIRS.bankerPair, true);
+    assert.equal(PAIRS.winner, 'tie');
+  });
+
+  it('commission profile: banker wins pay 1:1 less 5% (Art. 18 n.1), rounded down to the player', () => {
+    assert.deepEqual(settleBaccaratSeat(3, { banker: 1000 }, BANKER_7, COMMISSION), [
+      { seat: 3, bet: 'banker', stake: 1000, net: 950, rule: 'macau-baccarat art.18 n.1' },
+    ]);
+    // 5% of 1010 is 50.5: the house takes 50, not 51.
+    assert.equal(settleBaccaratSeat(1, { banker: 1010 }, BANKER_7, COMMISSION)[0]?.net, 960);
+    assert.equal(settleBaccaratSeat(1, { banker: 19 }, BANKER_7, COMMISSION)[0]?.net, 19);
+    assert.equal(settleBaccaratSeat(1, { banker: 20 }, BANKER_7, COMMISSION)[0]?.net, 19);
+    // Winning on 6 is an ordinary win with commission.
+    assert.equal(settleBaccaratSeat(1, { banker: 1000 }, BANKER_WINS_ON_6, COMMISSION)[0]?.net, 950);
+  });
+
+  it('no-commission profile: banker wins pay 1:1, but 50% when winning with 6 (Art. 18 n.2), rounded up', () => {
+    assert.deepEqual(settleBaccaratSeat(2, { banker: 1000 }, BANKER_7, NO_COMMISSION), [
+      { seat: 2, bet: 'banker', stake: 1000, net: 1000, rule: 'macau-baccarat art.18 n.2' },
+    ]);
+    assert.equal(settleBaccaratSeat(2, { banker: 1000 }, BANKER_WINS_ON_6, NO_COMMISSION)[0]?.net, 500);
+    assert.equal(settleBaccaratSeat(2, { banker: 1001 }, BANKER_WINS_ON_6, NO_COMMISSION)[0]?.net, 501);
+    assert.equal(settleBaccaratSeat(2, { banker: 1000 }, PLAYER_9, NO_COMMISSION)[0]?.net, -1000);
+  });
+
+  it('ties push player and banker and pay the tie 8:1; pairs pay 11:1', () => {
+    const lines = settleBaccaratSeat(1, { banker: 500, player: 300, tie: 100, playerPair: 50, bankerPair: 70 }, TIE_8, COMMISSION);
+    assert.deepEqual(
+      lines.map((l) => [l.bet, l.net, l.rule]),
+      [
+        ['banker', 0, 'macau-baccarat pay-table:tie-push'],
+        ['player', 0, 'macau-baccarat pay-table:tie-push'],
+        ['tie', 800, 'macau-baccarat pay-table:tie'],
+        ['playerPair', -50, 'macau-baccarat pay-table:player-pair'],
+        ['bankerPair', -70, 'macau-baccarat pay-table:banker-pair'],
+      ],
+    );
+    const p = settleBaccaratSeat(1, { player: 300, playerPair: 50, bankerPair: 70, tie: 10 }, PAIRS, COMMISSION);
+    assert.deepEqual(
+      p.map((l) => [l.bet, l.net]),
+      [
+        ['player', 0],
+        ['tie', 80],
+        ['playerPair', 550],
+        ['bankerPair', 770],
+      ],
+    );
+  });
+
+  it('refuses fractional or negative stakes and gives no line for a zero stake', () => {
+    assert.throws(() => settleBaccaratSeat(1, { banker: 10.5 }, BANKER_7, COMMISSION), RangeError);
+    assert.throws(() => settleBaccaratSeat(1, { tie: -5 }, BANKER_7, COMMISSION), RangeError);
+    assert.deepEqual(settleBaccaratSeat(1, { tie: 0 }, BANKER_7, COMMISSION), []);
+  });
+
+  it('property: every bet settles once, within its bounds, and never rounds against the player', () => {
+    const card = fc.record({ rank: fc.constantFrom(...RANKS), suit: fc.constantFrom(...SUITS) });
+    const stake = fc.integer({ min: 1, max: 10_000_000 });
+    const bets = fc.record(
+      { banker: stake, player: stake, tie: stake, playerPair: stake, bankerPair: stake },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(fc.array(card, { minLength: 6, maxLength: 6 }), bets, fc.constantFrom(COMMISSION, NO_COMMISSION), (shoe: Card[], b: BaccaratBets, profile) => {
+        const r = playCoup(shoe).result;
+        const lines = settleBaccaratSeat(4, b, r, profile);
+        assert.deepEqual(
+          lines.map((l) => l.bet),
+          BACCARAT_BETS.filter((k) => b[k] !== undefined),
+        );
+        for (const l of lines) {
+          assert.equal(l.stake, b[l.bet as keyof BaccaratBets]);
+          assert.ok(Number.isSafeInteger(l.net));
+          assert.ok(l.net >= -l.stake, 'a bet never loses more than its stake');
+          assert.ok(l.net <= 11 * l.stake);
+          assert.ok(l.rule.startsWith('macau-baccarat '));
+          if (l.bet === 'banker' && r.winner === 'banker') {
+            // exact-ratio payout, rounded toward the player
+            const exact = profile.banker.kind === 'commission' ? l.stake * 0.95 : r.bankerTotal === 6 ? l.stake / 2 : l.stake;
+            assert.ok(l.net >= exact - 1e-9 && l.net < exact + 1);
+          }
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('commission helper never exceeds 5% of the winnings', () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 2 ** 40 }), (w) => commission(w, 500) * 20 <= w));
+  });
+});
+
+describe('baccarat profiles', () => {
+  it('the shipped profiles pass their own check and cite Art. 18', () => {
+    for (const p of Object.values(BACCARAT_PROFILES)) {
+      assert.deepEqual(parseBaccaratProfile(JSON.parse(JSON.stringify(p))), p);
+      assert.match(p.banker.rule, /^macau-baccarat art\.18 n\.[12]$/);
+      assert.equal(p.decks, 8);
+      assert.equal(p.cutCardFromEnd, 16);
+    }
+  });
+
+  it('refuses bad data with the path of the field', () => {
+    const good = JSON.parse(JSON.stringify(COMMISSION)) as Record<string, unknown>;
+    assert.throws(() => parseBaccaratProfile({ ...good, decks: 0 }), /profile\.decks/);
+    assert.throws(() => parseBaccaratProfile({ ...good, extra: 1 }), /profile\.extra: unknown field/);
+    assert.throws(() => parseBaccaratProfile({ ...good, banker: { kind: 'commission', commissionBasisPoints: 500 } }), ProfileError);
+    assert.throws(
+      () => parseBaccaratProfile({ ...good, banker: { kind: 'commission', commissionBasisPoints: 500, rule: 'x', winOnSixRule: 'y' } }),
+      /winOnSixRule: unknown field/,
+    );
+    assert.throws(() => parseBaccaratProfile({ ...good, burn: 'all' }), /profile\.burn/);
+    assert.throws(() => baccaratProfile('macau'), /unknown baccarat profile/);
+  });
+});

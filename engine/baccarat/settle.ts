@@ -1,0 +1,75 @@
+/**
+ * Settlement of the baccarat bets of one seat against a coup's result, as settlement lines.
+ *
+ * Rounding in minor units: where a rule yields a fraction of a minor unit (5% commission of a
+ * stake that is not a multiple of 20, 50% of an odd stake), the fraction goes to the player: the
+ * commission is rounded down and a fractional prize up. The house never keeps more than the
+ * rule gives it; the host may in addition restrict stakes to amounts that never round.
+ */
+import { assertMinorUnits, type SettlementLine } from '../settlement/settlement-line.js';
+import type { BaccaratProfile, Payout } from './profiles.js';
+import type { CoupResult } from './tableau.js';
+
+export const BACCARAT_BETS = ['banker', 'player', 'tie', 'playerPair', 'bankerPair'] as const;
+export type BaccaratBet = (typeof BACCARAT_BETS)[number];
+export type BaccaratBets = Partial<Record<BaccaratBet, number>>;
+
+/** `stake × win / per`, a fraction of a minor unit rounded up (to the player). */
+export function prize(stake: number, p: { readonly win: number; readonly per: number }): number {
+  return Math.ceil((stake * p.win) / p.per);
+}
+
+/** The commission on banker winnings, rounded down (to the player). */
+export function commission(winnings: number, basisPoints: number): number {
+  return Math.floor((winnings * basisPoints) / 10000);
+}
+
+function line(seat: number, bet: BaccaratBet, stake: number, net: number, rule: string): SettlementLine {
+  return { seat, bet, stake, net, rule };
+}
+
+function bankerLine(seat: number, stake: number, r: CoupResult, profile: BaccaratProfile): SettlementLine {
+  const b = profile.banker;
+  if (r.winner === 'tie') return line(seat, 'banker', stake, 0, profile.tiePushRule);
+  if (r.winner === 'player') return line(seat, 'banker', stake, -stake, b.rule);
+  if (b.kind === 'commission') return line(seat, 'banker', stake, stake - commission(stake, b.commissionBasisPoints), b.rule);
+  if (r.bankerTotal === 6) return line(seat, 'banker', stake, prize(stake, { win: b.winOnSixBasisPoints, per: 10000 }), b.winOnSixRule);
+  return line(seat, 'banker', stake, stake, b.rule);
+}
+
+function simple(seat: number, bet: BaccaratBet, stake: number, wins: boolean, p: Payout): SettlementLine {
+  return line(seat, bet, stake, wins ? prize(stake, p) : -stake, p.rule);
+}
+
+/**
+ * One line per bet placed (stakes of 0 are not bets and give no line), in the order
+ * banker, player, tie, player pair, banker pair.
+ */
+export function settleBaccaratSeat(seat: number, bets: BaccaratBets, r: CoupResult, profile: BaccaratProfile): SettlementLine[] {
+  const out: SettlementLine[] = [];
+  for (const bet of BACCARAT_BETS) {
+    const stake = bets[bet];
+    if (stake === undefined || stake === 0) continue;
+    assertMinorUnits(stake, `seat ${seat} ${bet} stake`);
+    if (stake < 0) throw new RangeError(`seat ${seat} ${bet} stake must not be negative, got ${stake}`);
+    const pays = profile.payouts;
+    switch (bet) {
+      case 'banker':
+        out.push(bankerLine(seat, stake, r, profile));
+        break;
+      case 'player':
+        out.push(r.winner === 'tie' ? line(seat, bet, stake, 0, profile.tiePushRule) : simple(seat, bet, stake, r.winner === 'player', pays.player));
+        break;
+      case 'tie':
+        out.push(simple(seat, bet, stake, r.winner === 'tie', pays.tie));
+        break;
+      case 'playerPair':
+        out.push(simple(seat, bet, stake, r.playerPair, pays.playerPair));
+        break;
+      case 'bankerPair':
+        out.push(simple(seat, bet, stake, r.bankerPair, pays.bankerPair));
+        break;
+    }
+  }
+  return out;
+}

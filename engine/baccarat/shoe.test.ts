@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { parseCard, type Card } from '../cards/card.js';
+import { freshCards, shuffled } from '../cards/shoe.js';
+import { Rng } from '../random/seeded-rng.js';
+import { baccaratProfile } from './profiles.js';
+import { burnCount, cutCardOut, newShoeSession, shoeExpected, ShoeFinishedError, shoeTake, type ShoeSession } from './shoe-session.js';
+import { coupsOfShoe } from './simulate.js';
+
+const PROFILE = baccaratProfile('macau-commission');
+const cards = (s: string): Card[] => s.split(' ').map(parseCard);
+
+describe('baccarat shoe', () => {
+  it('burns as many cards as the first card is worth, tens and faces 10', () => {
+    assert.deepEqual(['AS', '5H', '9D', 'TS', 'JH', 'QD', 'KC'].map((c) => burnCount(parseCard(c))), [1, 5, 9, 10, 10, 10, 10]);
+    let s = newShoeSession(PROFILE);
+    assert.deepEqual(shoeExpected(s), { kind: 'burn-indicator' });
+    s = shoeTake(s, parseCard('3C')).session;
+    assert.deepEqual(shoeExpected(s), { kind: 'burn', remaining: 3 });
+    for (const c of cards('KS KH KD')) s = shoeTake(s, c).session;
+    assert.equal(s.burned.length, 4);
+    assert.deepEqual(shoeExpected(s), { kind: 'card', to: 'player', position: 1 });
+  });
+
+  it('after the cut card finishes the coup in progress and deals one more', () => {
+    let s: ShoeSession = newShoeSession({ burn: 'none', coupsAfterCutCard: 1 });
+    const take = (codes: string): void => {
+      for (const c of cards(codes)) s = shoeTake(s, c).session;
+    };
+    take('9S KH'); // P1 B1 of the first coup
+    s = cutCardOut(s);
+    take('KD KC'); // player natural 9: coup over
+    assert.equal(s.results.length, 1);
+    assert.deepEqual(shoeExpected(s), { kind: 'card', to: 'player', position: 1 });
+    take('8S KH KD KC');
+    assert.equal(s.results.length, 2);
+    assert.deepEqual(shoeExpected(s), { kind: 'shoe-finished' });
+    assert.throws(() => shoeTake(s, parseCard('AS')), ShoeFinishedError);
+  });
+
+  it('a cut card between coups makes the next coup the current one', () => {
+    let s: ShoeSession = newShoeSession({ burn: 'none', coupsAfterCutCard: 0 });
+    for (const c of cards('9S KH KD KC')) s = shoeTake(s, c).session;
+    s = cutCardOut(cutCardOut(s));
+    for (const c of cards('9S KH KD KC')) s = shoeTake(s, c).session;
+    assert.equal(s.results.length, 2);
+    assert.deepEqual(shoeExpected(s), { kind: 'shoe-finished' });
+  });
+
+  it('property: the card-by-card session and the simulator loop play the same coups from a shuffled shoe', () => {
+    fc.assert(
+      fc.property(fc.integer(), fc.integer({ min: 1, max: 8 }), (seed, decks) => {
+        const profile = { ...PROFILE, decks };
+        const shoe = shuffled(freshCards(decks), Rng.fromSeed(seed));
+        const fast = coupsOfShoe(shoe, profile);
+        let s = newShoeSession(profile);
+        let i = 0;
+        const cutAt = shoe.length - profile.cutCardFromEnd;
+        while (shoeExpected(s).kind !== 'shoe-finished') {
+          if (i === cutAt) s = cutCardOut(s);
+          s = shoeTake(s, shoe[i++] as Card).session;
+        }
+        assert.deepEqual(s.results, fast);
+        assert.ok(i <= shoe.length);
+        assert.ok(i > cutAt, 'the shoe is dealt past the cut card');
+      }),
+      { numRuns: 40 },
+    );
+  });
+});

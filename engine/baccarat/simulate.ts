@@ -1,0 +1,110 @@
+/**
+ * Monte Carlo of baccarat: whole shoes shuffled by the seeded generator, burned and cut as the
+ * profile says, every coup settled through `settleBaccaratSeat` with one bet of each kind.
+ * Returns sums (so runs on several threads can be merged) and, via `summariseBaccarat`, the
+ * same figures as the exact calculator with their standard errors.
+ */
+import { freshCards, shuffled } from '../cards/shoe.js';
+import { Rng } from '../random/seeded-rng.js';
+import type { BaccaratProfile } from './profiles.js';
+import { BACCARAT_BETS, settleBaccaratSeat, type BaccaratBet, type BaccaratBets } from './settle.js';
+import { burnCount } from './shoe-session.js';
+import { playCoup, type CoupResult } from './tableau.js';
+import type { Card } from '../cards/card.js';
+
+/** Stake of each simulated bet: a multiple of 20 and of 2, so commission and halves are exact. */
+export const SIM_STAKE = 10000;
+
+export interface BaccaratTally {
+  hands: number;
+  banker: number;
+  player: number;
+  tie: number;
+  /** Per bet: sum of net/stake and of its square. */
+  net: Record<BaccaratBet, { sum: number; sumSq: number }>;
+}
+
+export function emptyTally(): BaccaratTally {
+  const net = {} as BaccaratTally['net'];
+  for (const b of BACCARAT_BETS) net[b] = { sum: 0, sumSq: 0 };
+  return { hands: 0, banker: 0, player: 0, tie: 0, net };
+}
+
+export function mergeTallies(a: BaccaratTally, b: BaccaratTally): BaccaratTally {
+  const out = emptyTally();
+  out.hands = a.hands + b.hands;
+  out.banker = a.banker + b.banker;
+  out.player = a.player + b.player;
+  out.tie = a.tie + b.tie;
+  for (const k of BACCARAT_BETS) out.net[k] = { sum: a.net[k].sum + b.net[k].sum, sumSq: a.net[k].sumSq + b.net[k].sumSq };
+  return out;
+}
+
+/**
+ * The coups of one shoe in shoe order: burn, deal until the cut card is out (it sits
+ * `cutCardFromEnd` cards from the end), finish that coup and the ones after it. Same rules as
+ * `ShoeSession`, written as a loop because the simulator runs it millions of times (a test
+ * checks the two agree).
+ */
+export function coupsOfShoe(cards: readonly Card[], profile: BaccaratProfile): CoupResult[] {
+  let i = 0;
+  if (profile.burn === 'first-card-value') {
+    const first = cards[0];
+    if (first === undefined) return [];
+    i = 1 + burnCount(first);
+  }
+  const cutAt = cards.length - profile.cutCardFromEnd;
+  const out: CoupResult[] = [];
+  let left: number | null = null;
+  while (left !== 0) {
+    const start = i;
+    const { result, used } = playCoup(cards, i);
+    i += used;
+    out.push(result);
+    if (left !== null) left--;
+    // The cut card shows when the card at cutAt is about to be drawn, i.e. within this coup.
+    else if (start <= cutAt && cutAt < i) left = profile.coupsAfterCutCard;
+    else if (start > cutAt) throw new Error('unreachable: the cut card was passed unseen');
+  }
+  return out;
+}
+
+const ALL_BETS: BaccaratBets = Object.fromEntries(BACCARAT_BETS.map((b) => [b, SIM_STAKE]));
+
+export function simulateBaccarat(profile: BaccaratProfile, hands: number, seed: number): BaccaratTally {
+  const rng = Rng.fromSeed(seed);
+  const pack = freshCards(profile.decks);
+  const t = emptyTally();
+  while (t.hands < hands) {
+    for (const r of coupsOfShoe(shuffled(pack, rng), profile)) {
+      if (t.hands >= hands) break;
+      t.hands++;
+      t[r.winner]++;
+      for (const l of settleBaccaratSeat(1, ALL_BETS, r, profile)) {
+        const x = l.net / SIM_STAKE;
+        const acc = t.net[l.bet as BaccaratBet];
+        acc.sum += x;
+        acc.sumSq += x * x;
+      }
+    }
+  }
+  return t;
+}
+
+export interface BaccaratSimSummary {
+  readonly hands: number;
+  readonly probabilities: { readonly banker: number; readonly player: number; readonly tie: number };
+  readonly bets: Record<BaccaratBet, { readonly houseEdge: number; readonly standardError: number }>;
+}
+
+/** Edges in percent (positive = house), with the standard error of each mean in percent. */
+export function summariseBaccarat(t: BaccaratTally): BaccaratSimSummary {
+  const n = t.hands;
+  const bets = {} as Record<BaccaratBet, { houseEdge: number; standardError: number }>;
+  for (const b of BACCARAT_BETS) {
+    const mean = t.net[b].sum / n;
+    const variance = Math.max(0, t.net[b].sumSq / n - mean * mean);
+    bets[b] = { houseEdge: -100 * mean, standardError: (100 * Math.sqrt(variance)) / Math.sqrt(n) };
+  }
+  return { hands: n, probabilities: { banker: t.banker / n, player: t.player / n, tie: t.tie / n }, bets };
+}

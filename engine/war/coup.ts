@@ -1,0 +1,160 @@
+/**
+ * A coup of «Desafio ao Casino» fed one card (or one decision) at a time, so the live table can
+ * take cards straight from the reading shoe and show the dealer what comes next.
+ *
+ * Order (Art. 5 n.2–3): one card face up to each betting seat from the left (ascending seat
+ * number), then the croupier's. Then every seat that tied and may choose (Art. 7 n.4) decides:
+ * surrender or war. Then each seat that went to war, in seat order: three cards burned, the
+ * next to the seat, three burned, the next to the croupier (Art. 7 n.5). The text describes
+ * one player's war; with several, each war is played in full in turn, the croupier drawing a
+ * card for each (interpretation, docs/rules/war.md). Cards are valid face up (Art. 3): every card
+ * in this game is dealt face up, so an exposed card is never a misdeal.
+ */
+import type { Card, Rank } from '../cards/card.js';
+import type { WarProfile } from './profiles.js';
+
+/** Ace high, then K … 2 (Art. 4). */
+export function warRank(rank: Rank): number {
+  switch (rank) {
+    case 'A':
+      return 14;
+    case 'K':
+      return 13;
+    case 'Q':
+      return 12;
+    case 'J':
+      return 11;
+    case 'T':
+      return 10;
+    default:
+      return Number(rank);
+  }
+}
+
+export function compareCards(a: Card, b: Card): -1 | 0 | 1 {
+  const d = warRank(a.rank) - warRank(b.rank);
+  return d > 0 ? 1 : d < 0 ? -1 : 0;
+}
+
+export interface WarBets {
+  readonly main?: number;
+  readonly tie?: number;
+}
+
+export interface WarSeat {
+  readonly seat: number;
+  readonly bets: WarBets;
+}
+
+export type WarAction = 'war' | 'surrender';
+
+export interface SeatWar {
+  readonly seatBurns: readonly Card[];
+  readonly seatCard?: Card;
+  readonly croupierBurns: readonly Card[];
+  readonly croupierCard?: Card;
+}
+
+export interface WarCoup {
+  readonly options: Pick<WarProfile, 'mainBetOnTieWithTieBet' | 'warBurns'>;
+  /** Betting seats in dealing order. */
+  readonly seats: readonly WarSeat[];
+  /** First cards, by index into `seats`. */
+  readonly cards: readonly Card[];
+  readonly croupier?: Card;
+  readonly decisions: Readonly<Record<number, WarAction>>;
+  /** Wars in seat order, by seat number. */
+  readonly wars: Readonly<Record<number, SeatWar>>;
+}
+
+export type WarExpectation =
+  | { readonly kind: 'card'; readonly to: number | 'croupier'; readonly phase: 'first' | 'war' }
+  | { readonly kind: 'burn'; readonly before: number | 'croupier'; readonly seat: number; readonly remaining: number }
+  | { readonly kind: 'decisions'; readonly seats: readonly number[] }
+  | { readonly kind: 'complete' };
+
+export class WarInputError extends Error {}
+
+function validStake(v: number | undefined, what: string): number {
+  if (v === undefined) return 0;
+  if (!Number.isSafeInteger(v) || v < 0) throw new WarInputError(`${what} must be whole minor units ≥ 0, got ${v}`);
+  return v;
+}
+
+export function newWarCoup(seats: readonly WarSeat[], options: WarCoup['options']): WarCoup {
+  if (seats.length === 0) throw new WarInputError('no seat has a bet');
+  const seen = new Set<number>();
+  for (const s of seats) {
+    if (!Number.isInteger(s.seat) || s.seat < 1) throw new WarInputError(`seat numbers are integers from 1, got ${s.seat}`);
+    if (seen.has(s.seat)) throw new WarInputError(`seat ${s.seat} appears twice`);
+    seen.add(s.seat);
+    const main = validStake(s.bets.main, `seat ${s.seat} main bet`);
+    const tie = validStake(s.bets.tie, `seat ${s.seat} tie bet`);
+    if (main + tie === 0) throw new WarInputError(`seat ${s.seat} has no bet`);
+  }
+  return { options, seats: [...seats].sort((a, b) => a.seat - b.seat), cards: [], decisions: {}, wars: {} };
+}
+
+/** Seats whose first card ties the croupier's and who must choose surrender or war. */
+export function seatsToDecide(c: WarCoup): number[] {
+  const croupier = c.croupier;
+  if (croupier === undefined) return [];
+  const out: number[] = [];
+  c.seats.forEach((s, i) => {
+    const card = c.cards[i];
+    if (card === undefined || compareCards(card, croupier) !== 0) return;
+    if (!s.bets.main) return;
+    if (s.bets.tie && c.options.mainBetOnTieWithTieBet === 'returned') return;
+    out.push(s.seat);
+  });
+  return out;
+}
+
+function warSeats(c: WarCoup): number[] {
+  return seatsToDecide(c).filter((s) => c.decisions[s] === 'war');
+}
+
+export function warExpected(c: WarCoup): WarExpectation {
+  const first = c.cards.length;
+  const seatAt = c.seats[first];
+  if (seatAt !== undefined) return { kind: 'card', to: seatAt.seat, phase: 'first' };
+  if (c.croupier === undefined) return { kind: 'card', to: 'croupier', phase: 'first' };
+  const pending = seatsToDecide(c).filter((s) => c.decisions[s] === undefined);
+  if (pending.length > 0) return { kind: 'decisions', seats: pending };
+  const burns = c.options.warBurns;
+  for (const seat of warSeats(c)) {
+    const w = c.wars[seat] ?? { seatBurns: [], croupierBurns: [] };
+    if (w.seatBurns.length < burns) return { kind: 'burn', before: seat, seat, remaining: burns - w.seatBurns.length };
+    if (w.seatCard === undefined) return { kind: 'card', to: seat, phase: 'war' };
+    if (w.croupierBurns.length < burns) return { kind: 'burn', before: 'croupier', seat, remaining: burns - w.croupierBurns.length };
+    if (w.croupierCard === undefined) return { kind: 'card', to: 'croupier', phase: 'war' };
+  }
+  return { kind: 'complete' };
+}
+
+/** Takes the next card from the shoe, placing it (or burning it) where the coup expects it. */
+export function warTakeCard(c: WarCoup, card: Card): WarCoup {
+  const e = warExpected(c);
+  if (e.kind === 'complete') throw new WarInputError('the coup is complete: no more cards are expected');
+  if (e.kind === 'decisions') throw new WarInputError(`waiting for the decision of seat(s) ${e.seats.join(', ')} before any card`);
+  if (e.kind === 'card' && e.phase === 'first') {
+    return e.to === 'croupier' ? { ...c, croupier: card } : { ...c, cards: [...c.cards, card] };
+  }
+  const seat = e.kind === 'burn' ? e.seat : (warSeats(c).find((s) => !c.wars[s]?.croupierCard) as number);
+  const w: SeatWar = c.wars[seat] ?? { seatBurns: [], croupierBurns: [] };
+  let next: SeatWar;
+  if (e.kind === 'burn') next = e.before === 'croupier' ? { ...w, croupierBurns: [...w.croupierBurns, card] } : { ...w, seatBurns: [...w.seatBurns, card] };
+  else next = e.to === 'croupier' ? { ...w, croupierCard: card } : { ...w, seatCard: card };
+  return { ...c, wars: { ...c.wars, [seat]: next } };
+}
+
+/** Records a seat's choice after a tie (Art. 7 n.4). */
+export function warDecide(c: WarCoup, seat: number, action: WarAction): WarCoup {
+  const e = warExpected(c);
+  if (e.kind !== 'decisions' || !e.seats.includes(seat)) {
+    const why = seatsToDecide(c).includes(seat) ? 'has already decided' : 'has no decision to make (no tie on a main bet it may take to war)';
+    throw new WarInputError(`seat ${seat} ${why}`);
+  }
+  if (action !== 'war' && action !== 'surrender') throw new WarInputError(`seat ${seat}: action must be "war" or "surrender", got "${String(action)}"`);
+  return { ...c, decisions: { ...c.decisions, [seat]: action } };
+}

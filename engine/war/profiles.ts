@@ -1,0 +1,115 @@
+/**
+ * «Desafio ao Casino» (casino war) rule profile, as data with the rule references settlement
+ * lines quote.
+ *
+ * Rule ids: `macau-war art.N n.M [al.K]`. The regulation on file (Despacho of 23 Nov 2005,
+ * Art. 1 amended by Despacho 63/2007) is a capture without article headings; the numbers are
+ * reconstructed from the order of its articles, Art. 1 being the amended list of material:
+ * Art. 1 material · Art. 2 shuffle and cut card (n.1 manual shoe, n.2 automatic shuffler-dealer) ·
+ * Art. 3 a card leaving the shoe face up is valid · Art. 4 card order (ace high … 2) ·
+ * Art. 5 dealing (n.1 players against the croupier, n.2 left to right one card face up each,
+ * n.3 players first) · Art. 6 dealing errors (corrected, or the coup is void) ·
+ * Art. 7 results (n.1 higher wins, n.2 lower loses, n.3 tie bet 10:1, n.4 surrender or war,
+ * n.5 war and its three outcomes, al.1–3). See docs/rules/war.md.
+ *
+ * Interpretation rules, where the text is silent, are named `macau-war interp:<name>`.
+ */
+import { ProfileError } from '../baccarat/profiles.js';
+
+export type Shuffling = 'shoe' | 'automatic-shuffler';
+
+/**
+ * What a tie on the first cards does to the main bet of a player who also bet the tie. Art. 7 n.4
+ * gives the surrender/war choice only to "o jogador que não tenha apostado no empate", and no
+ * article says the main bet is lost or won, so by default it is returned; `choose` lets such a
+ * player choose surrender or war like everyone else (the usual casino-war practice elsewhere).
+ */
+export type MainBetOnTieWithTieBet = 'returned' | 'choose';
+
+export interface WarProfile {
+  readonly id: string;
+  readonly title: string;
+  readonly regulation: string;
+  readonly decks: number;
+  /** Cards behind the cut card ("antes das últimas doze cartas, aproximadamente", Art. 2 n.1). */
+  readonly cutCardFromEnd: number;
+  /** `automatic-shuffler`: Art. 2 n.2, no cut card; every coup is dealt from the whole shuffled pack. */
+  readonly shuffling: Shuffling;
+  readonly mainBetOnTieWithTieBet: MainBetOnTieWithTieBet;
+  /** Tie bet pays `tiePays`:1 (Art. 7 n.3). */
+  readonly tiePays: number;
+  /** Cards burned before each war card (Art. 7 n.5). */
+  readonly warBurns: number;
+}
+
+export const WAR_RULES = {
+  win: 'macau-war art.7 n.1',
+  lose: 'macau-war art.7 n.2',
+  tieBetWins: 'macau-war art.7 n.3',
+  surrender: 'macau-war art.7 n.4 al.1',
+  warHigher: 'macau-war art.7 n.5 al.1',
+  warTie: 'macau-war art.7 n.5 al.2',
+  warLower: 'macau-war art.7 n.5 al.3',
+  mainReturned: 'macau-war interp:main-returned-with-tie-bet',
+  void: 'macau-war art.6',
+} as const;
+
+const KEYS = ['id', 'title', 'regulation', 'decks', 'cutCardFromEnd', 'shuffling', 'mainBetOnTieWithTieBet', 'tiePays', 'warBurns'] as const;
+
+export const WAR_PROFILES = {
+  macau: parseWarProfile({
+    id: 'macau',
+    title: 'Macau «Desafio ao Casino», shoe with cut card',
+    regulation: 'Regulamento oficial do jogo «Desafio ao Casino», Despacho of 23 Nov 2005, Art. 1 amended by Despacho 63/2007',
+    decks: 6,
+    cutCardFromEnd: 12,
+    shuffling: 'shoe',
+    mainBetOnTieWithTieBet: 'returned',
+    tiePays: 10,
+    warBurns: 3,
+  }),
+} as const satisfies Record<string, WarProfile>;
+
+export function warProfile(id: string): WarProfile {
+  const p = (WAR_PROFILES as Record<string, WarProfile>)[id];
+  if (!p) throw new RangeError(`unknown war profile "${id}" (known: ${Object.keys(WAR_PROFILES).join(', ')})`);
+  return p;
+}
+
+/** Checks untrusted profile data and returns it typed (hand-written schema: see baccarat/profiles.ts). */
+export function parseWarProfile(input: unknown): WarProfile {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new ProfileError('profile: expected an object');
+  const o = input as Record<string, unknown>;
+  for (const k of Object.keys(o)) if (!(KEYS as readonly string[]).includes(k)) throw new ProfileError(`profile.${k}: unknown field`);
+  const str = (k: string): string => {
+    const v = o[k];
+    if (typeof v !== 'string' || v === '') throw new ProfileError(`profile.${k}: expected a non-empty string`);
+    return v;
+  };
+  const int = (k: string, min: number, max: number): number => {
+    const v = o[k];
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+      throw new ProfileError(`profile.${k}: expected an integer ${min}–${max}, got ${JSON.stringify(v)}`);
+    }
+    return v;
+  };
+  const pick = <T extends string>(k: string, values: readonly T[]): T => {
+    const v = o[k];
+    if (typeof v !== 'string' || !(values as readonly string[]).includes(v)) {
+      throw new ProfileError(`profile.${k}: expected one of ${values.join(', ')}, got ${JSON.stringify(v)}`);
+    }
+    return v as T;
+  };
+  const decks = int('decks', 1, 16);
+  return {
+    id: str('id'),
+    title: str('title'),
+    regulation: str('regulation'),
+    decks,
+    cutCardFromEnd: int('cutCardFromEnd', 0, 52 * decks - 20),
+    shuffling: pick('shuffling', ['shoe', 'automatic-shuffler'] as const),
+    mainBetOnTieWithTieBet: pick('mainBetOnTieWithTieBet', ['returned', 'choose'] as const),
+    tiePays: int('tiePays', 1, 100),
+    warBurns: int('warBurns', 0, 10),
+  };
+}

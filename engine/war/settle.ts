@@ -1,0 +1,72 @@
+/**
+ * Settlement of a «Desafio ao Casino» coup (Art. 7), one line per bet.
+ *
+ * Reading of Art. 7 n.5 ("o valor em jogo"): with an initial bet B the player adds B and the
+ * croupier adds B, so 3B is in play of which the player staked 2B.
+ * - al.1, player higher: "o jogador ganha o valor em jogo" — the player receives the 3B: net +B.
+ * - al.2, tie again: the 3B and "um montante igual ao da aposta inicial": receives 4B, net +2B.
+ * - al.3, player lower: "a casa ganha o valor em jogo": the player loses the 2B staked, net −2B.
+ * The main line of a seat that went to war shows stake 2B (initial bet plus the raise).
+ * Surrender (n.4 al.1) loses half the initial bet; half of an odd number of minor units is
+ * rounded down (the house never takes more than half).
+ */
+import { assertMinorUnits, type SettlementLine } from '../settlement/settlement-line.js';
+import { compareCards, warExpected, type WarCoup } from './coup.js';
+import { WAR_RULES, type WarProfile } from './profiles.js';
+
+// A top-level function, not a closure: the simulator calls this millions of times.
+function mainLine(seat: number, stake: number, net: number, rule: string): SettlementLine {
+  return { seat, bet: 'main', stake, net, rule };
+}
+
+export function settleWarCoup(c: WarCoup, profile: Pick<WarProfile, 'tiePays'>): SettlementLine[] {
+  const e = warExpected(c);
+  if (e.kind !== 'complete') throw new Error(`the coup is not complete (${e.kind} expected)`);
+  const croupier = c.croupier;
+  if (croupier === undefined) throw new Error('unreachable: complete coup without croupier card');
+  const out: SettlementLine[] = [];
+  for (let i = 0; i < c.seats.length; i++) {
+    const s = c.seats[i] as WarCoup['seats'][number];
+    const card = c.cards[i];
+    if (card === undefined) throw new Error('unreachable: complete coup with a seat missing its card');
+    const first = compareCards(card, croupier);
+    const main = s.bets.main ?? 0;
+    const tie = s.bets.tie ?? 0;
+    if (main > 0) {
+      assertMinorUnits(main, `seat ${s.seat} main`);
+      if (first > 0) out.push(mainLine(s.seat, main, main, WAR_RULES.win));
+      else if (first < 0) out.push(mainLine(s.seat, main, -main, WAR_RULES.lose));
+      else {
+        const decision = c.decisions[s.seat];
+        if (decision === undefined) out.push(mainLine(s.seat, main, 0, WAR_RULES.mainReturned));
+        else if (decision === 'surrender') out.push(mainLine(s.seat, main, -Math.floor(main / 2), WAR_RULES.surrender));
+        else {
+          const w = c.wars[s.seat];
+          if (w?.seatCard === undefined || w.croupierCard === undefined) throw new Error('unreachable: war without its cards');
+          const r = compareCards(w.seatCard, w.croupierCard);
+          const stake = 2 * main;
+          if (r > 0) out.push(mainLine(s.seat, stake, main, WAR_RULES.warHigher));
+          else if (r === 0) out.push(mainLine(s.seat, stake, 2 * main, WAR_RULES.warTie));
+          else out.push(mainLine(s.seat, stake, -stake, WAR_RULES.warLower));
+        }
+      }
+    }
+    if (tie > 0) {
+      assertMinorUnits(tie, `seat ${s.seat} tie`);
+      const net = first === 0 ? tie * profile.tiePays : -tie;
+      out.push({ seat: s.seat, bet: 'tie', stake: tie, net, rule: first === 0 ? WAR_RULES.tieBetWins : first > 0 ? WAR_RULES.win : WAR_RULES.lose });
+    }
+  }
+  return out;
+}
+
+/** A coup voided because a dealing error could not be corrected (Art. 6): every bet returned. */
+export function voidWarCoup(c: WarCoup): SettlementLine[] {
+  const out: SettlementLine[] = [];
+  for (const s of c.seats) {
+    const raised = c.decisions[s.seat] === 'war' ? 2 : 1;
+    if (s.bets.main) out.push({ seat: s.seat, bet: 'main', stake: raised * s.bets.main, net: 0, rule: WAR_RULES.void });
+    if (s.bets.tie) out.push({ seat: s.seat, bet: 'tie', stake: s.bets.tie, net: 0, rule: WAR_RULES.void });
+  }
+  return out;
+}
