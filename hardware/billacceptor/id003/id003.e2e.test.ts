@@ -1,0 +1,282 @@
+// End to end: the real ID-003 driver → FTDI bridge code → fake USBDevice → ID-003 simulator.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { openBillAcceptor, type OpenedBillAcceptor } from '../../open.js';
+import { EventRecorder } from '../../sim/recorder.js';
+import { FakeUsbBus } from '../../transport/fake-usb.js';
+import { LINE_8E1_9600 } from '../../transport/byte-port.js';
+import { UsbSerialPort } from '../../transport/usb-serial.js';
+import type { BillStep } from '../sim-controls.js';
+import type { BillAcceptorEvent, BillAcceptorOptions, Credit, EscrowedNote } from '../types.js';
+import { CMD } from './constants.js';
+import { Id003BillAcceptor } from './driver.js';
+import { Id003Simulator } from './simulator.js';
+
+const FAST = { pollIntervalMs: 2, replyTimeoutMs: 60, reconnectBaseMs: 5, reconnectMaxMs: 40, usbReadTimeoutMs: 30, escrowTimeoutMs: 400 };
+
+function rig(extra: Partial<BillAcceptorOptions> = {}) {
+  const credits: Credit[] = [];
+  const rec = new EventRecorder<BillAcceptorEvent>();
+  const dev: OpenedBillAcceptor = openBillAcceptor('sim', {
+    protocol: 'id003',
+    currency: 'HKD',
+    enabled: true,
+    ...FAST,
+    onCredit: (c) => {
+      credits.push(c);
+    },
+    ...extra,
+  });
+  dev.on(rec.listener);
+  const sim = dev.simulator as NonNullable<OpenedBillAcceptor['simulator']> & Id003Simulator;
+  return { dev, sim, rec, credits };
+}
+
+const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
+
+describe('ID-003 end to end over the fake FTDI bridge', () => {
+  it('credits a note once, at VEND VALID, and ACKs only after the credit callback resolved', async () => {
+    const box: { sim?: Id003Simulator } = {};
+    let ackSeenDuringCallback = true;
+    const r = rig({
+      onCredit: async (c) => {
+        r.credits.push(c);
+        await new Promise((res) => setTimeout(res, 20));
+        ackSeenDuringCallback = box.sim!.received.some((f) => f.code === CMD.ACK);
+      },
+    });
+    box.sim = r.sim;
+    await r.rec.until(() => r.rec.of('idle').some((e) => e.enabled), 3000, 'enabled');
+    assert.equal(r.sim.usb.line?.parity, 'even');
+    r.sim.insertNote(100);
+    await r.rec.untilCount('stacked');
+    assert.deepEqual(
+      r.credits.map((c) => [c.amount, c.currency, c.denomination, c.recovered]),
+      [[10000, 'HKD', 100, false]],
+    );
+    assert.equal(ackSeenDuringCallback, false);
+    assert.ok(r.sim.received.some((f) => f.code === CMD.ACK));
+    assert.deepEqual(r.sim.cashbox, [100]);
+    const t = r.rec.types();
+    assert.ok(t.indexOf('escrowed') < t.indexOf('stacking') && t.indexOf('stacking') < t.indexOf('credit') && t.indexOf('credit') < t.indexOf('stacked'));
+    const c = r.rec.of('credit')[0];
+    assert.equal(c?.escrowId, r.rec.of('escrowed')[0]?.note.escrowId);
+    await r.dev.close();
+  });
+
+  it('a failing credit callback withholds the ACK; the repeated VEND VALID then credits once', async () => {
+    let calls = 0;
+    const r = rig({
+      onCredit: (c) => {
+        if (++calls === 1) throw new Error('disk full');
+        r.credits.push(c);
+      },
+    });
+    await r.rec.until(() => r.rec.of('idle').some((e) => e.enabled));
+    r.sim.insertNote(500);
+    await r.rec.untilCount('stacked');
+    assert.equal(calls, 2);
+    assert.equal(r.credits.length, 1);
+    assert.equal(r.rec.of('credit').length, 1);
+    assert.ok(r.rec.of('failure').some((f) => /not acknowledged/.test(f.reason)));
+    assert.deepEqual(r.sim.cashbox, [500]);
+    await r.dev.close();
+  });
+
+  it('inhibits denominations the table does not accept (device rejects them)', async () => {
+    const r = rig({ accept: [100, 500] });
+    await r.rec.until(() => r.rec.of('idle').some((e) => e.enabled));
+    r.sim.insertNote(20);
+    r.sim.insertNote(100);
+    await r.rec.untilCount('stacked');
+    assert.deepEqual(r.rec.of('rejected').map((e) => e.code), [0x79]);
+    assert.deepEqual(r.sim.returned, [20]);
+    assert.deepEqual(r.credits.map((c) => c.denomination), [100]);
+    await r.dev.close();
+  });
+
+  it('returns the note when the host says so, or when the escrow decision times out', async () => {
+    let n = 0;
+    const r = rig({ onEscrow: () => (++n === 1 ? 'return' : new Promise<never>(() => undefined)) });
+    await r.rec.until(() => r.rec.of('idle').some((e) => e.enabled));
+    r.sim.insertNote(100);
+    r.sim.insertNote(50);
+    await r.rec.untilCount('returned', 2);
+    await r.rec.until(() => r.sim.returned.length === 2);
+    assert.deepEqual(r.rec.of('returned').map((e) => e.reason), ['host', 'escrow-timeout']);
+    assert.deepEqual(r.sim.returned, [100, 50]);
+    assert.equal(r.credits.length, 0);
+    await r.dev.close();
+  });
+
+  it('survives garbled, truncated, noisy and dropped replies without a double or lost credit', async () => {
+    const r = rig();
+    await r.rec.until(() => r.rec.of('idle').some((e) => e.enabled));
+    r.sim.insertNote(1000);
+    for (const k of ['garble', 'truncate', 'noise', 'drop', 'garble', 'truncate'] as const) r.sim.wireFault(k);
+    await r.rec.untilCount('stacked');
+    assert.deepEqual(r.credits.map((c) => c.amount), [100000]);
+    assert.deepEqual(r.sim.cashbox, [1000]);
+    await r.dev.close();
+  });
+
+  it('reports jam, stacker full/removed/replaced, cheat and failure, and their clearing', async () => {
+    const r = rig();
+    await r.rec.until(() => r.rec.of('idle').some((e) => e.enabled));
+    r.sim.insertNote(100);
+    await r.rec.untilCount('stacking');
+    r.sim.jam('stacker');
+    await r.rec.untilCount('jam');
+    assert.equal(r.rec.of('jam')[0]?.where, 'stacker');
+    assert.equal(r.rec.of('jam')[0]?.note?.denomination, 100);
+    r.sim.clearFault();
+    await r.rec.untilCount('faultCleared');
+    assert.deepEqual(r.sim.jammed, [100]);
+    assert.equal(r.credits.length, 0);
+    r.sim.stackerFull();
+    await r.rec.untilCount('stackerFull');
+    r.sim.clearFault();
+    await r.rec.untilCount('faultCleared', 2);
+    r.sim.removeStacker();
+    await r.rec.untilCount('stackerRemoved');
+    r.sim.replaceStacker();
+    await r.rec.untilCount('faultCleared', 3);
+    r.sim.cheat();
+    await r.rec.untilCount('cheated');
+    r.sim.clearFault();
+    r.sim.fail(0xa6);
+    await r.rec.until(() => r.rec.of('failure').some((f) => f.code === 0xa6));
+    r.sim.clearFault();
+    await r.rec.untilCount('faultCleared', 4);
+    assert.equal(r.credits.length, 0);
+    await r.dev.close();
+  });
+
+  const steps: BillStep[] = ['accepting', 'escrow', 'stacking', 'stacking-late', 'credit', 'stacked'];
+  for (const at of steps) {
+    it(`power cut after "${at}": the note is credited exactly when it ends in the cashbox`, async () => {
+      const r = rig();
+      await r.rec.until(() => r.rec.of('idle').some((e) => e.enabled));
+      r.sim.powerCut({ at, restoreAfterMs: 80 });
+      r.sim.insertNote(100);
+      await r.rec.untilCount('powerUp', 2); // the first is the unit's own start-up
+      await r.rec.until(() => r.rec.of('idle').filter((e) => e.enabled).length >= 2, 5000, 'idle after power-up');
+      assert.equal(r.sim.cashbox.length + r.sim.returned.length, 1, 'the note is somewhere');
+      assert.equal(sum(r.credits.map((c) => c.amount)), sum(r.sim.cashbox) * 100, 'credit matches the cashbox');
+      assert.ok(r.credits.length <= 1);
+      const pu = r.rec.of('powerUp')[1];
+      if (at === 'stacking-late') assert.deepEqual([pu?.notePending, pu?.creditOwed, r.credits[0]?.recovered], ['stacker', true, true]);
+      if (at === 'credit') assert.deepEqual([pu?.notePending, pu?.creditOwed, r.credits[0]?.recovered], ['stacker', false, false]);
+      if (at === 'escrow') assert.equal(pu?.notePending, 'acceptor');
+      await r.dev.close();
+    });
+  }
+
+  it('unplug and replug mid-stack: reconnects with backoff and credits once', async () => {
+    const r = rig();
+    await r.rec.until(() => r.rec.of('idle').some((e) => e.enabled));
+    r.sim.insertNote(100);
+    await r.rec.untilCount('stacking');
+    r.sim.unplug();
+    await r.rec.untilCount('disconnected');
+    await new Promise((res) => setTimeout(res, 30));
+    r.sim.replug();
+    await r.rec.untilCount('reconnected');
+    await r.rec.untilCount('credit');
+    await r.rec.until(() => r.sim.cashbox.length === 1);
+    assert.equal(r.credits.length, 1);
+    await r.dev.close();
+  });
+
+  it('a stalled ACK write (link drop at VEND VALID) does not credit twice', async () => {
+    const r = rig();
+    await r.rec.until(() => r.rec.of('idle').some((e) => e.enabled));
+    let armed = true;
+    r.dev.on((e) => {
+      if (e.type === 'credit' && armed) {
+        armed = false;
+        r.sim.usb.faults.stallNextOut = true;
+      }
+    });
+    r.sim.insertNote(100);
+    await r.rec.until(() => r.sim.cashbox.length === 1);
+    assert.equal(r.credits.length, 1);
+    await r.dev.close();
+  });
+
+  it('after a restart, a journalled pending note is credited on POWER UP WITH BILL IN STACKER', async () => {
+    const sim = new Id003Simulator();
+    const bus = new FakeUsbBus();
+    bus.plug(sim, { kind: 'ftdi' });
+    const opener = async () => UsbSerialPort.open((await bus.getDevices())[0]!, LINE_8E1_9600, { bus, readTimeoutMs: 30 });
+    let journalled: EscrowedNote | null = null;
+    const a = new Id003BillAcceptor(opener, { currency: 'HKD', enabled: true, ...FAST, onEscrow: (n) => ((journalled = n), 'stack') });
+    const ra = new EventRecorder<BillAcceptorEvent>();
+    a.on(ra.listener);
+    a.start();
+    await ra.until(() => ra.of('idle').some((e) => e.enabled));
+    sim.powerCut({ at: 'stacking-late' });
+    sim.insertNote(500);
+    await ra.until(() => !sim.powered);
+    await a.close(); // the host process dies with the power
+    sim.powerOn();
+    const credits: Credit[] = [];
+    const b = new Id003BillAcceptor(opener, { currency: 'HKD', ...FAST, pendingNote: { ...journalled!, stackSent: true }, onCredit: (c) => void credits.push(c) });
+    const rb = new EventRecorder<BillAcceptorEvent>();
+    b.on(rb.listener);
+    b.start();
+    await rb.untilCount('credit');
+    assert.deepEqual(credits.map((c) => [c.escrowId, c.amount, c.recovered]), [[journalled!.escrowId, 50000, true]]);
+    await rb.until(() => sim.cashbox.length === 1);
+    await b.close();
+  });
+
+  it('a power-up with a bill in the stacker and nothing on record asks for reconciliation', async () => {
+    const sim = new Id003Simulator();
+    const bus = new FakeUsbBus();
+    bus.plug(sim, { kind: 'ftdi' });
+    const opener = async () => UsbSerialPort.open((await bus.getDevices())[0]!, LINE_8E1_9600, { bus, readTimeoutMs: 30 });
+    const a = new Id003BillAcceptor(opener, { currency: 'HKD', enabled: true, ...FAST });
+    const ra = new EventRecorder<BillAcceptorEvent>();
+    a.on(ra.listener);
+    a.start();
+    await ra.until(() => ra.of('idle').some((e) => e.enabled));
+    sim.powerCut({ at: 'stacking-late' });
+    sim.insertNote(100);
+    await ra.until(() => !sim.powered);
+    await a.close();
+    sim.powerOn();
+    const b = new Id003BillAcceptor(opener, { currency: 'HKD', ...FAST });
+    const rb = new EventRecorder<BillAcceptorEvent>();
+    b.on(rb.listener);
+    b.start();
+    await rb.untilCount('unvaluedCredit');
+    assert.deepEqual(rb.of('powerUp').map((e) => [e.notePending, e.creditOwed]), [['stacker', true]]);
+    assert.equal(rb.of('credit').length, 0);
+    await b.close();
+  });
+
+  it('property: random notes and a random power cut never lose or duplicate a credit', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom(10, 20, 50, 100, 500, 1000), { minLength: 1, maxLength: 3 }),
+        fc.constantFrom<BillStep>('accepting', 'escrow', 'stacking', 'stacking-late', 'credit', 'stacked'),
+        async (notes, at) => {
+          const r = rig();
+          try {
+            await r.rec.until(() => r.rec.of('idle').some((e) => e.enabled));
+            r.sim.powerCut({ at, restoreAfterMs: 40 });
+            for (const n of notes) r.sim.insertNote(n);
+            await r.rec.until(() => r.sim.cashbox.length + r.sim.returned.length === notes.length && r.rec.of('idle').length > 0 && r.rec.events.at(-1)?.type === 'idle', 8000, 'all notes settled');
+            assert.equal(sum(r.credits.map((c) => c.amount)), sum(r.sim.cashbox) * 100);
+            assert.equal(new Set(r.credits.map((c) => c.escrowId)).size, r.credits.length);
+          } finally {
+            await r.dev.close();
+          }
+        },
+      ),
+      { numRuns: 8 },
+    );
+  });
+});

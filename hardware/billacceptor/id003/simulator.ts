@@ -1,0 +1,365 @@
+// Device side of a JCM ID-003 bill acceptor, byte for byte, for tests and the simulated mode. The
+// mechanism advances one step per STATUS REQUEST, so runs are deterministic without timers.
+// Behaviour it models (research note §1.2): power-up codes 0x40/0x41/0x42 by where a note was at
+// the cut, RESET → INITIALIZE, settings echoed, VEND VALID repeated until the host's ACK.
+import { ByteDevice } from '../../sim/device-side.js';
+import { WireFaults } from '../../sim/wire-faults.js';
+import { LINE_8E1_9600, type LineSettings } from '../../transport/byte-port.js';
+import { NOTE_FACE_VALUES, type Currency } from '../notes.js';
+import type { BillAcceptorSimControls, BillStep, WireFault } from '../sim-controls.js';
+import { CMD, ESCROW_CODE_FIRST, STATUS } from './constants.js';
+import { Id003Parser, encodeId003, type Id003Frame } from './frame.js';
+
+type State =
+  | 'power-up'
+  | 'initialize'
+  | 'disabled'
+  | 'enabled'
+  | 'accepting'
+  | 'escrow'
+  | 'stacking-early'
+  | 'stacking-late'
+  | 'vend-valid'
+  | 'stacked'
+  | 'rejecting'
+  | 'returning';
+
+interface NoteInside {
+  denomination: number;
+  code: number;
+  reject?: number;
+}
+
+export interface Id003SimOptions {
+  currency?: Currency;
+  line?: LineSettings;
+  /** Country code reported in the currency-assign table (see docs/protocols/id003.md). */
+  countryCode?: number;
+  initPolls?: number;
+}
+
+const STEP_OF: Partial<Record<State, BillStep>> = {
+  accepting: 'accepting',
+  escrow: 'escrow',
+  'stacking-early': 'stacking',
+  'stacking-late': 'stacking-late',
+  'vend-valid': 'credit',
+  stacked: 'stacked',
+};
+
+export class Id003Simulator extends ByteDevice implements BillAcceptorSimControls {
+  readonly protocol = 'id003' as const;
+  readonly line: LineSettings;
+  readonly currency: Currency;
+  private readonly parser = new Id003Parser();
+  private readonly wire = new WireFaults();
+  private readonly table: { code: number; denomination: number }[];
+  private readonly countryCode: number;
+  private readonly initPolls: number;
+
+  private isPowered = true;
+  private st: State = 'power-up';
+  private powerUpCode: number = STATUS.POWER_UP;
+  private initLeft = 0;
+  private inhibited = true;
+  private denominationMask = 0x0000;
+  private settings = new Map<number, number[]>();
+  private note: NoteInside | null = null;
+  private queue: NoteInside[] = [];
+  private fault: { code: number; data?: number } | null = null;
+  private cutAt: { step: BillStep; restoreAfterMs?: number } | null = null;
+  private restoreTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly cash: number[] = [];
+  private readonly back: number[] = [];
+  private readonly stuck: number[] = [];
+  /** Host frames received, for tests that check what the driver sent. */
+  readonly received: Id003Frame[] = [];
+
+  constructor(options: Id003SimOptions = {}) {
+    super();
+    this.currency = options.currency ?? 'HKD';
+    this.line = options.line ?? LINE_8E1_9600;
+    this.countryCode = options.countryCode ?? 0x59;
+    this.initPolls = options.initPolls ?? 2;
+    this.table = NOTE_FACE_VALUES[this.currency].map((denomination, i) => ({ code: ESCROW_CODE_FIRST + i, denomination }));
+  }
+
+  // ── controls ──────────────────────────────────────────────────────────────
+  get powered(): boolean {
+    return this.isPowered;
+  }
+  get cashbox(): readonly number[] {
+    return this.cash;
+  }
+  get returned(): readonly number[] {
+    return this.back;
+  }
+  get jammed(): readonly number[] {
+    return this.stuck;
+  }
+  get state(): string {
+    return this.st;
+  }
+
+  insertNote(denomination: number, options: { reject?: number } = {}): void {
+    const entry = this.table.find((t) => t.denomination === denomination);
+    // A note the unit does not know is refused as a denomination-assessing error.
+    this.queue.push(entry ? { ...entry, ...options } : { denomination, code: 0, reject: options.reject ?? 0x76 });
+  }
+
+  jam(where: 'acceptor' | 'stacker' = 'acceptor'): void {
+    this.fault = { code: where === 'stacker' ? STATUS.JAM_IN_STACKER : STATUS.JAM_IN_ACCEPTOR };
+  }
+  stackerFull(): void {
+    this.fault = { code: STATUS.STACKER_FULL };
+  }
+  removeStacker(): void {
+    this.fault = { code: STATUS.STACKER_OPEN };
+  }
+  replaceStacker(): void {
+    if (this.fault?.code === STATUS.STACKER_OPEN) this.fault = null;
+  }
+  cheat(): void {
+    this.fault = { code: STATUS.CHEATED };
+    // The fishing attempt pulls the note back out: no credit, the customer has it.
+    if (this.note && this.inAcceptor()) {
+      this.back.push(this.note.denomination);
+      this.note = null;
+      this.st = 'enabled';
+    }
+  }
+  fail(code = 0xa2): void {
+    this.fault = { code: STATUS.FAILURE, data: code };
+  }
+  clearFault(): void {
+    if (!this.fault) return;
+    const jam = this.fault.code === STATUS.JAM_IN_ACCEPTOR || this.fault.code === STATUS.JAM_IN_STACKER;
+    if (jam && this.note) {
+      this.stuck.push(this.note.denomination);
+      this.note = null;
+      this.st = this.inhibited ? 'disabled' : 'enabled';
+    }
+    this.fault = null;
+  }
+
+  powerCut(options: { at?: BillStep; restoreAfterMs?: number } = {}): void {
+    if (options.at) {
+      this.cutAt = { step: options.at, ...(options.restoreAfterMs !== undefined ? { restoreAfterMs: options.restoreAfterMs } : {}) };
+      return;
+    }
+    this.cutNow(options.restoreAfterMs);
+  }
+
+  private cutNow(restoreAfterMs?: number): void {
+    this.isPowered = false;
+    this.parser.reset();
+    if (restoreAfterMs !== undefined) this.restoreTimer = setTimeout(() => this.powerOn(), restoreAfterMs);
+  }
+
+  powerOn(): void {
+    if (this.restoreTimer) clearTimeout(this.restoreTimer);
+    this.restoreTimer = null;
+    if (this.isPowered) return;
+    this.isPowered = true;
+    this.fault = null;
+    this.inhibited = true;
+    if (!this.note) this.powerUpCode = STATUS.POWER_UP;
+    else this.powerUpCode = this.inAcceptor() ? STATUS.POWER_UP_BILL_IN_ACCEPTOR : STATUS.POWER_UP_BILL_IN_STACKER;
+    this.st = 'power-up';
+  }
+
+  wireFault(kind: WireFault, count = 1): void {
+    this.wire.add(kind, count);
+  }
+
+  /** Where the note physically is decides the power-up report: past the point of no return or not. */
+  private inAcceptor(): boolean {
+    return this.st === 'accepting' || this.st === 'escrow' || this.st === 'stacking-early' || this.st === 'rejecting' || this.st === 'returning';
+  }
+
+  // ── wire ──────────────────────────────────────────────────────────────────
+  receive(bytes: Uint8Array): void {
+    if (!this.isPowered) return;
+    for (const f of this.parser.push(bytes)) {
+      this.received.push(f);
+      this.handle(f);
+    }
+  }
+
+  private reply(code: number, data: ArrayLike<number> = []): void {
+    const bytes = this.wire.apply(encodeId003(code, data));
+    if (bytes) this.transmit(bytes);
+  }
+
+  private handle(f: Id003Frame): void {
+    const c = f.code;
+    if (c === CMD.STATUS_REQUEST) {
+      this.reportStatus();
+      this.step();
+      return;
+    }
+    if (c === CMD.ACK) {
+      if (this.st === 'vend-valid' && this.note) {
+        this.cash.push(this.note.denomination);
+        this.note = null;
+        this.st = 'stacked';
+      }
+      return; // the host's ACK gets no reply
+    }
+    if (c === CMD.RESET) {
+      this.reply(CMD.ACK);
+      this.doReset();
+      return;
+    }
+    if (c >= 0xc0 && c <= 0xc7) {
+      this.settings.set(c, Array.from(f.data));
+      if (c === CMD.SET_DENOMINATION && f.data.length === 2) this.denominationMask = (f.data[0] ?? 0) | ((f.data[1] ?? 0) << 8);
+      if (c === CMD.SET_INHIBIT && f.data.length === 1) this.inhibited = f.data[0] !== 0;
+      this.reply(c, f.data); // setting commands are echoed
+      return;
+    }
+    if (c >= 0x80 && c <= 0x85) {
+      this.reply(c, this.settings.get(c + 0x40) ?? []);
+      return;
+    }
+    if (c === CMD.GET_VERSION) {
+      this.reply(c, Array.from('i(HKG)100-SS ID003-05V280-42 SIMULATOR', (ch) => ch.charCodeAt(0)));
+      return;
+    }
+    if (c === CMD.GET_BOOT_VERSION) {
+      this.reply(c, Array.from('B05 ', (ch) => ch.charCodeAt(0)));
+      return;
+    }
+    if (c === CMD.GET_CURRENCY_ASSIGN) {
+      const blocks: number[] = [];
+      for (const t of this.table) {
+        const exp = Math.floor(Math.log10(t.denomination));
+        blocks.push(t.code, this.countryCode, Math.round(t.denomination / 10 ** exp), exp);
+      }
+      this.reply(c, blocks);
+      return;
+    }
+    const inEscrow = this.st === 'escrow' && !this.fault;
+    if ((c === CMD.STACK_1 || c === CMD.STACK_2) && inEscrow) {
+      this.reply(CMD.ACK);
+      this.st = 'stacking-early';
+      return;
+    }
+    if (c === CMD.RETURN && inEscrow) {
+      this.reply(CMD.ACK);
+      this.st = 'returning';
+      return;
+    }
+    if ((c === CMD.HOLD && inEscrow) || c === CMD.WAIT) {
+      this.reply(CMD.ACK);
+      return;
+    }
+    this.reply(STATUS.INVALID_COMMAND);
+  }
+
+  private doReset(): void {
+    if (this.st === 'power-up' && this.note) {
+      // Initialisation finishes the interrupted movement: back to the customer, or into the box.
+      if (this.powerUpCode === STATUS.POWER_UP_BILL_IN_STACKER) this.cash.push(this.note.denomination);
+      else this.back.push(this.note.denomination);
+      this.note = null;
+    }
+    if (this.note) {
+      this.back.push(this.note.denomination);
+      this.note = null;
+    }
+    this.fault = this.fault?.code === STATUS.STACKER_OPEN || this.fault?.code === STATUS.STACKER_FULL ? this.fault : null;
+    this.inhibited = true;
+    this.initLeft = this.initPolls;
+    this.st = 'initialize';
+  }
+
+  private reportStatus(): void {
+    if (this.fault) {
+      this.reply(this.fault.code, this.fault.data === undefined ? [] : [this.fault.data]);
+      return;
+    }
+    switch (this.st) {
+      case 'power-up':
+        return this.reply(this.powerUpCode);
+      case 'initialize':
+        return this.reply(STATUS.INITIALIZE);
+      case 'disabled':
+        return this.reply(STATUS.DISABLE);
+      case 'enabled':
+        return this.reply(STATUS.ENABLE);
+      case 'accepting':
+        return this.reply(STATUS.ACCEPTING);
+      case 'escrow':
+        return this.reply(STATUS.ESCROW, [this.note?.code ?? 0]);
+      case 'stacking-early':
+      case 'stacking-late':
+        return this.reply(STATUS.STACKING);
+      case 'vend-valid':
+        return this.reply(STATUS.VEND_VALID);
+      case 'stacked':
+        return this.reply(STATUS.STACKED);
+      case 'rejecting':
+        return this.reply(STATUS.REJECTING, [this.note?.reject ?? 0x79]);
+      case 'returning':
+        return this.reply(STATUS.RETURNING);
+    }
+  }
+
+  private step(): void {
+    const reported = STEP_OF[this.st];
+    if (!this.fault && reported && this.cutAt?.step === reported) {
+      const r = this.cutAt.restoreAfterMs;
+      this.cutAt = null;
+      this.cutNow(r);
+      return;
+    }
+    if (this.fault) return;
+    switch (this.st) {
+      case 'initialize':
+        if (--this.initLeft <= 0) this.st = this.inhibited ? 'disabled' : 'enabled';
+        return;
+      case 'disabled':
+        if (!this.inhibited) this.st = 'enabled';
+        return;
+      case 'enabled': {
+        if (this.inhibited) {
+          this.st = 'disabled';
+          return;
+        }
+        const next = this.queue.shift();
+        if (next) {
+          this.note = next;
+          this.st = 'accepting';
+        }
+        return;
+      }
+      case 'accepting': {
+        const n = this.note;
+        if (!n) return;
+        const index = n.code - ESCROW_CODE_FIRST;
+        const inhibitedDenomination = n.code === 0 || (index >= 0 && index < 16 && ((this.denominationMask >> index) & 1) === 1);
+        if (n.reject !== undefined || inhibitedDenomination) {
+          n.reject ??= 0x79;
+          this.st = 'rejecting';
+        } else this.st = 'escrow';
+        return;
+      }
+      case 'stacking-early':
+        this.st = 'stacking-late';
+        return;
+      case 'stacking-late':
+        this.st = 'vend-valid';
+        return;
+      case 'stacked':
+      case 'rejecting':
+      case 'returning':
+        if (this.st !== 'stacked' && this.note) this.back.push(this.note.denomination);
+        if (this.st !== 'stacked') this.note = null;
+        this.st = this.inhibited ? 'disabled' : 'enabled';
+        return;
+      default:
+        return;
+    }
+  }
+}

@@ -1,0 +1,33 @@
+// What a test, the host's simulated mode, or `npm run devices -- simulate` can do to a simulated
+// bill acceptor. Both the ID-003 and the SSP simulators implement it.
+
+/** Steps of the acceptance sequence; a power cut armed on a step happens right after the device reported it. */
+export type BillStep = 'accepting' | 'escrow' | 'stacking' | 'stacking-late' | 'credit' | 'stacked';
+
+export type WireFault = 'garble' | 'truncate' | 'drop' | 'noise';
+
+export interface BillAcceptorSimControls {
+  readonly protocol: 'id003' | 'ssp';
+  /** Insert a note of this face value; `reject` makes the validator refuse it (ID-003 reject code). */
+  insertNote(denomination: number, options?: { reject?: number }): void;
+  jam(where?: 'acceptor' | 'stacker'): void;
+  stackerFull(): void;
+  removeStacker(): void;
+  replaceStacker(): void;
+  cheat(): void;
+  fail(code?: number): void;
+  /** Technician clears a jam / empties the stacker / resets the error. */
+  clearFault(): void;
+  /** Cut the power now, or right after the device reports `at`; restore after restoreAfterMs if given. */
+  powerCut(options?: { at?: BillStep; restoreAfterMs?: number }): void;
+  powerOn(): void;
+  /** Damage the next reply(ies) on the wire. */
+  wireFault(kind: WireFault, count?: number): void;
+  readonly powered: boolean;
+  /** Face values now in the cashbox (what the casino will count). */
+  readonly cashbox: readonly number[];
+  /** Face values given back to the customer. */
+  readonly returned: readonly number[];
+  /** Face values stuck in a jam and removed by a technician. */
+  readonly jammed: readonly number[];
+}

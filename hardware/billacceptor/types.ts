@@ -1,0 +1,98 @@
+// The one event model of every bill acceptor, whatever its protocol. Amounts are integer minor
+// units. The credit callback is awaited before the device is acknowledged, so the host can
+// journal the credit first; see docs/protocols/id003.md and ssp.md for each protocol's credit point.
+import type { Clock } from '../clock.js';
+import type { Currency } from './notes.js';
+
+export interface Note {
+  /** Face value in major units, e.g. 100 for a HK$100 note. */
+  denomination: number;
+  /** Integer minor units (denomination × 100). */
+  amount: number;
+  currency: Currency;
+  /** Protocol code of the note: ID-003 escrow code or SSP channel. */
+  code: number;
+}
+
+/** A note seen in escrow, with the id the host journals it under. */
+export interface EscrowedNote extends Note {
+  escrowId: string;
+}
+
+export interface Credit {
+  escrowId: string;
+  amount: number;
+  currency: Currency;
+  denomination: number;
+  /** True when the credit was resolved after a power cut / reconnect rather than seen live. */
+  recovered: boolean;
+}
+
+export type BillAcceptorEvent =
+  | { type: 'connected'; protocol: string; firmware?: string }
+  | { type: 'escrowed'; note: EscrowedNote }
+  | { type: 'stacking'; note: EscrowedNote }
+  | ({ type: 'credit' } & Credit)
+  | { type: 'stacked'; escrowId?: string }
+  | { type: 'returned'; note?: EscrowedNote; reason: 'host' | 'escrow-timeout' | 'not-accepted' | 'power-up' | 'device' }
+  | { type: 'rejected'; reason: string; code?: number }
+  | { type: 'jam'; where: 'acceptor' | 'stacker' | 'unknown'; note?: EscrowedNote }
+  | { type: 'stackerFull' }
+  | { type: 'stackerRemoved' }
+  | { type: 'stackerReplaced' }
+  | { type: 'cheated' }
+  | { type: 'failure'; reason: string; code?: number }
+  | { type: 'faultCleared' }
+  | { type: 'idle'; enabled: boolean }
+  | { type: 'disconnected'; reason: string }
+  | { type: 'reconnected' }
+  /**
+   * The device came back from a power cut (or a link loss treated as one). `notePending` is where
+   * the device says a note was: in the stacker means a credit is owed (it follows as a `credit`
+   * event with recovered=true when the note is known); in the acceptor means it is returned.
+   */
+  | { type: 'powerUp'; notePending: 'none' | 'acceptor' | 'stacker'; note?: EscrowedNote; creditOwed: boolean }
+  /** The device reports a credit the host cannot value (note unknown): manual reconciliation. */
+  | { type: 'unvaluedCredit'; reason: string; code?: number };
+
+export type EscrowDecision = 'stack' | 'return';
+
+export interface BillAcceptorOptions {
+  currency: Currency;
+  /** Denominations (major units) the table accepts; default all notes of the currency. */
+  accept?: readonly number[];
+  /**
+   * Called with each note in escrow. Journal it, then answer 'stack' or 'return'. Unanswered
+   * within escrowTimeoutMs, the note is returned. Default: stack every accepted note.
+   */
+  onEscrow?: (note: EscrowedNote) => EscrowDecision | Promise<EscrowDecision>;
+  /** Called at the protocol's credit point; the device is acknowledged after it resolves. */
+  onCredit?: (credit: Credit) => void | Promise<void>;
+  /**
+   * A note the host journalled as escrowed (and sent to the stacker) but never saw credited, from
+   * before a restart. Used to value a power-up "note in stacker" report.
+   */
+  pendingNote?: (EscrowedNote & { stackSent: boolean }) | null;
+  /** Start accepting as soon as the device is ready (default false: call enable()). */
+  enabled?: boolean;
+  escrowTimeoutMs?: number;
+  pollIntervalMs?: number;
+  replyTimeoutMs?: number;
+  /** Attempts per command before the link is considered lost. */
+  retries?: number;
+  reconnectBaseMs?: number;
+  reconnectMaxMs?: number;
+  clock?: Clock;
+}
+
+export interface BillAcceptor {
+  readonly protocol: 'id003' | 'ssp';
+  readonly currency: Currency;
+  on(listener: (e: BillAcceptorEvent) => void): () => void;
+  /** Begin connecting (idempotent). */
+  start(): void;
+  enable(): void;
+  disable(): void;
+  setAccepted(denominations: readonly number[]): void;
+  close(): Promise<void>;
+}

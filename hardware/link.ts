@@ -1,0 +1,180 @@
+// Link lifecycle shared by every driver: open a port, run a protocol session on it until the
+// link is lost, then reconnect with exponential backoff. An unplug or a dropped TCP connection is
+// treated like a power cut of the device: the next session starts with the protocol's
+// power-up/sync sequence and resolves whatever was in flight.
+import { backoffDelay, realClock, sleep, type Clock } from './clock.js';
+import type { BytePort, PortOpener } from './transport/byte-port.js';
+
+export class LinkLostError extends Error {
+  constructor(message = 'link lost') {
+    super(message);
+    this.name = 'LinkLostError';
+  }
+}
+
+export interface LinkOptions {
+  clock?: Clock;
+  /** First reconnect delay; doubles per failed attempt up to reconnectMaxMs. */
+  reconnectBaseMs?: number;
+  reconnectMaxMs?: number;
+}
+
+export interface LinkHooks {
+  /** Runs the protocol on an open port; resolves or throws when the link is gone. */
+  session(port: BytePort, signal: AbortSignal): Promise<void>;
+  /** The link is down (once per outage, including a device absent at start). */
+  down(reason: string): void;
+  /** The first successful exchange after open: `again` is false the very first time. */
+  up(again: boolean): void;
+}
+
+export class Link {
+  readonly clock: Clock;
+  private readonly abort = new AbortController();
+  private running: Promise<void> | null = null;
+  private sessionUp = false;
+  private isDown = false;
+  private everUp = false;
+  private port: BytePort | null = null;
+
+  constructor(
+    private readonly opener: PortOpener,
+    private readonly hooks: LinkHooks,
+    private readonly options: LinkOptions = {},
+  ) {
+    this.clock = options.clock ?? realClock;
+  }
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  get stopped(): boolean {
+    return this.abort.signal.aborted;
+  }
+
+  start(): void {
+    this.running ??= this.loop();
+  }
+
+  /** Called by the session once the device has answered. */
+  markUp(): void {
+    this.sessionUp = true;
+    if (!this.everUp || this.isDown) {
+      const again = this.everUp;
+      this.everUp = true;
+      this.isDown = false;
+      this.hooks.up(again);
+    }
+  }
+
+  /** Closes the current port (the session then ends as if the link had dropped). */
+  async dropPort(): Promise<void> {
+    await this.port?.close();
+  }
+
+  private async loop(): Promise<void> {
+    let attempt = 0;
+    while (!this.stopped) {
+      let reason = 'link lost';
+      this.sessionUp = false;
+      try {
+        this.port = await this.opener();
+        await this.hooks.session(this.port, this.abort.signal);
+      } catch (e) {
+        reason = e instanceof Error ? e.message : String(e);
+      } finally {
+        const p = this.port;
+        this.port = null;
+        await p?.close().catch(() => undefined);
+      }
+      if (this.stopped) break;
+      if (this.sessionUp) attempt = 0;
+      // Reported once per outage, and also when the device was absent from the start.
+      if (!this.isDown) {
+        this.isDown = true;
+        this.hooks.down(reason);
+      }
+      await sleep(this.clock, backoffDelay(attempt++, this.options.reconnectBaseMs ?? 250, this.options.reconnectMaxMs ?? 10_000), this.abort.signal);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    await this.port?.close().catch(() => undefined);
+    await this.running;
+  }
+}
+
+/** Turns a port's byte stream into frames through a parser, with a timed `next()`. */
+export class FrameChannel<F> {
+  private queue: F[] = [];
+  private waiter: ((f: F | null) => void) | null = null;
+  private lostError: Error | null = null;
+  private readonly offData: () => void;
+  private readonly offClose: () => void;
+
+  constructor(
+    readonly port: BytePort,
+    private readonly parse: (bytes: Uint8Array) => F[],
+    private readonly clock: Clock,
+  ) {
+    this.offData = port.onData((b) => {
+      for (const f of this.parse(b)) this.queue.push(f);
+      this.flush();
+    });
+    this.offClose = port.onClose((e) => {
+      this.lostError = new LinkLostError(e?.message ?? 'port closed');
+      this.flush();
+    });
+  }
+
+  private flush(): void {
+    const w = this.waiter;
+    if (!w) return;
+    if (this.queue.length > 0) {
+      this.waiter = null;
+      w(this.queue.shift() as F);
+    } else if (this.lostError) {
+      this.waiter = null;
+      w(null);
+    }
+  }
+
+  /** Drops frames that arrived before a new request (late replies to an earlier one). */
+  clear(): void {
+    this.queue = [];
+  }
+
+  /** The next frame, or null after timeoutMs. Throws LinkLostError once the port is gone. */
+  async next(timeoutMs: number): Promise<F | null> {
+    if (this.queue.length > 0) return this.queue.shift() as F;
+    if (this.lostError) throw this.lostError;
+    const f = await new Promise<F | null>((resolve) => {
+      const h = this.clock.setTimeout(() => {
+        this.waiter = null;
+        resolve(null);
+      }, timeoutMs);
+      this.waiter = (x) => {
+        this.clock.clearTimeout(h);
+        resolve(x);
+      };
+    });
+    if (f === null && this.lostError) throw this.lostError;
+    return f;
+  }
+
+  async write(bytes: Uint8Array): Promise<void> {
+    if (this.lostError) throw this.lostError;
+    try {
+      await this.port.write(bytes);
+    } catch (e) {
+      throw new LinkLostError(e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  dispose(): void {
+    this.offData();
+    this.offClose();
+  }
+}

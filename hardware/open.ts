@@ -1,0 +1,104 @@
+// Factories: a logical device from a spec string (`sim`, `usb:VID:PID[:serial]`, `tcp:HOST:PORT`).
+// `sim` runs the real driver over the fake USB bridge in front of a byte-level simulator, so the
+// simulated mode exercises exactly the code that drives real hardware.
+import { Id003BillAcceptor } from './billacceptor/id003/driver.js';
+import { Id003Simulator } from './billacceptor/id003/simulator.js';
+import type { Currency } from './billacceptor/notes.js';
+import type { BillAcceptorSimControls } from './billacceptor/sim-controls.js';
+import type { BillAcceptor, BillAcceptorOptions } from './billacceptor/types.js';
+import type { DeviceSide } from './sim/device-side.js';
+import { LINE_8E1_9600, LINE_8N2_9600, type LineSettings, type PortOpener } from './transport/byte-port.js';
+import { FakeUsbBus, type BridgeKind, type FakeUsbDevice } from './transport/fake-usb.js';
+import { findUsbDevice, nodeUsbBus } from './transport/node-usb.js';
+import { parseSpec } from './transport/spec.js';
+import { TcpPort } from './transport/tcp.js';
+import type { UsbBusLike } from './transport/usb-types.js';
+import { UsbSerialPort } from './transport/usb-serial.js';
+
+export type BillProtocol = 'id003' | 'ssp';
+export type ShoeProtocol = 'framed' | 'ascii';
+
+/** Unplug/replug of a simulated device's USB cable. */
+export interface SimCable {
+  unplug(): void;
+  replug(): void;
+  readonly usb: FakeUsbDevice;
+}
+
+export interface OpenOptions {
+  /** UART settings for a usb: spec (default per protocol); a tcp: spec has none. */
+  line?: LineSettings;
+  /** The USB bus for usb: specs (default: node-usb); tests pass a FakeUsbBus. */
+  bus?: UsbBusLike;
+  /** USB-serial bridge the `sim` spec presents (default: FTDI for ID-003, CDC-ACM for SSP and shoes). */
+  simBridge?: BridgeKind;
+  /** transferIn timeout of the USB read loop. */
+  usbReadTimeoutMs?: number;
+}
+
+export type OpenedBillAcceptor = BillAcceptor & { simulator?: BillAcceptorSimControls & SimCable };
+
+function usbOpener(bus: Promise<UsbBusLike> | UsbBusLike, vid: number, pid: number, serial: string | undefined, line: LineSettings, readTimeoutMs?: number): PortOpener {
+  return async () => {
+    const b = await bus;
+    const dev = await findUsbDevice(b, vid, pid, serial);
+    if (!dev) throw new Error(`USB device ${vid.toString(16).padStart(4, '0')}:${pid.toString(16).padStart(4, '0')}${serial ? ':' + serial : ''} not present`);
+    return UsbSerialPort.open(dev, line, { bus: b, ...(readTimeoutMs ? { readTimeoutMs } : {}) });
+  };
+}
+
+/** A port opener for a spec; for `sim`, the caller provides the simulator to put behind a fake bridge. */
+export function openerFor(
+  spec: string,
+  line: LineSettings,
+  options: OpenOptions,
+  sim?: () => { side: DeviceSide; bridge: BridgeKind },
+): { opener: PortOpener; cable?: SimCable } {
+  const s = parseSpec(spec);
+  if (s.kind === 'tcp') return { opener: () => TcpPort.open(s.host, s.port) };
+  if (s.kind === 'usb') return { opener: usbOpener(options.bus ?? nodeUsbBus(), s.vendorId, s.productId, s.serial, line, options.usbReadTimeoutMs) };
+  if (!sim) throw new Error('no simulator for this device');
+  const { side, bridge } = sim();
+  const bus = new FakeUsbBus();
+  let usb = bus.plug(side, { kind: bridge });
+  const cable: SimCable = {
+    unplug: () => bus.unplug(usb),
+    replug: () => {
+      usb = bus.replug(usb);
+    },
+    get usb() {
+      return usb;
+    },
+  };
+  return { opener: usbOpener(bus, usb.vendorId, usb.productId, undefined, line, options.usbReadTimeoutMs ?? 100), cable };
+}
+
+function attach<T extends object, C extends object>(target: T, sim: C | undefined, cable: SimCable | undefined): T & { simulator?: C & SimCable } {
+  if (!sim || !cable) return target;
+  // The controls live on the simulator object itself (its methods mutate its own state).
+  const simulator = Object.defineProperties(sim, {
+    unplug: { value: cable.unplug },
+    replug: { value: cable.replug },
+    usb: { get: () => cable.usb },
+  }) as C & SimCable;
+  return Object.assign(target, { simulator });
+}
+
+/**
+ * Opens a bill acceptor: `protocol` picks the driver. The device starts connecting at once; call
+ * `enable()` to accept notes (or pass `enabled: true`).
+ */
+export function openBillAcceptor(spec: string, options: BillAcceptorOptions & OpenOptions & { protocol: BillProtocol; currency: Currency }): OpenedBillAcceptor {
+  const id003 = options.protocol === 'id003';
+  const line = options.line ?? (id003 ? LINE_8E1_9600 : LINE_8N2_9600);
+  let sim: Id003Simulator | undefined;
+  const { opener, cable } = openerFor(spec, line, options, () => {
+    sim = id003 ? new Id003Simulator({ currency: options.currency }) : new Id003Simulator({ currency: options.currency });
+    return { side: sim, bridge: options.simBridge ?? (id003 ? 'ftdi' : 'cdc-acm') };
+  });
+  const device = id003 ? new Id003BillAcceptor(opener, options) : new Id003BillAcceptor(opener, options);
+  const opened = attach(device, sim as BillAcceptorSimControls | undefined, cable);
+  device.start();
+  return opened;
+}
+

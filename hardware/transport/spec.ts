@@ -1,0 +1,37 @@
+// Device spec strings: `sim`, `usb:VID:PID[:serial]` (hex ids) or `tcp:HOST:PORT`.
+import { z } from 'zod';
+
+export type DeviceSpec =
+  | { kind: 'sim' }
+  | { kind: 'usb'; vendorId: number; productId: number; serial?: string }
+  | { kind: 'tcp'; host: string; port: number };
+
+const hexId = z.string().regex(/^(0x)?[0-9a-fA-F]{1,4}$/, 'a hex id of 1–4 digits');
+
+export function parseSpec(spec: string): DeviceSpec {
+  if (spec === 'sim') return { kind: 'sim' };
+  if (spec.startsWith('usb:')) {
+    const [vid, pid, ...rest] = spec.slice(4).split(':');
+    const v = hexId.safeParse(vid);
+    const p = hexId.safeParse(pid);
+    if (!v.success || !p.success) throw new Error(`bad USB spec "${spec}": expected usb:VID:PID[:serial] with hex ids`);
+    const serial = rest.join(':');
+    return { kind: 'usb', vendorId: parseInt(v.data, 16), productId: parseInt(p.data, 16), ...(serial ? { serial } : {}) };
+  }
+  if (spec.startsWith('tcp:')) {
+    const body = spec.slice(4);
+    const i = body.lastIndexOf(':');
+    const host = body.slice(0, i).replace(/^\[(.*)\]$/, '$1');
+    const port = Number(body.slice(i + 1));
+    if (i <= 0 || !host || !Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`bad TCP spec "${spec}": expected tcp:HOST:PORT`);
+    return { kind: 'tcp', host, port };
+  }
+  throw new Error(`bad device spec "${spec}": expected sim, usb:VID:PID[:serial] or tcp:HOST:PORT`);
+}
+
+export function formatSpec(s: DeviceSpec): string {
+  if (s.kind === 'sim') return 'sim';
+  if (s.kind === 'tcp') return `tcp:${s.host.includes(':') ? `[${s.host}]` : s.host}:${s.port}`;
+  const h = (n: number): string => n.toString(16).padStart(4, '0');
+  return `usb:${h(s.vendorId)}:${h(s.productId)}${s.serial ? ':' + s.serial : ''}`;
+}
