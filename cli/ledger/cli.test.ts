@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'ledger-cli-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+const cli = path.resolve('cli/ledger.ts');
+
+function ledger(...args: string[]) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+describe('npm run ledger', () => {
+  const dir = path.join(tmp, 'kiosk');
+  it('demo, verify, export, recall, evidence, meters and status work on one data folder', () => {
+    const demo = ledger('demo', '--data-dir', dir, '--terminal-id', 'K-1', '--rounds', '3');
+    assert.equal(demo.code, 0, demo.err);
+    const last = /last round (\S+)/.exec(demo.out)?.[1];
+    assert.ok(last);
+    const v = ledger('verify', '--data-dir', dir, '--json');
+    assert.equal(v.code, 0, v.out + v.err);
+    assert.equal((JSON.parse(v.out) as { ok: boolean }).ok, true);
+    const e = ledger('export', '--data-dir', dir, '--from', '5', '--json');
+    assert.equal(e.code, 0, e.err);
+    const exported = JSON.parse(e.out) as { terminalId: string; entries: { seq: number; hash: string }[] };
+    assert.equal(exported.terminalId, 'K-1');
+    assert.equal(exported.entries[0]?.seq, 5);
+    const r = ledger('recall', '--data-dir', dir, '--station', '3', '--json');
+    assert.equal((JSON.parse(r.out) as unknown[]).length, 3);
+    const ev = ledger('evidence', '--data-dir', dir, '--round', last);
+    assert.equal(ev.code, 0, ev.err);
+    assert.equal((JSON.parse(ev.out) as { round: { roundId: string } }).round.roundId, last);
+    assert.equal(ledger('meters', '--data-dir', dir, '--scope', 'table', '--json').code, 0);
+    assert.equal((JSON.parse(ledger('status', '--data-dir', dir, '--json').out) as { lagEntries: number }).lagEntries, exported.entries.length + 4);
+  });
+
+  it('exits 1 when the journal was altered, 2 on usage errors, 1 on a missing ledger', () => {
+    const db = new Database(path.join(dir, 'ledger.sqlite'));
+    db.exec('DROP TRIGGER journal_no_update');
+    db.prepare("UPDATE journal SET body = replace(body, '\"net\":-1000', '\"net\":-900') WHERE type = 'round.settle'").run();
+    db.close();
+    const v = ledger('verify', '--data-dir', dir);
+    assert.equal(v.code, 1);
+    assert.match(v.out, /MISMATCH/);
+    assert.equal(ledger('verify').code, 2);
+    assert.equal(ledger('export', '--data-dir', dir).code, 2);
+    assert.equal(ledger('frobnicate').code, 2);
+    assert.equal(ledger('verify', '--data-dir', path.join(tmp, 'none')).code, 1);
+  });
+});

@@ -1,0 +1,31 @@
+import { outboxStats, syncAnchor } from '../../ledger/index.js';
+import { openFromArgs, options, tool } from './common.js';
+
+const USAGE = `Usage: npm run --silent ledger -- status --data-dir DIR [--json]
+  Journal head, upstream acknowledgement, outbox lag and the last sync error.`;
+
+export function run(argv: string[]): Promise<number> {
+  return tool(USAGE, () => {
+    const v = options(argv, { 'data-dir': { type: 'string' }, json: { type: 'boolean' } }, USAGE);
+    if (v.help) {
+      console.log(USAGE);
+      return 0;
+    }
+    const ledger = openFromArgs(v['data-dir'] as string | undefined, USAGE);
+    try {
+      const a = syncAnchor(ledger);
+      const o = outboxStats(ledger);
+      const lagSeconds = o.oldestQueuedAt ? Math.floor((Date.now() - Date.parse(o.oldestQueuedAt)) / 1000) : 0;
+      const s = { terminalId: ledger.terminalId, head: ledger.headOf(), acked: { seq: a.ackedSeq, hash: a.ackedHash }, lagEntries: o.pending, lagSeconds, lastError: a.lastError, lastErrorAt: a.lastErrorAt, lastSuccessAt: a.lastSuccessAt };
+      if (v.json) console.log(JSON.stringify(s));
+      else {
+        console.log(`terminal ${s.terminalId}: head ${s.head.seq}, acknowledged upstream ${s.acked.seq}`);
+        console.log(`unsynced: ${s.lagEntries} entries, oldest ${s.lagSeconds} s`);
+        if (s.lastError) console.log(`last error (${s.lastErrorAt}): ${s.lastError}`);
+      }
+      return 0;
+    } finally {
+      ledger.close();
+    }
+  });
+}

@@ -1,0 +1,137 @@
+import { z } from 'zod';
+
+// The typed payloads a kiosk journals. Every amount is integer minor units (avos/cents) of the
+// table's currency. Stations are numbered from 1, as on the table config.
+
+const minor = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+const positive = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const station = z.number().int().min(1).max(99);
+const seat = z.number().int().min(1).max(99);
+const id = z.string().min(1).max(128);
+const text = z.string().max(2000);
+const who = z.string().min(1).max(128);
+
+/** A card as the shoe read it, in dealing order, and where it went. */
+const cardDealt = z.strictObject({
+  /** Card code as `engine/cards/card.ts` writes it, e.g. `AS`, `TD`. */
+  card: z.string().min(2).max(3),
+  /** `seat:3`, `seat:3:hand:1`, `dealer`, `player`, `banker`, `burn`, `war:3`… */
+  to: z.string().min(1).max(32),
+});
+
+const decision = z.strictObject({
+  seat,
+  hand: z.number().int().min(0).max(7).optional(),
+  station: station.optional(),
+  action: z.string().min(1).max(32),
+  /** True when the countdown ran out and the profile's default was taken. */
+  auto: z.boolean().optional(),
+});
+
+const betLine = z.strictObject({ seat, bet: z.string().min(1).max(32), amount: positive });
+
+/** A settlement line of the engine (`engine/settlement/settlement-line.ts`) plus the paying station. */
+const settlementLine = z.strictObject({
+  station,
+  seat,
+  bet: z.string().min(1).max(32),
+  hand: z.number().int().min(0).max(7).optional(),
+  stake: minor,
+  /** Player's net in minor units: + win, − loss, 0 push. Never below −stake. */
+  net: z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER),
+  rule: z.string().min(1).max(128),
+});
+
+const roundCore = {
+  roundId: id,
+  tableId: id,
+  game: z.enum(['blackjack', 'baccarat', 'war']),
+  profile: z.string().min(1).max(64),
+  shoeId: id.optional(),
+  startedAt: z.iso.datetime({ offset: true }).optional(),
+  cards: z.array(cardDealt).max(416),
+  decisions: z.array(decision).max(512),
+};
+
+const authorisation = {
+  who,
+  /** The regulator's or the casino's authorisation reference for this act. */
+  authorisation: z.string().min(1).max(128),
+};
+
+export const PAYLOADS = {
+  /** The acceptor holds a note in escrow; journalled before STACK is sent. No money moves. */
+  'bill.escrow': z.strictObject({ station, device: id, denomination: positive, currency: z.string().length(3) }),
+  /** The note was returned (rejected, timeout, or the escrow resolved as not stacked on restart). */
+  'bill.return': z.strictObject({ station, device: id, denomination: positive, currency: z.string().length(3), reason: text }),
+  /** Credit given at the protocol's credit point (ID-003 VEND VALID, SSP credit). */
+  'bill.credit': z.strictObject({
+    station,
+    device: id,
+    denomination: positive,
+    currency: z.string().length(3),
+    /** The `bill.escrow` entry this credit resolves, when there was one. */
+    escrowSeq: z.number().int().positive().optional(),
+  }),
+  /** Credits → wagers in play. Doubles, splits and insurance are further bets of the same round. */
+  'bet.place': z.strictObject({ station, roundId: id, tableId: id, bets: z.array(betLine).min(1).max(32) }),
+  /** The round's record for recall and its settlement lines, each with the rule that decided it. */
+  'round.settle': z.strictObject({ ...roundCore, lines: z.array(settlementLine).max(512) }),
+  /** Every bet of the round is returned; two people authorise (a supervisor and a witness). */
+  'round.void': z.strictObject({ ...roundCore, reason: text, authorisedBy: z.array(who).min(1).max(4) }),
+  /** A card the shoe could not read, an extra card, or one that breaks the inventory. */
+  'misread': z.strictObject({
+    tableId: id,
+    roundId: id.optional(),
+    detail: text,
+    resolution: z.enum(['pending', 'card-entered', 'round-void']),
+    card: z.string().min(2).max(3).optional(),
+    confirmedBy: z.array(who).max(4).optional(),
+  }),
+  /** Credits removed from a station's meter to be paid by an attendant (GLI "cancelled credits"). */
+  'credit.cancel': z.strictObject({ station, amount: positive, reason: text }),
+  /** A win paid by hand without passing through the credit meter (jackpot, win above the limit). */
+  'handpay.request': z.strictObject({ station, amount: positive, reason: z.enum(['jackpot', 'win-limit']), detail: text.optional() }),
+  /** The attendant paid a pending `credit.cancel` or `handpay.request` (named by its txId). */
+  'handpay.confirm': z.strictObject({ station, requestTxId: id, amount: positive, attendant: who }),
+  'door.open': z.strictObject({ door: z.string().min(1).max(32), station: station.optional() }),
+  'door.close': z.strictObject({ door: z.string().min(1).max(32), station: station.optional() }),
+  /** Journalled at every start: the previous run ended (cleanly or not). */
+  'power.reset': z.strictObject({ clean: z.boolean(), softwareVersion: z.string().max(64), detail: text.optional() }),
+  'config.change': z.strictObject({ ...authorisation, key: z.string().min(1).max(128), before: z.unknown(), after: z.unknown() }),
+  /** The only way a meter goes down: every meter of the scope back to zero, authorised. */
+  'meter.clear': z.strictObject({ ...authorisation, scope: z.string().regex(/^(table|station:\d{1,2})$/), reason: text }),
+} as const;
+
+export type EntryType = keyof typeof PAYLOADS;
+export const ENTRY_TYPES = Object.keys(PAYLOADS) as EntryType[];
+export type Payload<T extends EntryType> = z.infer<(typeof PAYLOADS)[T]>;
+
+/** Entry types that move credit: each needs a transaction id, and an id is journalled once. */
+export const MONEY_TYPES: ReadonlySet<EntryType> = new Set<EntryType>([
+  'bill.credit', 'bet.place', 'round.settle', 'round.void', 'credit.cancel', 'handpay.request', 'handpay.confirm',
+]);
+
+/** What a caller hands to `Ledger.append`. */
+export type NewEntry = { [T in EntryType]: { type: T; payload: Payload<T>; txId?: string } }[EntryType];
+
+export function parsePayload<T extends EntryType>(type: T, payload: unknown): Payload<T> {
+  const schema = PAYLOADS[type] as unknown as z.ZodType<Payload<T>>;
+  if (!schema) throw new TypeError(`unknown entry type ${String(type)}`);
+  return schema.parse(payload);
+}
+
+// Account names. Signed posting amounts: + is a debit, − a credit. Liabilities (credit owed to a
+// player, wagers in play, handpays owed) are credit-normal, so their balance is −Σ.
+export const account = {
+  stationCredit: (s: number) => `station:${s}:credit`,
+  wagers: (s: number) => `wagers:${s}`,
+  cashbox: (s: number, denomination: number) => `cashbox:${s}:${denomination}`,
+  handpayPending: (s: number) => `handpay:${s}:pending`,
+  house: 'house',
+  /** Cash paid out by attendants from the cage. */
+  cage: 'cage',
+} as const;
+
+export type Posting = readonly [account: string, amount: number];
+export type MeterDelta = readonly [scope: string, name: string, delta: number];

@@ -1,0 +1,82 @@
+// The ledger's public API for the table host and the tools. See docs/ledger.md.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { ledgerFile, LedgerOpenError } from './db.js';
+import { Ledger, type LedgerOptions } from './ledger.js';
+import { readCredentials, type Credentials } from './sign.js';
+import { SyncClient, type SyncOptions } from './sync-client.js';
+
+export { Ledger, LedgerRefusal, type AppendResult, type EntryBody, type JournalEntry, type LedgerOptions } from './ledger.js';
+export { account, ENTRY_TYPES, MONEY_TYPES, PAYLOADS, type EntryType, type MeterDelta, type NewEntry, type Payload, type Posting } from './entries.js';
+export { LedgerOpenError, ledgerFile, openDatabase } from './db.js';
+export { LATEST_VERSION, MIGRATIONS, NewerSchemaError } from './migrations.js';
+export type { RoundRecord } from './recall.js';
+export { evidenceBundle, verifyEvidence, type EvidenceBundle } from './evidence.js';
+export { verifyLedger, type VerifyReport } from './verify.js';
+export { outboxStats, readBatch, recordAck, syncAnchor, type SyncAnchor, type WireEntry } from './outbox.js';
+export { Credentials, readCredentials, signRequest, SIGNATURE_HEADERS } from './sign.js';
+export { SyncClient, type SyncLimits, type SyncOptions, type SyncStatus } from './sync-client.js';
+export { canonicalJson, chainHash, genesisHash, sha256Hex } from './canonical.js';
+
+/** Opens (creating if needed) the ledger of `terminalId` in a data folder, with every check of `Ledger.open`. */
+export function openLedger(dataDir: string, terminalId: string, options: Omit<LedgerOptions, 'dataDir' | 'file' | 'terminalId'> = {}): Ledger {
+  return Ledger.open({ ...options, dataDir, terminalId });
+}
+
+/** Opens an existing ledger whatever its terminal (the tools: verify, export, evidence). */
+export function openExistingLedger(dataDir: string): Ledger {
+  const file = ledgerFile(dataDir);
+  if (!existsSync(file)) throw new LedgerOpenError(`no ledger at ${file}`);
+  const probe = new Database(file, { readonly: true, fileMustExist: true });
+  let terminalId: string | undefined;
+  try {
+    terminalId = (probe.prepare("SELECT value FROM meta WHERE key = 'terminal_id'").get() as { value: string } | undefined)?.value;
+  } catch {
+    terminalId = undefined;
+  } finally {
+    probe.close();
+  }
+  if (!terminalId) throw new LedgerOpenError(`${file} names no terminal`);
+  return Ledger.open({ dataDir, terminalId });
+}
+
+/** Where the kiosk keeps the credentials printed by `npm run upstream -- enroll`. */
+export function credentialsFile(dataDir: string): string {
+  return path.join(dataDir, 'upstream-credentials.json');
+}
+
+export interface StartSyncOptions extends Omit<SyncOptions, 'credentials' | 'url'> {
+  ledger: Ledger;
+  /** `--upstream URL` (defaults to the URL stored in the credentials file). */
+  upstream?: string;
+  /** `--terminal-id ID`: must match both the ledger and the credentials. */
+  terminalId: string;
+  /** The kiosk's data folder (credentials at `<dataDir>/upstream-credentials.json`), or… */
+  dataDir?: string;
+  /** … credentials given directly. */
+  credentials?: Credentials;
+}
+
+/**
+ * For `npm start -- --upstream URL --terminal-id ID`: reads the terminal's credentials, checks
+ * they belong to this terminal and ledger, starts the sync client and returns it (call
+ * `status()` for service mode, `kick()` after appends, `stop()` on shutdown).
+ */
+export function startLedgerSync(options: StartSyncOptions): SyncClient {
+  const { ledger, upstream, terminalId, dataDir, credentials: given, ...rest } = options;
+  let credentials = given;
+  if (!credentials) {
+    if (!dataDir) throw new Error('startLedgerSync needs credentials or dataDir');
+    const file = credentialsFile(dataDir);
+    if (!existsSync(file)) throw new Error(`no upstream credentials at ${file}: run "npm run upstream -- enroll --terminal-id ${terminalId}" and save its output there`);
+    credentials = readCredentials(file);
+  }
+  if (credentials.terminalId !== terminalId) throw new Error(`the credentials are for terminal ${credentials.terminalId}, not ${terminalId}`);
+  if (ledger.terminalId !== terminalId) throw new Error(`the ledger belongs to terminal ${ledger.terminalId}, not ${terminalId}`);
+  const url = upstream ?? credentials.upstream;
+  if (!url) throw new Error('no upstream URL: pass --upstream');
+  const client = new SyncClient(ledger, { ...rest, url, credentials });
+  client.start();
+  return client;
+}

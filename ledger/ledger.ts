@@ -1,0 +1,480 @@
+import type Database from 'better-sqlite3';
+import { canonicalJson, chainHash, genesisHash, sha256Hex } from './canonical.js';
+import { ledgerFile, LedgerOpenError, openDatabase } from './db.js';
+import {
+  account, MONEY_TYPES, parsePayload, type EntryType, type MeterDelta, type NewEntry, type Payload, type Posting,
+} from './entries.js';
+import { parseRecord, projectBet, projectRound, type RoundRecord } from './recall.js';
+
+export interface LedgerOptions {
+  /** The kiosk's data folder; the database is `<dataDir>/ledger.sqlite`. */
+  dataDir?: string;
+  /** Or a database file directly (`:memory:` in tests). */
+  file?: string;
+  /** This terminal's id: written on first open, and a database of another terminal is refused. */
+  terminalId: string;
+  /** Injected clock (tests, replays). */
+  clock?: () => Date;
+  /** Stop migrating at this version (migration tests only). */
+  migrateTo?: number;
+}
+
+/** What was journalled. */
+export interface JournalEntry {
+  seq: number;
+  ts: string;
+  tzOffsetMin: number;
+  type: EntryType;
+  txId: string | null;
+  roundId: string | null;
+  body: string;
+  contentHash: string;
+  prevHash: string;
+  hash: string;
+}
+
+/** The parsed canonical body of an entry: the caller's payload and what the ledger derived. */
+export interface EntryBody {
+  v: 1;
+  terminal: string;
+  seq: number;
+  ts: string;
+  tzOffsetMin: number;
+  type: EntryType;
+  txId?: string;
+  payload: Record<string, unknown>;
+  postings: Posting[];
+  meters: MeterDelta[];
+  /** [station, credit before, credit after] for every station whose credit this entry concerns. */
+  credits?: [number, number, number][];
+}
+
+export type AppendResult =
+  | { status: 'appended'; entry: JournalEntry }
+  /** The transaction id was already journalled with the same content: nothing was written. */
+  | { status: 'duplicate'; entry: JournalEntry };
+
+/** A refused entry: nothing of it (nor of its batch) was written. */
+export class LedgerRefusal extends Error {
+  constructor(readonly code: string, message: string) {
+    super(message);
+    this.name = 'LedgerRefusal';
+  }
+}
+
+const ROUND_TYPES = new Set<EntryType>(['bet.place', 'round.settle', 'round.void', 'misread']);
+
+interface JournalRow {
+  seq: number;
+  ts: string;
+  tz_offset_min: number;
+  type: string;
+  tx_id: string | null;
+  round_id: string | null;
+  body: string;
+  content_hash: string;
+  prev_hash: string;
+  hash: string;
+}
+
+export function rowToEntry(r: JournalRow): JournalEntry {
+  return {
+    seq: r.seq, ts: r.ts, tzOffsetMin: r.tz_offset_min, type: r.type as EntryType, txId: r.tx_id, roundId: r.round_id,
+    body: r.body, contentHash: r.content_hash, prevHash: r.prev_hash, hash: r.hash,
+  };
+}
+
+function sum(xs: readonly number[]): number {
+  let t = 0;
+  for (const x of xs) {
+    t += x;
+    if (!Number.isSafeInteger(t)) throw new LedgerRefusal('overflow', 'amount overflows safe integers');
+  }
+  return t;
+}
+
+/**
+ * The kiosk's ledger: one writer, one SQLite database per terminal. Every append validates the
+ * payload, derives the postings (which must balance), the meter deltas and the credits before
+ * and after, writes them with the journal row, the projections (balances, meters, recall) and
+ * the outbox row in ONE transaction, and returns only after the durable commit.
+ */
+export class Ledger {
+  readonly db: Database.Database;
+  readonly terminalId: string;
+  readonly file: string;
+  private readonly clock: () => Date;
+  private head: { seq: number; hash: string };
+  private readonly stmt: ReturnType<Ledger['prepare']>;
+
+  static open(options: LedgerOptions): Ledger {
+    const file = options.file ?? (options.dataDir ? ledgerFile(options.dataDir) : undefined);
+    if (!file) throw new TypeError('Ledger.open needs dataDir or file');
+    const db = openDatabase(file, options.migrateTo !== undefined ? { migrateTo: options.migrateTo } : {});
+    try {
+      return new Ledger(db, file, options.terminalId, options.clock ?? (() => new Date()));
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+  }
+
+  private constructor(db: Database.Database, file: string, terminalId: string, clock: () => Date) {
+    if (!/^[A-Za-z0-9._-]{1,64}$/.test(terminalId)) throw new LedgerOpenError(`bad terminal id "${terminalId}"`);
+    this.db = db;
+    this.file = file;
+    this.clock = clock;
+    const stored = db.prepare("SELECT value FROM meta WHERE key = 'terminal_id'").get() as { value: string } | undefined;
+    if (stored && stored.value !== terminalId) {
+      throw new LedgerOpenError(`this ledger belongs to terminal ${stored.value}, not ${terminalId}`);
+    }
+    if (!stored) db.prepare("INSERT INTO meta (key, value) VALUES ('terminal_id', ?)").run(terminalId);
+    this.terminalId = terminalId;
+    this.stmt = this.prepare();
+    const last = this.stmt.head.get() as { seq: number; hash: string } | undefined;
+    this.head = last ?? { seq: 0, hash: genesisHash(terminalId) };
+  }
+
+  private prepare() {
+    const db = this.db;
+    return {
+      head: db.prepare('SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1'),
+      byTx: db.prepare('SELECT * FROM journal WHERE tx_id = ?'),
+      bySeq: db.prepare('SELECT * FROM journal WHERE seq = ?'),
+      insertJournal: db.prepare(`INSERT INTO journal (seq, ts, tz_offset_min, type, tx_id, round_id, body, content_hash, prev_hash, hash)
+        VALUES (@seq, @ts, @tzOffsetMin, @type, @txId, @roundId, @body, @contentHash, @prevHash, @hash)`),
+      insertPosting: db.prepare('INSERT INTO postings (seq, line, account, amount) VALUES (?, ?, ?, ?)'),
+      balance: db.prepare('SELECT balance FROM balances WHERE account = ?'),
+      addBalance: db.prepare(`INSERT INTO balances (account, balance) VALUES (?, ?)
+        ON CONFLICT(account) DO UPDATE SET balance = balance + excluded.balance`),
+      // Not an upsert: SQLite checks `value >= 0` on the proposed row before resolving the
+      // conflict, which would refuse a clear's negative delta.
+      bumpMeter: db.prepare('UPDATE meters SET value = value + ?, last_seq = ? WHERE scope = ? AND name = ?'),
+      newMeter: db.prepare('INSERT INTO meters (scope, name, value, last_seq) VALUES (?, ?, ?, ?)'),
+      metersOf: db.prepare('SELECT name, value FROM meters WHERE scope = ? ORDER BY name'),
+      roundBets: db.prepare('SELECT station, SUM(amount) AS amount, MIN(seq) AS first FROM round_bets WHERE round_id = ? GROUP BY station ORDER BY station'),
+      creditBefore: db.prepare('SELECT credit_before FROM round_bets WHERE round_id = ? AND station = ? ORDER BY seq LIMIT 1'),
+      roundClosed: db.prepare('SELECT 1 FROM rounds WHERE round_id = ?'),
+      confirmOf: db.prepare("SELECT seq FROM journal WHERE type = 'handpay.confirm' AND json_extract(body, '$.payload.requestTxId') = ?"),
+      outbox: db.prepare('INSERT INTO outbox (seq, queued_at) VALUES (?, ?)'),
+    };
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** The last journalled sequence and hash. */
+  headOf(): { seq: number; hash: string } {
+    return { ...this.head };
+  }
+
+  /** Appends one entry (see `appendMany`). */
+  append(entry: NewEntry): AppendResult {
+    const [r] = this.appendMany([entry]);
+    if (!r) throw new Error('unreachable');
+    return r;
+  }
+
+  /**
+   * Appends entries in one durable transaction: all are written or none. An entry whose
+   * transaction id is already journalled with identical type and payload is a duplicate and
+   * writes nothing; the same id with other content is refused (and so is the whole batch).
+   */
+  appendMany(entries: readonly NewEntry[]): AppendResult[] {
+    let head = this.head;
+    const results = this.db.transaction(() => {
+      const out: AppendResult[] = [];
+      for (const e of entries) {
+        const r = this.appendOne(e, head, this.clock());
+        if (r.status === 'appended') head = { seq: r.entry.seq, hash: r.entry.hash };
+        out.push(r);
+      }
+      return out;
+    })();
+    this.head = head;
+    return results;
+  }
+
+  /**
+   * Re-derives an entry exactly as it was first written (verification replays the journal into
+   * a scratch ledger with this and compares the bytes).
+   */
+  replay(entry: NewEntry, ts: string, tzOffsetMin: number): JournalEntry {
+    const r = this.db.transaction(() => this.appendOne(entry, this.head, null, { ts, tzOffsetMin }))();
+    if (r.status === 'appended') this.head = { seq: r.entry.seq, hash: r.entry.hash };
+    return r.entry;
+  }
+
+  private appendOne(
+    e: NewEntry, head: { seq: number; hash: string }, now: Date | null, at?: { ts: string; tzOffsetMin: number },
+  ): AppendResult {
+    const type = e.type;
+    let payload: Record<string, unknown>;
+    try {
+      payload = parsePayload(type, e.payload) as Record<string, unknown>;
+    } catch (err) {
+      throw new LedgerRefusal('invalid-payload', `${type}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    const txId = e.txId;
+    if (MONEY_TYPES.has(type) && !txId) throw new LedgerRefusal('tx-id-required', `${type} moves credit and needs a transaction id`);
+    if (txId !== undefined && !/^[\x21-\x7e]{1,128}$/.test(txId)) throw new LedgerRefusal('bad-tx-id', `bad transaction id "${txId}"`);
+    if (txId) {
+      const prior = this.stmt.byTx.get(txId) as JournalRow | undefined;
+      if (prior) {
+        const body = JSON.parse(prior.body) as EntryBody;
+        if (prior.type === type && canonicalJson(body.payload) === canonicalJson(payload)) {
+          return { status: 'duplicate', entry: rowToEntry(prior) };
+        }
+        throw new LedgerRefusal('tx-id-conflict', `transaction id ${txId} was journalled at seq ${prior.seq} with other content`);
+      }
+    }
+    const seq = head.seq + 1;
+    const d = this.derive(type, payload, seq);
+    const date = now ?? new Date();
+    const ts = at?.ts ?? date.toISOString();
+    const tzOffsetMin = at?.tzOffsetMin ?? -date.getTimezoneOffset();
+    const body: EntryBody = {
+      v: 1, terminal: this.terminalId, seq, ts, tzOffsetMin, type,
+      ...(txId ? { txId } : {}),
+      payload,
+      postings: d.postings,
+      meters: d.meters,
+      ...(d.credits.length ? { credits: d.credits } : {}),
+    };
+    const text = canonicalJson(body);
+    const contentHash = sha256Hex(text);
+    const hash = chainHash(head.hash, contentHash);
+    const roundId = ROUND_TYPES.has(type) && typeof payload.roundId === 'string' ? payload.roundId : null;
+
+    d.postings.forEach(([acct, amount], i) => this.stmt.insertPosting.run(seq, i, acct, amount));
+    const entry: JournalEntry = {
+      seq, ts, tzOffsetMin, type, txId: txId ?? null, roundId, body: text, contentHash, prevHash: head.hash, hash,
+    };
+    this.stmt.insertJournal.run(entry);
+    for (const [acct, amount] of d.postings) this.stmt.addBalance.run(acct, amount);
+    for (const [scope, name, delta] of d.meters) {
+      if (this.stmt.bumpMeter.run(delta, seq, scope, name).changes === 0) this.stmt.newMeter.run(scope, name, delta, seq);
+    }
+    d.after?.();
+    this.stmt.outbox.run(seq, ts);
+    return { status: 'appended', entry };
+  }
+
+  /** Balance of an account, with the sign convention of postings (+ debit). */
+  balance(acct: string): number {
+    return (this.stmt.balance.get(acct) as { balance: number } | undefined)?.balance ?? 0;
+  }
+
+  /** A station's credit meter in minor units (a liability, so −balance). */
+  credit(station: number): number {
+    return -this.balance(account.stationCredit(station));
+  }
+
+  private derive(type: EntryType, payload: Record<string, unknown>, seq: number): {
+    postings: Posting[]; meters: MeterDelta[]; credits: [number, number, number][]; after?: () => void;
+  } {
+    const postings: Posting[] = [];
+    const meters: MeterDelta[] = [];
+    const credits: [number, number, number][] = [];
+    const both = (station: number, name: string, delta: number) => {
+      if (delta === 0) return;
+      meters.push([`station:${station}`, name, delta], ['table', name, delta]);
+    };
+    const post = (acct: string, amount: number) => {
+      if (amount !== 0) postings.push([acct, amount]);
+    };
+    const creditChange = (station: number, change: number, before = this.credit(station)) => {
+      const after = this.credit(station) + change;
+      if (after < 0) throw new LedgerRefusal('insufficient-credit', `station ${station} has ${this.credit(station)}, needs ${-change}`);
+      credits.push([station, before, after]);
+    };
+    switch (type) {
+      case 'bill.escrow':
+      case 'bill.return':
+      case 'door.close':
+        break;
+      case 'bill.credit': {
+        const p = payload as Payload<'bill.credit'>;
+        creditChange(p.station, p.denomination);
+        post(account.cashbox(p.station, p.denomination), p.denomination);
+        post(account.stationCredit(p.station), -p.denomination);
+        both(p.station, `billsIn.${p.denomination}`, 1);
+        both(p.station, 'totalBillsIn', p.denomination);
+        both(p.station, 'totalIn', p.denomination);
+        break;
+      }
+      case 'bet.place': {
+        const p = payload as Payload<'bet.place'>;
+        if (this.stmt.roundClosed.get(p.roundId)) throw new LedgerRefusal('round-closed', `round ${p.roundId} is already closed`);
+        const total = sum(p.bets.map((b) => b.amount));
+        const before = this.credit(p.station);
+        creditChange(p.station, -total);
+        post(account.stationCredit(p.station), total);
+        post(account.wagers(p.station), -total);
+        both(p.station, 'creditsWagered', total);
+        return { postings, meters, credits, after: () => projectBet(this.db, seq, p.roundId, p.station, total, before) };
+      }
+      case 'round.settle':
+      case 'round.void': {
+        const p = payload as Payload<'round.settle'> | Payload<'round.void'>;
+        if (this.stmt.roundClosed.get(p.roundId)) throw new LedgerRefusal('round-closed', `round ${p.roundId} is already closed`);
+        const bets = this.stmt.roundBets.all(p.roundId) as { station: number; amount: number }[];
+        const wagered = new Map(bets.map((b) => [b.station, b.amount]));
+        const returned = new Map<number, { stake: number; net: number }>();
+        if (type === 'round.settle') {
+          for (const l of (p as Payload<'round.settle'>).lines) {
+            if (l.net < -l.stake) throw new LedgerRefusal('bad-line', `seat ${l.seat} ${l.bet}: loses more than its stake`);
+            if (!wagered.has(l.station)) throw new LedgerRefusal('bad-line', `station ${l.station} has no bet in round ${p.roundId}`);
+            const r = returned.get(l.station) ?? { stake: 0, net: 0 };
+            returned.set(l.station, { stake: sum([r.stake, l.stake]), net: sum([r.net, l.net]) });
+          }
+        } else {
+          for (const [s, amount] of wagered) returned.set(s, { stake: amount, net: 0 });
+        }
+        for (const [s, amount] of wagered) {
+          const r = returned.get(s);
+          if (!r || r.stake !== amount) {
+            throw new LedgerRefusal('unbalanced-round', `station ${s} wagered ${amount} in round ${p.roundId} but the lines stake ${r?.stake ?? 0}`);
+          }
+        }
+        let house = 0;
+        for (const [s, r] of [...returned].sort((a, b) => a[0] - b[0])) {
+          const before = (this.stmt.creditBefore.get(p.roundId, s) as { credit_before: number }).credit_before;
+          creditChange(s, r.stake + r.net, before);
+          post(account.wagers(s), r.stake);
+          post(account.stationCredit(s), -(r.stake + r.net));
+          house = sum([house, r.net]);
+          if (type === 'round.settle') {
+            both(s, 'creditsWon', r.stake + r.net);
+            meters.push([`station:${s}`, 'gamesPlayed', 1]);
+            meters.push([`station:${s}`, r.net > 0 ? 'gamesWon' : r.net < 0 ? 'gamesLost' : 'gamesTied', 1]);
+          } else {
+            both(s, 'voidRefunds', r.stake);
+          }
+        }
+        post(account.house, house);
+        meters.push(['table', type === 'round.settle' ? 'gamesPlayed' : 'voidedRounds', 1]);
+        return { postings, meters, credits, after: () => void projectRound(this.db, seq) };
+      }
+      case 'misread':
+        meters.push(['table', 'misreads', 1]);
+        break;
+      case 'credit.cancel': {
+        const p = payload as Payload<'credit.cancel'>;
+        creditChange(p.station, -p.amount);
+        post(account.stationCredit(p.station), p.amount);
+        post(account.handpayPending(p.station), -p.amount);
+        both(p.station, 'cancelledCredits', p.amount);
+        break;
+      }
+      case 'handpay.request': {
+        const p = payload as Payload<'handpay.request'>;
+        post(account.house, p.amount);
+        post(account.handpayPending(p.station), -p.amount);
+        break;
+      }
+      case 'handpay.confirm': {
+        const p = payload as Payload<'handpay.confirm'>;
+        const req = this.stmt.byTx.get(p.requestTxId) as JournalRow | undefined;
+        if (!req || (req.type !== 'credit.cancel' && req.type !== 'handpay.request')) {
+          throw new LedgerRefusal('no-handpay', `no pending handpay with transaction id ${p.requestTxId}`);
+        }
+        const rp = (JSON.parse(req.body) as EntryBody).payload as { station: number; amount: number };
+        if (rp.station !== p.station || rp.amount !== p.amount) {
+          throw new LedgerRefusal('handpay-mismatch', `handpay ${p.requestTxId} is ${rp.amount} at station ${rp.station}`);
+        }
+        if (this.stmt.confirmOf.get(p.requestTxId)) throw new LedgerRefusal('handpay-paid', `handpay ${p.requestTxId} was already paid`);
+        post(account.handpayPending(p.station), p.amount);
+        post(account.cage, -p.amount);
+        both(p.station, 'handpays', 1);
+        both(p.station, req.type === 'credit.cancel' ? 'handpaidCancelledCredits' : 'jackpotHandpays', p.amount);
+        both(p.station, 'totalOut', p.amount);
+        break;
+      }
+      case 'door.open': {
+        const p = payload as Payload<'door.open'>;
+        if (p.station !== undefined) both(p.station, 'doorOpens', 1);
+        else meters.push(['table', 'doorOpens', 1]);
+        break;
+      }
+      case 'power.reset':
+        meters.push(['table', 'powerResets', 1]);
+        break;
+      case 'config.change':
+        meters.push(['table', 'configChanges', 1]);
+        break;
+      case 'meter.clear': {
+        const p = payload as Payload<'meter.clear'>;
+        for (const m of this.stmt.metersOf.all(p.scope) as { name: string; value: number }[]) {
+          if (m.value !== 0) meters.push([p.scope, m.name, -m.value]);
+        }
+        break;
+      }
+      default: {
+        const never: never = type;
+        throw new LedgerRefusal('unknown-type', `unknown entry type ${String(never)}`);
+      }
+    }
+    return { postings, meters, credits };
+  }
+
+  /** Meters of a scope (`table`, `station:N`), or all of them keyed `scope/name`. */
+  meters(scope?: string): Record<string, number> {
+    const rows = (scope
+      ? this.db.prepare('SELECT scope, name, value FROM meters WHERE scope = ? ORDER BY name').all(scope)
+      : this.db.prepare('SELECT scope, name, value FROM meters ORDER BY scope, name').all()) as { scope: string; name: string; value: number }[];
+    return Object.fromEntries(rows.map((r) => [scope ? r.name : `${r.scope}/${r.name}`, r.value]));
+  }
+
+  /** The last `limit` rounds (newest first) at a station or a table; at most 500 at a time. */
+  recall(query: { station: number; limit?: number } | { tableId?: string; limit?: number }): RoundRecord[] {
+    const limit = Math.max(1, Math.min(500, Math.trunc(query.limit ?? 10)));
+    let rows: { record: string }[];
+    if ('station' in query) {
+      rows = this.db.prepare(`SELECT r.record FROM round_stations s JOIN rounds r ON r.round_id = s.round_id
+        WHERE s.station = ? ORDER BY s.seq DESC LIMIT ?`).all(query.station, limit) as { record: string }[];
+    } else if (query.tableId) {
+      rows = this.db.prepare('SELECT record FROM rounds WHERE table_id = ? ORDER BY seq DESC LIMIT ?').all(query.tableId, limit) as { record: string }[];
+    } else {
+      rows = this.db.prepare('SELECT record FROM rounds ORDER BY seq DESC LIMIT ?').all(limit) as { record: string }[];
+    }
+    return rows.map((r) => parseRecord(r.record));
+  }
+
+  round(roundId: string): RoundRecord | undefined {
+    const row = this.db.prepare('SELECT record FROM rounds WHERE round_id = ?').get(roundId) as { record: string } | undefined;
+    return row ? parseRecord(row.record) : undefined;
+  }
+
+  /** Rounds with bets journalled but not settled or voided (recovery after a restart). */
+  openRounds(): { roundId: string; stations: { station: number; amount: number }[] }[] {
+    const rows = this.db.prepare('SELECT round_id, station, SUM(amount) AS amount FROM round_bets GROUP BY round_id, station ORDER BY MIN(seq)')
+      .all() as { round_id: string; station: number; amount: number }[];
+    const out = new Map<string, { station: number; amount: number }[]>();
+    for (const r of rows) out.set(r.round_id, [...(out.get(r.round_id) ?? []), { station: r.station, amount: r.amount }]);
+    return [...out].map(([roundId, stations]) => ({ roundId, stations }));
+  }
+
+  entry(seq: number): JournalEntry | undefined {
+    const r = this.stmt.bySeq.get(seq) as JournalRow | undefined;
+    return r ? rowToEntry(r) : undefined;
+  }
+
+  byTxId(txId: string): JournalEntry | undefined {
+    const r = this.stmt.byTx.get(txId) as JournalRow | undefined;
+    return r ? rowToEntry(r) : undefined;
+  }
+
+  /** Entries from `fromSeq` on, in order, read lazily. */
+  *entries(fromSeq = 1, toSeq = Number.MAX_SAFE_INTEGER): IterableIterator<JournalEntry> {
+    const page = this.db.prepare('SELECT * FROM journal WHERE seq >= ? AND seq <= ? ORDER BY seq LIMIT 1000');
+    let next = fromSeq;
+    for (;;) {
+      const rows = page.all(next, toSeq) as JournalRow[];
+      for (const r of rows) yield rowToEntry(r);
+      if (rows.length < 1000) return;
+      next = (rows[rows.length - 1]?.seq ?? next) + 1;
+    }
+  }
+}

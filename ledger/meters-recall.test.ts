@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { evidenceBundle, verifyEvidence } from './evidence.js';
+import { billCredit, settledRound } from './fixtures.js';
+import { Ledger } from './ledger.js';
+import type { RoundRecord } from './recall.js';
+import { verifyLedger } from './verify.js';
+
+function fresh(): Ledger {
+  return Ledger.open({ file: ':memory:', terminalId: 'T-1' });
+}
+
+describe('meters', () => {
+  it('derives GLI-named meters per station and per table in the same transaction', () => {
+    const l = fresh();
+    l.append(billCredit(1, 50000, 'b1'));
+    l.append(billCredit(1, 10000, 'b2'));
+    l.append(billCredit(2, 50000, 'b3'));
+    const { bets, settle } = settledRound('r1', [1, 2], 10000);
+    l.appendMany([...bets, settle]);
+    l.append({ type: 'door.open', payload: { door: 'main' } });
+    l.append({ type: 'door.open', payload: { door: 'cashbox', station: 2 } });
+    l.append({ type: 'misread', payload: { tableId: 'T1', roundId: 'r2', detail: 'unreadable', resolution: 'pending' } });
+    l.append({ type: 'power.reset', payload: { clean: false, softwareVersion: '0.1.0' } });
+    const s1 = l.meters('station:1');
+    assert.equal(s1['billsIn.50000'], 1);
+    assert.equal(s1['billsIn.10000'], 1);
+    assert.equal(s1.totalIn, 60000);
+    assert.equal(s1.creditsWagered, 10000);
+    assert.equal(s1.creditsWon, 25000); // blackjack 3:2: stake back + 15000
+    assert.equal(s1.gamesPlayed, 1);
+    assert.equal(s1.gamesWon, 1);
+    const s2 = l.meters('station:2');
+    assert.equal(s2.gamesLost, 1);
+    assert.equal(s2.creditsWon, undefined);
+    assert.equal(s2.doorOpens, 1);
+    const t = l.meters('table');
+    assert.equal(t.totalIn, 110000);
+    assert.equal(t.creditsWagered, 20000);
+    assert.equal(t.gamesPlayed, 1);
+    assert.equal(t.doorOpens, 2);
+    assert.equal(t.misreads, 1);
+    assert.equal(t.powerResets, 1);
+  });
+
+  it('never lowers a meter except through a journalled, authorised meter.clear', () => {
+    const l = fresh();
+    l.append(billCredit(1, 50000, 'b1'));
+    assert.throws(() => l.db.prepare("UPDATE meters SET value = 0 WHERE scope = 'station:1'").run(), /meter.clear/);
+    assert.throws(() => l.db.prepare('DELETE FROM meters').run(), /never deleted/);
+    assert.throws(() => l.append({ type: 'meter.clear', payload: { who: 'sup-1', authorisation: '', scope: 'station:1', reason: 'x' } }), /authorisation|too_small|>=1/i);
+    const r = l.append({ type: 'meter.clear', payload: { who: 'sup-1', authorisation: 'DICJ-2025-0042', scope: 'station:1', reason: 'RAM clear after board swap' } });
+    assert.equal(l.meters('station:1').totalIn, 0);
+    assert.equal(l.meters('table').totalIn, 50000);
+    assert.equal(l.credit(1), 50000, 'a meter clear moves no money');
+    assert.match(r.entry.body, /DICJ-2025-0042/);
+    assert.ok(verifyLedger(l).ok);
+  });
+});
+
+describe('game recall', () => {
+  it('keeps every round with cards in order, bets, lines and credits before and after; last N per station and table', () => {
+    const l = fresh();
+    l.append(billCredit(1, 100000, 'b1'));
+    l.append(billCredit(2, 100000, 'b2'));
+    for (let i = 0; i < 12; i++) {
+      const stations = i % 3 === 0 ? [1] : [1, 2];
+      const { bets, settle } = settledRound(`r${i}`, stations, 1000, i);
+      l.appendMany([...bets, settle]);
+    }
+    const last = l.recall({ station: 1 });
+    assert.equal(last.length, 10);
+    assert.deepEqual(last.map((r) => r.roundId), ['r11', 'r10', 'r9', 'r8', 'r7', 'r6', 'r5', 'r4', 'r3', 'r2']);
+    assert.equal(l.recall({ station: 2, limit: 500 }).length, 8);
+    assert.equal(l.recall({ tableId: 'T1', limit: 3 }).length, 3);
+    const r = l.round('r4');
+    assert.ok(r);
+    assert.equal(r.status, 'settled');
+    assert.equal(r.cards[0]?.card, '5S');
+    assert.equal(r.cards[0]?.to, 'seat:1');
+    assert.equal(r.lines.length, 2);
+    assert.match(r.lines[0]?.rule ?? '', /macau-2009/);
+    assert.equal(r.bets.length, 2);
+    for (const c of r.credits) {
+      const line: RoundRecord['lines'][number] | undefined = r.lines.find((x) => x.station === c.station);
+      assert.ok(line);
+      assert.equal(c.after - c.before, line.net, 'credit after = before − stake + stake + net');
+    }
+  });
+
+  it('voids a round by returning every bet', () => {
+    const l = fresh();
+    l.append(billCredit(1, 10000, 'b1'));
+    const { bets } = settledRound('r1', [1], 4000);
+    l.appendMany(bets);
+    assert.equal(l.credit(1), 6000);
+    assert.deepEqual(l.openRounds(), [{ roundId: 'r1', stations: [{ station: 1, amount: 4000 }] }]);
+    l.append({
+      type: 'round.void', txId: 'r1:void',
+      payload: { roundId: 'r1', tableId: 'T1', game: 'blackjack', profile: 'macau-2009', cards: [{ card: 'AS', to: 'seat:1' }], decisions: [], reason: 'card anomaly', authorisedBy: ['sup-1', 'dealer-9'] },
+    });
+    assert.equal(l.credit(1), 10000);
+    assert.deepEqual(l.openRounds(), []);
+    assert.equal(l.round('r1')?.status, 'void');
+    assert.equal(l.meters('table').voidedRounds, 1);
+    assert.equal(l.meters('station:1').voidRefunds, 4000);
+  });
+
+  it('exports an evidence bundle whose chain proof verifies on its own and fails when altered', () => {
+    const l = fresh();
+    l.append(billCredit(1, 100000, 'b1'));
+    l.append(billCredit(2, 100000, 'b2'));
+    const a = settledRound('ra', [1], 1000);
+    const b = settledRound('rb', [2], 1000);
+    // Interleave two rounds so the proof covers an entry of another player.
+    l.appendMany([...a.bets, ...b.bets, a.settle, b.settle]);
+    const bundle = evidenceBundle(l, 'ra');
+    assert.ok(bundle);
+    assert.deepEqual(bundle.entries.map((e) => e.seq), [3, 5]);
+    assert.deepEqual(bundle.proof.links.map((x) => x[0]), [3, 4, 5]);
+    assert.ok(!bundle.entries.some((e) => e.body.includes('"rb"')), 'the other round is proven, not disclosed');
+    assert.deepEqual(verifyEvidence(bundle), { ok: true, problems: [] });
+    const forged = structuredClone(bundle);
+    forged.entries[1] = { ...forged.entries[1]!, body: forged.entries[1]!.body.replace('"net":1500', '"net":2500') };
+    assert.equal(verifyEvidence(forged).ok, false);
+    const relinked = structuredClone(bundle);
+    relinked.proof.links[1]![1] = '0'.repeat(64);
+    assert.equal(verifyEvidence(relinked).ok, false);
+  });
+});

@@ -1,0 +1,185 @@
+import type Database from 'better-sqlite3';
+import { rebuildRecall } from './recall.js';
+
+/**
+ * Numbered migrations; `PRAGMA user_version` holds the last one applied. Each runs in its own
+ * transaction together with the version bump, so a crash leaves the database at N or N+1, never
+ * between. Append new migrations at the end; never edit one that has shipped.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  up(db: Database.Database): void;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'journal and postings',
+    up(db) {
+      db.exec(`
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+
+        -- One row per entry. body is the canonical JSON that was hashed, byte for byte.
+        CREATE TABLE journal (
+          seq INTEGER PRIMARY KEY,
+          ts TEXT NOT NULL,
+          tz_offset_min INTEGER NOT NULL,
+          type TEXT NOT NULL,
+          tx_id TEXT UNIQUE,
+          round_id TEXT,
+          body TEXT NOT NULL,
+          content_hash TEXT NOT NULL,
+          prev_hash TEXT NOT NULL,
+          hash TEXT NOT NULL UNIQUE
+        ) STRICT;
+        CREATE INDEX journal_round ON journal(round_id) WHERE round_id IS NOT NULL;
+        CREATE INDEX journal_type ON journal(type);
+
+        -- Postings are written before their journal row (the foreign key is checked at COMMIT),
+        -- so the journal's insert trigger can refuse an entry whose postings do not balance.
+        CREATE TABLE postings (
+          seq INTEGER NOT NULL REFERENCES journal(seq) DEFERRABLE INITIALLY DEFERRED,
+          line INTEGER NOT NULL,
+          account TEXT NOT NULL,
+          amount INTEGER NOT NULL CHECK (amount <> 0),
+          PRIMARY KEY (seq, line)
+        ) STRICT;
+        CREATE INDEX postings_account ON postings(account);
+
+        CREATE TRIGGER journal_balanced BEFORE INSERT ON journal
+        WHEN (SELECT COALESCE(SUM(amount), 0) FROM postings WHERE seq = NEW.seq) <> 0
+        BEGIN SELECT RAISE(ABORT, 'ledger: postings do not balance'); END;
+        CREATE TRIGGER journal_contiguous BEFORE INSERT ON journal
+        WHEN NEW.seq <> COALESCE((SELECT MAX(seq) FROM journal), 0) + 1
+        BEGIN SELECT RAISE(ABORT, 'ledger: journal sequence must be contiguous'); END;
+        CREATE TRIGGER journal_no_update BEFORE UPDATE ON journal
+        BEGIN SELECT RAISE(ABORT, 'ledger: the journal is append-only'); END;
+        CREATE TRIGGER journal_no_delete BEFORE DELETE ON journal
+        BEGIN SELECT RAISE(ABORT, 'ledger: the journal is append-only'); END;
+        CREATE TRIGGER postings_late BEFORE INSERT ON postings
+        WHEN EXISTS (SELECT 1 FROM journal WHERE seq = NEW.seq)
+        BEGIN SELECT RAISE(ABORT, 'ledger: postings of a journalled entry are final'); END;
+        CREATE TRIGGER postings_no_update BEFORE UPDATE ON postings
+        BEGIN SELECT RAISE(ABORT, 'ledger: postings are append-only'); END;
+        CREATE TRIGGER postings_no_delete BEFORE DELETE ON postings
+        BEGIN SELECT RAISE(ABORT, 'ledger: postings are append-only'); END;
+      `);
+    },
+  },
+  {
+    version: 2,
+    name: 'balances and meters',
+    up(db) {
+      db.exec(`
+        CREATE TABLE balances (account TEXT PRIMARY KEY, balance INTEGER NOT NULL) STRICT;
+        -- scope is 'table' or 'station:N'; last_seq is the entry that last changed the meter.
+        CREATE TABLE meters (
+          scope TEXT NOT NULL,
+          name TEXT NOT NULL,
+          value INTEGER NOT NULL CHECK (value >= 0),
+          last_seq INTEGER NOT NULL REFERENCES journal(seq),
+          PRIMARY KEY (scope, name)
+        ) STRICT;
+        CREATE TRIGGER meters_monotonic BEFORE UPDATE ON meters
+        WHEN NEW.value < OLD.value
+          AND (SELECT type FROM journal WHERE seq = NEW.last_seq) IS NOT 'meter.clear'
+        BEGIN SELECT RAISE(ABORT, 'ledger: a meter goes down only by an authorised meter.clear'); END;
+        CREATE TRIGGER meters_no_delete BEFORE DELETE ON meters
+        BEGIN SELECT RAISE(ABORT, 'ledger: meters are cleared to zero, never deleted'); END;
+
+        INSERT INTO balances (account, balance)
+          SELECT account, SUM(amount) FROM postings GROUP BY account;
+        INSERT INTO meters (scope, name, value, last_seq)
+          SELECT json_extract(m.value, '$[0]'), json_extract(m.value, '$[1]'),
+                 SUM(json_extract(m.value, '$[2]')), MAX(j.seq)
+          FROM journal j, json_each(j.body, '$.meters') m
+          GROUP BY 1, 2;
+      `);
+    },
+  },
+  {
+    version: 3,
+    name: 'game recall',
+    up(db) {
+      db.exec(`
+        -- Bets of rounds not yet settled or voided, and each station's credit before its first bet.
+        CREATE TABLE round_bets (
+          round_id TEXT NOT NULL,
+          station INTEGER NOT NULL,
+          seq INTEGER NOT NULL REFERENCES journal(seq),
+          amount INTEGER NOT NULL,
+          credit_before INTEGER NOT NULL,
+          PRIMARY KEY (round_id, station, seq)
+        ) STRICT;
+        CREATE TABLE rounds (
+          round_id TEXT PRIMARY KEY,
+          table_id TEXT NOT NULL,
+          status TEXT NOT NULL CHECK (status IN ('settled', 'void')),
+          seq INTEGER NOT NULL UNIQUE REFERENCES journal(seq),
+          ts TEXT NOT NULL,
+          record TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX rounds_table ON rounds(table_id, seq);
+        CREATE TABLE round_stations (
+          round_id TEXT NOT NULL REFERENCES rounds(round_id),
+          station INTEGER NOT NULL,
+          seq INTEGER NOT NULL,
+          PRIMARY KEY (station, seq, round_id)
+        ) STRICT;
+      `);
+      // The rows are derived from the journal; a database migrated from version 2 rebuilds them.
+      rebuildRecall(db);
+    },
+  },
+  {
+    version: 4,
+    name: 'outbox and sync anchor',
+    up(db) {
+      db.exec(`
+        -- Filled in the same transaction as each journal entry; rows leave when the upstream acks.
+        CREATE TABLE outbox (seq INTEGER PRIMARY KEY REFERENCES journal(seq), queued_at TEXT NOT NULL) STRICT;
+        -- The sync anchor: the highest contiguous sequence the upstream acknowledged and its hash.
+        CREATE TABLE sync_state (
+          id INTEGER PRIMARY KEY CHECK (id = 1),
+          acked_seq INTEGER NOT NULL,
+          acked_hash TEXT NOT NULL,
+          updated_at TEXT NOT NULL,
+          last_error TEXT,
+          last_error_at TEXT,
+          last_success_at TEXT
+        ) STRICT;
+        INSERT INTO outbox (seq, queued_at) SELECT seq, ts FROM journal;
+      `);
+    },
+  },
+];
+
+export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+export class NewerSchemaError extends Error {
+  constructor(readonly found: number, readonly supported: number) {
+    super(`ledger database is at schema ${found}, newer than this software supports (${supported}); refusing to open`);
+    this.name = 'NewerSchemaError';
+  }
+}
+
+export function schemaVersion(db: Database.Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/** Applies the migrations above `user_version` up to `target`; refuses a newer database. */
+export function migrate(db: Database.Database, target = LATEST_VERSION): number[] {
+  const current = schemaVersion(db);
+  if (current > LATEST_VERSION) throw new NewerSchemaError(current, LATEST_VERSION);
+  const applied: number[] = [];
+  for (const m of MIGRATIONS) {
+    if (m.version <= current || m.version > target) continue;
+    db.transaction(() => {
+      m.up(db);
+      db.pragma(`user_version = ${m.version}`);
+    })();
+    applied.push(m.version);
+  }
+  return applied;
+}

@@ -1,0 +1,116 @@
+import type Database from 'better-sqlite3';
+
+/** A round as game recall shows it: cards in dealing order, decisions, bets, lines, credits. */
+export interface RoundRecord {
+  roundId: string;
+  tableId: string;
+  game: string;
+  profile: string;
+  shoeId?: string;
+  startedAt?: string;
+  status: 'settled' | 'void';
+  /** The sequence and time of the settling (or voiding) entry. */
+  seq: number;
+  ts: string;
+  tzOffsetMin: number;
+  cards: { card: string; to: string }[];
+  decisions: { seat: number; hand?: number; station?: number; action: string; auto?: boolean }[];
+  bets: { station: number; seat: number; bet: string; amount: number; seq: number }[];
+  lines: { station: number; seat: number; bet: string; hand?: number; stake: number; net: number; rule: string }[];
+  /** Each station's credit before its first bet of the round and after settlement. */
+  credits: { station: number; before: number; after: number }[];
+  reason?: string;
+  authorisedBy?: string[];
+  /** Every journal entry of this round (bets, misreads, the settlement), in order. */
+  entrySeqs: number[];
+}
+
+interface Row {
+  seq: number;
+  ts: string;
+  tz_offset_min: number;
+  type: string;
+  body: string;
+}
+
+interface Body {
+  payload: Record<string, unknown>;
+  credits?: [number, number, number][];
+}
+
+/**
+ * Writes the recall rows of the settling/voiding entry `seq` from the journal alone, so the
+ * same code serves live appends, migration 3 and `verify`.
+ */
+export function projectRound(db: Database.Database, seq: number): RoundRecord {
+  const closing = db.prepare('SELECT seq, ts, tz_offset_min, type, body FROM journal WHERE seq = ?').get(seq) as Row | undefined;
+  if (!closing || (closing.type !== 'round.settle' && closing.type !== 'round.void')) {
+    throw new Error(`entry ${seq} does not close a round`);
+  }
+  const body = JSON.parse(closing.body) as Body;
+  const p = body.payload as unknown as {
+    roundId: string; tableId: string; game: string; profile: string; shoeId?: string; startedAt?: string;
+    cards: RoundRecord['cards']; decisions: RoundRecord['decisions']; lines?: RoundRecord['lines'];
+    reason?: string; authorisedBy?: string[];
+  };
+  const rows = db.prepare('SELECT seq, ts, tz_offset_min, type, body FROM journal WHERE round_id = ? AND seq <= ? ORDER BY seq')
+    .all(p.roundId, seq) as Row[];
+  const bets: RoundRecord['bets'] = [];
+  for (const r of rows) {
+    if (r.type !== 'bet.place') continue;
+    const b = (JSON.parse(r.body) as Body).payload as { station: number; bets: { seat: number; bet: string; amount: number }[] };
+    for (const l of b.bets) bets.push({ station: b.station, seat: l.seat, bet: l.bet, amount: l.amount, seq: r.seq });
+  }
+  const record: RoundRecord = {
+    roundId: p.roundId,
+    tableId: p.tableId,
+    game: p.game,
+    profile: p.profile,
+    ...(p.shoeId !== undefined ? { shoeId: p.shoeId } : {}),
+    ...(p.startedAt !== undefined ? { startedAt: p.startedAt } : {}),
+    status: closing.type === 'round.settle' ? 'settled' : 'void',
+    seq,
+    ts: closing.ts,
+    tzOffsetMin: closing.tz_offset_min,
+    cards: p.cards,
+    decisions: p.decisions,
+    bets,
+    lines: p.lines ?? [],
+    credits: (body.credits ?? []).map(([station, before, after]) => ({ station, before, after })),
+    ...(p.reason !== undefined ? { reason: p.reason } : {}),
+    ...(p.authorisedBy !== undefined ? { authorisedBy: p.authorisedBy } : {}),
+    entrySeqs: rows.map((r) => r.seq),
+  };
+  db.prepare('INSERT INTO rounds (round_id, table_id, status, seq, ts, record) VALUES (?, ?, ?, ?, ?, ?)')
+    .run(record.roundId, record.tableId, record.status, seq, record.ts, JSON.stringify(record));
+  const stations = new Set<number>([...bets.map((b) => b.station), ...record.lines.map((l) => l.station)]);
+  const ins = db.prepare('INSERT INTO round_stations (round_id, station, seq) VALUES (?, ?, ?)');
+  for (const s of stations) ins.run(record.roundId, s, seq);
+  db.prepare('DELETE FROM round_bets WHERE round_id = ?').run(record.roundId);
+  return record;
+}
+
+/** Records an open round's bet (the bets not yet settled) with the station's credit before it. */
+export function projectBet(db: Database.Database, seq: number, roundId: string, station: number, amount: number, creditBefore: number): void {
+  db.prepare('INSERT INTO round_bets (round_id, station, seq, amount, credit_before) VALUES (?, ?, ?, ?, ?)')
+    .run(roundId, station, seq, amount, creditBefore);
+}
+
+/** Rebuilds every recall row from the journal (migration 3; verification on a scratch copy). */
+export function rebuildRecall(db: Database.Database): void {
+  const rows = db.prepare(`SELECT seq, type, round_id, body FROM journal
+    WHERE type IN ('bet.place', 'round.settle', 'round.void') ORDER BY seq`).all() as { seq: number; type: string; round_id: string; body: string }[];
+  for (const r of rows) {
+    if (r.type === 'bet.place') {
+      const b = JSON.parse(r.body) as Body & { payload: { station: number; bets: { amount: number }[] } };
+      const before = b.credits?.[0]?.[1] ?? 0;
+      projectBet(db, r.seq, r.round_id, b.payload.station, b.payload.bets.reduce((a, x) => a + x.amount, 0), before);
+    } else {
+      projectRound(db, r.seq);
+    }
+  }
+}
+
+export function parseRecord(text: string): RoundRecord {
+  return JSON.parse(text) as RoundRecord;
+}

@@ -1,0 +1,58 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Db } from './sql.js';
+import { genesisHash } from './chain.js';
+
+// Signed requests (the kiosk side is ledger/sign.ts):
+//   signature = hex(HMAC-SHA256(key, METHOD "\n" PATH "\n" TERMINAL "\n" TIMESTAMP_MS "\n" hex(SHA-256(raw body))))
+export const HEADERS = { terminal: 'x-etg-terminal', timestamp: 'x-etg-timestamp', signature: 'x-etg-signature' } as const;
+
+export const TERMINAL_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export function expectedSignature(key: Buffer, method: string, path: string, terminalId: string, timestamp: string, rawBody: string): string {
+  const digest = createHash('sha256').update(rawBody).digest('hex');
+  return createHmac('sha256', key).update(`${method.toUpperCase()}\n${path}\n${terminalId}\n${timestamp}\n${digest}`).digest('hex');
+}
+
+export function signatureMatches(expected: string, given: string): boolean {
+  const a = Buffer.from(expected, 'hex');
+  const b = Buffer.from(/^[0-9a-f]{64}$/.test(given) ? given : '', 'hex');
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The key of a live terminal, cached briefly (a revocation takes effect within `ttlMs`). */
+export class KeyStore {
+  private cache = new Map<string, { key: Buffer | null; at: number }>();
+  constructor(private readonly db: Db, private readonly ttlMs = 10_000) {}
+
+  async key(terminalId: string): Promise<Buffer | null> {
+    const hit = this.cache.get(terminalId);
+    if (hit && Date.now() - hit.at < this.ttlMs) return hit.key;
+    const r = await this.db.query<{ key: Buffer | Uint8Array }>('SELECT key FROM terminals WHERE terminal_id = $1 AND revoked_at IS NULL', [terminalId]);
+    const raw = r.rows[0]?.key;
+    const key = raw ? Buffer.from(raw) : null;
+    this.cache.set(terminalId, { key, at: Date.now() });
+    return key;
+  }
+}
+
+export class EnrolError extends Error {}
+
+/**
+ * Enrols a terminal: a fresh 32-byte key, stored here and printed once for the kiosk. An
+ * enrolled terminal is refused unless `rotate` (a new key; its journal and head are kept).
+ */
+export async function enrolTerminal(db: Db, terminalId: string, rotate = false): Promise<{ terminalId: string; key: string }> {
+  if (!TERMINAL_ID.test(terminalId)) throw new EnrolError(`bad terminal id "${terminalId}"`);
+  const key = randomBytes(32);
+  await db.transaction(async (tx) => {
+    const existing = await tx.query('SELECT 1 FROM terminals WHERE terminal_id = $1 FOR UPDATE', [terminalId]);
+    if (existing.rows.length && !rotate) throw new EnrolError(`terminal ${terminalId} is already enrolled (use --rotate for a new key)`);
+    if (existing.rows.length) {
+      await tx.query('UPDATE terminals SET key = $2, revoked_at = NULL WHERE terminal_id = $1', [terminalId, key]);
+    } else {
+      await tx.query('INSERT INTO terminals (terminal_id, key) VALUES ($1, $2)', [terminalId, key]);
+      await tx.query('INSERT INTO heads (terminal_id, seq, hash) VALUES ($1, 0, $2)', [terminalId, genesisHash(terminalId)]);
+    }
+  });
+  return { terminalId, key: key.toString('base64') };
+}

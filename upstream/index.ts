@@ -1,0 +1,53 @@
+// The upstream service: Fastify + PostgreSQL (or embedded PGlite). See docs/upstream.md.
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { migrateUpstream } from './migrations.js';
+import { buildServer } from './server.js';
+import { connectPg, openPglite, type Db } from './sql.js';
+
+export { buildServer, type ServerOptions } from './server.js';
+export { connectPg, openPglite, type Db, type Sql } from './sql.js';
+export { migrateUpstream, UPSTREAM_LATEST, UPSTREAM_MIGRATIONS, UpstreamSchemaError } from './migrations.js';
+export { enrolTerminal, EnrolError } from './auth.js';
+export { ingest, type IngestBatch, type IngestResult } from './ingest.js';
+export { verifyChain, findGaps, listTerminals, meters, rounds, entries, alarms } from './queries.js';
+export { startLocalCluster, findPgBin, freePort, type LocalCluster } from './local-cluster.js';
+
+/** `--pg URL` → PostgreSQL; otherwise PGlite in `dataDir` (in memory when neither is given). */
+export async function openUpstreamDb(options: { pg?: string; dataDir?: string }): Promise<Db> {
+  const db = options.pg ? connectPg(options.pg) : await openPglite(options.dataDir);
+  try {
+    await migrateUpstream(db);
+  } catch (e) {
+    await db.close();
+    throw e;
+  }
+  return db;
+}
+
+export interface RunningUpstream {
+  app: FastifyInstance;
+  db: Db;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startUpstream(options: {
+  pg?: string; dataDir?: string; host?: string; port?: number; adminToken?: string; logger?: Logger | boolean; db?: Db;
+}): Promise<RunningUpstream> {
+  const db = options.db ?? (await openUpstreamDb(options));
+  const app = await buildServer({ db, ...(options.adminToken ? { adminToken: options.adminToken } : {}), logger: options.logger ?? false });
+  const host = options.host ?? '127.0.0.1';
+  await app.listen({ host, port: options.port ?? 0 });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : options.port ?? 0;
+  return {
+    app,
+    db,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    async close() {
+      await app.close();
+      if (!options.db) await db.close();
+    },
+  };
+}

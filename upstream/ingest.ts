@@ -1,0 +1,157 @@
+import { chainHash, genesisHash, sha256Hex } from './chain.js';
+import type { Db, Sql } from './sql.js';
+
+export interface IngestEntry {
+  seq: number;
+  hash: string;
+  body: string;
+}
+
+export interface IngestBatch {
+  terminalId: string;
+  prevHash: string;
+  entries: IngestEntry[];
+}
+
+export type IngestResult =
+  | { status: 200; ackedSeq: number; headHash: string; inserted: number; duplicates: number }
+  | { status: 409; error: 'gap'; ackedSeq: number; headHash: string; message: string }
+  | { status: 409; error: 'divergence'; seq: number; ackedSeq: number; headHash: string; message: string }
+  | { status: 422; error: 'bad-chain' | 'bad-entry'; seq: number; message: string };
+
+class Refused extends Error {
+  constructor(readonly result: Exclude<IngestResult, { status: 200 }>) {
+    super(result.message);
+  }
+}
+
+interface Body {
+  terminal?: unknown;
+  seq?: unknown;
+  ts?: unknown;
+  type?: unknown;
+  txId?: unknown;
+  meters?: unknown;
+}
+
+/**
+ * One batch in one transaction, serialised per terminal by locking its `heads` row:
+ * - entries at or below the head must carry the hash already stored (a retry: harmless);
+ *   a different hash is a divergent history → 409 and an alarm;
+ * - a batch starting beyond head+1 is a gap → 409 with the head, so the kiosk resends from it;
+ * - new entries must chain: SHA-256(body) is their content hash, and each hash links to the
+ *   previous; they are inserted with ON CONFLICT (terminal_id, seq) DO NOTHING, and the meter
+ *   deltas they carry are added to the meters projection.
+ * The answer is the acknowledgement: the head's sequence and hash after the batch.
+ */
+export async function ingest(db: Db, batch: IngestBatch): Promise<IngestResult> {
+  const t = batch.terminalId;
+  try {
+    return await db.transaction(async (tx) => {
+      const headRow = await tx.query<{ seq: number; hash: string }>('SELECT seq, hash FROM heads WHERE terminal_id = $1 FOR UPDATE', [t]);
+      const head = headRow.rows[0];
+      if (!head) throw new Error(`terminal ${t} has no head row`);
+      const entries = batch.entries;
+      const first = entries[0];
+      if (!first) return { status: 200, ackedSeq: head.seq, headHash: head.hash, inserted: 0, duplicates: 0 };
+      for (let i = 1; i < entries.length; i++) {
+        if (entries[i]?.seq !== first.seq + i) {
+          throw new Refused({ status: 422, error: 'bad-entry', seq: entries[i]?.seq ?? 0, message: 'batch sequences are not contiguous' });
+        }
+      }
+      if (first.seq > head.seq + 1) {
+        throw new Refused({ status: 409, error: 'gap', ackedSeq: head.seq, headHash: head.hash, message: `batch starts at ${first.seq}, the upstream holds up to ${head.seq}` });
+      }
+      // Retransmitted part: compare hashes with what is stored.
+      const lastOld = Math.min(head.seq, first.seq + entries.length - 1);
+      let duplicates = 0;
+      if (first.seq <= lastOld) {
+        const stored = await tx.query<{ seq: number; hash: string }>(
+          'SELECT seq, hash FROM journal WHERE terminal_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq', [t, first.seq, lastOld]);
+        const bySeq = new Map(stored.rows.map((r) => [r.seq, r.hash]));
+        for (const e of entries) {
+          if (e.seq > lastOld) break;
+          if (bySeq.get(e.seq) !== e.hash) {
+            throw new Refused({
+              status: 409, error: 'divergence', seq: e.seq, ackedSeq: head.seq, headHash: head.hash,
+              message: `seq ${e.seq} is stored with hash ${bySeq.get(e.seq)?.slice(0, 16) ?? '(none)'}…, the terminal sent ${e.hash.slice(0, 16)}…`,
+            });
+          }
+          duplicates++;
+        }
+      }
+      const fresh = entries.filter((e) => e.seq > head.seq);
+      if (fresh.length === 0) return { status: 200, ackedSeq: head.seq, headHash: head.hash, inserted: 0, duplicates };
+
+      // The hash before the first new entry is the head's; for a batch that starts below the head
+      // the retransmitted entries just matched the stored ones, so their last hash is the head's too.
+      let prev = head.seq === 0 ? genesisHash(t) : head.hash;
+      if (first.seq === head.seq + 1 && batch.prevHash !== prev) {
+        throw new Refused({ status: 422, error: 'bad-chain', seq: first.seq, message: 'prevHash of the batch is not the hash of the previous entry' });
+      }
+      const cols = { seq: [] as number[], type: [] as string[], tx: [] as (string | null)[], ts: [] as string[], content: [] as string[], prev: [] as string[], hash: [] as string[], body: [] as string[] };
+      const meters = new Map<string, number>();
+      for (const e of fresh) {
+        const content = sha256Hex(e.body);
+        if (chainHash(prev, content) !== e.hash) {
+          throw new Refused({ status: 422, error: 'bad-chain', seq: e.seq, message: `seq ${e.seq}: hash does not chain from the previous entry over SHA-256(body)` });
+        }
+        let body: Body;
+        try {
+          body = JSON.parse(e.body) as Body;
+        } catch {
+          throw new Refused({ status: 422, error: 'bad-entry', seq: e.seq, message: `seq ${e.seq}: body is not JSON` });
+        }
+        if (body.terminal !== t || body.seq !== e.seq || typeof body.type !== 'string' || typeof body.ts !== 'string' || Number.isNaN(Date.parse(body.ts))) {
+          throw new Refused({ status: 422, error: 'bad-entry', seq: e.seq, message: `seq ${e.seq}: body names another terminal or sequence, or lacks type/ts` });
+        }
+        if (Array.isArray(body.meters)) {
+          for (const m of body.meters as unknown[]) {
+            if (!Array.isArray(m) || typeof m[0] !== 'string' || typeof m[1] !== 'string' || !Number.isSafeInteger(m[2])) continue;
+            const k = `${m[0]}\u0000${m[1]}`;
+            meters.set(k, (meters.get(k) ?? 0) + (m[2] as number));
+          }
+        }
+        cols.seq.push(e.seq);
+        cols.type.push(body.type);
+        cols.tx.push(typeof body.txId === 'string' ? body.txId : null);
+        cols.ts.push(body.ts);
+        cols.content.push(content);
+        cols.prev.push(prev);
+        cols.hash.push(e.hash);
+        cols.body.push(e.body);
+        prev = e.hash;
+      }
+      const ins = await tx.query(
+        `INSERT INTO journal (terminal_id, seq, type, tx_id, ts, content_hash, prev_hash, hash, body, doc)
+         SELECT $1, u.seq, u.type, u.tx, u.ts::timestamptz, u.content, u.prev, u.hash, u.body, u.body::jsonb
+         FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+           AS u(seq, type, tx, ts, content, prev, hash, body)
+         ON CONFLICT (terminal_id, seq) DO NOTHING`,
+        [t, cols.seq, cols.type, cols.tx, cols.ts, cols.content, cols.prev, cols.hash, cols.body],
+      );
+      if (ins.rowCount !== fresh.length) throw new Error(`inserted ${ins.rowCount} of ${fresh.length} rows under the head lock`);
+      if (meters.size) {
+        const keys = [...meters.keys()].map((k) => k.split('\u0000'));
+        await tx.query(
+          `INSERT INTO meters (terminal_id, scope, name, value)
+           SELECT $1, u.scope, u.name, u.delta FROM unnest($2::text[], $3::text[], $4::bigint[]) AS u(scope, name, delta)
+           ON CONFLICT (terminal_id, scope, name) DO UPDATE SET value = meters.value + excluded.value`,
+          [t, keys.map((k) => k[0]), keys.map((k) => k[1]), [...meters.values()]],
+        );
+      }
+      const last = fresh[fresh.length - 1] as IngestEntry;
+      await tx.query('UPDATE heads SET seq = $2, hash = $3, updated_at = now() WHERE terminal_id = $1', [t, last.seq, last.hash]);
+      return { status: 200, ackedSeq: last.seq, headHash: last.hash, inserted: fresh.length, duplicates };
+    });
+  } catch (e) {
+    if (!(e instanceof Refused)) throw e;
+    const r = e.result;
+    if (r.error !== 'gap') await raiseAlarm(db, t, r.error, { ...r });
+    return r;
+  }
+}
+
+export async function raiseAlarm(sql: Sql, terminalId: string | null, kind: string, detail: Record<string, unknown>): Promise<void> {
+  await sql.query('INSERT INTO alarms (terminal_id, kind, detail) VALUES ($1, $2, $3::jsonb)', [terminalId, kind, JSON.stringify(detail)]);
+}

@@ -1,0 +1,97 @@
+import type { Db, Sql } from './sql.js';
+
+/** Numbered schema migrations; `schema_migrations` lists those applied. Never edit a shipped one. */
+export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+  {
+    version: 1,
+    name: 'terminals, journal, heads, alarms',
+    sql: `
+      CREATE TABLE terminals (
+        terminal_id text PRIMARY KEY,
+        key bytea NOT NULL,
+        enrolled_at timestamptz NOT NULL DEFAULT now(),
+        revoked_at timestamptz
+      );
+      -- One row per terminal, locked FOR UPDATE by each ingest: batches of a terminal are serial.
+      CREATE TABLE heads (
+        terminal_id text PRIMARY KEY REFERENCES terminals,
+        seq bigint NOT NULL,
+        hash text NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE TABLE journal (
+        terminal_id text NOT NULL REFERENCES terminals,
+        seq bigint NOT NULL CHECK (seq > 0),
+        type text NOT NULL,
+        tx_id text,
+        ts timestamptz NOT NULL,
+        content_hash text NOT NULL,
+        prev_hash text NOT NULL,
+        hash text NOT NULL,
+        body text NOT NULL,
+        doc jsonb NOT NULL,
+        received_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (terminal_id, seq)
+      );
+      CREATE INDEX journal_type ON journal (terminal_id, type, seq);
+      CREATE UNIQUE INDEX journal_tx ON journal (terminal_id, tx_id) WHERE tx_id IS NOT NULL;
+      CREATE TABLE alarms (
+        id bigserial PRIMARY KEY,
+        terminal_id text,
+        kind text NOT NULL,
+        detail jsonb NOT NULL,
+        raised_at timestamptz NOT NULL DEFAULT now(),
+        cleared_at timestamptz
+      );
+    `,
+  },
+  {
+    version: 2,
+    name: 'meters projection',
+    sql: `
+      CREATE TABLE meters (
+        terminal_id text NOT NULL REFERENCES terminals,
+        scope text NOT NULL,
+        name text NOT NULL,
+        value bigint NOT NULL,
+        PRIMARY KEY (terminal_id, scope, name)
+      );
+      INSERT INTO meters (terminal_id, scope, name, value)
+        SELECT j.terminal_id, m->>0, m->>1, SUM((m->>2)::bigint)
+        FROM journal j, jsonb_array_elements(j.doc->'meters') m
+        GROUP BY 1, 2, 3;
+    `,
+  },
+];
+
+export const UPSTREAM_LATEST = UPSTREAM_MIGRATIONS.at(-1)?.version ?? 0;
+
+export class UpstreamSchemaError extends Error {}
+
+async function applied(sql: Sql): Promise<number> {
+  const exists = await sql.query<{ t: string | null }>("SELECT to_regclass('schema_migrations')::text AS t");
+  if (!exists.rows[0]?.t) return 0;
+  const r = await sql.query<{ v: number | null }>('SELECT MAX(version)::int AS v FROM schema_migrations');
+  return r.rows[0]?.v ?? 0;
+}
+
+/** Applies pending migrations under an advisory lock (two service instances starting together); refuses a newer schema. */
+export async function migrateUpstream(db: Db, target = UPSTREAM_LATEST): Promise<number[]> {
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(727274)');
+    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const current = await applied(tx);
+    if (current > UPSTREAM_LATEST) {
+      throw new UpstreamSchemaError(`database schema ${current} is newer than this service (${UPSTREAM_LATEST}); refusing to start`);
+    }
+    const done: number[] = [];
+    for (const m of UPSTREAM_MIGRATIONS) {
+      if (m.version <= current || m.version > target) continue;
+      await tx.exec(m.sql);
+      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+      done.push(m.version);
+    }
+    return done;
+  });
+}

@@ -1,0 +1,91 @@
+import { chainHash, genesisHash, sha256Hex } from './chain.js';
+import type { Sql } from './sql.js';
+
+export interface ChainReport {
+  terminalId: string;
+  ok: boolean;
+  entries: number;
+  headSeq: number;
+  headHash: string;
+  /** Sequences missing between 1 and the head (should never happen: ingest refuses gaps). */
+  gaps: { from: number; to: number }[];
+  problems: string[];
+}
+
+/** Re-hashes a terminal's whole stored chain from genesis, page by page, and checks the head row. */
+export async function verifyChain(sql: Sql, terminalId: string, pageSize = 5000): Promise<ChainReport> {
+  const problems: string[] = [];
+  let prev = genesisHash(terminalId);
+  let expected = 1;
+  let entries = 0;
+  const gaps: { from: number; to: number }[] = [];
+  for (;;) {
+    const page = await sql.query<{ seq: number; content_hash: string; prev_hash: string; hash: string; body: string }>(
+      'SELECT seq, content_hash, prev_hash, hash, body FROM journal WHERE terminal_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3',
+      [terminalId, expected, pageSize]);
+    for (const r of page.rows) {
+      if (r.seq !== expected) {
+        gaps.push({ from: expected, to: r.seq - 1 });
+        problems.push(`gap: ${expected}..${r.seq - 1} missing`);
+      }
+      if (sha256Hex(r.body) !== r.content_hash) problems.push(`seq ${r.seq}: content hash does not match the body`);
+      if (r.prev_hash !== prev && r.seq === expected) problems.push(`seq ${r.seq}: prev_hash does not link`);
+      if (chainHash(r.prev_hash, r.content_hash) !== r.hash) problems.push(`seq ${r.seq}: hash does not chain`);
+      prev = r.hash;
+      expected = r.seq + 1;
+      entries++;
+      if (problems.length > 100) break;
+    }
+    if (page.rows.length < pageSize || problems.length > 100) break;
+  }
+  const head = (await sql.query<{ seq: number; hash: string }>('SELECT seq, hash FROM heads WHERE terminal_id = $1', [terminalId])).rows[0];
+  if (!head) problems.push('no head row (terminal not enrolled)');
+  else if (head.seq !== expected - 1 || (head.seq > 0 && head.hash !== prev)) problems.push(`head row says ${head.seq}, the journal ends at ${expected - 1}`);
+  return { terminalId, ok: problems.length === 0, entries, headSeq: head?.seq ?? 0, headHash: head?.hash ?? '', gaps, problems };
+}
+
+/** Missing sequence ranges by SQL alone (cheap enough to poll). */
+export async function findGaps(sql: Sql, terminalId: string): Promise<{ from: number; to: number }[]> {
+  const r = await sql.query<{ from: number; to: number }>(
+    `SELECT prev + 1 AS "from", seq - 1 AS "to" FROM (
+       SELECT seq, COALESCE(lag(seq) OVER (ORDER BY seq), 0) AS prev FROM journal WHERE terminal_id = $1
+     ) s WHERE seq > prev + 1 ORDER BY seq`, [terminalId]);
+  return r.rows;
+}
+
+export async function listTerminals(sql: Sql) {
+  const r = await sql.query<{ terminal_id: string; enrolled_at: Date; revoked_at: Date | null; seq: number; hash: string; updated_at: Date }>(
+    `SELECT t.terminal_id, t.enrolled_at, t.revoked_at, h.seq, h.hash, h.updated_at
+     FROM terminals t JOIN heads h USING (terminal_id) ORDER BY t.terminal_id`);
+  return r.rows.map((x) => ({ terminalId: x.terminal_id, enrolledAt: x.enrolled_at, revokedAt: x.revoked_at, headSeq: x.seq, headHash: x.hash, lastIngestAt: x.updated_at }));
+}
+
+export async function entries(sql: Sql, terminalId: string, from: number, limit: number, type?: string) {
+  const r = await sql.query<{ seq: number; type: string; tx_id: string | null; ts: Date; hash: string; prev_hash: string; body: string; received_at: Date }>(
+    `SELECT seq, type, tx_id, ts, hash, prev_hash, body, received_at FROM journal
+     WHERE terminal_id = $1 AND seq >= $2 AND ($4::text IS NULL OR type = $4) ORDER BY seq LIMIT $3`,
+    [terminalId, from, limit, type ?? null]);
+  return r.rows.map((x) => ({ seq: x.seq, type: x.type, txId: x.tx_id, ts: x.ts, hash: x.hash, prevHash: x.prev_hash, body: x.body, receivedAt: x.received_at }));
+}
+
+export async function meters(sql: Sql, terminalId: string, scope?: string) {
+  const r = await sql.query<{ scope: string; name: string; value: number }>(
+    'SELECT scope, name, value FROM meters WHERE terminal_id = $1 AND ($2::text IS NULL OR scope = $2) ORDER BY scope, name',
+    [terminalId, scope ?? null]);
+  return r.rows;
+}
+
+/** Settled and voided rounds, newest first, with the round's payload as the kiosk journalled it. */
+export async function rounds(sql: Sql, terminalId: string, limit: number) {
+  const r = await sql.query<{ seq: number; type: string; ts: Date; payload: unknown; credits: unknown }>(
+    `SELECT seq, type, ts, doc->'payload' AS payload, doc->'credits' AS credits FROM journal
+     WHERE terminal_id = $1 AND type IN ('round.settle', 'round.void') ORDER BY seq DESC LIMIT $2`, [terminalId, limit]);
+  return r.rows.map((x) => ({ seq: x.seq, status: x.type === 'round.settle' ? 'settled' : 'void', ts: x.ts, round: x.payload, credits: x.credits }));
+}
+
+export async function alarms(sql: Sql, terminalId?: string, limit = 100) {
+  const r = await sql.query<{ id: number; terminal_id: string | null; kind: string; detail: unknown; raised_at: Date; cleared_at: Date | null }>(
+    `SELECT id, terminal_id, kind, detail, raised_at, cleared_at FROM alarms
+     WHERE ($1::text IS NULL OR terminal_id = $1) ORDER BY id DESC LIMIT $2`, [terminalId ?? null, limit]);
+  return r.rows.map((x) => ({ id: x.id, terminalId: x.terminal_id, kind: x.kind, detail: x.detail, raisedAt: x.raised_at, clearedAt: x.cleared_at }));
+}

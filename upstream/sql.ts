@@ -1,0 +1,89 @@
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+
+/** The few things the service asks of a database, so PostgreSQL (`pg`) and embedded PGlite are interchangeable. */
+export interface Sql {
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: T[]; rowCount: number }>;
+  /** Several statements, no parameters (migrations). */
+  exec(text: string): Promise<void>;
+}
+
+export interface Db extends Sql {
+  readonly kind: 'pg' | 'pglite';
+  /** Runs `fn` in one transaction: COMMIT if it resolves, ROLLBACK if it throws. */
+  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+const INT8 = 20;
+
+/** PostgreSQL through a `pg` pool. int8 comes back as a JS number (sequences and minor units stay below 2^53). */
+export function connectPg(connectionString: string, max = 10): Db {
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    types: {
+      getTypeParser: ((oid: number, format?: string) => (oid === INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text'))) as never,
+    },
+  });
+  // An idle client's connection can drop (server restart); the pool discards it, the service lives on.
+  pool.on('error', () => {});
+  const wrap = (c: { query: (t: string, p?: unknown[]) => Promise<pg.QueryResult> }): Sql => ({
+    async query<T>(text: string, params?: unknown[]) {
+      const r = await c.query(text, params);
+      return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
+    },
+    async exec(text: string) {
+      await c.query(text);
+    },
+  });
+  return {
+    kind: 'pg',
+    ...wrap(pool),
+    async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      let broken = false;
+      try {
+        await client.query('BEGIN');
+        const out = await fn(wrap(client));
+        await client.query('COMMIT');
+        return out;
+      } catch (e) {
+        try {
+          await client.query('ROLLBACK');
+        } catch {
+          broken = true;
+        }
+        throw e;
+      } finally {
+        client.release(broken);
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** Embedded PGlite (WebAssembly PostgreSQL) in `dataDir`, or in memory without one. */
+export async function openPglite(dataDir?: string): Promise<Db> {
+  const db = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  // PGlite runs one statement at a time; serialise transactions so two requests never interleave inside one.
+  let queue: Promise<unknown> = Promise.resolve();
+  const q = async <T>(text: string, params?: unknown[], via: Pick<PGlite, 'query'> = db) => {
+    const r = await via.query<T>(text, params);
+    return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+  };
+  return {
+    kind: 'pglite',
+    query: (text, params) => q(text, params),
+    exec: async (text) => void (await db.exec(text)),
+    transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+      const run = queue.then(() => db.transaction((tx) => fn({
+        query: (text, params) => q(text, params, tx),
+        exec: async (text) => void (await tx.exec(text)),
+      })));
+      queue = run.catch(() => undefined);
+      return run;
+    },
+    close: () => db.close(),
+  };
+}
