@@ -19,6 +19,8 @@ export function fontChars(): string[] {
   for (let c = 0x20; c < 0x7f; c++) chars.add(String.fromCharCode(c));
   for (let c = 0xc0; c <= 0xff; c++) chars.add(String.fromCharCode(c));
   for (const c of '«»·…–—‘’“”　，。：；！？、（）《》「」$€¥%\u00a0\u202f') chars.add(c);
+  // Drawn by Intl, not the catalogues: the 12-hour clock's day periods in zh-Hant-MO.
+  for (const c of '上午下午') chars.add(c);
   return [...chars].sort();
 }
 

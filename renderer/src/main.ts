@@ -19,10 +19,11 @@ async function boot(): Promise<void> {
   let client: HostClient | null = null;
   // A refusal that reconnecting cannot cure stays on screen: it names what the attendant must fix.
   let fatal: string | null = null;
-  const ctx: ScreenContext = { i18n, command: (c) => client?.command(c) };
+  const ctx: ScreenContext = { i18n, command: (c) => client?.command(c), sessionStartMs: Date.now() };
   const screen: Screen =
     launch.view === 'table' ? new TableScreen(ctx) : launch.view === 'service' ? new ServiceScreen(ctx) : new StationScreen(ctx);
   root.addChild(screen.root);
+  if (screen.tick) app.ticker.add(() => screen.tick?.(Date.now()));
   screen.setStatus('status.connecting');
   document.title = i18n.t('app.name');
 

@@ -78,3 +78,16 @@ test('a screen with a wrong launch token is refused and says so in words', async
   await expect.poll(() => drawnTexts(page)).toContain('此螢幕未獲授權，請通知職員');
   await screenshot(page, testInfo, 'station-2-unauthorized');
 });
+
+test.describe('station clock', () => {
+  test.use({ timezoneId: 'Asia/Macau' });
+
+  test('shows the 12-hour Macau local time in the bottom-right corner', async ({ page, kiosk }, testInfo) => {
+    // Date.now is pinned; timers and animation frames run as usual (the flash logic is unit-tested).
+    await page.clock.setFixedTime(new Date('2026-11-21T15:05:00+08:00'));
+    await page.goto(kiosk.screens['station/3']!);
+    await waitForEvent(page, 'snapshot:station/3');
+    await expect.poll(() => drawnTexts(page)).toContain('下午3:05');
+    await screenshot(page, testInfo, 'station-3-clock-zh-Hant');
+  });
+});

@@ -6,6 +6,8 @@ import type { CommandBody, ViewState } from '../../../protocol/index.js';
 export interface ScreenContext {
   i18n: i18n;
   command(command: CommandBody): void;
+  /** When this screen's session began (wall clock, ms): the station clock flashes from it. */
+  sessionStartMs: number;
 }
 
 /** A screen draws one view's state; `render` is called with every new snapshot. */
@@ -14,4 +16,6 @@ export interface Screen {
   render(state: ViewState): void;
   /** Shown over the screen while the host is unreachable; null hides it. */
   setStatus(messageKey: string | null): void;
+  /** Called every frame with the wall-clock time, for screens with something time-driven. */
+  tick?(nowMs: number): void;
 }

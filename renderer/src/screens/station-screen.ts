@@ -2,6 +2,7 @@ import { Container, Graphics, Text } from 'pixi.js';
 import type { ViewState } from '../../../protocol/index.js';
 import { formatMoney } from '../i18n/money.js';
 import { LanguageSwitch } from '../ui/language-switch.js';
+import { SessionClock } from '../ui/session-clock.js';
 import { StatusBanner } from '../ui/status-banner.js';
 import { COLORS, DESIGN, textStyle } from '../ui/theme.js';
 import type { Screen, ScreenContext } from './screen.js';
@@ -16,6 +17,7 @@ export class StationScreen implements Screen {
   private readonly limits = new Text({ text: '', style: textStyle({ fontSize: 34, fill: COLORS.muted }) });
   private readonly status = new StatusBanner();
   private readonly languages: LanguageSwitch;
+  private readonly clock: SessionClock;
 
   constructor(private readonly ctx: ScreenContext) {
     const bg = new Graphics().rect(0, 0, DESIGN.width, DESIGN.height).fill({ color: 0x0a2219 });
@@ -34,7 +36,9 @@ export class StationScreen implements Screen {
 
     this.languages = new LanguageSwitch(ctx);
     this.languages.position.set(60, DESIGN.height - 140);
-    this.root.addChild(bg, header, meter, this.title, this.seat, this.creditLabel, this.credit, this.limits, this.languages, this.status);
+    this.clock = new SessionClock(ctx.sessionStartMs);
+    this.clock.position.set(DESIGN.width - 40, DESIGN.height - 30);
+    this.root.addChild(bg, header, meter, this.title, this.seat, this.creditLabel, this.credit, this.limits, this.languages, this.clock, this.status);
   }
 
   render(state: ViewState): void {
@@ -46,6 +50,11 @@ export class StationScreen implements Screen {
     this.credit.text = formatMoney(state.credit, state.currency, state.language);
     this.limits.text = t('table.limits', { min: state.limits.min, max: state.limits.max, currency: state.currency });
     this.languages.setCurrent(state.language);
+    this.clock.setLanguage(state.language);
+  }
+
+  tick(nowMs: number): void {
+    this.clock.update(nowMs);
   }
 
   setStatus(messageKey: string | null): void {

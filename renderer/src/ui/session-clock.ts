@@ -1,0 +1,35 @@
+import { Container, Text } from 'pixi.js';
+import type { Language } from '../../../protocol/index.js';
+import { INTL_LOCALE } from '../i18n/money.js';
+import { clockFormat, clockVisible } from './clock-policy.js';
+import { COLORS, textStyle } from './theme.js';
+
+/**
+ * The 12-hour local clock in a station's bottom-right corner. `update` runs every frame but only
+ * touches the text when the minute changes, so steady state allocates nothing.
+ */
+export class SessionClock extends Container {
+  private readonly text = new Text({ text: '', style: textStyle({ fontSize: 40, fill: COLORS.ivory, fontWeight: '600' }) });
+  private format = clockFormat(INTL_LOCALE['zh-Hant']);
+  private shownMinute = -1;
+
+  constructor(private readonly sessionStartMs: number) {
+    super();
+    this.text.anchor.set(1, 1);
+    this.addChild(this.text);
+  }
+
+  setLanguage(language: Language): void {
+    this.format = clockFormat(INTL_LOCALE[language]);
+    this.shownMinute = -1;
+  }
+
+  update(nowMs: number): void {
+    const minute = Math.floor(nowMs / 60_000);
+    if (minute !== this.shownMinute) {
+      this.shownMinute = minute;
+      this.text.text = this.format.format(nowMs);
+    }
+    this.text.visible = clockVisible(this.sessionStartMs, nowMs);
+  }
+}
