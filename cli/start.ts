@@ -20,6 +20,9 @@ const USAGE = `Usage: npm start -- [options]
   --kiosk            full-screen windows (Chromium mode)
   --browser          use the system Chromium even where Electron is installed
   --json             print the URLs as one JSON line (for scripts and tests)
+  --terminal-id ID   this kiosk's terminal id for the ledger and upstream (default: the table id)
+  --upstream URL     sync the ledger to the upstream service (credentials from
+                     npm run upstream -- enroll, saved as <data-dir>/upstream-credentials.json)
   --help             this text`;
 
 const { values } = parseArgs({
@@ -31,6 +34,8 @@ const { values } = parseArgs({
     kiosk: { type: 'boolean', default: false },
     browser: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
+    'terminal-id': { type: 'string' },
+    upstream: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
   strict: true,
@@ -60,7 +65,17 @@ if (electron) {
   });
   child.on('close', (code) => process.exit(code ?? 1));
 } else {
-  const running = await startHost({ dataDir, rendererDir: path.join(root, 'dist/renderer'), port });
+  const running = await startHost({
+    dataDir,
+    rendererDir: path.join(root, 'dist/renderer'),
+    port,
+    ...(values['terminal-id'] ? { terminalId: values['terminal-id'] } : {}),
+    ...(values.upstream ? { upstream: values.upstream } : {}),
+  }).catch((e: unknown) => {
+    // A ledger that fails its checks, missing upstream credentials, a port in use: say which, touch nothing.
+    console.error(`The kiosk cannot start: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  });
   const screens = running.screens.filter((s) => wanted.includes(s.view));
   const unknown = wanted.filter((w) => !running.screens.some((s) => s.view === w));
   if (unknown.length) console.error(`No such screen at this table: ${unknown.join(', ')}`);

@@ -1,5 +1,7 @@
+import path from 'node:path';
 import type { Logger } from 'pino';
 import type { ViewName } from '../protocol/index.js';
+import { openLedger, startLedgerSync, type Ledger, type SyncClient } from '../ledger/index.js';
 import { simulatedTableConfig, TableConfig } from './config/table-config.js';
 import { prepareDataDir } from './data-dir.js';
 import { createLogger } from './logger.js';
@@ -16,6 +18,10 @@ export interface HostOptions {
   port?: number;
   config?: TableConfig;
   logger?: Logger;
+  /** The terminal this kiosk is to the casino system (`--terminal-id`); default: the table id. */
+  terminalId?: string;
+  /** `--upstream URL`: sync the ledger to the casino's upstream service (credentials in the data dir). */
+  upstream?: string;
 }
 
 export interface RunningHost {
@@ -24,6 +30,8 @@ export interface RunningHost {
   /** Each screen's URL, carrying its own launch token. */
   screens: { view: ViewName; url: string; token: string }[];
   host: TableHost;
+  ledger: Ledger;
+  sync: SyncClient | null;
   log: Logger;
   /** A screen connection over any transport (WebSocket, Electron MessagePort), same rules for all. */
   openSession(transport: ScreenTransport): ScreenSession;
@@ -35,7 +43,36 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   const { dataDir, logDir } = prepareDataDir(options.dataDir);
   const log = options.logger ?? createLogger(logDir);
   const config = TableConfig.parse(options.config ?? simulatedTableConfig());
-  const host = new TableHost(config, SOFTWARE_VERSION);
+  const terminalId = options.terminalId ?? config.tableId;
+  // Opening checks WAL + synchronous=FULL, integrity and the schema version; a ledger that fails
+  // any of them stops the start-up with its reason, and nothing is touched.
+  const ledger = openLedger(dataDir, terminalId);
+  let sync: SyncClient | null = null;
+  const release = async () => {
+    await sync?.stop();
+    ledger.close();
+  };
+  try {
+    if (options.upstream) sync = startLedgerSync({ ledger, upstream: options.upstream, terminalId, dataDir });
+    return await serve(options, { log, config, terminalId, ledger, sync, release });
+  } catch (e) {
+    await release();
+    throw e;
+  }
+}
+
+interface Opened {
+  log: Logger;
+  config: TableConfig;
+  terminalId: string;
+  ledger: Ledger;
+  sync: SyncClient | null;
+  release: () => Promise<void>;
+}
+
+async function serve(options: HostOptions, { log, config, terminalId, ledger, sync, release }: Opened): Promise<RunningHost> {
+  const dataDir = path.resolve(options.dataDir);
+  const host = new TableHost(config, SOFTWARE_VERSION, (station) => ledger.credit(station));
   const tokens = new LaunchTokens(host.views());
   const started = Date.now();
   const openSession = (transport: ScreenTransport) => new ScreenSession(host, tokens, transport, log);
@@ -50,18 +87,23 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         game: config.game,
         version: SOFTWARE_VERSION,
         uptimeSeconds: Math.round((Date.now() - started) / 1000),
+        terminalId,
         devices: { shoe: config.shoe, billAcceptors: config.stations.map((s) => s.billAcceptor) },
+        ledger: { head: ledger.headOf().seq },
+        sync: sync ? sync.status() : 'off',
       }),
     },
     options.port ?? 0,
   );
   const origin = `http://127.0.0.1:${server.port}`;
-  log.info({ origin, dataDir, tableId: config.tableId }, 'table host started');
+  log.info({ origin, dataDir, tableId: config.tableId, terminalId, ledger: ledger.file }, 'table host started');
 
   return {
     origin,
     dataDir,
     host,
+    ledger,
+    sync,
     log,
     openSession,
     screens: tokens.entries().map(([view, token]) => ({
@@ -71,6 +113,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     })),
     async close() {
       await server.close();
+      await release();
       log.info('table host stopped');
       log.flush();
     },

@@ -28,7 +28,7 @@ class FakeTransport {
 const silent = pino({ level: 'silent' });
 
 function setup() {
-  const host = new TableHost(simulatedTableConfig(), '0.0.0-test');
+  const host = new TableHost(simulatedTableConfig(), '0.0.0-test', () => 0);
   const tokens = new LaunchTokens(host.views());
   const open = () => {
     const t = new FakeTransport();

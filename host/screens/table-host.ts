@@ -20,15 +20,17 @@ export type ApplyResult = { ok: true; version: number } | { ok: false; error: Pr
 export class TableHost {
   private readonly versions = new Map<ViewName, number>();
   private readonly languages = new Map<ViewName, Language>();
-  private readonly credits = new Map<number, number>();
   private readonly listeners = new Set<ViewListener>();
 
+  /**
+   * `creditOf` reads a station's credit meter from the ledger: the journal is the only place a
+   * credit lives, so the screens can never show an amount that was not durably recorded.
+   */
   constructor(
     private readonly config: TableConfig,
     private readonly softwareVersion: string,
-  ) {
-    for (const s of config.stations) this.credits.set(s.station, 0);
-  }
+    private readonly creditOf: (station: number) => number,
+  ) {}
 
   /** Every view this table has: the table display, one per configured station, service. */
   views(): ViewName[] {
@@ -64,7 +66,7 @@ export class TableHost {
         currency: c.currency,
         limits: c.limits,
         language,
-        credit: this.credits.get(station) ?? 0,
+        credit: this.creditOf(station),
       };
     }
     if (view === 'service') {

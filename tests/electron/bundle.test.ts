@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildElectron } from '../../scripts/build-electron.js';
@@ -10,7 +9,10 @@ import { buildElectron } from '../../scripts/build-electron.js';
 // main, preload and the host's utility entry bundle, the preload is self-contained, and the
 // host bundle loads in Node and refuses to run outside Electron with a clear message.
 describe('electron bundle', () => {
-  const out = mkdtempSync(path.join(os.tmpdir(), 'electron-bundle-'));
+  // Inside the repository, as dist/electron is, so the host bundle finds node_modules (native addons stay external).
+  const dist = path.resolve(import.meta.dirname, '../../dist');
+  mkdirSync(dist, { recursive: true });
+  const out = mkdtempSync(path.join(dist, 'electron-bundle-test-'));
   after(() => rmSync(out, { recursive: true, force: true }));
 
   it('bundles main, preload and host; the preload requires nothing but electron', async () => {

@@ -101,6 +101,29 @@ describe('table host server', () => {
     c.close();
   });
 
+  it('shows a station the credit its ledger holds, and no other station\'s', async () => {
+    const r = running.ledger.append({
+      type: 'bill.credit',
+      payload: { station: 2, device: 'BA-2', denomination: 50_000, currency: 'MOP' },
+      txId: 'host-test-note-1',
+    });
+    assert.equal(r.status, 'appended');
+    const states = [];
+    for (const view of ['station/1', 'station/2'] as const) {
+      const screen = running.screens.find((s) => s.view === view);
+      assert.ok(screen);
+      const c = await connect(`${running.origin.replace('http', 'ws')}/ws`, running.origin);
+      c.send({ type: 'hello', id: 'h', protocol: 1, token: screen.token });
+      await c.next();
+      c.send({ type: 'subscribe', id: 's', view });
+      const snap = await c.next();
+      c.close();
+      assert.equal(snap.type, 'snapshot');
+      if (snap.type === 'snapshot') states.push(snap.state);
+    }
+    assert.deepEqual(states.map((s) => (s.kind === 'station' ? [s.station, s.credit] : null)), [[1, 0], [2, 50_000]]);
+  });
+
   it('closes a WebSocket opened by a page of another origin', async () => {
     const c = await connect(`${running.origin.replace('http', 'ws')}/ws`, 'https://evil.example');
     assert.equal(await c.closed, 1008);
