@@ -6,7 +6,8 @@ import pino, { type Logger } from 'pino';
  * errors also to stderr so an operator watching the console sees faults.
  */
 export function createLogger(logDir: string, level: pino.Level = 'info'): Logger {
-  const file = pino.destination({ dest: path.join(logDir, 'host.log'), mkdir: true, sync: false });
+  // Synchronous: a log line about a fault must be on disk before a crash or an exit that follows it.
+  const file = pino.destination({ dest: path.join(logDir, 'host.log'), mkdir: true, sync: true });
   return pino(
     { level, base: { app: 'table-host' }, timestamp: pino.stdTimeFunctions.isoTime },
     pino.multistream([
