@@ -9,6 +9,7 @@ import { handTotal, rankValue } from './hand.js';
 import { BlackjackRound, type ActionType } from './round.js';
 import { resolveRules, type BlackjackRules, type ProfileId } from './rules.js';
 import { FastBlackjack, SIM_SIDE_BETS, emptyTotals, edge } from './simulator.js';
+import { exactSideBetEdges } from './side-bet-exact.js';
 
 const cardId = (c: Card): number => rankIndex(c.rank) * 4 + SUITS.indexOf(c.suit);
 const idCard = (id: number): Card => ({ rank: RANKS[id >> 2] as Card['rank'], suit: SUITS[id & 3] as Card['suit'] });
@@ -111,5 +112,27 @@ describe('blackjack simulator fast path', () => {
     assert.deepEqual(a, b);
     const e = edge(a.sum, a.sumSq, a.hands);
     assert.ok(e.stdErr > 0.3 && e.stdErr < 1.5, `stdErr ${e.stdErr}% for 20,000 hands`);
+  });
+
+  it('agrees with published figures: 6 decks, S17, DAS, peek, no surrender ≈ 0.40–0.45%; over/under 13 with the exact values', () => {
+    // Published: about 0.40% (Wizard of Odds house-edge calculator, 6 decks S17 DAS, split to 4,
+    // resplit aces). 400,000 hands give a standard error of about 0.18%: the check is 4σ wide.
+    const rules = resolveRules('macau-2009', {
+      dealProcedure: 'macau-3',
+      holeCard: 'peek',
+      dealerSoft17: 'stand',
+      surrender: 'none',
+      fiveCardHalfPay: false,
+      bonus678: 'none',
+    });
+    const t = emptyTotals();
+    new FastBlackjack(rules, 2024).run(400_000, 'every-hand', t);
+    const e = edge(t.sum, t.sumSq, t.hands);
+    assert.ok(Math.abs(e.houseEdge - 0.42) < 4 * e.stdErr, `house edge ${e.houseEdge}% ± ${e.stdErr}%`);
+    const exact = exactSideBetEdges(6);
+    for (const b of ['over13', 'under13'] as const) {
+      const s = edge(t.side[b].sum, t.side[b].sumSq, t.hands);
+      assert.ok(Math.abs(s.houseEdge - exact[b]) < 4 * s.stdErr, `${b}: ${s.houseEdge}% ± ${s.stdErr}% vs exact ${exact[b]}%`);
+    }
   });
 });
