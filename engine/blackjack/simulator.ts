@@ -177,7 +177,7 @@ export class FastBlackjack {
         sSq[k] = (sSq[k] as number) + v * v;
       }
       // The cut card came out during this round: it was the last of the shoe (Art. 2 n.2 (1); rule 11).
-      if (!this.lazy && this.pos >= this.cutAt) {
+      if (!this.lazy && this.pos > this.cutAt) {
         this.shuffle();
         fresh = true;
       }
