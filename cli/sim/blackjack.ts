@@ -11,11 +11,13 @@ import { parseArgs } from 'node:util';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { describeRules, type BlackjackRules } from '../../engine/blackjack/rules.js';
 import { FastBlackjack, SIM_SIDE_BETS, edge, emptyTotals, mergeTotals, type ShuffleMode, type SimTotals } from '../../engine/blackjack/simulator.js';
+import { computeStrategy, strategyChart } from '../../engine/strategy/basic-strategy.js';
 import { rulesFromArgs, UsageError } from '../blackjack-args.js';
 
 const USAGE =
   'usage: npm run --silent sim -- blackjack --rules <profile> [--set key=value ...] --hands N --seed S --shuffle every-hand|cut-card [--workers W] [--json]\n' +
-  '       npm run --silent sim -- blackjack --rules <profile> [--set key=value ...] --print-rules [--json]';
+  '       npm run --silent sim -- blackjack --rules <profile> [--set key=value ...] --print-rules [--json]\n' +
+  '       npm run --silent sim -- blackjack --rules <profile> [--set key=value ...] --strategy [--json]';
 
 const CHUNK = 250_000;
 
@@ -112,6 +114,7 @@ export async function run(argv: string[]): Promise<number> {
         workers: { type: 'string' },
         json: { type: 'boolean' },
         'print-rules': { type: 'boolean' },
+        strategy: { type: 'boolean' },
       },
       strict: true,
     }));
@@ -128,6 +131,16 @@ export async function run(argv: string[]): Promise<number> {
       else for (const [k, v] of Object.entries(described)) console.log(`${k.padEnd(26)} ${JSON.stringify(v.value).padEnd(22)} ${v.article}`);
       return 0;
     }
+    if (values.strategy) {
+      const table = computeStrategy(rules);
+      const chart = strategyChart(table);
+      if (values.json) console.log(JSON.stringify({ profile: rules.profile, columns: ['2', '3', '4', '5', '6', '7', '8', '9', 'T', 'A'], ...chart, expectedReturnInfiniteDeck: table.expectedReturn }));
+      else {
+        console.log('        2 3 4 5 6 7 8 9 T A   (H hit, S stand, D double, P split, R surrender)');
+        for (const [k, row] of [...Object.entries(chart.hard), ...Object.entries(chart.soft), ...Object.entries(chart.pairs)]) console.log(`${k.padStart(6)}  ${row.join(' ')}`);
+      }
+      return 0;
+    }
     const hands = positiveInt(values.hands, '--hands');
     const seed = values.seed === undefined ? 1 : Number(values.seed);
     if (!/^\d+$/.test(values.seed ?? '1') || !Number.isSafeInteger(seed)) throw new UsageError('--seed must be a non-negative integer');
@@ -140,7 +153,7 @@ export async function run(argv: string[]): Promise<number> {
     const seconds = (performance.now() - t0) / 1000;
     const main = edge(t.sum, t.sumSq, t.hands);
     const offered = new FastBlackjack(rules, 0).sideBetsOffered();
-    const sideBets = Object.fromEntries(SIM_SIDE_BETS.filter((b) => offered.includes(b)).map((b) => [b, edge(t.side[b].sum, t.side[b].sumSq, t.hands)]));
+    const sideBets = Object.fromEntries(SIM_SIDE_BETS.filter((b) => offered.includes(b)).map((b) => [b, edge(t.side[b].sum, t.side[b].sumSq, t.side[b].n)]));
     const out = {
       game: 'blackjack',
       profile: rules.profile,

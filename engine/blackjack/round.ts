@@ -650,7 +650,8 @@ export class BlackjackRound {
         default:
           net = -x;
       }
-      outcome = net > 0 ? 'win' : net < 0 ? 'lose' : 'push';
+      // The streak follows the seat's own bet (Art. 13 5)).
+      if (st.owner === undefined) outcome = net > 0 ? 'win' : net < 0 ? 'lose' : 'push';
       this.line(s.seat, 'main', idx, x, net, ref(p, key), st.owner);
     }
     h.outcome = outcome;
