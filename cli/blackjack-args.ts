@@ -1,6 +1,8 @@
 // Shared option parsing of the blackjack tools: `--rules <profile>` and repeated `--set key=value`.
 import { isProfileId, parseOptionValue, resolveRules, RulesError, PROFILE_IDS, type BlackjackRules } from '../engine/blackjack/rules.js';
 
+import { blackjackRulesSchema } from './blackjack-rules-schema.js';
+
 export class UsageError extends Error {}
 
 export function rulesFromArgs(profile: string | undefined, sets: readonly string[] | undefined): BlackjackRules {
@@ -14,7 +16,11 @@ export function rulesFromArgs(profile: string | undefined, sets: readonly string
       const key = s.slice(0, eq);
       overrides[key] = parseOptionValue(key, s.slice(eq + 1));
     }
-    return resolveRules(profile, overrides);
+    // The engine's checks name the article that limits a value; the zod schema checks the result again.
+    const rules = resolveRules(profile, overrides);
+    const checked = blackjackRulesSchema.safeParse(rules);
+    if (!checked.success) throw new UsageError(checked.error.issues.map((i) => `${i.path.join('.') || 'rules'}: ${i.message}`).join('; '));
+    return rules;
   } catch (e) {
     if (e instanceof RulesError) throw new UsageError(e.message);
     throw e;

@@ -242,6 +242,51 @@ export class BlackjackRound {
     this.advance(action);
   }
 
+  /** Cards that left the shoe but do not count, with the reason. */
+  readonly discards: { card: Card; why: string }[] = [];
+  private voided = false;
+
+  /**
+   * A card that must not count: exposed when it should not be (Art. 5 n.1 (1)), drawn by the
+   * dealer unduly and shown (Art. 6 n.1; rule 19), the dealer's second card turned while dealt
+   * (rule 17). It leaves the shoe (the inventory counts it) and goes to the discards; the round
+   * still expects the same card as before.
+   */
+  discard(card: Card, why: string): void {
+    if (this.current.kind === 'done') throw new RoundError('the round is complete');
+    if (!this.inventory.take(card)) throw new RoundError(`card ${cardCode(card)} is impossible: more copies than the ${this.rules.decks} deck(s) hold`);
+    this.discards.push({ card, why });
+  }
+
+  /**
+   * Art. 5 n.1 (2): an error in dealing that cannot be rectified cancels every card of the round,
+   * and a supervisor may void a round on hold (DESIGN §4): every bet of the round is returned.
+   * Lines already written are replaced by returns; streak markers stay where they were.
+   */
+  voidRound(why: string): void {
+    if (this.voided) return;
+    const rule = this.rules.profile === 'portugal-2001' ? `portugal-2001 round void: ${why}` : `${this.rules.profile} art.5 n.1 (2): ${why}`;
+    this.lines.length = 0;
+    for (const s of this.seatList) {
+      s.hands.forEach((h, i) => {
+        for (const st of h.stakes) this.line(s.seat, 'main', i, st.stake, 0, rule, st.owner);
+      });
+      if (s.insurance > 0) this.line(s.seat, 'insurance', 0, s.insurance, 0, rule);
+      const b = s.entry.bets;
+      for (const k of ['anyPair', 'sevens', 'over13', 'under13', 'perfectPairs', 'jackpot'] as const) {
+        const v = b[k];
+        if (v) this.line(s.seat, k, 0, v, 0, rule);
+      }
+    }
+    this.streaksOut = (this.setup.streaks ?? []).map((x) => ({ ...x, bets: { ...x.bets } }));
+    this.voided = true;
+    this.current = { kind: 'done' };
+  }
+
+  get isVoid(): boolean {
+    return this.voided;
+  }
+
   private advance(answer: Answer): void {
     const next = this.flow.next(answer);
     this.current = next.done ? { kind: 'done' } : next.value;
@@ -605,7 +650,8 @@ export class BlackjackRound {
         default:
           net = -x;
       }
-      outcome = net > 0 ? 'win' : net < 0 ? 'lose' : 'push';
+      // The streak follows the seat's own bet (Art. 13 5)).
+      if (st.owner === undefined) outcome = net > 0 ? 'win' : net < 0 ? 'lose' : 'push';
       this.line(s.seat, 'main', idx, x, net, ref(p, key), st.owner);
     }
     h.outcome = outcome;

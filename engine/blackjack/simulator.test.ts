@@ -6,18 +6,25 @@ import { RANKS, SUITS, rankIndex, type Card } from '../cards/card.js';
 import { freshCards, shuffled } from '../cards/shoe.js';
 import { Rng } from '../random/seeded-rng.js';
 import { handTotal, rankValue } from './hand.js';
-import { BlackjackRound, type ActionType } from './round.js';
+import { BlackjackRound, type ActionType, type SeatBets, type StreakState } from './round.js';
 import { resolveRules, type BlackjackRules, type ProfileId } from './rules.js';
 import { FastBlackjack, SIM_SIDE_BETS, emptyTotals, edge } from './simulator.js';
+import { exactSideBetEdges } from './side-bet-exact.js';
 
 const cardId = (c: Card): number => rankIndex(c.rank) * 4 + SUITS.indexOf(c.suit);
 const idCard = (id: number): Card => ({ rank: RANKS[id >> 2] as Card['rank'], suit: SUITS[id & 3] as Card['suit'] });
 
-function playThroughRound(rules: BlackjackRules, sim: FastBlackjack, cards: readonly Card[]): { main: number; side: Record<string, number>; used: number } {
+function playThroughRound(
+  rules: BlackjackRules,
+  sim: FastBlackjack,
+  cards: readonly Card[],
+  streaks: StreakState[],
+): { main: number; side: Record<string, number>; used: number; streaks: StreakState[] } {
   const unit = 100;
-  const bets: Record<string, number> = { main: unit };
-  for (const b of sim.sideBetsOffered()) bets[b] = unit;
-  const round = new BlackjackRound({ rules, seats: [{ seat: 1, bets: bets as { main: number } }], firstRoundOfShoe: true });
+  const bets: Record<string, unknown> = { main: unit };
+  for (const b of sim.sideBetsOffered()) if (!b.startsWith('streak')) bets[b] = unit;
+  if (rules.winningStreak && streaks.length === 0) bets.streak = { '2': unit, '3': unit, '4': unit, '5': unit };
+  const round = new BlackjackRound({ rules, seats: [{ seat: 1, bets: bets as unknown as SeatBets }], firstRoundOfShoe: true, streaks });
   const up = (): number => rankValue((round.dealer[0] as Card).rank);
   let used = 0;
   while (!round.done) {
@@ -63,11 +70,11 @@ function playThroughRound(rules: BlackjackRules, sim: FastBlackjack, cards: read
     if (l.bet === 'main' || l.bet === 'bonus678') main += l.net / unit;
     else side[l.bet] = (side[l.bet] ?? 0) + l.net / unit;
   }
-  return { main, side, used };
+  return { main, side, used, streaks: round.streaks() };
 }
 
 const CASES: [ProfileId, Record<string, unknown>][] = [
-  ['macau-2009', { perfectPairs: true }],
+  ['macau-2009', { perfectPairs: true, winningStreak: true }],
   ['macau-2009', { dealProcedure: 'macau-3', holeCard: 'peek', dealerSoft17: 'stand', surrender: 'none', fiveCardHalfPay: false, bonus678: 'none' }],
   ['macau-2009', { dealerBlackjackTakes: 'all', doubleOn: 'eleven', bonus678: 'in-addition', maxHands: 2, surrender: 'late', dealerSoft17: 'hit' }],
   ['macau-2009', { splitPairsBy: 'rank', resplitAces: false, resplit: false, burnEachRound: true, burnBeforeDealerSecond: true, overUnderAceValue: 11 }],
@@ -82,13 +89,15 @@ describe('blackjack simulator fast path', () => {
       const sim = new FastBlackjack(rules, 1);
       const rng = Rng.fromSeed(99);
       let compared = 0;
+      let streaks: StreakState[] = [];
       for (let n = 0; n < 1500; n++) {
         const cards = shuffled(freshCards(rules.decks), rng);
         sim.shoe = Uint8Array.from(cards.map(cardId));
         sim.pos = 0;
         const fast = sim.playRound();
         const used = sim.pos;
-        const slow = playThroughRound(rules, sim, cards.map((c) => idCard(cardId(c))));
+        const slow = playThroughRound(rules, sim, cards.map((c) => idCard(cardId(c))), streaks);
+        streaks = slow.streaks;
         const ctx = `round ${n}: ${cards.slice(0, used).map((c) => c.rank + c.suit).join(' ')}`;
         assert.equal(slow.used, used, `cards used, ${ctx}`);
         assert.ok(Math.abs(slow.main - fast) < 1e-9, `main ${slow.main} vs ${fast}, ${ctx}`);
@@ -111,5 +120,28 @@ describe('blackjack simulator fast path', () => {
     assert.deepEqual(a, b);
     const e = edge(a.sum, a.sumSq, a.hands);
     assert.ok(e.stdErr > 0.3 && e.stdErr < 1.5, `stdErr ${e.stdErr}% for 20,000 hands`);
+  });
+
+  it('agrees with published figures: 6 decks, S17, DAS, peek, no surrender ≈ 0.40–0.45%; over/under 13 with the exact values', () => {
+    // Published: about 0.40% (Wizard of Odds house-edge figures for 6 decks, S17, DAS, split to
+    // 4 hands, no resplit of aces). 400,000 hands give a standard error of about 0.18%: 4σ wide.
+    const rules = resolveRules('macau-2009', {
+      dealProcedure: 'macau-3',
+      holeCard: 'peek',
+      dealerSoft17: 'stand',
+      surrender: 'none',
+      fiveCardHalfPay: false,
+      bonus678: 'none',
+      resplitAces: false,
+    });
+    const t = emptyTotals();
+    new FastBlackjack(rules, 2024).run(400_000, 'every-hand', t);
+    const e = edge(t.sum, t.sumSq, t.hands);
+    assert.ok(Math.abs(e.houseEdge - 0.4) < 4 * e.stdErr, `house edge ${e.houseEdge}% ± ${e.stdErr}%`);
+    const exact = exactSideBetEdges(6);
+    for (const b of ['over13', 'under13'] as const) {
+      const s = edge(t.side[b].sum, t.side[b].sumSq, t.side[b].n);
+      assert.ok(Math.abs(s.houseEdge - exact[b]) < 4 * s.stdErr, `${b}: ${s.houseEdge}% ± ${s.stdErr}% vs exact ${exact[b]}%`);
+    }
   });
 });

@@ -2,7 +2,7 @@ import { seedRng } from '../random/seeded-rng.js';
 import { computeStrategy, type StrategyAction, type StrategyTable } from '../strategy/basic-strategy.js';
 import { dealerDrawsOn } from './hand.js';
 import type { BlackjackRules } from './rules.js';
-import { PERFECT_PAIRS_PAYS, SEVENS_PAYS, ANY_PAIR_PAYS } from './side-bets.js';
+import { PERFECT_PAIRS_PAYS, SEVENS_PAYS, ANY_PAIR_PAYS, STREAK_PAYS } from './side-bets.js';
 
 /**
  * The simulator's fast path: one seat, flat main bet of one unit, basic strategy, side bets of
@@ -14,7 +14,8 @@ import { PERFECT_PAIRS_PAYS, SEVENS_PAYS, ANY_PAIR_PAYS } from './side-bets.js';
 
 export type ShuffleMode = 'every-hand' | 'cut-card';
 
-export const SIM_SIDE_BETS = ['anyPair', 'sevens', 'over13', 'under13', 'perfectPairs'] as const;
+export const SIM_SIDE_BETS = ['anyPair', 'sevens', 'over13', 'under13', 'perfectPairs', 'streak2', 'streak3', 'streak4', 'streak5'] as const;
+const STREAK0 = 5;
 export type SimSideBet = (typeof SIM_SIDE_BETS)[number];
 
 export interface SimTotals {
@@ -22,7 +23,8 @@ export interface SimTotals {
   /** Sum and sum of squares of the main result per round, in units of the initial bet. */
   sum: number;
   sumSq: number;
-  side: Record<SimSideBet, { sum: number; sumSq: number }>;
+  /** Per side bet: results per unit staked, and how many bets were decided. */
+  side: Record<SimSideBet, { sum: number; sumSq: number; n: number }>;
 }
 
 const A_CODE: Record<StrategyAction, number> = { hit: 1, stand: 2, double: 3, split: 4, surrender: 5 };
@@ -66,6 +68,13 @@ export class FastBlackjack {
   private nh = 0;
   /** Side-bet results of the last round, per unit staked, in SIM_SIDE_BETS order. */
   readonly sideNet = new Float64Array(SIM_SIDE_BETS.length);
+  /** Whether each side bet was decided in the last round (streak bets run over several rounds). */
+  readonly sideDecided = new Uint8Array(SIM_SIDE_BETS.length);
+  /** Winning streak (Art. 13 5)): the four levels are bet together whenever none is open. */
+  private readonly streakOpen = new Uint8Array(4);
+  private streakWins = 0;
+  /** Result of each hand for the streak: 1 won, -1 lost, 0 tie. */
+  private readonly hOut = new Int8Array(MAXH);
 
   constructor(rules: BlackjackRules, seed: number, strategy?: StrategyTable) {
     this.rules = rules;
@@ -79,7 +88,9 @@ export class FastBlackjack {
       this.val[id] = r === 0 ? 1 : r >= 9 ? 10 : r + 1;
     }
     [this.s0, this.s1, this.s2, this.s3] = seedRng(seed);
-    this.sides = SIM_SIDE_BETS.filter((b) => (b === 'over13' || b === 'under13' ? rules.overUnder13 : rules[b]));
+    this.sides = SIM_SIDE_BETS.filter((b) =>
+      b === 'over13' || b === 'under13' ? rules.overUnder13 : b.startsWith('streak') ? rules.winningStreak : rules[b as 'anyPair' | 'sevens' | 'perfectPairs'],
+    );
     this.cutAt = n - rules.cutCardFromEnd;
     this.burnStart = rules.burnAtShoeStart === 'decks' ? rules.decks : rules.burnAtShoeStart === 'one' ? 1 : 0;
   }
@@ -155,6 +166,8 @@ export class FastBlackjack {
     for (const b of this.sides) sideOn[SIM_SIDE_BETS.indexOf(b)] = 1;
     const sSum = new Float64Array(nSide);
     const sSq = new Float64Array(nSide);
+    const sN = new Float64Array(nSide);
+    const decided = this.sideDecided;
     const sideNet = this.sideNet;
     let sum = 0;
     let sumSq = 0;
@@ -171,13 +184,14 @@ export class FastBlackjack {
       sum += net;
       sumSq += net * net;
       for (let k = 0; k < nSide; k++) {
-        if (sideOn[k] === 0) continue;
+        if (sideOn[k] === 0 || decided[k] === 0) continue;
         const v = sideNet[k] as number;
+        sN[k] = (sN[k] as number) + 1;
         sSum[k] = (sSum[k] as number) + v;
         sSq[k] = (sSq[k] as number) + v * v;
       }
       // The cut card came out during this round: it was the last of the shoe (Art. 2 n.2 (1); rule 11).
-      if (!this.lazy && this.pos >= this.cutAt) {
+      if (!this.lazy && this.pos > this.cutAt) {
         this.shuffle();
         fresh = true;
       }
@@ -188,6 +202,7 @@ export class FastBlackjack {
     SIM_SIDE_BETS.forEach((b, k) => {
       totals.side[b].sum += sSum[k] as number;
       totals.side[b].sumSq += sSq[k] as number;
+      totals.side[b].n += sN[k] as number;
     });
   }
 
@@ -214,6 +229,11 @@ export class FastBlackjack {
     const v1 = val[p1] as number;
     const v2 = val[p2] as number;
     this.sideNet.fill(0);
+    this.sideDecided.fill(0);
+    if (r.winningStreak && this.streakOpen[0] === 0 && this.streakOpen[1] === 0 && this.streakOpen[2] === 0 && this.streakOpen[3] === 0) {
+      this.streakOpen.fill(1);
+      this.streakWins = 0;
+    }
     this.sidePre(p1, p2);
     const playerBJ = (v1 === 1 && v2 === 10) || (v1 === 10 && v2 === 1);
     const upAT = u === 1 || u === 10;
@@ -259,12 +279,14 @@ export class FastBlackjack {
         if (hard > 21) {
           this.hState[i] = 2;
           this.hNet[i] = -(this.hStake[i] as number);
+          this.hOut[i] = -1;
           break;
         }
         if (r.bonus678 !== 'none' && n === 3 && this.is678(i)) {
           if (r.bonus678 === 'replaces-main') {
             this.hState[i] = 3;
             this.hNet[i] = 3 * (this.hStake[i] as number);
+            this.hOut[i] = 1;
             break;
           }
           this.hNet[i] = 3 * (this.hStake[i] as number); // on top of the main result
@@ -276,6 +298,7 @@ export class FastBlackjack {
         if (n === 5 && r.fiveCardHalfPay && u !== 1 && this.strategy.takeFiveCardHalf(u, hard, ace === 1)) {
           this.hState[i] = 3;
           this.hNet[i] = Math.floor((this.hStake[i] as number) * 50) / 100;
+          this.hOut[i] = 1;
           break;
         }
         const fromSplit = this.hFromSplit[i] === 1;
@@ -324,6 +347,7 @@ export class FastBlackjack {
         if (act === SURRENDER) {
           this.hState[i] = 3;
           this.hNet[i] = -0.5;
+          this.hOut[i] = -1;
           break;
         }
         if (act === SPLIT) {
@@ -377,6 +401,7 @@ export class FastBlackjack {
             lostAlready = true;
           } else if (this.hDoubled[i] && r.dealerBlackjackTakes !== 'all') net = -base;
           this.hNet[i] = (this.hNet[i] as number) + net;
+          this.hOut[i] = -1;
         }
         total += this.hNet[i] as number;
       }
@@ -401,6 +426,7 @@ export class FastBlackjack {
         if (dt > 21 || pt > dt) net = stake;
         else if (pt < dt) net = -stake;
         this.hNet[i] = (this.hNet[i] as number) + net;
+        this.hOut[i] = net > 0 ? 1 : net < 0 ? -1 : 0;
       }
       total += this.hNet[i] as number;
     }
@@ -422,6 +448,7 @@ export class FastBlackjack {
     this.hSecond[i] = c2;
     this.hDoubled[i] = 0;
     this.hLock[i] = 0;
+    this.hOut[i] = 0;
   }
 
   private addCard(i: number, c: number): void {
@@ -455,6 +482,7 @@ export class FastBlackjack {
       this.hFirst[k] = c;
       this.hDoubled[k] = 0;
       this.hLock[k] = 0;
+      this.hOut[k] = 0;
     }
   }
 
@@ -472,6 +500,7 @@ export class FastBlackjack {
     this.hThird[to] = this.hThird[from] as number;
     this.hDoubled[to] = this.hDoubled[from] as number;
     this.hLock[to] = this.hLock[from] as number;
+    this.hOut[to] = this.hOut[from] as number;
   }
 
   private is678(i: number): boolean {
@@ -491,6 +520,7 @@ export class FastBlackjack {
   /** Side bets decided by the first two cards; split pairs and the third seven come later. */
   private sidePre(p1: number, p2: number): void {
     const r = this.rules;
+    for (let k = 0; k < STREAK0; k++) this.sideDecided[k] = 1;
     const sameRank = p1 >> 2 === p2 >> 2;
     if (r.anyPair) this.sideNet[0] = sameRank ? ANY_PAIR_PAYS : -1;
     if (r.sevens) {
@@ -521,6 +551,34 @@ export class FastBlackjack {
     if (this.rules.anyPair && this.splitPairs > 0 && (this.sideNet[0] as number) > 0) {
       this.sideNet[0] = (this.sideNet[0] as number) + ANY_PAIR_PAYS * this.splitPairs;
     }
+    if (this.rules.winningStreak) {
+      // Rounds ended before the hands were played (Black Jacks, a peeked dealer Black Jack) have one hand.
+      let result = Math.sign(main);
+      if (this.nh > 0) {
+        let w = 0;
+        let l = 0;
+        for (let i = 0; i < this.nh; i++) {
+          if (this.hOut[i] === 1) w++;
+          else if (this.hOut[i] === -1) l++;
+        }
+        // Art. 16 n.7: split hands count by majority.
+        result = w > l ? 1 : w < l ? -1 : 0;
+      }
+      if (result > 0) this.streakWins++;
+      for (let k = 0; k < 4; k++) {
+        if (this.streakOpen[k] === 0) continue;
+        const level = (k + 2) as 2 | 3 | 4 | 5;
+        if (result < 0) {
+          this.sideNet[STREAK0 + k] = -1;
+          this.sideDecided[STREAK0 + k] = 1;
+          this.streakOpen[k] = 0;
+        } else if (result > 0 && this.streakWins >= level) {
+          this.sideNet[STREAK0 + k] = STREAK_PAYS[level];
+          this.sideDecided[STREAK0 + k] = 1;
+          this.streakOpen[k] = 0;
+        }
+      }
+    }
     this.splitPairs = 0;
     this.nh = 0;
     return main;
@@ -532,7 +590,7 @@ export class FastBlackjack {
 
 export function emptyTotals(): SimTotals {
   const side = {} as SimTotals['side'];
-  for (const b of SIM_SIDE_BETS) side[b] = { sum: 0, sumSq: 0 };
+  for (const b of SIM_SIDE_BETS) side[b] = { sum: 0, sumSq: 0, n: 0 };
   return { hands: 0, sum: 0, sumSq: 0, side };
 }
 
@@ -543,6 +601,7 @@ export function mergeTotals(into: SimTotals, from: SimTotals): void {
   for (const b of SIM_SIDE_BETS) {
     into.side[b].sum += from.side[b].sum;
     into.side[b].sumSq += from.side[b].sumSq;
+    into.side[b].n += from.side[b].n;
   }
 }
 

@@ -1,0 +1,92 @@
+// The scripted-round and simulator command lines, run as a user runs them.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'bj-round-'));
+
+function cli(tool: 'round' | 'sim', args: string[]): { code: number | null; out: string; err: string } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', `cli/${tool}.ts`, ...args], { encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+function round(input: unknown, extra: string[] = []): { code: number | null; out: string; err: string } {
+  const file = path.join(dir, `r${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify(input));
+  return cli('round', ['--game', 'blackjack', '--rules', 'macau-2009', ...extra, '--input', file, '--json']);
+}
+
+describe('round --game blackjack', () => {
+  it('prints hands, dealer and settlement lines as JSON', () => {
+    const r = round({
+      seats: [{ seat: 1, bets: { main: 1000, perfectPairs: 100 } }],
+      cards: ['AS', 'KH', 'AD', '9D', '5C', 'TC'],
+      decisions: [
+        { seat: 1, hand: 0, action: 'split' },
+      ],
+    }, ['--set', 'perfectPairs=true']);
+    assert.equal(r.code, 0, r.err);
+    const out = JSON.parse(r.out) as { hands: unknown[]; dealer: unknown; settlements: { bet: string; net: number; rule: string }[] };
+    assert.deepEqual(out.hands, [
+      { seat: 1, hand: 0, cards: ['AS', '9D'], total: 20 },
+      { seat: 1, hand: 1, cards: ['AD', '5C'], total: 16 },
+    ]);
+    assert.deepEqual(out.dealer, { cards: ['KH', 'TC'], total: 20 });
+    assert.deepEqual(out.settlements.map((l) => [l.bet, l.net, l.rule]), [
+      ['main', 0, 'macau-2009 art.11 n.1 2)'],
+      ['main', -1000, 'macau-2009 art.9'],
+      ['perfectPairs', 500, 'macau-2009 art.13 4), art.14 n.4'],
+    ]);
+  });
+
+  it('exits 2 with a message on an illegal decision, left-over cards or a bad option', () => {
+    const illegal = round({ seats: [{ seat: 1, bets: { main: 1000 } }], cards: ['TS', '9H', '8D', '8C'], decisions: [{ seat: 1, hand: 0, action: 'split' }] });
+    assert.equal(illegal.code, 2);
+    assert.match(illegal.err, /"split" is not legal for seat 1 hand 0/);
+    const left = round({ seats: [{ seat: 1, bets: { main: 1000 } }], cards: ['TS', '9H', '8D', '8C', '2C'], decisions: [{ seat: 1, hand: 0, action: 'stand' }] });
+    assert.equal(left.code, 2);
+    assert.match(left.err, /left over/);
+    const bad = round({ seats: [{ seat: 1, bets: { main: 1000 } }], cards: [] }, ['--set', 'decks=12']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /decks must be/);
+    const shape = round({ seats: 'x', cards: [] });
+    assert.equal(shape.code, 2);
+  });
+});
+
+describe('sim blackjack', () => {
+  it('prints the resolved rules with their articles', () => {
+    const r = cli('sim', ['blackjack', '--rules', 'portugal-2001', '--set', 'decks=4', '--print-rules', '--json']);
+    assert.equal(r.code, 0, r.err);
+    const out = JSON.parse(r.out) as { profile: string; rules: Record<string, { value: unknown; article: string }> };
+    assert.equal(out.profile, 'portugal-2001');
+    assert.deepEqual(out.rules.decks, { value: 4, article: 'portugal-2001 rule 3 (override)' });
+    assert.deepEqual(out.rules.minStandTotal, { value: 12, article: 'portugal-2001 rule 18: may stand only above 11' });
+  });
+
+  it('simulates with workers and gives the same figures whatever their number', () => {
+    const args = ['blackjack', '--rules', 'macau-2009', '--hands', '300000', '--seed', '3', '--shuffle', 'every-hand', '--json'];
+    const one = cli('sim', [...args, '--workers', '1']);
+    const two = cli('sim', [...args, '--workers', '2']);
+    assert.equal(one.code, 0, one.err);
+    assert.equal(two.code, 0, two.err);
+    const a = JSON.parse(one.out) as { houseEdge: number; stdErr: number; hands: number; sideBets: Record<string, { houseEdge: number }>; handsPerSecond: number };
+    const b = JSON.parse(two.out) as typeof a;
+    assert.equal(a.hands, 300000);
+    assert.equal(a.houseEdge, b.houseEdge);
+    assert.deepEqual(Object.keys(a.sideBets), ['anyPair', 'sevens', 'over13', 'under13']);
+    assert.ok(a.handsPerSecond > 0);
+  });
+
+  it('blackjack-sidebets --exact prints the exact first-two-card edges', () => {
+    const r = cli('sim', ['blackjack-sidebets', '--decks', '6', '--exact', '--json']);
+    assert.equal(r.code, 0, r.err);
+    const out = JSON.parse(r.out) as { bets: Record<string, { houseEdge: number }> };
+    // 6 decks: a same-rank second card is 23 of 311; any pair pays 11:1.
+    assert.ok(Math.abs(out.bets.anyPair!.houseEdge - (1 - (12 * 23) / 311) * 100) < 1e-9);
+    assert.deepEqual(Object.keys(out.bets).sort(), ['anyPair', 'over13', 'perfectPairs', 'sevens', 'sevensNoSplit', 'under13']);
+  });
+});

@@ -1,0 +1,183 @@
+// `npm run --silent sim -- blackjack --rules <profile> [--set key=value ...] --hands N --seed S
+//   --shuffle every-hand|cut-card [--workers W] --json`
+// `npm run --silent sim -- blackjack --rules <profile> [--set …] --print-rules --json`
+//
+// Multi-core driver of the engine's simulator (engine/blackjack/simulator.ts). The work is cut
+// into fixed chunks, each seeded from (seed, chunk index) and pulled by worker threads, so the
+// figures depend on the seed and not on the number of workers. This same file is the worker's
+// entry point (it runs chunks when started as a worker).
+import { availableParallelism } from 'node:os';
+import { parseArgs } from 'node:util';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { describeRules, type BlackjackRules } from '../../engine/blackjack/rules.js';
+import { FastBlackjack, SIM_SIDE_BETS, edge, emptyTotals, mergeTotals, type ShuffleMode, type SimTotals } from '../../engine/blackjack/simulator.js';
+import { computeStrategy, strategyChart } from '../../engine/strategy/basic-strategy.js';
+import { rulesFromArgs, UsageError } from '../blackjack-args.js';
+
+const USAGE =
+  'usage: npm run --silent sim -- blackjack --rules <profile> [--set key=value ...] --hands N --seed S --shuffle every-hand|cut-card [--workers W] [--json]\n' +
+  '       npm run --silent sim -- blackjack --rules <profile> [--set key=value ...] --print-rules [--json]\n' +
+  '       npm run --silent sim -- blackjack --rules <profile> [--set key=value ...] --strategy [--json]';
+
+const CHUNK = 250_000;
+
+// Workers start without the TypeScript loader this CLI runs under (Node 20 does not pass module
+// hooks to workers), so a tiny boot script registers tsx's loader and then imports this file.
+const TSX_API = import.meta.resolve('tsx/esm/api');
+const WORKER_BOOT = `import(${JSON.stringify(TSX_API)}).then((m) => { m.register(); return import(${JSON.stringify(import.meta.url)}); });`;
+
+interface WorkerInit {
+  kind: 'blackjack-sim';
+  rules: BlackjackRules;
+  seed: number;
+  shuffle: ShuffleMode;
+}
+
+type FromWorker = { chunk: number; totals: SimTotals } | { ready: true };
+
+/** A 32-bit seed for chunk `c` of run seed `s` (splitmix-style mixing). */
+function chunkSeed(s: number, c: number): number {
+  let z = (s ^ Math.imul(c + 1, 0x9e3779b9)) >>> 0;
+  z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
+  z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
+  return (z ^ (z >>> 16)) >>> 0;
+}
+
+function runChunk(init: WorkerInit, chunk: number, hands: number): SimTotals {
+  const sim = new FastBlackjack(init.rules, chunkSeed(init.seed, chunk));
+  const t = emptyTotals();
+  sim.run(hands, init.shuffle, t);
+  return t;
+}
+
+if (!isMainThread && (workerData as WorkerInit | undefined)?.kind === 'blackjack-sim') {
+  const init = workerData as WorkerInit;
+  parentPort?.on('message', (m: { chunk: number; hands: number } | 'stop') => {
+    if (m === 'stop') {
+      parentPort?.close();
+      return;
+    }
+    parentPort?.postMessage({ chunk: m.chunk, totals: runChunk(init, m.chunk, m.hands) } satisfies FromWorker);
+  });
+  parentPort?.postMessage({ ready: true } satisfies FromWorker);
+}
+
+async function simulate(init: WorkerInit, hands: number, workers: number): Promise<SimTotals> {
+  const chunks: { chunk: number; hands: number }[] = [];
+  for (let c = 0, left = hands; left > 0; c++, left -= CHUNK) chunks.push({ chunk: c, hands: Math.min(CHUNK, left) });
+  const total = emptyTotals();
+  if (workers <= 1) {
+    for (const c of chunks) mergeTotals(total, runChunk(init, c.chunk, c.hands));
+    return total;
+  }
+  const queue = chunks.slice();
+  await Promise.all(
+    Array.from({ length: Math.min(workers, chunks.length) }, () => {
+      return new Promise<void>((resolve, reject) => {
+        const w = new Worker(WORKER_BOOT, { eval: true, workerData: init });
+        const feed = (): void => {
+          const next = queue.shift();
+          if (next) w.postMessage(next);
+          else {
+            w.postMessage('stop');
+          }
+        };
+        w.on('message', (m: FromWorker) => {
+          if ('totals' in m) mergeTotals(total, m.totals);
+          feed();
+        });
+        w.on('error', reject);
+        w.on('exit', () => resolve());
+      });
+    }),
+  );
+  return total;
+}
+
+function positiveInt(text: string | undefined, what: string): number {
+  const n = Number(text);
+  if (text === undefined || !/^\d+$/.test(text) || !Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${what} must be a positive integer`);
+  return n;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        rules: { type: 'string' },
+        set: { type: 'string', multiple: true },
+        hands: { type: 'string' },
+        seed: { type: 'string' },
+        shuffle: { type: 'string' },
+        workers: { type: 'string' },
+        json: { type: 'boolean' },
+        'print-rules': { type: 'boolean' },
+        strategy: { type: 'boolean' },
+      },
+      strict: true,
+    }));
+  } catch (e) {
+    console.error(`sim blackjack: ${(e as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  try {
+    const rules = rulesFromArgs(values.rules, values.set);
+    if (values['print-rules']) {
+      const described = describeRules(rules);
+      const out = { profile: rules.profile, rules: Object.fromEntries(Object.entries(described).map(([k, v]) => [k, { value: v.value, article: v.article }])) };
+      if (values.json) console.log(JSON.stringify(out));
+      else for (const [k, v] of Object.entries(described)) console.log(`${k.padEnd(26)} ${JSON.stringify(v.value).padEnd(22)} ${v.article}`);
+      return 0;
+    }
+    if (values.strategy) {
+      const table = computeStrategy(rules);
+      const chart = strategyChart(table);
+      if (values.json) console.log(JSON.stringify({ profile: rules.profile, columns: ['2', '3', '4', '5', '6', '7', '8', '9', 'T', 'A'], ...chart, expectedReturnInfiniteDeck: table.expectedReturn }));
+      else {
+        console.log('        2 3 4 5 6 7 8 9 T A   (H hit, S stand, D double, P split, R surrender)');
+        for (const [k, row] of [...Object.entries(chart.hard), ...Object.entries(chart.soft), ...Object.entries(chart.pairs)]) console.log(`${k.padStart(6)}  ${row.join(' ')}`);
+      }
+      return 0;
+    }
+    const hands = positiveInt(values.hands, '--hands');
+    const seed = values.seed === undefined ? 1 : Number(values.seed);
+    if (!/^\d+$/.test(values.seed ?? '1') || !Number.isSafeInteger(seed)) throw new UsageError('--seed must be a non-negative integer');
+    const shuffle = values.shuffle ?? 'cut-card';
+    if (shuffle !== 'every-hand' && shuffle !== 'cut-card') throw new UsageError('--shuffle must be every-hand or cut-card');
+    const workers = values.workers === undefined ? availableParallelism() : positiveInt(values.workers, '--workers');
+    const init: WorkerInit = { kind: 'blackjack-sim', rules, seed: seed >>> 0, shuffle };
+    const t0 = performance.now();
+    const t = await simulate(init, hands, workers);
+    const seconds = (performance.now() - t0) / 1000;
+    const main = edge(t.sum, t.sumSq, t.hands);
+    const offered = new FastBlackjack(rules, 0).sideBetsOffered();
+    const sideBets = Object.fromEntries(SIM_SIDE_BETS.filter((b) => offered.includes(b)).map((b) => [b, edge(t.side[b].sum, t.side[b].sumSq, t.side[b].n)]));
+    const out = {
+      game: 'blackjack',
+      profile: rules.profile,
+      rules: Object.fromEntries(Object.entries(rules).filter(([k]) => k !== 'profile')),
+      hands: t.hands,
+      shuffle,
+      seed,
+      houseEdge: main.houseEdge,
+      stdErr: main.stdErr,
+      handsPerSecond: Math.round(t.hands / seconds),
+      workers,
+      sideBets,
+    };
+    if (values.json) console.log(JSON.stringify(out));
+    else {
+      console.log(`${rules.profile}: ${t.hands} hands, house edge ${main.houseEdge.toFixed(3)}% ± ${main.stdErr.toFixed(3)}% (${out.handsPerSecond} hands/s on ${workers} worker(s))`);
+      for (const [k, v] of Object.entries(sideBets)) console.log(`  ${k.padEnd(14)} ${v.houseEdge.toFixed(3)}% ± ${v.stdErr.toFixed(3)}%`);
+    }
+    return 0;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      console.error(`sim blackjack: ${e.message}\n${USAGE}`);
+      return 2;
+    }
+    throw e;
+  }
+}

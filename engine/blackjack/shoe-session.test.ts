@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseCard } from '../cards/card.js';
+import { Rng } from '../random/seeded-rng.js';
+import { BlackjackRound } from './round.js';
+import { resolveRules } from './rules.js';
+import { BlackjackShoe } from './shoe-session.js';
+
+describe('the shoe between rounds (Macau Art. 2, 4; Portugal rules 8–11, 51–61)', () => {
+  it('Macau art.4 n.1: burns as many cards as decks at the start of a shoe, then deals rounds', () => {
+    const shoe = new BlackjackShoe(resolveRules('macau-2009'));
+    assert.equal(shoe.next().kind, 'shuffle');
+    shoe.shuffled(3, Rng.fromSeed(1));
+    assert.deepEqual(shoe.next(), { kind: 'burn', count: 6, why: 'burn at the start of the shoe (art.4 n.1 / rule 10)' });
+    for (let i = 0; i < 6; i++) shoe.draw();
+    assert.deepEqual(shoe.next(), { kind: 'round', firstRoundOfShoe: true, lastRound: false });
+    assert.equal(shoe.cardsToCut(), 312 - 60 - 6);
+  });
+
+  it('Portugal rules 9–11: one burn; the carta-aviso near the 50th card from the end, the middle with one player; its round is the last', () => {
+    const rules = resolveRules('portugal-2001');
+    const shoe = new BlackjackShoe(rules);
+    assert.equal(shoe.cutCardFromEnd(1), 156);
+    assert.equal(shoe.cutCardFromEnd(4), 50);
+    shoe.shuffled(4, Rng.fromSeed(2));
+    assert.deepEqual(shoe.next(), { kind: 'burn', count: 1, why: 'burn at the start of the shoe (art.4 n.1 / rule 10)' });
+    shoe.draw();
+    // Deal rounds of ten cards until the carta-aviso shows.
+    let rounds = 0;
+    while (!shoe.lastRound) {
+      assert.equal(shoe.next().kind, 'round');
+      for (let i = 0; i < 10; i++) shoe.draw();
+      if (!shoe.lastRound) shoe.roundEnded();
+      rounds++;
+    }
+    // Card 262 (index 261 = 312 - 50 - 1) came out in this round: it is the last.
+    assert.equal(rounds, 27);
+    shoe.roundEnded();
+    assert.equal(shoe.next().kind, 'shuffle');
+  });
+
+  it('rule 11: a carta-aviso that shows just before a round still lets that round be played', () => {
+    const shoe = new BlackjackShoe(resolveRules('portugal-2001'));
+    shoe.shuffled(4);
+    shoe.cardOut(parseCard('2C'));
+    shoe.cutCardOut();
+    assert.deepEqual(shoe.next(), { kind: 'round', firstRoundOfShoe: true, lastRound: true });
+    shoe.roundEnded();
+    assert.equal(shoe.next().kind, 'shuffle');
+  });
+
+  it('continuous shuffler (rules 56–60; Macau art.2 n.2 (4)): no cut card, cards return after each round', () => {
+    const shoe = new BlackjackShoe(resolveRules('portugal-2001', { shuffler: 'continuous' }));
+    assert.equal(shoe.cutCardFromEnd(3), undefined);
+    shoe.shuffled(3);
+    shoe.cardOut(parseCard('AS'));
+    for (let i = 0; i < 6; i++) assert.equal(shoe.cardOut(parseCard('KD')), true);
+    assert.equal(shoe.cardOut(parseCard('KD')), false, 'a seventh KD in six decks breaks the inventory');
+    shoe.roundEnded();
+    assert.equal(shoe.cardOut(parseCard('KD')), true, 'the cards went back into the shuffler');
+  });
+
+  it('art.2 n.2 (2): the dealer may shuffle after any round', () => {
+    const shoe = new BlackjackShoe(resolveRules('macau-2009', { burnAtShoeStart: 'one' }));
+    shoe.shuffled(2, Rng.fromSeed(3));
+    shoe.draw();
+    shoe.roundEnded({ dealerWantsShuffle: true });
+    assert.equal(shoe.next().kind, 'shuffle');
+  });
+});
+
+describe('corrections during a round (Art. 5 n.1)', () => {
+  it('an exposed card is discarded and the round still expects a card for the same place', () => {
+    const round = new BlackjackRound({ rules: resolveRules('macau-2009'), seats: [{ seat: 1, bets: { main: 100 } }] });
+    round.deal(parseCard('TS'));
+    const before = round.expected();
+    round.discard(parseCard('5H'), 'exposed (art.5 n.1 (1))');
+    assert.deepEqual(round.expected(), before);
+    assert.deepEqual(round.discards, [{ card: parseCard('5H'), why: 'exposed (art.5 n.1 (1))' }]);
+  });
+
+  it('art.5 n.1 (2): a void round returns every bet, even those already settled', () => {
+    const round = new BlackjackRound({ rules: resolveRules('macau-2009'), seats: [{ seat: 1, bets: { main: 100, anyPair: 10 } }, { seat: 2, bets: { main: 50 } }] });
+    for (const c of ['AS', '9D', '7H', 'KC', '9C']) round.deal(parseCard(c));
+    assert.equal(round.lines.length, 1, 'the Black Jack was paid at once');
+    round.voidRound('misdeal');
+    assert.equal(round.done, true);
+    assert.deepEqual(
+      round.lines.map((l) => [l.seat, l.bet, l.stake, l.net]),
+      [
+        [1, 'main', 100, 0],
+        [1, 'anyPair', 10, 0],
+        [2, 'main', 50, 0],
+      ],
+    );
+    assert.match(round.lines[0]!.rule, /^macau-2009 art\.5 n\.1 \(2\)/);
+  });
+});
