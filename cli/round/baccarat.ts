@@ -12,7 +12,7 @@ import { baccaratProfile, type BaccaratProfile } from '../../engine/baccarat/pro
 import { BACCARAT_BETS, settleBaccaratSeat } from '../../engine/baccarat/settle.js';
 import { coupResult, dealCard, EMPTY_COUP, nextExpected, type CoupCards } from '../../engine/baccarat/tableau.js';
 
-const USAGE = 'usage: npm run --silent round -- --game baccarat --rules macau-commission|macau-no-commission --input round.json [--json]';
+const USAGE = 'usage: npm run --silent round -- --game baccarat --rules macau-commission|macau-no-commission --input round.json|- [--json]';
 
 const stake = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER / 100);
 const RoundInput = z
@@ -35,7 +35,8 @@ export class RoundError extends Error {}
 export interface BaccaratRoundOutput {
   readonly game: 'baccarat';
   readonly rules: string;
-  readonly hands: { readonly player: { cards: string[]; total: number }; readonly banker: { cards: string[]; total: number } };
+  /** Same shape as the blackjack runner's hands, named by side instead of seat. */
+  readonly hands: { hand: 'player' | 'banker'; cards: string[]; total: number }[];
   readonly result: { winner: string; natural: boolean; playerPair: boolean; bankerPair: boolean };
   readonly settlements: ReturnType<typeof settleBaccaratSeat>;
   readonly totals: { seat: number; staked: number; net: number }[];
@@ -81,10 +82,10 @@ export function playBaccaratRound(input: unknown, profile: BaccaratProfile): Bac
   return {
     game: 'baccarat',
     rules: profile.id,
-    hands: {
-      player: { cards: r.player.map(cardCode), total: r.playerTotal },
-      banker: { cards: r.banker.map(cardCode), total: r.bankerTotal },
-    },
+    hands: [
+      { hand: 'player', cards: r.player.map(cardCode), total: r.playerTotal },
+      { hand: 'banker', cards: r.banker.map(cardCode), total: r.bankerTotal },
+    ],
     result: { winner: r.winner, natural: r.natural, playerPair: r.playerPair, bankerPair: r.bankerPair },
     settlements,
     totals: seats.map((s) => {
@@ -120,7 +121,7 @@ export function run(argv: string[]): number {
   }
   let input: unknown;
   try {
-    input = JSON.parse(readFileSync(values.input, 'utf8'));
+    input = JSON.parse(readFileSync(values.input === '-' ? 0 : values.input, 'utf8'));
   } catch (e) {
     return fail(`cannot read ${values.input}: ${(e as Error).message}`);
   }
@@ -136,7 +137,8 @@ export function run(argv: string[]): number {
     return 0;
   }
   console.log(`${profile.title}`);
-  console.log(`player ${out.hands.player.cards.join(' ')} = ${out.hands.player.total}   banker ${out.hands.banker.cards.join(' ')} = ${out.hands.banker.total}   → ${out.result.winner}`);
+  for (const h of out.hands) console.log(`${h.hand}: ${h.cards.join(' ')} = ${h.total}`);
+  console.log(`→ ${out.result.winner}${out.result.natural ? ' (natural)' : ''}`);
   for (const l of out.settlements) console.log(`seat ${l.seat} ${l.bet.padEnd(10)} stake ${String(l.stake).padStart(8)} net ${String(l.net).padStart(9)}  ${l.rule}`);
   return 0;
 }

@@ -13,7 +13,7 @@ import { parseWarProfile, warProfile, type WarProfile } from '../../engine/war/p
 import { settleWarCoup } from '../../engine/war/settle.js';
 import type { SettlementLine } from '../../engine/settlement/settlement-line.js';
 
-const USAGE = 'usage: npm run --silent round -- --game war --rules macau --input round.json [--main-with-tie-bet returned|choose] [--json]';
+const USAGE = 'usage: npm run --silent round -- --game war --rules macau --input round.json|- [--main-with-tie-bet returned|choose] [--json]';
 
 const stake = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER / 100);
 const RoundInput = z
@@ -26,17 +26,21 @@ const RoundInput = z
 
 export class RoundError extends Error {}
 
-interface SeatOut {
+interface HandOut {
   seat: number;
-  card: string;
+  /** The first card, then the war card if the seat went to war. */
+  cards: string[];
   decision?: WarAction;
-  war?: { burned: string[]; card: string; croupierBurned: string[]; croupierCard: string };
 }
 
+/** Same shape as the blackjack runner: `hands` per seat, the house's cards, burns in shoe order. */
 export interface WarRoundOutput {
   readonly game: 'war';
   readonly rules: string;
-  readonly hands: { readonly croupier: { card: string }; readonly seats: SeatOut[] };
+  readonly hands: HandOut[];
+  /** The croupier's first card and the card drawn against each seat at war. */
+  readonly croupier: { card: string; war: { seat: number; card: string }[] };
+  readonly burns: string[];
   readonly settlements: SettlementLine[];
   readonly totals: { seat: number; staked: number; net: number }[];
 }
@@ -95,19 +99,25 @@ export function playWarRound(input: unknown, profile: WarProfile): WarRoundOutpu
   return {
     game: 'war',
     rules: profile.id,
-    hands: {
-      croupier: { card: cardCode(croupier) },
-      seats: coup.seats.map((s, i) => {
-        const out: SeatOut = { seat: s.seat, card: cardCode(coup.cards[i] as Card) };
-        const d = coup.decisions[s.seat];
-        if (d) out.decision = d;
-        const w = coup.wars[s.seat];
-        if (w?.seatCard && w.croupierCard) {
-          out.war = { burned: w.seatBurns.map(cardCode), card: cardCode(w.seatCard), croupierBurned: w.croupierBurns.map(cardCode), croupierCard: cardCode(w.croupierCard) };
-        }
-        return out;
+    hands: coup.seats.map((s, i) => {
+      const out: HandOut = { seat: s.seat, cards: [cardCode(coup.cards[i] as Card)] };
+      const w = coup.wars[s.seat];
+      if (w?.seatCard) out.cards.push(cardCode(w.seatCard));
+      const d = coup.decisions[s.seat];
+      if (d) out.decision = d;
+      return out;
+    }),
+    croupier: {
+      card: cardCode(croupier),
+      war: coup.seats.flatMap((s) => {
+        const c = coup.wars[s.seat]?.croupierCard;
+        return c ? [{ seat: s.seat, card: cardCode(c) }] : [];
       }),
     },
+    burns: coup.seats.flatMap((s) => {
+      const w = coup.wars[s.seat];
+      return w ? [...w.seatBurns, ...w.croupierBurns].map(cardCode) : [];
+    }),
     settlements,
     totals: coup.seats.map((s) => {
       const lines = settlements.filter((l) => l.seat === s.seat);
@@ -149,7 +159,7 @@ export function run(argv: string[]): number {
   }
   let input: unknown;
   try {
-    input = JSON.parse(readFileSync(values.input, 'utf8'));
+    input = JSON.parse(readFileSync(values.input === '-' ? 0 : values.input, 'utf8'));
   } catch (e) {
     return fail(`cannot read ${values.input}: ${(e as Error).message}`);
   }
@@ -165,11 +175,9 @@ export function run(argv: string[]): number {
     return 0;
   }
   console.log(profile.title);
-  console.log(`croupier ${out.hands.croupier.card}`);
-  for (const s of out.hands.seats) {
-    const war = s.war ? `  war: burn ${s.war.burned.join(' ')}, ${s.war.card} vs burn ${s.war.croupierBurned.join(' ')}, ${s.war.croupierCard}` : '';
-    console.log(`seat ${s.seat} ${s.card}${s.decision ? ` → ${s.decision}` : ''}${war}`);
-  }
+  console.log(`croupier: ${out.croupier.card}${out.croupier.war.map((w) => `, ${w.card} against seat ${w.seat}`).join('')}`);
+  for (const h of out.hands) console.log(`seat ${h.seat}: ${h.cards.join(' ')}${h.decision ? ` (${h.decision})` : ''}`);
+  if (out.burns.length > 0) console.log(`burned: ${out.burns.join(' ')}`);
   for (const l of out.settlements) console.log(`seat ${l.seat} ${l.bet.padEnd(5)} stake ${String(l.stake).padStart(8)} net ${String(l.net).padStart(9)}  ${l.rule}`);
   return 0;
 }
