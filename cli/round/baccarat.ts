@@ -1,18 +1,18 @@
-// `npm run --silent round -- --game baccarat --rules <profile> --input round.json [--json]`
+// `npm run --silent round -- --game baccarat --rules <profile> [--set key=value …] --input round.json|- [--json]`
 // Plays one scripted coup: {"seats":[{"seat":1,"bets":{"banker":1000,"tie":100}}],"cards":["2S","KH",…]}
 // with the cards in shoe order, and prints the hands, their totals and the settlement lines.
 // Anything illegal (unknown bet, bad card, a card beyond the shoe's copies, too few cards, cards
 // left over) is refused on stderr with exit code 2.
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { cardCode, parseCard, type Card } from '../../engine/cards/card.js';
 import { ShoeInventory } from '../../engine/cards/shoe.js';
-import { baccaratProfile, type BaccaratProfile } from '../../engine/baccarat/profiles.js';
+import type { BaccaratProfile } from '../../engine/baccarat/profiles.js';
 import { BACCARAT_BETS, settleBaccaratSeat } from '../../engine/baccarat/settle.js';
+import { baccaratRulesFromArgs, readJsonInput, UsageError } from '../baccarat-war-args.js';
 import { coupResult, dealCard, EMPTY_COUP, nextExpected, type CoupCards } from '../../engine/baccarat/tableau.js';
 
-const USAGE = 'usage: npm run --silent round -- --game baccarat --rules macau-commission|macau-no-commission --input round.json|- [--json]';
+const USAGE = 'usage: npm run --silent round -- --game baccarat --rules macau-commission|macau-no-commission [--set key=value …] --input round.json|- [--json]';
 
 const stake = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER / 100);
 const RoundInput = z
@@ -101,42 +101,35 @@ function fail(message: string): number {
 }
 
 export function run(argv: string[]): number {
-  let values;
+  let out: BaccaratRoundOutput;
+  let profile: BaccaratProfile;
+  let json: boolean;
   try {
-    ({ values } = parseArgs({
+    const { values } = parseArgs({
       args: argv,
-      options: { rules: { type: 'string', default: 'macau-commission' }, input: { type: 'string' }, json: { type: 'boolean', default: false } },
+      options: {
+        rules: { type: 'string', default: 'macau-commission' },
+        set: { type: 'string', multiple: true },
+        input: { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
       strict: true,
       allowPositionals: false,
-    }));
+    });
+    json = values.json;
+    profile = baccaratRulesFromArgs(values.rules, values.set);
+    if (values.input === undefined) throw new UsageError(`--input is required\n${USAGE}`);
+    out = playBaccaratRound(readJsonInput(values.input), profile);
   } catch (e) {
-    return fail(`${(e as Error).message}\n${USAGE}`);
-  }
-  if (values.input === undefined) return fail(`--input is required\n${USAGE}`);
-  let profile: BaccaratProfile;
-  try {
-    profile = baccaratProfile(values.rules);
-  } catch (e) {
-    return fail((e as Error).message);
-  }
-  let input: unknown;
-  try {
-    input = JSON.parse(readFileSync(values.input === '-' ? 0 : values.input, 'utf8'));
-  } catch (e) {
-    return fail(`cannot read ${values.input}: ${(e as Error).message}`);
-  }
-  let out: BaccaratRoundOutput;
-  try {
-    out = playBaccaratRound(input, profile);
-  } catch (e) {
-    if (e instanceof RoundError) return fail(e.message);
+    if (e instanceof RoundError || e instanceof UsageError) return fail(e.message);
+    if (e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS')) return fail(`${e.message}\n${USAGE}`);
     throw e;
   }
-  if (values.json) {
+  if (json) {
     console.log(JSON.stringify(out));
     return 0;
   }
-  console.log(`${profile.title}`);
+  console.log(profile.title);
   for (const h of out.hands) console.log(`${h.hand}: ${h.cards.join(' ')} = ${h.total}`);
   console.log(`→ ${out.result.winner}${out.result.natural ? ' (natural)' : ''}`);
   for (const l of out.settlements) console.log(`seat ${l.seat} ${l.bet.padEnd(10)} stake ${String(l.stake).padStart(8)} net ${String(l.net).padStart(9)}  ${l.rule}`);

@@ -1,19 +1,19 @@
-// `npm run --silent round -- --game war --rules macau --input round.json [--main-with-tie-bet returned|choose] [--json]`
+// `npm run --silent round -- --game war --rules macau [--set key=value …] --input round.json|- [--main-with-tie-bet returned|choose] [--json]`
 // Plays one scripted coup of «Desafio ao Casino»:
 // {"seats":[{"seat":1,"bets":{"main":1000,"tie":100}}],"cards":["7S","7D",…],"decisions":[{"seat":1,"action":"war"}]}
 // Cards are this coup's cards in shoe order, the war's burns included. Illegal input, a missing
 // or unexpected decision, too few cards or cards left over: message on stderr, exit code 2.
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { cardCode, parseCard, type Card } from '../../engine/cards/card.js';
 import { ShoeInventory } from '../../engine/cards/shoe.js';
 import { newWarCoup, warDecide, warExpected, WarInputError, warTakeCard, type WarAction, type WarCoup } from '../../engine/war/coup.js';
-import { parseWarProfile, warProfile, type WarProfile } from '../../engine/war/profiles.js';
+import type { WarProfile } from '../../engine/war/profiles.js';
 import { settleWarCoup } from '../../engine/war/settle.js';
+import { readJsonInput, UsageError, warRulesFromArgs } from '../baccarat-war-args.js';
 import type { SettlementLine } from '../../engine/settlement/settlement-line.js';
 
-const USAGE = 'usage: npm run --silent round -- --game war --rules macau --input round.json|- [--main-with-tie-bet returned|choose] [--json]';
+const USAGE = 'usage: npm run --silent round -- --game war --rules macau [--set key=value …] --input round.json|- [--main-with-tie-bet returned|choose] [--json]';
 
 const stake = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER / 100);
 const RoundInput = z
@@ -132,45 +132,35 @@ function fail(message: string): number {
 }
 
 export function run(argv: string[]): number {
-  let values;
+  let out: WarRoundOutput;
+  let profile: WarProfile;
+  let json: boolean;
   try {
-    ({ values } = parseArgs({
+    const { values } = parseArgs({
       args: argv,
       options: {
         rules: { type: 'string', default: 'macau' },
+        set: { type: 'string', multiple: true },
         input: { type: 'string' },
         'main-with-tie-bet': { type: 'string' },
         json: { type: 'boolean', default: false },
       },
       strict: true,
       allowPositionals: false,
-    }));
-  } catch (e) {
-    return fail(`${(e as Error).message}\n${USAGE}`);
-  }
-  if (values.input === undefined) return fail(`--input is required\n${USAGE}`);
-  let profile: WarProfile;
-  try {
-    profile = warProfile(values.rules);
+    });
+    json = values.json;
+    const sets = [...(values.set ?? [])];
     const opt = values['main-with-tie-bet'];
-    if (opt !== undefined) profile = parseWarProfile({ ...profile, mainBetOnTieWithTieBet: opt });
+    if (opt !== undefined) sets.push(`mainBetOnTieWithTieBet=${opt}`);
+    profile = warRulesFromArgs(values.rules, sets);
+    if (values.input === undefined) throw new UsageError(`--input is required\n${USAGE}`);
+    out = playWarRound(readJsonInput(values.input), profile);
   } catch (e) {
-    return fail((e as Error).message);
-  }
-  let input: unknown;
-  try {
-    input = JSON.parse(readFileSync(values.input === '-' ? 0 : values.input, 'utf8'));
-  } catch (e) {
-    return fail(`cannot read ${values.input}: ${(e as Error).message}`);
-  }
-  let out: WarRoundOutput;
-  try {
-    out = playWarRound(input, profile);
-  } catch (e) {
-    if (e instanceof RoundError) return fail(e.message);
+    if (e instanceof RoundError || e instanceof UsageError) return fail(e.message);
+    if (e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS')) return fail(`${e.message}\n${USAGE}`);
     throw e;
   }
-  if (values.json) {
+  if (json) {
     console.log(JSON.stringify(out));
     return 0;
   }
