@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { parseCard, RANKS, SUITS, type Card } from '../cards/card.js';
 import { BACCARAT_PROFILES, baccaratProfile, parseBaccaratProfile, ProfileError } from './profiles.js';
-import { BACCARAT_BETS, commission, settleBaccaratSeat, type BaccaratBets } from './settle.js';
+import { BACCARAT_BETS, commission, settleBaccaratSeat, voidBaccaratSeat, type BaccaratBets } from './settle.js';
 import { playCoup, type CoupResult } from './tableau.js';
 import { freshCards, shuffled } from '../cards/shoe.js';
 import { Rng } from '../random/seeded-rng.js';
@@ -77,6 +77,13 @@ describe('baccarat settlement', () => {
         ['bankerPair', 770],
       ],
     );
+  });
+
+  it('a void coup returns every bet', () => {
+    assert.deepEqual(voidBaccaratSeat(2, { banker: 100, tie: 0, bankerPair: 5 }, COMMISSION), [
+      { seat: 2, bet: 'banker', stake: 100, net: 0, rule: 'macau-baccarat void' },
+      { seat: 2, bet: 'bankerPair', stake: 5, net: 0, rule: 'macau-baccarat void' },
+    ]);
   });
 
   it('refuses fractional or negative stakes and gives no line for a zero stake', () => {

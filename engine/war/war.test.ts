@@ -8,6 +8,7 @@ import { compareCards, newWarCoup, warDecide, warExpected, WarInputError, warRan
 import { exactWar } from './exact.js';
 import { parseWarProfile, WAR_PROFILES, WAR_RULES, warProfile } from './profiles.js';
 import { settleWarCoup, voidWarCoup } from './settle.js';
+import { newWarShoe, warAfterCoup, warCutCardOut } from './shoe-session.js';
 import { dealSimCoup, SIM_SEATS, simulateWar, summariseWar } from './simulate.js';
 
 const MACAU = warProfile('macau');
@@ -285,5 +286,19 @@ describe('«Desafio ao Casino» exact calculator', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('«Desafio ao Casino» shoe', () => {
+  it('after the cut card the coup in progress finishes and the cards are reshuffled; the automatic shuffler has none', () => {
+    let s = newWarShoe(MACAU);
+    let step = warAfterCoup(s);
+    assert.equal(step.next, 'deal');
+    s = warCutCardOut(step.shoe);
+    step = warAfterCoup(s);
+    assert.equal(step.next, 'shuffle');
+    assert.equal(step.shoe.coups, 0);
+    const auto = warCutCardOut(newWarShoe({ shuffling: 'automatic-shuffler' }));
+    assert.equal(warAfterCoup(auto).next, 'deal');
   });
 });
