@@ -5,13 +5,9 @@
 // or unexpected decision, too few cards or cards left over: message on stderr, exit code 2.
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { cardCode, parseCard, type Card } from '../../engine/cards/card.js';
-import { ShoeInventory } from '../../engine/cards/shoe.js';
-import { newWarCoup, warDecide, warExpected, WarInputError, warTakeCard, type WarAction, type WarCoup } from '../../engine/war/coup.js';
 import type { WarProfile } from '../../engine/war/profiles.js';
-import { settleWarCoup } from '../../engine/war/settle.js';
+import { runWarScript, ScriptError, type WarScriptOutput } from '../../engine/war/script.js';
 import { readJsonInput, UsageError, warRulesFromArgs } from '../baccarat-war-args.js';
-import type { SettlementLine } from '../../engine/settlement/settlement-line.js';
 
 const USAGE = 'usage: npm run --silent round -- --game war --rules macau [--set key=value …] --input round.json|- [--main-with-tie-bet returned|choose] [--json]';
 
@@ -26,104 +22,16 @@ const RoundInput = z
 
 export class RoundError extends Error {}
 
-interface HandOut {
-  seat: number;
-  /** The first card, then the war card if the seat went to war. */
-  cards: string[];
-  decision?: WarAction;
-}
-
-/** Same shape as the blackjack runner: `hands` per seat, the house's cards, burns in shoe order. */
-export interface WarRoundOutput {
-  readonly game: 'war';
-  readonly rules: string;
-  readonly hands: HandOut[];
-  /** The croupier's first card and the card drawn against each seat at war. */
-  readonly croupier: { card: string; war: { seat: number; card: string }[] };
-  readonly burns: string[];
-  readonly settlements: SettlementLine[];
-  readonly totals: { seat: number; staked: number; net: number }[];
-}
-
-export function playWarRound(input: unknown, profile: WarProfile): WarRoundOutput {
+/** Shape check (zod) then the engine's scripted coup; every refusal is a RoundError. */
+export function playWarRound(input: unknown, profile: WarProfile): WarScriptOutput {
   const parsed = RoundInput.safeParse(input);
   if (!parsed.success) throw new RoundError(parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '));
-  const { seats, cards: codes, decisions } = parsed.data;
-  const inventory = new ShoeInventory(profile.decks);
-  const cards: Card[] = codes.map((code, i) => {
-    let c: Card;
-    try {
-      c = parseCard(code);
-    } catch (e) {
-      throw new RoundError(`cards[${i}]: ${(e as Error).message}`);
-    }
-    if (!inventory.take(c)) throw new RoundError(`cards[${i}]: a ${profile.decks}-deck shoe has only ${profile.decks} × ${cardCode(c)}`);
-    return c;
-  });
-  const byseat = new Map<number, WarAction>();
-  for (const d of decisions) {
-    if (byseat.has(d.seat)) throw new RoundError(`seat ${d.seat} has two decisions`);
-    byseat.set(d.seat, d.action);
-  }
-  let coup: WarCoup;
-  let used = 0;
   try {
-    coup = newWarCoup(seats, profile);
-    for (let e = warExpected(coup); e.kind !== 'complete'; e = warExpected(coup)) {
-      if (e.kind === 'decisions') {
-        for (const seat of e.seats) {
-          const action = byseat.get(seat);
-          if (action === undefined) throw new RoundError(`seat ${seat} tied the croupier and must decide: add {"seat":${seat},"action":"war"} or "surrender" to "decisions"`);
-          coup = warDecide(coup, seat, action);
-        }
-        continue;
-      }
-      const c = cards[used];
-      if (c === undefined) {
-        const what = e.kind === 'burn' ? `a burn card (${e.remaining} more before the ${e.before === 'croupier' ? "croupier's" : `seat ${e.before}`} war card)` : `the ${e.phase} card of ${e.to === 'croupier' ? 'the croupier' : `seat ${e.to}`}`;
-        throw new RoundError(`too few cards: ${cards.length} given, the coup expects ${what} next`);
-      }
-      coup = warTakeCard(coup, c);
-      used++;
-    }
+    return runWarScript(profile, parsed.data);
   } catch (e) {
-    if (e instanceof WarInputError) throw new RoundError(e.message);
+    if (e instanceof ScriptError) throw new RoundError(e.message);
     throw e;
   }
-  if (used < cards.length) throw new RoundError(`${cards.length - used} card(s) left over after the coup completed with ${used}: ${codes.slice(used).join(' ')}`);
-  for (const seat of byseat.keys()) {
-    if (coup.decisions[seat] === undefined) throw new RoundError(`seat ${seat} has no decision to make (no tie on a main bet it may take to war)`);
-  }
-  const settlements = settleWarCoup(coup, profile);
-  const croupier = coup.croupier as Card;
-  return {
-    game: 'war',
-    rules: profile.id,
-    hands: coup.seats.map((s, i) => {
-      const out: HandOut = { seat: s.seat, cards: [cardCode(coup.cards[i] as Card)] };
-      const w = coup.wars[s.seat];
-      if (w?.seatCard) out.cards.push(cardCode(w.seatCard));
-      const d = coup.decisions[s.seat];
-      if (d) out.decision = d;
-      return out;
-    }),
-    croupier: {
-      card: cardCode(croupier),
-      war: coup.seats.flatMap((s) => {
-        const c = coup.wars[s.seat]?.croupierCard;
-        return c ? [{ seat: s.seat, card: cardCode(c) }] : [];
-      }),
-    },
-    burns: coup.seats.flatMap((s) => {
-      const w = coup.wars[s.seat];
-      return w ? [...w.seatBurns, ...w.croupierBurns].map(cardCode) : [];
-    }),
-    settlements,
-    totals: coup.seats.map((s) => {
-      const lines = settlements.filter((l) => l.seat === s.seat);
-      return { seat: s.seat, staked: lines.reduce((a, l) => a + l.stake, 0), net: lines.reduce((a, l) => a + l.net, 0) };
-    }),
-  };
 }
 
 function fail(message: string): number {
@@ -132,7 +40,7 @@ function fail(message: string): number {
 }
 
 export function run(argv: string[]): number {
-  let out: WarRoundOutput;
+  let out: WarScriptOutput;
   let profile: WarProfile;
   let json: boolean;
   try {
