@@ -2,6 +2,8 @@
 // repeated `--set key=value` (dotted keys reach nested fields, e.g. `banker.commissionBasisPoints=400`),
 // the JSON round input (`-` = stdin) and the worker-thread bootstrap of the simulators.
 import { readFileSync } from 'node:fs';
+import { CardParseError, parseCard, rankIndex, RANKS } from '../engine/cards/card.js';
+import { ShoeInventory } from '../engine/cards/shoe.js';
 import { baccaratProfile, parseBaccaratProfile, ProfileError, type BaccaratProfile } from '../engine/baccarat/profiles.js';
 import { parseWarProfile, warProfile, type WarProfile } from '../engine/war/profiles.js';
 
@@ -75,4 +77,25 @@ export function tsWorkerBootstrap(moduleUrl: string): string {
 export function positiveInt(s: string, name: string, max: number): number {
   if (!/^\d+$/.test(s) || Number(s) < 1 || Number(s) > max) throw new UsageError(`--${name} must be an integer 1–${max}, got "${s}"`);
   return Number(s);
+}
+
+/**
+ * Rank counts A…K of a `decks`-deck shoe after the listed cards (space or comma separated) have
+ * been dealt: the exact calculators' `--removed` option, for the edge of the rest of a shoe.
+ */
+export function remainingCounts(decks: number, removed: string): number[] {
+  const counts = RANKS.map(() => 4 * decks);
+  const inventory = new ShoeInventory(decks);
+  for (const code of removed.split(/[\s,]+/).filter(Boolean)) {
+    let card;
+    try {
+      card = parseCard(code);
+    } catch (e) {
+      if (e instanceof CardParseError) throw new UsageError(`--removed: ${e.message}`);
+      throw e;
+    }
+    if (!inventory.take(card)) throw new UsageError(`--removed: a ${decks}-deck shoe has only ${decks} × ${code}`);
+    counts[rankIndex(card.rank)] = (counts[rankIndex(card.rank)] as number) - 1;
+  }
+  return counts;
 }

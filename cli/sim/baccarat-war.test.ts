@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { applySets, baccaratRulesFromArgs, UsageError, warRulesFromArgs } from '../baccarat-war-args.js';
+import { exactBaccarat, fullShoeCounts } from '../../engine/baccarat/exact.js';
+import { baccaratProfile } from '../../engine/baccarat/profiles.js';
+import { applySets, baccaratRulesFromArgs, remainingCounts, UsageError, warRulesFromArgs } from '../baccarat-war-args.js';
 
 function sim(args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/sim.ts', ...args], { encoding: 'utf8' });
@@ -57,5 +59,20 @@ describe('--set', () => {
     assert.throws(() => applySets({ a: 1 }, ['b=2']), /unknown option "b"/);
     assert.throws(() => applySets({ a: 1 }, ['a.b=2']), /"a" is not a group/);
     assert.throws(() => applySets({ a: 1 }, ['a']), /key=value/);
+  });
+});
+
+describe('--removed', () => {
+  it('takes dealt cards out of the shoe for the exact calculators', () => {
+    const counts = remainingCounts(1, 'AS, KH KD 5C');
+    assert.deepEqual(counts, [3, 4, 4, 4, 3, 4, 4, 4, 4, 4, 4, 4, 2]);
+    assert.deepEqual(remainingCounts(8, ''), fullShoeCounts(8));
+    assert.throws(() => remainingCounts(1, 'AS AS'), /only 1 × AS/);
+    assert.throws(() => remainingCounts(1, 'ZZ'), UsageError);
+    // 49 cards left, twelve ranks of 4 and one king: P(pair) = 12·4·3 / (49·48)
+    const p = baccaratProfile('macau-commission');
+    const fewer = exactBaccarat({ ...p, decks: 1 }, remainingCounts(1, 'KS KH KD'));
+    const pPair = (12 * 4 * 3) / (49 * 48);
+    assert.ok(Math.abs(fewer.bets.playerPair.houseEdge - -100 * (12 * pPair - 1)) < 1e-9);
   });
 });

@@ -6,10 +6,10 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import { exactBaccarat } from '../../engine/baccarat/exact.js';
 import type { BaccaratProfile } from '../../engine/baccarat/profiles.js';
 import { emptyTally, mergeTallies, simulateBaccarat, summariseBaccarat, type BaccaratTally } from '../../engine/baccarat/simulate.js';
-import { baccaratRulesFromArgs, positiveInt, tsWorkerBootstrap, UsageError } from '../baccarat-war-args.js';
+import { baccaratRulesFromArgs, positiveInt, remainingCounts, tsWorkerBootstrap, UsageError } from '../baccarat-war-args.js';
 
 const USAGE = `usage: npm run --silent sim -- baccarat [--rules macau-commission|macau-no-commission] [--set key=value …] [--decks D]
-         (--exact | --hands N [--seed S] [--threads T]) [--json] | --print-rules`;
+         (--exact [--removed "AS KH …"] | --hands N [--seed S] [--threads T]) [--json] | --print-rules`;
 
 interface Job {
   readonly game: 'baccarat-sim';
@@ -57,6 +57,7 @@ export async function run(argv: string[]): Promise<number> {
         threads: { type: 'string', default: '1' },
         json: { type: 'boolean', default: false },
         'print-rules': { type: 'boolean', default: false },
+        removed: { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -69,8 +70,9 @@ export async function run(argv: string[]): Promise<number> {
       return 0;
     }
     if (values.exact === (values.hands !== undefined)) throw new UsageError('give either --exact or --hands N');
+    if (values.removed !== undefined && !values.exact) throw new UsageError('--removed goes with --exact');
     if (values.exact) {
-      const e = exactBaccarat(profile);
+      const e = exactBaccarat(profile, values.removed === undefined ? undefined : remainingCounts(profile.decks, values.removed));
       if (values.json) console.log(JSON.stringify(e));
       else {
         console.log(`${profile.title}, ${profile.decks} decks — exact`);

@@ -6,10 +6,10 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import { exactWar } from '../../engine/war/exact.js';
 import type { WarProfile } from '../../engine/war/profiles.js';
 import { emptyWarTally, mergeWarTallies, simulateWar, summariseWar, type WarTally } from '../../engine/war/simulate.js';
-import { positiveInt, tsWorkerBootstrap, UsageError, warRulesFromArgs } from '../baccarat-war-args.js';
+import { positiveInt, remainingCounts, tsWorkerBootstrap, UsageError, warRulesFromArgs } from '../baccarat-war-args.js';
 
 const USAGE = `usage: npm run --silent sim -- war [--rules macau] [--set key=value …] [--decks D] [--shuffler]
-         (--exact | --hands N [--seed S] [--threads T]) [--json] | --print-rules`;
+         (--exact [--removed "AS KH …"] | --hands N [--seed S] [--threads T]) [--json] | --print-rules`;
 
 interface Job {
   readonly game: 'war-sim';
@@ -58,6 +58,7 @@ export async function run(argv: string[]): Promise<number> {
         threads: { type: 'string', default: '1' },
         json: { type: 'boolean', default: false },
         'print-rules': { type: 'boolean', default: false },
+        removed: { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -71,8 +72,9 @@ export async function run(argv: string[]): Promise<number> {
       return 0;
     }
     if (values.exact === (values.hands !== undefined)) throw new UsageError('give either --exact or --hands N');
+    if (values.removed !== undefined && !values.exact) throw new UsageError('--removed goes with --exact');
     if (values.exact) {
-      const e = exactWar(profile);
+      const e = exactWar(profile, values.removed === undefined ? undefined : remainingCounts(profile.decks, values.removed));
       if (values.json) console.log(JSON.stringify(e));
       else {
         console.log(`${profile.title}, ${profile.decks} decks — exact`);
