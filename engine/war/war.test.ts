@@ -208,6 +208,7 @@ describe('«Desafio ao Casino» profiles', () => {
     assert.equal(MACAU.cutCardFromEnd, 12);
     assert.throws(() => parseWarProfile({ ...MACAU, mainBetOnTieWithTieBet: 'lost' }), /mainBetOnTieWithTieBet/);
     assert.throws(() => parseWarProfile({ ...MACAU, bonus: 1 }), /unknown field/);
+    assert.throws(() => parseWarProfile({ ...MACAU, cutCardFromEnd: 11 }), /cutCardFromEnd: expected an integer 12–/);
     assert.throws(() => warProfile('portugal'), /unknown war profile/);
   });
 });
