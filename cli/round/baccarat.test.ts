@@ -29,7 +29,10 @@ describe('round runner: baccarat', () => {
     assert.deepEqual(JSON.parse(r.stdout), {
       game: 'baccarat',
       rules: 'macau-no-commission',
-      hands: { player: { cards: ['2S', '3D', '7S'], total: 2 }, banker: { cards: ['KH', '6C', 'KD'], total: 6 } },
+      hands: [
+        { hand: 'player', cards: ['2S', '3D', '7S'], total: 2 },
+        { hand: 'banker', cards: ['KH', '6C', 'KD'], total: 6 },
+      ],
       result: { winner: 'banker', natural: false, playerPair: false, bankerPair: false },
       settlements: [
         { seat: 1, bet: 'banker', stake: 1000, net: 500, rule: 'macau-baccarat art.18 n.2' },

@@ -28,12 +28,12 @@ describe('round runner: «Desafio ao Casino»', () => {
     const r = cli(['--rules', 'macau', '--json'], WAR_ROUND);
     assert.equal(r.status, 0, r.stderr);
     const out = JSON.parse(r.stdout) as ReturnType<typeof playWarRound>;
-    assert.deepEqual(out.hands.seats[0], {
-      seat: 1,
-      card: 'QS',
-      decision: 'war',
-      war: { burned: ['2C', '2D', '2H'], card: 'KS', croupierBurned: ['3C', '3D', '3H'], croupierCard: '4S' },
-    });
+    assert.deepEqual(out.hands, [
+      { seat: 1, cards: ['QS', 'KS'], decision: 'war' },
+      { seat: 2, cards: ['QD'] },
+    ]);
+    assert.deepEqual(out.croupier, { card: 'QH', war: [{ seat: 1, card: '4S' }] });
+    assert.deepEqual(out.burns, ['2C', '2D', '2H', '3C', '3D', '3H']);
     assert.deepEqual(out.settlements, [
       { seat: 1, bet: 'main', stake: 10000, net: 5000, rule: 'macau-war art.7 n.5 al.1' },
       { seat: 2, bet: 'main', stake: 1000, net: 0, rule: 'macau-war interp:main-returned-with-tie-bet' },

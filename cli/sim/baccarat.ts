@@ -1,14 +1,15 @@
-// `npm run --silent sim -- baccarat [--rules P] [--decks D] (--exact | --hands N [--seed S] [--threads T]) [--json]`
+// `npm run --silent sim -- baccarat [--rules P] [--set k=v …] [--decks D] (--exact | --hands N [--seed S] [--threads T]) [--json]`
 // Exact enumeration or Monte Carlo of the baccarat bets; the work is engine code, this file only
 // parses, spreads Monte Carlo over worker threads and prints.
 import { parseArgs } from 'node:util';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { exactBaccarat } from '../../engine/baccarat/exact.js';
-import { baccaratProfile, parseBaccaratProfile, type BaccaratProfile } from '../../engine/baccarat/profiles.js';
-import { mergeTallies, simulateBaccarat, summariseBaccarat, emptyTally, type BaccaratTally } from '../../engine/baccarat/simulate.js';
+import type { BaccaratProfile } from '../../engine/baccarat/profiles.js';
+import { emptyTally, mergeTallies, simulateBaccarat, summariseBaccarat, type BaccaratTally } from '../../engine/baccarat/simulate.js';
+import { baccaratRulesFromArgs, positiveInt, remainingCounts, tsWorkerBootstrap, UsageError } from '../baccarat-war-args.js';
 
-const USAGE = `usage: npm run --silent sim -- baccarat [--rules macau-commission|macau-no-commission] [--decks D]
-         (--exact | --hands N [--seed S] [--threads T]) [--json]`;
+const USAGE = `usage: npm run --silent sim -- baccarat [--rules macau-commission|macau-no-commission] [--set key=value …] [--decks D]
+         (--exact [--removed "AS KH …"] | --hands N [--seed S] [--threads T]) [--json] | --print-rules`;
 
 interface Job {
   readonly game: 'baccarat-sim';
@@ -20,25 +21,6 @@ interface Job {
 if (!isMainThread && (workerData as Job | undefined)?.game === 'baccarat-sim') {
   const job = workerData as Job;
   parentPort?.postMessage(simulateBaccarat(job.profile, job.hands, job.seed));
-}
-
-function fail(message: string): number {
-  console.error(`sim baccarat: ${message}\n${USAGE}`);
-  return 2;
-}
-
-function positiveInt(s: string | undefined, name: string, max: number): number | string {
-  if (s === undefined) return `--${name} is required`;
-  if (!/^\d+$/.test(s) || Number(s) < 1 || Number(s) > max) return `--${name} must be an integer 1–${max}, got "${s}"`;
-  return Number(s);
-}
-
-/**
- * tsx hooks only the thread it was started in, so a worker first registers tsx itself, then
- * imports this .ts module, whose top level sees `workerData` and runs its share.
- */
-function tsWorkerBootstrap(moduleUrl: string): string {
-  return `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(moduleUrl)}); });`;
 }
 
 /** Splits the hands over threads; thread i uses seed + i, so a run is reproducible from (seed, threads). */
@@ -62,58 +44,59 @@ async function monteCarlo(profile: BaccaratProfile, hands: number, seed: number,
 const pct = (x: number): string => `${x.toFixed(4)}%`;
 
 export async function run(argv: string[]): Promise<number> {
-  let values;
   try {
-    ({ values } = parseArgs({
+    const { values } = parseArgs({
       args: argv,
       options: {
         rules: { type: 'string', default: 'macau-commission' },
+        set: { type: 'string', multiple: true },
         decks: { type: 'string' },
         exact: { type: 'boolean', default: false },
         hands: { type: 'string' },
         seed: { type: 'string', default: '1' },
         threads: { type: 'string', default: '1' },
         json: { type: 'boolean', default: false },
+        'print-rules': { type: 'boolean', default: false },
+        removed: { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
-    }));
-  } catch (e) {
-    return fail((e as Error).message);
-  }
-  let profile: BaccaratProfile;
-  try {
-    profile = baccaratProfile(values.rules);
-    if (values.decks !== undefined) {
-      const d = positiveInt(values.decks, 'decks', 16);
-      if (typeof d === 'string') return fail(d);
-      profile = parseBaccaratProfile({ ...profile, decks: d });
+    });
+    const sets = [...(values.set ?? [])];
+    if (values.decks !== undefined) sets.push(`decks=${positiveInt(values.decks, 'decks', 16)}`);
+    const profile = baccaratRulesFromArgs(values.rules, sets);
+    if (values['print-rules']) {
+      console.log(JSON.stringify(profile, null, 2));
+      return 0;
     }
-  } catch (e) {
-    return fail((e as Error).message);
-  }
-  if (values.exact === (values.hands !== undefined)) return fail('give either --exact or --hands N');
-  if (values.exact) {
-    const e = exactBaccarat(profile);
-    if (values.json) console.log(JSON.stringify(e));
+    if (values.exact === (values.hands !== undefined)) throw new UsageError('give either --exact or --hands N');
+    if (values.removed !== undefined && !values.exact) throw new UsageError('--removed goes with --exact');
+    if (values.exact) {
+      const e = exactBaccarat(profile, values.removed === undefined ? undefined : remainingCounts(profile.decks, values.removed));
+      if (values.json) console.log(JSON.stringify(e));
+      else {
+        console.log(`${profile.title}, ${profile.decks} decks — exact`);
+        console.log(`P(banker) ${e.probabilities.banker.toFixed(6)}  P(player) ${e.probabilities.player.toFixed(6)}  P(tie) ${e.probabilities.tie.toFixed(6)}`);
+        for (const [bet, { houseEdge }] of Object.entries(e.bets)) console.log(`${bet.padEnd(11)} house edge ${pct(houseEdge)}`);
+      }
+      return 0;
+    }
+    const hands = positiveInt(values.hands as string, 'hands', 1e10);
+    if (!/^\d+$/.test(values.seed) || Number(values.seed) > 0xffffffff) throw new UsageError(`--seed must be an integer 0–4294967295, got "${values.seed}"`);
+    const threads = positiveInt(values.threads, 'threads', 64);
+    const s = summariseBaccarat(await monteCarlo(profile, hands, Number(values.seed), threads));
+    if (values.json) console.log(JSON.stringify(s));
     else {
-      console.log(`${profile.title}, ${profile.decks} decks — exact`);
-      console.log(`P(banker) ${e.probabilities.banker.toFixed(6)}  P(player) ${e.probabilities.player.toFixed(6)}  P(tie) ${e.probabilities.tie.toFixed(6)}`);
-      for (const [bet, { houseEdge }] of Object.entries(e.bets)) console.log(`${bet.padEnd(11)} house edge ${pct(houseEdge)}`);
+      console.log(`${profile.title}, ${profile.decks} decks — Monte Carlo, ${s.hands} coups, seed ${values.seed}, ${threads} thread(s)`);
+      console.log(`P(banker) ${s.probabilities.banker.toFixed(6)}  P(player) ${s.probabilities.player.toFixed(6)}  P(tie) ${s.probabilities.tie.toFixed(6)}`);
+      for (const [bet, { houseEdge, standardError }] of Object.entries(s.bets)) console.log(`${bet.padEnd(11)} house edge ${pct(houseEdge)} ± ${pct(standardError)}`);
     }
     return 0;
+  } catch (e) {
+    if (e instanceof UsageError || (e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS'))) {
+      console.error(`sim baccarat: ${e.message}\n${USAGE}`);
+      return 2;
+    }
+    throw e;
   }
-  const hands = positiveInt(values.hands, 'hands', 1e10);
-  if (typeof hands === 'string') return fail(hands);
-  if (!/^\d+$/.test(values.seed) || Number(values.seed) > 0xffffffff) return fail(`--seed must be an integer 0–4294967295, got "${values.seed}"`);
-  const threads = positiveInt(values.threads, 'threads', 64);
-  if (typeof threads === 'string') return fail(threads);
-  const s = summariseBaccarat(await monteCarlo(profile, hands, Number(values.seed), threads));
-  if (values.json) console.log(JSON.stringify(s));
-  else {
-    console.log(`${profile.title}, ${profile.decks} decks — Monte Carlo, ${s.hands} coups, seed ${values.seed}, ${threads} thread(s)`);
-    console.log(`P(banker) ${s.probabilities.banker.toFixed(6)}  P(player) ${s.probabilities.player.toFixed(6)}  P(tie) ${s.probabilities.tie.toFixed(6)}`);
-    for (const [bet, { houseEdge, standardError }] of Object.entries(s.bets)) console.log(`${bet.padEnd(11)} house edge ${pct(houseEdge)} ± ${pct(standardError)}`);
-  }
-  return 0;
 }

@@ -1,14 +1,15 @@
-// `npm run --silent sim -- war [--rules macau] [--decks D] [--shuffler] (--exact | --hands N [--seed S] [--threads T]) [--json]`
+// `npm run --silent sim -- war [--rules macau] [--set k=v …] [--decks D] [--shuffler] (--exact | --hands N [--seed S] [--threads T]) [--json]`
 // Exact figures or Monte Carlo of «Desafio ao Casino»: `main` always goes to war on a tie,
 // `mainSurrender` always surrenders, `tie` is the tie bet alone.
 import { parseArgs } from 'node:util';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { exactWar } from '../../engine/war/exact.js';
-import { parseWarProfile, warProfile, type WarProfile } from '../../engine/war/profiles.js';
+import type { WarProfile } from '../../engine/war/profiles.js';
 import { emptyWarTally, mergeWarTallies, simulateWar, summariseWar, type WarTally } from '../../engine/war/simulate.js';
+import { positiveInt, remainingCounts, tsWorkerBootstrap, UsageError, warRulesFromArgs } from '../baccarat-war-args.js';
 
-const USAGE = `usage: npm run --silent sim -- war [--rules macau] [--decks D] [--shuffler]
-         (--exact | --hands N [--seed S] [--threads T]) [--json]`;
+const USAGE = `usage: npm run --silent sim -- war [--rules macau] [--set key=value …] [--decks D] [--shuffler]
+         (--exact [--removed "AS KH …"] | --hands N [--seed S] [--threads T]) [--json] | --print-rules`;
 
 interface Job {
   readonly game: 'war-sim';
@@ -20,22 +21,6 @@ interface Job {
 if (!isMainThread && (workerData as Job | undefined)?.game === 'war-sim') {
   const job = workerData as Job;
   parentPort?.postMessage(simulateWar(job.profile, job.hands, job.seed));
-}
-
-function fail(message: string): number {
-  console.error(`sim war: ${message}\n${USAGE}`);
-  return 2;
-}
-
-function positiveInt(s: string | undefined, name: string, max: number): number | string {
-  if (s === undefined) return `--${name} is required`;
-  if (!/^\d+$/.test(s) || Number(s) < 1 || Number(s) > max) return `--${name} must be an integer 1–${max}, got "${s}"`;
-  return Number(s);
-}
-
-/** tsx hooks only its own thread: the worker registers it, then imports this module. */
-function tsWorkerBootstrap(moduleUrl: string): string {
-  return `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(moduleUrl)}); });`;
 }
 
 /** Thread i simulates its share with seed + i: reproducible from (seed, threads). */
@@ -59,12 +44,12 @@ async function monteCarlo(profile: WarProfile, hands: number, seed: number, thre
 const pct = (x: number): string => `${x.toFixed(4)}%`;
 
 export async function run(argv: string[]): Promise<number> {
-  let values;
   try {
-    ({ values } = parseArgs({
+    const { values } = parseArgs({
       args: argv,
       options: {
         rules: { type: 'string', default: 'macau' },
+        set: { type: 'string', multiple: true },
         decks: { type: 'string' },
         shuffler: { type: 'boolean', default: false },
         exact: { type: 'boolean', default: false },
@@ -72,47 +57,48 @@ export async function run(argv: string[]): Promise<number> {
         seed: { type: 'string', default: '1' },
         threads: { type: 'string', default: '1' },
         json: { type: 'boolean', default: false },
+        'print-rules': { type: 'boolean', default: false },
+        removed: { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
-    }));
-  } catch (e) {
-    return fail((e as Error).message);
-  }
-  let profile: WarProfile;
-  try {
-    profile = warProfile(values.rules);
-    if (values.decks !== undefined) {
-      const d = positiveInt(values.decks, 'decks', 16);
-      if (typeof d === 'string') return fail(d);
-      profile = parseWarProfile({ ...profile, decks: d });
+    });
+    const sets = [...(values.set ?? [])];
+    if (values.decks !== undefined) sets.push(`decks=${positiveInt(values.decks, 'decks', 16)}`);
+    if (values.shuffler) sets.push('shuffling=automatic-shuffler');
+    const profile = warRulesFromArgs(values.rules, sets);
+    if (values['print-rules']) {
+      console.log(JSON.stringify(profile, null, 2));
+      return 0;
     }
-    if (values.shuffler) profile = { ...profile, shuffling: 'automatic-shuffler' };
-  } catch (e) {
-    return fail((e as Error).message);
-  }
-  if (values.exact === (values.hands !== undefined)) return fail('give either --exact or --hands N');
-  if (values.exact) {
-    const e = exactWar(profile);
-    if (values.json) console.log(JSON.stringify(e));
+    if (values.exact === (values.hands !== undefined)) throw new UsageError('give either --exact or --hands N');
+    if (values.removed !== undefined && !values.exact) throw new UsageError('--removed goes with --exact');
+    if (values.exact) {
+      const e = exactWar(profile, values.removed === undefined ? undefined : remainingCounts(profile.decks, values.removed));
+      if (values.json) console.log(JSON.stringify(e));
+      else {
+        console.log(`${profile.title}, ${profile.decks} decks — exact`);
+        console.log(`P(tie) ${e.probabilities.tie.toFixed(6)}`);
+        for (const [bet, { houseEdge }] of Object.entries(e.bets)) console.log(`${bet.padEnd(13)} house edge ${pct(houseEdge)}`);
+      }
+      return 0;
+    }
+    const hands = positiveInt(values.hands as string, 'hands', 1e10);
+    if (!/^\d+$/.test(values.seed) || Number(values.seed) > 0xffffffff) throw new UsageError(`--seed must be an integer 0–4294967295, got "${values.seed}"`);
+    const threads = positiveInt(values.threads, 'threads', 64);
+    const s = summariseWar(await monteCarlo(profile, hands, Number(values.seed), threads));
+    if (values.json) console.log(JSON.stringify(s));
     else {
-      console.log(`${profile.title}, ${profile.decks} decks — exact`);
-      console.log(`P(tie) ${e.probabilities.tie.toFixed(6)}`);
-      for (const [bet, { houseEdge }] of Object.entries(e.bets)) console.log(`${bet.padEnd(13)} house edge ${pct(houseEdge)}`);
+      console.log(`${profile.title}, ${profile.decks} decks, ${profile.shuffling} — Monte Carlo, ${s.hands} coups, seed ${values.seed}, ${threads} thread(s)`);
+      console.log(`P(tie) ${s.probabilities.tie.toFixed(6)}`);
+      for (const [bet, { houseEdge, standardError }] of Object.entries(s.bets)) console.log(`${bet.padEnd(13)} house edge ${pct(houseEdge)} ± ${pct(standardError)}`);
     }
     return 0;
+  } catch (e) {
+    if (e instanceof UsageError || (e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS'))) {
+      console.error(`sim war: ${e.message}\n${USAGE}`);
+      return 2;
+    }
+    throw e;
   }
-  const hands = positiveInt(values.hands, 'hands', 1e10);
-  if (typeof hands === 'string') return fail(hands);
-  if (!/^\d+$/.test(values.seed) || Number(values.seed) > 0xffffffff) return fail(`--seed must be an integer 0–4294967295, got "${values.seed}"`);
-  const threads = positiveInt(values.threads, 'threads', 64);
-  if (typeof threads === 'string') return fail(threads);
-  const s = summariseWar(await monteCarlo(profile, hands, Number(values.seed), threads));
-  if (values.json) console.log(JSON.stringify(s));
-  else {
-    console.log(`${profile.title}, ${profile.decks} decks, ${profile.shuffling} — Monte Carlo, ${s.hands} coups, seed ${values.seed}, ${threads} thread(s)`);
-    console.log(`P(tie) ${s.probabilities.tie.toFixed(6)}`);
-    for (const [bet, { houseEdge, standardError }] of Object.entries(s.bets)) console.log(`${bet.padEnd(13)} house edge ${pct(houseEdge)} ± ${pct(standardError)}`);
-  }
-  return 0;
 }

@@ -59,6 +59,8 @@ export interface BaccaratProfile {
   /** Player and banker bets stand off (are returned) on a tie. */
   readonly tiePushRule: string;
   readonly tableauRule: string;
+  /** Rule quoted when a coup is voided and every bet returned. */
+  readonly voidRule: string;
 }
 
 const PAY_TABLE = {
@@ -78,6 +80,7 @@ const COMMON = {
   payouts: PAY_TABLE,
   tiePushRule: 'macau-baccarat pay-table:tie-push',
   tableauRule: 'macau-baccarat tableau',
+  voidRule: 'macau-baccarat void',
 } as const;
 
 export const BACCARAT_PROFILES = {
@@ -149,7 +152,7 @@ function payout(v: unknown, path: string): Payout {
 export function parseBaccaratProfile(input: unknown): BaccaratProfile {
   const o = obj(input, 'profile', [
     'id', 'title', 'regulation', 'authorisation', 'decks', 'cutCardFromEnd', 'coupsAfterCutCard', 'burn', 'banker', 'payouts',
-    'tiePushRule', 'tableauRule',
+    'tiePushRule', 'tableauRule', 'voidRule',
   ]);
   const b = obj(o.banker, 'profile.banker', ['kind', 'commissionBasisPoints', 'rule', 'winOnSixBasisPoints', 'winOnSixRule']);
   const kind = oneOf(b, 'kind', 'profile.banker', ['commission', 'no-commission'] as const);
@@ -189,5 +192,6 @@ export function parseBaccaratProfile(input: unknown): BaccaratProfile {
     },
     tiePushRule: str(o, 'tiePushRule', 'profile'),
     tableauRule: str(o, 'tableauRule', 'profile'),
+    voidRule: str(o, 'voidRule', 'profile'),
   };
 }

@@ -3,8 +3,11 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { parseCard, RANKS, SUITS, type Card } from '../cards/card.js';
 import { BACCARAT_PROFILES, baccaratProfile, parseBaccaratProfile, ProfileError } from './profiles.js';
-import { BACCARAT_BETS, commission, settleBaccaratSeat, type BaccaratBets } from './settle.js';
+import { BACCARAT_BETS, commission, settleBaccaratSeat, voidBaccaratSeat, type BaccaratBets } from './settle.js';
 import { playCoup, type CoupResult } from './tableau.js';
+import { freshCards, shuffled } from '../cards/shoe.js';
+import { Rng } from '../random/seeded-rng.js';
+import { coupsOfShoe } from './simulate.js';
 
 const coup = (s: string): CoupResult => playCoup(s.split(' ').map(parseCard)).result;
 const COMMISSION = baccaratProfile('macau-commission');
@@ -76,6 +79,13 @@ describe('baccarat settlement', () => {
     );
   });
 
+  it('a void coup returns every bet', () => {
+    assert.deepEqual(voidBaccaratSeat(2, { banker: 100, tie: 0, bankerPair: 5 }, COMMISSION), [
+      { seat: 2, bet: 'banker', stake: 100, net: 0, rule: 'macau-baccarat void' },
+      { seat: 2, bet: 'bankerPair', stake: 5, net: 0, rule: 'macau-baccarat void' },
+    ]);
+  });
+
   it('refuses fractional or negative stakes and gives no line for a zero stake', () => {
     assert.throws(() => settleBaccaratSeat(1, { banker: 10.5 }, BANKER_7, COMMISSION), RangeError);
     assert.throws(() => settleBaccaratSeat(1, { tie: -5 }, BANKER_7, COMMISSION), RangeError);
@@ -111,6 +121,52 @@ describe('baccarat settlement', () => {
         }
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('property: over whole shuffled shoes every coup settles every bet, and the money balances', () => {
+    // The house's side, written independently with BigInt: what it pays back on each bet.
+    const paidBack = (bet: string, stake: bigint, r: CoupResult, noCommission: boolean): bigint => {
+      const won = (ratioNum: bigint, ratioDen: bigint): bigint => stake + (stake * ratioNum + ratioDen - 1n) / ratioDen;
+      switch (bet) {
+        case 'banker':
+          if (r.winner === 'tie') return stake;
+          if (r.winner === 'player') return 0n;
+          if (!noCommission) return stake + stake - (stake * 5n) / 100n;
+          return r.bankerTotal === 6 ? won(1n, 2n) : won(1n, 1n);
+        case 'player':
+          return r.winner === 'tie' ? stake : r.winner === 'player' ? won(1n, 1n) : 0n;
+        case 'tie':
+          return r.winner === 'tie' ? won(8n, 1n) : 0n;
+        case 'playerPair':
+          return r.playerPair ? won(11n, 1n) : 0n;
+        default:
+          return r.bankerPair ? won(11n, 1n) : 0n;
+      }
+    };
+    const stake = fc.integer({ min: 1, max: 5_000_000 });
+    const seats = fc.array(fc.record({ banker: stake, player: stake, tie: stake, playerPair: stake, bankerPair: stake }, { requiredKeys: [] }), { minLength: 1, maxLength: 7 });
+    fc.assert(
+      fc.property(fc.integer(), seats, fc.constantFrom(COMMISSION, NO_COMMISSION), (seed, bets, profile) => {
+        const coups = coupsOfShoe(shuffled(freshCards(profile.decks), Rng.fromSeed(seed)), profile);
+        assert.ok(coups.length > 50, 'an 8-deck shoe plays some 80 coups');
+        let staked = 0n;
+        let returned = 0n;
+        let net = 0n;
+        for (const r of coups) {
+          bets.forEach((b, i) => {
+            const lines = settleBaccaratSeat(i + 1, b, r, profile);
+            assert.equal(lines.length, Object.keys(b).length, 'every bet settles, once');
+            for (const l of lines) {
+              staked += BigInt(l.stake);
+              net += BigInt(l.net);
+              returned += paidBack(l.bet, BigInt(l.stake), r, profile.banker.kind === 'no-commission');
+            }
+          });
+        }
+        assert.equal(staked + net, returned, 'what the players get back is what the house pays back');
+      }),
+      { numRuns: 15 },
     );
   });
 

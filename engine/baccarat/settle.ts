@@ -73,3 +73,18 @@ export function settleBaccaratSeat(seat: number, bets: BaccaratBets, r: CoupResu
   }
   return out;
 }
+
+/**
+ * A coup voided (a card that cannot be corrected, a supervisor's void): every bet returned. The
+ * 55/2004 article on voids is not on file; the rule is the profile's `voidRule`.
+ */
+export function voidBaccaratSeat(seat: number, bets: BaccaratBets, profile: Pick<BaccaratProfile, 'voidRule'>): SettlementLine[] {
+  const out: SettlementLine[] = [];
+  for (const bet of BACCARAT_BETS) {
+    const stake = bets[bet];
+    if (stake === undefined || stake === 0) continue;
+    assertMinorUnits(stake, `seat ${seat} ${bet} stake`);
+    out.push(line(seat, bet, stake, 0, profile.voidRule));
+  }
+  return out;
+}

@@ -101,15 +101,18 @@ export function parseWarProfile(input: unknown): WarProfile {
     return v as T;
   };
   const decks = int('decks', 1, 16);
+  const warBurns = int('warBurns', 0, 10);
   return {
     id: str('id'),
     title: str('title'),
     regulation: str('regulation'),
     decks,
-    cutCardFromEnd: int('cutCardFromEnd', 0, 52 * decks - 20),
+    // At least a coup of three seats with one war must fit behind the cut card (the simulator's
+    // coup; a live shoe has cards beyond it anyway).
+    cutCardFromEnd: int('cutCardFromEnd', 4 + 2 * (warBurns + 1), 52 * decks - 20),
     shuffling: pick('shuffling', ['shoe', 'automatic-shuffler'] as const),
     mainBetOnTieWithTieBet: pick('mainBetOnTieWithTieBet', ['returned', 'choose'] as const),
     tiePays: int('tiePays', 1, 100),
-    warBurns: int('warBurns', 0, 10),
+    warBurns,
   };
 }

@@ -8,6 +8,7 @@ import { compareCards, newWarCoup, warDecide, warExpected, WarInputError, warRan
 import { exactWar } from './exact.js';
 import { parseWarProfile, WAR_PROFILES, WAR_RULES, warProfile } from './profiles.js';
 import { settleWarCoup, voidWarCoup } from './settle.js';
+import { newWarShoe, warAfterCoup, warCutCardOut } from './shoe-session.js';
 import { dealSimCoup, SIM_SEATS, simulateWar, summariseWar } from './simulate.js';
 
 const MACAU = warProfile('macau');
@@ -207,6 +208,7 @@ describe('«Desafio ao Casino» profiles', () => {
     assert.equal(MACAU.cutCardFromEnd, 12);
     assert.throws(() => parseWarProfile({ ...MACAU, mainBetOnTieWithTieBet: 'lost' }), /mainBetOnTieWithTieBet/);
     assert.throws(() => parseWarProfile({ ...MACAU, bonus: 1 }), /unknown field/);
+    assert.throws(() => parseWarProfile({ ...MACAU, cutCardFromEnd: 11 }), /cutCardFromEnd: expected an integer 12–/);
     assert.throws(() => warProfile('portugal'), /unknown war profile/);
   });
 });
@@ -285,5 +287,19 @@ describe('«Desafio ao Casino» exact calculator', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('«Desafio ao Casino» shoe', () => {
+  it('after the cut card the coup in progress finishes and the cards are reshuffled; the automatic shuffler has none', () => {
+    let s = newWarShoe(MACAU);
+    let step = warAfterCoup(s);
+    assert.equal(step.next, 'deal');
+    s = warCutCardOut(step.shoe);
+    step = warAfterCoup(s);
+    assert.equal(step.next, 'shuffle');
+    assert.equal(step.shoe.coups, 0);
+    const auto = warCutCardOut(newWarShoe({ shuffling: 'automatic-shuffler' }));
+    assert.equal(warAfterCoup(auto).next, 'deal');
   });
 });

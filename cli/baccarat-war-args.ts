@@ -1,0 +1,101 @@
+// Shared option handling of the baccarat and «Desafio ao Casino» tools: `--rules <profile>`,
+// repeated `--set key=value` (dotted keys reach nested fields, e.g. `banker.commissionBasisPoints=400`),
+// the JSON round input (`-` = stdin) and the worker-thread bootstrap of the simulators.
+import { readFileSync } from 'node:fs';
+import { CardParseError, parseCard, rankIndex, RANKS } from '../engine/cards/card.js';
+import { ShoeInventory } from '../engine/cards/shoe.js';
+import { baccaratProfile, parseBaccaratProfile, ProfileError, type BaccaratProfile } from '../engine/baccarat/profiles.js';
+import { parseWarProfile, warProfile, type WarProfile } from '../engine/war/profiles.js';
+
+export class UsageError extends Error {}
+
+function parseValue(raw: string): unknown {
+  if (/^-?\d+$/.test(raw)) return Number(raw);
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  return raw;
+}
+
+/** A copy of `base` with each `key=value` applied; the result still has to pass the profile check. */
+export function applySets(base: object, sets: readonly string[] | undefined): Record<string, unknown> {
+  const out = JSON.parse(JSON.stringify(base)) as Record<string, unknown>;
+  for (const s of sets ?? []) {
+    const eq = s.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--set expects key=value, got "${s}"`);
+    const path = s.slice(0, eq).split('.');
+    let node: Record<string, unknown> = out;
+    for (const k of path.slice(0, -1)) {
+      const next = node[k];
+      if (typeof next !== 'object' || next === null) throw new UsageError(`--set ${s}: "${k}" is not a group of options`);
+      node = next as Record<string, unknown>;
+    }
+    const last = path[path.length - 1] as string;
+    if (!(last in node)) throw new UsageError(`--set ${s}: unknown option "${path.join('.')}"`);
+    node[last] = parseValue(s.slice(eq + 1));
+  }
+  return out;
+}
+
+function checked<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof ProfileError || e instanceof RangeError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
+export function baccaratRulesFromArgs(id: string, sets?: readonly string[]): BaccaratProfile {
+  return checked(() => parseBaccaratProfile(applySets(baccaratProfile(id), sets)));
+}
+
+export function warRulesFromArgs(id: string, sets?: readonly string[]): WarProfile {
+  return checked(() => parseWarProfile(applySets(warProfile(id), sets)));
+}
+
+export function readJsonInput(path: string): unknown {
+  let raw: string;
+  try {
+    raw = readFileSync(path === '-' ? 0 : path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read ${path}: ${(e as Error).message}`);
+  }
+  try {
+    return JSON.parse(raw);
+  } catch (e) {
+    throw new UsageError(`${path} is not JSON: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * tsx hooks only the thread it was started in, so a worker first registers tsx itself, then
+ * imports the .ts module, whose top level sees `workerData` and does its share.
+ */
+export function tsWorkerBootstrap(moduleUrl: string): string {
+  return `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(moduleUrl)}); });`;
+}
+
+export function positiveInt(s: string, name: string, max: number): number {
+  if (!/^\d+$/.test(s) || Number(s) < 1 || Number(s) > max) throw new UsageError(`--${name} must be an integer 1–${max}, got "${s}"`);
+  return Number(s);
+}
+
+/**
+ * Rank counts A…K of a `decks`-deck shoe after the listed cards (space or comma separated) have
+ * been dealt: the exact calculators' `--removed` option, for the edge of the rest of a shoe.
+ */
+export function remainingCounts(decks: number, removed: string): number[] {
+  const counts = RANKS.map(() => 4 * decks);
+  const inventory = new ShoeInventory(decks);
+  for (const code of removed.split(/[\s,]+/).filter(Boolean)) {
+    let card;
+    try {
+      card = parseCard(code);
+    } catch (e) {
+      if (e instanceof CardParseError) throw new UsageError(`--removed: ${e.message}`);
+      throw e;
+    }
+    if (!inventory.take(card)) throw new UsageError(`--removed: a ${decks}-deck shoe has only ${decks} × ${code}`);
+    counts[rankIndex(card.rank)] = (counts[rankIndex(card.rank)] as number) - 1;
+  }
+  return counts;
+}

@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { describe, it } from 'node:test';
+import { exactBaccarat, fullShoeCounts } from '../../engine/baccarat/exact.js';
+import { baccaratProfile } from '../../engine/baccarat/profiles.js';
+import { applySets, baccaratRulesFromArgs, remainingCounts, UsageError, warRulesFromArgs } from '../baccarat-war-args.js';
+
+function sim(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/sim.ts', ...args], { encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('sim baccarat / sim war', () => {
+  it('baccarat --exact --json has the issue\'s shape and the published 8-deck figures', () => {
+    const r = sim(['baccarat', '--rules', 'macau-commission', '--decks', '8', '--exact', '--json']);
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout) as { probabilities: Record<string, number>; bets: Record<string, { houseEdge: number }> };
+    assert.deepEqual(Object.keys(out), ['probabilities', 'bets']);
+    assert.deepEqual(Object.keys(out.probabilities), ['banker', 'player', 'tie']);
+    assert.deepEqual(Object.keys(out.bets), ['banker', 'player', 'tie', 'playerPair', 'bankerPair']);
+    assert.equal(out.bets.banker?.houseEdge.toFixed(2), '1.06');
+    assert.equal(out.bets.player?.houseEdge.toFixed(2), '1.24');
+    assert.equal(out.bets.tie?.houseEdge.toFixed(2), '14.36');
+  });
+
+  it('war --exact --json has the issue\'s shape; Monte Carlo on two threads reports standard errors', () => {
+    const r = sim(['war', '--decks', '6', '--exact', '--json']);
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout) as { probabilities: Record<string, number>; bets: Record<string, { houseEdge: number }> };
+    assert.deepEqual(Object.keys(out.probabilities), ['tie']);
+    assert.deepEqual(Object.keys(out.bets), ['main', 'mainSurrender', 'tie']);
+    const mc = sim(['war', '--hands', '20000', '--seed', '3', '--threads', '2', '--json']);
+    assert.equal(mc.status, 0, mc.stderr);
+    const m = JSON.parse(mc.stdout) as { hands: number; bets: Record<string, { houseEdge: number; standardError: number }> };
+    assert.equal(m.hands, 20000);
+    for (const bet of ['main', 'mainSurrender', 'tie']) {
+      const b = m.bets[bet];
+      assert.ok(b && b.standardError > 0 && Math.abs(b.houseEdge - (out.bets[bet]?.houseEdge ?? NaN)) < 5 * b.standardError, bet);
+    }
+  });
+
+  it('usage errors exit 2 with a message', () => {
+    for (const args of [['baccarat', '--exact', '--hands', '5'], ['baccarat', '--rules', 'macau', '--exact'], ['war', '--decks', '0', '--exact'], ['war', '--exact', '--set', 'tiePays=x']]) {
+      const r = sim(args);
+      assert.equal(r.status, 2, args.join(' '));
+      assert.match(r.stderr, /^sim (baccarat|war): .+\nusage:/, args.join(' '));
+    }
+  });
+});
+
+describe('--set', () => {
+  it('overrides top-level and nested options, and the profile check still applies', () => {
+    assert.equal(baccaratRulesFromArgs('macau-commission', ['decks=6', 'cutCardFromEnd=14']).decks, 6);
+    const p = baccaratRulesFromArgs('macau-commission', ['banker.commissionBasisPoints=400']);
+    assert.equal(p.banker.kind === 'commission' && p.banker.commissionBasisPoints, 400);
+    assert.equal(warRulesFromArgs('macau', ['mainBetOnTieWithTieBet=choose']).mainBetOnTieWithTieBet, 'choose');
+    assert.throws(() => warRulesFromArgs('macau', ['mainBetOnTieWithTieBet=lost']), UsageError);
+    assert.throws(() => baccaratRulesFromArgs('macau-commission', ['decks=0']), UsageError);
+    assert.throws(() => applySets({ a: 1 }, ['b=2']), /unknown option "b"/);
+    assert.throws(() => applySets({ a: 1 }, ['a.b=2']), /"a" is not a group/);
+    assert.throws(() => applySets({ a: 1 }, ['a']), /key=value/);
+  });
+});
+
+describe('--removed', () => {
+  it('takes dealt cards out of the shoe for the exact calculators', () => {
+    const counts = remainingCounts(1, 'AS, KH KD 5C');
+    assert.deepEqual(counts, [3, 4, 4, 4, 3, 4, 4, 4, 4, 4, 4, 4, 2]);
+    assert.deepEqual(remainingCounts(8, ''), fullShoeCounts(8));
+    assert.throws(() => remainingCounts(1, 'AS AS'), /only 1 × AS/);
+    assert.throws(() => remainingCounts(1, 'ZZ'), UsageError);
+    // 49 cards left, twelve ranks of 4 and one king: P(pair) = 12·4·3 / (49·48)
+    const p = baccaratProfile('macau-commission');
+    const fewer = exactBaccarat({ ...p, decks: 1 }, remainingCounts(1, 'KS KH KD'));
+    const pPair = (12 * 4 * 3) / (49 * 48);
+    assert.ok(Math.abs(fewer.bets.playerPair.houseEdge - -100 * (12 * pPair - 1)) < 1e-9);
+  });
+});
