@@ -5,9 +5,15 @@ import { Id003BillAcceptor } from './billacceptor/id003/driver.js';
 import { Id003Simulator } from './billacceptor/id003/simulator.js';
 import type { Currency } from './billacceptor/notes.js';
 import type { BillAcceptorSimControls } from './billacceptor/sim-controls.js';
+import { SspBillAcceptor } from './billacceptor/ssp/driver.js';
+import { SspSimulator } from './billacceptor/ssp/simulator.js';
 import type { BillAcceptor, BillAcceptorOptions } from './billacceptor/types.js';
+import { AsciiShoe } from './shoe/ascii.js';
+import { FramedShoe } from './shoe/framed-driver.js';
+import { ShoeSimulator, type ShoeSimOptions } from './shoe/simulator.js';
+import type { ShoeDevice, ShoeOptions, ShoeSimControls } from './shoe/types.js';
 import type { DeviceSide } from './sim/device-side.js';
-import { LINE_8E1_9600, LINE_8N2_9600, type LineSettings, type PortOpener } from './transport/byte-port.js';
+import { LINE_8E1_9600, LINE_8N1_9600, LINE_8N2_9600, type LineSettings, type PortOpener } from './transport/byte-port.js';
 import { FakeUsbBus, type BridgeKind, type FakeUsbDevice } from './transport/fake-usb.js';
 import { findUsbDevice, nodeUsbBus } from './transport/node-usb.js';
 import { parseSpec } from './transport/spec.js';
@@ -37,6 +43,7 @@ export interface OpenOptions {
 }
 
 export type OpenedBillAcceptor = BillAcceptor & { simulator?: BillAcceptorSimControls & SimCable };
+export type OpenedShoe = ShoeDevice & { simulator?: ShoeSimControls & SimCable };
 
 function usbOpener(bus: Promise<UsbBusLike> | UsbBusLike, vid: number, pid: number, serial: string | undefined, line: LineSettings, readTimeoutMs?: number): PortOpener {
   return async () => {
@@ -91,14 +98,27 @@ function attach<T extends object, C extends object>(target: T, sim: C | undefine
 export function openBillAcceptor(spec: string, options: BillAcceptorOptions & OpenOptions & { protocol: BillProtocol; currency: Currency }): OpenedBillAcceptor {
   const id003 = options.protocol === 'id003';
   const line = options.line ?? (id003 ? LINE_8E1_9600 : LINE_8N2_9600);
-  let sim: Id003Simulator | undefined;
+  let sim: (Id003Simulator | SspSimulator) | undefined;
   const { opener, cable } = openerFor(spec, line, options, () => {
-    sim = id003 ? new Id003Simulator({ currency: options.currency }) : new Id003Simulator({ currency: options.currency });
+    sim = id003 ? new Id003Simulator({ currency: options.currency }) : new SspSimulator({ currency: options.currency });
     return { side: sim, bridge: options.simBridge ?? (id003 ? 'ftdi' : 'cdc-acm') };
   });
-  const device = id003 ? new Id003BillAcceptor(opener, options) : new Id003BillAcceptor(opener, options);
+  const device = id003 ? new Id003BillAcceptor(opener, options) : new SspBillAcceptor(opener, options);
   const opened = attach(device, sim as BillAcceptorSimControls | undefined, cable);
   device.start();
   return opened;
 }
 
+/** Opens a card-reading shoe speaking our framed protocol or a vendor ASCII stream. */
+export function openShoe(spec: string, options: ShoeOptions & OpenOptions & { protocol: ShoeProtocol; seed?: number; sim?: Partial<ShoeSimOptions> }): OpenedShoe {
+  const line = options.line ?? LINE_8N1_9600;
+  let sim: ShoeSimulator | undefined;
+  const { opener, cable } = openerFor(spec, line, options, () => {
+    sim = new ShoeSimulator({ ...options.sim, protocol: options.protocol, ...(options.seed !== undefined ? { seed: options.seed } : {}) });
+    return { side: sim, bridge: options.simBridge ?? 'cdc-acm' };
+  });
+  const device = options.protocol === 'framed' ? new FramedShoe(opener, options) : new AsciiShoe(opener, options);
+  const opened = attach(device, sim as ShoeSimControls | undefined, cable);
+  device.start();
+  return opened;
+}

@@ -21,16 +21,25 @@ export class EventRecorder<E extends { type: string }> {
     return this.events.map((e) => e.type);
   }
 
-  /** Resolves once pred() holds (checked on every event); rejects after timeoutMs. */
+  /**
+   * Resolves once pred() holds, checked on every event and every few milliseconds (for
+   * conditions on a simulator's state); rejects after timeoutMs.
+   */
   until(pred: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
     if (pred()) return Promise.resolve();
     return new Promise((resolve, reject) => {
+      const poll = setInterval(() => {
+        if (pred()) done();
+      }, 5);
       const t = setTimeout(() => {
+        clearInterval(poll);
         this.waiters = this.waiters.filter((w) => w.resolve !== done);
         reject(new Error(`timed out waiting for ${what}; events: ${this.types().join(', ')}`));
       }, timeoutMs);
       const done = (): void => {
         clearTimeout(t);
+        clearInterval(poll);
+        this.waiters = this.waiters.filter((w) => w.resolve !== done);
         resolve();
       };
       this.waiters.push({ pred, resolve: done });

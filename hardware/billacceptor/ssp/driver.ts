@@ -1,0 +1,285 @@
+// Host side of ITL SSP for a note validator: SYNC, protocol version (negotiated downward), serial
+// number, SETUP REQUEST (channel values), SET INHIBITS, ENABLE, then POLL. The sequence flag is
+// toggled only after a valid reply and a retry reuses it, so a lost reply is answered again by the
+// validator and no event is lost. Credit at NOTE CREDIT (0xEE) only; the next POLL, which
+// acknowledges it, is sent after the host's credit callback resolved. Facts: docs/protocols/ssp.md.
+import { sleep } from '../../clock.js';
+import { FrameChannel, LinkLostError } from '../../link.js';
+import type { BytePort, PortOpener } from '../../transport/byte-port.js';
+import { BillAcceptorBase, type InFlight } from '../base.js';
+import { NOTE_FACE_VALUES } from '../notes.js';
+import type { BillAcceptorOptions } from '../types.js';
+import { CMD, EVENT, RESP, SEQ_BIT, parsePollEvents, parseSetup, type SspEvent } from './constants.js';
+import { SspParser, encodeSsp, type SspFrame } from './frame.js';
+
+const FAULT_EVENTS = new Set<number>([EVENT.UNSAFE_JAM, EVENT.SAFE_JAM, EVENT.STACKER_FULL, EVENT.CASHBOX_REMOVED, EVENT.FRAUD, EVENT.NOTE_PATH_OPEN]);
+
+export interface SspOptions extends BillAcceptorOptions {
+  address?: number;
+  /** Highest host protocol version to ask for; lower ones are tried on 0xF4. */
+  protocolVersion?: number;
+}
+
+export class SspBillAcceptor extends BillAcceptorBase {
+  readonly protocol = 'ssp' as const;
+  private readonly address: number;
+  private ch: FrameChannel<SspFrame> | null = null;
+  private parser = new SspParser();
+  private flag = 0;
+  /** Channel (1-based) → face value, from SETUP REQUEST (default: the currency's notes in order). */
+  private channels: number[];
+  private serial: number | null = null;
+  private needSetup = true;
+  private appliedEnabled: boolean | null = null;
+  private lastFaults = new Set<number>();
+  private lastIdle: boolean | null = null;
+  private lastBytes: Uint8Array | null = null;
+
+  constructor(opener: PortOpener, options: SspOptions) {
+    // GA973: poll every 200–1000 ms; 1 s reply timeout; the validator rejects an escrowed note
+    // after 10 s without a command, so HOLD is sent while the host decides.
+    super(opener, options, { pollIntervalMs: 200, replyTimeoutMs: 1000, escrowTimeoutMs: 8000 });
+    this.address = options.address ?? 0;
+    this.channels = [...NOTE_FACE_VALUES[this.currency]];
+    this.maxVersion = options.protocolVersion ?? 7;
+  }
+
+  private readonly maxVersion: number;
+
+  protected override settingsChanged(): void {
+    this.needSetup = true;
+  }
+
+  /**
+   * Sends a command with the current sequence flag; on a timeout or a bad reply resends the same
+   * bytes (same flag). Toggles the flag after a valid reply. `repeat` resends the previous packet
+   * as-is, to have the validator repeat its last reply.
+   */
+  private async transact(data: number[], opts: { sync?: boolean; repeat?: boolean } = {}): Promise<Uint8Array> {
+    const ch = this.ch;
+    if (!ch) throw new LinkLostError();
+    if (opts.sync) this.flag = SEQ_BIT;
+    const bytes = opts.repeat && this.lastBytes ? this.lastBytes : encodeSsp(this.flag | this.address, data);
+    const seqId = bytes[1] === 0x7f ? 0x7f : (bytes[1] ?? 0);
+    this.lastBytes = bytes;
+    for (let attempt = 0; attempt < this.opts.retries; attempt++) {
+      ch.clear();
+      await ch.write(bytes);
+      const deadline = this.clock.now() + this.opts.replyTimeoutMs;
+      while (this.clock.now() < deadline) {
+        const f = await ch.next(Math.max(1, deadline - this.clock.now()));
+        if (!f) break;
+        if (f.seqId !== seqId) continue; // a stale reply to an earlier packet
+        this.flag = (seqId & SEQ_BIT) ^ SEQ_BIT;
+        return f.data;
+      }
+      this.parser.reset();
+    }
+    throw new LinkLostError(`SSP: no reply to 0x${(data[0] ?? 0).toString(16)} after ${this.opts.retries} attempts`);
+  }
+
+  private async ok(data: number[]): Promise<boolean> {
+    return (await this.transact(data))[0] === RESP.OK;
+  }
+
+  protected async session(port: BytePort, signal: AbortSignal): Promise<void> {
+    this.parser = new SspParser();
+    this.ch = new FrameChannel(port, (b) => this.parser.push(b), this.clock);
+    this.needSetup = true;
+    this.appliedEnabled = null;
+    this.lastBytes = null;
+    this.lastFaults = new Set();
+    this.lastIdle = null;
+    try {
+      await this.transact([CMD.SYNC], { sync: true });
+      this.link.markUp();
+      await this.setup();
+      this.emit({ type: 'connected', protocol: 'ssp' });
+      let repeat = false;
+      while (!signal.aborted) {
+        if (this.needSetup) await this.setup();
+        if (this.appliedEnabled !== this.wantEnabled) {
+          if (await this.ok([this.wantEnabled ? CMD.ENABLE : CMD.DISABLE])) this.appliedEnabled = this.wantEnabled;
+        }
+        const reply = await this.transact([CMD.POLL], { repeat });
+        repeat = !(await this.onPoll(reply));
+        await sleep(this.clock, this.opts.pollIntervalMs, signal);
+      }
+    } finally {
+      this.ch.dispose();
+      this.ch = null;
+    }
+  }
+
+  private async setup(): Promise<void> {
+    let v = this.maxVersion;
+    while (v >= 4) {
+      const r = await this.transact([CMD.HOST_PROTOCOL_VERSION, v]);
+      if (r[0] === RESP.OK) break;
+      if (r[0] === RESP.KEY_NOT_SET) throw new Error('SSP: validator requires eSSP encryption (not implemented)');
+      v--;
+    }
+    const sn = await this.transact([CMD.GET_SERIAL]);
+    if (sn[0] === RESP.OK && sn.length >= 5) {
+      const serial = (((sn[1] ?? 0) << 24) | ((sn[2] ?? 0) << 16) | ((sn[3] ?? 0) << 8) | (sn[4] ?? 0)) >>> 0;
+      if (this.serial !== null && this.serial !== serial) this.emit({ type: 'failure', reason: `validator serial changed (${this.serial} → ${serial}): unit swapped` });
+      this.serial = serial;
+    }
+    const s = await this.transact([CMD.SETUP_REQUEST]);
+    const info = s[0] === RESP.OK ? parseSetup(s) : null;
+    if (info && info.channels.length > 0) {
+      if (info.country.trim() && info.country !== this.currency) this.emit({ type: 'failure', reason: `validator dataset is ${info.country}, table currency is ${this.currency}` });
+      this.channels = info.channels;
+    }
+    let mask = 0;
+    this.channels.forEach((v, i) => {
+      if (this.accepted.has(v) && i < 16) mask |= 1 << i;
+    });
+    await this.ok([CMD.SET_INHIBITS, mask & 0xff, (mask >> 8) & 0xff]);
+    this.appliedEnabled = null; // inhibits and enable do not survive a reset: always re-send
+    this.needSetup = false;
+  }
+
+  private channelValue(channel: number): number | undefined {
+    return this.channels[channel - 1];
+  }
+
+  /** Handles one POLL reply; false means "ask again with the same flag" (credit not journalled). */
+  private async onPoll(reply: Uint8Array): Promise<boolean> {
+    if (reply[0] !== RESP.OK) {
+      if (!this.lastFaults.has(-1)) this.emit({ type: 'failure', reason: `POLL answered 0x${(reply[0] ?? 0).toString(16)}`, code: reply[0] ?? 0 });
+      this.lastFaults = new Set([-1]);
+      return true;
+    }
+    const events = parsePollEvents(reply);
+    if (!events) {
+      this.emit({ type: 'failure', reason: 'POLL reply with an event this driver cannot size' });
+      return true;
+    }
+    const faults = new Set<number>();
+    let idle = true;
+    for (const e of events) {
+      if (FAULT_EVENTS.has(e.code)) faults.add(e.code);
+      if (e.code !== EVENT.DISABLED && e.code !== EVENT.CASHBOX_REPLACED) idle = false;
+      if (!(await this.onEvent(e))) return false;
+    }
+    for (const f of faults) if (!this.lastFaults.has(f)) this.emitFault(f);
+    if (this.lastFaults.size > 0 && faults.size === 0) this.emit({ type: 'faultCleared' });
+    this.lastFaults = faults;
+    if (idle) {
+      const enabled = !events.some((e) => e.code === EVENT.DISABLED);
+      if (this.lastIdle !== enabled) this.emit({ type: 'idle', enabled });
+      this.lastIdle = enabled;
+    } else this.lastIdle = null;
+    return true;
+  }
+
+  private emitFault(code: number): void {
+    if (code === EVENT.UNSAFE_JAM || code === EVENT.SAFE_JAM) {
+      this.emit({ type: 'jam', where: 'unknown', ...(this.current && this.current.phase !== 'credited' ? { note: this.current.note } : {}) });
+      if (this.current?.phase !== 'credited') this.current = null;
+    } else if (code === EVENT.STACKER_FULL) this.emit({ type: 'stackerFull' });
+    else if (code === EVENT.CASHBOX_REMOVED) this.emit({ type: 'stackerRemoved' });
+    else if (code === EVENT.FRAUD) this.emit({ type: 'cheated' });
+    else if (code === EVENT.NOTE_PATH_OPEN) this.emit({ type: 'failure', reason: 'note path open' });
+  }
+
+  private async onEvent(e: SspEvent): Promise<boolean> {
+    const ch = e.data[0] ?? 0;
+    switch (e.code) {
+      case EVENT.SLAVE_RESET:
+        // Inhibits and enable are lost at a reset (field report: re-send them).
+        this.needSetup = true;
+        return true;
+      case EVENT.READ: {
+        if (ch === 0) return true;
+        const value = this.channelValue(ch);
+        if (value === undefined) {
+          this.emit({ type: 'rejected', reason: `unknown channel ${ch}`, code: ch });
+          await this.ok([CMD.REJECT]);
+          return true;
+        }
+        const note = this.current && this.current.phase !== 'credited' && this.current.note.code === ch ? this.current.note : this.newNote(this.noteFor(ch, value));
+        this.current = { note, phase: 'escrow' };
+        this.emit({ type: 'escrowed', note });
+        const decided = this.decide(note);
+        let done = false;
+        void decided.finally(() => (done = true));
+        // HOLD keeps the note in escrow while the host decides (a plain POLL would accept it).
+        while (!done) {
+          await sleep(this.clock, Math.min(this.opts.pollIntervalMs, 500));
+          if (!done) await this.transact([CMD.HOLD]);
+        }
+        const { decision, timedOut } = await decided;
+        if (decision === 'stack') {
+          this.current.phase = 'stack-sent'; // the next POLL accepts it
+          return true;
+        }
+        await this.ok([CMD.REJECT]);
+        this.emit({ type: 'returned', note, reason: timedOut ? 'escrow-timeout' : this.accepted.has(note.denomination) ? 'host' : 'not-accepted' });
+        this.current = null;
+        return true;
+      }
+      case EVENT.STACKING:
+        if (this.current?.phase === 'stack-sent' && !this.stackingShown) {
+          this.stackingShown = this.current.note.escrowId;
+          this.emit({ type: 'stacking', note: this.current.note });
+        }
+        return true;
+      case EVENT.CREDIT:
+        return this.credit(ch, false);
+      case EVENT.STACKED:
+        this.emit({ type: 'stacked', ...(this.current ? { escrowId: this.current.note.escrowId } : {}) });
+        if (this.current?.phase === 'credited') this.current = null;
+        this.stackingShown = null;
+        return true;
+      case EVENT.REJECTING:
+        return true;
+      case EVENT.REJECTED:
+        this.emit({ type: 'rejected', reason: 'note rejected by the validator' });
+        if (this.current && this.current.phase !== 'credited') this.current = null;
+        return true;
+      case EVENT.CLEARED_FROM_FRONT: {
+        const open = this.current && this.current.phase !== 'credited' ? this.current : null;
+        this.emit({ type: 'powerUp', notePending: 'acceptor', ...(open ? { note: open.note } : {}), creditOwed: false });
+        if (open) this.emit({ type: 'returned', note: open.note, reason: 'power-up' });
+        this.current = null;
+        return true;
+      }
+      case EVENT.CLEARED_INTO_CASHBOX: {
+        const open = this.current && this.current.phase !== 'credited' ? this.current : null;
+        this.emit({ type: 'powerUp', notePending: 'stacker', ...(open ? { note: open.note } : {}), creditOwed: this.current?.phase !== 'credited' });
+        if (this.current?.phase === 'credited') {
+          this.current = null;
+          return true;
+        }
+        return this.credit(ch, true);
+      }
+      case EVENT.CASHBOX_REPLACED:
+        return true;
+      default:
+        return true;
+    }
+  }
+
+  private stackingShown: string | null = null;
+
+  /** NOTE CREDIT / CLEARED INTO CASHBOX: credit once; false withholds the next (acknowledging) POLL. */
+  private async credit(channel: number, recovered: boolean): Promise<boolean> {
+    let flight: InFlight | null = this.current && this.current.phase !== 'credited' ? this.current : null;
+    const value = channel > 0 ? this.channelValue(channel) : undefined;
+    if (flight && channel > 0 && flight.note.code !== channel) flight = null;
+    if (!flight) {
+      if (value === undefined) {
+        this.emit({ type: 'unvaluedCredit', reason: `credit on channel ${channel} with no known value`, code: channel });
+        this.current = null;
+        return true;
+      }
+      flight = { note: this.newNote(this.noteFor(channel, value)), phase: 'stack-sent' };
+    }
+    this.current = flight;
+    const ok = await this.creditOnce(flight, recovered);
+    if (ok && recovered) this.current = null;
+    return ok;
+  }
+}

@@ -1,0 +1,359 @@
+// Device side of an ITL SSP note validator (NV9USB-like, presented as CDC-ACM), byte for byte. The
+// note path advances one step per POLL; the sequence flag is honoured (a repeated flag repeats the
+// last reply without executing); a power cut leaves SLAVE RESET plus NOTE CLEARED FROM FRONT /
+// INTO CASHBOX for the first poll, with all channels inhibited. Facts: docs/protocols/ssp.md.
+import { ByteDevice } from '../../sim/device-side.js';
+import { WireFaults } from '../../sim/wire-faults.js';
+import { LINE_8N2_9600, type LineSettings } from '../../transport/byte-port.js';
+import { NOTE_FACE_VALUES, type Currency } from '../notes.js';
+import type { BillAcceptorSimControls, BillStep, WireFault } from '../sim-controls.js';
+import { CMD, EVENT, RESP, SEQ_BIT } from './constants.js';
+import { SspParser, encodeSsp, type SspFrame } from './frame.js';
+
+type Phase = 'idle' | 'reading' | 'escrow' | 'stacking' | 'stacking-late' | 'credit' | 'rejecting';
+
+export interface SspSimOptions {
+  currency?: Currency;
+  line?: LineSettings;
+  address?: number;
+  serial?: number;
+  maxProtocolVersion?: number;
+  /** The validator rejects a note left in escrow without a command for this long (GA973: 10 s). */
+  escrowTimeoutMs?: number;
+}
+
+const STEP_OF: Partial<Record<Phase, BillStep>> = { reading: 'accepting', escrow: 'escrow', stacking: 'stacking', 'stacking-late': 'stacking-late' };
+
+export class SspSimulator extends ByteDevice implements BillAcceptorSimControls {
+  readonly protocol = 'ssp' as const;
+  readonly line: LineSettings;
+  readonly currency: Currency;
+  private readonly parser = new SspParser();
+  private readonly wire = new WireFaults();
+  private readonly address: number;
+  private readonly serial: number;
+  private readonly maxProtocol: number;
+  private readonly escrowTimeoutMs: number;
+  private readonly channels: number[];
+
+  private isPowered = true;
+  private lastSeq: number | null = null;
+  private lastReply: Uint8Array | null = null;
+  private protocolVersion = 4;
+  private enabled = false;
+  private inhibits = 0;
+  private events: number[] = [EVENT.SLAVE_RESET];
+  private phase: Phase = 'idle';
+  private note: { channel: number; denomination: number; reject: boolean } | null = null;
+  private queue: { channel: number; denomination: number; reject: boolean }[] = [];
+  private fault: 'jam' | 'full' | 'removed' | 'failed' | null = null;
+  private fraud = false;
+  private cutAt: { step: BillStep; restoreAfterMs?: number } | null = null;
+  private restoreTimer: ReturnType<typeof setTimeout> | null = null;
+  private lastCommandAt = Date.now();
+  private readonly cash: number[] = [];
+  private readonly back: number[] = [];
+  private readonly stuck: number[] = [];
+  readonly received: SspFrame[] = [];
+
+  constructor(options: SspSimOptions = {}) {
+    super();
+    this.currency = options.currency ?? 'HKD';
+    this.line = options.line ?? LINE_8N2_9600;
+    this.address = options.address ?? 0;
+    this.serial = options.serial ?? 0x00bc614e;
+    this.maxProtocol = options.maxProtocolVersion ?? 7;
+    this.escrowTimeoutMs = options.escrowTimeoutMs ?? 10_000;
+    this.channels = [...NOTE_FACE_VALUES[this.currency]];
+  }
+
+  get powered(): boolean {
+    return this.isPowered;
+  }
+  get cashbox(): readonly number[] {
+    return this.cash;
+  }
+  get returned(): readonly number[] {
+    return this.back;
+  }
+  get jammed(): readonly number[] {
+    return this.stuck;
+  }
+
+  insertNote(denomination: number, options: { reject?: number } = {}): void {
+    const i = this.channels.indexOf(denomination);
+    this.queue.push({ channel: i + 1, denomination, reject: i < 0 || options.reject !== undefined });
+  }
+  jam(): void {
+    this.fault = 'jam';
+  }
+  stackerFull(): void {
+    this.fault = 'full';
+  }
+  removeStacker(): void {
+    this.fault = 'removed';
+  }
+  replaceStacker(): void {
+    if (this.fault === 'removed') {
+      this.fault = null;
+      this.events.push(EVENT.CASHBOX_REPLACED);
+    }
+  }
+  cheat(): void {
+    this.fraud = true;
+    if (this.note && (this.phase === 'reading' || this.phase === 'escrow')) {
+      this.back.push(this.note.denomination);
+      this.note = null;
+      this.phase = 'idle';
+    }
+  }
+  fail(): void {
+    this.fault = 'failed';
+  }
+  clearFault(): void {
+    if (this.fault === 'jam' && this.note) {
+      this.stuck.push(this.note.denomination);
+      this.note = null;
+      this.phase = 'idle';
+    }
+    if (this.fault !== 'removed') this.fault = null;
+    this.fraud = false;
+  }
+
+  powerCut(options: { at?: BillStep; restoreAfterMs?: number } = {}): void {
+    if (options.at) {
+      this.cutAt = { step: options.at, ...(options.restoreAfterMs !== undefined ? { restoreAfterMs: options.restoreAfterMs } : {}) };
+      return;
+    }
+    this.cutNow(options.restoreAfterMs);
+  }
+
+  private cutNow(restoreAfterMs?: number): void {
+    this.isPowered = false;
+    this.parser.reset();
+    if (restoreAfterMs !== undefined) this.restoreTimer = setTimeout(() => this.powerOn(), restoreAfterMs);
+  }
+
+  powerOn(): void {
+    if (this.restoreTimer) clearTimeout(this.restoreTimer);
+    this.restoreTimer = null;
+    if (this.isPowered) return;
+    this.isPowered = true;
+    this.boot();
+  }
+
+  /** Power-up or RESET: the note in the path is cleared, and reported with the first poll. */
+  private boot(): void {
+    this.events = [EVENT.SLAVE_RESET];
+    if (this.note) {
+      if (this.phase === 'stacking-late' || this.phase === 'credit') {
+        this.cash.push(this.note.denomination);
+        this.events.push(EVENT.CLEARED_INTO_CASHBOX, this.note.channel);
+      } else {
+        this.back.push(this.note.denomination);
+        this.events.push(EVENT.CLEARED_FROM_FRONT, this.note.channel);
+      }
+    }
+    this.note = null;
+    this.phase = 'idle';
+    this.enabled = false;
+    this.inhibits = 0; // all channels inhibited at power-up
+    this.lastSeq = null;
+    this.lastReply = null;
+    this.protocolVersion = 4;
+  }
+
+  wireFault(kind: WireFault, count = 1): void {
+    this.wire.add(kind, count);
+  }
+
+  receive(bytes: Uint8Array): void {
+    if (!this.isPowered) return;
+    for (const f of this.parser.push(bytes)) {
+      this.received.push(f);
+      if ((f.seqId & 0x7f) !== this.address) continue;
+      this.handle(f);
+    }
+  }
+
+  private send(reply: Uint8Array): void {
+    const b = this.wire.apply(reply);
+    if (b) this.transmit(b);
+  }
+
+  private handle(f: SspFrame): void {
+    const cmd = f.data[0] ?? -1;
+    const flag = f.seqId & SEQ_BIT;
+    if (cmd !== CMD.SYNC && this.lastSeq === flag && this.lastReply) {
+      this.send(this.lastReply); // same flag: a retry; answer again, do not execute
+      return;
+    }
+    const now = Date.now();
+    if (this.phase === 'escrow' && now - this.lastCommandAt > this.escrowTimeoutMs) this.startReject();
+    this.lastCommandAt = now;
+    const data = this.execute(cmd, f.data);
+    const reply = encodeSsp(flag | this.address, data);
+    this.lastSeq = flag;
+    this.lastReply = reply;
+    this.send(reply);
+    if (cmd === CMD.POLL) this.afterPoll();
+    if (cmd === CMD.RESET) this.boot();
+  }
+
+  private execute(cmd: number, d: Uint8Array): number[] {
+    switch (cmd) {
+      case CMD.SYNC:
+        return [RESP.OK];
+      case CMD.RESET:
+        return [RESP.OK];
+      case CMD.HOST_PROTOCOL_VERSION: {
+        const v = d[1] ?? 0;
+        if (d.length !== 2) return [RESP.WRONG_PARAMS];
+        if (v < 4 || v > this.maxProtocol) return [RESP.OUT_OF_RANGE];
+        this.protocolVersion = v;
+        return [RESP.OK];
+      }
+      case CMD.GET_SERIAL:
+        return [RESP.OK, (this.serial >>> 24) & 0xff, (this.serial >>> 16) & 0xff, (this.serial >>> 8) & 0xff, this.serial & 0xff];
+      case CMD.SETUP_REQUEST:
+        return [RESP.OK, ...this.setup()];
+      case CMD.SET_INHIBITS:
+        if (d.length < 3) return [RESP.WRONG_PARAMS];
+        this.inhibits = (d[1] ?? 0) | ((d[2] ?? 0) << 8);
+        return [RESP.OK];
+      case CMD.ENABLE:
+        this.enabled = true;
+        return [RESP.OK];
+      case CMD.DISABLE:
+        this.enabled = false;
+        return [RESP.OK];
+      case CMD.DISPLAY_ON:
+      case CMD.DISPLAY_OFF:
+        return [RESP.OK];
+      case CMD.HOLD:
+        return this.phase === 'escrow' ? [RESP.OK] : [RESP.CANNOT_PROCESS];
+      case CMD.REJECT:
+        if (this.phase !== 'escrow') return [RESP.CANNOT_PROCESS];
+        this.startReject();
+        return [RESP.OK];
+      case CMD.POLL:
+        return this.poll();
+      default:
+        return [RESP.UNKNOWN];
+    }
+  }
+
+  private setup(): number[] {
+    const n = this.channels.length;
+    const ascii = (s: string): number[] => Array.from(s, (c) => c.charCodeAt(0));
+    const out = [0x00, ...ascii('0440'), ...ascii(this.currency), 0, 0, 1, n];
+    out.push(...this.channels.map((v) => (v <= 255 ? v : 0)));
+    out.push(...this.channels.map(() => 2));
+    out.push(0, 0, 100, this.protocolVersion);
+    if (this.protocolVersion >= 6) {
+      for (let i = 0; i < n; i++) out.push(...ascii(this.currency));
+      for (const v of this.channels) out.push(v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff, (v >>> 24) & 0xff);
+    }
+    return out;
+  }
+
+  private startReject(): void {
+    this.phase = 'rejecting';
+    this.events.push(EVENT.REJECTING);
+  }
+
+  /** The reply to this POLL: pending one-shot events plus the persistent state events. */
+  private poll(): number[] {
+    const out = [RESP.OK, ...this.events];
+    this.events = [];
+    if (this.fault === 'failed') return [RESP.CANNOT_PROCESS];
+    if (this.fault === 'jam') out.push(EVENT.UNSAFE_JAM);
+    if (this.fault === 'full') out.push(EVENT.STACKER_FULL);
+    if (this.fault === 'removed') out.push(EVENT.CASHBOX_REMOVED);
+    if (this.fraud) out.push(EVENT.FRAUD, 0);
+    if (this.fault || this.fraud) return out;
+    switch (this.phase) {
+      case 'idle':
+        if (!this.enabled) out.push(EVENT.DISABLED);
+        break;
+      case 'reading':
+        out.push(EVENT.READ, 0);
+        break;
+      case 'escrow':
+        if (!this.escrowReported) {
+          this.escrowReported = true;
+          out.push(EVENT.READ, this.note?.channel ?? 0);
+        } else {
+          // The first plain POLL after READ with a channel accepts the note.
+          this.phase = 'stacking';
+          out.push(EVENT.STACKING);
+        }
+        break;
+      case 'stacking':
+      case 'stacking-late':
+        out.push(EVENT.STACKING);
+        break;
+      case 'credit':
+        if (this.note) {
+          out.push(EVENT.CREDIT, this.note.channel, EVENT.STACKED);
+          this.cash.push(this.note.denomination);
+          this.note = null;
+        }
+        this.phase = 'idle';
+        if (this.cutAt?.step === 'credit' || this.cutAt?.step === 'stacked') this.pendingCut = true;
+        break;
+      case 'rejecting':
+        out.push(EVENT.REJECTED);
+        if (this.note) this.back.push(this.note.denomination);
+        this.note = null;
+        this.phase = 'idle';
+        break;
+    }
+    return out;
+  }
+
+  private pendingCut = false;
+  private escrowReported = false;
+
+  /** Mechanism steps after a POLL was answered (and power cuts armed on the step just reported). */
+  private afterPoll(): void {
+    const reported = STEP_OF[this.phase];
+    if (this.pendingCut || (reported && this.cutAt?.step === reported && !this.fault)) {
+      const r = this.cutAt?.restoreAfterMs;
+      this.cutAt = null;
+      this.pendingCut = false;
+      this.cutNow(r);
+      return;
+    }
+    if (this.fault || this.fraud) return;
+    switch (this.phase) {
+      case 'idle': {
+        if (!this.enabled) return;
+        const next = this.queue.shift();
+        if (!next) return;
+        this.note = next;
+        this.phase = 'reading';
+        return;
+      }
+      case 'reading': {
+        const n = this.note;
+        if (!n) return;
+        const inhibited = ((this.inhibits >> (n.channel - 1)) & 1) === 0;
+        if (n.reject || inhibited) this.startReject();
+        else {
+          this.phase = 'escrow';
+          this.escrowReported = false;
+        }
+        return;
+      }
+      case 'stacking':
+        this.phase = 'stacking-late';
+        return;
+      case 'stacking-late':
+        this.phase = 'credit';
+        return;
+      default:
+        return;
+    }
+  }
+}

@@ -1,0 +1,201 @@
+// Adapter for the unframed ASCII streams some shoes send (one line per event, no CRC, no ACK),
+// modelled on the Bee-Tek format seen in public code (research note §3.2): `[Game]<Card:4S>`,
+// `[Manual Burn Cards]<Card:H3>`, `[Game]<Game>` (card not read), `<Alarm:E3 Card Not Read>`,
+// `<W0x01>`; also bare codes (`AS`, `D12`). Resync at every line end; over-long lines and partial
+// lines older than lineTimeoutMs are discarded. Sequence numbers are assigned here.
+import type { BytePort, PortOpener } from '../transport/byte-port.js';
+import { ShoeBase } from './base.js';
+import { parseVendorCard, type CardCode, type Rank, type Suit } from './card-code.js';
+import type { SequencedShoeEvent, ShoeOptions } from './types.js';
+
+export const MAX_LINE = 120;
+
+/** What one line means, before a sequence number is attached. */
+export type AsciiLine =
+  | { kind: 'card'; card: CardCode; burn: boolean; raw: string }
+  | { kind: 'unreadable'; burn: boolean; raw: string }
+  | { kind: 'alarm'; code: string; text: string; severity: 'info' | 'warning' | 'critical' }
+  | { kind: 'lid'; open: boolean }
+  | { kind: 'cutCard' }
+  | { kind: 'loaded'; decks: number }
+  | { kind: 'empty' }
+  | { kind: 'burnMode'; on: boolean };
+
+export function parseAsciiLine(line: string): AsciiLine | null {
+  const s = line.trim();
+  if (!s) return null;
+  // The last complete "[Section]<Tag>" wins: a truncated line glued to the next one still yields
+  // the intact event at its end.
+  const all = [...s.matchAll(/(?:\[([^\]]*)\])?<([^<>]*)>/g)];
+  const last = all.at(-1);
+  const section = last?.[1] ?? '';
+  const burn = /burn/i.test(section);
+  const tag = last?.[2];
+  if (tag === undefined) {
+    const card = parseVendorCard(s);
+    return card ? { kind: 'card', card, burn: false, raw: s } : null;
+  }
+  const [head, ...rest] = tag.split(':');
+  const arg = rest.join(':').trim();
+  switch ((head ?? '').trim().toLowerCase()) {
+    case 'card': {
+      const card = parseVendorCard(arg);
+      return card ? { kind: 'card', card, burn, raw: arg } : { kind: 'unreadable', burn, raw: arg };
+    }
+    case 'game':
+      return { kind: 'unreadable', burn, raw: tag };
+    case 'alarm': {
+      const [code, ...words] = arg.split(/\s+/);
+      return { kind: 'alarm', code: code || 'ALARM', text: words.join(' ') || arg, severity: 'warning' };
+    }
+    case 'lid':
+      return { kind: 'lid', open: /open/i.test(arg) };
+    case 'cutcard':
+      return { kind: 'cutCard' };
+    case 'loaded':
+      return { kind: 'loaded', decks: Number.parseInt(arg, 10) || 8 };
+    case 'empty':
+      return { kind: 'empty' };
+    case 'burn':
+      return { kind: 'burnMode', on: /on/i.test(arg) };
+    default:
+      if (/^W0x[0-9a-f]+$/i.test(tag)) return { kind: 'alarm', code: tag, text: 'warning', severity: 'info' };
+      return null;
+  }
+}
+
+/** Splits a byte stream into lines: CR, LF or CRLF; drops over-long lines and non-ASCII bytes. */
+export class LineSplitter {
+  private buf = '';
+  private overflow = false;
+  dropped = 0;
+
+  push(bytes: Uint8Array): string[] {
+    const out: string[] = [];
+    for (const b of bytes) {
+      if (b === 0x0a || b === 0x0d) {
+        if (!this.overflow && this.buf.length > 0) out.push(this.buf);
+        if (this.overflow) this.dropped++;
+        this.buf = '';
+        this.overflow = false;
+      } else if (b >= 0x20 && b < 0x7f) {
+        if (this.buf.length >= MAX_LINE) this.overflow = true;
+        else this.buf += String.fromCharCode(b);
+      } else {
+        // A control or 8-bit byte inside a line means a damaged line: it is dropped at its end.
+        this.overflow = true;
+      }
+    }
+    return out;
+  }
+
+  get partial(): boolean {
+    return this.buf.length > 0 || this.overflow;
+  }
+
+  discard(): void {
+    this.buf = '';
+    this.overflow = false;
+  }
+}
+
+export class AsciiShoe extends ShoeBase {
+  readonly protocol = 'ascii' as const;
+  private seq: number;
+  private index = 0;
+
+  constructor(opener: PortOpener, options: ShoeOptions = {}) {
+    super(opener, options);
+    this.seq = options.lastSequence ?? 0;
+  }
+
+  get lastSequence(): number {
+    return this.seq;
+  }
+
+  // An ASCII stream has no way back to the shoe.
+  async lock(): Promise<boolean> {
+    return false;
+  }
+  async unlock(): Promise<boolean> {
+    return false;
+  }
+  async setBurnMode(): Promise<boolean> {
+    return false;
+  }
+
+  protected async session(port: BytePort, signal: AbortSignal): Promise<void> {
+    const splitter = new LineSplitter();
+    let chain = Promise.resolve();
+    let staleTimer: unknown = null;
+    const lineTimeout = this.opts.lineTimeoutMs ?? 2000;
+    const armStale = (): void => {
+      this.clock.clearTimeout(staleTimer);
+      staleTimer = splitter.partial
+        ? this.clock.setTimeout(() => {
+            splitter.discard();
+            this.events.emit({ type: 'warning', text: 'partial line timed out and was discarded' });
+          }, lineTimeout)
+        : null;
+    };
+    const off = port.onData((bytes) => {
+      const lines = splitter.push(bytes);
+      armStale();
+      for (const line of lines) chain = chain.then(() => this.onLine(line));
+    });
+    this.link.markUp();
+    this.events.emit({ type: 'connected', protocol: 'ascii' });
+    try {
+      await new Promise<void>((resolve) => {
+        port.onClose(() => resolve());
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+      await chain;
+    } finally {
+      off();
+      this.clock.clearTimeout(staleTimer);
+    }
+    if (!signal.aborted) throw new Error('shoe stream closed');
+  }
+
+  private async onLine(line: string): Promise<void> {
+    const p = parseAsciiLine(line);
+    if (!p) {
+      this.events.emit({ type: 'warning', text: `unrecognised line: ${JSON.stringify(line.slice(0, 60))}` });
+      return;
+    }
+    const sequence = this.seq + 1;
+    let e: SequencedShoeEvent;
+    switch (p.kind) {
+      case 'card':
+        e = { type: 'card', sequence, card: p.card, rank: p.card[0] as Rank, suit: p.card[1] as Suit, index: this.index + 1, quality: 100, burn: p.burn, wrongDeck: false, raw: p.raw };
+        break;
+      case 'unreadable':
+        e = { type: 'unreadable', sequence, index: this.index + 1, reason: 'not read', burn: p.burn, raw: p.raw };
+        break;
+      case 'alarm':
+        e = { type: 'alarm', sequence, code: p.code, severity: p.severity, text: p.text };
+        break;
+      case 'lid':
+        e = { type: 'lid', sequence, open: p.open };
+        break;
+      case 'cutCard':
+        e = { type: 'cutCard', sequence, index: this.index };
+        break;
+      case 'loaded':
+        e = { type: 'shoeLoaded', sequence, sessionId: 0, decks: p.decks, cards: p.decks * 52, setId: '' };
+        break;
+      case 'empty':
+        e = { type: 'shoeEmpty', sequence, index: this.index };
+        break;
+      case 'burnMode':
+        e = { type: 'burnMode', sequence, on: p.on };
+        break;
+    }
+    // No ACK to withhold here: a journal failure is reported and the event still counts as seen.
+    this.seq = sequence;
+    if (e.type === 'card' || e.type === 'unreadable') this.index++;
+    if (e.type === 'shoeLoaded') this.index = 0;
+    await this.deliver(e);
+  }
+}

@@ -1,0 +1,214 @@
+// Host side of our framed shoe protocol: GET_STATUS handshake, in-order delivery by sequence number
+// (duplicates re-acknowledged and dropped, a gap answered with REPLAY_FROM), ACK only after the
+// host's onEvent resolved, commands with resend and a heartbeat. Spec: docs/protocols/shoe.md.
+import { FrameChannel, LinkLostError } from '../link.js';
+import type { BytePort, PortOpener } from '../transport/byte-port.js';
+import { ShoeBase } from './base.js';
+import { cardFromWire, type Rank, type Suit } from './card-code.js';
+import { MSG, RESULT, ShoeFrameParser, UNREADABLE_REASONS, encodeShoeFrame, nextSeq, rdU16, rdU32, readText, seqDiff, u16, type ShoeFrame } from './framed.js';
+import type { SequencedShoeEvent, ShoeOptions } from './types.js';
+
+const SEVERITY = ['info', 'warning', 'critical'] as const;
+
+export class FramedShoe extends ShoeBase {
+  readonly protocol = 'framed' as const;
+  private expected: number | null;
+  private lastAcked = 0;
+  private cmdSeq = 1 + Math.floor(Math.random() * 0xfffe);
+  private ch: FrameChannel<ShoeFrame> | null = null;
+  private pending = new Map<number, (result: number) => void>();
+  private hello: ((f: ShoeFrame) => void) | null = null;
+  serial: string | undefined;
+
+  constructor(opener: PortOpener, options: ShoeOptions = {}) {
+    super(opener, options);
+    this.expected = options.lastSequence ? nextSeq(options.lastSequence) : null;
+    if (options.lastSequence) this.lastAcked = options.lastSequence;
+  }
+
+  /** The last sequence number delivered to the host. */
+  get lastSequence(): number {
+    return this.lastAcked;
+  }
+
+  private get timeout(): number {
+    return this.opts.replyTimeoutMs ?? 300;
+  }
+
+  private async write(type: number, seq: number, payload: number[] = []): Promise<void> {
+    if (!this.ch) throw new LinkLostError();
+    await this.ch.write(encodeShoeFrame(seq, type, payload));
+  }
+
+  private async command(type: number, payload: number[] = []): Promise<number | null> {
+    const seq = this.cmdSeq;
+    this.cmdSeq = nextSeq(this.cmdSeq);
+    for (let attempt = 0; attempt < (this.opts.retries ?? 3); attempt++) {
+      if (!this.ch) return null;
+      const result = new Promise<number | null>((resolve) => {
+        const t = this.clock.setTimeout(() => {
+          this.pending.delete(seq);
+          resolve(null);
+        }, this.timeout);
+        this.pending.set(seq, (r) => {
+          this.clock.clearTimeout(t);
+          resolve(r);
+        });
+      });
+      try {
+        await this.write(type, seq, payload); // the same seq on a resend: the shoe executes it once
+      } catch {
+        return null;
+      }
+      const r = await result;
+      if (r !== null) return r;
+    }
+    return null;
+  }
+
+  async lock(): Promise<boolean> {
+    return (await this.command(MSG.LOCK)) === RESULT.OK;
+  }
+  async unlock(): Promise<boolean> {
+    return (await this.command(MSG.UNLOCK)) === RESULT.OK;
+  }
+  async setBurnMode(on: boolean): Promise<boolean> {
+    return (await this.command(MSG.SET_MODE, [on ? 1 : 0])) === RESULT.OK;
+  }
+
+  protected async session(port: BytePort, signal: AbortSignal): Promise<void> {
+    const parser = new ShoeFrameParser();
+    const ch = new FrameChannel(port, (b) => parser.push(b), this.clock);
+    this.ch = ch;
+    let gapRequested: number | null = null;
+    try {
+      // Handshake: GET_STATUS until HELLO.
+      let hello: ShoeFrame | null = null;
+      const heartbeat = this.opts.heartbeatMs ?? 1000;
+      const retries = this.opts.retries ?? 3;
+      for (let i = 0; i < retries && !hello; i++) {
+        await ch.write(encodeShoeFrame(0, MSG.GET_STATUS));
+        const until = this.clock.now() + this.timeout;
+        while (!hello && this.clock.now() < until) {
+          const f = await ch.next(Math.max(1, until - this.clock.now()));
+          if (f?.type === MSG.HELLO) hello = f;
+        }
+        if (!hello) parser.reset();
+      }
+      if (!hello) throw new LinkLostError('shoe: no HELLO');
+      this.onHello(hello);
+      this.link.markUp();
+      this.events.emit({ type: 'connected', protocol: 'framed', ...(this.serial ? { serial: this.serial } : {}) });
+
+      let missed = 0;
+      while (!signal.aborted) {
+        const f = await ch.next(heartbeat);
+        if (!f) {
+          if (++missed > retries) throw new LinkLostError('shoe: heartbeat lost');
+          parser.reset();
+          await ch.write(encodeShoeFrame(0, MSG.GET_STATUS));
+          continue;
+        }
+        missed = 0;
+        if (f.type === MSG.HELLO) {
+          this.onHello(f);
+          continue;
+        }
+        if (f.type === MSG.CMD_RESULT) {
+          const seq = rdU16(f.payload, 0);
+          this.pending.get(seq)?.(f.payload[2] ?? RESULT.REFUSED);
+          this.pending.delete(seq);
+          continue;
+        }
+        if (f.seq === 0) continue;
+        if (this.expected === null) this.expected = f.seq;
+        const d = seqDiff(f.seq, this.expected);
+        if (d < 0) {
+          // Already delivered (a resend, or a duplicated frame): acknowledge again, drop.
+          await this.write(MSG.ACK, 0, u16(this.lastAcked || f.seq));
+          continue;
+        }
+        if (d > 0) {
+          // A gap: an earlier event was lost on the wire. Ask for a replay, once per gap.
+          if (gapRequested !== this.expected) {
+            gapRequested = this.expected;
+            this.events.emit({ type: 'warning', text: `sequence gap: expected ${this.expected}, got ${f.seq}` });
+            void this.command(MSG.REPLAY_FROM, u16(this.expected));
+          }
+          continue;
+        }
+        const e = this.decode(f);
+        if (e && !(await this.deliver(e))) continue; // not journalled: no ACK, the shoe resends
+        if (!e) this.events.emit({ type: 'warning', text: `undecodable event type 0x${f.type.toString(16)} seq ${f.seq}` });
+        this.lastAcked = f.seq;
+        this.expected = nextSeq(f.seq);
+        gapRequested = null;
+        await this.write(MSG.ACK, 0, u16(f.seq));
+      }
+    } finally {
+      for (const r of this.pending.values()) r(RESULT.REFUSED);
+      this.pending.clear();
+      this.ch = null;
+      ch.dispose();
+    }
+  }
+
+  private onHello(f: ShoeFrame): void {
+    const p = f.payload;
+    const lastSeq = rdU16(p, 4);
+    const oldest = rdU16(p, 6);
+    this.serial = readText(p, 8) || undefined;
+    const deviceNext = oldest || nextSeq(lastSeq);
+    if (this.expected === null) this.expected = deviceNext;
+    else if (seqDiff(nextSeq(lastSeq), this.expected) < 0) {
+      // The shoe's counter is behind what we already delivered: it was reset or swapped. (Its
+      // oldest unacknowledged event may legitimately be behind: our ACK was lost.)
+      this.events.emit({ type: 'warning', text: `shoe sequence restarted (device at ${lastSeq}, host expected ${this.expected})` });
+      this.expected = deviceNext;
+    }
+  }
+
+  private decode(f: ShoeFrame): SequencedShoeEvent | null {
+    const p = f.payload;
+    const sequence = f.seq;
+    switch (f.type) {
+      case MSG.CARD_DRAWN: {
+        if (p.length < 6) return null;
+        const card = cardFromWire(p[2] ?? 0, p[3] ?? 0);
+        if (!card) return null;
+        const raw = readText(p, 6);
+        return {
+          type: 'card',
+          sequence,
+          card,
+          rank: card[0] as Rank,
+          suit: card[1] as Suit,
+          index: rdU16(p, 0),
+          quality: Math.min(100, p[4] ?? 0),
+          burn: ((p[5] ?? 0) & 1) !== 0,
+          wrongDeck: ((p[5] ?? 0) & 2) !== 0,
+          ...(raw ? { raw } : {}),
+        };
+      }
+      case MSG.CARD_UNREADABLE:
+        if (p.length < 4) return null;
+        return { type: 'unreadable', sequence, index: rdU16(p, 0), reason: UNREADABLE_REASONS[p[2] ?? 0] ?? `reason ${p[2]}`, burn: ((p[3] ?? 0) & 1) !== 0 };
+      case MSG.CUT_CARD:
+        return p.length < 2 ? null : { type: 'cutCard', sequence, index: rdU16(p, 0) };
+      case MSG.SHOE_EMPTY:
+        return p.length < 2 ? null : { type: 'shoeEmpty', sequence, index: rdU16(p, 0) };
+      case MSG.SHOE_LOADED:
+        return p.length < 7 ? null : { type: 'shoeLoaded', sequence, sessionId: rdU32(p, 0), decks: p[4] ?? 0, cards: rdU16(p, 5), setId: readText(p, 7) };
+      case MSG.LID:
+        return p.length < 1 ? null : { type: 'lid', sequence, open: p[0] === 1 };
+      case MSG.MODE:
+        return p.length < 1 ? null : { type: 'burnMode', sequence, on: p[0] === 1 };
+      case MSG.LOCK_STATE:
+        return p.length < 1 ? null : { type: 'lock', sequence, locked: p[0] === 1 };
+      case MSG.ALARM:
+        return p.length < 2 ? null : { type: 'alarm', sequence, code: `E${p[0]}`, severity: SEVERITY[p[1] ?? 1] ?? 'warning', text: readText(p, 2) };
+      default:
+        return null;
+    }
+  }
+}
