@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { ViewName } from '../protocol/index.js';
 import { openLedger, startLedgerSync, type Ledger, type SyncClient } from '../ledger/index.js';
 import { simulatedTableConfig, TableConfig } from './config/table-config.js';
+import { BillAcceptors } from './devices/bill-acceptors.js';
 import { prepareDataDir } from './data-dir.js';
 import { createLogger } from './logger.js';
 import { LaunchTokens } from './screens/launch-tokens.js';
@@ -31,6 +32,7 @@ export interface RunningHost {
   screens: { view: ViewName; url: string; token: string }[];
   host: TableHost;
   ledger: Ledger;
+  billAcceptors: BillAcceptors;
   sync: SyncClient | null;
   log: Logger;
   /** A screen connection over any transport (WebSocket, Electron MessagePort), same rules for all. */
@@ -73,6 +75,7 @@ interface Opened {
 async function serve(options: HostOptions, { log, config, terminalId, ledger, sync, release }: Opened): Promise<RunningHost> {
   const dataDir = path.resolve(options.dataDir);
   const host = new TableHost(config, SOFTWARE_VERSION, (station) => ledger.credit(station));
+  const billAcceptors = new BillAcceptors({ config, ledger, log, onCreditChanged: (station) => host.creditChanged(station) });
   const tokens = new LaunchTokens(host.views());
   const started = Date.now();
   const openSession = (transport: ScreenTransport) => new ScreenSession(host, tokens, transport, log);
@@ -88,13 +91,15 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
         version: SOFTWARE_VERSION,
         uptimeSeconds: Math.round((Date.now() - started) / 1000),
         terminalId,
-        devices: { shoe: config.shoe, billAcceptors: config.stations.map((s) => s.billAcceptor) },
+        devices: { shoe: config.shoe, billAcceptors: billAcceptors.statuses() },
         ledger: { head: ledger.headOf().seq },
         sync: sync ? sync.status() : 'off',
       }),
     },
     options.port ?? 0,
   );
+  // Devices open once the screens can be served: a note inserted at start-up credits a screen that exists.
+  billAcceptors.start();
   const origin = `http://127.0.0.1:${server.port}`;
   log.info({ origin, dataDir, tableId: config.tableId, terminalId, ledger: ledger.file }, 'table host started');
 
@@ -103,6 +108,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     dataDir,
     host,
     ledger,
+    billAcceptors,
     sync,
     log,
     openSession,
@@ -113,6 +119,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     })),
     async close() {
       await server.close();
+      await billAcceptors.close();
       await release();
       log.info('table host stopped');
       log.flush();

@@ -106,6 +106,12 @@ export class TableHost {
     }
   }
 
+  /** A station's credit changed in the ledger: its screen gets a new snapshot. */
+  creditChanged(station: number): void {
+    const view = `station/${station}` as const;
+    if (this.hasView(view)) this.bump(view);
+  }
+
   private bump(view: ViewName): number {
     const next = this.version(view) + 1;
     this.versions.set(view, next);

@@ -129,3 +129,43 @@ describe('table host server', () => {
     assert.equal(await c.closed, 1008);
   });
 });
+
+describe('simulated bill acceptor through the real driver', () => {
+  let running: RunningHost;
+  let dir: string;
+  before(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'host-bills-'));
+    running = await startHost({ dataDir: dir, rendererDir: path.join(dir, 'no-renderer'), logger: pino({ level: 'silent' }) });
+  });
+  after(async () => {
+    await running.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('credits a station for an inserted note: journalled escrow, then credit, then the screen sees it', async () => {
+    const screen = running.screens.find((s) => s.view === 'station/3');
+    assert.ok(screen);
+    const c = await connect(`${running.origin.replace('http', 'ws')}/ws`, running.origin);
+    c.send({ type: 'hello', id: 'h', protocol: 1, token: screen.token });
+    await c.next();
+    c.send({ type: 'subscribe', id: 's', view: 'station/3' });
+    const first = await c.next();
+    assert.equal(first.type === 'snapshot' && first.state.kind === 'station' && first.state.credit, 0);
+
+    const sim = running.billAcceptors.simulator(3);
+    assert.ok(sim, 'station 3 is simulated');
+    // The driver enables the acceptor once connected; insert when the device reports ready.
+    for (let i = 0; i < 200 && running.billAcceptors.statuses()[2]?.state !== 'ready'; i++) await new Promise((r) => setTimeout(r, 25));
+    sim.insertNote(500);
+
+    const pushed = await c.next();
+    assert.equal(pushed.type === 'snapshot' && pushed.state.kind === 'station' && pushed.state.credit, 50_000);
+    c.close();
+
+    assert.equal(running.ledger.credit(3), 50_000);
+    assert.deepEqual(sim.cashbox, [500]);
+    const types: string[] = [];
+    for (let seq = 1; seq <= running.ledger.headOf().seq; seq++) types.push(running.ledger.entry(seq)?.type ?? '?');
+    assert.deepEqual(types, ['bill.escrow', 'bill.credit']);
+  });
+});

@@ -1,0 +1,111 @@
+import type { Logger } from 'pino';
+import { openBillAcceptor, type OpenedBillAcceptor } from '../../hardware/open.js';
+import type { BillAcceptorEvent, Credit, EscrowDecision, EscrowedNote } from '../../hardware/billacceptor/types.js';
+import type { Ledger } from '../../ledger/index.js';
+import type { TableConfig } from '../config/table-config.js';
+
+/** What service mode and /healthz show of one station's acceptor. */
+export interface BillAcceptorStatus {
+  station: number;
+  device: string;
+  spec: string;
+  state: 'connecting' | 'ready' | 'disconnected' | 'fault';
+  lastEvent: string | null;
+  firmware?: string;
+}
+
+export interface BillAcceptorDeps {
+  config: TableConfig;
+  ledger: Ledger;
+  log: Logger;
+  /** A station's credit meter changed: its screen must be told. */
+  onCreditChanged: (station: number) => void;
+  /** For tests: the device factory (default: the real drivers, over the simulator for `sim`). */
+  open?: typeof openBillAcceptor;
+}
+
+const FAULTS = new Set<BillAcceptorEvent['type']>(['jam', 'stackerFull', 'stackerRemoved', 'cheated', 'failure', 'unvaluedCredit']);
+
+/**
+ * One bill acceptor per station, driven through the hardware layer. The money rule of DESIGN.md
+ * §5 lives here: the escrowed note is journalled before the acceptor is told to stack it, and a
+ * credit is journalled before the driver acknowledges the device (the driver awaits `onCredit`).
+ * Transaction ids come from the driver's escrow id, so a repeated credit report is journalled once.
+ */
+export class BillAcceptors {
+  private readonly devices = new Map<number, OpenedBillAcceptor>();
+  private readonly status = new Map<number, BillAcceptorStatus>();
+
+  constructor(private readonly deps: BillAcceptorDeps) {}
+
+  start(): void {
+    const { config } = this.deps;
+    const open = this.deps.open ?? openBillAcceptor;
+    for (const s of config.stations) {
+      const device = `BA-${s.station}`;
+      this.status.set(s.station, { station: s.station, device, spec: s.billAcceptor, state: 'connecting', lastEvent: null });
+      const acceptor = open(s.billAcceptor, {
+        protocol: 'id003',
+        currency: config.currency,
+        enabled: true,
+        onEscrow: (note) => this.escrow(s.station, device, note),
+        onCredit: (credit) => this.credit(s.station, device, credit),
+      });
+      acceptor.on((e) => this.track(s.station, e));
+      this.devices.set(s.station, acceptor);
+    }
+  }
+
+  /** The simulator behind a `sim` station (insert a note, inject a fault); null for real hardware. */
+  simulator(station: number): OpenedBillAcceptor['simulator'] | null {
+    return this.devices.get(station)?.simulator ?? null;
+  }
+
+  statuses(): BillAcceptorStatus[] {
+    return [...this.status.values()].map((s) => ({ ...s }));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.devices.values()].map((d) => d.close()));
+  }
+
+  private escrow(station: number, device: string, note: EscrowedNote): EscrowDecision {
+    // Journalled before STACK: after a power cut mid-stack the record says which note it was.
+    this.deps.ledger.append({
+      type: 'bill.escrow',
+      payload: { station, device, denomination: note.amount, currency: note.currency },
+      txId: `${device}:${note.escrowId}:escrow`,
+    });
+    return 'stack';
+  }
+
+  private credit(station: number, device: string, credit: Credit): void {
+    const escrow = this.deps.ledger.byTxId(`${device}:${credit.escrowId}:escrow`);
+    const r = this.deps.ledger.append({
+      type: 'bill.credit',
+      payload: {
+        station,
+        device,
+        denomination: credit.amount,
+        currency: credit.currency,
+        ...(escrow ? { escrowSeq: escrow.seq } : {}),
+      },
+      txId: `${device}:${credit.escrowId}:credit`,
+    });
+    this.deps.log.info({ station, device, amount: credit.amount, seq: r.entry.seq, status: r.status, recovered: credit.recovered }, 'bill credited');
+    if (r.status === 'appended') this.deps.onCreditChanged(station);
+  }
+
+  private track(station: number, e: BillAcceptorEvent): void {
+    const s = this.status.get(station);
+    if (!s) return;
+    s.lastEvent = e.type;
+    if (e.type === 'connected') {
+      s.state = 'ready';
+      if (e.firmware) s.firmware = e.firmware;
+    } else if (e.type === 'reconnected' || e.type === 'faultCleared') s.state = 'ready';
+    else if (e.type === 'disconnected') s.state = 'disconnected';
+    else if (FAULTS.has(e.type)) s.state = 'fault';
+    if (s.state !== 'ready' && e.type !== 'idle') this.deps.log.warn({ station, device: s.device, event: e }, 'bill acceptor event');
+  }
+}
