@@ -1,23 +1,12 @@
+import { screenCsp } from '../host/server/security-headers.js';
+
 /** The custom scheme the screens are served from; never file://, never a remote origin. */
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'kiosk';
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 
 /** Header CSP for every screen response (a meta tag cannot carry frame-ancestors). */
-export const SCREEN_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  // Inside Electron the host is reached over a MessagePort, so the page connects nowhere.
-  "connect-src 'self'",
-  "img-src 'self' data: blob:",
-  "font-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "worker-src 'self' blob:",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const SCREEN_CSP = screenCsp();
 
 /** Only the kiosk's own pages may be shown: parse the URL, never compare string prefixes. */
 export function isAppUrl(url: string): boolean {

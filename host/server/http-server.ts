@@ -66,8 +66,7 @@ export async function createHttpServer(
     await app.register(fastifyStatic, { root: deps.rendererDir, prefix: '/', index: false });
     for (const route of SCREEN_ROUTES) {
       app.get(route, (req, reply) => {
-        const origin = `http://${req.headers.host}`;
-        reply.header('Content-Security-Policy', screenCsp(origin));
+        reply.header('Content-Security-Policy', screenCsp([`ws://${req.headers.host}`]));
         reply.header('Cache-Control', 'no-store');
         return reply.sendFile('index.html', { cacheControl: false });
       });

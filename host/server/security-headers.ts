@@ -1,13 +1,13 @@
 /**
- * Content-Security-Policy of the screens in browser mode: same-origin scripts only, no eval
- * (pixi.js runs with its `unsafe-eval` polyfill module instead), the WebSocket to this host only.
+ * Content-Security-Policy of the screens: same-origin scripts only, no eval (pixi.js runs with its
+ * `unsafe-eval` polyfill module instead), connections only to `connect` (in browser mode the
+ * host's WebSocket; inside Electron nothing, the host is reached over a MessagePort).
  */
-export function screenCsp(origin: string): string {
-  const ws = origin.replace(/^http/, 'ws');
+export function screenCsp(connect: readonly string[] = []): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
-    `connect-src 'self' ${ws}`,
+    ["connect-src 'self'", ...connect].join(' '),
     "img-src 'self' data: blob:",
     "font-src 'self'",
     "style-src 'self' 'unsafe-inline'",
