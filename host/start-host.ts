@@ -6,6 +6,7 @@ import { simulatedTableConfig, TableConfig } from './config/table-config.js';
 import { BillAcceptors } from './devices/bill-acceptors.js';
 import { prepareDataDir } from './data-dir.js';
 import { createLogger } from './logger.js';
+import { PowerMarker } from './power-marker.js';
 import { LaunchTokens } from './screens/launch-tokens.js';
 import { ScreenSession, type ScreenTransport } from './screens/screen-session.js';
 import { TableHost } from './screens/table-host.js';
@@ -49,12 +50,18 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   // Opening checks WAL + synchronous=FULL, integrity and the schema version; a ledger that fails
   // any of them stops the start-up with its reason, and nothing is touched.
   const ledger = openLedger(dataDir, terminalId);
+  const power = new PowerMarker(dataDir);
   let sync: SyncClient | null = null;
   const release = async () => {
     await sync?.stop();
     ledger.close();
+    power.stop();
   };
   try {
+    // Every start is a power reset on the meters; an unclean one (kill, power cut) says so.
+    const clean = power.start();
+    ledger.append({ type: 'power.reset', payload: { clean, softwareVersion: SOFTWARE_VERSION } });
+    if (!clean) log.warn('the previous run did not stop cleanly (power cut or kill)');
     if (options.upstream) sync = startLedgerSync({ ledger, upstream: options.upstream, terminalId, dataDir });
     return await serve(options, { log, config, terminalId, ledger, sync, release });
   } catch (e) {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -166,6 +166,32 @@ describe('simulated bill acceptor through the real driver', () => {
     assert.deepEqual(sim.cashbox, [500]);
     const types: string[] = [];
     for (let seq = 1; seq <= running.ledger.headOf().seq; seq++) types.push(running.ledger.entry(seq)?.type ?? '?');
-    assert.deepEqual(types, ['bill.escrow', 'bill.credit']);
+    assert.deepEqual(types, ['power.reset', 'bill.escrow', 'bill.credit']);
+  });
+});
+
+describe('power resets', () => {
+  it('journals every start, and says when the previous run did not stop cleanly', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'host-power-'));
+    const start = () => startHost({ dataDir: dir, rendererDir: path.join(dir, 'none'), logger: pino({ level: 'silent' }) });
+    const resets = (h: RunningHost) => {
+      const out: boolean[] = [];
+      for (let seq = 1; seq <= h.ledger.headOf().seq; seq++) {
+        const e = h.ledger.entry(seq);
+        if (e?.type === 'power.reset') out.push((JSON.parse(e.body) as { payload: { clean: boolean } }).payload.clean);
+      }
+      return out;
+    };
+    try {
+      await (await start()).close();
+      await (await start()).close();
+      // A kill leaves the marker behind.
+      writeFileSync(path.join(dir, 'host.running'), '12345\n');
+      const third = await start();
+      assert.deepEqual(resets(third), [true, true, false]);
+      await third.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
