@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { parseCard } from '../cards/card.js';
+import { playCoup } from './tableau.js';
 import { askRoad, beadPlate, bigEyeBoy, bigRoad, cockroachPig, layoutStreaks, smallRoad, type Colour, type RoadResult } from './roads.js';
 
 /** "B", "P", "T"; a trailing "p"/"b" marks a player/banker pair, e.g. "Bp". */
@@ -27,6 +29,15 @@ describe('road maps', () => {
     );
     assert.equal(bp[3]?.playerPair, true);
     assert.equal(bp[4]?.bankerPair, true);
+    assert.equal(bp[0]?.total, undefined);
+  });
+
+  it('bead plate shows the winning total when the results carry totals (coup results do)', () => {
+    const coups = ['2S 3H 4D 4C', '4S 2H 5D 5C', '8S 8H KD KC'].map((s) => playCoup(s.split(' ').map(parseCard)).result);
+    assert.deepEqual(
+      beadPlate(coups).map((c) => [c.winner, c.total]),
+      [['banker', 7], ['player', 9], ['tie', 8]],
+    );
   });
 
   it('big road: streak columns, ties counted on the previous cell, leading ties kept apart', () => {

@@ -21,10 +21,13 @@
  */
 import type { Side, Winner } from './tableau.js';
 
+/** A coup as the roads need it; a `CoupResult` is one. Totals, when given, go to the bead plate. */
 export interface RoadResult {
   readonly winner: Winner;
   readonly playerPair: boolean;
   readonly bankerPair: boolean;
+  readonly playerTotal?: number;
+  readonly bankerTotal?: number;
 }
 
 export interface Placed<T> {
@@ -70,10 +73,16 @@ export interface BeadCell {
   readonly winner: Winner;
   readonly playerPair: boolean;
   readonly bankerPair: boolean;
+  /** The winning total (either total on a tie), for bead plates that show points; absent if not given. */
+  readonly total?: number;
 }
 
 export function beadPlate(results: readonly RoadResult[], rows = 6): BeadCell[] {
-  return results.map((r, i) => ({ x: Math.floor(i / rows), y: i % rows, winner: r.winner, playerPair: r.playerPair, bankerPair: r.bankerPair }));
+  return results.map((r, i) => {
+    const cell = { x: Math.floor(i / rows), y: i % rows, winner: r.winner, playerPair: r.playerPair, bankerPair: r.bankerPair };
+    const total = r.winner === 'banker' ? r.bankerTotal : r.playerTotal;
+    return total === undefined ? cell : { ...cell, total };
+  });
 }
 
 export interface BigRoadEntry {

@@ -33,10 +33,11 @@ const BANKER_CHART = `
 7 SSSSSSSSSSS
 `;
 
+const CHART_ROWS = BANKER_CHART.trim().split('\n').slice(1).map((line) => line.slice(2));
+
 function chart(bankerTotal: number, playerThird: number | null): boolean {
-  const row = BANKER_CHART.trim().split('\n')[bankerTotal + 1]?.slice(2);
-  const ch = row?.[playerThird === null ? 0 : playerThird + 1];
-  assert.ok(ch === 'D' || ch === 'S');
+  const ch = CHART_ROWS[bankerTotal]?.[playerThird === null ? 0 : playerThird + 1];
+  if (ch !== 'D' && ch !== 'S') throw new Error(`no chart cell for banker ${bankerTotal}, player third ${playerThird}`);
   return ch === 'D';
 }
 
@@ -114,6 +115,27 @@ describe('baccarat tableau', () => {
     const r = playCoup(cards('KS QH KD JC 5S 5H')).result; // player K-K, banker Q-J
     assert.equal(r.playerPair, true);
     assert.equal(r.bankerPair, false);
+  });
+
+  it('exhaustively: every sequence of six point values is played as the chart-driven coup', () => {
+    // One rank per point value (K for 0); 10^6 sequences cover every tableau path.
+    const byValue = ['K', 'A', '2', '3', '4', '5', '6', '7', '8', '9'].map((r) => ({ rank: r, suit: 'S' }) as Card);
+    const shoe: Card[] = new Array<Card>(6);
+    let checked = 0;
+    for (let n = 0; n < 1_000_000; n++) {
+      let x = n;
+      for (let i = 0; i < 6; i++) {
+        shoe[i] = byValue[x % 10] as Card;
+        x = Math.floor(x / 10);
+      }
+      const { result, used } = playCoup(shoe);
+      const ref = referenceCoup(shoe);
+      if (used !== ref.player.length + ref.banker.length || result.player.length !== ref.player.length) {
+        assert.fail(`values ${shoe.map(value).join(' ')}: engine ${used} cards, chart ${ref.player.length}+${ref.banker.length}`);
+      }
+      checked++;
+    }
+    assert.equal(checked, 1_000_000);
   });
 
   it('property: the engine plays every coup exactly as the independent chart-driven coup', () => {
