@@ -4,6 +4,12 @@ import type { ViewName } from '../protocol/index.js';
 import { openLedger, startLedgerSync, type Ledger, type SyncClient } from '../ledger/index.js';
 import { simulatedTableConfig, TableConfig } from './config/table-config.js';
 import { BillAcceptors } from './devices/bill-acceptors.js';
+import { SimDealer } from './devices/sim-dealer.js';
+import { TableShoe } from './devices/shoe.js';
+import { BaccaratGame } from './games/baccarat.js';
+import { WarGame } from './games/war.js';
+import type { LiveGame } from './table/live-game.js';
+import { realTimers, RoundController, type Timers } from './table/round-controller.js';
 import { prepareDataDir } from './data-dir.js';
 import { createLogger } from './logger.js';
 import { PowerMarker } from './power-marker.js';
@@ -24,6 +30,11 @@ export interface HostOptions {
   terminalId?: string;
   /** `--upstream URL`: sync the ledger to the casino's upstream service (credentials in the data dir). */
   upstream?: string;
+  /** Simulated mode's dealer pulls each card this long after the table asks for it; false: none. */
+  simulatedDealer?: { dealMs: number } | false;
+  /** Seed of the simulated shoe's shuffles (reproducible sessions). */
+  seed?: number;
+  timers?: Timers;
 }
 
 export interface RunningHost {
@@ -34,6 +45,9 @@ export interface RunningHost {
   host: TableHost;
   ledger: Ledger;
   billAcceptors: BillAcceptors;
+  /** The table's rounds, where the game has a live adapter (baccarat and war so far). */
+  rounds: RoundController | null;
+  shoe: TableShoe | null;
   sync: SyncClient | null;
   log: Logger;
   /** A screen connection over any transport (WebSocket, Electron MessagePort), same rules for all. */
@@ -83,6 +97,11 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const dataDir = path.resolve(options.dataDir);
   const host = new TableHost(config, SOFTWARE_VERSION, (station) => ledger.credit(station));
   const billAcceptors = new BillAcceptors({ config, ledger, log, onCreditChanged: (station) => host.creditChanged(station) });
+  const timers = options.timers ?? realTimers;
+  const game = liveGame(config);
+  const rounds = game ? new RoundController({ config, game, ledger, log, timers, timings: config.timings }) : null;
+  const shoe = rounds && game ? new TableShoe(config.shoe, rounds, log, { decks: game.decks, ...(options.seed !== undefined ? { seed: options.seed } : {}) }) : null;
+  if (rounds) host.attachRounds(rounds);
   const tokens = new LaunchTokens(host.views());
   const started = Date.now();
   const openSession = (transport: ScreenTransport) => new ScreenSession(host, tokens, transport, log);
@@ -98,7 +117,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
         version: SOFTWARE_VERSION,
         uptimeSeconds: Math.round((Date.now() - started) / 1000),
         terminalId,
-        devices: { shoe: config.shoe, billAcceptors: billAcceptors.statuses() },
+        devices: { shoe: shoe?.state() ?? config.shoe, billAcceptors: billAcceptors.statuses() },
         ledger: { head: ledger.headOf().seq },
         sync: sync ? sync.status() : 'off',
       }),
@@ -107,6 +126,11 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   );
   // Devices open once the screens can be served: a note inserted at start-up credits a screen that exists.
   billAcceptors.start();
+  shoe?.start();
+  rounds?.start();
+  const dealer = options.simulatedDealer ?? { dealMs: 800 };
+  const stopDealer =
+    rounds && shoe?.simulator() && dealer !== false ? new SimDealer(rounds, shoe, timers, log, dealer.dealMs).start() : () => undefined;
   const origin = `http://127.0.0.1:${server.port}`;
   log.info({ origin, dataDir, tableId: config.tableId, terminalId, ledger: ledger.file }, 'table host started');
 
@@ -116,6 +140,8 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     host,
     ledger,
     billAcceptors,
+    rounds,
+    shoe,
     sync,
     log,
     openSession,
@@ -125,11 +151,21 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
       url: `${origin}/${view}?token=${encodeURIComponent(token)}`,
     })),
     async close() {
+      stopDealer();
+      rounds?.stop();
       await server.close();
+      await shoe?.close();
       await billAcceptors.close();
       await release();
       log.info('table host stopped');
       log.flush();
     },
   };
+}
+
+/** The live adapter of the table's game; blackjack's arrives with its engine's host adapter. */
+function liveGame(config: TableConfig): LiveGame | null {
+  if (config.game === 'baccarat') return new BaccaratGame(config.profile);
+  if (config.game === 'war') return new WarGame(config.profile);
+  return null;
 }

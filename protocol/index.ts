@@ -4,3 +4,4 @@ export * from './messages.js';
 export * from './codec.js';
 export * from './preload-api.js';
 export * from './utility-messages.js';
+export * from './round.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MinorUnits } from './units.js';
 import { Language, ViewName, ViewState } from './views.js';
 
 /** Correlates a reply with the client message it answers. */
@@ -29,6 +30,11 @@ export const Subscribe = z.strictObject({
 /** The commands a screen may send; later issues add bets, decisions, service actions. */
 export const CommandBody = z.discriminatedUnion('name', [
   z.strictObject({ name: z.literal('set-language'), language: Language }),
+  /** Adds chips to a betting spot while betting is open; refused over the credit or the spot's maximum. */
+  z.strictObject({ name: z.literal('place-bet'), bet: z.string().min(1).max(32), amount: MinorUnits.positive() }),
+  z.strictObject({ name: z.literal('clear-bets') }),
+  /** Answers the station's pending decision with one of its legal actions. */
+  z.strictObject({ name: z.literal('decide'), action: z.string().min(1).max(32), amount: MinorUnits.positive().optional() }),
 ]);
 export type CommandBody = z.infer<typeof CommandBody>;
 

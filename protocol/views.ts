@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { RoundView, StationBetting, StationDecision } from './round.js';
+import { MAX_STATIONS, MinorUnits } from './units.js';
 
 /** Languages every screen offers; resource names of the catalogues in `locales/`. */
 export const Language = z.enum(['zh-Hant', 'pt', 'en']);
@@ -10,10 +12,7 @@ export type Currency = z.infer<typeof Currency>;
 export const GameKind = z.enum(['blackjack', 'baccarat', 'war']);
 export type GameKind = z.infer<typeof GameKind>;
 
-/** Money is always an integer number of minor units (avos / cents). */
-export const MinorUnits = z.number().int().safe();
-
-export const MAX_STATIONS = 7;
+export { MAX_STATIONS, MinorUnits };
 
 /** A view a screen can subscribe to: the table display, one player station, or service mode. */
 export const ViewName = z.union([
@@ -59,6 +58,7 @@ export const TableState = z.object({
   limits: Limits,
   language: Language,
   seats: z.array(SeatState).min(1).max(MAX_STATIONS),
+  round: RoundView.nullable(),
 });
 export type TableState = z.infer<typeof TableState>;
 
@@ -71,7 +71,11 @@ export const StationState = z.object({
   currency: Currency,
   limits: Limits,
   language: Language,
+  /** The credit meter less what is on the betting spots this round. */
   credit: MinorUnits.nonnegative(),
+  betting: StationBetting,
+  decision: StationDecision.nullable(),
+  round: RoundView.nullable(),
 });
 export type StationState = z.infer<typeof StationState>;
 

@@ -21,6 +21,13 @@ export const TableConfig = z
     stations: z.array(Station).min(1).max(MAX_STATIONS),
     shoe: DeviceSpec,
     defaultLanguage: Language,
+    timings: z
+      .strictObject({
+        bettingMs: z.number().int().min(1000).max(120_000),
+        decisionMs: z.number().int().min(1000).max(120_000),
+        resultsMs: z.number().int().min(1000).max(60_000),
+      })
+      .default({ bettingMs: 15_000, decisionMs: 15_000, resultsMs: 5_000 }),
   })
   .superRefine((c, ctx) => {
     const stations = new Set<number>();
@@ -35,12 +42,15 @@ export const TableConfig = z
   });
 export type TableConfig = z.infer<typeof TableConfig>;
 
-/** The default of `npm start`: a Macau 2009 blackjack table with every device simulated. */
-export function simulatedTableConfig(): TableConfig {
+const DEFAULT_PROFILE = { blackjack: 'macau-2009', baccarat: 'macau-commission', war: 'macau' } as const;
+const TABLE_ID = { blackjack: 'SIM-BJ-01', baccarat: 'SIM-BAC-01', war: 'SIM-WAR-01' } as const;
+
+/** The default of `npm start`: a Macau table (blackjack unless told) with every device simulated. */
+export function simulatedTableConfig(game: TableConfig['game'] = 'blackjack'): TableConfig {
   return TableConfig.parse({
-    tableId: 'SIM-BJ-01',
-    game: 'blackjack',
-    profile: 'macau-2009',
+    tableId: TABLE_ID[game],
+    game,
+    profile: DEFAULT_PROFILE[game],
     currency: 'MOP',
     limits: { min: 10_000, max: 1_000_000 },
     seats: 7,

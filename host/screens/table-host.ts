@@ -8,6 +8,7 @@ import {
   type ViewState,
 } from '../../protocol/index.js';
 import type { TableConfig } from '../config/table-config.js';
+import type { RoundController } from '../table/round-controller.js';
 
 export type ViewListener = (view: ViewName) => void;
 
@@ -26,11 +27,23 @@ export class TableHost {
    * `creditOf` reads a station's credit meter from the ledger: the journal is the only place a
    * credit lives, so the screens can never show an amount that was not durably recorded.
    */
+  private rounds: RoundController | null = null;
+
   constructor(
     private readonly config: TableConfig,
     private readonly softwareVersion: string,
     private readonly creditOf: (station: number) => number,
   ) {}
+
+  /** Attaches the table's rounds; every change of a round is pushed to every screen. */
+  attachRounds(rounds: RoundController): void {
+    this.rounds = rounds;
+    // Only views whose content changed get a new version: one station's bet must not make
+    // another station's pending command stale.
+    rounds.onChange(() => {
+      for (const view of this.views()) this.refresh(view);
+    });
+  }
 
   /** Every view this table has: the table display, one per configured station, service. */
   views(): ViewName[] {
@@ -66,7 +79,10 @@ export class TableHost {
         currency: c.currency,
         limits: c.limits,
         language,
-        credit: this.creditOf(station),
+        credit: this.rounds ? this.rounds.available(station) : this.creditOf(station),
+        betting: this.rounds?.betting(station) ?? { open: false, spots: [], bets: {} },
+        decision: this.rounds?.decisionFor(station) ?? null,
+        round: this.rounds?.view() ?? null,
       };
     }
     if (view === 'service') {
@@ -84,6 +100,7 @@ export class TableHost {
         seat: i + 1,
         station: c.stations.find((s) => s.seat === i + 1)?.station ?? null,
       })),
+      round: this.rounds?.view() ?? null,
     };
   }
 
@@ -99,17 +116,38 @@ export class TableHost {
         }),
       };
     }
-    switch (command.name) {
-      case 'set-language':
-        this.languages.set(view, command.language);
-        return { ok: true, version: this.bump(view) };
+    if (command.name === 'set-language') {
+      this.languages.set(view, command.language);
+      this.refresh(view);
+      return { ok: true, version: this.version(view) };
     }
+    const station = stationOf(view);
+    if (station === null || !this.rounds) {
+      return { ok: false, error: protocolError('rejected', `${command.name} is a station command at a table with rounds`, { view }) };
+    }
+    const r =
+      command.name === 'place-bet'
+        ? this.rounds.placeBet(station, command.bet, command.amount)
+        : command.name === 'clear-bets'
+          ? this.rounds.clearBets(station)
+          : this.rounds.decide(station, command.action);
+    if (!r.ok) return { ok: false, error: protocolError('rejected', r.reason, { view, currentVersion: this.version(view) }) };
+    return { ok: true, version: this.version(view) };
   }
 
   /** A station's credit changed in the ledger: its screen gets a new snapshot. */
   creditChanged(station: number): void {
     const view = `station/${station}` as const;
-    if (this.hasView(view)) this.bump(view);
+    if (this.hasView(view)) this.refresh(view);
+  }
+
+  private readonly shown = new Map<ViewName, string>();
+
+  private refresh(view: ViewName): void {
+    const json = JSON.stringify(this.state(view));
+    if (this.shown.get(view) === json) return;
+    this.shown.set(view, json);
+    this.bump(view);
   }
 
   private bump(view: ViewName): number {

@@ -1,0 +1,90 @@
+import type { Logger } from 'pino';
+import { parseCard } from '../../engine/cards/card.js';
+import { openShoe, type OpenedShoe } from '../../hardware/open.js';
+import type { SequencedShoeEvent, ShoeEvent } from '../../hardware/shoe/types.js';
+import type { RoundController } from '../table/round-controller.js';
+
+export interface ShoeStatus {
+  spec: string;
+  state: 'connecting' | 'ready' | 'disconnected' | 'alarm';
+  lastEvent: string | null;
+  lidOpen: boolean;
+}
+
+/**
+ * The card-reading shoe, through the hardware layer. Every sequenced event is handled before the
+ * shoe is acknowledged (the driver awaits `onEvent`), so a card is placed by the engine before
+ * the shoe considers it delivered; the driver drops repeats of a sequence number.
+ */
+export class TableShoe {
+  private device: OpenedShoe | null = null;
+  private readonly status: ShoeStatus;
+
+  constructor(
+    private readonly spec: string,
+    private readonly controller: RoundController,
+    private readonly log: Logger,
+    private readonly options: { seed?: number; decks: number; open?: typeof openShoe } = { decks: 8 },
+  ) {
+    this.status = { spec, state: 'connecting', lastEvent: null, lidOpen: false };
+  }
+
+  start(): void {
+    const open = this.options.open ?? openShoe;
+    this.device = open(this.spec, {
+      protocol: 'framed',
+      ...(this.options.seed !== undefined ? { seed: this.options.seed } : {}),
+      onEvent: (e) => this.handle(e),
+    });
+    this.device.on((e) => this.track(e));
+    // A simulated shoe starts loaded, as a dealer would bring a shuffled shoe to an opening table.
+    this.device.simulator?.loadShoe({ decks: this.options.decks });
+  }
+
+  /** The simulator behind a `sim` shoe; null for real hardware. */
+  simulator(): OpenedShoe['simulator'] | null {
+    return this.device?.simulator ?? null;
+  }
+
+  state(): ShoeStatus {
+    return { ...this.status };
+  }
+
+  async close(): Promise<void> {
+    await this.device?.close();
+  }
+
+  private handle(e: SequencedShoeEvent): void {
+    switch (e.type) {
+      case 'card':
+        if (e.wrongDeck) {
+          this.log.warn({ sequence: e.sequence, card: e.card }, 'card of another deck set');
+          this.controller.onAnomaly('wrong-deck', e.card);
+          return;
+        }
+        this.controller.onCard(parseCard(e.card));
+        return;
+      case 'unreadable':
+        this.log.warn({ sequence: e.sequence, reason: e.reason }, 'unreadable card');
+        this.controller.onAnomaly('unreadable', null);
+        return;
+      case 'cutCard':
+        this.controller.onCutCard();
+        return;
+      case 'shoeLoaded':
+        this.controller.onNewShoe();
+        return;
+      default:
+        return;
+    }
+  }
+
+  private track(e: ShoeEvent): void {
+    this.status.lastEvent = e.type;
+    if (e.type === 'connected' || e.type === 'reconnected') this.status.state = 'ready';
+    else if (e.type === 'disconnected') this.status.state = 'disconnected';
+    else if (e.type === 'alarm') this.status.state = 'alarm';
+    else if (e.type === 'lid') this.status.lidOpen = e.open;
+    if (e.type === 'disconnected' || e.type === 'alarm' || e.type === 'warning') this.log.warn({ event: e }, 'shoe event');
+  }
+}

@@ -1,0 +1,58 @@
+import type { Card } from '../../engine/cards/card.js';
+import type { SettlementLine } from '../../engine/settlement/settlement-line.js';
+import type { DealerCue, HandView } from '../../protocol/index.js';
+
+/** What a round waits for: a card from the shoe, a seat's decision, or nothing (it can settle). */
+export type Pending =
+  | { kind: 'card'; cue: Extract<DealerCue, { kind: 'card' }> }
+  | { kind: 'decision'; seat: number; hand?: number; legal: string[]; default: string }
+  | { kind: 'done' };
+
+/** A bet the round adds while it runs (a war raise, a double, a split): moved from credit to play. */
+export interface ExtraBet {
+  seat: number;
+  bet: string;
+  amount: number;
+}
+
+export type Outcome<T = object> = ({ ok: true } & T) | { ok: false; reason: string };
+
+/**
+ * One live round of a game, fed by the shoe card by card and by the seats' decisions: the same
+ * engine code as the simulator and the scripted-round runner, seen through one shape so the
+ * table host drives every game alike.
+ */
+export interface LiveRound {
+  pending(): Pending;
+  /** Places the card the round expects; `to` records where it went (`seat:3`, `banker`, `burn`…). */
+  takeCard(card: Card): Outcome<{ to: string }>;
+  /**
+   * Applies a seat's decision. `canAfford` says whether the seat's station can stake `amount`
+   * more; an action that needs more than it has is refused.
+   */
+  decide(seat: number, action: string, canAfford: (amount: number) => boolean): Outcome<{ extra: ExtraBet[] }>;
+  /** The hands as the table shows them; hidden cards as `XX` until revealed. */
+  hands(): HandView[];
+  /** The settlement lines, once `pending()` is done. */
+  settle(): SettlementLine[];
+}
+
+export interface LiveGame {
+  readonly game: 'blackjack' | 'baccarat' | 'war';
+  readonly profile: string;
+  readonly decks: number;
+  /** The bets a seat may place, in display order. */
+  readonly bets: readonly string[];
+  /** A new round for the seats that bet (seat → bet → amount). */
+  newRound(seats: ReadonlyMap<number, Readonly<Record<string, number>>>): LiveRound;
+  /** Cards the dealer must handle between rounds (baccarat's burn at shoe start), or null. */
+  shoeCue(): Extract<DealerCue, { kind: 'card' }> | null;
+  /** Takes a card outside any round (a shoe-start burn). */
+  takeShoeCard(card: Card): Outcome<{ to: string }>;
+  /** The shoe was replaced: start its shoe-level procedure again. */
+  newShoe(): void;
+  /** The reading shoe reported the cut card. */
+  cutCard(): void;
+  /** Whether the shoe has ended (cut card out and the last round played): shuffle before betting. */
+  shoeFinished(): boolean;
+}

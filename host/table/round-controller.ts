@@ -1,0 +1,399 @@
+import type { Logger } from 'pino';
+import { cardCode, type Card } from '../../engine/cards/card.js';
+import { ShoeInventory } from '../../engine/cards/shoe.js';
+import type { Ledger } from '../../ledger/index.js';
+import type { DealerCue, ResultLine, RoundPhase, RoundView, StationBetting, StationDecision } from '../../protocol/index.js';
+import type { TableConfig } from '../config/table-config.js';
+import type { LiveGame, LiveRound, Outcome } from './live-game.js';
+
+/** Time, injected so tests can run a round without waiting on wall-clock countdowns. */
+export interface Timers {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const realTimers: Timers = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+};
+
+export interface Timings {
+  /** How long betting stays open. */
+  bettingMs: number;
+  /** How long a seat has for each decision before its stated default is taken. */
+  decisionMs: number;
+  /** The minimum time results stay on screen before the next betting window. */
+  resultsMs: number;
+}
+
+export interface RoundControllerDeps {
+  config: TableConfig;
+  game: LiveGame;
+  ledger: Ledger;
+  log: Logger;
+  timers: Timers;
+  timings: Timings;
+}
+
+interface Decision {
+  seat: number;
+  hand?: number;
+  station: number;
+  action: string;
+  auto?: boolean;
+}
+
+/**
+ * The table's rounds: betting window → bets journalled → cards from the shoe placed by the
+ * engine → decisions with countdowns and defaults → settlement journalled → results held → next.
+ * Money moves only through the ledger: bets when betting closes (and raises when they are made),
+ * winnings at settlement; the screens read credits from the ledger.
+ *
+ * A card the round does not expect (out of turn, extra, beyond the shoe's inventory) puts the
+ * table on hold: nothing settles until the round is voided, every bet returned.
+ */
+export class RoundController {
+  private phase: RoundPhase = 'betting';
+  private roundId = '';
+  private endsAt: number | null = null;
+  private timer: unknown = null;
+  private readonly pendingBets = new Map<number, Record<string, number>>();
+  private placed = new Map<number, Record<string, number>>();
+  private round: LiveRound | null = null;
+  private cards: { card: string; to: string }[] = [];
+  private decisions: Decision[] = [];
+  private results: ResultLine[] | null = null;
+  private hold: string | null = null;
+  private needsShuffle = false;
+  private inventory: ShoeInventory;
+  private readonly listeners = new Set<() => void>();
+  private readonly seatOf = new Map<number, number>();
+  private readonly stationOf = new Map<number, number>();
+
+  constructor(private readonly deps: RoundControllerDeps) {
+    this.inventory = new ShoeInventory(deps.game.decks);
+    for (const s of deps.config.stations) {
+      this.seatOf.set(s.station, s.seat);
+      this.stationOf.set(s.seat, s.station);
+    }
+  }
+
+  start(): void {
+    this.openBetting();
+  }
+
+  stop(): void {
+    this.clearTimer();
+  }
+
+  /** Called after every change; the host pushes new snapshots. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /* ─────────────── commands from the stations ─────────────── */
+
+  placeBet(station: number, bet: string, amount: number): Outcome {
+    if (this.phase !== 'betting' || this.hold || this.needsShuffle) return { ok: false, reason: 'betting is closed' };
+    if (!this.deps.game.bets.includes(bet)) return { ok: false, reason: `no "${bet}" bet at this table` };
+    const { max } = this.deps.config.limits;
+    const bets = this.pendingBets.get(station) ?? {};
+    const onSpot = (bets[bet] ?? 0) + amount;
+    if (onSpot > max) return { ok: false, reason: `over the maximum of ${max} on ${bet}` };
+    if (amount > this.available(station)) return { ok: false, reason: 'not enough credit' };
+    // The minimum applies to what is on the spot, so chips below it may be stacked up to it.
+    this.pendingBets.set(station, { ...bets, [bet]: onSpot });
+    this.changed();
+    return { ok: true };
+  }
+
+  clearBets(station: number): Outcome {
+    if (this.phase !== 'betting') return { ok: false, reason: 'betting is closed' };
+    this.pendingBets.delete(station);
+    this.changed();
+    return { ok: true };
+  }
+
+  decide(station: number, action: string): Outcome {
+    const p = this.round?.pending();
+    const seat = this.seatOf.get(station);
+    if (!this.round || !p || p.kind !== 'decision' || p.seat !== seat || this.hold) return { ok: false, reason: 'no decision is due from this station' };
+    return this.applyDecision(station, p.seat, p.hand, action, false);
+  }
+
+  /* ─────────────── the shoe ─────────────── */
+
+  /** A card read by the shoe, in the order it left the shoe. */
+  onCard(card: Card): void {
+    const code = cardCode(card);
+    if (this.hold) {
+      this.deps.log.warn({ card: code, hold: this.hold }, 'card read while the table is on hold: not placed');
+      return;
+    }
+    if (!this.inventory.take(card)) return this.putOnHold('inventory', code);
+    if (this.phase === 'dealing' && this.round) {
+      const p = this.round.pending();
+      if (p.kind !== 'card') return this.putOnHold('out-of-turn', code);
+      const r = this.round.takeCard(card);
+      if (!r.ok) return this.putOnHold('out-of-turn', code);
+      this.cards.push({ card: code, to: r.to });
+      return this.advance();
+    }
+    if (this.deps.game.shoeCue()) {
+      const r = this.deps.game.takeShoeCard(card);
+      if (r.ok) return this.changed();
+    }
+    this.putOnHold('extra-card', code);
+  }
+
+  /** The shoe could not read a card, or read one of another deck set: hold until resolved. */
+  onAnomaly(reason: 'unreadable' | 'wrong-deck', card: string | null): void {
+    if (!this.hold) this.putOnHold(reason, card);
+  }
+
+  onCutCard(): void {
+    this.deps.game.cutCard();
+    this.changed();
+  }
+
+  /** A new shoe is in: the shoe-level procedure (burns) starts again and betting may resume. */
+  onNewShoe(): void {
+    this.deps.game.newShoe();
+    this.inventory = new ShoeInventory(this.deps.game.decks);
+    this.needsShuffle = false;
+    this.changed();
+  }
+
+  /** A supervisor voids the round (two people): every bet of the round is returned. */
+  voidRound(reason: string, authorisedBy: string[]): Outcome {
+    if (this.phase !== 'dealing' && !this.hold) return { ok: false, reason: 'no round to void' };
+    const stations = [...this.placed.keys()];
+    if (stations.length > 0) {
+      this.deps.ledger.append({
+        type: 'round.void',
+        payload: { ...this.roundCore(), reason, authorisedBy },
+        txId: `${this.roundId}:void`,
+      });
+    }
+    this.deps.log.warn({ roundId: this.roundId, reason, authorisedBy }, 'round voided');
+    this.hold = null;
+    this.round = null;
+    this.showResults(null);
+    return { ok: true };
+  }
+
+  /* ─────────────── views ─────────────── */
+
+  cue(): DealerCue | null {
+    if (this.hold) return null;
+    if (this.needsShuffle) return { kind: 'shuffle' };
+    if (this.phase === 'dealing' && this.round) {
+      const p = this.round.pending();
+      if (p.kind === 'card') return p.cue;
+      if (p.kind === 'decision') return { kind: 'decision', seat: p.seat };
+      return null;
+    }
+    return this.deps.game.shoeCue();
+  }
+
+  view(): RoundView {
+    return {
+      roundId: this.roundId,
+      phase: this.hold ? 'hold' : this.phase,
+      endsAt: this.endsAt,
+      cue: this.cue(),
+      hands: this.round?.hands() ?? [],
+      results: this.results,
+      hold: this.hold,
+    };
+  }
+
+  betting(station: number): StationBetting {
+    const { min, max } = this.deps.config.limits;
+    const open = this.phase === 'betting' && !this.hold && !this.needsShuffle;
+    return {
+      open,
+      spots: this.deps.game.bets.map((bet) => ({ bet, min, max })),
+      bets: (open ? this.pendingBets.get(station) : this.placed.get(station)) ?? {},
+    };
+  }
+
+  decisionFor(station: number): StationDecision | null {
+    const p = this.round?.pending();
+    if (!p || p.kind !== 'decision' || this.hold || p.seat !== this.seatOf.get(station) || this.endsAt === null) return null;
+    return { seat: p.seat, ...(p.hand !== undefined ? { hand: p.hand } : {}), legal: p.legal, default: p.default, endsAt: this.endsAt };
+  }
+
+  /** Credit a station may still bet: the ledger's meter less what is on its spots. */
+  available(station: number): number {
+    const pending = Object.values(this.pendingBets.get(station) ?? {}).reduce((a, b) => a + b, 0);
+    return this.deps.ledger.credit(station) - pending;
+  }
+
+  /* ─────────────── the round's steps ─────────────── */
+
+  private openBetting(): void {
+    this.phase = 'betting';
+    this.roundId = `${this.deps.config.tableId}-${this.deps.timers.now().toString(36)}`;
+    this.round = null;
+    this.cards = [];
+    this.decisions = [];
+    this.placed = new Map();
+    this.results = null;
+    this.schedule(this.deps.timings.bettingMs, () => this.closeBetting());
+  }
+
+  private closeBetting(): void {
+    if (this.needsShuffle || this.deps.game.shoeCue()) {
+      // Shoe procedures come first: keep the window open until the shoe is ready.
+      return this.schedule(this.deps.timings.bettingMs, () => this.closeBetting());
+    }
+    const { min } = this.deps.config.limits;
+    const seats = new Map<number, Record<string, number>>();
+    for (const [station, bets] of this.pendingBets) {
+      const seat = this.seatOf.get(station);
+      // A spot below the table minimum does not play; its chips stay credit (nothing had moved).
+      const valid = Object.fromEntries(Object.entries(bets).filter(([, amount]) => amount >= min));
+      if (seat === undefined || Object.keys(valid).length === 0) continue;
+      try {
+        this.deps.ledger.append({
+          type: 'bet.place',
+          payload: {
+            station,
+            roundId: this.roundId,
+            tableId: this.deps.config.tableId,
+            bets: Object.entries(valid).map(([bet, amount]) => ({ seat, bet, amount })),
+          },
+          txId: `${this.roundId}:bet:${station}`,
+        });
+        seats.set(seat, valid);
+        this.placed.set(station, valid);
+      } catch (e) {
+        this.deps.log.error({ err: e, station, roundId: this.roundId }, 'bet refused by the ledger: not in play');
+      }
+    }
+    this.pendingBets.clear();
+    if (seats.size === 0) {
+      this.openBetting();
+      return this.changed();
+    }
+    this.round = this.deps.game.newRound(seats);
+    this.phase = 'dealing';
+    this.deps.log.info({ roundId: this.roundId, seats: [...seats.keys()] }, 'bets closed');
+    this.advance();
+  }
+
+  private advance(): void {
+    const round = this.round;
+    if (!round) return;
+    const p = round.pending();
+    if (p.kind === 'done') return this.settle(round);
+    if (p.kind === 'decision') {
+      const station = this.stationOf.get(p.seat);
+      this.schedule(this.deps.timings.decisionMs, () => {
+        if (station !== undefined) this.applyDecision(station, p.seat, p.hand, p.default, true);
+      });
+    } else {
+      this.clearTimer();
+      this.endsAt = null;
+    }
+    this.changed();
+  }
+
+  private applyDecision(station: number, seat: number, hand: number | undefined, action: string, auto: boolean): Outcome {
+    const round = this.round;
+    if (!round) return { ok: false, reason: 'no round' };
+    const r = round.decide(seat, action, (amount) => amount <= this.deps.ledger.credit(station));
+    if (!r.ok) {
+      if (auto) this.deps.log.error({ seat, action, reason: r.reason }, 'the default decision was refused');
+      return r;
+    }
+    if (r.extra.length > 0) {
+      // A raise (war, double, split) moves more credit into play before the round goes on.
+      this.deps.ledger.append({
+        type: 'bet.place',
+        payload: { station, roundId: this.roundId, tableId: this.deps.config.tableId, bets: r.extra },
+        txId: `${this.roundId}:bet:${station}:${this.decisions.length + 1}`,
+      });
+      const placed = { ...(this.placed.get(station) ?? {}) };
+      for (const x of r.extra) placed[x.bet] = (placed[x.bet] ?? 0) + x.amount;
+      this.placed.set(station, placed);
+    }
+    this.decisions.push({ seat, ...(hand !== undefined ? { hand } : {}), station, action, ...(auto ? { auto } : {}) });
+    this.advance();
+    return { ok: true };
+  }
+
+  private settle(round: LiveRound): void {
+    const lines = round.settle().map((l) => {
+      const station = this.stationOf.get(l.seat);
+      if (station === undefined) throw new Error(`seat ${l.seat} has no station`);
+      return { station, seat: l.seat, bet: l.bet, ...(l.hand !== undefined ? { hand: l.hand } : {}), stake: l.stake, net: l.net, rule: l.rule };
+    });
+    try {
+      this.deps.ledger.append({
+        type: 'round.settle',
+        payload: { ...this.roundCore(), lines },
+        txId: `${this.roundId}:settle`,
+      });
+    } catch (e) {
+      // The ledger refused the settlement (it checks every line against the bets): never pay
+      // what was not journalled. The table holds until a supervisor resolves the round.
+      this.deps.log.error({ err: e, roundId: this.roundId }, 'settlement refused by the ledger');
+      return this.putOnHold('ledger', null);
+    }
+    this.deps.log.info({ roundId: this.roundId, lines: lines.length }, 'round settled');
+    this.showResults(lines.map(({ station: _station, ...l }) => l));
+  }
+
+  private showResults(lines: ResultLine[] | null): void {
+    this.phase = 'results';
+    this.results = lines;
+    if (this.deps.game.shoeFinished()) this.needsShuffle = true;
+    this.schedule(this.deps.timings.resultsMs, () => {
+      this.openBetting();
+      this.changed();
+    });
+    this.changed();
+  }
+
+  private putOnHold(reason: string, card: string | null): void {
+    this.hold = reason;
+    this.clearTimer();
+    this.endsAt = null;
+    this.deps.log.warn({ roundId: this.roundId, reason, card, phase: this.phase }, 'table on hold');
+    this.changed();
+  }
+
+  private roundCore() {
+    return {
+      roundId: this.roundId,
+      tableId: this.deps.config.tableId,
+      game: this.deps.game.game,
+      profile: this.deps.game.profile,
+      cards: this.cards,
+      decisions: this.decisions,
+    };
+  }
+
+  private schedule(ms: number, fn: () => void): void {
+    this.clearTimer();
+    this.endsAt = this.deps.timers.now() + ms;
+    this.timer = this.deps.timers.setTimeout(() => {
+      this.timer = null;
+      fn();
+    }, ms);
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== null) this.deps.timers.clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private changed(): void {
+    for (const l of this.listeners) l();
+  }
+}

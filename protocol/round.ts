@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { MAX_STATIONS, MinorUnits } from './units.js';
+
+const Seat = z.number().int().min(1).max(MAX_STATIONS);
+const HandIndex = z.number().int().min(0).max(7);
+
+/** A card as read (`AS`, `TD`…), or `XX` for a card the viewer may not see yet (the hole card). */
+export const CardFace = z.string().regex(/^([A2-9TJQK][SHDC]|XX)$/);
+
+/** One hand on the felt: the dealer's, baccarat's banker or player, or a seat's (split hands apart). */
+export const HandView = z.strictObject({
+  owner: z.enum(['dealer', 'banker', 'player', 'seat']),
+  seat: Seat.optional(),
+  hand: HandIndex.optional(),
+  cards: z.array(CardFace).max(24),
+  /** The hand's points as the game counts them; null while a card is hidden. */
+  total: z.number().int().min(0).max(40).nullable(),
+  soft: z.boolean().optional(),
+  status: z.string().max(32).optional(),
+});
+export type HandView = z.infer<typeof HandView>;
+
+/** What the dealer must do next, shown on the table display. */
+export const DealerCue = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('card'),
+    to: z.enum(['seat', 'dealer', 'banker', 'player', 'burn']),
+    seat: Seat.optional(),
+    hand: HandIndex.optional(),
+    faceDown: z.boolean().optional(),
+    /** Burns still to make, where the game counts them (shoe start, war). */
+    burnsLeft: z.number().int().min(0).max(16).optional(),
+  }),
+  z.strictObject({ kind: z.literal('decision'), seat: Seat }),
+  z.strictObject({ kind: z.literal('shuffle') }),
+]);
+export type DealerCue = z.infer<typeof DealerCue>;
+
+export const RoundPhase = z.enum(['betting', 'dealing', 'results', 'hold']);
+export type RoundPhase = z.infer<typeof RoundPhase>;
+
+/** A settlement line as the screens show it: the engine's line, with the rule it applied. */
+export const ResultLine = z.strictObject({
+  seat: Seat,
+  bet: z.string().min(1).max(32),
+  hand: HandIndex.optional(),
+  stake: MinorUnits.nonnegative(),
+  net: MinorUnits,
+  rule: z.string().min(1).max(128),
+});
+export type ResultLine = z.infer<typeof ResultLine>;
+
+/** The public state of the table's round: what anyone standing at the table can see. */
+export const RoundView = z.strictObject({
+  roundId: z.string().min(1).max(64),
+  phase: RoundPhase,
+  /** The host's wall-clock time (ms) when the current countdown ends. */
+  endsAt: z.number().int().nonnegative().nullable(),
+  cue: DealerCue.nullable(),
+  hands: z.array(HandView).max(40),
+  results: z.array(ResultLine).max(256).nullable(),
+  /** Why the table is on hold (a message key under `hold.`), when it is. */
+  hold: z.string().max(64).nullable(),
+});
+export type RoundView = z.infer<typeof RoundView>;
+
+export const BetSpot = z.strictObject({ bet: z.string().min(1).max(32), min: MinorUnits.positive(), max: MinorUnits.positive() });
+export type BetSpot = z.infer<typeof BetSpot>;
+
+/** A station's own betting panel: its spots with limits and what it has on them this round. */
+export const StationBetting = z.strictObject({
+  open: z.boolean(),
+  spots: z.array(BetSpot).max(16),
+  bets: z.record(z.string(), MinorUnits.positive()),
+});
+export type StationBetting = z.infer<typeof StationBetting>;
+
+/** A decision the station must make now, with the legal actions and what happens on timeout. */
+export const StationDecision = z.strictObject({
+  seat: Seat,
+  hand: HandIndex.optional(),
+  legal: z.array(z.string().min(1).max(32)).min(1).max(16),
+  default: z.string().min(1).max(32),
+  endsAt: z.number().int().nonnegative(),
+});
+export type StationDecision = z.infer<typeof StationDecision>;
