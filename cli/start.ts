@@ -6,7 +6,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../host/data-dir.js';
+import { simulatedTableConfig, TableConfig } from '../host/config/table-config.js';
 import { startHost } from '../host/start-host.js';
+import { GameKind } from '../protocol/index.js';
 import { openChromiumWindows } from './start/chromium-windows.js';
 import { findChromium, findElectron, hasDisplay } from './start/find-runtimes.js';
 
@@ -20,6 +22,11 @@ const USAGE = `Usage: npm start -- [options]
   --kiosk            full-screen windows (Chromium mode)
   --browser          use the system Chromium even where Electron is installed
   --json             print the URLs as one JSON line (for scripts and tests)
+  --game NAME        blackjack | baccarat | war (default: blackjack) on the simulated table
+  --sim-controls     open POST /sim/insert-note for tests and demos (token in the --json line)
+  --seed N           seed of the simulated shoe's shuffles
+  --betting-seconds N, --decision-seconds N, --results-seconds N
+                     the table's timers (defaults 15, 15, 5)
   --terminal-id ID   this kiosk's terminal id for the ledger and upstream (default: the table id)
   --upstream URL     sync the ledger to the upstream service (credentials from
                      npm run upstream -- enroll, saved as <data-dir>/upstream-credentials.json)
@@ -35,6 +42,12 @@ const { values } = parseArgs({
     browser: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     'terminal-id': { type: 'string' },
+    game: { type: 'string', default: 'blackjack' },
+    'sim-controls': { type: 'boolean', default: false },
+    seed: { type: 'string' },
+    'betting-seconds': { type: 'string' },
+    'decision-seconds': { type: 'string' },
+    'results-seconds': { type: 'string' },
     upstream: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
@@ -50,6 +63,16 @@ const dataDir = path.resolve(values['data-dir'] ?? defaultDataDir());
 const port = Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`--port must be a port number, not "${values.port}"`);
+  process.exit(2);
+}
+const game = GameKind.safeParse(values.game);
+if (!game.success) {
+  console.error(`--game must be blackjack, baccarat or war, not "${values.game}"`);
+  process.exit(2);
+}
+const seed = values.seed === undefined ? undefined : Number(values.seed);
+if (seed !== undefined && !Number.isSafeInteger(seed)) {
+  console.error(`--seed must be an integer, not "${values.seed}"`);
   process.exit(2);
 }
 const wanted = values.screens.split(',').map((s) => s.trim()).filter(Boolean);
@@ -69,6 +92,9 @@ if (electron) {
     dataDir,
     rendererDir: path.join(root, 'dist/renderer'),
     port,
+    config: withTimings(simulatedTableConfig(game.data)),
+    simControls: values['sim-controls'],
+    ...(seed !== undefined ? { seed } : {}),
     ...(values['terminal-id'] ? { terminalId: values['terminal-id'] } : {}),
     ...(values.upstream ? { upstream: values.upstream } : {}),
   }).catch((e: unknown) => {
@@ -85,6 +111,7 @@ if (electron) {
       origin: running.origin,
       health: `${running.origin}/healthz`,
       dataDir,
+      ...(running.simToken ? { simToken: running.simToken } : {}),
       screens: Object.fromEntries(running.screens.map((s) => [s.view, s.url])),
     }));
   } else {
@@ -120,4 +147,20 @@ if (electron) {
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/** The table's timers from the command line; the config schema checks their ranges. */
+function withTimings(config: TableConfig): TableConfig {
+  const seconds = (flag: 'betting-seconds' | 'decision-seconds' | 'results-seconds', fallback: number) => {
+    const v = values[flag];
+    return v === undefined ? fallback : Number(v) * 1000;
+  };
+  return TableConfig.parse({
+    ...config,
+    timings: {
+      bettingMs: seconds('betting-seconds', config.timings.bettingMs),
+      decisionMs: seconds('decision-seconds', config.timings.decisionMs),
+      resultsMs: seconds('results-seconds', config.timings.resultsMs),
+    },
+  });
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { ViewName } from '../protocol/index.js';
@@ -35,11 +36,15 @@ export interface HostOptions {
   /** Seed of the simulated shoe's shuffles (reproducible sessions). */
   seed?: number;
   timers?: Timers;
+  /** Opens the simulated devices' control channel (`POST /sim/insert-note`) for tests and demos. */
+  simControls?: boolean;
 }
 
 export interface RunningHost {
   origin: string;
   dataDir: string;
+  /** The token of the simulated devices' control channel, when it is open. */
+  simToken: string | null;
   /** Each screen's URL, carrying its own launch token. */
   screens: { view: ViewName; url: string; token: string }[];
   host: TableHost;
@@ -106,10 +111,24 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const started = Date.now();
   const openSession = (transport: ScreenTransport) => new ScreenSession(host, tokens, transport, log);
 
+  const simToken = options.simControls ? randomBytes(24).toString('base64url') : null;
   const server = await createHttpServer(
     {
       openSession,
       log,
+      ...(simToken
+        ? {
+            simControls: {
+              token: simToken,
+              insertNote: (station: number, note: number) => {
+                const sim = billAcceptors.simulator(station);
+                if (!sim) return `station ${station} has no simulated bill acceptor`;
+                sim.insertNote(note);
+                return null;
+              },
+            },
+          }
+        : {}),
       rendererDir: options.rendererDir,
       health: () => ({
         tableId: config.tableId,
@@ -140,6 +159,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     host,
     ledger,
     billAcceptors,
+    simToken,
     rounds,
     shoe,
     sync,

@@ -21,6 +21,8 @@ export function fontChars(): string[] {
   for (const c of '«»·…–—‘’“”　，。：；！？、（）《》「」$€¥%\u00a0\u202f') chars.add(c);
   // Drawn by Intl, not the catalogues: the 12-hour clock's day periods in zh-Hant-MO.
   for (const c of '上午下午') chars.add(c);
+  // Card suits drawn on the card faces.
+  for (const c of '♠♥♦♣') chars.add(c);
   return [...chars].sort();
 }
 

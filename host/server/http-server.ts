@@ -13,6 +13,11 @@ export interface HttpServerDeps {
   /** The built renderer (`dist/renderer`); without it the host still serves the protocol. */
   rendererDir: string;
   health: () => Record<string, unknown>;
+  /**
+   * Simulated mode's control channel for tests and demos (`--sim-controls`): insert a note at a
+   * simulated acceptor. Absent unless asked for; needs its own token; loopback only, like all.
+   */
+  simControls?: { token: string; insertNote(station: number, note: number): string | null };
 }
 
 /** Paths that serve the screen page; the page reads its view from the path. */
@@ -42,6 +47,17 @@ export async function createHttpServer(
   });
 
   app.get('/healthz', async () => ({ status: 'ok', ...deps.health() }));
+
+  const sim = deps.simControls;
+  if (sim) {
+    app.post<{ Body: { station?: unknown; note?: unknown } }>('/sim/insert-note', async (req, reply) => {
+      if (req.headers['x-sim-token'] !== sim.token) return reply.code(401).send({ error: 'sim token required' });
+      const { station, note } = req.body ?? {};
+      if (typeof station !== 'number' || typeof note !== 'number') return reply.code(400).send({ error: 'station and note (face value) are numbers' });
+      const refused = sim.insertNote(station, note);
+      return refused ? reply.code(409).send({ error: refused }) : { ok: true };
+    });
+  }
 
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_HOST_MESSAGE_BYTES } });
   app.get('/ws', { websocket: true }, (socket, req) => {

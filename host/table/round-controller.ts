@@ -103,7 +103,7 @@ export class RoundController {
     const bets = this.pendingBets.get(station) ?? {};
     const onSpot = (bets[bet] ?? 0) + amount;
     if (onSpot > max) return { ok: false, reason: `over the maximum of ${max} on ${bet}` };
-    if (amount > this.available(station)) return { ok: false, reason: 'not enough credit' };
+    if (amount > this.available(station)) return { ok: false, reason: `not enough credit for ${amount}` };
     // The minimum applies to what is on the spot, so chips below it may be stacked up to it.
     this.pendingBets.set(station, { ...bets, [bet]: onSpot });
     this.changed();

@@ -39,6 +39,7 @@ async function boot(): Promise<void> {
     app.render();
     emit(`snapshot:${launch.view}`);
     emit(`language:${state.language}`);
+    if (state.kind === 'station') emit(`credit:${state.credit}`);
   };
 
   const transport = await launch.connect();

@@ -1,4 +1,5 @@
 import { Text, type Application, type Container } from 'pixi.js';
+import { CardView } from './cards/card-view.js';
 import { Button } from './ui/button.js';
 
 /**
@@ -10,6 +11,8 @@ import { Button } from './ui/button.js';
 export interface KioskTestHooks {
   events: string[];
   texts(): string[];
+  /** The codes of the cards drawn on screen (`XX` for a card face down). */
+  cards(): string[];
   bounds(testId: string): { x: number; y: number; width: number; height: number } | null;
 }
 
@@ -32,6 +35,13 @@ export function installTestHooks(app: Application): (event: string) => void {
       const out: string[] = [];
       walk(app.stage, (c) => {
         if (c instanceof Text && c.text !== '') out.push(c.text);
+      });
+      return out;
+    },
+    cards() {
+      const out: string[] = [];
+      walk(app.stage, (c) => {
+        if (c instanceof CardView) out.push(c.code());
       });
       return out;
     },

@@ -121,7 +121,7 @@ describe('live baccarat rounds through the simulated shoe and bill acceptors', (
     const net2 = results.filter((l) => l.seat === 2).reduce((a, l) => a + l.net, 0);
     assert.equal(running.ledger.credit(1), 50_000 + net1);
     assert.equal(running.ledger.credit(2), 100_000 + net2);
-    assert.ok(two.errors.some((e) => e.startsWith('rejected: not enough credit')), two.errors.join('\n'));
+    assert.ok(two.errors.some((e) => e.startsWith('rejected: not enough credit')), two.errors.join('; '));
 
     const report = verifyLedger(running.ledger);
     assert.equal(report.ok, true, JSON.stringify(report));

@@ -6,6 +6,7 @@ import { SessionClock } from '../ui/session-clock.js';
 import { StatusBanner } from '../ui/status-banner.js';
 import { COLORS, DESIGN, textStyle } from '../ui/theme.js';
 import type { Screen, ScreenContext } from './screen.js';
+import { StationPlay } from './station-play.js';
 
 /** A player's own touch screen: seat, credit meter, limits, language. */
 export class StationScreen implements Screen {
@@ -18,6 +19,7 @@ export class StationScreen implements Screen {
   private readonly status = new StatusBanner();
   private readonly languages: LanguageSwitch;
   private readonly clock: SessionClock;
+  private readonly play: StationPlay;
 
   constructor(private readonly ctx: ScreenContext) {
     const bg = new Graphics().rect(0, 0, DESIGN.width, DESIGN.height).fill({ color: 0x0a2219 });
@@ -36,9 +38,10 @@ export class StationScreen implements Screen {
 
     this.languages = new LanguageSwitch(ctx);
     this.languages.position.set(60, DESIGN.height - 140);
+    this.play = new StationPlay(ctx);
     this.clock = new SessionClock(ctx.sessionStartMs);
     this.clock.position.set(DESIGN.width - 40, DESIGN.height - 30);
-    this.root.addChild(bg, header, meter, this.title, this.seat, this.creditLabel, this.credit, this.limits, this.languages, this.clock, this.status);
+    this.root.addChild(bg, header, meter, this.title, this.seat, this.creditLabel, this.credit, this.limits, this.play, this.languages, this.clock, this.status);
   }
 
   render(state: ViewState): void {
@@ -51,10 +54,12 @@ export class StationScreen implements Screen {
     this.limits.text = t('table.limits', { min: state.limits.min, max: state.limits.max, currency: state.currency });
     this.languages.setCurrent(state.language);
     this.clock.setLanguage(state.language);
+    this.play.show(state, t, Date.now());
   }
 
   tick(nowMs: number): void {
     this.clock.update(nowMs);
+    this.play.tick(nowMs, this.ctx.i18n.t);
   }
 
   setStatus(messageKey: string | null): void {

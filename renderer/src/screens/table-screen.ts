@@ -5,6 +5,7 @@ import { StatusBanner } from '../ui/status-banner.js';
 import { COLORS, DESIGN, textStyle } from '../ui/theme.js';
 import type { Screen, ScreenContext } from './screen.js';
 import { drawFelt, FELT, seatPosition } from './table-felt.js';
+import { TableRound } from './table-round.js';
 
 interface SeatSprite {
   spot: Graphics;
@@ -23,6 +24,7 @@ export class TableScreen implements Screen {
   private readonly namePt = new Text({ text: '', style: textStyle({ fontSize: 38, fill: COLORS.goldText }) });
   private readonly limits = new Text({ text: '', style: textStyle({ fontSize: 32, fill: COLORS.ivory }) });
   private readonly status = new StatusBanner();
+  private readonly round = new TableRound();
   private readonly languages: LanguageSwitch;
 
   constructor(private readonly ctx: ScreenContext) {
@@ -40,15 +42,15 @@ export class TableScreen implements Screen {
     this.discardLabel.anchor.set(0.5, 0);
     this.discardLabel.position.set(FELT.cx - 545, FELT.top + 132);
     for (const t of [this.nameZh, this.namePt, this.limits]) t.anchor.set(0.5);
-    this.nameZh.position.set(FELT.cx, 330);
-    this.namePt.position.set(FELT.cx, 400);
-    this.limits.position.set(FELT.cx, 470);
+    this.nameZh.position.set(FELT.cx, 440);
+    this.namePt.position.set(FELT.cx, 500);
+    this.limits.position.set(FELT.cx, 552);
 
     this.languages = new LanguageSwitch(ctx, 180);
     this.languages.position.set(30, DESIGN.height - 120);
 
     this.root.addChild(felt, tray, shoe, discard, this.dealerLabel, this.shoeLabel, this.discardLabel);
-    this.root.addChild(this.nameZh, this.namePt, this.limits, this.seatLayer, this.languages, this.status);
+    this.root.addChild(this.nameZh, this.namePt, this.limits, this.seatLayer, this.round, this.languages, this.status);
   }
 
   render(state: ViewState): void {
@@ -65,6 +67,15 @@ export class TableScreen implements Screen {
     this.syncSeats(state);
     this.seats.forEach((s, i) => (s.label.text = t('table.seat', { n: i + 1 })));
     this.languages.setCurrent(state.language);
+    this.round.show(state.round, state.seats.length, t, state.currency, state.language, Date.now());
+  }
+
+  tick(nowMs: number): void {
+    this.round.tick(nowMs);
+  }
+
+  cardCodes(): string[] {
+    return this.round.cardCodes();
   }
 
   setStatus(messageKey: string | null): void {

@@ -1,0 +1,24 @@
+import type { TFunction } from 'i18next';
+import type { DealerCue, RoundView } from '../../../protocol/index.js';
+
+/** Seconds left until `endsAt` (host clock, same machine or NTP-synchronised), never negative. */
+export function secondsLeft(endsAt: number | null, now: number): number {
+  return endsAt === null ? 0 : Math.max(0, Math.ceil((endsAt - now) / 1000));
+}
+
+export function phaseText(t: TFunction, round: RoundView, now: number): string {
+  if (round.phase === 'hold') return t(round.hold ? `hold.${round.hold}` : 'phase.hold');
+  if (round.cue?.kind === 'shuffle') return t('phase.shuffle');
+  if (round.phase === 'betting') return t('phase.betting', { seconds: secondsLeft(round.endsAt, now) });
+  return t(`phase.${round.phase}`);
+}
+
+/** The dealer guidance line: where the next card goes, a burn, a decision awaited, a shuffle. */
+export function cueText(t: TFunction, cue: DealerCue | null): string {
+  if (!cue) return '';
+  if (cue.kind === 'shuffle') return t('cue.shuffle');
+  if (cue.kind === 'decision') return t('cue.decision', { n: cue.seat });
+  if (cue.to === 'burn') return cue.burnsLeft ? t('cue.burnCount', { n: cue.burnsLeft }) : t('cue.burn');
+  if (cue.to === 'seat') return cue.hand ? t('cue.seatHand', { n: cue.seat, h: cue.hand + 1 }) : t('cue.seat', { n: cue.seat });
+  return t(`cue.${cue.to}`);
+}

@@ -1,0 +1,48 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Page, TestInfo } from '@playwright/test';
+import { drawnCards, drawnTexts, expect, insertNote, press, test, waitForEvent } from './kiosk-fixture.js';
+
+const shots = path.resolve(import.meta.dirname, '../../artifacts/screenshots');
+
+async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  mkdirSync(shots, { recursive: true });
+  const file = path.join(shots, `${name}.png`);
+  await page.screenshot({ path: file });
+  await testInfo.attach(name, { path: file, contentType: 'image/png' });
+}
+
+test('a baccarat coup: a note credits station 1, a banker bet, cards appear on the table as read, the result is paid', async ({
+  browser,
+  baccaratKiosk,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  const table = await browser.newPage();
+  const station = await browser.newPage();
+  await table.goto(baccaratKiosk.screens['table']!);
+  await station.goto(baccaratKiosk.screens['station/1']!);
+  await waitForEvent(table, 'snapshot:table');
+  await waitForEvent(station, 'snapshot:station/1');
+
+  await insertNote(baccaratKiosk, 1, 500);
+  await waitForEvent(station, 'credit:50000');
+
+  // Betting opens once the shoe-start burns are done; the spots are the host's list.
+  await expect.poll(async () => station.evaluate(() => window.__kiosk?.bounds('bet-banker') ?? null), { timeout: 60_000 }).not.toBeNull();
+  await press(station, 'chip-10000');
+  await press(station, 'bet-banker');
+  await expect.poll(() => drawnTexts(station), { timeout: 20_000 }).toContain('莊 MOP$100');
+  await waitForEvent(station, 'credit:40000');
+  await screenshot(station, testInfo, 'baccarat-station-1-bet');
+
+  // The first card on the felt appears after it is read; the table shows where the next one goes.
+  await expect.poll(() => drawnCards(table), { timeout: 60_000 }).not.toEqual([]);
+  // Results are held 30 s here (--results-seconds), long enough to look at them.
+  await expect.poll(async () => (await drawnTexts(table)).some((t) => /^[+−±]MOP\$/.test(t)), { timeout: 60_000 }).toBe(true);
+  const cards = await drawnCards(table);
+  expect(cards.length).toBeGreaterThanOrEqual(4);
+  for (const c of cards) expect(c).toMatch(/^[A2-9TJQK][SHDC]$/);
+  await screenshot(table, testInfo, 'baccarat-table-result');
+  await expect.poll(async () => (await drawnTexts(station)).some((t) => t.startsWith('本局結果')), { timeout: 20_000 }).toBe(true);
+  await screenshot(station, testInfo, 'baccarat-station-1-result');
+});
