@@ -451,6 +451,37 @@ describe('Portugal 2001 (rules 17–37)', () => {
   });
 });
 
+describe('bets behind and insurance (Portugal rule 15)', () => {
+  it('when the seat holder insures, each bettor behind is asked for their own insurance', () => {
+    const seats: SeatEntry[] = [{ seat: 1, bets: { main: 1000 }, behind: [{ owner: 'b', main: 400 }] }];
+    const out = runScript(resolveRules('portugal-2001'), {
+      seats,
+      cards: ['TS', 'AH', 'QD', 'KC'],
+      decisions: [
+        { seat: 1, hand: 0, action: 'insurance:500', owner: 'seat:1' },
+        { seat: 1, hand: 0, action: 'insurance:200', owner: 'b' },
+        { seat: 1, hand: 0, action: 'stand' },
+      ],
+    });
+    assert.deepEqual(
+      out.settlements.map((l) => [l.bet, l.owner ?? 'seat', l.stake, l.net]),
+      [
+        ['insurance', 'seat', 500, 1000],
+        ['insurance', 'b', 200, 400],
+        ['main', 'seat', 1000, -1000],
+        ['main', 'b', 400, -400],
+      ],
+    );
+    assert.throws(
+      () => runScript(resolveRules('portugal-2001'), { seats, cards: ['TS', 'AH', 'QD', 'KC'], decisions: [{ seat: 1, hand: 0, action: 'insurance:500', owner: 'b' }] }),
+      /"seat:1" must answer/,
+    );
+    // Without the holder's insurance, nobody behind is asked.
+    const none = runScript(resolveRules('portugal-2001'), { seats, cards: ['TS', 'AH', 'QD', '7C'], decisions: [{ seat: 1, hand: 0, action: 'decline-insurance' }, { seat: 1, hand: 0, action: 'stand' }] });
+    assert.equal(none.settlements.filter((l) => l.bet === 'insurance').length, 0);
+  });
+});
+
 describe('the scripted-round runner refuses what cannot be played', () => {
   it('illegal, missing and misdirected decisions, left-over, missing and impossible cards', () => {
     assert.throws(() => play('macau-2009', 1000, 'TS 9H 8D 8C', [[1, 0, 'split']]), /"split" is not legal/);

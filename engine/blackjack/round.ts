@@ -1,4 +1,4 @@
-import { cardCode, isTenValue, type Card } from '../cards/card.js';
+import { cardCode, isTenValue, parseCard, type Card } from '../cards/card.js';
 import { ShoeInventory } from '../cards/shoe.js';
 import type { SettlementLine } from '../settlement/settlement-line.js';
 import { dealerDraws, handTotal, isNaturalPair, isSpecial678, rankValue } from './hand.js';
@@ -124,6 +124,13 @@ export type HandStatus = 'open' | 'stood' | 'busted' | 'surrendered' | 'blackjac
 
 export class RoundError extends Error {}
 
+/** What happened in a round, in order: enough to rebuild it exactly (recovery after a restart). */
+export type RoundEvent =
+  | { readonly card: string }
+  | { readonly action: Action }
+  | { readonly discard: string; readonly why: string }
+  | { readonly void: string };
+
 /* ───────────────────────────── state ───────────────────────────── */
 
 interface Stake {
@@ -157,6 +164,8 @@ interface Seat {
   readonly decider: string;
   hands: Hand[];
   insurance: number;
+  /** Insurance of bettors behind (rule 15), by bettor. */
+  behindInsurance: Map<string, number>;
   insuranceDecided: boolean;
   surrendered: boolean;
   firstTwo: Card[];
@@ -221,6 +230,7 @@ export class BlackjackRound {
     if (!this.inventory.take(card)) {
       throw new RoundError(`card ${cardCode(card)} is impossible: more copies than the ${this.rules.decks} deck(s) hold`);
     }
+    this.log.push({ card: cardCode(card) });
     this.advance(card);
     return cur.target;
   }
@@ -239,7 +249,23 @@ export class BlackjackRound {
         throw new RoundError(`insurance of ${action.amount} for seat ${cur.seat}: must be a whole amount from ${range?.min} to ${range?.max}`);
       }
     }
+    this.log.push({ action });
     this.advance(action);
+  }
+
+  /** Every card, decision, discard and void, in order (`BlackjackRound.replay` rebuilds the round from it). */
+  readonly log: RoundEvent[] = [];
+
+  /** Rebuilds a round from its setup and event log, e.g. from the ledger after a restart. */
+  static replay(setup: RoundSetup, log: readonly RoundEvent[]): BlackjackRound {
+    const round = new BlackjackRound(setup);
+    for (const e of log) {
+      if ('card' in e) round.deal(parseCard(e.card));
+      else if ('action' in e) round.decide(e.action);
+      else if ('discard' in e) round.discard(parseCard(e.discard), e.why);
+      else round.voidRound(e.void);
+    }
+    return round;
   }
 
   /** Cards that left the shoe but do not count, with the reason. */
@@ -256,6 +282,7 @@ export class BlackjackRound {
     if (this.current.kind === 'done') throw new RoundError('the round is complete');
     if (!this.inventory.take(card)) throw new RoundError(`card ${cardCode(card)} is impossible: more copies than the ${this.rules.decks} deck(s) hold`);
     this.discards.push({ card, why });
+    this.log.push({ discard: cardCode(card), why });
   }
 
   /**
@@ -265,6 +292,7 @@ export class BlackjackRound {
    */
   voidRound(why: string): void {
     if (this.voided) return;
+    this.log.push({ void: why });
     const rule = this.rules.profile === 'portugal-2001' ? `portugal-2001 round void: ${why}` : `${this.rules.profile} art.5 n.1 (2): ${why}`;
     this.lines.length = 0;
     for (const s of this.seatList) {
@@ -272,6 +300,7 @@ export class BlackjackRound {
         for (const st of h.stakes) this.line(s.seat, 'main', i, st.stake, 0, rule, st.owner);
       });
       if (s.insurance > 0) this.line(s.seat, 'insurance', 0, s.insurance, 0, rule);
+      for (const [owner, amount] of s.behindInsurance) this.line(s.seat, 'insurance', 0, amount, 0, rule, owner);
       const b = s.entry.bets;
       for (const k of ['anyPair', 'sevens', 'over13', 'under13', 'perfectPairs', 'jackpot'] as const) {
         const v = b[k];
@@ -365,8 +394,19 @@ export class BlackjackRound {
         const max = r.insuranceMax === 'full' ? main : Math.floor(main / 2);
         const min = r.insuranceMin === 'half' ? Math.min(max, Math.ceil(main / 2)) : 1;
         if (max >= 1) {
-          const a = yield* this.ask(s, 0, 'insurance', ['insurance', 'decline-insurance'], { min, max });
+          const a = yield* this.ask(s, 0, 'insurance', ['insurance', 'decline-insurance'], { min, max }, s.owner);
           if (a.type === 'insurance') s.insurance = a.amount;
+        }
+        // Rule 15: when the seat holder insures, each bettor behind may insure their own bet.
+        if (s.insurance > 0) {
+          for (const st of h.stakes) {
+            if (st.owner === undefined) continue;
+            const bmax = r.insuranceMax === 'full' ? st.base : Math.floor(st.base / 2);
+            const bmin = r.insuranceMin === 'half' ? Math.min(bmax, Math.ceil(st.base / 2)) : 1;
+            if (bmax < 1) continue;
+            const b = yield* this.ask(s, 0, 'insurance', ['insurance', 'decline-insurance'], { min: bmin, max: bmax }, st.owner);
+            if (b.type === 'insurance') s.behindInsurance.set(st.owner, b.amount);
+          }
         }
       }
       s.insuranceDecided = true;
@@ -547,9 +587,12 @@ export class BlackjackRound {
     this.insuranceSettled = true;
     const p = this.rules.profile;
     for (const s of this.seatList) {
-      if (s.insurance <= 0) continue;
-      if (dealerBlackjack) this.line(s.seat, 'insurance', 0, s.insurance, 2 * s.insurance, ref(p, 'insuranceWin'));
-      else this.line(s.seat, 'insurance', 0, s.insurance, -s.insurance, ref(p, 'insuranceLose'));
+      const bets: [string | undefined, number][] = [[undefined, s.insurance], ...s.behindInsurance];
+      for (const [owner, amount] of bets) {
+        if (amount <= 0) continue;
+        if (dealerBlackjack) this.line(s.seat, 'insurance', 0, amount, 2 * amount, ref(p, 'insuranceWin'), owner);
+        else this.line(s.seat, 'insurance', 0, amount, -amount, ref(p, 'insuranceLose'), owner);
+      }
     }
   }
 
@@ -769,8 +812,9 @@ export class BlackjackRound {
     offer: Offer,
     legal: ActionType[],
     insurance?: { min: number; max: number },
+    decider: string = s.decider,
   ): Generator<Expectation, Action, Answer> {
-    const a = yield { kind: 'decision', seat: s.seat, hand, offer, legal, decider: s.decider, ...(insurance ? { insurance } : {}) };
+    const a = yield { kind: 'decision', seat: s.seat, hand, offer, legal, decider, ...(insurance ? { insurance } : {}) };
     if (!('type' in a)) throw new RoundError('a decision was expected');
     return a;
   }
@@ -891,6 +935,7 @@ function validateAndBuild(setup: RoundSetup): Seat[] {
       decider: decider(r, entry),
       hands: [newHand(entry.seat, [], stakes)],
       insurance: 0,
+      behindInsurance: new Map(),
       insuranceDecided: false,
       surrendered: false,
       firstTwo: [],
