@@ -482,6 +482,19 @@ describe('bets behind and insurance (Portugal rule 15)', () => {
   });
 });
 
+describe('additional bets on another player\'s hand (Art. 13 1))', () => {
+  it('a standing bettor may bet any pair on a seat without a main bet', () => {
+    const seats: SeatEntry[] = [{ seat: 4, bets: { main: 1000 }, behind: [{ owner: 'p', main: 0, anyPair: 50 }] }];
+    const out = runScript(resolveRules('macau-2009'), { seats, cards: ['8S', '9H', '8D', 'TC', '9C', 'QS'], decisions: [{ seat: 4, hand: 0, action: 'split' }, { seat: 4, hand: 0, action: 'stand' }, { seat: 4, hand: 1, action: 'stand' }] });
+    assert.deepEqual(
+      out.settlements.filter((l) => l.bet === 'anyPair').map((l) => [l.owner, l.stake, l.net]),
+      [['p', 50, 550]],
+    );
+    assert.equal(out.settlements.filter((l) => l.bet === 'main' && l.owner === 'p').length, 0);
+    assert.throws(() => runScript(resolveRules('macau-2004'), { seats: [{ seat: 1, bets: { main: 100 }, behind: [{ owner: 'p', main: 0, perfectPairs: 5 }] }], cards: [] }), /not offered/);
+  });
+});
+
 describe('the scripted-round runner refuses what cannot be played', () => {
   it('illegal, missing and misdirected decisions, left-over, missing and impossible cards', () => {
     assert.throws(() => play('macau-2009', 1000, 'TS 9H 8D 8C', [[1, 0, 'split']]), /"split" is not legal/);

@@ -33,10 +33,19 @@ export interface SeatBets {
   readonly streak?: Partial<Record<`${StreakLevel}`, number>>;
 }
 
-/** A bet behind (Macau Art. 20; Portugal rules 15–16, 28, 30). */
+/**
+ * A bet behind (Macau Art. 20; Portugal rules 15–16, 28, 30). A bettor may also (or only) place
+ * additional bets on this seat's hand: Art. 13 lets them be placed on any player's hand; `main: 0`
+ * with a side bet is such a side-only bettor.
+ */
 export interface BehindBet {
   readonly owner: string;
   readonly main: number;
+  readonly anyPair?: number;
+  readonly sevens?: number;
+  readonly over13?: number;
+  readonly under13?: number;
+  readonly perfectPairs?: number;
   /** With `behindFollows: bettor-chooses`: whether this bettor follows a split / a double. */
   readonly followSplit?: boolean;
   readonly followDouble?: boolean;
@@ -132,6 +141,10 @@ export type RoundEvent =
   | { readonly void: string };
 
 /* ───────────────────────────── state ───────────────────────────── */
+
+/** The additional bets of Art. 13 a bettor may place on a hand. */
+type SideBets = Pick<SeatBets, 'anyPair' | 'sevens' | 'over13' | 'under13' | 'perfectPairs'>;
+const SIDE_KEYS = ['anyPair', 'sevens', 'over13', 'under13', 'perfectPairs'] as const;
 
 interface Stake {
   readonly owner: string | undefined;
@@ -305,6 +318,12 @@ export class BlackjackRound {
       for (const k of ['anyPair', 'sevens', 'over13', 'under13', 'perfectPairs', 'jackpot'] as const) {
         const v = b[k];
         if (v) this.line(s.seat, k, 0, v, 0, rule);
+      }
+      for (const bb of s.entry.behind ?? []) {
+        for (const k of SIDE_KEYS) {
+          const v = bb[k];
+          if (v) this.line(s.seat, k, 0, v, 0, rule, bb.owner);
+        }
       }
     }
     this.streaksOut = (this.setup.streaks ?? []).map((x) => ({ ...x, bets: { ...x.bets } }));
@@ -708,24 +727,27 @@ export class BlackjackRound {
     for (const s of this.seatList) {
       const b = s.entry.bets;
       const [c1, c2] = s.firstTwo as [Card, Card];
-      if (b.anyPair) {
-        const won = isRankPair(c1, c2);
-        this.line(s.seat, 'anyPair', 0, b.anyPair, won ? ANY_PAIR_PAYS * b.anyPair : -b.anyPair, ref(p, 'anyPair'));
-        if (won) {
-          // Pairs formed again by split hands pay too (Art. 13 1)(2)); the bet rides on them.
-          for (const i of s.splitPairs) this.line(s.seat, 'anyPair', i, 0, ANY_PAIR_PAYS * (b.anyPair as number), ref(p, 'anyPairSplit'));
+      const bettors: [string | undefined, SideBets][] = [[undefined, b], ...(s.entry.behind ?? []).map((x): [string, SideBets] => [x.owner, x])];
+      for (const [owner, sb] of bettors) {
+        if (sb.anyPair) {
+          const won = isRankPair(c1, c2);
+          this.line(s.seat, 'anyPair', 0, sb.anyPair, won ? ANY_PAIR_PAYS * sb.anyPair : -sb.anyPair, ref(p, 'anyPair'), owner);
+          if (won) {
+            // Pairs formed again by split hands pay too (Art. 13 1)(2)); the bet rides on them.
+            for (const i of s.splitPairs) this.line(s.seat, 'anyPair', i, 0, ANY_PAIR_PAYS * sb.anyPair, ref(p, 'anyPairSplit'), owner);
+          }
         }
-      }
-      if (b.sevens) {
-        const kind = sevensKind(c1, c2, s.sevensThird);
-        this.line(s.seat, 'sevens', 0, b.sevens, kind ? SEVENS_PAYS[kind] * b.sevens : -b.sevens, ref(p, 'sevens'));
-      }
-      const ou = overUnderTotal(c1, c2, r.overUnderAceValue);
-      if (b.over13) this.line(s.seat, 'over13', 0, b.over13, ou > 13 ? OVER_UNDER_PAYS * b.over13 : -b.over13, ref(p, 'overUnder'));
-      if (b.under13) this.line(s.seat, 'under13', 0, b.under13, ou < 13 ? OVER_UNDER_PAYS * b.under13 : -b.under13, ref(p, 'overUnder'));
-      if (b.perfectPairs) {
-        const kind = perfectPairKind(c1, c2);
-        this.line(s.seat, 'perfectPairs', 0, b.perfectPairs, kind ? PERFECT_PAIRS_PAYS[kind] * b.perfectPairs : -b.perfectPairs, ref(p, 'perfectPairs'));
+        if (sb.sevens) {
+          const kind = sevensKind(c1, c2, s.sevensThird);
+          this.line(s.seat, 'sevens', 0, sb.sevens, kind ? SEVENS_PAYS[kind] * sb.sevens : -sb.sevens, ref(p, 'sevens'), owner);
+        }
+        const ou = overUnderTotal(c1, c2, r.overUnderAceValue);
+        if (sb.over13) this.line(s.seat, 'over13', 0, sb.over13, ou > 13 ? OVER_UNDER_PAYS * sb.over13 : -sb.over13, ref(p, 'overUnder'), owner);
+        if (sb.under13) this.line(s.seat, 'under13', 0, sb.under13, ou < 13 ? OVER_UNDER_PAYS * sb.under13 : -sb.under13, ref(p, 'overUnder'), owner);
+        if (sb.perfectPairs) {
+          const kind = perfectPairKind(c1, c2);
+          this.line(s.seat, 'perfectPairs', 0, sb.perfectPairs, kind ? PERFECT_PAIRS_PAYS[kind] * sb.perfectPairs : -sb.perfectPairs, ref(p, 'perfectPairs'), owner);
+        }
       }
       if (b.jackpot) {
         s.hands.forEach((h, i) => {
@@ -908,14 +930,28 @@ function validateAndBuild(setup: RoundSetup): Seat[] {
       streak = { bets: { ...open.bets }, wins: open.wins };
     }
     const behind = entry.behind ?? [];
-    if (behind.length + 1 > r.maxBettorsPerSeat) throw new RoundError(`seat ${entry.seat}: at most ${r.maxBettorsPerSeat} bettors per seat (art.20 n.1 (2))`);
+    if (behind.filter((x) => x.main !== 0).length + 1 > r.maxBettorsPerSeat) {
+      throw new RoundError(`seat ${entry.seat}: at most ${r.maxBettorsPerSeat} bettors per seat (art.20 n.1 (2))`);
+    }
     const stakes: Stake[] = [{ owner: undefined, stake: main, base: main, followSplit: true, followDouble: true }];
     let total = main;
     const owners = new Set<string>();
     for (const bb of behind) {
-      const amount = checkAmount(bb.main, `seat ${entry.seat} bet behind of ${bb.owner}`);
-      if (owners.has(bb.owner) || bb.owner.startsWith('seat:')) throw new RoundError(`seat ${entry.seat}: bettor "${bb.owner}" appears twice or uses a reserved name`);
+      if (typeof bb.owner !== 'string' || bb.owner === '' || owners.has(bb.owner) || bb.owner.startsWith('seat:')) {
+        throw new RoundError(`seat ${entry.seat}: bettor "${String(bb.owner)}" appears twice or has no usable name`);
+      }
       owners.add(bb.owner);
+      let sides = 0;
+      for (const k of SIDE_KEYS) {
+        if (bb[k] === undefined) continue;
+        const enabled = k === 'over13' || k === 'under13' ? r.overUnder13 : r[k];
+        if (!enabled) throw new RoundError(`seat ${entry.seat}: the ${k} bet of ${bb.owner} is not offered under these rules`);
+        checkAmount(bb[k], `seat ${entry.seat} ${k} bet of ${bb.owner}`);
+        sides++;
+      }
+      if (r.oneSideBetPerPlayer && sides > 1) throw new RoundError(`seat ${entry.seat}: only one additional bet per player (art.13)`);
+      if (bb.main === 0 && sides > 0) continue; // side bets only, on this seat's hand (Art. 13)
+      const amount = checkAmount(bb.main, `seat ${entry.seat} bet behind of ${bb.owner}`);
       total += amount;
       const chooses = r.behindFollows === 'bettor-chooses';
       stakes.push({
