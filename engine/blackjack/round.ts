@@ -138,6 +138,7 @@ export type RoundEvent =
   | { readonly card: string }
   | { readonly action: Action }
   | { readonly discard: string; readonly why: string }
+  | { readonly held: string }
   | { readonly void: string };
 
 /* ───────────────────────────── state ───────────────────────────── */
@@ -276,6 +277,7 @@ export class BlackjackRound {
       if ('card' in e) round.deal(parseCard(e.card));
       else if ('action' in e) round.decide(e.action);
       else if ('discard' in e) round.discard(parseCard(e.discard), e.why);
+      else if ('held' in e) round.holdUnseen(parseCard(e.held));
       else round.voidRound(e.void);
     }
     return round;
@@ -335,9 +337,42 @@ export class BlackjackRound {
     return this.voided;
   }
 
+  /** Cards drawn by mistake and not seen, waiting for the next player who asks for a card (rule 18). */
+  private readonly held: Card[] = [];
+
+  /**
+   * Portugal rule 18: a card drawn against what the player asked, while still unseen, goes to the
+   * next player who asks for a card (a hit or a double), or else to the dealer's next draw; a card
+   * nobody takes is discarded at the end of the round. (Macau Art. 6 n.1 is the dealer's own
+   * undue card: it is void if shown — `discard` — and may stay valid if not.)
+   */
+  holdUnseen(card: Card): void {
+    if (this.current.kind === 'done') throw new RoundError('the round is complete');
+    if (!this.inventory.take(card)) throw new RoundError(`card ${cardCode(card)} is impossible: more copies than the ${this.rules.decks} deck(s) hold`);
+    this.held.push(card);
+    this.log.push({ held: cardCode(card) });
+    this.feedHeld();
+  }
+
+  private feedHeld(): void {
+    for (;;) {
+      const cur = this.current;
+      if (cur.kind === 'done') {
+        for (const c of this.held.splice(0)) this.discards.push({ card: c, why: 'held card nobody asked for (rule 18)' });
+        return;
+      }
+      const c = this.held[0];
+      if (!c || cur.kind !== 'card' || !(cur.why === 'hit' || cur.why.startsWith('the one card of a double') || cur.why.startsWith('dealer draws'))) return;
+      this.held.shift();
+      const next = this.flow.next(c);
+      this.current = next.done ? { kind: 'done' } : next.value;
+    }
+  }
+
   private advance(answer: Answer): void {
     const next = this.flow.next(answer);
     this.current = next.done ? { kind: 'done' } : next.value;
+    if (this.held.length > 0) this.feedHeld();
   }
 
   hands(): HandView[] {

@@ -124,6 +124,15 @@ const OPTIONS = {
       'portugal-2001': ['no-peek', pt('rule 17'), ['no-peek']],
     },
   } as OptionDef<string>,
+  exposedFirstCardValid: {
+    spec: bool,
+    about: 'a card that comes out face up is void, except (by this option) the first card of the game',
+    profiles: {
+      'macau-2009': [false, m9('art.5 n.1 (1)')],
+      'macau-2004': [false, m4('art.5 n.1 (1)')],
+      'portugal-2001': [false, pt('rule 17 (a turned dealer card goes to the discards)'), [false]],
+    },
+  } as OptionDef<boolean>,
   playerCardsFaceUp: {
     spec: bool,
     about: "players' cards dealt face up (display only; procedure 1 deals them face down)",
@@ -475,6 +484,7 @@ export interface BlackjackRules {
   readonly burnBeforeDealerSecond: boolean;
   readonly dealProcedure: 'macau-1' | 'macau-2' | 'macau-3' | 'portugal-17';
   readonly holeCard: 'none' | 'peek' | 'no-peek';
+  readonly exposedFirstCardValid: boolean;
   readonly playerCardsFaceUp: boolean;
   readonly dealerSoft17: 'stand' | 'hit' | 'hit-ace-six';
   readonly dealerDrawsWhenAllLost: boolean;
