@@ -202,6 +202,19 @@ describe('Macau 2009: splits (Art. 16) and doubles (Art. 17)', () => {
     assert.deepEqual(mains(five).map((x) => x[1]), [-1000, -1000, -1000, -1000, -1000]);
   });
 
+  it('art.16 n.5: having declined to split a pair formed after a split, the player may not split a later one', () => {
+    const cards = '8S 9H 8D 8C 8H TC QS';
+    const decisions: [number, number, string][] = [
+      [1, 0, 'split'],
+      [1, 0, 'stand'],
+      [1, 1, 'split'],
+    ];
+    assert.throws(() => play('macau-2009', 1000, cards, decisions), /"split" is not legal/);
+    assert.throws(() => play('macau-2009', 1000, cards, decisions), /seat 1 hand 1 now \(play\); legal: hit, stand, double/);
+    const out = play('macau-2009', 1000, `${cards} 9D`, [...decisions, [1, 1, 'stand'], [1, 2, 'stand']], { resplitAfterDecline: true });
+    assert.deepEqual(out.hands.map((h) => h.total), [16, 18, 18]);
+  });
+
   it('art.17 n.1: doubleOn=eleven refuses a double on 10', () => {
     assert.throws(() => play('macau-2009', 1000, '6S TH 4D 9C', [[1, 0, 'double']], { doubleOn: 'eleven' }), /not legal/);
     const ok = play('macau-2009', 1000, '6S TH 5D 9C 7D', [[1, 0, 'double']], { doubleOn: 'eleven' });

@@ -180,7 +180,8 @@ interface Seat {
   insurance: number;
   /** Insurance of bettors behind (rule 15), by bettor. */
   behindInsurance: Map<string, number>;
-  insuranceDecided: boolean;
+  /** The player declined to split a pair formed after a split (Art. 16 n.5). */
+  declinedResplit: boolean;
   surrendered: boolean;
   firstTwo: Card[];
   sevensThird?: Card;
@@ -463,7 +464,6 @@ export class BlackjackRound {
           }
         }
       }
-      s.insuranceDecided = true;
     }
 
     // Procedure 3: the dealer checks the hole card on an ace or a ten (Art. 5 n.2 (3)(3)-(4)).
@@ -500,13 +500,14 @@ export class BlackjackRound {
     if (h.status !== 'open') return;
     if (h.splitAces) {
       // One card to each split ace (Art. 16 n.3; rule 26), which may itself be split again.
-      if ((h.cards[1] as Card).rank === 'A' && r.resplitAces && s.hands.length < r.maxHands) {
+      if ((h.cards[1] as Card).rank === 'A' && r.resplitAces && s.hands.length < r.maxHands && (r.resplitAfterDecline || !s.declinedResplit)) {
         const a = yield* this.ask(s, i, 'play', ['split', 'stand']);
         if (a.type === 'split') {
           this.split(s, i);
           yield* this.playHand(s, i);
           return;
         }
+        s.declinedResplit = true;
       }
       h.status = 'stood';
       return;
@@ -547,6 +548,8 @@ export class BlackjackRound {
       }
       const a = yield* this.ask(s, i, 'play', legal);
       h.acted = true;
+      // Art. 16 n.5: having declined to split again, the player may not split a later pair.
+      if (h.fromSplit && legal.includes('split') && a.type !== 'split') s.declinedResplit = true;
       switch (a.type) {
         case 'hit':
           h.cards.push(yield* this.card({ to: 'hand', seat: s.seat, hand: i }, 'hit'));
@@ -591,7 +594,7 @@ export class BlackjackRound {
   private canSplit(s: Seat, h: Hand): boolean {
     const r = this.rules;
     if (h.cards.length !== 2 || s.hands.length >= r.maxHands) return false;
-    if (h.fromSplit && !r.resplit) return false;
+    if (h.fromSplit && (!r.resplit || (s.declinedResplit && !r.resplitAfterDecline))) return false;
     const [a, b] = h.cards as [Card, Card];
     return r.splitPairsBy === 'rank' ? a.rank === b.rank : rankValue(a.rank) === rankValue(b.rank);
   }
@@ -1007,7 +1010,7 @@ function validateAndBuild(setup: RoundSetup): Seat[] {
       hands: [newHand(entry.seat, [], stakes)],
       insurance: 0,
       behindInsurance: new Map(),
-      insuranceDecided: false,
+      declinedResplit: false,
       surrendered: false,
       firstTwo: [],
       awaitingSevensThird: false,

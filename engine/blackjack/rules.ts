@@ -260,6 +260,15 @@ const OPTIONS = {
       'portugal-2001': [true, pt('rule 27')],
     },
   } as OptionDef<boolean>,
+  resplitAfterDecline: {
+    spec: bool,
+    about: 'a player who declined to split a pair formed after a split may still split a later one',
+    profiles: {
+      'macau-2009': [false, m9('art.16 n.5 ("a não ser que, anteriormente, tenha já decidido não separar")')],
+      'macau-2004': [false, m4('art.16 n.5')],
+      'portugal-2001': [true, pt('rule 27 (no such limit)')],
+    },
+  } as OptionDef<boolean>,
   resplitAces: {
     spec: bool,
     about: 'split aces that receive an ace may be split again',
@@ -499,6 +508,7 @@ export interface BlackjackRules {
   readonly softDoubleAceLocked: boolean;
   readonly maxHands: number;
   readonly resplit: boolean;
+  readonly resplitAfterDecline: boolean;
   readonly resplitAces: boolean;
   readonly splitPairsBy: 'rank' | 'value';
   readonly surrender: 'none' | 'not-vs-ace' | 'late';
