@@ -381,10 +381,10 @@ describe('burns and dealing procedures (Art. 4, Art. 5)', () => {
     for (const c of ['TS', '9D', '5C', 'TH', '8D', '7S']) {
       const x = round.expected();
       assert.equal(x.kind, 'card');
-      if (x.kind === 'card') order.push(x.target.to === 'hand' ? `s${x.target.seat}` : x.target.to);
+      if (x.kind === 'card') order.push(`${x.target.to === 'hand' ? `s${x.target.seat}` : x.target.to}:${x.step}`);
       round.deal(parseCard(c));
     }
-    assert.deepEqual(order, ['s2', 's5', 'dealer', 's2', 's5', 'dealer']);
+    assert.deepEqual(order, ['s2:first', 's5:first', 'dealer:dealer-up', 's2:second', 's5:second', 'dealer:dealer-hole']);
     const x = round.expected();
     assert.equal(x.kind, 'decision');
     if (x.kind === 'decision') assert.deepEqual([x.seat, x.hand, x.legal], [2, 0, ['hit', 'stand', 'double', 'split', 'surrender']]);

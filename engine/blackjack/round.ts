@@ -83,6 +83,19 @@ export interface RoundSetup {
 
 export type CardTarget = { readonly to: 'burn' } | { readonly to: 'dealer' } | { readonly to: 'hand'; readonly seat: number; readonly hand: number };
 
+export type CardStep =
+  | 'burn-round'
+  | 'first'
+  | 'dealer-up'
+  | 'second'
+  | 'dealer-hole'
+  | 'split-second'
+  | 'hit'
+  | 'double'
+  | 'burn-dealer-second'
+  | 'dealer-second'
+  | 'dealer-draw';
+
 export type ActionType =
   | 'hit'
   | 'stand'
@@ -101,7 +114,14 @@ export type Action = { readonly type: Exclude<ActionType, 'insurance'> } | { rea
 export type Offer = 'play' | 'insurance' | 'even-money' | 'five-card';
 
 export type Expectation =
-  | { readonly kind: 'card'; readonly target: CardTarget; readonly why: string }
+  | {
+      readonly kind: 'card';
+      readonly target: CardTarget;
+      /** What the card is, as a code for the dealer's display (translated there). */
+      readonly step: CardStep;
+      /** The same in English, for logs and error messages. */
+      readonly why: string;
+    }
   | {
       readonly kind: 'decision';
       readonly seat: number;
@@ -363,7 +383,7 @@ export class BlackjackRound {
         return;
       }
       const c = this.held[0];
-      if (!c || cur.kind !== 'card' || !(cur.why === 'hit' || cur.why.startsWith('the one card of a double') || cur.why.startsWith('dealer draws'))) return;
+      if (!c || cur.kind !== 'card' || !(cur.step === 'hit' || cur.step === 'double' || cur.step === 'dealer-draw')) return;
       this.held.shift();
       const next = this.flow.next(c);
       this.current = next.done ? { kind: 'done' } : next.value;
@@ -415,13 +435,13 @@ export class BlackjackRound {
     const r = this.rules;
     const seats = this.seatList;
     if (r.burnEachRound && !this.setup.firstRoundOfShoe) {
-      this.burns.push(yield* this.card({ to: 'burn' }, 'burn one card at the start of the round (art.4 n.2)'));
+      this.burns.push(yield* this.card({ to: 'burn' }, 'burn-round', 'burn one card at the start of the round (art.4 n.2)'));
     }
     // One card at a time from the left, then the dealer (Art. 5 n.1; rule 17).
-    for (const s of seats) this.hand(s, 0).cards.push(yield* this.card({ to: 'hand', seat: s.seat, hand: 0 }, 'first card'));
-    this.dealer.push(yield* this.card({ to: 'dealer' }, "dealer's face-up card"));
-    for (const s of seats) this.hand(s, 0).cards.push(yield* this.card({ to: 'hand', seat: s.seat, hand: 0 }, 'second card'));
-    if (r.holeCard !== 'none') this.dealer.push(yield* this.card({ to: 'dealer' }, "dealer's hole card, face down"));
+    for (const s of seats) this.hand(s, 0).cards.push(yield* this.card({ to: 'hand', seat: s.seat, hand: 0 }, 'first', 'first card'));
+    this.dealer.push(yield* this.card({ to: 'dealer' }, 'dealer-up', "dealer's face-up card"));
+    for (const s of seats) this.hand(s, 0).cards.push(yield* this.card({ to: 'hand', seat: s.seat, hand: 0 }, 'second', 'second card'));
+    if (r.holeCard !== 'none') this.dealer.push(yield* this.card({ to: 'dealer' }, 'dealer-hole', "dealer's hole card, face down"));
     for (const s of seats) s.firstTwo = this.hand(s, 0).cards.slice();
 
     const up = this.dealer[0] as Card;
@@ -488,7 +508,7 @@ export class BlackjackRound {
     const h = this.hand(s, i);
     const upAce = (this.dealer[0] as Card).rank === 'A';
     if (h.cards.length === 1) {
-      const c = yield* this.card({ to: 'hand', seat: s.seat, hand: i }, 'second card of a split hand');
+      const c = yield* this.card({ to: 'hand', seat: s.seat, hand: i }, 'split-second', 'second card of a split hand');
       h.cards.push(c);
       // Each pair formed again after a split is an "any pair" too (Art. 13 1)(2)).
       if ((h.cards[0] as Card).rank === c.rank) s.splitPairs.push(i);
@@ -552,7 +572,7 @@ export class BlackjackRound {
       if (h.fromSplit && legal.includes('split') && a.type !== 'split') s.declinedResplit = true;
       switch (a.type) {
         case 'hit':
-          h.cards.push(yield* this.card({ to: 'hand', seat: s.seat, hand: i }, 'hit'));
+          h.cards.push(yield* this.card({ to: 'hand', seat: s.seat, hand: i }, 'hit', 'hit'));
           break;
         case 'stand':
           h.status = 'stood';
@@ -565,7 +585,7 @@ export class BlackjackRound {
           h.doubled = true;
           h.aceLocked = dbl.lockAce;
           for (const st of h.stakes) if (st.followDouble) st.stake *= 2;
-          h.cards.push(yield* this.card({ to: 'hand', seat: s.seat, hand: i }, 'the one card of a double'));
+          h.cards.push(yield* this.card({ to: 'hand', seat: s.seat, hand: i }, 'double', 'the one card of a double'));
           break; // the loop settles a bust, pays a 6-7-8 and stands
         }
         case 'split':
@@ -625,15 +645,15 @@ export class BlackjackRound {
     const insurancePending = this.seatList.some((s) => s.insurance > 0 && !this.insuranceSettled);
     if (r.holeCard === 'none' && (waiting.length > 0 || insurancePending || r.dealerDrawsWhenAllLost)) {
       if (r.burnBeforeDealerSecond) {
-        this.burns.push(yield* this.card({ to: 'burn' }, "burn one card before the dealer's second card (art.4 n.2)"));
+        this.burns.push(yield* this.card({ to: 'burn' }, 'burn-dealer-second', "burn one card before the dealer's second card (art.4 n.2)"));
       }
-      this.dealer.push(yield* this.card({ to: 'dealer' }, "dealer's second card"));
+      this.dealer.push(yield* this.card({ to: 'dealer' }, 'dealer-second', "dealer's second card"));
     }
     if (isNaturalPair(this.dealer)) return;
     // Only a hand still standing against the dealer makes the dealer draw (rule 22).
     if (contested.length === 0 && !r.dealerDrawsWhenAllLost) return;
     while (dealerDraws(this.dealer, r.dealerSoft17)) {
-      this.dealer.push(yield* this.card({ to: 'dealer' }, 'dealer draws (art.6 n.1)'));
+      this.dealer.push(yield* this.card({ to: 'dealer' }, 'dealer-draw', 'dealer draws (art.6 n.1)'));
     }
   }
 
@@ -860,8 +880,8 @@ export class BlackjackRound {
     this.lines.push({ seat, bet, hand, stake, net, rule, ...(owner !== undefined ? { owner } : {}) });
   }
 
-  private *card(target: CardTarget, why: string): Generator<Expectation, Card, Answer> {
-    const a = yield { kind: 'card', target, why };
+  private *card(target: CardTarget, step: CardStep, why: string): Generator<Expectation, Card, Answer> {
+    const a = yield { kind: 'card', target, step, why };
     if (!('rank' in a)) throw new RoundError('a card was expected');
     return a;
   }
