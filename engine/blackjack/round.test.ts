@@ -464,6 +464,24 @@ describe('Portugal 2001 (rules 17–37)', () => {
   });
 });
 
+describe('bets behind and doubles (Portugal rule 30)', () => {
+  it('a back bettor may double with the holder, or stay at the original bet', () => {
+    const seats: SeatEntry[] = [{ seat: 2, bets: { main: 1000 }, behind: [{ owner: 'b', main: 400, followDouble: true }, { owner: 'c', main: 200 }] }];
+    const out = play('portugal-2001', seats, '6S 9H 4D 8C TC', [[2, 0, 'double']]);
+    assert.deepEqual(
+      out.settlements.map((l) => [l.owner ?? 'seat', l.stake, l.net]),
+      [
+        ['seat', 2000, 2000],
+        ['b', 800, 800],
+        ['c', 200, 200],
+      ],
+    );
+    // Macau (Art. 20, interpretation): the bets behind follow the seat's decisions.
+    const macau = play('macau-2009', seats, '6S 9H 4D TC 8C', [[2, 0, 'double']]);
+    assert.deepEqual(macau.settlements.map((l) => l.stake), [2000, 800, 400]);
+  });
+});
+
 describe('bets behind and insurance (Portugal rule 15)', () => {
   it('when the seat holder insures, each bettor behind is asked for their own insurance', () => {
     const seats: SeatEntry[] = [{ seat: 1, bets: { main: 1000 }, behind: [{ owner: 'b', main: 400 }] }];
