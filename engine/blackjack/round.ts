@@ -546,10 +546,7 @@ export class BlackjackRound {
         }
         for (const st of h.stakes) this.line(s.seat, 'bonus678', i, 0, 3 * st.stake, ref(r.profile, 'special678'), st.owner);
       }
-      if (t.total === 21 || h.doubled) {
-        h.status = 'stood';
-        return;
-      }
+      // Art. 19: five cards "sem exceder 21" — 21 included.
       if (h.cards.length === 5 && r.fiveCardHalfPay && !upAce && !h.fiveOffered) {
         h.fiveOffered = true;
         const a = yield* this.ask(s, i, 'five-card', ['take-five-card-half', 'continue']);
@@ -557,6 +554,10 @@ export class BlackjackRound {
           this.settleHand(s, h, 'fiveCard');
           return;
         }
+      }
+      if (t.total === 21 || h.doubled) {
+        h.status = 'stood';
+        return;
       }
       const legal: ActionType[] = ['hit'];
       if (t.total >= r.minStandTotal) legal.push('stand');

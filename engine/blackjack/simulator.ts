@@ -296,14 +296,14 @@ export class FastBlackjack {
           }
           this.hNet[i] = 3 * (this.hStake[i] as number); // on top of the main result
         }
-        if (tot === 21 || this.hDoubled[i]) {
-          this.hState[i] = 1;
-          break;
-        }
         if (n === 5 && r.fiveCardHalfPay && u !== 1 && this.strategy.takeFiveCardHalf(u, hard, ace === 1)) {
           this.hState[i] = 3;
           this.hNet[i] = Math.floor((this.hStake[i] as number) * 50) / 100;
           this.hOut[i] = 1;
+          break;
+        }
+        if (tot === 21 || this.hDoubled[i]) {
+          this.hState[i] = 1;
           break;
         }
         const fromSplit = this.hFromSplit[i] === 1;
