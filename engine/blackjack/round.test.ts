@@ -247,6 +247,9 @@ describe('Macau 2009: surrender, five cards, special prize (Art. 15, 18, 19)', (
       [1, 0, 'take-five-card-half'],
     ]);
     assert.deepEqual(mains(out), [[0, 500, 'macau-2009 art.19 n.1']]);
+    // 'sem exceder 21': a five-card 21 is offered too.
+    const at21 = play('macau-2009', 1000, '2S 9H 3D 2C 3C AD', [[1, 0, 'hit'], [1, 0, 'hit'], [1, 0, 'hit'], [1, 0, 'take-five-card-half']]);
+    assert.deepEqual(mains(at21), [[0, 500, 'macau-2009 art.19 n.1']]);
     const cont = play('macau-2009', 1000, '2S 9H 3D 2C 3C 4D 5D 8H', [
       [1, 0, 'hit'],
       [1, 0, 'hit'],
