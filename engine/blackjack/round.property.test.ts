@@ -86,6 +86,10 @@ describe('blackjack round properties', () => {
             }
           }
         }
+        // The event log rebuilds the same round (recovery after a restart).
+        const again = BlackjackRound.replay({ rules, seats }, round.log);
+        assert.deepEqual(again.lines, round.lines);
+        assert.deepEqual(again.hands(), round.hands());
         const hands = round.hands();
         assert.ok(hands.every((h) => h.status !== 'open' && h.status !== 'stood' && h.status !== 'blackjack'), 'every hand settled');
         // Every card dealt is somewhere: hands, dealer, burns.

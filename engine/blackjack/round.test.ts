@@ -202,6 +202,19 @@ describe('Macau 2009: splits (Art. 16) and doubles (Art. 17)', () => {
     assert.deepEqual(mains(five).map((x) => x[1]), [-1000, -1000, -1000, -1000, -1000]);
   });
 
+  it('art.16 n.5: having declined to split a pair formed after a split, the player may not split a later one', () => {
+    const cards = '8S 9H 8D 8C 8H TC QS';
+    const decisions: [number, number, string][] = [
+      [1, 0, 'split'],
+      [1, 0, 'stand'],
+      [1, 1, 'split'],
+    ];
+    assert.throws(() => play('macau-2009', 1000, cards, decisions), /"split" is not legal/);
+    assert.throws(() => play('macau-2009', 1000, cards, decisions), /seat 1 hand 1 now \(play\); legal: hit, stand, double/);
+    const out = play('macau-2009', 1000, `${cards} 9D`, [...decisions, [1, 1, 'stand'], [1, 2, 'stand']], { resplitAfterDecline: true });
+    assert.deepEqual(out.hands.map((h) => h.total), [16, 18, 18]);
+  });
+
   it('art.17 n.1: doubleOn=eleven refuses a double on 10', () => {
     assert.throws(() => play('macau-2009', 1000, '6S TH 4D 9C', [[1, 0, 'double']], { doubleOn: 'eleven' }), /not legal/);
     const ok = play('macau-2009', 1000, '6S TH 5D 9C 7D', [[1, 0, 'double']], { doubleOn: 'eleven' });
@@ -234,6 +247,9 @@ describe('Macau 2009: surrender, five cards, special prize (Art. 15, 18, 19)', (
       [1, 0, 'take-five-card-half'],
     ]);
     assert.deepEqual(mains(out), [[0, 500, 'macau-2009 art.19 n.1']]);
+    // 'sem exceder 21': a five-card 21 is offered too.
+    const at21 = play('macau-2009', 1000, '2S 9H 3D 2C 3C AD', [[1, 0, 'hit'], [1, 0, 'hit'], [1, 0, 'hit'], [1, 0, 'take-five-card-half']]);
+    assert.deepEqual(mains(at21), [[0, 500, 'macau-2009 art.19 n.1']]);
     const cont = play('macau-2009', 1000, '2S 9H 3D 2C 3C 4D 5D 8H', [
       [1, 0, 'hit'],
       [1, 0, 'hit'],
@@ -368,10 +384,10 @@ describe('burns and dealing procedures (Art. 4, Art. 5)', () => {
     for (const c of ['TS', '9D', '5C', 'TH', '8D', '7S']) {
       const x = round.expected();
       assert.equal(x.kind, 'card');
-      if (x.kind === 'card') order.push(x.target.to === 'hand' ? `s${x.target.seat}` : x.target.to);
+      if (x.kind === 'card') order.push(`${x.target.to === 'hand' ? `s${x.target.seat}` : x.target.to}:${x.step}`);
       round.deal(parseCard(c));
     }
-    assert.deepEqual(order, ['s2', 's5', 'dealer', 's2', 's5', 'dealer']);
+    assert.deepEqual(order, ['s2:first', 's5:first', 'dealer:dealer-up', 's2:second', 's5:second', 'dealer:dealer-hole']);
     const x = round.expected();
     assert.equal(x.kind, 'decision');
     if (x.kind === 'decision') assert.deepEqual([x.seat, x.hand, x.legal], [2, 0, ['hit', 'stand', 'double', 'split', 'surrender']]);
@@ -448,6 +464,68 @@ describe('Portugal 2001 (rules 17–37)', () => {
         [1, 'seat', 1000, -1000],
       ],
     );
+  });
+});
+
+describe('bets behind and doubles (Portugal rule 30)', () => {
+  it('a back bettor may double with the holder, or stay at the original bet', () => {
+    const seats: SeatEntry[] = [{ seat: 2, bets: { main: 1000 }, behind: [{ owner: 'b', main: 400, followDouble: true }, { owner: 'c', main: 200 }] }];
+    const out = play('portugal-2001', seats, '6S 9H 4D 8C TC', [[2, 0, 'double']]);
+    assert.deepEqual(
+      out.settlements.map((l) => [l.owner ?? 'seat', l.stake, l.net]),
+      [
+        ['seat', 2000, 2000],
+        ['b', 800, 800],
+        ['c', 200, 200],
+      ],
+    );
+    // Macau (Art. 20, interpretation): the bets behind follow the seat's decisions.
+    const macau = play('macau-2009', seats, '6S 9H 4D TC 8C', [[2, 0, 'double']]);
+    assert.deepEqual(macau.settlements.map((l) => l.stake), [2000, 800, 400]);
+  });
+});
+
+describe('bets behind and insurance (Portugal rule 15)', () => {
+  it('when the seat holder insures, each bettor behind is asked for their own insurance', () => {
+    const seats: SeatEntry[] = [{ seat: 1, bets: { main: 1000 }, behind: [{ owner: 'b', main: 400 }] }];
+    const out = runScript(resolveRules('portugal-2001'), {
+      seats,
+      cards: ['TS', 'AH', 'QD', 'KC'],
+      decisions: [
+        { seat: 1, hand: 0, action: 'insurance:500', owner: 'seat:1' },
+        { seat: 1, hand: 0, action: 'insurance:200', owner: 'b' },
+        { seat: 1, hand: 0, action: 'stand' },
+      ],
+    });
+    assert.deepEqual(
+      out.settlements.map((l) => [l.bet, l.owner ?? 'seat', l.stake, l.net]),
+      [
+        ['insurance', 'seat', 500, 1000],
+        ['insurance', 'b', 200, 400],
+        ['main', 'seat', 1000, -1000],
+        ['main', 'b', 400, -400],
+      ],
+    );
+    assert.throws(
+      () => runScript(resolveRules('portugal-2001'), { seats, cards: ['TS', 'AH', 'QD', 'KC'], decisions: [{ seat: 1, hand: 0, action: 'insurance:500', owner: 'b' }] }),
+      /"seat:1" must answer/,
+    );
+    // Without the holder's insurance, nobody behind is asked.
+    const none = runScript(resolveRules('portugal-2001'), { seats, cards: ['TS', 'AH', 'QD', '7C'], decisions: [{ seat: 1, hand: 0, action: 'decline-insurance' }, { seat: 1, hand: 0, action: 'stand' }] });
+    assert.equal(none.settlements.filter((l) => l.bet === 'insurance').length, 0);
+  });
+});
+
+describe('additional bets on another player\'s hand (Art. 13 1))', () => {
+  it('a standing bettor may bet any pair on a seat without a main bet', () => {
+    const seats: SeatEntry[] = [{ seat: 4, bets: { main: 1000 }, behind: [{ owner: 'p', main: 0, anyPair: 50 }] }];
+    const out = runScript(resolveRules('macau-2009'), { seats, cards: ['8S', '9H', '8D', 'TC', '9C', 'QS'], decisions: [{ seat: 4, hand: 0, action: 'split' }, { seat: 4, hand: 0, action: 'stand' }, { seat: 4, hand: 1, action: 'stand' }] });
+    assert.deepEqual(
+      out.settlements.filter((l) => l.bet === 'anyPair').map((l) => [l.owner, l.stake, l.net]),
+      [['p', 50, 550]],
+    );
+    assert.equal(out.settlements.filter((l) => l.bet === 'main' && l.owner === 'p').length, 0);
+    assert.throws(() => runScript(resolveRules('macau-2004'), { seats: [{ seat: 1, bets: { main: 100 }, behind: [{ owner: 'p', main: 0, perfectPairs: 5 }] }], cards: [] }), /not offered/);
   });
 });
 

@@ -1,4 +1,4 @@
-import { cardCode, isTenValue, type Card } from '../cards/card.js';
+import { cardCode, isTenValue, parseCard, type Card } from '../cards/card.js';
 import { ShoeInventory } from '../cards/shoe.js';
 import type { SettlementLine } from '../settlement/settlement-line.js';
 import { dealerDraws, handTotal, isNaturalPair, isSpecial678, rankValue } from './hand.js';
@@ -33,10 +33,19 @@ export interface SeatBets {
   readonly streak?: Partial<Record<`${StreakLevel}`, number>>;
 }
 
-/** A bet behind (Macau Art. 20; Portugal rules 15–16, 28, 30). */
+/**
+ * A bet behind (Macau Art. 20; Portugal rules 15–16, 28, 30). A bettor may also (or only) place
+ * additional bets on this seat's hand: Art. 13 lets them be placed on any player's hand; `main: 0`
+ * with a side bet is such a side-only bettor.
+ */
 export interface BehindBet {
   readonly owner: string;
   readonly main: number;
+  readonly anyPair?: number;
+  readonly sevens?: number;
+  readonly over13?: number;
+  readonly under13?: number;
+  readonly perfectPairs?: number;
   /** With `behindFollows: bettor-chooses`: whether this bettor follows a split / a double. */
   readonly followSplit?: boolean;
   readonly followDouble?: boolean;
@@ -74,6 +83,19 @@ export interface RoundSetup {
 
 export type CardTarget = { readonly to: 'burn' } | { readonly to: 'dealer' } | { readonly to: 'hand'; readonly seat: number; readonly hand: number };
 
+export type CardStep =
+  | 'burn-round'
+  | 'first'
+  | 'dealer-up'
+  | 'second'
+  | 'dealer-hole'
+  | 'split-second'
+  | 'hit'
+  | 'double'
+  | 'burn-dealer-second'
+  | 'dealer-second'
+  | 'dealer-draw';
+
 export type ActionType =
   | 'hit'
   | 'stand'
@@ -92,7 +114,14 @@ export type Action = { readonly type: Exclude<ActionType, 'insurance'> } | { rea
 export type Offer = 'play' | 'insurance' | 'even-money' | 'five-card';
 
 export type Expectation =
-  | { readonly kind: 'card'; readonly target: CardTarget; readonly why: string }
+  | {
+      readonly kind: 'card';
+      readonly target: CardTarget;
+      /** What the card is, as a code for the dealer's display (translated there). */
+      readonly step: CardStep;
+      /** The same in English, for logs and error messages. */
+      readonly why: string;
+    }
   | {
       readonly kind: 'decision';
       readonly seat: number;
@@ -124,7 +153,19 @@ export type HandStatus = 'open' | 'stood' | 'busted' | 'surrendered' | 'blackjac
 
 export class RoundError extends Error {}
 
+/** What happened in a round, in order: enough to rebuild it exactly (recovery after a restart). */
+export type RoundEvent =
+  | { readonly card: string }
+  | { readonly action: Action }
+  | { readonly discard: string; readonly why: string }
+  | { readonly held: string }
+  | { readonly void: string };
+
 /* ───────────────────────────── state ───────────────────────────── */
+
+/** The additional bets of Art. 13 a bettor may place on a hand. */
+type SideBets = Pick<SeatBets, 'anyPair' | 'sevens' | 'over13' | 'under13' | 'perfectPairs'>;
+const SIDE_KEYS = ['anyPair', 'sevens', 'over13', 'under13', 'perfectPairs'] as const;
 
 interface Stake {
   readonly owner: string | undefined;
@@ -157,7 +198,10 @@ interface Seat {
   readonly decider: string;
   hands: Hand[];
   insurance: number;
-  insuranceDecided: boolean;
+  /** Insurance of bettors behind (rule 15), by bettor. */
+  behindInsurance: Map<string, number>;
+  /** The player declined to split a pair formed after a split (Art. 16 n.5). */
+  declinedResplit: boolean;
   surrendered: boolean;
   firstTwo: Card[];
   sevensThird?: Card;
@@ -221,6 +265,7 @@ export class BlackjackRound {
     if (!this.inventory.take(card)) {
       throw new RoundError(`card ${cardCode(card)} is impossible: more copies than the ${this.rules.decks} deck(s) hold`);
     }
+    this.log.push({ card: cardCode(card) });
     this.advance(card);
     return cur.target;
   }
@@ -239,7 +284,24 @@ export class BlackjackRound {
         throw new RoundError(`insurance of ${action.amount} for seat ${cur.seat}: must be a whole amount from ${range?.min} to ${range?.max}`);
       }
     }
+    this.log.push({ action });
     this.advance(action);
+  }
+
+  /** Every card, decision, discard and void, in order (`BlackjackRound.replay` rebuilds the round from it). */
+  readonly log: RoundEvent[] = [];
+
+  /** Rebuilds a round from its setup and event log, e.g. from the ledger after a restart. */
+  static replay(setup: RoundSetup, log: readonly RoundEvent[]): BlackjackRound {
+    const round = new BlackjackRound(setup);
+    for (const e of log) {
+      if ('card' in e) round.deal(parseCard(e.card));
+      else if ('action' in e) round.decide(e.action);
+      else if ('discard' in e) round.discard(parseCard(e.discard), e.why);
+      else if ('held' in e) round.holdUnseen(parseCard(e.held));
+      else round.voidRound(e.void);
+    }
+    return round;
   }
 
   /** Cards that left the shoe but do not count, with the reason. */
@@ -256,6 +318,7 @@ export class BlackjackRound {
     if (this.current.kind === 'done') throw new RoundError('the round is complete');
     if (!this.inventory.take(card)) throw new RoundError(`card ${cardCode(card)} is impossible: more copies than the ${this.rules.decks} deck(s) hold`);
     this.discards.push({ card, why });
+    this.log.push({ discard: cardCode(card), why });
   }
 
   /**
@@ -265,6 +328,7 @@ export class BlackjackRound {
    */
   voidRound(why: string): void {
     if (this.voided) return;
+    this.log.push({ void: why });
     const rule = this.rules.profile === 'portugal-2001' ? `portugal-2001 round void: ${why}` : `${this.rules.profile} art.5 n.1 (2): ${why}`;
     this.lines.length = 0;
     for (const s of this.seatList) {
@@ -272,10 +336,17 @@ export class BlackjackRound {
         for (const st of h.stakes) this.line(s.seat, 'main', i, st.stake, 0, rule, st.owner);
       });
       if (s.insurance > 0) this.line(s.seat, 'insurance', 0, s.insurance, 0, rule);
+      for (const [owner, amount] of s.behindInsurance) this.line(s.seat, 'insurance', 0, amount, 0, rule, owner);
       const b = s.entry.bets;
       for (const k of ['anyPair', 'sevens', 'over13', 'under13', 'perfectPairs', 'jackpot'] as const) {
         const v = b[k];
         if (v) this.line(s.seat, k, 0, v, 0, rule);
+      }
+      for (const bb of s.entry.behind ?? []) {
+        for (const k of SIDE_KEYS) {
+          const v = bb[k];
+          if (v) this.line(s.seat, k, 0, v, 0, rule, bb.owner);
+        }
       }
     }
     this.streaksOut = (this.setup.streaks ?? []).map((x) => ({ ...x, bets: { ...x.bets } }));
@@ -287,9 +358,42 @@ export class BlackjackRound {
     return this.voided;
   }
 
+  /** Cards drawn by mistake and not seen, waiting for the next player who asks for a card (rule 18). */
+  private readonly held: Card[] = [];
+
+  /**
+   * Portugal rule 18: a card drawn against what the player asked, while still unseen, goes to the
+   * next player who asks for a card (a hit or a double), or else to the dealer's next draw; a card
+   * nobody takes is discarded at the end of the round. (Macau Art. 6 n.1 is the dealer's own
+   * undue card: it is void if shown — `discard` — and may stay valid if not.)
+   */
+  holdUnseen(card: Card): void {
+    if (this.current.kind === 'done') throw new RoundError('the round is complete');
+    if (!this.inventory.take(card)) throw new RoundError(`card ${cardCode(card)} is impossible: more copies than the ${this.rules.decks} deck(s) hold`);
+    this.held.push(card);
+    this.log.push({ held: cardCode(card) });
+    this.feedHeld();
+  }
+
+  private feedHeld(): void {
+    for (;;) {
+      const cur = this.current;
+      if (cur.kind === 'done') {
+        for (const c of this.held.splice(0)) this.discards.push({ card: c, why: 'held card nobody asked for (rule 18)' });
+        return;
+      }
+      const c = this.held[0];
+      if (!c || cur.kind !== 'card' || !(cur.step === 'hit' || cur.step === 'double' || cur.step === 'dealer-draw')) return;
+      this.held.shift();
+      const next = this.flow.next(c);
+      this.current = next.done ? { kind: 'done' } : next.value;
+    }
+  }
+
   private advance(answer: Answer): void {
     const next = this.flow.next(answer);
     this.current = next.done ? { kind: 'done' } : next.value;
+    if (this.held.length > 0) this.feedHeld();
   }
 
   hands(): HandView[] {
@@ -331,13 +435,13 @@ export class BlackjackRound {
     const r = this.rules;
     const seats = this.seatList;
     if (r.burnEachRound && !this.setup.firstRoundOfShoe) {
-      this.burns.push(yield* this.card({ to: 'burn' }, 'burn one card at the start of the round (art.4 n.2)'));
+      this.burns.push(yield* this.card({ to: 'burn' }, 'burn-round', 'burn one card at the start of the round (art.4 n.2)'));
     }
     // One card at a time from the left, then the dealer (Art. 5 n.1; rule 17).
-    for (const s of seats) this.hand(s, 0).cards.push(yield* this.card({ to: 'hand', seat: s.seat, hand: 0 }, 'first card'));
-    this.dealer.push(yield* this.card({ to: 'dealer' }, "dealer's face-up card"));
-    for (const s of seats) this.hand(s, 0).cards.push(yield* this.card({ to: 'hand', seat: s.seat, hand: 0 }, 'second card'));
-    if (r.holeCard !== 'none') this.dealer.push(yield* this.card({ to: 'dealer' }, "dealer's hole card, face down"));
+    for (const s of seats) this.hand(s, 0).cards.push(yield* this.card({ to: 'hand', seat: s.seat, hand: 0 }, 'first', 'first card'));
+    this.dealer.push(yield* this.card({ to: 'dealer' }, 'dealer-up', "dealer's face-up card"));
+    for (const s of seats) this.hand(s, 0).cards.push(yield* this.card({ to: 'hand', seat: s.seat, hand: 0 }, 'second', 'second card'));
+    if (r.holeCard !== 'none') this.dealer.push(yield* this.card({ to: 'dealer' }, 'dealer-hole', "dealer's hole card, face down"));
     for (const s of seats) s.firstTwo = this.hand(s, 0).cards.slice();
 
     const up = this.dealer[0] as Card;
@@ -365,11 +469,21 @@ export class BlackjackRound {
         const max = r.insuranceMax === 'full' ? main : Math.floor(main / 2);
         const min = r.insuranceMin === 'half' ? Math.min(max, Math.ceil(main / 2)) : 1;
         if (max >= 1) {
-          const a = yield* this.ask(s, 0, 'insurance', ['insurance', 'decline-insurance'], { min, max });
+          const a = yield* this.ask(s, 0, 'insurance', ['insurance', 'decline-insurance'], { min, max }, s.owner);
           if (a.type === 'insurance') s.insurance = a.amount;
         }
+        // Rule 15: when the seat holder insures, each bettor behind may insure their own bet.
+        if (s.insurance > 0) {
+          for (const st of h.stakes) {
+            if (st.owner === undefined) continue;
+            const bmax = r.insuranceMax === 'full' ? st.base : Math.floor(st.base / 2);
+            const bmin = r.insuranceMin === 'half' ? Math.min(bmax, Math.ceil(st.base / 2)) : 1;
+            if (bmax < 1) continue;
+            const b = yield* this.ask(s, 0, 'insurance', ['insurance', 'decline-insurance'], { min: bmin, max: bmax }, st.owner);
+            if (b.type === 'insurance') s.behindInsurance.set(st.owner, b.amount);
+          }
+        }
       }
-      s.insuranceDecided = true;
     }
 
     // Procedure 3: the dealer checks the hole card on an ace or a ten (Art. 5 n.2 (3)(3)-(4)).
@@ -394,7 +508,7 @@ export class BlackjackRound {
     const h = this.hand(s, i);
     const upAce = (this.dealer[0] as Card).rank === 'A';
     if (h.cards.length === 1) {
-      const c = yield* this.card({ to: 'hand', seat: s.seat, hand: i }, 'second card of a split hand');
+      const c = yield* this.card({ to: 'hand', seat: s.seat, hand: i }, 'split-second', 'second card of a split hand');
       h.cards.push(c);
       // Each pair formed again after a split is an "any pair" too (Art. 13 1)(2)).
       if ((h.cards[0] as Card).rank === c.rank) s.splitPairs.push(i);
@@ -406,13 +520,14 @@ export class BlackjackRound {
     if (h.status !== 'open') return;
     if (h.splitAces) {
       // One card to each split ace (Art. 16 n.3; rule 26), which may itself be split again.
-      if ((h.cards[1] as Card).rank === 'A' && r.resplitAces && s.hands.length < r.maxHands) {
+      if ((h.cards[1] as Card).rank === 'A' && r.resplitAces && s.hands.length < r.maxHands && (r.resplitAfterDecline || !s.declinedResplit)) {
         const a = yield* this.ask(s, i, 'play', ['split', 'stand']);
         if (a.type === 'split') {
           this.split(s, i);
           yield* this.playHand(s, i);
           return;
         }
+        s.declinedResplit = true;
       }
       h.status = 'stood';
       return;
@@ -431,10 +546,7 @@ export class BlackjackRound {
         }
         for (const st of h.stakes) this.line(s.seat, 'bonus678', i, 0, 3 * st.stake, ref(r.profile, 'special678'), st.owner);
       }
-      if (t.total === 21 || h.doubled) {
-        h.status = 'stood';
-        return;
-      }
+      // Art. 19: five cards "sem exceder 21" — 21 included.
       if (h.cards.length === 5 && r.fiveCardHalfPay && !upAce && !h.fiveOffered) {
         h.fiveOffered = true;
         const a = yield* this.ask(s, i, 'five-card', ['take-five-card-half', 'continue']);
@@ -442,6 +554,10 @@ export class BlackjackRound {
           this.settleHand(s, h, 'fiveCard');
           return;
         }
+      }
+      if (t.total === 21 || h.doubled) {
+        h.status = 'stood';
+        return;
       }
       const legal: ActionType[] = ['hit'];
       if (t.total >= r.minStandTotal) legal.push('stand');
@@ -453,9 +569,11 @@ export class BlackjackRound {
       }
       const a = yield* this.ask(s, i, 'play', legal);
       h.acted = true;
+      // Art. 16 n.5: having declined to split again, the player may not split a later pair.
+      if (h.fromSplit && legal.includes('split') && a.type !== 'split') s.declinedResplit = true;
       switch (a.type) {
         case 'hit':
-          h.cards.push(yield* this.card({ to: 'hand', seat: s.seat, hand: i }, 'hit'));
+          h.cards.push(yield* this.card({ to: 'hand', seat: s.seat, hand: i }, 'hit', 'hit'));
           break;
         case 'stand':
           h.status = 'stood';
@@ -468,7 +586,7 @@ export class BlackjackRound {
           h.doubled = true;
           h.aceLocked = dbl.lockAce;
           for (const st of h.stakes) if (st.followDouble) st.stake *= 2;
-          h.cards.push(yield* this.card({ to: 'hand', seat: s.seat, hand: i }, 'the one card of a double'));
+          h.cards.push(yield* this.card({ to: 'hand', seat: s.seat, hand: i }, 'double', 'the one card of a double'));
           break; // the loop settles a bust, pays a 6-7-8 and stands
         }
         case 'split':
@@ -497,7 +615,7 @@ export class BlackjackRound {
   private canSplit(s: Seat, h: Hand): boolean {
     const r = this.rules;
     if (h.cards.length !== 2 || s.hands.length >= r.maxHands) return false;
-    if (h.fromSplit && !r.resplit) return false;
+    if (h.fromSplit && (!r.resplit || (s.declinedResplit && !r.resplitAfterDecline))) return false;
     const [a, b] = h.cards as [Card, Card];
     return r.splitPairsBy === 'rank' ? a.rank === b.rank : rankValue(a.rank) === rankValue(b.rank);
   }
@@ -528,15 +646,15 @@ export class BlackjackRound {
     const insurancePending = this.seatList.some((s) => s.insurance > 0 && !this.insuranceSettled);
     if (r.holeCard === 'none' && (waiting.length > 0 || insurancePending || r.dealerDrawsWhenAllLost)) {
       if (r.burnBeforeDealerSecond) {
-        this.burns.push(yield* this.card({ to: 'burn' }, "burn one card before the dealer's second card (art.4 n.2)"));
+        this.burns.push(yield* this.card({ to: 'burn' }, 'burn-dealer-second', "burn one card before the dealer's second card (art.4 n.2)"));
       }
-      this.dealer.push(yield* this.card({ to: 'dealer' }, "dealer's second card"));
+      this.dealer.push(yield* this.card({ to: 'dealer' }, 'dealer-second', "dealer's second card"));
     }
     if (isNaturalPair(this.dealer)) return;
     // Only a hand still standing against the dealer makes the dealer draw (rule 22).
     if (contested.length === 0 && !r.dealerDrawsWhenAllLost) return;
     while (dealerDraws(this.dealer, r.dealerSoft17)) {
-      this.dealer.push(yield* this.card({ to: 'dealer' }, 'dealer draws (art.6 n.1)'));
+      this.dealer.push(yield* this.card({ to: 'dealer' }, 'dealer-draw', 'dealer draws (art.6 n.1)'));
     }
   }
 
@@ -547,9 +665,12 @@ export class BlackjackRound {
     this.insuranceSettled = true;
     const p = this.rules.profile;
     for (const s of this.seatList) {
-      if (s.insurance <= 0) continue;
-      if (dealerBlackjack) this.line(s.seat, 'insurance', 0, s.insurance, 2 * s.insurance, ref(p, 'insuranceWin'));
-      else this.line(s.seat, 'insurance', 0, s.insurance, -s.insurance, ref(p, 'insuranceLose'));
+      const bets: [string | undefined, number][] = [[undefined, s.insurance], ...s.behindInsurance];
+      for (const [owner, amount] of bets) {
+        if (amount <= 0) continue;
+        if (dealerBlackjack) this.line(s.seat, 'insurance', 0, amount, 2 * amount, ref(p, 'insuranceWin'), owner);
+        else this.line(s.seat, 'insurance', 0, amount, -amount, ref(p, 'insuranceLose'), owner);
+      }
     }
   }
 
@@ -665,24 +786,27 @@ export class BlackjackRound {
     for (const s of this.seatList) {
       const b = s.entry.bets;
       const [c1, c2] = s.firstTwo as [Card, Card];
-      if (b.anyPair) {
-        const won = isRankPair(c1, c2);
-        this.line(s.seat, 'anyPair', 0, b.anyPair, won ? ANY_PAIR_PAYS * b.anyPair : -b.anyPair, ref(p, 'anyPair'));
-        if (won) {
-          // Pairs formed again by split hands pay too (Art. 13 1)(2)); the bet rides on them.
-          for (const i of s.splitPairs) this.line(s.seat, 'anyPair', i, 0, ANY_PAIR_PAYS * (b.anyPair as number), ref(p, 'anyPairSplit'));
+      const bettors: [string | undefined, SideBets][] = [[undefined, b], ...(s.entry.behind ?? []).map((x): [string, SideBets] => [x.owner, x])];
+      for (const [owner, sb] of bettors) {
+        if (sb.anyPair) {
+          const won = isRankPair(c1, c2);
+          this.line(s.seat, 'anyPair', 0, sb.anyPair, won ? ANY_PAIR_PAYS * sb.anyPair : -sb.anyPair, ref(p, 'anyPair'), owner);
+          if (won) {
+            // Pairs formed again by split hands pay too (Art. 13 1)(2)); the bet rides on them.
+            for (const i of s.splitPairs) this.line(s.seat, 'anyPair', i, 0, ANY_PAIR_PAYS * sb.anyPair, ref(p, 'anyPairSplit'), owner);
+          }
         }
-      }
-      if (b.sevens) {
-        const kind = sevensKind(c1, c2, s.sevensThird);
-        this.line(s.seat, 'sevens', 0, b.sevens, kind ? SEVENS_PAYS[kind] * b.sevens : -b.sevens, ref(p, 'sevens'));
-      }
-      const ou = overUnderTotal(c1, c2, r.overUnderAceValue);
-      if (b.over13) this.line(s.seat, 'over13', 0, b.over13, ou > 13 ? OVER_UNDER_PAYS * b.over13 : -b.over13, ref(p, 'overUnder'));
-      if (b.under13) this.line(s.seat, 'under13', 0, b.under13, ou < 13 ? OVER_UNDER_PAYS * b.under13 : -b.under13, ref(p, 'overUnder'));
-      if (b.perfectPairs) {
-        const kind = perfectPairKind(c1, c2);
-        this.line(s.seat, 'perfectPairs', 0, b.perfectPairs, kind ? PERFECT_PAIRS_PAYS[kind] * b.perfectPairs : -b.perfectPairs, ref(p, 'perfectPairs'));
+        if (sb.sevens) {
+          const kind = sevensKind(c1, c2, s.sevensThird);
+          this.line(s.seat, 'sevens', 0, sb.sevens, kind ? SEVENS_PAYS[kind] * sb.sevens : -sb.sevens, ref(p, 'sevens'), owner);
+        }
+        const ou = overUnderTotal(c1, c2, r.overUnderAceValue);
+        if (sb.over13) this.line(s.seat, 'over13', 0, sb.over13, ou > 13 ? OVER_UNDER_PAYS * sb.over13 : -sb.over13, ref(p, 'overUnder'), owner);
+        if (sb.under13) this.line(s.seat, 'under13', 0, sb.under13, ou < 13 ? OVER_UNDER_PAYS * sb.under13 : -sb.under13, ref(p, 'overUnder'), owner);
+        if (sb.perfectPairs) {
+          const kind = perfectPairKind(c1, c2);
+          this.line(s.seat, 'perfectPairs', 0, sb.perfectPairs, kind ? PERFECT_PAIRS_PAYS[kind] * sb.perfectPairs : -sb.perfectPairs, ref(p, 'perfectPairs'), owner);
+        }
       }
       if (b.jackpot) {
         s.hands.forEach((h, i) => {
@@ -757,8 +881,8 @@ export class BlackjackRound {
     this.lines.push({ seat, bet, hand, stake, net, rule, ...(owner !== undefined ? { owner } : {}) });
   }
 
-  private *card(target: CardTarget, why: string): Generator<Expectation, Card, Answer> {
-    const a = yield { kind: 'card', target, why };
+  private *card(target: CardTarget, step: CardStep, why: string): Generator<Expectation, Card, Answer> {
+    const a = yield { kind: 'card', target, step, why };
     if (!('rank' in a)) throw new RoundError('a card was expected');
     return a;
   }
@@ -769,8 +893,9 @@ export class BlackjackRound {
     offer: Offer,
     legal: ActionType[],
     insurance?: { min: number; max: number },
+    decider: string = s.decider,
   ): Generator<Expectation, Action, Answer> {
-    const a = yield { kind: 'decision', seat: s.seat, hand, offer, legal, decider: s.decider, ...(insurance ? { insurance } : {}) };
+    const a = yield { kind: 'decision', seat: s.seat, hand, offer, legal, decider, ...(insurance ? { insurance } : {}) };
     if (!('type' in a)) throw new RoundError('a decision was expected');
     return a;
   }
@@ -864,14 +989,28 @@ function validateAndBuild(setup: RoundSetup): Seat[] {
       streak = { bets: { ...open.bets }, wins: open.wins };
     }
     const behind = entry.behind ?? [];
-    if (behind.length + 1 > r.maxBettorsPerSeat) throw new RoundError(`seat ${entry.seat}: at most ${r.maxBettorsPerSeat} bettors per seat (art.20 n.1 (2))`);
+    if (behind.filter((x) => x.main !== 0).length + 1 > r.maxBettorsPerSeat) {
+      throw new RoundError(`seat ${entry.seat}: at most ${r.maxBettorsPerSeat} bettors per seat (art.20 n.1 (2))`);
+    }
     const stakes: Stake[] = [{ owner: undefined, stake: main, base: main, followSplit: true, followDouble: true }];
     let total = main;
     const owners = new Set<string>();
     for (const bb of behind) {
-      const amount = checkAmount(bb.main, `seat ${entry.seat} bet behind of ${bb.owner}`);
-      if (owners.has(bb.owner) || bb.owner.startsWith('seat:')) throw new RoundError(`seat ${entry.seat}: bettor "${bb.owner}" appears twice or uses a reserved name`);
+      if (typeof bb.owner !== 'string' || bb.owner === '' || owners.has(bb.owner) || bb.owner.startsWith('seat:')) {
+        throw new RoundError(`seat ${entry.seat}: bettor "${String(bb.owner)}" appears twice or has no usable name`);
+      }
       owners.add(bb.owner);
+      let sides = 0;
+      for (const k of SIDE_KEYS) {
+        if (bb[k] === undefined) continue;
+        const enabled = k === 'over13' || k === 'under13' ? r.overUnder13 : r[k];
+        if (!enabled) throw new RoundError(`seat ${entry.seat}: the ${k} bet of ${bb.owner} is not offered under these rules`);
+        checkAmount(bb[k], `seat ${entry.seat} ${k} bet of ${bb.owner}`);
+        sides++;
+      }
+      if (r.oneSideBetPerPlayer && sides > 1) throw new RoundError(`seat ${entry.seat}: only one additional bet per player (art.13)`);
+      if (bb.main === 0 && sides > 0) continue; // side bets only, on this seat's hand (Art. 13)
+      const amount = checkAmount(bb.main, `seat ${entry.seat} bet behind of ${bb.owner}`);
       total += amount;
       const chooses = r.behindFollows === 'bettor-chooses';
       stakes.push({
@@ -891,7 +1030,8 @@ function validateAndBuild(setup: RoundSetup): Seat[] {
       decider: decider(r, entry),
       hands: [newHand(entry.seat, [], stakes)],
       insurance: 0,
-      insuranceDecided: false,
+      behindInsurance: new Map(),
+      declinedResplit: false,
       surrendered: false,
       firstTwo: [],
       awaitingSevensThird: false,

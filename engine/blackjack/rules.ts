@@ -124,6 +124,15 @@ const OPTIONS = {
       'portugal-2001': ['no-peek', pt('rule 17'), ['no-peek']],
     },
   } as OptionDef<string>,
+  exposedFirstCardValid: {
+    spec: bool,
+    about: 'a card that comes out face up is void, except (by this option) the first card of the game',
+    profiles: {
+      'macau-2009': [false, m9('art.5 n.1 (1)')],
+      'macau-2004': [false, m4('art.5 n.1 (1)')],
+      'portugal-2001': [false, pt('rule 17 (a turned dealer card goes to the discards)'), [false]],
+    },
+  } as OptionDef<boolean>,
   playerCardsFaceUp: {
     spec: bool,
     about: "players' cards dealt face up (display only; procedure 1 deals them face down)",
@@ -249,6 +258,15 @@ const OPTIONS = {
       'macau-2009': [true, m9('art.16 n.5')],
       'macau-2004': [true, m4('art.16 n.5')],
       'portugal-2001': [true, pt('rule 27')],
+    },
+  } as OptionDef<boolean>,
+  resplitAfterDecline: {
+    spec: bool,
+    about: 'a player who declined to split a pair formed after a split may still split a later one',
+    profiles: {
+      'macau-2009': [false, m9('art.16 n.5 ("a não ser que, anteriormente, tenha já decidido não separar")')],
+      'macau-2004': [false, m4('art.16 n.5')],
+      'portugal-2001': [true, pt('rule 27 (no such limit)')],
     },
   } as OptionDef<boolean>,
   resplitAces: {
@@ -475,6 +493,7 @@ export interface BlackjackRules {
   readonly burnBeforeDealerSecond: boolean;
   readonly dealProcedure: 'macau-1' | 'macau-2' | 'macau-3' | 'portugal-17';
   readonly holeCard: 'none' | 'peek' | 'no-peek';
+  readonly exposedFirstCardValid: boolean;
   readonly playerCardsFaceUp: boolean;
   readonly dealerSoft17: 'stand' | 'hit' | 'hit-ace-six';
   readonly dealerDrawsWhenAllLost: boolean;
@@ -489,6 +508,7 @@ export interface BlackjackRules {
   readonly softDoubleAceLocked: boolean;
   readonly maxHands: number;
   readonly resplit: boolean;
+  readonly resplitAfterDecline: boolean;
   readonly resplitAces: boolean;
   readonly splitPairsBy: 'rank' | 'value';
   readonly surrender: 'none' | 'not-vs-ace' | 'late';

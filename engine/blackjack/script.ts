@@ -18,6 +18,8 @@ export interface ScriptDecision {
   readonly seat: number;
   readonly hand: number;
   readonly action: string;
+  /** Optional: who decides (`seat:<n>` or a bettor behind); checked when given. */
+  readonly owner?: string;
 }
 
 export interface ScriptOutput {
@@ -90,6 +92,9 @@ export function runScript(rules: BlackjackRules, input: ScriptInput): ScriptOutp
       }
       if (d.seat !== x.seat || d.hand !== x.hand) {
         throw new ScriptError(`decision ${di + 1} is for seat ${d.seat} hand ${d.hand}, but seat ${x.seat} hand ${x.hand} must answer the ${x.offer} prompt now (legal: ${x.legal.join(', ')})`);
+      }
+      if (d.owner !== undefined && d.owner !== x.decider) {
+        throw new ScriptError(`decision ${di + 1} is given by "${d.owner}", but "${x.decider}" must answer the ${x.offer} prompt of seat ${x.seat} hand ${x.hand} now`);
       }
       round.decide(parseAction(d.action));
       di++;

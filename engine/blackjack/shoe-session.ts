@@ -92,11 +92,23 @@ export class BlackjackShoe {
    */
   cardOut(card: Card): boolean {
     if (!this.inventory.take(card)) return false;
+    this.countOut();
+    return true;
+  }
+
+  /** Counts a card out whose inventory was already taken (by a round sharing `inventory`). */
+  countOut(): void {
     this.dealt++;
     if (this.burnsLeft > 0 && this.roundsThisShoe === 0) this.burnsLeft--;
     // The cut card sits before card `cutAt`: it shows when that card is drawn.
     if (this.dealt > this.cutAt && !this.cutSeen) this.cutSeen = true;
-    return true;
+  }
+
+  /** The next card of a seeded shoe, without taking it out. */
+  peek(): Card {
+    const c = this.order[this.dealt];
+    if (!c) throw new RangeError('the shoe is empty');
+    return c;
   }
 
   /** The card-reading shoe reports the cut card itself (live path). */

@@ -253,6 +253,8 @@ export class FastBlackjack {
     this.nh = 1;
     this.initHand(0, p1, p2);
     let sevensThird = -1;
+    // Art. 16 n.5: a declined resplit bars later ones (unless resplitAfterDecline).
+    let declined = false;
     for (let i = 0; i < this.nh; i++) {
       if (this.hN[i] === 1) {
         const c = this.draw();
@@ -262,10 +264,13 @@ export class FastBlackjack {
         if ((this.hFirst[i] as number) >> 2 === c >> 2) this.splitPairs++;
       }
       if (this.hSplitAces[i]) {
-        if (r.resplitAces && val[this.hSecond[i] as number] === 1 && this.nh < r.maxHands && this.ranked(u, 2, 1, 2, 1, true, true, 0) === SPLIT) {
-          this.splitAt(i);
-          i--;
-          continue;
+        if (r.resplitAces && val[this.hSecond[i] as number] === 1 && this.nh < r.maxHands && (r.resplitAfterDecline || !declined)) {
+          if (this.ranked(u, 2, 1, 2, 1, true, true, 0) === SPLIT) {
+            this.splitAt(i);
+            i--;
+            continue;
+          }
+          declined = true;
         }
         this.hState[i] = 1;
         continue;
@@ -291,14 +296,14 @@ export class FastBlackjack {
           }
           this.hNet[i] = 3 * (this.hStake[i] as number); // on top of the main result
         }
-        if (tot === 21 || this.hDoubled[i]) {
-          this.hState[i] = 1;
-          break;
-        }
         if (n === 5 && r.fiveCardHalfPay && u !== 1 && this.strategy.takeFiveCardHalf(u, hard, ace === 1)) {
           this.hState[i] = 3;
           this.hNet[i] = Math.floor((this.hStake[i] as number) * 50) / 100;
           this.hOut[i] = 1;
+          break;
+        }
+        if (tot === 21 || this.hDoubled[i]) {
+          this.hState[i] = 1;
           break;
         }
         const fromSplit = this.hFromSplit[i] === 1;
@@ -313,7 +318,7 @@ export class FastBlackjack {
           const a = val[c1] as number;
           const b = val[c2] as number;
           const isPair = r.splitPairsBy === 'rank' ? c1 >> 2 === c2 >> 2 : a === b;
-          if (isPair && this.nh < r.maxHands && (!fromSplit || r.resplit)) {
+          if (isPair && this.nh < r.maxHands && (!fromSplit || (r.resplit && (r.resplitAfterDecline || !declined)))) {
             canSplit = true;
             pair = a;
           }
@@ -339,6 +344,7 @@ export class FastBlackjack {
           }
         }
         if (act === 0) act = HIT;
+        if (canSplit && fromSplit && act !== SPLIT) declined = true;
         first = false;
         if (act === STAND) {
           this.hState[i] = 1;

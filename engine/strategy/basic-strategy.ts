@@ -7,8 +7,9 @@ import type { BlackjackRules } from '../blackjack/rules.js';
  * drawn with its full-shoe probability: 1/13 each, 4/13 for ten-values).
  *
  * Values are per unit of the hand's initial bet. Known simplifications, all tiny next to the
- * choices they drive: resplits are valued as a single split, and the 6-7-8 special prize is not
- * valued. Where the dealer may hold a Black Jack unseen (no hole card, or an unpeeked one), each
+ * choices they drive: resplits are valued as a single split, the 6-7-8 special prize is not
+ * valued, and inside the hit/stand recursion a future five-card half payment is valued as if the
+ * dealer had no Black Jack (the decision itself, `takeFiveCardHalf`, does count that risk). Where the dealer may hold a Black Jack unseen (no hole card, or an unpeeked one), each
  * first decision's value mixes the Black Jack case with the loss the rules take on it (only the
  * original bet on doubles/splits when the profile says so).
  */
@@ -210,7 +211,8 @@ export function computeStrategy(rules: BlackjackRules): StrategyTable {
     const t = total(hard, ace);
     const stand = t >= rules.minStandTotal ? standEv(u, t) : -Infinity;
     const playOn = t === 21 ? standEv(u, 21) : Math.max(stand, hitEv(u, hard, ace, 6));
-    return 0.5 > playOn;
+    // The half payment is settled at once; playing on still loses to a dealer Black Jack not yet seen.
+    return 0.5 > mix(u, playOn, lossOnBj.play);
   };
 
   // Whole-round expectation (one hand, infinite deck), as a cross-check of the simulator.

@@ -1,0 +1,123 @@
+import type { Card } from '../cards/card.js';
+import type { Rng } from '../random/seeded-rng.js';
+import type { JackpotPayTable } from './jackpot.js';
+import { BlackjackRound, RoundError, type Action, type SeatEntry, type StreakState } from './round.js';
+import type { BlackjackRules } from './rules.js';
+import { BlackjackShoe, type ShoeStep } from './shoe-session.js';
+
+/**
+ * A table from round to round: the shoe (shuffle, burns, cut card, last round), the winning-streak
+ * markers and the jackpot pool carried between rounds, and the round in play. Every card that
+ * leaves the shoe goes through `cardOut`, which sends it where the procedure says: to the start-
+ * of-shoe burn or to the round. The same object serves the live path (cards read by the shoe) and
+ * the seeded path (`dealFromShoe`).
+ */
+export type TablePhase = 'shuffle' | 'burn' | 'betting' | 'round';
+
+export class BlackjackTable {
+  readonly rules: BlackjackRules;
+  readonly shoe: BlackjackShoe;
+  streaks: StreakState[] = [];
+  jackpot: { table: JackpotPayTable; pool: number } | undefined;
+  private round: BlackjackRound | undefined;
+  /** Rounds completed since the table opened. */
+  rounds = 0;
+  readonly shoeBurns: Card[] = [];
+
+  constructor(rules: BlackjackRules, jackpot?: { table: JackpotPayTable; pool: number }) {
+    this.rules = rules;
+    this.shoe = new BlackjackShoe(rules);
+    this.jackpot = jackpot;
+  }
+
+  get phase(): TablePhase {
+    if (this.round && !this.round.done) return 'round';
+    const step: ShoeStep = this.shoe.next();
+    return step.kind === 'shuffle' ? 'shuffle' : step.kind === 'burn' ? 'burn' : 'betting';
+  }
+
+  /** The round in play (or the last one, once done). */
+  get current(): BlackjackRound | undefined {
+    return this.round;
+  }
+
+  /** The shoe was shuffled (physically, or here from `rng`). `players` places the Portugal carta-aviso (rule 9). */
+  shuffled(players: number, rng?: Rng): void {
+    if (this.phase === 'round') throw new RoundError('cannot shuffle during a round');
+    this.shoe.shuffled(players, rng);
+  }
+
+  /** Closes the betting and starts a round with these bets (validated by the round). */
+  startRound(seats: readonly SeatEntry[]): BlackjackRound {
+    const phase = this.phase;
+    if (phase !== 'betting') throw new RoundError(`cannot start a round now: ${phase === 'round' ? 'a round is in play' : `the shoe needs a ${phase}`}`);
+    const step = this.shoe.next();
+    const firstRoundOfShoe = step.kind === 'round' && step.firstRoundOfShoe;
+    this.round = new BlackjackRound({
+      rules: this.rules,
+      seats,
+      streaks: this.streaks,
+      firstRoundOfShoe,
+      inventory: this.shoe.inventory,
+      ...(this.jackpot ? { jackpot: this.jackpot } : {}),
+    });
+    // A round with nothing to deal (impossible with a main bet) would be done at once.
+    if (this.round.done) this.finishRound();
+    return this.round;
+  }
+
+  /**
+   * A card left the shoe (read by the card-reading shoe, or drawn by `dealFromShoe`). Start-of-
+   * shoe burns are taken here; round cards go to the round. The shoe's inventory is shared with
+   * the round, so a card beyond its copies is refused (table on hold).
+   */
+  cardOut(card: Card): void {
+    const phase = this.phase;
+    if (phase === 'burn') {
+      if (!this.shoe.cardOut(card)) throw new RoundError('a card beyond the decks\' copies: the table goes on hold');
+      this.shoeBurns.push(card);
+      return;
+    }
+    if (phase !== 'round' || !this.round) throw new RoundError(`no card is expected now (${phase})`);
+    const x = this.round.expected();
+    if (x.kind !== 'card') throw new RoundError('no card is expected now: a decision is awaited');
+    // The round takes the card into the shared inventory; the shoe counts its position.
+    this.round.deal(card);
+    this.shoe.countOut();
+    if (this.round.done) this.finishRound();
+  }
+
+  /** Seeded path: draws the next card of the shuffled shoe and places it. */
+  dealFromShoe(): Card {
+    const c = this.shoe.peek();
+    this.cardOut(c);
+    return c;
+  }
+
+  /** A decision for the round in play (the round may end on it, e.g. a surrender with nothing left to deal). */
+  decide(action: Action): void {
+    if (!this.round || this.round.done) throw new RoundError('no decision is expected now');
+    this.round.decide(action);
+    if (this.round.done) this.finishRound();
+  }
+
+  /** A card that must not count (Art. 5 n.1 (1), Art. 6 n.1, rule 17): out of the shoe, into the discards. */
+  discard(card: Card, why: string): void {
+    if (!this.round || this.round.done) throw new RoundError('no round in play');
+    this.round.discard(card, why);
+    this.shoe.countOut();
+  }
+
+  private finished = new WeakSet<BlackjackRound>();
+
+  private finishRound(): void {
+    const r = this.round;
+    if (!r || this.finished.has(r)) return;
+    this.finished.add(r);
+    this.streaks = r.streaks();
+    const pool = r.jackpotPool();
+    if (this.jackpot && pool !== undefined) this.jackpot = { ...this.jackpot, pool };
+    this.rounds++;
+    this.shoe.roundEnded();
+  }
+}
