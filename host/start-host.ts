@@ -8,6 +8,7 @@ import { BillAcceptors } from './devices/bill-acceptors.js';
 import { SimDealer } from './devices/sim-dealer.js';
 import { TableShoe } from './devices/shoe.js';
 import { BaccaratGame } from './games/baccarat.js';
+import { BlackjackGame } from './games/blackjack.js';
 import { WarGame } from './games/war.js';
 import type { LiveGame } from './table/live-game.js';
 import { realTimers, RoundController, type Timers } from './table/round-controller.js';
@@ -183,9 +184,9 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   };
 }
 
-/** The live adapter of the table's game; blackjack's arrives with its engine's host adapter. */
-function liveGame(config: TableConfig): LiveGame | null {
+/** The live adapter of the table's game. */
+function liveGame(config: TableConfig): LiveGame {
   if (config.game === 'baccarat') return new BaccaratGame(config.profile);
   if (config.game === 'war') return new WarGame(config.profile);
-  return null;
+  return new BlackjackGame(config.profile);
 }

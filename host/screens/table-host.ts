@@ -130,7 +130,7 @@ export class TableHost {
         ? this.rounds.placeBet(station, command.bet, command.amount)
         : command.name === 'clear-bets'
           ? this.rounds.clearBets(station)
-          : this.rounds.decide(station, command.action);
+          : this.rounds.decide(station, command.action, command.amount);
     if (!r.ok) return { ok: false, error: protocolError('rejected', r.reason, { view, currentVersion: this.version(view) }) };
     return { ok: true, version: this.version(view) };
   }

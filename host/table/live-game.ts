@@ -27,10 +27,10 @@ export interface LiveRound {
   /** Places the card the round expects; `to` records where it went (`seat:3`, `banker`, `burn`…). */
   takeCard(card: Card): Outcome<{ to: string }>;
   /**
-   * Applies a seat's decision. `canAfford` says whether the seat's station can stake `amount`
+   * Applies a seat's decision (`amount` for decisions that name one, such as insurance). `canAfford` says whether the seat's station can stake `amount`
    * more; an action that needs more than it has is refused.
    */
-  decide(seat: number, action: string, canAfford: (amount: number) => boolean): Outcome<{ extra: ExtraBet[] }>;
+  decide(seat: number, action: string, canAfford: (amount: number) => boolean, amount?: number): Outcome<{ extra: ExtraBet[] }>;
   /** The hands as the table shows them; hidden cards as `XX` until revealed. */
   hands(): HandView[];
   /** The settlement lines, once `pending()` is done. */

@@ -117,11 +117,11 @@ export class RoundController {
     return { ok: true };
   }
 
-  decide(station: number, action: string): Outcome {
+  decide(station: number, action: string, amount?: number): Outcome {
     const p = this.round?.pending();
     const seat = this.seatOf.get(station);
     if (!this.round || !p || p.kind !== 'decision' || p.seat !== seat || this.hold) return { ok: false, reason: 'no decision is due from this station' };
-    return this.applyDecision(station, p.seat, p.hand, action, false);
+    return this.applyDecision(station, p.seat, p.hand, action, false, amount);
   }
 
   /* ─────────────── the shoe ─────────────── */
@@ -303,10 +303,10 @@ export class RoundController {
     this.changed();
   }
 
-  private applyDecision(station: number, seat: number, hand: number | undefined, action: string, auto: boolean): Outcome {
+  private applyDecision(station: number, seat: number, hand: number | undefined, action: string, auto: boolean, amount?: number): Outcome {
     const round = this.round;
     if (!round) return { ok: false, reason: 'no round' };
-    const r = round.decide(seat, action, (amount) => amount <= this.deps.ledger.credit(station));
+    const r = round.decide(seat, action, (cost) => cost <= this.deps.ledger.credit(station), amount);
     if (!r.ok) {
       if (auto) this.deps.log.error({ seat, action, reason: r.reason }, 'the default decision was refused');
       return r;

@@ -1,0 +1,146 @@
+import type { Card } from '../../engine/cards/card.js';
+import { handTotal } from '../../engine/blackjack/hand.js';
+import { RoundError, type Action, type ActionType, type BlackjackRound, type SeatBets } from '../../engine/blackjack/round.js';
+import { resolveRules, type BlackjackRules, type ProfileId } from '../../engine/blackjack/rules.js';
+import { BlackjackTable } from '../../engine/blackjack/table.js';
+import type { HandView } from '../../protocol/index.js';
+import type { LiveGame, LiveRound, Outcome, Pending } from '../table/live-game.js';
+
+/** Side bets by the rule options that offer them. */
+const SIDE_BETS: [keyof BlackjackRules, string[]][] = [
+  ['anyPair', ['anyPair']],
+  ['perfectPairs', ['perfectPairs']],
+  ['sevens', ['sevens']],
+  ['overUnder13', ['over13', 'under13']],
+];
+
+/**
+ * What happens when a seat lets its decision time run out (issue 7): stand, or hit where the
+ * profile forbids standing (Portugal rule 18: standing only above 11); offers are declined.
+ */
+export function blackjackDefault(legal: readonly ActionType[], offer: string): ActionType {
+  if (offer === 'insurance') return 'decline-insurance';
+  if (offer === 'even-money') return 'decline-even-money';
+  if (offer === 'five-card') return 'continue';
+  return legal.includes('stand') ? 'stand' : 'hit';
+}
+
+/** Blackjack through `engine/blackjack`'s table: shoe procedures, rounds, streaks carried. */
+export class BlackjackGame implements LiveGame {
+  readonly game = 'blackjack' as const;
+  readonly decks: number;
+  readonly bets: string[];
+  private readonly rules: BlackjackRules;
+  private table: BlackjackTable;
+
+  constructor(readonly profile: string) {
+    this.rules = resolveRules(profile as ProfileId);
+    this.decks = this.rules.decks;
+    this.bets = ['main', ...SIDE_BETS.filter(([key]) => this.rules[key] === true).flatMap(([, bets]) => bets)];
+    this.table = new BlackjackTable(this.rules);
+    this.table.shuffled(1);
+  }
+
+  newShoe(): void {
+    if (this.table.phase !== 'round') this.table.shuffled(1);
+  }
+
+  cutCard(): void {
+    this.table.shoe.cutCardOut();
+  }
+
+  shoeFinished(): boolean {
+    return this.table.phase === 'shuffle';
+  }
+
+  shoeCue(): ReturnType<LiveGame['shoeCue']> {
+    if (this.table.phase !== 'burn') return null;
+    const step = this.table.shoe.next();
+    return { kind: 'card', to: 'burn', ...(step.kind === 'burn' ? { burnsLeft: step.count } : {}) };
+  }
+
+  takeShoeCard(card: Card): Outcome<{ to: string }> {
+    if (this.table.phase !== 'burn') return { ok: false, reason: 'no burn is expected now' };
+    try {
+      this.table.cardOut(card);
+      return { ok: true, to: 'burn' };
+    } catch (e) {
+      return { ok: false, reason: e instanceof Error ? e.message : String(e) };
+    }
+  }
+
+  newRound(seats: ReadonlyMap<number, Readonly<Record<string, number>>>): LiveRound {
+    const round = this.table.startRound([...seats].map(([seat, bets]) => ({ seat, bets: { ...bets, main: bets.main ?? 0 } as SeatBets })));
+    const table = this.table;
+    const stakes = (seat: number) => round.hands().filter((h) => h.seat === seat).reduce((a, h) => a + h.stake, 0);
+    return {
+      pending: (): Pending => {
+        const x = round.expected();
+        if (x.kind === 'done') return { kind: 'done' };
+        if (x.kind === 'decision') {
+          return { kind: 'decision', seat: x.seat, hand: x.hand, legal: [...x.legal], default: blackjackDefault(x.legal, x.offer) };
+        }
+        const t = x.target;
+        if (t.to === 'burn') return { kind: 'card', cue: { kind: 'card', to: 'burn' } };
+        if (t.to === 'dealer') return { kind: 'card', cue: { kind: 'card', to: 'dealer', ...(x.step === 'dealer-hole' ? { faceDown: true } : {}) } };
+        return { kind: 'card', cue: { kind: 'card', to: 'seat', seat: t.seat, hand: t.hand } };
+      },
+      takeCard: (card: Card) => {
+        const x = round.expected();
+        if (x.kind !== 'card') return { ok: false, reason: 'no card is expected now' };
+        try {
+          table.cardOut(card);
+        } catch (e) {
+          return { ok: false, reason: e instanceof Error ? e.message : String(e) };
+        }
+        const t = x.target;
+        return { ok: true, to: t.to === 'hand' ? `seat:${t.seat}:hand:${t.hand}` : t.to };
+      },
+      decide: (seat: number, action: string, canAfford: (amount: number) => boolean, amount?: number) => {
+        const x = round.expected();
+        if (x.kind !== 'decision' || x.seat !== seat) return { ok: false, reason: `seat ${seat} has no decision to make` };
+        if (!x.legal.includes(action as ActionType)) return { ok: false, reason: `"${action}" is not legal now (legal: ${x.legal.join(', ')})` };
+        const before = stakes(seat);
+        const hand = round.hands().find((h) => h.seat === seat && h.hand === x.hand);
+        let act: Action;
+        let cost = 0;
+        if (action === 'insurance') {
+          const insure = Math.min(amount ?? x.insurance?.max ?? 0, x.insurance?.max ?? 0);
+          if (!x.insurance || insure < x.insurance.min) return { ok: false, reason: 'insurance amount out of range' };
+          act = { type: 'insurance', amount: insure };
+          cost = insure;
+        } else {
+          act = { type: action as Exclude<ActionType, 'insurance'> };
+          if (action === 'double' || action === 'split') cost = hand?.stake ?? 0;
+        }
+        if (cost > 0 && !canAfford(cost)) return { ok: false, reason: 'not enough credit' };
+        try {
+          table.decide(act);
+        } catch (e) {
+          if (e instanceof RoundError) return { ok: false, reason: e.message };
+          throw e;
+        }
+        // What the decision put into play: the growth of the seat's hands, plus any insurance.
+        const raised = stakes(seat) - before + (act.type === 'insurance' ? act.amount : 0);
+        const bet = act.type === 'insurance' ? 'insurance' : act.type === 'split' ? 'split' : 'double';
+        return { ok: true, extra: raised > 0 ? [{ seat, bet, amount: raised }] : [] };
+      },
+      hands: (): HandView[] => {
+        const x = round.expected();
+        const dealer = round.dealerView();
+        // The hole card stays face down until the dealer plays (or the round ends).
+        const revealed = x.kind === 'done' || (x.kind === 'card' && x.target.to === 'dealer' && x.step !== 'dealer-hole');
+        const hidden = this.rules.holeCard !== 'none' && !revealed && dealer.cards.length >= 2;
+        const cards = hidden ? dealer.cards.map((c, i) => (i === 1 ? 'XX' : c)) : dealer.cards;
+        const shown = hidden ? handTotal(round.dealer.slice(0, 1)) : { total: dealer.total, soft: dealer.soft };
+        return [
+          { owner: 'dealer', cards, total: cards.length ? shown.total : null, soft: shown.soft },
+          ...round.hands().map((h) => ({ owner: 'seat' as const, seat: h.seat, hand: h.hand, cards: h.cards, total: h.total, soft: h.soft, status: h.status })),
+        ];
+      },
+      settle: () => [...round.lines],
+    };
+  }
+}
+
+export type { BlackjackRound };
