@@ -147,7 +147,10 @@ export class Id003BillAcceptor extends BillAcceptorBase {
       return;
     }
     if (!changed) {
-      if ((s.code === STATUS.ENABLE || s.code === STATUS.DISABLE) && this.configured) await this.applyEnable();
+      if (s.code === STATUS.ENABLE || s.code === STATUS.DISABLE) {
+        if (!this.configured) await this.configure(); // setAccepted() changed the inhibits
+        await this.applyEnable();
+      }
       return;
     }
 

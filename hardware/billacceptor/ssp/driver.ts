@@ -55,11 +55,11 @@ export class SspBillAcceptor extends BillAcceptorBase {
    * bytes (same flag). Toggles the flag after a valid reply. `repeat` resends the previous packet
    * as-is, to have the validator repeat its last reply.
    */
-  private async transact(data: number[], opts: { sync?: boolean; repeat?: boolean } = {}): Promise<Uint8Array> {
+  private async transact(data: number[], opts: { sync?: boolean; repeat?: boolean; raw?: Uint8Array } = {}): Promise<Uint8Array> {
     const ch = this.ch;
     if (!ch) throw new LinkLostError();
     if (opts.sync) this.flag = SEQ_BIT;
-    const bytes = opts.repeat && this.lastBytes ? this.lastBytes : encodeSsp(this.flag | this.address, data);
+    const bytes = opts.raw ?? (opts.repeat && this.lastBytes ? this.lastBytes : encodeSsp(this.flag | this.address, data));
     const seqId = bytes[1] === 0x7f ? 0x7f : (bytes[1] ?? 0);
     this.lastBytes = bytes;
     for (let attempt = 0; attempt < this.opts.retries; attempt++) {
@@ -75,6 +75,9 @@ export class SspBillAcceptor extends BillAcceptorBase {
       }
       this.parser.reset();
     }
+    // A POLL whose reply never came may have carried a credit: keep the packet so the next session
+    // re-sends it with the same flag before SYNC, and the validator repeats that reply.
+    if (data[0] === CMD.POLL) this.unansweredPoll = bytes;
     throw new LinkLostError(`SSP: no reply to 0x${(data[0] ?? 0).toString(16)} after ${this.opts.retries} attempts`);
   }
 
@@ -91,6 +94,7 @@ export class SspBillAcceptor extends BillAcceptorBase {
     this.lastFaults = new Set();
     this.lastIdle = null;
     try {
+      await this.recoverUnansweredPoll();
       await this.transact([CMD.SYNC], { sync: true });
       this.link.markUp();
       await this.setup();
@@ -110,6 +114,24 @@ export class SspBillAcceptor extends BillAcceptorBase {
       this.ch = null;
     }
   }
+
+  /**
+   * After a link loss in the middle of a POLL: re-send that exact packet first. A validator that
+   * kept power repeats its last reply (events such as NOTE CREDIT are not lost); one that was
+   * reset executes it as a fresh POLL (its power-up events follow). Either way SYNC comes next.
+   */
+  private async recoverUnansweredPoll(): Promise<void> {
+    const raw = this.unansweredPoll;
+    this.unansweredPoll = null;
+    if (!raw) return;
+    for (let i = 0; i < this.opts.retries; i++) {
+      const reply = await this.transact([CMD.POLL], { raw });
+      this.link.markUp();
+      if (await this.onPoll(reply)) return;
+    }
+  }
+
+  private unansweredPoll: Uint8Array | null = null;
 
   private async setup(): Promise<void> {
     let v = this.maxVersion;

@@ -167,6 +167,13 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
     this.wire.add(kind, count);
   }
 
+  /** Damage the reply carrying the next NOTE CREDIT (and its `count - 1` repeats). */
+  faultCreditReply(kind: WireFault, count = 1): void {
+    this.creditFault = { kind, count };
+  }
+
+  private creditFault: { kind: WireFault; count: number } | null = null;
+
   receive(bytes: Uint8Array): void {
     if (!this.isPowered) return;
     for (const f of this.parser.push(bytes)) {
@@ -295,6 +302,8 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
         break;
       case 'credit':
         if (this.note) {
+          if (this.creditFault) this.wire.add(this.creditFault.kind, this.creditFault.count);
+          this.creditFault = null;
           out.push(EVENT.CREDIT, this.note.channel, EVENT.STACKED);
           this.cash.push(this.note.denomination);
           this.note = null;

@@ -1,6 +1,7 @@
 // End to end: the real SSP driver → CDC-ACM bridge code → fake USBDevice → SSP simulator.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { openBillAcceptor, type OpenedBillAcceptor } from '../../open.js';
 import { EventRecorder } from '../../sim/recorder.js';
 import { FakeUsbBus } from '../../transport/fake-usb.js';
@@ -63,6 +64,18 @@ describe('SSP end to end over the fake CDC-ACM bridge', () => {
     const seqs = r.sim.received.map((f) => f.seqId & 0x80);
     // after SYNC (0x80) the next command goes out with 0x00
     assert.equal(seqs[1], 0);
+    await r.dev.close();
+  });
+
+  it('every retry of the credit reply lost: link declared lost, the unanswered POLL is re-sent first, credit recovered', async () => {
+    const r = rig();
+    await enabled(r);
+    r.sim.faultCreditReply('drop', 3); // as many as the driver's retries
+    r.sim.insertNote(100);
+    await r.rec.untilCount('disconnected');
+    await r.rec.untilCount('credit');
+    assert.deepEqual(r.credits.map((c) => [c.amount, c.recovered]), [[10000, false]]);
+    assert.deepEqual(r.sim.cashbox, [100]);
     await r.dev.close();
   });
 
@@ -200,5 +213,35 @@ describe('SSP end to end over the fake CDC-ACM bridge', () => {
     await rb.untilCount('credit');
     assert.deepEqual(credits.map((c) => [c.escrowId, c.amount, c.recovered]), [[journalled!.escrowId, 50000, true]]);
     await b.close();
+  });
+
+  it('property: random wire damage never invents, loses or duplicates a credit', async () => {
+    const kinds = ['garble', 'truncate', 'drop', 'noise'] as const;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom(10, 100, 1000), { minLength: 1, maxLength: 3 }),
+        fc.array(fc.tuple(fc.constantFrom(...kinds), fc.integer({ min: 0, max: 30 })), { maxLength: 6 }),
+        async (notes, faults) => {
+          const r = rig();
+          try {
+            await enabled(r);
+            let polls = 0;
+            const plan = [...faults].sort((a, b) => a[1] - b[1]);
+            const iv = setInterval(() => {
+              polls++;
+              while (plan.length && plan[0]![1] <= polls) r.sim.wireFault(plan.shift()![0]);
+            }, 3);
+            for (const n of notes) r.sim.insertNote(n);
+            await r.rec.until(() => r.sim.cashbox.length + r.sim.returned.length === notes.length && r.credits.length === r.sim.cashbox.length, 8000, 'settled');
+            clearInterval(iv);
+            assert.equal(sum(r.credits.map((c) => c.amount)), sum(r.sim.cashbox) * 100);
+            assert.equal(new Set(r.credits.map((c) => c.escrowId)).size, r.credits.length);
+          } finally {
+            await r.dev.close();
+          }
+        },
+      ),
+      { numRuns: 8 },
+    );
   });
 });
