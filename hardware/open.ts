@@ -98,7 +98,10 @@ function hotplug(bus: Promise<UsbBusLike> | UsbBusLike, vid: number, pid: number
     let off: (() => void) | null = null;
     let closed = false;
     Promise.resolve(bus)
-      .then((b) => {
+      .then(async (b) => {
+        // node-usb's hot-plug emitter fails asynchronously (unhandled) where there is no USB
+        // subsystem; only subscribe once the bus has answered.
+        await b.getDevices();
         if (closed) return;
         b.addEventListener('connect', l);
         off = () => b.removeEventListener('connect', l);

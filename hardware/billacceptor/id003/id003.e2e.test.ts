@@ -106,6 +106,7 @@ describe('ID-003 end to end over the fake FTDI bridge', () => {
     await r.rec.until(() => r.sim.returned.length === 2);
     assert.deepEqual(r.rec.of('returned').map((e) => e.reason), ['host', 'escrow-timeout']);
     assert.deepEqual(r.sim.returned, [100, 50]);
+    assert.ok(r.sim.received.some((f) => f.code === CMD.HOLD), 'HOLD sent while the host decided');
     assert.equal(r.credits.length, 0);
     await r.dev.close();
   });
