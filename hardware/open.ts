@@ -2,11 +2,11 @@
 // `sim` runs the real driver over the fake USB bridge in front of a byte-level simulator, so the
 // simulated mode exercises exactly the code that drives real hardware.
 import { Id003BillAcceptor } from './billacceptor/id003/driver.js';
-import { Id003Simulator } from './billacceptor/id003/simulator.js';
+import { Id003Simulator, type Id003SimOptions } from './billacceptor/id003/simulator.js';
 import type { Currency } from './billacceptor/notes.js';
 import type { BillAcceptorSimControls } from './billacceptor/sim-controls.js';
-import { SspBillAcceptor } from './billacceptor/ssp/driver.js';
-import { SspSimulator } from './billacceptor/ssp/simulator.js';
+import { SspBillAcceptor, type SspOptions } from './billacceptor/ssp/driver.js';
+import { SspSimulator, type SspSimOptions } from './billacceptor/ssp/simulator.js';
 import type { BillAcceptor, BillAcceptorOptions } from './billacceptor/types.js';
 import { AsciiShoe } from './shoe/ascii.js';
 import { FramedShoe } from './shoe/framed-driver.js';
@@ -140,12 +140,15 @@ function attach<T extends object, C extends object>(target: T, sim: C | undefine
  * Opens a bill acceptor: `protocol` picks the driver. The device starts connecting at once; call
  * `enable()` to accept notes (or pass `enabled: true`).
  */
-export function openBillAcceptor(spec: string, options: BillAcceptorOptions & OpenOptions & { protocol: BillProtocol; currency: Currency }): OpenedBillAcceptor {
+export function openBillAcceptor(
+  spec: string,
+  options: BillAcceptorOptions & SspOptions & OpenOptions & { protocol: BillProtocol; currency: Currency; sim?: Partial<Id003SimOptions & SspSimOptions> },
+): OpenedBillAcceptor {
   const id003 = options.protocol === 'id003';
   const line = options.line ?? (id003 ? LINE_8E1_9600 : LINE_8N2_9600);
   let sim: (Id003Simulator | SspSimulator) | undefined;
   const { opener, cable, watch } = openerFor(spec, line, options, () => {
-    sim = id003 ? new Id003Simulator({ currency: options.currency }) : new SspSimulator({ currency: options.currency });
+    sim = id003 ? new Id003Simulator({ ...options.sim, currency: options.currency }) : new SspSimulator({ ...options.sim, currency: options.currency });
     return { side: sim, bridge: options.simBridge ?? (id003 ? 'ftdi' : 'cdc-acm') };
   });
   const device = id003 ? new Id003BillAcceptor(opener, options) : new SspBillAcceptor(opener, options);

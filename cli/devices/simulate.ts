@@ -19,7 +19,7 @@ import {
   type DeviceSide,
 } from '../../hardware/index.js';
 
-const USAGE = `usage: npm run --silent devices -- simulate bill-acceptor --protocol id003|ssp [--currency HKD|MOP] --listen tcp:127.0.0.1:PORT [--control tcp:127.0.0.1:PORT] [--json]
+const USAGE = `usage: npm run --silent devices -- simulate bill-acceptor --protocol id003|ssp [--currency HKD|MOP] [--encrypted] --listen tcp:127.0.0.1:PORT [--control tcp:127.0.0.1:PORT] [--json]
        npm run --silent devices -- simulate shoe --protocol framed|ascii [--seed N] --listen tcp:127.0.0.1:PORT [--control …] [--json]
   PORT 0 picks a free port (printed). Commands on stdin or the control port; "help" lists them.`;
 
@@ -41,6 +41,7 @@ export async function run(argv: string[]): Promise<number> {
         listen: { type: 'string' },
         control: { type: 'string' },
         seed: { type: 'string' },
+        encrypted: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
       },
       strict: true,
@@ -69,7 +70,8 @@ export async function run(argv: string[]): Promise<number> {
     const p = values.protocol;
     if (p !== 'id003' && p !== 'ssp') return usage('--protocol must be id003 or ssp');
     if (!isCurrency(values.currency)) return usage('--currency must be HKD or MOP');
-    const sim = p === 'id003' ? new Id003Simulator({ currency: values.currency }) : new SspSimulator({ currency: values.currency });
+    if (values.encrypted && p !== 'ssp') return usage('--encrypted applies to --protocol ssp (eSSP)');
+    const sim = p === 'id003' ? new Id003Simulator({ currency: values.currency }) : new SspSimulator({ currency: values.currency, encrypted: values.encrypted });
     side = sim;
     exec = (line) => runBillCommand(sim, line, ctx);
     help = BILL_COMMANDS;
