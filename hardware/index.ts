@@ -20,15 +20,15 @@ export type { BillAcceptor, BillAcceptorEvent, BillAcceptorOptions, Credit, Escr
 export { NOTE_FACE_VALUES, MINOR_PER_UNIT, isCurrency, minorUnits, type Currency } from './billacceptor/notes.js';
 export type { BillAcceptorSimControls, BillStep, WireFault } from './billacceptor/sim-controls.js';
 export { Id003BillAcceptor } from './billacceptor/id003/driver.js';
-export { Id003Simulator } from './billacceptor/id003/simulator.js';
-export { SspBillAcceptor } from './billacceptor/ssp/driver.js';
-export { SspSimulator } from './billacceptor/ssp/simulator.js';
+export { Id003Simulator, type Id003SimOptions } from './billacceptor/id003/simulator.js';
+export { SspBillAcceptor, type SspOptions } from './billacceptor/ssp/driver.js';
+export { SspSimulator, type SspSimOptions } from './billacceptor/ssp/simulator.js';
 
 export type { SequencedShoeEvent, ShoeDevice, ShoeEvent, ShoeOptions, ShoeSimControls } from './shoe/types.js';
 export { RANKS, SUITS, isCardCode, parseVendorCard, type CardCode, type Rank, type Suit } from './shoe/card-code.js';
 export { FramedShoe } from './shoe/framed-driver.js';
 export { AsciiShoe } from './shoe/ascii.js';
-export { ShoeSimulator, shuffledShoe } from './shoe/simulator.js';
+export { ShoeSimulator, shuffledShoe, type ShoeSimOptions } from './shoe/simulator.js';
 
 export { EventRecorder } from './sim/recorder.js';
 export { serveDevice, type DeviceServer } from './sim/tcp-server.js';

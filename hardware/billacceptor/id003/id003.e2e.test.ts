@@ -122,6 +122,20 @@ describe('ID-003 end to end over the fake FTDI bridge', () => {
     await r.dev.close();
   });
 
+  it('FTDI parity errors on the line drop the damaged chunk; the driver resyncs and credits once', async () => {
+    const r = rig();
+    await r.rec.until(() => r.rec.of('idle').some((e) => e.enabled));
+    r.sim.insertNote(100);
+    let n = 0;
+    const iv = setInterval(() => {
+      if (n++ < 6) r.sim.usb.faults.parityErrorNext = true;
+    }, 4);
+    await r.rec.untilCount('stacked');
+    clearInterval(iv);
+    assert.deepEqual(r.credits.map((c) => c.amount), [10000]);
+    await r.dev.close();
+  });
+
   it('reports jam, stacker full/removed/replaced, cheat and failure, and their clearing', async () => {
     const r = rig();
     await r.rec.until(() => r.rec.of('idle').some((e) => e.enabled));
