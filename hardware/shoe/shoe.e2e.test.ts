@@ -228,3 +228,51 @@ describe('ASCII shoe end to end', () => {
     await r.dev.close();
   });
 });
+
+describe('framed shoe sequence edge cases', () => {
+  it('a host whose journal is behind what the shoe already had acknowledged continues (warning, no stall)', async () => {
+    const sim = new ShoeSimulator({ protocol: 'framed', retransmitMs: 40 });
+    const bus = new FakeUsbBus();
+    bus.plug(sim, { kind: 'cdc-acm' });
+    const opener = async () => UsbSerialPort.open((await bus.getDevices())[0]!, LINE_8N1_9600, { bus, readTimeoutMs: 30 });
+    const a = new FramedShoe(opener, FAST);
+    const ra = new EventRecorder<ShoeEvent>();
+    a.on(ra.listener);
+    a.start();
+    await ra.untilCount('connected');
+    sim.loadShoe({ seed: 2 });
+    for (let i = 0; i < 4; i++) sim.drawCard();
+    await ra.untilCount('card', 4);
+    await ra.until(() => sim.unacked.length === 0);
+    await a.close();
+    const b = new FramedShoe(opener, { ...FAST, lastSequence: 1 });
+    const rb = new EventRecorder<ShoeEvent>();
+    b.on(rb.listener);
+    b.start();
+    await rb.untilCount('connected');
+    sim.drawCard();
+    await rb.untilCount('card');
+    assert.equal(rb.of('card')[0]?.index, 5);
+    assert.ok(rb.of('warning').some((w) => /acknowledged elsewhere/.test(w.text)));
+    await b.close();
+  });
+
+  it('sequence numbers wrap from 65535 to 1 without a gap or a duplicate', async () => {
+    const sim = new ShoeSimulator({ protocol: 'framed', retransmitMs: 40 });
+    (sim as unknown as { seq: number }).seq = 0xfffd; // as if the shoe had dealt for years
+    const bus = new FakeUsbBus();
+    bus.plug(sim, { kind: 'cdc-acm' });
+    const opener = async () => UsbSerialPort.open((await bus.getDevices())[0]!, LINE_8N1_9600, { bus, readTimeoutMs: 30 });
+    const shoe = new FramedShoe(opener, FAST);
+    const rec = new EventRecorder<ShoeEvent>();
+    shoe.on(rec.listener);
+    shoe.start();
+    await rec.untilCount('connected');
+    sim.loadShoe({ seed: 8 });
+    for (let i = 0; i < 4; i++) sim.drawCard();
+    await rec.untilCount('card', 4);
+    assert.deepEqual(rec.of('card').map((c) => c.sequence), [0xffff, 1, 2, 3]);
+    assert.deepEqual(rec.of('card').map((c) => c.card), shuffledShoe(8, 8).slice(0, 4));
+    await shoe.close();
+  });
+});
