@@ -91,6 +91,8 @@ export interface BridgeFaults {
   parityErrorNext: boolean;
   /** Make the next transferOut stall. */
   stallNextOut: boolean;
+  /** Make every transferIn stall from now on (a wedged endpoint). */
+  stallIn: boolean;
 }
 
 export class FakeUsbDevice implements UsbDeviceLike {
@@ -100,7 +102,7 @@ export class FakeUsbDevice implements UsbDeviceLike {
   readonly manufacturerName: string | null;
   readonly productName: string | null;
   readonly kind: BridgeKind;
-  readonly faults: BridgeFaults = { parityErrorNext: false, stallNextOut: false };
+  readonly faults: BridgeFaults = { parityErrorNext: false, stallNextOut: false, stallIn: false };
   /** What the host programmed into the bridge (null until it did). */
   line: LineSettings | null = null;
   dtr = false;
@@ -354,6 +356,10 @@ export class FakeUsbDevice implements UsbDeviceLike {
   async transferIn(endpointNumber: number, length: number, timeout = 1000): Promise<UsbInResult> {
     this.check();
     this.endpoint(endpointNumber, 'in');
+    if (this.faults.stallIn) {
+      await new Promise((r) => setTimeout(r, 1));
+      return { status: 'stall' };
+    }
     const wantsFtdiIdle = this.kind === 'ftdi';
     if (this.rx.length === 0) {
       const waitMs = wantsFtdiIdle ? Math.min(timeout, Math.max(1, this.latencyMs)) : timeout;

@@ -99,6 +99,15 @@ describe('USB-serial bridges over the fake USBDevice', () => {
     await port.close();
   });
 
+  it('a wedged (stalling) IN endpoint closes the port instead of spinning', async () => {
+    const bus = new FakeUsbBus();
+    const dev = bus.plug(new Echo(LINE_8E1_9600), { kind: 'cdc-acm' });
+    const port = await UsbSerialPort.open(dev, LINE_8E1_9600, { bus, readTimeoutMs: 50 });
+    const closed = new Promise<Error | undefined>((r) => port.onClose(r));
+    dev.faults.stallIn = true;
+    assert.match(String((await closed)?.message), /stall/);
+  });
+
   it('wrong line settings garble the bytes (the device expects 8E1)', async () => {
     const bus = new FakeUsbBus();
     const dev = bus.plug(new Echo(LINE_8E1_9600), { kind: 'cdc-acm' });

@@ -164,8 +164,16 @@ export class UsbSerialPort extends BasePort {
     while (!this.closed) {
       try {
         const r = await this.device.transferIn(this.eps.inEp.endpointNumber, size, this.readTimeoutMs);
+        if (r.status && r.status !== 'ok') {
+          // node-usb reports a null completion as 'stall': a few in a row mean the link is gone
+          // (spinning on a stalled endpoint would only burn the CPU).
+          if (++failures >= 3) {
+            this.lost(new Error(`IN endpoint ${r.status}`));
+            break;
+          }
+          continue;
+        }
         failures = 0;
-        if (r.status && r.status !== 'ok') continue;
         let bytes = inBytes(r);
         if (this.driver === 'ftdi') {
           const c = stripFtdiStatus(bytes, this.eps.inEp.packetSize);
