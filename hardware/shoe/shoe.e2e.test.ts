@@ -1,6 +1,7 @@
 // End to end: the real shoe adapters → CDC-ACM bridge code → fake USBDevice → shoe simulator.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { openShoe, type OpenedShoe } from '../open.js';
 import { EventRecorder } from '../sim/recorder.js';
 import { FakeUsbBus } from '../transport/fake-usb.js';
@@ -274,5 +275,38 @@ describe('framed shoe sequence edge cases', () => {
     assert.deepEqual(rec.of('card').map((c) => c.sequence), [0xffff, 1, 2, 3]);
     assert.deepEqual(rec.of('card').map((c) => c.card), shuffledShoe(8, 8).slice(0, 4));
     await shoe.close();
+  });
+
+  it('property: random wire damage, repeats and a link drop never lose, reorder or duplicate a card', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom('garble', 'truncate', 'drop', 'noise', 'repeat', 'unplug'), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 1, max: 1000 }),
+        async (faults, seed) => {
+          const r = rig('framed');
+          try {
+            await r.rec.untilCount('connected');
+            r.sim.loadShoe({ seed });
+            let drawn = 0;
+            for (const f of faults) {
+              if (f === 'repeat') r.sim.repeatLastFrame();
+              else if (f === 'unplug') {
+                r.sim.unplug();
+                r.sim.replug();
+              } else r.sim.wireFault(f);
+              r.sim.drawCard();
+              drawn++;
+            }
+            await r.rec.untilCount('card', drawn, 8000);
+            await new Promise((res) => setTimeout(res, 60));
+            assert.deepEqual(cards(r), shuffledShoe(8, seed).slice(0, drawn));
+            assert.equal(new Set(r.journal.map((e) => e.sequence)).size, r.journal.length);
+          } finally {
+            await r.dev.close();
+          }
+        },
+      ),
+      { numRuns: 6 },
+    );
   });
 });
