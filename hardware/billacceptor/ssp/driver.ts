@@ -206,8 +206,9 @@ export class SspBillAcceptor extends BillAcceptorBase {
     this.needSetup = false;
   }
 
+  /** Face value of a channel; undefined when unknown or 0 (a value the dataset could not express). */
   private channelValue(channel: number): number | undefined {
-    return this.channels[channel - 1];
+    return this.channels[channel - 1] || undefined;
   }
 
   /** Handles one POLL reply; false means "ask again with the same flag" (credit not journalled). */

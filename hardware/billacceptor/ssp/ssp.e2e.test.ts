@@ -8,14 +8,14 @@ import { FakeUsbBus } from '../../transport/fake-usb.js';
 import { LINE_8N2_9600 } from '../../transport/byte-port.js';
 import { UsbSerialPort } from '../../transport/usb-serial.js';
 import type { BillStep } from '../sim-controls.js';
-import type { BillAcceptorEvent, BillAcceptorOptions, Credit, EscrowedNote } from '../types.js';
+import type { BillAcceptorEvent, Credit, EscrowedNote } from '../types.js';
 import { CMD } from './constants.js';
 import { SspBillAcceptor } from './driver.js';
 import { SspSimulator } from './simulator.js';
 
 const FAST = { pollIntervalMs: 2, replyTimeoutMs: 60, reconnectBaseMs: 5, reconnectMaxMs: 40, usbReadTimeoutMs: 30, escrowTimeoutMs: 400 };
 
-function rig(extra: Partial<BillAcceptorOptions> = {}) {
+function rig(extra: Partial<Parameters<typeof openBillAcceptor>[1]> = {}) {
   const credits: Credit[] = [];
   const rec = new EventRecorder<BillAcceptorEvent>();
   const dev: OpenedBillAcceptor = openBillAcceptor('sim', {
@@ -48,6 +48,19 @@ describe('SSP end to end over the fake CDC-ACM bridge', () => {
     assert.equal(cmds[0], CMD.SYNC);
     assert.equal(r.sim.received[0]?.seqId, 0x80);
     assert.ok(cmds.includes(CMD.SETUP_REQUEST) && cmds.includes(CMD.SET_INHIBITS) && cmds.includes(CMD.ENABLE));
+    await r.dev.close();
+  });
+
+  it('negotiates the protocol version downward on 0xF4; channels a 1-byte table cannot express stay inhibited', async () => {
+    const r = rig({ sim: { maxProtocolVersion: 5 } });
+    await enabled(r);
+    const tried = r.sim.received.filter((f) => f.data[0] === CMD.HOST_PROTOCOL_VERSION).map((f) => f.data[1]);
+    assert.deepEqual(tried.slice(0, 3), [7, 6, 5]);
+    r.sim.insertNote(1000); // value 1000 does not fit the version-5 one-byte channel value
+    r.sim.insertNote(100);
+    await r.rec.untilCount('credit');
+    await r.rec.until(() => r.sim.returned.length === 1);
+    assert.deepEqual(r.credits.map((c) => c.denomination), [100]);
     await r.dev.close();
   });
 
