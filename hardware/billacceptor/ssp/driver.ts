@@ -233,6 +233,9 @@ export class SspBillAcceptor extends BillAcceptorBase {
     for (const f of faults) if (!this.lastFaults.has(f)) this.emitFault(f);
     if (this.lastFaults.size > 0 && faults.size === 0) this.emit({ type: 'faultCleared' });
     this.lastFaults = faults;
+    // The validator disables itself after 10 s without a command (e.g. a slow journal while a
+    // credit waited): if it says DISABLED while we want it enabled, ENABLE is sent again.
+    if (events.some((e) => e.code === EVENT.DISABLED) && this.wantEnabled) this.appliedEnabled = null;
     if (idle) {
       const enabled = !events.some((e) => e.code === EVENT.DISABLED);
       if (this.lastIdle !== enabled) this.emit({ type: 'idle', enabled });

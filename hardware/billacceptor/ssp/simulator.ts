@@ -21,6 +21,8 @@ export interface SspSimOptions {
   maxProtocolVersion?: number;
   /** The validator rejects a note left in escrow without a command for this long (GA973: 10 s). */
   escrowTimeoutMs?: number;
+  /** The validator disables itself when no command came for this long (GA973: 10 s). */
+  idleDisableMs?: number;
   /** eSSP: refuse plain commands (0xFA KEY NOT SET) until a key is negotiated, then encrypt. */
   encrypted?: boolean;
   fixedKey?: bigint;
@@ -40,6 +42,7 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
   private readonly serial: number;
   private readonly maxProtocol: number;
   private readonly escrowTimeoutMs: number;
+  private readonly idleDisableMs: number;
   private readonly channels: number[];
   private readonly encrypted: boolean;
   private readonly fixedKey: bigint;
@@ -75,6 +78,7 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
     this.serial = options.serial ?? 0x00bc614e;
     this.maxProtocol = options.maxProtocolVersion ?? 7;
     this.escrowTimeoutMs = options.escrowTimeoutMs ?? 10_000;
+    this.idleDisableMs = options.idleDisableMs ?? 10_000;
     this.channels = [...NOTE_FACE_VALUES[this.currency]];
     this.encrypted = options.encrypted ?? false;
     this.fixedKey = options.fixedKey ?? DEFAULT_FIXED_KEY;
@@ -225,6 +229,7 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
     const inner = body[0] ?? -1;
     const now = Date.now();
     if (this.phase === 'escrow' && now - this.lastCommandAt > this.escrowTimeoutMs) this.startReject();
+    if (now - this.lastCommandAt > this.idleDisableMs) this.enabled = false;
     this.lastCommandAt = now;
     const data = this.encrypted && !wrapped && !KEY_SETUP.has(inner) ? [RESP.KEY_NOT_SET] : this.execute(inner, body);
     const reply = encodeSsp(flag | this.address, wrapped && this.essp ? this.essp.wrap(data) : data);

@@ -64,6 +64,24 @@ describe('SSP end to end over the fake CDC-ACM bridge', () => {
     await r.dev.close();
   });
 
+  it('a validator that disabled itself during a slow journal write is enabled again', async () => {
+    const r = rig({
+      sim: { idleDisableMs: 100 },
+      onCredit: async (c) => {
+        await new Promise((res) => setTimeout(res, 200));
+        r.credits.push(c);
+      },
+    });
+    await enabled(r);
+    r.sim.insertNote(100);
+    await r.rec.untilCount('credit');
+    r.sim.insertNote(500);
+    await r.rec.untilCount('credit', 2);
+    assert.deepEqual(r.credits.map((c) => c.denomination), [100, 500]);
+    assert.ok(r.rec.of('idle').some((e) => !e.enabled), 'the unit reported itself disabled');
+    await r.dev.close();
+  });
+
   it('the sequence flag alternates and a retry after a lost reply reuses it (no lost credit)', async () => {
     const r = rig();
     await enabled(r);
