@@ -36,6 +36,7 @@ export class Link {
   private isDown = false;
   private everUp = false;
   private port: BytePort | null = null;
+  private backoff: AbortController | null = null;
 
   constructor(
     private readonly opener: PortOpener,
@@ -68,6 +69,11 @@ export class Link {
     }
   }
 
+  /** Cuts a reconnect backoff short (e.g. the awaited USB device was just plugged in). */
+  wake(): void {
+    this.backoff?.abort();
+  }
+
   /** Closes the current port (the session then ends as if the link had dropped). */
   async dropPort(): Promise<void> {
     await this.port?.close();
@@ -95,7 +101,12 @@ export class Link {
         this.isDown = true;
         this.hooks.down(reason);
       }
-      await sleep(this.clock, backoffDelay(attempt++, this.options.reconnectBaseMs ?? 250, this.options.reconnectMaxMs ?? 10_000), this.abort.signal);
+      this.backoff = new AbortController();
+      const stop = (): void => this.backoff?.abort();
+      this.abort.signal.addEventListener('abort', stop, { once: true });
+      await sleep(this.clock, backoffDelay(attempt++, this.options.reconnectBaseMs ?? 250, this.options.reconnectMaxMs ?? 10_000), this.backoff.signal);
+      this.abort.signal.removeEventListener('abort', stop);
+      this.backoff = null;
     }
   }
 

@@ -2,11 +2,11 @@
 // `sim` runs the real driver over the fake USB bridge in front of a byte-level simulator, so the
 // simulated mode exercises exactly the code that drives real hardware.
 import { Id003BillAcceptor } from './billacceptor/id003/driver.js';
-import { Id003Simulator } from './billacceptor/id003/simulator.js';
+import { Id003Simulator, type Id003SimOptions } from './billacceptor/id003/simulator.js';
 import type { Currency } from './billacceptor/notes.js';
 import type { BillAcceptorSimControls } from './billacceptor/sim-controls.js';
-import { SspBillAcceptor } from './billacceptor/ssp/driver.js';
-import { SspSimulator } from './billacceptor/ssp/simulator.js';
+import { SspBillAcceptor, type SspOptions } from './billacceptor/ssp/driver.js';
+import { SspSimulator, type SspSimOptions } from './billacceptor/ssp/simulator.js';
 import type { BillAcceptor, BillAcceptorOptions } from './billacceptor/types.js';
 import { AsciiShoe } from './shoe/ascii.js';
 import { FramedShoe } from './shoe/framed-driver.js';
@@ -18,7 +18,7 @@ import { FakeUsbBus, type BridgeKind, type FakeUsbDevice } from './transport/fak
 import { findUsbDevice, nodeUsbBus } from './transport/node-usb.js';
 import { parseSpec } from './transport/spec.js';
 import { TcpPort } from './transport/tcp.js';
-import type { UsbBusLike } from './transport/usb-types.js';
+import type { UsbBusLike, UsbConnectionEventLike } from './transport/usb-types.js';
 import { UsbSerialPort } from './transport/usb-serial.js';
 
 export type BillProtocol = 'id003' | 'ssp';
@@ -60,10 +60,16 @@ export function openerFor(
   line: LineSettings,
   options: OpenOptions,
   sim?: () => { side: DeviceSide; bridge: BridgeKind },
-): { opener: PortOpener; cable?: SimCable } {
+): { opener: PortOpener; cable?: SimCable; watch?: Watch } {
   const s = parseSpec(spec);
   if (s.kind === 'tcp') return { opener: () => TcpPort.open(s.host, s.port) };
-  if (s.kind === 'usb') return { opener: usbOpener(options.bus ?? nodeUsbBus(), s.vendorId, s.productId, s.serial, line, options.usbReadTimeoutMs) };
+  if (s.kind === 'usb') {
+    const bus = options.bus ?? nodeUsbBus();
+    return {
+      opener: usbOpener(bus, s.vendorId, s.productId, s.serial, line, options.usbReadTimeoutMs),
+      watch: hotplug(bus, s.vendorId, s.productId, s.serial),
+    };
+  }
   if (!sim) throw new Error('no simulator for this device');
   const { side, bridge } = sim();
   const bus = new FakeUsbBus();
@@ -77,7 +83,46 @@ export function openerFor(
       return usb;
     },
   };
-  return { opener: usbOpener(bus, usb.vendorId, usb.productId, undefined, line, options.usbReadTimeoutMs ?? 100), cable };
+  return { opener: usbOpener(bus, usb.vendorId, usb.productId, undefined, line, options.usbReadTimeoutMs ?? 100), cable, watch: hotplug(bus, usb.vendorId, usb.productId) };
+}
+
+/** Subscribes to the bus's connect events for one device; returns the unsubscribe. */
+type Watch = (onConnect: () => void) => () => void;
+
+function hotplug(bus: Promise<UsbBusLike> | UsbBusLike, vid: number, pid: number, serial?: string): Watch {
+  return (onConnect) => {
+    const l = (ev: UsbConnectionEventLike): void => {
+      const d = ev.device;
+      if (d.vendorId === vid && d.productId === pid && (!serial || d.serialNumber === serial)) onConnect();
+    };
+    let off: (() => void) | null = null;
+    let closed = false;
+    Promise.resolve(bus)
+      .then(async (b) => {
+        // node-usb's hot-plug emitter fails asynchronously (unhandled) where there is no USB
+        // subsystem; only subscribe once the bus has answered.
+        await b.getDevices();
+        if (closed) return;
+        b.addEventListener('connect', l);
+        off = () => b.removeEventListener('connect', l);
+      })
+      .catch(() => undefined); // no USB subsystem: the backoff alone will do
+    return () => {
+      closed = true;
+      off?.();
+    };
+  };
+}
+
+/** Ties the hot-plug watch to the device's lifetime. */
+function watchDevice(device: { wake(): void; close(): Promise<void> }, watch: Watch | undefined): void {
+  if (!watch) return;
+  const off = watch(() => device.wake());
+  const close = device.close.bind(device);
+  device.close = async () => {
+    off();
+    await close();
+  };
 }
 
 function attach<T extends object, C extends object>(target: T, sim: C | undefined, cable: SimCable | undefined): T & { simulator?: C & SimCable } {
@@ -95,15 +140,19 @@ function attach<T extends object, C extends object>(target: T, sim: C | undefine
  * Opens a bill acceptor: `protocol` picks the driver. The device starts connecting at once; call
  * `enable()` to accept notes (or pass `enabled: true`).
  */
-export function openBillAcceptor(spec: string, options: BillAcceptorOptions & OpenOptions & { protocol: BillProtocol; currency: Currency }): OpenedBillAcceptor {
+export function openBillAcceptor(
+  spec: string,
+  options: BillAcceptorOptions & SspOptions & OpenOptions & { protocol: BillProtocol; currency: Currency; sim?: Partial<Id003SimOptions & SspSimOptions> },
+): OpenedBillAcceptor {
   const id003 = options.protocol === 'id003';
   const line = options.line ?? (id003 ? LINE_8E1_9600 : LINE_8N2_9600);
   let sim: (Id003Simulator | SspSimulator) | undefined;
-  const { opener, cable } = openerFor(spec, line, options, () => {
-    sim = id003 ? new Id003Simulator({ currency: options.currency }) : new SspSimulator({ currency: options.currency });
+  const { opener, cable, watch } = openerFor(spec, line, options, () => {
+    sim = id003 ? new Id003Simulator({ ...options.sim, currency: options.currency }) : new SspSimulator({ ...options.sim, currency: options.currency });
     return { side: sim, bridge: options.simBridge ?? (id003 ? 'ftdi' : 'cdc-acm') };
   });
   const device = id003 ? new Id003BillAcceptor(opener, options) : new SspBillAcceptor(opener, options);
+  watchDevice(device, watch);
   const opened = attach(device, sim as BillAcceptorSimControls | undefined, cable);
   device.start();
   return opened;
@@ -113,11 +162,12 @@ export function openBillAcceptor(spec: string, options: BillAcceptorOptions & Op
 export function openShoe(spec: string, options: ShoeOptions & OpenOptions & { protocol: ShoeProtocol; seed?: number; sim?: Partial<ShoeSimOptions> }): OpenedShoe {
   const line = options.line ?? LINE_8N1_9600;
   let sim: ShoeSimulator | undefined;
-  const { opener, cable } = openerFor(spec, line, options, () => {
+  const { opener, cable, watch } = openerFor(spec, line, options, () => {
     sim = new ShoeSimulator({ ...options.sim, protocol: options.protocol, ...(options.seed !== undefined ? { seed: options.seed } : {}) });
     return { side: sim, bridge: options.simBridge ?? 'cdc-acm' };
   });
   const device = options.protocol === 'framed' ? new FramedShoe(opener, options) : new AsciiShoe(opener, options);
+  watchDevice(device, watch);
   const opened = attach(device, sim as ShoeSimControls | undefined, cable);
   device.start();
   return opened;

@@ -61,6 +61,11 @@ export abstract class BillAcceptorBase implements BillAcceptor {
     this.link.start();
   }
 
+  /** Reconnect now instead of waiting out the backoff (hot-plug). */
+  wake(): void {
+    this.link.wake();
+  }
+
   enable(): void {
     this.wantEnabled = true;
   }

@@ -38,6 +38,11 @@ export abstract class ShoeBase implements ShoeDevice {
     this.link.start();
   }
 
+  /** Reconnect now instead of waiting out the backoff (hot-plug). */
+  wake(): void {
+    this.link.wake();
+  }
+
   async close(): Promise<void> {
     await this.link.stop();
   }

@@ -134,6 +134,7 @@ export class FramedShoe extends ShoeBase {
             gapRequested = this.expected;
             this.events.emit({ type: 'warning', text: `sequence gap: expected ${this.expected}, got ${f.seq}` });
             void this.command(MSG.REPLAY_FROM, u16(this.expected));
+            await ch.write(encodeShoeFrame(0, MSG.GET_STATUS)); // HELLO shows what the shoe still holds
           }
           continue;
         }
@@ -164,6 +165,11 @@ export class FramedShoe extends ShoeBase {
       // The shoe's counter is behind what we already delivered: it was reset or swapped. (Its
       // oldest unacknowledged event may legitimately be behind: our ACK was lost.)
       this.events.emit({ type: 'warning', text: `shoe sequence restarted (device at ${lastSeq}, host expected ${this.expected})` });
+      this.expected = deviceNext;
+    } else if (seqDiff(deviceNext, this.expected) > 0) {
+      // The shoe no longer holds events we never journalled (acknowledged by another host, or a
+      // journal that lost its tail): waiting for them would stall the shoe forever.
+      this.events.emit({ type: 'warning', text: `shoe events ${this.expected}…${lastSeq} were acknowledged elsewhere; continuing from ${deviceNext}` });
       this.expected = deviceNext;
     }
   }

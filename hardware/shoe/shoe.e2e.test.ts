@@ -1,6 +1,7 @@
 // End to end: the real shoe adapters → CDC-ACM bridge code → fake USBDevice → shoe simulator.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { openShoe, type OpenedShoe } from '../open.js';
 import { EventRecorder } from '../sim/recorder.js';
 import { FakeUsbBus } from '../transport/fake-usb.js';
@@ -226,5 +227,86 @@ describe('ASCII shoe end to end', () => {
     await r.rec.untilCount('card', 2);
     assert.deepEqual(cards(r), [order[2], order[4]]);
     await r.dev.close();
+  });
+});
+
+describe('framed shoe sequence edge cases', () => {
+  it('a host whose journal is behind what the shoe already had acknowledged continues (warning, no stall)', async () => {
+    const sim = new ShoeSimulator({ protocol: 'framed', retransmitMs: 40 });
+    const bus = new FakeUsbBus();
+    bus.plug(sim, { kind: 'cdc-acm' });
+    const opener = async () => UsbSerialPort.open((await bus.getDevices())[0]!, LINE_8N1_9600, { bus, readTimeoutMs: 30 });
+    const a = new FramedShoe(opener, FAST);
+    const ra = new EventRecorder<ShoeEvent>();
+    a.on(ra.listener);
+    a.start();
+    await ra.untilCount('connected');
+    sim.loadShoe({ seed: 2 });
+    for (let i = 0; i < 4; i++) sim.drawCard();
+    await ra.untilCount('card', 4);
+    await ra.until(() => sim.unacked.length === 0);
+    await a.close();
+    const b = new FramedShoe(opener, { ...FAST, lastSequence: 1 });
+    const rb = new EventRecorder<ShoeEvent>();
+    b.on(rb.listener);
+    b.start();
+    await rb.untilCount('connected');
+    sim.drawCard();
+    await rb.untilCount('card');
+    assert.equal(rb.of('card')[0]?.index, 5);
+    assert.ok(rb.of('warning').some((w) => /acknowledged elsewhere/.test(w.text)));
+    await b.close();
+  });
+
+  it('sequence numbers wrap from 65535 to 1 without a gap or a duplicate', async () => {
+    const sim = new ShoeSimulator({ protocol: 'framed', retransmitMs: 40 });
+    (sim as unknown as { seq: number }).seq = 0xfffd; // as if the shoe had dealt for years
+    const bus = new FakeUsbBus();
+    bus.plug(sim, { kind: 'cdc-acm' });
+    const opener = async () => UsbSerialPort.open((await bus.getDevices())[0]!, LINE_8N1_9600, { bus, readTimeoutMs: 30 });
+    const shoe = new FramedShoe(opener, FAST);
+    const rec = new EventRecorder<ShoeEvent>();
+    shoe.on(rec.listener);
+    shoe.start();
+    await rec.untilCount('connected');
+    sim.loadShoe({ seed: 8 });
+    for (let i = 0; i < 4; i++) sim.drawCard();
+    await rec.untilCount('card', 4);
+    assert.deepEqual(rec.of('card').map((c) => c.sequence), [0xffff, 1, 2, 3]);
+    assert.deepEqual(rec.of('card').map((c) => c.card), shuffledShoe(8, 8).slice(0, 4));
+    await shoe.close();
+  });
+
+  it('property: random wire damage, repeats and a link drop never lose, reorder or duplicate a card', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom('garble', 'truncate', 'drop', 'noise', 'repeat', 'unplug'), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 1, max: 1000 }),
+        async (faults, seed) => {
+          const r = rig('framed');
+          try {
+            await r.rec.untilCount('connected');
+            r.sim.loadShoe({ seed });
+            let drawn = 0;
+            for (const f of faults) {
+              if (f === 'repeat') r.sim.repeatLastFrame();
+              else if (f === 'unplug') {
+                r.sim.unplug();
+                r.sim.replug();
+              } else r.sim.wireFault(f);
+              r.sim.drawCard();
+              drawn++;
+            }
+            await r.rec.untilCount('card', drawn, 8000);
+            await new Promise((res) => setTimeout(res, 60));
+            assert.deepEqual(cards(r), shuffledShoe(8, seed).slice(0, drawn));
+            assert.equal(new Set(r.journal.map((e) => e.sequence)).size, r.journal.length);
+          } finally {
+            await r.dev.close();
+          }
+        },
+      ),
+      { numRuns: 6 },
+    );
   });
 });

@@ -216,7 +216,8 @@ export class ShoeSimulator extends ByteDevice implements ShoeSimControls {
 
   private event(type: number, payload: number[], asciiLine: string): void {
     if (this.protocol === 'ascii') {
-      if (this.isPowered) this.send(asciiBytes(`${asciiLine}\r\n`));
+      // Lock state has no ASCII form (the stream is one-way).
+      if (this.isPowered && asciiLine) this.send(asciiBytes(`${asciiLine}\r\n`));
       return;
     }
     this.seq = nextSeq(this.seq);

@@ -14,7 +14,7 @@ import type {
   UsbOutResult,
 } from './usb-types.js';
 
-export type BridgeKind = 'cdc-acm' | 'ftdi' | 'cp210x';
+export type BridgeKind = 'cdc-acm' | 'ftdi' | 'cp210x' | 'pl2303';
 
 export interface FakeUsbOptions {
   kind: BridgeKind;
@@ -29,6 +29,7 @@ const DEFAULT_IDS: Record<BridgeKind, [number, number, string, string]> = {
   'cdc-acm': [0x191c, 0x4104, 'Innovative Technology LTD', 'NV9USB (simulated)'],
   ftdi: [0x0403, 0x6001, 'FTDI', 'FT232R USB UART (simulated)'],
   cp210x: [0x10c4, 0xea60, 'Silicon Labs', 'CP2102 USB to UART (simulated)'],
+  pl2303: [0x067b, 0x2303, 'Prolific Technology Inc.', 'USB-Serial Controller (simulated)'],
 };
 
 const PACKET = 64;
@@ -49,6 +50,19 @@ function configurationFor(kind: BridgeKind, claimed: Set<number>): UsbConfigurat
         iface(1, 0x0a, [
           { endpointNumber: 2, direction: 'in', type: 'bulk', packetSize: PACKET },
           { endpointNumber: 2, direction: 'out', type: 'bulk', packetSize: PACKET },
+        ]),
+      ],
+    };
+  }
+  if (kind === 'pl2303') {
+    // HX layout: interrupt IN 0x81 (status), bulk OUT 0x02, bulk IN 0x83.
+    return {
+      configurationValue: 1,
+      interfaces: [
+        iface(0, 0xff, [
+          { endpointNumber: 1, direction: 'in', type: 'interrupt', packetSize: 10 },
+          { endpointNumber: 2, direction: 'out', type: 'bulk', packetSize: PACKET },
+          { endpointNumber: 3, direction: 'in', type: 'bulk', packetSize: PACKET },
         ]),
       ],
     };
@@ -77,6 +91,8 @@ export interface BridgeFaults {
   parityErrorNext: boolean;
   /** Make the next transferOut stall. */
   stallNextOut: boolean;
+  /** Make every transferIn stall from now on (a wedged endpoint). */
+  stallIn: boolean;
 }
 
 export class FakeUsbDevice implements UsbDeviceLike {
@@ -86,13 +102,15 @@ export class FakeUsbDevice implements UsbDeviceLike {
   readonly manufacturerName: string | null;
   readonly productName: string | null;
   readonly kind: BridgeKind;
-  readonly faults: BridgeFaults = { parityErrorNext: false, stallNextOut: false };
+  readonly faults: BridgeFaults = { parityErrorNext: false, stallNextOut: false, stallIn: false };
   /** What the host programmed into the bridge (null until it did). */
   line: LineSettings | null = null;
   dtr = false;
   rts = false;
   latencyMs = 16;
-  enabled = false; // CP210x IFC_ENABLE
+  enabled = false; // CP210x IFC_ENABLE, PL2303 initialisation
+  /** PL2303 vendor writes [value, index], in order. */
+  readonly vendorWrites: [number, number][] = [];
   readonly controlLog: UsbControlSetup[] = [];
 
   private isOpen = false;
@@ -202,7 +220,13 @@ export class FakeUsbDevice implements UsbDeviceLike {
     this.controlLog.push({ ...setup });
     const ok = (n = data?.length ?? 0): UsbOutResult => ({ bytesWritten: n, status: 'ok' });
     const stall: UsbOutResult = { bytesWritten: 0, status: 'stall' };
-    if (this.kind === 'cdc-acm') {
+    if (this.kind === 'pl2303' && setup.requestType === 'vendor') {
+      if (setup.recipient !== 'device' || setup.request !== 0x01) return stall;
+      this.vendorWrites.push([setup.value, setup.index]);
+      if (setup.value === 0 && setup.index === 1) this.enabled = true; // part of the init sequence
+      return ok(0);
+    }
+    if (this.kind === 'cdc-acm' || this.kind === 'pl2303') {
       if (setup.requestType !== 'class' || setup.recipient !== 'interface' || setup.index !== 0) return stall;
       if (setup.request === 0x20 && data && data.length === 7) {
         this.cdcLineCoding = data.slice();
@@ -300,6 +324,7 @@ export class FakeUsbDevice implements UsbDeviceLike {
     if (this.kind === 'cdc-acm' && setup.request === 0x21) return { data: new DataView(this.cdcLineCoding.slice(0, length).buffer), status: 'ok' };
     if (this.kind === 'ftdi' && setup.request === 10) return { data: new DataView(new Uint8Array([this.latencyMs]).buffer), status: 'ok' };
     if (this.kind === 'ftdi' && setup.request === 5) return { data: new DataView(new Uint8Array([0x01, 0x60]).buffer), status: 'ok' };
+    if (this.kind === 'pl2303' && setup.requestType === 'vendor' && setup.request === 0x01) return { data: new DataView(new Uint8Array([0x00]).buffer), status: 'ok' };
     return { status: 'stall' };
   }
 
@@ -322,7 +347,7 @@ export class FakeUsbDevice implements UsbDeviceLike {
     }
     const bytes = Uint8Array.from(data);
     const garbled = this.line === null || !sameLine(this.line, this.side.line);
-    if (this.kind === 'cp210x' && !this.enabled) return { bytesWritten: bytes.length, status: 'ok' }; // a disabled UART drops it
+    if ((this.kind === 'cp210x' || this.kind === 'pl2303') && !this.enabled) return { bytesWritten: bytes.length, status: 'ok' }; // a UART not enabled/initialised drops it
     this.side.receive(garbled ? bytes.map((b) => b ^ 0xa5) : bytes);
     return { bytesWritten: bytes.length, status: 'ok' };
   }
@@ -331,6 +356,10 @@ export class FakeUsbDevice implements UsbDeviceLike {
   async transferIn(endpointNumber: number, length: number, timeout = 1000): Promise<UsbInResult> {
     this.check();
     this.endpoint(endpointNumber, 'in');
+    if (this.faults.stallIn) {
+      await new Promise((r) => setTimeout(r, 1));
+      return { status: 'stall' };
+    }
     const wantsFtdiIdle = this.kind === 'ftdi';
     if (this.rx.length === 0) {
       const waitMs = wantsFtdiIdle ? Math.min(timeout, Math.max(1, this.latencyMs)) : timeout;

@@ -8,7 +8,8 @@ export type DeviceSpec =
 
 const hexId = z.string().regex(/^(0x)?[0-9a-fA-F]{1,4}$/, 'a hex id of 1–4 digits');
 
-export function parseSpec(spec: string): DeviceSpec {
+/** `listen` allows port 0 (pick a free port) for servers. */
+export function parseSpec(spec: string, options: { listen?: boolean } = {}): DeviceSpec {
   if (spec === 'sim') return { kind: 'sim' };
   if (spec.startsWith('usb:')) {
     const [vid, pid, ...rest] = spec.slice(4).split(':');
@@ -23,7 +24,7 @@ export function parseSpec(spec: string): DeviceSpec {
     const i = body.lastIndexOf(':');
     const host = body.slice(0, i).replace(/^\[(.*)\]$/, '$1');
     const port = Number(body.slice(i + 1));
-    if (i <= 0 || !host || !Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`bad TCP spec "${spec}": expected tcp:HOST:PORT`);
+    if (i <= 0 || !host || !Number.isInteger(port) || port < (options.listen ? 0 : 1) || port > 65535 || body.slice(i + 1) === '') throw new Error(`bad TCP spec "${spec}": expected tcp:HOST:PORT`);
     return { kind: 'tcp', host, port };
   }
   throw new Error(`bad device spec "${spec}": expected sim, usb:VID:PID[:serial] or tcp:HOST:PORT`);

@@ -67,7 +67,7 @@ describe('bridge constants (research note §2, recomputed)', () => {
 });
 
 describe('USB-serial bridges over the fake USBDevice', () => {
-  for (const kind of ['cdc-acm', 'ftdi', 'cp210x'] as const) {
+  for (const kind of ['cdc-acm', 'ftdi', 'cp210x', 'pl2303'] as const) {
     it(`${kind}: sets the line, claims interfaces, and moves bytes both ways`, async () => {
       const bus = new FakeUsbBus();
       const dev = bus.plug(new Echo(LINE_8E1_9600), { kind });
@@ -80,6 +80,7 @@ describe('USB-serial bridges over the fake USBDevice', () => {
       await port.write(payload);
       assert.deepEqual(await got, payload);
       if (kind === 'ftdi') assert.equal(dev.latencyMs, 2);
+      if (kind === 'pl2303') assert.deepEqual(dev.vendorWrites, [[0x0404, 0], [0x0404, 1], [0, 1], [1, 0], [2, 0x44]]);
       await port.close();
     });
   }
@@ -96,6 +97,15 @@ describe('USB-serial bridges over the fake USBDevice', () => {
     assert.equal(toHex(await got), '04 05');
     assert.equal(port.lineErrors, 1);
     await port.close();
+  });
+
+  it('a wedged (stalling) IN endpoint closes the port instead of spinning', async () => {
+    const bus = new FakeUsbBus();
+    const dev = bus.plug(new Echo(LINE_8E1_9600), { kind: 'cdc-acm' });
+    const port = await UsbSerialPort.open(dev, LINE_8E1_9600, { bus, readTimeoutMs: 50 });
+    const closed = new Promise<Error | undefined>((r) => port.onClose(r));
+    dev.faults.stallIn = true;
+    assert.match(String((await closed)?.message), /stall/);
   });
 
   it('wrong line settings garble the bytes (the device expects 8E1)', async () => {

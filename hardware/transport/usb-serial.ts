@@ -4,13 +4,14 @@
 import { BasePort, type BytePort, type LineSettings } from './byte-port.js';
 import { hex4, inBytes, type UsbBusLike, type UsbConnectionEventLike, type UsbDeviceLike, type UsbEndpointLike } from './usb-types.js';
 
-export type BridgeDriver = 'cdc-acm' | 'ftdi' | 'cp210x';
+export type BridgeDriver = 'cdc-acm' | 'ftdi' | 'cp210x' | 'pl2303';
 
 /** Known bridge VID/PIDs; any other device with a CDC data interface (class 0x0A) is CDC-ACM. */
 export const KNOWN_BRIDGES: readonly { vid: number; pid: number; driver: BridgeDriver; name: string }[] = [
   { vid: 0x0403, pid: 0x6001, driver: 'ftdi', name: 'FTDI FT232R/BM' },
   { vid: 0x0403, pid: 0x6015, driver: 'ftdi', name: 'FTDI FT-X' },
   { vid: 0x10c4, pid: 0xea60, driver: 'cp210x', name: 'Silicon Labs CP210x' },
+  { vid: 0x067b, pid: 0x2303, driver: 'pl2303', name: 'Prolific PL2303 (HX)' },
   { vid: 0x191c, pid: 0x4104, driver: 'cdc-acm', name: 'ITL NV9USB/NV10USB/NV200 (CDC-ACM)' },
 ];
 
@@ -163,8 +164,16 @@ export class UsbSerialPort extends BasePort {
     while (!this.closed) {
       try {
         const r = await this.device.transferIn(this.eps.inEp.endpointNumber, size, this.readTimeoutMs);
+        if (r.status && r.status !== 'ok') {
+          // node-usb reports a null completion as 'stall': a few in a row mean the link is gone
+          // (spinning on a stalled endpoint would only burn the CPU).
+          if (++failures >= 3) {
+            this.lost(new Error(`IN endpoint ${r.status}`));
+            break;
+          }
+          continue;
+        }
         failures = 0;
-        if (r.status && r.status !== 'ok') continue;
         let bytes = inBytes(r);
         if (this.driver === 'ftdi') {
           const c = stripFtdiStatus(bytes, this.eps.inEp.packetSize);
@@ -232,6 +241,29 @@ async function setupLine(device: UsbDeviceLike, driver: BridgeDriver, eps: Endpo
     await v(9, 2); // latency 2 ms: request/response protocols at 9600 baud
     await v(0, 1); // purge RX
     await v(0, 2); // purge TX
+    return;
+  }
+  if (driver === 'pl2303') {
+    // Vendor initialisation ("black magic") of the non-HXN types, then CDC-style line coding.
+    const rd = async (value: number): Promise<void> => {
+      const r = await device.controlTransferIn({ requestType: 'vendor', recipient: 'device', request: 0x01, value, index: 0 }, 1);
+      if (r.status && r.status !== 'ok') throw new Error(`PL2303 vendor read 0x${value.toString(16)}: ${r.status}`);
+    };
+    const wr = (value: number, index: number) => must(device.controlTransferOut({ requestType: 'vendor', recipient: 'device', request: 0x01, value, index }), `PL2303 vendor write 0x${value.toString(16)}`);
+    await rd(0x8484);
+    await wr(0x0404, 0);
+    await rd(0x8484);
+    await rd(0x8383);
+    await rd(0x8484);
+    await wr(0x0404, 1);
+    await rd(0x8484);
+    await rd(0x8383);
+    await wr(0, 1);
+    await wr(1, 0);
+    await wr(2, 0x44); // HX; the old type 01 wants 0x24
+    const cls = { requestType: 'class', recipient: 'interface', index: 0 } as const;
+    await must(device.controlTransferOut({ ...cls, request: 0x20, value: 0 }, cdcLineCoding(line)), 'PL2303 SET_LINE');
+    await must(device.controlTransferOut({ ...cls, request: 0x22, value: 0x03 }), 'PL2303 SET_CONTROL');
     return;
   }
   const v = (request: number, value: number, data?: Uint8Array<ArrayBuffer>) =>

@@ -147,7 +147,10 @@ export class Id003BillAcceptor extends BillAcceptorBase {
       return;
     }
     if (!changed) {
-      if ((s.code === STATUS.ENABLE || s.code === STATUS.DISABLE) && this.configured) await this.applyEnable();
+      if (s.code === STATUS.ENABLE || s.code === STATUS.DISABLE) {
+        if (!this.configured) await this.configure(); // setAccepted() changed the inhibits
+        await this.applyEnable();
+      }
       return;
     }
 
@@ -246,7 +249,15 @@ export class Id003BillAcceptor extends BillAcceptorBase {
     else note = this.newNote(this.noteFor(code, value));
     this.current = { note, phase: 'escrow' };
     this.emit({ type: 'escrowed', note });
-    const { decision, timedOut } = await this.decide(note);
+    // While the host decides, HOLD keeps the note in escrow and the link under watch.
+    const decided = this.decide(note);
+    let done = false;
+    void decided.finally(() => (done = true));
+    while (!done) {
+      await sleep(this.clock, this.opts.pollIntervalMs);
+      if (!done) await this.operation(CMD.HOLD);
+    }
+    const { decision, timedOut } = await decided;
     if (decision === 'stack') {
       this.current.phase = 'stack-sent'; // the host journalled the escrow in onEscrow
       if (!(await this.operation(CMD.STACK_1))) this.current.phase = 'escrow';

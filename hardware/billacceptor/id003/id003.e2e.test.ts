@@ -106,6 +106,7 @@ describe('ID-003 end to end over the fake FTDI bridge', () => {
     await r.rec.until(() => r.sim.returned.length === 2);
     assert.deepEqual(r.rec.of('returned').map((e) => e.reason), ['host', 'escrow-timeout']);
     assert.deepEqual(r.sim.returned, [100, 50]);
+    assert.ok(r.sim.received.some((f) => f.code === CMD.HOLD), 'HOLD sent while the host decided');
     assert.equal(r.credits.length, 0);
     await r.dev.close();
   });
@@ -118,6 +119,20 @@ describe('ID-003 end to end over the fake FTDI bridge', () => {
     await r.rec.untilCount('stacked');
     assert.deepEqual(r.credits.map((c) => c.amount), [100000]);
     assert.deepEqual(r.sim.cashbox, [1000]);
+    await r.dev.close();
+  });
+
+  it('FTDI parity errors on the line drop the damaged chunk; the driver resyncs and credits once', async () => {
+    const r = rig();
+    await r.rec.until(() => r.rec.of('idle').some((e) => e.enabled));
+    r.sim.insertNote(100);
+    let n = 0;
+    const iv = setInterval(() => {
+      if (n++ < 6) r.sim.usb.faults.parityErrorNext = true;
+    }, 4);
+    await r.rec.untilCount('stacked');
+    clearInterval(iv);
+    assert.deepEqual(r.credits.map((c) => c.amount), [10000]);
     await r.dev.close();
   });
 
@@ -187,6 +202,47 @@ describe('ID-003 end to end over the fake FTDI bridge', () => {
     await r.rec.until(() => r.sim.cashbox.length === 1);
     assert.equal(r.credits.length, 1);
     await r.dev.close();
+  });
+
+  it('hot-plug: a USB connect event cuts the reconnect backoff short', async () => {
+    const r = rig({ reconnectBaseMs: 20_000, reconnectMaxMs: 20_000 });
+    await r.rec.until(() => r.rec.of('idle').some((e) => e.enabled));
+    r.sim.unplug();
+    await r.rec.untilCount('disconnected');
+    await new Promise((res) => setTimeout(res, 50)); // now inside a 20 s backoff
+    r.sim.replug();
+    await r.rec.untilCount('reconnected', 1, 3000);
+    await r.dev.close();
+  });
+
+  it('property: random wire damage never invents, loses or duplicates a credit', async () => {
+    const kinds = ['garble', 'truncate', 'drop', 'noise'] as const;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom(10, 100, 1000), { minLength: 1, maxLength: 3 }),
+        fc.array(fc.tuple(fc.constantFrom(...kinds), fc.integer({ min: 0, max: 30 })), { maxLength: 6 }),
+        async (notes, faults) => {
+          const r = rig();
+          try {
+            await r.rec.until(() => r.rec.of('idle').some((e) => e.enabled));
+            let polls = 0;
+            const plan = [...faults].sort((a, b) => a[1] - b[1]);
+            const iv = setInterval(() => {
+              polls++;
+              while (plan.length && plan[0]![1] <= polls) r.sim.wireFault(plan.shift()![0]);
+            }, 3);
+            for (const n of notes) r.sim.insertNote(n);
+            await r.rec.until(() => r.sim.cashbox.length + r.sim.returned.length === notes.length && r.credits.length === r.sim.cashbox.length, 8000, 'settled');
+            clearInterval(iv);
+            assert.equal(sum(r.credits.map((c) => c.amount)), sum(r.sim.cashbox) * 100);
+            assert.equal(new Set(r.credits.map((c) => c.escrowId)).size, r.credits.length);
+          } finally {
+            await r.dev.close();
+          }
+        },
+      ),
+      { numRuns: 8 },
+    );
   });
 
   it('a stalled ACK write (link drop at VEND VALID) does not credit twice', async () => {

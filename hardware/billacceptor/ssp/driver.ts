@@ -10,6 +10,7 @@ import { BillAcceptorBase, type InFlight } from '../base.js';
 import { NOTE_FACE_VALUES } from '../notes.js';
 import type { BillAcceptorOptions } from '../types.js';
 import { CMD, EVENT, RESP, SEQ_BIT, parsePollEvents, parseSetup, type SspEvent } from './constants.js';
+import { CMD_REQUEST_KEY_EXCHANGE, CMD_SET_GENERATOR, CMD_SET_MODULUS, DEFAULT_FIXED_KEY, EsspSession, STEX, aesKey, modPow, randomPrime, randomSecret, readU64le, u64le } from './essp.js';
 import { SspParser, encodeSsp, type SspFrame } from './frame.js';
 
 const FAULT_EVENTS = new Set<number>([EVENT.UNSAFE_JAM, EVENT.SAFE_JAM, EVENT.STACKER_FULL, EVENT.CASHBOX_REMOVED, EVENT.FRAUD, EVENT.NOTE_PATH_OPEN]);
@@ -18,6 +19,13 @@ export interface SspOptions extends BillAcceptorOptions {
   address?: number;
   /** Highest host protocol version to ask for; lower ones are tried on 0xF4. */
   protocolVersion?: number;
+  /**
+   * eSSP: 'auto' (default) negotiates a key when the validator answers 0xFA KEY NOT SET, 'always'
+   * right after SYNC, 'never' not at all.
+   */
+  encryption?: 'auto' | 'always' | 'never';
+  /** The 64-bit fixed part of the eSSP key (set in the validator by the operator). */
+  fixedKey?: bigint;
 }
 
 export class SspBillAcceptor extends BillAcceptorBase {
@@ -42,9 +50,35 @@ export class SspBillAcceptor extends BillAcceptorBase {
     this.address = options.address ?? 0;
     this.channels = [...NOTE_FACE_VALUES[this.currency]];
     this.maxVersion = options.protocolVersion ?? 7;
+    this.encryption = options.encryption ?? 'auto';
+    this.needsKey = this.encryption === 'always';
+    this.fixedKey = options.fixedKey ?? DEFAULT_FIXED_KEY;
   }
 
   private readonly maxVersion: number;
+  private readonly encryption: 'auto' | 'always' | 'never';
+  private readonly fixedKey: bigint;
+  private needsKey: boolean;
+  private essp: EsspSession | null = null;
+
+  /** Whether commands currently go encrypted (tests, diagnostics). */
+  get encrypted(): boolean {
+    return this.essp !== null;
+  }
+
+  /** Diffie-Hellman over SET GENERATOR / SET MODULUS / REQUEST KEY EXCHANGE; eCOUNT restarts. */
+  private async keyExchange(): Promise<void> {
+    this.essp = null;
+    const generator = randomPrime(40);
+    const modulus = randomPrime(62);
+    const secret = randomSecret();
+    const g = await this.transact([CMD_SET_GENERATOR, ...u64le(generator)]);
+    const m = await this.transact([CMD_SET_MODULUS, ...u64le(modulus)]);
+    const r = await this.transact([CMD_REQUEST_KEY_EXCHANGE, ...u64le(modPow(generator, secret, modulus))]);
+    if (g[0] !== RESP.OK || m[0] !== RESP.OK || r[0] !== RESP.OK || r.length < 9) throw new Error('SSP: eSSP key exchange refused');
+    this.essp = new EsspSession(aesKey(this.fixedKey, modPow(readU64le(r, 1), secret, modulus)));
+    this.needsKey = true;
+  }
 
   protected override settingsChanged(): void {
     this.needSetup = true;
@@ -55,11 +89,11 @@ export class SspBillAcceptor extends BillAcceptorBase {
    * bytes (same flag). Toggles the flag after a valid reply. `repeat` resends the previous packet
    * as-is, to have the validator repeat its last reply.
    */
-  private async transact(data: number[], opts: { sync?: boolean; repeat?: boolean } = {}): Promise<Uint8Array> {
+  private async transact(data: number[], opts: { sync?: boolean; repeat?: boolean; raw?: Uint8Array } = {}): Promise<Uint8Array> {
     const ch = this.ch;
     if (!ch) throw new LinkLostError();
     if (opts.sync) this.flag = SEQ_BIT;
-    const bytes = opts.repeat && this.lastBytes ? this.lastBytes : encodeSsp(this.flag | this.address, data);
+    const bytes = opts.raw ?? (opts.repeat && this.lastBytes ? this.lastBytes : encodeSsp(this.flag | this.address, this.essp ? this.essp.wrap(data) : data));
     const seqId = bytes[1] === 0x7f ? 0x7f : (bytes[1] ?? 0);
     this.lastBytes = bytes;
     for (let attempt = 0; attempt < this.opts.retries; attempt++) {
@@ -70,11 +104,17 @@ export class SspBillAcceptor extends BillAcceptorBase {
         const f = await ch.next(Math.max(1, deadline - this.clock.now()));
         if (!f) break;
         if (f.seqId !== seqId) continue; // a stale reply to an earlier packet
+        let reply: Uint8Array | null = f.data;
+        if (reply[0] === STEX) reply = this.essp?.unwrap(reply) ?? null; // wrong key/count: not ours
+        if (!reply) continue;
         this.flag = (seqId & SEQ_BIT) ^ SEQ_BIT;
-        return f.data;
+        return reply;
       }
       this.parser.reset();
     }
+    // A POLL whose reply never came may have carried a credit: keep the packet so the next session
+    // re-sends it with the same flag before SYNC, and the validator repeats that reply.
+    if (data[0] === CMD.POLL && !opts.raw) this.unansweredPoll = bytes;
     throw new LinkLostError(`SSP: no reply to 0x${(data[0] ?? 0).toString(16)} after ${this.opts.retries} attempts`);
   }
 
@@ -91,7 +131,10 @@ export class SspBillAcceptor extends BillAcceptorBase {
     this.lastFaults = new Set();
     this.lastIdle = null;
     try {
+      await this.recoverUnansweredPoll();
+      this.essp = null; // a new session negotiates a new key (eCOUNT restarts)
       await this.transact([CMD.SYNC], { sync: true });
+      if (this.needsKey && this.encryption !== 'never') await this.keyExchange();
       this.link.markUp();
       await this.setup();
       this.emit({ type: 'connected', protocol: 'ssp' });
@@ -111,12 +154,35 @@ export class SspBillAcceptor extends BillAcceptorBase {
     }
   }
 
+  /**
+   * After a link loss in the middle of a POLL: re-send that exact packet first. A validator that
+   * kept power repeats its last reply (events such as NOTE CREDIT are not lost); one that was
+   * reset executes it as a fresh POLL (its power-up events follow). Either way SYNC comes next.
+   */
+  private async recoverUnansweredPoll(): Promise<void> {
+    const raw = this.unansweredPoll;
+    this.unansweredPoll = null;
+    if (!raw) return;
+    for (let i = 0; i < this.opts.retries; i++) {
+      const reply = await this.transact([CMD.POLL], { raw });
+      this.link.markUp();
+      if (await this.onPoll(reply)) return;
+    }
+  }
+
+  private unansweredPoll: Uint8Array | null = null;
+
   private async setup(): Promise<void> {
     let v = this.maxVersion;
     while (v >= 4) {
       const r = await this.transact([CMD.HOST_PROTOCOL_VERSION, v]);
       if (r[0] === RESP.OK) break;
-      if (r[0] === RESP.KEY_NOT_SET) throw new Error('SSP: validator requires eSSP encryption (not implemented)');
+      if (r[0] === RESP.KEY_NOT_SET) {
+        // The unit is in encrypted mode (field report: everything answers KEY NOT SET).
+        if (this.encryption === 'never' || this.essp) throw new Error('SSP: validator requires eSSP encryption');
+        await this.keyExchange();
+        continue;
+      }
       v--;
     }
     const sn = await this.transact([CMD.GET_SERIAL]);
@@ -140,8 +206,9 @@ export class SspBillAcceptor extends BillAcceptorBase {
     this.needSetup = false;
   }
 
+  /** Face value of a channel; undefined when unknown or 0 (a value the dataset could not express). */
   private channelValue(channel: number): number | undefined {
-    return this.channels[channel - 1];
+    return this.channels[channel - 1] || undefined;
   }
 
   /** Handles one POLL reply; false means "ask again with the same flag" (credit not journalled). */
@@ -166,6 +233,9 @@ export class SspBillAcceptor extends BillAcceptorBase {
     for (const f of faults) if (!this.lastFaults.has(f)) this.emitFault(f);
     if (this.lastFaults.size > 0 && faults.size === 0) this.emit({ type: 'faultCleared' });
     this.lastFaults = faults;
+    // The validator disables itself after 10 s without a command (e.g. a slow journal while a
+    // credit waited): if it says DISABLED while we want it enabled, ENABLE is sent again.
+    if (events.some((e) => e.code === EVENT.DISABLED) && this.wantEnabled) this.appliedEnabled = null;
     if (idle) {
       const enabled = !events.some((e) => e.code === EVENT.DISABLED);
       if (this.lastIdle !== enabled) this.emit({ type: 'idle', enabled });

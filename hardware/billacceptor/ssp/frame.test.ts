@@ -100,4 +100,14 @@ describe('SSP parser fuzz', () => {
       }),
     );
   });
+  it('poll-event and setup parsers never throw on arbitrary data', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 120 }), (d) => {
+        const ev = parsePollEvents(d);
+        if (ev) for (const e of ev) assert.ok(e.data.length <= 1);
+        const s = parseSetup(d);
+        if (s) assert.ok(s.channels.every((v) => Number.isFinite(v) && v >= 0));
+      }),
+    );
+  });
 });

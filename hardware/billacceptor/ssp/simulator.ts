@@ -8,6 +8,7 @@ import { LINE_8N2_9600, type LineSettings } from '../../transport/byte-port.js';
 import { NOTE_FACE_VALUES, type Currency } from '../notes.js';
 import type { BillAcceptorSimControls, BillStep, WireFault } from '../sim-controls.js';
 import { CMD, EVENT, RESP, SEQ_BIT } from './constants.js';
+import { CMD_REQUEST_KEY_EXCHANGE, CMD_SET_GENERATOR, CMD_SET_MODULUS, DEFAULT_FIXED_KEY, EsspSession, STEX, aesKey, isPrime, modPow, randomSecret, readU64le, u64le } from './essp.js';
 import { SspParser, encodeSsp, type SspFrame } from './frame.js';
 
 type Phase = 'idle' | 'reading' | 'escrow' | 'stacking' | 'stacking-late' | 'credit' | 'rejecting';
@@ -20,7 +21,14 @@ export interface SspSimOptions {
   maxProtocolVersion?: number;
   /** The validator rejects a note left in escrow without a command for this long (GA973: 10 s). */
   escrowTimeoutMs?: number;
+  /** The validator disables itself when no command came for this long (GA973: 10 s). */
+  idleDisableMs?: number;
+  /** eSSP: refuse plain commands (0xFA KEY NOT SET) until a key is negotiated, then encrypt. */
+  encrypted?: boolean;
+  fixedKey?: bigint;
 }
+
+const KEY_SETUP = new Set<number>([CMD.SYNC, CMD.RESET, CMD_SET_GENERATOR, CMD_SET_MODULUS, CMD_REQUEST_KEY_EXCHANGE]);
 
 const STEP_OF: Partial<Record<Phase, BillStep>> = { reading: 'accepting', escrow: 'escrow', stacking: 'stacking', 'stacking-late': 'stacking-late' };
 
@@ -34,7 +42,13 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
   private readonly serial: number;
   private readonly maxProtocol: number;
   private readonly escrowTimeoutMs: number;
+  private readonly idleDisableMs: number;
   private readonly channels: number[];
+  private readonly encrypted: boolean;
+  private readonly fixedKey: bigint;
+  private generator: bigint | null = null;
+  private modulus: bigint | null = null;
+  private essp: EsspSession | null = null;
 
   private isPowered = true;
   private lastSeq: number | null = null;
@@ -64,7 +78,15 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
     this.serial = options.serial ?? 0x00bc614e;
     this.maxProtocol = options.maxProtocolVersion ?? 7;
     this.escrowTimeoutMs = options.escrowTimeoutMs ?? 10_000;
+    this.idleDisableMs = options.idleDisableMs ?? 10_000;
     this.channels = [...NOTE_FACE_VALUES[this.currency]];
+    this.encrypted = options.encrypted ?? false;
+    this.fixedKey = options.fixedKey ?? DEFAULT_FIXED_KEY;
+  }
+
+  /** Whether an eSSP key is in place (tests). */
+  get keyed(): boolean {
+    return this.essp !== null;
   }
 
   get powered(): boolean {
@@ -161,11 +183,19 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
     this.lastSeq = null;
     this.lastReply = null;
     this.protocolVersion = 4;
+    this.essp = null; // eCOUNT and key restart at power-up
   }
 
   wireFault(kind: WireFault, count = 1): void {
     this.wire.add(kind, count);
   }
+
+  /** Damage the reply carrying the next NOTE CREDIT (and its `count - 1` repeats). */
+  faultCreditReply(kind: WireFault, count = 1): void {
+    this.creditFault = { kind, count };
+  }
+
+  private creditFault: { kind: WireFault; count: number } | null = null;
 
   receive(bytes: Uint8Array): void {
     if (!this.isPowered) return;
@@ -188,16 +218,26 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
       this.send(this.lastReply); // same flag: a retry; answer again, do not execute
       return;
     }
+    let body: Uint8Array = f.data;
+    let wrapped = false;
+    if (cmd === STEX) {
+      const plain = this.essp?.unwrap(f.data) ?? null;
+      if (!plain) return; // undecryptable or wrong eCOUNT: discarded, no reply
+      body = plain;
+      wrapped = true;
+    }
+    const inner = body[0] ?? -1;
     const now = Date.now();
     if (this.phase === 'escrow' && now - this.lastCommandAt > this.escrowTimeoutMs) this.startReject();
+    if (now - this.lastCommandAt > this.idleDisableMs) this.enabled = false;
     this.lastCommandAt = now;
-    const data = this.execute(cmd, f.data);
-    const reply = encodeSsp(flag | this.address, data);
+    const data = this.encrypted && !wrapped && !KEY_SETUP.has(inner) ? [RESP.KEY_NOT_SET] : this.execute(inner, body);
+    const reply = encodeSsp(flag | this.address, wrapped && this.essp ? this.essp.wrap(data) : data);
     this.lastSeq = flag;
     this.lastReply = reply;
     this.send(reply);
-    if (cmd === CMD.POLL) this.afterPoll();
-    if (cmd === CMD.RESET) this.boot();
+    if (inner === CMD.POLL && data[0] === RESP.OK) this.afterPoll();
+    if (inner === CMD.RESET) this.boot();
   }
 
   private execute(cmd: number, d: Uint8Array): number[] {
@@ -238,6 +278,24 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
         return [RESP.OK];
       case CMD.POLL:
         return this.poll();
+      case CMD_SET_GENERATOR:
+      case CMD_SET_MODULUS: {
+        if (d.length !== 9) return [RESP.WRONG_PARAMS];
+        const v = readU64le(d, 1);
+        if (!isPrime(v)) return [RESP.OUT_OF_RANGE];
+        if (cmd === CMD_SET_GENERATOR) this.generator = v;
+        else this.modulus = v;
+        return [RESP.OK];
+      }
+      case CMD_REQUEST_KEY_EXCHANGE: {
+        if (d.length !== 9) return [RESP.WRONG_PARAMS];
+        if (!this.generator || !this.modulus) return [RESP.CANNOT_PROCESS];
+        const secret = randomSecret();
+        const slaveInter = modPow(this.generator, secret, this.modulus);
+        const key = modPow(readU64le(d, 1), secret, this.modulus);
+        this.essp = new EsspSession(aesKey(this.fixedKey, key)); // eCOUNT restarts at 0
+        return [RESP.OK, ...u64le(slaveInter)];
+      }
       default:
         return [RESP.UNKNOWN];
     }
@@ -295,6 +353,8 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
         break;
       case 'credit':
         if (this.note) {
+          if (this.creditFault) this.wire.add(this.creditFault.kind, this.creditFault.count);
+          this.creditFault = null;
           out.push(EVENT.CREDIT, this.note.channel, EVENT.STACKED);
           this.cash.push(this.note.denomination);
           this.note = null;

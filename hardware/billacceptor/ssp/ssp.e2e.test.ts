@@ -1,20 +1,21 @@
 // End to end: the real SSP driver → CDC-ACM bridge code → fake USBDevice → SSP simulator.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { openBillAcceptor, type OpenedBillAcceptor } from '../../open.js';
 import { EventRecorder } from '../../sim/recorder.js';
 import { FakeUsbBus } from '../../transport/fake-usb.js';
 import { LINE_8N2_9600 } from '../../transport/byte-port.js';
 import { UsbSerialPort } from '../../transport/usb-serial.js';
 import type { BillStep } from '../sim-controls.js';
-import type { BillAcceptorEvent, BillAcceptorOptions, Credit, EscrowedNote } from '../types.js';
+import type { BillAcceptorEvent, Credit, EscrowedNote } from '../types.js';
 import { CMD } from './constants.js';
 import { SspBillAcceptor } from './driver.js';
 import { SspSimulator } from './simulator.js';
 
 const FAST = { pollIntervalMs: 2, replyTimeoutMs: 60, reconnectBaseMs: 5, reconnectMaxMs: 40, usbReadTimeoutMs: 30, escrowTimeoutMs: 400 };
 
-function rig(extra: Partial<BillAcceptorOptions> = {}) {
+function rig(extra: Partial<Parameters<typeof openBillAcceptor>[1]> = {}) {
   const credits: Credit[] = [];
   const rec = new EventRecorder<BillAcceptorEvent>();
   const dev: OpenedBillAcceptor = openBillAcceptor('sim', {
@@ -50,6 +51,37 @@ describe('SSP end to end over the fake CDC-ACM bridge', () => {
     await r.dev.close();
   });
 
+  it('negotiates the protocol version downward on 0xF4; channels a 1-byte table cannot express stay inhibited', async () => {
+    const r = rig({ sim: { maxProtocolVersion: 5 } });
+    await enabled(r);
+    const tried = r.sim.received.filter((f) => f.data[0] === CMD.HOST_PROTOCOL_VERSION).map((f) => f.data[1]);
+    assert.deepEqual(tried.slice(0, 3), [7, 6, 5]);
+    r.sim.insertNote(1000); // value 1000 does not fit the version-5 one-byte channel value
+    r.sim.insertNote(100);
+    await r.rec.untilCount('credit');
+    await r.rec.until(() => r.sim.returned.length === 1);
+    assert.deepEqual(r.credits.map((c) => c.denomination), [100]);
+    await r.dev.close();
+  });
+
+  it('a validator that disabled itself during a slow journal write is enabled again', async () => {
+    const r = rig({
+      sim: { idleDisableMs: 100 },
+      onCredit: async (c) => {
+        await new Promise((res) => setTimeout(res, 200));
+        r.credits.push(c);
+      },
+    });
+    await enabled(r);
+    r.sim.insertNote(100);
+    await r.rec.untilCount('credit');
+    r.sim.insertNote(500);
+    await r.rec.untilCount('credit', 2);
+    assert.deepEqual(r.credits.map((c) => c.denomination), [100, 500]);
+    assert.ok(r.rec.of('idle').some((e) => !e.enabled), 'the unit reported itself disabled');
+    await r.dev.close();
+  });
+
   it('the sequence flag alternates and a retry after a lost reply reuses it (no lost credit)', async () => {
     const r = rig();
     await enabled(r);
@@ -63,6 +95,18 @@ describe('SSP end to end over the fake CDC-ACM bridge', () => {
     const seqs = r.sim.received.map((f) => f.seqId & 0x80);
     // after SYNC (0x80) the next command goes out with 0x00
     assert.equal(seqs[1], 0);
+    await r.dev.close();
+  });
+
+  it('every retry of the credit reply lost: link declared lost, the unanswered POLL is re-sent first, credit recovered', async () => {
+    const r = rig();
+    await enabled(r);
+    r.sim.faultCreditReply('drop', 3); // as many as the driver's retries
+    r.sim.insertNote(100);
+    await r.rec.untilCount('disconnected');
+    await r.rec.untilCount('credit');
+    assert.deepEqual(r.credits.map((c) => [c.amount, c.recovered]), [[10000, false]]);
+    assert.deepEqual(r.sim.cashbox, [100]);
     await r.dev.close();
   });
 
@@ -200,5 +244,35 @@ describe('SSP end to end over the fake CDC-ACM bridge', () => {
     await rb.untilCount('credit');
     assert.deepEqual(credits.map((c) => [c.escrowId, c.amount, c.recovered]), [[journalled!.escrowId, 50000, true]]);
     await b.close();
+  });
+
+  it('property: random wire damage never invents, loses or duplicates a credit', async () => {
+    const kinds = ['garble', 'truncate', 'drop', 'noise'] as const;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom(10, 100, 1000), { minLength: 1, maxLength: 3 }),
+        fc.array(fc.tuple(fc.constantFrom(...kinds), fc.integer({ min: 0, max: 30 })), { maxLength: 6 }),
+        async (notes, faults) => {
+          const r = rig();
+          try {
+            await enabled(r);
+            let polls = 0;
+            const plan = [...faults].sort((a, b) => a[1] - b[1]);
+            const iv = setInterval(() => {
+              polls++;
+              while (plan.length && plan[0]![1] <= polls) r.sim.wireFault(plan.shift()![0]);
+            }, 3);
+            for (const n of notes) r.sim.insertNote(n);
+            await r.rec.until(() => r.sim.cashbox.length + r.sim.returned.length === notes.length && r.credits.length === r.sim.cashbox.length, 8000, 'settled');
+            clearInterval(iv);
+            assert.equal(sum(r.credits.map((c) => c.amount)), sum(r.sim.cashbox) * 100);
+            assert.equal(new Set(r.credits.map((c) => c.escrowId)).size, r.credits.length);
+          } finally {
+            await r.dev.close();
+          }
+        },
+      ),
+      { numRuns: 8 },
+    );
   });
 });
