@@ -155,6 +155,8 @@ export class Ledger {
       roundBets: db.prepare('SELECT station, SUM(amount) AS amount, MIN(seq) AS first FROM round_bets WHERE round_id = ? GROUP BY station ORDER BY station'),
       creditBefore: db.prepare('SELECT credit_before FROM round_bets WHERE round_id = ? AND station = ? ORDER BY seq LIMIT 1'),
       roundClosed: db.prepare('SELECT 1 FROM rounds WHERE round_id = ?'),
+      escrowResolved: db.prepare(`SELECT 1 FROM journal WHERE type IN ('bill.credit', 'bill.return')
+        AND json_extract(body, '$.payload.escrowSeq') = ?`),
       confirmOf: db.prepare("SELECT seq FROM journal WHERE type = 'handpay.confirm' AND json_extract(body, '$.payload.requestTxId') = ?"),
       outbox: db.prepare('INSERT INTO outbox (seq, queued_at) VALUES (?, ?)'),
     };
@@ -291,11 +293,14 @@ export class Ledger {
     };
     switch (type) {
       case 'bill.escrow':
-      case 'bill.return':
       case 'door.close':
+        break;
+      case 'bill.return':
+        this.checkEscrow(payload as Payload<'bill.return'>);
         break;
       case 'bill.credit': {
         const p = payload as Payload<'bill.credit'>;
+        this.checkEscrow(p);
         creditChange(p.station, p.denomination);
         post(account.cashbox(p.station, p.denomination), p.denomination);
         post(account.stationCredit(p.station), -p.denomination);
@@ -417,6 +422,32 @@ export class Ledger {
       }
     }
     return { postings, meters, credits };
+  }
+
+  /** A credit or return that names its escrow must match it, and an escrow resolves once. */
+  private checkEscrow(p: { station: number; denomination: number; escrowSeq?: number | undefined }): void {
+    if (p.escrowSeq === undefined) return;
+    const e = this.stmt.bySeq.get(p.escrowSeq) as JournalRow | undefined;
+    if (!e || e.type !== 'bill.escrow') throw new LedgerRefusal('no-escrow', `entry ${p.escrowSeq} is not a bill escrow`);
+    const ep = (JSON.parse(e.body) as EntryBody).payload as { station: number; denomination: number };
+    if (ep.station !== p.station || ep.denomination !== p.denomination) {
+      throw new LedgerRefusal('escrow-mismatch', `escrow ${p.escrowSeq} held ${ep.denomination} at station ${ep.station}`);
+    }
+    if (this.stmt.escrowResolved.get(p.escrowSeq)) throw new LedgerRefusal('escrow-resolved', `escrow ${p.escrowSeq} was already resolved`);
+  }
+
+  /**
+   * Notes journalled in escrow and neither credited nor returned: after a power cut mid-stack
+   * the host asks the acceptor what became of each and journals the credit or the return.
+   */
+  unresolvedEscrows(): { seq: number; station: number; device: string; denomination: number; currency: string }[] {
+    const rows = this.db.prepare(`SELECT seq, body FROM journal WHERE type = 'bill.escrow' AND seq NOT IN (
+      SELECT json_extract(body, '$.payload.escrowSeq') FROM journal
+      WHERE type IN ('bill.credit', 'bill.return') AND json_extract(body, '$.payload.escrowSeq') IS NOT NULL) ORDER BY seq`).all() as { seq: number; body: string }[];
+    return rows.map((r) => {
+      const p = (JSON.parse(r.body) as EntryBody).payload as { station: number; device: string; denomination: number; currency: string };
+      return { seq: r.seq, station: p.station, device: p.device, denomination: p.denomination, currency: p.currency };
+    });
   }
 
   /** Meters of a scope (`table`, `station:N`), or all of them keyed `scope/name`. */

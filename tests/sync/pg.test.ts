@@ -1,6 +1,7 @@
 // Sync against a real PostgreSQL: the harness starts its own cluster and removes it after.
 // PostgreSQL missing is a failure, not a skip (CI installs it).
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { canonicalJson, Ledger, SyncClient, verifyLedger, signRequest, type Credentials } from '../../ledger/index.js';
 import { billCredit, settledRound } from '../../ledger/fixtures.js';
 import {
-  connectPg, enrolTerminal, migrateUpstream, startLocalCluster, startUpstream, UPSTREAM_LATEST, UpstreamSchemaError, verifyChain,
+  connectPg, enrolTerminal, findGaps, migrateUpstream, startLocalCluster, startUpstream, UPSTREAM_LATEST, UpstreamSchemaError, verifyChain,
   type Db, type LocalCluster, type RunningUpstream,
 } from '../../upstream/index.js';
 import { FaultProxy, type Fault } from './fault-proxy.js';
@@ -165,6 +166,19 @@ describe('upstream on PostgreSQL', () => {
     assert.equal(bad.status, 422);
     await drain(c);
     await assertSame(l);
+
+    // The service's own chain check, from the command line: clean, then after tampering.
+    const verify = () => spawnSync(process.execPath, ['--import', 'tsx', path.resolve('cli/upstream.ts'), 'verify', '--pg', cluster.url, '--terminal-id', 'I1'], { encoding: 'utf8' });
+    const ok = verify();
+    assert.equal(ok.status, 0, ok.stdout + ok.stderr);
+    await db.query("UPDATE journal SET body = replace(body, '\"denomination\":100000', '\"denomination\":900000') WHERE terminal_id = 'I1' AND seq = 3");
+    const tampered = verify();
+    assert.equal(tampered.status, 1);
+    assert.match(tampered.stdout, /seq 3: content hash/);
+    const gaps = await findGaps(db, 'I1');
+    assert.deepEqual(gaps, []);
+    await db.query("DELETE FROM journal WHERE terminal_id = 'I1' AND seq BETWEEN 20 AND 22");
+    assert.deepEqual(await findGaps(db, 'I1'), [{ from: 20, to: 22 }]);
   });
 
   it('survives server down, 500s, slow answers, resets after commit and duplicate delivery: exactly once', async () => {
