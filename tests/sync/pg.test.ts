@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { canonicalJson, Ledger, SyncClient, verifyLedger, signRequest, type Credentials } from '../../ledger/index.js';
+import { canonicalJson, Ledger, SyncClient, syncAnchor, verifyLedger, signRequest, type Credentials } from '../../ledger/index.js';
 import { billCredit, settledRound } from '../../ledger/fixtures.js';
 import {
   connectPg, enrolTerminal, findGaps, migrateUpstream, startLocalCluster, startUpstream, UPSTREAM_LATEST, UpstreamSchemaError, verifyChain,
@@ -240,26 +240,45 @@ describe('upstream on PostgreSQL', () => {
     const credFile = path.join(tmp, 'k9-cred.json');
     writeFileSync(credFile, JSON.stringify({ ...cred } satisfies Credentials));
     const dataDir = path.join(tmp, id);
-    const proxy = track(new FaultProxy(up.url, (n) => (n % 5 === 4 ? 'reset-after' : 'pass')));
+    const proxy = track(new FaultProxy(up.url));
     const url = await proxy.listen();
     const args = (from: number, to: number, extra: string[] = []) => ['--data-dir', dataDir, '--terminal', id, '--credentials', credFile, '--upstream', url, '--from', String(from), '--to', String(to), ...extra];
     const TRIALS = 24;
     const OPS = 60;
     let next = 0;
     let kills = 0;
+    let midSync = 0;
     let seed = 12345;
     const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const inspect = () => {
+      const l = Ledger.open({ dataDir, terminalId: id });
+      try {
+        const report = verifyLedger(l);
+        assert.deepEqual(report.problems, [], 'the ledger is consistent after every kill');
+        return { head: l.headOf().seq, acked: syncAnchor(l).ackedSeq };
+      } finally {
+        l.close();
+      }
+    };
     for (let t = 0; t < TRIALS; t++) {
-      // Restart where the last acknowledged operation was, repeating it: a re-delivered credit
-      // must come out as a duplicate, never twice.
+      const syncOnly = t % 3 === 2;
+      // Writing trials build a backlog (most requests fail); sync-only trials send it and are
+      // killed part-way, sometimes just after the upstream committed a batch whose ack is lost.
+      proxy.choose = syncOnly ? (n) => (n % 5 === 4 ? 'reset-after' : 'pass') : (n) => (n % 4 === 0 ? 'pass' : 'error500');
+      const before = inspect();
+      // Restart at the last operation the kiosk reported done, repeating it: a re-delivered
+      // credit must come out as a duplicate, never twice.
       const from = Math.max(0, next - 1);
-      const run = runChild(script, args(from, from + OPS, ['--pace', t % 2 ? '0' : '2']));
+      const run = runChild(script, args(syncOnly ? next : from, syncOnly ? next : from + OPS, ['--pace', t % 2 ? '0' : '2', '--batch', syncOnly ? '2' : '25', ...(syncOnly ? ['--drain'] : [])]));
       await run.ready;
-      await new Promise((r) => setTimeout(r, 5 + Math.floor(rand() * 120)));
+      await new Promise((r) => setTimeout(r, syncOnly ? 20 + Math.floor(rand() * 200) : 5 + Math.floor(rand() * 120)));
       run.child.kill('SIGKILL');
       await run.exited;
       kills++;
       if (run.committed.length) next = Math.max(next, (run.committed.at(-1) ?? 0) + 1);
+      const after = inspect();
+      if (process.env.DEBUG_KILL) console.error('trial', t, syncOnly, before, after, run.committed.length);
+      if (syncOnly && after.acked > before.acked && after.acked < after.head) midSync++;
     }
     const target = next + 8;
     const final = runChild(script, args(Math.max(0, next - 1), target, ['--drain']));
@@ -281,6 +300,7 @@ describe('upstream on PostgreSQL', () => {
     const up2 = await db.query<{ n: number; d: number }>('SELECT COUNT(*)::int AS n, COUNT(DISTINCT tx_id)::int AS d FROM journal WHERE terminal_id = $1 AND tx_id IS NOT NULL', [id]);
     assert.equal(up2.rows[0]?.n, up2.rows[0]?.d);
     assert.ok(kills === TRIALS && target > 40, `${kills} kills, ${target} operations`);
+    assert.ok(midSync > 0, 'at least one kill landed while a backlog was being sent');
     l.close();
     ref.close();
   });
