@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import Database from 'better-sqlite3';
 import { Ledger, verifyLedger } from '../ledger/index.js';
 import { billCredit, settledRound } from '../ledger/fixtures.js';
 
@@ -45,6 +46,18 @@ try {
     settleOnly.push(performance.now() - t);
   }
   console.log(`7-seat settlement entry alone (7 lines, recall row, meters): p50 ${pct(settleOnly, 50).toFixed(2)} ms, p99 ${pct(settleOnly, 99).toFixed(2)} ms (n=${R})`);
+
+  // Baseline on the same disk: a bare one-row insert per transaction, WAL + FULL, no ledger code.
+  const raw = new Database(path.join(dir, 'raw.sqlite'));
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('synchronous = FULL');
+  raw.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
+  const ins = raw.prepare('INSERT INTO t (v) VALUES (?)');
+  t = performance.now();
+  for (let i = 0; i < N; i++) ins.run('x'.repeat(200));
+  ms = performance.now() - t;
+  console.log(`baseline: bare 1-row inserts, WAL+FULL, same disk: ${Math.round((N / ms) * 1000)} commits/s`);
+  raw.close();
 
   t = performance.now();
   const report = verifyLedger(ledger);

@@ -133,6 +133,41 @@ describe('upstream on PostgreSQL', () => {
     assert.ok(alarms.rows.some((x) => x.kind === 'foreign-stream'));
     const n = await db.query<{ n: number }>("SELECT COUNT(*)::int AS n FROM journal WHERE terminal_id IN ('A1', 'A2')");
     assert.equal(n.rows[0]?.n, 0);
+    // Revoked from the command line: the terminal's correctly signed requests are refused.
+    const revoke = spawnSync(process.execPath, ['--import', 'tsx', path.resolve('cli/upstream.ts'), 'revoke', '--pg', cluster.url, '--terminal-id', 'A3'], { encoding: 'utf8' });
+    assert.equal(revoke.status, 1, 'no such terminal');
+    await enrolTerminal(db, 'A3');
+    const l3 = Ledger.open({ file: ':memory:', terminalId: 'A3' });
+    fill(l3, 0);
+    const b3 = JSON.stringify({ terminalId: 'A3', prevHash: l3.entry(1)!.prevHash, entries: [...l3.entries(1)].map((e) => ({ seq: e.seq, hash: e.hash, body: e.body })) });
+    const cred3 = (await db.query<{ key: Buffer }>("SELECT key FROM terminals WHERE terminal_id = 'A3'")).rows[0]!.key.toString('base64');
+    assert.equal((await post('A3', cred3, Date.now(), b3)).status, 200);
+    const revoked = spawnSync(process.execPath, ['--import', 'tsx', path.resolve('cli/upstream.ts'), 'revoke', '--pg', cluster.url, '--terminal-id', 'A3'], { encoding: 'utf8' });
+    assert.equal(revoked.status, 0, revoked.stderr);
+    // A fresh service instance (no key cache) refuses it at once.
+    const up2 = await startUpstream({ db });
+    try {
+      const r = await fetch(`${up2.url}/v1/ingest`, {
+        method: 'POST', body: b3,
+        headers: { 'content-type': 'application/json', 'x-etg-terminal': 'A3', 'x-etg-timestamp': String(Date.now()), 'x-etg-signature': signRequest(Buffer.from(cred3, 'base64'), 'POST', '/v1/ingest', 'A3', Date.now(), b3) },
+      });
+      assert.equal(r.status, 401);
+    } finally {
+      await up2.close();
+    }
+
+  });
+
+  it('serialises concurrent deliveries of the same batch per terminal: one insert, both acknowledged', async () => {
+    await enrolTerminal(db, 'C1');
+    const l = Ledger.open({ file: ':memory:', terminalId: 'C1' });
+    fill(l, 4);
+    const { ingest } = await import('../../upstream/ingest.js');
+    const batch = { terminalId: 'C1', prevHash: l.entry(1)!.prevHash, entries: [...l.entries(1)].map((e) => ({ seq: e.seq, hash: e.hash, body: e.body })) };
+    const results = await Promise.all([ingest(db, batch), ingest(db, batch), ingest(db, batch)]);
+    assert.deepEqual(results.map((r) => r.status), [200, 200, 200]);
+    assert.equal(results.reduce((a, r) => a + (r.status === 200 ? r.inserted : 0), 0), l.headOf().seq);
+    await assertSame(l);
   });
 
   it('ingests idempotently: a duplicate batch is acknowledged again; a different hash is 409 + alarm; a gap is 409 with the head', async () => {
