@@ -273,6 +273,20 @@ export class Ledger {
     return -this.balance(account.stationCredit(station));
   }
 
+  /** Every station's credit meter (stations never credited are absent). */
+  stationCredits(): Record<number, number> {
+    const rows = this.db.prepare("SELECT account, balance FROM balances WHERE account LIKE 'station:%:credit'").all() as { account: string; balance: number }[];
+    return Object.fromEntries(rows.map((r) => [Number(r.account.split(':')[1]), -r.balance]));
+  }
+
+  /**
+   * An online, consistent copy through SQLite's backup API (copying the files of a live WAL
+   * database can give a corrupt copy). The copy opens as a ledger of the same terminal.
+   */
+  async backup(file: string): Promise<void> {
+    await this.db.backup(file);
+  }
+
   private derive(type: EntryType, payload: Record<string, unknown>, seq: number): {
     postings: Posting[]; meters: MeterDelta[]; credits: [number, number, number][]; after?: () => void;
   } {
