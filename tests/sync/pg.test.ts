@@ -1,7 +1,7 @@
 // Sync against a real PostgreSQL: the harness starts its own cluster and removes it after.
 // PostgreSQL missing is a failure, not a skip (CI installs it).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +23,16 @@ const tmp = mkdtempSync(path.join(os.tmpdir(), 'etg-sync-'));
 
 before(async () => {
   cluster = await startLocalCluster();
+  // A run cut short (timeout, ^C) must not leave a postgres running in /tmp.
+  for (const sig of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(sig, () => {
+      try {
+        cluster.destroy();
+      } finally {
+        process.exit(128 + (sig === 'SIGTERM' ? 15 : 2));
+      }
+    });
+  }
   db = connectPg(cluster.url);
   await migrateUpstream(db);
   up = await startUpstream({ db });
@@ -245,6 +255,26 @@ describe('upstream on PostgreSQL', () => {
     for (const f of ['error500', 'reset-after', 'duplicate', 'slow', 'refuse'] as const) assert.ok(proxy.seen[f] > 0, `fault ${f} was exercised`);
     await assertSame(l);
     await proxy.close();
+  });
+
+  it('npm run ledger -- sync --until-synced pushes a kiosk data folder upstream', async () => {
+    const cred = await enrolTerminal(db, 'CLI1');
+    const l = kiosk('CLI1');
+    fill(l, 3, 'cli');
+    const head = l.headOf();
+    l.close();
+    const dir = path.join(tmp, 'CLI1');
+    writeFileSync(path.join(dir, 'upstream-credentials.json'), JSON.stringify({ ...cred, upstream: up.url }));
+    // Not spawnSync: the upstream answering the child runs in this process.
+    const r = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, ['--import', 'tsx', path.resolve('cli/ledger.ts'), 'sync', '--data-dir', dir, '--until-synced', '--timeout', '60', '--json'], { encoding: 'utf8' },
+        (err, stdout, stderr) => resolve({ status: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }));
+    });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.equal((JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}') as { ackedSeq: number }).ackedSeq, head.seq);
+    const again = kiosk('CLI1');
+    await assertSame(again);
+    again.close();
   });
 
   it('tells the host to stop new bets past the unsynced limit, and lifts it once synced', async () => {
