@@ -62,6 +62,9 @@ export class LedgerRefusal extends Error {
   }
 }
 
+/** Entries re-hashed at every open. */
+const TAIL_CHECK = 256;
+
 const ROUND_TYPES = new Set<EntryType>(['bet.place', 'round.settle', 'round.void', 'misread']);
 
 interface JournalRow {
@@ -133,6 +136,23 @@ export class Ledger {
     this.stmt = this.prepare();
     const last = this.stmt.head.get() as { seq: number; hash: string } | undefined;
     this.head = last ?? { seq: 0, hash: genesisHash(terminalId) };
+    this.checkTail();
+  }
+
+  /**
+   * A cheap start-up check of the newest entries (the full one is `verifyLedger`): their bodies
+   * hash to their content hashes and the links chain. A failure is a ledger-integrity tilt.
+   */
+  private checkTail(count = TAIL_CHECK): void {
+    const rows = this.db.prepare('SELECT * FROM journal ORDER BY seq DESC LIMIT ?').all(count + 1) as JournalRow[];
+    rows.reverse();
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i] as JournalRow;
+      const prev = i > 0 ? (rows[i - 1] as JournalRow).hash : r.seq === 1 ? genesisHash(this.terminalId) : r.prev_hash;
+      if (sha256Hex(r.body) !== r.content_hash || r.prev_hash !== prev || chainHash(prev, r.content_hash) !== r.hash) {
+        throw new LedgerOpenError(`ledger integrity failure: journal entry ${r.seq} does not match its hash chain`);
+      }
+    }
   }
 
   private prepare() {

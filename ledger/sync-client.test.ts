@@ -40,8 +40,8 @@ class FakeUpstream {
   };
 }
 
-function kiosk(rounds = 6): Ledger {
-  const l = Ledger.open({ file: ':memory:', terminalId: 'C1' });
+function kiosk(rounds = 6, clock?: () => Date): Ledger {
+  const l = Ledger.open({ file: ':memory:', terminalId: 'C1', ...(clock ? { clock } : {}) });
   for (let s = 1; s <= 7; s++) l.append(billCredit(s, 100_000, `b${s}`));
   for (let i = 0; i < rounds; i++) {
     const { bets, settle } = settledRound(`r${i}`, [1, 2, 3, 4, 5, 6, 7], 100, i);
@@ -116,6 +116,21 @@ describe('sync client', () => {
     await drain(c);
     assert.deepEqual(up.stored.map((e) => e.seq), Array.from({ length: l.headOf().seq }, (_, i) => i + 1));
     assert.equal(syncAnchor(l).ackedSeq, l.headOf().seq);
+  });
+
+  it('raises an alarm when the kiosk ledger was rolled back behind what the upstream acknowledged', async () => {
+    const up = new FakeUpstream();
+    // A fixed clock makes the shorter ledger an exact prefix of the longer one.
+    const clock = () => new Date('2025-01-01T00:00:00Z');
+    const full = kiosk(3, clock);
+    await drain(new SyncClient(full, { url: 'http://127.0.0.1:1', credentials: { terminalId: 'C1', key: KEY }, fetch: up.fetch }));
+    // An older copy of the same terminal's ledger (restored backup, swapped disk).
+    const old = kiosk(1, clock);
+    const alarms: string[] = [];
+    const c = new SyncClient(old, { url: 'http://127.0.0.1:1', credentials: { terminalId: 'C1', key: KEY }, fetch: up.fetch, onAlarm: (a) => alarms.push(a.kind) });
+    assert.equal(await c.syncOnce(), 'failed');
+    assert.deepEqual(alarms, ['ack-mismatch']);
+    assert.equal(syncAnchor(old).ackedSeq, 0, 'nothing acknowledged that this ledger does not hold');
   });
 
   it('raises the stop-new-bets signal past the limit and keeps every entry', async () => {
