@@ -17,6 +17,11 @@ export interface LedgerOptions {
   clock?: () => Date;
   /** Stop migrating at this version (migration tests only). */
   migrateTo?: number;
+  /**
+   * Re-hash the newest entries on open (default true). Only the diagnostic tools (verify,
+   * export) turn it off, so that they can still open a damaged ledger and report on it.
+   */
+  tailCheck?: boolean;
 }
 
 /** What was journalled. */
@@ -115,14 +120,14 @@ export class Ledger {
     if (!file) throw new TypeError('Ledger.open needs dataDir or file');
     const db = openDatabase(file, options.migrateTo !== undefined ? { migrateTo: options.migrateTo } : {});
     try {
-      return new Ledger(db, file, options.terminalId, options.clock ?? (() => new Date()));
+      return new Ledger(db, file, options.terminalId, options.clock ?? (() => new Date()), options.tailCheck ?? true);
     } catch (e) {
       db.close();
       throw e;
     }
   }
 
-  private constructor(db: Database.Database, file: string, terminalId: string, clock: () => Date) {
+  private constructor(db: Database.Database, file: string, terminalId: string, clock: () => Date, tailCheck: boolean) {
     if (!/^[A-Za-z0-9._-]{1,64}$/.test(terminalId)) throw new LedgerOpenError(`bad terminal id "${terminalId}"`);
     this.db = db;
     this.file = file;
@@ -136,7 +141,7 @@ export class Ledger {
     this.stmt = this.prepare();
     const last = this.stmt.head.get() as { seq: number; hash: string } | undefined;
     this.head = last ?? { seq: 0, hash: genesisHash(terminalId) };
-    this.checkTail();
+    if (tailCheck) this.checkTail();
   }
 
   /**

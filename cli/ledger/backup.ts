@@ -15,7 +15,7 @@ export function run(argv: string[]): Promise<number> {
     }
     if (!v.out) throw new UsageError(`--out is required\n${USAGE}`);
     if (existsSync(String(v.out))) throw new UsageError(`${String(v.out)} exists; refusing to overwrite`);
-    const ledger = openFromArgs(v['data-dir'] as string | undefined, USAGE);
+    const ledger = openFromArgs(v['data-dir'] as string | undefined, USAGE, true);
     try {
       await ledger.backup(String(v.out));
       console.log(`backed up ${ledger.headOf().seq} entries of terminal ${ledger.terminalId} to ${String(v.out)}`);

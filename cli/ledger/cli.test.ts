@@ -56,6 +56,11 @@ describe('npm run ledger', () => {
     const v = ledger('verify', '--data-dir', dir);
     assert.equal(v.code, 1);
     assert.match(v.out, /MISMATCH/);
+    // The kiosk itself refuses to open it; the diagnostic tools still can.
+    const status = ledger('status', '--data-dir', dir);
+    assert.equal(status.code, 1);
+    assert.match(status.err, /integrity failure/);
+    assert.equal(ledger('export', '--data-dir', dir, '--json').code, 0);
     assert.equal(ledger('verify').code, 2);
     assert.equal(ledger('export', '--data-dir', dir).code, 2);
     assert.equal(ledger('frobnicate').code, 2);
