@@ -47,6 +47,18 @@ describe('opening the ledger database', () => {
     assert.throws(() => Ledger.open({ dataDir: dir, terminalId: 'T-2' }), LedgerOpenError);
   });
 
+  it('re-hashes the newest entries on open and stops on a tampered tail', () => {
+    const dir = path.join(tmp, 'e');
+    const l = Ledger.open({ dataDir: dir, terminalId: 'T-1' });
+    for (let i = 0; i < 20; i++) l.append(billCredit(1, 10000, `bill-${i}`));
+    l.close();
+    const raw = new Database(ledgerFile(dir));
+    raw.exec('DROP TRIGGER journal_no_update');
+    raw.prepare(`UPDATE journal SET body = replace(body, '"denomination":10000', '"denomination":90000') WHERE seq = 15`).run();
+    raw.close();
+    assert.throws(() => Ledger.open({ dataDir: dir, terminalId: 'T-1' }), /integrity failure: journal entry 15/);
+  });
+
   it('stops on a corrupt database file', () => {
     const dir = path.join(tmp, 'd');
     const l = Ledger.open({ dataDir: dir, terminalId: 'T-1' });

@@ -63,7 +63,11 @@ export const PAYLOADS = {
   /** The acceptor holds a note in escrow; journalled before STACK is sent. No money moves. */
   'bill.escrow': z.strictObject({ station, device: id, denomination: positive, currency: z.string().length(3) }),
   /** The note was returned (rejected, timeout, or the escrow resolved as not stacked on restart). */
-  'bill.return': z.strictObject({ station, device: id, denomination: positive, currency: z.string().length(3), reason: text }),
+  'bill.return': z.strictObject({
+    station, device: id, denomination: positive, currency: z.string().length(3), reason: text,
+    /** The `bill.escrow` entry this return resolves, when there was one. */
+    escrowSeq: z.number().int().positive().optional(),
+  }),
   /** Credit given at the protocol's credit point (ID-003 VEND VALID, SSP credit). */
   'bill.credit': z.strictObject({
     station,

@@ -25,7 +25,7 @@ export function openLedger(dataDir: string, terminalId: string, options: Omit<Le
 }
 
 /** Opens an existing ledger whatever its terminal (the tools: verify, export, evidence). */
-export function openExistingLedger(dataDir: string): Ledger {
+export function openExistingLedger(dataDir: string, options: { tailCheck?: boolean } = {}): Ledger {
   const file = ledgerFile(dataDir);
   if (!existsSync(file)) throw new LedgerOpenError(`no ledger at ${file}`);
   const probe = new Database(file, { readonly: true, fileMustExist: true });
@@ -38,7 +38,7 @@ export function openExistingLedger(dataDir: string): Ledger {
     probe.close();
   }
   if (!terminalId) throw new LedgerOpenError(`${file} names no terminal`);
-  return Ledger.open({ dataDir, terminalId });
+  return Ledger.open({ dataDir, terminalId, ...options });
 }
 
 /** Where the kiosk keeps the credentials printed by `npm run upstream -- enroll`. */

@@ -125,3 +125,19 @@ describe('journal', () => {
     assert.equal(m.totalOut, 1_060_000);
   });
 });
+
+describe('bill escrow', () => {
+  it('resolves each escrow exactly once, by a credit or a return that matches it', () => {
+    const l = Ledger.open({ file: ':memory:', terminalId: 'T-1' });
+    const e1 = l.append({ type: 'bill.escrow', payload: { station: 1, device: 'ba-1', denomination: 50000, currency: 'HKD' } }).entry.seq;
+    const e2 = l.append({ type: 'bill.escrow', payload: { station: 1, device: 'ba-1', denomination: 10000, currency: 'HKD' } }).entry.seq;
+    // Power cut here: on restart both are unresolved.
+    assert.deepEqual(l.unresolvedEscrows().map((e) => e.seq), [e1, e2]);
+    assert.throws(() => l.append({ type: 'bill.credit', txId: 'c1', payload: { station: 1, device: 'ba-1', denomination: 10000, currency: 'HKD', escrowSeq: e1 } }), /escrow/);
+    l.append({ type: 'bill.credit', txId: 'c1', payload: { station: 1, device: 'ba-1', denomination: 50000, currency: 'HKD', escrowSeq: e1 } });
+    assert.throws(() => l.append({ type: 'bill.credit', txId: 'c2', payload: { station: 1, device: 'ba-1', denomination: 50000, currency: 'HKD', escrowSeq: e1 } }), /already resolved/);
+    l.append({ type: 'bill.return', payload: { station: 1, device: 'ba-1', denomination: 10000, currency: 'HKD', reason: 'not stacked at power loss', escrowSeq: e2 } });
+    assert.deepEqual(l.unresolvedEscrows(), []);
+    assert.equal(l.credit(1), 50000);
+  });
+});

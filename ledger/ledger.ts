@@ -17,6 +17,11 @@ export interface LedgerOptions {
   clock?: () => Date;
   /** Stop migrating at this version (migration tests only). */
   migrateTo?: number;
+  /**
+   * Re-hash the newest entries on open (default true). Only the diagnostic tools (verify,
+   * export) turn it off, so that they can still open a damaged ledger and report on it.
+   */
+  tailCheck?: boolean;
 }
 
 /** What was journalled. */
@@ -61,6 +66,9 @@ export class LedgerRefusal extends Error {
     this.name = 'LedgerRefusal';
   }
 }
+
+/** Entries re-hashed at every open. */
+const TAIL_CHECK = 256;
 
 const ROUND_TYPES = new Set<EntryType>(['bet.place', 'round.settle', 'round.void', 'misread']);
 
@@ -112,14 +120,14 @@ export class Ledger {
     if (!file) throw new TypeError('Ledger.open needs dataDir or file');
     const db = openDatabase(file, options.migrateTo !== undefined ? { migrateTo: options.migrateTo } : {});
     try {
-      return new Ledger(db, file, options.terminalId, options.clock ?? (() => new Date()));
+      return new Ledger(db, file, options.terminalId, options.clock ?? (() => new Date()), options.tailCheck ?? true);
     } catch (e) {
       db.close();
       throw e;
     }
   }
 
-  private constructor(db: Database.Database, file: string, terminalId: string, clock: () => Date) {
+  private constructor(db: Database.Database, file: string, terminalId: string, clock: () => Date, tailCheck: boolean) {
     if (!/^[A-Za-z0-9._-]{1,64}$/.test(terminalId)) throw new LedgerOpenError(`bad terminal id "${terminalId}"`);
     this.db = db;
     this.file = file;
@@ -133,6 +141,23 @@ export class Ledger {
     this.stmt = this.prepare();
     const last = this.stmt.head.get() as { seq: number; hash: string } | undefined;
     this.head = last ?? { seq: 0, hash: genesisHash(terminalId) };
+    if (tailCheck) this.checkTail();
+  }
+
+  /**
+   * A cheap start-up check of the newest entries (the full one is `verifyLedger`): their bodies
+   * hash to their content hashes and the links chain. A failure is a ledger-integrity tilt.
+   */
+  private checkTail(count = TAIL_CHECK): void {
+    const rows = this.db.prepare('SELECT * FROM journal ORDER BY seq DESC LIMIT ?').all(count + 1) as JournalRow[];
+    rows.reverse();
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i] as JournalRow;
+      const prev = i > 0 ? (rows[i - 1] as JournalRow).hash : r.seq === 1 ? genesisHash(this.terminalId) : r.prev_hash;
+      if (sha256Hex(r.body) !== r.content_hash || r.prev_hash !== prev || chainHash(prev, r.content_hash) !== r.hash) {
+        throw new LedgerOpenError(`ledger integrity failure: journal entry ${r.seq} does not match its hash chain`);
+      }
+    }
   }
 
   private prepare() {
@@ -155,6 +180,8 @@ export class Ledger {
       roundBets: db.prepare('SELECT station, SUM(amount) AS amount, MIN(seq) AS first FROM round_bets WHERE round_id = ? GROUP BY station ORDER BY station'),
       creditBefore: db.prepare('SELECT credit_before FROM round_bets WHERE round_id = ? AND station = ? ORDER BY seq LIMIT 1'),
       roundClosed: db.prepare('SELECT 1 FROM rounds WHERE round_id = ?'),
+      escrowResolved: db.prepare(`SELECT 1 FROM journal WHERE type IN ('bill.credit', 'bill.return')
+        AND json_extract(body, '$.payload.escrowSeq') = ?`),
       confirmOf: db.prepare("SELECT seq FROM journal WHERE type = 'handpay.confirm' AND json_extract(body, '$.payload.requestTxId') = ?"),
       outbox: db.prepare('INSERT INTO outbox (seq, queued_at) VALUES (?, ?)'),
     };
@@ -271,6 +298,20 @@ export class Ledger {
     return -this.balance(account.stationCredit(station));
   }
 
+  /** Every station's credit meter (stations never credited are absent). */
+  stationCredits(): Record<number, number> {
+    const rows = this.db.prepare("SELECT account, balance FROM balances WHERE account LIKE 'station:%:credit'").all() as { account: string; balance: number }[];
+    return Object.fromEntries(rows.map((r) => [Number(r.account.split(':')[1]), -r.balance]));
+  }
+
+  /**
+   * An online, consistent copy through SQLite's backup API (copying the files of a live WAL
+   * database can give a corrupt copy). The copy opens as a ledger of the same terminal.
+   */
+  async backup(file: string): Promise<void> {
+    await this.db.backup(file);
+  }
+
   private derive(type: EntryType, payload: Record<string, unknown>, seq: number): {
     postings: Posting[]; meters: MeterDelta[]; credits: [number, number, number][]; after?: () => void;
   } {
@@ -291,11 +332,14 @@ export class Ledger {
     };
     switch (type) {
       case 'bill.escrow':
-      case 'bill.return':
       case 'door.close':
+        break;
+      case 'bill.return':
+        this.checkEscrow(payload as Payload<'bill.return'>);
         break;
       case 'bill.credit': {
         const p = payload as Payload<'bill.credit'>;
+        this.checkEscrow(p);
         creditChange(p.station, p.denomination);
         post(account.cashbox(p.station, p.denomination), p.denomination);
         post(account.stationCredit(p.station), -p.denomination);
@@ -417,6 +461,32 @@ export class Ledger {
       }
     }
     return { postings, meters, credits };
+  }
+
+  /** A credit or return that names its escrow must match it, and an escrow resolves once. */
+  private checkEscrow(p: { station: number; denomination: number; escrowSeq?: number | undefined }): void {
+    if (p.escrowSeq === undefined) return;
+    const e = this.stmt.bySeq.get(p.escrowSeq) as JournalRow | undefined;
+    if (!e || e.type !== 'bill.escrow') throw new LedgerRefusal('no-escrow', `entry ${p.escrowSeq} is not a bill escrow`);
+    const ep = (JSON.parse(e.body) as EntryBody).payload as { station: number; denomination: number };
+    if (ep.station !== p.station || ep.denomination !== p.denomination) {
+      throw new LedgerRefusal('escrow-mismatch', `escrow ${p.escrowSeq} held ${ep.denomination} at station ${ep.station}`);
+    }
+    if (this.stmt.escrowResolved.get(p.escrowSeq)) throw new LedgerRefusal('escrow-resolved', `escrow ${p.escrowSeq} was already resolved`);
+  }
+
+  /**
+   * Notes journalled in escrow and neither credited nor returned: after a power cut mid-stack
+   * the host asks the acceptor what became of each and journals the credit or the return.
+   */
+  unresolvedEscrows(): { seq: number; station: number; device: string; denomination: number; currency: string }[] {
+    const rows = this.db.prepare(`SELECT seq, body FROM journal WHERE type = 'bill.escrow' AND seq NOT IN (
+      SELECT json_extract(body, '$.payload.escrowSeq') FROM journal
+      WHERE type IN ('bill.credit', 'bill.return') AND json_extract(body, '$.payload.escrowSeq') IS NOT NULL) ORDER BY seq`).all() as { seq: number; body: string }[];
+    return rows.map((r) => {
+      const p = (JSON.parse(r.body) as EntryBody).payload as { station: number; device: string; denomination: number; currency: string };
+      return { seq: r.seq, station: p.station, device: p.device, denomination: p.denomination, currency: p.currency };
+    });
   }
 
   /** Meters of a scope (`table`, `station:N`), or all of them keyed `scope/name`. */

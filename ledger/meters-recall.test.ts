@@ -22,6 +22,7 @@ describe('meters', () => {
     l.append({ type: 'door.open', payload: { door: 'cashbox', station: 2 } });
     l.append({ type: 'misread', payload: { tableId: 'T1', roundId: 'r2', detail: 'unreadable', resolution: 'pending' } });
     l.append({ type: 'power.reset', payload: { clean: false, softwareVersion: '0.1.0' } });
+    assert.deepEqual(l.stationCredits(), { 1: 60000 + 15000, 2: 50000 - 10000 });
     const s1 = l.meters('station:1');
     assert.equal(s1['billsIn.50000'], 1);
     assert.equal(s1['billsIn.10000'], 1);

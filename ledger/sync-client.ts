@@ -47,6 +47,15 @@ export interface SyncStatus {
   stopNewBets: boolean;
 }
 
+/**
+ * "Full jitter": uniform in [0, min(cap, base·2^failures)). Spreads the retries of many kiosks
+ * coming back after an outage instead of synchronising them.
+ */
+export function backoffDelay(failures: number, baseMs: number, capMs: number, random: () => number): number {
+  const ceiling = Math.min(capMs, baseMs * 2 ** Math.min(failures, 30));
+  return Math.floor(random() * ceiling);
+}
+
 class HttpError extends Error {
   constructor(readonly status: number, readonly body: Record<string, unknown>) {
     super(`upstream answered ${status}: ${typeof body.error === 'string' ? body.error : ''} ${typeof body.message === 'string' ? body.message : ''}`.trim());
@@ -163,8 +172,7 @@ export class SyncClient {
   }
 
   private backoffMs(): number {
-    const ceiling = Math.min(this.o.backoffCapMs, this.o.backoffBaseMs * 2 ** Math.min(this.failures, 30));
-    return Math.floor(this.o.random() * ceiling);
+    return backoffDelay(this.failures, this.o.backoffBaseMs, this.o.backoffCapMs, this.o.random);
   }
 
   private async loop(): Promise<void> {
@@ -216,8 +224,8 @@ export class SyncClient {
         }
       }
       const fatal = err instanceof AckMismatchError || (err instanceof HttpError && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429);
-      if (fatal && !this.stopped()) {
-        this.state = 'blocked';
+      if (fatal) {
+        if (!this.stopped()) this.state = 'blocked';
         this.o.onAlarm?.({ kind: err instanceof HttpError ? `upstream-${err.status}` : 'ack-mismatch', message });
       }
       try {

@@ -56,3 +56,9 @@ export async function enrolTerminal(db: Db, terminalId: string, rotate = false):
   });
   return { terminalId, key: key.toString('base64') };
 }
+
+/** Revokes a terminal's key: its requests are refused (within the key cache's lifetime); its journal stays. */
+export async function revokeTerminal(db: Db, terminalId: string): Promise<boolean> {
+  const r = await db.query('UPDATE terminals SET revoked_at = now() WHERE terminal_id = $1 AND revoked_at IS NULL', [terminalId]);
+  return r.rowCount > 0;
+}

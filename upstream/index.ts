@@ -8,7 +8,7 @@ import { connectPg, openPglite, type Db } from './sql.js';
 export { buildServer, type ServerOptions } from './server.js';
 export { connectPg, openPglite, type Db, type Sql } from './sql.js';
 export { migrateUpstream, UPSTREAM_LATEST, UPSTREAM_MIGRATIONS, UpstreamSchemaError } from './migrations.js';
-export { enrolTerminal, EnrolError } from './auth.js';
+export { enrolTerminal, EnrolError, revokeTerminal } from './auth.js';
 export { ingest, type IngestBatch, type IngestResult } from './ingest.js';
 export { verifyChain, findGaps, listTerminals, meters, rounds, entries, alarms } from './queries.js';
 export { startLocalCluster, findPgBin, freePort, type LocalCluster } from './local-cluster.js';

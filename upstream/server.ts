@@ -53,7 +53,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const { db } = options;
   const maxSkew = options.maxSkewMs ?? 5 * 60_000;
   const keys = new KeyStore(db);
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: options.bodyLimit ?? 8 * 1024 * 1024 }) as unknown as FastifyInstance;
+  const bodyLimit = options.bodyLimit ?? 8 * 1024 * 1024;
+  const app = (typeof options.logger === 'object'
+    ? Fastify({ loggerInstance: options.logger, bodyLimit })
+    : Fastify({ logger: options.logger ?? false, bodyLimit })) as unknown as FastifyInstance;
 
   // The signature covers the exact bytes received, so keep them next to the parsed body.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {

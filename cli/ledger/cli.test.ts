@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -37,6 +37,15 @@ describe('npm run ledger', () => {
     assert.equal((JSON.parse(ev.out) as { round: { roundId: string } }).round.roundId, last);
     assert.equal(ledger('meters', '--data-dir', dir, '--scope', 'table', '--json').code, 0);
     assert.equal((JSON.parse(ledger('status', '--data-dir', dir, '--json').out) as { lagEntries: number }).lagEntries, exported.entries.length + 4);
+    const copy = path.join(tmp, 'copy');
+    const b = ledger('backup', '--data-dir', dir, '--out', path.join(copy, 'ledger.sqlite'));
+    assert.equal(b.code, 1, 'the target folder does not exist yet');
+    mkdirSync(copy);
+    assert.equal(ledger('backup', '--data-dir', dir, '--out', path.join(copy, 'ledger.sqlite')).code, 0);
+    assert.equal(ledger('backup', '--data-dir', dir, '--out', path.join(copy, 'ledger.sqlite')).code, 2, 'never overwrites');
+    const vc = ledger('verify', '--data-dir', copy, '--json');
+    assert.equal(vc.code, 0, vc.out);
+    assert.equal((JSON.parse(vc.out) as { headHash: string }).headHash, (JSON.parse(v.out) as { headHash: string }).headHash);
   });
 
   it('exits 1 when the journal was altered, 2 on usage errors, 1 on a missing ledger', () => {
@@ -47,6 +56,11 @@ describe('npm run ledger', () => {
     const v = ledger('verify', '--data-dir', dir);
     assert.equal(v.code, 1);
     assert.match(v.out, /MISMATCH/);
+    // The kiosk itself refuses to open it; the diagnostic tools still can.
+    const status = ledger('status', '--data-dir', dir);
+    assert.equal(status.code, 1);
+    assert.match(status.err, /integrity failure/);
+    assert.equal(ledger('export', '--data-dir', dir, '--json').code, 0);
     assert.equal(ledger('verify').code, 2);
     assert.equal(ledger('export', '--data-dir', dir).code, 2);
     assert.equal(ledger('frobnicate').code, 2);

@@ -26,7 +26,8 @@ export async function tool(usage: string, body: () => Promise<number> | number):
   }
 }
 
-export function openFromArgs(dataDir: string | undefined, usage: string): Ledger {
+/** `diagnostic` tools (verify, export) open a damaged ledger too, to report on it. */
+export function openFromArgs(dataDir: string | undefined, usage: string, diagnostic = false): Ledger {
   if (!dataDir) throw new UsageError(`--data-dir is required\n${usage}`);
-  return openExistingLedger(dataDir);
+  return openExistingLedger(dataDir, { tailCheck: !diagnostic });
 }

@@ -16,7 +16,7 @@ export function run(argv: string[]): Promise<number> {
     const from = Number(v.from ?? '1');
     const to = v.to === undefined ? Number.MAX_SAFE_INTEGER : Number(v.to);
     if (!Number.isSafeInteger(from) || from < 1 || !Number.isSafeInteger(to) || to < from) throw new UsageError(`bad --from/--to\n${USAGE}`);
-    const ledger = openFromArgs(v['data-dir'] as string | undefined, USAGE);
+    const ledger = openFromArgs(v['data-dir'] as string | undefined, USAGE, true);
     try {
       const out = process.stdout;
       const write = async (s: string) => {

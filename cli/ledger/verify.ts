@@ -12,7 +12,7 @@ export function run(argv: string[]): Promise<number> {
       console.log(USAGE);
       return 0;
     }
-    const ledger = openFromArgs(v['data-dir'] as string | undefined, USAGE);
+    const ledger = openFromArgs(v['data-dir'] as string | undefined, USAGE, true);
     try {
       const r = verifyLedger(ledger);
       if (v.json) console.log(JSON.stringify(r));

@@ -5,7 +5,7 @@ import { dbChoice, DB_OPTIONS, options, tool, UsageError } from './common.js';
 
 const USAGE = `Usage: npm run --silent upstream -- [--pg postgres://… | --data-dir DIR] [--listen HOST:PORT] [--admin-token-file F]
   --pg URL            PostgreSQL connection string
-  --data-dir DIR      embedded PGlite database in DIR (used when --pg is absent; no server needed)
+  --data-dir DIR      embedded PGlite database in DIR (instead of --pg; no server needed)
   --listen HOST:PORT  default 127.0.0.1:8787
   --admin-token-file  bearer token for the query/admin routes (or env UPSTREAM_ADMIN_TOKEN);
                       without one those routes answer loopback callers only
@@ -18,7 +18,8 @@ export function run(argv: string[]): Promise<number> {
       console.log(USAGE);
       return 0;
     }
-    const db = v.pg || v['data-dir'] ? dbChoice(v, USAGE) : {};
+    // No silent in-memory default: an upstream that forgets on restart is worse than none.
+    const db = dbChoice(v, USAGE);
     const m = /^(.+):(\d{1,5})$/.exec(String(v.listen ?? '127.0.0.1:8787'));
     const port = Number(m?.[2]);
     if (!m || port > 65535) throw new UsageError(`--listen must be HOST:PORT\n${USAGE}`);

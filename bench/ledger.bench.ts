@@ -1,0 +1,69 @@
+// Durable journal commits on this machine's disk: WAL + synchronous=FULL, as the kiosk runs.
+//   npm run bench -- ledger
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import Database from 'better-sqlite3';
+import { Ledger, verifyLedger } from '../ledger/index.js';
+import { billCredit, settledRound } from '../ledger/fixtures.js';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'ledger-bench-'));
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
+};
+try {
+  const ledger = Ledger.open({ dataDir: dir, terminalId: 'BENCH' });
+  console.log(`journal_mode=${String(ledger.db.pragma('journal_mode', { simple: true }))} synchronous=${String(ledger.db.pragma('synchronous', { simple: true }))} (2 = FULL) in ${dir}`);
+
+  // 1. One entry per durable transaction (a bill credit: postings, meters, outbox, fsync).
+  const N = 2000;
+  let t = performance.now();
+  for (let i = 0; i < N; i++) ledger.append(billCredit(1 + (i % 7), 100_000, `bill-${i}`));
+  let ms = performance.now() - t;
+  console.log(`durable commits, 1 bill.credit each: ${N} in ${ms.toFixed(0)} ms = ${Math.round((N / ms) * 1000)} commits/s`);
+
+  // 2. A settled 7-seat round: 7 bets and the settlement (with recall and meters) in one transaction.
+  const seats = [1, 2, 3, 4, 5, 6, 7];
+  const R = 500;
+  const whole: number[] = [];
+  for (let i = 0; i < R; i++) {
+    const { bets, settle } = settledRound(`w${i}`, seats, 1000, i);
+    t = performance.now();
+    ledger.appendMany([...bets, settle]);
+    whole.push(performance.now() - t);
+  }
+  console.log(`7-seat round, 7 bets + settlement in one transaction: p50 ${pct(whole, 50).toFixed(2)} ms, p99 ${pct(whole, 99).toFixed(2)} ms (n=${R})`);
+
+  // 3. The settlement alone (bets committed earlier, as during play).
+  const settleOnly: number[] = [];
+  for (let i = 0; i < R; i++) {
+    const { bets, settle } = settledRound(`s${i}`, seats, 1000, i);
+    ledger.appendMany(bets);
+    t = performance.now();
+    ledger.append(settle);
+    settleOnly.push(performance.now() - t);
+  }
+  console.log(`7-seat settlement entry alone (7 lines, recall row, meters): p50 ${pct(settleOnly, 50).toFixed(2)} ms, p99 ${pct(settleOnly, 99).toFixed(2)} ms (n=${R})`);
+
+  // Baseline on the same disk: a bare one-row insert per transaction, WAL + FULL, no ledger code.
+  const raw = new Database(path.join(dir, 'raw.sqlite'));
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('synchronous = FULL');
+  raw.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
+  const ins = raw.prepare('INSERT INTO t (v) VALUES (?)');
+  t = performance.now();
+  for (let i = 0; i < N; i++) ins.run('x'.repeat(200));
+  ms = performance.now() - t;
+  console.log(`baseline: bare 1-row inserts, WAL+FULL, same disk: ${Math.round((N / ms) * 1000)} commits/s`);
+  raw.close();
+
+  t = performance.now();
+  const report = verifyLedger(ledger);
+  ms = performance.now() - t;
+  console.log(`verify (chain + full replay) of ${report.entries} entries: ${ms.toFixed(0)} ms, ok=${report.ok}`);
+  ledger.close();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

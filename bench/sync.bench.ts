@@ -1,0 +1,52 @@
+// Sync catch-up: 100 000 journal entries from a kiosk ledger to a local PostgreSQL (its own
+// throwaway cluster, fsync on), through the real HTTP service and signed requests.
+//   npm run bench -- sync
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Ledger, SyncClient } from '../ledger/index.js';
+import { billCredit, settledRound } from '../ledger/fixtures.js';
+import { connectPg, enrolTerminal, migrateUpstream, startLocalCluster, startUpstream, verifyChain } from '../upstream/index.js';
+
+const TARGET = Number(process.env.SYNC_BENCH_ENTRIES ?? 100_000);
+const BATCH = Number(process.env.SYNC_BENCH_BATCH ?? 500);
+const dir = mkdtempSync(path.join(os.tmpdir(), 'sync-bench-'));
+const cluster = await startLocalCluster({ durable: true });
+const db = connectPg(cluster.url);
+try {
+  await migrateUpstream(db);
+  const up = await startUpstream({ db });
+  const ledger = Ledger.open({ dataDir: dir, terminalId: 'SYNC' });
+  let t = performance.now();
+  const seats = [1, 2, 3, 4, 5, 6, 7];
+  for (let s = 1; s <= 7; s++) ledger.append(billCredit(s, 100_000_000, `b${s}`));
+  let i = 0;
+  while (ledger.headOf().seq < TARGET) {
+    const batch = [];
+    for (let k = 0; k < 50; k++, i++) {
+      const { bets, settle } = settledRound(`r${i}`, seats, 100, i);
+      batch.push(...bets, settle);
+    }
+    ledger.appendMany(batch.slice(0, Math.max(0, TARGET - ledger.headOf().seq)));
+  }
+  const bytes = (ledger.db.prepare('SELECT SUM(length(body)) AS b FROM journal').get() as { b: number }).b;
+  console.log(`kiosk journal: ${ledger.headOf().seq} entries (${(bytes / 1e6).toFixed(1)} MB of canonical bodies), written in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  const cred = await enrolTerminal(db, 'SYNC');
+  const client = new SyncClient(ledger, { url: up.url, credentials: cred, maxBatchEntries: BATCH, maxBatchBytes: BATCH * 1024 });
+  t = performance.now();
+  let batches = 0;
+  while ((await client.syncOnce()) === 'sent') batches++;
+  const s = (performance.now() - t) / 1000;
+  const st = client.status();
+  console.log(`catch-up of ${st.ackedSeq} entries in ${batches} batches (≤${BATCH} entries/${BATCH} KiB): ${s.toFixed(1)} s = ${Math.round(st.ackedSeq / s)} entries/s, lag now ${st.lagEntries}`);
+  t = performance.now();
+  const chain = await verifyChain(db, 'SYNC');
+  console.log(`upstream chain verification of ${chain.entries} entries: ${((performance.now() - t) / 1000).toFixed(1)} s, ok=${chain.ok}`);
+  ledger.close();
+  await up.close();
+} finally {
+  await db.close();
+  cluster.destroy();
+  rmSync(dir, { recursive: true, force: true });
+}

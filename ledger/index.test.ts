@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { credentialsFile, openExistingLedger, openLedger, startLedgerSync } from './index.js';
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'ledger-index-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+const KEY = Buffer.alloc(32, 1).toString('base64');
+
+describe('startLedgerSync (for npm start -- --upstream URL --terminal-id ID)', () => {
+  it('reads the enrolment credentials from the data folder and checks they are this terminal’s', async () => {
+    const dir = path.join(tmp, 'k');
+    const ledger = openLedger(dir, 'T-7');
+    assert.throws(() => startLedgerSync({ ledger, terminalId: 'T-7', dataDir: dir, upstream: 'http://127.0.0.1:9' }), /upstream -- enroll --terminal-id T-7/);
+    writeFileSync(credentialsFile(dir), JSON.stringify({ terminalId: 'T-8', key: KEY }));
+    assert.throws(() => startLedgerSync({ ledger, terminalId: 'T-7', dataDir: dir, upstream: 'http://127.0.0.1:9' }), /for terminal T-8/);
+    writeFileSync(credentialsFile(dir), JSON.stringify({ terminalId: 'T-7', key: KEY }));
+    assert.throws(() => startLedgerSync({ ledger, terminalId: 'T-7', dataDir: dir }), /--upstream/);
+    assert.throws(() => startLedgerSync({ ledger, terminalId: 'T-9', dataDir: dir, upstream: 'http://127.0.0.1:9' }), /T-7/);
+    writeFileSync(credentialsFile(dir), JSON.stringify({ terminalId: 'T-7', key: KEY, upstream: 'http://127.0.0.1:9' }));
+    const sync = startLedgerSync({ ledger, terminalId: 'T-7', dataDir: dir, idleMs: 5 });
+    assert.equal(sync.status().upstream, 'http://127.0.0.1:9');
+    assert.equal(sync.status().lagEntries, 0);
+    await sync.stop();
+    ledger.close();
+    const again = openExistingLedger(dir);
+    assert.equal(again.terminalId, 'T-7');
+    again.close();
+    assert.throws(() => openExistingLedger(path.join(tmp, 'nothing')), /no ledger/);
+  });
+});

@@ -1,0 +1,174 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { chainHash, genesisHash, sha256Hex } from './canonical.js';
+import { billCredit, settledRound } from './fixtures.js';
+import { Ledger } from './ledger.js';
+import { syncAnchor } from './outbox.js';
+import { backoffDelay, SyncClient } from './sync-client.js';
+
+const KEY = Buffer.alloc(32, 7).toString('base64');
+
+/** An in-memory upstream that follows the ingest protocol, with hooks to misbehave. */
+class FakeUpstream {
+  stored: { seq: number; hash: string }[] = [];
+  requests: { first: number; count: number; bytes: number }[] = [];
+  fail: (n: number) => 'ok' | 'network' | 500 | 'lose-ack' | 'divergence' = () => 'ok';
+  fetch: typeof fetch = async (_url, init) => {
+    const text = String(init?.body);
+    const body = JSON.parse(text) as { terminalId: string; prevHash: string; entries: { seq: number; hash: string; body: string }[] };
+    const n = this.requests.length;
+    this.requests.push({ first: body.entries[0]?.seq ?? 0, count: body.entries.length, bytes: text.length });
+    const mode = this.fail(n);
+    if (mode === 'network') throw new TypeError('fetch failed');
+    if (mode === 500) return new Response('{"error":"boom"}', { status: 500 });
+    const head = this.stored.length;
+    const headHash = head ? this.stored[head - 1]!.hash : genesisHash(body.terminalId);
+    if (mode === 'divergence') return new Response(JSON.stringify({ error: 'divergence', seq: 1, ackedSeq: head, headHash }), { status: 409 });
+    const first = body.entries[0]!.seq;
+    if (first > head + 1) return new Response(JSON.stringify({ error: 'gap', ackedSeq: head, headHash }), { status: 409 });
+    let prev = first === 1 ? genesisHash(body.terminalId) : this.stored[first - 2]!.hash;
+    assert.equal(body.prevHash, prev);
+    for (const e of body.entries) {
+      assert.equal(chainHash(prev, sha256Hex(e.body)), e.hash);
+      prev = e.hash;
+      if (e.seq <= this.stored.length) assert.equal(this.stored[e.seq - 1]!.hash, e.hash, 'a resent entry is identical');
+      else this.stored.push({ seq: e.seq, hash: e.hash });
+    }
+    const last = this.stored[this.stored.length - 1]!;
+    if (mode === 'lose-ack') throw new TypeError('socket hang up');
+    return new Response(JSON.stringify({ ackedSeq: last.seq, headHash: last.hash }), { status: 200 });
+  };
+}
+
+function kiosk(rounds = 6, clock?: () => Date): Ledger {
+  const l = Ledger.open({ file: ':memory:', terminalId: 'C1', ...(clock ? { clock } : {}) });
+  for (let s = 1; s <= 7; s++) l.append(billCredit(s, 100_000, `b${s}`));
+  for (let i = 0; i < rounds; i++) {
+    const { bets, settle } = settledRound(`r${i}`, [1, 2, 3, 4, 5, 6, 7], 100, i);
+    l.appendMany([...bets, settle]);
+  }
+  return l;
+}
+
+async function drain(c: SyncClient): Promise<string[]> {
+  const out: string[] = [];
+  for (let i = 0; i < 500; i++) {
+    const r = await c.syncOnce();
+    out.push(r);
+    if (r === 'empty') return out;
+  }
+  return out;
+}
+
+describe('sync client', () => {
+  it('sends batches bounded by entry count and by bytes, in order', async () => {
+    const l = kiosk();
+    const up = new FakeUpstream();
+    const c = new SyncClient(l, { url: 'http://127.0.0.1:1', credentials: { terminalId: 'C1', key: KEY }, fetch: up.fetch, maxBatchEntries: 9, maxBatchBytes: 4000 });
+    await drain(c);
+    assert.equal(up.stored.length, l.headOf().seq);
+    assert.ok(up.requests.every((r) => r.count <= 9));
+    assert.ok(up.requests.every((r) => r.bytes <= 4000 + 2000 || r.count === 1), 'byte limit (one big entry may exceed it alone)');
+    assert.ok(up.requests.some((r) => r.count < 9 && r.first + r.count <= l.headOf().seq), 'some batches were cut by bytes, not count');
+    for (let i = 1; i < up.requests.length; i++) assert.equal(up.requests[i]!.first, up.requests[i - 1]!.first + up.requests[i - 1]!.count);
+    assert.equal(syncAnchor(l).ackedSeq, l.headOf().seq);
+    assert.equal(c.status().lagEntries, 0);
+  });
+
+  it('resends from the last acknowledgement after network errors, 500s and lost acks: each entry once upstream', async () => {
+    const l = kiosk();
+    const up = new FakeUpstream();
+    const modes = ['network', 'ok', 500, 'lose-ack', 'ok', 'lose-ack', 'network'] as const;
+    up.fail = (n) => modes[n % modes.length]!;
+    const c = new SyncClient(l, { url: 'http://127.0.0.1:1', credentials: { terminalId: 'C1', key: KEY }, fetch: up.fetch, maxBatchEntries: 5 });
+    const results = await drain(c);
+    assert.ok(results.includes('failed'));
+    assert.deepEqual(up.stored.map((e) => e.seq), Array.from({ length: l.headOf().seq }, (_, i) => i + 1));
+    // After a lost ack the client resent from its own last ack, so the upstream saw a retry.
+    const firsts = up.requests.map((r) => r.first);
+    assert.ok(firsts.some((f, i) => i > 0 && f === firsts[i - 1]), 'the same batch was sent again');
+    assert.equal(c.status().lastError, null, 'a success clears the last error');
+  });
+
+  it('holds the stream and raises an alarm on divergence; resumes when the upstream agrees again', async () => {
+    const l = kiosk(1);
+    const up = new FakeUpstream();
+    up.fail = () => 'divergence';
+    const alarms: string[] = [];
+    const c = new SyncClient(l, { url: 'http://127.0.0.1:1', credentials: { terminalId: 'C1', key: KEY }, fetch: up.fetch, onAlarm: (a) => alarms.push(a.kind) });
+    assert.equal(await c.syncOnce(), 'failed');
+    assert.deepEqual(alarms, ['upstream-409']);
+    assert.match(c.status().lastError ?? '', /409/);
+    assert.equal(syncAnchor(l).ackedSeq, 0);
+    up.fail = () => 'ok';
+    await drain(c);
+    assert.equal(up.stored.length, l.headOf().seq);
+  });
+
+  it('rewinds to the upstream head when the upstream lost entries it had acknowledged (restored backup)', async () => {
+    const l = kiosk(2);
+    const up = new FakeUpstream();
+    const c = new SyncClient(l, { url: 'http://127.0.0.1:1', credentials: { terminalId: 'C1', key: KEY }, fetch: up.fetch });
+    await drain(c);
+    up.stored = up.stored.slice(0, 5);
+    const { bets, settle } = settledRound('late', [1], 100);
+    l.appendMany([...bets, settle]);
+    await drain(c);
+    assert.deepEqual(up.stored.map((e) => e.seq), Array.from({ length: l.headOf().seq }, (_, i) => i + 1));
+    assert.equal(syncAnchor(l).ackedSeq, l.headOf().seq);
+  });
+
+  it('raises an alarm when the kiosk ledger was rolled back behind what the upstream acknowledged', async () => {
+    const up = new FakeUpstream();
+    // A fixed clock makes the shorter ledger an exact prefix of the longer one.
+    const clock = () => new Date('2025-01-01T00:00:00Z');
+    const full = kiosk(3, clock);
+    await drain(new SyncClient(full, { url: 'http://127.0.0.1:1', credentials: { terminalId: 'C1', key: KEY }, fetch: up.fetch }));
+    // An older copy of the same terminal's ledger (restored backup, swapped disk).
+    const old = kiosk(1, clock);
+    const alarms: string[] = [];
+    const c = new SyncClient(old, { url: 'http://127.0.0.1:1', credentials: { terminalId: 'C1', key: KEY }, fetch: up.fetch, onAlarm: (a) => alarms.push(a.kind) });
+    assert.equal(await c.syncOnce(), 'failed');
+    assert.deepEqual(alarms, ['ack-mismatch']);
+    assert.equal(syncAnchor(old).ackedSeq, 0, 'nothing acknowledged that this ledger does not hold');
+  });
+
+  it('raises the stop-new-bets signal past the limit and keeps every entry', async () => {
+    const l = kiosk(1);
+    const up = new FakeUpstream();
+    up.fail = () => 500;
+    const signals: boolean[] = [];
+    const c = new SyncClient(l, { url: 'http://127.0.0.1:1', credentials: { terminalId: 'C1', key: KEY }, fetch: up.fetch, limits: { maxUnsyncedEntries: 10 }, onStopNewBets: (s) => signals.push(s), backoffBaseMs: 1, backoffCapMs: 2, idleMs: 5 });
+    c.start();
+    while (signals.length === 0) await new Promise((r) => setTimeout(r, 5));
+    assert.equal(c.status().stopNewBets, true);
+    up.fail = () => 'ok';
+    while (signals.length < 2) await new Promise((r) => setTimeout(r, 5));
+    await c.stop();
+    assert.deepEqual(signals, [true, false]);
+    assert.equal(up.stored.length, l.headOf().seq);
+  });
+
+  it('reports lag in entries and seconds', () => {
+    let now = new Date('2025-01-01T00:00:00Z');
+    const l = Ledger.open({ file: ':memory:', terminalId: 'C1', clock: () => now });
+    l.append(billCredit(1, 100, 'a'));
+    now = new Date('2025-01-01T00:01:30Z');
+    l.append(billCredit(1, 100, 'b'));
+    const c = new SyncClient(l, { url: 'https://upstream.example', credentials: { terminalId: 'C1', key: KEY }, now: () => now });
+    assert.deepEqual([c.status().lagEntries, c.status().lagSeconds], [2, 90]);
+  });
+
+  it('refuses plain http off loopback and credentials of another terminal', () => {
+    const l = kiosk(0);
+    assert.throws(() => new SyncClient(l, { url: 'http://upstream.example', credentials: { terminalId: 'C1', key: KEY } }), /https/);
+    assert.throws(() => new SyncClient(l, { url: 'https://upstream.example', credentials: { terminalId: 'C2', key: KEY } }), /terminal/);
+  });
+
+  it('backs off exponentially with full jitter, capped', () => {
+    assert.equal(backoffDelay(0, 100, 10_000, () => 0.999), 99);
+    assert.equal(backoffDelay(3, 100, 10_000, () => 0.5), 400);
+    assert.equal(backoffDelay(20, 100, 10_000, () => 0.999), 9990);
+    assert.equal(backoffDelay(5, 100, 10_000, () => 0), 0);
+  });
+});
