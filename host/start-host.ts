@@ -71,6 +71,8 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   // any of them stops the start-up with its reason, and nothing is touched.
   const ledger = openLedger(dataDir, terminalId);
   const power = new PowerMarker(dataDir);
+  // The sync client starts before the rounds exist; its stop-new-bets signal is routed once they do.
+  const syncEvents = { stopNewBets: (_stop: boolean) => undefined as void };
   let sync: SyncClient | null = null;
   const release = async () => {
     await sync?.stop();
@@ -82,8 +84,17 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     const clean = power.start();
     ledger.append({ type: 'power.reset', payload: { clean, softwareVersion: SOFTWARE_VERSION } });
     if (!clean) log.warn('the previous run did not stop cleanly (power cut or kill)');
-    if (options.upstream) sync = startLedgerSync({ ledger, upstream: options.upstream, terminalId, dataDir });
-    return await serve(options, { log, config, terminalId, ledger, sync, release });
+    if (options.upstream) {
+      sync = startLedgerSync({
+        ledger,
+        upstream: options.upstream,
+        terminalId,
+        dataDir,
+        onStopNewBets: (stop) => syncEvents.stopNewBets(stop),
+        onAlarm: (alarm) => log.error({ alarm }, 'upstream sync alarm'),
+      });
+    }
+    return await serve(options, { log, config, terminalId, ledger, sync, release, syncEvents });
   } catch (e) {
     await release();
     throw e;
@@ -97,9 +108,10 @@ interface Opened {
   ledger: Ledger;
   sync: SyncClient | null;
   release: () => Promise<void>;
+  syncEvents: { stopNewBets: (stop: boolean) => void };
 }
 
-async function serve(options: HostOptions, { log, config, terminalId, ledger, sync, release }: Opened): Promise<RunningHost> {
+async function serve(options: HostOptions, { log, config, terminalId, ledger, sync, release, syncEvents }: Opened): Promise<RunningHost> {
   const dataDir = path.resolve(options.dataDir);
   const host = new TableHost(config, SOFTWARE_VERSION, (station) => ledger.credit(station));
   const billAcceptors = new BillAcceptors({ config, ledger, log, onCreditChanged: (station) => host.creditChanged(station) });
@@ -107,7 +119,10 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const game = liveGame(config);
   const rounds = game ? new RoundController({ config, game, ledger, log, timers, timings: config.timings }) : null;
   const shoe = rounds && game ? new TableShoe(config.shoe, rounds, log, { decks: game.decks, ...(options.seed !== undefined ? { seed: options.seed } : {}) }) : null;
-  if (rounds) host.attachRounds(rounds);
+  if (rounds) {
+    host.attachRounds(rounds);
+    syncEvents.stopNewBets = (stop) => rounds.setNewBets(!stop, 'unsynced ledger entries beyond the offline limit');
+  }
   const tokens = new LaunchTokens(host.views());
   const started = Date.now();
   const openSession = (transport: ScreenTransport) => new ScreenSession(host, tokens, transport, log);

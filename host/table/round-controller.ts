@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { cardCode, type Card } from '../../engine/cards/card.js';
 import { ShoeInventory } from '../../engine/cards/shoe.js';
@@ -67,6 +68,8 @@ export class RoundController {
   private results: ResultLine[] | null = null;
   private hold: string | null = null;
   private needsShuffle = false;
+  /** Why new bets are refused though the table plays on (e.g. upstream offline beyond the limit). */
+  private betsBlocked: string | null = null;
   private inventory: ShoeInventory;
   private readonly listeners = new Set<() => void>();
   private readonly seatOf = new Map<number, number>();
@@ -96,7 +99,21 @@ export class RoundController {
 
   /* ─────────────── commands from the stations ─────────────── */
 
+  /**
+   * Stops or resumes new bets. Rounds in play finish and cash-out goes on: DESIGN.md §5, the
+   * kiosk plays on offline up to a limit, then takes no new bets, and never drops a record.
+   */
+  setNewBets(allowed: boolean, reason: string): void {
+    const next = allowed ? null : reason;
+    if (next === this.betsBlocked) return;
+    this.betsBlocked = next;
+    if (next) this.pendingBets.clear();
+    this.deps.log.warn({ allowed, reason }, 'new bets ' + (allowed ? 'allowed again' : 'stopped'));
+    this.changed();
+  }
+
   placeBet(station: number, bet: string, amount: number): Outcome {
+    if (this.betsBlocked) return { ok: false, reason: `new bets are stopped: ${this.betsBlocked}` };
     if (this.phase !== 'betting' || this.hold || this.needsShuffle) return { ok: false, reason: 'betting is closed' };
     if (!this.deps.game.bets.includes(bet)) return { ok: false, reason: `no "${bet}" bet at this table` };
     const { max } = this.deps.config.limits;
@@ -167,11 +184,14 @@ export class RoundController {
     this.changed();
   }
 
-  /** A supervisor voids the round (two people): every bet of the round is returned. */
+  /**
+   * A supervisor voids the round (two people): every bet of the round is returned. On a hold
+   * outside a round (a stray card between rounds) it only lifts the hold.
+   */
   voidRound(reason: string, authorisedBy: string[]): Outcome {
     if (this.phase !== 'dealing' && !this.hold) return { ok: false, reason: 'no round to void' };
-    const stations = [...this.placed.keys()];
-    if (stations.length > 0) {
+    const inPlay = this.phase === 'dealing' && this.placed.size > 0;
+    if (inPlay) {
       this.deps.ledger.append({
         type: 'round.void',
         payload: { ...this.roundCore(), reason, authorisedBy },
@@ -213,7 +233,7 @@ export class RoundController {
 
   betting(station: number): StationBetting {
     const { min, max } = this.deps.config.limits;
-    const open = this.phase === 'betting' && !this.hold && !this.needsShuffle;
+    const open = this.phase === 'betting' && !this.hold && !this.needsShuffle && !this.betsBlocked;
     return {
       open,
       spots: this.deps.game.bets.map((bet) => ({ bet, min, max })),
@@ -237,7 +257,8 @@ export class RoundController {
 
   private openBetting(): void {
     this.phase = 'betting';
-    this.roundId = `${this.deps.config.tableId}-${this.deps.timers.now().toString(36)}`;
+    // Time plus randomness: unique even if the clock steps back (NTP) or two tables share a prefix.
+    this.roundId = `${this.deps.config.tableId}-${this.deps.timers.now().toString(36)}-${randomBytes(3).toString('hex')}`;
     this.round = null;
     this.cards = [];
     this.decisions = [];
