@@ -181,3 +181,56 @@ describe('live casino war with a tie decided at the station', () => {
     table.close();
   });
 });
+
+describe('live blackjack rounds (Macau 2009) through the simulated shoe', () => {
+  let running: RunningHost;
+  let dir: string;
+  before(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'live-blackjack-'));
+    running = await startHost({
+      dataDir: dir,
+      rendererDir: path.join(dir, 'none'),
+      logger: pino({ level: 'silent' }),
+      config: { ...simulatedTableConfig('blackjack'), timings: { ...quick, bettingMs: 3000 } },
+      simulatedDealer: { dealMs: 5 },
+      seed: 21,
+    });
+  });
+  after(async () => {
+    await running.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('plays a round with the station deciding (the dealer holds one card, Art. 5 procedure 1), and settles by article', async () => {
+    const one = await screen(running, 'station/1');
+    const table = await screen(running, 'table');
+    await creditStation(running, 1, 1000);
+    await one.until<StationState>((s) => s.credit === 100_000, 'credited');
+    await one.until<StationState>((s) => s.betting.open && (s.round?.endsAt ?? 0) - Date.now() > 1500, 'a fresh betting window');
+    one.command({ name: 'place-bet', bet: 'main', amount: 10_000 });
+    await table.until<TableState>((s) => s.round?.phase === 'dealing', 'dealing');
+
+    const dealerWhileDeciding: string[][] = [];
+    for (let i = 0; i < 20; i++) {
+      const s = await one.until<StationState>((x) => x.decision !== null || x.round?.phase === 'results', 'a decision or the results');
+      if (!s.decision) break;
+      dealerWhileDeciding.push(s.round?.hands.find((h) => h.owner === 'dealer')?.cards ?? []);
+      // Stand when allowed, as basic play would at worst; answer each decision once.
+      one.command({ name: 'decide', action: s.decision.legal.includes('stand') ? 'stand' : s.decision.default });
+      await one.until<StationState>((x) => x.decision === null || x.decision.endsAt !== s.decision?.endsAt, 'the decision taken');
+    }
+    const done = await table.until<TableState>((s) => s.round?.phase === 'results', 'results');
+    const lines = done.round?.results ?? [];
+    assert.ok(lines.length >= 1);
+    for (const l of lines) assert.match(l.rule, /^macau-2009 art\./);
+    // Macau 2009's default procedure 1 deals the dealer no hole card: one card while players decide.
+    for (const cards of dealerWhileDeciding) assert.equal(cards.length, 1, JSON.stringify(cards));
+    const dealer = done.round?.hands.find((h) => h.owner === 'dealer');
+    assert.ok(dealer && !dealer.cards.includes('XX'));
+    const net = lines.reduce((a, l) => a + l.net, 0);
+    assert.equal(running.ledger.credit(1), 100_000 + net);
+    assert.equal(verifyLedger(running.ledger).ok, true);
+    one.close();
+    table.close();
+  });
+});
