@@ -325,8 +325,7 @@ describe('upstream on PostgreSQL', () => {
         l.close();
       }
     };
-    for (let t = 0; t < TRIALS; t++) {
-      const syncOnly = t % 3 === 2;
+    const trial = async (t: number, syncOnly: boolean) => {
       // Writing trials build a backlog (most requests fail); sync-only trials send it and are
       // killed part-way, sometimes just after the upstream committed a batch whose ack is lost.
       proxy.choose = syncOnly ? (n) => (n % 5 === 4 ? 'reset-after' : 'pass') : (n) => (n % 4 === 0 ? 'pass' : 'error500');
@@ -344,6 +343,14 @@ describe('upstream on PostgreSQL', () => {
       const after = inspect();
       if (process.env.DEBUG_KILL) console.error('trial', t, syncOnly, before, after, run.committed.length);
       if (syncOnly && after.acked > before.acked && after.acked < after.head) midSync++;
+    };
+    for (let t = 0; t < TRIALS; t++) await trial(t, t % 3 === 2);
+    // Where the kills happen depends on the machine's speed: on a loaded machine none of the
+    // sync-only kills may have landed mid-backlog. Add write-then-sync pairs until one has (bounded),
+    // so the case is always covered rather than covered by luck.
+    for (let extra = 0; midSync === 0 && extra < 20; extra++) {
+      await trial(TRIALS + 2 * extra, false);
+      await trial(TRIALS + 2 * extra + 1, true);
     }
     const target = next + 8;
     const final = runChild(script, args(Math.max(0, next - 1), target, ['--drain']));
@@ -364,7 +371,7 @@ describe('upstream on PostgreSQL', () => {
     assert.deepEqual(l.meters(), ref.meters());
     const up2 = await db.query<{ n: number; d: number }>('SELECT COUNT(*)::int AS n, COUNT(DISTINCT tx_id)::int AS d FROM journal WHERE terminal_id = $1 AND tx_id IS NOT NULL', [id]);
     assert.equal(up2.rows[0]?.n, up2.rows[0]?.d);
-    assert.ok(kills === TRIALS && target > 40, `${kills} kills, ${target} operations`);
+    assert.ok(kills >= TRIALS && target > 40, `${kills} kills, ${target} operations`);
     assert.ok(midSync > 0, 'at least one kill landed while a backlog was being sent');
     l.close();
     ref.close();
