@@ -14,7 +14,8 @@
  *
  * Interpretation rules, where the text is silent, are named `macau-war interp:<name>`.
  */
-import { ProfileError } from '../baccarat/profiles.js';
+import { z } from 'zod';
+import { intIn, nonEmptyText, ONCE_FIELDS_VALID, oneOf, outOfRange, parseProfile } from '../baccarat/profile-schema.js';
 
 export type Shuffling = 'shoe' | 'automatic-shuffler';
 
@@ -54,7 +55,27 @@ export const WAR_RULES = {
   void: 'macau-war art.6',
 } as const;
 
-const KEYS = ['id', 'title', 'regulation', 'decks', 'cutCardFromEnd', 'shuffling', 'mainBetOnTieWithTieBet', 'tiePays', 'warBurns'] as const;
+/** The schema of a war profile (for configuration files and service-mode edits). */
+export const warProfileSchema = z
+  .strictObject(
+    {
+      id: nonEmptyText(),
+      title: nonEmptyText(),
+      regulation: nonEmptyText(),
+      decks: intIn(1, 16),
+      cutCardFromEnd: z.int({ error: 'expected an integer' }),
+      shuffling: oneOf(['shoe', 'automatic-shuffler']),
+      mainBetOnTieWithTieBet: oneOf(['returned', 'choose']),
+      tiePays: intIn(1, 100),
+      warBurns: intIn(0, 10),
+    },
+    { error: 'expected an object' },
+  )
+  .superRefine((p, ctx) => {
+    // At least a coup of three seats with one war must fit behind the cut card (the simulator's
+    // coup; a live shoe has cards beyond it anyway).
+    outOfRange(ctx, 'cutCardFromEnd', p.cutCardFromEnd, 4 + 2 * (p.warBurns + 1), 52 * p.decks - 20);
+  }, ONCE_FIELDS_VALID);
 
 export const WAR_PROFILES = {
   macau: parseWarProfile({
@@ -76,43 +97,7 @@ export function warProfile(id: string): WarProfile {
   return p;
 }
 
-/** Checks untrusted profile data and returns it typed (hand-written schema: see baccarat/profiles.ts). */
+/** Checks untrusted profile data and returns it typed. */
 export function parseWarProfile(input: unknown): WarProfile {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new ProfileError('profile: expected an object');
-  const o = input as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (!(KEYS as readonly string[]).includes(k)) throw new ProfileError(`profile.${k}: unknown field`);
-  const str = (k: string): string => {
-    const v = o[k];
-    if (typeof v !== 'string' || v === '') throw new ProfileError(`profile.${k}: expected a non-empty string`);
-    return v;
-  };
-  const int = (k: string, min: number, max: number): number => {
-    const v = o[k];
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-      throw new ProfileError(`profile.${k}: expected an integer ${min}–${max}, got ${JSON.stringify(v)}`);
-    }
-    return v;
-  };
-  const pick = <T extends string>(k: string, values: readonly T[]): T => {
-    const v = o[k];
-    if (typeof v !== 'string' || !(values as readonly string[]).includes(v)) {
-      throw new ProfileError(`profile.${k}: expected one of ${values.join(', ')}, got ${JSON.stringify(v)}`);
-    }
-    return v as T;
-  };
-  const decks = int('decks', 1, 16);
-  const warBurns = int('warBurns', 0, 10);
-  return {
-    id: str('id'),
-    title: str('title'),
-    regulation: str('regulation'),
-    decks,
-    // At least a coup of three seats with one war must fit behind the cut card (the simulator's
-    // coup; a live shoe has cards beyond it anyway).
-    cutCardFromEnd: int('cutCardFromEnd', 4 + 2 * (warBurns + 1), 52 * decks - 20),
-    shuffling: pick('shuffling', ['shoe', 'automatic-shuffler'] as const),
-    mainBetOnTieWithTieBet: pick('mainBetOnTieWithTieBet', ['returned', 'choose'] as const),
-    tiePays: int('tiePays', 1, 100),
-    warBurns,
-  };
+  return parseProfile(warProfileSchema, input);
 }

@@ -211,6 +211,13 @@ describe('«Desafio ao Casino» profiles', () => {
     assert.throws(() => parseWarProfile({ ...MACAU, cutCardFromEnd: 11 }), /cutCardFromEnd: expected an integer 12–/);
     assert.throws(() => warProfile('portugal'), /unknown war profile/);
   });
+
+  it('refuses a bad override naming the field (zod schema), and checks the cut card once warBurns is valid', () => {
+    assert.throws(() => parseWarProfile({ ...MACAU, tiePays: 0 }), { message: 'profile.tiePays: expected an integer 1–100, got 0' });
+    assert.throws(() => parseWarProfile({ ...MACAU, shuffling: 'machine' }), { message: 'profile.shuffling: expected one of shoe, automatic-shuffler, got "machine"' });
+    assert.throws(() => parseWarProfile({ ...MACAU, warBurns: 4, cutCardFromEnd: 13 }), { message: 'profile.cutCardFromEnd: expected an integer 14–292, got 13' });
+    assert.throws(() => parseWarProfile({ ...MACAU, warBurns: -1 }), { message: 'profile.warBurns: expected an integer 0–10, got -1' });
+  });
 });
 
 describe('«Desafio ao Casino» exact calculator', () => {
