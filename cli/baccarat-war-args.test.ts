@@ -18,4 +18,10 @@ describe('--set overrides checked by the profile schema', () => {
     assert.equal(r.status, 2);
     assert.equal(r.stderr.trim(), 'round war: profile.warBurns: expected an integer 0–10, got 11');
   });
+
+  it('an inherited name is not a profile: exit 2, not a crash', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/sim.ts', 'baccarat', '--rules', 'toString', '--exact'], { encoding: 'utf8' });
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /^sim baccarat: unknown baccarat profile "toString"/);
+  });
 });

@@ -52,6 +52,13 @@ export function profileIssues(issues: readonly z.core.$ZodIssue[]): string[] {
   });
 }
 
+/** The shipped profile `id` of `table`, or a RangeError listing the known ones. */
+export function lookupProfile<P>(game: string, table: Readonly<Record<string, P>>, id: string): P {
+  const p = Object.hasOwn(table, id) ? table[id] : undefined;
+  if (p === undefined) throw new RangeError(`unknown ${game} profile "${id}" (known: ${Object.keys(table).join(', ')})`);
+  return p;
+}
+
 /** Checks untrusted profile data against `schema`; a ProfileError lists every bad field. */
 export function parseProfile<T>(schema: z.ZodType<T>, input: unknown): T {
   const r = schema.safeParse(input, { reportInput: true });

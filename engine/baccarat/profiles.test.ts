@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BACCARAT_PROFILES, parseBaccaratProfile, ProfileError } from './profiles.js';
+import { BACCARAT_PROFILES, baccaratProfile, parseBaccaratProfile, ProfileError } from './profiles.js';
+import { warProfile } from '../war/profiles.js';
 
 const good = (): Record<string, unknown> => JSON.parse(JSON.stringify(BACCARAT_PROFILES['macau-commission'])) as Record<string, unknown>;
 
@@ -41,5 +42,12 @@ describe('baccarat profile schema (zod)', () => {
     // A bad deck count is reported alone, not also as a nonsense cut-card range.
     assert.equal(refusal({ ...good(), decks: 0 }), 'profile.decks: expected an integer 1–16, got 0');
     assert.equal(parseBaccaratProfile({ ...good(), decks: 1, cutCardFromEnd: 32 }).cutCardFromEnd, 32);
+  });
+
+  it('knows only its own profile ids, not the names an object inherits', () => {
+    for (const id of ['toString', 'constructor', '__proto__', 'macau']) {
+      assert.throws(() => baccaratProfile(id), /unknown baccarat profile/, id);
+    }
+    for (const id of ['hasOwnProperty', 'macau-commission']) assert.throws(() => warProfile(id), /unknown war profile/, id);
   });
 });

@@ -11,7 +11,7 @@
  * values with the path of the offending field (`profile-schema.ts`).
  */
 import { z } from 'zod';
-import { intIn, nonEmptyText, ONCE_FIELDS_VALID, oneOf, outOfRange, parseProfile } from './profile-schema.js';
+import { intIn, lookupProfile, nonEmptyText, ONCE_FIELDS_VALID, oneOf, outOfRange, parseProfile } from './profile-schema.js';
 
 export { ProfileError } from './profile-schema.js';
 
@@ -148,9 +148,7 @@ export const BACCARAT_PROFILES = {
 export type BaccaratProfileId = keyof typeof BACCARAT_PROFILES;
 
 export function baccaratProfile(id: string): BaccaratProfile {
-  const p = (BACCARAT_PROFILES as Record<string, BaccaratProfile>)[id];
-  if (!p) throw new RangeError(`unknown baccarat profile "${id}" (known: ${Object.keys(BACCARAT_PROFILES).join(', ')})`);
-  return p;
+  return lookupProfile<BaccaratProfile>('baccarat', BACCARAT_PROFILES, id);
 }
 
 /** Checks untrusted profile data (a configuration file, a service-mode edit) and returns it typed. */

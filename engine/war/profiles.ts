@@ -15,7 +15,7 @@
  * Interpretation rules, where the text is silent, are named `macau-war interp:<name>`.
  */
 import { z } from 'zod';
-import { intIn, nonEmptyText, ONCE_FIELDS_VALID, oneOf, outOfRange, parseProfile } from '../baccarat/profile-schema.js';
+import { intIn, lookupProfile, nonEmptyText, ONCE_FIELDS_VALID, oneOf, outOfRange, parseProfile } from '../baccarat/profile-schema.js';
 
 export type Shuffling = 'shoe' | 'automatic-shuffler';
 
@@ -92,9 +92,7 @@ export const WAR_PROFILES = {
 } as const satisfies Record<string, WarProfile>;
 
 export function warProfile(id: string): WarProfile {
-  const p = (WAR_PROFILES as Record<string, WarProfile>)[id];
-  if (!p) throw new RangeError(`unknown war profile "${id}" (known: ${Object.keys(WAR_PROFILES).join(', ')})`);
-  return p;
+  return lookupProfile<WarProfile>('war', WAR_PROFILES, id);
 }
 
 /** Checks untrusted profile data and returns it typed. */
