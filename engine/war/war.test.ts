@@ -126,6 +126,11 @@ describe('«Desafio ao Casino» settlement (Art. 7)', () => {
     assert.equal(settleWarCoup(play([{ seat: 1, bets: { main: 101 } }], '8S 8H', { 1: 'surrender' }), MACAU)[0]?.net, -50);
   });
 
+  it('refuses a stake whose raise or prize is no longer an exact integer, rather than rounding it', () => {
+    assert.throws(() => settleWarCoup(play([{ seat: 1, bets: { main: 2 ** 52 } }], 'QS QH 2C 2D 2H KS 3C 3D 3H 4S', { 1: 'war' }), MACAU), /seat 1 main stake after the raise/);
+    assert.throws(() => settleWarCoup(play([{ seat: 1, bets: { tie: 2 ** 50 } }], 'QS QH'), MACAU), /seat 1 tie result/);
+  });
+
   it('a tie bet pays 10:1 (n.3); by default the main bet beside it is returned (interpretation)', () => {
     assert.deepEqual(net(play([{ seat: 1, bets: { main: 1000, tie: 100 } }], 'JS JD')), [
       [1, 'main', 1000, 0, 'macau-war interp:main-returned-with-tie-bet'],
