@@ -72,15 +72,16 @@ export const warProfileSchema = z
     { error: 'expected an object' },
   )
   .superRefine((p, ctx) => {
-    // At least a coup of three seats with one war must fit behind the cut card (the simulator's
-    // coup; a live shoe has cards beyond it anyway).
+    // At least the simulator's coup (three seats, one war) must fit behind the cut card. A live
+    // table of seven seats with several wars can need more than the cards behind it: see
+    // docs/rules/war.md, "Shoe running out inside a coup".
     outOfRange(ctx, 'cutCardFromEnd', p.cutCardFromEnd, 4 + 2 * (p.warBurns + 1), 52 * p.decks - 20);
   }, ONCE_FIELDS_VALID);
 
 export const WAR_PROFILES = {
   macau: parseWarProfile({
     id: 'macau',
-    title: 'Macau «Desafio ao Casino», shoe with cut card',
+    title: 'Macau «Desafio ao Casino»',
     regulation: 'Regulamento oficial do jogo «Desafio ao Casino», Despacho of 23 Nov 2005, Art. 1 amended by Despacho 63/2007',
     decks: 6,
     cutCardFromEnd: 12,
