@@ -24,4 +24,11 @@ describe('--set overrides checked by the profile schema', () => {
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, /^sim baccarat: unknown baccarat profile "toString"/);
   });
+
+  it('--set reaches only the profile\'s own fields, never an inherited one', () => {
+    assert.throws(() => baccaratRulesFromArgs('macau-commission', ['__proto__.toString=1']), /"__proto__" is not a group of options/);
+    assert.equal(typeof Object.prototype.toString, 'function');
+    assert.throws(() => baccaratRulesFromArgs('macau-commission', ['toString=1']), /unknown option "toString"/);
+    assert.throws(() => warRulesFromArgs('macau', ['constructor=1']), /unknown option "constructor"/);
+  });
 });

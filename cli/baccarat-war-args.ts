@@ -58,12 +58,13 @@ export function applySets(base: object, sets: readonly string[] | undefined): Re
     const path = s.slice(0, eq).split('.');
     let node: Record<string, unknown> = out;
     for (const k of path.slice(0, -1)) {
-      const next = node[k];
+      // Own fields only: `__proto__.toString=1` must not reach Object.prototype.
+      const next = Object.hasOwn(node, k) ? node[k] : undefined;
       if (typeof next !== 'object' || next === null) throw new UsageError(`--set ${s}: "${k}" is not a group of options`);
       node = next as Record<string, unknown>;
     }
     const last = path[path.length - 1] as string;
-    if (!(last in node)) throw new UsageError(`--set ${s}: unknown option "${path.join('.')}"`);
+    if (!Object.hasOwn(node, last)) throw new UsageError(`--set ${s}: unknown option "${path.join('.')}"`);
     node[last] = parseValue(s.slice(eq + 1));
   }
   return out;
