@@ -89,6 +89,18 @@ function printFigures(f: ExactFigures | MonteCarloFigures): void {
   }
 }
 
+/** The exact figures, a `--removed` that leaves too few cards for a coup being a usage error. */
+function exactOf<P extends { readonly decks: number }>(game: SimGame<P, unknown>, profile: P, removed: string | undefined): ExactFigures {
+  if (removed === undefined) return game.exact(profile, undefined);
+  const counts = remainingCounts(profile.decks, removed);
+  try {
+    return game.exact(profile, counts);
+  } catch (e) {
+    if (e instanceof RangeError) throw new UsageError(`--removed: ${e.message}`);
+    throw e;
+  }
+}
+
 interface SimValues {
   readonly rules: string;
   readonly set?: string[];
@@ -133,7 +145,7 @@ export async function runSim<P extends { readonly decks: number }, T>(game: SimG
     if (values.exact === (values.hands !== undefined)) throw new UsageError('give either --exact or --hands N');
     if (values.removed !== undefined && !values.exact) throw new UsageError('--removed goes with --exact');
     if (values.exact) {
-      const e = game.exact(profile, values.removed === undefined ? undefined : remainingCounts(profile.decks, values.removed));
+      const e = exactOf(game, profile, values.removed);
       if (values.json) console.log(JSON.stringify(e));
       else {
         console.log(`${game.heading(profile)} — exact`);
