@@ -2,12 +2,46 @@
 // repeated `--set key=value` (dotted keys reach nested fields, e.g. `banker.commissionBasisPoints=400`),
 // the JSON round input (`-` = stdin) and the worker-thread bootstrap of the simulators.
 import { readFileSync } from 'node:fs';
+import type { ParseArgsConfig } from 'node:util';
 import { CardParseError, parseCard, rankIndex, RANKS } from '../engine/cards/card.js';
 import { ShoeInventory } from '../engine/cards/shoe.js';
 import { baccaratProfile, parseBaccaratProfile, ProfileError, type BaccaratProfile } from '../engine/baccarat/profiles.js';
 import { parseWarProfile, warProfile, type WarProfile } from '../engine/war/profiles.js';
 
 export class UsageError extends Error {}
+
+/** A refusal of the command line: our own, or one of node:util parseArgs (unknown option…). */
+export function isUsageError(e: unknown): e is Error {
+  return e instanceof UsageError || (e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS'));
+}
+
+/**
+ * A game-only option that stands for a `--set`: a flag (`--shuffler` →
+ * `shuffling=automatic-shuffler`) or one with a value (`--main-with-tie-bet X` →
+ * `mainBetOnTieWithTieBet=X`).
+ */
+export type Shorthand = { readonly flag: string } | { readonly key: string };
+
+/** The parseArgs options both tools have: `--rules`, `--set`, `--json` and the game's shorthands. */
+export function profileOptions(defaultRules: string, shorthands: Readonly<Record<string, Shorthand>>): NonNullable<ParseArgsConfig['options']> {
+  return {
+    rules: { type: 'string', default: defaultRules },
+    set: { type: 'string', multiple: true },
+    json: { type: 'boolean', default: false },
+    ...Object.fromEntries(Object.entries(shorthands).map(([name, sh]) => [name, 'flag' in sh ? { type: 'boolean' } : { type: 'string' }])),
+  };
+}
+
+/** The `--set` each shorthand given on the command line stands for. */
+export function shorthandSets(shorthands: Readonly<Record<string, Shorthand>>, values: Readonly<Record<string, unknown>>): string[] {
+  const out: string[] = [];
+  for (const [name, sh] of Object.entries(shorthands)) {
+    const v = values[name];
+    if (v === undefined || v === false) continue;
+    out.push('flag' in sh ? sh.flag : `${sh.key}=${String(v)}`);
+  }
+  return out;
+}
 
 function parseValue(raw: string): unknown {
   if (/^-?\d+$/.test(raw)) return Number(raw);
@@ -24,12 +58,13 @@ export function applySets(base: object, sets: readonly string[] | undefined): Re
     const path = s.slice(0, eq).split('.');
     let node: Record<string, unknown> = out;
     for (const k of path.slice(0, -1)) {
-      const next = node[k];
+      // Own fields only: `__proto__.toString=1` must not reach Object.prototype.
+      const next = Object.hasOwn(node, k) ? node[k] : undefined;
       if (typeof next !== 'object' || next === null) throw new UsageError(`--set ${s}: "${k}" is not a group of options`);
       node = next as Record<string, unknown>;
     }
     const last = path[path.length - 1] as string;
-    if (!(last in node)) throw new UsageError(`--set ${s}: unknown option "${path.join('.')}"`);
+    if (!Object.hasOwn(node, last)) throw new UsageError(`--set ${s}: unknown option "${path.join('.')}"`);
     node[last] = parseValue(s.slice(eq + 1));
   }
   return out;

@@ -7,10 +7,13 @@
  * are not on file, so those rules are named `macau-baccarat pay-table:<bet>` and
  * `macau-baccarat tableau` until the text is obtained; correcting them is a data change here.
  *
- * The engine may not import zod (layering rule: the engine imports no package), so the schema is
- * written out by hand below: unknown keys, wrong types and out-of-range values are refused with
- * the path of the offending field.
+ * The schema (zod, `baccaratProfileSchema`) refuses unknown keys, wrong types and out-of-range
+ * values with the path of the offending field (`profile-schema.ts`).
  */
+import { z } from 'zod';
+import { intIn, lookupProfile, nonEmptyText, ONCE_FIELDS_VALID, oneOf, outOfRange, parseProfile } from './profile-schema.js';
+
+export { ProfileError } from './profile-schema.js';
 
 /** A payout ratio `win : stake`, e.g. 8:1 is `{ win: 8, per: 1 }`. */
 export interface Payout {
@@ -63,6 +66,45 @@ export interface BaccaratProfile {
   readonly voidRule: string;
 }
 
+const payoutSchema = z.strictObject({ win: intIn(0, 1000), per: intIn(1, 1000), rule: nonEmptyText() }, { error: 'expected an object' });
+
+const bankerSchema = z.discriminatedUnion(
+  'kind',
+  [
+    z.strictObject({ kind: z.literal('commission'), commissionBasisPoints: intIn(0, 10000), rule: nonEmptyText() }),
+    z.strictObject({ kind: z.literal('no-commission'), winOnSixBasisPoints: intIn(0, 10000), rule: nonEmptyText(), winOnSixRule: nonEmptyText() }),
+  ],
+  { error: 'expected one of commission, no-commission' },
+);
+
+/** The schema of a baccarat profile (for configuration files and service-mode edits). */
+export const baccaratProfileSchema = z
+  .strictObject(
+    {
+      id: nonEmptyText(),
+      title: nonEmptyText(),
+      regulation: nonEmptyText(),
+      authorisation: nonEmptyText(),
+      decks: intIn(1, 16),
+      cutCardFromEnd: z.int({ error: 'expected an integer' }),
+      coupsAfterCutCard: intIn(0, 3),
+      burn: oneOf(['first-card-value', 'none']),
+      banker: bankerSchema,
+      payouts: z.strictObject(
+        { player: payoutSchema, tie: payoutSchema, playerPair: payoutSchema, bankerPair: payoutSchema },
+        { error: 'expected an object' },
+      ),
+      tiePushRule: nonEmptyText(),
+      tableauRule: nonEmptyText(),
+      voidRule: nonEmptyText(),
+    },
+    { error: 'expected an object' },
+  )
+  .superRefine((p, ctx) => {
+    // Room behind the cut card for the coups still to be dealt (6 cards at most each).
+    outOfRange(ctx, 'cutCardFromEnd', p.cutCardFromEnd, 6 * (p.coupsAfterCutCard + 1), 52 * p.decks - 20);
+  }, ONCE_FIELDS_VALID);
+
 const PAY_TABLE = {
   player: { win: 1, per: 1, rule: 'macau-baccarat pay-table:player' },
   tie: { win: 8, per: 1, rule: 'macau-baccarat pay-table:tie' },
@@ -106,92 +148,10 @@ export const BACCARAT_PROFILES = {
 export type BaccaratProfileId = keyof typeof BACCARAT_PROFILES;
 
 export function baccaratProfile(id: string): BaccaratProfile {
-  const p = (BACCARAT_PROFILES as Record<string, BaccaratProfile>)[id];
-  if (!p) throw new RangeError(`unknown baccarat profile "${id}" (known: ${Object.keys(BACCARAT_PROFILES).join(', ')})`);
-  return p;
-}
-
-export class ProfileError extends Error {}
-
-type Obj = Record<string, unknown>;
-
-function obj(v: unknown, path: string, keys: readonly string[]): Obj {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ProfileError(`${path}: expected an object`);
-  for (const k of Object.keys(v)) if (!keys.includes(k)) throw new ProfileError(`${path}.${k}: unknown field`);
-  return v as Obj;
-}
-
-function str(o: Obj, k: string, path: string): string {
-  const v = o[k];
-  if (typeof v !== 'string' || v.length === 0) throw new ProfileError(`${path}.${k}: expected a non-empty string`);
-  return v;
-}
-
-function int(o: Obj, k: string, path: string, min: number, max: number): number {
-  const v = o[k];
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-    throw new ProfileError(`${path}.${k}: expected an integer ${min}–${max}, got ${JSON.stringify(v)}`);
-  }
-  return v;
-}
-
-function oneOf<T extends string>(o: Obj, k: string, path: string, values: readonly T[]): T {
-  const v = o[k];
-  if (typeof v !== 'string' || !(values as readonly string[]).includes(v)) {
-    throw new ProfileError(`${path}.${k}: expected one of ${values.join(', ')}, got ${JSON.stringify(v)}`);
-  }
-  return v as T;
-}
-
-function payout(v: unknown, path: string): Payout {
-  const o = obj(v, path, ['win', 'per', 'rule']);
-  return { win: int(o, 'win', path, 0, 1000), per: int(o, 'per', path, 1, 1000), rule: str(o, 'rule', path) };
+  return lookupProfile<BaccaratProfile>('baccarat', BACCARAT_PROFILES, id);
 }
 
 /** Checks untrusted profile data (a configuration file, a service-mode edit) and returns it typed. */
 export function parseBaccaratProfile(input: unknown): BaccaratProfile {
-  const o = obj(input, 'profile', [
-    'id', 'title', 'regulation', 'authorisation', 'decks', 'cutCardFromEnd', 'coupsAfterCutCard', 'burn', 'banker', 'payouts',
-    'tiePushRule', 'tableauRule', 'voidRule',
-  ]);
-  const b = obj(o.banker, 'profile.banker', ['kind', 'commissionBasisPoints', 'rule', 'winOnSixBasisPoints', 'winOnSixRule']);
-  const kind = oneOf(b, 'kind', 'profile.banker', ['commission', 'no-commission'] as const);
-  let banker: BankerRule;
-  if (kind === 'commission') {
-    obj(b, 'profile.banker', ['kind', 'commissionBasisPoints', 'rule']);
-    banker = { kind, commissionBasisPoints: int(b, 'commissionBasisPoints', 'profile.banker', 0, 10000), rule: str(b, 'rule', 'profile.banker') };
-  } else {
-    obj(b, 'profile.banker', ['kind', 'winOnSixBasisPoints', 'rule', 'winOnSixRule']);
-    banker = {
-      kind,
-      winOnSixBasisPoints: int(b, 'winOnSixBasisPoints', 'profile.banker', 0, 10000),
-      rule: str(b, 'rule', 'profile.banker'),
-      winOnSixRule: str(b, 'winOnSixRule', 'profile.banker'),
-    };
-  }
-  const pays = obj(o.payouts, 'profile.payouts', ['player', 'tie', 'playerPair', 'bankerPair']);
-  const decks = int(o, 'decks', 'profile', 1, 16);
-  const coupsAfterCutCard = int(o, 'coupsAfterCutCard', 'profile', 0, 3);
-  // Room behind the cut card for the coups still to be dealt (6 cards at most each).
-  const cutCardFromEnd = int(o, 'cutCardFromEnd', 'profile', 6 * (coupsAfterCutCard + 1), 52 * decks - 20);
-  return {
-    id: str(o, 'id', 'profile'),
-    title: str(o, 'title', 'profile'),
-    regulation: str(o, 'regulation', 'profile'),
-    authorisation: str(o, 'authorisation', 'profile'),
-    decks,
-    cutCardFromEnd,
-    coupsAfterCutCard,
-    burn: oneOf(o, 'burn', 'profile', ['first-card-value', 'none'] as const),
-    banker,
-    payouts: {
-      player: payout(pays.player, 'profile.payouts.player'),
-      tie: payout(pays.tie, 'profile.payouts.tie'),
-      playerPair: payout(pays.playerPair, 'profile.payouts.playerPair'),
-      bankerPair: payout(pays.bankerPair, 'profile.payouts.bankerPair'),
-    },
-    tiePushRule: str(o, 'tiePushRule', 'profile'),
-    tableauRule: str(o, 'tableauRule', 'profile'),
-    voidRule: str(o, 'voidRule', 'profile'),
-  };
+  return parseProfile(baccaratProfileSchema, input);
 }

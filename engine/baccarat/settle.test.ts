@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { parseCard, RANKS, SUITS, type Card } from '../cards/card.js';
 import { BACCARAT_PROFILES, baccaratProfile, parseBaccaratProfile, ProfileError } from './profiles.js';
-import { BACCARAT_BETS, commission, settleBaccaratSeat, voidBaccaratSeat, type BaccaratBets } from './settle.js';
+import { BACCARAT_BETS, commission, prize, settleBaccaratSeat, voidBaccaratSeat, type BaccaratBets } from './settle.js';
 import { playCoup, type CoupResult } from './tableau.js';
 import { freshCards, shuffled } from '../cards/shoe.js';
 import { Rng } from '../random/seeded-rng.js';
@@ -168,6 +168,32 @@ describe('baccarat settlement', () => {
       }),
       { numRuns: 15 },
     );
+  });
+
+  it('commission and prizes are exact for every safe stake, where a float product would round (largest round-runner stakes)', () => {
+    const big = fc.integer({ min: 0, max: Math.floor(Number.MAX_SAFE_INTEGER / 100) });
+    fc.assert(
+      fc.property(big, fc.integer({ min: 0, max: 10000 }), (w, bp) => {
+        assert.equal(BigInt(commission(w, bp)), (BigInt(w) * BigInt(bp)) / 10000n);
+        assert.equal(BigInt(prize(w, { win: bp, per: 10000 })), (BigInt(w) * BigInt(bp) + 9999n) / 10000n);
+      }),
+      { numRuns: 5000 },
+    );
+    fc.assert(
+      fc.property(big, fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 1, max: 1000 }), (w, win, per) => {
+        const exact = (BigInt(w) * BigInt(win) + BigInt(per) - 1n) / BigInt(per);
+        fc.pre(exact <= BigInt(Number.MAX_SAFE_INTEGER)); // a prize beyond that is refused (next test)
+        assert.equal(BigInt(prize(w, { win, per })), exact);
+      }),
+      { numRuns: 2000 },
+    );
+    // Found by the property above on the float version: the house took one avo more than the rule.
+    assert.equal(commission(90071114650057, 9999), 90062107538591);
+    assert.equal(prize(90071755599956, { win: 9999, per: 10000 }), 90062748424397);
+  });
+
+  it('refuses a stake whose prize would not be an exact integer', () => {
+    assert.throws(() => settleBaccaratSeat(1, { playerPair: 2 ** 50 }, PAIRS, COMMISSION), /seat 1 playerPair result must be whole minor units/);
   });
 
   it('commission helper never exceeds 5% of the winnings', () => {

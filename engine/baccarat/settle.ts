@@ -14,17 +14,40 @@ export const BACCARAT_BETS = ['banker', 'player', 'tie', 'playerPair', 'bankerPa
 export type BaccaratBet = (typeof BACCARAT_BETS)[number];
 export type BaccaratBets = Partial<Record<BaccaratBet, number>>;
 
+/**
+ * `a × b / d` in whole units and the remainder's numerator, exact for any safe `a` and `b`, `d` up
+ * to 10000: `a × b` itself may pass 2^53 (a large stake times 5000 basis points), where a float
+ * product is rounded and its floor or ceiling can be one unit off, either way.
+ */
+function mulDiv(a: number, b: number, d: number): { whole: number; rest: number } {
+  let q = Math.floor(a / d);
+  let r = a - q * d;
+  // a / d is itself rounded when a is large: correct the quotient by one if it overshot or fell short.
+  if (r < 0) {
+    q -= 1;
+    r += d;
+  } else if (r >= d) {
+    q += 1;
+    r -= d;
+  }
+  const restProduct = r * b; // < d × b ≤ 10^8: exact
+  return { whole: q * b + Math.floor(restProduct / d), rest: restProduct % d };
+}
+
 /** `stake × win / per`, a fraction of a minor unit rounded up (to the player). */
 export function prize(stake: number, p: { readonly win: number; readonly per: number }): number {
-  return Math.ceil((stake * p.win) / p.per);
+  const { whole, rest } = mulDiv(stake, p.win, p.per);
+  return rest > 0 ? whole + 1 : whole;
 }
 
 /** The commission on banker winnings, rounded down (to the player). */
 export function commission(winnings: number, basisPoints: number): number {
-  return Math.floor((winnings * basisPoints) / 10000);
+  return mulDiv(winnings, basisPoints, 10000).whole;
 }
 
 function line(seat: number, bet: BaccaratBet, stake: number, net: number, rule: string): SettlementLine {
+  // A stake so large that its prize is no longer an exact integer is refused, never rounded.
+  assertMinorUnits(net, `seat ${seat} ${bet} result`);
   return { seat, bet, stake, net, rule };
 }
 

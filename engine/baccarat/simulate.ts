@@ -11,6 +11,7 @@ import { BACCARAT_BETS, settleBaccaratSeat, type BaccaratBet, type BaccaratBets 
 import { burnCount } from './shoe-session.js';
 import { playCoup, type CoupResult } from './tableau.js';
 import type { Card } from '../cards/card.js';
+import { addNet, edges, emptySums, mergeSums, type BetSums, type EdgeEstimate } from './edge-tally.js';
 
 /** Stake of each simulated bet: a multiple of 20 and of 2, so commission and halves are exact. */
 export const SIM_STAKE = 10000;
@@ -21,23 +22,15 @@ export interface BaccaratTally {
   player: number;
   tie: number;
   /** Per bet: sum of net/stake and of its square. */
-  net: Record<BaccaratBet, { sum: number; sumSq: number }>;
+  net: BetSums<BaccaratBet>;
 }
 
 export function emptyTally(): BaccaratTally {
-  const net = {} as BaccaratTally['net'];
-  for (const b of BACCARAT_BETS) net[b] = { sum: 0, sumSq: 0 };
-  return { hands: 0, banker: 0, player: 0, tie: 0, net };
+  return { hands: 0, banker: 0, player: 0, tie: 0, net: emptySums(BACCARAT_BETS) };
 }
 
 export function mergeTallies(a: BaccaratTally, b: BaccaratTally): BaccaratTally {
-  const out = emptyTally();
-  out.hands = a.hands + b.hands;
-  out.banker = a.banker + b.banker;
-  out.player = a.player + b.player;
-  out.tie = a.tie + b.tie;
-  for (const k of BACCARAT_BETS) out.net[k] = { sum: a.net[k].sum + b.net[k].sum, sumSq: a.net[k].sumSq + b.net[k].sumSq };
-  return out;
+  return { hands: a.hands + b.hands, banker: a.banker + b.banker, player: a.player + b.player, tie: a.tie + b.tie, net: mergeSums(BACCARAT_BETS, a.net, b.net) };
 }
 
 /**
@@ -80,12 +73,7 @@ export function simulateBaccarat(profile: BaccaratProfile, hands: number, seed: 
       if (t.hands >= hands) break;
       t.hands++;
       t[r.winner]++;
-      for (const l of settleBaccaratSeat(1, ALL_BETS, r, profile)) {
-        const x = l.net / SIM_STAKE;
-        const acc = t.net[l.bet as BaccaratBet];
-        acc.sum += x;
-        acc.sumSq += x * x;
-      }
+      for (const l of settleBaccaratSeat(1, ALL_BETS, r, profile)) addNet(t.net[l.bet as BaccaratBet], l.net / SIM_STAKE);
     }
   }
   return t;
@@ -94,17 +82,11 @@ export function simulateBaccarat(profile: BaccaratProfile, hands: number, seed: 
 export interface BaccaratSimSummary {
   readonly hands: number;
   readonly probabilities: { readonly banker: number; readonly player: number; readonly tie: number };
-  readonly bets: Record<BaccaratBet, { readonly houseEdge: number; readonly standardError: number }>;
+  readonly bets: Record<BaccaratBet, EdgeEstimate>;
 }
 
 /** Edges in percent (positive = house), with the standard error of each mean in percent. */
 export function summariseBaccarat(t: BaccaratTally): BaccaratSimSummary {
   const n = t.hands;
-  const bets = {} as Record<BaccaratBet, { houseEdge: number; standardError: number }>;
-  for (const b of BACCARAT_BETS) {
-    const mean = t.net[b].sum / n;
-    const variance = Math.max(0, t.net[b].sumSq / n - mean * mean);
-    bets[b] = { houseEdge: -100 * mean, standardError: (100 * Math.sqrt(variance)) / Math.sqrt(n) };
-  }
-  return { hands: n, probabilities: { banker: t.banker / n, player: t.player / n, tie: t.tie / n }, bets };
+  return { hands: n, probabilities: { banker: t.banker / n, player: t.player / n, tie: t.tie / n }, bets: edges(BACCARAT_BETS, t.net, n) };
 }

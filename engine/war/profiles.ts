@@ -14,7 +14,8 @@
  *
  * Interpretation rules, where the text is silent, are named `macau-war interp:<name>`.
  */
-import { ProfileError } from '../baccarat/profiles.js';
+import { z } from 'zod';
+import { intIn, lookupProfile, nonEmptyText, ONCE_FIELDS_VALID, oneOf, outOfRange, parseProfile } from '../baccarat/profile-schema.js';
 
 export type Shuffling = 'shoe' | 'automatic-shuffler';
 
@@ -54,12 +55,33 @@ export const WAR_RULES = {
   void: 'macau-war art.6',
 } as const;
 
-const KEYS = ['id', 'title', 'regulation', 'decks', 'cutCardFromEnd', 'shuffling', 'mainBetOnTieWithTieBet', 'tiePays', 'warBurns'] as const;
+/** The schema of a war profile (for configuration files and service-mode edits). */
+export const warProfileSchema = z
+  .strictObject(
+    {
+      id: nonEmptyText(),
+      title: nonEmptyText(),
+      regulation: nonEmptyText(),
+      decks: intIn(1, 16),
+      cutCardFromEnd: z.int({ error: 'expected an integer' }),
+      shuffling: oneOf(['shoe', 'automatic-shuffler']),
+      mainBetOnTieWithTieBet: oneOf(['returned', 'choose']),
+      tiePays: intIn(1, 100),
+      warBurns: intIn(0, 10),
+    },
+    { error: 'expected an object' },
+  )
+  .superRefine((p, ctx) => {
+    // At least the simulator's coup (three seats, one war) must fit behind the cut card. A live
+    // table of seven seats with several wars can need more than the cards behind it: see
+    // docs/rules/war.md, "Shoe running out inside a coup".
+    outOfRange(ctx, 'cutCardFromEnd', p.cutCardFromEnd, 4 + 2 * (p.warBurns + 1), 52 * p.decks - 20);
+  }, ONCE_FIELDS_VALID);
 
 export const WAR_PROFILES = {
   macau: parseWarProfile({
     id: 'macau',
-    title: 'Macau «Desafio ao Casino», shoe with cut card',
+    title: 'Macau «Desafio ao Casino»',
     regulation: 'Regulamento oficial do jogo «Desafio ao Casino», Despacho of 23 Nov 2005, Art. 1 amended by Despacho 63/2007',
     decks: 6,
     cutCardFromEnd: 12,
@@ -71,48 +93,10 @@ export const WAR_PROFILES = {
 } as const satisfies Record<string, WarProfile>;
 
 export function warProfile(id: string): WarProfile {
-  const p = (WAR_PROFILES as Record<string, WarProfile>)[id];
-  if (!p) throw new RangeError(`unknown war profile "${id}" (known: ${Object.keys(WAR_PROFILES).join(', ')})`);
-  return p;
+  return lookupProfile<WarProfile>('war', WAR_PROFILES, id);
 }
 
-/** Checks untrusted profile data and returns it typed (hand-written schema: see baccarat/profiles.ts). */
+/** Checks untrusted profile data and returns it typed. */
 export function parseWarProfile(input: unknown): WarProfile {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new ProfileError('profile: expected an object');
-  const o = input as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (!(KEYS as readonly string[]).includes(k)) throw new ProfileError(`profile.${k}: unknown field`);
-  const str = (k: string): string => {
-    const v = o[k];
-    if (typeof v !== 'string' || v === '') throw new ProfileError(`profile.${k}: expected a non-empty string`);
-    return v;
-  };
-  const int = (k: string, min: number, max: number): number => {
-    const v = o[k];
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-      throw new ProfileError(`profile.${k}: expected an integer ${min}–${max}, got ${JSON.stringify(v)}`);
-    }
-    return v;
-  };
-  const pick = <T extends string>(k: string, values: readonly T[]): T => {
-    const v = o[k];
-    if (typeof v !== 'string' || !(values as readonly string[]).includes(v)) {
-      throw new ProfileError(`profile.${k}: expected one of ${values.join(', ')}, got ${JSON.stringify(v)}`);
-    }
-    return v as T;
-  };
-  const decks = int('decks', 1, 16);
-  const warBurns = int('warBurns', 0, 10);
-  return {
-    id: str('id'),
-    title: str('title'),
-    regulation: str('regulation'),
-    decks,
-    // At least a coup of three seats with one war must fit behind the cut card (the simulator's
-    // coup; a live shoe has cards beyond it anyway).
-    cutCardFromEnd: int('cutCardFromEnd', 4 + 2 * (warBurns + 1), 52 * decks - 20),
-    shuffling: pick('shuffling', ['shoe', 'automatic-shuffler'] as const),
-    mainBetOnTieWithTieBet: pick('mainBetOnTieWithTieBet', ['returned', 'choose'] as const),
-    tiePays: int('tiePays', 1, 100),
-    warBurns,
-  };
+  return parseProfile(warProfileSchema, input);
 }

@@ -16,6 +16,9 @@ import { WAR_RULES, type WarProfile } from './profiles.js';
 
 // A top-level function, not a closure: the simulator calls this millions of times.
 function mainLine(seat: number, stake: number, net: number, rule: string): SettlementLine {
+  // A stake so large that the raise or the prize is no longer an exact integer is refused.
+  assertMinorUnits(stake, `seat ${seat} main stake after the raise`);
+  assertMinorUnits(net, `seat ${seat} main result`);
   return { seat, bet: 'main', stake, net, rule };
 }
 
@@ -54,6 +57,7 @@ export function settleWarCoup(c: WarCoup, profile: Pick<WarProfile, 'tiePays'>):
     if (tie > 0) {
       assertMinorUnits(tie, `seat ${s.seat} tie`);
       const net = first === 0 ? tie * profile.tiePays : -tie;
+      assertMinorUnits(net, `seat ${s.seat} tie result`);
       out.push({ seat: s.seat, bet: 'tie', stake: tie, net, rule: first === 0 ? WAR_RULES.tieBetWins : first > 0 ? WAR_RULES.win : WAR_RULES.lose });
     }
   }

@@ -8,6 +8,7 @@
 import type { Card } from '../cards/card.js';
 import { freshCards } from '../cards/shoe.js';
 import { Rng } from '../random/seeded-rng.js';
+import { addNet, edges, emptySums, mergeSums, type BetSums, type EdgeEstimate } from '../baccarat/edge-tally.js';
 import { warRank, type SeatWar, type WarAction, type WarCoup } from './coup.js';
 import type { WarProfile } from './profiles.js';
 import { settleWarCoup } from './settle.js';
@@ -19,19 +20,15 @@ export type WarSimBet = (typeof BETS)[number];
 export interface WarTally {
   hands: number;
   ties: number;
-  net: Record<WarSimBet, { sum: number; sumSq: number }>;
+  net: BetSums<WarSimBet>;
 }
 
 export function emptyWarTally(): WarTally {
-  return { hands: 0, ties: 0, net: { main: { sum: 0, sumSq: 0 }, mainSurrender: { sum: 0, sumSq: 0 }, tie: { sum: 0, sumSq: 0 } } };
+  return { hands: 0, ties: 0, net: emptySums(BETS) };
 }
 
 export function mergeWarTallies(a: WarTally, b: WarTally): WarTally {
-  const out = emptyWarTally();
-  out.hands = a.hands + b.hands;
-  out.ties = a.ties + b.ties;
-  for (const k of BETS) out.net[k] = { sum: a.net[k].sum + b.net[k].sum, sumSq: a.net[k].sumSq + b.net[k].sumSq };
-  return out;
+  return { hands: a.hands + b.hands, ties: a.ties + b.ties, net: mergeSums(BETS, a.net, b.net) };
 }
 
 /** Draws without replacement by a lazy Fisher–Yates over the pack; `reset` returns every card. */
@@ -101,9 +98,7 @@ export function simulateWar(profile: WarProfile, hands: number, seed: number): W
     for (const l of settleWarCoup(c, profile)) {
       const bet: WarSimBet = l.bet === 'tie' ? 'tie' : l.seat === 1 ? 'main' : 'mainSurrender';
       if (l.seat === 3 && l.net > 0) t.ties++;
-      const x = l.net / WAR_SIM_STAKE;
-      t.net[bet].sum += x;
-      t.net[bet].sumSq += x * x;
+      addNet(t.net[bet], l.net / WAR_SIM_STAKE);
     }
     // Cut card: the coup during which it showed is finished, then the cards are reshuffled.
     if (profile.shuffling === 'shoe' && dealer.dealt > cutAt) dealer.reset();
@@ -114,16 +109,11 @@ export function simulateWar(profile: WarProfile, hands: number, seed: number): W
 export interface WarSimSummary {
   readonly hands: number;
   readonly probabilities: { readonly tie: number };
-  readonly bets: Record<WarSimBet, { readonly houseEdge: number; readonly standardError: number }>;
+  readonly bets: Record<WarSimBet, EdgeEstimate>;
 }
 
+/** Edges in percent of the initial bet (positive = house), with their standard errors. */
 export function summariseWar(t: WarTally): WarSimSummary {
   const n = t.hands;
-  const bets = {} as Record<WarSimBet, { houseEdge: number; standardError: number }>;
-  for (const b of BETS) {
-    const mean = t.net[b].sum / n;
-    const variance = Math.max(0, t.net[b].sumSq / n - mean * mean);
-    bets[b] = { houseEdge: -100 * mean, standardError: (100 * Math.sqrt(variance)) / Math.sqrt(n) };
-  }
-  return { hands: n, probabilities: { tie: t.ties / n }, bets };
+  return { hands: n, probabilities: { tie: t.ties / n }, bets: edges(BETS, t.net, n) };
 }

@@ -126,6 +126,11 @@ describe('«Desafio ao Casino» settlement (Art. 7)', () => {
     assert.equal(settleWarCoup(play([{ seat: 1, bets: { main: 101 } }], '8S 8H', { 1: 'surrender' }), MACAU)[0]?.net, -50);
   });
 
+  it('refuses a stake whose raise or prize is no longer an exact integer, rather than rounding it', () => {
+    assert.throws(() => settleWarCoup(play([{ seat: 1, bets: { main: 2 ** 52 } }], 'QS QH 2C 2D 2H KS 3C 3D 3H 4S', { 1: 'war' }), MACAU), /seat 1 main stake after the raise/);
+    assert.throws(() => settleWarCoup(play([{ seat: 1, bets: { tie: 2 ** 50 } }], 'QS QH'), MACAU), /seat 1 tie result/);
+  });
+
   it('a tie bet pays 10:1 (n.3); by default the main bet beside it is returned (interpretation)', () => {
     assert.deepEqual(net(play([{ seat: 1, bets: { main: 1000, tie: 100 } }], 'JS JD')), [
       [1, 'main', 1000, 0, 'macau-war interp:main-returned-with-tie-bet'],
@@ -210,6 +215,13 @@ describe('«Desafio ao Casino» profiles', () => {
     assert.throws(() => parseWarProfile({ ...MACAU, bonus: 1 }), /unknown field/);
     assert.throws(() => parseWarProfile({ ...MACAU, cutCardFromEnd: 11 }), /cutCardFromEnd: expected an integer 12–/);
     assert.throws(() => warProfile('portugal'), /unknown war profile/);
+  });
+
+  it('refuses a bad override naming the field (zod schema), and checks the cut card once warBurns is valid', () => {
+    assert.throws(() => parseWarProfile({ ...MACAU, tiePays: 0 }), { message: 'profile.tiePays: expected an integer 1–100, got 0' });
+    assert.throws(() => parseWarProfile({ ...MACAU, shuffling: 'machine' }), { message: 'profile.shuffling: expected one of shoe, automatic-shuffler, got "machine"' });
+    assert.throws(() => parseWarProfile({ ...MACAU, warBurns: 4, cutCardFromEnd: 13 }), { message: 'profile.cutCardFromEnd: expected an integer 14–292, got 13' });
+    assert.throws(() => parseWarProfile({ ...MACAU, warBurns: -1 }), { message: 'profile.warBurns: expected an integer 0–10, got -1' });
   });
 });
 

@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { describe, it } from 'node:test';
+import { baccaratRulesFromArgs, UsageError, warRulesFromArgs } from './baccarat-war-args.js';
+
+describe('--set overrides checked by the profile schema', () => {
+  it('refuses a bad override with a usage error naming the field', () => {
+    assert.throws(
+      () => baccaratRulesFromArgs('macau-commission', ['banker.commissionBasisPoints=-1']),
+      (e) => e instanceof UsageError && e.message === 'profile.banker.commissionBasisPoints: expected an integer 0–10000, got -1',
+    );
+    assert.throws(() => baccaratRulesFromArgs('macau-commission', ['payouts.tie.win=eight']), UsageError);
+    assert.throws(() => warRulesFromArgs('macau', ['tiePays=x']), { message: 'profile.tiePays: expected an integer 1–100, got "x"' });
+  });
+
+  it('the round runner exits 2 with the field on stderr', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/round.ts', '--game', 'war', '--set', 'warBurns=11', '--input', '-'], { encoding: 'utf8', input: '{}' });
+    assert.equal(r.status, 2);
+    assert.equal(r.stderr.trim(), 'round war: profile.warBurns: expected an integer 0–10, got 11');
+  });
+
+  it('an inherited name is not a profile: exit 2, not a crash', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/sim.ts', 'baccarat', '--rules', 'toString', '--exact'], { encoding: 'utf8' });
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /^sim baccarat: unknown baccarat profile "toString"/);
+  });
+
+  it('--set reaches only the profile\'s own fields, never an inherited one', () => {
+    assert.throws(() => baccaratRulesFromArgs('macau-commission', ['__proto__.toString=1']), /"__proto__" is not a group of options/);
+    assert.equal(typeof Object.prototype.toString, 'function');
+    assert.throws(() => baccaratRulesFromArgs('macau-commission', ['toString=1']), /unknown option "toString"/);
+    assert.throws(() => warRulesFromArgs('macau', ['constructor=1']), /unknown option "constructor"/);
+  });
+});
