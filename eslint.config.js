@@ -67,6 +67,9 @@ export const layers = {
     node: true,
     why: 'tests run in Node and Chromium, never inside Electron',
   },
+  // Data folders: catalogues and assets import nothing but their own files (JSON, fonts).
+  locales: { folders: {}, packages: [], node: false, why: 'catalogues are data' },
+  assets: { folders: {}, packages: [], node: false, why: 'assets are data' },
   scripts: {
     folders: { locales: 'any', assets: 'any', protocol: 'any', engine: 'any', host: 'any' },
     packages: ['*'],
@@ -99,9 +102,10 @@ export default tseslint.config(
         {
           root,
           layers: Object.fromEntries(
+            // Tests run in Node, so they may use its built-ins, but never electron (DESIGN.md §7).
             Object.entries(layers).map(([name, layer]) => [
               name,
-              { ...layer, node: true, packages: [...(layer.packages ?? []), 'fast-check'] },
+              { ...layer, node: true, packages: [...(layer.packages ?? []).filter((p) => p !== 'electron'), 'fast-check'] },
             ]),
           ),
         },

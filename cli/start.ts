@@ -6,9 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../host/data-dir.js';
-import { simulatedTableConfig, TableConfig } from '../host/config/table-config.js';
+import { HOST_ARGS, hostArgsToForward, hostOptionsFromArgs, UsageError } from '../host/launch-options.js';
 import { startHost } from '../host/start-host.js';
-import { GameKind } from '../protocol/index.js';
 import { openChromiumWindows } from './start/chromium-windows.js';
 import { findChromium, findElectron, hasDisplay } from './start/find-runtimes.js';
 
@@ -19,7 +18,8 @@ const USAGE = `Usage: npm start -- [options]
   --headless         open no window; print the screen URLs and serve them
   --port N           the host's loopback port (default: a free one)
   --screens LIST     screens to open, e.g. table,station/1 (default: table,station/1)
-  --kiosk            full-screen windows (Chromium mode)
+  --kiosk            full-screen, locked-down windows (Electron and Chromium)
+  --screen-map MAP   Electron: pin views to displays, e.g. 2:table,3:station/1
   --browser          use the system Chromium even where Electron is installed
   --json             print the URLs as one JSON line (for scripts and tests)
   --game NAME        blackjack | baccarat | war (default: blackjack) on the simulated table
@@ -39,16 +39,10 @@ const { values } = parseArgs({
     port: { type: 'string', default: '0' },
     screens: { type: 'string', default: 'table,station/1' },
     kiosk: { type: 'boolean', default: false },
+    'screen-map': { type: 'string' },
     browser: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
-    'terminal-id': { type: 'string' },
-    game: { type: 'string', default: 'blackjack' },
-    'sim-controls': { type: 'boolean', default: false },
-    seed: { type: 'string' },
-    'betting-seconds': { type: 'string' },
-    'decision-seconds': { type: 'string' },
-    'results-seconds': { type: 'string' },
-    upstream: { type: 'string' },
+    ...HOST_ARGS,
     help: { type: 'boolean', default: false },
   },
   strict: true,
@@ -65,14 +59,12 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`--port must be a port number, not "${values.port}"`);
   process.exit(2);
 }
-const game = GameKind.safeParse(values.game);
-if (!game.success) {
-  console.error(`--game must be blackjack, baccarat or war, not "${values.game}"`);
-  process.exit(2);
-}
-const seed = values.seed === undefined ? undefined : Number(values.seed);
-if (seed !== undefined && !Number.isSafeInteger(seed)) {
-  console.error(`--seed must be an integer, not "${values.seed}"`);
+let hostOptions: ReturnType<typeof hostOptionsFromArgs>;
+try {
+  hostOptions = hostOptionsFromArgs(values);
+} catch (e) {
+  if (!(e instanceof UsageError)) throw e;
+  console.error(e.message);
   process.exit(2);
 }
 const wanted = values.screens.split(',').map((s) => s.trim()).filter(Boolean);
@@ -83,20 +75,27 @@ if (electron) {
   const build = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/build-electron.ts')], { stdio: 'inherit' });
   const built = await new Promise<number>((resolve) => build.on('close', (c) => resolve(c ?? 1)));
   if (built !== 0) process.exit(built);
-  const child = spawn(electron, [path.join(root, 'dist/electron/main.cjs'), `--data-dir=${dataDir}`, `--screens=${wanted.join(',')}`], {
-    stdio: 'inherit',
-  });
+  // Every option but the launcher's own goes to Electron's main, which forwards the host's options.
+  const forwarded = hostArgsToForward(values);
+  const child = spawn(
+    electron,
+    [
+      path.join(root, 'dist/electron/main.cjs'),
+      `--data-dir=${dataDir}`,
+      `--screens=${wanted.join(',')}`,
+      ...(values['screen-map'] ? [`--screen-map=${values['screen-map']}`] : []),
+      ...(values.kiosk ? [] : ['--dev']),
+      ...forwarded,
+    ],
+    { stdio: 'inherit' },
+  );
   child.on('close', (code) => process.exit(code ?? 1));
 } else {
   const running = await startHost({
     dataDir,
     rendererDir: path.join(root, 'dist/renderer'),
     port,
-    config: withTimings(simulatedTableConfig(game.data)),
-    simControls: values['sim-controls'],
-    ...(seed !== undefined ? { seed } : {}),
-    ...(values['terminal-id'] ? { terminalId: values['terminal-id'] } : {}),
-    ...(values.upstream ? { upstream: values.upstream } : {}),
+    ...hostOptions,
   }).catch((e: unknown) => {
     // A ledger that fails its checks, missing upstream credentials, a port in use: say which, touch nothing.
     console.error(`The kiosk cannot start: ${e instanceof Error ? e.message : String(e)}`);
@@ -149,18 +148,3 @@ if (electron) {
   process.once('SIGTERM', () => void stop('SIGTERM'));
 }
 
-/** The table's timers from the command line; the config schema checks their ranges. */
-function withTimings(config: TableConfig): TableConfig {
-  const seconds = (flag: 'betting-seconds' | 'decision-seconds' | 'results-seconds', fallback: number) => {
-    const v = values[flag];
-    return v === undefined ? fallback : Number(v) * 1000;
-  };
-  return TableConfig.parse({
-    ...config,
-    timings: {
-      bettingMs: seconds('betting-seconds', config.timings.bettingMs),
-      decisionMs: seconds('decision-seconds', config.timings.decisionMs),
-      resultsMs: seconds('results-seconds', config.timings.resultsMs),
-    },
-  });
-}

@@ -17,6 +17,7 @@ const { values } = parseArgs({
     screens: { type: 'string', default: 'table,station/1' },
     'screen-map': { type: 'string', default: '' },
     dev: { type: 'boolean', default: false },
+    relaunches: { type: 'string' },
   },
   strict: false,
 });
@@ -33,7 +34,38 @@ protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
 ]);
 
-if (!app.requestSingleInstanceLock()) app.quit();
+// A second kiosk on the same data folder would run a second host against the same ledger.
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+  process.exit(0);
+}
+
+const startedAt = Date.now();
+
+/**
+ * Relaunches the app, counting consecutive relaunches on the command line of the relaunched
+ * process; a run that lasted five minutes starts the count again. Past three in a row the kiosk
+ * stays down with the reason in the log instead of looping.
+ */
+function relaunch(why: string): void {
+  const previous = startedAt > Date.now() - 5 * 60_000 ? Number(values.relaunches ?? 0) : 0;
+  if (previous >= 3) {
+    console.error(`${why}; ${previous} relaunches in a row: staying down, see the logs`);
+    app.exit(1);
+    return;
+  }
+  console.error(`${why}; relaunching the kiosk`);
+  app.relaunch({ args: [...process.argv.slice(1).filter((a) => !a.startsWith('--relaunches=')), `--relaunches=${previous + 1}`] });
+  app.exit(1);
+}
+
+/** The options of `npm start` that configure the host, forwarded to its utility process. */
+function hostArgs(): string[] {
+  const own = new Set(['screens', 'screen-map', 'dev', 'data-dir', 'relaunches']);
+  const out = process.argv.slice(app.isPackaged ? 1 : 2).filter((a) => a.startsWith('--') && !own.has(a.slice(2).split('=')[0] ?? ''));
+  if (typeof values['data-dir'] === 'string') out.push(`--data-dir=${values['data-dir']}`);
+  return out;
+}
 
 const windowsByContents = new Map<number, { view: ViewName; window: BrowserWindow }>();
 let tokens = new Map<ViewName, string>();
@@ -41,8 +73,8 @@ let host: Electron.UtilityProcess | null = null;
 
 function startHost(): Promise<void> {
   return new Promise((resolve, reject) => {
-    const args = [`--renderer-dir=${rendererDir}`];
-    if (typeof values['data-dir'] === 'string') args.push(`--data-dir=${values['data-dir']}`);
+    // Host options given to `npm start` (game, seed, upstream, terminal id, timers…) pass through.
+    const args = [`--renderer-dir=${rendererDir}`, ...hostArgs()];
     host = utilityProcess.fork(path.join(here, 'host.mjs'), args, { serviceName: 'table-host', stdio: 'inherit' });
     host.once('message', (m: unknown) => {
       const ready = HostReady.safeParse(m);
@@ -50,22 +82,22 @@ function startHost(): Promise<void> {
       tokens = new Map(ready.data.tokens);
       resolve();
     });
-    // The host owns the ledger: if it dies, the screens have nothing true to show. Relaunch.
+    // The host owns the ledger: if it dies, the screens have nothing true to show. Relaunch,
+    // unless we are quitting, or it keeps dying (a ledger that fails its checks, a native module
+    // built for another runtime): then stay down with the reason in the log, not loop.
     host.once('exit', (code) => {
-      console.error(`table host exited (${code}); relaunching the kiosk`);
-      app.relaunch();
-      app.exit(1);
+      if (!quitting) relaunch(`table host exited (${code})`);
     });
   });
 }
 
 function serveScreens(): void {
   protocol.handle(APP_SCHEME, async (request) => {
-    const url = new URL(request.url);
-    if (url.host !== APP_HOST) return new Response('not found', { status: 404 });
-    const file = path.resolve(rendererDir, screenFileFor(url.pathname));
-    if (!file.startsWith(rendererDir + path.sep)) return new Response('forbidden', { status: 403 });
     try {
+      const url = new URL(request.url);
+      if (url.host !== APP_HOST) return new Response('not found', { status: 404 });
+      const file = path.resolve(rendererDir, screenFileFor(url.pathname));
+      if (!file.startsWith(rendererDir + path.sep)) return new Response('forbidden', { status: 403 });
       const body = await readFile(file);
       const type = MIME[path.extname(file)] ?? 'application/octet-stream';
       return new Response(body, { headers: { 'content-type': type, 'content-security-policy': SCREEN_CSP } });
@@ -112,6 +144,9 @@ function lockDown(window: BrowserWindow): void {
   contents.on('will-navigate', (e, url) => {
     if (!isAppUrl(url)) e.preventDefault();
   });
+  contents.on('will-redirect', (e, url) => {
+    if (!isAppUrl(url)) e.preventDefault();
+  });
   contents.setWindowOpenHandler(() => ({ action: 'deny' }));
   contents.on('before-input-event', (e, input) => {
     if (kiosk && isBlockedKey(input)) e.preventDefault();
@@ -123,10 +158,8 @@ function lockDown(window: BrowserWindow): void {
   contents.on('render-process-gone', (_e, details) => {
     if (!isCrash(details.reason)) return;
     console.error(`screen renderer gone (${details.reason}, exit ${details.exitCode})`);
-    if (breaker.onCrash(Date.now()) === 'relaunch') {
-      app.relaunch();
-      app.exit(1);
-    } else contents.reload();
+    if (breaker.onCrash(Date.now()) === 'relaunch') relaunch('a screen keeps crashing');
+    else contents.reload();
   });
   contents.on('unresponsive', () => contents.forcefullyCrashRenderer());
 }

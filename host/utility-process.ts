@@ -6,6 +6,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ScreenPort, type HostReady } from '../protocol/index.js';
 import { defaultDataDir } from './data-dir.js';
+import { HOST_ARGS, hostOptionsFromArgs, type HostArgValues } from './launch-options.js';
 import { startHost } from './start-host.js';
 
 /** The parts of Electron's MessagePortMain and ParentPort this file uses. */
@@ -28,13 +29,13 @@ if (!parentPort) {
 }
 
 const { values } = parseArgs({
-  options: { 'data-dir': { type: 'string' }, 'renderer-dir': { type: 'string' } },
+  options: { 'data-dir': { type: 'string' }, 'renderer-dir': { type: 'string' }, ...HOST_ARGS },
   strict: false,
 });
 const dataDir = typeof values['data-dir'] === 'string' ? values['data-dir'] : defaultDataDir();
 const rendererDir = typeof values['renderer-dir'] === 'string' ? values['renderer-dir'] : path.resolve('dist/renderer');
 
-const running = await startHost({ dataDir, rendererDir });
+const running = await startHost({ dataDir, rendererDir, ...hostOptionsFromArgs(values as HostArgValues) });
 const ready: HostReady = {
   type: 'host-ready',
   origin: running.origin,

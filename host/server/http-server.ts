@@ -3,7 +3,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { LogController } from 'fastify';
 import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
-import { MAX_HOST_MESSAGE_BYTES } from '../../protocol/index.js';
+import { MAX_MESSAGE_BYTES } from '../../protocol/index.js';
 import type { ScreenSession, ScreenTransport } from '../screens/screen-session.js';
 import { allowedHosts, screenCsp } from './security-headers.js';
 
@@ -59,7 +59,9 @@ export async function createHttpServer(
     });
   }
 
-  await app.register(fastifyWebsocket, { options: { maxPayload: MAX_HOST_MESSAGE_BYTES } });
+  // Frames up to 4× the protocol limit are read and refused with a typed `oversized` error; a
+  // larger one is not buffered at all: the socket closes with 1009 (message too big).
+  await app.register(fastifyWebsocket, { options: { maxPayload: 4 * MAX_MESSAGE_BYTES } });
   app.get('/ws', { websocket: true }, (socket, req) => {
     const origin = req.headers.origin;
     // Browsers always send Origin: a page from anywhere else must not reach the host. Local

@@ -42,22 +42,39 @@ async function boot(): Promise<void> {
     if (state.kind === 'station') emit(`credit:${state.credit}`);
   };
 
-  const transport = await launch.connect();
-  client = new HostClient(transport, launch.view, {
-    snapshot: (_view, _version, state) => void onSnapshot(state),
-    error: (e: ProtocolError) => {
-      emit(`error:${e.code}`);
-      if (e.code === 'unauthorized' || e.code === 'protocol-version' || e.code === 'forbidden-view') {
-        fatal = e.messageKey;
-        screen.setStatus(fatal);
-      }
-    },
-    closed: () => {
-      emit('closed');
-      screen.setStatus(fatal ?? 'status.offline');
-    },
-  });
-  client.start(launch.token);
+  // The screen keeps trying to reach the host: after a restart of the host (or a lost socket)
+  // it reconnects by itself and resynchronises from the next snapshot.
+  const retry = (attempt: number) => setTimeout(() => void connect(attempt), Math.min(10_000, 500 * 2 ** attempt));
+  const connect = async (attempt: number): Promise<void> => {
+    let transport;
+    try {
+      transport = await launch.connect();
+    } catch {
+      screen.setStatus('status.offline');
+      retry(attempt + 1);
+      return;
+    }
+    client = new HostClient(transport, launch.view, {
+      snapshot: (_view, _version, state) => {
+        attempt = 0;
+        void onSnapshot(state);
+      },
+      error: (e: ProtocolError) => {
+        emit(`error:${e.code}`);
+        if (e.code === 'unauthorized' || e.code === 'protocol-version' || e.code === 'forbidden-view') {
+          fatal = e.messageKey;
+          screen.setStatus(fatal);
+        }
+      },
+      closed: () => {
+        emit('closed');
+        screen.setStatus(fatal ?? 'status.offline');
+        if (!fatal) retry(attempt + 1);
+      },
+    });
+    client.start(launch.token);
+  };
+  await connect(0);
   emit(`ready:${stationOf(launch.view) === null ? launch.view : 'station'}`);
 }
 

@@ -128,6 +128,15 @@ export const layeringRule = {
           check(node, node.source.value, false);
         }
       },
+      /** `require('x')` and `createRequire(…)('x')` count as imports too. @param {any} node */
+      CallExpression(node) {
+        const arg = node.arguments?.[0];
+        if (node.arguments?.length !== 1 || arg?.type !== 'Literal' || typeof arg.value !== 'string') return;
+        const callee = node.callee;
+        const isRequire = callee.type === 'Identifier' && callee.name === 'require';
+        const isCreated = callee.type === 'CallExpression' && callee.callee?.type === 'Identifier' && callee.callee.name === 'createRequire';
+        if (isRequire || isCreated) check(node, arg.value, false);
+      },
       /** @param {any} node */
       TSImportEqualsDeclaration(node) {
         const ref = node.moduleReference;

@@ -27,6 +27,11 @@ const refused: [string, string, RegExp][] = [
   ['protocol/fixture.ts', "export * from '../host/start-host.js';", /'protocol\/' may not import from 'host\/'/],
   ['engine/fixture.ts', "const m = await import('../ledger/x.js');\nvoid m;", /'engine\/' may not import from 'ledger\/'/],
   ['host/fixture.ts', "import leftpad from 'left-pad';\nvoid leftpad;", /may not import the package 'left-pad'/],
+  ['host/fixture.ts', "const e = require('electron');\nvoid e;", /may not import the package 'electron'/],
+  ['cli/fixture.ts', "import { createRequire } from 'node:module';\nconst e = createRequire(import.meta.url)('electron');\nvoid e;", /may not import the package 'electron'/],
+  ['electron/fixture.test.ts', "import { app } from 'electron';\nvoid app;", /may not import the package 'electron'/],
+  ['locales/fixture.ts', "import { readFileSync } from 'node:fs';\nvoid readFileSync;", /must not use Node built-ins/],
+  ['locales/fixture.ts', "import { startHost } from '../host/start-host.js';\nvoid startHost;", /'locales\/' may not import from 'host\/'/],
 ];
 
 const allowed: [string, string][] = [

@@ -42,8 +42,11 @@ export class HostClient {
     this.send({ type: 'subscribe', id: this.nextId(), view: this.view });
   }
 
-  command(command: CommandBody): void {
+  /** Sends a command made against the snapshot on screen; before the first one there is nothing to act on. */
+  command(command: CommandBody): boolean {
+    if (this.version < 0) return false;
     this.send({ type: 'command', id: this.nextId(), view: this.view, version: this.version, command });
+    return true;
   }
 
   private receive(data: unknown): void {
