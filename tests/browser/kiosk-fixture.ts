@@ -49,7 +49,7 @@ export const test = base.extend<{ pageErrors: string[] }, { kiosk: Kiosk; baccar
   baccaratKiosk: [async ({}, use) => withKiosk(['--game', 'baccarat', '--sim-controls', '--seed', '5', '--betting-seconds', '12', '--results-seconds', '30'], use), { scope: 'worker' }],
   pageErrors: async ({ page }, use) => {
     const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('pageerror', (e) => errors.push(`${e.message} ${e.stack ?? ''}`));
     page.on('console', (m) => {
       if (m.type() === 'error') errors.push(m.text());
     });

@@ -16,9 +16,11 @@ test('a baccarat coup: a note credits station 1, a banker bet, cards appear on t
   browser,
   baccaratKiosk,
 }, testInfo) => {
+  const errors: string[] = [];
   test.setTimeout(180_000);
   const table = await browser.newPage();
   const station = await browser.newPage();
+  for (const p of [table, station]) p.on('pageerror', (e) => errors.push(`${e.message} ${e.stack ?? ''}`));
   await table.goto(baccaratKiosk.screens['table']!);
   await station.goto(baccaratKiosk.screens['station/1']!);
   await waitForEvent(table, 'snapshot:table');
@@ -45,4 +47,5 @@ test('a baccarat coup: a note credits station 1, a banker bet, cards appear on t
   await screenshot(table, testInfo, 'baccarat-table-result');
   await expect.poll(async () => (await drawnTexts(station)).some((t) => t.startsWith('本局結果')), { timeout: 20_000 }).toBe(true);
   await screenshot(station, testInfo, 'baccarat-station-1-result');
+  expect(errors).toEqual([]);
 });

@@ -117,7 +117,8 @@ export class StationPlay extends Container {
       b.x = i * 316;
       return b;
     });
-    this.spotLayer.addChild(...this.spots);
+    // pixi's addChild() with no argument throws: add only what exists.
+    if (this.spots.length) this.spotLayer.addChild(...this.spots);
     if (!chipList.includes(this.chip)) this.chip = chipList[0] ?? 0;
     this.chips = chipList.map((value, i) => {
       const b = new Button(`chip-${value}`, 200, 100, () => {
@@ -129,14 +130,14 @@ export class StationPlay extends Container {
       return b;
     });
     this.clear.x = chipList.length * 216 + 40;
-    this.chipLayer.addChild(...this.chips, this.clear);
+    this.chipLayer.addChild(this.clear, ...this.chips);
     this.actions = (state.decision?.legal ?? []).map((action, i) => {
       const b = new Button(`action-${action}`, 340, 110, () => this.ctx.command({ name: 'decide', action }));
       b.setLabel(t(actionKey(state, action)));
       b.x = i * 356;
       return b;
     });
-    this.actionLayer.addChild(...this.actions);
+    if (this.actions.length) this.actionLayer.addChild(...this.actions);
   }
 }
 
