@@ -8,7 +8,9 @@ import { ShoeInventory } from '../engine/cards/shoe.js';
 import { baccaratProfile, parseBaccaratProfile, ProfileError, type BaccaratProfile } from '../engine/baccarat/profiles.js';
 import { parseWarProfile, warProfile, type WarProfile } from '../engine/war/profiles.js';
 
-export class UsageError extends Error {}
+import { UsageError } from './tool.js';
+
+export { UsageError };
 
 /** A refusal of the command line: our own, or one of node:util parseArgs (unknown option…). */
 export function isUsageError(e: unknown): e is Error {

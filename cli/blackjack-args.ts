@@ -3,7 +3,9 @@ import { isProfileId, parseOptionValue, resolveRules, RulesError, PROFILE_IDS, t
 
 import { blackjackRulesSchema } from './blackjack-rules-schema.js';
 
-export class UsageError extends Error {}
+import { UsageError } from './tool.js';
+
+export { UsageError };
 
 export function rulesFromArgs(profile: string | undefined, sets: readonly string[] | undefined): BlackjackRules {
   if (profile === undefined) throw new UsageError(`--rules <profile> is required (${PROFILE_IDS.join(', ')})`);

@@ -7,7 +7,7 @@ const USAGE = `Usage: npm run --silent ledger -- backup --data-dir DIR --out FIL
   <data dir>/ledger.sqlite of a stopped kiosk; "verify" it first.`;
 
 export function run(argv: string[]): Promise<number> {
-  return tool(USAGE, async () => {
+  return tool(async () => {
     const v = options(argv, { 'data-dir': { type: 'string' }, out: { type: 'string' } }, USAGE);
     if (v.help) {
       console.log(USAGE);

@@ -7,7 +7,7 @@ const USAGE = `Usage: npm run --silent ledger -- demo --data-dir DIR --terminal-
   the other tools have something to show. Never point it at a real kiosk's data folder.`;
 
 export function run(argv: string[]): Promise<number> {
-  return tool(USAGE, () => {
+  return tool(() => {
     const v = options(argv, { 'data-dir': { type: 'string' }, 'terminal-id': { type: 'string' }, rounds: { type: 'string' } }, USAGE);
     if (v.help) {
       console.log(USAGE);

@@ -6,7 +6,7 @@ const USAGE = `Usage: npm run --silent ledger -- evidence --data-dir DIR --round
   Writes one round's evidence bundle (recall record, its journal entries, chain proof) as JSON.`;
 
 export function run(argv: string[]): Promise<number> {
-  return tool(USAGE, () => {
+  return tool(() => {
     const v = options(argv, { 'data-dir': { type: 'string' }, round: { type: 'string' }, out: { type: 'string' } }, USAGE);
     if (v.help) {
       console.log(USAGE);

@@ -6,7 +6,7 @@ const USAGE = `Usage: npm run --silent ledger -- export --data-dir DIR [--from S
   hash, previous hash and hash), streamed.`;
 
 export function run(argv: string[]): Promise<number> {
-  return tool(USAGE, async () => {
+  return tool(async () => {
     const v = options(argv, { 'data-dir': { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
     if (v.help) {
       console.log(USAGE);

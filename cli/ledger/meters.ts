@@ -3,7 +3,7 @@ import { openFromArgs, options, tool } from './common.js';
 const USAGE = `Usage: npm run --silent ledger -- meters --data-dir DIR [--scope table|station:N] [--json]`;
 
 export function run(argv: string[]): Promise<number> {
-  return tool(USAGE, () => {
+  return tool(() => {
     const v = options(argv, { 'data-dir': { type: 'string' }, scope: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
     if (v.help) {
       console.log(USAGE);

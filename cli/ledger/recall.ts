@@ -4,7 +4,7 @@ const USAGE = `Usage: npm run --silent ledger -- recall --data-dir DIR (--statio
   The last N rounds (default 10, at most 500), newest first.`;
 
 export function run(argv: string[]): Promise<number> {
-  return tool(USAGE, () => {
+  return tool(() => {
     const v = options(argv, { 'data-dir': { type: 'string' }, station: { type: 'string' }, table: { type: 'string' }, last: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
     if (v.help) {
       console.log(USAGE);

@@ -5,7 +5,7 @@ const USAGE = `Usage: npm run --silent ledger -- status --data-dir DIR [--json]
   Journal head, upstream acknowledgement, outbox lag and the last sync error.`;
 
 export function run(argv: string[]): Promise<number> {
-  return tool(USAGE, () => {
+  return tool(() => {
     const v = options(argv, { 'data-dir': { type: 'string' }, json: { type: 'boolean' } }, USAGE);
     if (v.help) {
       console.log(USAGE);

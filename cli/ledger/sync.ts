@@ -9,7 +9,7 @@ const USAGE = `Usage: npm run --silent ledger -- sync --data-dir DIR [--upstream
   The kiosk itself syncs while it runs; this is for technicians and demonstrations.`;
 
 export function run(argv: string[]): Promise<number> {
-  return tool(USAGE, async () => {
+  return tool(async () => {
     const v = options(argv, { 'data-dir': { type: 'string' }, upstream: { type: 'string' }, 'until-synced': { type: 'boolean' }, timeout: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
     if (v.help) {
       console.log(USAGE);

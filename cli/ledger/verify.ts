@@ -6,7 +6,7 @@ const USAGE = `Usage: npm run --silent ledger -- verify --data-dir DIR [--json]
   journal. Exit 0 when everything matches, 1 on any mismatch.`;
 
 export function run(argv: string[]): Promise<number> {
-  return tool(USAGE, () => {
+  return tool(() => {
     const v = options(argv, { 'data-dir': { type: 'string' }, json: { type: 'boolean' } }, USAGE);
     if (v.help) {
       console.log(USAGE);

@@ -1,31 +1,14 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { runTool, UsageError } from '../tool.js';
 
-export class UsageError extends Error {}
+export { options, UsageError } from '../tool.js';
 
 export const DB_OPTIONS = {
   pg: { type: 'string' },
   'data-dir': { type: 'string' },
 } as const;
 
-export function options<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], opts: T, usage: string) {
-  try {
-    return parseArgs({ args: argv, options: { ...opts, help: { type: 'boolean' } }, strict: true, allowPositionals: false }).values;
-  } catch (e) {
-    throw new UsageError(`${e instanceof Error ? e.message : String(e)}\n${usage}`);
-  }
-}
-
-export async function tool(body: () => Promise<number>): Promise<number> {
-  try {
-    return await body();
-  } catch (e) {
-    if (e instanceof UsageError) {
-      console.error(e.message);
-      return 2;
-    }
-    console.error(`upstream: ${e instanceof Error ? e.message : String(e)}`);
-    return 1;
-  }
+export function tool(body: () => Promise<number>): Promise<number> {
+  return runTool('upstream', body);
 }
 
 /** `--pg URL` or `--data-dir DIR` (PGlite); one of them, for tools that must not guess. */
