@@ -51,9 +51,9 @@ export interface RunningHost {
   host: TableHost;
   ledger: Ledger;
   billAcceptors: BillAcceptors;
-  /** The table's rounds, where the game has a live adapter (baccarat and war so far). */
-  rounds: RoundController | null;
-  shoe: TableShoe | null;
+  /** The table's rounds and its card-reading shoe. */
+  rounds: RoundController;
+  shoe: TableShoe;
   sync: SyncClient | null;
   log: Logger;
   /** A screen connection over any transport (WebSocket, Electron MessagePort), same rules for all. */
@@ -117,12 +117,10 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const billAcceptors = new BillAcceptors({ config, ledger, log, onCreditChanged: (station) => host.creditChanged(station) });
   const timers = options.timers ?? realTimers;
   const game = liveGame(config);
-  const rounds = game ? new RoundController({ config, game, ledger, log, timers, timings: config.timings }) : null;
-  const shoe = rounds && game ? new TableShoe(config.shoe, rounds, log, { decks: game.decks, ...(options.seed !== undefined ? { seed: options.seed } : {}) }) : null;
-  if (rounds) {
-    host.attachRounds(rounds);
-    syncEvents.stopNewBets = (stop) => rounds.setNewBets(!stop, 'unsynced ledger entries beyond the offline limit');
-  }
+  const rounds = new RoundController({ config, game, ledger, log, timers, timings: config.timings });
+  const shoe = new TableShoe(config.shoe, rounds, log, { decks: game.decks, ...(options.seed !== undefined ? { seed: options.seed } : {}) });
+  host.attachRounds(rounds);
+  syncEvents.stopNewBets = (stop) => rounds.setNewBets(!stop, 'unsynced ledger entries beyond the offline limit');
   const tokens = new LaunchTokens(host.views());
   const started = Date.now();
   const openSession = (transport: ScreenTransport) => new ScreenSession(host, tokens, transport, log);
@@ -152,7 +150,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
         version: SOFTWARE_VERSION,
         uptimeSeconds: Math.round((Date.now() - started) / 1000),
         terminalId,
-        devices: { shoe: shoe?.state() ?? config.shoe, billAcceptors: billAcceptors.statuses() },
+        devices: { shoe: shoe.state(), billAcceptors: billAcceptors.statuses() },
         ledger: { head: ledger.headOf().seq },
         sync: sync ? sync.status() : 'off',
       }),
@@ -161,11 +159,11 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   );
   // Devices open once the screens can be served: a note inserted at start-up credits a screen that exists.
   billAcceptors.start();
-  shoe?.start();
-  rounds?.start();
+  shoe.start();
+  rounds.start();
   const dealer = options.simulatedDealer ?? { dealMs: 800 };
   const stopDealer =
-    rounds && shoe?.simulator() && dealer !== false ? new SimDealer(rounds, shoe, timers, log, dealer.dealMs).start() : () => undefined;
+    shoe.simulator() && dealer !== false ? new SimDealer(rounds, shoe, timers, log, dealer.dealMs).start() : () => undefined;
   const origin = `http://127.0.0.1:${server.port}`;
   log.info({ origin, dataDir, tableId: config.tableId, terminalId, ledger: ledger.file }, 'table host started');
 
@@ -188,9 +186,9 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     })),
     async close() {
       stopDealer();
-      rounds?.stop();
+      rounds.stop();
       await server.close();
-      await shoe?.close();
+      await shoe.close();
       await billAcceptors.close();
       await release();
       log.info('table host stopped');
