@@ -64,6 +64,10 @@ async function boot(): Promise<void> {
         if (e.code === 'unauthorized' || e.code === 'protocol-version' || e.code === 'forbidden-view') {
           fatal = e.messageKey;
           screen.setStatus(fatal);
+        } else if (e.code === 'rejected' || e.code === 'stale-version') {
+          // A refused bet or decision is said, never silently dropped; the message clears itself.
+          screen.setStatus(e.messageKey);
+          setTimeout(() => screen.setStatus(fatal), 2500);
         }
       },
       closed: () => {
