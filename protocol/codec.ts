@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { refusalKey } from './refusals.js';
 import { MAX_HOST_MESSAGE_BYTES, MAX_MESSAGE_BYTES, utf8ByteLength } from './limits.js';
 import { ClientMessage, HostMessage, type ErrorCode, type ProtocolError } from './messages.js';
 
@@ -7,9 +8,10 @@ export type Decoded<T> = { ok: true; message: T } | { ok: false; error: Protocol
 export function protocolError(
   code: ErrorCode,
   detail: string,
-  extra: Partial<Pick<ProtocolError, 'ref' | 'view' | 'currentVersion'>> = {},
+  extra: Partial<Pick<ProtocolError, 'ref' | 'view' | 'currentVersion' | 'refusal'>> = {},
 ): ProtocolError {
-  return { type: 'error', code, messageKey: `errors.${code}`, detail: detail.slice(0, 2000), ...extra };
+  const messageKey = extra.refusal ? refusalKey(extra.refusal) : `errors.${code}`;
+  return { type: 'error', code, messageKey, detail: detail.slice(0, 2000), ...extra };
 }
 
 function decode<T>(raw: unknown, schema: z.ZodType<T>, maxBytes: number): Decoded<T> {

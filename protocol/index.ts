@@ -5,3 +5,4 @@ export * from './codec.js';
 export * from './preload-api.js';
 export * from './utility-messages.js';
 export * from './round.js';
+export * from './refusals.js';

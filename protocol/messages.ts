@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RefusalReason } from './refusals.js';
 import { MinorUnits } from './units.js';
 import { Language, ViewName, ViewState } from './views.js';
 
@@ -35,6 +36,8 @@ export const CommandBody = z.discriminatedUnion('name', [
   z.strictObject({ name: z.literal('clear-bets') }),
   /** Answers the station's pending decision with one of its legal actions. */
   z.strictObject({ name: z.literal('decide'), action: z.string().min(1).max(32), amount: MinorUnits.positive().optional() }),
+  /** Asks for the station's whole credit to be paid by an attendant (handpay); the station locks until paid. */
+  z.strictObject({ name: z.literal('cash-out') }),
 ]);
 export type CommandBody = z.infer<typeof CommandBody>;
 
@@ -104,6 +107,8 @@ export const ProtocolError = z.strictObject({
   ref: MessageId.optional(),
   view: ViewName.optional(),
   currentVersion: Version.optional(),
+  /** Why a station command was refused (`rejected`); `messageKey` is then `refusals.<reason>`. */
+  refusal: RefusalReason.optional(),
 });
 
 export const HostMessage = z.discriminatedUnion('type', [Welcome, Snapshot, Ack, ProtocolError]);

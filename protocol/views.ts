@@ -48,6 +48,25 @@ const SeatState = z.object({
   station: z.number().int().min(1).max(MAX_STATIONS).nullable(),
 });
 
+/**
+ * A current fault as the screens show it (issue 7's tilt manager): the message key under `tilt.`,
+ * how serious it is, and what it stops. A station sees the table's tilts and its own.
+ */
+export const TiltNotice = z.strictObject({
+  kind: z.string().min(1).max(48),
+  messageKey: z.string().min(1).max(64),
+  severity: z.enum(['info', 'warning', 'critical']),
+  disables: z.enum(['nothing', 'new-bets', 'station', 'table']),
+  station: z.number().int().min(1).max(MAX_STATIONS).optional(),
+});
+export type TiltNotice = z.infer<typeof TiltNotice>;
+
+/** A station's cash-out: a pending handpay locks the station until an attendant pays it. */
+export const CashoutState = z.strictObject({
+  pending: z.strictObject({ amount: MinorUnits.positive(), requestTxId: z.string().min(1).max(128) }).nullable(),
+});
+export type CashoutState = z.infer<typeof CashoutState>;
+
 /** What the big screen facing the seats may show: no credits, no private data. */
 export const TableState = z.object({
   kind: z.literal('table'),
@@ -59,6 +78,7 @@ export const TableState = z.object({
   language: Language,
   seats: z.array(SeatState).min(1).max(MAX_STATIONS),
   round: RoundView.nullable(),
+  tilts: z.array(TiltNotice).max(64).optional(),
 });
 export type TableState = z.infer<typeof TableState>;
 
@@ -76,6 +96,8 @@ export const StationState = z.object({
   betting: StationBetting,
   decision: StationDecision.nullable(),
   round: RoundView.nullable(),
+  tilts: z.array(TiltNotice).max(64).optional(),
+  cashout: CashoutState.optional(),
 });
 export type StationState = z.infer<typeof StationState>;
 

@@ -65,7 +65,7 @@ export class BaccaratGame implements LiveGame {
         result = taken.completed;
         return { ok: true, to: e.to };
       },
-      decide: () => ({ ok: false, reason: 'baccarat has no decisions' }),
+      decide: () => ({ ok: false, reason: 'baccarat has no decisions', refusal: 'no-decision' }),
       hands: (): HandView[] => {
         const coup = result ? { player: result.player, banker: result.banker } : this.shoe.coup;
         const view = (owner: 'player' | 'banker', cards: readonly Card[]): HandView => ({

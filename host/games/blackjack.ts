@@ -98,26 +98,26 @@ export class BlackjackGame implements LiveGame {
       },
       decide: (seat: number, action: string, canAfford: (amount: number) => boolean, amount?: number) => {
         const x = round.expected();
-        if (x.kind !== 'decision' || x.seat !== seat) return { ok: false, reason: `seat ${seat} has no decision to make` };
-        if (!x.legal.includes(action as ActionType)) return { ok: false, reason: `"${action}" is not legal now (legal: ${x.legal.join(', ')})` };
+        if (x.kind !== 'decision' || x.seat !== seat) return { ok: false, reason: `seat ${seat} has no decision to make`, refusal: 'no-decision' };
+        if (!x.legal.includes(action as ActionType)) return { ok: false, reason: `"${action}" is not legal now (legal: ${x.legal.join(', ')})`, refusal: 'illegal-action' };
         const before = stakes(seat);
         const hand = round.hands().find((h) => h.seat === seat && h.hand === x.hand);
         let act: Action;
         let cost = 0;
         if (action === 'insurance') {
           const insure = Math.min(amount ?? x.insurance?.max ?? 0, x.insurance?.max ?? 0);
-          if (!x.insurance || insure < x.insurance.min) return { ok: false, reason: 'insurance amount out of range' };
+          if (!x.insurance || insure < x.insurance.min) return { ok: false, reason: 'insurance amount out of range', refusal: 'illegal-action' };
           act = { type: 'insurance', amount: insure };
           cost = insure;
         } else {
           act = { type: action as Exclude<ActionType, 'insurance'> };
           if (action === 'double' || action === 'split') cost = hand?.stake ?? 0;
         }
-        if (cost > 0 && !canAfford(cost)) return { ok: false, reason: 'not enough credit' };
+        if (cost > 0 && !canAfford(cost)) return { ok: false, reason: 'not enough credit', refusal: 'over-credit' };
         try {
           table.decide(act);
         } catch (e) {
-          if (e instanceof RoundError) return { ok: false, reason: e.message };
+          if (e instanceof RoundError) return { ok: false, reason: e.message, refusal: 'illegal-action' };
           throw e;
         }
         // What the decision put into play: the growth of the seat's hands, plus any insurance.

@@ -79,10 +79,10 @@ export class WarGame implements LiveGame {
       },
       decide: (seat: number, action: string, canAfford: (amount: number) => boolean) => {
         const e = warExpected(coup);
-        if (e.kind !== 'decisions' || !e.seats.includes(seat)) return { ok: false, reason: `seat ${seat} has no decision to make` };
-        if (action !== 'war' && action !== 'surrender') return { ok: false, reason: `"${action}" is not war or surrender` };
+        if (e.kind !== 'decisions' || !e.seats.includes(seat)) return { ok: false, reason: `seat ${seat} has no decision to make`, refusal: 'no-decision' };
+        if (action !== 'war' && action !== 'surrender') return { ok: false, reason: `"${action}" is not war or surrender`, refusal: 'illegal-action' };
         // Going to war doubles the initial bet (Art. 7 n.5): the raise must be covered by credit.
-        if (action === 'war' && !canAfford(mainOf(seat))) return { ok: false, reason: 'not enough credit to go to war' };
+        if (action === 'war' && !canAfford(mainOf(seat))) return { ok: false, reason: 'not enough credit to go to war', refusal: 'over-credit' };
         coup = warDecide(coup, seat, action);
         return { ok: true, extra: action === 'war' ? [{ seat, bet: 'main', amount: mainOf(seat) }] : [] };
       },

@@ -123,7 +123,10 @@ export class TableHost {
     }
     const station = stationOf(view);
     if (station === null || !this.rounds) {
-      return { ok: false, error: protocolError('rejected', `${command.name} is a station command at a table with rounds`, { view }) };
+      return { ok: false, error: protocolError('rejected', `${command.name} is a station command`, { view, refusal: 'not-a-station' }) };
+    }
+    if (command.name === 'cash-out') {
+      return { ok: false, error: protocolError('rejected', 'cash-out is not available at this table yet', { view, refusal: 'cash-out-empty' }) };
     }
     const r =
       command.name === 'place-bet'
@@ -131,7 +134,10 @@ export class TableHost {
         : command.name === 'clear-bets'
           ? this.rounds.clearBets(station)
           : this.rounds.decide(station, command.action, command.amount);
-    if (!r.ok) return { ok: false, error: protocolError('rejected', r.reason, { view, currentVersion: this.version(view) }) };
+    if (!r.ok) {
+      const extra = { view, currentVersion: this.version(view), ...(r.refusal ? { refusal: r.refusal } : {}) };
+      return { ok: false, error: protocolError('rejected', r.reason, extra) };
+    }
     return { ok: true, version: this.version(view) };
   }
 

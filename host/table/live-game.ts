@@ -1,6 +1,6 @@
 import type { Card } from '../../engine/cards/card.js';
 import type { SettlementLine } from '../../engine/settlement/settlement-line.js';
-import type { DealerCue, HandView } from '../../protocol/index.js';
+import type { DealerCue, HandView, RefusalReason } from '../../protocol/index.js';
 
 /** What a round waits for: a card from the shoe, a seat's decision, or nothing (it can settle). */
 export type Pending =
@@ -15,7 +15,8 @@ export interface ExtraBet {
   amount: number;
 }
 
-export type Outcome<T = object> = ({ ok: true } & T) | { ok: false; reason: string };
+/** A refusal carries the English detail for the log and, for a player's command, the reason shown to them. */
+export type Outcome<T = object> = ({ ok: true } & T) | { ok: false; reason: string; refusal?: RefusalReason };
 
 /**
  * One live round of a game, fed by the shoe card by card and by the seats' decisions: the same

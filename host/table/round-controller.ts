@@ -113,14 +113,14 @@ export class RoundController {
   }
 
   placeBet(station: number, bet: string, amount: number): Outcome {
-    if (this.betsBlocked) return { ok: false, reason: `new bets are stopped: ${this.betsBlocked}` };
-    if (this.phase !== 'betting' || this.hold || this.needsShuffle) return { ok: false, reason: 'betting is closed' };
-    if (!this.deps.game.bets.includes(bet)) return { ok: false, reason: `no "${bet}" bet at this table` };
+    if (this.betsBlocked) return { ok: false, reason: `new bets are stopped: ${this.betsBlocked}`, refusal: 'bets-stopped' };
+    if (this.phase !== 'betting' || this.hold || this.needsShuffle) return { ok: false, reason: 'betting is closed', refusal: 'betting-closed' };
+    if (!this.deps.game.bets.includes(bet)) return { ok: false, reason: `no "${bet}" bet at this table`, refusal: 'unknown-bet' };
     const { max } = this.deps.config.limits;
     const bets = this.pendingBets.get(station) ?? {};
     const onSpot = (bets[bet] ?? 0) + amount;
-    if (onSpot > max) return { ok: false, reason: `over the maximum of ${max} on ${bet}` };
-    if (amount > this.available(station)) return { ok: false, reason: `not enough credit for ${amount}` };
+    if (onSpot > max) return { ok: false, reason: `over the maximum of ${max} on ${bet}`, refusal: 'over-max' };
+    if (amount > this.available(station)) return { ok: false, reason: `not enough credit for ${amount}`, refusal: 'over-credit' };
     // The minimum applies to what is on the spot, so chips below it may be stacked up to it.
     this.pendingBets.set(station, { ...bets, [bet]: onSpot });
     this.changed();
@@ -128,7 +128,7 @@ export class RoundController {
   }
 
   clearBets(station: number): Outcome {
-    if (this.phase !== 'betting') return { ok: false, reason: 'betting is closed' };
+    if (this.phase !== 'betting') return { ok: false, reason: 'betting is closed', refusal: 'betting-closed' };
     this.pendingBets.delete(station);
     this.changed();
     return { ok: true };
@@ -137,7 +137,7 @@ export class RoundController {
   decide(station: number, action: string, amount?: number): Outcome {
     const p = this.round?.pending();
     const seat = this.seatOf.get(station);
-    if (!this.round || !p || p.kind !== 'decision' || p.seat !== seat || this.hold) return { ok: false, reason: 'no decision is due from this station' };
+    if (!this.round || !p || p.kind !== 'decision' || p.seat !== seat || this.hold) return { ok: false, reason: 'no decision is due from this station', refusal: 'no-decision' };
     return this.applyDecision(station, p.seat, p.hand, action, false, amount);
   }
 
@@ -189,7 +189,7 @@ export class RoundController {
    * outside a round (a stray card between rounds) it only lifts the hold.
    */
   voidRound(reason: string, authorisedBy: string[]): Outcome {
-    if (this.phase !== 'dealing' && !this.hold) return { ok: false, reason: 'no round to void' };
+    if (this.phase !== 'dealing' && !this.hold) return { ok: false, reason: 'no round to void', refusal: 'no-round' };
     const inPlay = this.phase === 'dealing' && this.placed.size > 0;
     if (inPlay) {
       this.deps.ledger.append({
@@ -326,7 +326,7 @@ export class RoundController {
 
   private applyDecision(station: number, seat: number, hand: number | undefined, action: string, auto: boolean, amount?: number): Outcome {
     const round = this.round;
-    if (!round) return { ok: false, reason: 'no round' };
+    if (!round) return { ok: false, reason: 'no round', refusal: 'no-round' };
     const r = round.decide(seat, action, (cost) => cost <= this.deps.ledger.credit(station), amount);
     if (!r.ok) {
       if (auto) this.deps.log.error({ seat, action, reason: r.reason }, 'the default decision was refused');

@@ -31,7 +31,7 @@ async function screen(running: RunningHost, view: ViewName) {
         waiters.splice(waiters.indexOf(w), 1);
         w.resolve(m.message.state);
       }
-    } else if (m.message.type === 'error') errors.push(`${m.message.code}: ${m.message.detail}`);
+    } else if (m.message.type === 'error') errors.push(`${m.message.code}: ${m.message.detail} [${m.message.messageKey}]`);
   });
   ws.send(JSON.stringify({ type: 'hello', id: 'h', protocol: 1, token }));
   ws.send(JSON.stringify({ type: 'subscribe', id: 's', view }));
@@ -121,7 +121,8 @@ describe('live baccarat rounds through the simulated shoe and bill acceptors', (
     const net2 = results.filter((l) => l.seat === 2).reduce((a, l) => a + l.net, 0);
     assert.equal(running.ledger.credit(1), 50_000 + net1);
     assert.equal(running.ledger.credit(2), 100_000 + net2);
-    assert.ok(two.errors.some((e) => e.startsWith('rejected: not enough credit')), two.errors.join('; '));
+    // Refused with the reason worded for the player, not a bare "refused".
+    assert.ok(two.errors.some((e) => e.startsWith('rejected: not enough credit') && e.endsWith('[refusals.over-credit]')), two.errors.join('; '));
 
     const report = verifyLedger(running.ledger);
     assert.equal(report.ok, true, JSON.stringify(report));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { catalogues } from '../../locales/index.js';
-import { ErrorCode, Language } from '../../protocol/index.js';
+import { ErrorCode, Language, RefusalReason, refusalKey } from '../../protocol/index.js';
 
 type Tree = { [k: string]: string | Tree };
 
@@ -37,6 +37,10 @@ describe('locale catalogues', () => {
 
   it('have a message for every protocol error code', () => {
     for (const code of ErrorCode.options) assert.ok(source.has(`errors.${code}`), code);
+  });
+
+  it('word every reason a station command can be refused for', () => {
+    for (const reason of RefusalReason.options) assert.ok(source.has(refusalKey(reason)), reason);
   });
 
   it('use the 2009 text\'s terms for dealer and seat in Chinese', () => {
