@@ -9,10 +9,6 @@ const USAGE = `Usage: npm run --silent ledger -- backup --data-dir DIR --out FIL
 export function run(argv: string[]): Promise<number> {
   return tool(async () => {
     const v = options(argv, { 'data-dir': { type: 'string' }, out: { type: 'string' } }, USAGE);
-    if (v.help) {
-      console.log(USAGE);
-      return 0;
-    }
     if (!v.out) throw new UsageError(`--out is required\n${USAGE}`);
     if (existsSync(String(v.out))) throw new UsageError(`${String(v.out)} exists; refusing to overwrite`);
     const ledger = openFromArgs(v['data-dir'] as string | undefined, USAGE, true);

@@ -9,10 +9,6 @@ const USAGE = `Usage: npm run --silent ledger -- demo --data-dir DIR --terminal-
 export function run(argv: string[]): Promise<number> {
   return tool(() => {
     const v = options(argv, { 'data-dir': { type: 'string' }, 'terminal-id': { type: 'string' }, rounds: { type: 'string' } }, USAGE);
-    if (v.help) {
-      console.log(USAGE);
-      return 0;
-    }
     if (!v['data-dir'] || !v['terminal-id']) throw new UsageError(`--data-dir and --terminal-id are required\n${USAGE}`);
     const rounds = Number(v.rounds ?? '12');
     if (!Number.isInteger(rounds) || rounds < 0 || rounds > 100_000) throw new UsageError(`bad --rounds\n${USAGE}`);

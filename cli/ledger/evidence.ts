@@ -8,10 +8,6 @@ const USAGE = `Usage: npm run --silent ledger -- evidence --data-dir DIR --round
 export function run(argv: string[]): Promise<number> {
   return tool(() => {
     const v = options(argv, { 'data-dir': { type: 'string' }, round: { type: 'string' }, out: { type: 'string' } }, USAGE);
-    if (v.help) {
-      console.log(USAGE);
-      return 0;
-    }
     if (!v.round) throw new UsageError(`--round is required\n${USAGE}`);
     const ledger = openFromArgs(v['data-dir'] as string | undefined, USAGE);
     try {

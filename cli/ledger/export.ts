@@ -8,10 +8,6 @@ const USAGE = `Usage: npm run --silent ledger -- export --data-dir DIR [--from S
 export function run(argv: string[]): Promise<number> {
   return tool(async () => {
     const v = options(argv, { 'data-dir': { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
-    if (v.help) {
-      console.log(USAGE);
-      return 0;
-    }
     if (!v.json) throw new UsageError(`export writes JSON only: add --json\n${USAGE}`);
     const from = Number(v.from ?? '1');
     const to = v.to === undefined ? Number.MAX_SAFE_INTEGER : Number(v.to);

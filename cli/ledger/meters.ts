@@ -5,10 +5,6 @@ const USAGE = `Usage: npm run --silent ledger -- meters --data-dir DIR [--scope 
 export function run(argv: string[]): Promise<number> {
   return tool(() => {
     const v = options(argv, { 'data-dir': { type: 'string' }, scope: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
-    if (v.help) {
-      console.log(USAGE);
-      return 0;
-    }
     const ledger = openFromArgs(v['data-dir'] as string | undefined, USAGE);
     try {
       const m = ledger.meters(v.scope as string | undefined);

@@ -6,10 +6,6 @@ const USAGE = `Usage: npm run --silent ledger -- recall --data-dir DIR (--statio
 export function run(argv: string[]): Promise<number> {
   return tool(() => {
     const v = options(argv, { 'data-dir': { type: 'string' }, station: { type: 'string' }, table: { type: 'string' }, last: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
-    if (v.help) {
-      console.log(USAGE);
-      return 0;
-    }
     const limit = Number(v.last ?? '10');
     if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError(`--last must be 1..500\n${USAGE}`);
     const ledger = openFromArgs(v['data-dir'] as string | undefined, USAGE);

@@ -7,10 +7,6 @@ const USAGE = `Usage: npm run --silent ledger -- status --data-dir DIR [--json]
 export function run(argv: string[]): Promise<number> {
   return tool(() => {
     const v = options(argv, { 'data-dir': { type: 'string' }, json: { type: 'boolean' } }, USAGE);
-    if (v.help) {
-      console.log(USAGE);
-      return 0;
-    }
     const ledger = openFromArgs(v['data-dir'] as string | undefined, USAGE);
     try {
       const a = syncAnchor(ledger);

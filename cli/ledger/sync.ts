@@ -11,10 +11,6 @@ const USAGE = `Usage: npm run --silent ledger -- sync --data-dir DIR [--upstream
 export function run(argv: string[]): Promise<number> {
   return tool(async () => {
     const v = options(argv, { 'data-dir': { type: 'string' }, upstream: { type: 'string' }, 'until-synced': { type: 'boolean' }, timeout: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
-    if (v.help) {
-      console.log(USAGE);
-      return 0;
-    }
     if (!v['data-dir']) throw new UsageError(`--data-dir is required\n${USAGE}`);
     const timeoutS = Number(v.timeout ?? '600');
     if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new UsageError(`bad --timeout\n${USAGE}`);

@@ -8,10 +8,6 @@ const USAGE = `Usage: npm run --silent ledger -- verify --data-dir DIR [--json]
 export function run(argv: string[]): Promise<number> {
   return tool(() => {
     const v = options(argv, { 'data-dir': { type: 'string' }, json: { type: 'boolean' } }, USAGE);
-    if (v.help) {
-      console.log(USAGE);
-      return 0;
-    }
     const ledger = openFromArgs(v['data-dir'] as string | undefined, USAGE, true);
     try {
       const r = verifyLedger(ledger);

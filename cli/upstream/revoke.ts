@@ -8,10 +8,6 @@ const USAGE = `Usage: npm run --silent upstream -- revoke --terminal-id ID (--pg
 export function run(argv: string[]): Promise<number> {
   return tool(async () => {
     const v = options(argv, { ...DB_OPTIONS, 'terminal-id': { type: 'string' } }, USAGE);
-    if (v.help) {
-      console.log(USAGE);
-      return 0;
-    }
     if (!v['terminal-id']) throw new UsageError(`--terminal-id is required\n${USAGE}`);
     const db = await openUpstreamDb(dbChoice(v, USAGE));
     try {

@@ -14,10 +14,6 @@ Serve behind a TLS-terminating proxy (or on loopback): kiosks accept https:// on
 export function run(argv: string[]): Promise<number> {
   return tool(async () => {
     const v = options(argv, { ...DB_OPTIONS, listen: { type: 'string' }, 'admin-token-file': { type: 'string' } }, USAGE);
-    if (v.help) {
-      console.log(USAGE);
-      return 0;
-    }
     // No silent in-memory default: an upstream that forgets on restart is worse than none.
     const db = dbChoice(v, USAGE);
     const m = /^(.+):(\d{1,5})$/.exec(String(v.listen ?? '127.0.0.1:8787'));

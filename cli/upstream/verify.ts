@@ -7,10 +7,6 @@ const USAGE = `Usage: npm run --silent upstream -- verify (--pg URL | --data-dir
 export function run(argv: string[]): Promise<number> {
   return tool(async () => {
     const v = options(argv, { ...DB_OPTIONS, 'terminal-id': { type: 'string' }, json: { type: 'boolean' } }, USAGE);
-    if (v.help) {
-      console.log(USAGE);
-      return 0;
-    }
     const db = await openUpstreamDb(dbChoice(v, USAGE));
     try {
       const ids = v['terminal-id'] ? [String(v['terminal-id'])] : (await listTerminals(db)).map((t) => t.terminalId);
