@@ -13,6 +13,7 @@ import { WarGame } from './games/war.js';
 import type { LiveGame } from './table/live-game.js';
 import { realTimers, RoundController, type Timers } from './table/round-controller.js';
 import { prepareDataDir } from './data-dir.js';
+import { recoverTable, type RecoveryReport } from './recovery/recover.js';
 import { createLogger } from './logger.js';
 import { PowerMarker } from './power-marker.js';
 import { LaunchTokens } from './screens/launch-tokens.js';
@@ -56,6 +57,8 @@ export interface RunningHost {
   shoe: TableShoe;
   sync: SyncClient | null;
   log: Logger;
+  /** What the start-up recovery found: ledger verification, the round resumed or voided. */
+  recovery: RecoveryReport;
   /** A screen connection over any transport (WebSocket, Electron MessagePort), same rules for all. */
   openSession(transport: ScreenTransport): ScreenSession;
   close(): Promise<void>;
@@ -72,7 +75,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   const ledger = openLedger(dataDir, terminalId);
   const power = new PowerMarker(dataDir);
   // The sync client starts before the rounds exist; its stop-new-bets signal is routed once they do.
-  const syncEvents = { stopNewBets: (_stop: boolean) => undefined as void };
+  const syncEvents = { stopNewBets: (_stop: boolean) => undefined as void, clean: true };
   let sync: SyncClient | null = null;
   const release = async () => {
     await sync?.stop();
@@ -82,6 +85,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   try {
     // Every start is a power reset on the meters; an unclean one (kill, power cut) says so.
     const clean = power.start();
+    syncEvents.clean = clean;
     ledger.append({ type: 'power.reset', payload: { clean, softwareVersion: SOFTWARE_VERSION } });
     if (!clean) log.warn('the previous run did not stop cleanly (power cut or kill)');
     if (options.upstream) {
@@ -108,7 +112,7 @@ interface Opened {
   ledger: Ledger;
   sync: SyncClient | null;
   release: () => Promise<void>;
-  syncEvents: { stopNewBets: (stop: boolean) => void };
+  syncEvents: { stopNewBets: (stop: boolean) => void; clean: boolean };
 }
 
 async function serve(options: HostOptions, { log, config, terminalId, ledger, sync, release, syncEvents }: Opened): Promise<RunningHost> {
@@ -118,7 +122,14 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const timers = options.timers ?? realTimers;
   const game = liveGame(config);
   const rounds = new RoundController({ config, game, ledger, log, timers, timings: config.timings });
-  const shoe = new TableShoe(config.shoe, rounds, log, { decks: game.decks, ...(options.seed !== undefined ? { seed: options.seed } : {}) });
+  // Recovery before any device opens: the ledger verified, the shoe and the interrupted round rebuilt.
+  const { report: recovery, replayed } = recoverTable({ ledger, game, config, log });
+  const lastSequence = replayed?.shoe.lastSequence;
+  const shoe = new TableShoe(config.shoe, rounds, log, {
+    decks: game.decks,
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(lastSequence !== undefined ? { lastSequence } : {}),
+  });
   host.attachRounds(rounds);
   syncEvents.stopNewBets = (stop) => rounds.setNewBets(!stop, 'unsynced ledger entries beyond the offline limit');
   const tokens = new LaunchTokens(host.views());
@@ -151,7 +162,8 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
         uptimeSeconds: Math.round((Date.now() - started) / 1000),
         terminalId,
         devices: { shoe: shoe.state(), billAcceptors: billAcceptors.statuses() },
-        ledger: { head: ledger.headOf().seq },
+        ledger: { head: ledger.headOf().seq, verified: recovery.ledgerVerified },
+        recovery: { resumedRound: recovery.resumedRound, voided: recovery.voided.length },
         sync: sync ? sync.status() : 'off',
       }),
     },
@@ -159,8 +171,14 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   );
   // Devices open once the screens can be served: a note inserted at start-up credits a screen that exists.
   billAcceptors.start();
+  if (!replayed) rounds.holdAtStart('ledger');
+  else {
+    const results = !syncEvents.clean && replayed.lastResults
+      ? { roundId: replayed.lastResults.roundId, lines: replayed.lastResults.lines.map(({ station: _s, ...l }) => l) }
+      : undefined;
+    rounds.resume(replayed.shoe, replayed.round, { ...(results ? { results } : {}), newShoe: recovery.voided.length > 0 });
+  }
   shoe.start();
-  rounds.start();
   const dealer = options.simulatedDealer ?? { dealMs: 800 };
   const stopDealer =
     shoe.simulator() && dealer !== false ? new SimDealer(rounds, shoe, timers, log, dealer.dealMs).start() : () => undefined;
@@ -178,6 +196,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     shoe,
     sync,
     log,
+    recovery,
     openSession,
     screens: tokens.entries().map(([view, token]) => ({
       view,

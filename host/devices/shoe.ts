@@ -24,7 +24,13 @@ export class TableShoe {
     private readonly spec: string,
     private readonly controller: RoundController,
     private readonly log: Logger,
-    private readonly options: { seed?: number; decks: number; open?: typeof openShoe } = { decks: 8 },
+    private readonly options: {
+      seed?: number;
+      decks: number;
+      open?: typeof openShoe;
+      /** The last sequence number journalled (recovery): the driver drops what it re-reports up to it. */
+      lastSequence?: number;
+    } = { decks: 8 },
   ) {
     this.status = { spec, state: 'connecting', lastEvent: null, lidOpen: false };
   }
@@ -34,6 +40,8 @@ export class TableShoe {
     this.device = open(this.spec, {
       protocol: 'framed',
       ...(this.options.seed !== undefined ? { seed: this.options.seed } : {}),
+      // A simulated shoe is a new device at every start, numbering from 1: only real hardware resumes.
+      ...(this.options.lastSequence !== undefined && this.spec !== 'sim' ? { lastSequence: this.options.lastSequence } : {}),
       onEvent: (e) => this.handle(e),
     });
     this.device.on((e) => this.track(e));
@@ -62,17 +70,17 @@ export class TableShoe {
           this.controller.onAnomaly('wrong-deck', e.card);
           return;
         }
-        this.controller.onCard(parseCard(e.card));
+        this.controller.onCard(parseCard(e.card), e.sequence);
         return;
       case 'unreadable':
         this.log.warn({ sequence: e.sequence, reason: e.reason }, 'unreadable card');
         this.controller.onAnomaly('unreadable', null);
         return;
       case 'cutCard':
-        this.controller.onCutCard();
+        this.controller.onCutCard(e.sequence);
         return;
       case 'shoeLoaded':
-        this.controller.onNewShoe();
+        this.controller.onNewShoe(e.sequence);
         return;
       default:
         return;
