@@ -11,7 +11,9 @@ import { BaccaratGame } from './games/baccarat.js';
 import { BlackjackGame } from './games/blackjack.js';
 import { WarGame } from './games/war.js';
 import type { LiveGame } from './table/live-game.js';
-import { realTimers, RoundController, type Timers } from './table/round-controller.js';
+import { realTimers, RoundController, type Timers, type Timings } from './table/round-controller.js';
+import { Autoplay } from './autoplay/autoplay.js';
+import { installKillSwitch } from './recovery/kill-switch.js';
 import { prepareDataDir } from './data-dir.js';
 import { recoverTable, type RecoveryReport } from './recovery/recover.js';
 import { createLogger } from './logger.js';
@@ -40,6 +42,12 @@ export interface HostOptions {
   timers?: Timers;
   /** Opens the simulated devices' control channel (`POST /sim/insert-note`) for tests and demos. */
   simControls?: boolean;
+  /** Simulated players at every station (`--autoplay`), seeded by `seed`. */
+  autoplay?: boolean;
+  /** Test only: the round timers, overriding the config's (whose minimums are for people). */
+  timings?: Timings;
+  /** Test only: SIGKILL the process after the K-th journal entry of its first round (host/recovery/kill-switch.ts). */
+  killAfterRoundEntry?: number;
 }
 
 export interface RunningHost {
@@ -73,6 +81,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   // Opening checks WAL + synchronous=FULL, integrity and the schema version; a ledger that fails
   // any of them stops the start-up with its reason, and nothing is touched.
   const ledger = openLedger(dataDir, terminalId);
+  if (options.killAfterRoundEntry !== undefined) installKillSwitch(ledger, options.killAfterRoundEntry);
   const power = new PowerMarker(dataDir);
   // The sync client starts before the rounds exist; its stop-new-bets signal is routed once they do.
   const syncEvents = { stopNewBets: (_stop: boolean) => undefined as void, clean: true };
@@ -121,7 +130,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const billAcceptors = new BillAcceptors({ config, ledger, log, onCreditChanged: (station) => host.creditChanged(station) });
   const timers = options.timers ?? realTimers;
   const game = liveGame(config);
-  const rounds = new RoundController({ config, game, ledger, log, timers, timings: config.timings });
+  const rounds = new RoundController({ config, game, ledger, log, timers, timings: options.timings ?? config.timings });
   // Recovery before any device opens: the ledger verified, the shoe and the interrupted round rebuilt.
   const { report: recovery, replayed } = recoverTable({ ledger, game, config, log });
   const lastSequence = replayed?.shoe.lastSequence;
@@ -182,6 +191,21 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const dealer = options.simulatedDealer ?? { dealMs: 800 };
   const stopDealer =
     shoe.simulator() && dealer !== false ? new SimDealer(rounds, shoe, timers, log, dealer.dealMs).start() : () => undefined;
+  const autoplay = options.autoplay
+    ? new Autoplay({
+        config,
+        openSession,
+        tokenFor: (view) => tokens.tokenFor(view),
+        insertNote: (station, note) => {
+          const sim = billAcceptors.simulator(station);
+          sim?.insertNote(note);
+          return sim !== null;
+        },
+        seed: options.seed ?? 1,
+        log,
+      })
+    : null;
+  autoplay?.start();
   const origin = `http://127.0.0.1:${server.port}`;
   log.info({ origin, dataDir, tableId: config.tableId, terminalId, ledger: ledger.file }, 'table host started');
 
@@ -204,6 +228,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
       url: `${origin}/${view}?token=${encodeURIComponent(token)}`,
     })),
     async close() {
+      autoplay?.stop();
       stopDealer();
       rounds.stop();
       await server.close();
