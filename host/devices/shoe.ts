@@ -18,6 +18,10 @@ export interface ShoeStatus {
  */
 export class TableShoe {
   private device: OpenedShoe | null = null;
+  /** Card reads (readable or not) handed to the table so far: the simulated dealer waits on it. */
+  cardsHandled = 0;
+  /** New shoes handed to the table so far. */
+  loadsHandled = 0;
   private readonly status: ShoeStatus;
 
   constructor(
@@ -63,6 +67,8 @@ export class TableShoe {
   }
 
   private handle(e: SequencedShoeEvent): void {
+    if (e.type === 'card' || e.type === 'unreadable') this.cardsHandled++;
+    if (e.type === 'shoeLoaded') this.loadsHandled++;
     switch (e.type) {
       case 'card':
         if (e.wrongDeck) {
