@@ -141,7 +141,8 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   });
   host.attachRounds(rounds);
   syncEvents.stopNewBets = (stop) => rounds.setNewBets(!stop, 'unsynced ledger entries beyond the offline limit');
-  const tokens = new LaunchTokens(host.views());
+  // After a kill the screens still open reconnect with their tokens and resynchronise from a snapshot.
+  const tokens = LaunchTokens.forLaunch(host.views(), path.join(dataDir, 'launch-tokens.json'), !syncEvents.clean);
   const started = Date.now();
   const openSession = (transport: ScreenTransport) => new ScreenSession(host, tokens, transport, log);
 
