@@ -27,6 +27,10 @@ const USAGE = `Usage: npm start -- [options]
   --seed N           seed of the simulated shoe's shuffles
   --betting-seconds N, --decision-seconds N, --results-seconds N
                      the table's timers (defaults 15, 15, 5)
+  --autoplay         simulated players at every station (seeded by --seed): bets, basic
+                     strategy, notes through the simulated bill acceptors
+  --rules PROFILE    the simulated table's rule profile (default: the game's Macau one)
+  --stations N       how many stations the simulated table has (default 7)
   --terminal-id ID   this kiosk's terminal id for the ledger and upstream (default: the table id)
   --upstream URL     sync the ledger to the upstream service (credentials from
                      npm run upstream -- enroll, saved as <data-dir>/upstream-credentials.json)

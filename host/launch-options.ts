@@ -12,19 +12,42 @@ export const HOST_ARGS = {
   'betting-seconds': { type: 'string' },
   'decision-seconds': { type: 'string' },
   'results-seconds': { type: 'string' },
+  /** Simulated players at every station (host/autoplay/), seeded by --seed. */
+  autoplay: { type: 'boolean' },
+  /** The rule profile of the simulated table (default: the game's Macau profile). */
+  rules: { type: 'string' },
+  /** How many stations the simulated table has (1–7; default 7). */
+  stations: { type: 'string' },
+  /** Test only: instant simulated dealing and timers far below the table's minimums (soak, kill tests). */
+  'test-timing': { type: 'boolean' },
+  /** Test only: SIGKILL the process right after the K-th journal entry of its first round. */
+  'test-kill-after-round-entry': { type: 'string' },
 } as const;
+
+/** The timers of `--test-timing`: short enough for thousands of rounds, long enough for simulated players to answer. */
+export const TEST_TIMINGS = { bettingMs: 120, decisionMs: 150, resultsMs: 5 };
 
 export type HostArgValues = { [K in keyof typeof HOST_ARGS]?: (typeof HOST_ARGS)[K]['type'] extends 'boolean' ? boolean : string };
 
 export class UsageError extends Error {}
 
 /** Host options from parsed arguments; a bad value is a usage error naming the option. */
-export function hostOptionsFromArgs(values: HostArgValues): Pick<HostOptions, 'config' | 'seed' | 'terminalId' | 'upstream' | 'simControls'> {
+export function hostOptionsFromArgs(
+  values: HostArgValues,
+): Pick<HostOptions, 'config' | 'seed' | 'terminalId' | 'upstream' | 'simControls' | 'autoplay' | 'timings' | 'simulatedDealer' | 'killAfterRoundEntry'> {
   const game = GameKind.safeParse(values.game ?? 'blackjack');
   if (!game.success) throw new UsageError(`--game must be blackjack, baccarat or war, not "${values.game}"`);
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (seed !== undefined && !Number.isSafeInteger(seed)) throw new UsageError(`--seed must be an integer, not "${values.seed}"`);
   const base = simulatedTableConfig(game.data);
+  if (values.rules) base.profile = values.rules;
+  if (values.stations !== undefined) {
+    const n = Number(values.stations);
+    if (!Number.isInteger(n) || n < 1 || n > base.stations.length) throw new UsageError(`--stations must be 1 to ${base.stations.length}, not "${values.stations}"`);
+    base.stations = base.stations.slice(0, n);
+  }
+  const kill = values['test-kill-after-round-entry'] === undefined ? undefined : Number(values['test-kill-after-round-entry']);
+  if (kill !== undefined && !(Number.isInteger(kill) && kill >= 1)) throw new UsageError(`--test-kill-after-round-entry must be a positive integer`);
   const ms = (flag: 'betting-seconds' | 'decision-seconds' | 'results-seconds', fallback: number) => {
     const v = values[flag];
     if (v === undefined) return fallback;
@@ -47,6 +70,9 @@ export function hostOptionsFromArgs(values: HostArgValues): Pick<HostOptions, 'c
     ...(values['terminal-id'] ? { terminalId: values['terminal-id'] } : {}),
     ...(values.upstream ? { upstream: values.upstream } : {}),
     ...(values['sim-controls'] ? { simControls: true } : {}),
+    ...(values.autoplay ? { autoplay: true } : {}),
+    ...(values['test-timing'] ? { timings: TEST_TIMINGS, simulatedDealer: { dealMs: 0 } } : {}),
+    ...(kill !== undefined ? { killAfterRoundEntry: kill } : {}),
   };
 }
 

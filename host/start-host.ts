@@ -11,8 +11,11 @@ import { BaccaratGame } from './games/baccarat.js';
 import { BlackjackGame } from './games/blackjack.js';
 import { WarGame } from './games/war.js';
 import type { LiveGame } from './table/live-game.js';
-import { realTimers, RoundController, type Timers } from './table/round-controller.js';
+import { realTimers, RoundController, type Timers, type Timings } from './table/round-controller.js';
+import { Autoplay } from './autoplay/autoplay.js';
+import { installKillSwitch } from './recovery/kill-switch.js';
 import { prepareDataDir } from './data-dir.js';
+import { recoverTable, type RecoveryReport } from './recovery/recover.js';
 import { createLogger } from './logger.js';
 import { PowerMarker } from './power-marker.js';
 import { LaunchTokens } from './screens/launch-tokens.js';
@@ -39,6 +42,12 @@ export interface HostOptions {
   timers?: Timers;
   /** Opens the simulated devices' control channel (`POST /sim/insert-note`) for tests and demos. */
   simControls?: boolean;
+  /** Simulated players at every station (`--autoplay`), seeded by `seed`. */
+  autoplay?: boolean;
+  /** Test only: the round timers, overriding the config's (whose minimums are for people). */
+  timings?: Timings;
+  /** Test only: SIGKILL the process after the K-th journal entry of its first round (host/recovery/kill-switch.ts). */
+  killAfterRoundEntry?: number;
 }
 
 export interface RunningHost {
@@ -56,6 +65,8 @@ export interface RunningHost {
   shoe: TableShoe;
   sync: SyncClient | null;
   log: Logger;
+  /** What the start-up recovery found: ledger verification, the round resumed or voided. */
+  recovery: RecoveryReport;
   /** A screen connection over any transport (WebSocket, Electron MessagePort), same rules for all. */
   openSession(transport: ScreenTransport): ScreenSession;
   close(): Promise<void>;
@@ -70,9 +81,10 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   // Opening checks WAL + synchronous=FULL, integrity and the schema version; a ledger that fails
   // any of them stops the start-up with its reason, and nothing is touched.
   const ledger = openLedger(dataDir, terminalId);
+  if (options.killAfterRoundEntry !== undefined) installKillSwitch(ledger, options.killAfterRoundEntry);
   const power = new PowerMarker(dataDir);
   // The sync client starts before the rounds exist; its stop-new-bets signal is routed once they do.
-  const syncEvents = { stopNewBets: (_stop: boolean) => undefined as void };
+  const syncEvents = { stopNewBets: (_stop: boolean) => undefined as void, clean: true };
   let sync: SyncClient | null = null;
   const release = async () => {
     await sync?.stop();
@@ -82,6 +94,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   try {
     // Every start is a power reset on the meters; an unclean one (kill, power cut) says so.
     const clean = power.start();
+    syncEvents.clean = clean;
     ledger.append({ type: 'power.reset', payload: { clean, softwareVersion: SOFTWARE_VERSION } });
     if (!clean) log.warn('the previous run did not stop cleanly (power cut or kill)');
     if (options.upstream) {
@@ -108,7 +121,7 @@ interface Opened {
   ledger: Ledger;
   sync: SyncClient | null;
   release: () => Promise<void>;
-  syncEvents: { stopNewBets: (stop: boolean) => void };
+  syncEvents: { stopNewBets: (stop: boolean) => void; clean: boolean };
 }
 
 async function serve(options: HostOptions, { log, config, terminalId, ledger, sync, release, syncEvents }: Opened): Promise<RunningHost> {
@@ -117,11 +130,19 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const billAcceptors = new BillAcceptors({ config, ledger, log, onCreditChanged: (station) => host.creditChanged(station) });
   const timers = options.timers ?? realTimers;
   const game = liveGame(config);
-  const rounds = new RoundController({ config, game, ledger, log, timers, timings: config.timings });
-  const shoe = new TableShoe(config.shoe, rounds, log, { decks: game.decks, ...(options.seed !== undefined ? { seed: options.seed } : {}) });
+  const rounds = new RoundController({ config, game, ledger, log, timers, timings: options.timings ?? config.timings });
+  // Recovery before any device opens: the ledger verified, the shoe and the interrupted round rebuilt.
+  const { report: recovery, replayed } = recoverTable({ ledger, game, config, log });
+  const lastSequence = replayed?.shoe.lastSequence;
+  const shoe = new TableShoe(config.shoe, rounds, log, {
+    decks: game.decks,
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(lastSequence !== undefined ? { lastSequence } : {}),
+  });
   host.attachRounds(rounds);
   syncEvents.stopNewBets = (stop) => rounds.setNewBets(!stop, 'unsynced ledger entries beyond the offline limit');
-  const tokens = new LaunchTokens(host.views());
+  // After a kill the screens still open reconnect with their tokens and resynchronise from a snapshot.
+  const tokens = LaunchTokens.forLaunch(host.views(), path.join(dataDir, 'launch-tokens.json'), !syncEvents.clean);
   const started = Date.now();
   const openSession = (transport: ScreenTransport) => new ScreenSession(host, tokens, transport, log);
 
@@ -151,7 +172,8 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
         uptimeSeconds: Math.round((Date.now() - started) / 1000),
         terminalId,
         devices: { shoe: shoe.state(), billAcceptors: billAcceptors.statuses() },
-        ledger: { head: ledger.headOf().seq },
+        ledger: { head: ledger.headOf().seq, verified: recovery.ledgerVerified },
+        recovery: { resumedRound: recovery.resumedRound, voided: recovery.voided.length },
         sync: sync ? sync.status() : 'off',
       }),
     },
@@ -159,11 +181,32 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   );
   // Devices open once the screens can be served: a note inserted at start-up credits a screen that exists.
   billAcceptors.start();
+  if (!replayed) rounds.holdAtStart('ledger');
+  else {
+    const results = !syncEvents.clean && replayed.lastResults
+      ? { roundId: replayed.lastResults.roundId, lines: replayed.lastResults.lines.map(({ station: _s, ...l }) => l) }
+      : undefined;
+    rounds.resume(replayed.shoe, replayed.round, { ...(results ? { results } : {}), newShoe: recovery.voided.length > 0 });
+  }
   shoe.start();
-  rounds.start();
   const dealer = options.simulatedDealer ?? { dealMs: 800 };
   const stopDealer =
     shoe.simulator() && dealer !== false ? new SimDealer(rounds, shoe, timers, log, dealer.dealMs).start() : () => undefined;
+  const autoplay = options.autoplay
+    ? new Autoplay({
+        config,
+        openSession,
+        tokenFor: (view) => tokens.tokenFor(view),
+        insertNote: (station, note) => {
+          const sim = billAcceptors.simulator(station);
+          sim?.insertNote(note);
+          return sim !== null;
+        },
+        seed: options.seed ?? 1,
+        log,
+      })
+    : null;
+  autoplay?.start();
   const origin = `http://127.0.0.1:${server.port}`;
   log.info({ origin, dataDir, tableId: config.tableId, terminalId, ledger: ledger.file }, 'table host started');
 
@@ -178,6 +221,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     shoe,
     sync,
     log,
+    recovery,
     openSession,
     screens: tokens.entries().map(([view, token]) => ({
       view,
@@ -185,6 +229,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
       url: `${origin}/${view}?token=${encodeURIComponent(token)}`,
     })),
     async close() {
+      autoplay?.stop();
       stopDealer();
       rounds.stop();
       await server.close();

@@ -105,6 +105,37 @@ export const PAYLOADS = {
   'config.change': z.strictObject({ ...authorisation, key: z.string().min(1).max(128), before: z.unknown(), after: z.unknown() }),
   /** The only way a meter goes down: every meter of the scope back to zero, authorised. */
   'meter.clear': z.strictObject({ ...authorisation, scope: z.string().regex(/^(table|station:\d{1,2})$/), reason: text }),
+  /**
+   * A card the shoe read and the engine placed, journalled before any screen is told: a killed
+   * host replays a round's cards from these. `roundId` is absent for a card outside a round (a
+   * shoe-start burn); `sequence` is the shoe's own event number (absent when the device has none).
+   * No money moves.
+   */
+  'card.read': z.strictObject({
+    tableId: id,
+    roundId: id.optional(),
+    sequence: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
+    card: z.string().min(2).max(3),
+    to: z.string().min(1).max(32),
+  }),
+  /** A seat's decision as the engine took it (auto: the countdown ran out), before the screens hear of it. No money moves. */
+  'round.decision': z.strictObject({
+    tableId: id,
+    roundId: id,
+    seat,
+    hand: z.number().int().min(0).max(7).optional(),
+    station: station.optional(),
+    action: z.string().min(1).max(32),
+    auto: z.boolean().optional(),
+    /** For decisions that name an amount (insurance). */
+    amount: positive.optional(),
+  }),
+  /** The shoe was replaced (a new shoe is in) or showed its cut card: where a replay of the shoe starts. No money moves. */
+  'shoe.change': z.strictObject({
+    tableId: id,
+    event: z.enum(['loaded', 'cut-card']),
+    sequence: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
+  }),
 } as const;
 
 export type EntryType = keyof typeof PAYLOADS;

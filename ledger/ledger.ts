@@ -70,7 +70,7 @@ export class LedgerRefusal extends Error {
 /** Entries re-hashed at every open. */
 const TAIL_CHECK = 256;
 
-const ROUND_TYPES = new Set<EntryType>(['bet.place', 'round.settle', 'round.void', 'misread']);
+const ROUND_TYPES = new Set<EntryType>(['bet.place', 'round.settle', 'round.void', 'misread', 'card.read', 'round.decision']);
 
 interface JournalRow {
   seq: number;
@@ -447,6 +447,11 @@ export class Ledger {
         break;
       case 'config.change':
         meters.push(['table', 'configChanges', 1]);
+        break;
+      case 'card.read':
+      case 'round.decision':
+      case 'shoe.change':
+        // Round progress for recovery: no money, no meter (the settlement counts the games).
         break;
       case 'meter.clear': {
         const p = payload as Payload<'meter.clear'>;

@@ -3,6 +3,7 @@ import { openBillAcceptor, type OpenedBillAcceptor } from '../../hardware/open.j
 import type { BillAcceptorEvent, Credit, EscrowDecision, EscrowedNote } from '../../hardware/billacceptor/types.js';
 import type { Ledger } from '../../ledger/index.js';
 import type { TableConfig } from '../config/table-config.js';
+import { journalReturn, pendingNoteFor } from '../recovery/escrow.js';
 
 /** What service mode and /healthz show of one station's acceptor. */
 export interface BillAcceptorStatus {
@@ -48,6 +49,8 @@ export class BillAcceptors {
         protocol: 'id003',
         currency: config.currency,
         enabled: true,
+        // A note in escrow when the host stopped: the power-up report resolves it (host/recovery/escrow.ts).
+        pendingNote: pendingNoteFor(this.deps.ledger, device),
         onEscrow: (note) => this.escrow(s.station, device, note),
         onCredit: (credit) => this.credit(s.station, device, credit),
       });
@@ -100,6 +103,13 @@ export class BillAcceptors {
     const s = this.status.get(station);
     if (!s) return;
     s.lastEvent = e.type;
+    if (e.type === 'returned' && e.note) {
+      try {
+        if (journalReturn(this.deps.ledger, station, s.device, e.note, e.reason)) this.deps.log.info({ station, device: s.device, amount: e.note.amount, reason: e.reason }, 'note in escrow returned');
+      } catch (err) {
+        this.deps.log.error({ err, station }, 'the return of a note in escrow could not be journalled');
+      }
+    }
     if (e.type === 'connected') {
       s.state = 'ready';
       if (e.firmware) s.firmware = e.firmware;

@@ -18,13 +18,23 @@ export interface ShoeStatus {
  */
 export class TableShoe {
   private device: OpenedShoe | null = null;
+  /** Card reads (readable or not) handed to the table so far: the simulated dealer waits on it. */
+  cardsHandled = 0;
+  /** New shoes handed to the table so far. */
+  loadsHandled = 0;
   private readonly status: ShoeStatus;
 
   constructor(
     private readonly spec: string,
     private readonly controller: RoundController,
     private readonly log: Logger,
-    private readonly options: { seed?: number; decks: number; open?: typeof openShoe } = { decks: 8 },
+    private readonly options: {
+      seed?: number;
+      decks: number;
+      open?: typeof openShoe;
+      /** The last sequence number journalled (recovery): the driver drops what it re-reports up to it. */
+      lastSequence?: number;
+    } = { decks: 8 },
   ) {
     this.status = { spec, state: 'connecting', lastEvent: null, lidOpen: false };
   }
@@ -34,6 +44,8 @@ export class TableShoe {
     this.device = open(this.spec, {
       protocol: 'framed',
       ...(this.options.seed !== undefined ? { seed: this.options.seed } : {}),
+      // A simulated shoe is a new device at every start, numbering from 1: only real hardware resumes.
+      ...(this.options.lastSequence !== undefined && this.spec !== 'sim' ? { lastSequence: this.options.lastSequence } : {}),
       onEvent: (e) => this.handle(e),
     });
     this.device.on((e) => this.track(e));
@@ -55,6 +67,8 @@ export class TableShoe {
   }
 
   private handle(e: SequencedShoeEvent): void {
+    if (e.type === 'card' || e.type === 'unreadable') this.cardsHandled++;
+    if (e.type === 'shoeLoaded') this.loadsHandled++;
     switch (e.type) {
       case 'card':
         if (e.wrongDeck) {
@@ -62,17 +76,17 @@ export class TableShoe {
           this.controller.onAnomaly('wrong-deck', e.card);
           return;
         }
-        this.controller.onCard(parseCard(e.card));
+        this.controller.onCard(parseCard(e.card), e.sequence);
         return;
       case 'unreadable':
         this.log.warn({ sequence: e.sequence, reason: e.reason }, 'unreadable card');
         this.controller.onAnomaly('unreadable', null);
         return;
       case 'cutCard':
-        this.controller.onCutCard();
+        this.controller.onCutCard(e.sequence);
         return;
       case 'shoeLoaded':
-        this.controller.onNewShoe();
+        this.controller.onNewShoe(e.sequence);
         return;
       default:
         return;

@@ -11,6 +11,9 @@ import type { TableShoe } from './shoe.js';
 export class SimDealer {
   private timer: unknown = null;
   private stopped = false;
+  /** Cards pulled so far; the next is pulled only once the table has handled the last (instant dealing would outrun it). */
+  private drawn = 0;
+  private loaded = 0;
 
   constructor(
     private readonly controller: RoundController,
@@ -31,7 +34,7 @@ export class SimDealer {
   }
 
   private look(): void {
-    if (this.stopped || this.timer !== null) return;
+    if (this.stopped || this.timer !== null || this.shoe.cardsHandled < this.drawn || this.shoe.loadsHandled < this.loaded) return;
     const cue = this.controller.cue();
     if (!cue || cue.kind === 'decision') return;
     this.timer = this.timers.setTimeout(() => {
@@ -43,9 +46,13 @@ export class SimDealer {
       if (now.kind === 'shuffle') {
         this.log.info('simulated dealer: new shoe');
         sim.loadShoe();
-      } else if (sim.drawCard() === null) {
+        this.loaded = this.shoe.loadsHandled + 1;
+      } else if (sim.drawCard() !== null) {
+        this.drawn = this.shoe.cardsHandled + 1;
+      } else {
         this.log.warn('simulated dealer: the shoe gave no card (locked or empty); loading a new shoe');
         sim.loadShoe();
+        this.loaded = this.shoe.loadsHandled + 1;
       }
       this.look();
     }, this.dealMs);

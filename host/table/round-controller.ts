@@ -2,10 +2,22 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { cardCode, type Card } from '../../engine/cards/card.js';
 import { ShoeInventory } from '../../engine/cards/shoe.js';
-import type { Ledger } from '../../ledger/index.js';
+import type { Ledger, NewEntry } from '../../ledger/index.js';
 import type { DealerCue, ResultLine, RoundPhase, RoundView, StationBetting, StationDecision } from '../../protocol/index.js';
 import type { TableConfig } from '../config/table-config.js';
+import { RoundJournal } from '../recovery/round-journal.js';
 import type { LiveGame, LiveRound, Outcome } from './live-game.js';
+
+/** An interrupted round rebuilt from the journal (host/recovery/replay-journal.ts). */
+export interface ResumedRound {
+  roundId: string;
+  round: LiveRound;
+  placed: Map<number, Record<string, number>>;
+  cards: { card: string; to: string }[];
+  decisions: Decision[];
+  /** The hold the round was on when the host stopped, if any. */
+  hold: string | null;
+}
 
 /** Time, injected so tests can run a round without waiting on wall-clock countdowns. */
 export interface Timers {
@@ -38,7 +50,7 @@ export interface RoundControllerDeps {
   timings: Timings;
 }
 
-interface Decision {
+export interface Decision {
   seat: number;
   hand?: number;
   station: number;
@@ -74,8 +86,14 @@ export class RoundController {
   private readonly listeners = new Set<() => void>();
   private readonly seatOf = new Map<number, number>();
   private readonly stationOf = new Map<number, number>();
+  private readonly journal: RoundJournal;
+  /** The shoe's sequence numbers journalled since the last shoe load: a re-reported card is placed once. */
+  private sequences = new Set<number>();
+  /** A new shoe loaded while a round was in play: applied when the round ends. */
+  private shoeDeferred = false;
 
   constructor(private readonly deps: RoundControllerDeps) {
+    this.journal = new RoundJournal(deps.ledger, deps.config.tableId);
     this.inventory = new ShoeInventory(deps.game.decks);
     for (const s of deps.config.stations) {
       this.seatOf.set(s.station, s.seat);
@@ -85,6 +103,49 @@ export class RoundController {
 
   start(): void {
     this.openBetting();
+  }
+
+  /**
+   * Recovery (host/recovery/): the shoe as the journal left it, then the interrupted round, which
+   * goes on from where it stopped: a fresh countdown for a pending decision, the next card, or
+   * the settlement if everything was journalled but the settlement.
+   */
+  resume(
+    shoe: { cards: Card[]; sequences: Set<number> },
+    round: ResumedRound | null,
+    after: { results?: { roundId: string; lines: ResultLine[] }; newShoe?: boolean } = {},
+  ): void {
+    for (const c of shoe.cards) this.inventory.take(c);
+    this.sequences = new Set(shoe.sequences);
+    // A round voided at start leaves the shoe out of step with the engine: a new shoe first.
+    if (after.newShoe) this.needsShuffle = true;
+    if (!round && after.results) {
+      // Settled and journalled, never shown (or shown only briefly): the results, then betting.
+      this.roundId = after.results.roundId;
+      return this.showResults(after.results.lines);
+    }
+    if (!round) return this.start();
+    this.roundId = round.roundId;
+    this.round = round.round;
+    this.placed = round.placed;
+    this.cards = round.cards;
+    this.decisions = round.decisions;
+    this.results = null;
+    this.phase = 'dealing';
+    if (round.hold) {
+      this.hold = round.hold;
+      this.endsAt = null;
+      return this.changed();
+    }
+    this.advance();
+  }
+
+  /** The table may not open betting at all (a ledger that fails verification): held until a supervisor acts. */
+  holdAtStart(reason: string): void {
+    this.hold = reason;
+    this.phase = 'betting';
+    this.endsAt = null;
+    this.changed();
   }
 
   stop(): void {
@@ -144,8 +205,12 @@ export class RoundController {
   /* ─────────────── the shoe ─────────────── */
 
   /** A card read by the shoe, in the order it left the shoe. */
-  onCard(card: Card): void {
+  onCard(card: Card, sequence?: number): void {
     const code = cardCode(card);
+    if (sequence !== undefined && this.sequences.has(sequence)) {
+      this.deps.log.warn({ card: code, sequence }, 'card re-reported with a sequence already journalled: not placed again');
+      return;
+    }
     if (this.hold) {
       this.deps.log.warn({ card: code, hold: this.hold }, 'card read while the table is on hold: not placed');
       return;
@@ -156,12 +221,16 @@ export class RoundController {
       if (p.kind !== 'card') return this.putOnHold('out-of-turn', code);
       const r = this.round.takeCard(card);
       if (!r.ok) return this.putOnHold('out-of-turn', code);
+      if (!this.journalled(() => this.journal.card(this.roundId, code, r.to, sequence), sequence)) return;
       this.cards.push({ card: code, to: r.to });
       return this.advance();
     }
     if (this.deps.game.shoeCue()) {
       const r = this.deps.game.takeShoeCard(card);
-      if (r.ok) return this.changed();
+      if (r.ok) {
+        if (!this.journalled(() => this.journal.card(null, code, r.to, sequence), sequence)) return;
+        return this.changed();
+      }
     }
     this.putOnHold('extra-card', code);
   }
@@ -171,17 +240,41 @@ export class RoundController {
     if (!this.hold) this.putOnHold(reason, card);
   }
 
-  onCutCard(): void {
+  onCutCard(sequence?: number): void {
     this.deps.game.cutCard();
+    this.journalled(() => this.journal.shoe('cut-card', sequence));
     this.changed();
   }
 
   /** A new shoe is in: the shoe-level procedure (burns) starts again and betting may resume. */
-  onNewShoe(): void {
-    this.deps.game.newShoe();
+  onNewShoe(sequence?: number): void {
     this.inventory = new ShoeInventory(this.deps.game.decks);
+    this.sequences = new Set();
     this.needsShuffle = false;
+    // A shoe loaded while a round is in play (a simulated shoe after a restart mid-round): the
+    // round finishes on the game's current shoe state, the new shoe's procedure starts after it.
+    if (this.phase === 'dealing' && this.round) this.shoeDeferred = true;
+    else this.applyNewShoe(sequence);
     this.changed();
+  }
+
+  private applyNewShoe(sequence?: number): void {
+    this.shoeDeferred = false;
+    this.deps.game.newShoe();
+    this.journalled(() => this.journal.shoe('loaded', sequence));
+  }
+
+  /** Runs a journal write; a ledger that refuses it puts the table on hold rather than go on unrecorded. */
+  private journalled(write: () => void, sequence?: number): boolean {
+    try {
+      write();
+    } catch (e) {
+      this.deps.log.error({ err: e, roundId: this.roundId }, 'round progress could not be journalled');
+      this.putOnHold('ledger', null);
+      return false;
+    }
+    if (sequence !== undefined) this.sequences.add(sequence);
+    return true;
   }
 
   /**
@@ -201,6 +294,7 @@ export class RoundController {
     this.deps.log.warn({ roundId: this.roundId, reason, authorisedBy }, 'round voided');
     this.hold = null;
     this.round = null;
+    if (this.shoeDeferred) this.applyNewShoe();
     this.showResults(null);
     return { ok: true };
   }
@@ -332,13 +426,21 @@ export class RoundController {
       if (auto) this.deps.log.error({ seat, action, reason: r.reason }, 'the default decision was refused');
       return r;
     }
+    // A raise (war, double, split) moves more credit into play before the round goes on; the
+    // decision is journalled with it, in one transaction, before any screen hears of it.
+    const extra: NewEntry[] = r.extra.length === 0 ? [] : [{
+      type: 'bet.place',
+      payload: { station, roundId: this.roundId, tableId: this.deps.config.tableId, bets: r.extra },
+      txId: `${this.roundId}:bet:${station}:${this.decisions.length + 1}`,
+    }];
+    const journalled = this.journalled(() =>
+      this.journal.decision(
+        { roundId: this.roundId, seat, ...(hand !== undefined ? { hand } : {}), station, action, ...(auto ? { auto } : {}), ...(amount !== undefined ? { amount } : {}) },
+        extra,
+      ),
+    );
+    if (!journalled) return { ok: false, reason: 'the decision could not be journalled', refusal: 'no-decision' };
     if (r.extra.length > 0) {
-      // A raise (war, double, split) moves more credit into play before the round goes on.
-      this.deps.ledger.append({
-        type: 'bet.place',
-        payload: { station, roundId: this.roundId, tableId: this.deps.config.tableId, bets: r.extra },
-        txId: `${this.roundId}:bet:${station}:${this.decisions.length + 1}`,
-      });
       const placed = { ...(this.placed.get(station) ?? {}) };
       for (const x of r.extra) placed[x.bet] = (placed[x.bet] ?? 0) + x.amount;
       this.placed.set(station, placed);
@@ -367,6 +469,7 @@ export class RoundController {
       return this.putOnHold('ledger', null);
     }
     this.deps.log.info({ roundId: this.roundId, lines: lines.length }, 'round settled');
+    if (this.shoeDeferred) this.applyNewShoe();
     this.showResults(lines.map(({ station: _station, ...l }) => l));
   }
 
@@ -382,6 +485,14 @@ export class RoundController {
   }
 
   private putOnHold(reason: string, card: string | null): void {
+    // A card anomaly is journalled (pending) so that a restart puts the round back on hold.
+    if (reason !== 'ledger') {
+      try {
+        this.journal.hold(this.phase === 'dealing' ? this.roundId : null, reason, card);
+      } catch (e) {
+        this.deps.log.error({ err: e }, 'hold could not be journalled');
+      }
+    }
     this.hold = reason;
     this.clearTimer();
     this.endsAt = null;

@@ -171,7 +171,8 @@ describe('simulated bill acceptor through the real driver', () => {
     assert.deepEqual(sim.cashbox, [500]);
     const types: string[] = [];
     for (let seq = 1; seq <= running.ledger.headOf().seq; seq++) types.push(running.ledger.entry(seq)?.type ?? '?');
-    assert.deepEqual(types, ['power.reset', 'bill.escrow', 'bill.credit']);
+    // The shoe's progress (its load, the burns read meanwhile) is journalled too; money entries in order.
+    assert.deepEqual(types.filter((t) => t.startsWith('bill.') || t === 'power.reset'), ['power.reset', 'bill.escrow', 'bill.credit']);
   });
 });
 

@@ -1,0 +1,106 @@
+// Table host figures (issue 7): a card read → the new state sent on every screen session,
+// p50/p99 over 1,000 reads, with simulated players at 7 stations; the journal write of each card
+// (card.read, synchronous=FULL); and rounds per hour with instant simulated dealing per game.
+// Prints figures only; nothing here asserts a timing.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pino from 'pino';
+import { simulatedTableConfig } from '../host/config/table-config.js';
+import { startHost } from '../host/start-host.js';
+import type { ViewName } from '../protocol/index.js';
+
+const READS = 1000;
+const silent = pino({ level: 'silent' });
+const q = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return (s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? NaN).toFixed(2);
+};
+
+async function cardToScreens(): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-host-'));
+  const config = simulatedTableConfig('blackjack');
+  const running = await startHost({
+    dataDir: dir, rendererDir: path.join(dir, 'none'), logger: silent, config, seed: 7,
+    autoplay: true, timings: { bettingMs: 60, decisionMs: 200, resultsMs: 5 }, simulatedDealer: false,
+  });
+  // One observer session per screen, as the table display and the seven stations would have.
+  const views: ViewName[] = ['table', ...config.stations.map((s) => `station/${s.station}` as const)];
+  const lastSent = new Map<ViewName, number>();
+  for (const view of views) {
+    const session = running.openSession({ send: (text) => text.includes('"snapshot"') && lastSent.set(view, performance.now()), close: () => undefined });
+    session.receive(JSON.stringify({ type: 'hello', id: 'h', protocol: 1, token: running.screens.find((s) => s.view === view)!.token }));
+    session.receive(JSON.stringify({ type: 'subscribe', id: 's', view }));
+  }
+  // When the engine was handed each card (the shoe driver's read, after the simulated wire).
+  let handed = 0;
+  const onCard = running.rounds.onCard.bind(running.rounds);
+  running.rounds.onCard = (card, sequence) => {
+    handed = performance.now();
+    onCard(card, sequence);
+  };
+  const writes: number[] = [];
+  const appendMany = running.ledger.appendMany.bind(running.ledger);
+  running.ledger.appendMany = (entries) => {
+    const t = performance.now();
+    const r = appendMany(entries);
+    if (entries.length === 1 && entries[0]?.type === 'card.read') writes.push(performance.now() - t);
+    return r;
+  };
+  const sim = running.shoe.simulator()!;
+  const fromDraw: number[] = [];
+  const fromEngine: number[] = [];
+  while (fromDraw.length < READS) {
+    const cue = running.rounds.cue();
+    if (cue?.kind === 'shuffle') {
+      sim.loadShoe();
+      await sleep(20);
+      continue;
+    }
+    if (cue?.kind !== 'card') {
+      await sleep(1);
+      continue;
+    }
+    const before = running.shoe.cardsHandled;
+    const t0 = performance.now();
+    if (sim.drawCard() === null) {
+      sim.loadShoe();
+      await sleep(20);
+      continue;
+    }
+    while (running.shoe.cardsHandled === before || views.some((v) => (lastSent.get(v) ?? 0) < handed)) await new Promise((r) => setImmediate(r));
+    const sent = Math.max(...views.map((v) => lastSent.get(v) ?? 0));
+    fromDraw.push(sent - t0);
+    fromEngine.push(sent - handed);
+  }
+  console.log(`card read → state sent to ${views.length} screens, ${READS} reads (blackjack, 7 stations):`);
+  console.log(`  from the shoe handing the card to the engine: p50 ${q(fromEngine, 0.5)} ms, p99 ${q(fromEngine, 0.99)} ms, max ${q(fromEngine, 1)} ms`);
+  console.log(`  from the dealer pulling it (simulated wire, driver included): p50 ${q(fromDraw, 0.5)} ms, p99 ${q(fromDraw, 0.99)} ms, max ${q(fromDraw, 1)} ms`);
+  console.log(`  of which the card.read journal write (synchronous=FULL): p50 ${q(writes, 0.5)} ms, p99 ${q(writes, 0.99)} ms over ${writes.length} writes`);
+  await running.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+async function roundsPerHour(game: 'blackjack' | 'baccarat' | 'war', rounds: number): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-rph-'));
+  const timings = { bettingMs: 30, decisionMs: 100, resultsMs: 0 };
+  const running = await startHost({
+    dataDir: dir, rendererDir: path.join(dir, 'none'), logger: silent, config: simulatedTableConfig(game), seed: 3,
+    autoplay: true, timings, simulatedDealer: { dealMs: 0 },
+  });
+  const closed = () => (running.ledger.db.prepare("SELECT COUNT(*) AS n FROM journal WHERE type IN ('round.settle', 'round.void')").get() as { n: number }).n;
+  // Let the players' first notes arrive and the shoe-start burns pass before timing.
+  while (closed() < 3) await sleep(20);
+  const from = closed();
+  const t0 = performance.now();
+  while (closed() - from < rounds) await sleep(20);
+  const hours = (performance.now() - t0) / 3_600_000;
+  console.log(`rounds per hour, ${game}, 7 stations, instant dealing, betting window ${timings.bettingMs} ms: ${Math.round(rounds / hours)} (${rounds} rounds)`);
+  await running.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+await cardToScreens();
+for (const game of ['blackjack', 'baccarat', 'war'] as const) await roundsPerHour(game, 150);

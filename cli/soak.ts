@@ -1,0 +1,132 @@
+// `npm run --silent soak -- --game G --rules P --rounds N --stations K --seed S [--kill-every M] --json`:
+// the autoplay host as a child process with instant simulated dealing, killed with SIGKILL every M
+// rounds and restarted on the same data dir; then the money is accounted from the ledger.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Rng } from '../engine/random/seeded-rng.js';
+import { openExistingLedger } from '../ledger/index.js';
+import { accountFor } from './soak/account.js';
+import { HostChild, LedgerWatch } from './soak/child.js';
+import { options, runTool, UsageError } from './tool.js';
+
+const USAGE = `Usage: npm run --silent soak -- --game blackjack|baccarat|war --rounds N [options]
+  --rules PROFILE    rule profile (default: the game's Macau profile)
+  --stations K       stations with a simulated player (default 3)
+  --seed S           seed of the shoe and the players (default 1)
+  --kill-every M     SIGKILL the host every M rounds and restart it on the same data
+  --data-dir DIR     keep the data here (default: a temporary folder, removed after)
+  --json             one JSON line: rounds, restarts, voided, creditsIn, creditsOut,
+                     creditsOnMeters, wagered, won, conserved, ledgerVerified, roundsPerHour
+  Exit 1 when the money is not conserved or the ledger does not verify.`;
+
+/** A host that stops closing rounds for this long is stuck: the soak says so rather than wait forever. */
+const STALL_MS = 60_000;
+
+async function soak(argv: string[]): Promise<number> {
+  const v = options(argv, {
+    game: { type: 'string' }, rules: { type: 'string' }, rounds: { type: 'string' }, stations: { type: 'string' },
+    seed: { type: 'string' }, 'kill-every': { type: 'string' }, 'data-dir': { type: 'string' }, json: { type: 'boolean' },
+  }, USAGE);
+  if (v.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const int = (name: string, value: string | undefined, fallback: number | null, min: number): number => {
+    if (value === undefined) {
+      if (fallback === null) throw new UsageError(`--${name} is required\n${USAGE}`);
+      return fallback;
+    }
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer of at least ${min}, not "${value}"`);
+    return n;
+  };
+  const game = v.game ?? '';
+  if (!['blackjack', 'baccarat', 'war'].includes(game)) throw new UsageError(`--game must be blackjack, baccarat or war\n${USAGE}`);
+  const rounds = int('rounds', v.rounds, null, 1);
+  const stations = int('stations', v.stations, 3, 1);
+  const seed = int('seed', v.seed, 1, 0);
+  const killEvery = v['kill-every'] === undefined ? null : int('kill-every', v['kill-every'], null, 1);
+  const dataDir = v['data-dir'] ? path.resolve(v['data-dir']) : mkdtempSync(path.join(os.tmpdir(), 'soak-'));
+  const say = (s: string) => {
+    if (!v.json) console.error(s);
+  };
+
+  const watch = new LedgerWatch(dataDir);
+  // The kill lands a seeded random moment after the M-th round closed: in the next betting window,
+  // mid-deal, at a decision, at the settlement — not always at the same step.
+  const jitter = Rng.fromSeed(seed ^ 0x5eed);
+  const t0 = Date.now();
+  let restarts = 0;
+  try {
+    for (;;) {
+      const child = new HostChild({ dataDir, game, ...(v.rules ? { rules: v.rules } : {}), stations, seed: seed + restarts });
+      const started = await child.started;
+      if (!started) throw new Error(`the host did not start:\n${child.errors()}`);
+      const from = watch.closedRounds();
+      let last = from;
+      let lastAt = Date.now();
+      let killed = false;
+      for (;;) {
+        await sleep(20);
+        const closed = watch.closedRounds();
+        if (closed !== last) {
+          last = closed;
+          lastAt = Date.now();
+        }
+        if (closed >= rounds) break;
+        if (killEvery !== null && closed - from >= killEvery) {
+          killed = true;
+          break;
+        }
+        if (Date.now() - lastAt > STALL_MS) {
+          await child.kill('SIGKILL');
+          throw new Error(`no round closed for ${STALL_MS / 1000} s (at ${closed} rounds)`);
+        }
+        if (child.process.exitCode !== null || child.process.signalCode !== null) throw new Error(`the host exited:\n${child.errors()}`);
+      }
+      if (!killed) {
+        await child.kill('SIGTERM');
+        break;
+      }
+      await sleep(jitter.below(600));
+      await child.kill('SIGKILL');
+      restarts++;
+      say(`killed at ${last} rounds; restarting (${restarts})`);
+    }
+  } finally {
+    watch.close();
+  }
+  const hours = (Date.now() - t0) / 3_600_000;
+  const ledger = openExistingLedger(dataDir);
+  let a;
+  try {
+    a = accountFor(ledger);
+  } finally {
+    ledger.close();
+  }
+  const out = {
+    rounds: a.rounds,
+    restarts,
+    voided: a.voided,
+    creditsIn: a.creditsIn,
+    creditsOut: a.creditsOut,
+    creditsOnMeters: a.creditsOnMeters,
+    wagered: a.wagered,
+    won: a.won,
+    conserved: a.conserved,
+    ledgerVerified: a.ledgerVerified,
+    roundsPerHour: Math.round(a.rounds / hours),
+  };
+  if (v.json) console.log(JSON.stringify(out));
+  else {
+    for (const [k, x] of Object.entries(out)) console.log(`${k.padEnd(16)} ${String(x)}`);
+    console.log(`${'inPlay'.padEnd(16)} ${a.inPlay}   houseNet ${a.houseNet}   data ${dataDir}`);
+    for (const p of a.problems) console.log(`  MISMATCH: ${p}`);
+  }
+  if (!v['data-dir']) rmSync(dataDir, { recursive: true, force: true });
+  return a.conserved && a.ledgerVerified ? 0 : 1;
+}
+
+process.exitCode = await runTool('soak', () => soak(process.argv.slice(2)));

@@ -1,0 +1,117 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface HostChildOptions {
+  dataDir: string;
+  game: string;
+  rules?: string;
+  stations: number;
+  seed: number;
+  /** Extra host arguments (e.g. `--test-kill-after-round-entry=3`). */
+  extra?: string[];
+}
+
+/** What the host child printed on start (`--json`): its origin and screen URLs. */
+export interface HostStarted {
+  origin: string;
+  screens: Record<string, string>;
+}
+
+/**
+ * The autoplay host as a child process (`cli/start.ts --headless --json --autoplay --test-timing`)
+ * on a data dir, for the soak and the kill-and-restart tests: started, watched through its ledger,
+ * killed with SIGKILL or stopped with SIGTERM.
+ */
+export class HostChild {
+  readonly process: ChildProcess;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  readonly started: Promise<HostStarted | null>;
+  private stderr = '';
+
+  constructor(o: HostChildOptions) {
+    const args = [
+      '--import', 'tsx', path.join(root, 'cli/start.ts'),
+      '--headless', '--json', '--autoplay', '--test-timing',
+      `--data-dir=${o.dataDir}`, `--game=${o.game}`, `--stations=${o.stations}`, `--seed=${o.seed}`,
+      ...(o.rules ? [`--rules=${o.rules}`] : []),
+      ...(o.extra ?? []),
+    ];
+    this.process = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.process.stderr?.on('data', (d: Buffer) => {
+      this.stderr = (this.stderr + d.toString()).slice(-4000);
+    });
+    this.exited = new Promise((resolve) => this.process.once('exit', (code, signal) => resolve({ code, signal })));
+    this.started = new Promise((resolve) => {
+      let out = '';
+      const onData = (d: Buffer) => {
+        out += d.toString();
+        for (const line of out.split('\n')) {
+          if (!line.startsWith('{"origin"')) continue;
+          this.process.stdout?.off('data', onData);
+          this.process.stdout?.resume();
+          resolve(JSON.parse(line) as HostStarted);
+          return;
+        }
+      };
+      this.process.stdout?.on('data', onData);
+      void this.exited.then(() => resolve(null));
+    });
+  }
+
+  /** The last lines the child wrote on stderr (why it failed to start). */
+  errors(): string {
+    return this.stderr;
+  }
+
+  kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    if (this.process.exitCode === null && this.process.signalCode === null) this.process.kill(signal);
+    return this.exited;
+  }
+}
+
+/**
+ * Reads a data dir's ledger while the host writes it (SQLite WAL lets a reader in): how many
+ * rounds closed, counted incrementally so that polling stays cheap however long the soak.
+ */
+export class LedgerWatch {
+  private db: Database.Database | null = null;
+  private seen = 0;
+  private closed = 0;
+
+  constructor(private readonly dataDir: string) {}
+
+  /** Rounds settled or voided so far. */
+  closedRounds(): number {
+    if (!this.db) {
+      const file = path.join(this.dataDir, 'ledger.sqlite');
+      if (!existsSync(file)) return 0;
+      try {
+        this.db = new Database(file, { readonly: true, fileMustExist: true });
+      } catch {
+        return 0;
+      }
+    }
+    try {
+      const r = this.db
+        .prepare("SELECT MAX(seq) AS head, SUM(type IN ('round.settle', 'round.void')) AS closed FROM journal WHERE seq > ?")
+        .get(this.seen) as { head: number | null; closed: number | null };
+      if (r.head !== null) {
+        this.seen = r.head;
+        this.closed += r.closed ?? 0;
+      }
+    } catch {
+      // The schema is not there yet (first start): nothing closed.
+    }
+    return this.closed;
+  }
+
+  close(): void {
+    this.db?.close();
+    this.db = null;
+  }
+}
