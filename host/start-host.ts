@@ -19,6 +19,10 @@ import { LaunchTokens } from './screens/launch-tokens.js';
 import { ScreenSession, type ScreenTransport } from './screens/screen-session.js';
 import { TableHost } from './screens/table-host.js';
 import { createHttpServer } from './server/http-server.js';
+import { unknownBetTypes } from './config/table-config.js';
+import { wireFloor, type Floor } from './stations/floor.js';
+import { TiltManager } from './tilts/tilt-manager.js';
+import { onBillAcceptorEvent, onShoeEvent, onUpstreamSignal, verifyForTilts } from './tilts/tilt-sources.js';
 import { SOFTWARE_VERSION } from './version.js';
 
 export interface HostOptions {
@@ -55,6 +59,8 @@ export interface RunningHost {
   rounds: RoundController;
   shoe: TableShoe;
   sync: SyncClient | null;
+  /** Faults, handpays and configuration changes: the casino-floor APIs service mode calls. */
+  floor: Floor;
   log: Logger;
   /** A screen connection over any transport (WebSocket, Electron MessagePort), same rules for all. */
   openSession(transport: ScreenTransport): ScreenSession;
@@ -84,10 +90,12 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     const clean = power.start();
     ledger.append({ type: 'power.reset', payload: { clean, softwareVersion: SOFTWARE_VERSION } });
     if (!clean) log.warn('the previous run did not stop cleanly (power cut or kill)');
-    if (options.upstream) {
+    if (options.upstream ?? config.upstream) {
+      options = { ...options, upstream: options.upstream ?? config.upstream };
       sync = startLedgerSync({
         ledger,
         upstream: options.upstream,
+        limits: config.offlineLimit,
         terminalId,
         dataDir,
         onStopNewBets: (stop) => syncEvents.stopNewBets(stop),
@@ -114,13 +122,32 @@ interface Opened {
 async function serve(options: HostOptions, { log, config, terminalId, ledger, sync, release, syncEvents }: Opened): Promise<RunningHost> {
   const dataDir = path.resolve(options.dataDir);
   const host = new TableHost(config, SOFTWARE_VERSION, (station) => ledger.credit(station));
-  const billAcceptors = new BillAcceptors({ config, ledger, log, onCreditChanged: (station) => host.creditChanged(station) });
+  // Faults outlive a restart: the journal's open ones are current again before any device speaks.
+  const tilts = new TiltManager({ ledger, log });
+  tilts.restore();
+  const billAcceptors = new BillAcceptors({
+    config, ledger, log,
+    onCreditChanged: (station) => host.creditChanged(station),
+    onEvent: (station, e) => onBillAcceptorEvent(tilts, station, e),
+  });
   const timers = options.timers ?? realTimers;
   const game = liveGame(config);
+  const unknownBets = unknownBetTypes(config, game.bets);
+  if (unknownBets.length > 0) throw new Error(`the table configuration limits bets this ${config.game} table does not have: ${unknownBets.join(', ')} (bets: ${game.bets.join(', ')})`);
   const rounds = new RoundController({ config, game, ledger, log, timers, timings: config.timings });
-  const shoe = new TableShoe(config.shoe, rounds, log, { decks: game.decks, ...(options.seed !== undefined ? { seed: options.seed } : {}) });
+  const shoe = new TableShoe(config.shoe, rounds, log, {
+    decks: game.decks,
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    onDeviceEvent: (e) => onShoeEvent(tilts, e, () => rounds.cue()?.kind === 'shuffle'),
+  });
   host.attachRounds(rounds);
-  syncEvents.stopNewBets = (stop) => rounds.setNewBets(!stop, 'unsynced ledger entries beyond the offline limit');
+  const floor = wireFloor({ config, ledger, log, tilts, rounds, host, billAcceptors, game });
+  // New bets stop through the upstream-offline fault, so every stop has one place and one record.
+  syncEvents.stopNewBets = (stop) => onUpstreamSignal(tilts, stop, 'unsynced ledger entries beyond the offline limit');
+  // The signal fires on changes only: state the current one (a restored fault may have gone).
+  onUpstreamSignal(tilts, sync?.status().stopNewBets ?? false, 'unsynced ledger entries beyond the offline limit');
+  const verified = verifyForTilts(ledger, tilts);
+  if (!verified.ok) log.error({ problems: verified.problems }, 'ledger verification failed: table halted');
   const tokens = new LaunchTokens(host.views());
   const started = Date.now();
   const openSession = (transport: ScreenTransport) => new ScreenSession(host, tokens, transport, log);
@@ -177,6 +204,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     rounds,
     shoe,
     sync,
+    floor,
     log,
     openSession,
     screens: tokens.entries().map(([view, token]) => ({
@@ -186,6 +214,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     })),
     async close() {
       stopDealer();
+      floor.close();
       rounds.stop();
       await server.close();
       await shoe.close();

@@ -21,6 +21,8 @@ export const RefusalReason = z.enum([
   'cash-out-empty',
   'cash-out-pending',
   'behind-not-allowed',
+  'bets-paused',
+  'bets-in-play',
 ]);
 export type RefusalReason = z.infer<typeof RefusalReason>;
 

@@ -72,6 +72,11 @@ export const StationBetting = z.strictObject({
   open: z.boolean(),
   spots: z.array(BetSpot).max(16),
   bets: z.record(z.string(), MinorUnits.positive()),
+  /**
+   * Spots that were under their minimum when betting closed: they do not play this round and
+   * their chips stayed credit. Shown to the player (never silent) with `refusals.under-min`.
+   */
+  unplayed: z.array(z.strictObject({ bet: z.string().min(1).max(32), amount: MinorUnits.positive(), min: MinorUnits.positive() })).max(16).optional(),
 });
 export type StationBetting = z.infer<typeof StationBetting>;
 

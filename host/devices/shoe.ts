@@ -24,7 +24,7 @@ export class TableShoe {
     private readonly spec: string,
     private readonly controller: RoundController,
     private readonly log: Logger,
-    private readonly options: { seed?: number; decks: number; open?: typeof openShoe } = { decks: 8 },
+    private readonly options: { seed?: number; decks: number; open?: typeof openShoe; onDeviceEvent?: (e: ShoeEvent) => void } = { decks: 8 },
   ) {
     this.status = { spec, state: 'connecting', lastEvent: null, lidOpen: false };
   }
@@ -80,6 +80,7 @@ export class TableShoe {
   }
 
   private track(e: ShoeEvent): void {
+    this.options.onDeviceEvent?.(e);
     this.status.lastEvent = e.type;
     if (e.type === 'connected' || e.type === 'reconnected') this.status.state = 'ready';
     else if (e.type === 'disconnected') this.status.state = 'disconnected';

@@ -4,7 +4,7 @@ import { cardCode, type Card } from '../../engine/cards/card.js';
 import { ShoeInventory } from '../../engine/cards/shoe.js';
 import type { Ledger } from '../../ledger/index.js';
 import type { DealerCue, ResultLine, RoundPhase, RoundView, StationBetting, StationDecision } from '../../protocol/index.js';
-import type { TableConfig } from '../config/table-config.js';
+import { betLimits, type TableConfig } from '../config/table-config.js';
 import type { LiveGame, LiveRound, Outcome } from './live-game.js';
 
 /** Time, injected so tests can run a round without waiting on wall-clock countdowns. */
@@ -70,6 +70,10 @@ export class RoundController {
   private needsShuffle = false;
   /** Why new bets are refused though the table plays on (e.g. upstream offline beyond the limit). */
   private betsBlocked: string | null = null;
+  /** Why a fault halts the table (host/tilts): nothing is placed, decided or settled meanwhile. */
+  private halted: string | null = null;
+  /** Spots under their minimum when betting closed, per station: they did not play. */
+  private unplayed = new Map<number, { bet: string; amount: number; min: number }[]>();
   private inventory: ShoeInventory;
   private readonly listeners = new Set<() => void>();
   private readonly seatOf = new Map<number, number>();
@@ -112,11 +116,42 @@ export class RoundController {
     this.changed();
   }
 
+  /**
+   * Halts the table (a fault that disables it: shoe alarm, ledger integrity) or resumes it. The
+   * step that was running starts its countdown again on resume; a card read meanwhile is a hold.
+   */
+  setHalted(reason: string | null): void {
+    if (reason === this.halted) return;
+    this.halted = reason;
+    this.deps.log.warn({ reason, phase: this.phase }, reason ? 'table halted' : 'table resumed');
+    if (reason) {
+      this.clearTimer();
+      this.endsAt = null;
+      this.pendingBets.clear();
+    } else if (!this.hold) {
+      this.resume();
+    }
+    this.changed();
+  }
+
+  /** Whether the station has chips on its spots or bets in the round in play (no cash-out then). */
+  hasBets(station: number): boolean {
+    if (Object.keys(this.pendingBets.get(station) ?? {}).length > 0) return true;
+    return (this.phase === 'dealing' || this.hold !== null) && this.placed.has(station);
+  }
+
+  /** No round in play and no chips on any spot: a configuration change may take effect. */
+  betweenRounds(): boolean {
+    if (this.hold) return false;
+    return this.phase === 'results' || (this.phase === 'betting' && this.pendingBets.size === 0);
+  }
+
   placeBet(station: number, bet: string, amount: number): Outcome {
+    if (this.halted) return { ok: false, reason: `the table is halted: ${this.halted}`, refusal: 'table-halted' };
     if (this.betsBlocked) return { ok: false, reason: `new bets are stopped: ${this.betsBlocked}`, refusal: 'bets-stopped' };
     if (this.phase !== 'betting' || this.hold || this.needsShuffle) return { ok: false, reason: 'betting is closed', refusal: 'betting-closed' };
     if (!this.deps.game.bets.includes(bet)) return { ok: false, reason: `no "${bet}" bet at this table`, refusal: 'unknown-bet' };
-    const { max } = this.deps.config.limits;
+    const { max } = betLimits(this.deps.config, bet);
     const bets = this.pendingBets.get(station) ?? {};
     const onSpot = (bets[bet] ?? 0) + amount;
     if (onSpot > max) return { ok: false, reason: `over the maximum of ${max} on ${bet}`, refusal: 'over-max' };
@@ -137,6 +172,7 @@ export class RoundController {
   decide(station: number, action: string, amount?: number): Outcome {
     const p = this.round?.pending();
     const seat = this.seatOf.get(station);
+    if (this.halted) return { ok: false, reason: `the table is halted: ${this.halted}`, refusal: 'table-halted' };
     if (!this.round || !p || p.kind !== 'decision' || p.seat !== seat || this.hold) return { ok: false, reason: 'no decision is due from this station', refusal: 'no-decision' };
     return this.applyDecision(station, p.seat, p.hand, action, false, amount);
   }
@@ -150,6 +186,8 @@ export class RoundController {
       this.deps.log.warn({ card: code, hold: this.hold }, 'card read while the table is on hold: not placed');
       return;
     }
+    // A halted table deals nothing: a card drawn anyway must be looked at by a supervisor.
+    if (this.halted) return this.putOnHold('out-of-turn', code);
     if (!this.inventory.take(card)) return this.putOnHold('inventory', code);
     if (this.phase === 'dealing' && this.round) {
       const p = this.round.pending();
@@ -232,18 +270,18 @@ export class RoundController {
   }
 
   betting(station: number): StationBetting {
-    const { min, max } = this.deps.config.limits;
-    const open = this.phase === 'betting' && !this.hold && !this.needsShuffle && !this.betsBlocked;
+    const open = this.phase === 'betting' && !this.hold && !this.needsShuffle && !this.betsBlocked && !this.halted;
     return {
       open,
-      spots: this.deps.game.bets.map((bet) => ({ bet, min, max })),
+      spots: this.deps.game.bets.map((bet) => ({ bet, ...betLimits(this.deps.config, bet) })),
       bets: (open ? this.pendingBets.get(station) : this.placed.get(station)) ?? {},
+      ...(!open && this.unplayed.has(station) ? { unplayed: this.unplayed.get(station) } : {}),
     };
   }
 
   decisionFor(station: number): StationDecision | null {
     const p = this.round?.pending();
-    if (!p || p.kind !== 'decision' || this.hold || p.seat !== this.seatOf.get(station) || this.endsAt === null) return null;
+    if (!p || p.kind !== 'decision' || this.hold || this.halted || p.seat !== this.seatOf.get(station) || this.endsAt === null) return null;
     return { seat: p.seat, ...(p.hand !== undefined ? { hand: p.hand } : {}), legal: p.legal, default: p.default, endsAt: this.endsAt };
   }
 
@@ -263,6 +301,7 @@ export class RoundController {
     this.cards = [];
     this.decisions = [];
     this.placed = new Map();
+    this.unplayed = new Map();
     this.results = null;
     this.schedule(this.deps.timings.bettingMs, () => this.closeBetting());
   }
@@ -272,12 +311,17 @@ export class RoundController {
       // Shoe procedures come first: keep the window open until the shoe is ready.
       return this.schedule(this.deps.timings.bettingMs, () => this.closeBetting());
     }
-    const { min } = this.deps.config.limits;
     const seats = new Map<number, Record<string, number>>();
     for (const [station, bets] of this.pendingBets) {
       const seat = this.seatOf.get(station);
-      // A spot below the table minimum does not play; its chips stay credit (nothing had moved).
-      const valid = Object.fromEntries(Object.entries(bets).filter(([, amount]) => amount >= min));
+      // A spot below its minimum does not play; its chips stay credit (nothing had moved), and the
+      // station is told which spot and why (`betting.unplayed`) for the rest of the round.
+      const under = Object.entries(bets).filter(([bet, amount]) => amount < betLimits(this.deps.config, bet).min);
+      if (under.length > 0) {
+        this.unplayed.set(station, under.map(([bet, amount]) => ({ bet, amount, min: betLimits(this.deps.config, bet).min })));
+        this.deps.log.info({ station, roundId: this.roundId, under }, 'spots below their minimum do not play');
+      }
+      const valid = Object.fromEntries(Object.entries(bets).filter(([bet, amount]) => amount >= betLimits(this.deps.config, bet).min));
       if (seat === undefined || Object.keys(valid).length === 0) continue;
       try {
         this.deps.ledger.append({
@@ -379,6 +423,16 @@ export class RoundController {
       this.changed();
     });
     this.changed();
+  }
+
+  /** After a halt: the step that was running starts its countdown again. */
+  private resume(): void {
+    if (this.phase === 'betting') this.schedule(this.deps.timings.bettingMs, () => this.closeBetting());
+    else if (this.phase === 'dealing') this.advance();
+    else this.schedule(this.deps.timings.resultsMs, () => {
+      this.openBetting();
+      this.changed();
+    });
   }
 
   private putOnHold(reason: string, card: string | null): void {
