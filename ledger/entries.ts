@@ -93,6 +93,8 @@ export const PAYLOADS = {
     resolution: z.enum(['pending', 'card-entered', 'round-void']),
     card: z.string().min(2).max(3).optional(),
     confirmedBy: z.array(who).max(4).optional(),
+    /** The shoe's sequence numbers of the events concerned (the unreadable read, the card entered). */
+    shoeSequence: z.array(z.number().int().nonnegative()).max(16).optional(),
   }),
   /** Credits removed from a station's meter to be paid by an attendant (GLI "cancelled credits"). */
   'credit.cancel': z.strictObject({ station, amount: positive, reason: text }),

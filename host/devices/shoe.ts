@@ -59,14 +59,14 @@ export class TableShoe {
       case 'card':
         if (e.wrongDeck) {
           this.log.warn({ sequence: e.sequence, card: e.card }, 'card of another deck set');
-          this.controller.onAnomaly('wrong-deck', e.card);
+          this.controller.onAnomaly('wrong-deck', e.card, e.sequence);
           return;
         }
         this.controller.onCard(parseCard(e.card));
         return;
       case 'unreadable':
         this.log.warn({ sequence: e.sequence, reason: e.reason }, 'unreadable card');
-        this.controller.onAnomaly('unreadable', null);
+        this.controller.onAnomaly('unreadable', null, e.sequence);
         return;
       case 'cutCard':
         this.controller.onCutCard();

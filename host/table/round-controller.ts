@@ -67,6 +67,8 @@ export class RoundController {
   private decisions: Decision[] = [];
   private results: ResultLine[] | null = null;
   private hold: string | null = null;
+  /** The shoe's sequence number of the event that caused the hold, when the shoe gave one. */
+  private holdSequence: number | null = null;
   private needsShuffle = false;
   /** Why new bets are refused though the table plays on (e.g. upstream offline beyond the limit). */
   private betsBlocked: string | null = null;
@@ -205,8 +207,51 @@ export class RoundController {
   }
 
   /** The shoe could not read a card, or read one of another deck set: hold until resolved. */
-  onAnomaly(reason: 'unreadable' | 'wrong-deck', card: string | null): void {
-    if (!this.hold) this.putOnHold(reason, card);
+  onAnomaly(reason: 'unreadable' | 'wrong-deck', card: string | null, shoeSequence?: number): void {
+    if (!this.hold) {
+      this.holdSequence = shoeSequence ?? null;
+      this.putOnHold(reason, card);
+    }
+  }
+
+  /**
+   * A supervisor enters by hand the card the shoe could not read, a second person confirming
+   * (issue 7 item 4): the card is placed as if read, journalled as a `misread` resolved by
+   * `card-entered` with both names and the shoe's sequence number, and the round goes on. Only
+   * an unreadable card can be entered; a card out of turn, extra, of another deck or beyond the
+   * inventory was read as it is, and its round is voided instead.
+   */
+  enterCard(card: Card, supervisor: string, witness: string): Outcome {
+    if (this.hold !== 'unreadable') {
+      return { ok: false, reason: this.hold ? `a ${this.hold} hold is resolved by voiding the round, not by entering a card` : 'the table is not on hold' };
+    }
+    const who = [supervisor.trim(), witness.trim()];
+    if (!who[0] || !who[1]) return { ok: false, reason: 'manual card entry needs a supervisor and a second person' };
+    if (who[0] === who[1]) return { ok: false, reason: 'the second person must be someone other than the supervisor' };
+    const code = cardCode(card);
+    const dealing = this.phase === 'dealing' && this.round !== null;
+    if (dealing && this.round?.pending().kind !== 'card') return { ok: false, reason: 'the round expects no card now: void it' };
+    if (!dealing && !this.deps.game.shoeCue()) return { ok: false, reason: 'no card is expected between rounds: lift the hold by a void' };
+    if (this.inventory.remaining(card) <= 0) return { ok: false, reason: `${code} is beyond the shoe's inventory` };
+    const sequence = this.holdSequence;
+    this.deps.ledger.append({
+      type: 'misread',
+      payload: {
+        tableId: this.deps.config.tableId,
+        ...(dealing ? { roundId: this.roundId } : {}),
+        detail: `unreadable card entered by hand${sequence !== null ? ` (shoe sequence ${sequence})` : ''}`,
+        resolution: 'card-entered',
+        card: code,
+        confirmedBy: who,
+        ...(sequence !== null ? { shoeSequence: [sequence] } : {}),
+      },
+    });
+    this.deps.log.warn({ roundId: this.roundId, card: code, confirmedBy: who, sequence }, 'card entered by hand');
+    this.hold = null;
+    this.holdSequence = null;
+    this.onCard(card);
+    if (this.hold === null && this.phase === 'betting' && !this.halted) this.schedule(this.deps.timings.bettingMs, () => this.closeBetting());
+    return { ok: true };
   }
 
   onCutCard(): void {

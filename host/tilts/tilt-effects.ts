@@ -10,7 +10,10 @@ export function applyTiltEffects(tilts: TiltManager, rounds: RoundController): (
   const apply = () => {
     const e = tilts.effects();
     const kinds = (what: string) => tilts.list().filter((t) => t.disables === what).map((t) => t.kind).join(', ');
-    rounds.setHalted(e.halted ? kinds('table') : null);
+    // A card hold is the rounds' own stop, lifted by its resolution: halting them again for it
+    // would turn the entered card into a card drawn while halted.
+    const halting = tilts.list().filter((t) => t.disables === 'table' && t.kind !== 'card-hold');
+    rounds.setHalted(halting.length > 0 ? halting.map((t) => t.kind).join(', ') : null);
     rounds.setNewBets(!e.newBetsStopped, e.halted ? kinds('table') : kinds('new-bets'));
     for (const s of e.disabledStations) if (!disabled.has(s)) rounds.clearBets(s);
     disabled = new Set(e.disabledStations);
