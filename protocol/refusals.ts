@@ -23,6 +23,7 @@ export const RefusalReason = z.enum([
   'behind-not-allowed',
   'bets-paused',
   'bets-in-play',
+  'behind-seat-empty',
 ]);
 export type RefusalReason = z.infer<typeof RefusalReason>;
 

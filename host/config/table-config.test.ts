@@ -88,7 +88,7 @@ describe('table configuration as data', () => {
       const s = t.host.state('station/1');
       assert.ok(s.kind === 'station');
       assert.deepEqual(s.betting.bets, { main: 20_000 });
-      assert.deepEqual(s.betting.unplayed, [{ bet: 'tie', amount: 5_000, min: 10_000 }]);
+      assert.deepEqual(s.betting.unplayed, [{ bet: 'tie', amount: 5_000, min: 10_000, reason: 'under-min' }]);
       assert.equal(t.ledger.credit(1), 80_000, 'only the main bet moved');
     } finally {
       t.close();

@@ -5,7 +5,8 @@ import { ShoeInventory } from '../../engine/cards/shoe.js';
 import type { Ledger } from '../../ledger/index.js';
 import type { DealerCue, ResultLine, RoundPhase, RoundView, StationBetting, StationDecision } from '../../protocol/index.js';
 import { betLimits, type TableConfig } from '../config/table-config.js';
-import type { LiveGame, LiveRound, Outcome } from './live-game.js';
+import { behindRefusal, behindSeat, behindSpots, closeBets, ownerStation, type TableSeats, type Unplayed } from './bets-behind.js';
+import type { LiveGame, LiveRound, Outcome, Pending } from './live-game.js';
 
 /** Time, injected so tests can run a round without waiting on wall-clock countdowns. */
 export interface Timers {
@@ -75,7 +76,7 @@ export class RoundController {
   /** Why a fault halts the table (host/tilts): nothing is placed, decided or settled meanwhile. */
   private halted: string | null = null;
   /** Spots under their minimum when betting closed, per station: they did not play. */
-  private unplayed = new Map<number, { bet: string; amount: number; min: number }[]>();
+  private unplayed = new Map<number, Unplayed[]>();
   private inventory: ShoeInventory;
   private readonly listeners = new Set<() => void>();
   private readonly seatOf = new Map<number, number>();
@@ -152,7 +153,11 @@ export class RoundController {
     if (this.halted) return { ok: false, reason: `the table is halted: ${this.halted}`, refusal: 'table-halted' };
     if (this.betsBlocked) return { ok: false, reason: `new bets are stopped: ${this.betsBlocked}`, refusal: 'bets-stopped' };
     if (this.phase !== 'betting' || this.hold || this.needsShuffle) return { ok: false, reason: 'betting is closed', refusal: 'betting-closed' };
-    if (!this.deps.game.bets.includes(bet)) return { ok: false, reason: `no "${bet}" bet at this table`, refusal: 'unknown-bet' };
+    const behind = behindSeat(bet);
+    if (behind !== null) {
+      const refused = behindRefusal(this.tableSeats(), station, behind, this.pendingBets);
+      if (refused) return refused;
+    } else if (!this.deps.game.bets.includes(bet)) return { ok: false, reason: `no "${bet}" bet at this table`, refusal: 'unknown-bet' };
     const { max } = betLimits(this.deps.config, bet);
     const bets = this.pendingBets.get(station) ?? {};
     const onSpot = (bets[bet] ?? 0) + amount;
@@ -173,9 +178,8 @@ export class RoundController {
 
   decide(station: number, action: string, amount?: number): Outcome {
     const p = this.round?.pending();
-    const seat = this.seatOf.get(station);
     if (this.halted) return { ok: false, reason: `the table is halted: ${this.halted}`, refusal: 'table-halted' };
-    if (!this.round || !p || p.kind !== 'decision' || p.seat !== seat || this.hold) return { ok: false, reason: 'no decision is due from this station', refusal: 'no-decision' };
+    if (!this.round || !p || p.kind !== 'decision' || this.deciderStation(p) !== station || this.hold) return { ok: false, reason: 'no decision is due from this station', refusal: 'no-decision' };
     return this.applyDecision(station, p.seat, p.hand, action, false, amount);
   }
 
@@ -318,7 +322,7 @@ export class RoundController {
     const open = this.phase === 'betting' && !this.hold && !this.needsShuffle && !this.betsBlocked && !this.halted;
     return {
       open,
-      spots: this.deps.game.bets.map((bet) => ({ bet, ...betLimits(this.deps.config, bet) })),
+      spots: [...this.deps.game.bets, ...behindSpots(this.tableSeats(), station)].map((bet) => ({ bet, ...betLimits(this.deps.config, bet) })),
       bets: (open ? this.pendingBets.get(station) : this.placed.get(station)) ?? {},
       ...(!open && this.unplayed.has(station) ? { unplayed: this.unplayed.get(station) } : {}),
     };
@@ -326,7 +330,7 @@ export class RoundController {
 
   decisionFor(station: number): StationDecision | null {
     const p = this.round?.pending();
-    if (!p || p.kind !== 'decision' || this.hold || this.halted || p.seat !== this.seatOf.get(station) || this.endsAt === null) return null;
+    if (!p || p.kind !== 'decision' || this.hold || this.halted || this.deciderStation(p) !== station || this.endsAt === null) return null;
     return { seat: p.seat, ...(p.hand !== undefined ? { hand: p.hand } : {}), legal: p.legal, default: p.default, endsAt: this.endsAt };
   }
 
@@ -356,33 +360,24 @@ export class RoundController {
       // Shoe procedures come first: keep the window open until the shoe is ready.
       return this.schedule(this.deps.timings.bettingMs, () => this.closeBetting());
     }
-    const seats = new Map<number, Record<string, number>>();
-    for (const [station, bets] of this.pendingBets) {
-      const seat = this.seatOf.get(station);
-      // A spot below its minimum does not play; its chips stay credit (nothing had moved), and the
-      // station is told which spot and why (`betting.unplayed`) for the rest of the round.
-      const under = Object.entries(bets).filter(([bet, amount]) => amount < betLimits(this.deps.config, bet).min);
-      if (under.length > 0) {
-        this.unplayed.set(station, under.map(([bet, amount]) => ({ bet, amount, min: betLimits(this.deps.config, bet).min })));
-        this.deps.log.info({ station, roundId: this.roundId, under }, 'spots below their minimum do not play');
-      }
-      const valid = Object.fromEntries(Object.entries(bets).filter(([bet, amount]) => amount >= betLimits(this.deps.config, bet).min));
-      if (seat === undefined || Object.keys(valid).length === 0) continue;
+    // What plays: spots at or over their minimum, bets behind a seat that plays (bets-behind.ts).
+    // What does not play stayed credit, and its station is told which spot and why.
+    const closed = closeBets(this.tableSeats(), this.pendingBets, (station) => this.deps.ledger.credit(station));
+    this.unplayed = closed.unplayed;
+    if (closed.unplayed.size > 0) this.deps.log.info({ roundId: this.roundId, unplayed: Object.fromEntries(closed.unplayed) }, 'spots that do not play');
+    const seats = closed.seats;
+    for (const [station, { lines, spots }] of closed.stations) {
       try {
         this.deps.ledger.append({
           type: 'bet.place',
-          payload: {
-            station,
-            roundId: this.roundId,
-            tableId: this.deps.config.tableId,
-            bets: Object.entries(valid).map(([bet, amount]) => ({ seat, bet, amount })),
-          },
+          payload: { station, roundId: this.roundId, tableId: this.deps.config.tableId, bets: lines },
           txId: `${this.roundId}:bet:${station}`,
         });
-        seats.set(seat, valid);
-        this.placed.set(station, valid);
+        this.placed.set(station, spots);
       } catch (e) {
         this.deps.log.error({ err: e, station, roundId: this.roundId }, 'bet refused by the ledger: not in play');
+        const seat = this.seatOf.get(station);
+        if (seat !== undefined) seats.delete(seat);
       }
     }
     this.pendingBets.clear();
@@ -390,7 +385,7 @@ export class RoundController {
       this.openBetting();
       return this.changed();
     }
-    this.round = this.deps.game.newRound(seats);
+    this.round = this.deps.game.newRound(seats, closed.behind);
     this.phase = 'dealing';
     this.deps.log.info({ roundId: this.roundId, seats: [...seats.keys()] }, 'bets closed');
     this.advance();
@@ -402,7 +397,7 @@ export class RoundController {
     const p = round.pending();
     if (p.kind === 'done') return this.settle(round);
     if (p.kind === 'decision') {
-      const station = this.stationOf.get(p.seat);
+      const station = this.deciderStation(p);
       this.schedule(this.deps.timings.decisionMs, () => {
         if (station !== undefined) this.applyDecision(station, p.seat, p.hand, p.default, true);
       });
@@ -416,21 +411,28 @@ export class RoundController {
   private applyDecision(station: number, seat: number, hand: number | undefined, action: string, auto: boolean, amount?: number): Outcome {
     const round = this.round;
     if (!round) return { ok: false, reason: 'no round', refusal: 'no-round' };
-    const r = round.decide(seat, action, (cost) => cost <= this.deps.ledger.credit(station), amount);
+    // Each bettor on the seat pays its own share of a raise: the seat's station, and a station
+    // behind whose stake follows the double or split (Art. 20).
+    const seatStation = this.stationOf.get(seat) ?? station;
+    const payer = (owner?: string) => ownerStation(owner) ?? seatStation;
+    const r = round.decide(seat, action, (cost, owner) => cost <= this.deps.ledger.credit(payer(owner)), amount);
     if (!r.ok) {
       if (auto) this.deps.log.error({ seat, action, reason: r.reason }, 'the default decision was refused');
       return r;
     }
-    if (r.extra.length > 0) {
-      // A raise (war, double, split) moves more credit into play before the round goes on.
+    // A raise (war, double, split) moves more credit into play before the round goes on, from
+    // each bettor's own station.
+    const byStation = new Map<number, { seat: number; bet: string; amount: number }[]>();
+    for (const { owner, ...x } of r.extra) byStation.set(payer(owner), [...(byStation.get(payer(owner)) ?? []), x]);
+    for (const [st, bets] of byStation) {
       this.deps.ledger.append({
         type: 'bet.place',
-        payload: { station, roundId: this.roundId, tableId: this.deps.config.tableId, bets: r.extra },
-        txId: `${this.roundId}:bet:${station}:${this.decisions.length + 1}`,
+        payload: { station: st, roundId: this.roundId, tableId: this.deps.config.tableId, bets },
+        txId: `${this.roundId}:bet:${st}:${this.decisions.length + 1}`,
       });
-      const placed = { ...(this.placed.get(station) ?? {}) };
-      for (const x of r.extra) placed[x.bet] = (placed[x.bet] ?? 0) + x.amount;
-      this.placed.set(station, placed);
+      const placed = { ...(this.placed.get(st) ?? {}) };
+      for (const x of bets) placed[x.bet] = (placed[x.bet] ?? 0) + x.amount;
+      this.placed.set(st, placed);
     }
     this.decisions.push({ seat, ...(hand !== undefined ? { hand } : {}), station, action, ...(auto ? { auto } : {}) });
     this.advance();
@@ -439,7 +441,8 @@ export class RoundController {
 
   private settle(round: LiveRound): void {
     const lines = round.settle().map((l) => {
-      const station = this.stationOf.get(l.seat);
+      // A bettor behind is paid at its own station (the engine names it as the line's owner).
+      const station = ownerStation((l as { owner?: string }).owner) ?? this.stationOf.get(l.seat);
       if (station === undefined) throw new Error(`seat ${l.seat} has no station`);
       return { station, seat: l.seat, bet: l.bet, ...(l.hand !== undefined ? { hand: l.hand } : {}), stake: l.stake, net: l.net, rule: l.rule };
     });
@@ -468,6 +471,15 @@ export class RoundController {
       this.changed();
     });
     this.changed();
+  }
+
+  private tableSeats(): TableSeats {
+    return { config: this.deps.config, game: this.deps.game, seatOf: this.seatOf, stationOf: this.stationOf };
+  }
+
+  /** The station that decides a pending decision: the seat's, or a bettor behind's (Art. 20). */
+  private deciderStation(p: Extract<Pending, { kind: 'decision' }>): number | undefined {
+    return ownerStation(p.decider) ?? this.stationOf.get(p.seat);
   }
 
   /** After a halt: the step that was running starts its countdown again. */
