@@ -163,3 +163,13 @@ describe('--config', () => {
     }
   });
 });
+
+describe('the example configuration (docs/examples/table-config.json)', () => {
+  it('loads, and its bet limits name bets of its game', async () => {
+    const { BlackjackGame } = await import('../games/blackjack.js');
+    const { unknownBetTypes } = await import('./table-config.js');
+    const c = loadTableConfigFile(path.join(import.meta.dirname, '../../docs/examples/table-config.json'));
+    assert.equal(c.stations.filter((s) => s.billProtocol === 'ssp').length, 2);
+    assert.deepEqual(unknownBetTypes(c, new BlackjackGame(c.profile).bets), []);
+  });
+});
