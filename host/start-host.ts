@@ -230,5 +230,5 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
 function liveGame(config: TableConfig): LiveGame {
   if (config.game === 'baccarat') return new BaccaratGame(config.profile);
   if (config.game === 'war') return new WarGame(config.profile);
-  return new BlackjackGame(config.profile);
+  return new BlackjackGame(config.profile, config.profileOptions);
 }

@@ -50,10 +50,21 @@ export const TableConfig = z
       .default({ maxUnsyncedEntries: 50_000, maxUnsyncedSeconds: 4 * 3600 }),
     /** The casino's upstream ledger service (`--upstream` overrides it). */
     upstream: z.url({ protocol: /^https?$/ }).optional(),
+    /**
+     * Rule options chosen over the profile's defaults (blackjack: `engine/blackjack/rules.ts`,
+     * e.g. `betBehind: 'highest-bet'`); Macau Art. 21 puts them under the regulator's prior
+     * authorisation, named in `profileAuthorisation`. The engine checks each value per profile.
+     */
+    profileOptions: z.record(z.string().min(1).max(64), z.unknown()).default({}),
+    profileAuthorisation: z.string().min(1).max(128).optional(),
     /** A handpay above this amount (minor units) is confirmed by two people (issue 9). */
     handpayTwoPersonAbove: MinorUnits.nonnegative().default(5_000_000),
   })
   .superRefine((c, ctx) => {
+    if (Object.keys(c.profileOptions).length > 0) {
+      if (c.game !== 'blackjack') ctx.addIssue({ code: 'custom', path: ['profileOptions'], message: 'rule options are offered for blackjack profiles only' });
+      if (!c.profileAuthorisation) ctx.addIssue({ code: 'custom', path: ['profileAuthorisation'], message: "rule options need the regulator's authorisation reference (Macau Art. 21)" });
+    }
     for (const d of c.denominations ?? []) {
       if (!NOTE_FACE_VALUES[c.currency].includes(d)) {
         ctx.addIssue({ code: 'custom', path: ['denominations'], message: `${c.currency} has no ${d} note (notes: ${NOTE_FACE_VALUES[c.currency].join(', ')})` });

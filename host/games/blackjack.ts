@@ -34,8 +34,9 @@ export class BlackjackGame implements LiveGame {
   private readonly rules: BlackjackRules;
   private table: BlackjackTable;
 
-  constructor(readonly profile: string) {
-    this.rules = resolveRules(profile as ProfileId);
+  /** `options`: the table's authorised rule options over the profile's defaults (checked by the engine). */
+  constructor(readonly profile: string, options: Readonly<Record<string, unknown>> = {}) {
+    this.rules = resolveRules(profile as ProfileId, options);
     this.decks = this.rules.decks;
     this.bets = ['main', ...SIDE_BETS.filter(([key]) => this.rules[key] === true).flatMap(([, bets]) => bets)];
     this.table = new BlackjackTable(this.rules);

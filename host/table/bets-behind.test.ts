@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
 import { verifyLedger } from '../../ledger/index.js';
+import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
 import { credit, floorTable, type FloorTable } from '../testing/floor-kit.js';
 
 const place = (t: FloorTable, station: number, bet: string, amount: number) =>
@@ -82,6 +83,43 @@ describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)'
     } finally {
       t.close();
     }
+  });
+});
+
+describe('bets behind (Art. 20 n.1 (3), authorised: the highest bet decides)', () => {
+  it('gives the decision to the station behind with the highest bet, and the seat waits for it', () => {
+    const t = floorTable({ game: 'blackjack', config: { profileOptions: { betBehind: 'highest-bet' }, profileAuthorisation: 'DICJ-2026-7' } });
+    try {
+      credit(t.ledger, 1, 100_000);
+      credit(t.ledger, 2, 100_000);
+      burnShoeStart(t);
+      assert.equal(place(t, 1, 'main', 10_000).ok, true);
+      assert.equal(place(t, 2, 'behind:1', 30_000).ok, true);
+      t.clock.runOut(t.rounds.view().endsAt);
+      t.rounds.onCard(parseCard('TS'));
+      t.rounds.onCard(parseCard('7H'));
+      t.rounds.onCard(parseCard('8D')); // seat 1: 18
+      assert.equal(t.rounds.decisionFor(1), null, 'the seated player does not decide');
+      assert.equal(refusal(decide(t, 1, 'stand')), 'no-decision');
+      assert.ok(t.rounds.decisionFor(2)?.legal.includes('stand'));
+      assert.equal(decide(t, 2, 'stand').ok, true);
+      t.rounds.onCard(parseCard('QC')); // dealer 17: stands; 18 wins
+      assert.equal(t.rounds.view().phase, 'results');
+      assert.equal(t.ledger.credit(1), 110_000);
+      assert.equal(t.ledger.credit(2), 130_000);
+      const settled = t.ledger.recall({ station: 1, limit: 1 })[0];
+      assert.deepEqual(settled?.decisions.map((d) => [d.seat, d.station, d.action]), [[1, 2, 'stand']], 'recall names the deciding station');
+    } finally {
+      t.close();
+    }
+  });
+
+  it('refuses rule options without the regulator\'s authorisation reference', () => {
+    const r = TableConfig.safeParse({ ...simulatedTableConfig('blackjack'), profileOptions: { betBehind: 'highest-bet' } });
+    assert.equal(r.success, false);
+    assert.match(JSON.stringify(r.error?.issues), /authorisation reference/);
+    const war = TableConfig.safeParse({ ...simulatedTableConfig('war'), profileOptions: { x: 1 }, profileAuthorisation: 'A-1' });
+    assert.match(JSON.stringify(war.error?.issues), /blackjack profiles only/);
   });
 });
 

@@ -70,7 +70,7 @@ export function floorTable(options: { game?: 'war' | 'blackjack'; dir?: string; 
   const ledger = openLedger(dir, 'T-FLOOR');
   const gameKind = options.game ?? 'war';
   const config = TableConfig.parse({ ...simulatedTableConfig(gameKind), ...options.config });
-  const game: LiveGame = gameKind === 'war' ? new WarGame(config.profile) : new BlackjackGame(config.profile);
+  const game: LiveGame = gameKind === 'war' ? new WarGame(config.profile) : new BlackjackGame(config.profile, config.profileOptions);
   const clock = manualTimers();
   const rounds = new RoundController({ config, game, ledger, log: silent, timers: clock.timers, timings: config.timings });
   const host = new TableHost(config, '0.0.0-test', (s) => ledger.credit(s));
