@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
-import type { Ledger } from '../../ledger/index.js';
+import type { Ledger, VerifyReport } from '../../ledger/index.js';
 import { ConfigChanges } from '../config/config-changes.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { BillAcceptors } from '../devices/bill-acceptors.js';
@@ -9,7 +9,7 @@ import type { LiveGame } from '../table/live-game.js';
 import type { RoundController } from '../table/round-controller.js';
 import { applyTiltEffects } from '../tilts/tilt-effects.js';
 import type { TiltManager } from '../tilts/tilt-manager.js';
-import { watchHolds } from '../tilts/tilt-sources.js';
+import { verifyForTilts, watchHolds } from '../tilts/tilt-sources.js';
 import { Handpays } from './handpays.js';
 import { StationFloor } from './station-floor.js';
 
@@ -18,6 +18,8 @@ export interface Floor {
   tilts: TiltManager;
   handpays: Handpays;
   configChanges: ConfigChanges;
+  /** The full ledger verification, on demand; a failure raises `ledger-integrity` (table halted). */
+  verifyLedger(): VerifyReport;
   close(): void;
 }
 
@@ -64,6 +66,7 @@ export function wireFloor(d: FloorDeps): Floor {
     tilts: d.tilts,
     handpays,
     configChanges,
+    verifyLedger: () => verifyForTilts(d.ledger, d.tilts),
     close: () => off.forEach((f) => f()),
   };
 }

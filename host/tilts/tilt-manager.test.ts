@@ -144,6 +144,24 @@ describe('tilt manager', () => {
     }
   });
 
+  it('halts the table when the ledger fails its verification on demand, until a supervisor clears it', () => {
+    const t = floorTable();
+    try {
+      credit(t.ledger, 1, 50_000);
+      assert.equal(t.floor.verifyLedger().ok, true);
+      assert.deepEqual(t.tilts.list(), []);
+      t.ledger.db.exec('DROP TRIGGER journal_no_update');
+      t.ledger.db.prepare("UPDATE journal SET body = replace(body, '\"denomination\":50000', '\"denomination\":90000') WHERE seq = 1").run();
+      assert.equal(t.floor.verifyLedger().ok, false);
+      assert.deepEqual(t.tilts.list().map((x) => [x.kind, x.disables, x.clears]), [['ledger-integrity', 'table', 'supervisor']]);
+      assert.match(t.tilts.list()[0]?.detail ?? '', /seq 1: content hash/);
+      const r = place(t, 1);
+      assert.equal(!r.ok && r.error.refusal, 'table-halted');
+    } finally {
+      t.close();
+    }
+  });
+
   it('rebuilds the current faults from the journal after a restart, and the ledger verifies with them', () => {
     const first = floorTable();
     onBillAcceptorEvent(first.tilts, 4, { type: 'stackerRemoved' });

@@ -6,7 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
+import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { startHost, type RunningHost } from '../../host/start-host.js';
+import { openLedger } from '../../ledger/index.js';
 
 /** Resolves when the predicate holds, checked on every change of the faults. */
 function until(running: RunningHost, predicate: () => boolean): Promise<void> {
@@ -59,5 +61,31 @@ describe('faults from the simulated devices', () => {
     assert.ok(table.kind === 'table' && table.tilts?.some((t) => t.kind === 'shoe-lid-open' && t.disables === 'new-bets'));
     shoe.closeLid();
     await until(running, () => !kinds(running).includes('shoe-lid-open'));
+  });
+});
+
+describe('ledger verification at start', () => {
+  it('halts the table when an entry older than the open-time tail check was altered', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'floor-verify-'));
+    try {
+      const ledger = openLedger(dir, 'SIM-WAR-01');
+      ledger.append({ type: 'bill.credit', payload: { station: 1, device: 'BA-1', denomination: 50_000, currency: 'MOP' }, txId: 'n1' });
+      for (let i = 0; i < 300; i++) ledger.append({ type: 'power.reset', payload: { clean: true, softwareVersion: 'test' } });
+      ledger.db.exec('DROP TRIGGER journal_no_update');
+      ledger.db.prepare("UPDATE journal SET body = replace(body, '\"denomination\":50000', '\"denomination\":90000') WHERE seq = 1").run();
+      ledger.close();
+      const running = await startHost({
+        dataDir: dir, rendererDir: path.join(dir, 'none'), logger: pino({ level: 'silent' }), simulatedDealer: false,
+        config: simulatedTableConfig('war'), verifyLedgerAtStart: true,
+      });
+      try {
+        assert.deepEqual(running.floor.tilts.list().map((t) => t.kind), ['ledger-integrity']);
+        assert.equal(running.rounds.betting(1).open, false);
+      } finally {
+        await running.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
