@@ -23,6 +23,9 @@ const USAGE = `Usage: npm start -- [options]
   --browser          use the system Chromium even where Electron is installed
   --json             print the URLs as one JSON line (for scripts and tests)
   --game NAME        blackjack | baccarat | war (default: blackjack) on the simulated table
+  --config FILE      the table's configuration as JSON (limits per bet type, notes, stations and
+                     their devices and bill-acceptor protocol, offline limit, upstream; see
+                     docs/table-host.md); the timer flags still override its timers
   --sim-controls     open POST /sim/insert-note for tests and demos (token in the --json line)
   --seed N           seed of the simulated shoe's shuffles
   --betting-seconds N, --decision-seconds N, --results-seconds N

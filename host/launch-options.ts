@@ -1,10 +1,12 @@
 import { GameKind } from '../protocol/index.js';
+import { ConfigFileError, describeIssues, loadTableConfigFile } from './config/load-config.js';
 import { simulatedTableConfig, TableConfig } from './config/table-config.js';
 import type { HostOptions } from './start-host.js';
 
 /** The command-line options that configure the host, shared by `npm start` and Electron's host process. */
 export const HOST_ARGS = {
   game: { type: 'string' },
+  config: { type: 'string' },
   seed: { type: 'string' },
   'terminal-id': { type: 'string' },
   upstream: { type: 'string' },
@@ -39,7 +41,18 @@ export function hostOptionsFromArgs(
   if (!game.success) throw new UsageError(`--game must be blackjack, baccarat or war, not "${values.game}"`);
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (seed !== undefined && !Number.isSafeInteger(seed)) throw new UsageError(`--seed must be an integer, not "${values.seed}"`);
-  const base = simulatedTableConfig(game.data);
+  let base = simulatedTableConfig(game.data);
+  if (values.config !== undefined) {
+    try {
+      base = loadTableConfigFile(values.config);
+    } catch (e) {
+      if (e instanceof ConfigFileError) throw new UsageError(e.message);
+      throw e;
+    }
+    if (values.game !== undefined && values.game !== base.game) {
+      throw new UsageError(`--game ${values.game} disagrees with the configuration file, which is a ${base.game} table`);
+    }
+  }
   if (values.rules) base.profile = values.rules;
   if (values.stations !== undefined) {
     const n = Number(values.stations);
@@ -63,7 +76,7 @@ export function hostOptionsFromArgs(
       resultsMs: ms('results-seconds', base.timings.resultsMs),
     },
   });
-  if (!config.success) throw new UsageError(`timers out of range: ${config.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!config.success) throw new UsageError(`timers out of range:\n${describeIssues(config.error.issues)}`);
   return {
     config: config.data,
     ...(seed !== undefined ? { seed } : {}),

@@ -22,6 +22,10 @@ import { LaunchTokens } from './screens/launch-tokens.js';
 import { ScreenSession, type ScreenTransport } from './screens/screen-session.js';
 import { TableHost } from './screens/table-host.js';
 import { createHttpServer } from './server/http-server.js';
+import { unknownBetTypes } from './config/table-config.js';
+import { wireFloor, type Floor } from './stations/floor.js';
+import { TiltManager } from './tilts/tilt-manager.js';
+import { onBillAcceptorEvent, onShoeEvent, onUpstreamSignal } from './tilts/tilt-sources.js';
 import { SOFTWARE_VERSION } from './version.js';
 
 export interface HostOptions {
@@ -64,6 +68,8 @@ export interface RunningHost {
   rounds: RoundController;
   shoe: TableShoe;
   sync: SyncClient | null;
+  /** Faults, handpays and configuration changes: the casino-floor APIs service mode calls. */
+  floor: Floor;
   log: Logger;
   /** What the start-up recovery found: ledger verification, the round resumed or voided. */
   recovery: RecoveryReport;
@@ -97,10 +103,12 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     syncEvents.clean = clean;
     ledger.append({ type: 'power.reset', payload: { clean, softwareVersion: SOFTWARE_VERSION } });
     if (!clean) log.warn('the previous run did not stop cleanly (power cut or kill)');
-    if (options.upstream) {
+    if (options.upstream ?? config.upstream) {
+      options = { ...options, upstream: options.upstream ?? config.upstream };
       sync = startLedgerSync({
         ledger,
         upstream: options.upstream,
+        limits: config.offlineLimit,
         terminalId,
         dataDir,
         onStopNewBets: (stop) => syncEvents.stopNewBets(stop),
@@ -127,20 +135,35 @@ interface Opened {
 async function serve(options: HostOptions, { log, config, terminalId, ledger, sync, release, syncEvents }: Opened): Promise<RunningHost> {
   const dataDir = path.resolve(options.dataDir);
   const host = new TableHost(config, SOFTWARE_VERSION, (station) => ledger.credit(station));
-  const billAcceptors = new BillAcceptors({ config, ledger, log, onCreditChanged: (station) => host.creditChanged(station) });
+  // Faults outlive a restart: the journal's open ones are current again before any device speaks.
+  const tilts = new TiltManager({ ledger, log });
+  tilts.restore();
+  const billAcceptors = new BillAcceptors({
+    config, ledger, log,
+    onCreditChanged: (station) => host.creditChanged(station),
+    onEvent: (station, e) => onBillAcceptorEvent(tilts, station, e),
+  });
   const timers = options.timers ?? realTimers;
   const game = liveGame(config);
+  const unknownBets = unknownBetTypes(config, game.bets);
+  if (unknownBets.length > 0) throw new Error(`the table configuration limits bets this ${config.game} table does not have: ${unknownBets.join(', ')} (bets: ${game.bets.join(', ')})`);
   const rounds = new RoundController({ config, game, ledger, log, timers, timings: options.timings ?? config.timings });
   // Recovery before any device opens: the ledger verified, the shoe and the interrupted round rebuilt.
   const { report: recovery, replayed } = recoverTable({ ledger, game, config, log });
+  if (!recovery.ledgerVerified) tilts.raise('ledger-integrity', { detail: recovery.problems.slice(0, 5).join('; ') });
   const lastSequence = replayed?.shoe.lastSequence;
   const shoe = new TableShoe(config.shoe, rounds, log, {
     decks: game.decks,
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(lastSequence !== undefined ? { lastSequence } : {}),
+    onDeviceEvent: (e) => onShoeEvent(tilts, e, () => rounds.cue()?.kind === 'shuffle'),
   });
   host.attachRounds(rounds);
-  syncEvents.stopNewBets = (stop) => rounds.setNewBets(!stop, 'unsynced ledger entries beyond the offline limit');
+  const floor = wireFloor({ config, ledger, log, tilts, rounds, host, billAcceptors, game });
+  // New bets stop through the upstream-offline fault, so every stop has one place and one record.
+  syncEvents.stopNewBets = (stop) => onUpstreamSignal(tilts, stop, 'unsynced ledger entries beyond the offline limit');
+  // The signal fires on changes only: state the current one (a restored fault may have gone).
+  onUpstreamSignal(tilts, sync?.status().stopNewBets ?? false, 'unsynced ledger entries beyond the offline limit');
   // After a kill the screens still open reconnect with their tokens and resynchronise from a snapshot.
   const tokens = LaunchTokens.forLaunch(host.views(), path.join(dataDir, 'launch-tokens.json'), !syncEvents.clean);
   const started = Date.now();
@@ -220,6 +243,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     rounds,
     shoe,
     sync,
+    floor,
     log,
     recovery,
     openSession,
@@ -231,6 +255,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     async close() {
       autoplay?.stop();
       stopDealer();
+      floor.close();
       rounds.stop();
       await server.close();
       await shoe.close();
@@ -246,5 +271,5 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
 function liveGame(config: TableConfig): LiveGame {
   if (config.game === 'baccarat') return new BaccaratGame(config.profile);
   if (config.game === 'war') return new WarGame(config.profile);
-  return new BlackjackGame(config.profile);
+  return new BlackjackGame(config.profile, config.profileOptions);
 }

@@ -53,6 +53,8 @@ const roundCore = {
   decisions: z.array(decision).max(512),
 };
 
+const tiltKind = z.string().regex(/^[a-z][a-z0-9-]{0,47}$/);
+
 const authorisation = {
   who,
   /** The regulator's or the casino's authorisation reference for this act. */
@@ -91,18 +93,41 @@ export const PAYLOADS = {
     resolution: z.enum(['pending', 'card-entered', 'round-void']),
     card: z.string().min(2).max(3).optional(),
     confirmedBy: z.array(who).max(4).optional(),
+    /** The shoe's sequence numbers of the events concerned (the unreadable read, the card entered). */
+    shoeSequence: z.array(z.number().int().nonnegative()).max(16).optional(),
   }),
   /** Credits removed from a station's meter to be paid by an attendant (GLI "cancelled credits"). */
   'credit.cancel': z.strictObject({ station, amount: positive, reason: text }),
   /** A win paid by hand without passing through the credit meter (jackpot, win above the limit). */
   'handpay.request': z.strictObject({ station, amount: positive, reason: z.enum(['jackpot', 'win-limit']), detail: text.optional() }),
   /** The attendant paid a pending `credit.cancel` or `handpay.request` (named by its txId). */
-  'handpay.confirm': z.strictObject({ station, requestTxId: id, amount: positive, attendant: who }),
+  'handpay.confirm': z.strictObject({
+    station, requestTxId: id, amount: positive, attendant: who,
+    /** The second person present, for a handpay above the table's two-person amount. */
+    witness: who.optional(),
+  }),
   'door.open': z.strictObject({ door: z.string().min(1).max(32), station: station.optional() }),
   'door.close': z.strictObject({ door: z.string().min(1).max(32), station: station.optional() }),
   /** Journalled at every start: the previous run ended (cleanly or not). */
   'power.reset': z.strictObject({ clean: z.boolean(), softwareVersion: z.string().max(64), detail: text.optional() }),
-  'config.change': z.strictObject({ ...authorisation, key: z.string().min(1).max(128), before: z.unknown(), after: z.unknown() }),
+  'config.change': z.strictObject({
+    ...authorisation, key: z.string().min(1).max(128), before: z.unknown(), after: z.unknown(),
+    /** The second person who confirmed the change (two-person rule, issue 9). */
+    witness: who.optional(),
+  }),
+  /** A fault began (host/tilts): what it disables and how it clears follow from its kind. No money moves. */
+  'tilt.raise': z.strictObject({ kind: tiltKind, station: station.optional(), detail: text.optional() }),
+  /** A fault ended: by itself (the condition went) or cleared by a person of the named role. No money moves. */
+  'tilt.clear': z.strictObject({
+    kind: tiltKind,
+    station: station.optional(),
+    /** The `tilt.raise` entry this clears. */
+    raisedSeq: z.number().int().positive(),
+    automatic: z.boolean(),
+    by: who.optional(),
+    role: z.string().min(1).max(32).optional(),
+    detail: text.optional(),
+  }),
   /** The only way a meter goes down: every meter of the scope back to zero, authorised. */
   'meter.clear': z.strictObject({ ...authorisation, scope: z.string().regex(/^(table|station:\d{1,2})$/), reason: text }),
   /**

@@ -333,6 +333,8 @@ export class Ledger {
     switch (type) {
       case 'bill.escrow':
       case 'door.close':
+      case 'tilt.raise':
+      case 'tilt.clear':
         break;
       case 'bill.return':
         this.checkEscrow(payload as Payload<'bill.return'>);

@@ -21,6 +21,9 @@ export const RefusalReason = z.enum([
   'cash-out-empty',
   'cash-out-pending',
   'behind-not-allowed',
+  'bets-paused',
+  'bets-in-play',
+  'behind-seat-empty',
 ]);
 export type RefusalReason = z.infer<typeof RefusalReason>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RefusalReason } from './refusals.js';
 import { MAX_STATIONS, MinorUnits } from './units.js';
 
 const Seat = z.number().int().min(1).max(MAX_STATIONS);
@@ -72,6 +73,14 @@ export const StationBetting = z.strictObject({
   open: z.boolean(),
   spots: z.array(BetSpot).max(16),
   bets: z.record(z.string(), MinorUnits.positive()),
+  /**
+   * Spots that were under their minimum when betting closed: they do not play this round and
+   * their chips stayed credit. Shown to the player (never silent) with `refusals.under-min`.
+   */
+  unplayed: z
+    .array(z.strictObject({ bet: z.string().min(1).max(32), amount: MinorUnits.positive(), min: MinorUnits.positive(), reason: RefusalReason.optional() }))
+    .max(16)
+    .optional(),
 });
 export type StationBetting = z.infer<typeof StationBetting>;
 

@@ -415,6 +415,16 @@ export class BlackjackRound {
     return out;
   }
 
+  /**
+   * Every stake on a seat's hands now, by hand and bettor (the seat holder's owner is undefined):
+   * a host charges each bettor behind the stake a double or split of theirs follows (Art. 20).
+   */
+  stakesOf(seat: number): { hand: number; owner: string | undefined; stake: number; base: number; followSplit: boolean; followDouble: boolean }[] {
+    const s = this.seatList.find((x) => x.seat === seat);
+    if (!s) return [];
+    return s.hands.flatMap((h, hand) => h.stakes.map((st) => ({ hand, owner: st.owner, stake: st.stake, base: st.base, followSplit: st.followSplit, followDouble: st.followDouble })));
+  }
+
   dealerView(): { cards: string[]; total: number; soft: boolean } {
     const t = handTotal(this.dealer);
     return { cards: this.dealer.map(cardCode), total: t.total, soft: t.soft };

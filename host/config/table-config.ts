@@ -1,12 +1,18 @@
 import { z } from 'zod';
-import { Currency, GameKind, Language, Limits, MAX_STATIONS } from '../../protocol/index.js';
+import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
+import { Currency, GameKind, Language, Limits, MAX_STATIONS, MinorUnits } from '../../protocol/index.js';
 import { DeviceSpec } from './device-spec.js';
+
+/** A bet type as the games name them (`main`, `tie`, `anyPair`…, `behind:3` for a bet behind seat 3). */
+const BetType = z.string().regex(/^[A-Za-z][A-Za-z0-9]{0,23}(:[1-9])?$/, 'a bet name such as main, tie, anyPair');
 
 const Station = z.strictObject({
   station: z.number().int().min(1).max(MAX_STATIONS),
   /** The seat this station controls. */
   seat: z.number().int().min(1).max(MAX_STATIONS),
   billAcceptor: DeviceSpec,
+  /** The acceptor's protocol: JCM ID-003 or Innovative SSP (hardware/billacceptor/{id003,ssp}). */
+  billProtocol: z.enum(['id003', 'ssp']).default('id003'),
 });
 
 /** A table's configuration is data, validated before the host starts (DESIGN.md §3, issue 7). */
@@ -28,8 +34,42 @@ export const TableConfig = z
         resultsMs: z.number().int().min(1000).max(60_000),
       })
       .default({ bettingMs: 15_000, decisionMs: 15_000, resultsMs: 5_000 }),
+    /**
+     * Limits of a bet type where they differ from the table's (`limits`): a side bet, the tie, the
+     * pairs. A bet type not named here plays between the table's minimum and maximum.
+     */
+    betLimits: z.record(BetType, Limits).default({}),
+    /** Note face values the acceptors take (major units); default every note of the currency. */
+    denominations: z.array(z.number().int().positive()).min(1).max(16).optional(),
+    /** DESIGN.md §5: past either limit of unsynced entries, new bets stop until the upstream catches up. */
+    offlineLimit: z
+      .strictObject({
+        maxUnsyncedEntries: z.number().int().min(1).max(10_000_000),
+        maxUnsyncedSeconds: z.number().int().min(60).max(7 * 24 * 3600),
+      })
+      .default({ maxUnsyncedEntries: 50_000, maxUnsyncedSeconds: 4 * 3600 }),
+    /** The casino's upstream ledger service (`--upstream` overrides it). */
+    upstream: z.url({ protocol: /^https?$/ }).optional(),
+    /**
+     * Rule options chosen over the profile's defaults (blackjack: `engine/blackjack/rules.ts`,
+     * e.g. `betBehind: 'highest-bet'`); Macau Art. 21 puts them under the regulator's prior
+     * authorisation, named in `profileAuthorisation`. The engine checks each value per profile.
+     */
+    profileOptions: z.record(z.string().min(1).max(64), z.unknown()).default({}),
+    profileAuthorisation: z.string().min(1).max(128).optional(),
+    /** A handpay above this amount (minor units) is confirmed by two people (issue 9). */
+    handpayTwoPersonAbove: MinorUnits.nonnegative().default(5_000_000),
   })
   .superRefine((c, ctx) => {
+    if (Object.keys(c.profileOptions).length > 0) {
+      if (c.game !== 'blackjack') ctx.addIssue({ code: 'custom', path: ['profileOptions'], message: 'rule options are offered for blackjack profiles only' });
+      if (!c.profileAuthorisation) ctx.addIssue({ code: 'custom', path: ['profileAuthorisation'], message: "rule options need the regulator's authorisation reference (Macau Art. 21)" });
+    }
+    for (const d of c.denominations ?? []) {
+      if (!NOTE_FACE_VALUES[c.currency].includes(d)) {
+        ctx.addIssue({ code: 'custom', path: ['denominations'], message: `${c.currency} has no ${d} note (notes: ${NOTE_FACE_VALUES[c.currency].join(', ')})` });
+      }
+    }
     const stations = new Set<number>();
     const seats = new Set<number>();
     for (const s of c.stations) {
@@ -58,4 +98,18 @@ export function simulatedTableConfig(game: TableConfig['game'] = 'blackjack'): T
     shoe: 'sim',
     defaultLanguage: 'zh-Hant',
   });
+}
+
+/** The limits of one bet type: its own where the config names them, else the table's. */
+export function betLimits(config: Pick<TableConfig, 'limits' | 'betLimits'>, bet: string): Limits {
+  const own = config.betLimits?.[bet];
+  if (own) return own;
+  // A bet behind a seat plays under the limits of that seat's main bet unless named itself.
+  if (bet.startsWith('behind:')) return config.betLimits?.main ?? config.limits;
+  return config.limits;
+}
+
+/** Bet types the config limits that the game does not have: a typo would silently do nothing. */
+export function unknownBetTypes(config: Pick<TableConfig, 'betLimits'>, bets: readonly string[]): string[] {
+  return Object.keys(config.betLimits ?? {}).filter((b) => !bets.includes(b) && !(b === 'behind' || /^behind:\d$/.test(b)));
 }

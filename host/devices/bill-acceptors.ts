@@ -21,6 +21,8 @@ export interface BillAcceptorDeps {
   log: Logger;
   /** A station's credit meter changed: its screen must be told. */
   onCreditChanged: (station: number) => void;
+  /** Every device event, for the tilt manager (host/tilts/tilt-sources.ts). */
+  onEvent?: (station: number, e: BillAcceptorEvent) => void;
   /** For tests: the device factory (default: the real drivers, over the simulator for `sim`). */
   open?: typeof openBillAcceptor;
 }
@@ -46,8 +48,9 @@ export class BillAcceptors {
       const device = `BA-${s.station}`;
       this.status.set(s.station, { station: s.station, device, spec: s.billAcceptor, state: 'connecting', lastEvent: null });
       const acceptor = open(s.billAcceptor, {
-        protocol: 'id003',
+        protocol: s.billProtocol,
         currency: config.currency,
+        ...(config.denominations ? { accept: config.denominations } : {}),
         enabled: true,
         // A note in escrow when the host stopped: the power-up report resolves it (host/recovery/escrow.ts).
         pendingNote: pendingNoteFor(this.deps.ledger, device),
@@ -62,6 +65,11 @@ export class BillAcceptors {
   /** The simulator behind a `sim` station (insert a note, inject a fault); null for real hardware. */
   simulator(station: number): OpenedBillAcceptor['simulator'] | null {
     return this.devices.get(station)?.simulator ?? null;
+  }
+
+  /** The notes every acceptor takes (a configuration change of `denominations`). */
+  setAccepted(denominations: readonly number[]): void {
+    for (const d of this.devices.values()) d.setAccepted(denominations);
   }
 
   statuses(): BillAcceptorStatus[] {
@@ -102,6 +110,7 @@ export class BillAcceptors {
   private track(station: number, e: BillAcceptorEvent): void {
     const s = this.status.get(station);
     if (!s) return;
+    this.deps.onEvent?.(station, e);
     s.lastEvent = e.type;
     if (e.type === 'returned' && e.note) {
       try {

@@ -34,6 +34,7 @@ export class TableShoe {
       open?: typeof openShoe;
       /** The last sequence number journalled (recovery): the driver drops what it re-reports up to it. */
       lastSequence?: number;
+      onDeviceEvent?: (e: ShoeEvent) => void;
     } = { decks: 8 },
   ) {
     this.status = { spec, state: 'connecting', lastEvent: null, lidOpen: false };
@@ -73,14 +74,14 @@ export class TableShoe {
       case 'card':
         if (e.wrongDeck) {
           this.log.warn({ sequence: e.sequence, card: e.card }, 'card of another deck set');
-          this.controller.onAnomaly('wrong-deck', e.card);
+          this.controller.onAnomaly('wrong-deck', e.card, e.sequence);
           return;
         }
         this.controller.onCard(parseCard(e.card), e.sequence);
         return;
       case 'unreadable':
         this.log.warn({ sequence: e.sequence, reason: e.reason }, 'unreadable card');
-        this.controller.onAnomaly('unreadable', null);
+        this.controller.onAnomaly('unreadable', null, e.sequence);
         return;
       case 'cutCard':
         this.controller.onCutCard(e.sequence);
@@ -94,6 +95,7 @@ export class TableShoe {
   }
 
   private track(e: ShoeEvent): void {
+    this.options.onDeviceEvent?.(e);
     this.status.lastEvent = e.type;
     if (e.type === 'connected' || e.type === 'reconnected') this.status.state = 'ready';
     else if (e.type === 'disconnected') this.status.state = 'disconnected';

@@ -4,7 +4,7 @@ import { RoundError, type Action, type ActionType, type BlackjackRound, type Sea
 import { resolveRules, type BlackjackRules, type ProfileId } from '../../engine/blackjack/rules.js';
 import { BlackjackTable } from '../../engine/blackjack/table.js';
 import type { HandView } from '../../protocol/index.js';
-import type { LiveGame, LiveRound, Outcome, Pending } from '../table/live-game.js';
+import type { BehindBet, ExtraBet, LiveGame, LiveRound, Outcome, Pending } from '../table/live-game.js';
 
 /** Side bets by the rule options that offer them. */
 const SIDE_BETS: [keyof BlackjackRules, string[]][] = [
@@ -30,14 +30,21 @@ export class BlackjackGame implements LiveGame {
   readonly game = 'blackjack' as const;
   readonly decks: number;
   readonly bets: string[];
+  readonly betsBehind: LiveGame['betsBehind'];
   private readonly rules: BlackjackRules;
   private table: BlackjackTable;
 
-  constructor(readonly profile: string) {
-    this.rules = resolveRules(profile as ProfileId);
+  /** `options`: the table's authorised rule options over the profile's defaults (checked by the engine). */
+  constructor(readonly profile: string, options: Readonly<Record<string, unknown>> = {}) {
+    this.rules = resolveRules(profile as ProfileId, options);
     this.decks = this.rules.decks;
     this.bets = ['main', ...SIDE_BETS.filter(([key]) => this.rules[key] === true).flatMap(([, bets]) => bets)];
     this.table = new BlackjackTable(this.rules);
+    this.betsBehind = {
+      maxBettorsPerSeat: this.rules.maxBettorsPerSeat,
+      decider: this.rules.betBehind,
+      rule: profile.startsWith('portugal') ? `${profile} rules 15-16` : `${profile} art.20 n.1`,
+    };
     this.table.shuffled(1);
   }
 
@@ -69,16 +76,22 @@ export class BlackjackGame implements LiveGame {
     }
   }
 
-  newRound(seats: ReadonlyMap<number, Readonly<Record<string, number>>>): LiveRound {
-    const round = this.table.startRound([...seats].map(([seat, bets]) => ({ seat, bets: { ...bets, main: bets.main ?? 0 } as SeatBets })));
+  newRound(seats: ReadonlyMap<number, Readonly<Record<string, number>>>, behind?: ReadonlyMap<number, readonly BehindBet[]>): LiveRound {
+    const round = this.table.startRound(
+      [...seats].map(([seat, bets]) => {
+        const back = behind?.get(seat) ?? [];
+        // With `bettor-chooses` (Portugal rules 28, 30) a bettor behind follows no split or double
+        // unless asked; the stations offer no such choice yet, so they do not follow.
+        return { seat, bets: { ...bets, main: bets.main ?? 0 } as SeatBets, ...(back.length ? { behind: back.map((b) => ({ owner: b.owner, main: b.main })) } : {}) };
+      }),
+    );
     const table = this.table;
-    const stakes = (seat: number) => round.hands().filter((h) => h.seat === seat).reduce((a, h) => a + h.stake, 0);
     return {
       pending: (): Pending => {
         const x = round.expected();
         if (x.kind === 'done') return { kind: 'done' };
         if (x.kind === 'decision') {
-          return { kind: 'decision', seat: x.seat, hand: x.hand, legal: [...x.legal], default: blackjackDefault(x.legal, x.offer) };
+          return { kind: 'decision', seat: x.seat, hand: x.hand, legal: [...x.legal], default: blackjackDefault(x.legal, x.offer), decider: x.decider };
         }
         const t = x.target;
         if (t.to === 'burn') return { kind: 'card', cue: { kind: 'card', to: 'burn' } };
@@ -96,34 +109,48 @@ export class BlackjackGame implements LiveGame {
         const t = x.target;
         return { ok: true, to: t.to === 'hand' ? `seat:${t.seat}:hand:${t.hand}` : t.to };
       },
-      decide: (seat: number, action: string, canAfford: (amount: number) => boolean, amount?: number) => {
+      decide: (seat: number, action: string, canAfford: (amount: number, owner?: string) => boolean, amount?: number) => {
         const x = round.expected();
         if (x.kind !== 'decision' || x.seat !== seat) return { ok: false, reason: `seat ${seat} has no decision to make`, refusal: 'no-decision' };
         if (!x.legal.includes(action as ActionType)) return { ok: false, reason: `"${action}" is not legal now (legal: ${x.legal.join(', ')})`, refusal: 'illegal-action' };
-        const before = stakes(seat);
-        const hand = round.hands().find((h) => h.seat === seat && h.hand === x.hand);
+        const before = ownerTotals(round.stakesOf(seat));
         let act: Action;
-        let cost = 0;
+        // What the decision costs each bettor on the hand: the seat's own station (owner
+        // undefined) and every bettor behind whose stake follows a double or a split (Art. 20).
+        const cost = new Map<string | undefined, number>();
+        const add = (owner: string | undefined, n: number) => cost.set(owner, (cost.get(owner) ?? 0) + n);
         if (action === 'insurance') {
           const insure = Math.min(amount ?? x.insurance?.max ?? 0, x.insurance?.max ?? 0);
           if (!x.insurance || insure < x.insurance.min) return { ok: false, reason: 'insurance amount out of range', refusal: 'illegal-action' };
           act = { type: 'insurance', amount: insure };
-          cost = insure;
+          add(undefined, insure);
         } else {
           act = { type: action as Exclude<ActionType, 'insurance'> };
-          if (action === 'double' || action === 'split') cost = hand?.stake ?? 0;
+          for (const st of round.stakesOf(seat).filter((s) => s.hand === x.hand)) {
+            if (action === 'double' && st.followDouble) add(st.owner, st.stake);
+            if (action === 'split' && st.followSplit) add(st.owner, st.base);
+          }
         }
-        if (cost > 0 && !canAfford(cost)) return { ok: false, reason: 'not enough credit', refusal: 'over-credit' };
+        for (const [owner, c] of cost) {
+          if (c > 0 && !canAfford(c, owner)) {
+            return { ok: false, reason: owner ? `${owner}, betting behind, has not the credit to follow` : 'not enough credit', refusal: 'over-credit' };
+          }
+        }
         try {
           table.decide(act);
         } catch (e) {
           if (e instanceof RoundError) return { ok: false, reason: e.message, refusal: 'illegal-action' };
           throw e;
         }
-        // What the decision put into play: the growth of the seat's hands, plus any insurance.
-        const raised = stakes(seat) - before + (act.type === 'insurance' ? act.amount : 0);
+        // What the decision put into play, by bettor: the growth of their stakes, plus any insurance.
+        const after = ownerTotals(round.stakesOf(seat));
         const bet = act.type === 'insurance' ? 'insurance' : act.type === 'split' ? 'split' : 'double';
-        return { ok: true, extra: raised > 0 ? [{ seat, bet, amount: raised }] : [] };
+        const extra: ExtraBet[] = [];
+        for (const [owner, total] of after) {
+          const raised = total - (before.get(owner) ?? 0) + (owner === undefined && act.type === 'insurance' ? act.amount : 0);
+          if (raised > 0) extra.push({ seat, bet, amount: raised, ...(owner !== undefined ? { owner } : {}) });
+        }
+        return { ok: true, extra };
       },
       hands: (): HandView[] => {
         const x = round.expected();
@@ -144,3 +171,10 @@ export class BlackjackGame implements LiveGame {
 }
 
 export type { BlackjackRound };
+
+/** Each bettor's total stake on a seat's hands (the seat's own station under `undefined`). */
+function ownerTotals(stakes: readonly { owner: string | undefined; stake: number }[]): Map<string | undefined, number> {
+  const out = new Map<string | undefined, number>([[undefined, 0]]);
+  for (const st of stakes) out.set(st.owner, (out.get(st.owner) ?? 0) + st.stake);
+  return out;
+}

@@ -8,6 +8,7 @@ import {
   type ViewState,
 } from '../../protocol/index.js';
 import type { TableConfig } from '../config/table-config.js';
+import type { FloorGate } from '../stations/station-floor.js';
 import type { RoundController } from '../table/round-controller.js';
 
 export type ViewListener = (view: ViewName) => void;
@@ -28,6 +29,7 @@ export class TableHost {
    * credit lives, so the screens can never show an amount that was not durably recorded.
    */
   private rounds: RoundController | null = null;
+  private floor: FloorGate | null = null;
 
   constructor(
     private readonly config: TableConfig,
@@ -41,6 +43,14 @@ export class TableHost {
     // Only views whose content changed get a new version: one station's bet must not make
     // another station's pending command stale.
     rounds.onChange(() => {
+      for (const view of this.views()) this.refresh(view);
+    });
+  }
+
+  /** Attaches the faults and handpays: their refusals, notices and cash-out reach every screen. */
+  attachFloor(floor: FloorGate): void {
+    this.floor = floor;
+    floor.onChange(() => {
       for (const view of this.views()) this.refresh(view);
     });
   }
@@ -71,6 +81,9 @@ export class TableHost {
     if (station !== null) {
       const cfg = c.stations.find((s) => s.station === station);
       if (!cfg) throw new Error(`no station ${station} at this table`);
+      const betting = this.rounds?.betting(station) ?? { open: false, spots: [], bets: {} };
+      // A fault or a pending handpay closes this station's betting even while the table's is open.
+      if (betting.open && this.floor?.refuse(station, 'place-bet')) betting.open = false;
       return {
         kind: 'station',
         station,
@@ -80,9 +93,10 @@ export class TableHost {
         limits: c.limits,
         language,
         credit: this.rounds ? this.rounds.available(station) : this.creditOf(station),
-        betting: this.rounds?.betting(station) ?? { open: false, spots: [], bets: {} },
+        betting,
         decision: this.rounds?.decisionFor(station) ?? null,
         round: this.rounds?.view() ?? null,
+        ...(this.floor ? { tilts: this.floor.notices(station), cashout: this.floor.cashout(station) } : {}),
       };
     }
     if (view === 'service') {
@@ -101,6 +115,7 @@ export class TableHost {
         station: c.stations.find((s) => s.seat === i + 1)?.station ?? null,
       })),
       round: this.rounds?.view() ?? null,
+      ...(this.floor ? { tilts: this.floor.notices(null) } : {}),
     };
   }
 
@@ -125,20 +140,26 @@ export class TableHost {
     if (station === null || !this.rounds) {
       return { ok: false, error: protocolError('rejected', `${command.name} is a station command`, { view, refusal: 'not-a-station' }) };
     }
-    if (command.name === 'cash-out') {
-      return { ok: false, error: protocolError('rejected', 'cash-out is not available at this table yet', { view, refusal: 'cash-out-empty' }) };
-    }
+    const gated = this.floor?.refuse(station, command.name);
+    if (gated) return { ok: false, error: protocolError('rejected', gated.reason, { view, currentVersion: current, refusal: gated.refusal }) };
     const r =
-      command.name === 'place-bet'
-        ? this.rounds.placeBet(station, command.bet, command.amount)
-        : command.name === 'clear-bets'
-          ? this.rounds.clearBets(station)
-          : this.rounds.decide(station, command.action, command.amount);
+      command.name === 'cash-out'
+        ? (this.floor?.cashOut(station) ?? { ok: false as const, reason: 'cash-out is not available at this table', refusal: 'cash-out-empty' as const })
+        : command.name === 'place-bet'
+          ? this.rounds.placeBet(station, command.bet, command.amount)
+          : command.name === 'clear-bets'
+            ? this.rounds.clearBets(station)
+            : this.rounds.decide(station, command.action, command.amount);
     if (!r.ok) {
       const extra = { view, currentVersion: this.version(view), ...(r.refusal ? { refusal: r.refusal } : {}) };
       return { ok: false, error: protocolError('rejected', r.reason, extra) };
     }
     return { ok: true, version: this.version(view) };
+  }
+
+  /** The configuration changed (limits, timers): every screen gets a new snapshot. */
+  configChanged(): void {
+    for (const view of this.views()) this.refresh(view);
   }
 
   /** A station's credit changed in the ledger: its screen gets a new snapshot. */

@@ -5,7 +5,15 @@ import type { DealerCue, HandView, RefusalReason } from '../../protocol/index.js
 /** What a round waits for: a card from the shoe, a seat's decision, or nothing (it can settle). */
 export type Pending =
   | { kind: 'card'; cue: Extract<DealerCue, { kind: 'card' }> }
-  | { kind: 'decision'; seat: number; hand?: number; legal: string[]; default: string }
+  | {
+      kind: 'decision';
+      seat: number;
+      hand?: number;
+      legal: string[];
+      default: string;
+      /** Who decides for the seat when several bet on it (Art. 20): `seat:<n>`, or a bettor behind's owner name. */
+      decider?: string;
+    }
   | { kind: 'done' };
 
 /** A bet the round adds while it runs (a war raise, a double, a split): moved from credit to play. */
@@ -13,6 +21,14 @@ export interface ExtraBet {
   seat: number;
   bet: string;
   amount: number;
+  /** The bettor behind the seat who stakes it (`station:<n>`); absent for the seat's own station. */
+  owner?: string;
+}
+
+/** A bet behind a seat (Art. 20), by the station that placed it: owner `station:<n>`. */
+export interface BehindBet {
+  owner: string;
+  main: number;
 }
 
 /** A refusal carries the English detail for the log and, for a player's command, the reason shown to them. */
@@ -31,7 +47,7 @@ export interface LiveRound {
    * Applies a seat's decision (`amount` for decisions that name one, such as insurance). `canAfford` says whether the seat's station can stake `amount`
    * more; an action that needs more than it has is refused.
    */
-  decide(seat: number, action: string, canAfford: (amount: number) => boolean, amount?: number): Outcome<{ extra: ExtraBet[] }>;
+  decide(seat: number, action: string, canAfford: (amount: number, owner?: string) => boolean, amount?: number): Outcome<{ extra: ExtraBet[] }>;
   /** The hands as the table shows them; hidden cards as `XX` until revealed. */
   hands(): HandView[];
   /** The settlement lines, once `pending()` is done. */
@@ -44,8 +60,13 @@ export interface LiveGame {
   readonly decks: number;
   /** The bets a seat may place, in display order. */
   readonly bets: readonly string[];
-  /** A new round for the seats that bet (seat → bet → amount). */
-  newRound(seats: ReadonlyMap<number, Readonly<Record<string, number>>>): LiveRound;
+  /**
+   * Whether a station may bet behind another station's seat, and who decides then (the rule
+   * profile's Art. 20 option); absent: no bets behind at this game.
+   */
+  readonly betsBehind?: { maxBettorsPerSeat: number; decider: string; rule: string };
+  /** A new round for the seats that bet (seat → bet → amount), with the bets behind each seat. */
+  newRound(seats: ReadonlyMap<number, Readonly<Record<string, number>>>, behind?: ReadonlyMap<number, readonly BehindBet[]>): LiveRound;
   /** Cards the dealer must handle between rounds (baccarat's burn at shoe start), or null. */
   shoeCue(): Extract<DealerCue, { kind: 'card' }> | null;
   /** Takes a card outside any round (a shoe-start burn). */

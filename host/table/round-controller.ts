@@ -4,9 +4,10 @@ import { cardCode, type Card } from '../../engine/cards/card.js';
 import { ShoeInventory } from '../../engine/cards/shoe.js';
 import type { Ledger, NewEntry } from '../../ledger/index.js';
 import type { DealerCue, ResultLine, RoundPhase, RoundView, StationBetting, StationDecision } from '../../protocol/index.js';
-import type { TableConfig } from '../config/table-config.js';
+import { betLimits, type TableConfig } from '../config/table-config.js';
 import { RoundJournal } from '../recovery/round-journal.js';
-import type { LiveGame, LiveRound, Outcome } from './live-game.js';
+import { behindRefusal, behindSeat, behindSpots, closeBets, ownerStation, type TableSeats, type Unplayed } from './bets-behind.js';
+import type { LiveGame, LiveRound, Outcome, Pending } from './live-game.js';
 
 /** An interrupted round rebuilt from the journal (host/recovery/replay-journal.ts). */
 export interface ResumedRound {
@@ -79,9 +80,15 @@ export class RoundController {
   private decisions: Decision[] = [];
   private results: ResultLine[] | null = null;
   private hold: string | null = null;
+  /** The shoe's sequence number of the event that caused the hold, when the shoe gave one. */
+  private holdSequence: number | null = null;
   private needsShuffle = false;
   /** Why new bets are refused though the table plays on (e.g. upstream offline beyond the limit). */
   private betsBlocked: string | null = null;
+  /** Why a fault halts the table (host/tilts): nothing is placed, decided or settled meanwhile. */
+  private halted: string | null = null;
+  /** Spots under their minimum when betting closed, per station: they did not play. */
+  private unplayed = new Map<number, Unplayed[]>();
   private inventory: ShoeInventory;
   private readonly listeners = new Set<() => void>();
   private readonly seatOf = new Map<number, number>();
@@ -173,11 +180,46 @@ export class RoundController {
     this.changed();
   }
 
+  /**
+   * Halts the table (a fault that disables it: shoe alarm, ledger integrity) or resumes it. The
+   * step that was running starts its countdown again on resume; a card read meanwhile is a hold.
+   */
+  setHalted(reason: string | null): void {
+    if (reason === this.halted) return;
+    this.halted = reason;
+    this.deps.log.warn({ reason, phase: this.phase }, reason ? 'table halted' : 'table resumed');
+    if (reason) {
+      this.clearTimer();
+      this.endsAt = null;
+      this.pendingBets.clear();
+    } else if (!this.hold) {
+      this.resumeAfterHalt();
+    }
+    this.changed();
+  }
+
+  /** Whether the station has chips on its spots or bets in the round in play (no cash-out then). */
+  hasBets(station: number): boolean {
+    if (Object.keys(this.pendingBets.get(station) ?? {}).length > 0) return true;
+    return (this.phase === 'dealing' || this.hold !== null) && this.placed.has(station);
+  }
+
+  /** No round in play and no chips on any spot: a configuration change may take effect. */
+  betweenRounds(): boolean {
+    if (this.hold) return false;
+    return this.phase === 'results' || (this.phase === 'betting' && this.pendingBets.size === 0);
+  }
+
   placeBet(station: number, bet: string, amount: number): Outcome {
+    if (this.halted) return { ok: false, reason: `the table is halted: ${this.halted}`, refusal: 'table-halted' };
     if (this.betsBlocked) return { ok: false, reason: `new bets are stopped: ${this.betsBlocked}`, refusal: 'bets-stopped' };
     if (this.phase !== 'betting' || this.hold || this.needsShuffle) return { ok: false, reason: 'betting is closed', refusal: 'betting-closed' };
-    if (!this.deps.game.bets.includes(bet)) return { ok: false, reason: `no "${bet}" bet at this table`, refusal: 'unknown-bet' };
-    const { max } = this.deps.config.limits;
+    const behind = behindSeat(bet);
+    if (behind !== null) {
+      const refused = behindRefusal(this.tableSeats(), station, behind, this.pendingBets);
+      if (refused) return refused;
+    } else if (!this.deps.game.bets.includes(bet)) return { ok: false, reason: `no "${bet}" bet at this table`, refusal: 'unknown-bet' };
+    const { max } = betLimits(this.deps.config, bet);
     const bets = this.pendingBets.get(station) ?? {};
     const onSpot = (bets[bet] ?? 0) + amount;
     if (onSpot > max) return { ok: false, reason: `over the maximum of ${max} on ${bet}`, refusal: 'over-max' };
@@ -197,8 +239,8 @@ export class RoundController {
 
   decide(station: number, action: string, amount?: number): Outcome {
     const p = this.round?.pending();
-    const seat = this.seatOf.get(station);
-    if (!this.round || !p || p.kind !== 'decision' || p.seat !== seat || this.hold) return { ok: false, reason: 'no decision is due from this station', refusal: 'no-decision' };
+    if (this.halted) return { ok: false, reason: `the table is halted: ${this.halted}`, refusal: 'table-halted' };
+    if (!this.round || !p || p.kind !== 'decision' || this.deciderStation(p) !== station || this.hold) return { ok: false, reason: 'no decision is due from this station', refusal: 'no-decision' };
     return this.applyDecision(station, p.seat, p.hand, action, false, amount);
   }
 
@@ -215,6 +257,8 @@ export class RoundController {
       this.deps.log.warn({ card: code, hold: this.hold }, 'card read while the table is on hold: not placed');
       return;
     }
+    // A halted table deals nothing: a card drawn anyway must be looked at by a supervisor.
+    if (this.halted) return this.putOnHold('out-of-turn', code);
     if (!this.inventory.take(card)) return this.putOnHold('inventory', code);
     if (this.phase === 'dealing' && this.round) {
       const p = this.round.pending();
@@ -236,8 +280,51 @@ export class RoundController {
   }
 
   /** The shoe could not read a card, or read one of another deck set: hold until resolved. */
-  onAnomaly(reason: 'unreadable' | 'wrong-deck', card: string | null): void {
-    if (!this.hold) this.putOnHold(reason, card);
+  onAnomaly(reason: 'unreadable' | 'wrong-deck', card: string | null, shoeSequence?: number): void {
+    if (!this.hold) {
+      this.holdSequence = shoeSequence ?? null;
+      this.putOnHold(reason, card);
+    }
+  }
+
+  /**
+   * A supervisor enters by hand the card the shoe could not read, a second person confirming
+   * (issue 7 item 4): the card is placed as if read, journalled as a `misread` resolved by
+   * `card-entered` with both names and the shoe's sequence number, and the round goes on. Only
+   * an unreadable card can be entered; a card out of turn, extra, of another deck or beyond the
+   * inventory was read as it is, and its round is voided instead.
+   */
+  enterCard(card: Card, supervisor: string, witness: string): Outcome {
+    if (this.hold !== 'unreadable') {
+      return { ok: false, reason: this.hold ? `a ${this.hold} hold is resolved by voiding the round, not by entering a card` : 'the table is not on hold' };
+    }
+    const who = [supervisor.trim(), witness.trim()];
+    if (!who[0] || !who[1]) return { ok: false, reason: 'manual card entry needs a supervisor and a second person' };
+    if (who[0] === who[1]) return { ok: false, reason: 'the second person must be someone other than the supervisor' };
+    const code = cardCode(card);
+    const dealing = this.phase === 'dealing' && this.round !== null;
+    if (dealing && this.round?.pending().kind !== 'card') return { ok: false, reason: 'the round expects no card now: void it' };
+    if (!dealing && !this.deps.game.shoeCue()) return { ok: false, reason: 'no card is expected between rounds: lift the hold by a void' };
+    if (this.inventory.remaining(card) <= 0) return { ok: false, reason: `${code} is beyond the shoe's inventory` };
+    const sequence = this.holdSequence;
+    this.deps.ledger.append({
+      type: 'misread',
+      payload: {
+        tableId: this.deps.config.tableId,
+        ...(dealing ? { roundId: this.roundId } : {}),
+        detail: `unreadable card entered by hand${sequence !== null ? ` (shoe sequence ${sequence})` : ''}`,
+        resolution: 'card-entered',
+        card: code,
+        confirmedBy: who,
+        ...(sequence !== null ? { shoeSequence: [sequence] } : {}),
+      },
+    });
+    this.deps.log.warn({ roundId: this.roundId, card: code, confirmedBy: who, sequence }, 'card entered by hand');
+    this.hold = null;
+    this.holdSequence = null;
+    this.onCard(card);
+    if (this.hold === null && this.phase === 'betting' && !this.halted) this.schedule(this.deps.timings.bettingMs, () => this.closeBetting());
+    return { ok: true };
   }
 
   onCutCard(sequence?: number): void {
@@ -326,18 +413,18 @@ export class RoundController {
   }
 
   betting(station: number): StationBetting {
-    const { min, max } = this.deps.config.limits;
-    const open = this.phase === 'betting' && !this.hold && !this.needsShuffle && !this.betsBlocked;
+    const open = this.phase === 'betting' && !this.hold && !this.needsShuffle && !this.betsBlocked && !this.halted;
     return {
       open,
-      spots: this.deps.game.bets.map((bet) => ({ bet, min, max })),
+      spots: [...this.deps.game.bets, ...behindSpots(this.tableSeats(), station)].map((bet) => ({ bet, ...betLimits(this.deps.config, bet) })),
       bets: (open ? this.pendingBets.get(station) : this.placed.get(station)) ?? {},
+      ...(!open && this.unplayed.has(station) ? { unplayed: this.unplayed.get(station) } : {}),
     };
   }
 
   decisionFor(station: number): StationDecision | null {
     const p = this.round?.pending();
-    if (!p || p.kind !== 'decision' || this.hold || p.seat !== this.seatOf.get(station) || this.endsAt === null) return null;
+    if (!p || p.kind !== 'decision' || this.hold || this.halted || this.deciderStation(p) !== station || this.endsAt === null) return null;
     return { seat: p.seat, ...(p.hand !== undefined ? { hand: p.hand } : {}), legal: p.legal, default: p.default, endsAt: this.endsAt };
   }
 
@@ -357,6 +444,7 @@ export class RoundController {
     this.cards = [];
     this.decisions = [];
     this.placed = new Map();
+    this.unplayed = new Map();
     this.results = null;
     this.schedule(this.deps.timings.bettingMs, () => this.closeBetting());
   }
@@ -366,28 +454,24 @@ export class RoundController {
       // Shoe procedures come first: keep the window open until the shoe is ready.
       return this.schedule(this.deps.timings.bettingMs, () => this.closeBetting());
     }
-    const { min } = this.deps.config.limits;
-    const seats = new Map<number, Record<string, number>>();
-    for (const [station, bets] of this.pendingBets) {
-      const seat = this.seatOf.get(station);
-      // A spot below the table minimum does not play; its chips stay credit (nothing had moved).
-      const valid = Object.fromEntries(Object.entries(bets).filter(([, amount]) => amount >= min));
-      if (seat === undefined || Object.keys(valid).length === 0) continue;
+    // What plays: spots at or over their minimum, bets behind a seat that plays (bets-behind.ts).
+    // What does not play stayed credit, and its station is told which spot and why.
+    const closed = closeBets(this.tableSeats(), this.pendingBets, (station) => this.deps.ledger.credit(station));
+    this.unplayed = closed.unplayed;
+    if (closed.unplayed.size > 0) this.deps.log.info({ roundId: this.roundId, unplayed: Object.fromEntries(closed.unplayed) }, 'spots that do not play');
+    const seats = closed.seats;
+    for (const [station, { lines, spots }] of closed.stations) {
       try {
         this.deps.ledger.append({
           type: 'bet.place',
-          payload: {
-            station,
-            roundId: this.roundId,
-            tableId: this.deps.config.tableId,
-            bets: Object.entries(valid).map(([bet, amount]) => ({ seat, bet, amount })),
-          },
+          payload: { station, roundId: this.roundId, tableId: this.deps.config.tableId, bets: lines },
           txId: `${this.roundId}:bet:${station}`,
         });
-        seats.set(seat, valid);
-        this.placed.set(station, valid);
+        this.placed.set(station, spots);
       } catch (e) {
         this.deps.log.error({ err: e, station, roundId: this.roundId }, 'bet refused by the ledger: not in play');
+        const seat = this.seatOf.get(station);
+        if (seat !== undefined) seats.delete(seat);
       }
     }
     this.pendingBets.clear();
@@ -395,7 +479,7 @@ export class RoundController {
       this.openBetting();
       return this.changed();
     }
-    this.round = this.deps.game.newRound(seats);
+    this.round = this.deps.game.newRound(seats, closed.behind);
     this.phase = 'dealing';
     this.deps.log.info({ roundId: this.roundId, seats: [...seats.keys()] }, 'bets closed');
     this.advance();
@@ -407,7 +491,7 @@ export class RoundController {
     const p = round.pending();
     if (p.kind === 'done') return this.settle(round);
     if (p.kind === 'decision') {
-      const station = this.stationOf.get(p.seat);
+      const station = this.deciderStation(p);
       this.schedule(this.deps.timings.decisionMs, () => {
         if (station !== undefined) this.applyDecision(station, p.seat, p.hand, p.default, true);
       });
@@ -421,18 +505,25 @@ export class RoundController {
   private applyDecision(station: number, seat: number, hand: number | undefined, action: string, auto: boolean, amount?: number): Outcome {
     const round = this.round;
     if (!round) return { ok: false, reason: 'no round', refusal: 'no-round' };
-    const r = round.decide(seat, action, (cost) => cost <= this.deps.ledger.credit(station), amount);
+    // Each bettor on the seat pays its own share of a raise: the seat's station, and a station
+    // behind whose stake follows the double or split (Art. 20).
+    const seatStation = this.stationOf.get(seat) ?? station;
+    const payer = (owner?: string) => ownerStation(owner) ?? seatStation;
+    const r = round.decide(seat, action, (cost, owner) => cost <= this.deps.ledger.credit(payer(owner)), amount);
     if (!r.ok) {
       if (auto) this.deps.log.error({ seat, action, reason: r.reason }, 'the default decision was refused');
       return r;
     }
-    // A raise (war, double, split) moves more credit into play before the round goes on; the
-    // decision is journalled with it, in one transaction, before any screen hears of it.
-    const extra: NewEntry[] = r.extra.length === 0 ? [] : [{
+    // A raise (war, double, split) moves more credit into play before the round goes on, from
+    // each bettor's own station (Art. 20); the decision is journalled with it, in one
+    // transaction, before any screen hears of it.
+    const byStation = new Map<number, { seat: number; bet: string; amount: number }[]>();
+    for (const { owner, ...x } of r.extra) byStation.set(payer(owner), [...(byStation.get(payer(owner)) ?? []), x]);
+    const extra: NewEntry[] = [...byStation].map(([st, bets]) => ({
       type: 'bet.place',
-      payload: { station, roundId: this.roundId, tableId: this.deps.config.tableId, bets: r.extra },
-      txId: `${this.roundId}:bet:${station}:${this.decisions.length + 1}`,
-    }];
+      payload: { station: st, roundId: this.roundId, tableId: this.deps.config.tableId, bets },
+      txId: `${this.roundId}:bet:${st}:${this.decisions.length + 1}`,
+    }));
     const journalled = this.journalled(() =>
       this.journal.decision(
         { roundId: this.roundId, seat, ...(hand !== undefined ? { hand } : {}), station, action, ...(auto ? { auto } : {}), ...(amount !== undefined ? { amount } : {}) },
@@ -440,10 +531,10 @@ export class RoundController {
       ),
     );
     if (!journalled) return { ok: false, reason: 'the decision could not be journalled', refusal: 'no-decision' };
-    if (r.extra.length > 0) {
-      const placed = { ...(this.placed.get(station) ?? {}) };
-      for (const x of r.extra) placed[x.bet] = (placed[x.bet] ?? 0) + x.amount;
-      this.placed.set(station, placed);
+    for (const [st, bets] of byStation) {
+      const placed = { ...(this.placed.get(st) ?? {}) };
+      for (const x of bets) placed[x.bet] = (placed[x.bet] ?? 0) + x.amount;
+      this.placed.set(st, placed);
     }
     this.decisions.push({ seat, ...(hand !== undefined ? { hand } : {}), station, action, ...(auto ? { auto } : {}) });
     this.advance();
@@ -452,7 +543,8 @@ export class RoundController {
 
   private settle(round: LiveRound): void {
     const lines = round.settle().map((l) => {
-      const station = this.stationOf.get(l.seat);
+      // A bettor behind is paid at its own station (the engine names it as the line's owner).
+      const station = ownerStation((l as { owner?: string }).owner) ?? this.stationOf.get(l.seat);
       if (station === undefined) throw new Error(`seat ${l.seat} has no station`);
       return { station, seat: l.seat, bet: l.bet, ...(l.hand !== undefined ? { hand: l.hand } : {}), stake: l.stake, net: l.net, rule: l.rule };
     });
@@ -482,6 +574,25 @@ export class RoundController {
       this.changed();
     });
     this.changed();
+  }
+
+  private tableSeats(): TableSeats {
+    return { config: this.deps.config, game: this.deps.game, seatOf: this.seatOf, stationOf: this.stationOf };
+  }
+
+  /** The station that decides a pending decision: the seat's, or a bettor behind's (Art. 20). */
+  private deciderStation(p: Extract<Pending, { kind: 'decision' }>): number | undefined {
+    return ownerStation(p.decider) ?? this.stationOf.get(p.seat);
+  }
+
+  /** After a halt: the step that was running starts its countdown again. */
+  private resumeAfterHalt(): void {
+    if (this.phase === 'betting') this.schedule(this.deps.timings.bettingMs, () => this.closeBetting());
+    else if (this.phase === 'dealing') this.advance();
+    else this.schedule(this.deps.timings.resultsMs, () => {
+      this.openBetting();
+      this.changed();
+    });
   }
 
   private putOnHold(reason: string, card: string | null): void {

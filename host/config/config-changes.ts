@@ -1,0 +1,160 @@
+import type { Logger } from 'pino';
+import { configChanges, type Ledger } from '../../ledger/index.js';
+import type { Outcome } from '../table/live-game.js';
+import { describeIssues } from './load-config.js';
+import { TableConfig, unknownBetTypes } from './table-config.js';
+
+/**
+ * What may change while the host runs. The game, its profile, the seats, the stations and the
+ * devices need a restart with a new configuration file; so does the offline limit, which the
+ * sync client reads once.
+ */
+export const CHANGEABLE_KEYS = ['limits', 'betLimits', 'denominations', 'timings', 'handpayTwoPersonAbove'] as const;
+export type ChangeableKey = (typeof CHANGEABLE_KEYS)[number];
+
+/** The people behind a change: who made it, who confirmed it, and the regulator's authorisation. */
+export interface ChangeAuthority {
+  who: string;
+  witness: string;
+  /** The regulator's (DICJ) authorisation reference for this change. */
+  authorisation: string;
+}
+
+export interface QueuedChange {
+  key: ChangeableKey;
+  after: unknown;
+  seq: number;
+}
+
+export interface ConfigChangeDeps {
+  /** The running configuration: changes are applied to this object, which every part reads. */
+  config: TableConfig;
+  ledger: Ledger;
+  log: Logger;
+  /** The bets of the table's game (a limit of another bet type is refused). */
+  bets: readonly string[];
+  /** Whether a change may take effect now: no round in play, no chips on the spots. */
+  betweenRounds: () => boolean;
+  /** A change took effect (acceptors told the new notes, screens refreshed). */
+  onApplied?: (key: ChangeableKey) => void;
+}
+
+/**
+ * Configuration changes (issue 7 item 1, issue 9's configuration page): each names who made it,
+ * a second person and the regulator's authorisation reference, is journalled as `config.change`
+ * with the values before and after, and takes effect between rounds — queued while a round is
+ * in play. At start the journalled changes are applied again over the configuration file.
+ */
+export class ConfigChanges {
+  private readonly queue: QueuedChange[] = [];
+
+  constructor(private readonly deps: ConfigChangeDeps) {}
+
+  /**
+   * Re-applies every journalled change over the file's configuration (called once at start,
+   * before anything reads the config). A change that no longer validates is skipped and logged.
+   */
+  restore(): number {
+    let applied = 0;
+    for (const c of configChanges(this.deps.ledger)) {
+      if (!(CHANGEABLE_KEYS as readonly string[]).includes(c.key)) continue;
+      const key = c.key as ChangeableKey;
+      if (JSON.stringify(this.current(key) ?? null) !== JSON.stringify(c.before ?? null)) {
+        this.deps.log.warn({ key, file: this.current(key), journalled: c.before, seq: c.seq }, 'the configuration file differs from the journalled value; the journal wins');
+      }
+      const v = this.validate(key, c.after);
+      if (!v.ok) {
+        this.deps.log.error({ seq: c.seq, key, reason: v.reason }, 'a journalled configuration change does not fit this table any more: skipped');
+        continue;
+      }
+      this.assign(key, v.value);
+      applied++;
+    }
+    return applied;
+  }
+
+  /**
+   * Proposes a change. Refused (nothing journalled) without two different people and an
+   * authorisation reference, for a key that needs a restart, or for a value that does not
+   * validate. Journalled at once; applied now if no round is in play, else queued.
+   */
+  change(key: string, after: unknown, by: ChangeAuthority): Outcome<{ status: 'applied' | 'queued'; seq: number }> {
+    if (!(CHANGEABLE_KEYS as readonly string[]).includes(key)) {
+      return { ok: false, reason: `"${key}" cannot change while the host runs (changeable: ${CHANGEABLE_KEYS.join(', ')}); it needs a new configuration file and a restart` };
+    }
+    const k = key as ChangeableKey;
+    const who = by.who.trim();
+    const witness = by.witness.trim();
+    const authorisation = by.authorisation.trim();
+    if (!who || !witness) return { ok: false, reason: 'a configuration change needs who makes it and a second person confirming' };
+    if (who === witness) return { ok: false, reason: 'the second person must be someone else' };
+    if (!authorisation) return { ok: false, reason: "a configuration change needs the regulator's authorisation reference" };
+    const v = this.validate(k, after);
+    if (!v.ok) return v;
+    const before = this.pendingValue(k);
+    const r = this.deps.ledger.append({
+      type: 'config.change',
+      payload: { who, witness, authorisation, key: k, before: before ?? null, after: v.value ?? null },
+    });
+    this.queue.push({ key: k, after: v.value, seq: r.entry.seq });
+    this.deps.log.info({ key: k, before, after: v.value, who, witness, authorisation, seq: r.entry.seq }, 'configuration change journalled');
+    this.applyQueued();
+    const status = this.queue.some((q) => q.seq === r.entry.seq) ? 'queued' : 'applied';
+    return { ok: true, status, seq: r.entry.seq };
+  }
+
+  /** Changes journalled but waiting for the round in play to end. */
+  queued(): QueuedChange[] {
+    return this.queue.map((q) => ({ ...q }));
+  }
+
+  /** Applies the queued changes if no round is in play (called on every change of the rounds). */
+  applyQueued(): void {
+    if (this.queue.length === 0 || !this.deps.betweenRounds()) return;
+    for (const q of this.queue.splice(0)) {
+      this.assign(q.key, q.after);
+      this.deps.log.info({ key: q.key, seq: q.seq }, 'configuration change in effect');
+      this.deps.onApplied?.(q.key);
+    }
+  }
+
+  private current(key: ChangeableKey): unknown {
+    return this.deps.config[key];
+  }
+
+  /** The value a new change starts from: the last queued one, else the running one. */
+  private pendingValue(key: ChangeableKey): unknown {
+    const q = [...this.queue].reverse().find((c) => c.key === key);
+    return q ? q.after : this.current(key);
+  }
+
+  private validate(key: ChangeableKey, after: unknown): Outcome<{ value: unknown }> {
+    // null in the journal (JSON has no undefined) is an optional setting back at its default.
+    const parsed = TableConfig.safeParse({ ...this.deps.config, [key]: after === null ? undefined : after });
+    if (!parsed.success) return { ok: false, reason: `the new ${key} is not valid:\n${describeIssues(parsed.error.issues)}` };
+    const unknown = unknownBetTypes(parsed.data, this.deps.bets);
+    if (unknown.length > 0) return { ok: false, reason: `this table has no ${unknown.join(', ')} bet (bets: ${this.deps.bets.join(', ')})` };
+    return { ok: true, value: parsed.data[key] };
+  }
+
+  /**
+   * Writes the value into the running configuration. Objects are updated in place, because the
+   * round controller holds the `timings` object itself.
+   */
+  private assign(key: ChangeableKey, value: unknown): void {
+    const config = this.deps.config as Record<string, unknown>;
+    const old = config[key];
+    if (isPlainObject(old) && isPlainObject(value) && key === 'timings') {
+      for (const k of Object.keys(old)) delete old[k];
+      Object.assign(old, value);
+    } else if (value === undefined) {
+      delete config[key];
+    } else {
+      config[key] = value;
+    }
+  }
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,175 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { openBillAcceptor } from '../../hardware/open.js';
+import { BillAcceptors } from '../devices/bill-acceptors.js';
+import { credit, floorTable, silent, type FloorTable } from '../testing/floor-kit.js';
+import { ConfigFileError, loadTableConfigFile } from './load-config.js';
+import { betLimits, simulatedTableConfig, TableConfig } from './table-config.js';
+
+const supervisors = { who: 'sup-1', witness: 'sup-2', authorisation: 'DICJ-2026-0042' };
+const place = (t: FloorTable, station: number, bet: string, amount: number) =>
+  t.host.apply(`station/${station}`, t.host.version(`station/${station}`), { name: 'place-bet', bet, amount });
+
+describe('table configuration as data', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cfg-'));
+  const write = (name: string, text: string) => {
+    const file = path.join(dir, name);
+    writeFileSync(file, text);
+    return file;
+  };
+
+  it('loads a valid file with limits per bet type, notes, offline limit and an SSP station', () => {
+    const base = simulatedTableConfig('war');
+    const file = write('ok.json', JSON.stringify({
+      ...base,
+      betLimits: { tie: { min: 1_000, max: 100_000 } },
+      denominations: [100, 500],
+      offlineLimit: { maxUnsyncedEntries: 1000, maxUnsyncedSeconds: 600 },
+      stations: base.stations.map((s) => (s.station === 2 ? { ...s, billProtocol: 'ssp' } : s)),
+    }));
+    const c = loadTableConfigFile(file);
+    assert.deepEqual(betLimits(c, 'tie'), { min: 1_000, max: 100_000 });
+    assert.deepEqual(betLimits(c, 'main'), c.limits);
+    assert.equal(c.stations[1]?.billProtocol, 'ssp');
+    assert.equal(c.stations[0]?.billProtocol, 'id003', 'the default protocol');
+  });
+
+  it('says which file and what is wrong for a missing file, bad JSON, or bad values', () => {
+    assert.throws(() => loadTableConfigFile(path.join(dir, 'none.json')), (e: Error) => e instanceof ConfigFileError && /cannot read .*none\.json: ENOENT/.test(e.message));
+    assert.throws(() => loadTableConfigFile(write('bad.json', '{"tableId": ')), /bad\.json is not valid JSON/);
+    const base = simulatedTableConfig('war');
+    const bad = write('values.json', JSON.stringify({ ...base, seats: 9, denominations: [100, 300], betLimits: { tie: { min: 5000, max: 10 } } }));
+    assert.throws(() => loadTableConfigFile(bad), (e: Error) =>
+      /values\.json is not valid/.test(e.message) && /seats: /.test(e.message) && /MOP has no 300 note/.test(e.message) && /betLimits\.tie/.test(e.message));
+  });
+
+  it('opens each station\'s bill acceptor with its own protocol (SSP stations drive the SSP driver)', async () => {
+    const base = simulatedTableConfig('war');
+    const config = TableConfig.parse({ ...base, stations: base.stations.slice(0, 2).map((s, i) => ({ ...s, billProtocol: i === 1 ? 'ssp' : 'id003' })) });
+    const seen: string[] = [];
+    const accept = new BillAcceptors({
+      config, ledger: null as never, log: silent, onCreditChanged: () => undefined,
+      open: (spec, options) => {
+        seen.push(options.protocol);
+        return openBillAcceptor(spec, options);
+      },
+    });
+    accept.start();
+    await accept.close();
+    assert.deepEqual(seen, ['id003', 'ssp']);
+  });
+
+  it('refuses a bet over its own maximum (never trimmed) and shows every spot\'s limits', () => {
+    const t = floorTable({ config: { betLimits: { tie: { min: 1_000, max: 20_000 } } } });
+    try {
+      credit(t.ledger, 1, 100_000);
+      const s = t.host.state('station/1');
+      assert.ok(s.kind === 'station');
+      assert.deepEqual(s.betting.spots, [{ bet: 'main', min: 10_000, max: 1_000_000 }, { bet: 'tie', min: 1_000, max: 20_000 }]);
+      assert.equal(place(t, 1, 'tie', 15_000).ok, true);
+      const r = place(t, 1, 'tie', 10_000);
+      assert.equal(!r.ok && r.error.refusal, 'over-max');
+      assert.deepEqual(t.rounds.betting(1).bets, { tie: 15_000 }, 'nothing trimmed');
+    } finally {
+      t.close();
+    }
+  });
+
+  it('tells the station which spots were under their minimum when betting closed; they did not play', () => {
+    const t = floorTable();
+    try {
+      credit(t.ledger, 1, 100_000);
+      assert.equal(place(t, 1, 'main', 20_000).ok, true);
+      assert.equal(place(t, 1, 'tie', 5_000).ok, true); // under the table minimum of 10 000
+      t.clock.runOut(t.rounds.view().endsAt);
+      const s = t.host.state('station/1');
+      assert.ok(s.kind === 'station');
+      assert.deepEqual(s.betting.bets, { main: 20_000 });
+      assert.deepEqual(s.betting.unplayed, [{ bet: 'tie', amount: 5_000, min: 10_000, reason: 'under-min' }]);
+      assert.equal(t.ledger.credit(1), 80_000, 'only the main bet moved');
+    } finally {
+      t.close();
+    }
+  });
+
+  it('changes limits with two people and an authorisation, journalled with before and after, between rounds', () => {
+    const t = floorTable();
+    try {
+      assert.match(JSON.stringify(t.floor.configChanges.change('limits', { min: 20_000, max: 500_000 }, { ...supervisors, witness: 'sup-1' })), /someone else/);
+      assert.match(JSON.stringify(t.floor.configChanges.change('limits', { min: 20_000, max: 500_000 }, { ...supervisors, authorisation: ' ' })), /authorisation/);
+      assert.match(JSON.stringify(t.floor.configChanges.change('game', 'baccarat', supervisors)), /restart/);
+      assert.match(JSON.stringify(t.floor.configChanges.change('limits', { min: 20_000, max: 5 }, supervisors)), /not valid/);
+      assert.match(JSON.stringify(t.floor.configChanges.change('betLimits', { pairs: { min: 1, max: 2 } }, supervisors)), /no pairs bet/);
+      assert.equal([...t.ledger.entries(1)].filter((e) => e.type === 'config.change').length, 0, 'nothing refused was journalled');
+
+      credit(t.ledger, 1, 100_000);
+      assert.equal(place(t, 1, 'main', 10_000).ok, true);
+      t.clock.runOut(t.rounds.view().endsAt); // the round is in play
+      const r = t.floor.configChanges.change('limits', { min: 20_000, max: 500_000 }, supervisors);
+      assert.equal(r.ok && r.status, 'queued');
+      assert.equal(t.config.limits.min, 10_000, 'not while the round is in play');
+      t.rounds.onCard({ rank: '9', suit: 'S' } as never);
+      t.rounds.onCard({ rank: '2', suit: 'D' } as never); // seat wins: the round settles
+      assert.equal(t.rounds.view().phase, 'results');
+      assert.deepEqual(t.config.limits, { min: 20_000, max: 500_000 });
+      assert.deepEqual(t.floor.configChanges.queued(), []);
+      const entry = [...t.ledger.entries(1)].find((e) => e.type === 'config.change');
+      assert.deepEqual((JSON.parse(entry?.body ?? '{}') as { payload: unknown }).payload, {
+        who: 'sup-1', witness: 'sup-2', authorisation: 'DICJ-2026-0042', key: 'limits',
+        before: { min: 10_000, max: 1_000_000 }, after: { min: 20_000, max: 500_000 },
+      });
+      const table = t.host.state('table');
+      assert.deepEqual(table.kind === 'table' && table.limits, { min: 20_000, max: 500_000 }, 'the screens show the new limits');
+    } finally {
+      t.close();
+    }
+  });
+
+  it('applies a change at once between rounds, tells the acceptors of new notes, and keeps it after a restart', () => {
+    const first = floorTable();
+    const r = first.floor.configChanges.change('denominations', [500, 1000], supervisors);
+    assert.equal(r.ok && r.status, 'applied');
+    assert.deepEqual(first.accepted, [[500, 1000]]);
+    assert.equal(first.floor.configChanges.change('timings', { bettingMs: 9_000, decisionMs: 9_000, resultsMs: 3_000 }, supervisors).ok, true);
+    first.stop();
+    const again = floorTable({ dir: first.dir });
+    try {
+      assert.deepEqual(again.config.denominations, [500, 1000]);
+      assert.equal(again.config.timings.bettingMs, 9_000);
+    } finally {
+      again.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('--config', () => {
+  it('reads the table from a file, and names a bad file or a --game that disagrees as a usage error', async () => {
+    const { hostOptionsFromArgs, UsageError } = await import('../launch-options.js');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cfg-args-'));
+    try {
+      const file = path.join(dir, 'war.json');
+      writeFileSync(file, JSON.stringify({ ...simulatedTableConfig('war'), tableId: 'WAR-7' }));
+      const o = hostOptionsFromArgs({ config: file, 'betting-seconds': '9' });
+      assert.equal(o.config?.tableId, 'WAR-7');
+      assert.equal(o.config?.timings.bettingMs, 9_000, 'a timer flag overrides the file');
+      assert.throws(() => hostOptionsFromArgs({ config: file, game: 'baccarat' }), (e: Error) => e instanceof UsageError && /disagrees/.test(e.message));
+      assert.throws(() => hostOptionsFromArgs({ config: path.join(dir, 'missing.json') }), (e: Error) => e instanceof UsageError && /cannot read/.test(e.message));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the example configuration (docs/examples/table-config.json)', () => {
+  it('loads, and its bet limits name bets of its game', async () => {
+    const { BlackjackGame } = await import('../games/blackjack.js');
+    const { unknownBetTypes } = await import('./table-config.js');
+    const c = loadTableConfigFile(path.join(import.meta.dirname, '../../docs/examples/table-config.json'));
+    assert.equal(c.stations.filter((s) => s.billProtocol === 'ssp').length, 2);
+    assert.deepEqual(unknownBetTypes(c, new BlackjackGame(c.profile).bets), []);
+  });
+});

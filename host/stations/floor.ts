@@ -1,0 +1,72 @@
+import type { Logger } from 'pino';
+import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
+import type { Ledger, VerifyReport } from '../../ledger/index.js';
+import { ConfigChanges } from '../config/config-changes.js';
+import type { TableConfig } from '../config/table-config.js';
+import type { BillAcceptors } from '../devices/bill-acceptors.js';
+import type { TableHost } from '../screens/table-host.js';
+import type { LiveGame } from '../table/live-game.js';
+import type { RoundController } from '../table/round-controller.js';
+import { applyTiltEffects } from '../tilts/tilt-effects.js';
+import type { TiltManager } from '../tilts/tilt-manager.js';
+import { verifyForTilts, watchHolds } from '../tilts/tilt-sources.js';
+import { Handpays } from './handpays.js';
+import { StationFloor } from './station-floor.js';
+
+/** The casino-floor services of a running table, for service mode (issue 9). */
+export interface Floor {
+  tilts: TiltManager;
+  handpays: Handpays;
+  configChanges: ConfigChanges;
+  /** The full ledger verification, on demand; a failure raises `ledger-integrity` (table halted). */
+  verifyLedger(): VerifyReport;
+  close(): void;
+}
+
+export interface FloorDeps {
+  config: TableConfig;
+  ledger: Ledger;
+  log: Logger;
+  tilts: TiltManager;
+  rounds: RoundController;
+  host: TableHost;
+  billAcceptors: Pick<BillAcceptors, 'setAccepted'>;
+  game: LiveGame;
+}
+
+/**
+ * Wires the faults, the handpays and the configuration changes to the rounds and the screens.
+ * Called before the devices and the rounds start, so journalled configuration changes are in
+ * effect before the first note or bet.
+ */
+export function wireFloor(d: FloorDeps): Floor {
+  const handpays = new Handpays({
+    config: d.config,
+    ledger: d.ledger,
+    log: d.log,
+    hasBets: (s) => d.rounds.hasBets(s),
+    onChanged: (s) => d.host.creditChanged(s),
+  });
+  const configChanges = new ConfigChanges({
+    config: d.config,
+    ledger: d.ledger,
+    log: d.log,
+    bets: d.game.bets,
+    betweenRounds: () => d.rounds.betweenRounds(),
+    onApplied: (key) => {
+      if (key === 'denominations') d.billAcceptors.setAccepted(d.config.denominations ?? NOTE_FACE_VALUES[d.config.currency]);
+      d.host.configChanged();
+    },
+  });
+  const restored = configChanges.restore();
+  if (restored > 0) d.log.info({ restored }, 'journalled configuration changes in effect');
+  d.host.attachFloor(new StationFloor(d.tilts, handpays));
+  const off = [applyTiltEffects(d.tilts, d.rounds), watchHolds(d.tilts, d.rounds), d.rounds.onChange(() => configChanges.applyQueued())];
+  return {
+    tilts: d.tilts,
+    handpays,
+    configChanges,
+    verifyLedger: () => verifyForTilts(d.ledger, d.tilts),
+    close: () => off.forEach((f) => f()),
+  };
+}

@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import { pendingHandpays, type Ledger, type PendingHandpay } from '../../ledger/index.js';
+import type { CashoutState } from '../../protocol/index.js';
+import type { TableConfig } from '../config/table-config.js';
+import type { Outcome } from '../table/live-game.js';
+
+export interface HandpayDeps {
+  config: TableConfig;
+  ledger: Ledger;
+  log: Logger;
+  /** Whether the station has chips on its spots or bets in the round in play. */
+  hasBets: (station: number) => boolean;
+  /** A station's credit or lock changed: its screen must be told. */
+  onChanged: (station: number) => void;
+}
+
+/**
+ * Cash-out by handpay (issue 7 item 2). The station's whole credit is journalled as cancelled
+ * credits (`credit.cancel`, GLI "cancelled credits": credit → handpay owed) and the station locks
+ * until an attendant pays it and confirms in service mode (`handpay.confirm`: handpay owed →
+ * cage). Above the table's two-person amount the confirmation names a witness. Pending handpays
+ * are the journal's: rebuilt by query after a restart, so a lock survives a kill.
+ */
+export class Handpays {
+  /** The journal's pending handpays, read again after every write of this class (screens read it often). */
+  private cache: PendingHandpay[] | null = null;
+
+  constructor(private readonly deps: HandpayDeps) {}
+
+  /** Reads the pending handpays from the journal again (at start; after another writer's handpay). */
+  refresh(): void {
+    this.cache = null;
+  }
+
+  /** The station asks to cash out its whole credit. */
+  cashOut(station: number): Outcome<{ requestTxId: string; amount: number }> {
+    if (this.pendingAt(station)) return { ok: false, reason: `station ${station} already has a handpay waiting`, refusal: 'cash-out-pending' };
+    if (this.deps.hasBets(station)) return { ok: false, reason: `station ${station} has bets on the table`, refusal: 'bets-in-play' };
+    const amount = this.deps.ledger.credit(station);
+    if (amount <= 0) return { ok: false, reason: `station ${station} has no credit`, refusal: 'cash-out-empty' };
+    // Unique across restarts and tables: the ledger refuses a reused id with other content.
+    const requestTxId = `${this.deps.config.tableId}:cashout:${station}:${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+    this.deps.ledger.append({ type: 'credit.cancel', payload: { station, amount, reason: 'cash-out by handpay' }, txId: requestTxId });
+    this.cache = null;
+    this.deps.log.info({ station, amount, requestTxId }, 'cash-out: credit cancelled, handpay pending');
+    this.deps.onChanged(station);
+    return { ok: true, requestTxId, amount };
+  }
+
+  /** Every handpay waiting for an attendant (cash-outs and jackpot/limit handpays), oldest first. */
+  pending(): (PendingHandpay & { needsWitness: boolean })[] {
+    return this.all().map((p) => ({ ...p, needsWitness: this.needsWitness(p.amount) }));
+  }
+
+  /** The station's pending handpay, if any: it locks the station. */
+  pendingAt(station: number): PendingHandpay | null {
+    return this.all().find((p) => p.station === station) ?? null;
+  }
+
+  isLocked(station: number): boolean {
+    return this.pendingAt(station) !== null;
+  }
+
+  /** What the station's screen shows of its cash-out. */
+  state(station: number): CashoutState {
+    const p = this.pendingAt(station);
+    return { pending: p ? { amount: p.amount, requestTxId: p.requestTxId } : null };
+  }
+
+  /**
+   * The attendant paid the handpay: journalled, and the station unlocks. Above the two-person
+   * amount a witness other than the attendant must confirm too.
+   */
+  confirm(requestTxId: string, attendant: string, witness?: string): Outcome<{ station: number; amount: number }> {
+    const p = this.all().find((x) => x.requestTxId === requestTxId);
+    if (!p) return { ok: false, reason: `no pending handpay ${requestTxId}` };
+    const who = attendant.trim();
+    if (!who) return { ok: false, reason: 'the attendant who paid must be named' };
+    const second = witness?.trim();
+    if (this.needsWitness(p.amount)) {
+      if (!second) return { ok: false, reason: `a handpay above ${this.deps.config.handpayTwoPersonAbove} needs a second person` };
+      if (second === who) return { ok: false, reason: 'the second person must be someone other than the attendant' };
+    }
+    this.deps.ledger.append({
+      type: 'handpay.confirm',
+      payload: { station: p.station, requestTxId, amount: p.amount, attendant: who, ...(second ? { witness: second } : {}) },
+      txId: `${requestTxId}:paid`,
+    });
+    this.cache = null;
+    this.deps.log.info({ station: p.station, amount: p.amount, requestTxId, attendant: who, witness: second }, 'handpay paid');
+    this.deps.onChanged(p.station);
+    return { ok: true, station: p.station, amount: p.amount };
+  }
+
+  private all(): PendingHandpay[] {
+    this.cache ??= pendingHandpays(this.deps.ledger);
+    return this.cache;
+  }
+
+  private needsWitness(amount: number): boolean {
+    return amount > this.deps.config.handpayTwoPersonAbove;
+  }
+}

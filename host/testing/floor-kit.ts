@@ -1,0 +1,102 @@
+// Test kit: a table with rounds, screens and the floor services over a real ledger in a temporary
+// folder, with timers that fire only when the test says so. Used by the host's unit tests.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { openLedger, type Ledger } from '../../ledger/index.js';
+import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
+import { BlackjackGame } from '../games/blackjack.js';
+import { WarGame } from '../games/war.js';
+import { TableHost } from '../screens/table-host.js';
+import { wireFloor, type Floor } from '../stations/floor.js';
+import type { LiveGame } from '../table/live-game.js';
+import { RoundController, type Timers } from '../table/round-controller.js';
+import { TiltManager } from '../tilts/tilt-manager.js';
+
+export const silent = pino({ level: 'silent' });
+
+/** Timers that fire only when the test advances the clock. */
+export function manualTimers() {
+  let now = 1_000_000;
+  const due: { at: number; fn: () => void; id: number }[] = [];
+  let ids = 0;
+  const timers: Timers = {
+    now: () => now,
+    setTimeout: (fn, ms) => {
+      const id = ++ids;
+      due.push({ at: now + ms, fn, id });
+      return id;
+    },
+    clearTimeout: (h) => {
+      const i = due.findIndex((d) => d.id === h);
+      if (i >= 0) due.splice(i, 1);
+    },
+  };
+  const advance = (ms: number) => {
+    now += ms;
+    for (let d = due.sort((a, b) => a.at - b.at)[0]; d && d.at <= now; d = due.sort((a, b) => a.at - b.at)[0]) {
+      due.splice(due.indexOf(d), 1);
+      d.fn();
+    }
+  };
+  /** Runs the clock to the end of the current countdown. */
+  const runOut = (endsAt: number | null) => {
+    if (endsAt === null) throw new Error('no countdown is running');
+    advance(endsAt - now);
+  };
+  return { timers, advance, runOut, now: () => now };
+}
+
+export interface FloorTable {
+  dir: string;
+  ledger: Ledger;
+  config: TableConfig;
+  rounds: RoundController;
+  host: TableHost;
+  floor: Floor;
+  tilts: TiltManager;
+  accepted: (readonly number[])[];
+  clock: ReturnType<typeof manualTimers>;
+  /** Closes this table's services and ledger, keeping the folder (a restart opens it again). */
+  stop(): void;
+  /** Stops and removes the folder. */
+  close(): void;
+}
+
+/** Opens a table over the ledger in `dir` (a new temporary folder when absent). */
+export function floorTable(options: { game?: 'war' | 'blackjack'; dir?: string; config?: Partial<TableConfig> } = {}): FloorTable {
+  const dir = options.dir ?? mkdtempSync(path.join(os.tmpdir(), 'floor-'));
+  const ledger = openLedger(dir, 'T-FLOOR');
+  const gameKind = options.game ?? 'war';
+  const config = TableConfig.parse({ ...simulatedTableConfig(gameKind), ...options.config });
+  const game: LiveGame = gameKind === 'war' ? new WarGame(config.profile) : new BlackjackGame(config.profile, config.profileOptions);
+  const clock = manualTimers();
+  const rounds = new RoundController({ config, game, ledger, log: silent, timers: clock.timers, timings: config.timings });
+  const host = new TableHost(config, '0.0.0-test', (s) => ledger.credit(s));
+  host.attachRounds(rounds);
+  const tilts = new TiltManager({ ledger, log: silent });
+  tilts.restore();
+  const accepted: (readonly number[])[] = [];
+  const floor = wireFloor({ config, ledger, log: silent, tilts, rounds, host, game, billAcceptors: { setAccepted: (d) => void accepted.push(d) } });
+  rounds.start();
+  const stop = () => {
+    floor.close();
+    rounds.stop();
+    ledger.close();
+  };
+  return {
+    dir, ledger, config, rounds, host, floor, tilts, accepted, clock, stop,
+    close: () => {
+      stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+let notes = 0;
+/** Credits a station as a bill acceptor would (journalled first). */
+export function credit(ledger: Ledger, station: number, amount: number): void {
+  notes++;
+  ledger.append({ type: 'bill.credit', payload: { station, device: `BA-${station}`, denomination: amount, currency: 'MOP' }, txId: `test-note-${Date.now()}-${notes}` });
+}

@@ -1,0 +1,69 @@
+import type { TiltNotice } from '../../protocol/index.js';
+
+/** Who may end a fault: the condition itself, an attendant, a supervisor, or the hold's resolution. */
+export type TiltClearance = 'auto' | 'attendant' | 'supervisor' | 'resolution';
+
+export interface TiltSpec {
+  /** A station's device, or the whole table. */
+  scope: 'station' | 'table';
+  severity: TiltNotice['severity'];
+  disables: TiltNotice['disables'];
+  /**
+   * `auto`: journalled as cleared when the condition goes. `attendant` / `supervisor`: a person of
+   * that rank (or above) clears it once the condition is gone. `resolution`: cleared when what
+   * caused it is resolved through its own two-person act (a card hold: card entered or round void).
+   */
+  clears: TiltClearance;
+  /**
+   * A momentary event (a cheat attempt, a shoe alarm, a failed verification) has no condition
+   * that could "go": it stays until a person clears it, and may be cleared at once.
+   */
+  latched: boolean;
+}
+
+/**
+ * Every fault the table knows. Why each disables what it does:
+ * - a lost bill acceptor or a full stacker only stops notes; the player's credit still plays;
+ * - a jam may hold a player's note, a removed stacker leaves the cashbox open, and a cheat attempt
+ *   is an attack on the acceptor: the station stops until someone has looked;
+ * - a lost shoe or an open lid cannot deal the next round safely (new bets stop; the round in play
+ *   waits for its cards anyway), an alarm of the shoe or a ledger that fails its verification puts
+ *   every record of the table in doubt: the whole table halts;
+ * - a card hold halts the table until a supervisor enters the card or voids the round;
+ * - offline beyond the limit: DESIGN.md §5, new bets stop, rounds in play finish, cash-out goes on.
+ */
+export const TILTS = {
+  'bill-acceptor-lost': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false },
+  'bill-jam': { scope: 'station', severity: 'warning', disables: 'station', clears: 'attendant', latched: false },
+  'stacker-full': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false },
+  'stacker-removed': { scope: 'station', severity: 'critical', disables: 'station', clears: 'attendant', latched: false },
+  'bill-cheat': { scope: 'station', severity: 'critical', disables: 'station', clears: 'supervisor', latched: true },
+  'bill-failure': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false },
+  'shoe-lost': { scope: 'table', severity: 'critical', disables: 'new-bets', clears: 'auto', latched: false },
+  'shoe-lid-open': { scope: 'table', severity: 'warning', disables: 'new-bets', clears: 'auto', latched: false },
+  'shoe-alarm': { scope: 'table', severity: 'critical', disables: 'table', clears: 'supervisor', latched: true },
+  'card-hold': { scope: 'table', severity: 'critical', disables: 'table', clears: 'resolution', latched: false },
+  'upstream-offline': { scope: 'table', severity: 'warning', disables: 'new-bets', clears: 'auto', latched: false },
+  'ledger-integrity': { scope: 'table', severity: 'critical', disables: 'table', clears: 'supervisor', latched: true },
+} as const satisfies Record<string, TiltSpec>;
+
+export type TiltKind = keyof typeof TILTS;
+export const TILT_KINDS = Object.keys(TILTS) as TiltKind[];
+
+export function isTiltKind(kind: string): kind is TiltKind {
+  return Object.hasOwn(TILTS, kind);
+}
+
+export function tiltSpec(kind: TiltKind): TiltSpec {
+  return TILTS[kind];
+}
+
+/** The locale key of a fault's message (every locale words it). */
+export function tiltMessageKey(kind: TiltKind): string {
+  return `tilt.${kind}`;
+}
+
+/** The locale key saying how a fault clears. */
+export function tiltClearsKey(clears: TiltClearance): string {
+  return `tiltClears.${clears}`;
+}

@@ -1,0 +1,186 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { verifyLedger } from '../../ledger/index.js';
+import { credit, floorTable } from '../testing/floor-kit.js';
+import { onBillAcceptorEvent, onShoeEvent, onUpstreamSignal } from './tilt-sources.js';
+import { TILT_KINDS } from './tilt-kinds.js';
+import { catalogues } from '../../locales/index.js';
+
+const types = (t: ReturnType<typeof floorTable>) => [...t.ledger.entries(1)].map((e) => e.type).filter((x) => x.startsWith('tilt.'));
+const place = (t: ReturnType<typeof floorTable>, station: number, amount = 10_000) =>
+  t.host.apply(`station/${station}`, t.host.version(`station/${station}`), { name: 'place-bet', bet: 'main', amount });
+
+describe('tilt manager', () => {
+  it('words every fault in every locale', () => {
+    for (const lang of ['zh-Hant', 'pt', 'en'] as const) {
+      const tilt = (catalogues[lang] as unknown as { tilt: Record<string, string> }).tilt;
+      for (const kind of TILT_KINDS) assert.ok(tilt[kind], `${lang} tilt.${kind}`);
+    }
+  });
+
+  it('journals a fault once, shows it to the table and to its own station only, and disables that station', () => {
+    const t = floorTable();
+    try {
+      credit(t.ledger, 2, 50_000);
+      credit(t.ledger, 3, 50_000);
+      onBillAcceptorEvent(t.tilts, 2, { type: 'jam', where: 'acceptor' });
+      onBillAcceptorEvent(t.tilts, 2, { type: 'jam', where: 'acceptor' });
+      assert.deepEqual(types(t), ['tilt.raise'], 'a repeat of the same fault is not journalled again');
+      const s2 = t.host.state('station/2');
+      const s3 = t.host.state('station/3');
+      const table = t.host.state('table');
+      assert.ok(s2.kind === 'station' && s3.kind === 'station' && table.kind === 'table');
+      assert.deepEqual(s2.tilts?.map((n) => [n.kind, n.messageKey, n.disables, n.station]), [['bill-jam', 'tilt.bill-jam', 'station', 2]]);
+      assert.deepEqual(s3.tilts, [], 'another station never sees it');
+      assert.deepEqual(table.tilts, [], 'the table display shows table faults only');
+      assert.equal(s2.betting.open, false);
+      assert.equal(s3.betting.open, true);
+      const r = place(t, 2);
+      assert.equal(r.ok, false);
+      assert.equal(!r.ok && r.error.refusal, 'station-disabled');
+      assert.equal(place(t, 3).ok, true, 'the other stations play on');
+    } finally {
+      t.close();
+    }
+  });
+
+  it('lets a person clear a fault only with the right role and once the device is fixed; journals who', () => {
+    const t = floorTable();
+    try {
+      onBillAcceptorEvent(t.tilts, 1, { type: 'jam', where: 'stacker' });
+      const attendant = { user: 'att-7', role: 'attendant' as const };
+      assert.match(JSON.stringify(t.tilts.clear('bill-jam', 1, attendant)), /still holds/);
+      onBillAcceptorEvent(t.tilts, 1, { type: 'faultCleared' });
+      assert.equal(t.tilts.list()[0]?.clearable, true);
+      assert.match(JSON.stringify(t.tilts.clear('bill-jam', 1, { user: 'aud-1', role: 'auditor' })), /may not clear/);
+      assert.match(JSON.stringify(t.tilts.clear('bill-jam', 2, attendant)), /no current bill-jam fault at station 2/);
+      assert.deepEqual(t.tilts.clear('bill-jam', 1, attendant), { ok: true });
+      assert.deepEqual(t.tilts.list(), []);
+      const cleared = [...t.ledger.entries(1)].find((e) => e.type === 'tilt.clear');
+      const body = JSON.parse(cleared?.body ?? '{}') as { payload: Record<string, unknown> };
+      assert.deepEqual(body.payload, { kind: 'bill-jam', station: 1, raisedSeq: 1, automatic: false, by: 'att-7', role: 'attendant' });
+
+      onBillAcceptorEvent(t.tilts, 1, { type: 'cheated' });
+      assert.match(JSON.stringify(t.tilts.clear('bill-cheat', 1, attendant)), /needs a supervisor/);
+      assert.deepEqual(t.tilts.clear('bill-cheat', 1, { user: 'sup-1', role: 'supervisor' }), { ok: true }, 'a cheat is latched: cleared at once by a supervisor');
+    } finally {
+      t.close();
+    }
+  });
+
+  it('clears an automatic fault when its condition goes, and refuses a person clearing it', () => {
+    const t = floorTable();
+    try {
+      onShoeEvent(t.tilts, { type: 'disconnected', reason: 'cable' }, () => false);
+      assert.match(JSON.stringify(t.tilts.clear('shoe-lost', undefined, { user: 'sup', role: 'supervisor' })), /clears by itself/);
+      const r = place(t, 1);
+      assert.equal(!r.ok && r.error.refusal, 'bets-paused');
+      onShoeEvent(t.tilts, { type: 'reconnected' }, () => false);
+      assert.deepEqual(t.tilts.list(), []);
+      assert.deepEqual(types(t), ['tilt.raise', 'tilt.clear']);
+      assert.equal(JSON.parse([...t.ledger.entries(1)].at(-1)?.body ?? '{}').payload.automatic, true);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('does not count an open lid while the table asks for a new shoe', () => {
+    const t = floorTable();
+    try {
+      onShoeEvent(t.tilts, { type: 'lid', sequence: 4, open: true }, () => true);
+      assert.deepEqual(t.tilts.list(), []);
+      onShoeEvent(t.tilts, { type: 'lid', sequence: 5, open: true }, () => false);
+      assert.deepEqual(t.tilts.list().map((x) => x.kind), ['shoe-lid-open']);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('stops new bets while offline beyond the limit with the offline reason, and takes them again after', () => {
+    const t = floorTable();
+    try {
+      credit(t.ledger, 1, 50_000);
+      onUpstreamSignal(t.tilts, true);
+      const r = place(t, 1);
+      assert.equal(!r.ok && r.error.refusal, 'bets-stopped');
+      onUpstreamSignal(t.tilts, false);
+      assert.equal(place(t, 1).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('halts the whole table on a shoe alarm: no bets, the countdown stops, a card drawn anyway is a hold', () => {
+    const t = floorTable();
+    try {
+      credit(t.ledger, 1, 50_000);
+      assert.equal(place(t, 1).ok, true);
+      onShoeEvent(t.tilts, { type: 'alarm', sequence: 9, code: 'TAMPER', severity: 'critical', text: 'lid forced' }, () => false);
+      assert.equal(t.rounds.view().endsAt, null, 'the betting countdown stopped');
+      assert.deepEqual(t.rounds.betting(1).bets, {}, 'chips not yet in play came off the spots');
+      const r = place(t, 1);
+      assert.equal(!r.ok && r.error.refusal, 'table-halted');
+      assert.deepEqual(t.tilts.clear('shoe-alarm', undefined, { user: 'sup-1', role: 'supervisor' }), { ok: true });
+      assert.notEqual(t.rounds.view().endsAt, null, 'the betting window runs again');
+      assert.equal(place(t, 1).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('raises a card hold with the rounds and clears it when the round is voided', () => {
+    const t = floorTable();
+    try {
+      credit(t.ledger, 1, 50_000);
+      assert.equal(place(t, 1).ok, true);
+      t.clock.runOut(t.rounds.view().endsAt);
+      t.rounds.onAnomaly('unreadable', null);
+      assert.deepEqual(t.tilts.list().map((x) => [x.kind, x.clears, x.disables]), [['card-hold', 'resolution', 'table']]);
+      assert.match(JSON.stringify(t.tilts.clear('card-hold', undefined, { user: 'sup', role: 'supervisor' })), /clears when the hold is resolved/);
+      assert.deepEqual(t.rounds.voidRound('unreadable card', ['sup-1', 'wit-2']), { ok: true });
+      assert.deepEqual(t.tilts.list(), []);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('halts the table when the ledger fails its verification on demand, until a supervisor clears it', () => {
+    const t = floorTable();
+    try {
+      credit(t.ledger, 1, 50_000);
+      assert.equal(t.floor.verifyLedger().ok, true);
+      assert.deepEqual(t.tilts.list(), []);
+      t.ledger.db.exec('DROP TRIGGER journal_no_update');
+      t.ledger.db.prepare("UPDATE journal SET body = replace(body, '\"denomination\":50000', '\"denomination\":90000') WHERE seq = 1").run();
+      assert.equal(t.floor.verifyLedger().ok, false);
+      assert.deepEqual(t.tilts.list().map((x) => [x.kind, x.disables, x.clears]), [['ledger-integrity', 'table', 'supervisor']]);
+      assert.match(t.tilts.list()[0]?.detail ?? '', /seq 1: content hash/);
+      const r = place(t, 1);
+      assert.equal(!r.ok && r.error.refusal, 'table-halted');
+    } finally {
+      t.close();
+    }
+  });
+
+  it('rebuilds the current faults from the journal after a restart, and the ledger verifies with them', () => {
+    const first = floorTable();
+    onBillAcceptorEvent(first.tilts, 4, { type: 'stackerRemoved' });
+    onBillAcceptorEvent(first.tilts, 5, { type: 'jam', where: 'acceptor' });
+    onBillAcceptorEvent(first.tilts, 5, { type: 'faultCleared' });
+    assert.deepEqual(first.tilts.clear('bill-jam', 5, { user: 'att', role: 'attendant' }), { ok: true });
+    onShoeEvent(first.tilts, { type: 'alarm', sequence: 3, code: 'X', severity: 'warning', text: 'reader dirty' }, () => false);
+    first.stop();
+    const again = floorTable({ dir: first.dir });
+    try {
+      assert.deepEqual(again.tilts.list().map((x) => [x.kind, x.station ?? null]), [['stacker-removed', 4], ['shoe-alarm', null]]);
+      assert.equal(again.rounds.betting(1).open, false, 'the halt is in force again');
+      const s4 = again.host.state('station/4');
+      assert.ok(s4.kind === 'station' && s4.tilts?.some((n) => n.kind === 'stacker-removed'));
+      const report = verifyLedger(again.ledger);
+      assert.deepEqual(report.problems, []);
+      assert.equal(report.ok, true);
+    } finally {
+      again.close();
+    }
+  });
+});

@@ -1,0 +1,239 @@
+import type { Logger } from 'pino';
+import { openTilts, type Ledger } from '../../ledger/index.js';
+import type { RefusalReason, TiltNotice } from '../../protocol/index.js';
+import type { Outcome } from '../table/live-game.js';
+import { mayClear, type Actor } from './staff.js';
+import { isTiltKind, tiltClearsKey, tiltMessageKey, tiltSpec, type TiltClearance, type TiltKind, type TiltSpec } from './tilt-kinds.js';
+
+/** A current fault as service mode lists it: what it is, since when, and how it clears. */
+export interface CurrentTilt extends TiltSpec {
+  kind: TiltKind;
+  station?: number;
+  messageKey: string;
+  clearsKey: string;
+  detail?: string;
+  /** The `tilt.raise` entry and its time. */
+  raisedSeq: number;
+  raisedAt: string;
+  /** Whether the condition still holds (a person may clear only once it has gone). */
+  conditionPresent: boolean;
+  /** Whether a person may clear it now (with the right role). */
+  clearable: boolean;
+}
+
+interface Held {
+  kind: TiltKind;
+  station?: number;
+  detail?: string;
+  raisedSeq: number;
+  raisedAt: string;
+  conditionPresent: boolean;
+}
+
+/** What the current faults stop, for the table's gates. */
+export interface TiltEffects {
+  /** The whole table is halted (no bets, no decisions, the round paused). */
+  halted: boolean;
+  /** New bets are refused at every station. */
+  newBetsStopped: boolean;
+  /** Stations that take no bets and no cash-out. */
+  disabledStations: ReadonlySet<number>;
+}
+
+const keyOf = (kind: string, station?: number) => (station === undefined ? kind : `${kind}@${station}`);
+
+/**
+ * The set of current faults (issue 7 item 5). Each is journalled when raised and when cleared
+ * (`tilt.raise` / `tilt.clear`, no money moves) and rebuilt from the journal at start, so a fault
+ * outlives a restart until it is cleared. Sources call `raise` and `conditionGone`; service mode
+ * calls `list` and `clear`.
+ */
+export class TiltManager {
+  private readonly held = new Map<string, Held>();
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly deps: { ledger: Ledger; log: Logger }) {}
+
+  /**
+   * Rebuilds the current faults from the journal. A restored fault's condition counts as still
+   * present until its source says otherwise (a device that reconnects healthy, a sync that is
+   * back under the limit): nothing is forgotten because the host restarted.
+   */
+  restore(): void {
+    this.held.clear();
+    for (const t of openTilts(this.deps.ledger)) {
+      if (!isTiltKind(t.kind)) {
+        // Only a newer version could have journalled it (a downgrade): say so, do not guess.
+        this.deps.log.error({ tilt: t }, 'the journal names a fault this version does not know');
+        continue;
+      }
+      this.held.set(keyOf(t.kind, t.station), {
+        kind: t.kind,
+        ...(t.station !== undefined ? { station: t.station } : {}),
+        ...(t.detail !== undefined ? { detail: t.detail } : {}),
+        raisedSeq: t.seq,
+        raisedAt: t.ts,
+        conditionPresent: !tiltSpec(t.kind).latched,
+      });
+    }
+    if (this.held.size > 0) this.deps.log.warn({ tilts: [...this.held.keys()] }, 'faults restored from the journal');
+    this.changed();
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** A fault began (or is seen again). Journalled once; a repeat only marks its condition present. */
+  raise(kind: TiltKind, where: { station?: number; detail?: string } = {}): void {
+    const spec = tiltSpec(kind);
+    if ((spec.scope === 'station') !== (where.station !== undefined)) throw new Error(`fault ${kind} is a ${spec.scope} fault`);
+    const key = keyOf(kind, where.station);
+    const existing = this.held.get(key);
+    if (existing) {
+      if (!existing.conditionPresent && !spec.latched) {
+        existing.conditionPresent = true;
+        this.changed();
+      }
+      return;
+    }
+    const r = this.deps.ledger.append({
+      type: 'tilt.raise',
+      payload: { kind, ...(where.station !== undefined ? { station: where.station } : {}), ...(where.detail ? { detail: where.detail.slice(0, 2000) } : {}) },
+    });
+    this.held.set(key, {
+      kind,
+      ...(where.station !== undefined ? { station: where.station } : {}),
+      ...(where.detail ? { detail: where.detail } : {}),
+      raisedSeq: r.entry.seq,
+      raisedAt: r.entry.ts,
+      conditionPresent: !spec.latched,
+    });
+    this.deps.log.warn({ kind, station: where.station, detail: where.detail, seq: r.entry.seq }, 'fault raised');
+    this.changed();
+  }
+
+  /**
+   * The condition of a fault has gone: an automatic fault (or one cleared by its resolution) is
+   * journalled as cleared; one a person clears now waits for them.
+   */
+  conditionGone(kind: TiltKind, station?: number, detail?: string): void {
+    const held = this.held.get(keyOf(kind, station));
+    if (!held) return;
+    const { clears } = tiltSpec(kind);
+    if (clears === 'auto' || clears === 'resolution') return this.journalClear(held, { automatic: true, ...(detail ? { detail } : {}) });
+    if (held.conditionPresent) {
+      held.conditionPresent = false;
+      this.changed();
+    }
+  }
+
+  /**
+   * A person clears a fault (service mode). Refused for a role that may not clear it, for a fault
+   * that clears by itself or by its resolution, and while its condition still holds.
+   */
+  clear(kind: string, station: number | undefined, by: Actor): Outcome {
+    if (!isTiltKind(kind)) return { ok: false, reason: `no fault kind "${kind}"` };
+    const held = this.held.get(keyOf(kind, station));
+    if (!held) return { ok: false, reason: `no current ${kind} fault${station !== undefined ? ` at station ${station}` : ''}` };
+    const { clears } = tiltSpec(kind);
+    if (clears === 'auto') return { ok: false, reason: `${kind} clears by itself when its condition goes` };
+    if (clears === 'resolution') return { ok: false, reason: `${kind} clears when the hold is resolved (card entered or round voided)` };
+    if (!mayClear(by.role, clears)) return { ok: false, reason: `a ${by.role} may not clear ${kind}: it needs a ${clears}` };
+    if (held.conditionPresent) return { ok: false, reason: `${kind} still holds at the device: fix it first` };
+    this.journalClear(held, { automatic: false, by });
+    return { ok: true };
+  }
+
+  /** Every current fault, oldest first, with how it clears. */
+  list(): CurrentTilt[] {
+    return [...this.held.values()]
+      .sort((a, b) => a.raisedSeq - b.raisedSeq)
+      .map((h) => {
+        const spec = tiltSpec(h.kind);
+        return {
+          ...spec,
+          kind: h.kind,
+          ...(h.station !== undefined ? { station: h.station } : {}),
+          messageKey: tiltMessageKey(h.kind),
+          clearsKey: tiltClearsKey(spec.clears),
+          ...(h.detail !== undefined ? { detail: h.detail } : {}),
+          raisedSeq: h.raisedSeq,
+          raisedAt: h.raisedAt,
+          conditionPresent: h.conditionPresent,
+          clearable: isPersonCleared(spec.clears) && !h.conditionPresent,
+        };
+      });
+  }
+
+  /** What a screen shows: the table's faults and, for a station, its own (never another's). */
+  notices(station: number | null): TiltNotice[] {
+    return this.list()
+      .filter((t) => t.station === undefined || t.station === station)
+      .map((t) => ({
+        kind: t.kind,
+        messageKey: t.messageKey,
+        severity: t.severity,
+        disables: t.disables,
+        ...(t.station !== undefined ? { station: t.station } : {}),
+      }));
+  }
+
+  effects(): TiltEffects {
+    const disabled = new Set<number>();
+    let halted = false;
+    let newBetsStopped = false;
+    for (const h of this.held.values()) {
+      const { disables } = tiltSpec(h.kind);
+      if (disables === 'table') halted = true;
+      else if (disables === 'new-bets') newBetsStopped = true;
+      else if (disables === 'station' && h.station !== undefined) disabled.add(h.station);
+    }
+    return { halted, newBetsStopped: newBetsStopped || halted, disabledStations: disabled };
+  }
+
+  /** Why a station's new bet (or cash-out) is refused by the current faults, or null. */
+  refusal(station: number, what: 'bet' | 'cash-out' | 'decision'): { reason: string; refusal: RefusalReason } | null {
+    const e = this.effects();
+    if (e.halted) return { reason: `the table is halted: ${this.describe('table')}`, refusal: 'table-halted' };
+    if (what !== 'decision' && e.disabledStations.has(station)) return { reason: `station ${station} is disabled: ${this.describe('station', station)}`, refusal: 'station-disabled' };
+    if (what === 'bet' && e.newBetsStopped) {
+      const upstreamOnly = [...this.held.values()].every((h) => tiltSpec(h.kind).disables !== 'new-bets' || h.kind === 'upstream-offline');
+      return { reason: `new bets are stopped: ${this.describe('new-bets')}`, refusal: upstreamOnly ? 'bets-stopped' : 'bets-paused' };
+    }
+    return null;
+  }
+
+  private describe(disables: TiltNotice['disables'], station?: number): string {
+    return [...this.held.values()]
+      .filter((h) => tiltSpec(h.kind).disables === disables && (station === undefined || h.station === station))
+      .map((h) => h.kind)
+      .join(', ');
+  }
+
+  private journalClear(held: Held, how: { automatic: boolean; by?: Actor; detail?: string }): void {
+    this.deps.ledger.append({
+      type: 'tilt.clear',
+      payload: {
+        kind: held.kind,
+        ...(held.station !== undefined ? { station: held.station } : {}),
+        raisedSeq: held.raisedSeq,
+        automatic: how.automatic,
+        ...(how.by ? { by: how.by.user, role: how.by.role } : {}),
+        ...(how.detail ? { detail: how.detail } : {}),
+      },
+    });
+    this.held.delete(keyOf(held.kind, held.station));
+    this.deps.log.info({ kind: held.kind, station: held.station, by: how.by, automatic: how.automatic }, 'fault cleared');
+    this.changed();
+  }
+
+  private changed(): void {
+    for (const l of this.listeners) l();
+  }
+}
+
+function isPersonCleared(clears: TiltClearance): boolean {
+  return clears === 'attendant' || clears === 'supervisor';
+}

@@ -1,0 +1,94 @@
+import type { BillAcceptorEvent } from '../../hardware/billacceptor/types.js';
+import type { ShoeEvent } from '../../hardware/shoe/types.js';
+import { verifyLedger, type Ledger } from '../../ledger/index.js';
+import type { RoundController } from '../table/round-controller.js';
+import type { TiltManager } from './tilt-manager.js';
+
+// The sources of faults: each maps its own events onto raise / conditionGone, nothing else.
+
+/** A bill acceptor's event at a station. */
+export function onBillAcceptorEvent(tilts: TiltManager, station: number, e: BillAcceptorEvent): void {
+  const at = { station };
+  switch (e.type) {
+    case 'disconnected':
+      return tilts.raise('bill-acceptor-lost', { ...at, detail: e.reason });
+    case 'connected':
+    case 'reconnected':
+      return tilts.conditionGone('bill-acceptor-lost', station);
+    case 'jam':
+      return tilts.raise('bill-jam', { ...at, detail: `jam in the ${e.where}${e.note ? `, note ${e.note.denomination} ${e.note.currency}` : ''}` });
+    case 'stackerFull':
+      return tilts.raise('stacker-full', at);
+    case 'stackerRemoved':
+      return tilts.raise('stacker-removed', at);
+    case 'stackerReplaced':
+      // A replaced stacker is an emptied one.
+      tilts.conditionGone('stacker-removed', station);
+      return tilts.conditionGone('stacker-full', station);
+    case 'cheated':
+      return tilts.raise('bill-cheat', at);
+    case 'failure':
+      return tilts.raise('bill-failure', { ...at, detail: `${e.reason}${e.code !== undefined ? ` (code ${e.code})` : ''}` });
+    case 'unvaluedCredit':
+      return tilts.raise('bill-failure', { ...at, detail: `credit the host cannot value: ${e.reason}` });
+    case 'faultCleared':
+    case 'idle':
+      // The device reports itself healthy: every condition of its own has gone.
+      for (const kind of ['bill-acceptor-lost', 'bill-jam', 'stacker-full', 'stacker-removed', 'bill-failure'] as const) tilts.conditionGone(kind, station);
+      return;
+    default:
+      return;
+  }
+}
+
+/**
+ * The shoe's events. Its lid opens as a matter of course when the dealer changes the shoe, so an
+ * open lid is a fault only when no shuffle is due.
+ */
+export function onShoeEvent(tilts: TiltManager, e: ShoeEvent, shuffleDue: () => boolean): void {
+  switch (e.type) {
+    case 'disconnected':
+      return tilts.raise('shoe-lost', { detail: e.reason });
+    case 'connected':
+    case 'reconnected':
+      return tilts.conditionGone('shoe-lost');
+    case 'lid':
+      if (e.open && !shuffleDue()) return tilts.raise('shoe-lid-open', { detail: `shoe sequence ${e.sequence}` });
+      if (!e.open) tilts.conditionGone('shoe-lid-open');
+      return;
+    case 'shoeLoaded':
+      return tilts.conditionGone('shoe-lid-open');
+    case 'alarm':
+      if (e.severity !== 'info') tilts.raise('shoe-alarm', { detail: `${e.code}: ${e.text} (shoe sequence ${e.sequence})` });
+      return;
+    default:
+      return;
+  }
+}
+
+/** A card hold of the rounds is a fault of the table until it is resolved. */
+export function watchHolds(tilts: TiltManager, rounds: RoundController): () => void {
+  const look = () => {
+    const hold = rounds.view().hold;
+    if (hold) tilts.raise('card-hold', { detail: `round ${rounds.view().roundId}: ${hold}` });
+    else tilts.conditionGone('card-hold', undefined, 'hold resolved');
+  };
+  look();
+  return rounds.onChange(look);
+}
+
+/** The sync client's stop-new-bets signal (unsynced entries beyond the offline limit). */
+export function onUpstreamSignal(tilts: TiltManager, stop: boolean, detail?: string): void {
+  if (stop) tilts.raise('upstream-offline', detail ? { detail } : {});
+  else tilts.conditionGone('upstream-offline');
+}
+
+/**
+ * The full verification of the ledger (hash chain, replay, projections). A failure halts the
+ * table until a supervisor has looked; it returns the report for the log.
+ */
+export function verifyForTilts(ledger: Ledger, tilts: TiltManager): ReturnType<typeof verifyLedger> {
+  const report = verifyLedger(ledger);
+  if (!report.ok) tilts.raise('ledger-integrity', { detail: report.problems.slice(0, 5).join('; ') });
+  return report;
+}

@@ -1,0 +1,64 @@
+import type { EntryBody, Ledger } from './ledger.js';
+
+// Read-only queries of the journal that the table host rebuilds its floor state from at start:
+// the faults still raised, the handpays not yet paid, the configuration changes. The journal is
+// the only record, so whatever was current at a kill is current again after the restart.
+
+export interface OpenTilt {
+  seq: number;
+  ts: string;
+  kind: string;
+  station?: number;
+  detail?: string;
+}
+
+/** `tilt.raise` entries no `tilt.clear` names, oldest first. */
+export function openTilts(ledger: Ledger): OpenTilt[] {
+  const rows = ledger.db.prepare(`SELECT seq, ts, body FROM journal WHERE type = 'tilt.raise' AND seq NOT IN (
+    SELECT json_extract(body, '$.payload.raisedSeq') FROM journal WHERE type = 'tilt.clear') ORDER BY seq`).all() as { seq: number; ts: string; body: string }[];
+  return rows.map((r) => {
+    const p = (JSON.parse(r.body) as EntryBody).payload as { kind: string; station?: number; detail?: string };
+    return { seq: r.seq, ts: r.ts, kind: p.kind, ...(p.station !== undefined ? { station: p.station } : {}), ...(p.detail !== undefined ? { detail: p.detail } : {}) };
+  });
+}
+
+export interface PendingHandpay {
+  requestTxId: string;
+  seq: number;
+  ts: string;
+  station: number;
+  amount: number;
+  /** `credit.cancel` (a cash-out) or `handpay.request` (a jackpot, a win above the limit). */
+  type: 'credit.cancel' | 'handpay.request';
+}
+
+/** Cancelled credits and handpay requests with no `handpay.confirm`, oldest first. */
+export function pendingHandpays(ledger: Ledger): PendingHandpay[] {
+  const rows = ledger.db.prepare(`SELECT seq, ts, type, tx_id, body FROM journal WHERE type IN ('credit.cancel', 'handpay.request')
+    AND tx_id NOT IN (SELECT json_extract(body, '$.payload.requestTxId') FROM journal WHERE type = 'handpay.confirm') ORDER BY seq`)
+    .all() as { seq: number; ts: string; type: PendingHandpay['type']; tx_id: string; body: string }[];
+  return rows.map((r) => {
+    const p = (JSON.parse(r.body) as EntryBody).payload as { station: number; amount: number };
+    return { requestTxId: r.tx_id, seq: r.seq, ts: r.ts, type: r.type, station: p.station, amount: p.amount };
+  });
+}
+
+export interface JournalledConfigChange {
+  seq: number;
+  ts: string;
+  key: string;
+  before: unknown;
+  after: unknown;
+  who: string;
+  witness?: string;
+  authorisation: string;
+}
+
+/** Every `config.change`, in order. */
+export function configChanges(ledger: Ledger): JournalledConfigChange[] {
+  const rows = ledger.db.prepare("SELECT seq, ts, body FROM journal WHERE type = 'config.change' ORDER BY seq").all() as { seq: number; ts: string; body: string }[];
+  return rows.map((r) => {
+    const p = (JSON.parse(r.body) as EntryBody).payload as Omit<JournalledConfigChange, 'seq' | 'ts'>;
+    return { seq: r.seq, ts: r.ts, ...p };
+  });
+}

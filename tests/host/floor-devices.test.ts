@@ -1,0 +1,91 @@
+// The floor's faults from real drivers over the simulated devices: a bill jam, a removed stacker
+// and an open shoe lid travel simulator bytes → driver → tilt manager → journal → screens.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import pino from 'pino';
+import { simulatedTableConfig } from '../../host/config/table-config.js';
+import { startHost, type RunningHost } from '../../host/start-host.js';
+import { openLedger } from '../../ledger/index.js';
+
+/** Resolves when the predicate holds, checked on every change of the faults. */
+function until(running: RunningHost, predicate: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    if (predicate()) return resolve();
+    const off = running.floor.tilts.onChange(() => {
+      if (predicate()) {
+        off();
+        resolve();
+      }
+    });
+  });
+}
+
+const kinds = (running: RunningHost) => running.floor.tilts.list().map((t) => `${t.kind}${t.station ? `@${t.station}` : ''}`);
+
+describe('faults from the simulated devices', () => {
+  let running: RunningHost;
+  let dir: string;
+  before(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'floor-devices-'));
+    running = await startHost({ dataDir: dir, rendererDir: path.join(dir, 'none'), logger: pino({ level: 'silent' }), simulatedDealer: false });
+  });
+  after(async () => {
+    await running.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('raises a jam at its station, lets an attendant clear it once the acceptor reports it fixed', async () => {
+    const sim = running.billAcceptors.simulator(2);
+    assert.ok(sim);
+    sim.jam('acceptor');
+    await until(running, () => kinds(running).includes('bill-jam@2'));
+    const view = running.host.state('station/2');
+    assert.ok(view.kind === 'station' && view.tilts?.some((t) => t.kind === 'bill-jam'));
+    sim.clearFault();
+    await until(running, () => running.floor.tilts.list().find((t) => t.kind === 'bill-jam')?.clearable === true);
+    assert.deepEqual(running.floor.tilts.clear('bill-jam', 2, { user: 'att-1', role: 'attendant' }), { ok: true });
+    assert.ok(!kinds(running).includes('bill-jam@2'));
+  });
+
+  it('raises a removed stacker, and an open shoe lid that clears itself when closed', async () => {
+    running.billAcceptors.simulator(3)?.removeStacker();
+    await until(running, () => kinds(running).includes('stacker-removed@3'));
+    const shoe = running.shoe.simulator();
+    assert.ok(shoe);
+    shoe.openLid();
+    await until(running, () => kinds(running).includes('shoe-lid-open'));
+    const table = running.host.state('table');
+    assert.ok(table.kind === 'table' && table.tilts?.some((t) => t.kind === 'shoe-lid-open' && t.disables === 'new-bets'));
+    shoe.closeLid();
+    await until(running, () => !kinds(running).includes('shoe-lid-open'));
+  });
+});
+
+describe('ledger verification at start', () => {
+  it('halts the table when an entry older than the open-time tail check was altered', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'floor-verify-'));
+    try {
+      const ledger = openLedger(dir, 'SIM-WAR-01');
+      ledger.append({ type: 'bill.credit', payload: { station: 1, device: 'BA-1', denomination: 50_000, currency: 'MOP' }, txId: 'n1' });
+      for (let i = 0; i < 300; i++) ledger.append({ type: 'power.reset', payload: { clean: true, softwareVersion: 'test' } });
+      ledger.db.exec('DROP TRIGGER journal_no_update');
+      ledger.db.prepare("UPDATE journal SET body = replace(body, '\"denomination\":50000', '\"denomination\":90000') WHERE seq = 1").run();
+      ledger.close();
+      const running = await startHost({
+        dataDir: dir, rendererDir: path.join(dir, 'none'), logger: pino({ level: 'silent' }), simulatedDealer: false,
+        config: simulatedTableConfig('war'),
+      });
+      try {
+        assert.deepEqual(running.floor.tilts.list().map((t) => t.kind), ['ledger-integrity']);
+        assert.equal(running.rounds.betting(1).open, false);
+      } finally {
+        await running.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
