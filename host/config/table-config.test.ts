@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { openBillAcceptor } from '../../hardware/open.js';
+import { openLedger } from '../../ledger/index.js';
 import { BillAcceptors } from '../devices/bill-acceptors.js';
 import { credit, floorTable, silent, type FloorTable } from '../testing/floor-kit.js';
 import { ConfigFileError, loadTableConfigFile } from './load-config.js';
@@ -51,7 +52,7 @@ describe('table configuration as data', () => {
     const config = TableConfig.parse({ ...base, stations: base.stations.slice(0, 2).map((s, i) => ({ ...s, billProtocol: i === 1 ? 'ssp' : 'id003' })) });
     const seen: string[] = [];
     const accept = new BillAcceptors({
-      config, ledger: null as never, log: silent, onCreditChanged: () => undefined,
+      config, ledger: openLedger(mkdtempSync(path.join(dir, 'ledger-')), 'SIM-WAR-01'), log: silent, onCreditChanged: () => undefined,
       open: (spec, options) => {
         seen.push(options.protocol);
         return openBillAcceptor(spec, options);

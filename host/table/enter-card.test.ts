@@ -23,7 +23,8 @@ describe('manual card entry on a hold', () => {
       assert.deepEqual(t.rounds.view().results?.map((l) => l.net), [10_000]);
       assert.equal(t.ledger.credit(1), 60_000);
       assert.deepEqual(t.tilts.list(), [], 'the card hold cleared with its resolution');
-      const misread = [...t.ledger.entries(1)].find((e) => e.type === 'misread');
+      // The hold itself was journalled as pending (recovery); its resolution is the later entry.
+      const misread = [...t.ledger.entries(1)].find((e) => e.type === 'misread' && e.body.includes('"card-entered"'));
       const p = (JSON.parse(misread?.body ?? '{}') as { payload: Record<string, unknown> }).payload;
       assert.deepEqual([p.resolution, p.card, p.confirmedBy, p.shoeSequence, p.roundId], ['card-entered', '2D', ['sup-1', 'wit-2'], [42], t.rounds.view().roundId]);
       const settled = t.ledger.recall({ station: 1, limit: 1 })[0];

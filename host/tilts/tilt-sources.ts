@@ -70,7 +70,8 @@ export function onShoeEvent(tilts: TiltManager, e: ShoeEvent, shuffleDue: () => 
 export function watchHolds(tilts: TiltManager, rounds: RoundController): () => void {
   const look = () => {
     const hold = rounds.view().hold;
-    if (hold) tilts.raise('card-hold', { detail: `round ${rounds.view().roundId}: ${hold}` });
+    // A ledger hold (verification failed at start) is the ledger-integrity fault, not a card's.
+    if (hold && hold !== 'ledger') tilts.raise('card-hold', { detail: `round ${rounds.view().roundId}: ${hold}` });
     else tilts.conditionGone('card-hold', undefined, 'hold resolved');
   };
   look();
