@@ -131,3 +131,33 @@ describe('offline beyond the limit', () => {
     }
   });
 });
+
+describe('an SSP station', () => {
+  it('credits a note through the SSP driver when its configuration names ssp', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'floor-ssp-'));
+    try {
+      const base = simulatedTableConfig('war');
+      const config = { ...base, stations: base.stations.map((s) => (s.station === 1 ? { ...s, billProtocol: 'ssp' as const } : s)) };
+      const running = await startHost({ dataDir: dir, rendererDir: path.join(dir, 'none'), logger: pino({ level: 'silent' }), simulatedDealer: false, config });
+      try {
+        const sim = running.billAcceptors.simulator(1);
+        assert.equal(sim?.protocol, 'ssp');
+        const credited = new Promise<void>((resolve) => {
+          const off = running.host.onChange((view) => {
+            if (view === 'station/1' && running.ledger.credit(1) === 10_000) {
+              off();
+              resolve();
+            }
+          });
+        });
+        sim?.insertNote(100);
+        await credited;
+        assert.deepEqual([...running.ledger.entries(1)].map((e) => e.type).filter((t) => t.startsWith('bill.')), ['bill.escrow', 'bill.credit']);
+      } finally {
+        await running.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
