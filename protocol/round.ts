@@ -74,8 +74,9 @@ export const StationBetting = z.strictObject({
   spots: z.array(BetSpot).max(16),
   bets: z.record(z.string(), MinorUnits.positive()),
   /**
-   * Spots that were under their minimum when betting closed: they do not play this round and
-   * their chips stayed credit. Shown to the player (never silent) with `refusals.under-min`.
+   * Spots that did not play when betting closed (under their minimum, a bet behind a seat that
+   * did not bet…): their chips stayed credit. Shown to the player (never silent) with
+   * `refusals.<reason>` (`under-min` when no reason is given).
    */
   unplayed: z
     .array(z.strictObject({ bet: z.string().min(1).max(32), amount: MinorUnits.positive(), min: MinorUnits.positive(), reason: RefusalReason.optional() }))

@@ -38,6 +38,7 @@ const FAULTS = new Set<BillAcceptorEvent['type']>(['jam', 'stackerFull', 'stacke
 export class BillAcceptors {
   private readonly devices = new Map<number, OpenedBillAcceptor>();
   private readonly status = new Map<number, BillAcceptorStatus>();
+  private readonly inhibited = new Set<number>();
 
   constructor(private readonly deps: BillAcceptorDeps) {}
 
@@ -51,7 +52,7 @@ export class BillAcceptors {
         protocol: s.billProtocol,
         currency: config.currency,
         ...(config.denominations ? { accept: config.denominations } : {}),
-        enabled: true,
+        enabled: !this.inhibited.has(s.station),
         // A note in escrow when the host stopped: the power-up report resolves it (host/recovery/escrow.ts).
         pendingNote: pendingNoteFor(this.deps.ledger, device),
         onEscrow: (note) => this.escrow(s.station, device, note),
@@ -65,6 +66,17 @@ export class BillAcceptors {
   /** The simulator behind a `sim` station (insert a note, inject a fault); null for real hardware. */
   simulator(station: number): OpenedBillAcceptor['simulator'] | null {
     return this.devices.get(station)?.simulator ?? null;
+  }
+
+  /** Stops or resumes note acceptance at one station (a fault that disables it, a halted table). */
+  setStationEnabled(station: number, enabled: boolean): void {
+    // Remembered, so a station disabled before the devices open (a fault restored at start) opens inhibited.
+    if (enabled) this.inhibited.delete(station);
+    else this.inhibited.add(station);
+    const d = this.devices.get(station);
+    if (!d) return;
+    if (enabled) d.enable();
+    else d.disable();
   }
 
   /** The notes every acceptor takes (a configuration change of `denominations`). */

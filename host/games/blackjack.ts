@@ -119,11 +119,13 @@ export class BlackjackGame implements LiveGame {
         // undefined) and every bettor behind whose stake follows a double or a split (Art. 20).
         const cost = new Map<string | undefined, number>();
         const add = (owner: string | undefined, n: number) => cost.set(owner, (cost.get(owner) ?? 0) + n);
+        // A bettor behind is asked for its own insurance once the seat insures (rule 15): it pays it.
+        const insurer = x.decider.startsWith('seat:') ? undefined : x.decider;
         if (action === 'insurance') {
           const insure = Math.min(amount ?? x.insurance?.max ?? 0, x.insurance?.max ?? 0);
           if (!x.insurance || insure < x.insurance.min) return { ok: false, reason: 'insurance amount out of range', refusal: 'illegal-action' };
           act = { type: 'insurance', amount: insure };
-          add(undefined, insure);
+          add(insurer, insure);
         } else {
           act = { type: action as Exclude<ActionType, 'insurance'> };
           for (const st of round.stakesOf(seat).filter((s) => s.hand === x.hand)) {
@@ -147,7 +149,7 @@ export class BlackjackGame implements LiveGame {
         const bet = act.type === 'insurance' ? 'insurance' : act.type === 'split' ? 'split' : 'double';
         const extra: ExtraBet[] = [];
         for (const [owner, total] of after) {
-          const raised = total - (before.get(owner) ?? 0) + (owner === undefined && act.type === 'insurance' ? act.amount : 0);
+          const raised = total - (before.get(owner) ?? 0) + (owner === insurer && act.type === 'insurance' ? act.amount : 0);
           if (raised > 0) extra.push({ seat, bet, amount: raised, ...(owner !== undefined ? { owner } : {}) });
         }
         return { ok: true, extra };

@@ -30,7 +30,7 @@ export interface FloorDeps {
   tilts: TiltManager;
   rounds: RoundController;
   host: TableHost;
-  billAcceptors: Pick<BillAcceptors, 'setAccepted'>;
+  billAcceptors: Pick<BillAcceptors, 'setAccepted' | 'setStationEnabled'>;
   game: LiveGame;
 }
 
@@ -61,7 +61,26 @@ export function wireFloor(d: FloorDeps): Floor {
   const restored = configChanges.restore();
   if (restored > 0) d.log.info({ restored }, 'journalled configuration changes in effect');
   d.host.attachFloor(new StationFloor(d.tilts, handpays));
-  const off = [applyTiltEffects(d.tilts, d.rounds), watchHolds(d.tilts, d.rounds), d.rounds.onChange(() => configChanges.applyQueued())];
+  // A station disabled by a fault (a jam, a removed stacker, a cheat attempt) or a halted table
+  // takes no notes either: the acceptor is inhibited until the fault clears.
+  const refusing = new Set<number>();
+  const gateAcceptors = () => {
+    const e = d.tilts.effects();
+    for (const s of d.config.stations) {
+      const refuse = e.halted || e.disabledStations.has(s.station);
+      if (refuse === refusing.has(s.station)) continue;
+      if (refuse) refusing.add(s.station);
+      else refusing.delete(s.station);
+      d.billAcceptors.setStationEnabled(s.station, !refuse);
+    }
+  };
+  gateAcceptors();
+  const off = [
+    applyTiltEffects(d.tilts, d.rounds),
+    watchHolds(d.tilts, d.rounds),
+    d.tilts.onChange(gateAcceptors),
+    d.rounds.onChange(() => configChanges.applyQueued()),
+  ];
   return {
     tilts: d.tilts,
     handpays,

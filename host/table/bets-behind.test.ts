@@ -67,6 +67,44 @@ describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)'
     }
   });
 
+  it('asks the bettor behind for its own insurance once the seat insures, and charges and pays it there (rule 15)', () => {
+    const t = floorTable({ game: 'blackjack' });
+    try {
+      credit(t.ledger, 1, 100_000);
+      credit(t.ledger, 2, 100_000);
+      burnShoeStart(t);
+      assert.equal(place(t, 1, 'main', 20_000).ok, true);
+      assert.equal(place(t, 2, 'behind:1', 10_000).ok, true);
+      t.clock.runOut(t.rounds.view().endsAt);
+      t.rounds.onCard(parseCard('TS')); // seat 1
+      t.rounds.onCard(parseCard('AH')); // dealer: an ace up, insurance is offered
+      t.rounds.onCard(parseCard('9D')); // seat 1: 19
+      assert.ok(t.rounds.decisionFor(1)?.legal.includes('insurance'));
+      assert.equal(t.rounds.decisionFor(2), null);
+      assert.equal(t.host.apply('station/1', t.host.version('station/1'), { name: 'decide', action: 'insurance', amount: 10_000 }).ok, true);
+      assert.equal(t.ledger.credit(1), 70_000, 'the seat paid its own insurance');
+      assert.ok(t.rounds.decisionFor(2)?.legal.includes('insurance'), 'now the bettor behind is asked');
+      assert.equal(t.host.apply('station/2', t.host.version('station/2'), { name: 'decide', action: 'insurance', amount: 5_000 }).ok, true);
+      assert.equal(t.ledger.credit(2), 85_000, 'the bettor behind paid its own insurance');
+      assert.equal(t.ledger.credit(1), 70_000, 'not the seat');
+      // Whatever the dealer's hand, the round settles and every line pays the station that staked it.
+      for (let i = 0; i < 12 && t.rounds.view().phase === 'dealing'; i++) {
+        const d = t.rounds.decisionFor(1);
+        if (d) assert.equal(decide(t, 1, d.legal.includes('stand') ? 'stand' : d.default).ok, true);
+        else t.rounds.onCard(parseCard(i === 0 ? 'KC' : '2S'));
+      }
+      assert.equal(t.rounds.view().phase, 'results');
+      const rec = t.ledger.recall({ station: 2, limit: 1 })[0];
+      const net = (st: number) => (rec?.lines ?? []).filter((l) => l.station === st).reduce((a, l) => a + l.stake + l.net, 0);
+      assert.equal(t.ledger.credit(1), 70_000 + net(1));
+      assert.equal(t.ledger.credit(2), 85_000 + net(2));
+      assert.ok((rec?.lines ?? []).some((l) => l.station === 2 && l.bet === 'insurance'));
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
   it('does not play a bet behind a seat that did not bet, and tells the station why', () => {
     const t = floorTable({ game: 'blackjack' });
     try {

@@ -36,6 +36,22 @@ describe('manual card entry on a hold', () => {
     }
   });
 
+  it('takes an unreadable burn card between rounds, and the betting countdown runs again', () => {
+    const t = floorTable({ game: 'blackjack' });
+    try {
+      assert.equal(t.rounds.cue()?.kind, 'card', 'a new shoe starts with burns');
+      t.rounds.onAnomaly('unreadable', null, 7);
+      assert.equal(t.rounds.view().endsAt, null);
+      assert.deepEqual(t.rounds.enterCard(parseCard('5H'), 'sup-1', 'wit-2'), { ok: true });
+      assert.equal(t.rounds.view().phase, 'betting');
+      assert.notEqual(t.rounds.view().endsAt, null, 'the window counts down again');
+      const misread = [...t.ledger.entries(1)].find((e) => e.type === 'misread');
+      assert.equal((JSON.parse(misread?.body ?? '{}') as { payload: { roundId?: string } }).payload.roundId, undefined, 'a burn between rounds belongs to no round');
+    } finally {
+      t.close();
+    }
+  });
+
   it('refuses entry for a hold of a card read as it is (void instead)', () => {
     const t = floorTable();
     try {

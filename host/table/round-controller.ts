@@ -323,7 +323,9 @@ export class RoundController {
     this.hold = null;
     this.holdSequence = null;
     this.onCard(card);
-    if (this.hold === null && this.phase === 'betting' && !this.halted) this.schedule(this.deps.timings.bettingMs, () => this.closeBetting());
+    // The hold stopped the countdown of the step it came in (a burn between rounds); a round in
+    // play went on inside onCard.
+    if (this.hold === null && !this.halted && this.phase !== 'dealing') this.resume();
     return { ok: true };
   }
 
@@ -469,6 +471,8 @@ export class RoundController {
         });
         this.placed.set(station, spots);
       } catch (e) {
+        // Not expected (credit was checked just before): bets behind this seat then fail the
+        // ledger's settlement check, the table holds, and a void returns every bet.
         this.deps.log.error({ err: e, station, roundId: this.roundId }, 'bet refused by the ledger: not in play');
         const seat = this.seatOf.get(station);
         if (seat !== undefined) seats.delete(seat);

@@ -57,6 +57,8 @@ export interface FloorTable {
   floor: Floor;
   tilts: TiltManager;
   accepted: (readonly number[])[];
+  /** What the floor last told each station's acceptor (absent: never told, so accepting). */
+  acceptorEnabled: Map<number, boolean>;
   clock: ReturnType<typeof manualTimers>;
   /** Closes this table's services and ledger, keeping the folder (a restart opens it again). */
   stop(): void;
@@ -78,7 +80,11 @@ export function floorTable(options: { game?: 'war' | 'blackjack'; dir?: string; 
   const tilts = new TiltManager({ ledger, log: silent });
   tilts.restore();
   const accepted: (readonly number[])[] = [];
-  const floor = wireFloor({ config, ledger, log: silent, tilts, rounds, host, game, billAcceptors: { setAccepted: (d) => void accepted.push(d) } });
+  const acceptorEnabled = new Map<number, boolean>();
+  const floor = wireFloor({
+    config, ledger, log: silent, tilts, rounds, host, game,
+    billAcceptors: { setAccepted: (d) => void accepted.push(d), setStationEnabled: (s, on) => void acceptorEnabled.set(s, on) },
+  });
   rounds.start();
   const stop = () => {
     floor.close();
@@ -86,7 +92,7 @@ export function floorTable(options: { game?: 'war' | 'blackjack'; dir?: string; 
     ledger.close();
   };
   return {
-    dir, ledger, config, rounds, host, floor, tilts, accepted, clock, stop,
+    dir, ledger, config, rounds, host, floor, tilts, accepted, acceptorEnabled, clock, stop,
     close: () => {
       stop();
       rmSync(dir, { recursive: true, force: true });

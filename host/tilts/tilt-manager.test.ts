@@ -39,6 +39,10 @@ describe('tilt manager', () => {
       assert.equal(r.ok, false);
       assert.equal(!r.ok && r.error.refusal, 'station-disabled');
       assert.equal(place(t, 3).ok, true, 'the other stations play on');
+      assert.deepEqual([...t.acceptorEnabled], [[2, false]], 'only the jammed station\'s acceptor is inhibited');
+      onBillAcceptorEvent(t.tilts, 2, { type: 'faultCleared' });
+      assert.equal(t.tilts.clear('bill-jam', 2, { user: 'att-1', role: 'attendant' }).ok, true);
+      assert.deepEqual([...t.acceptorEnabled], [[2, true]], 'accepting again once cleared');
     } finally {
       t.close();
     }

@@ -1,7 +1,9 @@
 // The floor's faults from real drivers over the simulated devices: a bill jam, a removed stacker
 // and an open shoe lid travel simulator bytes → driver → tilt manager → journal → screens.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -81,6 +83,76 @@ describe('ledger verification at start', () => {
       try {
         assert.deepEqual(running.floor.tilts.list().map((t) => t.kind), ['ledger-integrity']);
         assert.equal(running.rounds.betting(1).open, false);
+      } finally {
+        await running.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('offline beyond the limit', () => {
+  it('raises upstream-offline from the sync client\'s signal, refuses new bets, and clears at a start without the backlog', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'floor-offline-'));
+    const port = await new Promise<number>((resolve) => {
+      const s = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as net.AddressInfo).port;
+        s.close(() => resolve(p));
+      });
+    });
+    try {
+      writeFileSync(path.join(dir, 'upstream-credentials.json'), JSON.stringify({ terminalId: 'SIM-WAR-01', key: randomBytes(32).toString('base64') }));
+      const config = { ...simulatedTableConfig('war'), upstream: `http://127.0.0.1:${port}`, offlineLimit: { maxUnsyncedEntries: 2, maxUnsyncedSeconds: 3600 } };
+      const running = await startHost({ dataDir: dir, rendererDir: path.join(dir, 'none'), logger: pino({ level: 'silent' }), simulatedDealer: false, config });
+      try {
+        assert.ok(running.sync, 'the upstream of the configuration file is used');
+        for (let i = 0; i < 3; i++) running.ledger.append({ type: 'door.open', payload: { door: 'main' } });
+        running.sync.kick();
+        await until(running, () => kinds(running).includes('upstream-offline'));
+        const r = running.host.apply('station/1', running.host.version('station/1'), { name: 'place-bet', bet: 'main', amount: 10_000 });
+        assert.equal(!r.ok && r.error.refusal, 'bets-stopped');
+      } finally {
+        await running.close();
+      }
+      const again = await startHost({ dataDir: dir, rendererDir: path.join(dir, 'none'), logger: pino({ level: 'silent' }), simulatedDealer: false, config: simulatedTableConfig('war') });
+      try {
+        assert.deepEqual(kinds(again), [], 'no upstream now: the restored fault has no condition left');
+        const cleared = [...again.ledger.entries(1)]
+          .filter((e) => e.type === 'tilt.clear')
+          .map((e) => (JSON.parse(e.body) as { payload: { kind: string; automatic: boolean } }).payload)
+          .map((p) => [p.kind, p.automatic]);
+        assert.deepEqual(cleared, [['upstream-offline', true]]);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('an SSP station', () => {
+  it('credits a note through the SSP driver when its configuration names ssp', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'floor-ssp-'));
+    try {
+      const base = simulatedTableConfig('war');
+      const config = { ...base, stations: base.stations.map((s) => (s.station === 1 ? { ...s, billProtocol: 'ssp' as const } : s)) };
+      const running = await startHost({ dataDir: dir, rendererDir: path.join(dir, 'none'), logger: pino({ level: 'silent' }), simulatedDealer: false, config });
+      try {
+        const sim = running.billAcceptors.simulator(1);
+        assert.equal(sim?.protocol, 'ssp');
+        const credited = new Promise<void>((resolve) => {
+          const off = running.host.onChange((view) => {
+            if (view === 'station/1' && running.ledger.credit(1) === 10_000) {
+              off();
+              resolve();
+            }
+          });
+        });
+        sim?.insertNote(100);
+        await credited;
+        assert.deepEqual([...running.ledger.entries(1)].map((e) => e.type).filter((t) => t.startsWith('bill.')), ['bill.escrow', 'bill.credit']);
       } finally {
         await running.close();
       }
