@@ -325,7 +325,7 @@ export class RoundController {
     this.onCard(card);
     // The hold stopped the countdown of the step it came in (a burn between rounds); a round in
     // play went on inside onCard.
-    if (this.hold === null && !this.halted && this.phase !== 'dealing') this.resume();
+    if (this.hold === null && !this.halted && this.phase !== 'dealing') this.resumeAfterHalt();
     return { ok: true };
   }
 
