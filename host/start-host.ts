@@ -20,6 +20,10 @@ import { ScreenSession, type ScreenTransport } from './screens/screen-session.js
 import { TableHost } from './screens/table-host.js';
 import { createHttpServer } from './server/http-server.js';
 import { SOFTWARE_VERSION } from './version.js';
+import { AccountStore } from './service/accounts.js';
+import { LiveServiceBackend } from './service/live-backend.js';
+import { programHash } from './service/program-hash.js';
+import { ServiceHost } from './service/service-host.js';
 
 export interface HostOptions {
   dataDir: string;
@@ -39,6 +43,8 @@ export interface HostOptions {
   timers?: Timers;
   /** Opens the simulated devices' control channel (`POST /sim/insert-note`) for tests and demos. */
   simControls?: boolean;
+  /** Service mode: idle timeout, two-person handpay amount, device test time-out. */
+  service?: { idleMs?: number; twoPersonHandpayAbove?: number; testTimeoutMs?: number };
 }
 
 export interface RunningHost {
@@ -56,6 +62,8 @@ export interface RunningHost {
   shoe: TableShoe;
   sync: SyncClient | null;
   log: Logger;
+  /** Service mode's view (sign-in, pages, two-person actions). */
+  service: ServiceHost;
   /** A screen connection over any transport (WebSocket, Electron MessagePort), same rules for all. */
   openSession(transport: ScreenTransport): ScreenSession;
   close(): Promise<void>;
@@ -120,6 +128,22 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const rounds = new RoundController({ config, game, ledger, log, timers, timings: config.timings });
   const shoe = new TableShoe(config.shoe, rounds, log, { decks: game.decks, ...(options.seed !== undefined ? { seed: options.seed } : {}) });
   host.attachRounds(rounds);
+  // The program files are hashed once at start; service mode shows it and recomputes on demand.
+  const programRoot = path.resolve(import.meta.dirname, '..');
+  const startHash = await programHash(programRoot);
+  log.info({ programHash: startHash.hash, files: startHash.files }, 'program files hashed');
+  const serviceBackend = new LiveServiceBackend({
+    config, ledger, rounds, billAcceptors, shoe, sync, log, softwareVersion: SOFTWARE_VERSION, programRoot, programHashAtStart: startHash.hash,
+    ...(options.service?.twoPersonHandpayAbove !== undefined ? { twoPersonHandpayAbove: options.service.twoPersonHandpayAbove } : {}),
+    ...(options.service?.testTimeoutMs !== undefined ? { testTimeoutMs: options.service.testTimeoutMs } : {}),
+  });
+  const service = new ServiceHost({
+    accounts: new AccountStore(dataDir),
+    backend: serviceBackend,
+    timers,
+    ...(options.service?.idleMs !== undefined ? { idleMs: options.service.idleMs } : {}),
+  });
+  host.attachService(service);
   syncEvents.stopNewBets = (stop) => rounds.setNewBets(!stop, 'unsynced ledger entries beyond the offline limit');
   const tokens = new LaunchTokens(host.views());
   const started = Date.now();
@@ -143,6 +167,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
             },
           }
         : {}),
+      serviceExport: (token, kind, roundId) => service.exportFile(token, kind, roundId),
       rendererDir: options.rendererDir,
       health: () => ({
         tableId: config.tableId,
@@ -178,6 +203,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     shoe,
     sync,
     log,
+    service,
     openSession,
     screens: tokens.entries().map(([view, token]) => ({
       view,
@@ -187,6 +213,9 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     async close() {
       stopDealer();
       rounds.stop();
+      // Whoever is signed in to service mode is journalled out before the ledger closes.
+      service.stop();
+      serviceBackend.dispose();
       await server.close();
       await shoe.close();
       await billAcceptors.close();

@@ -334,6 +334,14 @@ export class Ledger {
       case 'bill.escrow':
       case 'door.close':
         break;
+      // Service mode: journalled, never accounting.
+      case 'service.enter':
+      case 'service.exit':
+      case 'service.denied':
+      case 'service.account':
+      case 'service.test':
+      case 'service.action':
+        break;
       case 'bill.return':
         this.checkEscrow(payload as Payload<'bill.return'>);
         break;

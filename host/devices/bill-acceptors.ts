@@ -35,6 +35,9 @@ const FAULTS = new Set<BillAcceptorEvent['type']>(['jam', 'stackerFull', 'stacke
 export class BillAcceptors {
   private readonly devices = new Map<number, OpenedBillAcceptor>();
   private readonly status = new Map<number, BillAcceptorStatus>();
+  private readonly listeners = new Set<(station: number, e: BillAcceptorEvent) => void>();
+  /** Stations in service mode's note test: the next note is returned, reported, never credited. */
+  private readonly noteTests = new Map<number, (note: EscrowedNote) => void>();
 
   constructor(private readonly deps: BillAcceptorDeps) {}
 
@@ -61,6 +64,33 @@ export class BillAcceptors {
     return this.devices.get(station)?.simulator ?? null;
   }
 
+  /** Every decoded device event, for service mode's live trace. */
+  onEvent(listener: (station: number, e: BillAcceptorEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Service mode's note test: the next note at `station` is validated and handed back to the
+   * customer side (returned from escrow), and `onNote` is told its value. Nothing is journalled as
+   * money: the test journals itself as a test. Returns a function that ends the test.
+   */
+  testNextNote(station: number, onNote: (note: EscrowedNote) => void): () => void {
+    this.noteTests.set(station, onNote);
+    return () => {
+      if (this.noteTests.get(station) === onNote) this.noteTests.delete(station);
+    };
+  }
+
+  /** Enables or disables a station's acceptor (service mode). False when there is no such device. */
+  setEnabled(station: number, enabled: boolean): boolean {
+    const d = this.devices.get(station);
+    if (!d) return false;
+    if (enabled) d.enable();
+    else d.disable();
+    return true;
+  }
+
   statuses(): BillAcceptorStatus[] {
     return [...this.status.values()].map((s) => ({ ...s }));
   }
@@ -70,6 +100,12 @@ export class BillAcceptors {
   }
 
   private escrow(station: number, device: string, note: EscrowedNote): EscrowDecision {
+    const test = this.noteTests.get(station);
+    if (test) {
+      this.noteTests.delete(station);
+      test(note);
+      return 'return';
+    }
     // Journalled before STACK: after a power cut mid-stack the record says which note it was.
     this.deps.ledger.append({
       type: 'bill.escrow',
@@ -97,6 +133,7 @@ export class BillAcceptors {
   }
 
   private track(station: number, e: BillAcceptorEvent): void {
+    for (const l of this.listeners) l(station, e);
     const s = this.status.get(station);
     if (!s) return;
     s.lastEvent = e.type;

@@ -19,6 +19,9 @@ export interface ShoeStatus {
 export class TableShoe {
   private device: OpenedShoe | null = null;
   private readonly status: ShoeStatus;
+  private readonly listeners = new Set<(e: ShoeEvent) => void>();
+  /** Service mode's card test: the next card read is reported to it and never reaches the round. */
+  private cardTest: ((card: string) => void) | null = null;
 
   constructor(
     private readonly spec: string,
@@ -46,6 +49,20 @@ export class TableShoe {
     return this.device?.simulator ?? null;
   }
 
+  /** Every decoded shoe event, for service mode's live trace. */
+  onEvent(listener: (e: ShoeEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Service mode's card test; returns a function that ends the test. */
+  testNextCard(onCard: (card: string) => void): () => void {
+    this.cardTest = onCard;
+    return () => {
+      if (this.cardTest === onCard) this.cardTest = null;
+    };
+  }
+
   state(): ShoeStatus {
     return { ...this.status };
   }
@@ -57,6 +74,12 @@ export class TableShoe {
   private handle(e: SequencedShoeEvent): void {
     switch (e.type) {
       case 'card':
+        if (this.cardTest) {
+          const test = this.cardTest;
+          this.cardTest = null;
+          test(e.wrongDeck ? `${e.card} (wrong deck)` : e.card);
+          return;
+        }
         if (e.wrongDeck) {
           this.log.warn({ sequence: e.sequence, card: e.card }, 'card of another deck set');
           this.controller.onAnomaly('wrong-deck', e.card);
@@ -65,6 +88,12 @@ export class TableShoe {
         this.controller.onCard(parseCard(e.card));
         return;
       case 'unreadable':
+        if (this.cardTest) {
+          const test = this.cardTest;
+          this.cardTest = null;
+          test(`unreadable (${e.reason})`);
+          return;
+        }
         this.log.warn({ sequence: e.sequence, reason: e.reason }, 'unreadable card');
         this.controller.onAnomaly('unreadable', null);
         return;
@@ -80,6 +109,7 @@ export class TableShoe {
   }
 
   private track(e: ShoeEvent): void {
+    for (const l of this.listeners) l(e);
     this.status.lastEvent = e.type;
     if (e.type === 'connected' || e.type === 'reconnected') this.status.state = 'ready';
     else if (e.type === 'disconnected') this.status.state = 'disconnected';
