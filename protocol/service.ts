@@ -231,6 +231,8 @@ export const ServiceSessionFields = {
       name: Short,
       staff: StaffNumber,
       role: ServiceRole,
+      /** The table's currency, for the amounts on the pages. */
+      currency: z.enum(['HKD', 'MOP']),
       /** Host clock (ms): the session ends here unless something is done first. */
       idleEndsAt: z.number().int(),
       /** Grants the HTTP exports (meters CSV/JSON, evidence) to this sign-in only. */

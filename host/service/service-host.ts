@@ -98,7 +98,7 @@ export class ServiceHost {
     if (!s) return base;
     return {
       ...base,
-      session: { name: s.account.name, staff: s.account.staff, role: s.account.role, idleEndsAt: s.idleEndsAt, exportToken: s.exportToken },
+      session: { name: s.account.name, staff: s.account.staff, role: s.account.role, currency: b.currency === 'HKD' ? 'HKD' : 'MOP', idleEndsAt: s.idleEndsAt, exportToken: s.exportToken },
       // Parsed so a page that outgrew its schema is a host error here, not a frame the screen drops.
       page: ServicePage.parse(buildPage(b, this.request)),
       confirm: this.confirm ? { action: this.confirm.action, requestedBy: label(this.confirm.by), expiresAt: this.confirm.expiresAt } : null,
