@@ -54,6 +54,8 @@ export class LiveServiceBackend implements ServiceBackend {
   private latestHash: { hash: string; at: string } | null = null;
   private closed = false;
   private readonly enabled = new Map<string, boolean>();
+  /** What the shoe said of itself when it connected (the host's shoe status keeps neither). */
+  private shoeIdentity: { serial?: string; firmware?: string } = {};
   private readonly now: () => number;
   /** Note and card tests waiting for the technician; ended when the host stops. */
   private readonly running = new Set<() => void>();
@@ -132,7 +134,16 @@ export class LiveServiceBackend implements ServiceBackend {
         lastEvent: s.lastEvent,
         enabled: this.enabled.get(s.device) ?? true,
       })),
-      { device: 'shoe', kind: 'shoe' as const, spec: shoe.spec, state: shoe.lidOpen ? `${shoe.state} (lid open)` : shoe.state, lastEvent: shoe.lastEvent, enabled: true },
+      {
+        device: 'shoe',
+        kind: 'shoe' as const,
+        spec: shoe.spec,
+        state: shoe.lidOpen ? `${shoe.state} (lid open)` : shoe.state,
+        ...(this.shoeIdentity.firmware ? { firmware: this.shoeIdentity.firmware.slice(0, 128) } : {}),
+        ...(this.shoeIdentity.serial ? { serial: this.shoeIdentity.serial.slice(0, 128) } : {}),
+        lastEvent: shoe.lastEvent,
+        enabled: true,
+      },
     ];
   }
 
@@ -470,7 +481,10 @@ export class LiveServiceBackend implements ServiceBackend {
     this.changed();
   }
 
-  private traced(device: string, e: object): void {
+  private traced(device: string, e: { type: string; serial?: string; firmware?: string }): void {
+    if (device === 'shoe' && e.type === 'connected') {
+      this.shoeIdentity = { ...(e.serial ? { serial: e.serial } : {}), ...(e.firmware ? { firmware: e.firmware } : {}) };
+    }
     this.traceRows.push({ ts: new Date(this.now()).toISOString(), device, event: JSON.stringify(e).slice(0, 400) });
     if (this.traceRows.length > TRACE_KEEP) this.traceRows.splice(0, this.traceRows.length - TRACE_KEEP);
     this.changed();

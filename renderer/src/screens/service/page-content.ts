@@ -79,7 +79,7 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
     rows.push(t('service.field.newBets', { state: t(tb.newBets ? 'service.field.open' : 'service.field.closed') }));
   };
   const deviceRows = (devices: Extract<ServicePage, { page: 'devices' }>['devices']) => {
-    for (const d of devices) rows.push(t('service.field.device', { device: d.device, state: d.enabled ? d.state : `${d.state} (off)`, spec: d.spec, firmware: d.firmware ?? '—', event: d.lastEvent ?? '—' }));
+    for (const d of devices) rows.push(t('service.field.device', { device: d.device, state: d.enabled ? d.state : `${d.state} (off)`, spec: d.spec, firmware: d.serial ? `${d.firmware ?? '—'} · serial ${d.serial}` : (d.firmware ?? '—'), event: d.lastEvent ?? '—' }));
   };
   const syncRows = (s: Extract<ServicePage, { page: 'sync' }>['sync']) => {
     if (!s) return void rows.push(t('service.field.syncOff'));
