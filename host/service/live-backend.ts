@@ -54,6 +54,7 @@ export class LiveServiceBackend implements ServiceBackend {
   private latestHash: { hash: string; at: string } | null = null;
   private closed = false;
   private readonly enabled = new Map<string, boolean>();
+  private readonly lastTraced = new Map<string, string>();
   /** What the shoe said of itself when it connected (the host's shoe status keeps neither). */
   private shoeIdentity: { serial?: string; firmware?: string } = {};
   private readonly now: () => number;
@@ -485,7 +486,12 @@ export class LiveServiceBackend implements ServiceBackend {
     if (device === 'shoe' && e.type === 'connected') {
       this.shoeIdentity = { ...(e.serial ? { serial: e.serial } : {}), ...(e.firmware ? { firmware: e.firmware } : {}) };
     }
-    this.traceRows.push({ ts: new Date(this.now()).toISOString(), device, event: JSON.stringify(e).slice(0, 400) });
+    const event = JSON.stringify(e).slice(0, 400);
+    // ID-003 reports idle at every status poll: a repeat says nothing new and would redraw the page
+    // several times a second per acceptor.
+    if (this.lastTraced.get(device) === event && e.type === 'idle') return;
+    this.lastTraced.set(device, event);
+    this.traceRows.push({ ts: new Date(this.now()).toISOString(), device, event });
     if (this.traceRows.length > TRACE_KEEP) this.traceRows.splice(0, this.traceRows.length - TRACE_KEEP);
     this.changed();
   }
