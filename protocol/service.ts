@@ -143,8 +143,9 @@ export const RecallRound = z.strictObject({
   profile: Short,
   cards: z.array(RoundCard).max(416),
   decisions: z.array(z.strictObject({ seat: z.number().int(), hand: z.number().int().optional(), action: Short, auto: z.boolean().optional() })).max(512),
-  bets: z.array(z.strictObject({ station: z.number().int(), seat: z.number().int(), bet: Short, amount: MinorUnits })).max(64),
-  lines: z.array(z.strictObject({ station: z.number().int(), seat: z.number().int(), bet: Short, hand: z.number().int().optional(), stake: MinorUnits, net: MinorUnits, rule: Short })).max(128),
+  // As many as the ledger allows in one round: 7 stations × 32 bets, 512 settlement lines.
+  bets: z.array(z.strictObject({ station: z.number().int(), seat: z.number().int(), bet: Short, amount: MinorUnits })).max(224),
+  lines: z.array(z.strictObject({ station: z.number().int(), seat: z.number().int(), bet: Short, hand: z.number().int().optional(), stake: MinorUnits, net: MinorUnits, rule: Short })).max(512),
   reason: Text.optional(),
   authorisedBy: z.array(Short).max(4).optional(),
 });
@@ -160,8 +161,11 @@ export const EventRow = z.strictObject({
 });
 export type EventRow = z.infer<typeof EventRow>;
 
-/** Items per page of the event log and of game recall: keeps every snapshot well under the limit. */
-export const SERVICE_PAGE_SIZE = { events: 40, recall: 5 } as const;
+/**
+ * Items per page of the event log and of game recall. Three rounds of the largest size the ledger
+ * accepts still make a snapshot under MAX_HOST_MESSAGE_BYTES (`service.test.ts` builds them).
+ */
+export const SERVICE_PAGE_SIZE = { events: 40, recall: 3 } as const;
 
 export const ServicePage = z.discriminatedUnion('page', [
   z.strictObject({
