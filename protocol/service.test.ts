@@ -38,9 +38,10 @@ describe('service protocol', () => {
       lines: Array.from({ length: 512 }, () => ({ station: 7, seat: 7, bet: long(32), hand: 7, stake: max, net: -max, rule: long(128) })),
       reason: long(400), authorisedBy: [long(128), long(128), long(128), long(128)],
     };
-    const page = ServicePage.parse({ page: 'recall', station: 7, offset: max, more: true, rounds: Array.from({ length: SERVICE_PAGE_SIZE.recall }, () => round) });
+    const raw = { page: 'recall', station: 7, offset: max, more: true, rounds: Array.from({ length: SERVICE_PAGE_SIZE.recall }, () => round) } as const;
+    const page = ServicePage.parse(raw);
     const bytes = utf8ByteLength(encode({ type: 'snapshot', view: 'service', version: max, state: { kind: 'service', tableId: 'T', softwareVersion: '1', language: 'pt', signedIn: true, page } }));
     assert.ok(bytes < MAX_HOST_MESSAGE_BYTES, `${bytes} bytes`);
-    assert.ok(!ServicePage.safeParse({ ...page, rounds: [...page.rounds, round] }).success, 'one round more than a page is refused by the schema');
+    assert.ok(!ServicePage.safeParse({ ...raw, rounds: [...raw.rounds, round] }).success, 'one round more than a page is refused by the schema');
   });
 });
