@@ -6,7 +6,7 @@ import readline from 'node:readline';
 import type { Page, TestInfo } from '@playwright/test';
 import WebSocket from 'ws';
 import { AccountStore } from '../../host/service/accounts.js';
-import { drawnTexts, expect, insertNote, press, test as base, waitForEvent, type Kiosk } from './kiosk-fixture.js';
+import { drawnCards, drawnTexts, expect, insertNote, press, test as base, waitForEvent, type Kiosk } from './kiosk-fixture.js';
 
 const shots = path.resolve(import.meta.dirname, '../../artifacts/screenshots');
 const SUP = { staff: '3001', pin: '482915', name: 'Ana Lei' };
@@ -174,6 +174,13 @@ test('two-person void of a round in play: a supervisor asks, a technician confir
   await expect.poll(() => texts(page)).toMatch(/Round .* voided: every bet returned/);
   await expect.poll(() => station.state()?.credit).toBe(50_000);
   await screenshot(page, testInfo, 'service-void-done');
+  // Game recall holds the voided round, with who authorised it, and replays its cards in order.
+  await press(page, 'page-recall');
+  await expect.poll(() => texts(page)).toMatch(/Void: unreadable card · by Ana Lei \(3001\), Bo Chan \(3002\)/);
+  await press(page, 'replay-1');
+  await expect.poll(async () => (await drawnCards(page)).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
+  for (const c of await drawnCards(page)) expect(c).toMatch(/^[A2-9TJQK][SHDC]$/);
+  await screenshot(page, testInfo, 'service-recall-replay');
   station.close();
   expect(pageErrors).toEqual([]);
 });

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import type { Currency, Language, ServiceAction, ServicePage, ServiceState } from '../../../../protocol/index.js';
+import type { Currency, Language, RecallRound, ServiceAction, ServicePage, ServiceState } from '../../../../protocol/index.js';
 import { SERVICE_PAGE_SIZE } from '../../../../protocol/index.js';
 import { formatMoney } from '../../i18n/money.js';
 
@@ -33,6 +33,8 @@ export interface PageActions {
   act(action: ServiceAction): void;
   open(page: ServicePage['page'], extra?: { offset?: number; station?: number; filter?: Record<string, unknown> }): void;
   download(path: string): void;
+  /** Plays a round of game recall card by card. */
+  replay(round: RecallRound): void;
   /** Asks for an authorisation number on the pad, then runs `then` with it. */
   askNumber(then: (value: string) => void): void;
   choose(update: Partial<PageChoices>): void;
@@ -140,6 +142,7 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
         for (const b of r.bets.slice(0, 3)) rows.push('   ' + t('service.field.bet', { station: b.station, seat: b.seat, bet: b.bet, amount: money(b.amount) }));
         for (const l of r.lines.slice(0, 3)) rows.push('   ' + t('service.field.line', { seat: l.seat, bet: l.bet, stake: money(l.stake), net: money(l.net), rule: l.rule }).slice(0, 150));
         if (r.status === 'void') rows.push('   ' + t('service.field.voidReason', { reason: r.reason ?? '', by: (r.authorisedBy ?? []).join(', ') }));
+        btn(`replay-${i + 1}`, t('service.action.replay', { n: i + 1 }), () => a.replay(r), r.cards.length > 0);
         btn(`evidence-${i + 1}`, t('service.action.export-evidence', { n: i + 1 }), () => a.download(`/service/export/evidence/${encodeURIComponent(r.roundId)}`));
       });
       const station = page.station;

@@ -1,11 +1,13 @@
 import { Container, Graphics, Text } from 'pixi.js';
 import { SERVICE_PAGES, type ServiceAction, type ServicePageName, type ServiceState, type ViewState } from '../../../../protocol/index.js';
+import { formatMoney } from '../../i18n/money.js';
 import { Button } from '../../ui/button.js';
 import { LanguageSwitch } from '../../ui/language-switch.js';
 import { StatusBanner } from '../../ui/status-banner.js';
 import { COLORS, DESIGN, textStyle } from '../../ui/theme.js';
 import type { Screen, ScreenContext } from '../screen.js';
 import { Keypad } from './keypad.js';
+import { ReplayView } from './replay-view.js';
 import { eventFilter, INITIAL_CHOICES, pageContent, type PageActions, type PageButton, type PageChoices } from './page-content.js';
 
 const ROWS = 25;
@@ -21,6 +23,7 @@ export class ServiceScreen implements Screen {
   private readonly title = new Text({ text: '', style: textStyle({ fontSize: 44, fill: COLORS.goldText, fontWeight: '700' }) });
   private readonly label = new Text({ text: '', style: textStyle({ fontSize: 30, fill: COLORS.muted }) });
   private readonly sessionText = new Text({ text: '', style: textStyle({ fontSize: 28, fill: COLORS.ivory }) });
+  private readonly idle = new Text({ text: '', style: textStyle({ fontSize: 24, fill: COLORS.warning }) });
   private readonly notice = new Text({ text: '', style: textStyle({ fontSize: 30, fill: COLORS.warning }) });
   private readonly status = new StatusBanner();
   private readonly languages: LanguageSwitch;
@@ -40,6 +43,7 @@ export class ServiceScreen implements Screen {
   private readonly confirmPad: Keypad;
   private readonly numberPad: Keypad;
   private readonly cancel: Button;
+  private readonly replay: ReplayView;
   private state: ServiceState | null = null;
   private choices: PageChoices = INITIAL_CHOICES;
   private askingNumber: ((value: string) => void) | null = null;
@@ -52,6 +56,8 @@ export class ServiceScreen implements Screen {
     this.sessionText.anchor.set(1, 0);
     this.sessionText.position.set(1650, 38);
     this.notice.position.set(CONTENT_X, 1034);
+    this.idle.anchor.set(1, 0);
+    this.idle.position.set(1650, 74);
     this.languages = new LanguageSwitch(ctx, 150);
     this.languages.scale.set(0.8);
     this.languages.position.set(760, 16);
@@ -78,7 +84,7 @@ export class ServiceScreen implements Screen {
     this.actionBar.position.set(CONTENT_X, 870);
     this.signOut = new Button('sign-out', 230, 84, () => ctx.command({ name: 'service-sign-out' }));
     this.signOut.position.set(1670, 14);
-    this.pages.addChild(this.nav, this.actionBar, this.signOut, this.sessionText);
+    this.pages.addChild(this.nav, this.actionBar, this.signOut, this.sessionText, this.idle);
 
     // Second person (two-person actions) or an authorisation number, over the page.
     const shade = new Graphics().rect(CONTENT_X - 10, 120, DESIGN.width - CONTENT_X, 900).fill({ color: 0x000000, alpha: 0.88 });
@@ -103,6 +109,10 @@ export class ServiceScreen implements Screen {
     this.cancel.position.set(CONTENT_X + 420, 330 + 200 + 3 * 106);
     this.overlay.addChild(shade, this.overlayTitle, this.overlayText, this.confirmPad, this.numberPad, this.cancel);
 
+    this.replay = new ReplayView(DESIGN.width - CONTENT_X - 20, 900, () => this.replay.stop());
+    this.replay.position.set(CONTENT_X - 10, 120);
+    this.pages.addChild(this.replay);
+
     this.root.addChild(bg, bar, this.title, this.label, this.languages, this.signIn, this.pages, this.overlay, this.notice, this.status);
     window.addEventListener('keydown', (e) => {
       if (this.activePad()?.key(e.key)) e.preventDefault();
@@ -113,6 +123,17 @@ export class ServiceScreen implements Screen {
     if (state.kind !== 'service') return;
     this.state = state;
     this.draw();
+  }
+
+  /** The last minute before the idle sign-out is counted down, so nobody is surprised by it. */
+  tick(nowMs: number): void {
+    this.replay.tick(nowMs);
+    const s = this.state;
+    const ends = s?.session?.idleEndsAt;
+    if (!s || ends === undefined) return;
+    const seconds = Math.max(0, Math.ceil((ends - nowMs) / 1000));
+    const text = seconds <= 60 ? this.ctx.i18n.getFixedT(s.language)('service.idleIn', { seconds }) : '';
+    if (this.idle.text !== text) this.idle.text = text;
   }
 
   setStatus(messageKey: string | null): void {
@@ -158,6 +179,7 @@ export class ServiceScreen implements Screen {
 
     this.signIn.visible = !s.signedIn;
     this.pages.visible = s.signedIn;
+    if (s.page?.page !== 'recall') this.replay.stop();
     if (!s.signedIn || !s.session) {
       this.overlay.visible = false;
       this.askingNumber = null;
@@ -178,6 +200,13 @@ export class ServiceScreen implements Screen {
       act: (action: ServiceAction) => this.ctx.command({ name: 'service-action', action }),
       open: (page, extra) => this.open(page, extra),
       download: (path) => this.download(path),
+      replay: (round) => {
+        const money = (m: number) => formatMoney(m, s.session?.currency ?? 'MOP', s.language);
+        const lines = round.lines.map((l) => t('service.field.line', { seat: l.seat, bet: l.bet, stake: money(l.stake), net: money(l.net), rule: l.rule }));
+        const decisions = round.decisions.length ? [t('service.field.decisions', { decisions: round.decisions.map((d) => `${d.seat}:${d.action}${d.auto ? '*' : ''}`).join(' ') })] : [];
+        const voided = round.status === 'void' ? [t('service.field.voidReason', { reason: round.reason ?? '', by: (round.authorisedBy ?? []).join(', ') })] : [];
+        this.replay.play(round, Date.now(), t('service.action.close'), [...decisions, ...lines.slice(0, 12), ...voided].join('\n'));
+      },
       askNumber: (then) => {
         this.askingNumber = then;
         this.numberPad.clear();
