@@ -199,7 +199,7 @@ export const ServicePage = z.discriminatedUnion('page', [
   }),
   z.strictObject({
     page: z.literal('config'),
-    items: z.array(z.strictObject({ key: Short, value: Text, article: Short.optional(), editable: z.boolean() })).max(64),
+    items: z.array(z.strictObject({ key: Short, value: Text, article: Short.optional(), editable: z.boolean() })).max(128),
   }),
   z.strictObject({ page: z.literal('holds'), table: TableRow, closed: z.boolean() }),
   z.strictObject({

@@ -6,6 +6,7 @@ import type { BillAcceptors } from '../devices/bill-acceptors.js';
 import type { TableShoe } from '../devices/shoe.js';
 import type { RoundController } from '../table/round-controller.js';
 import { severityOf, typesOfSeverity } from './event-severity.js';
+import { profileItems } from './profile-items.js';
 import { programHash } from './program-hash.js';
 import {
   notAvailable,
@@ -273,6 +274,7 @@ export class LiveServiceBackend implements ServiceBackend {
       ...c.stations.map((s) => item(`station.${s.station}`, `seat ${s.seat}, bill acceptor ${s.billAcceptor}`)),
       item('upstream', this.d.sync ? this.d.sync.status().upstream : 'off'),
       item('handpay.twoPersonAbove', this.twoPersonHandpayAbove),
+      ...profileItems(c.game, c.profile),
     ];
   }
 

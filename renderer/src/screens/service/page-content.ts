@@ -22,11 +22,13 @@ export interface PageChoices {
   voidReason: 'unreadable' | 'misdeal' | 'device';
   rank: number;
   suit: number;
+  /** First row of the Configuration page on screen (the list is longer than the screen). */
+  configFrom: number;
 }
 
 export const INITIAL_CHOICES: PageChoices = {
   device: 'BA-1', eventSeverity: 'all', eventType: 'all', eventSince: 'all', recallStation: null,
-  clearScope: 'table', voidReason: 'unreadable', rank: 0, suit: 0,
+  clearScope: 'table', voidReason: 'unreadable', rank: 0, suit: 0, configFrom: 0,
 };
 
 export interface PageActions {
@@ -174,8 +176,13 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       break;
     }
     case 'config': {
-      for (const item of page.items) rows.push(t('service.field.config', { key: item.key, value: item.value }) + (item.article ? ` · ${item.article}` : ''));
-      if (!page.items.some((i) => i.editable)) rows.push('', t('service.field.configReadOnly'));
+      const ON_SCREEN = 22;
+      if (!page.items.some((i) => i.editable)) rows.push(t('service.field.configReadOnly'), '');
+      for (const item of page.items.slice(c.configFrom, c.configFrom + ON_SCREEN)) {
+        rows.push((t('service.field.config', { key: item.key, value: item.value }) + (item.article ? ` · ${item.article}` : '')).slice(0, 160));
+      }
+      btn('page-prev', t('service.action.prev'), () => a.choose({ configFrom: Math.max(0, c.configFrom - ON_SCREEN) }), c.configFrom > 0);
+      btn('page-next', t('service.action.next'), () => a.choose({ configFrom: c.configFrom + ON_SCREEN }), c.configFrom + ON_SCREEN < page.items.length);
       break;
     }
     case 'holds': {
