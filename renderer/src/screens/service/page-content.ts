@@ -181,8 +181,8 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       for (const item of page.items.slice(c.configFrom, c.configFrom + ON_SCREEN)) {
         rows.push((t('service.field.config', { key: item.key, value: item.value }) + (item.article ? ` · ${item.article}` : '')).slice(0, 160));
       }
-      btn('page-prev', t('service.action.prev'), () => a.choose({ configFrom: Math.max(0, c.configFrom - ON_SCREEN) }), c.configFrom > 0);
-      btn('page-next', t('service.action.next'), () => a.choose({ configFrom: c.configFrom + ON_SCREEN }), c.configFrom + ON_SCREEN < page.items.length);
+      btn('page-prev', t('service.action.rowsUp'), () => a.choose({ configFrom: Math.max(0, c.configFrom - ON_SCREEN) }), c.configFrom > 0);
+      btn('page-next', t('service.action.rowsDown'), () => a.choose({ configFrom: c.configFrom + ON_SCREEN }), c.configFrom + ON_SCREEN < page.items.length);
       break;
     }
     case 'holds': {
