@@ -27,6 +27,10 @@ import { wireFloor, type Floor } from './stations/floor.js';
 import { TiltManager } from './tilts/tilt-manager.js';
 import { onBillAcceptorEvent, onShoeEvent, onUpstreamSignal } from './tilts/tilt-sources.js';
 import { SOFTWARE_VERSION } from './version.js';
+import { AccountStore } from './service/accounts.js';
+import { LiveServiceBackend } from './service/live-backend.js';
+import { programHash } from './service/program-hash.js';
+import { ServiceHost } from './service/service-host.js';
 
 export interface HostOptions {
   dataDir: string;
@@ -52,6 +56,8 @@ export interface HostOptions {
   timings?: Timings;
   /** Test only: SIGKILL the process after the K-th journal entry of its first round (host/recovery/kill-switch.ts). */
   killAfterRoundEntry?: number;
+  /** Service mode: idle timeout, two-person handpay amount, device test time-out. */
+  service?: { idleMs?: number; twoPersonHandpayAbove?: number; testTimeoutMs?: number };
 }
 
 export interface RunningHost {
@@ -73,6 +79,8 @@ export interface RunningHost {
   log: Logger;
   /** What the start-up recovery found: ledger verification, the round resumed or voided. */
   recovery: RecoveryReport;
+  /** Service mode's view (sign-in, pages, two-person actions). */
+  service: ServiceHost;
   /** A screen connection over any transport (WebSocket, Electron MessagePort), same rules for all. */
   openSession(transport: ScreenTransport): ScreenSession;
   close(): Promise<void>;
@@ -166,6 +174,22 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   onUpstreamSignal(tilts, sync?.status().stopNewBets ?? false, 'unsynced ledger entries beyond the offline limit');
   // After a kill the screens still open reconnect with their tokens and resynchronise from a snapshot.
   const tokens = LaunchTokens.forLaunch(host.views(), path.join(dataDir, 'launch-tokens.json'), !syncEvents.clean);
+  // The program files are hashed once at start; service mode shows it and recomputes on demand.
+  const programRoot = path.resolve(import.meta.dirname, '..');
+  const startHash = await programHash(programRoot);
+  log.info({ programHash: startHash.hash, files: startHash.files }, 'program files hashed');
+  const serviceBackend = new LiveServiceBackend({
+    config, ledger, rounds, billAcceptors, shoe, sync, log, softwareVersion: SOFTWARE_VERSION, programRoot, programHashAtStart: startHash.hash,
+    ...(options.service?.twoPersonHandpayAbove !== undefined ? { twoPersonHandpayAbove: options.service.twoPersonHandpayAbove } : {}),
+    ...(options.service?.testTimeoutMs !== undefined ? { testTimeoutMs: options.service.testTimeoutMs } : {}),
+  });
+  const service = new ServiceHost({
+    accounts: new AccountStore(dataDir),
+    backend: serviceBackend,
+    timers,
+    ...(options.service?.idleMs !== undefined ? { idleMs: options.service.idleMs } : {}),
+  });
+  host.attachService(service);
   const started = Date.now();
   const openSession = (transport: ScreenTransport) => new ScreenSession(host, tokens, transport, log);
 
@@ -187,6 +211,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
             },
           }
         : {}),
+      serviceExport: (token, kind, roundId) => service.exportFile(token, kind, roundId),
       rendererDir: options.rendererDir,
       health: () => ({
         tableId: config.tableId,
@@ -246,6 +271,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     floor,
     log,
     recovery,
+    service,
     openSession,
     screens: tokens.entries().map(([view, token]) => ({
       view,
@@ -257,6 +283,9 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
       stopDealer();
       floor.close();
       rounds.stop();
+      // Whoever is signed in to service mode is journalled out before the ledger closes.
+      service.stop();
+      serviceBackend.dispose();
       await server.close();
       await shoe.close();
       await billAcceptors.close();

@@ -161,6 +161,20 @@ export const PAYLOADS = {
     event: z.enum(['loaded', 'cut-card']),
     sequence: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
   }),
+  // Service mode (issue 9). None of these moves credit or changes a meter: entering service mode
+  // never touches accounting. `staff` is the badge number, `who` the account's name.
+  /** A person signed in to service mode. */
+  'service.enter': z.strictObject({ who, staff: z.string().min(1).max(16), role: z.enum(['technician', 'supervisor', 'auditor']) }),
+  /** A service session ended: signed out, idle timeout, screen gone, host stopping. */
+  'service.exit': z.strictObject({ who, staff: z.string().min(1).max(16), reason: z.enum(['sign-out', 'idle', 'disconnect', 'host-stop']) }),
+  /** A refused sign-in or confirmation (wrong PIN, locked, unknown staff number). */
+  'service.denied': z.strictObject({ staff: z.string().min(1).max(16), reason: z.enum(['bad-pin', 'locked', 'unknown', 'same-person', 'role']), lockedUntil: z.iso.datetime().optional() }),
+  /** A service account was added (by the first-run set-up or a supervisor). */
+  'service.account': z.strictObject({ by: who, staff: z.string().min(1).max(16), name: who, role: z.enum(['technician', 'supervisor', 'auditor']) }),
+  /** A diagnostic action (test note, test card, enable/disable, reconnect): a test, never money. */
+  'service.test': z.strictObject({ who, device: z.string().min(1).max(32), test: z.enum(['note', 'card', 'enable', 'disable', 'reconnect']), result: text }),
+  /** Any other service action, with the second person of a two-person action. */
+  'service.action': z.strictObject({ who, action: z.string().min(1).max(32), confirmedBy: who.optional(), detail: text }),
 } as const;
 
 export type EntryType = keyof typeof PAYLOADS;

@@ -336,6 +336,14 @@ export class Ledger {
       case 'tilt.raise':
       case 'tilt.clear':
         break;
+      // Service mode: journalled, never accounting.
+      case 'service.enter':
+      case 'service.exit':
+      case 'service.denied':
+      case 'service.account':
+      case 'service.test':
+      case 'service.action':
+        break;
       case 'bill.return':
         this.checkEscrow(payload as Payload<'bill.return'>);
         break;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RefusalReason } from './refusals.js';
+import { SERVICE_COMMANDS } from './service.js';
 import { MinorUnits } from './units.js';
 import { Language, ViewName, ViewState } from './views.js';
 
@@ -38,6 +39,8 @@ export const CommandBody = z.discriminatedUnion('name', [
   z.strictObject({ name: z.literal('decide'), action: z.string().min(1).max(32), amount: MinorUnits.positive().optional() }),
   /** Asks for the station's whole credit to be paid by an attendant (handpay); the station locks until paid. */
   z.strictObject({ name: z.literal('cash-out') }),
+  /** Service mode: sign-in, pages, actions and the second person's confirmation (protocol/service.ts). */
+  ...SERVICE_COMMANDS,
 ]);
 export type CommandBody = z.infer<typeof CommandBody>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RoundView, StationBetting, StationDecision } from './round.js';
 import { MAX_STATIONS, MinorUnits } from './units.js';
+import { ServiceSessionFields } from './service.js';
 
 /** Languages every screen offers; resource names of the catalogues in `locales/`. */
 export const Language = z.enum(['zh-Hant', 'pt', 'en']);
@@ -108,6 +109,8 @@ export const ServiceState = z.object({
   softwareVersion: z.string(),
   language: Language,
   signedIn: z.boolean(),
+  // Service mode's session, page, pending two-person action and last outcome (protocol/service.ts).
+  ...ServiceSessionFields,
 });
 export type ServiceState = z.infer<typeof ServiceState>;
 

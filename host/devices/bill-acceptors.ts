@@ -39,6 +39,9 @@ export class BillAcceptors {
   private readonly devices = new Map<number, OpenedBillAcceptor>();
   private readonly status = new Map<number, BillAcceptorStatus>();
   private readonly inhibited = new Set<number>();
+  private readonly listeners = new Set<(station: number, e: BillAcceptorEvent) => void>();
+  /** Stations in service mode's note test: the next note is returned, reported, never credited. */
+  private readonly noteTests = new Map<number, (note: EscrowedNote) => void>();
 
   constructor(private readonly deps: BillAcceptorDeps) {}
 
@@ -84,6 +87,31 @@ export class BillAcceptors {
     for (const d of this.devices.values()) d.setAccepted(denominations);
   }
 
+  /** Every decoded device event, for service mode's live trace. */
+  onEvent(listener: (station: number, e: BillAcceptorEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Service mode's note test: the next note at `station` is validated and handed back to the
+   * customer side (returned from escrow), and `onNote` is told its value. Nothing is journalled as
+   * money: the test journals itself as a test. Returns a function that ends the test.
+   */
+  testNextNote(station: number, onNote: (note: EscrowedNote) => void): () => void {
+    this.noteTests.set(station, onNote);
+    return () => {
+      if (this.noteTests.get(station) === onNote) this.noteTests.delete(station);
+    };
+  }
+
+  /** Enables or disables a station's acceptor (service mode). False when there is no such device. */
+  setEnabled(station: number, enabled: boolean): boolean {
+    if (!this.devices.has(station)) return false;
+    this.setStationEnabled(station, enabled);
+    return true;
+  }
+
   statuses(): BillAcceptorStatus[] {
     return [...this.status.values()].map((s) => ({ ...s }));
   }
@@ -93,6 +121,12 @@ export class BillAcceptors {
   }
 
   private escrow(station: number, device: string, note: EscrowedNote): EscrowDecision {
+    const test = this.noteTests.get(station);
+    if (test) {
+      this.noteTests.delete(station);
+      test(note);
+      return 'return';
+    }
     // Journalled before STACK: after a power cut mid-stack the record says which note it was.
     this.deps.ledger.append({
       type: 'bill.escrow',
@@ -120,6 +154,7 @@ export class BillAcceptors {
   }
 
   private track(station: number, e: BillAcceptorEvent): void {
+    for (const l of this.listeners) l(station, e);
     const s = this.status.get(station);
     if (!s) return;
     this.deps.onEvent?.(station, e);

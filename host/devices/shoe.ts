@@ -23,6 +23,9 @@ export class TableShoe {
   /** New shoes handed to the table so far. */
   loadsHandled = 0;
   private readonly status: ShoeStatus;
+  private readonly listeners = new Set<(e: ShoeEvent) => void>();
+  /** Service mode's card test: the next card read is reported to it and never reaches the round. */
+  private cardTest: ((card: string) => void) | null = null;
 
   constructor(
     private readonly spec: string,
@@ -59,6 +62,20 @@ export class TableShoe {
     return this.device?.simulator ?? null;
   }
 
+  /** Every decoded shoe event, for service mode's live trace. */
+  onEvent(listener: (e: ShoeEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Service mode's card test; returns a function that ends the test. */
+  testNextCard(onCard: (card: string) => void): () => void {
+    this.cardTest = onCard;
+    return () => {
+      if (this.cardTest === onCard) this.cardTest = null;
+    };
+  }
+
   state(): ShoeStatus {
     return { ...this.status };
   }
@@ -72,6 +89,12 @@ export class TableShoe {
     if (e.type === 'shoeLoaded') this.loadsHandled++;
     switch (e.type) {
       case 'card':
+        if (this.cardTest) {
+          const test = this.cardTest;
+          this.cardTest = null;
+          test(e.wrongDeck ? `${e.card} (wrong deck)` : e.card);
+          return;
+        }
         if (e.wrongDeck) {
           this.log.warn({ sequence: e.sequence, card: e.card }, 'card of another deck set');
           this.controller.onAnomaly('wrong-deck', e.card, e.sequence);
@@ -80,6 +103,12 @@ export class TableShoe {
         this.controller.onCard(parseCard(e.card), e.sequence);
         return;
       case 'unreadable':
+        if (this.cardTest) {
+          const test = this.cardTest;
+          this.cardTest = null;
+          test(`unreadable (${e.reason})`);
+          return;
+        }
         this.log.warn({ sequence: e.sequence, reason: e.reason }, 'unreadable card');
         this.controller.onAnomaly('unreadable', null, e.sequence);
         return;
@@ -96,6 +125,7 @@ export class TableShoe {
 
   private track(e: ShoeEvent): void {
     this.options.onDeviceEvent?.(e);
+    for (const l of this.listeners) l(e);
     this.status.lastEvent = e.type;
     if (e.type === 'connected' || e.type === 'reconnected') this.status.state = 'ready';
     else if (e.type === 'disconnected') this.status.state = 'disconnected';

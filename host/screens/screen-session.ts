@@ -63,6 +63,7 @@ export class ScreenSession {
     if (this.closed) return;
     this.closed = true;
     this.unlisten();
+    for (const view of this.subscribed) this.host.screenClosed(view);
     this.log.info({ session: this.id, view: this.granted }, 'screen disconnected');
   }
 

@@ -9,6 +9,7 @@ import {
 } from '../../protocol/index.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { FloorGate } from '../stations/station-floor.js';
+import type { ServiceHost } from '../service/service-host.js';
 import type { RoundController } from '../table/round-controller.js';
 
 export type ViewListener = (view: ViewName) => void;
@@ -53,6 +54,19 @@ export class TableHost {
     floor.onChange(() => {
       for (const view of this.views()) this.refresh(view);
     });
+  }
+
+  private service: ServiceHost | null = null;
+
+  /** Attaches service mode (issue 9): the `/service` view's state and commands are its. */
+  attachService(service: ServiceHost): void {
+    this.service = service;
+    service.onChange(() => this.refresh('service'));
+  }
+
+  /** The service screen's connection closed: its session ends (no sign-in outlives its screen). */
+  screenClosed(view: ViewName): void {
+    if (view === 'service') this.service?.screenGone();
   }
 
   /** Every view this table has: the table display, one per configured station, service. */
@@ -100,6 +114,7 @@ export class TableHost {
       };
     }
     if (view === 'service') {
+      if (this.service) return this.service.state(language);
       return { kind: 'service', tableId: c.tableId, softwareVersion: this.softwareVersion, language, signedIn: false };
     }
     return {
@@ -136,9 +151,22 @@ export class TableHost {
       this.refresh(view);
       return { ok: true, version: this.version(view) };
     }
+    if (view === 'service' && this.service && command.name.startsWith('service-')) {
+      const r = this.service.apply(command);
+      if (!r.ok) {
+        return {
+          ok: false,
+          error: { ...protocolError('rejected', r.detail, { view, currentVersion: this.version(view) }), messageKey: `service.refused.${r.reason}` },
+        };
+      }
+      return { ok: true, version: this.version(view) };
+    }
     const station = stationOf(view);
     if (station === null || !this.rounds) {
       return { ok: false, error: protocolError('rejected', `${command.name} is a station command`, { view, refusal: 'not-a-station' }) };
+    }
+    if (command.name !== 'cash-out' && command.name !== 'place-bet' && command.name !== 'clear-bets' && command.name !== 'decide') {
+      return { ok: false, error: protocolError('rejected', `${command.name} is a service command`, { view, refusal: 'not-a-station' }) };
     }
     const gated = this.floor?.refuse(station, command.name);
     if (gated) return { ok: false, error: protocolError('rejected', gated.reason, { view, currentVersion: current, refusal: gated.refusal }) };

@@ -1,6 +1,6 @@
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify, { LogController } from 'fastify';
+import Fastify, { LogController, type FastifyReply } from 'fastify';
 import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { MAX_MESSAGE_BYTES } from '../../protocol/index.js';
@@ -18,6 +18,11 @@ export interface HttpServerDeps {
    * simulated acceptor. Absent unless asked for; needs its own token; loopback only, like all.
    */
   simControls?: { token: string; insertNote(station: number, note: number): string | null };
+  /**
+   * Service mode's exports (meters CSV/JSON, a round's evidence bundle), answered only for the
+   * export token of the signed-in service session (`?t=`); null refuses.
+   */
+  serviceExport?: (token: string, kind: 'meters.csv' | 'meters.json' | 'evidence', roundId?: string) => { contentType: string; filename: string; body: string } | null;
 }
 
 /** Paths that serve the screen page; the page reads its view from the path. */
@@ -57,6 +62,25 @@ export async function createHttpServer(
       const refused = sim.insertNote(station, note);
       return refused ? reply.code(409).send({ error: refused }) : { ok: true };
     });
+  }
+
+  const serviceExport = deps.serviceExport;
+  if (serviceExport) {
+    const answer = (kind: 'meters.csv' | 'meters.json' | 'evidence') =>
+      async (req: { query: unknown; params: unknown }, reply: FastifyReply) => {
+        const token = (req.query as { t?: unknown }).t;
+        const roundId = (req.params as { roundId?: string }).roundId;
+        const file = typeof token === 'string' ? serviceExport(token, kind, roundId) : null;
+        if (!file) return reply.code(403).send({ error: 'sign in to service mode to export' });
+        return reply
+          .header('Content-Type', file.contentType)
+          .header('Content-Disposition', `attachment; filename="${file.filename.replace(/[^\w.-]/g, '_')}"`)
+          .header('Cache-Control', 'no-store')
+          .send(file.body);
+      };
+    app.get('/service/export/meters.csv', answer('meters.csv'));
+    app.get('/service/export/meters.json', answer('meters.json'));
+    app.get('/service/export/evidence/:roundId', answer('evidence'));
   }
 
   // Frames up to 4× the protocol limit are read and refused with a typed `oversized` error; a

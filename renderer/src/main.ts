@@ -6,7 +6,7 @@ import { loadFonts } from './fonts.js';
 import { createI18n } from './i18n/i18n.js';
 import { createStage } from './pixi/stage.js';
 import type { Screen, ScreenContext } from './screens/screen.js';
-import { ServiceScreen } from './screens/service-screen.js';
+import { ServiceScreen } from './screens/service/service-screen.js';
 import { StationScreen } from './screens/station-screen.js';
 import { TableScreen } from './screens/table-screen.js';
 import { installTestHooks } from './test-hooks.js';

@@ -26,6 +26,12 @@ export class HostClient {
   private seq = 0;
   private version = -1;
   private readonly view: ViewName;
+  /**
+   * Service commands sent and not yet answered. Service pages change with every round step, so a
+   * technician's press often meets a newer version: each service command names everything it
+   * acts on (a void names its round), so it is resent once against the current version.
+   */
+  private readonly resendable = new Map<string, CommandBody>();
 
   constructor(
     private readonly transport: Transport,
@@ -45,7 +51,13 @@ export class HostClient {
   /** Sends a command made against the snapshot on screen; before the first one there is nothing to act on. */
   command(command: CommandBody): boolean {
     if (this.version < 0) return false;
-    this.send({ type: 'command', id: this.nextId(), view: this.view, version: this.version, command });
+    const id = this.nextId();
+    if (this.view === 'service') {
+      this.resendable.set(id, command);
+      // Only the last few matter: a reply arrives within a round trip.
+      if (this.resendable.size > 16) this.resendable.delete(this.resendable.keys().next().value as string);
+    }
+    this.send({ type: 'command', id, view: this.view, version: this.version, command });
     return true;
   }
 
@@ -60,7 +72,15 @@ export class HostClient {
     if (m.type === 'snapshot' && m.view === this.view && m.version >= this.version) {
       this.version = m.version;
       this.events.snapshot(m.view, m.version, m.state);
+    } else if (m.type === 'ack') {
+      this.resendable.delete(m.ref);
+    } else if (m.type === 'error' && m.code === 'stale-version' && m.ref && this.resendable.has(m.ref)) {
+      const command = this.resendable.get(m.ref) as CommandBody;
+      this.resendable.delete(m.ref);
+      if (m.currentVersion !== undefined) this.version = Math.max(this.version, m.currentVersion);
+      this.send({ type: 'command', id: this.nextId(), view: this.view, version: this.version, command });
     } else if (m.type === 'error') {
+      if (m.ref) this.resendable.delete(m.ref);
       console.warn('host refused a message', m.code, m.detail);
       this.events.error(m);
     }

@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'service-cli-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const cli = path.resolve('cli/service.ts');
+
+/** Runs the tool with the PINs as lines of standard input (a pipe, as a set-up script would). */
+function service(stdin: string, ...args: string[]) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8', input: stdin });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+describe('npm run service', () => {
+  it('add-user: the first account is a supervisor, the next ones need that supervisor and their PIN', () => {
+    const tech = service('739164\n739164\n', 'add-user', '--data-dir', dir, '--name', 'Bo Chan', '--role', 'technician');
+    assert.equal(tech.code, 1);
+    assert.match(tech.err, /first account must be a supervisor/);
+    const differ = service('482915\n482916\n', 'add-user', '--data-dir', dir, '--name', 'Ana Lei', '--role', 'supervisor');
+    assert.equal(differ.code, 1);
+    assert.match(differ.err, /the two PINs differ/);
+    const sup = service('482915\n482915\n', 'add-user', '--data-dir', dir, '--name', 'Ana Lei', '--role', 'supervisor');
+    assert.equal(sup.code, 0, sup.err);
+    assert.deepEqual(JSON.parse(sup.out).staff, '1001');
+    const unauthorised = service('739164\n739164\n', 'add-user', '--data-dir', dir, '--name', 'Bo Chan', '--role', 'technician');
+    assert.equal(unauthorised.code, 1);
+    const wrongPin = service('739164\n739164\n000000\n', 'add-user', '--data-dir', dir, '--name', 'Bo Chan', '--role', 'technician', '--by', '1001');
+    assert.match(wrongPin.err, /refused: bad-pin/);
+    const ok = service('739164\n739164\n482915\n', 'add-user', '--data-dir', dir, '--name', 'Bo Chan', '--role', 'technician', '--by', '1001');
+    assert.equal(ok.code, 0, ok.err);
+    assert.equal(JSON.parse(ok.out).createdBy, 'Ana Lei (1001)');
+  });
+
+  it('refuses a PIN given as an argument and a role that does not exist', () => {
+    assert.equal(service('', 'add-user', '--data-dir', dir, '--name', 'X', '--role', 'supervisor', '--pin', '482915').code, 2);
+    assert.equal(service('', 'add-user', '--data-dir', dir, '--name', 'X', '--role', 'admin').code, 2);
+  });
+
+  it('list-users shows staff, roles and locks, never a PIN hash', () => {
+    const r = service('', 'list-users', '--data-dir', dir, '--json');
+    assert.equal(r.code, 0, r.err);
+    const rows = JSON.parse(r.out) as Record<string, unknown>[];
+    assert.deepEqual(rows.map((x) => [x.staff, x.role, x.name]), [['1001', 'supervisor', 'Ana Lei'], ['1002', 'technician', 'Bo Chan']]);
+    assert.ok(!r.out.includes('salt') && !r.out.includes('hash'));
+    // The wrong PIN given as the authorising supervisor's counted against that supervisor.
+    assert.equal((JSON.parse(readFileSync(path.join(dir, 'service-accounts.json'), 'utf8')) as { accounts: { failures: number }[] }).accounts[0]?.failures, 0, 'reset by the later success');
+  });
+});

@@ -1,0 +1,514 @@
+import type { Logger } from 'pino';
+import { canonicalJson, evidenceBundle, type Ledger, type SyncClient } from '../../ledger/index.js';
+import type { DeviceRow, EventFilter, EventRow, RecallRound } from '../../protocol/index.js';
+import type { TableConfig } from '../config/table-config.js';
+import type { BillAcceptors } from '../devices/bill-acceptors.js';
+import type { TableShoe } from '../devices/shoe.js';
+import type { RoundController } from '../table/round-controller.js';
+import { severityOf, typesOfSeverity } from './event-severity.js';
+import { profileItems } from './profile-items.js';
+import { programHash } from './program-hash.js';
+import {
+  notAvailable,
+  type AuthorisedBy,
+  type BackendResult,
+  type ConfigItem,
+  type MeterScope,
+  type PendingHandpay,
+  type ServiceBackend,
+  type SyncSummary,
+  type TableSummary,
+  type TiltSummary,
+} from './service-backend.js';
+
+export interface LiveBackendDeps {
+  config: TableConfig;
+  ledger: Ledger;
+  rounds: RoundController;
+  billAcceptors: BillAcceptors;
+  shoe: TableShoe;
+  sync: SyncClient | null;
+  log: Logger;
+  softwareVersion: string;
+  /** The program's root folder, hashed at start and on demand. */
+  programRoot: string;
+  /** The hash computed at start-up. */
+  programHashAtStart: string;
+  /** Handpays above this (minor units) need two people; default MOP/HKD 50,000. */
+  twoPersonHandpayAbove?: number;
+  /** How long a note or card test waits for the technician (ms). */
+  testTimeoutMs?: number;
+  now?: () => number;
+}
+
+const TRACE_KEEP = 200;
+
+/** The service backend over what the host has on this branch; see `service-backend.ts`. */
+export class LiveServiceBackend implements ServiceBackend {
+  readonly tableId: string;
+  readonly currency: string;
+  readonly softwareVersion: string;
+  readonly twoPersonHandpayAbove: number;
+  private readonly traceRows: { ts: string; device: string; event: string }[] = [];
+  private readonly listeners = new Set<() => void>();
+  private readonly unlisten: (() => void)[] = [];
+  private latestHash: { hash: string; at: string } | null = null;
+  private closed = false;
+  private readonly enabled = new Map<string, boolean>();
+  private readonly lastTraced = new Map<string, string>();
+  /** What the shoe said of itself when it connected (the host's shoe status keeps neither). */
+  private shoeIdentity: { serial?: string; firmware?: string } = {};
+  private readonly now: () => number;
+  /** Note and card tests waiting for the technician; ended when the host stops. */
+  private readonly running = new Set<() => void>();
+
+  constructor(private readonly d: LiveBackendDeps) {
+    this.tableId = d.config.tableId;
+    this.currency = d.config.currency;
+    this.softwareVersion = d.softwareVersion;
+    this.twoPersonHandpayAbove = d.twoPersonHandpayAbove ?? 5_000_000;
+    this.now = d.now ?? Date.now;
+    this.unlisten.push(
+      d.billAcceptors.onEvent((station, e) => this.traced(`BA-${station}`, e)),
+      d.shoe.onEvent((e) => this.traced('shoe', e)),
+      d.rounds.onChange(() => this.changed()),
+    );
+  }
+
+  dispose(): void {
+    for (const u of this.unlisten) u();
+    for (const end of [...this.running]) end();
+  }
+
+  /** A device test that waits for a note or a card, ended by its result, its time-out or the host stopping. */
+  private waitForTest<T>(
+    arm: (done: (value: T) => void) => () => void,
+    onValue: (value: T) => BackendResult,
+    onTimeout: () => BackendResult,
+  ): Promise<BackendResult> {
+    return new Promise((resolve) => {
+      let finished = false;
+      const finish = (r: () => BackendResult) => {
+        if (finished) return;
+        finished = true;
+        clearTimeout(timer);
+        disarm();
+        this.running.delete(stopNow);
+        resolve(r());
+      };
+      const disarm = arm((v) => finish(() => onValue(v)));
+      const timer = setTimeout(() => finish(onTimeout), this.d.testTimeoutMs ?? 60_000);
+      const stopNow = () => finish(() => ({ ok: false, code: 'refused', detail: 'the host is stopping' }));
+      this.running.add(stopNow);
+    });
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  // ── reading ──
+
+  table(): TableSummary {
+    const v = this.d.rounds.view();
+    const first = this.d.config.stations[0]?.station ?? 1;
+    return {
+      game: this.d.config.game,
+      profile: this.d.config.profile,
+      phase: v.phase,
+      roundId: v.roundId,
+      hold: v.hold,
+      newBets: v.phase === 'betting' ? this.d.rounds.betting(first).open : !this.closed,
+    };
+  }
+
+  devices(): DeviceRow[] {
+    const shoe = this.d.shoe.state();
+    return [
+      ...this.d.billAcceptors.statuses().map((s) => ({
+        device: s.device,
+        kind: 'bill-acceptor' as const,
+        station: s.station,
+        spec: s.spec,
+        state: s.state,
+        ...(s.firmware ? { firmware: s.firmware } : {}),
+        lastEvent: s.lastEvent,
+        enabled: this.enabled.get(s.device) ?? true,
+      })),
+      {
+        device: 'shoe',
+        kind: 'shoe' as const,
+        spec: shoe.spec,
+        state: shoe.lidOpen ? `${shoe.state} (lid open)` : shoe.state,
+        ...(this.shoeIdentity.firmware ? { firmware: this.shoeIdentity.firmware.slice(0, 128) } : {}),
+        ...(this.shoeIdentity.serial ? { serial: this.shoeIdentity.serial.slice(0, 128) } : {}),
+        lastEvent: shoe.lastEvent,
+        enabled: true,
+      },
+    ];
+  }
+
+  trace(limit: number): { ts: string; device: string; event: string }[] {
+    return this.traceRows.slice(-limit).reverse();
+  }
+
+  sync(): SyncSummary | null {
+    if (!this.d.sync) return null;
+    const s = this.d.sync.status();
+    return {
+      state: s.state,
+      upstream: s.upstream,
+      ackedSeq: s.ackedSeq,
+      headSeq: s.headSeq,
+      lagEntries: s.lagEntries,
+      lagSeconds: s.lagSeconds,
+      lastError: s.lastError ? s.lastError.slice(0, 400) : null,
+      lastErrorAt: s.lastErrorAt,
+      lastSuccessAt: s.lastSuccessAt,
+    };
+  }
+
+  tilts(): TiltSummary[] | null {
+    // WIRE: tilt manager (issue 7 §5, branch floor) — `tilts.current(): Tilt[]` with kind,
+    // messageKey, severity, clearedBy and station; null shows "not connected" on the Status page.
+    return null;
+  }
+
+  meters(): MeterScope[] {
+    const all = this.d.ledger.meters();
+    const scopes = new Map<string, { name: string; value: number }[]>();
+    for (const [key, value] of Object.entries(all)) {
+      const cut = key.indexOf('/');
+      const scope = key.slice(0, cut);
+      const list = scopes.get(scope) ?? [];
+      list.push({ name: key.slice(cut + 1), value });
+      scopes.set(scope, list);
+    }
+    const order = (s: string) => (s === 'table' ? 0 : Number(s.split(':')[1] ?? 99));
+    return [...scopes.entries()]
+      .sort((a, b) => order(a[0]) - order(b[0]))
+      .map(([scope, meters]) => ({ scope, meters: meters.sort((a, b) => a.name.localeCompare(b.name)) }));
+  }
+
+  recall(q: { station: number | null; offset: number; limit: number }): { rounds: RecallRound[]; more: boolean } {
+    // The ledger answers at most 500 rounds per query: older ones are in the export tools.
+    const want = Math.min(500, q.offset + q.limit + 1);
+    const records = q.station !== null ? this.d.ledger.recall({ station: q.station, limit: want }) : this.d.ledger.recall({ tableId: this.tableId, limit: want });
+    const page = records.slice(q.offset, q.offset + q.limit);
+    return {
+      more: records.length > q.offset + q.limit,
+      rounds: page.map((r) => ({
+        roundId: r.roundId,
+        status: r.status,
+        seq: r.seq,
+        ts: r.ts,
+        game: r.game,
+        profile: r.profile,
+        cards: r.cards,
+        decisions: r.decisions.map((x) => ({ seat: x.seat, ...(x.hand !== undefined ? { hand: x.hand } : {}), action: x.action, ...(x.auto ? { auto: true } : {}) })),
+        bets: r.bets.map((b) => ({ station: b.station, seat: b.seat, bet: b.bet, amount: b.amount })),
+        lines: r.lines,
+        ...(r.reason !== undefined ? { reason: r.reason.slice(0, 400) } : {}),
+        ...(r.authorisedBy ? { authorisedBy: r.authorisedBy } : {}),
+      })),
+    };
+  }
+
+  events(q: { filter: EventFilter; offset: number; limit: number }): { entries: EventRow[]; more: boolean } {
+    const where: string[] = [];
+    const args: (string | number)[] = [];
+    let types = q.filter.types ?? null;
+    if (q.filter.severity) {
+      const sev = typesOfSeverity(q.filter.severity);
+      types = types ? types.filter((t) => sev.includes(t)) : sev;
+    }
+    if (types) {
+      if (types.length === 0) return { entries: [], more: false };
+      where.push(`type IN (${types.map(() => '?').join(',')})`);
+      args.push(...types);
+    }
+    if (q.filter.from) {
+      where.push('ts >= ?');
+      args.push(q.filter.from);
+    }
+    if (q.filter.to) {
+      where.push('ts <= ?');
+      args.push(q.filter.to);
+    }
+    const sql = `SELECT seq, ts, type, body FROM journal ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY seq DESC LIMIT ? OFFSET ?`;
+    const rows = this.d.ledger.db.prepare(sql).all(...args, q.limit + 1, q.offset) as { seq: number; ts: string; type: string; body: string }[];
+    return { more: rows.length > q.limit, entries: rows.slice(0, q.limit).map(toEventRow) };
+  }
+
+  cancelledCredits(limit: number): EventRow[] {
+    const rows = this.d.ledger.db
+      .prepare("SELECT seq, ts, type, body FROM journal WHERE type = 'credit.cancel' ORDER BY seq DESC LIMIT ?")
+      .all(limit) as { seq: number; ts: string; type: string; body: string }[];
+    return rows.map(toEventRow);
+  }
+
+  config(): ConfigItem[] {
+    const c = this.d.config;
+    // WIRE: configuration changes (branch floor) — editable keys and each rule option's article
+    // come from its config-change API; until then every item is shown read-only.
+    const item = (key: string, value: unknown, article?: string): ConfigItem => ({
+      key,
+      value: (typeof value === 'string' ? value : JSON.stringify(value)).slice(0, 400),
+      ...(article ? { article } : {}),
+      editable: false,
+    });
+    return [
+      item('tableId', c.tableId),
+      item('game', c.game),
+      item('profile', c.profile),
+      item('currency', c.currency),
+      item('limits.min', c.limits.min),
+      item('limits.max', c.limits.max),
+      item('seats', c.seats),
+      item('timings.bettingMs', c.timings.bettingMs),
+      item('timings.decisionMs', c.timings.decisionMs),
+      item('timings.resultsMs', c.timings.resultsMs),
+      item('defaultLanguage', c.defaultLanguage),
+      item('shoe', c.shoe),
+      ...c.stations.map((s) => item(`station.${s.station}`, `seat ${s.seat}, bill acceptor ${s.billAcceptor}`)),
+      item('upstream', this.d.sync ? this.d.sync.status().upstream : 'off'),
+      item('handpay.twoPersonAbove', this.twoPersonHandpayAbove),
+      ...profileItems(c.game, c.profile),
+    ];
+  }
+
+  pendingHandpays(): PendingHandpay[] | null {
+    // Read from the ledger: requests (credit.cancel, handpay.request) without a confirmation.
+    const rows = this.d.ledger.db
+      .prepare(
+        `SELECT r.tx_id AS txId, r.body AS body FROM journal r
+         WHERE r.type IN ('credit.cancel', 'handpay.request')
+           AND NOT EXISTS (SELECT 1 FROM journal c WHERE c.type = 'handpay.confirm'
+                           AND json_extract(c.body, '$.payload.requestTxId') = r.tx_id)
+         ORDER BY r.seq LIMIT 16`,
+      )
+      .all() as { txId: string; body: string }[];
+    return rows.map((r) => {
+      const p = (JSON.parse(r.body) as { payload: { station: number; amount: number } }).payload;
+      return { station: p.station, amount: p.amount, requestTxId: r.txId };
+    });
+  }
+
+  programHashAtStart(): string {
+    return this.d.programHashAtStart;
+  }
+
+  programHashLatest(): { hash: string; at: string } | null {
+    return this.latestHash;
+  }
+
+  // ── exports ──
+
+  metersCsv(): string {
+    const lines = ['terminal,currency,scope,meter,value'];
+    for (const s of this.meters()) for (const m of s.meters) lines.push([this.d.ledger.terminalId, this.currency, s.scope, m.name, m.value].join(','));
+    return lines.join('\r\n') + '\r\n';
+  }
+
+  metersJson(): string {
+    return JSON.stringify(
+      { terminal: this.d.ledger.terminalId, tableId: this.tableId, currency: this.currency, at: new Date(this.now()).toISOString(), head: this.d.ledger.headOf(), scopes: this.meters() },
+      null,
+      1,
+    );
+  }
+
+  evidenceJson(roundId: string): string | null {
+    const b = evidenceBundle(this.d.ledger, roundId, new Date(this.now()));
+    return b ? JSON.stringify(b, null, 1) : null;
+  }
+
+  // ── two-person actions ──
+
+  voidRound(roundId: string, reason: string, authorisedBy: AuthorisedBy): BackendResult {
+    const current = this.d.rounds.view();
+    if (current.roundId !== roundId) return { ok: false, code: 'stale-round', detail: `round ${roundId} is not the current round (${current.roundId})` };
+    const r = this.d.rounds.voidRound(reason, authorisedBy);
+    if (!r.ok) return { ok: false, code: 'no-round', detail: r.reason };
+    this.action(authorisedBy, 'void-round', `round ${roundId}: ${reason}`);
+    return { ok: true, key: 'service.done.voidRound', values: { round: roundId } };
+  }
+
+  enterCard(_roundId: string, _card: string, _authorisedBy: AuthorisedBy): BackendResult {
+    // WIRE: manual card entry on a hold (branch floor) — `rounds.enterCard(card, authorisedBy)`
+    // placing the card where the held round expects it and journalling `misread` card-entered.
+    return notAvailable('manual card entry');
+  }
+
+  clearMeters(scope: string, authorisation: string, reason: string, authorisedBy: AuthorisedBy): BackendResult {
+    this.d.ledger.append({ type: 'meter.clear', payload: { who: authorisedBy.join(' / '), authorisation, scope, reason } });
+    this.action(authorisedBy, 'meter-clear', `${scope} (${authorisation}): ${reason}`);
+    this.changed();
+    return { ok: true, key: 'service.done.meterClear', values: { scope } };
+  }
+
+  changeConfig(_key: string, _value: string, _authorisation: string, _authorisedBy: AuthorisedBy): BackendResult {
+    // WIRE: configuration change (branch floor) — `config.change(key, value, { who, authorisation })`
+    // validating the new value, applying it between rounds and journalling `config.change`.
+    return notAvailable('configuration change');
+  }
+
+  confirmHandpay(_station: number, _requestTxId: string, _authorisedBy: string[]): BackendResult {
+    // WIRE: handpay confirm (branch floor) — `cashout.confirm(station, requestTxId, attendant)`
+    // journalling `handpay.confirm` and unlocking the station.
+    return notAvailable('handpay confirmation');
+  }
+
+  // ── single-person actions ──
+
+  newShoe(who: string): BackendResult {
+    if (this.d.rounds.view().phase === 'dealing') return { ok: false, code: 'busy', detail: 'a round is being dealt' };
+    const sim = this.d.shoe.simulator();
+    // A simulated shoe is reloaded (its shoeLoaded event starts the new shoe); a real shoe reports
+    // its own loading, and this is the supervisor's declaration that a new shoe is in.
+    if (sim) sim.loadShoe();
+    else this.d.rounds.onNewShoe();
+    this.action([who], 'new-shoe', sim ? 'simulated shoe reloaded' : 'declared by the supervisor');
+    return { ok: true, key: 'service.done.newShoe' };
+  }
+
+  setTableOpen(open: boolean, who: string): BackendResult {
+    // WIRE: tilt manager (branch floor) — a "table closed" condition there; until then this uses
+    // the rounds' stop-new-bets switch, which the sync client's own signal also sets.
+    this.closed = !open;
+    this.d.rounds.setNewBets(open, 'table closed in service mode');
+    this.action([who], open ? 'table-open' : 'table-close', '');
+    return { ok: true, key: open ? 'service.done.tableOpen' : 'service.done.tableClose' };
+  }
+
+  testNote(station: number, who: string): Promise<BackendResult> {
+    const device = `BA-${station}`;
+    if (!this.d.billAcceptors.statuses().some((s) => s.station === station)) return Promise.resolve({ ok: false, code: 'no-device', detail: `no acceptor at station ${station}` });
+    const result = this.waitForTest<{ denomination: number; currency: string }>(
+      (done) => this.d.billAcceptors.testNextNote(station, done),
+      (note) => {
+        this.test(who, device, 'note', `note ${note.denomination} ${note.currency} validated and returned`);
+        return { ok: true, key: 'service.done.testNote', values: { device, value: note.denomination, currency: note.currency } };
+      },
+      () => {
+        this.test(who, device, 'note', 'no note inserted before the time-out');
+        return { ok: false, code: 'timeout', detail: 'no note was inserted' };
+      },
+    );
+    // The simulated acceptor gets a note at once; a real one waits for the technician's note.
+    this.d.billAcceptors.simulator(station)?.insertNote(100);
+    return result;
+  }
+
+  testCard(who: string): Promise<BackendResult> {
+    const v = this.d.rounds.view();
+    if (v.phase === 'dealing' || v.phase === 'hold' || v.cue) return Promise.resolve({ ok: false, code: 'busy', detail: 'the shoe is in use: test a card between rounds with no cue' });
+    const result = this.waitForTest<string>(
+      (done) => this.d.shoe.testNextCard(done),
+      (card) => {
+        this.test(who, 'shoe', 'card', `read ${card}`);
+        return { ok: true, key: 'service.done.testCard', values: { card } };
+      },
+      () => {
+        this.test(who, 'shoe', 'card', 'no card drawn before the time-out');
+        return { ok: false, code: 'timeout', detail: 'no card was drawn' };
+      },
+    );
+    this.d.shoe.simulator()?.drawCard();
+    return result;
+  }
+
+  setDeviceEnabled(device: string, enabled: boolean, who: string): BackendResult {
+    const station = stationOfDevice(device);
+    if (station === null || !this.d.billAcceptors.setEnabled(station, enabled)) return { ok: false, code: 'no-device', detail: `${device} cannot be enabled or disabled` };
+    this.enabled.set(device, enabled);
+    this.test(who, device, enabled ? 'enable' : 'disable', 'done');
+    return { ok: true, key: enabled ? 'service.done.enabled' : 'service.done.disabled', values: { device } };
+  }
+
+  reconnectDevice(device: string, who: string): BackendResult {
+    const station = stationOfDevice(device);
+    const sim = station !== null ? this.d.billAcceptors.simulator(station) : device === 'shoe' ? this.d.shoe.simulator() : null;
+    if (!sim) {
+      // WIRE: reconnect of real hardware — the drivers reconnect on their own; a forced
+      // re-open needs `billAcceptors.reopen(station)` / `shoe.reopen()`.
+      return notAvailable('forced reconnect of real hardware');
+    }
+    sim.unplug();
+    sim.replug();
+    this.test(who, device, 'reconnect', 'cable unplugged and replugged');
+    return { ok: true, key: 'service.done.reconnect', values: { device } };
+  }
+
+  retrySync(who: string): BackendResult {
+    if (!this.d.sync) return { ok: false, code: 'refused', detail: 'no upstream is configured' };
+    this.d.sync.kick();
+    this.action([who], 'sync-retry', '');
+    return { ok: true, key: 'service.done.syncRetry' };
+  }
+
+  async computeProgramHash(who: string): Promise<BackendResult> {
+    const { hash, files } = await programHash(this.d.programRoot);
+    this.latestHash = { hash, at: new Date(this.now()).toISOString() };
+    this.action([who], 'program-hash', `${hash} over ${files} files`);
+    this.changed();
+    return { ok: true, key: hash === this.d.programHashAtStart ? 'service.done.hashSame' : 'service.done.hashDiffers', values: { hash: hash.slice(0, 16) } };
+  }
+
+  // ── access journal ──
+
+  journalEnter(who: string, staff: string, role: 'technician' | 'supervisor' | 'auditor'): void {
+    this.d.ledger.append({ type: 'service.enter', payload: { who, staff, role } });
+  }
+
+  journalExit(who: string, staff: string, reason: 'sign-out' | 'idle' | 'disconnect' | 'host-stop'): void {
+    this.d.ledger.append({ type: 'service.exit', payload: { who, staff, reason } });
+  }
+
+  journalAccount(by: string, staff: string, name: string, role: 'technician' | 'supervisor' | 'auditor'): number {
+    return this.d.ledger.append({ type: 'service.account', payload: { by: by.slice(0, 128), staff, name, role } }).entry.seq;
+  }
+
+  journalDenied(staff: string, reason: 'bad-pin' | 'locked' | 'unknown' | 'same-person' | 'role', lockedUntil?: string): void {
+    this.d.ledger.append({ type: 'service.denied', payload: { staff, reason, ...(lockedUntil ? { lockedUntil } : {}) } });
+  }
+
+  private action(by: string[], action: string, detail: string): void {
+    const [who, second] = by;
+    this.d.ledger.append({ type: 'service.action', payload: { who: who ?? 'unknown', action, ...(second ? { confirmedBy: second } : {}), detail: detail.slice(0, 2000) } });
+  }
+
+  private test(who: string, device: string, test: 'note' | 'card' | 'enable' | 'disable' | 'reconnect', result: string): void {
+    this.d.ledger.append({ type: 'service.test', payload: { who, device, test, result } });
+    this.changed();
+  }
+
+  private traced(device: string, e: { type: string; serial?: string; firmware?: string }): void {
+    if (device === 'shoe' && e.type === 'connected') {
+      this.shoeIdentity = { ...(e.serial ? { serial: e.serial } : {}), ...(e.firmware ? { firmware: e.firmware } : {}) };
+    }
+    const event = JSON.stringify(e).slice(0, 400);
+    // ID-003 reports idle at every status poll: a repeat says nothing new and would redraw the page
+    // several times a second per acceptor.
+    if (this.lastTraced.get(device) === event && e.type === 'idle') return;
+    this.lastTraced.set(device, event);
+    this.traceRows.push({ ts: new Date(this.now()).toISOString(), device, event });
+    if (this.traceRows.length > TRACE_KEEP) this.traceRows.splice(0, this.traceRows.length - TRACE_KEEP);
+    this.changed();
+  }
+
+  private changed(): void {
+    for (const l of this.listeners) l();
+  }
+}
+
+function stationOfDevice(device: string): number | null {
+  const m = /^BA-(\d+)$/.exec(device);
+  return m ? Number(m[1]) : null;
+}
+
+function toEventRow(r: { seq: number; ts: string; type: string; body: string }): EventRow {
+  const payload = (JSON.parse(r.body) as { payload: Record<string, unknown> }).payload;
+  return { seq: r.seq, ts: r.ts, type: r.type, severity: severityOf(r.type), summary: canonicalJson(payload as never).slice(0, 400) };
+}

@@ -1,0 +1,59 @@
+import { SERVICE_PAGE_SIZE, type EventFilter, type ServicePage, type ServicePageName } from '../../protocol/index.js';
+import type { ServiceBackend } from './service-backend.js';
+
+/** What the signed-in screen asked to see. */
+export interface PageRequest {
+  page: ServicePageName;
+  offset: number;
+  station: number | null;
+  filter: EventFilter;
+}
+
+export const FIRST_PAGE: PageRequest = { page: 'status', offset: 0, station: null, filter: {} };
+
+/** A page's content, read fresh from the backend; long lists are cut to one page of rows. */
+export function buildPage(b: ServiceBackend, req: PageRequest): ServicePage {
+  switch (req.page) {
+    case 'status': {
+      const latest = b.programHashLatest();
+      return {
+        page: 'status',
+        table: b.table(),
+        tilts: b.tilts(),
+        devices: b.devices(),
+        sync: b.sync(),
+        softwareVersion: b.softwareVersion,
+        programHash: { atStart: b.programHashAtStart(), latest: latest?.hash ?? null, latestAt: latest?.at ?? null },
+      };
+    }
+    case 'devices':
+      return { page: 'devices', devices: b.devices(), trace: b.trace(60) };
+    case 'meters':
+      return { page: 'meters', currency: b.currency, scopes: b.meters().slice(0, 8) };
+    case 'recall': {
+      const r = b.recall({ station: req.station, offset: req.offset, limit: SERVICE_PAGE_SIZE.recall });
+      return { page: 'recall', station: req.station, offset: req.offset, more: r.more, rounds: r.rounds };
+    }
+    case 'events': {
+      const r = b.events({ filter: req.filter, offset: req.offset, limit: SERVICE_PAGE_SIZE.events });
+      return { page: 'events', offset: req.offset, more: r.more, filter: req.filter, entries: r.entries };
+    }
+    case 'config':
+      return { page: 'config', items: b.config().slice(0, 128) };
+    case 'holds': {
+      const table = b.table();
+      return { page: 'holds', table, closed: !table.newBets };
+    }
+    case 'cashout': {
+      const pending = b.pendingHandpays();
+      return {
+        page: 'cashout',
+        pending: pending ? pending.map((p) => ({ ...p, twoPerson: p.amount > b.twoPersonHandpayAbove })) : null,
+        cancelled: b.cancelledCredits(20),
+        twoPersonAbove: b.twoPersonHandpayAbove,
+      };
+    }
+    case 'sync':
+      return { page: 'sync', sync: b.sync() };
+  }
+}

@@ -1,0 +1,29 @@
+import type { ServiceActionKind, ServiceRole } from '../../protocol/index.js';
+
+/**
+ * Who may start which action. An auditor reads every page and export and changes nothing; a
+ * technician runs the diagnostics and may be the second person of a two-person action; a
+ * supervisor does everything and is the only one who may start a two-person action.
+ */
+const MAY_START: Record<ServiceRole, ReadonlySet<ServiceActionKind>> = {
+  auditor: new Set(),
+  technician: new Set(['test-note', 'test-card', 'device-enable', 'device-reconnect', 'sync-retry', 'program-hash', 'handpay-confirm']),
+  supervisor: new Set([
+    'void-round', 'enter-card', 'meter-clear', 'config-change', 'handpay-confirm', 'new-shoe', 'table-open',
+    'test-note', 'test-card', 'device-enable', 'device-reconnect', 'sync-retry', 'program-hash',
+  ]),
+};
+
+export function mayStart(role: ServiceRole, action: ServiceActionKind): boolean {
+  return MAY_START[role].has(action);
+}
+
+/** The second person of a two-person action: anyone but an auditor, and never the first person. */
+export function mayConfirm(role: ServiceRole): boolean {
+  return role !== 'auditor';
+}
+
+/** A two-person action must be started by a supervisor. */
+export function mayStartTwoPerson(role: ServiceRole): boolean {
+  return role === 'supervisor';
+}

@@ -1,0 +1,93 @@
+import type { DeviceRow, EventFilter, EventRow, RecallRound, ServicePage } from '../../protocol/index.js';
+
+/**
+ * What service mode needs from the rest of the host. The live implementation
+ * (`live-backend.ts`) reads the ledger, the devices, the rounds and the sync client; the parts
+ * other issues build (tilt manager, handpay queue, configuration changes, manual card entry)
+ * answer `not-available` there until the lead connects them (`// WIRE:` marks each).
+ *
+ * Every action returns what happened; none throws for an ordinary refusal. Actions that change
+ * something journal it themselves, with `who` (and `authorisedBy` for two-person ones).
+ */
+export type BackendResult =
+  | { ok: true; key: string; values?: Record<string, string | number> }
+  | { ok: false; code: BackendRefusal; detail: string };
+
+export type BackendRefusal = 'not-available' | 'refused' | 'no-round' | 'stale-round' | 'no-device' | 'busy' | 'timeout';
+
+export type TableSummary = Extract<ServicePage, { page: 'status' }>['table'];
+export type SyncSummary = NonNullable<Extract<ServicePage, { page: 'sync' }>['sync']>;
+export type TiltSummary = NonNullable<Extract<ServicePage, { page: 'status' }>['tilts']>[number];
+export type ConfigItem = Extract<ServicePage, { page: 'config' }>['items'][number];
+export type MeterScope = Extract<ServicePage, { page: 'meters' }>['scopes'][number];
+export type PendingHandpay = { station: number; amount: number; requestTxId: string };
+
+/** Two people named on every two-person act: the supervisor who started it, then the confirmer. */
+export type AuthorisedBy = [supervisor: string, second: string];
+
+export interface ServiceBackend {
+  readonly tableId: string;
+  readonly currency: string;
+  readonly softwareVersion: string;
+
+  // ── reading ──
+  table(): TableSummary;
+  devices(): DeviceRow[];
+  /** The newest decoded device events, newest first. */
+  trace(limit: number): { ts: string; device: string; event: string }[];
+  /** Null when the kiosk runs without an upstream. */
+  sync(): SyncSummary | null;
+  /** Null until the tilt manager is connected. */
+  tilts(): TiltSummary[] | null;
+  meters(): MeterScope[];
+  recall(query: { station: number | null; offset: number; limit: number }): { rounds: RecallRound[]; more: boolean };
+  events(query: { filter: EventFilter; offset: number; limit: number }): { entries: EventRow[]; more: boolean };
+  /** The credit.cancel entries (the cancelled-credit record), newest first. */
+  cancelledCredits(limit: number): EventRow[];
+  config(): ConfigItem[];
+  /** Null until the handpay queue is connected. */
+  pendingHandpays(): PendingHandpay[] | null;
+  /** A handpay above this amount (minor units) needs two people. */
+  readonly twoPersonHandpayAbove: number;
+  programHashAtStart(): string;
+  /** The hash computed on demand, and when; null before the first request. */
+  programHashLatest(): { hash: string; at: string } | null;
+
+  // ── exports (served over HTTP to a signed-in session) ──
+  metersCsv(): string;
+  metersJson(): string;
+  evidenceJson(roundId: string): string | null;
+
+  // ── two-person actions ──
+  voidRound(roundId: string, reason: string, authorisedBy: AuthorisedBy): BackendResult;
+  enterCard(roundId: string, card: string, authorisedBy: AuthorisedBy): BackendResult;
+  clearMeters(scope: string, authorisation: string, reason: string, authorisedBy: AuthorisedBy): BackendResult;
+  changeConfig(key: string, value: string, authorisation: string, authorisedBy: AuthorisedBy): BackendResult;
+  /** `authorisedBy` has one name under the two-person amount, two above it. */
+  confirmHandpay(station: number, requestTxId: string, authorisedBy: string[]): BackendResult;
+
+  // ── single-person actions ──
+  newShoe(who: string): BackendResult;
+  setTableOpen(open: boolean, who: string): BackendResult;
+  /** Resolves when a note was inserted (and returned) or the test timed out. */
+  testNote(station: number, who: string): Promise<BackendResult>;
+  testCard(who: string): Promise<BackendResult>;
+  setDeviceEnabled(device: string, enabled: boolean, who: string): BackendResult;
+  reconnectDevice(device: string, who: string): BackendResult;
+  retrySync(who: string): BackendResult;
+  computeProgramHash(who: string): Promise<BackendResult>;
+
+  // ── access journal ──
+  journalEnter(who: string, staff: string, role: 'technician' | 'supervisor' | 'auditor'): void;
+  journalExit(who: string, staff: string, reason: 'sign-out' | 'idle' | 'disconnect' | 'host-stop'): void;
+  /** Records an account added by the set-up; returns the entry's seq. */
+  journalAccount(by: string, staff: string, name: string, role: 'technician' | 'supervisor' | 'auditor'): number;
+  journalDenied(staff: string, reason: 'bad-pin' | 'locked' | 'unknown' | 'same-person' | 'role', lockedUntil?: string): void;
+
+  /** Something shown on the service pages changed (a device event, a round step). */
+  onChange(listener: () => void): () => void;
+}
+
+export function notAvailable(what: string): BackendResult {
+  return { ok: false, code: 'not-available', detail: `${what} is not connected on this build yet` };
+}

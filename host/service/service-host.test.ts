@@ -1,0 +1,242 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { CommandBody, ServiceState } from '../../protocol/index.js';
+import { ServiceState as ServiceStateSchema } from '../../protocol/index.js';
+import type { Timers } from '../table/round-controller.js';
+import { AccountStore } from './accounts.js';
+import { ServiceHost } from './service-host.js';
+import { fakeBackend } from './testing/fake-backend.js';
+
+const FAST = { N: 2 ** 10, r: 8, p: 1 };
+
+function manualTimers() {
+  let now = 1_000_000;
+  const due: { at: number; fn: () => void; id: number }[] = [];
+  let ids = 0;
+  const timers: Timers = {
+    now: () => now,
+    setTimeout: (fn, ms) => {
+      due.push({ at: now + ms, fn, id: ++ids });
+      return ids;
+    },
+    clearTimeout: (h) => {
+      const i = due.findIndex((d) => d.id === h);
+      if (i >= 0) due.splice(i, 1);
+    },
+  };
+  const advance = (ms: number) => {
+    now += ms;
+    for (let d = due.sort((a, b) => a.at - b.at)[0]; d && d.at <= now; d = due.sort((a, b) => a.at - b.at)[0]) {
+      due.splice(due.indexOf(d), 1);
+      d.fn();
+    }
+  };
+  return { timers, advance };
+}
+
+describe('service view: access, roles, idle timeout and two-person actions', () => {
+  let dir: string;
+  let accounts: AccountStore;
+  before(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'service-host-'));
+    accounts = new AccountStore(dir, { maxFailures: 3, lockMs: 60_000 }, Date.now, FAST);
+    await accounts.add({ name: 'Ana', role: 'supervisor', pin: '482915', staff: '1001' }, null);
+    const by = { staff: '1001', pin: '482915' };
+    await accounts.add({ name: 'Bo', role: 'technician', pin: '739164', staff: '1002' }, by);
+    await accounts.add({ name: 'Cy', role: 'auditor', pin: '620481', staff: '1003' }, by);
+    await accounts.add({ name: 'Di', role: 'supervisor', pin: '305728', staff: '1004' }, by);
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  const make = () => {
+    const t = manualTimers();
+    const fake = fakeBackend();
+    const host = new ServiceHost({ accounts, backend: fake.backend, timers: t.timers, idleMs: 60_000, confirmMs: 30_000 });
+    let changes = 0;
+    host.onChange(() => changes++);
+    /** Applies a command and waits for any PIN check it started. */
+    const send = async (c: CommandBody) => {
+      const r = host.apply(c);
+      for (let i = 0; i < 200 && (host as unknown as { busy: boolean }).busy; i++) await new Promise((res) => setTimeout(res, 5));
+      return r;
+    };
+    const state = () => ServiceStateSchema.parse(host.state('en')) as ServiceState;
+    return { host, send, state, ...fake, ...t, changes: () => changes };
+  };
+
+  it('journals every account not yet journalled, once', () => {
+    const m = make();
+    assert.deepEqual(m.journal.filter((j) => j.type === 'service.account').map((j) => j.payload.staff), ['1001', '1002', '1003', '1004']);
+    const again = make();
+    assert.equal(again.journal.filter((j) => j.type === 'service.account').length, 0);
+  });
+
+  it('before sign-in the state holds no page, session or pending action; every page command is refused', async () => {
+    const m = make();
+    const s = m.state();
+    assert.equal(s.signedIn, false);
+    assert.deepEqual(Object.keys(s).sort(), ['busy', 'kind', 'language', 'notice', 'signedIn', 'softwareVersion', 'tableId']);
+    for (const c of [
+      { name: 'service-page', page: 'meters' },
+      { name: 'service-action', action: { kind: 'sync-retry' } },
+      { name: 'service-confirm', staff: '1002', pin: '739164' },
+      { name: 'service-sign-out' },
+    ] as CommandBody[]) {
+      const r = await m.send(c);
+      assert.ok(!r.ok && r.reason === 'not-signed-in', c.name);
+    }
+    assert.equal(m.calls.length, 0);
+  });
+
+  it('a wrong PIN is refused and journalled; the right one signs in and is journalled with who and role', async () => {
+    const m = make();
+    await m.send({ name: 'service-sign-in', staff: '1002', pin: '000000' });
+    assert.equal(m.state().signedIn, false);
+    assert.equal(m.state().notice?.key, 'service.signIn.bad');
+    // An unknown staff number gets the same words as a wrong PIN.
+    await m.send({ name: 'service-sign-in', staff: '5555', pin: '000000' });
+    assert.equal(m.state().notice?.key, 'service.signIn.bad');
+    await m.send({ name: 'service-sign-in', staff: '1002', pin: '739164' });
+    const s = m.state();
+    assert.equal(s.signedIn, true);
+    assert.equal(s.session?.name, 'Bo');
+    assert.equal(s.session?.role, 'technician');
+    assert.equal(s.page?.page, 'status');
+    assert.deepEqual(m.journal.filter((j) => j.type !== 'service.account').map((j) => [j.type, j.payload.staff, j.payload.reason ?? j.payload.role]), [
+      ['service.denied', '1002', 'bad-pin'],
+      ['service.denied', '5555', 'unknown'],
+      ['service.enter', '1002', 'technician'],
+    ]);
+    assert.ok(!(await m.send({ name: 'service-sign-in', staff: '1001', pin: '482915' })).ok, 'a second sign-in over a session is refused');
+  });
+
+  it('the idle timeout signs out and journals the exit; any command pushes it back', async () => {
+    const m = make();
+    await m.send({ name: 'service-sign-in', staff: '1003', pin: '620481' });
+    m.advance(50_000);
+    await m.send({ name: 'service-page', page: 'meters' });
+    m.advance(50_000);
+    assert.equal(m.state().signedIn, true, 'the page command restarted the idle time');
+    assert.equal(m.state().page?.page, 'meters');
+    m.advance(10_001);
+    const s = m.state();
+    assert.equal(s.signedIn, false);
+    assert.equal(s.page, undefined);
+    assert.equal(s.notice?.key, 'service.signIn.idle');
+    assert.deepEqual(m.journal.at(-1), { type: 'service.exit', payload: { who: 'Cy', staff: '1003', reason: 'idle' } });
+  });
+
+  it('sign-out and a closed screen are journalled as exits', async () => {
+    const m = make();
+    await m.send({ name: 'service-sign-in', staff: '1003', pin: '620481' });
+    await m.send({ name: 'service-sign-out' });
+    assert.equal(m.journal.at(-1)?.payload.reason, 'sign-out');
+    await m.send({ name: 'service-sign-in', staff: '1003', pin: '620481' });
+    m.host.screenGone();
+    assert.equal(m.journal.at(-1)?.payload.reason, 'disconnect');
+    assert.equal(m.state().signedIn, false);
+  });
+
+  it('an auditor reads every page and changes nothing', async () => {
+    const m = make();
+    await m.send({ name: 'service-sign-in', staff: '1003', pin: '620481' });
+    for (const page of ['status', 'devices', 'meters', 'recall', 'events', 'config', 'holds', 'cashout', 'sync'] as const) {
+      assert.ok((await m.send({ name: 'service-page', page })).ok);
+      assert.equal(m.state().page?.page, page);
+    }
+    for (const action of [{ kind: 'sync-retry' }, { kind: 'test-card' }, { kind: 'void-round', roundId: 'R-1', reason: 'x' }, { kind: 'new-shoe' }] as const) {
+      const r = await m.send({ name: 'service-action', action });
+      assert.ok(!r.ok && r.reason === 'role', action.kind);
+    }
+    assert.equal(m.calls.length, 0);
+  });
+
+  it('a technician runs diagnostics but may not start a two-person action nor close the table', async () => {
+    const m = make();
+    await m.send({ name: 'service-sign-in', staff: '1002', pin: '739164' });
+    assert.ok((await m.send({ name: 'service-action', action: { kind: 'test-note', station: 1 } })).ok);
+    assert.deepEqual(m.calls.map((c) => c.method), ['testNote']);
+    assert.deepEqual(m.calls[0]?.args, [1, 'Bo (1002)']);
+    for (const action of [{ kind: 'void-round', roundId: 'R-1', reason: 'x' }, { kind: 'meter-clear', scope: 'table', authorisation: 'A', reason: 'r' }, { kind: 'table-open', open: false }] as const) {
+      const r = await m.send({ name: 'service-action', action });
+      assert.ok(!r.ok && r.reason === 'role', action.kind);
+    }
+    assert.equal(m.state().confirm, null);
+  });
+
+  for (const action of [
+    { kind: 'void-round', roundId: 'R-1', reason: 'unreadable card' },
+    { kind: 'enter-card', roundId: 'R-1', card: 'AS' },
+    { kind: 'meter-clear', scope: 'station:2', authorisation: 'DICJ-77', reason: 'RAM clear after board swap' },
+    { kind: 'config-change', key: 'limits.max', value: '500000', authorisation: 'DICJ-78' },
+    { kind: 'handpay-confirm', station: 3, requestTxId: 'large' },
+  ] as const) {
+    it(`${action.kind} waits for a second, different person and runs with both names`, async () => {
+      const m = make();
+      await m.send({ name: 'service-sign-in', staff: '1001', pin: '482915' });
+      assert.ok((await m.send({ name: 'service-action', action })).ok);
+      assert.equal(m.calls.length, 0, 'nothing runs on one person');
+      assert.deepEqual(m.state().confirm?.action, action);
+      assert.equal(m.state().confirm?.requestedBy, 'Ana (1001)');
+      // The same person cannot confirm their own action; an auditor cannot; a wrong PIN cannot.
+      await m.send({ name: 'service-confirm', staff: '1001', pin: '482915' });
+      assert.equal(m.state().notice?.key, 'service.confirm.samePerson');
+      await m.send({ name: 'service-confirm', staff: '1003', pin: '620481' });
+      assert.equal(m.state().notice?.key, 'service.confirm.role');
+      await m.send({ name: 'service-confirm', staff: '1002', pin: '111111' });
+      assert.equal(m.state().notice?.key, 'service.signIn.bad');
+      assert.equal(m.calls.length, 0);
+      assert.ok(m.state().confirm, 'still waiting');
+      await m.send({ name: 'service-confirm', staff: '1002', pin: '739164' });
+      assert.equal(m.calls.length, 1);
+      const names = m.calls[0]?.args.at(-1);
+      assert.deepEqual(names, ['Ana (1001)', 'Bo (1002)']);
+      assert.equal(m.state().confirm, null);
+      assert.equal(m.state().notice?.ok, true);
+    });
+  }
+
+  it('a handpay at or under the configured amount needs one person; a pending action expires and can be cancelled', async () => {
+    const m = make();
+    await m.send({ name: 'service-sign-in', staff: '1004', pin: '305728' });
+    await m.send({ name: 'service-action', action: { kind: 'handpay-confirm', station: 2, requestTxId: 'small' } });
+    assert.deepEqual(m.calls.map((c) => [c.method, c.args.at(-1)]), [['confirmHandpay', ['Di (1004)']]]);
+    await m.send({ name: 'service-action', action: { kind: 'void-round', roundId: 'R-1', reason: 'x' } });
+    m.advance(30_001);
+    assert.equal(m.state().confirm, null);
+    assert.equal(m.state().notice?.key, 'service.confirm.expired');
+    const r = await m.send({ name: 'service-confirm', staff: '1002', pin: '739164' });
+    assert.ok(!r.ok && r.reason === 'no-confirm');
+    await m.send({ name: 'service-action', action: { kind: 'void-round', roundId: 'R-1', reason: 'x' } });
+    await m.send({ name: 'service-cancel' });
+    assert.equal(m.state().confirm, null);
+    assert.equal(m.calls.length, 1);
+  });
+
+  it('wrong PINs at the confirmation count toward that person\'s lockout', async () => {
+    const m = make();
+    await m.send({ name: 'service-sign-in', staff: '1001', pin: '482915' });
+    await m.send({ name: 'service-action', action: { kind: 'void-round', roundId: 'R-1', reason: 'x' } });
+    for (const pin of ['000001', '000002', '000003']) await m.send({ name: 'service-confirm', staff: '1004', pin });
+    assert.equal(m.state().notice?.key, 'service.signIn.locked');
+    await m.send({ name: 'service-confirm', staff: '1004', pin: '305728' });
+    assert.equal(m.state().notice?.key, 'service.signIn.locked');
+    assert.equal(m.calls.length, 0);
+  });
+
+  it('exports answer only the signed-in session\'s token', async () => {
+    const m = make();
+    assert.equal(m.host.exportFile('x'.repeat(32), 'meters.csv'), null);
+    await m.send({ name: 'service-sign-in', staff: '1003', pin: '620481' });
+    const token = m.state().session?.exportToken ?? '';
+    assert.equal(m.host.exportFile(token.slice(0, -1) + (token.endsWith('a') ? 'b' : 'a'), 'meters.csv'), null);
+    assert.equal(m.host.exportFile(token, 'meters.csv')?.contentType, 'text/csv; charset=utf-8');
+    assert.equal(m.host.exportFile(token, 'evidence', 'R-1')?.body, '{"round":"R-1"}');
+    assert.equal(m.host.exportFile(token, 'evidence', 'nope'), null);
+    await m.send({ name: 'service-sign-out' });
+    assert.equal(m.host.exportFile(token, 'meters.csv'), null, 'the token dies with the session');
+  });
+});

@@ -1,0 +1,64 @@
+import type { BackendResult, ServiceBackend } from '../service-backend.js';
+
+/**
+ * A service backend that records every call, for the unit tests of the service view and its
+ * pages (the real one needs a running host). Results can be set per method.
+ */
+export function fakeBackend(overrides: Partial<ServiceBackend> = {}) {
+  const calls: { method: string; args: unknown[] }[] = [];
+  const journal: { type: string; payload: Record<string, unknown> }[] = [];
+  const listeners = new Set<() => void>();
+  const ok = (key: string): BackendResult => ({ ok: true, key });
+  const record = (method: string, result: () => BackendResult) => (...args: unknown[]) => {
+    calls.push({ method, args });
+    return result();
+  };
+  const backend: ServiceBackend = {
+    tableId: 'T-FAKE',
+    currency: 'MOP',
+    softwareVersion: '9.9.9',
+    twoPersonHandpayAbove: 1_000_000,
+    table: () => ({ game: 'blackjack', profile: 'macau-2009', phase: 'hold', roundId: 'R-1', hold: 'unreadable', newBets: false }),
+    devices: () => [{ device: 'BA-1', kind: 'bill-acceptor', station: 1, spec: 'sim', state: 'ready', lastEvent: 'idle', enabled: true }],
+    trace: () => [{ ts: '2026-01-01T00:00:00.000Z', device: 'BA-1', event: '{"type":"idle"}' }],
+    sync: () => null,
+    tilts: () => null,
+    meters: () => [{ scope: 'table', meters: [{ name: 'totalIn', value: 5 }] }],
+    recall: () => ({ rounds: [], more: false }),
+    events: () => ({ entries: [], more: false }),
+    cancelledCredits: () => [],
+    config: () => [{ key: 'game', value: 'blackjack', editable: false }],
+    pendingHandpays: () => [
+      { station: 2, amount: 500_000, requestTxId: 'small' },
+      { station: 3, amount: 2_000_000, requestTxId: 'large' },
+    ],
+    programHashAtStart: () => 'a'.repeat(64),
+    programHashLatest: () => null,
+    metersCsv: () => 'scope,meter,value\r\n',
+    metersJson: () => '{}',
+    evidenceJson: (roundId) => (roundId === 'R-1' ? '{"round":"R-1"}' : null),
+    voidRound: record('voidRound', () => ok('service.done.voidRound')),
+    enterCard: record('enterCard', () => ok('service.done.enterCard')),
+    clearMeters: record('clearMeters', () => ok('service.done.meterClear')),
+    changeConfig: record('changeConfig', () => ok('service.done.configChange')),
+    confirmHandpay: record('confirmHandpay', () => ok('service.done.handpay')),
+    newShoe: record('newShoe', () => ok('service.done.newShoe')),
+    setTableOpen: record('setTableOpen', () => ok('service.done.tableOpen')),
+    testNote: (...args) => Promise.resolve(record('testNote', () => ok('service.done.testNote'))(...args)),
+    testCard: (...args) => Promise.resolve(record('testCard', () => ok('service.done.testCard'))(...args)),
+    setDeviceEnabled: record('setDeviceEnabled', () => ok('service.done.enabled')),
+    reconnectDevice: record('reconnectDevice', () => ok('service.done.reconnect')),
+    retrySync: record('retrySync', () => ok('service.done.syncRetry')),
+    computeProgramHash: (...args) => Promise.resolve(record('computeProgramHash', () => ok('service.done.hashSame'))(...args)),
+    journalEnter: (who, staff, role) => void journal.push({ type: 'service.enter', payload: { who, staff, role } }),
+    journalExit: (who, staff, reason) => void journal.push({ type: 'service.exit', payload: { who, staff, reason } }),
+    journalAccount: (by, staff, name, role) => journal.push({ type: 'service.account', payload: { by, staff, name, role } }),
+    journalDenied: (staff, reason) => void journal.push({ type: 'service.denied', payload: { staff, reason } }),
+    onChange: (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    ...overrides,
+  };
+  return { backend, calls, journal, changed: () => listeners.forEach((l) => l()) };
+}

@@ -1,0 +1,251 @@
+import { z } from 'zod';
+import { MAX_STATIONS, MinorUnits } from './units.js';
+
+// Service mode (issue 9): the commands of the `/service` view and what a signed-in session sees.
+// Before sign-in the view carries only the cabinet label (table id, software version) and the
+// sign-in prompt; every page below is sent only to a signed-in session.
+
+export const ServiceRole = z.enum(['technician', 'supervisor', 'auditor']);
+export type ServiceRole = z.infer<typeof ServiceRole>;
+
+export const SERVICE_PAGES = ['status', 'devices', 'meters', 'recall', 'events', 'config', 'holds', 'cashout', 'sync'] as const;
+export const ServicePageName = z.enum(SERVICE_PAGES);
+export type ServicePageName = z.infer<typeof ServicePageName>;
+
+/** A staff number as printed on the badge; the account's name is shown once signed in. */
+export const StaffNumber = z.string().regex(/^\d{3,8}$/);
+/** PINs are digits only, so the service screen's keypad can enter them. */
+export const Pin = z.string().regex(/^\d{4,12}$/);
+
+const Station = z.number().int().min(1).max(MAX_STATIONS);
+const Short = z.string().max(128);
+const Text = z.string().max(400);
+const Iso = z.string().max(40);
+
+/** Actions of service mode; those in TWO_PERSON_ACTIONS wait for a second person's PIN. */
+export const ServiceAction = z.discriminatedUnion('kind', [
+  // The round on screen when the action was asked for: the host refuses it for any other round.
+  z.strictObject({ kind: z.literal('void-round'), roundId: z.string().min(1).max(128), reason: z.string().min(1).max(200) }),
+  z.strictObject({ kind: z.literal('enter-card'), roundId: z.string().min(1).max(128), card: z.string().regex(/^[A2-9TJQK][SHDC]$/) }),
+  z.strictObject({
+    kind: z.literal('meter-clear'),
+    scope: z.string().regex(/^(table|station:[1-7])$/),
+    authorisation: z.string().min(1).max(64),
+    reason: z.string().min(1).max(200),
+  }),
+  z.strictObject({
+    kind: z.literal('config-change'),
+    key: z.string().min(1).max(64),
+    value: z.string().min(1).max(200),
+    authorisation: z.string().min(1).max(64),
+  }),
+  z.strictObject({ kind: z.literal('handpay-confirm'), station: Station, requestTxId: z.string().min(1).max(128) }),
+  z.strictObject({ kind: z.literal('new-shoe') }),
+  z.strictObject({ kind: z.literal('table-open'), open: z.boolean() }),
+  z.strictObject({ kind: z.literal('test-note'), station: Station }),
+  z.strictObject({ kind: z.literal('test-card') }),
+  z.strictObject({ kind: z.literal('device-enable'), device: z.string().min(1).max(32), enabled: z.boolean() }),
+  z.strictObject({ kind: z.literal('device-reconnect'), device: z.string().min(1).max(32) }),
+  z.strictObject({ kind: z.literal('sync-retry') }),
+  z.strictObject({ kind: z.literal('program-hash') }),
+]);
+export type ServiceAction = z.infer<typeof ServiceAction>;
+export type ServiceActionKind = ServiceAction['kind'];
+
+/** The actions a supervisor starts and a second, different person confirms with their PIN. */
+export const TWO_PERSON_ACTIONS: ReadonlySet<ServiceActionKind> = new Set([
+  'void-round',
+  'enter-card',
+  'meter-clear',
+  'config-change',
+  // Only above the configured amount; the host decides per request.
+  'handpay-confirm',
+]);
+
+export const EventFilter = z.strictObject({
+  types: z.array(z.string().min(1).max(32)).max(16).optional(),
+  severity: z.enum(['info', 'warning', 'critical']).optional(),
+  /** ISO 8601 times, inclusive. */
+  from: Iso.optional(),
+  to: Iso.optional(),
+});
+export type EventFilter = z.infer<typeof EventFilter>;
+
+/** Service commands, added to `CommandBody` of `protocol/messages.ts`. */
+export const SERVICE_COMMANDS = [
+  z.strictObject({ name: z.literal('service-sign-in'), staff: StaffNumber, pin: Pin }),
+  z.strictObject({ name: z.literal('service-sign-out') }),
+  /** Opens a page; `offset` pages through long lists (event log, recall), newest first. */
+  z.strictObject({
+    name: z.literal('service-page'),
+    page: ServicePageName,
+    offset: z.number().int().min(0).max(10_000_000).optional(),
+    station: Station.optional(),
+    filter: EventFilter.optional(),
+  }),
+  z.strictObject({ name: z.literal('service-action'), action: ServiceAction }),
+  /** The second person of a two-person action. */
+  z.strictObject({ name: z.literal('service-confirm'), staff: StaffNumber, pin: Pin }),
+  z.strictObject({ name: z.literal('service-cancel') }),
+] as const;
+
+// ── What a signed-in session sees ───────────────────────────────────────────
+
+export const DeviceRow = z.strictObject({
+  device: Short,
+  kind: z.enum(['bill-acceptor', 'shoe']),
+  station: Station.optional(),
+  spec: Short,
+  state: Short,
+  firmware: Short.optional(),
+  serial: Short.optional(),
+  lastEvent: Short.nullable(),
+  enabled: z.boolean(),
+});
+export type DeviceRow = z.infer<typeof DeviceRow>;
+
+export const TraceRow = z.strictObject({ ts: Iso, device: Short, event: Text });
+export const SyncRow = z.strictObject({
+  state: Short,
+  upstream: Short,
+  ackedSeq: z.number().int(),
+  headSeq: z.number().int(),
+  lagEntries: z.number().int(),
+  lagSeconds: z.number().int(),
+  lastError: Text.nullable(),
+  lastErrorAt: Iso.nullable(),
+  lastSuccessAt: Iso.nullable(),
+});
+export const TiltRow = z.strictObject({
+  kind: Short,
+  messageKey: Short,
+  severity: z.enum(['info', 'warning', 'critical']),
+  /** Who may clear it: automatically, an attendant, a supervisor. */
+  clearedBy: z.enum(['auto', 'attendant', 'supervisor']),
+  station: Station.optional(),
+});
+export const TableRow = z.strictObject({
+  game: Short,
+  profile: Short,
+  phase: Short,
+  roundId: Short,
+  hold: Short.nullable(),
+  newBets: z.boolean(),
+});
+
+const RoundCard = z.strictObject({ card: z.string().max(3), to: z.string().max(32) });
+export const RecallRound = z.strictObject({
+  roundId: Short,
+  status: z.enum(['settled', 'void']),
+  seq: z.number().int(),
+  ts: Iso,
+  game: Short,
+  profile: Short,
+  cards: z.array(RoundCard).max(416),
+  decisions: z.array(z.strictObject({ seat: z.number().int(), hand: z.number().int().optional(), action: Short, auto: z.boolean().optional() })).max(512),
+  // As many as the ledger allows in one round: 7 stations × 32 bets, 512 settlement lines.
+  bets: z.array(z.strictObject({ station: z.number().int(), seat: z.number().int(), bet: Short, amount: MinorUnits })).max(224),
+  lines: z.array(z.strictObject({ station: z.number().int(), seat: z.number().int(), bet: Short, hand: z.number().int().optional(), stake: MinorUnits, net: MinorUnits, rule: Short })).max(512),
+  reason: Text.optional(),
+  authorisedBy: z.array(Short).max(4).optional(),
+});
+export type RecallRound = z.infer<typeof RecallRound>;
+
+export const EventRow = z.strictObject({
+  seq: z.number().int(),
+  ts: Iso,
+  type: Short,
+  severity: z.enum(['info', 'warning', 'critical']),
+  /** The payload, shortened for the list; the full entry is in the export. */
+  summary: Text,
+});
+export type EventRow = z.infer<typeof EventRow>;
+
+/**
+ * Items per page of the event log and of game recall. Three rounds of the largest size the ledger
+ * accepts still make a snapshot under MAX_HOST_MESSAGE_BYTES (`service.test.ts` builds them).
+ */
+export const SERVICE_PAGE_SIZE = { events: 40, recall: 3 } as const;
+
+export const ServicePage = z.discriminatedUnion('page', [
+  z.strictObject({
+    page: z.literal('status'),
+    table: TableRow,
+    tilts: z.array(TiltRow).max(64).nullable(),
+    devices: z.array(DeviceRow).max(16),
+    sync: SyncRow.nullable(),
+    softwareVersion: Short,
+    programHash: z.strictObject({ atStart: Short, latest: Short.nullable(), latestAt: Iso.nullable() }),
+  }),
+  z.strictObject({ page: z.literal('devices'), devices: z.array(DeviceRow).max(16), trace: z.array(TraceRow).max(60) }),
+  z.strictObject({
+    page: z.literal('meters'),
+    currency: Short,
+    scopes: z.array(z.strictObject({ scope: Short, meters: z.array(z.strictObject({ name: Short, value: z.number().int() })).max(80) })).max(8),
+  }),
+  z.strictObject({
+    page: z.literal('recall'),
+    station: Station.nullable(),
+    offset: z.number().int(),
+    more: z.boolean(),
+    rounds: z.array(RecallRound).max(SERVICE_PAGE_SIZE.recall),
+  }),
+  z.strictObject({
+    page: z.literal('events'),
+    offset: z.number().int(),
+    more: z.boolean(),
+    filter: EventFilter,
+    entries: z.array(EventRow).max(SERVICE_PAGE_SIZE.events),
+  }),
+  z.strictObject({
+    page: z.literal('config'),
+    items: z.array(z.strictObject({ key: Short, value: Text, article: Short.optional(), editable: z.boolean() })).max(128),
+  }),
+  z.strictObject({ page: z.literal('holds'), table: TableRow, closed: z.boolean() }),
+  z.strictObject({
+    page: z.literal('cashout'),
+    /** Null when the handpay queue is not connected on this build. */
+    pending: z.array(z.strictObject({ station: Station, amount: MinorUnits, requestTxId: Short, twoPerson: z.boolean() })).max(16).nullable(),
+    cancelled: z.array(EventRow).max(20),
+    twoPersonAbove: MinorUnits,
+  }),
+  z.strictObject({ page: z.literal('sync'), sync: SyncRow.nullable() }),
+]);
+export type ServicePage = z.infer<typeof ServicePage>;
+
+/** A two-person action waiting for its second person. */
+export const PendingConfirm = z.strictObject({
+  action: ServiceAction,
+  requestedBy: Short,
+  expiresAt: z.number().int(),
+});
+
+/** The outcome of the last command, shown on the page: a locale key under `service.` and its values. */
+export const ServiceNotice = z.strictObject({
+  ok: z.boolean(),
+  key: Short,
+  values: z.record(z.string().max(32), z.union([z.string().max(200), z.number()])).optional(),
+});
+export type ServiceNotice = z.infer<typeof ServiceNotice>;
+
+/** The optional fields of `ServiceState` (protocol/views.ts): absent until sign-in, except `notice`. */
+export const ServiceSessionFields = {
+  session: z
+    .strictObject({
+      name: Short,
+      staff: StaffNumber,
+      role: ServiceRole,
+      /** The table's currency, for the amounts on the pages. */
+      currency: z.enum(['HKD', 'MOP']),
+      /** Host clock (ms): the session ends here unless something is done first. */
+      idleEndsAt: z.number().int(),
+      /** Grants the HTTP exports (meters CSV/JSON, evidence) to this sign-in only. */
+      exportToken: z.string().min(16).max(64),
+    })
+    .optional(),
+  page: ServicePage.optional(),
+  confirm: PendingConfirm.nullable().optional(),
+  notice: ServiceNotice.nullable().optional(),
+  /** A PIN check or an action is running; its outcome comes as `notice`. */
+  busy: z.boolean().optional(),
+};

@@ -1,0 +1,221 @@
+import type { TFunction } from 'i18next';
+import type { Currency, Language, RecallRound, ServiceAction, ServicePage, ServiceState } from '../../../../protocol/index.js';
+import { SERVICE_PAGE_SIZE } from '../../../../protocol/index.js';
+import { formatMoney } from '../../i18n/money.js';
+
+/** A button of a page: its test id, its words, and what pressing it does. */
+export interface PageButton {
+  id: string;
+  label: string;
+  press: () => void;
+  active?: boolean;
+}
+
+/** The screen's own choices on the pages (selected device, filters) — never sent until used. */
+export interface PageChoices {
+  device: string;
+  eventSeverity: 'all' | 'info' | 'warning' | 'critical';
+  eventType: 'all' | 'service' | 'round' | 'bill' | 'handpay';
+  eventSince: 'all' | 'hour' | 'day';
+  recallStation: number | null;
+  clearScope: string;
+  voidReason: 'unreadable' | 'misdeal' | 'device';
+  rank: number;
+  suit: number;
+  /** First row of the Configuration page on screen (the list is longer than the screen). */
+  configFrom: number;
+}
+
+export const INITIAL_CHOICES: PageChoices = {
+  device: 'BA-1', eventSeverity: 'all', eventType: 'all', eventSince: 'all', recallStation: null,
+  clearScope: 'table', voidReason: 'unreadable', rank: 0, suit: 0, configFrom: 0,
+};
+
+export interface PageActions {
+  act(action: ServiceAction): void;
+  open(page: ServicePage['page'], extra?: { offset?: number; station?: number; filter?: Record<string, unknown> }): void;
+  download(path: string): void;
+  /** Plays a round of game recall card by card. */
+  replay(round: RecallRound): void;
+  /** Asks for an authorisation number on the pad, then runs `then` with it. */
+  askNumber(then: (value: string) => void): void;
+  choose(update: Partial<PageChoices>): void;
+}
+
+const TYPES: Record<PageChoices['eventType'], string[] | undefined> = {
+  all: undefined,
+  service: ['service.enter', 'service.exit', 'service.denied', 'service.account', 'service.test', 'service.action'],
+  round: ['bet.place', 'round.settle', 'round.void', 'misread'],
+  bill: ['bill.escrow', 'bill.credit', 'bill.return'],
+  handpay: ['credit.cancel', 'handpay.request', 'handpay.confirm'],
+};
+const RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'];
+const SUITS = ['S', 'H', 'D', 'C'];
+const REASON_WORDS: Record<PageChoices['voidReason'], string> = { unreadable: 'unreadable card', misdeal: 'misdeal', device: 'device fault' };
+const cycle = <T>(list: readonly T[], current: T): T => list[(list.indexOf(current) + 1) % list.length] as T;
+
+export function eventFilter(c: PageChoices, now: number): Record<string, unknown> {
+  const types = TYPES[c.eventType];
+  return {
+    ...(types ? { types } : {}),
+    ...(c.eventSeverity !== 'all' ? { severity: c.eventSeverity } : {}),
+    ...(c.eventSince !== 'all' ? { from: new Date(now - (c.eventSince === 'hour' ? 3_600_000 : 86_400_000)).toISOString() } : {}),
+  };
+}
+
+/** The rows and buttons of one page, in the screen's language. */
+export function pageContent(state: ServiceState, page: ServicePage, t: TFunction, c: PageChoices, a: PageActions): { rows: string[]; buttons: PageButton[] } {
+  const language: Language = state.language;
+  const currency: Currency = state.session?.currency ?? 'MOP';
+  const money = (m: number) => formatMoney(m, currency, language);
+  const role = state.session?.role;
+  const canAct = role !== undefined && role !== 'auditor';
+  const sup = role === 'supervisor';
+  const rows: string[] = [];
+  const buttons: PageButton[] = [];
+  const btn = (id: string, label: string, press: () => void, show = true, active = false) => {
+    if (show) buttons.push({ id, label, press, active });
+  };
+  const tableRows = (tb: Extract<ServicePage, { page: 'status' }>['table']) => {
+    rows.push(`${t('service.field.table')} ${state.tableId} · ${tb.game} · ${tb.profile}`);
+    rows.push(t('service.field.phase', { phase: t(`service.phase.${tb.phase}`, { defaultValue: tb.phase }) }) + ' · ' + t('service.field.round', { round: tb.roundId }));
+    rows.push(tb.hold ? t('service.field.hold', { hold: tb.hold }) : t('service.field.noHold'));
+    rows.push(t('service.field.newBets', { state: t(tb.newBets ? 'service.field.open' : 'service.field.closed') }));
+  };
+  const deviceRows = (devices: Extract<ServicePage, { page: 'devices' }>['devices']) => {
+    for (const d of devices) rows.push(t('service.field.device', { device: d.device, state: d.enabled ? d.state : `${d.state} (off)`, spec: d.spec, firmware: d.serial ? `${d.firmware ?? '—'} · serial ${d.serial}` : (d.firmware ?? '—'), event: d.lastEvent ?? '—' }));
+  };
+  const syncRows = (s: Extract<ServicePage, { page: 'sync' }>['sync']) => {
+    if (!s) return void rows.push(t('service.field.syncOff'));
+    rows.push(`${s.upstream}`);
+    rows.push(t('service.field.syncRow', { state: s.state, acked: s.ackedSeq, head: s.headSeq, lag: s.lagEntries, seconds: s.lagSeconds }));
+    rows.push(t('service.field.queue', { n: s.lagEntries }));
+    rows.push(t('service.field.lastSuccess', { at: s.lastSuccessAt ?? '—' }));
+    rows.push(t('service.field.lastError', { error: s.lastError ? `${s.lastError} (${s.lastErrorAt ?? ''})` : '—' }));
+  };
+
+  switch (page.page) {
+    case 'status': {
+      tableRows(page.table);
+      rows.push(t('service.field.version', { version: page.softwareVersion }), t('service.field.hashStart', { hash: page.programHash.atStart }));
+      if (page.programHash.latest) rows.push(t('service.field.hashNow', { hash: page.programHash.latest, at: page.programHash.latestAt ?? '' }));
+      rows.push(t('service.field.tilts'));
+      if (page.tilts === null) rows.push('  ' + t('service.field.tiltsOff'));
+      else if (page.tilts.length === 0) rows.push('  ' + t('service.field.tiltsNone'));
+      else for (const x of page.tilts.slice(0, 4)) rows.push('  ' + t('service.field.tilt', { severity: x.severity, kind: t(x.messageKey, { defaultValue: x.kind }), clearedBy: x.clearedBy }));
+      rows.push(t('service.field.sync'));
+      syncRows(page.sync);
+      rows.push(t('service.field.devices'));
+      deviceRows(page.devices);
+      btn('act-program-hash', t('service.action.program-hash'), () => a.act({ kind: 'program-hash' }), canAct);
+      break;
+    }
+    case 'devices': {
+      deviceRows(page.devices);
+      rows.push('', t('service.field.trace'));
+      for (const e of page.trace.slice(0, 12)) rows.push(`  ${e.ts.slice(11, 23)} ${e.device} ${e.event}`.slice(0, 150));
+      for (const d of page.devices) btn(`device-${d.device}`, d.device, () => a.choose({ device: d.device }), true, d.device === c.device);
+      const station = Number(/^BA-(\d+)$/.exec(c.device)?.[1] ?? 0);
+      if (canAct) {
+        if (station) btn('act-test-note', t('service.action.test-note'), () => a.act({ kind: 'test-note', station }));
+        else btn('act-test-card', t('service.action.test-card'), () => a.act({ kind: 'test-card' }));
+        if (station) btn('act-device-disable', t('service.action.device-disable'), () => a.act({ kind: 'device-enable', device: c.device, enabled: false }));
+        if (station) btn('act-device-enable', t('service.action.device-enable'), () => a.act({ kind: 'device-enable', device: c.device, enabled: true }));
+        btn('act-device-reconnect', t('service.action.device-reconnect'), () => a.act({ kind: 'device-reconnect', device: c.device }));
+      }
+      break;
+    }
+    case 'meters': {
+      for (const s of page.scopes) {
+        rows.push(t('service.field.meterScope', { scope: s.scope }));
+        const line = s.meters.map((m) => `${m.name}=${m.value}`);
+        for (let i = 0; i < line.length; i += 6) rows.push('  ' + line.slice(i, i + 6).join('  '));
+      }
+      btn('export-csv', t('service.action.export-csv'), () => a.download('/service/export/meters.csv'));
+      btn('export-json', t('service.action.export-json'), () => a.download('/service/export/meters.json'));
+      break;
+    }
+    case 'recall': {
+      if (page.rounds.length === 0) rows.push(t('service.field.noRounds'));
+      page.rounds.forEach((r, i) => {
+        rows.push(`${i + 1}. ` + t('service.field.recallRound', { seq: r.seq, round: r.roundId, status: r.status, ts: r.ts }));
+        rows.push('   ' + t('service.field.cards', { cards: r.cards.map((x) => `${x.card}→${x.to}`).join(' ') }).slice(0, 150));
+        if (r.decisions.length) rows.push('   ' + t('service.field.decisions', { decisions: r.decisions.map((d) => `${d.seat}:${d.action}${d.auto ? '*' : ''}`).join(' ') }).slice(0, 150));
+        for (const b of r.bets.slice(0, 3)) rows.push('   ' + t('service.field.bet', { station: b.station, seat: b.seat, bet: b.bet, amount: money(b.amount) }));
+        for (const l of r.lines.slice(0, 3)) rows.push('   ' + t('service.field.line', { seat: l.seat, bet: l.bet, stake: money(l.stake), net: money(l.net), rule: l.rule }).slice(0, 150));
+        if (r.status === 'void') rows.push('   ' + t('service.field.voidReason', { reason: r.reason ?? '', by: (r.authorisedBy ?? []).join(', ') }));
+        btn(`replay-${i + 1}`, t('service.action.replay', { n: i + 1 }), () => a.replay(r), r.cards.length > 0);
+        btn(`evidence-${i + 1}`, t('service.action.export-evidence', { n: i + 1 }), () => a.download(`/service/export/evidence/${encodeURIComponent(r.roundId)}`));
+      });
+      const station = page.station;
+      btn('recall-station', station === null ? t('service.action.allStations') : t('service.action.station', { station }), () => {
+        const next = station === null ? 1 : station >= 7 ? null : station + 1;
+        a.choose({ recallStation: next });
+        a.open('recall', next === null ? {} : { station: next });
+      });
+      const at = (offset: number) => () => a.open('recall', { offset, ...(station !== null ? { station } : {}) });
+      btn('page-prev', t('service.action.prev'), at(Math.max(0, page.offset - SERVICE_PAGE_SIZE.recall)), page.offset > 0);
+      btn('page-next', t('service.action.next'), at(page.offset + SERVICE_PAGE_SIZE.recall), page.more);
+      break;
+    }
+    case 'events': {
+      if (page.entries.length === 0) rows.push(t('service.field.noEntries'));
+      else rows.push(t('service.field.page', { from: page.offset + 1, to: page.offset + page.entries.length }));
+      for (const e of page.entries.slice(0, 20)) rows.push(`#${e.seq} ${e.ts.slice(0, 19)} ${e.severity[0]?.toUpperCase()} ${e.type} ${e.summary}`.slice(0, 150));
+      const refilter = (u: Partial<PageChoices>) => {
+        a.choose(u);
+        a.open('events', { filter: eventFilter({ ...c, ...u }, Date.now()) });
+      };
+      btn('filter-severity', t('service.action.severity', { severity: c.eventSeverity === 'all' ? t('service.action.all') : c.eventSeverity }), () => refilter({ eventSeverity: cycle(['all', 'info', 'warning', 'critical'] as const, c.eventSeverity) }));
+      btn('filter-type', t('service.action.type', { type: c.eventType === 'all' ? t('service.action.all') : c.eventType }), () => refilter({ eventType: cycle(['all', 'service', 'round', 'bill', 'handpay'] as const, c.eventType) }));
+      btn('filter-since', t('service.action.since', { since: t(`service.action.${{ all: 'all', hour: 'lastHour', day: 'today' }[c.eventSince]}`) }), () => refilter({ eventSince: cycle(['all', 'hour', 'day'] as const, c.eventSince) }));
+      // Twenty rows fit on screen; the host's page holds forty, so the screen pages by twenty.
+      const at = (offset: number) => () => a.open('events', { offset, filter: page.filter });
+      btn('page-prev', t('service.action.prev'), at(Math.max(0, page.offset - 20)), page.offset > 0);
+      btn('page-next', t('service.action.next'), at(page.offset + 20), page.more || page.entries.length > 20);
+      break;
+    }
+    case 'config': {
+      const ON_SCREEN = 22;
+      if (!page.items.some((i) => i.editable)) rows.push(t('service.field.configReadOnly'), '');
+      for (const item of page.items.slice(c.configFrom, c.configFrom + ON_SCREEN)) {
+        rows.push((t('service.field.config', { key: item.key, value: item.value }) + (item.article ? ` · ${item.article}` : '')).slice(0, 160));
+      }
+      btn('page-prev', t('service.action.rowsUp'), () => a.choose({ configFrom: Math.max(0, c.configFrom - ON_SCREEN) }), c.configFrom > 0);
+      btn('page-next', t('service.action.rowsDown'), () => a.choose({ configFrom: c.configFrom + ON_SCREEN }), c.configFrom + ON_SCREEN < page.items.length);
+      break;
+    }
+    case 'holds': {
+      tableRows(page.table);
+      const roundId = page.table.roundId;
+      const card = `${RANKS[c.rank]}${SUITS[c.suit]}`;
+      btn('void-reason', t('service.action.reason', { reason: t(`service.reason.${c.voidReason}`) }), () => a.choose({ voidReason: cycle(['unreadable', 'misdeal', 'device'] as const, c.voidReason) }), sup);
+      btn('act-void-round', t('service.action.void-round'), () => a.act({ kind: 'void-round', roundId, reason: REASON_WORDS[c.voidReason] }), sup);
+      btn('card-rank', card, () => a.choose(c.rank === RANKS.length - 1 ? { rank: 0, suit: (c.suit + 1) % SUITS.length } : { rank: c.rank + 1 }), sup);
+      btn('act-enter-card', t('service.action.enter-card'), () => a.act({ kind: 'enter-card', roundId, card }), sup);
+      btn('act-table-open', t(page.closed ? 'service.action.table-open' : 'service.action.table-close'), () => a.act({ kind: 'table-open', open: page.closed }), sup);
+      btn('act-new-shoe', t('service.action.new-shoe'), () => a.act({ kind: 'new-shoe' }), sup);
+      btn('clear-scope', t('service.action.scope', { scope: c.clearScope }), () => a.choose({ clearScope: cycle(['table', 'station:1', 'station:2', 'station:3', 'station:4', 'station:5', 'station:6', 'station:7'], c.clearScope) }), sup);
+      btn('act-meter-clear', t('service.action.meter-clear'), () => a.askNumber((n) => a.act({ kind: 'meter-clear', scope: c.clearScope, authorisation: n, reason: 'meter clear in service mode' })), sup);
+      break;
+    }
+    case 'cashout': {
+      rows.push(t('service.field.pending'));
+      if (page.pending === null) rows.push('  ' + t('service.field.pendingOff'));
+      else if (page.pending.length === 0) rows.push('  ' + t('service.field.pendingNone'));
+      else page.pending.forEach((p, i) => {
+        rows.push(`  ${i + 1}. ` + t('service.field.pendingRow', { station: p.station, amount: money(p.amount), two: p.twoPerson ? t('service.field.twoPerson') : '' }));
+        btn(`handpay-${i + 1}`, `${t('service.action.handpay-confirm')} ${i + 1}`, () => a.act({ kind: 'handpay-confirm', station: p.station, requestTxId: p.requestTxId }), canAct);
+      });
+      rows.push(t('service.field.twoPersonAbove', { amount: money(page.twoPersonAbove) }), '', t('service.field.cancelledCredits'));
+      for (const e of page.cancelled) rows.push(`  #${e.seq} ${e.ts.slice(0, 19)} ${e.summary}`.slice(0, 150));
+      break;
+    }
+    case 'sync': {
+      syncRows(page.sync);
+      btn('act-sync-retry', t('service.action.sync-retry'), () => a.act({ kind: 'sync-retry' }), canAct);
+      break;
+    }
+  }
+  return { rows, buttons };
+}

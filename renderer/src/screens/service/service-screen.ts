@@ -1,0 +1,269 @@
+import { Container, Graphics, Text } from 'pixi.js';
+import { SERVICE_PAGES, type ServiceAction, type ServicePageName, type ServiceState, type ViewState } from '../../../../protocol/index.js';
+import { formatMoney } from '../../i18n/money.js';
+import { Button } from '../../ui/button.js';
+import { LanguageSwitch } from '../../ui/language-switch.js';
+import { StatusBanner } from '../../ui/status-banner.js';
+import { COLORS, DESIGN, textStyle } from '../../ui/theme.js';
+import type { Screen, ScreenContext } from '../screen.js';
+import { Keypad } from './keypad.js';
+import { ReplayView } from './replay-view.js';
+import { eventFilter, INITIAL_CHOICES, pageContent, type PageActions, type PageButton, type PageChoices } from './page-content.js';
+
+const ROWS = 25;
+const CONTENT_X = 290;
+
+/**
+ * Service mode: the sign-in pad, then the pages with their actions, and the second person's pad
+ * over them while a two-person action waits. Everything shown comes from the host's snapshot;
+ * before sign-in that is only the cabinet label.
+ */
+export class ServiceScreen implements Screen {
+  readonly root = new Container();
+  private readonly title = new Text({ text: '', style: textStyle({ fontSize: 44, fill: COLORS.goldText, fontWeight: '700' }) });
+  private readonly label = new Text({ text: '', style: textStyle({ fontSize: 30, fill: COLORS.muted }) });
+  private readonly sessionText = new Text({ text: '', style: textStyle({ fontSize: 28, fill: COLORS.ivory }) });
+  private readonly idle = new Text({ text: '', style: textStyle({ fontSize: 24, fill: COLORS.warning }) });
+  private readonly notice = new Text({ text: '', style: textStyle({ fontSize: 30, fill: COLORS.warning }) });
+  private readonly status = new StatusBanner();
+  private readonly languages: LanguageSwitch;
+  private readonly signIn = new Container();
+  private readonly prompt = new Text({ text: '', style: textStyle({ fontSize: 40, fill: COLORS.warning }) });
+  private readonly signInPad: Keypad;
+  private readonly pages = new Container();
+  private readonly nav = new Container();
+  private readonly navButtons = new Map<ServicePageName, Button>();
+  private readonly signOut: Button;
+  private readonly rows: Text[] = [];
+  private readonly actionBar = new Container();
+  private readonly actionButtons = new Map<string, { button: Button; spec: PageButton }>();
+  private readonly overlay = new Container();
+  private readonly overlayTitle = new Text({ text: '', style: textStyle({ fontSize: 38, fill: COLORS.goldText, fontWeight: '700', wordWrap: true, wordWrapWidth: 1100 }) });
+  private readonly overlayText = new Text({ text: '', style: textStyle({ fontSize: 30, wordWrap: true, wordWrapWidth: 1100 }) });
+  private readonly confirmPad: Keypad;
+  private readonly numberPad: Keypad;
+  private readonly cancel: Button;
+  private readonly replay: ReplayView;
+  private state: ServiceState | null = null;
+  private choices: PageChoices = INITIAL_CHOICES;
+  private askingNumber: ((value: string) => void) | null = null;
+
+  constructor(private readonly ctx: ScreenContext) {
+    const bg = new Graphics().rect(0, 0, DESIGN.width, DESIGN.height).fill({ color: 0x14161a });
+    const bar = new Graphics().rect(0, 0, DESIGN.width, 110).fill({ color: 0x1d2128 }).rect(0, 108, DESIGN.width, 3).fill({ color: COLORS.gold });
+    this.title.position.set(30, 14);
+    this.label.position.set(30, 66);
+    this.sessionText.anchor.set(1, 0);
+    this.sessionText.position.set(1650, 38);
+    this.notice.position.set(CONTENT_X, 1034);
+    this.idle.anchor.set(1, 0);
+    this.idle.position.set(1650, 74);
+    this.languages = new LanguageSwitch(ctx, 150);
+    this.languages.scale.set(0.8);
+    this.languages.position.set(760, 16);
+
+    // Sign-in: the cabinet label, the prompt and the pad.
+    this.prompt.position.set(760, 170);
+    this.signInPad = new Keypad('signin', (staff, pin) => ctx.command({ name: 'service-sign-in', staff, pin }));
+    this.signInPad.position.set(760, 260);
+    this.signIn.addChild(this.prompt, this.signInPad);
+
+    // Signed in: navigation, rows, actions.
+    SERVICE_PAGES.forEach((page, i) => {
+      const b = new Button(`page-${page}`, 240, 84, () => this.open(page));
+      b.position.set(20, 130 + i * 96);
+      this.navButtons.set(page, b);
+      this.nav.addChild(b);
+    });
+    for (let i = 0; i < ROWS; i++) {
+      const row = new Text({ text: '', style: textStyle({ fontSize: 22 }) });
+      row.position.set(CONTENT_X, 128 + i * 29);
+      this.rows.push(row);
+      this.pages.addChild(row);
+    }
+    this.actionBar.position.set(CONTENT_X, 870);
+    this.signOut = new Button('sign-out', 230, 84, () => ctx.command({ name: 'service-sign-out' }));
+    this.signOut.position.set(1670, 14);
+    this.pages.addChild(this.nav, this.actionBar, this.signOut, this.sessionText, this.idle);
+
+    // Second person (two-person actions) or an authorisation number, over the page.
+    const shade = new Graphics().rect(CONTENT_X - 10, 120, DESIGN.width - CONTENT_X, 900).fill({ color: 0x000000, alpha: 0.88 });
+    // The page's buttons under the pad take no presses while it is open.
+    shade.eventMode = 'static';
+    this.overlayTitle.position.set(CONTENT_X + 20, 140);
+    this.overlayText.position.set(CONTENT_X + 20, 250);
+    this.confirmPad = new Keypad('confirm', (staff, pin) => ctx.command({ name: 'service-confirm', staff, pin }));
+    this.numberPad = new Keypad('number', (value) => {
+      const then = this.askingNumber;
+      this.askingNumber = null;
+      this.draw();
+      then?.(value);
+    }, true);
+    for (const pad of [this.confirmPad, this.numberPad]) pad.position.set(CONTENT_X + 20, 330);
+    this.cancel = new Button('confirm-cancel', 240, 96, () => {
+      if (this.askingNumber) {
+        this.askingNumber = null;
+        this.draw();
+      } else ctx.command({ name: 'service-cancel' });
+    });
+    this.cancel.position.set(CONTENT_X + 420, 330 + 200 + 3 * 106);
+    this.overlay.addChild(shade, this.overlayTitle, this.overlayText, this.confirmPad, this.numberPad, this.cancel);
+
+    this.replay = new ReplayView(DESIGN.width - CONTENT_X - 20, 900, () => this.replay.stop());
+    this.replay.position.set(CONTENT_X - 10, 120);
+    this.pages.addChild(this.replay);
+
+    this.root.addChild(bg, bar, this.title, this.label, this.languages, this.signIn, this.pages, this.overlay, this.notice, this.status);
+    window.addEventListener('keydown', (e) => {
+      if (this.activePad()?.key(e.key)) e.preventDefault();
+    });
+  }
+
+  render(state: ViewState): void {
+    if (state.kind !== 'service') return;
+    this.state = state;
+    this.draw();
+  }
+
+  /** The last minute before the idle sign-out is counted down, so nobody is surprised by it. */
+  tick(nowMs: number): void {
+    this.replay.tick(nowMs);
+    const s = this.state;
+    const ends = s?.session?.idleEndsAt;
+    if (!s || ends === undefined) return;
+    const seconds = Math.max(0, Math.ceil((ends - nowMs) / 1000));
+    const text = seconds <= 60 ? this.ctx.i18n.getFixedT(s.language)('service.idleIn', { seconds }) : '';
+    if (this.idle.text !== text) this.idle.text = text;
+  }
+
+  setStatus(messageKey: string | null): void {
+    this.status.show(messageKey === null ? null : this.ctx.i18n.t(messageKey));
+  }
+
+  private activePad(): Keypad | null {
+    const s = this.state;
+    if (!s) return null;
+    if (!s.signedIn) return this.signInPad;
+    if (this.askingNumber) return this.numberPad;
+    return s.confirm ? this.confirmPad : null;
+  }
+
+  private open(page: ServicePageName, extra: { offset?: number; station?: number; filter?: Record<string, unknown> } = {}): void {
+    const filter = page === 'events' && !extra.filter ? eventFilter(this.choices, Date.now()) : extra.filter;
+    const station = page === 'recall' && extra.station === undefined && this.choices.recallStation !== null ? this.choices.recallStation : extra.station;
+    this.ctx.command({ name: 'service-page', page, ...(extra.offset ? { offset: extra.offset } : {}), ...(station !== undefined ? { station } : {}), ...(filter ? { filter } : {}) } as never);
+  }
+
+  private download(path: string): void {
+    const token = this.state?.session?.exportToken;
+    if (!token) return;
+    const a = document.createElement('a');
+    a.href = `${path}?t=${encodeURIComponent(token)}`;
+    a.download = '';
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+  }
+
+  private draw(): void {
+    const s = this.state;
+    if (!s) return;
+    const t = this.ctx.i18n.getFixedT(s.language);
+    this.title.text = t('service.title');
+    this.label.text = `${t('service.table', { id: s.tableId })} · ${t('service.version', { version: s.softwareVersion })}`;
+    this.languages.setCurrent(s.language);
+    const notice = s.notice ? t(s.notice.key, { ...(s.notice.values ?? {}), defaultValue: s.notice.key }) : '';
+    this.notice.text = s.busy ? t('service.signIn.checking') : notice;
+    this.notice.style.fill = s.notice?.ok === false ? COLORS.warning : '#9fe2b0';
+    const pad = { staff: t('service.signIn.staff'), pin: t('service.signIn.pin'), next: t('service.signIn.next'), submit: t('service.signIn.submit'), clear: t('service.signIn.clear') };
+
+    this.signIn.visible = !s.signedIn;
+    this.pages.visible = s.signedIn;
+    if (s.page?.page !== 'recall') this.replay.stop();
+    if (!s.signedIn || !s.session) {
+      this.overlay.visible = false;
+      this.askingNumber = null;
+      this.choices = INITIAL_CHOICES;
+      this.prompt.text = t('service.signInRequired');
+      this.signInPad.setLabels(pad);
+      this.notice.position.set(760, 900);
+      return;
+    }
+    this.notice.position.set(CONTENT_X, 1034);
+    this.sessionText.text = t('service.session', { name: s.session.name, role: t(`service.role.${s.session.role}`), staff: s.session.staff });
+    this.signOut.setLabel(t('service.signOut'));
+    for (const [page, b] of this.navButtons) {
+      b.setLabel(t(`service.pages.${page}`));
+      b.setActive(s.page?.page === page);
+    }
+    const actions: PageActions = {
+      act: (action: ServiceAction) => this.ctx.command({ name: 'service-action', action }),
+      open: (page, extra) => this.open(page, extra),
+      download: (path) => this.download(path),
+      replay: (round) => {
+        const money = (m: number) => formatMoney(m, s.session?.currency ?? 'MOP', s.language);
+        const lines = round.lines.map((l) => t('service.field.line', { seat: l.seat, bet: l.bet, stake: money(l.stake), net: money(l.net), rule: l.rule }));
+        const decisions = round.decisions.length ? [t('service.field.decisions', { decisions: round.decisions.map((d) => `${d.seat}:${d.action}${d.auto ? '*' : ''}`).join(' ') })] : [];
+        const voided = round.status === 'void' ? [t('service.field.voidReason', { reason: round.reason ?? '', by: (round.authorisedBy ?? []).join(', ') })] : [];
+        this.replay.play(round, Date.now(), t('service.action.close'), [...decisions, ...lines.slice(0, 12), ...voided].join('\n'));
+      },
+      askNumber: (then) => {
+        this.askingNumber = then;
+        this.numberPad.clear();
+        this.draw();
+      },
+      choose: (update) => {
+        this.choices = { ...this.choices, ...update };
+        this.draw();
+      },
+    };
+    const content = s.page ? pageContent(s, s.page, t, this.choices, actions) : { rows: [], buttons: [] };
+    this.rows.forEach((row, i) => (row.text = content.rows[i] ?? ''));
+    this.layoutButtons(content.buttons);
+
+    const confirm = s.confirm ?? null;
+    this.overlay.visible = confirm !== null || this.askingNumber !== null;
+    this.confirmPad.visible = confirm !== null && this.askingNumber === null;
+    this.numberPad.visible = this.askingNumber !== null;
+    this.cancel.setLabel(t('service.confirm.cancel'));
+    if (this.askingNumber) {
+      this.overlayTitle.text = t('service.action.meter-clear');
+      this.overlayText.text = t('service.action.authorisation');
+      this.numberPad.setLabels({ ...pad, staff: t('service.action.authorisation') });
+    } else if (confirm) {
+      this.overlayTitle.text = t('service.confirm.title', { action: t(`service.action.${confirm.action.kind}`) }) + ` · ${summary(confirm.action)}`;
+      this.overlayText.text = t('service.confirm.askedBy', { by: confirm.requestedBy });
+      this.confirmPad.setLabels(pad);
+    }
+  }
+
+  /** Buttons are kept by id across snapshots, so a press is never lost to a redraw. */
+  private layoutButtons(specs: PageButton[]): void {
+    const keep = new Set(specs.map((b) => b.id));
+    for (const [id, entry] of this.actionButtons) {
+      if (keep.has(id)) continue;
+      entry.button.destroy({ children: true });
+      this.actionButtons.delete(id);
+    }
+    specs.forEach((spec, i) => {
+      let entry = this.actionButtons.get(spec.id);
+      if (!entry) {
+        const created = { spec, button: null as unknown as Button };
+        created.button = new Button(spec.id, 220, 72, () => created.spec.press());
+        this.actionButtons.set(spec.id, created);
+        this.actionBar.addChild(created.button);
+        entry = created;
+      }
+      entry.spec = spec;
+      entry.button.setLabel(spec.label);
+      entry.button.setActive(spec.active ?? false);
+      entry.button.position.set((i % 7) * 232, Math.floor(i / 7) * 82);
+    });
+  }
+}
+
+/** The parameters of a two-person action, as the second person must see them before confirming. */
+function summary(a: ServiceAction): string {
+  const { kind: _kind, ...rest } = a;
+  return Object.values(rest).join(' · ');
+}

@@ -1,0 +1,254 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import pino from 'pino';
+import WebSocket from 'ws';
+import { simulatedTableConfig } from '../../host/config/table-config.js';
+import { AccountStore } from '../../host/service/accounts.js';
+import { startHost, type RunningHost } from '../../host/start-host.js';
+import { verifyLedger } from '../../ledger/index.js';
+import {
+  decodeHostMessage,
+  MAX_HOST_MESSAGE_BYTES,
+  ServiceAction,
+  utf8ByteLength,
+  type CommandBody,
+  type ServiceActionKind,
+  type ServiceState,
+} from '../../protocol/index.js';
+
+/** The service screen over WebSocket: every command waits for its ack or refusal (resent once if stale). */
+async function serviceScreen(running: RunningHost) {
+  const token = running.screens.find((s) => s.view === 'service')?.token;
+  assert.ok(token);
+  const ws = new WebSocket(`${running.origin.replace('http', 'ws')}/ws`, { origin: running.origin });
+  await new Promise((r) => ws.once('open', r));
+  let state: ServiceState | null = null;
+  let version = 0;
+  let largest = 0;
+  const replies = new Map<string, (m: { type: string; code?: string; messageKey?: string; currentVersion?: number }) => void>();
+  const waiters: { test: (s: ServiceState) => boolean; resolve: (s: ServiceState) => void }[] = [];
+  ws.on('message', (d) => {
+    const text = d.toString();
+    largest = Math.max(largest, utf8ByteLength(text));
+    const m = decodeHostMessage(text);
+    assert.ok(m.ok, 'host message fails its schema');
+    const msg = m.message;
+    if (msg.type === 'snapshot' && msg.state.kind === 'service') {
+      state = msg.state;
+      version = msg.version;
+      for (const w of [...waiters]) if (w.test(msg.state)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(msg.state);
+      }
+    } else if ((msg.type === 'ack' || msg.type === 'error') && msg.ref) replies.get(msg.ref)?.(msg);
+  });
+  ws.send(JSON.stringify({ type: 'hello', id: 'h', protocol: 1, token }));
+  ws.send(JSON.stringify({ type: 'subscribe', id: 's', view: 'service' }));
+  let n = 0;
+  const until = (test: (s: ServiceState) => boolean, what: string, ms = 20_000): Promise<ServiceState> => {
+    if (state && test(state)) return Promise.resolve(state);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}; last state ${JSON.stringify(state)?.slice(0, 800)}`)), ms);
+      waiters.push({ test, resolve: (s) => (clearTimeout(timer), resolve(s)) });
+    });
+  };
+  const send = async (command: CommandBody): Promise<{ ok: boolean; messageKey?: string }> => {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const id = `c${++n}`;
+      const reply = await new Promise<{ type: string; code?: string; messageKey?: string }>((resolve) => {
+        replies.set(id, resolve);
+        ws.send(JSON.stringify({ type: 'command', id, view: 'service', version, command }));
+      });
+      if (reply.type === 'error' && reply.code === 'stale-version') continue;
+      return reply.type === 'ack' ? { ok: true } : { ok: false, ...(reply.messageKey ? { messageKey: reply.messageKey } : {}) };
+    }
+    throw new Error('stale five times in a row');
+  };
+  /** Sends and waits until the host has finished the command: its busy snapshot precedes the ack. */
+  const act = async (command: CommandBody, what: string) => {
+    const r = await send(command);
+    assert.ok(r.ok, `${what} refused: ${r.messageKey}`);
+    return until((s) => s.busy !== true, what, 30_000);
+  };
+  return {
+    until, send, act, state: () => state, largest: () => largest,
+    /** Closes the screen and waits until the host has ended its session. */
+    async close() {
+      ws.close();
+      for (let i = 0; i < 200 && running.service.signedIn(); i++) await new Promise((r) => setTimeout(r, 10));
+      assert.equal(running.service.signedIn(), null, 'a closed screen ends its session');
+    },
+  };
+}
+
+const SUP = { name: 'Ana', staff: '2001', pin: '482915' };
+const TECH = { name: 'Bo', staff: '2002', pin: '739164' };
+const AUD = { name: 'Cy', staff: '2003', pin: '620481' };
+
+describe('service mode on a live host', () => {
+  let running: RunningHost;
+  let dir: string;
+  before(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'service-live-'));
+    const accounts = new AccountStore(dir);
+    await accounts.add({ name: SUP.name, role: 'supervisor', pin: SUP.pin, staff: SUP.staff }, null);
+    await accounts.add({ name: TECH.name, role: 'technician', pin: TECH.pin, staff: TECH.staff }, SUP);
+    await accounts.add({ name: AUD.name, role: 'auditor', pin: AUD.pin, staff: AUD.staff }, SUP);
+    running = await startHost({
+      dataDir: dir,
+      rendererDir: path.join(dir, 'none'),
+      logger: pino({ level: 'silent' }),
+      config: { ...simulatedTableConfig('blackjack'), timings: { bettingMs: 1500, decisionMs: 60_000, resultsMs: 1000 } },
+      // No simulated dealer: the test draws every card itself, so a round waits where it is put.
+      simulatedDealer: false,
+      seed: 3,
+      service: { testTimeoutMs: 20_000 },
+    });
+  });
+  after(async () => {
+    await running.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sends no page before sign-in, journals entry and exit, serves exports only to the session', async () => {
+    const screen = await serviceScreen(running);
+    const first = await screen.until(() => true, 'a first snapshot');
+    assert.equal(first.signedIn, false);
+    assert.equal(first.page, undefined);
+    assert.equal(first.session, undefined);
+    const refused = await screen.send({ name: 'service-page', page: 'meters' });
+    assert.deepEqual(refused, { ok: false, messageKey: 'service.refused.not-signed-in' });
+    assert.equal((await fetch(`${running.origin}/service/export/meters.csv?t=${'x'.repeat(32)}`)).status, 403);
+
+    await screen.act({ name: 'service-sign-in', staff: AUD.staff, pin: AUD.pin }, 'auditor sign-in');
+    const s = await screen.until((x) => x.signedIn, 'signed in');
+    assert.equal(s.page?.page, 'status');
+    const csv = await fetch(`${running.origin}/service/export/meters.csv?t=${s.session?.exportToken}`);
+    assert.equal(csv.status, 200);
+    assert.match(await csv.text(), /^terminal,currency,scope,meter,value\r\n/);
+    assert.match(csv.headers.get('content-disposition') ?? '', /attachment; filename="meters-SIM-BJ-01-/);
+    assert.ok((await screen.send({ name: 'service-sign-out' })).ok);
+    await screen.until((x) => !x.signedIn, 'signed out');
+    assert.equal((await fetch(`${running.origin}/service/export/meters.csv?t=${s.session?.exportToken}`)).status, 403);
+    const types = running.ledger.db.prepare("SELECT type, body FROM journal WHERE type LIKE 'service.%' ORDER BY seq").all() as { type: string; body: string }[];
+    const access = types.filter((t) => t.type === 'service.enter' || t.type === 'service.exit').map((t) => [t.type, JSON.parse(t.body).payload.staff]);
+    assert.deepEqual(access, [['service.enter', AUD.staff], ['service.exit', AUD.staff]]);
+    assert.equal(types.filter((t) => t.type === 'service.account').length, 3, 'the accounts added by the set-up are journalled by the host');
+    await screen.close();
+  });
+
+  it('no service action moves a credit except void (balanced, every bet returned); handpay is not connected here', async () => {
+    const screen = await serviceScreen(running);
+    const sim = running.shoe.simulator();
+    assert.ok(sim);
+    const ledger = running.ledger;
+    const credits = () => JSON.stringify(ledger.stationCredits());
+    const postingsSince = (seq: number) => (ledger.db.prepare('SELECT COUNT(*) AS n FROM postings WHERE seq > ?').get(seq) as { n: number }).n;
+
+    // Station 1 has credit to bet with.
+    for (let i = 0; i < 400 && running.billAcceptors.statuses()[0]?.state !== 'ready'; i++) await new Promise((r) => setTimeout(r, 25));
+    running.billAcceptors.simulator(1)?.insertNote(500);
+    for (let i = 0; i < 400 && ledger.credit(1) !== 50_000; i++) await new Promise((r) => setTimeout(r, 25));
+    assert.equal(ledger.credit(1), 50_000);
+
+    const covered = new Set<ServiceActionKind>();
+    /** Runs an action (with a second person when it waits for one); credits must not move. */
+    const still = async (action: ServiceAction, expectKey: RegExp) => {
+      const before = credits();
+      const head = ledger.headOf().seq;
+      let s = await screen.act({ name: 'service-action', action }, action.kind);
+      if (s.confirm) s = await screen.act({ name: 'service-confirm', staff: TECH.staff, pin: TECH.pin }, `${action.kind} confirmed`);
+      assert.match(s.notice?.key ?? '', expectKey, `${action.kind}: ${JSON.stringify(s.notice)}`);
+      assert.equal(credits(), before, `${action.kind} moved a credit`);
+      assert.equal(postingsSince(head), 0, `${action.kind} posted money`);
+      covered.add(action.kind);
+    };
+
+    await screen.act({ name: 'service-sign-in', staff: SUP.staff, pin: SUP.pin }, 'supervisor sign-in');
+    await still({ kind: 'new-shoe' }, /^service\.done\.newShoe$/);
+    // The shoe-start burns: the test is the dealer.
+    for (let i = 0; i < 20 && running.rounds.cue()?.kind === 'card'; i++) {
+      sim.drawCard();
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(running.rounds.cue(), null, 'the shoe-start burns are done');
+    await still({ kind: 'test-card' }, /^service\.done\.testCard$/);
+    await still({ kind: 'test-note', station: 2 }, /^service\.done\.testNote$/);
+    assert.deepEqual(running.billAcceptors.simulator(2)?.cashbox, [], 'the test note went back, not to the cash box');
+    await still({ kind: 'device-enable', device: 'BA-3', enabled: false }, /^service\.done\.disabled$/);
+    await still({ kind: 'device-enable', device: 'BA-3', enabled: true }, /^service\.done\.enabled$/);
+    await still({ kind: 'device-reconnect', device: 'BA-3' }, /^service\.done\.reconnect$/);
+    await still({ kind: 'sync-retry' }, /^service\.failed\.refused$/);
+    await still({ kind: 'program-hash' }, /^service\.done\.hashSame$/);
+    await still({ kind: 'table-open', open: false }, /^service\.done\.tableClose$/);
+    await still({ kind: 'table-open', open: true }, /^service\.done\.tableOpen$/);
+    await still({ kind: 'meter-clear', scope: 'station:1', authorisation: 'DICJ-1', reason: 'test' }, /^service\.done\.meterClear$/);
+    assert.equal(ledger.meters('station:1').totalIn, 0, 'the meters were cleared');
+    assert.equal(ledger.credit(1), 50_000, 'the credit meter is a balance, untouched by a meter clear');
+    await still({ kind: 'config-change', key: 'limits.max', value: '500000', authorisation: 'DICJ-2' }, /^service\.failed\.not-available$/);
+    await still({ kind: 'enter-card', roundId: running.rounds.view().roundId, card: 'AS' }, /^service\.failed\.not-available$/);
+    // A handpay waits in the ledger (credits cancelled by the cash-out the floor branch builds).
+    ledger.append({ type: 'credit.cancel', txId: 'co-1', payload: { station: 1, amount: 10_000, reason: 'cash-out' } });
+    await still({ kind: 'handpay-confirm', station: 1, requestTxId: 'co-1' }, /^service\.failed\.not-available$/);
+
+    // A round in play: station 1 bets, betting closes, the round waits for its first card.
+    const spot = running.rounds.betting(1).spots[0]?.bet ?? 'main';
+    for (let i = 0; i < 200 && !running.rounds.betting(1).open; i++) await new Promise((r) => setTimeout(r, 25));
+    assert.deepEqual(running.rounds.placeBet(1, spot, 10_000), { ok: true });
+    for (let i = 0; i < 400 && running.rounds.view().phase !== 'dealing'; i++) await new Promise((r) => setTimeout(r, 25));
+    const roundId = running.rounds.view().roundId;
+    assert.equal(ledger.credit(1), 30_000);
+    const head = ledger.headOf().seq;
+    let s = await screen.act({ name: 'service-action', action: { kind: 'void-round', roundId, reason: 'test void' } }, 'void asked');
+    assert.ok(s.confirm);
+    assert.equal(ledger.credit(1), 30_000, 'nothing moves on one person');
+    s = await screen.act({ name: 'service-confirm', staff: TECH.staff, pin: TECH.pin }, 'void confirmed');
+    assert.equal(s.notice?.key, 'service.done.voidRound');
+    covered.add('void-round');
+    assert.equal(ledger.credit(1), 40_000, 'the bet came back');
+    const voided = ledger.round(roundId);
+    assert.equal(voided?.status, 'void');
+    assert.deepEqual(voided?.authorisedBy, [`${SUP.name} (${SUP.staff})`, `${TECH.name} (${TECH.staff})`]);
+    const sums = ledger.db.prepare('SELECT seq, SUM(amount) AS total FROM postings WHERE seq > ? GROUP BY seq').all(head) as { total: number }[];
+    assert.ok(sums.length > 0 && sums.every((x) => x.total === 0), 'the void is balanced');
+
+    assert.deepEqual([...covered].sort(), [...ServiceAction.options.map((o) => o.shape.kind.value)].sort(), 'every service action was tried');
+    const report = verifyLedger(ledger);
+    assert.equal(report.ok, true, JSON.stringify(report.problems));
+    await screen.close();
+  });
+
+  it('pages through the event log and recall; every snapshot stays under the protocol limit', async () => {
+    // Enough entries for more than one page of the event log.
+    for (let i = 0; i < 30; i++) running.ledger.append({ type: i % 2 ? 'door.close' : 'door.open', payload: { door: 'main' } });
+    const screen = await serviceScreen(running);
+    await screen.act({ name: 'service-sign-in', staff: AUD.staff, pin: AUD.pin }, 'sign-in');
+    for (const page of ['status', 'devices', 'meters', 'recall', 'events', 'config', 'holds', 'cashout', 'sync'] as const) {
+      assert.ok((await screen.send({ name: 'service-page', page })).ok);
+      await screen.until((s) => s.page?.page === page, page);
+    }
+    await screen.send({ name: 'service-page', page: 'events', filter: { types: ['service.test'] } });
+    const tests = await screen.until((s) => s.page?.page === 'events' && s.page.filter.types?.[0] === 'service.test', 'filtered');
+    assert.ok(tests.page?.page === 'events');
+    assert.ok(tests.page.entries.length >= 5, `${tests.page.entries.length} tests`);
+    assert.ok(tests.page.entries.every((e) => e.type === 'service.test'));
+    await screen.send({ name: 'service-page', page: 'events', offset: 0 });
+    const p1 = await screen.until((s) => s.page?.page === 'events' && !s.page.filter.types, 'events page 1');
+    assert.ok(p1.page?.page === 'events');
+    assert.equal(p1.page.entries.length, 40, `head ${running.ledger.headOf().seq}`);
+    assert.ok(p1.page.more);
+    const firstSeq = p1.page.entries[0]?.seq ?? 0;
+    await screen.send({ name: 'service-page', page: 'events', offset: 40 });
+    const p2 = await screen.until((s) => s.page?.page === 'events' && s.page.offset === 40, 'events page 2');
+    assert.ok(p2.page?.page === 'events');
+    assert.ok((p2.page.entries[0]?.seq ?? 0) < firstSeq - 39, 'page two continues below page one');
+    await screen.send({ name: 'service-page', page: 'recall' });
+    const recall = await screen.until((s) => s.page?.page === 'recall', 'recall');
+    assert.ok(recall.page?.page === 'recall' && recall.page.rounds.some((r) => r.status === 'void'));
+    assert.ok(screen.largest() < MAX_HOST_MESSAGE_BYTES);
+    await screen.close();
+  });
+});
