@@ -56,8 +56,8 @@ export interface HostOptions {
   timings?: Timings;
   /** Test only: SIGKILL the process after the K-th journal entry of its first round (host/recovery/kill-switch.ts). */
   killAfterRoundEntry?: number;
-  /** Service mode: idle timeout, two-person handpay amount, device test time-out. */
-  service?: { idleMs?: number; twoPersonHandpayAbove?: number; testTimeoutMs?: number };
+  /** Service mode: idle timeout, device test time-out (the two-person handpay amount is the table configuration's). */
+  service?: { idleMs?: number; testTimeoutMs?: number };
 }
 
 export interface RunningHost {
@@ -179,8 +179,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const startHash = await programHash(programRoot);
   log.info({ programHash: startHash.hash, files: startHash.files }, 'program files hashed');
   const serviceBackend = new LiveServiceBackend({
-    config, ledger, rounds, billAcceptors, shoe, sync, log, softwareVersion: SOFTWARE_VERSION, programRoot, programHashAtStart: startHash.hash,
-    ...(options.service?.twoPersonHandpayAbove !== undefined ? { twoPersonHandpayAbove: options.service.twoPersonHandpayAbove } : {}),
+    config, ledger, rounds, billAcceptors, shoe, sync, floor, log, softwareVersion: SOFTWARE_VERSION, programRoot, programHashAtStart: startHash.hash,
     ...(options.service?.testTimeoutMs !== undefined ? { testTimeoutMs: options.service.testTimeoutMs } : {}),
   });
   const service = new ServiceHost({

@@ -10,6 +10,15 @@ function fresh(clock?: () => Date): Ledger {
 }
 
 describe('journal', () => {
+  it('gives an empty or emptied credit meter as 0, never -0 (a screen would show "-MOP 0.00")', () => {
+    const l = fresh();
+    assert.ok(Object.is(l.credit(3), 0));
+    l.append(billCredit(3, 10000, 'tx-0'));
+    l.append({ type: 'credit.cancel', payload: { station: 3, amount: 10000, reason: 'cash-out' }, txId: 'co-3' });
+    assert.ok(Object.is(l.credit(3), 0));
+    assert.ok(Object.is(l.stationCredits()[3], 0));
+  });
+
   it('appends entries with contiguous seq, a UTC timestamp with offset and a hash chain', () => {
     const l = fresh(() => new Date('2025-03-01T04:05:06.007Z'));
     const a = l.append({ type: 'power.reset', payload: { clean: true, softwareVersion: '0.1.0' } });

@@ -295,13 +295,14 @@ export class Ledger {
 
   /** A station's credit meter in minor units (a liability, so −balance). */
   credit(station: number): number {
-    return -this.balance(account.stationCredit(station));
+    // `0 - x`, not `-x`: an empty meter is 0, never -0 (which Intl formats as "-MOP 0.00").
+    return 0 - this.balance(account.stationCredit(station));
   }
 
   /** Every station's credit meter (stations never credited are absent). */
   stationCredits(): Record<number, number> {
     const rows = this.db.prepare("SELECT account, balance FROM balances WHERE account LIKE 'station:%:credit'").all() as { account: string; balance: number }[];
-    return Object.fromEntries(rows.map((r) => [Number(r.account.split(':')[1]), -r.balance]));
+    return Object.fromEntries(rows.map((r) => [Number(r.account.split(':')[1]), 0 - r.balance]));
   }
 
   /**

@@ -47,6 +47,8 @@ export const ServiceAction = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('device-enable'), device: z.string().min(1).max(32), enabled: z.boolean() }),
   z.strictObject({ kind: z.literal('device-reconnect'), device: z.string().min(1).max(32) }),
   z.strictObject({ kind: z.literal('sync-retry') }),
+  /** Clears a fault a person may clear (the tilt manager checks the role and that its condition went). */
+  z.strictObject({ kind: z.literal('clear-tilt'), tilt: z.string().min(1).max(48), station: Station.optional() }),
   z.strictObject({ kind: z.literal('program-hash') }),
 ]);
 export type ServiceAction = z.infer<typeof ServiceAction>;
@@ -121,8 +123,10 @@ export const TiltRow = z.strictObject({
   messageKey: Short,
   severity: z.enum(['info', 'warning', 'critical']),
   /** Who may clear it: automatically, an attendant, a supervisor. */
-  clearedBy: z.enum(['auto', 'attendant', 'supervisor']),
+  clearedBy: z.enum(['auto', 'attendant', 'supervisor', 'resolution']),
   station: Station.optional(),
+  /** Whether a person may clear it now (its condition has gone). */
+  clearable: z.boolean().optional(),
 });
 export const TableRow = z.strictObject({
   game: Short,

@@ -1,9 +1,12 @@
 import type { Logger } from 'pino';
 import { canonicalJson, evidenceBundle, type Ledger, type SyncClient } from '../../ledger/index.js';
-import type { DeviceRow, EventFilter, EventRow, RecallRound } from '../../protocol/index.js';
+import { parseCard } from '../../engine/cards/card.js';
+import type { DeviceRow, EventFilter, EventRow, RecallRound, ServiceRole } from '../../protocol/index.js';
+import { CHANGEABLE_KEYS } from '../config/config-changes.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { BillAcceptors } from '../devices/bill-acceptors.js';
 import type { TableShoe } from '../devices/shoe.js';
+import type { Floor } from '../stations/floor.js';
 import type { RoundController } from '../table/round-controller.js';
 import { severityOf, typesOfSeverity } from './event-severity.js';
 import { profileItems } from './profile-items.js';
@@ -28,14 +31,14 @@ export interface LiveBackendDeps {
   billAcceptors: BillAcceptors;
   shoe: TableShoe;
   sync: SyncClient | null;
+  /** Faults, handpays and configuration changes (host/stations/floor.ts). */
+  floor: Floor;
   log: Logger;
   softwareVersion: string;
   /** The program's root folder, hashed at start and on demand. */
   programRoot: string;
   /** The hash computed at start-up. */
   programHashAtStart: string;
-  /** Handpays above this (minor units) need two people; default MOP/HKD 50,000. */
-  twoPersonHandpayAbove?: number;
   /** How long a note or card test waits for the technician (ms). */
   testTimeoutMs?: number;
   now?: () => number;
@@ -48,12 +51,10 @@ export class LiveServiceBackend implements ServiceBackend {
   readonly tableId: string;
   readonly currency: string;
   readonly softwareVersion: string;
-  readonly twoPersonHandpayAbove: number;
   private readonly traceRows: { ts: string; device: string; event: string }[] = [];
   private readonly listeners = new Set<() => void>();
   private readonly unlisten: (() => void)[] = [];
   private latestHash: { hash: string; at: string } | null = null;
-  private closed = false;
   private readonly enabled = new Map<string, boolean>();
   private readonly lastTraced = new Map<string, string>();
   /** What the shoe said of itself when it connected (the host's shoe status keeps neither). */
@@ -66,13 +67,23 @@ export class LiveServiceBackend implements ServiceBackend {
     this.tableId = d.config.tableId;
     this.currency = d.config.currency;
     this.softwareVersion = d.softwareVersion;
-    this.twoPersonHandpayAbove = d.twoPersonHandpayAbove ?? 5_000_000;
     this.now = d.now ?? Date.now;
     this.unlisten.push(
       d.billAcceptors.onEvent((station, e) => this.traced(`BA-${station}`, e)),
       d.shoe.onEvent((e) => this.traced('shoe', e)),
       d.rounds.onChange(() => this.changed()),
+      d.floor.tilts.onChange(() => this.changed()),
     );
+  }
+
+  /** Whether service mode closed the table (its own fault, so it survives a restart). */
+  private get closed(): boolean {
+    return this.d.floor.tilts.list().some((t) => t.kind === 'table-closed');
+  }
+
+  /** Handpays above this (minor units) need two people: the table configuration's, which may change. */
+  get twoPersonHandpayAbove(): number {
+    return this.d.config.handpayTwoPersonAbove;
   }
 
   dispose(): void {
@@ -170,9 +181,14 @@ export class LiveServiceBackend implements ServiceBackend {
   }
 
   tilts(): TiltSummary[] | null {
-    // WIRE: tilt manager (issue 7 §5, branch floor) — `tilts.current(): Tilt[]` with kind,
-    // messageKey, severity, clearedBy and station; null shows "not connected" on the Status page.
-    return null;
+    return this.d.floor.tilts.list().map((t) => ({
+      kind: t.kind,
+      messageKey: t.messageKey,
+      severity: t.severity,
+      clearedBy: t.clears,
+      ...(t.station !== undefined ? { station: t.station } : {}),
+      clearable: t.clearable,
+    }));
   }
 
   meters(): MeterScope[] {
@@ -250,49 +266,36 @@ export class LiveServiceBackend implements ServiceBackend {
 
   config(): ConfigItem[] {
     const c = this.d.config;
-    // WIRE: configuration changes (branch floor) — editable keys and each rule option's article
-    // come from its config-change API; until then every item is shown read-only.
+    // The keys the floor's configuration changes accept are editable (as JSON, two people and the
+    // regulator's reference); the rest needs a new configuration file and a restart.
+    const changeable = new Set<string>(CHANGEABLE_KEYS);
     const item = (key: string, value: unknown, article?: string): ConfigItem => ({
       key,
       value: (typeof value === 'string' ? value : JSON.stringify(value)).slice(0, 400),
       ...(article ? { article } : {}),
-      editable: false,
+      editable: changeable.has(key),
     });
     return [
       item('tableId', c.tableId),
       item('game', c.game),
       item('profile', c.profile),
       item('currency', c.currency),
-      item('limits.min', c.limits.min),
-      item('limits.max', c.limits.max),
+      item('limits', c.limits),
+      item('betLimits', c.betLimits ?? {}),
+      item('denominations', c.denominations ?? []),
       item('seats', c.seats),
-      item('timings.bettingMs', c.timings.bettingMs),
-      item('timings.decisionMs', c.timings.decisionMs),
-      item('timings.resultsMs', c.timings.resultsMs),
+      item('timings', c.timings),
       item('defaultLanguage', c.defaultLanguage),
       item('shoe', c.shoe),
       ...c.stations.map((s) => item(`station.${s.station}`, `seat ${s.seat}, bill acceptor ${s.billAcceptor}`)),
       item('upstream', this.d.sync ? this.d.sync.status().upstream : 'off'),
-      item('handpay.twoPersonAbove', this.twoPersonHandpayAbove),
+      item('handpayTwoPersonAbove', c.handpayTwoPersonAbove),
       ...profileItems(c.game, c.profile),
     ];
   }
 
   pendingHandpays(): PendingHandpay[] | null {
-    // Read from the ledger: requests (credit.cancel, handpay.request) without a confirmation.
-    const rows = this.d.ledger.db
-      .prepare(
-        `SELECT r.tx_id AS txId, r.body AS body FROM journal r
-         WHERE r.type IN ('credit.cancel', 'handpay.request')
-           AND NOT EXISTS (SELECT 1 FROM journal c WHERE c.type = 'handpay.confirm'
-                           AND json_extract(c.body, '$.payload.requestTxId') = r.tx_id)
-         ORDER BY r.seq LIMIT 16`,
-      )
-      .all() as { txId: string; body: string }[];
-    return rows.map((r) => {
-      const p = (JSON.parse(r.body) as { payload: { station: number; amount: number } }).payload;
-      return { station: p.station, amount: p.amount, requestTxId: r.txId };
-    });
+    return this.d.floor.handpays.pending().slice(0, 16).map((p) => ({ station: p.station, amount: p.amount, requestTxId: p.requestTxId }));
   }
 
   programHashAtStart(): string {
@@ -335,10 +338,13 @@ export class LiveServiceBackend implements ServiceBackend {
     return { ok: true, key: 'service.done.voidRound', values: { round: roundId } };
   }
 
-  enterCard(_roundId: string, _card: string, _authorisedBy: AuthorisedBy): BackendResult {
-    // WIRE: manual card entry on a hold (branch floor) — `rounds.enterCard(card, authorisedBy)`
-    // placing the card where the held round expects it and journalling `misread` card-entered.
-    return notAvailable('manual card entry');
+  enterCard(roundId: string, card: string, authorisedBy: AuthorisedBy): BackendResult {
+    const current = this.d.rounds.view();
+    if (current.roundId !== roundId) return { ok: false, code: 'stale-round', detail: `round ${roundId} is not the current round (${current.roundId})` };
+    const r = this.d.rounds.enterCard(parseCard(card), authorisedBy[0], authorisedBy[1]);
+    if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
+    this.action(authorisedBy, 'enter-card', `round ${roundId}: ${card}`);
+    return { ok: true, key: 'service.done.enterCard', values: { card } };
   }
 
   clearMeters(scope: string, authorisation: string, reason: string, authorisedBy: AuthorisedBy): BackendResult {
@@ -348,16 +354,29 @@ export class LiveServiceBackend implements ServiceBackend {
     return { ok: true, key: 'service.done.meterClear', values: { scope } };
   }
 
-  changeConfig(_key: string, _value: string, _authorisation: string, _authorisedBy: AuthorisedBy): BackendResult {
-    // WIRE: configuration change (branch floor) — `config.change(key, value, { who, authorisation })`
-    // validating the new value, applying it between rounds and journalling `config.change`.
-    return notAvailable('configuration change');
+  changeConfig(key: string, value: string, authorisation: string, authorisedBy: AuthorisedBy): BackendResult {
+    let after: unknown;
+    try {
+      after = JSON.parse(value);
+    } catch {
+      return { ok: false, code: 'refused', detail: `the new value of ${key} is not JSON: ${value.slice(0, 80)}` };
+    }
+    // Validated, journalled with before and after (config.change) and applied between rounds by the floor.
+    const r = this.d.floor.configChanges.change(key, after, { who: authorisedBy[0], witness: authorisedBy[1], authorisation });
+    if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
+    this.changed();
+    return { ok: true, key: r.status === 'applied' ? 'service.done.configChange' : 'service.done.configQueued', values: { key } };
   }
 
-  confirmHandpay(_station: number, _requestTxId: string, _authorisedBy: string[]): BackendResult {
-    // WIRE: handpay confirm (branch floor) — `cashout.confirm(station, requestTxId, attendant)`
-    // journalling `handpay.confirm` and unlocking the station.
-    return notAvailable('handpay confirmation');
+  confirmHandpay(station: number, requestTxId: string, authorisedBy: string[]): BackendResult {
+    const pending = this.d.floor.handpays.pending().find((p) => p.requestTxId === requestTxId);
+    if (!pending || pending.station !== station) return { ok: false, code: 'refused', detail: `no pending handpay ${requestTxId} at station ${station}` };
+    const [attendant = '', witness] = authorisedBy;
+    const r = this.d.floor.handpays.confirm(requestTxId, attendant, witness);
+    if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
+    this.action(authorisedBy, 'handpay-confirm', `station ${station}: ${r.amount} (${requestTxId})`);
+    this.changed();
+    return { ok: true, key: 'service.done.handpay', values: { station } };
   }
 
   // ── single-person actions ──
@@ -374,12 +393,23 @@ export class LiveServiceBackend implements ServiceBackend {
   }
 
   setTableOpen(open: boolean, who: string): BackendResult {
-    // WIRE: tilt manager (branch floor) — a "table closed" condition there; until then this uses
-    // the rounds' stop-new-bets switch, which the sync client's own signal also sets.
-    this.closed = !open;
-    this.d.rounds.setNewBets(open, 'table closed in service mode');
+    // A closed table is a fault of its own (table-closed: new bets stop, a supervisor reopens), so
+    // no other fault's clearing, such as the upstream coming back, reopens it.
+    const tilts = this.d.floor.tilts;
+    if (!open) tilts.raise('table-closed', { detail: `closed in service mode by ${who}` });
+    else if (this.closed) {
+      const r = tilts.clear('table-closed', undefined, { user: who, role: 'supervisor' });
+      if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
+    }
     this.action([who], open ? 'table-open' : 'table-close', '');
     return { ok: true, key: open ? 'service.done.tableOpen' : 'service.done.tableClose' };
+  }
+
+  clearTilt(kind: string, station: number | undefined, who: string, role: ServiceRole): BackendResult {
+    const r = this.d.floor.tilts.clear(kind, station, { user: who, role });
+    if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
+    this.action([who], 'clear-tilt', `${kind}${station !== undefined ? ` at station ${station}` : ''}`);
+    return { ok: true, key: 'service.done.clearTilt', values: { kind } };
   }
 
   testNote(station: number, who: string): Promise<BackendResult> {

@@ -7,10 +7,10 @@ import type { ServiceActionKind, ServiceRole } from '../../protocol/index.js';
  */
 const MAY_START: Record<ServiceRole, ReadonlySet<ServiceActionKind>> = {
   auditor: new Set(),
-  technician: new Set(['test-note', 'test-card', 'device-enable', 'device-reconnect', 'sync-retry', 'program-hash', 'handpay-confirm']),
+  technician: new Set(['test-note', 'test-card', 'device-enable', 'device-reconnect', 'sync-retry', 'program-hash', 'handpay-confirm', 'clear-tilt']),
   supervisor: new Set([
     'void-round', 'enter-card', 'meter-clear', 'config-change', 'handpay-confirm', 'new-shoe', 'table-open',
-    'test-note', 'test-card', 'device-enable', 'device-reconnect', 'sync-retry', 'program-hash',
+    'test-note', 'test-card', 'device-enable', 'device-reconnect', 'sync-retry', 'program-hash', 'clear-tilt',
   ]),
 };
 

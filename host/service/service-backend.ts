@@ -1,10 +1,10 @@
-import type { DeviceRow, EventFilter, EventRow, RecallRound, ServicePage } from '../../protocol/index.js';
+import type { DeviceRow, EventFilter, EventRow, RecallRound, ServicePage, ServiceRole } from '../../protocol/index.js';
 
 /**
  * What service mode needs from the rest of the host. The live implementation
  * (`live-backend.ts`) reads the ledger, the devices, the rounds and the sync client; the parts
- * other issues build (tilt manager, handpay queue, configuration changes, manual card entry)
- * answer `not-available` there until the lead connects them (`// WIRE:` marks each).
+ * tilt manager, handpay queue, configuration changes and manual card entry are the floor's
+ * (`host/stations/floor.ts`); a forced re-open of real hardware answers `not-available`.
  *
  * Every action returns what happened; none throws for an ordinary refusal. Actions that change
  * something journal it themselves, with `who` (and `authorisedBy` for two-person ones).
@@ -69,6 +69,8 @@ export interface ServiceBackend {
   // ── single-person actions ──
   newShoe(who: string): BackendResult;
   setTableOpen(open: boolean, who: string): BackendResult;
+  /** Clears a fault that a person of `role` may clear once its condition has gone. */
+  clearTilt(kind: string, station: number | undefined, who: string, role: ServiceRole): BackendResult;
   /** Resolves when a note was inserted (and returned) or the test timed out. */
   testNote(station: number, who: string): Promise<BackendResult>;
   testCard(who: string): Promise<BackendResult>;

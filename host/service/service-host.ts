@@ -254,6 +254,7 @@ export class ServiceHost {
       case 'device-reconnect': return b.reconnectDevice(a.device, who);
       case 'sync-retry': return b.retrySync(who);
       case 'program-hash': return b.computeProgramHash(who);
+      case 'clear-tilt': return b.clearTilt(a.tilt, a.station, who, this.session?.account.role ?? 'auditor');
     }
   }
 

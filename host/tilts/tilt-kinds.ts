@@ -45,6 +45,8 @@ export const TILTS = {
   'card-hold': { scope: 'table', severity: 'critical', disables: 'table', clears: 'resolution', latched: false },
   'upstream-offline': { scope: 'table', severity: 'warning', disables: 'new-bets', clears: 'auto', latched: false },
   'ledger-integrity': { scope: 'table', severity: 'critical', disables: 'table', clears: 'supervisor', latched: true },
+  // Closed by a supervisor in service mode: no new bets until a supervisor opens it again.
+  'table-closed': { scope: 'table', severity: 'info', disables: 'new-bets', clears: 'supervisor', latched: true },
 } as const satisfies Record<string, TiltSpec>;
 
 export type TiltKind = keyof typeof TILTS;

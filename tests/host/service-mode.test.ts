@@ -140,7 +140,7 @@ describe('service mode on a live host', () => {
     await screen.close();
   });
 
-  it('no service action moves a credit except void (balanced, every bet returned); handpay is not connected here', async () => {
+  it('no service action moves a credit except void (balanced, every bet returned); handpay moves no credit (its cash-out did)', async () => {
     const screen = await serviceScreen(running);
     const sim = running.shoe.simulator();
     assert.ok(sim);
@@ -156,14 +156,19 @@ describe('service mode on a live host', () => {
 
     const covered = new Set<ServiceActionKind>();
     /** Runs an action (with a second person when it waits for one); credits must not move. */
-    const still = async (action: ServiceAction, expectKey: RegExp) => {
+    const still = async (action: ServiceAction, expectKey: RegExp, money: 'none' | 'balanced' = 'none') => {
       const before = credits();
       const head = ledger.headOf().seq;
       let s = await screen.act({ name: 'service-action', action }, action.kind);
       if (s.confirm) s = await screen.act({ name: 'service-confirm', staff: TECH.staff, pin: TECH.pin }, `${action.kind} confirmed`);
       assert.match(s.notice?.key ?? '', expectKey, `${action.kind}: ${JSON.stringify(s.notice)}`);
       assert.equal(credits(), before, `${action.kind} moved a credit`);
-      assert.equal(postingsSince(head), 0, `${action.kind} posted money`);
+      if (money === 'none') assert.equal(postingsSince(head), 0, `${action.kind} posted money`);
+      else {
+        // The handpay is paid out of the cancelled credits: postings, balanced, no credit meter moved.
+        const sums = ledger.db.prepare('SELECT seq, SUM(amount) AS total FROM postings WHERE seq > ? GROUP BY seq').all(head) as { total: number }[];
+        assert.ok(sums.length > 0 && sums.every((x) => x.total === 0), `${action.kind} is balanced`);
+      }
       covered.add(action.kind);
     };
 
@@ -188,11 +193,23 @@ describe('service mode on a live host', () => {
     await still({ kind: 'meter-clear', scope: 'station:1', authorisation: 'DICJ-1', reason: 'test' }, /^service\.done\.meterClear$/);
     assert.equal(ledger.meters('station:1').totalIn, 0, 'the meters were cleared');
     assert.equal(ledger.credit(1), 50_000, 'the credit meter is a balance, untouched by a meter clear');
-    await still({ kind: 'config-change', key: 'limits.max', value: '500000', authorisation: 'DICJ-2' }, /^service\.failed\.not-available$/);
-    await still({ kind: 'enter-card', roundId: running.rounds.view().roundId, card: 'AS' }, /^service\.failed\.not-available$/);
-    // A handpay waits in the ledger (credits cancelled by the cash-out the floor branch builds).
-    ledger.append({ type: 'credit.cancel', txId: 'co-1', payload: { station: 1, amount: 10_000, reason: 'cash-out' } });
-    await still({ kind: 'handpay-confirm', station: 1, requestTxId: 'co-1' }, /^service\.failed\.not-available$/);
+    // Only the keys the floor changes while running; a change is journalled with before and after.
+    await still({ kind: 'config-change', key: 'limits.max', value: '500000', authorisation: 'DICJ-2' }, /^service\.failed\.refused$/);
+    const changes = ledger.headOf().seq;
+    await still({ kind: 'config-change', key: 'handpayTwoPersonAbove', value: '6000000', authorisation: 'DICJ-2' }, /^service\.done\.config(Change|Queued)$/);
+    assert.ok([...ledger.entries(changes + 1)].some((e) => e.type === 'config.change' && e.body.includes('"DICJ-2"')), 'the change was journalled');
+    // No hold: manual entry is refused (only an unreadable-card hold takes a card by hand).
+    await still({ kind: 'enter-card', roundId: running.rounds.view().roundId, card: 'AS' }, /^service\.failed\.(refused|stale-round)$/);
+    // A station cashes out (its credit cancelled, station locked); confirming the handpay moves no credit.
+    running.billAcceptors.simulator(2)?.insertNote(100);
+    for (let i = 0; i < 400 && ledger.credit(2) !== 10_000; i++) await new Promise((r) => setTimeout(r, 25));
+    assert.equal(running.host.apply('station/2', running.host.version('station/2'), { name: 'cash-out' }).ok, true);
+    assert.equal(ledger.credit(2), 0, 'the whole credit was cancelled for the handpay');
+    const requestTxId = running.floor.handpays.pending()[0]?.requestTxId ?? '';
+    await still({ kind: 'handpay-confirm', station: 2, requestTxId }, /^service\.done\.handpay$/, 'balanced');
+    assert.deepEqual(running.floor.handpays.pending(), [], 'the handpay was paid and the station unlocked');
+    // A fault a technician may clear once its condition has gone; the table-closed fault is a supervisor's.
+    await still({ kind: 'clear-tilt', tilt: 'bill-jam', station: 3 }, /^service\.failed\.refused$/);
 
     // A round in play: station 1 bets, betting closes, the round waits for its first card.
     const spot = running.rounds.betting(1).spots[0]?.bet ?? 'main';
@@ -200,15 +217,15 @@ describe('service mode on a live host', () => {
     assert.deepEqual(running.rounds.placeBet(1, spot, 10_000), { ok: true });
     for (let i = 0; i < 400 && running.rounds.view().phase !== 'dealing'; i++) await new Promise((r) => setTimeout(r, 25));
     const roundId = running.rounds.view().roundId;
-    assert.equal(ledger.credit(1), 30_000);
+    assert.equal(ledger.credit(1), 40_000);
     const head = ledger.headOf().seq;
     let s = await screen.act({ name: 'service-action', action: { kind: 'void-round', roundId, reason: 'test void' } }, 'void asked');
     assert.ok(s.confirm);
-    assert.equal(ledger.credit(1), 30_000, 'nothing moves on one person');
+    assert.equal(ledger.credit(1), 40_000, 'nothing moves on one person');
     s = await screen.act({ name: 'service-confirm', staff: TECH.staff, pin: TECH.pin }, 'void confirmed');
     assert.equal(s.notice?.key, 'service.done.voidRound');
     covered.add('void-round');
-    assert.equal(ledger.credit(1), 40_000, 'the bet came back');
+    assert.equal(ledger.credit(1), 50_000, 'the bet came back');
     const voided = ledger.round(roundId);
     assert.equal(voided?.status, 'void');
     assert.deepEqual(voided?.authorisedBy, [`${SUP.name} (${SUP.staff})`, `${TECH.name} (${TECH.staff})`]);

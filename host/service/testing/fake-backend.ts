@@ -44,6 +44,7 @@ export function fakeBackend(overrides: Partial<ServiceBackend> = {}) {
     confirmHandpay: record('confirmHandpay', () => ok('service.done.handpay')),
     newShoe: record('newShoe', () => ok('service.done.newShoe')),
     setTableOpen: record('setTableOpen', () => ok('service.done.tableOpen')),
+    clearTilt: record('clearTilt', () => ok('service.done.clearTilt')),
     testNote: (...args) => Promise.resolve(record('testNote', () => ok('service.done.testNote'))(...args)),
     testCard: (...args) => Promise.resolve(record('testCard', () => ok('service.done.testCard'))(...args)),
     setDeviceEnabled: record('setDeviceEnabled', () => ok('service.done.enabled')),

@@ -102,7 +102,15 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       rows.push(t('service.field.tilts'));
       if (page.tilts === null) rows.push('  ' + t('service.field.tiltsOff'));
       else if (page.tilts.length === 0) rows.push('  ' + t('service.field.tiltsNone'));
-      else for (const x of page.tilts.slice(0, 4)) rows.push('  ' + t('service.field.tilt', { severity: x.severity, kind: t(x.messageKey, { defaultValue: x.kind }), clearedBy: x.clearedBy }));
+      else {
+        for (const x of page.tilts.slice(0, 4)) {
+          const kind = t(x.messageKey, { defaultValue: x.kind });
+          rows.push('  ' + t('service.field.tilt', { severity: x.severity, kind, clearedBy: x.clearedBy }));
+          // A fault a person clears, once its condition has gone; the host checks the role.
+          const tilt = { kind: 'clear-tilt' as const, tilt: x.kind, ...(x.station !== undefined ? { station: x.station } : {}) };
+          btn(`act-clear-tilt-${x.kind}${x.station ?? ''}`, t('service.action.clear-tilt', { kind }), () => a.act(tilt), canAct && x.clearable === true);
+        }
+      }
       rows.push(t('service.field.sync'));
       syncRows(page.sync);
       rows.push(t('service.field.devices'));
