@@ -22,7 +22,8 @@ describe('round progress entries (card.read, round.decision, shoe.change)', () =
     assert.equal(decision.entry.roundId, 'r1');
     l.append(settle);
     const record = l.round('r1');
-    assert.ok(record?.entrySeqs.includes(card.entry.seq) && record.entrySeqs.includes(decision.entry.seq));
+    assert.ok(record);
+    assert.ok(record.entrySeqs.includes(card.entry.seq) && record.entrySeqs.includes(decision.entry.seq));
     assert.ok(!record.entrySeqs.includes(burn.entry.seq));
     const v = verifyLedger(l);
     assert.deepEqual(v.problems, []);
