@@ -107,7 +107,8 @@ export async function killAtEveryStep(game: 'blackjack' | 'baccarat' | 'war', se
       const b = new HostChild({ dataDir, game, stations: 1, seed: seed + 1 });
       const startedB = await b.started;
       assert.ok(startedB, `the host restarted: ${b.errors()}`);
-      // The screen of the killed run reconnects with its own token and resynchronises (versions start again).
+      // The screen of the killed run reconnects to the same address with its own token and resynchronises.
+      assert.equal(startedB.origin, startedA.origin, 'the restarted host serves on the port of the killed one');
       const screenB = await stationScreen(startedB.origin, tokenOf(startedA));
       const resumed = await until(dataDir, (db) => {
         const r = firstRound(db);
