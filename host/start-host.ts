@@ -187,7 +187,9 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     const results = !syncEvents.clean && replayed.lastResults
       ? { roundId: replayed.lastResults.roundId, lines: replayed.lastResults.lines.map(({ station: _s, ...l }) => l) }
       : undefined;
-    rounds.resume(replayed.shoe, replayed.round, { ...(results ? { results } : {}), newShoe: recovery.voided.length > 0 });
+    // A simulated shoe is a new device after an unclean stop: no new round before its shoe is in.
+    const simulatedShoeAnew = !syncEvents.clean && config.shoe === 'sim' && !replayed.round;
+    rounds.resume(replayed.shoe, replayed.round, { ...(results ? { results } : {}), newShoe: recovery.voided.length > 0 || simulatedShoeAnew });
   }
   shoe.start();
   const dealer = options.simulatedDealer ?? { dealMs: 800 };

@@ -14,7 +14,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import WebSocket from 'ws';
 import { accountFor } from '../../cli/soak/account.js';
+import pino from 'pino';
 import { HostChild, type HostStarted } from '../../cli/soak/child.js';
+import { hostOptionsFromArgs } from '../../host/launch-options.js';
+import { startHost } from '../../host/start-host.js';
 import { openExistingLedger, type EntryBody } from '../../ledger/index.js';
 import type { ViewState } from '../../protocol/index.js';
 import { HostClient } from '../../renderer/src/connection/host-client.js';
@@ -104,9 +107,15 @@ export async function killAtEveryStep(game: 'blackjack' | 'baccarat' | 'war', se
       const atKill = await until(dataDir, firstRound, 'the round at the kill');
       assert.equal(atKill.types.length, k, `killed right after entry ${k} of the round`);
 
-      const b = new HostChild({ dataDir, game, stations: 1, seed: seed + 1 });
-      const startedB = await b.started;
-      assert.ok(startedB, `the host restarted: ${b.errors()}`);
+      // The restart runs in this process (same options as the child's command line): no second
+      // interpreter start per step, which keeps these tests within their time.
+      const b = await startHost({
+        dataDir,
+        rendererDir: path.join(dataDir, 'none'),
+        logger: pino({ level: 'silent' }),
+        ...hostOptionsFromArgs({ game, stations: '1', seed: String(seed + 1), autoplay: true, 'test-timing': true }),
+      });
+      const startedB = { origin: b.origin };
       // The screen of the killed run reconnects to the same address with its own token and resynchronises.
       assert.equal(startedB.origin, startedA.origin, 'the restarted host serves on the port of the killed one');
       const screenB = await stationScreen(startedB.origin, tokenOf(startedA));
@@ -115,7 +124,7 @@ export async function killAtEveryStep(game: 'blackjack' | 'baccarat' | 'war', se
         return r?.closed ? r : null;
       }, 'the interrupted round to close');
       await until(dataDir, () => (screenB.snapshots.length > 0 ? true : null), 'a snapshot after the restart');
-      await b.kill('SIGTERM');
+      await b.close();
       screenA.close();
       screenB.close();
       assert.deepEqual(screenB.errors, [], 'the old token is taken back after the kill');
