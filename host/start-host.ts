@@ -14,6 +14,7 @@ import type { LiveGame } from './table/live-game.js';
 import { realTimers, RoundController, type Timers, type Timings } from './table/round-controller.js';
 import { Autoplay } from './autoplay/autoplay.js';
 import { installKillSwitch } from './recovery/kill-switch.js';
+import { listenRemembering } from './recovery/port-memory.js';
 import { prepareDataDir } from './data-dir.js';
 import { recoverTable, type RecoveryReport } from './recovery/recover.js';
 import { createLogger } from './logger.js';
@@ -193,7 +194,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const openSession = (transport: ScreenTransport) => new ScreenSession(host, tokens, transport, log);
 
   const simToken = options.simControls ? randomBytes(24).toString('base64url') : null;
-  const server = await createHttpServer(
+  const server = await listenRemembering(dataDir, options.port ?? 0, !syncEvents.clean, (port) => createHttpServer(
     {
       openSession,
       log,
@@ -224,8 +225,8 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
         sync: sync ? sync.status() : 'off',
       }),
     },
-    options.port ?? 0,
-  );
+    port,
+  ));
   // Devices open once the screens can be served: a note inserted at start-up credits a screen that exists.
   billAcceptors.start();
   if (!replayed) rounds.holdAtStart('ledger');
@@ -233,7 +234,9 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     const results = !syncEvents.clean && replayed.lastResults
       ? { roundId: replayed.lastResults.roundId, lines: replayed.lastResults.lines.map(({ station: _s, ...l }) => l) }
       : undefined;
-    rounds.resume(replayed.shoe, replayed.round, { ...(results ? { results } : {}), newShoe: recovery.voided.length > 0 });
+    // A simulated shoe is a new device after an unclean stop: no new round before its shoe is in.
+    const simulatedShoeAnew = !syncEvents.clean && config.shoe === 'sim' && !replayed.round;
+    rounds.resume(replayed.shoe, replayed.round, { ...(results ? { results } : {}), newShoe: recovery.voided.length > 0 || simulatedShoeAnew });
   }
   shoe.start();
   const dealer = options.simulatedDealer ?? { dealMs: 800 };

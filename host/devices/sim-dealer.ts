@@ -1,4 +1,6 @@
 import type { Logger } from 'pino';
+import { Rng } from '../../engine/random/seeded-rng.js';
+import type { CardCode } from '../../hardware/shoe/card-code.js';
 import type { RoundController, Timers } from '../table/round-controller.js';
 import type { TableShoe } from './shoe.js';
 
@@ -13,7 +15,9 @@ export class SimDealer {
   private stopped = false;
   /** Cards pulled so far; the next is pulled only once the table has handled the last (instant dealing would outrun it). */
   private drawn = 0;
-  private loaded = 0;
+  /** New shoes asked for and awaited; TableShoe.start loads the first, so nothing is dealt before it is in. */
+  private loaded = 1;
+  private readonly rng = Rng.fromSeed(0x5d);
 
   constructor(
     private readonly controller: RoundController,
@@ -33,6 +37,13 @@ export class SimDealer {
     };
   }
 
+  /** The next card; after a restart mid-round, one the engine's shoe still holds (RoundController.cardsLeftInOldShoe). */
+  private draw(sim: NonNullable<ReturnType<TableShoe['simulator']>>): string | null {
+    const left = this.controller.cardsLeftInOldShoe();
+    if (!left || left.length === 0) return sim.drawCard();
+    return sim.drawCard({ card: left[this.rng.below(left.length)] as CardCode });
+  }
+
   private look(): void {
     if (this.stopped || this.timer !== null || this.shoe.cardsHandled < this.drawn || this.shoe.loadsHandled < this.loaded) return;
     const cue = this.controller.cue();
@@ -47,7 +58,7 @@ export class SimDealer {
         this.log.info('simulated dealer: new shoe');
         sim.loadShoe();
         this.loaded = this.shoe.loadsHandled + 1;
-      } else if (sim.drawCard() !== null) {
+      } else if (this.draw(sim) !== null) {
         this.drawn = this.shoe.cardsHandled + 1;
       } else {
         this.log.warn('simulated dealer: the shoe gave no card (locked or empty); loading a new shoe');

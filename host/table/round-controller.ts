@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { cardCode, type Card } from '../../engine/cards/card.js';
+import { cardCode, RANKS, SUITS, type Card } from '../../engine/cards/card.js';
 import { ShoeInventory } from '../../engine/cards/shoe.js';
 import type { Ledger, NewEntry } from '../../ledger/index.js';
 import type { DealerCue, ResultLine, RoundPhase, RoundView, StationBetting, StationDecision } from '../../protocol/index.js';
@@ -337,7 +337,7 @@ export class RoundController {
 
   /** A new shoe is in: the shoe-level procedure (burns) starts again and betting may resume. */
   onNewShoe(sequence?: number): void {
-    this.inventory = new ShoeInventory(this.deps.game.decks);
+    // The device numbers its events anew with a new shoe.
     this.sequences = new Set();
     this.needsShuffle = false;
     // A shoe loaded while a round is in play (a simulated shoe after a restart mid-round): the
@@ -347,7 +347,18 @@ export class RoundController {
     this.changed();
   }
 
+  /**
+   * Simulated mode after a restart mid-round: the simulated shoe is a new device, but the round
+   * goes on with the shoe the engine knows. The simulated dealer then deals only cards that shoe
+   * still holds (by its inventory), as the real shoe would; null when no such round is in play.
+   */
+  cardsLeftInOldShoe(): string[] | null {
+    if (!this.shoeDeferred) return null;
+    return RANKS.flatMap((rank) => SUITS.map((suit) => ({ rank, suit }))).filter((c) => this.inventory.remaining(c) > 0).map(cardCode);
+  }
+
   private applyNewShoe(sequence?: number): void {
+    this.inventory = new ShoeInventory(this.deps.game.decks);
     this.shoeDeferred = false;
     this.deps.game.newShoe();
     this.journalled(() => this.journal.shoe('loaded', sequence));

@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// (DOM types: the renderer's HostClient below is type-checked with them, as in the renderer.)
 // The harness of the kill-and-restart tests (kill-restart-<game>.test.ts), issue 7 §6. Not random points: the
 // host child kills itself with SIGKILL right after the k-th journal entry of its first round
 // (host/recovery/kill-switch.ts), for k = 1, 2, … until the round has no k-th entry. Each time a
@@ -12,9 +14,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import WebSocket from 'ws';
 import { accountFor } from '../../cli/soak/account.js';
+import pino from 'pino';
 import { HostChild, type HostStarted } from '../../cli/soak/child.js';
+import { hostOptionsFromArgs } from '../../host/launch-options.js';
+import { startHost } from '../../host/start-host.js';
 import { openExistingLedger, type EntryBody } from '../../ledger/index.js';
-import { decodeHostMessage, PROTOCOL_VERSION, type ViewState } from '../../protocol/index.js';
+import type { ViewState } from '../../protocol/index.js';
+import { HostClient } from '../../renderer/src/connection/host-client.js';
 
 /** Waits on a predicate over the data dir's ledger (read-only, while the host writes it). */
 async function until<T>(dataDir: string, probe: (db: Database.Database) => T | null, what: string, cancel?: { stopped: boolean }, limitMs = 60_000): Promise<T> {
@@ -45,9 +51,9 @@ function firstRound(db: Database.Database): { roundId: string; types: string[]; 
 }
 
 /**
- * A station screen over a WebSocket to `origin` with `token`, as the renderer connects: hello,
- * subscribe, keep snapshots. Like the renderer (a new HostClient per connection), a connection
- * starts with no version, so a restarted host's versions are taken from 1 again.
+ * A station screen over a WebSocket to `origin` with `token`, through the renderer's own
+ * HostClient, one per connection as the renderer makes them: its version starts unset, so a
+ * restarted host's versions (from 1 again) are taken and drawn.
  */
 async function stationScreen(origin: string, token: string) {
   const ws = new WebSocket(`${origin.replace('http', 'ws')}/ws`, { origin });
@@ -57,17 +63,18 @@ async function stationScreen(origin: string, token: string) {
   });
   const snapshots: { version: number; state: ViewState }[] = [];
   const errors: string[] = [];
-  let version = -1;
-  ws.on('message', (d) => {
-    const m = decodeHostMessage(d.toString());
-    if (!m.ok) return void errors.push('invalid');
-    if (m.message.type === 'snapshot' && m.message.version >= version) {
-      version = m.message.version;
-      snapshots.push({ version, state: m.message.state });
-    } else if (m.message.type === 'error') errors.push(m.message.code);
-  });
-  ws.send(JSON.stringify({ type: 'hello', id: 'h', protocol: PROTOCOL_VERSION, token }));
-  ws.send(JSON.stringify({ type: 'subscribe', id: 's', view: 'station/1' }));
+  // The renderer's own protocol client, as renderer/src/main.ts makes one per connection.
+  const client = new HostClient(
+    {
+      send: (t) => ws.send(t),
+      onMessage: (h) => ws.on('message', (d) => h(d.toString())),
+      onClose: (h) => ws.on('close', () => h()),
+      close: () => ws.close(),
+    },
+    'station/1',
+    { snapshot: (_v, version, state) => snapshots.push({ version, state }), error: (e) => errors.push(e.code), closed: () => undefined },
+  );
+  client.start(token);
   return { snapshots, errors, close: () => ws.close() };
 }
 
@@ -100,17 +107,24 @@ export async function killAtEveryStep(game: 'blackjack' | 'baccarat' | 'war', se
       const atKill = await until(dataDir, firstRound, 'the round at the kill');
       assert.equal(atKill.types.length, k, `killed right after entry ${k} of the round`);
 
-      const b = new HostChild({ dataDir, game, stations: 1, seed: seed + 1 });
-      const startedB = await b.started;
-      assert.ok(startedB, `the host restarted: ${b.errors()}`);
-      // The screen of the killed run reconnects with its own token and resynchronises (versions start again).
+      // The restart runs in this process (same options as the child's command line): no second
+      // interpreter start per step, which keeps these tests within their time.
+      const b = await startHost({
+        dataDir,
+        rendererDir: path.join(dataDir, 'none'),
+        logger: pino({ level: 'silent' }),
+        ...hostOptionsFromArgs({ game, stations: '1', seed: String(seed + 1), autoplay: true, 'test-timing': true }),
+      });
+      const startedB = { origin: b.origin };
+      // The screen of the killed run reconnects to the same address with its own token and resynchronises.
+      assert.equal(startedB.origin, startedA.origin, 'the restarted host serves on the port of the killed one');
       const screenB = await stationScreen(startedB.origin, tokenOf(startedA));
       const resumed = await until(dataDir, (db) => {
         const r = firstRound(db);
         return r?.closed ? r : null;
       }, 'the interrupted round to close');
       await until(dataDir, () => (screenB.snapshots.length > 0 ? true : null), 'a snapshot after the restart');
-      await b.kill('SIGTERM');
+      await b.close();
       screenA.close();
       screenB.close();
       assert.deepEqual(screenB.errors, [], 'the old token is taken back after the kill');

@@ -15,7 +15,10 @@ import { LINE_8E1_9600 } from '../../hardware/transport/byte-port.js';
 import { FakeUsbBus } from '../../hardware/transport/fake-usb.js';
 import { UsbSerialPort } from '../../hardware/transport/usb-serial.js';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
+import { parseCard } from '../../engine/cards/card.js';
 import { BillAcceptors } from '../../host/devices/bill-acceptors.js';
+import { WarGame } from '../../host/games/war.js';
+import { RoundController, type Timers } from '../../host/table/round-controller.js';
 import { startHost } from '../../host/start-host.js';
 import { openLedger, type EntryBody } from '../../ledger/index.js';
 
@@ -145,6 +148,36 @@ describe('start-up recovery', () => {
         await running.close();
       }
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('does not place twice a card re-reported with a shoe sequence already journalled', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'recovery-seq-'));
+    const config = simulatedTableConfig('war');
+    const ledger = openLedger(dir, config.tableId);
+    try {
+      ledger.append({ type: 'bill.credit', payload: { station: 1, device: 'BA-1', denomination: 100_000, currency: 'MOP' }, txId: 'n1' });
+      let now = 0;
+      let due: (() => void) | null = null;
+      const timers: Timers = { now: () => now, setTimeout: (fn) => ((due = fn), 1), clearTimeout: () => (due = null) };
+      const c = new RoundController({ config, game: new WarGame('macau'), ledger, log: silent, timers, timings: config.timings });
+      // As the journal left it: the shoe's events up to 41 were journalled before the restart.
+      c.resume({ cards: [], sequences: new Set([40, 41]) }, null);
+      assert.equal(c.placeBet(1, 'main', 10_000).ok, true);
+      now += config.timings.bettingMs;
+      (due as (() => void) | null)?.();
+      assert.equal(c.view().phase, 'dealing');
+      c.onCard(parseCard('7S'), 41); // the shoe resends its last event after the restart
+      assert.equal(c.view().hands.find((h) => h.owner === 'seat')?.cards.length, 0, 'the repeat is not placed');
+      c.onCard(parseCard('7S'), 42);
+      c.onCard(parseCard('9D'), 43);
+      assert.equal(c.view().phase, 'results');
+      const reads = [...ledger.entries(1)].filter((e) => e.type === 'card.read').map((e) => (JSON.parse(e.body) as EntryBody).payload.sequence);
+      assert.deepEqual(reads, [42, 43]);
+      c.stop();
+    } finally {
+      ledger.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -46,6 +46,10 @@ describe('upstream on PGlite', () => {
         const { bets, settle } = settledRound(`r${i}`, [1, 2, 3, 4, 5, 6, 7], 100, i);
         l.appendMany([...bets, settle]);
       }
+      // Round progress (no money) travels and verifies upstream like any other entry.
+      l.append({ type: 'shoe.change', payload: { tableId: 'P-T', event: 'loaded', sequence: 1 } });
+      l.append({ type: 'card.read', payload: { tableId: 'P-T', roundId: 'r10', sequence: 2, card: 'AS', to: 'player' } });
+      l.append({ type: 'round.decision', payload: { tableId: 'P-T', roundId: 'r10', seat: 1, station: 1, action: 'stand', auto: true } });
       const c = new SyncClient(l, { url, credentials: cred, maxBatchEntries: 13 });
       while ((await c.syncOnce()) === 'sent');
       assert.equal(c.status().lagEntries, 0);
