@@ -13,6 +13,7 @@ import { WarGame } from './games/war.js';
 import type { LiveGame } from './table/live-game.js';
 import { realTimers, RoundController, type Timers, type Timings } from './table/round-controller.js';
 import { Autoplay } from './autoplay/autoplay.js';
+import { startSimAttendant } from './autoplay/sim-attendant.js';
 import { installKillSwitch } from './recovery/kill-switch.js';
 import { listenRemembering } from './recovery/port-memory.js';
 import { prepareDataDir } from './data-dir.js';
@@ -257,6 +258,8 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
       })
     : null;
   autoplay?.start();
+  // Simulated players cash out now and then: a simulated attendant pays their handpays.
+  const stopAttendant = options.autoplay ? startSimAttendant(floor.handpays, timers, log) : () => undefined;
   const origin = `http://127.0.0.1:${server.port}`;
   log.info({ origin, dataDir, tableId: config.tableId, terminalId, ledger: ledger.file }, 'table host started');
 
@@ -282,6 +285,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     })),
     async close() {
       autoplay?.stop();
+      stopAttendant();
       stopDealer();
       floor.close();
       rounds.stop();

@@ -15,7 +15,7 @@ export interface AutoplayDeps {
   insertNote(station: number, denomination: number): boolean;
   seed: number;
   log: Logger;
-  /** How often a player tries a cash-out (refused harmlessly until the host offers it). */
+  /** How often a player cashes out (a handpay the simulated attendant pays: sim-attendant.ts). */
   cashOutChance?: number;
 }
 
