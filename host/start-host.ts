@@ -17,6 +17,7 @@ import { createLogger } from './logger.js';
 import { PowerMarker } from './power-marker.js';
 import { LaunchTokens } from './screens/launch-tokens.js';
 import { ScreenSession, type ScreenTransport } from './screens/screen-session.js';
+import { ScreenExtras } from './screens/screen-extras.js';
 import { TableHost } from './screens/table-host.js';
 import { createHttpServer } from './server/http-server.js';
 import { SOFTWARE_VERSION } from './version.js';
@@ -120,6 +121,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const rounds = new RoundController({ config, game, ledger, log, timers, timings: config.timings });
   const shoe = new TableShoe(config.shoe, rounds, log, { decks: game.decks, ...(options.seed !== undefined ? { seed: options.seed } : {}) });
   host.attachRounds(rounds);
+  host.attachExtras(new ScreenExtras(config.game, ledger));
   syncEvents.stopNewBets = (stop) => rounds.setNewBets(!stop, 'unsynced ledger entries beyond the offline limit');
   const tokens = new LaunchTokens(host.views());
   const started = Date.now();

@@ -6,3 +6,4 @@ export * from './preload-api.js';
 export * from './utility-messages.js';
 export * from './round.js';
 export * from './refusals.js';
+export * from './screen-extras.js';

@@ -9,6 +9,7 @@ import {
 } from '../../protocol/index.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { RoundController } from '../table/round-controller.js';
+import type { ScreenExtras } from './screen-extras.js';
 
 export type ViewListener = (view: ViewName) => void;
 
@@ -34,6 +35,13 @@ export class TableHost {
     private readonly softwareVersion: string,
     private readonly creditOf: (station: number) => number,
   ) {}
+
+  private extras: ScreenExtras | null = null;
+
+  /** Roads, recent rounds and recall for the screens (`screen-extras.ts`). */
+  attachExtras(extras: ScreenExtras): void {
+    this.extras = extras;
+  }
 
   /** Attaches the table's rounds; every change of a round is pushed to every screen. */
   attachRounds(rounds: RoundController): void {
@@ -68,6 +76,7 @@ export class TableHost {
     const c = this.config;
     const language = this.languages.get(view) ?? c.defaultLanguage;
     const station = stationOf(view);
+    this.extras?.observe(this.rounds?.view() ?? null);
     if (station !== null) {
       const cfg = c.stations.find((s) => s.station === station);
       if (!cfg) throw new Error(`no station ${station} at this table`);
@@ -83,6 +92,7 @@ export class TableHost {
         betting: this.rounds?.betting(station) ?? { open: false, spots: [], bets: {} },
         decision: this.rounds?.decisionFor(station) ?? null,
         round: this.rounds?.view() ?? null,
+        ...this.extras?.station(station),
       };
     }
     if (view === 'service') {
@@ -101,6 +111,8 @@ export class TableHost {
         station: c.stations.find((s) => s.seat === i + 1)?.station ?? null,
       })),
       round: this.rounds?.view() ?? null,
+      ...(this.rounds ? { bets: this.rounds.betting(c.stations[0]?.station ?? 1).spots.map((s) => s.bet).filter((b) => !b.includes(':')) } : {}),
+      ...this.extras?.table(),
     };
   }
 
