@@ -21,6 +21,9 @@ async function boot(): Promise<void> {
   const stepped = new URLSearchParams(location.search).get('clock') === 'stepped' ? new SteppedClock(Date.now()) : null;
   const clock: Clock = stepped ?? wallClock;
   const emit = installTestHooks(app, stepped);
+  // `?fps=N` (browser tests): fewer frames, so three screens fit one software-rendered CPU.
+  const fps = Number(new URLSearchParams(location.search).get('fps') ?? 0);
+  if (fps > 0) app.ticker.maxFPS = fps;
   const resolution = () => designResolution(app.renderer.resolution, root.scale.x);
   const atlas = new CardAtlas(app.renderer, resolution());
   atlas.warm();

@@ -31,10 +31,10 @@ describe('felt layouts', () => {
             assert.ok(!spotsOverlap(a.spot, b.spot), `seat ${a.seat} ${a.bet} overlaps seat ${b.seat} ${b.bet}`);
           }
         // The printed centre (name and limits) stays clear of every spot.
-        // (Widths as drawn: the longest name is blackjack's at 60 px, the limits lines about 460 px at baccarat's sizes, 560 px at the others'.)
+        // (Widths as drawn: the longest name is blackjack's at 60 px, the limits lines about 460 px at baccarat's sizes, 640 px at the others'.)
         const nameWidth = game === 'blackjack' ? 660 : 420;
         const name = { x: l.title.zh.x - nameWidth / 2, y: l.title.zh.y - 34, width: nameWidth, height: l.title.pt.y + 20 - (l.title.zh.y - 34) };
-        const lw = game === 'baccarat' ? 460 : 560;
+        const lw = game === 'baccarat' ? 460 : 640;
         const limits = { x: l.title.limits.x - lw / 2, y: l.title.limits.y - 18, width: lw, height: l.title.limitsPt.y + 16 - (l.title.limits.y - 18) };
         for (const s of spots) assert.ok(!overlaps(s.r, name) && !overlaps(s.r, limits), `seat ${s.seat} ${s.bet} on the printed centre`);
         assert.ok(inside(l.panel, screen));

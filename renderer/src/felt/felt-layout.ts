@@ -53,6 +53,8 @@ export interface FeltLayout {
   title: { zh: Point; pt: Point; limits: Point; limitsPt: Point };
   /** Font sizes of the printed limits (zh-Hant, pt): smaller on baccarat's narrower felt. */
   limitsSize: [number, number];
+  /** Font sizes of the printed game name (zh-Hant, pt). */
+  nameSize: [number, number];
   /** Radius of the printed arc line (blackjack insurance, war tie rule). */
   arcRadius: number;
   phase: Point;
@@ -102,8 +104,11 @@ function circleSeat(seat: number, count: number, bets: readonly string[]): SeatL
       const inward = rows === 1 ? 0 : (row === 0 ? 1 : -1) * (SIDE_R + 4);
       put(bet, (i % 2 === 0 ? -1 : 1) * (MAIN_R + SIDE_R + 6), inward);
     });
-  // The result goes under the seat's name: above the spot are the cards.
-  return { seat, x: p.x, y: p.y, spots, label: { x: p.x, y: p.y + 90 }, result: { x: p.x, y: p.y + 150 } };
+  // The seat's name and result go outward, toward the player (side bets are along the rail, the
+  // cards inward): straight down at the middle seat, to the side at the ends.
+  const ox = Math.cos(a);
+  const oy = Math.sin(a);
+  return { seat, x: p.x, y: p.y, spots, label: { x: p.x + ox * 80, y: p.y + oy * 80 + 8 }, result: { x: p.x + ox * 100, y: p.y + oy * 100 + 52 } };
 }
 
 function baccaratSeat(seat: number, count: number, bets: readonly string[]): SeatLayout {
@@ -132,8 +137,9 @@ export function feltLayout(game: GameKind, seatCount: number, bets: readonly str
       hands: { dealer: { x: f.cx, y: f.top + 100 }, player: { x: f.cx - 170, y: f.top + 100 }, banker: { x: f.cx + 170, y: f.top + 100 } },
       shoe: { x: f.cx + 400, y: f.top + 20, width: 130, height: 90 },
       discard: { x: f.cx - 530, y: f.top + 20, width: 130, height: 90 },
-      title: { zh: { x: f.cx, y: 398 }, pt: { x: f.cx, y: 448 }, limits: { x: f.cx, y: 486 }, limitsPt: { x: f.cx, y: 518 } },
-      limitsSize: [24, 20],
+      title: { zh: { x: f.cx, y: 401 }, pt: { x: f.cx, y: 457 }, limits: { x: f.cx, y: 494 }, limitsPt: { x: f.cx, y: 524 } },
+      nameSize: [48, 28],
+      limitsSize: [22, 18],
       arcRadius: 0,
       phase: { x: f.cx, y: 100 },
       cue: { x: f.cx, y: 152 },
@@ -149,9 +155,10 @@ export function feltLayout(game: GameKind, seatCount: number, bets: readonly str
     hands: { dealer: { x: f.cx, y: f.top + 150 }, player: { x: f.cx - 190, y: f.top + 150 }, banker: { x: f.cx + 190, y: f.top + 150 } },
     shoe: { x: f.cx + 470, y: f.top + 10, width: 150, height: 90 },
     discard: { x: f.cx - 620, y: f.top + 10, width: 150, height: 90 },
-    title: { zh: { x: f.cx, y: 522 }, pt: { x: f.cx, y: 572 }, limits: { x: f.cx, y: 614 }, limitsPt: { x: f.cx, y: 648 } },
+    title: { zh: { x: f.cx, y: 458 }, pt: { x: f.cx, y: 527 }, limits: { x: f.cx, y: 573 }, limitsPt: { x: f.cx, y: 611 } },
+    nameSize: [60, 36],
     limitsSize: [28, 24],
-    arcRadius: 404,
+    arcRadius: 332,
     phase: { x: f.cx, y: 100 },
     cue: { x: f.cx, y: 170 },
     panel: { x: 1480, y: 872, width: 420, height: 192 },

@@ -30,7 +30,7 @@ export class TableScreen implements Screen {
   private layout: FeltLayout | null = null;
   private readonly seatLabels: Text[] = [];
   private readonly seatLayer = new Container();
-  private readonly dealerLabel = new Text({ text: '', style: textStyle({ fontSize: 30, fill: COLORS.goldText, fontWeight: '700' }) });
+  private readonly dealerLabel = new Text({ text: '', style: textStyle({ fontSize: 24, fill: COLORS.goldText, fontWeight: '700' }) });
   private readonly shoeLabel = new Text({ text: '', style: textStyle({ fontSize: 22, fill: COLORS.muted }) });
   private readonly discardLabel = new Text({ text: '', style: textStyle({ fontSize: 22, fill: COLORS.muted }) });
   private readonly nameZh = new Text({ text: '', style: textStyle({ fontSize: 60, fill: COLORS.goldText, fontWeight: '700' }) });
@@ -110,14 +110,17 @@ export class TableScreen implements Screen {
     this.felt?.destroy({ children: true });
     this.felt = drawFelt(layout, { zh: this.ctx.i18n.getFixedT('zh-Hant'), pt: this.ctx.i18n.getFixedT('pt') });
     this.feltLayer.addChild(this.felt);
-    const f = layout.felt;
-    this.dealerLabel.position.set(f.cx, f.top + 34);
+    // Beside the dealer's cards (baccarat's two boxes carry their own names).
+    this.dealerLabel.position.set(layout.hands.dealer.x - 190, layout.hands.dealer.y + 20);
+    this.dealerLabel.visible = state.game !== 'baccarat';
     this.shoeLabel.position.set(layout.shoe.x + layout.shoe.width / 2, layout.shoe.y + layout.shoe.height + 16);
     this.discardLabel.position.set(layout.discard.x + layout.discard.width / 2, layout.discard.y + layout.discard.height + 16);
     this.nameZh.position.set(layout.title.zh.x, layout.title.zh.y);
     this.namePt.position.set(layout.title.pt.x, layout.title.pt.y);
     this.limitsZh.position.set(layout.title.limits.x, layout.title.limits.y);
     this.limitsPt.position.set(layout.title.limitsPt.x, layout.title.limitsPt.y);
+    this.nameZh.style.fontSize = layout.nameSize[0];
+    this.namePt.style.fontSize = layout.nameSize[1];
     this.limitsZh.style.fontSize = layout.limitsSize[0];
     this.limitsPt.style.fontSize = layout.limitsSize[1];
     this.languages.position.set(layout.languages.x, layout.languages.y);

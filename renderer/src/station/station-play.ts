@@ -25,7 +25,7 @@ const HAND_SCALE = 1.2;
 const OFFERS = ['insurance', 'even-money', 'take-five-card-half', 'war'];
 
 /** The station's left column: where the round and the bet controls are. */
-export const PLAY = { x: 40, width: 1140, status: 178, bar: 232, hands: 262, result: 478, spots: 540, chips: 716, decisions: 590 } as const;
+export const PLAY = { x: 40, width: 1140, status: 178, bar: 232, hands: 262, result: 522, spots: 540, chips: 716, decisions: 590 } as const;
 
 /**
  * The playing part of a station: the round's hands, bet spots (only the host's list, with their
@@ -68,7 +68,7 @@ export class StationPlay extends Container {
     this.result.position.set(PLAY.x + 20, PLAY.result);
     this.spotLayer.position.set(PLAY.x, PLAY.spots);
     this.chipLayer.position.set(PLAY.x, PLAY.chips);
-    this.offer.position.set(PLAY.x + 20, PLAY.spots - 20);
+    this.offer.position.set(PLAY.x + 20, PLAY.result);
     this.actionLayer.position.set(PLAY.x, PLAY.decisions);
     this.prompt.position.set(PLAY.x + 20, PLAY.decisions + 180);
     this.addChild(this.status, this.bar, this.handLayer, this.result, this.spotLayer, this.chipLayer, this.offer, this.actionLayer, this.prompt);
