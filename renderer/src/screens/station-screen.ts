@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import { Container, Graphics, Text } from 'pixi.js';
 import type { StationState, ViewState } from '../../../protocol/index.js';
 import { formatMoney } from '../i18n/money.js';
@@ -40,6 +41,8 @@ export class StationScreen implements Screen {
   private readonly replay: ReplayPanel;
   private readonly help: HelpPanel;
   private state: StationState | null = null;
+  private language: StationState['language'] | null = null;
+  private t: TFunction | null = null;
 
   constructor(private readonly ctx: ScreenContext) {
     const bg = new Graphics().rect(0, 0, DESIGN.width, DESIGN.height).fill({ color: 0x0a2219 });
@@ -85,7 +88,12 @@ export class StationScreen implements Screen {
   render(state: ViewState): void {
     if (state.kind !== 'station') return;
     this.state = state;
-    const t = this.ctx.i18n.getFixedT(state.language);
+    // One translation function per language change, reused every frame by tick().
+    if (state.language !== this.language) {
+      this.language = state.language;
+      this.t = this.ctx.i18n.getFixedT(state.language);
+    }
+    const t = this.t!;
     const now = this.ctx.clock.now();
     this.title.text = t(`game.${state.game}`);
     this.seat.text = t('station.yourSeat', { n: state.seat });
@@ -121,10 +129,9 @@ export class StationScreen implements Screen {
 
   tick(nowMs: number): void {
     this.clock.update(nowMs);
-    if (this.state) {
-      const t = this.ctx.i18n.getFixedT(this.state.language);
-      this.play.tick(nowMs, t);
-      this.replay.tick(nowMs, t);
+    if (this.t) {
+      this.play.tick(nowMs, this.t);
+      this.replay.tick(nowMs, this.t);
     }
   }
 

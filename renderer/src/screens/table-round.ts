@@ -7,7 +7,7 @@ import { HandSprite } from '../cards/hand-view.js';
 import type { FeltLayout, Point } from '../felt/felt-layout.js';
 import { formatMoney } from '../i18n/money.js';
 import { COLORS, textStyle } from '../ui/theme.js';
-import { cueText, phaseText } from './round-text.js';
+import { cueText, phaseText, secondsLeft } from './round-text.js';
 
 const handKey = (h: HandView) => (h.owner === 'seat' ? `seat:${h.seat ?? 0}:${h.hand ?? 0}` : h.owner);
 
@@ -101,15 +101,12 @@ export class TableRound extends Container {
   tick(now: number): void {
     const round = this.round;
     if (!round || !this.t) return;
-    const text = phaseText(this.t, round, now);
-    if (text !== this.phase.text) {
-      this.phase.text = text;
-      this.phasePill.clear();
-      const w = this.phase.width + 64;
-      this.phasePill
-        .roundRect(this.phase.x - w / 2, this.phase.y - 34, w, 68, 34)
-        .fill({ color: round.phase === 'hold' ? 0x7a1020 : round.phase === 'betting' ? 0x0f4d2e : 0x111111, alpha: 0.85 })
-        .stroke({ width: 3, color: COLORS.gold });
+    // The phase line changes with a snapshot or once a second: no string is built in between.
+    const seconds = secondsLeft(round.endsAt, now);
+    if (round !== this.phaseRound || seconds !== this.phaseSeconds) {
+      this.phaseRound = round;
+      this.phaseSeconds = seconds;
+      this.drawPhase(round, phaseText(this.t, round, now));
     }
     if (this.busy) {
       let moving = false;
@@ -118,6 +115,20 @@ export class TableRound extends Container {
       this.busy = moving;
     }
     this.drawMarker(round, now);
+  }
+
+  private phaseRound: RoundView | null = null;
+  private phaseSeconds = -1;
+
+  private drawPhase(round: RoundView, text: string): void {
+    if (text === this.phase.text) return;
+    this.phase.text = text;
+    this.phasePill.clear();
+    const w = this.phase.width + 64;
+    this.phasePill
+      .roundRect(this.phase.x - w / 2, this.phase.y - 34, w, 68, 34)
+      .fill({ color: round.phase === 'hold' ? 0x7a1020 : round.phase === 'betting' ? 0x0f4d2e : 0x111111, alpha: 0.85 })
+      .stroke({ width: 3, color: COLORS.gold });
   }
 
   /** The codes of the cards drawn (hands only, not the face-down burns), for test hooks. */

@@ -35,7 +35,7 @@ const SUIT: Record<string, string> = { S: '♠', H: '♥', D: '♦', C: '♣' };
 
 /** `TH` → `10♥`: cards as words for recall lists. */
 export function cardText(code: string): string {
-  if (code === 'XX') return '🂠';
+  if (code === 'XX') return '—';
   const rank = code.slice(0, -1);
   return `${rank === 'T' ? '10' : rank}${SUIT[code.slice(-1)] ?? '?'}`;
 }

@@ -114,6 +114,14 @@ export class StationPlay extends Container {
   tick(now: number, t: TFunction): void {
     const s = this.state;
     if (!s) return;
+    for (const h of this.hands) if (h.visible) h.update(now);
+    this.drawBar(s, now);
+    // Texts change with a snapshot or once a second: no string is built in between.
+    const seconds = secondsLeft(s.decision?.endsAt ?? s.round?.endsAt ?? null, now);
+    if (s === this.textState && seconds === this.textSeconds && t === this.textT) return;
+    this.textState = s;
+    this.textSeconds = seconds;
+    this.textT = t;
     const status = s.cashout?.pending
       ? t('desk.handpay', { amount: s.cashout.pending.amount, currency: s.currency })
       : s.decision
@@ -124,9 +132,11 @@ export class StationPlay extends Container {
     if (status !== this.status.text) this.status.text = status;
     const prompt = s.decision ? t('station.default', { action: t(actionKey(s, s.decision.default)) }) : '';
     if (prompt !== this.prompt.text) this.prompt.text = prompt;
-    for (const h of this.hands) if (h.visible) h.update(now);
-    this.drawBar(s, now);
   }
+
+  private textState: StationState | null = null;
+  private textSeconds = -1;
+  private textT: TFunction | null = null;
 
   /** The countdown bar: full when the window opens, empty when it closes (scaled, never redrawn). */
   private drawBar(s: StationState, now: number): void {
