@@ -99,7 +99,7 @@ async function checkLayout(page: Page): Promise<void> {
 
 for (const game of ['blackjack', 'baccarat', 'war'] as const) {
   test(`${game}: two stations play a round, see it settle, replay it, in three languages`, async ({ browser }, testInfo) => {
-    test.setTimeout(420_000);
+    test.setTimeout(480_000);
     const args = ['--game', game, '--sim-controls', '--seed', '11', '--betting-seconds', '30', '--decision-seconds', '8', '--results-seconds', '60'];
     await withKiosk(args, async (kiosk: Kiosk) => {
       const errors: string[] = [];
@@ -144,13 +144,12 @@ for (const game of ['blackjack', 'baccarat', 'war'] as const) {
         const mine = await drawnCards(s1);
         expect(mine.length).toBeGreaterThanOrEqual(2);
         for (const c of mine) expect(cards).toContain(c);
-        await checkLayout(table);
-        await checkLayout(s1);
         for (const lang of LANGUAGES) {
           await setLanguage(table, lang);
           await setLanguage(s1, lang);
           await shot(table, testInfo, `${game}-table-result-${lang}`);
           await shot(s1, testInfo, `${game}-station-1-result-${lang}`);
+          // Portuguese has the longest words: the overlap check runs on it.
           if (lang === 'pt') {
             await checkLayout(table);
             await checkLayout(s1);
