@@ -73,26 +73,38 @@ const browser = await chromium.launch({
 });
 const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
 const url = host.screens.find((s) => s.view === 'table')!.url;
+// tsx keeps function names with an `__name` helper that does not exist in the page.
+await page.addInitScript(() => {
+  (globalThis as unknown as { __name: (f: unknown) => unknown }).__name = (f) => f;
+});
 await page.goto(url);
-await page.waitForFunction('window.__kiosk && window.__kiosk.events.includes("snapshot:table")');
+// The page's globals, typed here without the DOM library (this file runs in Node).
+interface PageGlobals {
+  __kiosk?: { events: string[]; cards(): string[] };
+  __bench?: { frames: number[]; seen: { code: string; t: number }[]; on: boolean; last: number; prev: Map<string, number> };
+  requestAnimationFrame(cb: (t: number) => void): number;
+}
+// (Functions run in the page: they may use nothing from this file but types.)
+await page.waitForFunction(() => (globalThis as unknown as PageGlobals).__kiosk?.events.includes('snapshot:table') ?? false);
 
 // In the page: every animation frame, its duration and the cards newly in play.
-await page.evaluate(`(() => {
-  const rec = { frames: [], seen: [], on: true, last: 0, prev: new Map() };
-  window.__bench = rec;
-  const loop = (t) => {
+await page.evaluate(() => {
+  const g = globalThis as unknown as PageGlobals;
+  const rec = { frames: [] as number[], seen: [] as { code: string; t: number }[], on: true, last: 0, prev: new Map<string, number>() };
+  g.__bench = rec;
+  const loop = (t: number) => {
     if (!rec.on) return;
     if (rec.last) rec.frames.push(t - rec.last);
     rec.last = t;
     const now = Date.now();
-    const counts = new Map();
-    for (const c of window.__kiosk.cards()) counts.set(c, (counts.get(c) || 0) + 1);
-    for (const [c, n] of counts) for (let i = rec.prev.get(c) || 0; i < n; i++) rec.seen.push({ code: c, t: now });
+    const counts = new Map<string, number>();
+    for (const c of g.__kiosk?.cards() ?? []) counts.set(c, (counts.get(c) ?? 0) + 1);
+    for (const [c, n] of counts) for (let i = rec.prev.get(c) ?? 0; i < n; i++) rec.seen.push({ code: c, t: now });
     rec.prev = counts;
-    requestAnimationFrame(loop);
+    g.requestAnimationFrame(loop);
   };
-  requestAnimationFrame(loop);
-})()`);
+  g.requestAnimationFrame(loop);
+});
 
 const cdp = await page.context().newCDPSession(page);
 async function heapMb(): Promise<number> {
@@ -108,11 +120,14 @@ const until = async (n: number) => {
 const t0 = Date.now();
 await until(FIRST);
 recording = false;
-const rec = (await page.evaluate('(() => { const r = window.__bench; r.on = false; return { frames: r.frames, seen: r.seen }; })()')) as {
-  frames: number[];
-  seen: { code: string; t: number }[];
-};
-await page.evaluate('(() => { window.__bench.frames = []; window.__bench.seen = []; })()');
+const rec = await page.evaluate(() => {
+  const r = (globalThis as unknown as PageGlobals).__bench!;
+  r.on = false;
+  const out = { frames: r.frames, seen: r.seen };
+  r.frames = [];
+  r.seen = [];
+  return out;
+});
 const heapFirst = await heapMb();
 const tFirst = Date.now();
 await until(ROUNDS);

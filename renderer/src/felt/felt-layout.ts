@@ -108,7 +108,8 @@ function circleSeat(seat: number, count: number, bets: readonly string[]): SeatL
   // cards inward): straight down at the middle seat, to the side at the ends.
   const ox = Math.cos(a);
   const oy = Math.sin(a);
-  return { seat, x: p.x, y: p.y, spots, label: { x: p.x + ox * 80, y: p.y + oy * 80 + 8 }, result: { x: p.x + ox * 100, y: p.y + oy * 100 + 52 } };
+  // Far enough out to clear the hand's total, which sits just under the cards on the spot.
+  return { seat, x: p.x, y: p.y, spots, label: { x: p.x + ox * 112, y: p.y + oy * 112 + 4 }, result: { x: p.x + ox * 124, y: p.y + oy * 124 + 46 } };
 }
 
 function baccaratSeat(seat: number, count: number, bets: readonly string[]): SeatLayout {

@@ -25,7 +25,7 @@ const HAND_SCALE = 1.2;
 const OFFERS = ['insurance', 'even-money', 'take-five-card-half', 'war'];
 
 /** The station's left column: where the round and the bet controls are. */
-export const PLAY = { x: 40, width: 1140, status: 178, bar: 232, hands: 262, result: 522, spots: 540, chips: 716, decisions: 590 } as const;
+export const PLAY = { x: 40, width: 1140, status: 178, bar: 232, hands: 262, result: 534, spots: 540, chips: 716, decisions: 600 } as const;
 
 /**
  * The playing part of a station: the round's hands, bet spots (only the host's list, with their
