@@ -99,7 +99,8 @@ async function checkLayout(page: Page): Promise<void> {
 
 for (const game of ['blackjack', 'baccarat', 'war'] as const) {
   test(`${game}: two stations play a round, see it settle, replay it, in three languages`, async ({ browser }, testInfo) => {
-    test.setTimeout(480_000);
+    // Generous for a loaded machine (four helpers on two cores took 5–8 min a game); idle is far less.
+    test.setTimeout(600_000);
     const args = ['--game', game, '--sim-controls', '--seed', '11', '--betting-seconds', '30', '--decision-seconds', '8', '--results-seconds', '60'];
     await withKiosk(args, async (kiosk: Kiosk) => {
       const errors: string[] = [];

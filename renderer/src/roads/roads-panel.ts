@@ -70,13 +70,19 @@ export class RoadsPanel extends Container {
       label.text = t(`roads.${name}`);
       label.position.set(16, y - 24);
     });
+    (['banker', 'player'] as const).forEach((side, i) => {
+      const label = this.askLabels[i]!;
+      label.text = t(`roads.ask.${side}`);
+      label.style.fill = side === 'banker' ? '#ff8d99' : '#8fb6ff';
+      label.position.set(16, grid.askY + 10 + i * 52);
+    });
     const key = JSON.stringify(roads);
     if (key === this.shown) return;
     this.shown = key;
-    this.draw(roads, grid, t);
+    this.draw(roads, grid);
   }
 
-  private draw(r: RoadsView, grid: ReturnType<typeof roadGrids>, t: TFunction): void {
+  private draw(r: RoadsView, grid: ReturnType<typeof roadGrids>): void {
     const g = this.marks;
     g.clear();
     const x0 = 16;
@@ -120,10 +126,6 @@ export class RoadsPanel extends Container {
     // 問路: for a banker and a player win, the three marks each derived road would add.
     (['banker', 'player'] as const).forEach((side, i) => {
       const y = grid.askY + 10 + i * 52;
-      const label = this.askLabels[i]!;
-      label.text = t(`roads.ask.${side}`);
-      label.style.fill = side === 'banker' ? '#ff8d99' : '#8fb6ff';
-      label.position.set(x0, y);
       const ask = r.ask[side];
       const styles = [
         [ask.bigEyeBoy, 'ring'],
