@@ -22,6 +22,7 @@ import { createLogger } from './logger.js';
 import { PowerMarker } from './power-marker.js';
 import { LaunchTokens } from './screens/launch-tokens.js';
 import { ScreenSession, type ScreenTransport } from './screens/screen-session.js';
+import { ScreenExtras } from './screens/screen-extras.js';
 import { TableHost } from './screens/table-host.js';
 import { createHttpServer } from './server/http-server.js';
 import { unknownBetTypes } from './config/table-config.js';
@@ -191,6 +192,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     ...(options.service?.idleMs !== undefined ? { idleMs: options.service.idleMs } : {}),
   });
   host.attachService(service);
+  host.attachExtras(new ScreenExtras(config.game, ledger));
   const started = Date.now();
   const openSession = (transport: ScreenTransport) => new ScreenSession(host, tokens, transport, log);
 

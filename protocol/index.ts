@@ -7,3 +7,4 @@ export * from './utility-messages.js';
 export * from './round.js';
 export * from './refusals.js';
 export * from './service.js';
+export * from './screen-extras.js';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RoundView, StationBetting, StationDecision } from './round.js';
 import { MAX_STATIONS, MinorUnits } from './units.js';
 import { ServiceSessionFields } from './service.js';
+import { HistoryEntry, MAX_HISTORY, MAX_RECALL_ROUNDS, StationRecallRound, RoadsView } from './screen-extras.js';
 
 /** Languages every screen offers; resource names of the catalogues in `locales/`. */
 export const Language = z.enum(['zh-Hant', 'pt', 'en']);
@@ -80,6 +81,14 @@ export const TableState = z.object({
   seats: z.array(SeatState).min(1).max(MAX_STATIONS),
   round: RoundView.nullable(),
   tilts: z.array(TiltNotice).max(64).optional(),
+  /** The bets the profile offers, printed as spots on the felt (the stations' spot names). */
+  bets: z.array(z.string().min(1).max(32)).max(16).optional(),
+  /** Baccarat: the current shoe's road maps and statistics. */
+  roads: RoadsView.optional(),
+  /** Blackjack and war: the last rounds, newest last. */
+  history: z.array(HistoryEntry).max(MAX_HISTORY).optional(),
+  /** The cut card is out: this is the last round of the shoe. */
+  lastRound: z.boolean().optional(),
 });
 export type TableState = z.infer<typeof TableState>;
 
@@ -99,6 +108,8 @@ export const StationState = z.object({
   round: RoundView.nullable(),
   tilts: z.array(TiltNotice).max(64).optional(),
   cashout: CashoutState.optional(),
+  /** This station's last rounds from the ledger's recall, newest first (replay plays the first). */
+  recall: z.array(StationRecallRound).max(MAX_RECALL_ROUNDS).optional(),
 });
 export type StationState = z.infer<typeof StationState>;
 

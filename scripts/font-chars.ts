@@ -23,6 +23,8 @@ export function fontChars(): string[] {
   for (const c of '上午下午') chars.add(c);
   // Card suits drawn on the card faces.
   for (const c of '♠♥♦♣') chars.add(c);
+  // The card back's mark, the recall list's pointer and the signs of a result (+ − ±).
+  for (const c of '澳▶−±') chars.add(c);
   return [...chars].sort();
 }
 

@@ -11,6 +11,7 @@ import type { TableConfig } from '../config/table-config.js';
 import type { FloorGate } from '../stations/station-floor.js';
 import type { ServiceHost } from '../service/service-host.js';
 import type { RoundController } from '../table/round-controller.js';
+import type { ScreenExtras } from './screen-extras.js';
 
 export type ViewListener = (view: ViewName) => void;
 
@@ -37,6 +38,13 @@ export class TableHost {
     private readonly softwareVersion: string,
     private readonly creditOf: (station: number) => number,
   ) {}
+
+  private extras: ScreenExtras | null = null;
+
+  /** Roads, recent rounds and recall for the screens (`screen-extras.ts`). */
+  attachExtras(extras: ScreenExtras): void {
+    this.extras = extras;
+  }
 
   /** Attaches the table's rounds; every change of a round is pushed to every screen. */
   attachRounds(rounds: RoundController): void {
@@ -92,6 +100,7 @@ export class TableHost {
     const c = this.config;
     const language = this.languages.get(view) ?? c.defaultLanguage;
     const station = stationOf(view);
+    this.extras?.observe(this.rounds?.view() ?? null);
     if (station !== null) {
       const cfg = c.stations.find((s) => s.station === station);
       if (!cfg) throw new Error(`no station ${station} at this table`);
@@ -111,6 +120,7 @@ export class TableHost {
         decision: this.rounds?.decisionFor(station) ?? null,
         round: this.rounds?.view() ?? null,
         ...(this.floor ? { tilts: this.floor.notices(station), cashout: this.floor.cashout(station) } : {}),
+        ...this.extras?.station(station),
       };
     }
     if (view === 'service') {
@@ -131,6 +141,8 @@ export class TableHost {
       })),
       round: this.rounds?.view() ?? null,
       ...(this.floor ? { tilts: this.floor.notices(null) } : {}),
+      ...(this.rounds ? { bets: this.rounds.betting(c.stations[0]?.station ?? 1).spots.map((s) => s.bet).filter((b) => !b.includes(':')) } : {}),
+      ...this.extras?.table(),
     };
   }
 

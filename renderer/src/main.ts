@@ -4,6 +4,9 @@ import { HostClient } from './connection/host-client.js';
 import { resolveLaunch } from './connection/launch.js';
 import { loadFonts } from './fonts.js';
 import { createI18n } from './i18n/i18n.js';
+import { SteppedClock, wallClock, type Clock } from './anim/clock.js';
+import { CardAtlas, installCardAtlas } from './cards/card-art.js';
+import { designResolution, sharpenTexts } from './pixi/crisp.js';
 import { createStage } from './pixi/stage.js';
 import type { Screen, ScreenContext } from './screens/screen.js';
 import { ServiceScreen } from './screens/service/service-screen.js';
@@ -13,17 +16,28 @@ import { installTestHooks } from './test-hooks.js';
 
 async function boot(): Promise<void> {
   const launch = await resolveLaunch();
-  const [{ app, root }, i18n] = await Promise.all([createStage(), createI18n('zh-Hant'), loadFonts()]);
-  const emit = installTestHooks(app);
+  const [{ app, root, onFit }, i18n] = await Promise.all([createStage(), createI18n('zh-Hant'), loadFonts()]);
+  // `?clock=stepped` (tests, benchmarks): animations move only when the test hook steps the clock.
+  const stepped = new URLSearchParams(location.search).get('clock') === 'stepped' ? new SteppedClock(Date.now()) : null;
+  const clock: Clock = stepped ?? wallClock;
+  const emit = installTestHooks(app, stepped);
+  // `?fps=N` (browser tests): fewer frames, so three screens fit one software-rendered CPU.
+  const fps = Number(new URLSearchParams(location.search).get('fps') ?? 0);
+  if (fps > 0) app.ticker.maxFPS = fps;
+  const resolution = () => designResolution(app.renderer.resolution, root.scale.x);
+  const atlas = new CardAtlas(app.renderer, resolution());
+  atlas.warm();
+  installCardAtlas(atlas);
 
   let client: HostClient | null = null;
   // A refusal that reconnecting cannot cure stays on screen: it names what the attendant must fix.
   let fatal: string | null = null;
-  const ctx: ScreenContext = { i18n, command: (c) => client?.command(c), sessionStartMs: Date.now() };
+  const ctx: ScreenContext = { i18n, command: (c) => client?.command(c), sessionStartMs: Date.now(), clock, emit: (e) => emit(e) };
   const screen: Screen =
     launch.view === 'table' ? new TableScreen(ctx) : launch.view === 'service' ? new ServiceScreen(ctx) : new StationScreen(ctx);
   root.addChild(screen.root);
-  if (screen.tick) app.ticker.add(() => screen.tick?.(Date.now()));
+  if (screen.tick) app.ticker.add(() => screen.tick?.(clock.now()));
+  onFit(() => sharpenTexts(root, resolution()));
   screen.setStatus('status.connecting');
   document.title = i18n.t('app.name');
 
@@ -36,6 +50,7 @@ async function boot(): Promise<void> {
     }
     screen.setStatus(null);
     screen.render(state);
+    sharpenTexts(root, resolution());
     app.render();
     emit(`snapshot:${launch.view}`);
     emit(`language:${state.language}`);
@@ -65,6 +80,7 @@ async function boot(): Promise<void> {
           fatal = e.messageKey;
           screen.setStatus(fatal);
         } else if (e.code === 'rejected' || e.code === 'stale-version') {
+          screen.refused?.();
           // A refused bet or decision is said, never silently dropped; the message clears itself.
           screen.setStatus(e.messageKey);
           setTimeout(() => screen.setStatus(fatal), 2500);

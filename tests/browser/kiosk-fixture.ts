@@ -33,7 +33,7 @@ async function launchKiosk(extra: string[] = []): Promise<{ kiosk: Kiosk; child:
   return { kiosk, child, dataDir };
 }
 
-async function withKiosk(extra: string[], use: (k: Kiosk) => Promise<void>): Promise<void> {
+export async function withKiosk(extra: string[], use: (k: Kiosk) => Promise<void>): Promise<void> {
   const { kiosk, child, dataDir } = await launchKiosk(extra);
   await use(kiosk);
   child.kill('SIGTERM');

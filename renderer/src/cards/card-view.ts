@@ -1,53 +1,91 @@
-import { Container, Graphics, Text } from 'pixi.js';
-import { textStyle } from '../ui/theme.js';
+import { Container, Sprite } from 'pixi.js';
+import { flipAt, moveAt, newMove, setMove, type Move } from '../anim/motion.js';
+import { CARD, cardAtlas } from './card-art.js';
 
-export const CARD = { width: 96, height: 136 } as const;
+export { CARD };
 
-const SUIT: Record<string, { glyph: string; red: boolean }> = {
-  S: { glyph: '♠', red: false },
-  H: { glyph: '♥', red: true },
-  D: { glyph: '♦', red: true },
-  C: { glyph: '♣', red: false },
-};
-
-/** A card face (or back, for `XX`), reused: `show` redraws only when the card changes. */
+/**
+ * One card on the felt: a sprite of the shared atlas (no per-card drawing), which can fly from
+ * the shoe to its place and turn over. `update(now)` is called by the screen's ticker; it moves
+ * nothing once the card has arrived, so a still table allocates nothing per frame.
+ */
 export class CardView extends Container {
-  private readonly face = new Graphics();
-  private readonly rank = new Text({ text: '', style: textStyle({ fontSize: 40, fontWeight: '700' }) });
-  private readonly pip = new Text({ text: '', style: textStyle({ fontSize: 56 }) });
+  private readonly sprite = new Sprite();
   private shown = '';
+  /** The code drawn on the sprite (the back while a flip is in its first half). */
+  private drawn = '';
+  private readonly move: Move = newMove();
+  private moving = false;
+  private flipStart = -1;
+  private readonly at = { x: 0, y: 0 };
 
   constructor() {
     super();
-    this.rank.position.set(10, 4);
-    this.pip.anchor.set(0.5);
-    this.pip.position.set(CARD.width / 2, CARD.height * 0.62);
-    this.addChild(this.face, this.rank, this.pip);
+    this.sprite.anchor.set(0.5);
+    this.sprite.position.set(CARD.width / 2, CARD.height / 2);
+    this.addChild(this.sprite);
   }
 
-  show(code: string): void {
+  /** Shows `code`; a hidden card turning face up is flipped from `now` when `animate` says so. */
+  show(code: string, now = 0, animate = false): void {
     if (code === this.shown) return;
+    const reveal = animate && this.shown === 'XX' && code !== 'XX';
     this.shown = code;
-    this.face.clear();
-    if (code === 'XX') {
-      this.face.roundRect(0, 0, CARD.width, CARD.height, 10).fill({ color: 0x7a1020 }).stroke({ width: 4, color: 0xf4ecd8 });
-      this.face.roundRect(10, 10, CARD.width - 20, CARD.height - 20, 6).stroke({ width: 2, color: 0xd9b45b });
-      this.rank.text = '';
-      this.pip.text = '';
+    if (reveal) {
+      this.flipStart = now;
       return;
     }
-    const suit = SUIT[code.slice(-1)] ?? { glyph: '?', red: false };
-    const color = suit.red ? '#c8102e' : '#111111';
-    this.face.roundRect(0, 0, CARD.width, CARD.height, 10).fill({ color: 0xfffdf7 }).stroke({ width: 2, color: 0x444444 });
-    const rank = code.slice(0, -1);
-    this.rank.text = rank === 'T' ? '10' : rank;
-    this.rank.style.fill = color;
-    this.pip.text = suit.glyph;
-    this.pip.style.fill = color;
+    this.flipStart = -1;
+    this.draw(code);
   }
 
-  /** The card code drawn, for test hooks (a screen reader would announce the same). */
+  /** Puts the card at (x, y), flying there from (fromX, fromY) when given. */
+  place(x: number, y: number, now: number, from?: { x: number; y: number }, duration = 0): void {
+    if (from && duration > 0) {
+      setMove(this.move, from.x, from.y, x, y, now, duration);
+      this.moving = true;
+      this.position.set(from.x, from.y);
+    } else if (this.moving) {
+      // Already on its way: retarget without a jump.
+      setMove(this.move, this.position.x, this.position.y, x, y, now, Math.max(0, this.move.start + this.move.duration - now));
+    } else {
+      this.position.set(x, y);
+    }
+  }
+
+  /** True while the card is still moving or turning. */
+  update(now: number): boolean {
+    let busy = false;
+    if (this.moving) {
+      this.moving = !moveAt(this.move, now, this.at);
+      this.position.set(this.at.x, this.at.y);
+      busy ||= this.moving;
+    }
+    if (this.flipStart >= 0) {
+      const f = flipAt(this.flipStart, now);
+      this.draw(f.faceShown ? this.shown : 'XX');
+      this.sprite.scale.x = f.scaleX;
+      if (f.done) {
+        this.flipStart = -1;
+        this.sprite.scale.x = 1;
+      } else busy = true;
+    }
+    return busy;
+  }
+
+  /** The target position (where the card ends up), whatever its flight. */
+  target(): { x: number; y: number } {
+    return this.moving ? { x: this.move.x1, y: this.move.y1 } : { x: this.position.x, y: this.position.y };
+  }
+
+  /** The card code as the view gave it, for test hooks (a screen reader would announce the same). */
   code(): string {
     return this.shown;
+  }
+
+  private draw(code: string): void {
+    if (code === this.drawn) return;
+    this.drawn = code;
+    this.sprite.texture = cardAtlas().texture(code);
   }
 }

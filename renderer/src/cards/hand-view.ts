@@ -1,12 +1,20 @@
 import { Container, Text } from 'pixi.js';
 import type { HandView } from '../../../protocol/index.js';
+import { cardStep, FLIGHT_MS } from '../anim/motion.js';
 import { COLORS, textStyle } from '../ui/theme.js';
 import { CARD, CardView } from './card-view.js';
 
-/** One hand's cards fanned out with its total; card views are pooled across rounds. */
+/**
+ * One hand's cards fanned out with its total. Card views are pooled across rounds; a card that
+ * was not there in the previous snapshot flies in from `origin` (the shoe, in this hand's
+ * coordinates), a hidden card that is now known turns over.
+ */
 export class HandSprite extends Container {
   private readonly cards: CardView[] = [];
-  private readonly total = new Text({ text: '', style: textStyle({ fontSize: 30, fill: COLORS.goldText, fontWeight: '700' }) });
+  private count = 0;
+  private readonly total = new Text({ text: '', style: textStyle({ fontSize: 30, fill: COLORS.goldText, fontWeight: '700', stroke: { color: '#04100b', width: 5 } }) });
+  /** The round the cards belong to: a new round starts from an empty hand. */
+  private round = '';
 
   constructor() {
     super();
@@ -14,24 +22,43 @@ export class HandSprite extends Container {
     this.addChild(this.total);
   }
 
-  show(hand: HandView): void {
+  /** The width the hand takes with `n` cards. */
+  static width(n: number): number {
+    return CARD.width + cardStep(n, CARD.width) * Math.max(0, n - 1);
+  }
+
+  show(hand: HandView, roundId: string, now: number, origin: { x: number; y: number } | null): void {
+    if (roundId !== this.round) {
+      this.round = roundId;
+      this.count = 0;
+    }
     const n = hand.cards.length;
     while (this.cards.length < n) {
       const c = new CardView();
       this.cards.push(c);
       this.addChildAt(c, this.cards.length - 1);
     }
-    const step = CARD.width * 0.42;
-    const width = CARD.width + step * Math.max(0, n - 1);
+    const step = cardStep(n, CARD.width);
+    const width = HandSprite.width(n);
     this.cards.forEach((c, i) => {
       c.visible = i < n;
-      if (i < n) {
-        c.show(hand.cards[i] ?? 'XX');
-        c.position.set(-width / 2 + i * step, 0);
-      }
+      if (i >= n) return;
+      const fresh = i >= this.count;
+      c.show(hand.cards[i] ?? 'XX', now, !fresh);
+      const x = -width / 2 + i * step;
+      if (fresh && origin) c.place(x, 0, now, origin, FLIGHT_MS);
+      else c.place(x, 0, now);
     });
+    this.count = n;
     this.total.text = hand.total === null ? '' : `${hand.soft && hand.total <= 21 ? `${hand.total - 10}/` : ''}${hand.total}`;
     this.total.position.set(0, CARD.height + 6);
+  }
+
+  /** Moves the cards in flight; true while any is still moving. */
+  update(now: number): boolean {
+    let busy = false;
+    for (let i = 0; i < this.count; i++) busy = (this.cards[i]?.update(now) ?? false) || busy;
+    return busy;
   }
 
   codes(): string[] {

@@ -7,7 +7,7 @@ import { COLORS, DESIGN } from '../ui/theme.js';
  * to the window, letterboxed, so 16:9 and 16:10 displays both show the whole layout. WebGL is
  * preferred: WebGPU implementations still differ between browsers.
  */
-export async function createStage(): Promise<{ app: Application; root: Container }> {
+export async function createStage(): Promise<{ app: Application; root: Container; onFit(listener: () => void): void }> {
   const app = new Application();
   await app.init({
     preference: 'webgl',
@@ -25,7 +25,11 @@ export async function createStage(): Promise<{ app: Application; root: Container
     root.scale.set(scale);
     root.position.set((app.screen.width - DESIGN.width * scale) / 2, (app.screen.height - DESIGN.height * scale) / 2);
   };
-  app.renderer.on('resize', fit);
+  const listeners: (() => void)[] = [];
+  app.renderer.on('resize', () => {
+    fit();
+    for (const l of listeners) l();
+  });
   fit();
-  return { app, root };
+  return { app, root, onFit: (l) => listeners.push(l) };
 }

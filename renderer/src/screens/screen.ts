@@ -1,6 +1,7 @@
 import type { Container } from 'pixi.js';
 import type { i18n } from 'i18next';
 import type { CommandBody, ViewState } from '../../../protocol/index.js';
+import type { Clock } from '../anim/clock.js';
 
 /** What every screen gets: its i18n instance and a way to send commands to the host. */
 export interface ScreenContext {
@@ -8,6 +9,10 @@ export interface ScreenContext {
   command(command: CommandBody): void;
   /** When this screen's session began (wall clock, ms): the station clock flashes from it. */
   sessionStartMs: number;
+  /** The time animations read: the ticker's wall clock, or a stepped one in tests. */
+  clock: Clock;
+  /** Names a moment for end-to-end tests (`window.__kiosk.events`). */
+  emit(event: string): void;
 }
 
 /** A screen draws one view's state; `render` is called with every new snapshot. */
@@ -18,4 +23,6 @@ export interface Screen {
   setStatus(messageKey: string | null): void;
   /** Called every frame with the wall-clock time, for screens with something time-driven. */
   tick?(nowMs: number): void;
+  /** The host refused this screen's last command (its message is already on screen). */
+  refused?(): void;
 }

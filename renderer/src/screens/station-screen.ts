@@ -1,68 +1,159 @@
+import type { TFunction } from 'i18next';
 import { Container, Graphics, Text } from 'pixi.js';
-import type { ViewState } from '../../../protocol/index.js';
+import type { StationState, ViewState } from '../../../protocol/index.js';
 import { formatMoney } from '../i18n/money.js';
+import { HelpPanel } from '../station/help-panel.js';
+import { RecallPanel } from '../station/recall-panel.js';
+import { ReplayPanel } from '../station/replay-panel.js';
+import { StationPlay } from '../station/station-play.js';
+import { Button } from '../ui/button.js';
 import { LanguageSwitch } from '../ui/language-switch.js';
 import { SessionClock } from '../ui/session-clock.js';
 import { StatusBanner } from '../ui/status-banner.js';
 import { COLORS, DESIGN, textStyle } from '../ui/theme.js';
+import { TiltBand } from '../ui/tilt-band.js';
 import type { Screen, ScreenContext } from './screen.js';
-import { StationPlay } from './station-play.js';
 
-/** A player's own touch screen: seat, credit meter, limits, language. */
+/** The right-hand column: credit meter, bet tools, cash-out, recall/replay/help. */
+const SIDE = { x: 1230, width: 650, meterY: 178, meterH: 230, row1: 440, row2: 566, row3: 692 } as const;
+
+/** A player's own touch screen: seat, credit meter, limits, bets and decisions, recall, help, language. */
 export class StationScreen implements Screen {
   readonly root = new Container();
-  private readonly title = new Text({ text: '', style: textStyle({ fontSize: 56, fill: COLORS.goldText, fontWeight: '700' }) });
+  private readonly title = new Text({ text: '', style: textStyle({ fontSize: 52, fill: COLORS.goldText, fontWeight: '700' }) });
   private readonly seat = new Text({ text: '', style: textStyle({ fontSize: 40 }) });
-  private readonly creditLabel = new Text({ text: '', style: textStyle({ fontSize: 40, fill: COLORS.muted }) });
-  private readonly credit = new Text({ text: '', style: textStyle({ fontSize: 96, fill: COLORS.ivory, fontWeight: '700' }) });
-  private readonly limits = new Text({ text: '', style: textStyle({ fontSize: 34, fill: COLORS.muted }) });
+  private readonly limits = new Text({ text: '', style: textStyle({ fontSize: 28, fill: COLORS.muted }) });
+  private readonly creditLabel = new Text({ text: '', style: textStyle({ fontSize: 36, fill: COLORS.muted }) });
+  private readonly credit = new Text({ text: '', style: textStyle({ fontSize: 92, fill: COLORS.ivory, fontWeight: '700' }) });
   private readonly status = new StatusBanner();
+  private readonly tilts = new TiltBand(152);
   private readonly languages: LanguageSwitch;
   private readonly clock: SessionClock;
   private readonly play: StationPlay;
+  private readonly repeat: Button;
+  private readonly undo: Button;
+  private readonly clear: Button;
+  private readonly cashout: Button;
+  private readonly recallButton: Button;
+  private readonly replayButton: Button;
+  private readonly helpButton: Button;
+  private readonly recall: RecallPanel;
+  private readonly replay: ReplayPanel;
+  private readonly help: HelpPanel;
+  private state: StationState | null = null;
+  private language: StationState['language'] | null = null;
+  private t: TFunction | null = null;
 
   constructor(private readonly ctx: ScreenContext) {
     const bg = new Graphics().rect(0, 0, DESIGN.width, DESIGN.height).fill({ color: 0x0a2219 });
     const header = new Graphics().rect(0, 0, DESIGN.width, 150).fill({ color: COLORS.panel }).rect(0, 148, DESIGN.width, 4).fill({ color: COLORS.gold });
-    const meter = new Graphics()
-      .roundRect(DESIGN.width - 760, 210, 700, 260, 24)
-      .fill({ color: COLORS.panel })
-      .stroke({ width: 4, color: COLORS.gold });
-    this.title.position.set(60, 40);
+    const meter = new Graphics().roundRect(SIDE.x, SIDE.meterY, SIDE.width, SIDE.meterH, 24).fill({ color: COLORS.panel }).stroke({ width: 4, color: COLORS.gold });
+    this.title.position.set(60, 22);
+    this.limits.position.set(60, 94);
     this.seat.anchor.set(1, 0);
     this.seat.position.set(DESIGN.width - 60, 50);
-    this.creditLabel.position.set(DESIGN.width - 720, 236);
+    this.creditLabel.position.set(SIDE.x + 36, SIDE.meterY + 22);
     this.credit.anchor.set(1, 0);
-    this.credit.position.set(DESIGN.width - 100, 320);
-    this.limits.position.set(60, 220);
+    this.credit.position.set(SIDE.x + SIDE.width - 36, SIDE.meterY + 90);
+
+    const third = Math.floor((SIDE.width - 32) / 3);
+    const tool = (id: string, row: number, col: number, onPress: () => void, width = third) => {
+      const b = new Button(id, width, 108, onPress);
+      b.position.set(SIDE.x + col * (third + 16), row);
+      return b;
+    };
+    this.play = new StationPlay(ctx);
+    this.repeat = tool('bet-repeat', SIDE.row1, 0, () => this.play.queue.run(this.play.plan.repeat()));
+    this.undo = tool('bet-undo', SIDE.row1, 1, () => this.play.queue.run(this.play.plan.undo()));
+    this.clear = tool('bet-clear', SIDE.row1, 2, () => ctx.command({ name: 'clear-bets' }));
+    this.cashout = tool('cash-out', SIDE.row2, 0, () => ctx.command({ name: 'cash-out' }), SIDE.width);
+    this.recallButton = tool('open-recall', SIDE.row3, 0, () => this.open('recall'));
+    this.replayButton = tool('open-replay', SIDE.row3, 1, () => this.open('replay'));
+    this.helpButton = tool('open-help', SIDE.row3, 2, () => this.open('help'));
+
+    const area = { x: 40, y: 170, width: 1150, height: 750 };
+    this.recall = new RecallPanel(area, () => this.close(), (i) => this.open('replay', i));
+    this.replay = new ReplayPanel(area, ctx, () => this.close());
+    this.help = new HelpPanel(area, () => this.close());
 
     this.languages = new LanguageSwitch(ctx);
-    this.languages.position.set(60, DESIGN.height - 140);
-    this.play = new StationPlay(ctx);
+    this.languages.position.set(40, DESIGN.height - 130);
     this.clock = new SessionClock(ctx.sessionStartMs);
     this.clock.position.set(DESIGN.width - 40, DESIGN.height - 30);
-    this.root.addChild(bg, header, meter, this.title, this.seat, this.creditLabel, this.credit, this.limits, this.play, this.languages, this.clock, this.status);
+    this.root.addChild(bg, header, meter, this.title, this.limits, this.seat, this.creditLabel, this.credit, this.play);
+    this.root.addChild(this.repeat, this.undo, this.clear, this.cashout, this.recallButton, this.replayButton, this.helpButton);
+    this.root.addChild(this.recall, this.replay, this.help, this.languages, this.clock, this.tilts, this.status);
   }
 
   render(state: ViewState): void {
     if (state.kind !== 'station') return;
-    const t = this.ctx.i18n.getFixedT(state.language);
+    this.state = state;
+    // One translation function per language change, reused every frame by tick().
+    if (state.language !== this.language) {
+      this.language = state.language;
+      this.t = this.ctx.i18n.getFixedT(state.language);
+    }
+    const t = this.t!;
+    const now = this.ctx.clock.now();
     this.title.text = t(`game.${state.game}`);
     this.seat.text = t('station.yourSeat', { n: state.seat });
     this.creditLabel.text = t('station.credit');
     this.credit.text = formatMoney(state.credit, state.currency, state.language);
+    this.credit.scale.set(1);
+    if (this.credit.width > SIDE.width - 72) this.credit.scale.set((SIDE.width - 72) / this.credit.width);
     this.limits.text = t('table.limits', { min: state.limits.min, max: state.limits.max, currency: state.currency });
     this.languages.setCurrent(state.language);
     this.clock.setLanguage(state.language);
-    this.play.show(state, t, Date.now());
+    this.play.show(state, t, now);
+    const open = state.betting.open && !this.play.queue.busy();
+    this.repeat.setLabel(t('desk.repeat'));
+    this.repeat.setEnabled(open && this.play.plan.canRepeat(state.betting.bets));
+    this.undo.setLabel(t('desk.undo'));
+    this.undo.setEnabled(open && this.play.plan.canUndo());
+    this.clear.setLabel(t('station.clear'));
+    this.clear.setEnabled(open && Object.keys(state.betting.bets).length > 0);
+    const pending = state.cashout?.pending ?? null;
+    this.cashout.setLabel(t(pending ? 'desk.cashoutPending' : 'desk.cashout'), pending ? formatMoney(pending.amount, state.currency, state.language) : '');
+    this.cashout.setEnabled(pending === null && state.credit > 0);
+    this.recallButton.setLabel(t('recall.open'));
+    this.replayButton.setLabel(t('replay.open'));
+    const rounds = state.recall ?? [];
+    this.recallButton.setEnabled(rounds.length > 0);
+    this.replayButton.setEnabled(rounds.length > 0);
+    this.helpButton.setLabel(t('help.open'));
+    this.tilts.show(state.tilts ?? [], t);
+    this.recall.update(state, t);
+    this.replay.update(state, t);
+    this.help.update(state, t);
   }
 
   tick(nowMs: number): void {
     this.clock.update(nowMs);
-    this.play.tick(nowMs, this.ctx.i18n.t);
+    if (this.t) {
+      this.play.tick(nowMs, this.t);
+      this.replay.tick(nowMs, this.t);
+    }
   }
 
   setStatus(messageKey: string | null): void {
     this.status.show(messageKey === null ? null : this.ctx.i18n.t(messageKey));
+  }
+
+  /** A refused command: a repeat or undo in progress stops there. */
+  refused(): void {
+    this.play.queue.refused();
+  }
+
+  private open(panel: 'recall' | 'replay' | 'help', round = 0): void {
+    this.close();
+    if (panel === 'recall') this.recall.open();
+    else if (panel === 'help') this.help.open();
+    else if (this.state) this.replay.start(round, this.state, this.ctx.i18n.getFixedT(this.state.language), this.ctx.clock.now());
+    this.play.visible = false;
+  }
+
+  private close(): void {
+    this.recall.visible = this.replay.visible = this.help.visible = false;
+    this.play.visible = true;
   }
 }

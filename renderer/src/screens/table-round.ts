@@ -1,104 +1,222 @@
 import { Container, Graphics, Text } from 'pixi.js';
 import type { TFunction } from 'i18next';
 import type { Currency, HandView, Language, RoundView } from '../../../protocol/index.js';
+import { fanOffset, FLIGHT_MS } from '../anim/motion.js';
+import { CARD, CardView } from '../cards/card-view.js';
 import { HandSprite } from '../cards/hand-view.js';
-import { CARD } from '../cards/card-view.js';
+import type { FeltLayout, Point } from '../felt/felt-layout.js';
 import { formatMoney } from '../i18n/money.js';
 import { COLORS, textStyle } from '../ui/theme.js';
-import { cueText, phaseText } from './round-text.js';
-import { FELT, seatPosition } from './table-felt.js';
+import { cueText, phaseText, secondsLeft } from './round-text.js';
 
-/** Where a hand sits on the felt: dealer/banker/player under the tray, seats on their spots. */
-function handPosition(h: HandView, seats: number): { x: number; y: number } {
-  if (h.owner === 'dealer') return { x: FELT.cx, y: FELT.top + 150 };
-  if (h.owner === 'player') return { x: FELT.cx - 190, y: FELT.top + 150 };
-  if (h.owner === 'banker') return { x: FELT.cx + 190, y: FELT.top + 150 };
-  const p = seatPosition(h.seat ?? 1, seats);
-  return { x: p.x + (h.hand ?? 0) * (CARD.width + 20), y: p.y - CARD.height / 2 };
-}
+const handKey = (h: HandView) => (h.owner === 'seat' ? `seat:${h.seat ?? 0}:${h.hand ?? 0}` : h.owner);
 
-/** The round drawn over the felt: hands, phase and countdown, dealer guidance, results, hold. */
+/** Burned cards kept drawn on the discard holder (older ones are under them anyway). */
+const DISCARD_SHOWN = 4;
+
+/**
+ * The round drawn over the felt: every hand keyed by owner, seat and split index, so a card read
+ * by the shoe flies from the shoe to its own hand; burns fly to the discard; the marker shows
+ * where the next card goes; results per seat; phase, countdown and guidance lines.
+ */
 export class TableRound extends Container {
-  private readonly hands: HandSprite[] = [];
+  private readonly hands = new Map<string, HandSprite>();
   private readonly handLayer = new Container();
+  private readonly burnLayer = new Container();
+  private readonly burns: CardView[] = [];
+  private burnNext = 0;
+  private readonly phasePill = new Graphics();
   private readonly phase = new Text({ text: '', style: textStyle({ fontSize: 44, fill: COLORS.ivory, fontWeight: '700' }) });
-  private readonly cue = new Text({ text: '', style: textStyle({ fontSize: 40, fill: COLORS.goldText, fontWeight: '700' }) });
+  private readonly cue = new Text({ text: '', style: textStyle({ fontSize: 36, fill: COLORS.goldText, fontWeight: '700', stroke: { color: '#04100b', width: 5 } }) });
   private readonly marker = new Graphics();
+  private markerOn = false;
   private readonly results = new Container();
+  private readonly resultTexts: Text[] = [];
   private round: RoundView | null = null;
   private t: TFunction | null = null;
+  private layout: FeltLayout | null = null;
+  private lastCue = '';
+  private lastCardCount = 0;
+  private lastRoundId = '';
+  private busy = false;
 
   constructor() {
     super();
     this.phase.anchor.set(0.5);
-    this.phase.position.set(FELT.cx, 616);
     this.cue.anchor.set(0.5);
-    this.cue.position.set(FELT.cx, 668);
-    this.addChild(this.marker, this.handLayer, this.results, this.phase, this.cue);
+    this.burnLayer.label = 'discard-pile';
+    this.addChild(this.marker, this.burnLayer, this.handLayer, this.results, this.phasePill, this.phase, this.cue);
   }
 
-  show(round: RoundView | null, seats: number, t: TFunction, currency: Currency, language: Language, now: number): void {
+  setLayout(layout: FeltLayout): void {
+    this.layout = layout;
+    this.phase.position.set(layout.phase.x, layout.phase.y);
+    this.cue.position.set(layout.cue.x, layout.cue.y);
+    for (const h of this.hands.values()) h.destroy({ children: true });
+    this.hands.clear();
+  }
+
+  show(round: RoundView | null, t: TFunction, currency: Currency, language: Language, now: number): void {
     this.round = round;
     this.t = t;
     this.visible = round !== null;
-    if (!round) return;
-    while (this.hands.length < round.hands.length) {
-      const h = new HandSprite();
-      this.hands.push(h);
-      this.handLayer.addChild(h);
-    }
-    this.hands.forEach((sprite, i) => {
-      const h = round.hands[i];
-      sprite.visible = h !== undefined;
-      if (!h) return;
-      sprite.show(h);
-      const p = handPosition(h, seats);
+    const layout = this.layout;
+    if (!round || !layout) return;
+    const newRound = round.roundId !== this.lastRoundId;
+    this.lastRoundId = round.roundId;
+
+    // A burn happened when the cue was a burn and no hand gained a card since.
+    const cardCount = round.hands.reduce((a, h) => a + h.cards.length, 0);
+    const cueKey = JSON.stringify(round.cue);
+    if (this.lastCue !== cueKey && this.lastCue.includes('"to":"burn"') && (newRound || cardCount === this.lastCardCount)) this.burn(now);
+    this.lastCue = cueKey;
+    this.lastCardCount = cardCount;
+
+    const perSeat = new Map<number, number>();
+    for (const h of round.hands) if (h.owner === 'seat') perSeat.set(h.seat ?? 0, (perSeat.get(h.seat ?? 0) ?? 0) + 1);
+    const seen = new Set<string>();
+    for (const h of round.hands) {
+      const key = handKey(h);
+      seen.add(key);
+      let sprite = this.hands.get(key);
+      if (!sprite) {
+        sprite = new HandSprite();
+        this.hands.set(key, sprite);
+        this.handLayer.addChild(sprite);
+      }
+      sprite.visible = true;
+      const p = this.handPosition(h, perSeat.get(h.seat ?? 0) ?? 1);
       sprite.position.set(p.x, p.y);
-    });
-    this.tick(now);
-    this.cue.text = cueText(t, round.cue);
-    this.drawMarker(round, seats);
-    this.drawResults(round, seats, currency, language);
-  }
-
-  /** The countdown moves every second without a new snapshot. */
-  tick(now: number): void {
-    if (!this.round || !this.t) return;
-    const text = phaseText(this.t, this.round, now);
-    if (text !== this.phase.text) this.phase.text = text;
-  }
-
-  /** The codes of every card drawn, for test hooks. */
-  cardCodes(): string[] {
-    return this.hands.filter((h) => h.visible).flatMap((h) => h.codes());
-  }
-
-  private drawMarker(round: RoundView, seats: number): void {
-    this.marker.clear();
-    const cue = round.cue;
-    if (!cue || cue.kind === 'shuffle') return;
-    let p: { x: number; y: number };
-    if (cue.kind === 'decision' || cue.to === 'seat') p = seatPosition(cue.seat ?? 1, seats);
-    else if (cue.to === 'burn') p = { x: FELT.cx - 545, y: FELT.top + 74 };
-    else p = { x: FELT.cx + (cue.to === 'player' ? -190 : cue.to === 'banker' ? 190 : 0), y: FELT.top + 150 + CARD.height / 2 };
-    this.marker.circle(p.x, p.y, 86).stroke({ width: 8, color: COLORS.gold, alpha: 0.95 });
-  }
-
-  private drawResults(round: RoundView, seats: number, currency: Currency, language: Language): void {
-    this.results.removeChildren().forEach((c) => c.destroy());
-    if (!round.results) return;
-    const bySeat = new Map<number, number>();
-    for (const l of round.results) bySeat.set(l.seat, (bySeat.get(l.seat) ?? 0) + l.net);
-    for (const [seat, net] of bySeat) {
-      const p = seatPosition(seat, seats);
-      const sign = net > 0 ? '+' : net < 0 ? '−' : '±';
-      const text = new Text({
-        text: `${sign}${formatMoney(Math.abs(net), currency, language)}`,
-        style: textStyle({ fontSize: 34, fontWeight: '700', fill: net > 0 ? '#7dff9a' : net < 0 ? '#ff8a8a' : COLORS.ivory }),
-      });
-      text.anchor.set(0.5, 1);
-      text.position.set(p.x, p.y - CARD.height / 2 - 40);
-      this.results.addChild(text);
+      const shoe = { x: layout.shoe.x + layout.shoe.width / 2 - p.x - CARD.width / 2, y: layout.shoe.y + 10 - p.y };
+      sprite.show(h, round.roundId, now, shoe);
     }
+    for (const [key, sprite] of this.hands) if (!seen.has(key)) sprite.visible = false;
+    this.cue.text = cueText(t, round.cue);
+    this.drawResults(round, currency, language);
+    this.busy = true;
+    this.tick(now);
+  }
+
+  /** Per frame: the countdown, the cards in flight and the marker's pulse; nothing else changes. */
+  tick(now: number): void {
+    const round = this.round;
+    if (!round || !this.t) return;
+    // The phase line changes with a snapshot or once a second: no string is built in between.
+    const seconds = secondsLeft(round.endsAt, now);
+    if (round !== this.phaseRound || seconds !== this.phaseSeconds) {
+      this.phaseRound = round;
+      this.phaseSeconds = seconds;
+      this.drawPhase(round, phaseText(this.t, round, now));
+    }
+    if (this.busy) {
+      let moving = false;
+      for (const h of this.hands.values()) if (h.visible) moving = h.update(now) || moving;
+      for (const b of this.burns) moving = b.update(now) || moving;
+      this.busy = moving;
+    }
+    this.drawMarker(round, now);
+  }
+
+  private phaseRound: RoundView | null = null;
+  private phaseSeconds = -1;
+
+  private drawPhase(round: RoundView, text: string): void {
+    if (text === this.phase.text) return;
+    this.phase.text = text;
+    this.phasePill.clear();
+    const w = this.phase.width + 64;
+    this.phasePill
+      .roundRect(this.phase.x - w / 2, this.phase.y - 34, w, 68, 34)
+      .fill({ color: round.phase === 'hold' ? 0x7a1020 : round.phase === 'betting' ? 0x0f4d2e : 0x111111, alpha: 0.85 })
+      .stroke({ width: 3, color: COLORS.gold });
+  }
+
+  /** The codes of the cards drawn (hands only, not the face-down burns), for test hooks. */
+  cardCodes(): string[] {
+    return [...this.hands.values()].filter((h) => h.visible).flatMap((h) => h.codes());
+  }
+
+  private handPosition(h: HandView, handsOfSeat: number): Point {
+    const l = this.layout!;
+    if (h.owner === 'dealer') return l.hands.dealer;
+    if (h.owner === 'player') return l.hands.player;
+    if (h.owner === 'banker') return l.hands.banker;
+    const seat = l.seats.find((s) => s.seat === h.seat) ?? l.seats[0]!;
+    // Split hands fan apart around the seat, each a hand's width from the next.
+    return { x: seat.x + fanOffset(h.hand ?? 0, handsOfSeat, HandSprite.width(3) + 12), y: seat.y - CARD.height * 0.75 };
+  }
+
+  private burn(now: number): void {
+    const l = this.layout!;
+    let card = this.burns[this.burnNext % DISCARD_SHOWN];
+    if (!card) {
+      card = new CardView();
+      this.burns.push(card);
+      this.burnLayer.addChild(card);
+    }
+    this.burnNext++;
+    card.show('XX');
+    // Burns lie in the discard holder at a smaller size, so the holder's label stays readable.
+    card.scale.set(0.62);
+    const jitter = (this.burnNext % DISCARD_SHOWN) * 4;
+    const to = { x: l.discard.x + l.discard.width / 2 - (CARD.width * 0.62) / 2 + jitter, y: l.discard.y + 2 + jitter / 2 };
+    card.place(to.x, to.y, now, { x: l.shoe.x + l.shoe.width / 2 - CARD.width / 2, y: l.shoe.y + 8 }, FLIGHT_MS);
+    this.burnLayer.setChildIndex(card, this.burnLayer.children.length - 1);
+    this.busy = true;
+  }
+
+  private drawMarker(round: RoundView, now: number): void {
+    const cue = round.cue;
+    const on = !!cue && cue.kind !== 'shuffle' && round.phase !== 'hold';
+    if (!on) {
+      if (this.markerOn) this.marker.clear();
+      this.markerOn = false;
+      return;
+    }
+    if (!this.markerOn || this.lastMarker !== this.lastCue) {
+      this.markerOn = true;
+      this.lastMarker = this.lastCue;
+      const l = this.layout!;
+      let p: Point;
+      if (cue.kind === 'decision' || cue.to === 'seat') {
+        const seat = l.seats.find((s) => s.seat === cue.seat) ?? l.seats[0]!;
+        const hands = round.hands.filter((h) => h.owner === 'seat' && h.seat === seat.seat).length || 1;
+        const hand = cue.kind === 'card' ? (cue.hand ?? 0) : 0;
+        p = { x: seat.x + fanOffset(hand, hands, HandSprite.width(3) + 12), y: seat.y - CARD.height * 0.75 + CARD.height / 2 };
+      } else if (cue.to === 'burn') p = { x: l.discard.x + l.discard.width / 2, y: l.discard.y + l.discard.height / 2 };
+      else p = { x: l.hands[cue.to].x, y: l.hands[cue.to].y + CARD.height / 2 };
+      this.marker.clear();
+      this.marker.circle(0, 0, 84).stroke({ width: 8, color: COLORS.gold, alpha: 0.95 });
+      this.marker.circle(0, 0, 96).stroke({ width: 3, color: 0xffffff, alpha: 0.5 });
+      this.marker.position.set(p.x, p.y);
+    }
+    // A slow pulse so the dealer's eye finds it; alpha only, no redraw.
+    this.marker.alpha = 0.6 + 0.4 * Math.abs(Math.sin(now / 400));
+  }
+
+  private lastMarker = '';
+
+  private drawResults(round: RoundView, currency: Currency, language: Language): void {
+    const l = this.layout!;
+    const bySeat = new Map<number, number>();
+    for (const line of round.results ?? []) bySeat.set(line.seat, (bySeat.get(line.seat) ?? 0) + line.net);
+    let i = 0;
+    for (const [seat, net] of bySeat) {
+      let text = this.resultTexts[i];
+      if (!text) {
+        text = new Text({ text: '', style: textStyle({ fontSize: 34, fontWeight: '700', stroke: { color: '#04100b', width: 6 } }) });
+        text.anchor.set(0.5, 0);
+        this.resultTexts.push(text);
+        this.results.addChild(text);
+      }
+      const p = l.seats.find((s) => s.seat === seat)?.result ?? { x: 0, y: 0 };
+      const sign = net > 0 ? '+' : net < 0 ? '−' : '±';
+      text.text = `${sign}${formatMoney(Math.abs(net), currency, language)}`;
+      text.style.fill = net > 0 ? '#7dff9a' : net < 0 ? '#ff8a8a' : COLORS.ivory;
+      text.position.set(p.x, p.y);
+      text.visible = true;
+      i++;
+    }
+    for (; i < this.resultTexts.length; i++) this.resultTexts[i]!.visible = false;
   }
 }

@@ -1,73 +1,91 @@
 import { Container, Graphics, Text } from 'pixi.js';
 import type { TableState, ViewState } from '../../../protocol/index.js';
+import { drawFelt } from '../felt/felt-art.js';
+import { feltLayout, type FeltLayout } from '../felt/felt-layout.js';
+import { HistoryStrip } from '../roads/history-strip.js';
+import { RoadsPanel } from '../roads/roads-panel.js';
 import { LanguageSwitch } from '../ui/language-switch.js';
 import { StatusBanner } from '../ui/status-banner.js';
-import { COLORS, DESIGN, textStyle } from '../ui/theme.js';
+import { COLORS, textStyle } from '../ui/theme.js';
+import { TiltBand } from '../ui/tilt-band.js';
 import type { Screen, ScreenContext } from './screen.js';
-import { drawFelt, FELT, seatPosition } from './table-felt.js';
 import { TableRound } from './table-round.js';
 
-interface SeatSprite {
-  spot: Graphics;
-  label: Text;
-}
+/** Bets a game's felt prints when the host does not list the profile's bets. */
+const DEFAULT_BETS: Record<TableState['game'], string[]> = {
+  blackjack: ['main'],
+  baccarat: ['banker', 'player', 'tie', 'playerPair', 'bankerPair'],
+  war: ['main', 'tie'],
+};
 
-/** The big screen facing the seats: felt, dealer area, seats, the game's name and limits. */
+/**
+ * The big screen facing the seats: the game's own felt with its printed layout, the round over
+ * it (cards flying from the shoe, guidance, results), the table's state, and baccarat's roads or
+ * the other games' recent rounds.
+ */
 export class TableScreen implements Screen {
   readonly root = new Container();
-  private readonly seats: SeatSprite[] = [];
+  private felt: Container | null = null;
+  private feltKey = '';
+  private layout: FeltLayout | null = null;
+  private readonly seatLabels: Text[] = [];
   private readonly seatLayer = new Container();
-  private readonly dealerLabel = new Text({ text: '', style: textStyle({ fontSize: 40, fill: COLORS.goldText, fontWeight: '700' }) });
-  private readonly shoeLabel = new Text({ text: '', style: textStyle({ fontSize: 26, fill: COLORS.muted }) });
-  private readonly discardLabel = new Text({ text: '', style: textStyle({ fontSize: 26, fill: COLORS.muted }) });
-  private readonly nameZh = new Text({ text: '', style: textStyle({ fontSize: 64, fill: COLORS.goldText, fontWeight: '700' }) });
-  private readonly namePt = new Text({ text: '', style: textStyle({ fontSize: 38, fill: COLORS.goldText }) });
-  private readonly limits = new Text({ text: '', style: textStyle({ fontSize: 32, fill: COLORS.ivory }) });
+  private readonly dealerLabel = new Text({ text: '', style: textStyle({ fontSize: 24, fill: COLORS.goldText, fontWeight: '700' }) });
+  private readonly shoeLabel = new Text({ text: '', style: textStyle({ fontSize: 22, fill: COLORS.muted }) });
+  private readonly discardLabel = new Text({ text: '', style: textStyle({ fontSize: 22, fill: COLORS.muted }) });
+  private readonly nameZh = new Text({ text: '', style: textStyle({ fontSize: 60, fill: COLORS.goldText, fontWeight: '700' }) });
+  private readonly namePt = new Text({ text: '', style: textStyle({ fontSize: 36, fill: COLORS.goldText }) });
+  private readonly limitsZh = new Text({ text: '', style: textStyle({ fontSize: 28, fill: COLORS.ivory }) });
+  private readonly limitsPt = new Text({ text: '', style: textStyle({ fontSize: 24, fill: COLORS.ivory }) });
+  private readonly lastRound = new Text({ text: '', style: textStyle({ fontSize: 30, fill: '#1b1205', fontWeight: '700' }) });
+  private readonly lastRoundPill = new Graphics();
   private readonly status = new StatusBanner();
+  private readonly tilts = new TiltBand();
   private readonly round = new TableRound();
+  private readonly feltLayer = new Container();
+  private readonly panelLayer = new Container();
+  private roads: RoadsPanel | null = null;
+  private history: HistoryStrip | null = null;
   private readonly languages: LanguageSwitch;
 
   constructor(private readonly ctx: ScreenContext) {
-    const felt = drawFelt();
-    const tray = new Graphics()
-      .roundRect(FELT.cx - 300, FELT.top + 18, 600, 86, 14)
-      .fill({ color: 0x1a1a1a, alpha: 0.55 })
-      .stroke({ width: 3, color: COLORS.gold });
-    const shoe = new Graphics().roundRect(FELT.cx + 470, FELT.top + 24, 150, 100, 12).fill({ color: 0x2a1a0e }).stroke({ width: 3, color: COLORS.railEdge });
-    const discard = new Graphics().roundRect(FELT.cx - 620, FELT.top + 24, 150, 100, 12).fill({ color: 0x10261c }).stroke({ width: 3, color: COLORS.railEdge });
-    this.dealerLabel.anchor.set(0.5, 0);
-    this.dealerLabel.position.set(FELT.cx, FELT.top + 118);
-    this.shoeLabel.anchor.set(0.5, 0);
-    this.shoeLabel.position.set(FELT.cx + 545, FELT.top + 132);
-    this.discardLabel.anchor.set(0.5, 0);
-    this.discardLabel.position.set(FELT.cx - 545, FELT.top + 132);
-    for (const t of [this.nameZh, this.namePt, this.limits]) t.anchor.set(0.5);
-    this.nameZh.position.set(FELT.cx, 440);
-    this.namePt.position.set(FELT.cx, 500);
-    this.limits.position.set(FELT.cx, 552);
-
+    for (const t of [this.nameZh, this.namePt, this.limitsZh, this.limitsPt, this.dealerLabel, this.shoeLabel, this.discardLabel, this.lastRound]) t.anchor.set(0.5);
     this.languages = new LanguageSwitch(ctx, 180);
-    this.languages.position.set(30, DESIGN.height - 120);
-
-    this.root.addChild(felt, tray, shoe, discard, this.dealerLabel, this.shoeLabel, this.discardLabel);
-    this.root.addChild(this.nameZh, this.namePt, this.limits, this.seatLayer, this.round, this.languages, this.status);
+    this.root.addChild(this.feltLayer, this.dealerLabel, this.shoeLabel, this.discardLabel, this.nameZh, this.namePt, this.limitsZh, this.limitsPt);
+    this.root.addChild(this.seatLayer, this.panelLayer, this.round, this.lastRoundPill, this.lastRound, this.languages, this.tilts, this.status);
   }
 
   render(state: ViewState): void {
     if (state.kind !== 'table') return;
     const { i18n } = this.ctx;
     const t = i18n.getFixedT(state.language);
-    // The game's name is printed on the felt in both official languages, whatever the screen language.
-    this.nameZh.text = i18n.getFixedT('zh-Hant')(`game.${state.game}`);
-    this.namePt.text = i18n.getFixedT('pt')(`game.${state.game}`);
-    this.limits.text = t('table.limits', { min: state.limits.min, max: state.limits.max, currency: state.currency });
+    const zh = i18n.getFixedT('zh-Hant');
+    const pt = i18n.getFixedT('pt');
+    const layout = this.syncFelt(state);
+    // The game's name and limits are printed on the felt in both official languages, whatever the screen language.
+    this.nameZh.text = zh(`game.${state.game}`);
+    this.namePt.text = pt(`game.${state.game}`);
+    this.limitsZh.text = zh('table.limits', { min: state.limits.min, max: state.limits.max, currency: state.currency });
+    this.limitsPt.text = pt('table.limits', { min: state.limits.min, max: state.limits.max, currency: state.currency });
     this.dealerLabel.text = t('table.dealer');
     this.shoeLabel.text = t('table.shoe');
     this.discardLabel.text = t('table.discard');
-    this.syncSeats(state);
-    this.seats.forEach((s, i) => (s.label.text = t('table.seat', { n: i + 1 })));
+    this.seatLabels.forEach((label, i) => {
+      const seat = state.seats[i];
+      label.text = t('table.seat', { n: i + 1 });
+      label.style.fill = seat?.station ? COLORS.ivory : COLORS.muted;
+    });
     this.languages.setCurrent(state.language);
-    this.round.show(state.round, state.seats.length, t, state.currency, state.language, Date.now());
+    this.roads?.show(state.roads, t);
+    this.history?.show(state.history, t);
+    this.lastRound.visible = this.lastRoundPill.visible = state.lastRound === true;
+    if (state.lastRound) {
+      this.lastRound.text = t('felt.lastRound');
+      this.lastRound.position.set(layout.cue.x, layout.cue.y + 58);
+      this.lastRoundPill.clear().roundRect(this.lastRound.x - this.lastRound.width / 2 - 24, this.lastRound.y - 24, this.lastRound.width + 48, 48, 24).fill({ color: COLORS.gold });
+    }
+    this.tilts.show(state.tilts ?? [], t);
+    this.round.show(state.round, t, state.currency, state.language, this.ctx.clock.now());
   }
 
   tick(nowMs: number): void {
@@ -82,21 +100,45 @@ export class TableScreen implements Screen {
     this.status.show(messageKey === null ? null : this.ctx.i18n.t(messageKey));
   }
 
-  private syncSeats(state: TableState): void {
-    if (this.seats.length === state.seats.length) return;
-    this.seatLayer.removeChildren();
-    this.seats.length = 0;
-    for (const seat of state.seats) {
-      const p = seatPosition(seat.seat, state.seats.length);
-      const spot = new Graphics()
-        .circle(p.x, p.y, 64)
-        .fill({ color: 0x000000, alpha: 0.12 })
-        .stroke({ width: 4, color: COLORS.gold });
-      const label = new Text({ text: '', style: textStyle({ fontSize: 30, fill: COLORS.ivory, fontWeight: '600' }) });
+  private syncFelt(state: TableState): FeltLayout {
+    const bets = state.bets ?? DEFAULT_BETS[state.game];
+    const key = JSON.stringify([state.game, state.seats.length, bets]);
+    if (key === this.feltKey && this.layout) return this.layout;
+    this.feltKey = key;
+    const layout = feltLayout(state.game, state.seats.length, bets);
+    this.layout = layout;
+    this.felt?.destroy({ children: true });
+    this.felt = drawFelt(layout, { zh: this.ctx.i18n.getFixedT('zh-Hant'), pt: this.ctx.i18n.getFixedT('pt') });
+    this.feltLayer.addChild(this.felt);
+    // Beside the dealer's cards (baccarat's two boxes carry their own names).
+    this.dealerLabel.position.set(layout.hands.dealer.x - 190, layout.hands.dealer.y + 20);
+    this.dealerLabel.visible = state.game !== 'baccarat';
+    this.shoeLabel.position.set(layout.shoe.x + layout.shoe.width / 2, layout.shoe.y + layout.shoe.height + 16);
+    this.discardLabel.position.set(layout.discard.x + layout.discard.width / 2, layout.discard.y + layout.discard.height + 16);
+    this.nameZh.position.set(layout.title.zh.x, layout.title.zh.y);
+    this.namePt.position.set(layout.title.pt.x, layout.title.pt.y);
+    this.limitsZh.position.set(layout.title.limits.x, layout.title.limits.y);
+    this.limitsPt.position.set(layout.title.limitsPt.x, layout.title.limitsPt.y);
+    this.nameZh.style.fontSize = layout.nameSize[0];
+    this.namePt.style.fontSize = layout.nameSize[1];
+    this.limitsZh.style.fontSize = layout.limitsSize[0];
+    this.limitsPt.style.fontSize = layout.limitsSize[1];
+    this.languages.position.set(layout.languages.x, layout.languages.y);
+    this.seatLayer.removeChildren().forEach((c) => c.destroy());
+    this.seatLabels.length = 0;
+    for (const seat of layout.seats) {
+      const label = new Text({ text: '', style: textStyle({ fontSize: 26, fill: COLORS.ivory, fontWeight: '600' }) });
       label.anchor.set(0.5, 0);
-      label.position.set(p.x, p.y + 76);
-      this.seatLayer.addChild(spot, label);
-      this.seats.push({ spot, label });
+      label.position.set(seat.label.x, seat.label.y);
+      this.seatLayer.addChild(label);
+      this.seatLabels.push(label);
     }
+    this.panelLayer.removeChildren().forEach((c) => c.destroy({ children: true }));
+    this.roads = this.history = null;
+    if (state.game === 'baccarat') this.panelLayer.addChild((this.roads = new RoadsPanel(layout.panel)));
+    else this.panelLayer.addChild((this.history = new HistoryStrip(layout.panel)));
+    this.round.setLayout(layout);
+    return layout;
   }
 }
+

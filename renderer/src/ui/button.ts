@@ -1,38 +1,60 @@
 import { Container, Graphics, Text } from 'pixi.js';
 import { COLORS, textStyle } from './theme.js';
 
-/** A touch button, at least 96 design px tall (≈15 mm on a 24" station screen). */
+export interface ButtonLook {
+  /** `chip`: a round casino chip of this colour instead of a rounded rectangle. */
+  chip?: number;
+  /** The fill when idle (decision buttons are coloured by what they do). */
+  idle?: number;
+}
+
+/** A touch button, at least 96 design px tall (≥ 15 mm on the station screens of docs/screens.md). */
 export class Button extends Container {
   private readonly bg = new Graphics();
   private readonly caption: Text;
+  private readonly sub: Text;
   private active = false;
+  private enabled = true;
 
   constructor(
     readonly testId: string,
     private readonly w: number,
     private readonly h: number,
     onPress: () => void,
+    private readonly look: ButtonLook = {},
   ) {
     super();
-    this.caption = new Text({ text: '', style: textStyle({ fontSize: Math.round(h * 0.36), fontWeight: '600' }) });
+    this.caption = new Text({ text: '', style: textStyle({ fontSize: Math.round(Math.min(h * 0.36, 46)), fontWeight: '700' }) });
+    this.sub = new Text({ text: '', style: textStyle({ fontSize: Math.round(Math.min(h * 0.2, 26)), fill: COLORS.muted }) });
     this.caption.anchor.set(0.5);
+    this.sub.anchor.set(0.5);
     this.caption.position.set(w / 2, h / 2);
-    this.addChild(this.bg, this.caption);
+    this.sub.position.set(w / 2, h * 0.72);
+    this.addChild(this.bg, this.caption, this.sub);
     this.eventMode = 'static';
     this.cursor = 'pointer';
     this.accessible = true;
     this.accessibleType = 'button';
-    this.on('pointertap', onPress);
+    this.on('pointertap', () => {
+      if (this.enabled) onPress();
+    });
     this.draw();
   }
 
-  setLabel(label: string): void {
+  setLabel(label: string, sub = ''): void {
+    if (label === this.caption.text && sub === this.sub.text) return;
     this.caption.text = label;
-    this.accessibleTitle = label;
+    this.sub.text = sub;
+    this.accessibleTitle = sub ? `${label} ${sub}` : label;
+    this.caption.position.y = sub ? (sub.includes('\n') ? this.h * 0.3 : this.h * 0.36) : this.h / 2;
+    this.sub.position.y = sub.includes('\n') ? this.h * 0.7 : this.h * 0.72;
     // Long words (Português) shrink to fit rather than touch the edge.
-    this.caption.scale.set(1);
-    const room = this.w - 28;
-    if (this.caption.width > room) this.caption.scale.set(room / this.caption.width);
+    // A chip's value fits inside its inner ring, clear of the edge inserts.
+    const room = this.look.chip !== undefined ? Math.min(this.w, this.h) * 0.6 : this.w - 28;
+    for (const t of [this.caption, this.sub]) {
+      t.scale.set(1);
+      if (t.width > room) t.scale.set(room / t.width);
+    }
   }
 
   setActive(active: boolean): void {
@@ -41,12 +63,40 @@ export class Button extends Container {
     this.draw();
   }
 
+  /** A disabled button stays visible (the layout does not jump) but greyed and inert. */
+  setEnabled(enabled: boolean): void {
+    if (enabled === this.enabled) return;
+    this.enabled = enabled;
+    this.alpha = enabled ? 1 : 0.4;
+    this.cursor = enabled ? 'pointer' : 'default';
+  }
+
+  isEnabled(): boolean {
+    return this.enabled;
+  }
+
   private draw(): void {
     this.bg.clear();
+    if (this.look.chip !== undefined) {
+      const r = Math.min(this.w, this.h) / 2;
+      const cx = this.w / 2;
+      const cy = this.h / 2;
+      this.bg.circle(cx, cy, r).fill({ color: this.look.chip });
+      // Edge inserts, as on real chips: six white blocks around the rim.
+      for (let i = 0; i < 6; i++) {
+        const a = (i * Math.PI) / 3;
+        this.bg.circle(cx + Math.cos(a) * r * 0.84, cy + Math.sin(a) * r * 0.84, r * 0.13).fill({ color: 0xf4ecd8 });
+      }
+      this.bg.circle(cx, cy, r * 0.66).fill({ color: 0x0b0b0b, alpha: 0.25 }).stroke({ width: 3, color: 0xf4ecd8, alpha: 0.9 });
+      if (this.active) this.bg.circle(cx, cy, r + 5).stroke({ width: 6, color: COLORS.gold });
+      this.caption.style.fill = COLORS.ivory;
+      return;
+    }
     this.bg
       .roundRect(0, 0, this.w, this.h, 18)
-      .fill({ color: this.active ? COLORS.buttonActive : COLORS.buttonIdle })
+      .fill({ color: this.active ? COLORS.buttonActive : (this.look.idle ?? COLORS.buttonIdle) })
       .stroke({ width: 3, color: COLORS.gold });
     this.caption.style.fill = this.active ? '#1b1205' : COLORS.ivory;
+    this.sub.style.fill = this.active ? '#3b2a0a' : COLORS.muted;
   }
 }

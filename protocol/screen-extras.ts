@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { CardFace } from './round.js';
+import { MAX_STATIONS, MinorUnits } from './units.js';
+
+/**
+ * Optional parts of the table's and a station's views that only the screens read: the baccarat
+ * road maps of the current shoe, the other games' recent-round strip, and a station's own recall
+ * of its last rounds. Each is bounded so a snapshot stays well under MAX_HOST_MESSAGE_BYTES.
+ */
+
+const Seat = z.number().int().min(1).max(MAX_STATIONS);
+const Cell = { x: z.number().int().min(0).max(255), y: z.number().int().min(0).max(5) };
+const Colour = z.enum(['red', 'blue']);
+
+/** A shoe holds at most about 85 coups (8 decks); 160 leaves room for any profile. */
+export const MAX_ROAD_COUPS = 160;
+
+export const RoadsView = z.strictObject({
+  /** The shoe these roads belong to; a new shoe starts them again. */
+  shoe: z.string().max(64),
+  beadPlate: z.array(z.strictObject({ ...Cell, winner: z.enum(['banker', 'player', 'tie']), playerPair: z.boolean(), bankerPair: z.boolean(), total: z.number().int().min(0).max(9).optional() })).max(MAX_ROAD_COUPS),
+  bigRoad: z.array(z.strictObject({ ...Cell, side: z.enum(['banker', 'player']), ties: z.number().int().min(0).max(MAX_ROAD_COUPS), playerPair: z.boolean(), bankerPair: z.boolean() })).max(MAX_ROAD_COUPS),
+  leadingTies: z.number().int().min(0).max(MAX_ROAD_COUPS),
+  bigEyeBoy: z.array(z.strictObject({ ...Cell, colour: Colour })).max(MAX_ROAD_COUPS),
+  smallRoad: z.array(z.strictObject({ ...Cell, colour: Colour })).max(MAX_ROAD_COUPS),
+  cockroachPig: z.array(z.strictObject({ ...Cell, colour: Colour })).max(MAX_ROAD_COUPS),
+  /** 問路: what each derived road would mark if the next coup went to the banker or the player. */
+  ask: z.strictObject({
+    banker: z.strictObject({ bigEyeBoy: Colour.nullable(), smallRoad: Colour.nullable(), cockroachPig: Colour.nullable() }),
+    player: z.strictObject({ bigEyeBoy: Colour.nullable(), smallRoad: Colour.nullable(), cockroachPig: Colour.nullable() }),
+  }),
+  stats: z.strictObject({
+    coups: z.number().int().min(0).max(MAX_ROAD_COUPS),
+    banker: z.number().int().min(0).max(MAX_ROAD_COUPS),
+    player: z.number().int().min(0).max(MAX_ROAD_COUPS),
+    tie: z.number().int().min(0).max(MAX_ROAD_COUPS),
+    bankerPair: z.number().int().min(0).max(MAX_ROAD_COUPS),
+    playerPair: z.number().int().min(0).max(MAX_ROAD_COUPS),
+  }),
+});
+export type RoadsView = z.infer<typeof RoadsView>;
+
+export const MAX_HISTORY = 20;
+
+/** One finished round on the blackjack/war history strip: the dealer's cards and each seat's outcome. */
+export const HistoryEntry = z.strictObject({
+  roundId: z.string().min(1).max(64),
+  dealer: z.array(CardFace).max(24),
+  dealerTotal: z.number().int().min(0).max(40).nullable(),
+  seats: z.array(z.strictObject({ seat: Seat, outcome: z.enum(['win', 'lose', 'push']) })).max(MAX_STATIONS),
+});
+export type HistoryEntry = z.infer<typeof HistoryEntry>;
+
+export const MAX_RECALL_ROUNDS = 10;
+
+/** One of a station's own past rounds, from the ledger's recall: nobody else's bets or credits. */
+export const StationRecallRound = z.strictObject({
+  roundId: z.string().min(1).max(64),
+  ts: z.string().max(40),
+  status: z.enum(['settled', 'void']),
+  /** Every card of the round in dealing order, with where it went (`seat:3:0`, `dealer`, `banker`…). */
+  cards: z.array(z.strictObject({ card: CardFace, to: z.string().max(32) })).max(96),
+  bets: z.array(z.strictObject({ seat: Seat, bet: z.string().min(1).max(32), amount: MinorUnits.positive() })).max(32),
+  lines: z.array(z.strictObject({ seat: Seat, bet: z.string().min(1).max(32), hand: z.number().int().min(0).max(7).optional(), stake: MinorUnits.nonnegative(), net: MinorUnits, rule: z.string().max(128) })).max(64),
+  creditBefore: MinorUnits.nonnegative().optional(),
+  creditAfter: MinorUnits.nonnegative().optional(),
+});
+export type StationRecallRound = z.infer<typeof StationRecallRound>;

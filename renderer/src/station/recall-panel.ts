@@ -1,0 +1,96 @@
+import type { TFunction } from 'i18next';
+import type { StationRecallRound, StationState } from '../../../protocol/index.js';
+import type { Rect } from '../felt/felt-layout.js';
+import { formatMoney } from '../i18n/money.js';
+import { INTL_LOCALE } from '../i18n/money.js';
+import { Button } from '../ui/button.js';
+import { cardText, Panel } from './panel.js';
+import { replayHands } from './recall-model.js';
+import { spotName } from './station-play.js';
+
+/**
+ * Game recall: this station's last rounds (at most 10) from the ledger, one at a time with its
+ * cards, bets, results and credit before and after; older/newer to browse, replay to watch it.
+ */
+export class RecallPanel extends Panel {
+  private index = 0;
+  private readonly detail: ReturnType<Panel['block']>;
+  private readonly list: ReturnType<Panel['block']>;
+  private readonly older: Button;
+  private readonly newer: Button;
+  private readonly replay: Button;
+  private state: StationState | null = null;
+  private t: TFunction | null = null;
+
+  constructor(area: Rect, onClose: () => void, onReplay: (index: number) => void) {
+    super(area, 'recall-close', onClose);
+    this.detail = this.block(area.x + 30, area.y + 90, 700, 28);
+    this.list = this.block(area.x + 770, area.y + 90, 350, 24);
+    const y = area.y + area.height - 124;
+    this.older = new Button('recall-older', 220, 100, () => this.move(1));
+    this.newer = new Button('recall-newer', 220, 100, () => this.move(-1));
+    this.replay = new Button('recall-replay', 220, 100, () => onReplay(this.index));
+    this.older.position.set(area.x + 30, y);
+    this.newer.position.set(area.x + 270, y);
+    this.replay.position.set(area.x + 510, y);
+    this.addChild(this.older, this.newer, this.replay);
+  }
+
+  open(): void {
+    this.index = 0;
+    this.visible = true;
+    this.draw();
+  }
+
+  update(state: StationState, t: TFunction): void {
+    this.state = state;
+    this.t = t;
+    if (this.visible) this.draw();
+  }
+
+  private move(by: number): void {
+    const n = this.state?.recall?.length ?? 0;
+    this.index = Math.max(0, Math.min(n - 1, this.index + by));
+    this.draw();
+  }
+
+  private draw(): void {
+    const s = this.state;
+    const t = this.t;
+    if (!s || !t) return;
+    const rounds = s.recall ?? [];
+    this.heading.text = t('recall.title', { n: rounds.length });
+    this.closeButton.setLabel(t('recall.close'));
+    this.older.setLabel(t('recall.older'));
+    this.newer.setLabel(t('recall.newer'));
+    this.replay.setLabel(t('replay.open'));
+    this.older.setEnabled(this.index < rounds.length - 1);
+    this.newer.setEnabled(this.index > 0);
+    const r = rounds[this.index];
+    this.replay.setEnabled(r !== undefined);
+    this.detail.text = r ? describe(r, s, t) : t('recall.empty');
+    const time = new Intl.DateTimeFormat(INTL_LOCALE[s.language], { hour: 'numeric', minute: '2-digit', second: '2-digit', hour12: true, timeZone: 'Asia/Macau' });
+    this.list.text = rounds
+      .map((x, i) => {
+        const net = x.lines.reduce((a, l) => a + l.net, 0);
+        const sign = net > 0 ? '+' : net < 0 ? '−' : '±';
+        return `${i === this.index ? '▶ ' : '   '}${i + 1}. ${time.format(new Date(x.ts))}  ${x.status === 'void' ? t('recall.void') : `${sign}${formatMoney(Math.abs(net), s.currency, s.language)}`}`;
+      })
+      .join('\n');
+  }
+}
+
+function describe(r: StationRecallRound, s: StationState, t: TFunction): string {
+  const money = (v: number) => formatMoney(v, s.currency, s.language);
+  const when = new Intl.DateTimeFormat(INTL_LOCALE[s.language], { dateStyle: 'medium', timeStyle: 'medium', hour12: true, timeZone: 'Asia/Macau' }).format(new Date(r.ts));
+  const lines = [t('recall.round', { id: r.roundId, when })];
+  for (const h of replayHands(r, s.seat, r.cards.length)) {
+    const who = h.owner === 'dealer' ? t('table.dealer') : h.owner === 'seat' ? (h.hand ? t('desk.hand', { n: h.hand + 1 }) : t('desk.yourHand')) : t(`bet.${h.owner}`);
+    lines.push(`${who}: ${h.cards.map(cardText).join(' ')}`);
+  }
+  for (const b of r.bets) lines.push(t('recall.bet', { bet: spotName(t, { bet: b.bet, min: 1, max: 1 }), amount: money(b.amount) }));
+  for (const l of r.lines) lines.push(t('recall.line', { bet: spotName(t, { bet: l.bet, min: 1, max: 1 }), net: `${l.net >= 0 ? '+' : '−'}${money(Math.abs(l.net))}` }));
+  if (r.status === 'void') lines.push(t('recall.void'));
+  if (r.creditBefore !== undefined && r.creditAfter !== undefined) lines.push(t('recall.credit', { before: money(r.creditBefore), after: money(r.creditAfter) }));
+  return lines.join('\n');
+}

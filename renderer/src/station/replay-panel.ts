@@ -1,0 +1,97 @@
+import type { TFunction } from 'i18next';
+import type { HandView, StationRecallRound, StationState } from '../../../protocol/index.js';
+import { CARD } from '../cards/card-view.js';
+import { HandSprite } from '../cards/hand-view.js';
+import type { Rect } from '../felt/felt-layout.js';
+import { formatMoney } from '../i18n/money.js';
+import type { ScreenContext } from '../screens/screen.js';
+import { Panel } from './panel.js';
+import { replayCardCount, replayHands, shownCardIndex } from './recall-model.js';
+
+/** Time between two cards of a replay: slower than live, so the player can follow. */
+export const REPLAY_STEP_MS = 650;
+
+/**
+ * Last-hand replay: the recorded round dealt again card by card on the station (same card
+ * flights as the table), then its results. Driven by the screen's clock, so it can be stepped.
+ */
+export class ReplayPanel extends Panel {
+  private readonly hands: HandSprite[] = [];
+  private readonly labels: ReturnType<Panel['block']>[] = [];
+  private readonly summary: ReturnType<Panel['block']>;
+  private round: StationRecallRound | null = null;
+  private seat = 0;
+  private startedAt = 0;
+  private shown = -1;
+  private total = 0;
+  private key = '';
+  private state: StationState | null = null;
+
+  constructor(
+    area: Rect,
+    private readonly ctx: ScreenContext,
+    onClose: () => void,
+  ) {
+    super(area, 'replay-close', onClose);
+    this.summary = this.block(area.x + 30, area.y + 470, area.width - 320, 30);
+  }
+
+  start(index: number, state: StationState, t: TFunction, now: number): void {
+    const r = state.recall?.[index] ?? null;
+    this.round = r;
+    this.state = state;
+    this.seat = state.seat;
+    this.startedAt = now;
+    this.shown = -1;
+    this.total = r ? replayCardCount(r, state.seat) : 0;
+    this.key = `replay:${r?.roundId ?? ''}:${now}`;
+    this.visible = true;
+    this.summary.text = '';
+    this.update(state, t);
+    this.tick(now, t);
+    this.ctx.emit(`replay:start:${r?.roundId ?? ''}`);
+  }
+
+  update(state: StationState, t: TFunction): void {
+    this.state = state;
+    this.heading.text = t('replay.title');
+    this.closeButton.setLabel(t('recall.close'));
+  }
+
+  tick(now: number, t: TFunction): void {
+    if (!this.visible || !this.round) return;
+    const n = Math.min(this.total, Math.floor((now - this.startedAt) / REPLAY_STEP_MS) + 1);
+    for (const h of this.hands) if (h.visible) h.update(now);
+    if (n === this.shown) return;
+    this.shown = n;
+    const r = this.round;
+    const hands = replayHands(r, this.seat, shownCardIndex(r, this.seat, n));
+    while (this.hands.length < hands.length) {
+      const h = new HandSprite();
+      this.hands.push(h);
+      this.labels.push(this.block(0, 0, 260, 26));
+      this.addChild(h);
+    }
+    const slot = Math.min(300, (this.area.width - 60) / Math.max(1, hands.length));
+    this.hands.forEach((sprite, i) => {
+      const h = hands[i];
+      const label = this.labels[i]!;
+      sprite.visible = label.visible = h !== undefined;
+      if (!h) return;
+      const x = this.area.x + 30 + slot * i + slot / 2;
+      const y = this.area.y + 170;
+      sprite.position.set(x, y);
+      label.text = h.owner === 'dealer' ? t('table.dealer') : h.owner === 'seat' ? (h.hand ? t('desk.hand', { n: h.hand + 1 }) : t('desk.yourHand')) : t(`bet.${h.owner}`);
+      label.position.set(x - label.width / 2, y - 50);
+      const view: HandView = { owner: h.owner, ...(h.seat !== undefined ? { seat: h.seat } : {}), hand: h.hand, cards: h.cards, total: null };
+      sprite.show(view, this.key, now, { x: this.area.x + this.area.width - 140 - x, y: this.area.y + 20 - y - CARD.height / 2 });
+    });
+    if (n >= this.total && this.state) {
+      const s = this.state;
+      const money = (v: number) => formatMoney(v, s.currency, s.language);
+      const net = r.lines.reduce((a, l) => a + l.net, 0);
+      this.summary.text = r.status === 'void' ? t('recall.void') : t('replay.result', { net: `${net >= 0 ? '+' : '−'}${money(Math.abs(net))}` });
+      this.ctx.emit(`replay:done:${r.roundId}`);
+    }
+  }
+}

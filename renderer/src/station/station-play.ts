@@ -1,0 +1,261 @@
+import { Container, Graphics, Text } from 'pixi.js';
+import type { TFunction } from 'i18next';
+import type { BetSpot, HandView, StationState } from '../../../protocol/index.js';
+import { CARD } from '../cards/card-view.js';
+import { HandSprite } from '../cards/hand-view.js';
+import { formatMoney, INTL_LOCALE } from '../i18n/money.js';
+import { Button } from '../ui/button.js';
+import { COLORS, textStyle } from '../ui/theme.js';
+import type { ScreenContext } from '../screens/screen.js';
+import { phaseText, secondsLeft } from '../screens/round-text.js';
+import { BetPlan, CommandQueue } from './bet-plan.js';
+
+/** Chips offered: the usual casino denominations (1-2-5 steps) from the table minimum up to the maximum. */
+export function chipValues(min: number, max: number): number[] {
+  return [1, 2, 5, 10, 20, 50, 100].map((k) => k * min).filter((v) => v <= max).slice(0, 5);
+}
+
+/** Chip colours by position in the selector (low to high), as Macau cages colour them. */
+const CHIP_COLOURS = [0x2d6cc0, 0xc8102e, 0x1f8a4c, 0x222222, 0x6b2fa0];
+
+/** Cards on the station are drawn larger than on the table: the player sits a forearm away. */
+const HAND_SCALE = 1.2;
+
+/** Offers that come as a question before the usual buttons. */
+const OFFERS = ['insurance', 'even-money', 'take-five-card-half', 'war'];
+
+/** The station's left column: where the round and the bet controls are. */
+export const PLAY = { x: 40, width: 1140, status: 178, bar: 232, hands: 262, result: 534, spots: 540, chips: 716, decisions: 600 } as const;
+
+/**
+ * The playing part of a station: the round's hands, bet spots (only the host's list, with their
+ * limits), chips, the decision prompt with its countdown and stated default. Every action is a
+ * command to the host; nothing is decided here.
+ */
+export class StationPlay extends Container {
+  private spots: Button[] = [];
+  private chips: Button[] = [];
+  private actions: Button[] = [];
+  private readonly spotLayer = new Container();
+  private readonly chipLayer = new Container();
+  private readonly actionLayer = new Container();
+  private readonly handLayer = new Container();
+  private readonly hands: HandSprite[] = [];
+  private readonly handLabels: Text[] = [];
+  private readonly status = new Text({ text: '', style: textStyle({ fontSize: 40, fill: COLORS.goldText, fontWeight: '700' }) });
+  private readonly bar = new Graphics();
+  private readonly offer = new Text({ text: '', style: textStyle({ fontSize: 38, fill: COLORS.warning, fontWeight: '700' }) });
+  private readonly prompt = new Text({ text: '', style: textStyle({ fontSize: 32, fill: COLORS.ivory }) });
+  private readonly result = new Text({ text: '', style: textStyle({ fontSize: 44, fontWeight: '700' }) });
+  private chip = 0;
+  private state: StationState | null = null;
+  private shape = '';
+  private barEnds: number | null = null;
+  private readonly barFill = new Graphics();
+  private barFrom = 0;
+  readonly plan = new BetPlan();
+  readonly queue: CommandQueue;
+
+  constructor(private readonly ctx: ScreenContext) {
+    super();
+    this.queue = new CommandQueue((c) => ctx.command(c));
+    this.status.position.set(PLAY.x + 20, PLAY.status);
+    this.bar.roundRect(0, 0, PLAY.width - 40, 12, 6).fill({ color: 0x0b2a1e });
+    this.barFill.roundRect(0, 0, PLAY.width - 40, 12, 6).fill({ color: COLORS.gold });
+    this.bar.addChild(this.barFill);
+    this.bar.position.set(PLAY.x + 20, PLAY.bar);
+    this.handLayer.position.set(PLAY.x, PLAY.hands);
+    this.result.position.set(PLAY.x + 20, PLAY.result);
+    this.spotLayer.position.set(PLAY.x, PLAY.spots);
+    this.chipLayer.position.set(PLAY.x, PLAY.chips);
+    this.offer.position.set(PLAY.x + 20, PLAY.result);
+    this.actionLayer.position.set(PLAY.x, PLAY.decisions);
+    this.prompt.position.set(PLAY.x + 20, PLAY.decisions + 180);
+    this.addChild(this.status, this.bar, this.handLayer, this.result, this.spotLayer, this.chipLayer, this.offer, this.actionLayer, this.prompt);
+  }
+
+  show(state: StationState, t: TFunction, now: number): void {
+    this.state = state;
+    this.queue.snapshot();
+    if (!this.queue.busy()) this.plan.sync(state.betting.open, state.betting.bets);
+    this.rebuild(state, t);
+    const { betting, decision, round } = state;
+    const locked = state.cashout?.pending != null || (state.tilts ?? []).some((x) => x.disables !== 'nothing');
+    this.spots.forEach((b, i) => {
+      const spot = betting.spots[i];
+      if (!spot) return;
+      const amount = betting.bets[spot.bet];
+      const name = spotName(t, spot);
+      b.setLabel(amount ? `${name} ${formatMoney(amount, state.currency, state.language)}` : name, limitsText(t, spot, state));
+      b.setActive(amount !== undefined);
+      b.setEnabled(!locked);
+    });
+    this.chips.forEach((b, i) => b.setActive(chipValues(state.limits.min, state.limits.max)[i] === this.chip));
+    const betting_ = betting.open && decision === null;
+    this.spotLayer.visible = this.chipLayer.visible = betting_;
+    this.actionLayer.visible = decision !== null;
+    this.actions.forEach((b, i) => {
+      const a = decision?.legal[i];
+      if (a) b.setLabel(t(actionKey(state, a)), a === decision?.default ? t('desk.default') : '');
+    });
+    const offer = decision?.legal.find((a) => OFFERS.includes(a));
+    this.offer.visible = offer !== undefined;
+    this.offer.text = offer ? t(`desk.offer.${offer}`) : '';
+    this.showHands(state, t, now);
+    const mine = round?.results?.filter((l) => l.seat === state.seat) ?? [];
+    const net = mine.reduce((a, l) => a + l.net, 0);
+    this.result.visible = mine.length > 0;
+    this.result.text = mine.length ? t('station.result', { net, currency: state.currency }) : '';
+    this.result.style.fill = net > 0 ? '#7dff9a' : net < 0 ? '#ff8a8a' : COLORS.ivory;
+    this.tick(now, t);
+  }
+
+  /** Countdowns move every frame without a new snapshot; texts change once a second. */
+  tick(now: number, t: TFunction): void {
+    const s = this.state;
+    if (!s) return;
+    for (const h of this.hands) if (h.visible) h.update(now);
+    this.drawBar(s, now);
+    // Texts change with a snapshot or once a second: no string is built in between.
+    const seconds = secondsLeft(s.decision?.endsAt ?? s.round?.endsAt ?? null, now);
+    if (s === this.textState && seconds === this.textSeconds && t === this.textT) return;
+    this.textState = s;
+    this.textSeconds = seconds;
+    this.textT = t;
+    const status = s.cashout?.pending
+      ? t('desk.handpay', { amount: s.cashout.pending.amount, currency: s.currency })
+      : s.decision
+        ? t('station.decide', { seconds: secondsLeft(s.decision.endsAt, now) })
+        : s.round
+          ? phaseText(t, s.round, now)
+          : '';
+    if (status !== this.status.text) this.status.text = status;
+    const prompt = s.decision ? t('station.default', { action: t(actionKey(s, s.decision.default)) }) : '';
+    if (prompt !== this.prompt.text) this.prompt.text = prompt;
+  }
+
+  private textState: StationState | null = null;
+  private textSeconds = -1;
+  private textT: TFunction | null = null;
+
+  /** The countdown bar: full when the window opens, empty when it closes (scaled, never redrawn). */
+  private drawBar(s: StationState, now: number): void {
+    const endsAt = s.decision?.endsAt ?? (s.betting.open ? s.round?.endsAt ?? null : null);
+    if (endsAt !== this.barEnds) {
+      this.barEnds = endsAt;
+      this.barFrom = now;
+    }
+    const on = endsAt !== null && endsAt > this.barFrom;
+    this.bar.visible = on;
+    if (!on) return;
+    const u = Math.max(0, Math.min(1, (endsAt - now) / (endsAt - this.barFrom)));
+    this.barFill.scale.x = u;
+    this.barFill.tint = u < 0.25 ? 0xff8a3a : 0xffffff;
+  }
+
+  private showHands(state: StationState, t: TFunction, now: number): void {
+    const round = state.round;
+    const show: { view: HandView; label: string }[] = [];
+    for (const h of round?.hands ?? []) {
+      if (h.owner === 'dealer') show.push({ view: h, label: t('table.dealer') });
+      else if (h.owner === 'banker' || h.owner === 'player') show.push({ view: h, label: t(`bet.${h.owner}`) });
+      else if (h.seat === state.seat) show.push({ view: h, label: h.hand ? t('desk.hand', { n: h.hand + 1 }) : t('desk.yourHand') });
+    }
+    while (this.hands.length < show.length) {
+      const h = new HandSprite();
+      const label = new Text({ text: '', style: textStyle({ fontSize: 26, fill: COLORS.muted, fontWeight: '600' }) });
+      label.anchor.set(0.5, 0);
+      this.hands.push(h);
+      this.handLabels.push(label);
+      this.handLayer.addChild(h, label);
+    }
+    const slot = Math.min(340, PLAY.width / Math.max(1, show.length));
+    this.hands.forEach((h, i) => {
+      const s = show[i];
+      const label = this.handLabels[i]!;
+      h.visible = label.visible = s !== undefined;
+      if (!s) return;
+      const x = slot * i + slot / 2;
+      h.position.set(x, 44);
+      h.scale.set(HAND_SCALE);
+      label.text = s.label;
+      label.position.set(x, 0);
+      h.show(s.view, round?.roundId ?? '', now, { x: (PLAY.width - x) / HAND_SCALE, y: -CARD.height });
+    });
+  }
+
+  /** Buttons are rebuilt only when the set of spots, chips or actions changes. */
+  private rebuild(state: StationState, t: TFunction): void {
+    const chipList = chipValues(state.limits.min, state.limits.max);
+    const shape = JSON.stringify([state.betting.spots.map((s) => s.bet), chipList, state.decision?.legal ?? [], state.language]);
+    if (shape === this.shape) return;
+    this.shape = shape;
+    for (const layer of [this.spotLayer, this.chipLayer, this.actionLayer]) layer.removeChildren().forEach((c) => c.destroy({ children: true }));
+    const spots = state.betting.spots;
+    // One row of spots across the column; narrower when the profile offers many (bet behind).
+    const perRow = Math.min(spots.length, 6);
+    const gap = 14;
+    const w = Math.floor((PLAY.width - gap * (perRow - 1)) / Math.max(1, perRow));
+    const h = spots.length > perRow ? 80 : 150;
+    this.spots = spots.map((spot, i) => {
+      const b = new Button(`bet-${spot.bet}`, w, h, () => {
+        if (this.chip > 0 && !this.queue.busy()) this.ctx.command({ name: 'place-bet', bet: spot.bet, amount: this.chip });
+      });
+      b.position.set((i % perRow) * (w + gap), Math.floor(i / perRow) * (h + 8));
+      return b;
+    });
+    if (this.spots.length) this.spotLayer.addChild(...this.spots);
+    if (!chipList.includes(this.chip)) this.chip = chipList[0] ?? 0;
+    this.chips = chipList.map((value, i) => {
+      const b = new Button(
+        `chip-${value}`,
+        128,
+        128,
+        () => {
+          this.chip = value;
+          this.chips.forEach((c, j) => c.setActive(chipList[j] === value));
+        },
+        { chip: CHIP_COLOURS[i % CHIP_COLOURS.length] ?? 0x222222 },
+      );
+      // A chip shows its value in whole currency units, as printed on real chips.
+      b.setLabel(chipLabel(value, state.language));
+      b.x = 20 + i * 150;
+      return b;
+    });
+    if (this.chips.length) this.chipLayer.addChild(...this.chips);
+    const legal = state.decision?.legal ?? [];
+    const aw = Math.min(360, Math.floor((PLAY.width - 16 * (legal.length - 1)) / Math.max(1, legal.length)));
+    this.actions = legal.map((action, i) => {
+      const colour = action === 'hit' || action === 'war' ? 0x1f6b3a : action === 'stand' ? 0x7a1020 : action.startsWith('decline') ? 0x3a3a3a : undefined;
+      const b = new Button(`action-${action}`, aw, 160, () => this.ctx.command({ name: 'decide', action }), colour === undefined ? {} : { idle: colour });
+      b.setLabel(t(actionKey(state, action)));
+      b.x = i * (aw + 16);
+      return b;
+    });
+    if (this.actions.length) this.actionLayer.addChild(...this.actions);
+  }
+
+  selectedChip(): number {
+    return this.chip;
+  }
+}
+
+/** A chip's face: whole units with the locale's grouping (`1,000`, `1 000`); cents only if any. */
+export function chipLabel(minor: number, language: StationState['language']): string {
+  return new Intl.NumberFormat(INTL_LOCALE[language], { maximumFractionDigits: 2 }).format(minor / 100);
+}
+
+/** A spot's name: the bet's own words, or "behind seat N" for a bet behind another seat. */
+export function spotName(t: TFunction, spot: BetSpot): string {
+  const behind = /^behind:(\d+)$/.exec(spot.bet);
+  return behind ? t('desk.behind', { n: Number(behind[1]) }) : t(`bet.${spot.bet}`);
+}
+
+function limitsText(t: TFunction, spot: BetSpot, state: StationState): string {
+  return t('desk.spotLimits', { min: spot.min, max: spot.max, currency: state.currency });
+}
+
+/** War's surrender loses half the bet: its own words, not blackjack's «放棄牌局». */
+export function actionKey(state: Pick<StationState, 'game'>, action: string): string {
+  return state.game === 'war' && action === 'surrender' ? 'action.warSurrender' : `action.${action}`;
+}
