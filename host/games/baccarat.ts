@@ -30,6 +30,11 @@ export class BaccaratGame implements LiveGame {
     this.shoe = cutCardOut(this.shoe);
   }
 
+  lastRoundOfShoe(): boolean {
+    // The cut card is out: the coups left (Art. 2's procedure) are the last of the shoe.
+    return this.shoe.coupsLeft !== null;
+  }
+
   shoeFinished(): boolean {
     return shoeExpected(this.shoe).kind === 'shoe-finished';
   }

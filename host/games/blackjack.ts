@@ -56,6 +56,10 @@ export class BlackjackGame implements LiveGame {
     this.table.shoe.cutCardOut();
   }
 
+  lastRoundOfShoe(): boolean {
+    return this.table.shoe.lastRound;
+  }
+
   shoeFinished(): boolean {
     return this.table.phase === 'shuffle';
   }

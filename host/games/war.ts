@@ -38,6 +38,10 @@ export class WarGame implements LiveGame {
     this.shoe = warCutCardOut(this.shoe);
   }
 
+  lastRoundOfShoe(): boolean {
+    return this.shoe.cutCardOut;
+  }
+
   shoeFinished(): boolean {
     return this.needsShuffle;
   }

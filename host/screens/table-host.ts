@@ -142,6 +142,7 @@ export class TableHost {
       round: this.rounds?.view() ?? null,
       ...(this.floor ? { tilts: this.floor.notices(null) } : {}),
       ...(this.rounds ? { bets: this.rounds.betting(c.stations[0]?.station ?? 1).spots.map((s) => s.bet).filter((b) => !b.includes(':')) } : {}),
+      ...(this.rounds?.lastRoundOfShoe() ? { lastRound: true } : {}),
       ...this.extras?.table(),
     };
   }

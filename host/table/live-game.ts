@@ -77,4 +77,6 @@ export interface LiveGame {
   cutCard(): void;
   /** Whether the shoe has ended (cut card out and the last round played): shuffle before betting. */
   shoeFinished(): boolean;
+  /** Whether the cut card is out: the table announces the last round(s) of the shoe. */
+  lastRoundOfShoe(): boolean;
 }

@@ -329,6 +329,11 @@ export class RoundController {
     return { ok: true };
   }
 
+  /** Whether the table announces the last round of the shoe (the cut card is out). */
+  lastRoundOfShoe(): boolean {
+    return this.deps.game.lastRoundOfShoe();
+  }
+
   onCutCard(sequence?: number): void {
     this.deps.game.cutCard();
     this.journalled(() => this.journal.shoe('cut-card', sequence));

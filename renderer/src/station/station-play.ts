@@ -104,8 +104,14 @@ export class StationPlay extends Container {
     this.showHands(state, t, now);
     const mine = round?.results?.filter((l) => l.seat === state.seat) ?? [];
     const net = mine.reduce((a, l) => a + l.net, 0);
-    this.result.visible = mine.length > 0;
-    this.result.text = mine.length ? t('station.result', { net, currency: state.currency }) : '';
+    // A spot under its minimum when betting closed did not play: said, never silent (its chips stayed credit).
+    const unplayed = mine.length === 0 ? (betting.unplayed ?? []) : [];
+    this.result.visible = mine.length > 0 || unplayed.length > 0;
+    this.result.text = mine.length
+      ? t('station.result', { net, currency: state.currency })
+      : unplayed
+          .map((u) => t('station.unplayed', { bet: spotName(t, { bet: u.bet, min: u.min, max: u.min }), min: u.min, currency: state.currency, reason: t(`refusals.${u.reason ?? 'under-min'}`) }))
+          .join('\n');
     this.result.style.fill = net > 0 ? '#7dff9a' : net < 0 ? '#ff8a8a' : COLORS.ivory;
     this.tick(now, t);
   }
