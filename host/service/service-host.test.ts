@@ -5,37 +5,13 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { CommandBody, ServiceState } from '../../protocol/index.js';
 import { ServiceState as ServiceStateSchema } from '../../protocol/index.js';
-import type { Timers } from '../table/round-controller.js';
 import { AccountStore } from './accounts.js';
 import { ServiceHost } from './service-host.js';
 import { fakeBackend } from './testing/fake-backend.js';
+import { manualTimers } from '../testing/manual-timers.js';
 
 const FAST = { N: 2 ** 10, r: 8, p: 1 };
 
-function manualTimers() {
-  let now = 1_000_000;
-  const due: { at: number; fn: () => void; id: number }[] = [];
-  let ids = 0;
-  const timers: Timers = {
-    now: () => now,
-    setTimeout: (fn, ms) => {
-      due.push({ at: now + ms, fn, id: ++ids });
-      return ids;
-    },
-    clearTimeout: (h) => {
-      const i = due.findIndex((d) => d.id === h);
-      if (i >= 0) due.splice(i, 1);
-    },
-  };
-  const advance = (ms: number) => {
-    now += ms;
-    for (let d = due.sort((a, b) => a.at - b.at)[0]; d && d.at <= now; d = due.sort((a, b) => a.at - b.at)[0]) {
-      due.splice(due.indexOf(d), 1);
-      d.fn();
-    }
-  };
-  return { timers, advance };
-}
 
 describe('service view: access, roles, idle timeout and two-person actions', () => {
   let dir: string;

@@ -8,34 +8,9 @@ import { parseCard } from '../../engine/cards/card.js';
 import { openLedger, type Ledger } from '../../ledger/index.js';
 import { simulatedTableConfig } from '../config/table-config.js';
 import { WarGame } from '../games/war.js';
-import { RoundController, type Timers } from './round-controller.js';
+import { RoundController } from './round-controller.js';
+import { manualTimers } from '../testing/manual-timers.js';
 
-/** Timers that fire only when the test says so. */
-function manualTimers() {
-  let now = 1_000_000;
-  const due: { at: number; fn: () => void; id: number }[] = [];
-  let ids = 0;
-  const timers: Timers = {
-    now: () => now,
-    setTimeout: (fn, ms) => {
-      const id = ++ids;
-      due.push({ at: now + ms, fn, id });
-      return id;
-    },
-    clearTimeout: (h) => {
-      const i = due.findIndex((d) => d.id === h);
-      if (i >= 0) due.splice(i, 1);
-    },
-  };
-  const advance = (ms: number) => {
-    now += ms;
-    for (let d = due.sort((a, b) => a.at - b.at)[0]; d && d.at <= now; d = due.sort((a, b) => a.at - b.at)[0]) {
-      due.splice(due.indexOf(d), 1);
-      d.fn();
-    }
-  };
-  return { timers, advance };
-}
 
 describe('round controller', () => {
   let dir: string;

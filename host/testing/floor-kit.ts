@@ -11,42 +11,14 @@ import { WarGame } from '../games/war.js';
 import { TableHost } from '../screens/table-host.js';
 import { wireFloor, type Floor } from '../stations/floor.js';
 import type { LiveGame } from '../table/live-game.js';
-import { RoundController, type Timers } from '../table/round-controller.js';
+import { RoundController } from '../table/round-controller.js';
 import { TiltManager } from '../tilts/tilt-manager.js';
 
 export const silent = pino({ level: 'silent' });
+import { manualTimers } from './manual-timers.js';
 
-/** Timers that fire only when the test advances the clock. */
-export function manualTimers() {
-  let now = 1_000_000;
-  const due: { at: number; fn: () => void; id: number }[] = [];
-  let ids = 0;
-  const timers: Timers = {
-    now: () => now,
-    setTimeout: (fn, ms) => {
-      const id = ++ids;
-      due.push({ at: now + ms, fn, id });
-      return id;
-    },
-    clearTimeout: (h) => {
-      const i = due.findIndex((d) => d.id === h);
-      if (i >= 0) due.splice(i, 1);
-    },
-  };
-  const advance = (ms: number) => {
-    now += ms;
-    for (let d = due.sort((a, b) => a.at - b.at)[0]; d && d.at <= now; d = due.sort((a, b) => a.at - b.at)[0]) {
-      due.splice(due.indexOf(d), 1);
-      d.fn();
-    }
-  };
-  /** Runs the clock to the end of the current countdown. */
-  const runOut = (endsAt: number | null) => {
-    if (endsAt === null) throw new Error('no countdown is running');
-    advance(endsAt - now);
-  };
-  return { timers, advance, runOut, now: () => now };
-}
+export { manualTimers };
+
 
 export interface FloorTable {
   dir: string;
