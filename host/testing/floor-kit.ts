@@ -13,9 +13,9 @@ import { wireFloor, type Floor } from '../stations/floor.js';
 import type { LiveGame } from '../table/live-game.js';
 import { RoundController } from '../table/round-controller.js';
 import { TiltManager } from '../tilts/tilt-manager.js';
+import { manualTimers } from './manual-timers.js';
 
 export const silent = pino({ level: 'silent' });
-import { manualTimers } from './manual-timers.js';
 
 export { manualTimers };
 
