@@ -66,3 +66,13 @@ export const StationRecallRound = z.strictObject({
   creditAfter: MinorUnits.nonnegative().optional(),
 });
 export type StationRecallRound = z.infer<typeof StationRecallRound>;
+
+/** One line of the active profile's pay table, for the station's help (`help.item.<item>`). */
+export const PayLine = z.strictObject({
+  item: z.string().min(1).max(32),
+  /** Winnings to stake, e.g. `3:2`, `0.95:1`; `-1:2` is half the stake lost (surrender). */
+  pays: z.string().min(3).max(16),
+  /** The rule the engine settles it by. */
+  rule: z.string().max(128),
+});
+export type PayLine = z.infer<typeof PayLine>;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { RoundView, StationBetting, StationDecision } from './round.js';
 import { MAX_STATIONS, MinorUnits } from './units.js';
 import { ServiceSessionFields } from './service.js';
-import { HistoryEntry, MAX_HISTORY, MAX_RECALL_ROUNDS, StationRecallRound, RoadsView } from './screen-extras.js';
+import { HistoryEntry, MAX_HISTORY, MAX_RECALL_ROUNDS, PayLine, StationRecallRound, RoadsView } from './screen-extras.js';
 
 /** Languages every screen offers; resource names of the catalogues in `locales/`. */
 export const Language = z.enum(['zh-Hant', 'pt', 'en']);
@@ -110,6 +110,8 @@ export const StationState = z.object({
   cashout: CashoutState.optional(),
   /** This station's last rounds from the ledger's recall, newest first (replay plays the first). */
   recall: z.array(StationRecallRound).max(MAX_RECALL_ROUNDS).optional(),
+  /** The active rule profile's pay table, for the help pages. */
+  payTable: z.array(PayLine).max(16).optional(),
 });
 export type StationState = z.infer<typeof StationState>;
 

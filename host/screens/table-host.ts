@@ -3,6 +3,7 @@ import {
   stationOf,
   type CommandBody,
   type Language,
+  type PayLine,
   type ProtocolError,
   type ViewName,
   type ViewState,
@@ -11,6 +12,7 @@ import type { TableConfig } from '../config/table-config.js';
 import type { FloorGate } from '../stations/station-floor.js';
 import type { ServiceHost } from '../service/service-host.js';
 import type { RoundController } from '../table/round-controller.js';
+import { payTable } from './pay-table.js';
 import type { ScreenExtras } from './screen-extras.js';
 
 export type ViewListener = (view: ViewName) => void;
@@ -77,6 +79,14 @@ export class TableHost {
     if (view === 'service') this.service?.screenGone();
   }
 
+  private pays: PayLine[] | null = null;
+
+  /** The help's pay table, from the rule profile (fixed while the host runs: a profile change needs a restart). */
+  private payLines(): PayLine[] {
+    this.pays ??= payTable(this.config.game, this.config.profile, this.config.profileOptions);
+    return this.pays;
+  }
+
   /** Every view this table has: the table display, one per configured station, service. */
   views(): ViewName[] {
     return ['table', ...this.config.stations.map((s) => `station/${s.station}` as const), 'service'];
@@ -121,6 +131,7 @@ export class TableHost {
         round: this.rounds?.view() ?? null,
         ...(this.floor ? { tilts: this.floor.notices(station), cashout: this.floor.cashout(station) } : {}),
         ...this.extras?.station(station),
+        payTable: this.payLines(),
       };
     }
     if (view === 'service') {

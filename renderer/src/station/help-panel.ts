@@ -52,6 +52,10 @@ export class HelpPanel extends Panel {
     this.rules.setActive(this.page === 'rules');
     this.pays.setActive(this.page === 'pays');
     const limits = t('table.limits', { min: s.limits.min, max: s.limits.max, currency: s.currency });
-    this.body.text = `${t(`help.${s.game}.${this.page}`)}\n\n${limits}`;
+    // The pay table is the active profile's own (host/screens/pay-table.ts), each line with its rule.
+    const pays = this.page === 'pays' && s.payTable?.length
+      ? s.payTable.map((l) => t('help.line', { item: t(`help.item.${l.item}`), pays: l.pays, rule: l.rule })).join('\n')
+      : t(`help.${s.game}.${this.page}`);
+    this.body.text = `${pays}\n\n${limits}`;
   }
 }
