@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CrashBreaker, isCrash } from './crash-policy.js';
 import { assignScreens, parseScreenMap } from './screen-map.js';
-import { isAppUrl, isBlockedKey, screenFileFor } from './security.js';
+import { isAppUrl, isBlockedKey, isServiceKey, screenFileFor } from './security.js';
 
 const display = (id: number) => ({ id, bounds: { x: (id - 1) * 1920, y: 0, width: 1920, height: 1080 } });
 
@@ -56,6 +56,17 @@ describe('lockdown', () => {
     assert.equal(k('F4', { alt: true }), true);
     assert.equal(k('a'), false);
     assert.equal(k('1'), false);
+  });
+
+  it('opens service mode only on Ctrl+Alt+Shift+S pressed down, and that combination is not a blocked key', () => {
+    const k = (key: string, mods: Partial<{ control: boolean; meta: boolean; alt: boolean; shift: boolean; type: string }> = {}) =>
+      isServiceKey({ key, control: false, meta: false, alt: false, shift: false, ...mods });
+    assert.equal(k('S', { control: true, alt: true, shift: true, type: 'keyDown' }), true);
+    assert.equal(k('s', { control: true, alt: true, shift: true }), true);
+    assert.equal(k('S', { control: true, alt: true, shift: true, type: 'keyUp' }), false);
+    assert.equal(k('s', { control: true, shift: true }), false);
+    assert.equal(k('s', { control: true }), false);
+    assert.equal(isBlockedKey({ key: 's', control: true, alt: true, shift: true, meta: false }), true, 'ctrl+s is blocked, so the combination never reaches a screen');
   });
 
   it('serves the one page for every screen path', () => {

@@ -8,7 +8,7 @@ import { HostReady, type ViewName } from '../protocol/index.js';
 import { CrashBreaker, isCrash } from './crash-policy.js';
 import { IPC } from './ipc-channels.js';
 import { assignScreens, parseScreenMap } from './screen-map.js';
-import { APP_HOST, APP_ORIGIN, APP_SCHEME, isAppUrl, isBlockedKey, SCREEN_CSP, screenFileFor } from './security.js';
+import { APP_HOST, APP_ORIGIN, APP_SCHEME, isAppUrl, isBlockedKey, isServiceKey, SCREEN_CSP, screenFileFor } from './security.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(app.isPackaged ? 1 : 2),
@@ -149,10 +149,16 @@ function lockDown(window: BrowserWindow): void {
   });
   contents.setWindowOpenHandler(() => ({ action: 'deny' }));
   contents.on('before-input-event', (e, input) => {
+    if (isServiceKey(input)) {
+      e.preventDefault();
+      toggleServiceWindow(window);
+      return;
+    }
     if (kiosk && isBlockedKey(input)) e.preventDefault();
   });
   window.on('close', (e) => {
-    if (kiosk && !quitting) e.preventDefault();
+    // The service window closes with its key combination; the table and stations never do.
+    if (kiosk && !quitting && !closingService.has(window)) e.preventDefault();
   });
   const breaker = new CrashBreaker();
   contents.on('render-process-gone', (_e, details) => {
@@ -164,32 +170,51 @@ function lockDown(window: BrowserWindow): void {
   contents.on('unresponsive', () => contents.forcefullyCrashRenderer());
 }
 
+function openScreenWindow(view: ViewName, bounds: Electron.Rectangle): BrowserWindow {
+  const window = new BrowserWindow({
+    ...bounds,
+    kiosk,
+    frame: !kiosk,
+    autoHideMenuBar: true,
+    backgroundColor: '#05140e',
+    webPreferences: {
+      preload: path.join(here, 'preload.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      devTools: !kiosk,
+      spellcheck: false,
+    },
+  });
+  lockDown(window);
+  const id = window.webContents.id;
+  windowsByContents.set(id, { view, window });
+  window.on('closed', () => windowsByContents.delete(id));
+  void window.loadURL(`${APP_ORIGIN}/${view}`);
+  return window;
+}
+
+const closingService = new WeakSet<BrowserWindow>();
+
+/** The service key combination: open service mode over the display it was pressed on, or close it. */
+function toggleServiceWindow(from: BrowserWindow): void {
+  const open = [...windowsByContents.values()].find((w) => w.view === 'service');
+  if (open) {
+    closingService.add(open.window);
+    open.window.close();
+    return;
+  }
+  const display = screen.getDisplayMatching(from.getBounds());
+  openScreenWindow('service', display.bounds).focus();
+}
+
 function openWindows(): void {
   const pinned = typeof values['screen-map'] === 'string' && values['screen-map'] ? parseScreenMap(values['screen-map']) : {};
   const wanted = typeof values.screens === 'string' ? values.screens.split(',').filter(Boolean) : [];
   const { windows, unplaced } = assignScreens(screen.getAllDisplays(), { screens: wanted, pinned });
   if (unplaced.length) console.error(`no display for: ${unplaced.join(', ')}`);
-  for (const { display, view } of windows) {
-    const window = new BrowserWindow({
-      ...display.bounds,
-      kiosk,
-      frame: !kiosk,
-      autoHideMenuBar: true,
-      backgroundColor: '#05140e',
-      webPreferences: {
-        preload: path.join(here, 'preload.cjs'),
-        contextIsolation: true,
-        sandbox: true,
-        nodeIntegration: false,
-        webSecurity: true,
-        devTools: !kiosk,
-        spellcheck: false,
-      },
-    });
-    lockDown(window);
-    windowsByContents.set(window.webContents.id, { view, window });
-    void window.loadURL(`${APP_ORIGIN}/${view}`);
-  }
+  for (const { display, view } of windows) openScreenWindow(view, display.bounds);
 }
 
 let quitting = false;

@@ -18,6 +18,16 @@ export function isAppUrl(url: string): boolean {
   }
 }
 
+/**
+ * The service key combination (Ctrl+Alt+Shift+S) opens or closes the service-mode window on the
+ * display where it was pressed (issue 9). A cabinet's key switch, wired to an I/O board, would send
+ * the same request; nothing of service mode is shown before a PIN sign-in either way.
+ */
+export function isServiceKey(input: { key: string; control: boolean; meta: boolean; alt: boolean; shift: boolean; type?: string }): boolean {
+  if (input.type !== undefined && input.type !== 'keyDown') return false;
+  return input.control && input.alt && input.shift && input.key.toLowerCase() === 's';
+}
+
 /** Keys that would reload, open devtools, zoom, close or full-screen-toggle a kiosk window. */
 export function isBlockedKey(input: { key: string; control: boolean; meta: boolean; alt: boolean; shift: boolean }): boolean {
   const mod = input.control || input.meta;
