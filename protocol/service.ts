@@ -135,6 +135,8 @@ export const TableRow = z.strictObject({
   roundId: Short,
   hold: Short.nullable(),
   newBets: z.boolean(),
+  /** Closed by a supervisor in service mode (new bets may also stop for other faults). */
+  closed: z.boolean().optional(),
 });
 
 const RoundCard = z.strictObject({ card: z.string().max(3), to: z.string().max(32) });

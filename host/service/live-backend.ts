@@ -131,6 +131,7 @@ export class LiveServiceBackend implements ServiceBackend {
       roundId: v.roundId,
       hold: v.hold,
       newBets: v.phase === 'betting' ? this.d.rounds.betting(first).open : !this.closed,
+      closed: this.closed,
     };
   }
 

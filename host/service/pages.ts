@@ -42,7 +42,7 @@ export function buildPage(b: ServiceBackend, req: PageRequest): ServicePage {
       return { page: 'config', items: b.config().slice(0, 128) };
     case 'holds': {
       const table = b.table();
-      return { page: 'holds', table, closed: !table.newBets };
+      return { page: 'holds', table, closed: table.closed ?? !table.newBets };
     }
     case 'cashout': {
       const pending = b.pendingHandpays();

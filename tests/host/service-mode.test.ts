@@ -189,7 +189,10 @@ describe('service mode on a live host', () => {
     await still({ kind: 'sync-retry' }, /^service\.failed\.refused$/);
     await still({ kind: 'program-hash' }, /^service\.done\.hashSame$/);
     await still({ kind: 'table-open', open: false }, /^service\.done\.tableClose$/);
+    assert.ok(running.floor.tilts.list().some((t) => t.kind === 'table-closed'), 'closing is a fault of its own');
+    assert.equal(running.rounds.betting(1).open, false, 'a closed table takes no bets');
     await still({ kind: 'table-open', open: true }, /^service\.done\.tableOpen$/);
+    assert.ok(!running.floor.tilts.list().some((t) => t.kind === 'table-closed'), 'reopened by the supervisor');
     await still({ kind: 'meter-clear', scope: 'station:1', authorisation: 'DICJ-1', reason: 'test' }, /^service\.done\.meterClear$/);
     assert.equal(ledger.meters('station:1').totalIn, 0, 'the meters were cleared');
     assert.equal(ledger.credit(1), 50_000, 'the credit meter is a balance, untouched by a meter clear');
