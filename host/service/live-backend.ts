@@ -130,7 +130,7 @@ export class LiveServiceBackend implements ServiceBackend {
       phase: v.phase,
       roundId: v.roundId,
       hold: v.hold,
-      newBets: v.phase === 'betting' ? this.d.rounds.betting(first).open : !this.closed,
+      newBets: v.phase === 'betting' ? this.d.rounds.betting(first).open : !this.d.floor.tilts.effects().newBetsStopped,
       closed: this.closed,
     };
   }
@@ -296,7 +296,8 @@ export class LiveServiceBackend implements ServiceBackend {
   }
 
   pendingHandpays(): PendingHandpay[] | null {
-    return this.d.floor.handpays.pending().slice(0, 16).map((p) => ({ station: p.station, amount: p.amount, requestTxId: p.requestTxId }));
+    // Every pending one (the page shows the first 16; a confirm looks its request up here).
+    return this.d.floor.handpays.pending().map((p) => ({ station: p.station, amount: p.amount, requestTxId: p.requestTxId }));
   }
 
   programHashAtStart(): string {

@@ -48,7 +48,7 @@ export function buildPage(b: ServiceBackend, req: PageRequest): ServicePage {
       const pending = b.pendingHandpays();
       return {
         page: 'cashout',
-        pending: pending ? pending.map((p) => ({ ...p, twoPerson: p.amount > b.twoPersonHandpayAbove })) : null,
+        pending: pending ? pending.slice(0, 16).map((p) => ({ ...p, twoPerson: p.amount > b.twoPersonHandpayAbove })) : null,
         cancelled: b.cancelledCredits(20),
         twoPersonAbove: b.twoPersonHandpayAbove,
       };

@@ -506,6 +506,8 @@ export class RoundController {
   }
 
   private advance(): void {
+    // Halted (a fault restored at start, a shoe alarm): nothing is decided or settled until it clears.
+    if (this.halted) return this.changed();
     const round = this.round;
     if (!round) return;
     const p = round.pending();
@@ -644,6 +646,11 @@ export class RoundController {
 
   private schedule(ms: number, fn: () => void): void {
     this.clearTimer();
+    // No countdown runs while the table is halted; setHalted(null) starts the step again.
+    if (this.halted) {
+      this.endsAt = null;
+      return;
+    }
     this.endsAt = this.deps.timers.now() + ms;
     this.timer = this.deps.timers.setTimeout(() => {
       this.timer = null;

@@ -70,11 +70,15 @@ export function onShoeEvent(tilts: TiltManager, e: ShoeEvent, shuffleDue: () => 
 export function watchHolds(tilts: TiltManager, rounds: RoundController): () => void {
   const look = () => {
     const hold = rounds.view().hold;
-    // A ledger hold (verification failed at start) is the ledger-integrity fault, not a card's.
-    if (hold && hold !== 'ledger') tilts.raise('card-hold', { detail: `round ${rounds.view().roundId}: ${hold}` });
-    else tilts.conditionGone('card-hold', undefined, 'hold resolved');
+    // A ledger hold after a failed verification at start is the ledger-integrity fault; one during
+    // play (a refused settlement, a failed write) is a hold like a card's, resolved by a void.
+    const covered = hold === 'ledger' && tilts.list().some((t) => t.kind === 'ledger-integrity');
+    if (hold && !covered) tilts.raise('card-hold', { detail: `round ${rounds.view().roundId}: ${hold}` });
+    else if (!hold) tilts.conditionGone('card-hold', undefined, 'hold resolved');
   };
-  look();
+  // No look now: at start the rounds are not resumed yet, and a restored card-hold would be
+  // journalled as resolved before the replay puts the hold back. Their first change comes with
+  // the resume (or the first betting window).
   return rounds.onChange(look);
 }
 

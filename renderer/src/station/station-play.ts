@@ -110,7 +110,13 @@ export class StationPlay extends Container {
     this.result.text = mine.length
       ? t('station.result', { net, currency: state.currency })
       : unplayed
-          .map((u) => t('station.unplayed', { bet: spotName(t, { bet: u.bet, min: u.min, max: u.min }), min: u.min, currency: state.currency, reason: t(`refusals.${u.reason ?? 'under-min'}`) }))
+          .map((u) => {
+            const bet = spotName(t, { bet: u.bet, min: u.min, max: u.min });
+            const reason = u.reason ?? 'under-min';
+            return reason === 'under-min'
+              ? t('station.unplayed', { bet, min: u.min, currency: state.currency, reason: t('refusals.under-min') })
+              : t('station.unplayedWhy', { bet, reason: t(`refusals.${reason}`) });
+          })
           .join('\n');
     this.result.style.fill = net > 0 ? '#7dff9a' : net < 0 ? '#ff8a8a' : COLORS.ivory;
     this.tick(now, t);
