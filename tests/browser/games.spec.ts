@@ -188,6 +188,8 @@ for (const game of ['blackjack', 'baccarat', 'war'] as const) {
         await press(s2, 'help-close');
       });
       expect(errors).toEqual([]);
+      // Closed, so the next test's screens do not share the software renderer with these.
+      await Promise.all([table, s1, s2].map((p) => p.close()));
     });
   });
 }
