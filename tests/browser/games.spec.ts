@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page, TestInfo } from '@playwright/test';
+import type { Page, TestInfo } from '@playwright/test';
 import { drawnCards, drawnTexts, expect, insertNote, press, test, waitForEvent, withKiosk, type Kiosk } from './kiosk-fixture.js';
 
 /**
@@ -20,16 +20,6 @@ async function shot(page: Page, testInfo: TestInfo, name: string): Promise<void>
   const file = path.join(shots, `${name}.png`);
   await page.screenshot({ path: file });
   await testInfo.attach(name, { path: file, contentType: 'image/png' });
-}
-
-async function open(browser: Browser, url: string, errors: string[]): Promise<Page> {
-  const page = await browser.newPage();
-  page.on('pageerror', (e) => errors.push(`${e.message} ${e.stack ?? ''}`));
-  // Three screens share one software renderer here: 15 frames a second is plenty to assert on.
-  const u = new URL(url);
-  u.searchParams.set('fps', '15');
-  await page.goto(u.toString());
-  return page;
 }
 
 async function buttonShown(page: Page, id: string): Promise<boolean> {
@@ -98,15 +88,16 @@ async function checkLayout(page: Page): Promise<void> {
 }
 
 for (const game of ['blackjack', 'baccarat', 'war'] as const) {
-  test(`${game}: two stations play a round, see it settle, replay it, in three languages`, async ({ browser }, testInfo) => {
+  test(`${game}: two stations play a round, see it settle, replay it, in three languages`, async ({ openScreen }, testInfo) => {
     // Generous for a loaded machine (four helpers on two cores took 5–8 min a game); idle is far less.
     test.setTimeout(600_000);
     const args = ['--game', game, '--sim-controls', '--seed', '11', '--betting-seconds', '30', '--decision-seconds', '8', '--results-seconds', '60'];
     await withKiosk(args, async (kiosk: Kiosk) => {
       const errors: string[] = [];
-      const table = await open(browser, kiosk.screens['table']!, errors);
-      const s1 = await open(browser, kiosk.screens['station/1']!, errors);
-      const s2 = await open(browser, kiosk.screens['station/2']!, errors);
+      // Three screens share one software renderer here: 15 frames a second is plenty to assert on.
+      const table = await openScreen(kiosk.screens['table']!, { fps: 15, errors });
+      const s1 = await openScreen(kiosk.screens['station/1']!, { fps: 15, errors });
+      const s2 = await openScreen(kiosk.screens['station/2']!, { fps: 15, errors });
       await waitForEvent(table, 'snapshot:table');
       await waitForEvent(s1, 'snapshot:station/1');
       await waitForEvent(s2, 'snapshot:station/2');
@@ -188,8 +179,6 @@ for (const game of ['blackjack', 'baccarat', 'war'] as const) {
         await press(s2, 'help-close');
       });
       expect(errors).toEqual([]);
-      // Closed, so the next test's screens do not share the software renderer with these.
-      await Promise.all([table, s1, s2].map((p) => p.close()));
     });
   });
 }

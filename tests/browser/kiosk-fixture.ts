@@ -35,18 +35,47 @@ async function launchKiosk(extra: string[] = []): Promise<{ kiosk: Kiosk; child:
 
 export async function withKiosk(extra: string[], use: (k: Kiosk) => Promise<void>): Promise<void> {
   const { kiosk, child, dataDir } = await launchKiosk(extra);
-  await use(kiosk);
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
-  rmSync(dataDir, { recursive: true, force: true });
+  try {
+    await use(kiosk);
+  } finally {
+    // A failed test must not leave its kiosk dealing in the background of the next ones.
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
-export const test = base.extend<{ pageErrors: string[] }, { kiosk: Kiosk; baccaratKiosk: Kiosk }>({
+/**
+ * Opens an extra screen (a page of its own) for one test. Every page it opened is closed when
+ * the test ends, passed or failed: all pages share one software renderer, and a page left open
+ * keeps drawing its table into the tests after it.
+ */
+export type OpenScreen = (url: string, options?: { fps?: number; errors?: string[] }) => Promise<Page>;
+
+export const test = base.extend<{ pageErrors: string[]; openScreen: OpenScreen; baccaratKiosk: Kiosk }, { kiosk: Kiosk }>({
   // Playwright reads a fixture's dependencies from its destructuring pattern: none here.
   // eslint-disable-next-line no-empty-pattern
   kiosk: [async ({}, use) => withKiosk([], use), { scope: 'worker' }],
+  // Per test: a kiosk that deals coups on its own must stop with the test that used it.
   // eslint-disable-next-line no-empty-pattern
-  baccaratKiosk: [async ({}, use) => withKiosk(['--game', 'baccarat', '--sim-controls', '--seed', '5', '--betting-seconds', '12', '--results-seconds', '30'], use), { scope: 'worker' }],
+  baccaratKiosk: async ({}, use) => withKiosk(['--game', 'baccarat', '--sim-controls', '--seed', '5', '--betting-seconds', '12', '--results-seconds', '30'], use),
+  openScreen: async ({ browser }, use) => {
+    const opened: Page[] = [];
+    await use(async (url, options = {}) => {
+      const page = await browser.newPage();
+      opened.push(page);
+      const errors = options.errors;
+      if (errors) page.on('pageerror', (e) => errors.push(`${e.message} ${e.stack ?? ''}`));
+      const u = new URL(url);
+      if (options.fps) u.searchParams.set('fps', String(options.fps));
+      await page.goto(u.toString());
+      return page;
+    });
+    await Promise.all(opened.map((p) => p.close()));
+  },
   pageErrors: async ({ page }, use) => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(`${e.message} ${e.stack ?? ''}`));
@@ -61,7 +90,8 @@ export { expect };
 
 /** Waits for a named screen event (never a sleep). */
 export async function waitForEvent(page: Page, name: string): Promise<void> {
-  await page.waitForFunction((n) => window.__kiosk?.events.includes(n) ?? false, name);
+  // Polled on a timer, not on animation frames: a starved software renderer delays frames.
+  await page.waitForFunction((n) => window.__kiosk?.events.includes(n) ?? false, name, { polling: 200 });
 }
 
 /** The strings drawn on the canvas, with non-breaking spaces made plain for comparison. */

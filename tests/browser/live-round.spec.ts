@@ -13,16 +13,13 @@ async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise
 }
 
 test('a baccarat coup: a note credits station 1, a banker bet, cards appear on the table as read, the result is paid', async ({
-  browser,
+  openScreen,
   baccaratKiosk,
 }, testInfo) => {
   const errors: string[] = [];
   test.setTimeout(180_000);
-  const table = await browser.newPage();
-  const station = await browser.newPage();
-  for (const p of [table, station]) p.on('pageerror', (e) => errors.push(`${e.message} ${e.stack ?? ''}`));
-  await table.goto(baccaratKiosk.screens['table']!);
-  await station.goto(baccaratKiosk.screens['station/1']!);
+  const table = await openScreen(baccaratKiosk.screens['table']!, { errors });
+  const station = await openScreen(baccaratKiosk.screens['station/1']!, { errors });
   await waitForEvent(table, 'snapshot:table');
   await waitForEvent(station, 'snapshot:station/1');
 
