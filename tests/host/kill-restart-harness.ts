@@ -1,5 +1,3 @@
-/// <reference lib="dom" />
-// (DOM types: the renderer's HostClient below is type-checked with them, as in the renderer.)
 // The harness of the kill-and-restart tests (kill-restart-<game>.test.ts), issue 7 §6. Not random points: the
 // host child kills itself with SIGKILL right after the k-th journal entry of its first round
 // (host/recovery/kill-switch.ts), for k = 1, 2, … until the round has no k-th entry. Each time a

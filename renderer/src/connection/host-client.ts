@@ -8,7 +8,7 @@ import {
   type ViewName,
   type ViewState,
 } from '../../../protocol/index.js';
-import type { Transport } from './transport.js';
+import type { Transport } from './transport-contract.js';
 
 export interface HostClientEvents {
   snapshot(view: ViewName, version: number, state: ViewState): void;

@@ -1,10 +1,7 @@
-/** How a screen reaches the host: a WebSocket in browser mode, a MessagePort inside Electron. */
-export interface Transport {
-  send(text: string): void;
-  onMessage(handler: (data: unknown) => void): void;
-  onClose(handler: () => void): void;
-  close(): void;
-}
+// The browser's two ways to reach the host: a WebSocket in browser mode, a MessagePort inside Electron.
+import type { Transport } from './transport-contract.js';
+
+export type { Transport };
 
 export function webSocketTransport(url: string): Promise<Transport> {
   return new Promise((resolve, reject) => {
