@@ -4,6 +4,7 @@
 // shuffle so runs are reproducible.
 import { asciiBytes } from '../bytes.js';
 import { ByteDevice } from '../sim/device-side.js';
+import { PowerSwitch } from '../sim/power-switch.js';
 import { WireFaults } from '../sim/wire-faults.js';
 import { LINE_8N1_9600, type LineSettings } from '../transport/byte-port.js';
 import type { WireFault } from '../billacceptor/sim-controls.js';
@@ -53,7 +54,7 @@ export class ShoeSimulator extends ByteDevice implements ShoeSimControls {
   private readonly wire = new WireFaults();
   private readonly retransmitMs: number;
   private readonly serial: string;
-  private isPowered = true;
+  private readonly power = new PowerSwitch({ lost: () => this.parser.reset(), restored: () => this.powerUp() });
   private lid = false;
   private isLocked = false;
   private burn = false;
@@ -68,7 +69,6 @@ export class ShoeSimulator extends ByteDevice implements ShoeSimControls {
   private lastFrame: Uint8Array | null = null;
   private lastCmd: { seq: number; result: Uint8Array } | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
-  private restoreTimer: ReturnType<typeof setTimeout> | null = null;
   /** Host frames received (tests). */
   readonly received: ShoeFrame[] = [];
 
@@ -83,7 +83,7 @@ export class ShoeSimulator extends ByteDevice implements ShoeSimControls {
   }
 
   get powered(): boolean {
-    return this.isPowered;
+    return this.power.isOn;
   }
   get locked(): boolean {
     return this.isLocked;
@@ -124,7 +124,7 @@ export class ShoeSimulator extends ByteDevice implements ShoeSimControls {
   }
 
   drawCard(options: { card?: CardCode; quality?: number } = {}): CardCode | null {
-    if (this.isLocked || !this.isPowered) return null;
+    if (this.isLocked || !this.power.isOn) return null;
     const card = options.card ?? this.order[this.pos];
     if (!card) return null;
     this.pos++;
@@ -143,7 +143,7 @@ export class ShoeSimulator extends ByteDevice implements ShoeSimControls {
   }
 
   drawUnreadable(reason = 1): void {
-    if (this.isLocked || !this.isPowered) return;
+    if (this.isLocked || !this.power.isOn) return;
     this.pos++;
     this.event(MSG.CARD_UNREADABLE, [...u16(this.pos), reason, this.burn ? 1 : 0], '[Game]<Game>');
   }
@@ -154,13 +154,13 @@ export class ShoeSimulator extends ByteDevice implements ShoeSimControls {
   }
 
   private emitCardAgain(card: CardCode): void {
-    if (this.isLocked || !this.isPowered) return;
+    if (this.isLocked || !this.power.isOn) return;
     this.pos++;
     this.emitCard(card, 95, false);
   }
 
   drawWrongDeck(card: CardCode = 'AS'): void {
-    if (this.isLocked || !this.isPowered) return;
+    if (this.isLocked || !this.power.isOn) return;
     this.pos++;
     this.emitCard(card, 90, true);
   }
@@ -193,23 +193,21 @@ export class ShoeSimulator extends ByteDevice implements ShoeSimControls {
   }
 
   powerCut(restoreAfterMs?: number): void {
-    this.isPowered = false;
-    this.parser.reset();
-    if (restoreAfterMs !== undefined) this.restoreTimer = setTimeout(() => this.powerOn(), restoreAfterMs);
+    this.power.cut(restoreAfterMs !== undefined ? { restoreAfterMs } : {});
   }
 
   powerOn(): void {
-    if (this.restoreTimer) clearTimeout(this.restoreTimer);
-    this.restoreTimer = null;
-    if (this.isPowered) return;
-    this.isPowered = true;
+    this.power.restore();
+  }
+
+  private powerUp(): void {
     if (this.protocol === 'framed') this.send(this.hello());
     this.arm();
   }
 
   // ── wire ──────────────────────────────────────────────────────────────────
   private send(bytes: Uint8Array): void {
-    if (!this.isPowered) return;
+    if (!this.power.isOn) return;
     const b = this.wire.apply(bytes);
     if (b) this.transmit(b);
   }
@@ -217,7 +215,7 @@ export class ShoeSimulator extends ByteDevice implements ShoeSimControls {
   private event(type: number, payload: number[], asciiLine: string): void {
     if (this.protocol === 'ascii') {
       // Lock state has no ASCII form (the stream is one-way).
-      if (this.isPowered && asciiLine) this.send(asciiBytes(`${asciiLine}\r\n`));
+      if (this.power.isOn && asciiLine) this.send(asciiBytes(`${asciiLine}\r\n`));
       return;
     }
     this.seq = nextSeq(this.seq);
@@ -234,7 +232,7 @@ export class ShoeSimulator extends ByteDevice implements ShoeSimControls {
     this.timer = setTimeout(() => {
       this.timer = null;
       if (this.queue.length === 0) return;
-      if (this.isPowered && this.attached) for (const q of this.queue) this.send(q.frame);
+      if (this.power.isOn && this.attached) for (const q of this.queue) this.send(q.frame);
       this.arm();
     }, this.retransmitMs);
     this.timer.unref?.();
@@ -246,7 +244,7 @@ export class ShoeSimulator extends ByteDevice implements ShoeSimControls {
   }
 
   receive(bytes: Uint8Array): void {
-    if (!this.isPowered || this.protocol !== 'framed') return;
+    if (!this.power.isOn || this.protocol !== 'framed') return;
     for (const f of this.parser.push(bytes)) {
       this.received.push(f);
       this.handle(f);

@@ -3,6 +3,7 @@
 // Behaviour it models (research note §1.2): power-up codes 0x40/0x41/0x42 by where a note was at
 // the cut, RESET → INITIALIZE, settings echoed, VEND VALID repeated until the host's ACK.
 import { ByteDevice } from '../../sim/device-side.js';
+import { PowerSwitch } from '../../sim/power-switch.js';
 import { WireFaults } from '../../sim/wire-faults.js';
 import { LINE_8E1_9600, type LineSettings } from '../../transport/byte-port.js';
 import { NOTE_FACE_VALUES, type Currency } from '../notes.js';
@@ -57,7 +58,7 @@ export class Id003Simulator extends ByteDevice implements BillAcceptorSimControl
   private readonly countryCode: number;
   private readonly initPolls: number;
 
-  private isPowered = true;
+  private readonly power = new PowerSwitch<BillStep>({ lost: () => this.parser.reset(), restored: () => this.powerUp() });
   private st: State = 'power-up';
   private powerUpCode: number = STATUS.POWER_UP;
   private initLeft = 0;
@@ -67,8 +68,6 @@ export class Id003Simulator extends ByteDevice implements BillAcceptorSimControl
   private note: NoteInside | null = null;
   private queue: NoteInside[] = [];
   private fault: { code: number; data?: number } | null = null;
-  private cutAt: { step: BillStep; restoreAfterMs?: number } | null = null;
-  private restoreTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly cash: number[] = [];
   private readonly back: number[] = [];
   private readonly stuck: number[] = [];
@@ -86,7 +85,7 @@ export class Id003Simulator extends ByteDevice implements BillAcceptorSimControl
 
   // ── controls ──────────────────────────────────────────────────────────────
   get powered(): boolean {
-    return this.isPowered;
+    return this.power.isOn;
   }
   get cashbox(): readonly number[] {
     return this.cash;
@@ -143,24 +142,14 @@ export class Id003Simulator extends ByteDevice implements BillAcceptorSimControl
   }
 
   powerCut(options: { at?: BillStep; restoreAfterMs?: number } = {}): void {
-    if (options.at) {
-      this.cutAt = { step: options.at, ...(options.restoreAfterMs !== undefined ? { restoreAfterMs: options.restoreAfterMs } : {}) };
-      return;
-    }
-    this.cutNow(options.restoreAfterMs);
-  }
-
-  private cutNow(restoreAfterMs?: number): void {
-    this.isPowered = false;
-    this.parser.reset();
-    if (restoreAfterMs !== undefined) this.restoreTimer = setTimeout(() => this.powerOn(), restoreAfterMs);
+    this.power.cut(options);
   }
 
   powerOn(): void {
-    if (this.restoreTimer) clearTimeout(this.restoreTimer);
-    this.restoreTimer = null;
-    if (this.isPowered) return;
-    this.isPowered = true;
+    this.power.restore();
+  }
+
+  private powerUp(): void {
     this.fault = null;
     this.inhibited = true;
     if (!this.note) this.powerUpCode = STATUS.POWER_UP;
@@ -179,7 +168,7 @@ export class Id003Simulator extends ByteDevice implements BillAcceptorSimControl
 
   // ── wire ──────────────────────────────────────────────────────────────────
   receive(bytes: Uint8Array): void {
-    if (!this.isPowered) return;
+    if (!this.power.isOn) return;
     for (const f of this.parser.push(bytes)) {
       this.received.push(f);
       this.handle(f);
@@ -308,10 +297,8 @@ export class Id003Simulator extends ByteDevice implements BillAcceptorSimControl
 
   private step(): void {
     const reported = STEP_OF[this.st];
-    if (!this.fault && reported && this.cutAt?.step === reported) {
-      const r = this.cutAt.restoreAfterMs;
-      this.cutAt = null;
-      this.cutNow(r);
+    if (!this.fault && this.power.armedFor(reported)) {
+      this.power.fireArmed();
       return;
     }
     if (this.fault) return;

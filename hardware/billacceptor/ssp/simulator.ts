@@ -3,6 +3,7 @@
 // last reply without executing); a power cut leaves SLAVE RESET plus NOTE CLEARED FROM FRONT /
 // INTO CASHBOX for the first poll, with all channels inhibited. Facts: docs/protocols/ssp.md.
 import { ByteDevice } from '../../sim/device-side.js';
+import { PowerSwitch } from '../../sim/power-switch.js';
 import { WireFaults } from '../../sim/wire-faults.js';
 import { LINE_8N2_9600, type LineSettings } from '../../transport/byte-port.js';
 import { NOTE_FACE_VALUES, type Currency } from '../notes.js';
@@ -50,7 +51,7 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
   private modulus: bigint | null = null;
   private essp: EsspSession | null = null;
 
-  private isPowered = true;
+  private readonly power = new PowerSwitch<BillStep>({ lost: () => this.parser.reset(), restored: () => this.boot() });
   private lastSeq: number | null = null;
   private lastReply: Uint8Array | null = null;
   private protocolVersion = 4;
@@ -62,8 +63,6 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
   private queue: { channel: number; denomination: number; reject: boolean }[] = [];
   private fault: 'jam' | 'full' | 'removed' | 'failed' | null = null;
   private fraud = false;
-  private cutAt: { step: BillStep; restoreAfterMs?: number } | null = null;
-  private restoreTimer: ReturnType<typeof setTimeout> | null = null;
   private lastCommandAt = Date.now();
   private readonly cash: number[] = [];
   private readonly back: number[] = [];
@@ -90,7 +89,7 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
   }
 
   get powered(): boolean {
-    return this.isPowered;
+    return this.power.isOn;
   }
   get cashbox(): readonly number[] {
     return this.cash;
@@ -143,25 +142,11 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
   }
 
   powerCut(options: { at?: BillStep; restoreAfterMs?: number } = {}): void {
-    if (options.at) {
-      this.cutAt = { step: options.at, ...(options.restoreAfterMs !== undefined ? { restoreAfterMs: options.restoreAfterMs } : {}) };
-      return;
-    }
-    this.cutNow(options.restoreAfterMs);
-  }
-
-  private cutNow(restoreAfterMs?: number): void {
-    this.isPowered = false;
-    this.parser.reset();
-    if (restoreAfterMs !== undefined) this.restoreTimer = setTimeout(() => this.powerOn(), restoreAfterMs);
+    this.power.cut(options);
   }
 
   powerOn(): void {
-    if (this.restoreTimer) clearTimeout(this.restoreTimer);
-    this.restoreTimer = null;
-    if (this.isPowered) return;
-    this.isPowered = true;
-    this.boot();
+    this.power.restore();
   }
 
   /** Power-up or RESET: the note in the path is cleared, and reported with the first poll. */
@@ -198,7 +183,7 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
   private creditFault: { kind: WireFault; count: number } | null = null;
 
   receive(bytes: Uint8Array): void {
-    if (!this.isPowered) return;
+    if (!this.power.isOn) return;
     for (const f of this.parser.push(bytes)) {
       this.received.push(f);
       if ((f.seqId & 0x7f) !== this.address) continue;
@@ -360,7 +345,7 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
           this.note = null;
         }
         this.phase = 'idle';
-        if (this.cutAt?.step === 'credit' || this.cutAt?.step === 'stacked') this.pendingCut = true;
+        if (this.power.armedFor('credit') || this.power.armedFor('stacked')) this.pendingCut = true;
         break;
       case 'rejecting':
         out.push(EVENT.REJECTED);
@@ -378,11 +363,9 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
   /** Mechanism steps after a POLL was answered (and power cuts armed on the step just reported). */
   private afterPoll(): void {
     const reported = STEP_OF[this.phase];
-    if (this.pendingCut || (reported && this.cutAt?.step === reported && !this.fault)) {
-      const r = this.cutAt?.restoreAfterMs;
-      this.cutAt = null;
+    if (this.pendingCut || (this.power.armedFor(reported) && !this.fault)) {
       this.pendingCut = false;
-      this.cutNow(r);
+      this.power.fireArmed();
       return;
     }
     if (this.fault || this.fraud) return;
