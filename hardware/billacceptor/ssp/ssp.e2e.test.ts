@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { openBillAcceptor, type OpenedBillAcceptor } from '../../open.js';
+import { FAST, acceptorRig, sum, untilEnabled, wireDamageRun, type RigOptions } from '../acceptor-rig.js';
 import { EventRecorder } from '../../sim/recorder.js';
 import { FakeUsbBus } from '../../transport/fake-usb.js';
 import { LINE_8N2_9600 } from '../../transport/byte-port.js';
@@ -13,25 +13,8 @@ import { CMD } from './constants.js';
 import { SspBillAcceptor } from './driver.js';
 import { SspSimulator } from './simulator.js';
 
-const FAST = { pollIntervalMs: 2, replyTimeoutMs: 60, reconnectBaseMs: 5, reconnectMaxMs: 40, usbReadTimeoutMs: 30, escrowTimeoutMs: 400 };
-
-function rig(extra: Partial<Parameters<typeof openBillAcceptor>[1]> = {}) {
-  const credits: Credit[] = [];
-  const rec = new EventRecorder<BillAcceptorEvent>();
-  const dev: OpenedBillAcceptor = openBillAcceptor('sim', {
-    protocol: 'ssp',
-    currency: 'MOP',
-    enabled: true,
-    ...FAST,
-    onCredit: (c) => void credits.push(c),
-    ...extra,
-  });
-  dev.on(rec.listener);
-  const sim = dev.simulator as NonNullable<OpenedBillAcceptor['simulator']> & SspSimulator;
-  return { dev, sim, rec, credits };
-}
-const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
-const enabled = (r: ReturnType<typeof rig>) => r.rec.until(() => r.rec.of('idle').some((e) => e.enabled), 3000, 'enabled');
+const rig = (extra: RigOptions = {}) => acceptorRig('ssp', 'MOP', extra);
+const enabled = untilEnabled;
 
 describe('SSP end to end over the fake CDC-ACM bridge', () => {
   it('sync, setup, inhibits and enable; credits at NOTE CREDIT once; line 8N2', async () => {
@@ -252,25 +235,7 @@ describe('SSP end to end over the fake CDC-ACM bridge', () => {
       fc.asyncProperty(
         fc.array(fc.constantFrom(10, 100, 1000), { minLength: 1, maxLength: 3 }),
         fc.array(fc.tuple(fc.constantFrom(...kinds), fc.integer({ min: 0, max: 30 })), { maxLength: 6 }),
-        async (notes, faults) => {
-          const r = rig();
-          try {
-            await enabled(r);
-            let polls = 0;
-            const plan = [...faults].sort((a, b) => a[1] - b[1]);
-            const iv = setInterval(() => {
-              polls++;
-              while (plan.length && plan[0]![1] <= polls) r.sim.wireFault(plan.shift()![0]);
-            }, 3);
-            for (const n of notes) r.sim.insertNote(n);
-            await r.rec.until(() => r.sim.cashbox.length + r.sim.returned.length === notes.length && r.credits.length === r.sim.cashbox.length, 8000, 'settled');
-            clearInterval(iv);
-            assert.equal(sum(r.credits.map((c) => c.amount)), sum(r.sim.cashbox) * 100);
-            assert.equal(new Set(r.credits.map((c) => c.escrowId)).size, r.credits.length);
-          } finally {
-            await r.dev.close();
-          }
-        },
+        async (notes, faults) => wireDamageRun(rig(), notes, faults),
       ),
       { numRuns: 8 },
     );
