@@ -74,5 +74,7 @@ export const PayLine = z.strictObject({
   pays: z.string().min(3).max(16),
   /** The rule the engine settles it by. */
   rule: z.string().max(128),
+  /** An additional bet (額外投注, Macau 2009 Art. 13): shown on its own help page. */
+  side: z.literal(true).optional(),
 });
 export type PayLine = z.infer<typeof PayLine>;

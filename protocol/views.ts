@@ -111,7 +111,7 @@ export const StationState = z.object({
   /** This station's last rounds from the ledger's recall, newest first (replay plays the first). */
   recall: z.array(StationRecallRound).max(MAX_RECALL_ROUNDS).optional(),
   /** The active rule profile's pay table, for the help pages. */
-  payTable: z.array(PayLine).max(16).optional(),
+  payTable: z.array(PayLine).max(32).optional(),
 });
 export type StationState = z.infer<typeof StationState>;
 

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import en from '../../locales/en.json' with { type: 'json' };
+import pt from '../../locales/pt.json' with { type: 'json' };
+import zh from '../../locales/zh-Hant.json' with { type: 'json' };
 import { payTable } from './pay-table.js';
 
 const pays = (lines: ReturnType<typeof payTable>) => Object.fromEntries(lines.map((l) => [l.item, l.pays]));
@@ -26,5 +29,39 @@ describe('the help pay table comes from the active profile', () => {
     const w = payTable('war', 'macau');
     assert.equal(pays(w).tieBet, '10:1');
     assert.equal(w.find((l) => l.item === 'tieBet')?.rule, 'macau-war art.7 n.3');
+  });
+
+  it('blackjack lists the additional bets the table offers at the odds of Art. 14, on their own page', () => {
+    const m = payTable('blackjack', 'macau-2009');
+    const side = m.filter((l) => l.side);
+    assert.deepEqual(pays(side), { anyPair: '11:1', sevensTwo: '50:1', sevensTwoSuited: '150:1', sevensThree: '500:1', sevensThreeSuited: '5000:1', over13: '1:1', under13: '1:1' });
+    assert.equal(side.find((l) => l.item === 'sevensThreeSuited')?.rule, 'macau-2009 art.13 2), art.14 n.2');
+    // Perfect pairs needs the DICJ's authorisation (Art. 21 n.3): listed only when the table has it.
+    assert.equal(pays(m).perfectPairMixed, undefined);
+    const pp = payTable('blackjack', 'macau-2009', { perfectPairs: true });
+    assert.deepEqual([pays(pp).perfectPairMixed, pays(pp).perfectPairColoured, pays(pp).perfectPairPerfect], ['5:1', '12:1', '25:1']);
+    const off = payTable('blackjack', 'macau-2009', { anyPair: false, sevens: false, overUnder13: false });
+    assert.deepEqual(off.filter((l) => l.side), []);
+    assert.deepEqual(payTable('blackjack', 'portugal-2001').filter((l) => l.side), []);
+  });
+
+  it('the Art. 15 special prize says whether it replaces the bet\'s result or comes on top of it', () => {
+    assert.equal(payTable('blackjack', 'macau-2009').find((l) => l.item.startsWith('special678'))?.item, 'special678');
+    assert.equal(payTable('blackjack', 'portugal-2001').find((l) => l.item.startsWith('special678'))?.item, 'special678Extra');
+    assert.equal(payTable('blackjack', 'macau-2009', { bonus678: 'none' }).find((l) => l.item.startsWith('special678')), undefined);
+  });
+
+  it('every line of every profile has its name in each language', () => {
+    const all = [
+      ...payTable('baccarat', 'macau-commission'),
+      ...payTable('baccarat', 'macau-no-commission'),
+      ...payTable('war', 'macau'),
+      ...(['macau-2009', 'macau-2004', 'portugal-2001'] as const).flatMap((p) => payTable('blackjack', p)),
+      ...payTable('blackjack', 'macau-2009', { perfectPairs: true }),
+    ];
+    for (const [lang, catalogue] of [['en', en], ['pt', pt], ['zh-Hant', zh]] as const) {
+      const names: Record<string, string> = catalogue.help.item;
+      for (const l of all) assert.ok(names[l.item], `${lang}: help.item.${l.item}`);
+    }
   });
 });

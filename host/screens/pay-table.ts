@@ -1,6 +1,7 @@
 import { baccaratProfile } from '../../engine/baccarat/profiles.js';
 import { ref } from '../../engine/blackjack/refs.js';
 import { describeRules, resolveRules, type ProfileId } from '../../engine/blackjack/rules.js';
+import { ANY_PAIR_PAYS, OVER_UNDER_PAYS, PERFECT_PAIRS_PAYS, SEVENS_PAYS } from '../../engine/blackjack/side-bets.js';
 import { WAR_RULES, warProfile } from '../../engine/war/profiles.js';
 import type { PayLine } from '../../protocol/index.js';
 
@@ -49,5 +50,31 @@ export function payTable(game: 'blackjack' | 'baccarat' | 'war', profile: string
   ];
   if (r.fiveCardHalfPay.value === true) lines.push({ item: 'fiveCard', pays: '1:2', rule: ref(id, 'fiveCard') });
   if (r.surrender.value !== 'none') lines.push({ item: 'surrender', pays: '-1:2', rule: ref(id, 'surrender') });
+  // Art. 15: three times the bet, instead of the main result or on top of it as the profile says.
+  if (r.bonus678.value !== 'none') lines.push({ item: r.bonus678.value === 'in-addition' ? 'special678Extra' : 'special678', pays: '3:1', rule: ref(id, 'special678') });
+  return [...lines, ...sideBetLines(id, r)];
+}
+
+/** The additional bets the table offers (Art. 13), each at the odds Art. 14 gives it. */
+function sideBetLines(id: ProfileId, r: ReturnType<typeof describeRules>): PayLine[] {
+  const side = (item: string, win: number, key: Parameters<typeof ref>[1]): PayLine => ({ item, pays: ratio(win, 1), rule: ref(id, key), side: true });
+  const lines: PayLine[] = [];
+  if (r.anyPair.value === true) lines.push(side('anyPair', ANY_PAIR_PAYS, 'anyPair'));
+  if (r.sevens.value === true) {
+    lines.push(
+      side('sevensTwo', SEVENS_PAYS.two, 'sevens'),
+      side('sevensTwoSuited', SEVENS_PAYS.twoSuited, 'sevens'),
+      side('sevensThree', SEVENS_PAYS.three, 'sevens'),
+      side('sevensThreeSuited', SEVENS_PAYS.threeSuited, 'sevens'),
+    );
+  }
+  if (r.overUnder13.value === true) lines.push(side('over13', OVER_UNDER_PAYS, 'overUnder'), side('under13', OVER_UNDER_PAYS, 'overUnder'));
+  if (r.perfectPairs.value === true) {
+    lines.push(
+      side('perfectPairMixed', PERFECT_PAIRS_PAYS.mixed, 'perfectPairs'),
+      side('perfectPairColoured', PERFECT_PAIRS_PAYS.coloured, 'perfectPairs'),
+      side('perfectPairPerfect', PERFECT_PAIRS_PAYS.perfect, 'perfectPairs'),
+    );
+  }
   return lines;
 }

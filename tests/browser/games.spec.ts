@@ -176,6 +176,18 @@ for (const game of ['blackjack', 'baccarat', 'war'] as const) {
         await setLanguage(s2, 'pt');
         await expect.poll(async () => (await drawnTexts(s2)).some((t) => t.startsWith('Ajuda · ')), { timeout: 10_000 }).toBe(true);
         await shot(s2, testInfo, `${game}-station-2-help-pt`);
+        await press(s2, 'help-pays');
+        await expect.poll(async () => (await drawnTexts(s2)).some((t) => /: \d/.test(t) && t.includes(`${game === 'baccarat' ? 'macau-baccarat' : game === 'war' ? 'macau-war' : 'macau-2009'} art.`)), { timeout: 10_000 }).toBe(true);
+        await shot(s2, testInfo, `${game}-station-2-pays-pt`);
+        if (game === 'blackjack') {
+          // The additional bets (Art. 13–14) have a page of their own; its lines must fit above the buttons.
+          await press(s2, 'help-side');
+          await expect.poll(async () => (await drawnTexts(s2)).some((t) => t.includes('Três «7» do mesmo naipe: 5000:1')), { timeout: 10_000 }).toBe(true);
+          await shot(s2, testInfo, `${game}-station-2-side-bets-pt`);
+          await checkLayout(s2);
+        } else {
+          expect(await s2.evaluate(() => window.__kiosk?.bounds('help-side') ?? null)).toBeNull();
+        }
         await press(s2, 'help-close');
       });
       expect(errors).toEqual([]);

@@ -4,12 +4,18 @@ import type { Rect } from '../felt/felt-layout.js';
 import { Button } from '../ui/button.js';
 import { Panel } from './panel.js';
 
-/** Help: the game's rules and its pay table in the player's language, with the table's limits. */
+type HelpPage = 'rules' | 'pays' | 'side';
+
+/**
+ * Help: the game's rules, its pay table and, where the table offers them, the additional bets
+ * (額外投注) on a page of their own, in the player's language, with the table's limits.
+ */
 export class HelpPanel extends Panel {
-  private page: 'rules' | 'pays' = 'rules';
+  private page: HelpPage = 'rules';
   private readonly body: ReturnType<Panel['block']>;
   private readonly rules: Button;
   private readonly pays: Button;
+  private readonly side: Button;
   private state: StationState | null = null;
   private t: TFunction | null = null;
 
@@ -19,9 +25,11 @@ export class HelpPanel extends Panel {
     const y = area.y + area.height - 124;
     this.rules = new Button('help-rules', 260, 100, () => this.show('rules'));
     this.pays = new Button('help-pays', 260, 100, () => this.show('pays'));
+    this.side = new Button('help-side', 260, 100, () => this.show('side'));
     this.rules.position.set(area.x + 30, y);
     this.pays.position.set(area.x + 310, y);
-    this.addChild(this.rules, this.pays);
+    this.side.position.set(area.x + 590, y);
+    this.addChild(this.rules, this.pays, this.side);
   }
 
   open(): void {
@@ -36,7 +44,7 @@ export class HelpPanel extends Panel {
     if (this.visible) this.draw();
   }
 
-  private show(page: 'rules' | 'pays'): void {
+  private show(page: HelpPage): void {
     this.page = page;
     this.draw();
   }
@@ -49,13 +57,21 @@ export class HelpPanel extends Panel {
     this.closeButton.setLabel(t('recall.close'));
     this.rules.setLabel(t('help.rules'));
     this.pays.setLabel(t('help.pays'));
+    this.side.setLabel(t('help.side'));
+    const table = s.payTable ?? [];
+    const sideLines = table.filter((l) => l.side);
+    // A table without additional bets has no third page (and a stale one falls back to the rules).
+    this.side.visible = sideLines.length > 0;
+    if (this.page === 'side' && !sideLines.length) this.page = 'rules';
     this.rules.setActive(this.page === 'rules');
     this.pays.setActive(this.page === 'pays');
+    this.side.setActive(this.page === 'side');
     const limits = t('table.limits', { min: s.limits.min, max: s.limits.max, currency: s.currency });
     // The pay table is the active profile's own (host/screens/pay-table.ts), each line with its rule.
-    const pays = this.page === 'pays' && s.payTable?.length
-      ? s.payTable.map((l) => t('help.line', { item: t(`help.item.${l.item}`), pays: l.pays, rule: l.rule })).join('\n')
-      : t(`help.${s.game}.${this.page}`);
-    this.body.text = `${pays}\n\n${limits}`;
+    const lines = this.page === 'side' ? sideLines : this.page === 'pays' ? table.filter((l) => !l.side) : [];
+    const text = lines.length
+      ? lines.map((l) => t('help.line', { item: t(`help.item.${l.item}`), pays: l.pays, rule: l.rule })).join('\n')
+      : t(`help.${s.game}.${this.page === 'side' ? 'rules' : this.page}`);
+    this.body.text = `${text}\n\n${limits}`;
   }
 }

@@ -24,8 +24,11 @@ const HAND_SCALE = 1.2;
 /** Offers that come as a question before the usual buttons. */
 const OFFERS = ['insurance', 'even-money', 'take-five-card-half', 'war'];
 
-/** The station's left column: where the round and the bet controls are. */
-export const PLAY = { x: 40, width: 1140, status: 178, bar: 232, hands: 262, result: 534, spots: 540, chips: 716, decisions: 600 } as const;
+/**
+ * The station's left column: where the round and the bet controls are. Two rows of spots (bets
+ * behind) end at 708; the chips start 24 below, clear of the selected chip's ring (8 px outside).
+ */
+export const PLAY = { x: 40, width: 1140, status: 178, bar: 232, hands: 262, result: 534, spots: 540, chips: 732, decisions: 600 } as const;
 
 /**
  * The playing part of a station: the round's hands, bet spots (only the host's list, with their
