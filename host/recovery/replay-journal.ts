@@ -121,10 +121,21 @@ export function replayJournal(ledger: Ledger, game: LiveGame): Replayed {
           if (!b) break;
           start(b);
           if (!b.live || b.failed) break;
-          // The raise was journalled with the decision, so credit is no question here.
-          const r = b.live.decide(d.seat, d.action, () => true, d.amount);
+          // The raise was journalled with the decision, so credit is no question here; the bets
+          // behind that could not follow were journalled with it too, and stay out again.
+          const out = d.notFollowing ?? [];
+          const r = b.live.decide(d.seat, d.action, (_, owner) => owner === undefined || !out.includes(owner), d.amount);
           if (!r.ok) b.failed = `decision ${d.action} of seat ${d.seat} does not replay: ${r.reason}`;
-          else b.decisions.push({ seat: d.seat, ...(d.hand !== undefined ? { hand: d.hand } : {}), station: d.station ?? 0, action: d.action, ...(d.auto ? { auto: true } : {}) });
+          else {
+            b.decisions.push({
+              seat: d.seat,
+              ...(d.hand !== undefined ? { hand: d.hand } : {}),
+              station: d.station ?? 0,
+              action: d.action,
+              ...(d.auto ? { auto: true } : {}),
+              ...(out.length > 0 ? { notFollowing: out } : {}),
+            });
+          }
           break;
         }
         case 'misread': {
