@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
-import { verifyLedger } from '../../ledger/index.js';
+import { openLedger, verifyLedger } from '../../ledger/index.js';
 import { ViewState } from '../../protocol/index.js';
 import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
-import { credit, floorTable, type FloorTable } from '../testing/floor-kit.js';
+import { BlackjackGame } from '../games/blackjack.js';
+import { recoverTable } from '../recovery/recover.js';
+import { credit, floorTable, manualTimers, silent, type FloorTable } from '../testing/floor-kit.js';
+import { RoundController } from './round-controller.js';
 
 const place = (t: FloorTable, station: number, bet: string, amount: number) =>
   t.host.apply(`station/${station}`, t.host.version(`station/${station}`), { name: 'place-bet', bet, amount });
@@ -217,6 +221,44 @@ describe('a bettor behind without the credit to follow the seat\'s double or spl
       assert.equal(verifyLedger(t.ledger).ok, true);
     } finally {
       t.close();
+    }
+  });
+
+  it('a restart after the double rebuilds the bets behind: the one that could not follow stays out, and every station is settled as it would have been', () => {
+    const t = floorTable({ game: 'blackjack' });
+    try {
+      t.rounds.onNewShoe(); // a replay starts at the journalled shoe load
+      credit(t.ledger, 1, 100_000);
+      credit(t.ledger, 2, 10_000);
+      credit(t.ledger, 3, 100_000);
+      burnShoeStart(t);
+      assert.equal(place(t, 1, 'main', 20_000).ok, true);
+      assert.equal(place(t, 2, 'behind:1', 10_000).ok, true);
+      assert.equal(place(t, 3, 'behind:1', 10_000).ok, true);
+      t.clock.runOut(t.rounds.view().endsAt);
+      for (const c of ['5S', '6H', '6D']) t.rounds.onCard(parseCard(c));
+      assert.equal(decide(t, 1, 'double').ok, true);
+      t.stop(); // the host is killed here
+      const ledger = openLedger(t.dir, 'T-FLOOR');
+      try {
+        const game = new BlackjackGame(t.config.profile, t.config.profileOptions);
+        const { report, replayed } = recoverTable({ ledger, game, config: t.config, log: silent });
+        assert.deepEqual(report.voided, []);
+        assert.ok(replayed?.round, 'the round goes on');
+        const rounds = new RoundController({ config: t.config, game, ledger, log: silent, timers: manualTimers().timers, timings: t.config.timings });
+        rounds.resume(replayed.shoe, replayed.round);
+        assert.deepEqual(rounds.betting(2).notFollowed, [{ seat: 1, hand: 0, action: 'double', amount: 10_000 }]);
+        for (const c of ['TC', 'TH', '8S']) rounds.onCard(parseCard(c));
+        assert.equal(rounds.view().phase, 'results');
+        assert.deepEqual([1, 2, 3].map((s) => ledger.credit(s)), [140_000, 20_000, 120_000]);
+        assert.deepEqual(ledger.openRounds(), []);
+        assert.equal(verifyLedger(ledger).ok, true);
+        rounds.stop();
+      } finally {
+        ledger.close();
+      }
+    } finally {
+      rmSync(t.dir, { recursive: true, force: true });
     }
   });
 
