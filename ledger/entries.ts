@@ -26,6 +26,8 @@ const decision = z.strictObject({
   action: z.string().min(1).max(32),
   /** True when the countdown ran out and the profile's default was taken. */
   auto: z.boolean().optional(),
+  /** A double or split: the bettors behind (`station:<n>`) who could not cover their share and did not follow it. */
+  notFollowing: z.array(z.string().min(1).max(32)).max(8).optional(),
 });
 
 const betLine = z.strictObject({ seat, bet: z.string().min(1).max(32), amount: positive });
@@ -154,6 +156,11 @@ export const PAYLOADS = {
     auto: z.boolean().optional(),
     /** For decisions that name an amount (insurance). */
     amount: positive.optional(),
+    /**
+     * A double or split: the bettors behind (`station:<n>`) who could not cover their share and
+     * did not follow it (Portugal rules 28, 30; Macau by analogy). A replay keeps them out again.
+     */
+    notFollowing: z.array(z.string().min(1).max(32)).max(8).optional(),
   }),
   /** The shoe was replaced (a new shoe is in) or showed its cut card: where a replay of the shoe starts. No money moves. */
   'shoe.change': z.strictObject({

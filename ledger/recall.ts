@@ -14,7 +14,7 @@ export interface RoundRecord {
   ts: string;
   tzOffsetMin: number;
   cards: { card: string; to: string }[];
-  decisions: { seat: number; hand?: number; station?: number; action: string; auto?: boolean }[];
+  decisions: { seat: number; hand?: number; station?: number; action: string; auto?: boolean; notFollowing?: string[] }[];
   bets: { station: number; seat: number; bet: string; amount: number; seq: number }[];
   lines: { station: number; seat: number; bet: string; hand?: number; stake: number; net: number; rule: string }[];
   /** Each station's credit before its first bet of the round and after settlement. */

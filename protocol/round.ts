@@ -82,6 +82,16 @@ export const StationBetting = z.strictObject({
     .array(z.strictObject({ bet: z.string().min(1).max(32), amount: MinorUnits.positive(), min: MinorUnits.positive(), reason: RefusalReason.optional() }))
     .max(16)
     .optional(),
+  /**
+   * This station's bets behind that did not follow the seat's double or split this round because
+   * its credit could not cover its share (`amount`): the bet stayed at its stake on the doubled
+   * hand, or rides on the first of the split hands (Portugal rules 28, 30; Macau by analogy).
+   * Shown with `station.notFollowed.<action>`.
+   */
+  notFollowed: z
+    .array(z.strictObject({ seat: Seat, hand: HandIndex, action: z.enum(['double', 'split']), amount: MinorUnits.positive() }))
+    .max(16)
+    .optional(),
 });
 export type StationBetting = z.infer<typeof StationBetting>;
 

@@ -43,3 +43,17 @@ const COLUMN: Record<ProfileId, 0 | 1 | 2> = { 'macau-2009': 0, 'macau-2004': 1,
 export function ref(profile: ProfileId, key: RefKey): string {
   return `${profile} ${REFS[key][COLUMN[profile]]}`;
 }
+
+/**
+ * What decides a bet behind that stayed out of its hand's split or double: Portugal rule 28 (it
+ * rides on the first of the two hands) and rule 30 (it stays at the original bet). Macau Art. 20
+ * (2009 and 2004) says nothing of splits or doubles for bets behind; we read it by analogy with
+ * the Portuguese rules (docs/table-host.md). Appended to the line's own article, e.g.
+ * `macau-2009 art.9; art.20 silent, as portugal-2001 rule 30`.
+ */
+export function stayedOutRef(profile: ProfileId, split: boolean, double: boolean): string {
+  const rules = [split ? '28' : '', double ? '30' : ''].filter(Boolean);
+  if (rules.length === 0) return '';
+  const pt = `${rules.length > 1 ? 'rules' : 'rule'} ${rules.join(', ')}`;
+  return profile === 'portugal-2001' ? pt : `art.20 silent, as portugal-2001 ${pt}`;
+}

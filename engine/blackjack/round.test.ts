@@ -485,6 +485,111 @@ describe('bets behind and doubles (Portugal rule 30)', () => {
   });
 });
 
+describe('bets behind that do not follow a double or split for want of credit (Portugal rules 28, 30; Macau Art. 20 silent, read alike)', () => {
+  const rows = (out: ScriptOutput) => out.settlements.filter((l) => l.bet === 'main').map((l) => [l.hand ?? 0, l.owner ?? 'seat', l.stake, l.net, l.rule]);
+
+  for (const profile of ['macau-2009', 'macau-2004'] as const) {
+    it(`${profile}: the seat doubles; a follower doubles its bet, one listed as not following stays at its stake and cites rule 30`, () => {
+      const seats: SeatEntry[] = [{ seat: 2, bets: { main: 1000 }, behind: [{ owner: 'b', main: 400 }, { owner: 'c', main: 200 }] }];
+      // Seat 2: 6 + 4 = 10, doubles, draws a ten: 20. Dealer 9 then 8: 17.
+      const out = runScript(resolveRules(profile), {
+        seats,
+        cards: ['6S', '9H', '4D', 'TC', '8C'],
+        decisions: [{ seat: 2, hand: 0, action: 'double', notFollowing: ['c'] }],
+      });
+      assert.deepEqual(rows(out), [
+        [0, 'seat', 2000, 2000, `${profile} art.9`],
+        [0, 'b', 800, 800, `${profile} art.9`],
+        [0, 'c', 200, 200, `${profile} art.9; art.20 silent, as portugal-2001 rule 30`],
+      ]);
+    });
+
+    it(`${profile}: the seat splits; a follower stakes again on the second hand, one not following rides on the first hand only and cites rule 28`, () => {
+      const seats: SeatEntry[] = [{ seat: 1, bets: { main: 1000 }, behind: [{ owner: 'b', main: 500 }, { owner: 'c', main: 300 }] }];
+      // 8-8 split: hand 0 draws 7 (15), hand 1 draws an ace (19); the dealer makes 9+5+4 = 18.
+      const out = runScript(resolveRules(profile), {
+        seats,
+        cards: ['8S', '9H', '8D', '7C', 'AC', '5C', '4D'],
+        decisions: [
+          { seat: 1, hand: 0, action: 'split', notFollowing: ['c'] },
+          { seat: 1, hand: 0, action: 'stand' },
+          { seat: 1, hand: 1, action: 'stand' },
+        ],
+      });
+      assert.deepEqual(rows(out), [
+        [0, 'seat', 1000, -1000, `${profile} art.9`],
+        [0, 'b', 500, -500, `${profile} art.9`],
+        [0, 'c', 300, -300, `${profile} art.9; art.20 silent, as portugal-2001 rule 28`],
+        [1, 'seat', 1000, 1000, `${profile} art.9`],
+        [1, 'b', 500, 500, `${profile} art.9`],
+      ]);
+    });
+  }
+
+  it('macau-2009: against a dealer Black Jack the doubled seat loses its original bet, the bet that stayed out its own stake', () => {
+    const seats: SeatEntry[] = [{ seat: 1, bets: { main: 1000 }, behind: [{ owner: 'c', main: 200 }] }];
+    const out = runScript(resolveRules('macau-2009'), { seats, cards: ['6S', 'TH', '5D', '2C', 'AD'], decisions: [{ seat: 1, hand: 0, action: 'double', notFollowing: ['c'] }] });
+    assert.deepEqual(rows(out), [
+      [0, 'seat', 2000, -1000, 'macau-2009 art.17 n.3, art.10 n.7'],
+      [0, 'c', 200, -200, 'macau-2009 art.12 n.2; art.20 silent, as portugal-2001 rule 30'],
+    ]);
+  });
+
+  it('portugal-2001: a bettor who chose to double but cannot is kept out like one who chose not to (rule 30)', () => {
+    const seats: SeatEntry[] = [{ seat: 2, bets: { main: 1000 }, behind: [{ owner: 'b', main: 400, followDouble: true }, { owner: 'c', main: 200 }] }];
+    const out = runScript(resolveRules('portugal-2001'), { seats, cards: ['6S', '9H', '4D', '8C', 'TC'], decisions: [{ seat: 2, hand: 0, action: 'double', notFollowing: ['b'] }] });
+    assert.deepEqual(rows(out), [
+      [0, 'seat', 2000, 2000, 'portugal-2001 rule 23'],
+      [0, 'b', 400, 400, 'portugal-2001 rule 23; rule 30'],
+      [0, 'c', 200, 200, 'portugal-2001 rule 23; rule 30'],
+    ]);
+    // Only a bet that would follow can be listed: c chose not to double already.
+    assert.throws(
+      () => runScript(resolveRules('portugal-2001'), { seats, cards: ['6S', '9H', '4D', '8C', 'TC'], decisions: [{ seat: 2, hand: 0, action: 'double', notFollowing: ['c'] }] }),
+      /"c" has no bet behind on seat 2 hand 0 that would follow the double/,
+    );
+  });
+
+  it('a stake that stayed out of a split and then out of that hand\'s double cites both rules', () => {
+    const seats: SeatEntry[] = [{ seat: 1, bets: { main: 1000 }, behind: [{ owner: 'c', main: 300 }] }];
+    // 5-5 split; hand 0 draws a 6 (11) and doubles (a ten: 21); hand 1 draws a 5 (10) and stands; dealer 9+8 = 17.
+    const out = runScript(resolveRules('macau-2009'), {
+      seats,
+      cards: ['5S', '9H', '5D', '6C', 'TC', '5C', '8D'],
+      decisions: [
+        { seat: 1, hand: 0, action: 'split', notFollowing: ['c'] },
+        { seat: 1, hand: 0, action: 'double', notFollowing: ['c'] },
+        { seat: 1, hand: 1, action: 'stand' },
+      ],
+    });
+    assert.deepEqual(rows(out), [
+      [0, 'seat', 2000, 2000, 'macau-2009 art.10 n.4'],
+      [0, 'c', 300, 300, 'macau-2009 art.10 n.4; art.20 silent, as portugal-2001 rules 28, 30'],
+      [1, 'seat', 1000, -1000, 'macau-2009 art.9'],
+    ]);
+  });
+
+  it('refuses a list that names the seat, a stranger, or goes with another action; the log replays the same round', () => {
+    const seats: SeatEntry[] = [{ seat: 2, bets: { main: 1000 }, behind: [{ owner: 'b', main: 400 }] }];
+    const cards = ['6S', '9H', '4D', 'TC', '8C'];
+    const run = (d: ScriptDecision) => runScript(resolveRules('macau-2009'), { seats, cards, decisions: [d] });
+    assert.throws(() => run({ seat: 2, hand: 0, action: 'double', notFollowing: ['seat:2'] }), /"seat:2" has no bet behind/);
+    assert.throws(() => run({ seat: 2, hand: 0, action: 'double', notFollowing: ['x'] }), /"x" has no bet behind/);
+    assert.throws(() => run({ seat: 2, hand: 0, action: 'double', notFollowing: ['b', 'b'] }), /"b" has no bet behind/);
+    assert.throws(() => run({ seat: 2, hand: 0, action: 'hit', notFollowing: ['b'] }), /notFollowing goes with a double or a split/);
+    const setup = { rules: resolveRules('macau-2009'), seats };
+    const round = new BlackjackRound(setup);
+    for (const c of cards.slice(0, 3)) round.deal(parseCard(c));
+    const list = ['b'];
+    round.decide({ type: 'double', notFollowing: list });
+    list.length = 0; // the round kept its own copy
+    for (const c of cards.slice(3)) round.deal(parseCard(c));
+    assert.equal(round.done, true);
+    assert.deepEqual(round.lines.map((l) => [l.owner ?? 'seat', l.stake]), [['seat', 2000], ['b', 400]]);
+    assert.deepEqual(BlackjackRound.replay(setup, round.log).lines, round.lines);
+  });
+});
+
 describe('bets behind and insurance (Portugal rule 15)', () => {
   it('when the seat holder insures, each bettor behind is asked for their own insurance', () => {
     const seats: SeatEntry[] = [{ seat: 1, bets: { main: 1000 }, behind: [{ owner: 'b', main: 400 }] }];

@@ -3,7 +3,7 @@ import { ShoeInventory } from '../cards/shoe.js';
 import type { SettlementLine } from '../settlement/settlement-line.js';
 import { dealerDraws, handTotal, isNaturalPair, isSpecial678, rankValue } from './hand.js';
 import { settleJackpot, type JackpotPayTable } from './jackpot.js';
-import { ref, type RefKey } from './refs.js';
+import { ref, stayedOutRef, type RefKey } from './refs.js';
 import type { BlackjackRules } from './rules.js';
 import {
   ANY_PAIR_PAYS,
@@ -109,7 +109,20 @@ export type ActionType =
   | 'take-five-card-half'
   | 'continue';
 
-export type Action = { readonly type: Exclude<ActionType, 'insurance'> } | { readonly type: 'insurance'; readonly amount: number };
+export type Action =
+  | { readonly type: Exclude<ActionType, 'insurance' | 'double' | 'split'> }
+  | {
+      readonly type: 'double' | 'split';
+      /**
+       * Bettors behind (owners) whose bet would follow this double or split but does not: it stays
+       * at its original stake on the doubled hand (Portugal rule 30), or rides on the first of the
+       * two hands (rule 28). The seat's own bet always follows. Macau Art. 20 is silent on both;
+       * the same reading applies there (docs/table-host.md). A host lists a bettor who cannot cover
+       * its share, so the deciding player's double or split never depends on another's credit.
+       */
+      readonly notFollowing?: readonly string[];
+    }
+  | { readonly type: 'insurance'; readonly amount: number };
 
 export type Offer = 'play' | 'insurance' | 'even-money' | 'five-card';
 
@@ -173,6 +186,9 @@ interface Stake {
   readonly base: number;
   readonly followSplit: boolean;
   readonly followDouble: boolean;
+  /** The stake stayed out of a split of its hand (rule 28) or a double (rule 30): its lines say so. */
+  stayedOutSplit: boolean;
+  stayedOutDouble: boolean;
 }
 
 interface Hand {
@@ -277,6 +293,19 @@ export class BlackjackRound {
     }
     if (!cur.legal.includes(action.type)) {
       throw new RoundError(`"${action.type}" is not legal for seat ${cur.seat} hand ${cur.hand} now (${cur.offer}); legal: ${cur.legal.join(', ')}`);
+    }
+    if ((action.type === 'double' || action.type === 'split') && action.notFollowing !== undefined) {
+      const stakes = this.seatList.find((x) => x.seat === cur.seat)?.hands[cur.hand]?.stakes ?? [];
+      const seen = new Set<string>();
+      for (const owner of action.notFollowing) {
+        const st = stakes.find((x) => x.owner === owner);
+        if (seen.has(owner) || !st || !(action.type === 'double' ? st.followDouble : st.followSplit)) {
+          throw new RoundError(`"${owner}" has no bet behind on seat ${cur.seat} hand ${cur.hand} that would follow the ${action.type}`);
+        }
+        seen.add(owner);
+      }
+      // A copy goes into the log: the caller's list may change after this.
+      action = { type: action.type, notFollowing: [...action.notFollowing] };
     }
     if (action.type === 'insurance') {
       const range = cur.insurance;
@@ -419,10 +448,19 @@ export class BlackjackRound {
    * Every stake on a seat's hands now, by hand and bettor (the seat holder's owner is undefined):
    * a host charges each bettor behind the stake a double or split of theirs follows (Art. 20).
    */
-  stakesOf(seat: number): { hand: number; owner: string | undefined; stake: number; base: number; followSplit: boolean; followDouble: boolean }[] {
+  stakesOf(seat: number): {
+    hand: number;
+    owner: string | undefined;
+    stake: number;
+    base: number;
+    followSplit: boolean;
+    followDouble: boolean;
+    stayedOutSplit: boolean;
+    stayedOutDouble: boolean;
+  }[] {
     const s = this.seatList.find((x) => x.seat === seat);
     if (!s) return [];
-    return s.hands.flatMap((h, hand) => h.stakes.map((st) => ({ hand, owner: st.owner, stake: st.stake, base: st.base, followSplit: st.followSplit, followDouble: st.followDouble })));
+    return s.hands.flatMap((h, hand) => h.stakes.map((st) => ({ hand, ...st })));
   }
 
   dealerView(): { cards: string[]; total: number; soft: boolean } {
@@ -533,7 +571,7 @@ export class BlackjackRound {
       if ((h.cards[1] as Card).rank === 'A' && r.resplitAces && s.hands.length < r.maxHands && (r.resplitAfterDecline || !s.declinedResplit)) {
         const a = yield* this.ask(s, i, 'play', ['split', 'stand']);
         if (a.type === 'split') {
-          this.split(s, i);
+          this.split(s, i, a.notFollowing);
           yield* this.playHand(s, i);
           return;
         }
@@ -595,12 +633,16 @@ export class BlackjackRound {
         case 'double': {
           h.doubled = true;
           h.aceLocked = dbl.lockAce;
-          for (const st of h.stakes) if (st.followDouble) st.stake *= 2;
+          // Rule 30: a bettor behind may double its own bet; one who does not stays at its stake.
+          for (const st of h.stakes) {
+            if (st.followDouble && !a.notFollowing?.includes(st.owner as string)) st.stake *= 2;
+            else st.stayedOutDouble = true;
+          }
           h.cards.push(yield* this.card({ to: 'hand', seat: s.seat, hand: i }, 'double', 'the one card of a double'));
           break; // the loop settles a bust, pays a 6-7-8 and stands
         }
         case 'split':
-          this.split(s, i);
+          this.split(s, i, a.notFollowing);
           yield* this.playHand(s, i);
           return;
         default:
@@ -630,14 +672,19 @@ export class BlackjackRound {
     return r.splitPairsBy === 'rank' ? a.rank === b.rank : rankValue(a.rank) === rankValue(b.rank);
   }
 
-  private split(s: Seat, i: number): void {
+  /**
+   * Rule 28: a bettor behind may follow a split with a bet equal to its first on the second hand;
+   * one who does not (`followSplit` false, or listed in `notFollowing`) rides on the first hand.
+   */
+  private split(s: Seat, i: number, notFollowing: readonly string[] = []): void {
     const h = this.hand(s, i);
     const moved = h.cards.pop() as Card;
     const aces = moved.rank === 'A';
     if (s.hands.length === 1 && s.firstTwo[0]?.rank === '7' && s.firstTwo[1]?.rank === '7') s.awaitingSevensThird = true;
     const stakes: Stake[] = [];
     for (const st of h.stakes) {
-      if (st.followSplit) stakes.push({ ...st, stake: st.base });
+      if (st.followSplit && !notFollowing.includes(st.owner as string)) stakes.push({ ...st, stake: st.base, stayedOutSplit: false, stayedOutDouble: false });
+      else st.stayedOutSplit = true;
     }
     h.fromSplit = true;
     h.splitAces = aces;
@@ -713,7 +760,6 @@ export class BlackjackRound {
 
   private settleAgainstDealerBlackjack(s: Seat, open: Hand[]): void {
     const r = this.rules;
-    const p = r.profile;
     const limitSplits = r.dealerBlackjackTakes === 'original-only';
     const limitDoubles = r.dealerBlackjackTakes !== 'all';
     const split = s.hands.length > 1;
@@ -739,15 +785,20 @@ export class BlackjackRound {
           key = split ? 'splitOriginalOnly' : 'doubleOriginalOnly';
           net = -st.base;
         }
-        this.line(s.seat, 'main', idx, st.stake, net, ref(p, key), st.owner);
+        this.line(s.seat, 'main', idx, st.stake, net, this.mainRule(key, st), st.owner);
       }
       h.status = 'settled';
       h.outcome = 'lose';
     }
   }
 
+  /** The article of a main-bet line; a bet behind that stayed out of a split or double names rule 28 / 30 too. */
+  private mainRule(key: RefKey, st: Stake): string {
+    const stayed = stayedOutRef(this.rules.profile, st.stayedOutSplit, st.stayedOutDouble);
+    return stayed ? `${ref(this.rules.profile, key)}; ${stayed}` : ref(this.rules.profile, key);
+  }
+
   private settleHand(s: Seat, h: Hand, key: RefKey): void {
-    const p = this.rules.profile;
     const idx = s.hands.indexOf(h);
     let outcome: 'win' | 'lose' | 'push' = 'push';
     for (const st of h.stakes) {
@@ -783,7 +834,7 @@ export class BlackjackRound {
       }
       // The streak follows the seat's own bet (Art. 13 5)).
       if (st.owner === undefined) outcome = net > 0 ? 'win' : net < 0 ? 'lose' : 'push';
-      this.line(s.seat, 'main', idx, x, net, ref(p, key), st.owner);
+      this.line(s.seat, 'main', idx, x, net, this.mainRule(key, st), st.owner);
     }
     h.outcome = outcome;
     h.status = key === 'bust' ? 'busted' : key === 'surrender' ? 'surrendered' : 'settled';
@@ -1002,7 +1053,7 @@ function validateAndBuild(setup: RoundSetup): Seat[] {
     if (behind.filter((x) => x.main !== 0).length + 1 > r.maxBettorsPerSeat) {
       throw new RoundError(`seat ${entry.seat}: at most ${r.maxBettorsPerSeat} bettors per seat (art.20 n.1 (2))`);
     }
-    const stakes: Stake[] = [{ owner: undefined, stake: main, base: main, followSplit: true, followDouble: true }];
+    const stakes: Stake[] = [{ owner: undefined, stake: main, base: main, followSplit: true, followDouble: true, stayedOutSplit: false, stayedOutDouble: false }];
     let total = main;
     const owners = new Set<string>();
     for (const bb of behind) {
@@ -1029,6 +1080,8 @@ function validateAndBuild(setup: RoundSetup): Seat[] {
         base: amount,
         followSplit: chooses ? bb.followSplit === true : true,
         followDouble: chooses ? bb.followDouble === true : true,
+        stayedOutSplit: false,
+        stayedOutDouble: false,
       });
     }
     // Rule 15: the seat's bets together stay within the table maximum.

@@ -20,6 +20,8 @@ export interface ScriptDecision {
   readonly action: string;
   /** Optional: who decides (`seat:<n>` or a bettor behind); checked when given. */
   readonly owner?: string;
+  /** A double or split: the bettors behind who do not follow it (Portugal rules 28, 30; see `Action`). */
+  readonly notFollowing?: readonly string[];
 }
 
 export interface ScriptOutput {
@@ -96,7 +98,12 @@ export function runScript(rules: BlackjackRules, input: ScriptInput): ScriptOutp
       if (d.owner !== undefined && d.owner !== x.decider) {
         throw new ScriptError(`decision ${di + 1} is given by "${d.owner}", but "${x.decider}" must answer the ${x.offer} prompt of seat ${x.seat} hand ${x.hand} now`);
       }
-      round.decide(parseAction(d.action));
+      const action = parseAction(d.action);
+      if (d.notFollowing !== undefined) {
+        if (action.type !== 'double' && action.type !== 'split') throw new ScriptError(`decision ${di + 1}: notFollowing goes with a double or a split, not "${d.action}"`);
+        if (!Array.isArray(d.notFollowing) || !d.notFollowing.every((o) => typeof o === 'string')) throw new ScriptError(`decision ${di + 1}: notFollowing must be a list of bettors behind`);
+        round.decide({ type: action.type, notFollowing: d.notFollowing });
+      } else round.decide(action);
       di++;
     }
   } catch (e) {

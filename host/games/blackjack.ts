@@ -4,7 +4,7 @@ import { RoundError, type Action, type ActionType, type BlackjackRound, type Sea
 import { resolveRules, type BlackjackRules, type ProfileId } from '../../engine/blackjack/rules.js';
 import { BlackjackTable } from '../../engine/blackjack/table.js';
 import type { HandView } from '../../protocol/index.js';
-import type { BehindBet, ExtraBet, LiveGame, LiveRound, Outcome, Pending } from '../table/live-game.js';
+import type { BehindBet, ExtraBet, LiveGame, LiveRound, NotFollowed, Outcome, Pending } from '../table/live-game.js';
 
 /** Side bets by the rule options that offer them. */
 const SIDE_BETS: [keyof BlackjackRules, string[]][] = [
@@ -90,6 +90,8 @@ export class BlackjackGame implements LiveGame {
       }),
     );
     const table = this.table;
+    // Bets behind that could not cover their share of a double or split, in order (their stations are told).
+    const notFollowed: NotFollowed[] = [];
     return {
       pending: (): Pending => {
         const x = round.expected();
@@ -137,11 +139,23 @@ export class BlackjackGame implements LiveGame {
             if (action === 'split' && st.followSplit) add(st.owner, st.base);
           }
         }
+        // The deciding player's double or split never waits on another's credit: a bettor behind
+        // who cannot cover its share does not follow. On a double its bet stays at its stake on
+        // the hand (Portugal rule 30), on a split it rides on the first hand (rule 28). Macau
+        // Art. 20 (2009 and 2004) is silent on doubles and splits of bets behind: we apply the
+        // Portuguese rules by analogy (docs/table-host.md). What refuses the decision is only the
+        // credit of the one who decides it (or insures) and of the seat's own station, whose bet
+        // always follows.
+        const stayOut: NotFollowed[] = [];
         for (const [owner, c] of cost) {
-          if (c > 0 && !canAfford(c, owner)) {
-            return { ok: false, reason: owner ? `${owner}, betting behind, has not the credit to follow` : 'not enough credit', refusal: 'over-credit' };
+          if (c <= 0 || canAfford(c, owner)) continue;
+          if (owner !== undefined && owner !== x.decider && (action === 'double' || action === 'split')) {
+            stayOut.push({ owner, seat, hand: x.hand, action, amount: c });
+            continue;
           }
+          return { ok: false, reason: owner ? `${owner} has not the credit for this decision` : 'not enough credit', refusal: 'over-credit' };
         }
+        if (stayOut.length > 0) act = { type: action as 'double' | 'split', notFollowing: stayOut.map((n) => n.owner) };
         try {
           table.decide(act);
         } catch (e) {
@@ -156,8 +170,10 @@ export class BlackjackGame implements LiveGame {
           const raised = total - (before.get(owner) ?? 0) + (owner === insurer && act.type === 'insurance' ? act.amount : 0);
           if (raised > 0) extra.push({ seat, bet, amount: raised, ...(owner !== undefined ? { owner } : {}) });
         }
-        return { ok: true, extra };
+        notFollowed.push(...stayOut);
+        return { ok: true, extra, ...(stayOut.length > 0 ? { notFollowing: stayOut.map((n) => n.owner) } : {}) };
       },
+      notFollowed: () => [...notFollowed],
       hands: (): HandView[] => {
         const x = round.expected();
         const dealer = round.dealerView();

@@ -1,7 +1,8 @@
 import { parseCard, type Card } from '../../engine/cards/card.js';
 import type { EntryBody, Ledger, Payload } from '../../ledger/index.js';
+import { behindOwner } from '../table/bets-behind.js';
 import type { Decision, ResumedRound } from '../table/round-controller.js';
-import type { LiveGame, LiveRound } from '../table/live-game.js';
+import type { BehindBet, LiveGame, LiveRound } from '../table/live-game.js';
 
 /** What the journal says about the shoe in play and the round that was interrupted. */
 export interface Replayed {
@@ -20,6 +21,8 @@ export interface Replayed {
 interface Building {
   roundId: string;
   seats: Map<number, Record<string, number>>;
+  /** The bets behind each seat (Art. 20), in the order the close journalled them (by station). */
+  behind: Map<number, BehindBet[]>;
   placed: Map<number, Record<string, number>>;
   live: LiveRound | null;
   cards: { card: string; to: string }[];
@@ -51,7 +54,7 @@ export function replayJournal(ledger: Ledger, game: LiveGame): Replayed {
   const start = (b: Building): void => {
     if (b.live || b.failed) return;
     try {
-      b.live = game.newRound(b.seats);
+      b.live = game.newRound(b.seats, b.behind);
     } catch (e) {
       b.failed = `the game could not start the round again: ${e instanceof Error ? e.message : String(e)}`;
     }
@@ -79,14 +82,18 @@ export function replayJournal(ledger: Ledger, game: LiveGame): Replayed {
           const b = p as Payload<'bet.place'>;
           let r = rounds.get(b.roundId);
           if (!r) {
-            r = { roundId: b.roundId, seats: new Map(), placed: new Map(), live: null, cards: [], decisions: [], hold: null, failed: null };
+            r = { roundId: b.roundId, seats: new Map(), behind: new Map(), placed: new Map(), live: null, cards: [], decisions: [], hold: null, failed: null };
             rounds.set(b.roundId, r);
             current = r;
             lastResults = null;
           }
           // The bets journalled at the close make the round; later ones are raises of its decisions.
+          // A station's bet behind another seat (`behind` on that seat) is that seat's bettor behind.
           if (row.tx_id === `${b.roundId}:bet:${b.station}` && !r.live) {
-            for (const l of b.bets) r.seats.set(l.seat, { ...(r.seats.get(l.seat) ?? {}), [l.bet]: l.amount });
+            for (const l of b.bets) {
+              if (l.bet === 'behind') r.behind.set(l.seat, [...(r.behind.get(l.seat) ?? []), { owner: behindOwner(b.station), main: l.amount }]);
+              else r.seats.set(l.seat, { ...(r.seats.get(l.seat) ?? {}), [l.bet]: l.amount });
+            }
           }
           const placed = { ...(r.placed.get(b.station) ?? {}) };
           for (const l of b.bets) placed[l.bet] = (placed[l.bet] ?? 0) + l.amount;
@@ -121,10 +128,21 @@ export function replayJournal(ledger: Ledger, game: LiveGame): Replayed {
           if (!b) break;
           start(b);
           if (!b.live || b.failed) break;
-          // The raise was journalled with the decision, so credit is no question here.
-          const r = b.live.decide(d.seat, d.action, () => true, d.amount);
+          // The raise was journalled with the decision, so credit is no question here; the bets
+          // behind that could not follow were journalled with it too, and stay out again.
+          const out = d.notFollowing ?? [];
+          const r = b.live.decide(d.seat, d.action, (_, owner) => owner === undefined || !out.includes(owner), d.amount);
           if (!r.ok) b.failed = `decision ${d.action} of seat ${d.seat} does not replay: ${r.reason}`;
-          else b.decisions.push({ seat: d.seat, ...(d.hand !== undefined ? { hand: d.hand } : {}), station: d.station ?? 0, action: d.action, ...(d.auto ? { auto: true } : {}) });
+          else {
+            b.decisions.push({
+              seat: d.seat,
+              ...(d.hand !== undefined ? { hand: d.hand } : {}),
+              station: d.station ?? 0,
+              action: d.action,
+              ...(d.auto ? { auto: true } : {}),
+              ...(out.length > 0 ? { notFollowing: out } : {}),
+            });
+          }
           break;
         }
         case 'misread': {

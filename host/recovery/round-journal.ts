@@ -20,7 +20,7 @@ export class RoundJournal {
 
   /** A decision, together with the bets it put into play: one transaction, so a replay never finds one without the other. */
   decision(
-    d: { roundId: string; seat: number; hand?: number; station: number; action: string; auto?: boolean; amount?: number },
+    d: { roundId: string; seat: number; hand?: number; station: number; action: string; auto?: boolean; amount?: number; notFollowing?: string[] },
     extraBets: NewEntry[],
   ): void {
     const entry: NewEntry = {
@@ -34,6 +34,7 @@ export class RoundJournal {
         action: d.action,
         ...(d.auto ? { auto: true } : {}),
         ...(d.amount !== undefined && d.amount > 0 ? { amount: d.amount } : {}),
+        ...(d.notFollowing?.length ? { notFollowing: d.notFollowing } : {}),
       },
     };
     this.ledger.appendMany([...extraBets, entry]);

@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
-import { verifyLedger } from '../../ledger/index.js';
+import { openLedger, verifyLedger } from '../../ledger/index.js';
+import { ViewState } from '../../protocol/index.js';
 import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
-import { credit, floorTable, type FloorTable } from '../testing/floor-kit.js';
+import { BlackjackGame } from '../games/blackjack.js';
+import { recoverTable } from '../recovery/recover.js';
+import { credit, floorTable, manualTimers, silent, type FloorTable } from '../testing/floor-kit.js';
+import { RoundController } from './round-controller.js';
 
 const place = (t: FloorTable, station: number, bet: string, amount: number) =>
   t.host.apply(`station/${station}`, t.host.version(`station/${station}`), { name: 'place-bet', bet, amount });
@@ -118,6 +123,187 @@ describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)'
       const s = t.host.state('station/2');
       assert.ok(s.kind === 'station');
       assert.deepEqual(s.betting.unplayed, [{ bet: 'behind:1', amount: 10_000, min: 10_000, reason: 'behind-seat-empty' }]);
+    } finally {
+      t.close();
+    }
+  });
+});
+
+describe('a bettor behind without the credit to follow the seat\'s double or split (Portugal rules 28, 30; Macau Art. 20 silent, read alike)', () => {
+  const stationLines = (t: FloorTable, station: number) => (t.ledger.recall({ station, limit: 1 })[0]?.lines ?? []).filter((l) => l.station === station);
+  const notFollowed = (t: FloorTable, station: number) => {
+    const s = ViewState.parse(t.host.state(`station/${station}`));
+    assert.ok(s.kind === 'station');
+    return s.betting.notFollowed;
+  };
+  const decisionsJournalled = (t: FloorTable) =>
+    (t.ledger.db.prepare("SELECT body FROM journal WHERE type = 'round.decision' ORDER BY seq").all() as { body: string }[]).map((r) => (JSON.parse(r.body) as { payload: Record<string, unknown> }).payload);
+  const total = (t: FloorTable) => [1, 2, 3].reduce((a, s) => a + t.ledger.credit(s), 0);
+
+  for (const profile of ['macau-2009', 'macau-2004'] as const) {
+    it(`${profile}: the seat doubles; the poor bettor behind stays at its stake, is told, and is paid at its station; a bettor who can follows`, () => {
+      const t = floorTable({ game: 'blackjack', config: { profile } });
+      try {
+        credit(t.ledger, 1, 100_000);
+        credit(t.ledger, 2, 10_000); // just its bet behind: nothing left to follow a double
+        credit(t.ledger, 3, 100_000);
+        burnShoeStart(t);
+        assert.equal(place(t, 1, 'main', 20_000).ok, true);
+        assert.equal(place(t, 2, 'behind:1', 10_000).ok, true);
+        assert.equal(place(t, 3, 'behind:1', 10_000).ok, true);
+        t.clock.runOut(t.rounds.view().endsAt);
+        assert.equal(t.ledger.credit(2), 0);
+        t.rounds.onCard(parseCard('5S')); // seat 1
+        t.rounds.onCard(parseCard('6H')); // dealer
+        t.rounds.onCard(parseCard('6D')); // seat 1: 11
+        assert.equal(decide(t, 1, 'double').ok, true, 'the seated player\'s double is not refused for station 2\'s credit');
+        assert.equal(t.ledger.credit(1), 60_000, 'the seat doubled its own stake');
+        assert.equal(t.ledger.credit(2), 0, 'nothing more was taken from station 2');
+        assert.equal(t.ledger.credit(3), 80_000, 'station 3 could cover its share and followed');
+        assert.deepEqual(notFollowed(t, 2), [{ seat: 1, hand: 0, action: 'double', amount: 10_000 }]);
+        assert.equal(notFollowed(t, 3), undefined);
+        assert.equal(notFollowed(t, 1), undefined);
+        assert.deepEqual(decisionsJournalled(t).map((d) => [d.action, d.notFollowing]), [['double', ['station:2']]], 'journalled with the decision, for a replay');
+        t.rounds.onCard(parseCard('TC')); // seat 1: 21
+        t.rounds.onCard(parseCard('TH')); // dealer 16
+        t.rounds.onCard(parseCard('8S')); // dealer busts
+        assert.equal(t.rounds.view().phase, 'results');
+        assert.deepEqual(notFollowed(t, 2), [{ seat: 1, hand: 0, action: 'double', amount: 10_000 }], 'still said with the results');
+        assert.equal(t.ledger.credit(1), 140_000, 'seat 1 won 40 000 on 40 000');
+        assert.equal(t.ledger.credit(2), 20_000, 'station 2 won 10 000 on its original 10 000');
+        assert.equal(t.ledger.credit(3), 120_000, 'station 3 won 20 000 on its doubled 20 000');
+        assert.deepEqual(
+          stationLines(t, 2).map((l) => [l.seat, l.bet, l.stake, l.net, l.rule]),
+          [[1, 'main', 10_000, 10_000, `${profile} art.9, art.7 n.2; art.20 silent, as portugal-2001 rule 30`]],
+        );
+        assert.deepEqual(stationLines(t, 3).map((l) => [l.stake, l.net, l.rule]), [[20_000, 20_000, `${profile} art.9, art.7 n.2`]]);
+        // Conserved: what came in (210 000) and every line's net, nothing in play any more.
+        const nets = (t.ledger.recall({ station: 1, limit: 1 })[0]?.lines ?? []).reduce((a, l) => a + l.net, 0);
+        assert.equal(nets, 70_000);
+        assert.equal(total(t), 210_000 + nets);
+        assert.deepEqual(t.ledger.openRounds(), []);
+        assert.equal(verifyLedger(t.ledger).ok, true);
+      } finally {
+        t.close();
+      }
+    });
+  }
+
+  it('macau-2009: the seat splits; the poor bettor behind rides on the first hand only and loses with it though the second hand wins', () => {
+    const t = floorTable({ game: 'blackjack' });
+    try {
+      credit(t.ledger, 1, 100_000);
+      credit(t.ledger, 2, 15_000); // 5 000 left after its bet: not the 10 000 a split needs
+      burnShoeStart(t);
+      assert.equal(place(t, 1, 'main', 20_000).ok, true);
+      assert.equal(place(t, 2, 'behind:1', 10_000).ok, true);
+      t.clock.runOut(t.rounds.view().endsAt);
+      t.rounds.onCard(parseCard('8S')); // seat 1
+      t.rounds.onCard(parseCard('9H')); // dealer
+      t.rounds.onCard(parseCard('8D')); // seat 1: a pair of eights
+      assert.equal(decide(t, 1, 'split').ok, true);
+      assert.equal(t.ledger.credit(1), 60_000);
+      assert.equal(t.ledger.credit(2), 5_000);
+      assert.deepEqual(notFollowed(t, 2), [{ seat: 1, hand: 0, action: 'split', amount: 10_000 }]);
+      t.rounds.onCard(parseCard('7C')); // hand 0: 15
+      assert.equal(decide(t, 1, 'stand').ok, true);
+      t.rounds.onCard(parseCard('AC')); // hand 1: 19
+      assert.equal(decide(t, 1, 'stand').ok, true);
+      t.rounds.onCard(parseCard('5C')); // dealer 14
+      t.rounds.onCard(parseCard('4D')); // dealer 18: hand 0 loses, hand 1 wins
+      assert.equal(t.rounds.view().phase, 'results');
+      assert.equal(t.ledger.credit(1), 100_000, 'one hand lost, one won');
+      assert.equal(t.ledger.credit(2), 5_000, 'the bet behind was decided by the first hand (rule 28): lost');
+      assert.deepEqual(
+        stationLines(t, 2).map((l) => [l.hand, l.stake, l.net, l.rule]),
+        [[0, 10_000, -10_000, 'macau-2009 art.9; art.20 silent, as portugal-2001 rule 28']],
+      );
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('a restart after the double rebuilds the bets behind: the one that could not follow stays out, and every station is settled as it would have been', () => {
+    const t = floorTable({ game: 'blackjack' });
+    try {
+      t.rounds.onNewShoe(); // a replay starts at the journalled shoe load
+      credit(t.ledger, 1, 100_000);
+      credit(t.ledger, 2, 10_000);
+      credit(t.ledger, 3, 100_000);
+      burnShoeStart(t);
+      assert.equal(place(t, 1, 'main', 20_000).ok, true);
+      assert.equal(place(t, 2, 'behind:1', 10_000).ok, true);
+      assert.equal(place(t, 3, 'behind:1', 10_000).ok, true);
+      t.clock.runOut(t.rounds.view().endsAt);
+      for (const c of ['5S', '6H', '6D']) t.rounds.onCard(parseCard(c));
+      assert.equal(decide(t, 1, 'double').ok, true);
+      t.stop(); // the host is killed here
+      const ledger = openLedger(t.dir, 'T-FLOOR');
+      try {
+        const game = new BlackjackGame(t.config.profile, t.config.profileOptions);
+        const { report, replayed } = recoverTable({ ledger, game, config: t.config, log: silent });
+        assert.deepEqual(report.voided, []);
+        assert.ok(replayed?.round, 'the round goes on');
+        const rounds = new RoundController({ config: t.config, game, ledger, log: silent, timers: manualTimers().timers, timings: t.config.timings });
+        rounds.resume(replayed.shoe, replayed.round);
+        assert.deepEqual(rounds.betting(2).notFollowed, [{ seat: 1, hand: 0, action: 'double', amount: 10_000 }]);
+        for (const c of ['TC', 'TH', '8S']) rounds.onCard(parseCard(c));
+        assert.equal(rounds.view().phase, 'results');
+        assert.deepEqual([1, 2, 3].map((s) => ledger.credit(s)), [140_000, 20_000, 120_000]);
+        assert.deepEqual(ledger.openRounds(), []);
+        assert.equal(verifyLedger(ledger).ok, true);
+        rounds.stop();
+      } finally {
+        ledger.close();
+      }
+    } finally {
+      rmSync(t.dir, { recursive: true, force: true });
+    }
+  });
+
+  it('still refuses the seated player\'s own double when the seat\'s station cannot cover it', () => {
+    const t = floorTable({ game: 'blackjack' });
+    try {
+      credit(t.ledger, 1, 20_000);
+      credit(t.ledger, 2, 100_000);
+      burnShoeStart(t);
+      assert.equal(place(t, 1, 'main', 20_000).ok, true);
+      assert.equal(place(t, 2, 'behind:1', 10_000).ok, true);
+      t.clock.runOut(t.rounds.view().endsAt);
+      t.rounds.onCard(parseCard('5S'));
+      t.rounds.onCard(parseCard('6H'));
+      t.rounds.onCard(parseCard('6D'));
+      assert.equal(refusal(decide(t, 1, 'double')), 'over-credit');
+      assert.equal(t.ledger.credit(2), 90_000, 'nothing was charged behind either');
+      assert.equal(notFollowed(t, 2), undefined);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('portugal-2001: the stations offer no choice to follow (rules 28, 30), so no bet behind follows and none is told of credit', () => {
+    const t = floorTable({ game: 'blackjack', config: { profile: 'portugal-2001' } });
+    try {
+      credit(t.ledger, 1, 100_000);
+      credit(t.ledger, 2, 10_000);
+      burnShoeStart(t);
+      assert.equal(place(t, 1, 'main', 20_000).ok, true);
+      assert.equal(place(t, 2, 'behind:1', 10_000).ok, true);
+      t.clock.runOut(t.rounds.view().endsAt);
+      t.rounds.onCard(parseCard('5S')); // seat 1
+      t.rounds.onCard(parseCard('6H')); // dealer's up card
+      t.rounds.onCard(parseCard('6D')); // seat 1: 11
+      t.rounds.onCard(parseCard('TH')); // dealer's hole card (no peek)
+      assert.equal(decide(t, 1, 'double').ok, true);
+      assert.equal(t.ledger.credit(2), 0);
+      assert.equal(notFollowed(t, 2), undefined);
+      t.rounds.onCard(parseCard('TC')); // seat 1: 21; dealer 16 draws
+      t.rounds.onCard(parseCard('8S')); // dealer busts
+      assert.equal(t.rounds.view().phase, 'results');
+      assert.deepEqual(stationLines(t, 2).map((l) => [l.stake, l.net, l.rule]), [[10_000, 10_000, 'portugal-2001 rule 23; rule 30']]);
+      assert.equal(t.ledger.credit(2), 20_000);
+      assert.equal(verifyLedger(t.ledger).ok, true);
     } finally {
       t.close();
     }

@@ -25,6 +25,19 @@ export interface ExtraBet {
   owner?: string;
 }
 
+/**
+ * A bet behind that did not follow the seat's double or split because its station could not cover
+ * its share (`amount`): it stayed at its stake on the doubled hand, or on the first of the split
+ * hands (Portugal rules 28, 30; Macau by analogy). Its station is told.
+ */
+export interface NotFollowed {
+  owner: string;
+  seat: number;
+  hand: number;
+  action: 'double' | 'split';
+  amount: number;
+}
+
 /** A bet behind a seat (Art. 20), by the station that placed it: owner `station:<n>`. */
 export interface BehindBet {
   owner: string;
@@ -45,9 +58,18 @@ export interface LiveRound {
   takeCard(card: Card): Outcome<{ to: string }>;
   /**
    * Applies a seat's decision (`amount` for decisions that name one, such as insurance). `canAfford` says whether the seat's station can stake `amount`
-   * more; an action that needs more than it has is refused.
+   * more; an action that needs more than it has is refused. A bettor behind (`owner`) who cannot
+   * cover its share of a double or split does not refuse it: it does not follow, and is named in
+   * `notFollowing` (journalled with the decision, so a replay takes the same course).
    */
-  decide(seat: number, action: string, canAfford: (amount: number, owner?: string) => boolean, amount?: number): Outcome<{ extra: ExtraBet[] }>;
+  decide(
+    seat: number,
+    action: string,
+    canAfford: (amount: number, owner?: string) => boolean,
+    amount?: number,
+  ): Outcome<{ extra: ExtraBet[]; notFollowing?: string[] }>;
+  /** The bets behind that did not follow a double or split of this round for want of credit. */
+  notFollowed?(): NotFollowed[];
   /** The hands as the table shows them; hidden cards as `XX` until revealed. */
   hands(): HandView[];
   /** The settlement lines, once `pending()` is done. */

@@ -57,6 +57,8 @@ export interface Decision {
   station: number;
   action: string;
   auto?: boolean;
+  /** A double or split: the bettors behind (`station:<n>`) who could not cover their share and did not follow. */
+  notFollowing?: string[];
 }
 
 /**
@@ -437,7 +439,14 @@ export class RoundController {
       spots: [...this.deps.game.bets, ...behindSpots(this.tableSeats(), station)].map((bet) => ({ bet, ...betLimits(this.deps.config, bet) })),
       bets: (open ? this.pendingBets.get(station) : this.placed.get(station)) ?? {},
       ...(!open && this.unplayed.has(station) ? { unplayed: this.unplayed.get(station) } : {}),
+      ...(!open ? this.notFollowedBy(station) : {}),
     };
+  }
+
+  /** This station's bets behind that did not follow a double or split of the round for want of credit. */
+  private notFollowedBy(station: number): { notFollowed?: StationBetting['notFollowed'] } {
+    const mine = (this.round?.notFollowed?.() ?? []).filter((n) => ownerStation(n.owner) === station);
+    return mine.length > 0 ? { notFollowed: mine.map(({ seat, hand, action, amount }) => ({ seat, hand, action, amount })) } : {};
   }
 
   decisionFor(station: number): StationDecision | null {
@@ -546,9 +555,19 @@ export class RoundController {
       payload: { station: st, roundId: this.roundId, tableId: this.deps.config.tableId, bets },
       txId: `${this.roundId}:bet:${st}:${this.decisions.length + 1}`,
     }));
+    const notFollowing = r.notFollowing && r.notFollowing.length > 0 ? { notFollowing: r.notFollowing } : {};
     const journalled = this.journalled(() =>
       this.journal.decision(
-        { roundId: this.roundId, seat, ...(hand !== undefined ? { hand } : {}), station, action, ...(auto ? { auto } : {}), ...(amount !== undefined ? { amount } : {}) },
+        {
+          roundId: this.roundId,
+          seat,
+          ...(hand !== undefined ? { hand } : {}),
+          station,
+          action,
+          ...(auto ? { auto } : {}),
+          ...(amount !== undefined ? { amount } : {}),
+          ...notFollowing,
+        },
         extra,
       ),
     );
@@ -558,7 +577,8 @@ export class RoundController {
       for (const x of bets) placed[x.bet] = (placed[x.bet] ?? 0) + x.amount;
       this.placed.set(st, placed);
     }
-    this.decisions.push({ seat, ...(hand !== undefined ? { hand } : {}), station, action, ...(auto ? { auto } : {}) });
+    this.decisions.push({ seat, ...(hand !== undefined ? { hand } : {}), station, action, ...(auto ? { auto } : {}), ...notFollowing });
+    if (r.notFollowing?.length) this.deps.log.info({ roundId: this.roundId, seat, action, notFollowing: r.notFollowing }, 'bets behind without the credit to follow stay at their stake');
     this.advance();
     return { ok: true };
   }

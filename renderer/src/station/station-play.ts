@@ -49,7 +49,7 @@ export class StationPlay extends Container {
   private readonly bar = new Graphics();
   private readonly offer = new Text({ text: '', style: textStyle({ fontSize: 38, fill: COLORS.warning, fontWeight: '700' }) });
   private readonly prompt = new Text({ text: '', style: textStyle({ fontSize: 32, fill: COLORS.ivory }) });
-  private readonly result = new Text({ text: '', style: textStyle({ fontSize: 44, fontWeight: '700' }) });
+  private readonly result = new Text({ text: '', style: textStyle({ fontSize: 44, fontWeight: '700', wordWrap: true, wordWrapWidth: PLAY.width - 40, breakWords: true }) });
   private chip = 0;
   private state: StationState | null = null;
   private shape = '';
@@ -109,18 +109,21 @@ export class StationPlay extends Container {
     const net = mine.reduce((a, l) => a + l.net, 0);
     // A spot under its minimum when betting closed did not play: said, never silent (its chips stayed credit).
     const unplayed = mine.length === 0 ? (betting.unplayed ?? []) : [];
-    this.result.visible = mine.length > 0 || unplayed.length > 0;
-    this.result.text = mine.length
-      ? t('station.result', { net, currency: state.currency })
-      : unplayed
-          .map((u) => {
+    // A bet behind that could not cover its share of the seat's double or split stayed out of it: said too.
+    const notFollowed = betting.notFollowed ?? [];
+    this.result.visible = mine.length > 0 || unplayed.length > 0 || notFollowed.length > 0;
+    this.result.text = [
+      ...(mine.length
+        ? [t('station.result', { net, currency: state.currency })]
+        : unplayed.map((u) => {
             const bet = spotName(t, { bet: u.bet, min: u.min, max: u.min });
             const reason = u.reason ?? 'under-min';
             return reason === 'under-min'
               ? t('station.unplayed', { bet, min: u.min, currency: state.currency, reason: t('refusals.under-min') })
               : t('station.unplayedWhy', { bet, reason: t(`refusals.${reason}`) });
-          })
-          .join('\n');
+          })),
+      ...notFollowed.map((n) => t(`station.notFollowed.${n.action}`, { n: n.seat })),
+    ].join('\n');
     this.result.style.fill = net > 0 ? '#7dff9a' : net < 0 ? '#ff8a8a' : COLORS.ivory;
     this.tick(now, t);
   }
