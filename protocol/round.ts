@@ -92,6 +92,11 @@ export const StationBetting = z.strictObject({
     .array(z.strictObject({ seat: Seat, hand: HandIndex, action: z.enum(['double', 'split']), amount: MinorUnits.positive() }))
     .max(16)
     .optional(),
+  /**
+   * What this station won or lost in the round just settled, over every bet it had: its own seat
+   * and its bets behind other seats (whose lines carry those seats' numbers). Only in results.
+   */
+  roundNet: MinorUnits.optional(),
 });
 export type StationBetting = z.infer<typeof StationBetting>;
 

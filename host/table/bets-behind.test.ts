@@ -64,6 +64,10 @@ describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)'
       assert.equal(t.rounds.view().phase, 'results');
       assert.equal(t.ledger.credit(1), 140_000, 'seat 1 won 40 000 on 40 000');
       assert.equal(t.ledger.credit(2), 120_000, 'station 2 won 20 000 on 20 000 behind seat 1');
+      // Each station is told its own result: the seat's lines hold both stakes, the nets do not mix.
+      assert.equal(t.rounds.betting(1).roundNet, 40_000);
+      assert.equal(t.rounds.betting(2).roundNet, 20_000, 'a station betting only behind still sees its result');
+      assert.equal(t.rounds.betting(3).roundNet, undefined, 'a station without bets has no result');
       const rec = t.ledger.recall({ station: 2, limit: 1 })[0];
       assert.ok(rec?.lines.every((l) => l.station === 2 ? l.seat === 1 : true));
       assert.equal(verifyLedger(t.ledger).ok, true);

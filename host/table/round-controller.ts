@@ -81,6 +81,8 @@ export class RoundController {
   private cards: { card: string; to: string }[] = [];
   private decisions: Decision[] = [];
   private results: ResultLine[] | null = null;
+  /** Each station's net over the settled round, bets behind included (lines are by seat). */
+  private stationNets = new Map<number, number>();
   private hold: string | null = null;
   /** The shoe's sequence number of the event that caused the hold, when the shoe gave one. */
   private holdSequence: number | null = null;
@@ -440,6 +442,7 @@ export class RoundController {
       bets: (open ? this.pendingBets.get(station) : this.placed.get(station)) ?? {},
       ...(!open && this.unplayed.has(station) ? { unplayed: this.unplayed.get(station) } : {}),
       ...(!open ? this.notFollowedBy(station) : {}),
+      ...(this.phase === 'results' && this.results && this.stationNets.has(station) ? { roundNet: this.stationNets.get(station) } : {}),
     };
   }
 
@@ -604,6 +607,8 @@ export class RoundController {
     }
     this.deps.log.info({ roundId: this.roundId, lines: lines.length }, 'round settled');
     if (this.shoeDeferred) this.applyNewShoe();
+    this.stationNets = new Map();
+    for (const l of lines) this.stationNets.set(l.station, (this.stationNets.get(l.station) ?? 0) + l.net);
     this.showResults(lines.map(({ station: _station, ...l }) => l));
   }
 

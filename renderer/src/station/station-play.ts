@@ -82,7 +82,7 @@ export class StationPlay extends Container {
     this.queue.snapshot();
     if (!this.queue.busy()) this.plan.sync(state.betting.open, state.betting.bets);
     this.rebuild(state, t);
-    const { betting, decision, round } = state;
+    const { betting, decision } = state;
     const locked = state.cashout?.pending != null || (state.tilts ?? []).some((x) => x.disables !== 'nothing');
     this.spots.forEach((b, i) => {
       const spot = betting.spots[i];
@@ -105,8 +105,9 @@ export class StationPlay extends Container {
     this.offer.visible = offer !== undefined;
     this.offer.text = offer ? t(`desk.offer.${offer}`) : '';
     this.showHands(state, t, now);
-    const mine = round?.results?.filter((l) => l.seat === state.seat) ?? [];
-    const net = mine.reduce((a, l) => a + l.net, 0);
+    // The host sums this station's own lines, its bets behind other seats included (lines are by seat).
+    const mine = betting.roundNet !== undefined ? [betting.roundNet] : [];
+    const net = betting.roundNet ?? 0;
     // A spot under its minimum when betting closed did not play: said, never silent (its chips stayed credit).
     const unplayed = mine.length === 0 ? (betting.unplayed ?? []) : [];
     // A bet behind that could not cover its share of the seat's double or split stayed out of it: said too.
