@@ -62,3 +62,15 @@ export function configChanges(ledger: Ledger): JournalledConfigChange[] {
     return { seq: r.seq, ts: r.ts, ...p };
   });
 }
+
+/**
+ * Devices a technician disabled in service mode and did not enable again: the last `service.test`
+ * enable/disable of each device decides (only a done action is journalled).
+ */
+export function serviceDisabledDevices(ledger: Ledger): string[] {
+  const rows = ledger.db.prepare(`SELECT json_extract(body, '$.payload.device') AS device, json_extract(body, '$.payload.test') AS test
+    FROM journal WHERE type = 'service.test' AND json_extract(body, '$.payload.test') IN ('enable', 'disable') ORDER BY seq`).all() as { device: string; test: string }[];
+  const last = new Map<string, string>();
+  for (const r of rows) last.set(r.device, r.test);
+  return [...last].filter(([, test]) => test === 'disable').map(([device]) => device);
+}
