@@ -22,10 +22,12 @@ export {
   configChanges,
   openTilts,
   pendingHandpays,
+  pendingTableHold,
   serviceDisabledDevices,
   type JournalledConfigChange,
   type OpenTilt,
   type PendingHandpay,
+  type PendingTableHold,
 } from './floor-queries.js';
 
 /** Opens (creating if needed) the ledger of `terminalId` in a data folder, with every check of `Ledger.open`. */
