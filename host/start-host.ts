@@ -239,7 +239,11 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
       : undefined;
     // A simulated shoe is a new device after an unclean stop: no new round before its shoe is in.
     const simulatedShoeAnew = !syncEvents.clean && config.shoe === 'sim' && !replayed.round;
-    rounds.resume(replayed.shoe, replayed.round, { ...(results ? { results } : {}), newShoe: recovery.voided.length > 0 || simulatedShoeAnew });
+    rounds.resume(replayed.shoe, replayed.round, {
+      ...(results ? { results } : {}),
+      ...(replayed.tableHold ? { hold: replayed.tableHold } : {}),
+      newShoe: recovery.voided.length > 0 || simulatedShoeAnew,
+    });
   }
   shoe.start();
   const dealer = options.simulatedDealer ?? { dealMs: 800 };

@@ -62,3 +62,46 @@ export function configChanges(ledger: Ledger): JournalledConfigChange[] {
     return { seq: r.seq, ts: r.ts, ...p };
   });
 }
+
+/**
+ * Devices a technician disabled in service mode and did not enable again: the last `service.test`
+ * enable/disable of each device decides (only a done action is journalled).
+ */
+export function serviceDisabledDevices(ledger: Ledger): string[] {
+  const rows = ledger.db.prepare(`SELECT json_extract(body, '$.payload.device') AS device, json_extract(body, '$.payload.test') AS test
+    FROM journal WHERE type = 'service.test' AND json_extract(body, '$.payload.test') IN ('enable', 'disable') ORDER BY seq`).all() as { device: string; test: string }[];
+  const last = new Map<string, string>();
+  for (const r of rows) last.set(r.device, r.test);
+  return [...last].filter(([, test]) => test === 'disable').map(([device]) => device);
+}
+
+export interface PendingTableHold {
+  seq: number;
+  ts: string;
+  /** The hold's reason as journalled (`extra-card`, `inventory`, `unreadable`, `ledger`…). */
+  reason: string;
+  card?: string;
+  shoeSequence?: number;
+}
+
+/**
+ * The hold of the table outside any round (a `misread` with no round id) that nothing resolved
+ * yet, or null. Only one hold stands at a time, so the newest such entry decides: `pending`, or
+ * its resolution (`card-entered`, `round-void`). A hold of a round is the round's, rebuilt with it.
+ *
+ * Journals written before the lifting of such a hold was itself journalled show it only by what
+ * came after: a supervisor's `void-round` service action, or bets of a later round (a held table
+ * takes none).
+ */
+export function pendingTableHold(ledger: Ledger): PendingTableHold | null {
+  const row = ledger.db.prepare(`SELECT seq, ts, body FROM journal WHERE type = 'misread'
+    AND json_extract(body, '$.payload.roundId') IS NULL ORDER BY seq DESC LIMIT 1`).get() as { seq: number; ts: string; body: string } | undefined;
+  if (!row) return null;
+  const p = (JSON.parse(row.body) as EntryBody).payload as { detail: string; resolution: string; card?: string; shoeSequence?: number[] };
+  if (p.resolution !== 'pending') return null;
+  const lifted = ledger.db.prepare(`SELECT 1 FROM journal WHERE seq > ? AND (type = 'bet.place'
+    OR (type = 'service.action' AND json_extract(body, '$.payload.action') = 'void-round')) LIMIT 1`).get(row.seq);
+  if (lifted) return null;
+  const shoeSequence = p.shoeSequence?.[0];
+  return { seq: row.seq, ts: row.ts, reason: p.detail, ...(p.card ? { card: p.card } : {}), ...(shoeSequence !== undefined ? { shoeSequence } : {}) };
+}

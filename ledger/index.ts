@@ -18,7 +18,17 @@ export { outboxStats, readBatch, recordAck, syncAnchor, type SyncAnchor, type Wi
 export { Credentials, readCredentials, signRequest, SIGNATURE_HEADERS } from './sign.js';
 export { SyncClient, type SyncLimits, type SyncOptions, type SyncStatus } from './sync-client.js';
 export { canonicalJson, chainHash, genesisHash, sha256Hex } from './canonical.js';
-export { configChanges, openTilts, pendingHandpays, type JournalledConfigChange, type OpenTilt, type PendingHandpay } from './floor-queries.js';
+export {
+  configChanges,
+  openTilts,
+  pendingHandpays,
+  pendingTableHold,
+  serviceDisabledDevices,
+  type JournalledConfigChange,
+  type OpenTilt,
+  type PendingHandpay,
+  type PendingTableHold,
+} from './floor-queries.js';
 
 /** Opens (creating if needed) the ledger of `terminalId` in a data folder, with every check of `Ledger.open`. */
 export function openLedger(dataDir: string, terminalId: string, options: Omit<LedgerOptions, 'dataDir' | 'file' | 'terminalId'> = {}): Ledger {

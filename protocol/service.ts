@@ -102,7 +102,14 @@ export const DeviceRow = z.strictObject({
   firmware: Short.optional(),
   serial: Short.optional(),
   lastEvent: Short.nullable(),
+  /** The technician's switch (enable/disable in service mode). */
   enabled: z.boolean(),
+  /**
+   * Why the device takes nothing now, when it is inhibited: `service-disable` (the technician) and
+   * `tilt:<kind>` for each current fault that stops it. Enabled by the technician and listed here
+   * means a fault still holds it.
+   */
+  inhibitedBy: z.array(z.string().max(64)).max(16).optional(),
 });
 export type DeviceRow = z.infer<typeof DeviceRow>;
 

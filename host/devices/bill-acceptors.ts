@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { openBillAcceptor, type OpenedBillAcceptor } from '../../hardware/open.js';
 import type { BillAcceptorEvent, Credit, EscrowDecision, EscrowedNote } from '../../hardware/billacceptor/types.js';
-import type { Ledger } from '../../ledger/index.js';
+import { serviceDisabledDevices, type Ledger } from '../../ledger/index.js';
 import type { TableConfig } from '../config/table-config.js';
 import { journalReturn, pendingNoteFor } from '../recovery/escrow.js';
 
@@ -27,6 +27,12 @@ export interface BillAcceptorDeps {
   open?: typeof openBillAcceptor;
 }
 
+/**
+ * Why a station's acceptor takes no notes: a technician disabled it in service mode, or a current
+ * fault (`tilt:<kind>`) disables the station or halts the table.
+ */
+export type InhibitReason = 'service-disable' | `tilt:${string}`;
+
 const FAULTS = new Set<BillAcceptorEvent['type']>(['jam', 'stackerFull', 'stackerRemoved', 'cheated', 'failure', 'unvaluedCredit']);
 
 /**
@@ -38,7 +44,12 @@ const FAULTS = new Set<BillAcceptorEvent['type']>(['jam', 'stackerFull', 'stacke
 export class BillAcceptors {
   private readonly devices = new Map<number, OpenedBillAcceptor>();
   private readonly status = new Map<number, BillAcceptorStatus>();
-  private readonly inhibited = new Set<number>();
+  /**
+   * The reasons each station's acceptor is inhibited for. Several hold at once (a technician's
+   * disable and a jam): it takes notes again only when none is left, so the end of one (the jam
+   * cleared) never undoes another (the technician's disable).
+   */
+  private readonly inhibitions = new Map<number, Set<InhibitReason>>();
   private readonly listeners = new Set<(station: number, e: BillAcceptorEvent) => void>();
   /** Stations in service mode's note test: the next note is returned, reported, never credited. */
   private readonly noteTests = new Map<number, (note: EscrowedNote) => void>();
@@ -48,14 +59,17 @@ export class BillAcceptors {
   start(): void {
     const { config } = this.deps;
     const open = this.deps.open ?? openBillAcceptor;
+    // A technician's disable stands until a technician enables the device again, restart or not.
+    const disabled = new Set(serviceDisabledDevices(this.deps.ledger));
     for (const s of config.stations) {
       const device = `BA-${s.station}`;
+      if (disabled.has(device)) this.reasons(s.station).add('service-disable');
       this.status.set(s.station, { station: s.station, device, spec: s.billAcceptor, state: 'connecting', lastEvent: null });
       const acceptor = open(s.billAcceptor, {
         protocol: s.billProtocol,
         currency: config.currency,
         ...(config.denominations ? { accept: config.denominations } : {}),
-        enabled: !this.inhibited.has(s.station),
+        enabled: this.reasons(s.station).size === 0,
         // A note in escrow when the host stopped: the power-up report resolves it (host/recovery/escrow.ts).
         pendingNote: pendingNoteFor(this.deps.ledger, device),
         onEscrow: (note) => this.escrow(s.station, device, note),
@@ -71,15 +85,32 @@ export class BillAcceptors {
     return this.devices.get(station)?.simulator ?? null;
   }
 
-  /** Stops or resumes note acceptance at one station (a fault that disables it, a halted table). */
-  setStationEnabled(station: number, enabled: boolean): void {
-    // Remembered, so a station disabled before the devices open (a fault restored at start) opens inhibited.
-    if (enabled) this.inhibited.delete(station);
-    else this.inhibited.add(station);
+  /**
+   * Adds (`inhibited`) or removes one reason for a station's acceptor to take no notes; it takes
+   * them only while no reason is left. Remembered before the devices open, so a station disabled
+   * by a fault restored at start opens inhibited.
+   */
+  setInhibited(station: number, reason: InhibitReason, inhibited: boolean): void {
+    const reasons = this.reasons(station);
+    const before = reasons.size === 0;
+    if (inhibited) reasons.add(reason);
+    else reasons.delete(reason);
+    const after = reasons.size === 0;
+    if (before === after) return;
     const d = this.devices.get(station);
     if (!d) return;
-    if (enabled) d.enable();
+    if (after) d.enable();
     else d.disable();
+  }
+
+  /** Why the station's acceptor takes no notes now (empty: it takes them). */
+  inhibitedBy(station: number): InhibitReason[] {
+    return [...(this.inhibitions.get(station) ?? [])];
+  }
+
+  /** Whether the table has a station with this number (and so an acceptor). */
+  hasStation(station: number): boolean {
+    return this.deps.config.stations.some((s) => s.station === station);
   }
 
   /** The notes every acceptor takes (a configuration change of `denominations`). */
@@ -105,19 +136,18 @@ export class BillAcceptors {
     };
   }
 
-  /** Enables or disables a station's acceptor (service mode). False when there is no such device. */
-  setEnabled(station: number, enabled: boolean): boolean {
-    if (!this.devices.has(station)) return false;
-    this.setStationEnabled(station, enabled);
-    return true;
-  }
-
   statuses(): BillAcceptorStatus[] {
     return [...this.status.values()].map((s) => ({ ...s }));
   }
 
   async close(): Promise<void> {
     await Promise.all([...this.devices.values()].map((d) => d.close()));
+  }
+
+  private reasons(station: number): Set<InhibitReason> {
+    let r = this.inhibitions.get(station);
+    if (!r) this.inhibitions.set(station, (r = new Set()));
+    return r;
   }
 
   private escrow(station: number, device: string, note: EscrowedNote): EscrowDecision {

@@ -15,6 +15,8 @@ export interface RecoveryReport {
   problems: string[];
   /** The interrupted round that goes on, if any. */
   resumedRound: string | null;
+  /** The hold between rounds the table starts on again (its reason), if any. */
+  tableHold: string | null;
   /** Rounds voided by the recovery rules (every bet returned), with why. */
   voided: { roundId: string; reason: string }[];
   replayedEntries: number;
@@ -43,6 +45,7 @@ export function recoverTable(deps: { ledger: Ledger; game: LiveGame; config: Tab
     ledgerVerified: verified.ok,
     problems: verified.problems,
     resumedRound: null,
+    tableHold: null,
     voided: [],
     replayedEntries: 0,
     verifyMs,
@@ -73,8 +76,10 @@ export function recoverTable(deps: { ledger: Ledger; game: LiveGame; config: Tab
     log.warn({ roundId: v.roundId, reason: v.reason }, 'interrupted round voided at start: every bet returned');
   }
   report.resumedRound = replayed.round?.roundId ?? null;
+  report.tableHold = replayed.tableHold?.reason ?? null;
   report.replayedEntries = replayed.entries;
   report.replayMs = performance.now() - t1;
+  if (replayed.tableHold) log.warn({ hold: replayed.tableHold }, 'the table was on hold between rounds: held again until resolved');
   if (replayed.round) log.warn({ roundId: replayed.round.roundId, cards: replayed.round.cards.length, decisions: replayed.round.decisions.length }, 'interrupted round resumed');
   return { report, replayed };
 }

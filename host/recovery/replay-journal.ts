@@ -1,7 +1,7 @@
 import { parseCard, type Card } from '../../engine/cards/card.js';
-import type { EntryBody, Ledger, Payload } from '../../ledger/index.js';
+import { pendingTableHold, type EntryBody, type Ledger, type Payload } from '../../ledger/index.js';
 import { behindOwner } from '../table/bets-behind.js';
-import type { Decision, ResumedRound } from '../table/round-controller.js';
+import type { Decision, ResumedHold, ResumedRound } from '../table/round-controller.js';
 import type { BehindBet, LiveGame, LiveRound } from '../table/live-game.js';
 
 /** What the journal says about the shoe in play and the round that was interrupted. */
@@ -12,6 +12,11 @@ export interface Replayed {
   round: ResumedRound | null;
   /** Open rounds (bets journalled, never settled or voided) that cannot go on, with the reason: voided by the rules. */
   toVoid: { roundId: string; reason: string; cards: { card: string; to: string }[]; decisions: Decision[] }[];
+  /**
+   * A hold of the table between rounds that nothing resolved (the newest `misread` outside any
+   * round is pending), when no round resumes: the table starts on that hold.
+   */
+  tableHold: ResumedHold | null;
   /** The newest round's results when it was settled but the next round never began (shown again). */
   lastResults: { roundId: string; lines: Payload<'round.settle'>['lines'] } | null;
   /** How many journal entries were replayed (the cost of a restart). */
@@ -28,6 +33,7 @@ interface Building {
   cards: { card: string; to: string }[];
   decisions: Decision[];
   hold: string | null;
+  holdSequence: number | null;
   failed: string | null;
 }
 
@@ -82,7 +88,7 @@ export function replayJournal(ledger: Ledger, game: LiveGame): Replayed {
           const b = p as Payload<'bet.place'>;
           let r = rounds.get(b.roundId);
           if (!r) {
-            r = { roundId: b.roundId, seats: new Map(), behind: new Map(), placed: new Map(), live: null, cards: [], decisions: [], hold: null, failed: null };
+            r = { roundId: b.roundId, seats: new Map(), behind: new Map(), placed: new Map(), live: null, cards: [], decisions: [], hold: null, holdSequence: null, failed: null };
             rounds.set(b.roundId, r);
             current = r;
             lastResults = null;
@@ -148,7 +154,10 @@ export function replayJournal(ledger: Ledger, game: LiveGame): Replayed {
         case 'misread': {
           const m = p as Payload<'misread'>;
           const b = m.roundId ? rounds.get(m.roundId) : undefined;
-          if (b) b.hold = m.resolution === 'pending' ? m.detail : null;
+          if (b) {
+            b.hold = m.resolution === 'pending' ? m.detail : null;
+            b.holdSequence = m.resolution === 'pending' ? (m.shoeSequence?.[0] ?? null) : null;
+          }
           break;
         }
         case 'round.settle':
@@ -182,8 +191,11 @@ export function replayJournal(ledger: Ledger, game: LiveGame): Replayed {
       });
       continue;
     }
-    round = { roundId, round: b.live, placed: b.placed, cards: b.cards, decisions: b.decisions, hold: b.hold };
+    round = { roundId, round: b.live, placed: b.placed, cards: b.cards, decisions: b.decisions, hold: b.hold, holdSequence: b.holdSequence };
     lastResults = null;
   }
-  return { shoe, round, toVoid, lastResults, entries };
+  // Looked up in the whole journal, not from the last shoe load: a shoe may be loaded while held.
+  const pending = round ? null : pendingTableHold(ledger);
+  const tableHold = pending ? { reason: pending.reason, ...(pending.shoeSequence !== undefined ? { shoeSequence: pending.shoeSequence } : {}) } : null;
+  return { shoe, round, toVoid, tableHold, lastResults, entries };
 }

@@ -44,8 +44,12 @@ export class RoundJournal {
     this.ledger.append({ type: 'shoe.change', payload: { tableId: this.tableId, event, ...(sequence !== undefined ? { sequence } : {}) } });
   }
 
-  /** A card anomaly put the table on hold: pending until a supervisor resolves it (issue 9). */
-  hold(roundId: string | null, reason: string, card: string | null): void {
+  /**
+   * A card anomaly (or a refused write) put the table on hold: pending until a supervisor resolves
+   * it. With the round in play, or none (`roundId` null) when it came between rounds; a restart
+   * puts either back on hold.
+   */
+  hold(roundId: string | null, reason: string, card: string | null, sequence: number | null): void {
     this.ledger.append({
       type: 'misread',
       payload: {
@@ -54,7 +58,19 @@ export class RoundJournal {
         detail: reason,
         resolution: 'pending',
         ...(card ? { card } : {}),
+        ...(sequence !== null ? { shoeSequence: [sequence] } : {}),
       },
+    });
+  }
+
+  /**
+   * A hold between rounds lifted by a void (two people). No bet was in play, so no `round.void`
+   * records it: this entry does, and a restart no longer puts the table back on hold.
+   */
+  holdVoided(hold: string, reason: string, authorisedBy: string[]): void {
+    this.ledger.append({
+      type: 'misread',
+      payload: { tableId: this.tableId, detail: `${hold} hold lifted by a void: ${reason}`.slice(0, 2000), resolution: 'round-void', confirmedBy: authorisedBy.slice(0, 4) },
     });
   }
 }

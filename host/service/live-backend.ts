@@ -55,7 +55,6 @@ export class LiveServiceBackend implements ServiceBackend {
   private readonly listeners = new Set<() => void>();
   private readonly unlisten: (() => void)[] = [];
   private latestHash: { hash: string; at: string } | null = null;
-  private readonly enabled = new Map<string, boolean>();
   private readonly lastTraced = new Map<string, string>();
   /** What the shoe said of itself when it connected (the host's shoe status keeps neither). */
   private shoeIdentity: { serial?: string; firmware?: string } = {};
@@ -138,16 +137,21 @@ export class LiveServiceBackend implements ServiceBackend {
   devices(): DeviceRow[] {
     const shoe = this.d.shoe.state();
     return [
-      ...this.d.billAcceptors.statuses().map((s) => ({
-        device: s.device,
-        kind: 'bill-acceptor' as const,
-        station: s.station,
-        spec: s.spec,
-        state: s.state,
-        ...(s.firmware ? { firmware: s.firmware } : {}),
-        lastEvent: s.lastEvent,
-        enabled: this.enabled.get(s.device) ?? true,
-      })),
+      ...this.d.billAcceptors.statuses().map((s) => {
+        const inhibitedBy = this.d.billAcceptors.inhibitedBy(s.station);
+        return {
+          device: s.device,
+          kind: 'bill-acceptor' as const,
+          station: s.station,
+          spec: s.spec,
+          state: s.state,
+          ...(s.firmware ? { firmware: s.firmware } : {}),
+          lastEvent: s.lastEvent,
+          // `enabled` is the technician's switch; a fault may inhibit the acceptor with it on.
+          enabled: !inhibitedBy.includes('service-disable'),
+          ...(inhibitedBy.length > 0 ? { inhibitedBy: inhibitedBy.slice(0, 16) } : {}),
+        };
+      }),
       {
         device: 'shoe',
         kind: 'shoe' as const,
@@ -453,9 +457,13 @@ export class LiveServiceBackend implements ServiceBackend {
 
   setDeviceEnabled(device: string, enabled: boolean, who: string): BackendResult {
     const station = stationOfDevice(device);
-    if (station === null || !this.d.billAcceptors.setEnabled(station, enabled)) return { ok: false, code: 'no-device', detail: `${device} cannot be enabled or disabled` };
-    this.enabled.set(device, enabled);
+    if (station === null || !this.d.billAcceptors.hasStation(station)) return { ok: false, code: 'no-device', detail: `${device} cannot be enabled or disabled` };
+    // Journalled before it takes effect: the journal is what a restart rebuilds the disable from.
     this.test(who, device, enabled ? 'enable' : 'disable', 'done');
+    this.d.billAcceptors.setInhibited(station, 'service-disable', !enabled);
+    this.changed();
+    // Enabled by the technician, but a fault still inhibits it: say so rather than "enabled".
+    if (enabled && this.d.billAcceptors.inhibitedBy(station).length > 0) return { ok: true, key: 'service.done.enabledInhibited', values: { device } };
     return { ok: true, key: enabled ? 'service.done.enabled' : 'service.done.disabled', values: { device } };
   }
 

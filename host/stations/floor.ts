@@ -3,7 +3,7 @@ import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
 import type { Ledger, VerifyReport } from '../../ledger/index.js';
 import { ConfigChanges } from '../config/config-changes.js';
 import type { TableConfig } from '../config/table-config.js';
-import type { BillAcceptors } from '../devices/bill-acceptors.js';
+import type { BillAcceptors, InhibitReason } from '../devices/bill-acceptors.js';
 import type { TableHost } from '../screens/table-host.js';
 import type { LiveGame } from '../table/live-game.js';
 import type { RoundController } from '../table/round-controller.js';
@@ -30,7 +30,7 @@ export interface FloorDeps {
   tilts: TiltManager;
   rounds: RoundController;
   host: TableHost;
-  billAcceptors: Pick<BillAcceptors, 'setAccepted' | 'setStationEnabled'>;
+  billAcceptors: Pick<BillAcceptors, 'setAccepted' | 'setInhibited'>;
   game: LiveGame;
 }
 
@@ -62,16 +62,20 @@ export function wireFloor(d: FloorDeps): Floor {
   if (restored > 0) d.log.info({ restored }, 'journalled configuration changes in effect');
   d.host.attachFloor(new StationFloor(d.tilts, handpays));
   // A station disabled by a fault (a jam, a removed stacker, a cheat attempt) or a halted table
-  // takes no notes either: the acceptor is inhibited until the fault clears.
-  const refusing = new Set<number>();
+  // takes no notes either. Each fault is its own reason at the acceptor, beside a technician's
+  // disable: the acceptor takes notes again only once every reason has gone.
+  const applied = new Map<number, Set<InhibitReason>>();
   const gateAcceptors = () => {
-    const e = d.tilts.effects();
+    const current = d.tilts.list();
     for (const s of d.config.stations) {
-      const refuse = e.halted || e.disabledStations.has(s.station);
-      if (refuse === refusing.has(s.station)) continue;
-      if (refuse) refusing.add(s.station);
-      else refusing.delete(s.station);
-      d.billAcceptors.setStationEnabled(s.station, !refuse);
+      const want = new Set<InhibitReason>(
+        current.filter((t) => t.disables === 'table' || (t.disables === 'station' && t.station === s.station)).map((t) => `tilt:${t.kind}` as const),
+      );
+      const had = applied.get(s.station) ?? new Set<InhibitReason>();
+      // New reasons first: one fault giving way to another never lets a note in between.
+      for (const r of want) if (!had.has(r)) d.billAcceptors.setInhibited(s.station, r, true);
+      for (const r of had) if (!want.has(r)) d.billAcceptors.setInhibited(s.station, r, false);
+      applied.set(s.station, want);
     }
   };
   gateAcceptors();

@@ -18,6 +18,14 @@ export interface ResumedRound {
   decisions: Decision[];
   /** The hold the round was on when the host stopped, if any. */
   hold: string | null;
+  /** The shoe's sequence number of the event that caused that hold, when the shoe gave one. */
+  holdSequence?: number | null;
+}
+
+/** A hold of the table outside any round when the host stopped (host/recovery/replay-journal.ts). */
+export interface ResumedHold {
+  reason: string;
+  shoeSequence?: number;
 }
 
 /** Time, injected so tests can run a round without waiting on wall-clock countdowns. */
@@ -124,12 +132,24 @@ export class RoundController {
   resume(
     shoe: { cards: Card[]; sequences: Set<number> },
     round: ResumedRound | null,
-    after: { results?: { roundId: string; lines: ResultLine[] }; newShoe?: boolean } = {},
+    after: { results?: { roundId: string; lines: ResultLine[] }; newShoe?: boolean; hold?: ResumedHold } = {},
   ): void {
     for (const c of shoe.cards) this.inventory.take(c);
     this.sequences = new Set(shoe.sequences);
     // A round voided at start leaves the shoe out of step with the engine: a new shoe first.
     if (after.newShoe) this.needsShuffle = true;
+    if (!round && after.hold) {
+      // Held between rounds when the host stopped: held again, with no betting window and no
+      // countdown, until the hold is resolved as it requires (a void, or an unreadable card entered).
+      this.roundId = after.results?.roundId ?? this.newRoundId();
+      this.phase = after.results ? 'results' : 'betting';
+      this.results = after.results?.lines ?? null;
+      this.hold = after.hold.reason;
+      this.holdSequence = after.hold.shoeSequence ?? null;
+      this.endsAt = null;
+      this.deps.log.warn({ hold: this.hold, shoeSequence: this.holdSequence }, 'table hold between rounds restored from the journal');
+      return this.changed();
+    }
     if (!round && after.results) {
       // Settled and journalled, never shown (or shown only briefly): the results, then betting.
       this.roundId = after.results.roundId;
@@ -145,6 +165,7 @@ export class RoundController {
     this.phase = 'dealing';
     if (round.hold) {
       this.hold = round.hold;
+      this.holdSequence = round.holdSequence ?? null;
       this.endsAt = null;
       return this.changed();
     }
@@ -262,13 +283,13 @@ export class RoundController {
       return;
     }
     // A halted table deals nothing: a card drawn anyway must be looked at by a supervisor.
-    if (this.halted) return this.putOnHold('out-of-turn', code);
-    if (!this.inventory.take(card)) return this.putOnHold('inventory', code);
+    if (this.halted) return this.putOnHold('out-of-turn', code, sequence);
+    if (!this.inventory.take(card)) return this.putOnHold('inventory', code, sequence);
     if (this.phase === 'dealing' && this.round) {
       const p = this.round.pending();
-      if (p.kind !== 'card') return this.putOnHold('out-of-turn', code);
+      if (p.kind !== 'card') return this.putOnHold('out-of-turn', code, sequence);
       const r = this.round.takeCard(card);
-      if (!r.ok) return this.putOnHold('out-of-turn', code);
+      if (!r.ok) return this.putOnHold('out-of-turn', code, sequence);
       if (!this.journalled(() => this.journal.card(this.roundId, code, r.to, sequence), sequence)) return;
       this.cards.push({ card: code, to: r.to });
       return this.advance();
@@ -280,15 +301,12 @@ export class RoundController {
         return this.changed();
       }
     }
-    this.putOnHold('extra-card', code);
+    this.putOnHold('extra-card', code, sequence);
   }
 
   /** The shoe could not read a card, or read one of another deck set: hold until resolved. */
   onAnomaly(reason: 'unreadable' | 'wrong-deck', card: string | null, shoeSequence?: number): void {
-    if (!this.hold) {
-      this.holdSequence = shoeSequence ?? null;
-      this.putOnHold(reason, card);
-    }
+    if (!this.hold) this.putOnHold(reason, card, shoeSequence);
   }
 
   /**
@@ -388,7 +406,8 @@ export class RoundController {
 
   /**
    * A supervisor voids the round (two people): every bet of the round is returned. On a hold
-   * outside a round (a stray card between rounds) it only lifts the hold.
+   * outside a round (a stray card between rounds) it lifts the hold, journalled as the hold's
+   * resolution so that a restart does not put it back.
    */
   voidRound(reason: string, authorisedBy: string[]): Outcome {
     if (this.phase !== 'dealing' && !this.hold) return { ok: false, reason: 'no round to void', refusal: 'no-round' };
@@ -399,9 +418,10 @@ export class RoundController {
         payload: { ...this.roundCore(), reason, authorisedBy },
         txId: `${this.roundId}:void`,
       });
-    }
-    this.deps.log.warn({ roundId: this.roundId, reason, authorisedBy }, 'round voided');
+    } else if (this.hold) this.journal.holdVoided(this.hold, reason, authorisedBy);
+    this.deps.log.warn({ roundId: this.roundId, reason, authorisedBy, inPlay }, inPlay ? 'round voided' : 'hold between rounds lifted by a void');
     this.hold = null;
+    this.holdSequence = null;
     this.round = null;
     if (this.shoeDeferred) this.applyNewShoe();
     this.showResults(null);
@@ -468,8 +488,7 @@ export class RoundController {
 
   private openBetting(): void {
     this.phase = 'betting';
-    // Time plus randomness: unique even if the clock steps back (NTP) or two tables share a prefix.
-    this.roundId = `${this.deps.config.tableId}-${this.deps.timers.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+    this.roundId = this.newRoundId();
     this.round = null;
     this.cards = [];
     this.decisions = [];
@@ -623,6 +642,11 @@ export class RoundController {
     this.changed();
   }
 
+  private newRoundId(): string {
+    // Time plus randomness: unique even if the clock steps back (NTP) or two tables share a prefix.
+    return `${this.deps.config.tableId}-${this.deps.timers.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+  }
+
   private tableSeats(): TableSeats {
     return { config: this.deps.config, game: this.deps.game, seatOf: this.seatOf, stationOf: this.stationOf };
   }
@@ -642,14 +666,14 @@ export class RoundController {
     });
   }
 
-  private putOnHold(reason: string, card: string | null): void {
-    // A card anomaly is journalled (pending) so that a restart puts the round back on hold.
-    if (reason !== 'ledger') {
-      try {
-        this.journal.hold(this.phase === 'dealing' ? this.roundId : null, reason, card);
-      } catch (e) {
-        this.deps.log.error({ err: e }, 'hold could not be journalled');
-      }
+  private putOnHold(reason: string, card: string | null, sequence?: number): void {
+    // Journalled (pending) so that a restart puts the table back on hold, in a round or between
+    // rounds. A ledger hold too: the ledger refused one entry, and may still take this one.
+    this.holdSequence = sequence ?? null;
+    try {
+      this.journal.hold(this.phase === 'dealing' ? this.roundId : null, reason, card, this.holdSequence);
+    } catch (e) {
+      this.deps.log.error({ err: e, reason }, 'hold could not be journalled');
     }
     this.hold = reason;
     this.clearTimer();

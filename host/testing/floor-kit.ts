@@ -29,8 +29,10 @@ export interface FloorTable {
   floor: Floor;
   tilts: TiltManager;
   accepted: (readonly number[])[];
-  /** What the floor last told each station's acceptor (absent: never told, so accepting). */
+  /** Whether each station's acceptor takes notes after the floor's last word to it (absent: never told, so accepting). */
   acceptorEnabled: Map<number, boolean>;
+  /** The reasons the floor gave each station's acceptor to take no notes. */
+  acceptorInhibitions: Map<number, Set<string>>;
   clock: ReturnType<typeof manualTimers>;
   /** Closes this table's services and ledger, keeping the folder (a restart opens it again). */
   stop(): void;
@@ -53,9 +55,17 @@ export function floorTable(options: { game?: 'war' | 'blackjack'; dir?: string; 
   tilts.restore();
   const accepted: (readonly number[])[] = [];
   const acceptorEnabled = new Map<number, boolean>();
+  const acceptorInhibitions = new Map<number, Set<string>>();
+  const setInhibited = (s: number, reason: string, on: boolean) => {
+    const reasons = acceptorInhibitions.get(s) ?? new Set<string>();
+    if (on) reasons.add(reason);
+    else reasons.delete(reason);
+    acceptorInhibitions.set(s, reasons);
+    acceptorEnabled.set(s, reasons.size === 0);
+  };
   const floor = wireFloor({
     config, ledger, log: silent, tilts, rounds, host, game,
-    billAcceptors: { setAccepted: (d) => void accepted.push(d), setStationEnabled: (s, on) => void acceptorEnabled.set(s, on) },
+    billAcceptors: { setAccepted: (d) => void accepted.push(d), setInhibited },
   });
   rounds.start();
   const stop = () => {
@@ -64,7 +74,7 @@ export function floorTable(options: { game?: 'war' | 'blackjack'; dir?: string; 
     ledger.close();
   };
   return {
-    dir, ledger, config, rounds, host, floor, tilts, accepted, acceptorEnabled, clock, stop,
+    dir, ledger, config, rounds, host, floor, tilts, accepted, acceptorEnabled, acceptorInhibitions, clock, stop,
     close: () => {
       stop();
       rmSync(dir, { recursive: true, force: true });

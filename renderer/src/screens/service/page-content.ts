@@ -83,7 +83,13 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
     rows.push(t('service.field.newBets', { state: t(tb.newBets ? 'service.field.open' : 'service.field.closed') }));
   };
   const deviceRows = (devices: Extract<ServicePage, { page: 'devices' }>['devices']) => {
-    for (const d of devices) rows.push(t('service.field.device', { device: d.device, state: d.enabled ? d.state : `${d.state} (off)`, spec: d.spec, firmware: d.serial ? `${d.firmware ?? '—'} · serial ${d.serial}` : (d.firmware ?? '—'), event: d.lastEvent ?? '—' }));
+    for (const d of devices) {
+      // The technician's disable and the faults that inhibit the device are told apart: clearing
+      // a fault never enables what a technician disabled.
+      const faults = (d.inhibitedBy ?? []).filter((r) => r.startsWith('tilt:')).map((r) => t(`tilt.${r.slice(5)}`, { defaultValue: r.slice(5) }));
+      const state = [d.state, ...(d.enabled ? [] : [t('service.field.disabledByService')]), ...(faults.length ? [t('service.field.inhibitedByFault', { faults: faults.join(', ') })] : [])].join(' · ');
+      rows.push(t('service.field.device', { device: d.device, state, spec: d.spec, firmware: d.serial ? `${d.firmware ?? '—'} · serial ${d.serial}` : (d.firmware ?? '—'), event: d.lastEvent ?? '—' }));
+    }
   };
   const syncRows = (s: Extract<ServicePage, { page: 'sync' }>['sync']) => {
     if (!s) return void rows.push(t('service.field.syncOff'));

@@ -1,0 +1,182 @@
+// A technician's disable of a bill acceptor and the faults that inhibit it are separate reasons
+// (host/devices/bill-acceptors.ts): a fault clearing never enables what a technician disabled,
+// and the disable, journalled, stands across a restart until a technician enables it again.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, it } from 'node:test';
+import pino from 'pino';
+import WebSocket from 'ws';
+import { simulatedTableConfig } from '../../host/config/table-config.js';
+import { AccountStore } from '../../host/service/accounts.js';
+import { startHost, type RunningHost } from '../../host/start-host.js';
+import { decodeHostMessage, type CommandBody, type DeviceRow, type ServiceState } from '../../protocol/index.js';
+
+const TECH = { name: 'Bo', staff: '2002', pin: '739164' };
+
+async function until(test: () => boolean, what: string, ms = 15_000): Promise<void> {
+  const t0 = Date.now();
+  while (!test()) {
+    if (Date.now() - t0 > ms) assert.fail(`timed out waiting for ${what}`);
+    await sleep(25);
+  }
+}
+
+/** A technician signed in to the service screen over WebSocket, on the Devices page. */
+async function technician(running: RunningHost) {
+  const token = running.screens.find((s) => s.view === 'service')?.token;
+  assert.ok(token);
+  const ws = new WebSocket(`${running.origin.replace('http', 'ws')}/ws`, { origin: running.origin });
+  await new Promise((r) => ws.once('open', r));
+  let state: ServiceState | null = null;
+  let version = 0;
+  let n = 0;
+  const replies = new Map<string, (m: { type: string; code?: string; messageKey?: string }) => void>();
+  ws.on('message', (d) => {
+    const m = decodeHostMessage(d.toString());
+    assert.ok(m.ok, 'host message fails its schema');
+    const msg = m.message;
+    if (msg.type === 'snapshot' && msg.state.kind === 'service') {
+      state = msg.state;
+      version = msg.version;
+    } else if ((msg.type === 'ack' || msg.type === 'error') && msg.ref) replies.get(msg.ref)?.(msg);
+  });
+  ws.send(JSON.stringify({ type: 'hello', id: 'h', protocol: 1, token }));
+  ws.send(JSON.stringify({ type: 'subscribe', id: 's', view: 'service' }));
+  const current = () => state as ServiceState | null;
+  const send = async (command: CommandBody) => {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const id = `c${++n}`;
+      const reply = await new Promise<{ type: string; code?: string; messageKey?: string }>((resolve) => {
+        replies.set(id, resolve);
+        ws.send(JSON.stringify({ type: 'command', id, view: 'service', version, command }));
+      });
+      if (reply.type === 'error' && reply.code === 'stale-version') continue;
+      assert.equal(reply.type, 'ack', `${command.name} refused: ${reply.messageKey}`);
+      return;
+    }
+    assert.fail('stale five times in a row');
+  };
+  await until(() => current() !== null, 'a first snapshot');
+  await send({ name: 'service-sign-in', staff: TECH.staff, pin: TECH.pin });
+  await until(() => current()?.signedIn === true && current()?.busy !== true, 'signed in');
+  await send({ name: 'service-page', page: 'devices' });
+  await until(() => current()?.page?.page === 'devices', 'the devices page');
+  return {
+    /** The acceptor's row as the Devices page shows it now. */
+    row(device: string): DeviceRow | undefined {
+      const page = current()?.page;
+      return page?.page === 'devices' ? page.devices.find((d) => d.device === device) : undefined;
+    },
+    /** A device action; resolves with the notice's key once the host has answered. */
+    async setEnabled(device: string, enabled: boolean): Promise<string | undefined> {
+      const before = current()?.notice;
+      await send({ name: 'service-action', action: { kind: 'device-enable', device, enabled } });
+      await until(() => current()?.busy !== true && current()?.notice !== before, `${device} ${enabled ? 'enabled' : 'disabled'}`);
+      return current()?.notice?.key;
+    },
+    async clearTilt(tilt: string, station: number): Promise<string | undefined> {
+      const before = current()?.notice;
+      await send({ name: 'service-action', action: { kind: 'clear-tilt', tilt, station } });
+      await until(() => current()?.busy !== true && current()?.notice !== before, `${tilt} cleared`);
+      return current()?.notice?.key;
+    },
+    async close() {
+      ws.close();
+      await until(() => running.service.signedIn() === null, 'the session ended');
+    },
+  };
+}
+
+describe('a technician\'s disable of a bill acceptor', () => {
+  it('outlasts a fault at its station and a restart, until a technician enables it', { timeout: 120_000 }, async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'acceptor-disable-'));
+    const start = () => startHost({
+      dataDir: dir, rendererDir: path.join(dir, 'none'), logger: pino({ level: 'silent' }),
+      config: simulatedTableConfig('war'), simulatedDealer: false,
+    });
+    const escrows = (running: RunningHost) => (running.ledger.db.prepare("SELECT COUNT(*) AS n FROM journal WHERE type = 'bill.escrow'").get() as { n: number }).n;
+    try {
+      const accounts = new AccountStore(dir);
+      await accounts.add({ name: 'Ana', role: 'supervisor', pin: '482915', staff: '2001' }, null);
+      await accounts.add({ name: TECH.name, role: 'technician', pin: TECH.pin, staff: TECH.staff }, { staff: '2001', pin: '482915' });
+
+      const first = await start();
+      try {
+        await until(() => first.billAcceptors.statuses().find((s) => s.station === 2)?.state === 'ready', 'BA-2 ready');
+        const sim = first.billAcceptors.simulator(2);
+        assert.ok(sim);
+        const screen = await technician(first);
+        assert.equal(await screen.setEnabled('BA-2', false), 'service.done.disabled');
+        await until(() => screen.row('BA-2')?.enabled === false, 'the page shows BA-2 disabled');
+        assert.deepEqual(screen.row('BA-2')?.inhibitedBy, ['service-disable']);
+
+        // A jam at the same station, then fixed and cleared by the technician: the fault's reason goes, the disable stays.
+        sim.jam('acceptor');
+        await until(() => first.floor.tilts.list().some((t) => t.kind === 'bill-jam' && t.station === 2), 'the jam fault');
+        assert.deepEqual(first.billAcceptors.inhibitedBy(2).sort(), ['service-disable', 'tilt:bill-jam']);
+        await until(() => (screen.row('BA-2')?.inhibitedBy ?? []).includes('tilt:bill-jam'), 'the page names the fault');
+        sim.clearFault();
+        await until(() => first.floor.tilts.list().find((t) => t.kind === 'bill-jam')?.clearable === true, 'the jam fixed at the device');
+        assert.equal(await screen.clearTilt('bill-jam', 2), 'service.done.clearTilt');
+        assert.deepEqual(first.floor.tilts.list(), []);
+        assert.deepEqual(first.billAcceptors.inhibitedBy(2), ['service-disable'], 'still disabled by the technician');
+
+        // A note offered now is not taken (about a dozen status polls, several times what a note needs).
+        sim.insertNote(100);
+        await sleep(2000);
+        assert.equal(escrows(first), 0, 'no note was taken into escrow');
+        assert.equal(first.ledger.credit(2), 0);
+        assert.equal(screen.row('BA-2')?.enabled, false);
+
+        // Enabled by the technician: it takes notes again (the note waiting at the slot goes in).
+        assert.equal(await screen.setEnabled('BA-2', true), 'service.done.enabled');
+        await until(() => first.ledger.credit(2) === 10_000, 'the note credited once enabled');
+        assert.equal(screen.row('BA-2')?.enabled, true);
+        assert.equal(screen.row('BA-2')?.inhibitedBy, undefined);
+
+        // While a fault holds, the technician's enable says the fault still stops it.
+        assert.equal(await screen.setEnabled('BA-2', false), 'service.done.disabled');
+        sim.jam('acceptor');
+        await until(() => first.billAcceptors.inhibitedBy(2).includes('tilt:bill-jam'), 'the jam again');
+        assert.equal(await screen.setEnabled('BA-2', true), 'service.done.enabledInhibited');
+        assert.deepEqual(first.billAcceptors.inhibitedBy(2), ['tilt:bill-jam']);
+        sim.clearFault();
+        await until(() => first.floor.tilts.list().find((t) => t.kind === 'bill-jam')?.clearable === true, 'the jam fixed again');
+        assert.equal(await screen.clearTilt('bill-jam', 2), 'service.done.clearTilt');
+        assert.deepEqual(first.billAcceptors.inhibitedBy(2), []);
+
+        // Disabled once more, and the host restarts.
+        assert.equal(await screen.setEnabled('BA-2', false), 'service.done.disabled');
+        await screen.close();
+      } finally {
+        await first.close();
+      }
+
+      const second = await start();
+      try {
+        assert.deepEqual(second.billAcceptors.inhibitedBy(2), ['service-disable'], 'rebuilt from the journal');
+        assert.deepEqual(second.billAcceptors.inhibitedBy(1), [], 'the other stations accept');
+        await until(() => second.billAcceptors.statuses().find((s) => s.station === 2)?.state === 'ready', 'BA-2 ready after the restart');
+        const screen = await technician(second);
+        await until(() => screen.row('BA-2') !== undefined, 'the page lists BA-2');
+        assert.equal(screen.row('BA-2')?.enabled, false, 'the Devices page shows it disabled by service');
+        assert.deepEqual(screen.row('BA-2')?.inhibitedBy, ['service-disable']);
+        const sim = second.billAcceptors.simulator(2);
+        assert.ok(sim);
+        sim.insertNote(100);
+        await sleep(2000);
+        assert.equal(second.ledger.credit(2), 10_000, 'no note taken after the restart');
+        assert.equal(await screen.setEnabled('BA-2', true), 'service.done.enabled');
+        await until(() => second.ledger.credit(2) === 20_000, 'the note credited once enabled');
+        await screen.close();
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

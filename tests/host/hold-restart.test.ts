@@ -1,0 +1,162 @@
+// A hold raised between rounds (no round in play) outlives a kill: the restarted host rebuilds it
+// from the journal and stays on hold, taking no bets, until it is resolved the way the hold
+// requires (a void by two people; an unreadable burn entered by hand by two people). The first
+// run is a child process killed with SIGKILL (hold-between-rounds-child.ts), the restart runs here.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { describe, it } from 'node:test';
+import pino from 'pino';
+import { parseCard } from '../../engine/cards/card.js';
+import { simulatedTableConfig } from '../../host/config/table-config.js';
+import { startHost, type RunningHost } from '../../host/start-host.js';
+import { openExistingLedger, verifyLedger, type EntryBody, type Ledger } from '../../ledger/index.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+// The child's timings: a held table must show no countdown for several of its betting windows.
+const TIMINGS = { bettingMs: 300, decisionMs: 5_000, resultsMs: 100 };
+
+/** Runs the child until it reports its hold, then kills it with SIGKILL. */
+async function holdThenKill(dataDir: string, scenario: 'extra-card' | 'unreadable'): Promise<{ hold: string; phase: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'tests/host/hold-between-rounds-child.ts'), dataDir, scenario], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const line = await new Promise<string | null>((resolve) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const nl = out.indexOf('\n');
+      if (nl >= 0) resolve(out.slice(0, nl));
+    });
+    void exited.then(() => resolve(null));
+  });
+  assert.ok(line, `the child held the table: ${stderr}`);
+  child.kill('SIGKILL');
+  assert.equal((await exited).signal, 'SIGKILL');
+  return JSON.parse(line) as { hold: string; phase: string };
+}
+
+const misreads = (ledger: Ledger) =>
+  [...ledger.entries(1)].filter((e) => e.type === 'misread').map((e) => (JSON.parse(e.body) as EntryBody).payload as { roundId?: string; detail: string; resolution: string; confirmedBy?: string[]; shoeSequence?: number[] });
+
+const start = (dataDir: string, game: 'war' | 'blackjack') =>
+  startHost({ dataDir, rendererDir: path.join(dataDir, 'none'), logger: pino({ level: 'silent' }), config: simulatedTableConfig(game), simulatedDealer: false, timings: TIMINGS });
+
+/** The restarted table is on this hold and takes nothing: no countdown, no bet, not even after several betting windows. */
+async function assertHeld(running: RunningHost, hold: string): Promise<void> {
+  for (let i = 0; i < 2; i++) {
+    const v = running.rounds.view();
+    assert.equal(v.phase, 'hold', 'the table is back on hold after the kill');
+    assert.equal(v.hold, hold);
+    assert.equal(v.endsAt, null, 'no countdown runs');
+    assert.equal(running.rounds.betting(1).open, false, 'no betting window');
+    assert.equal(running.rounds.placeBet(1, 'main', 10_000).ok, false);
+    assert.ok(running.floor.tilts.list().some((t) => t.kind === 'card-hold'), 'the card-hold fault stands');
+    if (i === 0) await sleep(TIMINGS.bettingMs * 4);
+  }
+  const clears = [...running.ledger.entries(1)].filter((e) => e.type === 'tilt.clear');
+  assert.deepEqual(clears, [], 'the restart journalled no end of the hold');
+}
+
+describe('a hold between rounds across a kill', () => {
+  it('an extra card between rounds: held again after SIGKILL until voided by two people; the lifting is journalled', { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'hold-extra-'));
+    try {
+      assert.deepEqual(await holdThenKill(dir, 'extra-card'), { hold: 'extra-card', phase: 'hold' });
+      const second = await start(dir, 'war');
+      try {
+        await assertHeld(second, 'extra-card');
+        assert.equal(second.rounds.enterCard(parseCard('5C'), 'sup-1', 'wit-2').ok, false, 'a card read as it is cannot be entered by hand');
+        assert.deepEqual(second.rounds.voidRound('stray card drawn between rounds', ['sup-1', 'wit-2']), { ok: true });
+        const lifted = misreads(second.ledger).at(-1);
+        assert.deepEqual([lifted?.resolution, lifted?.roundId, lifted?.confirmedBy], ['round-void', undefined, ['sup-1', 'wit-2']]);
+        assert.ok(!second.floor.tilts.list().some((t) => t.kind === 'card-hold'), 'the fault ends with its resolution');
+        for (let i = 0; i < 100 && !second.rounds.betting(1).open; i++) await sleep(20);
+        assert.equal(second.rounds.betting(1).open, true, 'betting opens once resolved');
+      } finally {
+        await second.close();
+      }
+      // Resolved is resolved: the next start does not hold again.
+      const third = await start(dir, 'war');
+      try {
+        assert.equal(third.rounds.view().hold, null);
+        for (let i = 0; i < 100 && !third.rounds.betting(1).open; i++) await sleep(20);
+        assert.equal(third.rounds.betting(1).open, true);
+        assert.equal(verifyLedger(third.ledger).ok, true);
+      } finally {
+        await third.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('an unreadable burn between rounds: held again after SIGKILL; the card entered by two people names the shoe sequence of the unreadable read', { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'hold-unreadable-'));
+    try {
+      assert.deepEqual(await holdThenKill(dir, 'unreadable'), { hold: 'unreadable', phase: 'hold' });
+      const killed = openExistingLedger(dir);
+      const pending = misreads(killed);
+      killed.close();
+      const second = await start(dir, 'blackjack');
+      try {
+        await assertHeld(second, 'unreadable');
+        const sequence = pending.at(-1)?.shoeSequence;
+        assert.ok(sequence && sequence.length === 1, 'the hold journalled the sequence of the unreadable read');
+        // The simulated shoe is a new device after the kill: its new shoe asks for its burns again.
+        for (let i = 0; i < 200 && second.shoe.loadsHandled < 1; i++) await sleep(20);
+        assert.deepEqual(second.rounds.enterCard(parseCard('5H'), 'sup-1', 'wit-2'), { ok: true });
+        const entered = misreads(second.ledger).at(-1);
+        assert.deepEqual([entered?.resolution, entered?.confirmedBy, entered?.shoeSequence], ['card-entered', ['sup-1', 'wit-2'], sequence]);
+        assert.equal(second.rounds.view().hold, null);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a ledger hold between rounds (a burn the ledger refused): journalled, held again at the next start until voided', { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'hold-ledger-'));
+    try {
+      const first = await start(dir, 'blackjack');
+      try {
+        for (let i = 0; i < 200 && first.rounds.cue()?.kind !== 'card'; i++) await sleep(20);
+        assert.equal(first.rounds.cue()?.kind, 'card', 'a burn is asked for');
+        // The ledger refuses the burn's card.read once (a full disk, say); it takes the hold's entry.
+        const append = first.ledger.append.bind(first.ledger);
+        let refused = false;
+        first.ledger.append = (entry) => {
+          if (entry.type === 'card.read' && !refused) {
+            refused = true;
+            throw new Error('SQLITE_FULL: database or disk is full');
+          }
+          return append(entry);
+        };
+        first.shoe.simulator()?.drawCard();
+        for (let i = 0; i < 200 && first.rounds.view().hold === null; i++) await sleep(20);
+        assert.equal(first.rounds.view().hold, 'ledger');
+        const pending = misreads(first.ledger).at(-1);
+        assert.deepEqual([pending?.detail, pending?.resolution, pending?.roundId], ['ledger', 'pending', undefined]);
+      } finally {
+        await first.close();
+      }
+      const second = await start(dir, 'blackjack');
+      try {
+        await assertHeld(second, 'ledger');
+        assert.deepEqual(second.rounds.voidRound('burn not journalled: shoe checked', ['sup-1', 'wit-2']), { ok: true });
+        assert.equal(misreads(second.ledger).at(-1)?.resolution, 'round-void');
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
