@@ -421,6 +421,9 @@ export class LiveServiceBackend implements ServiceBackend {
   testNote(station: number, who: string): Promise<BackendResult> {
     const device = `BA-${station}`;
     if (!this.d.billAcceptors.statuses().some((s) => s.station === station)) return Promise.resolve({ ok: false, code: 'no-device', detail: `no acceptor at station ${station}` });
+    // An inhibited acceptor would hold the note at its mouth until the test timed out: say why now.
+    const inhibitedBy = this.d.billAcceptors.inhibitedBy(station);
+    if (inhibitedBy.length > 0) return Promise.resolve({ ok: false, code: 'inhibited', detail: inhibitedBy.join(', ') });
     const result = this.waitForTest<{ denomination: number; currency: string }>(
       (done) => this.d.billAcceptors.testNextNote(station, done),
       (note) => {

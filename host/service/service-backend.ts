@@ -13,7 +13,7 @@ export type BackendResult =
   | { ok: true; key: string; values?: Record<string, string | number> }
   | { ok: false; code: BackendRefusal; detail: string };
 
-export type BackendRefusal = 'not-available' | 'refused' | 'no-round' | 'stale-round' | 'no-device' | 'busy' | 'timeout';
+export type BackendRefusal = 'not-available' | 'refused' | 'no-round' | 'stale-round' | 'no-device' | 'busy' | 'timeout' | 'inhibited';
 
 export type TableSummary = Extract<ServicePage, { page: 'status' }>['table'];
 export type SyncSummary = NonNullable<Extract<ServicePage, { page: 'sync' }>['sync']>;

@@ -77,6 +77,12 @@ async function technician(running: RunningHost) {
       await until(() => current()?.busy !== true && current()?.notice !== before, `${device} ${enabled ? 'enabled' : 'disabled'}`);
       return current()?.notice?.key;
     },
+    async testNote(station: number): Promise<string | undefined> {
+      const before = current()?.notice;
+      await send({ name: 'service-action', action: { kind: 'test-note', station } });
+      await until(() => current()?.busy !== true && current()?.notice !== before, `note test at ${station}`);
+      return current()?.notice?.key;
+    },
     async clearTilt(tilt: string, station: number): Promise<string | undefined> {
       const before = current()?.notice;
       await send({ name: 'service-action', action: { kind: 'clear-tilt', tilt, station } });
@@ -123,6 +129,8 @@ describe('a technician\'s disable of a bill acceptor', () => {
         assert.equal(await screen.clearTilt('bill-jam', 2), 'service.done.clearTilt');
         assert.deepEqual(first.floor.tilts.list(), []);
         assert.deepEqual(first.billAcceptors.inhibitedBy(2), ['service-disable'], 'still disabled by the technician');
+        // The note test says at once why no note can be read, instead of waiting for its time-out.
+        assert.equal(await screen.testNote(2), 'service.failed.inhibited');
 
         // A note offered now is not taken (about a dozen status polls, several times what a note needs).
         sim.insertNote(100);
