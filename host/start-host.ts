@@ -224,7 +224,9 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
         terminalId,
         devices: { shoe: shoe.state(), billAcceptors: billAcceptors.statuses() },
         ledger: { head: ledger.headOf().seq, verified: recovery.ledgerVerified },
-        recovery: { resumedRound: recovery.resumedRound, voided: recovery.voided.length },
+        recovery: { resumedRound: recovery.resumedRound, voided: recovery.voided.length, tableHold: recovery.tableHold },
+        // What a monitor needs to see a held or faulted table without opening service mode.
+        table: { phase: rounds.view().phase, hold: rounds.view().hold, faults: floor.tilts.list().map((t) => t.kind) },
         sync: sync ? sync.status() : 'off',
       }),
     },

@@ -59,6 +59,10 @@ async function assertHeld(running: RunningHost, hold: string): Promise<void> {
     assert.ok(running.floor.tilts.list().some((t) => t.kind === 'card-hold'), 'the card-hold fault stands');
     if (i === 0) await sleep(TIMINGS.bettingMs * 4);
   }
+  // A monitor sees it too, without opening service mode.
+  const health = (await (await fetch(`${running.origin}/healthz`)).json()) as { table: { phase: string; hold: string; faults: string[] }; recovery: { tableHold: string } };
+  assert.deepEqual([health.table.phase, health.table.hold, health.recovery.tableHold], ['hold', hold, hold]);
+  assert.ok(health.table.faults.includes('card-hold'));
   const clears = [...running.ledger.entries(1)].filter((e) => e.type === 'tilt.clear');
   assert.deepEqual(clears, [], 'the restart journalled no end of the hold');
 }
