@@ -14,6 +14,12 @@ import type { LiveGame, LiveRound, Pending } from '../table/live-game.js';
  */
 export const WAR_TIMEOUT_DEFAULT: WarAction = 'war';
 
+/**
+ * War doubles the initial bet (Art. 7 n.5); a seat whose credit cannot cover that raise cannot go
+ * to war, so its timeout takes the one choice left to it by Art. 7 n.4: surrender half.
+ */
+export const WAR_TIMEOUT_FALLBACK: WarAction = 'surrender';
+
 /** «Desafio ao Casino» through `engine/war`. */
 export class WarGame implements LiveGame {
   readonly game = 'war' as const;
@@ -66,8 +72,16 @@ export class WarGame implements LiveGame {
         switch (e.kind) {
           case 'complete':
             return { kind: 'done' };
-          case 'decisions':
-            return { kind: 'decision', seat: e.seats[0] as number, legal: ['war', 'surrender'], default: WAR_TIMEOUT_DEFAULT };
+          case 'decisions': {
+            const seat = e.seats[0] as number;
+            return {
+              kind: 'decision',
+              seat,
+              legal: ['war', 'surrender'],
+              default: WAR_TIMEOUT_DEFAULT,
+              defaultCost: { amount: mainOf(seat), otherwise: WAR_TIMEOUT_FALLBACK },
+            };
+          }
           case 'burn':
             return { kind: 'card', cue: { kind: 'card', to: 'burn', burnsLeft: e.remaining } };
           case 'card':

@@ -10,7 +10,14 @@ export type Pending =
       seat: number;
       hand?: number;
       legal: string[];
+      /** What a timeout takes, when the deciding station can stake what it costs (see `defaultCost`). */
       default: string;
+      /**
+       * The default stakes `amount` more from the seat's station (a war raise). Without that
+       * credit the timeout takes `otherwise`, which costs nothing: the stated default is always
+       * one the player can take.
+       */
+      defaultCost?: { amount: number; otherwise: string };
       /** Who decides for the seat when several bet on it (Art. 20): `seat:<n>`, or a bettor behind's owner name. */
       decider?: string;
     }

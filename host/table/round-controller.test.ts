@@ -5,11 +5,12 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { parseCard } from '../../engine/cards/card.js';
-import { openLedger, type Ledger } from '../../ledger/index.js';
+import { openLedger, verifyLedger, type Ledger } from '../../ledger/index.js';
 import { simulatedTableConfig } from '../config/table-config.js';
 import { WarGame } from '../games/war.js';
 import { RoundController } from './round-controller.js';
 import { manualTimers } from '../testing/manual-timers.js';
+import { credit, floorTable, type FloorTable } from '../testing/floor-kit.js';
 
 
 describe('round controller', () => {
@@ -97,6 +98,163 @@ describe('round controller', () => {
     c.onCard(parseCard('8D'));
     advance(c.decisionFor(1)!.endsAt - 1_000_000 + 1);
     assert.equal(ledger.credit(1), before - 20_000, 'war by default: the raise is in play');
+    const decision = lastPayload(ledger, 'round.decision');
+    assert.deepEqual([decision.action, decision.auto, decision.roundId], ['war', true, c.view().roundId], 'journalled as automatic');
     c.stop();
+  });
+});
+
+/** The payload of the newest journal entry of a type. */
+function lastPayload(ledger: Ledger, type: string): Record<string, unknown> {
+  const e = [...ledger.entries(1)].filter((x) => x.type === type).at(-1);
+  assert.ok(e, `a ${type} entry`);
+  return (JSON.parse(e.body) as { payload: Record<string, unknown> }).payload;
+}
+
+/** Feeds the shoe-start burns of a new blackjack shoe (a run of low cards). */
+function burnShoeStart(t: FloorTable): void {
+  const low = ['2C', '3C', '4C', '2D', '3D', '4D', '2H', '3H', '4H', '2S', '3S', '4S'];
+  for (let i = 0; t.rounds.view().phase === 'betting' && t.rounds.cue()?.kind === 'card'; i++) t.rounds.onCard(parseCard(low[i % low.length] as string), 900 + i);
+  assert.equal(t.rounds.cue(), null, 'the shoe-start burns are done');
+}
+
+/** Deals what the round asks for, card by card, until it asks for a decision or is done. */
+function deal(t: FloorTable, cards: string[]): void {
+  for (const code of cards) {
+    assert.equal(t.rounds.cue()?.kind, 'card', `a card is expected for ${code}: ${JSON.stringify(t.rounds.view())}`);
+    t.rounds.onCard(parseCard(code));
+  }
+}
+
+describe('timeout defaults never stall the table (issue 7 review, item 1)', () => {
+  it('war: a seat that bet all its credit and walks away at a tie is shown surrender and gets it on timeout', () => {
+    const t = floorTable();
+    try {
+      credit(t.ledger, 1, 10_000);
+      credit(t.ledger, 2, 50_000);
+      assert.equal(t.rounds.placeBet(1, 'main', 10_000).ok, true, 'all of its credit');
+      assert.equal(t.rounds.placeBet(2, 'main', 10_000).ok, true);
+      t.clock.runOut(t.rounds.view().endsAt);
+      assert.equal(t.ledger.credit(1), 0);
+      deal(t, ['8S', '8H', '8D']); // seat 1 and seat 2 both tie the croupier
+      const one = t.rounds.decisionFor(1);
+      assert.deepEqual([one?.legal, one?.default], [['war', 'surrender'], 'surrender'], 'the stated default is one it can take');
+      t.clock.runOut(one?.endsAt ?? null);
+      const auto = lastPayload(t.ledger, 'round.decision');
+      assert.deepEqual([auto.seat, auto.action, auto.auto], [1, 'surrender', true]);
+      // Seat 2 can cover its raise: its stated default stays war.
+      const two = t.rounds.decisionFor(2);
+      assert.equal(two?.default, 'war');
+      t.clock.runOut(two?.endsAt ?? null);
+      assert.deepEqual([lastPayload(t.ledger, 'round.decision').action, t.ledger.credit(2)], ['war', 30_000]);
+      deal(t, ['2C', '3C', '4C', 'KS', '5C', '6C', '7C', 'QH']); // seat 2's war: burns, card, burns, croupier
+      assert.equal(t.rounds.view().phase, 'results', 'the round settled: nothing waits on a refused default');
+      const lines = t.rounds.view().results ?? [];
+      assert.deepEqual(lines.map((l) => [l.seat, l.net, l.rule]), [[1, -5_000, 'macau-war art.7 n.4 al.1'], [2, 10_000, 'macau-war art.7 n.5 al.1']]);
+      assert.equal(t.ledger.credit(1), 5_000, 'half the bet back, the other half lost');
+      t.clock.advance(t.config.timings.resultsMs);
+      assert.equal(t.rounds.view().phase, 'betting', 'the next window opens');
+    } finally {
+      t.close();
+    }
+  });
+
+  it('war: a note inserted during the countdown makes war the default again', () => {
+    const t = floorTable();
+    try {
+      credit(t.ledger, 1, 10_000);
+      assert.equal(t.rounds.placeBet(1, 'main', 10_000).ok, true);
+      t.clock.runOut(t.rounds.view().endsAt);
+      deal(t, ['9S', '9H']);
+      assert.equal(t.rounds.decisionFor(1)?.default, 'surrender');
+      credit(t.ledger, 1, 10_000);
+      assert.equal(t.rounds.decisionFor(1)?.default, 'war');
+      t.clock.runOut(t.rounds.decisionFor(1)?.endsAt ?? null);
+      assert.equal(lastPayload(t.ledger, 'round.decision').action, 'war');
+      assert.equal(t.ledger.credit(1), 0, 'the raise came from the new note');
+    } finally {
+      t.close();
+    }
+  });
+
+  it('a default the engine refuses anyway holds the table with its reason, journalled; a void returns every bet', () => {
+    // An adapter whose rounds refuse every decision: what the controller does when a default is refused.
+    class RefusingWar extends WarGame {
+      override newRound(...args: Parameters<WarGame['newRound']>) {
+        const round = super.newRound(...args);
+        return { ...round, decide: () => ({ ok: false as const, reason: 'refused by the test', refusal: 'illegal-action' as const }) };
+      }
+    }
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'refused-'));
+    const l = openLedger(dir, 'T-R');
+    try {
+      l.append({ type: 'bill.credit', payload: { station: 1, device: 'BA-1', denomination: 50_000, currency: 'MOP' }, txId: 'n1' });
+      const t = manualTimers();
+      const config = simulatedTableConfig('war');
+      const c = new RoundController({ config, game: new RefusingWar('macau'), ledger: l, log: pino({ level: 'silent' }), timers: t.timers, timings: config.timings });
+      c.start();
+      assert.equal(c.placeBet(1, 'main', 10_000).ok, true);
+      t.runOut(c.view().endsAt);
+      c.onCard(parseCard('5S'));
+      c.onCard(parseCard('5H'));
+      t.runOut(c.decisionFor(1)?.endsAt ?? null);
+      assert.deepEqual([c.view().phase, c.view().hold, c.view().endsAt], ['hold', 'default-refused', null]);
+      const held = lastPayload(l, 'misread');
+      assert.deepEqual([held.detail, held.resolution, held.roundId], ['default-refused', 'pending', c.view().roundId]);
+      assert.deepEqual(c.voidRound('default refused at a tie', ['sup-1', 'wit-2']), { ok: true });
+      assert.equal(l.credit(1), 50_000, 'every bet returned');
+      assert.equal(verifyLedger(l).ok, true);
+      c.stop();
+    } finally {
+      l.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('blackjack (Macau 2009): all credit bet, the insurance offer is declined and the hand stands on timeout, each journalled as automatic', () => {
+    const t = floorTable({ game: 'blackjack' });
+    try {
+      burnShoeStart(t);
+      credit(t.ledger, 1, 10_000);
+      assert.equal(t.rounds.placeBet(1, 'main', 10_000).ok, true);
+      t.clock.runOut(t.rounds.view().endsAt);
+      deal(t, ['TS', 'AH', '7D']); // seat 1: T, dealer: A (no hole card), seat 1: 7 → 17
+      const offer = t.rounds.decisionFor(1);
+      assert.deepEqual([offer?.legal, offer?.default], [['insurance', 'decline-insurance'], 'decline-insurance']);
+      t.clock.runOut(offer?.endsAt ?? null);
+      const play = t.rounds.decisionFor(1);
+      assert.ok(play?.legal.includes('stand'));
+      assert.equal(play?.default, 'stand');
+      t.clock.runOut(play?.endsAt ?? null);
+      const autos = [...t.ledger.entries(1)].filter((e) => e.type === 'round.decision').map((e) => (JSON.parse(e.body) as { payload: Record<string, unknown> }).payload);
+      assert.deepEqual(autos.map((d) => [d.action, d.auto]), [['decline-insurance', true], ['stand', true]]);
+      deal(t, ['9C']); // dealer: A 9 → 20
+      assert.equal(t.rounds.view().phase, 'results');
+      assert.equal(t.ledger.credit(1), 0, '17 against 20 loses');
+    } finally {
+      t.close();
+    }
+  });
+
+  it('blackjack (Portugal rule 18): standing is not allowed at 11 or less, so the timeout hits', () => {
+    const t = floorTable({ game: 'blackjack', config: { profile: 'portugal-2001' } });
+    try {
+      burnShoeStart(t);
+      credit(t.ledger, 1, 10_000);
+      assert.equal(t.rounds.placeBet(1, 'main', 10_000).ok, true, 'all of its credit: no double can be covered');
+      t.clock.runOut(t.rounds.view().endsAt);
+      // Portugal deals a hole card: seat, dealer, seat, dealer's hole.
+      for (let i = 0; i < 6 && t.rounds.cue()?.kind === 'card'; i++) t.rounds.onCard(parseCard((['5S', '9H', '4D', '8C', '2H', '3H'] as const)[i] as string));
+      const d = t.rounds.decisionFor(1);
+      assert.ok(d, 'a decision is due');
+      assert.equal(d.legal.includes('stand'), false, `9 cannot stand: ${d.legal.join(',')}`);
+      assert.equal(d.default, 'hit');
+      t.clock.runOut(d.endsAt);
+      const auto = lastPayload(t.ledger, 'round.decision');
+      assert.deepEqual([auto.action, auto.auto], ['hit', true]);
+      assert.equal(t.rounds.cue()?.kind, 'card', 'the hit card is asked for: the round goes on');
+    } finally {
+      t.close();
+    }
   });
 });

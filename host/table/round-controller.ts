@@ -475,7 +475,7 @@ export class RoundController {
   decisionFor(station: number): StationDecision | null {
     const p = this.round?.pending();
     if (!p || p.kind !== 'decision' || this.hold || this.halted || this.deciderStation(p) !== station || this.endsAt === null) return null;
-    return { seat: p.seat, ...(p.hand !== undefined ? { hand: p.hand } : {}), legal: p.legal, default: p.default, endsAt: this.endsAt };
+    return { seat: p.seat, ...(p.hand !== undefined ? { hand: p.hand } : {}), legal: p.legal, default: this.timeoutDefault(p), endsAt: this.endsAt };
   }
 
   /** Credit a station may still bet: the ledger's meter less what is on its spots. */
@@ -544,10 +544,7 @@ export class RoundController {
     const p = round.pending();
     if (p.kind === 'done') return this.settle(round);
     if (p.kind === 'decision') {
-      const station = this.deciderStation(p);
-      this.schedule(this.deps.timings.decisionMs, () => {
-        if (station !== undefined) this.applyDecision(station, p.seat, p.hand, p.default, true);
-      });
+      this.schedule(this.deps.timings.decisionMs, () => this.decisionTimedOut(p));
     } else {
       this.clearTimer();
       this.endsAt = null;
@@ -563,10 +560,7 @@ export class RoundController {
     const seatStation = this.stationOf.get(seat) ?? station;
     const payer = (owner?: string) => ownerStation(owner) ?? seatStation;
     const r = round.decide(seat, action, (cost, owner) => cost <= this.deps.ledger.credit(payer(owner)), amount);
-    if (!r.ok) {
-      if (auto) this.deps.log.error({ seat, action, reason: r.reason }, 'the default decision was refused');
-      return r;
-    }
+    if (!r.ok) return r;
     // A raise (war, double, split) moves more credit into play before the round goes on, from
     // each bettor's own station (Art. 20); the decision is journalled with it, in one
     // transaction, before any screen hears of it.
@@ -603,6 +597,35 @@ export class RoundController {
     if (r.notFollowing?.length) this.deps.log.info({ roundId: this.roundId, seat, action, notFollowing: r.notFollowing }, 'bets behind without the credit to follow stay at their stake');
     this.advance();
     return { ok: true };
+  }
+
+  /**
+   * The countdown ran out: the stated default, chosen when the time runs out so that it is one the
+   * seat can take with the credit it has then (a war raise it cannot cover falls back to surrender).
+   *
+   * Should the engine refuse even that (it never should: the default is legal and costs nothing the
+   * station lacks), the table holds (`default-refused`, journalled) rather than guess another
+   * action for the player or wait on a countdown that is over: a round left in `dealing` with no
+   * timer blocks every seat. A supervisor voids the round (every bet returned). Taking the next
+   * legal action instead would pick a move the player never saw stated as the default.
+   */
+  private decisionTimedOut(p: Extract<Pending, { kind: 'decision' }>): void {
+    const station = this.deciderStation(p);
+    const action = this.timeoutDefault(p);
+    const r: Outcome = station === undefined
+      ? { ok: false, reason: `seat ${p.seat} has no station to decide for it` }
+      : this.applyDecision(station, p.seat, p.hand, action, true);
+    if (r.ok) return;
+    this.deps.log.error({ roundId: this.roundId, seat: p.seat, action, reason: r.reason }, 'the default decision was refused: table on hold');
+    // A refused journal write has already put the table on hold (`ledger`): that reason stands.
+    if (!this.hold) this.putOnHold('default-refused', null);
+  }
+
+  /** The default a timeout takes now: the stated one, or the free one when its stake cannot be covered. */
+  private timeoutDefault(p: Extract<Pending, { kind: 'decision' }>): string {
+    if (!p.defaultCost) return p.default;
+    const payer = this.stationOf.get(p.seat) ?? this.deciderStation(p);
+    return payer !== undefined && p.defaultCost.amount <= this.deps.ledger.credit(payer) ? p.default : p.defaultCost.otherwise;
   }
 
   private settle(round: LiveRound): void {
