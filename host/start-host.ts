@@ -165,6 +165,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const lastSequence = replayed?.shoe.lastSequence;
   const shoe = new TableShoe(config.shoe, rounds, log, {
     decks: game.decks,
+    protocol: config.shoeProtocol,
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(lastSequence !== undefined ? { lastSequence } : {}),
     onDeviceEvent: (e) => onShoeEvent(tilts, e, () => rounds.cue()?.kind === 'shuffle'),

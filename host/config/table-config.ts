@@ -26,6 +26,11 @@ export const TableConfig = z
     seats: z.number().int().min(6).max(MAX_STATIONS),
     stations: z.array(Station).min(1).max(MAX_STATIONS),
     shoe: DeviceSpec,
+    /**
+     * The shoe's protocol: our framed one (sequence numbers, acknowledgements, a gate the host can
+     * lock) or a vendor's one-way ASCII stream (no lock: a card drawn out of turn is a hold).
+     */
+    shoeProtocol: z.enum(['framed', 'ascii']).default('framed'),
     defaultLanguage: Language,
     timings: z
       .strictObject({

@@ -15,9 +15,22 @@ export interface ShoeStatus {
  * The card-reading shoe, through the hardware layer. Every sequenced event is handled before the
  * shoe is acknowledged (the driver awaits `onEvent`), so a card is placed by the engine before
  * the shoe considers it delivered; the driver drops repeats of a sequence number.
+ *
+ * The shoe's gate is locked whenever the table expects no card (betting, decisions, results,
+ * holds, halts, a shuffle due) and unlocked on each card cue, so that a card cannot leave the
+ * shoe out of turn where the device can prevent it (issue 7). A shoe that cannot lock (a one-way
+ * ASCII stream, or one that refuses the command) deals as before: a card out of turn is a hold.
  */
 export class TableShoe {
   private device: OpenedShoe | null = null;
+  /** The gate as the device last confirmed it: locked, open, or unknown (not yet told, link lost). */
+  private gate: 'locked' | 'open' | null = null;
+  /** The device did not lock when asked (cannot, or refused): asked again only after a reconnect. */
+  private lockUnavailable = false;
+  private gateBusy = false;
+  private linkUp = false;
+  private readonly gateListeners = new Set<() => void>();
+  private stopWatching: (() => void) | null = null;
   /** Card reads (readable or not) handed to the table so far: the simulated dealer waits on it. */
   cardsHandled = 0;
   /** New shoes handed to the table so far. */
@@ -34,6 +47,8 @@ export class TableShoe {
     private readonly options: {
       seed?: number;
       decks: number;
+      /** The shoe's protocol (TableConfig `shoeProtocol`); default framed. */
+      protocol?: 'framed' | 'ascii';
       open?: typeof openShoe;
       /** The last sequence number journalled (recovery): the driver drops what it re-reports up to it. */
       lastSequence?: number;
@@ -46,15 +61,68 @@ export class TableShoe {
   start(): void {
     const open = this.options.open ?? openShoe;
     this.device = open(this.spec, {
-      protocol: 'framed',
+      protocol: this.options.protocol ?? 'framed',
       ...(this.options.seed !== undefined ? { seed: this.options.seed } : {}),
       // A simulated shoe is a new device at every start, numbering from 1: only real hardware resumes.
       ...(this.options.lastSequence !== undefined && this.spec !== 'sim' ? { lastSequence: this.options.lastSequence } : {}),
       onEvent: (e) => this.handle(e),
     });
     this.device.on((e) => this.track(e));
+    this.stopWatching = this.controller.onChange(() => this.syncGate());
     // A simulated shoe starts loaded, as a dealer would bring a shuffled shoe to an opening table.
     this.device.simulator?.loadShoe({ decks: this.options.decks });
+  }
+
+  /**
+   * Whether the dealer can draw now as far as the gate goes: open, or a shoe that has no gate the
+   * host controls. The simulated dealer waits on it; a real dealer meets the locked gate.
+   */
+  gateOpen(): boolean {
+    return this.lockUnavailable || this.gate === 'open';
+  }
+
+  /** Called whenever `gateOpen()` may have changed. */
+  onGateChange(listener: () => void): () => void {
+    this.gateListeners.add(listener);
+    return () => this.gateListeners.delete(listener);
+  }
+
+  /** Runs `draw` once the gate is open (at once if it is): a simulated draw the gate would otherwise refuse. */
+  whenGateOpen(draw: () => void): void {
+    if (this.gateOpen()) return draw();
+    const off = this.onGateChange(() => {
+      if (!this.gateOpen()) return;
+      off();
+      draw();
+    });
+  }
+
+  /** Locks or unlocks the gate to match the table, one command at a time, until they agree. */
+  private syncGate(): void {
+    const device = this.device;
+    if (!device || !this.linkUp || this.gateBusy || this.lockUnavailable) return;
+    // Service mode's card test reads the next card between rounds: the gate opens for it.
+    const want = this.controller.expectsCard() || this.cardTest !== null ? 'open' : 'locked';
+    if (want === this.gate) return;
+    this.gateBusy = true;
+    const done = (ok: boolean) => {
+      this.gateBusy = false;
+      if (ok) this.gate = want;
+      else if (this.linkUp) {
+        // No lock from this device (an ASCII stream has no way back; a framed shoe refused or did
+        // not answer): cards come when drawn and one out of turn is a hold, as without a gate.
+        this.lockUnavailable = true;
+        this.gate = null;
+        this.log.warn({ spec: this.spec, protocol: device.protocol, wanted: want }, 'the shoe did not lock or unlock: cards drawn out of turn will put the table on hold');
+      }
+      this.gateChanged();
+      this.syncGate();
+    };
+    void (want === 'locked' ? device.lock() : device.unlock()).then(done, () => done(false));
+  }
+
+  private gateChanged(): void {
+    for (const l of [...this.gateListeners]) l();
   }
 
   /** The simulator behind a `sim` shoe; null for real hardware. */
@@ -71,8 +139,10 @@ export class TableShoe {
   /** Service mode's card test; returns a function that ends the test. */
   testNextCard(onCard: (card: string) => void): () => void {
     this.cardTest = onCard;
+    this.syncGate();
     return () => {
       if (this.cardTest === onCard) this.cardTest = null;
+      this.syncGate();
     };
   }
 
@@ -81,6 +151,7 @@ export class TableShoe {
   }
 
   async close(): Promise<void> {
+    this.stopWatching?.();
     await this.device?.close();
   }
 
@@ -93,6 +164,7 @@ export class TableShoe {
           const test = this.cardTest;
           this.cardTest = null;
           test(e.wrongDeck ? `${e.card} (wrong deck)` : e.card);
+          this.syncGate();
           return;
         }
         if (e.wrongDeck) {
@@ -107,6 +179,7 @@ export class TableShoe {
           const test = this.cardTest;
           this.cardTest = null;
           test(`unreadable (${e.reason})`);
+          this.syncGate();
           return;
         }
         this.log.warn({ sequence: e.sequence, reason: e.reason }, 'unreadable card');
@@ -127,9 +200,27 @@ export class TableShoe {
     this.options.onDeviceEvent?.(e);
     for (const l of this.listeners) l(e);
     this.status.lastEvent = e.type;
-    if (e.type === 'connected' || e.type === 'reconnected') this.status.state = 'ready';
-    else if (e.type === 'disconnected') this.status.state = 'disconnected';
-    else if (e.type === 'alarm') this.status.state = 'alarm';
+    if (e.type === 'connected' || e.type === 'reconnected') {
+      this.status.state = 'ready';
+      // A device back on the link may have restarted with its gate open: told again. A device
+      // that would not lock before is asked again too (it may be another one).
+      this.linkUp = true;
+      this.gate = null;
+      this.lockUnavailable = false;
+      this.gateChanged();
+      this.syncGate();
+    } else if (e.type === 'disconnected') {
+      this.status.state = 'disconnected';
+      this.linkUp = false;
+      this.gate = null;
+      this.gateChanged();
+    } else if (e.type === 'lock') {
+      // The device's own word on its gate (framed LOCK_STATE).
+      this.gate = e.locked ? 'locked' : 'open';
+      this.gateChanged();
+      this.syncGate();
+    }
+    if (e.type === 'alarm') this.status.state = 'alarm';
     else if (e.type === 'lid') this.status.lidOpen = e.open;
     if (e.type === 'disconnected' || e.type === 'alarm' || e.type === 'warning') this.log.warn({ event: e }, 'shoe event');
   }

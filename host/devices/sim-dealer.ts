@@ -29,10 +29,13 @@ export class SimDealer {
 
   start(): () => void {
     const off = this.controller.onChange(() => this.look());
+    // The gate opens a moment after the cue (a command to the shoe): the dealer draws once it has.
+    const offGate = this.shoe.onGateChange(() => this.look());
     this.look();
     return () => {
       this.stopped = true;
       off();
+      offGate();
       if (this.timer !== null) this.timers.clearTimeout(this.timer);
     };
   }
@@ -48,12 +51,15 @@ export class SimDealer {
     if (this.stopped || this.timer !== null || this.shoe.cardsHandled < this.drawn || this.shoe.loadsHandled < this.loaded) return;
     const cue = this.controller.cue();
     if (!cue || cue.kind === 'decision') return;
+    // A card only through an open gate, as a person meets a locked shoe; loading a new shoe needs none.
+    if (cue.kind === 'card' && !this.shoe.gateOpen()) return;
     this.timer = this.timers.setTimeout(() => {
       this.timer = null;
       if (this.stopped) return;
       const sim = this.shoe.simulator();
       const now = this.controller.cue();
       if (!sim || !now || now.kind === 'decision') return;
+      if (now.kind === 'card' && !this.shoe.gateOpen()) return this.look();
       if (now.kind === 'shuffle') {
         this.log.info('simulated dealer: new shoe');
         sim.loadShoe();

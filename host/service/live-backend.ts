@@ -454,7 +454,8 @@ export class LiveServiceBackend implements ServiceBackend {
         return { ok: false, code: 'timeout', detail: 'no card was drawn' };
       },
     );
-    this.d.shoe.simulator()?.drawCard();
+    // The gate opens for the test a moment later (a command to the shoe): the simulated card waits for it.
+    this.d.shoe.whenGateOpen(() => this.d.shoe.simulator()?.drawCard());
     return result;
   }
 

@@ -442,6 +442,15 @@ export class RoundController {
     return this.deps.game.shoeCue();
   }
 
+  /**
+   * Whether the table expects a card from the shoe now (the dealer is cued for one). Otherwise —
+   * betting, a decision, results, a hold, a halt, a shuffle due — the shoe's gate is kept locked
+   * where the device has one (host/devices/shoe.ts).
+   */
+  expectsCard(): boolean {
+    return !this.hold && !this.halted && this.cue()?.kind === 'card';
+  }
+
   view(): RoundView {
     return {
       roundId: this.roundId,

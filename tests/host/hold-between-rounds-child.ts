@@ -17,11 +17,12 @@ async function until(test: () => boolean, what: string): Promise<void> {
 
 const [dataDir, scenario] = process.argv.slice(2);
 if (!dataDir || (scenario !== 'extra-card' && scenario !== 'unreadable')) throw new Error('usage: <dataDir> extra-card|unreadable');
-// War has no shoe-level burns: any card between rounds is extra. Blackjack burns at a new shoe:
-// the burn the shoe cannot read is an unreadable card between rounds.
+// War has no shoe-level burns: any card between rounds is extra. A shoe whose gate the host locks
+// refuses that draw, so the extra card comes from a shoe without a lock (a one-way ASCII stream).
+// Blackjack burns at a new shoe: the burn the shoe cannot read is an unreadable card between rounds.
 const running = await startHost({
   dataDir, rendererDir: path.join(dataDir, 'none'), logger: pino({ level: 'silent' }),
-  config: simulatedTableConfig(scenario === 'extra-card' ? 'war' : 'blackjack'),
+  config: scenario === 'extra-card' ? { ...simulatedTableConfig('war'), shoeProtocol: 'ascii' } : simulatedTableConfig('blackjack'),
   simulatedDealer: false, timings: HOLD_TIMINGS,
 });
 const sim = running.shoe.simulator();
