@@ -97,6 +97,12 @@ export const PAYLOADS = {
     confirmedBy: z.array(who).max(4).optional(),
     /** The shoe's sequence numbers of the events concerned (the unreadable read, the card entered). */
     shoeSequence: z.array(z.number().int().nonnegative()).max(16).optional(),
+    /**
+     * A card (or an unreadable read) that left the shoe while the table was already on hold:
+     * recorded so that every physical card is accounted for; `detail` names the hold. It is not
+     * a hold of its own and is resolved with the hold it came in.
+     */
+    duringHold: z.literal(true).optional(),
   }),
   /** Credits removed from a station's meter to be paid by an attendant (GLI "cancelled credits"). */
   'credit.cancel': z.strictObject({ station, amount: positive, reason: text }),

@@ -15,7 +15,11 @@ describe('floor queries', () => {
     hold(l, 'unreadable', 'pending', 'R-1');
     assert.equal(pendingTableHold(l), null, 'a round\'s hold is rebuilt with its round');
     hold(l, 'extra-card', 'pending');
-    assert.deepEqual({ ...pendingTableHold(l), seq: 0, ts: '' }, { seq: 0, ts: '', reason: 'extra-card', shoeSequence: 9 });
+    assert.deepEqual({ ...pendingTableHold(l), seq: 0, ts: '' }, { seq: 0, ts: '', reason: 'extra-card', shoeSequence: 9, readsDuringHold: [] });
+    // Cards that left the shoe during the hold are the hold's, not holds of their own.
+    l.append({ type: 'misread', payload: { tableId: 'T1', detail: 'card read during the extra-card hold', resolution: 'pending', duringHold: true, card: '5C', shoeSequence: [10] } });
+    l.append({ type: 'misread', payload: { tableId: 'T1', detail: 'unreadable read during the extra-card hold', resolution: 'pending', duringHold: true, shoeSequence: [11] } });
+    assert.deepEqual([pendingTableHold(l)?.reason, pendingTableHold(l)?.shoeSequence, pendingTableHold(l)?.readsDuringHold], ['extra-card', 9, [{ card: '5C', shoeSequence: 10 }, { shoeSequence: 11 }]]);
     hold(l, 'extra-card hold lifted by a void: stray', 'round-void');
     assert.equal(pendingTableHold(l), null);
     hold(l, 'unreadable', 'pending');

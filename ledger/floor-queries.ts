@@ -82,6 +82,14 @@ export interface PendingTableHold {
   reason: string;
   card?: string;
   shoeSequence?: number;
+  /** Reads that left the shoe after the hold began (`misread` with `duringHold`), in order. */
+  readsDuringHold: HeldRead[];
+}
+
+/** A card, or an unreadable read (no card), that left the shoe while the table was on hold. */
+export interface HeldRead {
+  card?: string;
+  shoeSequence?: number;
 }
 
 /**
@@ -94,8 +102,10 @@ export interface PendingTableHold {
  * takes none).
  */
 export function pendingTableHold(ledger: Ledger): PendingTableHold | null {
+  // Reads during a hold are not holds of their own: the hold is the newest other entry.
   const row = ledger.db.prepare(`SELECT seq, ts, body FROM journal WHERE type = 'misread'
-    AND json_extract(body, '$.payload.roundId') IS NULL ORDER BY seq DESC LIMIT 1`).get() as { seq: number; ts: string; body: string } | undefined;
+    AND json_extract(body, '$.payload.roundId') IS NULL AND json_extract(body, '$.payload.duringHold') IS NULL
+    ORDER BY seq DESC LIMIT 1`).get() as { seq: number; ts: string; body: string } | undefined;
   if (!row) return null;
   const p = (JSON.parse(row.body) as EntryBody).payload as { detail: string; resolution: string; card?: string; shoeSequence?: number[] };
   if (p.resolution !== 'pending') return null;
@@ -103,5 +113,14 @@ export function pendingTableHold(ledger: Ledger): PendingTableHold | null {
     OR (type = 'service.action' AND json_extract(body, '$.payload.action') = 'void-round')) LIMIT 1`).get(row.seq);
   if (lifted) return null;
   const shoeSequence = p.shoeSequence?.[0];
-  return { seq: row.seq, ts: row.ts, reason: p.detail, ...(p.card ? { card: p.card } : {}), ...(shoeSequence !== undefined ? { shoeSequence } : {}) };
+  const reads = (ledger.db.prepare(`SELECT body FROM journal WHERE type = 'misread' AND seq > ?
+    AND json_extract(body, '$.payload.roundId') IS NULL AND json_extract(body, '$.payload.duringHold') = 1 ORDER BY seq`).all(row.seq) as { body: string }[])
+    .map((r) => heldRead((JSON.parse(r.body) as EntryBody).payload as { card?: string; shoeSequence?: number[] }));
+  return { seq: row.seq, ts: row.ts, reason: p.detail, ...(p.card ? { card: p.card } : {}), ...(shoeSequence !== undefined ? { shoeSequence } : {}), readsDuringHold: reads };
+}
+
+/** A `misread` entry of a read during a hold, as the card and the shoe's sequence number. */
+export function heldRead(p: { card?: string; shoeSequence?: number[] }): HeldRead {
+  const shoeSequence = p.shoeSequence?.[0];
+  return { ...(p.card ? { card: p.card } : {}), ...(shoeSequence !== undefined ? { shoeSequence } : {}) };
 }

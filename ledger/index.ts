@@ -20,10 +20,12 @@ export { SyncClient, type SyncLimits, type SyncOptions, type SyncStatus } from '
 export { canonicalJson, chainHash, genesisHash, sha256Hex } from './canonical.js';
 export {
   configChanges,
+  heldRead,
   openTilts,
   pendingHandpays,
   pendingTableHold,
   serviceDisabledDevices,
+  type HeldRead,
   type JournalledConfigChange,
   type OpenTilt,
   type PendingHandpay,

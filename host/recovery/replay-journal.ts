@@ -1,5 +1,5 @@
 import { parseCard, type Card } from '../../engine/cards/card.js';
-import { pendingTableHold, type EntryBody, type Ledger, type Payload } from '../../ledger/index.js';
+import { heldRead, pendingTableHold, type EntryBody, type HeldRead, type Ledger, type Payload } from '../../ledger/index.js';
 import { behindOwner } from '../table/bets-behind.js';
 import type { Decision, ResumedHold, ResumedRound } from '../table/round-controller.js';
 import type { BehindBet, LiveGame, LiveRound } from '../table/live-game.js';
@@ -34,6 +34,7 @@ interface Building {
   decisions: Decision[];
   hold: string | null;
   holdSequence: number | null;
+  holdReads: HeldRead[];
   failed: string | null;
 }
 
@@ -88,7 +89,7 @@ export function replayJournal(ledger: Ledger, game: LiveGame): Replayed {
           const b = p as Payload<'bet.place'>;
           let r = rounds.get(b.roundId);
           if (!r) {
-            r = { roundId: b.roundId, seats: new Map(), behind: new Map(), placed: new Map(), live: null, cards: [], decisions: [], hold: null, holdSequence: null, failed: null };
+            r = { roundId: b.roundId, seats: new Map(), behind: new Map(), placed: new Map(), live: null, cards: [], decisions: [], hold: null, holdSequence: null, holdReads: [], failed: null };
             rounds.set(b.roundId, r);
             current = r;
             lastResults = null;
@@ -153,10 +154,19 @@ export function replayJournal(ledger: Ledger, game: LiveGame): Replayed {
         }
         case 'misread': {
           const m = p as Payload<'misread'>;
+          // The shoe event behind a misread was handled: a real shoe does not deliver it again.
+          const seq = m.resolution === 'pending' ? m.shoeSequence?.[0] : undefined;
+          if (seq !== undefined) {
+            shoe.sequences.add(seq);
+            shoe.lastSequence = seq;
+          }
           const b = m.roundId ? rounds.get(m.roundId) : undefined;
-          if (b) {
+          if (!b) break;
+          if (m.duringHold) b.holdReads.push(heldRead(m));
+          else {
             b.hold = m.resolution === 'pending' ? m.detail : null;
             b.holdSequence = m.resolution === 'pending' ? (m.shoeSequence?.[0] ?? null) : null;
+            b.holdReads = [];
           }
           break;
         }
@@ -191,11 +201,13 @@ export function replayJournal(ledger: Ledger, game: LiveGame): Replayed {
       });
       continue;
     }
-    round = { roundId, round: b.live, placed: b.placed, cards: b.cards, decisions: b.decisions, hold: b.hold, holdSequence: b.holdSequence };
+    round = { roundId, round: b.live, placed: b.placed, cards: b.cards, decisions: b.decisions, hold: b.hold, holdSequence: b.holdSequence, holdReads: b.holdReads };
     lastResults = null;
   }
   // Looked up in the whole journal, not from the last shoe load: a shoe may be loaded while held.
   const pending = round ? null : pendingTableHold(ledger);
-  const tableHold = pending ? { reason: pending.reason, ...(pending.shoeSequence !== undefined ? { shoeSequence: pending.shoeSequence } : {}) } : null;
+  const tableHold = pending
+    ? { reason: pending.reason, ...(pending.shoeSequence !== undefined ? { shoeSequence: pending.shoeSequence } : {}), reads: pending.readsDuringHold }
+    : null;
   return { shoe, round, toVoid, tableHold, lastResults, entries };
 }

@@ -64,13 +64,44 @@ export class RoundJournal {
   }
 
   /**
-   * A hold between rounds lifted by a void (two people). No bet was in play, so no `round.void`
-   * records it: this entry does, and a restart no longer puts the table back on hold.
+   * A card (`card`), or a read the shoe could not make (`unreadable`, no card) or of another deck
+   * (`wrong-deck`), that left the shoe while the table was already on hold. Nothing is placed; the
+   * entry accounts for the physical card, with the shoe's sequence number, in the hold's round.
    */
-  holdVoided(hold: string, reason: string, authorisedBy: string[]): void {
+  readDuringHold(roundId: string | null, hold: string, kind: 'card' | 'unreadable' | 'wrong-deck', card: string | null, sequence: number | null): void {
     this.ledger.append({
       type: 'misread',
-      payload: { tableId: this.tableId, detail: `${hold} hold lifted by a void: ${reason}`.slice(0, 2000), resolution: 'round-void', confirmedBy: authorisedBy.slice(0, 4) },
+      payload: {
+        tableId: this.tableId,
+        ...(roundId ? { roundId } : {}),
+        detail: `${kind === 'card' ? 'card' : `${kind} card`} read during the ${hold} hold`,
+        resolution: 'pending',
+        duringHold: true,
+        ...(card ? { card } : {}),
+        ...(sequence !== null ? { shoeSequence: [sequence] } : {}),
+      },
     });
+  }
+
+  /**
+   * A hold lifted by a void (two people), naming the shoe's sequence numbers of every read the hold
+   * covered (its own and those during it; the first 16, each also has its own entry). In a round,
+   * written in one transaction with the round's `round.void` (every bet returned), so a restart
+   * never finds the one without the other; between rounds no bet was in play, and this entry alone
+   * lifts the hold for a restart.
+   */
+  holdVoided(roundId: string | null, hold: string, reason: string, authorisedBy: string[], sequences: number[], roundVoid?: NewEntry): void {
+    const resolution: NewEntry = {
+      type: 'misread',
+      payload: {
+        tableId: this.tableId,
+        ...(roundId ? { roundId } : {}),
+        detail: `${hold} hold lifted by a void: ${reason}`.slice(0, 2000),
+        resolution: 'round-void',
+        confirmedBy: authorisedBy.slice(0, 4),
+        ...(sequences.length > 0 ? { shoeSequence: sequences.slice(0, 16) } : {}),
+      },
+    };
+    this.ledger.appendMany(roundVoid ? [resolution, roundVoid] : [resolution]);
   }
 }

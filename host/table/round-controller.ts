@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { cardCode, RANKS, SUITS, type Card } from '../../engine/cards/card.js';
 import { ShoeInventory } from '../../engine/cards/shoe.js';
-import type { Ledger, NewEntry } from '../../ledger/index.js';
+import type { HeldRead, Ledger, NewEntry } from '../../ledger/index.js';
 import type { DealerCue, ResultLine, RoundPhase, RoundView, StationBetting, StationDecision } from '../../protocol/index.js';
 import { betLimits, type TableConfig } from '../config/table-config.js';
 import { RoundJournal } from '../recovery/round-journal.js';
@@ -20,12 +20,16 @@ export interface ResumedRound {
   hold: string | null;
   /** The shoe's sequence number of the event that caused that hold, when the shoe gave one. */
   holdSequence?: number | null;
+  /** Reads that left the shoe during that hold, journalled. */
+  holdReads?: HeldRead[];
 }
 
 /** A hold of the table outside any round when the host stopped (host/recovery/replay-journal.ts). */
 export interface ResumedHold {
   reason: string;
   shoeSequence?: number;
+  /** Reads that left the shoe during that hold, journalled. */
+  reads?: HeldRead[];
 }
 
 /** Time, injected so tests can run a round without waiting on wall-clock countdowns. */
@@ -94,6 +98,13 @@ export class RoundController {
   private hold: string | null = null;
   /** The shoe's sequence number of the event that caused the hold, when the shoe gave one. */
   private holdSequence: number | null = null;
+  /**
+   * Cards (or unreadable reads) that left the shoe after the hold began: each journalled, none
+   * placed. The hold's resolution must account for them (see enterCard, voidRound).
+   */
+  private holdReads: HeldRead[] = [];
+  /** The round the hold belongs to, or null for a hold between rounds. */
+  private holdRound: string | null = null;
   private needsShuffle = false;
   /** Why new bets are refused though the table plays on (e.g. upstream offline beyond the limit). */
   private betsBlocked: string | null = null;
@@ -146,6 +157,8 @@ export class RoundController {
       this.results = after.results?.lines ?? null;
       this.hold = after.hold.reason;
       this.holdSequence = after.hold.shoeSequence ?? null;
+      this.holdReads = [...(after.hold.reads ?? [])];
+      this.holdRound = null;
       this.endsAt = null;
       this.deps.log.warn({ hold: this.hold, shoeSequence: this.holdSequence }, 'table hold between rounds restored from the journal');
       return this.changed();
@@ -166,6 +179,8 @@ export class RoundController {
     if (round.hold) {
       this.hold = round.hold;
       this.holdSequence = round.holdSequence ?? null;
+      this.holdReads = [...(round.holdReads ?? [])];
+      this.holdRound = round.roundId;
       this.endsAt = null;
       return this.changed();
     }
@@ -278,10 +293,7 @@ export class RoundController {
       this.deps.log.warn({ card: code, sequence }, 'card re-reported with a sequence already journalled: not placed again');
       return;
     }
-    if (this.hold) {
-      this.deps.log.warn({ card: code, hold: this.hold }, 'card read while the table is on hold: not placed');
-      return;
-    }
+    if (this.hold) return this.readDuringHold('card', code, sequence);
     // A halted table deals nothing: a card drawn anyway must be looked at by a supervisor.
     if (this.halted) return this.putOnHold('out-of-turn', code, sequence);
     if (!this.inventory.take(card)) return this.putOnHold('inventory', code, sequence);
@@ -306,7 +318,32 @@ export class RoundController {
 
   /** The shoe could not read a card, or read one of another deck set: hold until resolved. */
   onAnomaly(reason: 'unreadable' | 'wrong-deck', card: string | null, shoeSequence?: number): void {
-    if (!this.hold) this.putOnHold(reason, card, shoeSequence);
+    if (shoeSequence !== undefined && this.sequences.has(shoeSequence)) return;
+    if (this.hold) return this.readDuringHold(reason, card, shoeSequence);
+    this.putOnHold(reason, card, shoeSequence);
+  }
+
+  /** The hold in force, with the reads that left the shoe since it began (service mode, tests). */
+  holdState(): { reason: string; shoeSequence: number | null; readsDuringHold: HeldRead[] } | null {
+    return this.hold ? { reason: this.hold, shoeSequence: this.holdSequence, readsDuringHold: [...this.holdReads] } : null;
+  }
+
+  /**
+   * A read while the table is already on hold (a shoe without a gate, or a draw that beat the
+   * lock): nothing is placed, but the card left the shoe, so it is journalled with its sequence
+   * number and the hold's round for the inspector, and the hold's resolution must account for it.
+   */
+  private readDuringHold(kind: 'card' | 'unreadable' | 'wrong-deck', card: string | null, sequence?: number): void {
+    const hold = this.hold as string;
+    try {
+      this.journal.readDuringHold(this.holdRound, hold, kind, card, sequence ?? null);
+    } catch (e) {
+      this.deps.log.error({ err: e, card, sequence, hold }, 'a read during the hold could not be journalled');
+    }
+    if (sequence !== undefined) this.sequences.add(sequence);
+    this.holdReads.push({ ...(card ? { card } : {}), ...(sequence !== undefined ? { shoeSequence: sequence } : {}) });
+    this.deps.log.warn({ roundId: this.holdRound, card, kind, sequence, hold }, 'card read while the table is on hold: journalled, not placed');
+    this.changed();
   }
 
   /**
@@ -319,6 +356,12 @@ export class RoundController {
   enterCard(card: Card, supervisor: string, witness: string): Outcome {
     if (this.hold !== 'unreadable') {
       return { ok: false, reason: this.hold ? `a ${this.hold} hold is resolved by voiding the round, not by entering a card` : 'the table is not on hold' };
+    }
+    // Cards that left the shoe after the unreadable one went somewhere on the table the host never
+    // saw: entering the first cannot put the deal back in order. The hold stays until a void.
+    if (this.holdReads.length > 0) {
+      const seqs = this.holdReads.map((r) => r.shoeSequence ?? '?').join(', ');
+      return { ok: false, reason: `${this.holdReads.length} more card(s) left the shoe during the hold (shoe sequence ${seqs}): the deal cannot be restored by entering one card; void the round` };
     }
     const who = [supervisor.trim(), witness.trim()];
     if (!who[0] || !who[1]) return { ok: false, reason: 'manual card entry needs a supervisor and a second person' };
@@ -344,6 +387,7 @@ export class RoundController {
     this.deps.log.warn({ roundId: this.roundId, card: code, confirmedBy: who, sequence }, 'card entered by hand');
     this.hold = null;
     this.holdSequence = null;
+    this.holdReads = [];
     this.onCard(card);
     // The hold stopped the countdown of the step it came in (a burn between rounds); a round in
     // play went on inside onCard.
@@ -411,17 +455,21 @@ export class RoundController {
    */
   voidRound(reason: string, authorisedBy: string[]): Outcome {
     if (this.phase !== 'dealing' && !this.hold) return { ok: false, reason: 'no round to void', refusal: 'no-round' };
+    // Two people, as for a manual card entry: a void moves every bet of the round back.
+    const who = authorisedBy.map((w) => w.trim());
+    if (who.length < 2 || !who[0] || !who[1]) return { ok: false, reason: 'a void needs a supervisor and a second person' };
+    if (new Set(who).size !== who.length) return { ok: false, reason: 'the second person must be someone other than the supervisor' };
     const inPlay = this.phase === 'dealing' && this.placed.size > 0;
-    if (inPlay) {
-      this.deps.ledger.append({
-        type: 'round.void',
-        payload: { ...this.roundCore(), reason, authorisedBy },
-        txId: `${this.roundId}:void`,
-      });
-    } else if (this.hold) this.journal.holdVoided(this.hold, reason, authorisedBy);
+    const roundVoid: NewEntry = { type: 'round.void', payload: { ...this.roundCore(), reason, authorisedBy }, txId: `${this.roundId}:void` };
+    if (this.hold) {
+      // The resolution names every read the hold covered, so each card that left the shoe is accounted for.
+      const sequences = [this.holdSequence, ...this.holdReads.map((r) => r.shoeSequence)].filter((n): n is number => n !== null && n !== undefined);
+      this.journal.holdVoided(inPlay ? this.roundId : null, this.hold, reason, authorisedBy, sequences, inPlay ? roundVoid : undefined);
+    } else if (inPlay) this.deps.ledger.append(roundVoid);
     this.deps.log.warn({ roundId: this.roundId, reason, authorisedBy, inPlay }, inPlay ? 'round voided' : 'hold between rounds lifted by a void');
     this.hold = null;
     this.holdSequence = null;
+    this.holdReads = [];
     this.round = null;
     if (this.shoeDeferred) this.applyNewShoe();
     this.showResults(null);
@@ -702,8 +750,12 @@ export class RoundController {
     // Journalled (pending) so that a restart puts the table back on hold, in a round or between
     // rounds. A ledger hold too: the ledger refused one entry, and may still take this one.
     this.holdSequence = sequence ?? null;
+    this.holdReads = [];
+    this.holdRound = this.phase === 'dealing' ? this.roundId : null;
+    // The read that caused the hold is journalled: a re-report of its sequence is not a new read.
+    if (sequence !== undefined) this.sequences.add(sequence);
     try {
-      this.journal.hold(this.phase === 'dealing' ? this.roundId : null, reason, card, this.holdSequence);
+      this.journal.hold(this.holdRound, reason, card, this.holdSequence);
     } catch (e) {
       this.deps.log.error({ err: e, reason }, 'hold could not be journalled');
     }
