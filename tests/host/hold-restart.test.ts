@@ -1,7 +1,8 @@
-// A hold raised between rounds (no round in play) outlives a kill: the restarted host rebuilds it
-// from the journal and stays on hold, taking no bets, until it is resolved the way the hold
-// requires (a void by two people; an unreadable burn entered by hand by two people). The first
-// run is a child process killed with SIGKILL (hold-between-rounds-child.ts), the restart runs here.
+// A hold outlives a kill, between rounds (no round in play) or inside a round (bets in play): the
+// restarted host rebuilds it from the journal, with the reads that came during it, and stays on
+// hold, taking no bets, until it is resolved the way the hold requires (a void by two people; an
+// unreadable card entered by hand by two people when no card followed it). The first run is a
+// child process killed with SIGKILL (hold-child.ts), the restart runs here.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,8 +22,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const TIMINGS = { bettingMs: 300, decisionMs: 5_000, resultsMs: 100 };
 
 /** Runs the child until it reports its hold, then kills it with SIGKILL. */
-async function holdThenKill(dataDir: string, scenario: 'extra-card' | 'unreadable'): Promise<{ hold: string; phase: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'tests/host/hold-between-rounds-child.ts'), dataDir, scenario], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+async function holdThenKill(dataDir: string, scenario: 'extra-card' | 'unreadable' | 'in-round-unreadable' | 'in-round-reads'): Promise<{ hold: string; phase: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'tests/host/hold-child.ts'), dataDir, scenario], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
@@ -42,7 +43,7 @@ async function holdThenKill(dataDir: string, scenario: 'extra-card' | 'unreadabl
 }
 
 const misreads = (ledger: Ledger) =>
-  [...ledger.entries(1)].filter((e) => e.type === 'misread').map((e) => (JSON.parse(e.body) as EntryBody).payload as { roundId?: string; detail: string; resolution: string; confirmedBy?: string[]; shoeSequence?: number[] });
+  [...ledger.entries(1)].filter((e) => e.type === 'misread').map((e) => (JSON.parse(e.body) as EntryBody).payload as { roundId?: string; detail: string; resolution: string; card?: string; confirmedBy?: string[]; shoeSequence?: number[]; duringHold?: boolean });
 
 const start = (dataDir: string, game: 'war' | 'blackjack') =>
   startHost({ dataDir, rendererDir: path.join(dataDir, 'none'), logger: pino({ level: 'silent' }), config: simulatedTableConfig(game), simulatedDealer: false, timings: TIMINGS });
@@ -158,6 +159,98 @@ describe('a hold between rounds across a kill', () => {
         assert.equal(misreads(second.ledger).at(-1)?.resolution, 'round-void');
       } finally {
         await second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a hold inside a round across a kill (issue 7 review, item 4)', () => {
+  /** The restarted host resumed the round on its hold: no countdown, no bets, the fault standing. */
+  async function assertRoundHeld(running: RunningHost, hold: string, roundId: string): Promise<void> {
+    assert.equal(running.recovery.resumedRound, roundId, 'the interrupted round was rebuilt, not voided');
+    for (let i = 0; i < 2; i++) {
+      const v = running.rounds.view();
+      assert.deepEqual([v.phase, v.hold, v.endsAt, v.roundId], ['hold', hold, null, roundId]);
+      assert.equal(running.rounds.placeBet(3, 'main', 10_000).ok, false);
+      assert.ok(running.floor.tilts.list().some((t) => t.kind === 'card-hold'));
+      if (i === 0) await sleep(TIMINGS.bettingMs * 3);
+    }
+  }
+  const heldRound = (dir: string) => {
+    const l = openExistingLedger(dir);
+    try {
+      const m = misreads(l);
+      return { pending: m.filter((x) => x.resolution === 'pending'), credits: [l.credit(1), l.credit(2)] };
+    } finally {
+      l.close();
+    }
+  };
+
+  it('an unreadable card mid-deal: held again after SIGKILL; the card entered by two people, the round settles with it', { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'hold-in-round-'));
+    try {
+      assert.deepEqual(await holdThenKill(dir, 'in-round-unreadable'), { hold: 'unreadable', phase: 'hold' });
+      const killed = heldRound(dir);
+      const [pending] = killed.pending;
+      assert.ok(pending?.roundId && pending.shoeSequence?.length === 1, 'the hold was journalled with its round and the shoe sequence');
+      assert.deepEqual(killed.credits, [40_000, 30_000], 'both bets were in play at the kill');
+      const second = await start(dir, 'war');
+      try {
+        await assertRoundHeld(second, 'unreadable', pending.roundId);
+        assert.match(JSON.stringify(second.rounds.enterCard(parseCard('2D'), 'sup-1', 'sup-1')), /someone other/);
+        assert.deepEqual(second.rounds.enterCard(parseCard('2D'), 'sup-1', 'wit-2'), { ok: true });
+        const entered = misreads(second.ledger).at(-1);
+        assert.deepEqual([entered?.resolution, entered?.roundId, entered?.card, entered?.shoeSequence, entered?.confirmedBy], ['card-entered', pending.roundId, '2D', pending.shoeSequence, ['sup-1', 'wit-2']]);
+        // The croupier's card, through the restarted (simulated, new) shoe once its gate opens.
+        const sim = second.shoe.simulator();
+        assert.ok(sim);
+        for (let i = 0; i < 400 && !(second.rounds.expectsCard() && second.shoe.gateOpen()); i++) await sleep(10);
+        assert.equal(sim.drawCard({ card: '3C' }), '3C');
+        for (let i = 0; i < 400 && second.rounds.view().phase !== 'results'; i++) await sleep(10);
+        const record = second.ledger.round(pending.roundId);
+        assert.equal(record?.status, 'settled');
+        assert.deepEqual(record?.cards.map((c) => c.card), ['9S', '2D', '3C']);
+        assert.deepEqual([second.ledger.credit(1), second.ledger.credit(2)], [60_000, 30_000], '9 beats 3: seat 1 wins 10,000; 2 loses to 3: seat 2 loses 20,000');
+        assert.equal(verifyLedger(second.ledger).ok, true);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('an unreadable card and one more card drawn during the hold, then SIGKILL: both reads come back with the hold; entry is refused; a void by two people returns every bet', { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'hold-in-round-reads-'));
+    try {
+      assert.deepEqual(await holdThenKill(dir, 'in-round-reads'), { hold: 'unreadable', phase: 'hold' });
+      const killed = heldRound(dir);
+      const [hold, read] = killed.pending;
+      assert.ok(hold?.roundId && hold.shoeSequence?.length === 1);
+      assert.deepEqual([read?.duringHold, read?.card, read?.roundId], [true, '5C', hold.roundId], 'the card drawn during the hold was journalled with the round');
+      const second = await start(dir, 'war');
+      try {
+        await assertRoundHeld(second, 'unreadable', hold.roundId);
+        assert.deepEqual(second.rounds.holdState()?.readsDuringHold, [{ card: '5C', shoeSequence: read.shoeSequence?.[0] }], 'rebuilt with the hold');
+        assert.match(JSON.stringify(second.rounds.enterCard(parseCard('2D'), 'sup-1', 'wit-2')), /1 more card\(s\) left the shoe/);
+        assert.equal(second.rounds.view().hold, 'unreadable');
+        assert.deepEqual(second.rounds.voidRound('card dealt during the hold', ['sup-1', 'wit-2']), { ok: true });
+        assert.deepEqual([second.ledger.credit(1), second.ledger.credit(2)], [50_000, 50_000], 'every bet returned');
+        const resolved = misreads(second.ledger).at(-1);
+        assert.deepEqual([resolved?.resolution, resolved?.roundId, resolved?.shoeSequence], ['round-void', hold.roundId, [...(hold.shoeSequence ?? []), ...(read.shoeSequence ?? [])]]);
+        assert.equal(second.ledger.round(hold.roundId)?.status, 'void');
+        assert.equal(verifyLedger(second.ledger).ok, true);
+      } finally {
+        await second.close();
+      }
+      // Resolved is resolved: the next start neither holds nor resumes the round.
+      const third = await start(dir, 'war');
+      try {
+        assert.deepEqual([third.rounds.view().hold, third.recovery.resumedRound], [null, null]);
+      } finally {
+        await third.close();
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
