@@ -1,6 +1,7 @@
 import { GameKind } from '../protocol/index.js';
 import { ConfigFileError, describeIssues, loadTableConfigFile } from './config/load-config.js';
 import { simulatedTableConfig, TableConfig } from './config/table-config.js';
+import { loadRoundScript } from './autoplay/round-script.js';
 import type { HostOptions } from './start-host.js';
 
 /** The command-line options that configure the host, shared by `npm start` and Electron's host process. */
@@ -24,10 +25,14 @@ export const HOST_ARGS = {
   'test-timing': { type: 'boolean' },
   /** Test only: SIGKILL the process right after the K-th journal entry of its first round. */
   'test-kill-after-round-entry': { type: 'string' },
+  /** Test only: a JSON round script for the first round (cards, bets, decisions; host/autoplay/round-script.ts). */
+  'test-script': { type: 'string' },
 } as const;
 
 /** The timers of `--test-timing`: short enough for thousands of rounds, long enough for simulated players to answer. */
 export const TEST_TIMINGS = { bettingMs: 120, decisionMs: 150, resultsMs: 5 };
+/** With a round script, a window long enough for every scripted bet of every station even on a loaded machine. */
+export const TEST_SCRIPT_BETTING_MS = 600;
 
 export type HostArgValues = { [K in keyof typeof HOST_ARGS]?: (typeof HOST_ARGS)[K]['type'] extends 'boolean' ? boolean : string };
 
@@ -36,7 +41,7 @@ export class UsageError extends Error {}
 /** Host options from parsed arguments; a bad value is a usage error naming the option. */
 export function hostOptionsFromArgs(
   values: HostArgValues,
-): Pick<HostOptions, 'config' | 'seed' | 'terminalId' | 'upstream' | 'simControls' | 'autoplay' | 'timings' | 'simulatedDealer' | 'killAfterRoundEntry'> {
+): Pick<HostOptions, 'config' | 'seed' | 'terminalId' | 'upstream' | 'simControls' | 'autoplay' | 'timings' | 'simulatedDealer' | 'killAfterRoundEntry' | 'roundScript'> {
   const game = GameKind.safeParse(values.game ?? 'blackjack');
   if (!game.success) throw new UsageError(`--game must be blackjack, baccarat or war, not "${values.game}"`);
   const seed = values.seed === undefined ? undefined : Number(values.seed);
@@ -77,6 +82,14 @@ export function hostOptionsFromArgs(
     },
   });
   if (!config.success) throw new UsageError(`timers out of range:\n${describeIssues(config.error.issues)}`);
+  let roundScript: HostOptions['roundScript'];
+  if (values['test-script'] !== undefined) {
+    try {
+      roundScript = loadRoundScript(values['test-script']);
+    } catch (e) {
+      throw new UsageError(e instanceof Error ? e.message : String(e));
+    }
+  }
   return {
     config: config.data,
     ...(seed !== undefined ? { seed } : {}),
@@ -84,8 +97,9 @@ export function hostOptionsFromArgs(
     ...(values.upstream ? { upstream: values.upstream } : {}),
     ...(values['sim-controls'] ? { simControls: true } : {}),
     ...(values.autoplay ? { autoplay: true } : {}),
-    ...(values['test-timing'] ? { timings: TEST_TIMINGS, simulatedDealer: { dealMs: 0 } } : {}),
+    ...(values['test-timing'] ? { timings: { ...TEST_TIMINGS, ...(roundScript ? { bettingMs: TEST_SCRIPT_BETTING_MS } : {}) }, simulatedDealer: { dealMs: 0 } } : {}),
     ...(kill !== undefined ? { killAfterRoundEntry: kill } : {}),
+    ...(roundScript ? { roundScript } : {}),
   };
 }
 

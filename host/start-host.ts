@@ -13,6 +13,7 @@ import { WarGame } from './games/war.js';
 import type { LiveGame } from './table/live-game.js';
 import { realTimers, RoundController, type Timers, type Timings } from './table/round-controller.js';
 import { Autoplay } from './autoplay/autoplay.js';
+import type { RoundScript } from './autoplay/round-script.js';
 import { startSimAttendant } from './autoplay/sim-attendant.js';
 import { installKillSwitch } from './recovery/kill-switch.js';
 import { listenRemembering } from './recovery/port-memory.js';
@@ -59,6 +60,8 @@ export interface HostOptions {
   timings?: Timings;
   /** Test only: SIGKILL the process after the K-th journal entry of its first round (host/recovery/kill-switch.ts). */
   killAfterRoundEntry?: number;
+  /** Test only: the first round's cards, bets and decisions (host/autoplay/round-script.ts). */
+  roundScript?: RoundScript;
   /** Service mode: idle timeout, device test time-out (the two-person handpay amount is the table configuration's). */
   service?: { idleMs?: number; testTimeoutMs?: number };
 }
@@ -251,7 +254,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   shoe.start();
   const dealer = options.simulatedDealer ?? { dealMs: 800 };
   const stopDealer =
-    shoe.simulator() && dealer !== false ? new SimDealer(rounds, shoe, timers, log, dealer.dealMs).start() : () => undefined;
+    shoe.simulator() && dealer !== false ? new SimDealer(rounds, shoe, timers, log, dealer.dealMs, options.roundScript?.cards).start() : () => undefined;
   const autoplay = options.autoplay
     ? new Autoplay({
         config,
@@ -264,6 +267,8 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
         },
         seed: options.seed ?? 1,
         log,
+        credit: (station) => ledger.credit(station),
+        ...(options.roundScript ? { script: options.roundScript } : {}),
       })
     : null;
   autoplay?.start();

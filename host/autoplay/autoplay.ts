@@ -4,6 +4,7 @@ import { decodeHostMessage, PROTOCOL_VERSION, type CommandBody, type ViewName, t
 import type { TableConfig } from '../config/table-config.js';
 import type { ScreenSession, ScreenTransport } from '../screens/screen-session.js';
 import { BlackjackChooser } from './blackjack-choice.js';
+import type { RoundScript } from './round-script.js';
 
 export interface AutoplayDeps {
   config: TableConfig;
@@ -17,7 +18,14 @@ export interface AutoplayDeps {
   log: Logger;
   /** How often a player cashes out (a handpay the simulated attendant pays: sim-attendant.ts). */
   cashOutChance?: number;
+  /** Each station's credit meter (the ledger's), so scripted players can wait for one another. */
+  credit?: (station: number) => number;
+  /** Test only: the first round's bets and decisions per station (round-script.ts). */
+  script?: RoundScript;
 }
+
+/** A scripted player bets only with this multiple of its scripted bets in credit: room for its raises. */
+const SCRIPT_HEADROOM = 4;
 
 /** Notes a simulated player feeds, in major units. */
 const NOTES = [100, 500, 1000];
@@ -35,8 +43,20 @@ export class Autoplay {
   constructor(private readonly deps: AutoplayDeps) {}
 
   start(): void {
+    const script = this.deps.script;
+    // Every scripted station must be able to cover its bets before any of them bets, so that the
+    // scripted round is the first one with bets, whole. Decided once per round, when its window is
+    // first seen (just opened), so that every player agrees and every bet fits in the window.
+    const decided = new Map<string, boolean>();
+    const ready = (roundId: string) => {
+      if (!decided.has(roundId)) {
+        decided.set(roundId, Object.entries(script?.stations ?? {}).every(([st, s]) => (this.deps.credit?.(Number(st)) ?? 0) >= SCRIPT_HEADROOM * total(s.bets)));
+      }
+      return decided.get(roundId) === true;
+    };
     for (const s of this.deps.config.stations) {
-      this.players.push(new Player(this.deps, s.station, Rng.fromSeed(this.deps.seed * 100 + s.station)));
+      const mine = script?.stations[String(s.station)];
+      this.players.push(new Player(this.deps, s.station, Rng.fromSeed(this.deps.seed * 100 + s.station), mine ? { ...mine, ready } : null));
     }
     for (const p of this.players) p.connect();
   }
@@ -56,11 +76,16 @@ class Player {
   private cashOutRound = '';
   private readonly chooser: BlackjackChooser | null;
   private seq = 0;
+  /** The scripted round's id once its bets went in; its scripted decisions taken so far. */
+  private scriptRound: string | null = null;
+  private scriptDone = false;
+  private scriptDecided = 0;
 
   constructor(
     private readonly deps: AutoplayDeps,
     private readonly station: number,
     private readonly rng: Rng,
+    private readonly script: { bets: Record<string, number>; decisions: string[]; ready: (roundId: string) => boolean } | null = null,
   ) {
     this.view = `station/${station}`;
     this.chooser = deps.config.game === 'blackjack' ? new BlackjackChooser(deps.config.profile) : null;
@@ -98,6 +123,7 @@ class Player {
   private act(version: number, state: ViewState): void {
     if (state.kind !== 'station') return;
     const roundId = state.round?.roundId ?? '';
+    if (this.script && !this.scriptDone) return this.actScripted(version, state, this.script);
     const { min, max } = state.limits;
     if (state.betting.open && roundId && this.noteRound !== roundId && (state.credit < min || this.chance(0.03))) {
       this.noteRound = roundId;
@@ -127,6 +153,41 @@ class Player {
     }
   }
 
+  /**
+   * The scripted round: a note until the scripted bets (and room for raises) are covered, the
+   * bets once every scripted station is ready, at the start of a fresh window, then the scripted
+   * decisions in order where legal (else the player's own choice).
+   */
+  private actScripted(version: number, state: Extract<ViewState, { kind: 'station' }>, script: NonNullable<Player['script']>): void {
+    const roundId = state.round?.roundId ?? '';
+    if (this.scriptRound !== null && roundId !== this.scriptRound) {
+      this.scriptDone = true;
+      return this.act(version, state);
+    }
+    if (state.decision && version !== this.decidedAt) {
+      this.decidedAt = version;
+      const next = script.decisions[this.scriptDecided];
+      const action = next !== undefined && state.decision.legal.includes(next) ? next : this.decide(state);
+      if (action === next) this.scriptDecided++;
+      return this.command(version, { name: 'decide', action });
+    }
+    if (!state.betting.open || !roundId) return;
+    if (this.scriptRound === null) {
+      if (!script.ready(roundId)) {
+        if (state.credit < SCRIPT_HEADROOM * total(script.bets) && this.noteRound !== roundId) {
+          this.noteRound = roundId;
+          this.deps.insertNote(this.station, 1000);
+        }
+        return;
+      }
+      this.scriptRound = roundId;
+    }
+    const missing = Object.entries(script.bets).find(([bet, amount]) => (state.betting.bets[bet] ?? 0) < amount);
+    if (!missing) return;
+    const [bet, amount] = missing;
+    this.command(version, { name: 'place-bet', bet, amount: amount - (state.betting.bets[bet] ?? 0) });
+  }
+
   private decide(state: Extract<ViewState, { kind: 'station' }>): string {
     const d = state.decision;
     if (!d) return '';
@@ -146,4 +207,8 @@ class Player {
   private id(): string {
     return `a${this.station}-${++this.seq}`;
   }
+}
+
+function total(bets: Record<string, number>): number {
+  return Object.values(bets).reduce((a, b) => a + b, 0);
 }

@@ -18,6 +18,8 @@ export class SimDealer {
   /** New shoes asked for and awaited; TableShoe.start loads the first, so nothing is dealt before it is in. */
   private loaded = 1;
   private readonly rng = Rng.fromSeed(0x5d);
+  /** Scripted cards dealt so far (a test's round script: the first round's cards, in order). */
+  private scripted = 0;
 
   constructor(
     private readonly controller: RoundController,
@@ -25,6 +27,8 @@ export class SimDealer {
     private readonly timers: Timers,
     private readonly log: Logger,
     private readonly dealMs: number,
+    /** Test only: the first round's cards, dealt in this order (host/autoplay/round-script.ts). */
+    private readonly script: readonly string[] = [],
   ) {}
 
   start(): () => void {
@@ -42,6 +46,9 @@ export class SimDealer {
 
   /** The next card; after a restart mid-round, one the engine's shoe still holds (RoundController.cardsLeftInOldShoe). */
   private draw(sim: NonNullable<ReturnType<TableShoe['simulator']>>): string | null {
+    if (this.scripted < this.script.length && this.controller.view().phase === 'dealing') {
+      return sim.drawCard({ card: this.script[this.scripted++] as CardCode });
+    }
     const left = this.controller.cardsLeftInOldShoe();
     if (!left || left.length === 0) return sim.drawCard();
     return sim.drawCard({ card: left[this.rng.below(left.length)] as CardCode });

@@ -229,7 +229,8 @@ describe('a hold inside a round across a kill (issue 7 review, item 4)', () => {
       const killed = heldRound(dir);
       const [hold, read] = killed.pending;
       assert.ok(hold?.roundId && hold.shoeSequence?.length === 1);
-      assert.deepEqual([read?.duringHold, read?.card, read?.roundId], [true, '5C', hold.roundId], 'the card drawn during the hold was journalled with the round');
+      assert.ok(read, 'a second pending entry: the read during the hold');
+      assert.deepEqual([read.duringHold, read?.card, read?.roundId], [true, '5C', hold.roundId], 'the card drawn during the hold was journalled with the round');
       const second = await start(dir, 'war');
       try {
         await assertRoundHeld(second, 'unreadable', hold.roundId);

@@ -4,8 +4,14 @@
 // new host starts on the same data and must: verify the ledger, conserve the money, finish the
 // round (settled, or voided by the recovery rules), credit no note twice, place no card twice, and
 // take the screen of the killed run back (same token) with a fresh snapshot the renderer accepts.
+//
+// The first round is scripted (host/autoplay/round-script.ts: its cards, two stations' bets and
+// decisions), so that it holds every kind of step of its game whatever the seed: blackjack an
+// insurance offer taken and declined, a split, a double and a bet behind that follows them; war a
+// tie, the war decision and its six burns; baccarat a third card to both sides. The kill points
+// are checked to include each of those steps.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,6 +20,7 @@ import WebSocket from 'ws';
 import { accountFor } from '../../cli/soak/account.js';
 import pino from 'pino';
 import { HostChild, type HostStarted } from '../../cli/soak/child.js';
+import type { RoundScript } from '../../host/autoplay/round-script.js';
 import { hostOptionsFromArgs } from '../../host/launch-options.js';
 import { startHost } from '../../host/start-host.js';
 import { openExistingLedger, type EntryBody } from '../../ledger/index.js';
@@ -40,13 +47,61 @@ async function until<T>(dataDir: string, probe: (db: Database.Database) => T | n
   }
 }
 
-/** The first round the host journalled: its id, entry types in order, and whether it is closed. */
-function firstRound(db: Database.Database): { roundId: string; types: string[]; closed: boolean } | null {
+/**
+ * The first round the host journalled: its id, entry types in order, whether it is closed, and a
+ * label per entry naming the step (`round.decision:split`, `card.read:burn#2`, `bet.place`).
+ */
+function firstRound(db: Database.Database): { roundId: string; types: string[]; steps: string[]; closed: boolean } | null {
   const first = db.prepare('SELECT round_id FROM journal WHERE round_id IS NOT NULL ORDER BY seq LIMIT 1').get() as { round_id: string } | undefined;
   if (!first) return null;
-  const types = (db.prepare('SELECT type FROM journal WHERE round_id = ? ORDER BY seq').all(first.round_id) as { type: string }[]).map((r) => r.type);
-  return { roundId: first.round_id, types, closed: types.includes('round.settle') || types.includes('round.void') };
+  const rows = db.prepare('SELECT type, body FROM journal WHERE round_id = ? ORDER BY seq').all(first.round_id) as { type: string; body: string }[];
+  const types = rows.map((r) => r.type);
+  const seen = new Map<string, number>();
+  const steps = rows.map((r) => {
+    const p = (JSON.parse(r.body) as EntryBody).payload as { action?: string; to?: string };
+    if (r.type === 'round.decision') return `round.decision:${p.action}`;
+    if (r.type !== 'card.read') return r.type;
+    const to = (p.to ?? '').replace(/:hand:\d+$/, '');
+    seen.set(to, (seen.get(to) ?? 0) + 1);
+    return `card.read:${to}#${seen.get(to)}`;
+  });
+  return { roundId: first.round_id, types, steps, closed: types.includes('round.settle') || types.includes('round.void') };
 }
+
+/**
+ * Each game's scripted first round (two stations) and the steps its kill points must include.
+ * Blackjack (Macau 2009, no hole card): seat 1 8♠ 8♦ and a bet behind it from station 2, seat 2
+ * T♠ 7♣, the dealer's ace up: seat 1 insures, station 2 declines for its bet behind and its own
+ * seat; seat 1 splits (the bet behind follows), doubles 8+3, stands 8+9; the dealer draws 9.
+ */
+export const SCRIPTS: Record<'blackjack' | 'baccarat' | 'war', { script: RoundScript; steps: string[] }> = {
+  blackjack: {
+    script: {
+      cards: ['8S', 'TS', 'AH', '8D', '7C', '3C', '9D', '9H', '9S'],
+      stations: {
+        1: { bets: { main: 10_000 }, decisions: ['insurance', 'split', 'double', 'stand'] },
+        2: { bets: { main: 10_000, 'behind:1': 10_000 }, decisions: ['decline-insurance', 'decline-insurance', 'stand'] },
+      },
+    },
+    steps: ['round.decision:insurance', 'round.decision:decline-insurance', 'round.decision:split', 'round.decision:double', 'round.decision:stand', 'card.read:seat:1#4', 'card.read:dealer#2'],
+  },
+  // Seat 1 ties the croupier at 7 and goes to war (three burns, its card, three burns, the croupier's).
+  war: {
+    script: {
+      cards: ['7S', 'KD', '7H', '2C', '3C', '4C', 'AS', '5C', '6C', '8C', '9D'],
+      stations: { 1: { bets: { main: 10_000 }, decisions: ['war'] }, 2: { bets: { main: 10_000, tie: 10_000 }, decisions: [] } },
+    },
+    steps: ['round.decision:war', 'card.read:burn#1', 'card.read:burn#3', 'card.read:seat:1:war#1', 'card.read:burn#6', 'card.read:dealer#2'],
+  },
+  // Player 2+3 = 5 draws a 4; banker 2+A = 3 draws against a third card of 4.
+  baccarat: {
+    script: {
+      cards: ['2C', '2H', '3D', 'AS', '4C', '5H'],
+      stations: { 1: { bets: { banker: 10_000 }, decisions: [] }, 2: { bets: { player: 10_000, tie: 10_000 }, decisions: [] } },
+    },
+    steps: ['card.read:player#3', 'card.read:banker#3'],
+  },
+};
 
 /**
  * A station screen over a WebSocket to `origin` with `token`, through the renderer's own
@@ -80,10 +135,17 @@ const tokenOf = (started: HostStarted) => new URL(started.screens['station/1'] a
 
 export async function killAtEveryStep(game: 'blackjack' | 'baccarat' | 'war', seed: number) {
   const steps: { k: number; killedAfter: string; outcome: string }[] = [];
-  for (let k = 1; k <= 40; k++) {
+  const { script, steps: required } = SCRIPTS[game];
+  const scriptDir = mkdtempSync(path.join(os.tmpdir(), `kill-${game}-script-`));
+  const scriptFile = path.join(scriptDir, 'round.json');
+  writeFileSync(scriptFile, JSON.stringify(script));
+  // k jumps past the entries written in one transaction with the k-th (a decision with its raises):
+  // killing after any of them is the same kill.
+  for (let k = 1; k <= 60; ) {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), `kill-${game}-${k}-`));
+    let next: number;
     try {
-      const a = new HostChild({ dataDir, game, stations: 1, seed, extra: [`--test-kill-after-round-entry=${k}`] });
+      const a = new HostChild({ dataDir, game, stations: 2, seed, extra: [`--test-kill-after-round-entry=${k}`, `--test-script=${scriptFile}`] });
       const startedA = await a.started;
       assert.ok(startedA, `the host started: ${a.errors()}`);
       const screenA = await stationScreen(startedA.origin, tokenOf(startedA));
@@ -103,7 +165,11 @@ export async function killAtEveryStep(game: 'blackjack' | 'baccarat' | 'war', se
       assert.equal(ended.killed.signal, 'SIGKILL', `run ${k}: the host died by its kill switch`);
       assert.ok(screenA.snapshots.length > 0, 'the screen was live before the kill');
       const atKill = await until(dataDir, firstRound, 'the round at the kill');
-      assert.equal(atKill.types.length, k, `killed right after entry ${k} of the round`);
+      // Right after entry k, or after the transaction it was written in (a decision with its raises).
+      assert.ok(atKill.types.length === k || (atKill.types.length > k && atKill.types.at(-1) === 'round.decision'), `killed right after entry ${k} of the round: ${atKill.steps.join(' ')}`);
+      next = atKill.types.length + 1;
+      // The scripted round is whole: both stations' bets journalled at the close, before any card.
+      assert.deepEqual(atKill.types.slice(0, Math.min(2, atKill.types.length)), ['bet.place', 'bet.place'].slice(0, Math.min(2, atKill.types.length)));
 
       // The restart runs in this process (same options as the child's command line): no second
       // interpreter start per step, which keeps these tests within their time.
@@ -111,7 +177,7 @@ export async function killAtEveryStep(game: 'blackjack' | 'baccarat' | 'war', se
         dataDir,
         rendererDir: path.join(dataDir, 'none'),
         logger: pino({ level: 'silent' }),
-        ...hostOptionsFromArgs({ game, stations: '1', seed: String(seed + 1), autoplay: true, 'test-timing': true }),
+        ...hostOptionsFromArgs({ game, stations: '2', seed: String(seed + 1), autoplay: true, 'test-timing': true }),
       });
       const startedB = { origin: b.origin };
       // The screen of the killed run reconnects to the same address with its own token and resynchronises.
@@ -147,17 +213,21 @@ export async function killAtEveryStep(game: 'blackjack' | 'baccarat' | 'war', se
           if (seq !== undefined) escrows.set(seq, (escrows.get(seq) ?? 0) + 1);
         }
         assert.ok([...escrows.values()].every((n) => n === 1), 'no note in escrow resolved (credited) twice');
-        steps.push({ k, killedAfter: atKill.types.at(-1) ?? '', outcome: record.status });
+        steps.push({ k, killedAfter: atKill.steps.at(-1) ?? '', outcome: record.status });
       } finally {
         ledger.close();
       }
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
+    k = next;
   }
-  // Every round of these games has at least a bet, two cards and a settlement.
-  assert.ok(steps.length >= 3, `killed at ${steps.length} steps`);
-  assert.ok(steps.some((s) => s.killedAfter === 'card.read' && s.outcome === 'settled'), 'a round killed mid-deal went on to its settlement');
+  rmSync(scriptDir, { recursive: true, force: true });
+  // Every step the script was written to reach was a kill point, and the round went on after it.
+  const killedAt = steps.map((s) => s.killedAfter);
+  for (const step of required) assert.ok(killedAt.includes(step), `a kill right after ${step}: killed after ${killedAt.join(' ')}`);
+  assert.ok(steps.some((s) => s.killedAfter.startsWith('card.read') && s.outcome === 'settled'), 'a round killed mid-deal went on to its settlement');
+  assert.equal(steps.at(-1)?.killedAfter, 'round.settle', 'the last kill point is the settlement');
   return steps;
 }
 
