@@ -38,6 +38,7 @@ async function screen(running: RunningHost, view: ViewName) {
   let n = 0;
   return {
     errors,
+    latest: () => state,
     until<T extends ViewState>(test: (s: T) => boolean, what: string, ms = 20_000): Promise<T> {
       if (state && test(state as T)) return Promise.resolve(state as T);
       return new Promise((resolve, reject) => {
@@ -56,6 +57,21 @@ async function screen(running: RunningHost, view: ViewName) {
     },
     close: () => ws.close(),
   };
+}
+
+/** Places a bet from a station's screen and waits until its spot shows it (again after a stale-version refusal). */
+async function placeBet(s: Awaited<ReturnType<typeof screen>>, bet: string, amount: number): Promise<void> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const errors = s.errors.length;
+    s.command({ name: 'place-bet', bet, amount });
+    for (let i = 0; i < 200; i++) {
+      const st = s.latest() as StationState | null;
+      if ((st?.betting.bets[bet] ?? 0) >= amount) return;
+      if (s.errors.length > errors) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+  assert.fail(`${bet} ${amount} never reached the spot: ${s.errors.join('; ')}`);
 }
 
 async function creditStation(running: RunningHost, station: number, note: number): Promise<void> {
@@ -139,7 +155,7 @@ describe('live casino war with a tie decided at the station', () => {
       dataDir: dir,
       rendererDir: path.join(dir, 'none'),
       logger: pino({ level: 'silent' }),
-      config: { ...simulatedTableConfig('war'), timings: quick },
+      config: { ...simulatedTableConfig('war'), timings: { ...quick, bettingMs: 4000 } },
       simulatedDealer: false,
     });
   });
@@ -148,38 +164,55 @@ describe('live casino war with a tie decided at the station', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('asks the tied seat war or surrender, takes the raise from its credit, burns 3 and 3, pays Art. 7 n.5', async () => {
+  it('three stations: the tied seat is asked war or surrender and pays the raise from its credit, a tie bettor is paid 10:1, burns 3 and 3, settles Art. 7', async () => {
     const one = await screen(running, 'station/1');
+    const two = await screen(running, 'station/2');
+    const three = await screen(running, 'station/3');
     const table = await screen(running, 'table');
     await creditStation(running, 1, 500);
-    await one.until<StationState>((s) => s.credit === 50_000 && s.betting.open, 'credited, betting open');
-    one.command({ name: 'place-bet', bet: 'main', amount: 10_000 });
+    await creditStation(running, 2, 500);
+    await creditStation(running, 3, 500);
+    for (const s of [one, two, three]) await s.until<StationState>((x) => x.credit === 50_000, 'credited');
+    await one.until<StationState>((s) => s.betting.open && (s.round?.endsAt ?? 0) - Date.now() > 2500, 'a fresh betting window');
+    await placeBet(one, 'main', 10_000);
+    await placeBet(two, 'main', 10_000);
+    await placeBet(two, 'tie', 10_000);
+    await placeBet(three, 'main', 20_000);
     await table.until<TableState>((s) => s.round?.cue?.kind === 'card', 'the first card asked for');
 
     const shoe = running.shoe?.simulator();
     assert.ok(shoe);
     const deal = async (card: string) => {
-      const before = JSON.stringify((await table.until<TableState>(() => true, 'any')).round?.cue);
-      assert.notEqual(shoe.drawCard({ card: card as never }), null);
-      await table.until<TableState>((s) => JSON.stringify(s.round?.cue) !== before || s.round?.phase !== 'dealing', `after ${card}`);
+      // The shoe is locked between cues: wait for the gate to open, as a dealer's hand would.
+      for (let i = 0; i < 500 && !(running.rounds.expectsCard() && running.shoe.gateOpen()); i++) await new Promise((r) => setTimeout(r, 10));
+      const before = running.shoe.cardsHandled;
+      assert.notEqual(shoe.drawCard({ card: card as never }), null, `${card} drawn`);
+      for (let i = 0; i < 500 && running.shoe.cardsHandled === before; i++) await new Promise((r) => setTimeout(r, 10));
     };
     await deal('7S'); // seat 1
-    await deal('7D'); // croupier: a tie
+    await deal('7C'); // seat 2 (who also bet the tie)
+    await deal('KS'); // seat 3
+    await deal('7D'); // croupier: seats 1 and 2 tie
     const asked = await one.until<StationState>((s) => s.decision !== null, 'the war decision');
     assert.deepEqual(asked.decision?.legal, ['war', 'surrender']);
     assert.equal(asked.decision?.default, 'war');
+    assert.equal(two.latest()?.kind === 'station' && (two.latest() as StationState).decision, null, 'a seat with a tie bet has no choice (interpretation: main returned)');
     one.command({ name: 'decide', action: 'war' });
     await one.until<StationState>((s) => s.decision === null && s.credit === 30_000, 'the raise taken from credit');
     for (const c of ['2C', '3C', '4C']) await deal(c); // burns before the seat's war card
-    await deal('KS');
+    await deal('KH');
     for (const c of ['5C', '6C', '8C']) await deal(c); // burns before the croupier's
     await deal('QH');
     const done = await table.until<TableState>((s) => s.round?.phase === 'results', 'results');
-    assert.deepEqual(done.round?.results, [{ seat: 1, bet: 'main', stake: 20_000, net: 10_000, rule: 'macau-war art.7 n.5 al.1' }]);
-    assert.equal(running.ledger.credit(1), 60_000);
+    assert.deepEqual(done.round?.results?.map((l) => [l.seat, l.bet, l.stake, l.net, l.rule]), [
+      [1, 'main', 20_000, 10_000, 'macau-war art.7 n.5 al.1'],
+      [2, 'main', 10_000, 0, 'macau-war interp:main-returned-with-tie-bet'],
+      [2, 'tie', 10_000, 100_000, 'macau-war art.7 n.3'],
+      [3, 'main', 20_000, 20_000, 'macau-war art.7 n.1'],
+    ]);
+    assert.deepEqual([1, 2, 3].map((st) => running.ledger.credit(st)), [60_000, 150_000, 70_000]);
     assert.equal(verifyLedger(running.ledger).ok, true);
-    one.close();
-    table.close();
+    for (const c of [one, two, three, table]) c.close();
   });
 });
 
@@ -202,36 +235,105 @@ describe('live blackjack rounds (Macau 2009) through the simulated shoe', () => 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('plays a round with the station deciding (the dealer holds one card, Art. 5 procedure 1), and settles by article', async () => {
-    const one = await screen(running, 'station/1');
+  it('plays a round of three stations, each deciding at its own screen (the dealer holds one card, Art. 5 procedure 1), and settles by article', async () => {
+    const stations = [await screen(running, 'station/1'), await screen(running, 'station/2'), await screen(running, 'station/3')];
     const table = await screen(running, 'table');
-    await creditStation(running, 1, 1000);
-    await one.until<StationState>((s) => s.credit === 100_000, 'credited');
-    await one.until<StationState>((s) => s.betting.open && (s.round?.endsAt ?? 0) - Date.now() > 1500, 'a fresh betting window');
-    one.command({ name: 'place-bet', bet: 'main', amount: 10_000 });
+    for (const [i, s] of stations.entries()) {
+      await creditStation(running, i + 1, 1000);
+      await s.until<StationState>((x) => x.credit === 100_000, `station ${i + 1} credited`);
+    }
+    await stations[0]?.until<StationState>((s) => s.betting.open && (s.round?.endsAt ?? 0) - Date.now() > 1500, 'a fresh betting window');
+    for (const s of stations) await placeBet(s, 'main', 10_000);
     await table.until<TableState>((s) => s.round?.phase === 'dealing', 'dealing');
+    assert.deepEqual(stations.map((s) => (s.latest() as StationState).betting.bets.main), [10_000, 10_000, 10_000], 'every station\'s bet plays');
 
     const dealerWhileDeciding: string[][] = [];
-    for (let i = 0; i < 20; i++) {
-      const s = await one.until<StationState>((x) => x.decision !== null || x.round?.phase === 'results', 'a decision or the results');
-      if (!s.decision) break;
-      dealerWhileDeciding.push(s.round?.hands.find((h) => h.owner === 'dealer')?.cards ?? []);
+    const decidedBy = new Set<number>();
+    for (let i = 0; i < 60; i++) {
+      // Whichever station the table waits on decides at its own screen; the others see no decision.
+      let deciding: { at: number; state: StationState } | null = null;
+      for (let w = 0; w < 2000 && !deciding && (table.latest() as TableState | null)?.round?.phase !== 'results'; w++) {
+        for (const [at, s] of stations.entries()) {
+          const st = s.latest() as StationState | null;
+          if (st?.decision) deciding = { at, state: st };
+        }
+        if (!deciding) await new Promise((r) => setTimeout(r, 10));
+      }
+      if (!deciding) break;
+      const d = deciding.state.decision;
+      assert.ok(d);
+      assert.equal(d.seat, deciding.at + 1, 'a station decides for its own seat only');
+      assert.equal(stations.filter((s) => (s.latest() as StationState).decision !== null).length, 1, 'one decision at a time');
+      decidedBy.add(d.seat);
+      dealerWhileDeciding.push(deciding.state.round?.hands.find((h) => h.owner === 'dealer')?.cards ?? []);
       // Stand when allowed, as basic play would at worst; answer each decision once.
-      one.command({ name: 'decide', action: s.decision.legal.includes('stand') ? 'stand' : s.decision.default });
-      await one.until<StationState>((x) => x.decision === null || x.decision.endsAt !== s.decision?.endsAt, 'the decision taken');
+      stations[deciding.at]?.command({ name: 'decide', action: d.legal.includes('stand') ? 'stand' : d.default });
+      await stations[deciding.at]?.until<StationState>((x) => x.decision === null || x.decision.endsAt !== d.endsAt, 'the decision taken');
     }
     const done = await table.until<TableState>((s) => s.round?.phase === 'results', 'results');
     const lines = done.round?.results ?? [];
-    assert.ok(lines.length >= 1);
+    assert.deepEqual([...new Set(lines.map((l) => l.seat))].sort(), [1, 2, 3], 'every seat settled');
     for (const l of lines) assert.match(l.rule, /^macau-2009 art\./);
     // Macau 2009's default procedure 1 deals the dealer no hole card: one card while players decide.
     for (const cards of dealerWhileDeciding) assert.equal(cards.length, 1, JSON.stringify(cards));
     const dealer = done.round?.hands.find((h) => h.owner === 'dealer');
     assert.ok(dealer && !dealer.cards.includes('XX'));
-    const net = lines.reduce((a, l) => a + l.net, 0);
-    assert.equal(running.ledger.credit(1), 100_000 + net);
+    for (const seat of [1, 2, 3]) {
+      const net = lines.filter((l) => l.seat === seat).reduce((a, l) => a + l.net, 0);
+      assert.equal(running.ledger.credit(seat), 100_000 + net, `station ${seat} paid its own result`);
+    }
     assert.equal(verifyLedger(running.ledger).ok, true);
-    one.close();
-    table.close();
+    for (const c of [...stations, table]) c.close();
+  });
+});
+
+describe('an extra card during a live round (a shoe without a gate)', () => {
+  let running: RunningHost;
+  let dir: string;
+  before(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'live-extra-'));
+    running = await startHost({
+      dataDir: dir,
+      rendererDir: path.join(dir, 'none'),
+      logger: pino({ level: 'silent' }),
+      // A one-way ASCII shoe cannot be locked, so a card can leave it while a seat decides.
+      config: { ...simulatedTableConfig('war'), shoeProtocol: 'ascii', timings: { ...quick, bettingMs: 1500 } },
+      simulatedDealer: false,
+    });
+  });
+  after(async () => {
+    await running.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('holds the table with the card and its shoe sequence journalled; a void by two people returns both stations\' bets', async () => {
+    let notes = 0;
+    for (const st of [1, 2]) running.ledger.append({ type: 'bill.credit', payload: { station: st, device: `BA-${st}`, denomination: 50_000, currency: 'MOP' }, txId: `extra-note-${++notes}` });
+    for (let i = 0; i < 500 && !running.rounds.betting(1).open; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(running.rounds.placeBet(1, 'main', 10_000).ok, true);
+    assert.equal(running.rounds.placeBet(2, 'main', 20_000).ok, true);
+    for (let i = 0; i < 500 && !running.rounds.expectsCard(); i++) await new Promise((r) => setTimeout(r, 10));
+    const sim = running.shoe.simulator();
+    assert.ok(sim);
+    const draw = async (card: string) => {
+      const before = running.shoe.cardsHandled;
+      assert.equal(sim.drawCard({ card: card as never }), card);
+      for (let i = 0; i < 500 && running.shoe.cardsHandled === before; i++) await new Promise((r) => setTimeout(r, 10));
+    };
+    await draw('6S'); // seat 1
+    await draw('JD'); // seat 2
+    await draw('6H'); // croupier: seat 1 ties and must decide
+    assert.ok(running.rounds.decisionFor(1));
+    await draw('4C'); // the dealer draws on anyway
+    assert.deepEqual([running.rounds.view().phase, running.rounds.view().hold], ['hold', 'out-of-turn']);
+    const held = [...running.ledger.entries(1)].filter((e) => e.type === 'misread').map((e) => (JSON.parse(e.body) as { payload: { card?: string; shoeSequence?: number[]; roundId?: string } }).payload);
+    const reads = [...running.ledger.entries(1)].filter((e) => e.type === 'card.read').map((e) => (JSON.parse(e.body) as { payload: { sequence?: number } }).payload.sequence as number);
+    assert.equal(held.length, 1);
+    assert.equal(held[0]?.card, '4C');
+    assert.equal(held[0]?.roundId, running.rounds.view().roundId);
+    assert.ok((held[0]?.shoeSequence?.[0] ?? 0) > Math.max(...reads), 'the extra card has the next shoe sequence after the cards placed');
+    assert.deepEqual(running.rounds.voidRound('extra card while seat 1 decided', ['sup-1', 'wit-2']), { ok: true });
+    assert.deepEqual([running.ledger.credit(1), running.ledger.credit(2)], [50_000, 50_000], 'every bet returned');
+    assert.equal(verifyLedger(running.ledger).ok, true);
   });
 });
