@@ -251,13 +251,17 @@ describe('live blackjack rounds (Macau 2009) through the simulated shoe', () => 
     const decidedBy = new Set<number>();
     for (let i = 0; i < 60; i++) {
       // Whichever station the table waits on decides at its own screen; the others see no decision.
-      let deciding: { at: number; state: StationState } | null = null;
-      for (let w = 0; w < 2000 && !deciding && (table.latest() as TableState | null)?.round?.phase !== 'results'; w++) {
+      const find = (): { at: number; state: StationState } | null => {
         for (const [at, s] of stations.entries()) {
           const st = s.latest() as StationState | null;
-          if (st?.decision) deciding = { at, state: st };
+          if (st?.decision) return { at, state: st };
         }
-        if (!deciding) await new Promise((r) => setTimeout(r, 10));
+        return null;
+      };
+      let deciding = find();
+      for (let w = 0; w < 2000 && !deciding && (table.latest() as TableState | null)?.round?.phase !== 'results'; w++) {
+        await new Promise((r) => setTimeout(r, 10));
+        deciding = find();
       }
       if (!deciding) break;
       const d = deciding.state.decision;
