@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { describe, it } from 'node:test';
+
+/** Runs the soak CLI to its end; its stdout, stderr and exit code. */
+function soak(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'cli/soak.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('soak CLI', () => {
+  it('a short war soak killed with SIGKILL every 3 rounds prints exactly its keys, conserved and verified', { timeout: 180_000 }, async () => {
+    const r = await soak(['--game', 'war', '--rounds', '7', '--stations', '2', '--seed', '4', '--kill-every', '3', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.trim().split('\n');
+    assert.equal(lines.length, 1, 'one JSON line');
+    const out = JSON.parse(lines[0] as string) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(out), ['rounds', 'restarts', 'voided', 'creditsIn', 'creditsOut', 'creditsOnMeters', 'wagered', 'won', 'conserved', 'ledgerVerified', 'roundsPerHour']);
+    assert.equal(out.conserved, true);
+    assert.equal(out.ledgerVerified, true);
+    assert.ok((out.rounds as number) >= 7, `rounds ${String(out.rounds)}`);
+    // At least once; how many depends on how many rounds close in the seeded delay before each kill.
+    assert.ok((out.restarts as number) >= 1, `killed and restarted: ${String(out.restarts)}`);
+    assert.ok((out.creditsIn as number) > 0 && (out.wagered as number) > 0);
+    for (const k of ['voided', 'creditsIn', 'creditsOut', 'creditsOnMeters', 'wagered', 'won', 'roundsPerHour']) assert.ok(Number.isInteger(out[k]) && (out[k] as number) >= 0, `${k} is a count or an amount in minor units`);
+  });
+
+  it('refuses a bad option with its usage and exit 2', async () => {
+    const r = await soak(['--game', 'poker', '--rounds', '3']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--game must be blackjack, baccarat or war/);
+  });
+});
