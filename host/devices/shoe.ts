@@ -29,6 +29,8 @@ export class TableShoe {
   private lockUnavailable = false;
   private gateBusy = false;
   private linkUp = false;
+  /** Counts link changes: the answer to a command sent before the link went down or came back says nothing now. */
+  private linkGeneration = 0;
   private readonly gateListeners = new Set<() => void>();
   private stopWatching: (() => void) | null = null;
   /** Card reads (readable or not) handed to the table so far: the simulated dealer waits on it. */
@@ -105,8 +107,10 @@ export class TableShoe {
     const want = this.controller.expectsCard() || this.cardTest !== null ? 'open' : 'locked';
     if (want === this.gate) return;
     this.gateBusy = true;
+    const generation = this.linkGeneration;
     const done = (ok: boolean) => {
       this.gateBusy = false;
+      if (generation !== this.linkGeneration) return this.syncGate();
       if (ok) this.gate = want;
       else if (this.linkUp) {
         // No lock from this device (an ASCII stream has no way back; a framed shoe refused or did
@@ -205,6 +209,7 @@ export class TableShoe {
       // A device back on the link may have restarted with its gate open: told again. A device
       // that would not lock before is asked again too (it may be another one).
       this.linkUp = true;
+      this.linkGeneration++;
       this.gate = null;
       this.lockUnavailable = false;
       this.gateChanged();
@@ -212,6 +217,7 @@ export class TableShoe {
     } else if (e.type === 'disconnected') {
       this.status.state = 'disconnected';
       this.linkUp = false;
+      this.linkGeneration++;
       this.gate = null;
       this.gateChanged();
     } else if (e.type === 'lock') {
