@@ -32,7 +32,7 @@ export const HOST_ARGS = {
 /** The timers of `--test-timing`: short enough for thousands of rounds, long enough for simulated players to answer. */
 export const TEST_TIMINGS = { bettingMs: 120, decisionMs: 150, resultsMs: 5 };
 /** With a round script, a window long enough for every scripted bet of every station even on a loaded machine. */
-export const TEST_SCRIPT_BETTING_MS = 800;
+export const TEST_SCRIPT_BETTING_MS = 600;
 
 export type HostArgValues = { [K in keyof typeof HOST_ARGS]?: (typeof HOST_ARGS)[K]['type'] extends 'boolean' ? boolean : string };
 
