@@ -107,5 +107,7 @@ export const StationDecision = z.strictObject({
   legal: z.array(z.string().min(1).max(32)).min(1).max(16),
   default: z.string().min(1).max(32),
   endsAt: z.number().int().nonnegative(),
+  /** What taking the offer costs this station (a bet behind following the seat's double or split). */
+  cost: MinorUnits.optional(),
 });
 export type StationDecision = z.infer<typeof StationDecision>;

@@ -71,6 +71,7 @@ class Player {
   private closed = false;
   private readonly view: ViewName;
   private betRound = '';
+  private behindRound = '';
   private decidedAt = -1;
   private noteRound = '';
   private cashOutRound = '';
@@ -134,6 +135,14 @@ class Player {
       this.decidedAt = version;
       const action = this.decide(state);
       return this.command(version, { name: 'decide', action });
+    }
+    // Now and then a bet behind another station's seat too (Art. 20; rules 15, 28, 30), so soaks
+    // play bets behind: decided by the seat, charged and paid here.
+    const behind = state.betting.spots.filter((s) => s.bet.startsWith('behind:'));
+    if (state.betting.open && roundId && this.behindRound !== roundId && this.betRound === roundId && behind.length > 0 && Object.keys(state.betting.bets).length === 1) {
+      this.behindRound = roundId;
+      const spot = behind[this.rng.below(behind.length)] as (typeof behind)[number];
+      if (this.chance(0.25) && state.credit >= 3 * spot.min) return this.command(version, { name: 'place-bet', bet: spot.bet, amount: spot.min });
     }
     if (state.betting.open && roundId && this.betRound !== roundId && Object.keys(state.betting.bets).length === 0) {
       this.betRound = roundId;

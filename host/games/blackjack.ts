@@ -19,10 +19,32 @@ const SIDE_BETS: [keyof BlackjackRules, string[]][] = [
  * profile forbids standing (Portugal rule 18: standing only above 11); offers are declined.
  */
 export function blackjackDefault(legal: readonly ActionType[], offer: string): ActionType {
+  // (The follow offers of rules 28 and 30 are the adapter's own: see FOLLOW_OFFERS.)
   if (offer === 'insurance') return 'decline-insurance';
   if (offer === 'even-money') return 'decline-even-money';
   if (offer === 'five-card') return 'continue';
   return legal.includes('stand') ? 'stand' : 'hit';
+}
+
+/**
+ * Portugal rules 28 and 30: when the seat splits or doubles, each bettor behind it *may* do the
+ * same with its own bet. The bettor is asked at that moment, seeing the cards, as a decision of
+ * its own station; staying out costs nothing more, so it is the default on timeout.
+ */
+export const FOLLOW_OFFERS = { double: 'follow-double', split: 'follow-split' } as const;
+export const DECLINE_FOLLOW = 'decline-follow';
+
+/** A seat's double or split waiting for its bettors behind to say whether they follow it. */
+interface StagedFollow {
+  seat: number;
+  hand: number;
+  action: 'double' | 'split';
+  /** The bettors to ask, in bet order, with what following costs each. */
+  ask: { owner: string; cost: number }[];
+  /** Their answers so far: true to follow. */
+  answers: Map<string, boolean>;
+  /** Bettors who could not cover their share when the seat decided: never asked, they stay out. */
+  short: NotFollowed[];
 }
 
 /** Blackjack through `engine/blackjack`'s table: shoe procedures, rounds, streaks carried. */
@@ -81,19 +103,47 @@ export class BlackjackGame implements LiveGame {
   }
 
   newRound(seats: ReadonlyMap<number, Readonly<Record<string, number>>>, behind?: ReadonlyMap<number, readonly BehindBet[]>): LiveRound {
+    const chooses = this.rules.behindFollows === 'bettor-chooses';
     const round = this.table.startRound(
       [...seats].map(([seat, bets]) => {
         const back = behind?.get(seat) ?? [];
-        // With `bettor-chooses` (Portugal rules 28, 30) a bettor behind follows no split or double
-        // unless asked; the stations offer no such choice yet, so they do not follow.
-        return { seat, bets: { ...bets, main: bets.main ?? 0 } as SeatBets, ...(back.length ? { behind: back.map((b) => ({ owner: b.owner, main: b.main })) } : {}) };
+        // With `bettor-chooses` (Portugal rules 28, 30) every bettor behind *may* follow: the engine
+        // is told so, and the ones who answer no (or cannot pay) are named when the seat decides.
+        const may = chooses ? { followSplit: true, followDouble: true } : {};
+        return { seat, bets: { ...bets, main: bets.main ?? 0 } as SeatBets, ...(back.length ? { behind: back.map((b) => ({ owner: b.owner, main: b.main, ...may })) } : {}) };
       }),
     );
     const table = this.table;
     // Bets behind that could not cover their share of a double or split, in order (their stations are told).
     const notFollowed: NotFollowed[] = [];
+    let staged: StagedFollow | null = null;
+    /** Applies a decision to the engine and says what it put into play, by bettor. */
+    const apply = (seat: number, act: Action, short: NotFollowed[], insurer?: string): Outcome<{ extra: ExtraBet[]; notFollowing?: string[] }> => {
+      const before = ownerTotals(round.stakesOf(seat));
+      try {
+        table.decide(act);
+      } catch (e) {
+        if (e instanceof RoundError) return { ok: false, reason: e.message, refusal: 'illegal-action' };
+        throw e;
+      }
+      // What the decision put into play, by bettor: the growth of their stakes, plus any insurance.
+      const after = ownerTotals(round.stakesOf(seat));
+      const bet = act.type === 'insurance' ? 'insurance' : act.type === 'split' ? 'split' : 'double';
+      const extra: ExtraBet[] = [];
+      for (const [owner, total] of after) {
+        const raised = total - (before.get(owner) ?? 0) + (owner === insurer && act.type === 'insurance' ? act.amount : 0);
+        if (raised > 0) extra.push({ seat, bet, amount: raised, ...(owner !== undefined ? { owner } : {}) });
+      }
+      notFollowed.push(...short);
+      const out = act.type === 'double' || act.type === 'split' ? (act.notFollowing ?? []) : [];
+      return { ok: true, extra, ...(out.length > 0 ? { notFollowing: [...out] } : {}) };
+    };
     return {
       pending: (): Pending => {
+        if (staged) {
+          const next = staged.ask.find((a) => !staged!.answers.has(a.owner)) as { owner: string; cost: number };
+          return { kind: 'decision', seat: staged.seat, hand: staged.hand, legal: [FOLLOW_OFFERS[staged.action], DECLINE_FOLLOW], default: DECLINE_FOLLOW, decider: next.owner, cost: next.cost };
+        }
         const x = round.expected();
         if (x.kind === 'done') return { kind: 'done' };
         if (x.kind === 'decision') {
@@ -116,10 +166,24 @@ export class BlackjackGame implements LiveGame {
         return { ok: true, to: t.to === 'hand' ? `seat:${t.seat}:hand:${t.hand}` : t.to };
       },
       decide: (seat: number, action: string, canAfford: (amount: number, owner?: string) => boolean, amount?: number) => {
+        if (staged) {
+          const s = staged;
+          const next = s.ask.find((a) => !s.answers.has(a.owner)) as { owner: string; cost: number };
+          if (seat !== s.seat) return { ok: false, reason: `seat ${seat} has no decision to make`, refusal: 'no-decision' };
+          if (action !== FOLLOW_OFFERS[s.action] && action !== DECLINE_FOLLOW) {
+            return { ok: false, reason: `"${action}" is not legal now (legal: ${FOLLOW_OFFERS[s.action]}, ${DECLINE_FOLLOW})`, refusal: 'illegal-action' };
+          }
+          const follows = action !== DECLINE_FOLLOW;
+          if (follows && !canAfford(next.cost, next.owner)) return { ok: false, reason: `${next.owner} has not the credit to follow the ${s.action}`, refusal: 'over-credit' };
+          s.answers.set(next.owner, follows);
+          if (s.ask.some((a) => !s.answers.has(a.owner))) return { ok: true, extra: [] };
+          staged = null;
+          const out = [...s.short.map((n) => n.owner), ...s.ask.filter((a) => s.answers.get(a.owner) === false).map((a) => a.owner)];
+          return apply(s.seat, { type: s.action, ...(out.length > 0 ? { notFollowing: out } : {}) }, s.short);
+        }
         const x = round.expected();
         if (x.kind !== 'decision' || x.seat !== seat) return { ok: false, reason: `seat ${seat} has no decision to make`, refusal: 'no-decision' };
         if (!x.legal.includes(action as ActionType)) return { ok: false, reason: `"${action}" is not legal now (legal: ${x.legal.join(', ')})`, refusal: 'illegal-action' };
-        const before = ownerTotals(round.stakesOf(seat));
         let act: Action;
         // What the decision costs each bettor on the hand: the seat's own station (owner
         // undefined) and every bettor behind whose stake follows a double or a split (Art. 20).
@@ -156,22 +220,18 @@ export class BlackjackGame implements LiveGame {
           return { ok: false, reason: owner ? `${owner} has not the credit for this decision` : 'not enough credit', refusal: 'over-credit' };
         }
         if (stayOut.length > 0) act = { type: action as 'double' | 'split', notFollowing: stayOut.map((n) => n.owner) };
-        try {
-          table.decide(act);
-        } catch (e) {
-          if (e instanceof RoundError) return { ok: false, reason: e.message, refusal: 'illegal-action' };
-          throw e;
+        if (chooses && (action === 'double' || action === 'split')) {
+          // Rules 28, 30: ask each bettor behind who could pay its share before the seat's
+          // decision takes effect (the seat's own credit was checked above).
+          const ask = [...cost].filter(([owner, c]) => owner !== undefined && owner !== x.decider && c > 0 && !stayOut.some((n) => n.owner === owner));
+          if (ask.length > 0) {
+            staged = { seat, hand: x.hand, action, ask: ask.map(([owner, c]) => ({ owner: owner as string, cost: c })), answers: new Map(), short: stayOut };
+            // The bettors who cannot pay are named now, journalled with the seat's decision, so a
+            // replay asks the same bettors again.
+            return { ok: true, extra: [], ...(stayOut.length > 0 ? { notFollowing: stayOut.map((n) => n.owner) } : {}) };
+          }
         }
-        // What the decision put into play, by bettor: the growth of their stakes, plus any insurance.
-        const after = ownerTotals(round.stakesOf(seat));
-        const bet = act.type === 'insurance' ? 'insurance' : act.type === 'split' ? 'split' : 'double';
-        const extra: ExtraBet[] = [];
-        for (const [owner, total] of after) {
-          const raised = total - (before.get(owner) ?? 0) + (owner === insurer && act.type === 'insurance' ? act.amount : 0);
-          if (raised > 0) extra.push({ seat, bet, amount: raised, ...(owner !== undefined ? { owner } : {}) });
-        }
-        notFollowed.push(...stayOut);
-        return { ok: true, extra, ...(stayOut.length > 0 ? { notFollowing: stayOut.map((n) => n.owner) } : {}) };
+        return apply(seat, act, stayOut, insurer);
       },
       notFollowed: () => [...notFollowed],
       hands: (): HandView[] => {

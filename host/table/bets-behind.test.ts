@@ -285,31 +285,151 @@ describe('a bettor behind without the credit to follow the seat\'s double or spl
       t.close();
     }
   });
+});
 
-  it('portugal-2001: the stations offer no choice to follow (rules 28, 30), so no bet behind follows and none is told of credit', () => {
+describe('bets behind at portugal-2001: each bettor chooses to follow a split or double (rules 28, 30)', () => {
+  const lines = (t: FloorTable, station: number) =>
+    (t.ledger.recall({ station, limit: 1 })[0]?.lines ?? []).filter((l) => l.station === station).map((l) => [l.hand ?? 0, l.stake, l.net, l.rule]);
+  const decisions = (t: FloorTable) =>
+    Array.from({ length: t.ledger.headOf().seq }, (_, i) => t.ledger.entry(i + 1)).filter((e) => e?.type === 'round.decision').map((e) => {
+      if (!e) throw new Error('unreachable');
+      const p = (JSON.parse(e.body) as { payload: { station: number; action: string; auto?: boolean; notFollowing?: string[] } }).payload;
+      return [p.station, p.action, p.auto ?? false, p.notFollowing ?? []];
+    });
+
+  /** Seat 1 (station 1) bets 200.00, station 2 bets 100.00 behind it; seat 1 gets 5+6 against a 6. */
+  function toDouble(credit2 = 100_000): FloorTable {
     const t = floorTable({ game: 'blackjack', config: { profile: 'portugal-2001' } });
+    t.rounds.onNewShoe(); // a replay starts at the journalled shoe load
+    credit(t.ledger, 1, 100_000);
+    credit(t.ledger, 2, credit2);
+    burnShoeStart(t);
+    assert.equal(place(t, 1, 'main', 20_000).ok, true);
+    assert.equal(place(t, 2, 'behind:1', 10_000).ok, true);
+    t.clock.runOut(t.rounds.view().endsAt);
+    for (const c of ['5S', '6H', '6D', 'TH']) t.rounds.onCard(parseCard(c)); // seat 1: 11; dealer 6 and (no peek) a hole card
+    return t;
+  }
+
+  it('asks the bettor behind when the seat doubles, with what following costs; following doubles its bet and pays it doubled', () => {
+    const t = toDouble();
     try {
-      credit(t.ledger, 1, 100_000);
-      credit(t.ledger, 2, 10_000);
-      burnShoeStart(t);
-      assert.equal(place(t, 1, 'main', 20_000).ok, true);
-      assert.equal(place(t, 2, 'behind:1', 10_000).ok, true);
-      t.clock.runOut(t.rounds.view().endsAt);
-      t.rounds.onCard(parseCard('5S')); // seat 1
-      t.rounds.onCard(parseCard('6H')); // dealer's up card
-      t.rounds.onCard(parseCard('6D')); // seat 1: 11
-      t.rounds.onCard(parseCard('TH')); // dealer's hole card (no peek)
       assert.equal(decide(t, 1, 'double').ok, true);
-      assert.equal(t.ledger.credit(2), 0);
-      assert.equal(notFollowed(t, 2), undefined);
-      t.rounds.onCard(parseCard('TC')); // seat 1: 21; dealer 16 draws
-      t.rounds.onCard(parseCard('8S')); // dealer busts
+      assert.equal(t.ledger.credit(1), 80_000, 'the double takes effect, and is charged, once the bettors behind have answered');
+      assert.equal(t.rounds.cue()?.kind, 'decision', 'no card is called while the bettor behind is asked');
+      assert.equal(t.rounds.decisionFor(1), null, 'the seat has decided');
+      const asked = t.rounds.decisionFor(2);
+      assert.deepEqual(asked && { legal: asked.legal, default: asked.default, cost: asked.cost, seat: asked.seat }, { legal: ['follow-double', 'decline-follow'], default: 'decline-follow', cost: 10_000, seat: 1 });
+      assert.ok(ViewState.safeParse(t.host.state('station/2')).success, 'the offer passes the protocol schema');
+      assert.equal(decide(t, 2, 'follow-double').ok, true);
+      assert.equal(t.ledger.credit(2), 80_000, 'the bettor behind pays its own share of the double');
+      assert.equal(t.ledger.credit(1), 60_000);
+      t.rounds.onCard(parseCard('TC')); // seat 1: 21
+      t.rounds.onCard(parseCard('8S')); // dealer 16 + 8: bust
       assert.equal(t.rounds.view().phase, 'results');
-      assert.deepEqual(stationLines(t, 2).map((l) => [l.stake, l.net, l.rule]), [[10_000, 10_000, 'portugal-2001 rule 23; rule 30']]);
-      assert.equal(t.ledger.credit(2), 20_000);
+      assert.deepEqual(lines(t, 2), [[0, 20_000, 20_000, 'portugal-2001 rule 23']], 'a bet that followed is settled as the seat\'s own');
+      assert.equal(t.ledger.credit(2), 120_000);
+      assert.deepEqual(decisions(t), [[1, 'double', false, []], [2, 'follow-double', false, []]]);
       assert.equal(verifyLedger(t.ledger).ok, true);
     } finally {
       t.close();
+    }
+  });
+
+  it('a bettor who answers no stays at its stake on the doubled hand and is charged nothing', () => {
+    const t = toDouble();
+    try {
+      assert.equal(decide(t, 1, 'double').ok, true);
+      assert.equal(refusal(decide(t, 1, 'follow-double')), 'no-decision', 'only the bettor behind answers');
+      assert.equal(refusal(decide(t, 2, 'hit')), 'illegal-action');
+      assert.equal(decide(t, 2, 'decline-follow').ok, true);
+      assert.equal(t.ledger.credit(2), 90_000);
+      assert.equal(t.rounds.betting(2).notFollowed, undefined, 'declining is not reported as a want of credit');
+      for (const c of ['TC', '8S']) t.rounds.onCard(parseCard(c));
+      assert.deepEqual(lines(t, 2), [[0, 10_000, 10_000, 'portugal-2001 rule 23; rule 30']]);
+      assert.deepEqual(decisions(t), [[1, 'double', false, []], [2, 'decline-follow', false, ['station:2']]]);
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('a bettor who cannot pay its share is not asked, stays out and is told why', () => {
+    const t = toDouble(10_000);
+    try {
+      assert.equal(decide(t, 1, 'double').ok, true);
+      assert.equal(t.rounds.decisionFor(2), null);
+      assert.deepEqual(t.rounds.betting(2).notFollowed, [{ seat: 1, hand: 0, action: 'double', amount: 10_000 }]);
+      assert.equal(t.rounds.cue()?.kind, 'card', 'the double takes effect at once');
+      assert.deepEqual(decisions(t), [[1, 'double', false, ['station:2']]]);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('on a split, a bettor who lets the time run out stays on the first hand (rule 28); one who follows has a bet on each', () => {
+    for (const follow of [false, true]) {
+      const t = floorTable({ game: 'blackjack', config: { profile: 'portugal-2001' } });
+      try {
+        credit(t.ledger, 1, 100_000);
+        credit(t.ledger, 2, 100_000);
+        burnShoeStart(t);
+        assert.equal(place(t, 1, 'main', 20_000).ok, true);
+        assert.equal(place(t, 2, 'behind:1', 10_000).ok, true);
+        t.clock.runOut(t.rounds.view().endsAt);
+        for (const c of ['8S', '6H', '8D', 'TH']) t.rounds.onCard(parseCard(c)); // seat 1: 8-8 against a 6
+        assert.equal(decide(t, 1, 'split').ok, true);
+        assert.deepEqual(t.rounds.decisionFor(2)?.legal, ['follow-split', 'decline-follow']);
+        if (follow) assert.equal(decide(t, 2, 'follow-split').ok, true);
+        else t.clock.runOut(t.rounds.decisionFor(2)?.endsAt as number);
+        assert.equal(t.ledger.credit(2), follow ? 80_000 : 90_000);
+        t.rounds.onCard(parseCard('TC')); // hand 0: 18
+        assert.equal(decide(t, 1, 'stand').ok, true);
+        t.rounds.onCard(parseCard('QC')); // hand 1: 18
+        assert.equal(decide(t, 1, 'stand').ok, true);
+        t.rounds.onCard(parseCard('9S')); // dealer 16 + 9: bust
+        assert.equal(t.rounds.view().phase, 'results');
+        assert.deepEqual(
+          lines(t, 2),
+          follow
+            ? [[0, 10_000, 10_000, 'portugal-2001 rule 23'], [1, 10_000, 10_000, 'portugal-2001 rule 23']]
+            : [[0, 10_000, 10_000, 'portugal-2001 rule 23; rule 28']],
+        );
+        assert.deepEqual(decisions(t)[1], follow ? [2, 'follow-split', false, []] : [2, 'decline-follow', true, ['station:2']]);
+        assert.equal(verifyLedger(t.ledger).ok, true);
+      } finally {
+        t.close();
+      }
+    }
+  });
+
+  it('a host killed while the bettor behind is asked asks it again after the restart, then finishes the round', () => {
+    const t = toDouble();
+    try {
+      assert.equal(decide(t, 1, 'double').ok, true);
+      t.stop(); // killed while station 2 is asked
+      const ledger = openLedger(t.dir, 'T-FLOOR');
+      try {
+        const game = new BlackjackGame(t.config.profile, t.config.profileOptions);
+        const { report, replayed } = recoverTable({ ledger, game, config: t.config, log: silent });
+        assert.deepEqual(report.voided, []);
+        assert.ok(replayed?.round);
+        const timers = manualTimers();
+        const rounds = new RoundController({ config: t.config, game, ledger, log: silent, timers: timers.timers, timings: t.config.timings });
+        rounds.resume(replayed.shoe, replayed.round);
+        assert.deepEqual(rounds.decisionFor(2)?.legal, ['follow-double', 'decline-follow']);
+        assert.equal(rounds.decide(2, 'follow-double').ok, true);
+        for (const c of ['TC', '8S']) rounds.onCard(parseCard(c));
+        assert.equal(rounds.view().phase, 'results');
+        assert.deepEqual([1, 2].map((s) => ledger.credit(s)), [140_000, 120_000]);
+        assert.deepEqual(ledger.openRounds(), []);
+        assert.equal(verifyLedger(ledger).ok, true);
+        rounds.stop();
+      } finally {
+        ledger.close();
+      }
+    } finally {
+      rmSync(t.dir, { recursive: true, force: true });
     }
   });
 });

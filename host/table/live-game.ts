@@ -20,6 +20,8 @@ export type Pending =
       defaultCost?: { amount: number; otherwise: string };
       /** Who decides for the seat when several bet on it (Art. 20): `seat:<n>`, or a bettor behind's owner name. */
       decider?: string;
+      /** What taking the offer costs the one who decides (a bettor behind following a double or split). */
+      cost?: number;
     }
   | { kind: 'done' };
 

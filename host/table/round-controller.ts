@@ -532,7 +532,7 @@ export class RoundController {
   decisionFor(station: number): StationDecision | null {
     const p = this.round?.pending();
     if (!p || p.kind !== 'decision' || this.hold || this.halted || this.deciderStation(p) !== station || this.endsAt === null) return null;
-    return { seat: p.seat, ...(p.hand !== undefined ? { hand: p.hand } : {}), legal: p.legal, default: this.timeoutDefault(p), endsAt: this.endsAt };
+    return { seat: p.seat, ...(p.hand !== undefined ? { hand: p.hand } : {}), legal: p.legal, default: this.timeoutDefault(p), endsAt: this.endsAt, ...(p.cost !== undefined ? { cost: p.cost } : {}) };
   }
 
   /** Credit a station may still bet: the ledger's meter less what is on its spots. */
@@ -651,7 +651,7 @@ export class RoundController {
       this.placed.set(st, placed);
     }
     this.decisions.push({ seat, ...(hand !== undefined ? { hand } : {}), station, action, ...(auto ? { auto } : {}), ...notFollowing });
-    if (r.notFollowing?.length) this.deps.log.info({ roundId: this.roundId, seat, action, notFollowing: r.notFollowing }, 'bets behind without the credit to follow stay at their stake');
+    if (r.notFollowing?.length) this.deps.log.info({ roundId: this.roundId, seat, action, notFollowing: r.notFollowing }, 'bets behind that do not follow the double or split stay at their stake');
     this.advance();
     return { ok: true };
   }

@@ -22,7 +22,7 @@ const CHIP_COLOURS = [0x2d6cc0, 0xc8102e, 0x1f8a4c, 0x222222, 0x6b2fa0];
 const HAND_SCALE = 1.2;
 
 /** Offers that come as a question before the usual buttons. */
-const OFFERS = ['insurance', 'even-money', 'take-five-card-half', 'war'];
+const OFFERS = ['insurance', 'even-money', 'take-five-card-half', 'war', 'follow-double', 'follow-split'];
 
 /**
  * The station's left column: where the round and the bet controls are. Two rows of spots (bets
@@ -103,7 +103,8 @@ export class StationPlay extends Container {
     });
     const offer = decision?.legal.find((a) => OFFERS.includes(a));
     this.offer.visible = offer !== undefined;
-    this.offer.text = offer ? t(`desk.offer.${offer}`) : '';
+    // A follow offer (Portugal rules 28, 30) names the seat and what following costs this station.
+    this.offer.text = offer ? t(`desk.offer.${offer}`, { n: decision?.seat, amount: decision?.cost ?? 0, currency: state.currency }) : '';
     this.showHands(state, t, now);
     // The host sums this station's own lines, its bets behind other seats included (lines are by seat).
     const mine = betting.roundNet !== undefined ? [betting.roundNet] : [];
