@@ -75,11 +75,16 @@ async function serviceScreen(running: RunningHost) {
   };
   return {
     until, send, act, state: () => state, largest: () => largest,
+    /** Closes the connection without waiting for anything. */
+    closeOnly: () => new Promise<void>((r) => {
+      ws.once('close', () => r());
+      ws.close();
+    }),
     /** Closes the screen and waits until the host has ended its session. */
     async close() {
       ws.close();
-      for (let i = 0; i < 200 && running.service.signedIn(); i++) await new Promise((r) => setTimeout(r, 10));
-      assert.equal(running.service.signedIn(), null, 'a closed screen ends its session');
+      for (let i = 0; i < 200 && running.service.sessions().length > 0; i++) await new Promise((r) => setTimeout(r, 10));
+      assert.deepEqual(running.service.sessions(), [], 'a closed screen ends its session');
     },
   };
 }
@@ -138,6 +143,29 @@ describe('service mode on a live host', () => {
     assert.deepEqual(access, [['service.enter', AUD.staff], ['service.exit', AUD.staff]]);
     assert.equal(types.filter((t) => t.type === 'service.account').length, 3, 'the accounts added by the set-up are journalled by the host');
     await screen.close();
+  });
+
+  it('a second connection with the service URL gets its own sign-in: no page, no token; closing it signs nobody out', async () => {
+    const first = await serviceScreen(running);
+    await first.act({ name: 'service-sign-in', staff: AUD.staff, pin: AUD.pin }, 'sign-in');
+    const signed = await first.until((x) => x.signedIn, 'signed in');
+    const token = signed.session?.exportToken ?? '';
+    const second = await serviceScreen(running);
+    const other = await second.until(() => true, 'the second tab\'s snapshot');
+    assert.equal(other.signedIn, false);
+    assert.equal(other.page, undefined);
+    assert.ok(!JSON.stringify(other).includes(token));
+    assert.deepEqual(await second.send({ name: 'service-page', page: 'meters' }), { ok: false, messageKey: 'service.refused.not-signed-in' });
+    // Its language is its own too.
+    assert.ok((await second.send({ name: 'set-language', language: 'pt' })).ok);
+    await second.until((s) => s.language === 'pt', 'pt on the second tab');
+    assert.notEqual(first.state()?.language, 'pt');
+    await second.closeOnly();
+    // Round trips on the first connection give the host time to handle the other one's close.
+    for (const page of ['meters', 'status'] as const) await first.act({ name: 'service-page', page }, page);
+    assert.deepEqual(running.service.sessions().map((s) => s.staff), [AUD.staff], 'the first session outlives the second tab');
+    assert.equal((await fetch(`${running.origin}/service/export/meters.csv?t=${token}`)).status, 200);
+    await first.close();
   });
 
   it('no service action moves a credit except void (balanced, every bet returned); handpay moves no credit (its cash-out did)', async () => {
