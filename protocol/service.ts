@@ -36,7 +36,9 @@ export const ServiceAction = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('config-change'),
     key: z.string().min(1).max(64),
-    value: z.string().min(1).max(200),
+    /** The new value as JSON (the screen's editor builds it; the host validates it before anyone confirms). */
+    value: z.string().min(1).max(1000),
+    /** The regulator's reference, e.g. `DICJ-2026/123`. */
     authorisation: z.string().min(1).max(64),
   }),
   z.strictObject({ kind: z.literal('handpay-confirm'), station: Station, requestTxId: z.string().min(1).max(128) }),
@@ -135,6 +137,16 @@ export const TiltRow = z.strictObject({
   /** Whether a person may clear it now (its condition has gone). */
   clearable: z.boolean().optional(),
 });
+export const ConfigChangeRow = z.strictObject({
+  seq: z.number().int(),
+  ts: Iso,
+  key: Short,
+  before: Text,
+  after: Text,
+  who: Short,
+  witness: Short.optional(),
+  authorisation: Short,
+});
 export const TableRow = z.strictObject({
   game: Short,
   profile: Short,
@@ -213,6 +225,14 @@ export const ServicePage = z.discriminatedUnion('page', [
   z.strictObject({
     page: z.literal('config'),
     items: z.array(z.strictObject({ key: Short, value: Text, article: Short.optional(), editable: z.boolean() })).max(128),
+    /** Face values (major units) of the currency's notes: what the denominations editor offers. */
+    notes: z.array(z.number().int().positive()).max(16),
+    /** The bets of the table's game: the rows of the per-bet limits editor. */
+    bets: z.array(Short).max(32),
+    /** Changes journalled and waiting for the round in play to end (they take effect between rounds). */
+    queued: z.array(z.strictObject({ seq: z.number().int(), key: Short, after: Text })).max(16),
+    /** The latest journalled changes, newest first, with the values before and after. */
+    changes: z.array(ConfigChangeRow).max(8),
   }),
   z.strictObject({ page: z.literal('holds'), table: TableRow, closed: z.boolean() }),
   z.strictObject({

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { canonicalJson, evidenceBundle, type Ledger, type SyncClient } from '../../ledger/index.js';
 import { parseCard } from '../../engine/cards/card.js';
 import type { DeviceRow, EventFilter, EventRow, RecallRound, ServiceRole } from '../../protocol/index.js';
+import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
 import { CHANGEABLE_KEYS } from '../config/config-changes.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { BillAcceptors } from '../devices/bill-acceptors.js';
@@ -16,6 +17,7 @@ import {
   type AuthorisedBy,
   type BackendResult,
   type ConfigItem,
+  type ConfigPage,
   type MeterScope,
   type PendingHandpay,
   type ServiceBackend,
@@ -297,6 +299,38 @@ export class LiveServiceBackend implements ServiceBackend {
       item('handpayTwoPersonAbove', c.handpayTwoPersonAbove),
       ...profileItems(c.game, c.profile),
     ];
+  }
+
+  configExtras(): ConfigPage {
+    const short = (v: unknown) => (v === undefined ? 'null' : JSON.stringify(v)).slice(0, 400);
+    const first = this.d.config.stations[0]?.station ?? 1;
+    const bets = [...new Set(this.d.rounds.betting(first).spots.map((s) => s.bet).filter((b) => !b.includes(':')))];
+    const rows = this.d.ledger.db
+      .prepare("SELECT seq, ts, body FROM journal WHERE type = 'config.change' ORDER BY seq DESC LIMIT 8")
+      .all() as { seq: number; ts: string; body: string }[];
+    return {
+      notes: [...NOTE_FACE_VALUES[this.d.config.currency]],
+      bets: bets.slice(0, 32),
+      queued: this.d.floor.configChanges.queued().slice(0, 16).map((q) => ({ seq: q.seq, key: q.key, after: short(q.after) })),
+      changes: rows.map((r) => {
+        const p = (JSON.parse(r.body) as { payload: { key: string; before: unknown; after: unknown; who: string; witness?: string; authorisation: string } }).payload;
+        return {
+          seq: r.seq, ts: r.ts, key: p.key.slice(0, 128), before: short(p.before), after: short(p.after), who: p.who.slice(0, 128),
+          ...(p.witness ? { witness: p.witness.slice(0, 128) } : {}), authorisation: p.authorisation.slice(0, 128),
+        };
+      }),
+    };
+  }
+
+  checkConfigChange(key: string, value: string): string | null {
+    let after: unknown;
+    try {
+      after = JSON.parse(value);
+    } catch {
+      return `the new value of ${key} is not JSON: ${value.slice(0, 80)}`;
+    }
+    const r = this.d.floor.configChanges.check(key, after);
+    return r.ok ? null : r.reason;
   }
 
   pendingHandpays(): PendingHandpay[] | null {

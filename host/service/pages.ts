@@ -39,7 +39,7 @@ export function buildPage(b: ServiceBackend, req: PageRequest): ServicePage {
       return { page: 'events', offset: req.offset, more: r.more, filter: req.filter, entries: r.entries };
     }
     case 'config':
-      return { page: 'config', items: b.config().slice(0, 128) };
+      return { page: 'config', items: b.config().slice(0, 128), ...b.configExtras() };
     case 'holds': {
       const table = b.table();
       return { page: 'holds', table, closed: table.closed ?? !table.newBets };

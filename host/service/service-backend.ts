@@ -19,6 +19,7 @@ export type TableSummary = Extract<ServicePage, { page: 'status' }>['table'];
 export type SyncSummary = NonNullable<Extract<ServicePage, { page: 'sync' }>['sync']>;
 export type TiltSummary = NonNullable<Extract<ServicePage, { page: 'status' }>['tilts']>[number];
 export type ConfigItem = Extract<ServicePage, { page: 'config' }>['items'][number];
+export type ConfigPage = Omit<Extract<ServicePage, { page: 'config' }>, 'page' | 'items'>;
 export type MeterScope = Extract<ServicePage, { page: 'meters' }>['scopes'][number];
 export type PendingHandpay = { station: number; amount: number; requestTxId: string };
 
@@ -45,6 +46,10 @@ export interface ServiceBackend {
   /** The credit.cancel entries (the cancelled-credit record), newest first. */
   cancelledCredits(limit: number): EventRow[];
   config(): ConfigItem[];
+  /** What the configuration editor needs besides the items: notes, bets, queued and recent changes. */
+  configExtras(): ConfigPage;
+  /** Why a configuration change would be refused (null: it would be accepted); nothing is journalled. */
+  checkConfigChange(key: string, value: string): string | null;
   /** Null until the handpay queue is connected. */
   pendingHandpays(): PendingHandpay[] | null;
   /** A handpay above this amount (minor units) needs two people. */

@@ -238,6 +238,16 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
     });
   }
 
+  it('a configuration change the host would refuse is refused before a second person is called', async () => {
+    const m = make();
+    await m.send({ name: 'service-sign-in', staff: '1001', pin: '482915' });
+    assert.ok((await m.send({ name: 'service-action', action: { kind: 'config-change', key: 'seats', value: '6', authorisation: 'DICJ-2026/123' } })).ok);
+    assert.equal(m.state().confirm, null);
+    assert.equal(m.state().notice?.key, 'service.failed.refused');
+    assert.match(String(m.state().notice?.values?.detail), /cannot change/);
+    assert.equal(m.calls.length, 0);
+  });
+
   it('a handpay at or under the configured amount needs one person; a pending action expires and can be cancelled', async () => {
     const m = make();
     await m.send({ name: 'service-sign-in', staff: '1004', pin: '305728' });

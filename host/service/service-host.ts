@@ -223,6 +223,12 @@ class ServiceConsole {
     if (!mayStart(role, action.kind)) return refuse('role', `a ${role} may not ${action.kind}`);
     if (this.needsTwo(action)) {
       if (!mayStartTwoPerson(role)) return refuse('role', `${action.kind} is started by a supervisor`);
+      // A value the host would refuse is refused now, before a second person is called over.
+      const invalid = action.kind === 'config-change' ? this.o.backend.checkConfigChange(action.key, action.value) : null;
+      if (invalid !== null) {
+        this.say({ ok: false, key: 'service.failed.refused', values: { detail: invalid.slice(0, 200) } });
+        return { ok: true };
+      }
       this.clearConfirm();
       const expiresAt = this.o.timers.now() + this.confirmMs;
       const timer = this.o.timers.setTimeout(() => {

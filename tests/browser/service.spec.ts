@@ -6,7 +6,7 @@ import readline from 'node:readline';
 import type { Page, TestInfo } from '@playwright/test';
 import WebSocket from 'ws';
 import { AccountStore } from '../../host/service/accounts.js';
-import { drawnCards, drawnTexts, expect, insertNote, press, test as base, waitForEvent, type Kiosk } from './kiosk-fixture.js';
+import { drawnCards, drawnTexts, expect, insertNote, press as pressNow, test as base, waitForEvent, type Kiosk } from './kiosk-fixture.js';
 
 const shots = path.resolve(import.meta.dirname, '../../artifacts/screenshots');
 const SUP = { staff: '3001', pin: '482915', name: 'Ana Lei' };
@@ -46,9 +46,25 @@ const test = base.extend<object, { serviceKiosk: Kiosk & { dataDir: string } }>(
   ],
 });
 
-async function typeOnPad(page: Page, prefix: string, digits: string): Promise<void> {
-  for (const d of digits) await press(page, `${prefix}-${d}`);
-  await press(page, `${prefix}-ok`);
+/**
+ * Presses a button once a frame has been drawn: pixi hit-tests with the transforms of the last
+ * frame, and a button a press just created or moved has none yet (the software renderer can be
+ * slower than the test). A finger is never that fast. Our animation-frame callback runs after the
+ * screen's own in the same frame, so one frame is enough.
+ */
+async function press(page: Page, testId: string): Promise<void> {
+  await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => r())));
+  await pressNow(page, testId);
+}
+
+/** Types on a pad: its keys do not move, so after the first only the press itself is waited for. */
+async function typeOnPad(page: Page, prefix: string, keys: string): Promise<void> {
+  let first = true;
+  for (const k of keys) {
+    await (first ? press : pressNow)(page, `${prefix}-${k === ' ' ? 'space' : k}`);
+    first = false;
+  }
+  await pressNow(page, `${prefix}-ok`);
 }
 
 async function signIn(page: Page, who: { staff: string; pin: string }): Promise<void> {
@@ -110,7 +126,7 @@ test('service pages: sign-in, every page in three languages, meters export', asy
     ['meters', /totalIn=|table/],
     ['recall', /No rounds|#\d+ /],
     ['events', /#\d+ .* service\.enter /],
-    ['config', /profile = macau-2009/],
+    ['config', /Rule profile = macau-2009/],
     ['holds', /Phase: /],
     ['cashout', /Cancelled-credit record/],
     ['sync', /No upstream configured/],
@@ -195,8 +211,9 @@ test('two-person meter clear with the regulator\'s authorisation number', async 
   await press(page, 'clear-scope');
   await expect.poll(() => texts(page)).toContain('Scope: station:1');
   await press(page, 'act-meter-clear');
-  await typeOnPad(page, 'number', '2024117');
-  await expect.poll(() => texts(page)).toMatch(/Two-person action: Clear meters · station:1 · 2024117/);
+  // The regulator's reference has letters, '-' and '/': the reference pad types them.
+  await typeOnPad(page, 'ref', 'DICJ-2024/117');
+  await expect.poll(() => texts(page)).toMatch(/Two-person action: Clear meters · station:1 · DICJ-2024\/117/);
   await typeOnPad(page, 'confirm', TECH.staff);
   await typeOnPad(page, 'confirm', TECH.pin);
   await expect.poll(() => texts(page)).toContain('Meters of station:1 cleared');
@@ -210,5 +227,31 @@ test('two-person meter clear with the regulator\'s authorisation number', async 
     const mine = rows.slice(from + 1, rows.findIndex((r, i) => i > from && !r.startsWith(' ')));
     return from >= 0 && mine.length > 0 && mine.every((r) => !/=[1-9]/.test(r));
   }).toBe(true);
+  expect(pageErrors).toEqual([]);
+});
+
+test('two-person configuration change: edited field by field, the regulator\'s reference typed, journalled before and after', async ({ page, serviceKiosk, pageErrors }, testInfo) => {
+  test.setTimeout(150_000);
+  await page.goto(serviceKiosk.screens['service']!);
+  await waitForEvent(page, 'snapshot:service');
+  await signIn(page, SUP);
+  await press(page, 'language-en');
+  await press(page, 'page-config');
+  await expect.poll(() => texts(page)).toMatch(/Two-person handpay above = MOP\$50,000/);
+  await press(page, 'edit-handpayTwoPersonAbove');
+  await expect.poll(() => texts(page)).toContain('Changing: Two-person handpay above');
+  await press(page, 'field-amount');
+  await typeOnPad(page, 'number', '60000');
+  await expect.poll(() => texts(page)).toMatch(/New: MOP\$60,000/);
+  await screenshot(page, testInfo, 'service-config-edit-en');
+  await press(page, 'config-authorise');
+  await typeOnPad(page, 'ref', 'DICJ-2026/123');
+  await expect.poll(() => texts(page)).toMatch(/Two-person action: Change configuration · Two-person handpay above: MOP\$50,000 → MOP\$60,000 · authorisation DICJ-2026\/123/);
+  await screenshot(page, testInfo, 'service-config-confirm-en');
+  await typeOnPad(page, 'confirm', TECH.staff);
+  await typeOnPad(page, 'confirm', TECH.pin);
+  await expect.poll(() => texts(page)).toMatch(/Configuration changed|takes effect after this round/);
+  await expect.poll(() => texts(page)).toMatch(/Two-person handpay above: MOP\$50,000 → MOP\$60,000 · Ana Lei \(3001\) \/ Bo Chan \(3002\) · DICJ-2026\/123/);
+  await screenshot(page, testInfo, 'service-config-done-en');
   expect(pageErrors).toEqual([]);
 });

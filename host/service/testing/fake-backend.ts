@@ -28,6 +28,8 @@ export function fakeBackend(overrides: Partial<ServiceBackend> = {}) {
     events: () => ({ entries: [], more: false }),
     cancelledCredits: () => [],
     config: () => [{ key: 'game', value: 'blackjack', editable: false }],
+    configExtras: () => ({ notes: [10, 20, 50, 100, 500, 1000], bets: ['main'], queued: [], changes: [] }),
+    checkConfigChange: (key) => (key === 'seats' ? `"${key}" cannot change while the host runs` : null),
     pendingHandpays: () => [
       { station: 2, amount: 500_000, requestTxId: 'small' },
       { station: 3, amount: 2_000_000, requestTxId: 'large' },

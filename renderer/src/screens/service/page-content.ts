@@ -2,6 +2,20 @@ import type { TFunction } from 'i18next';
 import type { Currency, Language, RecallRound, ServiceAction, ServicePage, ServiceState } from '../../../../protocol/index.js';
 import { SERVICE_PAGE_SIZE } from '../../../../protocol/index.js';
 import { formatMoney } from '../../i18n/money.js';
+import {
+  draftFields,
+  draftValue,
+  formatConfigValue,
+  formatField,
+  isEditableKey,
+  setField,
+  startDraft,
+  toggleNote,
+  typedValue,
+  MINOR_PER_UNIT,
+  type ConfigDraft,
+  type ValueFormat,
+} from './config-editor.js';
 
 /** A button of a page: its test id, its words, and what pressing it does. */
 export interface PageButton {
@@ -22,14 +36,22 @@ export interface PageChoices {
   voidReason: 'unreadable' | 'misdeal' | 'device';
   rank: number;
   suit: number;
-  /** First row of the Configuration page on screen (the list is longer than the screen). */
-  configFrom: number;
+  /** The configuration value being edited, before it is sent for authorisation. */
+  edit: ConfigDraft | null;
 }
 
 export const INITIAL_CHOICES: PageChoices = {
   device: 'BA-1', eventSeverity: 'all', eventType: 'all', eventSince: 'all', recallStation: null,
-  clearScope: 'table', voidReason: 'unreadable', rank: 0, suit: 0, configFrom: 0,
+  clearScope: 'table', voidReason: 'unreadable', rank: 0, suit: 0, edit: null,
 };
+
+/** A value asked for on a pad over the page: digits (an amount, seconds) or a reference (letters, digits, `- / .`). */
+export interface AskRequest {
+  title: string;
+  label: string;
+  kind: 'digits' | 'reference';
+  then: (value: string) => void;
+}
 
 export interface PageActions {
   act(action: ServiceAction): void;
@@ -37,8 +59,8 @@ export interface PageActions {
   download(path: string): void;
   /** Plays a round of game recall card by card. */
   replay(round: RecallRound): void;
-  /** Asks for an authorisation number on the pad, then runs `then` with it. */
-  askNumber(then: (value: string) => void): void;
+  /** Asks for a value on a pad over the page, then runs the request's `then` with it. */
+  ask(request: AskRequest): void;
   choose(update: Partial<PageChoices>): void;
 }
 
@@ -190,13 +212,7 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       break;
     }
     case 'config': {
-      const ON_SCREEN = 22;
-      if (!page.items.some((i) => i.editable)) rows.push(t('service.field.configReadOnly'), '');
-      for (const item of page.items.slice(c.configFrom, c.configFrom + ON_SCREEN)) {
-        rows.push((t('service.field.config', { key: item.key, value: item.value }) + (item.article ? ` · ${item.article}` : '')).slice(0, 160));
-      }
-      btn('page-prev', t('service.action.rowsUp'), () => a.choose({ configFrom: Math.max(0, c.configFrom - ON_SCREEN) }), c.configFrom > 0);
-      btn('page-next', t('service.action.rowsDown'), () => a.choose({ configFrom: c.configFrom + ON_SCREEN }), c.configFrom + ON_SCREEN < page.items.length);
+      configPage(page, c, a, { money, t }, sup, rows, btn);
       break;
     }
     case 'holds': {
@@ -210,7 +226,12 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       btn('act-table-open', t(page.closed ? 'service.action.table-open' : 'service.action.table-close'), () => a.act({ kind: 'table-open', open: page.closed }), sup);
       btn('act-new-shoe', t('service.action.new-shoe'), () => a.act({ kind: 'new-shoe' }), sup);
       btn('clear-scope', t('service.action.scope', { scope: c.clearScope }), () => a.choose({ clearScope: cycle(['table', 'station:1', 'station:2', 'station:3', 'station:4', 'station:5', 'station:6', 'station:7'], c.clearScope) }), sup);
-      btn('act-meter-clear', t('service.action.meter-clear'), () => a.askNumber((n) => a.act({ kind: 'meter-clear', scope: c.clearScope, authorisation: n, reason: 'meter clear in service mode' })), sup);
+      btn('act-meter-clear', t('service.action.meter-clear'), () => a.ask({
+        title: t('service.action.meter-clear'),
+        label: t('service.action.authorisation'),
+        kind: 'reference',
+        then: (n) => a.act({ kind: 'meter-clear', scope: c.clearScope, authorisation: n, reason: 'meter clear in service mode' }),
+      }), sup);
       break;
     }
     case 'cashout': {
@@ -232,4 +253,109 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
     }
   }
   return { rows, buttons };
+}
+
+type ConfigPageData = Extract<ServicePage, { page: 'config' }>;
+type Btn = (id: string, label: string, press: () => void, show?: boolean, active?: boolean) => void;
+
+/** A configuration key's name in the screen's language; rule options keep their own names. */
+export function configKeyLabel(key: string, t: TFunction): string {
+  return t(`service.configKey.${key}`, { defaultValue: key });
+}
+
+function fieldLabel(name: string, t: TFunction): string {
+  const cut = name.lastIndexOf('.');
+  if (cut < 0) return t(`service.config.field.${name}`, { defaultValue: name });
+  return t('service.config.betField', { bet: name.slice(0, cut), field: t(`service.config.field.${name.slice(cut + 1)}`) });
+}
+
+/**
+ * The Configuration page: every item with its article, the changes waiting for the round to end
+ * and the latest journalled ones (before → after, who, the regulator's reference); a supervisor
+ * edits a changeable key field by field, then enters the reference, then a second person confirms.
+ */
+function configPage(page: ConfigPageData, c: PageChoices, a: PageActions, fmt: ValueFormat, sup: boolean, rows: string[], btn: Btn): void {
+  const { t, money } = fmt;
+  const edit = c.edit;
+  if (edit && sup) {
+    const item = page.items.find((i) => i.key === edit.key);
+    rows.push(t('service.config.editing', { key: configKeyLabel(edit.key, t) }));
+    rows.push('  ' + t('service.config.now', { value: formatConfigValue(edit.key, item?.value ?? 'null', fmt) }).slice(0, 200));
+    const v = draftValue(edit);
+    rows.push('  ' + (v.ok
+      ? t('service.config.new', { value: formatConfigValue(edit.key, v.value, fmt) })
+      : t(`service.config.problem.${v.problem.key}`, { ...(v.problem.values ?? {}), field: fieldLabel(String(v.problem.values?.field ?? ''), t) })).slice(0, 200));
+    rows.push('', t('service.config.howItApplies'));
+    if (edit.key === 'betLimits') rows.push(t('service.config.betLimitsHint'));
+    if (edit.key === 'denominations') rows.push(t('service.config.notesHint'));
+    for (const f of draftFields(edit)) {
+      btn(`field-${f.name}`, `${fieldLabel(f.name, t)}: ${formatField(f, fmt)}`, () => a.ask({
+        title: `${configKeyLabel(edit.key, t)} · ${fieldLabel(f.name, t)}`,
+        label: t(f.unit === 'money' ? 'service.config.typeAmount' : 'service.config.typeSeconds'),
+        kind: 'digits',
+        then: (typed) => {
+          // In the per-bet limits, 0 takes the bet back to the table's limits.
+          if (edit.key === 'betLimits' && /^0+$/.test(typed)) return a.choose({ edit: setField(edit, f.name, null) });
+          const n = typedValue(f, typed);
+          if (n !== null) a.choose({ edit: setField(edit, f.name, n) });
+        },
+      }));
+    }
+    if (edit.key === 'denominations') {
+      for (const n of page.notes) btn(`note-${n}`, money(n * MINOR_PER_UNIT), () => a.choose({ edit: toggleNote(edit, n) }), true, edit.notes.includes(n));
+    }
+    if (v.ok) {
+      btn('config-authorise', t('service.config.authorise'), () => a.ask({
+        title: `${t('service.action.config-change')} · ${configKeyLabel(edit.key, t)}`,
+        label: t('service.action.authorisation'),
+        kind: 'reference',
+        then: (authorisation) => {
+          a.choose({ edit: null });
+          a.act({ kind: 'config-change', key: edit.key, value: v.value, authorisation });
+        },
+      }));
+    }
+    btn('config-cancel', t('service.confirm.cancel'), () => a.choose({ edit: null }));
+    return;
+  }
+  if (!page.items.some((i) => i.editable)) rows.push(t('service.field.configReadOnly'), '');
+  if (page.queued.length > 0) {
+    rows.push(t('service.config.queued'));
+    for (const q of page.queued) rows.push(`  #${q.seq} ${configKeyLabel(q.key, t)} → ${formatConfigValue(q.key, q.after, fmt)}`.slice(0, 200));
+  }
+  // The latest journalled changes first: after a change, its before and after are on screen.
+  if (page.changes.length > 0) {
+    rows.push(t('service.config.changes'));
+    for (const ch of page.changes) {
+      rows.push('  ' + t('service.config.changeRow', {
+        seq: ch.seq, ts: ch.ts.slice(0, 19).replace('T', ' '), key: configKeyLabel(ch.key, t),
+        before: formatConfigValue(ch.key, ch.before, fmt), after: formatConfigValue(ch.key, ch.after, fmt),
+        who: ch.witness ? `${ch.who} / ${ch.witness}` : ch.who, authorisation: ch.authorisation,
+      }).slice(0, 240));
+    }
+    rows.push('');
+  }
+  for (const item of page.items) {
+    const value = formatConfigValue(item.key, item.value, fmt);
+    rows.push((t('service.field.config', { key: configKeyLabel(item.key, t), value }) + (item.article ? ` · ${item.article}` : '')).slice(0, 200));
+    if (item.editable && isEditableKey(item.key)) {
+      const key = item.key;
+      btn(`edit-${key}`, t('service.config.edit', { key: configKeyLabel(key, t) }), () => a.choose({ edit: startDraft(key, item.value, page) }), sup);
+    }
+  }
+}
+
+/** What a two-person action will do, as the second person must read it before confirming. */
+export function actionSummary(action: ServiceAction, page: ServicePage | undefined, fmt: ValueFormat): string {
+  if (action.kind === 'config-change') {
+    const before = page?.page === 'config' ? page.items.find((i) => i.key === action.key)?.value : undefined;
+    return fmt.t('service.config.confirmSummary', {
+      key: configKeyLabel(action.key, fmt.t),
+      before: before === undefined ? '—' : formatConfigValue(action.key, before, fmt),
+      after: formatConfigValue(action.key, action.value, fmt),
+      authorisation: action.authorisation,
+    });
+  }
+  const { kind: _kind, ...rest } = action;
+  return Object.values(rest).join(' · ');
 }
