@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { DeviceRow, ServiceAction, ServiceState } from '../../../../protocol/index.js';
 import { createI18n } from '../../i18n/i18n.js';
 import { formatMoney } from '../../i18n/money.js';
-import { INITIAL_CHOICES, pageContent, type AskRequest, type PageActions } from './page-content.js';
+import { INITIAL_CHOICES, pageContent, wrapRow, type AskRequest, type PageActions } from './page-content.js';
 
 const none: PageActions = { act: () => undefined, open: () => undefined, download: () => undefined, replay: () => undefined, ask: () => undefined, choose: () => undefined };
 const row = (over: Partial<DeviceRow>): DeviceRow => ({ device: 'BA-2', kind: 'bill-acceptor', station: 2, spec: 'sim', state: 'ready', lastEvent: 'idle', enabled: true, ...over });
@@ -58,7 +58,8 @@ describe('service Configuration page', () => {
     const { rows } = pageContent(state, page, t, choices, actions);
     assert.ok(rows.some((r) => r.includes(`Two-person handpay above = ${formatMoney(5_000_000, 'MOP', 'en')}`)), rows.join('\n'));
     assert.ok(rows.some((r) => r.startsWith('Journalled; takes effect')), 'the queued change is shown');
-    assert.ok(rows.some((r) => r.includes('#40') && r.includes('→') && r.includes('Ana (1001) / Bo (1002)') && r.includes('DICJ-2026/1')), 'the journalled change with before and after');
+    const text = rows.join(' ').replace(/\s+/g, ' ');
+    assert.match(text, /#40 2026-01-01 10:00:00 Table limits: min \S+ – max \S+ → min \S+ – max \S+ · Ana \(1001\) \/ Bo \(1002\) · DICJ-2026\/1/, 'the journalled change with before and after');
     press('edit-limits');
     assert.equal(choices.edit?.key, 'limits');
     press('field-max');
@@ -74,5 +75,57 @@ describe('service Configuration page', () => {
     // A technician sees the values and cannot edit.
     const tech = { ...state, session: { ...state.session!, role: 'technician' as const } };
     assert.ok(!pageContent(tech, page, t, INITIAL_CHOICES, actions).buttons.some((b) => b.id.startsWith('edit-')));
+  });
+});
+
+describe('service pages cut nothing', () => {
+  const state = (role: 'technician' | 'auditor' = 'technician') =>
+    ({ kind: 'service', tableId: 'T', softwareVersion: '1', language: 'en', signedIn: true, session: { name: 'Bo', staff: '1002', role, currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) } }) as ServiceState;
+
+  it('lists every fault, each row and its clear button naming the station', async () => {
+    const i18n = await createI18n('en');
+    const t = i18n.t.bind(i18n);
+    const tilts = [1, 2, 3, 4, 5, 6].map((station) => ({ kind: 'bill-jam', messageKey: 'tilt.bill-jam', severity: 'warning' as const, clearedBy: 'attendant' as const, station, clearable: true }));
+    const page = {
+      page: 'status' as const,
+      table: { game: 'blackjack', profile: 'macau-2009', phase: 'betting', roundId: 'R', hold: null, newBets: true },
+      tilts: [...tilts, { kind: 'shoe-lost', messageKey: 'tilt.shoe-lost', severity: 'critical' as const, clearedBy: 'auto' as const, clearable: false }],
+      devices: [], sync: null, softwareVersion: '1', programHash: { atStart: 'a'.repeat(64), latest: null, latestAt: null },
+    };
+    const { rows, buttons } = pageContent(state(), page, t, INITIAL_CHOICES, none);
+    for (const station of [1, 2, 3, 4, 5, 6]) {
+      assert.equal(rows.filter((r) => r.includes(`Station ${station} · `) && r.includes(t('tilt.bill-jam'))).length, 1, `station ${station}: ${rows.join('\n')}`);
+      assert.equal(buttons.find((b) => b.id === `act-clear-tilt-bill-jam${station}`)?.label, `Clear: station ${station} ${t('tilt.bill-jam')}`);
+    }
+    assert.ok(rows.some((r) => r.includes(`Table · `) && r.includes(t('tilt.shoe-lost'))));
+    assert.equal(new Set(buttons.map((b) => b.label)).size, buttons.length, 'no two buttons read alike');
+  });
+
+  it('game recall lists every bet and settlement line of a round; long lines wrap instead of being cut', async () => {
+    const i18n = await createI18n('en');
+    const t = i18n.t.bind(i18n);
+    const round = {
+      roundId: 'R-9', status: 'settled' as const, seq: 9, ts: '2026-01-01T00:00:00.000Z', game: 'blackjack', profile: 'macau-2009',
+      cards: Array.from({ length: 40 }, (_, i) => ({ card: 'AS', to: `seat:${(i % 7) + 1}` })),
+      decisions: [],
+      bets: Array.from({ length: 7 }, (_, i) => ({ station: i + 1, seat: i + 1, bet: 'main', amount: 10_000 })),
+      lines: Array.from({ length: 7 }, (_, i) => ({ station: i + 1, seat: i + 1, bet: 'main', stake: 10_000, net: 10_000, rule: 'macau-2009 art.10' })),
+    };
+    const { rows } = pageContent(state('auditor'), { page: 'recall', station: null, offset: 0, more: false, rounds: [round] }, t, INITIAL_CHOICES, none);
+    assert.equal(rows.filter((r) => r.includes('Bet: station')).length, 7);
+    assert.equal(rows.filter((r) => r.includes('Settled: seat')).length, 7);
+    assert.equal(rows.join(' ').match(/AS→seat/g)?.length, 40, 'every card, over as many rows as it takes');
+  });
+});
+
+describe('wrapRow', () => {
+  it('splits at spaces, indents what follows, counts Chinese characters double', () => {
+    const rows = wrapRow('  ' + 'word '.repeat(60), 40);
+    assert.ok(rows.length > 1 && rows.every((r) => r.length <= 40));
+    assert.ok(rows.slice(1).every((r) => r.startsWith('      ')));
+    assert.equal(rows.join(' ').match(/word/g)?.length, 60);
+    const zh = wrapRow('計'.repeat(50), 40);
+    assert.equal(zh[0], '計'.repeat(20));
+    assert.equal(zh.join('').replace(/ /g, '').length, 50);
   });
 });

@@ -85,6 +85,44 @@ export function eventFilter(c: PageChoices, now: number): Record<string, unknown
   };
 }
 
+/** About what one row holds across the screen: a Chinese character counts twice a Latin letter. */
+const ROW_WIDTH = 132;
+const weight = (ch: string) => (/[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]/.test(ch) ? 2 : 1);
+
+/**
+ * A long line as as many rows as it takes (at spaces where it can), the rows after the first
+ * indented under it: nothing a page lists is cut off at the screen's edge.
+ */
+export function wrapRow(text: string, width = ROW_WIDTH): string[] {
+  const indent = (/^ */.exec(text)?.[0] ?? '') + '    ';
+  const out: string[] = [];
+  let rest = text;
+  let room = width;
+  while (rest.length > 0) {
+    let used = 0;
+    let cut = 0;
+    let lastSpace = -1;
+    for (const ch of rest) {
+      if (used + weight(ch) > room) break;
+      used += weight(ch);
+      cut += ch.length;
+      if (ch === ' ') lastSpace = cut;
+    }
+    if (cut >= rest.length) {
+      out.push(rest);
+      break;
+    }
+    const at = lastSpace > room / 2 ? lastSpace : cut;
+    out.push(rest.slice(0, at).trimEnd());
+    rest = indent + rest.slice(at).trimStart();
+    room = width;
+  }
+  return out.length > 0 ? out : [''];
+}
+
+/** A line shortened for a list, marked as such (the whole of it is in the export). */
+const shorten = (text: string, n = ROW_WIDTH) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
+
 /** The rows and buttons of one page, in the screen's language. */
 export function pageContent(state: ServiceState, page: ServicePage, t: TFunction, c: PageChoices, a: PageActions): { rows: string[]; buttons: PageButton[] } {
   const language: Language = state.language;
@@ -94,6 +132,7 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
   const canAct = role !== undefined && role !== 'auditor';
   const sup = role === 'supervisor';
   const rows: string[] = [];
+  const wrap = (text: string) => rows.push(...wrapRow(text));
   const buttons: PageButton[] = [];
   const btn = (id: string, label: string, press: () => void, show = true, active = false) => {
     if (show) buttons.push({ id, label, press, active });
@@ -131,12 +170,15 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       if (page.tilts === null) rows.push('  ' + t('service.field.tiltsOff'));
       else if (page.tilts.length === 0) rows.push('  ' + t('service.field.tiltsNone'));
       else {
-        for (const x of page.tilts.slice(0, 4)) {
+        for (const x of page.tilts) {
           const kind = t(x.messageKey, { defaultValue: x.kind });
-          rows.push('  ' + t('service.field.tilt', { severity: x.severity, kind, clearedBy: x.clearedBy }));
+          // Four jams read alike: each row and its button name the station.
+          const where = x.station !== undefined ? t('service.field.atStation', { station: x.station }) : t('service.field.atTable');
+          wrap('  ' + where + ' · ' + t('service.field.tilt', { severity: x.severity, kind, clearedBy: x.clearedBy }));
           // A fault a person clears, once its condition has gone; the host checks the role.
           const tilt = { kind: 'clear-tilt' as const, tilt: x.kind, ...(x.station !== undefined ? { station: x.station } : {}) };
-          btn(`act-clear-tilt-${x.kind}${x.station ?? ''}`, t('service.action.clear-tilt', { kind }), () => a.act(tilt), canAct && x.clearable === true);
+          const label = x.station !== undefined ? t('service.action.clear-tilt-station', { kind, station: x.station }) : t('service.action.clear-tilt', { kind });
+          btn(`act-clear-tilt-${x.kind}${x.station ?? ''}`, label, () => a.act(tilt), canAct && x.clearable === true);
         }
       }
       rows.push(t('service.field.sync'));
@@ -149,7 +191,7 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
     case 'devices': {
       deviceRows(page.devices);
       rows.push('', t('service.field.trace'));
-      for (const e of page.trace.slice(0, 12)) rows.push(`  ${e.ts.slice(11, 23)} ${e.device} ${e.event}`.slice(0, 150));
+      for (const e of page.trace) wrap(`  ${e.ts.slice(11, 23)} ${e.device} ${e.event}`);
       for (const d of page.devices) btn(`device-${d.device}`, d.device, () => a.choose({ device: d.device }), true, d.device === c.device);
       const station = Number(/^BA-(\d+)$/.exec(c.device)?.[1] ?? 0);
       if (canAct) {
@@ -175,10 +217,10 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       if (page.rounds.length === 0) rows.push(t('service.field.noRounds'));
       page.rounds.forEach((r, i) => {
         rows.push(`${i + 1}. ` + t('service.field.recallRound', { seq: r.seq, round: r.roundId, status: r.status, ts: r.ts }));
-        rows.push('   ' + t('service.field.cards', { cards: r.cards.map((x) => `${x.card}→${x.to}`).join(' ') }).slice(0, 150));
-        if (r.decisions.length) rows.push('   ' + t('service.field.decisions', { decisions: r.decisions.map((d) => `${d.seat}:${d.action}${d.auto ? '*' : ''}`).join(' ') }).slice(0, 150));
-        for (const b of r.bets.slice(0, 3)) rows.push('   ' + t('service.field.bet', { station: b.station, seat: b.seat, bet: b.bet, amount: money(b.amount) }));
-        for (const l of r.lines.slice(0, 3)) rows.push('   ' + t('service.field.line', { seat: l.seat, bet: l.bet, stake: money(l.stake), net: money(l.net), rule: l.rule }).slice(0, 150));
+        wrap('   ' + t('service.field.cards', { cards: r.cards.map((x) => `${x.card}→${x.to}`).join(' ') }));
+        if (r.decisions.length) wrap('   ' + t('service.field.decisions', { decisions: r.decisions.map((d) => `${d.seat}:${d.action}${d.auto ? '*' : ''}`).join(' ') }));
+        for (const b of r.bets) wrap('   ' + t('service.field.bet', { station: b.station, seat: b.seat, bet: b.bet, amount: money(b.amount) }));
+        for (const l of r.lines) wrap('   ' + t('service.field.line', { seat: l.seat, bet: l.bet, stake: money(l.stake), net: money(l.net), rule: l.rule }));
         if (r.status === 'void') rows.push('   ' + t('service.field.voidReason', { reason: r.reason ?? '', by: (r.authorisedBy ?? []).join(', ') }));
         btn(`replay-${i + 1}`, t('service.action.replay', { n: i + 1 }), () => a.replay(r), r.cards.length > 0);
         btn(`evidence-${i + 1}`, t('service.action.export-evidence', { n: i + 1 }), () => a.download(`/service/export/evidence/${encodeURIComponent(r.roundId)}`));
@@ -197,7 +239,7 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
     case 'events': {
       if (page.entries.length === 0) rows.push(t('service.field.noEntries'));
       else rows.push(t('service.field.page', { from: page.offset + 1, to: page.offset + page.entries.length }));
-      for (const e of page.entries.slice(0, 20)) rows.push(`#${e.seq} ${e.ts.slice(0, 19)} ${e.severity[0]?.toUpperCase()} ${e.type} ${e.summary}`.slice(0, 150));
+      for (const e of page.entries) rows.push(shorten(`#${e.seq} ${e.ts.slice(0, 19)} ${e.severity[0]?.toUpperCase()} ${e.type} ${e.summary}`));
       const refilter = (u: Partial<PageChoices>) => {
         a.choose(u);
         a.open('events', { filter: eventFilter({ ...c, ...u }, Date.now()) });
@@ -205,10 +247,10 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       btn('filter-severity', t('service.action.severity', { severity: c.eventSeverity === 'all' ? t('service.action.all') : c.eventSeverity }), () => refilter({ eventSeverity: cycle(['all', 'info', 'warning', 'critical'] as const, c.eventSeverity) }));
       btn('filter-type', t('service.action.type', { type: c.eventType === 'all' ? t('service.action.all') : c.eventType }), () => refilter({ eventType: cycle(['all', 'service', 'round', 'bill', 'handpay'] as const, c.eventType) }));
       btn('filter-since', t('service.action.since', { since: t(`service.action.${{ all: 'all', hour: 'lastHour', day: 'today' }[c.eventSince]}`) }), () => refilter({ eventSince: cycle(['all', 'hour', 'day'] as const, c.eventSince) }));
-      // Twenty rows fit on screen; the host's page holds forty, so the screen pages by twenty.
+      // The host's page holds forty entries; the screen scrolls through them, then asks for the next forty.
       const at = (offset: number) => () => a.open('events', { offset, filter: page.filter });
-      btn('page-prev', t('service.action.prev'), at(Math.max(0, page.offset - 20)), page.offset > 0);
-      btn('page-next', t('service.action.next'), at(page.offset + 20), page.more || page.entries.length > 20);
+      btn('page-prev', t('service.action.prev'), at(Math.max(0, page.offset - SERVICE_PAGE_SIZE.events)), page.offset > 0);
+      btn('page-next', t('service.action.next'), at(page.offset + SERVICE_PAGE_SIZE.events), page.more);
       break;
     }
     case 'config': {
@@ -243,7 +285,7 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
         btn(`handpay-${i + 1}`, `${t('service.action.handpay-confirm')} ${i + 1}`, () => a.act({ kind: 'handpay-confirm', station: p.station, requestTxId: p.requestTxId }), canAct);
       });
       rows.push(t('service.field.twoPersonAbove', { amount: money(page.twoPersonAbove) }), '', t('service.field.cancelledCredits'));
-      for (const e of page.cancelled) rows.push(`  #${e.seq} ${e.ts.slice(0, 19)} ${e.summary}`.slice(0, 150));
+      for (const e of page.cancelled) rows.push(shorten(`  #${e.seq} ${e.ts.slice(0, 19)} ${e.summary}`));
       break;
     }
     case 'sync': {
@@ -280,12 +322,12 @@ function configPage(page: ConfigPageData, c: PageChoices, a: PageActions, fmt: V
   if (edit && sup) {
     const item = page.items.find((i) => i.key === edit.key);
     rows.push(t('service.config.editing', { key: configKeyLabel(edit.key, t) }));
-    rows.push('  ' + t('service.config.now', { value: formatConfigValue(edit.key, item?.value ?? 'null', fmt) }).slice(0, 200));
+    rows.push(...wrapRow('  ' + t('service.config.now', { value: formatConfigValue(edit.key, item?.value ?? 'null', fmt) })));
     const v = draftValue(edit);
-    rows.push('  ' + (v.ok
+    rows.push(...wrapRow('  ' + (v.ok
       ? t('service.config.new', { value: formatConfigValue(edit.key, v.value, fmt) })
-      : t(`service.config.problem.${v.problem.key}`, { ...(v.problem.values ?? {}), field: fieldLabel(String(v.problem.values?.field ?? ''), t) })).slice(0, 200));
-    rows.push('', t('service.config.howItApplies'));
+      : t(`service.config.problem.${v.problem.key}`, { ...(v.problem.values ?? {}), field: fieldLabel(String(v.problem.values?.field ?? ''), t) }))));
+    rows.push('', ...wrapRow(t('service.config.howItApplies')));
     if (edit.key === 'betLimits') rows.push(t('service.config.betLimitsHint'));
     if (edit.key === 'denominations') rows.push(t('service.config.notesHint'));
     for (const f of draftFields(edit)) {
@@ -321,23 +363,23 @@ function configPage(page: ConfigPageData, c: PageChoices, a: PageActions, fmt: V
   if (!page.items.some((i) => i.editable)) rows.push(t('service.field.configReadOnly'), '');
   if (page.queued.length > 0) {
     rows.push(t('service.config.queued'));
-    for (const q of page.queued) rows.push(`  #${q.seq} ${configKeyLabel(q.key, t)} → ${formatConfigValue(q.key, q.after, fmt)}`.slice(0, 200));
+    for (const q of page.queued) rows.push(...wrapRow(`  #${q.seq} ${configKeyLabel(q.key, t)} → ${formatConfigValue(q.key, q.after, fmt)}`));
   }
   // The latest journalled changes first: after a change, its before and after are on screen.
   if (page.changes.length > 0) {
     rows.push(t('service.config.changes'));
     for (const ch of page.changes) {
-      rows.push('  ' + t('service.config.changeRow', {
+      rows.push(...wrapRow('  ' + t('service.config.changeRow', {
         seq: ch.seq, ts: ch.ts.slice(0, 19).replace('T', ' '), key: configKeyLabel(ch.key, t),
         before: formatConfigValue(ch.key, ch.before, fmt), after: formatConfigValue(ch.key, ch.after, fmt),
         who: ch.witness ? `${ch.who} / ${ch.witness}` : ch.who, authorisation: ch.authorisation,
-      }).slice(0, 240));
+      })));
     }
     rows.push('');
   }
   for (const item of page.items) {
     const value = formatConfigValue(item.key, item.value, fmt);
-    rows.push((t('service.field.config', { key: configKeyLabel(item.key, t), value }) + (item.article ? ` · ${item.article}` : '')).slice(0, 200));
+    rows.push(...wrapRow(t('service.field.config', { key: configKeyLabel(item.key, t), value }) + (item.article ? ` · ${item.article}` : '')));
     if (item.editable && isEditableKey(item.key)) {
       const key = item.key;
       btn(`edit-${key}`, t('service.config.edit', { key: configKeyLabel(key, t) }), () => a.choose({ edit: startDraft(key, item.value, page) }), sup);
