@@ -214,7 +214,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
             },
           }
         : {}),
-      serviceExport: (token, kind, roundId) => service.exportFile(token, kind, roundId),
+      serviceExport: (token, kind, roundId, language) => service.exportFile(token, kind, roundId, language),
       rendererDir: options.rendererDir,
       health: () => ({
         tableId: config.tableId,

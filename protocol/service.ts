@@ -206,7 +206,8 @@ export const ServicePage = z.discriminatedUnion('page', [
   z.strictObject({
     page: z.literal('meters'),
     currency: Short,
-    scopes: z.array(z.strictObject({ scope: Short, meters: z.array(z.strictObject({ name: Short, value: z.number().int() })).max(80) })).max(8),
+    /** `table` and `station:N`; each meter's value is minor units of `currency` (`unit: money`) or a count. */
+    scopes: z.array(z.strictObject({ scope: Short, meters: z.array(z.strictObject({ name: Short, unit: z.enum(['money', 'count']), value: z.number().int() })).max(80) })).max(8),
   }),
   z.strictObject({
     page: z.literal('recall'),

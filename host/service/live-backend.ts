@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { canonicalJson, evidenceBundle, type Ledger, type SyncClient } from '../../ledger/index.js';
 import { parseCard } from '../../engine/cards/card.js';
-import type { DeviceRow, EventFilter, EventRow, RecallRound, ServiceRole } from '../../protocol/index.js';
+import { compareMeters, meterGliName, metersOf, meterUnit, type DeviceRow, type Language, type EventFilter, type EventRow, type RecallRound, type ServiceRole } from '../../protocol/index.js';
 import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
 import { CHANGEABLE_KEYS } from '../config/config-changes.js';
 import type { TableConfig } from '../config/table-config.js';
@@ -11,6 +11,7 @@ import type { Floor } from '../stations/floor.js';
 import type { RoundController } from '../table/round-controller.js';
 import { severityOf, typesOfSeverity } from './event-severity.js';
 import { profileItems } from './profile-items.js';
+import { metersReport } from './meters-report.js';
 import { programHash } from './program-hash.js';
 import {
   notAvailable,
@@ -200,18 +201,24 @@ export class LiveServiceBackend implements ServiceBackend {
 
   meters(): MeterScope[] {
     const all = this.d.ledger.meters();
-    const scopes = new Map<string, { name: string; value: number }[]>();
+    const scopes = new Map<string, Map<string, number>>();
+    // Every configured station and every meter of the catalogue is listed, zero until counted.
+    const notes = (this.d.config.denominations ?? NOTE_FACE_VALUES[this.d.config.currency]).map((n) => n * 100);
+    for (const scope of ['table', ...this.d.config.stations.map((s) => `station:${s.station}`)]) scopes.set(scope, new Map(metersOf(scope, notes).map((n) => [n, 0])));
     for (const [key, value] of Object.entries(all)) {
       const cut = key.indexOf('/');
       const scope = key.slice(0, cut);
-      const list = scopes.get(scope) ?? [];
-      list.push({ name: key.slice(cut + 1), value });
+      const list = scopes.get(scope) ?? new Map<string, number>();
+      list.set(key.slice(cut + 1), value);
       scopes.set(scope, list);
     }
     const order = (s: string) => (s === 'table' ? 0 : Number(s.split(':')[1] ?? 99));
     return [...scopes.entries()]
       .sort((a, b) => order(a[0]) - order(b[0]))
-      .map(([scope, meters]) => ({ scope, meters: meters.sort((a, b) => a.name.localeCompare(b.name)) }));
+      .map(([scope, meters]) => ({
+        scope,
+        meters: [...meters].sort((a, b) => compareMeters(a[0], b[0])).map(([name, value]) => ({ name, unit: meterUnit(name), value })),
+      }));
   }
 
   recall(q: { station: number | null; offset: number; limit: number }): { rounds: RecallRound[]; more: boolean } {
@@ -348,18 +355,37 @@ export class LiveServiceBackend implements ServiceBackend {
 
   // ── exports ──
 
+  /**
+   * Machine values: money in integer minor units, named in the `unit` column (`MOP minor units
+   * (1/100)`), counts as counts; the GLI/Macau name beside the ledger's.
+   */
   metersCsv(): string {
-    const lines = ['terminal,currency,scope,meter,value'];
-    for (const s of this.meters()) for (const m of s.meters) lines.push([this.d.ledger.terminalId, this.currency, s.scope, m.name, m.value].join(','));
+    const money = moneyUnit(this.currency);
+    const lines = ['terminal,table,scope,meter,gli_name,unit,value'];
+    for (const s of this.meters()) {
+      for (const m of s.meters) lines.push([this.d.ledger.terminalId, this.tableId, s.scope, m.name, csvCell(meterGliName(m.name)), m.unit === 'money' ? money : 'count', m.value].join(','));
+    }
     return lines.join('\r\n') + '\r\n';
   }
 
   metersJson(): string {
     return JSON.stringify(
-      { terminal: this.d.ledger.terminalId, tableId: this.tableId, currency: this.currency, at: new Date(this.now()).toISOString(), head: this.d.ledger.headOf(), scopes: this.meters() },
+      {
+        terminal: this.d.ledger.terminalId, tableId: this.tableId, currency: this.currency,
+        units: { money: moneyUnit(this.currency), count: 'count' },
+        at: new Date(this.now()).toISOString(), head: this.d.ledger.headOf(),
+        scopes: this.meters().map((s) => ({ scope: s.scope, meters: s.meters.map((m) => ({ meter: m.name, gliName: meterGliName(m.name), unit: m.unit, value: m.value })) })),
+      },
       null,
       1,
     );
+  }
+
+  metersHtml(language: Language): string {
+    return metersReport({
+      language, currency: this.d.config.currency, tableId: this.tableId, terminal: this.d.ledger.terminalId,
+      at: new Date(this.now()).toISOString(), headSeq: this.d.ledger.headOf().seq, scopes: this.meters(),
+    });
   }
 
   evidenceJson(roundId: string): string | null {
@@ -578,6 +604,16 @@ export class LiveServiceBackend implements ServiceBackend {
   private changed(): void {
     for (const l of this.listeners) l();
   }
+}
+
+/** The unit of a money meter in the exports: minor units of the currency, named. */
+function moneyUnit(currency: string): string {
+  return `${currency} minor units (1/100)`;
+}
+
+/** A CSV cell quoted when it holds a comma or a quote (RFC 4180). */
+function csvCell(text: string): string {
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 function stationOfDevice(device: string): number | null {

@@ -1,4 +1,4 @@
-import type { DeviceRow, EventFilter, EventRow, RecallRound, ServicePage, ServiceRole } from '../../protocol/index.js';
+import type { DeviceRow, EventFilter, EventRow, Language, RecallRound, ServicePage, ServiceRole } from '../../protocol/index.js';
 
 /**
  * What service mode needs from the rest of the host. The live implementation
@@ -61,6 +61,8 @@ export interface ServiceBackend {
   // ── exports (served over HTTP to a signed-in session) ──
   metersCsv(): string;
   metersJson(): string;
+  /** The meters as a page to print, worded in `language`. */
+  metersHtml(language: Language): string;
   evidenceJson(roundId: string): string | null;
 
   // ── two-person actions ──

@@ -40,7 +40,11 @@ export interface ExportFile {
   contentType: string;
   filename: string;
   body: string;
+  /** Shown by the browser (the printable report) rather than saved. */
+  inline?: boolean;
 }
+
+export type ExportKind = 'meters.csv' | 'meters.json' | 'meters.html' | 'evidence';
 
 const label = (a: Account) => `${a.name} (${a.staff})`;
 
@@ -90,9 +94,9 @@ export class ServiceHost {
   }
 
   /** An export for the signed-in session holding `token`; null for anyone else. */
-  exportFile(token: string, kind: 'meters.csv' | 'meters.json' | 'evidence', roundId?: string): ExportFile | null {
+  exportFile(token: string, kind: ExportKind, roundId?: string, language?: Language): ExportFile | null {
     for (const c of this.consoles.values()) {
-      const file = c.exportFile(token, kind, roundId);
+      const file = c.exportFile(token, kind, roundId, language);
       if (file) return file;
     }
     return null;
@@ -244,11 +248,12 @@ class ServiceConsole {
   }
 
   /** An export for the signed-in session holding `token`; null for anyone else. */
-  exportFile(token: string, kind: 'meters.csv' | 'meters.json' | 'evidence', roundId?: string): ExportFile | null {
+  exportFile(token: string, kind: ExportKind, roundId?: string, language?: Language): ExportFile | null {
     const s = this.session;
     if (!s || !safeEqual(token, s.exportToken)) return null;
     const b = this.o.backend;
     const stamp = new Date(this.o.timers.now()).toISOString().replace(/[:.]/g, '-');
+    if (kind === 'meters.html') return { contentType: 'text/html; charset=utf-8', filename: `meters-${b.tableId}-${stamp}.html`, body: b.metersHtml(language ?? 'en'), inline: true };
     if (kind === 'meters.csv') return { contentType: 'text/csv; charset=utf-8', filename: `meters-${b.tableId}-${stamp}.csv`, body: b.metersCsv() };
     if (kind === 'meters.json') return { contentType: 'application/json', filename: `meters-${b.tableId}-${stamp}.json`, body: b.metersJson() };
     const body = roundId ? b.evidenceJson(roundId) : null;

@@ -123,7 +123,7 @@ test('service pages: sign-in, every page in three languages, meters export', asy
 
   const pages: [string, RegExp][] = [
     ['devices', /BA-1 · ready · sim/],
-    ['meters', /totalIn=|table/],
+    ['meters', /Amounts in MOP[\s\S]*Power resets: 1/],
     ['recall', /No rounds|#\d+ /],
     ['events', /#\d+ .* service\.enter /],
     ['config', /Rule profile = macau-2009/],
@@ -148,7 +148,7 @@ test('service pages: sign-in, every page in three languages, meters export', asy
   const download = page.waitForEvent('download');
   await press(page, 'export-csv');
   const file = await (await download).path();
-  expect(readFileSync(file, 'utf8')).toMatch(/^terminal,currency,scope,meter,value\r\n/);
+  expect(readFileSync(file, 'utf8')).toMatch(/^terminal,table,scope,meter,gli_name,unit,value\r\n/);
 
   for (const [lang, title] of [['pt', 'Contadores'], ['zh-Hant', '計數器']] as const) {
     await press(page, `language-${lang}`);
@@ -219,13 +219,13 @@ test('two-person meter clear with the regulator\'s authorisation number', async 
   await expect.poll(() => texts(page)).toContain('Meters of station:1 cleared');
   await screenshot(page, testInfo, 'service-meter-clear-done');
   await press(page, 'page-meters');
-  await expect.poll(() => texts(page)).toContain('Export CSV');
-  // Every meter of station 1 reads zero; the table's are untouched.
+  await press(page, 'meters-station-1');
+  // Every meter of station 1 reads zero, money and counts alike.
   await expect.poll(async () => {
     const rows = await drawnTexts(page);
-    const from = rows.indexOf('station:1');
-    const mine = rows.slice(from + 1, rows.findIndex((r, i) => i > from && !r.startsWith(' ')));
-    return from >= 0 && mine.length > 0 && mine.every((r) => !/=[1-9]/.test(r));
+    const from = rows.indexOf('Station 1');
+    const mine = rows.slice(from + 1).filter((r) => r.startsWith('  '));
+    return from >= 0 && mine.length > 0 && mine.every((r) => /: (MOP\$)?0$|Nothing counted yet/.test(r));
   }).toBe(true);
   expect(pageErrors).toEqual([]);
 });

@@ -133,8 +133,23 @@ describe('service mode on a live host', () => {
     assert.equal(s.page?.page, 'status');
     const csv = await fetch(`${running.origin}/service/export/meters.csv?t=${s.session?.exportToken}`);
     assert.equal(csv.status, 200);
-    assert.match(await csv.text(), /^terminal,currency,scope,meter,value\r\n/);
+    const csvText = await csv.text();
+    assert.match(csvText, /^terminal,table,scope,meter,gli_name,unit,value\r\n/);
+    // Machine values: money in minor units with the unit named, counts as counts, every station.
+    assert.match(csvText, /\r\nSIM-BJ-01,SIM-BJ-01,table,powerResets,Power resets,count,\d+\r\n/);
     assert.match(csv.headers.get('content-disposition') ?? '', /attachment; filename="meters-SIM-BJ-01-/);
+    const json = JSON.parse(await (await fetch(`${running.origin}/service/export/meters.json?t=${s.session?.exportToken}`)).text()) as { currency: string; units: { money: string }; scopes: { scope: string }[] };
+    assert.equal(json.currency, 'MOP');
+    assert.equal(json.units.money, 'MOP minor units (1/100)');
+    assert.deepEqual(json.scopes.map((x) => x.scope), ['table', 'station:1', 'station:2', 'station:3', 'station:4', 'station:5', 'station:6', 'station:7']);
+    // The printable report: a page of its own in the asked language, with the same token only.
+    const html = await fetch(`${running.origin}/service/export/meters.html?lang=pt&t=${s.session?.exportToken}`);
+    assert.equal(html.status, 200);
+    assert.match(html.headers.get('content-type') ?? '', /^text\/html/);
+    assert.match(html.headers.get('content-disposition') ?? '', /^inline;/);
+    assert.match(html.headers.get('content-security-policy') ?? '', /default-src 'none'/);
+    assert.match(await html.text(), /Relatório de contadores[\s\S]*Reinícios de energia/);
+    assert.equal((await fetch(`${running.origin}/service/export/meters.html?lang=pt&t=${'y'.repeat(32)}`)).status, 403);
     assert.ok((await screen.send({ name: 'service-sign-out' })).ok);
     await screen.until((x) => !x.signedIn, 'signed out');
     assert.equal((await fetch(`${running.origin}/service/export/meters.csv?t=${s.session?.exportToken}`)).status, 403);
@@ -201,6 +216,10 @@ describe('service mode on a live host', () => {
     };
 
     await screen.act({ name: 'service-sign-in', staff: SUP.staff, pin: SUP.pin }, 'supervisor sign-in');
+    // The export keeps machine values: the 500-pataca note is 50000 minor units, the unit named.
+    const csv = await (await fetch(`${running.origin}/service/export/meters.csv?t=${screen.state()?.session?.exportToken}`)).text();
+    assert.ok(csv.includes('\r\nSIM-BJ-01,SIM-BJ-01,station:1,totalIn,Total in,MOP minor units (1/100),50000\r\n'), csv);
+    assert.ok(csv.includes('\r\nSIM-BJ-01,SIM-BJ-01,station:1,billsIn.50000,Bills in: 500.00,count,1\r\n'), csv);
     await still({ kind: 'new-shoe' }, /^service\.done\.newShoe$/);
     // The shoe-start burns: the test is the dealer.
     for (let i = 0; i < 20 && running.rounds.cue()?.kind === 'card'; i++) {

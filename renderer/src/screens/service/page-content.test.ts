@@ -5,7 +5,7 @@ import { createI18n } from '../../i18n/i18n.js';
 import { formatMoney } from '../../i18n/money.js';
 import { INITIAL_CHOICES, pageContent, wrapRow, type AskRequest, type PageActions } from './page-content.js';
 
-const none: PageActions = { act: () => undefined, open: () => undefined, download: () => undefined, replay: () => undefined, ask: () => undefined, choose: () => undefined };
+const none: PageActions = { act: () => undefined, open: () => undefined, download: () => undefined, view: () => undefined, replay: () => undefined, ask: () => undefined, choose: () => undefined };
 const row = (over: Partial<DeviceRow>): DeviceRow => ({ device: 'BA-2', kind: 'bill-acceptor', station: 2, spec: 'sim', state: 'ready', lastEvent: 'idle', enabled: true, ...over });
 
 describe('service Devices page', () => {
@@ -127,5 +127,34 @@ describe('wrapRow', () => {
     const zh = wrapRow('計'.repeat(50), 40);
     assert.equal(zh[0], '計'.repeat(20));
     assert.equal(zh.join('').replace(/ /g, '').length, 50);
+  });
+});
+
+describe('service Meters page', () => {
+  it('names every meter of every station in the language, money in the currency, counts as counts', async () => {
+    for (const language of ['en', 'pt', 'zh-Hant'] as const) {
+      const i18n = await createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const money = (m: number) => formatMoney(m, 'MOP', language);
+      const scopes = ['table', ...[1, 2, 3, 4, 5, 6, 7].map((n) => `station:${n}`)].map((scope) => ({
+        scope,
+        meters: [
+          { name: 'billsIn.50000', unit: 'count' as const, value: 3 },
+          { name: 'totalIn', unit: 'money' as const, value: 150_000 },
+          { name: 'gamesPlayed', unit: 'count' as const, value: 1234 },
+        ],
+      }));
+      const state = { kind: 'service', tableId: 'T', softwareVersion: '1', language, signedIn: true, session: { name: 'Cy', staff: '1003', role: 'auditor', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) } } as ServiceState;
+      const all = pageContent(state, { page: 'meters', currency: 'MOP', scopes }, t, { ...INITIAL_CHOICES, meterScope: 'all' }, none);
+      const text = all.rows.join('\n');
+      assert.ok(text.includes(t('service.field.atStation', { station: 7 })), `${language}: station 7 is listed`);
+      assert.ok(text.includes(t('service.field.meterRow', { name: t('service.meter.totalIn'), value: money(150_000) })), `${language}: ${text}`);
+      assert.ok(text.includes(t('service.meter.billsIn', { note: money(50_000) })), language);
+      assert.ok(!/totalIn|=\d|150000/.test(text), `${language}: no raw names or minor units: ${text}`);
+      const oneStation = pageContent(state, { page: 'meters', currency: 'MOP', scopes }, t, { ...INITIAL_CHOICES, meterScope: 'station:7' }, none);
+      assert.equal(oneStation.rows.filter((r) => r.startsWith('  ')).length, 3, 'the chosen station\'s meters only');
+      assert.ok(oneStation.buttons.some((b) => b.id === 'meters-station-7' && b.active));
+      assert.ok(['export-csv', 'export-json', 'export-print'].every((id) => oneStation.buttons.some((b) => b.id === id)));
+    }
   });
 });

@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import type { Currency, Language, RecallRound, ServiceAction, ServicePage, ServiceState } from '../../../../protocol/index.js';
-import { SERVICE_PAGE_SIZE } from '../../../../protocol/index.js';
-import { formatMoney } from '../../i18n/money.js';
+import { METER_NAMES, meterBase, SERVICE_PAGE_SIZE } from '../../../../protocol/index.js';
+import { formatMoney, INTL_LOCALE } from '../../i18n/money.js';
 import {
   draftFields,
   draftValue,
@@ -38,11 +38,13 @@ export interface PageChoices {
   suit: number;
   /** The configuration value being edited, before it is sent for authorisation. */
   edit: ConfigDraft | null;
+  /** The meters shown: `table`, `station:N` or every scope. */
+  meterScope: string;
 }
 
 export const INITIAL_CHOICES: PageChoices = {
   device: 'BA-1', eventSeverity: 'all', eventType: 'all', eventSince: 'all', recallStation: null,
-  clearScope: 'table', voidReason: 'unreadable', rank: 0, suit: 0, edit: null,
+  clearScope: 'table', voidReason: 'unreadable', rank: 0, suit: 0, edit: null, meterScope: 'table',
 };
 
 /** A value asked for on a pad over the page: digits (an amount, seconds) or a reference (letters, digits, `- / .`). */
@@ -56,7 +58,10 @@ export interface AskRequest {
 export interface PageActions {
   act(action: ServiceAction): void;
   open(page: ServicePage['page'], extra?: { offset?: number; station?: number; filter?: Record<string, unknown> }): void;
+  /** Saves an export of the signed-in session (its token is added). */
   download(path: string): void;
+  /** Shows an export as a page of its own (the printable report), to print with the browser. */
+  view(path: string): void;
   /** Plays a round of game recall card by card. */
   replay(round: RecallRound): void;
   /** Asks for a value on a pad over the page, then runs the request's `then` with it. */
@@ -204,13 +209,20 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       break;
     }
     case 'meters': {
+      const count = new Intl.NumberFormat(INTL_LOCALE[language], { maximumFractionDigits: 0 });
+      rows.push(t('service.field.meterUnits', { currency }), '');
       for (const s of page.scopes) {
-        rows.push(t('service.field.meterScope', { scope: s.scope }));
-        const line = s.meters.map((m) => `${m.name}=${m.value}`);
-        for (let i = 0; i < line.length; i += 6) rows.push('  ' + line.slice(i, i + 6).join('  '));
+        if (c.meterScope !== 'all' && c.meterScope !== s.scope) continue;
+        rows.push(scopeLabel(s.scope, t));
+        if (s.meters.length === 0) rows.push('  ' + t('service.report.none'));
+        for (const m of s.meters) rows.push('  ' + t('service.field.meterRow', { name: meterLabel(m.name, t, money), value: m.unit === 'money' ? money(m.value) : count.format(m.value) }));
+      }
+      for (const scope of [...page.scopes.map((s) => s.scope), 'all']) {
+        btn(`meters-${scope.replace(':', '-')}`, scope === 'all' ? t('service.action.meterScope', { scope: t('service.action.all') }) : scopeLabel(scope, t), () => a.choose({ meterScope: scope }), true, c.meterScope === scope);
       }
       btn('export-csv', t('service.action.export-csv'), () => a.download('/service/export/meters.csv'));
       btn('export-json', t('service.action.export-json'), () => a.download('/service/export/meters.json'));
+      btn('export-print', t('service.action.export-print'), () => a.view(`/service/export/meters.html?lang=${encodeURIComponent(language)}`));
       break;
     }
     case 'recall': {
@@ -299,6 +311,18 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
 
 type ConfigPageData = Extract<ServicePage, { page: 'config' }>;
 type Btn = (id: string, label: string, press: () => void, show?: boolean, active?: boolean) => void;
+
+/** `table` → the table, `station:3` → station 3, in the screen's language. */
+export function scopeLabel(scope: string, t: TFunction): string {
+  return scope === 'table' ? t('service.field.atTable') : t('service.field.atStation', { station: scope.split(':')[1] ?? scope });
+}
+
+/** A meter's GLI/Macau name in the screen's language; `billsIn.50000` names its note in money. */
+export function meterLabel(name: string, t: TFunction, money: (minor: number) => string): string {
+  const { base, note } = meterBase(name);
+  if (!METER_NAMES.includes(base)) return t('service.meter.unknown', { name });
+  return t(`service.meter.${base}`, note !== undefined ? { note: money(note) } : {});
+}
 
 /** A configuration key's name in the screen's language; rule options keep their own names. */
 export function configKeyLabel(key: string, t: TFunction): string {

@@ -197,15 +197,29 @@ export class ServiceScreen implements Screen {
     this.ctx.command({ name: 'service-page', page, ...(extra.offset ? { offset: extra.offset } : {}), ...(station !== undefined ? { station } : {}), ...(filter ? { filter } : {}) } as never);
   }
 
-  private download(path: string): void {
+  /** An export's address with the session's token (and whatever the path already asks). */
+  private exportUrl(path: string): string | null {
     const token = this.state?.session?.exportToken;
-    if (!token) return;
+    if (!token) return null;
+    const u = new URL(path, location.href);
+    u.searchParams.set('t', token);
+    return u.toString();
+  }
+
+  private download(path: string): void {
+    const url = this.exportUrl(path);
+    if (!url) return;
     const a = document.createElement('a');
-    a.href = `${path}?t=${encodeURIComponent(token)}`;
+    a.href = url;
     a.download = '';
     document.body.appendChild(a);
     a.click();
     a.remove();
+  }
+
+  private view(path: string): void {
+    const url = this.exportUrl(path);
+    if (url) window.open(url, '_blank', 'noopener');
   }
 
   private draw(): void {
@@ -243,6 +257,7 @@ export class ServiceScreen implements Screen {
       act: (action: ServiceAction) => this.ctx.command({ name: 'service-action', action }),
       open: (page, extra) => this.open(page, extra),
       download: (path) => this.download(path),
+      view: (path) => this.view(path),
       replay: (round) => {
         const money = (m: number) => formatMoney(m, s.session?.currency ?? 'MOP', s.language);
         const lines = round.lines.map((l) => t('service.field.line', { seat: l.seat, bet: l.bet, stake: money(l.stake), net: money(l.net), rule: l.rule }));
