@@ -158,3 +158,27 @@ describe('service Meters page', () => {
     }
   });
 });
+
+describe('service Status page faults', () => {
+  it('say their severity, who clears them and how, in each language, with nothing left untranslated', async () => {
+    for (const language of ['en', 'pt', 'zh-Hant'] as const) {
+      const i18n = await createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const state = { kind: 'service', tableId: 'T', softwareVersion: '1', language, signedIn: true, session: { name: 'Bo', staff: '1002', role: 'technician', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) } } as ServiceState;
+      const page = {
+        page: 'status' as const,
+        table: { game: 'blackjack', profile: 'macau-2009', phase: 'betting', roundId: 'R', hold: null, newBets: true },
+        tilts: [
+          { kind: 'bill-jam', messageKey: 'tilt.bill-jam', severity: 'warning' as const, clearedBy: 'attendant' as const, station: 3, clearable: false },
+          { kind: 'shoe-lost', messageKey: 'tilt.shoe-lost', severity: 'critical' as const, clearedBy: 'auto' as const },
+        ],
+        devices: [], sync: null, softwareVersion: '1', programHash: { atStart: 'a'.repeat(64), latest: null, latestAt: null },
+      };
+      const text = pageContent(state, page, t, INITIAL_CHOICES, none).rows.join(' ').replace(/\s+/g, ' ');
+      for (const part of [t('service.severity.warning'), t('service.severity.critical'), t('tiltClears.attendant'), t('tiltClears.auto'), t('service.tiltHow.bill-jam'), t('service.tiltHow.shoe-lost')]) {
+        assert.ok(text.includes(part), `${language}: "${part}" in ${text}`);
+      }
+      assert.ok(!/\b(attendant|warning|critical|service\.field)\b/.test(language === 'en' ? '' : text), `${language}: ${text}`);
+    }
+  });
+});

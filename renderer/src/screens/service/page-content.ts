@@ -179,7 +179,9 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
           const kind = t(x.messageKey, { defaultValue: x.kind });
           // Four jams read alike: each row and its button name the station.
           const where = x.station !== undefined ? t('service.field.atStation', { station: x.station }) : t('service.field.atTable');
-          wrap('  ' + where + ' · ' + t('service.field.tilt', { severity: x.severity, kind, clearedBy: x.clearedBy }));
+          // Who clears it (tiltClears.*) and how, for this kind of fault.
+          const how = t(`service.tiltHow.${x.kind}`, { defaultValue: t(`tiltClears.${x.clearedBy}`) });
+          wrap('  ' + where + ' · ' + t('service.field.tilt', { severity: t(`service.severity.${x.severity}`), kind, clearedBy: t(`tiltClears.${x.clearedBy}`), how }));
           // A fault a person clears, once its condition has gone; the host checks the role.
           const tilt = { kind: 'clear-tilt' as const, tilt: x.kind, ...(x.station !== undefined ? { station: x.station } : {}) };
           const label = x.station !== undefined ? t('service.action.clear-tilt-station', { kind, station: x.station }) : t('service.action.clear-tilt', { kind });
