@@ -111,7 +111,13 @@ export const PAYLOADS = {
   'door.open': z.strictObject({ door: z.string().min(1).max(32), station: station.optional() }),
   'door.close': z.strictObject({ door: z.string().min(1).max(32), station: station.optional() }),
   /** Journalled at every start: the previous run ended (cleanly or not). */
-  'power.reset': z.strictObject({ clean: z.boolean(), softwareVersion: z.string().max(64), detail: text.optional() }),
+  'power.reset': z.strictObject({
+    clean: z.boolean(), softwareVersion: z.string().max(64), detail: text.optional(),
+    /** The program hash of the files this run started from (host/service/program-hash.ts), how they run, how many. */
+    programHash: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+    programMode: z.enum(['tsx', 'electron']).optional(),
+    programFiles: z.number().int().nonnegative().optional(),
+  }),
   'config.change': z.strictObject({
     ...authorisation, key: z.string().min(1).max(128), before: z.unknown(), after: z.unknown(),
     /** The second person who confirmed the change (two-person rule, issue 9). */

@@ -200,7 +200,13 @@ export const ServicePage = z.discriminatedUnion('page', [
     devices: z.array(DeviceRow).max(16),
     sync: SyncRow.nullable(),
     softwareVersion: Short,
-    programHash: z.strictObject({ atStart: Short, latest: Short.nullable(), latestAt: Iso.nullable() }),
+    programHash: z.strictObject({
+      atStart: Short,
+      latest: Short.nullable(),
+      latestAt: Iso.nullable(),
+      /** Files that differ from the start (`+` added, `-` removed), the first 16. */
+      changed: z.array(Short).max(16).optional(),
+    }),
   }),
   z.strictObject({ page: z.literal('devices'), devices: z.array(DeviceRow).max(16), trace: z.array(TraceRow).max(60) }),
   z.strictObject({

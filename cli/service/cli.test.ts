@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -48,5 +48,27 @@ describe('npm run service', () => {
     assert.ok(!r.out.includes('salt') && !r.out.includes('hash'));
     // The wrong PIN given as the authorising supervisor's counted against that supervisor.
     assert.equal((JSON.parse(readFileSync(path.join(dir, 'service-accounts.json'), 'utf8')) as { accounts: { failures: number }[] }).accounts[0]?.failures, 0, 'reset by the later success');
+  });
+});
+
+describe('npm run service -- program-hash', () => {
+  it('prints the reference hash of this build as the host computes it, and traces a difference to its file', async () => {
+    const { layoutAt, programManifest } = await import('../../host/service/program-hash.js');
+    const r = service('', 'program-hash', '--json');
+    assert.equal(r.code, 0, r.err);
+    const out = JSON.parse(r.out) as { mode: string; hash: string; count: number };
+    const host = await programManifest(layoutAt(path.resolve('.'), 'tsx'));
+    assert.equal(out.mode, 'tsx');
+    assert.equal(out.hash, host.hash, 'the command line and the host hash the same files');
+    assert.equal(out.count, host.files.length);
+    // A kiosk's manifest with one file different: the comparison names it and fails.
+    const tampered = { ...host, hash: '0'.repeat(64), files: host.files.map(([p, h]) => (p === 'host/start-host.ts' ? [p, 'f'.repeat(64)] : [p, h])) };
+    const file = path.join(dir, 'program-manifest.json');
+    writeFileSync(file, JSON.stringify(tampered));
+    const cmp = service('', 'program-hash', '--compare', file);
+    assert.equal(cmp.code, 1, cmp.err);
+    assert.match(cmp.out, /^DIFFERENT: [0-9a-f]{64}/);
+    assert.match(cmp.out, /\nchanged\thost\/start-host\.ts\n/);
+    assert.equal(service('', 'program-hash', '--mode', 'arm').code, 2);
   });
 });

@@ -12,7 +12,7 @@ import type { RoundController } from '../table/round-controller.js';
 import { severityOf, typesOfSeverity } from './event-severity.js';
 import { profileItems } from './profile-items.js';
 import { metersReport } from './meters-report.js';
-import { programHash } from './program-hash.js';
+import { manifestDiff, programManifest, type ProgramLayout, type ProgramManifest } from './program-hash.js';
 import {
   notAvailable,
   type AuthorisedBy,
@@ -38,10 +38,8 @@ export interface LiveBackendDeps {
   floor: Floor;
   log: Logger;
   softwareVersion: string;
-  /** The program's root folder, hashed at start and on demand. */
-  programRoot: string;
-  /** The hash computed at start-up. */
-  programHashAtStart: string;
+  /** The files of the running program and their manifest at start (journalled in power.reset). */
+  program: { layout: ProgramLayout; atStart: ProgramManifest };
   /** How long a note or card test waits for the technician (ms). */
   testTimeoutMs?: number;
   now?: () => number;
@@ -57,7 +55,7 @@ export class LiveServiceBackend implements ServiceBackend {
   private readonly traceRows: { ts: string; device: string; event: string }[] = [];
   private readonly listeners = new Set<() => void>();
   private readonly unlisten: (() => void)[] = [];
-  private latestHash: { hash: string; at: string } | null = null;
+  private latestHash: { hash: string; at: string; changed: string[] } | null = null;
   private readonly lastTraced = new Map<string, string>();
   /** What the shoe said of itself when it connected (the host's shoe status keeps neither). */
   private shoeIdentity: { serial?: string; firmware?: string } = {};
@@ -346,10 +344,10 @@ export class LiveServiceBackend implements ServiceBackend {
   }
 
   programHashAtStart(): string {
-    return this.d.programHashAtStart;
+    return this.d.program.atStart.hash;
   }
 
-  programHashLatest(): { hash: string; at: string } | null {
+  programHashLatest(): { hash: string; at: string; changed: string[] } | null {
     return this.latestHash;
   }
 
@@ -552,11 +550,16 @@ export class LiveServiceBackend implements ServiceBackend {
   }
 
   async computeProgramHash(who: string): Promise<BackendResult> {
-    const { hash, files } = await programHash(this.d.programRoot);
-    this.latestHash = { hash, at: new Date(this.now()).toISOString() };
-    this.action([who], 'program-hash', `${hash} over ${files} files`);
+    const now = await programManifest(this.d.program.layout);
+    const start = this.d.program.atStart;
+    // A different hash is traced to its files: changed, added or removed since the start.
+    const diff = manifestDiff(start, now);
+    const changed = [...diff.changed, ...diff.added.map((p) => `+${p}`), ...diff.removed.map((p) => `-${p}`)];
+    this.latestHash = { hash: now.hash, at: new Date(this.now()).toISOString(), changed: changed.slice(0, 16) };
+    const detail = `${now.hash} over ${now.files.length} files (${now.mode})${changed.length ? `; differs from the start in ${changed.length}: ${changed.join(', ')}` : ''}`;
+    this.action([who], 'program-hash', detail);
     this.changed();
-    return { ok: true, key: hash === this.d.programHashAtStart ? 'service.done.hashSame' : 'service.done.hashDiffers', values: { hash: hash.slice(0, 16) } };
+    return { ok: true, key: now.hash === start.hash ? 'service.done.hashSame' : 'service.done.hashDiffers', values: { hash: now.hash.slice(0, 16), files: changed.length } };
   }
 
   // ── access journal ──

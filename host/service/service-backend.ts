@@ -55,8 +55,8 @@ export interface ServiceBackend {
   /** A handpay above this amount (minor units) needs two people. */
   readonly twoPersonHandpayAbove: number;
   programHashAtStart(): string;
-  /** The hash computed on demand, and when; null before the first request. */
-  programHashLatest(): { hash: string; at: string } | null;
+  /** The hash computed on demand, when, and the files that differ from the start; null before the first request. */
+  programHashLatest(): { hash: string; at: string; changed: string[] } | null;
 
   // ── exports (served over HTTP to a signed-in session) ──
   metersCsv(): string;

@@ -131,6 +131,12 @@ describe('service mode on a live host', () => {
     await screen.act({ name: 'service-sign-in', staff: AUD.staff, pin: AUD.pin }, 'auditor sign-in');
     const s = await screen.until((x) => x.signedIn, 'signed in');
     assert.equal(s.page?.page, 'status');
+    // The hash at start is the one journalled in this run's power reset, with how the program runs.
+    const reset = [...running.ledger.entries(1)].filter((e) => e.type === 'power.reset').at(-1);
+    const payload = (JSON.parse(reset?.body ?? '{}') as { payload: { programHash?: string; programMode?: string; programFiles?: number } }).payload;
+    assert.ok(s.page?.page === 'status' && s.page.programHash.atStart === payload.programHash, JSON.stringify(payload));
+    assert.equal(payload.programMode, 'tsx');
+    assert.ok((payload.programFiles ?? 0) > 500, `${payload.programFiles} files`);
     const csv = await fetch(`${running.origin}/service/export/meters.csv?t=${s.session?.exportToken}`);
     assert.equal(csv.status, 200);
     const csvText = await csv.text();

@@ -171,6 +171,7 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       tableRows(page.table);
       rows.push(t('service.field.version', { version: page.softwareVersion }), t('service.field.hashStart', { hash: page.programHash.atStart }));
       if (page.programHash.latest) rows.push(t('service.field.hashNow', { hash: page.programHash.latest, at: page.programHash.latestAt ?? '' }));
+      if (page.programHash.changed?.length) wrap(t('service.field.hashChanged', { files: page.programHash.changed.join(', ') }));
       rows.push(t('service.field.tilts'));
       if (page.tilts === null) rows.push('  ' + t('service.field.tiltsOff'));
       else if (page.tilts.length === 0) rows.push('  ' + t('service.field.tiltsNone'));
