@@ -86,6 +86,8 @@ export const SERVICE_COMMANDS = [
     offset: z.number().int().min(0).max(10_000_000).optional(),
     station: Station.optional(),
     filter: EventFilter.optional(),
+    /** Devices page: the device whose trace and frames are shown (`BA-3`, `shoe`). */
+    device: z.string().min(1).max(32).optional(),
   }),
   z.strictObject({ name: z.literal('service-action'), action: ServiceAction }),
   /** The second person of a two-person action. */
@@ -104,8 +106,12 @@ export const DeviceRow = z.strictObject({
   firmware: Short.optional(),
   serial: Short.optional(),
   lastEvent: Short.nullable(),
+  /** The protocol it speaks (`id003`, `ssp`, `framed`, `ascii`). */
+  protocol: Short.optional(),
   /** The technician's switch (enable/disable in service mode). */
   enabled: z.boolean(),
+  /** False where service mode offers no enable/disable (the shoe: see docs/service-mode.md). */
+  switchable: z.boolean().optional(),
   /**
    * Why the device takes nothing now, when it is inhibited: `service-disable` (the technician) and
    * `tilt:<kind>` for each current fault that stops it. Enabled by the technician and listed here
@@ -116,6 +122,8 @@ export const DeviceRow = z.strictObject({
 export type DeviceRow = z.infer<typeof DeviceRow>;
 
 export const TraceRow = z.strictObject({ ts: Iso, device: Short, event: Text });
+/** A frame on a device's wire: who sent it, its bytes, what they mean, how many times in a row. */
+export const FrameRow = z.strictObject({ ts: Iso, dir: z.enum(['tx', 'rx']), hex: Text, meaning: Text, count: z.number().int().positive() });
 export const SyncRow = z.strictObject({
   state: Short,
   upstream: Short,
@@ -208,7 +216,16 @@ export const ServicePage = z.discriminatedUnion('page', [
       changed: z.array(Short).max(16).optional(),
     }),
   }),
-  z.strictObject({ page: z.literal('devices'), devices: z.array(DeviceRow).max(16), trace: z.array(TraceRow).max(60) }),
+  z.strictObject({
+    page: z.literal('devices'),
+    /** The device whose trace is shown; null: every device's events, no frames. */
+    device: Short.nullable(),
+    devices: z.array(DeviceRow).max(16),
+    /** Decoded device events, newest first (the chosen device's only, when one is chosen). */
+    trace: z.array(TraceRow).max(60),
+    /** The chosen device's frames, newest first. */
+    frames: z.array(FrameRow).max(80),
+  }),
   z.strictObject({
     page: z.literal('meters'),
     currency: Short,

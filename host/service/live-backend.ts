@@ -11,6 +11,8 @@ import type { Floor } from '../stations/floor.js';
 import type { RoundController } from '../table/round-controller.js';
 import { severityOf, typesOfSeverity } from './event-severity.js';
 import { profileItems } from './profile-items.js';
+import type { WireFrame } from '../../hardware/wire-frame.js';
+import { FrameTrace } from './frame-trace.js';
 import { metersReport } from './meters-report.js';
 import { manifestDiff, programManifest, type ProgramLayout, type ProgramManifest } from './program-hash.js';
 import {
@@ -57,6 +59,9 @@ export class LiveServiceBackend implements ServiceBackend {
   private readonly unlisten: (() => void)[] = [];
   private latestHash: { hash: string; at: string; changed: string[] } | null = null;
   private readonly lastTraced = new Map<string, string>();
+  private readonly frameTrace = new FrameTrace(80);
+  /** Frames come several times a second: the pages hear of them at most once a second. */
+  private frameTimer: ReturnType<typeof setTimeout> | null = null;
   /** What the shoe said of itself when it connected (the host's shoe status keeps neither). */
   private shoeIdentity: { serial?: string; firmware?: string } = {};
   private readonly now: () => number;
@@ -71,6 +76,8 @@ export class LiveServiceBackend implements ServiceBackend {
     this.unlisten.push(
       d.billAcceptors.onEvent((station, e) => this.traced(`BA-${station}`, e)),
       d.shoe.onEvent((e) => this.traced('shoe', e)),
+      d.billAcceptors.onFrame((station, f) => this.framed(`BA-${station}`, f)),
+      d.shoe.onFrame((f) => this.framed('shoe', f)),
       d.rounds.onChange(() => this.changed()),
       d.floor.tilts.onChange(() => this.changed()),
     );
@@ -87,6 +94,7 @@ export class LiveServiceBackend implements ServiceBackend {
   }
 
   dispose(): void {
+    if (this.frameTimer) clearTimeout(this.frameTimer);
     for (const u of this.unlisten) u();
     for (const end of [...this.running]) end();
   }
@@ -146,7 +154,9 @@ export class LiveServiceBackend implements ServiceBackend {
           station: s.station,
           spec: s.spec,
           state: s.state,
-          ...(s.firmware ? { firmware: s.firmware } : {}),
+          protocol: s.protocol,
+          ...(s.firmware ? { firmware: s.firmware.slice(0, 128) } : {}),
+          ...(s.serial ? { serial: s.serial.slice(0, 128) } : {}),
           lastEvent: s.lastEvent,
           // `enabled` is the technician's switch; a fault may inhibit the acceptor with it on.
           enabled: !inhibitedBy.includes('service-disable'),
@@ -161,13 +171,31 @@ export class LiveServiceBackend implements ServiceBackend {
         ...(this.shoeIdentity.firmware ? { firmware: this.shoeIdentity.firmware.slice(0, 128) } : {}),
         ...(this.shoeIdentity.serial ? { serial: this.shoeIdentity.serial.slice(0, 128) } : {}),
         lastEvent: shoe.lastEvent,
+        protocol: 'framed',
+        // The shoe is the table's only card source and the round locks it between coups: service
+        // mode does not switch it off; closing the table (Holds and voids) stops new rounds instead.
         enabled: true,
+        switchable: false,
       },
     ];
   }
 
-  trace(limit: number): { ts: string; device: string; event: string }[] {
-    return this.traceRows.slice(-limit).reverse();
+  trace(device: string | null, limit: number): { ts: string; device: string; event: string }[] {
+    const rows = device === null ? this.traceRows : this.traceRows.filter((r) => r.device === device);
+    return rows.slice(-limit).reverse();
+  }
+
+  frames(device: string, limit: number): { ts: string; dir: 'tx' | 'rx'; hex: string; meaning: string; count: number }[] {
+    return this.frameTrace.of(device, limit).map((f) => ({ ts: f.ts, dir: f.dir, hex: f.hex.slice(0, 400), meaning: f.meaning.slice(0, 400), count: f.count }));
+  }
+
+  private framed(device: string, f: WireFrame): void {
+    this.frameTrace.add(device, f, new Date(this.now()).toISOString());
+    this.frameTimer ??= setTimeout(() => {
+      this.frameTimer = null;
+      this.changed();
+    }, 1000);
+    this.frameTimer.unref?.();
   }
 
   sync(): SyncSummary | null {
@@ -594,7 +622,7 @@ export class LiveServiceBackend implements ServiceBackend {
     if (device === 'shoe' && e.type === 'connected') {
       this.shoeIdentity = { ...(e.serial ? { serial: e.serial } : {}), ...(e.firmware ? { firmware: e.firmware } : {}) };
     }
-    const event = JSON.stringify(e).slice(0, 400);
+    const event = eventText(e as { type: string } & Record<string, unknown>).slice(0, 400);
     // ID-003 reports idle at every status poll: a repeat says nothing new and would redraw the page
     // several times a second per acceptor.
     if (this.lastTraced.get(device) === event && e.type === 'idle') return;
@@ -617,6 +645,22 @@ function moneyUnit(currency: string): string {
 /** A CSV cell quoted when it holds a comma or a quote (RFC 4180). */
 function csvCell(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/**
+ * A device event as the trace shows it: its type, then its facts (`escrowed 500 MOP`,
+ * `jam where=acceptor`, `connected protocol=id003 firmware=…`), never a JSON dump.
+ */
+export function eventText(e: { type: string } & Record<string, unknown>): string {
+  const parts = [e.type];
+  for (const [k, v] of Object.entries(e)) {
+    if (k === 'type' || v === undefined) continue;
+    if (k === 'note' && typeof v === 'object' && v !== null) {
+      const n = v as { denomination?: unknown; currency?: unknown };
+      parts.push(`${String(n.denomination)} ${String(n.currency)}`);
+    } else if (typeof v !== 'object') parts.push(`${k}=${String(v)}`);
+  }
+  return parts.join(' ');
 }
 
 function stationOfDevice(device: string): number | null {

@@ -7,9 +7,10 @@ export interface PageRequest {
   offset: number;
   station: number | null;
   filter: EventFilter;
+  device: string | null;
 }
 
-export const FIRST_PAGE: PageRequest = { page: 'status', offset: 0, station: null, filter: {} };
+export const FIRST_PAGE: PageRequest = { page: 'status', offset: 0, station: null, filter: {}, device: null };
 
 /** A page's content, read fresh from the backend; long lists are cut to one page of rows. */
 export function buildPage(b: ServiceBackend, req: PageRequest): ServicePage {
@@ -27,7 +28,7 @@ export function buildPage(b: ServiceBackend, req: PageRequest): ServicePage {
       };
     }
     case 'devices':
-      return { page: 'devices', devices: b.devices(), trace: b.trace(60) };
+      return { page: 'devices', device: req.device, devices: b.devices(), trace: b.trace(req.device, 60), frames: req.device ? b.frames(req.device, 80) : [] };
     case 'meters':
       return { page: 'meters', currency: b.currency, scopes: b.meters().slice(0, 8) };
     case 'recall': {

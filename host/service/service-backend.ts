@@ -34,8 +34,10 @@ export interface ServiceBackend {
   // ── reading ──
   table(): TableSummary;
   devices(): DeviceRow[];
-  /** The newest decoded device events, newest first. */
-  trace(limit: number): { ts: string; device: string; event: string }[];
+  /** The newest decoded device events, newest first: of one device, or of all (null). */
+  trace(device: string | null, limit: number): { ts: string; device: string; event: string }[];
+  /** A device's newest frames on the wire (hex and meaning), newest first. */
+  frames(device: string, limit: number): { ts: string; dir: 'tx' | 'rx'; hex: string; meaning: string; count: number }[];
   /** Null when the kiosk runs without an upstream. */
   sync(): SyncSummary | null;
   /** Null until the tilt manager is connected. */

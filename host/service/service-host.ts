@@ -204,7 +204,7 @@ class ServiceConsole {
     if (!s) return refuse('not-signed-in', 'sign in first');
     this.touch(s);
     if (command.name === 'service-page') {
-      this.request = { page: command.page, offset: command.offset ?? 0, station: command.station ?? null, filter: command.filter ?? {} };
+      this.request = { page: command.page, offset: command.offset ?? 0, station: command.station ?? null, filter: command.filter ?? {}, device: command.device ?? null };
       this.notice = null;
       this.changed();
       return { ok: true };

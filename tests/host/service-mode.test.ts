@@ -239,6 +239,8 @@ describe('service mode on a live host', () => {
     await still({ kind: 'device-enable', device: 'BA-3', enabled: false }, /^service\.done\.disabled$/);
     await still({ kind: 'device-enable', device: 'BA-3', enabled: true }, /^service\.done\.enabled$/);
     await still({ kind: 'device-reconnect', device: 'BA-3' }, /^service\.done\.reconnect$/);
+    // The shoe is not switched off from service mode (closing the table is the way to stop play).
+    await still({ kind: 'device-enable', device: 'shoe', enabled: false }, /^service\.failed\.no-device$/);
     await still({ kind: 'sync-retry' }, /^service\.failed\.refused$/);
     await still({ kind: 'program-hash' }, /^service\.done\.hashSame$/);
     await still({ kind: 'table-open', open: false }, /^service\.done\.tableClose$/);
@@ -303,6 +305,16 @@ describe('service mode on a live host', () => {
       assert.ok((await screen.send({ name: 'service-page', page })).ok);
       await screen.until((s) => s.page?.page === page, page);
     }
+    // The Devices page traces the chosen device only: its events, and its frames decoded.
+    await screen.send({ name: 'service-page', page: 'devices', device: 'BA-2' });
+    const dev = await screen.until((s) => s.page?.page === 'devices' && s.page.device === 'BA-2' && s.page.frames.length > 0, 'BA-2 frames');
+    assert.ok(dev.page?.page === 'devices');
+    assert.ok(dev.page.trace.length > 0 && dev.page.trace.every((r) => r.device === 'BA-2'), JSON.stringify(dev.page.trace.slice(0, 3)));
+    assert.ok(dev.page.trace.every((r) => !r.event.startsWith('{')), 'events in words, not JSON');
+    const poll = dev.page.frames.find((f) => f.dir === 'tx' && f.meaning === 'STATUS REQUEST');
+    assert.equal(poll?.hex, 'FC 05 11 27 56', 'the simulated acceptors speak ID-003: the poll frame, in hex');
+    assert.ok(dev.page.frames.some((f) => f.dir === 'rx' && f.count > 1), 'a repeated answer is counted, not repeated');
+    assert.equal(dev.page.devices.find((d) => d.device === 'shoe')?.switchable, false);
     await screen.send({ name: 'service-page', page: 'events', filter: { types: ['service.test'] } });
     const tests = await screen.until((s) => s.page?.page === 'events' && s.page.filter.types?.[0] === 'service.test', 'filtered');
     assert.ok(tests.page?.page === 'events');

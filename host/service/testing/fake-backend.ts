@@ -21,6 +21,7 @@ export function fakeBackend(overrides: Partial<ServiceBackend> = {}) {
     table: () => ({ game: 'blackjack', profile: 'macau-2009', phase: 'hold', roundId: 'R-1', hold: 'unreadable', newBets: false }),
     devices: () => [{ device: 'BA-1', kind: 'bill-acceptor', station: 1, spec: 'sim', state: 'ready', lastEvent: 'idle', enabled: true }],
     trace: () => [{ ts: '2026-01-01T00:00:00.000Z', device: 'BA-1', event: '{"type":"idle"}' }],
+    frames: () => [{ ts: '2026-01-01T00:00:00.000Z', dir: 'tx', hex: 'FC 05 11 27 56', meaning: 'STATUS REQUEST', count: 3 }],
     sync: () => null,
     tilts: () => null,
     meters: () => [{ scope: 'table', meters: [{ name: 'totalIn', unit: 'money', value: 5 }] }],

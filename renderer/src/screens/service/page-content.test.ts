@@ -19,7 +19,10 @@ describe('service Devices page', () => {
         row({ device: 'BA-3', station: 3, inhibitedBy: ['tilt:bill-jam'] }),
       ];
       const state = { kind: 'service', tableId: 'T', softwareVersion: '1', language, signedIn: true } as ServiceState;
-      const { rows } = pageContent(state, { page: 'devices', devices, trace: [] }, t, INITIAL_CHOICES, none);
+      const wrapped = pageContent(state, { page: 'devices', device: 'BA-1', devices, trace: [], frames: [] }, t, INITIAL_CHOICES, none).rows;
+      // A long device row wraps: its continuation rows are indented under it.
+      const rows: string[] = [];
+      for (const r of wrapped) if (r.startsWith(' ') && rows.length > 0) rows[rows.length - 1] += r; else rows.push(r);
       const disabled = t('service.field.disabledByService');
       const stopped = t('service.field.inhibitedByFault', { faults: t('tilt.bill-jam') });
       assert.ok(!rows[0]?.includes(disabled) && !rows[0]?.includes(stopped), `${language}: ${rows[0]}`);
@@ -180,5 +183,32 @@ describe('service Status page faults', () => {
       }
       assert.ok(!/\b(attendant|warning|critical|service\.field)\b/.test(language === 'en' ? '' : text), `${language}: ${text}`);
     }
+  });
+});
+
+describe('service Devices trace', () => {
+  it('shows the chosen device\'s events and its frames (hex and meaning, repeats counted); the shoe is not switched off', async () => {
+    const i18n = await createI18n('en');
+    const t = i18n.t.bind(i18n);
+    const state = { kind: 'service', tableId: 'T', softwareVersion: '1', language: 'en', signedIn: true, session: { name: 'Bo', staff: '1002', role: 'technician', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) } } as ServiceState;
+    const devices = [row({ device: 'BA-1', station: 1, protocol: 'id003' }), row({ device: 'BA-2', station: 2, protocol: 'ssp', serial: '12345678' }), { ...row({ device: 'shoe', kind: 'shoe' }), station: undefined, protocol: 'framed', switchable: false } as DeviceRow];
+    const page = {
+      page: 'devices' as const, device: 'shoe', devices,
+      trace: [{ ts: '2026-01-01T10:00:00.000Z', device: 'shoe', event: 'card card=AS sequence=4' }],
+      frames: [{ ts: '2026-01-01T10:00:00.100Z', dir: 'rx' as const, hex: '02 01 04 00 11 06', meaning: 'CARD DRAWN AS #4', count: 1 }, { ts: '2026-01-01T10:00:00.000Z', dir: 'tx' as const, hex: '02 01 00 00 81 00', meaning: 'GET STATUS', count: 12 }],
+    };
+    let opened: unknown = null;
+    const { rows, buttons } = pageContent(state, page, t, INITIAL_CHOICES, { ...none, open: (p, extra) => void (opened = [p, extra]) });
+    const text = rows.join('\n');
+    assert.match(text, /BA-1 .* serial not reported \(ID-003 has no serial-number request\)/);
+    assert.match(text, /BA-2 .* serial 12345678/);
+    assert.match(text, /Live events of shoe\n  10:00:00.000 card card=AS sequence=4/);
+    assert.match(text, /10:00:00.100 device→host 02 01 04 00 11 06 · CARD DRAWN AS #4\n/);
+    assert.match(text, /host→device 02 01 00 00 81 00 · GET STATUS ×12/);
+    assert.match(text, /shoe cannot be disabled in service mode/);
+    assert.ok(!buttons.some((b) => b.id === 'act-device-disable' || b.id === 'act-device-enable'), 'no switch for the shoe');
+    assert.ok(buttons.some((b) => b.id === 'act-test-card'));
+    buttons.find((b) => b.id === 'device-BA-2')?.press();
+    assert.deepEqual(opened, ['devices', { device: 'BA-2' }], 'choosing a device asks the host for its trace');
   });
 });

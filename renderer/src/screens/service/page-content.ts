@@ -57,7 +57,7 @@ export interface AskRequest {
 
 export interface PageActions {
   act(action: ServiceAction): void;
-  open(page: ServicePage['page'], extra?: { offset?: number; station?: number; filter?: Record<string, unknown> }): void;
+  open(page: ServicePage['page'], extra?: { offset?: number; station?: number; filter?: Record<string, unknown>; device?: string }): void;
   /** Saves an export of the signed-in session (its token is added). */
   download(path: string): void;
   /** Shows an export as a page of its own (the printable report), to print with the browser. */
@@ -154,7 +154,9 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       // a fault never enables what a technician disabled.
       const faults = (d.inhibitedBy ?? []).filter((r) => r.startsWith('tilt:')).map((r) => t(`tilt.${r.slice(5)}`, { defaultValue: r.slice(5) }));
       const state = [d.state, ...(d.enabled ? [] : [t('service.field.disabledByService')]), ...(faults.length ? [t('service.field.inhibitedByFault', { faults: faults.join(', ') })] : [])].join(' · ');
-      rows.push(t('service.field.device', { device: d.device, state, spec: d.spec, firmware: d.serial ? `${d.firmware ?? '—'} · serial ${d.serial}` : (d.firmware ?? '—'), event: d.lastEvent ?? '—' }));
+      // ID-003 has no serial-number request: say so rather than leave the serial blank.
+      const serial = d.serial ?? (d.protocol === 'id003' ? t('service.field.noSerialId003') : '—');
+      wrap(t('service.field.device', { device: d.device, state, spec: d.spec, firmware: d.firmware ?? '—', serial, event: d.lastEvent ?? '—' }));
     }
   };
   const syncRows = (s: Extract<ServicePage, { page: 'sync' }>['sync']) => {
@@ -197,17 +199,34 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       break;
     }
     case 'devices': {
+      // The device the host traces is the one on screen; until the host has it, the screen's choice.
+      const device = page.device ?? c.device;
+      const chosen = page.devices.find((d) => d.device === device);
       deviceRows(page.devices);
-      rows.push('', t('service.field.trace'));
-      for (const e of page.trace) wrap(`  ${e.ts.slice(11, 23)} ${e.device} ${e.event}`);
-      for (const d of page.devices) btn(`device-${d.device}`, d.device, () => a.choose({ device: d.device }), true, d.device === c.device);
-      const station = Number(/^BA-(\d+)$/.exec(c.device)?.[1] ?? 0);
+      if (chosen?.switchable === false) wrap(t('service.field.notSwitchable', { device: chosen.device }));
+      rows.push('', t('service.field.traceOf', { device }));
+      if (page.trace.length === 0) rows.push('  ' + t('service.field.noEntries'));
+      for (const e of page.trace) wrap(`  ${e.ts.slice(11, 23)} ${e.event}`);
+      rows.push('', t('service.field.framesOf', { device }));
+      if (page.frames.length === 0) rows.push('  ' + t('service.field.noEntries'));
+      for (const f of page.frames) {
+        wrap('  ' + t('service.field.frameRow', { ts: f.ts.slice(11, 23), dir: t(`service.field.dir.${f.dir}`), hex: f.hex, meaning: f.meaning, count: f.count > 1 ? t('service.field.times', { n: f.count }) : '' }));
+      }
+      for (const d of page.devices) {
+        btn(`device-${d.device}`, d.device, () => {
+          a.choose({ device: d.device });
+          a.open('devices', { device: d.device });
+        }, true, d.device === device);
+      }
+      const station = Number(/^BA-(\d+)$/.exec(device)?.[1] ?? 0);
       if (canAct) {
         if (station) btn('act-test-note', t('service.action.test-note'), () => a.act({ kind: 'test-note', station }));
         else btn('act-test-card', t('service.action.test-card'), () => a.act({ kind: 'test-card' }));
-        if (station) btn('act-device-disable', t('service.action.device-disable'), () => a.act({ kind: 'device-enable', device: c.device, enabled: false }));
-        if (station) btn('act-device-enable', t('service.action.device-enable'), () => a.act({ kind: 'device-enable', device: c.device, enabled: true }));
-        btn('act-device-reconnect', t('service.action.device-reconnect'), () => a.act({ kind: 'device-reconnect', device: c.device }));
+        if (chosen?.switchable !== false) {
+          btn('act-device-disable', t('service.action.device-disable'), () => a.act({ kind: 'device-enable', device, enabled: false }));
+          btn('act-device-enable', t('service.action.device-enable'), () => a.act({ kind: 'device-enable', device, enabled: true }));
+        }
+        btn('act-device-reconnect', t('service.action.device-reconnect'), () => a.act({ kind: 'device-reconnect', device }));
       }
       break;
     }

@@ -191,10 +191,12 @@ export class ServiceScreen implements Screen {
     this.draw();
   }
 
-  private open(page: ServicePageName, extra: { offset?: number; station?: number; filter?: Record<string, unknown> } = {}): void {
+  private open(page: ServicePageName, extra: { offset?: number; station?: number; filter?: Record<string, unknown>; device?: string } = {}): void {
     const filter = page === 'events' && !extra.filter ? eventFilter(this.choices, Date.now()) : extra.filter;
     const station = page === 'recall' && extra.station === undefined && this.choices.recallStation !== null ? this.choices.recallStation : extra.station;
-    this.ctx.command({ name: 'service-page', page, ...(extra.offset ? { offset: extra.offset } : {}), ...(station !== undefined ? { station } : {}), ...(filter ? { filter } : {}) } as never);
+    // The Devices page traces the device chosen on it (the first acceptor until another is chosen).
+    const device = page === 'devices' ? (extra.device ?? this.choices.device) : undefined;
+    this.ctx.command({ name: 'service-page', page, ...(extra.offset ? { offset: extra.offset } : {}), ...(station !== undefined ? { station } : {}), ...(filter ? { filter } : {}), ...(device ? { device } : {}) } as never);
   }
 
   /** An export's address with the session's token (and whatever the path already asks). */
