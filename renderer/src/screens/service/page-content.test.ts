@@ -202,7 +202,7 @@ describe('service Devices trace', () => {
     const text = rows.join('\n');
     assert.match(text, /BA-1 .* serial not reported \(ID-003 has no serial-number request\)/);
     assert.match(text, /BA-2 .* serial 12345678/);
-    assert.match(text, /Live events of shoe\n  10:00:00.000 card card=AS sequence=4/);
+    assert.match(text, /Live events of shoe\n {2}10:00:00.000 card card=AS sequence=4/);
     assert.match(text, /10:00:00.100 device→host 02 01 04 00 11 06 · CARD DRAWN AS #4\n/);
     assert.match(text, /host→device 02 01 00 00 81 00 · GET STATUS ×12/);
     assert.match(text, /shoe cannot be disabled in service mode/);
