@@ -9,7 +9,7 @@ import type { BillAcceptors } from '../devices/bill-acceptors.js';
 import type { TableShoe } from '../devices/shoe.js';
 import type { Floor } from '../stations/floor.js';
 import type { RoundController } from '../table/round-controller.js';
-import { severityOf, typesOfSeverity } from './event-severity.js';
+import { severityOf, tiltKindsOfSeverity, typesOfSeverity } from './event-severity.js';
 import { profileItems } from './profile-items.js';
 import type { WireFrame } from '../../hardware/wire-frame.js';
 import { FrameTrace } from './frame-trace.js';
@@ -274,15 +274,20 @@ export class LiveServiceBackend implements ServiceBackend {
   events(q: { filter: EventFilter; offset: number; limit: number }): { entries: EventRow[]; more: boolean } {
     const where: string[] = [];
     const args: (string | number)[] = [];
-    let types = q.filter.types ?? null;
-    if (q.filter.severity) {
-      const sev = typesOfSeverity(q.filter.severity);
-      types = types ? types.filter((t) => sev.includes(t)) : sev;
-    }
+    const types = q.filter.types ?? null;
     if (types) {
       if (types.length === 0) return { entries: [], more: false };
       where.push(`type IN (${types.map(() => '?').join(',')})`);
       args.push(...types);
+    }
+    if (q.filter.severity) {
+      // A fault's entries rank by its kind: the kind is in the payload, so the filter reads it there.
+      const plain = typesOfSeverity(q.filter.severity);
+      const kinds = tiltKindsOfSeverity(q.filter.severity);
+      const known = tiltKindsOfSeverity('info').concat(tiltKindsOfSeverity('warning'), tiltKindsOfSeverity('critical'));
+      const tilts = `type IN ('tilt.raise', 'tilt.clear') AND (json_extract(body, '$.payload.kind') IN (${kinds.map(() => '?').join(',') || "''"})${q.filter.severity === 'warning' ? ` OR json_extract(body, '$.payload.kind') NOT IN (${known.map(() => '?').join(',')})` : ''})`;
+      where.push(`(type IN (${plain.map(() => '?').join(',') || "''"}) OR (${tilts}))`);
+      args.push(...plain, ...kinds, ...(q.filter.severity === 'warning' ? known : []));
     }
     if (q.filter.from) {
       where.push('ts >= ?');
@@ -670,5 +675,6 @@ function stationOfDevice(device: string): number | null {
 
 function toEventRow(r: { seq: number; ts: string; type: string; body: string }): EventRow {
   const payload = (JSON.parse(r.body) as { payload: Record<string, unknown> }).payload;
-  return { seq: r.seq, ts: r.ts, type: r.type, severity: severityOf(r.type), summary: canonicalJson(payload as never).slice(0, 400) };
+  const kind = typeof payload.kind === 'string' ? payload.kind : undefined;
+  return { seq: r.seq, ts: r.ts, type: r.type, severity: severityOf(r.type, kind), summary: canonicalJson(payload as never).slice(0, 400) };
 }

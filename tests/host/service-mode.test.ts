@@ -320,6 +320,22 @@ describe('service mode on a live host', () => {
     assert.ok(tests.page?.page === 'events');
     assert.ok(tests.page.entries.length >= 5, `${tests.page.entries.length} tests`);
     assert.ok(tests.page.entries.every((e) => e.type === 'service.test'));
+    // Severity ranks a fault by its kind; the time filter takes a from/to range.
+    const t0 = new Date().toISOString();
+    const critical = running.ledger.append({ type: 'tilt.raise', payload: { kind: 'ledger-integrity', detail: 'severity filter test' } }).entry.seq;
+    const info = running.ledger.append({ type: 'tilt.raise', payload: { kind: 'table-closed', detail: 'severity filter test' } }).entry.seq;
+    const t1 = new Date().toISOString();
+    const seqsOf = async (filter: Record<string, unknown>, what: string) => {
+      await screen.send({ name: 'service-page', page: 'events', filter });
+      const st = await screen.until((x) => x.page?.page === 'events' && JSON.stringify(x.page.filter) === JSON.stringify(filter), what);
+      return st.page?.page === 'events' ? st.page.entries.map((e) => [e.seq, e.severity] as const) : [];
+    };
+    const crit = await seqsOf({ severity: 'critical' }, 'critical entries');
+    assert.ok(crit.some(([q, sev]) => q === critical && sev === 'critical'), 'a critical fault is listed under critical');
+    assert.ok(!crit.some(([q]) => q === info));
+    assert.ok((await seqsOf({ severity: 'info' }, 'info entries')).some(([q]) => q === info), 'a closed table is information');
+    assert.deepEqual((await seqsOf({ from: t0, to: t1 }, 'the range')).map(([q]) => q).sort((a, b) => a - b), [critical, info]);
+    assert.deepEqual((await seqsOf({ types: ['tilt.raise'], to: new Date(Date.parse(t0) - 60_000).toISOString() }, 'before the range')).filter(([q]) => q >= critical), []);
     await screen.send({ name: 'service-page', page: 'events', offset: 0 });
     const p1 = await screen.until((s) => s.page?.page === 'events' && !s.page.filter.types, 'events page 1');
     assert.ok(p1.page?.page === 'events');

@@ -29,8 +29,14 @@ export interface PageButton {
 export interface PageChoices {
   device: string;
   eventSeverity: 'all' | 'info' | 'warning' | 'critical';
-  eventType: 'all' | 'service' | 'round' | 'bill' | 'handpay';
-  eventSince: 'all' | 'hour' | 'day';
+  /** Type groups shown (none: every type). */
+  eventGroups: EventGroup[];
+  /** A time span back from now, or `custom` between `eventFrom` and `eventTo` (local times typed on the pad). */
+  eventSince: 'all' | 'hour' | 'shift' | 'day' | 'week' | 'custom';
+  eventFrom: number | null;
+  eventTo: number | null;
+  /** The type groups' picker is open over the log. */
+  eventPicker: boolean;
   recallStation: number | null;
   clearScope: string;
   voidReason: 'unreadable' | 'misdeal' | 'device';
@@ -43,7 +49,7 @@ export interface PageChoices {
 }
 
 export const INITIAL_CHOICES: PageChoices = {
-  device: 'BA-1', eventSeverity: 'all', eventType: 'all', eventSince: 'all', recallStation: null,
+  device: 'BA-1', eventSeverity: 'all', eventGroups: [], eventSince: 'all', eventFrom: null, eventTo: null, eventPicker: false, recallStation: null,
   clearScope: 'table', voidReason: 'unreadable', rank: 0, suit: 0, edit: null, meterScope: 'table',
 };
 
@@ -69,24 +75,57 @@ export interface PageActions {
   choose(update: Partial<PageChoices>): void;
 }
 
-const TYPES: Record<PageChoices['eventType'], string[] | undefined> = {
-  all: undefined,
+/** The event log's type groups: every journal entry type is in one (ledger/entries.ts). */
+export const EVENT_GROUPS = {
   service: ['service.enter', 'service.exit', 'service.denied', 'service.account', 'service.test', 'service.action'],
-  round: ['bet.place', 'round.settle', 'round.void', 'misread'],
+  round: ['bet.place', 'round.decision', 'round.settle', 'round.void'],
+  card: ['card.read', 'misread', 'shoe.change'],
   bill: ['bill.escrow', 'bill.credit', 'bill.return'],
   handpay: ['credit.cancel', 'handpay.request', 'handpay.confirm'],
-};
+  tilt: ['tilt.raise', 'tilt.clear'],
+  config: ['config.change'],
+  door: ['door.open', 'door.close'],
+  power: ['power.reset'],
+  meter: ['meter.clear'],
+} as const;
+export type EventGroup = keyof typeof EVENT_GROUPS;
+const GROUP_NAMES = Object.keys(EVENT_GROUPS) as EventGroup[];
+/** How far back each span reaches; a shift is eight hours. */
+const SPAN_MS = { hour: 3_600_000, shift: 8 * 3_600_000, day: 86_400_000, week: 7 * 86_400_000 } as const;
+
+/** `YYYYMMDDhhmm` typed on the pad, in the kiosk's local time; null if it is no such minute. */
+export function typedTime(digits: string): number | null {
+  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(digits);
+  if (!m) return null;
+  const [y, mo, d, h, mi] = m.slice(1).map(Number) as [number, number, number, number, number];
+  const t = new Date(y, mo - 1, d, h, mi);
+  // Date rolls 31 February over into March: a minute that does not exist is refused.
+  if (t.getFullYear() !== y || t.getMonth() !== mo - 1 || t.getDate() !== d || t.getHours() !== h || t.getMinutes() !== mi) return null;
+  return t.getTime();
+}
+
+/** A journal time (UTC) as the kiosk's local `YYYY-MM-DD hh:mm:ss`. */
+export function localTime(iso: string | number): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return String(iso);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
 const RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'];
 const SUITS = ['S', 'H', 'D', 'C'];
 const REASON_WORDS: Record<PageChoices['voidReason'], string> = { unreadable: 'unreadable card', misdeal: 'misdeal', device: 'device fault' };
 const cycle = <T>(list: readonly T[], current: T): T => list[(list.indexOf(current) + 1) % list.length] as T;
 
 export function eventFilter(c: PageChoices, now: number): Record<string, unknown> {
-  const types = TYPES[c.eventType];
+  const types = c.eventGroups.flatMap((g) => EVENT_GROUPS[g]);
+  const from = c.eventSince === 'custom' ? c.eventFrom : c.eventSince === 'all' ? null : now - SPAN_MS[c.eventSince];
+  const to = c.eventSince === 'custom' ? c.eventTo : null;
   return {
-    ...(types ? { types } : {}),
+    ...(types.length ? { types } : {}),
     ...(c.eventSeverity !== 'all' ? { severity: c.eventSeverity } : {}),
-    ...(c.eventSince !== 'all' ? { from: new Date(now - (c.eventSince === 'hour' ? 3_600_000 : 86_400_000)).toISOString() } : {}),
+    ...(from !== null ? { from: new Date(from).toISOString() } : {}),
+    // A typed minute includes its whole minute.
+    ...(to !== null ? { to: new Date(to + 59_999).toISOString() } : {}),
   };
 }
 
@@ -271,16 +310,45 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       break;
     }
     case 'events': {
+      eventsHeader(c, t, rows);
       if (page.entries.length === 0) rows.push(t('service.field.noEntries'));
       else rows.push(t('service.field.page', { from: page.offset + 1, to: page.offset + page.entries.length }));
-      for (const e of page.entries) rows.push(shorten(`#${e.seq} ${e.ts.slice(0, 19)} ${e.severity[0]?.toUpperCase()} ${e.type} ${e.summary}`));
+      for (const e of page.entries) rows.push(shorten(`#${e.seq} ${localTime(e.ts)} ${t(`service.severity.${e.severity}`)} ${e.type} ${e.summary}`));
       const refilter = (u: Partial<PageChoices>) => {
         a.choose(u);
         a.open('events', { filter: eventFilter({ ...c, ...u }, Date.now()) });
       };
-      btn('filter-severity', t('service.action.severity', { severity: c.eventSeverity === 'all' ? t('service.action.all') : c.eventSeverity }), () => refilter({ eventSeverity: cycle(['all', 'info', 'warning', 'critical'] as const, c.eventSeverity) }));
-      btn('filter-type', t('service.action.type', { type: c.eventType === 'all' ? t('service.action.all') : c.eventType }), () => refilter({ eventType: cycle(['all', 'service', 'round', 'bill', 'handpay'] as const, c.eventType) }));
-      btn('filter-since', t('service.action.since', { since: t(`service.action.${{ all: 'all', hour: 'lastHour', day: 'today' }[c.eventSince]}`) }), () => refilter({ eventSince: cycle(['all', 'hour', 'day'] as const, c.eventSince) }));
+      if (c.eventPicker) {
+        // The type groups, each a toggle; none chosen is every type.
+        btn('type-all', t('service.action.allTypes'), () => refilter({ eventGroups: [] }), true, c.eventGroups.length === 0);
+        for (const g of GROUP_NAMES) {
+          const on = c.eventGroups.includes(g);
+          btn(`type-${g}`, t(`service.eventGroup.${g}`), () => refilter({ eventGroups: on ? c.eventGroups.filter((x) => x !== g) : [...c.eventGroups, g] }), true, on);
+        }
+        btn('types-done', t('service.action.done'), () => a.choose({ eventPicker: false }));
+        break;
+      }
+      btn('filter-severity', t('service.action.severity', { severity: c.eventSeverity === 'all' ? t('service.action.all') : t(`service.severity.${c.eventSeverity}`) }), () => refilter({ eventSeverity: cycle(['all', 'info', 'warning', 'critical'] as const, c.eventSeverity) }));
+      btn('filter-type', t('service.action.types'), () => a.choose({ eventPicker: true }), true, c.eventGroups.length > 0);
+      btn('filter-since', t('service.action.since', { since: t(`service.since.${c.eventSince}`) }), () => refilter({ eventSince: cycle(['all', 'hour', 'shift', 'day', 'week'] as const, c.eventSince === 'custom' ? 'week' : c.eventSince), eventFrom: null, eventTo: null }));
+      for (const end of ['from', 'to'] as const) {
+        const key = end === 'from' ? 'eventFrom' : 'eventTo';
+        const value = c[key];
+        btn(`filter-${end}`, t(`service.action.${end}`, { at: value === null ? '—' : localTime(value).slice(0, 16) }), () => a.ask({
+          title: t('service.pages.events'),
+          label: t('service.action.typeTime'),
+          kind: 'digits',
+          then: (digits) => {
+            const at = typedTime(digits);
+            if (at === null) return;
+            const other = end === 'from' ? c.eventTo : c.eventFrom;
+            // From after to would list nothing: the ends are swapped rather than refused.
+            const [from, to] = end === 'from' ? [at, other] : [other, at];
+            const ordered = from !== null && to !== null && from > to ? { eventFrom: to, eventTo: from } : { eventFrom: from, eventTo: to };
+            refilter({ eventSince: 'custom', ...ordered });
+          },
+        }), true, value !== null);
+      }
       // The host's page holds forty entries; the screen scrolls through them, then asks for the next forty.
       const at = (offset: number) => () => a.open('events', { offset, filter: page.filter });
       btn('page-prev', t('service.action.prev'), at(Math.max(0, page.offset - SERVICE_PAGE_SIZE.events)), page.offset > 0);
@@ -344,6 +412,16 @@ export function meterLabel(name: string, t: TFunction, money: (minor: number) =>
   const { base, note } = meterBase(name);
   if (!METER_NAMES.includes(base)) return t('service.meter.unknown', { name });
   return t(`service.meter.${base}`, note !== undefined ? { note: money(note) } : {});
+}
+
+/** What the log is filtered by, above the entries. */
+function eventsHeader(c: PageChoices, t: TFunction, rows: string[]): void {
+  const severity = c.eventSeverity === 'all' ? t('service.action.all') : t(`service.severity.${c.eventSeverity}`);
+  const types = c.eventGroups.length ? c.eventGroups.map((g) => t(`service.eventGroup.${g}`)).join(', ') : t('service.action.allTypes');
+  const when = c.eventSince === 'custom'
+    ? t('service.field.between', { from: c.eventFrom === null ? '…' : localTime(c.eventFrom).slice(0, 16), to: c.eventTo === null ? '…' : localTime(c.eventTo).slice(0, 16) })
+    : t(`service.since.${c.eventSince}`);
+  rows.push(...wrapRow(t('service.field.filterNow', { severity, types, when })));
 }
 
 /** A configuration key's name in the screen's language; rule options keep their own names. */
