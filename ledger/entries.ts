@@ -178,8 +178,15 @@ export const PAYLOADS = {
   // never touches accounting. `staff` is the badge number, `who` the account's name.
   /** A person signed in to service mode. */
   'service.enter': z.strictObject({ who, staff: z.string().min(1).max(16), role: z.enum(['technician', 'supervisor', 'auditor']) }),
-  /** A service session ended: signed out, idle timeout, screen gone, host stopping. */
-  'service.exit': z.strictObject({ who, staff: z.string().min(1).max(16), reason: z.enum(['sign-out', 'idle', 'disconnect', 'host-stop']) }),
+  /**
+   * A service session ended: signed out, idle timeout, screen gone, host stopping, or — journalled
+   * at the next start — the host was killed or lost power with the session open. `enterSeq`
+   * names the session's `service.enter` (absent on entries of earlier versions).
+   */
+  'service.exit': z.strictObject({
+    who, staff: z.string().min(1).max(16), reason: z.enum(['sign-out', 'idle', 'disconnect', 'host-stop', 'power-loss']),
+    enterSeq: z.number().int().positive().optional(),
+  }),
   /** A refused sign-in or confirmation (wrong PIN, locked, unknown staff number). */
   'service.denied': z.strictObject({ staff: z.string().min(1).max(16), reason: z.enum(['bad-pin', 'locked', 'unknown', 'same-person', 'role']), lockedUntil: z.iso.datetime().optional() }),
   /** A service account was added (by the first-run set-up or a supervisor). */

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { canonicalJson, evidenceBundle, type Ledger, type SyncClient } from '../../ledger/index.js';
+import { canonicalJson, evidenceBundle, openServiceSessions, type Ledger, type SyncClient } from '../../ledger/index.js';
 import { parseCard } from '../../engine/cards/card.js';
 import { compareMeters, meterGliName, metersOf, meterUnit, type DeviceRow, type Language, type EventFilter, type EventRow, type RecallRound, type ServiceRole } from '../../protocol/index.js';
 import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
@@ -597,12 +597,19 @@ export class LiveServiceBackend implements ServiceBackend {
 
   // ── access journal ──
 
-  journalEnter(who: string, staff: string, role: 'technician' | 'supervisor' | 'auditor'): void {
-    this.d.ledger.append({ type: 'service.enter', payload: { who, staff, role } });
+  journalEnter(who: string, staff: string, role: 'technician' | 'supervisor' | 'auditor'): number {
+    return this.d.ledger.append({ type: 'service.enter', payload: { who, staff, role } }).entry.seq;
   }
 
-  journalExit(who: string, staff: string, reason: 'sign-out' | 'idle' | 'disconnect' | 'host-stop'): void {
-    this.d.ledger.append({ type: 'service.exit', payload: { who, staff, reason } });
+  journalExit(who: string, staff: string, reason: 'sign-out' | 'idle' | 'disconnect' | 'host-stop', enterSeq: number): void {
+    this.d.ledger.append({ type: 'service.exit', payload: { who, staff, reason, enterSeq } });
+  }
+
+  closeOpenSessions(): number {
+    const open = openServiceSessions(this.d.ledger);
+    for (const s of open) this.d.ledger.append({ type: 'service.exit', payload: { who: s.who, staff: s.staff, reason: 'power-loss', enterSeq: s.seq } });
+    if (open.length > 0) this.d.log.warn({ sessions: open.map((s) => s.staff) }, 'service sessions left open by the previous run journalled as exited (power-loss)');
+    return open.length;
   }
 
   journalAccount(by: string, staff: string, name: string, role: 'technician' | 'supervisor' | 'auditor'): number {

@@ -89,8 +89,14 @@ export interface ServiceBackend {
   computeProgramHash(who: string): Promise<BackendResult>;
 
   // ── access journal ──
-  journalEnter(who: string, staff: string, role: 'technician' | 'supervisor' | 'auditor'): void;
-  journalExit(who: string, staff: string, reason: 'sign-out' | 'idle' | 'disconnect' | 'host-stop'): void;
+  /** Returns the entry's seq, which the session's exit names. */
+  journalEnter(who: string, staff: string, role: 'technician' | 'supervisor' | 'auditor'): number;
+  journalExit(who: string, staff: string, reason: 'sign-out' | 'idle' | 'disconnect' | 'host-stop', enterSeq: number): void;
+  /**
+   * At start: every session the journal shows entered and never exited (the host was killed or
+   * lost power) gets its `service.exit` with reason `power-loss`. Returns how many.
+   */
+  closeOpenSessions(): number;
   /** Records an account added by the set-up; returns the entry's seq. */
   journalAccount(by: string, staff: string, name: string, role: 'technician' | 'supervisor' | 'auditor'): number;
   journalDenied(staff: string, reason: 'bad-pin' | 'locked' | 'unknown' | 'same-person' | 'role', lockedUntil?: string): void;

@@ -107,7 +107,9 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
     assert.equal(s.signedIn, false);
     assert.equal(s.page, undefined);
     assert.equal(s.notice?.key, 'service.signIn.idle');
-    assert.deepEqual(m.journal.at(-1), { type: 'service.exit', payload: { who: 'Cy', staff: '1003', reason: 'idle' } });
+    // The exit names its entry (the fake's seq is the journal's length after the push).
+    const enterSeq = m.journal.findIndex((j) => j.type === 'service.enter') + 1;
+    assert.deepEqual(m.journal.at(-1), { type: 'service.exit', payload: { who: 'Cy', staff: '1003', reason: 'idle', enterSeq } });
   });
 
   it('sign-out and a closed screen are journalled as exits', async () => {

@@ -31,6 +31,8 @@ export interface ServiceHostOptions {
 
 interface Session {
   account: Account;
+  /** Its `service.enter` entry, which its exit names. */
+  enterSeq: number;
   idleEndsAt: number;
   exportToken: string;
   timer: unknown;
@@ -63,6 +65,8 @@ export class ServiceHost {
     o.backend.onChange(() => {
       for (const [conn, c] of this.consoles) if (c.signedIn()) this.changed(conn);
     });
+    // A kill or a power cut ended the sessions open then: their exits are journalled now.
+    o.backend.closeOpenSessions();
     this.journalAccounts();
   }
 
@@ -288,10 +292,11 @@ class ServiceConsole {
     // The screen may have closed while the PIN was checked: nobody is left to sign in.
     if (this.session || this.disposed) return;
     const now = this.o.timers.now();
-    this.session = { account: r.account, idleEndsAt: now + this.idleMs, exportToken: randomBytes(24).toString('base64url'), timer: null };
+    // Journalled first: a session that is not in the journal never starts.
+    const enterSeq = this.o.backend.journalEnter(r.account.name, r.account.staff, r.account.role);
+    this.session = { account: r.account, enterSeq, idleEndsAt: now + this.idleMs, exportToken: randomBytes(24).toString('base64url'), timer: null };
     this.touch(this.session);
     this.request = FIRST_PAGE;
-    this.o.backend.journalEnter(r.account.name, r.account.staff, r.account.role);
     this.say({ ok: true, key: 'service.signIn.welcome', values: { name: r.account.name } });
   }
 
@@ -367,7 +372,7 @@ class ServiceConsole {
     this.session = null;
     this.clearConfirm();
     this.request = FIRST_PAGE;
-    this.o.backend.journalExit(s.account.name, s.account.staff, reason);
+    this.o.backend.journalExit(s.account.name, s.account.staff, reason, s.enterSeq);
     this.say(reason === 'idle' ? { ok: false, key: 'service.signIn.idle' } : null);
   }
 

@@ -55,8 +55,9 @@ export function fakeBackend(overrides: Partial<ServiceBackend> = {}) {
     reconnectDevice: record('reconnectDevice', () => ok('service.done.reconnect')),
     retrySync: record('retrySync', () => ok('service.done.syncRetry')),
     computeProgramHash: (...args) => Promise.resolve(record('computeProgramHash', () => ok('service.done.hashSame'))(...args)),
-    journalEnter: (who, staff, role) => void journal.push({ type: 'service.enter', payload: { who, staff, role } }),
-    journalExit: (who, staff, reason) => void journal.push({ type: 'service.exit', payload: { who, staff, reason } }),
+    journalEnter: (who, staff, role) => journal.push({ type: 'service.enter', payload: { who, staff, role } }),
+    journalExit: (who, staff, reason, enterSeq) => void journal.push({ type: 'service.exit', payload: { who, staff, reason, enterSeq } }),
+    closeOpenSessions: () => 0,
     journalAccount: (by, staff, name, role) => journal.push({ type: 'service.account', payload: { by, staff, name, role } }),
     journalDenied: (staff, reason) => void journal.push({ type: 'service.denied', payload: { staff, reason } }),
     onChange: (l) => {
