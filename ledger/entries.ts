@@ -188,9 +188,15 @@ export const PAYLOADS = {
     enterSeq: z.number().int().positive().optional(),
   }),
   /** A refused sign-in or confirmation (wrong PIN, locked, unknown staff number). */
-  'service.denied': z.strictObject({ staff: z.string().min(1).max(16), reason: z.enum(['bad-pin', 'locked', 'unknown', 'same-person', 'role']), lockedUntil: z.iso.datetime().optional() }),
-  /** A service account was added (by the first-run set-up or a supervisor). */
-  'service.account': z.strictObject({ by: who, staff: z.string().min(1).max(16), name: who, role: z.enum(['technician', 'supervisor', 'auditor']) }),
+  'service.denied': z.strictObject({ staff: z.string().min(1).max(16), reason: z.enum(['bad-pin', 'locked', 'unknown', 'disabled', 'same-person', 'role']), lockedUntil: z.iso.datetime().optional() }),
+  /**
+   * A service account was added (by the first-run set-up or a supervisor), or a supervisor
+   * disabled, enabled or unlocked it or set its PIN anew (`action`; absent: added).
+   */
+  'service.account': z.strictObject({
+    by: who, staff: z.string().min(1).max(16), name: who, role: z.enum(['technician', 'supervisor', 'auditor']),
+    action: z.enum(['disable', 'enable', 'unlock', 'reset-pin']).optional(),
+  }),
   /** A diagnostic action (test note, test card, enable/disable, reconnect): a test, never money. */
   'service.test': z.strictObject({ who, device: z.string().min(1).max(32), test: z.enum(['note', 'card', 'enable', 'disable', 'reconnect']), result: text }),
   /** Any other service action, with the second person of a two-person action. */

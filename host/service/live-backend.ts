@@ -612,11 +612,11 @@ export class LiveServiceBackend implements ServiceBackend {
     return open.length;
   }
 
-  journalAccount(by: string, staff: string, name: string, role: 'technician' | 'supervisor' | 'auditor'): number {
-    return this.d.ledger.append({ type: 'service.account', payload: { by: by.slice(0, 128), staff, name, role } }).entry.seq;
+  journalAccount(by: string, staff: string, name: string, role: 'technician' | 'supervisor' | 'auditor', action?: 'disable' | 'enable' | 'unlock' | 'reset-pin'): number {
+    return this.d.ledger.append({ type: 'service.account', payload: { by: by.slice(0, 128), staff, name, role, ...(action ? { action } : {}) } }).entry.seq;
   }
 
-  journalDenied(staff: string, reason: 'bad-pin' | 'locked' | 'unknown' | 'same-person' | 'role', lockedUntil?: string): void {
+  journalDenied(staff: string, reason: 'bad-pin' | 'locked' | 'unknown' | 'disabled' | 'same-person' | 'role', lockedUntil?: string): void {
     this.d.ledger.append({ type: 'service.denied', payload: { staff, reason, ...(lockedUntil ? { lockedUntil } : {}) } });
   }
 

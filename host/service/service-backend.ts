@@ -97,9 +97,9 @@ export interface ServiceBackend {
    * lost power) gets its `service.exit` with reason `power-loss`. Returns how many.
    */
   closeOpenSessions(): number;
-  /** Records an account added by the set-up; returns the entry's seq. */
-  journalAccount(by: string, staff: string, name: string, role: 'technician' | 'supervisor' | 'auditor'): number;
-  journalDenied(staff: string, reason: 'bad-pin' | 'locked' | 'unknown' | 'same-person' | 'role', lockedUntil?: string): void;
+  /** Records an account added by the set-up, or what a supervisor did to it (`action`); returns the entry's seq. */
+  journalAccount(by: string, staff: string, name: string, role: 'technician' | 'supervisor' | 'auditor', action?: 'disable' | 'enable' | 'unlock' | 'reset-pin'): number;
+  journalDenied(staff: string, reason: 'bad-pin' | 'locked' | 'unknown' | 'disabled' | 'same-person' | 'role', lockedUntil?: string): void;
 
   /** Something shown on the service pages changed (a device event, a round step). */
   onChange(listener: () => void): () => void;

@@ -55,6 +55,20 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
     assert.equal(again.journal.filter((j) => j.type === 'service.account').length, 0);
   });
 
+  it('journals what a supervisor did on the command line, and a disabled account is refused in the words of a wrong PIN', async () => {
+    await accounts.manage('1003', 'disable', { staff: '1001', pin: '482915' });
+    const m = make();
+    assert.deepEqual(m.journal.filter((j) => j.type === 'service.account').map((j) => [j.payload.staff, j.payload.action, j.payload.by]), [['1003', 'disable', 'Ana (1001)']]);
+    await m.send({ name: 'service-sign-in', staff: '1003', pin: '620481' });
+    assert.equal(m.state().signedIn, false);
+    assert.equal(m.state().notice?.key, 'service.signIn.bad');
+    assert.deepEqual(m.journal.at(-1), { type: 'service.denied', payload: { staff: '1003', reason: 'disabled' } });
+    await accounts.manage('1003', 'enable', { staff: '1001', pin: '482915' });
+    await m.send({ name: 'service-sign-in', staff: '1003', pin: '620481' });
+    assert.equal(m.state().signedIn, true);
+    assert.deepEqual(m.journal.filter((j) => j.type === 'service.account').map((j) => j.payload.action), ['disable', 'enable'], 'the enable was journalled before the sign-in');
+  });
+
   it('before sign-in the state holds no page, session or pending action; every page command is refused', async () => {
     const m = make();
     const s = m.state();

@@ -72,7 +72,7 @@ export class ServiceHost {
 
   /** Accounts added by `npm run service -- add-user` are journalled by the host, the ledger's one writer. */
   journalAccounts(): void {
-    this.o.accounts.journalNew((a) => this.o.backend.journalAccount(a.createdBy, a.staff, a.name, a.role));
+    this.o.accounts.journalNew((a, done) => (done ? this.o.backend.journalAccount(done.by, a.staff, a.name, a.role, done.action) : this.o.backend.journalAccount(a.createdBy, a.staff, a.name, a.role)));
   }
 
   /** `listener(conn)`: the state of that connection's service view changed. */

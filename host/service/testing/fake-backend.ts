@@ -58,7 +58,7 @@ export function fakeBackend(overrides: Partial<ServiceBackend> = {}) {
     journalEnter: (who, staff, role) => journal.push({ type: 'service.enter', payload: { who, staff, role } }),
     journalExit: (who, staff, reason, enterSeq) => void journal.push({ type: 'service.exit', payload: { who, staff, reason, enterSeq } }),
     closeOpenSessions: () => 0,
-    journalAccount: (by, staff, name, role) => journal.push({ type: 'service.account', payload: { by, staff, name, role } }),
+    journalAccount: (by, staff, name, role, action) => journal.push({ type: 'service.account', payload: { by, staff, name, role, ...(action ? { action } : {}) } }),
     journalDenied: (staff, reason) => void journal.push({ type: 'service.denied', payload: { staff, reason } }),
     onChange: (l) => {
       listeners.add(l);
