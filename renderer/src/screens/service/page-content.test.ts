@@ -212,3 +212,20 @@ describe('service Devices trace', () => {
     assert.deepEqual(opened, ['devices', { device: 'BA-2' }], 'choosing a device asks the host for its trace');
   });
 });
+
+describe('service manual card entry', () => {
+  it('asks for the card on the rank-and-suit pad, then the two-person entry for the round on screen', async () => {
+    const i18n = await createI18n('en');
+    const t = i18n.t.bind(i18n);
+    const state = { kind: 'service', tableId: 'T', softwareVersion: '1', language: 'en', signedIn: true, session: { name: 'Ana', staff: '1001', role: 'supervisor', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) } } as ServiceState;
+    const page = { page: 'holds' as const, table: { game: 'blackjack', profile: 'macau-2009', phase: 'hold', roundId: 'R-7', hold: 'unreadable', newBets: false }, closed: false };
+    const asked: AskRequest[] = [];
+    const acted: ServiceAction[] = [];
+    const { buttons } = pageContent(state, page, t, INITIAL_CHOICES, { ...none, ask: (r) => void asked.push(r), act: (x) => void acted.push(x) });
+    assert.ok(!buttons.some((b) => b.id === 'card-rank'), 'no button cycling through 52 cards');
+    buttons.find((b) => b.id === 'act-enter-card')?.press();
+    assert.equal(asked[0]?.kind, 'card');
+    asked[0]?.then('TD');
+    assert.deepEqual(acted, [{ kind: 'enter-card', roundId: 'R-7', card: 'TD' }]);
+  });
+});

@@ -40,8 +40,6 @@ export interface PageChoices {
   recallStation: number | null;
   clearScope: string;
   voidReason: 'unreadable' | 'misdeal' | 'device';
-  rank: number;
-  suit: number;
   /** The configuration value being edited, before it is sent for authorisation. */
   edit: ConfigDraft | null;
   /** The meters shown: `table`, `station:N` or every scope. */
@@ -50,14 +48,15 @@ export interface PageChoices {
 
 export const INITIAL_CHOICES: PageChoices = {
   device: 'BA-1', eventSeverity: 'all', eventGroups: [], eventSince: 'all', eventFrom: null, eventTo: null, eventPicker: false, recallStation: null,
-  clearScope: 'table', voidReason: 'unreadable', rank: 0, suit: 0, edit: null, meterScope: 'table',
+  clearScope: 'table', voidReason: 'unreadable', edit: null, meterScope: 'table',
 };
 
 /** A value asked for on a pad over the page: digits (an amount, seconds) or a reference (letters, digits, `- / .`). */
 export interface AskRequest {
   title: string;
   label: string;
-  kind: 'digits' | 'reference';
+  /** `card`: a rank and a suit (`AS`, `TD`). */
+  kind: 'digits' | 'reference' | 'card';
   then: (value: string) => void;
 }
 
@@ -111,8 +110,6 @@ export function localTime(iso: string | number): string {
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
 }
-const RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'];
-const SUITS = ['S', 'H', 'D', 'C'];
 const REASON_WORDS: Record<PageChoices['voidReason'], string> = { unreadable: 'unreadable card', misdeal: 'misdeal', device: 'device fault' };
 const cycle = <T>(list: readonly T[], current: T): T => list[(list.indexOf(current) + 1) % list.length] as T;
 
@@ -362,11 +359,15 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
     case 'holds': {
       tableRows(page.table);
       const roundId = page.table.roundId;
-      const card = `${RANKS[c.rank]}${SUITS[c.suit]}`;
       btn('void-reason', t('service.action.reason', { reason: t(`service.reason.${c.voidReason}`) }), () => a.choose({ voidReason: cycle(['unreadable', 'misdeal', 'device'] as const, c.voidReason) }), sup);
       btn('act-void-round', t('service.action.void-round'), () => a.act({ kind: 'void-round', roundId, reason: REASON_WORDS[c.voidReason] }), sup);
-      btn('card-rank', card, () => a.choose(c.rank === RANKS.length - 1 ? { rank: 0, suit: (c.suit + 1) % SUITS.length } : { rank: c.rank + 1 }), sup);
-      btn('act-enter-card', t('service.action.enter-card'), () => a.act({ kind: 'enter-card', roundId, card }), sup);
+      // A rank row and a suit row on a pad: two touches, then the second person confirms.
+      btn('act-enter-card', t('service.action.enter-card'), () => a.ask({
+        title: `${t('service.action.enter-card')} · ${t('service.field.round', { round: roundId })}`,
+        label: t('service.action.cardToEnter'),
+        kind: 'card',
+        then: (card) => a.act({ kind: 'enter-card', roundId, card }),
+      }), sup);
       btn('act-table-open', t(page.closed ? 'service.action.table-open' : 'service.action.table-close'), () => a.act({ kind: 'table-open', open: page.closed }), sup);
       btn('act-new-shoe', t('service.action.new-shoe'), () => a.act({ kind: 'new-shoe' }), sup);
       btn('clear-scope', t('service.action.scope', { scope: c.clearScope }), () => a.choose({ clearScope: cycle(['table', 'station:1', 'station:2', 'station:3', 'station:4', 'station:5', 'station:6', 'station:7'], c.clearScope) }), sup);

@@ -10,6 +10,7 @@ import type { Screen, ScreenContext } from '../screen.js';
 import { Keypad } from './keypad.js';
 import { ReplayView } from './replay-view.js';
 import { actionSummary, eventFilter, INITIAL_CHOICES, pageContent, type AskRequest, type PageActions, type PageButton, type PageChoices } from './page-content.js';
+import { CardPad } from './card-pad.js';
 import { TextPad } from './text-pad.js';
 
 /** Rows of text on screen at once; a longer page scrolls (buttons and the wheel). */
@@ -50,6 +51,7 @@ export class ServiceScreen implements Screen {
   private readonly confirmPad: Keypad;
   private readonly numberPad: Keypad;
   private readonly refPad: TextPad;
+  private readonly cardPad: CardPad;
   private readonly cancel: Button;
   private readonly replay: ReplayView;
   private readonly rowsUp: Button;
@@ -131,7 +133,8 @@ export class ServiceScreen implements Screen {
     };
     this.numberPad = new Keypad('number', answer, true);
     this.refPad = new TextPad('ref', answer);
-    for (const pad of [this.confirmPad, this.numberPad, this.refPad]) pad.position.set(CONTENT_X + 20, 330);
+    this.cardPad = new CardPad(answer);
+    for (const pad of [this.confirmPad, this.numberPad, this.refPad, this.cardPad]) pad.position.set(CONTENT_X + 20, 330);
     this.cancel = new Button('confirm-cancel', 240, 96, () => {
       if (this.asking) {
         this.asking = null;
@@ -139,7 +142,7 @@ export class ServiceScreen implements Screen {
       } else ctx.command({ name: 'service-cancel' });
     });
     this.cancel.position.set(CONTENT_X + 420, 330 + 200 + 3 * 106);
-    this.overlay.addChild(shade, this.overlayTitle, this.overlayText, this.confirmPad, this.numberPad, this.refPad, this.cancel);
+    this.overlay.addChild(shade, this.overlayTitle, this.overlayText, this.confirmPad, this.numberPad, this.refPad, this.cardPad, this.cancel);
 
     this.replay = new ReplayView(DESIGN.width - CONTENT_X - 20, 900, () => this.replay.stop());
     this.replay.position.set(CONTENT_X - 10, 120);
@@ -175,11 +178,11 @@ export class ServiceScreen implements Screen {
     this.status.show(messageKey === null ? null : this.ctx.i18n.t(messageKey));
   }
 
-  private activePad(): Keypad | TextPad | null {
+  private activePad(): Keypad | TextPad | CardPad | null {
     const s = this.state;
     if (!s) return null;
     if (!s.signedIn) return this.signInPad;
-    if (this.asking) return this.asking.kind === 'reference' ? this.refPad : this.numberPad;
+    if (this.asking) return this.asking.kind === 'reference' ? this.refPad : this.asking.kind === 'card' ? this.cardPad : this.numberPad;
     return s.confirm ? this.confirmPad : null;
   }
 
@@ -271,6 +274,7 @@ export class ServiceScreen implements Screen {
         this.asking = request;
         this.numberPad.clear();
         this.refPad.clear();
+        this.cardPad.clear();
         this.draw();
       },
       choose: (update) => {
@@ -304,15 +308,18 @@ export class ServiceScreen implements Screen {
     this.confirmPad.visible = confirm !== null && asking === null;
     this.numberPad.visible = asking?.kind === 'digits';
     this.refPad.visible = asking?.kind === 'reference';
+    this.cardPad.visible = asking?.kind === 'card';
     this.cancel.setLabel(t('service.confirm.cancel'));
     // The reference pad is wider than the digit pads: its cancel sits beside it.
     if (asking?.kind === 'reference') this.cancel.position.set(CONTENT_X + 20 + 1190 + 40, 330 + 100);
+    else if (asking?.kind === 'card') this.cancel.position.set(CONTENT_X + 20, 330 + 80 + 2 * 112 + 16);
     else this.cancel.position.set(CONTENT_X + 420, 330 + 200 + 3 * 106);
     if (asking) {
       this.overlayTitle.text = asking.title;
       this.overlayText.text = asking.label;
       this.numberPad.setLabels({ ...pad, staff: asking.label });
       this.refPad.setLabels({ label: asking.label, submit: t('service.signIn.submitValue'), clear: pad.clear, back: t('service.pad.back'), space: t('service.pad.space') });
+      this.cardPad.setLabels({ label: asking.label, submit: t('service.signIn.submitValue') });
     } else if (confirm) {
       const money = (m: number) => formatMoney(m, s.session?.currency ?? 'MOP', s.language);
       this.overlayTitle.text = t('service.confirm.title', { action: t(`service.action.${confirm.action.kind}`) }) + ` · ${actionSummary(confirm.action, s.page, { money, t })}`;
