@@ -422,6 +422,8 @@ export class RoundController {
     this.deps.log.warn({ roundId: this.roundId, reason, authorisedBy, inPlay }, inPlay ? 'round voided' : 'hold between rounds lifted by a void');
     this.hold = null;
     this.holdSequence = null;
+    // The engine's round must end too, or the next betting window could not start a round.
+    if (inPlay) this.deps.game.voidRound?.();
     this.round = null;
     if (this.shoeDeferred) this.applyNewShoe();
     this.showResults(null);
