@@ -213,6 +213,8 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const openSession = (transport: ScreenTransport) => new ScreenSession(host, tokens, transport, log);
 
   const simToken = options.simControls ? randomBytes(24).toString('base64url') : null;
+  // Created once the devices are open (below); the sim controls reach it through this.
+  let simDealer: SimDealer | null = null;
   const server = await listenRemembering(dataDir, options.port ?? 0, !syncEvents.clean, (port) => createHttpServer(
     {
       openSession,
@@ -225,6 +227,11 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
                 const sim = billAcceptors.simulator(station);
                 if (!sim) return `station ${station} has no simulated bill acceptor`;
                 sim.insertNote(note);
+                return null;
+              },
+              unreadableNext: () => {
+                if (!simDealer) return 'no simulated dealer at this table';
+                simDealer.unreadableNext();
                 return null;
               },
             },
@@ -265,8 +272,8 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   }
   shoe.start();
   const dealer = options.simulatedDealer ?? { dealMs: 800 };
-  const stopDealer =
-    shoe.simulator() && dealer !== false ? new SimDealer(rounds, shoe, timers, log, dealer.dealMs).start() : () => undefined;
+  simDealer = shoe.simulator() && dealer !== false ? new SimDealer(rounds, shoe, timers, log, dealer.dealMs) : null;
+  const stopDealer = simDealer ? simDealer.start() : () => undefined;
   const autoplay = options.autoplay
     ? new Autoplay({
         config,

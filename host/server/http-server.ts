@@ -19,7 +19,12 @@ export interface HttpServerDeps {
    * Simulated mode's control channel for tests and demos (`--sim-controls`): insert a note at a
    * simulated acceptor. Absent unless asked for; needs its own token; loopback only, like all.
    */
-  simControls?: { token: string; insertNote(station: number, note: number): string | null };
+  simControls?: {
+    token: string;
+    insertNote(station: number, note: number): string | null;
+    /** The next card the simulated dealer pulls reads as unreadable; null, or why not. */
+    unreadableNext(): string | null;
+  };
   /**
    * Service mode's exports (meters CSV/JSON, a round's evidence bundle), answered only for the
    * export token of the signed-in service session (`?t=`); null refuses.
@@ -62,6 +67,11 @@ export async function createHttpServer(
       const { station, note } = req.body ?? {};
       if (typeof station !== 'number' || typeof note !== 'number') return reply.code(400).send({ error: 'station and note (face value) are numbers' });
       const refused = sim.insertNote(station, note);
+      return refused ? reply.code(409).send({ error: refused }) : { ok: true };
+    });
+    app.post('/sim/unreadable-next', async (req, reply) => {
+      if (req.headers['x-sim-token'] !== sim.token) return reply.code(401).send({ error: 'sim token required' });
+      const refused = sim.unreadableNext();
       return refused ? reply.code(409).send({ error: refused }) : { ok: true };
     });
   }

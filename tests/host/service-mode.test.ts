@@ -266,8 +266,30 @@ describe('service mode on a live host', () => {
     const requestTxId = running.floor.handpays.pending()[0]?.requestTxId ?? '';
     await still({ kind: 'handpay-confirm', station: 2, requestTxId }, /^service\.done\.handpay$/, 'balanced');
     assert.deepEqual(running.floor.handpays.pending(), [], 'the handpay was paid and the station unlocked');
-    // A fault a technician may clear once its condition has gone; the table-closed fault is a supervisor's.
+    // A fault a person clears once its condition has gone: refused while there is none, then a
+    // jam at station 3, fixed at the device, cleared from service mode.
     await still({ kind: 'clear-tilt', tilt: 'bill-jam', station: 3 }, /^service\.failed\.refused$/);
+    const jammed = running.billAcceptors.simulator(3);
+    jammed?.jam('acceptor');
+    for (let i = 0; i < 400 && !running.floor.tilts.list().some((t) => t.kind === 'bill-jam' && t.station === 3); i++) await new Promise((r) => setTimeout(r, 25));
+    await still({ kind: 'clear-tilt', tilt: 'bill-jam', station: 3 }, /^service\.failed\.refused$/);
+    jammed?.clearFault();
+    for (let i = 0; i < 400 && running.floor.tilts.list().find((t) => t.kind === 'bill-jam')?.clearable !== true; i++) await new Promise((r) => setTimeout(r, 25));
+    await still({ kind: 'clear-tilt', tilt: 'bill-jam', station: 3 }, /^service\.done\.clearTilt$/);
+    assert.ok(!running.floor.tilts.list().some((t) => t.kind === 'bill-jam'), 'the jam is cleared');
+    // A handpay above the two-person amount: a second person confirms, both are journalled.
+    await still({ kind: 'config-change', key: 'handpayTwoPersonAbove', value: '5000', authorisation: 'DICJ-2026/3' }, /^service\.done\.config(Change|Queued)$/);
+    running.billAcceptors.simulator(4)?.insertNote(100);
+    for (let i = 0; i < 400 && ledger.credit(4) !== 10_000; i++) await new Promise((r) => setTimeout(r, 25));
+    assert.equal(running.host.apply('station/4', running.host.version('station/4'), { name: 'cash-out' }).ok, true);
+    const large = running.floor.handpays.pending().find((p) => p.station === 4);
+    assert.ok(large && large.amount > 5000, 'above the amount');
+    const paid = ledger.headOf().seq;
+    const asked = await screen.act({ name: 'service-action', action: { kind: 'handpay-confirm', station: 4, requestTxId: large.requestTxId } }, 'large handpay asked');
+    assert.ok(asked.confirm, 'a handpay above the amount waits for a second person');
+    await still({ kind: 'handpay-confirm', station: 4, requestTxId: large.requestTxId }, /^service\.done\.handpay$/, 'balanced');
+    const confirmEntry = [...ledger.entries(paid + 1)].find((e) => e.type === 'handpay.confirm');
+    assert.deepEqual(((JSON.parse(confirmEntry?.body ?? '{}') as { payload: { attendant?: string; witness?: string } }).payload), { station: 4, requestTxId: large.requestTxId, amount: 10_000, attendant: `${SUP.name} (${SUP.staff})`, witness: `${TECH.name} (${TECH.staff})` });
 
     // A round in play: station 1 bets, betting closes, the round waits for its first card.
     const spot = running.rounds.betting(1).spots[0]?.bet ?? 'main';
@@ -289,6 +311,39 @@ describe('service mode on a live host', () => {
     assert.deepEqual(voided?.authorisedBy, [`${SUP.name} (${SUP.staff})`, `${TECH.name} (${TECH.staff})`]);
     const sums = ledger.db.prepare('SELECT seq, SUM(amount) AS total FROM postings WHERE seq > ? GROUP BY seq').all(head) as { total: number }[];
     assert.ok(sums.length > 0 && sums.every((x) => x.total === 0), 'the void is balanced');
+
+    // A card the shoe cannot read, entered by two people: the round then settles as it would have,
+    // and the only money that moves is that round's own settlement, balanced.
+    for (let i = 0; i < 400 && !running.rounds.betting(1).open; i++) await new Promise((r) => setTimeout(r, 25));
+    assert.deepEqual(running.rounds.placeBet(1, spot, 10_000), { ok: true });
+    // The round's first card (not a burn between rounds): the shoe cannot read it.
+    for (let i = 0; i < 400 && !(running.rounds.view().phase === 'dealing' && running.rounds.cue()?.kind === 'card'); i++) {
+      if (running.rounds.view().phase !== 'dealing' && running.rounds.cue()?.kind === 'card') sim.drawCard();
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    const held = running.rounds.view().roundId;
+    sim.drawUnreadable();
+    for (let i = 0; i < 400 && running.rounds.view().hold !== 'unreadable'; i++) await new Promise((r) => setTimeout(r, 25));
+    assert.equal(running.rounds.view().hold, 'unreadable');
+    const credit1 = ledger.credit(1);
+    await still({ kind: 'enter-card', roundId: held, card: 'KS' }, /^service\.done\.enterCard$/);
+    const afterEntry = ledger.headOf().seq;
+    assert.equal(running.rounds.view().hold, null, 'the hold is lifted by the card entered');
+    const misread = [...ledger.entries(1)].filter((e) => e.type === 'misread').at(-1);
+    assert.deepEqual((JSON.parse(misread?.body ?? '{}') as { payload: { confirmedBy?: string[]; card?: string } }).payload.confirmedBy, [`${SUP.name} (${SUP.staff})`, `${TECH.name} (${TECH.staff})`]);
+    // The test deals the rest of the round and stands on every decision.
+    for (let i = 0; i < 2000 && ledger.round(held)?.status !== 'settled'; i++) {
+      if (running.rounds.decisionFor(1)) running.rounds.decide(1, 'stand');
+      else if (running.rounds.cue()?.kind === 'card') sim.drawCard();
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const settled = ledger.round(held);
+    assert.equal(settled?.status, 'settled', 'the round settled after the card was entered');
+    assert.ok(settled.cards.some((c) => c.card === 'KS'), 'the entered card is in the round');
+    const moved = ledger.db.prepare('SELECT p.seq AS seq, j.type AS type, j.round_id AS roundId, SUM(p.amount) AS total FROM postings p JOIN journal j ON j.seq = p.seq WHERE p.seq > ? GROUP BY p.seq').all(afterEntry) as { seq: number; type: string; roundId: string | null; total: number }[];
+    assert.deepEqual(moved.map((m) => [m.type, m.roundId, m.total]), [['round.settle', held, 0]], 'only the round\'s own settlement, balanced');
+    const mine = settled.lines.filter((l) => l.station === 1);
+    assert.equal(ledger.credit(1), credit1 + mine.reduce((sum, l) => sum + l.stake + l.net, 0), 'station 1 got its settlement and nothing else');
 
     assert.deepEqual([...covered].sort(), [...ServiceAction.options.map((o) => o.shape.kind.value)].sort(), 'every service action was tried');
     const report = verifyLedger(ledger);
