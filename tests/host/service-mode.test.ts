@@ -189,7 +189,7 @@ describe('service mode on a live host', () => {
     await first.close();
   });
 
-  it('no service action moves a credit except void (balanced, every bet returned); handpay moves no credit (its cash-out did)', async () => {
+  it('no service action moves a credit except void (balanced, every bet returned) and handpay (paid out of the cancelled credit); a card entered lets its round settle with its own balanced settlement only', async () => {
     const screen = await serviceScreen(running);
     const sim = running.shoe.simulator();
     assert.ok(sim);

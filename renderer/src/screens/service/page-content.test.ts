@@ -200,8 +200,10 @@ describe('service Devices trace', () => {
     let opened: unknown = null;
     const { rows, buttons } = pageContent(state, page, t, INITIAL_CHOICES, { ...none, open: (p, extra) => void (opened = [p, extra]) });
     const text = rows.join('\n');
-    assert.match(text, /BA-1 .* serial not reported \(ID-003 has no serial-number request\)/);
-    assert.match(text, /BA-2 .* serial 12345678/);
+    assert.match(text, /^BA-1 · ready$/m, 'the other devices on one short row each');
+    const detail = (device: string) => pageContent(state, { ...page, device }, t, INITIAL_CHOICES, none).rows.join(' ');
+    assert.match(detail('BA-1'), /BA-1 .* serial not reported \(ID-003 has no serial-number request\)/);
+    assert.match(detail('BA-2'), /BA-2 .* serial 12345678/);
     assert.match(text, /Live events of shoe\n {2}10:00:00.000 card card=AS sequence=4/);
     assert.match(text, /10:00:00.100 device→host 02 01 04 00 11 06 · CARD DRAWN AS #4\n/);
     assert.match(text, /host→device 02 01 00 00 81 00 · GET STATUS ×12/);

@@ -184,7 +184,8 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
     rows.push(tb.hold ? t('service.field.hold', { hold: tb.hold }) : t('service.field.noHold'));
     rows.push(t('service.field.newBets', { state: t(tb.newBets ? 'service.field.open' : 'service.field.closed') }));
   };
-  const deviceRows = (devices: Extract<ServicePage, { page: 'devices' }>['devices']) => {
+  /** Every device in full, or (`brief`) each on one short row and the one named in full. */
+  const deviceRows = (devices: Extract<ServicePage, { page: 'devices' }>['devices'], brief?: string) => {
     for (const d of devices) {
       // The technician's disable and the faults that inhibit the device are told apart: clearing
       // a fault never enables what a technician disabled.
@@ -192,7 +193,8 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       const state = [d.state, ...(d.enabled ? [] : [t('service.field.disabledByService')]), ...(faults.length ? [t('service.field.inhibitedByFault', { faults: faults.join(', ') })] : [])].join(' · ');
       // ID-003 has no serial-number request: say so rather than leave the serial blank.
       const serial = d.serial ?? (d.protocol === 'id003' ? t('service.field.noSerialId003') : '—');
-      wrap(t('service.field.device', { device: d.device, state, spec: d.spec, firmware: d.firmware ?? '—', serial, event: d.lastEvent ?? '—' }));
+      if (brief !== undefined && d.device !== brief) rows.push(t('service.field.deviceShort', { device: d.device, state }));
+      else wrap(t('service.field.device', { device: d.device, state, spec: d.spec, firmware: d.firmware ?? '—', serial, event: d.lastEvent ?? '—' }));
     }
   };
   const syncRows = (s: Extract<ServicePage, { page: 'sync' }>['sync']) => {
@@ -238,7 +240,8 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       // The device the host traces is the one on screen; until the host has it, the screen's choice.
       const device = page.device ?? c.device;
       const chosen = page.devices.find((d) => d.device === device);
-      deviceRows(page.devices);
+      // One short row per device and the chosen one in full: its trace stays on the first screen.
+      deviceRows(page.devices, device);
       if (chosen?.switchable === false) wrap(t('service.field.notSwitchable', { device: chosen.device }));
       rows.push('', t('service.field.traceOf', { device }));
       if (page.trace.length === 0) rows.push('  ' + t('service.field.noEntries'));

@@ -30,7 +30,7 @@ export class ServiceScreen implements Screen {
   readonly root = new Container();
   private readonly title = new Text({ text: '', style: textStyle({ fontSize: 44, fill: COLORS.goldText, fontWeight: '700' }) });
   private readonly label = new Text({ text: '', style: textStyle({ fontSize: 30, fill: COLORS.muted }) });
-  private readonly sessionText = new Text({ text: '', style: textStyle({ fontSize: 28, fill: COLORS.ivory }) });
+  private readonly sessionText = new Text({ text: '', style: textStyle({ fontSize: 24, fill: COLORS.ivory }) });
   private readonly idle = new Text({ text: '', style: textStyle({ fontSize: 24, fill: COLORS.warning }) });
   private readonly notice = new Text({ text: '', style: textStyle({ fontSize: 30, fill: COLORS.warning }) });
   private readonly status = new StatusBanner();
@@ -79,7 +79,8 @@ export class ServiceScreen implements Screen {
     this.idle.position.set(1650, 74);
     this.languages = new LanguageSwitch(ctx, 150);
     this.languages.scale.set(0.8);
-    this.languages.position.set(760, 16);
+    // Clear of the cabinet label on the left and of the signed-in name on the right, in every language.
+    this.languages.position.set(700, 16);
 
     // Sign-in: the cabinet label, the prompt and the pad.
     this.prompt.position.set(760, 170);
