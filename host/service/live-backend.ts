@@ -332,7 +332,7 @@ export class LiveServiceBackend implements ServiceBackend {
       item('timings', c.timings),
       item('defaultLanguage', c.defaultLanguage),
       item('shoe', c.shoe),
-      ...c.stations.map((s) => item(`station.${s.station}`, `seat ${s.seat}, bill acceptor ${s.billAcceptor}`)),
+      ...c.stations.map((s) => item(`station.${s.station}`, { seat: s.seat, billAcceptor: s.billAcceptor, protocol: s.billProtocol })),
       item('upstream', this.d.sync ? this.d.sync.status().upstream : 'off'),
       item('handpayTwoPersonAbove', c.handpayTwoPersonAbove),
       ...profileItems(c.game, c.profile),

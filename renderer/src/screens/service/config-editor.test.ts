@@ -64,3 +64,12 @@ describe('configuration editor', () => {
     }
   });
 });
+
+describe('configuration rows of the stations', () => {
+  it('word the seat and the acceptor in the language', async () => {
+    const i18n = await createI18n('pt');
+    const t = i18n.t.bind(i18n);
+    const f = { money: (m: number) => formatMoney(m, 'MOP', 'pt'), t };
+    assert.equal(formatConfigValue('station.3', '{"seat":3,"billAcceptor":"sim","protocol":"id003"}', f), 'lugar 3 · aceitador sim (id003)');
+  });
+});

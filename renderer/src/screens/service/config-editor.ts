@@ -186,8 +186,14 @@ export function formatConfigValue(key: string, json: string, f: ValueFormat): st
       if (entries.length === 0) return f.t('service.config.noBetLimits');
       return entries.map(([bet, l]) => `${bet} ${f.t('service.config.limitsValue', { min: money(obj(l).min), max: money(obj(l).max) })}`).join('; ');
     }
-    default:
+    default: {
+      // A station's line: its seat and its acceptor (spec and protocol).
+      if (/^station\.\d+$/.test(key)) {
+        const s = obj(v);
+        return f.t('service.config.stationValue', { seat: String(s.seat ?? '—'), spec: String(s.billAcceptor ?? '—'), protocol: String(s.protocol ?? '—') });
+      }
       return json;
+    }
   }
 }
 

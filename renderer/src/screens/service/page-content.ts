@@ -430,6 +430,8 @@ function eventsHeader(c: PageChoices, t: TFunction, rows: string[]): void {
 
 /** A configuration key's name in the screen's language; rule options keep their own names. */
 export function configKeyLabel(key: string, t: TFunction): string {
+  const station = /^station\.(\d+)$/.exec(key);
+  if (station) return t('service.field.atStation', { station: station[1] });
   return t(`service.configKey.${key}`, { defaultValue: key });
 }
 
