@@ -1,11 +1,14 @@
 // Electron main: kiosk windows (one per display), lockdown, crash recovery, and the table host
 // started as a utility process. Bundled by scripts/build-electron.ts into dist/electron/.
 import { app, BrowserWindow, ipcMain, Menu, MessageChannelMain, protocol, screen, session, utilityProcess } from 'electron';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { HostReady, type ViewName } from '../protocol/index.js';
+import { defaultDataDir } from '../host/data-dir.js';
 import { CrashBreaker, isCrash } from './crash-policy.js';
+import { exportFolder, exportTarget, isPrintableExport, removableMounts, savePath } from './exports.js';
 import { IPC } from './ipc-channels.js';
 import { assignScreens, parseScreenMap } from './screen-map.js';
 import { APP_HOST, APP_ORIGIN, APP_SCHEME, isAppUrl, isBlockedKey, isServiceKey, SCREEN_CSP, screenFileFor } from './security.js';
@@ -70,6 +73,8 @@ function hostArgs(): string[] {
 const windowsByContents = new Map<number, { view: ViewName; window: BrowserWindow }>();
 let tokens = new Map<ViewName, string>();
 let host: Electron.UtilityProcess | null = null;
+/** The host's loopback origin, where service mode's exports are answered. */
+let hostOrigin = '';
 
 function startHost(): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -80,6 +85,7 @@ function startHost(): Promise<void> {
       const ready = HostReady.safeParse(m);
       if (!ready.success) return reject(new Error(`unexpected first message from the host: ${JSON.stringify(m)}`));
       tokens = new Map(ready.data.tokens);
+      hostOrigin = ready.data.origin;
       resolve();
     });
     // The host owns the ledger: if it dies, the screens have nothing true to show. Relaunch,
@@ -96,6 +102,9 @@ function serveScreens(): void {
     try {
       const url = new URL(request.url);
       if (url.host !== APP_HOST) return new Response('not found', { status: 404 });
+      // Service mode's exports are the host's (they need the session's token): fetched from it.
+      const target = hostOrigin ? exportTarget(request.url, hostOrigin, APP_ORIGIN) : null;
+      if (target) return await fetch(target, { redirect: 'error' });
       const file = path.resolve(rendererDir, screenFileFor(url.pathname));
       if (!file.startsWith(rendererDir + path.sep)) return new Response('forbidden', { status: 403 });
       const body = await readFile(file);
@@ -124,6 +133,34 @@ function senderView(event: Electron.IpcMainEvent | Electron.IpcMainInvokeEvent):
   return windowsByContents.get(event.sender.id)?.view ?? null;
 }
 
+/**
+ * Exports a service screen downloads are saved without a dialog (a kiosk has no file manager):
+ * on the first removable medium mounted, else in `<data-dir>/exports/`, never over another file.
+ */
+function saveDownloads(): void {
+  const dataDir = typeof values['data-dir'] === 'string' ? values['data-dir'] : defaultDataDir();
+  session.defaultSession.on('will-download', (_e, item) => {
+    let mounts = '';
+    try {
+      mounts = readFileSync('/proc/mounts', 'utf8');
+    } catch {
+      // Not Linux, or no /proc: the data folder it is.
+    }
+    const folder = exportFolder(dataDir, removableMounts(mounts));
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const file = savePath(folder, item.getFilename(), existsSync);
+    item.setSavePath(file);
+    item.once('done', (_d, state) => console.error(`service export ${state}: ${file}`));
+  });
+}
+
+/** The printable meters report: a window of its own, printed at once, closed after. */
+function printReport(window: BrowserWindow): void {
+  window.webContents.once('did-finish-load', () => {
+    window.webContents.print({}, () => window.close());
+  });
+}
+
 function wireIpc(): void {
   ipcMain.handle(IPC.launch, (event) => {
     const view = senderView(event);
@@ -147,7 +184,12 @@ function lockDown(window: BrowserWindow): void {
   contents.on('will-redirect', (e, url) => {
     if (!isAppUrl(url)) e.preventDefault();
   });
-  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  // Only the printable meters report may open a window (no script in it; it prints and closes).
+  contents.setWindowOpenHandler(({ url }) =>
+    isPrintableExport(url, APP_ORIGIN)
+      ? { action: 'allow', overrideBrowserWindowOptions: { autoHideMenuBar: true, webPreferences: { sandbox: true, contextIsolation: true, nodeIntegration: false, javascript: false } } }
+      : { action: 'deny' });
+  contents.on('did-create-window', (child) => printReport(child));
   contents.on('before-input-event', (e, input) => {
     if (isServiceKey(input)) {
       e.preventDefault();
@@ -227,6 +269,7 @@ app.whenReady().then(async () => {
   Menu.setApplicationMenu(null);
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   serveScreens();
+  saveDownloads();
   wireIpc();
   await startHost();
   openWindows();

@@ -4,6 +4,7 @@
 // power-up/sync sequence and resolves whatever was in flight.
 import { backoffDelay, realClock, sleep, type Clock } from './clock.js';
 import type { BytePort, PortOpener } from './transport/byte-port.js';
+import type { FrameTap } from './wire-frame.js';
 
 export class LinkLostError extends Error {
   constructor(message = 'link lost') {
@@ -129,9 +130,14 @@ export class FrameChannel<F> {
     readonly port: BytePort,
     private readonly parse: (bytes: Uint8Array) => F[],
     private readonly clock: Clock,
+    /** Sees every frame written and every valid frame parsed (a diagnostic trace); never alters them. */
+    private readonly tap?: FrameTap<F>,
   ) {
     this.offData = port.onData((b) => {
-      for (const f of this.parse(b)) this.queue.push(f);
+      for (const f of this.parse(b)) {
+        this.observe(() => this.tap?.rx(f));
+        this.queue.push(f);
+      }
       this.flush();
     });
     this.offClose = port.onClose((e) => {
@@ -181,6 +187,16 @@ export class FrameChannel<F> {
       await this.port.write(bytes);
     } catch (e) {
       throw new LinkLostError(e instanceof Error ? e.message : String(e));
+    }
+    this.observe(() => this.tap?.tx(bytes));
+  }
+
+  /** A trace's bug must never stop the device's loop. */
+  private observe(f: () => void): void {
+    try {
+      f();
+    } catch {
+      // The trace misses one frame; the device goes on.
     }
   }
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { ViewName } from '../protocol/index.js';
@@ -33,7 +34,7 @@ import { onBillAcceptorEvent, onShoeEvent, onUpstreamSignal } from './tilts/tilt
 import { SOFTWARE_VERSION } from './version.js';
 import { AccountStore } from './service/accounts.js';
 import { LiveServiceBackend } from './service/live-backend.js';
-import { programHash } from './service/program-hash.js';
+import { programLayout, programManifest, type ProgramLayout, type ProgramManifest } from './service/program-hash.js';
 import { ServiceHost } from './service/service-host.js';
 
 export interface HostOptions {
@@ -112,10 +113,16 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     power.stop();
   };
   try {
-    // Every start is a power reset on the meters; an unclean one (kill, power cut) says so.
+    // Every start is a power reset on the meters; an unclean one (kill, power cut) says so. It
+    // names the program that started: the hash of the files running, with a per-file manifest
+    // kept beside the ledger so a mismatch can be traced to a file.
     const clean = power.start();
     syncEvents.clean = clean;
-    ledger.append({ type: 'power.reset', payload: { clean, softwareVersion: SOFTWARE_VERSION } });
+    const layout = programLayout(import.meta.dirname);
+    const manifest = await programManifest(layout);
+    writeManifest(dataDir, manifest);
+    ledger.append({ type: 'power.reset', payload: { clean, softwareVersion: SOFTWARE_VERSION, programHash: manifest.hash, programMode: manifest.mode, programFiles: manifest.files.length } });
+    log.info({ programHash: manifest.hash, mode: manifest.mode, files: manifest.files.length }, 'program files hashed');
     if (!clean) log.warn('the previous run did not stop cleanly (power cut or kill)');
     if (options.upstream ?? config.upstream) {
       options = { ...options, upstream: options.upstream ?? config.upstream };
@@ -129,7 +136,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         onAlarm: (alarm) => log.error({ alarm }, 'upstream sync alarm'),
       });
     }
-    return await serve(options, { log, config, terminalId, ledger, sync, release, syncEvents });
+    return await serve(options, { log, config, terminalId, ledger, sync, release, syncEvents, layout, manifest });
   } catch (e) {
     await release();
     throw e;
@@ -144,9 +151,21 @@ interface Opened {
   sync: SyncClient | null;
   release: () => Promise<void>;
   syncEvents: { stopNewBets: (stop: boolean) => void; clean: boolean };
+  layout: ProgramLayout;
+  manifest: ProgramManifest;
 }
 
-async function serve(options: HostOptions, { log, config, terminalId, ledger, sync, release, syncEvents }: Opened): Promise<RunningHost> {
+/** The start's per-file manifest, for tracing a different hash to the file (`npm run service -- program-hash --compare`). */
+export const MANIFEST_FILE = 'program-manifest.json';
+
+function writeManifest(dataDir: string, manifest: ProgramManifest): void {
+  const file = path.join(dataDir, MANIFEST_FILE);
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(manifest, null, 1), { mode: 0o600 });
+  renameSync(tmp, file);
+}
+
+async function serve(options: HostOptions, { log, config, terminalId, ledger, sync, release, syncEvents, layout, manifest }: Opened): Promise<RunningHost> {
   const dataDir = path.resolve(options.dataDir);
   const host = new TableHost(config, SOFTWARE_VERSION, (station) => ledger.credit(station));
   // Faults outlive a restart: the journal's open ones are current again before any device speaks.
@@ -181,12 +200,9 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   onUpstreamSignal(tilts, sync?.status().stopNewBets ?? false, 'unsynced ledger entries beyond the offline limit');
   // After a kill the screens still open reconnect with their tokens and resynchronise from a snapshot.
   const tokens = LaunchTokens.forLaunch(host.views(), path.join(dataDir, 'launch-tokens.json'), !syncEvents.clean);
-  // The program files are hashed once at start; service mode shows it and recomputes on demand.
-  const programRoot = path.resolve(import.meta.dirname, '..');
-  const startHash = await programHash(programRoot);
-  log.info({ programHash: startHash.hash, files: startHash.files }, 'program files hashed');
+  // The program files were hashed at start (journalled in power.reset); service mode shows it and recomputes on demand.
   const serviceBackend = new LiveServiceBackend({
-    config, ledger, rounds, billAcceptors, shoe, sync, floor, log, softwareVersion: SOFTWARE_VERSION, programRoot, programHashAtStart: startHash.hash,
+    config, ledger, rounds, billAcceptors, shoe, sync, floor, log, softwareVersion: SOFTWARE_VERSION, program: { layout, atStart: manifest },
     ...(options.service?.testTimeoutMs !== undefined ? { testTimeoutMs: options.service.testTimeoutMs } : {}),
   });
   const service = new ServiceHost({
@@ -201,6 +217,8 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const openSession = (transport: ScreenTransport) => new ScreenSession(host, tokens, transport, log);
 
   const simToken = options.simControls ? randomBytes(24).toString('base64url') : null;
+  // Created once the devices are open (below); the sim controls reach it through this.
+  let simDealer: SimDealer | null = null;
   const server = await listenRemembering(dataDir, options.port ?? 0, !syncEvents.clean, (port) => createHttpServer(
     {
       openSession,
@@ -215,10 +233,15 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
                 sim.insertNote(note);
                 return null;
               },
+              unreadableNext: () => {
+                if (!simDealer) return 'no simulated dealer at this table';
+                simDealer.unreadableNext();
+                return null;
+              },
             },
           }
         : {}),
-      serviceExport: (token, kind, roundId) => service.exportFile(token, kind, roundId),
+      serviceExport: (token, kind, roundId, language) => service.exportFile(token, kind, roundId, language),
       rendererDir: options.rendererDir,
       health: () => ({
         tableId: config.tableId,
@@ -253,8 +276,8 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   }
   shoe.start();
   const dealer = options.simulatedDealer ?? { dealMs: 800 };
-  const stopDealer =
-    shoe.simulator() && dealer !== false ? new SimDealer(rounds, shoe, timers, log, dealer.dealMs, options.roundScript?.cards).start() : () => undefined;
+  simDealer = shoe.simulator() && dealer !== false ? new SimDealer(rounds, shoe, timers, log, dealer.dealMs, options.roundScript?.cards) : null;
+  const stopDealer = simDealer ? simDealer.start() : () => undefined;
   const autoplay = options.autoplay
     ? new Autoplay({
         config,

@@ -117,7 +117,13 @@ export const PAYLOADS = {
   'door.open': z.strictObject({ door: z.string().min(1).max(32), station: station.optional() }),
   'door.close': z.strictObject({ door: z.string().min(1).max(32), station: station.optional() }),
   /** Journalled at every start: the previous run ended (cleanly or not). */
-  'power.reset': z.strictObject({ clean: z.boolean(), softwareVersion: z.string().max(64), detail: text.optional() }),
+  'power.reset': z.strictObject({
+    clean: z.boolean(), softwareVersion: z.string().max(64), detail: text.optional(),
+    /** The program hash of the files this run started from (host/service/program-hash.ts), how they run, how many. */
+    programHash: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+    programMode: z.enum(['tsx', 'electron']).optional(),
+    programFiles: z.number().int().nonnegative().optional(),
+  }),
   'config.change': z.strictObject({
     ...authorisation, key: z.string().min(1).max(128), before: z.unknown(), after: z.unknown(),
     /** The second person who confirmed the change (two-person rule, issue 9). */
@@ -178,12 +184,25 @@ export const PAYLOADS = {
   // never touches accounting. `staff` is the badge number, `who` the account's name.
   /** A person signed in to service mode. */
   'service.enter': z.strictObject({ who, staff: z.string().min(1).max(16), role: z.enum(['technician', 'supervisor', 'auditor']) }),
-  /** A service session ended: signed out, idle timeout, screen gone, host stopping. */
-  'service.exit': z.strictObject({ who, staff: z.string().min(1).max(16), reason: z.enum(['sign-out', 'idle', 'disconnect', 'host-stop']) }),
+  /**
+   * A service session ended: signed out, idle timeout, screen gone, host stopping, or — journalled
+   * at the next start — the host was killed or lost power with the session open. `enterSeq`
+   * names the session's `service.enter` (absent on entries of earlier versions).
+   */
+  'service.exit': z.strictObject({
+    who, staff: z.string().min(1).max(16), reason: z.enum(['sign-out', 'idle', 'disconnect', 'host-stop', 'power-loss']),
+    enterSeq: z.number().int().positive().optional(),
+  }),
   /** A refused sign-in or confirmation (wrong PIN, locked, unknown staff number). */
-  'service.denied': z.strictObject({ staff: z.string().min(1).max(16), reason: z.enum(['bad-pin', 'locked', 'unknown', 'same-person', 'role']), lockedUntil: z.iso.datetime().optional() }),
-  /** A service account was added (by the first-run set-up or a supervisor). */
-  'service.account': z.strictObject({ by: who, staff: z.string().min(1).max(16), name: who, role: z.enum(['technician', 'supervisor', 'auditor']) }),
+  'service.denied': z.strictObject({ staff: z.string().min(1).max(16), reason: z.enum(['bad-pin', 'locked', 'unknown', 'disabled', 'same-person', 'role']), lockedUntil: z.iso.datetime().optional() }),
+  /**
+   * A service account was added (by the first-run set-up or a supervisor), or a supervisor
+   * disabled, enabled or unlocked it or set its PIN anew (`action`; absent: added).
+   */
+  'service.account': z.strictObject({
+    by: who, staff: z.string().min(1).max(16), name: who, role: z.enum(['technician', 'supervisor', 'auditor']),
+    action: z.enum(['disable', 'enable', 'unlock', 'reset-pin']).optional(),
+  }),
   /** A diagnostic action (test note, test card, enable/disable, reconnect): a test, never money. */
   'service.test': z.strictObject({ who, device: z.string().min(1).max(32), test: z.enum(['note', 'card', 'enable', 'disable', 'reconnect']), result: text }),
   /** Any other service action, with the second person of a two-person action. */

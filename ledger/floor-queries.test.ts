@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { pendingTableHold, serviceDisabledDevices } from './floor-queries.js';
+import { openServiceSessions, pendingTableHold, serviceDisabledDevices } from './floor-queries.js';
 import { billCredit } from './fixtures.js';
 import { Ledger } from './ledger.js';
 
@@ -49,5 +49,20 @@ describe('floor queries', () => {
     test('BA-1', 'note');
     test('BA-3', 'enable');
     assert.deepEqual(serviceDisabledDevices(l), ['BA-1']);
+  });
+
+  it('finds the service sessions entered and never exited, an exit naming its entry or (older ones) its staff', () => {
+    const l = fresh();
+    const enter = (staff: string) => l.append({ type: 'service.enter', payload: { who: `P${staff}`, staff, role: 'technician' } }).entry.seq;
+    const a = enter('1001');
+    const b = enter('1002');
+    const c = enter('1002');
+    l.append({ type: 'service.exit', payload: { who: 'P1002', staff: '1002', reason: 'sign-out', enterSeq: b } });
+    assert.deepEqual(openServiceSessions(l).map((s) => s.seq), [a, c], 'the exit closed its own entry, not the later one of the same staff');
+    // An exit written before exits named their entry closes that staff's latest open session.
+    l.append({ type: 'service.exit', payload: { who: 'P1001', staff: '1001', reason: 'idle' } });
+    assert.deepEqual(openServiceSessions(l), [{ seq: c, who: 'P1002', staff: '1002' }]);
+    l.append({ type: 'service.exit', payload: { who: 'P1002', staff: '1002', reason: 'power-loss', enterSeq: c } });
+    assert.deepEqual(openServiceSessions(l), []);
   });
 });

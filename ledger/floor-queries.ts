@@ -63,6 +63,33 @@ export function configChanges(ledger: Ledger): JournalledConfigChange[] {
   });
 }
 
+export interface OpenServiceSession {
+  /** The `service.enter` entry. */
+  seq: number;
+  who: string;
+  staff: string;
+}
+
+/**
+ * Service sessions entered and never exited: what a kill or a power cut left open. An exit names
+ * its entry (`enterSeq`); an exit of an earlier version without one closes the latest open entry
+ * of the same staff number.
+ */
+export function openServiceSessions(ledger: Ledger): OpenServiceSession[] {
+  const rows = ledger.db.prepare("SELECT seq, type, body FROM journal WHERE type IN ('service.enter', 'service.exit') ORDER BY seq").all() as { seq: number; type: string; body: string }[];
+  const open: OpenServiceSession[] = [];
+  for (const r of rows) {
+    const p = (JSON.parse(r.body) as EntryBody).payload as { who: string; staff: string; enterSeq?: number };
+    if (r.type === 'service.enter') {
+      open.push({ seq: r.seq, who: p.who, staff: p.staff });
+      continue;
+    }
+    const at = p.enterSeq !== undefined ? open.findIndex((o) => o.seq === p.enterSeq) : open.findLastIndex((o) => o.staff === p.staff);
+    if (at >= 0) open.splice(at, 1);
+  }
+  return open;
+}
+
 /**
  * Devices a technician disabled in service mode and did not enable again: the last `service.test`
  * enable/disable of each device decides (only a done action is journalled).

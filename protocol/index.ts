@@ -7,4 +7,5 @@ export * from './utility-messages.js';
 export * from './round.js';
 export * from './refusals.js';
 export * from './service.js';
+export * from './meters.js';
 export * from './screen-extras.js';

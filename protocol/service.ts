@@ -36,7 +36,9 @@ export const ServiceAction = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('config-change'),
     key: z.string().min(1).max(64),
-    value: z.string().min(1).max(200),
+    /** The new value as JSON (the screen's editor builds it; the host validates it before anyone confirms). */
+    value: z.string().min(1).max(1000),
+    /** The regulator's reference, e.g. `DICJ-2026/123`. */
     authorisation: z.string().min(1).max(64),
   }),
   z.strictObject({ kind: z.literal('handpay-confirm'), station: Station, requestTxId: z.string().min(1).max(128) }),
@@ -84,6 +86,8 @@ export const SERVICE_COMMANDS = [
     offset: z.number().int().min(0).max(10_000_000).optional(),
     station: Station.optional(),
     filter: EventFilter.optional(),
+    /** Devices page: the device whose trace and frames are shown (`BA-3`, `shoe`). */
+    device: z.string().min(1).max(32).optional(),
   }),
   z.strictObject({ name: z.literal('service-action'), action: ServiceAction }),
   /** The second person of a two-person action. */
@@ -102,8 +106,12 @@ export const DeviceRow = z.strictObject({
   firmware: Short.optional(),
   serial: Short.optional(),
   lastEvent: Short.nullable(),
+  /** The protocol it speaks (`id003`, `ssp`, `framed`, `ascii`). */
+  protocol: Short.optional(),
   /** The technician's switch (enable/disable in service mode). */
   enabled: z.boolean(),
+  /** False where service mode offers no enable/disable (the shoe: see docs/service-mode.md). */
+  switchable: z.boolean().optional(),
   /**
    * Why the device takes nothing now, when it is inhibited: `service-disable` (the technician) and
    * `tilt:<kind>` for each current fault that stops it. Enabled by the technician and listed here
@@ -114,6 +122,8 @@ export const DeviceRow = z.strictObject({
 export type DeviceRow = z.infer<typeof DeviceRow>;
 
 export const TraceRow = z.strictObject({ ts: Iso, device: Short, event: Text });
+/** A frame on a device's wire: who sent it, its bytes, what they mean, how many times in a row. */
+export const FrameRow = z.strictObject({ ts: Iso, dir: z.enum(['tx', 'rx']), hex: Text, meaning: Text, count: z.number().int().positive() });
 export const SyncRow = z.strictObject({
   state: Short,
   upstream: Short,
@@ -134,6 +144,16 @@ export const TiltRow = z.strictObject({
   station: Station.optional(),
   /** Whether a person may clear it now (its condition has gone). */
   clearable: z.boolean().optional(),
+});
+export const ConfigChangeRow = z.strictObject({
+  seq: z.number().int(),
+  ts: Iso,
+  key: Short,
+  before: Text,
+  after: Text,
+  who: Short,
+  witness: Short.optional(),
+  authorisation: Short,
 });
 export const TableRow = z.strictObject({
   game: Short,
@@ -188,13 +208,29 @@ export const ServicePage = z.discriminatedUnion('page', [
     devices: z.array(DeviceRow).max(16),
     sync: SyncRow.nullable(),
     softwareVersion: Short,
-    programHash: z.strictObject({ atStart: Short, latest: Short.nullable(), latestAt: Iso.nullable() }),
+    programHash: z.strictObject({
+      atStart: Short,
+      latest: Short.nullable(),
+      latestAt: Iso.nullable(),
+      /** Files that differ from the start (`+` added, `-` removed), the first 16. */
+      changed: z.array(Short).max(16).optional(),
+    }),
   }),
-  z.strictObject({ page: z.literal('devices'), devices: z.array(DeviceRow).max(16), trace: z.array(TraceRow).max(60) }),
+  z.strictObject({
+    page: z.literal('devices'),
+    /** The device whose trace is shown; null: every device's events, no frames. */
+    device: Short.nullable(),
+    devices: z.array(DeviceRow).max(16),
+    /** Decoded device events, newest first (the chosen device's only, when one is chosen). */
+    trace: z.array(TraceRow).max(60),
+    /** The chosen device's frames, newest first. */
+    frames: z.array(FrameRow).max(80),
+  }),
   z.strictObject({
     page: z.literal('meters'),
     currency: Short,
-    scopes: z.array(z.strictObject({ scope: Short, meters: z.array(z.strictObject({ name: Short, value: z.number().int() })).max(80) })).max(8),
+    /** `table` and `station:N`; each meter's value is minor units of `currency` (`unit: money`) or a count. */
+    scopes: z.array(z.strictObject({ scope: Short, meters: z.array(z.strictObject({ name: Short, unit: z.enum(['money', 'count']), value: z.number().int() })).max(80) })).max(8),
   }),
   z.strictObject({
     page: z.literal('recall'),
@@ -213,6 +249,14 @@ export const ServicePage = z.discriminatedUnion('page', [
   z.strictObject({
     page: z.literal('config'),
     items: z.array(z.strictObject({ key: Short, value: Text, article: Short.optional(), editable: z.boolean() })).max(128),
+    /** Face values (major units) of the currency's notes: what the denominations editor offers. */
+    notes: z.array(z.number().int().positive()).max(16),
+    /** The bets of the table's game: the rows of the per-bet limits editor. */
+    bets: z.array(Short).max(32),
+    /** Changes journalled and waiting for the round in play to end (they take effect between rounds). */
+    queued: z.array(z.strictObject({ seq: z.number().int(), key: Short, after: Text })).max(16),
+    /** The latest journalled changes, newest first, with the values before and after. */
+    changes: z.array(ConfigChangeRow).max(8),
   }),
   z.strictObject({ page: z.literal('holds'), table: TableRow, closed: z.boolean() }),
   z.strictObject({

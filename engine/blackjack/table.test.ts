@@ -58,4 +58,18 @@ describe('a table from round to round', () => {
     assert.equal(table.phase, 'betting');
     assert.throws(() => table.dealFromShoe(), /no card is expected now \(betting\)/);
   });
+
+  it('a round voided in play ends: the next round starts', () => {
+    const table = new BlackjackTable(resolveRules('macau-2009'));
+    table.shuffled(1, Rng.fromSeed(3));
+    while (table.phase === 'burn') table.dealFromShoe();
+    table.startRound([{ seat: 1, bets: { main: 100 } }]);
+    table.dealFromShoe();
+    assert.equal(table.phase, 'round');
+    assert.throws(() => table.startRound([{ seat: 1, bets: { main: 100 } }]), /a round is in play/);
+    table.voidRound();
+    assert.equal(table.phase, 'betting');
+    const next = table.startRound([{ seat: 2, bets: { main: 100 } }]);
+    assert.equal(next.done, false);
+  });
 });

@@ -110,6 +110,18 @@ export class BlackjackTable {
 
   private finished = new WeakSet<BlackjackRound>();
 
+  /**
+   * The round in play was voided (every bet returned): it is over for the shoe, whose cards stay
+   * out, while the winning streaks and the jackpot pool stay as they were before it.
+   */
+  voidRound(): void {
+    const r = this.round;
+    if (!r || r.done || this.finished.has(r)) return;
+    this.finished.add(r);
+    this.round = undefined;
+    this.shoe.roundEnded();
+  }
+
   private finishRound(): void {
     const r = this.round;
     if (!r || this.finished.has(r)) return;

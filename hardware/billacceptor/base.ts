@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { Emitter, realClock, type Clock } from '../clock.js';
 import { Link } from '../link.js';
 import type { BytePort, PortOpener } from '../transport/byte-port.js';
+import type { WireFrame } from '../wire-frame.js';
 import { NOTE_FACE_VALUES, minorUnits, type Currency } from './notes.js';
 import type { BillAcceptor, BillAcceptorEvent, BillAcceptorOptions, Credit, EscrowDecision, EscrowedNote, Note } from './types.js';
 
@@ -51,6 +52,18 @@ export abstract class BillAcceptorBase implements BillAcceptor {
 
   on(listener: (e: BillAcceptorEvent) => void): () => void {
     return this.events.on(listener);
+  }
+
+  private readonly frameListeners = new Set<(f: WireFrame) => void>();
+
+  /** Every frame on the wire, hex and decoded (service mode's trace). */
+  onFrame(listener: (f: WireFrame) => void): () => void {
+    this.frameListeners.add(listener);
+    return () => this.frameListeners.delete(listener);
+  }
+
+  protected frame(f: WireFrame): void {
+    for (const l of this.frameListeners) l(f);
   }
 
   protected emit(e: BillAcceptorEvent): void {

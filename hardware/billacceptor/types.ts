@@ -3,6 +3,7 @@
 // journal the credit first; see docs/protocols/id003.md and ssp.md for each protocol's credit point.
 import type { Clock } from '../clock.js';
 import type { Currency } from './notes.js';
+import type { WireFrame } from '../wire-frame.js';
 
 export interface Note {
   /** Face value in major units, e.g. 100 for a HK$100 note. */
@@ -29,7 +30,7 @@ export interface Credit {
 }
 
 export type BillAcceptorEvent =
-  | { type: 'connected'; protocol: string; firmware?: string }
+  | { type: 'connected'; protocol: string; firmware?: string; serial?: string }
   | { type: 'escrowed'; note: EscrowedNote }
   | { type: 'stacking'; note: EscrowedNote }
   | ({ type: 'credit' } & Credit)
@@ -89,6 +90,8 @@ export interface BillAcceptor {
   readonly protocol: 'id003' | 'ssp';
   readonly currency: Currency;
   on(listener: (e: BillAcceptorEvent) => void): () => void;
+  /** Every frame on the wire, hex and decoded; nothing is kept by the driver. */
+  onFrame(listener: (f: WireFrame) => void): () => void;
   /** Begin connecting (idempotent). */
   start(): void;
   enable(): void;

@@ -7,6 +7,8 @@ import type { BytePort, PortOpener } from '../transport/byte-port.js';
 import { ShoeBase } from './base.js';
 import { parseVendorCard, type CardCode, type Rank, type Suit } from './card-code.js';
 import type { SequencedShoeEvent, ShoeOptions } from './types.js';
+import { asciiBytes } from '../bytes.js';
+import { hex } from '../wire-frame.js';
 
 export const MAX_LINE = 120;
 
@@ -141,7 +143,11 @@ export class AsciiShoe extends ShoeBase {
     const off = port.onData((bytes) => {
       const lines = splitter.push(bytes);
       armStale();
-      for (const line of lines) chain = chain.then(() => this.onLine(line));
+      for (const line of lines) {
+        // The vendor's stream has no frames: each line is one, shown as text.
+        this.frame({ dir: 'rx', hex: hex(asciiBytes(line)), meaning: `line "${line}"` });
+        chain = chain.then(() => this.onLine(line));
+      }
     });
     this.link.markUp();
     this.events.emit({ type: 'connected', protocol: 'ascii' });

@@ -1,6 +1,7 @@
 import { Emitter, realClock, type Clock } from '../clock.js';
 import { Link } from '../link.js';
 import type { BytePort, PortOpener } from '../transport/byte-port.js';
+import type { WireFrame } from '../wire-frame.js';
 import type { SequencedShoeEvent, ShoeDevice, ShoeEvent, ShoeOptions } from './types.js';
 
 /** Link lifecycle and delivery (journal first, then emit) shared by both shoe adapters. */
@@ -32,6 +33,18 @@ export abstract class ShoeBase implements ShoeDevice {
 
   on(listener: (e: ShoeEvent) => void): () => void {
     return this.events.on(listener);
+  }
+
+  private readonly frameListeners = new Set<(f: WireFrame) => void>();
+
+  /** Every frame on the wire, hex and decoded (service mode's trace). */
+  onFrame(listener: (f: WireFrame) => void): () => void {
+    this.frameListeners.add(listener);
+    return () => this.frameListeners.delete(listener);
+  }
+
+  protected frame(f: WireFrame): void {
+    for (const l of this.frameListeners) l(f);
   }
 
   start(): void {

@@ -3,6 +3,7 @@
 // host's onEvent resolved, commands with resend and a heartbeat. Spec: docs/protocols/shoe.md.
 import { FrameChannel, LinkLostError } from '../link.js';
 import type { BytePort, PortOpener } from '../transport/byte-port.js';
+import { shoeRx, shoeTx } from '../wire-frame.js';
 import { ShoeBase } from './base.js';
 import { cardFromWire, type Rank, type Suit } from './card-code.js';
 import { MSG, RESULT, ShoeFrameParser, UNREADABLE_REASONS, encodeShoeFrame, nextSeq, rdU16, rdU32, readText, seqDiff, u16, type ShoeFrame } from './framed.js';
@@ -78,7 +79,10 @@ export class FramedShoe extends ShoeBase {
 
   protected async session(port: BytePort, signal: AbortSignal): Promise<void> {
     const parser = new ShoeFrameParser();
-    const ch = new FrameChannel(port, (b) => parser.push(b), this.clock);
+    const ch = new FrameChannel(port, (b) => parser.push(b), this.clock, {
+      tx: (bytes) => this.frame(shoeTx(bytes)),
+      rx: (f) => this.frame(shoeRx(f, encodeShoeFrame(f.seq, f.type, f.payload))),
+    });
     this.ch = ch;
     let gapRequested: number | null = null;
     try {

@@ -2,6 +2,7 @@
 import type { Clock } from '../clock.js';
 import type { WireFault } from '../billacceptor/sim-controls.js';
 import type { CardCode, Rank, Suit } from './card-code.js';
+import type { WireFrame } from '../wire-frame.js';
 
 export type ShoeEvent =
   | { type: 'connected'; protocol: 'framed' | 'ascii'; serial?: string; firmware?: string }
@@ -58,6 +59,8 @@ export interface ShoeOptions {
 export interface ShoeDevice {
   readonly protocol: 'framed' | 'ascii';
   on(listener: (e: ShoeEvent) => void): () => void;
+  /** Every frame on the wire, hex and decoded; nothing is kept by the driver. */
+  onFrame(listener: (f: WireFrame) => void): () => void;
   start(): void;
   /** Gate closed: the dealer cannot pull a card. False if the shoe cannot do it or refused. */
   lock(): Promise<boolean>;

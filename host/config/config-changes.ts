@@ -103,6 +103,17 @@ export class ConfigChanges {
     return { ok: true, status, seq: r.entry.seq };
   }
 
+  /**
+   * Whether a change would be accepted, without journalling anything: service mode asks before it
+   * makes a second person come and confirm a value that would be refused.
+   */
+  check(key: string, after: unknown): Outcome<{ value: unknown }> {
+    if (!(CHANGEABLE_KEYS as readonly string[]).includes(key)) {
+      return { ok: false, reason: `"${key}" cannot change while the host runs (changeable: ${CHANGEABLE_KEYS.join(', ')}); it needs a new configuration file and a restart` };
+    }
+    return this.validate(key as ChangeableKey, after);
+  }
+
   /** Changes journalled but waiting for the round in play to end. */
   queued(): QueuedChange[] {
     return this.queue.map((q) => ({ ...q }));

@@ -104,7 +104,11 @@ describe('table configuration as data', () => {
       assert.match(JSON.stringify(t.floor.configChanges.change('game', 'baccarat', supervisors)), /restart/);
       assert.match(JSON.stringify(t.floor.configChanges.change('limits', { min: 20_000, max: 5 }, supervisors)), /not valid/);
       assert.match(JSON.stringify(t.floor.configChanges.change('betLimits', { pairs: { min: 1, max: 2 } }, supervisors)), /no pairs bet/);
-      assert.equal([...t.ledger.entries(1)].filter((e) => e.type === 'config.change').length, 0, 'nothing refused was journalled');
+      // The same checks without journalling: service mode asks before calling a second person.
+      assert.match(JSON.stringify(t.floor.configChanges.check('limits', { min: 20_000, max: 5 })), /not valid/);
+      assert.match(JSON.stringify(t.floor.configChanges.check('seats', 6)), /restart/);
+      assert.deepEqual(t.floor.configChanges.check('limits', { min: 20_000, max: 500_000 }), { ok: true, value: { min: 20_000, max: 500_000 } });
+      assert.equal([...t.ledger.entries(1)].filter((e) => e.type === 'config.change').length, 0, 'nothing refused or checked was journalled');
 
       credit(t.ledger, 1, 100_000);
       assert.equal(place(t, 1, 'main', 10_000).ok, true);

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { openBillAcceptor, type OpenedBillAcceptor } from '../../hardware/open.js';
 import type { BillAcceptorEvent, Credit, EscrowDecision, EscrowedNote } from '../../hardware/billacceptor/types.js';
+import type { WireFrame } from '../../hardware/wire-frame.js';
 import { serviceDisabledDevices, type Ledger } from '../../ledger/index.js';
 import type { TableConfig } from '../config/table-config.js';
 import { journalReturn, pendingNoteFor } from '../recovery/escrow.js';
@@ -12,7 +13,11 @@ export interface BillAcceptorStatus {
   spec: string;
   state: 'connecting' | 'ready' | 'disconnected' | 'fault';
   lastEvent: string | null;
+  /** The protocol the station's acceptor speaks (id003, ssp). */
+  protocol: 'id003' | 'ssp';
   firmware?: string;
+  /** The unit's serial number, where its protocol reports one (SSP does; ID-003 has no such request). */
+  serial?: string;
 }
 
 export interface BillAcceptorDeps {
@@ -51,6 +56,13 @@ export class BillAcceptors {
    */
   private readonly inhibitions = new Map<number, Set<InhibitReason>>();
   private readonly listeners = new Set<(station: number, e: BillAcceptorEvent) => void>();
+  private readonly frameListeners = new Set<(station: number, f: WireFrame) => void>();
+
+  /** Every frame on each acceptor's wire (service mode's Devices trace); nothing is kept here. */
+  onFrame(listener: (station: number, f: WireFrame) => void): () => void {
+    this.frameListeners.add(listener);
+    return () => this.frameListeners.delete(listener);
+  }
   /** Stations in service mode's note test: the next note is returned, reported, never credited. */
   private readonly noteTests = new Map<number, (note: EscrowedNote) => void>();
 
@@ -64,7 +76,7 @@ export class BillAcceptors {
     for (const s of config.stations) {
       const device = `BA-${s.station}`;
       if (disabled.has(device)) this.reasons(s.station).add('service-disable');
-      this.status.set(s.station, { station: s.station, device, spec: s.billAcceptor, state: 'connecting', lastEvent: null });
+      this.status.set(s.station, { station: s.station, device, spec: s.billAcceptor, protocol: s.billProtocol, state: 'connecting', lastEvent: null });
       const acceptor = open(s.billAcceptor, {
         protocol: s.billProtocol,
         currency: config.currency,
@@ -76,6 +88,9 @@ export class BillAcceptors {
         onCredit: (credit) => this.credit(s.station, device, credit),
       });
       acceptor.on((e) => this.track(s.station, e));
+      acceptor.onFrame((f) => {
+        for (const l of this.frameListeners) l(s.station, f);
+      });
       this.devices.set(s.station, acceptor);
     }
   }
@@ -199,6 +214,7 @@ export class BillAcceptors {
     if (e.type === 'connected') {
       s.state = 'ready';
       if (e.firmware) s.firmware = e.firmware;
+      if (e.serial) s.serial = e.serial;
     } else if (e.type === 'reconnected' || e.type === 'faultCleared') s.state = 'ready';
     else if (e.type === 'disconnected') s.state = 'disconnected';
     else if (FAULTS.has(e.type)) s.state = 'fault';

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { parseCard } from '../../engine/cards/card.js';
 import { openShoe, type OpenedShoe } from '../../hardware/open.js';
+import type { WireFrame } from '../../hardware/wire-frame.js';
 import type { SequencedShoeEvent, ShoeEvent } from '../../hardware/shoe/types.js';
 import type { RoundController } from '../table/round-controller.js';
 
@@ -71,6 +72,9 @@ export class TableShoe {
     });
     this.device.on((e) => this.track(e));
     this.stopWatching = this.controller.onChange(() => this.syncGate());
+    this.device.onFrame((f) => {
+      for (const l of this.frameListeners) l(f);
+    });
     // A simulated shoe starts loaded, as a dealer would bring a shuffled shoe to an opening table.
     this.device.simulator?.loadShoe({ decks: this.options.decks });
   }
@@ -132,6 +136,14 @@ export class TableShoe {
   /** The simulator behind a `sim` shoe; null for real hardware. */
   simulator(): OpenedShoe['simulator'] | null {
     return this.device?.simulator ?? null;
+  }
+
+  private readonly frameListeners = new Set<(f: WireFrame) => void>();
+
+  /** Every frame on the shoe's wire (service mode's Devices trace); nothing is kept here. */
+  onFrame(listener: (f: WireFrame) => void): () => void {
+    this.frameListeners.add(listener);
+    return () => this.frameListeners.delete(listener);
   }
 
   /** Every decoded shoe event, for service mode's live trace. */

@@ -20,6 +20,13 @@ export class SimDealer {
   private readonly rng = Rng.fromSeed(0x5d);
   /** Scripted cards dealt so far (a test's round script: the first round's cards, in order). */
   private scripted = 0;
+  /** The next card pulled reads as unreadable (sim controls): a card hold to resolve in service mode. */
+  private unreadable = false;
+
+  /** Sim controls: the next card the table asks for cannot be read (the shoe reports it unreadable). */
+  unreadableNext(): void {
+    this.unreadable = true;
+  }
 
   constructor(
     private readonly controller: RoundController,
@@ -71,6 +78,10 @@ export class SimDealer {
         this.log.info('simulated dealer: new shoe');
         sim.loadShoe();
         this.loaded = this.shoe.loadsHandled + 1;
+      } else if (this.unreadable) {
+        this.unreadable = false;
+        sim.drawUnreadable();
+        this.drawn = this.shoe.cardsHandled + 1;
       } else if (this.draw(sim) !== null) {
         this.drawn = this.shoe.cardsHandled + 1;
       } else {

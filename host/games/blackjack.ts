@@ -70,6 +70,10 @@ export class BlackjackGame implements LiveGame {
     this.table.shuffled(1);
   }
 
+  voidRound(): void {
+    this.table.voidRound();
+  }
+
   newShoe(): void {
     if (this.table.phase !== 'round') this.table.shuffled(1);
   }

@@ -41,8 +41,8 @@ export class ScreenSession {
     private readonly transport: ScreenTransport,
     private readonly log: Logger,
   ) {
-    this.unlisten = host.onChange((view) => {
-      if (this.subscribed.has(view)) this.sendSnapshot(view);
+    this.unlisten = host.onChange((view, conn) => {
+      if (this.subscribed.has(view) && (conn === undefined || conn === this.id)) this.sendSnapshot(view);
     });
   }
 
@@ -63,7 +63,7 @@ export class ScreenSession {
     if (this.closed) return;
     this.closed = true;
     this.unlisten();
-    for (const view of this.subscribed) this.host.screenClosed(view);
+    for (const view of this.subscribed) this.host.screenClosed(view, this.id);
     this.log.info({ session: this.id, view: this.granted }, 'screen disconnected');
   }
 
@@ -89,19 +89,20 @@ export class ScreenSession {
         return this.refuse(protocolError('forbidden-view', `this screen may not subscribe to ${m.view}`, { ref: m.id, view: m.view }));
       }
       this.subscribed.add(m.view);
+      this.host.screenOpened(m.view, this.id);
       return this.sendSnapshot(m.view);
     }
 
     if (!this.subscribed.has(m.view)) {
       return this.refuse(protocolError('not-subscribed', `command for ${m.view} before subscribing`, { ref: m.id, view: m.view }));
     }
-    const result = this.host.apply(m.view, m.version, m.command);
+    const result = this.host.apply(m.view, m.version, m.command, this.id);
     if (!result.ok) return this.refuse({ ...result.error, ref: m.id });
     this.send({ type: 'ack', ref: m.id, view: m.view, version: result.version });
   }
 
   private sendSnapshot(view: ViewName): void {
-    this.send({ type: 'snapshot', view, version: this.host.version(view), state: this.host.state(view) });
+    this.send({ type: 'snapshot', view, version: this.host.version(view, this.id), state: this.host.state(view, this.id) });
   }
 
   private refuse(error: ProtocolError, fatal = false): void {

@@ -15,7 +15,8 @@ import type { RoundController } from '../table/round-controller.js';
 import { payTable } from './pay-table.js';
 import type { ScreenExtras } from './screen-extras.js';
 
-export type ViewListener = (view: ViewName) => void;
+/** `conn` names the one connection whose view changed (service mode is per connection); absent: every subscriber. */
+export type ViewListener = (view: ViewName, conn?: string) => void;
 
 export type ApplyResult = { ok: true; version: number } | { ok: false; error: ProtocolError };
 
@@ -24,8 +25,12 @@ export type ApplyResult = { ok: true; version: number } | { ok: false; error: Pr
  * round, the credits and the tilts behind this; the views stay filtered projections of it.
  */
 export class TableHost {
-  private readonly versions = new Map<ViewName, number>();
-  private readonly languages = new Map<ViewName, Language>();
+  // Keyed by view, and for the service view by view and connection (`service#s3`): each service
+  // connection has its own session, so its own snapshot, version and language.
+  private readonly versions = new Map<string, number>();
+  private readonly languages = new Map<string, Language>();
+  /** The connections subscribed to the service view. */
+  private readonly serviceConns = new Set<string>();
   private readonly listeners = new Set<ViewListener>();
 
   /**
@@ -71,12 +76,27 @@ export class TableHost {
   /** Attaches service mode (issue 9): the `/service` view's state and commands are its. */
   attachService(service: ServiceHost): void {
     this.service = service;
-    service.onChange(() => this.refresh('service'));
+    service.onChange((conn) => this.refresh('service', conn));
   }
 
-  /** The service screen's connection closed: its session ends (no sign-in outlives its screen). */
-  screenClosed(view: ViewName): void {
-    if (view === 'service') this.service?.screenGone();
+  /** A connection subscribed to a view: a service connection gets a session of its own. */
+  screenOpened(view: ViewName, conn: string): void {
+    if (view === 'service') this.serviceConns.add(conn);
+  }
+
+  /** A service screen's connection closed: its own session ends (no sign-in outlives its screen), no other. */
+  screenClosed(view: ViewName, conn: string): void {
+    if (view !== 'service') return;
+    this.serviceConns.delete(conn);
+    const k = this.key(view, conn);
+    this.versions.delete(k);
+    this.languages.delete(k);
+    this.shown.delete(k);
+    this.service?.screenGone(conn);
+  }
+
+  private key(view: ViewName, conn?: string): string {
+    return view === 'service' && conn !== undefined ? `service#${conn}` : view;
   }
 
   private pays: PayLine[] | null = null;
@@ -96,8 +116,8 @@ export class TableHost {
     return this.views().includes(view);
   }
 
-  version(view: ViewName): number {
-    return this.versions.get(view) ?? 1;
+  version(view: ViewName, conn?: string): number {
+    return this.versions.get(this.key(view, conn)) ?? 1;
   }
 
   onChange(listener: ViewListener): () => void {
@@ -105,10 +125,13 @@ export class TableHost {
     return () => this.listeners.delete(listener);
   }
 
-  /** The filtered state of one view: a station's snapshot carries only that station's data. */
-  state(view: ViewName): ViewState {
+  /**
+   * The filtered state of one view: a station's snapshot carries only that station's data, a
+   * service connection's only its own session.
+   */
+  state(view: ViewName, conn?: string): ViewState {
     const c = this.config;
-    const language = this.languages.get(view) ?? c.defaultLanguage;
+    const language = this.languages.get(this.key(view, conn)) ?? c.defaultLanguage;
     const station = stationOf(view);
     this.extras?.observe(this.rounds?.view() ?? null);
     if (station !== null) {
@@ -135,7 +158,7 @@ export class TableHost {
       };
     }
     if (view === 'service') {
-      if (this.service) return this.service.state(language);
+      if (this.service && conn !== undefined) return this.service.state(conn, language);
       return { kind: 'service', tableId: c.tableId, softwareVersion: this.softwareVersion, language, signedIn: false };
     }
     return {
@@ -159,8 +182,8 @@ export class TableHost {
   }
 
   /** Applies a command made against `version` of `view`; a stale version is refused. */
-  apply(view: ViewName, version: number, command: CommandBody): ApplyResult {
-    const current = this.version(view);
+  apply(view: ViewName, version: number, command: CommandBody, conn?: string): ApplyResult {
+    const current = this.version(view, conn);
     if (version !== current) {
       return {
         ok: false,
@@ -171,19 +194,19 @@ export class TableHost {
       };
     }
     if (command.name === 'set-language') {
-      this.languages.set(view, command.language);
-      this.refresh(view);
-      return { ok: true, version: this.version(view) };
+      this.languages.set(this.key(view, conn), command.language);
+      this.refresh(view, conn);
+      return { ok: true, version: this.version(view, conn) };
     }
-    if (view === 'service' && this.service && command.name.startsWith('service-')) {
-      const r = this.service.apply(command);
+    if (view === 'service' && this.service && conn !== undefined && command.name.startsWith('service-')) {
+      const r = this.service.apply(conn, command);
       if (!r.ok) {
         return {
           ok: false,
-          error: { ...protocolError('rejected', r.detail, { view, currentVersion: this.version(view) }), messageKey: `service.refused.${r.reason}` },
+          error: { ...protocolError('rejected', r.detail, { view, currentVersion: this.version(view, conn) }), messageKey: `service.refused.${r.reason}` },
         };
       }
-      return { ok: true, version: this.version(view) };
+      return { ok: true, version: this.version(view, conn) };
     }
     const station = stationOf(view);
     if (station === null || !this.rounds) {
@@ -220,19 +243,25 @@ export class TableHost {
     if (this.hasView(view)) this.refresh(view);
   }
 
-  private readonly shown = new Map<ViewName, string>();
+  private readonly shown = new Map<string, string>();
 
-  private refresh(view: ViewName): void {
-    const json = JSON.stringify(this.state(view));
-    if (this.shown.get(view) === json) return;
-    this.shown.set(view, json);
-    this.bump(view);
+  /** Without `conn`, the service view refreshes for every connection subscribed to it. */
+  private refresh(view: ViewName, conn?: string): void {
+    if (view === 'service') {
+      if (conn === undefined) for (const c of this.serviceConns) this.refreshOne(view, c);
+      else if (this.serviceConns.has(conn)) this.refreshOne(view, conn);
+      return;
+    }
+    this.refreshOne(view);
   }
 
-  private bump(view: ViewName): number {
-    const next = this.version(view) + 1;
-    this.versions.set(view, next);
-    for (const l of this.listeners) l(view);
-    return next;
+  private refreshOne(view: ViewName, conn?: string): void {
+    const key = this.key(view, conn);
+    const json = JSON.stringify(this.state(view, conn));
+    if (this.shown.get(key) === json) return;
+    this.shown.set(key, json);
+    const next = this.version(view, conn) + 1;
+    this.versions.set(key, next);
+    for (const l of this.listeners) l(view, conn);
   }
 }

@@ -3,7 +3,9 @@ import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { LogController, type FastifyReply } from 'fastify';
 import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
-import { MAX_MESSAGE_BYTES } from '../../protocol/index.js';
+import { Language, MAX_MESSAGE_BYTES } from '../../protocol/index.js';
+
+export type ServiceExportKind = 'meters.csv' | 'meters.json' | 'meters.html' | 'evidence';
 import type { ScreenSession, ScreenTransport } from '../screens/screen-session.js';
 import { allowedHosts, screenCsp } from './security-headers.js';
 
@@ -17,12 +19,17 @@ export interface HttpServerDeps {
    * Simulated mode's control channel for tests and demos (`--sim-controls`): insert a note at a
    * simulated acceptor. Absent unless asked for; needs its own token; loopback only, like all.
    */
-  simControls?: { token: string; insertNote(station: number, note: number): string | null };
+  simControls?: {
+    token: string;
+    insertNote(station: number, note: number): string | null;
+    /** The next card the simulated dealer pulls reads as unreadable; null, or why not. */
+    unreadableNext(): string | null;
+  };
   /**
    * Service mode's exports (meters CSV/JSON, a round's evidence bundle), answered only for the
    * export token of the signed-in service session (`?t=`); null refuses.
    */
-  serviceExport?: (token: string, kind: 'meters.csv' | 'meters.json' | 'evidence', roundId?: string) => { contentType: string; filename: string; body: string } | null;
+  serviceExport?: (token: string, kind: ServiceExportKind, roundId?: string, language?: Language) => { contentType: string; filename: string; body: string; inline?: boolean } | null;
 }
 
 /** Paths that serve the screen page; the page reads its view from the path. */
@@ -62,24 +69,34 @@ export async function createHttpServer(
       const refused = sim.insertNote(station, note);
       return refused ? reply.code(409).send({ error: refused }) : { ok: true };
     });
+    app.post('/sim/unreadable-next', async (req, reply) => {
+      if (req.headers['x-sim-token'] !== sim.token) return reply.code(401).send({ error: 'sim token required' });
+      const refused = sim.unreadableNext();
+      return refused ? reply.code(409).send({ error: refused }) : { ok: true };
+    });
   }
 
   const serviceExport = deps.serviceExport;
   if (serviceExport) {
-    const answer = (kind: 'meters.csv' | 'meters.json' | 'evidence') =>
+    const answer = (kind: ServiceExportKind) =>
       async (req: { query: unknown; params: unknown }, reply: FastifyReply) => {
-        const token = (req.query as { t?: unknown }).t;
+        const query = req.query as { t?: unknown; lang?: unknown };
         const roundId = (req.params as { roundId?: string }).roundId;
-        const file = typeof token === 'string' ? serviceExport(token, kind, roundId) : null;
+        const language = Language.safeParse(query.lang);
+        const file = typeof query.t === 'string' ? serviceExport(query.t, kind, roundId, language.success ? language.data : undefined) : null;
         if (!file) return reply.code(403).send({ error: 'sign in to service mode to export' });
-        return reply
+        const name = file.filename.replace(/[^\w.-]/g, '_');
+        reply
           .header('Content-Type', file.contentType)
-          .header('Content-Disposition', `attachment; filename="${file.filename.replace(/[^\w.-]/g, '_')}"`)
-          .header('Cache-Control', 'no-store')
-          .send(file.body);
+          .header('Content-Disposition', `${file.inline ? 'inline' : 'attachment'}; filename="${name}"`)
+          .header('Cache-Control', 'no-store');
+        // The printable report is a page of its own: styles inline, no script, nothing loaded.
+        if (file.inline) reply.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; font-src 'self'");
+        return reply.send(file.body);
       };
     app.get('/service/export/meters.csv', answer('meters.csv'));
     app.get('/service/export/meters.json', answer('meters.json'));
+    app.get('/service/export/meters.html', answer('meters.html'));
     app.get('/service/export/evidence/:roundId', answer('evidence'));
   }
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -79,5 +79,60 @@ describe('service accounts', () => {
     const s = store();
     await s.add({ name: 'Ana', role: 'supervisor', pin: '482915' }, null);
     assert.deepEqual(await s.check('9999', '482915'), { ok: false, reason: 'unknown' });
+  });
+
+  it('a supervisor disables, enables, unlocks and resets the PIN of an account; each waits to be journalled once', async () => {
+    let now = 1_000_000;
+    const s = store(() => now);
+    const ana = { staff: '1001', pin: '482915' };
+    await s.add({ name: 'Ana', role: 'supervisor', pin: ana.pin }, null);
+    await s.add({ name: 'Bo', role: 'technician', pin: '739164' }, ana);
+    await assert.rejects(s.manage('1002', 'disable', { staff: '1002', pin: '739164' }), /only a supervisor/);
+    await assert.rejects(s.manage('1001', 'disable', ana), /not disable their own account/);
+    await assert.rejects(s.manage('9999', 'unlock', ana), /no account with staff number 9999/);
+    await s.manage('1002', 'disable', ana);
+    assert.deepEqual(await s.check('1002', '739164').then((r) => !r.ok && r.reason), 'disabled', 'the right PIN does not open a disabled account');
+    await s.manage('1002', 'enable', ana);
+    assert.equal((await s.check('1002', '739164')).ok, true);
+    for (const pin of ['000001', '000002', '000003']) await s.check('1002', pin);
+    assert.equal((await s.check('1002', '739164')).ok, false, 'locked');
+    await s.manage('1002', 'unlock', ana);
+    assert.equal((await s.check('1002', '739164')).ok, true, 'unlocked before the lock ran out');
+    await assert.rejects(s.manage('1002', 'reset-pin', ana, '1111'), /not one digit repeated/);
+    await s.manage('1002', 'reset-pin', ana, '305728');
+    assert.equal((await s.check('1002', '739164')).ok, false, 'the old PIN no longer opens');
+    assert.equal((await s.check('1002', '305728')).ok, true);
+    now += 1;
+    const journalled: string[] = [];
+    const journal = (a: { staff: string }, done?: { action: string; by: string }) => {
+      journalled.push(`${a.staff}:${done ? `${done.action} by ${done.by}` : 'added'}`);
+      return journalled.length;
+    };
+    s.journalNew(journal);
+    assert.deepEqual(journalled, ['1001:added', '1002:added', '1002:disable by Ana (1001)', '1002:enable by Ana (1001)', '1002:unlock by Ana (1001)', '1002:reset-pin by Ana (1001)']);
+    s.journalNew(journal);
+    assert.equal(journalled.length, 6, 'nothing is journalled twice');
+  });
+
+  it('a disabled supervisor authorises nothing', async () => {
+    const s = store();
+    const ana = { staff: '1001', pin: '482915' };
+    await s.add({ name: 'Ana', role: 'supervisor', pin: ana.pin }, null);
+    await s.add({ name: 'Di', role: 'supervisor', pin: '305728' }, ana);
+    await s.manage('1002', 'disable', ana);
+    await assert.rejects(s.manage('1001', 'disable', { staff: '1002', pin: '305728' }), /refused: disabled/);
+    await assert.rejects(s.add({ name: 'Ed', role: 'technician', pin: '620481' }, { staff: '1002', pin: '305728' }), /refused: disabled/);
+  });
+
+  it('a lockout recorded while an account is being added is kept (the add writes the file as it is then)', async () => {
+    const s = store();
+    const ana = { staff: '1001', pin: '482915' };
+    await s.add({ name: 'Ana', role: 'supervisor', pin: ana.pin }, null);
+    await s.add({ name: 'Cy', role: 'auditor', pin: '620481' }, ana);
+    // The add hashes its PINs on libuv's pool while Cy's wrong PINs are counted and lock Cy.
+    await Promise.all([s.add({ name: 'Bo', role: 'technician', pin: '739164' }, ana), s.check('1002', '000001'), s.check('1002', '000002'), s.check('1002', '000003')]);
+    assert.ok(s.find('1003'), 'Bo was added');
+    assert.ok(s.find('1002')?.lockedUntil, 'Cy\'s lock was not overwritten by the add');
+    assert.deepEqual(readdirSync(path.dirname(s.file)).filter((f) => f !== 'service-accounts.json'), [], 'no temporary or lock file is left');
   });
 });

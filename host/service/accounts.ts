@@ -1,4 +1,5 @@
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { Pin, ServiceRole, StaffNumber } from '../../protocol/index.js';
@@ -33,6 +34,13 @@ const Account = z.strictObject({
    * ledger while the host runs (one writer), so the host journals new accounts itself.
    */
   journalledSeq: z.number().int().positive().optional(),
+  /** Disabled by a supervisor: refused at sign-in and as a second person until enabled again. */
+  disabled: z.boolean().optional(),
+  /**
+   * What a supervisor did to this account on the command line since the host last journalled it
+   * (`service.account` with its action, at the host's next start or sign-in); then emptied.
+   */
+  unjournalled: z.array(z.strictObject({ action: z.enum(['disable', 'enable', 'unlock', 'reset-pin']), by: z.string().min(1).max(128), at: z.string() })).max(64).optional(),
 });
 export type Account = z.infer<typeof Account>;
 
@@ -49,12 +57,30 @@ export const DEFAULT_LOCKOUT: LockoutPolicy = { maxFailures: 5, lockMs: 15 * 60_
 
 export type CheckResult =
   | { ok: true; account: Account }
-  | { ok: false; reason: 'unknown' | 'bad-pin' | 'locked'; lockedUntil?: string; account?: Account };
+  | { ok: false; reason: 'unknown' | 'bad-pin' | 'locked' | 'disabled'; lockedUntil?: string; account?: Account };
+
+/** What a supervisor may do to an account on the command line. */
+export type AccountAction = 'disable' | 'enable' | 'unlock' | 'reset-pin';
+
+/** Waits without returning to the event loop: the accounts file is read, changed and written in one go. */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
 
 export class AccountError extends Error {}
 
 /** A dummy hash to spend the same time on an unknown staff number as on a known one. */
 let decoy: Promise<PinHash> | null = null;
+
+const label = (a: Account) => `${a.name} (${a.staff})`;
+
+/** A new PIN: 4 to 12 digits, not one digit repeated nor a run. */
+function checkNewPin(pin: string): void {
+  if (!Pin.safeParse(pin).success) throw new AccountError('a PIN is 4 to 12 digits');
+  if (/^(\d)\1+$/.test(pin) || '0123456789012'.includes(pin) || '9876543210987'.includes(pin)) {
+    throw new AccountError('choose a PIN that is not one digit repeated or a run of digits');
+  }
+}
 
 export class AccountStore {
   readonly file: string;
@@ -80,43 +106,75 @@ export class AccountStore {
 
   /**
    * Adds an account. The first must be a supervisor (nobody else could authorise the next ones);
-   * later ones need a supervisor's PIN, checked here with the lockout rules.
+   * later ones need a supervisor's PIN, checked here with the lockout rules. The slow parts (the
+   * supervisor's PIN, hashing the new PIN) come first; the file is then read, changed and written
+   * in one synchronous step under the file lock, so a lockout recorded meanwhile, by the host or
+   * another command, is never lost.
    */
   async add(input: { name: string; role: Account['role']; pin: string; staff?: string }, authorisedBy: { staff: string; pin: string } | null): Promise<Account> {
-    const pin = Pin.safeParse(input.pin);
-    if (!pin.success) throw new AccountError('a PIN is 4 to 12 digits');
-    if (/^(\d)\1+$/.test(input.pin) || '0123456789012'.includes(input.pin) || '9876543210987'.includes(input.pin)) {
-      throw new AccountError('choose a PIN that is not one digit repeated or a run of digits');
-    }
-    const accounts = this.list();
+    checkNewPin(input.pin);
     let by = 'first-run set-up';
-    if (accounts.length === 0) {
+    if (this.list().length === 0) {
       if (input.role !== 'supervisor') throw new AccountError('the first account must be a supervisor');
       if (authorisedBy) throw new AccountError('there are no accounts yet: the first supervisor needs no authorisation');
     } else {
       if (!authorisedBy) throw new AccountError('adding an account needs an existing supervisor (--by STAFF and their PIN)');
-      const check = await this.check(authorisedBy.staff, authorisedBy.pin);
-      if (!check.ok) throw new AccountError(`the authorising supervisor was refused: ${check.reason}`);
-      if (check.account.role !== 'supervisor') throw new AccountError('only a supervisor may add accounts');
-      by = `${check.account.name} (${check.account.staff})`;
+      by = label(await this.supervisor(authorisedBy));
     }
-    const current = this.list();
-    if (current.some((a) => a.name === input.name)) throw new AccountError(`an account named ${input.name} exists`);
-    const staff = input.staff ?? String(1000 + current.length + 1);
-    if (!StaffNumber.safeParse(staff).success) throw new AccountError('a staff number is 3 to 8 digits');
-    if (current.some((a) => a.staff === staff)) throw new AccountError(`staff number ${staff} is taken`);
-    const account: Account = {
-      staff,
-      name: input.name,
-      role: input.role,
-      pin: await hashPin(input.pin, this.scrypt),
-      createdAt: new Date(this.now()).toISOString(),
-      createdBy: by,
-      failures: 0,
-      lockedUntil: null,
-    };
-    this.write([...current, account]);
-    return account;
+    const pin = await hashPin(input.pin, this.scrypt);
+    return this.change((current) => {
+      // Checked again on the fresh file: it may have changed while the PINs were hashed.
+      if (by === 'first-run set-up' && current.length > 0) throw new AccountError('an account was added meanwhile: the first supervisor needs no authorisation only on an empty file');
+      if (current.some((a) => a.name === input.name)) throw new AccountError(`an account named ${input.name} exists`);
+      const staff = input.staff ?? String(1000 + current.length + 1);
+      if (!StaffNumber.safeParse(staff).success) throw new AccountError('a staff number is 3 to 8 digits');
+      if (current.some((a) => a.staff === staff)) throw new AccountError(`staff number ${staff} is taken`);
+      const account: Account = { staff, name: input.name, role: input.role, pin, createdAt: new Date(this.now()).toISOString(), createdBy: by, failures: 0, lockedUntil: null };
+      return { accounts: [...current, account], result: account };
+    });
+  }
+
+  /**
+   * A supervisor disables or enables an account, lifts its lock, or sets a new PIN. The
+   * supervisor's PIN is checked with the lockout rules (a disabled supervisor authorises nothing);
+   * a supervisor may not disable their own account, so one enabled supervisor always remains. Recorded
+   * in the account for the host to journal (`service.account` with the action).
+   */
+  async manage(staff: string, action: AccountAction, authorisedBy: { staff: string; pin: string }, newPin?: string): Promise<Account> {
+    if (action === 'reset-pin') {
+      if (newPin === undefined) throw new AccountError('reset-pin needs the new PIN');
+      checkNewPin(newPin);
+    }
+    if (!this.find(staff)) throw new AccountError(`no account with staff number ${staff}`);
+    const sup = await this.supervisor(authorisedBy);
+    const pin = action === 'reset-pin' && newPin !== undefined ? await hashPin(newPin, this.scrypt) : null;
+    return this.change((current) => {
+      const a = current.find((x) => x.staff === staff);
+      if (!a) throw new AccountError(`no account with staff number ${staff}`);
+      if (action === 'disable') {
+        // The acting supervisor stays enabled, so a supervisor is always left to undo it.
+        if (a.staff === sup.staff) throw new AccountError('a supervisor may not disable their own account');
+      }
+      const changed: Account = {
+        ...a,
+        ...(action === 'disable' ? { disabled: true } : {}),
+        ...(action === 'enable' ? { disabled: false } : {}),
+        // A new PIN or an unlock starts a new series of tries.
+        ...(action === 'unlock' || action === 'reset-pin' ? { failures: 0, lockedUntil: null } : {}),
+        ...(pin ? { pin } : {}),
+        unjournalled: [...(a.unjournalled ?? []), { action, by: label(sup), at: new Date(this.now()).toISOString() }],
+      };
+      if (changed.disabled === false) delete changed.disabled;
+      return { accounts: current.map((x) => (x.staff === staff ? changed : x)), result: changed };
+    });
+  }
+
+  /** The authorising supervisor, checked with the lockout rules (a wrong PIN counts against them). */
+  private async supervisor(by: { staff: string; pin: string }): Promise<Account> {
+    const check = await this.check(by.staff, by.pin);
+    if (!check.ok) throw new AccountError(`the authorising supervisor was refused: ${check.reason}`);
+    if (check.account.role !== 'supervisor') throw new AccountError('only a supervisor may do this');
+    return check.account;
   }
 
   /** Checks a PIN; counts failures, locks after `maxFailures` in a row, resets on success. */
@@ -130,37 +188,100 @@ export class AccountStore {
     if (account.lockedUntil && Date.parse(account.lockedUntil) > this.now()) {
       return { ok: false, reason: 'locked', lockedUntil: account.lockedUntil, account };
     }
+    if (account.disabled) {
+      // The same scrypt time as any other answer: a disabled account is not told apart by timing.
+      await verifyPin(pin, account.pin);
+      return { ok: false, reason: 'disabled', account };
+    }
     const good = await verifyPin(pin, account.pin);
-    // Re-read: another check may have finished while this one hashed.
-    const fresh = this.find(staff) ?? account;
-    if (good) {
-      this.update({ ...fresh, failures: 0, lockedUntil: null });
-      return { ok: true, account: { ...fresh, failures: 0, lockedUntil: null } };
-    }
-    const failures = fresh.failures + 1;
-    const lockedUntil = failures >= this.policy.maxFailures ? new Date(this.now() + this.policy.lockMs).toISOString() : null;
-    // A lock served resets the count: the next mistake starts a new series.
-    this.update({ ...fresh, failures: lockedUntil ? 0 : failures, lockedUntil });
-    return lockedUntil ? { ok: false, reason: 'locked', lockedUntil, account: fresh } : { ok: false, reason: 'bad-pin', account: fresh };
+    // Counted on the file as it is now: another check or a command may have changed it meanwhile.
+    return this.change<CheckResult>((current) => {
+      const fresh = current.find((a) => a.staff === staff) ?? account;
+      if (good) {
+        const ok = { ...fresh, failures: 0, lockedUntil: null };
+        return { accounts: current.map((a) => (a.staff === staff ? ok : a)), result: { ok: true as const, account: ok } };
+      }
+      const failures = fresh.failures + 1;
+      const lockedUntil = failures >= this.policy.maxFailures ? new Date(this.now() + this.policy.lockMs).toISOString() : null;
+      // A lock served resets the count: the next mistake starts a new series.
+      const counted = { ...fresh, failures: lockedUntil ? 0 : failures, lockedUntil };
+      return {
+        accounts: current.map((a) => (a.staff === staff ? counted : a)),
+        result: lockedUntil ? { ok: false as const, reason: 'locked' as const, lockedUntil, account: fresh } : { ok: false as const, reason: 'bad-pin' as const, account: fresh },
+      };
+    });
   }
 
-  /** Accounts not yet recorded in the ledger; `journal` records one and returns its seq. */
-  journalNew(journal: (a: Account) => number): void {
+  /**
+   * What the ledger does not record yet: accounts added and actions taken on the command line.
+   * `journal` records one (the action absent for an added account) and returns its seq.
+   */
+  journalNew(journal: (a: Account, action?: { action: AccountAction; by: string }) => number): void {
     for (const a of this.list()) {
-      if (a.journalledSeq !== undefined) continue;
-      const seq = journal(a);
-      const fresh = this.find(a.staff);
-      if (fresh) this.update({ ...fresh, journalledSeq: seq });
+      if (a.journalledSeq === undefined) {
+        const seq = journal(a);
+        this.change((current) => ({ accounts: current.map((x) => (x.staff === a.staff ? { ...x, journalledSeq: seq } : x)), result: null }));
+      }
+      for (const done of a.unjournalled ?? []) {
+        journal(a, { action: done.action, by: done.by });
+        // Taken off one by one: an action journalled is never journalled twice.
+        this.change((current) => ({
+          accounts: current.map((x) => {
+            if (x.staff !== a.staff) return x;
+            const rest = (x.unjournalled ?? []).filter((u) => !(u.action === done.action && u.at === done.at && u.by === done.by));
+            const { unjournalled: _gone, ...kept } = x;
+            return rest.length ? { ...kept, unjournalled: rest } : kept;
+          }),
+          result: null,
+        }));
+      }
     }
   }
 
-  private update(account: Account): void {
-    this.write(this.list().map((a) => (a.staff === account.staff ? account : a)));
+  /**
+   * Reads the file, changes it and writes it in one synchronous step under a lock file, so that
+   * neither another await in this process nor the other process (the host, a command) can slip
+   * a write in between and have one of the two changes lost.
+   */
+  private change<T>(f: (current: Account[]) => { accounts: Account[]; result: T }): T {
+    const lock = `${this.file}.lock`;
+    let fd: number | null = null;
+    for (let tries = 0; fd === null; tries++) {
+      try {
+        fd = openSync(lock, 'wx', 0o600);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        // A lock left by a process killed in the middle of a write is old: taken over.
+        const age = (() => {
+          try {
+            return this.now() - statSync(lock).mtimeMs;
+          } catch {
+            return 0;
+          }
+        })();
+        if (age > 10_000 || tries > 400) {
+          try {
+            unlinkSync(lock);
+          } catch {
+            // Someone else took it over first.
+          }
+        } else pause(5);
+      }
+    }
+    try {
+      const { accounts, result } = f(this.list());
+      this.write(accounts);
+      return result;
+    } finally {
+      closeSync(fd);
+      unlinkSync(lock);
+    }
   }
 
   /** Write-then-rename with fsync: a power cut leaves the old file or the new one, never half. */
   private write(accounts: Account[]): void {
-    const tmp = `${this.file}.tmp`;
+    // A name of its own per write: the host and a command never share a half-written file.
+    const tmp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     const fd = openSync(tmp, 'w', 0o600);
     try {
       writeSync(fd, JSON.stringify(AccountsFile.parse({ version: 1, accounts }), null, 1));

@@ -1,19 +1,30 @@
 import { ENTRY_TYPES } from '../../ledger/index.js';
+import { isTiltKind, TILT_KINDS, tiltSpec } from '../tilts/tilt-kinds.js';
 
 export type Severity = 'info' | 'warning' | 'critical';
 
 /**
- * How the event log ranks journal entries. By type only, so the filter is a plain SQL `IN`:
- * critical = money or records changed by authority or a card anomaly; warning = what an
- * attendant should look at; info = ordinary play.
+ * How the event log ranks journal entries: critical = money or records changed by authority or a
+ * card anomaly; warning = what an attendant should look at; info = ordinary play. A fault's raise
+ * and clear take the severity of the fault's kind (a ledger that failed its check is critical, a
+ * closed table is information), so "critical" lists every critical fault.
  */
 const CRITICAL = new Set(['round.void', 'meter.clear', 'misread', 'service.denied']);
 const WARNING = new Set(['bill.return', 'door.open', 'door.close', 'power.reset', 'config.change', 'credit.cancel', 'handpay.request', 'handpay.confirm', 'service.action', 'service.account']);
+export const TILT_TYPES: readonly string[] = ['tilt.raise', 'tilt.clear'];
 
-export function severityOf(type: string): Severity {
+/** `kind` is a fault entry's kind; an unknown kind (a later version's) counts as a warning. */
+export function severityOf(type: string, kind?: string): Severity {
+  if (TILT_TYPES.includes(type)) return kind !== undefined && isTiltKind(kind) ? tiltSpec(kind).severity : 'warning';
   return CRITICAL.has(type) ? 'critical' : WARNING.has(type) ? 'warning' : 'info';
 }
 
+/** The entry types of a severity, fault entries aside (their severity is their kind's). */
 export function typesOfSeverity(severity: Severity): string[] {
-  return ENTRY_TYPES.filter((t) => severityOf(t) === severity);
+  return ENTRY_TYPES.filter((t) => !TILT_TYPES.includes(t) && severityOf(t) === severity);
+}
+
+/** The fault kinds of a severity; fault entries of another kind (unknown ones) rank as warnings. */
+export function tiltKindsOfSeverity(severity: Severity): string[] {
+  return TILT_KINDS.filter((k) => tiltSpec(k).severity === severity);
 }

@@ -1,21 +1,26 @@
 import type { Logger } from 'pino';
-import { canonicalJson, evidenceBundle, type Ledger, type SyncClient } from '../../ledger/index.js';
+import { canonicalJson, evidenceBundle, openServiceSessions, type Ledger, type SyncClient } from '../../ledger/index.js';
 import { parseCard } from '../../engine/cards/card.js';
-import type { DeviceRow, EventFilter, EventRow, RecallRound, ServiceRole } from '../../protocol/index.js';
+import { compareMeters, meterGliName, metersOf, meterUnit, type DeviceRow, type Language, type EventFilter, type EventRow, type RecallRound, type ServiceRole } from '../../protocol/index.js';
+import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
 import { CHANGEABLE_KEYS } from '../config/config-changes.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { BillAcceptors } from '../devices/bill-acceptors.js';
 import type { TableShoe } from '../devices/shoe.js';
 import type { Floor } from '../stations/floor.js';
 import type { RoundController } from '../table/round-controller.js';
-import { severityOf, typesOfSeverity } from './event-severity.js';
+import { severityOf, tiltKindsOfSeverity, typesOfSeverity } from './event-severity.js';
 import { profileItems } from './profile-items.js';
-import { programHash } from './program-hash.js';
+import type { WireFrame } from '../../hardware/wire-frame.js';
+import { FrameTrace } from './frame-trace.js';
+import { metersReport } from './meters-report.js';
+import { manifestDiff, programManifest, type ProgramLayout, type ProgramManifest } from './program-hash.js';
 import {
   notAvailable,
   type AuthorisedBy,
   type BackendResult,
   type ConfigItem,
+  type ConfigPage,
   type MeterScope,
   type PendingHandpay,
   type ServiceBackend,
@@ -35,10 +40,8 @@ export interface LiveBackendDeps {
   floor: Floor;
   log: Logger;
   softwareVersion: string;
-  /** The program's root folder, hashed at start and on demand. */
-  programRoot: string;
-  /** The hash computed at start-up. */
-  programHashAtStart: string;
+  /** The files of the running program and their manifest at start (journalled in power.reset). */
+  program: { layout: ProgramLayout; atStart: ProgramManifest };
   /** How long a note or card test waits for the technician (ms). */
   testTimeoutMs?: number;
   now?: () => number;
@@ -54,8 +57,11 @@ export class LiveServiceBackend implements ServiceBackend {
   private readonly traceRows: { ts: string; device: string; event: string }[] = [];
   private readonly listeners = new Set<() => void>();
   private readonly unlisten: (() => void)[] = [];
-  private latestHash: { hash: string; at: string } | null = null;
+  private latestHash: { hash: string; at: string; changed: string[] } | null = null;
   private readonly lastTraced = new Map<string, string>();
+  private readonly frameTrace = new FrameTrace(80);
+  /** Frames come several times a second: the pages hear of them at most once a second. */
+  private frameTimer: ReturnType<typeof setTimeout> | null = null;
   /** What the shoe said of itself when it connected (the host's shoe status keeps neither). */
   private shoeIdentity: { serial?: string; firmware?: string } = {};
   private readonly now: () => number;
@@ -70,6 +76,8 @@ export class LiveServiceBackend implements ServiceBackend {
     this.unlisten.push(
       d.billAcceptors.onEvent((station, e) => this.traced(`BA-${station}`, e)),
       d.shoe.onEvent((e) => this.traced('shoe', e)),
+      d.billAcceptors.onFrame((station, f) => this.framed(`BA-${station}`, f)),
+      d.shoe.onFrame((f) => this.framed('shoe', f)),
       d.rounds.onChange(() => this.changed()),
       d.floor.tilts.onChange(() => this.changed()),
     );
@@ -86,6 +94,7 @@ export class LiveServiceBackend implements ServiceBackend {
   }
 
   dispose(): void {
+    if (this.frameTimer) clearTimeout(this.frameTimer);
     for (const u of this.unlisten) u();
     for (const end of [...this.running]) end();
   }
@@ -145,7 +154,9 @@ export class LiveServiceBackend implements ServiceBackend {
           station: s.station,
           spec: s.spec,
           state: s.state,
-          ...(s.firmware ? { firmware: s.firmware } : {}),
+          protocol: s.protocol,
+          ...(s.firmware ? { firmware: s.firmware.slice(0, 128) } : {}),
+          ...(s.serial ? { serial: s.serial.slice(0, 128) } : {}),
           lastEvent: s.lastEvent,
           // `enabled` is the technician's switch; a fault may inhibit the acceptor with it on.
           enabled: !inhibitedBy.includes('service-disable'),
@@ -160,13 +171,31 @@ export class LiveServiceBackend implements ServiceBackend {
         ...(this.shoeIdentity.firmware ? { firmware: this.shoeIdentity.firmware.slice(0, 128) } : {}),
         ...(this.shoeIdentity.serial ? { serial: this.shoeIdentity.serial.slice(0, 128) } : {}),
         lastEvent: shoe.lastEvent,
+        protocol: 'framed',
+        // The shoe is the table's only card source and the round locks it between coups: service
+        // mode does not switch it off; closing the table (Holds and voids) stops new rounds instead.
         enabled: true,
+        switchable: false,
       },
     ];
   }
 
-  trace(limit: number): { ts: string; device: string; event: string }[] {
-    return this.traceRows.slice(-limit).reverse();
+  trace(device: string | null, limit: number): { ts: string; device: string; event: string }[] {
+    const rows = device === null ? this.traceRows : this.traceRows.filter((r) => r.device === device);
+    return rows.slice(-limit).reverse();
+  }
+
+  frames(device: string, limit: number): { ts: string; dir: 'tx' | 'rx'; hex: string; meaning: string; count: number }[] {
+    return this.frameTrace.of(device, limit).map((f) => ({ ts: f.ts, dir: f.dir, hex: f.hex.slice(0, 400), meaning: f.meaning.slice(0, 400), count: f.count }));
+  }
+
+  private framed(device: string, f: WireFrame): void {
+    this.frameTrace.add(device, f, new Date(this.now()).toISOString());
+    this.frameTimer ??= setTimeout(() => {
+      this.frameTimer = null;
+      this.changed();
+    }, 1000);
+    this.frameTimer.unref?.();
   }
 
   sync(): SyncSummary | null {
@@ -198,18 +227,24 @@ export class LiveServiceBackend implements ServiceBackend {
 
   meters(): MeterScope[] {
     const all = this.d.ledger.meters();
-    const scopes = new Map<string, { name: string; value: number }[]>();
+    const scopes = new Map<string, Map<string, number>>();
+    // Every configured station and every meter of the catalogue is listed, zero until counted.
+    const notes = (this.d.config.denominations ?? NOTE_FACE_VALUES[this.d.config.currency]).map((n) => n * 100);
+    for (const scope of ['table', ...this.d.config.stations.map((s) => `station:${s.station}`)]) scopes.set(scope, new Map(metersOf(scope, notes).map((n) => [n, 0])));
     for (const [key, value] of Object.entries(all)) {
       const cut = key.indexOf('/');
       const scope = key.slice(0, cut);
-      const list = scopes.get(scope) ?? [];
-      list.push({ name: key.slice(cut + 1), value });
+      const list = scopes.get(scope) ?? new Map<string, number>();
+      list.set(key.slice(cut + 1), value);
       scopes.set(scope, list);
     }
     const order = (s: string) => (s === 'table' ? 0 : Number(s.split(':')[1] ?? 99));
     return [...scopes.entries()]
       .sort((a, b) => order(a[0]) - order(b[0]))
-      .map(([scope, meters]) => ({ scope, meters: meters.sort((a, b) => a.name.localeCompare(b.name)) }));
+      .map(([scope, meters]) => ({
+        scope,
+        meters: [...meters].sort((a, b) => compareMeters(a[0], b[0])).map(([name, value]) => ({ name, unit: meterUnit(name), value })),
+      }));
   }
 
   recall(q: { station: number | null; offset: number; limit: number }): { rounds: RecallRound[]; more: boolean } {
@@ -239,15 +274,20 @@ export class LiveServiceBackend implements ServiceBackend {
   events(q: { filter: EventFilter; offset: number; limit: number }): { entries: EventRow[]; more: boolean } {
     const where: string[] = [];
     const args: (string | number)[] = [];
-    let types = q.filter.types ?? null;
-    if (q.filter.severity) {
-      const sev = typesOfSeverity(q.filter.severity);
-      types = types ? types.filter((t) => sev.includes(t)) : sev;
-    }
+    const types = q.filter.types ?? null;
     if (types) {
       if (types.length === 0) return { entries: [], more: false };
       where.push(`type IN (${types.map(() => '?').join(',')})`);
       args.push(...types);
+    }
+    if (q.filter.severity) {
+      // A fault's entries rank by its kind: the kind is in the payload, so the filter reads it there.
+      const plain = typesOfSeverity(q.filter.severity);
+      const kinds = tiltKindsOfSeverity(q.filter.severity);
+      const known = tiltKindsOfSeverity('info').concat(tiltKindsOfSeverity('warning'), tiltKindsOfSeverity('critical'));
+      const tilts = `type IN ('tilt.raise', 'tilt.clear') AND (json_extract(body, '$.payload.kind') IN (${kinds.map(() => '?').join(',') || "''"})${q.filter.severity === 'warning' ? ` OR json_extract(body, '$.payload.kind') NOT IN (${known.map(() => '?').join(',')})` : ''})`;
+      where.push(`(type IN (${plain.map(() => '?').join(',') || "''"}) OR (${tilts}))`);
+      args.push(...plain, ...kinds, ...(q.filter.severity === 'warning' ? known : []));
     }
     if (q.filter.from) {
       where.push('ts >= ?');
@@ -292,11 +332,43 @@ export class LiveServiceBackend implements ServiceBackend {
       item('timings', c.timings),
       item('defaultLanguage', c.defaultLanguage),
       item('shoe', c.shoe),
-      ...c.stations.map((s) => item(`station.${s.station}`, `seat ${s.seat}, bill acceptor ${s.billAcceptor}`)),
+      ...c.stations.map((s) => item(`station.${s.station}`, { seat: s.seat, billAcceptor: s.billAcceptor, protocol: s.billProtocol })),
       item('upstream', this.d.sync ? this.d.sync.status().upstream : 'off'),
       item('handpayTwoPersonAbove', c.handpayTwoPersonAbove),
       ...profileItems(c.game, c.profile),
     ];
+  }
+
+  configExtras(): ConfigPage {
+    const short = (v: unknown) => (v === undefined ? 'null' : JSON.stringify(v)).slice(0, 400);
+    const first = this.d.config.stations[0]?.station ?? 1;
+    const bets = [...new Set(this.d.rounds.betting(first).spots.map((s) => s.bet).filter((b) => !b.includes(':')))];
+    const rows = this.d.ledger.db
+      .prepare("SELECT seq, ts, body FROM journal WHERE type = 'config.change' ORDER BY seq DESC LIMIT 8")
+      .all() as { seq: number; ts: string; body: string }[];
+    return {
+      notes: [...NOTE_FACE_VALUES[this.d.config.currency]],
+      bets: bets.slice(0, 32),
+      queued: this.d.floor.configChanges.queued().slice(0, 16).map((q) => ({ seq: q.seq, key: q.key, after: short(q.after) })),
+      changes: rows.map((r) => {
+        const p = (JSON.parse(r.body) as { payload: { key: string; before: unknown; after: unknown; who: string; witness?: string; authorisation: string } }).payload;
+        return {
+          seq: r.seq, ts: r.ts, key: p.key.slice(0, 128), before: short(p.before), after: short(p.after), who: p.who.slice(0, 128),
+          ...(p.witness ? { witness: p.witness.slice(0, 128) } : {}), authorisation: p.authorisation.slice(0, 128),
+        };
+      }),
+    };
+  }
+
+  checkConfigChange(key: string, value: string): string | null {
+    let after: unknown;
+    try {
+      after = JSON.parse(value);
+    } catch {
+      return `the new value of ${key} is not JSON: ${value.slice(0, 80)}`;
+    }
+    const r = this.d.floor.configChanges.check(key, after);
+    return r.ok ? null : r.reason;
   }
 
   pendingHandpays(): PendingHandpay[] | null {
@@ -305,27 +377,46 @@ export class LiveServiceBackend implements ServiceBackend {
   }
 
   programHashAtStart(): string {
-    return this.d.programHashAtStart;
+    return this.d.program.atStart.hash;
   }
 
-  programHashLatest(): { hash: string; at: string } | null {
+  programHashLatest(): { hash: string; at: string; changed: string[] } | null {
     return this.latestHash;
   }
 
   // ── exports ──
 
+  /**
+   * Machine values: money in integer minor units, named in the `unit` column (`MOP minor units
+   * (1/100)`), counts as counts; the GLI/Macau name beside the ledger's.
+   */
   metersCsv(): string {
-    const lines = ['terminal,currency,scope,meter,value'];
-    for (const s of this.meters()) for (const m of s.meters) lines.push([this.d.ledger.terminalId, this.currency, s.scope, m.name, m.value].join(','));
+    const money = moneyUnit(this.currency);
+    const lines = ['terminal,table,scope,meter,gli_name,unit,value'];
+    for (const s of this.meters()) {
+      for (const m of s.meters) lines.push([this.d.ledger.terminalId, this.tableId, s.scope, m.name, csvCell(meterGliName(m.name)), m.unit === 'money' ? money : 'count', m.value].join(','));
+    }
     return lines.join('\r\n') + '\r\n';
   }
 
   metersJson(): string {
     return JSON.stringify(
-      { terminal: this.d.ledger.terminalId, tableId: this.tableId, currency: this.currency, at: new Date(this.now()).toISOString(), head: this.d.ledger.headOf(), scopes: this.meters() },
+      {
+        terminal: this.d.ledger.terminalId, tableId: this.tableId, currency: this.currency,
+        units: { money: moneyUnit(this.currency), count: 'count' },
+        at: new Date(this.now()).toISOString(), head: this.d.ledger.headOf(),
+        scopes: this.meters().map((s) => ({ scope: s.scope, meters: s.meters.map((m) => ({ meter: m.name, gliName: meterGliName(m.name), unit: m.unit, value: m.value })) })),
+      },
       null,
       1,
     );
+  }
+
+  metersHtml(language: Language): string {
+    return metersReport({
+      language, currency: this.d.config.currency, tableId: this.tableId, terminal: this.d.ledger.terminalId,
+      at: new Date(this.now()).toISOString(), headSeq: this.d.ledger.headOf().seq, scopes: this.meters(),
+    });
   }
 
   evidenceJson(roundId: string): string | null {
@@ -493,28 +584,40 @@ export class LiveServiceBackend implements ServiceBackend {
   }
 
   async computeProgramHash(who: string): Promise<BackendResult> {
-    const { hash, files } = await programHash(this.d.programRoot);
-    this.latestHash = { hash, at: new Date(this.now()).toISOString() };
-    this.action([who], 'program-hash', `${hash} over ${files} files`);
+    const now = await programManifest(this.d.program.layout);
+    const start = this.d.program.atStart;
+    // A different hash is traced to its files: changed, added or removed since the start.
+    const diff = manifestDiff(start, now);
+    const changed = [...diff.changed, ...diff.added.map((p) => `+${p}`), ...diff.removed.map((p) => `-${p}`)];
+    this.latestHash = { hash: now.hash, at: new Date(this.now()).toISOString(), changed: changed.slice(0, 16) };
+    const detail = `${now.hash} over ${now.files.length} files (${now.mode})${changed.length ? `; differs from the start in ${changed.length}: ${changed.join(', ')}` : ''}`;
+    this.action([who], 'program-hash', detail);
     this.changed();
-    return { ok: true, key: hash === this.d.programHashAtStart ? 'service.done.hashSame' : 'service.done.hashDiffers', values: { hash: hash.slice(0, 16) } };
+    return { ok: true, key: now.hash === start.hash ? 'service.done.hashSame' : 'service.done.hashDiffers', values: { hash: now.hash.slice(0, 16), files: changed.length } };
   }
 
   // ── access journal ──
 
-  journalEnter(who: string, staff: string, role: 'technician' | 'supervisor' | 'auditor'): void {
-    this.d.ledger.append({ type: 'service.enter', payload: { who, staff, role } });
+  journalEnter(who: string, staff: string, role: 'technician' | 'supervisor' | 'auditor'): number {
+    return this.d.ledger.append({ type: 'service.enter', payload: { who, staff, role } }).entry.seq;
   }
 
-  journalExit(who: string, staff: string, reason: 'sign-out' | 'idle' | 'disconnect' | 'host-stop'): void {
-    this.d.ledger.append({ type: 'service.exit', payload: { who, staff, reason } });
+  journalExit(who: string, staff: string, reason: 'sign-out' | 'idle' | 'disconnect' | 'host-stop', enterSeq: number): void {
+    this.d.ledger.append({ type: 'service.exit', payload: { who, staff, reason, enterSeq } });
   }
 
-  journalAccount(by: string, staff: string, name: string, role: 'technician' | 'supervisor' | 'auditor'): number {
-    return this.d.ledger.append({ type: 'service.account', payload: { by: by.slice(0, 128), staff, name, role } }).entry.seq;
+  closeOpenSessions(): number {
+    const open = openServiceSessions(this.d.ledger);
+    for (const s of open) this.d.ledger.append({ type: 'service.exit', payload: { who: s.who, staff: s.staff, reason: 'power-loss', enterSeq: s.seq } });
+    if (open.length > 0) this.d.log.warn({ sessions: open.map((s) => s.staff) }, 'service sessions left open by the previous run journalled as exited (power-loss)');
+    return open.length;
   }
 
-  journalDenied(staff: string, reason: 'bad-pin' | 'locked' | 'unknown' | 'same-person' | 'role', lockedUntil?: string): void {
+  journalAccount(by: string, staff: string, name: string, role: 'technician' | 'supervisor' | 'auditor', action?: 'disable' | 'enable' | 'unlock' | 'reset-pin'): number {
+    return this.d.ledger.append({ type: 'service.account', payload: { by: by.slice(0, 128), staff, name, role, ...(action ? { action } : {}) } }).entry.seq;
+  }
+
+  journalDenied(staff: string, reason: 'bad-pin' | 'locked' | 'unknown' | 'disabled' | 'same-person' | 'role', lockedUntil?: string): void {
     this.d.ledger.append({ type: 'service.denied', payload: { staff, reason, ...(lockedUntil ? { lockedUntil } : {}) } });
   }
 
@@ -532,7 +635,7 @@ export class LiveServiceBackend implements ServiceBackend {
     if (device === 'shoe' && e.type === 'connected') {
       this.shoeIdentity = { ...(e.serial ? { serial: e.serial } : {}), ...(e.firmware ? { firmware: e.firmware } : {}) };
     }
-    const event = JSON.stringify(e).slice(0, 400);
+    const event = eventText(e as { type: string } & Record<string, unknown>).slice(0, 400);
     // ID-003 reports idle at every status poll: a repeat says nothing new and would redraw the page
     // several times a second per acceptor.
     if (this.lastTraced.get(device) === event && e.type === 'idle') return;
@@ -547,6 +650,32 @@ export class LiveServiceBackend implements ServiceBackend {
   }
 }
 
+/** The unit of a money meter in the exports: minor units of the currency, named. */
+function moneyUnit(currency: string): string {
+  return `${currency} minor units (1/100)`;
+}
+
+/** A CSV cell quoted when it holds a comma or a quote (RFC 4180). */
+function csvCell(text: string): string {
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/**
+ * A device event as the trace shows it: its type, then its facts (`escrowed 500 MOP`,
+ * `jam where=acceptor`, `connected protocol=id003 firmware=…`), never a JSON dump.
+ */
+export function eventText(e: { type: string } & Record<string, unknown>): string {
+  const parts = [e.type];
+  for (const [k, v] of Object.entries(e)) {
+    if (k === 'type' || v === undefined) continue;
+    if (k === 'note' && typeof v === 'object' && v !== null) {
+      const n = v as { denomination?: unknown; currency?: unknown };
+      parts.push(`${String(n.denomination)} ${String(n.currency)}`);
+    } else if (typeof v !== 'object') parts.push(`${k}=${String(v)}`);
+  }
+  return parts.join(' ');
+}
+
 function stationOfDevice(device: string): number | null {
   const m = /^BA-(\d+)$/.exec(device);
   return m ? Number(m[1]) : null;
@@ -554,5 +683,6 @@ function stationOfDevice(device: string): number | null {
 
 function toEventRow(r: { seq: number; ts: string; type: string; body: string }): EventRow {
   const payload = (JSON.parse(r.body) as { payload: Record<string, unknown> }).payload;
-  return { seq: r.seq, ts: r.ts, type: r.type, severity: severityOf(r.type), summary: canonicalJson(payload as never).slice(0, 400) };
+  const kind = typeof payload.kind === 'string' ? payload.kind : undefined;
+  return { seq: r.seq, ts: r.ts, type: r.type, severity: severityOf(r.type, kind), summary: canonicalJson(payload as never).slice(0, 400) };
 }

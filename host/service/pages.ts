@@ -7,9 +7,10 @@ export interface PageRequest {
   offset: number;
   station: number | null;
   filter: EventFilter;
+  device: string | null;
 }
 
-export const FIRST_PAGE: PageRequest = { page: 'status', offset: 0, station: null, filter: {} };
+export const FIRST_PAGE: PageRequest = { page: 'status', offset: 0, station: null, filter: {}, device: null };
 
 /** A page's content, read fresh from the backend; long lists are cut to one page of rows. */
 export function buildPage(b: ServiceBackend, req: PageRequest): ServicePage {
@@ -23,11 +24,11 @@ export function buildPage(b: ServiceBackend, req: PageRequest): ServicePage {
         devices: b.devices(),
         sync: b.sync(),
         softwareVersion: b.softwareVersion,
-        programHash: { atStart: b.programHashAtStart(), latest: latest?.hash ?? null, latestAt: latest?.at ?? null },
+        programHash: { atStart: b.programHashAtStart(), latest: latest?.hash ?? null, latestAt: latest?.at ?? null, ...(latest?.changed.length ? { changed: latest.changed.map((p) => p.slice(0, 128)) } : {}) },
       };
     }
     case 'devices':
-      return { page: 'devices', devices: b.devices(), trace: b.trace(60) };
+      return { page: 'devices', device: req.device, devices: b.devices(), trace: b.trace(req.device, 60), frames: req.device ? b.frames(req.device, 80) : [] };
     case 'meters':
       return { page: 'meters', currency: b.currency, scopes: b.meters().slice(0, 8) };
     case 'recall': {
@@ -39,7 +40,7 @@ export function buildPage(b: ServiceBackend, req: PageRequest): ServicePage {
       return { page: 'events', offset: req.offset, more: r.more, filter: req.filter, entries: r.entries };
     }
     case 'config':
-      return { page: 'config', items: b.config().slice(0, 128) };
+      return { page: 'config', items: b.config().slice(0, 128), ...b.configExtras() };
     case 'holds': {
       const table = b.table();
       return { page: 'holds', table, closed: table.closed ?? !table.newBets };

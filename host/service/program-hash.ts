@@ -1,39 +1,154 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 
-/** The folders and files that make up the running program (sources run by tsx, the built screens). */
-export const PROGRAM_PARTS = ['engine', 'hardware', 'ledger', 'host', 'protocol', 'locales', 'electron', 'dist/renderer', 'package.json', 'package-lock.json'];
+/**
+ * The program hash: SHA-256 over the sorted `path NUL sha256(file) LF` of every file the running
+ * program is made of, the figure a gaming inspector compares with the approved build. Which files
+ * those are depends on how the kiosk runs:
+ *
+ * - `tsx` (`npm start`, the browser modes): our TypeScript run by tsx — engine, hardware, ledger,
+ *   host, protocol, locales, cli — the built screens (dist/renderer), package.json,
+ *   package-lock.json, tsconfig.base.json, and the packages the host loads at run time with
+ *   everything they depend on (`HOST_RUNTIME_PACKAGES`), tsx itself included;
+ * - `electron` (dist/electron/host.mjs in Electron's utility process): the bundles in
+ *   dist/electron (main, preload, host: our code and the pure-JS packages are inside them), the
+ *   built screens, package.json, and the native packages left outside the bundle (better-sqlite3,
+ *   usb) with their dependencies.
+ *
+ * Of a package, the files Node can load are hashed (.js .cjs .mjs .json .node .wasm, and the
+ * executables in a `bin/` folder, e.g. the esbuild binary tsx runs); sources of native code,
+ * type declarations and read-me files are not part of what runs. Test files are never hashed.
+ */
+export type ProgramMode = 'tsx' | 'electron';
 
-const SKIP = /(^|\/)(node_modules|\.git)(\/|$)|\.test\.ts$/;
+/** Packages the host imports at run time; `program-hash.test.ts` checks every bare import is here. */
+export const HOST_RUNTIME_PACKAGES = ['better-sqlite3', 'fastify', '@fastify/static', '@fastify/websocket', 'pino', 'usb', 'ws', 'zod'] as const;
+/** Left outside the Electron bundle (scripts/build-electron.ts `external`), so loaded from node_modules. */
+const ELECTRON_EXTERNAL_PACKAGES = ['better-sqlite3', 'usb'] as const;
 
-async function files(root: string, rel: string): Promise<string[]> {
+const OUR_PARTS = ['engine', 'hardware', 'ledger', 'host', 'protocol', 'locales', 'cli', 'dist/renderer', 'package.json', 'package-lock.json', 'tsconfig.base.json'];
+
+export interface ProgramLayout {
+  mode: ProgramMode;
+  /** The folder the paths of the manifest are relative to (the repository or install root). */
+  root: string;
+  /** Our own folders and files (relative to root). */
+  parts: string[];
+  /** Installed packages (relative to root, `node_modules/…`), from package-lock.json. */
+  packages: string[];
+}
+
+/**
+ * The layout of the program running this module: `moduleDir` is the folder of the calling module
+ * (host/ under tsx, dist/electron/ inside the Electron bundle).
+ */
+export function programLayout(moduleDir: string, mode?: ProgramMode): ProgramLayout {
+  const inBundle = path.basename(moduleDir) === 'electron' && path.basename(path.dirname(moduleDir)) === 'dist';
+  const m = mode ?? (inBundle ? 'electron' : 'tsx');
+  const root = inBundle ? path.resolve(moduleDir, '../..') : path.resolve(moduleDir, '..');
+  return layoutAt(root, m);
+}
+
+/** The layout of a program installed at `root` (the command line's reference hash of an approved build). */
+export function layoutAt(root: string, mode: ProgramMode): ProgramLayout {
+  if (mode === 'electron') {
+    return { mode, root, parts: ['dist/electron', 'dist/renderer', 'package.json'], packages: runtimePackages(root, ELECTRON_EXTERNAL_PACKAGES) };
+  }
+  return { mode, root, parts: OUR_PARTS, packages: runtimePackages(root, [...HOST_RUNTIME_PACKAGES, 'tsx']) };
+}
+
+interface LockPackage {
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+}
+
+/** `roots` and everything they depend on, as package-lock.json resolves them (installed ones only). */
+export function runtimePackages(root: string, roots: readonly string[]): string[] {
+  const file = path.join(root, 'package-lock.json');
+  if (!existsSync(file)) return [];
+  const lock = JSON.parse(readFileSync(file, 'utf8')) as { packages?: Record<string, LockPackage> };
+  const packages = lock.packages ?? {};
+  // Node's resolution: node_modules of the requiring package, then of each folder above it.
+  const resolve = (name: string, from: string): string | null => {
+    let base = from;
+    for (;;) {
+      const key = `${base ? `${base}/` : ''}node_modules/${name}`;
+      if (packages[key]) return key;
+      if (!base) return null;
+      const cut = base.lastIndexOf('/node_modules/');
+      base = cut < 0 ? '' : base.slice(0, cut);
+    }
+  };
+  const seen = new Set<string>();
+  const todo = roots.map((r) => resolve(r, ''));
+  while (todo.length > 0) {
+    const key = todo.pop();
+    if (!key || seen.has(key)) continue;
+    seen.add(key);
+    const p = packages[key] ?? {};
+    for (const dep of Object.keys({ ...p.dependencies, ...p.optionalDependencies })) todo.push(resolve(dep, key));
+  }
+  // Optional packages for other platforms are in the lock but not installed: nothing of them runs.
+  return [...seen].filter((k) => existsSync(path.join(root, k))).sort();
+}
+
+const TEST_FILE = /\.test\.ts$/;
+const LOADABLE = /\.(js|cjs|mjs|json|node|wasm)$/;
+
+async function walk(root: string, rel: string, keep: (rel: string, name: string) => boolean, intoNodeModules: boolean): Promise<string[]> {
   const full = path.join(root, rel);
   if (!existsSync(full)) return [];
   const entries = await readdir(full, { withFileTypes: true }).catch(() => null);
-  if (entries === null) return [rel];
+  if (entries === null) return keep(rel, path.basename(rel)) ? [rel] : [];
   const out: string[] = [];
   for (const e of entries) {
     const child = path.posix.join(rel, e.name);
-    if (SKIP.test(child)) continue;
-    if (e.isDirectory()) out.push(...(await files(root, child)));
-    else if (e.isFile()) out.push(child);
+    if (e.name === '.git' || (e.name === 'node_modules' && !intoNodeModules)) continue;
+    if (e.isDirectory()) out.push(...(await walk(root, child, keep, intoNodeModules)));
+    else if (e.isFile() && keep(child, e.name)) out.push(child);
   }
   return out;
 }
 
-/**
- * SHA-256 over the sorted list of `path NUL sha256(file)` of every program file: the figure a
- * regulator's inspector compares with the approved build. Computed at start and on demand, so a
- * file changed while the kiosk runs shows as a different hash on the Status page.
- */
-export async function programHash(root: string, parts: readonly string[] = PROGRAM_PARTS): Promise<{ hash: string; files: number }> {
-  const list = (await Promise.all(parts.map((p) => files(root, p)))).flat().sort();
+/** The files of a layout, sorted: paths relative to its root, with `/`. */
+export async function programFiles(layout: ProgramLayout): Promise<string[]> {
+  const ours = (await Promise.all(layout.parts.map((p) => walk(layout.root, p, (_rel, name) => !TEST_FILE.test(name), false)))).flat();
+  // Nested node_modules are packages of their own in the lock: each is walked once, from its entry.
+  const theirs = (await Promise.all(layout.packages.map((p) => walk(layout.root, p, (rel, name) => LOADABLE.test(name) || /(^|\/)bin\/[^/]+$/.test(rel), false)))).flat();
+  return [...new Set([...ours, ...theirs])].sort();
+}
+
+export interface ProgramManifest {
+  mode: ProgramMode;
+  hash: string;
+  /** `[path, sha256]` of every file, sorted by path: what a mismatch is traced with. */
+  files: [string, string][];
+}
+
+export async function programManifest(layout: ProgramLayout): Promise<ProgramManifest> {
+  const list = await programFiles(layout);
+  const sums = new Array<string>(list.length);
+  // A few reads in flight at once: thousands of small files, mostly waiting on the disk.
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < list.length; i = next++) sums[i] = createHash('sha256').update(await readFile(path.join(layout.root, list[i] as string))).digest('hex');
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
   const outer = createHash('sha256');
-  for (const rel of list) {
-    const inner = createHash('sha256').update(await readFile(path.join(root, rel))).digest('hex');
-    outer.update(`${rel}\0${inner}\n`);
-  }
-  return { hash: outer.digest('hex'), files: list.length };
+  const files = list.map((rel, i): [string, string] => [rel, sums[i] as string]);
+  for (const [rel, inner] of files) outer.update(`${rel}\0${inner}\n`);
+  return { mode: layout.mode, hash: outer.digest('hex'), files };
+}
+
+/** The files that differ between two manifests (the reference first). */
+export function manifestDiff(reference: Pick<ProgramManifest, 'files'>, now: Pick<ProgramManifest, 'files'>): { changed: string[]; added: string[]; removed: string[] } {
+  const a = new Map(reference.files);
+  const b = new Map(now.files);
+  return {
+    changed: [...b].filter(([p, h]) => a.has(p) && a.get(p) !== h).map(([p]) => p),
+    added: [...b.keys()].filter((p) => !a.has(p)),
+    removed: [...a.keys()].filter((p) => !b.has(p)),
+  };
 }

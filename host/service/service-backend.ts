@@ -1,4 +1,4 @@
-import type { DeviceRow, EventFilter, EventRow, RecallRound, ServicePage, ServiceRole } from '../../protocol/index.js';
+import type { DeviceRow, EventFilter, EventRow, Language, RecallRound, ServicePage, ServiceRole } from '../../protocol/index.js';
 
 /**
  * What service mode needs from the rest of the host. The live implementation
@@ -19,6 +19,7 @@ export type TableSummary = Extract<ServicePage, { page: 'status' }>['table'];
 export type SyncSummary = NonNullable<Extract<ServicePage, { page: 'sync' }>['sync']>;
 export type TiltSummary = NonNullable<Extract<ServicePage, { page: 'status' }>['tilts']>[number];
 export type ConfigItem = Extract<ServicePage, { page: 'config' }>['items'][number];
+export type ConfigPage = Omit<Extract<ServicePage, { page: 'config' }>, 'page' | 'items'>;
 export type MeterScope = Extract<ServicePage, { page: 'meters' }>['scopes'][number];
 export type PendingHandpay = { station: number; amount: number; requestTxId: string };
 
@@ -33,8 +34,10 @@ export interface ServiceBackend {
   // ── reading ──
   table(): TableSummary;
   devices(): DeviceRow[];
-  /** The newest decoded device events, newest first. */
-  trace(limit: number): { ts: string; device: string; event: string }[];
+  /** The newest decoded device events, newest first: of one device, or of all (null). */
+  trace(device: string | null, limit: number): { ts: string; device: string; event: string }[];
+  /** A device's newest frames on the wire (hex and meaning), newest first. */
+  frames(device: string, limit: number): { ts: string; dir: 'tx' | 'rx'; hex: string; meaning: string; count: number }[];
   /** Null when the kiosk runs without an upstream. */
   sync(): SyncSummary | null;
   /** Null until the tilt manager is connected. */
@@ -45,17 +48,23 @@ export interface ServiceBackend {
   /** The credit.cancel entries (the cancelled-credit record), newest first. */
   cancelledCredits(limit: number): EventRow[];
   config(): ConfigItem[];
+  /** What the configuration editor needs besides the items: notes, bets, queued and recent changes. */
+  configExtras(): ConfigPage;
+  /** Why a configuration change would be refused (null: it would be accepted); nothing is journalled. */
+  checkConfigChange(key: string, value: string): string | null;
   /** Null until the handpay queue is connected. */
   pendingHandpays(): PendingHandpay[] | null;
   /** A handpay above this amount (minor units) needs two people. */
   readonly twoPersonHandpayAbove: number;
   programHashAtStart(): string;
-  /** The hash computed on demand, and when; null before the first request. */
-  programHashLatest(): { hash: string; at: string } | null;
+  /** The hash computed on demand, when, and the files that differ from the start; null before the first request. */
+  programHashLatest(): { hash: string; at: string; changed: string[] } | null;
 
   // ── exports (served over HTTP to a signed-in session) ──
   metersCsv(): string;
   metersJson(): string;
+  /** The meters as a page to print, worded in `language`. */
+  metersHtml(language: Language): string;
   evidenceJson(roundId: string): string | null;
 
   // ── two-person actions ──
@@ -80,11 +89,17 @@ export interface ServiceBackend {
   computeProgramHash(who: string): Promise<BackendResult>;
 
   // ── access journal ──
-  journalEnter(who: string, staff: string, role: 'technician' | 'supervisor' | 'auditor'): void;
-  journalExit(who: string, staff: string, reason: 'sign-out' | 'idle' | 'disconnect' | 'host-stop'): void;
-  /** Records an account added by the set-up; returns the entry's seq. */
-  journalAccount(by: string, staff: string, name: string, role: 'technician' | 'supervisor' | 'auditor'): number;
-  journalDenied(staff: string, reason: 'bad-pin' | 'locked' | 'unknown' | 'same-person' | 'role', lockedUntil?: string): void;
+  /** Returns the entry's seq, which the session's exit names. */
+  journalEnter(who: string, staff: string, role: 'technician' | 'supervisor' | 'auditor'): number;
+  journalExit(who: string, staff: string, reason: 'sign-out' | 'idle' | 'disconnect' | 'host-stop', enterSeq: number): void;
+  /**
+   * At start: every session the journal shows entered and never exited (the host was killed or
+   * lost power) gets its `service.exit` with reason `power-loss`. Returns how many.
+   */
+  closeOpenSessions(): number;
+  /** Records an account added by the set-up, or what a supervisor did to it (`action`); returns the entry's seq. */
+  journalAccount(by: string, staff: string, name: string, role: 'technician' | 'supervisor' | 'auditor', action?: 'disable' | 'enable' | 'unlock' | 'reset-pin'): number;
+  journalDenied(staff: string, reason: 'bad-pin' | 'locked' | 'unknown' | 'disabled' | 'same-person' | 'role', lockedUntil?: string): void;
 
   /** Something shown on the service pages changed (a device event, a round step). */
   onChange(listener: () => void): () => void;

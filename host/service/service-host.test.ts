@@ -27,20 +27,25 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
+  /** A service view and one connection to it (`conn`); `on(other)` drives another connection. */
   const make = () => {
     const t = manualTimers();
     const fake = fakeBackend();
     const host = new ServiceHost({ accounts, backend: fake.backend, timers: t.timers, idleMs: 60_000, confirmMs: 30_000 });
     let changes = 0;
     host.onChange(() => changes++);
-    /** Applies a command and waits for any PIN check it started. */
-    const send = async (c: CommandBody) => {
-      const r = host.apply(c);
-      for (let i = 0; i < 200 && (host as unknown as { busy: boolean }).busy; i++) await new Promise((res) => setTimeout(res, 5));
-      return r;
-    };
-    const state = () => ServiceStateSchema.parse(host.state('en')) as ServiceState;
-    return { host, send, state, ...fake, ...t, changes: () => changes };
+    const on = (conn: string) => ({
+      /** Applies a command and waits for any PIN check it started. */
+      send: async (c: CommandBody) => {
+        const r = host.apply(conn, c);
+        for (let i = 0; i < 200 && host.state(conn, 'en').busy; i++) await new Promise((res) => setTimeout(res, 5));
+        return r;
+      },
+      state: () => ServiceStateSchema.parse(host.state(conn, 'en')) as ServiceState,
+      gone: () => host.screenGone(conn),
+      export: (token: string, kind: 'meters.csv' | 'meters.json' | 'evidence', roundId?: string) => host.exportFile(token, kind, roundId),
+    });
+    return { host, on, ...on('c1'), ...fake, ...t, changes: () => changes };
   };
 
   it('journals every account not yet journalled, once', () => {
@@ -48,6 +53,20 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
     assert.deepEqual(m.journal.filter((j) => j.type === 'service.account').map((j) => j.payload.staff), ['1001', '1002', '1003', '1004']);
     const again = make();
     assert.equal(again.journal.filter((j) => j.type === 'service.account').length, 0);
+  });
+
+  it('journals what a supervisor did on the command line, and a disabled account is refused in the words of a wrong PIN', async () => {
+    await accounts.manage('1003', 'disable', { staff: '1001', pin: '482915' });
+    const m = make();
+    assert.deepEqual(m.journal.filter((j) => j.type === 'service.account').map((j) => [j.payload.staff, j.payload.action, j.payload.by]), [['1003', 'disable', 'Ana (1001)']]);
+    await m.send({ name: 'service-sign-in', staff: '1003', pin: '620481' });
+    assert.equal(m.state().signedIn, false);
+    assert.equal(m.state().notice?.key, 'service.signIn.bad');
+    assert.deepEqual(m.journal.at(-1), { type: 'service.denied', payload: { staff: '1003', reason: 'disabled' } });
+    await accounts.manage('1003', 'enable', { staff: '1001', pin: '482915' });
+    await m.send({ name: 'service-sign-in', staff: '1003', pin: '620481' });
+    assert.equal(m.state().signedIn, true);
+    assert.deepEqual(m.journal.filter((j) => j.type === 'service.account').map((j) => j.payload.action), ['disable', 'enable'], 'the enable was journalled before the sign-in');
   });
 
   it('before sign-in the state holds no page, session or pending action; every page command is refused', async () => {
@@ -102,7 +121,9 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
     assert.equal(s.signedIn, false);
     assert.equal(s.page, undefined);
     assert.equal(s.notice?.key, 'service.signIn.idle');
-    assert.deepEqual(m.journal.at(-1), { type: 'service.exit', payload: { who: 'Cy', staff: '1003', reason: 'idle' } });
+    // The exit names its entry (the fake's seq is the journal's length after the push).
+    const enterSeq = m.journal.findIndex((j) => j.type === 'service.enter') + 1;
+    assert.deepEqual(m.journal.at(-1), { type: 'service.exit', payload: { who: 'Cy', staff: '1003', reason: 'idle', enterSeq } });
   });
 
   it('sign-out and a closed screen are journalled as exits', async () => {
@@ -111,9 +132,67 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
     await m.send({ name: 'service-sign-out' });
     assert.equal(m.journal.at(-1)?.payload.reason, 'sign-out');
     await m.send({ name: 'service-sign-in', staff: '1003', pin: '620481' });
-    m.host.screenGone();
+    m.gone();
     assert.equal(m.journal.at(-1)?.payload.reason, 'disconnect');
     assert.equal(m.state().signedIn, false);
+  });
+
+  it('each connection signs in on its own: a second tab sees no page nor token, and closing it signs nobody out', async () => {
+    const m = make();
+    const a = m.on('tab-a');
+    const b = m.on('tab-b');
+    await a.send({ name: 'service-sign-in', staff: '1001', pin: '482915' });
+    assert.equal(a.state().signedIn, true);
+    const token = a.state().session?.exportToken ?? '';
+    // The second connection holds the same launch token but gets only the sign-in pad.
+    const other = b.state();
+    assert.equal(other.signedIn, false);
+    assert.equal(other.session, undefined);
+    assert.equal(other.page, undefined);
+    assert.ok(!JSON.stringify(other).includes(token), 'no export token leaks to the other connection');
+    const refused = await b.send({ name: 'service-page', page: 'meters' });
+    assert.ok(!refused.ok && refused.reason === 'not-signed-in');
+    // A two-person action waits on the connection that asked for it only.
+    await a.send({ name: 'service-action', action: { kind: 'void-round', roundId: 'R-1', reason: 'x' } });
+    assert.ok(a.state().confirm);
+    assert.equal(b.state().confirm, undefined);
+    const stray = await b.send({ name: 'service-confirm', staff: '1002', pin: '739164' });
+    assert.ok(!stray.ok && stray.reason === 'not-signed-in', 'the other tab cannot confirm it');
+    // The second connection signs in as someone else, with its own token and idle time.
+    m.advance(30_000);
+    await b.send({ name: 'service-sign-in', staff: '1003', pin: '620481' });
+    assert.equal(b.state().session?.name, 'Cy');
+    assert.notEqual(b.state().session?.exportToken, token);
+    assert.equal(a.state().session?.name, 'Ana', 'the first session is untouched');
+    // Closing the second ends only its session.
+    b.gone();
+    assert.equal(a.state().signedIn, true);
+    assert.notEqual(m.host.exportFile(token, 'meters.csv'), null);
+    assert.deepEqual(m.host.sessions().map((x) => [x.conn, x.staff]), [['tab-a', '1001']]);
+    assert.deepEqual(m.journal.filter((j) => j.type === 'service.exit').map((j) => [j.payload.staff, j.payload.reason]), [['1003', 'disconnect']]);
+    // Idle times are per session: the first one's ends on its own clock.
+    m.advance(30_001);
+    assert.equal(a.state().signedIn, false);
+    assert.equal(a.state().notice?.key, 'service.signIn.idle');
+    assert.equal(m.host.exportFile(token, 'meters.csv'), null);
+  });
+
+  it('a connection closed while its PIN is checked is never signed in', async () => {
+    const m = make();
+    const a = m.on('tab-a');
+    const check = accounts.check.bind(accounts);
+    let checked: Promise<unknown> = Promise.resolve();
+    accounts.check = (staff, pin) => (checked = check(staff, pin)) as ReturnType<typeof check>;
+    try {
+      m.host.apply('tab-a', { name: 'service-sign-in', staff: '1001', pin: '482915' });
+      a.gone();
+      await checked;
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      accounts.check = check;
+    }
+    assert.deepEqual(m.host.sessions(), []);
+    assert.equal(m.journal.filter((j) => j.type === 'service.enter').length, 0);
   });
 
   it('an auditor reads every page and changes nothing', async () => {
@@ -174,6 +253,16 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
       assert.equal(m.state().notice?.ok, true);
     });
   }
+
+  it('a configuration change the host would refuse is refused before a second person is called', async () => {
+    const m = make();
+    await m.send({ name: 'service-sign-in', staff: '1001', pin: '482915' });
+    assert.ok((await m.send({ name: 'service-action', action: { kind: 'config-change', key: 'seats', value: '6', authorisation: 'DICJ-2026/123' } })).ok);
+    assert.equal(m.state().confirm, null);
+    assert.equal(m.state().notice?.key, 'service.failed.refused');
+    assert.match(String(m.state().notice?.values?.detail), /cannot change/);
+    assert.equal(m.calls.length, 0);
+  });
 
   it('a handpay at or under the configured amount needs one person; a pending action expires and can be cancelled', async () => {
     const m = make();

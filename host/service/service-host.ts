@@ -31,6 +31,8 @@ export interface ServiceHostOptions {
 
 interface Session {
   account: Account;
+  /** Its `service.enter` entry, which its exit names. */
+  enterSeq: number;
   idleEndsAt: number;
   exportToken: string;
   timer: unknown;
@@ -40,55 +42,133 @@ export interface ExportFile {
   contentType: string;
   filename: string;
   body: string;
+  /** Shown by the browser (the printable report) rather than saved. */
+  inline?: boolean;
 }
+
+export type ExportKind = 'meters.csv' | 'meters.json' | 'meters.html' | 'evidence';
 
 const label = (a: Account) => `${a.name} (${a.staff})`;
 
 /**
- * The `/service` view's state machine: sign-in, the idle timeout, pages, actions by role, and the
+ * Service mode for every screen connection to the `/service` view. Each connection signs in on
+ * its own and has its own session (idle timeout, export token, pending two-person action): a
+ * second tab opened with the service URL, or a second service window, sees the sign-in pad and
+ * nothing else, and closing it ends only its own session. What they share is the accounts (so
+ * the lockout counts wrong PINs from every connection) and the backend.
+ */
+export class ServiceHost {
+  private readonly consoles = new Map<string, ServiceConsole>();
+  private readonly listeners = new Set<(conn: string) => void>();
+
+  constructor(private readonly o: ServiceHostOptions) {
+    o.backend.onChange(() => {
+      for (const [conn, c] of this.consoles) if (c.signedIn()) this.changed(conn);
+    });
+    // A kill or a power cut ended the sessions open then: their exits are journalled now.
+    o.backend.closeOpenSessions();
+    this.journalAccounts();
+  }
+
+  /** Accounts added by `npm run service -- add-user` are journalled by the host, the ledger's one writer. */
+  journalAccounts(): void {
+    this.o.accounts.journalNew((a, done) => (done ? this.o.backend.journalAccount(done.by, a.staff, a.name, a.role, done.action) : this.o.backend.journalAccount(a.createdBy, a.staff, a.name, a.role)));
+  }
+
+  /** `listener(conn)`: the state of that connection's service view changed. */
+  onChange(listener: (conn: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Who is signed in, per connection (for tests and the host's own log). */
+  sessions(): { conn: string; name: string; staff: string; role: Account['role'] }[] {
+    return [...this.consoles].flatMap(([conn, c]) => {
+      const a = c.signedIn();
+      return a ? [{ conn, ...a }] : [];
+    });
+  }
+
+  state(conn: string, language: Language): ServiceState {
+    return this.console(conn).state(language);
+  }
+
+  apply(conn: string, command: CommandBody): ServiceApply {
+    return this.console(conn).apply(command);
+  }
+
+  /** An export for the signed-in session holding `token`; null for anyone else. */
+  exportFile(token: string, kind: ExportKind, roundId?: string, language?: Language): ExportFile | null {
+    for (const c of this.consoles.values()) {
+      const file = c.exportFile(token, kind, roundId, language);
+      if (file) return file;
+    }
+    return null;
+  }
+
+  /** A service screen's connection went away: its own session (if any) ends, no other. */
+  screenGone(conn: string): void {
+    const c = this.consoles.get(conn);
+    if (!c) return;
+    c.end('disconnect');
+    c.dispose();
+    this.consoles.delete(conn);
+  }
+
+  /** The host is stopping: every session is journalled out. */
+  stop(): void {
+    for (const c of this.consoles.values()) {
+      c.end('host-stop');
+      c.dispose();
+    }
+    this.consoles.clear();
+  }
+
+  private console(conn: string): ServiceConsole {
+    let c = this.consoles.get(conn);
+    if (!c) {
+      c = new ServiceConsole(this.o, () => this.journalAccounts(), () => this.changed(conn));
+      this.consoles.set(conn, c);
+    }
+    return c;
+  }
+
+  private changed(conn: string): void {
+    for (const l of this.listeners) l(conn);
+  }
+}
+
+/**
+ * One connection's service view: sign-in, the idle timeout, pages, actions by role, and the
  * two-person confirmation built once for every action that needs it. Before sign-in the state
  * holds the cabinet label and the last sign-in notice only: no page data leaves the host.
  *
  * PIN checks are asynchronous (scrypt on libuv's pool); their outcome arrives as a new snapshot.
- * One check runs at a time, so a screen cannot queue guesses faster than they are refused.
+ * One check runs at a time per connection, so a screen cannot queue guesses faster than they are
+ * refused; the per-account lockout counts the wrong PINs of every connection.
  */
-export class ServiceHost {
+class ServiceConsole {
   private session: Session | null = null;
   private request: PageRequest = FIRST_PAGE;
   private confirm: { action: ServiceAction; by: Account; expiresAt: number; timer: unknown } | null = null;
   private notice: ServiceNotice | null = null;
   private busy = false;
-  private readonly listeners = new Set<() => void>();
+  private disposed = false;
   private readonly idleMs: number;
   private readonly confirmMs: number;
 
-  constructor(private readonly o: ServiceHostOptions) {
+  constructor(
+    private readonly o: ServiceHostOptions,
+    private readonly journalAccounts: () => void,
+    private readonly changed: () => void,
+  ) {
     this.idleMs = o.idleMs ?? 5 * 60_000;
     this.confirmMs = o.confirmMs ?? 2 * 60_000;
-    o.backend.onChange(() => {
-      if (this.session) this.changed();
-    });
-    this.journalAccounts();
-  }
-
-  /** Accounts added by `npm run service -- add-user` are journalled by the host, the ledger's one writer. */
-  private journalAccounts(): void {
-    this.o.accounts.journalNew((a) => this.o.backend.journalAccount(a.createdBy, a.staff, a.name, a.role));
-  }
-
-  onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 
   signedIn(): { name: string; staff: string; role: Account['role'] } | null {
     const a = this.session?.account;
     return a ? { name: a.name, staff: a.staff, role: a.role } : null;
-  }
-
-  /** Idle until this moment: for tests and the screen's countdown. */
-  idleEndsAt(): number | null {
-    return this.session?.idleEndsAt ?? null;
   }
 
   state(language: Language): ServiceState {
@@ -128,7 +208,7 @@ export class ServiceHost {
     if (!s) return refuse('not-signed-in', 'sign in first');
     this.touch(s);
     if (command.name === 'service-page') {
-      this.request = { page: command.page, offset: command.offset ?? 0, station: command.station ?? null, filter: command.filter ?? {} };
+      this.request = { page: command.page, offset: command.offset ?? 0, station: command.station ?? null, filter: command.filter ?? {}, device: command.device ?? null };
       this.notice = null;
       this.changed();
       return { ok: true };
@@ -151,6 +231,12 @@ export class ServiceHost {
     if (!mayStart(role, action.kind)) return refuse('role', `a ${role} may not ${action.kind}`);
     if (this.needsTwo(action)) {
       if (!mayStartTwoPerson(role)) return refuse('role', `${action.kind} is started by a supervisor`);
+      // A value the host would refuse is refused now, before a second person is called over.
+      const invalid = action.kind === 'config-change' ? this.o.backend.checkConfigChange(action.key, action.value) : null;
+      if (invalid !== null) {
+        this.say({ ok: false, key: 'service.failed.refused', values: { detail: invalid.slice(0, 200) } });
+        return { ok: true };
+      }
       this.clearConfirm();
       const expiresAt = this.o.timers.now() + this.confirmMs;
       const timer = this.o.timers.setTimeout(() => {
@@ -166,25 +252,21 @@ export class ServiceHost {
   }
 
   /** An export for the signed-in session holding `token`; null for anyone else. */
-  exportFile(token: string, kind: 'meters.csv' | 'meters.json' | 'evidence', roundId?: string): ExportFile | null {
+  exportFile(token: string, kind: ExportKind, roundId?: string, language?: Language): ExportFile | null {
     const s = this.session;
     if (!s || !safeEqual(token, s.exportToken)) return null;
     const b = this.o.backend;
     const stamp = new Date(this.o.timers.now()).toISOString().replace(/[:.]/g, '-');
+    if (kind === 'meters.html') return { contentType: 'text/html; charset=utf-8', filename: `meters-${b.tableId}-${stamp}.html`, body: b.metersHtml(language ?? 'en'), inline: true };
     if (kind === 'meters.csv') return { contentType: 'text/csv; charset=utf-8', filename: `meters-${b.tableId}-${stamp}.csv`, body: b.metersCsv() };
     if (kind === 'meters.json') return { contentType: 'application/json', filename: `meters-${b.tableId}-${stamp}.json`, body: b.metersJson() };
     const body = roundId ? b.evidenceJson(roundId) : null;
     return body ? { contentType: 'application/json', filename: `evidence-${roundId}.json`, body } : null;
   }
 
-  /** The service screen went away: whoever was signed in is signed out. */
-  screenGone(): void {
-    if (this.session) this.end('disconnect');
-  }
-
-  /** The host is stopping. */
-  stop(): void {
-    if (this.session) this.end('host-stop');
+  /** The connection closed or the host stops: a PIN check still running finds nobody to sign in. */
+  dispose(): void {
+    this.disposed = true;
     this.clearConfirm();
   }
 
@@ -207,16 +289,18 @@ export class ServiceHost {
       this.say(r.reason === 'locked' ? { ok: false, key: 'service.signIn.locked', values: { until: r.lockedUntil ?? '' } } : { ok: false, key: 'service.signIn.bad' });
       return;
     }
-    if (this.session) return;
+    // The screen may have closed while the PIN was checked: nobody is left to sign in.
+    if (this.session || this.disposed) return;
     const now = this.o.timers.now();
-    this.session = { account: r.account, idleEndsAt: now + this.idleMs, exportToken: randomBytes(24).toString('base64url'), timer: null };
+    // Journalled first: a session that is not in the journal never starts.
+    const enterSeq = this.o.backend.journalEnter(r.account.name, r.account.staff, r.account.role);
+    this.session = { account: r.account, enterSeq, idleEndsAt: now + this.idleMs, exportToken: randomBytes(24).toString('base64url'), timer: null };
     this.touch(this.session);
     this.request = FIRST_PAGE;
-    this.o.backend.journalEnter(r.account.name, r.account.staff, r.account.role);
     this.say({ ok: true, key: 'service.signIn.welcome', values: { name: r.account.name } });
   }
 
-  private async secondPerson(pending: NonNullable<ServiceHost['confirm']>, staff: string, pin: string): Promise<void> {
+  private async secondPerson(pending: NonNullable<ServiceConsole['confirm']>, staff: string, pin: string): Promise<void> {
     if (staff === pending.by.staff) {
       this.o.backend.journalDenied(staff, 'same-person');
       return this.say({ ok: false, key: 'service.confirm.samePerson' });
@@ -281,14 +365,14 @@ export class ServiceHost {
     }, this.idleMs);
   }
 
-  private end(reason: 'sign-out' | 'idle' | 'disconnect' | 'host-stop'): void {
+  end(reason: 'sign-out' | 'idle' | 'disconnect' | 'host-stop'): void {
     const s = this.session;
     if (!s) return;
     if (s.timer !== null) this.o.timers.clearTimeout(s.timer);
     this.session = null;
     this.clearConfirm();
     this.request = FIRST_PAGE;
-    this.o.backend.journalExit(s.account.name, s.account.staff, reason);
+    this.o.backend.journalExit(s.account.name, s.account.staff, reason, s.enterSeq);
     this.say(reason === 'idle' ? { ok: false, key: 'service.signIn.idle' } : null);
   }
 
@@ -302,9 +386,6 @@ export class ServiceHost {
     this.changed();
   }
 
-  private changed(): void {
-    for (const l of this.listeners) l();
-  }
 }
 
 function refuse(reason: ServiceRefusal, detail: string): ServiceApply {

@@ -104,6 +104,8 @@ export interface LiveGame {
   takeShoeCard(card: Card): Outcome<{ to: string }>;
   /** The shoe was replaced: start its shoe-level procedure again. */
   newShoe(): void;
+  /** The round in play was voided: the game lets the next one start (a game keeping no round state needs nothing). */
+  voidRound?(): void;
   /** The reading shoe reported the cut card. */
   cutCard(): void;
   /** Whether the shoe has ended (cut card out and the last round played): shuffle before betting. */

@@ -470,6 +470,8 @@ export class RoundController {
     this.hold = null;
     this.holdSequence = null;
     this.holdReads = [];
+    // The engine's round must end too, or the next betting window could not start a round.
+    if (inPlay) this.deps.game.voidRound?.();
     this.round = null;
     if (this.shoeDeferred) this.applyNewShoe();
     this.showResults(null);

@@ -1,16 +1,20 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import type { Page, TestInfo } from '@playwright/test';
 import WebSocket from 'ws';
+import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { AccountStore } from '../../host/service/accounts.js';
-import { drawnCards, drawnTexts, expect, insertNote, press, test as base, waitForEvent, type Kiosk } from './kiosk-fixture.js';
+import { catalogues } from '../../locales/index.js';
+import { drawnCards, drawnTexts, expect, insertNote, press as pressNow, test as base, waitForEvent, type Kiosk } from './kiosk-fixture.js';
 
 const shots = path.resolve(import.meta.dirname, '../../artifacts/screenshots');
 const SUP = { staff: '3001', pin: '482915', name: 'Ana Lei' };
 const TECH = { staff: '3002', pin: '739164', name: 'Bo Chan' };
+const LANGUAGES = ['zh-Hant', 'pt', 'en'] as const;
+type Lang = (typeof LANGUAGES)[number];
 
 async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   mkdirSync(shots, { recursive: true });
@@ -18,6 +22,17 @@ async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise
   await page.screenshot({ path: file });
   await testInfo.attach(name, { path: file, contentType: 'image/png' });
 }
+
+/** A catalogue string with its values, as the screen words it. */
+function tr(lang: Lang, key: string, values: Record<string, string | number> = {}): string {
+  let node: unknown = catalogues[lang];
+  for (const part of key.split('.')) node = (node as Record<string, unknown>)[part];
+  if (typeof node !== 'string') throw new Error(`no ${key} in ${lang}`);
+  return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k: string) => String(values[k] ?? ''));
+}
+
+/** The table's two-person handpay amount in this kiosk: a 500-pataca cash-out is above it. */
+const TWO_PERSON_ABOVE = 30_000;
 
 /** A kiosk whose data folder already holds a supervisor and a technician (as `npm run service -- add-user` would). */
 const test = base.extend<object, { serviceKiosk: Kiosk & { dataDir: string } }>({
@@ -28,9 +43,11 @@ const test = base.extend<object, { serviceKiosk: Kiosk & { dataDir: string } }>(
       const accounts = new AccountStore(dataDir);
       await accounts.add({ name: SUP.name, role: 'supervisor', pin: SUP.pin, staff: SUP.staff }, null);
       await accounts.add({ name: TECH.name, role: 'technician', pin: TECH.pin, staff: TECH.staff }, SUP);
+      const config = path.join(dataDir, 'table.json');
+      writeFileSync(config, JSON.stringify({ ...simulatedTableConfig('blackjack'), handpayTwoPersonAbove: TWO_PERSON_ABOVE }));
       const child: ChildProcess = spawn(
         process.execPath,
-        ['--import', 'tsx', 'cli/start.ts', '--headless', '--json', '--data-dir', dataDir, '--sim-controls', '--seed', '7', '--betting-seconds', '4', '--decision-seconds', '120'],
+        ['--import', 'tsx', 'cli/start.ts', '--headless', '--json', '--data-dir', dataDir, '--config', config, '--sim-controls', '--seed', '7', '--betting-seconds', '4', '--decision-seconds', '120'],
         { cwd: path.resolve(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'inherit'] },
       );
       const kiosk = await new Promise<Kiosk>((resolve, reject) => {
@@ -46,9 +63,25 @@ const test = base.extend<object, { serviceKiosk: Kiosk & { dataDir: string } }>(
   ],
 });
 
-async function typeOnPad(page: Page, prefix: string, digits: string): Promise<void> {
-  for (const d of digits) await press(page, `${prefix}-${d}`);
-  await press(page, `${prefix}-ok`);
+/**
+ * Presses a button once a frame has been drawn: pixi hit-tests with the transforms of the last
+ * frame, and a button a press just created or moved has none yet (the software renderer can be
+ * slower than the test). A finger is never that fast. Our animation-frame callback runs after the
+ * screen's own in the same frame, so one frame is enough.
+ */
+async function press(page: Page, testId: string): Promise<void> {
+  await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => r())));
+  await pressNow(page, testId);
+}
+
+/** Types on a pad: its keys do not move, so after the first only the press itself is waited for. */
+async function typeOnPad(page: Page, prefix: string, keys: string): Promise<void> {
+  let first = true;
+  for (const k of keys) {
+    await (first ? press : pressNow)(page, `${prefix}-${k === ' ' ? 'space' : k}`);
+    first = false;
+  }
+  await pressNow(page, `${prefix}-ok`);
 }
 
 async function signIn(page: Page, who: { staff: string; pin: string }): Promise<void> {
@@ -61,13 +94,15 @@ async function texts(page: Page): Promise<string> {
   return (await drawnTexts(page)).join('\n');
 }
 
-/** A station over the protocol from the test process: enough to place a bet. */
+/** A station over the protocol from the test process: enough to bet, decide and cash out. */
 async function stationClient(url: string) {
   const u = new URL(url);
+  const view = u.pathname.slice(1);
   const ws = new WebSocket(`ws://${u.host}/ws`, { origin: u.origin });
   await new Promise((r) => ws.once('open', r));
   let version = 0;
-  let state: { credit: number; betting: { open: boolean }; decision: unknown } | null = null;
+  let n = 0;
+  let state: { credit: number; betting: { open: boolean }; decision: { legal: string[] } | null; cashout?: unknown } | null = null;
   ws.on('message', (d) => {
     const m = JSON.parse(d.toString()) as { type: string; version: number; state: typeof state };
     if (m.type === 'snapshot') {
@@ -76,71 +111,89 @@ async function stationClient(url: string) {
     }
   });
   ws.send(JSON.stringify({ type: 'hello', id: 'h', protocol: 1, token: u.searchParams.get('token') }));
-  ws.send(JSON.stringify({ type: 'subscribe', id: 's', view: 'station/1' }));
+  ws.send(JSON.stringify({ type: 'subscribe', id: 's', view }));
+  const command = (c: Record<string, unknown>) => ws.send(JSON.stringify({ type: 'command', id: `c${++n}`, view, version, command: c }));
   return {
     state: () => state,
-    bet: (amount: number) => ws.send(JSON.stringify({ type: 'command', id: `b${version}`, view: 'station/1', version, command: { name: 'place-bet', bet: 'main', amount } })),
+    bet: (amount: number) => command({ name: 'place-bet', bet: 'main', amount }),
+    decide: (action: string) => command({ name: 'decide', action }),
+    cashOut: () => command({ name: 'cash-out' }),
     close: () => ws.close(),
   };
 }
 
-test('service pages: sign-in, every page in three languages, meters export', async ({ page, serviceKiosk, pageErrors }, testInfo) => {
-  test.setTimeout(120_000);
+/** The simulated dealer's next card cannot be read: the table holds for a card entered by hand. */
+async function unreadableNext(kiosk: Kiosk): Promise<void> {
+  const r = await fetch(`${kiosk.origin}/sim/unreadable-next`, { method: 'POST', headers: { 'x-sim-token': kiosk.simToken ?? '' } });
+  if (!r.ok) throw new Error(`unreadable-next: ${r.status} ${await r.text()}`);
+}
+
+/** What each page shows, in a language: a string that only that page draws. */
+const PAGES: [string, (lang: Lang) => string][] = [
+  ['status', (l) => tr(l, 'service.field.tilts')],
+  ['devices', (l) => tr(l, 'service.field.traceOf', { device: 'BA-1' })],
+  ['meters', (l) => tr(l, 'service.field.meterUnits', { currency: 'MOP' })],
+  ['recall', (l) => tr(l, 'service.action.allStations')],
+  ['events', (l) => tr(l, 'service.action.types')],
+  ['config', (l) => tr(l, 'service.field.config', { key: tr(l, 'service.configKey.profile'), value: 'macau-2009' })],
+  ['holds', (l) => tr(l, 'service.field.round', { round: '' }).trim()],
+  ['cashout', (l) => tr(l, 'service.field.cancelledCredits')],
+  ['sync', (l) => tr(l, 'service.field.syncOff')],
+];
+
+test('service pages: sign-in, every page in zh-Hant, pt and en with a screenshot each, exports and the printable report', async ({ page, serviceKiosk, pageErrors }, testInfo) => {
+  test.setTimeout(240_000);
   await page.goto(serviceKiosk.screens['service']!);
   await waitForEvent(page, 'snapshot:service');
   // Before sign-in: the cabinet label and the pad, no page.
   const before = await texts(page);
-  expect(before).toContain('員工編號');
-  expect(before).not.toContain('計數器');
-  await screenshot(page, testInfo, 'service-sign-in');
+  expect(before).toContain(tr('zh-Hant', 'service.signIn.staff'));
+  expect(before).not.toContain(tr('zh-Hant', 'service.pages.meters'));
+  await screenshot(page, testInfo, 'service-sign-in-zh-Hant');
 
   // A wrong PIN is refused in words; the right one opens the Status page.
   await typeOnPad(page, 'signin', TECH.staff);
   await typeOnPad(page, 'signin', '000000');
-  await expect.poll(() => texts(page)).toContain('員工編號或密碼不正確');
+  await expect.poll(() => texts(page)).toContain(tr('zh-Hant', 'service.signIn.bad'));
   await signIn(page, TECH);
-  await press(page, 'language-en');
-  await expect.poll(() => texts(page)).toContain('Bo Chan · Technician · staff 3002');
-  await expect.poll(() => texts(page)).toContain('No current tilts');
-  expect(await texts(page)).toMatch(/Program hash at start: [0-9a-f]{64}/);
-  await screenshot(page, testInfo, 'service-status-en');
-
-  const pages: [string, RegExp][] = [
-    ['devices', /BA-1 · ready · sim/],
-    ['meters', /totalIn=|table/],
-    ['recall', /No rounds|#\d+ /],
-    ['events', /#\d+ .* service\.enter /],
-    ['config', /profile = macau-2009/],
-    ['holds', /Phase: /],
-    ['cashout', /Cancelled-credit record/],
-    ['sync', /No upstream configured/],
-  ];
-  for (const [name, expected] of pages) {
-    await press(page, `page-${name}`);
-    await expect.poll(() => texts(page)).toMatch(expected);
-    await screenshot(page, testInfo, `service-${name}-en`);
+  for (const lang of LANGUAGES) {
+    await press(page, `language-${lang}`);
+    await expect.poll(() => texts(page)).toContain(tr(lang, 'service.session', { name: TECH.name, role: tr(lang, 'service.role.technician'), staff: TECH.staff }));
+    for (const [name, expected] of PAGES) {
+      await press(page, `page-${name}`);
+      await expect.poll(() => texts(page)).toContain(expected(lang));
+      await screenshot(page, testInfo, `service-${name}-${lang}`);
+    }
   }
+  await press(page, 'page-status');
+  await expect.poll(() => texts(page)).toMatch(/Program hash at start: [0-9a-f]{64}/);
+
   // A diagnostic: the test note is read and given back, journalled as a test.
   await press(page, 'page-devices');
   await expect.poll(() => texts(page)).toContain('Test note');
   await press(page, 'device-BA-2');
+  await expect.poll(() => texts(page)).toContain('Frames of BA-2 (hex and meaning)');
+  await expect.poll(() => texts(page)).toMatch(/host→device FC 05 11 27 56 · STATUS REQUEST/);
   await press(page, 'act-test-note');
   await expect.poll(() => texts(page)).toContain('BA-2: note 100 MOP read and returned');
+  await screenshot(page, testInfo, 'service-devices-trace-en');
 
   await press(page, 'page-meters');
   await expect.poll(() => texts(page)).toContain('Export CSV');
   const download = page.waitForEvent('download');
   await press(page, 'export-csv');
   const file = await (await download).path();
-  expect(readFileSync(file, 'utf8')).toMatch(/^terminal,currency,scope,meter,value\r\n/);
+  expect(readFileSync(file, 'utf8')).toMatch(/^terminal,table,scope,meter,gli_name,unit,value\r\n/);
+  // The printable report opens as a page of its own, in the screen's language.
+  const popup = page.waitForEvent('popup');
+  await press(page, 'export-print');
+  const report = await popup;
+  await report.waitForLoadState();
+  expect(await report.content()).toContain('Meters report');
+  await report.close();
 
-  for (const [lang, title] of [['pt', 'Contadores'], ['zh-Hant', '計數器']] as const) {
-    await press(page, `language-${lang}`);
-    await expect.poll(() => texts(page)).toContain(title);
-    await screenshot(page, testInfo, `service-meters-${lang}`);
-  }
   await press(page, 'sign-out');
-  await expect.poll(() => texts(page)).toContain('員工編號');
+  await expect.poll(() => texts(page)).toContain(tr('en', 'service.signIn.staff'));
   expect(pageErrors).toEqual([]);
 });
 
@@ -195,20 +248,115 @@ test('two-person meter clear with the regulator\'s authorisation number', async 
   await press(page, 'clear-scope');
   await expect.poll(() => texts(page)).toContain('Scope: station:1');
   await press(page, 'act-meter-clear');
-  await typeOnPad(page, 'number', '2024117');
-  await expect.poll(() => texts(page)).toMatch(/Two-person action: Clear meters · station:1 · 2024117/);
+  // The regulator's reference has letters, '-' and '/': the reference pad types them.
+  await typeOnPad(page, 'ref', 'DICJ-2024/117');
+  await expect.poll(() => texts(page)).toMatch(/Two-person action: Clear meters · station:1 · DICJ-2024\/117/);
   await typeOnPad(page, 'confirm', TECH.staff);
   await typeOnPad(page, 'confirm', TECH.pin);
   await expect.poll(() => texts(page)).toContain('Meters of station:1 cleared');
   await screenshot(page, testInfo, 'service-meter-clear-done');
   await press(page, 'page-meters');
-  await expect.poll(() => texts(page)).toContain('Export CSV');
-  // Every meter of station 1 reads zero; the table's are untouched.
+  await press(page, 'meters-station-1');
+  // Every meter of station 1 reads zero, money and counts alike.
   await expect.poll(async () => {
     const rows = await drawnTexts(page);
-    const from = rows.indexOf('station:1');
-    const mine = rows.slice(from + 1, rows.findIndex((r, i) => i > from && !r.startsWith(' ')));
-    return from >= 0 && mine.length > 0 && mine.every((r) => !/=[1-9]/.test(r));
+    const from = rows.indexOf('Station 1');
+    const mine = rows.slice(from + 1).filter((r) => r.startsWith('  '));
+    return from >= 0 && mine.length > 0 && mine.every((r) => /: (MOP\$)?0$|Nothing counted yet/.test(r));
   }).toBe(true);
+  expect(pageErrors).toEqual([]);
+});
+
+test('two-person configuration change: edited field by field, the regulator\'s reference typed, journalled before and after', async ({ page, serviceKiosk, pageErrors }, testInfo) => {
+  test.setTimeout(150_000);
+  await page.goto(serviceKiosk.screens['service']!);
+  await waitForEvent(page, 'snapshot:service');
+  await signIn(page, SUP);
+  await press(page, 'language-en');
+  await press(page, 'page-config');
+  await expect.poll(() => texts(page)).toMatch(/Two-person handpay above = MOP\$300/);
+  await press(page, 'edit-handpayTwoPersonAbove');
+  await expect.poll(() => texts(page)).toContain('Changing: Two-person handpay above');
+  await press(page, 'field-amount');
+  await typeOnPad(page, 'number', '400');
+  await expect.poll(() => texts(page)).toMatch(/New: MOP\$400/);
+  await screenshot(page, testInfo, 'service-config-edit-en');
+  await press(page, 'config-authorise');
+  await typeOnPad(page, 'ref', 'DICJ-2026/123');
+  await expect.poll(() => texts(page)).toMatch(/Two-person action: Change configuration · Two-person handpay above: MOP\$300 → MOP\$400 · authorisation DICJ-2026\/123/);
+  await screenshot(page, testInfo, 'service-config-confirm-en');
+  await typeOnPad(page, 'confirm', TECH.staff);
+  await typeOnPad(page, 'confirm', TECH.pin);
+  await expect.poll(() => texts(page)).toMatch(/Configuration changed|takes effect after this round/);
+  await expect.poll(() => texts(page)).toMatch(/Two-person handpay above: MOP\$300 → MOP\$400 · Ana Lei \(3001\) \/ Bo Chan \(3002\)/);
+  await screenshot(page, testInfo, 'service-config-done-en');
+  expect(pageErrors).toEqual([]);
+});
+
+test('two-person manual card entry on an unreadable-card hold: ranks and suits on the pad, a second person, the round settles', async ({ page, serviceKiosk, pageErrors }, testInfo) => {
+  test.setTimeout(180_000);
+  const station = await stationClient(serviceKiosk.screens['station/3']!);
+  await insertNote(serviceKiosk, 3, 500);
+  await expect.poll(() => station.state()?.credit ?? 0, { timeout: 30_000 }).toBeGreaterThanOrEqual(50_000);
+  await expect.poll(() => station.state()?.betting.open, { timeout: 60_000 }).toBe(true);
+  await unreadableNext(serviceKiosk);
+  station.bet(10_000);
+
+  await page.goto(serviceKiosk.screens['service']!);
+  await waitForEvent(page, 'snapshot:service');
+  await signIn(page, SUP);
+  await press(page, 'language-en');
+  await press(page, 'page-holds');
+  await expect.poll(() => texts(page), { timeout: 60_000 }).toContain('Hold: unreadable');
+  await press(page, 'act-enter-card');
+  await expect.poll(() => texts(page)).toContain('Card to enter: … …');
+  await press(page, 'card-K');
+  await press(page, 'card-S');
+  await expect.poll(() => texts(page)).toContain('Card to enter: K ♠');
+  await screenshot(page, testInfo, 'service-card-entry-en');
+  await pressNow(page, 'card-ok');
+  await expect.poll(() => texts(page)).toMatch(/Two-person action: Enter card · .* · KS/);
+  await typeOnPad(page, 'confirm', TECH.staff);
+  await typeOnPad(page, 'confirm', TECH.pin);
+  await expect.poll(() => texts(page)).toContain('Card entered');
+  await expect.poll(() => texts(page)).toContain('No hold');
+  await screenshot(page, testInfo, 'service-card-entry-done-en');
+  // The round goes on: the station stands on every decision until it has its result.
+  await expect
+    .poll(() => {
+      const d = station.state()?.decision;
+      if (d) station.decide(d.legal.includes('stand') ? 'stand' : (d.legal[0] ?? 'stand'));
+      return station.state()?.betting.open;
+    }, { timeout: 90_000 })
+    .toBe(true);
+  await press(page, 'page-recall');
+  await expect.poll(() => texts(page)).toMatch(/#\d+ .* · settled · /);
+  station.close();
+  expect(pageErrors).toEqual([]);
+});
+
+test('two-person handpay above the table\'s amount: a second person confirms it', async ({ page, serviceKiosk, pageErrors }, testInfo) => {
+  test.setTimeout(150_000);
+  const station = await stationClient(serviceKiosk.screens['station/2']!);
+  await insertNote(serviceKiosk, 2, 500);
+  await expect.poll(() => station.state()?.credit ?? 0, { timeout: 30_000 }).toBeGreaterThan(TWO_PERSON_ABOVE);
+  station.cashOut();
+  await expect.poll(() => station.state()?.credit, { timeout: 30_000 }).toBe(0);
+
+  await page.goto(serviceKiosk.screens['service']!);
+  await waitForEvent(page, 'snapshot:service');
+  await signIn(page, SUP);
+  await press(page, 'language-en');
+  await press(page, 'page-cashout');
+  await expect.poll(() => texts(page)).toMatch(/1\. Station 2 · MOP\$500 · two people/);
+  await press(page, 'handpay-1');
+  await expect.poll(() => texts(page)).toMatch(/Two-person action: Confirm handpay · 2 · /);
+  await screenshot(page, testInfo, 'service-handpay-confirm-en');
+  await typeOnPad(page, 'confirm', TECH.staff);
+  await typeOnPad(page, 'confirm', TECH.pin);
+  await expect.poll(() => texts(page)).toContain('Handpay confirmed');
+  await expect.poll(() => texts(page)).toContain('No pending handpays');
+  await screenshot(page, testInfo, 'service-handpay-done-en');
+  station.close();
   expect(pageErrors).toEqual([]);
 });

@@ -91,7 +91,7 @@ async function technician(running: RunningHost) {
     },
     async close() {
       ws.close();
-      await until(() => running.service.signedIn() === null, 'the session ended');
+      await until(() => running.service.sessions().length === 0, 'the session ended');
     },
   };
 }

@@ -75,11 +75,16 @@ async function serviceScreen(running: RunningHost) {
   };
   return {
     until, send, act, state: () => state, largest: () => largest,
+    /** Closes the connection without waiting for anything. */
+    closeOnly: () => new Promise<void>((r) => {
+      ws.once('close', () => r());
+      ws.close();
+    }),
     /** Closes the screen and waits until the host has ended its session. */
     async close() {
       ws.close();
-      for (let i = 0; i < 200 && running.service.signedIn(); i++) await new Promise((r) => setTimeout(r, 10));
-      assert.equal(running.service.signedIn(), null, 'a closed screen ends its session');
+      for (let i = 0; i < 200 && running.service.sessions().length > 0; i++) await new Promise((r) => setTimeout(r, 10));
+      assert.deepEqual(running.service.sessions(), [], 'a closed screen ends its session');
     },
   };
 }
@@ -126,10 +131,31 @@ describe('service mode on a live host', () => {
     await screen.act({ name: 'service-sign-in', staff: AUD.staff, pin: AUD.pin }, 'auditor sign-in');
     const s = await screen.until((x) => x.signedIn, 'signed in');
     assert.equal(s.page?.page, 'status');
+    // The hash at start is the one journalled in this run's power reset, with how the program runs.
+    const reset = [...running.ledger.entries(1)].filter((e) => e.type === 'power.reset').at(-1);
+    const payload = (JSON.parse(reset?.body ?? '{}') as { payload: { programHash?: string; programMode?: string; programFiles?: number } }).payload;
+    assert.ok(s.page?.page === 'status' && s.page.programHash.atStart === payload.programHash, JSON.stringify(payload));
+    assert.equal(payload.programMode, 'tsx');
+    assert.ok((payload.programFiles ?? 0) > 500, `${payload.programFiles} files`);
     const csv = await fetch(`${running.origin}/service/export/meters.csv?t=${s.session?.exportToken}`);
     assert.equal(csv.status, 200);
-    assert.match(await csv.text(), /^terminal,currency,scope,meter,value\r\n/);
+    const csvText = await csv.text();
+    assert.match(csvText, /^terminal,table,scope,meter,gli_name,unit,value\r\n/);
+    // Machine values: money in minor units with the unit named, counts as counts, every station.
+    assert.match(csvText, /\r\nSIM-BJ-01,SIM-BJ-01,table,powerResets,Power resets,count,\d+\r\n/);
     assert.match(csv.headers.get('content-disposition') ?? '', /attachment; filename="meters-SIM-BJ-01-/);
+    const json = JSON.parse(await (await fetch(`${running.origin}/service/export/meters.json?t=${s.session?.exportToken}`)).text()) as { currency: string; units: { money: string }; scopes: { scope: string }[] };
+    assert.equal(json.currency, 'MOP');
+    assert.equal(json.units.money, 'MOP minor units (1/100)');
+    assert.deepEqual(json.scopes.map((x) => x.scope), ['table', 'station:1', 'station:2', 'station:3', 'station:4', 'station:5', 'station:6', 'station:7']);
+    // The printable report: a page of its own in the asked language, with the same token only.
+    const html = await fetch(`${running.origin}/service/export/meters.html?lang=pt&t=${s.session?.exportToken}`);
+    assert.equal(html.status, 200);
+    assert.match(html.headers.get('content-type') ?? '', /^text\/html/);
+    assert.match(html.headers.get('content-disposition') ?? '', /^inline;/);
+    assert.match(html.headers.get('content-security-policy') ?? '', /default-src 'none'/);
+    assert.match(await html.text(), /Relatório de contadores[\s\S]*Reinícios de energia/);
+    assert.equal((await fetch(`${running.origin}/service/export/meters.html?lang=pt&t=${'y'.repeat(32)}`)).status, 403);
     assert.ok((await screen.send({ name: 'service-sign-out' })).ok);
     await screen.until((x) => !x.signedIn, 'signed out');
     assert.equal((await fetch(`${running.origin}/service/export/meters.csv?t=${s.session?.exportToken}`)).status, 403);
@@ -140,7 +166,30 @@ describe('service mode on a live host', () => {
     await screen.close();
   });
 
-  it('no service action moves a credit except void (balanced, every bet returned); handpay moves no credit (its cash-out did)', async () => {
+  it('a second connection with the service URL gets its own sign-in: no page, no token; closing it signs nobody out', async () => {
+    const first = await serviceScreen(running);
+    await first.act({ name: 'service-sign-in', staff: AUD.staff, pin: AUD.pin }, 'sign-in');
+    const signed = await first.until((x) => x.signedIn, 'signed in');
+    const token = signed.session?.exportToken ?? '';
+    const second = await serviceScreen(running);
+    const other = await second.until(() => true, 'the second tab\'s snapshot');
+    assert.equal(other.signedIn, false);
+    assert.equal(other.page, undefined);
+    assert.ok(!JSON.stringify(other).includes(token));
+    assert.deepEqual(await second.send({ name: 'service-page', page: 'meters' }), { ok: false, messageKey: 'service.refused.not-signed-in' });
+    // Its language is its own too.
+    assert.ok((await second.send({ name: 'set-language', language: 'pt' })).ok);
+    await second.until((s) => s.language === 'pt', 'pt on the second tab');
+    assert.notEqual(first.state()?.language, 'pt');
+    await second.closeOnly();
+    // Round trips on the first connection give the host time to handle the other one's close.
+    for (const page of ['meters', 'status'] as const) await first.act({ name: 'service-page', page }, page);
+    assert.deepEqual(running.service.sessions().map((s) => s.staff), [AUD.staff], 'the first session outlives the second tab');
+    assert.equal((await fetch(`${running.origin}/service/export/meters.csv?t=${token}`)).status, 200);
+    await first.close();
+  });
+
+  it('no service action moves a credit except void (balanced, every bet returned) and handpay (paid out of the cancelled credit); a card entered lets its round settle with its own balanced settlement only', async () => {
     const screen = await serviceScreen(running);
     const sim = running.shoe.simulator();
     assert.ok(sim);
@@ -173,6 +222,10 @@ describe('service mode on a live host', () => {
     };
 
     await screen.act({ name: 'service-sign-in', staff: SUP.staff, pin: SUP.pin }, 'supervisor sign-in');
+    // The export keeps machine values: the 500-pataca note is 50000 minor units, the unit named.
+    const csv = await (await fetch(`${running.origin}/service/export/meters.csv?t=${screen.state()?.session?.exportToken}`)).text();
+    assert.ok(csv.includes('\r\nSIM-BJ-01,SIM-BJ-01,station:1,totalIn,Total in,MOP minor units (1/100),50000\r\n'), csv);
+    assert.ok(csv.includes('\r\nSIM-BJ-01,SIM-BJ-01,station:1,billsIn.50000,Bills in: 500.00,count,1\r\n'), csv);
     await still({ kind: 'new-shoe' }, /^service\.done\.newShoe$/);
     // The shoe-start burns: the test is the dealer.
     for (let i = 0; i < 20 && running.rounds.cue()?.kind === 'card'; i++) {
@@ -186,6 +239,8 @@ describe('service mode on a live host', () => {
     await still({ kind: 'device-enable', device: 'BA-3', enabled: false }, /^service\.done\.disabled$/);
     await still({ kind: 'device-enable', device: 'BA-3', enabled: true }, /^service\.done\.enabled$/);
     await still({ kind: 'device-reconnect', device: 'BA-3' }, /^service\.done\.reconnect$/);
+    // The shoe is not switched off from service mode (closing the table is the way to stop play).
+    await still({ kind: 'device-enable', device: 'shoe', enabled: false }, /^service\.failed\.no-device$/);
     await still({ kind: 'sync-retry' }, /^service\.failed\.refused$/);
     await still({ kind: 'program-hash' }, /^service\.done\.hashSame$/);
     await still({ kind: 'table-open', open: false }, /^service\.done\.tableClose$/);
@@ -211,8 +266,30 @@ describe('service mode on a live host', () => {
     const requestTxId = running.floor.handpays.pending()[0]?.requestTxId ?? '';
     await still({ kind: 'handpay-confirm', station: 2, requestTxId }, /^service\.done\.handpay$/, 'balanced');
     assert.deepEqual(running.floor.handpays.pending(), [], 'the handpay was paid and the station unlocked');
-    // A fault a technician may clear once its condition has gone; the table-closed fault is a supervisor's.
+    // A fault a person clears once its condition has gone: refused while there is none, then a
+    // jam at station 3, fixed at the device, cleared from service mode.
     await still({ kind: 'clear-tilt', tilt: 'bill-jam', station: 3 }, /^service\.failed\.refused$/);
+    const jammed = running.billAcceptors.simulator(3);
+    jammed?.jam('acceptor');
+    for (let i = 0; i < 400 && !running.floor.tilts.list().some((t) => t.kind === 'bill-jam' && t.station === 3); i++) await new Promise((r) => setTimeout(r, 25));
+    await still({ kind: 'clear-tilt', tilt: 'bill-jam', station: 3 }, /^service\.failed\.refused$/);
+    jammed?.clearFault();
+    for (let i = 0; i < 400 && running.floor.tilts.list().find((t) => t.kind === 'bill-jam')?.clearable !== true; i++) await new Promise((r) => setTimeout(r, 25));
+    await still({ kind: 'clear-tilt', tilt: 'bill-jam', station: 3 }, /^service\.done\.clearTilt$/);
+    assert.ok(!running.floor.tilts.list().some((t) => t.kind === 'bill-jam'), 'the jam is cleared');
+    // A handpay above the two-person amount: a second person confirms, both are journalled.
+    await still({ kind: 'config-change', key: 'handpayTwoPersonAbove', value: '5000', authorisation: 'DICJ-2026/3' }, /^service\.done\.config(Change|Queued)$/);
+    running.billAcceptors.simulator(4)?.insertNote(100);
+    for (let i = 0; i < 400 && ledger.credit(4) !== 10_000; i++) await new Promise((r) => setTimeout(r, 25));
+    assert.equal(running.host.apply('station/4', running.host.version('station/4'), { name: 'cash-out' }).ok, true);
+    const large = running.floor.handpays.pending().find((p) => p.station === 4);
+    assert.ok(large && large.amount > 5000, 'above the amount');
+    const paid = ledger.headOf().seq;
+    const asked = await screen.act({ name: 'service-action', action: { kind: 'handpay-confirm', station: 4, requestTxId: large.requestTxId } }, 'large handpay asked');
+    assert.ok(asked.confirm, 'a handpay above the amount waits for a second person');
+    await still({ kind: 'handpay-confirm', station: 4, requestTxId: large.requestTxId }, /^service\.done\.handpay$/, 'balanced');
+    const confirmEntry = [...ledger.entries(paid + 1)].find((e) => e.type === 'handpay.confirm');
+    assert.deepEqual(((JSON.parse(confirmEntry?.body ?? '{}') as { payload: { attendant?: string; witness?: string } }).payload), { station: 4, requestTxId: large.requestTxId, amount: 10_000, attendant: `${SUP.name} (${SUP.staff})`, witness: `${TECH.name} (${TECH.staff})` });
 
     // A round in play: station 1 bets, betting closes, the round waits for its first card.
     const spot = running.rounds.betting(1).spots[0]?.bet ?? 'main';
@@ -235,6 +312,39 @@ describe('service mode on a live host', () => {
     const sums = ledger.db.prepare('SELECT seq, SUM(amount) AS total FROM postings WHERE seq > ? GROUP BY seq').all(head) as { total: number }[];
     assert.ok(sums.length > 0 && sums.every((x) => x.total === 0), 'the void is balanced');
 
+    // A card the shoe cannot read, entered by two people: the round then settles as it would have,
+    // and the only money that moves is that round's own settlement, balanced.
+    for (let i = 0; i < 400 && !running.rounds.betting(1).open; i++) await new Promise((r) => setTimeout(r, 25));
+    assert.deepEqual(running.rounds.placeBet(1, spot, 10_000), { ok: true });
+    // The round's first card (not a burn between rounds): the shoe cannot read it.
+    for (let i = 0; i < 400 && !(running.rounds.view().phase === 'dealing' && running.rounds.cue()?.kind === 'card'); i++) {
+      if (running.rounds.view().phase !== 'dealing' && running.rounds.cue()?.kind === 'card') sim.drawCard();
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    const held = running.rounds.view().roundId;
+    sim.drawUnreadable();
+    for (let i = 0; i < 400 && running.rounds.view().hold !== 'unreadable'; i++) await new Promise((r) => setTimeout(r, 25));
+    assert.equal(running.rounds.view().hold, 'unreadable');
+    const credit1 = ledger.credit(1);
+    await still({ kind: 'enter-card', roundId: held, card: 'KS' }, /^service\.done\.enterCard$/);
+    const afterEntry = ledger.headOf().seq;
+    assert.equal(running.rounds.view().hold, null, 'the hold is lifted by the card entered');
+    const misread = [...ledger.entries(1)].filter((e) => e.type === 'misread').at(-1);
+    assert.deepEqual((JSON.parse(misread?.body ?? '{}') as { payload: { confirmedBy?: string[]; card?: string } }).payload.confirmedBy, [`${SUP.name} (${SUP.staff})`, `${TECH.name} (${TECH.staff})`]);
+    // The test deals the rest of the round and stands on every decision.
+    for (let i = 0; i < 2000 && ledger.round(held)?.status !== 'settled'; i++) {
+      if (running.rounds.decisionFor(1)) running.rounds.decide(1, 'stand');
+      else if (running.rounds.cue()?.kind === 'card') sim.drawCard();
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const settled = ledger.round(held);
+    assert.equal(settled?.status, 'settled', 'the round settled after the card was entered');
+    assert.ok(settled.cards.some((c) => c.card === 'KS'), 'the entered card is in the round');
+    const moved = ledger.db.prepare('SELECT p.seq AS seq, j.type AS type, j.round_id AS roundId, SUM(p.amount) AS total FROM postings p JOIN journal j ON j.seq = p.seq WHERE p.seq > ? GROUP BY p.seq').all(afterEntry) as { seq: number; type: string; roundId: string | null; total: number }[];
+    assert.deepEqual(moved.map((m) => [m.type, m.roundId, m.total]), [['round.settle', held, 0]], 'only the round\'s own settlement, balanced');
+    const mine = settled.lines.filter((l) => l.station === 1);
+    assert.equal(ledger.credit(1), credit1 + mine.reduce((sum, l) => sum + l.stake + l.net, 0), 'station 1 got its settlement and nothing else');
+
     assert.deepEqual([...covered].sort(), [...ServiceAction.options.map((o) => o.shape.kind.value)].sort(), 'every service action was tried');
     const report = verifyLedger(ledger);
     assert.equal(report.ok, true, JSON.stringify(report.problems));
@@ -250,11 +360,37 @@ describe('service mode on a live host', () => {
       assert.ok((await screen.send({ name: 'service-page', page })).ok);
       await screen.until((s) => s.page?.page === page, page);
     }
+    // The Devices page traces the chosen device only: its events, and its frames decoded.
+    await screen.send({ name: 'service-page', page: 'devices', device: 'BA-2' });
+    const dev = await screen.until((s) => s.page?.page === 'devices' && s.page.device === 'BA-2' && s.page.frames.length > 0, 'BA-2 frames');
+    assert.ok(dev.page?.page === 'devices');
+    assert.ok(dev.page.trace.length > 0 && dev.page.trace.every((r) => r.device === 'BA-2'), JSON.stringify(dev.page.trace.slice(0, 3)));
+    assert.ok(dev.page.trace.every((r) => !r.event.startsWith('{')), 'events in words, not JSON');
+    const poll = dev.page.frames.find((f) => f.dir === 'tx' && f.meaning === 'STATUS REQUEST');
+    assert.equal(poll?.hex, 'FC 05 11 27 56', 'the simulated acceptors speak ID-003: the poll frame, in hex');
+    assert.ok(dev.page.frames.some((f) => f.dir === 'rx' && f.count > 1), 'a repeated answer is counted, not repeated');
+    assert.equal(dev.page.devices.find((d) => d.device === 'shoe')?.switchable, false);
     await screen.send({ name: 'service-page', page: 'events', filter: { types: ['service.test'] } });
     const tests = await screen.until((s) => s.page?.page === 'events' && s.page.filter.types?.[0] === 'service.test', 'filtered');
     assert.ok(tests.page?.page === 'events');
     assert.ok(tests.page.entries.length >= 5, `${tests.page.entries.length} tests`);
     assert.ok(tests.page.entries.every((e) => e.type === 'service.test'));
+    // Severity ranks a fault by its kind; the time filter takes a from/to range.
+    const t0 = new Date().toISOString();
+    const critical = running.ledger.append({ type: 'tilt.raise', payload: { kind: 'ledger-integrity', detail: 'severity filter test' } }).entry.seq;
+    const info = running.ledger.append({ type: 'tilt.raise', payload: { kind: 'table-closed', detail: 'severity filter test' } }).entry.seq;
+    const t1 = new Date().toISOString();
+    const seqsOf = async (filter: Record<string, unknown>, what: string) => {
+      await screen.send({ name: 'service-page', page: 'events', filter });
+      const st = await screen.until((x) => x.page?.page === 'events' && JSON.stringify(x.page.filter) === JSON.stringify(filter), what);
+      return st.page?.page === 'events' ? st.page.entries.map((e) => [e.seq, e.severity] as const) : [];
+    };
+    const crit = await seqsOf({ severity: 'critical' }, 'critical entries');
+    assert.ok(crit.some(([q, sev]) => q === critical && sev === 'critical'), 'a critical fault is listed under critical');
+    assert.ok(!crit.some(([q]) => q === info));
+    assert.ok((await seqsOf({ severity: 'info' }, 'info entries')).some(([q]) => q === info), 'a closed table is information');
+    assert.deepEqual((await seqsOf({ from: t0, to: t1 }, 'the range')).map(([q]) => q).sort((a, b) => a - b), [critical, info]);
+    assert.deepEqual((await seqsOf({ types: ['tilt.raise'], to: new Date(Date.parse(t0) - 60_000).toISOString() }, 'before the range')).filter(([q]) => q >= critical), []);
     await screen.send({ name: 'service-page', page: 'events', offset: 0 });
     const p1 = await screen.until((s) => s.page?.page === 'events' && !s.page.filter.types, 'events page 1');
     assert.ok(p1.page?.page === 'events');

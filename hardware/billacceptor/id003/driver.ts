@@ -6,6 +6,7 @@ import { sleep } from '../../clock.js';
 import { bytesAscii } from '../../bytes.js';
 import { FrameChannel, LinkLostError } from '../../link.js';
 import type { BytePort, PortOpener } from '../../transport/byte-port.js';
+import { id003Rx, id003Tx } from '../../wire-frame.js';
 import { BillAcceptorBase } from '../base.js';
 import { NOTE_FACE_VALUES } from '../notes.js';
 import type { BillAcceptorOptions, EscrowedNote } from '../types.js';
@@ -69,7 +70,11 @@ export class Id003BillAcceptor extends BillAcceptorBase {
   // ── session ───────────────────────────────────────────────────────────────
   protected async session(port: BytePort, signal: AbortSignal): Promise<void> {
     this.parser = new Id003Parser();
-    this.ch = new FrameChannel(port, (b) => this.parser.push(b), this.clock);
+    this.ch = new FrameChannel(port, (b) => this.parser.push(b), this.clock, {
+      tx: (bytes) => this.frame(id003Tx(bytes)),
+      // The parser checked the CRC: the frame re-encodes to the bytes received.
+      rx: (f) => this.frame(id003Rx(f, encodeId003(f.code, f.data))),
+    });
     this.last = null;
     this.configured = false;
     this.appliedEnabled = null;

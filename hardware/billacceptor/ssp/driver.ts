@@ -6,6 +6,7 @@
 import { sleep } from '../../clock.js';
 import { FrameChannel, LinkLostError } from '../../link.js';
 import type { BytePort, PortOpener } from '../../transport/byte-port.js';
+import { sspRx, sspTx } from '../../wire-frame.js';
 import { BillAcceptorBase, type InFlight } from '../base.js';
 import { NOTE_FACE_VALUES } from '../notes.js';
 import type { BillAcceptorOptions } from '../types.js';
@@ -124,7 +125,10 @@ export class SspBillAcceptor extends BillAcceptorBase {
 
   protected async session(port: BytePort, signal: AbortSignal): Promise<void> {
     this.parser = new SspParser();
-    this.ch = new FrameChannel(port, (b) => this.parser.push(b), this.clock);
+    this.ch = new FrameChannel(port, (b) => this.parser.push(b), this.clock, {
+      tx: (bytes) => this.frame(sspTx(bytes)),
+      rx: (f) => this.frame(sspRx(f.data)),
+    });
     this.needSetup = true;
     this.appliedEnabled = null;
     this.lastBytes = null;
@@ -137,7 +141,7 @@ export class SspBillAcceptor extends BillAcceptorBase {
       if (this.needsKey && this.encryption !== 'never') await this.keyExchange();
       this.link.markUp();
       await this.setup();
-      this.emit({ type: 'connected', protocol: 'ssp' });
+      this.emit({ type: 'connected', protocol: 'ssp', ...(this.serial !== null ? { serial: String(this.serial) } : {}) });
       let repeat = false;
       while (!signal.aborted) {
         if (this.needSetup) await this.setup();

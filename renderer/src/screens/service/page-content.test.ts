@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { DeviceRow, ServiceState } from '../../../../protocol/index.js';
+import type { DeviceRow, ServiceAction, ServiceState } from '../../../../protocol/index.js';
 import { createI18n } from '../../i18n/i18n.js';
-import { INITIAL_CHOICES, pageContent, type PageActions } from './page-content.js';
+import { formatMoney } from '../../i18n/money.js';
+import { INITIAL_CHOICES, pageContent, wrapRow, type AskRequest, type PageActions } from './page-content.js';
 
-const none: PageActions = { act: () => undefined, open: () => undefined, download: () => undefined, replay: () => undefined, askNumber: () => undefined, choose: () => undefined };
+const none: PageActions = { act: () => undefined, open: () => undefined, download: () => undefined, view: () => undefined, replay: () => undefined, ask: () => undefined, choose: () => undefined };
 const row = (over: Partial<DeviceRow>): DeviceRow => ({ device: 'BA-2', kind: 'bill-acceptor', station: 2, spec: 'sim', state: 'ready', lastEvent: 'idle', enabled: true, ...over });
 
 describe('service Devices page', () => {
@@ -18,12 +19,215 @@ describe('service Devices page', () => {
         row({ device: 'BA-3', station: 3, inhibitedBy: ['tilt:bill-jam'] }),
       ];
       const state = { kind: 'service', tableId: 'T', softwareVersion: '1', language, signedIn: true } as ServiceState;
-      const { rows } = pageContent(state, { page: 'devices', devices, trace: [] }, t, INITIAL_CHOICES, none);
+      const wrapped = pageContent(state, { page: 'devices', device: 'BA-1', devices, trace: [], frames: [] }, t, INITIAL_CHOICES, none).rows;
+      // A long device row wraps: its continuation rows are indented under it.
+      const rows: string[] = [];
+      for (const r of wrapped) if (r.startsWith(' ') && rows.length > 0) rows[rows.length - 1] += r; else rows.push(r);
       const disabled = t('service.field.disabledByService');
       const stopped = t('service.field.inhibitedByFault', { faults: t('tilt.bill-jam') });
       assert.ok(!rows[0]?.includes(disabled) && !rows[0]?.includes(stopped), `${language}: ${rows[0]}`);
       assert.ok(rows[1]?.includes(disabled) && rows[1].includes(stopped), `${language}: ${rows[1]}`);
       assert.ok(!rows[2]?.includes(disabled) && rows[2]?.includes(stopped), `${language}: ${rows[2]}`);
     }
+  });
+});
+
+describe('service Configuration page', () => {
+  it('a supervisor edits the limits, types the regulator\'s reference, and the change is asked for with both', async () => {
+    const i18n = await createI18n('en');
+    const t = i18n.t.bind(i18n);
+    const state = { kind: 'service', tableId: 'T', softwareVersion: '1', language: 'en', signedIn: true, session: { name: 'Ana', staff: '1001', role: 'supervisor', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) } } as ServiceState;
+    const page = {
+      page: 'config' as const,
+      items: [
+        { key: 'game', value: 'blackjack', editable: false },
+        { key: 'limits', value: '{"min":10000,"max":1000000}', editable: true },
+        { key: 'handpayTwoPersonAbove', value: '5000000', editable: true },
+      ],
+      notes: [10, 20, 50, 100, 500, 1000],
+      bets: ['main'],
+      queued: [{ seq: 40, key: 'limits', after: '{"min":20000,"max":1000000}' }],
+      changes: [{ seq: 40, ts: '2026-01-01T10:00:00.000Z', key: 'limits', before: '{"min":10000,"max":1000000}', after: '{"min":20000,"max":1000000}', who: 'Ana (1001)', witness: 'Bo (1002)', authorisation: 'DICJ-2026/1' }],
+    };
+    let choices = INITIAL_CHOICES;
+    const asked: AskRequest[] = [];
+    const acted: ServiceAction[] = [];
+    const actions: PageActions = { ...none, choose: (u) => void (choices = { ...choices, ...u }), ask: (r) => void asked.push(r), act: (x) => void acted.push(x) };
+    const press = (id: string) => {
+      const b = pageContent(state, page, t, choices, actions).buttons.find((x) => x.id === id);
+      assert.ok(b, `no button ${id}`);
+      b.press();
+    };
+    const { rows } = pageContent(state, page, t, choices, actions);
+    assert.ok(rows.some((r) => r.includes(`Two-person handpay above = ${formatMoney(5_000_000, 'MOP', 'en')}`)), rows.join('\n'));
+    assert.ok(rows.some((r) => r.startsWith('Journalled; takes effect')), 'the queued change is shown');
+    const text = rows.join(' ').replace(/\s+/g, ' ');
+    assert.match(text, /#40 2026-01-01 10:00:00 Table limits: min \S+ – max \S+ → min \S+ – max \S+ · Ana \(1001\) \/ Bo \(1002\) · DICJ-2026\/1/, 'the journalled change with before and after');
+    press('edit-limits');
+    assert.equal(choices.edit?.key, 'limits');
+    press('field-max');
+    assert.equal(asked[0]?.kind, 'digits');
+    asked[0]?.then('20000');
+    assert.equal(choices.edit?.fields.max, 2_000_000);
+    assert.ok(pageContent(state, page, t, choices, actions).rows.some((r) => r.includes(`New: min ${formatMoney(10_000, 'MOP', 'en')} – max ${formatMoney(2_000_000, 'MOP', 'en')}`)));
+    press('config-authorise');
+    assert.equal(asked[1]?.kind, 'reference');
+    asked[1]?.then('DICJ-2026/123');
+    assert.deepEqual(acted, [{ kind: 'config-change', key: 'limits', value: '{"min":10000,"max":2000000}', authorisation: 'DICJ-2026/123' }]);
+    assert.equal(choices.edit, null, 'the editor closes once the change is asked for');
+    // A technician sees the values and cannot edit.
+    const tech = { ...state, session: { ...state.session!, role: 'technician' as const } };
+    assert.ok(!pageContent(tech, page, t, INITIAL_CHOICES, actions).buttons.some((b) => b.id.startsWith('edit-')));
+  });
+});
+
+describe('service pages cut nothing', () => {
+  const state = (role: 'technician' | 'auditor' = 'technician') =>
+    ({ kind: 'service', tableId: 'T', softwareVersion: '1', language: 'en', signedIn: true, session: { name: 'Bo', staff: '1002', role, currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) } }) as ServiceState;
+
+  it('lists every fault, each row and its clear button naming the station', async () => {
+    const i18n = await createI18n('en');
+    const t = i18n.t.bind(i18n);
+    const tilts = [1, 2, 3, 4, 5, 6].map((station) => ({ kind: 'bill-jam', messageKey: 'tilt.bill-jam', severity: 'warning' as const, clearedBy: 'attendant' as const, station, clearable: true }));
+    const page = {
+      page: 'status' as const,
+      table: { game: 'blackjack', profile: 'macau-2009', phase: 'betting', roundId: 'R', hold: null, newBets: true },
+      tilts: [...tilts, { kind: 'shoe-lost', messageKey: 'tilt.shoe-lost', severity: 'critical' as const, clearedBy: 'auto' as const, clearable: false }],
+      devices: [], sync: null, softwareVersion: '1', programHash: { atStart: 'a'.repeat(64), latest: null, latestAt: null },
+    };
+    const { rows, buttons } = pageContent(state(), page, t, INITIAL_CHOICES, none);
+    for (const station of [1, 2, 3, 4, 5, 6]) {
+      assert.equal(rows.filter((r) => r.includes(`Station ${station} · `) && r.includes(t('tilt.bill-jam'))).length, 1, `station ${station}: ${rows.join('\n')}`);
+      assert.equal(buttons.find((b) => b.id === `act-clear-tilt-bill-jam${station}`)?.label, `Clear: station ${station} ${t('tilt.bill-jam')}`);
+    }
+    assert.ok(rows.some((r) => r.includes(`Table · `) && r.includes(t('tilt.shoe-lost'))));
+    assert.equal(new Set(buttons.map((b) => b.label)).size, buttons.length, 'no two buttons read alike');
+  });
+
+  it('game recall lists every bet and settlement line of a round; long lines wrap instead of being cut', async () => {
+    const i18n = await createI18n('en');
+    const t = i18n.t.bind(i18n);
+    const round = {
+      roundId: 'R-9', status: 'settled' as const, seq: 9, ts: '2026-01-01T00:00:00.000Z', game: 'blackjack', profile: 'macau-2009',
+      cards: Array.from({ length: 40 }, (_, i) => ({ card: 'AS', to: `seat:${(i % 7) + 1}` })),
+      decisions: [],
+      bets: Array.from({ length: 7 }, (_, i) => ({ station: i + 1, seat: i + 1, bet: 'main', amount: 10_000 })),
+      lines: Array.from({ length: 7 }, (_, i) => ({ station: i + 1, seat: i + 1, bet: 'main', stake: 10_000, net: 10_000, rule: 'macau-2009 art.10' })),
+    };
+    const { rows } = pageContent(state('auditor'), { page: 'recall', station: null, offset: 0, more: false, rounds: [round] }, t, INITIAL_CHOICES, none);
+    assert.equal(rows.filter((r) => r.includes('Bet: station')).length, 7);
+    assert.equal(rows.filter((r) => r.includes('Settled: seat')).length, 7);
+    assert.equal(rows.join(' ').match(/AS→seat/g)?.length, 40, 'every card, over as many rows as it takes');
+  });
+});
+
+describe('wrapRow', () => {
+  it('splits at spaces, indents what follows, counts Chinese characters double', () => {
+    const rows = wrapRow('  ' + 'word '.repeat(60), 40);
+    assert.ok(rows.length > 1 && rows.every((r) => r.length <= 40));
+    assert.ok(rows.slice(1).every((r) => r.startsWith('      ')));
+    assert.equal(rows.join(' ').match(/word/g)?.length, 60);
+    const zh = wrapRow('計'.repeat(50), 40);
+    assert.equal(zh[0], '計'.repeat(20));
+    assert.equal(zh.join('').replace(/ /g, '').length, 50);
+  });
+});
+
+describe('service Meters page', () => {
+  it('names every meter of every station in the language, money in the currency, counts as counts', async () => {
+    for (const language of ['en', 'pt', 'zh-Hant'] as const) {
+      const i18n = await createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const money = (m: number) => formatMoney(m, 'MOP', language);
+      const scopes = ['table', ...[1, 2, 3, 4, 5, 6, 7].map((n) => `station:${n}`)].map((scope) => ({
+        scope,
+        meters: [
+          { name: 'billsIn.50000', unit: 'count' as const, value: 3 },
+          { name: 'totalIn', unit: 'money' as const, value: 150_000 },
+          { name: 'gamesPlayed', unit: 'count' as const, value: 1234 },
+        ],
+      }));
+      const state = { kind: 'service', tableId: 'T', softwareVersion: '1', language, signedIn: true, session: { name: 'Cy', staff: '1003', role: 'auditor', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) } } as ServiceState;
+      const all = pageContent(state, { page: 'meters', currency: 'MOP', scopes }, t, { ...INITIAL_CHOICES, meterScope: 'all' }, none);
+      const text = all.rows.join('\n');
+      assert.ok(text.includes(t('service.field.atStation', { station: 7 })), `${language}: station 7 is listed`);
+      assert.ok(text.includes(t('service.field.meterRow', { name: t('service.meter.totalIn'), value: money(150_000) })), `${language}: ${text}`);
+      assert.ok(text.includes(t('service.meter.billsIn', { note: money(50_000) })), language);
+      assert.ok(!/totalIn|=\d|150000/.test(text), `${language}: no raw names or minor units: ${text}`);
+      const oneStation = pageContent(state, { page: 'meters', currency: 'MOP', scopes }, t, { ...INITIAL_CHOICES, meterScope: 'station:7' }, none);
+      assert.equal(oneStation.rows.filter((r) => r.startsWith('  ')).length, 3, 'the chosen station\'s meters only');
+      assert.ok(oneStation.buttons.some((b) => b.id === 'meters-station-7' && b.active));
+      assert.ok(['export-csv', 'export-json', 'export-print'].every((id) => oneStation.buttons.some((b) => b.id === id)));
+    }
+  });
+});
+
+describe('service Status page faults', () => {
+  it('say their severity, who clears them and how, in each language, with nothing left untranslated', async () => {
+    for (const language of ['en', 'pt', 'zh-Hant'] as const) {
+      const i18n = await createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const state = { kind: 'service', tableId: 'T', softwareVersion: '1', language, signedIn: true, session: { name: 'Bo', staff: '1002', role: 'technician', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) } } as ServiceState;
+      const page = {
+        page: 'status' as const,
+        table: { game: 'blackjack', profile: 'macau-2009', phase: 'betting', roundId: 'R', hold: null, newBets: true },
+        tilts: [
+          { kind: 'bill-jam', messageKey: 'tilt.bill-jam', severity: 'warning' as const, clearedBy: 'attendant' as const, station: 3, clearable: false },
+          { kind: 'shoe-lost', messageKey: 'tilt.shoe-lost', severity: 'critical' as const, clearedBy: 'auto' as const },
+        ],
+        devices: [], sync: null, softwareVersion: '1', programHash: { atStart: 'a'.repeat(64), latest: null, latestAt: null },
+      };
+      const text = pageContent(state, page, t, INITIAL_CHOICES, none).rows.join(' ').replace(/\s+/g, ' ');
+      for (const part of [t('service.severity.warning'), t('service.severity.critical'), t('tiltClears.attendant'), t('tiltClears.auto'), t('service.tiltHow.bill-jam'), t('service.tiltHow.shoe-lost')]) {
+        assert.ok(text.includes(part), `${language}: "${part}" in ${text}`);
+      }
+      assert.ok(!/\b(attendant|warning|critical|service\.field)\b/.test(language === 'en' ? '' : text), `${language}: ${text}`);
+    }
+  });
+});
+
+describe('service Devices trace', () => {
+  it('shows the chosen device\'s events and its frames (hex and meaning, repeats counted); the shoe is not switched off', async () => {
+    const i18n = await createI18n('en');
+    const t = i18n.t.bind(i18n);
+    const state = { kind: 'service', tableId: 'T', softwareVersion: '1', language: 'en', signedIn: true, session: { name: 'Bo', staff: '1002', role: 'technician', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) } } as ServiceState;
+    const devices = [row({ device: 'BA-1', station: 1, protocol: 'id003' }), row({ device: 'BA-2', station: 2, protocol: 'ssp', serial: '12345678' }), { ...row({ device: 'shoe', kind: 'shoe' }), station: undefined, protocol: 'framed', switchable: false } as DeviceRow];
+    const page = {
+      page: 'devices' as const, device: 'shoe', devices,
+      trace: [{ ts: '2026-01-01T10:00:00.000Z', device: 'shoe', event: 'card card=AS sequence=4' }],
+      frames: [{ ts: '2026-01-01T10:00:00.100Z', dir: 'rx' as const, hex: '02 01 04 00 11 06', meaning: 'CARD DRAWN AS #4', count: 1 }, { ts: '2026-01-01T10:00:00.000Z', dir: 'tx' as const, hex: '02 01 00 00 81 00', meaning: 'GET STATUS', count: 12 }],
+    };
+    let opened: unknown = null;
+    const { rows, buttons } = pageContent(state, page, t, INITIAL_CHOICES, { ...none, open: (p, extra) => void (opened = [p, extra]) });
+    const text = rows.join('\n');
+    assert.match(text, /^BA-1 · ready$/m, 'the other devices on one short row each');
+    const detail = (device: string) => pageContent(state, { ...page, device }, t, INITIAL_CHOICES, none).rows.join(' ');
+    assert.match(detail('BA-1'), /BA-1 .* serial not reported \(ID-003 has no serial-number request\)/);
+    assert.match(detail('BA-2'), /BA-2 .* serial 12345678/);
+    assert.match(text, /Live events of shoe\n {2}10:00:00.000 card card=AS sequence=4/);
+    assert.match(text, /10:00:00.100 device→host 02 01 04 00 11 06 · CARD DRAWN AS #4\n/);
+    assert.match(text, /host→device 02 01 00 00 81 00 · GET STATUS ×12/);
+    assert.match(text, /shoe cannot be disabled in service mode/);
+    assert.ok(!buttons.some((b) => b.id === 'act-device-disable' || b.id === 'act-device-enable'), 'no switch for the shoe');
+    assert.ok(buttons.some((b) => b.id === 'act-test-card'));
+    buttons.find((b) => b.id === 'device-BA-2')?.press();
+    assert.deepEqual(opened, ['devices', { device: 'BA-2' }], 'choosing a device asks the host for its trace');
+  });
+});
+
+describe('service manual card entry', () => {
+  it('asks for the card on the rank-and-suit pad, then the two-person entry for the round on screen', async () => {
+    const i18n = await createI18n('en');
+    const t = i18n.t.bind(i18n);
+    const state = { kind: 'service', tableId: 'T', softwareVersion: '1', language: 'en', signedIn: true, session: { name: 'Ana', staff: '1001', role: 'supervisor', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) } } as ServiceState;
+    const page = { page: 'holds' as const, table: { game: 'blackjack', profile: 'macau-2009', phase: 'hold', roundId: 'R-7', hold: 'unreadable', newBets: false }, closed: false };
+    const asked: AskRequest[] = [];
+    const acted: ServiceAction[] = [];
+    const { buttons } = pageContent(state, page, t, INITIAL_CHOICES, { ...none, ask: (r) => void asked.push(r), act: (x) => void acted.push(x) });
+    assert.ok(!buttons.some((b) => b.id === 'card-rank'), 'no button cycling through 52 cards');
+    buttons.find((b) => b.id === 'act-enter-card')?.press();
+    assert.equal(asked[0]?.kind, 'card');
+    asked[0]?.then('TD');
+    assert.deepEqual(acted, [{ kind: 'enter-card', roundId: 'R-7', card: 'TD' }]);
   });
 });

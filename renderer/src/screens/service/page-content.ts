@@ -1,7 +1,21 @@
 import type { TFunction } from 'i18next';
 import type { Currency, Language, RecallRound, ServiceAction, ServicePage, ServiceState } from '../../../../protocol/index.js';
-import { SERVICE_PAGE_SIZE } from '../../../../protocol/index.js';
-import { formatMoney } from '../../i18n/money.js';
+import { METER_NAMES, meterBase, SERVICE_PAGE_SIZE } from '../../../../protocol/index.js';
+import { formatMoney, INTL_LOCALE } from '../../i18n/money.js';
+import {
+  draftFields,
+  draftValue,
+  formatConfigValue,
+  formatField,
+  isEditableKey,
+  setField,
+  startDraft,
+  toggleNote,
+  typedValue,
+  MINOR_PER_UNIT,
+  type ConfigDraft,
+  type ValueFormat,
+} from './config-editor.js';
 
 /** A button of a page: its test id, its words, and what pressing it does. */
 export interface PageButton {
@@ -15,53 +29,140 @@ export interface PageButton {
 export interface PageChoices {
   device: string;
   eventSeverity: 'all' | 'info' | 'warning' | 'critical';
-  eventType: 'all' | 'service' | 'round' | 'bill' | 'handpay';
-  eventSince: 'all' | 'hour' | 'day';
+  /** Type groups shown (none: every type). */
+  eventGroups: EventGroup[];
+  /** A time span back from now, or `custom` between `eventFrom` and `eventTo` (local times typed on the pad). */
+  eventSince: 'all' | 'hour' | 'shift' | 'day' | 'week' | 'custom';
+  eventFrom: number | null;
+  eventTo: number | null;
+  /** The type groups' picker is open over the log. */
+  eventPicker: boolean;
   recallStation: number | null;
   clearScope: string;
   voidReason: 'unreadable' | 'misdeal' | 'device';
-  rank: number;
-  suit: number;
-  /** First row of the Configuration page on screen (the list is longer than the screen). */
-  configFrom: number;
+  /** The configuration value being edited, before it is sent for authorisation. */
+  edit: ConfigDraft | null;
+  /** The meters shown: `table`, `station:N` or every scope. */
+  meterScope: string;
 }
 
 export const INITIAL_CHOICES: PageChoices = {
-  device: 'BA-1', eventSeverity: 'all', eventType: 'all', eventSince: 'all', recallStation: null,
-  clearScope: 'table', voidReason: 'unreadable', rank: 0, suit: 0, configFrom: 0,
+  device: 'BA-1', eventSeverity: 'all', eventGroups: [], eventSince: 'all', eventFrom: null, eventTo: null, eventPicker: false, recallStation: null,
+  clearScope: 'table', voidReason: 'unreadable', edit: null, meterScope: 'table',
 };
+
+/** A value asked for on a pad over the page: digits (an amount, seconds) or a reference (letters, digits, `- / .`). */
+export interface AskRequest {
+  title: string;
+  label: string;
+  /** `card`: a rank and a suit (`AS`, `TD`). */
+  kind: 'digits' | 'reference' | 'card';
+  then: (value: string) => void;
+}
 
 export interface PageActions {
   act(action: ServiceAction): void;
-  open(page: ServicePage['page'], extra?: { offset?: number; station?: number; filter?: Record<string, unknown> }): void;
+  open(page: ServicePage['page'], extra?: { offset?: number; station?: number; filter?: Record<string, unknown>; device?: string }): void;
+  /** Saves an export of the signed-in session (its token is added). */
   download(path: string): void;
+  /** Shows an export as a page of its own (the printable report), to print with the browser. */
+  view(path: string): void;
   /** Plays a round of game recall card by card. */
   replay(round: RecallRound): void;
-  /** Asks for an authorisation number on the pad, then runs `then` with it. */
-  askNumber(then: (value: string) => void): void;
+  /** Asks for a value on a pad over the page, then runs the request's `then` with it. */
+  ask(request: AskRequest): void;
   choose(update: Partial<PageChoices>): void;
 }
 
-const TYPES: Record<PageChoices['eventType'], string[] | undefined> = {
-  all: undefined,
+/** The event log's type groups: every journal entry type is in one (ledger/entries.ts). */
+export const EVENT_GROUPS = {
   service: ['service.enter', 'service.exit', 'service.denied', 'service.account', 'service.test', 'service.action'],
-  round: ['bet.place', 'round.settle', 'round.void', 'misread'],
+  round: ['bet.place', 'round.decision', 'round.settle', 'round.void'],
+  card: ['card.read', 'misread', 'shoe.change'],
   bill: ['bill.escrow', 'bill.credit', 'bill.return'],
   handpay: ['credit.cancel', 'handpay.request', 'handpay.confirm'],
-};
-const RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'];
-const SUITS = ['S', 'H', 'D', 'C'];
+  tilt: ['tilt.raise', 'tilt.clear'],
+  config: ['config.change'],
+  door: ['door.open', 'door.close'],
+  power: ['power.reset'],
+  meter: ['meter.clear'],
+} as const;
+export type EventGroup = keyof typeof EVENT_GROUPS;
+const GROUP_NAMES = Object.keys(EVENT_GROUPS) as EventGroup[];
+/** How far back each span reaches; a shift is eight hours. */
+const SPAN_MS = { hour: 3_600_000, shift: 8 * 3_600_000, day: 86_400_000, week: 7 * 86_400_000 } as const;
+
+/** `YYYYMMDDhhmm` typed on the pad, in the kiosk's local time; null if it is no such minute. */
+export function typedTime(digits: string): number | null {
+  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(digits);
+  if (!m) return null;
+  const [y, mo, d, h, mi] = m.slice(1).map(Number) as [number, number, number, number, number];
+  const t = new Date(y, mo - 1, d, h, mi);
+  // Date rolls 31 February over into March: a minute that does not exist is refused.
+  if (t.getFullYear() !== y || t.getMonth() !== mo - 1 || t.getDate() !== d || t.getHours() !== h || t.getMinutes() !== mi) return null;
+  return t.getTime();
+}
+
+/** A journal time (UTC) as the kiosk's local `YYYY-MM-DD hh:mm:ss`. */
+export function localTime(iso: string | number): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return String(iso);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
 const REASON_WORDS: Record<PageChoices['voidReason'], string> = { unreadable: 'unreadable card', misdeal: 'misdeal', device: 'device fault' };
 const cycle = <T>(list: readonly T[], current: T): T => list[(list.indexOf(current) + 1) % list.length] as T;
 
 export function eventFilter(c: PageChoices, now: number): Record<string, unknown> {
-  const types = TYPES[c.eventType];
+  const types = c.eventGroups.flatMap((g) => EVENT_GROUPS[g]);
+  const from = c.eventSince === 'custom' ? c.eventFrom : c.eventSince === 'all' ? null : now - SPAN_MS[c.eventSince];
+  const to = c.eventSince === 'custom' ? c.eventTo : null;
   return {
-    ...(types ? { types } : {}),
+    ...(types.length ? { types } : {}),
     ...(c.eventSeverity !== 'all' ? { severity: c.eventSeverity } : {}),
-    ...(c.eventSince !== 'all' ? { from: new Date(now - (c.eventSince === 'hour' ? 3_600_000 : 86_400_000)).toISOString() } : {}),
+    ...(from !== null ? { from: new Date(from).toISOString() } : {}),
+    // A typed minute includes its whole minute.
+    ...(to !== null ? { to: new Date(to + 59_999).toISOString() } : {}),
   };
 }
+
+/** About what one row holds across the screen: a Chinese character counts twice a Latin letter. */
+const ROW_WIDTH = 132;
+const weight = (ch: string) => (/[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]/.test(ch) ? 2 : 1);
+
+/**
+ * A long line as as many rows as it takes (at spaces where it can), the rows after the first
+ * indented under it: nothing a page lists is cut off at the screen's edge.
+ */
+export function wrapRow(text: string, width = ROW_WIDTH): string[] {
+  const indent = (/^ */.exec(text)?.[0] ?? '') + '    ';
+  const out: string[] = [];
+  let rest = text;
+  let room = width;
+  while (rest.length > 0) {
+    let used = 0;
+    let cut = 0;
+    let lastSpace = -1;
+    for (const ch of rest) {
+      if (used + weight(ch) > room) break;
+      used += weight(ch);
+      cut += ch.length;
+      if (ch === ' ') lastSpace = cut;
+    }
+    if (cut >= rest.length) {
+      out.push(rest);
+      break;
+    }
+    const at = lastSpace > room / 2 ? lastSpace : cut;
+    out.push(rest.slice(0, at).trimEnd());
+    rest = indent + rest.slice(at).trimStart();
+    room = width;
+  }
+  return out.length > 0 ? out : [''];
+}
+
+/** A line shortened for a list, marked as such (the whole of it is in the export). */
+const shorten = (text: string, n = ROW_WIDTH) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
 
 /** The rows and buttons of one page, in the screen's language. */
 export function pageContent(state: ServiceState, page: ServicePage, t: TFunction, c: PageChoices, a: PageActions): { rows: string[]; buttons: PageButton[] } {
@@ -72,6 +173,7 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
   const canAct = role !== undefined && role !== 'auditor';
   const sup = role === 'supervisor';
   const rows: string[] = [];
+  const wrap = (text: string) => rows.push(...wrapRow(text));
   const buttons: PageButton[] = [];
   const btn = (id: string, label: string, press: () => void, show = true, active = false) => {
     if (show) buttons.push({ id, label, press, active });
@@ -82,13 +184,17 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
     rows.push(tb.hold ? t('service.field.hold', { hold: tb.hold }) : t('service.field.noHold'));
     rows.push(t('service.field.newBets', { state: t(tb.newBets ? 'service.field.open' : 'service.field.closed') }));
   };
-  const deviceRows = (devices: Extract<ServicePage, { page: 'devices' }>['devices']) => {
+  /** Every device in full, or (`brief`) each on one short row and the one named in full. */
+  const deviceRows = (devices: Extract<ServicePage, { page: 'devices' }>['devices'], brief?: string) => {
     for (const d of devices) {
       // The technician's disable and the faults that inhibit the device are told apart: clearing
       // a fault never enables what a technician disabled.
       const faults = (d.inhibitedBy ?? []).filter((r) => r.startsWith('tilt:')).map((r) => t(`tilt.${r.slice(5)}`, { defaultValue: r.slice(5) }));
       const state = [d.state, ...(d.enabled ? [] : [t('service.field.disabledByService')]), ...(faults.length ? [t('service.field.inhibitedByFault', { faults: faults.join(', ') })] : [])].join(' · ');
-      rows.push(t('service.field.device', { device: d.device, state, spec: d.spec, firmware: d.serial ? `${d.firmware ?? '—'} · serial ${d.serial}` : (d.firmware ?? '—'), event: d.lastEvent ?? '—' }));
+      // ID-003 has no serial-number request: say so rather than leave the serial blank.
+      const serial = d.serial ?? (d.protocol === 'id003' ? t('service.field.noSerialId003') : '—');
+      if (brief !== undefined && d.device !== brief) rows.push(t('service.field.deviceShort', { device: d.device, state }));
+      else wrap(t('service.field.device', { device: d.device, state, spec: d.spec, firmware: d.firmware ?? '—', serial, event: d.lastEvent ?? '—' }));
     }
   };
   const syncRows = (s: Extract<ServicePage, { page: 'sync' }>['sync']) => {
@@ -105,16 +211,22 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       tableRows(page.table);
       rows.push(t('service.field.version', { version: page.softwareVersion }), t('service.field.hashStart', { hash: page.programHash.atStart }));
       if (page.programHash.latest) rows.push(t('service.field.hashNow', { hash: page.programHash.latest, at: page.programHash.latestAt ?? '' }));
+      if (page.programHash.changed?.length) wrap(t('service.field.hashChanged', { files: page.programHash.changed.join(', ') }));
       rows.push(t('service.field.tilts'));
       if (page.tilts === null) rows.push('  ' + t('service.field.tiltsOff'));
       else if (page.tilts.length === 0) rows.push('  ' + t('service.field.tiltsNone'));
       else {
-        for (const x of page.tilts.slice(0, 4)) {
+        for (const x of page.tilts) {
           const kind = t(x.messageKey, { defaultValue: x.kind });
-          rows.push('  ' + t('service.field.tilt', { severity: x.severity, kind, clearedBy: x.clearedBy }));
+          // Four jams read alike: each row and its button name the station.
+          const where = x.station !== undefined ? t('service.field.atStation', { station: x.station }) : t('service.field.atTable');
+          // Who clears it (tiltClears.*) and how, for this kind of fault.
+          const how = t(`service.tiltHow.${x.kind}`, { defaultValue: t(`tiltClears.${x.clearedBy}`) });
+          wrap('  ' + where + ' · ' + t('service.field.tilt', { severity: t(`service.severity.${x.severity}`), kind, clearedBy: t(`tiltClears.${x.clearedBy}`), how }));
           // A fault a person clears, once its condition has gone; the host checks the role.
           const tilt = { kind: 'clear-tilt' as const, tilt: x.kind, ...(x.station !== undefined ? { station: x.station } : {}) };
-          btn(`act-clear-tilt-${x.kind}${x.station ?? ''}`, t('service.action.clear-tilt', { kind }), () => a.act(tilt), canAct && x.clearable === true);
+          const label = x.station !== undefined ? t('service.action.clear-tilt-station', { kind, station: x.station }) : t('service.action.clear-tilt', { kind });
+          btn(`act-clear-tilt-${x.kind}${x.station ?? ''}`, label, () => a.act(tilt), canAct && x.clearable === true);
         }
       }
       rows.push(t('service.field.sync'));
@@ -125,38 +237,63 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       break;
     }
     case 'devices': {
-      deviceRows(page.devices);
-      rows.push('', t('service.field.trace'));
-      for (const e of page.trace.slice(0, 12)) rows.push(`  ${e.ts.slice(11, 23)} ${e.device} ${e.event}`.slice(0, 150));
-      for (const d of page.devices) btn(`device-${d.device}`, d.device, () => a.choose({ device: d.device }), true, d.device === c.device);
-      const station = Number(/^BA-(\d+)$/.exec(c.device)?.[1] ?? 0);
+      // The device the host traces is the one on screen; until the host has it, the screen's choice.
+      const device = page.device ?? c.device;
+      const chosen = page.devices.find((d) => d.device === device);
+      // One short row per device and the chosen one in full: its trace stays on the first screen.
+      deviceRows(page.devices, device);
+      if (chosen?.switchable === false) wrap(t('service.field.notSwitchable', { device: chosen.device }));
+      rows.push('', t('service.field.traceOf', { device }));
+      if (page.trace.length === 0) rows.push('  ' + t('service.field.noEntries'));
+      for (const e of page.trace) wrap(`  ${e.ts.slice(11, 23)} ${e.event}`);
+      rows.push('', t('service.field.framesOf', { device }));
+      if (page.frames.length === 0) rows.push('  ' + t('service.field.noEntries'));
+      for (const f of page.frames) {
+        wrap('  ' + t('service.field.frameRow', { ts: f.ts.slice(11, 23), dir: t(`service.field.dir.${f.dir}`), hex: f.hex, meaning: f.meaning, count: f.count > 1 ? t('service.field.times', { n: f.count }) : '' }));
+      }
+      for (const d of page.devices) {
+        btn(`device-${d.device}`, d.device, () => {
+          a.choose({ device: d.device });
+          a.open('devices', { device: d.device });
+        }, true, d.device === device);
+      }
+      const station = Number(/^BA-(\d+)$/.exec(device)?.[1] ?? 0);
       if (canAct) {
         if (station) btn('act-test-note', t('service.action.test-note'), () => a.act({ kind: 'test-note', station }));
         else btn('act-test-card', t('service.action.test-card'), () => a.act({ kind: 'test-card' }));
-        if (station) btn('act-device-disable', t('service.action.device-disable'), () => a.act({ kind: 'device-enable', device: c.device, enabled: false }));
-        if (station) btn('act-device-enable', t('service.action.device-enable'), () => a.act({ kind: 'device-enable', device: c.device, enabled: true }));
-        btn('act-device-reconnect', t('service.action.device-reconnect'), () => a.act({ kind: 'device-reconnect', device: c.device }));
+        if (chosen?.switchable !== false) {
+          btn('act-device-disable', t('service.action.device-disable'), () => a.act({ kind: 'device-enable', device, enabled: false }));
+          btn('act-device-enable', t('service.action.device-enable'), () => a.act({ kind: 'device-enable', device, enabled: true }));
+        }
+        btn('act-device-reconnect', t('service.action.device-reconnect'), () => a.act({ kind: 'device-reconnect', device }));
       }
       break;
     }
     case 'meters': {
+      const count = new Intl.NumberFormat(INTL_LOCALE[language], { maximumFractionDigits: 0 });
+      rows.push(t('service.field.meterUnits', { currency }), '');
       for (const s of page.scopes) {
-        rows.push(t('service.field.meterScope', { scope: s.scope }));
-        const line = s.meters.map((m) => `${m.name}=${m.value}`);
-        for (let i = 0; i < line.length; i += 6) rows.push('  ' + line.slice(i, i + 6).join('  '));
+        if (c.meterScope !== 'all' && c.meterScope !== s.scope) continue;
+        rows.push(scopeLabel(s.scope, t));
+        if (s.meters.length === 0) rows.push('  ' + t('service.report.none'));
+        for (const m of s.meters) rows.push('  ' + t('service.field.meterRow', { name: meterLabel(m.name, t, money), value: m.unit === 'money' ? money(m.value) : count.format(m.value) }));
+      }
+      for (const scope of [...page.scopes.map((s) => s.scope), 'all']) {
+        btn(`meters-${scope.replace(':', '-')}`, scope === 'all' ? t('service.action.meterScope', { scope: t('service.action.all') }) : scopeLabel(scope, t), () => a.choose({ meterScope: scope }), true, c.meterScope === scope);
       }
       btn('export-csv', t('service.action.export-csv'), () => a.download('/service/export/meters.csv'));
       btn('export-json', t('service.action.export-json'), () => a.download('/service/export/meters.json'));
+      btn('export-print', t('service.action.export-print'), () => a.view(`/service/export/meters.html?lang=${encodeURIComponent(language)}`));
       break;
     }
     case 'recall': {
       if (page.rounds.length === 0) rows.push(t('service.field.noRounds'));
       page.rounds.forEach((r, i) => {
         rows.push(`${i + 1}. ` + t('service.field.recallRound', { seq: r.seq, round: r.roundId, status: r.status, ts: r.ts }));
-        rows.push('   ' + t('service.field.cards', { cards: r.cards.map((x) => `${x.card}→${x.to}`).join(' ') }).slice(0, 150));
-        if (r.decisions.length) rows.push('   ' + t('service.field.decisions', { decisions: r.decisions.map((d) => `${d.seat}:${d.action}${d.auto ? '*' : ''}`).join(' ') }).slice(0, 150));
-        for (const b of r.bets.slice(0, 3)) rows.push('   ' + t('service.field.bet', { station: b.station, seat: b.seat, bet: b.bet, amount: money(b.amount) }));
-        for (const l of r.lines.slice(0, 3)) rows.push('   ' + t('service.field.line', { seat: l.seat, bet: l.bet, stake: money(l.stake), net: money(l.net), rule: l.rule }).slice(0, 150));
+        wrap('   ' + t('service.field.cards', { cards: r.cards.map((x) => `${x.card}→${x.to}`).join(' ') }));
+        if (r.decisions.length) wrap('   ' + t('service.field.decisions', { decisions: r.decisions.map((d) => `${d.seat}:${d.action}${d.auto ? '*' : ''}`).join(' ') }));
+        for (const b of r.bets) wrap('   ' + t('service.field.bet', { station: b.station, seat: b.seat, bet: b.bet, amount: money(b.amount) }));
+        for (const l of r.lines) wrap('   ' + t('service.field.line', { seat: l.seat, bet: l.bet, stake: money(l.stake), net: money(l.net), rule: l.rule }));
         if (r.status === 'void') rows.push('   ' + t('service.field.voidReason', { reason: r.reason ?? '', by: (r.authorisedBy ?? []).join(', ') }));
         btn(`replay-${i + 1}`, t('service.action.replay', { n: i + 1 }), () => a.replay(r), r.cards.length > 0);
         btn(`evidence-${i + 1}`, t('service.action.export-evidence', { n: i + 1 }), () => a.download(`/service/export/evidence/${encodeURIComponent(r.roundId)}`));
@@ -173,44 +310,76 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       break;
     }
     case 'events': {
+      eventsHeader(c, t, rows);
       if (page.entries.length === 0) rows.push(t('service.field.noEntries'));
       else rows.push(t('service.field.page', { from: page.offset + 1, to: page.offset + page.entries.length }));
-      for (const e of page.entries.slice(0, 20)) rows.push(`#${e.seq} ${e.ts.slice(0, 19)} ${e.severity[0]?.toUpperCase()} ${e.type} ${e.summary}`.slice(0, 150));
+      for (const e of page.entries) rows.push(shorten(`#${e.seq} ${localTime(e.ts)} ${t(`service.severity.${e.severity}`)} ${e.type} ${e.summary}`));
       const refilter = (u: Partial<PageChoices>) => {
         a.choose(u);
         a.open('events', { filter: eventFilter({ ...c, ...u }, Date.now()) });
       };
-      btn('filter-severity', t('service.action.severity', { severity: c.eventSeverity === 'all' ? t('service.action.all') : c.eventSeverity }), () => refilter({ eventSeverity: cycle(['all', 'info', 'warning', 'critical'] as const, c.eventSeverity) }));
-      btn('filter-type', t('service.action.type', { type: c.eventType === 'all' ? t('service.action.all') : c.eventType }), () => refilter({ eventType: cycle(['all', 'service', 'round', 'bill', 'handpay'] as const, c.eventType) }));
-      btn('filter-since', t('service.action.since', { since: t(`service.action.${{ all: 'all', hour: 'lastHour', day: 'today' }[c.eventSince]}`) }), () => refilter({ eventSince: cycle(['all', 'hour', 'day'] as const, c.eventSince) }));
-      // Twenty rows fit on screen; the host's page holds forty, so the screen pages by twenty.
+      if (c.eventPicker) {
+        // The type groups, each a toggle; none chosen is every type.
+        btn('type-all', t('service.action.allTypes'), () => refilter({ eventGroups: [] }), true, c.eventGroups.length === 0);
+        for (const g of GROUP_NAMES) {
+          const on = c.eventGroups.includes(g);
+          btn(`type-${g}`, t(`service.eventGroup.${g}`), () => refilter({ eventGroups: on ? c.eventGroups.filter((x) => x !== g) : [...c.eventGroups, g] }), true, on);
+        }
+        btn('types-done', t('service.action.done'), () => a.choose({ eventPicker: false }));
+        break;
+      }
+      btn('filter-severity', t('service.action.severity', { severity: c.eventSeverity === 'all' ? t('service.action.all') : t(`service.severity.${c.eventSeverity}`) }), () => refilter({ eventSeverity: cycle(['all', 'info', 'warning', 'critical'] as const, c.eventSeverity) }));
+      btn('filter-type', t('service.action.types'), () => a.choose({ eventPicker: true }), true, c.eventGroups.length > 0);
+      btn('filter-since', t('service.action.since', { since: t(`service.since.${c.eventSince}`) }), () => refilter({ eventSince: cycle(['all', 'hour', 'shift', 'day', 'week'] as const, c.eventSince === 'custom' ? 'week' : c.eventSince), eventFrom: null, eventTo: null }));
+      for (const end of ['from', 'to'] as const) {
+        const key = end === 'from' ? 'eventFrom' : 'eventTo';
+        const value = c[key];
+        btn(`filter-${end}`, t(`service.action.${end}`, { at: value === null ? '—' : localTime(value).slice(0, 16) }), () => a.ask({
+          title: t('service.pages.events'),
+          label: t('service.action.typeTime'),
+          kind: 'digits',
+          then: (digits) => {
+            const at = typedTime(digits);
+            if (at === null) return;
+            const other = end === 'from' ? c.eventTo : c.eventFrom;
+            // From after to would list nothing: the ends are swapped rather than refused.
+            const [from, to] = end === 'from' ? [at, other] : [other, at];
+            const ordered = from !== null && to !== null && from > to ? { eventFrom: to, eventTo: from } : { eventFrom: from, eventTo: to };
+            refilter({ eventSince: 'custom', ...ordered });
+          },
+        }), true, value !== null);
+      }
+      // The host's page holds forty entries; the screen scrolls through them, then asks for the next forty.
       const at = (offset: number) => () => a.open('events', { offset, filter: page.filter });
-      btn('page-prev', t('service.action.prev'), at(Math.max(0, page.offset - 20)), page.offset > 0);
-      btn('page-next', t('service.action.next'), at(page.offset + 20), page.more || page.entries.length > 20);
+      btn('page-prev', t('service.action.prev'), at(Math.max(0, page.offset - SERVICE_PAGE_SIZE.events)), page.offset > 0);
+      btn('page-next', t('service.action.next'), at(page.offset + SERVICE_PAGE_SIZE.events), page.more);
       break;
     }
     case 'config': {
-      const ON_SCREEN = 22;
-      if (!page.items.some((i) => i.editable)) rows.push(t('service.field.configReadOnly'), '');
-      for (const item of page.items.slice(c.configFrom, c.configFrom + ON_SCREEN)) {
-        rows.push((t('service.field.config', { key: item.key, value: item.value }) + (item.article ? ` · ${item.article}` : '')).slice(0, 160));
-      }
-      btn('page-prev', t('service.action.rowsUp'), () => a.choose({ configFrom: Math.max(0, c.configFrom - ON_SCREEN) }), c.configFrom > 0);
-      btn('page-next', t('service.action.rowsDown'), () => a.choose({ configFrom: c.configFrom + ON_SCREEN }), c.configFrom + ON_SCREEN < page.items.length);
+      configPage(page, c, a, { money, t }, sup, rows, btn);
       break;
     }
     case 'holds': {
       tableRows(page.table);
       const roundId = page.table.roundId;
-      const card = `${RANKS[c.rank]}${SUITS[c.suit]}`;
       btn('void-reason', t('service.action.reason', { reason: t(`service.reason.${c.voidReason}`) }), () => a.choose({ voidReason: cycle(['unreadable', 'misdeal', 'device'] as const, c.voidReason) }), sup);
       btn('act-void-round', t('service.action.void-round'), () => a.act({ kind: 'void-round', roundId, reason: REASON_WORDS[c.voidReason] }), sup);
-      btn('card-rank', card, () => a.choose(c.rank === RANKS.length - 1 ? { rank: 0, suit: (c.suit + 1) % SUITS.length } : { rank: c.rank + 1 }), sup);
-      btn('act-enter-card', t('service.action.enter-card'), () => a.act({ kind: 'enter-card', roundId, card }), sup);
+      // A rank row and a suit row on a pad: two touches, then the second person confirms.
+      btn('act-enter-card', t('service.action.enter-card'), () => a.ask({
+        title: `${t('service.action.enter-card')} · ${t('service.field.round', { round: roundId })}`,
+        label: t('service.action.cardToEnter'),
+        kind: 'card',
+        then: (card) => a.act({ kind: 'enter-card', roundId, card }),
+      }), sup);
       btn('act-table-open', t(page.closed ? 'service.action.table-open' : 'service.action.table-close'), () => a.act({ kind: 'table-open', open: page.closed }), sup);
       btn('act-new-shoe', t('service.action.new-shoe'), () => a.act({ kind: 'new-shoe' }), sup);
       btn('clear-scope', t('service.action.scope', { scope: c.clearScope }), () => a.choose({ clearScope: cycle(['table', 'station:1', 'station:2', 'station:3', 'station:4', 'station:5', 'station:6', 'station:7'], c.clearScope) }), sup);
-      btn('act-meter-clear', t('service.action.meter-clear'), () => a.askNumber((n) => a.act({ kind: 'meter-clear', scope: c.clearScope, authorisation: n, reason: 'meter clear in service mode' })), sup);
+      btn('act-meter-clear', t('service.action.meter-clear'), () => a.ask({
+        title: t('service.action.meter-clear'),
+        label: t('service.action.authorisation'),
+        kind: 'reference',
+        then: (n) => a.act({ kind: 'meter-clear', scope: c.clearScope, authorisation: n, reason: 'meter clear in service mode' }),
+      }), sup);
       break;
     }
     case 'cashout': {
@@ -222,7 +391,7 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
         btn(`handpay-${i + 1}`, `${t('service.action.handpay-confirm')} ${i + 1}`, () => a.act({ kind: 'handpay-confirm', station: p.station, requestTxId: p.requestTxId }), canAct);
       });
       rows.push(t('service.field.twoPersonAbove', { amount: money(page.twoPersonAbove) }), '', t('service.field.cancelledCredits'));
-      for (const e of page.cancelled) rows.push(`  #${e.seq} ${e.ts.slice(0, 19)} ${e.summary}`.slice(0, 150));
+      for (const e of page.cancelled) rows.push(shorten(`  #${e.seq} ${e.ts.slice(0, 19)} ${e.summary}`));
       break;
     }
     case 'sync': {
@@ -232,4 +401,133 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
     }
   }
   return { rows, buttons };
+}
+
+type ConfigPageData = Extract<ServicePage, { page: 'config' }>;
+type Btn = (id: string, label: string, press: () => void, show?: boolean, active?: boolean) => void;
+
+/** `table` → the table, `station:3` → station 3, in the screen's language. */
+export function scopeLabel(scope: string, t: TFunction): string {
+  return scope === 'table' ? t('service.field.atTable') : t('service.field.atStation', { station: scope.split(':')[1] ?? scope });
+}
+
+/** A meter's GLI/Macau name in the screen's language; `billsIn.50000` names its note in money. */
+export function meterLabel(name: string, t: TFunction, money: (minor: number) => string): string {
+  const { base, note } = meterBase(name);
+  if (!METER_NAMES.includes(base)) return t('service.meter.unknown', { name });
+  return t(`service.meter.${base}`, note !== undefined ? { note: money(note) } : {});
+}
+
+/** What the log is filtered by, above the entries. */
+function eventsHeader(c: PageChoices, t: TFunction, rows: string[]): void {
+  const severity = c.eventSeverity === 'all' ? t('service.action.all') : t(`service.severity.${c.eventSeverity}`);
+  const types = c.eventGroups.length ? c.eventGroups.map((g) => t(`service.eventGroup.${g}`)).join(', ') : t('service.action.allTypes');
+  const when = c.eventSince === 'custom'
+    ? t('service.field.between', { from: c.eventFrom === null ? '…' : localTime(c.eventFrom).slice(0, 16), to: c.eventTo === null ? '…' : localTime(c.eventTo).slice(0, 16) })
+    : t(`service.since.${c.eventSince}`);
+  rows.push(...wrapRow(t('service.field.filterNow', { severity, types, when })));
+}
+
+/** A configuration key's name in the screen's language; rule options keep their own names. */
+export function configKeyLabel(key: string, t: TFunction): string {
+  const station = /^station\.(\d+)$/.exec(key);
+  if (station) return t('service.field.atStation', { station: station[1] });
+  return t(`service.configKey.${key}`, { defaultValue: key });
+}
+
+function fieldLabel(name: string, t: TFunction): string {
+  const cut = name.lastIndexOf('.');
+  if (cut < 0) return t(`service.config.field.${name}`, { defaultValue: name });
+  return t('service.config.betField', { bet: name.slice(0, cut), field: t(`service.config.field.${name.slice(cut + 1)}`) });
+}
+
+/**
+ * The Configuration page: every item with its article, the changes waiting for the round to end
+ * and the latest journalled ones (before → after, who, the regulator's reference); a supervisor
+ * edits a changeable key field by field, then enters the reference, then a second person confirms.
+ */
+function configPage(page: ConfigPageData, c: PageChoices, a: PageActions, fmt: ValueFormat, sup: boolean, rows: string[], btn: Btn): void {
+  const { t, money } = fmt;
+  const edit = c.edit;
+  if (edit && sup) {
+    const item = page.items.find((i) => i.key === edit.key);
+    rows.push(t('service.config.editing', { key: configKeyLabel(edit.key, t) }));
+    rows.push(...wrapRow('  ' + t('service.config.now', { value: formatConfigValue(edit.key, item?.value ?? 'null', fmt) })));
+    const v = draftValue(edit);
+    rows.push(...wrapRow('  ' + (v.ok
+      ? t('service.config.new', { value: formatConfigValue(edit.key, v.value, fmt) })
+      : t(`service.config.problem.${v.problem.key}`, { ...(v.problem.values ?? {}), field: fieldLabel(String(v.problem.values?.field ?? ''), t) }))));
+    rows.push('', ...wrapRow(t('service.config.howItApplies')));
+    if (edit.key === 'betLimits') rows.push(t('service.config.betLimitsHint'));
+    if (edit.key === 'denominations') rows.push(t('service.config.notesHint'));
+    for (const f of draftFields(edit)) {
+      btn(`field-${f.name}`, `${fieldLabel(f.name, t)}: ${formatField(f, fmt)}`, () => a.ask({
+        title: `${configKeyLabel(edit.key, t)} · ${fieldLabel(f.name, t)}`,
+        label: t(f.unit === 'money' ? 'service.config.typeAmount' : 'service.config.typeSeconds'),
+        kind: 'digits',
+        then: (typed) => {
+          // In the per-bet limits, 0 takes the bet back to the table's limits.
+          if (edit.key === 'betLimits' && /^0+$/.test(typed)) return a.choose({ edit: setField(edit, f.name, null) });
+          const n = typedValue(f, typed);
+          if (n !== null) a.choose({ edit: setField(edit, f.name, n) });
+        },
+      }));
+    }
+    if (edit.key === 'denominations') {
+      for (const n of page.notes) btn(`note-${n}`, money(n * MINOR_PER_UNIT), () => a.choose({ edit: toggleNote(edit, n) }), true, edit.notes.includes(n));
+    }
+    if (v.ok) {
+      btn('config-authorise', t('service.config.authorise'), () => a.ask({
+        title: `${t('service.action.config-change')} · ${configKeyLabel(edit.key, t)}`,
+        label: t('service.action.authorisation'),
+        kind: 'reference',
+        then: (authorisation) => {
+          a.choose({ edit: null });
+          a.act({ kind: 'config-change', key: edit.key, value: v.value, authorisation });
+        },
+      }));
+    }
+    btn('config-cancel', t('service.confirm.cancel'), () => a.choose({ edit: null }));
+    return;
+  }
+  if (!page.items.some((i) => i.editable)) rows.push(t('service.field.configReadOnly'), '');
+  if (page.queued.length > 0) {
+    rows.push(t('service.config.queued'));
+    for (const q of page.queued) rows.push(...wrapRow(`  #${q.seq} ${configKeyLabel(q.key, t)} → ${formatConfigValue(q.key, q.after, fmt)}`));
+  }
+  // The latest journalled changes first: after a change, its before and after are on screen.
+  if (page.changes.length > 0) {
+    rows.push(t('service.config.changes'));
+    for (const ch of page.changes) {
+      rows.push(...wrapRow('  ' + t('service.config.changeRow', {
+        seq: ch.seq, ts: ch.ts.slice(0, 19).replace('T', ' '), key: configKeyLabel(ch.key, t),
+        before: formatConfigValue(ch.key, ch.before, fmt), after: formatConfigValue(ch.key, ch.after, fmt),
+        who: ch.witness ? `${ch.who} / ${ch.witness}` : ch.who, authorisation: ch.authorisation,
+      })));
+    }
+    rows.push('');
+  }
+  for (const item of page.items) {
+    const value = formatConfigValue(item.key, item.value, fmt);
+    rows.push(...wrapRow(t('service.field.config', { key: configKeyLabel(item.key, t), value }) + (item.article ? ` · ${item.article}` : '')));
+    if (item.editable && isEditableKey(item.key)) {
+      const key = item.key;
+      btn(`edit-${key}`, t('service.config.edit', { key: configKeyLabel(key, t) }), () => a.choose({ edit: startDraft(key, item.value, page) }), sup);
+    }
+  }
+}
+
+/** What a two-person action will do, as the second person must read it before confirming. */
+export function actionSummary(action: ServiceAction, page: ServicePage | undefined, fmt: ValueFormat): string {
+  if (action.kind === 'config-change') {
+    const before = page?.page === 'config' ? page.items.find((i) => i.key === action.key)?.value : undefined;
+    return fmt.t('service.config.confirmSummary', {
+      key: configKeyLabel(action.key, fmt.t),
+      before: before === undefined ? '—' : formatConfigValue(action.key, before, fmt),
+      after: formatConfigValue(action.key, action.value, fmt),
+      authorisation: action.authorisation,
+    });
+  }
+  const { kind: _kind, ...rest } = action;
+  return Object.values(rest).join(' · ');
 }

@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import { Container, Graphics, Text } from 'pixi.js';
 import { SERVICE_PAGES, type ServiceAction, type ServicePageName, type ServiceState, type ViewState } from '../../../../protocol/index.js';
 import { formatMoney } from '../../i18n/money.js';
@@ -8,10 +9,17 @@ import { COLORS, DESIGN, textStyle } from '../../ui/theme.js';
 import type { Screen, ScreenContext } from '../screen.js';
 import { Keypad } from './keypad.js';
 import { ReplayView } from './replay-view.js';
-import { eventFilter, INITIAL_CHOICES, pageContent, type PageActions, type PageButton, type PageChoices } from './page-content.js';
+import { actionSummary, eventFilter, INITIAL_CHOICES, pageContent, type AskRequest, type PageActions, type PageButton, type PageChoices } from './page-content.js';
+import { CardPad } from './card-pad.js';
+import { TextPad } from './text-pad.js';
 
-const ROWS = 25;
+/** Rows of text on screen at once; a longer page scrolls (buttons and the wheel). */
+const ROWS = 24;
+const ROW_H = 29;
 const CONTENT_X = 290;
+/** Buttons of a page on screen at once: two rows of seven; more are paged. */
+const BUTTONS_PER_ROW = 7;
+const BUTTON_ROWS = 2;
 
 /**
  * Service mode: the sign-in pad, then the pages with their actions, and the second person's pad
@@ -22,7 +30,7 @@ export class ServiceScreen implements Screen {
   readonly root = new Container();
   private readonly title = new Text({ text: '', style: textStyle({ fontSize: 44, fill: COLORS.goldText, fontWeight: '700' }) });
   private readonly label = new Text({ text: '', style: textStyle({ fontSize: 30, fill: COLORS.muted }) });
-  private readonly sessionText = new Text({ text: '', style: textStyle({ fontSize: 28, fill: COLORS.ivory }) });
+  private readonly sessionText = new Text({ text: '', style: textStyle({ fontSize: 24, fill: COLORS.ivory }) });
   private readonly idle = new Text({ text: '', style: textStyle({ fontSize: 24, fill: COLORS.warning }) });
   private readonly notice = new Text({ text: '', style: textStyle({ fontSize: 30, fill: COLORS.warning }) });
   private readonly status = new StatusBanner();
@@ -38,15 +46,26 @@ export class ServiceScreen implements Screen {
   private readonly actionBar = new Container();
   private readonly actionButtons = new Map<string, { button: Button; spec: PageButton }>();
   private readonly overlay = new Container();
-  private readonly overlayTitle = new Text({ text: '', style: textStyle({ fontSize: 38, fill: COLORS.goldText, fontWeight: '700', wordWrap: true, wordWrapWidth: 1100 }) });
-  private readonly overlayText = new Text({ text: '', style: textStyle({ fontSize: 30, wordWrap: true, wordWrapWidth: 1100 }) });
+  private readonly overlayTitle = new Text({ text: '', style: textStyle({ fontSize: 34, fill: COLORS.goldText, fontWeight: '700', wordWrap: true, wordWrapWidth: 1500 }) });
+  private readonly overlayText = new Text({ text: '', style: textStyle({ fontSize: 30, wordWrap: true, wordWrapWidth: 1500 }) });
   private readonly confirmPad: Keypad;
   private readonly numberPad: Keypad;
+  private readonly refPad: TextPad;
+  private readonly cardPad: CardPad;
   private readonly cancel: Button;
   private readonly replay: ReplayView;
+  private readonly rowsUp: Button;
+  private readonly rowsDown: Button;
+  private readonly rowsAt = new Text({ text: '', style: textStyle({ fontSize: 22, fill: COLORS.muted }) });
+  private readonly moreButtons: Button;
   private state: ServiceState | null = null;
   private choices: PageChoices = INITIAL_CHOICES;
-  private askingNumber: ((value: string) => void) | null = null;
+  private asking: AskRequest | null = null;
+  /** The first row and the page of buttons on screen; both go back to the top on another page. */
+  private rowFrom = 0;
+  private buttonPage = 0;
+  private shownPage = '';
+  private rowCount = 0;
 
   constructor(private readonly ctx: ScreenContext) {
     const bg = new Graphics().rect(0, 0, DESIGN.width, DESIGN.height).fill({ color: 0x14161a });
@@ -60,7 +79,8 @@ export class ServiceScreen implements Screen {
     this.idle.position.set(1650, 74);
     this.languages = new LanguageSwitch(ctx, 150);
     this.languages.scale.set(0.8);
-    this.languages.position.set(760, 16);
+    // Clear of the cabinet label on the left and of the signed-in name on the right, in every language.
+    this.languages.position.set(700, 16);
 
     // Sign-in: the cabinet label, the prompt and the pad.
     this.prompt.position.set(760, 170);
@@ -77,10 +97,23 @@ export class ServiceScreen implements Screen {
     });
     for (let i = 0; i < ROWS; i++) {
       const row = new Text({ text: '', style: textStyle({ fontSize: 22 }) });
-      row.position.set(CONTENT_X, 128 + i * 29);
+      row.position.set(CONTENT_X, 128 + i * ROW_H);
       this.rows.push(row);
       this.pages.addChild(row);
     }
+    // Touch-sized scroll buttons beside the rows: a long page (seven stations' meters, many faults)
+    // shows every row, a screenful at a time.
+    this.rowsUp = new Button('rows-up', 120, 96, () => this.scroll(-(ROWS - 2)));
+    this.rowsUp.position.set(1780, 128);
+    this.rowsDown = new Button('rows-down', 120, 96, () => this.scroll(ROWS - 2));
+    this.rowsDown.position.set(1780, 128 + ROWS * ROW_H - 96);
+    this.rowsAt.anchor.set(0.5, 0.5);
+    this.rowsAt.position.set(1840, 128 + (ROWS * ROW_H) / 2);
+    this.pages.addChild(this.rowsUp, this.rowsDown, this.rowsAt);
+    this.moreButtons = new Button('actions-more', 220, 72, () => {
+      this.buttonPage++;
+      this.draw();
+    });
     this.actionBar.position.set(CONTENT_X, 870);
     this.signOut = new Button('sign-out', 230, 84, () => ctx.command({ name: 'service-sign-out' }));
     this.signOut.position.set(1670, 14);
@@ -93,21 +126,24 @@ export class ServiceScreen implements Screen {
     this.overlayTitle.position.set(CONTENT_X + 20, 140);
     this.overlayText.position.set(CONTENT_X + 20, 250);
     this.confirmPad = new Keypad('confirm', (staff, pin) => ctx.command({ name: 'service-confirm', staff, pin }));
-    this.numberPad = new Keypad('number', (value) => {
-      const then = this.askingNumber;
-      this.askingNumber = null;
+    const answer = (value: string) => {
+      const asked = this.asking;
+      this.asking = null;
       this.draw();
-      then?.(value);
-    }, true);
-    for (const pad of [this.confirmPad, this.numberPad]) pad.position.set(CONTENT_X + 20, 330);
+      asked?.then(value);
+    };
+    this.numberPad = new Keypad('number', answer, true);
+    this.refPad = new TextPad('ref', answer);
+    this.cardPad = new CardPad(answer);
+    for (const pad of [this.confirmPad, this.numberPad, this.refPad, this.cardPad]) pad.position.set(CONTENT_X + 20, 330);
     this.cancel = new Button('confirm-cancel', 240, 96, () => {
-      if (this.askingNumber) {
-        this.askingNumber = null;
+      if (this.asking) {
+        this.asking = null;
         this.draw();
       } else ctx.command({ name: 'service-cancel' });
     });
     this.cancel.position.set(CONTENT_X + 420, 330 + 200 + 3 * 106);
-    this.overlay.addChild(shade, this.overlayTitle, this.overlayText, this.confirmPad, this.numberPad, this.cancel);
+    this.overlay.addChild(shade, this.overlayTitle, this.overlayText, this.confirmPad, this.numberPad, this.refPad, this.cardPad, this.cancel);
 
     this.replay = new ReplayView(DESIGN.width - CONTENT_X - 20, 900, () => this.replay.stop());
     this.replay.position.set(CONTENT_X - 10, 120);
@@ -116,6 +152,9 @@ export class ServiceScreen implements Screen {
     this.root.addChild(bg, bar, this.title, this.label, this.languages, this.signIn, this.pages, this.overlay, this.notice, this.status);
     window.addEventListener('keydown', (e) => {
       if (this.activePad()?.key(e.key)) e.preventDefault();
+    });
+    window.addEventListener('wheel', (e) => {
+      if (this.state?.signedIn && !this.overlay.visible) this.scroll(Math.sign(e.deltaY) * 3);
     });
   }
 
@@ -140,29 +179,53 @@ export class ServiceScreen implements Screen {
     this.status.show(messageKey === null ? null : this.ctx.i18n.t(messageKey));
   }
 
-  private activePad(): Keypad | null {
+  private activePad(): Keypad | TextPad | CardPad | null {
     const s = this.state;
     if (!s) return null;
     if (!s.signedIn) return this.signInPad;
-    if (this.askingNumber) return this.numberPad;
+    if (this.asking) return this.asking.kind === 'reference' ? this.refPad : this.asking.kind === 'card' ? this.cardPad : this.numberPad;
     return s.confirm ? this.confirmPad : null;
   }
 
-  private open(page: ServicePageName, extra: { offset?: number; station?: number; filter?: Record<string, unknown> } = {}): void {
+  private scroll(by: number): void {
+    const max = Math.max(0, this.rowCount - ROWS);
+    const next = Math.min(max, Math.max(0, this.rowFrom + by));
+    if (next === this.rowFrom) return;
+    this.rowFrom = next;
+    this.draw();
+  }
+
+  private open(page: ServicePageName, extra: { offset?: number; station?: number; filter?: Record<string, unknown>; device?: string } = {}): void {
     const filter = page === 'events' && !extra.filter ? eventFilter(this.choices, Date.now()) : extra.filter;
     const station = page === 'recall' && extra.station === undefined && this.choices.recallStation !== null ? this.choices.recallStation : extra.station;
-    this.ctx.command({ name: 'service-page', page, ...(extra.offset ? { offset: extra.offset } : {}), ...(station !== undefined ? { station } : {}), ...(filter ? { filter } : {}) } as never);
+    // The Devices page traces the device chosen on it (the first acceptor until another is chosen).
+    const device = page === 'devices' ? (extra.device ?? this.choices.device) : undefined;
+    this.ctx.command({ name: 'service-page', page, ...(extra.offset ? { offset: extra.offset } : {}), ...(station !== undefined ? { station } : {}), ...(filter ? { filter } : {}), ...(device ? { device } : {}) } as never);
+  }
+
+  /** An export's address with the session's token (and whatever the path already asks). */
+  private exportUrl(path: string): string | null {
+    const token = this.state?.session?.exportToken;
+    if (!token) return null;
+    const u = new URL(path, location.href);
+    u.searchParams.set('t', token);
+    return u.toString();
   }
 
   private download(path: string): void {
-    const token = this.state?.session?.exportToken;
-    if (!token) return;
+    const url = this.exportUrl(path);
+    if (!url) return;
     const a = document.createElement('a');
-    a.href = `${path}?t=${encodeURIComponent(token)}`;
+    a.href = url;
     a.download = '';
     document.body.appendChild(a);
     a.click();
     a.remove();
+  }
+
+  private view(path: string): void {
+    const url = this.exportUrl(path);
+    if (url) window.open(url, '_blank', 'noopener');
   }
 
   private draw(): void {
@@ -182,7 +245,7 @@ export class ServiceScreen implements Screen {
     if (s.page?.page !== 'recall') this.replay.stop();
     if (!s.signedIn || !s.session) {
       this.overlay.visible = false;
-      this.askingNumber = null;
+      this.asking = null;
       this.choices = INITIAL_CHOICES;
       this.prompt.text = t('service.signInRequired');
       this.signInPad.setLabels(pad);
@@ -200,6 +263,7 @@ export class ServiceScreen implements Screen {
       act: (action: ServiceAction) => this.ctx.command({ name: 'service-action', action }),
       open: (page, extra) => this.open(page, extra),
       download: (path) => this.download(path),
+      view: (path) => this.view(path),
       replay: (round) => {
         const money = (m: number) => formatMoney(m, s.session?.currency ?? 'MOP', s.language);
         const lines = round.lines.map((l) => t('service.field.line', { seat: l.seat, bet: l.bet, stake: money(l.stake), net: money(l.net), rule: l.rule }));
@@ -207,9 +271,11 @@ export class ServiceScreen implements Screen {
         const voided = round.status === 'void' ? [t('service.field.voidReason', { reason: round.reason ?? '', by: (round.authorisedBy ?? []).join(', ') })] : [];
         this.replay.play(round, Date.now(), t('service.action.close'), [...decisions, ...lines.slice(0, 12), ...voided].join('\n'));
       },
-      askNumber: (then) => {
-        this.askingNumber = then;
+      ask: (request) => {
+        this.asking = request;
         this.numberPad.clear();
+        this.refPad.clear();
+        this.cardPad.clear();
         this.draw();
       },
       choose: (update) => {
@@ -218,27 +284,69 @@ export class ServiceScreen implements Screen {
       },
     };
     const content = s.page ? pageContent(s, s.page, t, this.choices, actions) : { rows: [], buttons: [] };
-    this.rows.forEach((row, i) => (row.text = content.rows[i] ?? ''));
-    this.layoutButtons(content.buttons);
+    // Another page (or another slice of the log, another filter, the editor opened) starts at the top.
+    const shown = s.page ? JSON.stringify([s.page.page, 'offset' in s.page ? s.page.offset : 0, s.page.page === 'events' ? s.page.filter : null, s.page.page === 'recall' ? s.page.station : null, this.choices.edit?.key ?? null]) : '';
+    if (shown !== this.shownPage) {
+      this.shownPage = shown;
+      this.rowFrom = 0;
+      this.buttonPage = 0;
+    }
+    this.rowCount = content.rows.length;
+    this.rowFrom = Math.min(this.rowFrom, Math.max(0, content.rows.length - ROWS));
+    this.rows.forEach((row, i) => (row.text = content.rows[this.rowFrom + i] ?? ''));
+    const scrolls = content.rows.length > ROWS;
+    this.rowsUp.visible = this.rowsDown.visible = this.rowsAt.visible = scrolls;
+    this.rowsUp.setLabel(t('service.action.rowsUp'));
+    this.rowsDown.setLabel(t('service.action.rowsDown'));
+    this.rowsUp.setEnabled(this.rowFrom > 0);
+    this.rowsDown.setEnabled(this.rowFrom + ROWS < content.rows.length);
+    this.rowsAt.text = scrolls ? t('service.field.rowsOf', { from: this.rowFrom + 1, to: Math.min(content.rows.length, this.rowFrom + ROWS), total: content.rows.length }) : '';
+    this.layoutButtons(content.buttons, t);
 
     const confirm = s.confirm ?? null;
-    this.overlay.visible = confirm !== null || this.askingNumber !== null;
-    this.confirmPad.visible = confirm !== null && this.askingNumber === null;
-    this.numberPad.visible = this.askingNumber !== null;
+    const asking = this.asking;
+    this.overlay.visible = confirm !== null || asking !== null;
+    this.confirmPad.visible = confirm !== null && asking === null;
+    this.numberPad.visible = asking?.kind === 'digits';
+    this.refPad.visible = asking?.kind === 'reference';
+    this.cardPad.visible = asking?.kind === 'card';
     this.cancel.setLabel(t('service.confirm.cancel'));
-    if (this.askingNumber) {
-      this.overlayTitle.text = t('service.action.meter-clear');
-      this.overlayText.text = t('service.action.authorisation');
-      this.numberPad.setLabels({ ...pad, staff: t('service.action.authorisation') });
+    // The reference pad is wider than the digit pads: its cancel sits beside it.
+    if (asking?.kind === 'reference') this.cancel.position.set(CONTENT_X + 20 + 1190 + 40, 330 + 100);
+    else if (asking?.kind === 'card') this.cancel.position.set(CONTENT_X + 20, 330 + 80 + 2 * 112 + 16);
+    else this.cancel.position.set(CONTENT_X + 420, 330 + 200 + 3 * 106);
+    if (asking) {
+      this.overlayTitle.text = asking.title;
+      this.overlayText.text = asking.label;
+      this.numberPad.setLabels({ ...pad, staff: asking.label });
+      this.refPad.setLabels({ label: asking.label, submit: t('service.signIn.submitValue'), clear: pad.clear, back: t('service.pad.back'), space: t('service.pad.space') });
+      this.cardPad.setLabels({ label: asking.label, submit: t('service.signIn.submitValue') });
     } else if (confirm) {
-      this.overlayTitle.text = t('service.confirm.title', { action: t(`service.action.${confirm.action.kind}`) }) + ` · ${summary(confirm.action)}`;
+      const money = (m: number) => formatMoney(m, s.session?.currency ?? 'MOP', s.language);
+      this.overlayTitle.text = t('service.confirm.title', { action: t(`service.action.${confirm.action.kind}`) }) + ` · ${actionSummary(confirm.action, s.page, { money, t })}`;
       this.overlayText.text = t('service.confirm.askedBy', { by: confirm.requestedBy });
       this.confirmPad.setLabels(pad);
     }
+    // A long action (a configuration change names its values) wraps: the line under it follows.
+    this.overlayText.position.y = Math.max(250, this.overlayTitle.y + this.overlayTitle.height + 8);
   }
 
-  /** Buttons are kept by id across snapshots, so a press is never lost to a redraw. */
-  private layoutButtons(specs: PageButton[]): void {
+  /**
+   * Buttons are kept by id across snapshots, so a press is never lost to a redraw. Past two rows
+   * they are paged: the last place holds "more", which turns to the next page of buttons.
+   */
+  private layoutButtons(all: PageButton[], t: TFunction): void {
+    const room = BUTTONS_PER_ROW * BUTTON_ROWS;
+    const per = all.length > room ? room - 1 : room;
+    const pages = Math.max(1, Math.ceil(all.length / per));
+    if (this.buttonPage >= pages) this.buttonPage = 0;
+    const specs = all.slice(this.buttonPage * per, this.buttonPage * per + per);
+    this.moreButtons.visible = pages > 1;
+    if (pages > 1) {
+      this.moreButtons.setLabel(t('service.action.moreActions', { page: this.buttonPage + 1, pages }));
+      if (this.moreButtons.parent !== this.actionBar) this.actionBar.addChild(this.moreButtons);
+      this.moreButtons.position.set(((room - 1) % BUTTONS_PER_ROW) * 232, Math.floor((room - 1) / BUTTONS_PER_ROW) * 82);
+    }
     const keep = new Set(specs.map((b) => b.id));
     for (const [id, entry] of this.actionButtons) {
       if (keep.has(id)) continue;
@@ -257,13 +365,7 @@ export class ServiceScreen implements Screen {
       entry.spec = spec;
       entry.button.setLabel(spec.label);
       entry.button.setActive(spec.active ?? false);
-      entry.button.position.set((i % 7) * 232, Math.floor(i / 7) * 82);
+      entry.button.position.set((i % BUTTONS_PER_ROW) * 232, Math.floor(i / BUTTONS_PER_ROW) * 82);
     });
   }
-}
-
-/** The parameters of a two-person action, as the second person must see them before confirming. */
-function summary(a: ServiceAction): string {
-  const { kind: _kind, ...rest } = a;
-  return Object.values(rest).join(' · ');
 }

@@ -1,0 +1,44 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { layoutAt, manifestDiff, programManifest, type ProgramManifest, type ProgramMode } from '../../host/service/program-hash.js';
+import { options, runTool, UsageError } from '../tool.js';
+
+const USAGE = `usage: npm run --silent service -- program-hash [--json] [--mode tsx|electron] [--root DIR] [--manifest] [--compare FILE]
+  The reference program hash of a build: the same files and the same figure the host computes at
+  start (journalled in power.reset) and on demand (service Status page).
+  --mode      how the build runs: tsx (npm start, default) or electron (dist/electron)
+  --root      the build's folder (default: this repository)
+  --manifest  with --json: every file and its SHA-256 as well (what a mismatch is traced with)
+  --compare   a manifest (a kiosk's <data-dir>/program-manifest.json, or an approved one saved
+              with --json --manifest): lists the files that differ; exit 1 if any`;
+
+/** The approved build's reference hash, and the files behind a mismatch. */
+export function run(argv: string[]): Promise<number> {
+  return runTool('service program-hash', async () => {
+    const o = options(argv, { json: { type: 'boolean' }, mode: { type: 'string' }, root: { type: 'string' }, manifest: { type: 'boolean' }, compare: { type: 'string' } }, USAGE);
+    const mode = (o.mode ?? 'tsx') as ProgramMode;
+    if (mode !== 'tsx' && mode !== 'electron') throw new UsageError(`--mode is tsx or electron\n${USAGE}`);
+    const root = path.resolve(o.root ?? path.join(import.meta.dirname, '../..'));
+    if (!existsSync(path.join(root, 'package.json'))) throw new UsageError(`${root} holds no build (no package.json)`);
+    if (mode === 'electron' && !existsSync(path.join(root, 'dist/electron'))) throw new UsageError(`${root} has no dist/electron: build it first`);
+    const m = await programManifest(layoutAt(root, mode));
+    if (o.compare) {
+      const reference = JSON.parse(readFileSync(o.compare, 'utf8')) as ProgramManifest;
+      if (!Array.isArray(reference.files)) throw new UsageError(`${o.compare} is not a program manifest (no files)`);
+      const diff = manifestDiff(reference, m);
+      const same = reference.hash === m.hash;
+      if (o.json) console.log(JSON.stringify({ mode, hash: m.hash, reference: reference.hash, same, ...diff }));
+      else {
+        console.log(`${same ? 'same' : 'DIFFERENT'}: ${m.hash} (reference ${reference.hash})`);
+        for (const f of diff.changed) console.log(`changed\t${f}`);
+        for (const f of diff.added) console.log(`added\t${f}`);
+        for (const f of diff.removed) console.log(`removed\t${f}`);
+      }
+      return same ? 0 : 1;
+    }
+    // With --manifest the output has the shape of a kiosk's program-manifest.json, so either compares.
+    if (o.json) console.log(JSON.stringify({ mode, root, hash: m.hash, count: m.files.length, ...(o.manifest ? { files: m.files } : {}) }));
+    else console.log(`${m.hash}  ${mode}, ${m.files.length} files`);
+    return 0;
+  });
+}

@@ -1,0 +1,5 @@
+import { manageAccount } from './manage-account.js';
+
+export function run(argv: string[]): Promise<number> {
+  return manageAccount('reset-pin', 'reset-pin', argv);
+}

@@ -1,0 +1,86 @@
+/**
+ * The ledger's meters (docs/ledger.md, *Meters*) as service mode and its exports show them: the
+ * GLI/Macau name of each, and whether it counts money (integer minor units of the table's
+ * currency) or events. The screens word each name per locale under `service.meter.<name>`;
+ * the exports carry the English GLI name beside the ledger's own.
+ */
+export type MeterUnit = 'money' | 'count';
+
+interface MeterSpec {
+  unit: MeterUnit;
+  /** The name on a GLI-11 / Macau meter report (English). */
+  gli: string;
+  /** Where the ledger keeps it (ledger/ledger.ts `derive`): per station, for the table, or both. */
+  kept?: 'table' | 'station';
+}
+
+/** In the order of a meter report: money in, play, money out, then events. */
+const METERS: [name: string, spec: MeterSpec][] = [
+  ['billsIn', { unit: 'count', gli: 'Bills in' }],
+  ['totalBillsIn', { unit: 'money', gli: 'Total bills in' }],
+  ['totalIn', { unit: 'money', gli: 'Total in' }],
+  ['creditsWagered', { unit: 'money', gli: 'Coin in (credits wagered)' }],
+  ['creditsWon', { unit: 'money', gli: 'Coin out (credits won)' }],
+  ['gamesPlayed', { unit: 'count', gli: 'Games played' }],
+  ['gamesWon', { unit: 'count', kept: 'station', gli: 'Games won' }],
+  ['gamesLost', { unit: 'count', kept: 'station', gli: 'Games lost' }],
+  ['gamesTied', { unit: 'count', kept: 'station', gli: 'Games tied' }],
+  ['cancelledCredits', { unit: 'money', gli: 'Cancelled credits' }],
+  ['handpaidCancelledCredits', { unit: 'money', gli: 'Handpaid cancelled credits' }],
+  ['jackpotHandpays', { unit: 'money', gli: 'Jackpot handpays' }],
+  ['handpays', { unit: 'count', gli: 'Handpays' }],
+  ['totalOut', { unit: 'money', gli: 'Total out' }],
+  ['voidedRounds', { unit: 'count', kept: 'table', gli: 'Voided games' }],
+  ['voidRefunds', { unit: 'money', gli: 'Void refunds' }],
+  ['misreads', { unit: 'count', kept: 'table', gli: 'Card misreads' }],
+  ['doorOpens', { unit: 'count', gli: 'Door opens' }],
+  ['powerResets', { unit: 'count', kept: 'table', gli: 'Power resets' }],
+  ['configChanges', { unit: 'count', kept: 'table', gli: 'Configuration changes' }],
+];
+const BY_NAME = new Map(METERS);
+const ORDER = new Map(METERS.map(([name], i) => [name, i]));
+
+/** `billsIn.50000` → `billsIn` and the note (minor units); any other name → itself. */
+export function meterBase(name: string): { base: string; note?: number } {
+  const m = /^billsIn\.(\d+)$/.exec(name);
+  return m ? { base: 'billsIn', note: Number(m[1]) } : { base: name };
+}
+
+/** Money or a count; a meter the catalogue does not know yet is shown as a count (never as money). */
+export function meterUnit(name: string): MeterUnit {
+  return BY_NAME.get(meterBase(name).base)?.unit ?? 'count';
+}
+
+/** The English GLI/Macau name, e.g. `Bills in: 500.00` for `billsIn.50000`. */
+export function meterGliName(name: string): string {
+  const { base, note } = meterBase(name);
+  const gli = BY_NAME.get(base)?.gli ?? name;
+  // Integer arithmetic: the note is minor units, written as whole.cents.
+  return note === undefined ? gli : `${gli}: ${Math.trunc(note / 100)}.${String(note % 100).padStart(2, '0')}`;
+}
+
+/** Sorts meters as a report lists them: the catalogue's order, notes by face value, unknown ones last. */
+export function compareMeters(a: string, b: string): number {
+  const x = meterBase(a);
+  const y = meterBase(b);
+  const ox = ORDER.get(x.base) ?? METERS.length;
+  const oy = ORDER.get(y.base) ?? METERS.length;
+  if (ox !== oy) return ox - oy;
+  if (x.note !== undefined && y.note !== undefined) return x.note - y.note;
+  return a.localeCompare(b);
+}
+
+/**
+ * The meters a scope (`table`, `station:N`) reports, zero until counted: a report lists them
+ * all. `notes` are the accepted notes in minor units (one `billsIn.<note>` each).
+ */
+export function metersOf(scope: string, notes: readonly number[]): string[] {
+  const where = scope === 'table' ? 'table' : 'station';
+  return METERS.flatMap(([name, spec]) => {
+    if (spec.kept !== undefined && spec.kept !== where) return [];
+    return name === 'billsIn' ? notes.map((n) => `billsIn.${n}`) : [name];
+  });
+}
+
+/** Every meter name the catalogue words (for the locale catalogues' completeness test). */
+export const METER_NAMES: readonly string[] = METERS.map(([name]) => name);

@@ -1,0 +1,204 @@
+import type { TFunction } from 'i18next';
+
+/**
+ * The Configuration page's editor: the keys the host changes while it runs (host/config/
+ * config-changes.ts CHANGEABLE_KEYS), each edited field by field on the screen's pads instead of
+ * as raw JSON, since a supervisor at the table has a touch screen and no keyboard. Amounts are
+ * typed in whole units of the currency and kept in minor units; times are typed in seconds.
+ * The host validates the value again (the table configuration's schema) before a second person
+ * is called, and again when the change is made.
+ */
+export const EDITABLE_KEYS = ['limits', 'betLimits', 'denominations', 'timings', 'handpayTwoPersonAbove'] as const;
+export type EditableKey = (typeof EDITABLE_KEYS)[number];
+
+export function isEditableKey(key: string): key is EditableKey {
+  return (EDITABLE_KEYS as readonly string[]).includes(key);
+}
+
+/** A draft of a new value: one number per field (null: not set), and the notes ticked. */
+export interface ConfigDraft {
+  key: EditableKey;
+  fields: Record<string, number | null>;
+  notes: number[];
+}
+
+export interface EditorField {
+  name: string;
+  unit: 'money' | 'seconds';
+  value: number | null;
+}
+
+/** Minor units per whole unit: both table currencies (MOP, HKD) have 100. */
+export const MINOR_PER_UNIT = 100;
+
+const TIMINGS = ['bettingMs', 'decisionMs', 'resultsMs'] as const;
+
+function parse(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch {
+    return null;
+  }
+}
+
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) ? v : null);
+const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+/** A draft holding the current value (the page's JSON text of it). */
+export function startDraft(key: EditableKey, current: string, table: { bets: readonly string[]; notes: readonly number[] }): ConfigDraft {
+  const bets = table.bets;
+  const v = parse(current);
+  const fields: Record<string, number | null> = {};
+  let notes: number[] = [];
+  switch (key) {
+    case 'limits':
+      fields.min = num(obj(v).min);
+      fields.max = num(obj(v).max);
+      break;
+    case 'handpayTwoPersonAbove':
+      fields.amount = num(v);
+      break;
+    case 'timings':
+      for (const k of TIMINGS) {
+        const ms = num(obj(v)[k]);
+        fields[k] = ms === null ? null : Math.round(ms / 1000);
+      }
+      break;
+    case 'denominations':
+      notes = Array.isArray(v) ? v.filter((n): n is number => typeof n === 'number') : [];
+      // No list in the configuration means every note of the currency.
+      if (notes.length === 0) notes = [...table.notes];
+      break;
+    case 'betLimits': {
+      const set = obj(v);
+      // Every bet of the game gets a row, and so does any bet the current value names (a bet behind).
+      for (const bet of [...new Set([...bets, ...Object.keys(set)])]) {
+        fields[`${bet}.min`] = num(obj(set[bet]).min);
+        fields[`${bet}.max`] = num(obj(set[bet]).max);
+      }
+      break;
+    }
+  }
+  return { key, fields, notes };
+}
+
+/** The fields of a draft in the order they are shown (denominations have toggles instead). */
+export function draftFields(d: ConfigDraft): EditorField[] {
+  return Object.entries(d.fields).map(([name, value]) => ({ name, unit: d.key === 'timings' ? 'seconds' : 'money', value }));
+}
+
+/** A number typed on the pad, as the field keeps it: whole units to minor units, seconds as seconds. */
+export function typedValue(field: EditorField, typed: string): number | null {
+  if (!/^\d{1,9}$/.test(typed)) return null;
+  const n = Number(typed);
+  return field.unit === 'money' ? n * MINOR_PER_UNIT : n;
+}
+
+export function setField(d: ConfigDraft, name: string, value: number | null): ConfigDraft {
+  return { ...d, fields: { ...d.fields, [name]: value } };
+}
+
+export function toggleNote(d: ConfigDraft, note: number): ConfigDraft {
+  const notes = d.notes.includes(note) ? d.notes.filter((n) => n !== note) : [...d.notes, note].sort((a, b) => a - b);
+  return { ...d, notes };
+}
+
+/** Why a draft cannot be sent yet: a locale key under `service.config.` and its values. */
+export interface DraftProblem {
+  key: string;
+  values?: Record<string, string | number>;
+}
+
+/** The draft as the JSON the host takes, or what is wrong with it. */
+export function draftValue(d: ConfigDraft): { ok: true; value: string } | { ok: false; problem: DraftProblem } {
+  const f = d.fields;
+  const missing = (name: string): { ok: false; problem: DraftProblem } => ({ ok: false, problem: { key: 'missing', values: { field: name } } });
+  switch (d.key) {
+    case 'limits': {
+      if (f.min == null) return missing('min');
+      if (f.max == null) return missing('max');
+      if (f.min <= 0) return { ok: false, problem: { key: 'positive', values: { field: 'min' } } };
+      if (f.min > f.max) return { ok: false, problem: { key: 'minAboveMax', values: { bet: '' } } };
+      return { ok: true, value: JSON.stringify({ min: f.min, max: f.max }) };
+    }
+    case 'handpayTwoPersonAbove':
+      if (f.amount == null) return missing('amount');
+      return { ok: true, value: JSON.stringify(f.amount) };
+    case 'timings': {
+      const out: Record<string, number> = {};
+      for (const k of TIMINGS) {
+        const s = f[k];
+        if (s == null) return missing(k);
+        if (s <= 0) return { ok: false, problem: { key: 'positive', values: { field: k } } };
+        out[k] = s * 1000;
+      }
+      return { ok: true, value: JSON.stringify(out) };
+    }
+    case 'denominations':
+      if (d.notes.length === 0) return { ok: false, problem: { key: 'noNotes' } };
+      return { ok: true, value: JSON.stringify(d.notes) };
+    case 'betLimits': {
+      const out: Record<string, { min: number; max: number }> = {};
+      const bets = [...new Set(Object.keys(f).map((k) => k.slice(0, k.lastIndexOf('.'))))];
+      for (const bet of bets) {
+        const min = f[`${bet}.min`] ?? null;
+        const max = f[`${bet}.max`] ?? null;
+        // A bet with neither plays under the table's limits.
+        if (min === null && max === null) continue;
+        if (min === null || max === null) return { ok: false, problem: { key: 'bothOrNeither', values: { bet } } };
+        if (min <= 0) return { ok: false, problem: { key: 'positive', values: { field: `${bet}.min` } } };
+        if (min > max) return { ok: false, problem: { key: 'minAboveMax', values: { bet } } };
+        out[bet] = { min, max };
+      }
+      return { ok: true, value: JSON.stringify(out) };
+    }
+  }
+}
+
+export interface ValueFormat {
+  /** Minor units in the table's currency, per locale. */
+  money(minor: number): string;
+  t: TFunction;
+}
+
+/**
+ * A configuration value as a person reads it: money in the table's currency, times in seconds,
+ * notes by face value. Keys the editor does not know are shown as the host sent them.
+ */
+export function formatConfigValue(key: string, json: string, f: ValueFormat): string {
+  const v = parse(json);
+  const money = (n: unknown) => (num(n) === null ? '—' : f.money(num(n) as number));
+  switch (key) {
+    case 'limits':
+      return f.t('service.config.limitsValue', { min: money(obj(v).min), max: money(obj(v).max) });
+    case 'handpayTwoPersonAbove':
+      return money(v);
+    case 'timings':
+      return f.t('service.config.timingsValue', {
+        betting: Math.round((num(obj(v).bettingMs) ?? 0) / 1000),
+        decision: Math.round((num(obj(v).decisionMs) ?? 0) / 1000),
+        results: Math.round((num(obj(v).resultsMs) ?? 0) / 1000),
+      });
+    case 'denominations':
+      return Array.isArray(v) && v.length > 0 ? v.map((n) => money(num(n) === null ? null : (n as number) * MINOR_PER_UNIT)).join(' · ') : f.t('service.config.allNotes');
+    case 'betLimits': {
+      const entries = Object.entries(obj(v));
+      if (entries.length === 0) return f.t('service.config.noBetLimits');
+      return entries.map(([bet, l]) => `${bet} ${f.t('service.config.limitsValue', { min: money(obj(l).min), max: money(obj(l).max) })}`).join('; ');
+    }
+    default: {
+      // A station's line: its seat and its acceptor (spec and protocol).
+      if (/^station\.\d+$/.test(key)) {
+        const s = obj(v);
+        return f.t('service.config.stationValue', { seat: String(s.seat ?? '—'), spec: String(s.billAcceptor ?? '—'), protocol: String(s.protocol ?? '—') });
+      }
+      return json;
+    }
+  }
+}
+
+/** A field's value as shown on its button. */
+export function formatField(field: EditorField, f: ValueFormat): string {
+  if (field.value === null) return f.t('service.config.notSet');
+  return field.unit === 'money' ? f.money(field.value) : f.t('service.config.seconds', { n: field.value });
+}
