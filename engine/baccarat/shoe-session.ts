@@ -91,3 +91,13 @@ export function cutCardOut(s: ShoeSession): ShoeSession {
   if (s.coupsLeft !== null) return s;
   return { ...s, coupsLeft: 1 + s.coupsAfterCutCard };
 }
+
+/**
+ * The coup in progress is voided (a card anomaly resolved by a void: Despacho 55/2004 as amended,
+ * "o lance é considerado nulo"): its cards left the shoe but belong to no coup, so the next coup
+ * starts empty. A void coup is no coup of the shoe: after the cut card, as many coups are still
+ * dealt as before it.
+ */
+export function voidCoup(s: ShoeSession): ShoeSession {
+  return s.coup === EMPTY_COUP ? s : { ...s, coup: EMPTY_COUP };
+}

@@ -5,7 +5,7 @@ import { parseCard, type Card } from '../cards/card.js';
 import { freshCards, shuffled } from '../cards/shoe.js';
 import { Rng } from '../random/seeded-rng.js';
 import { baccaratProfile } from './profiles.js';
-import { burnCount, cutCardOut, newShoeSession, shoeExpected, ShoeFinishedError, shoeTake, type ShoeSession } from './shoe-session.js';
+import { burnCount, cutCardOut, newShoeSession, shoeExpected, ShoeFinishedError, shoeTake, voidCoup, type ShoeSession } from './shoe-session.js';
 import { coupsOfShoe } from './simulate.js';
 
 const PROFILE = baccaratProfile('macau-commission');
@@ -67,5 +67,18 @@ describe('baccarat shoe', () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe('a voided coup', () => {
+  it('leaves its cards out of the next coup, and no coup of the shoe is used up by it', () => {
+    let s: ShoeSession = cutCardOut(newShoeSession({ burn: 'none', coupsAfterCutCard: 1 }));
+    for (const c of cards('9S 8H')) s = shoeTake(s, c).session;
+    assert.deepEqual(shoeExpected(s), { kind: 'card', to: 'player', position: 2 });
+    s = voidCoup(s);
+    assert.deepEqual(shoeExpected(s), { kind: 'card', to: 'player', position: 1 }, 'the next coup starts at its first card');
+    assert.equal(s.coupsLeft, 2, 'the coup after the cut card and the one more are still to deal');
+    assert.equal(s.results.length, 0, 'a void coup is no result (nor a road mark)');
+    assert.equal(voidCoup(s), s, 'nothing in progress: unchanged');
   });
 });

@@ -2,7 +2,7 @@ import type { Card } from '../../engine/cards/card.js';
 import { cardCode } from '../../engine/cards/card.js';
 import { baccaratProfile, type BaccaratProfile } from '../../engine/baccarat/profiles.js';
 import { settleBaccaratSeat, BACCARAT_BETS, type BaccaratBets } from '../../engine/baccarat/settle.js';
-import { cutCardOut, newShoeSession, shoeExpected, shoeTake, type ShoeSession } from '../../engine/baccarat/shoe-session.js';
+import { cutCardOut, newShoeSession, shoeExpected, shoeTake, voidCoup, type ShoeSession } from '../../engine/baccarat/shoe-session.js';
 import { handTotal, type CoupResult } from '../../engine/baccarat/tableau.js';
 import type { SettlementLine } from '../../engine/settlement/settlement-line.js';
 import type { HandView } from '../../protocol/index.js';
@@ -28,6 +28,11 @@ export class BaccaratGame implements LiveGame {
 
   cutCard(): void {
     this.shoe = cutCardOut(this.shoe);
+  }
+
+  /** The coup in play was voided: its cards must not start the next coup. */
+  voidRound(): void {
+    this.shoe = voidCoup(this.shoe);
   }
 
   lastRoundOfShoe(): boolean {

@@ -179,6 +179,9 @@ export function replayJournal(ledger: Ledger, game: LiveGame): Replayed {
             // The adapter's settlement moves its shoe on (war counts coups to the last one).
             if (b.live && !b.failed && b.live.pending().kind === 'done') b.live.settle();
           }
+          // A round voided after some of its cards: the game drops it, as the live table did, or
+          // the next round would start from its cards (baccarat) or not start at all (blackjack).
+          if (b?.live && row.type === 'round.void') game.voidRound?.();
           rounds.delete(c.roundId);
           if (current?.roundId === c.roundId) current = null;
           lastResults = row.type === 'round.settle' ? { roundId: c.roundId, lines: c.lines } : null;

@@ -6,6 +6,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { openLedger, type Ledger } from '../../ledger/index.js';
 import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
+import { BaccaratGame } from '../games/baccarat.js';
 import { BlackjackGame } from '../games/blackjack.js';
 import { WarGame } from '../games/war.js';
 import { TableHost } from '../screens/table-host.js';
@@ -41,12 +42,13 @@ export interface FloorTable {
 }
 
 /** Opens a table over the ledger in `dir` (a new temporary folder when absent). */
-export function floorTable(options: { game?: 'war' | 'blackjack'; dir?: string; config?: Partial<TableConfig> } = {}): FloorTable {
+export function floorTable(options: { game?: 'war' | 'blackjack' | 'baccarat'; dir?: string; config?: Partial<TableConfig> } = {}): FloorTable {
   const dir = options.dir ?? mkdtempSync(path.join(os.tmpdir(), 'floor-'));
   const ledger = openLedger(dir, 'T-FLOOR');
   const gameKind = options.game ?? 'war';
   const config = TableConfig.parse({ ...simulatedTableConfig(gameKind), ...options.config });
-  const game: LiveGame = gameKind === 'war' ? new WarGame(config.profile) : new BlackjackGame(config.profile, config.profileOptions);
+  const game: LiveGame =
+    gameKind === 'war' ? new WarGame(config.profile) : gameKind === 'baccarat' ? new BaccaratGame(config.profile) : new BlackjackGame(config.profile, config.profileOptions);
   const clock = manualTimers();
   const rounds = new RoundController({ config, game, ledger, log: silent, timers: clock.timers, timings: config.timings });
   const host = new TableHost(config, '0.0.0-test', (s) => ledger.credit(s));
