@@ -9,6 +9,7 @@ import { COLORS, textStyle } from '../ui/theme.js';
 import type { ScreenContext } from '../screens/screen.js';
 import { phaseText, secondsLeft } from '../screens/round-text.js';
 import { BetPlan, CommandQueue } from './bet-plan.js';
+import { actionKey } from './action-words.js';
 
 /** Chips offered: the usual casino denominations (1-2-5 steps) from the table minimum up to the maximum. */
 export function chipValues(min: number, max: number): number[] {
@@ -275,7 +276,3 @@ function limitsText(t: TFunction, spot: BetSpot, state: StationState): string {
   return t('desk.spotLimits', { min: spot.min, max: spot.max, currency: state.currency });
 }
 
-/** War's surrender loses half the bet: its own words, not blackjack's «放棄牌局». */
-export function actionKey(state: Pick<StationState, 'game'>, action: string): string {
-  return state.game === 'war' && action === 'surrender' ? 'action.warSurrender' : `action.${action}`;
-}

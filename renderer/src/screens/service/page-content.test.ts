@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { DeviceRow, ServiceAction, ServiceState } from '../../../../protocol/index.js';
 import { createI18n } from '../../i18n/i18n.js';
 import { formatMoney } from '../../i18n/money.js';
-import { INITIAL_CHOICES, pageContent, wrapRow, type AskRequest, type PageActions } from './page-content.js';
+import { decisionsLine, INITIAL_CHOICES, pageContent, wrapRow, type AskRequest, type PageActions } from './page-content.js';
 
 const none: PageActions = { act: () => undefined, open: () => undefined, download: () => undefined, view: () => undefined, replay: () => undefined, ask: () => undefined, choose: () => undefined };
 const row = (over: Partial<DeviceRow>): DeviceRow => ({ device: 'BA-2', kind: 'bill-acceptor', station: 2, spec: 'sim', state: 'ready', lastEvent: 'idle', enabled: true, ...over });
@@ -118,6 +118,16 @@ describe('service pages cut nothing', () => {
     assert.equal(rows.filter((r) => r.includes('Bet: station')).length, 7);
     assert.equal(rows.filter((r) => r.includes('Settled: seat')).length, 7);
     assert.equal(rows.join(' ').match(/AS→seat/g)?.length, 40, 'every card, over as many rows as it takes');
+  });
+});
+
+describe('service recall decisions', () => {
+  it('are worded as the stations word them, in the screen\'s language, a timeout marked', async () => {
+    const decisions = [{ seat: 1, action: 'double' }, { seat: 2, action: 'stand', auto: true }, { seat: 3, action: 'follow-split' }];
+    const zh = await createI18n('zh-Hant');
+    assert.equal(decisionsLine(zh.t.bind(zh), { game: 'blackjack', decisions }), zh.t('service.field.decisions', { decisions: '1:加注 2:不博牌* 3:跟隨分門' }));
+    const pt = await createI18n('pt');
+    assert.ok(decisionsLine(pt.t.bind(pt), { game: 'war', decisions: [{ seat: 4, action: 'surrender' }] }).includes('4:Perder metade'), 'war\'s surrender is the half-bet one');
   });
 });
 

@@ -2,6 +2,7 @@ import type { TFunction } from 'i18next';
 import type { Currency, Language, RecallRound, ServiceAction, ServicePage, ServiceState } from '../../../../protocol/index.js';
 import { METER_NAMES, meterBase, SERVICE_PAGE_SIZE } from '../../../../protocol/index.js';
 import { formatMoney, INTL_LOCALE } from '../../i18n/money.js';
+import { actionKey } from '../../station/action-words.js';
 import {
   draftFields,
   draftValue,
@@ -291,7 +292,7 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       page.rounds.forEach((r, i) => {
         rows.push(`${i + 1}. ` + t('service.field.recallRound', { seq: r.seq, round: r.roundId, status: r.status, ts: r.ts }));
         wrap('   ' + t('service.field.cards', { cards: r.cards.map((x) => `${x.card}→${x.to}`).join(' ') }));
-        if (r.decisions.length) wrap('   ' + t('service.field.decisions', { decisions: r.decisions.map((d) => `${d.seat}:${d.action}${d.auto ? '*' : ''}`).join(' ') }));
+        if (r.decisions.length) wrap('   ' + decisionsLine(t, r));
         for (const b of r.bets) wrap('   ' + t('service.field.bet', { station: b.station, seat: b.seat, bet: b.bet, amount: money(b.amount) }));
         for (const l of r.lines) wrap('   ' + t('service.field.line', { seat: l.seat, bet: l.bet, stake: money(l.stake), net: money(l.net), rule: l.rule }));
         if (r.status === 'void') rows.push('   ' + t('service.field.voidReason', { reason: r.reason ?? '', by: (r.authorisedBy ?? []).join(', ') }));
@@ -530,4 +531,12 @@ export function actionSummary(action: ServiceAction, page: ServicePage | undefin
   }
   const { kind: _kind, ...rest } = action;
   return Object.values(rest).join(' · ');
+}
+
+/**
+ * A round's decisions in the screen's language, as the stations word them: `seat:action`, `*` for
+ * a default taken on timeout.
+ */
+export function decisionsLine(t: TFunction, r: Pick<RecallRound, 'game' | 'decisions'>): string {
+  return t('service.field.decisions', { decisions: r.decisions.map((d) => `${d.seat}:${t(actionKey(r, d.action))}${d.auto ? '*' : ''}`).join(' ') });
 }

@@ -9,7 +9,7 @@ import { COLORS, DESIGN, textStyle } from '../../ui/theme.js';
 import type { Screen, ScreenContext } from '../screen.js';
 import { Keypad } from './keypad.js';
 import { ReplayView } from './replay-view.js';
-import { actionSummary, eventFilter, INITIAL_CHOICES, pageContent, type AskRequest, type PageActions, type PageButton, type PageChoices } from './page-content.js';
+import { actionSummary, decisionsLine, eventFilter, INITIAL_CHOICES, pageContent, type AskRequest, type PageActions, type PageButton, type PageChoices } from './page-content.js';
 import { CardPad } from './card-pad.js';
 import { TextPad } from './text-pad.js';
 
@@ -267,7 +267,7 @@ export class ServiceScreen implements Screen {
       replay: (round) => {
         const money = (m: number) => formatMoney(m, s.session?.currency ?? 'MOP', s.language);
         const lines = round.lines.map((l) => t('service.field.line', { seat: l.seat, bet: l.bet, stake: money(l.stake), net: money(l.net), rule: l.rule }));
-        const decisions = round.decisions.length ? [t('service.field.decisions', { decisions: round.decisions.map((d) => `${d.seat}:${d.action}${d.auto ? '*' : ''}`).join(' ') })] : [];
+        const decisions = round.decisions.length ? [decisionsLine(t, round)] : [];
         const voided = round.status === 'void' ? [t('service.field.voidReason', { reason: round.reason ?? '', by: (round.authorisedBy ?? []).join(', ') })] : [];
         this.replay.play(round, Date.now(), t('service.action.close'), [...decisions, ...lines.slice(0, 12), ...voided].join('\n'));
       },
