@@ -161,6 +161,14 @@ export const TableRow = z.strictObject({
   phase: Short,
   roundId: Short,
   hold: Short.nullable(),
+  /**
+   * The hold's shoe sequence number and every read that left the shoe during it (a shoe without a
+   * gate): what the resolution must account for (docs/table-host.md, Holds).
+   */
+  holdReads: z.strictObject({
+    shoeSequence: z.number().int().nonnegative().nullable(),
+    reads: z.array(z.strictObject({ card: z.string().max(3).optional(), shoeSequence: z.number().int().nonnegative().optional() })).max(64),
+  }).optional(),
   newBets: z.boolean(),
   /** Closed by a supervisor in service mode (new bets may also stop for other faults). */
   closed: z.boolean().optional(),

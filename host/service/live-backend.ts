@@ -138,6 +138,7 @@ export class LiveServiceBackend implements ServiceBackend {
       phase: v.phase,
       roundId: v.roundId,
       hold: v.hold,
+      ...holdReads(this.d.rounds.holdState()),
       newBets: v.phase === 'betting' ? this.d.rounds.betting(first).open : !this.d.floor.tilts.effects().newBetsStopped,
       closed: this.closed,
     };
@@ -685,4 +686,9 @@ function toEventRow(r: { seq: number; ts: string; type: string; body: string }):
   const payload = (JSON.parse(r.body) as { payload: Record<string, unknown> }).payload;
   const kind = typeof payload.kind === 'string' ? payload.kind : undefined;
   return { seq: r.seq, ts: r.ts, type: r.type, severity: severityOf(r.type, kind), summary: canonicalJson(payload as never).slice(0, 400) };
+}
+
+/** The hold's sequence and the reads during it, for the Holds page (the newest 64 reads). */
+function holdReads(h: ReturnType<RoundController['holdState']>): Pick<TableSummary, 'holdReads'> {
+  return h ? { holdReads: { shoeSequence: h.shoeSequence, reads: h.readsDuringHold.slice(-64) } } : {};
 }

@@ -325,6 +325,12 @@ describe('service mode on a live host', () => {
     sim.drawUnreadable();
     for (let i = 0; i < 400 && running.rounds.view().hold !== 'unreadable'; i++) await new Promise((r) => setTimeout(r, 25));
     assert.equal(running.rounds.view().hold, 'unreadable');
+    // The Holds page names the hold's shoe sequence, for the record of the resolution.
+    const holds = await screen.act({ name: 'service-page', page: 'holds' }, 'holds page');
+    const holdsTable = holds.page?.page === 'holds' ? holds.page.table : null;
+    assert.equal(holdsTable?.hold, 'unreadable');
+    assert.equal(typeof holdsTable?.holdReads?.shoeSequence, 'number');
+    assert.deepEqual(holdsTable?.holdReads?.reads, []);
     const credit1 = ledger.credit(1);
     await still({ kind: 'enter-card', roundId: held, card: 'KS' }, /^service\.done\.enterCard$/);
     const afterEntry = ledger.headOf().seq;

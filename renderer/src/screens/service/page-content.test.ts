@@ -131,6 +131,29 @@ describe('service recall decisions', () => {
   });
 });
 
+describe('service Holds page', () => {
+  const state = () =>
+    ({ kind: 'service', tableId: 'T', softwareVersion: '1', language: 'en', signedIn: true, session: { name: 'Ana', staff: '1001', role: 'supervisor', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) } }) as ServiceState;
+  it('words the hold and lists its shoe sequence and every read during it, saying a void is the way out', async () => {
+    for (const language of ['en', 'pt', 'zh-Hant'] as const) {
+      const i18n = await createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const table = {
+        game: 'blackjack', profile: 'macau-2009', phase: 'dealing', roundId: 'R-1', hold: 'unreadable', newBets: false,
+        holdReads: { shoeSequence: 41, reads: [{ card: '7H', shoeSequence: 42 }, { shoeSequence: 43 }] },
+      };
+      const { rows } = pageContent(state(), { page: 'holds', table, closed: false }, t, INITIAL_CHOICES, none);
+      const text = rows.join('\n');
+      assert.ok(text.includes(t('service.field.hold', { hold: t('hold.unreadable') })), `${language}: the hold in words`);
+      assert.ok(!text.includes(': unreadable\n'), 'never the raw reason');
+      assert.ok(text.includes(t('service.field.holdSequence', { seq: 41 })));
+      assert.ok(text.includes(t('service.field.holdRead', { card: '7H', seq: 42 })));
+      assert.ok(text.includes(t('service.field.holdRead', { card: t('service.field.unreadableCard'), seq: 43 })));
+      assert.ok(rows.some((r) => r.includes(t('service.field.holdReadsVoid').slice(0, 12))));
+    }
+  });
+});
+
 describe('wrapRow', () => {
   it('splits at spaces, indents what follows, counts Chinese characters double', () => {
     const rows = wrapRow('  ' + 'word '.repeat(60), 40);
