@@ -36,15 +36,22 @@ describe('manual card entry on a hold', () => {
     }
   });
 
-  it('takes an unreadable burn card between rounds, and the betting countdown runs again', () => {
+  it('takes an unreadable burn card between rounds, the chips stay on their spot, and the betting countdown runs again', () => {
     const t = floorTable({ game: 'blackjack' });
     try {
+      credit(t.ledger, 1, 50_000);
+      assert.equal(t.rounds.placeBet(1, 'main', 10_000).ok, true);
       assert.equal(t.rounds.cue()?.kind, 'card', 'a new shoe starts with burns');
       t.rounds.onAnomaly('unreadable', null, 7);
       assert.equal(t.rounds.view().endsAt, null);
+      assert.deepEqual(t.rounds.betting(1).bets, { main: 10_000 }, 'the hold pauses betting, it does not take the chips');
+      assert.equal(t.rounds.betting(1).open, false);
+      assert.equal(t.rounds.placeBet(1, 'main', 10_000).ok, false, 'no new chips during the hold');
       assert.deepEqual(t.rounds.enterCard(parseCard('5H'), 'sup-1', 'wit-2'), { ok: true });
       assert.equal(t.rounds.view().phase, 'betting');
       assert.notEqual(t.rounds.view().endsAt, null, 'the window counts down again');
+      assert.deepEqual(t.rounds.betting(1).bets, { main: 10_000 });
+      assert.equal(t.rounds.available(1), 40_000);
       const misread = [...t.ledger.entries(1)].find((e) => e.type === 'misread');
       assert.equal((JSON.parse(misread?.body ?? '{}') as { payload: { roundId?: string } }).payload.roundId, undefined, 'a burn between rounds belongs to no round');
     } finally {
@@ -125,14 +132,21 @@ describe('cards read during a hold (issue 7 review, item 3)', () => {
   it('between rounds too (a shoe without a gate): the extra card and what follows it are journalled, and the void lists them all', () => {
     const t = floorTable();
     try {
+      credit(t.ledger, 1, 50_000);
+      assert.equal(t.rounds.placeBet(1, 'main', 10_000).ok, true);
       t.rounds.onCard(parseCard('4H'), 7); // no round expects a card: extra
       t.rounds.onCard(parseCard('6H'), 8);
       assert.equal(t.rounds.view().hold, 'extra-card');
+      assert.deepEqual(t.rounds.betting(1).bets, { main: 10_000 }, 'the chips wait on their spot through the hold');
       const [hold, read] = misreads(t);
       assert.deepEqual([hold?.roundId, hold?.card, hold?.shoeSequence, hold?.duringHold], [undefined, '4H', [7], undefined]);
       assert.deepEqual([read?.roundId, read?.card, read?.shoeSequence, read?.duringHold], [undefined, '6H', [8], true]);
       assert.deepEqual(t.rounds.voidRound('stray cards', ['sup-1', 'wit-2']), { ok: true });
       assert.deepEqual(misreads(t).at(-1)?.shoeSequence, [7, 8]);
+      assert.equal(t.rounds.available(1), 50_000, 'the void took the chips off the spot');
+      t.clock.runOut(t.rounds.view().endsAt);
+      assert.equal(t.rounds.view().phase, 'betting');
+      assert.deepEqual(t.rounds.betting(1).bets, {}, 'and they do not come back in the next window');
     } finally {
       t.close();
     }

@@ -215,7 +215,10 @@ export class RoundController {
     const next = allowed ? null : reason;
     if (next === this.betsBlocked) return;
     this.betsBlocked = next;
-    if (next) this.pendingBets.clear();
+    // Chips on the spots stay credit (nothing is journalled before betting closes). A card hold
+    // between rounds (a burn) keeps them: betting is only paused, and the window runs again once
+    // the hold is resolved. Any other stop takes them off, so no window closes on them meanwhile.
+    if (next && this.hold === null) this.pendingBets.clear();
     this.deps.log.warn({ allowed, reason }, 'new bets ' + (allowed ? 'allowed again' : 'stopped'));
     this.changed();
   }
@@ -472,6 +475,8 @@ export class RoundController {
     this.holdReads = [];
     // The engine's round must end too, or the next betting window could not start a round.
     if (inPlay) this.deps.game.voidRound?.();
+    // Chips left on the spots through a hold between rounds go back to the meters with the void.
+    this.pendingBets.clear();
     this.round = null;
     if (this.shoeDeferred) this.applyNewShoe();
     this.showResults(null);
@@ -518,7 +523,7 @@ export class RoundController {
     return {
       open,
       spots: [...this.deps.game.bets, ...behindSpots(this.tableSeats(), station)].map((bet) => ({ bet, ...betLimits(this.deps.config, bet) })),
-      bets: (open ? this.pendingBets.get(station) : this.placed.get(station)) ?? {},
+      bets: (this.phase === 'betting' ? this.pendingBets.get(station) : this.placed.get(station)) ?? {},
       ...(!open && this.unplayed.has(station) ? { unplayed: this.unplayed.get(station) } : {}),
       ...(!open ? this.notFollowedBy(station) : {}),
       ...(this.phase === 'results' && this.results && this.stationNets.has(station) ? { roundNet: this.stationNets.get(station) } : {}),
