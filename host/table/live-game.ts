@@ -1,6 +1,6 @@
 import type { Card } from '../../engine/cards/card.js';
 import type { SettlementLine } from '../../engine/settlement/settlement-line.js';
-import type { DealerCue, HandView, RefusalReason } from '../../protocol/index.js';
+import type { DealerCue, DecisionAction, HandView, Prize, RefusalReason } from '../../protocol/index.js';
 
 /** What a round waits for: a card from the shoe, a seat's decision, or nothing (it can settle). */
 export type Pending =
@@ -9,8 +9,8 @@ export type Pending =
       kind: 'decision';
       seat: number;
       hand?: number;
-      legal: string[];
-      default: string;
+      legal: DecisionAction[];
+      default: DecisionAction;
       /** Who decides for the seat when several bet on it (Art. 20): `seat:<n>`, or a bettor behind's owner name. */
       decider?: string;
     }
@@ -101,4 +101,9 @@ export interface LiveGame {
   shoeFinished(): boolean;
   /** Whether the cut card is out: the table announces the last round(s) of the shoe. */
   lastRoundOfShoe(): boolean;
+  /**
+   * What a winning settlement line is for the screens to celebrate: an additional bet, a special
+   * prize, five cards at half pay; undefined for a main bet's ordinary result or any loss.
+   */
+  prizeOf?(line: Pick<SettlementLine, 'bet' | 'rule' | 'net'>): Prize | undefined;
 }

@@ -175,7 +175,7 @@ describe('live casino war with a tie decided at the station', () => {
     for (const c of ['5C', '6C', '8C']) await deal(c); // burns before the croupier's
     await deal('QH');
     const done = await table.until<TableState>((s) => s.round?.phase === 'results', 'results');
-    assert.deepEqual(done.round?.results, [{ seat: 1, bet: 'main', stake: 20_000, net: 10_000, rule: 'macau-war art.7 n.5 al.1' }]);
+    assert.deepEqual(done.round?.results, [{ seat: 1, bet: 'main', stake: 20_000, net: 10_000, rule: 'macau-war art.7 n.5 al.1', owner: 'seat' }]);
     assert.equal(running.ledger.credit(1), 60_000);
     assert.equal(verifyLedger(running.ledger).ok, true);
     one.close();
