@@ -211,6 +211,13 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
                 sim.insertNote(note);
                 return null;
               },
+              billFault: (station: number, fault: 'jam' | 'clear') => {
+                const sim = billAcceptors.simulator(station);
+                if (!sim) return `station ${station} has no simulated bill acceptor`;
+                if (fault === 'jam') sim.jam();
+                else sim.clearFault();
+                return null;
+              },
             },
           }
         : {}),

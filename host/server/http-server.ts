@@ -17,7 +17,12 @@ export interface HttpServerDeps {
    * Simulated mode's control channel for tests and demos (`--sim-controls`): insert a note at a
    * simulated acceptor. Absent unless asked for; needs its own token; loopback only, like all.
    */
-  simControls?: { token: string; insertNote(station: number, note: number): string | null };
+  simControls?: {
+    token: string;
+    insertNote(station: number, note: number): string | null;
+    /** Jams a station's simulated bill acceptor (a fault the screens must word), or clears it. */
+    billFault(station: number, fault: 'jam' | 'clear'): string | null;
+  };
   /**
    * Service mode's exports (meters CSV/JSON, a round's evidence bundle), answered only for the
    * export token of the signed-in service session (`?t=`); null refuses.
@@ -60,6 +65,13 @@ export async function createHttpServer(
       const { station, note } = req.body ?? {};
       if (typeof station !== 'number' || typeof note !== 'number') return reply.code(400).send({ error: 'station and note (face value) are numbers' });
       const refused = sim.insertNote(station, note);
+      return refused ? reply.code(409).send({ error: refused }) : { ok: true };
+    });
+    app.post<{ Body: { station?: unknown; fault?: unknown } }>('/sim/bill-fault', async (req, reply) => {
+      if (req.headers['x-sim-token'] !== sim.token) return reply.code(401).send({ error: 'sim token required' });
+      const { station, fault } = req.body ?? {};
+      if (typeof station !== 'number' || (fault !== 'jam' && fault !== 'clear')) return reply.code(400).send({ error: 'station is a number, fault is jam or clear' });
+      const refused = sim.billFault(station, fault);
       return refused ? reply.code(409).send({ error: refused }) : { ok: true };
     });
   }
