@@ -52,7 +52,11 @@ export class TableScreen implements Screen {
     this.round = new TableRound((e) => ctx.emit(e));
     for (const t of [this.nameZh, this.namePt, this.limitsZh, this.limitsPt, this.dealerLabel, this.shoeLabel, this.discardLabel, this.lastRound]) t.anchor.set(0.5);
     this.languages = new LanguageSwitch(ctx, LANGUAGE_BUTTON);
-    this.root.addChild(this.feltLayer, this.dealerLabel, this.shoeLabel, this.discardLabel, this.nameZh, this.namePt, this.limitsZh, this.limitsPt);
+    // The game's name and limits are printed on the felt (both official languages, set here
+    // because the limits come with the state): `felt-print`, like the rest of the felt's words.
+    const printed = new Container({ label: 'felt-print' });
+    printed.addChild(this.nameZh, this.namePt, this.limitsZh, this.limitsPt);
+    this.root.addChild(this.feltLayer, this.dealerLabel, this.shoeLabel, this.discardLabel, printed);
     this.root.addChild(this.seatLayer, this.panelLayer, this.round, this.lastRoundPill, this.lastRound, this.languages, this.tilts, this.status);
   }
 
@@ -135,7 +139,7 @@ export class TableScreen implements Screen {
     this.seatLabels.length = 0;
     for (const seat of layout.seats) {
       const label = new Text({ text: '', style: textStyle({ fontSize: 26, fill: COLORS.ivory, fontWeight: '600' }) });
-      label.anchor.set(0.5, 0);
+      label.anchor.set(0.5);
       label.position.set(seat.label.x, seat.label.y);
       this.seatLayer.addChild(label);
       this.seatLabels.push(label);

@@ -40,14 +40,14 @@ export const PLAY = {
   spots: 262,
   spotH: 170,
   behindHeading: 450,
-  behind: 488,
+  behind: 494,
   behindH: 116,
   behindPerRow: 3,
   chips: 748,
-  offer: 528,
-  decisions: 584,
-  prompt: 762,
-  notes: 814,
+  offer: 544,
+  decisions: 600,
+  prompt: 776,
+  notes: 826,
 } as const;
 
 /**
