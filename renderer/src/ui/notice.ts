@@ -1,8 +1,8 @@
 import { Container, Graphics, Text } from 'pixi.js';
+import { NOTICE_MS, ShowFor } from './notice-time.js';
 import { COLORS, textStyle } from './theme.js';
 
-/** How long a refusal stays said: long enough to read twice, short of the next action. */
-export const NOTICE_MS = 4000;
+export { NOTICE_MS };
 
 /**
  * A refusal ("not enough credit", "over the maximum") said beside the credit meter, where the
@@ -13,7 +13,7 @@ export const NOTICE_MS = 4000;
 export class Notice extends Container {
   private readonly bg = new Graphics();
   private readonly text: Text;
-  private until = -1;
+  private readonly time = new ShowFor(NOTICE_MS);
 
   constructor(private readonly area: { x: number; y: number; width: number; height: number }) {
     super();
@@ -30,11 +30,11 @@ export class Notice extends Container {
     this.text.text = message;
     this.text.scale.set(1);
     if (this.text.height > this.area.height - 20) this.text.scale.set((this.area.height - 20) / this.text.height);
-    this.until = now + NOTICE_MS;
+    this.time.show(now);
     this.visible = true;
   }
 
   tick(now: number): void {
-    if (this.visible && now >= this.until) this.visible = false;
+    if (this.visible && !this.time.shown(now)) this.visible = false;
   }
 }
