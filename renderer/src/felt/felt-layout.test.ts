@@ -68,6 +68,13 @@ describe('felt layouts', () => {
         }
         for (let i = 0; i < drawn.length; i++)
           for (let j = i + 1; j < drawn.length; j++) assert.ok(!overlaps(drawn[i]!.r, drawn[j]!.r), `${drawn[i]!.what} over ${drawn[j]!.what}`);
+        if (l.arcRadius > 0) {
+          // The dealer's cards and total stay inside the printed arc (its letters are 24 px tall).
+          const d = handRect(l.hands.dealer);
+          const far = Math.max(...[d.x, d.x + d.width].map((x) => Math.hypot(x - l.felt.cx, d.y + d.height - l.felt.top)));
+          assert.ok(far < l.arcRadius - 14, `the dealer's hand reaches the printed arc (${far.toFixed(0)} of ${l.arcRadius - 14})`);
+          for (const c of centre) assert.ok(c.y > l.felt.top + l.arcRadius - 20, 'the printed centre starts under the arc');
+        }
         if (l.cardBoxes) {
           // Baccarat: three cards and their total stay inside each box, above its printed name.
           for (const side of ['player', 'banker'] as const) {

@@ -216,7 +216,7 @@ export function feltLayout(game: GameKind, seatCount: number, bets: readonly str
     felt: f,
     seats,
     // The dealer's cards and total end above the printed arc.
-    hands: { dealer: { x: f.cx, y: f.top + 130 }, player: { x: f.cx - 190, y: f.top + 130 }, banker: { x: f.cx + 190, y: f.top + 130 } },
+    hands: { dealer: { x: f.cx, y: f.top + 122 }, player: { x: f.cx - 190, y: f.top + 122 }, banker: { x: f.cx + 190, y: f.top + 122 } },
     shoe: { x: f.cx + 470, y: f.top + 10, width: 150, height: 90 },
     discard: { x: f.cx - 620, y: f.top + 10, width: 150, height: 90 },
     holderLabels: { shoe: { x: f.cx + 632, y: f.top + 55, align: 0 }, discard: { x: f.cx - 632, y: f.top + 55, align: 1 } },
@@ -224,9 +224,9 @@ export function feltLayout(game: GameKind, seatCount: number, bets: readonly str
     title: { zh: { x: f.cx, y: 441 }, pt: { x: f.cx, y: 493 }, limits: { x: f.cx, y: 529 }, limitsPt: { x: f.cx, y: 557 } },
     nameSize: [54, 34],
     limitsSize: [26, 22],
-    arcRadius: 330,
+    arcRadius: 334,
     phase: { x: f.cx, y: 100 },
-    cue: { x: f.cx, y: 170 },
+    cue: { x: f.cx, y: 164 },
     panel: { x: 1480, y: 872, width: 420, height: 192 },
     // Stacked in the bottom-left corner, beside the end seats' names and results.
     languages: { x: 16, y: 1080 - 16 - 3 * 96 - 2 * 12 },
