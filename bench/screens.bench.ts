@@ -1,30 +1,41 @@
-// The table display under load, in Chromium (software WebGL on these machines): frame time p50/p99
-// while cards are being dealt, time from a card read by the shoe to the first frame that shows it
-// (p50/p99), and the page's JS heap after 100 and after 1,000 rounds (after a forced GC).
-// A baccarat host runs in this process with its timers sped up 25× and the simulated dealer
-// dealing every 8 ms of real time, so rounds follow each other as fast as the table allows.
-// Needs `npm run build:renderer` first. Prints figures only; nothing asserts a timing.
-// BENCH_ROUNDS (default 1000) and BENCH_FIRST (default 100) change the round counts. At 25× a
-// software-rendered page cannot keep up with the snapshots: measure frames and latency with
-// BENCH_SPEED=1 (real time, a card every 200 ms) and the heap at 25×.
+// The screens under load, in Chromium (software WebGL on these machines): the table display's
+// frame time (p50/p99) during dealing bursts, the time from a card read by the shoe to the first
+// frame after its sprite went on the stage (p50/p99), and the JS heap of the table display and of
+// a player station after 100 and after 1,000 rounds (after a forced GC).
+//
+// A baccarat host runs in this process with the simulated dealer. The first BENCH_MEASURE rounds
+// (default 10) run in real time (a card every 200 ms) and are the ones measured for frames and
+// latency; then the host's timers run BENCH_SPEED× faster (default 25) up to BENCH_FIRST (100)
+// and BENCH_ROUNDS (1000) rounds for the heap.
+//
+// Nothing in the pages is sampled per frame but a requestAnimationFrame timestamp into a
+// preallocated array; the table page is opened with `?trace=1`, so the renderer itself notes
+// when each card sprite goes on the stage (renderer/src/trace.ts) instead of the benchmark
+// walking the stage. A "dealing burst" is a round's first card read to its last read plus the
+// card's flight (FLIGHT_MS). Needs `npm run build:renderer` first. Prints figures only.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from '@playwright/test';
+import { chromium, type Page } from '@playwright/test';
 import pino from 'pino';
 import { cardCode, type Card } from '../engine/cards/card.js';
 import { simulatedTableConfig } from '../host/config/table-config.js';
 import { startHost } from '../host/start-host.js';
 import type { Timers } from '../host/table/round-controller.js';
 
+/** A card's flight from the shoe (renderer/src/anim/motion.ts; the bench may not import the renderer). */
+const FLIGHT_MS = 420;
+
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1000);
 const FIRST = Number(process.env.BENCH_FIRST ?? 100);
-/** How much faster than real time the host's timers run (BENCH_SPEED; 1 = real time). */
-const SPEED = Number(process.env.BENCH_SPEED ?? 25);
+const MEASURE = Number(process.env.BENCH_MEASURE ?? 10);
+/** How much faster than real time the host's timers run once the measured rounds are done. */
+const FAST = Number(process.env.BENCH_SPEED ?? 25);
 
-const fastTimers: Timers = {
+let speed = 1;
+const timers: Timers = {
   now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms / SPEED),
+  setTimeout: (fn, ms) => setTimeout(fn, ms / speed),
   clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
 };
 
@@ -39,20 +50,21 @@ const host = await startHost({
   dataDir,
   rendererDir: path.join(root, 'dist/renderer'),
   port: 0,
-  // The shortest windows the config allows (1 s betting, 1 s results), then sped up.
+  // The shortest windows the config allows (1 s betting, 1 s results), sped up after the measured rounds.
   config: { ...simulatedTableConfig('baccarat'), timings: { bettingMs: 1000, decisionMs: 1000, resultsMs: 1000 } },
   logger: pino({ level: 'silent' }),
-  timers: fastTimers,
+  timers,
   simulatedDealer: { dealMs: 200 },
   seed: 3,
 });
 
-// Every card the shoe reads, with when (host wall clock; the page runs on the same machine).
-const reads: { code: string; t: number }[] = [];
-let recording = true;
+// Every card the shoe reads while measuring, with when (wall clock; the pages run on this machine),
+// and which round it belongs to, for the bursts.
+const reads: { code: string; t: number; round: string }[] = [];
+let measuring = true;
 const onCard = host.rounds.onCard.bind(host.rounds);
 host.rounds.onCard = (card: Card) => {
-  if (recording) reads.push({ code: cardCode(card), t: Date.now() });
+  if (measuring) reads.push({ code: cardCode(card), t: Date.now(), round: host.rounds.view().roundId });
   onCard(card);
 };
 
@@ -75,46 +87,48 @@ const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
 });
-const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
-const url = host.screens.find((s) => s.view === 'table')!.url;
-// tsx keeps function names with an `__name` helper that does not exist in the page.
-await page.addInitScript(() => {
-  (globalThis as unknown as { __name: (f: unknown) => unknown }).__name = (f) => f;
-});
-await page.goto(url);
+const url = (view: string) => host.screens.find((s) => s.view === view)!.url;
+
 // The page's globals, typed here without the DOM library (this file runs in Node).
 interface PageGlobals {
-  __kiosk?: { events: string[]; cards(): string[] };
-  __bench?: { frames: number[]; seen: { code: string; t: number }[]; on: boolean; last: number; prev: Map<string, number> };
+  __kiosk?: { events: string[]; cardTrace?: { code: string; t: number }[] };
+  __frames?: { at: Float64Array; n: number; on: boolean };
+  performance: { timeOrigin: number };
   requestAnimationFrame(cb: (t: number) => void): number;
 }
-// (Functions run in the page: they may use nothing from this file but types.)
-await page.waitForFunction(() => (globalThis as unknown as PageGlobals).__kiosk?.events.includes('snapshot:table') ?? false);
 
-// In the page: every animation frame, its duration and the cards newly in play.
-await page.evaluate(() => {
+async function open(view: string, query: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+  // tsx keeps function names with an `__name` helper that does not exist in the page.
+  await page.addInitScript(() => {
+    (globalThis as unknown as { __name: (f: unknown) => unknown }).__name = (f) => f;
+  });
+  await page.goto(`${url(view)}${query}`);
+  await page.waitForFunction((v) => (globalThis as unknown as PageGlobals).__kiosk?.events.includes(`snapshot:${v}`) ?? false, view);
+  return page;
+}
+const table = await open('table', '&trace=1');
+const station = await open('station/1', '');
+
+// In the table page: each frame's rAF timestamp into a preallocated array, nothing else.
+await table.evaluate(() => {
   const g = globalThis as unknown as PageGlobals;
-  const rec = { frames: [] as number[], seen: [] as { code: string; t: number }[], on: true, last: 0, prev: new Map<string, number>() };
-  g.__bench = rec;
+  const rec = { at: new Float64Array(1 << 16), n: 0, on: true };
+  g.__frames = rec;
   const loop = (t: number) => {
     if (!rec.on) return;
-    if (rec.last) rec.frames.push(t - rec.last);
-    rec.last = t;
-    const now = Date.now();
-    const counts = new Map<string, number>();
-    for (const c of g.__kiosk?.cards() ?? []) counts.set(c, (counts.get(c) ?? 0) + 1);
-    for (const [c, n] of counts) for (let i = rec.prev.get(c) ?? 0; i < n; i++) rec.seen.push({ code: c, t: now });
-    rec.prev = counts;
+    if (rec.n < rec.at.length) rec.at[rec.n++] = t;
     g.requestAnimationFrame(loop);
   };
   g.requestAnimationFrame(loop);
 });
 
-const cdp = await page.context().newCDPSession(page);
-async function heapMb(): Promise<number> {
+async function heapMb(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
   await cdp.send('HeapProfiler.collectGarbage');
   await cdp.send('HeapProfiler.collectGarbage');
   const { usedSize } = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+  await cdp.detach();
   return usedSize / 1024 / 1024;
 }
 const until = async (n: number) => {
@@ -122,37 +136,62 @@ const until = async (n: number) => {
 };
 
 const t0 = Date.now();
-await until(FIRST);
-recording = false;
-const rec = await page.evaluate(() => {
-  const r = (globalThis as unknown as PageGlobals).__bench!;
-  r.on = false;
-  const out = { frames: r.frames, seen: r.seen };
-  r.frames = [];
-  r.seen = [];
-  return out;
+await until(MEASURE + 1);
+measuring = false;
+// Frames and sprite times, in wall-clock ms (the page's timeOrigin plus its performance time).
+const page = await table.evaluate(() => {
+  const g = globalThis as unknown as PageGlobals;
+  const f = g.__frames!;
+  f.on = false;
+  const origin = g.performance.timeOrigin;
+  const frames = Array.from(f.at.subarray(0, f.n), (t) => origin + t);
+  const shown = (g.__kiosk?.cardTrace ?? []).map((c) => ({ code: c.code, t: origin + c.t }));
+  // The recording stops here: nothing of it stays in the heap measured next.
+  delete g.__kiosk?.cardTrace;
+  g.__frames = undefined;
+  return { frames, shown };
 });
-const heapFirst = await heapMb();
-const tFirst = Date.now();
-await until(ROUNDS);
-const heapLast = await heapMb();
-const tLast = Date.now();
+speed = FAST;
+const tMeasured = Date.now();
 
-// Pair each read with the first frame at or after it that shows one more card of that code.
+// Dealing bursts: from a round's first read to its last read plus the card's flight.
+const bursts = new Map<string, { from: number; to: number }>();
+for (const r of reads) {
+  const b = bursts.get(r.round) ?? { from: r.t, to: r.t };
+  b.to = Math.max(b.to, r.t + FLIGHT_MS);
+  bursts.set(r.round, b);
+}
+const inBurst = (t: number) => [...bursts.values()].some((b) => t >= b.from && t <= b.to);
+const frameTimes: number[] = [];
+for (let i = 1; i < page.frames.length; i++) if (inBurst(page.frames[i]!)) frameTimes.push(page.frames[i]! - page.frames[i - 1]!);
+
+// Each read paired with the first sprite of that face put on the stage after it, then with the
+// first frame after that sprite: the frame that shows it.
 const latencies: number[] = [];
 const used = new Set<number>();
 for (const r of reads) {
-  const i = rec.seen.findIndex((s, k) => !used.has(k) && s.code === r.code && s.t >= r.t);
-  if (i >= 0) {
-    used.add(i);
-    latencies.push(rec.seen[i]!.t - r.t);
-  }
+  const i = page.shown.findIndex((s, k) => !used.has(k) && s.code === r.code && s.t >= r.t);
+  if (i < 0) continue;
+  used.add(i);
+  const frame = page.frames.find((t) => t >= page.shown[i]!.t);
+  if (frame !== undefined) latencies.push(frame - r.t);
 }
-const f = rec.frames;
-console.log(`table display, baccarat, ${FIRST} rounds dealt at ${SPEED}× speed (${((tFirst - t0) / 1000).toFixed(0)} s), Chromium ${browser.version()} with SwiftShader, load average ${os.loadavg()[0]!.toFixed(1)}`);
-console.log(`  frame time            p50 ${pct(f, 50).toFixed(1)} ms   p99 ${pct(f, 99).toFixed(1)} ms   (${f.length} frames)`);
-console.log(`  card read → on screen p50 ${pct(latencies, 50).toFixed(0)} ms   p99 ${pct(latencies, 99).toFixed(0)} ms   (${latencies.length} of ${reads.length} reads shown; burns never are)`);
-console.log(`  JS heap after GC      ${FIRST} rounds ${heapFirst.toFixed(1)} MB   ${ROUNDS} rounds ${heapLast.toFixed(1)} MB   (${((tLast - tFirst) / 1000).toFixed(0)} s for the rest)`);
+
+await until(FIRST);
+const heapFirst = { table: await heapMb(table), station: await heapMb(station) };
+const tFirst = Date.now();
+await until(ROUNDS);
+const heapLast = { table: await heapMb(table), station: await heapMb(station) };
+const tLast = Date.now();
+
+const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
+console.log(`screens, baccarat, Chromium ${browser.version()} with SwiftShader, ${os.cpus().length} cores, load average ${load}`);
+console.log(`  measured: ${MEASURE} rounds in real time (${((tMeasured - t0) / 1000).toFixed(0)} s), ${bursts.size} dealing bursts`);
+console.log(`  table frame time in bursts  p50 ${pct(frameTimes, 50).toFixed(1)} ms   p99 ${pct(frameTimes, 99).toFixed(1)} ms   (${frameTimes.length} frames of ${page.frames.length})`);
+console.log(`  card read → first frame     p50 ${pct(latencies, 50).toFixed(0)} ms   p99 ${pct(latencies, 99).toFixed(0)} ms   (${latencies.length} of ${reads.length} reads; burns are never shown)`);
+console.log(`  JS heap after GC, table     ${FIRST} rounds ${heapFirst.table.toFixed(1)} MB   ${ROUNDS} rounds ${heapLast.table.toFixed(1)} MB`);
+console.log(`  JS heap after GC, station   ${FIRST} rounds ${heapFirst.station.toFixed(1)} MB   ${ROUNDS} rounds ${heapLast.station.toFixed(1)} MB`);
+console.log(`  (${FIRST} rounds after ${((tFirst - t0) / 1000).toFixed(0)} s, ${ROUNDS} after ${((tLast - t0) / 1000).toFixed(0)} s, at ${FAST}× after the measured rounds)`);
 
 await browser.close();
 await host.close();

@@ -26,7 +26,7 @@ const USAGE = `Usage: npm start -- [options]
   --config FILE      the table's configuration as JSON (limits per bet type, notes, stations and
                      their devices and bill-acceptor protocol, offline limit, upstream; see
                      docs/table-host.md); the timer flags still override its timers
-  --sim-controls     open POST /sim/insert-note for tests and demos (token in the --json line)
+  --sim-controls     open POST /sim/insert-note and /sim/bill-fault for tests and demos (token in the --json line)
   --seed N           seed of the simulated shoe's shuffles
   --betting-seconds N, --decision-seconds N, --results-seconds N
                      the table's timers (defaults 15, 15, 5)

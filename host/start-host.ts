@@ -238,6 +238,13 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
                 simDealer.unreadableNext();
                 return null;
               },
+              billFault: (station: number, fault: 'jam' | 'clear') => {
+                const sim = billAcceptors.simulator(station);
+                if (!sim) return `station ${station} has no simulated bill acceptor`;
+                if (fault === 'jam') sim.jam();
+                else sim.clearFault();
+                return null;
+              },
             },
           }
         : {}),
@@ -264,7 +271,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   if (!replayed) rounds.holdAtStart('ledger');
   else {
     const results = !syncEvents.clean && replayed.lastResults
-      ? { roundId: replayed.lastResults.roundId, lines: replayed.lastResults.lines.map(({ station: _s, ...l }) => l) }
+      ? { roundId: replayed.lastResults.roundId, lines: replayed.lastResults.lines }
       : undefined;
     // A simulated shoe is a new device after an unclean stop: no new round before its shoe is in.
     const simulatedShoeAnew = !syncEvents.clean && config.shoe === 'sim' && !replayed.round;

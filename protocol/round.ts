@@ -40,6 +40,57 @@ export type DealerCue = z.infer<typeof DealerCue>;
 export const RoundPhase = z.enum(['betting', 'dealing', 'results', 'hold']);
 export type RoundPhase = z.infer<typeof RoundPhase>;
 
+/**
+ * Why the table is on hold, worded for everyone under `hold.<reason>`. The host puts the table on
+ * hold only for these (host/table/round-controller.ts is typed by this enum); a screen that meets
+ * another still says "table on hold" in words, never the code.
+ */
+export const HoldReason = z.enum(['inventory', 'out-of-turn', 'extra-card', 'unreadable', 'wrong-deck', 'ledger', 'default-refused']);
+export type HoldReason = z.infer<typeof HoldReason>;
+
+/**
+ * What a seat may be asked to decide, worded under `action.<action>` (and the offers, asked as a
+ * question first, under `desk.offer.<action>`). The engines' action types must stay inside this
+ * list (host/games/actions.test.ts checks it when type-checking).
+ */
+export const DecisionAction = z.enum([
+  'hit',
+  'stand',
+  'double',
+  'split',
+  'surrender',
+  'insurance',
+  'decline-insurance',
+  'even-money',
+  'decline-even-money',
+  'take-five-card-half',
+  'continue',
+  'war',
+  // A bettor behind asked whether to follow the seat's double or split (Portugal rules 28, 30).
+  'follow-double',
+  'follow-split',
+  'decline-follow',
+]);
+export type DecisionAction = z.infer<typeof DecisionAction>;
+
+/** The decisions that come as a question before the buttons (`desk.offer.<action>`). */
+export const OFFER_ACTIONS = ['insurance', 'even-money', 'take-five-card-half', 'war', 'follow-double', 'follow-split'] as const satisfies readonly DecisionAction[];
+
+/**
+ * Whose bet a settlement line settles: the seat's own player, or a bettor behind the seat
+ * (Art. 20). The public view never says which station bets behind: each station gets its own
+ * lines in `StationBetting.prizes` and `roundNet`.
+ */
+export const ResultOwner = z.enum(['seat', 'behind']);
+export type ResultOwner = z.infer<typeof ResultOwner>;
+
+/**
+ * A winning line the screens celebrate: an additional bet (Macau 2009 Art. 13–14, baccarat's
+ * pairs, the war tie bet), the Art. 15 special prize, or five cards taken at half pay (Art. 19).
+ */
+export const Prize = z.enum(['side-bet', 'special-prize', 'five-card']);
+export type Prize = z.infer<typeof Prize>;
+
 /** A settlement line as the screens show it: the engine's line, with the rule it applied. */
 export const ResultLine = z.strictObject({
   seat: Seat,
@@ -48,8 +99,21 @@ export const ResultLine = z.strictObject({
   stake: MinorUnits.nonnegative(),
   net: MinorUnits,
   rule: z.string().min(1).max(128),
+  owner: ResultOwner,
+  /** Set on a winning line of an additional bet or a special prize (celebrated briefly). */
+  prize: Prize.optional(),
 });
 export type ResultLine = z.infer<typeof ResultLine>;
+
+/** One of this station's own winning prize lines (its seat's or its bets behind other seats). */
+export const PrizeWin = z.strictObject({
+  seat: Seat,
+  bet: z.string().min(1).max(32),
+  hand: HandIndex.optional(),
+  net: MinorUnits.positive(),
+  prize: Prize,
+});
+export type PrizeWin = z.infer<typeof PrizeWin>;
 
 /** The public state of the table's round: what anyone standing at the table can see. */
 export const RoundView = z.strictObject({
@@ -97,6 +161,8 @@ export const StationBetting = z.strictObject({
    * and its bets behind other seats (whose lines carry those seats' numbers). Only in results.
    */
   roundNet: MinorUnits.optional(),
+  /** This station's own prize and additional-bet wins of the round just settled. Only in results. */
+  prizes: z.array(PrizeWin).max(32).optional(),
 });
 export type StationBetting = z.infer<typeof StationBetting>;
 
@@ -104,8 +170,8 @@ export type StationBetting = z.infer<typeof StationBetting>;
 export const StationDecision = z.strictObject({
   seat: Seat,
   hand: HandIndex.optional(),
-  legal: z.array(z.string().min(1).max(32)).min(1).max(16),
-  default: z.string().min(1).max(32),
+  legal: z.array(DecisionAction).min(1).max(16),
+  default: DecisionAction,
   endsAt: z.number().int().nonnegative(),
   /** What taking the offer costs this station (a bet behind following the seat's double or split). */
   cost: MinorUnits.optional(),

@@ -67,13 +67,38 @@ export const StationRecallRound = z.strictObject({
 });
 export type StationRecallRound = z.infer<typeof StationRecallRound>;
 
+/**
+ * What a pay-table line pays, as players read it: odds `win : per` (3 : 2, 8 : 1, 1 : 2), with the
+ * banker's commission on the winnings where the profile takes one; or the bet returned, whole
+ * (a tie at baccarat) or half (a surrender). Never a decimal or a negative ratio.
+ */
+export const Pays = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('odds'),
+    win: z.number().int().min(1).max(100_000),
+    per: z.number().int().min(1).max(100_000),
+    /** Commission taken from the winnings, in basis points (500 = 5%). */
+    commissionBasisPoints: z.number().int().min(1).max(9_999).optional(),
+  }),
+  z.strictObject({ kind: z.literal('returned'), part: z.enum(['all', 'half']) }),
+]);
+export type Pays = z.infer<typeof Pays>;
+
+/**
+ * The article (or, in the Portuguese rules, the rule) a pay-table line comes from, for a
+ * reference the player can read (第十三條, Art. 13.º, Rule 23); absent where the profile's text
+ * has none (a casino's own pay table).
+ */
+export const PayRef = z.strictObject({ kind: z.enum(['article', 'rule']), n: z.number().int().min(1).max(999) });
+export type PayRef = z.infer<typeof PayRef>;
+
 /** One line of the active profile's pay table, for the station's help (`help.item.<item>`). */
 export const PayLine = z.strictObject({
   item: z.string().min(1).max(32),
-  /** Winnings to stake, e.g. `3:2`, `0.95:1`; `-1:2` is half the stake lost (surrender). */
-  pays: z.string().min(3).max(16),
-  /** The rule the engine settles it by. */
+  pays: Pays,
+  /** The rule the engine settles it by, as the record quotes it (for service mode and disputes). */
   rule: z.string().max(128),
+  ref: PayRef.optional(),
   /** An additional bet (額外投注, Macau 2009 Art. 13): shown on its own help page. */
   side: z.literal(true).optional(),
 });

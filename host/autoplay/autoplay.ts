@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { Rng } from '../../engine/random/seeded-rng.js';
-import { decodeHostMessage, PROTOCOL_VERSION, type CommandBody, type ViewName, type ViewState } from '../../protocol/index.js';
+import { decodeHostMessage, PROTOCOL_VERSION, type CommandBody, type DecisionAction, type ViewName, type ViewState } from '../../protocol/index.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { ScreenSession, ScreenTransport } from '../screens/screen-session.js';
 import { BlackjackChooser } from './blackjack-choice.js';
@@ -86,7 +86,7 @@ class Player {
     private readonly deps: AutoplayDeps,
     private readonly station: number,
     private readonly rng: Rng,
-    private readonly script: { bets: Record<string, number>; decisions: string[]; ready: (roundId: string) => boolean } | null = null,
+    private readonly script: { bets: Record<string, number>; decisions: DecisionAction[]; ready: (roundId: string) => boolean } | null = null,
   ) {
     this.view = `station/${station}`;
     this.chooser = deps.config.game === 'blackjack' ? new BlackjackChooser(deps.config.profile) : null;

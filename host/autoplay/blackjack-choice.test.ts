@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { HandView, StationDecision } from '../../protocol/index.js';
+import type { DecisionAction, HandView, StationDecision } from '../../protocol/index.js';
 import { BlackjackChooser } from './blackjack-choice.js';
 
 const hands = (seat: string[], up: string): HandView[] => [
   { owner: 'dealer', cards: [up], total: null },
   { owner: 'seat', seat: 1, hand: 0, cards: seat, total: null },
 ];
-const decision = (legal: string[], dflt: string): StationDecision => ({ seat: 1, hand: 0, legal, default: dflt, endsAt: 0 });
+const decision = (legal: DecisionAction[], dflt: DecisionAction): StationDecision => ({ seat: 1, hand: 0, legal, default: dflt, endsAt: 0 });
 
 describe('simulated blackjack player (autoplay)', () => {
   const chooser = new BlackjackChooser('portugal-2001');

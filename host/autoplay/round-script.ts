@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { DecisionAction } from '../../protocol/index.js';
 
 /**
  * Test only (`--test-script FILE`): the first round a simulated table plays, scripted so that a
@@ -18,7 +19,7 @@ export const RoundScript = z.strictObject({
         /** Bet type → amount in minor units (e.g. `{"main": 10000, "behind:1": 10000}`). */
         bets: z.record(z.string().min(1).max(32), z.number().int().positive()),
         /** The station's decisions in the order they come (insurance offers included). */
-        decisions: z.array(z.string().min(1).max(32)).max(32).default([]),
+        decisions: z.array(DecisionAction).max(32).default([]),
       }),
     )
     .refine((s) => Object.keys(s).length > 0, 'at least one station'),

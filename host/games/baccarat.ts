@@ -5,7 +5,7 @@ import { settleBaccaratSeat, BACCARAT_BETS, type BaccaratBets } from '../../engi
 import { cutCardOut, newShoeSession, shoeExpected, shoeTake, voidCoup, type ShoeSession } from '../../engine/baccarat/shoe-session.js';
 import { handTotal, type CoupResult } from '../../engine/baccarat/tableau.js';
 import type { SettlementLine } from '../../engine/settlement/settlement-line.js';
-import type { HandView } from '../../protocol/index.js';
+import type { HandView, Prize } from '../../protocol/index.js';
 import type { LiveGame, LiveRound, Outcome, Pending } from '../table/live-game.js';
 
 /** Punto banco through `engine/baccarat`: the shoe session places every card, burns included. */
@@ -24,6 +24,11 @@ export class BaccaratGame implements LiveGame {
 
   newShoe(): void {
     this.shoe = newShoeSession(this.rules);
+  }
+
+  /** The pairs are the table's additional bets; a tie is a main bet (8 : 1) and not celebrated. */
+  prizeOf(line: Pick<SettlementLine, 'bet' | 'net'>): Prize | undefined {
+    return line.net > 0 && (line.bet === 'playerPair' || line.bet === 'bankerPair') ? 'side-bet' : undefined;
   }
 
   cutCard(): void {

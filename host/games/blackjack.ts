@@ -3,7 +3,9 @@ import { handTotal } from '../../engine/blackjack/hand.js';
 import { RoundError, type Action, type ActionType, type BlackjackRound, type SeatBets } from '../../engine/blackjack/round.js';
 import { resolveRules, type BlackjackRules, type ProfileId } from '../../engine/blackjack/rules.js';
 import { BlackjackTable } from '../../engine/blackjack/table.js';
-import type { HandView } from '../../protocol/index.js';
+import { ref } from '../../engine/blackjack/refs.js';
+import type { SettlementLine } from '../../engine/settlement/settlement-line.js';
+import type { DecisionAction, HandView, Prize } from '../../protocol/index.js';
 import type { BehindBet, ExtraBet, LiveGame, LiveRound, NotFollowed, Outcome, Pending } from '../table/live-game.js';
 
 /** Side bets by the rule options that offer them. */
@@ -14,11 +16,14 @@ const SIDE_BETS: [keyof BlackjackRules, string[]][] = [
   ['overUnder13', ['over13', 'under13']],
 ];
 
+/** The additional bets of Art. 13 (and Portugal's jackpot, rules 38–50): their wins are celebrated. */
+const ADDITIONAL = new Set(['anyPair', 'sevens', 'over13', 'under13', 'perfectPairs', 'jackpot']);
+
 /**
  * What happens when a seat lets its decision time run out (issue 7): stand, or hit where the
  * profile forbids standing (Portugal rule 18: standing only above 11); offers are declined.
  */
-export function blackjackDefault(legal: readonly ActionType[], offer: string): ActionType {
+export function blackjackDefault(legal: readonly ActionType[], offer: string): ActionType & DecisionAction {
   // (The follow offers of rules 28 and 30 are the adapter's own: see FOLLOW_OFFERS.)
   if (offer === 'insurance') return 'decline-insurance';
   if (offer === 'even-money') return 'decline-even-money';
@@ -76,6 +81,22 @@ export class BlackjackGame implements LiveGame {
 
   newShoe(): void {
     if (this.table.phase !== 'round') this.table.shuffled(1);
+  }
+
+  /**
+   * Additional bets and streaks (Art. 13–14) that win; the Art. 15 special prize, whether it is
+   * its own line (`bonus678`, on top of the result) or replaces the main result (the main line
+   * quotes Art. 15); five cards taken at half pay (Art. 19), known by the rule its line quotes.
+   */
+  prizeOf(line: Pick<SettlementLine, 'bet' | 'rule' | 'net'>): Prize | undefined {
+    if (line.net <= 0) return undefined;
+    if (ADDITIONAL.has(line.bet) || /^streak\d+$/.test(line.bet)) return 'side-bet';
+    const profile = this.rules.profile;
+    if (line.bet === 'bonus678') return 'special-prize';
+    if (line.bet !== 'main') return undefined;
+    if (this.rules.bonus678 !== 'none' && line.rule.startsWith(ref(profile, 'special678'))) return 'special-prize';
+    if (this.rules.fiveCardHalfPay && line.rule.startsWith(ref(profile, 'fiveCard'))) return 'five-card';
+    return undefined;
   }
 
   cutCard(): void {

@@ -4,7 +4,8 @@ import { newWarCoup, warDecide, warExpected, warRank, warTakeCard, type WarActio
 import { warProfile, type WarProfile } from '../../engine/war/profiles.js';
 import { settleWarCoup } from '../../engine/war/settle.js';
 import { newWarShoe, warAfterCoup, warCutCardOut, type WarShoe } from '../../engine/war/shoe-session.js';
-import type { HandView } from '../../protocol/index.js';
+import type { HandView, Prize } from '../../protocol/index.js';
+import type { SettlementLine } from '../../engine/settlement/settlement-line.js';
 import type { LiveGame, LiveRound, Pending } from '../table/live-game.js';
 
 /**
@@ -38,6 +39,11 @@ export class WarGame implements LiveGame {
   newShoe(): void {
     this.shoe = newWarShoe(this.rules);
     this.needsShuffle = false;
+  }
+
+  /** The tie bet (10 : 1) is the side bet celebrated when a coup ties. */
+  prizeOf(line: Pick<SettlementLine, 'bet' | 'net'>): Prize | undefined {
+    return line.net > 0 && line.bet === 'tie' ? 'side-bet' : undefined;
   }
 
   cutCard(): void {

@@ -3,16 +3,26 @@ import { describe, it } from 'node:test';
 import en from '../../locales/en.json' with { type: 'json' };
 import pt from '../../locales/pt.json' with { type: 'json' };
 import zh from '../../locales/zh-Hant.json' with { type: 'json' };
-import { payTable } from './pay-table.js';
+import type { Pays } from '../../protocol/index.js';
+import { payRef, payTable } from './pay-table.js';
 
-const pays = (lines: ReturnType<typeof payTable>) => Object.fromEntries(lines.map((l) => [l.item, l.pays]));
+/** A compact spelling of a line's payout for comparisons: `3:2`, `1:1 less 500bp`, `half returned`. */
+const spell = (p: Pays) => (p.kind === 'returned' ? `${p.part} returned` : `${p.win}:${p.per}${p.commissionBasisPoints ? ` less ${p.commissionBasisPoints}bp` : ''}`);
+const pays = (lines: ReturnType<typeof payTable>) => Object.fromEntries(lines.map((l) => [l.item, spell(l.pays)]));
 
 describe('the help pay table comes from the active profile', () => {
-  it('baccarat with commission pays the banker 0.95:1; without commission 1:1 and half on a six', () => {
-    assert.deepEqual(pays(payTable('baccarat', 'macau-commission')), { player: '1:1', bankerCommission: '0.95:1', tie: '8:1', playerPair: '11:1', bankerPair: '11:1', tieStandsOff: '0:1' });
+  it('baccarat with commission pays the banker 1 : 1 less 5%; without commission 1 : 1 and 1 : 2 on a six', () => {
+    assert.deepEqual(pays(payTable('baccarat', 'macau-commission')), {
+      player: '1:1',
+      bankerCommission: '1:1 less 500bp',
+      tie: '8:1',
+      playerPair: '11:1',
+      bankerPair: '11:1',
+      tieStandsOff: 'all returned',
+    });
     const nc = payTable('baccarat', 'macau-no-commission');
     assert.equal(pays(nc).banker, '1:1');
-    assert.equal(pays(nc).bankerSix, '0.5:1');
+    assert.equal(pays(nc).bankerSix, '1:2');
     assert.equal(pays(nc).bankerCommission, undefined);
     assert.ok(nc.every((l) => l.rule.startsWith('macau-baccarat ')), JSON.stringify(nc));
   });
@@ -28,7 +38,29 @@ describe('the help pay table comes from the active profile', () => {
   it('war pays its tie bet as the profile says', () => {
     const w = payTable('war', 'macau');
     assert.equal(pays(w).tieBet, '10:1');
+    assert.equal(pays(w).surrender, 'half returned');
     assert.equal(w.find((l) => l.item === 'tieBet')?.rule, 'macau-war art.7 n.3');
+  });
+
+  it('no line pays a decimal, a zero or a negative ratio', () => {
+    const all = [
+      ...payTable('baccarat', 'macau-commission'),
+      ...payTable('baccarat', 'macau-no-commission'),
+      ...payTable('war', 'macau'),
+      ...(['macau-2009', 'macau-2004', 'portugal-2001'] as const).flatMap((p) => payTable('blackjack', p)),
+    ];
+    for (const l of all) if (l.pays.kind === 'odds') assert.ok(Number.isInteger(l.pays.win) && l.pays.win > 0 && Number.isInteger(l.pays.per) && l.pays.per > 0, l.item);
+  });
+
+  it('names the article a player can look up, or none where the text has none', () => {
+    assert.deepEqual(payRef('macau-2009 art.13 1)(1), art.14 n.1'), { kind: 'article', n: 13 });
+    assert.deepEqual(payRef('macau-war art.7 n.4 al.1'), { kind: 'article', n: 7 });
+    assert.deepEqual(payRef('portugal-2001 rule 23'), { kind: 'rule', n: 23 });
+    assert.deepEqual(payRef('portugal-2001 rules 43, 46, 50'), { kind: 'rule', n: 43 });
+    assert.equal(payRef('macau-baccarat pay-table:tie-push'), undefined);
+    assert.equal(payRef('portugal-2001 (not in the text)'), undefined);
+    const side = payTable('blackjack', 'macau-2009').find((l) => l.item === 'anyPair');
+    assert.deepEqual(side?.ref, { kind: 'article', n: 13 });
   });
 
   it('blackjack lists the additional bets the table offers at the odds of Art. 14, on their own page', () => {

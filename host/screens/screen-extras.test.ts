@@ -98,8 +98,10 @@ describe('screen extras', () => {
       roundId: 'b1', phase: 'results', endsAt: null, cue: null, hold: null,
       hands: [{ owner: 'dealer', cards: ['TS', '6D', '9C'], total: 25 }],
       results: [
-        { seat: 2, bet: 'main', stake: 100, net: 100, rule: 'x' },
-        { seat: 1, bet: 'main', stake: 100, net: 0, rule: 'x' },
+        { seat: 2, bet: 'main', stake: 100, net: 100, rule: 'x', owner: 'seat' },
+        { seat: 1, bet: 'main', stake: 100, net: 0, rule: 'x', owner: 'seat' },
+        // Another player's bet behind seat 1 is that player's, not the seat's: it does not make seat 1 a loss.
+        { seat: 1, bet: 'main', stake: 500, net: -500, rule: 'x', owner: 'behind' },
       ],
     });
     assert.deepEqual(extras.table().history, [{ roundId: 'b1', dealer: ['TS', '6D', '9C'], dealerTotal: 25, seats: [{ seat: 1, outcome: 'push' }, { seat: 2, outcome: 'win' }] }]);

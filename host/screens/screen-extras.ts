@@ -111,7 +111,8 @@ export class ScreenExtras {
     }
     const dealer = round.hands.find((h) => h.owner === 'dealer');
     const net = new Map<number, number>();
-    for (const l of round.results) net.set(l.seat, (net.get(l.seat) ?? 0) + l.net);
+    // The seat's own result: bets behind it are other players' and stay on their stations.
+    for (const l of round.results) if (l.owner === 'seat') net.set(l.seat, (net.get(l.seat) ?? 0) + l.net);
     this.history.push(
       HistoryEntry.parse({
         roundId: round.roundId,

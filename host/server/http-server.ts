@@ -24,6 +24,8 @@ export interface HttpServerDeps {
     insertNote(station: number, note: number): string | null;
     /** The next card the simulated dealer pulls reads as unreadable; null, or why not. */
     unreadableNext(): string | null;
+    /** Jams a station's simulated bill acceptor (a fault the screens must word), or clears it. */
+    billFault(station: number, fault: 'jam' | 'clear'): string | null;
   };
   /**
    * Service mode's exports (meters CSV/JSON, a round's evidence bundle), answered only for the
@@ -72,6 +74,13 @@ export async function createHttpServer(
     app.post('/sim/unreadable-next', async (req, reply) => {
       if (req.headers['x-sim-token'] !== sim.token) return reply.code(401).send({ error: 'sim token required' });
       const refused = sim.unreadableNext();
+      return refused ? reply.code(409).send({ error: refused }) : { ok: true };
+    });
+    app.post<{ Body: { station?: unknown; fault?: unknown } }>('/sim/bill-fault', async (req, reply) => {
+      if (req.headers['x-sim-token'] !== sim.token) return reply.code(401).send({ error: 'sim token required' });
+      const { station, fault } = req.body ?? {};
+      if (typeof station !== 'number' || (fault !== 'jam' && fault !== 'clear')) return reply.code(400).send({ error: 'station is a number, fault is jam or clear' });
+      const refused = sim.billFault(station, fault);
       return refused ? reply.code(409).send({ error: refused }) : { ok: true };
     });
   }

@@ -1,6 +1,6 @@
 import type { Card } from '../../engine/cards/card.js';
 import type { SettlementLine } from '../../engine/settlement/settlement-line.js';
-import type { DealerCue, HandView, RefusalReason } from '../../protocol/index.js';
+import type { DealerCue, DecisionAction, HandView, Prize, RefusalReason } from '../../protocol/index.js';
 
 /** What a round waits for: a card from the shoe, a seat's decision, or nothing (it can settle). */
 export type Pending =
@@ -9,15 +9,15 @@ export type Pending =
       kind: 'decision';
       seat: number;
       hand?: number;
-      legal: string[];
+      legal: DecisionAction[];
       /** What a timeout takes, when the deciding station can stake what it costs (see `defaultCost`). */
-      default: string;
+      default: DecisionAction;
       /**
        * The default stakes `amount` more from the seat's station (a war raise). Without that
        * credit the timeout takes `otherwise`, which costs nothing: the stated default is always
        * one the player can take.
        */
-      defaultCost?: { amount: number; otherwise: string };
+      defaultCost?: { amount: number; otherwise: DecisionAction };
       /** Who decides for the seat when several bet on it (Art. 20): `seat:<n>`, or a bettor behind's owner name. */
       decider?: string;
       /** What taking the offer costs the one who decides (a bettor behind following a double or split). */
@@ -112,4 +112,9 @@ export interface LiveGame {
   shoeFinished(): boolean;
   /** Whether the cut card is out: the table announces the last round(s) of the shoe. */
   lastRoundOfShoe(): boolean;
+  /**
+   * What a winning settlement line is for the screens to celebrate: an additional bet, a special
+   * prize, five cards at half pay; undefined for a main bet's ordinary result or any loss.
+   */
+  prizeOf?(line: Pick<SettlementLine, 'bet' | 'rule' | 'net'>): Prize | undefined;
 }

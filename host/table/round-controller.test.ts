@@ -64,7 +64,7 @@ describe('round controller', () => {
     c.onCard(parseCard('7S')); // seat 1
     c.onCard(parseCard('9D')); // croupier: seat loses
     assert.equal(c.view().phase, 'results');
-    assert.deepEqual(c.view().results, [{ seat: 1, bet: 'main', stake: 10_000, net: -10_000, rule: 'macau-war art.7 n.2' }]);
+    assert.deepEqual(c.view().results, [{ seat: 1, bet: 'main', stake: 10_000, net: -10_000, rule: 'macau-war art.7 n.2', owner: 'seat' }]);
     assert.equal(ledger.credit(1), before - 10_000);
     c.stop();
   });

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { cardCode, RANKS, SUITS, type Card } from '../../engine/cards/card.js';
 import { ShoeInventory } from '../../engine/cards/shoe.js';
 import type { HeldRead, Ledger, NewEntry } from '../../ledger/index.js';
-import type { DealerCue, ResultLine, RoundPhase, RoundView, StationBetting, StationDecision } from '../../protocol/index.js';
+import type { DealerCue, DecisionAction, HoldReason, PrizeWin, ResultLine, RoundPhase, RoundView, StationBetting, StationDecision } from '../../protocol/index.js';
 import { betLimits, type TableConfig } from '../config/table-config.js';
 import { RoundJournal } from '../recovery/round-journal.js';
 import { behindRefusal, behindSeat, behindSpots, closeBets, ownerStation, type TableSeats, type Unplayed } from './bets-behind.js';
@@ -22,6 +22,17 @@ export interface ResumedRound {
   holdSequence?: number | null;
   /** Reads that left the shoe during that hold, journalled. */
   holdReads?: HeldRead[];
+}
+
+/** A settlement line as journalled: the engine's line with the station it pays. */
+export interface SettledLine {
+  station: number;
+  seat: number;
+  bet: string;
+  hand?: number;
+  stake: number;
+  net: number;
+  rule: string;
 }
 
 /** A hold of the table outside any round when the host stopped (host/recovery/replay-journal.ts). */
@@ -95,6 +106,8 @@ export class RoundController {
   private results: ResultLine[] | null = null;
   /** Each station's net over the settled round, bets behind included (lines are by seat). */
   private stationNets = new Map<number, number>();
+  /** Each station's own winning prize lines of the settled round (its seat's and its bets behind). */
+  private stationPrizes = new Map<number, PrizeWin[]>();
   private hold: string | null = null;
   /** The shoe's sequence number of the event that caused the hold, when the shoe gave one. */
   private holdSequence: number | null = null;
@@ -143,7 +156,7 @@ export class RoundController {
   resume(
     shoe: { cards: Card[]; sequences: Set<number> },
     round: ResumedRound | null,
-    after: { results?: { roundId: string; lines: ResultLine[] }; newShoe?: boolean; hold?: ResumedHold } = {},
+    after: { results?: { roundId: string; lines: SettledLine[] }; newShoe?: boolean; hold?: ResumedHold } = {},
   ): void {
     for (const c of shoe.cards) this.inventory.take(c);
     this.sequences = new Set(shoe.sequences);
@@ -154,7 +167,7 @@ export class RoundController {
       // countdown, until the hold is resolved as it requires (a void, or an unreadable card entered).
       this.roundId = after.results?.roundId ?? this.newRoundId();
       this.phase = after.results ? 'results' : 'betting';
-      this.results = after.results?.lines ?? null;
+      this.showLines(after.results?.lines ?? null);
       this.hold = after.hold.reason;
       this.holdSequence = after.hold.shoeSequence ?? null;
       this.holdReads = [...(after.hold.reads ?? [])];
@@ -188,7 +201,7 @@ export class RoundController {
   }
 
   /** The table may not open betting at all (a ledger that fails verification): held until a supervisor acts. */
-  holdAtStart(reason: string): void {
+  holdAtStart(reason: HoldReason): void {
     this.hold = reason;
     this.phase = 'betting';
     this.endsAt = null;
@@ -527,6 +540,7 @@ export class RoundController {
       ...(!open && this.unplayed.has(station) ? { unplayed: this.unplayed.get(station) } : {}),
       ...(!open ? this.notFollowedBy(station) : {}),
       ...(this.phase === 'results' && this.results && this.stationNets.has(station) ? { roundNet: this.stationNets.get(station) } : {}),
+      ...(this.phase === 'results' && this.results && this.stationPrizes.has(station) ? { prizes: this.stationPrizes.get(station) } : {}),
     };
   }
 
@@ -686,7 +700,7 @@ export class RoundController {
   }
 
   /** The default a timeout takes now: the stated one, or the free one when its stake cannot be covered. */
-  private timeoutDefault(p: Extract<Pending, { kind: 'decision' }>): string {
+  private timeoutDefault(p: Extract<Pending, { kind: 'decision' }>): DecisionAction {
     if (!p.defaultCost) return p.default;
     const payer = this.stationOf.get(p.seat) ?? this.deciderStation(p);
     return payer !== undefined && p.defaultCost.amount <= this.deps.ledger.credit(payer) ? p.default : p.defaultCost.otherwise;
@@ -713,14 +727,36 @@ export class RoundController {
     }
     this.deps.log.info({ roundId: this.roundId, lines: lines.length }, 'round settled');
     if (this.shoeDeferred) this.applyNewShoe();
-    this.stationNets = new Map();
-    for (const l of lines) this.stationNets.set(l.station, (this.stationNets.get(l.station) ?? 0) + l.net);
-    this.showResults(lines.map(({ station: _station, ...l }) => l));
+    this.showResults(lines);
   }
 
-  private showResults(lines: ResultLine[] | null): void {
+  /**
+   * The settled lines as the screens see them: the public view names no station, only whether a
+   * line is the seat's own or a bet behind it, and which lines are prizes to celebrate; each
+   * station's net and prizes are kept for its own view.
+   */
+  private showLines(lines: readonly SettledLine[] | null): void {
+    this.stationNets = new Map();
+    this.stationPrizes = new Map();
+    if (!lines) {
+      this.results = null;
+      return;
+    }
+    this.results = lines.map(({ station, ...l }) => {
+      const prize = this.deps.game.prizeOf?.(l);
+      if (prize) {
+        const mine = this.stationPrizes.get(station) ?? [];
+        mine.push({ seat: l.seat, bet: l.bet, ...(l.hand !== undefined ? { hand: l.hand } : {}), net: l.net, prize });
+        this.stationPrizes.set(station, mine);
+      }
+      this.stationNets.set(station, (this.stationNets.get(station) ?? 0) + l.net);
+      return { ...l, owner: station === this.stationOf.get(l.seat) ? 'seat' : 'behind', ...(prize ? { prize } : {}) } satisfies ResultLine;
+    });
+  }
+
+  private showResults(lines: readonly SettledLine[] | null): void {
     this.phase = 'results';
-    this.results = lines;
+    this.showLines(lines);
     if (this.deps.game.shoeFinished()) this.needsShuffle = true;
     this.schedule(this.deps.timings.resultsMs, () => {
       this.openBetting();
@@ -753,7 +789,7 @@ export class RoundController {
     });
   }
 
-  private putOnHold(reason: string, card: string | null, sequence?: number): void {
+  private putOnHold(reason: HoldReason, card: string | null, sequence?: number): void {
     // Journalled (pending) so that a restart puts the table back on hold, in a round or between
     // rounds. A ledger hold too: the ledger refused one entry, and may still take this one.
     this.holdSequence = sequence ?? null;

@@ -32,6 +32,8 @@ async function boot(): Promise<void> {
   let client: HostClient | null = null;
   // A refusal that reconnecting cannot cure stays on screen: it names what the attendant must fix.
   let fatal: string | null = null;
+  /** The refusal on the banner now (screens without a place of their own for it). */
+  let shown = 0;
   const ctx: ScreenContext = { i18n, command: (c) => client?.command(c), sessionStartMs: Date.now(), clock, emit: (e) => emit(e) };
   const screen: Screen =
     launch.view === 'table' ? new TableScreen(ctx) : launch.view === 'service' ? new ServiceScreen(ctx) : new StationScreen(ctx);
@@ -80,10 +82,17 @@ async function boot(): Promise<void> {
           fatal = e.messageKey;
           screen.setStatus(fatal);
         } else if (e.code === 'rejected' || e.code === 'stale-version') {
-          screen.refused?.();
-          // A refused bet or decision is said, never silently dropped; the message clears itself.
-          screen.setStatus(e.messageKey);
-          setTimeout(() => screen.setStatus(fatal), 2500);
+          // A refused bet or decision is said, never silently dropped, and the message clears itself.
+          if (screen.refused) screen.refused(e.messageKey);
+          else {
+            screen.setStatus(e.messageKey);
+            // Only this message's own timer may clear it: a newer one starts its own.
+            const mine = ++shown;
+            setTimeout(() => {
+              if (mine === shown) screen.setStatus(fatal);
+            }, 2500);
+          }
+          emit(`refused:${e.messageKey}`);
         }
       },
       closed: () => {

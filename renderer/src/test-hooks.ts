@@ -1,6 +1,7 @@
 import { Text, type Application, type Container } from 'pixi.js';
 import type { SteppedClock } from './anim/clock.js';
 import { CardView } from './cards/card-view.js';
+import { setCardTrace } from './trace.js';
 import { Button } from './ui/button.js';
 
 /**
@@ -15,10 +16,19 @@ export interface KioskTestHooks {
   /** The codes of the cards in play on screen (`XX` for a card face down; burns on the discard pile are not in play). */
   cards(): string[];
   bounds(testId: string): { x: number; y: number; width: number; height: number } | null;
-  /** Bounds of every visible text and button, in CSS pixels, for the overlap check. */
-  boxes(): { kind: 'text' | 'button'; label: string; x: number; y: number; width: number; height: number }[];
+  /**
+   * Bounds of everything the overlap check compares, in CSS pixels: texts and buttons (a button's
+   * own caption and limits are texts with the button as `owner`), the felt's printed words
+   * (`print`) and the cards (`card`). Overlays (a celebration, gone in seconds) are left out.
+   */
+  boxes(): { kind: 'text' | 'button' | 'print' | 'card'; label: string; owner?: string; x: number; y: number; width: number; height: number }[];
   /** With `?clock=stepped`: moves the animation clock and draws a frame. */
   step(ms: number): void;
+  /**
+   * With `?trace=1` (benchmarks): each card sprite put on the stage, by face and `performance.now()`,
+   * recorded as it happens (no stage walk, no per-frame work); deleting it stops the recording.
+   */
+  cardTrace?: { code: string; t: number }[];
 }
 
 declare global {
@@ -64,20 +74,25 @@ export function installTestHooks(app: Application, clock: SteppedClock | null): 
     },
     boxes() {
       const out: ReturnType<KioskTestHooks['boxes']> = [];
-      const visit = (node: Container) => {
-        if (!node.visible || node.alpha === 0 || node.label === 'felt-print') return;
-        if (node instanceof Button) {
-          const b = node.getBounds();
-          out.push({ kind: 'button', label: node.testId, x: b.x, y: b.y, width: b.width, height: b.height });
+      const box = (node: Container) => {
+        const b = node.getBounds();
+        return { x: b.x, y: b.y, width: b.width, height: b.height };
+      };
+      const visit = (node: Container, print: boolean, owner: string | undefined) => {
+        if (!node.visible || node.alpha === 0 || node.label === 'overlay') return;
+        if (node instanceof CardView) {
+          out.push({ kind: 'card', label: node.code(), ...box(node) });
           return;
         }
-        if (node instanceof Text && node.text !== '') {
-          const b = node.getBounds();
-          out.push({ kind: 'text', label: node.text, x: b.x, y: b.y, width: b.width, height: b.height });
+        if (node instanceof Button) {
+          out.push({ kind: 'button', label: node.testId, ...box(node) });
+          owner = node.testId;
+        } else if (node instanceof Text && node.text !== '') {
+          out.push({ kind: print ? 'print' : 'text', label: node.text, ...(owner ? { owner } : {}), ...box(node) });
         }
-        for (const child of node.children) visit(child);
+        for (const child of node.children) visit(child, print || node.label === 'felt-print', owner);
       };
-      visit(app.stage);
+      visit(app.stage, false, undefined);
       return out;
     },
     step(ms) {
@@ -86,6 +101,11 @@ export function installTestHooks(app: Application, clock: SteppedClock | null): 
       app.ticker.update();
     },
   };
+  if (new URLSearchParams(location.search).get('trace') === '1') {
+    // A benchmark deletes the list when it has what it measures: recording stops with it.
+    hooks.cardTrace = [];
+    setCardTrace((code) => hooks.cardTrace?.push({ code, t: performance.now() }));
+  }
   window.__kiosk = hooks;
   return (event) => {
     hooks.events.push(event);

@@ -30,14 +30,15 @@ test('a baccarat coup: a note credits station 1, a banker bet, cards appear on t
   await expect.poll(async () => station.evaluate(() => window.__kiosk?.bounds('bet-banker') ?? null), { timeout: 60_000 }).not.toBeNull();
   await press(station, 'chip-10000');
   await press(station, 'bet-banker');
-  await expect.poll(() => drawnTexts(station), { timeout: 20_000 }).toContain('莊 MOP$100');
+  // The spot shows its name and, under it, the amount on it.
+  await expect.poll(() => drawnTexts(station), { timeout: 20_000 }).toContain('莊\nMOP$100');
   await waitForEvent(station, 'credit:40000');
   await screenshot(station, testInfo, 'baccarat-station-1-bet');
 
   // The first card on the felt appears after it is read; the table shows where the next one goes.
   await expect.poll(() => drawnCards(table), { timeout: 60_000 }).not.toEqual([]);
   // Results are held 30 s here (--results-seconds), long enough to look at them.
-  await expect.poll(async () => (await drawnTexts(table)).some((t) => /^[+−±]MOP\$/.test(t)), { timeout: 60_000 }).toBe(true);
+  await expect.poll(async () => (await drawnTexts(table)).some((t) => /^(贏|輸|和局)\n[+−±]MOP\$/.test(t)), { timeout: 60_000 }).toBe(true);
   const cards = await drawnCards(table);
   expect(cards.length).toBeGreaterThanOrEqual(4);
   for (const c of cards) expect(c).toMatch(/^[A2-9TJQK][SHDC]$/);

@@ -80,14 +80,21 @@ test('a screen with a wrong launch token is refused and says so in words', async
 });
 
 test.describe('station clock', () => {
-  test.use({ timezoneId: 'Asia/Macau' });
+  // The kiosk's operating system may keep any zone (often UTC): the clock must still read Macau's.
+  test.use({ timezoneId: 'America/New_York' });
 
-  test('shows the 12-hour Macau local time in the bottom-right corner', async ({ page, kiosk }, testInfo) => {
+  test('shows the 12-hour Macau local time in the bottom-right corner, whatever the machine\'s zone', async ({ page, kiosk }, testInfo) => {
     // Date.now is pinned; timers and animation frames run as usual (the flash logic is unit-tested).
+    // 3:05 pm in Macau is 2:05 am in New York the same day.
     await page.clock.setFixedTime(new Date('2026-11-21T15:05:00+08:00'));
     await page.goto(kiosk.screens['station/3']!);
     await waitForEvent(page, 'snapshot:station/3');
+    expect(await page.evaluate(() => new Date().getHours())).toBe(2);
     await expect.poll(() => drawnTexts(page)).toContain('下午3:05');
+    expect(await drawnTexts(page)).not.toContain('上午2:05');
+    const clock = await page.evaluate(() => (window.__kiosk?.boxes() ?? []).find((b) => b.label === '下午3:05') ?? null);
+    // Bottom-right corner of the 1920×1080 page.
+    expect(clock && clock.x > 1600 && clock.y > 960).toBe(true);
     await screenshot(page, testInfo, 'station-3-clock-zh-Hant');
   });
 });

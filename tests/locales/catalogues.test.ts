@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { catalogues } from '../../locales/index.js';
-import { ErrorCode, Language, RefusalReason, refusalKey } from '../../protocol/index.js';
+import { DecisionAction, ErrorCode, HoldReason, Language, OFFER_ACTIONS, RefusalReason, refusalKey } from '../../protocol/index.js';
 
 type Tree = { [k: string]: string | Tree };
 
@@ -41,6 +41,23 @@ describe('locale catalogues', () => {
 
   it('word every reason a station command can be refused for', () => {
     for (const reason of RefusalReason.options) assert.ok(source.has(refusalKey(reason)), reason);
+  });
+
+  // Keys the screens build at run time (`action.${a}`, `desk.offer.${a}`, `hold.${reason}`,
+  // `result.${outcome}`): every value the protocol allows has its words, so no screen shows a key.
+  it('word every decision the protocol allows, and ask every offer as a question', () => {
+    for (const a of DecisionAction.options) assert.ok(source.has(`action.${a}`), `action.${a}`);
+    assert.ok(source.has('action.warSurrender'));
+    for (const a of OFFER_ACTIONS) assert.ok(source.get(`desk.offer.${a}`)?.match(/[？?]$/), `desk.offer.${a}`);
+  });
+
+  it('word every reason the table can be on hold', () => {
+    for (const r of HoldReason.options) assert.ok(source.has(`hold.${r}`), `hold.${r}`);
+  });
+
+  it('word every outcome and prize the screens celebrate or show', () => {
+    for (const o of ['win', 'lose', 'push']) assert.ok(source.has(`result.${o}`), o);
+    for (const k of ['prize.special', 'prize.fiveCard', 'prize.sideBet', 'help.item.tieBet']) assert.ok(source.has(k), k);
   });
 
   it('use the 2009 text\'s terms for dealer and seat in Chinese', () => {

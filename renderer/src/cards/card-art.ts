@@ -1,8 +1,8 @@
 import { Container, Graphics, Rectangle, Text, Texture, type Renderer } from 'pixi.js';
 import { textStyle } from '../ui/theme.js';
+import { CARD } from './card-size.js';
 
-/** Card size in design units; the textures are drawn at this size times the atlas resolution. */
-export const CARD = { width: 96, height: 136 } as const;
+export { CARD };
 
 const SUITS: Record<string, { glyph: string; red: boolean }> = {
   S: { glyph: '♠', red: false },

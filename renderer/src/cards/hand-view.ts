@@ -2,6 +2,7 @@ import { Container, Text } from 'pixi.js';
 import type { HandView } from '../../../protocol/index.js';
 import { cardStep, FLIGHT_MS } from '../anim/motion.js';
 import { COLORS, textStyle } from '../ui/theme.js';
+import { traceCard } from '../trace.js';
 import { CARD, CardView } from './card-view.js';
 
 /**
@@ -48,6 +49,7 @@ export class HandSprite extends Container {
       const x = -width / 2 + i * step;
       if (fresh && origin) c.place(x, 0, now, origin, FLIGHT_MS);
       else c.place(x, 0, now);
+      if (fresh) traceCard(hand.cards[i] ?? 'XX');
     });
     this.count = n;
     this.total.text = hand.total === null ? '' : `${hand.soft && hand.total <= 21 ? `${hand.total - 10}/` : ''}${hand.total}`;

@@ -23,7 +23,7 @@ const CLOTH: Record<FeltLayout['game'], { inner: string; outer: string }> = {
  */
 export function drawFelt(layout: FeltLayout, print: FeltPrint): Container {
   const root = new Container();
-  // The overlap check skips printed felt: its words are artwork, not controls or messages.
+  // Printed words (`felt-print`): the overlap check keeps what the round draws off them.
   root.label = 'felt-print';
   const g = new Graphics();
   const f = layout.felt;
@@ -76,9 +76,9 @@ export function drawFelt(layout: FeltLayout, print: FeltPrint): Container {
   if (layout.game === 'baccarat') {
     // The two card boxes of the dealer's area, named in both languages.
     for (const side of ['player', 'banker'] as const) {
-      const p = layout.hands[side];
-      spots.roundRect(p.x - 150, p.y - 14, 300, 172, 14).stroke({ width: 3, color: side === 'banker' ? 0xe0606e : 0x6f9ef0, alpha: 0.9 });
-      label(`${print.zh(`bet.${side}`)} ${print.pt(`bet.${side}`)}`, p.x, p.y + 178, 24, side === 'banker' ? '#ff9aa5' : '#a9c6ff');
+      const b = layout.cardBoxes![side];
+      spots.roundRect(b.box.x, b.box.y, b.box.width, b.box.height, 14).stroke({ width: 3, color: side === 'banker' ? 0xe0606e : 0x6f9ef0, alpha: 0.9 });
+      label(`${print.zh(`bet.${side}`)} ${print.pt(`bet.${side}`)}`, b.label.x, b.label.y, 24, side === 'banker' ? '#ff9aa5' : '#a9c6ff');
     }
   } else {
     // The printed arc line: blackjack's insurance, war's tie rule.

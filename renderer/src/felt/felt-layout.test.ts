@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { feltLayout, overlaps, spotRect, spotsOverlap, type Rect } from './felt-layout.js';
+import { circleHitsRect, feltLayout, handRect, holderLabelRect, labelRect, languagesRect, overlaps, printedCentre, resultRect, spotRect, spotsOverlap, type Rect } from './felt-layout.js';
 
 const PROFILES = [
   { game: 'blackjack', bets: ['main', 'anyPair', 'sevens', 'over13', 'under13'] },
@@ -18,7 +18,7 @@ describe('felt layouts', () => {
       it(`${game} (${bets.length} bets), ${seats} seats: every spot on screen, none over another, none under the panel`, () => {
         const l = feltLayout(game, seats, bets);
         const spots = l.seats.flatMap((s) => s.spots.map((p) => ({ seat: s.seat, bet: p.bet, r: spotRect(p), spot: p })));
-        assert.equal(spots.length, seats * (game === 'baccarat' ? 5 : bets.length));
+        assert.equal(spots.length, seats * (game === 'baccarat' ? 5 : Math.min(bets.length, 5)));
         for (const s of spots) {
           assert.ok(inside(s.r, screen), `seat ${s.seat} ${s.bet} off screen`);
           assert.ok(!overlaps(s.r, l.panel), `seat ${s.seat} ${s.bet} under the panel`);
@@ -31,14 +31,58 @@ describe('felt layouts', () => {
             assert.ok(!spotsOverlap(a.spot, b.spot), `seat ${a.seat} ${a.bet} overlaps seat ${b.seat} ${b.bet}`);
           }
         // The printed centre (name and limits) stays clear of every spot.
-        // (Widths as drawn: the longest name is blackjack's at 60 px, the limits lines about 460 px at baccarat's sizes, 640 px at the others'.)
-        const nameWidth = game === 'blackjack' ? 660 : 420;
-        const name = { x: l.title.zh.x - nameWidth / 2, y: l.title.zh.y - 34, width: nameWidth, height: l.title.pt.y + 20 - (l.title.zh.y - 34) };
-        const lw = game === 'baccarat' ? 460 : 640;
-        const limits = { x: l.title.limits.x - lw / 2, y: l.title.limits.y - 18, width: lw, height: l.title.limitsPt.y + 16 - (l.title.limits.y - 18) };
-        for (const s of spots) assert.ok(!overlaps(s.r, name) && !overlaps(s.r, limits), `seat ${s.seat} ${s.bet} on the printed centre`);
+        const centre = printedCentre(l);
+        for (const s of spots) assert.ok(!centre.some((c) => overlaps(s.r, c)), `seat ${s.seat} ${s.bet} on the printed centre`);
         assert.ok(inside(l.panel, screen));
         assert.ok(!overlaps(l.shoe, l.discard));
+      });
+
+      it(`${game} (${bets.length} bets), ${seats} seats: cards, names and results land on no printed word, spot or each other`, () => {
+        const l = feltLayout(game, seats, bets);
+        const spots = l.seats.flatMap((s) => s.spots.map((p) => ({ seat: s.seat, bet: p.bet, spot: p })));
+        const centre = printedCentre(l);
+        const fixed: { what: string; r: Rect }[] = [
+          ...centre.map((r, i) => ({ what: `printed centre line ${i + 1}`, r })),
+          { what: 'panel', r: l.panel },
+          { what: 'shoe', r: l.shoe },
+          { what: 'discard', r: l.discard },
+          { what: 'shoe\'s name', r: holderLabelRect(l.holderLabels.shoe) },
+          { what: 'discard holder\'s name', r: holderLabelRect(l.holderLabels.discard) },
+          { what: 'language buttons', r: languagesRect(l) },
+        ];
+        const drawn: { what: string; seat: number; r: Rect; hand?: true }[] = [];
+        for (const s of l.seats) {
+          if (game !== 'baccarat') drawn.push({ what: `seat ${s.seat} cards`, seat: s.seat, r: handRect(s.hand), hand: true });
+          drawn.push({ what: `seat ${s.seat} name`, seat: s.seat, r: labelRect(s.label) });
+          drawn.push({ what: `seat ${s.seat} result`, seat: s.seat, r: resultRect(s.result) });
+        }
+        for (const d of drawn) {
+          assert.ok(inside(d.r, screen), `${d.what} off screen`);
+          for (const f of fixed) assert.ok(!overlaps(d.r, f.r), `${d.what} over the ${f.what}`);
+          // A seat's cards lie on its own main spot, as dealt; nothing else lands on a spot.
+          for (const s of spots) {
+            if (d.hand && s.seat === d.seat && s.bet === spots.find((x) => x.seat === d.seat)?.bet) continue;
+            const hit = s.spot.shape === 'circle' ? circleHitsRect(s.spot, d.r) : overlaps(spotRect(s.spot), d.r);
+            assert.ok(!hit, `${d.what} over seat ${s.seat}'s ${s.bet} spot`);
+          }
+        }
+        for (let i = 0; i < drawn.length; i++)
+          for (let j = i + 1; j < drawn.length; j++) assert.ok(!overlaps(drawn[i]!.r, drawn[j]!.r), `${drawn[i]!.what} over ${drawn[j]!.what}`);
+        if (l.arcRadius > 0) {
+          // The dealer's cards and total stay inside the printed arc (its letters are 24 px tall).
+          const d = handRect(l.hands.dealer);
+          const far = Math.max(...[d.x, d.x + d.width].map((x) => Math.hypot(x - l.felt.cx, d.y + d.height - l.felt.top)));
+          assert.ok(far < l.arcRadius - 14, `the dealer's hand reaches the printed arc (${far.toFixed(0)} of ${l.arcRadius - 14})`);
+          for (const c of centre) assert.ok(c.y > l.felt.top + l.arcRadius - 20, 'the printed centre starts under the arc');
+        }
+        if (l.cardBoxes) {
+          // Baccarat: three cards and their total stay inside each box, above its printed name.
+          for (const side of ['player', 'banker'] as const) {
+            const b = l.cardBoxes[side];
+            assert.ok(inside(handRect(l.hands[side]), b.box), `${side}'s cards leave their box`);
+            assert.ok(b.label.y - 14 > b.box.y + b.box.height, `${side}'s name is not under its box`);
+          }
+        }
       });
     }
   }

@@ -23,6 +23,9 @@ export interface Screen {
   setStatus(messageKey: string | null): void;
   /** Called every frame with the wall-clock time, for screens with something time-driven. */
   tick?(nowMs: number): void;
-  /** The host refused this screen's last command (its message is already on screen). */
-  refused?(): void;
+  /**
+   * The host refused this screen's last command: the screen says why (`messageKey`) where it
+   * covers nothing the player needs. A screen without it gets the banner for a moment.
+   */
+  refused?(messageKey: string): void;
 }

@@ -8,14 +8,21 @@ import { ReplayPanel } from '../station/replay-panel.js';
 import { StationPlay } from '../station/station-play.js';
 import { Button } from '../ui/button.js';
 import { LanguageSwitch } from '../ui/language-switch.js';
+import { Notice } from '../ui/notice.js';
+import { sessionBegins } from '../ui/clock-policy.js';
 import { SessionClock } from '../ui/session-clock.js';
 import { StatusBanner } from '../ui/status-banner.js';
-import { COLORS, DESIGN, textStyle } from '../ui/theme.js';
+import { COLORS, DESIGN, TOUCH, textStyle } from '../ui/theme.js';
 import { TiltBand } from '../ui/tilt-band.js';
 import type { Screen, ScreenContext } from './screen.js';
 
-/** The right-hand column: credit meter, bet tools, cash-out, recall/replay/help. */
-const SIDE = { x: 1230, width: 650, meterY: 178, meterH: 230, row1: 440, row2: 566, row3: 692 } as const;
+/** The right-hand column: credit meter, bet tools, cash-out, recall/replay/help, then refusals said. */
+const SIDE = { x: 1230, width: 650, meterY: 178, meterH: 230, row1: 440, row2: 566, row3: 692, notice: 822, noticeH: 150 } as const;
+
+/** What a station holds: its credit and what is on its spots. A session begins when this leaves zero. */
+export function holding(state: Pick<StationState, 'credit' | 'betting'>): number {
+  return state.credit + Object.values(state.betting.bets).reduce((a, b) => a + b, 0);
+}
 
 /** A player's own touch screen: seat, credit meter, limits, bets and decisions, recall, help, language. */
 export class StationScreen implements Screen {
@@ -40,6 +47,7 @@ export class StationScreen implements Screen {
   private readonly recall: RecallPanel;
   private readonly replay: ReplayPanel;
   private readonly help: HelpPanel;
+  private readonly notice = new Notice({ x: SIDE.x, y: SIDE.notice, width: SIDE.width, height: SIDE.noticeH });
   private state: StationState | null = null;
   private language: StationState['language'] | null = null;
   private t: TFunction | null = null;
@@ -77,16 +85,17 @@ export class StationScreen implements Screen {
     this.help = new HelpPanel(area, () => this.close());
 
     this.languages = new LanguageSwitch(ctx);
-    this.languages.position.set(40, DESIGN.height - 130);
+    this.languages.position.set(40, DESIGN.height - TOUCH.min - 26);
     this.clock = new SessionClock(ctx.sessionStartMs);
     this.clock.position.set(DESIGN.width - 40, DESIGN.height - 30);
     this.root.addChild(bg, header, meter, this.title, this.limits, this.seat, this.creditLabel, this.credit, this.play);
     this.root.addChild(this.repeat, this.undo, this.clear, this.cashout, this.recallButton, this.replayButton, this.helpButton);
-    this.root.addChild(this.recall, this.replay, this.help, this.languages, this.clock, this.tilts, this.status);
+    this.root.addChild(this.recall, this.replay, this.help, this.languages, this.clock, this.notice, this.tilts, this.status);
   }
 
   render(state: ViewState): void {
     if (state.kind !== 'station') return;
+    const before = this.state;
     this.state = state;
     // One translation function per language change, reused every frame by tick().
     if (state.language !== this.language) {
@@ -95,6 +104,19 @@ export class StationScreen implements Screen {
     }
     const t = this.t!;
     const now = this.ctx.clock.now();
+    // A player's session begins when credit arrives at a station that held nothing (a fresh
+    // station, or one cashed out or played down to zero): the clock flashes then (docs/screens.md).
+    if (sessionBegins(before ? holding(before) : null, holding(state))) {
+      this.clock.sessionStarted(now);
+      this.ctx.emit('session:start');
+    }
+    // A decision or a betting window for this station is never left behind a panel.
+    const decisionArrives = state.decision !== null && (before?.decision?.endsAt !== state.decision.endsAt || before?.decision.hand !== state.decision.hand);
+    const bettingOpens = state.betting.open && !before?.betting.open;
+    if ((decisionArrives || bettingOpens) && this.panelOpen()) {
+      this.close();
+      this.ctx.emit(decisionArrives ? 'panel:closed-for-decision' : 'panel:closed-for-betting');
+    }
     this.title.text = t(`game.${state.game}`);
     this.seat.text = t('station.yourSeat', { n: state.seat });
     this.creditLabel.text = t('station.credit');
@@ -129,6 +151,7 @@ export class StationScreen implements Screen {
 
   tick(nowMs: number): void {
     this.clock.update(nowMs);
+    this.notice.tick(nowMs);
     if (this.t) {
       this.play.tick(nowMs, this.t);
       this.replay.tick(nowMs, this.t);
@@ -139,9 +162,14 @@ export class StationScreen implements Screen {
     this.status.show(messageKey === null ? null : this.ctx.i18n.t(messageKey));
   }
 
-  /** A refused command: a repeat or undo in progress stops there. */
-  refused(): void {
+  /** A refused command: a repeat or undo in progress stops there, and the reason is said beside the meter. */
+  refused(messageKey: string): void {
     this.play.queue.refused();
+    this.notice.show(this.ctx.i18n.t(messageKey), this.ctx.clock.now());
+  }
+
+  private panelOpen(): boolean {
+    return this.recall.visible || this.replay.visible || this.help.visible;
   }
 
   private open(panel: 'recall' | 'replay' | 'help', round = 0): void {

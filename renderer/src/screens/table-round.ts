@@ -1,12 +1,13 @@
 import { Container, Graphics, Text } from 'pixi.js';
 import type { TFunction } from 'i18next';
-import type { Currency, HandView, Language, RoundView } from '../../../protocol/index.js';
+import type { Currency, GameKind, HandView, Language, PrizeWin, RoundView } from '../../../protocol/index.js';
 import { fanOffset, FLIGHT_MS } from '../anim/motion.js';
 import { CARD, CardView } from '../cards/card-view.js';
 import { HandSprite } from '../cards/hand-view.js';
 import type { FeltLayout, Point } from '../felt/felt-layout.js';
-import { formatMoney } from '../i18n/money.js';
+import { Celebration } from '../ui/celebration.js';
 import { COLORS, textStyle } from '../ui/theme.js';
+import { PrizeWatch, prizeText, resultText, seatPrizes, seatResults } from './result-text.js';
 import { cueText, phaseText, secondsLeft } from './round-text.js';
 
 const handKey = (h: HandView) => (h.owner === 'seat' ? `seat:${h.seat ?? 0}:${h.hand ?? 0}` : h.owner);
@@ -32,6 +33,12 @@ export class TableRound extends Container {
   private markerOn = false;
   private readonly results = new Container();
   private readonly resultTexts: Text[] = [];
+  private readonly celebrations = new Map<number, Celebration>();
+  private readonly celebrationLayer = new Container();
+  private readonly prizeWatch = new PrizeWatch<Map<number, PrizeWin[]>>();
+  /** The prizes being celebrated, per seat, so a language change rewords them in place. */
+  private celebrating = new Map<number, PrizeWin[]>();
+  private game: GameKind = 'blackjack';
   private round: RoundView | null = null;
   private t: TFunction | null = null;
   private layout: FeltLayout | null = null;
@@ -40,12 +47,12 @@ export class TableRound extends Container {
   private lastRoundId = '';
   private busy = false;
 
-  constructor() {
+  constructor(private readonly announce: (event: string) => void = () => {}) {
     super();
     this.phase.anchor.set(0.5);
     this.cue.anchor.set(0.5);
     this.burnLayer.label = 'discard-pile';
-    this.addChild(this.marker, this.burnLayer, this.handLayer, this.results, this.phasePill, this.phase, this.cue);
+    this.addChild(this.marker, this.burnLayer, this.handLayer, this.results, this.phasePill, this.phase, this.cue, this.celebrationLayer);
   }
 
   setLayout(layout: FeltLayout): void {
@@ -54,11 +61,14 @@ export class TableRound extends Container {
     this.cue.position.set(layout.cue.x, layout.cue.y);
     for (const h of this.hands.values()) h.destroy({ children: true });
     this.hands.clear();
+    for (const c of this.celebrations.values()) c.destroy({ children: true });
+    this.celebrations.clear();
   }
 
-  show(round: RoundView | null, t: TFunction, currency: Currency, language: Language, now: number): void {
+  show(round: RoundView | null, t: TFunction, currency: Currency, language: Language, now: number, game: GameKind = this.game): void {
     this.round = round;
     this.t = t;
+    this.game = game;
     this.visible = round !== null;
     const layout = this.layout;
     if (!round || !layout) return;
@@ -92,7 +102,8 @@ export class TableRound extends Container {
     }
     for (const [key, sprite] of this.hands) if (!seen.has(key)) sprite.visible = false;
     this.cue.text = cueText(t, round.cue);
-    this.drawResults(round, currency, language);
+    this.drawResults(round, t, currency, language);
+    this.celebrate(round, t, currency, language, now);
     this.busy = true;
     this.tick(now);
   }
@@ -115,6 +126,11 @@ export class TableRound extends Container {
       this.busy = moving;
     }
     this.drawMarker(round, now);
+    if (this.celebrating.size) {
+      let on = false;
+      for (const c of this.celebrations.values()) on = c.tick(now) || on;
+      if (!on) this.celebrating = new Map();
+    }
   }
 
   private phaseRound: RoundView | null = null;
@@ -142,8 +158,8 @@ export class TableRound extends Container {
     if (h.owner === 'player') return l.hands.player;
     if (h.owner === 'banker') return l.hands.banker;
     const seat = l.seats.find((s) => s.seat === h.seat) ?? l.seats[0]!;
-    // Split hands fan apart around the seat, each a hand's width from the next.
-    return { x: seat.x + fanOffset(h.hand ?? 0, handsOfSeat, HandSprite.width(3) + 12), y: seat.y - CARD.height * 0.75 };
+    // Split hands fan apart around the seat's hand place, each a hand's width from the next.
+    return { x: seat.hand.x + fanOffset(h.hand ?? 0, handsOfSeat, HandSprite.width(3) + 12), y: seat.hand.y };
   }
 
   private burn(now: number): void {
@@ -182,7 +198,7 @@ export class TableRound extends Container {
         const seat = l.seats.find((s) => s.seat === cue.seat) ?? l.seats[0]!;
         const hands = round.hands.filter((h) => h.owner === 'seat' && h.seat === seat.seat).length || 1;
         const hand = cue.kind === 'card' ? (cue.hand ?? 0) : 0;
-        p = { x: seat.x + fanOffset(hand, hands, HandSprite.width(3) + 12), y: seat.y - CARD.height * 0.75 + CARD.height / 2 };
+        p = { x: seat.hand.x + fanOffset(hand, hands, HandSprite.width(3) + 12), y: seat.hand.y + CARD.height / 2 };
       } else if (cue.to === 'burn') p = { x: l.discard.x + l.discard.width / 2, y: l.discard.y + l.discard.height / 2 };
       else p = { x: l.hands[cue.to].x, y: l.hands[cue.to].y + CARD.height / 2 };
       this.marker.clear();
@@ -196,27 +212,52 @@ export class TableRound extends Container {
 
   private lastMarker = '';
 
-  private drawResults(round: RoundView, currency: Currency, language: Language): void {
+  /**
+   * Each seat's own result as a word and an amount (贏/輸/和局 +MOP$…): the seated player's lines
+   * only; bets behind the seat are other players' and show on their own stations.
+   */
+  private drawResults(round: RoundView, t: TFunction, currency: Currency, language: Language): void {
     const l = this.layout!;
-    const bySeat = new Map<number, number>();
-    for (const line of round.results ?? []) bySeat.set(line.seat, (bySeat.get(line.seat) ?? 0) + line.net);
     let i = 0;
-    for (const [seat, net] of bySeat) {
+    for (const { seat, net } of seatResults(round.results ?? [])) {
       let text = this.resultTexts[i];
       if (!text) {
-        text = new Text({ text: '', style: textStyle({ fontSize: 34, fontWeight: '700', stroke: { color: '#04100b', width: 6 } }) });
+        text = new Text({ text: '', style: textStyle({ fontSize: 30, fontWeight: '700', align: 'center', lineHeight: 34, stroke: { color: '#04100b', width: 6 } }) });
         text.anchor.set(0.5, 0);
         this.resultTexts.push(text);
         this.results.addChild(text);
       }
       const p = l.seats.find((s) => s.seat === seat)?.result ?? { x: 0, y: 0 };
-      const sign = net > 0 ? '+' : net < 0 ? '−' : '±';
-      text.text = `${sign}${formatMoney(Math.abs(net), currency, language)}`;
+      // Word over amount: two short lines stay inside the seat's width in every language.
+      text.text = resultText(t, net, currency, language).replace(' ', '\n');
       text.style.fill = net > 0 ? '#7dff9a' : net < 0 ? '#ff8a8a' : COLORS.ivory;
       text.position.set(p.x, p.y);
       text.visible = true;
       i++;
     }
     for (; i < this.resultTexts.length; i++) this.resultTexts[i]!.visible = false;
+  }
+
+  /** A seat's additional-bet win or special prize, celebrated briefly over its cards. */
+  private celebrate(round: RoundView, t: TFunction, currency: Currency, language: Language, now: number): void {
+    const fresh = this.prizeWatch.next(round.roundId, round.phase === 'results' && round.results !== null, seatPrizes(round.results ?? []));
+    const l = this.layout!;
+    if (fresh) {
+      this.celebrating = fresh;
+      for (const [seat, wins] of fresh) {
+        let c = this.celebrations.get(seat);
+        if (!c) {
+          c = new Celebration(34);
+          this.celebrations.set(seat, c);
+          this.celebrationLayer.addChild(c);
+        }
+        const s = l.seats.find((x) => x.seat === seat);
+        if (s) c.position.set(s.hand.x, s.hand.y + CARD.height / 2);
+        c.start(wins.map((w) => prizeText(t, this.game, w, currency, language)), now);
+        for (const w of wins) this.announce(`celebrate:seat:${seat}:${w.prize}:${w.bet}`);
+      }
+    } else {
+      for (const [seat, wins] of this.celebrating) this.celebrations.get(seat)?.setLines(wins.map((w) => prizeText(t, this.game, w, currency, language)));
+    }
   }
 }

@@ -1,7 +1,7 @@
 import { Container, Graphics, Text } from 'pixi.js';
 import type { TableState, ViewState } from '../../../protocol/index.js';
 import { drawFelt } from '../felt/felt-art.js';
-import { feltLayout, type FeltLayout } from '../felt/felt-layout.js';
+import { feltLayout, LANGUAGE_BUTTON, type FeltLayout } from '../felt/felt-layout.js';
 import { HistoryStrip } from '../roads/history-strip.js';
 import { RoadsPanel } from '../roads/roads-panel.js';
 import { LanguageSwitch } from '../ui/language-switch.js';
@@ -41,7 +41,7 @@ export class TableScreen implements Screen {
   private readonly lastRoundPill = new Graphics();
   private readonly status = new StatusBanner();
   private readonly tilts = new TiltBand();
-  private readonly round = new TableRound();
+  private readonly round: TableRound;
   private readonly feltLayer = new Container();
   private readonly panelLayer = new Container();
   private roads: RoadsPanel | null = null;
@@ -49,9 +49,14 @@ export class TableScreen implements Screen {
   private readonly languages: LanguageSwitch;
 
   constructor(private readonly ctx: ScreenContext) {
+    this.round = new TableRound((e) => ctx.emit(e));
     for (const t of [this.nameZh, this.namePt, this.limitsZh, this.limitsPt, this.dealerLabel, this.shoeLabel, this.discardLabel, this.lastRound]) t.anchor.set(0.5);
-    this.languages = new LanguageSwitch(ctx, 180);
-    this.root.addChild(this.feltLayer, this.dealerLabel, this.shoeLabel, this.discardLabel, this.nameZh, this.namePt, this.limitsZh, this.limitsPt);
+    this.languages = new LanguageSwitch(ctx, LANGUAGE_BUTTON);
+    // The game's name and limits are printed on the felt (both official languages, set here
+    // because the limits come with the state): `felt-print`, like the rest of the felt's words.
+    const printed = new Container({ label: 'felt-print' });
+    printed.addChild(this.nameZh, this.namePt, this.limitsZh, this.limitsPt);
+    this.root.addChild(this.feltLayer, this.dealerLabel, this.shoeLabel, this.discardLabel, printed);
     this.root.addChild(this.seatLayer, this.panelLayer, this.round, this.lastRoundPill, this.lastRound, this.languages, this.tilts, this.status);
   }
 
@@ -85,7 +90,7 @@ export class TableScreen implements Screen {
       this.lastRoundPill.clear().roundRect(this.lastRound.x - this.lastRound.width / 2 - 24, this.lastRound.y - 24, this.lastRound.width + 48, 48, 24).fill({ color: COLORS.gold });
     }
     this.tilts.show(state.tilts ?? [], t);
-    this.round.show(state.round, t, state.currency, state.language, this.ctx.clock.now());
+    this.round.show(state.round, t, state.currency, state.language, this.ctx.clock.now(), state.game);
   }
 
   tick(nowMs: number): void {
@@ -113,8 +118,13 @@ export class TableScreen implements Screen {
     // Beside the dealer's cards (baccarat's two boxes carry their own names).
     this.dealerLabel.position.set(layout.hands.dealer.x - 190, layout.hands.dealer.y + 20);
     this.dealerLabel.visible = state.game !== 'baccarat';
-    this.shoeLabel.position.set(layout.shoe.x + layout.shoe.width / 2, layout.shoe.y + layout.shoe.height + 16);
-    this.discardLabel.position.set(layout.discard.x + layout.discard.width / 2, layout.discard.y + layout.discard.height + 16);
+    for (const [text, p] of [
+      [this.shoeLabel, layout.holderLabels.shoe],
+      [this.discardLabel, layout.holderLabels.discard],
+    ] as const) {
+      text.anchor.set(p.align, 0.5);
+      text.position.set(p.x, p.y);
+    }
     this.nameZh.position.set(layout.title.zh.x, layout.title.zh.y);
     this.namePt.position.set(layout.title.pt.x, layout.title.pt.y);
     this.limitsZh.position.set(layout.title.limits.x, layout.title.limits.y);
@@ -124,11 +134,12 @@ export class TableScreen implements Screen {
     this.limitsZh.style.fontSize = layout.limitsSize[0];
     this.limitsPt.style.fontSize = layout.limitsSize[1];
     this.languages.position.set(layout.languages.x, layout.languages.y);
+    this.languages.arrange(state.game !== 'baccarat');
     this.seatLayer.removeChildren().forEach((c) => c.destroy());
     this.seatLabels.length = 0;
     for (const seat of layout.seats) {
       const label = new Text({ text: '', style: textStyle({ fontSize: 26, fill: COLORS.ivory, fontWeight: '600' }) });
-      label.anchor.set(0.5, 0);
+      label.anchor.set(0.5);
       label.position.set(seat.label.x, seat.label.y);
       this.seatLayer.addChild(label);
       this.seatLabels.push(label);

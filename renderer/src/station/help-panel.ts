@@ -2,6 +2,8 @@ import type { TFunction } from 'i18next';
 import type { StationState } from '../../../protocol/index.js';
 import type { Rect } from '../felt/felt-layout.js';
 import { Button } from '../ui/button.js';
+import { TOUCH } from '../ui/theme.js';
+import { payLineText } from './help-text.js';
 import { Panel } from './panel.js';
 
 type HelpPage = 'rules' | 'pays' | 'side';
@@ -22,10 +24,10 @@ export class HelpPanel extends Panel {
   constructor(area: Rect, onClose: () => void) {
     super(area, 'help-close', onClose);
     this.body = this.block(area.x + 30, area.y + 90, area.width - 60, 27);
-    const y = area.y + area.height - 124;
-    this.rules = new Button('help-rules', 260, 100, () => this.show('rules'));
-    this.pays = new Button('help-pays', 260, 100, () => this.show('pays'));
-    this.side = new Button('help-side', 260, 100, () => this.show('side'));
+    const y = area.y + area.height - TOUCH.min - 24;
+    this.rules = new Button('help-rules', 260, TOUCH.min, () => this.show('rules'));
+    this.pays = new Button('help-pays', 260, TOUCH.min, () => this.show('pays'));
+    this.side = new Button('help-side', 260, TOUCH.min, () => this.show('side'));
     this.rules.position.set(area.x + 30, y);
     this.pays.position.set(area.x + 310, y);
     this.side.position.set(area.x + 590, y);
@@ -67,11 +69,10 @@ export class HelpPanel extends Panel {
     this.pays.setActive(this.page === 'pays');
     this.side.setActive(this.page === 'side');
     const limits = t('table.limits', { min: s.limits.min, max: s.limits.max, currency: s.currency });
-    // The pay table is the active profile's own (host/screens/pay-table.ts), each line with its rule.
+    // The pay table is the active profile's own (host/screens/pay-table.ts): odds as players read
+    // them and the article a player can look up, never the settlement's rule id.
     const lines = this.page === 'side' ? sideLines : this.page === 'pays' ? table.filter((l) => !l.side) : [];
-    const text = lines.length
-      ? lines.map((l) => t('help.line', { item: t(`help.item.${l.item}`), pays: l.pays, rule: l.rule })).join('\n')
-      : t(`help.${s.game}.${this.page === 'side' ? 'rules' : this.page}`);
+    const text = lines.length ? lines.map((l) => payLineText(t, l, s.language)).join('\n') : t(`help.${s.game}.${this.page === 'side' ? 'rules' : this.page}`);
     this.body.text = `${text}\n\n${limits}`;
   }
 }

@@ -1,7 +1,7 @@
 import { Container, Graphics, Text } from 'pixi.js';
 import type { Rect } from '../felt/felt-layout.js';
 import { Button } from '../ui/button.js';
-import { COLORS, textStyle } from '../ui/theme.js';
+import { COLORS, TOUCH, textStyle } from '../ui/theme.js';
 
 /** A panel over the station's play area (recall, replay, help) with a title and a close button. */
 export class Panel extends Container {
@@ -16,8 +16,8 @@ export class Panel extends Container {
     super();
     const bg = new Graphics().roundRect(area.x, area.y, area.width, area.height, 20).fill({ color: 0x071a12, alpha: 0.97 }).stroke({ width: 4, color: COLORS.gold });
     this.heading.position.set(area.x + 30, area.y + 22);
-    this.closeButton = new Button(closeId, 220, 100, onClose);
-    this.closeButton.position.set(area.x + area.width - 250, area.y + area.height - 124);
+    this.closeButton = new Button(closeId, 220, TOUCH.min, onClose);
+    this.closeButton.position.set(area.x + area.width - 250, area.y + area.height - TOUCH.min - 24);
     this.addChild(bg, this.heading, this.closeButton);
     this.visible = false;
   }

@@ -1,12 +1,14 @@
 import { Container, Graphics, Text } from 'pixi.js';
 import type { TFunction } from 'i18next';
-import type { BetSpot, HandView, StationState } from '../../../protocol/index.js';
+import type { BetSpot, HandView, PrizeWin, StationState } from '../../../protocol/index.js';
 import { CARD } from '../cards/card-view.js';
 import { HandSprite } from '../cards/hand-view.js';
 import { formatMoney, INTL_LOCALE } from '../i18n/money.js';
 import { Button } from '../ui/button.js';
+import { Celebration } from '../ui/celebration.js';
 import { COLORS, textStyle } from '../ui/theme.js';
 import type { ScreenContext } from '../screens/screen.js';
+import { offerText, PrizeWatch, prizeText, resultText } from '../screens/result-text.js';
 import { phaseText, secondsLeft } from '../screens/round-text.js';
 import { BetPlan, CommandQueue } from './bet-plan.js';
 import { actionKey } from './action-words.js';
@@ -22,14 +24,32 @@ const CHIP_COLOURS = [0x2d6cc0, 0xc8102e, 0x1f8a4c, 0x222222, 0x6b2fa0];
 /** Cards on the station are drawn larger than on the table: the player sits a forearm away. */
 const HAND_SCALE = 1.2;
 
-/** Offers that come as a question before the usual buttons. */
-const OFFERS = ['insurance', 'even-money', 'take-five-card-half', 'war', 'follow-double', 'follow-split'];
-
 /**
- * The station's left column: where the round and the bet controls are. Two rows of spots (bets
- * behind) end at 708; the chips start 24 below, clear of the selected chip's ring (8 px outside).
+ * The station's left column, in design units. While betting there are no hands yet, so the spots
+ * start where the hands go: the seat's own spots in one row, then (where the table allows bets
+ * behind) a sub-panel "bets behind another seat" with one spot per seat in rows of three, then
+ * the chips, always in the same place. A decision shows the offer's question, the buttons, what
+ * happens on timeout and, under it, any note about spots that did not play.
  */
-export const PLAY = { x: 40, width: 1140, status: 178, bar: 232, hands: 262, result: 534, spots: 540, chips: 732, decisions: 600 } as const;
+export const PLAY = {
+  x: 40,
+  width: 1140,
+  status: 178,
+  bar: 232,
+  hands: 262,
+  result: 534,
+  spots: 262,
+  spotH: 170,
+  behindHeading: 450,
+  behind: 494,
+  behindH: 116,
+  behindPerRow: 3,
+  chips: 748,
+  offer: 544,
+  decisions: 600,
+  prompt: 776,
+  notes: 826,
+} as const;
 
 /**
  * The playing part of a station: the round's hands, bet spots (only the host's list, with their
@@ -37,6 +57,7 @@ export const PLAY = { x: 40, width: 1140, status: 178, bar: 232, hands: 262, res
  * command to the host; nothing is decided here.
  */
 export class StationPlay extends Container {
+  /** The seat's own spots; bets behind other seats are `behindSpots`. */
   private spots: Button[] = [];
   private chips: Button[] = [];
   private actions: Button[] = [];
@@ -51,6 +72,11 @@ export class StationPlay extends Container {
   private readonly offer = new Text({ text: '', style: textStyle({ fontSize: 38, fill: COLORS.warning, fontWeight: '700' }) });
   private readonly prompt = new Text({ text: '', style: textStyle({ fontSize: 32, fill: COLORS.ivory }) });
   private readonly result = new Text({ text: '', style: textStyle({ fontSize: 44, fontWeight: '700', wordWrap: true, wordWrapWidth: PLAY.width - 40, breakWords: true }) });
+  private readonly behindHeading = new Text({ text: '', style: textStyle({ fontSize: 30, fill: COLORS.goldText, fontWeight: '700' }) });
+  private behindSpots: Button[] = [];
+  private readonly celebration = new Celebration(44);
+  private readonly prizeWatch = new PrizeWatch<PrizeWin[]>();
+  private prizes: PrizeWin[] = [];
   private chip = 0;
   private state: StationState | null = null;
   private shape = '';
@@ -72,10 +98,13 @@ export class StationPlay extends Container {
     this.result.position.set(PLAY.x + 20, PLAY.result);
     this.spotLayer.position.set(PLAY.x, PLAY.spots);
     this.chipLayer.position.set(PLAY.x, PLAY.chips);
-    this.offer.position.set(PLAY.x + 20, PLAY.result);
+    this.offer.position.set(PLAY.x + 20, PLAY.offer);
     this.actionLayer.position.set(PLAY.x, PLAY.decisions);
-    this.prompt.position.set(PLAY.x + 20, PLAY.decisions + 180);
-    this.addChild(this.status, this.bar, this.handLayer, this.result, this.spotLayer, this.chipLayer, this.offer, this.actionLayer, this.prompt);
+    this.prompt.position.set(PLAY.x + 20, PLAY.prompt);
+    this.behindHeading.position.set(0, PLAY.behindHeading - PLAY.spots);
+    this.spotLayer.addChild(this.behindHeading);
+    this.celebration.position.set(PLAY.x + PLAY.width / 2, PLAY.hands + 190);
+    this.addChild(this.status, this.bar, this.handLayer, this.result, this.spotLayer, this.chipLayer, this.offer, this.actionLayer, this.prompt, this.celebration);
   }
 
   show(state: StationState, t: TFunction, now: number): void {
@@ -85,15 +114,24 @@ export class StationPlay extends Container {
     this.rebuild(state, t);
     const { betting, decision } = state;
     const locked = state.cashout?.pending != null || (state.tilts ?? []).some((x) => x.disables !== 'nothing');
-    this.spots.forEach((b, i) => {
-      const spot = betting.spots[i];
-      if (!spot) return;
+    const own = ownSpots(betting.spots);
+    const behind = behindSpots(betting.spots);
+    const label = (b: Button, spot: BetSpot, name: string, oneLine: boolean) => {
       const amount = betting.bets[spot.bet];
-      const name = spotName(t, spot);
-      b.setLabel(amount ? `${name} ${formatMoney(amount, state.currency, state.language)}` : name, limitsText(t, spot, state));
+      // The name, the amount on it (once there is one) under it, the spot's limits in small type.
+      b.setLabel(amount ? `${name}\n${formatMoney(amount, state.currency, state.language)}` : name, limitsText(t, spot, state, oneLine));
       b.setActive(amount !== undefined);
       b.setEnabled(!locked);
+    };
+    own.forEach((spot, i) => {
+      const b = this.spots[i];
+      if (b) label(b, spot, spotName(t, spot), false);
     });
+    behind.forEach((spot, i) => {
+      const b = this.behindSpots[i];
+      if (b) label(b, spot, t('table.seat', { n: behindSeatOf(spot.bet) }), true);
+    });
+    this.behindHeading.text = behind.length ? t('desk.behindHeading') : '';
     this.chips.forEach((b, i) => b.setActive(chipValues(state.limits.min, state.limits.max)[i] === this.chip));
     const betting_ = betting.open && decision === null;
     this.spotLayer.visible = this.chipLayer.visible = betting_;
@@ -102,22 +140,26 @@ export class StationPlay extends Container {
       const a = decision?.legal[i];
       if (a) b.setLabel(t(actionKey(state, a)), a === decision?.default ? t('desk.default') : '');
     });
-    const offer = decision?.legal.find((a) => OFFERS.includes(a));
-    this.offer.visible = offer !== undefined;
-    // A follow offer (Portugal rules 28, 30) names the seat and what following costs this station.
-    this.offer.text = offer ? t(`desk.offer.${offer}`, { n: decision?.seat, amount: decision?.cost ?? 0, currency: state.currency }) : '';
+    const offer = offerText(t, decision, state.currency);
+    this.offer.visible = offer !== null;
+    this.offer.text = offer ?? '';
     this.showHands(state, t, now);
     // The host sums this station's own lines, its bets behind other seats included (lines are by seat).
     const mine = betting.roundNet !== undefined ? [betting.roundNet] : [];
     const net = betting.roundNet ?? 0;
+    this.celebrate(state, t, now);
     // A spot under its minimum when betting closed did not play: said, never silent (its chips stayed credit).
     const unplayed = mine.length === 0 ? (betting.unplayed ?? []) : [];
     // A bet behind that could not cover its share of the seat's double or split stayed out of it: said too.
     const notFollowed = betting.notFollowed ?? [];
     this.result.visible = mine.length > 0 || unplayed.length > 0 || notFollowed.length > 0;
+    // Under the decision buttons while one is asked (the offer's question has the place above them).
+    const notes = decision !== null;
+    this.result.position.y = notes ? PLAY.notes : PLAY.result;
+    this.result.style.fontSize = notes ? 30 : 44;
     this.result.text = [
       ...(mine.length
-        ? [t('station.result', { net, currency: state.currency })]
+        ? [t('station.result', { result: resultText(t, net, state.currency, state.language) })]
         : unplayed.map((u) => {
             const bet = spotName(t, { bet: u.bet, min: u.min, max: u.min });
             const reason = u.reason ?? 'under-min';
@@ -131,10 +173,25 @@ export class StationPlay extends Container {
     this.tick(now, t);
   }
 
+  /**
+   * This station's own prize and additional-bet wins of the round just settled, celebrated once,
+   * briefly, over its play area (a later snapshot or a language change rewords, never restarts).
+   */
+  private celebrate(state: StationState, t: TFunction, now: number): void {
+    const fresh = this.prizeWatch.next(state.round?.roundId, state.round?.phase === 'results' && state.betting.roundNet !== undefined, state.betting.prizes ?? []);
+    const lines = (wins: PrizeWin[]) => wins.map((w) => prizeText(t, state.game, w, state.currency, state.language));
+    if (fresh?.length) {
+      this.prizes = fresh;
+      this.celebration.start(lines(fresh), now);
+      for (const w of fresh) this.ctx.emit(`celebrate:station:${w.prize}:${w.bet}:${w.net}`);
+    } else if (this.celebration.running) this.celebration.setLines(lines(this.prizes));
+  }
+
   /** Countdowns move every frame without a new snapshot; texts change once a second. */
   tick(now: number, t: TFunction): void {
     const s = this.state;
     if (!s) return;
+    this.celebration.tick(now);
     for (const h of this.hands) if (h.visible) h.update(now);
     this.drawBar(s, now);
     // Texts change with a snapshot or once a second: no string is built in between.
@@ -211,21 +268,32 @@ export class StationPlay extends Container {
     const shape = JSON.stringify([state.betting.spots.map((s) => s.bet), chipList, state.decision?.legal ?? [], state.language]);
     if (shape === this.shape) return;
     this.shape = shape;
+    this.spotLayer.removeChild(this.behindHeading);
     for (const layer of [this.spotLayer, this.chipLayer, this.actionLayer]) layer.removeChildren().forEach((c) => c.destroy({ children: true }));
-    const spots = state.betting.spots;
-    // One row of spots across the column; narrower when the profile offers many (bet behind).
-    const perRow = Math.min(spots.length, 6);
+    const press = (spot: BetSpot) => () => {
+      if (this.chip > 0 && !this.queue.busy()) this.ctx.command({ name: 'place-bet', bet: spot.bet, amount: this.chip });
+    };
+    // The seat's own spots in one row, full height.
+    const own = ownSpots(state.betting.spots);
     const gap = 14;
-    const w = Math.floor((PLAY.width - gap * (perRow - 1)) / Math.max(1, perRow));
-    const h = spots.length > perRow ? 80 : 150;
-    this.spots = spots.map((spot, i) => {
-      const b = new Button(`bet-${spot.bet}`, w, h, () => {
-        if (this.chip > 0 && !this.queue.busy()) this.ctx.command({ name: 'place-bet', bet: spot.bet, amount: this.chip });
-      });
-      b.position.set((i % perRow) * (w + gap), Math.floor(i / perRow) * (h + 8));
+    const w = Math.floor((PLAY.width - gap * (own.length - 1)) / Math.max(1, own.length));
+    this.spots = own.map((spot, i) => {
+      const b = new Button(`bet-${spot.bet}`, w, PLAY.spotH, press(spot));
+      b.position.set(i * (w + gap), 0);
       return b;
     });
+    // Bets behind other seats in a sub-panel of their own, three to a row, each named by its seat.
+    const behind = behindSpots(state.betting.spots);
+    const per = PLAY.behindPerRow;
+    const bw = Math.floor((PLAY.width - gap * (per - 1)) / per);
+    this.behindSpots = behind.map((spot, i) => {
+      const b = new Button(`bet-${spot.bet}`, bw, PLAY.behindH, press(spot));
+      b.position.set((i % per) * (bw + gap), PLAY.behind - PLAY.spots + Math.floor(i / per) * (PLAY.behindH + 12));
+      return b;
+    });
+    this.spotLayer.addChild(this.behindHeading);
     if (this.spots.length) this.spotLayer.addChild(...this.spots);
+    if (this.behindSpots.length) this.spotLayer.addChild(...this.behindSpots);
     if (!chipList.includes(this.chip)) this.chip = chipList[0] ?? 0;
     this.chips = chipList.map((value, i) => {
       const b = new Button(
@@ -272,7 +340,23 @@ export function spotName(t: TFunction, spot: BetSpot): string {
   return behind ? t('desk.behind', { n: Number(behind[1]) }) : t(`bet.${spot.bet}`);
 }
 
-function limitsText(t: TFunction, spot: BetSpot, state: StationState): string {
-  return t('desk.spotLimits', { min: spot.min, max: spot.max, currency: state.currency });
+function limitsText(t: TFunction, spot: BetSpot, state: StationState, oneLine: boolean): string {
+  return t(oneLine ? 'desk.spotLimitsLine' : 'desk.spotLimits', { min: spot.min, max: spot.max, currency: state.currency });
+}
+
+const BEHIND = /^behind:(\d+)$/;
+
+/** The seat's own spots (main and side bets), in the host's order. */
+export function ownSpots(spots: readonly BetSpot[]): BetSpot[] {
+  return spots.filter((s) => !BEHIND.test(s.bet));
+}
+
+/** The spots for betting behind other seats (Art. 20), in the host's order. */
+export function behindSpots(spots: readonly BetSpot[]): BetSpot[] {
+  return spots.filter((s) => BEHIND.test(s.bet));
+}
+
+function behindSeatOf(bet: string): number {
+  return Number(BEHIND.exec(bet)?.[1] ?? 0);
 }
 

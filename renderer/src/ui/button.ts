@@ -8,7 +8,7 @@ export interface ButtonLook {
   idle?: number;
 }
 
-/** A touch button, at least 96 design px tall (≥ 15 mm on the station screens of docs/screens.md). */
+/** A touch button; a player's buttons are at least TOUCH.min design units each way (≥ 15 mm, docs/screens.md). */
 export class Button extends Container {
   private readonly bg = new Graphics();
   private readonly caption: Text;
@@ -24,8 +24,8 @@ export class Button extends Container {
     private readonly look: ButtonLook = {},
   ) {
     super();
-    this.caption = new Text({ text: '', style: textStyle({ fontSize: Math.round(Math.min(h * 0.36, 46)), fontWeight: '700' }) });
-    this.sub = new Text({ text: '', style: textStyle({ fontSize: Math.round(Math.min(h * 0.2, 26)), fill: COLORS.muted }) });
+    this.caption = new Text({ text: '', style: textStyle({ fontSize: Math.round(Math.min(h * 0.36, 46)), fontWeight: '700', align: 'center' }) });
+    this.sub = new Text({ text: '', style: textStyle({ fontSize: Math.round(Math.min(h * 0.2, 26)), fill: COLORS.muted, align: 'center' }) });
     this.caption.anchor.set(0.5);
     this.sub.anchor.set(0.5);
     this.caption.position.set(w / 2, h / 2);
@@ -46,8 +46,6 @@ export class Button extends Container {
     this.caption.text = label;
     this.sub.text = sub;
     this.accessibleTitle = sub ? `${label} ${sub}` : label;
-    this.caption.position.y = sub ? (sub.includes('\n') ? this.h * 0.3 : this.h * 0.36) : this.h / 2;
-    this.sub.position.y = sub.includes('\n') ? this.h * 0.7 : this.h * 0.72;
     // Long words (Português) shrink to fit rather than touch the edge.
     // A chip's value fits inside its inner ring, clear of the edge inserts.
     const room = this.look.chip !== undefined ? Math.min(this.w, this.h) * 0.6 : this.w - 28;
@@ -55,6 +53,22 @@ export class Button extends Container {
       t.scale.set(1);
       if (t.width > room) t.scale.set(room / t.width);
     }
+    if (!sub) {
+      this.caption.position.y = this.h / 2;
+      return;
+    }
+    // Caption over the smaller lines, stacked by their measured heights and shrunk together if
+    // they would not fit: the two never overlap, however many lines each has.
+    const gap = 4;
+    const inner = this.h - 16;
+    const total = this.caption.height + gap + this.sub.height;
+    if (total > inner) {
+      const k = (inner - gap) / (total - gap);
+      for (const t of [this.caption, this.sub]) t.scale.set(t.scale.x * k);
+    }
+    const top = (this.h - (this.caption.height + gap + this.sub.height)) / 2;
+    this.caption.position.y = top + this.caption.height / 2;
+    this.sub.position.y = top + this.caption.height + gap + this.sub.height / 2;
   }
 
   setActive(active: boolean): void {

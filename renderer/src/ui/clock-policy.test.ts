@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { clockFormat, clockVisible, FLASH_EVERY_MS, FLASH_FOR_MS } from './clock-policy.js';
+import { SteppedClock } from '../anim/clock.js';
+import { clockFormat, clockVisible, FLASH_EVERY_MS, FLASH_FOR_MS, sessionBegins } from './clock-policy.js';
 
 describe('station clock (Macau equipment standard)', () => {
   const start = 1_000_000;
@@ -18,10 +19,24 @@ describe('station clock (Macau equipment standard)', () => {
     assert.equal(clockVisible(start, start + 3 * FLASH_EVERY_MS + FLASH_FOR_MS + 700), true);
   });
 
-  it('reads in 12-hour form in each screen language', () => {
-    const t = new Date(2026, 10, 21, 15, 5).getTime();
+  it('reads Macau time in 12-hour form in each screen language, whatever the machine’s zone', () => {
+    // 07:05 UTC is 3:05 pm in Macau (UTC+8, no summer time); the test runs in any TZ.
+    const t = Date.UTC(2026, 10, 21, 7, 5);
     assert.equal(clockFormat('zh-Hant-MO').format(t), '下午3:05');
     assert.match(clockFormat('pt-MO').format(t), /^3:05\sp\.\s?m\.$/);
     assert.match(clockFormat('en-MO').format(t), /^3:05\spm$/i);
+  });
+
+  it('flashes again when a player\'s session begins: credit arriving at a station that held nothing', () => {
+    // What a station held across snapshots: page load with credit, play, cash-out, a new note.
+    const held = [50_000, 40_000, 0, 0, 20_000, 0, 0, 10_000];
+    const begins = held.map((h, i) => sessionBegins(i === 0 ? null : held[i - 1]!, h));
+    assert.deepEqual(begins, [false, false, false, false, true, false, false, true]);
+    // The clock blinks from the new start on a stepped clock, as the station's ticker drives it.
+    const clock = new SteppedClock(start + 3 * FLASH_EVERY_MS + FLASH_FOR_MS + 5_000);
+    let session = start;
+    assert.equal(clockVisible(session, clock.step(500)), true, 'steady between flashes');
+    session = clock.now();
+    assert.deepEqual([0, 500, 500, 500].map((ms) => clockVisible(session, clock.step(ms))), [true, false, true, false]);
   });
 });

@@ -13,7 +13,7 @@ export class SessionClock extends Container {
   private format = clockFormat(INTL_LOCALE['zh-Hant']);
   private shownMinute = -1;
 
-  constructor(private readonly sessionStartMs: number) {
+  constructor(private sessionStartMs: number) {
     super();
     this.text.anchor.set(1, 1);
     this.addChild(this.text);
@@ -22,6 +22,11 @@ export class SessionClock extends Container {
   setLanguage(language: Language): void {
     this.format = clockFormat(INTL_LOCALE[language]);
     this.shownMinute = -1;
+  }
+
+  /** A player's session began now: the clock flashes again from here. */
+  sessionStarted(nowMs: number): void {
+    this.sessionStartMs = nowMs;
   }
 
   update(nowMs: number): void {

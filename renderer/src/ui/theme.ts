@@ -9,6 +9,14 @@ export const FONT_FAMILY = ['Table Sans HK', 'Noto Sans CJK HK', 'Noto Sans CJK 
 /** The layout is designed at 1920×1080 and scaled to the display (letterboxed). */
 export const DESIGN = { width: 1920, height: 1080 } as const;
 
+/**
+ * Touch targets on a player's station, in design units. 15 mm must hold on the smallest station
+ * screen we support, 13.3″ at 1280×800 (113.5 dpi, 4.47 px/mm): the layout is scaled by
+ * min(1280/1920, 800/1080) = 0.667 there, so 15 mm = 67 px = 100.5 units. 104 units give 15.5 mm
+ * (docs/screens.md, "Sizes").
+ */
+export const TOUCH = { min: 104 } as const;
+
 export const COLORS = {
   background: 0x05140e,
   feltInner: '#1f7a55',

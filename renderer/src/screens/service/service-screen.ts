@@ -77,7 +77,7 @@ export class ServiceScreen implements Screen {
     this.notice.position.set(CONTENT_X, 1034);
     this.idle.anchor.set(1, 0);
     this.idle.position.set(1650, 74);
-    this.languages = new LanguageSwitch(ctx, 150);
+    this.languages = new LanguageSwitch(ctx, { width: 150, height: 96, gap: 16 });
     this.languages.scale.set(0.8);
     // Clear of the cabinet label on the left and of the signed-in name on the right, in every language.
     this.languages.position.set(700, 16);

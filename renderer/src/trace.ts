@@ -1,0 +1,14 @@
+/**
+ * Where a benchmark learns, without walking the stage, when a card's sprite first went on it: a
+ * hook that is a no-op unless the page was opened with `?trace=1` (test-hooks.ts installs it).
+ */
+let cardShown: ((code: string) => void) | null = null;
+
+export function setCardTrace(hook: ((code: string) => void) | null): void {
+  cardShown = hook;
+}
+
+/** A card sprite was put on the stage with this face (`XX` for one face down). */
+export function traceCard(code: string): void {
+  cardShown?.(code);
+}

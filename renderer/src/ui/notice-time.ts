@@ -1,0 +1,17 @@
+/** How long a refusal stays said: long enough to read twice, short of the next action. */
+export const NOTICE_MS = 4000;
+
+/** When a message shown at some time is due to go: each new one sets its own time, none clears another's. */
+export class ShowFor {
+  private until = -Infinity;
+
+  constructor(private readonly ms: number) {}
+
+  show(now: number): void {
+    this.until = now + this.ms;
+  }
+
+  shown(now: number): boolean {
+    return now < this.until;
+  }
+}

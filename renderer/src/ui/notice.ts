@@ -1,0 +1,40 @@
+import { Container, Graphics, Text } from 'pixi.js';
+import { NOTICE_MS, ShowFor } from './notice-time.js';
+import { COLORS, textStyle } from './theme.js';
+
+export { NOTICE_MS };
+
+/**
+ * A refusal ("not enough credit", "over the maximum") said beside the credit meter, where the
+ * player looks after a bet, covering no spot or chip. A newer message replaces an older one and
+ * starts its own time: it is hidden by the screen's ticker when its own time is up, so an older
+ * message's time can never clear a newer one.
+ */
+export class Notice extends Container {
+  private readonly bg = new Graphics();
+  private readonly text: Text;
+  private readonly time = new ShowFor(NOTICE_MS);
+
+  constructor(private readonly area: { x: number; y: number; width: number; height: number }) {
+    super();
+    this.label = 'notice';
+    this.text = new Text({ text: '', style: textStyle({ fontSize: 34, fill: COLORS.warning, fontWeight: '700', wordWrap: true, wordWrapWidth: area.width - 48, breakWords: true, align: 'center' }) });
+    this.text.anchor.set(0.5);
+    this.text.position.set(area.x + area.width / 2, area.y + area.height / 2);
+    this.bg.roundRect(area.x, area.y, area.width, area.height, 20).fill({ color: 0x2a1a05, alpha: 0.95 }).stroke({ width: 3, color: COLORS.warning });
+    this.addChild(this.bg, this.text);
+    this.visible = false;
+  }
+
+  show(message: string, now: number): void {
+    this.text.text = message;
+    this.text.scale.set(1);
+    if (this.text.height > this.area.height - 20) this.text.scale.set((this.area.height - 20) / this.text.height);
+    this.time.show(now);
+    this.visible = true;
+  }
+
+  tick(now: number): void {
+    if (this.visible && !this.time.shown(now)) this.visible = false;
+  }
+}
