@@ -68,7 +68,8 @@ export class StationPlay extends Container {
   private readonly hands: HandSprite[] = [];
   private readonly handLabels: Text[] = [];
   private readonly status = new Text({ text: '', style: textStyle({ fontSize: 40, fill: COLORS.goldText, fontWeight: '700' }) });
-  private readonly bar = new Graphics();
+  /** The countdown: a track and its fill (a Container: in pixi v8 only containers hold children). */
+  private readonly bar = new Container();
   private readonly offer = new Text({ text: '', style: textStyle({ fontSize: 38, fill: COLORS.warning, fontWeight: '700' }) });
   private readonly prompt = new Text({ text: '', style: textStyle({ fontSize: 32, fill: COLORS.ivory }) });
   private readonly result = new Text({ text: '', style: textStyle({ fontSize: 44, fontWeight: '700', wordWrap: true, wordWrapWidth: PLAY.width - 40, breakWords: true }) });
@@ -90,9 +91,9 @@ export class StationPlay extends Container {
     super();
     this.queue = new CommandQueue((c) => ctx.command(c));
     this.status.position.set(PLAY.x + 20, PLAY.status);
-    this.bar.roundRect(0, 0, PLAY.width - 40, 12, 6).fill({ color: 0x0b2a1e });
+    const track = new Graphics().roundRect(0, 0, PLAY.width - 40, 12, 6).fill({ color: 0x0b2a1e });
     this.barFill.roundRect(0, 0, PLAY.width - 40, 12, 6).fill({ color: COLORS.gold });
-    this.bar.addChild(this.barFill);
+    this.bar.addChild(track, this.barFill);
     this.bar.position.set(PLAY.x + 20, PLAY.bar);
     this.handLayer.position.set(PLAY.x, PLAY.hands);
     this.result.position.set(PLAY.x + 20, PLAY.result);
