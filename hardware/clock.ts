@@ -33,7 +33,7 @@ export function backoffDelay(attempt: number, baseMs: number, maxMs: number): nu
 }
 
 /** A tiny typed event emitter (no Node EventEmitter so listeners' types are checked). */
-export class Emitter<E extends { type: string }> {
+export class Emitter<E> {
   private listeners = new Set<(e: E) => void>();
 
   on(fn: (e: E) => void): () => void {

@@ -35,16 +35,16 @@ export abstract class ShoeBase implements ShoeDevice {
     return this.events.on(listener);
   }
 
-  private readonly frameListeners = new Set<(f: WireFrame) => void>();
+  /** A listener's error never reaches the device loop (Emitter). */
+  private readonly frames = new Emitter<WireFrame>();
 
   /** Every frame on the wire, hex and decoded (service mode's trace). */
   onFrame(listener: (f: WireFrame) => void): () => void {
-    this.frameListeners.add(listener);
-    return () => this.frameListeners.delete(listener);
+    return this.frames.on(listener);
   }
 
   protected frame(f: WireFrame): void {
-    for (const l of this.frameListeners) l(f);
+    this.frames.emit(f);
   }
 
   start(): void {
