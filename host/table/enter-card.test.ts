@@ -59,6 +59,23 @@ describe('manual card entry on a hold', () => {
     }
   });
 
+  it('chips kept through a hold never play while new bets are stopped by another fault', () => {
+    const t = floorTable({ game: 'blackjack' });
+    try {
+      credit(t.ledger, 1, 50_000);
+      assert.equal(t.rounds.placeBet(1, 'main', 10_000).ok, true);
+      t.rounds.onAnomaly('unreadable', null, 7); // a burn between rounds
+      t.tilts.raise('shoe-lid-open', {});
+      assert.deepEqual(t.rounds.enterCard(parseCard('5H'), 'sup-1', 'wit-2'), { ok: true });
+      t.clock.runOut(t.rounds.view().endsAt);
+      assert.equal(t.ledger.credit(1), 50_000, 'nothing went into play');
+      assert.equal(t.rounds.available(1), 50_000, 'and nothing waits on the spot');
+      assert.deepEqual(t.rounds.betting(1).bets, {});
+    } finally {
+      t.close();
+    }
+  });
+
   it('refuses entry for a hold of a card read as it is (void instead)', () => {
     const t = floorTable();
     try {

@@ -43,6 +43,13 @@ export interface ResumedHold {
   reads?: HeldRead[];
 }
 
+/** Why a two-person action (manual card entry, void) cannot go ahead with these names; null if it can. */
+function twoPeopleRefusal(action: string, who: readonly string[]): Outcome | null {
+  if (who.length < 2 || !who[0] || !who[1]) return { ok: false, reason: `${action} needs a supervisor and a second person` };
+  if (new Set(who).size !== who.length) return { ok: false, reason: 'the second person must be someone other than the supervisor' };
+  return null;
+}
+
 /** Time, injected so tests can run a round without waiting on wall-clock countdowns. */
 export interface Timers {
   now(): number;
@@ -354,7 +361,10 @@ export class RoundController {
     try {
       this.journal.readDuringHold(this.holdRound, hold, kind, card, sequence ?? null);
     } catch (e) {
-      this.deps.log.error({ err: e, card, sequence, hold }, 'a read during the hold could not be journalled');
+      // Not recorded, so not taken: the error reaches the shoe's driver, which withholds the
+      // acknowledgement, and the shoe delivers the read again.
+      this.deps.log.error({ err: e, card, sequence, hold }, 'a read during the hold could not be journalled: not acknowledged');
+      throw e;
     }
     if (sequence !== undefined) this.sequences.add(sequence);
     this.holdReads.push({ ...(card ? { card } : {}), ...(sequence !== undefined ? { shoeSequence: sequence } : {}) });
@@ -380,8 +390,8 @@ export class RoundController {
       return { ok: false, reason: `${this.holdReads.length} more card(s) left the shoe during the hold (shoe sequence ${seqs}): the deal cannot be restored by entering one card; void the round` };
     }
     const who = [supervisor.trim(), witness.trim()];
-    if (!who[0] || !who[1]) return { ok: false, reason: 'manual card entry needs a supervisor and a second person' };
-    if (who[0] === who[1]) return { ok: false, reason: 'the second person must be someone other than the supervisor' };
+    const refused = twoPeopleRefusal('manual card entry', who);
+    if (refused) return refused;
     const code = cardCode(card);
     const dealing = this.phase === 'dealing' && this.round !== null;
     if (dealing && this.round?.pending().kind !== 'card') return { ok: false, reason: 'the round expects no card now: void it' };
@@ -472,9 +482,8 @@ export class RoundController {
   voidRound(reason: string, authorisedBy: string[]): Outcome {
     if (this.phase !== 'dealing' && !this.hold) return { ok: false, reason: 'no round to void', refusal: 'no-round' };
     // Two people, as for a manual card entry: a void moves every bet of the round back.
-    const who = authorisedBy.map((w) => w.trim());
-    if (who.length < 2 || !who[0] || !who[1]) return { ok: false, reason: 'a void needs a supervisor and a second person' };
-    if (new Set(who).size !== who.length) return { ok: false, reason: 'the second person must be someone other than the supervisor' };
+    const refused = twoPeopleRefusal('a void', authorisedBy.map((w) => w.trim()));
+    if (refused) return refused;
     const inPlay = this.phase === 'dealing' && this.placed.size > 0;
     const roundVoid: NewEntry = { type: 'round.void', payload: { ...this.roundCore(), reason, authorisedBy }, txId: `${this.roundId}:void` };
     if (this.hold) {
@@ -581,6 +590,8 @@ export class RoundController {
       // Shoe procedures come first: keep the window open until the shoe is ready.
       return this.schedule(this.deps.timings.bettingMs, () => this.closeBetting());
     }
+    // Chips kept through a hold (setNewBets) never play while new bets are stopped: they stay credit.
+    if (this.betsBlocked) this.pendingBets.clear();
     // What plays: spots at or over their minimum, bets behind a seat that plays (bets-behind.ts).
     // What does not play stayed credit, and its station is told which spot and why.
     const closed = closeBets(this.tableSeats(), this.pendingBets, (station) => this.deps.ledger.credit(station));
@@ -795,10 +806,10 @@ export class RoundController {
     this.holdSequence = sequence ?? null;
     this.holdReads = [];
     this.holdRound = this.phase === 'dealing' ? this.roundId : null;
-    // The read that caused the hold is journalled: a re-report of its sequence is not a new read.
-    if (sequence !== undefined) this.sequences.add(sequence);
     try {
       this.journal.hold(this.holdRound, reason, card, this.holdSequence);
+      // The read that caused the hold is journalled: a re-report of its sequence is not a new read.
+      if (sequence !== undefined) this.sequences.add(sequence);
     } catch (e) {
       this.deps.log.error({ err: e, reason }, 'hold could not be journalled');
     }
