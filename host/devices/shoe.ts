@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { parseCard } from '../../engine/cards/card.js';
+import { Emitter } from '../../hardware/clock.js';
 import { openShoe, type OpenedShoe } from '../../hardware/open.js';
 import type { WireFrame } from '../../hardware/wire-frame.js';
 import type { SequencedShoeEvent, ShoeEvent } from '../../hardware/shoe/types.js';
@@ -32,14 +33,15 @@ export class TableShoe {
   private linkUp = false;
   /** Counts link changes: the answer to a command sent before the link went down or came back says nothing now. */
   private linkGeneration = 0;
-  private readonly gateListeners = new Set<() => void>();
+  /** Emitters: a listener's error (a draw that waited on the gate) never escapes a device callback. */
+  private readonly gateChanges = new Emitter<void>();
   private stopWatching: (() => void) | null = null;
   /** Card reads (readable or not) handed to the table so far: the simulated dealer waits on it. */
   cardsHandled = 0;
   /** New shoes handed to the table so far. */
   loadsHandled = 0;
   private readonly status: ShoeStatus;
-  private readonly listeners = new Set<(e: ShoeEvent) => void>();
+  private readonly events = new Emitter<ShoeEvent>();
   /** Service mode's card test: the next card read is reported to it and never reaches the round. */
   private cardTest: ((card: string) => void) | null = null;
 
@@ -73,7 +75,7 @@ export class TableShoe {
     this.device.on((e) => this.track(e));
     this.stopWatching = this.controller.onChange(() => this.syncGate());
     this.device.onFrame((f) => {
-      for (const l of this.frameListeners) l(f);
+      this.frames.emit(f);
     });
     // A simulated shoe starts loaded, as a dealer would bring a shuffled shoe to an opening table.
     this.device.simulator?.loadShoe({ decks: this.options.decks });
@@ -89,8 +91,7 @@ export class TableShoe {
 
   /** Called whenever `gateOpen()` may have changed. */
   onGateChange(listener: () => void): () => void {
-    this.gateListeners.add(listener);
-    return () => this.gateListeners.delete(listener);
+    return this.gateChanges.on(listener);
   }
 
   /** Runs `draw` once the gate is open (at once if it is): a simulated draw the gate would otherwise refuse. */
@@ -130,7 +131,7 @@ export class TableShoe {
   }
 
   private gateChanged(): void {
-    for (const l of [...this.gateListeners]) l();
+    this.gateChanges.emit();
   }
 
   /** The simulator behind a `sim` shoe; null for real hardware. */
@@ -138,18 +139,16 @@ export class TableShoe {
     return this.device?.simulator ?? null;
   }
 
-  private readonly frameListeners = new Set<(f: WireFrame) => void>();
+  private readonly frames = new Emitter<WireFrame>();
 
   /** Every frame on the shoe's wire (service mode's Devices trace); nothing is kept here. */
   onFrame(listener: (f: WireFrame) => void): () => void {
-    this.frameListeners.add(listener);
-    return () => this.frameListeners.delete(listener);
+    return this.frames.on(listener);
   }
 
   /** Every decoded shoe event, for service mode's live trace. */
   onEvent(listener: (e: ShoeEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.events.on(listener);
   }
 
   /** Service mode's card test; returns a function that ends the test. */
@@ -214,7 +213,7 @@ export class TableShoe {
 
   private track(e: ShoeEvent): void {
     this.options.onDeviceEvent?.(e);
-    for (const l of this.listeners) l(e);
+    this.events.emit(e);
     this.status.lastEvent = e.type;
     if (e.type === 'connected' || e.type === 'reconnected') {
       this.status.state = 'ready';
