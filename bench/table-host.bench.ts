@@ -144,7 +144,18 @@ async function ceiling(game: 'blackjack' | 'baccarat' | 'war', rounds: number): 
   let pos = 0;
   let seq = 0;
   let seed = 1;
-  const closed = () => (ledger.db.prepare("SELECT COUNT(*) AS n FROM journal WHERE type IN ('round.settle', 'round.void')").get() as { n: number }).n;
+  // Rounds closed (settled or voided: both show results), counted as the table changes, so the timed
+  // loop runs no query of its own over a growing journal.
+  let closedRounds = 0;
+  let lastClosed = '';
+  rounds$.onChange(() => {
+    const v = rounds$.view();
+    if (v.phase === 'results' && v.roundId !== lastClosed) {
+      lastClosed = v.roundId;
+      closedRounds++;
+    }
+  });
+  const closed = () => closedRounds;
   const step = (): void => {
     const v = rounds$.view();
     if (v.hold) throw new Error(`held: ${v.hold}`);
