@@ -7,7 +7,8 @@ export function secondsLeft(endsAt: number | null, now: number): number {
 }
 
 export function phaseText(t: TFunction, round: RoundView, now: number): string {
-  if (round.phase === 'hold') return t(round.hold ? `hold.${round.hold}` : 'phase.hold');
+  // A hold this screen has no words for still reads "on hold", never its code.
+  if (round.phase === 'hold') return round.hold ? t(`hold.${round.hold}`, { defaultValue: t('phase.hold') }) : t('phase.hold');
   if (round.cue?.kind === 'shuffle') return t('phase.shuffle');
   if (round.phase === 'betting') return t('phase.betting', { seconds: secondsLeft(round.endsAt, now) });
   return t(`phase.${round.phase}`);

@@ -1,8 +1,8 @@
 import type { TFunction } from 'i18next';
 import type { StationRecallRound, StationState } from '../../../protocol/index.js';
 import type { Rect } from '../felt/felt-layout.js';
-import { formatMoney } from '../i18n/money.js';
-import { INTL_LOCALE } from '../i18n/money.js';
+import { formatMoney, INTL_LOCALE } from '../i18n/money.js';
+import { signedMoney } from '../screens/result-text.js';
 import { Button } from '../ui/button.js';
 import { TOUCH } from '../ui/theme.js';
 import { cardText, Panel } from './panel.js';
@@ -74,8 +74,7 @@ export class RecallPanel extends Panel {
     this.list.text = rounds
       .map((x, i) => {
         const net = x.lines.reduce((a, l) => a + l.net, 0);
-        const sign = net > 0 ? '+' : net < 0 ? '−' : '±';
-        return `${i === this.index ? '▶ ' : '   '}${i + 1}. ${time.format(new Date(x.ts))}  ${x.status === 'void' ? t('recall.void') : `${sign}${formatMoney(Math.abs(net), s.currency, s.language)}`}`;
+        return `${i === this.index ? '▶ ' : '   '}${i + 1}. ${time.format(new Date(x.ts))}  ${x.status === 'void' ? t('recall.void') : signedMoney(net, s.currency, s.language)}`;
       })
       .join('\n');
   }
@@ -90,7 +89,7 @@ function describe(r: StationRecallRound, s: StationState, t: TFunction): string 
     lines.push(`${who}: ${h.cards.map(cardText).join(' ')}`);
   }
   for (const b of r.bets) lines.push(t('recall.bet', { bet: spotName(t, { bet: b.bet, min: 1, max: 1 }), amount: money(b.amount) }));
-  for (const l of r.lines) lines.push(t('recall.line', { bet: spotName(t, { bet: l.bet, min: 1, max: 1 }), net: `${l.net >= 0 ? '+' : '−'}${money(Math.abs(l.net))}` }));
+  for (const l of r.lines) lines.push(t('recall.line', { bet: spotName(t, { bet: l.bet, min: 1, max: 1 }), net: signedMoney(l.net, s.currency, s.language) }));
   if (r.status === 'void') lines.push(t('recall.void'));
   if (r.creditBefore !== undefined && r.creditAfter !== undefined) lines.push(t('recall.credit', { before: money(r.creditBefore), after: money(r.creditAfter) }));
   return lines.join('\n');

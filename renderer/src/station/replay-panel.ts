@@ -3,7 +3,7 @@ import type { HandView, StationRecallRound, StationState } from '../../../protoc
 import { CARD } from '../cards/card-view.js';
 import { HandSprite } from '../cards/hand-view.js';
 import type { Rect } from '../felt/felt-layout.js';
-import { formatMoney } from '../i18n/money.js';
+import { signedMoney } from '../screens/result-text.js';
 import type { ScreenContext } from '../screens/screen.js';
 import { Panel } from './panel.js';
 import { replayCardCount, replayHands, shownCardIndex } from './recall-model.js';
@@ -88,9 +88,8 @@ export class ReplayPanel extends Panel {
     });
     if (n >= this.total && this.state) {
       const s = this.state;
-      const money = (v: number) => formatMoney(v, s.currency, s.language);
       const net = r.lines.reduce((a, l) => a + l.net, 0);
-      this.summary.text = r.status === 'void' ? t('recall.void') : t('replay.result', { net: `${net >= 0 ? '+' : '−'}${money(Math.abs(net))}` });
+      this.summary.text = r.status === 'void' ? t('recall.void') : t('replay.result', { net: signedMoney(net, s.currency, s.language) });
       this.ctx.emit(`replay:done:${r.roundId}`);
     }
   }

@@ -182,7 +182,7 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
   const tableRows = (tb: Extract<ServicePage, { page: 'status' }>['table']) => {
     rows.push(`${t('service.field.table')} ${state.tableId} · ${tb.game} · ${tb.profile}`);
     rows.push(t('service.field.phase', { phase: t(`service.phase.${tb.phase}`, { defaultValue: tb.phase }) }) + ' · ' + t('service.field.round', { round: tb.roundId }));
-    rows.push(tb.hold ? t(`hold.${tb.hold}`, { defaultValue: tb.hold }) : t('service.field.noHold'));
+    rows.push(tb.hold ? t(`hold.${tb.hold}`, { defaultValue: t('phase.hold') }) : t('service.field.noHold'));
     if (tb.hold && tb.holdReads) {
       // Every card that left the shoe since the hold began must be accounted for by its resolution.
       if (tb.holdReads.shoeSequence !== null) rows.push('  ' + t('service.field.holdSequence', { seq: tb.holdReads.shoeSequence }));
