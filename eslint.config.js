@@ -14,7 +14,14 @@ const NODE_SERVER = ['fastify', '@fastify/*', 'ws', 'pino', 'zod'];
 export const layers = {
   engine: { folders: {}, packages: ['zod'], node: false, why: 'the engine is pure and imports nothing of ours' },
   hardware: { folders: {}, packages: ['usb', 'zod'], node: true, why: 'hardware imports nothing of ours' },
-  protocol: { folders: {}, packages: ['zod'], node: false, why: 'the protocol is shared by host and screens' },
+  protocol: {
+    // The table's words (bet ids, decision actions, hold and refusal reasons) are the engine's;
+    // the protocol validates against them, and imports nothing else of ours.
+    folders: { 'engine/table/vocabulary.ts': 'any' },
+    packages: ['zod'],
+    node: false,
+    why: 'the protocol is shared by host and screens: it may use the engine vocabulary only',
+  },
   ledger: {
     folders: { engine: 'types', protocol: 'types' },
     packages: ['better-sqlite3', 'zod'],

@@ -1,5 +1,6 @@
 // Screen protocol round trip over a real WebSocket on loopback: a command from a station to the
 // host, until its ack (the new snapshot arrives just before the ack). Prints p50/p99/max.
+import { PROTOCOL_VERSION } from '../protocol/index.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,7 +25,7 @@ ws.on('message', (d) => {
 });
 const reply = () => new Promise<{ type: string; version?: number }>((r) => (pending = r));
 
-ws.send(JSON.stringify({ type: 'hello', id: 'h', protocol: 1, token: screen.token }));
+ws.send(JSON.stringify({ type: 'hello', id: 'h', protocol: PROTOCOL_VERSION, token: screen.token }));
 await reply();
 ws.send(JSON.stringify({ type: 'subscribe', id: 's', view: 'station/1' }));
 while (version === 0) await new Promise((r) => setTimeout(r, 1));

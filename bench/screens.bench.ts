@@ -21,7 +21,7 @@ import pino from 'pino';
 import { cardCode, type Card } from '../engine/cards/card.js';
 import { simulatedTableConfig } from '../host/config/table-config.js';
 import { startHost } from '../host/start-host.js';
-import type { Timers } from '../host/table/round-controller.js';
+import { realTimers, type Timers } from '../host/table/timers.js';
 
 /** A card's flight from the shoe (renderer/src/anim/motion.ts; the bench may not import the renderer). */
 const FLIGHT_MS = 420;
@@ -36,7 +36,7 @@ let speed = 1;
 const timers: Timers = {
   now: () => Date.now(),
   setTimeout: (fn, ms) => setTimeout(fn, ms / speed),
-  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+  clearTimeout: (h) => realTimers.clearTimeout(h),
 };
 
 function pct(values: number[], p: number): number {
@@ -74,12 +74,12 @@ let rounds = 0;
 let betRound = '';
 host.rounds.onChange(() => {
   const v = host.rounds.view();
-  if (v.phase === 'betting' && v.roundId !== betRound && host.rounds.betting(1).open) {
+  if (v.phase === 'betting' && v.roundId !== betRound && host.rounds.station(1).betting.open) {
     betRound = v.roundId;
     rounds++;
-    host.rounds.placeBet(1, 'banker', 10_000);
-    host.rounds.placeBet(2, 'player', 10_000);
-    host.rounds.placeBet(3, rounds % 2 ? 'tie' : 'banker', 10_000);
+    host.rounds.placeBet(1, { bet: 'banker' }, 10_000);
+    host.rounds.placeBet(2, { bet: 'player' }, 10_000);
+    host.rounds.placeBet(3, { bet: rounds % 2 ? 'tie' : 'banker' }, 10_000);
   }
 });
 

@@ -1,51 +1,75 @@
-// Table host figures (issue 7): a card read → the new state sent on every screen session,
-// p50/p99 over 1,000 reads, with simulated players at 7 stations; the journal write of each card
-// (card.read, synchronous=FULL); rounds per hour with simulated players and instant simulated
-// dealing per game, where the timers (a 30 ms betting window) and the players' round trips set the
-// figure; and the ceiling: rounds per hour with a clock that runs only when told (no timer ever
-// waits), so the figure is the work of the host's rounds, the engine, the ledger and the eight
-// views' snapshots alone. Prints figures only; nothing here asserts a timing.
+// Table host figures, each beside a baseline measured in the same run:
+// - a card read → the new state received by all 8 screens (table + 7 stations) over real
+//   WebSockets on loopback, p50/p99 over 1,000 reads with simulated players, beside a bare `ws`
+//   broadcast of a message the size of those snapshots to 8 clients, and their ratio;
+// - the ceiling: rounds per hour of the table's state machine, its ledger (synchronous=FULL) and
+//   the view hub with a clock that runs only when told, and how many views the hub built per round
+//   beside what "every view at every change" would have built;
+// - rounds per hour with simulated players and instant dealing, where the timers set the figure.
+// Prints figures only; nothing here asserts a timing.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
+import WebSocket, { WebSocketServer } from 'ws';
 import { parseCard } from '../engine/cards/card.js';
-import { simulatedTableConfig } from '../host/config/table-config.js';
-import { BaccaratGame } from '../host/games/baccarat.js';
-import { BlackjackGame } from '../host/games/blackjack.js';
-import { WarGame } from '../host/games/war.js';
-import { TableHost } from '../host/screens/table-host.js';
-import { startHost } from '../host/start-host.js';
-import { RoundController } from '../host/table/round-controller.js';
-import { manualTimers } from '../host/testing/manual-timers.js';
 import { shuffledShoe } from '../hardware/shoe/simulator.js';
+import { simulatedTableConfig } from '../host/config/table-config.js';
+import { tableParams } from '../host/config/table-params.js';
+import { ViewHub } from '../host/screens/view-hub.js';
+import { startHost } from '../host/start-host.js';
+import { openTable } from '../host/table/start-table.js';
+import { openTableGame } from '../host/table/table-game.js';
+import { manualTimers } from '../host/testing/manual-timers.js';
 import { openLedger } from '../ledger/index.js';
-import type { ViewName } from '../protocol/index.js';
+import { PROTOCOL_VERSION, type ViewName } from '../protocol/index.js';
 
 const READS = 1000;
 const silent = pino({ level: 'silent' });
 const q = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
-  return (s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? NaN).toFixed(2);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? NaN;
 };
+const ms = (x: number) => x.toFixed(2);
 
-async function cardToScreens(): Promise<void> {
+/** A WebSocket client that records when each snapshot arrives, and its size. */
+async function client(url: string, onSnapshot: (bytes: number) => void, hello?: { token: string; view: ViewName }): Promise<WebSocket> {
+  const ws = new WebSocket(url);
+  await new Promise((r, j) => {
+    ws.once('open', r);
+    ws.once('error', j);
+  });
+  ws.on('message', (d: Buffer) => {
+    if (!hello || d.includes('"snapshot"')) onSnapshot(d.length);
+  });
+  if (hello) {
+    ws.send(JSON.stringify({ type: 'hello', id: 'h', protocol: PROTOCOL_VERSION, token: hello.token }));
+    ws.send(JSON.stringify({ type: 'subscribe', id: 's', view: hello.view }));
+  }
+  return ws;
+}
+
+async function cardToScreens(): Promise<{ p50: number; p99: number; bytes: number }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-host-'));
   const config = simulatedTableConfig('blackjack');
   const running = await startHost({
     dataDir: dir, rendererDir: path.join(dir, 'none'), logger: silent, config, seed: 7,
     autoplay: true, timings: { bettingMs: 60, decisionMs: 200, resultsMs: 5 }, simulatedDealer: false,
   });
-  // One observer session per screen, as the table display and the seven stations would have.
+  // One WebSocket per screen, as the table display and the seven stations would have.
   const views: ViewName[] = ['table', ...config.stations.map((s) => `station/${s.station}` as const)];
-  const lastSent = new Map<ViewName, number>();
-  for (const view of views) {
-    const session = running.openSession({ send: (text) => text.includes('"snapshot"') && lastSent.set(view, performance.now()), close: () => undefined });
-    session.receive(JSON.stringify({ type: 'hello', id: 'h', protocol: 1, token: running.screens.find((s) => s.view === view)!.token }));
-    session.receive(JSON.stringify({ type: 'subscribe', id: 's', view }));
-  }
+  const lastAt = new Map<ViewName, number>();
+  const sizes: number[] = [];
+  const sockets = await Promise.all(
+    views.map((view) =>
+      client(`${running.origin.replace('http', 'ws')}/ws`, (bytes) => {
+        lastAt.set(view, performance.now());
+        sizes.push(bytes);
+      }, { token: running.screens.find((s) => s.view === view)?.token ?? '', view }),
+    ),
+  );
   // When the engine was handed each card (the shoe driver's read, after the simulated wire).
   let handed = 0;
   const onCard = running.rounds.onCard.bind(running.rounds);
@@ -53,51 +77,67 @@ async function cardToScreens(): Promise<void> {
     handed = performance.now();
     onCard(card, sequence);
   };
-  const writes: number[] = [];
-  const appendMany = running.ledger.appendMany.bind(running.ledger);
-  running.ledger.appendMany = (entries) => {
-    const t = performance.now();
-    const r = appendMany(entries);
-    if (entries.length === 1 && entries[0]?.type === 'card.read') writes.push(performance.now() - t);
-    return r;
-  };
-  const sim = running.shoe.simulator()!;
-  const fromDraw: number[] = [];
+  const sim = running.shoe.simulator();
+  if (!sim) throw new Error('the bench needs the simulated shoe');
   const fromEngine: number[] = [];
-  while (fromDraw.length < READS) {
+  while (fromEngine.length < READS) {
     const cue = running.rounds.cue();
     if (cue?.kind === 'shuffle') {
       sim.loadShoe();
       await sleep(20);
       continue;
     }
-    if (cue?.kind !== 'card') {
+    if (cue?.kind !== 'card' || !running.shoe.gateOpen()) {
       await sleep(1);
       continue;
     }
-    // The shoe is locked between cues and unlocked on each: draw once the gate is open.
-    if (!running.shoe.gateOpen()) {
-      await new Promise((r) => setImmediate(r));
-      continue;
-    }
     const before = running.shoe.cardsHandled;
-    const t0 = performance.now();
     if (sim.drawCard() === null) {
       sim.loadShoe();
       await sleep(20);
       continue;
     }
-    while (running.shoe.cardsHandled === before || views.some((v) => (lastSent.get(v) ?? 0) < handed)) await new Promise((r) => setImmediate(r));
-    const sent = Math.max(...views.map((v) => lastSent.get(v) ?? 0));
-    fromDraw.push(sent - t0);
-    fromEngine.push(sent - handed);
+    const t0 = performance.now();
+    while ((running.shoe.cardsHandled === before || views.some((v) => (lastAt.get(v) ?? 0) < handed)) && performance.now() - t0 < 2000) await new Promise((r) => setImmediate(r));
+    if (views.some((v) => (lastAt.get(v) ?? 0) < handed)) continue;
+    fromEngine.push(Math.max(...views.map((v) => lastAt.get(v) ?? 0)) - handed);
   }
-  console.log(`card read → state sent to ${views.length} screens, ${READS} reads (blackjack, 7 stations):`);
-  console.log(`  from the shoe handing the card to the engine: p50 ${q(fromEngine, 0.5)} ms, p99 ${q(fromEngine, 0.99)} ms, max ${q(fromEngine, 1)} ms`);
-  console.log(`  from the dealer pulling it (simulated wire, driver included): p50 ${q(fromDraw, 0.5)} ms, p99 ${q(fromDraw, 0.99)} ms, max ${q(fromDraw, 1)} ms`);
-  console.log(`  of which the card.read journal write (synchronous=FULL): p50 ${q(writes, 0.5)} ms, p99 ${q(writes, 0.99)} ms over ${writes.length} writes`);
+  for (const ws of sockets) ws.close();
   await running.close();
   rmSync(dir, { recursive: true, force: true });
+  const bytes = Math.round(sizes.reduce((a, b) => a + b, 0) / Math.max(1, sizes.length));
+  return { p50: q(fromEngine, 0.5), p99: q(fromEngine, 0.99), bytes };
+}
+
+/** The baseline: a bare `ws` server broadcasting a message of `bytes` to 8 clients on loopback, until the last has it. */
+async function bareBroadcast(bytes: number): Promise<{ p50: number; p99: number }> {
+  const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise((r) => server.once('listening', r));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  let got = 0;
+  let done: (() => void) | null = null;
+  const clients = await Promise.all(
+    Array.from({ length: 8 }, () =>
+      client(`ws://127.0.0.1:${port}`, () => {
+        if (++got === 8) done?.();
+      }),
+    ),
+  );
+  while (server.clients.size < 8) await sleep(5);
+  const message = JSON.stringify({ type: 'snapshot', pad: 'x'.repeat(Math.max(0, bytes - 30)) });
+  const times: number[] = [];
+  for (let i = 0; i < READS; i++) {
+    got = 0;
+    const arrived = new Promise<void>((r) => (done = r));
+    const t0 = performance.now();
+    for (const c of server.clients) c.send(message);
+    await arrived;
+    times.push(performance.now() - t0);
+  }
+  for (const c of clients) c.close();
+  await new Promise((r) => server.close(r));
+  return { p50: q(times, 0.5), p99: q(times, 0.99) };
 }
 
 async function roundsPerHour(game: 'blackjack' | 'baccarat' | 'war', rounds: number): Promise<void> {
@@ -107,12 +147,20 @@ async function roundsPerHour(game: 'blackjack' | 'baccarat' | 'war', rounds: num
     dataDir: dir, rendererDir: path.join(dir, 'none'), logger: silent, config: simulatedTableConfig(game), seed: 3,
     autoplay: true, timings, simulatedDealer: { dealMs: 0 },
   });
-  const closed = () => (running.ledger.db.prepare("SELECT COUNT(*) AS n FROM journal WHERE type IN ('round.settle', 'round.void')").get() as { n: number }).n;
+  let closed = 0;
+  let last = '';
+  running.rounds.onChange(() => {
+    const v = running.rounds.view();
+    if (v.phase === 'results' && v.roundId !== last) {
+      last = v.roundId;
+      closed++;
+    }
+  });
   // Let the players' first notes arrive and the shoe-start burns pass before timing.
-  while (closed() < 3) await sleep(20);
-  const from = closed();
+  while (closed < 3) await sleep(20);
+  const from = closed;
   const t0 = performance.now();
-  while (closed() - from < rounds) await sleep(20);
+  while (closed - from < rounds) await sleep(20);
   const hours = (performance.now() - t0) / 3_600_000;
   console.log(`rounds per hour, ${game}, 7 simulated players, instant dealing, betting window ${timings.bettingMs} ms (the timers set this): ${Math.round(rounds / hours)} (${rounds} rounds)`);
   await running.close();
@@ -120,82 +168,93 @@ async function roundsPerHour(game: 'blackjack' | 'baccarat' | 'war', rounds: num
 }
 
 /**
- * The ceiling: the round controller, the engine, the ledger (synchronous=FULL) and the table host
- * building every changed view's snapshot (8 views, serialised as a session would send them),
- * driven with a manual clock: 7 stations bet at once, every countdown is run out at once, each card
- * comes from a seeded shoe as soon as it is asked for, each decision is the stated default at once.
+ * The ceiling: the table's state machine and runtime, the engine, the ledger (synchronous=FULL)
+ * and the view hub building every changed view (8 views, each snapshot encoded as a session
+ * would send it), driven with a manual clock: 7 stations bet at once, every countdown is run out
+ * at once, each card comes from a seeded shoe as soon as it is asked for, each decision is the
+ * stated default at once.
  */
 async function ceiling(game: 'blackjack' | 'baccarat' | 'war', rounds: number): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-ceiling-'));
   const config = simulatedTableConfig(game);
   const ledger = openLedger(dir, config.tableId);
-  const live = game === 'baccarat' ? new BaccaratGame(config.profile) : game === 'war' ? new WarGame(config.profile) : new BlackjackGame(config.profile);
   const clock = manualTimers();
-  const rounds$ = new RoundController({ config, game: live, ledger, log: silent, timers: clock.timers, timings: config.timings });
-  const host = new TableHost(config, 'bench', (s) => ledger.credit(s));
-  host.attachRounds(rounds$);
-  let sent = 0;
-  host.onChange((view) => {
-    sent += JSON.stringify(host.state(view)).length > 0 ? 1 : 0;
-  });
+  const opened = openTableGame(config, (g) => openTable(g, { ledger, log: silent, timers: clock.timers, params: tableParams(config) }));
+  const table = opened.table;
+  const hub = new ViewHub(config, 'bench', table, ledger);
+  const views = hub.views().filter((v) => v !== 'service');
+  // A screen on every view: each new version's snapshot is encoded once, as sessions would ask for it.
+  hub.onChange((view) => void hub.snapshot(view));
   for (const s of config.stations) ledger.append({ type: 'bill.credit', payload: { station: s.station, device: `BA-${s.station}`, denomination: 1_000_000_000, currency: 'MOP' }, txId: `ceiling-${s.station}` });
-  rounds$.start();
-  let shoe = shuffledShoe(live.decks, 1);
+  opened.resume({ newShoe: false });
+  let shoe = shuffledShoe(table.decks, 1);
   let pos = 0;
   let seq = 0;
   let seed = 1;
-  // Rounds closed (settled or voided: both show results), counted as the table changes, so the timed
-  // loop runs no query of its own over a growing journal.
   let closedRounds = 0;
   let lastClosed = '';
-  rounds$.onChange(() => {
-    const v = rounds$.view();
+  table.onChange(() => {
+    const v = table.view();
     if (v.phase === 'results' && v.roundId !== lastClosed) {
       lastClosed = v.roundId;
       closedRounds++;
     }
   });
-  const closed = () => closedRounds;
+  const bet = table.bets[0] ?? 'main';
   const step = (): void => {
-    const v = rounds$.view();
+    const v = table.view();
     if (v.hold) throw new Error(`held: ${v.hold}`);
-    const cue = rounds$.cue();
+    const cue = table.cue();
     if (cue?.kind === 'shuffle' || (cue?.kind === 'card' && pos >= shoe.length)) {
-      shoe = shuffledShoe(live.decks, ++seed);
+      shoe = shuffledShoe(table.decks, ++seed);
       pos = 0;
-      rounds$.onNewShoe(++seq);
+      table.onNewShoe(++seq);
       return;
     }
     if (cue?.kind === 'card') {
-      rounds$.onCard(parseCard(shoe[pos++] as string), ++seq);
+      table.onCard(parseCard(shoe[pos++] ?? ''), ++seq);
       // The cut card, where the simulated shoe has it: the shoe ends after the round in play.
-      if (pos === shoe.length - 16) rounds$.onCutCard(++seq);
+      if (pos === shoe.length - 16) table.onCutCard(++seq);
       return;
     }
     if (cue?.kind === 'decision') {
-      const station = config.stations.find((s) => rounds$.decisionFor(s.station) !== null)?.station;
-      const d = station !== undefined ? rounds$.decisionFor(station) : null;
-      if (!station || !d) throw new Error('a decision nobody can take');
-      rounds$.decide(station, d.default);
+      const station = config.stations.find((s) => table.station(s.station).decision !== null)?.station;
+      const d = station !== undefined ? table.station(station).decision : null;
+      if (station === undefined || !d) throw new Error('a decision nobody can take');
+      table.decide(station, d.default);
       return;
     }
-    if (v.phase === 'betting' && rounds$.betting(1).open && Object.keys(rounds$.betting(1).bets).length === 0) {
-      for (const s of config.stations) rounds$.placeBet(s.station, live.bets[0] === 'main' ? 'main' : 'banker', 10_000);
+    if (v.phase === 'betting' && table.station(1).betting.open && table.station(1).betting.bets.length === 0) {
+      for (const s of config.stations) table.placeBet(s.station, { bet }, 10_000);
     }
     clock.runOut(v.endsAt);
   };
   // Warm up (shoe-start burns, first rounds), then time.
-  while (closed() < 5) step();
-  const from = closed();
+  while (closedRounds < 5) step();
+  const from = closedRounds;
+  const before = { ...hub.counters };
   const t0 = performance.now();
-  while (closed() - from < rounds) step();
-  const ms = performance.now() - t0;
-  console.log(`ceiling, ${game}, 7 stations, manual clock: ${Math.round((rounds * 3_600_000) / ms)} rounds per hour (${rounds} rounds in ${ms.toFixed(0)} ms, ${(ms / rounds).toFixed(2)} ms a round; ${sent} snapshots built)`);
-  rounds$.stop();
+  while (closedRounds - from < rounds) step();
+  const elapsed = performance.now() - t0;
+  const changes = hub.counters.changes - before.changes;
+  const built = hub.counters.built - before.built;
+  const encoded = hub.counters.encoded - before.encoded;
+  const everyView = changes * views.length;
+  console.log(`ceiling, ${game}, 7 stations, manual clock: ${Math.round((rounds * 3_600_000) / elapsed)} rounds per hour (${rounds} rounds in ${elapsed.toFixed(0)} ms, ${(elapsed / rounds).toFixed(2)} ms a round)`);
+  console.log(
+    `  views built per round: ${(built / rounds).toFixed(1)}, beside ${(everyView / rounds).toFixed(1)} (${views.length} views × ${(changes / rounds).toFixed(1)} changes): ` +
+      `${(built / everyView).toFixed(2)} built per view per change; ${(encoded / rounds).toFixed(1)} snapshots encoded per round`,
+  );
+  table.stop();
   ledger.close();
   rmSync(dir, { recursive: true, force: true });
 }
 
-await cardToScreens();
+const host = await cardToScreens();
+const bare = await bareBroadcast(host.bytes);
+console.log(`card read → state received by 8 screens over WebSocket, ${READS} reads (blackjack, 7 stations, snapshots ${host.bytes} bytes on average):`);
+console.log(`  the table host: p50 ${ms(host.p50)} ms, p99 ${ms(host.p99)} ms`);
+console.log(`  a bare ws broadcast of ${host.bytes} bytes to 8 clients: p50 ${ms(bare.p50)} ms, p99 ${ms(bare.p99)} ms`);
+console.log(`  ratio, host / bare: p50 ${(host.p50 / bare.p50).toFixed(1)}×, p99 ${(host.p99 / bare.p99).toFixed(1)}×`);
 for (const game of ['blackjack', 'baccarat', 'war'] as const) await ceiling(game, 300);
 for (const game of ['blackjack', 'baccarat', 'war'] as const) await roundsPerHour(game, 150);

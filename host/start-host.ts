@@ -8,24 +8,24 @@ import { simulatedTableConfig, TableConfig } from './config/table-config.js';
 import { BillAcceptors } from './devices/bill-acceptors.js';
 import { SimDealer } from './devices/sim-dealer.js';
 import { TableShoe } from './devices/shoe.js';
-import { BaccaratGame } from './games/baccarat.js';
-import { BlackjackGame } from './games/blackjack.js';
-import { WarGame } from './games/war.js';
-import type { LiveGame } from './table/live-game.js';
-import { realTimers, RoundController, type Timers, type Timings } from './table/round-controller.js';
+import { openTableGame } from './table/table-game.js';
+import { openTable } from './table/start-table.js';
+import type { LiveTable } from './table/runtime.js';
+import { realTimers, type Timers } from './table/timers.js';
+import type { Timings } from '../engine/table/state.js';
+import { tableParams } from './config/table-params.js';
 import { Autoplay } from './autoplay/autoplay.js';
-import type { RoundScript } from './autoplay/round-script.js';
+import type { RoundPlan } from './autoplay/round-script.js';
 import { startSimAttendant } from './autoplay/sim-attendant.js';
 import { installKillSwitch } from './recovery/kill-switch.js';
 import { listenRemembering } from './recovery/port-memory.js';
 import { prepareDataDir } from './data-dir.js';
-import { recoverTable, type RecoveryReport } from './recovery/recover.js';
+import type { RecoveryReport } from './table/recover.js';
 import { createLogger } from './logger.js';
 import { PowerMarker } from './power-marker.js';
 import { LaunchTokens } from './screens/launch-tokens.js';
 import { ScreenSession, type ScreenTransport } from './screens/screen-session.js';
-import { ScreenExtras } from './screens/screen-extras.js';
-import { TableHost } from './screens/table-host.js';
+import { ViewHub } from './screens/view-hub.js';
 import { createHttpServer } from './server/http-server.js';
 import { unknownBetTypes } from './config/table-config.js';
 import { wireFloor, type Floor } from './stations/floor.js';
@@ -62,7 +62,7 @@ export interface HostOptions {
   /** Test only: SIGKILL the process after the K-th journal entry of its first round (host/recovery/kill-switch.ts). */
   killAfterRoundEntry?: number;
   /** Test only: the first round's cards, bets and decisions (host/autoplay/round-script.ts). */
-  roundScript?: RoundScript;
+  roundScript?: RoundPlan;
   /** Service mode: idle timeout, device test time-out (the two-person handpay amount is the table configuration's). */
   service?: { idleMs?: number; testTimeoutMs?: number };
 }
@@ -74,11 +74,12 @@ export interface RunningHost {
   simToken: string | null;
   /** Each screen's URL, carrying its own launch token. */
   screens: { view: ViewName; url: string; token: string }[];
-  host: TableHost;
+  /** Every screen's view, built once per change. */
+  hub: ViewHub;
   ledger: Ledger;
   billAcceptors: BillAcceptors;
-  /** The table's rounds and its card-reading shoe. */
-  rounds: RoundController;
+  /** The table (its state machine's runtime) and its card-reading shoe. */
+  rounds: LiveTable;
   shoe: TableShoe;
   sync: SyncClient | null;
   /** Faults, handpays and configuration changes: the casino-floor APIs service mode calls. */
@@ -167,33 +168,34 @@ function writeManifest(dataDir: string, manifest: ProgramManifest): void {
 
 async function serve(options: HostOptions, { log, config, terminalId, ledger, sync, release, syncEvents, layout, manifest }: Opened): Promise<RunningHost> {
   const dataDir = path.resolve(options.dataDir);
-  const host = new TableHost(config, SOFTWARE_VERSION, (station) => ledger.credit(station));
   // Faults outlive a restart: the journal's open ones are current again before any device speaks.
   const tilts = new TiltManager({ ledger, log });
   tilts.restore();
   const billAcceptors = new BillAcceptors({
     config, ledger, log,
-    onCreditChanged: (station) => host.creditChanged(station),
     onEvent: (station, e) => onBillAcceptorEvent(tilts, station, e),
   });
   const timers = options.timers ?? realTimers;
-  const game = liveGame(config);
-  const unknownBets = unknownBetTypes(config, game.bets);
-  if (unknownBets.length > 0) throw new Error(`the table configuration limits bets this ${config.game} table does not have: ${unknownBets.join(', ')} (bets: ${game.bets.join(', ')})`);
-  const rounds = new RoundController({ config, game, ledger, log, timers, timings: options.timings ?? config.timings });
-  // Recovery before any device opens: the ledger verified, the shoe and the interrupted round rebuilt.
-  const { report: recovery, replayed } = recoverTable({ ledger, game, config, log });
+  // Test only: round timers shorter than the configuration's minimums (which are for people).
+  const paramsNow = () => ({ ...tableParams(config), ...(options.timings ? { timings: { ...options.timings } } : {}) });
+  const params = paramsNow();
+  // Recovery before any device opens: the ledger verified, the table folded from its journal.
+  const opened = openTableGame(config, (game) => openTable(game, { ledger, log, timers, params }));
+  const rounds = opened.table;
+  const recovery = opened.report;
+  const unknownBets = unknownBetTypes(config, rounds.bets);
+  if (unknownBets.length > 0) throw new Error(`the table configuration limits bets this ${config.game} table does not have: ${unknownBets.join(', ')} (bets: ${rounds.bets.join(', ')})`);
   if (!recovery.ledgerVerified) tilts.raise('ledger-integrity', { detail: recovery.problems.slice(0, 5).join('; ') });
-  const lastSequence = replayed?.shoe.lastSequence;
   const shoe = new TableShoe(config.shoe, rounds, log, {
-    decks: game.decks,
+    decks: rounds.decks,
     protocol: config.shoeProtocol,
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
-    ...(lastSequence !== undefined ? { lastSequence } : {}),
+    ...(opened.lastSequence !== undefined ? { lastSequence: opened.lastSequence } : {}),
     onDeviceEvent: (e) => onShoeEvent(tilts, e, () => rounds.cue()?.kind === 'shuffle'),
   });
-  host.attachRounds(rounds);
-  const floor = wireFloor({ config, ledger, log, tilts, rounds, host, billAcceptors, game });
+  const host = new ViewHub(config, SOFTWARE_VERSION, rounds, ledger);
+  const floor = wireFloor({ config, ledger, log, tilts, table: rounds, billAcceptors, params: paramsNow, onConfigApplied: () => host.configChanged() });
+  host.attachFloor(floor.gate);
   // New bets stop through the upstream-offline fault, so every stop has one place and one record.
   syncEvents.stopNewBets = (stop) => onUpstreamSignal(tilts, stop, 'unsynced ledger entries beyond the offline limit');
   // The signal fires on changes only: state the current one (a restored fault may have gone).
@@ -212,7 +214,6 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     ...(options.service?.idleMs !== undefined ? { idleMs: options.service.idleMs } : {}),
   });
   host.attachService(service);
-  host.attachExtras(new ScreenExtras(config.game, ledger));
   const started = Date.now();
   const openSession = (transport: ScreenTransport) => new ScreenSession(host, tokens, transport, log);
 
@@ -268,19 +269,8 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   ));
   // Devices open once the screens can be served: a note inserted at start-up credits a screen that exists.
   billAcceptors.start();
-  if (!replayed) rounds.holdAtStart('ledger');
-  else {
-    const results = !syncEvents.clean && replayed.lastResults
-      ? { roundId: replayed.lastResults.roundId, lines: replayed.lastResults.lines }
-      : undefined;
-    // A simulated shoe is a new device after an unclean stop: no new round before its shoe is in.
-    const simulatedShoeAnew = !syncEvents.clean && config.shoe === 'sim' && !replayed.round;
-    rounds.resume(replayed.shoe, replayed.round, {
-      ...(results ? { results } : {}),
-      ...(replayed.tableHold ? { hold: replayed.tableHold } : {}),
-      newShoe: recovery.voided.length > 0 || simulatedShoeAnew,
-    });
-  }
+  // A simulated shoe is a new device after an unclean stop: no new round before its shoe is in.
+  opened.resume({ newShoe: !syncEvents.clean && config.shoe === 'sim' && recovery.resumedRound === null });
   shoe.start();
   const dealer = options.simulatedDealer ?? { dealMs: 800 };
   simDealer = shoe.simulator() && dealer !== false ? new SimDealer(rounds, shoe, timers, log, dealer.dealMs, options.roundScript?.cards) : null;
@@ -310,7 +300,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   return {
     origin,
     dataDir,
-    host,
+    hub: host,
     ledger,
     billAcceptors,
     simToken,
@@ -344,11 +334,4 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
       log.flush();
     },
   };
-}
-
-/** The live adapter of the table's game. */
-function liveGame(config: TableConfig): LiveGame {
-  if (config.game === 'baccarat') return new BaccaratGame(config.profile);
-  if (config.game === 'war') return new WarGame(config.profile);
-  return new BlackjackGame(config.profile, config.profileOptions);
 }

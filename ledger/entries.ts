@@ -27,7 +27,7 @@ const decision = z.strictObject({
   /** True when the countdown ran out and the profile's default was taken. */
   auto: z.boolean().optional(),
   /** A double or split: the bettors behind (`station:<n>`) who could not cover their share and did not follow it. */
-  notFollowing: z.array(z.string().min(1).max(32)).max(8).optional(),
+  notFollowing: z.array(z.string().min(1).max(32)).max(8).readonly().optional(),
 });
 
 const betLine = z.strictObject({ seat, bet: z.string().min(1).max(32), amount: positive });
@@ -51,8 +51,8 @@ const roundCore = {
   profile: z.string().min(1).max(64),
   shoeId: id.optional(),
   startedAt: z.iso.datetime({ offset: true }).optional(),
-  cards: z.array(cardDealt).max(416),
-  decisions: z.array(decision).max(512),
+  cards: z.array(cardDealt).max(416).readonly(),
+  decisions: z.array(decision).max(512).readonly(),
 };
 
 const tiltKind = z.string().regex(/^[a-z][a-z0-9-]{0,47}$/);
@@ -82,11 +82,11 @@ export const PAYLOADS = {
     escrowSeq: z.number().int().positive().optional(),
   }),
   /** Credits → wagers in play. Doubles, splits and insurance are further bets of the same round. */
-  'bet.place': z.strictObject({ station, roundId: id, tableId: id, bets: z.array(betLine).min(1).max(32) }),
+  'bet.place': z.strictObject({ station, roundId: id, tableId: id, bets: z.array(betLine).min(1).max(32).readonly() }),
   /** The round's record for recall and its settlement lines, each with the rule that decided it. */
-  'round.settle': z.strictObject({ ...roundCore, lines: z.array(settlementLine).max(512) }),
+  'round.settle': z.strictObject({ ...roundCore, lines: z.array(settlementLine).max(512).readonly() }),
   /** Every bet of the round is returned; two people authorise (a supervisor and a witness). */
-  'round.void': z.strictObject({ ...roundCore, reason: text, authorisedBy: z.array(who).min(1).max(4) }),
+  'round.void': z.strictObject({ ...roundCore, reason: text, authorisedBy: z.array(who).min(1).max(4).readonly() }),
   /** A card the shoe could not read, an extra card, or one that breaks the inventory. */
   'misread': z.strictObject({
     tableId: id,
@@ -94,9 +94,9 @@ export const PAYLOADS = {
     detail: text,
     resolution: z.enum(['pending', 'card-entered', 'round-void']),
     card: z.string().min(2).max(3).optional(),
-    confirmedBy: z.array(who).max(4).optional(),
+    confirmedBy: z.array(who).max(4).readonly().optional(),
     /** The shoe's sequence numbers of the events concerned (the unreadable read, the card entered). */
-    shoeSequence: z.array(z.number().int().nonnegative()).max(16).optional(),
+    shoeSequence: z.array(z.number().int().nonnegative()).max(16).readonly().optional(),
     /**
      * A card (or an unreadable read) that left the shoe while the table was already on hold:
      * recorded so that every physical card is accounted for; `detail` names the hold. It is not
@@ -172,7 +172,17 @@ export const PAYLOADS = {
      * A double or split: the bettors behind (`station:<n>`) who could not cover their share and
      * did not follow it (Portugal rules 28, 30; Macau by analogy). A replay keeps them out again.
      */
-    notFollowing: z.array(z.string().min(1).max(32)).max(8).optional(),
+    notFollowing: z.array(z.string().min(1).max(32)).max(8).readonly().optional(),
+  }),
+  /**
+   * An input the table's state machine took (engine/table/inputs.ts: a bet placed, a card read, a
+   * countdown run out…), journalled in one transaction with the `effects` entries its step wrote
+   * right after it. Folding the table's step over these rebuilds the table exactly (recovery, an
+   * inspector's replay). The ledger keeps it as written; the engine's schema reads it back.
+   */
+  'table.input': z.strictObject({
+    input: z.record(z.string(), z.unknown()),
+    effects: z.number().int().min(0).max(10_000),
   }),
   /** The shoe was replaced (a new shoe is in) or showed its cut card: where a replay of the shoe starts. No money moves. */
   'shoe.change': z.strictObject({

@@ -18,6 +18,7 @@ export { outboxStats, readBatch, recordAck, syncAnchor, type SyncAnchor, type Wi
 export { Credentials, readCredentials, signRequest, SIGNATURE_HEADERS } from './sign.js';
 export { SyncClient, type SyncLimits, type SyncOptions, type SyncStatus } from './sync-client.js';
 export { canonicalJson, chainHash, genesisHash, sha256Hex } from './canonical.js';
+export { entryCredits, roundProgress, tableJournal } from './table-journal.js';
 export {
   configChanges,
   heldRead,

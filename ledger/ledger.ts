@@ -220,7 +220,21 @@ export class Ledger {
       return out;
     })();
     this.head = head;
+    const appended = results.flatMap((r) => (r.status === 'appended' ? [r.entry] : []));
+    if (appended.length > 0) for (const l of this.appendedListeners) l(appended);
     return results;
+  }
+
+  private readonly appendedListeners = new Set<(entries: readonly JournalEntry[]) => void>();
+
+  /**
+   * Called after every durable commit with the entries it wrote (never for duplicates), so that
+   * whoever mirrors the ledger (the table's credits) hears of entries others wrote. A listener must
+   * not throw: the entries are already committed, and the appender must not think otherwise.
+   */
+  onAppended(listener: (entries: readonly JournalEntry[]) => void): () => void {
+    this.appendedListeners.add(listener);
+    return () => this.appendedListeners.delete(listener);
   }
 
   /**
@@ -462,6 +476,7 @@ export class Ledger {
       case 'card.read':
       case 'round.decision':
       case 'shoe.change':
+      case 'table.input':
         // Round progress for recovery: no money, no meter (the settlement counts the games).
         break;
       case 'meter.clear': {

@@ -1,3 +1,4 @@
+import { PROTOCOL_VERSION } from './index.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodeClientMessage, decodeHostMessage, encode } from './codec.js';
@@ -9,7 +10,7 @@ const token = 'x'.repeat(32);
 describe('client messages', () => {
   it('accepts a valid hello, subscribe and command', () => {
     for (const m of [
-      { type: 'hello', id: 'h1', protocol: 1, token },
+      { type: 'hello', id: 'h1', protocol: PROTOCOL_VERSION, token },
       { type: 'subscribe', id: 's1', view: 'station/3' },
       { type: 'command', id: 'c1', view: 'table', version: 4, command: { name: 'set-language', language: 'pt' } },
     ]) {
@@ -65,7 +66,7 @@ describe('host messages', () => {
       state: {
         kind: 'station' as const, station: 2, seat: 2, game: 'blackjack' as const, currency: 'MOP' as const,
         limits: { min: 10000, max: 500000 }, language: 'zh-Hant' as const, credit: 0,
-        betting: { open: true, spots: [{ bet: 'main', min: 10000, max: 500000 }], bets: { main: 20000 } },
+        betting: { open: true, spots: [{ bet: 'main' as const, min: 10000, max: 500000 }], bets: [{ bet: 'main' as const, amount: 20000 }] },
         decision: null,
         round: null,
       },

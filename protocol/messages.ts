@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RefusalReason } from './refusals.js';
+import { DecisionAction, Spot } from './round.js';
 import { SERVICE_COMMANDS } from './service.js';
 import { MinorUnits } from './units.js';
 import { Language, ViewName, ViewState } from './views.js';
@@ -33,10 +34,10 @@ export const Subscribe = z.strictObject({
 export const CommandBody = z.discriminatedUnion('name', [
   z.strictObject({ name: z.literal('set-language'), language: Language }),
   /** Adds chips to a betting spot while betting is open; refused over the credit or the spot's maximum. */
-  z.strictObject({ name: z.literal('place-bet'), bet: z.string().min(1).max(32), amount: MinorUnits.positive() }),
+  z.strictObject({ name: z.literal('place-bet'), spot: Spot, amount: MinorUnits.positive() }),
   z.strictObject({ name: z.literal('clear-bets') }),
   /** Answers the station's pending decision with one of its legal actions. */
-  z.strictObject({ name: z.literal('decide'), action: z.string().min(1).max(32), amount: MinorUnits.positive().optional() }),
+  z.strictObject({ name: z.literal('decide'), action: DecisionAction, amount: MinorUnits.positive().optional() }),
   /** Asks for the station's whole credit to be paid by an attendant (handpay); the station locks until paid. */
   z.strictObject({ name: z.literal('cash-out') }),
   /** Service mode: sign-in, pages, actions and the second person's confirmation (protocol/service.ts). */

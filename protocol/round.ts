@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BET_IDS, CARD_DESTINATIONS, DECISION_ACTIONS, HOLD_REASONS, LINE_BETS, PRIZES } from '../engine/table/vocabulary.js';
 import { RefusalReason } from './refusals.js';
 import { MAX_STATIONS, MinorUnits } from './units.js';
 
@@ -25,7 +26,7 @@ export type HandView = z.infer<typeof HandView>;
 export const DealerCue = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('card'),
-    to: z.enum(['seat', 'dealer', 'banker', 'player', 'burn']),
+    to: z.enum(CARD_DESTINATIONS),
     seat: Seat.optional(),
     hand: HandIndex.optional(),
     faceDown: z.boolean().optional(),
@@ -41,36 +42,17 @@ export const RoundPhase = z.enum(['betting', 'dealing', 'results', 'hold']);
 export type RoundPhase = z.infer<typeof RoundPhase>;
 
 /**
- * Why the table is on hold, worded for everyone under `hold.<reason>`. The host puts the table on
- * hold only for these (host/table/round-controller.ts is typed by this enum); a screen that meets
- * another still says "table on hold" in words, never the code.
+ * Why the table is on hold, worded for everyone under `hold.<reason>` (the engine's list,
+ * engine/table/vocabulary.ts); a screen that meets another still says "table on hold" in words.
  */
-export const HoldReason = z.enum(['inventory', 'out-of-turn', 'extra-card', 'unreadable', 'wrong-deck', 'ledger', 'default-refused']);
+export const HoldReason = z.enum(HOLD_REASONS);
 export type HoldReason = z.infer<typeof HoldReason>;
 
 /**
  * What a seat may be asked to decide, worded under `action.<action>` (and the offers, asked as a
- * question first, under `desk.offer.<action>`). The engines' action types must stay inside this
- * list (host/games/actions.test.ts checks it when type-checking).
+ * question first, under `desk.offer.<action>`): the engine's list (engine/table/vocabulary.ts).
  */
-export const DecisionAction = z.enum([
-  'hit',
-  'stand',
-  'double',
-  'split',
-  'surrender',
-  'insurance',
-  'decline-insurance',
-  'even-money',
-  'decline-even-money',
-  'take-five-card-half',
-  'continue',
-  'war',
-  // A bettor behind asked whether to follow the seat's double or split (Portugal rules 28, 30).
-  'follow-double',
-  'follow-split',
-  'decline-follow',
-]);
+export const DecisionAction = z.enum(DECISION_ACTIONS);
 export type DecisionAction = z.infer<typeof DecisionAction>;
 
 /** The decisions that come as a question before the buttons (`desk.offer.<action>`). */
@@ -88,13 +70,44 @@ export type ResultOwner = z.infer<typeof ResultOwner>;
  * A winning line the screens celebrate: an additional bet (Macau 2009 Art. 13–14, baccarat's
  * pairs, the war tie bet), the Art. 15 special prize, or five cards taken at half pay (Art. 19).
  */
-export const Prize = z.enum(['side-bet', 'special-prize', 'five-card']);
+export const Prize = z.enum(PRIZES);
 export type Prize = z.infer<typeof Prize>;
 
 /** A settlement line as the screens show it: the engine's line, with the rule it applied. */
+/** A bet a station places on one of its own seat's spots (engine/table/vocabulary.ts). */
+export const BetId = z.enum(BET_IDS);
+export type BetId = z.infer<typeof BetId>;
+
+/** What a settlement or bet line is for: a spot's bet, a bet behind, or what a decision raised. */
+export const LineBet = z.enum(LINE_BETS);
+export type LineBet = z.infer<typeof LineBet>;
+
+/**
+ * Where a station puts chips: one of its own seat's spots, or behind another station's seat
+ * (Macau Art. 20, Portugal rules 15–16). A typed pair: nothing on either side parses a string.
+ */
+export const Spot = z.union([z.strictObject({ bet: BetId }), z.strictObject({ bet: z.literal('behind'), seat: Seat })]);
+export type Spot = z.infer<typeof Spot>;
+
+/** An amount on a spot or in play: its line bet, and the seat it is behind when it is a bet behind another seat. */
+export const Stake = z.strictObject({ bet: LineBet, seat: Seat.optional(), amount: MinorUnits.positive() });
+export type Stake = z.infer<typeof Stake>;
+
+/** Whether a stake is on a spot: the same bet, and behind the same seat for a bet behind. */
+export function onSpot(stake: Pick<Stake, 'bet' | 'seat'>, spot: Spot): boolean {
+  return stake.bet === spot.bet && (spot.bet !== 'behind' || stake.seat === spot.seat);
+}
+
+/** What a station has on a spot. */
+export function amountOn(stakes: readonly Stake[], spot: Spot): number {
+  let n = 0;
+  for (const s of stakes) if (onSpot(s, spot)) n += s.amount;
+  return n;
+}
+
 export const ResultLine = z.strictObject({
   seat: Seat,
-  bet: z.string().min(1).max(32),
+  bet: LineBet,
   hand: HandIndex.optional(),
   stake: MinorUnits.nonnegative(),
   net: MinorUnits,
@@ -108,7 +121,7 @@ export type ResultLine = z.infer<typeof ResultLine>;
 /** One of this station's own winning prize lines (its seat's or its bets behind other seats). */
 export const PrizeWin = z.strictObject({
   seat: Seat,
-  bet: z.string().min(1).max(32),
+  bet: LineBet,
   hand: HandIndex.optional(),
   net: MinorUnits.positive(),
   prize: Prize,
@@ -129,21 +142,26 @@ export const RoundView = z.strictObject({
 });
 export type RoundView = z.infer<typeof RoundView>;
 
-export const BetSpot = z.strictObject({ bet: z.string().min(1).max(32), min: MinorUnits.positive(), max: MinorUnits.positive() });
+/** A spot the station may bet on, with its limits. */
+export const BetSpot = z.union([
+  z.strictObject({ bet: BetId, min: MinorUnits.positive(), max: MinorUnits.positive() }),
+  z.strictObject({ bet: z.literal('behind'), seat: Seat, min: MinorUnits.positive(), max: MinorUnits.positive() }),
+]);
 export type BetSpot = z.infer<typeof BetSpot>;
 
 /** A station's own betting panel: its spots with limits and what it has on them this round. */
 export const StationBetting = z.strictObject({
   open: z.boolean(),
   spots: z.array(BetSpot).max(16),
-  bets: z.record(z.string(), MinorUnits.positive()),
+  /** Its chips on the spots while betting is open; what it has in play after. */
+  bets: z.array(Stake).max(48),
   /**
    * Spots that did not play when betting closed (under their minimum, a bet behind a seat that
    * did not bet…): their chips stayed credit. Shown to the player (never silent) with
    * `refusals.<reason>` (`under-min` when no reason is given).
    */
   unplayed: z
-    .array(z.strictObject({ bet: z.string().min(1).max(32), amount: MinorUnits.positive(), min: MinorUnits.positive(), reason: RefusalReason.optional() }))
+    .array(z.strictObject({ bet: LineBet, seat: Seat.optional(), amount: MinorUnits.positive(), min: MinorUnits.positive(), reason: RefusalReason.optional() }))
     .max(16)
     .optional(),
   /**

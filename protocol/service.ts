@@ -184,6 +184,8 @@ export const RecallRound = z.strictObject({
   profile: Short,
   cards: z.array(RoundCard).max(416),
   decisions: z.array(z.strictObject({ seat: z.number().int(), hand: z.number().int().optional(), action: Short, auto: z.boolean().optional() })).max(512),
+  /** The catalogue keys of the actions its game words its own way (war's surrender), when it is this table's game. */
+  actionWords: z.record(z.string().max(32), Short).optional(),
   // As many as the ledger allows in one round: 7 stations × 32 bets, 512 settlement lines.
   bets: z.array(z.strictObject({ station: z.number().int(), seat: z.number().int(), bet: Short, amount: MinorUnits })).max(224),
   lines: z.array(z.strictObject({ station: z.number().int(), seat: z.number().int(), bet: Short, hand: z.number().int().optional(), stake: MinorUnits, net: MinorUnits, rule: Short })).max(512),

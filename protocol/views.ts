@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { RoundView, StationBetting, StationDecision } from './round.js';
+import { GAME_KINDS } from '../engine/table/vocabulary.js';
+import { BetId, DecisionAction, LineBet, RoundView, StationBetting, StationDecision } from './round.js';
 import { MAX_STATIONS, MinorUnits } from './units.js';
 import { ServiceSessionFields } from './service.js';
 import { HistoryEntry, MAX_HISTORY, MAX_RECALL_ROUNDS, PayLine, StationRecallRound, RoadsView } from './screen-extras.js';
@@ -11,7 +12,7 @@ export type Language = z.infer<typeof Language>;
 export const Currency = z.enum(['HKD', 'MOP']);
 export type Currency = z.infer<typeof Currency>;
 
-export const GameKind = z.enum(['blackjack', 'baccarat', 'war']);
+export const GameKind = z.enum(GAME_KINDS);
 export type GameKind = z.infer<typeof GameKind>;
 
 export { MAX_STATIONS, MinorUnits };
@@ -69,6 +70,19 @@ export const CashoutState = z.strictObject({
 });
 export type CashoutState = z.infer<typeof CashoutState>;
 
+/**
+ * How the game is drawn, from its definition (engine/<game>/table-game.ts), so screens never branch
+ * on the game's name: a dealer's hand or banker and player, roads or the last rounds' strip, and
+ * the catalogue keys of actions the game words its own way (war's surrender returns half the bet).
+ */
+export const Presentation = z.strictObject({
+  dealerHand: z.boolean(),
+  panel: z.enum(['roads', 'history']),
+  actionWords: z.partialRecord(DecisionAction, z.string().min(1).max(64)).optional(),
+  betWords: z.partialRecord(LineBet, z.string().min(1).max(64)).optional(),
+});
+export type Presentation = z.infer<typeof Presentation>;
+
 /** What the big screen facing the seats may show: no credits, no private data. */
 export const TableState = z.object({
   kind: z.literal('table'),
@@ -82,7 +96,9 @@ export const TableState = z.object({
   round: RoundView.nullable(),
   tilts: z.array(TiltNotice).max(64).optional(),
   /** The bets the profile offers, printed as spots on the felt (the stations' spot names). */
-  bets: z.array(z.string().min(1).max(32)).max(16).optional(),
+  bets: z.array(BetId).max(16).optional(),
+  /** How the game is drawn: a dealer's hand or banker and player, roads or the last rounds, its own words for some actions. */
+  presentation: Presentation.optional(),
   /** Baccarat: the current shoe's road maps and statistics. */
   roads: RoadsView.optional(),
   /** Blackjack and war: the last rounds, newest last. */
@@ -112,6 +128,7 @@ export const StationState = z.object({
   recall: z.array(StationRecallRound).max(MAX_RECALL_ROUNDS).optional(),
   /** The active rule profile's pay table, for the help pages. */
   payTable: z.array(PayLine).max(32).optional(),
+  presentation: Presentation.optional(),
 });
 export type StationState = z.infer<typeof StationState>;
 

@@ -1,4 +1,4 @@
-import { cardCode, isTenValue, parseCard, type Card } from '../cards/card.js';
+import { cardCode, isTenValue, parseCard, type Card, type CardCode } from '../cards/card.js';
 import { ShoeInventory } from '../cards/shoe.js';
 import type { SettlementLine } from '../settlement/settlement-line.js';
 import { dealerDraws, handTotal, isNaturalPair, isSpecial678, rankValue } from './hand.js';
@@ -155,7 +155,7 @@ export interface BlackjackSettlementLine extends SettlementLine {
 export interface HandView {
   readonly seat: number;
   readonly hand: number;
-  readonly cards: string[];
+  readonly cards: CardCode[];
   readonly total: number;
   readonly soft: boolean;
   readonly status: HandStatus;
@@ -463,7 +463,7 @@ export class BlackjackRound {
     return s.hands.flatMap((h, hand) => h.stakes.map((st) => ({ hand, ...st })));
   }
 
-  dealerView(): { cards: string[]; total: number; soft: boolean } {
+  dealerView(): { cards: CardCode[]; total: number; soft: boolean } {
     const t = handTotal(this.dealer);
     return { cards: this.dealer.map(cardCode), total: t.total, soft: t.soft };
   }

@@ -1,4 +1,4 @@
-import { cardCode, type Card } from '../cards/card.js';
+import { cardCode, type Card, type CardCode } from '../cards/card.js';
 import { freshCards, shuffled, ShoeInventory } from '../cards/shoe.js';
 import type { Rng } from '../random/seeded-rng.js';
 import type { BlackjackRules } from './rules.js';
@@ -22,6 +22,22 @@ export type ShoeStep =
   | { readonly kind: 'shuffle'; readonly why: string }
   | { readonly kind: 'burn'; readonly count: number; readonly why: string }
   | { readonly kind: 'round'; readonly firstRoundOfShoe: boolean; readonly lastRound: boolean };
+
+/**
+ * A live shoe's position as plain data (the table state machine keeps it between rounds and
+ * serialises it). Only a shoe read card by card has one: a seeded shoe's order is the simulator's.
+ */
+export interface BlackjackShoeSnapshot {
+  readonly dealt: number;
+  readonly burnsLeft: number;
+  readonly cutSeen: boolean;
+  readonly lastRoundAnnounced: boolean;
+  readonly roundsThisShoe: number;
+  readonly needShuffle: boolean;
+  /** The card before which the cut card sits; null when the shoe has none (a shuffler). */
+  readonly cutAt: number | null;
+  readonly out: Partial<Record<CardCode, number>>;
+}
 
 export class BlackjackShoe {
   readonly rules: BlackjackRules;
@@ -141,6 +157,35 @@ export class BlackjackShoe {
   /** Cards left before the cut card (for the dealer display). */
   cardsToCut(): number | undefined {
     return Number.isFinite(this.cutAt) ? Math.max(0, this.cutAt - this.dealt) : undefined;
+  }
+
+  /** The live shoe's position as plain data (refused for a seeded shoe, whose order is not kept). */
+  snapshot(): BlackjackShoeSnapshot {
+    if (this.order.length > 0) throw new RangeError('a seeded shoe is not snapshotted: replay it from its seed');
+    return {
+      dealt: this.dealt,
+      burnsLeft: this.burnsLeft,
+      cutSeen: this.cutSeen,
+      lastRoundAnnounced: this.lastRoundAnnounced,
+      roundsThisShoe: this.roundsThisShoe,
+      needShuffle: this.needShuffle,
+      cutAt: Number.isFinite(this.cutAt) ? this.cutAt : null,
+      out: this.inventory.counts(),
+    };
+  }
+
+  /** A live shoe at the position `snapshot` gave. */
+  static restore(rules: BlackjackRules, s: BlackjackShoeSnapshot): BlackjackShoe {
+    const shoe = new BlackjackShoe(rules);
+    shoe.dealt = s.dealt;
+    shoe.burnsLeft = s.burnsLeft;
+    shoe.cutSeen = s.cutSeen;
+    shoe.lastRoundAnnounced = s.lastRoundAnnounced;
+    shoe.roundsThisShoe = s.roundsThisShoe;
+    shoe.needShuffle = s.needShuffle;
+    shoe.cutAt = s.cutAt ?? Infinity;
+    shoe.inventory = ShoeInventory.fromCounts(rules.decks, s.out);
+    return shoe;
   }
 
   describe(): string {

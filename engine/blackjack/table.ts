@@ -1,9 +1,9 @@
-import type { Card } from '../cards/card.js';
+import { cardCode, parseCard, type Card, type CardCode } from '../cards/card.js';
 import type { Rng } from '../random/seeded-rng.js';
 import type { JackpotPayTable } from './jackpot.js';
 import { BlackjackRound, RoundError, type Action, type SeatEntry, type StreakState } from './round.js';
 import type { BlackjackRules } from './rules.js';
-import { BlackjackShoe, type ShoeStep } from './shoe-session.js';
+import { BlackjackShoe, type BlackjackShoeSnapshot, type ShoeStep } from './shoe-session.js';
 
 /**
  * A table from round to round: the shoe (shuffle, burns, cut card, last round), the winning-streak
@@ -13,6 +13,15 @@ import { BlackjackShoe, type ShoeStep } from './shoe-session.js';
  * the seeded path (`dealFromShoe`).
  */
 export type TablePhase = 'shuffle' | 'burn' | 'betting' | 'round';
+
+/** A table between rounds as plain data: what carries from one round to the next. */
+export interface BlackjackTableSnapshot {
+  readonly shoe: BlackjackShoeSnapshot;
+  readonly streaks: readonly StreakState[];
+  readonly jackpot?: { readonly table: JackpotPayTable; readonly pool: number };
+  readonly rounds: number;
+  readonly shoeBurns: readonly CardCode[];
+}
 
 export class BlackjackTable {
   readonly rules: BlackjackRules;
@@ -24,9 +33,9 @@ export class BlackjackTable {
   rounds = 0;
   readonly shoeBurns: Card[] = [];
 
-  constructor(rules: BlackjackRules, jackpot?: { table: JackpotPayTable; pool: number }) {
+  constructor(rules: BlackjackRules, jackpot?: { table: JackpotPayTable; pool: number }, shoe: BlackjackShoe = new BlackjackShoe(rules)) {
     this.rules = rules;
-    this.shoe = new BlackjackShoe(rules);
+    this.shoe = shoe;
     this.jackpot = jackpot;
   }
 
@@ -34,6 +43,27 @@ export class BlackjackTable {
     if (this.round && !this.round.done) return 'round';
     const step: ShoeStep = this.shoe.next();
     return step.kind === 'shuffle' ? 'shuffle' : step.kind === 'burn' ? 'burn' : 'betting';
+  }
+
+  /** The table between rounds as plain data; refused while a round is in play (replay its events instead). */
+  snapshot(): BlackjackTableSnapshot {
+    if (this.phase === 'round') throw new RoundError('a table is snapshotted between rounds only');
+    return {
+      shoe: this.shoe.snapshot(),
+      streaks: this.streaks.map((s) => ({ ...s, bets: { ...s.bets } })),
+      ...(this.jackpot ? { jackpot: { ...this.jackpot } } : {}),
+      rounds: this.rounds,
+      shoeBurns: this.shoeBurns.map(cardCode),
+    };
+  }
+
+  /** The table `snapshot` described, with no round in play. */
+  static restore(rules: BlackjackRules, s: BlackjackTableSnapshot): BlackjackTable {
+    const t = new BlackjackTable(rules, s.jackpot ? { ...s.jackpot } : undefined, BlackjackShoe.restore(rules, s.shoe));
+    t.streaks = s.streaks.map((x) => ({ ...x, bets: { ...x.bets } }));
+    t.rounds = s.rounds;
+    t.shoeBurns.push(...s.shoeBurns.map(parseCard));
+    return t;
   }
 
   /** The round in play (or the last one, once done). */

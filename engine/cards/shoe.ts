@@ -1,4 +1,4 @@
-import { RANKS, SUITS, cardCode, type Card, type CardCode } from './card.js';
+import { RANKS, SUITS, cardCode, parseCard, type Card, type CardCode } from './card.js';
 import type { Rng } from '../random/seeded-rng.js';
 
 /** All cards of `decks` 52-card decks, in pack order (suit by suit, A…K). */
@@ -41,5 +41,21 @@ export class ShoeInventory {
 
   remaining(card: Card): number {
     return this.decks - (this.seen.get(cardCode(card)) ?? 0);
+  }
+
+  /** How many of each card have left the shoe: plain data, for a state that must serialise. */
+  counts(): Partial<Record<CardCode, number>> {
+    return Object.fromEntries(this.seen);
+  }
+
+  /** An inventory with these cards already out (the inverse of `counts`). */
+  static fromCounts(decks: number, counts: Readonly<Partial<Record<CardCode, number>>>): ShoeInventory {
+    const inv = new ShoeInventory(decks);
+    for (const [code, n] of Object.entries(counts)) {
+      if (n === undefined) continue;
+      if (!Number.isInteger(n) || n < 0 || n > decks) throw new RangeError(`${code}: ${n} out of a ${decks}-deck shoe`);
+      if (n > 0) inv.seen.set(cardCode(parseCard(code)), n);
+    }
+    return inv;
   }
 }

@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
 import { Rng } from '../../engine/random/seeded-rng.js';
-import { decodeHostMessage, PROTOCOL_VERSION, type CommandBody, type DecisionAction, type ViewName, type ViewState } from '../../protocol/index.js';
+import { amountOn, decodeHostMessage, PROTOCOL_VERSION, type BetSpot, type CommandBody, type DecisionAction, type Spot, type ViewName, type ViewState } from '../../protocol/index.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { ScreenSession, ScreenTransport } from '../screens/screen-session.js';
 import { BlackjackChooser } from './blackjack-choice.js';
-import type { RoundScript } from './round-script.js';
+import type { RoundPlan } from './round-script.js';
 
 export interface AutoplayDeps {
   config: TableConfig;
@@ -21,7 +21,7 @@ export interface AutoplayDeps {
   /** Each station's credit meter (the ledger's), so scripted players can wait for one another. */
   credit?: (station: number) => number;
   /** Test only: the first round's bets and decisions per station (round-script.ts). */
-  script?: RoundScript;
+  script?: RoundPlan;
 }
 
 /** A scripted player bets only with this multiple of its scripted bets in credit: room for its raises. */
@@ -86,7 +86,7 @@ class Player {
     private readonly deps: AutoplayDeps,
     private readonly station: number,
     private readonly rng: Rng,
-    private readonly script: { bets: Record<string, number>; decisions: DecisionAction[]; ready: (roundId: string) => boolean } | null = null,
+    private readonly script: { bets: { spot: Spot; amount: number }[]; decisions: DecisionAction[]; ready: (roundId: string) => boolean } | null = null,
   ) {
     this.view = `station/${station}`;
     this.chooser = deps.config.game === 'blackjack' ? new BlackjackChooser(deps.config.profile) : null;
@@ -138,13 +138,13 @@ class Player {
     }
     // Now and then a bet behind another station's seat too (Art. 20; rules 15, 28, 30), so soaks
     // play bets behind: decided by the seat, charged and paid here.
-    const behind = state.betting.spots.filter((s) => s.bet.startsWith('behind:'));
-    if (state.betting.open && roundId && this.behindRound !== roundId && this.betRound === roundId && behind.length > 0 && Object.keys(state.betting.bets).length === 1) {
+    const behind = state.betting.spots.filter((s) => s.bet === 'behind');
+    const spot = behind[this.rng.below(Math.max(1, behind.length))];
+    if (state.betting.open && roundId && this.behindRound !== roundId && this.betRound === roundId && spot && state.betting.bets.length === 1) {
       this.behindRound = roundId;
-      const spot = behind[this.rng.below(behind.length)] as (typeof behind)[number];
-      if (this.chance(0.25) && state.credit >= 3 * spot.min) return this.command(version, { name: 'place-bet', bet: spot.bet, amount: spot.min });
+      if (this.chance(0.25) && state.credit >= 3 * spot.min) return this.command(version, { name: 'place-bet', spot: spotOf(spot), amount: spot.min });
     }
-    if (state.betting.open && roundId && this.betRound !== roundId && Object.keys(state.betting.bets).length === 0) {
+    if (state.betting.open && roundId && this.betRound !== roundId && state.betting.bets.length === 0) {
       this.betRound = roundId;
       if (this.cashOutRound !== roundId && this.chance(this.deps.cashOutChance ?? 0.01)) {
         this.cashOutRound = roundId;
@@ -158,7 +158,7 @@ class Player {
       const units = Math.max(1, Math.floor(top / min));
       const amount = min * (1 + this.rng.below(Math.min(units, 10)));
       if (amount > state.credit) return;
-      this.command(version, { name: 'place-bet', bet: spot.bet, amount });
+      this.command(version, { name: 'place-bet', spot: spotOf(spot), amount });
     }
   }
 
@@ -191,15 +191,14 @@ class Player {
       }
       this.scriptRound = roundId;
     }
-    const missing = Object.entries(script.bets).find(([bet, amount]) => (state.betting.bets[bet] ?? 0) < amount);
+    const missing = script.bets.find((b) => amountOn(state.betting.bets, b.spot) < b.amount);
     if (!missing) return;
-    const [bet, amount] = missing;
-    this.command(version, { name: 'place-bet', bet, amount: amount - (state.betting.bets[bet] ?? 0) });
+    this.command(version, { name: 'place-bet', spot: missing.spot, amount: missing.amount - amountOn(state.betting.bets, missing.spot) });
   }
 
-  private decide(state: Extract<ViewState, { kind: 'station' }>): string {
+  private decide(state: Extract<ViewState, { kind: 'station' }>): DecisionAction {
     const d = state.decision;
-    if (!d) return '';
+    if (!d) return 'stand';
     if (this.chooser) return this.chooser.choose(d, state.round?.hands ?? []);
     if (d.legal.includes('war') && d.legal.includes('surrender')) return this.chance(0.8) ? 'war' : 'surrender';
     return d.default;
@@ -218,6 +217,11 @@ class Player {
   }
 }
 
-function total(bets: Record<string, number>): number {
-  return Object.values(bets).reduce((a, b) => a + b, 0);
+function total(bets: readonly { amount: number }[]): number {
+  return bets.reduce((a, b) => a + b.amount, 0);
+}
+
+/** The spot a betting panel's spot names (its limits aside). */
+function spotOf(s: BetSpot): Spot {
+  return s.bet === 'behind' ? { bet: 'behind', seat: s.seat } : { bet: s.bet };
 }

@@ -1,6 +1,6 @@
-import { resolveRules, type ProfileId } from '../../engine/blackjack/rules.js';
+import { isProfileId, resolveRules } from '../../engine/blackjack/rules.js';
 import { computeStrategy, type StrategyTable } from '../../engine/strategy/basic-strategy.js';
-import type { HandView, StationDecision } from '../../protocol/index.js';
+import type { DecisionAction, HandView, StationDecision } from '../../protocol/index.js';
 
 const VALUE: Record<string, number> = { A: 1, T: 10, J: 10, Q: 10, K: 10 };
 
@@ -20,10 +20,11 @@ export class BlackjackChooser {
   private readonly strategy: StrategyTable;
 
   constructor(profile: string) {
-    this.strategy = computeStrategy(resolveRules(profile as ProfileId));
+    if (!isProfileId(profile)) throw new RangeError(`no blackjack profile "${profile}"`);
+    this.strategy = computeStrategy(resolveRules(profile));
   }
 
-  choose(decision: StationDecision, hands: readonly HandView[]): string {
+  choose(decision: StationDecision, hands: readonly HandView[]): DecisionAction {
     const legal = decision.legal;
     const dealer = hands.find((h) => h.owner === 'dealer');
     const mine = hands.find((h) => h.owner === 'seat' && h.seat === decision.seat && (h.hand ?? 0) === (decision.hand ?? 0));
@@ -43,6 +44,10 @@ export class BlackjackChooser {
     }
     const first = legal.includes('double') || legal.includes('split') || legal.includes('surrender');
     const ranked = this.strategy.ranked(value(upCode), Math.min(hard, 31), ace, mine.cards.length, legal.includes('split') ? pair : 0, first, (decision.hand ?? 0) > 0);
-    return ranked.find((a) => legal.includes(a)) ?? decision.default;
+    for (const a of ranked) {
+      const taken = legal.find((l) => l === a);
+      if (taken) return taken;
+    }
+    return decision.default;
   }
 }

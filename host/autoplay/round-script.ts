@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { DecisionAction } from '../../protocol/index.js';
+import { BetId, DecisionAction, MAX_STATIONS, type Spot } from '../../protocol/index.js';
 
 /**
  * Test only (`--test-script FILE`): the first round a simulated table plays, scripted so that a
@@ -9,6 +9,17 @@ import { DecisionAction } from '../../protocol/index.js';
  * its `bets` once every scripted station has the credit for them, and takes its `decisions` in
  * order where they are legal. Everything after that round is ordinary autoplay.
  */
+/** A bet behind a seat, as a script file writes it. */
+const BehindKey = z.templateLiteral(['behind:', z.number().int().min(1).max(MAX_STATIONS)]);
+
+/** The spot a script key names: a bet of the station's own seat, or `behind:<seat>`. */
+function spotOf(key: string): Spot {
+  const own = BetId.safeParse(key);
+  if (own.success) return { bet: own.data };
+  // Only a key the schema took as `behind:<seat>` reaches here.
+  return { bet: 'behind', seat: Number(key.slice('behind:'.length)) };
+}
+
 export const RoundScript = z.strictObject({
   /** The round's cards in shoe order (burns inside the round included), as card codes. */
   cards: z.array(z.string().regex(/^([2-9TJQKA])([SHDC])$/, 'a card code such as "TS"')).min(1).max(64),
@@ -16,18 +27,23 @@ export const RoundScript = z.strictObject({
     .record(
       z.string().regex(/^[1-7]$/, 'a station number 1–7'),
       z.strictObject({
-        /** Bet type → amount in minor units (e.g. `{"main": 10000, "behind:1": 10000}`). */
-        bets: z.record(z.string().min(1).max(32), z.number().int().positive()),
+        /** Spot → amount in minor units (e.g. `{"main": 10000, "behind:1": 10000}`, a bet behind seat 1). */
+        bets: z
+          .partialRecord(z.union([BetId, BehindKey]), z.number().int().positive())
+          .transform((bets) => Object.entries(bets).flatMap(([key, amount]) => (amount === undefined ? [] : [{ spot: spotOf(key), amount }]))),
         /** The station's decisions in the order they come (insurance offers included). */
         decisions: z.array(DecisionAction).max(32).default([]),
       }),
     )
     .refine((s) => Object.keys(s).length > 0, 'at least one station'),
 });
-export type RoundScript = z.infer<typeof RoundScript>;
+/** A round script as its file is written. */
+export type RoundScript = z.input<typeof RoundScript>;
+/** A round script as the simulated players and dealer follow it: each station's bets on typed spots. */
+export type RoundPlan = z.output<typeof RoundScript>;
 
 /** Reads and checks a round script; a bad file is an error naming the file and every problem. */
-export function loadRoundScript(file: string): RoundScript {
+export function loadRoundScript(file: string): RoundPlan {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));

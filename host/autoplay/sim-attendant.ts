@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Handpays } from '../stations/handpays.js';
-import type { Timers } from '../table/round-controller.js';
+import type { Timers } from '../table/timers.js';
 
 /**
  * Autoplay's floor attendant: a simulated player's cash-out locks its station until a handpay is

@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
 import { configChanges, type Ledger } from '../../ledger/index.js';
-import type { Outcome } from '../table/live-game.js';
+import type { Outcome } from '../../engine/table/game.js';
 import { describeIssues } from './load-config.js';
 import { TableConfig, unknownBetTypes } from './table-config.js';
+import type { BetId } from '../../engine/table/vocabulary.js';
 
 /**
  * What may change while the host runs. The game, its profile, the seats, the stations and the
@@ -32,7 +33,7 @@ export interface ConfigChangeDeps {
   ledger: Ledger;
   log: Logger;
   /** The bets of the table's game (a limit of another bet type is refused). */
-  bets: readonly string[];
+  bets: readonly BetId[];
   /** Whether a change may take effect now: no round in play, no chips on the spots. */
   betweenRounds: () => boolean;
   /** A change took effect (acceptors told the new notes, screens refreshed). */

@@ -8,11 +8,13 @@ import { openLedger } from '../../ledger/index.js';
 import { BillAcceptors } from '../devices/bill-acceptors.js';
 import { credit, floorTable, silent, type FloorTable } from '../testing/floor-kit.js';
 import { ConfigFileError, loadTableConfigFile } from './load-config.js';
-import { betLimits, simulatedTableConfig, TableConfig } from './table-config.js';
+import { simulatedTableConfig, TableConfig } from './table-config.js';
+import { spotLimits } from '../../engine/table/state.js';
+import type { BetId } from '../../protocol/index.js';
 
 const supervisors = { who: 'sup-1', witness: 'sup-2', authorisation: 'DICJ-2026-0042' };
-const place = (t: FloorTable, station: number, bet: string, amount: number) =>
-  t.host.apply(`station/${station}`, t.host.version(`station/${station}`), { name: 'place-bet', bet, amount });
+const place = (t: FloorTable, station: number, bet: BetId, amount: number) =>
+  t.host.apply(`station/${station}`, t.host.version(`station/${station}`), { name: 'place-bet', spot: { bet }, amount });
 
 describe('table configuration as data', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cfg-'));
@@ -32,8 +34,8 @@ describe('table configuration as data', () => {
       stations: base.stations.map((s) => (s.station === 2 ? { ...s, billProtocol: 'ssp' } : s)),
     }));
     const c = loadTableConfigFile(file);
-    assert.deepEqual(betLimits(c, 'tie'), { min: 1_000, max: 100_000 });
-    assert.deepEqual(betLimits(c, 'main'), c.limits);
+    assert.deepEqual(spotLimits(c, { bet: 'tie' }), { min: 1_000, max: 100_000 });
+    assert.deepEqual(spotLimits(c, { bet: 'main' }), c.limits);
     assert.equal(c.stations[1]?.billProtocol, 'ssp');
     assert.equal(c.stations[0]?.billProtocol, 'id003', 'the default protocol');
   });
@@ -52,7 +54,7 @@ describe('table configuration as data', () => {
     const config = TableConfig.parse({ ...base, stations: base.stations.slice(0, 2).map((s, i) => ({ ...s, billProtocol: i === 1 ? 'ssp' : 'id003' })) });
     const seen: string[] = [];
     const accept = new BillAcceptors({
-      config, ledger: openLedger(mkdtempSync(path.join(dir, 'ledger-')), 'SIM-WAR-01'), log: silent, onCreditChanged: () => undefined,
+      config, ledger: openLedger(mkdtempSync(path.join(dir, 'ledger-')), 'SIM-WAR-01'), log: silent,
       open: (spec, options) => {
         seen.push(options.protocol);
         return openBillAcceptor(spec, options);
@@ -73,7 +75,7 @@ describe('table configuration as data', () => {
       assert.equal(place(t, 1, 'tie', 15_000).ok, true);
       const r = place(t, 1, 'tie', 10_000);
       assert.equal(!r.ok && r.error.refusal, 'over-max');
-      assert.deepEqual(t.rounds.betting(1).bets, { tie: 15_000 }, 'nothing trimmed');
+      assert.deepEqual(t.rounds.station(1).betting.bets, [{ bet: 'tie', amount: 15_000 }], 'nothing trimmed');
     } finally {
       t.close();
     }
@@ -88,7 +90,7 @@ describe('table configuration as data', () => {
       t.clock.runOut(t.rounds.view().endsAt);
       const s = t.host.state('station/1');
       assert.ok(s.kind === 'station');
-      assert.deepEqual(s.betting.bets, { main: 20_000 });
+      assert.deepEqual(s.betting.bets, [{ bet: 'main', amount: 20_000 }]);
       assert.deepEqual(s.betting.unplayed, [{ bet: 'tie', amount: 5_000, min: 10_000, reason: 'under-min' }]);
       assert.equal(t.ledger.credit(1), 80_000, 'only the main bet moved');
     } finally {
@@ -103,7 +105,8 @@ describe('table configuration as data', () => {
       assert.match(JSON.stringify(t.floor.configChanges.change('limits', { min: 20_000, max: 500_000 }, { ...supervisors, authorisation: ' ' })), /authorisation/);
       assert.match(JSON.stringify(t.floor.configChanges.change('game', 'baccarat', supervisors)), /restart/);
       assert.match(JSON.stringify(t.floor.configChanges.change('limits', { min: 20_000, max: 5 }, supervisors)), /not valid/);
-      assert.match(JSON.stringify(t.floor.configChanges.change('betLimits', { pairs: { min: 1, max: 2 } }, supervisors)), /no pairs bet/);
+      assert.match(JSON.stringify(t.floor.configChanges.change('betLimits', { banker: { min: 1, max: 2 } }, supervisors)), /no banker bet/);
+      assert.match(JSON.stringify(t.floor.configChanges.change('betLimits', { pairs: { min: 1, max: 2 } }, supervisors)), /Unrecognized key: \\"pairs\\"/);
       // The same checks without journalling: service mode asks before calling a second person.
       assert.match(JSON.stringify(t.floor.configChanges.check('limits', { min: 20_000, max: 5 })), /not valid/);
       assert.match(JSON.stringify(t.floor.configChanges.check('seats', 6)), /restart/);
@@ -171,10 +174,10 @@ describe('--config', () => {
 
 describe('the example configuration (docs/examples/table-config.json)', () => {
   it('loads, and its bet limits name bets of its game', async () => {
-    const { BlackjackGame } = await import('../games/blackjack.js');
+    const { tableGame } = await import('../../engine/games.js');
     const { unknownBetTypes } = await import('./table-config.js');
     const c = loadTableConfigFile(path.join(import.meta.dirname, '../../docs/examples/table-config.json'));
     assert.equal(c.stations.filter((s) => s.billProtocol === 'ssp').length, 2);
-    assert.deepEqual(unknownBetTypes(c, new BlackjackGame(c.profile).bets), []);
+    assert.deepEqual(unknownBetTypes(c, tableGame(c.game, c.profile, c.profileOptions).bets), []);
   });
 });

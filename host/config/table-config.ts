@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
 import { Currency, GameKind, Language, Limits, MAX_STATIONS, MinorUnits } from '../../protocol/index.js';
 import { DeviceSpec } from './device-spec.js';
+import { BET_IDS, type BetId } from '../../engine/table/vocabulary.js';
 
-/** A bet type as the games name them (`main`, `tie`, `anyPair`…, `behind:3` for a bet behind seat 3). */
-const BetType = z.string().regex(/^[A-Za-z][A-Za-z0-9]{0,23}(:[1-9])?$/, 'a bet name such as main, tie, anyPair');
+/** A bet type as the games name them (`main`, `tie`, `anyPair`…), or `behind` for a bet behind another seat. */
+const BetType = z.enum([...BET_IDS, 'behind']);
 
 const Station = z.strictObject({
   station: z.number().int().min(1).max(MAX_STATIONS),
@@ -43,7 +44,7 @@ export const TableConfig = z
      * Limits of a bet type where they differ from the table's (`limits`): a side bet, the tie, the
      * pairs. A bet type not named here plays between the table's minimum and maximum.
      */
-    betLimits: z.record(BetType, Limits).default({}),
+    betLimits: z.partialRecord(BetType, Limits).default({}),
     /** Note face values the acceptors take (major units); default every note of the currency. */
     denominations: z.array(z.number().int().positive()).min(1).max(16).optional(),
     /** DESIGN.md §5: past either limit of unsynced entries, new bets stop until the upstream catches up. */
@@ -105,16 +106,9 @@ export function simulatedTableConfig(game: TableConfig['game'] = 'blackjack'): T
   });
 }
 
-/** The limits of one bet type: its own where the config names them, else the table's. */
-export function betLimits(config: Pick<TableConfig, 'limits' | 'betLimits'>, bet: string): Limits {
-  const own = config.betLimits?.[bet];
-  if (own) return own;
-  // A bet behind a seat plays under the limits of that seat's main bet unless named itself.
-  if (bet.startsWith('behind:')) return config.betLimits?.main ?? config.limits;
-  return config.limits;
+/** Bet types the config limits that the game does not have: a bet of another game would silently do nothing. */
+export function unknownBetTypes(config: Pick<TableConfig, 'betLimits'>, bets: readonly BetId[]): string[] {
+  return BET_TYPES.filter((b) => config.betLimits[b] !== undefined && b !== 'behind' && !bets.some((x) => x === b));
 }
 
-/** Bet types the config limits that the game does not have: a typo would silently do nothing. */
-export function unknownBetTypes(config: Pick<TableConfig, 'betLimits'>, bets: readonly string[]): string[] {
-  return Object.keys(config.betLimits ?? {}).filter((b) => !bets.includes(b) && !(b === 'behind' || /^behind:\d$/.test(b)));
-}
+const BET_TYPES = BetType.options;

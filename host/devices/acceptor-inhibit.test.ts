@@ -24,7 +24,7 @@ function table(t: { after: (fn: () => void) => void }) {
   const told = new Map<number, string[]>();
   let n = 0;
   const acceptors = new BillAcceptors({
-    config, ledger, log: silent, onCreditChanged: () => undefined,
+    config, ledger, log: silent,
     open: (spec, options) => {
       const station = ++n;
       enabledAtOpen.set(station, options.enabled);

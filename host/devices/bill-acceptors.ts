@@ -24,8 +24,6 @@ export interface BillAcceptorDeps {
   config: TableConfig;
   ledger: Ledger;
   log: Logger;
-  /** A station's credit meter changed: its screen must be told. */
-  onCreditChanged: (station: number) => void;
   /** Every device event, for the tilt manager (host/tilts/tilt-sources.ts). */
   onEvent?: (station: number, e: BillAcceptorEvent) => void;
   /** For tests: the device factory (default: the real drivers, over the simulator for `sim`). */
@@ -195,7 +193,6 @@ export class BillAcceptors {
       txId: `${device}:${credit.escrowId}:credit`,
     });
     this.deps.log.info({ station, device, amount: credit.amount, seq: r.entry.seq, status: r.status, recovered: credit.recovered }, 'bill credited');
-    if (r.status === 'appended') this.deps.onCreditChanged(station);
   }
 
   private track(station: number, e: BillAcceptorEvent): void {

@@ -4,7 +4,7 @@ import { Emitter } from '../../hardware/clock.js';
 import { openShoe, type OpenedShoe } from '../../hardware/open.js';
 import type { WireFrame } from '../../hardware/wire-frame.js';
 import type { SequencedShoeEvent, ShoeEvent } from '../../hardware/shoe/types.js';
-import type { RoundController } from '../table/round-controller.js';
+import type { LiveTable } from '../table/runtime.js';
 
 export interface ShoeStatus {
   spec: string;
@@ -47,7 +47,7 @@ export class TableShoe {
 
   constructor(
     private readonly spec: string,
-    private readonly controller: RoundController,
+    private readonly controller: LiveTable,
     private readonly log: Logger,
     private readonly options: {
       seed?: number;

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import { Rng } from '../../engine/random/seeded-rng.js';
 import type { CardCode } from '../../hardware/shoe/card-code.js';
-import type { RoundController, Timers } from '../table/round-controller.js';
+import type { LiveTable } from '../table/runtime.js';
+import type { Timers } from '../table/timers.js';
 import type { TableShoe } from './shoe.js';
 
 /**
@@ -29,7 +30,7 @@ export class SimDealer {
   }
 
   constructor(
-    private readonly controller: RoundController,
+    private readonly controller: LiveTable,
     private readonly shoe: TableShoe,
     private readonly timers: Timers,
     private readonly log: Logger,

@@ -1,11 +1,12 @@
+import { PROTOCOL_VERSION } from '../../protocol/index.js';
 import assert from 'node:assert/strict';
-import { beforeEach, describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it } from 'node:test';
 import pino from 'pino';
 import { decodeHostMessage, MAX_MESSAGE_BYTES, type HostMessage, type ViewName } from '../../protocol/index.js';
-import { simulatedTableConfig } from '../config/table-config.js';
 import { LaunchTokens } from './launch-tokens.js';
 import { MAX_PROTOCOL_ERRORS, ScreenSession } from './screen-session.js';
-import { TableHost } from './table-host.js';
+import type { ViewHub } from './view-hub.js';
+import { floorTable } from '../testing/floor-kit.js';
 
 class FakeTransport {
   readonly sent: HostMessage[] = [];
@@ -28,7 +29,8 @@ class FakeTransport {
 const silent = pino({ level: 'silent' });
 
 function setup() {
-  const host = new TableHost(simulatedTableConfig(), '0.0.0-test', () => 0);
+  const table = floorTable({ game: 'blackjack' });
+  const host: ViewHub = table.host;
   const tokens = new LaunchTokens(host.views());
   const open = () => {
     const t = new FakeTransport();
@@ -36,13 +38,13 @@ function setup() {
   };
   const greet = (view: ViewName) => {
     const c = open();
-    c.s.receive(JSON.stringify({ type: 'hello', id: 'h', protocol: 1, token: tokens.tokenFor(view) }));
+    c.s.receive(JSON.stringify({ type: 'hello', id: 'h', protocol: PROTOCOL_VERSION, token: tokens.tokenFor(view) }));
     assert.equal(c.t.last().type, 'welcome');
     c.s.receive(JSON.stringify({ type: 'subscribe', id: 's', view }));
     assert.equal(c.t.last().type, 'snapshot');
     return c;
   };
-  return { host, tokens, open, greet };
+  return { host, table, tokens, open, greet };
 }
 
 describe('screen session', () => {
@@ -50,16 +52,17 @@ describe('screen session', () => {
   beforeEach(() => {
     env = setup();
   });
+  afterEach(() => env.table.close());
 
   it('greets a screen whose token is valid and names the view it grants', () => {
     const { t, s } = env.open();
-    s.receive(JSON.stringify({ type: 'hello', id: 'h1', protocol: 1, token: env.tokens.tokenFor('station/2') }));
-    assert.deepEqual(t.last(), { type: 'welcome', ref: 'h1', protocol: 1, session: s.id, view: 'station/2' });
+    s.receive(JSON.stringify({ type: 'hello', id: 'h1', protocol: PROTOCOL_VERSION, token: env.tokens.tokenFor('station/2') }));
+    assert.deepEqual(t.last(), { type: 'welcome', ref: 'h1', protocol: PROTOCOL_VERSION, session: s.id, view: 'station/2' });
   });
 
   it('refuses an unknown token and closes the connection', () => {
     const { t, s } = env.open();
-    s.receive(JSON.stringify({ type: 'hello', id: 'h1', protocol: 1, token: 'not-the-launch-token-at-all' }));
+    s.receive(JSON.stringify({ type: 'hello', id: 'h1', protocol: PROTOCOL_VERSION, token: 'not-the-launch-token-at-all' }));
     const m = t.last();
     assert.equal(m.type === 'error' && m.code, 'unauthorized');
     assert.equal(t.closed?.code, 1008);

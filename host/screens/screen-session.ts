@@ -10,7 +10,7 @@ import {
   type ViewName,
 } from '../../protocol/index.js';
 import type { LaunchTokens } from './launch-tokens.js';
-import type { TableHost } from './table-host.js';
+import type { ViewHub } from './view-hub.js';
 
 /** What a session needs from its transport: WebSocket, MessagePort or a test double. */
 export interface ScreenTransport {
@@ -36,7 +36,7 @@ export class ScreenSession {
   private readonly unlisten: () => void;
 
   constructor(
-    private readonly host: TableHost,
+    private readonly host: ViewHub,
     private readonly tokens: LaunchTokens,
     private readonly transport: ScreenTransport,
     private readonly log: Logger,
@@ -102,7 +102,8 @@ export class ScreenSession {
   }
 
   private sendSnapshot(view: ViewName): void {
-    this.send({ type: 'snapshot', view, version: this.host.version(view, this.id), state: this.host.state(view, this.id) });
+    // The same text for every screen showing the view: encoded once per version by the hub.
+    if (!this.closed) this.transport.send(this.host.snapshot(view, this.id));
   }
 
   private refuse(error: ProtocolError, fatal = false): void {

@@ -7,7 +7,6 @@ import { describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
 import type { CommandBody, StationState, ViewName, ViewState } from '../../protocol/index.js';
 import { credit, floorTable } from '../testing/floor-kit.js';
-import { ScreenExtras } from './screen-extras.js';
 
 /** What a station may not see of another: everything but the table's public round and the static help. */
 function privatePart(s: StationState): Omit<StationState, 'round' | 'payTable' | 'limits'> {
@@ -23,7 +22,6 @@ describe('each station sees only its own data', () => {
       config: { profileOptions: { dealProcedure: 'macau-3', holeCard: 'peek' }, profileAuthorisation: 'DICJ-TEST-1' },
     });
     try {
-      t.host.attachExtras(new ScreenExtras('blackjack', t.ledger));
       const views: ViewName[] = ['table', 'station/1', 'station/2'];
       const seen: Record<string, ViewState[]> = { table: [], 'station/1': [], 'station/2': [] };
       t.host.onChange((view) => {
@@ -41,10 +39,10 @@ describe('each station sees only its own data', () => {
       // Amounts no other station has, so that any leak shows as a number in the other's view.
       credit(t.ledger, 1, 1_234_500);
       credit(t.ledger, 2, 29_000);
-      command('station/1', { name: 'place-bet', bet: 'main', amount: 37_100 });
-      command('station/1', { name: 'place-bet', bet: 'behind:3', amount: 8_300 }); // seat 3 does not play: unplayed
-      command('station/2', { name: 'place-bet', bet: 'main', amount: 10_000 });
-      command('station/2', { name: 'place-bet', bet: 'behind:1', amount: 10_000 });
+      command('station/1', { name: 'place-bet', spot: { bet: 'main' }, amount: 37_100 });
+      command('station/1', { name: 'place-bet', spot: { bet: 'behind', seat: 3 }, amount: 8_300 }); // seat 3 does not play: unplayed
+      command('station/2', { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 });
+      command('station/2', { name: 'place-bet', spot: { bet: 'behind', seat: 1 }, amount: 10_000 });
       const private1 = new Set<number>([1_234_500, 1_234_500 - 37_100, 1_234_500 - 37_100 - 8_300, 37_100, 8_300]);
       t.clock.runOut(t.rounds.view().endsAt);
       assert.equal(t.rounds.view().phase, 'dealing');
@@ -101,10 +99,10 @@ describe('each station sees only its own data', () => {
         const leaked = [...numbers(privatePart(s))].filter((n) => private1.has(n));
         assert.deepEqual(leaked, [], `station 1's figures in station 2's view: ${JSON.stringify(privatePart(s))}`);
         assert.ok(!JSON.stringify(privatePart(s)).includes(pending?.requestTxId ?? '\u0000'), 'no handpay of station 1');
-        for (const u of s.betting.unplayed ?? []) assert.notEqual(u.bet, 'behind:3', 'no unplayed spot of station 1');
+        for (const u of s.betting.unplayed ?? []) assert.ok(!(u.bet === 'behind' && u.seat === 3), 'no unplayed spot of station 1');
         for (const r of s.recall ?? []) assert.ok(!JSON.stringify(r).includes('37100'), 'no recall line of station 1');
       }
-      assert.ok(ones.some((s) => s.betting.unplayed?.some((u) => u.bet === 'behind:3' && u.amount === 8_300)), 'station 1 was told its spot did not play');
+      assert.ok(ones.some((s) => s.betting.unplayed?.some((u) => u.bet === 'behind' && u.seat === 3 && u.amount === 8_300)), 'station 1 was told its spot did not play');
       for (const s of ones) {
         assert.equal(s.station, 1);
         if (s.decision) assert.equal(s.decision.seat, 1);

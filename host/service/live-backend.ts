@@ -8,7 +8,8 @@ import type { TableConfig } from '../config/table-config.js';
 import type { BillAcceptors } from '../devices/bill-acceptors.js';
 import type { TableShoe } from '../devices/shoe.js';
 import type { Floor } from '../stations/floor.js';
-import type { RoundController } from '../table/round-controller.js';
+import type { LiveTable } from '../table/runtime.js';
+import { bettingOpen } from '../../engine/table/queries.js';
 import { severityOf, tiltKindsOfSeverity, typesOfSeverity } from './event-severity.js';
 import { profileItems } from './profile-items.js';
 import type { WireFrame } from '../../hardware/wire-frame.js';
@@ -32,7 +33,7 @@ import {
 export interface LiveBackendDeps {
   config: TableConfig;
   ledger: Ledger;
-  rounds: RoundController;
+  rounds: LiveTable;
   billAcceptors: BillAcceptors;
   shoe: TableShoe;
   sync: SyncClient | null;
@@ -131,7 +132,6 @@ export class LiveServiceBackend implements ServiceBackend {
 
   table(): TableSummary {
     const v = this.d.rounds.view();
-    const first = this.d.config.stations[0]?.station ?? 1;
     return {
       game: this.d.config.game,
       profile: this.d.config.profile,
@@ -139,7 +139,7 @@ export class LiveServiceBackend implements ServiceBackend {
       roundId: v.roundId,
       hold: v.hold,
       ...holdReads(this.d.rounds.holdState()),
-      newBets: v.phase === 'betting' ? this.d.rounds.betting(first).open : !this.d.floor.tilts.effects().newBetsStopped,
+      newBets: v.phase === 'betting' ? bettingOpen(this.d.rounds.state) : !this.d.floor.tilts.effects().newBetsStopped,
       closed: this.closed,
     };
   }
@@ -264,6 +264,7 @@ export class LiveServiceBackend implements ServiceBackend {
         profile: r.profile,
         cards: r.cards,
         decisions: r.decisions.map((x) => ({ seat: x.seat, ...(x.hand !== undefined ? { hand: x.hand } : {}), action: x.action, ...(x.auto ? { auto: true } : {}) })),
+        ...(r.game === this.d.rounds.gameKind && this.d.rounds.presentation.actionWords ? { actionWords: { ...this.d.rounds.presentation.actionWords } } : {}),
         bets: r.bets.map((b) => ({ station: b.station, seat: b.seat, bet: b.bet, amount: b.amount })),
         lines: r.lines,
         ...(r.reason !== undefined ? { reason: r.reason.slice(0, 400) } : {}),
@@ -342,8 +343,7 @@ export class LiveServiceBackend implements ServiceBackend {
 
   configExtras(): ConfigPage {
     const short = (v: unknown) => (v === undefined ? 'null' : JSON.stringify(v)).slice(0, 400);
-    const first = this.d.config.stations[0]?.station ?? 1;
-    const bets = [...new Set(this.d.rounds.betting(first).spots.map((s) => s.bet).filter((b) => !b.includes(':')))];
+    const bets = [...this.d.rounds.bets];
     const rows = this.d.ledger.db
       .prepare("SELECT seq, ts, body FROM journal WHERE type = 'config.change' ORDER BY seq DESC LIMIT 8")
       .all() as { seq: number; ts: string; body: string }[];
@@ -689,6 +689,6 @@ function toEventRow(r: { seq: number; ts: string; type: string; body: string }):
 }
 
 /** The hold's sequence and the reads during it, for the Holds page (the newest 64 reads). */
-function holdReads(h: ReturnType<RoundController['holdState']>): Pick<TableSummary, 'holdReads'> {
+function holdReads(h: ReturnType<LiveTable['holdState']>): Pick<TableSummary, 'holdReads'> {
   return h ? { holdReads: { shoeSequence: h.shoeSequence, reads: h.readsDuringHold.slice(-64) } } : {};
 }

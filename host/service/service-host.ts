@@ -8,7 +8,7 @@ import {
   type ServiceNotice,
   type ServiceState,
 } from '../../protocol/index.js';
-import type { Timers } from '../table/round-controller.js';
+import type { Timers } from '../table/timers.js';
 import type { Account, AccountStore } from './accounts.js';
 import { buildPage, FIRST_PAGE, type PageRequest } from './pages.js';
 import { mayConfirm, mayStart, mayStartTwoPerson } from './roles.js';

@@ -4,14 +4,14 @@ import type { Ledger, VerifyReport } from '../../ledger/index.js';
 import { ConfigChanges } from '../config/config-changes.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { BillAcceptors, InhibitReason } from '../devices/bill-acceptors.js';
-import type { TableHost } from '../screens/table-host.js';
-import type { LiveGame } from '../table/live-game.js';
-import type { RoundController } from '../table/round-controller.js';
+import { Emitter } from '../../hardware/clock.js';
+import type { LiveTable } from '../table/runtime.js';
+import type { TableParams } from '../../engine/table/state.js';
 import { applyTiltEffects } from '../tilts/tilt-effects.js';
 import type { TiltManager } from '../tilts/tilt-manager.js';
 import { verifyForTilts, watchHolds } from '../tilts/tilt-sources.js';
 import { Handpays } from './handpays.js';
-import { StationFloor } from './station-floor.js';
+import { StationFloor, type FloorGate } from './station-floor.js';
 
 /** The casino-floor services of a running table, for service mode (issue 9). */
 export interface Floor {
@@ -28,10 +28,17 @@ export interface FloorDeps {
   ledger: Ledger;
   log: Logger;
   tilts: TiltManager;
-  rounds: RoundController;
-  host: TableHost;
+  table: LiveTable;
   billAcceptors: Pick<BillAcceptors, 'setAccepted' | 'setInhibited'>;
-  game: LiveGame;
+  /** The table's parameters as the running configuration now sets them. */
+  params: () => TableParams;
+  /** A configuration change took effect: the screens look again. */
+  onConfigApplied: () => void;
+}
+
+/** The floor services with what the screens need of them (refusals, notices, cash-out). */
+export interface WiredFloor extends Floor {
+  gate: FloorGate;
 }
 
 /**
@@ -39,28 +46,32 @@ export interface FloorDeps {
  * Called before the devices and the rounds start, so journalled configuration changes are in
  * effect before the first note or bet.
  */
-export function wireFloor(d: FloorDeps): Floor {
+export function wireFloor(d: FloorDeps): WiredFloor {
+  // A handpay asked for or paid changes a station's lock and cash-out: the screens look again.
+  const handpayChanges = new Emitter<void>();
   const handpays = new Handpays({
     config: d.config,
     ledger: d.ledger,
     log: d.log,
-    hasBets: (s) => d.rounds.hasBets(s),
-    onChanged: (s) => d.host.creditChanged(s),
+    hasBets: (s) => d.table.hasBets(s),
+    onChanged: () => handpayChanges.emit(),
   });
   const configChanges = new ConfigChanges({
     config: d.config,
     ledger: d.ledger,
     log: d.log,
-    bets: d.game.bets,
-    betweenRounds: () => d.rounds.betweenRounds(),
+    bets: d.table.bets,
+    betweenRounds: () => d.table.betweenRounds(),
     onApplied: (key) => {
       if (key === 'denominations') d.billAcceptors.setAccepted(d.config.denominations ?? NOTE_FACE_VALUES[d.config.currency]);
-      d.host.configChanged();
+      // Limits and timings are the table's to play by: an input, journalled like any other.
+      if (key === 'limits' || key === 'betLimits' || key === 'timings') d.table.configure(d.params());
+      d.onConfigApplied();
     },
   });
   const restored = configChanges.restore();
   if (restored > 0) d.log.info({ restored }, 'journalled configuration changes in effect');
-  d.host.attachFloor(new StationFloor(d.tilts, handpays));
+  const gate = new StationFloor(d.tilts, handpays, (listener) => handpayChanges.on(listener));
   // A station disabled by a fault (a jam, a removed stacker, a cheat attempt) or a halted table
   // takes no notes either. Each fault is its own reason at the acceptor, beside a technician's
   // disable: the acceptor takes notes again only once every reason has gone.
@@ -80,12 +91,13 @@ export function wireFloor(d: FloorDeps): Floor {
   };
   gateAcceptors();
   const off = [
-    applyTiltEffects(d.tilts, d.rounds),
-    watchHolds(d.tilts, d.rounds),
+    applyTiltEffects(d.tilts, d.table),
+    watchHolds(d.tilts, d.table),
     d.tilts.onChange(gateAcceptors),
-    d.rounds.onChange(() => configChanges.applyQueued()),
+    d.table.onChange(() => configChanges.applyQueued()),
   ];
   return {
+    gate,
     tilts: d.tilts,
     handpays,
     configChanges,

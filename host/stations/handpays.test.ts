@@ -23,13 +23,13 @@ describe('cash-out by handpay', () => {
       assert.deepEqual(s.cashout, { pending: { amount: 30_000, requestTxId: p.requestTxId } });
       assert.equal(s.betting.open, false);
       credit(t.ledger, 1, 20_000); // a note inserted while waiting still credits (journalled first)
-      assert.equal(refusal(cmd(t, 1, { name: 'place-bet', bet: 'main', amount: 10_000 })), 'station-locked');
+      assert.equal(refusal(cmd(t, 1, { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 })), 'station-locked');
       assert.equal(refusal(cmd(t, 1, { name: 'cash-out' })), 'cash-out-pending');
       assert.deepEqual(t.floor.handpays.confirm(p.requestTxId, 'att-3'), { ok: true, station: 1, amount: 30_000 });
       assert.deepEqual(t.floor.handpays.pending(), []);
       assert.equal(t.ledger.meters('station:1').handpaidCancelledCredits, 30_000);
       assert.match(JSON.stringify(t.floor.handpays.confirm(p.requestTxId, 'att-3')), /no pending handpay/);
-      assert.equal(cmd(t, 1, { name: 'place-bet', bet: 'main', amount: 10_000 }).ok, true, 'unlocked');
+      assert.equal(cmd(t, 1, { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 }).ok, true, 'unlocked');
       assert.equal(verifyLedger(t.ledger).ok, true);
     } finally {
       t.close();
@@ -41,7 +41,7 @@ describe('cash-out by handpay', () => {
     try {
       assert.equal(refusal(cmd(t, 2, { name: 'cash-out' })), 'cash-out-empty');
       credit(t.ledger, 2, 30_000);
-      assert.equal(cmd(t, 2, { name: 'place-bet', bet: 'main', amount: 10_000 }).ok, true);
+      assert.equal(cmd(t, 2, { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 }).ok, true);
       assert.equal(refusal(cmd(t, 2, { name: 'cash-out' })), 'bets-in-play', 'chips on a spot');
       t.clock.runOut(t.rounds.view().endsAt); // bets closed: the round is in play
       assert.equal(t.rounds.view().phase, 'dealing');
@@ -80,7 +80,7 @@ describe('cash-out by handpay', () => {
       const [p] = again.floor.handpays.pending();
       assert.deepEqual([p?.station, p?.amount], [4, 40_000]);
       credit(again.ledger, 4, 10_000);
-      assert.equal(refusal(cmd(again, 4, { name: 'place-bet', bet: 'main', amount: 10_000 })), 'station-locked');
+      assert.equal(refusal(cmd(again, 4, { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 })), 'station-locked');
     } finally {
       again.close();
     }

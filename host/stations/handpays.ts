@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { pendingHandpays, type Ledger, type PendingHandpay } from '../../ledger/index.js';
 import type { CashoutState } from '../../protocol/index.js';
 import type { TableConfig } from '../config/table-config.js';
-import type { Outcome } from '../table/live-game.js';
+import type { Outcome } from '../../engine/table/game.js';
 
 export interface HandpayDeps {
   config: TableConfig;

@@ -1,5 +1,5 @@
 import type { CommandBody, CashoutState, RefusalReason, TiltNotice } from '../../protocol/index.js';
-import type { Outcome } from '../table/live-game.js';
+import type { Outcome } from '../../engine/table/game.js';
 import type { TiltManager } from '../tilts/tilt-manager.js';
 import type { Handpays } from './handpays.js';
 
@@ -22,6 +22,7 @@ export class StationFloor implements FloorGate {
   constructor(
     private readonly tilts: TiltManager,
     private readonly handpays: Handpays,
+    private readonly onHandpayChange: (listener: () => void) => () => void,
   ) {}
 
   refuse(station: number, command: CommandBody['name']): { reason: string; refusal: RefusalReason } | null {
@@ -48,6 +49,11 @@ export class StationFloor implements FloorGate {
   }
 
   onChange(listener: () => void): () => void {
-    return this.tilts.onChange(listener);
+    const offTilts = this.tilts.onChange(listener);
+    const offHandpays = this.onHandpayChange(listener);
+    return () => {
+      offTilts();
+      offHandpays();
+    };
   }
 }

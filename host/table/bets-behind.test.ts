@@ -1,18 +1,17 @@
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+
 import { describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
-import { openLedger, verifyLedger } from '../../ledger/index.js';
-import { ViewState } from '../../protocol/index.js';
+import { verifyLedger } from '../../ledger/index.js';
+import { ViewState, type BetId, type DecisionAction, type Spot } from '../../protocol/index.js';
 import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
-import { BlackjackGame } from '../games/blackjack.js';
-import { recoverTable } from '../recovery/recover.js';
-import { credit, floorTable, manualTimers, silent, type FloorTable } from '../testing/floor-kit.js';
-import { RoundController } from './round-controller.js';
+import { credit, floorTable, type FloorTable } from '../testing/floor-kit.js';
 
-const place = (t: FloorTable, station: number, bet: string, amount: number) =>
-  t.host.apply(`station/${station}`, t.host.version(`station/${station}`), { name: 'place-bet', bet, amount });
-const decide = (t: FloorTable, station: number, action: string) =>
+/** A bet behind another station's seat. */
+const behind = (seat: number): Spot => ({ bet: 'behind', seat });
+const place = (t: FloorTable, station: number, spot: Spot | BetId, amount: number) =>
+  t.host.apply(`station/${station}`, t.host.version(`station/${station}`), { name: 'place-bet', spot: typeof spot === 'string' ? { bet: spot } : spot, amount });
+const decide = (t: FloorTable, station: number, action: DecisionAction) =>
   t.host.apply(`station/${station}`, t.host.version(`station/${station}`), { name: 'decide', action });
 const refusal = (r: ReturnType<typeof place>) => (r.ok ? null : r.error.refusal);
 
@@ -26,13 +25,13 @@ describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)'
     const t = floorTable({ game: 'blackjack' });
     try {
       for (const s of [1, 2, 3, 4]) credit(t.ledger, s, 100_000);
-      const spots = t.rounds.betting(2).spots.map((x) => x.bet);
-      assert.deepEqual(spots.filter((b) => b.startsWith('behind:')), ['behind:1', 'behind:3', 'behind:4', 'behind:5', 'behind:6', 'behind:7']);
-      assert.equal(refusal(place(t, 2, 'behind:2', 10_000)), 'behind-not-allowed', 'not on its own seat');
-      assert.equal(place(t, 2, 'behind:1', 10_000).ok, true);
-      assert.equal(place(t, 3, 'behind:1', 10_000).ok, true);
-      assert.equal(refusal(place(t, 4, 'behind:1', 10_000)), 'behind-not-allowed', 'three bettors per seat at most (art.20 n.1 (2))');
-      assert.equal(place(t, 2, 'behind:1', 10_000).ok, true, 'a bettor already behind may add chips');
+      const spots = t.rounds.station(2).betting.spots.flatMap((x) => (x.bet === 'behind' ? [x.seat] : []));
+      assert.deepEqual(spots, [1, 3, 4, 5, 6, 7]);
+      assert.equal(refusal(place(t, 2, behind(2), 10_000)), 'behind-not-allowed', 'not on its own seat');
+      assert.equal(place(t, 2, behind(1), 10_000).ok, true);
+      assert.equal(place(t, 3, behind(1), 10_000).ok, true);
+      assert.equal(refusal(place(t, 4, behind(1), 10_000)), 'behind-not-allowed', 'three bettors per seat at most (art.20 n.1 (2))');
+      assert.equal(place(t, 2, behind(1), 10_000).ok, true, 'a bettor already behind may add chips');
     } finally {
       t.close();
     }
@@ -45,16 +44,16 @@ describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)'
       credit(t.ledger, 2, 100_000);
       burnShoeStart(t);
       assert.equal(place(t, 1, 'main', 20_000).ok, true);
-      assert.equal(place(t, 2, 'behind:1', 10_000).ok, true);
+      assert.equal(place(t, 2, behind(1), 10_000).ok, true);
       t.clock.runOut(t.rounds.view().endsAt);
       assert.equal(t.rounds.view().phase, 'dealing');
       assert.equal(t.ledger.credit(2), 90_000, 'the bet behind left station 2\'s credit');
       t.rounds.onCard(parseCard('5S')); // seat 1
       t.rounds.onCard(parseCard('6H')); // dealer
       t.rounds.onCard(parseCard('6D')); // seat 1: 11
-      assert.equal(t.rounds.decisionFor(2), null, 'the bettor behind does not decide');
+      assert.equal(t.rounds.station(2).decision, null, 'the bettor behind does not decide');
       assert.equal(refusal(decide(t, 2, 'double')), 'no-decision');
-      assert.ok(t.rounds.decisionFor(1)?.legal.includes('double'));
+      assert.ok(t.rounds.station(1).decision?.legal.includes('double'));
       assert.equal(decide(t, 1, 'double').ok, true);
       assert.equal(t.ledger.credit(1), 60_000, 'the seat doubled its own stake');
       assert.equal(t.ledger.credit(2), 80_000, 'the stake behind followed the double, charged to station 2');
@@ -65,9 +64,9 @@ describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)'
       assert.equal(t.ledger.credit(1), 140_000, 'seat 1 won 40 000 on 40 000');
       assert.equal(t.ledger.credit(2), 120_000, 'station 2 won 20 000 on 20 000 behind seat 1');
       // Each station is told its own result: the seat's lines hold both stakes, the nets do not mix.
-      assert.equal(t.rounds.betting(1).roundNet, 40_000);
-      assert.equal(t.rounds.betting(2).roundNet, 20_000, 'a station betting only behind still sees its result');
-      assert.equal(t.rounds.betting(3).roundNet, undefined, 'a station without bets has no result');
+      assert.equal(t.rounds.station(1).betting.roundNet, 40_000);
+      assert.equal(t.rounds.station(2).betting.roundNet, 20_000, 'a station betting only behind still sees its result');
+      assert.equal(t.rounds.station(3).betting.roundNet, undefined, 'a station without bets has no result');
       const rec = t.ledger.recall({ station: 2, limit: 1 })[0];
       assert.ok(rec?.lines.every((l) => l.station === 2 ? l.seat === 1 : true));
       assert.equal(verifyLedger(t.ledger).ok, true);
@@ -83,22 +82,22 @@ describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)'
       credit(t.ledger, 2, 100_000);
       burnShoeStart(t);
       assert.equal(place(t, 1, 'main', 20_000).ok, true);
-      assert.equal(place(t, 2, 'behind:1', 10_000).ok, true);
+      assert.equal(place(t, 2, behind(1), 10_000).ok, true);
       t.clock.runOut(t.rounds.view().endsAt);
       t.rounds.onCard(parseCard('TS')); // seat 1
       t.rounds.onCard(parseCard('AH')); // dealer: an ace up, insurance is offered
       t.rounds.onCard(parseCard('9D')); // seat 1: 19
-      assert.ok(t.rounds.decisionFor(1)?.legal.includes('insurance'));
-      assert.equal(t.rounds.decisionFor(2), null);
+      assert.ok(t.rounds.station(1).decision?.legal.includes('insurance'));
+      assert.equal(t.rounds.station(2).decision, null);
       assert.equal(t.host.apply('station/1', t.host.version('station/1'), { name: 'decide', action: 'insurance', amount: 10_000 }).ok, true);
       assert.equal(t.ledger.credit(1), 70_000, 'the seat paid its own insurance');
-      assert.ok(t.rounds.decisionFor(2)?.legal.includes('insurance'), 'now the bettor behind is asked');
+      assert.ok(t.rounds.station(2).decision?.legal.includes('insurance'), 'now the bettor behind is asked');
       assert.equal(t.host.apply('station/2', t.host.version('station/2'), { name: 'decide', action: 'insurance', amount: 5_000 }).ok, true);
       assert.equal(t.ledger.credit(2), 85_000, 'the bettor behind paid its own insurance');
       assert.equal(t.ledger.credit(1), 70_000, 'not the seat');
       // Whatever the dealer's hand, the round settles and every line pays the station that staked it.
       for (let i = 0; i < 12 && t.rounds.view().phase === 'dealing'; i++) {
-        const d = t.rounds.decisionFor(1);
+        const d = t.rounds.station(1).decision;
         if (d) assert.equal(decide(t, 1, d.legal.includes('stand') ? 'stand' : d.default).ok, true);
         else t.rounds.onCard(parseCard(i === 0 ? 'KC' : '2S'));
       }
@@ -120,13 +119,13 @@ describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)'
       credit(t.ledger, 2, 100_000);
       credit(t.ledger, 3, 100_000);
       burnShoeStart(t);
-      assert.equal(place(t, 2, 'behind:1', 10_000).ok, true);
+      assert.equal(place(t, 2, behind(1), 10_000).ok, true);
       assert.equal(place(t, 3, 'main', 10_000).ok, true);
       t.clock.runOut(t.rounds.view().endsAt);
       assert.equal(t.ledger.credit(2), 100_000, 'nothing moved');
       const s = t.host.state('station/2');
       assert.ok(s.kind === 'station');
-      assert.deepEqual(s.betting.unplayed, [{ bet: 'behind:1', amount: 10_000, min: 10_000, reason: 'behind-seat-empty' }]);
+      assert.deepEqual(s.betting.unplayed, [{ bet: 'behind', seat: 1, amount: 10_000, min: 10_000, reason: 'behind-seat-empty' }]);
     } finally {
       t.close();
     }
@@ -153,8 +152,8 @@ describe('a bettor behind without the credit to follow the seat\'s double or spl
         credit(t.ledger, 3, 100_000);
         burnShoeStart(t);
         assert.equal(place(t, 1, 'main', 20_000).ok, true);
-        assert.equal(place(t, 2, 'behind:1', 10_000).ok, true);
-        assert.equal(place(t, 3, 'behind:1', 10_000).ok, true);
+        assert.equal(place(t, 2, behind(1), 10_000).ok, true);
+        assert.equal(place(t, 3, behind(1), 10_000).ok, true);
         t.clock.runOut(t.rounds.view().endsAt);
         assert.equal(t.ledger.credit(2), 0);
         t.rounds.onCard(parseCard('5S')); // seat 1
@@ -200,7 +199,7 @@ describe('a bettor behind without the credit to follow the seat\'s double or spl
       credit(t.ledger, 2, 15_000); // 5 000 left after its bet: not the 10 000 a split needs
       burnShoeStart(t);
       assert.equal(place(t, 1, 'main', 20_000).ok, true);
-      assert.equal(place(t, 2, 'behind:1', 10_000).ok, true);
+      assert.equal(place(t, 2, behind(1), 10_000).ok, true);
       t.clock.runOut(t.rounds.view().endsAt);
       t.rounds.onCard(parseCard('8S')); // seat 1
       t.rounds.onCard(parseCard('9H')); // dealer
@@ -237,32 +236,26 @@ describe('a bettor behind without the credit to follow the seat\'s double or spl
       credit(t.ledger, 3, 100_000);
       burnShoeStart(t);
       assert.equal(place(t, 1, 'main', 20_000).ok, true);
-      assert.equal(place(t, 2, 'behind:1', 10_000).ok, true);
-      assert.equal(place(t, 3, 'behind:1', 10_000).ok, true);
+      assert.equal(place(t, 2, behind(1), 10_000).ok, true);
+      assert.equal(place(t, 3, behind(1), 10_000).ok, true);
       t.clock.runOut(t.rounds.view().endsAt);
       for (const c of ['5S', '6H', '6D']) t.rounds.onCard(parseCard(c));
       assert.equal(decide(t, 1, 'double').ok, true);
       t.stop(); // the host is killed here
-      const ledger = openLedger(t.dir, 'T-FLOOR');
-      try {
-        const game = new BlackjackGame(t.config.profile, t.config.profileOptions);
-        const { report, replayed } = recoverTable({ ledger, game, config: t.config, log: silent });
-        assert.deepEqual(report.voided, []);
-        assert.ok(replayed?.round, 'the round goes on');
-        const rounds = new RoundController({ config: t.config, game, ledger, log: silent, timers: manualTimers().timers, timings: t.config.timings });
-        rounds.resume(replayed.shoe, replayed.round);
-        assert.deepEqual(rounds.betting(2).notFollowed, [{ seat: 1, hand: 0, action: 'double', amount: 10_000 }]);
-        for (const c of ['TC', 'TH', '8S']) rounds.onCard(parseCard(c));
-        assert.equal(rounds.view().phase, 'results');
-        assert.deepEqual([1, 2, 3].map((s) => ledger.credit(s)), [140_000, 20_000, 120_000]);
-        assert.deepEqual(ledger.openRounds(), []);
-        assert.equal(verifyLedger(ledger).ok, true);
-        rounds.stop();
-      } finally {
-        ledger.close();
-      }
     } finally {
-      rmSync(t.dir, { recursive: true, force: true });
+      t.stop();
+    }
+    const again = floorTable({ game: 'blackjack', dir: t.dir });
+    try {
+      assert.equal(again.rounds.view().phase, 'dealing', 'the round goes on');
+      assert.deepEqual(again.rounds.station(2).betting.notFollowed, [{ seat: 1, hand: 0, action: 'double', amount: 10_000 }]);
+      for (const c of ['TC', 'TH', '8S']) again.rounds.onCard(parseCard(c));
+      assert.equal(again.rounds.view().phase, 'results');
+      assert.deepEqual([1, 2, 3].map((s) => again.ledger.credit(s)), [140_000, 20_000, 120_000]);
+      assert.deepEqual(again.ledger.openRounds(), []);
+      assert.equal(verifyLedger(again.ledger).ok, true);
+    } finally {
+      again.close();
     }
   });
 
@@ -273,7 +266,7 @@ describe('a bettor behind without the credit to follow the seat\'s double or spl
       credit(t.ledger, 2, 100_000);
       burnShoeStart(t);
       assert.equal(place(t, 1, 'main', 20_000).ok, true);
-      assert.equal(place(t, 2, 'behind:1', 10_000).ok, true);
+      assert.equal(place(t, 2, behind(1), 10_000).ok, true);
       t.clock.runOut(t.rounds.view().endsAt);
       t.rounds.onCard(parseCard('5S'));
       t.rounds.onCard(parseCard('6H'));
@@ -305,7 +298,7 @@ describe('bets behind at portugal-2001: each bettor chooses to follow a split or
     credit(t.ledger, 2, credit2);
     burnShoeStart(t);
     assert.equal(place(t, 1, 'main', 20_000).ok, true);
-    assert.equal(place(t, 2, 'behind:1', 10_000).ok, true);
+    assert.equal(place(t, 2, behind(1), 10_000).ok, true);
     t.clock.runOut(t.rounds.view().endsAt);
     for (const c of ['5S', '6H', '6D', 'TH']) t.rounds.onCard(parseCard(c)); // seat 1: 11; dealer 6 and (no peek) a hole card
     return t;
@@ -317,8 +310,8 @@ describe('bets behind at portugal-2001: each bettor chooses to follow a split or
       assert.equal(decide(t, 1, 'double').ok, true);
       assert.equal(t.ledger.credit(1), 80_000, 'the double takes effect, and is charged, once the bettors behind have answered');
       assert.equal(t.rounds.cue()?.kind, 'decision', 'no card is called while the bettor behind is asked');
-      assert.equal(t.rounds.decisionFor(1), null, 'the seat has decided');
-      const asked = t.rounds.decisionFor(2);
+      assert.equal(t.rounds.station(1).decision, null, 'the seat has decided');
+      const asked = t.rounds.station(2).decision;
       assert.deepEqual(asked && { legal: asked.legal, default: asked.default, cost: asked.cost, seat: asked.seat }, { legal: ['follow-double', 'decline-follow'], default: 'decline-follow', cost: 10_000, seat: 1 });
       assert.ok(ViewState.safeParse(t.host.state('station/2')).success, 'the offer passes the protocol schema');
       assert.equal(decide(t, 2, 'follow-double').ok, true);
@@ -344,7 +337,7 @@ describe('bets behind at portugal-2001: each bettor chooses to follow a split or
       assert.equal(refusal(decide(t, 2, 'hit')), 'illegal-action');
       assert.equal(decide(t, 2, 'decline-follow').ok, true);
       assert.equal(t.ledger.credit(2), 90_000);
-      assert.equal(t.rounds.betting(2).notFollowed, undefined, 'declining is not reported as a want of credit');
+      assert.equal(t.rounds.station(2).betting.notFollowed, undefined, 'declining is not reported as a want of credit');
       for (const c of ['TC', '8S']) t.rounds.onCard(parseCard(c));
       assert.deepEqual(lines(t, 2), [[0, 10_000, 10_000, 'portugal-2001 rule 23; rule 30']]);
       assert.deepEqual(decisions(t), [[1, 'double', false, []], [2, 'decline-follow', false, ['station:2']]]);
@@ -358,8 +351,8 @@ describe('bets behind at portugal-2001: each bettor chooses to follow a split or
     const t = toDouble(10_000);
     try {
       assert.equal(decide(t, 1, 'double').ok, true);
-      assert.equal(t.rounds.decisionFor(2), null);
-      assert.deepEqual(t.rounds.betting(2).notFollowed, [{ seat: 1, hand: 0, action: 'double', amount: 10_000 }]);
+      assert.equal(t.rounds.station(2).decision, null);
+      assert.deepEqual(t.rounds.station(2).betting.notFollowed, [{ seat: 1, hand: 0, action: 'double', amount: 10_000 }]);
       assert.equal(t.rounds.cue()?.kind, 'card', 'the double takes effect at once');
       assert.deepEqual(decisions(t), [[1, 'double', false, ['station:2']]]);
     } finally {
@@ -375,13 +368,13 @@ describe('bets behind at portugal-2001: each bettor chooses to follow a split or
         credit(t.ledger, 2, 100_000);
         burnShoeStart(t);
         assert.equal(place(t, 1, 'main', 20_000).ok, true);
-        assert.equal(place(t, 2, 'behind:1', 10_000).ok, true);
+        assert.equal(place(t, 2, behind(1), 10_000).ok, true);
         t.clock.runOut(t.rounds.view().endsAt);
         for (const c of ['8S', '6H', '8D', 'TH']) t.rounds.onCard(parseCard(c)); // seat 1: 8-8 against a 6
         assert.equal(decide(t, 1, 'split').ok, true);
-        assert.deepEqual(t.rounds.decisionFor(2)?.legal, ['follow-split', 'decline-follow']);
+        assert.deepEqual(t.rounds.station(2).decision?.legal, ['follow-split', 'decline-follow']);
         if (follow) assert.equal(decide(t, 2, 'follow-split').ok, true);
-        else t.clock.runOut(t.rounds.decisionFor(2)?.endsAt as number);
+        else t.clock.runOut(t.rounds.station(2).decision?.endsAt as number);
         assert.equal(t.ledger.credit(2), follow ? 80_000 : 90_000);
         t.rounds.onCard(parseCard('TC')); // hand 0: 18
         assert.equal(decide(t, 1, 'stand').ok, true);
@@ -408,28 +401,21 @@ describe('bets behind at portugal-2001: each bettor chooses to follow a split or
     try {
       assert.equal(decide(t, 1, 'double').ok, true);
       t.stop(); // killed while station 2 is asked
-      const ledger = openLedger(t.dir, 'T-FLOOR');
-      try {
-        const game = new BlackjackGame(t.config.profile, t.config.profileOptions);
-        const { report, replayed } = recoverTable({ ledger, game, config: t.config, log: silent });
-        assert.deepEqual(report.voided, []);
-        assert.ok(replayed?.round);
-        const timers = manualTimers();
-        const rounds = new RoundController({ config: t.config, game, ledger, log: silent, timers: timers.timers, timings: t.config.timings });
-        rounds.resume(replayed.shoe, replayed.round);
-        assert.deepEqual(rounds.decisionFor(2)?.legal, ['follow-double', 'decline-follow']);
-        assert.equal(rounds.decide(2, 'follow-double').ok, true);
-        for (const c of ['TC', '8S']) rounds.onCard(parseCard(c));
-        assert.equal(rounds.view().phase, 'results');
-        assert.deepEqual([1, 2].map((s) => ledger.credit(s)), [140_000, 120_000]);
-        assert.deepEqual(ledger.openRounds(), []);
-        assert.equal(verifyLedger(ledger).ok, true);
-        rounds.stop();
-      } finally {
-        ledger.close();
-      }
     } finally {
-      rmSync(t.dir, { recursive: true, force: true });
+      t.stop();
+    }
+    const again = floorTable({ game: 'blackjack', dir: t.dir, config: t.config });
+    try {
+      assert.equal(again.rounds.view().phase, 'dealing');
+      assert.deepEqual(again.rounds.station(2).decision?.legal, ['follow-double', 'decline-follow']);
+      assert.equal(again.rounds.decide(2, 'follow-double').ok, true);
+      for (const c of ['TC', '8S']) again.rounds.onCard(parseCard(c));
+      assert.equal(again.rounds.view().phase, 'results');
+      assert.deepEqual([1, 2].map((s) => again.ledger.credit(s)), [140_000, 120_000]);
+      assert.deepEqual(again.ledger.openRounds(), []);
+      assert.equal(verifyLedger(again.ledger).ok, true);
+    } finally {
+      again.close();
     }
   });
 });
@@ -442,14 +428,14 @@ describe('bets behind (Art. 20 n.1 (3), authorised: the highest bet decides)', (
       credit(t.ledger, 2, 100_000);
       burnShoeStart(t);
       assert.equal(place(t, 1, 'main', 10_000).ok, true);
-      assert.equal(place(t, 2, 'behind:1', 30_000).ok, true);
+      assert.equal(place(t, 2, behind(1), 30_000).ok, true);
       t.clock.runOut(t.rounds.view().endsAt);
       t.rounds.onCard(parseCard('TS'));
       t.rounds.onCard(parseCard('7H'));
       t.rounds.onCard(parseCard('8D')); // seat 1: 18
-      assert.equal(t.rounds.decisionFor(1), null, 'the seated player does not decide');
+      assert.equal(t.rounds.station(1).decision, null, 'the seated player does not decide');
       assert.equal(refusal(decide(t, 1, 'stand')), 'no-decision');
-      assert.ok(t.rounds.decisionFor(2)?.legal.includes('stand'));
+      assert.ok(t.rounds.station(2).decision?.legal.includes('stand'));
       assert.equal(decide(t, 2, 'stand').ok, true);
       t.rounds.onCard(parseCard('QC')); // dealer 17: stands; 18 wins
       assert.equal(t.rounds.view().phase, 'results');
@@ -476,8 +462,8 @@ describe('bets behind at a game without them', () => {
     const t = floorTable({ game: 'war' });
     try {
       credit(t.ledger, 2, 100_000);
-      assert.equal(refusal(place(t, 2, 'behind:1', 10_000)), 'behind-not-allowed');
-      assert.deepEqual(t.rounds.betting(2).spots.map((x) => x.bet), ['main', 'tie']);
+      assert.equal(refusal(place(t, 2, behind(1), 10_000)), 'behind-not-allowed');
+      assert.deepEqual(t.rounds.station(2).betting.spots.map((x) => x.bet), ['main', 'tie']);
     } finally {
       t.close();
     }

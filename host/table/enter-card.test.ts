@@ -9,7 +9,7 @@ describe('manual card entry on a hold', () => {
     const t = floorTable();
     try {
       credit(t.ledger, 1, 50_000);
-      assert.equal(t.rounds.placeBet(1, 'main', 10_000).ok, true);
+      assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true);
       t.clock.runOut(t.rounds.view().endsAt);
       t.rounds.onCard(parseCard('9S')); // seat 1
       t.rounds.onAnomaly('unreadable', null, 42); // the croupier's card could not be read
@@ -40,18 +40,18 @@ describe('manual card entry on a hold', () => {
     const t = floorTable({ game: 'blackjack' });
     try {
       credit(t.ledger, 1, 50_000);
-      assert.equal(t.rounds.placeBet(1, 'main', 10_000).ok, true);
+      assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true);
       assert.equal(t.rounds.cue()?.kind, 'card', 'a new shoe starts with burns');
       t.rounds.onAnomaly('unreadable', null, 7);
       assert.equal(t.rounds.view().endsAt, null);
-      assert.deepEqual(t.rounds.betting(1).bets, { main: 10_000 }, 'the hold pauses betting, it does not take the chips');
-      assert.equal(t.rounds.betting(1).open, false);
-      assert.equal(t.rounds.placeBet(1, 'main', 10_000).ok, false, 'no new chips during the hold');
+      assert.deepEqual(t.rounds.station(1).betting.bets, [{ bet: 'main', amount: 10_000 }], 'the hold pauses betting, it does not take the chips');
+      assert.equal(t.rounds.station(1).betting.open, false);
+      assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, false, 'no new chips during the hold');
       assert.deepEqual(t.rounds.enterCard(parseCard('5H'), 'sup-1', 'wit-2'), { ok: true });
       assert.equal(t.rounds.view().phase, 'betting');
       assert.notEqual(t.rounds.view().endsAt, null, 'the window counts down again');
-      assert.deepEqual(t.rounds.betting(1).bets, { main: 10_000 });
-      assert.equal(t.rounds.available(1), 40_000);
+      assert.deepEqual(t.rounds.station(1).betting.bets, [{ bet: 'main', amount: 10_000 }]);
+      assert.equal(t.rounds.station(1).credit, 40_000);
       const misread = [...t.ledger.entries(1)].find((e) => e.type === 'misread');
       assert.equal((JSON.parse(misread?.body ?? '{}') as { payload: { roundId?: string } }).payload.roundId, undefined, 'a burn between rounds belongs to no round');
     } finally {
@@ -63,14 +63,14 @@ describe('manual card entry on a hold', () => {
     const t = floorTable({ game: 'blackjack' });
     try {
       credit(t.ledger, 1, 50_000);
-      assert.equal(t.rounds.placeBet(1, 'main', 10_000).ok, true);
+      assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true);
       t.rounds.onAnomaly('unreadable', null, 7); // a burn between rounds
       t.tilts.raise('shoe-lid-open', {});
       assert.deepEqual(t.rounds.enterCard(parseCard('5H'), 'sup-1', 'wit-2'), { ok: true });
       t.clock.runOut(t.rounds.view().endsAt);
       assert.equal(t.ledger.credit(1), 50_000, 'nothing went into play');
-      assert.equal(t.rounds.available(1), 50_000, 'and nothing waits on the spot');
-      assert.deepEqual(t.rounds.betting(1).bets, {});
+      assert.equal(t.rounds.station(1).credit, 50_000, 'and nothing waits on the spot');
+      assert.deepEqual(t.rounds.station(1).betting.bets, []);
     } finally {
       t.close();
     }
@@ -80,7 +80,7 @@ describe('manual card entry on a hold', () => {
     const t = floorTable();
     try {
       credit(t.ledger, 1, 50_000);
-      assert.equal(t.rounds.placeBet(1, 'main', 10_000).ok, true);
+      assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true);
       t.clock.runOut(t.rounds.view().endsAt);
       t.rounds.onCard(parseCard('7S'));
       t.rounds.onCard(parseCard('7D')); // a tie: the seat must decide before any card
@@ -110,8 +110,8 @@ describe('cards read during a hold (issue 7 review, item 3)', () => {
       credit(t.ledger, 1, 50_000);
       credit(t.ledger, 2, 50_000);
       const before = new Map([[1, t.ledger.credit(1)], [2, t.ledger.credit(2)]]);
-      assert.equal(t.rounds.placeBet(1, 'main', 10_000).ok, true);
-      assert.equal(t.rounds.placeBet(2, 'main', 20_000).ok, true);
+      assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      assert.equal(t.rounds.placeBet(2, { bet: 'main' }, 20_000).ok, true);
       t.clock.runOut(t.rounds.view().endsAt);
       const roundId = t.rounds.view().roundId;
       t.rounds.onCard(parseCard('9S'), 40); // seat 1
@@ -150,20 +150,20 @@ describe('cards read during a hold (issue 7 review, item 3)', () => {
     const t = floorTable();
     try {
       credit(t.ledger, 1, 50_000);
-      assert.equal(t.rounds.placeBet(1, 'main', 10_000).ok, true);
+      assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true);
       t.rounds.onCard(parseCard('4H'), 7); // no round expects a card: extra
       t.rounds.onCard(parseCard('6H'), 8);
       assert.equal(t.rounds.view().hold, 'extra-card');
-      assert.deepEqual(t.rounds.betting(1).bets, { main: 10_000 }, 'the chips wait on their spot through the hold');
+      assert.deepEqual(t.rounds.station(1).betting.bets, [{ bet: 'main', amount: 10_000 }], 'the chips wait on their spot through the hold');
       const [hold, read] = misreads(t);
       assert.deepEqual([hold?.roundId, hold?.card, hold?.shoeSequence, hold?.duringHold], [undefined, '4H', [7], undefined]);
       assert.deepEqual([read?.roundId, read?.card, read?.shoeSequence, read?.duringHold], [undefined, '6H', [8], true]);
       assert.deepEqual(t.rounds.voidRound('stray cards', ['sup-1', 'wit-2']), { ok: true });
       assert.deepEqual(misreads(t).at(-1)?.shoeSequence, [7, 8]);
-      assert.equal(t.rounds.available(1), 50_000, 'the void took the chips off the spot');
+      assert.equal(t.rounds.station(1).credit, 50_000, 'the void took the chips off the spot');
       t.clock.runOut(t.rounds.view().endsAt);
       assert.equal(t.rounds.view().phase, 'betting');
-      assert.deepEqual(t.rounds.betting(1).bets, {}, 'and they do not come back in the next window');
+      assert.deepEqual(t.rounds.station(1).betting.bets, [], 'and they do not come back in the next window');
     } finally {
       t.close();
     }
@@ -176,9 +176,9 @@ describe('each card anomaly inside a round → hold → its resolutions (issue 7
     credit(t.ledger, 1, 50_000);
     credit(t.ledger, 2, 50_000);
     const before = new Map([[1, t.ledger.credit(1)], [2, t.ledger.credit(2)]]);
-    assert.equal(t.rounds.placeBet(1, 'main', 10_000).ok, true);
-    assert.equal(t.rounds.placeBet(1, 'tie', 1_000).ok, true);
-    assert.equal(t.rounds.placeBet(2, 'main', 20_000).ok, true);
+    assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+    assert.equal(t.rounds.placeBet(1, { bet: 'tie' }, 1_000).ok, true);
+    assert.equal(t.rounds.placeBet(2, { bet: 'main' }, 20_000).ok, true);
     t.clock.runOut(t.rounds.view().endsAt);
     assert.equal(t.rounds.view().phase, 'dealing');
     return before;
@@ -190,7 +190,7 @@ describe('each card anomaly inside a round → hold → its resolutions (issue 7
       // Six decks: six aces of spades go out over six coups; the seventh breaks the inventory.
       credit(t.ledger, 1, 500_000);
       for (let i = 0; i < 6; i++) {
-        assert.equal(t.rounds.placeBet(1, 'main', 10_000).ok, true);
+        assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true);
         t.clock.runOut(t.rounds.view().endsAt);
         t.rounds.onCard(parseCard('AS'), 100 + 2 * i);
         t.rounds.onCard(parseCard('2C'), 101 + 2 * i);
@@ -240,14 +240,14 @@ describe('each card anomaly inside a round → hold → its resolutions (issue 7
       credit(t.ledger, 1, 50_000);
       credit(t.ledger, 2, 50_000);
       const before = new Map([[1, t.ledger.credit(1)], [2, t.ledger.credit(2)]]);
-      assert.equal(t.rounds.placeBet(1, 'main', 10_000).ok, true);
-      assert.equal(t.rounds.placeBet(2, 'main', 10_000).ok, true);
+      assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      assert.equal(t.rounds.placeBet(2, { bet: 'main' }, 10_000).ok, true);
       t.clock.runOut(t.rounds.view().endsAt);
       for (const [i, c] of ['TS', '9H', '6D', '7S', '5C'].entries()) t.rounds.onCard(parseCard(c), 600 + i); // seats 1, 2, dealer, seats 1, 2
-      assert.ok(t.rounds.decisionFor(1), 'seat 1 decides');
+      assert.ok(t.rounds.station(1).decision, 'seat 1 decides');
       t.rounds.onCard(parseCard('KD'), 610); // the dealer draws anyway
       assert.equal(t.rounds.view().hold, 'out-of-turn');
-      assert.equal(t.rounds.decisionFor(1), null, 'no countdown on hold');
+      assert.equal(t.rounds.station(1).decision, null, 'no countdown on hold');
       const held = misreads(t).at(-1);
       assert.deepEqual([held?.card, held?.shoeSequence, held?.roundId], ['KD', [610], t.rounds.view().roundId]);
       assert.deepEqual(t.rounds.voidRound('extra card', ['sup-1', 'wit-2']), { ok: true });

@@ -6,13 +6,13 @@ import path from 'node:path';
 import pino from 'pino';
 import { openLedger, type Ledger } from '../../ledger/index.js';
 import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
-import { BaccaratGame } from '../games/baccarat.js';
-import { BlackjackGame } from '../games/blackjack.js';
-import { WarGame } from '../games/war.js';
-import { TableHost } from '../screens/table-host.js';
+import { tableParams } from '../config/table-params.js';
+import { ViewHub } from '../screens/view-hub.js';
 import { wireFloor, type Floor } from '../stations/floor.js';
-import type { LiveGame } from '../table/live-game.js';
-import { RoundController } from '../table/round-controller.js';
+import type { LiveTable } from '../table/runtime.js';
+import { openTable } from '../table/start-table.js';
+import { openTableGame } from '../table/table-game.js';
+import type { GameDefinition } from '../../engine/table/game.js';
 import { TiltManager } from '../tilts/tilt-manager.js';
 import { manualTimers } from './manual-timers.js';
 
@@ -25,8 +25,9 @@ export interface FloorTable {
   dir: string;
   ledger: Ledger;
   config: TableConfig;
-  rounds: RoundController;
-  host: TableHost;
+  /** The table (its state machine's runtime). */
+  rounds: LiveTable;
+  host: ViewHub;
   floor: Floor;
   tilts: TiltManager;
   accepted: (readonly number[])[];
@@ -42,17 +43,24 @@ export interface FloorTable {
 }
 
 /** Opens a table over the ledger in `dir` (a new temporary folder when absent). */
-export function floorTable(options: { game?: 'war' | 'blackjack' | 'baccarat'; dir?: string; config?: Partial<TableConfig> } = {}): FloorTable {
+export function floorTable<S, R>(
+  options: {
+    game?: 'war' | 'blackjack' | 'baccarat';
+    dir?: string;
+    config?: Partial<TableConfig>;
+    /** The game's definition itself, in place of the configured one (a test's own rules). */
+    definition?: GameDefinition<S, R>;
+  } = {},
+): FloorTable {
   const dir = options.dir ?? mkdtempSync(path.join(os.tmpdir(), 'floor-'));
   const ledger = openLedger(dir, 'T-FLOOR');
   const gameKind = options.game ?? 'war';
   const config = TableConfig.parse({ ...simulatedTableConfig(gameKind), ...options.config });
-  const game: LiveGame =
-    gameKind === 'war' ? new WarGame(config.profile) : gameKind === 'baccarat' ? new BaccaratGame(config.profile) : new BlackjackGame(config.profile, config.profileOptions);
   const clock = manualTimers();
-  const rounds = new RoundController({ config, game, ledger, log: silent, timers: clock.timers, timings: config.timings });
-  const host = new TableHost(config, '0.0.0-test', (s) => ledger.credit(s));
-  host.attachRounds(rounds);
+  const deps = { ledger, log: silent, timers: clock.timers, params: tableParams(config) };
+  const opened = options.definition ? openTable(options.definition, deps) : openTableGame(config, (game) => openTable(game, deps));
+  const rounds = opened.table;
+  const host = new ViewHub(config, '0.0.0-test', rounds, ledger);
   const tilts = new TiltManager({ ledger, log: silent });
   tilts.restore();
   const accepted: (readonly number[])[] = [];
@@ -66,10 +74,13 @@ export function floorTable(options: { game?: 'war' | 'blackjack' | 'baccarat'; d
     acceptorEnabled.set(s, reasons.size === 0);
   };
   const floor = wireFloor({
-    config, ledger, log: silent, tilts, rounds, host, game,
+    config, ledger, log: silent, tilts, table: rounds,
     billAcceptors: { setAccepted: (d) => void accepted.push(d), setInhibited },
+    params: () => tableParams(config),
+    onConfigApplied: () => host.configChanged(),
   });
-  rounds.start();
+  host.attachFloor(floor.gate);
+  opened.resume({ newShoe: false });
   const stop = () => {
     floor.close();
     rounds.stop();

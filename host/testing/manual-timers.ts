@@ -1,4 +1,4 @@
-import type { Timers } from '../table/round-controller.js';
+import type { Timers } from '../table/timers.js';
 
 /** Timers that fire only when the test advances the clock. */
 export function manualTimers() {

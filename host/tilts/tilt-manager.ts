@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { openTilts, type Ledger } from '../../ledger/index.js';
 import type { RefusalReason, TiltNotice } from '../../protocol/index.js';
-import type { Outcome } from '../table/live-game.js';
+import type { Outcome } from '../../engine/table/game.js';
 import { mayClear, type Actor } from './staff.js';
 import { isTiltKind, tiltClearsKey, tiltMessageKey, tiltSpec, type TiltClearance, type TiltKind, type TiltSpec } from './tilt-kinds.js';
 

@@ -1,7 +1,7 @@
 import type { BillAcceptorEvent } from '../../hardware/billacceptor/types.js';
 import type { ShoeEvent } from '../../hardware/shoe/types.js';
 import { verifyLedger, type Ledger } from '../../ledger/index.js';
-import type { RoundController } from '../table/round-controller.js';
+import type { LiveTable } from '../table/runtime.js';
 import type { TiltManager } from './tilt-manager.js';
 
 // The sources of faults: each maps its own events onto raise / conditionGone, nothing else.
@@ -67,7 +67,7 @@ export function onShoeEvent(tilts: TiltManager, e: ShoeEvent, shuffleDue: () => 
 }
 
 /** A card hold of the rounds is a fault of the table until it is resolved. */
-export function watchHolds(tilts: TiltManager, rounds: RoundController): () => void {
+export function watchHolds(tilts: TiltManager, rounds: LiveTable): () => void {
   const look = () => {
     const hold = rounds.view().hold;
     // A ledger hold after a failed verification at start is the ledger-integrity fault; one during

@@ -29,6 +29,24 @@ function packageMatches(pattern, name) {
   return pattern.endsWith('/*') ? name.startsWith(pattern.slice(0, -1)) : pattern === name;
 }
 
+/**
+ * What a layer may import of `target` (a path from the repository root, `/`-separated): the grant
+ * of the most specific key that is the target or a folder holding it, so a layer can be given one
+ * file of another (the protocol is given the engine's vocabulary, nothing else of the engine).
+ * @param {Record<string, 'any' | 'types'>} folders
+ * @param {string} target
+ */
+function grant(folders, target) {
+  // A TypeScript import names the compiled file (`vocabulary.js`) of the source (`vocabulary.ts`).
+  const bare = (/** @type {string} */ p) => p.replace(/\.(js|ts)$/, '');
+  let best = '';
+  for (const key of Object.keys(folders)) {
+    const k = bare(key);
+    if ((bare(target) === k || target.startsWith(`${k}/`)) && key.length > best.length) best = key;
+  }
+  return best ? folders[best] : undefined;
+}
+
 /** @type {import('eslint').Rule.RuleModule} */
 export const layeringRule = {
   meta: {
@@ -78,7 +96,7 @@ export const layeringRule = {
         }
         const to = target.split(path.sep)[0] ?? '';
         if (to === from) return;
-        const access = layer.folders?.[to];
+        const access = grant(layer.folders ?? {}, target.split(path.sep).join('/'));
         if (access === 'any') return;
         if (access === 'types') {
           if (!typeOnly) context.report({ node, messageId: 'typesOnly', data: { from, to } });

@@ -1,3 +1,4 @@
+import { PROTOCOL_VERSION } from '../../protocol/index.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -110,12 +111,12 @@ async function stationClient(url: string) {
       state = m.state;
     }
   });
-  ws.send(JSON.stringify({ type: 'hello', id: 'h', protocol: 1, token: u.searchParams.get('token') }));
+  ws.send(JSON.stringify({ type: 'hello', id: 'h', protocol: PROTOCOL_VERSION, token: u.searchParams.get('token') }));
   ws.send(JSON.stringify({ type: 'subscribe', id: 's', view }));
   const command = (c: Record<string, unknown>) => ws.send(JSON.stringify({ type: 'command', id: `c${++n}`, view, version, command: c }));
   return {
     state: () => state,
-    bet: (amount: number) => command({ name: 'place-bet', bet: 'main', amount }),
+    bet: (amount: number) => command({ name: 'place-bet', spot: { bet: 'main' }, amount }),
     decide: (action: string) => command({ name: 'decide', action }),
     cashOut: () => command({ name: 'cash-out' }),
     close: () => ws.close(),

@@ -1,6 +1,7 @@
 // A technician's disable of a bill acceptor and the faults that inhibit it are separate reasons
 // (host/devices/bill-acceptors.ts): a fault clearing never enables what a technician disabled,
 // and the disable, journalled, stands across a restart until a technician enables it again.
+import { PROTOCOL_VERSION } from '../../protocol/index.js';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -43,7 +44,7 @@ async function technician(running: RunningHost) {
       version = msg.version;
     } else if ((msg.type === 'ack' || msg.type === 'error') && msg.ref) replies.get(msg.ref)?.(msg);
   });
-  ws.send(JSON.stringify({ type: 'hello', id: 'h', protocol: 1, token }));
+  ws.send(JSON.stringify({ type: 'hello', id: 'h', protocol: PROTOCOL_VERSION, token }));
   ws.send(JSON.stringify({ type: 'subscribe', id: 's', view: 'service' }));
   const current = () => state as ServiceState | null;
   const send = async (command: CommandBody) => {

@@ -44,7 +44,7 @@ describe('faults from the simulated devices', () => {
     assert.ok(sim);
     sim.jam('acceptor');
     await until(running, () => kinds(running).includes('bill-jam@2'));
-    const view = running.host.state('station/2');
+    const view = running.hub.state('station/2');
     assert.ok(view.kind === 'station' && view.tilts?.some((t) => t.kind === 'bill-jam'));
     sim.clearFault();
     await until(running, () => running.floor.tilts.list().find((t) => t.kind === 'bill-jam')?.clearable === true);
@@ -59,7 +59,7 @@ describe('faults from the simulated devices', () => {
     assert.ok(shoe);
     shoe.openLid();
     await until(running, () => kinds(running).includes('shoe-lid-open'));
-    const table = running.host.state('table');
+    const table = running.hub.state('table');
     assert.ok(table.kind === 'table' && table.tilts?.some((t) => t.kind === 'shoe-lid-open' && t.disables === 'new-bets'));
     shoe.closeLid();
     await until(running, () => !kinds(running).includes('shoe-lid-open'));
@@ -82,7 +82,7 @@ describe('ledger verification at start', () => {
       });
       try {
         assert.deepEqual(running.floor.tilts.list().map((t) => t.kind), ['ledger-integrity']);
-        assert.equal(running.rounds.betting(1).open, false);
+        assert.equal(running.rounds.station(1).betting.open, false);
       } finally {
         await running.close();
       }
@@ -110,7 +110,7 @@ describe('offline beyond the limit', () => {
         for (let i = 0; i < 3; i++) running.ledger.append({ type: 'door.open', payload: { door: 'main' } });
         running.sync.kick();
         await until(running, () => kinds(running).includes('upstream-offline'));
-        const r = running.host.apply('station/1', running.host.version('station/1'), { name: 'place-bet', bet: 'main', amount: 10_000 });
+        const r = running.hub.apply('station/1', running.hub.version('station/1'), { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 });
         assert.equal(!r.ok && r.error.refusal, 'bets-stopped');
       } finally {
         await running.close();
@@ -143,7 +143,7 @@ describe('an SSP station', () => {
         const sim = running.billAcceptors.simulator(1);
         assert.equal(sim?.protocol, 'ssp');
         const credited = new Promise<void>((resolve) => {
-          const off = running.host.onChange((view) => {
+          const off = running.hub.onChange((view) => {
             if (view === 'station/1' && running.ledger.credit(1) === 10_000) {
               off();
               resolve();

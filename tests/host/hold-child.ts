@@ -49,8 +49,8 @@ if (scenario === 'extra-card') {
   // Two stations bet; seat 1's card is read, seat 2's cannot be.
   let note = 0;
   for (const station of [1, 2]) running.ledger.append({ type: 'bill.credit', payload: { station, device: `BA-${station}`, denomination: 50_000, currency: 'MOP' }, txId: `child-note-${++note}` });
-  await until(() => running.rounds.betting(1).open, 'a betting window');
-  if (!running.rounds.placeBet(1, 'main', 10_000).ok || !running.rounds.placeBet(2, 'main', 20_000).ok) throw new Error('bets refused');
+  await until(() => running.rounds.station(1).betting.open, 'a betting window');
+  if (!running.rounds.placeBet(1, { bet: 'main' }, 10_000).ok || !running.rounds.placeBet(2, { bet: 'main' }, 20_000).ok) throw new Error('bets refused');
   await draw(() => sim.drawCard({ card: '9S' }));
   await draw(() => sim.drawUnreadable());
   if (scenario === 'in-round-reads') {

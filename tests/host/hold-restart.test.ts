@@ -55,8 +55,8 @@ async function assertHeld(running: RunningHost, hold: string): Promise<void> {
     assert.equal(v.phase, 'hold', 'the table is back on hold after the kill');
     assert.equal(v.hold, hold);
     assert.equal(v.endsAt, null, 'no countdown runs');
-    assert.equal(running.rounds.betting(1).open, false, 'no betting window');
-    assert.equal(running.rounds.placeBet(1, 'main', 10_000).ok, false);
+    assert.equal(running.rounds.station(1).betting.open, false, 'no betting window');
+    assert.equal(running.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, false);
     assert.ok(running.floor.tilts.list().some((t) => t.kind === 'card-hold'), 'the card-hold fault stands');
     if (i === 0) await sleep(TIMINGS.bettingMs * 4);
   }
@@ -81,8 +81,8 @@ describe('a hold between rounds across a kill', () => {
         const lifted = misreads(second.ledger).at(-1);
         assert.deepEqual([lifted?.resolution, lifted?.roundId, lifted?.confirmedBy], ['round-void', undefined, ['sup-1', 'wit-2']]);
         assert.ok(!second.floor.tilts.list().some((t) => t.kind === 'card-hold'), 'the fault ends with its resolution');
-        for (let i = 0; i < 100 && !second.rounds.betting(1).open; i++) await sleep(20);
-        assert.equal(second.rounds.betting(1).open, true, 'betting opens once resolved');
+        for (let i = 0; i < 100 && !second.rounds.station(1).betting.open; i++) await sleep(20);
+        assert.equal(second.rounds.station(1).betting.open, true, 'betting opens once resolved');
       } finally {
         await second.close();
       }
@@ -90,8 +90,8 @@ describe('a hold between rounds across a kill', () => {
       const third = await start(dir, 'war');
       try {
         assert.equal(third.rounds.view().hold, null);
-        for (let i = 0; i < 100 && !third.rounds.betting(1).open; i++) await sleep(20);
-        assert.equal(third.rounds.betting(1).open, true);
+        for (let i = 0; i < 100 && !third.rounds.station(1).betting.open; i++) await sleep(20);
+        assert.equal(third.rounds.station(1).betting.open, true);
         assert.equal(verifyLedger(third.ledger).ok, true);
       } finally {
         await third.close();
@@ -134,15 +134,16 @@ describe('a hold between rounds across a kill', () => {
       try {
         for (let i = 0; i < 200 && first.rounds.cue()?.kind !== 'card'; i++) await sleep(20);
         assert.equal(first.rounds.cue()?.kind, 'card', 'a burn is asked for');
-        // The ledger refuses the burn's card.read once (a full disk, say); it takes the hold's entry.
-        const append = first.ledger.append.bind(first.ledger);
+        // The ledger refuses the burn's card.read once (a full disk, say), with the input it came
+        // in; it takes the hold's entries.
+        const appendMany = first.ledger.appendMany.bind(first.ledger);
         let refused = false;
-        first.ledger.append = (entry) => {
-          if (entry.type === 'card.read' && !refused) {
+        first.ledger.appendMany = (entries) => {
+          if (entries.some((e) => e.type === 'card.read') && !refused) {
             refused = true;
             throw new Error('SQLITE_FULL: database or disk is full');
           }
-          return append(entry);
+          return appendMany(entries);
         };
         first.shoe.simulator()?.drawCard();
         for (let i = 0; i < 200 && first.rounds.view().hold === null; i++) await sleep(20);
@@ -173,7 +174,7 @@ describe('a hold inside a round across a kill (issue 7 review, item 4)', () => {
     for (let i = 0; i < 2; i++) {
       const v = running.rounds.view();
       assert.deepEqual([v.phase, v.hold, v.endsAt, v.roundId], ['hold', hold, null, roundId]);
-      assert.equal(running.rounds.placeBet(3, 'main', 10_000).ok, false);
+      assert.equal(running.rounds.placeBet(3, { bet: 'main' }, 10_000).ok, false);
       assert.ok(running.floor.tilts.list().some((t) => t.kind === 'card-hold'));
       if (i === 0) await sleep(TIMINGS.bettingMs * 3);
     }

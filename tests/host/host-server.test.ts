@@ -1,3 +1,4 @@
+import { PROTOCOL_VERSION } from '../../protocol/index.js';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -84,7 +85,7 @@ describe('table host server', () => {
     const screen = running.screens.find((s) => s.view === 'station/1');
     assert.ok(screen);
     const c = await connect(`${running.origin.replace('http', 'ws')}/ws`, running.origin);
-    c.send({ type: 'hello', id: 'h', protocol: 1, token: screen.token });
+    c.send({ type: 'hello', id: 'h', protocol: PROTOCOL_VERSION, token: screen.token });
     assert.equal((await c.next()).type, 'welcome');
     c.send({ type: 'subscribe', id: 's', view: 'station/1' });
     const snap = await c.next();
@@ -113,7 +114,7 @@ describe('table host server', () => {
       const screen = running.screens.find((s) => s.view === view);
       assert.ok(screen);
       const c = await connect(`${running.origin.replace('http', 'ws')}/ws`, running.origin);
-      c.send({ type: 'hello', id: 'h', protocol: 1, token: screen.token });
+      c.send({ type: 'hello', id: 'h', protocol: PROTOCOL_VERSION, token: screen.token });
       await c.next();
       c.send({ type: 'subscribe', id: 's', view });
       const snap = await c.next();
@@ -146,7 +147,7 @@ describe('simulated bill acceptor through the real driver', () => {
     const screen = running.screens.find((s) => s.view === 'station/3');
     assert.ok(screen);
     const c = await connect(`${running.origin.replace('http', 'ws')}/ws`, running.origin);
-    c.send({ type: 'hello', id: 'h', protocol: 1, token: screen.token });
+    c.send({ type: 'hello', id: 'h', protocol: PROTOCOL_VERSION, token: screen.token });
     await c.next();
     c.send({ type: 'subscribe', id: 's', view: 'station/3' });
     const first = await c.next();

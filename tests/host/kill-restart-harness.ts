@@ -51,11 +51,15 @@ async function until<T>(dataDir: string, probe: (db: Database.Database) => T | n
  * The first round the host journalled: its id, entry types in order, whether it is closed, and a
  * label per entry naming the step (`round.decision:split`, `card.read:burn#2`, `bet.place`).
  */
-function firstRound(db: Database.Database): { roundId: string; types: string[]; steps: string[]; closed: boolean; bets: string[] } | null {
+function firstRound(db: Database.Database): { roundId: string; types: string[]; steps: string[]; closed: boolean; bets: string[]; transactions: number[] } | null {
   const first = db.prepare('SELECT round_id FROM journal WHERE round_id IS NOT NULL ORDER BY seq LIMIT 1').get() as { round_id: string } | undefined;
   if (!first) return null;
-  const rows = db.prepare('SELECT type, body FROM journal WHERE round_id = ? ORDER BY seq').all(first.round_id) as { type: string; body: string }[];
+  const rows = db.prepare('SELECT seq, type, body FROM journal WHERE round_id = ? ORDER BY seq').all(first.round_id) as { seq: number; type: string; body: string }[];
   const types = rows.map((r) => r.type);
+  // The transaction each entry was written in: the table journals every input it takes first in
+  // its transaction (`table.input`), then what the input caused.
+  const inputs = (db.prepare("SELECT seq FROM journal WHERE type = 'table.input' ORDER BY seq").all() as { seq: number }[]).map((r) => r.seq);
+  const transactions = rows.map((r) => inputs.filter((x) => x < r.seq).at(-1) ?? 0);
   const seen = new Map<string, number>();
   // The bets journalled at the close, as `station:bet:amount`, to compare with the script.
   const bets = rows
@@ -71,7 +75,7 @@ function firstRound(db: Database.Database): { roundId: string; types: string[]; 
     seen.set(to, (seen.get(to) ?? 0) + 1);
     return `card.read:${to}#${seen.get(to)}`;
   });
-  return { roundId: first.round_id, types, steps, closed: types.includes('round.settle') || types.includes('round.void'), bets };
+  return { roundId: first.round_id, types, steps, closed: types.includes('round.settle') || types.includes('round.void'), bets, transactions };
 }
 
 /**
@@ -158,8 +162,8 @@ export async function killAtEveryStep(game: 'blackjack' | 'baccarat' | 'war', se
   const scriptDir = mkdtempSync(path.join(os.tmpdir(), `kill-${game}-script-`));
   const scriptFile = path.join(scriptDir, 'round.json');
   writeFileSync(scriptFile, JSON.stringify(script));
-  // k jumps past the entries written in one transaction with the k-th (a decision with its raises):
-  // killing after any of them is the same kill.
+  // k jumps past the entries written in one transaction with the k-th (the close with every
+  // station's bets, a decision with its raises): killing after any of them is the same kill.
   for (let k = 1; k <= 60; ) {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), `kill-${game}-${k}-`));
     let next: number;
@@ -193,8 +197,9 @@ export async function killAtEveryStep(game: 'blackjack' | 'baccarat' | 'war', se
       assert.equal(ended.killed.signal, 'SIGKILL', `run ${k}: the host died by its kill switch`);
       assert.ok(screenA.snapshots.length > 0, 'the screen was live before the kill');
       const atKill = await until(dataDir, firstRound, 'the round at the kill');
-      // Right after entry k, or after the transaction it was written in (a decision with its raises).
-      assert.ok(atKill.types.length === k || (atKill.types.length > k && atKill.types.at(-1) === 'round.decision'), `killed right after entry ${k} of the round: ${atKill.steps.join(' ')}`);
+      // Right after entry k, or after the transaction it was written in (the close, a decision with its raises).
+      const sameTransaction = atKill.transactions[k - 1] !== undefined && atKill.transactions[k - 1] === atKill.transactions.at(-1);
+      assert.ok(atKill.types.length === k || (atKill.types.length > k && sameTransaction), `killed right after entry ${k} of the round: ${atKill.steps.join(' ')}`);
       next = atKill.types.length + 1;
       // The scripted round is whole: both stations' bets journalled at the close, before any card.
       assert.deepEqual(atKill.types.slice(0, Math.min(2, atKill.types.length)), ['bet.place', 'bet.place'].slice(0, Math.min(2, atKill.types.length)));

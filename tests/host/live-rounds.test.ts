@@ -8,7 +8,7 @@ import WebSocket from 'ws';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { startHost, type RunningHost } from '../../host/start-host.js';
 import { verifyLedger } from '../../ledger/index.js';
-import { decodeHostMessage, type StationState, type TableState, type ViewName, type ViewState } from '../../protocol/index.js';
+import { amountOn, decodeHostMessage, PROTOCOL_VERSION, type BetId, type StationState, type TableState, type ViewName, type ViewState } from '../../protocol/index.js';
 
 /** A screen over WebSocket that keeps the latest snapshot and lets a test wait for a state. */
 async function screen(running: RunningHost, view: ViewName) {
@@ -33,7 +33,7 @@ async function screen(running: RunningHost, view: ViewName) {
       }
     } else if (m.message.type === 'error') errors.push(`${m.message.code}: ${m.message.detail} [${m.message.messageKey}]`);
   });
-  ws.send(JSON.stringify({ type: 'hello', id: 'h', protocol: 1, token }));
+  ws.send(JSON.stringify({ type: 'hello', id: 'h', protocol: PROTOCOL_VERSION, token }));
   ws.send(JSON.stringify({ type: 'subscribe', id: 's', view }));
   let n = 0;
   return {
@@ -60,13 +60,13 @@ async function screen(running: RunningHost, view: ViewName) {
 }
 
 /** Places a bet from a station's screen and waits until its spot shows it (again after a stale-version refusal). */
-async function placeBet(s: Awaited<ReturnType<typeof screen>>, bet: string, amount: number): Promise<void> {
+async function placeBet(s: Awaited<ReturnType<typeof screen>>, bet: BetId, amount: number): Promise<void> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const errors = s.errors.length;
-    s.command({ name: 'place-bet', bet, amount });
+    s.command({ name: 'place-bet', spot: { bet }, amount });
     for (let i = 0; i < 200; i++) {
       const st = s.latest() as StationState | null;
-      if ((st?.betting.bets[bet] ?? 0) >= amount) return;
+      if (amountOn(st?.betting.bets ?? [], { bet }) >= amount) return;
       if (s.errors.length > errors) break;
       await new Promise((r) => setTimeout(r, 10));
     }
@@ -115,15 +115,15 @@ describe('live baccarat rounds through the simulated shoe and bill acceptors', (
     await table.until<TableState>((s) => s.round?.cue === null && s.round.phase === 'betting', 'the shoe-start burn done');
     // A fresh window with time to place every bet (the host's clock is this machine's).
     await one.until<StationState>((s) => s.betting.open && (s.round?.endsAt ?? 0) - Date.now() > 2500, 'a fresh betting window');
-    one.command({ name: 'place-bet', bet: 'banker', amount: 20_000 });
-    await one.until<StationState>((s) => s.betting.bets.banker === 20_000 && s.credit === 30_000, 'banker bet on the spot');
-    two.command({ name: 'place-bet', bet: 'player', amount: 10_000 });
+    one.command({ name: 'place-bet', spot: { bet: 'banker' }, amount: 20_000 });
+    await one.until<StationState>((s) => amountOn(s.betting.bets, { bet: 'banker' }) === 20_000 && s.credit === 30_000, 'banker bet on the spot');
+    two.command({ name: 'place-bet', spot: { bet: 'player' }, amount: 10_000 });
     // Each command is made against the version it saw: wait for the answer before the next.
-    await two.until<StationState>((s) => s.betting.bets.player === 10_000, 'player bet on the spot');
-    two.command({ name: 'place-bet', bet: 'tie', amount: 10_000 });
-    await two.until<StationState>((s) => s.betting.bets.tie === 10_000, 'tie bet on the spot');
+    await two.until<StationState>((s) => amountOn(s.betting.bets, { bet: 'player' }) === 10_000, 'player bet on the spot');
+    two.command({ name: 'place-bet', spot: { bet: 'tie' }, amount: 10_000 });
+    await two.until<StationState>((s) => amountOn(s.betting.bets, { bet: 'tie' }) === 10_000, 'tie bet on the spot');
     // Over the credit: refused, nothing trimmed.
-    two.command({ name: 'place-bet', bet: 'player', amount: 90_000 });
+    two.command({ name: 'place-bet', spot: { bet: 'player' }, amount: 90_000 });
 
     const done = await table.until<TableState>((s) => s.round?.phase === 'results' && (s.round.results?.length ?? 0) > 0, 'results');
     const results = done.round?.results ?? [];
@@ -245,7 +245,7 @@ describe('live blackjack rounds (Macau 2009) through the simulated shoe', () => 
     await stations[0]?.until<StationState>((s) => s.betting.open && (s.round?.endsAt ?? 0) - Date.now() > 1500, 'a fresh betting window');
     for (const s of stations) await placeBet(s, 'main', 10_000);
     await table.until<TableState>((s) => s.round?.phase === 'dealing', 'dealing');
-    assert.deepEqual(stations.map((s) => (s.latest() as StationState).betting.bets.main), [10_000, 10_000, 10_000], 'every station\'s bet plays');
+    assert.deepEqual(stations.map((s) => amountOn((s.latest() as StationState).betting.bets, { bet: 'main' })), [10_000, 10_000, 10_000], 'every station\'s bet plays');
 
     const dealerWhileDeciding: string[][] = [];
     const decidedBy = new Set<number>();
@@ -313,9 +313,9 @@ describe('an extra card during a live round (a shoe without a gate)', () => {
   it('holds the table with the card and its shoe sequence journalled; a void by two people returns both stations\' bets', async () => {
     let notes = 0;
     for (const st of [1, 2]) running.ledger.append({ type: 'bill.credit', payload: { station: st, device: `BA-${st}`, denomination: 50_000, currency: 'MOP' }, txId: `extra-note-${++notes}` });
-    for (let i = 0; i < 500 && !running.rounds.betting(1).open; i++) await new Promise((r) => setTimeout(r, 10));
-    assert.equal(running.rounds.placeBet(1, 'main', 10_000).ok, true);
-    assert.equal(running.rounds.placeBet(2, 'main', 20_000).ok, true);
+    for (let i = 0; i < 500 && !running.rounds.station(1).betting.open; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(running.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+    assert.equal(running.rounds.placeBet(2, { bet: 'main' }, 20_000).ok, true);
     for (let i = 0; i < 500 && !running.rounds.expectsCard(); i++) await new Promise((r) => setTimeout(r, 10));
     const sim = running.shoe.simulator();
     assert.ok(sim);
@@ -327,7 +327,7 @@ describe('an extra card during a live round (a shoe without a gate)', () => {
     await draw('6S'); // seat 1
     await draw('JD'); // seat 2
     await draw('6H'); // croupier: seat 1 ties and must decide
-    assert.ok(running.rounds.decisionFor(1));
+    assert.ok(running.rounds.station(1).decision);
     await draw('4C'); // the dealer draws on anyway
     assert.deepEqual([running.rounds.view().phase, running.rounds.view().hold], ['hold', 'out-of-turn']);
     const held = [...running.ledger.entries(1)].filter((e) => e.type === 'misread').map((e) => (JSON.parse(e.body) as { payload: { card?: string; shoeSequence?: number[]; roundId?: string } }).payload);

@@ -17,8 +17,7 @@ import { UsbSerialPort } from '../../hardware/transport/usb-serial.js';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { parseCard } from '../../engine/cards/card.js';
 import { BillAcceptors } from '../../host/devices/bill-acceptors.js';
-import { WarGame } from '../../host/games/war.js';
-import { RoundController, type Timers } from '../../host/table/round-controller.js';
+import { credit, floorTable } from '../../host/testing/floor-kit.js';
 import { startHost } from '../../host/start-host.js';
 import { openLedger, type EntryBody } from '../../ledger/index.js';
 
@@ -46,7 +45,7 @@ describe('start-up recovery', () => {
         assert.ok(running.recovery.problems.length > 0);
         assert.equal(running.rounds.view().phase, 'hold');
         assert.equal(running.rounds.view().hold, 'ledger');
-        assert.equal(running.rounds.placeBet(1, 'main', 10_000).ok, false);
+        assert.equal(running.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, false);
       } finally {
         await running.close();
       }
@@ -101,7 +100,7 @@ describe('start-up recovery', () => {
     const oneStation = { ...config, stations: config.stations.slice(0, 1) };
     const credits: number[] = [];
     try {
-      const a = new BillAcceptors({ config: oneStation, ledger, log: silent, onCreditChanged: () => undefined, open });
+      const a = new BillAcceptors({ config: oneStation, ledger, log: silent, open });
       a.start();
       await sleep(50);
       sim.powerCut({ at: 'stacking-late' });
@@ -112,11 +111,15 @@ describe('start-up recovery', () => {
       assert.ok(ledger.credit(1) === 0, 'no credit before the recovery');
       sim.powerOn();
       for (let restart = 0; restart < 2; restart++) {
-        const b = new BillAcceptors({ config: oneStation, ledger, log: silent, onCreditChanged: (s) => credits.push(s), open });
+        const b = new BillAcceptors({ config: oneStation, ledger, log: silent, open });
+        const off = ledger.onAppended((entries) => {
+          for (const e of entries) if (e.type === 'bill.credit') credits.push(1);
+        });
         b.start();
         await until(() => ledger.unresolvedEscrows().length === 0 && ledger.credit(1) === 50_000, 'the recovered credit');
         await sleep(100);
         await b.close();
+        off();
       }
       assert.equal(ledger.credit(1), 50_000, 'credited once across two restarts');
       const resolutions = [...ledger.entries(1)].filter((e) => e.type === 'bill.credit' || e.type === 'bill.return');
@@ -152,33 +155,34 @@ describe('start-up recovery', () => {
     }
   });
 
-  it('does not place twice a card re-reported with a shoe sequence already journalled', () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'recovery-seq-'));
-    const config = simulatedTableConfig('war');
-    const ledger = openLedger(dir, config.tableId);
+  it('does not place twice a card re-reported with a shoe sequence journalled before the restart', () => {
+    const first = floorTable({ game: 'war' });
     try {
-      ledger.append({ type: 'bill.credit', payload: { station: 1, device: 'BA-1', denomination: 100_000, currency: 'MOP' }, txId: 'n1' });
-      let now = 0;
-      let due: (() => void) | null = null;
-      const timers: Timers = { now: () => now, setTimeout: (fn) => ((due = fn), 1), clearTimeout: () => (due = null) };
-      const c = new RoundController({ config, game: new WarGame('macau'), ledger, log: silent, timers, timings: config.timings });
-      // As the journal left it: the shoe's events up to 41 were journalled before the restart.
-      c.resume({ cards: [], sequences: new Set([40, 41]) }, null);
-      assert.equal(c.placeBet(1, 'main', 10_000).ok, true);
-      now += config.timings.bettingMs;
-      (due as (() => void) | null)?.();
-      assert.equal(c.view().phase, 'dealing');
-      c.onCard(parseCard('7S'), 41); // the shoe resends its last event after the restart
-      assert.equal(c.view().hands.find((h) => h.owner === 'seat')?.cards.length, 0, 'the repeat is not placed');
-      c.onCard(parseCard('7S'), 42);
-      c.onCard(parseCard('9D'), 43);
-      assert.equal(c.view().phase, 'results');
-      const reads = [...ledger.entries(1)].filter((e) => e.type === 'card.read').map((e) => (JSON.parse(e.body) as EntryBody).payload.sequence);
-      assert.deepEqual(reads, [42, 43]);
-      c.stop();
+      credit(first.ledger, 1, 100_000);
+      assert.equal(first.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      first.clock.runOut(first.rounds.view().endsAt);
+      first.rounds.onCard(parseCard('5S'), 40);
+      first.rounds.onCard(parseCard('KD'), 41);
+      assert.equal(first.rounds.view().phase, 'results');
     } finally {
-      ledger.close();
-      rmSync(dir, { recursive: true, force: true });
+      first.stop();
+    }
+    // The restarted table folds the journal: the shoe's events up to 41 were journalled.
+    const t = floorTable({ game: 'war', dir: first.dir });
+    try {
+      t.clock.runOut(t.rounds.view().endsAt);
+      assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      t.clock.runOut(t.rounds.view().endsAt);
+      assert.equal(t.rounds.view().phase, 'dealing');
+      t.rounds.onCard(parseCard('7S'), 41); // the shoe resends its last event after the restart
+      assert.equal(t.rounds.view().hands.find((h) => h.owner === 'seat')?.cards.length, 0, 'the repeat is not placed');
+      t.rounds.onCard(parseCard('7S'), 42);
+      t.rounds.onCard(parseCard('9D'), 43);
+      assert.equal(t.rounds.view().phase, 'results');
+      const reads = [...t.ledger.entries(1)].filter((e) => e.type === 'card.read').map((e) => (JSON.parse(e.body) as EntryBody).payload.sequence);
+      assert.deepEqual(reads, [40, 41, 42, 43]);
+    } finally {
+      t.close();
     }
   });
 });

@@ -25,7 +25,7 @@ describe('faults across a restart', () => {
       try {
         assert.deepEqual(second.floor.tilts.list().map((t) => t.kind), ['shoe-alarm']);
         assert.equal(second.rounds.view().endsAt, null, 'no countdown runs while halted');
-        assert.equal(second.rounds.placeBet(1, 'main', 10_000).ok, false);
+        assert.equal(second.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, false);
         assert.equal(second.floor.tilts.clear('shoe-alarm', undefined, { user: 'tech-1', role: 'technician' }).ok, false, 'a supervisor clears an alarm');
         assert.deepEqual(second.floor.tilts.clear('shoe-alarm', undefined, { user: 'sup-1', role: 'supervisor' }), { ok: true });
         assert.notEqual(second.rounds.view().endsAt, null, 'the step starts again once cleared');

@@ -1,3 +1,4 @@
+import { PROTOCOL_VERSION } from '../../protocol/index.js';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -45,7 +46,7 @@ async function serviceScreen(running: RunningHost) {
       }
     } else if ((msg.type === 'ack' || msg.type === 'error') && msg.ref) replies.get(msg.ref)?.(msg);
   });
-  ws.send(JSON.stringify({ type: 'hello', id: 'h', protocol: 1, token }));
+  ws.send(JSON.stringify({ type: 'hello', id: 'h', protocol: PROTOCOL_VERSION, token }));
   ws.send(JSON.stringify({ type: 'subscribe', id: 's', view: 'service' }));
   let n = 0;
   const until = (test: (s: ServiceState) => boolean, what: string, ms = 20_000): Promise<ServiceState> => {
@@ -245,7 +246,7 @@ describe('service mode on a live host', () => {
     await still({ kind: 'program-hash' }, /^service\.done\.hashSame$/);
     await still({ kind: 'table-open', open: false }, /^service\.done\.tableClose$/);
     assert.ok(running.floor.tilts.list().some((t) => t.kind === 'table-closed'), 'closing is a fault of its own');
-    assert.equal(running.rounds.betting(1).open, false, 'a closed table takes no bets');
+    assert.equal(running.rounds.station(1).betting.open, false, 'a closed table takes no bets');
     await still({ kind: 'table-open', open: true }, /^service\.done\.tableOpen$/);
     assert.ok(!running.floor.tilts.list().some((t) => t.kind === 'table-closed'), 'reopened by the supervisor');
     await still({ kind: 'meter-clear', scope: 'station:1', authorisation: 'DICJ-1', reason: 'test' }, /^service\.done\.meterClear$/);
@@ -261,7 +262,7 @@ describe('service mode on a live host', () => {
     // A station cashes out (its credit cancelled, station locked); confirming the handpay moves no credit.
     running.billAcceptors.simulator(2)?.insertNote(100);
     for (let i = 0; i < 400 && ledger.credit(2) !== 10_000; i++) await new Promise((r) => setTimeout(r, 25));
-    assert.equal(running.host.apply('station/2', running.host.version('station/2'), { name: 'cash-out' }).ok, true);
+    assert.equal(running.hub.apply('station/2', running.hub.version('station/2'), { name: 'cash-out' }).ok, true);
     assert.equal(ledger.credit(2), 0, 'the whole credit was cancelled for the handpay');
     const requestTxId = running.floor.handpays.pending()[0]?.requestTxId ?? '';
     await still({ kind: 'handpay-confirm', station: 2, requestTxId }, /^service\.done\.handpay$/, 'balanced');
@@ -281,7 +282,7 @@ describe('service mode on a live host', () => {
     await still({ kind: 'config-change', key: 'handpayTwoPersonAbove', value: '5000', authorisation: 'DICJ-2026/3' }, /^service\.done\.config(Change|Queued)$/);
     running.billAcceptors.simulator(4)?.insertNote(100);
     for (let i = 0; i < 400 && ledger.credit(4) !== 10_000; i++) await new Promise((r) => setTimeout(r, 25));
-    assert.equal(running.host.apply('station/4', running.host.version('station/4'), { name: 'cash-out' }).ok, true);
+    assert.equal(running.hub.apply('station/4', running.hub.version('station/4'), { name: 'cash-out' }).ok, true);
     const large = running.floor.handpays.pending().find((p) => p.station === 4);
     assert.ok(large && large.amount > 5000, 'above the amount');
     const paid = ledger.headOf().seq;
@@ -292,8 +293,9 @@ describe('service mode on a live host', () => {
     assert.deepEqual(((JSON.parse(confirmEntry?.body ?? '{}') as { payload: { attendant?: string; witness?: string } }).payload), { station: 4, requestTxId: large.requestTxId, amount: 10_000, attendant: `${SUP.name} (${SUP.staff})`, witness: `${TECH.name} (${TECH.staff})` });
 
     // A round in play: station 1 bets, betting closes, the round waits for its first card.
-    const spot = running.rounds.betting(1).spots[0]?.bet ?? 'main';
-    for (let i = 0; i < 200 && !running.rounds.betting(1).open; i++) await new Promise((r) => setTimeout(r, 25));
+    const first = running.rounds.station(1).betting.spots[0];
+    const spot = first && first.bet !== 'behind' ? { bet: first.bet } : { bet: 'main' as const };
+    for (let i = 0; i < 200 && !running.rounds.station(1).betting.open; i++) await new Promise((r) => setTimeout(r, 25));
     assert.deepEqual(running.rounds.placeBet(1, spot, 10_000), { ok: true });
     for (let i = 0; i < 400 && running.rounds.view().phase !== 'dealing'; i++) await new Promise((r) => setTimeout(r, 25));
     const roundId = running.rounds.view().roundId;
@@ -314,7 +316,7 @@ describe('service mode on a live host', () => {
 
     // A card the shoe cannot read, entered by two people: the round then settles as it would have,
     // and the only money that moves is that round's own settlement, balanced.
-    for (let i = 0; i < 400 && !running.rounds.betting(1).open; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 400 && !running.rounds.station(1).betting.open; i++) await new Promise((r) => setTimeout(r, 25));
     assert.deepEqual(running.rounds.placeBet(1, spot, 10_000), { ok: true });
     // The round's first card (not a burn between rounds): the shoe cannot read it.
     for (let i = 0; i < 400 && !(running.rounds.view().phase === 'dealing' && running.rounds.cue()?.kind === 'card'); i++) {
@@ -339,7 +341,7 @@ describe('service mode on a live host', () => {
     assert.deepEqual((JSON.parse(misread?.body ?? '{}') as { payload: { confirmedBy?: string[]; card?: string } }).payload.confirmedBy, [`${SUP.name} (${SUP.staff})`, `${TECH.name} (${TECH.staff})`]);
     // The test deals the rest of the round and stands on every decision.
     for (let i = 0; i < 2000 && ledger.round(held)?.status !== 'settled'; i++) {
-      if (running.rounds.decisionFor(1)) running.rounds.decide(1, 'stand');
+      if (running.rounds.station(1).decision) running.rounds.decide(1, 'stand');
       else if (running.rounds.cue()?.kind === 'card') sim.drawCard();
       await new Promise((r) => setTimeout(r, 10));
     }

@@ -1,6 +1,7 @@
 // A kill or a power cut while someone is signed in to service mode leaves a `service.enter`
 // without its exit; the next start journals that exit with reason `power-loss`, once. The first
 // run is a kiosk child process killed with SIGKILL while signed in; the restarts run here.
+import { PROTOCOL_VERSION } from '../../protocol/index.js';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -54,7 +55,7 @@ describe('service sessions cut by a kill', () => {
           }
         });
       });
-      ws.send(JSON.stringify({ type: 'hello', id: 'h', protocol: 1, token: url.searchParams.get('token') }));
+      ws.send(JSON.stringify({ type: 'hello', id: 'h', protocol: PROTOCOL_VERSION, token: url.searchParams.get('token') }));
       ws.send(JSON.stringify({ type: 'subscribe', id: 's', view: 'service' }));
       await signedIn;
       ws.terminate();

@@ -51,8 +51,8 @@ describe('the shoe gate', () => {
 
       credit(running, 1, 50_000);
       credit(running, 2, 50_000);
-      assert.equal(running.rounds.placeBet(1, 'main', 10_000).ok, true);
-      assert.equal(running.rounds.placeBet(2, 'main', 10_000).ok, true);
+      assert.equal(running.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      assert.equal(running.rounds.placeBet(2, { bet: 'main' }, 10_000).ok, true);
       const draw = async (card: string) => {
         await until(() => running.rounds.expectsCard() && !sim.locked, `the gate open for ${card}`);
         const before = running.shoe.cardsHandled;
@@ -62,7 +62,7 @@ describe('the shoe gate', () => {
       await draw('7S'); // seat 1
       await draw('9D'); // seat 2
       await draw('7D'); // croupier: seat 1 ties
-      await until(() => running.rounds.decisionFor(1) !== null && sim.locked, 'the gate locked for the decision');
+      await until(() => running.rounds.station(1).decision !== null && sim.locked, 'the gate locked for the decision');
       assert.equal(sim.drawCard(), null, 'a draw at a decision is refused');
       await sleep(50);
       assert.equal(running.rounds.view().hold, null);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { tableGame } from '../../engine/games.js';
 import { catalogues } from '../../locales/index.js';
 import { DecisionAction, ErrorCode, HoldReason, Language, OFFER_ACTIONS, RefusalReason, refusalKey } from '../../protocol/index.js';
 
@@ -63,5 +64,22 @@ describe('locale catalogues', () => {
   it('use the 2009 text\'s terms for dealer and seat in Chinese', () => {
     assert.equal(source.get('table.dealer'), '莊家');
     assert.match(source.get('table.seat') ?? '', /門/);
+  });
+
+  // The games' own words (engine/<game>/table-game.ts): what they name their own way, and every
+  // line of every profile's pay table, has its words in every language.
+  it('word every game\'s own names and every pay-table line of every profile', () => {
+    const games = [
+      tableGame('baccarat', 'macau-commission'),
+      tableGame('baccarat', 'macau-no-commission'),
+      tableGame('war', 'macau'),
+      ...(['macau-2009', 'macau-2004', 'portugal-2001'] as const).map((p) => tableGame('blackjack', p)),
+      tableGame('blackjack', 'macau-2009', { perfectPairs: true }),
+    ];
+    for (const g of games) {
+      for (const l of g.payTable) assert.ok(source.has(`help.item.${l.item}`), `help.item.${l.item}`);
+      for (const key of [...Object.values(g.presentation.actionWords ?? {}), ...Object.values(g.presentation.betWords ?? {})]) assert.ok(key && source.has(key), key);
+      for (const bet of g.bets) assert.ok(source.has(`bet.${bet}`), `bet.${bet}`);
+    }
   });
 });

@@ -63,14 +63,14 @@ describe('results, offers and prizes in words', () => {
   it('names the prize or the bet that won, with its amount', async () => {
     const en = (await createI18n('en')).getFixedT('en');
     const zh = (await createI18n('zh-Hant')).getFixedT('zh-Hant');
-    const win = (bet: string, prize: PrizeWin['prize'], net = 30_000): PrizeWin => ({ seat: 1, bet, net, prize });
-    assert.equal(prizeText(en, 'blackjack', win('bonus678', 'special-prize'), 'MOP', 'en'), 'Special prize: won +MOP$300');
-    assert.equal(prizeText(zh, 'blackjack', win('main', 'special-prize'), 'MOP', 'zh-Hant'), '特別彩金勝出 +MOP$300');
-    assert.equal(prizeText(en, 'blackjack', win('main', 'five-card', 5_000), 'MOP', 'en'), 'Five cards: won +MOP$50');
-    assert.equal(prizeText(zh, 'blackjack', win('anyPair', 'side-bet', 110_000), 'MOP', 'zh-Hant'), '任何對子勝出 +MOP$1,100');
-    assert.equal(prizeText(en, 'war', win('tie', 'side-bet', 100_000), 'MOP', 'en'), 'Tie bet: won +MOP$1,000');
-    assert.equal(prizeText(en, 'baccarat', win('playerPair', 'side-bet', 110_000), 'MOP', 'en'), 'Player pair: won +MOP$1,100');
-    assert.equal(prizeText(en, 'blackjack', win('streak3', 'side-bet'), 'MOP', 'en'), 'Side bet: won +MOP$300');
+    const win = (bet: PrizeWin['bet'], prize: PrizeWin['prize'], net = 30_000): PrizeWin => ({ seat: 1, bet, net, prize });
+    assert.equal(prizeText(en, undefined, win('bonus678', 'special-prize'), 'MOP', 'en'), 'Special prize: won +MOP$300');
+    assert.equal(prizeText(zh, undefined, win('main', 'special-prize'), 'MOP', 'zh-Hant'), '特別彩金勝出 +MOP$300');
+    assert.equal(prizeText(en, undefined, win('main', 'five-card', 5_000), 'MOP', 'en'), 'Five cards: won +MOP$50');
+    assert.equal(prizeText(zh, undefined, win('anyPair', 'side-bet', 110_000), 'MOP', 'zh-Hant'), '任何對子勝出 +MOP$1,100');
+    assert.equal(prizeText(en, { tie: 'help.item.tieBet' }, win('tie', 'side-bet', 100_000), 'MOP', 'en'), 'Tie bet: won +MOP$1,000');
+    assert.equal(prizeText(en, undefined, win('playerPair', 'side-bet', 110_000), 'MOP', 'en'), 'Player pair: won +MOP$1,100');
+    assert.equal(prizeText(en, undefined, win('streak3', 'side-bet'), 'MOP', 'en'), 'Side bet: won +MOP$300');
   });
 
   it('celebrates once per settled round, briefly, on the screen\'s clock', () => {

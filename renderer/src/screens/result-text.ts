@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { OFFER_ACTIONS, type Currency, type GameKind, type Language, type PrizeWin, type ResultLine, type StationDecision } from '../../../protocol/index.js';
+import { OFFER_ACTIONS, type Currency, type Language, type Presentation, type PrizeWin, type ResultLine, type StationDecision } from '../../../protocol/index.js';
 import { formatMoney } from '../i18n/money.js';
 
 export type Outcome = 'win' | 'lose' | 'push';
@@ -42,17 +42,18 @@ export function seatPrizes(lines: readonly ResultLine[]): Map<number, PrizeWin[]
 }
 
 /** The prize or bet a celebration names, in the regulation's words. */
-export function prizeName(t: TFunction, game: GameKind, win: Pick<PrizeWin, 'bet' | 'prize'>): string {
+export function prizeName(t: TFunction, words: Presentation['betWords'], win: Pick<PrizeWin, 'bet' | 'prize'>): string {
   if (win.prize === 'special-prize') return t('prize.special');
   if (win.prize === 'five-card') return t('prize.fiveCard');
-  // War's tie bet is its own bet, not the baccarat tie; streaks and jackpots have no spot name.
-  if (game === 'war' && win.bet === 'tie') return t('help.item.tieBet');
+  // A bet its game names its own way (war's tie bet is not baccarat's tie); streaks and jackpots have no spot name.
+  const own = words?.[win.bet];
+  if (own) return t(own);
   return t(`bet.${win.bet}`, { defaultValue: t('prize.sideBet') });
 }
 
 /** One celebration line per prize: 「任何對子勝出 +MOP$1,100」. */
-export function prizeText(t: TFunction, game: GameKind, win: PrizeWin, currency: Currency, language: Language): string {
-  return t('prize.won', { name: prizeName(t, game, win), amount: signedMoney(win.net, currency, language) });
+export function prizeText(t: TFunction, words: Presentation['betWords'], win: PrizeWin, currency: Currency, language: Language): string {
+  return t('prize.won', { name: prizeName(t, words, win), amount: signedMoney(win.net, currency, language) });
 }
 
 /**

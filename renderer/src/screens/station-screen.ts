@@ -21,7 +21,7 @@ const SIDE = { x: 1230, width: 650, meterY: 178, meterH: 230, row1: 440, row2: 5
 
 /** What a station holds: its credit and what is on its spots. A session begins when this leaves zero. */
 export function holding(state: Pick<StationState, 'credit' | 'betting'>): number {
-  return state.credit + Object.values(state.betting.bets).reduce((a, b) => a + b, 0);
+  return state.credit + state.betting.bets.reduce((a, b) => a + b.amount, 0);
 }
 
 /** A player's own touch screen: seat, credit meter, limits, bets and decisions, recall, help, language. */
@@ -133,7 +133,7 @@ export class StationScreen implements Screen {
     this.undo.setLabel(t('desk.undo'));
     this.undo.setEnabled(open && this.play.plan.canUndo());
     this.clear.setLabel(t('station.clear'));
-    this.clear.setEnabled(open && Object.keys(state.betting.bets).length > 0);
+    this.clear.setEnabled(open && state.betting.bets.length > 0);
     const pending = state.cashout?.pending ?? null;
     this.cashout.setLabel(t(pending ? 'desk.cashoutPending' : 'desk.cashout'), pending ? formatMoney(pending.amount, state.currency, state.language) : '');
     this.cashout.setEnabled(pending === null && state.credit > 0);

@@ -1,6 +1,6 @@
 import { Container, Graphics, Text } from 'pixi.js';
 import type { TFunction } from 'i18next';
-import type { Currency, GameKind, HandView, Language, PrizeWin, RoundView } from '../../../protocol/index.js';
+import type { Currency, HandView, Language, Presentation, PrizeWin, RoundView } from '../../../protocol/index.js';
 import { fanOffset, FLIGHT_MS } from '../anim/motion.js';
 import { CARD, CardView } from '../cards/card-view.js';
 import { HandSprite } from '../cards/hand-view.js';
@@ -38,7 +38,7 @@ export class TableRound extends Container {
   private readonly prizeWatch = new PrizeWatch<Map<number, PrizeWin[]>>();
   /** The prizes being celebrated, per seat, so a language change rewords them in place. */
   private celebrating = new Map<number, PrizeWin[]>();
-  private game: GameKind = 'blackjack';
+  private betWords: Presentation['betWords'] = undefined;
   private round: RoundView | null = null;
   private t: TFunction | null = null;
   private layout: FeltLayout | null = null;
@@ -65,10 +65,10 @@ export class TableRound extends Container {
     this.celebrations.clear();
   }
 
-  show(round: RoundView | null, t: TFunction, currency: Currency, language: Language, now: number, game: GameKind = this.game): void {
+  show(round: RoundView | null, t: TFunction, currency: Currency, language: Language, now: number, betWords: Presentation['betWords'] = this.betWords): void {
     this.round = round;
     this.t = t;
-    this.game = game;
+    this.betWords = betWords;
     this.visible = round !== null;
     const layout = this.layout;
     if (!round || !layout) return;
@@ -253,11 +253,11 @@ export class TableRound extends Container {
         }
         const s = l.seats.find((x) => x.seat === seat);
         if (s) c.position.set(s.hand.x, s.hand.y + CARD.height / 2);
-        c.start(wins.map((w) => prizeText(t, this.game, w, currency, language)), now);
+        c.start(wins.map((w) => prizeText(t, this.betWords, w, currency, language)), now);
         for (const w of wins) this.announce(`celebrate:seat:${seat}:${w.prize}:${w.bet}`);
       }
     } else {
-      for (const [seat, wins] of this.celebrating) this.celebrations.get(seat)?.setLines(wins.map((w) => prizeText(t, this.game, w, currency, language)));
+      for (const [seat, wins] of this.celebrating) this.celebrations.get(seat)?.setLines(wins.map((w) => prizeText(t, this.betWords, w, currency, language)));
     }
   }
 }

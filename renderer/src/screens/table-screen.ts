@@ -90,7 +90,7 @@ export class TableScreen implements Screen {
       this.lastRoundPill.clear().roundRect(this.lastRound.x - this.lastRound.width / 2 - 24, this.lastRound.y - 24, this.lastRound.width + 48, 48, 24).fill({ color: COLORS.gold });
     }
     this.tilts.show(state.tilts ?? [], t);
-    this.round.show(state.round, t, state.currency, state.language, this.ctx.clock.now(), state.game);
+    this.round.show(state.round, t, state.currency, state.language, this.ctx.clock.now(), state.presentation?.betWords);
   }
 
   tick(nowMs: number): void {
@@ -117,7 +117,7 @@ export class TableScreen implements Screen {
     this.feltLayer.addChild(this.felt);
     // Beside the dealer's cards (baccarat's two boxes carry their own names).
     this.dealerLabel.position.set(layout.hands.dealer.x - 190, layout.hands.dealer.y + 20);
-    this.dealerLabel.visible = state.game !== 'baccarat';
+    this.dealerLabel.visible = state.presentation?.dealerHand ?? true;
     for (const [text, p] of [
       [this.shoeLabel, layout.holderLabels.shoe],
       [this.discardLabel, layout.holderLabels.discard],
@@ -134,7 +134,8 @@ export class TableScreen implements Screen {
     this.limitsZh.style.fontSize = layout.limitsSize[0];
     this.limitsPt.style.fontSize = layout.limitsSize[1];
     this.languages.position.set(layout.languages.x, layout.languages.y);
-    this.languages.arrange(state.game !== 'baccarat');
+    // The felt's art decides where its language buttons fit: a column beside the half-moon, a row under baccarat's.
+    this.languages.arrange(layout.game !== 'baccarat');
     this.seatLayer.removeChildren().forEach((c) => c.destroy());
     this.seatLabels.length = 0;
     for (const seat of layout.seats) {
@@ -146,7 +147,7 @@ export class TableScreen implements Screen {
     }
     this.panelLayer.removeChildren().forEach((c) => c.destroy({ children: true }));
     this.roads = this.history = null;
-    if (state.game === 'baccarat') this.panelLayer.addChild((this.roads = new RoadsPanel(layout.panel)));
+    if ((state.presentation?.panel ?? 'history') === 'roads') this.panelLayer.addChild((this.roads = new RoadsPanel(layout.panel)));
     else this.panelLayer.addChild((this.history = new HistoryStrip(layout.panel)));
     this.round.setLayout(layout);
     return layout;

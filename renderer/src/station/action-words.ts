@@ -1,7 +1,8 @@
 /**
  * The catalogue key of a decision's words, for the station's buttons and service mode's recall
- * alike. War's surrender loses half the bet: its own words, not blackjack's «放棄牌局».
+ * alike: the game's own words where its definition names them (war's surrender loses half the
+ * bet: its own words, not blackjack's «放棄牌局»), else the action's.
  */
-export function actionKey(state: { readonly game: string }, action: string): string {
-  return state.game === 'war' && action === 'surrender' ? 'action.warSurrender' : `action.${action}`;
+export function actionKey(words: Readonly<Partial<Record<string, string>>> | undefined, action: string): string {
+  return words?.[action] ?? `action.${action}`;
 }

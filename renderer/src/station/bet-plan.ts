@@ -1,4 +1,4 @@
-import type { CommandBody } from '../../../protocol/index.js';
+import { amountOn, BetId, onSpot, type CommandBody, type Spot, type Stake } from '../../../protocol/index.js';
 
 /**
  * Repeat and undo, built from the host's own `place-bet` and `clear-bets`: the host stays the
@@ -6,47 +6,74 @@ import type { CommandBody } from '../../../protocol/index.js';
  * its reason, never trimmed here.
  */
 export interface Chip {
-  bet: string;
+  spot: Spot;
   amount: number;
 }
 
-export type Bets = Readonly<Record<string, number>>;
+/** What the host says is on this station's spots (or in play). */
+export type Bets = readonly Stake[];
 
-function sum(chips: readonly Chip[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const c of chips) out[c.bet] = (out[c.bet] ?? 0) + c.amount;
+/** The spot a stake is on, when it is on one (a double or an insurance is in play, on no spot). */
+function spotOf(s: Stake): Spot | null {
+  if (s.bet === 'behind') return s.seat !== undefined ? { bet: 'behind', seat: s.seat } : null;
+  const own = BetId.safeParse(s.bet);
+  return own.success ? { bet: own.data } : null;
+}
+
+/** The chips on each spot, once per spot, in the order the spots were first bet. */
+function bySpot(stakes: readonly Chip[]): Chip[] {
+  const out: Chip[] = [];
+  for (const c of stakes) {
+    const had = out.find((o) => onSpot(o.spot, c.spot));
+    if (had) had.amount += c.amount;
+    else out.push({ spot: c.spot, amount: c.amount });
+  }
   return out;
 }
 
-function same(a: Bets, b: Bets): boolean {
-  const ka = Object.keys(a).filter((k) => (a[k] ?? 0) > 0);
-  const kb = Object.keys(b).filter((k) => (b[k] ?? 0) > 0);
-  return ka.length === kb.length && ka.every((k) => a[k] === b[k]);
+/** The host's stakes that are on spots, as chips. */
+function chipsOf(bets: Bets): Chip[] {
+  return bets.flatMap((s) => {
+    const spot = spotOf(s);
+    return spot ? [{ spot, amount: s.amount }] : [];
+  });
 }
+
+function same(a: readonly Chip[], b: readonly Chip[]): boolean {
+  const x = bySpot(a);
+  const y = bySpot(b);
+  return x.length === y.length && x.every((c) => y.some((d) => onSpot(d.spot, c.spot) && d.amount === c.amount));
+}
+
+const onThe = (chips: readonly Chip[], spot: Spot) => chips.filter((c) => onSpot(c.spot, spot)).reduce((a, c) => a + c.amount, 0);
 
 export class BetPlan {
   /** Chips placed this round, in order, as this station saw them accepted. */
   private chips: Chip[] = [];
   /** What was on the spots when the last betting window closed, for repeat. */
-  private last: Bets = {};
+  private last: Chip[] = [];
   private wasOpen = false;
 
   /** Follows each snapshot's betting panel; when it disagrees with the host, the host wins. */
   sync(open: boolean, bets: Bets): void {
-    if (this.wasOpen && !open && Object.keys(bets).length) this.last = { ...bets };
+    const host = chipsOf(bets);
+    if (this.wasOpen && !open && host.length) this.last = bySpot(host);
     this.wasOpen = open;
     if (!open) {
       this.chips = [];
       return;
     }
-    const mine = sum(this.chips);
-    if (same(mine, bets)) return;
+    if (same(this.chips, host)) return;
     // Spots that grew are the chips the host just accepted; anything else means the host and
     // this screen disagree (a reconnect, a clear): start again from the host's spots.
-    const grew = Object.keys(mine).every((k) => (bets[k] ?? 0) >= (mine[k] ?? 0));
+    const mine = bySpot(this.chips);
+    const grew = mine.every((m) => amountOn(bets, m.spot) >= m.amount);
     if (grew) {
-      for (const [bet, amount] of Object.entries(bets)) if (amount > (mine[bet] ?? 0)) this.chips.push({ bet, amount: amount - (mine[bet] ?? 0) });
-    } else this.chips = Object.entries(bets).map(([bet, amount]) => ({ bet, amount }));
+      for (const h of bySpot(host)) {
+        const more = h.amount - onThe(mine, h.spot);
+        if (more > 0) this.chips.push({ spot: h.spot, amount: more });
+      }
+    } else this.chips = bySpot(host);
   }
 
   canUndo(): boolean {
@@ -54,7 +81,7 @@ export class BetPlan {
   }
 
   canRepeat(current: Bets): boolean {
-    return Object.keys(this.last).length > 0 && Object.keys(current).length === 0;
+    return this.last.length > 0 && current.length === 0;
   }
 
   /** Commands that take the last chip back: clear, then put the others down again. */
@@ -62,15 +89,15 @@ export class BetPlan {
     const keep = this.chips.slice(0, -1);
     // What the spots will hold once the commands are through (sync is paused meanwhile).
     this.chips = keep;
-    return [{ name: 'clear-bets' }, ...Object.entries(sum(keep)).map(([bet, amount]): CommandBody => ({ name: 'place-bet', bet, amount }))];
+    return [{ name: 'clear-bets' }, ...bySpot(keep).map((c): CommandBody => ({ name: 'place-bet', spot: c.spot, amount: c.amount }))];
   }
 
   /** Commands that put last round's bets down again. */
   repeat(): CommandBody[] {
-    return Object.entries(this.last).map(([bet, amount]): CommandBody => ({ name: 'place-bet', bet, amount }));
+    return this.last.map((c): CommandBody => ({ name: 'place-bet', spot: c.spot, amount: c.amount }));
   }
 
-  lastBets(): Bets {
+  lastBets(): readonly Chip[] {
     return this.last;
   }
 }

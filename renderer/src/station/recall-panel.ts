@@ -7,7 +7,7 @@ import { Button } from '../ui/button.js';
 import { TOUCH } from '../ui/theme.js';
 import { cardText, Panel } from './panel.js';
 import { replayHands } from './recall-model.js';
-import { spotName } from './station-play.js';
+import { stakeName } from './station-play.js';
 
 /**
  * Game recall: this station's last rounds (at most 10) from the ledger, one at a time with its
@@ -88,8 +88,8 @@ function describe(r: StationRecallRound, s: StationState, t: TFunction): string 
     const who = h.owner === 'dealer' ? t('table.dealer') : h.owner === 'seat' ? (h.hand ? t('desk.hand', { n: h.hand + 1 }) : t('desk.yourHand')) : t(`bet.${h.owner}`);
     lines.push(`${who}: ${h.cards.map(cardText).join(' ')}`);
   }
-  for (const b of r.bets) lines.push(t('recall.bet', { bet: spotName(t, { bet: b.bet, min: 1, max: 1 }), amount: money(b.amount) }));
-  for (const l of r.lines) lines.push(t('recall.line', { bet: spotName(t, { bet: l.bet, min: 1, max: 1 }), net: signedMoney(l.net, s.currency, s.language) }));
+  for (const b of r.bets) lines.push(t('recall.bet', { bet: stakeName(t, b), amount: money(b.amount) }));
+  for (const l of r.lines) lines.push(t('recall.line', { bet: stakeName(t, l), net: signedMoney(l.net, s.currency, s.language) }));
   if (r.status === 'void') lines.push(t('recall.void'));
   if (r.creditBefore !== undefined && r.creditAfter !== undefined) lines.push(t('recall.credit', { before: money(r.creditBefore), after: money(r.creditAfter) }));
   return lines.join('\n');

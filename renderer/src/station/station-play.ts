@@ -1,6 +1,6 @@
 import { Container, Graphics, Text } from 'pixi.js';
 import type { TFunction } from 'i18next';
-import type { BetSpot, HandView, PrizeWin, StationState } from '../../../protocol/index.js';
+import { amountOn, type BetSpot, type HandView, type PrizeWin, type Spot, type StationState } from '../../../protocol/index.js';
 import { CARD } from '../cards/card-view.js';
 import { HandSprite } from '../cards/hand-view.js';
 import { formatMoney, INTL_LOCALE } from '../i18n/money.js';
@@ -118,7 +118,7 @@ export class StationPlay extends Container {
     const own = ownSpots(betting.spots);
     const behind = behindSpots(betting.spots);
     const label = (b: Button, spot: BetSpot, name: string, oneLine: boolean) => {
-      const amount = betting.bets[spot.bet];
+      const amount = amountOn(betting.bets, spotOf(spot)) || undefined;
       // The name, the amount on it (once there is one) under it, the spot's limits in small type.
       b.setLabel(amount ? `${name}\n${formatMoney(amount, state.currency, state.language)}` : name, limitsText(t, spot, state, oneLine));
       b.setActive(amount !== undefined);
@@ -130,7 +130,7 @@ export class StationPlay extends Container {
     });
     behind.forEach((spot, i) => {
       const b = this.behindSpots[i];
-      if (b) label(b, spot, t('table.seat', { n: behindSeatOf(spot.bet) }), true);
+      if (b && spot.bet === 'behind') label(b, spot, t('table.seat', { n: spot.seat }), true);
     });
     this.behindHeading.text = behind.length ? t('desk.behindHeading') : '';
     this.chips.forEach((b, i) => b.setActive(chipValues(state.limits.min, state.limits.max)[i] === this.chip));
@@ -139,7 +139,7 @@ export class StationPlay extends Container {
     this.actionLayer.visible = decision !== null;
     this.actions.forEach((b, i) => {
       const a = decision?.legal[i];
-      if (a) b.setLabel(t(actionKey(state, a)), a === decision?.default ? t('desk.default') : '');
+      if (a) b.setLabel(t(actionKey(state.presentation?.actionWords, a)), a === decision?.default ? t('desk.default') : '');
     });
     const offer = offerText(t, decision, state.currency);
     this.offer.visible = offer !== null;
@@ -162,7 +162,7 @@ export class StationPlay extends Container {
       ...(mine.length
         ? [t('station.result', { result: resultText(t, net, state.currency, state.language) })]
         : unplayed.map((u) => {
-            const bet = spotName(t, { bet: u.bet, min: u.min, max: u.min });
+            const bet = stakeName(t, u);
             const reason = u.reason ?? 'under-min';
             return reason === 'under-min'
               ? t('station.unplayed', { bet, min: u.min, currency: state.currency, reason: t('refusals.under-min') })
@@ -180,7 +180,7 @@ export class StationPlay extends Container {
    */
   private celebrate(state: StationState, t: TFunction, now: number): void {
     const fresh = this.prizeWatch.next(state.round?.roundId, state.round?.phase === 'results' && state.betting.roundNet !== undefined, state.betting.prizes ?? []);
-    const lines = (wins: PrizeWin[]) => wins.map((w) => prizeText(t, state.game, w, state.currency, state.language));
+    const lines = (wins: PrizeWin[]) => wins.map((w) => prizeText(t, state.presentation?.betWords, w, state.currency, state.language));
     if (fresh?.length) {
       this.prizes = fresh;
       this.celebration.start(lines(fresh), now);
@@ -209,7 +209,7 @@ export class StationPlay extends Container {
           ? phaseText(t, s.round, now)
           : '';
     if (status !== this.status.text) this.status.text = status;
-    const prompt = s.decision ? t('station.default', { action: t(actionKey(s, s.decision.default)) }) : '';
+    const prompt = s.decision ? t('station.default', { action: t(actionKey(s.presentation?.actionWords, s.decision.default)) }) : '';
     if (prompt !== this.prompt.text) this.prompt.text = prompt;
   }
 
@@ -266,20 +266,20 @@ export class StationPlay extends Container {
   /** Buttons are rebuilt only when the set of spots, chips or actions changes. */
   private rebuild(state: StationState, t: TFunction): void {
     const chipList = chipValues(state.limits.min, state.limits.max);
-    const shape = JSON.stringify([state.betting.spots.map((s) => s.bet), chipList, state.decision?.legal ?? [], state.language]);
+    const shape = JSON.stringify([state.betting.spots.map(spotId), chipList, state.decision?.legal ?? [], state.language]);
     if (shape === this.shape) return;
     this.shape = shape;
     this.spotLayer.removeChild(this.behindHeading);
     for (const layer of [this.spotLayer, this.chipLayer, this.actionLayer]) layer.removeChildren().forEach((c) => c.destroy({ children: true }));
     const press = (spot: BetSpot) => () => {
-      if (this.chip > 0 && !this.queue.busy()) this.ctx.command({ name: 'place-bet', bet: spot.bet, amount: this.chip });
+      if (this.chip > 0 && !this.queue.busy()) this.ctx.command({ name: 'place-bet', spot: spotOf(spot), amount: this.chip });
     };
     // The seat's own spots in one row, full height.
     const own = ownSpots(state.betting.spots);
     const gap = 14;
     const w = Math.floor((PLAY.width - gap * (own.length - 1)) / Math.max(1, own.length));
     this.spots = own.map((spot, i) => {
-      const b = new Button(`bet-${spot.bet}`, w, PLAY.spotH, press(spot));
+      const b = new Button(`bet-${spotId(spot)}`, w, PLAY.spotH, press(spot));
       b.position.set(i * (w + gap), 0);
       return b;
     });
@@ -288,7 +288,7 @@ export class StationPlay extends Container {
     const per = PLAY.behindPerRow;
     const bw = Math.floor((PLAY.width - gap * (per - 1)) / per);
     this.behindSpots = behind.map((spot, i) => {
-      const b = new Button(`bet-${spot.bet}`, bw, PLAY.behindH, press(spot));
+      const b = new Button(`bet-${spotId(spot)}`, bw, PLAY.behindH, press(spot));
       b.position.set((i % per) * (bw + gap), PLAY.behind - PLAY.spots + Math.floor(i / per) * (PLAY.behindH + 12));
       return b;
     });
@@ -318,7 +318,7 @@ export class StationPlay extends Container {
     this.actions = legal.map((action, i) => {
       const colour = action === 'hit' || action === 'war' ? 0x1f6b3a : action === 'stand' ? 0x7a1020 : action.startsWith('decline') ? 0x3a3a3a : undefined;
       const b = new Button(`action-${action}`, aw, 160, () => this.ctx.command({ name: 'decide', action }), colour === undefined ? {} : { idle: colour });
-      b.setLabel(t(actionKey(state, action)));
+      b.setLabel(t(actionKey(state.presentation?.actionWords, action)));
       b.x = i * (aw + 16);
       return b;
     });
@@ -337,27 +337,34 @@ export function chipLabel(minor: number, language: StationState['language']): st
 
 /** A spot's name: the bet's own words, or "behind seat N" for a bet behind another seat. */
 export function spotName(t: TFunction, spot: BetSpot): string {
-  const behind = /^behind:(\d+)$/.exec(spot.bet);
-  return behind ? t('desk.behind', { n: Number(behind[1]) }) : t(`bet.${spot.bet}`);
+  return spot.bet === 'behind' ? t('desk.behind', { n: spot.seat }) : t(`bet.${spot.bet}`);
+}
+
+/** A stake's name (a recall line, a spot that did not play): a bet behind names its seat. */
+export function stakeName(t: TFunction, stake: { readonly bet: string; readonly seat?: number }): string {
+  return stake.bet === 'behind' && stake.seat !== undefined ? t('desk.behind', { n: stake.seat }) : t(`bet.${stake.bet}`);
+}
+
+/** A spot's id on its button (`bet-main`, `bet-behind:3`): the test hook and the layout name buttons by it. */
+export function spotId(spot: Spot): string {
+  return spot.bet === 'behind' ? `behind:${spot.seat}` : spot.bet;
+}
+
+/** The spot a betting panel's spot is (its limits aside). */
+export function spotOf(s: BetSpot): Spot {
+  return s.bet === 'behind' ? { bet: 'behind', seat: s.seat } : { bet: s.bet };
 }
 
 function limitsText(t: TFunction, spot: BetSpot, state: StationState, oneLine: boolean): string {
   return t(oneLine ? 'desk.spotLimitsLine' : 'desk.spotLimits', { min: spot.min, max: spot.max, currency: state.currency });
 }
 
-const BEHIND = /^behind:(\d+)$/;
-
 /** The seat's own spots (main and side bets), in the host's order. */
 export function ownSpots(spots: readonly BetSpot[]): BetSpot[] {
-  return spots.filter((s) => !BEHIND.test(s.bet));
+  return spots.filter((s) => s.bet !== 'behind');
 }
 
 /** The spots for betting behind other seats (Art. 20), in the host's order. */
 export function behindSpots(spots: readonly BetSpot[]): BetSpot[] {
-  return spots.filter((s) => BEHIND.test(s.bet));
+  return spots.filter((s) => s.bet === 'behind');
 }
-
-function behindSeatOf(bet: string): number {
-  return Number(BEHIND.exec(bet)?.[1] ?? 0);
-}
-

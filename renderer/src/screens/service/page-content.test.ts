@@ -125,9 +125,9 @@ describe('service recall decisions', () => {
   it('are worded as the stations word them, in the screen\'s language, a timeout marked', async () => {
     const decisions = [{ seat: 1, action: 'double' }, { seat: 2, action: 'stand', auto: true }, { seat: 3, action: 'follow-split' }];
     const zh = await createI18n('zh-Hant');
-    assert.equal(decisionsLine(zh.t.bind(zh), { game: 'blackjack', decisions }), zh.t('service.field.decisions', { decisions: '1:加注 2:不博牌* 3:跟隨分門' }));
+    assert.equal(decisionsLine(zh.t.bind(zh), { decisions }), zh.t('service.field.decisions', { decisions: '1:加注 2:不博牌* 3:跟隨分門' }));
     const pt = await createI18n('pt');
-    assert.ok(decisionsLine(pt.t.bind(pt), { game: 'war', decisions: [{ seat: 4, action: 'surrender' }] }).includes('4:Perder metade'), 'war\'s surrender is the half-bet one');
+    assert.ok(decisionsLine(pt.t.bind(pt), { actionWords: { surrender: 'action.warSurrender' }, decisions: [{ seat: 4, action: 'surrender' }] }).includes('4:Perder metade'), 'war\'s surrender is the half-bet one');
   });
 });
 

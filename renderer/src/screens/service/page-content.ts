@@ -78,7 +78,7 @@ export interface PageActions {
 /** The event log's type groups: every journal entry type is in one (ledger/entries.ts). */
 export const EVENT_GROUPS = {
   service: ['service.enter', 'service.exit', 'service.denied', 'service.account', 'service.test', 'service.action'],
-  round: ['bet.place', 'round.decision', 'round.settle', 'round.void'],
+  round: ['table.input', 'bet.place', 'round.decision', 'round.settle', 'round.void'],
   card: ['card.read', 'misread', 'shoe.change'],
   bill: ['bill.escrow', 'bill.credit', 'bill.return'],
   handpay: ['credit.cancel', 'handpay.request', 'handpay.confirm'],
@@ -545,6 +545,6 @@ export function actionSummary(action: ServiceAction, page: ServicePage | undefin
  * A round's decisions in the screen's language, as the stations word them: `seat:action`, `*` for
  * a default taken on timeout.
  */
-export function decisionsLine(t: TFunction, r: Pick<RecallRound, 'game' | 'decisions'>): string {
-  return t('service.field.decisions', { decisions: r.decisions.map((d) => `${d.seat}:${t(actionKey(r, d.action))}${d.auto ? '*' : ''}`).join(' ') });
+export function decisionsLine(t: TFunction, r: Pick<RecallRound, 'actionWords' | 'decisions'>): string {
+  return t('service.field.decisions', { decisions: r.decisions.map((d) => `${d.seat}:${t(actionKey(r.actionWords, d.action))}${d.auto ? '*' : ''}`).join(' ') });
 }

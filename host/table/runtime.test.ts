@@ -1,64 +1,49 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import pino from 'pino';
+import { after, describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
-import { openLedger, verifyLedger, type Ledger } from '../../ledger/index.js';
-import { simulatedTableConfig } from '../config/table-config.js';
-import { WarGame } from '../games/war.js';
-import { RoundController } from './round-controller.js';
-import { manualTimers } from '../testing/manual-timers.js';
+import { verifyLedger, type Ledger } from '../../ledger/index.js';
+import { warTableGame } from '../../engine/war/table-game.js';
 import { credit, floorTable, type FloorTable } from '../testing/floor-kit.js';
 
 
-describe('round controller', () => {
-  let dir: string;
+describe('the table runtime', () => {
+  const tables: FloorTable[] = [];
+  let table: FloorTable;
   let ledger: Ledger;
-  before(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'rounds-'));
-    ledger = openLedger(dir, 'T-1');
-    ledger.append({ type: 'bill.credit', payload: { station: 1, device: 'BA-1', denomination: 100_000, currency: 'MOP' }, txId: 'n1' });
-  });
-  after(() => {
-    ledger.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => tables.forEach((t) => t.close()));
 
+  /** A war table of its own for each test, station 1 credited. */
   const make = () => {
-    const t = manualTimers();
-    const config = simulatedTableConfig('war');
-    const c = new RoundController({ config, game: new WarGame('macau'), ledger, log: pino({ level: 'silent' }), timers: t.timers, timings: config.timings });
-    c.start();
-    return { c, ...t };
+    table = floorTable({ game: 'war' });
+    tables.push(table);
+    ledger = table.ledger;
+    credit(ledger, 1, 100_000);
+    return { c: table.rounds, advance: table.clock.advance };
   };
 
   it('refuses new bets while the ledger is offline beyond its limit, and takes them again after', () => {
     const { c } = make();
-    c.setNewBets(false, 'unsynced ledger entries beyond the offline limit');
-    const r = c.placeBet(1, 'main', 10_000);
+    c.setFaults({ halted: null, newBetsStopped: 'unsynced ledger entries beyond the offline limit', disabled: [] });
+    const r = c.placeBet(1, { bet: 'main' }, 10_000);
     assert.equal(r.ok, false);
     assert.match(!r.ok ? r.reason : '', /new bets are stopped/);
-    assert.equal(c.betting(1).open, false);
-    c.setNewBets(true, '');
-    assert.deepEqual(c.placeBet(1, 'main', 10_000), { ok: true });
-    c.stop();
+    assert.equal(c.station(1).betting.open, false);
+    c.setFaults({ halted: null, newBetsStopped: null, disabled: [] });
+    assert.deepEqual(c.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
   });
 
   it('refuses a bet over the credit or over the maximum, never trimming it', () => {
     const { c } = make();
-    assert.match(JSON.stringify(c.placeBet(1, 'main', 100_001)), /not enough credit/);
-    assert.match(JSON.stringify(c.placeBet(1, 'main', 2_000_000)), /over the maximum/);
-    assert.deepEqual(c.betting(1).bets, {});
-    c.stop();
+    assert.match(JSON.stringify(c.placeBet(1, { bet: 'main' }, 100_001)), /not enough credit/);
+    assert.match(JSON.stringify(c.placeBet(1, { bet: 'main' }, 2_000_000)), /over the maximum/);
+    assert.deepEqual(c.station(1).betting.bets, []);
   });
 
   it('settles a war coup through the ledger, with the rule of each line', () => {
-    const { c, advance } = make();
+    const { c } = make();
     const before = ledger.credit(1);
-    assert.deepEqual(c.placeBet(1, 'main', 10_000), { ok: true });
-    advance(c.view().endsAt! - 1_000_000);
+    assert.deepEqual(c.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
+    table.clock.runOut(c.view().endsAt);
     assert.equal(c.view().phase, 'dealing');
     assert.equal(ledger.credit(1), before - 10_000, 'the bet left the credit when betting closed');
     c.onCard(parseCard('7S')); // seat 1
@@ -66,41 +51,38 @@ describe('round controller', () => {
     assert.equal(c.view().phase, 'results');
     assert.deepEqual(c.view().results, [{ seat: 1, bet: 'main', stake: 10_000, net: -10_000, rule: 'macau-war art.7 n.2', owner: 'seat' }]);
     assert.equal(ledger.credit(1), before - 10_000);
-    c.stop();
   });
 
   it('puts the table on hold for a card out of turn; a void returns every bet and lifts it', () => {
-    const { c, advance } = make();
+    const { c } = make();
     const before = ledger.credit(1);
-    assert.deepEqual(c.placeBet(1, 'main', 10_000), { ok: true });
-    advance(c.view().endsAt! - 1_000_000);
+    assert.deepEqual(c.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
+    table.clock.runOut(c.view().endsAt);
     c.onCard(parseCard('7S'));
     c.onCard(parseCard('7D')); // a tie: seat 1 must decide before any card
-    assert.equal(c.decisionFor(1)?.default, 'war');
+    assert.equal(c.station(1).decision?.default, 'war');
     c.onCard(parseCard('5C'));
     assert.equal(c.view().phase, 'hold');
     assert.equal(c.view().hold, 'out-of-turn');
-    assert.equal(c.decisionFor(1), null, 'nothing is decided on hold');
+    assert.equal(c.station(1).decision, null, 'nothing is decided on hold');
     assert.match(JSON.stringify(c.decide(1, 'war')), /no decision is due/);
     assert.deepEqual(c.voidRound('card out of turn', ['supervisor-1', 'witness-2']), { ok: true });
     assert.equal(ledger.credit(1), before, 'every bet returned');
     assert.equal(c.view().phase, 'results');
     assert.equal(c.view().hold, null);
-    c.stop();
   });
 
   it('takes the stated default when a decision times out, and journals it as automatic', () => {
-    const { c, advance } = make();
+    const { c } = make();
     const before = ledger.credit(1);
-    assert.deepEqual(c.placeBet(1, 'main', 10_000), { ok: true });
-    advance(c.view().endsAt! - 1_000_000);
+    assert.deepEqual(c.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
+    table.clock.runOut(c.view().endsAt);
     c.onCard(parseCard('8S'));
     c.onCard(parseCard('8D'));
-    advance(c.decisionFor(1)!.endsAt - 1_000_000 + 1);
+    table.clock.runOut(c.station(1).decision!.endsAt);
     assert.equal(ledger.credit(1), before - 20_000, 'war by default: the raise is in play');
     const decision = lastPayload(ledger, 'round.decision');
     assert.deepEqual([decision.action, decision.auto, decision.roundId], ['war', true, c.view().roundId], 'journalled as automatic');
-    c.stop();
   });
 });
 
@@ -132,18 +114,18 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
     try {
       credit(t.ledger, 1, 10_000);
       credit(t.ledger, 2, 50_000);
-      assert.equal(t.rounds.placeBet(1, 'main', 10_000).ok, true, 'all of its credit');
-      assert.equal(t.rounds.placeBet(2, 'main', 10_000).ok, true);
+      assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true, 'all of its credit');
+      assert.equal(t.rounds.placeBet(2, { bet: 'main' }, 10_000).ok, true);
       t.clock.runOut(t.rounds.view().endsAt);
       assert.equal(t.ledger.credit(1), 0);
       deal(t, ['8S', '8H', '8D']); // seat 1 and seat 2 both tie the croupier
-      const one = t.rounds.decisionFor(1);
+      const one = t.rounds.station(1).decision;
       assert.deepEqual([one?.legal, one?.default], [['war', 'surrender'], 'surrender'], 'the stated default is one it can take');
       t.clock.runOut(one?.endsAt ?? null);
       const auto = lastPayload(t.ledger, 'round.decision');
       assert.deepEqual([auto.seat, auto.action, auto.auto], [1, 'surrender', true]);
       // Seat 2 can cover its raise: its stated default stays war.
-      const two = t.rounds.decisionFor(2);
+      const two = t.rounds.station(2).decision;
       assert.equal(two?.default, 'war');
       t.clock.runOut(two?.endsAt ?? null);
       assert.deepEqual([lastPayload(t.ledger, 'round.decision').action, t.ledger.credit(2)], ['war', 30_000]);
@@ -163,13 +145,13 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
     const t = floorTable();
     try {
       credit(t.ledger, 1, 10_000);
-      assert.equal(t.rounds.placeBet(1, 'main', 10_000).ok, true);
+      assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true);
       t.clock.runOut(t.rounds.view().endsAt);
       deal(t, ['9S', '9H']);
-      assert.equal(t.rounds.decisionFor(1)?.default, 'surrender');
+      assert.equal(t.rounds.station(1).decision?.default, 'surrender');
       credit(t.ledger, 1, 10_000);
-      assert.equal(t.rounds.decisionFor(1)?.default, 'war');
-      t.clock.runOut(t.rounds.decisionFor(1)?.endsAt ?? null);
+      assert.equal(t.rounds.station(1).decision?.default, 'war');
+      t.clock.runOut(t.rounds.station(1).decision?.endsAt ?? null);
       assert.equal(lastPayload(t.ledger, 'round.decision').action, 'war');
       assert.equal(t.ledger.credit(1), 0, 'the raise came from the new note');
     } finally {
@@ -178,36 +160,26 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
   });
 
   it('a default the engine refuses anyway holds the table with its reason, journalled; a void returns every bet', () => {
-    // An adapter whose rounds refuse every decision: what the controller does when a default is refused.
-    class RefusingWar extends WarGame {
-      override newRound(...args: Parameters<WarGame['newRound']>) {
-        const round = super.newRound(...args);
-        return { ...round, decide: () => ({ ok: false as const, reason: 'refused by the test', refusal: 'illegal-action' as const }) };
-      }
-    }
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'refused-'));
-    const l = openLedger(dir, 'T-R');
+    // A game whose rounds refuse every decision: what the table does when a default is refused.
+    const war = warTableGame('macau');
+    const t = floorTable({ game: 'war', definition: { ...war, decide: () => ({ ok: false, reason: 'refused by the test', refusal: 'illegal-action' }) } });
+    const l = t.ledger;
     try {
-      l.append({ type: 'bill.credit', payload: { station: 1, device: 'BA-1', denomination: 50_000, currency: 'MOP' }, txId: 'n1' });
-      const t = manualTimers();
-      const config = simulatedTableConfig('war');
-      const c = new RoundController({ config, game: new RefusingWar('macau'), ledger: l, log: pino({ level: 'silent' }), timers: t.timers, timings: config.timings });
-      c.start();
-      assert.equal(c.placeBet(1, 'main', 10_000).ok, true);
-      t.runOut(c.view().endsAt);
+      credit(l, 1, 50_000);
+      const c = t.rounds;
+      assert.equal(c.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      t.clock.runOut(c.view().endsAt);
       c.onCard(parseCard('5S'));
       c.onCard(parseCard('5H'));
-      t.runOut(c.decisionFor(1)?.endsAt ?? null);
+      t.clock.runOut(c.station(1).decision?.endsAt ?? null);
       assert.deepEqual([c.view().phase, c.view().hold, c.view().endsAt], ['hold', 'default-refused', null]);
       const held = lastPayload(l, 'misread');
       assert.deepEqual([held.detail, held.resolution, held.roundId], ['default-refused', 'pending', c.view().roundId]);
       assert.deepEqual(c.voidRound('default refused at a tie', ['sup-1', 'wit-2']), { ok: true });
       assert.equal(l.credit(1), 50_000, 'every bet returned');
       assert.equal(verifyLedger(l).ok, true);
-      c.stop();
     } finally {
-      l.close();
-      rmSync(dir, { recursive: true, force: true });
+      t.close();
     }
   });
 
@@ -216,13 +188,13 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
     try {
       burnShoeStart(t);
       credit(t.ledger, 1, 10_000);
-      assert.equal(t.rounds.placeBet(1, 'main', 10_000).ok, true);
+      assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true);
       t.clock.runOut(t.rounds.view().endsAt);
       deal(t, ['TS', 'AH', '7D']); // seat 1: T, dealer: A (no hole card), seat 1: 7 → 17
-      const offer = t.rounds.decisionFor(1);
+      const offer = t.rounds.station(1).decision;
       assert.deepEqual([offer?.legal, offer?.default], [['insurance', 'decline-insurance'], 'decline-insurance']);
       t.clock.runOut(offer?.endsAt ?? null);
-      const play = t.rounds.decisionFor(1);
+      const play = t.rounds.station(1).decision;
       assert.ok(play?.legal.includes('stand'));
       assert.equal(play?.default, 'stand');
       t.clock.runOut(play?.endsAt ?? null);
@@ -241,11 +213,11 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
     try {
       burnShoeStart(t);
       credit(t.ledger, 1, 10_000);
-      assert.equal(t.rounds.placeBet(1, 'main', 10_000).ok, true, 'all of its credit: no double can be covered');
+      assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true, 'all of its credit: no double can be covered');
       t.clock.runOut(t.rounds.view().endsAt);
       // Portugal deals a hole card: seat, dealer, seat, dealer's hole.
       for (let i = 0; i < 6 && t.rounds.cue()?.kind === 'card'; i++) t.rounds.onCard(parseCard((['5S', '9H', '4D', '8C', '2H', '3H'] as const)[i] as string));
-      const d = t.rounds.decisionFor(1);
+      const d = t.rounds.station(1).decision;
       assert.ok(d, 'a decision is due');
       assert.equal(d.legal.includes('stand'), false, `9 cannot stand: ${d.legal.join(',')}`);
       assert.equal(d.default, 'hit');

@@ -1,0 +1,82 @@
+import { cardCode, type Card } from '../cards/card.js';
+import type { GameDefinition, GameLine, HandView, Pending, SeatStakes } from '../table/game.js';
+import { lineBet } from '../table/vocabulary.js';
+import { baccaratPayTable } from './pay-table.js';
+import { baccaratProfile } from './profiles.js';
+import { BACCARAT_BETS, settleBaccaratSeat, type BaccaratBets } from './settle.js';
+import { cutCardOut, newShoeSession, shoeExpected, shoeTake, voidCoup, type ShoeSession } from './shoe-session.js';
+import { handTotal, type CoupResult } from './tableau.js';
+
+/** A coup in play: each seat's bets, and its result once its last card is out. */
+export interface BaccaratCoup {
+  readonly seats: readonly SeatStakes[];
+  readonly result: CoupResult | null;
+}
+
+/** Punto banco as the table plays it (engine/baccarat: the shoe session places every card, burns included). */
+export function baccaratTableGame(profileId: string): GameDefinition<ShoeSession, BaccaratCoup> {
+  const rules = baccaratProfile(profileId);
+  const bets = (b: SeatStakes['bets']): BaccaratBets => Object.fromEntries(BACCARAT_BETS.flatMap((k) => (b[k] !== undefined ? [[k, b[k]]] : [])));
+  return {
+    kind: 'baccarat',
+    profile: profileId,
+    identity: `baccarat/${profileId}`,
+    decks: rules.decks,
+    bets: BACCARAT_BETS,
+    behind: null,
+    payTable: baccaratPayTable(rules),
+    presentation: { dealerHand: false, panel: 'roads' },
+
+    initial: () => newShoeSession(rules),
+    newShoe: () => newShoeSession(rules),
+    cutCard: (s) => cutCardOut(s),
+    shoeCue: (s) => {
+      const e = shoeExpected(s);
+      if (e.kind === 'burn-indicator') return { kind: 'card', to: 'burn' };
+      if (e.kind === 'burn') return { kind: 'card', to: 'burn', burnsLeft: e.remaining };
+      return null;
+    },
+    takeShoeCard: (s, card) => {
+      const e = shoeExpected(s);
+      if (e.kind !== 'burn-indicator' && e.kind !== 'burn') return { ok: false, reason: 'no burn is expected now' };
+      return { ok: true, shoe: shoeTake(s, card).session, to: 'burn' };
+    },
+    // The cut card is out: the coups left (Art. 2's procedure) are the last of the shoe.
+    shoeFinished: (s) => shoeExpected(s).kind === 'shoe-finished',
+    lastRoundOfShoe: (s) => s.coupsLeft !== null,
+
+    startRound: (shoe, seats) => ({ shoe, round: { seats, result: null } }),
+    pending: (shoe, coup): Pending => {
+      if (coup.result) return { kind: 'done' };
+      const e = shoeExpected(shoe);
+      if (e.kind !== 'card') throw new Error(`a coup cannot go on now: ${e.kind}`);
+      return { kind: 'card', cue: { kind: 'card', to: e.to } };
+    },
+    takeCard: (shoe, coup, card: Card) => {
+      const e = shoeExpected(shoe);
+      if (coup.result || e.kind !== 'card') return { ok: false, reason: 'the coup expects no more cards' };
+      const taken = shoeTake(shoe, card);
+      return { ok: true, shoe: taken.session, round: { ...coup, result: taken.completed }, to: e.to };
+    },
+    decide: () => ({ ok: false, reason: 'baccarat has no decisions', refusal: 'no-decision' }),
+    settle: (shoe, coup) => {
+      const r = coup.result;
+      if (!r) throw new Error('the coup is not complete');
+      const lines: GameLine[] = coup.seats.flatMap((x) => settleBaccaratSeat(x.seat, bets(x.bets), r, rules)).map((l) => ({ ...l, bet: lineBet(l.bet) }));
+      return { shoe, lines };
+    },
+    // A void coup's cards left the shoe but belong to no coup: the next coup starts empty.
+    voidRound: (shoe) => voidCoup(shoe),
+    notFollowed: () => [],
+
+    hands: (shoe, coup): HandView[] => {
+      if (!coup) return [];
+      const cards = coup.result ? { player: coup.result.player, banker: coup.result.banker } : shoe.coup;
+      const view = (owner: 'player' | 'banker', hand: readonly Card[]): HandView => ({ owner, cards: hand.map(cardCode), total: hand.length ? handTotal(hand) : null });
+      return [view('player', cards.player), view('banker', cards.banker)];
+    },
+    /** The pairs are the table's additional bets; a tie is a main bet (8 : 1) and not celebrated. */
+    prizeOf: (line) => (line.net > 0 && (line.bet === 'playerPair' || line.bet === 'bankerPair') ? 'side-bet' : undefined),
+    coups: (shoe) => shoe.results,
+  };
+}

@@ -1,0 +1,392 @@
+import { cardCode, parseCard, type Card, type CardCode } from '../cards/card.js';
+import type { DecisionRequest, GameDefinition, GameLine, HandView, NotFollowed, Pending, RoundStake } from '../table/game.js';
+import { lineBet } from '../table/vocabulary.js';
+import { handTotal } from './hand.js';
+import { blackjackPayTable } from './pay-table.js';
+import { ref } from './refs.js';
+import { RoundError, type Action, type ActionType, type SeatBets, type SeatEntry } from './round.js';
+import { resolveRules, isProfileId, type BlackjackRules } from './rules.js';
+import { BlackjackTable, type BlackjackTableSnapshot } from './table.js';
+
+/**
+ * The shoe of a blackjack table as plain data: the table as it stood when the current round
+ * started (or when the table opened), and what happened to it since, in order. The engine's
+ * `BlackjackTable` and `BlackjackRound` are rebuilt from it when needed (and kept, see `live`),
+ * so the table state machine holds nothing but data.
+ */
+export interface BlackjackTableShoe {
+  readonly snap: BlackjackTableSnapshot;
+  readonly events: readonly BlackjackTableEvent[];
+}
+
+export type BlackjackTableEvent =
+  /** A card out of the shoe: a shoe-start burn or a round's card. */
+  | { readonly out: CardCode }
+  | { readonly cut: true }
+  | { readonly shuffled: true }
+  | { readonly start: readonly SeatEntry[] }
+  | { readonly decide: Action }
+  | { readonly void: true };
+
+/** A seat's double or split waiting for its bettors behind to say whether they follow it (Portugal rules 28, 30). */
+interface StagedFollow {
+  readonly seat: number;
+  readonly hand: number;
+  readonly action: 'double' | 'split';
+  /** The bettors to ask, in bet order, with what following costs each. */
+  readonly ask: readonly { readonly station: number; readonly cost: number }[];
+  /** Their answers so far: true to follow. */
+  readonly answers: readonly { readonly station: number; readonly follows: boolean }[];
+  /** Bettors who could not cover their share when the seat decided: never asked, they stay out. */
+  readonly short: readonly NotFollowed[];
+}
+
+/** What the table keeps of a round beside the engine's own events. */
+export interface BlackjackTableRound {
+  /** The engine's name of each bettor behind, and its station. */
+  readonly owners: Readonly<Record<string, number>>;
+  readonly staged: StagedFollow | null;
+  /** Bets behind that did not follow a double or split for want of credit, in order. */
+  readonly notFollowed: readonly NotFollowed[];
+}
+
+/** Side bets by the rule options that offer them. */
+const SIDE_BETS = [
+  ['anyPair', ['anyPair']],
+  ['perfectPairs', ['perfectPairs']],
+  ['sevens', ['sevens']],
+  ['overUnder13', ['over13', 'under13']],
+] as const;
+
+/** The additional bets of Art. 13 (and Portugal's jackpot, rules 38–50): their wins are celebrated. */
+const ADDITIONAL = new Set(['anyPair', 'sevens', 'over13', 'under13', 'perfectPairs', 'jackpot', 'streak2', 'streak3', 'streak4', 'streak5']);
+
+/**
+ * What happens when a seat lets its decision time run out: stand, or hit where the profile
+ * forbids standing (Portugal rule 18: standing only above 11); offers are declined.
+ */
+export function blackjackDefault(legal: readonly ActionType[], offer: string): ActionType {
+  if (offer === 'insurance') return 'decline-insurance';
+  if (offer === 'even-money') return 'decline-even-money';
+  if (offer === 'five-card') return 'continue';
+  return legal.includes('stand') ? 'stand' : 'hit';
+}
+
+/**
+ * Portugal rules 28 and 30: when the seat splits or doubles, each bettor behind it *may* do the
+ * same with its own bet. The bettor is asked at that moment, seeing the cards, as a decision of
+ * its own station; staying out costs nothing more, so it is the default on timeout.
+ */
+export const FOLLOW_OFFERS = { double: 'follow-double', split: 'follow-split' } as const;
+export const DECLINE_FOLLOW = 'decline-follow';
+
+/** How the engine names a station betting behind a seat (an opaque name, never parsed). */
+const ownerName = (station: number) => `station:${station}`;
+
+function replay(t: BlackjackTable, e: BlackjackTableEvent): void {
+  if ('out' in e) t.cardOut(parseCard(e.out));
+  else if ('cut' in e) t.shoe.cutCardOut();
+  else if ('shuffled' in e) t.shuffled(1);
+  else if ('start' in e) t.startRound(e.start);
+  else if ('decide' in e) t.decide(e.decide);
+  else t.voidRound();
+}
+
+/** Blackjack as the table plays it, under a profile and the table's authorised rule options. */
+export function blackjackTableGame(profileId: string, options: Readonly<Record<string, unknown>> = {}): GameDefinition<BlackjackTableShoe, BlackjackTableRound> {
+  if (!isProfileId(profileId)) throw new RangeError(`no blackjack profile "${profileId}"`);
+  const rules: BlackjackRules = resolveRules(profileId, options);
+  const chooses = rules.behindFollows === 'bettor-chooses';
+
+  // The engine's objects for a shoe state, rebuilt from it on demand and kept while the state is
+  // current. A state whose objects were taken to make its successor is rebuilt if asked again,
+  // so an old state always answers as it was (the fold and a refused journal write rely on it).
+  const live = new WeakMap<BlackjackTableShoe, BlackjackTable>();
+  const build = (s: BlackjackTableShoe): BlackjackTable => {
+    const t = BlackjackTable.restore(rules, s.snap);
+    for (const e of s.events) replay(t, e);
+    return t;
+  };
+  const look = (s: BlackjackTableShoe): BlackjackTable => {
+    let t = live.get(s);
+    if (!t) {
+      t = build(s);
+      live.set(s, t);
+    }
+    return t;
+  };
+  /** `s` with one more event, applied to its engine objects (which move to the new state). */
+  const change = (s: BlackjackTableShoe, e: BlackjackTableEvent): BlackjackTableShoe => {
+    const t = live.get(s) ?? build(s);
+    live.delete(s);
+    replay(t, e);
+    const next = { snap: s.snap, events: [...s.events, e] };
+    live.set(next, t);
+    return next;
+  };
+  const roundOf = (s: BlackjackTableShoe) => {
+    const r = look(s).current;
+    if (!r) throw new Error('no blackjack round in play');
+    return r;
+  };
+
+  /** Applies a decision to the engine and says what it put into play, by bettor. */
+  const apply = (
+    s: BlackjackTableShoe,
+    r: BlackjackTableRound,
+    seat: number,
+    act: Action,
+    short: readonly NotFollowed[],
+    insurer: number | undefined,
+  ): ReturnType<GameDefinition<BlackjackTableShoe, BlackjackTableRound>['decide']> => {
+    const round = roundOf(s);
+    const before = ownerTotals(round.stakesOf(seat));
+    let next: BlackjackTableShoe;
+    try {
+      next = change(s, { decide: act });
+    } catch (e) {
+      if (e instanceof RoundError) return { ok: false, reason: e.message, refusal: 'illegal-action' };
+      throw e;
+    }
+    // What the decision put into play, by bettor: the growth of their stakes, plus any insurance.
+    const after = ownerTotals(roundOf(next).stakesOf(seat));
+    const bet = act.type === 'insurance' ? 'insurance' : act.type === 'split' ? 'split' : 'double';
+    const stakes: RoundStake[] = [];
+    for (const [owner, total] of after) {
+      const bettor = owner === undefined ? undefined : r.owners[owner];
+      const raised = total - (before.get(owner) ?? 0) + (bettor === insurer && act.type === 'insurance' ? act.amount : 0);
+      if (raised > 0) stakes.push({ seat, bet, amount: raised, ...(bettor !== undefined ? { bettor } : {}) });
+    }
+    const out = act.type === 'double' || act.type === 'split' ? (act.notFollowing ?? []) : [];
+    const notFollowing = out.map((o) => r.owners[o]).filter((x): x is number => x !== undefined);
+    return { ok: true, shoe: next, round: { ...r, staged: null, notFollowed: [...r.notFollowed, ...short] }, stakes, notFollowing };
+  };
+
+  /** A bettor behind's answer to a staged double or split; the last answer applies the seat's decision. */
+  const answerFollow = (s: BlackjackTableShoe, r: BlackjackTableRound, st: StagedFollow, d: DecisionRequest) => {
+    const next = st.ask.find((a) => !st.answers.some((x) => x.station === a.station));
+    if (!next || d.seat !== st.seat) return { ok: false as const, reason: `seat ${d.seat} has no decision to make`, refusal: 'no-decision' as const };
+    if (d.action !== FOLLOW_OFFERS[st.action] && d.action !== DECLINE_FOLLOW) {
+      return { ok: false as const, reason: `"${d.action}" is not legal now (legal: ${FOLLOW_OFFERS[st.action]}, ${DECLINE_FOLLOW})`, refusal: 'illegal-action' as const };
+    }
+    const follows = d.action !== DECLINE_FOLLOW;
+    if (follows && !d.canAfford(next.cost, next.station)) return { ok: false as const, reason: `station ${next.station} has not the credit to follow the ${st.action}`, refusal: 'over-credit' as const };
+    const staged: StagedFollow = { ...st, answers: [...st.answers, { station: next.station, follows }] };
+    if (staged.ask.some((a) => !staged.answers.some((x) => x.station === a.station))) {
+      return { ok: true as const, shoe: s, round: { ...r, staged }, stakes: [], notFollowing: [] };
+    }
+    const out = [...st.short.map((n) => n.station), ...staged.answers.filter((a) => !a.follows).map((a) => a.station)].map(ownerName);
+    return apply(s, { ...r, staged: null }, st.seat, { type: st.action, ...(out.length > 0 ? { notFollowing: out } : {}) }, st.short, undefined);
+  };
+
+  return {
+    kind: 'blackjack',
+    profile: profileId,
+    identity: `blackjack/${profileId}/${JSON.stringify(Object.entries(options).sort(([a], [b]) => a.localeCompare(b)))}`,
+    decks: rules.decks,
+    bets: ['main', ...SIDE_BETS.filter(([key]) => rules[key] === true).flatMap(([, bets]) => bets)],
+    behind: {
+      maxBettorsPerSeat: rules.maxBettorsPerSeat,
+      rule: profileId === 'portugal-2001' ? `${profileId} rules 15-16` : `${profileId} art.20 n.1`,
+    },
+    payTable: blackjackPayTable(rules),
+    presentation: { dealerHand: true, panel: 'history' },
+
+    initial: () => {
+      const t = new BlackjackTable(rules);
+      t.shuffled(1);
+      const s = { snap: t.snapshot(), events: [] };
+      live.set(s, t);
+      return s;
+    },
+    newShoe: (s) => (look(s).phase === 'round' ? s : change(s, { shuffled: true })),
+    cutCard: (s) => change(s, { cut: true }),
+    shoeCue: (s) => {
+      const t = look(s);
+      if (t.phase !== 'burn') return null;
+      const step = t.shoe.next();
+      return { kind: 'card', to: 'burn', ...(step.kind === 'burn' ? { burnsLeft: step.count } : {}) };
+    },
+    takeShoeCard: (s, card) => {
+      if (look(s).phase !== 'burn') return { ok: false, reason: 'no burn is expected now' };
+      try {
+        return { ok: true, shoe: change(s, { out: cardCode(card) }), to: 'burn' };
+      } catch (e) {
+        return { ok: false, reason: e instanceof Error ? e.message : String(e) };
+      }
+    },
+    shoeFinished: (s) => look(s).phase === 'shuffle',
+    lastRoundOfShoe: (s) => look(s).shoe.lastRound,
+
+    startRound: (s, seats) => {
+      const owners: Record<string, number> = {};
+      const entries: SeatEntry[] = seats.map((x) => {
+        // With `bettor-chooses` (Portugal rules 28, 30) every bettor behind *may* follow: the engine
+        // is told so, and the ones who answer no (or cannot pay) are named when the seat decides.
+        const may = chooses ? { followSplit: true, followDouble: true } : {};
+        const behind = x.behind.map((b) => {
+          owners[ownerName(b.station)] = b.station;
+          return { owner: ownerName(b.station), main: b.main, ...may };
+        });
+        return { seat: x.seat, bets: seatBets(x.bets), ...(behind.length ? { behind } : {}) };
+      });
+      // The round starts from the table as it stands: what came before is folded into the snapshot.
+      const t = look(s);
+      const snap = t.snapshot();
+      live.delete(s);
+      const next: BlackjackTableShoe = { snap, events: [{ start: entries }] };
+      t.startRound(entries);
+      live.set(next, t);
+      return { shoe: next, round: { owners, staged: null, notFollowed: [] } };
+    },
+    pending: (s, r): Pending => {
+      const st = r.staged;
+      if (st) {
+        const next = st.ask.find((a) => !st.answers.some((x) => x.station === a.station));
+        if (next) {
+          return { kind: 'decision', seat: st.seat, hand: st.hand, legal: [FOLLOW_OFFERS[st.action], DECLINE_FOLLOW], default: DECLINE_FOLLOW, decider: { kind: 'behind', station: next.station }, cost: next.cost };
+        }
+      }
+      const x = roundOf(s).expected();
+      if (x.kind === 'done') return { kind: 'done' };
+      if (x.kind === 'decision') {
+        const bettor = r.owners[x.decider];
+        return { kind: 'decision', seat: x.seat, hand: x.hand, legal: [...x.legal], default: blackjackDefault(x.legal, x.offer), decider: bettor !== undefined ? { kind: 'behind', station: bettor } : { kind: 'seat' } };
+      }
+      const t = x.target;
+      if (t.to === 'burn') return { kind: 'card', cue: { kind: 'card', to: 'burn' } };
+      if (t.to === 'dealer') return { kind: 'card', cue: { kind: 'card', to: 'dealer', ...(x.step === 'dealer-hole' ? { faceDown: true } : {}) } };
+      return { kind: 'card', cue: { kind: 'card', to: 'seat', seat: t.seat, hand: t.hand } };
+    },
+    takeCard: (s, r, card: Card) => {
+      const x = roundOf(s).expected();
+      if (x.kind !== 'card' || r.staged) return { ok: false, reason: 'no card is expected now' };
+      let next: BlackjackTableShoe;
+      try {
+        next = change(s, { out: cardCode(card) });
+      } catch (e) {
+        return { ok: false, reason: e instanceof Error ? e.message : String(e) };
+      }
+      const t = x.target;
+      return { ok: true, shoe: next, round: r, to: t.to === 'hand' ? `seat:${t.seat}:hand:${t.hand}` : t.to };
+    },
+    decide: (s, r, d) => {
+      if (r.staged) return answerFollow(s, r, r.staged, d);
+      const x = roundOf(s).expected();
+      if (x.kind !== 'decision' || x.seat !== d.seat) return { ok: false, reason: `seat ${d.seat} has no decision to make`, refusal: 'no-decision' };
+      const action = x.legal.find((a) => a === d.action);
+      if (action === undefined) return { ok: false, reason: `"${d.action}" is not legal now (legal: ${x.legal.join(', ')})`, refusal: 'illegal-action' };
+      // What the decision costs each bettor on the hand: the seat's own station (undefined) and
+      // every bettor behind whose stake follows a double or a split (Art. 20).
+      const cost = new Map<number | undefined, number>();
+      const add = (bettor: number | undefined, n: number) => cost.set(bettor, (cost.get(bettor) ?? 0) + n);
+      // A bettor behind is asked for its own insurance once the seat insures (rule 15): it pays it.
+      const insurer = r.owners[x.decider];
+      let act: Action;
+      if (action === 'insurance') {
+        const max = x.insurance?.max ?? 0;
+        const insure = Math.min(d.amount ?? max, max);
+        if (!x.insurance || insure < x.insurance.min) return { ok: false, reason: 'insurance amount out of range', refusal: 'illegal-action' };
+        act = { type: 'insurance', amount: insure };
+        add(insurer, insure);
+      } else {
+        act = { type: action };
+        for (const st of roundOf(s).stakesOf(d.seat).filter((z) => z.hand === x.hand)) {
+          const bettor = st.owner === undefined ? undefined : r.owners[st.owner];
+          if (action === 'double' && st.followDouble) add(bettor, st.stake);
+          if (action === 'split' && st.followSplit) add(bettor, st.base);
+        }
+      }
+      // The deciding player's double or split never waits on another's credit: a bettor behind
+      // who cannot cover its share does not follow. On a double its bet stays at its stake on the
+      // hand (Portugal rule 30), on a split it rides on the first hand (rule 28). Macau Art. 20
+      // (2009 and 2004) is silent on doubles and splits of bets behind: the Portuguese rules apply
+      // by analogy (docs/table-host.md). What refuses the decision is only the credit of the one
+      // who decides it (or insures) and of the seat's own station, whose bet always follows.
+      const stayOut: NotFollowed[] = [];
+      for (const [bettor, c] of cost) {
+        if (c <= 0 || d.canAfford(c, bettor)) continue;
+        if (bettor !== undefined && bettor !== insurer && (action === 'double' || action === 'split')) {
+          stayOut.push({ station: bettor, seat: d.seat, hand: x.hand, action, amount: c });
+          continue;
+        }
+        return { ok: false, reason: bettor !== undefined ? `station ${bettor} has not the credit for this decision` : 'not enough credit', refusal: 'over-credit' };
+      }
+      if (stayOut.length > 0 && (action === 'double' || action === 'split')) act = { type: action, notFollowing: stayOut.map((n) => ownerName(n.station)) };
+      if (chooses && (action === 'double' || action === 'split')) {
+        // Rules 28, 30: ask each bettor behind who could pay its share before the seat's
+        // decision takes effect (the seat's own credit was checked above).
+        const ask = [...cost].flatMap(([bettor, c]) => (bettor !== undefined && bettor !== insurer && c > 0 && !stayOut.some((n) => n.station === bettor) ? [{ station: bettor, cost: c }] : []));
+        if (ask.length > 0) {
+          const staged: StagedFollow = { seat: d.seat, hand: x.hand, action, ask, answers: [], short: stayOut };
+          // The bettors who cannot pay are named now, journalled with the seat's decision, so a
+          // replay asks the same bettors again.
+          return { ok: true, shoe: s, round: { ...r, staged }, stakes: [], notFollowing: stayOut.map((n) => n.station) };
+        }
+      }
+      return apply(s, r, d.seat, act, stayOut, insurer);
+    },
+    settle: (s, r) => ({
+      shoe: s,
+      lines: roundOf(s).lines.map((l): GameLine => {
+        const { owner, ...line } = l;
+        if (owner === undefined) return { ...line, bet: lineBet(l.bet) };
+        const bettor = r.owners[owner];
+        if (bettor === undefined) throw new Error(`no station bets as "${owner}"`);
+        return { ...line, bet: lineBet(l.bet), bettor };
+      }),
+    }),
+    voidRound: (s) => change(s, { void: true }),
+    notFollowed: (r) => r.notFollowed,
+
+    hands: (s, r): HandView[] => {
+      if (!r) return [];
+      const round = roundOf(s);
+      const x = round.expected();
+      const dealer = round.dealerView();
+      // The hole card stays face down until the dealer plays (or the round ends).
+      const revealed = x.kind === 'done' || (x.kind === 'card' && x.target.to === 'dealer' && x.step !== 'dealer-hole');
+      const hidden = rules.holeCard !== 'none' && !revealed && dealer.cards.length >= 2;
+      const cards = dealer.cards.map((c, i): CardCode | 'XX' => (hidden && i === 1 ? 'XX' : c));
+      const shown = hidden ? handTotal(round.dealer.slice(0, 1)) : { total: dealer.total, soft: dealer.soft };
+      return [
+        { owner: 'dealer', cards, total: cards.length ? shown.total : null, soft: shown.soft },
+        ...round.hands().map((h): HandView => ({ owner: 'seat', seat: h.seat, hand: h.hand, cards: h.cards, total: h.total, soft: h.soft, status: h.status })),
+      ];
+    },
+    /**
+     * Additional bets and streaks (Art. 13–14) that win; the Art. 15 special prize, whether it is
+     * its own line (`bonus678`, on top of the result) or replaces the main result (the main line
+     * quotes Art. 15); five cards taken at half pay (Art. 19), known by the rule its line quotes.
+     */
+    prizeOf: (line) => {
+      if (line.net <= 0) return undefined;
+      if (ADDITIONAL.has(line.bet)) return 'side-bet';
+      if (line.bet === 'bonus678') return 'special-prize';
+      if (line.bet !== 'main') return undefined;
+      if (rules.bonus678 !== 'none' && line.rule.startsWith(ref(profileId, 'special678'))) return 'special-prize';
+      if (rules.fiveCardHalfPay && line.rule.startsWith(ref(profileId, 'fiveCard'))) return 'five-card';
+      return undefined;
+    },
+  };
+}
+
+/** The engine's bets of a seat from the table's spots. */
+function seatBets(b: Readonly<Partial<Record<string, number>>>): SeatBets {
+  return {
+    main: b.main ?? 0,
+    ...(b.anyPair !== undefined ? { anyPair: b.anyPair } : {}),
+    ...(b.perfectPairs !== undefined ? { perfectPairs: b.perfectPairs } : {}),
+    ...(b.sevens !== undefined ? { sevens: b.sevens } : {}),
+    ...(b.over13 !== undefined ? { over13: b.over13 } : {}),
+    ...(b.under13 !== undefined ? { under13: b.under13 } : {}),
+    ...(b.jackpot !== undefined ? { jackpot: b.jackpot } : {}),
+  };
+}
+
+/** Each bettor's total stake on a seat's hands (the seat's own station under `undefined`). */
+function ownerTotals(stakes: readonly { owner: string | undefined; stake: number }[]): Map<string | undefined, number> {
+  const out = new Map<string | undefined, number>([[undefined, 0]]);
+  for (const st of stakes) out.set(st.owner, (out.get(st.owner) ?? 0) + st.stake);
+  return out;
+}

@@ -1,0 +1,192 @@
+import type { SeatStakes } from './game.js';
+import { available, creditOf } from './queries.js';
+import { seatOf, spotLimits, stationAt, type Chips, type InPlay, type TableState, type Unplayed } from './state.js';
+import type { Turn } from './turn.js';
+import { isBehind, sameSpot, type BetId, type LineBet, type RefusalReason, type Spot } from './vocabulary.js';
+import { advance } from './dealing.js';
+
+// The betting window: chips on spots (still credit), then the close, where what plays is
+// journalled as bets and the round starts. Bets behind another station's seat follow Macau 2009
+// Art. 20 (同門搭注) and Portugal rules 15–16: the game holds the bettors and says who decides.
+
+/** A new round's betting window, with its countdown. */
+export function openBetting<S, R>(t: Turn<S, R>): void {
+  const roundNo = t.state.roundNo + 1;
+  t.set({
+    phase: 'betting',
+    roundNo,
+    // The clock and a serial the journal keeps: unique even if the clock steps back (NTP).
+    roundId: `${t.tableId}-${t.at.toString(36)}-${roundNo.toString(36)}`,
+    round: null,
+    cards: [],
+    decisions: [],
+    placed: [],
+    unplayed: [],
+    results: null,
+  });
+  t.schedule('betting', t.state.params.timings.bettingMs);
+}
+
+/** The behind spots a station is offered: every other seat a station controls, if the game has them. */
+export function behindSpots(s: TableState<unknown, unknown>, maxBettorsPerSeat: number | undefined, station: number): Spot[] {
+  if (maxBettorsPerSeat === undefined || maxBettorsPerSeat < 2) return [];
+  const own = seatOf(s.params, station);
+  return s.params.stations
+    .map((x) => x.seat)
+    .filter((seat) => seat !== own)
+    .sort((a, b) => a - b)
+    .map((seat) => ({ bet: 'behind', seat }));
+}
+
+export function placeBet<S, R>(t: Turn<S, R>, station: number, spot: Spot, amount: number): void {
+  const s = t.state;
+  if (s.faults.halted) return t.refuse(`the table is halted: ${s.faults.halted}`, 'table-halted');
+  if (s.faults.newBetsStopped) return t.refuse(`new bets are stopped: ${s.faults.newBetsStopped}`, 'bets-stopped');
+  if (s.faults.disabled.includes(station)) return t.refuse(`station ${station} is disabled by a fault`, 'station-disabled');
+  if (s.phase !== 'betting' || s.hold || s.needsShuffle) return t.refuse('betting is closed', 'betting-closed');
+  if (!s.params.stations.some((x) => x.station === station)) return t.refuse(`no station ${station} at this table`, 'not-a-station');
+  if (isBehind(spot)) {
+    const refused = behindRefusal(t, station, spot.seat);
+    if (refused) return t.refuse(refused, 'behind-not-allowed');
+  } else if (!t.game.bets.includes(spot.bet)) return t.refuse(`no "${spot.bet}" bet at this table`, 'unknown-bet');
+  const { max } = spotLimits(s.params, spot);
+  const onSpot = (s.chips.find((c) => c.station === station && sameSpot(c.spot, spot))?.amount ?? 0) + amount;
+  if (onSpot > max) return t.refuse(`over the maximum of ${max} on ${spotName(spot)}`, 'over-max');
+  if (amount > available(s, station)) return t.refuse(`not enough credit for ${amount}`, 'over-credit');
+  // The minimum applies to what is on the spot when betting closes, so chips below it may be stacked up to it.
+  const i = s.chips.findIndex((c) => c.station === station && sameSpot(c.spot, spot));
+  const chips = i < 0 ? [...s.chips, { station, spot, amount }] : s.chips.map((c, j) => (j === i ? { ...c, amount: onSpot } : c));
+  t.set({ chips });
+}
+
+export function clearBets<S, R>(t: Turn<S, R>, station: number): void {
+  if (t.state.phase !== 'betting') return t.refuse('betting is closed', 'betting-closed');
+  if (!t.state.chips.some((c) => c.station === station)) return;
+  t.set({ chips: t.state.chips.filter((c) => c.station !== station) });
+}
+
+export function spotName(spot: Spot): string {
+  return isBehind(spot) ? `behind seat ${spot.seat}` : spot.bet;
+}
+
+/**
+ * Why a station may not bet behind `seat` now, or null. Refused outright: a game without bets
+ * behind, the station's own seat, a seat nobody controls, and a seat whose bettors are already
+ * as many as the profile allows (Art. 20 n.1 (2): three).
+ */
+function behindRefusal<S, R>(t: Turn<S, R>, station: number, seat: number): string | null {
+  const rule = t.game.behind;
+  const s = t.state;
+  if (!rule || rule.maxBettorsPerSeat < 2) return `no bets behind at ${t.game.kind} under ${t.game.profile}`;
+  if (seatOf(s.params, station) === seat) return 'a station bets on its own seat directly';
+  if (stationAt(s.params, seat) === undefined) return `seat ${seat} has no station`;
+  const here = (c: Chips) => isBehind(c.spot) && c.spot.seat === seat;
+  const others = new Set(s.chips.filter((c) => c.station !== station && here(c)).map((c) => c.station)).size;
+  const mine = s.chips.some((c) => c.station === station && here(c));
+  if (!mine && others + 1 >= rule.maxBettorsPerSeat) return `seat ${seat} already has ${others + 1} bettors, the most allowed (${rule.rule})`;
+  return null;
+}
+
+/** What plays when betting closes, per station, with what it journals. */
+interface Closed {
+  stations: { station: number; lines: { seat: number; bet: LineBet; amount: number }[]; inPlay: InPlay[] }[];
+  seats: SeatStakes[];
+  unplayed: Unplayed[];
+}
+
+/**
+ * What plays when betting closes. A spot under its minimum does not play; a bet behind plays
+ * only on a seat whose own station bet its main bet, within the seat's bettor count and — the
+ * seat's bets together — the main bet's maximum (Portugal rule 15; the engine holds the same).
+ * Nothing that does not play has moved: its chips stay credit, and the station is told.
+ */
+function closeBets<S, R>(t: Turn<S, R>): Closed {
+  const s = t.state;
+  const unplayed: Unplayed[] = [];
+  const drop = (c: Chips, reason: RefusalReason) => unplayed.push({ ...c, min: spotLimits(s.params, c.spot).min, reason });
+  const stations = [...new Set(s.chips.map((c) => c.station))].sort((a, b) => a - b);
+  const own = new Map<number, { seat: number; bets: Partial<Record<BetId, number>>; chips: Chips[] }>();
+  const wantsBehind = new Map<number, Chips[]>();
+  for (const station of stations) {
+    const chips = s.chips.filter((c) => c.station === station);
+    if (chips.reduce((a, c) => a + c.amount, 0) > creditOf(s, station)) {
+      // The credit fell under the chips on the spots since they were placed: nothing plays.
+      for (const c of chips) drop(c, 'over-credit');
+      continue;
+    }
+    const seat = seatOf(s.params, station);
+    const mine: Chips[] = [];
+    const behind: Chips[] = [];
+    for (const c of chips) {
+      if (c.amount < spotLimits(s.params, c.spot).min) drop(c, 'under-min');
+      else if (isBehind(c.spot)) behind.push(c);
+      else mine.push(c);
+    }
+    wantsBehind.set(station, behind);
+    if (seat !== undefined && mine.length > 0) {
+      const bets: Partial<Record<BetId, number>> = {};
+      for (const c of mine) if (!isBehind(c.spot)) bets[c.spot.bet] = c.amount;
+      own.set(station, { seat, bets, chips: mine });
+    }
+  }
+  const bySeat = new Map<number, SeatStakes>();
+  for (const o of own.values()) bySeat.set(o.seat, { seat: o.seat, bets: o.bets, behind: [] });
+  const rule = t.game.behind;
+  const mainMax = spotLimits(s.params, { bet: 'main' }).max;
+  const out: Closed['stations'] = [];
+  for (const station of stations) {
+    const lines: Closed['stations'][number]['lines'] = [];
+    const inPlay: InPlay[] = [];
+    const o = own.get(station);
+    if (o) {
+      for (const c of o.chips) {
+        if (isBehind(c.spot)) continue;
+        lines.push({ seat: o.seat, bet: c.spot.bet, amount: c.amount });
+        inPlay.push({ station, bet: c.spot.bet, amount: c.amount });
+      }
+    }
+    for (const c of wantsBehind.get(station) ?? []) {
+      if (!isBehind(c.spot)) continue;
+      const target = c.spot.seat;
+      const holder = bySeat.get(target);
+      const already = holder?.behind ?? [];
+      const together = (holder?.bets.main ?? 0) + already.reduce((a, b) => a + b.main, 0) + c.amount;
+      if (!holder?.bets.main) drop(c, 'behind-seat-empty');
+      else if (!rule || already.length + 2 > rule.maxBettorsPerSeat) drop(c, 'behind-not-allowed');
+      else if (together > mainMax) drop(c, 'over-max');
+      else {
+        bySeat.set(target, { ...holder, behind: [...already, { station, main: c.amount }] });
+        lines.push({ seat: target, bet: 'behind', amount: c.amount });
+        inPlay.push({ station, bet: 'behind', seat: target, amount: c.amount });
+      }
+    }
+    if (lines.length > 0) out.push({ station, lines, inPlay });
+  }
+  // Seats in the order their stations bet (by station number), as the round deals them.
+  const seats = [...own.values()].map((o) => bySeat.get(o.seat)).filter((x): x is SeatStakes => x !== undefined);
+  return { stations: out, seats, unplayed };
+}
+
+/**
+ * The betting countdown ran out. Shoe procedures come first (a shuffle, the shoe-start burns):
+ * the window stays open until the shoe is ready. Then what plays is journalled, each station's
+ * bets in one entry, all in the step's one transaction, and the round starts.
+ */
+export function closeBetting<S, R>(t: Turn<S, R>): void {
+  if (t.state.needsShuffle || t.game.shoeCue(t.state.shoe)) return t.schedule('betting', t.state.params.timings.bettingMs);
+  // Chips kept through a hold never play while new bets are stopped: they stay credit.
+  if (t.state.faults.newBetsStopped) t.set({ chips: [] });
+  const closed = closeBets(t);
+  if (closed.unplayed.length > 0) t.log('info', 'spots that do not play', { roundId: t.state.roundId, unplayed: closed.unplayed });
+  const { roundId } = t.state;
+  for (const st of closed.stations) {
+    t.write({ type: 'bet.place', txId: `${roundId}:bet:${st.station}`, payload: { station: st.station, roundId, tableId: t.tableId, bets: st.lines } });
+    t.credit(st.station, -st.lines.reduce((a, l) => a + l.amount, 0));
+  }
+  t.set({ chips: [], unplayed: closed.unplayed, placed: closed.stations.flatMap((x) => x.inPlay) });
+  if (closed.seats.length === 0) return openBetting(t);
+  const started = t.game.startRound(t.state.shoe, closed.seats);
+  t.set({ shoe: started.shoe, round: started.round, phase: 'dealing' });
+  t.log('info', 'bets closed', { roundId, seats: closed.seats.map((x) => x.seat) });
+  advance(t);
+}

@@ -1,0 +1,188 @@
+import type { DecisionDue, RoundStake } from './game.js';
+import { putOnHold } from './holds.js';
+import { creditOf, deciderStation, pendingOf, timeoutDefault } from './queries.js';
+import { applyDeferredShoe } from './shoe.js';
+import { MAX_HISTORY, stationAt, type Decision, type HistoryItem, type InPlay, type SettledLine } from './state.js';
+import type { Turn } from './turn.js';
+import type { DecisionAction } from './vocabulary.js';
+
+// A round in play: cards placed by the game, decisions with countdowns and stated defaults,
+// settlement journalled, results held on screen. Money moves only by what the step journals:
+// bets at the close and raises with their decisions, winnings at the settlement.
+
+/**
+ * Moves the round on: a decision's countdown, the next card, or — once nothing more is awaited —
+ * the settlement, asked for as the next input: its own step and its own transaction, so the
+ * last card is journalled before the round is settled, as a dealer turns the last card before
+ * paying.
+ */
+export function advance<S, R>(t: Turn<S, R>): void {
+  // Halted (a fault): nothing is decided or settled until it clears.
+  if (t.state.faults.halted) return;
+  const p = pendingOf(t.state, t.game);
+  if (!p) return;
+  if (p.kind === 'done') {
+    t.stopCountdown();
+    t.next = 'settle';
+    return;
+  }
+  if (p.kind === 'decision') t.schedule('decision', t.state.params.timings.decisionMs);
+  else t.stopCountdown();
+}
+
+export function decide<S, R>(t: Turn<S, R>, station: number, action: DecisionAction, amount?: number): void {
+  const s = t.state;
+  if (s.faults.halted) return t.refuse(`the table is halted: ${s.faults.halted}`, 'table-halted');
+  const p = pendingOf(s, t.game);
+  if (!p || p.kind !== 'decision' || s.hold || deciderStation(s, p) !== station) return t.refuse('no decision is due from this station', 'no-decision');
+  applyDecision(t, station, p, action, false, amount);
+}
+
+/**
+ * A decision taken, with what it put into play: each bettor on the seat pays its own share of a
+ * raise — the seat's station, and a station behind whose stake follows the double or split
+ * (Art. 20) — journalled with the decision in the step's transaction, before any screen hears of it.
+ */
+function applyDecision<S, R>(t: Turn<S, R>, station: number, p: DecisionDue, action: DecisionAction, auto: boolean, amount?: number): boolean {
+  const round = t.state.round;
+  if (round === null) {
+    t.refuse('no round', 'no-round');
+    return false;
+  }
+  const seatStation = stationAt(t.state.params, p.seat) ?? station;
+  const payer = (bettor?: number) => bettor ?? seatStation;
+  const r = t.game.decide(t.state.shoe, round, {
+    seat: p.seat,
+    action,
+    ...(amount !== undefined ? { amount } : {}),
+    canAfford: (cost, bettor) => cost <= creditOf(t.state, payer(bettor)),
+  });
+  if (!r.ok) {
+    t.refuse(r.reason, r.refusal);
+    return false;
+  }
+  const { roundId } = t.state;
+  const byStation = new Map<number, RoundStake[]>();
+  for (const x of r.stakes) byStation.set(payer(x.bettor), [...(byStation.get(payer(x.bettor)) ?? []), x]);
+  const n = t.state.decisions.length + 1;
+  const placed: InPlay[] = [...t.state.placed];
+  for (const [st, stakes] of byStation) {
+    t.write({ type: 'bet.place', txId: `${roundId}:bet:${st}:${n}`, payload: { station: st, roundId, tableId: t.tableId, bets: stakes.map((x) => ({ seat: x.seat, bet: x.bet, amount: x.amount })) } });
+    t.credit(st, -stakes.reduce((a, x) => a + x.amount, 0));
+    for (const x of stakes) addInPlay(placed, { station: st, bet: x.bet, ...(x.bettor !== undefined ? { seat: x.seat } : {}), amount: x.amount });
+  }
+  const notFollowing = r.notFollowing.map(bettorLabel);
+  t.write({
+    type: 'round.decision',
+    payload: {
+      tableId: t.tableId,
+      roundId,
+      seat: p.seat,
+      ...(p.hand !== undefined ? { hand: p.hand } : {}),
+      station,
+      action,
+      ...(auto ? { auto } : {}),
+      ...(amount !== undefined && amount > 0 ? { amount } : {}),
+      ...(notFollowing.length > 0 ? { notFollowing } : {}),
+    },
+  });
+  const decision: Decision = { seat: p.seat, ...(p.hand !== undefined ? { hand: p.hand } : {}), station, action, ...(auto ? { auto } : {}), ...(notFollowing.length > 0 ? { notFollowing } : {}) };
+  t.set({ shoe: r.shoe, round: r.round, placed, decisions: [...t.state.decisions, decision] });
+  if (notFollowing.length > 0) t.log('info', 'bets behind that do not follow the double or split stay at their stake', { roundId, seat: p.seat, action, notFollowing });
+  advance(t);
+  return true;
+}
+
+/** How the round record names a bettor behind a seat. */
+export function bettorLabel(station: number): string {
+  return `station:${station}`;
+}
+
+/** A stake joins what the station has in play: a raise of the same line adds to it. */
+function addInPlay(placed: InPlay[], x: InPlay): void {
+  const i = placed.findIndex((p) => p.station === x.station && p.bet === x.bet && p.seat === x.seat);
+  if (i < 0) placed.push(x);
+  else {
+    const had = placed[i];
+    if (had) placed[i] = { ...had, amount: had.amount + x.amount };
+  }
+}
+
+/**
+ * The countdown ran out: the stated default, chosen when the time runs out so that it is one the
+ * seat can take with the credit it has then (a war raise it cannot cover falls back to surrender).
+ *
+ * Should the game refuse even that (it never should: the default is legal and costs nothing the
+ * station lacks), the table holds (`default-refused`, journalled) rather than guess another
+ * action for the player or wait on a countdown that is over. A supervisor voids the round.
+ */
+export function decisionTimedOut<S, R>(t: Turn<S, R>): void {
+  const p = pendingOf(t.state, t.game);
+  if (!p || p.kind !== 'decision') return;
+  const station = deciderStation(t.state, p);
+  const action = timeoutDefault(t.state, p);
+  const refusedBefore = t.refused;
+  const taken = station !== undefined && applyDecision(t, station, p, action, true);
+  if (taken) return;
+  const why = station === undefined ? `seat ${p.seat} has no station to decide for it` : (t.refused?.reason ?? 'refused');
+  // A timeout is not a command: its refusal is the table's hold, not an answer to anyone.
+  t.refused = refusedBefore;
+  t.log('error', 'the default decision was refused: table on hold', { roundId: t.state.roundId, seat: p.seat, action, reason: why });
+  if (!t.state.hold) putOnHold(t, 'default-refused', null);
+}
+
+/** The round is complete: its lines journalled with the round's record, then shown. */
+export function settle<S, R>(t: Turn<S, R>): void {
+  const round = t.state.round;
+  if (round === null || t.state.phase !== 'dealing' || t.state.hold || t.state.faults.halted) return;
+  if (t.game.pending(t.state.shoe, round).kind !== 'done') return;
+  const settled = t.game.settle(t.state.shoe, round);
+  const lines: SettledLine[] = settled.lines.map((l) => {
+    // A bettor behind is paid at its own station (the game names it on the line).
+    const station = l.bettor ?? stationAt(t.state.params, l.seat);
+    if (station === undefined) throw new Error(`seat ${l.seat} has no station`);
+    return { station, seat: l.seat, bet: l.bet, ...(l.hand !== undefined ? { hand: l.hand } : {}), stake: l.stake, net: l.net, rule: l.rule };
+  });
+  t.write({ type: 'round.settle', txId: `${t.state.roundId}:settle`, payload: { ...roundCore(t), lines } });
+  for (const l of lines) t.credit(l.station, l.stake + l.net);
+  t.set({ shoe: settled.shoe });
+  t.log('info', 'round settled', { roundId: t.state.roundId, lines: lines.length });
+  t.set({ history: withHistory(t, lines) });
+  applyDeferredShoe(t);
+  showResults(t, lines);
+}
+
+/** The round's record as journalled with its settlement or its void. */
+export function roundCore<S, R>(t: Turn<S, R>) {
+  return { roundId: t.state.roundId, tableId: t.tableId, game: t.game.kind, profile: t.game.profile, cards: t.state.cards, decisions: t.state.decisions };
+}
+
+/** The history strip of blackjack and war: the dealer's cards and each seat's own result. */
+function withHistory<S, R>(t: Turn<S, R>, lines: readonly SettledLine[]): readonly HistoryItem[] {
+  if (t.game.presentation.panel !== 'history') return t.state.history;
+  const dealer = t.game.hands(t.state.shoe, t.state.round).find((h) => h.owner === 'dealer');
+  const net = new Map<number, number>();
+  // The seat's own result: bets behind it are other players' and stay on their stations.
+  for (const l of lines) if (l.station === stationAt(t.state.params, l.seat)) net.set(l.seat, (net.get(l.seat) ?? 0) + l.net);
+  const item: HistoryItem = {
+    roundId: t.state.roundId,
+    dealer: dealer?.cards.slice(0, 24) ?? [],
+    dealerTotal: dealer?.total ?? null,
+    seats: [...net].sort((a, b) => a[0] - b[0]).map(([seat, n]) => ({ seat, outcome: n > 0 ? 'win' : n < 0 ? 'lose' : 'push' })),
+  };
+  return [...t.state.history, item].slice(-MAX_HISTORY);
+}
+
+/** Results on screen for the minimum time, then the next betting window (after a shuffle if the shoe ended). */
+export function showResults<S, R>(t: Turn<S, R>, lines: readonly SettledLine[] | null): void {
+  t.set({ phase: 'results', results: lines });
+  if (t.game.shoeFinished(t.state.shoe)) t.set({ needsShuffle: true });
+  t.schedule('results', t.state.params.timings.resultsMs);
+}
+
+/** After a halt, a hold between rounds or a restart: the step that was running starts its countdown again. */
+export function resumeCountdown<S, R>(t: Turn<S, R>): void {
+  if (t.state.phase === 'betting') t.schedule('betting', t.state.params.timings.bettingMs);
+  else if (t.state.phase === 'dealing') advance(t);
+  else t.schedule('results', t.state.params.timings.resultsMs);
+}

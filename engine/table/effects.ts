@@ -1,0 +1,81 @@
+import type { CardCode } from '../cards/card.js';
+import type { Decision, DealtCard, SettledLine, TimerKind } from './state.js';
+import type { GameKind, LineBet } from './vocabulary.js';
+
+// What a step asks of the world. The shell (host/table/runtime.ts) writes `journal` in one
+// ledger transaction with the input before anything else happens, then runs the rest.
+
+interface RoundCore {
+  readonly roundId: string;
+  readonly tableId: string;
+  readonly game: GameKind;
+  readonly profile: string;
+  readonly cards: readonly DealtCard[];
+  readonly decisions: readonly Decision[];
+}
+
+/** A ledger entry the table writes, in the ledger's own payload shapes (ledger/entries.ts). */
+export type JournalRecord =
+  | {
+      readonly type: 'bet.place';
+      readonly txId: string;
+      readonly payload: {
+        readonly station: number;
+        readonly roundId: string;
+        readonly tableId: string;
+        readonly bets: readonly { readonly seat: number; readonly bet: LineBet; readonly amount: number }[];
+      };
+    }
+  | {
+      readonly type: 'card.read';
+      readonly payload: { readonly tableId: string; readonly roundId?: string; readonly sequence?: number; readonly card: CardCode; readonly to: string };
+    }
+  | {
+      readonly type: 'round.decision';
+      readonly payload: {
+        readonly tableId: string;
+        readonly roundId: string;
+        readonly seat: number;
+        readonly hand?: number;
+        readonly station: number;
+        readonly action: string;
+        readonly auto?: boolean;
+        readonly amount?: number;
+        readonly notFollowing?: readonly string[];
+      };
+    }
+  | { readonly type: 'round.settle'; readonly txId: string; readonly payload: RoundCore & { readonly lines: readonly SettledLine[] } }
+  | {
+      readonly type: 'round.void';
+      readonly txId: string;
+      readonly payload: RoundCore & { readonly reason: string; readonly authorisedBy: readonly string[] };
+    }
+  | {
+      readonly type: 'misread';
+      readonly payload: {
+        readonly tableId: string;
+        readonly roundId?: string;
+        readonly detail: string;
+        readonly resolution: 'pending' | 'card-entered' | 'round-void';
+        readonly card?: string;
+        readonly confirmedBy?: readonly string[];
+        readonly shoeSequence?: readonly number[];
+        readonly duringHold?: true;
+      };
+    }
+  | { readonly type: 'shoe.change'; readonly payload: { readonly tableId: string; readonly event: 'loaded' | 'cut-card'; readonly sequence?: number } };
+
+export interface LogLine {
+  readonly level: 'info' | 'warn' | 'error';
+  readonly msg: string;
+  readonly data?: Readonly<Record<string, unknown>>;
+}
+
+export type Effect =
+  /** Start this countdown (replacing any other), or stop the one running (null). */
+  | { readonly type: 'countdown'; readonly countdown: { readonly id: number; readonly kind: TimerKind; readonly endsAt: number } | null }
+  /** Open or lock the shoe's gate: open exactly while the table expects a card. */
+  | { readonly type: 'shoe-gate'; readonly open: boolean }
+  | { readonly type: 'log'; readonly line: LogLine }
+  /** Feed the table this input next, at once (the settlement of a round that needs nothing more). */
+  | { readonly type: 'next'; readonly input: 'settle' };

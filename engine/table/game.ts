@@ -1,0 +1,194 @@
+import type { Card, CardCode } from '../cards/card.js';
+import type { SettlementLine } from '../settlement/settlement-line.js';
+import type { PayLine } from './pay-line.js';
+import type { BetId, CardDestination, DecisionAction, GameKind, LineBet, Prize, RefusalReason } from './vocabulary.js';
+
+/** A refusal carries the English detail for the log and, for a player's command, the reason shown to them. */
+export type Outcome<T = object> = ({ readonly ok: true } & T) | { readonly ok: false; readonly reason: string; readonly refusal?: RefusalReason };
+
+/** What the dealer must deal next, as the table display cues it. */
+export interface CardCue {
+  readonly kind: 'card';
+  readonly to: CardDestination;
+  readonly seat?: number;
+  readonly hand?: number;
+  readonly faceDown?: boolean;
+  /** Burns still to make, where the game counts them (shoe start, war). */
+  readonly burnsLeft?: number;
+}
+
+/** Who decides for a seat: its own station, or a bettor behind it (Macau Art. 20; Portugal rules 15–16). */
+export type Decider = { readonly kind: 'seat' } | { readonly kind: 'behind'; readonly station: number };
+
+export interface DecisionDue {
+  readonly kind: 'decision';
+  readonly seat: number;
+  readonly hand?: number;
+  readonly legal: readonly DecisionAction[];
+  /** What a timeout takes, when the deciding station can stake what it costs (see `defaultCost`). */
+  readonly default: DecisionAction;
+  /**
+   * The default stakes `amount` more from the seat's station (a war raise). Without that credit
+   * the timeout takes `otherwise`, which costs nothing: the stated default is always one the
+   * player can take.
+   */
+  readonly defaultCost?: { readonly amount: number; readonly otherwise: DecisionAction };
+  readonly decider: Decider;
+  /** What taking the offer costs the one who decides (a bettor behind following a double or split). */
+  readonly cost?: number;
+}
+
+/** What a round waits for: a card from the shoe, a seat's decision, or nothing (it can settle). */
+export type Pending = { readonly kind: 'card'; readonly cue: CardCue } | DecisionDue | { readonly kind: 'done' };
+
+/** A seat's bets when betting closes, with the stations betting behind it (in the order they bet). */
+export interface SeatStakes {
+  readonly seat: number;
+  readonly bets: Readonly<Partial<Record<BetId, number>>>;
+  readonly behind: readonly { readonly station: number; readonly main: number }[];
+}
+
+/** A stake a round adds while it runs (a war raise, a double, a split, insurance). */
+export interface RoundStake {
+  readonly seat: number;
+  readonly bet: LineBet;
+  readonly amount: number;
+  /** The station betting behind the seat that stakes it; absent for the seat's own station. */
+  readonly bettor?: number;
+}
+
+/**
+ * A bet behind that did not follow the seat's double or split because its station could not cover
+ * its share (`amount`): it stayed at its stake on the doubled hand, or on the first of the split
+ * hands (Portugal rules 28, 30; Macau by analogy). Its station is told.
+ */
+export interface NotFollowed {
+  readonly station: number;
+  readonly seat: number;
+  readonly hand: number;
+  readonly action: 'double' | 'split';
+  readonly amount: number;
+}
+
+/** A settlement line of a game; a bettor behind the seat is named by its station. */
+export interface GameLine extends SettlementLine {
+  readonly bet: LineBet;
+  readonly bettor?: number;
+}
+
+/** One hand on the felt: the dealer's, baccarat's banker or player, or a seat's (split hands apart). */
+export interface HandView {
+  readonly owner: 'dealer' | 'banker' | 'player' | 'seat';
+  readonly seat?: number;
+  readonly hand?: number;
+  /** Card codes; `XX` for a card nobody may see yet (the hole card). */
+  readonly cards: (CardCode | 'XX')[];
+  readonly total: number | null;
+  readonly soft?: boolean;
+  readonly status?: string;
+}
+
+/** A station's decision as the game is asked to take it. */
+export interface DecisionRequest {
+  readonly seat: number;
+  readonly action: DecisionAction;
+  /** For decisions that name an amount (insurance). */
+  readonly amount?: number;
+  /** Whether the seat's station (`bettor` absent) or the station betting behind can stake `amount` more. */
+  readonly canAfford: (amount: number, bettor?: number) => boolean;
+}
+
+export interface DecisionTaken<S, R> {
+  readonly shoe: S;
+  readonly round: R;
+  /** What the decision put into play, by bettor. */
+  readonly stakes: readonly RoundStake[];
+  /** Bettors behind who could not cover their share of a double or split and do not follow it. */
+  readonly notFollowing: readonly number[];
+}
+
+/** Bets behind another station's seat, as the profile allows them (Macau Art. 20; Portugal rules 15–16). */
+export interface BehindRule {
+  readonly maxBettorsPerSeat: number;
+  /** The article that fixes the limit, for a refusal's detail. */
+  readonly rule: string;
+}
+
+/** What the table display draws beside the felt, and how it names things, per game. */
+export interface Presentation {
+  /** Whether the felt has a dealer's hand (baccarat has banker and player instead). */
+  readonly dealerHand: boolean;
+  /** The panel beside the felt: baccarat's roads, or the last rounds' strip. */
+  readonly panel: 'roads' | 'history';
+  /** The catalogue key of an action where the game words it its own way (war's surrender is half the bet back). */
+  readonly actionWords?: Readonly<Partial<Record<DecisionAction, string>>>;
+  /** The catalogue key of a bet where the game names it its own way (war's tie bet is not baccarat's tie). */
+  readonly betWords?: Readonly<Partial<Record<LineBet, string>>>;
+}
+
+/**
+ * One game as the table plays it: its bets, its shoe procedure, its rounds, its settlement and
+ * what the screens see of it. `S` is the game's shoe-level state and `R` a round's, both plain
+ * serialisable data; every function is pure and returns new state rather than changing the old,
+ * so the table's state machine (engine/table/step.ts) can fold the journal through it.
+ */
+export interface GameDefinition<S, R> {
+  readonly kind: GameKind;
+  readonly profile: string;
+  /**
+   * The game, its profile and its rule options as one string: the journal records it when the
+   * table opens, and a fold never feeds inputs journalled under another identity through this one.
+   */
+  readonly identity: string;
+  readonly decks: number;
+  /** The spots a seat may bet on, in display order. */
+  readonly bets: readonly BetId[];
+  /** Bets behind another station's seat; null where the game or its profile has none. */
+  readonly behind: BehindRule | null;
+  /** The pay table the station's help shows, each line with the rule the settlement quotes. */
+  readonly payTable: readonly PayLine[];
+  readonly presentation: Presentation;
+
+  /** A fresh shoe's state (before its shoe-level procedure: burns). */
+  initial(): S;
+  /** The shoe was replaced: its shoe-level procedure starts again. */
+  newShoe(shoe: S): S;
+  /** The reading shoe reported the cut card. */
+  cutCard(shoe: S): S;
+  /** A card the dealer must handle between rounds (a burn at shoe start), or null. */
+  shoeCue(shoe: S): CardCue | null;
+  takeShoeCard(shoe: S, card: Card): Outcome<{ shoe: S; to: string }>;
+  /** The shoe has ended (cut card out and the last round played): shuffle before betting. */
+  shoeFinished(shoe: S): boolean;
+  /** The cut card is out: the table announces the last round(s) of the shoe. */
+  lastRoundOfShoe(shoe: S): boolean;
+
+  /** A new round for the seats that bet; throws only on a bug (the table checks bets first). */
+  startRound(shoe: S, seats: readonly SeatStakes[]): { shoe: S; round: R };
+  pending(shoe: S, round: R): Pending;
+  /** Places the card the round expects; `to` records where it went (`seat:3:hand:0`, `banker`, `burn`…). */
+  takeCard(shoe: S, round: R, card: Card): Outcome<{ shoe: S; round: R; to: string }>;
+  decide(shoe: S, round: R, request: DecisionRequest): Outcome<DecisionTaken<S, R>>;
+  /** Settlement lines, once `pending` is done; the shoe moves on past the round. */
+  settle(shoe: S, round: R): { shoe: S; lines: readonly GameLine[] };
+  /** The round in play was voided: the shoe goes on without it (its cards stay out). */
+  voidRound(shoe: S, round: R): S;
+  /** The bets behind that did not follow a double or split of this round for want of credit. */
+  notFollowed(round: R): readonly NotFollowed[];
+
+  /** The hands as the table shows them; hidden cards as `XX`. */
+  hands(shoe: S, round: R | null): HandView[];
+  /** What a winning line is for the screens to celebrate; undefined for a main bet's result or a loss. */
+  prizeOf(line: Pick<GameLine, 'bet' | 'rule' | 'net'>): Prize | undefined;
+  /** Baccarat: the coups of the shoe so far, for the road maps. */
+  coups?(shoe: S): readonly CoupSummary[];
+}
+
+/** A finished coup as the road maps need it. */
+export interface CoupSummary {
+  readonly winner: 'banker' | 'player' | 'tie';
+  readonly playerPair: boolean;
+  readonly bankerPair: boolean;
+  readonly playerTotal: number;
+  readonly bankerTotal: number;
+}

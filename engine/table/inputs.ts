@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { RANKS, SUITS, type CardCode } from '../cards/card.js';
+import { BET_IDS, DECISION_ACTIONS } from './vocabulary.js';
+
+// Everything that can happen to a table, as data. Each input the table accepts is journalled
+// (`table.input`) in the same transaction as what it caused, and a fold of `step` over them
+// rebuilds the table exactly: these schemas are what the fold reads back.
+
+const CARD_CODES = RANKS.flatMap((r) => SUITS.map((s) => `${r}${s}` as const));
+export const CardCodeSchema = z.enum(CARD_CODES satisfies CardCode[]);
+
+const station = z.number().int().min(1).max(99);
+const seat = z.number().int().min(1).max(99);
+const minor = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+/** The shell's clock (ms since the epoch) when the input happened: the only time the table knows. */
+const at = z.number().int().nonnegative();
+const sequence = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+const person = z.string().min(1).max(128);
+
+export const SpotSchema = z.union([
+  z.strictObject({ bet: z.enum(BET_IDS) }),
+  z.strictObject({ bet: z.literal('behind'), seat }),
+]);
+
+export const LimitsSchema = z
+  .strictObject({ min: minor, max: minor })
+  .refine((l) => l.min <= l.max, { message: 'min must not exceed max' });
+
+export const TimingsSchema = z.strictObject({
+  bettingMs: z.number().int().min(1).max(600_000),
+  decisionMs: z.number().int().min(1).max(600_000),
+  resultsMs: z.number().int().min(0).max(600_000),
+});
+
+export const TableParamsSchema = z.strictObject({
+  tableId: z.string().regex(/^[A-Za-z0-9-]{1,32}$/),
+  stations: z.array(z.strictObject({ station, seat })).min(1).max(64).readonly(),
+  limits: LimitsSchema,
+  betLimits: z.partialRecord(z.enum([...BET_IDS, 'behind']), LimitsSchema),
+  timings: TimingsSchema,
+});
+
+export const TableInput = z.discriminatedUnion('kind', [
+  /** The table's parameters as this run starts with them (first start, or a changed configuration file). */
+  z.strictObject({ kind: z.literal('open'), at, params: TableParamsSchema, game: z.string().min(1).max(64) }),
+  /** A journalled configuration change takes effect (between rounds): new limits or timings. */
+  z.strictObject({ kind: z.literal('configure'), at, params: TableParamsSchema }),
+  /** The host started again on this journal: countdowns start afresh; `newShoe` when its shoe is a new device. */
+  z.strictObject({ kind: z.literal('resume'), at, newShoe: z.boolean() }),
+  z.strictObject({ kind: z.literal('place-bet'), at, station, spot: SpotSchema, amount: minor }),
+  z.strictObject({ kind: z.literal('clear-bets'), at, station }),
+  z.strictObject({ kind: z.literal('decide'), at, station, action: z.enum(DECISION_ACTIONS), amount: minor.optional() }),
+  /** The round needs nothing more: it is settled (asked for by the step that completed it). */
+  z.strictObject({ kind: z.literal('settle'), at }),
+  /** The countdown numbered `countdown` ran out. */
+  z.strictObject({ kind: z.literal('timer'), at, countdown: z.number().int().nonnegative() }),
+  /** A card read by the shoe, in the order it left the shoe. */
+  z.strictObject({ kind: z.literal('card'), at, card: CardCodeSchema, sequence: sequence.optional() }),
+  /** The shoe could not read a card, or read one of another deck set. */
+  z.strictObject({
+    kind: z.literal('anomaly'),
+    at,
+    reason: z.enum(['unreadable', 'wrong-deck']),
+    card: z.string().min(1).max(8).optional(),
+    sequence: sequence.optional(),
+  }),
+  z.strictObject({ kind: z.literal('cut-card'), at, sequence: sequence.optional() }),
+  z.strictObject({ kind: z.literal('shoe-loaded'), at, sequence: sequence.optional() }),
+  /** Two people void the round in play, or lift a hold between rounds (every bet returned). */
+  z.strictObject({ kind: z.literal('void'), at, reason: z.string().min(1).max(2000), authorisedBy: z.array(person).min(1).max(4).readonly() }),
+  /** Two people enter by hand the card the shoe could not read. */
+  z.strictObject({ kind: z.literal('enter-card'), at, card: CardCodeSchema, supervisor: person, witness: person }),
+  /** What the current faults stop (host/tilts). */
+  z.strictObject({
+    kind: z.literal('faults'),
+    at,
+    halted: z.string().max(512).nullable(),
+    newBetsStopped: z.string().max(512).nullable(),
+    disabled: z.array(station).max(99).readonly(),
+  }),
+  /** A station's credit meter changed outside the table (a note, a cash-out): derived from that ledger entry, never journalled as an input. */
+  z.strictObject({ kind: z.literal('credit'), station, balance: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER) }),
+  /** The ledger refused to journal what the last input caused: nothing of it happened, and the table holds. */
+  z.strictObject({ kind: z.literal('journal-refused'), at, reason: z.string().max(2000) }),
+]);
+export type TableInput = z.infer<typeof TableInput>;
+export type InputKind = TableInput['kind'];
+export type InputOf<K extends InputKind> = Extract<TableInput, { kind: K }>;

@@ -1,0 +1,80 @@
+import { cardCode, type Card } from '../cards/card.js';
+import type { CardCue, DecisionDue, GameDefinition, Pending } from './game.js';
+import { stationAt, type TableState } from './state.js';
+import type { DecisionAction } from './vocabulary.js';
+
+// Read-only questions about a table state. Pure: the screens' projections, the shell and the
+// step functions all ask the same ones.
+
+/** What the dealer must do next, shown on the table display. */
+export type DealerCue = CardCue | { readonly kind: 'decision'; readonly seat: number } | { readonly kind: 'shuffle' };
+
+export function pendingOf<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>): Pending | null {
+  return s.round !== null && s.phase === 'dealing' ? game.pending(s.shoe, s.round) : null;
+}
+
+export function cueOf<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>): DealerCue | null {
+  if (s.hold) return null;
+  if (s.needsShuffle) return { kind: 'shuffle' };
+  if (s.phase === 'dealing' && s.round !== null) {
+    const p = game.pending(s.shoe, s.round);
+    if (p.kind === 'card') return p.cue;
+    if (p.kind === 'decision') return { kind: 'decision', seat: p.seat };
+    return null;
+  }
+  return game.shoeCue(s.shoe);
+}
+
+/**
+ * Whether the table expects a card from the shoe now (the dealer is cued for one). Otherwise —
+ * betting, a decision, results, a hold, a halt, a shuffle due — the shoe's gate stays locked
+ * where the device has one.
+ */
+export function expectsCard<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>): boolean {
+  return !s.hold && !s.faults.halted && cueOf(s, game)?.kind === 'card';
+}
+
+export function creditOf(s: TableState<unknown, unknown>, station: number): number {
+  return s.credits[station] ?? 0;
+}
+
+/** Credit a station may still bet: its meter less what is on its spots. */
+export function available(s: TableState<unknown, unknown>, station: number): number {
+  let onSpots = 0;
+  for (const c of s.chips) if (c.station === station) onSpots += c.amount;
+  return creditOf(s, station) - onSpots;
+}
+
+/** The station that decides a pending decision: the seat's, or a bettor behind's (Art. 20). */
+export function deciderStation(s: TableState<unknown, unknown>, p: DecisionDue): number | undefined {
+  return p.decider.kind === 'behind' ? p.decider.station : stationAt(s.params, p.seat);
+}
+
+/** The default a timeout takes now: the stated one, or the free one when its stake cannot be covered. */
+export function timeoutDefault(s: TableState<unknown, unknown>, p: DecisionDue): DecisionAction {
+  if (!p.defaultCost) return p.default;
+  const payer = stationAt(s.params, p.seat) ?? deciderStation(s, p);
+  return payer !== undefined && p.defaultCost.amount <= creditOf(s, payer) ? p.default : p.defaultCost.otherwise;
+}
+
+/** Whether betting is open to new chips at all (a station's own faults aside). */
+export function bettingOpen(s: TableState<unknown, unknown>): boolean {
+  return s.phase === 'betting' && !s.hold && !s.needsShuffle && !s.faults.newBetsStopped && !s.faults.halted;
+}
+
+/** Whether the station has chips on its spots or bets in the round in play (no cash-out then). */
+export function hasBets(s: TableState<unknown, unknown>, station: number): boolean {
+  if (s.chips.some((c) => c.station === station)) return true;
+  return (s.phase === 'dealing' || s.hold !== null) && s.placed.some((p) => p.station === station);
+}
+
+/** No round in play and no chips on any spot: a configuration change may take effect. */
+export function betweenRounds(s: TableState<unknown, unknown>): boolean {
+  if (s.hold) return false;
+  return s.phase === 'results' || (s.phase === 'betting' && s.chips.length === 0);
+}
+
+/** How many more copies of `card` the shoe may still hold. */
+export function remaining(s: TableState<unknown, unknown>, decks: number, card: Card): number {
+  return decks - (s.out[cardCode(card)] ?? 0);
+}

@@ -1,0 +1,77 @@
+import { cardCode, type Card } from '../cards/card.js';
+import { advance } from './dealing.js';
+import { putOnHold, readDuringHold } from './holds.js';
+import type { Turn } from './turn.js';
+
+// The card-reading shoe's events: each card in the order it left the shoe, the cut card, a new
+// shoe. A card is placed where the game expects it, or the table holds.
+
+/** Records a card out of the shoe; false (nothing recorded) when it would exceed the decks' copies. */
+function takeFromInventory<S, R>(t: Turn<S, R>, card: Card): boolean {
+  const code = cardCode(card);
+  const n = t.state.out[code] ?? 0;
+  if (n >= t.game.decks) return false;
+  t.set({ out: { ...t.state.out, [code]: n + 1 } });
+  return true;
+}
+
+function journalled<S, R>(t: Turn<S, R>, sequence: number | undefined): void {
+  if (sequence !== undefined) t.set({ sequences: [...t.state.sequences, sequence] });
+}
+
+/** A card read by the shoe (or entered by hand), in the order it left the shoe. */
+export function takeCard<S, R>(t: Turn<S, R>, card: Card, sequence?: number): void {
+  const code = cardCode(card);
+  if (sequence !== undefined && t.state.sequences.includes(sequence)) {
+    return t.log('warn', 'card re-reported with a sequence already journalled: not placed again', { card: code, sequence });
+  }
+  if (t.state.hold) return readDuringHold(t, 'card', code, sequence);
+  // A halted table deals nothing: a card drawn anyway must be looked at by a supervisor.
+  if (t.state.faults.halted) return putOnHold(t, 'out-of-turn', code, sequence);
+  if (!takeFromInventory(t, card)) return putOnHold(t, 'inventory', code, sequence);
+  const { round } = t.state;
+  if (t.state.phase === 'dealing' && round !== null) {
+    if (t.game.pending(t.state.shoe, round).kind !== 'card') return putOnHold(t, 'out-of-turn', code, sequence);
+    const r = t.game.takeCard(t.state.shoe, round, card);
+    if (!r.ok) return putOnHold(t, 'out-of-turn', code, sequence);
+    t.write({ type: 'card.read', payload: { tableId: t.tableId, roundId: t.state.roundId, ...(sequence !== undefined ? { sequence } : {}), card: code, to: r.to } });
+    journalled(t, sequence);
+    t.set({ shoe: r.shoe, round: r.round, cards: [...t.state.cards, { card: code, to: r.to }] });
+    return advance(t);
+  }
+  if (t.game.shoeCue(t.state.shoe)) {
+    const r = t.game.takeShoeCard(t.state.shoe, card);
+    if (r.ok) {
+      t.write({ type: 'card.read', payload: { tableId: t.tableId, ...(sequence !== undefined ? { sequence } : {}), card: code, to: r.to } });
+      journalled(t, sequence);
+      return t.set({ shoe: r.shoe });
+    }
+  }
+  putOnHold(t, 'extra-card', code, sequence);
+}
+
+export function cutCard<S, R>(t: Turn<S, R>, sequence?: number): void {
+  t.set({ shoe: t.game.cutCard(t.state.shoe) });
+  t.write({ type: 'shoe.change', payload: { tableId: t.tableId, event: 'cut-card', ...(sequence !== undefined ? { sequence } : {}) } });
+  journalled(t, sequence);
+}
+
+/** A new shoe is in: the shoe-level procedure (burns) starts again and betting may resume. */
+export function shoeLoaded<S, R>(t: Turn<S, R>, sequence?: number): void {
+  // The device numbers its events anew with a new shoe (the load is the first it numbers).
+  t.set({ sequences: sequence !== undefined ? [sequence] : [], needsShuffle: false });
+  // A shoe loaded while a round is in play (a simulated shoe after a restart mid-round): the
+  // round finishes on the game's current shoe, the new shoe's procedure starts after it.
+  if (t.state.phase === 'dealing' && t.state.round !== null) return t.set({ shoeDeferred: true });
+  applyNewShoe(t, sequence);
+}
+
+function applyNewShoe<S, R>(t: Turn<S, R>, sequence?: number): void {
+  t.set({ out: {}, shoeDeferred: false, shoe: t.game.newShoe(t.state.shoe), shoeNo: t.state.shoeNo + 1 });
+  t.write({ type: 'shoe.change', payload: { tableId: t.tableId, event: 'loaded', ...(sequence !== undefined ? { sequence } : {}) } });
+}
+
+/** A round ended while a new shoe waited: it is applied now. */
+export function applyDeferredShoe<S, R>(t: Turn<S, R>): void {
+  if (t.state.shoeDeferred) applyNewShoe(t);
+}

@@ -1,0 +1,189 @@
+import type { CardCode } from '../cards/card.js';
+import type { LineBet, HoldReason, RefusalReason, Spot, BetId, DecisionAction } from './vocabulary.js';
+
+/** A bet's limits in minor units. */
+export interface Limits {
+  readonly min: number;
+  readonly max: number;
+}
+
+export interface Timings {
+  /** How long betting stays open. */
+  readonly bettingMs: number;
+  /** How long a seat has for each decision before its stated default is taken. */
+  readonly decisionMs: number;
+  /** The minimum time results stay on screen before the next betting window. */
+  readonly resultsMs: number;
+}
+
+/**
+ * What the table is, as far as its rounds go: journalled (`open`, `configure`) so that a fold of
+ * the journal plays by the limits and timings the live table had, whatever the configuration
+ * file says at the next start.
+ */
+export interface TableParams {
+  readonly tableId: string;
+  /** Which station controls which seat. */
+  readonly stations: readonly { readonly station: number; readonly seat: number }[];
+  readonly limits: Limits;
+  /** Limits of a bet type where they differ from the table's; `behind` is a bet behind a seat. */
+  readonly betLimits: Readonly<Partial<Record<BetId | 'behind', Limits>>>;
+  readonly timings: Timings;
+}
+
+/** Chips a station has on one spot. */
+export interface Chips {
+  readonly station: number;
+  readonly spot: Spot;
+  readonly amount: number;
+}
+
+/**
+ * A stake a station has in play this round, as its bet lines were journalled: its own seat's
+ * bets, a bet behind another seat (`seat` names it), and what decisions raised (a double, a split,
+ * insurance, a war raise) — behind a seat when the raise is of a bet behind.
+ */
+export interface InPlay {
+  readonly station: number;
+  readonly bet: LineBet;
+  readonly seat?: number;
+  readonly amount: number;
+}
+
+/** A spot that did not play when betting closed: its chips stayed credit, and the station is told why. */
+export interface Unplayed extends Chips {
+  readonly min: number;
+  readonly reason: RefusalReason;
+}
+
+export interface DealtCard {
+  readonly card: CardCode;
+  /** Where it went: `seat:3:hand:0`, `dealer`, `banker`, `burn`, `seat:1:war`… */
+  readonly to: string;
+}
+
+/** A decision as the round record keeps it. */
+export interface Decision {
+  readonly seat: number;
+  readonly hand?: number;
+  readonly station: number;
+  readonly action: DecisionAction;
+  /** The countdown ran out and the stated default was taken. */
+  readonly auto?: boolean;
+  /** A double or split: the bettors behind (`station:<n>`) who could not cover their share and did not follow. */
+  readonly notFollowing?: readonly string[];
+}
+
+/** A settlement line as journalled: the game's line with the station it pays. */
+export interface SettledLine {
+  readonly station: number;
+  readonly seat: number;
+  readonly bet: LineBet;
+  readonly hand?: number;
+  readonly stake: number;
+  readonly net: number;
+  readonly rule: string;
+}
+
+/** A read that left the shoe while the table was already on hold: journalled, never placed. */
+export interface HeldRead {
+  readonly card?: string;
+  readonly shoeSequence?: number;
+}
+
+export interface Hold {
+  readonly reason: HoldReason;
+  /** The shoe's sequence number of the event that caused it, when the shoe gave one. */
+  readonly sequence: number | null;
+  /** Reads that left the shoe after the hold began; the hold's resolution must account for them. */
+  readonly reads: readonly HeldRead[];
+  /** The round the hold belongs to, or null for a hold between rounds. */
+  readonly roundId: string | null;
+}
+
+export type TimerKind = 'betting' | 'decision' | 'results';
+
+/** The countdown running, numbered so that a timer that fires late for an older one is ignored. */
+export interface Countdown {
+  readonly id: number;
+  readonly kind: TimerKind;
+  readonly endsAt: number;
+}
+
+/** What the current faults stop (host/tilts decides; the table obeys). */
+export interface FaultGates {
+  /** Why a fault halts the table: nothing is placed, decided or settled meanwhile. */
+  readonly halted: string | null;
+  /** Why new bets are refused though the table plays on (e.g. upstream offline beyond the limit). */
+  readonly newBetsStopped: string | null;
+  /** Stations a fault disables: no bets there. */
+  readonly disabled: readonly number[];
+}
+
+/** One finished round on the history strip (blackjack, war). */
+export interface HistoryItem {
+  readonly roundId: string;
+  readonly dealer: readonly (CardCode | 'XX')[];
+  readonly dealerTotal: number | null;
+  readonly seats: readonly { readonly seat: number; readonly outcome: 'win' | 'lose' | 'push' }[];
+}
+
+export const MAX_HISTORY = 20;
+
+/**
+ * The whole table as plain, serialisable data: the rounds, the chips, the shoe, the holds, the
+ * credits it plays against. `S` and `R` are the game's shoe and round state
+ * (engine/table/game.ts). Nothing here is changed in place: `step` returns a new state.
+ */
+export interface TableState<S, R> {
+  readonly params: TableParams;
+  /** Each station's credit meter, as the ledger has it (fed by the ledger's own entries). */
+  readonly credits: Readonly<Record<number, number>>;
+  /** Rounds opened so far: the serial in each round id. */
+  readonly roundNo: number;
+  readonly roundId: string;
+  readonly phase: 'betting' | 'dealing' | 'results';
+  readonly countdown: Countdown | null;
+  /** Countdowns started so far: the next one's id. */
+  readonly countdowns: number;
+  /** Chips on the spots during the betting window: still credit until betting closes. */
+  readonly chips: readonly Chips[];
+  /** What each station has in play this round (journalled as bets). */
+  readonly placed: readonly InPlay[];
+  readonly unplayed: readonly Unplayed[];
+  readonly shoe: S;
+  readonly round: R | null;
+  readonly cards: readonly DealtCard[];
+  readonly decisions: readonly Decision[];
+  /** The lines of the round just settled (results), or null. */
+  readonly results: readonly SettledLine[] | null;
+  readonly hold: Hold | null;
+  /** The shoe is finished or out of step: a new shoe before the next round. */
+  readonly needsShuffle: boolean;
+  /** A new shoe was loaded while a round was in play: applied when the round ends. */
+  readonly shoeDeferred: boolean;
+  /** Shoes loaded so far (the road maps are per shoe). */
+  readonly shoeNo: number;
+  /** Cards out of the current shoe, by code: a card beyond the decks' copies is a hold. */
+  readonly out: Readonly<Partial<Record<CardCode, number>>>;
+  /** The shoe's sequence numbers journalled since it was loaded: a re-reported card is placed once. */
+  readonly sequences: readonly number[];
+  readonly faults: FaultGates;
+  readonly history: readonly HistoryItem[];
+}
+
+/** The seat a station controls, if any. */
+export function seatOf(params: TableParams, station: number): number | undefined {
+  return params.stations.find((s) => s.station === station)?.seat;
+}
+
+/** The station controlling a seat, if any. */
+export function stationAt(params: TableParams, seat: number): number | undefined {
+  return params.stations.find((s) => s.seat === seat)?.station;
+}
+
+/** The limits of a spot: its own where the table names them, else the table's (a bet behind plays under the main bet's). */
+export function spotLimits(params: Pick<TableParams, 'limits' | 'betLimits'>, spot: Spot): Limits {
+  if (spot.bet === 'behind') return params.betLimits.behind ?? params.betLimits.main ?? params.limits;
+  return params.betLimits[spot.bet] ?? params.limits;
+}

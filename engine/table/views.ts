@@ -1,0 +1,168 @@
+import { roadsView, type RoadsData } from '../baccarat/roads-view.js';
+import { behindSpots } from './betting.js';
+import type { GameDefinition, HandView, Presentation } from './game.js';
+import { available, bettingOpen, cueOf, deciderStation, pendingOf, timeoutDefault, type DealerCue } from './queries.js';
+import { spotLimits, stationAt, type HistoryItem, type TableState } from './state.js';
+import type { BetId, DecisionAction, HoldReason, LineBet, Prize, RefusalReason, Spot } from './vocabulary.js';
+
+// What each screen sees of the table, as pure projections of its state (boardgame.io's
+// `playerView` is the model): the public round every screen shows, the table display's extras,
+// and a station's own betting panel and decision. Nothing here reads anything but its arguments.
+
+/** A settlement line as the screens show it: whose it is (the seat's own player or a bettor behind), never which station. */
+export interface ResultLineView {
+  readonly seat: number;
+  readonly bet: LineBet;
+  readonly hand?: number;
+  readonly stake: number;
+  readonly net: number;
+  readonly rule: string;
+  readonly owner: 'seat' | 'behind';
+  readonly prize?: Prize;
+}
+
+export interface RoundViewData {
+  readonly roundId: string;
+  readonly phase: 'betting' | 'dealing' | 'results' | 'hold';
+  /** The host's wall-clock time (ms) when the current countdown ends. */
+  readonly endsAt: number | null;
+  readonly cue: DealerCue | null;
+  readonly hands: HandView[];
+  readonly results: ResultLineView[] | null;
+  readonly hold: HoldReason | null;
+}
+
+/** The public state of the round: what anyone standing at the table can see. */
+export function projectRound<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>): RoundViewData {
+  return {
+    roundId: s.roundId,
+    phase: s.hold ? 'hold' : s.phase,
+    endsAt: s.countdown?.endsAt ?? null,
+    cue: cueOf(s, game),
+    hands: s.round !== null ? game.hands(s.shoe, s.round) : [],
+    results:
+      s.results?.map(({ station, ...l }) => {
+        const prize = game.prizeOf(l);
+        return { ...l, owner: station === stationAt(s.params, l.seat) ? 'seat' : 'behind', ...(prize ? { prize } : {}) };
+      }) ?? null,
+    hold: s.hold?.reason ?? null,
+  };
+}
+
+export interface HistoryItemView {
+  readonly roundId: string;
+  readonly dealer: (HistoryItem['dealer'][number])[];
+  readonly dealerTotal: number | null;
+  readonly seats: { readonly seat: number; readonly outcome: 'win' | 'lose' | 'push' }[];
+}
+
+export interface TableExtras {
+  readonly seats: { readonly seat: number; readonly station: number | null }[];
+  /** The bets the profile offers, printed as spots on the felt. */
+  readonly bets: BetId[];
+  readonly presentation: Presentation;
+  readonly roads?: RoadsData;
+  readonly history?: HistoryItemView[];
+  /** The cut card is out: this is the last round of the shoe. */
+  readonly lastRound?: true;
+}
+
+/** The table display's own parts: the seats, the felt's printed bets, the roads or the last rounds. */
+export function projectTableExtras<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>, seats: number): TableExtras {
+  const panel =
+    game.presentation.panel === 'roads' && game.coups
+      ? { roads: roadsView(`shoe-${s.shoeNo}`, game.coups(s.shoe)) }
+      : { history: s.history.map((h) => ({ roundId: h.roundId, dealer: [...h.dealer], dealerTotal: h.dealerTotal, seats: h.seats.map((x) => ({ ...x })) })) };
+  return {
+    seats: Array.from({ length: seats }, (_, i) => ({ seat: i + 1, station: stationAt(s.params, i + 1) ?? null })),
+    bets: [...game.bets],
+    presentation: game.presentation,
+    ...panel,
+    ...(game.lastRoundOfShoe(s.shoe) ? { lastRound: true as const } : {}),
+  };
+}
+
+/** A stake on a spot or in play: the bet line, and the seat it is behind when it is a bet behind. */
+export interface StakeView {
+  readonly bet: LineBet;
+  readonly seat?: number;
+  readonly amount: number;
+}
+
+export type SpotView = Spot & { readonly min: number; readonly max: number };
+
+export interface StationBettingView {
+  readonly open: boolean;
+  readonly spots: SpotView[];
+  readonly bets: StakeView[];
+  readonly unplayed?: (StakeView & { readonly min: number; readonly reason: RefusalReason })[];
+  readonly notFollowed?: { readonly seat: number; readonly hand: number; readonly action: 'double' | 'split'; readonly amount: number }[];
+  /** What this station won or lost in the round just settled, over every bet it had. */
+  readonly roundNet?: number;
+  readonly prizes?: { readonly seat: number; readonly bet: LineBet; readonly hand?: number; readonly net: number; readonly prize: Prize }[];
+}
+
+export interface StationDecisionView {
+  readonly seat: number;
+  readonly hand?: number;
+  readonly legal: DecisionAction[];
+  readonly default: DecisionAction;
+  readonly endsAt: number;
+  readonly cost?: number;
+}
+
+export interface StationTableView {
+  /** The credit meter less what is on the spots. */
+  readonly credit: number;
+  readonly betting: StationBettingView;
+  readonly decision: StationDecisionView | null;
+}
+
+const stake = (x: { bet: LineBet | Spot['bet']; seat?: number; amount: number }): StakeView => ({ bet: x.bet, ...(x.seat !== undefined ? { seat: x.seat } : {}), amount: x.amount });
+
+/** One station's own part of the table: its credit, its spots and bets, its decision. Nobody else's. */
+export function projectStation<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>, station: number): StationTableView {
+  const open = bettingOpen(s) && !s.faults.disabled.includes(station);
+  const spots: SpotView[] = [
+    ...game.bets.map((bet): Spot => ({ bet })),
+    ...behindSpots(s, game.behind?.maxBettorsPerSeat, station),
+  ].map((spot) => ({ ...spot, ...spotLimits(s.params, spot) }));
+  const bets =
+    s.phase === 'betting'
+      ? s.chips.filter((c) => c.station === station).map((c) => stake({ ...c.spot, amount: c.amount }))
+      : s.placed.filter((p) => p.station === station).map(stake);
+  const unplayed = !open ? s.unplayed.filter((u) => u.station === station).map((u) => ({ ...stake({ ...u.spot, amount: u.amount }), min: u.min, reason: u.reason })) : [];
+  const notFollowed = !open && s.round !== null ? game.notFollowed(s.round).filter((n) => n.station === station) : [];
+  const mine = s.phase === 'results' ? (s.results ?? []).filter((l) => l.station === station) : [];
+  const prizes = mine.flatMap((l) => {
+    const prize = game.prizeOf(l);
+    return prize ? [{ seat: l.seat, bet: l.bet, ...(l.hand !== undefined ? { hand: l.hand } : {}), net: l.net, prize }] : [];
+  });
+  return {
+    credit: available(s, station),
+    betting: {
+      open,
+      spots,
+      bets,
+      ...(unplayed.length > 0 ? { unplayed } : {}),
+      ...(notFollowed.length > 0 ? { notFollowed: notFollowed.map(({ seat, hand, action, amount }) => ({ seat, hand, action, amount })) } : {}),
+      ...(mine.length > 0 ? { roundNet: mine.reduce((a, l) => a + l.net, 0) } : {}),
+      ...(prizes.length > 0 ? { prizes } : {}),
+    },
+    decision: decisionFor(s, game, station),
+  };
+}
+
+/** The decision this station must make now, with its legal actions and what happens on timeout. */
+export function decisionFor<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>, station: number): StationDecisionView | null {
+  const p = pendingOf(s, game);
+  if (!p || p.kind !== 'decision' || s.hold || s.faults.halted || s.countdown === null || deciderStation(s, p) !== station) return null;
+  return {
+    seat: p.seat,
+    ...(p.hand !== undefined ? { hand: p.hand } : {}),
+    legal: [...p.legal],
+    default: timeoutDefault(s, p),
+    endsAt: s.countdown.endsAt,
+    ...(p.cost !== undefined ? { cost: p.cost } : {}),
+  };
+}

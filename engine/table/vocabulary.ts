@@ -1,0 +1,127 @@
+/**
+ * The table's words, as closed lists: the bets a station may place, the names settlement lines
+ * carry, the decisions a seat may be asked for, why a table holds and why a command is refused.
+ * The games speak them, and the screen protocol validates against them (protocol/ builds its
+ * schemas from these lists, the one import the protocol makes of the engine), so a bet or an
+ * action the engine does not know can never cross the screen boundary.
+ */
+
+/** The spots a station can put chips on at its own seat, over every game. */
+export const BET_IDS = [
+  // blackjack: the main bet and the additional bets of Macau 2009 Art. 13 / Portugal's jackpot
+  'main',
+  'anyPair',
+  'perfectPairs',
+  'sevens',
+  'over13',
+  'under13',
+  'jackpot',
+  // baccarat
+  'banker',
+  'player',
+  'tie',
+  'playerPair',
+  'bankerPair',
+] as const;
+export type BetId = (typeof BET_IDS)[number];
+
+/**
+ * Where a station's chips go: one of its own seat's spots, or behind another station's seat
+ * (Macau 2009 Art. 20, Portugal rules 15–16). A typed pair, never a string to parse.
+ */
+export type Spot = { readonly bet: BetId } | { readonly bet: 'behind'; readonly seat: number };
+
+export function isBehind(spot: Spot): spot is { readonly bet: 'behind'; readonly seat: number } {
+  return spot.bet === 'behind';
+}
+
+export function sameSpot(a: Spot, b: Spot): boolean {
+  if (a.bet !== b.bet) return false;
+  return !isBehind(a) || (isBehind(b) && a.seat === b.seat);
+}
+
+/** What a settlement or a journalled bet line is for: the spots, plus what a round adds while it runs. */
+export const LINE_BETS = [
+  ...BET_IDS,
+  'behind',
+  'insurance',
+  'double',
+  'split',
+  'bonus678',
+  'streak2',
+  'streak3',
+  'streak4',
+  'streak5',
+] as const;
+export type LineBet = (typeof LINE_BETS)[number];
+
+/**
+ * What a seat may be asked to decide, worded under `action.<action>` (and the offers, asked as a
+ * question first, under `desk.offer.<action>`).
+ */
+export const DECISION_ACTIONS = [
+  'hit',
+  'stand',
+  'double',
+  'split',
+  'surrender',
+  'insurance',
+  'decline-insurance',
+  'even-money',
+  'decline-even-money',
+  'take-five-card-half',
+  'continue',
+  'war',
+  // A bettor behind asked whether to follow the seat's double or split (Portugal rules 28, 30).
+  'follow-double',
+  'follow-split',
+  'decline-follow',
+] as const;
+export type DecisionAction = (typeof DECISION_ACTIONS)[number];
+
+/** Why the table is on hold, worded for everyone under `hold.<reason>`. */
+export const HOLD_REASONS = ['inventory', 'out-of-turn', 'extra-card', 'unreadable', 'wrong-deck', 'ledger', 'default-refused'] as const;
+export type HoldReason = (typeof HOLD_REASONS)[number];
+
+/** Why the table refused a station's command, worded for the player under `refusals.<reason>`. */
+export const REFUSAL_REASONS = [
+  'betting-closed',
+  'bets-stopped',
+  'unknown-bet',
+  'under-min',
+  'over-max',
+  'over-credit',
+  'no-decision',
+  'illegal-action',
+  'no-round',
+  'not-a-station',
+  'station-locked',
+  'station-disabled',
+  'table-halted',
+  'cash-out-empty',
+  'cash-out-pending',
+  'behind-not-allowed',
+  'bets-paused',
+  'bets-in-play',
+  'behind-seat-empty',
+] as const;
+export type RefusalReason = (typeof REFUSAL_REASONS)[number];
+
+export const GAME_KINDS = ['blackjack', 'baccarat', 'war'] as const;
+export type GameKind = (typeof GAME_KINDS)[number];
+
+/** A prize the screens celebrate: an additional bet, the Art. 15 special prize, five cards at half pay. */
+export const PRIZES = ['side-bet', 'special-prize', 'five-card'] as const;
+export type Prize = (typeof PRIZES)[number];
+
+/** Where a card went, as journalled and shown: a seat's hand, the dealer, baccarat's sides, a burn. */
+export const CARD_DESTINATIONS = ['seat', 'dealer', 'banker', 'player', 'burn'] as const;
+export type CardDestination = (typeof CARD_DESTINATIONS)[number];
+
+const LINE_BET_SET: ReadonlySet<string> = new Set(LINE_BETS);
+
+/** A settlement line's bet name as the table knows it; a name outside the vocabulary is a bug of a game. */
+export function lineBet(bet: string): LineBet {
+  for (const b of LINE_BETS) if (b === bet) return b;
+  throw new RangeError(`"${bet}" is not a bet the table knows (${[...LINE_BET_SET].join(', ')})`);
+}

@@ -1,0 +1,120 @@
+import { cardCode, type Card } from '../cards/card.js';
+import type { GameDefinition, GameLine, HandView, Pending } from '../table/game.js';
+import { lineBet } from '../table/vocabulary.js';
+import { newWarCoup, warDecide, warExpected, warRank, warTakeCard, type WarAction, type WarCoup } from './coup.js';
+import { warPayTable } from './pay-table.js';
+import { warProfile } from './profiles.js';
+import { settleWarCoup } from './settle.js';
+import { newWarShoe, warAfterCoup, warCutCardOut, type WarShoe } from './shoe-session.js';
+
+/**
+ * The default when a seat lets its decision time run out after a tie: war. Going to war loses
+ * less on average than surrendering half (about −0.31 of the bet against −0.5 under the Macau
+ * payouts of Art. 7 n.5), so the default never costs the player more than the choice would.
+ */
+export const WAR_TIMEOUT_DEFAULT: WarAction = 'war';
+
+/**
+ * War doubles the initial bet (Art. 7 n.5); a seat whose credit cannot cover that raise cannot go
+ * to war, so its timeout takes the one choice left to it by Art. 7 n.4: surrender half.
+ */
+export const WAR_TIMEOUT_FALLBACK: WarAction = 'surrender';
+
+/** The shoe of a war table: the cut card, and whether the coup just played was its last. */
+export interface WarTableShoe {
+  readonly shoe: WarShoe;
+  readonly finished: boolean;
+}
+
+/** «Desafio ao Casino» as the table plays it (engine/war: the coup, its settlement, the shoe). */
+export function warTableGame(profileId: string): GameDefinition<WarTableShoe, WarCoup> {
+  const rules = warProfile(profileId);
+  const mainOf = (c: WarCoup, seat: number) => c.seats.find((s) => s.seat === seat)?.bets.main ?? 0;
+  return {
+    kind: 'war',
+    profile: profileId,
+    identity: `war/${profileId}`,
+    decks: rules.decks,
+    bets: ['main', 'tie'],
+    behind: null,
+    payTable: warPayTable(rules),
+    presentation: { dealerHand: true, panel: 'history', actionWords: { surrender: 'action.warSurrender' }, betWords: { tie: 'help.item.tieBet' } },
+
+    initial: () => ({ shoe: newWarShoe(rules), finished: false }),
+    newShoe: () => ({ shoe: newWarShoe(rules), finished: false }),
+    cutCard: (s) => ({ ...s, shoe: warCutCardOut(s.shoe) }),
+    shoeCue: () => null,
+    takeShoeCard: () => ({ ok: false, reason: 'no card is expected between coups' }),
+    shoeFinished: (s) => s.finished,
+    lastRoundOfShoe: (s) => s.shoe.cutCardOut,
+
+    startRound: (shoe, seats) => ({
+      shoe,
+      round: newWarCoup(
+        seats.map((x) => ({ seat: x.seat, bets: { main: x.bets.main ?? 0, tie: x.bets.tie ?? 0 } })),
+        rules,
+      ),
+    }),
+    pending: (_shoe, coup): Pending => {
+      const e = warExpected(coup);
+      switch (e.kind) {
+        case 'complete':
+          return { kind: 'done' };
+        case 'decisions': {
+          const seat = e.seats[0] ?? 0;
+          return {
+            kind: 'decision',
+            seat,
+            legal: ['war', 'surrender'],
+            default: WAR_TIMEOUT_DEFAULT,
+            defaultCost: { amount: mainOf(coup, seat), otherwise: WAR_TIMEOUT_FALLBACK },
+            decider: { kind: 'seat' },
+          };
+        }
+        case 'burn':
+          return { kind: 'card', cue: { kind: 'card', to: 'burn', burnsLeft: e.remaining } };
+        case 'card':
+          return { kind: 'card', cue: e.to === 'croupier' ? { kind: 'card', to: 'dealer' } : { kind: 'card', to: 'seat', seat: e.to } };
+      }
+    },
+    takeCard: (shoe, coup, card: Card) => {
+      const e = warExpected(coup);
+      if (e.kind !== 'card' && e.kind !== 'burn') return { ok: false, reason: `no card is expected (${e.kind})` };
+      const to = e.kind === 'burn' ? 'burn' : e.to === 'croupier' ? 'dealer' : `seat:${e.to}${e.phase === 'war' ? ':war' : ''}`;
+      return { ok: true, shoe, round: warTakeCard(coup, card), to };
+    },
+    decide: (shoe, coup, d) => {
+      const e = warExpected(coup);
+      if (e.kind !== 'decisions' || !e.seats.includes(d.seat)) return { ok: false, reason: `seat ${d.seat} has no decision to make`, refusal: 'no-decision' };
+      if (d.action !== 'war' && d.action !== 'surrender') return { ok: false, reason: `"${d.action}" is not war or surrender`, refusal: 'illegal-action' };
+      // Going to war doubles the initial bet (Art. 7 n.5): the raise must be covered by credit.
+      const raise = mainOf(coup, d.seat);
+      if (d.action === 'war' && !d.canAfford(raise)) return { ok: false, reason: 'not enough credit to go to war', refusal: 'over-credit' };
+      return { ok: true, shoe, round: warDecide(coup, d.seat, d.action), stakes: d.action === 'war' ? [{ seat: d.seat, bet: 'main', amount: raise }] : [], notFollowing: [] };
+    },
+    settle: (s, coup) => {
+      const lines: GameLine[] = settleWarCoup(coup, rules).map((l) => ({ ...l, bet: lineBet(l.bet) }));
+      const after = warAfterCoup(s.shoe);
+      return { shoe: { shoe: after.shoe, finished: after.next === 'shuffle' }, lines };
+    },
+    voidRound: (shoe) => shoe,
+    notFollowed: () => [],
+
+    hands: (_shoe, coup): HandView[] => {
+      if (!coup) return [];
+      const out: HandView[] = coup.seats.map((s, i) => {
+        const first = coup.cards[i];
+        const war = coup.wars[s.seat]?.seatCard;
+        const cards = [first, war].filter((c): c is Card => c !== undefined);
+        const last = cards.at(-1);
+        return { owner: 'seat', seat: s.seat, cards: cards.map(cardCode), total: last ? warRank(last.rank) : null };
+      });
+      const dealer = [coup.croupier, ...Object.values(coup.wars).map((w) => w.croupierCard)].filter((c): c is Card => c !== undefined);
+      const last = dealer.at(-1);
+      out.push({ owner: 'dealer', cards: dealer.map(cardCode), total: last ? warRank(last.rank) : null });
+      return out;
+    },
+    /** The tie bet (10 : 1) is the side bet celebrated when a coup ties. */
+    prizeOf: (line) => (line.net > 0 && line.bet === 'tie' ? 'side-bet' : undefined),
+  };
+}

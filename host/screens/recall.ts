@@ -1,0 +1,24 @@
+import type { RoundRecord } from '../../ledger/index.js';
+import { StationRecallRound } from '../../protocol/index.js';
+
+/** What a station's recall reads: the ledger's record of a station's rounds. */
+export interface RecallSource {
+  recall(query: { station: number; limit?: number }): RoundRecord[];
+}
+
+/** One station's own view of a recorded round: its bets, lines and credit only. */
+export function recallRound(record: RoundRecord, station: number): StationRecallRound {
+  const credit = record.credits.find((c) => c.station === station);
+  return StationRecallRound.parse({
+    roundId: record.roundId,
+    ts: record.ts,
+    status: record.status,
+    cards: record.cards.slice(0, 96),
+    bets: record.bets.filter((b) => b.station === station).slice(0, 32).map((b) => ({ seat: b.seat, bet: b.bet, amount: b.amount })),
+    lines: record.lines
+      .filter((l) => l.station === station)
+      .slice(0, 64)
+      .map((l) => ({ seat: l.seat, bet: l.bet, ...(l.hand !== undefined ? { hand: l.hand } : {}), stake: l.stake, net: l.net, rule: l.rule.slice(0, 128) })),
+    ...(credit ? { creditBefore: credit.before, creditAfter: credit.after } : {}),
+  });
+}

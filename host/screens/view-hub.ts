@@ -1,0 +1,346 @@
+import {
+  MAX_RECALL_ROUNDS,
+  protocolError,
+  stationOf,
+  type CommandBody,
+  type Language,
+  type ProtocolError,
+  type ServiceState,
+  type StationRecallRound,
+  type StationState,
+  type TableState as TableView,
+  type ViewName,
+  type ViewState,
+} from '../../protocol/index.js';
+import type { TableConfig } from '../config/table-config.js';
+import type { FloorGate } from '../stations/station-floor.js';
+import type { ServiceHost } from '../service/service-host.js';
+import type { LiveTable } from '../table/runtime.js';
+import { recallRound, type RecallSource } from './recall.js';
+
+/** `conn` names the one connection whose view changed (service mode is per connection); absent: every subscriber. */
+export type ViewListener = (view: ViewName, conn?: string) => void;
+
+export type ApplyResult = { ok: true; version: number } | { ok: false; error: ProtocolError };
+
+/** One view as last built: what it was built from, the state, its version and its snapshot as sent. */
+interface Built {
+  deps: readonly unknown[];
+  state: ViewState;
+  json: string;
+  version: number;
+  /** The snapshot message, encoded once for every screen that shows this view. */
+  snapshot: string | null;
+}
+
+/** What the hub counts (the table-host benchmark prints them). */
+export interface HubCounters {
+  /** Changes the hub was told of. */
+  changes: number;
+  /** View states built (projected); a view whose inputs did not change is not built. */
+  built: number;
+  /** Snapshots encoded: once per new version of a view, whatever the number of screens. */
+  encoded: number;
+}
+
+/** Two dependency lists are equal when each element is the same value, arrays compared element by element. */
+function sameDeps(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length || x.some((v, j) => v !== y[j])) return false;
+  }
+  return true;
+}
+
+/**
+ * Every screen's view, built once per change. Each view kind (the table display, each station,
+ * each service console) is a pure projection of the table's state and the floor's; the hub
+ * rebuilds a view only when something it is built from changed, gives it a new version only
+ * when its content changed, encodes that version's snapshot once and hands the same text to
+ * every screen showing it. Reading a view never changes anything.
+ */
+export class ViewHub {
+  private readonly built = new Map<string, Built>();
+  private readonly languages = new Map<string, Language>();
+  /** The connections subscribed to the service view. */
+  private readonly serviceConns = new Set<string>();
+  private readonly listeners = new Set<ViewListener>();
+  private floor: FloorGate | null = null;
+  private service: ServiceHost | null = null;
+  private recall: { key: string; lists: Map<number, StationRecallRound[]> } = { key: '', lists: new Map() };
+  readonly counters: HubCounters = { changes: 0, built: 0, encoded: 0 };
+
+  constructor(
+    private readonly config: TableConfig,
+    private readonly softwareVersion: string,
+    private readonly table: LiveTable,
+    private readonly recallSource: RecallSource,
+  ) {
+    table.onChange(() => this.refreshAll());
+  }
+
+  /** Attaches the faults and handpays: their refusals, notices and cash-out reach every screen. */
+  attachFloor(floor: FloorGate): void {
+    this.floor = floor;
+    floor.onChange(() => this.refreshAll());
+    this.refreshAll();
+  }
+
+  /** Attaches service mode: the `/service` view's state and commands are its. */
+  attachService(service: ServiceHost): void {
+    this.service = service;
+    service.onChange((conn) => this.refresh('service', conn));
+  }
+
+  /** A connection subscribed to a view: a service connection gets a session of its own. */
+  screenOpened(view: ViewName, conn: string): void {
+    if (view === 'service') this.serviceConns.add(conn);
+  }
+
+  /** A service screen's connection closed: its own session ends (no sign-in outlives its screen), no other. */
+  screenClosed(view: ViewName, conn: string): void {
+    if (view !== 'service') return;
+    this.serviceConns.delete(conn);
+    const k = this.key(view, conn);
+    this.built.delete(k);
+    this.languages.delete(k);
+    this.service?.screenGone(conn);
+  }
+
+  /** Every view this table has: the table display, one per configured station, service. */
+  views(): ViewName[] {
+    return ['table', ...this.config.stations.map((s) => `station/${s.station}` as const), 'service'];
+  }
+
+  hasView(view: ViewName): boolean {
+    return this.views().includes(view);
+  }
+
+  version(view: ViewName, conn?: string): number {
+    return this.current(view, conn).version;
+  }
+
+  onChange(listener: ViewListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The view as last built (built now if it never was). */
+  state(view: ViewName, conn?: string): ViewState {
+    return this.current(view, conn).state;
+  }
+
+  /** The view's snapshot message, encoded once per version and shared by every screen showing it. */
+  snapshot(view: ViewName, conn?: string): string {
+    const b = this.current(view, conn);
+    if (b.snapshot === null) {
+      // The state's JSON was made when the view was built: the message wraps it, encoded once.
+      b.snapshot = `{"type":"snapshot","view":${JSON.stringify(view)},"version":${b.version},"state":${b.json}}`;
+      this.counters.encoded++;
+    }
+    return b.snapshot;
+  }
+
+  /** Applies a command made against `version` of `view`; a stale version is refused. */
+  apply(view: ViewName, version: number, command: CommandBody, conn?: string): ApplyResult {
+    const current = this.version(view, conn);
+    if (version !== current) {
+      return { ok: false, error: protocolError('stale-version', `command made against version ${version}, view is at ${current}`, { view, currentVersion: current }) };
+    }
+    if (command.name === 'set-language') {
+      this.languages.set(this.key(view, conn), command.language);
+      this.refresh(view, conn);
+      return { ok: true, version: this.version(view, conn) };
+    }
+    if (view === 'service' && this.service && conn !== undefined && command.name.startsWith('service-')) {
+      const r = this.service.apply(conn, command);
+      if (!r.ok) {
+        return { ok: false, error: { ...protocolError('rejected', r.detail, { view, currentVersion: this.version(view, conn) }), messageKey: `service.refused.${r.reason}` } };
+      }
+      return { ok: true, version: this.version(view, conn) };
+    }
+    const station = stationOf(view);
+    if (station === null) return { ok: false, error: protocolError('rejected', `${command.name} is a station command`, { view, refusal: 'not-a-station' }) };
+    if (command.name !== 'cash-out' && command.name !== 'place-bet' && command.name !== 'clear-bets' && command.name !== 'decide') {
+      return { ok: false, error: protocolError('rejected', `${command.name} is a service command`, { view, refusal: 'not-a-station' }) };
+    }
+    const gated = this.floor?.refuse(station, command.name);
+    if (gated) return { ok: false, error: protocolError('rejected', gated.reason, { view, currentVersion: current, refusal: gated.refusal }) };
+    const r =
+      command.name === 'cash-out'
+        ? (this.floor?.cashOut(station) ?? { ok: false as const, reason: 'cash-out is not available at this table', refusal: 'cash-out-empty' as const })
+        : command.name === 'place-bet'
+          ? this.table.placeBet(station, command.spot, command.amount)
+          : command.name === 'clear-bets'
+            ? this.table.clearBets(station)
+            : this.table.decide(station, command.action, command.amount);
+    if (!r.ok) {
+      const extra = { view, currentVersion: this.version(view), ...(r.refusal ? { refusal: r.refusal } : {}) };
+      return { ok: false, error: protocolError('rejected', r.reason, extra) };
+    }
+    return { ok: true, version: this.version(view) };
+  }
+
+  /** The configuration changed (limits, timers, notes): every view is looked at again. */
+  configChanged(): void {
+    this.refreshAll();
+  }
+
+  /* ─────────────── building ─────────────── */
+
+  private key(view: ViewName, conn?: string): string {
+    return view === 'service' && conn !== undefined ? `service#${conn}` : view;
+  }
+
+  private refreshAll(): void {
+    this.counters.changes++;
+    for (const view of this.views()) this.refresh(view);
+  }
+
+  /** Without `conn`, the service view refreshes for every connection subscribed to it. */
+  private refresh(view: ViewName, conn?: string): void {
+    if (view === 'service') {
+      if (conn === undefined) for (const c of this.serviceConns) this.rebuild(view, c);
+      else if (this.serviceConns.has(conn)) this.rebuild(view, conn);
+      return;
+    }
+    this.rebuild(view);
+  }
+
+  private current(view: ViewName, conn?: string): Built {
+    return this.built.get(this.key(view, conn)) ?? this.rebuild(view, conn, true);
+  }
+
+  /** Builds the view if what it is built from changed; a new version (and listeners told) only if its content changed. */
+  private rebuild(view: ViewName, conn?: string, first = false): Built {
+    const key = this.key(view, conn);
+    const had = this.built.get(key);
+    const deps = this.depsOf(view, conn);
+    // Service consoles are per connection and read the floor's services: always built on a change.
+    if (had && view !== 'service' && sameDeps(had.deps, deps)) return had;
+    const state = this.build(view, conn);
+    this.counters.built++;
+    const json = JSON.stringify(state);
+    if (had && had.json === json) {
+      had.deps = deps;
+      return had;
+    }
+    const b: Built = { deps, state, json, version: (had?.version ?? 0) + 1, snapshot: null };
+    this.built.set(key, b);
+    if (!first) for (const l of [...this.listeners]) l(view, conn);
+    return b;
+  }
+
+  private languageOf(view: ViewName, conn?: string): Language {
+    return this.languages.get(this.key(view, conn)) ?? this.config.defaultLanguage;
+  }
+
+  /** What a view is built from: the parts of the table's and the floor's state it shows. */
+  private depsOf(view: ViewName, conn?: string): unknown[] {
+    const s = this.table.state;
+    const round = this.table.view();
+    const language = this.languageOf(view, conn);
+    const station = stationOf(view);
+    if (station !== null) {
+      return [
+        round,
+        language,
+        s.params,
+        s.credits[station],
+        s.chips.filter((c) => c.station === station),
+        s.placed.filter((p) => p.station === station),
+        s.unplayed.filter((u) => u.station === station),
+        s.results,
+        s.phase,
+        s.hold,
+        s.needsShuffle,
+        s.faults,
+        s.round,
+        s.countdown,
+        // Faults and handpays come as new objects each time they are asked for: compared by content.
+        JSON.stringify(this.floor?.notices(station) ?? null),
+        JSON.stringify(this.floor?.cashout(station) ?? null),
+        this.floor?.refuse(station, 'place-bet')?.refusal,
+        this.recallOf(station),
+      ];
+    }
+    if (view === 'table') return [round, language, s.params, s.shoe, s.shoeNo, s.history, JSON.stringify(this.floor?.notices(null) ?? null)];
+    return [language];
+  }
+
+  private build(view: ViewName, conn?: string): ViewState {
+    const c = this.config;
+    const language = this.languageOf(view, conn);
+    const station = stationOf(view);
+    if (station !== null) return this.buildStation(station, language);
+    if (view === 'service') {
+      if (this.service && conn !== undefined) return this.service.state(conn, language);
+      const signedOut: ServiceState = { kind: 'service', tableId: c.tableId, softwareVersion: this.softwareVersion, language, signedIn: false };
+      return signedOut;
+    }
+    const s = this.table.state;
+    const extras = this.table.tableExtras(c.seats);
+    const table: TableView = {
+      kind: 'table',
+      tableId: c.tableId,
+      game: c.game,
+      profile: c.profile,
+      currency: c.currency,
+      limits: s.params.limits,
+      language,
+      seats: extras.seats,
+      round: this.table.view(),
+      ...(this.floor ? { tilts: this.floor.notices(null) } : {}),
+      bets: extras.bets,
+      presentation: extras.presentation,
+      ...(extras.lastRound ? { lastRound: true } : {}),
+      ...(extras.roads ? { roads: extras.roads } : {}),
+      ...(extras.history ? { history: extras.history } : {}),
+    };
+    return table;
+  }
+
+  private buildStation(station: number, language: Language): StationState {
+    const c = this.config;
+    const cfg = c.stations.find((s) => s.station === station);
+    if (!cfg) throw new Error(`no station ${station} at this table`);
+    const own = this.table.station(station);
+    // A fault or a pending handpay closes this station's betting even while the table's is open.
+    const open = own.betting.open && !this.floor?.refuse(station, 'place-bet');
+    const state: StationState = {
+      kind: 'station',
+      station,
+      seat: cfg.seat,
+      game: c.game,
+      currency: c.currency,
+      limits: this.table.state.params.limits,
+      language,
+      credit: own.credit,
+      betting: { ...own.betting, open },
+      decision: own.decision,
+      round: this.table.view(),
+      ...(this.floor ? { tilts: this.floor.notices(station), cashout: this.floor.cashout(station) } : {}),
+      recall: this.recallOf(station),
+      payTable: [...this.table.payTable],
+      presentation: this.table.presentation,
+    };
+    return state;
+  }
+
+  /** A station's last rounds from the ledger's recall, read again once a round has closed. */
+  private recallOf(station: number): StationRecallRound[] {
+    const s = this.table.state;
+    // Recall rows are written with a settlement or a void: a round closing is when they change.
+    const key = `${s.roundId}:${s.phase === 'results' ? 'closed' : 'open'}`;
+    if (this.recall.key !== key) this.recall = { key, lists: new Map() };
+    let list = this.recall.lists.get(station);
+    if (!list) {
+      list = this.recallSource.recall({ station, limit: MAX_RECALL_ROUNDS }).map((r) => recallRound(r, station));
+      this.recall.lists.set(station, list);
+    }
+    return list;
+  }
+}

@@ -1,0 +1,108 @@
+import { performance } from 'node:perf_hooks';
+import type { Logger } from 'pino';
+import { foldJournal } from '../../engine/table/fold.js';
+import type { GameDefinition } from '../../engine/table/game.js';
+import type { TableParams, TableState } from '../../engine/table/state.js';
+import { initialTable } from '../../engine/table/step.js';
+import { roundProgress, tableJournal, verifyLedger, type Ledger } from '../../ledger/index.js';
+import type { LiveTable } from './runtime.js';
+
+/** Who authorises a void the recovery rules decide (every bet returned, nothing kept). */
+export const RECOVERY_AUTHORITY = 'host-recovery';
+
+/** What the start-up recovery found and did; `/healthz` shows it, a tilt can be raised from it. */
+export interface RecoveryReport {
+  ledgerVerified: boolean;
+  /** Verification problems (empty when verified). */
+  problems: string[];
+  /** The interrupted round that goes on, if any. */
+  resumedRound: string | null;
+  /** The hold between rounds the table starts on again (its reason), if any. */
+  tableHold: string | null;
+  /** Rounds voided by the recovery rules (every bet returned), with why. */
+  voided: { roundId: string; reason: string }[];
+  /** Journalled table inputs the fold went through (the cost of a restart). */
+  replayedEntries: number;
+  verifyMs: number;
+  replayMs: number;
+}
+
+export interface Recovered<S, R> {
+  report: RecoveryReport;
+  /** The table as the journal leaves it; on a ledger that fails verification, a table held for it. */
+  state: TableState<S, R>;
+  /** Whether the fold found the table opened under this game and read everything since. */
+  opened: boolean;
+  /** Why the fold stopped, when it did (the table then opens afresh, and open rounds are voided). */
+  foldProblems: readonly string[];
+}
+
+/**
+ * Start-up recovery: verify the whole ledger; on failure touch nothing and hold the table
+ * (`ledger`). Otherwise the table is `step` folded over the journal: the state the kill
+ * interrupted, round, hold and chips included. Credits need no rebuilding: they come with the
+ * journal's own entries.
+ */
+export function recoverTable<S, R>(deps: { ledger: Ledger; game: GameDefinition<S, R>; params: TableParams; log: Logger }): Recovered<S, R> {
+  const { ledger, game, params, log } = deps;
+  const t0 = performance.now();
+  const verified = verifyLedger(ledger);
+  const verifyMs = performance.now() - t0;
+  const report: RecoveryReport = {
+    ledgerVerified: verified.ok,
+    problems: verified.problems,
+    resumedRound: null,
+    tableHold: null,
+    voided: [],
+    replayedEntries: 0,
+    verifyMs,
+    replayMs: 0,
+  };
+  if (!verified.ok) {
+    log.error({ problems: verified.problems.slice(0, 10) }, 'ledger verification failed: the table holds and takes no bets');
+    const held = { ...initialTable(params, game), credits: ledger.stationCredits(), hold: { reason: 'ledger' as const, sequence: null, reads: [], roundId: null } };
+    return { report, state: held, opened: false, foldProblems: [] };
+  }
+  const t1 = performance.now();
+  const folded = foldJournal(tableJournal(ledger), game, params);
+  report.replayMs = performance.now() - t1;
+  report.replayedEntries = folded.inputs;
+  if (folded.problems.length > 0) log.error({ problems: folded.problems }, 'the journal does not fold through this version: the table opens afresh and open rounds are voided');
+  const s = folded.state;
+  const inPlay = folded.problems.length === 0 && folded.opened && s.phase === 'dealing' && s.round !== null;
+  report.resumedRound = inPlay ? s.roundId : null;
+  report.tableHold = folded.problems.length === 0 && folded.opened && !inPlay && s.hold ? s.hold.reason : null;
+  return { report, state: s, opened: folded.opened && folded.problems.length === 0, foldProblems: folded.problems };
+}
+
+/**
+ * Rounds the ledger has open that the table will not go on with (written before the table
+ * journalled its inputs, under another game, or past a fold that stopped): each voided by the
+ * recovery rules, every bet returned. Run with the table's runtime listening, so the returned
+ * credits reach its state.
+ */
+export function voidStrayRounds(deps: { ledger: Ledger; table: LiveTable; log: Logger; report: RecoveryReport; reason: string }): void {
+  const { ledger, table, log, report } = deps;
+  const s = table.state;
+  const keep = s.phase === 'dealing' && s.round !== null ? s.roundId : null;
+  for (const { roundId } of ledger.openRounds()) {
+    if (roundId === keep) continue;
+    const progress = roundProgress(ledger, roundId);
+    ledger.append({
+      type: 'round.void',
+      payload: {
+        roundId,
+        tableId: s.params.tableId,
+        game: table.gameKind,
+        profile: table.profile,
+        cards: progress.cards,
+        decisions: progress.decisions,
+        reason: deps.reason,
+        authorisedBy: [RECOVERY_AUTHORITY],
+      },
+      txId: `${roundId}:void`,
+    });
+    report.voided.push({ roundId, reason: deps.reason });
+    log.warn({ roundId, reason: deps.reason }, 'interrupted round voided at start: every bet returned');
+  }
+}

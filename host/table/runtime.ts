@@ -1,0 +1,348 @@
+import type { Logger } from 'pino';
+import { cardCode, RANKS, SUITS, type Card } from '../../engine/cards/card.js';
+import type { Effect, JournalRecord } from '../../engine/table/effects.js';
+import type { GameDefinition, Outcome } from '../../engine/table/game.js';
+import type { TableInput } from '../../engine/table/inputs.js';
+import { betweenRounds, cueOf, expectsCard, hasBets, type DealerCue } from '../../engine/table/queries.js';
+import type { FaultGates, HeldRead, TableParams, TableState } from '../../engine/table/state.js';
+import { step } from '../../engine/table/step.js';
+import { projectRound, projectStation, projectTableExtras, type RoundViewData, type StationTableView, type TableExtras } from '../../engine/table/views.js';
+import type { DecisionAction, HoldReason, Spot } from '../../engine/table/vocabulary.js';
+import { entryCredits, type JournalEntry, type Ledger, type NewEntry } from '../../ledger/index.js';
+import type { Timers } from './timers.js';
+
+export interface TableRuntimeDeps<S, R> {
+  game: GameDefinition<S, R>;
+  ledger: Ledger;
+  log: Logger;
+  timers: Timers;
+}
+
+/** The hold in force, with the reads that left the shoe since it began (service mode, tests). */
+export interface HoldState {
+  reason: HoldReason;
+  shoeSequence: number | null;
+  readsDuringHold: HeldRead[];
+}
+
+/**
+ * The table as the rest of the host sees it: inputs in, state and projections out. No game
+ * rule lives behind it; every one is in the engine's state machine (engine/table/step.ts).
+ */
+export interface LiveTable {
+  readonly state: TableState<unknown, unknown>;
+  readonly gameKind: GameDefinition<unknown, unknown>['kind'];
+  readonly profile: string;
+  readonly decks: number;
+  readonly bets: GameDefinition<unknown, unknown>['bets'];
+  readonly payTable: GameDefinition<unknown, unknown>['payTable'];
+  readonly presentation: GameDefinition<unknown, unknown>['presentation'];
+  /** Feeds one input; the outcome says whether it was taken (a command may be refused). */
+  input(input: TableInput): Outcome;
+  placeBet(station: number, spot: Spot, amount: number): Outcome;
+  clearBets(station: number): Outcome;
+  decide(station: number, action: DecisionAction, amount?: number): Outcome;
+  onCard(card: Card, sequence?: number): void;
+  onAnomaly(reason: 'unreadable' | 'wrong-deck', card: string | null, sequence?: number): void;
+  onCutCard(sequence?: number): void;
+  onNewShoe(sequence?: number): void;
+  enterCard(card: Card, supervisor: string, witness: string): Outcome;
+  voidRound(reason: string, authorisedBy: string[]): Outcome;
+  setFaults(gates: FaultGates): void;
+  configure(params: TableParams): void;
+  view(): RoundViewData;
+  tableExtras(seats: number): TableExtras;
+  station(station: number): StationTableView;
+  cue(): DealerCue | null;
+  expectsCard(): boolean;
+  hasBets(station: number): boolean;
+  betweenRounds(): boolean;
+  holdState(): HoldState | null;
+  /** Simulated mode after a restart mid-round: the cards the engine's shoe still holds, or null. */
+  cardsLeftInOldShoe(): string[] | null;
+  onChange(listener: () => void): () => void;
+  stop(): void;
+}
+
+/**
+ * The shell around the table's state machine. Each input is stepped; what the step journals is
+ * written with the input in one ledger transaction before anything else happens; then the
+ * countdown and the shoe's gate are set as the step asked, its log lines written, and whoever
+ * listens is told. A write the ledger refuses changes nothing but to put the table on hold
+ * (itself journalled if the ledger still takes that).
+ *
+ * The ledger's entries that others write (a note credited, a cash-out) reach the table as
+ * `credit` inputs: the state plays against the credit the ledger holds, and a fold of the
+ * journal derives the same inputs from the same entries.
+ */
+export class TableRuntime<S, R> implements LiveTable {
+  private current: TableState<S, R>;
+  private countdown: unknown = null;
+  private writing = false;
+  private stopped = false;
+  private readonly listeners = new Set<() => void>();
+  private readonly unlisten: () => void;
+  private roundView: { of: readonly unknown[]; view: RoundViewData } | null = null;
+
+  constructor(
+    private readonly d: TableRuntimeDeps<S, R>,
+    state: TableState<S, R>,
+  ) {
+    this.current = state;
+    this.unlisten = d.ledger.onAppended((entries) => this.othersWrote(entries));
+  }
+
+  get state(): TableState<S, R> {
+    return this.current;
+  }
+
+  get gameKind() {
+    return this.d.game.kind;
+  }
+
+  get profile(): string {
+    return this.d.game.profile;
+  }
+
+  get decks(): number {
+    return this.d.game.decks;
+  }
+
+  get bets() {
+    return this.d.game.bets;
+  }
+
+  get payTable() {
+    return this.d.game.payTable;
+  }
+
+  get presentation() {
+    return this.d.game.presentation;
+  }
+
+  get game(): GameDefinition<S, R> {
+    return this.d.game;
+  }
+
+  /** Starts the countdown the state holds (after recovery). */
+  start(): void {
+    this.setCountdown(this.current.countdown);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.unlisten();
+    if (this.countdown !== null) this.d.timers.clearTimeout(this.countdown);
+    this.countdown = null;
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  input(input: TableInput): Outcome {
+    const before = this.current;
+    const r = step(before, input, this.d.game);
+    if (r.refused) {
+      this.runEffects(r.effects);
+      return r.refused;
+    }
+    if (r.state === before) {
+      this.runEffects(r.effects);
+      this.followUp(r.effects);
+      return { ok: true };
+    }
+    if (input.kind !== 'credit') {
+      try {
+        this.journal(input, r.journal);
+      } catch (e) {
+        this.d.log.error({ err: e, input: input.kind }, 'the ledger refused what the table was to journal: nothing of it happened');
+        this.refused(input, e);
+        return { ok: false, reason: `could not be journalled: ${e instanceof Error ? e.message : String(e)}` };
+      }
+    }
+    this.apply(r.state, r.effects);
+    this.followUp(r.effects);
+    return { ok: true };
+  }
+
+  /** The ledger refused a step's entries: the table holds, journalled if the ledger takes that much. */
+  private refused(input: TableInput, e: unknown): void {
+    const at = 'at' in input ? input.at : this.d.timers.now();
+    const hold: TableInput = { kind: 'journal-refused', at, reason: (e instanceof Error ? e.message : String(e)).slice(0, 2000) };
+    const r = step(this.current, hold, this.d.game);
+    if (r.state === this.current) return this.runEffects(r.effects);
+    try {
+      this.journal(hold, r.journal);
+    } catch (again) {
+      // Held in memory only: a restart folds the journal as it stands, without this hold.
+      this.d.log.error({ err: again }, 'the hold could not be journalled either');
+    }
+    this.apply(r.state, r.effects);
+  }
+
+  private journal(input: TableInput, records: readonly JournalRecord[]): void {
+    const entries: NewEntry[] = [{ type: 'table.input', payload: { input, effects: records.length } }, ...records];
+    this.writing = true;
+    try {
+      this.d.ledger.appendMany(entries);
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  private apply(state: TableState<S, R>, effects: readonly Effect[]): void {
+    this.current = state;
+    this.runEffects(effects);
+    for (const l of [...this.listeners]) {
+      try {
+        l();
+      } catch (e) {
+        this.d.log.error({ err: e }, 'a listener of the table failed');
+      }
+    }
+  }
+
+  /** The input a step asked for next (a complete round's settlement): its own step and transaction. */
+  private followUp(effects: readonly Effect[]): void {
+    for (const e of effects) if (e.type === 'next' && !this.stopped) this.input({ kind: e.input, at: this.d.timers.now() });
+  }
+
+  private runEffects(effects: readonly Effect[]): void {
+    for (const e of effects) {
+      if (e.type === 'countdown') this.setCountdown(e.countdown);
+      else if (e.type === 'log') this.d.log[e.line.level](e.line.data ?? {}, e.line.msg);
+      // The shoe's gate follows `expectsCard()`, which the shoe reads on every change.
+    }
+  }
+
+  private setCountdown(c: TableState<S, R>['countdown']): void {
+    if (this.countdown !== null) this.d.timers.clearTimeout(this.countdown);
+    this.countdown = null;
+    if (!c || this.stopped) return;
+    const ms = Math.max(0, c.endsAt - this.d.timers.now());
+    this.countdown = this.d.timers.setTimeout(() => {
+      this.countdown = null;
+      this.input({ kind: 'timer', at: this.d.timers.now(), countdown: c.id });
+    }, ms);
+  }
+
+  /** Entries someone else wrote: the credits they moved are the table's to know. */
+  private othersWrote(entries: readonly JournalEntry[]): void {
+    if (this.writing || this.stopped) return;
+    for (const e of entries) {
+      for (const [station, balance] of entryCredits(e)) this.input({ kind: 'credit', station, balance });
+    }
+  }
+
+  /* ─────────────── inputs, named ─────────────── */
+
+  private now(): number {
+    return this.d.timers.now();
+  }
+
+  placeBet(station: number, spot: Spot, amount: number): Outcome {
+    return this.input({ kind: 'place-bet', at: this.now(), station, spot, amount });
+  }
+
+  clearBets(station: number): Outcome {
+    return this.input({ kind: 'clear-bets', at: this.now(), station });
+  }
+
+  decide(station: number, action: DecisionAction, amount?: number): Outcome {
+    return this.input({ kind: 'decide', at: this.now(), station, action, ...(amount !== undefined ? { amount } : {}) });
+  }
+
+  /**
+   * A card read by the shoe. A read that comes while the table is on hold and cannot be
+   * journalled is not taken: the error reaches the shoe's driver, which withholds the
+   * acknowledgement, so the shoe delivers it again.
+   */
+  onCard(card: Card, sequence?: number): void {
+    const held = this.current.hold !== null;
+    const r = this.input({ kind: 'card', at: this.now(), card: cardCode(card), ...(sequence !== undefined ? { sequence } : {}) });
+    if (!r.ok && held) throw new Error(r.reason);
+  }
+
+  onAnomaly(reason: 'unreadable' | 'wrong-deck', card: string | null, sequence?: number): void {
+    const held = this.current.hold !== null;
+    const r = this.input({ kind: 'anomaly', at: this.now(), reason, ...(card ? { card: card.slice(0, 8) } : {}), ...(sequence !== undefined ? { sequence } : {}) });
+    if (!r.ok && held) throw new Error(r.reason);
+  }
+
+  onCutCard(sequence?: number): void {
+    this.input({ kind: 'cut-card', at: this.now(), ...(sequence !== undefined ? { sequence } : {}) });
+  }
+
+  onNewShoe(sequence?: number): void {
+    this.input({ kind: 'shoe-loaded', at: this.now(), ...(sequence !== undefined ? { sequence } : {}) });
+  }
+
+  enterCard(card: Card, supervisor: string, witness: string): Outcome {
+    return this.input({ kind: 'enter-card', at: this.now(), card: cardCode(card), supervisor, witness });
+  }
+
+  voidRound(reason: string, authorisedBy: string[]): Outcome {
+    return this.input({ kind: 'void', at: this.now(), reason: reason.slice(0, 2000) || 'void', authorisedBy: authorisedBy.slice(0, 4) });
+  }
+
+  setFaults(gates: FaultGates): void {
+    this.input({ kind: 'faults', at: this.now(), halted: gates.halted, newBetsStopped: gates.newBetsStopped, disabled: [...gates.disabled] });
+  }
+
+  configure(params: TableParams): void {
+    this.input({ kind: 'configure', at: this.now(), params });
+  }
+
+  /* ─────────────── reads ─────────────── */
+
+  /**
+   * The public round, built again only when what it shows changed: a chip on a spot, a credit or
+   * a fault gate leaves it (and every view that holds it) as it was.
+   */
+  view(): RoundViewData {
+    const s = this.current;
+    const of = [s.roundId, s.phase, s.countdown, s.hold, s.round, s.shoe, s.results, s.needsShuffle, s.params];
+    const had = this.roundView;
+    if (had && of.every((x, i) => x === had.of[i])) return had.view;
+    const view = projectRound(s, this.d.game);
+    this.roundView = { of, view };
+    return view;
+  }
+
+  tableExtras(seats: number): TableExtras {
+    return projectTableExtras(this.current, this.d.game, seats);
+  }
+
+  station(station: number): StationTableView {
+    return projectStation(this.current, this.d.game, station);
+  }
+
+  cue(): DealerCue | null {
+    return cueOf(this.current, this.d.game);
+  }
+
+  expectsCard(): boolean {
+    return expectsCard(this.current, this.d.game);
+  }
+
+  hasBets(station: number): boolean {
+    return hasBets(this.current, station);
+  }
+
+  betweenRounds(): boolean {
+    return betweenRounds(this.current);
+  }
+
+  holdState(): HoldState | null {
+    const h = this.current.hold;
+    return h ? { reason: h.reason, shoeSequence: h.sequence, readsDuringHold: [...h.reads] } : null;
+  }
+
+  cardsLeftInOldShoe(): string[] | null {
+    if (!this.current.shoeDeferred) return null;
+    const out = this.current.out;
+    return RANKS.flatMap((rank) => SUITS.map((suit) => cardCode({ rank, suit }))).filter((c) => (out[c] ?? 0) < this.d.game.decks);
+  }
+}

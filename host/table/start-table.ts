@@ -1,0 +1,57 @@
+import type { Logger } from 'pino';
+import type { GameDefinition } from '../../engine/table/game.js';
+import type { TableParams } from '../../engine/table/state.js';
+import type { Ledger } from '../../ledger/index.js';
+import { recoverTable, voidStrayRounds, type RecoveryReport } from './recover.js';
+import { TableRuntime, type LiveTable } from './runtime.js';
+import type { Timers } from './timers.js';
+
+export interface OpenedTable {
+  table: LiveTable;
+  report: RecoveryReport;
+  /** The highest shoe sequence number journalled for the shoe in play (the driver drops re-reports up to it). */
+  lastSequence: number | undefined;
+  /**
+   * Puts the recovered table in play: opens it if the journal had it under no (or another) game,
+   * carries a changed configuration file over as a `configure`, and starts the countdown of the
+   * step the kill interrupted (`resume`). `newShoe`: the shoe is a new device and must be loaded first.
+   */
+  resume(options: { newShoe: boolean }): void;
+}
+
+/**
+ * The table of one game, rebuilt from the journal: the runtime over the folded state, listening
+ * to the ledger; rounds the ledger holds open that the table will not go on with are voided by
+ * the recovery rules (every bet returned).
+ */
+export function openTable<S, R>(
+  game: GameDefinition<S, R>,
+  deps: { ledger: Ledger; log: Logger; timers: Timers; params: TableParams },
+): OpenedTable {
+  const { ledger, log, timers, params } = deps;
+  const recovered = recoverTable({ ledger, game, params, log });
+  const runtime = new TableRuntime({ game, ledger, log, timers }, recovered.state);
+  const report = recovered.report;
+  const sequences = recovered.state.sequences;
+  return {
+    table: runtime,
+    report,
+    lastSequence: sequences.length > 0 ? Math.max(...sequences) : undefined,
+    resume({ newShoe }) {
+      if (!report.ledgerVerified) return runtime.start();
+      const reason = recovered.foldProblems.length > 0
+        ? `the journal does not fold through this version: ${recovered.foldProblems[0] ?? ''}`.slice(0, 2000)
+        : recovered.opened
+          ? 'interrupted round that the table does not go on with'
+          : 'interrupted round of a table opened anew';
+      voidStrayRounds({ ledger, table: runtime, log, report, reason });
+      const at = timers.now();
+      if (!recovered.opened) runtime.input({ kind: 'open', at, params, game: game.identity });
+      else if (JSON.stringify(runtime.state.params) !== JSON.stringify(params)) runtime.configure(params);
+      runtime.input({ kind: 'resume', at, newShoe: newShoe || report.voided.length > 0 });
+      if (report.tableHold) log.warn({ hold: report.tableHold }, 'the table was on hold between rounds: held again until resolved');
+      if (report.resumedRound) log.warn({ roundId: report.resumedRound, cards: runtime.state.cards.length, decisions: runtime.state.decisions.length }, 'interrupted round resumed');
+      runtime.start();
+    },
+  };
+}
