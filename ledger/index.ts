@@ -33,6 +33,11 @@ export {
   type PendingHandpay,
   type PendingTableHold,
 } from './floor-queries.js';
+export { closedRoundCount, entriesOfTypes, entryCount, journalBodyBytes, newestEntriesOfType } from './journal-queries.js';
+export { eventLog, type EventLogFilter } from './event-log.js';
+export { postingsAfter, type PostedEntry } from './postings-queries.js';
+export { durability, type Durability } from './durability.js';
+export { openLedgerReader, type LedgerReader } from './reader.js';
 
 /** Opens (creating if needed) the ledger of `terminalId` in a data folder, with every check of `Ledger.open`. */
 export function openLedger(dataDir: string, terminalId: string, options: Omit<LedgerOptions, 'dataDir' | 'file' | 'terminalId'> = {}): Ledger {

@@ -72,7 +72,8 @@ const TAIL_CHECK = 256;
 
 const ROUND_TYPES = new Set<EntryType>(['bet.place', 'round.settle', 'round.void', 'misread', 'card.read', 'round.decision']);
 
-interface JournalRow {
+/** A journal row as SQLite stores it (the ledger's query modules map it with `rowToEntry`). */
+export interface JournalRow {
   seq: number;
   ts: string;
   tz_offset_min: number;
@@ -101,6 +102,18 @@ function sum(xs: readonly number[]): number {
   return t;
 }
 
+// Set once by the class's static block, the one place that may read its private connection.
+let reachConnection: (ledger: Ledger) => Database.Database;
+
+/**
+ * The connection, for the ledger's own modules: the query files, the reader and the test-only
+ * tools of `ledger/testing/`. Not exported by `ledger/index.ts`, and tests/lint/ledger-private
+ * fails on any use of it outside ledger/: everyone else calls a named query.
+ */
+export function connectionOf(ledger: Ledger): Database.Database {
+  return reachConnection(ledger);
+}
+
 /**
  * The kiosk's ledger: one writer, one SQLite database per terminal. Every append validates the
  * payload, derives the postings (which must balance), the meter deltas and the credits before
@@ -114,6 +127,10 @@ export class Ledger {
   private readonly clock: () => Date;
   private head: { seq: number; hash: string };
   private readonly stmt: ReturnType<Ledger['prepare']>;
+
+  static {
+    reachConnection = (ledger) => ledger.db;
+  }
 
   static open(options: LedgerOptions): Ledger {
     const file = options.file ?? (options.dataDir ? ledgerFile(options.dataDir) : undefined);
@@ -297,6 +314,12 @@ export class Ledger {
   credit(station: number): number {
     // `0 - x`, not `-x`: an empty meter is 0, never -0 (which Intl formats as "-MOP 0.00").
     return 0 - this.balance(account.stationCredit(station));
+  }
+
+  /** Every account's balance, with the sign convention of postings (accounts never posted to are absent). */
+  balances(): Record<string, number> {
+    const rows = this.db.prepare('SELECT account, balance FROM balances ORDER BY account').all() as { account: string; balance: number }[];
+    return Object.fromEntries(rows.map((r) => [r.account, r.balance]));
   }
 
   /** Every station's credit meter (stations never credited are absent). */
