@@ -21,7 +21,7 @@ import { startHost } from '../host/start-host.js';
 import { RoundController } from '../host/table/round-controller.js';
 import { manualTimers } from '../host/testing/manual-timers.js';
 import { shuffledShoe } from '../hardware/shoe/simulator.js';
-import { openLedger } from '../ledger/index.js';
+import { closedRoundCount, openLedger } from '../ledger/index.js';
 import type { ViewName } from '../protocol/index.js';
 
 const READS = 1000;
@@ -107,7 +107,7 @@ async function roundsPerHour(game: 'blackjack' | 'baccarat' | 'war', rounds: num
     dataDir: dir, rendererDir: path.join(dir, 'none'), logger: silent, config: simulatedTableConfig(game), seed: 3,
     autoplay: true, timings, simulatedDealer: { dealMs: 0 },
   });
-  const closed = () => (running.ledger.db.prepare("SELECT COUNT(*) AS n FROM journal WHERE type IN ('round.settle', 'round.void')").get() as { n: number }).n;
+  const closed = () => closedRoundCount(running.ledger);
   // Let the players' first notes arrive and the shoe-start burns pass before timing.
   while (closed() < 3) await sleep(20);
   const from = closed();
