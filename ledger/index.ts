@@ -9,7 +9,8 @@ import { SyncClient, type SyncOptions } from './sync-client.js';
 
 export { Ledger, LedgerRefusal, type AppendResult, type EntryBody, type JournalEntry, type LedgerOptions } from './ledger.js';
 export { account, ENTRY_TYPES, MONEY_TYPES, PAYLOADS, type EntryType, type MeterDelta, type NewEntry, type Payload, type Posting } from './entries.js';
-export { LedgerOpenError, ledgerFile, openDatabase } from './db.js';
+// Not `openDatabase`: a raw connection would make the schema public again.
+export { LedgerOpenError, ledgerFile } from './db.js';
 export { LATEST_VERSION, MIGRATIONS, NewerSchemaError } from './migrations.js';
 export type { RoundRecord } from './recall.js';
 export { evidenceBundle, verifyEvidence, type EvidenceBundle } from './evidence.js';

@@ -121,7 +121,10 @@ export function connectionOf(ledger: Ledger): Database.Database {
  * the outbox row in ONE transaction, and returns only after the durable commit.
  */
 export class Ledger {
-  readonly db: Database.Database;
+  // Private so that the schema is ledger/'s alone (docs/ledger.md "The schema is private"). Only
+  // TypeScript-private, not `#db`, while host/recovery/replay-journal.ts, being deleted on the
+  // host/recovery rewrite, still reads it at run time: make it `#db` once that file is gone.
+  private readonly db: Database.Database;
   readonly terminalId: string;
   readonly file: string;
   private readonly clock: () => Date;
