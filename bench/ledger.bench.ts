@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import Database from 'better-sqlite3';
-import { Ledger, verifyLedger } from '../ledger/index.js';
+import { durability, Ledger, verifyLedger } from '../ledger/index.js';
 import { billCredit, settledRound } from '../ledger/fixtures.js';
+import { bareCommitsPerSecond } from '../ledger/testing/bare-commits.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'ledger-bench-'));
 const pct = (xs: number[], p: number) => {
@@ -15,7 +15,8 @@ const pct = (xs: number[], p: number) => {
 };
 try {
   const ledger = Ledger.open({ dataDir: dir, terminalId: 'BENCH' });
-  console.log(`journal_mode=${String(ledger.db.pragma('journal_mode', { simple: true }))} synchronous=${String(ledger.db.pragma('synchronous', { simple: true }))} (2 = FULL) in ${dir}`);
+  const d = durability(ledger);
+  console.log(`journal_mode=${d.journalMode} synchronous=${d.synchronous} (2 = FULL) in ${dir}`);
 
   // 1. One entry per durable transaction (a bill credit: postings, meters, outbox, fsync).
   const N = 2000;
@@ -48,16 +49,7 @@ try {
   console.log(`7-seat settlement entry alone (7 lines, recall row, meters): p50 ${pct(settleOnly, 50).toFixed(2)} ms, p99 ${pct(settleOnly, 99).toFixed(2)} ms (n=${R})`);
 
   // Baseline on the same disk: a bare one-row insert per transaction, WAL + FULL, no ledger code.
-  const raw = new Database(path.join(dir, 'raw.sqlite'));
-  raw.pragma('journal_mode = WAL');
-  raw.pragma('synchronous = FULL');
-  raw.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
-  const ins = raw.prepare('INSERT INTO t (v) VALUES (?)');
-  t = performance.now();
-  for (let i = 0; i < N; i++) ins.run('x'.repeat(200));
-  ms = performance.now() - t;
-  console.log(`baseline: bare 1-row inserts, WAL+FULL, same disk: ${Math.round((N / ms) * 1000)} commits/s`);
-  raw.close();
+  console.log(`baseline: bare 1-row inserts, WAL+FULL, same disk: ${Math.round(bareCommitsPerSecond(path.join(dir, 'raw.sqlite'), N))} commits/s`);
 
   t = performance.now();
   const report = verifyLedger(ledger);

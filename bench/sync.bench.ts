@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Ledger, SyncClient } from '../ledger/index.js';
+import { journalBodyBytes, Ledger, SyncClient } from '../ledger/index.js';
 import { billCredit, settledRound } from '../ledger/fixtures.js';
 import { connectPg, enrolTerminal, migrateUpstream, startLocalCluster, startUpstream, verifyChain } from '../upstream/index.js';
 
@@ -30,7 +30,7 @@ try {
     }
     ledger.appendMany(batch.slice(0, Math.max(0, TARGET - ledger.headOf().seq)));
   }
-  const bytes = (ledger.db.prepare('SELECT SUM(length(body)) AS b FROM journal').get() as { b: number }).b;
+  const bytes = journalBodyBytes(ledger);
   console.log(`kiosk journal: ${ledger.headOf().seq} entries (${(bytes / 1e6).toFixed(1)} MB of canonical bodies), written in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   const cred = await enrolTerminal(db, 'SYNC');
   const client = new SyncClient(ledger, { url: up.url, credentials: cred, maxBatchEntries: BATCH, maxBatchBytes: BATCH * 1024 });

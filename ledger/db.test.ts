@@ -5,8 +5,9 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { ledgerFile, LedgerOpenError, openDatabase } from './db.js';
+import { durability } from './durability.js';
 import { billCredit } from './fixtures.js';
-import { Ledger } from './ledger.js';
+import { connectionOf, Ledger } from './ledger.js';
 import { LATEST_VERSION, NewerSchemaError } from './migrations.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'ledger-db-'));
@@ -17,10 +18,8 @@ describe('opening the ledger database', () => {
     const dir = path.join(tmp, 'a');
     for (let i = 0; i < 3; i++) {
       const l = Ledger.open({ dataDir: dir, terminalId: 'T-1' });
-      assert.equal(l.db.pragma('journal_mode', { simple: true }), 'wal');
-      assert.equal(l.db.pragma('synchronous', { simple: true }), 2);
-      assert.equal(l.db.pragma('foreign_keys', { simple: true }), 1);
-      assert.equal(l.db.pragma('user_version', { simple: true }), LATEST_VERSION);
+      assert.deepEqual(durability(l), { journalMode: 'wal', synchronous: 2, foreignKeys: true });
+      assert.equal(connectionOf(l).pragma('user_version', { simple: true }), LATEST_VERSION);
       l.append(billCredit(1, 10000, `bill-${i}`));
       l.close();
     }
@@ -63,7 +62,7 @@ describe('opening the ledger database', () => {
     const dir = path.join(tmp, 'd');
     const l = Ledger.open({ dataDir: dir, terminalId: 'T-1' });
     for (let i = 0; i < 200; i++) l.append(billCredit(1 + (i % 7), 10000, `bill-${i}`));
-    l.db.pragma('wal_checkpoint(TRUNCATE)');
+    connectionOf(l).pragma('wal_checkpoint(TRUNCATE)');
     l.close();
     const file = ledgerFile(dir);
     const size = statSync(file).size;

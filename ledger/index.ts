@@ -9,7 +9,8 @@ import { SyncClient, type SyncOptions } from './sync-client.js';
 
 export { Ledger, LedgerRefusal, type AppendResult, type EntryBody, type JournalEntry, type LedgerOptions } from './ledger.js';
 export { account, ENTRY_TYPES, MONEY_TYPES, PAYLOADS, type EntryType, type MeterDelta, type NewEntry, type Payload, type Posting } from './entries.js';
-export { LedgerOpenError, ledgerFile, openDatabase } from './db.js';
+// Not `openDatabase`: a raw connection would make the schema public again.
+export { LedgerOpenError, ledgerFile } from './db.js';
 export { LATEST_VERSION, MIGRATIONS, NewerSchemaError } from './migrations.js';
 export type { RoundRecord } from './recall.js';
 export { evidenceBundle, verifyEvidence, type EvidenceBundle } from './evidence.js';
@@ -34,6 +35,11 @@ export {
   type PendingHandpay,
   type PendingTableHold,
 } from './floor-queries.js';
+export { closedRoundCount, entriesOfTypes, entryCount, journalBodyBytes, newestEntriesOfType } from './journal-queries.js';
+export { eventLog, type EventLogFilter } from './event-log.js';
+export { postingsAfter, type PostedEntry } from './postings-queries.js';
+export { durability, type Durability } from './durability.js';
+export { openLedgerReader, type LedgerReader } from './reader.js';
 
 /** Opens (creating if needed) the ledger of `terminalId` in a data folder, with every check of `Ledger.open`. */
 export function openLedger(dataDir: string, terminalId: string, options: Omit<LedgerOptions, 'dataDir' | 'file' | 'terminalId'> = {}): Ledger {

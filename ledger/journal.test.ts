@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { canonicalJson, chainHash, genesisHash, sha256Hex } from './canonical.js';
 import { account } from './entries.js';
 import { bet, billCredit, settledRound } from './fixtures.js';
-import { Ledger, LedgerRefusal, type EntryBody } from './ledger.js';
+import { connectionOf, Ledger, LedgerRefusal, type EntryBody } from './ledger.js';
 
 function fresh(clock?: () => Date): Ledger {
   return Ledger.open({ file: ':memory:', terminalId: 'T-1', ...(clock ? { clock } : {}) });
@@ -41,18 +41,20 @@ describe('journal', () => {
   it('refuses UPDATE and DELETE of journal rows and postings', () => {
     const l = fresh();
     l.append(billCredit(1, 10000, 'tx-1'));
-    assert.throws(() => l.db.prepare("UPDATE journal SET body = '{}' WHERE seq = 1").run(), /append-only/);
-    assert.throws(() => l.db.prepare('DELETE FROM journal').run(), /append-only/);
-    assert.throws(() => l.db.prepare('UPDATE postings SET amount = 1').run(), /append-only/);
-    assert.throws(() => l.db.prepare('DELETE FROM postings').run(), /append-only/);
-    assert.throws(() => l.db.prepare("INSERT INTO postings (seq, line, account, amount) VALUES (1, 9, 'house', 5)").run(), /final/);
+    const db = connectionOf(l);
+    assert.throws(() => db.prepare("UPDATE journal SET body = '{}' WHERE seq = 1").run(), /append-only/);
+    assert.throws(() => db.prepare('DELETE FROM journal').run(), /append-only/);
+    assert.throws(() => db.prepare('UPDATE postings SET amount = 1').run(), /append-only/);
+    assert.throws(() => db.prepare('DELETE FROM postings').run(), /append-only/);
+    assert.throws(() => db.prepare("INSERT INTO postings (seq, line, account, amount) VALUES (1, 9, 'house', 5)").run(), /final/);
   });
 
   it('refuses, at the database level, an entry whose postings do not balance', () => {
     const l = fresh();
-    const insert = l.db.transaction(() => {
-      l.db.prepare("INSERT INTO postings (seq, line, account, amount) VALUES (1, 0, 'house', 100)").run();
-      l.db.prepare(`INSERT INTO journal (seq, ts, tz_offset_min, type, body, content_hash, prev_hash, hash)
+    const db = connectionOf(l);
+    const insert = db.transaction(() => {
+      db.prepare("INSERT INTO postings (seq, line, account, amount) VALUES (1, 0, 'house', 100)").run();
+      db.prepare(`INSERT INTO journal (seq, ts, tz_offset_min, type, body, content_hash, prev_hash, hash)
         VALUES (1, 'x', 0, 'bill.credit', '{}', 'c', 'p', 'h')`).run();
     });
     assert.throws(() => insert(), /do not balance/);
@@ -107,7 +109,7 @@ describe('journal', () => {
     assert.throws(() => l.appendMany([bet(1, 'r1', 4000, 'x1'), bet(1, 'r1', 9000, 'x2')]), LedgerRefusal);
     assert.equal(l.headOf().seq, 1);
     assert.equal(l.credit(1), 10000);
-    assert.equal((l.db.prepare('SELECT COUNT(*) AS n FROM outbox').get() as { n: number }).n, 1);
+    assert.equal((connectionOf(l).prepare('SELECT COUNT(*) AS n FROM outbox').get() as { n: number }).n, 1);
     // The in-memory head survived the rollback: the next append still chains.
     const next = l.append(bet(1, 'r1', 4000, 'x1'));
     assert.equal(next.entry.seq, 2);

@@ -72,7 +72,8 @@ const TAIL_CHECK = 256;
 
 const ROUND_TYPES = new Set<EntryType>(['bet.place', 'round.settle', 'round.void', 'misread', 'card.read', 'round.decision']);
 
-interface JournalRow {
+/** A journal row as SQLite stores it (the ledger's query modules map it with `rowToEntry`). */
+export interface JournalRow {
   seq: number;
   ts: string;
   tz_offset_min: number;
@@ -101,6 +102,18 @@ function sum(xs: readonly number[]): number {
   return t;
 }
 
+// Set once by the class's static block, the one place that may read its private connection.
+let reachConnection: (ledger: Ledger) => Database.Database;
+
+/**
+ * The connection, for the ledger's own modules: the query files, the reader and the test-only
+ * tools of `ledger/testing/`. Not exported by `ledger/index.ts`, and tests/lint/ledger-private
+ * fails on any use of it outside ledger/: everyone else calls a named query.
+ */
+export function connectionOf(ledger: Ledger): Database.Database {
+  return reachConnection(ledger);
+}
+
 /**
  * The kiosk's ledger: one writer, one SQLite database per terminal. Every append validates the
  * payload, derives the postings (which must balance), the meter deltas and the credits before
@@ -108,12 +121,18 @@ function sum(xs: readonly number[]): number {
  * the outbox row in ONE transaction, and returns only after the durable commit.
  */
 export class Ledger {
-  readonly db: Database.Database;
+  // Private so that the schema is ledger/'s alone (docs/ledger.md "The schema is private"). Only
+  // Truly private (`#`): nothing outside ledger/ reaches the connection, at compile or run time.
+  readonly #db: Database.Database;
   readonly terminalId: string;
   readonly file: string;
   private readonly clock: () => Date;
   private head: { seq: number; hash: string };
   private readonly stmt: ReturnType<Ledger['prepare']>;
+
+  static {
+    reachConnection = (ledger) => ledger.#db;
+  }
 
   static open(options: LedgerOptions): Ledger {
     const file = options.file ?? (options.dataDir ? ledgerFile(options.dataDir) : undefined);
@@ -129,7 +148,7 @@ export class Ledger {
 
   private constructor(db: Database.Database, file: string, terminalId: string, clock: () => Date, tailCheck: boolean) {
     if (!/^[A-Za-z0-9._-]{1,64}$/.test(terminalId)) throw new LedgerOpenError(`bad terminal id "${terminalId}"`);
-    this.db = db;
+    this.#db = db;
     this.file = file;
     this.clock = clock;
     const stored = db.prepare("SELECT value FROM meta WHERE key = 'terminal_id'").get() as { value: string } | undefined;
@@ -149,7 +168,7 @@ export class Ledger {
    * hash to their content hashes and the links chain. A failure is a ledger-integrity tilt.
    */
   private checkTail(count = TAIL_CHECK): void {
-    const rows = this.db.prepare('SELECT * FROM journal ORDER BY seq DESC LIMIT ?').all(count + 1) as JournalRow[];
+    const rows = this.#db.prepare('SELECT * FROM journal ORDER BY seq DESC LIMIT ?').all(count + 1) as JournalRow[];
     rows.reverse();
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i] as JournalRow;
@@ -161,7 +180,7 @@ export class Ledger {
   }
 
   private prepare() {
-    const db = this.db;
+    const db = this.#db;
     return {
       head: db.prepare('SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1'),
       byTx: db.prepare('SELECT * FROM journal WHERE tx_id = ?'),
@@ -188,7 +207,7 @@ export class Ledger {
   }
 
   close(): void {
-    this.db.close();
+    this.#db.close();
   }
 
   /** The last journalled sequence and hash. */
@@ -210,7 +229,7 @@ export class Ledger {
    */
   appendMany(entries: readonly NewEntry[]): AppendResult[] {
     let head = this.head;
-    const results = this.db.transaction(() => {
+    const results = this.#db.transaction(() => {
       const out: AppendResult[] = [];
       for (const e of entries) {
         const r = this.appendOne(e, head, this.clock());
@@ -242,7 +261,7 @@ export class Ledger {
    * a scratch ledger with this and compares the bytes).
    */
   replay(entry: NewEntry, ts: string, tzOffsetMin: number): JournalEntry {
-    const r = this.db.transaction(() => this.appendOne(entry, this.head, null, { ts, tzOffsetMin }))();
+    const r = this.#db.transaction(() => this.appendOne(entry, this.head, null, { ts, tzOffsetMin }))();
     if (r.status === 'appended') this.head = { seq: r.entry.seq, hash: r.entry.hash };
     return r.entry;
   }
@@ -313,9 +332,15 @@ export class Ledger {
     return 0 - this.balance(account.stationCredit(station));
   }
 
+  /** Every account's balance, with the sign convention of postings (accounts never posted to are absent). */
+  balances(): Record<string, number> {
+    const rows = this.#db.prepare('SELECT account, balance FROM balances ORDER BY account').all() as { account: string; balance: number }[];
+    return Object.fromEntries(rows.map((r) => [r.account, r.balance]));
+  }
+
   /** Every station's credit meter (stations never credited are absent). */
   stationCredits(): Record<number, number> {
-    const rows = this.db.prepare("SELECT account, balance FROM balances WHERE account LIKE 'station:%:credit'").all() as { account: string; balance: number }[];
+    const rows = this.#db.prepare("SELECT account, balance FROM balances WHERE account LIKE 'station:%:credit'").all() as { account: string; balance: number }[];
     return Object.fromEntries(rows.map((r) => [Number(r.account.split(':')[1]), 0 - r.balance]));
   }
 
@@ -324,7 +349,7 @@ export class Ledger {
    * database can give a corrupt copy). The copy opens as a ledger of the same terminal.
    */
   async backup(file: string): Promise<void> {
-    await this.db.backup(file);
+    await this.#db.backup(file);
   }
 
   private derive(type: EntryType, payload: Record<string, unknown>, seq: number): {
@@ -382,7 +407,7 @@ export class Ledger {
         post(account.stationCredit(p.station), total);
         post(account.wagers(p.station), -total);
         both(p.station, 'creditsWagered', total);
-        return { postings, meters, credits, after: () => projectBet(this.db, seq, p.roundId, p.station, total, before) };
+        return { postings, meters, credits, after: () => projectBet(this.#db, seq, p.roundId, p.station, total, before) };
       }
       case 'round.settle':
       case 'round.void': {
@@ -424,7 +449,7 @@ export class Ledger {
         }
         post(account.house, house);
         meters.push(['table', type === 'round.settle' ? 'gamesPlayed' : 'voidedRounds', 1]);
-        return { postings, meters, credits, after: () => void projectRound(this.db, seq) };
+        return { postings, meters, credits, after: () => void projectRound(this.#db, seq) };
       }
       case 'misread':
         meters.push(['table', 'misreads', 1]);
@@ -511,7 +536,7 @@ export class Ledger {
    * the host asks the acceptor what became of each and journals the credit or the return.
    */
   unresolvedEscrows(): { seq: number; station: number; device: string; denomination: number; currency: string }[] {
-    const rows = this.db.prepare(`SELECT seq, body FROM journal WHERE type = 'bill.escrow' AND seq NOT IN (
+    const rows = this.#db.prepare(`SELECT seq, body FROM journal WHERE type = 'bill.escrow' AND seq NOT IN (
       SELECT json_extract(body, '$.payload.escrowSeq') FROM journal
       WHERE type IN ('bill.credit', 'bill.return') AND json_extract(body, '$.payload.escrowSeq') IS NOT NULL) ORDER BY seq`).all() as { seq: number; body: string }[];
     return rows.map((r) => {
@@ -523,8 +548,8 @@ export class Ledger {
   /** Meters of a scope (`table`, `station:N`), or all of them keyed `scope/name`. */
   meters(scope?: string): Record<string, number> {
     const rows = (scope
-      ? this.db.prepare('SELECT scope, name, value FROM meters WHERE scope = ? ORDER BY name').all(scope)
-      : this.db.prepare('SELECT scope, name, value FROM meters ORDER BY scope, name').all()) as { scope: string; name: string; value: number }[];
+      ? this.#db.prepare('SELECT scope, name, value FROM meters WHERE scope = ? ORDER BY name').all(scope)
+      : this.#db.prepare('SELECT scope, name, value FROM meters ORDER BY scope, name').all()) as { scope: string; name: string; value: number }[];
     return Object.fromEntries(rows.map((r) => [scope ? r.name : `${r.scope}/${r.name}`, r.value]));
   }
 
@@ -533,24 +558,24 @@ export class Ledger {
     const limit = Math.max(1, Math.min(500, Math.trunc(query.limit ?? 10)));
     let rows: { record: string }[];
     if ('station' in query) {
-      rows = this.db.prepare(`SELECT r.record FROM round_stations s JOIN rounds r ON r.round_id = s.round_id
+      rows = this.#db.prepare(`SELECT r.record FROM round_stations s JOIN rounds r ON r.round_id = s.round_id
         WHERE s.station = ? ORDER BY s.seq DESC LIMIT ?`).all(query.station, limit) as { record: string }[];
     } else if (query.tableId) {
-      rows = this.db.prepare('SELECT record FROM rounds WHERE table_id = ? ORDER BY seq DESC LIMIT ?').all(query.tableId, limit) as { record: string }[];
+      rows = this.#db.prepare('SELECT record FROM rounds WHERE table_id = ? ORDER BY seq DESC LIMIT ?').all(query.tableId, limit) as { record: string }[];
     } else {
-      rows = this.db.prepare('SELECT record FROM rounds ORDER BY seq DESC LIMIT ?').all(limit) as { record: string }[];
+      rows = this.#db.prepare('SELECT record FROM rounds ORDER BY seq DESC LIMIT ?').all(limit) as { record: string }[];
     }
     return rows.map((r) => parseRecord(r.record));
   }
 
   round(roundId: string): RoundRecord | undefined {
-    const row = this.db.prepare('SELECT record FROM rounds WHERE round_id = ?').get(roundId) as { record: string } | undefined;
+    const row = this.#db.prepare('SELECT record FROM rounds WHERE round_id = ?').get(roundId) as { record: string } | undefined;
     return row ? parseRecord(row.record) : undefined;
   }
 
   /** Rounds with bets journalled but not settled or voided (recovery after a restart). */
   openRounds(): { roundId: string; stations: { station: number; amount: number }[] }[] {
-    const rows = this.db.prepare('SELECT round_id, station, SUM(amount) AS amount FROM round_bets GROUP BY round_id, station ORDER BY MIN(seq)')
+    const rows = this.#db.prepare('SELECT round_id, station, SUM(amount) AS amount FROM round_bets GROUP BY round_id, station ORDER BY MIN(seq)')
       .all() as { round_id: string; station: number; amount: number }[];
     const out = new Map<string, { station: number; amount: number }[]>();
     for (const r of rows) out.set(r.round_id, [...(out.get(r.round_id) ?? []), { station: r.station, amount: r.amount }]);
@@ -569,7 +594,7 @@ export class Ledger {
 
   /** Entries from `fromSeq` on, in order, read lazily. */
   *entries(fromSeq = 1, toSeq = Number.MAX_SAFE_INTEGER): IterableIterator<JournalEntry> {
-    const page = this.db.prepare('SELECT * FROM journal WHERE seq >= ? AND seq <= ? ORDER BY seq LIMIT 1000');
+    const page = this.#db.prepare('SELECT * FROM journal WHERE seq >= ? AND seq <= ? ORDER BY seq LIMIT 1000');
     let next = fromSeq;
     for (;;) {
       const rows = page.all(next, toSeq) as JournalRow[];

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { evidenceBundle, verifyEvidence } from './evidence.js';
 import { billCredit, settledRound } from './fixtures.js';
-import { Ledger } from './ledger.js';
+import { connectionOf, Ledger } from './ledger.js';
 import type { RoundRecord } from './recall.js';
 import { verifyLedger } from './verify.js';
 
@@ -47,8 +47,8 @@ describe('meters', () => {
   it('never lowers a meter except through a journalled, authorised meter.clear', () => {
     const l = fresh();
     l.append(billCredit(1, 50000, 'b1'));
-    assert.throws(() => l.db.prepare("UPDATE meters SET value = 0 WHERE scope = 'station:1'").run(), /meter.clear/);
-    assert.throws(() => l.db.prepare('DELETE FROM meters').run(), /never deleted/);
+    assert.throws(() => connectionOf(l).prepare("UPDATE meters SET value = 0 WHERE scope = 'station:1'").run(), /meter.clear/);
+    assert.throws(() => connectionOf(l).prepare('DELETE FROM meters').run(), /never deleted/);
     assert.throws(() => l.append({ type: 'meter.clear', payload: { who: 'sup-1', authorisation: '', scope: 'station:1', reason: 'x' } }), /authorisation|too_small|>=1/i);
     const r = l.append({ type: 'meter.clear', payload: { who: 'sup-1', authorisation: 'DICJ-2025-0042', scope: 'station:1', reason: 'RAM clear after board swap' } });
     assert.equal(l.meters('station:1').totalIn, 0);

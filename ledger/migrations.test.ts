@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { canonicalJson } from './canonical.js';
 import { openDatabase } from './db.js';
 import { billCredit, settledRound, bet } from './fixtures.js';
-import { Ledger } from './ledger.js';
+import { connectionOf, Ledger } from './ledger.js';
 import { LATEST_VERSION, migrate, MIGRATIONS, schemaVersion } from './migrations.js';
 import { verifyLedger } from './verify.js';
 
@@ -28,10 +28,10 @@ function reference(): Ledger {
 function atVersion(ref: Ledger, version: number, file = ':memory:'): ReturnType<typeof openDatabase> {
   const db = openDatabase(file, { migrateTo: version });
   assert.equal(schemaVersion(db), version);
-  const meta = ref.db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[];
+  const meta = connectionOf(ref).prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[];
   for (const m of meta) db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run(m.key, m.value);
-  const rows = ref.db.prepare('SELECT * FROM journal ORDER BY seq').all() as Record<string, unknown>[];
-  const postings = ref.db.prepare('SELECT * FROM postings WHERE seq = ? ORDER BY line');
+  const rows = connectionOf(ref).prepare('SELECT * FROM journal ORDER BY seq').all() as Record<string, unknown>[];
+  const postings = connectionOf(ref).prepare('SELECT * FROM postings WHERE seq = ? ORDER BY line');
   db.transaction(() => {
     for (const r of rows) {
       for (const p of postings.all(r.seq) as Record<string, unknown>[]) {
@@ -76,7 +76,7 @@ describe('migrations', () => {
       assert.deepEqual(migrate(db, version), [version]);
       assert.equal(schemaVersion(db), version);
       for (const sql of DERIVED[version] ?? []) {
-        assert.equal(canonicalJson(db.prepare(sql).all() as never), canonicalJson(ref.db.prepare(sql).all() as never), sql);
+        assert.equal(canonicalJson(db.prepare(sql).all() as never), canonicalJson(connectionOf(ref).prepare(sql).all() as never), sql);
       }
     });
   }
@@ -88,14 +88,14 @@ describe('migrations', () => {
       const file = path.join(dir, 'ledger.sqlite');
       atVersion(ref, 1, file).close();
       const l = Ledger.open({ file, terminalId: 'T-5' });
-      assert.equal(schemaVersion(l.db), LATEST_VERSION);
+      assert.equal(schemaVersion(connectionOf(l)), LATEST_VERSION);
       const report = verifyLedger(l);
       assert.deepEqual(report.problems, []);
       assert.deepEqual(l.headOf(), ref.headOf());
       assert.deepEqual(l.meters(), ref.meters());
       assert.deepEqual(l.recall({ station: 2, limit: 500 }), ref.recall({ station: 2, limit: 500 }));
       // Nothing was acknowledged yet: every entry waits in the outbox.
-      assert.equal((l.db.prepare('SELECT COUNT(*) AS n FROM outbox').get() as { n: number }).n, ref.headOf().seq);
+      assert.equal((connectionOf(l).prepare('SELECT COUNT(*) AS n FROM outbox').get() as { n: number }).n, ref.headOf().seq);
       l.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -1,4 +1,4 @@
-import type { Ledger } from './ledger.js';
+import { connectionOf, type Ledger } from './ledger.js';
 import { genesisHash } from './canonical.js';
 
 /** The sync anchor: what the upstream acknowledged, plus the last error, as stored locally. */
@@ -19,7 +19,7 @@ export interface WireEntry {
 }
 
 export function syncAnchor(ledger: Ledger): SyncAnchor {
-  const row = ledger.db.prepare('SELECT * FROM sync_state WHERE id = 1').get() as {
+  const row = connectionOf(ledger).prepare('SELECT * FROM sync_state WHERE id = 1').get() as {
     acked_seq: number; acked_hash: string; updated_at: string; last_error: string | null; last_error_at: string | null; last_success_at: string | null;
   } | undefined;
   if (!row) {
@@ -33,7 +33,7 @@ export function syncAnchor(ledger: Ledger): SyncAnchor {
 
 /** Unacknowledged entries: how many, and when the oldest was queued. */
 export function outboxStats(ledger: Ledger): { pending: number; oldestQueuedAt: string | null } {
-  const r = ledger.db.prepare('SELECT COUNT(*) AS n, MIN(queued_at) AS oldest FROM outbox').get() as { n: number; oldest: string | null };
+  const r = connectionOf(ledger).prepare('SELECT COUNT(*) AS n, MIN(queued_at) AS oldest FROM outbox').get() as { n: number; oldest: string | null };
   return { pending: r.n, oldestQueuedAt: r.oldest };
 }
 
@@ -45,7 +45,7 @@ export function outboxStats(ledger: Ledger): { pending: number; oldestQueuedAt: 
 export function readBatch(ledger: Ledger, afterSeq: number, maxCount: number, maxBytes: number): { prevHash: string; entries: WireEntry[] } {
   const prev = afterSeq === 0 ? genesisHash(ledger.terminalId) : ledger.entry(afterSeq)?.hash;
   if (prev === undefined) throw new Error(`no journal entry ${afterSeq} to resume after`);
-  const rows = ledger.db.prepare('SELECT seq, hash, body FROM journal WHERE seq > ? ORDER BY seq LIMIT ?').all(afterSeq, maxCount) as WireEntry[];
+  const rows = connectionOf(ledger).prepare('SELECT seq, hash, body FROM journal WHERE seq > ? ORDER BY seq LIMIT ?').all(afterSeq, maxCount) as WireEntry[];
   const entries: WireEntry[] = [];
   let bytes = 0;
   for (const r of rows) {
@@ -76,14 +76,15 @@ export function recordAck(ledger: Ledger, ackedSeq: number, ackedHash: string, n
   }
   const at = now.toISOString();
   const before = syncAnchor(ledger).ackedSeq;
-  ledger.db.transaction(() => {
-    ledger.db.prepare(`INSERT INTO sync_state (id, acked_seq, acked_hash, updated_at, last_success_at) VALUES (1, ?, ?, ?, ?)
+  const db = connectionOf(ledger);
+  db.transaction(() => {
+    db.prepare(`INSERT INTO sync_state (id, acked_seq, acked_hash, updated_at, last_success_at) VALUES (1, ?, ?, ?, ?)
       ON CONFLICT(id) DO UPDATE SET acked_seq = excluded.acked_seq, acked_hash = excluded.acked_hash,
         updated_at = excluded.updated_at, last_success_at = excluded.last_success_at, last_error = NULL`).run(ackedSeq, ackedHash, at, at);
-    ledger.db.prepare('DELETE FROM outbox WHERE seq <= ?').run(ackedSeq);
+    db.prepare('DELETE FROM outbox WHERE seq <= ?').run(ackedSeq);
     // An upstream restored from an older backup acknowledges less than before: requeue.
     if (ackedSeq < before) {
-      ledger.db.prepare('INSERT OR IGNORE INTO outbox (seq, queued_at) SELECT seq, ts FROM journal WHERE seq > ?').run(ackedSeq);
+      db.prepare('INSERT OR IGNORE INTO outbox (seq, queued_at) SELECT seq, ts FROM journal WHERE seq > ?').run(ackedSeq);
     }
   })();
 }
@@ -91,7 +92,7 @@ export function recordAck(ledger: Ledger, ackedSeq: number, ackedHash: string, n
 export function recordSyncError(ledger: Ledger, message: string, now = new Date()): void {
   const a = syncAnchor(ledger);
   const at = now.toISOString();
-  ledger.db.prepare(`INSERT INTO sync_state (id, acked_seq, acked_hash, updated_at, last_error, last_error_at) VALUES (1, ?, ?, ?, ?, ?)
+  connectionOf(ledger).prepare(`INSERT INTO sync_state (id, acked_seq, acked_hash, updated_at, last_error, last_error_at) VALUES (1, ?, ?, ?, ?, ?)
     ON CONFLICT(id) DO UPDATE SET last_error = excluded.last_error, last_error_at = excluded.last_error_at`)
     .run(a.ackedSeq, a.ackedHash, at, message.slice(0, 500), at);
 }

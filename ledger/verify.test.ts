@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { bet, billCredit, settledRound } from './fixtures.js';
-import { Ledger, LedgerRefusal } from './ledger.js';
+import { connectionOf, Ledger, LedgerRefusal } from './ledger.js';
+import { tamperBalance, tamperJournalBody } from './testing/tamper.js';
 import { verifyLedger } from './verify.js';
 
 function scenario(): Ledger {
@@ -29,8 +30,7 @@ describe('verify', () => {
 
   it('finds an altered body, even when the attacker drops the triggers', () => {
     const l = scenario();
-    l.db.exec('DROP TRIGGER journal_no_update');
-    l.db.prepare("UPDATE journal SET body = replace(body, '\"denomination\":50000', '\"denomination\":90000') WHERE seq = 3").run();
+    assert.ok(tamperJournalBody(l, 3, '"denomination":50000', '"denomination":90000'));
     const r = verifyLedger(l);
     assert.equal(r.ok, false);
     assert.ok(r.problems.some((p) => p.startsWith('seq 3: content hash')), r.problems.join('\n'));
@@ -38,9 +38,9 @@ describe('verify', () => {
 
   it('finds a raised meter, an altered balance and an outbox out of step', () => {
     const l = scenario();
-    l.db.prepare("UPDATE meters SET value = value + 1 WHERE scope = 'table' AND name = 'gamesPlayed'").run();
-    l.db.prepare("UPDATE balances SET balance = balance - 5 WHERE account = 'house'").run();
-    l.db.prepare('DELETE FROM outbox WHERE seq = 2').run();
+    connectionOf(l).prepare("UPDATE meters SET value = value + 1 WHERE scope = 'table' AND name = 'gamesPlayed'").run();
+    tamperBalance(l, 'house', -5);
+    connectionOf(l).prepare('DELETE FROM outbox WHERE seq = 2').run();
     const r = verifyLedger(l);
     assert.equal(r.ok, false);
     assert.ok(r.problems.some((p) => p.startsWith('meters')));
@@ -99,9 +99,9 @@ describe('verify', () => {
           }
           for (let s = 1; s <= 3; s++) assert.ok(l.credit(s) >= 0);
         }
-        const total = l.db.prepare('SELECT COALESCE(SUM(balance),0) AS t FROM balances').get() as { t: number };
+        const total = connectionOf(l).prepare('SELECT COALESCE(SUM(balance),0) AS t FROM balances').get() as { t: number };
         assert.equal(total.t, 0);
-        const cash = (l.db.prepare("SELECT COALESCE(SUM(balance),0) AS t FROM balances WHERE account LIKE 'cashbox:%'").get() as { t: number }).t;
+        const cash = (connectionOf(l).prepare("SELECT COALESCE(SUM(balance),0) AS t FROM balances WHERE account LIKE 'cashbox:%'").get() as { t: number }).t;
         assert.equal(cash, inserted);
         const r = verifyLedger(l);
         assert.deepEqual(r.problems, []);

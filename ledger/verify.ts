@@ -1,6 +1,6 @@
 import { canonicalJson, chainHash, genesisHash, sha256Hex } from './canonical.js';
 import { ENTRY_TYPES, type EntryType, type NewEntry } from './entries.js';
-import { Ledger, type EntryBody } from './ledger.js';
+import { connectionOf, Ledger, type EntryBody } from './ledger.js';
 import { syncAnchor } from './outbox.js';
 
 export interface VerifyReport {
@@ -27,7 +27,7 @@ export function verifyLedger(ledger: Ledger): VerifyReport {
     if (problems.length < 100) problems.push(p);
     else if (problems.length === 100) problems.push('… more problems not listed');
   };
-  const db = ledger.db;
+  const db = connectionOf(ledger);
   const checked: string[] = [];
 
   const integrity = db.pragma('integrity_check') as { integrity_check: string }[];
@@ -84,7 +84,7 @@ export function verifyLedger(ledger: Ledger): VerifyReport {
 
     const same = (what: string, sql: string) => {
       const a = canonicalJson(db.prepare(sql).all() as never);
-      const b = canonicalJson(scratch.db.prepare(sql).all() as never);
+      const b = canonicalJson(connectionOf(scratch).prepare(sql).all() as never);
       if (a !== b) add(`${what}: stored and recomputed differ`);
       checked.push(`${what} recomputed from the journal`);
     };

@@ -4,7 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import Database from 'better-sqlite3';
+import { entriesOfTypes, openExistingLedger } from '../../ledger/index.js';
+import { tamperJournalBody } from '../../ledger/testing/tamper.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'ledger-cli-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -49,10 +50,13 @@ describe('npm run ledger', () => {
   });
 
   it('exits 1 when the journal was altered, 2 on usage errors, 1 on a missing ledger', () => {
-    const db = new Database(path.join(dir, 'ledger.sqlite'));
-    db.exec('DROP TRIGGER journal_no_update');
-    db.prepare("UPDATE journal SET body = replace(body, '\"net\":-1000', '\"net\":-900') WHERE type = 'round.settle'").run();
-    db.close();
+    const l = openExistingLedger(dir);
+    try {
+      const settles = [...entriesOfTypes(l, ['round.settle'])];
+      assert.ok(settles.map((e) => tamperJournalBody(l, e.seq, '"net":-1000', '"net":-900')).includes(true), 'a settlement altered');
+    } finally {
+      l.close();
+    }
     const v = ledger('verify', '--data-dir', dir);
     assert.equal(v.code, 1);
     assert.match(v.out, /MISMATCH/);

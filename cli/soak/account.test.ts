@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { bet, billCredit, settledRound } from '../../ledger/fixtures.js';
 import { Ledger } from '../../ledger/ledger.js';
+import { tamperBalance } from '../../ledger/testing/tamper.js';
 import { accountFor } from './account.js';
 
 /** A journal of every kind the soak accounts: notes, a settled round, a voided one, one still open, a cash-out. */
@@ -43,7 +44,7 @@ describe('soak accounting', () => {
     const l = journal();
     try {
       // A projection gone wrong: station 1's meter shows 1.00 more than its entries give it.
-      l.db.prepare("UPDATE balances SET balance = balance - 100 WHERE account = 'station:1:credit'").run();
+      tamperBalance(l, 'station:1:credit', -100);
       const a = accountFor(l);
       assert.equal(a.creditsOnMeters, 85_100);
       assert.equal(a.conserved, false, 'the mismatch is caught');

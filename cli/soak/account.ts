@@ -1,4 +1,4 @@
-import { verifyLedger, type EntryBody, type Ledger, type Payload } from '../../ledger/index.js';
+import { entriesOfTypes, verifyLedger, type EntryBody, type Ledger, type Payload } from '../../ledger/index.js';
 
 /** The money of a soak, from the journal's payloads (not the balance projections, so that it checks them). */
 export interface SoakAccount {
@@ -32,10 +32,7 @@ export function accountFor(ledger: Ledger): SoakAccount {
   let won = 0;
   let voidReturned = 0;
   const betsByRound = new Map<string, number>();
-  const rows = ledger.db
-    .prepare("SELECT type, body FROM journal WHERE type IN ('bill.credit', 'credit.cancel', 'bet.place', 'round.settle', 'round.void') ORDER BY seq")
-    .iterate() as Iterable<{ type: string; body: string }>;
-  for (const r of rows) {
+  for (const r of entriesOfTypes(ledger, ['bill.credit', 'credit.cancel', 'bet.place', 'round.settle', 'round.void'])) {
     const p = (JSON.parse(r.body) as EntryBody).payload;
     switch (r.type) {
       case 'bill.credit':

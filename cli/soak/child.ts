@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
+import { ledgerFile, openLedgerReader, type LedgerReader } from '../../ledger/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -79,7 +79,7 @@ export class HostChild {
  * rounds closed, counted incrementally so that polling stays cheap however long the soak.
  */
 export class LedgerWatch {
-  private db: Database.Database | null = null;
+  private reader: LedgerReader | null = null;
   private seen = 0;
   private closed = 0;
 
@@ -87,22 +87,20 @@ export class LedgerWatch {
 
   /** Rounds settled or voided so far. */
   closedRounds(): number {
-    if (!this.db) {
-      const file = path.join(this.dataDir, 'ledger.sqlite');
+    if (!this.reader) {
+      const file = ledgerFile(this.dataDir);
       if (!existsSync(file)) return 0;
       try {
-        this.db = new Database(file, { readonly: true, fileMustExist: true });
+        this.reader = openLedgerReader(file);
       } catch {
         return 0;
       }
     }
     try {
-      const r = this.db
-        .prepare("SELECT MAX(seq) AS head, SUM(type IN ('round.settle', 'round.void')) AS closed FROM journal WHERE seq > ?")
-        .get(this.seen) as { head: number | null; closed: number | null };
-      if (r.head !== null) {
-        this.seen = r.head;
-        this.closed += r.closed ?? 0;
+      const r = this.reader.roundsClosedAfter(this.seen);
+      if (r.headSeq !== null) {
+        this.seen = r.headSeq;
+        this.closed += r.closed;
       }
     } catch {
       // The schema is not there yet (first start): nothing closed.
@@ -111,7 +109,7 @@ export class LedgerWatch {
   }
 
   close(): void {
-    this.db?.close();
-    this.db = null;
+    this.reader?.close();
+    this.reader = null;
   }
 }

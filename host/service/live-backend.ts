@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { canonicalJson, evidenceBundle, openServiceSessions, type Ledger, type SyncClient } from '../../ledger/index.js';
+import { canonicalJson, eventLog, evidenceBundle, newestEntriesOfType, openServiceSessions, type Ledger, type SyncClient } from '../../ledger/index.js';
 import { parseCard } from '../../engine/cards/card.js';
 import { compareMeters, meterGliName, metersOf, meterUnit, type DeviceRow, type Language, type EventFilter, type EventRow, type RecallRound, type ServiceRole } from '../../protocol/index.js';
 import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
@@ -274,41 +274,18 @@ export class LiveServiceBackend implements ServiceBackend {
   }
 
   events(q: { filter: EventFilter; offset: number; limit: number }): { entries: EventRow[]; more: boolean } {
-    const where: string[] = [];
-    const args: (string | number)[] = [];
-    const types = q.filter.types ?? null;
-    if (types) {
-      if (types.length === 0) return { entries: [], more: false };
-      where.push(`type IN (${types.map(() => '?').join(',')})`);
-      args.push(...types);
-    }
-    if (q.filter.severity) {
-      // A fault's entries rank by its kind: the kind is in the payload, so the filter reads it there.
-      const plain = typesOfSeverity(q.filter.severity);
-      const kinds = tiltKindsOfSeverity(q.filter.severity);
-      const known = tiltKindsOfSeverity('info').concat(tiltKindsOfSeverity('warning'), tiltKindsOfSeverity('critical'));
-      const tilts = `type IN ('tilt.raise', 'tilt.clear') AND (json_extract(body, '$.payload.kind') IN (${kinds.map(() => '?').join(',') || "''"})${q.filter.severity === 'warning' ? ` OR json_extract(body, '$.payload.kind') NOT IN (${known.map(() => '?').join(',')})` : ''})`;
-      where.push(`(type IN (${plain.map(() => '?').join(',') || "''"}) OR (${tilts}))`);
-      args.push(...plain, ...kinds, ...(q.filter.severity === 'warning' ? known : []));
-    }
-    if (q.filter.from) {
-      where.push('ts >= ?');
-      args.push(q.filter.from);
-    }
-    if (q.filter.to) {
-      where.push('ts <= ?');
-      args.push(q.filter.to);
-    }
-    const sql = `SELECT seq, ts, type, body FROM journal ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY seq DESC LIMIT ? OFFSET ?`;
-    const rows = this.d.ledger.db.prepare(sql).all(...args, q.limit + 1, q.offset) as { seq: number; ts: string; type: string; body: string }[];
-    return { more: rows.length > q.limit, entries: rows.slice(0, q.limit).map(toEventRow) };
+    const { types, severity, from, to } = q.filter;
+    // A fault's entries rank by its kind, which only the host knows: the ledger is given the types
+    // and the kinds of the severity, and for warnings every known kind as well, since a kind none
+    // of them names (a later version's) counts as a warning.
+    const known = tiltKindsOfSeverity('info').concat(tiltKindsOfSeverity('warning'), tiltKindsOfSeverity('critical'));
+    const ranked = severity && { types: typesOfSeverity(severity), tiltKinds: tiltKindsOfSeverity(severity), ...(severity === 'warning' ? { knownTiltKinds: known } : {}) };
+    const page = eventLog(this.d.ledger, { types, severity: ranked, from, to }, { offset: q.offset, limit: q.limit });
+    return { more: page.more, entries: page.entries.map(toEventRow) };
   }
 
   cancelledCredits(limit: number): EventRow[] {
-    const rows = this.d.ledger.db
-      .prepare("SELECT seq, ts, type, body FROM journal WHERE type = 'credit.cancel' ORDER BY seq DESC LIMIT ?")
-      .all(limit) as { seq: number; ts: string; type: string; body: string }[];
-    return rows.map(toEventRow);
+    return newestEntriesOfType(this.d.ledger, 'credit.cancel', limit).map(toEventRow);
   }
 
   config(): ConfigItem[] {
@@ -344,9 +321,7 @@ export class LiveServiceBackend implements ServiceBackend {
   configExtras(): ConfigPage {
     const short = (v: unknown) => (v === undefined ? 'null' : JSON.stringify(v)).slice(0, 400);
     const bets = [...this.d.rounds.bets];
-    const rows = this.d.ledger.db
-      .prepare("SELECT seq, ts, body FROM journal WHERE type = 'config.change' ORDER BY seq DESC LIMIT 8")
-      .all() as { seq: number; ts: string; body: string }[];
+    const rows = newestEntriesOfType(this.d.ledger, 'config.change', 8);
     return {
       notes: [...NOTE_FACE_VALUES[this.d.config.currency]],
       bets: bets.slice(0, 32),

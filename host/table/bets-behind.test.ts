@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 
 import { describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
-import { verifyLedger } from '../../ledger/index.js';
+import { entriesOfTypes, verifyLedger } from '../../ledger/index.js';
 import { ViewState, type BetId, type DecisionAction, type Spot } from '../../protocol/index.js';
 import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
 import { credit, floorTable, type FloorTable } from '../testing/floor-kit.js';
@@ -140,7 +140,7 @@ describe('a bettor behind without the credit to follow the seat\'s double or spl
     return s.betting.notFollowed;
   };
   const decisionsJournalled = (t: FloorTable) =>
-    (t.ledger.db.prepare("SELECT body FROM journal WHERE type = 'round.decision' ORDER BY seq").all() as { body: string }[]).map((r) => (JSON.parse(r.body) as { payload: Record<string, unknown> }).payload);
+    [...entriesOfTypes(t.ledger, ['round.decision'])].map((r) => (JSON.parse(r.body) as { payload: Record<string, unknown> }).payload);
   const total = (t: FloorTable) => [1, 2, 3].reduce((a, s) => a + t.ledger.credit(s), 0);
 
   for (const profile of ['macau-2009', 'macau-2004'] as const) {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { verifyLedger } from '../../ledger/index.js';
+import { tamperJournalBody } from '../../ledger/testing/tamper.js';
 import { credit, floorTable } from '../testing/floor-kit.js';
 import { onBillAcceptorEvent, onShoeEvent, onUpstreamSignal } from './tilt-sources.js';
 import { TILT_KINDS } from './tilt-kinds.js';
@@ -155,8 +156,8 @@ describe('tilt manager', () => {
       credit(t.ledger, 1, 50_000);
       assert.equal(t.floor.verifyLedger().ok, true);
       assert.deepEqual(t.tilts.list(), []);
-      t.ledger.db.exec('DROP TRIGGER journal_no_update');
-      t.ledger.db.prepare("UPDATE journal SET body = replace(body, '\"denomination\":50000', '\"denomination\":90000') WHERE type = 'bill.credit'").run();
+      const note = [...t.ledger.entries(1)].find((e) => e.type === 'bill.credit');
+      tamperJournalBody(t.ledger, note?.seq ?? 0, '"denomination":50000', '"denomination":90000');
       assert.equal(t.floor.verifyLedger().ok, false);
       assert.deepEqual(t.tilts.list().map((x) => [x.kind, x.disables, x.clears]), [['ledger-integrity', 'table', 'supervisor']]);
       assert.match(t.tilts.list()[0]?.detail ?? '', /seq \d+: content hash/);

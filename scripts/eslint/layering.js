@@ -4,7 +4,8 @@
 // layer says which of our folders it may import (`any` import, or `types` for `import type`
 // only), which npm packages it may import, and whether Node built-ins are allowed. An import
 // that is not allowed is an error; so is a package nobody categorised, which forces a decision
-// about where a new dependency may run (Signal's "uncategorised dependency" habit).
+// about where a new dependency may run (Signal's "uncategorised dependency" habit). A package a
+// layer owns (`owners`) is refused everywhere else, even where any package is allowed.
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 
@@ -58,6 +59,7 @@ export const layeringRule = {
         properties: {
           root: { type: 'string' },
           layers: { type: 'object' },
+          owners: { type: 'object' },
         },
         required: ['root', 'layers'],
         additionalProperties: false,
@@ -69,10 +71,11 @@ export const layeringRule = {
       outside: "'{{from}}/' may not import files outside the repository layers ('{{spec}}').",
       builtin: "'{{from}}/' must not use Node built-ins ('{{spec}}'): it runs without Node.",
       pkg: "'{{from}}/' may not import the package '{{name}}'. Allowed here: {{allowed}}.",
+      owned: "'{{from}}/' may not import the package '{{name}}': only '{{owner}}/' may; use what '{{owner}}/' exports.",
     },
   },
   create(context) {
-    const { root, layers } = /** @type {{root: string, layers: Record<string, Layer>}} */ (
+    const { root, layers, owners = {} } = /** @type {{root: string, layers: Record<string, Layer>, owners?: Record<string, string>}} */ (
       context.options[0]
     );
     const file = path.resolve(context.filename);
@@ -114,6 +117,11 @@ export const layeringRule = {
         return;
       }
       const name = packageName(spec);
+      const owner = Object.hasOwn(owners, name) ? owners[name] : undefined;
+      if (owner !== undefined && owner !== from) {
+        context.report({ node, messageId: 'owned', data: { from, name, owner } });
+        return;
+      }
       const allowed = layer.packages ?? [];
       if (allowed.includes('*') && name !== 'electron') return;
       if (allowed.some((p) => packageMatches(p, name))) return;

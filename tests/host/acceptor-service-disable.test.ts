@@ -13,6 +13,7 @@ import WebSocket from 'ws';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { AccountStore } from '../../host/service/accounts.js';
 import { startHost, type RunningHost } from '../../host/start-host.js';
+import { entryCount } from '../../ledger/index.js';
 import { decodeHostMessage, type CommandBody, type DeviceRow, type ServiceState } from '../../protocol/index.js';
 
 const TECH = { name: 'Bo', staff: '2002', pin: '739164' };
@@ -104,7 +105,7 @@ describe('a technician\'s disable of a bill acceptor', () => {
       dataDir: dir, rendererDir: path.join(dir, 'none'), logger: pino({ level: 'silent' }),
       config: simulatedTableConfig('war'), simulatedDealer: false,
     });
-    const escrows = (running: RunningHost) => (running.ledger.db.prepare("SELECT COUNT(*) AS n FROM journal WHERE type = 'bill.escrow'").get() as { n: number }).n;
+    const escrows = (running: RunningHost) => entryCount(running.ledger, ['bill.escrow']);
     try {
       const accounts = new AccountStore(dir);
       await accounts.add({ name: 'Ana', role: 'supervisor', pin: '482915', staff: '2001' }, null);

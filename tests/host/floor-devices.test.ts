@@ -11,6 +11,7 @@ import pino from 'pino';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { startHost, type RunningHost } from '../../host/start-host.js';
 import { openLedger } from '../../ledger/index.js';
+import { tamperJournalBody } from '../../ledger/testing/tamper.js';
 
 /** Resolves when the predicate holds, checked on every change of the faults. */
 function until(running: RunningHost, predicate: () => boolean): Promise<void> {
@@ -73,8 +74,7 @@ describe('ledger verification at start', () => {
       const ledger = openLedger(dir, 'SIM-WAR-01');
       ledger.append({ type: 'bill.credit', payload: { station: 1, device: 'BA-1', denomination: 50_000, currency: 'MOP' }, txId: 'n1' });
       for (let i = 0; i < 300; i++) ledger.append({ type: 'power.reset', payload: { clean: true, softwareVersion: 'test' } });
-      ledger.db.exec('DROP TRIGGER journal_no_update');
-      ledger.db.prepare("UPDATE journal SET body = replace(body, '\"denomination\":50000', '\"denomination\":90000') WHERE seq = 1").run();
+      tamperJournalBody(ledger, 1, '"denomination":50000', '"denomination":90000');
       ledger.close();
       const running = await startHost({
         dataDir: dir, rendererDir: path.join(dir, 'none'), logger: pino({ level: 'silent' }), simulatedDealer: false,

@@ -15,7 +15,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import Database from 'better-sqlite3';
 import WebSocket from 'ws';
 import { accountFor } from '../../cli/soak/account.js';
 import pino from 'pino';
@@ -23,24 +22,24 @@ import { HostChild, type HostStarted } from '../../cli/soak/child.js';
 import type { RoundScript } from '../../host/autoplay/round-script.js';
 import { hostOptionsFromArgs } from '../../host/launch-options.js';
 import { startHost } from '../../host/start-host.js';
-import { openExistingLedger, type EntryBody } from '../../ledger/index.js';
+import { ledgerFile, openExistingLedger, openLedgerReader, type EntryBody, type LedgerReader } from '../../ledger/index.js';
 import type { ViewState } from '../../protocol/index.js';
 import { HostClient } from '../../renderer/src/connection/host-client.js';
 
 /** Waits on a predicate over the data dir's ledger (read-only, while the host writes it). */
-async function until<T>(dataDir: string, probe: (db: Database.Database) => T | null, what: string, cancel?: { stopped: boolean }, limitMs = 60_000): Promise<T> {
+async function until<T>(dataDir: string, probe: (reader: LedgerReader) => T | null, what: string, cancel?: { stopped: boolean }, limitMs = 60_000): Promise<T> {
   const t0 = Date.now();
   for (;;) {
     if (cancel?.stopped) return new Promise<T>(() => undefined); // given up on: never settles, holds nothing
-    let db: Database.Database | null = null;
+    let reader: LedgerReader | null = null;
     try {
-      db = new Database(path.join(dataDir, 'ledger.sqlite'), { readonly: true, fileMustExist: true });
-      const r = probe(db);
+      reader = openLedgerReader(ledgerFile(dataDir));
+      const r = probe(reader);
       if (r !== null) return r;
     } catch {
       // not created yet
     } finally {
-      db?.close();
+      reader?.close();
     }
     if (Date.now() - t0 > limitMs) throw new Error(`timed out waiting for ${what}`);
     await sleep(25);
@@ -51,14 +50,14 @@ async function until<T>(dataDir: string, probe: (db: Database.Database) => T | n
  * The first round the host journalled: its id, entry types in order, whether it is closed, and a
  * label per entry naming the step (`round.decision:split`, `card.read:burn#2`, `bet.place`).
  */
-function firstRound(db: Database.Database): { roundId: string; types: string[]; steps: string[]; closed: boolean; bets: string[]; transactions: number[] } | null {
-  const first = db.prepare('SELECT round_id FROM journal WHERE round_id IS NOT NULL ORDER BY seq LIMIT 1').get() as { round_id: string } | undefined;
+function firstRound(reader: LedgerReader): { roundId: string; types: string[]; steps: string[]; closed: boolean; bets: string[]; transactions: number[] } | null {
+  const first = reader.firstRound();
   if (!first) return null;
-  const rows = db.prepare('SELECT seq, type, body FROM journal WHERE round_id = ? ORDER BY seq').all(first.round_id) as { seq: number; type: string; body: string }[];
+  const rows = first.entries;
   const types = rows.map((r) => r.type);
   // The transaction each entry was written in: the table journals every input it takes first in
   // its transaction (`table.input`), then what the input caused.
-  const inputs = (db.prepare("SELECT seq FROM journal WHERE type = 'table.input' ORDER BY seq").all() as { seq: number }[]).map((r) => r.seq);
+  const inputs = reader.tableInputSeqs();
   const transactions = rows.map((r) => inputs.filter((x) => x < r.seq).at(-1) ?? 0);
   const seen = new Map<string, number>();
   // The bets journalled at the close, as `station:bet:amount`, to compare with the script.
@@ -75,7 +74,7 @@ function firstRound(db: Database.Database): { roundId: string; types: string[]; 
     seen.set(to, (seen.get(to) ?? 0) + 1);
     return `card.read:${to}#${seen.get(to)}`;
   });
-  return { roundId: first.round_id, types, steps, closed: types.includes('round.settle') || types.includes('round.void'), bets, transactions };
+  return { roundId: first.roundId, types, steps, closed: types.includes('round.settle') || types.includes('round.void'), bets, transactions };
 }
 
 /**

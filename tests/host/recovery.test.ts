@@ -20,6 +20,7 @@ import { BillAcceptors } from '../../host/devices/bill-acceptors.js';
 import { credit, floorTable } from '../../host/testing/floor-kit.js';
 import { startHost } from '../../host/start-host.js';
 import { openLedger, type EntryBody } from '../../ledger/index.js';
+import { tamperBalance } from '../../ledger/testing/tamper.js';
 
 const silent = pino({ level: 'silent' });
 const FAST = { pollIntervalMs: 2, replyTimeoutMs: 60, reconnectBaseMs: 5, reconnectMaxMs: 40, escrowTimeoutMs: 400 };
@@ -37,7 +38,7 @@ describe('start-up recovery', () => {
       const ledger = openLedger(dir, config.tableId);
       ledger.append({ type: 'bill.credit', payload: { station: 1, device: 'BA-1', denomination: 50_000, currency: 'MOP' }, txId: 'n1' });
       // A projection that no longer matches the journal: opening still works, verification does not.
-      ledger.db.prepare("UPDATE balances SET balance = balance - 100 WHERE account = 'station:1:credit'").run();
+      tamperBalance(ledger, 'station:1:credit', -100);
       ledger.close();
       const running = await startHost({ dataDir: dir, rendererDir: path.join(dir, 'none'), logger: silent, config, simulatedDealer: false });
       try {

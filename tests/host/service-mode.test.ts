@@ -9,7 +9,7 @@ import WebSocket from 'ws';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { AccountStore } from '../../host/service/accounts.js';
 import { startHost, type RunningHost } from '../../host/start-host.js';
-import { verifyLedger } from '../../ledger/index.js';
+import { ENTRY_TYPES, entriesOfTypes, postingsAfter, verifyLedger } from '../../ledger/index.js';
 import {
   decodeHostMessage,
   MAX_HOST_MESSAGE_BYTES,
@@ -160,7 +160,7 @@ describe('service mode on a live host', () => {
     assert.ok((await screen.send({ name: 'service-sign-out' })).ok);
     await screen.until((x) => !x.signedIn, 'signed out');
     assert.equal((await fetch(`${running.origin}/service/export/meters.csv?t=${s.session?.exportToken}`)).status, 403);
-    const types = running.ledger.db.prepare("SELECT type, body FROM journal WHERE type LIKE 'service.%' ORDER BY seq").all() as { type: string; body: string }[];
+    const types = [...entriesOfTypes(running.ledger, ENTRY_TYPES.filter((t) => t.startsWith('service.')))];
     const access = types.filter((t) => t.type === 'service.enter' || t.type === 'service.exit').map((t) => [t.type, JSON.parse(t.body).payload.staff]);
     assert.deepEqual(access, [['service.enter', AUD.staff], ['service.exit', AUD.staff]]);
     assert.equal(types.filter((t) => t.type === 'service.account').length, 3, 'the accounts added by the set-up are journalled by the host');
@@ -196,7 +196,7 @@ describe('service mode on a live host', () => {
     assert.ok(sim);
     const ledger = running.ledger;
     const credits = () => JSON.stringify(ledger.stationCredits());
-    const postingsSince = (seq: number) => (ledger.db.prepare('SELECT COUNT(*) AS n FROM postings WHERE seq > ?').get(seq) as { n: number }).n;
+    const postingsSince = (seq: number) => postingsAfter(ledger, seq).reduce((n, e) => n + e.lines, 0);
 
     // Station 1 has credit to bet with.
     for (let i = 0; i < 400 && running.billAcceptors.statuses()[0]?.state !== 'ready'; i++) await new Promise((r) => setTimeout(r, 25));
@@ -216,7 +216,7 @@ describe('service mode on a live host', () => {
       if (money === 'none') assert.equal(postingsSince(head), 0, `${action.kind} posted money`);
       else {
         // The handpay is paid out of the cancelled credits: postings, balanced, no credit meter moved.
-        const sums = ledger.db.prepare('SELECT seq, SUM(amount) AS total FROM postings WHERE seq > ? GROUP BY seq').all(head) as { total: number }[];
+        const sums = postingsAfter(ledger, head);
         assert.ok(sums.length > 0 && sums.every((x) => x.total === 0), `${action.kind} is balanced`);
       }
       covered.add(action.kind);
@@ -311,7 +311,7 @@ describe('service mode on a live host', () => {
     const voided = ledger.round(roundId);
     assert.equal(voided?.status, 'void');
     assert.deepEqual(voided?.authorisedBy, [`${SUP.name} (${SUP.staff})`, `${TECH.name} (${TECH.staff})`]);
-    const sums = ledger.db.prepare('SELECT seq, SUM(amount) AS total FROM postings WHERE seq > ? GROUP BY seq').all(head) as { total: number }[];
+    const sums = postingsAfter(ledger, head);
     assert.ok(sums.length > 0 && sums.every((x) => x.total === 0), 'the void is balanced');
 
     // A card the shoe cannot read, entered by two people: the round then settles as it would have,
@@ -348,7 +348,7 @@ describe('service mode on a live host', () => {
     const settled = ledger.round(held);
     assert.equal(settled?.status, 'settled', 'the round settled after the card was entered');
     assert.ok(settled.cards.some((c) => c.card === 'KS'), 'the entered card is in the round');
-    const moved = ledger.db.prepare('SELECT p.seq AS seq, j.type AS type, j.round_id AS roundId, SUM(p.amount) AS total FROM postings p JOIN journal j ON j.seq = p.seq WHERE p.seq > ? GROUP BY p.seq').all(afterEntry) as { seq: number; type: string; roundId: string | null; total: number }[];
+    const moved = postingsAfter(ledger, afterEntry);
     assert.deepEqual(moved.map((m) => [m.type, m.roundId, m.total]), [['round.settle', held, 0]], 'only the round\'s own settlement, balanced');
     const mine = settled.lines.filter((l) => l.station === 1);
     assert.equal(ledger.credit(1), credit1 + mine.reduce((sum, l) => sum + l.stake + l.net, 0), 'station 1 got its settlement and nothing else');

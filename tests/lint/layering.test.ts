@@ -8,6 +8,8 @@ const root = path.resolve(import.meta.dirname, '../..');
 // The snippets name the package through a constant so that no line of this file reads as a real
 // import of it (the repository's checks grep for those).
 const EL = ['elec', 'tron'].join('');
+const SQLITE = ['better', 'sqlite3'].join('-');
+const OWNED = /may not import the package 'better-sqlite3': only 'ledger\/' may/;
 const eslint = new ESLint({ cwd: root });
 
 async function layeringErrors(at: string, code: string): Promise<string[]> {
@@ -35,6 +37,12 @@ const refused: [string, string, RegExp][] = [
   ['electron/fixture.test.ts', `import { app } from '${EL}';\nvoid app;`, /may not import the package 'electron'/],
   ['locales/fixture.ts', "import { readFileSync } from 'node:fs';\nvoid readFileSync;", /must not use Node built-ins/],
   ['locales/fixture.ts', "import { startHost } from '../host/start-host.js';\nvoid startHost;", /'locales\/' may not import from 'host\/'/],
+  // The ledger's driver is ledger/'s alone, even in the layers that may import any package.
+  ['host/fixture.ts', `import Database from '${SQLITE}';\nvoid Database;`, OWNED],
+  ['cli/fixture.ts', `import Database from '${SQLITE}';\nvoid Database;`, OWNED],
+  ['bench/fixture.ts', `const D = await import('${SQLITE}');\nvoid D;`, OWNED],
+  ['tests/host/fixture.ts', `import type Database from '${SQLITE}';\nexport type D = Database.Database;`, OWNED],
+  ['cli/soak/fixture.test.ts', `import { createRequire } from 'node:module';\nconst D = createRequire(import.meta.url)('${SQLITE}');\nvoid D;`, OWNED],
 ];
 
 const allowed: [string, string][] = [
@@ -43,6 +51,8 @@ const allowed: [string, string][] = [
   ['renderer/src/fixture.ts', "import { ViewName } from '../../protocol/index.js';\nimport { Text } from 'pixi.js';\nvoid ViewName; void Text;"],
   ['electron/fixture.ts', `import { app } from '${EL}';\nimport { ViewName } from '../protocol/index.js';\nvoid app; void ViewName;`],
   ['engine/fixture.ts', "import { z } from 'zod';\nimport { parseCard } from './cards/card.js';\nvoid z; void parseCard;"],
+  ['ledger/fixture.ts', `import Database from '${SQLITE}';\nvoid Database;`],
+  ['ledger/fixture.test.ts', `import Database from '${SQLITE}';\nvoid Database;`],
 ];
 
 describe('layering lint rule (DESIGN.md §3)', () => {

@@ -1,0 +1,45 @@
+import type { EntryType } from './entries.js';
+import { connectionOf, rowToEntry, type JournalEntry, type JournalRow, type Ledger } from './ledger.js';
+
+// Reads of the journal by entry type, for the tools, the service pages and the soak's accounting.
+
+const PAGE = 1000;
+
+/** Entries of the given types from `fromSeq` on, in order, read a page at a time. */
+export function* entriesOfTypes(ledger: Ledger, types: readonly EntryType[], fromSeq = 1): IterableIterator<JournalEntry> {
+  if (types.length === 0) return;
+  const page = connectionOf(ledger).prepare(
+    `SELECT * FROM journal WHERE seq >= ? AND type IN (${types.map(() => '?').join(', ')}) ORDER BY seq LIMIT ${PAGE}`,
+  );
+  let next = fromSeq;
+  for (;;) {
+    const rows = page.all(next, ...types) as JournalRow[];
+    for (const r of rows) yield rowToEntry(r);
+    if (rows.length < PAGE) return;
+    next = (rows[rows.length - 1]?.seq ?? next) + 1;
+  }
+}
+
+/** The newest `limit` entries of one type, newest first. */
+export function newestEntriesOfType(ledger: Ledger, type: EntryType, limit: number): JournalEntry[] {
+  const rows = connectionOf(ledger).prepare('SELECT * FROM journal WHERE type = ? ORDER BY seq DESC LIMIT ?').all(type, limit) as JournalRow[];
+  return rows.map(rowToEntry);
+}
+
+/** How many entries of the given types the journal holds. */
+export function entryCount(ledger: Ledger, types: readonly EntryType[]): number {
+  if (types.length === 0) return 0;
+  const r = connectionOf(ledger).prepare(`SELECT COUNT(*) AS n FROM journal WHERE type IN (${types.map(() => '?').join(', ')})`).get(...types) as { n: number };
+  return r.n;
+}
+
+/** Rounds settled or voided so far. */
+export function closedRoundCount(ledger: Ledger): number {
+  return entryCount(ledger, ['round.settle', 'round.void']);
+}
+
+/** The size of every canonical body in the journal, in UTF-8 bytes (what sync sends). */
+export function journalBodyBytes(ledger: Ledger): number {
+  const r = connectionOf(ledger).prepare('SELECT COALESCE(SUM(length(CAST(body AS BLOB))), 0) AS b FROM journal').get() as { b: number };
+  return r.b;
+}

@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { ledgerFile } from './db.js';
+import { bet, billCredit, settledRound } from './fixtures.js';
+import { Ledger } from './ledger.js';
+import { openLedgerReader } from './reader.js';
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'ledger-reader-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('ledger reader (another process watching the file)', () => {
+  it('follows the writer: rounds closed after a seq, and the first round with its entries so far', () => {
+    const dir = path.join(tmp, 'a');
+    const l = Ledger.open({ dataDir: dir, terminalId: 'T-1' });
+    const reader = openLedgerReader(ledgerFile(dir));
+    try {
+      assert.deepEqual(reader.roundsClosedAfter(0), { headSeq: null, closed: 0 });
+      assert.equal(reader.firstRound(), null);
+      l.append(billCredit(1, 100_000, 'n1'));
+      l.append(bet(1, 'R-1', 1000, 'R-1:bet:1'));
+      assert.deepEqual(reader.firstRound()?.entries.map((e) => e.type), ['bet.place']);
+      const r1 = settledRound('R-1', [1], 1000);
+      l.append(r1.settle);
+      const r2 = settledRound('R-2', [1], 1000);
+      l.appendMany([...r2.bets, r2.settle]);
+      const first = reader.firstRound();
+      assert.equal(first?.roundId, 'R-1');
+      assert.deepEqual(first?.entries.map((e) => [e.seq, e.type]), [[2, 'bet.place'], [3, 'round.settle']]);
+      assert.deepEqual(first?.entries, [l.entry(2), l.entry(3)], 'the entries as the ledger has them');
+      assert.deepEqual(reader.roundsClosedAfter(0), { headSeq: 5, closed: 2 });
+      assert.deepEqual(reader.roundsClosedAfter(3), { headSeq: 5, closed: 1 });
+      assert.deepEqual(reader.roundsClosedAfter(5), { headSeq: null, closed: 0 });
+    } finally {
+      reader.close();
+      l.close();
+    }
+  });
+
+  it('throws on a file not there yet, and its queries throw while the schema is not there', () => {
+    assert.throws(() => openLedgerReader(path.join(tmp, 'none', 'ledger.sqlite')));
+    const file = path.join(tmp, 'empty.sqlite');
+    new Database(file).close();
+    const reader = openLedgerReader(file);
+    try {
+      assert.throws(() => reader.roundsClosedAfter(0), /no such table/);
+    } finally {
+      reader.close();
+    }
+  });
+});
