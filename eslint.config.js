@@ -34,6 +34,21 @@ export const layers = {
     packages: [...NODE_SERVER],
     node: true,
     why: 'the host wires engine, hardware, ledger and protocol, never screens or electron',
+    // Inside the host, bottom to top (docs/architecture.md): each subfolder and what it may import.
+    // The files directly in host/ (start-host.ts…) are the composition root and may import any.
+    inside: {
+      config: [],
+      recovery: [],
+      table: ['config'],
+      tilts: ['table'],
+      devices: ['config', 'recovery', 'table'],
+      floor: ['config', 'devices', 'table', 'tilts'],
+      service: ['config', 'devices', 'floor', 'table', 'tilts'],
+      screens: ['config', 'floor', 'service', 'table'],
+      server: ['screens'],
+      autoplay: ['config', 'floor', 'screens', 'table'],
+      testing: ['config', 'floor', 'screens', 'table', 'tilts'],
+    },
   },
   renderer: {
     folders: { protocol: 'any', locales: 'any', assets: 'any' },

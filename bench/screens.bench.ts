@@ -62,9 +62,9 @@ const host = await startHost({
 // and which round it belongs to, for the bursts.
 const reads: { code: string; t: number; round: string }[] = [];
 let measuring = true;
-const onCard = host.rounds.onCard.bind(host.rounds);
-host.rounds.onCard = (card: Card) => {
-  if (measuring) reads.push({ code: cardCode(card), t: Date.now(), round: host.rounds.view().roundId });
+const onCard = host.table.onCard.bind(host.table);
+host.table.onCard = (card: Card) => {
+  if (measuring) reads.push({ code: cardCode(card), t: Date.now(), round: host.table.view().roundId });
   onCard(card);
 };
 
@@ -72,14 +72,14 @@ host.rounds.onCard = (card: Card) => {
 for (const station of [1, 2, 3]) for (let i = 0; i < 40; i++) host.billAcceptors.simulator(station)?.insertNote(1000);
 let rounds = 0;
 let betRound = '';
-host.rounds.onChange(() => {
-  const v = host.rounds.view();
-  if (v.phase === 'betting' && v.roundId !== betRound && host.rounds.station(1).betting.open) {
+host.table.onChange(() => {
+  const v = host.table.view();
+  if (v.phase === 'betting' && v.roundId !== betRound && host.table.station(1).betting.open) {
     betRound = v.roundId;
     rounds++;
-    host.rounds.placeBet(1, { bet: 'banker' }, 10_000);
-    host.rounds.placeBet(2, { bet: 'player' }, 10_000);
-    host.rounds.placeBet(3, { bet: rounds % 2 ? 'tie' : 'banker' }, 10_000);
+    host.table.placeBet(1, { bet: 'banker' }, 10_000);
+    host.table.placeBet(2, { bet: 'player' }, 10_000);
+    host.table.placeBet(3, { bet: rounds % 2 ? 'tie' : 'banker' }, 10_000);
   }
 });
 

@@ -72,8 +72,8 @@ async function cardToScreens(): Promise<{ p50: number; p99: number; bytes: numbe
   );
   // When the engine was handed each card (the shoe driver's read, after the simulated wire).
   let handed = 0;
-  const onCard = running.rounds.onCard.bind(running.rounds);
-  running.rounds.onCard = (card, sequence) => {
+  const onCard = running.table.onCard.bind(running.table);
+  running.table.onCard = (card, sequence) => {
     handed = performance.now();
     onCard(card, sequence);
   };
@@ -81,7 +81,7 @@ async function cardToScreens(): Promise<{ p50: number; p99: number; bytes: numbe
   if (!sim) throw new Error('the bench needs the simulated shoe');
   const fromEngine: number[] = [];
   while (fromEngine.length < READS) {
-    const cue = running.rounds.cue();
+    const cue = running.table.cue();
     if (cue?.kind === 'shuffle') {
       sim.loadShoe();
       await sleep(20);
@@ -149,8 +149,8 @@ async function roundsPerHour(game: 'blackjack' | 'baccarat' | 'war', rounds: num
   });
   let closed = 0;
   let last = '';
-  running.rounds.onChange(() => {
-    const v = running.rounds.view();
+  running.table.onChange(() => {
+    const v = running.table.view();
     if (v.phase === 'results' && v.roundId !== last) {
       last = v.roundId;
       closed++;

@@ -28,7 +28,7 @@ import { ScreenSession, type ScreenTransport } from './screens/screen-session.js
 import { ViewHub } from './screens/view-hub.js';
 import { createHttpServer } from './server/http-server.js';
 import { unknownBetTypes } from './config/table-config.js';
-import { wireFloor, type Floor } from './stations/floor.js';
+import { wireFloorServices, type FloorServices } from './floor/floor-services.js';
 import { TiltManager } from './tilts/tilt-manager.js';
 import { onBillAcceptorEvent, onShoeEvent, onUpstreamSignal } from './tilts/tilt-sources.js';
 import { SOFTWARE_VERSION } from './version.js';
@@ -79,11 +79,11 @@ export interface RunningHost {
   ledger: Ledger;
   billAcceptors: BillAcceptors;
   /** The table (its state machine's runtime) and its card-reading shoe. */
-  rounds: LiveTable;
+  table: LiveTable;
   shoe: TableShoe;
   sync: SyncClient | null;
   /** Faults, handpays and configuration changes: the casino-floor APIs service mode calls. */
-  floor: Floor;
+  floor: FloorServices;
   log: Logger;
   /** What the start-up recovery found: ledger verification, the round resumed or voided. */
   recovery: RecoveryReport;
@@ -105,7 +105,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   const ledger = openLedger(dataDir, terminalId);
   if (options.killAfterRoundEntry !== undefined) installKillSwitch(ledger, options.killAfterRoundEntry);
   const power = new PowerMarker(dataDir);
-  // The sync client starts before the rounds exist; its stop-new-bets signal is routed once they do.
+  // The sync client starts before the table exist; its stop-new-bets signal is routed once they do.
   const syncEvents = { stopNewBets: (_stop: boolean) => undefined as void, clean: true };
   let sync: SyncClient | null = null;
   const release = async () => {
@@ -181,20 +181,20 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const params = paramsNow();
   // Recovery before any device opens: the ledger verified, the table folded from its journal.
   const opened = openTableGame(config, (game) => openTable(game, { ledger, log, timers, params }));
-  const rounds = opened.table;
+  const table = opened.table;
   const recovery = opened.report;
-  const unknownBets = unknownBetTypes(config, rounds.bets);
-  if (unknownBets.length > 0) throw new Error(`the table configuration limits bets this ${config.game} table does not have: ${unknownBets.join(', ')} (bets: ${rounds.bets.join(', ')})`);
+  const unknownBets = unknownBetTypes(config, table.bets);
+  if (unknownBets.length > 0) throw new Error(`the table configuration limits bets this ${config.game} table does not have: ${unknownBets.join(', ')} (bets: ${table.bets.join(', ')})`);
   if (!recovery.ledgerVerified) tilts.raise('ledger-integrity', { detail: recovery.problems.slice(0, 5).join('; ') });
-  const shoe = new TableShoe(config.shoe, rounds, log, {
-    decks: rounds.decks,
+  const shoe = new TableShoe(config.shoe, table, log, {
+    decks: table.decks,
     protocol: config.shoeProtocol,
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(opened.lastSequence !== undefined ? { lastSequence: opened.lastSequence } : {}),
-    onDeviceEvent: (e) => onShoeEvent(tilts, e, () => rounds.cue()?.kind === 'shuffle'),
+    onDeviceEvent: (e) => onShoeEvent(tilts, e, () => table.cue()?.kind === 'shuffle'),
   });
-  const host = new ViewHub(config, SOFTWARE_VERSION, rounds, ledger);
-  const floor = wireFloor({ config, ledger, log, tilts, table: rounds, billAcceptors, params: paramsNow, onConfigApplied: () => host.configChanged() });
+  const host = new ViewHub(config, SOFTWARE_VERSION, table, ledger);
+  const floor = wireFloorServices({ config, ledger, log, tilts, table, billAcceptors, params: paramsNow, onConfigApplied: () => host.configChanged() });
   host.attachFloor(floor.gate);
   // New bets stop through the upstream-offline fault, so every stop has one place and one record.
   syncEvents.stopNewBets = (stop) => onUpstreamSignal(tilts, stop, 'unsynced ledger entries beyond the offline limit');
@@ -204,7 +204,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const tokens = LaunchTokens.forLaunch(host.views(), path.join(dataDir, 'launch-tokens.json'), !syncEvents.clean);
   // The program files were hashed at start (journalled in power.reset); service mode shows it and recomputes on demand.
   const serviceBackend = new LiveServiceBackend({
-    config, ledger, rounds, billAcceptors, shoe, sync, floor, log, softwareVersion: SOFTWARE_VERSION, program: { layout, atStart: manifest },
+    config, ledger, table, billAcceptors, shoe, sync, floor, log, softwareVersion: SOFTWARE_VERSION, program: { layout, atStart: manifest },
     ...(options.service?.testTimeoutMs !== undefined ? { testTimeoutMs: options.service.testTimeoutMs } : {}),
   });
   const service = new ServiceHost({
@@ -261,7 +261,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
         ledger: { head: ledger.headOf().seq, verified: recovery.ledgerVerified },
         recovery: { resumedRound: recovery.resumedRound, voided: recovery.voided.length, tableHold: recovery.tableHold },
         // What a monitor needs to see a held or faulted table without opening service mode.
-        table: { phase: rounds.view().phase, hold: rounds.view().hold, faults: floor.tilts.list().map((t) => t.kind) },
+        table: { phase: table.view().phase, hold: table.view().hold, faults: floor.tilts.list().map((t) => t.kind) },
         sync: sync ? sync.status() : 'off',
       }),
     },
@@ -273,7 +273,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   opened.resume({ newShoe: !syncEvents.clean && config.shoe === 'sim' && recovery.resumedRound === null });
   shoe.start();
   const dealer = options.simulatedDealer ?? { dealMs: 800 };
-  simDealer = shoe.simulator() && dealer !== false ? new SimDealer(rounds, shoe, timers, log, dealer.dealMs, options.roundScript?.cards) : null;
+  simDealer = shoe.simulator() && dealer !== false ? new SimDealer(table, shoe, timers, log, dealer.dealMs, options.roundScript?.cards) : null;
   const stopDealer = simDealer ? simDealer.start() : () => undefined;
   const autoplay = options.autoplay
     ? new Autoplay({
@@ -304,7 +304,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     ledger,
     billAcceptors,
     simToken,
-    rounds,
+    table,
     shoe,
     sync,
     floor,
@@ -322,7 +322,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
       stopAttendant();
       stopDealer();
       floor.close();
-      rounds.stop();
+      table.stop();
       // Whoever is signed in to service mode is journalled out before the ledger closes.
       service.stop();
       serviceBackend.dispose();

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Handpays } from '../stations/handpays.js';
+import type { Handpays } from '../floor/handpays.js';
 import type { Timers } from '../table/timers.js';
 
 /**

@@ -6,15 +6,15 @@ import { describe, it } from 'node:test';
 import { openBillAcceptor } from '../../hardware/open.js';
 import { openLedger } from '../../ledger/index.js';
 import { BillAcceptors } from '../devices/bill-acceptors.js';
-import { credit, floorTable, silent, type FloorTable } from '../testing/floor-kit.js';
+import { credit, testTable, silent, type TestTable } from '../testing/table-kit.js';
 import { ConfigFileError, loadTableConfigFile } from './load-config.js';
 import { simulatedTableConfig, TableConfig } from './table-config.js';
 import { spotLimits } from '../../engine/table/state.js';
 import type { BetId } from '../../protocol/index.js';
 
 const supervisors = { who: 'sup-1', witness: 'sup-2', authorisation: 'DICJ-2026-0042' };
-const place = (t: FloorTable, station: number, bet: BetId, amount: number) =>
-  t.host.apply(`station/${station}`, t.host.version(`station/${station}`), { name: 'place-bet', spot: { bet }, amount });
+const place = (t: TestTable, station: number, bet: BetId, amount: number) =>
+  t.hub.apply(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot: { bet }, amount });
 
 describe('table configuration as data', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cfg-'));
@@ -66,29 +66,29 @@ describe('table configuration as data', () => {
   });
 
   it('refuses a bet over its own maximum (never trimmed) and shows every spot\'s limits', () => {
-    const t = floorTable({ config: { betLimits: { tie: { min: 1_000, max: 20_000 } } } });
+    const t = testTable({ config: { betLimits: { tie: { min: 1_000, max: 20_000 } } } });
     try {
       credit(t.ledger, 1, 100_000);
-      const s = t.host.state('station/1');
+      const s = t.hub.state('station/1');
       assert.ok(s.kind === 'station');
       assert.deepEqual(s.betting.spots, [{ bet: 'main', min: 10_000, max: 1_000_000 }, { bet: 'tie', min: 1_000, max: 20_000 }]);
       assert.equal(place(t, 1, 'tie', 15_000).ok, true);
       const r = place(t, 1, 'tie', 10_000);
       assert.equal(!r.ok && r.error.refusal, 'over-max');
-      assert.deepEqual(t.rounds.station(1).betting.bets, [{ bet: 'tie', amount: 15_000 }], 'nothing trimmed');
+      assert.deepEqual(t.table.station(1).betting.bets, [{ bet: 'tie', amount: 15_000 }], 'nothing trimmed');
     } finally {
       t.close();
     }
   });
 
   it('tells the station which spots were under their minimum when betting closed; they did not play', () => {
-    const t = floorTable();
+    const t = testTable();
     try {
       credit(t.ledger, 1, 100_000);
       assert.equal(place(t, 1, 'main', 20_000).ok, true);
       assert.equal(place(t, 1, 'tie', 5_000).ok, true); // under the table minimum of 10 000
-      t.clock.runOut(t.rounds.view().endsAt);
-      const s = t.host.state('station/1');
+      t.clock.runOut(t.table.view().endsAt);
+      const s = t.hub.state('station/1');
       assert.ok(s.kind === 'station');
       assert.deepEqual(s.betting.bets, [{ bet: 'main', amount: 20_000 }]);
       assert.deepEqual(s.betting.unplayed, [{ bet: 'tie', amount: 5_000, min: 10_000, reason: 'under-min' }]);
@@ -99,7 +99,7 @@ describe('table configuration as data', () => {
   });
 
   it('changes limits with two people and an authorisation, journalled with before and after, between rounds', () => {
-    const t = floorTable();
+    const t = testTable();
     try {
       assert.match(JSON.stringify(t.floor.configChanges.change('limits', { min: 20_000, max: 500_000 }, { ...supervisors, witness: 'sup-1' })), /someone else/);
       assert.match(JSON.stringify(t.floor.configChanges.change('limits', { min: 20_000, max: 500_000 }, { ...supervisors, authorisation: ' ' })), /authorisation/);
@@ -115,13 +115,13 @@ describe('table configuration as data', () => {
 
       credit(t.ledger, 1, 100_000);
       assert.equal(place(t, 1, 'main', 10_000).ok, true);
-      t.clock.runOut(t.rounds.view().endsAt); // the round is in play
+      t.clock.runOut(t.table.view().endsAt); // the round is in play
       const r = t.floor.configChanges.change('limits', { min: 20_000, max: 500_000 }, supervisors);
       assert.equal(r.ok && r.status, 'queued');
       assert.equal(t.config.limits.min, 10_000, 'not while the round is in play');
-      t.rounds.onCard({ rank: '9', suit: 'S' } as never);
-      t.rounds.onCard({ rank: '2', suit: 'D' } as never); // seat wins: the round settles
-      assert.equal(t.rounds.view().phase, 'results');
+      t.table.onCard({ rank: '9', suit: 'S' } as never);
+      t.table.onCard({ rank: '2', suit: 'D' } as never); // seat wins: the round settles
+      assert.equal(t.table.view().phase, 'results');
       assert.deepEqual(t.config.limits, { min: 20_000, max: 500_000 });
       assert.deepEqual(t.floor.configChanges.queued(), []);
       const entry = [...t.ledger.entries(1)].find((e) => e.type === 'config.change');
@@ -129,7 +129,7 @@ describe('table configuration as data', () => {
         who: 'sup-1', witness: 'sup-2', authorisation: 'DICJ-2026-0042', key: 'limits',
         before: { min: 10_000, max: 1_000_000 }, after: { min: 20_000, max: 500_000 },
       });
-      const table = t.host.state('table');
+      const table = t.hub.state('table');
       assert.deepEqual(table.kind === 'table' && table.limits, { min: 20_000, max: 500_000 }, 'the screens show the new limits');
     } finally {
       t.close();
@@ -137,13 +137,13 @@ describe('table configuration as data', () => {
   });
 
   it('applies a change at once between rounds, tells the acceptors of new notes, and keeps it after a restart', () => {
-    const first = floorTable();
+    const first = testTable();
     const r = first.floor.configChanges.change('denominations', [500, 1000], supervisors);
     assert.equal(r.ok && r.status, 'applied');
     assert.deepEqual(first.accepted, [[500, 1000]]);
     assert.equal(first.floor.configChanges.change('timings', { bettingMs: 9_000, decisionMs: 9_000, resultsMs: 3_000 }, supervisors).ok, true);
     first.stop();
-    const again = floorTable({ dir: first.dir });
+    const again = testTable({ dir: first.dir });
     try {
       assert.deepEqual(again.config.denominations, [500, 1000]);
       assert.equal(again.config.timings.bettingMs, 9_000);

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { openBillAcceptor } from '../../hardware/open.js';
 import { openLedger } from '../../ledger/index.js';
 import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
-import { silent } from '../testing/floor-kit.js';
+import { silent } from '../testing/table-kit.js';
 import { BillAcceptors } from './bill-acceptors.js';
 
 function table(t: { after: (fn: () => void) => void }) {

@@ -2,28 +2,28 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
 import { StationState, TableState, type Spot } from '../../protocol/index.js';
-import { credit, floorTable } from '../testing/floor-kit.js';
+import { credit, testTable } from '../testing/table-kit.js';
 
 describe('results on the screens', () => {
   it('the table sees whose line each is and which are prizes; each station sees only its own prizes', () => {
-    const t = floorTable({ game: 'blackjack' });
+    const t = testTable({ game: 'blackjack' });
     try {
       credit(t.ledger, 1, 100_000);
       credit(t.ledger, 2, 100_000);
-      for (let i = 0; i < 20 && t.rounds.cue()?.kind === 'card'; i++) t.rounds.onCard(parseCard('2C'));
+      for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard('2C'));
       const place = (station: number, spot: Spot, amount: number) =>
-        t.host.apply(`station/${station}`, t.host.version(`station/${station}`), { name: 'place-bet', spot, amount });
+        t.hub.apply(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount });
       assert.equal(place(1, { bet: 'main' }, 10_000).ok, true);
       assert.equal(place(1, { bet: 'anyPair' }, 10_000).ok, true);
       assert.equal(place(2, { bet: 'behind', seat: 1 }, 10_000).ok, true);
-      t.clock.runOut(t.rounds.view().endsAt);
-      t.rounds.onCard(parseCard('5S')); // seat 1
-      t.rounds.onCard(parseCard('6H')); // dealer
-      t.rounds.onCard(parseCard('5D')); // seat 1: a pair of fives
-      assert.equal(t.host.apply('station/1', t.host.version('station/1'), { name: 'decide', action: 'stand' }).ok, true);
-      t.rounds.onCard(parseCard('TH')); // dealer 16
-      t.rounds.onCard(parseCard('8S')); // dealer busts
-      const table = TableState.parse(t.host.state('table'));
+      t.clock.runOut(t.table.view().endsAt);
+      t.table.onCard(parseCard('5S')); // seat 1
+      t.table.onCard(parseCard('6H')); // dealer
+      t.table.onCard(parseCard('5D')); // seat 1: a pair of fives
+      assert.equal(t.hub.apply('station/1', t.hub.version('station/1'), { name: 'decide', action: 'stand' }).ok, true);
+      t.table.onCard(parseCard('TH')); // dealer 16
+      t.table.onCard(parseCard('8S')); // dealer busts
+      const table = TableState.parse(t.hub.state('table'));
       assert.equal(table.round?.phase, 'results');
       const lines = table.round?.results ?? [];
       assert.deepEqual(
@@ -35,8 +35,8 @@ describe('results on the screens', () => {
         ],
       );
       assert.ok(!JSON.stringify(table).includes('station:2'), 'the public view does not say which station bets behind');
-      const one = StationState.parse(t.host.state('station/1'));
-      const two = StationState.parse(t.host.state('station/2'));
+      const one = StationState.parse(t.hub.state('station/1'));
+      const two = StationState.parse(t.hub.state('station/2'));
       assert.deepEqual(one.betting.prizes, [{ seat: 1, bet: 'anyPair', hand: 0, net: 110_000, prize: 'side-bet' }]);
       assert.equal(one.betting.roundNet, 120_000);
       assert.equal(two.betting.prizes, undefined, 'station 2 is not told of seat 1’s additional bet');

@@ -6,7 +6,7 @@ import { decodeHostMessage, MAX_MESSAGE_BYTES, type HostMessage, type ViewName }
 import { LaunchTokens } from './launch-tokens.js';
 import { MAX_PROTOCOL_ERRORS, ScreenSession } from './screen-session.js';
 import type { ViewHub } from './view-hub.js';
-import { floorTable } from '../testing/floor-kit.js';
+import { testTable } from '../testing/table-kit.js';
 
 class FakeTransport {
   readonly sent: HostMessage[] = [];
@@ -29,8 +29,8 @@ class FakeTransport {
 const silent = pino({ level: 'silent' });
 
 function setup() {
-  const table = floorTable({ game: 'blackjack' });
-  const host: ViewHub = table.host;
+  const table = testTable({ game: 'blackjack' });
+  const host: ViewHub = table.hub;
   const tokens = new LaunchTokens(host.views());
   const open = () => {
     const t = new FakeTransport();

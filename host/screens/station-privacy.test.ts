@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
 import type { CommandBody, StationState, ViewName, ViewState } from '../../protocol/index.js';
-import { credit, floorTable } from '../testing/floor-kit.js';
+import { credit, testTable } from '../testing/table-kit.js';
 
 /** What a station may not see of another: everything but the table's public round and the static help. */
 function privatePart(s: StationState): Omit<StationState, 'round' | 'payTable' | 'limits'> {
@@ -17,24 +17,24 @@ function privatePart(s: StationState): Omit<StationState, 'round' | 'payTable' |
 describe('each station sees only its own data', () => {
   it('station 2 never receives station 1\'s credit, bets, decisions, unplayed spots, results, handpay or recall (nor the reverse); the hole card is XX everywhere until revealed', () => {
     // Macau 2009 procedure 3 (Art. 5 n.2 (3)): the dealer takes a hole card, and peeks under an ace or a ten.
-    const t = floorTable({
+    const t = testTable({
       game: 'blackjack',
       config: { profileOptions: { dealProcedure: 'macau-3', holeCard: 'peek' }, profileAuthorisation: 'DICJ-TEST-1' },
     });
     try {
       const views: ViewName[] = ['table', 'station/1', 'station/2'];
       const seen: Record<string, ViewState[]> = { table: [], 'station/1': [], 'station/2': [] };
-      t.host.onChange((view) => {
-        if (views.includes(view)) seen[view]?.push(t.host.state(view));
+      t.hub.onChange((view) => {
+        if (views.includes(view)) seen[view]?.push(t.hub.state(view));
       });
-      const snap = (view: ViewName) => t.host.state(view) as StationState;
+      const snap = (view: ViewName) => t.hub.state(view) as StationState;
       const command = (view: ViewName, body: CommandBody) => {
-        const r = t.host.apply(view, t.host.version(view), body);
+        const r = t.hub.apply(view, t.hub.version(view), body);
         assert.ok(r.ok, `${view} ${JSON.stringify(body)}: ${JSON.stringify(r)}`);
       };
       // The shoe-start burns.
       const low = ['2C', '3C', '4C', '2D', '3D', '4D', '2H', '3H', '4H', '2S', '3S', '4S'];
-      for (let i = 0; t.rounds.cue()?.kind === 'card'; i++) t.rounds.onCard(parseCard(low[i % low.length] as string), 700 + i);
+      for (let i = 0; t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard(low[i % low.length] as string), 700 + i);
 
       // Amounts no other station has, so that any leak shows as a number in the other's view.
       credit(t.ledger, 1, 1_234_500);
@@ -44,13 +44,13 @@ describe('each station sees only its own data', () => {
       command('station/2', { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 });
       command('station/2', { name: 'place-bet', spot: { bet: 'behind', seat: 1 }, amount: 10_000 });
       const private1 = new Set<number>([1_234_500, 1_234_500 - 37_100, 1_234_500 - 37_100 - 8_300, 37_100, 8_300]);
-      t.clock.runOut(t.rounds.view().endsAt);
-      assert.equal(t.rounds.view().phase, 'dealing');
+      t.clock.runOut(t.table.view().endsAt);
+      assert.equal(t.table.view().phase, 'dealing');
 
       // Seat 1 5♠ 6♦ (11), seat 2 T♦ 9♣, the dealer 6♥ up and Q♣ in the hole.
       const hole = 'QC';
       const cards = ['5S', 'TD', '6H', '6D', '9C', hole];
-      for (const c of cards) t.rounds.onCard(parseCard(c));
+      for (const c of cards) t.table.onCard(parseCard(c));
       const d1 = snap('station/1').decision;
       assert.ok(d1 && d1.seat === 1 && d1.legal.includes('double'), 'seat 1 decides');
       assert.equal(snap('station/2').decision, null, 'station 2 does not see seat 1\'s decision, though it bets behind it');
@@ -59,13 +59,13 @@ describe('each station sees only its own data', () => {
       private1.add(1_234_500 - 37_100 * 2);
       assert.deepEqual(snap('station/2').betting.notFollowed, [{ seat: 1, hand: 0, action: 'double', amount: 10_000 }]);
       assert.equal(snap('station/1').betting.notFollowed, undefined, 'station 1 is not told of station 2\'s bet behind');
-      t.rounds.onCard(parseCard('9S')); // seat 1: 20
+      t.table.onCard(parseCard('9S')); // seat 1: 20
       const d2 = snap('station/2').decision;
       assert.ok(d2 && d2.seat === 2, 'seat 2 decides');
       assert.equal(snap('station/1').decision, null);
       command('station/2', { name: 'decide', action: 'stand' });
-      t.rounds.onCard(parseCard('8H')); // the dealer: 6 + Q + 8 = 24, bust
-      assert.equal(t.rounds.view().phase, 'results');
+      t.table.onCard(parseCard('8H')); // the dealer: 6 + Q + 8 = 24, bust
+      assert.equal(t.table.view().phase, 'results');
       const net1 = snap('station/1').betting.roundNet;
       const net2 = snap('station/2').betting.roundNet;
       assert.equal(net1, 74_200, 'station 1 won its doubled bet');
@@ -79,7 +79,7 @@ describe('each station sees only its own data', () => {
       assert.equal(pending?.amount, 1_234_500 + 74_200);
       assert.equal(snap('station/2').cashout?.pending ?? null, null);
       t.clock.advance(t.config.timings.resultsMs);
-      assert.equal(t.rounds.view().phase, 'betting');
+      assert.equal(t.table.view().phase, 'betting');
 
       // The round is in both stations' recall, each with its own lines only.
       const recall1 = snap('station/1').recall ?? [];

@@ -13,7 +13,7 @@ import {
   type ViewState,
 } from '../../protocol/index.js';
 import type { TableConfig } from '../config/table-config.js';
-import type { FloorGate } from '../stations/station-floor.js';
+import type { StationGate } from '../floor/station-gates.js';
 import type { ServiceHost } from '../service/service-host.js';
 import type { LiveTable } from '../table/runtime.js';
 import { recallRound, type RecallSource } from './recall.js';
@@ -68,7 +68,7 @@ export class ViewHub {
   /** The connections subscribed to the service view. */
   private readonly serviceConns = new Set<string>();
   private readonly listeners = new Set<ViewListener>();
-  private floor: FloorGate | null = null;
+  private floor: StationGate | null = null;
   private service: ServiceHost | null = null;
   private recall: { key: string; lists: Map<number, StationRecallRound[]> } = { key: '', lists: new Map() };
   readonly counters: HubCounters = { changes: 0, built: 0, encoded: 0 };
@@ -83,7 +83,7 @@ export class ViewHub {
   }
 
   /** Attaches the faults and handpays: their refusals, notices and cash-out reach every screen. */
-  attachFloor(floor: FloorGate): void {
+  attachFloor(floor: StationGate): void {
     this.floor = floor;
     floor.onChange(() => this.refreshAll());
     this.refreshAll();

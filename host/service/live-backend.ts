@@ -7,7 +7,7 @@ import { CHANGEABLE_KEYS } from '../config/config-changes.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { BillAcceptors } from '../devices/bill-acceptors.js';
 import type { TableShoe } from '../devices/shoe.js';
-import type { Floor } from '../stations/floor.js';
+import type { FloorServices } from '../floor/floor-services.js';
 import type { LiveTable } from '../table/runtime.js';
 import { bettingOpen } from '../../engine/table/queries.js';
 import { severityOf, tiltKindsOfSeverity, typesOfSeverity } from './event-severity.js';
@@ -33,12 +33,12 @@ import {
 export interface LiveBackendDeps {
   config: TableConfig;
   ledger: Ledger;
-  rounds: LiveTable;
+  table: LiveTable;
   billAcceptors: BillAcceptors;
   shoe: TableShoe;
   sync: SyncClient | null;
   /** Faults, handpays and configuration changes (host/stations/floor.ts). */
-  floor: Floor;
+  floor: FloorServices;
   log: Logger;
   softwareVersion: string;
   /** The files of the running program and their manifest at start (journalled in power.reset). */
@@ -79,7 +79,7 @@ export class LiveServiceBackend implements ServiceBackend {
       d.shoe.onEvent((e) => this.traced('shoe', e)),
       d.billAcceptors.onFrame((station, f) => this.framed(`BA-${station}`, f)),
       d.shoe.onFrame((f) => this.framed('shoe', f)),
-      d.rounds.onChange(() => this.changed()),
+      d.table.onChange(() => this.changed()),
       d.floor.tilts.onChange(() => this.changed()),
     );
   }
@@ -131,15 +131,15 @@ export class LiveServiceBackend implements ServiceBackend {
   // ── reading ──
 
   table(): TableSummary {
-    const v = this.d.rounds.view();
+    const v = this.d.table.view();
     return {
       game: this.d.config.game,
       profile: this.d.config.profile,
       phase: v.phase,
       roundId: v.roundId,
       hold: v.hold,
-      ...holdReads(this.d.rounds.holdState()),
-      newBets: v.phase === 'betting' ? bettingOpen(this.d.rounds.state) : !this.d.floor.tilts.effects().newBetsStopped,
+      ...holdReads(this.d.table.holdState()),
+      newBets: v.phase === 'betting' ? bettingOpen(this.d.table.state) : !this.d.floor.tilts.effects().newBetsStopped,
       closed: this.closed,
     };
   }
@@ -264,7 +264,7 @@ export class LiveServiceBackend implements ServiceBackend {
         profile: r.profile,
         cards: r.cards,
         decisions: r.decisions.map((x) => ({ seat: x.seat, ...(x.hand !== undefined ? { hand: x.hand } : {}), action: x.action, ...(x.auto ? { auto: true } : {}) })),
-        ...(r.game === this.d.rounds.gameKind && this.d.rounds.presentation.actionWords ? { actionWords: { ...this.d.rounds.presentation.actionWords } } : {}),
+        ...(r.game === this.d.table.gameKind && this.d.table.presentation.actionWords ? { actionWords: { ...this.d.table.presentation.actionWords } } : {}),
         bets: r.bets.map((b) => ({ station: b.station, seat: b.seat, bet: b.bet, amount: b.amount })),
         lines: r.lines,
         ...(r.reason !== undefined ? { reason: r.reason.slice(0, 400) } : {}),
@@ -320,7 +320,7 @@ export class LiveServiceBackend implements ServiceBackend {
 
   configExtras(): ConfigPage {
     const short = (v: unknown) => (v === undefined ? 'null' : JSON.stringify(v)).slice(0, 400);
-    const bets = [...this.d.rounds.bets];
+    const bets = [...this.d.table.bets];
     const rows = newestEntriesOfType(this.d.ledger, 'config.change', 8);
     return {
       notes: [...NOTE_FACE_VALUES[this.d.config.currency]],
@@ -403,18 +403,18 @@ export class LiveServiceBackend implements ServiceBackend {
   // ── two-person actions ──
 
   voidRound(roundId: string, reason: string, authorisedBy: AuthorisedBy): BackendResult {
-    const current = this.d.rounds.view();
+    const current = this.d.table.view();
     if (current.roundId !== roundId) return { ok: false, code: 'stale-round', detail: `round ${roundId} is not the current round (${current.roundId})` };
-    const r = this.d.rounds.voidRound(reason, authorisedBy);
+    const r = this.d.table.voidRound(reason, authorisedBy);
     if (!r.ok) return { ok: false, code: 'no-round', detail: r.reason };
     this.action(authorisedBy, 'void-round', `round ${roundId}: ${reason}`);
     return { ok: true, key: 'service.done.voidRound', values: { round: roundId } };
   }
 
   enterCard(roundId: string, card: string, authorisedBy: AuthorisedBy): BackendResult {
-    const current = this.d.rounds.view();
+    const current = this.d.table.view();
     if (current.roundId !== roundId) return { ok: false, code: 'stale-round', detail: `round ${roundId} is not the current round (${current.roundId})` };
-    const r = this.d.rounds.enterCard(parseCard(card), authorisedBy[0], authorisedBy[1]);
+    const r = this.d.table.enterCard(parseCard(card), authorisedBy[0], authorisedBy[1]);
     if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
     this.action(authorisedBy, 'enter-card', `round ${roundId}: ${card}`);
     return { ok: true, key: 'service.done.enterCard', values: { card } };
@@ -455,12 +455,12 @@ export class LiveServiceBackend implements ServiceBackend {
   // ── single-person actions ──
 
   newShoe(who: string): BackendResult {
-    if (this.d.rounds.view().phase === 'dealing') return { ok: false, code: 'busy', detail: 'a round is being dealt' };
+    if (this.d.table.view().phase === 'dealing') return { ok: false, code: 'busy', detail: 'a round is being dealt' };
     const sim = this.d.shoe.simulator();
     // A simulated shoe is reloaded (its shoeLoaded event starts the new shoe); a real shoe reports
     // its own loading, and this is the supervisor's declaration that a new shoe is in.
     if (sim) sim.loadShoe();
-    else this.d.rounds.onNewShoe();
+    else this.d.table.onNewShoe();
     this.action([who], 'new-shoe', sim ? 'simulated shoe reloaded' : 'declared by the supervisor');
     return { ok: true, key: 'service.done.newShoe' };
   }
@@ -508,7 +508,7 @@ export class LiveServiceBackend implements ServiceBackend {
   }
 
   testCard(who: string): Promise<BackendResult> {
-    const v = this.d.rounds.view();
+    const v = this.d.table.view();
     if (v.phase === 'dealing' || v.phase === 'hold' || v.cue) return Promise.resolve({ ok: false, code: 'busy', detail: 'the shoe is in use: test a card between rounds with no cue' });
     const result = this.waitForTest<string>(
       (done) => this.d.shoe.testNextCard(done),

@@ -2,31 +2,31 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
 import { verifyLedger } from '../../ledger/index.js';
-import { credit, floorTable, type FloorTable } from '../testing/floor-kit.js';
+import { credit, testTable, type TestTable } from '../testing/table-kit.js';
 
 describe('manual card entry on a hold', () => {
   it('places the unreadable card as if read, with two people and the shoe sequence journalled; the round goes on', () => {
-    const t = floorTable();
+    const t = testTable();
     try {
       credit(t.ledger, 1, 50_000);
-      assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-      t.clock.runOut(t.rounds.view().endsAt);
-      t.rounds.onCard(parseCard('9S')); // seat 1
-      t.rounds.onAnomaly('unreadable', null, 42); // the croupier's card could not be read
-      assert.equal(t.rounds.view().phase, 'hold');
+      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      t.clock.runOut(t.table.view().endsAt);
+      t.table.onCard(parseCard('9S')); // seat 1
+      t.table.onAnomaly('unreadable', null, 42); // the croupier's card could not be read
+      assert.equal(t.table.view().phase, 'hold');
       assert.deepEqual(t.tilts.list().map((x) => x.kind), ['card-hold']);
-      assert.match(JSON.stringify(t.rounds.enterCard(parseCard('2D'), 'sup-1', 'sup-1')), /someone other/);
-      assert.match(JSON.stringify(t.rounds.enterCard(parseCard('2D'), 'sup-1', ' ')), /second person/);
-      assert.equal(t.rounds.view().phase, 'hold', 'a refused entry changes nothing');
-      assert.deepEqual(t.rounds.enterCard(parseCard('2D'), 'sup-1', 'wit-2'), { ok: true });
-      assert.equal(t.rounds.view().phase, 'results', 'the round settled with the entered card');
-      assert.deepEqual(t.rounds.view().results?.map((l) => l.net), [10_000]);
+      assert.match(JSON.stringify(t.table.enterCard(parseCard('2D'), 'sup-1', 'sup-1')), /someone other/);
+      assert.match(JSON.stringify(t.table.enterCard(parseCard('2D'), 'sup-1', ' ')), /second person/);
+      assert.equal(t.table.view().phase, 'hold', 'a refused entry changes nothing');
+      assert.deepEqual(t.table.enterCard(parseCard('2D'), 'sup-1', 'wit-2'), { ok: true });
+      assert.equal(t.table.view().phase, 'results', 'the round settled with the entered card');
+      assert.deepEqual(t.table.view().results?.map((l) => l.net), [10_000]);
       assert.equal(t.ledger.credit(1), 60_000);
       assert.deepEqual(t.tilts.list(), [], 'the card hold cleared with its resolution');
       // The hold itself was journalled as pending (recovery); its resolution is the later entry.
       const misread = [...t.ledger.entries(1)].find((e) => e.type === 'misread' && e.body.includes('"card-entered"'));
       const p = (JSON.parse(misread?.body ?? '{}') as { payload: Record<string, unknown> }).payload;
-      assert.deepEqual([p.resolution, p.card, p.confirmedBy, p.shoeSequence, p.roundId], ['card-entered', '2D', ['sup-1', 'wit-2'], [42], t.rounds.view().roundId]);
+      assert.deepEqual([p.resolution, p.card, p.confirmedBy, p.shoeSequence, p.roundId], ['card-entered', '2D', ['sup-1', 'wit-2'], [42], t.table.view().roundId]);
       const settled = t.ledger.recall({ station: 1, limit: 1 })[0];
       assert.deepEqual(settled?.cards.map((c) => c.card), ['9S', '2D']);
       assert.ok(settled?.entrySeqs.includes(misread?.seq ?? -1), 'recall lists the misread with its round');
@@ -37,21 +37,21 @@ describe('manual card entry on a hold', () => {
   });
 
   it('takes an unreadable burn card between rounds, the chips stay on their spot, and the betting countdown runs again', () => {
-    const t = floorTable({ game: 'blackjack' });
+    const t = testTable({ game: 'blackjack' });
     try {
       credit(t.ledger, 1, 50_000);
-      assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-      assert.equal(t.rounds.cue()?.kind, 'card', 'a new shoe starts with burns');
-      t.rounds.onAnomaly('unreadable', null, 7);
-      assert.equal(t.rounds.view().endsAt, null);
-      assert.deepEqual(t.rounds.station(1).betting.bets, [{ bet: 'main', amount: 10_000 }], 'the hold pauses betting, it does not take the chips');
-      assert.equal(t.rounds.station(1).betting.open, false);
-      assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, false, 'no new chips during the hold');
-      assert.deepEqual(t.rounds.enterCard(parseCard('5H'), 'sup-1', 'wit-2'), { ok: true });
-      assert.equal(t.rounds.view().phase, 'betting');
-      assert.notEqual(t.rounds.view().endsAt, null, 'the window counts down again');
-      assert.deepEqual(t.rounds.station(1).betting.bets, [{ bet: 'main', amount: 10_000 }]);
-      assert.equal(t.rounds.station(1).credit, 40_000);
+      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      assert.equal(t.table.cue()?.kind, 'card', 'a new shoe starts with burns');
+      t.table.onAnomaly('unreadable', null, 7);
+      assert.equal(t.table.view().endsAt, null);
+      assert.deepEqual(t.table.station(1).betting.bets, [{ bet: 'main', amount: 10_000 }], 'the hold pauses betting, it does not take the chips');
+      assert.equal(t.table.station(1).betting.open, false);
+      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, false, 'no new chips during the hold');
+      assert.deepEqual(t.table.enterCard(parseCard('5H'), 'sup-1', 'wit-2'), { ok: true });
+      assert.equal(t.table.view().phase, 'betting');
+      assert.notEqual(t.table.view().endsAt, null, 'the window counts down again');
+      assert.deepEqual(t.table.station(1).betting.bets, [{ bet: 'main', amount: 10_000 }]);
+      assert.equal(t.table.station(1).credit, 40_000);
       const misread = [...t.ledger.entries(1)].find((e) => e.type === 'misread');
       assert.equal((JSON.parse(misread?.body ?? '{}') as { payload: { roundId?: string } }).payload.roundId, undefined, 'a burn between rounds belongs to no round');
     } finally {
@@ -60,33 +60,33 @@ describe('manual card entry on a hold', () => {
   });
 
   it('chips kept through a hold never play while new bets are stopped by another fault', () => {
-    const t = floorTable({ game: 'blackjack' });
+    const t = testTable({ game: 'blackjack' });
     try {
       credit(t.ledger, 1, 50_000);
-      assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-      t.rounds.onAnomaly('unreadable', null, 7); // a burn between rounds
+      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      t.table.onAnomaly('unreadable', null, 7); // a burn between rounds
       t.tilts.raise('shoe-lid-open', {});
-      assert.deepEqual(t.rounds.enterCard(parseCard('5H'), 'sup-1', 'wit-2'), { ok: true });
-      t.clock.runOut(t.rounds.view().endsAt);
+      assert.deepEqual(t.table.enterCard(parseCard('5H'), 'sup-1', 'wit-2'), { ok: true });
+      t.clock.runOut(t.table.view().endsAt);
       assert.equal(t.ledger.credit(1), 50_000, 'nothing went into play');
-      assert.equal(t.rounds.station(1).credit, 50_000, 'and nothing waits on the spot');
-      assert.deepEqual(t.rounds.station(1).betting.bets, []);
+      assert.equal(t.table.station(1).credit, 50_000, 'and nothing waits on the spot');
+      assert.deepEqual(t.table.station(1).betting.bets, []);
     } finally {
       t.close();
     }
   });
 
   it('refuses entry for a hold of a card read as it is (void instead)', () => {
-    const t = floorTable();
+    const t = testTable();
     try {
       credit(t.ledger, 1, 50_000);
-      assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-      t.clock.runOut(t.rounds.view().endsAt);
-      t.rounds.onCard(parseCard('7S'));
-      t.rounds.onCard(parseCard('7D')); // a tie: the seat must decide before any card
-      t.rounds.onCard(parseCard('5C')); // out of turn
-      assert.equal(t.rounds.view().hold, 'out-of-turn');
-      assert.match(JSON.stringify(t.rounds.enterCard(parseCard('5C'), 'sup-1', 'wit-2')), /voiding the round/);
+      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      t.clock.runOut(t.table.view().endsAt);
+      t.table.onCard(parseCard('7S'));
+      t.table.onCard(parseCard('7D')); // a tie: the seat must decide before any card
+      t.table.onCard(parseCard('5C')); // out of turn
+      assert.equal(t.table.view().hold, 'out-of-turn');
+      assert.match(JSON.stringify(t.table.enterCard(parseCard('5C'), 'sup-1', 'wit-2')), /voiding the round/);
     } finally {
       t.close();
     }
@@ -94,33 +94,33 @@ describe('manual card entry on a hold', () => {
 });
 
 type Misread = { roundId?: string; detail: string; resolution: string; card?: string; confirmedBy?: string[]; shoeSequence?: number[]; duringHold?: boolean };
-const misreads = (t: FloorTable): Misread[] =>
+const misreads = (t: TestTable): Misread[] =>
   [...t.ledger.entries(1)].filter((e) => e.type === 'misread').map((e) => (JSON.parse(e.body) as { payload: Misread }).payload);
 
 /** Money in the round is all back: each station's credit as before, and the ledger verifies. */
-function assertEveryBetReturned(t: FloorTable, before: Map<number, number>): void {
+function assertEveryBetReturned(t: TestTable, before: Map<number, number>): void {
   for (const [station, credit] of before) assert.equal(t.ledger.credit(station), credit, `station ${station}: every bet returned`);
   assert.equal(verifyLedger(t.ledger).ok, true, 'balanced and chained');
 }
 
 describe('cards read during a hold (issue 7 review, item 3)', () => {
   it('are journalled with their sequence and the round; an unreadable card then cannot be entered by hand, and the void names every read', () => {
-    const t = floorTable();
+    const t = testTable();
     try {
       credit(t.ledger, 1, 50_000);
       credit(t.ledger, 2, 50_000);
       const before = new Map([[1, t.ledger.credit(1)], [2, t.ledger.credit(2)]]);
-      assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-      assert.equal(t.rounds.placeBet(2, { bet: 'main' }, 20_000).ok, true);
-      t.clock.runOut(t.rounds.view().endsAt);
-      const roundId = t.rounds.view().roundId;
-      t.rounds.onCard(parseCard('9S'), 40); // seat 1
-      t.rounds.onAnomaly('unreadable', null, 41); // seat 2's card: hold
-      t.rounds.onCard(parseCard('5C'), 42); // the dealer went on: the croupier's card
-      t.rounds.onAnomaly('unreadable', null, 43); // and another, unreadable
-      t.rounds.onAnomaly('wrong-deck', 'AS', 44); // and one of another deck set
-      t.rounds.onCard(parseCard('5C'), 42); // a re-report of a sequence already journalled: nothing new
-      assert.deepEqual(t.rounds.holdState(), { reason: 'unreadable', shoeSequence: 41, readsDuringHold: [{ card: '5C', shoeSequence: 42 }, { shoeSequence: 43 }, { card: 'AS', shoeSequence: 44 }] });
+      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      assert.equal(t.table.placeBet(2, { bet: 'main' }, 20_000).ok, true);
+      t.clock.runOut(t.table.view().endsAt);
+      const roundId = t.table.view().roundId;
+      t.table.onCard(parseCard('9S'), 40); // seat 1
+      t.table.onAnomaly('unreadable', null, 41); // seat 2's card: hold
+      t.table.onCard(parseCard('5C'), 42); // the dealer went on: the croupier's card
+      t.table.onAnomaly('unreadable', null, 43); // and another, unreadable
+      t.table.onAnomaly('wrong-deck', 'AS', 44); // and one of another deck set
+      t.table.onCard(parseCard('5C'), 42); // a re-report of a sequence already journalled: nothing new
+      assert.deepEqual(t.table.holdState(), { reason: 'unreadable', shoeSequence: 41, readsDuringHold: [{ card: '5C', shoeSequence: 42 }, { shoeSequence: 43 }, { card: 'AS', shoeSequence: 44 }] });
       const during = misreads(t).filter((m) => m.duringHold);
       assert.deepEqual(during.map((m) => [m.roundId, m.resolution, m.card, m.shoeSequence]), [
         [roundId, 'pending', '5C', [42]],
@@ -129,11 +129,11 @@ describe('cards read during a hold (issue 7 review, item 3)', () => {
       ]);
       assert.match(during[2]?.detail ?? '', /wrong-deck card read during the unreadable hold/);
       // The first card's value cannot be entered: three more cards left the shoe to places unknown.
-      const refused = t.rounds.enterCard(parseCard('2D'), 'sup-1', 'wit-2');
+      const refused = t.table.enterCard(parseCard('2D'), 'sup-1', 'wit-2');
       assert.match(JSON.stringify(refused), /3 more card\(s\) left the shoe during the hold \(shoe sequence 42, 43, 44\)/);
-      assert.equal(t.rounds.view().hold, 'unreadable', 'the hold stays');
+      assert.equal(t.table.view().hold, 'unreadable', 'the hold stays');
       assert.equal(misreads(t).filter((m) => m.resolution === 'card-entered').length, 0, 'nothing entered');
-      assert.deepEqual(t.rounds.voidRound('cards dealt during an unreadable hold', ['sup-1', 'wit-2']), { ok: true });
+      assert.deepEqual(t.table.voidRound('cards dealt during an unreadable hold', ['sup-1', 'wit-2']), { ok: true });
       assertEveryBetReturned(t, before);
       const resolved = misreads(t).at(-1);
       assert.deepEqual([resolved?.roundId, resolved?.resolution, resolved?.confirmedBy, resolved?.shoeSequence], [roundId, 'round-void', ['sup-1', 'wit-2'], [41, 42, 43, 44]]);
@@ -147,23 +147,23 @@ describe('cards read during a hold (issue 7 review, item 3)', () => {
   });
 
   it('between rounds too (a shoe without a gate): the extra card and what follows it are journalled, and the void lists them all', () => {
-    const t = floorTable();
+    const t = testTable();
     try {
       credit(t.ledger, 1, 50_000);
-      assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-      t.rounds.onCard(parseCard('4H'), 7); // no round expects a card: extra
-      t.rounds.onCard(parseCard('6H'), 8);
-      assert.equal(t.rounds.view().hold, 'extra-card');
-      assert.deepEqual(t.rounds.station(1).betting.bets, [{ bet: 'main', amount: 10_000 }], 'the chips wait on their spot through the hold');
+      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      t.table.onCard(parseCard('4H'), 7); // no round expects a card: extra
+      t.table.onCard(parseCard('6H'), 8);
+      assert.equal(t.table.view().hold, 'extra-card');
+      assert.deepEqual(t.table.station(1).betting.bets, [{ bet: 'main', amount: 10_000 }], 'the chips wait on their spot through the hold');
       const [hold, read] = misreads(t);
       assert.deepEqual([hold?.roundId, hold?.card, hold?.shoeSequence, hold?.duringHold], [undefined, '4H', [7], undefined]);
       assert.deepEqual([read?.roundId, read?.card, read?.shoeSequence, read?.duringHold], [undefined, '6H', [8], true]);
-      assert.deepEqual(t.rounds.voidRound('stray cards', ['sup-1', 'wit-2']), { ok: true });
+      assert.deepEqual(t.table.voidRound('stray cards', ['sup-1', 'wit-2']), { ok: true });
       assert.deepEqual(misreads(t).at(-1)?.shoeSequence, [7, 8]);
-      assert.equal(t.rounds.station(1).credit, 50_000, 'the void took the chips off the spot');
-      t.clock.runOut(t.rounds.view().endsAt);
-      assert.equal(t.rounds.view().phase, 'betting');
-      assert.deepEqual(t.rounds.station(1).betting.bets, [], 'and they do not come back in the next window');
+      assert.equal(t.table.station(1).credit, 50_000, 'the void took the chips off the spot');
+      t.clock.runOut(t.table.view().endsAt);
+      assert.equal(t.table.view().phase, 'betting');
+      assert.deepEqual(t.table.station(1).betting.bets, [], 'and they do not come back in the next window');
     } finally {
       t.close();
     }
@@ -172,39 +172,39 @@ describe('cards read during a hold (issue 7 review, item 3)', () => {
 
 describe('each card anomaly inside a round → hold → its resolutions (issue 7 review, item 4)', () => {
   /** A war round of two stations with both bets closed; returns the credits before the bets. */
-  const warRound = (t: FloorTable) => {
+  const warRound = (t: TestTable) => {
     credit(t.ledger, 1, 50_000);
     credit(t.ledger, 2, 50_000);
     const before = new Map([[1, t.ledger.credit(1)], [2, t.ledger.credit(2)]]);
-    assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-    assert.equal(t.rounds.placeBet(1, { bet: 'tie' }, 1_000).ok, true);
-    assert.equal(t.rounds.placeBet(2, { bet: 'main' }, 20_000).ok, true);
-    t.clock.runOut(t.rounds.view().endsAt);
-    assert.equal(t.rounds.view().phase, 'dealing');
+    assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+    assert.equal(t.table.placeBet(1, { bet: 'tie' }, 1_000).ok, true);
+    assert.equal(t.table.placeBet(2, { bet: 'main' }, 20_000).ok, true);
+    t.clock.runOut(t.table.view().endsAt);
+    assert.equal(t.table.view().phase, 'dealing');
     return before;
   };
 
   it('more copies of a card than the decks hold: held, never placed; entry refused; a void returns every bet', () => {
-    const t = floorTable();
+    const t = testTable();
     try {
       // Six decks: six aces of spades go out over six coups; the seventh breaks the inventory.
       credit(t.ledger, 1, 500_000);
       for (let i = 0; i < 6; i++) {
-        assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-        t.clock.runOut(t.rounds.view().endsAt);
-        t.rounds.onCard(parseCard('AS'), 100 + 2 * i);
-        t.rounds.onCard(parseCard('2C'), 101 + 2 * i);
-        assert.equal(t.rounds.view().phase, 'results');
+        assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+        t.clock.runOut(t.table.view().endsAt);
+        t.table.onCard(parseCard('AS'), 100 + 2 * i);
+        t.table.onCard(parseCard('2C'), 101 + 2 * i);
+        assert.equal(t.table.view().phase, 'results');
         t.clock.advance(t.config.timings.resultsMs);
       }
       const before = warRound(t);
-      t.rounds.onCard(parseCard('AS'), 200);
-      assert.deepEqual([t.rounds.view().phase, t.rounds.view().hold], ['hold', 'inventory']);
+      t.table.onCard(parseCard('AS'), 200);
+      assert.deepEqual([t.table.view().phase, t.table.view().hold], ['hold', 'inventory']);
       const held = misreads(t).at(-1);
-      assert.deepEqual([held?.roundId, held?.card, held?.shoeSequence, held?.resolution], [t.rounds.view().roundId, 'AS', [200], 'pending']);
-      assert.deepEqual(t.rounds.view().hands.flatMap((h) => h.cards), [], 'the card was not placed');
-      assert.match(JSON.stringify(t.rounds.enterCard(parseCard('KS'), 'sup-1', 'wit-2')), /inventory hold is resolved by voiding/);
-      assert.deepEqual(t.rounds.voidRound('seven aces of spades in a six-deck shoe', ['sup-1', 'wit-2']), { ok: true });
+      assert.deepEqual([held?.roundId, held?.card, held?.shoeSequence, held?.resolution], [t.table.view().roundId, 'AS', [200], 'pending']);
+      assert.deepEqual(t.table.view().hands.flatMap((h) => h.cards), [], 'the card was not placed');
+      assert.match(JSON.stringify(t.table.enterCard(parseCard('KS'), 'sup-1', 'wit-2')), /inventory hold is resolved by voiding/);
+      assert.deepEqual(t.table.voidRound('seven aces of spades in a six-deck shoe', ['sup-1', 'wit-2']), { ok: true });
       assertEveryBetReturned(t, before);
       assert.deepEqual(misreads(t).at(-1)?.shoeSequence, [200]);
     } finally {
@@ -213,18 +213,18 @@ describe('each card anomaly inside a round → hold → its resolutions (issue 7
   });
 
   it('a card of another deck set: held; entry refused; a void returns every bet (a tie bet and a second station included)', () => {
-    const t = floorTable();
+    const t = testTable();
     try {
       const before = warRound(t);
-      t.rounds.onCard(parseCard('8S'), 11);
-      t.rounds.onAnomaly('wrong-deck', 'QD', 12);
-      assert.deepEqual([t.rounds.view().hold, t.rounds.view().endsAt], ['wrong-deck', null]);
+      t.table.onCard(parseCard('8S'), 11);
+      t.table.onAnomaly('wrong-deck', 'QD', 12);
+      assert.deepEqual([t.table.view().hold, t.table.view().endsAt], ['wrong-deck', null]);
       assert.deepEqual(misreads(t).map((m) => [m.detail, m.card, m.shoeSequence]), [['wrong-deck', 'QD', [12]]]);
-      assert.match(JSON.stringify(t.rounds.enterCard(parseCard('QD'), 'sup-1', 'wit-2')), /wrong-deck hold is resolved by voiding/);
-      assert.match(JSON.stringify(t.rounds.voidRound('other deck', ['sup-1'])), /second person/);
-      assert.match(JSON.stringify(t.rounds.voidRound('other deck', ['sup-1', 'sup-1'])), /someone other/);
-      assert.equal(t.rounds.view().hold, 'wrong-deck', 'a refused void changes nothing');
-      assert.deepEqual(t.rounds.voidRound('other deck', ['sup-1', 'wit-2']), { ok: true });
+      assert.match(JSON.stringify(t.table.enterCard(parseCard('QD'), 'sup-1', 'wit-2')), /wrong-deck hold is resolved by voiding/);
+      assert.match(JSON.stringify(t.table.voidRound('other deck', ['sup-1'])), /second person/);
+      assert.match(JSON.stringify(t.table.voidRound('other deck', ['sup-1', 'sup-1'])), /someone other/);
+      assert.equal(t.table.view().hold, 'wrong-deck', 'a refused void changes nothing');
+      assert.deepEqual(t.table.voidRound('other deck', ['sup-1', 'wit-2']), { ok: true });
       assert.deepEqual(misreads(t).at(-1)?.shoeSequence, [12]);
       assertEveryBetReturned(t, before);
     } finally {
@@ -233,24 +233,24 @@ describe('each card anomaly inside a round → hold → its resolutions (issue 7
   });
 
   it('an extra card during a round (blackjack, while a seat decides): held as out of turn; a void returns both stations\' bets', () => {
-    const t = floorTable({ game: 'blackjack' });
+    const t = testTable({ game: 'blackjack' });
     try {
       const low = ['2C', '3C', '4C', '2D', '3D', '4D', '2H', '3H', '4H', '2S', '3S', '4S'];
-      for (let i = 0; t.rounds.cue()?.kind === 'card'; i++) t.rounds.onCard(parseCard(low[i % low.length] as string), 500 + i);
+      for (let i = 0; t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard(low[i % low.length] as string), 500 + i);
       credit(t.ledger, 1, 50_000);
       credit(t.ledger, 2, 50_000);
       const before = new Map([[1, t.ledger.credit(1)], [2, t.ledger.credit(2)]]);
-      assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-      assert.equal(t.rounds.placeBet(2, { bet: 'main' }, 10_000).ok, true);
-      t.clock.runOut(t.rounds.view().endsAt);
-      for (const [i, c] of ['TS', '9H', '6D', '7S', '5C'].entries()) t.rounds.onCard(parseCard(c), 600 + i); // seats 1, 2, dealer, seats 1, 2
-      assert.ok(t.rounds.station(1).decision, 'seat 1 decides');
-      t.rounds.onCard(parseCard('KD'), 610); // the dealer draws anyway
-      assert.equal(t.rounds.view().hold, 'out-of-turn');
-      assert.equal(t.rounds.station(1).decision, null, 'no countdown on hold');
+      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      assert.equal(t.table.placeBet(2, { bet: 'main' }, 10_000).ok, true);
+      t.clock.runOut(t.table.view().endsAt);
+      for (const [i, c] of ['TS', '9H', '6D', '7S', '5C'].entries()) t.table.onCard(parseCard(c), 600 + i); // seats 1, 2, dealer, seats 1, 2
+      assert.ok(t.table.station(1).decision, 'seat 1 decides');
+      t.table.onCard(parseCard('KD'), 610); // the dealer draws anyway
+      assert.equal(t.table.view().hold, 'out-of-turn');
+      assert.equal(t.table.station(1).decision, null, 'no countdown on hold');
       const held = misreads(t).at(-1);
-      assert.deepEqual([held?.card, held?.shoeSequence, held?.roundId], ['KD', [610], t.rounds.view().roundId]);
-      assert.deepEqual(t.rounds.voidRound('extra card', ['sup-1', 'wit-2']), { ok: true });
+      assert.deepEqual([held?.card, held?.shoeSequence, held?.roundId], ['KD', [610], t.table.view().roundId]);
+      assert.deepEqual(t.table.voidRound('extra card', ['sup-1', 'wit-2']), { ok: true });
       assertEveryBetReturned(t, before);
       assert.deepEqual(misreads(t).at(-1)?.shoeSequence, [610]);
     } finally {

@@ -3,22 +3,22 @@ import { after, describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
 import { verifyLedger, type Ledger } from '../../ledger/index.js';
 import { warTableGame } from '../../engine/war/table-game.js';
-import { credit, floorTable, type FloorTable } from '../testing/floor-kit.js';
+import { credit, testTable, type TestTable } from '../testing/table-kit.js';
 
 
 describe('the table runtime', () => {
-  const tables: FloorTable[] = [];
-  let table: FloorTable;
+  const tables: TestTable[] = [];
+  let table: TestTable;
   let ledger: Ledger;
   after(() => tables.forEach((t) => t.close()));
 
   /** A war table of its own for each test, station 1 credited. */
   const make = () => {
-    table = floorTable({ game: 'war' });
+    table = testTable({ game: 'war' });
     tables.push(table);
     ledger = table.ledger;
     credit(ledger, 1, 100_000);
-    return { c: table.rounds, advance: table.clock.advance };
+    return { c: table.table, advance: table.clock.advance };
   };
 
   it('refuses new bets while the ledger is offline beyond its limit, and takes them again after', () => {
@@ -94,64 +94,64 @@ function lastPayload(ledger: Ledger, type: string): Record<string, unknown> {
 }
 
 /** Feeds the shoe-start burns of a new blackjack shoe (a run of low cards). */
-function burnShoeStart(t: FloorTable): void {
+function burnShoeStart(t: TestTable): void {
   const low = ['2C', '3C', '4C', '2D', '3D', '4D', '2H', '3H', '4H', '2S', '3S', '4S'];
-  for (let i = 0; t.rounds.view().phase === 'betting' && t.rounds.cue()?.kind === 'card'; i++) t.rounds.onCard(parseCard(low[i % low.length] as string), 900 + i);
-  assert.equal(t.rounds.cue(), null, 'the shoe-start burns are done');
+  for (let i = 0; t.table.view().phase === 'betting' && t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard(low[i % low.length] as string), 900 + i);
+  assert.equal(t.table.cue(), null, 'the shoe-start burns are done');
 }
 
 /** Deals what the round asks for, card by card, until it asks for a decision or is done. */
-function deal(t: FloorTable, cards: string[]): void {
+function deal(t: TestTable, cards: string[]): void {
   for (const code of cards) {
-    assert.equal(t.rounds.cue()?.kind, 'card', `a card is expected for ${code}: ${JSON.stringify(t.rounds.view())}`);
-    t.rounds.onCard(parseCard(code));
+    assert.equal(t.table.cue()?.kind, 'card', `a card is expected for ${code}: ${JSON.stringify(t.table.view())}`);
+    t.table.onCard(parseCard(code));
   }
 }
 
 describe('timeout defaults never stall the table (issue 7 review, item 1)', () => {
   it('war: a seat that bet all its credit and walks away at a tie is shown surrender and gets it on timeout', () => {
-    const t = floorTable();
+    const t = testTable();
     try {
       credit(t.ledger, 1, 10_000);
       credit(t.ledger, 2, 50_000);
-      assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true, 'all of its credit');
-      assert.equal(t.rounds.placeBet(2, { bet: 'main' }, 10_000).ok, true);
-      t.clock.runOut(t.rounds.view().endsAt);
+      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true, 'all of its credit');
+      assert.equal(t.table.placeBet(2, { bet: 'main' }, 10_000).ok, true);
+      t.clock.runOut(t.table.view().endsAt);
       assert.equal(t.ledger.credit(1), 0);
       deal(t, ['8S', '8H', '8D']); // seat 1 and seat 2 both tie the croupier
-      const one = t.rounds.station(1).decision;
+      const one = t.table.station(1).decision;
       assert.deepEqual([one?.legal, one?.default], [['war', 'surrender'], 'surrender'], 'the stated default is one it can take');
       t.clock.runOut(one?.endsAt ?? null);
       const auto = lastPayload(t.ledger, 'round.decision');
       assert.deepEqual([auto.seat, auto.action, auto.auto], [1, 'surrender', true]);
       // Seat 2 can cover its raise: its stated default stays war.
-      const two = t.rounds.station(2).decision;
+      const two = t.table.station(2).decision;
       assert.equal(two?.default, 'war');
       t.clock.runOut(two?.endsAt ?? null);
       assert.deepEqual([lastPayload(t.ledger, 'round.decision').action, t.ledger.credit(2)], ['war', 30_000]);
       deal(t, ['2C', '3C', '4C', 'KS', '5C', '6C', '7C', 'QH']); // seat 2's war: burns, card, burns, croupier
-      assert.equal(t.rounds.view().phase, 'results', 'the round settled: nothing waits on a refused default');
-      const lines = t.rounds.view().results ?? [];
+      assert.equal(t.table.view().phase, 'results', 'the round settled: nothing waits on a refused default');
+      const lines = t.table.view().results ?? [];
       assert.deepEqual(lines.map((l) => [l.seat, l.net, l.rule]), [[1, -5_000, 'macau-war art.7 n.4 al.1'], [2, 10_000, 'macau-war art.7 n.5 al.1']]);
       assert.equal(t.ledger.credit(1), 5_000, 'half the bet back, the other half lost');
       t.clock.advance(t.config.timings.resultsMs);
-      assert.equal(t.rounds.view().phase, 'betting', 'the next window opens');
+      assert.equal(t.table.view().phase, 'betting', 'the next window opens');
     } finally {
       t.close();
     }
   });
 
   it('war: a note inserted during the countdown makes war the default again', () => {
-    const t = floorTable();
+    const t = testTable();
     try {
       credit(t.ledger, 1, 10_000);
-      assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-      t.clock.runOut(t.rounds.view().endsAt);
+      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      t.clock.runOut(t.table.view().endsAt);
       deal(t, ['9S', '9H']);
-      assert.equal(t.rounds.station(1).decision?.default, 'surrender');
+      assert.equal(t.table.station(1).decision?.default, 'surrender');
       credit(t.ledger, 1, 10_000);
-      assert.equal(t.rounds.station(1).decision?.default, 'war');
-      t.clock.runOut(t.rounds.station(1).decision?.endsAt ?? null);
+      assert.equal(t.table.station(1).decision?.default, 'war');
+      t.clock.runOut(t.table.station(1).decision?.endsAt ?? null);
       assert.equal(lastPayload(t.ledger, 'round.decision').action, 'war');
       assert.equal(t.ledger.credit(1), 0, 'the raise came from the new note');
     } finally {
@@ -162,11 +162,11 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
   it('a default the engine refuses anyway holds the table with its reason, journalled; a void returns every bet', () => {
     // A game whose rounds refuse every decision: what the table does when a default is refused.
     const war = warTableGame('macau');
-    const t = floorTable({ game: 'war', definition: { ...war, decide: () => ({ ok: false, reason: 'refused by the test', refusal: 'illegal-action' }) } });
+    const t = testTable({ game: 'war', definition: { ...war, decide: () => ({ ok: false, reason: 'refused by the test', refusal: 'illegal-action' }) } });
     const l = t.ledger;
     try {
       credit(l, 1, 50_000);
-      const c = t.rounds;
+      const c = t.table;
       assert.equal(c.placeBet(1, { bet: 'main' }, 10_000).ok, true);
       t.clock.runOut(c.view().endsAt);
       c.onCard(parseCard('5S'));
@@ -184,24 +184,24 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
   });
 
   it('blackjack (Macau 2009): all credit bet, the insurance offer is declined and the hand stands on timeout, each journalled as automatic', () => {
-    const t = floorTable({ game: 'blackjack' });
+    const t = testTable({ game: 'blackjack' });
     try {
       burnShoeStart(t);
       credit(t.ledger, 1, 10_000);
-      assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-      t.clock.runOut(t.rounds.view().endsAt);
+      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      t.clock.runOut(t.table.view().endsAt);
       deal(t, ['TS', 'AH', '7D']); // seat 1: T, dealer: A (no hole card), seat 1: 7 → 17
-      const offer = t.rounds.station(1).decision;
+      const offer = t.table.station(1).decision;
       assert.deepEqual([offer?.legal, offer?.default], [['insurance', 'decline-insurance'], 'decline-insurance']);
       t.clock.runOut(offer?.endsAt ?? null);
-      const play = t.rounds.station(1).decision;
+      const play = t.table.station(1).decision;
       assert.ok(play?.legal.includes('stand'));
       assert.equal(play?.default, 'stand');
       t.clock.runOut(play?.endsAt ?? null);
       const autos = [...t.ledger.entries(1)].filter((e) => e.type === 'round.decision').map((e) => (JSON.parse(e.body) as { payload: Record<string, unknown> }).payload);
       assert.deepEqual(autos.map((d) => [d.action, d.auto]), [['decline-insurance', true], ['stand', true]]);
       deal(t, ['9C']); // dealer: A 9 → 20
-      assert.equal(t.rounds.view().phase, 'results');
+      assert.equal(t.table.view().phase, 'results');
       assert.equal(t.ledger.credit(1), 0, '17 against 20 loses');
     } finally {
       t.close();
@@ -209,22 +209,22 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
   });
 
   it('blackjack (Portugal rule 18): standing is not allowed at 11 or less, so the timeout hits', () => {
-    const t = floorTable({ game: 'blackjack', config: { profile: 'portugal-2001' } });
+    const t = testTable({ game: 'blackjack', config: { profile: 'portugal-2001' } });
     try {
       burnShoeStart(t);
       credit(t.ledger, 1, 10_000);
-      assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true, 'all of its credit: no double can be covered');
-      t.clock.runOut(t.rounds.view().endsAt);
+      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true, 'all of its credit: no double can be covered');
+      t.clock.runOut(t.table.view().endsAt);
       // Portugal deals a hole card: seat, dealer, seat, dealer's hole.
-      for (let i = 0; i < 6 && t.rounds.cue()?.kind === 'card'; i++) t.rounds.onCard(parseCard((['5S', '9H', '4D', '8C', '2H', '3H'] as const)[i] as string));
-      const d = t.rounds.station(1).decision;
+      for (let i = 0; i < 6 && t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard((['5S', '9H', '4D', '8C', '2H', '3H'] as const)[i] as string));
+      const d = t.table.station(1).decision;
       assert.ok(d, 'a decision is due');
       assert.equal(d.legal.includes('stand'), false, `9 cannot stand: ${d.legal.join(',')}`);
       assert.equal(d.default, 'hit');
       t.clock.runOut(d.endsAt);
       const auto = lastPayload(t.ledger, 'round.decision');
       assert.deepEqual([auto.action, auto.auto], ['hit', true]);
-      assert.equal(t.rounds.cue()?.kind, 'card', 'the hit card is asked for: the round goes on');
+      assert.equal(t.table.cue()?.kind, 'card', 'the hit card is asked for: the round goes on');
     } finally {
       t.close();
     }

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
 import { verifyLedger } from '../../ledger/index.js';
 import type { BetId } from '../../protocol/index.js';
-import { credit, floorTable, type FloorTable } from '../testing/floor-kit.js';
+import { credit, testTable, type TestTable } from '../testing/table-kit.js';
 import type { LiveTable } from './runtime.js';
 
 const GAMES = [
@@ -19,35 +19,35 @@ function burnShoeStart(rounds: LiveTable): void {
   for (let i = 0; i < 30 && rounds.cue()?.kind === 'card'; i++) rounds.onCard(parseCard('2C'));
 }
 
-const place = (t: FloorTable, bet: BetId) => t.host.apply('station/1', t.host.version('station/1'), { name: 'place-bet', spot: { bet }, amount: 10_000 });
+const place = (t: TestTable, bet: BetId) => t.hub.apply('station/1', t.hub.version('station/1'), { name: 'place-bet', spot: { bet }, amount: 10_000 });
 const cardsOnTable = (rounds: LiveTable) => (rounds.view().hands ?? []).flatMap((h) => h.cards);
 
 /** Bets, deals `dealt`, voids the round by two people; the table is back in betting. */
-function voidAfter(t: FloorTable, bet: BetId, dealt: readonly string[]): void {
+function voidAfter(t: TestTable, bet: BetId, dealt: readonly string[]): void {
   credit(t.ledger, 1, 100_000);
-  t.rounds.onNewShoe(); // a replay starts at the journalled shoe load
-  burnShoeStart(t.rounds);
+  t.table.onNewShoe(); // a replay starts at the journalled shoe load
+  burnShoeStart(t.table);
   assert.equal(place(t, bet).ok, true);
-  t.clock.runOut(t.rounds.view().endsAt);
-  for (const c of dealt) t.rounds.onCard(parseCard(c));
-  assert.deepEqual(cardsOnTable(t.rounds).sort(), [...dealt].sort());
-  assert.equal(t.rounds.voidRound('test: a card hold', ['Ana Lei (1001)', 'Bo Chan (1002)']).ok, true);
+  t.clock.runOut(t.table.view().endsAt);
+  for (const c of dealt) t.table.onCard(parseCard(c));
+  assert.deepEqual(cardsOnTable(t.table).sort(), [...dealt].sort());
+  assert.equal(t.table.voidRound('test: a card hold', ['Ana Lei (1001)', 'Bo Chan (1002)']).ok, true);
   assert.equal(t.ledger.credit(1), 100_000, 'every bet returned');
 }
 
 describe('a round voided after some of its cards', () => {
   for (const { game, bet, dealt } of GAMES) {
     it(`${game}: the next round starts from no card, live`, () => {
-      const t = floorTable({ game });
+      const t = testTable({ game });
       try {
         voidAfter(t, bet, dealt);
-        t.clock.runOut(t.rounds.view().endsAt); // results held, then betting
-        assert.equal(t.rounds.view().phase, 'betting');
+        t.clock.runOut(t.table.view().endsAt); // results held, then betting
+        assert.equal(t.table.view().phase, 'betting');
         assert.equal(place(t, bet).ok, true);
-        t.clock.runOut(t.rounds.view().endsAt);
-        assert.equal(t.rounds.view().phase, 'dealing');
-        assert.deepEqual(cardsOnTable(t.rounds), [], 'none of the voided round\'s cards');
-        assert.equal(t.rounds.cue()?.kind, 'card');
+        t.clock.runOut(t.table.view().endsAt);
+        assert.equal(t.table.view().phase, 'dealing');
+        assert.deepEqual(cardsOnTable(t.table), [], 'none of the voided round\'s cards');
+        assert.equal(t.table.cue()?.kind, 'card');
         assert.equal(verifyLedger(t.ledger).ok, true);
       } finally {
         t.close();
@@ -55,22 +55,22 @@ describe('a round voided after some of its cards', () => {
     });
 
     it(`${game}: the next round starts from no card after a restart that replays the void`, () => {
-      const t = floorTable({ game });
+      const t = testTable({ game });
       try {
         voidAfter(t, bet, dealt);
       } finally {
         t.stop();
       }
       // The restarted table folds the journal, the void included.
-      const again = floorTable({ game, dir: t.dir });
+      const again = testTable({ game, dir: t.dir });
       try {
-        assert.equal(again.rounds.view().phase, 'results');
-        again.clock.runOut(again.rounds.view().endsAt);
-        const bets = again.rounds.placeBet(1, { bet }, 10_000);
+        assert.equal(again.table.view().phase, 'results');
+        again.clock.runOut(again.table.view().endsAt);
+        const bets = again.table.placeBet(1, { bet }, 10_000);
         assert.equal(bets.ok, true, bets.ok ? '' : bets.reason);
-        again.clock.runOut(again.rounds.view().endsAt);
-        assert.equal(again.rounds.view().phase, 'dealing');
-        assert.deepEqual(cardsOnTable(again.rounds), []);
+        again.clock.runOut(again.table.view().endsAt);
+        assert.equal(again.table.view().phase, 'dealing');
+        assert.deepEqual(cardsOnTable(again.table), []);
       } finally {
         again.close();
       }

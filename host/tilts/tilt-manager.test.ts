@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { verifyLedger } from '../../ledger/index.js';
 import { tamperJournalBody } from '../../ledger/testing/tamper.js';
-import { credit, floorTable } from '../testing/floor-kit.js';
+import { credit, testTable } from '../testing/table-kit.js';
 import { onBillAcceptorEvent, onShoeEvent, onUpstreamSignal } from './tilt-sources.js';
 import { TILT_KINDS } from './tilt-kinds.js';
 import { catalogues } from '../../locales/index.js';
 
-const types = (t: ReturnType<typeof floorTable>) => [...t.ledger.entries(1)].map((e) => e.type).filter((x) => x.startsWith('tilt.'));
-const place = (t: ReturnType<typeof floorTable>, station: number, amount = 10_000) =>
-  t.host.apply(`station/${station}`, t.host.version(`station/${station}`), { name: 'place-bet', spot: { bet: 'main' }, amount });
+const types = (t: ReturnType<typeof testTable>) => [...t.ledger.entries(1)].map((e) => e.type).filter((x) => x.startsWith('tilt.'));
+const place = (t: ReturnType<typeof testTable>, station: number, amount = 10_000) =>
+  t.hub.apply(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot: { bet: 'main' }, amount });
 
 describe('tilt manager', () => {
   it('words every fault in every locale', () => {
@@ -20,16 +20,16 @@ describe('tilt manager', () => {
   });
 
   it('journals a fault once, shows it to the table and to its own station only, and disables that station', () => {
-    const t = floorTable();
+    const t = testTable();
     try {
       credit(t.ledger, 2, 50_000);
       credit(t.ledger, 3, 50_000);
       onBillAcceptorEvent(t.tilts, 2, { type: 'jam', where: 'acceptor' });
       onBillAcceptorEvent(t.tilts, 2, { type: 'jam', where: 'acceptor' });
       assert.deepEqual(types(t), ['tilt.raise'], 'a repeat of the same fault is not journalled again');
-      const s2 = t.host.state('station/2');
-      const s3 = t.host.state('station/3');
-      const table = t.host.state('table');
+      const s2 = t.hub.state('station/2');
+      const s3 = t.hub.state('station/3');
+      const table = t.hub.state('table');
       assert.ok(s2.kind === 'station' && s3.kind === 'station' && table.kind === 'table');
       assert.deepEqual(s2.tilts?.map((n) => [n.kind, n.messageKey, n.disables, n.station]), [['bill-jam', 'tilt.bill-jam', 'station', 2]]);
       assert.deepEqual(s3.tilts, [], 'another station never sees it');
@@ -50,7 +50,7 @@ describe('tilt manager', () => {
   });
 
   it('lets a person clear a fault only with the right role and once the device is fixed; journals who', () => {
-    const t = floorTable();
+    const t = testTable();
     try {
       onBillAcceptorEvent(t.tilts, 1, { type: 'jam', where: 'stacker' });
       const attendant = { user: 'att-7', role: 'attendant' as const };
@@ -75,7 +75,7 @@ describe('tilt manager', () => {
   });
 
   it('clears an automatic fault when its condition goes, and refuses a person clearing it', () => {
-    const t = floorTable();
+    const t = testTable();
     try {
       onShoeEvent(t.tilts, { type: 'disconnected', reason: 'cable' }, () => false);
       assert.match(JSON.stringify(t.tilts.clear('shoe-lost', undefined, { user: 'sup', role: 'supervisor' })), /clears by itself/);
@@ -91,7 +91,7 @@ describe('tilt manager', () => {
   });
 
   it('does not count an open lid while the table asks for a new shoe', () => {
-    const t = floorTable();
+    const t = testTable();
     try {
       onShoeEvent(t.tilts, { type: 'lid', sequence: 4, open: true }, () => true);
       assert.deepEqual(t.tilts.list(), []);
@@ -103,7 +103,7 @@ describe('tilt manager', () => {
   });
 
   it('stops new bets while offline beyond the limit with the offline reason, and takes them again after', () => {
-    const t = floorTable();
+    const t = testTable();
     try {
       credit(t.ledger, 1, 50_000);
       onUpstreamSignal(t.tilts, true);
@@ -117,17 +117,17 @@ describe('tilt manager', () => {
   });
 
   it('halts the whole table on a shoe alarm: no bets, the countdown stops, a card drawn anyway is a hold', () => {
-    const t = floorTable();
+    const t = testTable();
     try {
       credit(t.ledger, 1, 50_000);
       assert.equal(place(t, 1).ok, true);
       onShoeEvent(t.tilts, { type: 'alarm', sequence: 9, code: 'TAMPER', severity: 'critical', text: 'lid forced' }, () => false);
-      assert.equal(t.rounds.view().endsAt, null, 'the betting countdown stopped');
-      assert.deepEqual(t.rounds.station(1).betting.bets, [], 'chips not yet in play came off the spots');
+      assert.equal(t.table.view().endsAt, null, 'the betting countdown stopped');
+      assert.deepEqual(t.table.station(1).betting.bets, [], 'chips not yet in play came off the spots');
       const r = place(t, 1);
       assert.equal(!r.ok && r.error.refusal, 'table-halted');
       assert.deepEqual(t.tilts.clear('shoe-alarm', undefined, { user: 'sup-1', role: 'supervisor' }), { ok: true });
-      assert.notEqual(t.rounds.view().endsAt, null, 'the betting window runs again');
+      assert.notEqual(t.table.view().endsAt, null, 'the betting window runs again');
       assert.equal(place(t, 1).ok, true);
     } finally {
       t.close();
@@ -135,15 +135,15 @@ describe('tilt manager', () => {
   });
 
   it('raises a card hold with the rounds and clears it when the round is voided', () => {
-    const t = floorTable();
+    const t = testTable();
     try {
       credit(t.ledger, 1, 50_000);
       assert.equal(place(t, 1).ok, true);
-      t.clock.runOut(t.rounds.view().endsAt);
-      t.rounds.onAnomaly('unreadable', null);
+      t.clock.runOut(t.table.view().endsAt);
+      t.table.onAnomaly('unreadable', null);
       assert.deepEqual(t.tilts.list().map((x) => [x.kind, x.clears, x.disables]), [['card-hold', 'resolution', 'table']]);
       assert.match(JSON.stringify(t.tilts.clear('card-hold', undefined, { user: 'sup', role: 'supervisor' })), /clears when the hold is resolved/);
-      assert.deepEqual(t.rounds.voidRound('unreadable card', ['sup-1', 'wit-2']), { ok: true });
+      assert.deepEqual(t.table.voidRound('unreadable card', ['sup-1', 'wit-2']), { ok: true });
       assert.deepEqual(t.tilts.list(), []);
     } finally {
       t.close();
@@ -151,7 +151,7 @@ describe('tilt manager', () => {
   });
 
   it('halts the table when the ledger fails its verification on demand, until a supervisor clears it', () => {
-    const t = floorTable();
+    const t = testTable();
     try {
       credit(t.ledger, 1, 50_000);
       assert.equal(t.floor.verifyLedger().ok, true);
@@ -169,18 +169,18 @@ describe('tilt manager', () => {
   });
 
   it('rebuilds the current faults from the journal after a restart, and the ledger verifies with them', () => {
-    const first = floorTable();
+    const first = testTable();
     onBillAcceptorEvent(first.tilts, 4, { type: 'stackerRemoved' });
     onBillAcceptorEvent(first.tilts, 5, { type: 'jam', where: 'acceptor' });
     onBillAcceptorEvent(first.tilts, 5, { type: 'faultCleared' });
     assert.deepEqual(first.tilts.clear('bill-jam', 5, { user: 'att', role: 'attendant' }), { ok: true });
     onShoeEvent(first.tilts, { type: 'alarm', sequence: 3, code: 'X', severity: 'warning', text: 'reader dirty' }, () => false);
     first.stop();
-    const again = floorTable({ dir: first.dir });
+    const again = testTable({ dir: first.dir });
     try {
       assert.deepEqual(again.tilts.list().map((x) => [x.kind, x.station ?? null]), [['stacker-removed', 4], ['shoe-alarm', null]]);
-      assert.equal(again.rounds.station(1).betting.open, false, 'the halt is in force again');
-      const s4 = again.host.state('station/4');
+      assert.equal(again.table.station(1).betting.open, false, 'the halt is in force again');
+      const s4 = again.hub.state('station/4');
       assert.ok(s4.kind === 'station' && s4.tilts?.some((n) => n.kind === 'stacker-removed'));
       const report = verifyLedger(again.ledger);
       assert.deepEqual(report.problems, []);

@@ -71,6 +71,8 @@ export const layeringRule = {
       outside: "'{{from}}/' may not import files outside the repository layers ('{{spec}}').",
       builtin: "'{{from}}/' must not use Node built-ins ('{{spec}}'): it runs without Node.",
       pkg: "'{{from}}/' may not import the package '{{name}}'. Allowed here: {{allowed}}.",
+      inside: "'{{from}}/{{a}}/' may not import '{{from}}/{{b}}/'. It may import: {{allowed}}.",
+      insideUnknown: "'{{from}}/{{sub}}/' has no layering rule of its own: add it to the layer's `inside` table.",
       owned: "'{{from}}/' may not import the package '{{name}}': only '{{owner}}/' may; use what '{{owner}}/' exports.",
     },
   },
@@ -98,7 +100,10 @@ export const layeringRule = {
           return;
         }
         const to = target.split(path.sep)[0] ?? '';
-        if (to === from) return;
+        if (to === from) {
+          checkInside(node, rel, target);
+          return;
+        }
         const access = grant(layer.folders ?? {}, target.split(path.sep).join('/'));
         if (access === 'any') return;
         if (access === 'types') {
@@ -130,6 +135,33 @@ export const layeringRule = {
         messageId: 'pkg',
         data: { from, name, allowed: allowed.length ? allowed.join(', ') : 'none' },
       });
+    }
+
+    /**
+     * Inside a layer with `inside` rules (the host): a file of one subfolder may import only the
+     * subfolders its rule lists; files directly in the layer's folder are its composition root
+     * and may import any. Test files are not dependencies of the product and are not held to it.
+     * @param {import('estree').Node} node
+     * @param {string} fromPath  the importing file, from the repository root
+     * @param {string} target  the imported file, from the repository root
+     */
+    function checkInside(node, fromPath, target) {
+      const inside = layer.inside;
+      if (!inside || fromPath.endsWith('.test.ts')) return;
+      const sub = (/** @type {string} */ p) => {
+        const parts = p.split(path.sep);
+        return parts.length > 2 ? (parts[1] ?? '') : '';
+      };
+      const a = sub(fromPath);
+      const b = sub(target);
+      if (a === '' || a === b) return;
+      const allowed = inside[a];
+      if (allowed === undefined) {
+        context.report({ node, messageId: 'insideUnknown', data: { from, sub: a } });
+        return;
+      }
+      if (b !== '' && allowed.includes(b)) return;
+      context.report({ node, messageId: 'inside', data: { from, a, b: b || '(the composition root)', allowed: allowed.length ? allowed.join(', ') : 'nothing' } });
     }
 
     /** @param {any} node */
@@ -180,6 +212,7 @@ export const layeringRule = {
  * @property {string[]} [packages]  npm packages it may import (`*` = any but electron)
  * @property {boolean} [node]  whether Node built-ins are allowed
  * @property {string} [why]  the reason shown with a refused folder import
+ * @property {Record<string, string[]>} [inside]  per subfolder, the subfolders of the same layer it may import
  */
 
 export default { rules: { layering: layeringRule } };

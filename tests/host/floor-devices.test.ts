@@ -82,7 +82,7 @@ describe('ledger verification at start', () => {
       });
       try {
         assert.deepEqual(running.floor.tilts.list().map((t) => t.kind), ['ledger-integrity']);
-        assert.equal(running.rounds.station(1).betting.open, false);
+        assert.equal(running.table.station(1).betting.open, false);
       } finally {
         await running.close();
       }

@@ -34,32 +34,32 @@ const sim = running.shoe.simulator();
 if (!sim) throw new Error('no simulated shoe');
 await until(() => running.shoe.loadsHandled >= 1, 'the first shoe');
 const draw = async (pull: () => void) => {
-  await until(() => running.rounds.expectsCard() && running.shoe.gateOpen(), 'a card cue with the gate open');
+  await until(() => running.table.expectsCard() && running.shoe.gateOpen(), 'a card cue with the gate open');
   const before = running.shoe.cardsHandled;
   pull();
   await until(() => running.shoe.cardsHandled > before, 'the card handled');
 };
 if (scenario === 'extra-card') {
-  await until(() => running.rounds.view().phase === 'betting' && running.rounds.cue() === null, 'a betting window');
+  await until(() => running.table.view().phase === 'betting' && running.table.cue() === null, 'a betting window');
   sim.drawCard();
 } else if (scenario === 'unreadable') {
-  await until(() => running.rounds.cue()?.kind === 'card', 'a burn asked for');
+  await until(() => running.table.cue()?.kind === 'card', 'a burn asked for');
   sim.drawUnreadable();
 } else {
   // Two stations bet; seat 1's card is read, seat 2's cannot be.
   let note = 0;
   for (const station of [1, 2]) running.ledger.append({ type: 'bill.credit', payload: { station, device: `BA-${station}`, denomination: 50_000, currency: 'MOP' }, txId: `child-note-${++note}` });
-  await until(() => running.rounds.station(1).betting.open, 'a betting window');
-  if (!running.rounds.placeBet(1, { bet: 'main' }, 10_000).ok || !running.rounds.placeBet(2, { bet: 'main' }, 20_000).ok) throw new Error('bets refused');
+  await until(() => running.table.station(1).betting.open, 'a betting window');
+  if (!running.table.placeBet(1, { bet: 'main' }, 10_000).ok || !running.table.placeBet(2, { bet: 'main' }, 20_000).ok) throw new Error('bets refused');
   await draw(() => sim.drawCard({ card: '9S' }));
   await draw(() => sim.drawUnreadable());
   if (scenario === 'in-round-reads') {
     // The dealer goes on: the croupier's card leaves the shoe during the hold.
     sim.drawCard({ card: '5C' });
-    await until(() => (running.rounds.holdState()?.readsDuringHold.length ?? 0) === 1, 'the read during the hold journalled');
+    await until(() => (running.table.holdState()?.readsDuringHold.length ?? 0) === 1, 'the read during the hold journalled');
   }
 }
-await until(() => running.rounds.view().hold !== null, 'the hold');
-process.stdout.write(JSON.stringify({ hold: running.rounds.view().hold, phase: running.rounds.view().phase }) + '\n');
+await until(() => running.table.view().hold !== null, 'the hold');
+process.stdout.write(JSON.stringify({ hold: running.table.view().hold, phase: running.table.view().phase }) + '\n');
 // Killed by the test from here on; never closed.
 await new Promise(() => undefined);

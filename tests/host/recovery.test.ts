@@ -17,7 +17,7 @@ import { UsbSerialPort } from '../../hardware/transport/usb-serial.js';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { parseCard } from '../../engine/cards/card.js';
 import { BillAcceptors } from '../../host/devices/bill-acceptors.js';
-import { credit, floorTable } from '../../host/testing/floor-kit.js';
+import { credit, testTable } from '../../host/testing/table-kit.js';
 import { startHost } from '../../host/start-host.js';
 import { openLedger, type EntryBody } from '../../ledger/index.js';
 import { tamperBalance } from '../../ledger/testing/tamper.js';
@@ -44,9 +44,9 @@ describe('start-up recovery', () => {
       try {
         assert.equal(running.recovery.ledgerVerified, false);
         assert.ok(running.recovery.problems.length > 0);
-        assert.equal(running.rounds.view().phase, 'hold');
-        assert.equal(running.rounds.view().hold, 'ledger');
-        assert.equal(running.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, false);
+        assert.equal(running.table.view().phase, 'hold');
+        assert.equal(running.table.view().hold, 'ledger');
+        assert.equal(running.table.placeBet(1, { bet: 'main' }, 10_000).ok, false);
       } finally {
         await running.close();
       }
@@ -157,29 +157,29 @@ describe('start-up recovery', () => {
   });
 
   it('does not place twice a card re-reported with a shoe sequence journalled before the restart', () => {
-    const first = floorTable({ game: 'war' });
+    const first = testTable({ game: 'war' });
     try {
       credit(first.ledger, 1, 100_000);
-      assert.equal(first.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-      first.clock.runOut(first.rounds.view().endsAt);
-      first.rounds.onCard(parseCard('5S'), 40);
-      first.rounds.onCard(parseCard('KD'), 41);
-      assert.equal(first.rounds.view().phase, 'results');
+      assert.equal(first.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      first.clock.runOut(first.table.view().endsAt);
+      first.table.onCard(parseCard('5S'), 40);
+      first.table.onCard(parseCard('KD'), 41);
+      assert.equal(first.table.view().phase, 'results');
     } finally {
       first.stop();
     }
     // The restarted table folds the journal: the shoe's events up to 41 were journalled.
-    const t = floorTable({ game: 'war', dir: first.dir });
+    const t = testTable({ game: 'war', dir: first.dir });
     try {
-      t.clock.runOut(t.rounds.view().endsAt);
-      assert.equal(t.rounds.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-      t.clock.runOut(t.rounds.view().endsAt);
-      assert.equal(t.rounds.view().phase, 'dealing');
-      t.rounds.onCard(parseCard('7S'), 41); // the shoe resends its last event after the restart
-      assert.equal(t.rounds.view().hands.find((h) => h.owner === 'seat')?.cards.length, 0, 'the repeat is not placed');
-      t.rounds.onCard(parseCard('7S'), 42);
-      t.rounds.onCard(parseCard('9D'), 43);
-      assert.equal(t.rounds.view().phase, 'results');
+      t.clock.runOut(t.table.view().endsAt);
+      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      t.clock.runOut(t.table.view().endsAt);
+      assert.equal(t.table.view().phase, 'dealing');
+      t.table.onCard(parseCard('7S'), 41); // the shoe resends its last event after the restart
+      assert.equal(t.table.view().hands.find((h) => h.owner === 'seat')?.cards.length, 0, 'the repeat is not placed');
+      t.table.onCard(parseCard('7S'), 42);
+      t.table.onCard(parseCard('9D'), 43);
+      assert.equal(t.table.view().phase, 'results');
       const reads = [...t.ledger.entries(1)].filter((e) => e.type === 'card.read').map((e) => (JSON.parse(e.body) as EntryBody).payload.sequence);
       assert.deepEqual(reads, [40, 41, 42, 43]);
     } finally {

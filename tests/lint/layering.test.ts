@@ -24,12 +24,13 @@ const refused: [string, string, RegExp][] = [
   ['engine/blackjack/fixture.ts', "import { z } from 'pixi.js';\nvoid z;", /may not import the package 'pixi.js'/],
   ['hardware/fixture.ts', "import { ViewName } from '../protocol/index.js';\nvoid ViewName;", /'hardware\/' may not import from 'protocol\/'/],
   ['ledger/fixture.ts', "import { parseCard } from '../engine/cards/card.js';\nvoid parseCard;", /may import only types from 'engine\/'/],
-  ['renderer/src/fixture.ts', "import { TableHost } from '../../host/screens/table-host.js';\nvoid TableHost;", /'renderer\/' may not import from 'host\/'/],
+  ['renderer/src/fixture.ts', "import { ViewHub } from '../../host/screens/view-hub.js';\nvoid ViewHub;", /'renderer\/' may not import from 'host\/'/],
   ['renderer/src/fixture.ts', "import path from 'node:path';\nvoid path;", /must not use Node built-ins/],
   ['host/fixture.ts', `import { app } from '${EL}';\nvoid app;`, /may not import the package 'electron'/],
   ['cli/fixture.ts', `import { app } from '${EL}';\nvoid app;`, /may not import the package 'electron'/],
   ['tests/fixture.ts', `import { app } from '${EL}';\nvoid app;`, /may not import the package 'electron'/],
   ['protocol/fixture.ts', "export * from '../host/start-host.js';", /'protocol\/' may not import from 'host\/'/],
+  ['protocol/fixture.ts', "import { step } from '../engine/table/step.js';\nvoid step;", /'protocol\/' may not import from 'engine\/'/],
   ['engine/fixture.ts', "const m = await import('../ledger/x.js');\nvoid m;", /'engine\/' may not import from 'ledger\/'/],
   ['host/fixture.ts', "import leftpad from 'left-pad';\nvoid leftpad;", /may not import the package 'left-pad'/],
   ['host/fixture.ts', `const e = require('${EL}');\nvoid e;`, /may not import the package 'electron'/],
@@ -43,6 +44,11 @@ const refused: [string, string, RegExp][] = [
   ['bench/fixture.ts', `const D = await import('${SQLITE}');\nvoid D;`, OWNED],
   ['tests/host/fixture.ts', `import type Database from '${SQLITE}';\nexport type D = Database.Database;`, OWNED],
   ['cli/soak/fixture.test.ts', `import { createRequire } from 'node:module';\nconst D = createRequire(import.meta.url)('${SQLITE}');\nvoid D;`, OWNED],
+  // Inside the host, each subfolder imports only the ones below it: no folder loops.
+  ['host/table/fixture.ts', "import { ViewHub } from '../screens/view-hub.js';\nvoid ViewHub;", /'host\/table\/' may not import 'host\/screens\/'. It may import: config/],
+  ['host/floor/fixture.ts', "import { ViewHub } from '../screens/view-hub.js';\nvoid ViewHub;", /'host\/floor\/' may not import 'host\/screens\/'/],
+  ['host/table/fixture.ts', "import { startHost } from '../start-host.js';\nvoid startHost;", /may not import 'host\/\(the composition root\)\/'/],
+  ['host/newfolder/fixture.ts', "import { tableParams } from '../config/table-params.js';\nvoid tableParams;", /'host\/newfolder\/' has no layering rule of its own/],
 ];
 
 const allowed: [string, string][] = [
@@ -53,9 +59,13 @@ const allowed: [string, string][] = [
   ['engine/fixture.ts', "import { z } from 'zod';\nimport { parseCard } from './cards/card.js';\nvoid z; void parseCard;"],
   ['ledger/fixture.ts', `import Database from '${SQLITE}';\nvoid Database;`],
   ['ledger/fixture.test.ts', `import Database from '${SQLITE}';\nvoid Database;`],
+  ['host/screens/fixture.ts', "import { openTable } from '../table/start-table.js';\nvoid openTable;"],
+  ['host/fixture.ts', "import { ViewHub } from './screens/view-hub.js';\nvoid ViewHub;"],
+  ['host/table/fixture.test.ts', "import { testTable } from '../testing/table-kit.js';\nvoid testTable;"],
+  ['protocol/fixture.ts', "import { BET_IDS } from '../engine/table/vocabulary.js';\nvoid BET_IDS;"],
 ];
 
-describe('layering lint rule (DESIGN.md §3)', () => {
+describe('layering lint rule (docs/architecture.md)', () => {
   for (const [at, code, expected] of refused) {
     it(`refuses in ${at}: ${code.split('\n')[0]}`, async () => {
       const errors = await layeringErrors(at, code);

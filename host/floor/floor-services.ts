@@ -11,10 +11,10 @@ import { applyTiltEffects } from '../tilts/tilt-effects.js';
 import type { TiltManager } from '../tilts/tilt-manager.js';
 import { verifyForTilts, watchHolds } from '../tilts/tilt-sources.js';
 import { Handpays } from './handpays.js';
-import { StationFloor, type FloorGate } from './station-floor.js';
+import { StationGates, type StationGate } from './station-gates.js';
 
 /** The casino-floor services of a running table, for service mode (issue 9). */
-export interface Floor {
+export interface FloorServices {
   tilts: TiltManager;
   handpays: Handpays;
   configChanges: ConfigChanges;
@@ -23,7 +23,7 @@ export interface Floor {
   close(): void;
 }
 
-export interface FloorDeps {
+export interface FloorServicesDeps {
   config: TableConfig;
   ledger: Ledger;
   log: Logger;
@@ -37,8 +37,8 @@ export interface FloorDeps {
 }
 
 /** The floor services with what the screens need of them (refusals, notices, cash-out). */
-export interface WiredFloor extends Floor {
-  gate: FloorGate;
+export interface WiredFloorServices extends FloorServices {
+  gate: StationGate;
 }
 
 /**
@@ -46,7 +46,7 @@ export interface WiredFloor extends Floor {
  * Called before the devices and the rounds start, so journalled configuration changes are in
  * effect before the first note or bet.
  */
-export function wireFloor(d: FloorDeps): WiredFloor {
+export function wireFloorServices(d: FloorServicesDeps): WiredFloorServices {
   // A handpay asked for or paid changes a station's lock and cash-out: the screens look again.
   const handpayChanges = new Emitter<void>();
   const handpays = new Handpays({
@@ -71,7 +71,7 @@ export function wireFloor(d: FloorDeps): WiredFloor {
   });
   const restored = configChanges.restore();
   if (restored > 0) d.log.info({ restored }, 'journalled configuration changes in effect');
-  const gate = new StationFloor(d.tilts, handpays, (listener) => handpayChanges.on(listener));
+  const gate = new StationGates(d.tilts, handpays, (listener) => handpayChanges.on(listener));
   // A station disabled by a fault (a jam, a removed stacker, a cheat attempt) or a halted table
   // takes no notes either. Each fault is its own reason at the acceptor, beside a technician's
   // disable: the acceptor takes notes again only once every reason has gone.

@@ -1,4 +1,4 @@
-// Test kit: a table with rounds, screens and the floor services over a real ledger in a temporary
+// Test kit: the table's runtime, its screens' hub and the floor services over a real ledger in a temporary
 // folder, with timers that fire only when the test says so. Used by the host's unit tests.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -8,7 +8,7 @@ import { openLedger, type Ledger } from '../../ledger/index.js';
 import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
 import { tableParams } from '../config/table-params.js';
 import { ViewHub } from '../screens/view-hub.js';
-import { wireFloor, type Floor } from '../stations/floor.js';
+import { wireFloorServices, type FloorServices } from '../floor/floor-services.js';
 import type { LiveTable } from '../table/runtime.js';
 import { openTable } from '../table/start-table.js';
 import { openTableGame } from '../table/table-game.js';
@@ -21,14 +21,14 @@ export const silent = pino({ level: 'silent' });
 export { manualTimers };
 
 
-export interface FloorTable {
+export interface TestTable {
   dir: string;
   ledger: Ledger;
   config: TableConfig;
   /** The table (its state machine's runtime). */
-  rounds: LiveTable;
-  host: ViewHub;
-  floor: Floor;
+  table: LiveTable;
+  hub: ViewHub;
+  floor: FloorServices;
   tilts: TiltManager;
   accepted: (readonly number[])[];
   /** Whether each station's acceptor takes notes after the floor's last word to it (absent: never told, so accepting). */
@@ -43,7 +43,7 @@ export interface FloorTable {
 }
 
 /** Opens a table over the ledger in `dir` (a new temporary folder when absent). */
-export function floorTable<S, R>(
+export function testTable<S, R>(
   options: {
     game?: 'war' | 'blackjack' | 'baccarat';
     dir?: string;
@@ -51,7 +51,7 @@ export function floorTable<S, R>(
     /** The game's definition itself, in place of the configured one (a test's own rules). */
     definition?: GameDefinition<S, R>;
   } = {},
-): FloorTable {
+): TestTable {
   const dir = options.dir ?? mkdtempSync(path.join(os.tmpdir(), 'floor-'));
   const ledger = openLedger(dir, 'T-FLOOR');
   const gameKind = options.game ?? 'war';
@@ -59,8 +59,8 @@ export function floorTable<S, R>(
   const clock = manualTimers();
   const deps = { ledger, log: silent, timers: clock.timers, params: tableParams(config) };
   const opened = options.definition ? openTable(options.definition, deps) : openTableGame(config, (game) => openTable(game, deps));
-  const rounds = opened.table;
-  const host = new ViewHub(config, '0.0.0-test', rounds, ledger);
+  const table = opened.table;
+  const hub = new ViewHub(config, '0.0.0-test', table, ledger);
   const tilts = new TiltManager({ ledger, log: silent });
   tilts.restore();
   const accepted: (readonly number[])[] = [];
@@ -73,21 +73,21 @@ export function floorTable<S, R>(
     acceptorInhibitions.set(s, reasons);
     acceptorEnabled.set(s, reasons.size === 0);
   };
-  const floor = wireFloor({
-    config, ledger, log: silent, tilts, table: rounds,
+  const floor = wireFloorServices({
+    config, ledger, log: silent, tilts, table,
     billAcceptors: { setAccepted: (d) => void accepted.push(d), setInhibited },
     params: () => tableParams(config),
-    onConfigApplied: () => host.configChanged(),
+    onConfigApplied: () => hub.configChanged(),
   });
-  host.attachFloor(floor.gate);
+  hub.attachFloor(floor.gate);
   opened.resume({ newShoe: false });
   const stop = () => {
     floor.close();
-    rounds.stop();
+    table.stop();
     ledger.close();
   };
   return {
-    dir, ledger, config, rounds, host, floor, tilts, accepted, acceptorEnabled, acceptorInhibitions, clock, stop,
+    dir, ledger, config, table, hub, floor, tilts, accepted, acceptorEnabled, acceptorInhibitions, clock, stop,
     close: () => {
       stop();
       rmSync(dir, { recursive: true, force: true });

@@ -4,7 +4,7 @@ import type { TiltManager } from '../tilts/tilt-manager.js';
 import type { Handpays } from './handpays.js';
 
 /** What the screens need of the floor: refusals by faults and locks, the notices, the cash-out. */
-export interface FloorGate {
+export interface StationGate {
   /** Why a station's command is refused by a fault or a pending handpay, or null. */
   refuse(station: number, command: CommandBody['name']): { reason: string; refusal: RefusalReason } | null;
   notices(station: number | null): TiltNotice[];
@@ -18,7 +18,7 @@ export interface FloorGate {
  * (it may still decide for a round in play, so the player is never forced onto a default); a
  * disabled station takes no bet and no cash-out; a halted table takes nothing.
  */
-export class StationFloor implements FloorGate {
+export class StationGates implements StationGate {
   constructor(
     private readonly tilts: TiltManager,
     private readonly handpays: Handpays,

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { verifyLedger } from '../../ledger/index.js';
-import { credit, floorTable, type FloorTable } from '../testing/floor-kit.js';
+import { credit, testTable, type TestTable } from '../testing/table-kit.js';
 
-const cmd = (t: FloorTable, station: number, command: Parameters<FloorTable['host']['apply']>[2]) =>
-  t.host.apply(`station/${station}`, t.host.version(`station/${station}`), command);
+const cmd = (t: TestTable, station: number, command: Parameters<TestTable['hub']['apply']>[2]) =>
+  t.hub.apply(`station/${station}`, t.hub.version(`station/${station}`), command);
 const refusal = (r: ReturnType<typeof cmd>) => (r.ok ? null : r.error.refusal);
 
 describe('cash-out by handpay', () => {
   it('cancels the whole credit, locks the station until an attendant confirms, then unlocks it', () => {
-    const t = floorTable();
+    const t = testTable();
     try {
       credit(t.ledger, 1, 30_000);
       assert.equal(cmd(t, 1, { name: 'cash-out' }).ok, true);
@@ -18,7 +18,7 @@ describe('cash-out by handpay', () => {
       const [p] = t.floor.handpays.pending();
       assert.ok(p);
       assert.deepEqual([p.station, p.amount, p.type, p.needsWitness], [1, 30_000, 'credit.cancel', false]);
-      const s = t.host.state('station/1');
+      const s = t.hub.state('station/1');
       assert.ok(s.kind === 'station');
       assert.deepEqual(s.cashout, { pending: { amount: 30_000, requestTxId: p.requestTxId } });
       assert.equal(s.betting.open, false);
@@ -37,14 +37,14 @@ describe('cash-out by handpay', () => {
   });
 
   it('refuses a cash-out without credit or with bets on the table, with reasons', () => {
-    const t = floorTable();
+    const t = testTable();
     try {
       assert.equal(refusal(cmd(t, 2, { name: 'cash-out' })), 'cash-out-empty');
       credit(t.ledger, 2, 30_000);
       assert.equal(cmd(t, 2, { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 }).ok, true);
       assert.equal(refusal(cmd(t, 2, { name: 'cash-out' })), 'bets-in-play', 'chips on a spot');
-      t.clock.runOut(t.rounds.view().endsAt); // bets closed: the round is in play
-      assert.equal(t.rounds.view().phase, 'dealing');
+      t.clock.runOut(t.table.view().endsAt); // bets closed: the round is in play
+      assert.equal(t.table.view().phase, 'dealing');
       assert.equal(refusal(cmd(t, 2, { name: 'cash-out' })), 'bets-in-play', 'a round in play');
       assert.equal(t.ledger.credit(2), 20_000, 'nothing was cancelled');
     } finally {
@@ -53,7 +53,7 @@ describe('cash-out by handpay', () => {
   });
 
   it('needs a second person above the two-person amount', () => {
-    const t = floorTable({ config: { handpayTwoPersonAbove: 50_000 } });
+    const t = testTable({ config: { handpayTwoPersonAbove: 50_000 } });
     try {
       credit(t.ledger, 3, 100_000);
       assert.equal(cmd(t, 3, { name: 'cash-out' }).ok, true);
@@ -71,11 +71,11 @@ describe('cash-out by handpay', () => {
   });
 
   it('keeps a pending handpay and its lock across a restart', () => {
-    const first = floorTable();
+    const first = testTable();
     credit(first.ledger, 4, 40_000);
     assert.equal(cmd(first, 4, { name: 'cash-out' }).ok, true);
     first.stop();
-    const again = floorTable({ dir: first.dir });
+    const again = testTable({ dir: first.dir });
     try {
       const [p] = again.floor.handpays.pending();
       assert.deepEqual([p?.station, p?.amount], [4, 40_000]);
