@@ -1,4 +1,4 @@
-// ESLint flat config. The layer table below is DESIGN.md §3 written as data: change the design
+// ESLint flat config. The layer table below is docs/architecture.md's written as data: change the design
 // first, then this table; never relax it to make a file pass.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -131,7 +131,7 @@ export default tseslint.config(
           root,
           owners,
           layers: Object.fromEntries(
-            // Tests run in Node, so they may use its built-ins, but never electron (DESIGN.md §7).
+            // Tests run in Node, so they may use its built-ins, but never electron (docs/architecture.md, the build machines).
             Object.entries(layers).map(([name, layer]) => [
               name,
               { ...layer, node: true, packages: [...(layer.packages ?? []).filter((p) => p !== 'electron'), 'fast-check'] },

@@ -1,5 +1,5 @@
 // Type-checks each folder under its own tsconfig, so that DOM types exist only in renderer/ and
-// Node types never reach engine/, protocol/ or renderer/ (see DESIGN.md §3).
+// Node types never reach engine/, protocol/ or renderer/ (see docs/architecture.md).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,6 +1,6 @@
 /**
  * The punto-banco tableau (the drawing rules are not in the Macau texts on file; they are the
- * standard table every punto-banco game uses, DESIGN.md §2), and the coup as a sequence of cards
+ * standard table every punto-banco game uses; no Macau text gives it), and the coup as a sequence of cards
  * taken one at a time: the live table reads them from the shoe, the simulator from a seeded one.
  * Dealing order P1 B1 P2 B2, then the player's third card and the banker's as the tableau says.
  */

@@ -352,7 +352,7 @@ export class BlackjackRound {
 
   /**
    * Art. 5 n.1 (2): an error in dealing that cannot be rectified cancels every card of the round,
-   * and a supervisor may void a round on hold (DESIGN §4): every bet of the round is returned.
+   * and a supervisor may void a round on hold (docs/architecture.md, a round): every bet of the round is returned.
    * Lines already written are replaced by returns; streak markers stay where they were.
    */
   voidRound(why: string): void {

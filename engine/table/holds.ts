@@ -6,7 +6,7 @@ import { applyDeferredShoe, takeCard } from './shoe.js';
 import type { Turn } from './turn.js';
 import type { HoldReason } from './vocabulary.js';
 
-// Holds (DESIGN §4, Macau 2009 Art. 5 n.1): a card the shoe could not read, a card out of turn, an
+// Holds (docs/architecture.md, a round; Macau 2009 Art. 5 n.1): a card the shoe could not read, a card out of turn, an
 // extra card, one beyond the shoe's inventory or of another deck set, a journal write the ledger
 // refused, a default the game refused. Nothing settles on hold: a supervisor enters the unreadable
 // card (two people) or voids the round (every bet returned).

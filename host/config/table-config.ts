@@ -16,7 +16,7 @@ const Station = z.strictObject({
   billProtocol: z.enum(['id003', 'ssp']).default('id003'),
 });
 
-/** A table's configuration is data, validated before the host starts (DESIGN.md §3, issue 7). */
+/** A table's configuration is data, validated before the host starts (docs/architecture.md). */
 export const TableConfig = z
   .strictObject({
     tableId: z.string().regex(/^[A-Za-z0-9-]{1,32}$/),
@@ -47,7 +47,7 @@ export const TableConfig = z
     betLimits: z.partialRecord(BetType, Limits).default({}),
     /** Note face values the acceptors take (major units); default every note of the currency. */
     denominations: z.array(z.number().int().positive()).min(1).max(16).optional(),
-    /** DESIGN.md §5: past either limit of unsynced entries, new bets stop until the upstream catches up. */
+    /** Past either limit of unsynced entries, new bets stop until the upstream catches up. */
     offlineLimit: z
       .strictObject({
         maxUnsyncedEntries: z.number().int().min(1).max(10_000_000),

@@ -39,8 +39,8 @@ export type InhibitReason = 'service-disable' | `tilt:${string}`;
 const FAULTS = new Set<BillAcceptorEvent['type']>(['jam', 'stackerFull', 'stackerRemoved', 'cheated', 'failure', 'unvaluedCredit']);
 
 /**
- * One bill acceptor per station, driven through the hardware layer. The money rule of DESIGN.md
- * §5 lives here: the escrowed note is journalled before the acceptor is told to stack it, and a
+ * One bill acceptor per station, driven through the hardware layer. The money rule of
+ * docs/architecture.md lives here: the escrowed note is journalled before the acceptor is told to stack it, and a
  * credit is journalled before the driver acknowledges the device (the driver awaits `onCredit`).
  * Transaction ids come from the driver's escrow id, so a repeated credit report is journalled once.
  */

@@ -1,4 +1,4 @@
-// A station's view never carries another station's private data (DESIGN.md §3: "a station never
+// A station's view never carries another station's private data (docs/architecture.md: "a station never
 // receives what it must not see"), across a whole blackjack round with bets behind, a double the
 // bettor behind cannot follow, a spot that does not play, the settlement, a cash-out and recall;
 // and the dealer's hole card is `XX` in every view, and its value in none, until it is revealed.

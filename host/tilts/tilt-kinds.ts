@@ -30,7 +30,7 @@ export interface TiltSpec {
  *   waits for its cards anyway), an alarm of the shoe or a ledger that fails its verification puts
  *   every record of the table in doubt: the whole table halts;
  * - a card hold halts the table until a supervisor enters the card or voids the round;
- * - offline beyond the limit: DESIGN.md §5, new bets stop, rounds in play finish, cash-out goes on.
+ * - offline beyond the limit: docs/architecture.md (money and records): new bets stop, rounds in play finish, cash-out goes on.
  */
 export const TILTS = {
   'bill-acceptor-lost': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false },

@@ -1,4 +1,4 @@
-// Local ESLint rule: the dependency directions of DESIGN.md §3, written as data.
+// Local ESLint rule: the dependency directions of docs/architecture.md, written as data.
 //
 // Every file belongs to the layer named by its first folder under the repository root. Each
 // layer says which of our folders it may import (`any` import, or `types` for `import type`
@@ -52,7 +52,7 @@ function grant(folders, target) {
 export const layeringRule = {
   meta: {
     type: 'problem',
-    docs: { description: 'Enforce the layer dependency directions of DESIGN.md §3' },
+    docs: { description: 'Enforce the layer dependency directions of docs/architecture.md' },
     schema: [
       {
         type: 'object',
@@ -113,7 +113,7 @@ export const layeringRule = {
         context.report({
           node,
           messageId: 'folder',
-          data: { from, to, why: layer.why ?? 'see DESIGN.md §3' },
+          data: { from, to, why: layer.why ?? 'see docs/architecture.md' },
         });
         return;
       }
