@@ -57,12 +57,12 @@ describe('blackjack round properties', () => {
         const rules = rulesFor(s);
         const seats: SeatEntry[] = s.seats.map((seat, i) => {
           const main = s.bets[i] ?? 100;
-          const bets: Record<string, unknown> = { main };
-          if (s.withSides && rules.anyPair) Object.assign(bets, { anyPair: 100, sevens: 100, over13: 100, under13: 100 });
-          if (s.withSides && rules.perfectPairs) Object.assign(bets, { perfectPairs: 100 });
-          if (s.withSides && rules.winningStreak) Object.assign(bets, { streak: { '2': 100, '5': 100 } });
+          const sides = s.withSides && rules.anyPair ? { anyPair: 100, sevens: 100, over13: 100, under13: 100 } : {};
+          const pairs = s.withSides && rules.perfectPairs ? { perfectPairs: 100 } : {};
+          const streak = s.withSides && rules.winningStreak ? { streak: { '2': 100, '5': 100 } } : {};
+          const bets: SeatEntry['bets'] = { main, ...sides, ...pairs, ...streak };
           const behind = s.behind && i === 0 ? [{ owner: 'b1', main: 200, followSplit: true, followDouble: false }] : [];
-          return { seat, bets: bets as unknown as SeatEntry['bets'], behind };
+          return { seat, bets, behind };
         });
         const round = new BlackjackRound({ rules, seats });
         const shoe = shuffled(freshCards(rules.decks), new Rng([s.seed | 1, 7, 11, 13]));
@@ -114,7 +114,7 @@ describe('blackjack round properties', () => {
         // Side bets: one line each with its own stake.
         for (const seat of seats) {
           for (const bet of ['anyPair', 'sevens', 'over13', 'under13', 'perfectPairs'] as const) {
-            const stake = (seat.bets as unknown as Record<string, number | undefined>)[bet];
+            const stake = seat.bets[bet];
             const staked = lines.filter((l) => l.seat === seat.seat && l.bet === bet && l.stake > 0);
             assert.equal(staked.length, stake ? 1 : 0, `${bet} of seat ${seat.seat}`);
           }

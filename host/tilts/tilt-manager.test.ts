@@ -5,7 +5,7 @@ import { tamperJournalBody } from '../../ledger/testing/tamper.js';
 import { credit, testTable } from '../testing/table-kit.js';
 import { onBillAcceptorEvent, onShoeEvent, onUpstreamSignal } from './tilt-sources.js';
 import { TILT_KINDS } from './tilt-kinds.js';
-import { catalogues } from '../../locales/index.js';
+import { catalogues, wordAt } from '../../locales/index.js';
 
 const types = (t: ReturnType<typeof testTable>) => [...t.ledger.entries(1)].map((e) => e.type).filter((x) => x.startsWith('tilt.'));
 const place = (t: ReturnType<typeof testTable>, station: number, amount = 10_000) =>
@@ -14,8 +14,7 @@ const place = (t: ReturnType<typeof testTable>, station: number, amount = 10_000
 describe('tilt manager', () => {
   it('words every fault in every locale', () => {
     for (const lang of ['zh-Hant', 'pt', 'en'] as const) {
-      const tilt = (catalogues[lang] as unknown as { tilt: Record<string, string> }).tilt;
-      for (const kind of TILT_KINDS) assert.ok(tilt[kind], `${lang} tilt.${kind}`);
+      for (const kind of TILT_KINDS) assert.ok(wordAt(catalogues[lang], `tilt.${kind}`), `${lang} tilt.${kind}`);
     }
   });
 
