@@ -186,7 +186,7 @@ async function ceiling(game: 'blackjack' | 'baccarat' | 'war', rounds: number): 
   // A screen on every view: each new version's snapshot is encoded once, as sessions would ask for it.
   hub.onChange((view) => void hub.snapshot(view));
   for (const s of config.stations) ledger.append({ type: 'bill.credit', payload: { station: s.station, device: `BA-${s.station}`, denomination: 1_000_000_000, currency: 'MOP' }, txId: `ceiling-${s.station}` });
-  opened.resume({ newShoe: false });
+  opened.resume({ newShoe: false, params: tableParams(config) });
   let shoe = shuffledShoe(table.decks, 1);
   let pos = 0;
   let seq = 0;

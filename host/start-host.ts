@@ -246,6 +246,8 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
                 else sim.clearFault();
                 return null;
               },
+              endCountdown: (kind) => (table.endCountdown(kind) ? null : `no ${kind} countdown is running`),
+              freezeCountdown: (kind) => (table.freezeCountdown(kind) ? null : `no ${kind} countdown is running`),
             },
           }
         : {}),
@@ -270,7 +272,8 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   // Devices open once the screens can be served: a note inserted at start-up credits a screen that exists.
   billAcceptors.start();
   // A simulated shoe is a new device after an unclean stop: no new round before its shoe is in.
-  opened.resume({ newShoe: !syncEvents.clean && config.shoe === 'sim' && recovery.resumedRound === null });
+  // The parameters now, the journalled configuration changes applied again (by the floor services, above).
+  opened.resume({ newShoe: !syncEvents.clean && config.shoe === 'sim' && recovery.resumedRound === null, params: paramsNow() });
   shoe.start();
   const dealer = options.simulatedDealer ?? { dealMs: 800 };
   simDealer = shoe.simulator() && dealer !== false ? new SimDealer(table, shoe, timers, log, dealer.dealMs, options.roundScript?.cards) : null;

@@ -231,8 +231,11 @@ export const MONEY_TYPES: ReadonlySet<EntryType> = new Set<EntryType>([
 /** What a caller hands to `Ledger.append`. */
 export type NewEntry = { [T in EntryType]: { type: T; payload: Payload<T>; txId?: string } }[EntryType];
 
+/** Each type's schema, typed per key: indexing it with a generic type gives that type's parser. */
+const PARSERS: { readonly [T in EntryType]: z.ZodType<Payload<T>> } = PAYLOADS;
+
 export function parsePayload<T extends EntryType>(type: T, payload: unknown): Payload<T> {
-  const schema = PAYLOADS[type] as unknown as z.ZodType<Payload<T>>;
+  const schema: z.ZodType<Payload<T>> | undefined = PARSERS[type];
   if (!schema) throw new TypeError(`unknown entry type ${String(type)}`);
   return schema.parse(payload);
 }

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { parsePayload } from './entries.js';
 
 /** A round as game recall shows it: cards in dealing order, decisions, bets, lines, credits. */
 export interface RoundRecord {
@@ -48,11 +49,11 @@ export function projectRound(db: Database.Database, seq: number): RoundRecord {
     throw new Error(`entry ${seq} does not close a round`);
   }
   const body = JSON.parse(closing.body) as Body;
-  const p = body.payload as unknown as {
-    roundId: string; tableId: string; game: string; profile: string; shoeId?: string; startedAt?: string;
-    cards: RoundRecord['cards']; decisions: RoundRecord['decisions']; lines?: RoundRecord['lines'];
-    reason?: string; authorisedBy?: string[];
-  };
+  // Read through the entry's own schema (it was validated so when appended), never cast.
+  const p =
+    closing.type === 'round.settle'
+      ? { ...parsePayload('round.settle', body.payload), reason: undefined, authorisedBy: undefined }
+      : { ...parsePayload('round.void', body.payload), lines: undefined };
   const rows = db.prepare('SELECT seq, ts, tz_offset_min, type, body FROM journal WHERE round_id = ? AND seq <= ? ORDER BY seq')
     .all(p.roundId, seq) as Row[];
   const bets: RoundRecord['bets'] = [];
@@ -72,13 +73,13 @@ export function projectRound(db: Database.Database, seq: number): RoundRecord {
     seq,
     ts: closing.ts,
     tzOffsetMin: closing.tz_offset_min,
-    cards: p.cards,
-    decisions: p.decisions,
+    cards: [...p.cards],
+    decisions: p.decisions.map(({ notFollowing, ...d }) => (notFollowing ? { ...d, notFollowing: [...notFollowing] } : d)),
     bets,
-    lines: p.lines ?? [],
+    lines: [...(p.lines ?? [])],
     credits: (body.credits ?? []).map(([station, before, after]) => ({ station, before, after })),
     ...(p.reason !== undefined ? { reason: p.reason } : {}),
-    ...(p.authorisedBy !== undefined ? { authorisedBy: p.authorisedBy } : {}),
+    ...(p.authorisedBy !== undefined ? { authorisedBy: [...p.authorisedBy] } : {}),
     entrySeqs: rows.map((r) => r.seq),
   };
   db.prepare('INSERT INTO rounds (round_id, table_id, status, seq, ts, record) VALUES (?, ?, ?, ?, ?, ?)')

@@ -101,7 +101,8 @@ export interface Hold {
   readonly roundId: string | null;
 }
 
-export type TimerKind = 'betting' | 'decision' | 'results';
+export const TIMER_KINDS = ['betting', 'decision', 'results'] as const;
+export type TimerKind = (typeof TIMER_KINDS)[number];
 
 /** The countdown running, numbered so that a timer that fires late for an older one is ignored. */
 export interface Countdown {

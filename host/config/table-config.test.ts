@@ -142,11 +142,17 @@ describe('table configuration as data', () => {
     assert.equal(r.ok && r.status, 'applied');
     assert.deepEqual(first.accepted, [[500, 1000]]);
     assert.equal(first.floor.configChanges.change('timings', { bettingMs: 9_000, decisionMs: 9_000, resultsMs: 3_000 }, supervisors).ok, true);
+    assert.equal(first.floor.configChanges.change('limits', { min: 20_000, max: 900_000 }, supervisors).ok, true);
     first.stop();
     const again = testTable({ dir: first.dir });
     try {
       assert.deepEqual(again.config.denominations, [500, 1000]);
       assert.equal(again.config.timings.bettingMs, 9_000);
+      // The table itself plays by the journalled values, not the file's.
+      assert.deepEqual(again.table.state.params.limits, { min: 20_000, max: 900_000 });
+      assert.equal(again.table.state.params.timings.bettingMs, 9_000);
+      credit(again.ledger, 1, 1_000_000);
+      assert.match(JSON.stringify(again.table.placeBet(1, { bet: 'main' }, 950_000)), /over the maximum/, 'the file allows 1,000,000');
     } finally {
       again.close();
       rmSync(dir, { recursive: true, force: true });

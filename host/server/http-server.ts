@@ -4,6 +4,8 @@ import Fastify, { LogController, type FastifyReply } from 'fastify';
 import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { Language, MAX_MESSAGE_BYTES } from '../../protocol/index.js';
+import { TIMER_KINDS, type TimerKind } from '../../engine/table/state.js';
+import { z } from 'zod';
 
 export type ServiceExportKind = 'meters.csv' | 'meters.json' | 'meters.html' | 'evidence';
 import type { ScreenSession, ScreenTransport } from '../screens/screen-session.js';
@@ -26,6 +28,10 @@ export interface HttpServerDeps {
     unreadableNext(): string | null;
     /** Jams a station's simulated bill acceptor (a fault the screens must word), or clears it. */
     billFault(station: number, fault: 'jam' | 'clear'): string | null;
+    /** The countdown of this kind running now ends at once; null, or why not. */
+    endCountdown(kind: TimerKind): string | null;
+    /** The countdown of this kind running now waits for endCountdown; null, or why not. */
+    freezeCountdown(kind: TimerKind): string | null;
   };
   /**
    * Service mode's exports (meters CSV/JSON, a round's evidence bundle), answered only for the
@@ -76,6 +82,18 @@ export async function createHttpServer(
       const refused = sim.unreadableNext();
       return refused ? reply.code(409).send({ error: refused }) : { ok: true };
     });
+    for (const [path, act] of [
+      ['/sim/end-countdown', sim.endCountdown],
+      ['/sim/freeze-countdown', sim.freezeCountdown],
+    ] as const) {
+      app.post<{ Body: { kind?: unknown } }>(path, async (req, reply) => {
+        if (req.headers['x-sim-token'] !== sim.token) return reply.code(401).send({ error: 'sim token required' });
+        const kind = z.enum(TIMER_KINDS).safeParse(req.body?.kind);
+        if (!kind.success) return reply.code(400).send({ error: `kind is one of ${TIMER_KINDS.join(', ')}` });
+        const refused = act(kind.data);
+        return refused ? reply.code(409).send({ error: refused }) : { ok: true };
+      });
+    }
     app.post<{ Body: { station?: unknown; fault?: unknown } }>('/sim/bill-fault', async (req, reply) => {
       if (req.headers['x-sim-token'] !== sim.token) return reply.code(401).send({ error: 'sim token required' });
       const { station, fault } = req.body ?? {};

@@ -20,9 +20,9 @@ export function profileItems(game: 'blackjack' | 'baccarat' | 'war', profile: st
         editable: false,
       }));
     }
-    const p = (game === 'baccarat' ? baccaratProfile(profile) : warProfile(profile)) as unknown as Record<string, unknown>;
-    const regulation = typeof p.regulation === 'string' ? p.regulation.slice(0, 128) : undefined;
-    return Object.entries(p)
+    const p = game === 'baccarat' ? baccaratProfile(profile) : warProfile(profile);
+    const regulation = p.regulation.slice(0, 128);
+    return Object.entries({ ...p })
       .filter(([key]) => key !== 'id' && key !== 'title' && key !== 'regulation')
       .map(([key, value]) => {
         const rule = typeof value === 'object' && value !== null && 'rule' in value ? String((value as { rule: unknown }).rule) : regulation;

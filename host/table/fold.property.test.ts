@@ -71,7 +71,7 @@ function play(game: GameKind, acts: readonly Act[]): number {
     return withTableGame(game, PROFILE[game], {}, (def) => {
       const clock = manualTimers();
       const opened = openTable(def, { ledger, log: pino({ level: 'silent' }), timers: clock.timers, params });
-      opened.resume({ newShoe: false });
+      opened.resume({ newShoe: false, params });
       const table = opened.table;
       let notesIn = 0;
       let shoe = 0;

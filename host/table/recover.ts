@@ -68,7 +68,9 @@ export function recoverTable<S, R>(deps: { ledger: Ledger; game: GameDefinition<
   report.replayMs = performance.now() - t1;
   report.replayedEntries = folded.inputs;
   if (folded.problems.length > 0) log.error({ problems: folded.problems }, 'the journal does not fold through this version: the table opens afresh and open rounds are voided');
-  const s = folded.state;
+  // A fold that stopped early holds the credits as of where it stopped: the ledger's balances are
+  // the stations' credits (entries after the stop moved them too).
+  const s = folded.problems.length > 0 ? { ...folded.state, credits: ledger.stationCredits() } : folded.state;
   const inPlay = folded.problems.length === 0 && folded.opened && s.phase === 'dealing' && s.round !== null;
   report.resumedRound = inPlay ? s.roundId : null;
   report.tableHold = folded.problems.length === 0 && folded.opened && !inPlay && s.hold ? s.hold.reason : null;

@@ -39,6 +39,33 @@ describe('the table runtime', () => {
     assert.deepEqual(c.station(1).betting.bets, []);
   });
 
+  it('ends the running countdown at once when asked (a dealer\'s "no more bets"), journalled as its timer', () => {
+    const { c } = make();
+    assert.deepEqual(c.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
+    assert.equal(c.view().phase, 'betting');
+    assert.equal(c.endCountdown('results'), false, 'only the kind named');
+    assert.equal(c.view().phase, 'betting');
+    assert.equal(c.endCountdown('betting'), true);
+    assert.equal(c.view().phase, 'dealing', 'betting closed before its time');
+    assert.equal(ledger.credit(1), 100_000 - 10_000, 'the bet was taken as at the end of the window');
+    assert.equal(c.endCountdown('betting'), false, 'no countdown runs while the cards are dealt');
+    // The window's own timer, were it still set, would fire into a countdown already replaced.
+    table.clock.advance(3_600_000);
+    assert.equal(c.view().phase, 'dealing');
+    assert.equal(verifyLedger(ledger).ok, true);
+  });
+
+  it('keeps a frozen countdown running past its time until it is ended', () => {
+    const { c } = make();
+    assert.deepEqual(c.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
+    assert.equal(c.freezeCountdown('decision'), false, 'only the kind named');
+    assert.equal(c.freezeCountdown('betting'), true);
+    table.clock.advance(3_600_000);
+    assert.equal(c.view().phase, 'betting', 'the window outlived its time');
+    assert.equal(c.endCountdown('betting'), true);
+    assert.equal(c.view().phase, 'dealing');
+  });
+
   it('settles a war coup through the ledger, with the rule of each line', () => {
     const { c } = make();
     const before = ledger.credit(1);

@@ -4,7 +4,7 @@ import type { Effect, JournalRecord } from '../../engine/table/effects.js';
 import type { GameDefinition, Outcome } from '../../engine/table/game.js';
 import type { TableInput } from '../../engine/table/inputs.js';
 import { betweenRounds, cueOf, expectsCard, hasBets, type DealerCue } from '../../engine/table/queries.js';
-import type { FaultGates, HeldRead, TableParams, TableState } from '../../engine/table/state.js';
+import type { FaultGates, HeldRead, TableParams, TableState, TimerKind } from '../../engine/table/state.js';
 import { step } from '../../engine/table/step.js';
 import { projectRound, projectStation, projectTableExtras, type RoundViewData, type StationTableView, type TableExtras } from '../../engine/table/views.js';
 import type { DecisionAction, HoldReason, Spot } from '../../engine/table/vocabulary.js';
@@ -60,6 +60,18 @@ export interface LiveTable {
   holdState(): HoldState | null;
   /** Simulated mode after a restart mid-round: the cards the engine's shoe still holds, or null. */
   cardsLeftInOldShoe(): string[] | null;
+  /**
+   * The countdown running now ends at once, as if its time were up (simulated mode's control for
+   * tests and demos: a dealer's "no more bets"). Only a countdown of the kind named, so a call
+   * that arrives late never ends the next one. False when no such countdown runs.
+   */
+  endCountdown(kind: TimerKind): boolean;
+  /**
+   * Simulated mode only: the running countdown of this kind does not end by itself (its timer is
+   * not kept; nothing is journalled, and the screens still count down) until endCountdown. So a
+   * test on a slow machine is never overtaken by a window it is still looking at.
+   */
+  freezeCountdown(kind: TimerKind): boolean;
   onChange(listener: () => void): () => void;
   stop(): void;
 }
@@ -226,6 +238,23 @@ export class TableRuntime<S, R> implements LiveTable {
       this.countdown = null;
       this.input({ kind: 'timer', at: this.d.timers.now(), countdown: c.id });
     }, ms);
+  }
+
+  endCountdown(kind: TimerKind): boolean {
+    const c = this.current.countdown;
+    if (!c || c.kind !== kind || this.stopped) return false;
+    if (this.countdown !== null) this.d.timers.clearTimeout(this.countdown);
+    this.countdown = null;
+    this.input({ kind: 'timer', at: this.d.timers.now(), countdown: c.id });
+    return true;
+  }
+
+  freezeCountdown(kind: TimerKind): boolean {
+    const c = this.current.countdown;
+    if (!c || c.kind !== kind || this.stopped) return false;
+    if (this.countdown !== null) this.d.timers.clearTimeout(this.countdown);
+    this.countdown = null;
+    return true;
   }
 
   /** Entries someone else wrote: the credits they moved are the table's to know. */

@@ -15,8 +15,10 @@ export interface OpenedTable {
    * Puts the recovered table in play: opens it if the journal had it under no (or another) game,
    * carries a changed configuration file over as a `configure`, and starts the countdown of the
    * step the kill interrupted (`resume`). `newShoe`: the shoe is a new device and must be loaded first.
+   * `params`: the table's parameters as they are now, with the journalled configuration changes
+   * applied again over the file (so asked for after they are, never the file's alone).
    */
-  resume(options: { newShoe: boolean }): void;
+  resume(options: { newShoe: boolean; params: TableParams }): void;
 }
 
 /**
@@ -37,7 +39,7 @@ export function openTable<S, R>(
     table: runtime,
     report,
     lastSequence: sequences.length > 0 ? Math.max(...sequences) : undefined,
-    resume({ newShoe }) {
+    resume({ newShoe, params: now }) {
       if (!report.ledgerVerified) return runtime.start();
       const reason = recovered.foldProblems.length > 0
         ? `the journal does not fold through this version: ${recovered.foldProblems[0] ?? ''}`.slice(0, 2000)
@@ -46,8 +48,8 @@ export function openTable<S, R>(
           : 'interrupted round of a table opened anew';
       voidStrayRounds({ ledger, table: runtime, log, report, reason });
       const at = timers.now();
-      if (!recovered.opened) runtime.input({ kind: 'open', at, params, game: game.identity });
-      else if (JSON.stringify(runtime.state.params) !== JSON.stringify(params)) runtime.configure(params);
+      if (!recovered.opened) runtime.input({ kind: 'open', at, params: now, game: game.identity });
+      else if (JSON.stringify(runtime.state.params) !== JSON.stringify(now)) runtime.configure(now);
       runtime.input({ kind: 'resume', at, newShoe: newShoe || report.voided.length > 0 });
       if (report.tableHold) log.warn({ hold: report.tableHold }, 'the table was on hold between rounds: held again until resolved');
       if (report.resumedRound) log.warn({ roundId: report.resumedRound, cards: runtime.state.cards.length, decisions: runtime.state.decisions.length }, 'interrupted round resumed');

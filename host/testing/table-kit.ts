@@ -80,7 +80,7 @@ export function testTable<S, R>(
     onConfigApplied: () => hub.configChanged(),
   });
   hub.attachFloor(floor.gate);
-  opened.resume({ newShoe: false });
+  opened.resume({ newShoe: false, params: tableParams(config) });
   const stop = () => {
     floor.close();
     table.stop();

@@ -53,7 +53,7 @@ export async function withKiosk(extra: string[], use: (k: Kiosk) => Promise<void
  * the test ends, passed or failed: all pages share one software renderer, and a page left open
  * keeps drawing its table into the tests after it.
  */
-export type OpenScreen = (url: string, options?: { fps?: number; errors?: string[] }) => Promise<Page>;
+export type OpenScreen = (url: string, options?: { fps?: number; errors?: string[]; viewport?: { width: number; height: number } }) => Promise<Page>;
 
 export const test = base.extend<{ pageErrors: string[]; openScreen: OpenScreen; baccaratKiosk: Kiosk }, { kiosk: Kiosk }>({
   // Playwright reads a fixture's dependencies from its destructuring pattern: none here.
@@ -65,7 +65,7 @@ export const test = base.extend<{ pageErrors: string[]; openScreen: OpenScreen; 
   openScreen: async ({ browser }, use) => {
     const opened: Page[] = [];
     await use(async (url, options = {}) => {
-      const page = await browser.newPage();
+      const page = await browser.newPage(options.viewport ? { viewport: options.viewport } : {});
       opened.push(page);
       const errors = options.errors;
       if (errors) page.on('pageerror', (e) => errors.push(`${e.message} ${e.stack ?? ''}`));
