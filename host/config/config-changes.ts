@@ -150,8 +150,8 @@ export class ConfigChanges {
   }
 
   /**
-   * Writes the value into the running configuration. Objects are updated in place, because the
-   * round controller holds the `timings` object itself.
+   * Writes the value into the running configuration. Objects are updated in place: the services
+   * built at start hold the configuration's objects themselves.
    */
   private assign(key: ChangeableKey, value: unknown): void {
     const config = this.deps.config as Record<string, unknown>;

@@ -52,7 +52,7 @@ export class SimDealer {
     };
   }
 
-  /** The next card; after a restart mid-round, one the engine's shoe still holds (RoundController.cardsLeftInOldShoe). */
+  /** The next card; after a restart mid-round, one the engine's shoe still holds (LiveTable.cardsLeftInOldShoe). */
   private draw(sim: NonNullable<ReturnType<TableShoe['simulator']>>): string | null {
     if (this.scripted < this.script.length && this.controller.view().phase === 'dealing') {
       return sim.drawCard({ card: this.script[this.scripted++] as CardCode });
