@@ -87,7 +87,7 @@ export function upCardValue(t: UpCard, policy: Policy, levelCap: number): UpCard
         if (chooseSplit) {
           splitChance += p * sameRank;
           levelCapBound += p * sameRank * HAND_RANGE * s.beyondCap;
-          if (originalOnly) originalOnlyBound += p * sameRank * pbj;
+          if (originalOnly) originalOnlyBound += p * sameRank * s.bustOrSettledWithBlackjack;
         }
       }
       ev += p * (t.peek ? value - pbj : value);

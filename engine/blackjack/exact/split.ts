@@ -11,13 +11,19 @@ import type { UpCard } from './up-card.js';
  * On that model the number of hands is a small Markov chain: hands formed `h` (= cards of the
  * pair's value out of the shoe), hands still waiting for their second card `p`, and whether a
  * resplit was declined (Macau Art. 16 n.5 then forbids later ones). Each hand's value comes from
- * `HandValues` at level h. Levels above `levelCap` reuse the cap's values; the caller gets the
- * expected number of hands valued that way, for an error bound.
+ * `HandValues` at level h. Levels above `levelCap` reuse the cap's values. A hand valued k levels
+ * too low plays from a shoe holding k more cards of the pair's value; drawing at most
+ * MAX_DRAWN cards for the hand and the dealer, the two shoes deal the same cards except with
+ * probability MAX_DRAWN * k / (cards left), so its value is off by at most that times the range
+ * of a hand's result: the caller gets the sum of those chances, for an error bound.
  *
  * For "split hands lose only the original bet to a dealer Black Jack" (Macau 2009 Art. 16 n.6)
  * the loss is not a sum over hands: nothing more is lost once a hand has busted, and one unit at
  * most otherwise. The chain also carries, assuming the hands independent given a dealer Black
  * Jack, the chance that no hand busts and the chance that every hand was settled during play.
+ * Whatever the dependence between hands, both chances lie between 1 - (sum over hands of P(bust
+ * or settled | BJ)) and 1, so the error of that product form is at most the sum over hands of
+ * P(BJ and the hand busted or was settled): `bustOrSettledWithBlackjack`, for the bound.
  */
 export interface SplitValue {
   /** Sum of the hands' values (each standing hand losing its own unit to a dealer Black Jack). */
@@ -27,9 +33,14 @@ export interface SplitValue {
   /** E[product over hands of P(no bust | dealer Black Jack)] and of P(settled during play | BJ). */
   noBust: number;
   allSettled: number;
-  /** Expected number of hands valued at the capped level. */
+  /** Sum over hands of P(dealer Black Jack and the hand busted or was settled during play). */
+  bustOrSettledWithBlackjack: number;
+  /** Sum over hands valued above the level cap of the chance their shoe deals differently. */
   beyondCap: number;
 }
+
+/** Most cards a split hand and the dealer can draw: 20 to the hand (all aces), 16 to the dealer. */
+const MAX_DRAWN = 36;
 
 export interface SplitSetup {
   readonly t: UpCard;
@@ -42,7 +53,7 @@ export interface SplitSetup {
   readonly resplitShare: (h: number) => number;
 }
 
-const ZERO: SplitValue = { sum: 0, standingWithBlackjack: 0, noBust: 1, allSettled: 1, beyondCap: 0 };
+const ZERO: SplitValue = { sum: 0, standingWithBlackjack: 0, noBust: 1, allSettled: 1, bustOrSettledWithBlackjack: 0, beyondCap: 0 };
 
 export function splitValue(s: SplitSetup): SplitValue {
   const { t, pair: v } = s;
@@ -79,17 +90,19 @@ export function splitValue(s: SplitSetup): SplitValue {
     const hit = memo.get(key);
     if (hit) return hit;
     const left = t.total - h;
-    // Chance, given a dealer Black Jack, that this level's hand... uses P(BJ) at the hand's start.
+    // P(dealer Black Jack) from this level's hand's start: its own card and h - 1 others out.
     const bj = t.bjCard;
     const pbj = bj > 0 && t.bjAfterPlay ? (t.shoe[bj]! - (v === bj ? h : 0)) / left : 0;
     const rest = value(h, p - 1, declined);
-    const acc: SplitValue = { sum: 0, standingWithBlackjack: 0, noBust: 0, allSettled: 0, beyondCap: 0 };
+    const acc: SplitValue = { sum: 0, standingWithBlackjack: 0, noBust: 0, allSettled: 0, bustOrSettledWithBlackjack: 0, beyondCap: 0 };
+    const capped = h > s.levelCap ? Math.min(1, (MAX_DRAWN * (h - s.levelCap)) / (left - MAX_DRAWN)) : 0;
     const add = (q: number, x: { v: number; b: number; o: number; s: number }, r: SplitValue): void => {
       acc.sum += q * (x.v + r.sum);
       acc.standingWithBlackjack += q * (x.s + r.standingWithBlackjack);
       acc.noBust += q * (pbj > 0 ? 1 - x.b / pbj : 1) * r.noBust;
       acc.allSettled += q * (pbj > 0 ? x.o / pbj : 0) * r.allSettled;
-      acc.beyondCap += q * ((h > s.levelCap ? 1 : 0) + r.beyondCap);
+      acc.bustOrSettledWithBlackjack += q * (x.b + x.o + r.bustOrSettledWithBlackjack);
+      acc.beyondCap += q * (capped + r.beyondCap);
     };
     const canResplit = mayResplit && h < maxHands && (!declined || rules.resplitAfterDecline);
     for (let x = 1; x <= 10; x++) {
@@ -108,6 +121,7 @@ export function splitValue(s: SplitSetup): SplitValue {
         acc.standingWithBlackjack += q * share * yes.standingWithBlackjack;
         acc.noBust += q * share * yes.noBust;
         acc.allSettled += q * share * yes.allSettled;
+        acc.bustOrSettledWithBlackjack += q * share * yes.bustOrSettledWithBlackjack;
         acc.beyondCap += q * share * yes.beyondCap;
       } else add(q * share, no, noRest);
     }
