@@ -1,7 +1,7 @@
-import { seedRng } from '../random/seeded-rng.js';
 import { computeStrategy, type StrategyAction, type StrategyTable } from '../strategy/basic-strategy.js';
 import { dealerDrawsOn } from './hand.js';
 import type { BlackjackRules } from './rules.js';
+import { SimRng, shuffleInPlace } from './simulator-rng.js';
 import { PERFECT_PAIRS_PAYS, SEVENS_PAYS, ANY_PAIR_PAYS, STREAK_PAYS } from './side-bets.js';
 
 /**
@@ -43,10 +43,7 @@ export class FastBlackjack {
   shoe: Uint8Array;
   pos = 0;
   private readonly val: Uint8Array;
-  private s0 = 0;
-  private s1 = 0;
-  private s2 = 0;
-  private s3 = 0;
+  private readonly rng: SimRng;
   private readonly order = new Uint8Array(10 * 32 * 2 * 8 * 11 * 4 * 5);
   private readonly sides: SimSideBet[];
   private readonly cutAt: number;
@@ -87,7 +84,7 @@ export class FastBlackjack {
       const r = id >> 2;
       this.val[id] = r === 0 ? 1 : r >= 9 ? 10 : r + 1;
     }
-    [this.s0, this.s1, this.s2, this.s3] = seedRng(seed);
+    this.rng = new SimRng(seed);
     this.sides = SIM_SIDE_BETS.filter((b) =>
       b === 'over13' || b === 'under13' ? rules.overUnder13 : b.startsWith('streak') ? rules.winningStreak : rules[b as 'anyPair' | 'sevens' | 'perfectPairs'],
     );
@@ -99,41 +96,9 @@ export class FastBlackjack {
     return this.sides;
   }
 
-  private next(): number {
-    const s0 = this.s0;
-    const s1 = this.s1;
-    const s2 = this.s2;
-    const s3 = this.s3;
-    const x = Math.imul(s1, 5);
-    const result = Math.imul((x << 7) | (x >>> 25), 9) >>> 0;
-    const t = s1 << 9;
-    const n2 = s2 ^ s0;
-    const n3 = s3 ^ s1;
-    this.s1 = s1 ^ n2;
-    this.s0 = s0 ^ n3;
-    this.s2 = n2 ^ t;
-    this.s3 = (n3 << 11) | (n3 >>> 21);
-    return result;
-  }
-
-  /** Uniform in [0, n) by rejection (no modulo bias). */
-  private below(n: number): number {
-    const limit = 4294967296 - (4294967296 % n);
-    for (;;) {
-      const x = this.next();
-      if (x < limit) return x % n;
-    }
-  }
-
   /** Fisher–Yates of the whole shoe (the cut-card mode). */
   shuffle(): void {
-    const a = this.shoe;
-    for (let i = a.length - 1; i > 0; i--) {
-      const j = this.below(i + 1);
-      const t = a[i] as number;
-      a[i] = a[j] as number;
-      a[j] = t;
-    }
+    shuffleInPlace(this.shoe, this.rng);
     this.pos = 0;
   }
 
@@ -144,7 +109,7 @@ export class FastBlackjack {
     const a = this.shoe;
     const i = this.pos++;
     if (this.lazy) {
-      const j = i + this.below(a.length - i);
+      const j = i + this.rng.below(a.length - i);
       const t = a[j] as number;
       a[j] = a[i] as number;
       a[i] = t;
