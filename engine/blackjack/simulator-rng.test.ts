@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Rng } from '../random/seeded-rng.js';
-import { SimRng, shuffleInPlace } from './simulator-rng.js';
+import { SimRng } from './simulator-rng.js';
 
 /** Lemire's method on BigInts, fed by the reference generator. */
 function referenceBelow(rng: Rng, n: number): number {
@@ -37,14 +37,25 @@ describe('simulator random source', () => {
     }
   });
 
-  it('shuffles a shoe into a permutation of itself, reproducibly', () => {
-    const shoe = (): Uint8Array => Uint8Array.from({ length: 416 }, (_, i) => i % 52);
-    const a = shoe();
-    const b = shoe();
-    shuffleInPlace(a, new SimRng(9));
-    shuffleInPlace(b, new SimRng(9));
-    assert.deepEqual(a, b);
-    assert.notDeepEqual(a, shoe());
-    assert.deepEqual([...a].sort((x, y) => x - y), [...shoe()].sort((x, y) => x - y));
+  it('shuffles a shoe as Fisher–Yates through below() does, and leaves the generator where it would', () => {
+    // 416 cards (8 decks), and 2^21 cards, which take the rejection path now and then.
+    for (const length of [416, 2 ** 21]) {
+      const shoe = (): Uint8Array => Uint8Array.from({ length }, (_, i) => i % 52);
+      const fast = new SimRng(9);
+      const a = shoe();
+      fast.shuffle(a);
+      const slow = new SimRng(9);
+      const b = shoe();
+      for (let i = b.length - 1; i > 0; i--) {
+        const j = slow.below(i + 1);
+        const t = b[i] as number;
+        b[i] = b[j] as number;
+        b[j] = t;
+      }
+      assert.ok(Buffer.compare(a, b) === 0, `${length} cards`);
+      assert.equal(fast.nextInt32(), slow.nextInt32());
+      assert.ok(Buffer.compare(a, shoe()) !== 0);
+    }
   });
+
 });

@@ -34,8 +34,8 @@ export class SimRng {
     const result = Math.imul((x << 7) | (x >>> 25), 9);
     const n2 = this.s2 ^ s0;
     const n3 = this.s3 ^ s1;
-    this.s1 = s1 ^ n2;
     this.s0 = s0 ^ n3;
+    this.s1 = s1 ^ n2;
     this.s2 = n2 ^ (s1 << 9);
     this.s3 = (n3 << 11) | (n3 >>> 21);
     return result;
@@ -54,14 +54,42 @@ export class SimRng {
     }
     return Math.floor(((x >>> 0) * n) / 4294967296);
   }
-}
 
-/** Fisher–Yates shuffle of `cards` in place. */
-export function shuffleInPlace(cards: Uint8Array, rng: SimRng): void {
-  for (let i = cards.length - 1; i > 0; i--) {
-    const j = rng.below(i + 1);
-    const t = cards[i] as number;
-    cards[i] = cards[j] as number;
-    cards[j] = t;
+  /**
+   * Fisher–Yates shuffle of `cards` in place, drawing `below(i + 1)` for i from the end: the
+   * generator and the bounded draw written out with the state in local variables, so that the
+   * fields are read and written once per shoe rather than once per card (a third of the
+   * shuffle's time). The same draws as calling `below`; a test holds the two together.
+   */
+  shuffle(cards: Uint8Array): void {
+    let s0 = this.s0;
+    let s1 = this.s1;
+    let s2 = this.s2;
+    let s3 = this.s3;
+    for (let i = cards.length - 1; i > 0; i--) {
+      const n = i + 1;
+      let x: number;
+      for (;;) {
+        const m = Math.imul(s1, 5);
+        x = Math.imul((m << 7) | (m >>> 25), 9);
+        const t = s1 << 9;
+        const n2 = s2 ^ s0;
+        const n3 = s3 ^ s1;
+        s0 ^= n3;
+        s1 ^= n2;
+        s2 = n2 ^ t;
+        s3 = (n3 << 11) | (n3 >>> 21);
+        const low = Math.imul(x, n) >>> 0;
+        if (low >= n || low >= (4294967296 - n) % n) break;
+      }
+      const j = Math.floor(((x >>> 0) * n) / 4294967296);
+      const c = cards[i] as number;
+      cards[i] = cards[j] as number;
+      cards[j] = c;
+    }
+    this.s0 = s0;
+    this.s1 = s1;
+    this.s2 = s2;
+    this.s3 = s3;
   }
 }

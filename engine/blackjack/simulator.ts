@@ -1,7 +1,7 @@
 import { computeStrategy, type StrategyAction, type StrategyTable } from '../strategy/basic-strategy.js';
 import { dealerDrawsOn } from './hand.js';
 import type { BlackjackRules } from './rules.js';
-import { SimRng, shuffleInPlace } from './simulator-rng.js';
+import { SimRng } from './simulator-rng.js';
 import { PERFECT_PAIRS_PAYS, SEVENS_PAYS, ANY_PAIR_PAYS, STREAK_PAYS } from './side-bets.js';
 
 /**
@@ -98,7 +98,7 @@ export class FastBlackjack {
 
   /** Fisher–Yates of the whole shoe (the cut-card mode). */
   shuffle(): void {
-    shuffleInPlace(this.shoe, this.rng);
+    this.rng.shuffle(this.shoe);
     this.pos = 0;
   }
 
