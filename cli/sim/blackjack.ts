@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { describeRules, type BlackjackRules } from '../../engine/blackjack/rules.js';
 import { FastBlackjack, SIM_SIDE_BETS, edge, emptyTotals, mergeTotals, type ShuffleMode, type SimTotals } from '../../engine/blackjack/simulator.js';
-import { SimStrategy } from '../../engine/blackjack/simulator-strategy.js';
+import { SimTables } from '../../engine/blackjack/simulator-tables.js';
 import { computeStrategy, strategyChart } from '../../engine/strategy/basic-strategy.js';
 import { rulesFromArgs, UsageError } from '../blackjack-args.js';
 
@@ -46,10 +46,10 @@ function chunkSeed(s: number, c: number): number {
 
 // The strategy is computed once per thread and its tables shared by every chunk (computing it
 // per chunk cost several percent of a run).
-let shared: { init: WorkerInit; tables: SimStrategy } | undefined;
+let shared: { init: WorkerInit; tables: SimTables } | undefined;
 
 function runChunk(init: WorkerInit, chunk: number, hands: number): SimTotals {
-  if (shared?.init !== init) shared = { init, tables: new SimStrategy(init.rules) };
+  if (shared?.init !== init) shared = { init, tables: new SimTables(init.rules) };
   const sim = new FastBlackjack(init.rules, chunkSeed(init.seed, chunk), shared.tables);
   const t = emptyTotals();
   sim.run(hands, init.shuffle, t);

@@ -1,14 +1,14 @@
 import type { StrategyTable } from '../strategy/basic-strategy.js';
 import type { BlackjackRules } from './rules.js';
-import { CARD_VALUE, FIRST_TWO_BETS, SEVEN_RANK, firstTwoCardTable, isSpecial678Ids } from './simulator-cards.js';
+import { CARD_VALUE, FIRST_TWO_BETS, SEVEN_RANK, isSpecial678Ids } from './simulator-cards.js';
 import { SimRng } from './simulator-rng.js';
-import { DOUBLE, DOUBLE_ACE_LOCKED, SPLIT, STAND, SURRENDER, SimStrategy } from './simulator-strategy.js';
+import { DOUBLE, DOUBLE_ACE_LOCKED, SPLIT, STAND, SURRENDER, SimTables, fiveKey, firstKey, laterKey } from './simulator-tables.js';
 import { ANY_PAIR_PAYS, SEVENS_PAYS, STREAK_PAYS } from './side-bets.js';
 
 /**
  * The simulator's fast path: one seat, flat main bet of one unit, basic strategy, side bets of
  * one unit each. It shares with the round state machine the rule profile, the dealer's drawing
- * rule, the pay tables and the strategy (as integer tables, `SimStrategy`); the cards are small
+ * rule, the pay tables and the strategy (as integer tables, `SimTables`); the cards are small
  * integers (rank * 4 + suit) in a typed-array shoe, and the hand being played lives in local
  * variables, so a round allocates nothing. A test plays the same shoes through `BlackjackRound`
  * and this path and requires the same results.
@@ -56,8 +56,11 @@ export class FastBlackjack {
   /** Whether each side bet was decided in the last round (streak bets run over several rounds). */
   readonly sideDecided = new Uint8Array(SIM_SIDE_BETS.length);
 
-  private readonly tables: SimStrategy;
   private readonly dealerDraws: Uint8Array;
+  private readonly firstAction: Uint8Array;
+  private readonly laterAction: Uint8Array;
+  private readonly takeFive: Uint8Array;
+  private readonly splitAcesAgain: Uint8Array;
   private readonly rng: SimRng;
   private readonly firstTwo: Int16Array;
   /** Indices (in SIM_SIDE_BETS) of the side bets offered, and of those settled by the first two cards. */
@@ -111,18 +114,21 @@ export class FastBlackjack {
   private readonly streakOpen = new Uint8Array(4);
   private streakWins = 0;
 
-  /** `tables` may be shared by several simulators of the same rules (it fills itself on use). */
-  constructor(rules: BlackjackRules, seed: number, tables: SimStrategy = new SimStrategy(rules)) {
-    if (tables.rules !== rules) throw new Error('FastBlackjack: the strategy tables were built for other rules');
+  /** `tables` may be shared by several simulators of the same rules. */
+  constructor(rules: BlackjackRules, seed: number, tables: SimTables = new SimTables(rules)) {
+    if (tables.rules !== rules) throw new Error('FastBlackjack: the tables were built for other rules');
     this.rules = rules;
-    this.tables = tables;
     this.strategy = tables.strategy;
     this.dealerDraws = tables.dealerDraws;
+    this.firstAction = tables.first;
+    this.laterAction = tables.later;
+    this.takeFive = tables.takeFive;
+    this.splitAcesAgain = tables.splitAcesAgain;
+    this.firstTwo = tables.firstTwo;
     const n = rules.decks * 52;
     this.shoe = new Uint8Array(n);
     for (let i = 0; i < n; i++) this.shoe[i] = i % 52;
     this.rng = new SimRng(seed);
-    this.firstTwo = firstTwoCardTable(rules);
     this.sides = SIM_SIDE_BETS.filter((b) =>
       b === 'over13' || b === 'under13' ? rules.overUnder13 : b.startsWith('streak') ? rules.winningStreak : rules[b as 'anyPair' | 'sevens' | 'perfectPairs'],
     );
@@ -275,7 +281,6 @@ export class FastBlackjack {
   /** Plays the seat's hands in table order; a split inserts the new hand after the one split. */
   private playHands(u: number, p1: number, p2: number): void {
     const val = CARD_VALUE;
-    const t = this.tables;
     // The third seven for the sevens bet: -1 none, -2 the next card dealt to a split 7-7.
     let sevensThird = -1;
     // Art. 16 n.5: a declined resplit bars later ones (unless resplitAfterDecline).
@@ -298,7 +303,7 @@ export class FastBlackjack {
       if (fromSplit === 1 && v1 === 1) {
         // Split aces: one card each (Art. 16 n.3; rule 26), unless an ace is split again.
         if (this.resplitAces && val[second] === 1 && this.nh < this.maxHands && (this.resplitAfterDecline || !declined)) {
-          if (t.splitAcesAgain(u)) {
+          if (this.splitAcesAgain[u] === 1) {
             this.splitAt(i);
             i--;
             continue;
@@ -332,7 +337,7 @@ export class FastBlackjack {
           }
           // In addition: on top of the main result.
         }
-        if (n === 5 && this.fiveCardHalfPay && u !== 1 && t.takeFiveCardHalf(u, hard, ace)) {
+        if (n === 5 && this.fiveCardHalfPay && u !== 1 && this.takeFive[fiveKey(u, hard, ace)] === 1) {
           state = SETTLED;
           net = Math.floor(stake * 50) / 100;
           out = 1;
@@ -349,9 +354,9 @@ export class FastBlackjack {
           const a = val[first] as number;
           const isPair = this.splitByRank ? first >> 2 === second >> 2 : a === val[second];
           const canSplit = isPair && this.nh < this.maxHands && (fromSplit === 0 || (this.resplit && (this.resplitAfterDecline || !declined)));
-          act = t.firstAction(u, hard, ace, canSplit ? a : 0, fromSplit);
+          act = this.firstAction[firstKey(u, hard, ace, canSplit ? a : 0, fromSplit)] as number;
           if (canSplit && fromSplit === 1 && act !== SPLIT) declined = true;
-        } else act = t.laterAction(u, hard, ace, n, fromSplit);
+        } else act = this.laterAction[laterKey(u, hard, ace, n)] as number;
         if (act === STAND) {
           state = STOOD;
           break;
