@@ -29,7 +29,8 @@ export function firstTwoCardTable(rules: BlackjackRules): Int16Array {
   const put = (at: number, pays: number): void => {
     if (!Number.isInteger(pays) || Math.abs(pays) > 0x7fff) throw new RangeError(`side-bet result ${pays} does not fit the 16-bit table`);
     out[at] = pays;
-  };  const red = (id: number): boolean => (id & 3) === 1 || (id & 3) === 2;
+  };
+  const red = (id: number): boolean => (id & 3) === 1 || (id & 3) === 2;
   const aceAs = (id: number): number => (id >> 2 === 0 ? rules.overUnderAceValue : (CARD_VALUE[id] as number));
   for (let a = 0; a < 52; a++) {
     for (let b = 0; b < 52; b++) {
@@ -53,11 +54,8 @@ export function firstTwoCardTable(rules: BlackjackRules): Int16Array {
 
 /** 6-7-8 of one suit or three 7s (Macau Art. 15; rule 35), as the ids of a three-card hand. */
 export function isSpecial678Ids(a: number, b: number, c: number): boolean {
-  const ra = a >> 2;
-  const rb = b >> 2;
-  const rc = c >> 2;
-  if (ra === SEVEN_RANK && rb === SEVEN_RANK && rc === SEVEN_RANK) return true;
-  const suited = (a & 3) === (b & 3) && (b & 3) === (c & 3);
-  // Ranks 5, 6, 7 are the 6, 7, 8: three distinct ranks in 5..7.
-  return suited && ra !== rb && rb !== rc && ra !== rc && ra >= 5 && ra <= 7 && rb >= 5 && rb <= 7 && rc >= 5 && rc <= 7;
+  // The ranks as a bit set (ranks 5, 6, 7 are the 6, 7, 8): few branches, none rarely taken.
+  const ranks = (1 << (a >> 2)) | (1 << (b >> 2)) | (1 << (c >> 2));
+  if (ranks === 1 << SEVEN_RANK) return true;
+  return ranks === 0b11100000 && ((a ^ b) & 3) === 0 && ((b ^ c) & 3) === 0;
 }

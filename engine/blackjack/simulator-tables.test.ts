@@ -3,7 +3,10 @@
 // cards instead, and every one the simulator can read must have been filled.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { RANKS, SUITS, type Card } from '../cards/card.js';
+import { isSpecial678 } from './hand.js';
 import { resolveRules, type ProfileId } from './rules.js';
+import { isSpecial678Ids } from './simulator-cards.js';
 import { HIT, STAND, SimTables, firstKey, fiveKey, laterKey } from './simulator-tables.js';
 
 const CASES: [ProfileId, Record<string, unknown>][] = [
@@ -65,4 +68,12 @@ describe('simulator tables', () => {
     }
   });
 
+  it('reads the 6-7-8 bonus from card ids as the round does from cards, for every three cards', () => {
+    const card = (id: number): Card => ({ rank: RANKS[id >> 2] as Card['rank'], suit: SUITS[id & 3] as Card['suit'] });
+    for (let a = 0; a < 52; a++) {
+      for (let b = 0; b < 52; b++) {
+        for (let c = 0; c < 52; c++) assert.equal(isSpecial678Ids(a, b, c), isSpecial678([card(a), card(b), card(c)]), `${a} ${b} ${c}`);
+      }
+    }
+  });
 });
