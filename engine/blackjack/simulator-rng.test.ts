@@ -37,25 +37,42 @@ describe('simulator random source', () => {
     }
   });
 
-  it('shuffles a shoe as Fisher–Yates through below() does, and leaves the generator where it would', () => {
-    // 416 cards (8 decks), and 2^21 cards, which take the rejection path now and then.
-    for (const length of [416, 2 ** 21]) {
+  it('shuffles a shoe as Fisher–Yates with 16-bit Lemire draws, two per output, high half first', () => {
+    // 416 cards (8 decks), and 65,536 cards, whose draws take the rejection path now and then.
+    for (const length of [416, 65536]) {
       const shoe = (): Uint8Array => Uint8Array.from({ length }, (_, i) => i % 52);
-      const fast = new SimRng(9);
       const a = shoe();
-      fast.shuffle(a);
-      const slow = new SimRng(9);
+      new SimRng(9).shuffle(a);
+      const ref = Rng.fromSeed(9);
+      let halves: number[] = [];
+      const bits16 = (): number => {
+        if (halves.length === 0) {
+          const x = ref.nextUint32();
+          halves = [x >>> 16, x & 0xffff];
+        }
+        return halves.shift() as number;
+      };
+      let rejected = 0;
       const b = shoe();
       for (let i = b.length - 1; i > 0; i--) {
-        const j = slow.below(i + 1);
+        const n = i + 1;
+        let m = bits16() * n;
+        while (m % 65536 < 65536 % n) {
+          rejected++;
+          m = bits16() * n;
+        }
+        const j = Math.floor(m / 65536);
         const t = b[i] as number;
         b[i] = b[j] as number;
         b[j] = t;
       }
       assert.ok(Buffer.compare(a, b) === 0, `${length} cards`);
-      assert.equal(fast.nextInt32(), slow.nextInt32());
       assert.ok(Buffer.compare(a, shoe()) !== 0);
+      if (length === 65536) assert.ok(rejected > 0, 'the rejection path was taken');
     }
   });
 
+  it('refuses a shoe of more than 2^16 cards (16-bit draws)', () => {
+    assert.throws(() => new SimRng(1).shuffle(new Uint8Array(65537)), RangeError);
+  });
 });

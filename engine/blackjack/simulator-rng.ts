@@ -56,33 +56,47 @@ export class SimRng {
   }
 
   /**
-   * Fisher–Yates shuffle of `cards` in place, drawing `below(i + 1)` for i from the end: the
-   * generator and the bounded draw written out with the state in local variables, so that the
-   * fields are read and written once per shoe rather than once per card (a third of the
-   * shuffle's time). The same draws as calling `below`; a test holds the two together.
+   * Fisher–Yates shuffle of `cards` in place, for i from the end swapping card i with card
+   * `j` uniform in [0, i]. A shoe has at most 2^16 cards, so each `j` needs only 16 random bits:
+   * each generator output gives two (high half first), and `j` is Lemire's multiply-and-reject
+   * on 16 bits, exact in int32 arithmetic. That halves the generator steps, which were most of
+   * the shuffle's time. The generator's state is held in local variables for the whole shoe.
    */
   shuffle(cards: Uint8Array): void {
+    if (cards.length > 65536) throw new RangeError(`shuffle: ${cards.length} cards, at most 65536`);
     let s0 = this.s0;
     let s1 = this.s1;
     let s2 = this.s2;
     let s3 = this.s3;
+    // The low half of the last output, while unused; -1 when none is left.
+    let spare = -1;
     for (let i = cards.length - 1; i > 0; i--) {
       const n = i + 1;
-      let x: number;
+      let m: number;
       for (;;) {
-        const m = Math.imul(s1, 5);
-        x = Math.imul((m << 7) | (m >>> 25), 9);
-        const t = s1 << 9;
-        const n2 = s2 ^ s0;
-        const n3 = s3 ^ s1;
-        s0 ^= n3;
-        s1 ^= n2;
-        s2 = n2 ^ t;
-        s3 = (n3 << 11) | (n3 >>> 21);
-        const low = Math.imul(x, n) >>> 0;
-        if (low >= n || low >= (4294967296 - n) % n) break;
+        let r: number;
+        if (spare >= 0) {
+          r = spare;
+          spare = -1;
+        } else {
+          const k = Math.imul(s1, 5);
+          const x = Math.imul((k << 7) | (k >>> 25), 9);
+          const t = s1 << 9;
+          const n2 = s2 ^ s0;
+          const n3 = s3 ^ s1;
+          s0 ^= n3;
+          s1 ^= n2;
+          s2 = n2 ^ t;
+          s3 = (n3 << 11) | (n3 >>> 21);
+          r = x >>> 16;
+          spare = x & 0xffff;
+        }
+        m = r * n;
+        const low = m & 0xffff;
+        // 2^16 mod n of the 2^16 values would bias the result: reject them (rare, n / 2^16 at most).
+        if (low >= n || low >= (65536 - n) % n) break;
       }
-      const j = Math.floor(((x >>> 0) * n) / 4294967296);
+      const j = m >>> 16;
       const c = cards[i] as number;
       cards[i] = cards[j] as number;
       cards[j] = c;
