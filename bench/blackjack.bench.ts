@@ -12,7 +12,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 function fast(name: string, rules: BlackjackRules, mode: ShuffleMode): void {
   const sim = new FastBlackjack(rules, 1);
   const t = emptyTotals();
-  sim.run(200_000, mode, t); // warm-up (JIT, strategy cache)
+  sim.run(200_000, mode, t); // warm-up (JIT)
   const t0 = performance.now();
   let hands = 0;
   while (performance.now() - t0 < SECONDS * 1000) {

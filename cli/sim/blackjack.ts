@@ -1,6 +1,11 @@
 // `npm run --silent sim -- blackjack --rules <profile> [--set key=value ...] --hands N --seed S
 //   --shuffle every-hand|cut-card [--workers W] --json`
 // `npm run --silent sim -- blackjack --rules <profile> [--set …] --print-rules --json`
+// `npm run --silent sim -- blackjack --rules <profile> [--set …] --exact [--hands N] [--json]`
+//
+// --exact: the exact expected value by combinatorial analysis (engine/blackjack/exact/), then a
+// Monte Carlo of the same profile (--hands, default 2,000,000; 0 skips it; every-hand shuffle, as
+// the exact figure is for a full shoe) set against the exact figure of the simulator's strategy.
 //
 // Multi-core driver of the engine's simulator (engine/blackjack/simulator.ts). The work is cut
 // into fixed chunks, each seeded from (seed, chunk index) and pulled by worker threads, so the
@@ -9,15 +14,19 @@
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { exactBlackjack } from '../../engine/blackjack/exact/expectation.js';
 import { describeRules, type BlackjackRules } from '../../engine/blackjack/rules.js';
 import { FastBlackjack, SIM_SIDE_BETS, edge, emptyTotals, mergeTotals, type ShuffleMode, type SimTotals } from '../../engine/blackjack/simulator.js';
+import { SimTables } from '../../engine/blackjack/simulator-tables.js';
 import { computeStrategy, strategyChart } from '../../engine/strategy/basic-strategy.js';
 import { rulesFromArgs, UsageError } from '../blackjack-args.js';
+import { exactReport, exactText, type MonteCarloCheck } from '../blackjack-exact-report.js';
 
 const USAGE =
   'usage: npm run --silent sim -- blackjack --rules <profile> [--set key=value ...] --hands N --seed S --shuffle every-hand|cut-card [--workers W] [--json]\n' +
   '       npm run --silent sim -- blackjack --rules <profile> [--set key=value ...] --print-rules [--json]\n' +
-  '       npm run --silent sim -- blackjack --rules <profile> [--set key=value ...] --strategy [--json]';
+  '       npm run --silent sim -- blackjack --rules <profile> [--set key=value ...] --strategy [--json]\n' +
+  '       npm run --silent sim -- blackjack --rules <profile> [--set key=value ...] --exact [--hands N (default 2000000, 0: no Monte Carlo)] [--seed S] [--shuffle every-hand|cut-card] [--workers W] [--json]';
 
 const CHUNK = 250_000;
 
@@ -43,8 +52,13 @@ function chunkSeed(s: number, c: number): number {
   return (z ^ (z >>> 16)) >>> 0;
 }
 
+// The strategy is computed once per thread and its tables shared by every chunk (computing it
+// per chunk cost several percent of a run).
+let shared: { init: WorkerInit; tables: SimTables } | undefined;
+
 function runChunk(init: WorkerInit, chunk: number, hands: number): SimTotals {
-  const sim = new FastBlackjack(init.rules, chunkSeed(init.seed, chunk));
+  if (shared?.init !== init) shared = { init, tables: new SimTables(init.rules) };
+  const sim = new FastBlackjack(init.rules, chunkSeed(init.seed, chunk), shared.tables);
   const t = emptyTotals();
   sim.run(hands, init.shuffle, t);
   return t;
@@ -94,6 +108,28 @@ async function simulate(init: WorkerInit, hands: number, workers: number): Promi
   return total;
 }
 
+/** Monte Carlo hands run beside `--exact` unless --hands says otherwise. */
+const EXACT_CHECK_HANDS = 2_000_000;
+
+async function exact(init: WorkerInit, hands: number, workers: number, json: boolean): Promise<number> {
+  const rules = init.rules;
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  const r = exactBlackjack(rules);
+  const cpu = process.cpuUsage(c0);
+  const time = { seconds: (performance.now() - t0) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
+  let mc: MonteCarloCheck | undefined;
+  if (hands > 0) {
+    const t1 = performance.now();
+    const t = await simulate(init, hands, workers);
+    const e = edge(t.sum, t.sumSq, t.hands);
+    mc = { hands: t.hands, seed: init.seed, shuffle: init.shuffle, workers, houseEdge: e.houseEdge, stdErr: e.stdErr, seconds: (performance.now() - t1) / 1000 };
+  }
+  const rep = exactReport(rules, r, time, mc);
+  console.log(json ? JSON.stringify(rep) : exactText(rep));
+  return 0;
+}
+
 function positiveInt(text: string | undefined, what: string): number {
   const n = Number(text);
   if (text === undefined || !/^\d+$/.test(text) || !Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${what} must be a positive integer`);
@@ -115,12 +151,18 @@ export async function run(argv: string[]): Promise<number> {
         json: { type: 'boolean' },
         'print-rules': { type: 'boolean' },
         strategy: { type: 'boolean' },
+        exact: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
       },
       strict: true,
     }));
   } catch (e) {
     console.error(`sim blackjack: ${(e as Error).message}\n${USAGE}`);
     return 2;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
   }
   try {
     const rules = rulesFromArgs(values.rules, values.set);
@@ -141,13 +183,14 @@ export async function run(argv: string[]): Promise<number> {
       }
       return 0;
     }
-    const hands = positiveInt(values.hands, '--hands');
+    const hands = values.exact && (values.hands === undefined || values.hands === '0') ? (values.hands === '0' ? 0 : EXACT_CHECK_HANDS) : positiveInt(values.hands, '--hands');
     const seed = values.seed === undefined ? 1 : Number(values.seed);
     if (!/^\d+$/.test(values.seed ?? '1') || !Number.isSafeInteger(seed)) throw new UsageError('--seed must be a non-negative integer');
-    const shuffle = values.shuffle ?? 'cut-card';
+    const shuffle = values.shuffle ?? (values.exact ? 'every-hand' : 'cut-card');
     if (shuffle !== 'every-hand' && shuffle !== 'cut-card') throw new UsageError('--shuffle must be every-hand or cut-card');
     const workers = values.workers === undefined ? availableParallelism() : positiveInt(values.workers, '--workers');
     const init: WorkerInit = { kind: 'blackjack-sim', rules, seed: seed >>> 0, shuffle };
+    if (values.exact) return await exact(init, hands, workers, values.json === true);
     const t0 = performance.now();
     const t = await simulate(init, hands, workers);
     const seconds = (performance.now() - t0) / 1000;

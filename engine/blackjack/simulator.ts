@@ -1,15 +1,17 @@
-import { seedRng } from '../random/seeded-rng.js';
-import { computeStrategy, type StrategyAction, type StrategyTable } from '../strategy/basic-strategy.js';
-import { dealerDrawsOn } from './hand.js';
+import type { StrategyTable } from '../strategy/basic-strategy.js';
 import type { BlackjackRules } from './rules.js';
-import { PERFECT_PAIRS_PAYS, SEVENS_PAYS, ANY_PAIR_PAYS, STREAK_PAYS } from './side-bets.js';
+import { CARD_VALUE, FIRST_TWO_BETS, SEVEN_RANK, isSpecial678Ids } from './simulator-cards.js';
+import { SimRng } from './simulator-rng.js';
+import { DOUBLE, DOUBLE_ACE_LOCKED, SPLIT, STAND, SURRENDER, SimTables, fiveKey, firstKey, laterKey } from './simulator-tables.js';
+import { ANY_PAIR_PAYS, SEVENS_PAYS, STREAK_PAYS } from './side-bets.js';
 
 /**
  * The simulator's fast path: one seat, flat main bet of one unit, basic strategy, side bets of
  * one unit each. It shares with the round state machine the rule profile, the dealer's drawing
- * rule (`dealerDrawsOn`), the pay tables and the strategy; the cards are small integers
- * (rank * 4 + suit) in a typed-array shoe so that a hand costs no allocation. A test plays the
- * same shoes through `BlackjackRound` and this path and requires the same results.
+ * rule, the pay tables and the strategy (as integer tables, `SimTables`); the cards are small
+ * integers (rank * 4 + suit) in a typed-array shoe, and the hand being played lives in local
+ * variables, so a round allocates nothing. A test plays the same shoes through `BlackjackRound`
+ * and this path and requires the same results.
  */
 
 export type ShuffleMode = 'every-hand' | 'cut-card';
@@ -27,14 +29,21 @@ export interface SimTotals {
   side: Record<SimSideBet, { sum: number; sumSq: number; n: number }>;
 }
 
-const A_CODE: Record<StrategyAction, number> = { hit: 1, stand: 2, double: 3, split: 4, surrender: 5 };
-const HIT = 1;
-const STAND = 2;
-const DOUBLE = 3;
-const SPLIT = 4;
-const SURRENDER = 5;
-
 const MAXH = 100;
+const NO_CARD = 255;
+
+// States of a hand.
+const OPEN = 0;
+const STOOD = 1;
+const BUSTED = 2;
+const SETTLED = 3;
+
+// rules.bonus678 and rules.dealerBlackjackTakes as small integers.
+const BONUS_NONE = 0;
+const BONUS_REPLACES = 1;
+const TAKES_ORIGINAL_ONLY = 0;
+const TAKES_DOUBLES_ORIGINAL_ONLY = 1;
+const TAKES_ALL = 2;
 
 export class FastBlackjack {
   readonly rules: BlackjackRules;
@@ -42,109 +51,126 @@ export class FastBlackjack {
   /** Card ids of the shoe; `pos` is the next card. */
   shoe: Uint8Array;
   pos = 0;
-  private readonly val: Uint8Array;
-  private s0 = 0;
-  private s1 = 0;
-  private s2 = 0;
-  private s3 = 0;
-  private readonly order = new Uint8Array(10 * 32 * 2 * 8 * 11 * 4 * 5);
-  private readonly sides: SimSideBet[];
-  private readonly cutAt: number;
-  private readonly burnStart: number;
-  /** Per-hand state of the seat's hands (split hands in table order). */
-  private readonly hHard = new Int32Array(MAXH);
-  private readonly hAce = new Uint8Array(MAXH);
-  private readonly hN = new Int32Array(MAXH);
-  private readonly hStake = new Float64Array(MAXH);
-  private readonly hState = new Uint8Array(MAXH); // 0 open, 1 stood, 2 busted, 3 settled
-  private readonly hNet = new Float64Array(MAXH);
-  private readonly hFromSplit = new Uint8Array(MAXH);
-  private readonly hSplitAces = new Uint8Array(MAXH);
-  private readonly hFirst = new Uint8Array(MAXH);
-  private readonly hSecond = new Uint8Array(MAXH);
-  private readonly hThird = new Uint8Array(MAXH);
-  private readonly hDoubled = new Uint8Array(MAXH);
-  private readonly hLock = new Uint8Array(MAXH);
-  private nh = 0;
   /** Side-bet results of the last round, per unit staked, in SIM_SIDE_BETS order. */
   readonly sideNet = new Float64Array(SIM_SIDE_BETS.length);
   /** Whether each side bet was decided in the last round (streak bets run over several rounds). */
   readonly sideDecided = new Uint8Array(SIM_SIDE_BETS.length);
+
+  private readonly dealerDraws: Uint8Array;
+  private readonly firstAction: Uint8Array;
+  private readonly laterAction: Uint8Array;
+  private readonly takeFive: Uint8Array;
+  private readonly splitAcesAgain: Uint8Array;
+  private readonly rng: SimRng;
+  private readonly firstTwo: Int16Array;
+  /** Indices (in SIM_SIDE_BETS) of the side bets offered, and of those settled by the first two cards. */
+  private readonly offered: Int32Array;
+  private readonly firstTwoOffered: Int32Array;
+  private readonly sides: SimSideBet[];
+  private readonly cutAt: number;
+  private readonly burnStart: number;
+  /** Every-hand shuffle: each card drawn is a uniform pick among those not yet drawn this hand. */
+  private lazy = false;
+  /** What `playRounds` adds up: main sum and sum of squares, then per side bet its sum, sum of squares and count. */
+  private readonly acc = new Float64Array(2 + 3 * SIM_SIDE_BETS.length);
+
+  // The rules read during a round, as booleans and small integers.
+  private readonly holeCard: boolean;
+  private readonly peek: boolean;
+  private readonly burnBeforeDealerSecond: boolean;
+  private readonly bonus678: number;
+  private readonly fiveCardHalfPay: boolean;
+  private readonly splitByRank: boolean;
+  private readonly maxHands: number;
+  private readonly resplit: boolean;
+  private readonly resplitAfterDecline: boolean;
+  private readonly resplitAces: boolean;
+  private readonly dealerBlackjackTakes: number;
+  private readonly dealerDrawsWhenAllLost: boolean;
+  private readonly anyPair: boolean;
+  private readonly sevens: boolean;
+  private readonly winningStreak: boolean;
+
+  /**
+   * The seat's hands in table order. Before its turn a hand is its first card and its second
+   * (NO_CARD for a split hand still waiting for it); it is played in local variables, and what
+   * the dealer's turn and the settlement need is stored when it ends. Once a hand is split every
+   * hand of the round is a split hand, so "from a split" is `nh > 1`.
+   */
+  private readonly hFirst = new Uint8Array(MAXH);
+  private readonly hSecond = new Uint8Array(MAXH);
+  private readonly hHard = new Int32Array(MAXH);
+  private readonly hAce = new Uint8Array(MAXH);
+  private readonly hStake = new Float64Array(MAXH);
+  private readonly hState = new Uint8Array(MAXH);
+  private readonly hNet = new Float64Array(MAXH);
+  private readonly hDoubled = new Uint8Array(MAXH);
+  /** Result of each hand for the streak: 1 won, -1 lost, 0 tie. */
+  private readonly hOut = new Int8Array(MAXH);
+  private nh = 0;
+  /** Pairs formed by split hands this round (any pair, Art. 13 1)(2)). */
+  private splitPairs = 0;
   /** Winning streak (Art. 13 5)): the four levels are bet together whenever none is open. */
   private readonly streakOpen = new Uint8Array(4);
   private streakWins = 0;
-  /** Result of each hand for the streak: 1 won, -1 lost, 0 tie. */
-  private readonly hOut = new Int8Array(MAXH);
 
-  constructor(rules: BlackjackRules, seed: number, strategy?: StrategyTable) {
+  /** `tables` may be shared by several simulators of the same rules. */
+  constructor(rules: BlackjackRules, seed: number, tables: SimTables = new SimTables(rules)) {
+    if (tables.rules !== rules) throw new Error('FastBlackjack: the tables were built for other rules');
     this.rules = rules;
-    this.strategy = strategy ?? computeStrategy(rules);
+    this.strategy = tables.strategy;
+    this.dealerDraws = tables.dealerDraws;
+    this.firstAction = tables.first;
+    this.laterAction = tables.later;
+    this.takeFive = tables.takeFive;
+    this.splitAcesAgain = tables.splitAcesAgain;
+    this.firstTwo = tables.firstTwo;
     const n = rules.decks * 52;
     this.shoe = new Uint8Array(n);
     for (let i = 0; i < n; i++) this.shoe[i] = i % 52;
-    this.val = new Uint8Array(52);
-    for (let id = 0; id < 52; id++) {
-      const r = id >> 2;
-      this.val[id] = r === 0 ? 1 : r >= 9 ? 10 : r + 1;
-    }
-    [this.s0, this.s1, this.s2, this.s3] = seedRng(seed);
+    this.rng = new SimRng(seed);
     this.sides = SIM_SIDE_BETS.filter((b) =>
       b === 'over13' || b === 'under13' ? rules.overUnder13 : b.startsWith('streak') ? rules.winningStreak : rules[b as 'anyPair' | 'sevens' | 'perfectPairs'],
     );
+    this.offered = Int32Array.from(this.sides.map((b) => SIM_SIDE_BETS.indexOf(b)));
+    this.firstTwoOffered = this.offered.filter((k) => k < FIRST_TWO_BETS);
+    // The first-two-card bets are decided every round; the streak levels only when one ends.
+    this.sideDecided.fill(1, 0, FIRST_TWO_BETS);
     this.cutAt = n - rules.cutCardFromEnd;
     this.burnStart = rules.burnAtShoeStart === 'decks' ? rules.decks : rules.burnAtShoeStart === 'one' ? 1 : 0;
+    this.holeCard = rules.holeCard !== 'none';
+    this.peek = rules.holeCard === 'peek';
+    this.burnBeforeDealerSecond = rules.burnBeforeDealerSecond;
+    this.bonus678 = rules.bonus678 === 'none' ? BONUS_NONE : rules.bonus678 === 'replaces-main' ? BONUS_REPLACES : 2;
+    this.fiveCardHalfPay = rules.fiveCardHalfPay;
+    this.splitByRank = rules.splitPairsBy === 'rank';
+    this.maxHands = rules.maxHands;
+    this.resplit = rules.resplit;
+    this.resplitAfterDecline = rules.resplitAfterDecline;
+    this.resplitAces = rules.resplitAces;
+    this.dealerBlackjackTakes =
+      rules.dealerBlackjackTakes === 'original-only' ? TAKES_ORIGINAL_ONLY : rules.dealerBlackjackTakes === 'all' ? TAKES_ALL : TAKES_DOUBLES_ORIGINAL_ONLY;
+    this.dealerDrawsWhenAllLost = rules.dealerDrawsWhenAllLost;
+    this.anyPair = rules.anyPair;
+    this.sevens = rules.sevens;
+    this.winningStreak = rules.winningStreak;
   }
 
   sideBetsOffered(): readonly SimSideBet[] {
     return this.sides;
   }
 
-  private next(): number {
-    const s0 = this.s0;
-    const s1 = this.s1;
-    const s2 = this.s2;
-    const s3 = this.s3;
-    const x = Math.imul(s1, 5);
-    const result = Math.imul((x << 7) | (x >>> 25), 9) >>> 0;
-    const t = s1 << 9;
-    const n2 = s2 ^ s0;
-    const n3 = s3 ^ s1;
-    this.s1 = s1 ^ n2;
-    this.s0 = s0 ^ n3;
-    this.s2 = n2 ^ t;
-    this.s3 = (n3 << 11) | (n3 >>> 21);
-    return result;
-  }
-
-  /** Uniform in [0, n) by rejection (no modulo bias). */
-  private below(n: number): number {
-    const limit = 4294967296 - (4294967296 % n);
-    for (;;) {
-      const x = this.next();
-      if (x < limit) return x % n;
-    }
-  }
-
   /** Fisher–Yates of the whole shoe (the cut-card mode). */
   shuffle(): void {
-    const a = this.shoe;
-    for (let i = a.length - 1; i > 0; i--) {
-      const j = this.below(i + 1);
-      const t = a[i] as number;
-      a[i] = a[j] as number;
-      a[j] = t;
-    }
+    this.rng.shuffle(this.shoe);
     this.pos = 0;
   }
 
-  private lazy = false;
-
-  /** Every-hand shuffle: each card drawn is a uniform pick among those not yet drawn this hand. */
   private draw(): number {
     const a = this.shoe;
     const i = this.pos++;
     if (this.lazy) {
-      const j = i + this.below(a.length - i);
+      const j = i + this.rng.below(a.length - i);
       const t = a[j] as number;
       a[j] = a[i] as number;
       a[i] = t;
@@ -161,34 +187,57 @@ export class FastBlackjack {
 
   /** Runs `hands` rounds, adding into `totals`. */
   run(hands: number, mode: ShuffleMode, totals: SimTotals): void {
-    const nSide = SIM_SIDE_BETS.length;
-    const sideOn = new Uint8Array(nSide);
-    for (const b of this.sides) sideOn[SIM_SIDE_BETS.indexOf(b)] = 1;
-    const sSum = new Float64Array(nSide);
-    const sSq = new Float64Array(nSide);
-    const sN = new Float64Array(nSide);
+    const acc = this.acc;
+    acc.fill(0);
+    this.lazy = mode === 'every-hand';
+    if (!this.lazy) this.shuffle();
+    this.playRounds(hands);
+    totals.hands += hands;
+    totals.sum += acc[0] as number;
+    totals.sumSq += acc[1] as number;
+    for (const k of this.offered) {
+      const side = totals.side[SIM_SIDE_BETS[k] as SimSideBet];
+      side.sum += acc[2 + 3 * k] as number;
+      side.sumSq += acc[3 + 3 * k] as number;
+      side.n += k < FIRST_TWO_BETS ? hands : (acc[4 + 3 * k] as number);
+    }
+  }
+
+  /**
+   * The hot loop: plays `hands` rounds from a shuffled shoe and adds into `acc`. Everything is
+   * added inside the loop, and nothing follows it: V8 compiles this function while the loop
+   * runs (on-stack replacement), and code after the loop, never run by then, would carry no type
+   * feedback and make V8 discard the compiled code on its first pass (so at every call's end).
+   */
+  private playRounds(hands: number): void {
+    const acc = this.acc;
     const decided = this.sideDecided;
     const sideNet = this.sideNet;
-    let sum = 0;
-    let sumSq = 0;
-    this.lazy = mode === 'every-hand';
+    const burnEachRound = this.rules.burnEachRound;
+    const streak = this.winningStreak;
     let fresh = true;
-    if (!this.lazy) this.shuffle();
     for (let h = 0; h < hands; h++) {
       if (this.lazy) this.pos = 0;
-      else if (fresh) {
-        this.pos = this.burnStart;
-      } else if (this.rules.burnEachRound) this.pos++;
+      else if (fresh) this.pos = this.burnStart;
+      else if (burnEachRound) this.pos++;
       const net = this.playRound();
       fresh = false;
-      sum += net;
-      sumSq += net * net;
-      for (let k = 0; k < nSide; k++) {
-        if (sideOn[k] === 0 || decided[k] === 0) continue;
+      acc[0] = (acc[0] as number) + net;
+      acc[1] = (acc[1] as number) + net * net;
+      // The first-two-card bets are decided every round (those not offered add 0); streak levels when one ends.
+      for (let k = 0; k < FIRST_TWO_BETS; k++) {
         const v = sideNet[k] as number;
-        sN[k] = (sN[k] as number) + 1;
-        sSum[k] = (sSum[k] as number) + v;
-        sSq[k] = (sSq[k] as number) + v * v;
+        acc[2 + 3 * k] = (acc[2 + 3 * k] as number) + v;
+        acc[3 + 3 * k] = (acc[3 + 3 * k] as number) + v * v;
+      }
+      if (streak) {
+        for (let k = STREAK0; k < SIM_SIDE_BETS.length; k++) {
+          if (decided[k] === 0) continue;
+          const v = sideNet[k] as number;
+          acc[2 + 3 * k] = (acc[2 + 3 * k] as number) + v;
+          acc[3 + 3 * k] = (acc[3 + 3 * k] as number) + v * v;
+          acc[4 + 3 * k] = (acc[4 + 3 * k] as number) + 1;
+        }
       }
       // The cut card came out during this round: it was the last of the shoe (Art. 2 n.2 (1); rule 11).
       if (!this.lazy && this.pos > this.cutAt) {
@@ -196,193 +245,170 @@ export class FastBlackjack {
         fresh = true;
       }
     }
-    totals.hands += hands;
-    totals.sum += sum;
-    totals.sumSq += sumSq;
-    SIM_SIDE_BETS.forEach((b, k) => {
-      totals.side[b].sum += sSum[k] as number;
-      totals.side[b].sumSq += sSq[k] as number;
-      totals.side[b].n += sN[k] as number;
-    });
-  }
-
-  private ranked(up: number, hard: number, ace: number, n: number, pair: number, first: boolean, fromSplit: boolean, k: number): number {
-    const key = ((((((up - 1) * 32 + hard) * 2 + ace) * 8 + (n > 7 ? 7 : n)) * 11 + pair) * 4 + (first ? 2 : 0) + (fromSplit ? 1 : 0)) * 5;
-    let c = this.order[key + k] as number;
-    if (c === 0 && k === 0) {
-      const list = this.strategy.ranked(up, hard, ace === 1, n, pair, first, fromSplit);
-      for (let i = 0; i < list.length && i < 5; i++) this.order[key + i] = A_CODE[list[i] as StrategyAction];
-      c = this.order[key + k] as number;
-    }
-    return c;
   }
 
   /** One round from the current shoe position; returns the main result in units. */
   playRound(): number {
-    const r = this.rules;
-    const val = this.val;
+    const val = CARD_VALUE;
     const p1 = this.draw();
     const up = this.draw();
     const p2 = this.draw();
-    const hole = r.holeCard !== 'none' ? this.draw() : -1;
+    const hole = this.holeCard ? this.draw() : -1;
     const u = val[up] as number;
     const v1 = val[p1] as number;
     const v2 = val[p2] as number;
-    this.sideNet.fill(0);
-    this.sideDecided.fill(0);
-    if (r.winningStreak && this.streakOpen[0] === 0 && this.streakOpen[1] === 0 && this.streakOpen[2] === 0 && this.streakOpen[3] === 0) {
-      this.streakOpen.fill(1);
-      this.streakWins = 0;
-    }
-    this.sidePre(p1, p2);
-    const playerBJ = (v1 === 1 && v2 === 10) || (v1 === 10 && v2 === 1);
-    const upAT = u === 1 || u === 10;
-    if (playerBJ) {
-      if (!upAT) return this.finishRound(1.5);
-      // Even money and insurance are declined (worth less than the Black Jack's expectation).
-      if (hole < 0 && r.burnBeforeDealerSecond) this.draw();
-      const second = hole >= 0 ? hole : this.draw();
-      const dealerBJ = (u === 1 && val[second] === 10) || (u === 10 && val[second] === 1);
-      return this.finishRound(dealerBJ ? 0 : 1.5);
-    }
-    if (r.holeCard === 'peek' && upAT && hole >= 0) {
+    this.openSideBets(p1, p2);
+    if (v1 + v2 === 11 && (v1 === 1 || v2 === 1)) return this.playerBlackjack(u, hole);
+    if (this.peek && (u === 1 || u === 10)) {
       const hv = val[hole] as number;
-      if ((u === 1 && hv === 10) || (u === 10 && hv === 1)) return this.finishRound(-1);
+      if (u + hv === 11) return this.finishRound(-1);
     }
-    // The seat's first hand.
     this.nh = 1;
-    this.initHand(0, p1, p2);
+    this.hFirst[0] = p1;
+    this.hSecond[0] = p2;
+    this.playHands(u, p1, p2);
+    return this.finishRound(this.dealerAndSettle(u, hole));
+  }
+
+  /** Even money and insurance are declined (worth less than the Black Jack's expectation). */
+  private playerBlackjack(u: number, hole: number): number {
+    if (u !== 1 && u !== 10) return this.finishRound(1.5);
+    if (hole < 0 && this.burnBeforeDealerSecond) this.draw();
+    const second = hole >= 0 ? hole : this.draw();
+    return this.finishRound(u + (CARD_VALUE[second] as number) === 11 ? 0 : 1.5);
+  }
+
+  /** Plays the seat's hands in table order; a split inserts the new hand after the one split. */
+  private playHands(u: number, p1: number, p2: number): void {
+    const val = CARD_VALUE;
+    // The third seven for the sevens bet: -1 none, -2 the next card dealt to a split 7-7.
     let sevensThird = -1;
     // Art. 16 n.5: a declined resplit bars later ones (unless resplitAfterDecline).
     let declined = false;
     for (let i = 0; i < this.nh; i++) {
-      if (this.hN[i] === 1) {
-        const c = this.draw();
-        if (sevensThird === -2) sevensThird = c;
-        this.addCard(i, c);
-        this.hSecond[i] = c;
-        if ((this.hFirst[i] as number) >> 2 === c >> 2) this.splitPairs++;
+      const first = this.hFirst[i] as number;
+      let second = this.hSecond[i] as number;
+      if (second === NO_CARD) {
+        second = this.draw();
+        if (sevensThird === -2) sevensThird = second;
+        this.hSecond[i] = second;
+        if (first >> 2 === second >> 2) this.splitPairs++;
       }
-      if (this.hSplitAces[i]) {
-        if (r.resplitAces && val[this.hSecond[i] as number] === 1 && this.nh < r.maxHands && (r.resplitAfterDecline || !declined)) {
-          if (this.ranked(u, 2, 1, 2, 1, true, true, 0) === SPLIT) {
+      const v1 = val[first] as number;
+      const v2 = val[second] as number;
+      let hard = v1 + v2;
+      let ace = v1 === 1 || v2 === 1 ? 1 : 0;
+      let n = 2;
+      const fromSplit = this.nh > 1 ? 1 : 0;
+      if (fromSplit === 1 && v1 === 1) {
+        // Split aces: one card each (Art. 16 n.3; rule 26), unless an ace is split again.
+        if (this.resplitAces && val[second] === 1 && this.nh < this.maxHands && (this.resplitAfterDecline || !declined)) {
+          if (this.splitAcesAgain[u] === 1) {
             this.splitAt(i);
             i--;
             continue;
           }
           declined = true;
         }
-        this.hState[i] = 1;
+        this.endHand(i, hard, ace, STOOD, 1, 0, 0, 0);
         continue;
       }
-      let first = true;
+      let stake = 1;
+      let doubled = 0;
+      let third = -1;
+      let state = OPEN;
+      let net = 0;
+      let out = 0;
+      let decided = false;
+      let split = false;
       for (;;) {
-        const hard = this.hHard[i] as number;
-        const ace = this.hAce[i] as number;
-        const tot = ace && hard + 10 <= 21 ? hard + 10 : hard;
-        const n = this.hN[i] as number;
         if (hard > 21) {
-          this.hState[i] = 2;
-          this.hNet[i] = -(this.hStake[i] as number);
-          this.hOut[i] = -1;
+          state = BUSTED;
+          net = -stake;
+          out = -1;
           break;
         }
-        if (r.bonus678 !== 'none' && n === 3 && this.is678(i)) {
-          if (r.bonus678 === 'replaces-main') {
-            this.hState[i] = 3;
-            this.hNet[i] = 3 * (this.hStake[i] as number);
-            this.hOut[i] = 1;
+        if (n === 3 && this.bonus678 !== BONUS_NONE && isSpecial678Ids(first, second, third)) {
+          net = 3 * stake;
+          if (this.bonus678 === BONUS_REPLACES) {
+            state = SETTLED;
+            out = 1;
             break;
           }
-          this.hNet[i] = 3 * (this.hStake[i] as number); // on top of the main result
+          // In addition: on top of the main result.
         }
-        if (n === 5 && r.fiveCardHalfPay && u !== 1 && this.strategy.takeFiveCardHalf(u, hard, ace === 1)) {
-          this.hState[i] = 3;
-          this.hNet[i] = Math.floor((this.hStake[i] as number) * 50) / 100;
-          this.hOut[i] = 1;
+        if (n === 5 && this.fiveCardHalfPay && u !== 1 && this.takeFive[fiveKey(u, hard, ace)] === 1) {
+          state = SETTLED;
+          net = Math.floor(stake * 50) / 100;
+          out = 1;
           break;
         }
-        if (tot === 21 || this.hDoubled[i]) {
-          this.hState[i] = 1;
+        const tot = ace === 1 && hard + 10 <= 21 ? hard + 10 : hard;
+        if (tot === 21 || doubled === 1) {
+          state = STOOD;
           break;
         }
-        const fromSplit = this.hFromSplit[i] === 1;
-        let pair = 0;
-        let canSplit = false;
-        let canDouble = false;
-        let lock = false;
-        let canSurrender = false;
-        if (first) {
-          const c1 = this.hFirst[i] as number;
-          const c2 = this.hSecond[i] as number;
-          const a = val[c1] as number;
-          const b = val[c2] as number;
-          const isPair = r.splitPairsBy === 'rank' ? c1 >> 2 === c2 >> 2 : a === b;
-          if (isPair && this.nh < r.maxHands && (!fromSplit || (r.resplit && (r.resplitAfterDecline || !declined)))) {
-            canSplit = true;
-            pair = a;
-          }
-          if (!fromSplit || r.doubleAfterSplit) {
-            if (r.doubleOn === 'any-two') canDouble = true;
-            else {
-              const lo = r.doubleOn === 'nine-to-eleven' ? 9 : r.doubleOn === 'ten-eleven' ? 10 : 11;
-              if (tot >= lo && tot <= 11) canDouble = true;
-              else if (ace && hard >= lo && hard <= 11 && r.softDoubleAceLocked) {
-                canDouble = true;
-                lock = true;
-              }
-            }
-          }
-          canSurrender = !fromSplit && r.surrender !== 'none' && (r.surrender === 'late' || u !== 1);
-        }
-        let act = 0;
-        for (let k = 0; k < 5; k++) {
-          const c = this.ranked(u, hard, ace, n, canSplit ? pair : 0, first, fromSplit, k);
-          if (c === HIT || (c === STAND && tot >= r.minStandTotal) || (c === DOUBLE && canDouble) || (c === SPLIT && canSplit) || (c === SURRENDER && canSurrender)) {
-            act = c;
-            break;
-          }
-        }
-        if (act === 0) act = HIT;
-        if (canSplit && fromSplit && act !== SPLIT) declined = true;
-        first = false;
+        let act: number;
+        if (!decided) {
+          decided = true;
+          const a = val[first] as number;
+          const isPair = this.splitByRank ? first >> 2 === second >> 2 : a === val[second];
+          const canSplit = isPair && this.nh < this.maxHands && (fromSplit === 0 || (this.resplit && (this.resplitAfterDecline || !declined)));
+          act = this.firstAction[firstKey(u, hard, ace, canSplit ? a : 0, fromSplit)] as number;
+          if (canSplit && fromSplit === 1 && act !== SPLIT) declined = true;
+        } else act = this.laterAction[laterKey(u, hard, ace, n)] as number;
         if (act === STAND) {
-          this.hState[i] = 1;
+          state = STOOD;
           break;
         }
         if (act === SURRENDER) {
-          this.hState[i] = 3;
-          this.hNet[i] = -0.5;
-          this.hOut[i] = -1;
+          state = SETTLED;
+          net = -0.5;
+          out = -1;
           break;
         }
         if (act === SPLIT) {
-          if (this.nh === 1 && v1 === 7 && v2 === 7 && sevensThird === -1) sevensThird = -2;
-          this.splitAt(i);
-          i--;
+          if (this.nh === 1 && p1 >> 2 === SEVEN_RANK && p2 >> 2 === SEVEN_RANK && sevensThird === -1) sevensThird = -2;
+          split = true;
           break;
         }
-        if (act === DOUBLE) {
-          this.hDoubled[i] = 1;
-          this.hLock[i] = lock ? 1 : 0;
-          this.hStake[i] = 2 * (this.hStake[i] as number);
-          if (lock) this.hAce[i] = 0;
+        if (act === DOUBLE || act === DOUBLE_ACE_LOCKED) {
+          doubled = 1;
+          stake *= 2;
+          if (act === DOUBLE_ACE_LOCKED) ace = 0;
         }
         const c = this.draw();
-        this.addCard(i, c);
-        if (this.hN[i] === 3) this.hThird[i] = c;
+        const v = val[c] as number;
+        hard += v;
+        // A drawn ace may count 11 even beside a locked one (rule 32 locks only the doubled ace).
+        if (v === 1) ace = 1;
+        n++;
+        if (n === 3) third = c;
       }
+      if (split) {
+        this.splitAt(i);
+        i--;
+        continue;
+      }
+      this.endHand(i, hard, ace, state, stake, doubled, net, out);
     }
-    if (sevensThird >= 0) this.sidePostSevens(sevensThird, p1, p2);
-    // Dealer: draws only while some hand stands against it (rule 22).
+    if (sevensThird >= 0) this.settleThirdSeven(sevensThird, p1, p2);
+  }
+
+  /** The dealer's hand, then the main results of the seat's hands (summed, in units). */
+  private dealerAndSettle(u: number, hole: number): number {
+    const val = CARD_VALUE;
+    const nh = this.nh;
+    // The dealer draws only while some hand stands against it (rule 22).
     let contested = false;
-    for (let i = 0; i < this.nh; i++) if (this.hState[i] === 1) contested = true;
+    for (let i = 0; i < nh; i++) if (this.hState[i] === STOOD) contested = true;
+    const plays = contested || this.dealerDrawsWhenAllLost;
     let dHard = u;
     let dAce = u === 1 ? 1 : 0;
     let dN = 1;
     let second = hole;
-    if (hole < 0 && (contested || r.dealerDrawsWhenAllLost)) {
-      if (r.burnBeforeDealerSecond) this.draw();
+    if (hole < 0 && plays) {
+      if (this.burnBeforeDealerSecond) this.draw();
       second = this.draw();
     }
     if (second >= 0) {
@@ -391,42 +417,41 @@ export class FastBlackjack {
       if (sv === 1) dAce = 1;
       dN = 2;
     }
-    const dealerBJ = dN === 2 && dAce === 1 && dHard === 11;
     let total = 0;
-    if (dealerBJ) {
-      const split = this.nh > 1;
+    if (dN === 2 && dAce === 1 && dHard === 11) {
+      const split = nh > 1;
       let lostAlready = false;
-      for (let i = 0; i < this.nh; i++) if (this.hState[i] === 2) lostAlready = true;
-      for (let i = 0; i < this.nh; i++) {
-        if (this.hState[i] === 1) {
+      for (let i = 0; i < nh; i++) if (this.hState[i] === BUSTED) lostAlready = true;
+      for (let i = 0; i < nh; i++) {
+        if (this.hState[i] === STOOD) {
           const stake = this.hStake[i] as number;
           const base = this.hDoubled[i] ? stake / 2 : stake;
           let net = -stake;
-          if (split && r.dealerBlackjackTakes === 'original-only') {
+          if (split && this.dealerBlackjackTakes === TAKES_ORIGINAL_ONLY) {
             net = lostAlready ? 0 : -base;
             lostAlready = true;
-          } else if (this.hDoubled[i] && r.dealerBlackjackTakes !== 'all') net = -base;
+          } else if (this.hDoubled[i] && this.dealerBlackjackTakes !== TAKES_ALL) net = -base;
           this.hNet[i] = (this.hNet[i] as number) + net;
           this.hOut[i] = -1;
         }
         total += this.hNet[i] as number;
       }
-      return this.finishRound(total);
+      return total;
     }
-    if (contested || r.dealerDrawsWhenAllLost) {
-      while (dealerDrawsOn(dHard, dAce === 1, dN, r.dealerSoft17)) {
-        const c = this.draw();
-        const cv = val[c] as number;
+    if (plays) {
+      const draws = this.dealerDraws;
+      while (draws[(dHard * 2 + dAce) * 2 + (dN === 2 ? 1 : 0)] === 1) {
+        const cv = val[this.draw()] as number;
         dHard += cv;
         if (cv === 1) dAce = 1;
         dN++;
       }
     }
-    const dt = dAce && dHard + 10 <= 21 ? dHard + 10 : dHard;
-    for (let i = 0; i < this.nh; i++) {
-      if (this.hState[i] === 1) {
+    const dt = dAce === 1 && dHard + 10 <= 21 ? dHard + 10 : dHard;
+    for (let i = 0; i < nh; i++) {
+      if (this.hState[i] === STOOD) {
         const hard = this.hHard[i] as number;
-        const pt = this.hAce[i] && hard + 10 <= 21 ? hard + 10 : hard;
+        const pt = this.hAce[i] === 1 && hard + 10 <= 21 ? hard + 10 : hard;
         const stake = this.hStake[i] as number;
         let net = 0;
         if (dt > 21 || pt > dt) net = stake;
@@ -436,162 +461,102 @@ export class FastBlackjack {
       }
       total += this.hNet[i] as number;
     }
-    return this.finishRound(total);
+    return total;
   }
 
-  private initHand(i: number, c1: number, c2: number): void {
-    const a = this.val[c1] as number;
-    const b = this.val[c2] as number;
-    this.hHard[i] = a + b;
-    this.hAce[i] = a === 1 || b === 1 ? 1 : 0;
-    this.hN[i] = 2;
-    this.hStake[i] = 1;
-    this.hState[i] = 0;
-    this.hNet[i] = 0;
-    this.hFromSplit[i] = 0;
-    this.hSplitAces[i] = 0;
-    this.hFirst[i] = c1;
-    this.hSecond[i] = c2;
-    this.hDoubled[i] = 0;
-    this.hLock[i] = 0;
-    this.hOut[i] = 0;
-  }
-
-  private addCard(i: number, c: number): void {
-    const v = this.val[c] as number;
-    this.hHard[i] = (this.hHard[i] as number) + v;
-    // A drawn ace may count 11 even beside a locked one (rule 32 locks only the doubled ace).
-    if (v === 1) this.hAce[i] = 1;
-    this.hN[i] = (this.hN[i] as number) + 1;
+  /** Stores a played hand for the dealer's turn and the settlement. */
+  private endHand(i: number, hard: number, ace: number, state: number, stake: number, doubled: number, net: number, out: number): void {
+    this.hHard[i] = hard;
+    this.hAce[i] = ace;
+    this.hState[i] = state;
+    this.hStake[i] = stake;
+    this.hDoubled[i] = doubled;
+    this.hNet[i] = net;
+    this.hOut[i] = out;
   }
 
   /** Splits hand i: i keeps its first card, a new hand i+1 gets the second. */
   private splitAt(i: number): void {
-    for (let j = this.nh; j > i + 1; j--) this.copyHand(j - 1, j);
+    for (let j = this.nh; j > i + 1; j--) this.moveHand(j - 1, j);
     this.nh++;
-    const c1 = this.hFirst[i] as number;
-    const c2 = this.hSecond[i] as number;
-    const aces = this.val[c1] === 1;
-    for (const [k, c] of [
-      [i, c1],
-      [i + 1, c2],
-    ] as const) {
-      const v = this.val[c] as number;
-      this.hHard[k] = v;
-      this.hAce[k] = v === 1 ? 1 : 0;
-      this.hN[k] = 1;
-      this.hStake[k] = 1;
-      this.hState[k] = 0;
-      this.hNet[k] = 0;
-      this.hFromSplit[k] = 1;
-      this.hSplitAces[k] = aces ? 1 : 0;
-      this.hFirst[k] = c;
-      this.hDoubled[k] = 0;
-      this.hLock[k] = 0;
-      this.hOut[k] = 0;
-    }
+    this.hFirst[i + 1] = this.hSecond[i] as number;
+    this.hSecond[i + 1] = NO_CARD;
+    this.hSecond[i] = NO_CARD;
   }
 
-  private copyHand(from: number, to: number): void {
-    this.hHard[to] = this.hHard[from] as number;
-    this.hAce[to] = this.hAce[from] as number;
-    this.hN[to] = this.hN[from] as number;
-    this.hStake[to] = this.hStake[from] as number;
-    this.hState[to] = this.hState[from] as number;
-    this.hNet[to] = this.hNet[from] as number;
-    this.hFromSplit[to] = this.hFromSplit[from] as number;
-    this.hSplitAces[to] = this.hSplitAces[from] as number;
+  /** Hands after the one being split are not played yet: only their dealt cards move. */
+  private moveHand(from: number, to: number): void {
     this.hFirst[to] = this.hFirst[from] as number;
     this.hSecond[to] = this.hSecond[from] as number;
-    this.hThird[to] = this.hThird[from] as number;
-    this.hDoubled[to] = this.hDoubled[from] as number;
-    this.hLock[to] = this.hLock[from] as number;
-    this.hOut[to] = this.hOut[from] as number;
   }
 
-  private is678(i: number): boolean {
-    const a = this.hFirst[i] as number;
-    const b = this.hSecond[i] as number;
-    const c = this.hThird[i] as number;
-    const ra = a >> 2;
-    const rb = b >> 2;
-    const rc = c >> 2;
-    if (ra === 6 && rb === 6 && rc === 6) return true;
-    const sum = ra + rb + rc;
-    const suited = (a & 3) === (b & 3) && (b & 3) === (c & 3);
-    // Ranks 5, 6, 7 are the 6, 7, 8; distinct ranks summing to 18 with each in 5..7.
-    return suited && sum === 18 && ra !== rb && rb !== rc && ra !== rc && ra >= 5 && ra <= 7 && rb >= 5 && rb <= 7 && rc >= 5 && rc <= 7;
-  }
-
-  /** Side bets decided by the first two cards; split pairs and the third seven come later. */
-  private sidePre(p1: number, p2: number): void {
-    const r = this.rules;
-    for (let k = 0; k < STREAK0; k++) this.sideDecided[k] = 1;
-    const sameRank = p1 >> 2 === p2 >> 2;
-    if (r.anyPair) this.sideNet[0] = sameRank ? ANY_PAIR_PAYS : -1;
-    if (r.sevens) {
-      const two = p1 >> 2 === 6 && p2 >> 2 === 6;
-      this.sideNet[1] = two ? ((p1 & 3) === (p2 & 3) ? SEVENS_PAYS.twoSuited : SEVENS_PAYS.two) : -1;
+  /** The first-two-card side bets from their table; the streak levels open when none is. */
+  private openSideBets(p1: number, p2: number): void {
+    const at = (p1 * 52 + p2) * FIRST_TWO_BETS;
+    const bets = this.firstTwoOffered;
+    for (let j = 0; j < bets.length; j++) {
+      const k = bets[j] as number;
+      this.sideNet[k] = this.firstTwo[at + k] as number;
     }
-    if (r.overUnder13) {
-      const av = r.overUnderAceValue;
-      const t = (p1 >> 2 === 0 ? av : (this.val[p1] as number)) + (p2 >> 2 === 0 ? av : (this.val[p2] as number));
-      this.sideNet[2] = t > 13 ? 1 : -1;
-      this.sideNet[3] = t < 13 ? 1 : -1;
-    }
-    if (r.perfectPairs) {
-      if (!sameRank) this.sideNet[4] = -1;
-      else if ((p1 & 3) === (p2 & 3)) this.sideNet[4] = PERFECT_PAIRS_PAYS.perfect;
-      else this.sideNet[4] = ((p1 & 3) === 1 || (p1 & 3) === 2) === ((p2 & 3) === 1 || (p2 & 3) === 2) ? PERFECT_PAIRS_PAYS.coloured : PERFECT_PAIRS_PAYS.mixed;
+    if (this.winningStreak) {
+      for (let k = STREAK0; k < STREAK0 + 4; k++) {
+        this.sideNet[k] = 0;
+        this.sideDecided[k] = 0;
+      }
+      const o = this.streakOpen;
+      if (o[0] === 0 && o[1] === 0 && o[2] === 0 && o[3] === 0) {
+        o.fill(1);
+        this.streakWins = 0;
+      }
     }
   }
 
-  private sidePostSevens(third: number, p1: number, p2: number): void {
-    if (!this.rules.sevens || third >> 2 !== 6) return;
+  /** Sevens (Art. 13 2)): a seven dealt to the first hand of a split 7-7 makes three. */
+  private settleThirdSeven(third: number, p1: number, p2: number): void {
+    if (!this.sevens || third >> 2 !== SEVEN_RANK) return;
     const suited = (p1 & 3) === (p2 & 3) && (p2 & 3) === (third & 3);
     this.sideNet[1] = suited ? SEVENS_PAYS.threeSuited : SEVENS_PAYS.three;
   }
 
   /** Adds the any-pair wins of pairs formed by split hands (Art. 13 1)(2)), then returns the main result. */
   private finishRound(main: number): number {
-    if (this.rules.anyPair && this.splitPairs > 0 && (this.sideNet[0] as number) > 0) {
+    if (this.anyPair && this.splitPairs > 0 && (this.sideNet[0] as number) > 0) {
       this.sideNet[0] = (this.sideNet[0] as number) + ANY_PAIR_PAYS * this.splitPairs;
     }
-    if (this.rules.winningStreak) {
-      // Rounds ended before the hands were played (Black Jacks, a peeked dealer Black Jack) have one hand.
-      let result = Math.sign(main);
-      if (this.nh > 0) {
-        let w = 0;
-        let l = 0;
-        for (let i = 0; i < this.nh; i++) {
-          if (this.hOut[i] === 1) w++;
-          else if (this.hOut[i] === -1) l++;
-        }
-        // Art. 16 n.7: split hands count by majority.
-        result = w > l ? 1 : w < l ? -1 : 0;
-      }
-      if (result > 0) this.streakWins++;
-      for (let k = 0; k < 4; k++) {
-        if (this.streakOpen[k] === 0) continue;
-        const level = (k + 2) as 2 | 3 | 4 | 5;
-        if (result < 0) {
-          this.sideNet[STREAK0 + k] = -1;
-          this.sideDecided[STREAK0 + k] = 1;
-          this.streakOpen[k] = 0;
-        } else if (result > 0 && this.streakWins >= level) {
-          this.sideNet[STREAK0 + k] = STREAK_PAYS[level];
-          this.sideDecided[STREAK0 + k] = 1;
-          this.streakOpen[k] = 0;
-        }
-      }
-    }
+    if (this.winningStreak) this.settleStreak(main);
     this.splitPairs = 0;
     this.nh = 0;
     return main;
   }
 
-  private splitPairs = 0;
-
+  private settleStreak(main: number): void {
+    // Rounds ended before the hands were played (Black Jacks, a peeked dealer Black Jack) have one hand.
+    let result = Math.sign(main);
+    if (this.nh > 0) {
+      let w = 0;
+      let l = 0;
+      for (let i = 0; i < this.nh; i++) {
+        if (this.hOut[i] === 1) w++;
+        else if (this.hOut[i] === -1) l++;
+      }
+      // Art. 16 n.7: split hands count by majority.
+      result = w > l ? 1 : w < l ? -1 : 0;
+    }
+    if (result > 0) this.streakWins++;
+    for (let k = 0; k < 4; k++) {
+      if (this.streakOpen[k] === 0) continue;
+      const level = (k + 2) as 2 | 3 | 4 | 5;
+      if (result < 0) {
+        this.sideNet[STREAK0 + k] = -1;
+        this.sideDecided[STREAK0 + k] = 1;
+        this.streakOpen[k] = 0;
+      } else if (result > 0 && this.streakWins >= level) {
+        this.sideNet[STREAK0 + k] = STREAK_PAYS[level];
+        this.sideDecided[STREAK0 + k] = 1;
+        this.streakOpen[k] = 0;
+      }
+    }
+  }
 }
 
 export function emptyTotals(): SimTotals {
