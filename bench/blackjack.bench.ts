@@ -21,7 +21,9 @@ function fast(name: string, rules: BlackjackRules, mode: ShuffleMode): void {
   }
   const s = (performance.now() - t0) / 1000;
   const e = edge(t.sum, t.sumSq, t.hands);
-  console.log(`${name.padEnd(44)} ${mode.padEnd(10)} ${(hands / s / 1e6).toFixed(2).padStart(6)} M hands/s per core   (edge ${e.houseEdge.toFixed(2)}% ± ${e.stdErr.toFixed(2)}%)`);
+  console.log(
+    `${name.padEnd(44)} ${mode.padEnd(10)} ${(hands / s / 1e6).toFixed(2).padStart(6)} M hands/s per core   (edge ${e.houseEdge.toFixed(2)}% ± ${e.stdErr.toFixed(2)}%)`,
+  );
 }
 
 function stateMachine(rules: BlackjackRules): void {

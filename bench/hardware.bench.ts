@@ -19,11 +19,23 @@ function parserRate(name: string, frames: Uint8Array[], parse: (b: Uint8Array) =
 
 const N = 20_000;
 const id = new Id003Parser();
-parserRate('ID-003 parser', Array.from({ length: N }, (_, i) => encodeId003(0x13, [0x61 + (i % 6)])), (b) => id.push(b));
+parserRate(
+  'ID-003 parser',
+  Array.from({ length: N }, (_, i) => encodeId003(0x13, [0x61 + (i % 6)])),
+  (b) => id.push(b),
+);
 const ssp = new SspParser();
-parserRate('SSP parser (stuffed)', Array.from({ length: N }, (_, i) => encodeSsp(i % 2 ? 0x80 : 0, [0xf0, 0xee, 0x7f & i, 0xeb])), (b) => ssp.push(b));
+parserRate(
+  'SSP parser (stuffed)',
+  Array.from({ length: N }, (_, i) => encodeSsp(i % 2 ? 0x80 : 0, [0xf0, 0xee, 0x7f & i, 0xeb])),
+  (b) => ssp.push(b),
+);
 const shoe = new ShoeFrameParser();
-parserRate('shoe framed parser', Array.from({ length: N }, (_, i) => encodeShoeFrame((i % 0xfffe) + 1, 0x11, [1, 0, 1, 0, 97, 0, 0x41, 0x53])), (b) => shoe.push(b));
+parserRate(
+  'shoe framed parser',
+  Array.from({ length: N }, (_, i) => encodeShoeFrame((i % 0xfffe) + 1, 0x11, [1, 0, 1, 0, 97, 0, 0x41, 0x53])),
+  (b) => shoe.push(b),
+);
 
 async function notes(protocol: 'id003' | 'ssp', count: number): Promise<void> {
   const dev = openBillAcceptor('sim', { protocol, currency: 'HKD', enabled: true, pollIntervalMs: 1, replyTimeoutMs: 100 });

@@ -46,7 +46,9 @@ try {
     ledger.append(settle);
     settleOnly.push(performance.now() - t);
   }
-  console.log(`7-seat settlement entry alone (7 lines, recall row, meters): p50 ${pct(settleOnly, 50).toFixed(2)} ms, p99 ${pct(settleOnly, 99).toFixed(2)} ms (n=${R})`);
+  console.log(
+    `7-seat settlement entry alone (7 lines, recall row, meters): p50 ${pct(settleOnly, 50).toFixed(2)} ms, p99 ${pct(settleOnly, 99).toFixed(2)} ms (n=${R})`,
+  );
 
   // Baseline on the same disk: a bare one-row insert per transaction, WAL + FULL, no ledger code.
   console.log(`baseline: bare 1-row inserts, WAL+FULL, same disk: ${Math.round(bareCommitsPerSecond(path.join(dir, 'raw.sqlite'), N))} commits/s`);

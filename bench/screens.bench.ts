@@ -191,14 +191,23 @@ await until(ROUNDS);
 const heapLast = { table: await heapMb(table), station: await heapMb(station) };
 const tLast = Date.now();
 
-const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = os
+  .loadavg()
+  .map((l) => l.toFixed(1))
+  .join(' ');
 console.log(`screens, baccarat, Chromium ${browser.version()} with SwiftShader, ${os.cpus().length} cores, load average ${load}`);
 console.log(`  measured: ${MEASURE} rounds in real time (${((tMeasured - t0) / 1000).toFixed(0)} s), ${bursts.size} dealing bursts`);
-console.log(`  table frame time in bursts  p50 ${pct(frameTimes, 50).toFixed(1)} ms   p99 ${pct(frameTimes, 99).toFixed(1)} ms   (${frameTimes.length} frames of ${page.frames.length})`);
-console.log(`  card read → first frame     p50 ${pct(latencies, 50).toFixed(0)} ms   p99 ${pct(latencies, 99).toFixed(0)} ms   (${latencies.length} of ${reads.length} reads; burns are never shown)`);
+console.log(
+  `  table frame time in bursts  p50 ${pct(frameTimes, 50).toFixed(1)} ms   p99 ${pct(frameTimes, 99).toFixed(1)} ms   (${frameTimes.length} frames of ${page.frames.length})`,
+);
+console.log(
+  `  card read → first frame     p50 ${pct(latencies, 50).toFixed(0)} ms   p99 ${pct(latencies, 99).toFixed(0)} ms   (${latencies.length} of ${reads.length} reads; burns are never shown)`,
+);
 console.log(`  JS heap after GC, table     ${FIRST} rounds ${heapFirst.table.toFixed(1)} MB   ${ROUNDS} rounds ${heapLast.table.toFixed(1)} MB`);
 console.log(`  JS heap after GC, station   ${FIRST} rounds ${heapFirst.station.toFixed(1)} MB   ${ROUNDS} rounds ${heapLast.station.toFixed(1)} MB`);
-console.log(`  (${FIRST} rounds after ${((tFirst - t0) / 1000).toFixed(0)} s, ${ROUNDS} after ${((tLast - t0) / 1000).toFixed(0)} s, at ${FAST}× after the measured rounds)`);
+console.log(
+  `  (${FIRST} rounds after ${((tFirst - t0) / 1000).toFixed(0)} s, ${ROUNDS} after ${((tLast - t0) / 1000).toFixed(0)} s, at ${FAST}× after the measured rounds)`,
+);
 
 await browser.close();
 await host.close();

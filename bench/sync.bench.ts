@@ -31,7 +31,9 @@ try {
     ledger.appendMany(batch.slice(0, Math.max(0, TARGET - ledger.headOf().seq)));
   }
   const bytes = journalBodyBytes(ledger);
-  console.log(`kiosk journal: ${ledger.headOf().seq} entries (${(bytes / 1e6).toFixed(1)} MB of canonical bodies), written in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  console.log(
+    `kiosk journal: ${ledger.headOf().seq} entries (${(bytes / 1e6).toFixed(1)} MB of canonical bodies), written in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
   const cred = await enrolTerminal(db, 'SYNC');
   const client = new SyncClient(ledger, { url: up.url, credentials: cred, maxBatchEntries: BATCH, maxBatchBytes: BATCH * 1024 });
   t = performance.now();
@@ -39,7 +41,9 @@ try {
   while ((await client.syncOnce()) === 'sent') batches++;
   const s = (performance.now() - t) / 1000;
   const st = client.status();
-  console.log(`catch-up of ${st.ackedSeq} entries in ${batches} batches (≤${BATCH} entries/${BATCH} KiB): ${s.toFixed(1)} s = ${Math.round(st.ackedSeq / s)} entries/s, lag now ${st.lagEntries}`);
+  console.log(
+    `catch-up of ${st.ackedSeq} entries in ${batches} batches (≤${BATCH} entries/${BATCH} KiB): ${s.toFixed(1)} s = ${Math.round(st.ackedSeq / s)} entries/s, lag now ${st.lagEntries}`,
+  );
   t = performance.now();
   const chain = await verifyChain(db, 'SYNC');
   console.log(`upstream chain verification of ${chain.entries} entries: ${((performance.now() - t) / 1000).toFixed(1)} s, ok=${chain.ok}`);

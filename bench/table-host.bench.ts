@@ -55,8 +55,14 @@ async function cardToScreens(): Promise<{ p50: number; p99: number; bytes: numbe
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-host-'));
   const config = simulatedTableConfig('blackjack');
   const running = await startHost({
-    dataDir: dir, rendererDir: path.join(dir, 'none'), logger: silent, config, seed: 7,
-    autoplay: true, timings: { bettingMs: 60, decisionMs: 200, resultsMs: 5 }, simulatedDealer: false,
+    dataDir: dir,
+    rendererDir: path.join(dir, 'none'),
+    logger: silent,
+    config,
+    seed: 7,
+    autoplay: true,
+    timings: { bettingMs: 60, decisionMs: 200, resultsMs: 5 },
+    simulatedDealer: false,
   });
   // One WebSocket per screen, as the table display and the seven stations would have.
   const views: ViewName[] = ['table', ...config.stations.map((s) => `station/${s.station}` as const)];
@@ -64,10 +70,14 @@ async function cardToScreens(): Promise<{ p50: number; p99: number; bytes: numbe
   const sizes: number[] = [];
   const sockets = await Promise.all(
     views.map((view) =>
-      client(`${running.origin.replace('http', 'ws')}/ws`, (bytes) => {
-        lastAt.set(view, performance.now());
-        sizes.push(bytes);
-      }, { token: running.screens.find((s) => s.view === view)?.token ?? '', view }),
+      client(
+        `${running.origin.replace('http', 'ws')}/ws`,
+        (bytes) => {
+          lastAt.set(view, performance.now());
+          sizes.push(bytes);
+        },
+        { token: running.screens.find((s) => s.view === view)?.token ?? '', view },
+      ),
     ),
   );
   // When the engine was handed each card (the shoe driver's read, after the simulated wire).
@@ -98,7 +108,8 @@ async function cardToScreens(): Promise<{ p50: number; p99: number; bytes: numbe
       continue;
     }
     const t0 = performance.now();
-    while ((running.shoe.cardsHandled === before || views.some((v) => (lastAt.get(v) ?? 0) < handed)) && performance.now() - t0 < 2000) await new Promise((r) => setImmediate(r));
+    while ((running.shoe.cardsHandled === before || views.some((v) => (lastAt.get(v) ?? 0) < handed)) && performance.now() - t0 < 2000)
+      await new Promise((r) => setImmediate(r));
     if (views.some((v) => (lastAt.get(v) ?? 0) < handed)) continue;
     fromEngine.push(Math.max(...views.map((v) => lastAt.get(v) ?? 0)) - handed);
   }
@@ -144,8 +155,14 @@ async function roundsPerHour(game: 'blackjack' | 'baccarat' | 'war', rounds: num
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-rph-'));
   const timings = { bettingMs: 30, decisionMs: 100, resultsMs: 0 };
   const running = await startHost({
-    dataDir: dir, rendererDir: path.join(dir, 'none'), logger: silent, config: simulatedTableConfig(game), seed: 3,
-    autoplay: true, timings, simulatedDealer: { dealMs: 0 },
+    dataDir: dir,
+    rendererDir: path.join(dir, 'none'),
+    logger: silent,
+    config: simulatedTableConfig(game),
+    seed: 3,
+    autoplay: true,
+    timings,
+    simulatedDealer: { dealMs: 0 },
   });
   let closed = 0;
   let last = '';
@@ -162,7 +179,9 @@ async function roundsPerHour(game: 'blackjack' | 'baccarat' | 'war', rounds: num
   const t0 = performance.now();
   while (closed - from < rounds) await sleep(20);
   const hours = (performance.now() - t0) / 3_600_000;
-  console.log(`rounds per hour, ${game}, 7 simulated players, instant dealing, betting window ${timings.bettingMs} ms (the timers set this): ${Math.round(rounds / hours)} (${rounds} rounds)`);
+  console.log(
+    `rounds per hour, ${game}, 7 simulated players, instant dealing, betting window ${timings.bettingMs} ms (the timers set this): ${Math.round(rounds / hours)} (${rounds} rounds)`,
+  );
   await running.close();
   rmSync(dir, { recursive: true, force: true });
 }
@@ -185,7 +204,12 @@ async function ceiling(game: 'blackjack' | 'baccarat' | 'war', rounds: number): 
   const views = hub.views().filter((v) => v !== 'service');
   // A screen on every view: each new version's snapshot is encoded once, as sessions would ask for it.
   hub.onChange((view) => void hub.snapshot(view));
-  for (const s of config.stations) ledger.append({ type: 'bill.credit', payload: { station: s.station, device: `BA-${s.station}`, denomination: 1_000_000_000, currency: 'MOP' }, txId: `ceiling-${s.station}` });
+  for (const s of config.stations)
+    ledger.append({
+      type: 'bill.credit',
+      payload: { station: s.station, device: `BA-${s.station}`, denomination: 1_000_000_000, currency: 'MOP' },
+      txId: `ceiling-${s.station}`,
+    });
   opened.resume({ newShoe: false, params: tableParams(config) });
   let shoe = shuffledShoe(table.decks, 1);
   let pos = 0;
@@ -240,7 +264,9 @@ async function ceiling(game: 'blackjack' | 'baccarat' | 'war', rounds: number): 
   const built = hub.counters.built - before.built;
   const encoded = hub.counters.encoded - before.encoded;
   const everyView = changes * views.length;
-  console.log(`ceiling, ${game}, 7 stations, manual clock: ${Math.round((rounds * 3_600_000) / elapsed)} rounds per hour (${rounds} rounds in ${elapsed.toFixed(0)} ms, ${(elapsed / rounds).toFixed(2)} ms a round)`);
+  console.log(
+    `ceiling, ${game}, 7 stations, manual clock: ${Math.round((rounds * 3_600_000) / elapsed)} rounds per hour (${rounds} rounds in ${elapsed.toFixed(0)} ms, ${(elapsed / rounds).toFixed(2)} ms a round)`,
+  );
   console.log(
     `  views built per round: ${(built / rounds).toFixed(1)}, beside ${(everyView / rounds).toFixed(1)} (${views.length} views × ${(changes / rounds).toFixed(1)} changes): ` +
       `${(built / everyView).toFixed(2)} built per view per change; ${(encoded / rounds).toFixed(1)} snapshots encoded per round`,

@@ -14,7 +14,10 @@ describe('--set overrides checked by the profile schema', () => {
   });
 
   it('the round runner exits 2 with the field on stderr', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/round.ts', '--game', 'war', '--set', 'warBurns=11', '--input', '-'], { encoding: 'utf8', input: '{}' });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/round.ts', '--game', 'war', '--set', 'warBurns=11', '--input', '-'], {
+      encoding: 'utf8',
+      input: '{}',
+    });
     assert.equal(r.status, 2);
     assert.equal(r.stderr.trim(), 'round war: profile.warBurns: expected an integer 0–10, got 11');
   });
@@ -25,7 +28,7 @@ describe('--set overrides checked by the profile schema', () => {
     assert.match(r.stderr, /^sim baccarat: unknown baccarat profile "toString"/);
   });
 
-  it('--set reaches only the profile\'s own fields, never an inherited one', () => {
+  it("--set reaches only the profile's own fields, never an inherited one", () => {
     assert.throws(() => baccaratRulesFromArgs('macau-commission', ['__proto__.toString=1']), /"__proto__" is not a group of options/);
     assert.equal(typeof Object.prototype.toString, 'function');
     assert.throws(() => baccaratRulesFromArgs('macau-commission', ['toString=1']), /unknown option "toString"/);

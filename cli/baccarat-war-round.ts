@@ -9,7 +9,11 @@ import { isUsageError, readJsonInput, profileOptions, shorthandSets, UsageError,
 export class RoundError extends Error {}
 
 /** A stake in minor units, small enough that 11:1 and the sums of a table stay exact integers. */
-export const stakeSchema = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER / 100);
+export const stakeSchema = z
+  .number()
+  .int()
+  .nonnegative()
+  .max(Number.MAX_SAFE_INTEGER / 100);
 
 /** Shape check (zod) then the engine's scripted coup; every refusal is a RoundError. */
 export function playScripted<I, O>(schema: z.ZodType<I>, input: unknown, play: (input: I) => O): O {

@@ -62,7 +62,14 @@ export function serveSimWorker<P extends { readonly decks: number }, T>(game: Si
 }
 
 /** Splits the hands over threads; thread i uses seed + i, so a run is reproducible from (seed, threads). */
-async function monteCarlo<P extends { readonly decks: number }, T>(game: SimGame<P, T>, moduleUrl: string, profile: P, hands: number, seed: number, threads: number): Promise<T> {
+async function monteCarlo<P extends { readonly decks: number }, T>(
+  game: SimGame<P, T>,
+  moduleUrl: string,
+  profile: P,
+  hands: number,
+  seed: number,
+  threads: number,
+): Promise<T> {
   if (threads === 1) return game.simulate(profile, hands, seed);
   const parts = Array.from({ length: threads }, (_, i) => Math.floor(hands / threads) + (i < hands % threads ? 1 : 0));
   const tallies = await Promise.all(
@@ -82,7 +89,11 @@ async function monteCarlo<P extends { readonly decks: number }, T>(game: SimGame
 const pct = (x: number): string => `${x.toFixed(4)}%`;
 
 function printFigures(f: ExactFigures | MonteCarloFigures): void {
-  console.log(Object.entries(f.probabilities).map(([k, p]) => `P(${k}) ${p.toFixed(6)}`).join('  '));
+  console.log(
+    Object.entries(f.probabilities)
+      .map(([k, p]) => `P(${k}) ${p.toFixed(6)}`)
+      .join('  '),
+  );
   const width = Math.max(...Object.keys(f.bets).map((b) => b.length)) + 1;
   for (const [bet, e] of Object.entries(f.bets)) {
     console.log(`${bet.padEnd(width)} house edge ${pct(e.houseEdge)}${'standardError' in e ? ` ± ${pct(e.standardError as number)}` : ''}`);

@@ -48,7 +48,13 @@ export function exactReport(rules: BlackjackRules, r: ExactBlackjack, time: { se
     rules: Object.fromEntries(Object.entries(rules).filter(([k]) => k !== 'profile')),
     exact: {
       primary: PRIMARY_STRATEGY,
-      strategies: r.strategies.map((s) => ({ strategy: s.strategy, about: STRATEGY_TEXT[s.strategy], ev: s.ev, houseEdge: s.houseEdge, splitChance: s.splitChance })),
+      strategies: r.strategies.map((s) => ({
+        strategy: s.strategy,
+        about: STRATEGY_TEXT[s.strategy],
+        ev: s.ev,
+        houseEdge: s.houseEdge,
+        splitChance: s.splitChance,
+      })),
       notes: exactNotes(rules, r),
       seconds: time.seconds,
       cpuSeconds: time.cpuSeconds,
@@ -80,14 +86,17 @@ export function exactText(rep: ExactReport): string {
   lines.push(`  * the profile's figure. Strategies:`);
   for (const s of e.strategies) lines.push(`    ${s.strategy}: ${s.about}`);
   lines.push('  Treatment of the rules:');
-  for (const n of e.notes) lines.push(`    ${n.topic} [${n.treatment}${n.bound !== undefined ? `, error at most ${n.bound.toFixed(4)} points` : ''}]: ${n.text}`);
+  for (const n of e.notes)
+    lines.push(`    ${n.topic} [${n.treatment}${n.bound !== undefined ? `, error at most ${n.bound.toFixed(4)} points` : ''}]: ${n.text}`);
   lines.push(`  Time: ${e.seconds.toFixed(2)} s (${e.cpuSeconds.toFixed(2)} s CPU, one thread), ${e.dealerPasses} dealer recursions`);
   const mc = rep.monteCarlo;
   if (mc) {
     lines.push(
       `Monte Carlo of the same profile (${mc.strategy}, ${mc.hands} hands, ${mc.shuffle} shuffle, seed ${mc.seed}, ${mc.workers} worker(s), ${mc.seconds.toFixed(1)} s): house edge ${pct(mc.houseEdge, 3)} ± ${mc.stdErr.toFixed(3)}%`,
     );
-    lines.push(`  exact ${pct(mc.exactHouseEdge)} for that strategy: difference ${mc.differenceInStdErr >= 0 ? '+' : ''}${mc.differenceInStdErr.toFixed(2)} standard errors${mc.shuffle === 'cut-card' ? ' (includes the cut-card effect, which the exact figure leaves out)' : ''}`);
+    lines.push(
+      `  exact ${pct(mc.exactHouseEdge)} for that strategy: difference ${mc.differenceInStdErr >= 0 ? '+' : ''}${mc.differenceInStdErr.toFixed(2)} standard errors${mc.shuffle === 'cut-card' ? ' (includes the cut-card effect, which the exact figure leaves out)' : ''}`,
+    );
   }
   return lines.join('\n');
 }

@@ -25,9 +25,7 @@ export const blackjackOverridesSchema = z
   .strict();
 
 /** A complete resolved rule set (what `resolveRules` returns). */
-export const blackjackRulesSchema = z
-  .object({ profile: z.enum(PROFILE_IDS), ...Object.fromEntries(OPTION_KEYS.map((k) => [k, fieldSchema(k)])) })
-  .strict();
+export const blackjackRulesSchema = z.object({ profile: z.enum(PROFILE_IDS), ...Object.fromEntries(OPTION_KEYS.map((k) => [k, fieldSchema(k)])) }).strict();
 
 /** A rules file / configuration entry: a profile and its overrides. */
 export const blackjackRulesConfigSchema = z.object({ profile: z.enum(PROFILE_IDS), overrides: blackjackOverridesSchema.default({}) }).strict();

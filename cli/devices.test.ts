@@ -28,7 +28,19 @@ function exitCode(child: ChildProcess): Promise<number> {
 
 describe('npm run devices', () => {
   it('simulate + monitor work together across TCP; commands on the control port', async () => {
-    const sim = start(['simulate', 'bill-acceptor', '--protocol', 'id003', '--currency', 'MOP', '--listen', 'tcp:127.0.0.1:0', '--control', 'tcp:127.0.0.1:0', '--json']);
+    const sim = start([
+      'simulate',
+      'bill-acceptor',
+      '--protocol',
+      'id003',
+      '--currency',
+      'MOP',
+      '--listen',
+      'tcp:127.0.0.1:0',
+      '--control',
+      'tcp:127.0.0.1:0',
+      '--json',
+    ]);
     try {
       const listening = JSON.parse(await firstLine(sim, (l) => l.includes('"listening"'))) as { listen: string; control: string };
       const mon = start(['monitor', '--bill-acceptor', listening.listen, '--protocol', 'id003', '--currency', 'MOP', '--json', '--count', '1']);

@@ -21,14 +21,27 @@ describe('soak CLI', () => {
     const lines = r.stdout.trim().split('\n');
     assert.equal(lines.length, 1, 'one JSON line');
     const out = JSON.parse(lines[0] as string) as Record<string, unknown>;
-    assert.deepEqual(Object.keys(out), ['rounds', 'restarts', 'voided', 'creditsIn', 'creditsOut', 'creditsOnMeters', 'wagered', 'won', 'conserved', 'ledgerVerified', 'roundsPerHour']);
+    assert.deepEqual(Object.keys(out), [
+      'rounds',
+      'restarts',
+      'voided',
+      'creditsIn',
+      'creditsOut',
+      'creditsOnMeters',
+      'wagered',
+      'won',
+      'conserved',
+      'ledgerVerified',
+      'roundsPerHour',
+    ]);
     assert.equal(out.conserved, true);
     assert.equal(out.ledgerVerified, true);
     assert.ok((out.rounds as number) >= 7, `rounds ${String(out.rounds)}`);
     // At least once; how many depends on how many rounds close in the seeded delay before each kill.
     assert.ok((out.restarts as number) >= 1, `killed and restarted: ${String(out.restarts)}`);
     assert.ok((out.creditsIn as number) > 0 && (out.wagered as number) > 0);
-    for (const k of ['voided', 'creditsIn', 'creditsOut', 'creditsOnMeters', 'wagered', 'won', 'roundsPerHour']) assert.ok(Number.isInteger(out[k]) && (out[k] as number) >= 0, `${k} is a count or an amount in minor units`);
+    for (const k of ['voided', 'creditsIn', 'creditsOut', 'creditsOnMeters', 'wagered', 'won', 'roundsPerHour'])
+      assert.ok(Number.isInteger(out[k]) && (out[k] as number) >= 0, `${k} is a count or an amount in minor units`);
   });
 
   it('refuses a bad option with its usage and exit 2', async () => {

@@ -25,10 +25,20 @@ const USAGE = `Usage: npm run --silent soak -- --game blackjack|baccarat|war --r
 const STALL_MS = 60_000;
 
 async function soak(argv: string[]): Promise<number> {
-  const v = options(argv, {
-    game: { type: 'string' }, rules: { type: 'string' }, rounds: { type: 'string' }, stations: { type: 'string' },
-    seed: { type: 'string' }, 'kill-every': { type: 'string' }, 'data-dir': { type: 'string' }, json: { type: 'boolean' },
-  }, USAGE);
+  const v = options(
+    argv,
+    {
+      game: { type: 'string' },
+      rules: { type: 'string' },
+      rounds: { type: 'string' },
+      stations: { type: 'string' },
+      seed: { type: 'string' },
+      'kill-every': { type: 'string' },
+      'data-dir': { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    USAGE,
+  );
   if (v.help) {
     console.log(USAGE);
     return 0;

@@ -74,7 +74,10 @@ try {
   console.error(e.message);
   process.exit(2);
 }
-const wanted = values.screens.split(',').map((s) => s.trim()).filter(Boolean);
+const wanted = values.screens
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 
 const electron = values.headless || values.browser ? null : findElectron(root);
 if (electron) {
@@ -113,13 +116,15 @@ if (electron) {
   if (unknown.length) console.error(`No such screen at this table: ${unknown.join(', ')}`);
 
   if (values.json) {
-    console.log(JSON.stringify({
-      origin: running.origin,
-      health: `${running.origin}/healthz`,
-      dataDir,
-      ...(running.simToken ? { simToken: running.simToken } : {}),
-      screens: Object.fromEntries(running.screens.map((s) => [s.view, s.url])),
-    }));
+    console.log(
+      JSON.stringify({
+        origin: running.origin,
+        health: `${running.origin}/healthz`,
+        dataDir,
+        ...(running.simToken ? { simToken: running.simToken } : {}),
+        screens: Object.fromEntries(running.screens.map((s) => [s.view, s.url])),
+      }),
+    );
   } else {
     console.log(`Table host on ${running.origin}  (data: ${dataDir})`);
     console.log(`Health:  ${running.origin}/healthz`);
@@ -138,10 +143,16 @@ if (electron) {
     } else if (!hasDisplay()) {
       console.error('No display (DISPLAY/WAYLAND_DISPLAY unset): not opening windows. Use --headless to silence this.');
     } else {
-      windows.push(...openChromiumWindows(chromium, screens.map((s) => s.url), {
-        profileDir: path.join(dataDir, 'chromium-profile'),
-        kiosk: values.kiosk,
-      }));
+      windows.push(
+        ...openChromiumWindows(
+          chromium,
+          screens.map((s) => s.url),
+          {
+            profileDir: path.join(dataDir, 'chromium-profile'),
+            kiosk: values.kiosk,
+          },
+        ),
+      );
     }
   }
 
@@ -154,4 +165,3 @@ if (electron) {
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
 }
-

@@ -9,11 +9,7 @@ const NAME = /^[a-z][a-z0-9-]*$/;
  * Dispatches `<tool> <name> …` to the module of that name. Unknown names and usage errors exit
  * with 2 and a message on stderr, like every tool here.
  */
-export async function runSubcommand(
-  tool: string,
-  argv: string[],
-  load: (name: string) => Promise<unknown>,
-): Promise<number> {
+export async function runSubcommand(tool: string, argv: string[], load: (name: string) => Promise<unknown>): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || !NAME.test(name)) {
     console.error(`usage: npm run --silent ${tool} -- <name> [options]`);

@@ -17,7 +17,10 @@ describe('cli tool wrapper', () => {
       });
       assert.equal(code, 0);
       assert.equal(ranOn, false);
-      assert.deepEqual(log.mock.calls.map((c) => c.arguments[0]), [USAGE]);
+      assert.deepEqual(
+        log.mock.calls.map((c) => c.arguments[0]),
+        [USAGE],
+      );
     } finally {
       log.mock.restore();
     }
@@ -36,7 +39,12 @@ describe('cli tool wrapper', () => {
   it('reports any other failure as "<name>: reason" with exit code 1', async () => {
     const err = mock.method(console, 'error', () => undefined);
     try {
-      assert.equal(await runTool('ledger', () => { throw new Error('disk gone'); }), 1);
+      assert.equal(
+        await runTool('ledger', () => {
+          throw new Error('disk gone');
+        }),
+        1,
+      );
       assert.equal(err.mock.calls[0]?.arguments[0], 'ledger: disk gone');
       assert.ok(new UsageError('x') instanceof Error);
     } finally {

@@ -23,7 +23,8 @@ describe('service exports under Electron', () => {
       'app://other/service/export/meters.csv?t=x',
       'https://kiosk/service/export/meters.csv?t=x',
       'not a url',
-    ]) assert.equal(exportTarget(url, HOST), null, url);
+    ])
+      assert.equal(exportTarget(url, HOST), null, url);
     assert.equal(exportTarget('app://kiosk/service/export/meters.csv?t=x', 'http://10.0.0.5:80'), null, 'the host is loopback only');
   });
 
@@ -33,7 +34,7 @@ describe('service exports under Electron', () => {
     assert.equal(isPrintableExport('https://example.com/service/export/meters.html'), false);
   });
 
-  it('saves on the first writable removable medium, else in the data folder\'s exports', () => {
+  it("saves on the first writable removable medium, else in the data folder's exports", () => {
     const mounts = [
       'sysfs /sys sysfs rw,nosuid 0 0',
       '/dev/sda1 / ext4 rw,relatime 0 0',
@@ -48,8 +49,17 @@ describe('service exports under Electron', () => {
 
   it('never overwrites a file and never takes a path from the host', () => {
     const taken = new Set(['/x/meters.csv', '/x/meters-1.csv']);
-    assert.equal(savePath('/x', 'meters.csv', (f) => taken.has(f)), '/x/meters-2.csv');
-    assert.equal(savePath('/x', '../../etc/passwd', () => false), '/x/passwd');
-    assert.equal(savePath('/x', '..', () => false), '/x/export');
+    assert.equal(
+      savePath('/x', 'meters.csv', (f) => taken.has(f)),
+      '/x/meters-2.csv',
+    );
+    assert.equal(
+      savePath('/x', '../../etc/passwd', () => false),
+      '/x/passwd',
+    );
+    assert.equal(
+      savePath('/x', '..', () => false),
+      '/x/export',
+    );
   });
 });

@@ -76,7 +76,11 @@ export function exportFolder(dataDir: string, removable: readonly string[]): str
  * replaced, never a path, never overwriting (`-1`, `-2`… before the extension).
  */
 export function savePath(folder: string, suggested: string, exists: (file: string) => boolean): string {
-  const base = path.basename(suggested).replace(/[^\w.-]/g, '_').replace(/^\.+/, '') || 'export';
+  const base =
+    path
+      .basename(suggested)
+      .replace(/[^\w.-]/g, '_')
+      .replace(/^\.+/, '') || 'export';
   const ext = path.extname(base);
   const stem = base.slice(0, base.length - ext.length);
   let file = path.join(folder, base);

@@ -9,7 +9,13 @@ const display = (id: number) => ({ id, bounds: { x: (id - 1) * 1920, y: 0, width
 describe('screen map', () => {
   it('gives displays the screens in order and reports screens left without a display', () => {
     const r = assignScreens([display(1), display(2)], { screens: ['table', 'station/1', 'station/2'] });
-    assert.deepEqual(r.windows.map((w) => [w.display.id, w.view]), [[1, 'table'], [2, 'station/1']]);
+    assert.deepEqual(
+      r.windows.map((w) => [w.display.id, w.view]),
+      [
+        [1, 'table'],
+        [2, 'station/1'],
+      ],
+    );
     assert.deepEqual(r.unplaced, ['station/2']);
   });
 
@@ -18,7 +24,13 @@ describe('screen map', () => {
       screens: ['table', 'station/1'],
       pinned: parseScreenMap('3:table'),
     });
-    assert.deepEqual(r.windows.map((w) => [w.display.id, w.view]), [[3, 'table'], [1, 'station/1']]);
+    assert.deepEqual(
+      r.windows.map((w) => [w.display.id, w.view]),
+      [
+        [3, 'table'],
+        [1, 'station/1'],
+      ],
+    );
   });
 
   it('refuses a map entry that names no view', () => {
@@ -30,10 +42,16 @@ describe('screen map', () => {
 describe('crash policy', () => {
   it('reloads a crashed screen, and relaunches when it keeps crashing within a minute', () => {
     const b = new CrashBreaker(3, 60_000);
-    assert.deepEqual([0, 1000, 2000].map((t) => b.onCrash(t)), ['reload', 'reload', 'reload']);
+    assert.deepEqual(
+      [0, 1000, 2000].map((t) => b.onCrash(t)),
+      ['reload', 'reload', 'reload'],
+    );
     assert.equal(b.onCrash(3000), 'relaunch');
     const slow = new CrashBreaker(3, 60_000);
-    assert.deepEqual([0, 61_000, 122_000, 183_000, 244_000].map((t) => slow.onCrash(t)), Array(5).fill('reload'));
+    assert.deepEqual(
+      [0, 61_000, 122_000, 183_000, 244_000].map((t) => slow.onCrash(t)),
+      Array(5).fill('reload'),
+    );
     assert.equal(isCrash('clean-exit'), false);
     assert.equal(isCrash('oom'), true);
   });
@@ -66,7 +84,11 @@ describe('lockdown', () => {
     assert.equal(k('S', { control: true, alt: true, shift: true, type: 'keyUp' }), false);
     assert.equal(k('s', { control: true, shift: true }), false);
     assert.equal(k('s', { control: true }), false);
-    assert.equal(isBlockedKey({ key: 's', control: true, alt: true, shift: true, meta: false }), true, 'ctrl+s is blocked, so the combination never reaches a screen');
+    assert.equal(
+      isBlockedKey({ key: 's', control: true, alt: true, shift: true, meta: false }),
+      true,
+      'ctrl+s is blocked, so the combination never reaches a screen',
+    );
   });
 
   it('serves the one page for every screen path', () => {

@@ -33,9 +33,7 @@ const kiosk = values.dev !== true;
 // and prefer X11 (Wayland ignores window bounds, so one window per display needs X11).
 app.enableSandbox();
 app.commandLine.appendSwitch('ozone-platform', 'x11');
-protocol.registerSchemesAsPrivileged([
-  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
-]);
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 
 // A second kiosk on the same data folder would run a second host against the same ledger.
 if (!app.requestSingleInstanceLock()) {
@@ -187,8 +185,15 @@ function lockDown(window: BrowserWindow): void {
   // Only the printable meters report may open a window (no script in it; it prints and closes).
   contents.setWindowOpenHandler(({ url }) =>
     isPrintableExport(url, APP_ORIGIN)
-      ? { action: 'allow', overrideBrowserWindowOptions: { autoHideMenuBar: true, webPreferences: { sandbox: true, contextIsolation: true, nodeIntegration: false, javascript: false } } }
-      : { action: 'deny' });
+      ? {
+          action: 'allow',
+          overrideBrowserWindowOptions: {
+            autoHideMenuBar: true,
+            webPreferences: { sandbox: true, contextIsolation: true, nodeIntegration: false, javascript: false },
+          },
+        }
+      : { action: 'deny' },
+  );
   contents.on('did-create-window', (child) => printReport(child));
   contents.on('before-input-event', (e, input) => {
     if (isServiceKey(input)) {
@@ -265,15 +270,18 @@ app.on('before-quit', () => {
   host?.kill();
 });
 
-app.whenReady().then(async () => {
-  Menu.setApplicationMenu(null);
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-  serveScreens();
-  saveDownloads();
-  wireIpc();
-  await startHost();
-  openWindows();
-}).catch((e: unknown) => {
-  console.error('kiosk failed to start', e);
-  app.exit(1);
-});
+app
+  .whenReady()
+  .then(async () => {
+    Menu.setApplicationMenu(null);
+    session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+    serveScreens();
+    saveDownloads();
+    wireIpc();
+    await startHost();
+    openWindows();
+  })
+  .catch((e: unknown) => {
+    console.error('kiosk failed to start', e);
+    app.exit(1);
+  });

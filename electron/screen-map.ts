@@ -39,7 +39,10 @@ export function assignScreens(
 /** `--screen-map=2:table,3:station/1` → { '2': 'table', '3': 'station/1' }. */
 export function parseScreenMap(text: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const pair of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const pair of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const at = pair.indexOf(':');
     if (at <= 0) throw new Error(`screen map entry "${pair}" is not <displayId>:<view>`);
     out[pair.slice(0, at)] = ViewName.parse(pair.slice(at + 1));

@@ -9,9 +9,7 @@ import { warTableGame, type WarTableShoe } from './war/table-game.js';
 
 /** Any one of the games, with its own state types. */
 export type AnyTableGame =
-  | GameDefinition<BlackjackTableShoe, BlackjackTableRound>
-  | GameDefinition<ShoeSession, BaccaratCoup>
-  | GameDefinition<WarTableShoe, WarCoup>;
+  GameDefinition<BlackjackTableShoe, BlackjackTableRound> | GameDefinition<ShoeSession, BaccaratCoup> | GameDefinition<WarTableShoe, WarCoup>;
 
 /**
  * The definition of a game under a rule profile (and, for blackjack, the table's authorised
@@ -29,7 +27,12 @@ export function tableGame(kind: GameKind, profile: string, options: Readonly<Rec
 }
 
 /** Runs `open` with the game's definition, keeping its state types (for code generic over the game). */
-export function withTableGame<T>(kind: GameKind, profile: string, options: Readonly<Record<string, unknown>>, open: <S, R>(game: GameDefinition<S, R>) => T): T {
+export function withTableGame<T>(
+  kind: GameKind,
+  profile: string,
+  options: Readonly<Record<string, unknown>>,
+  open: <S, R>(game: GameDefinition<S, R>) => T,
+): T {
   switch (kind) {
     case 'blackjack':
       return open(blackjackTableGame(profile, options));

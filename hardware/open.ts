@@ -45,7 +45,14 @@ export interface OpenOptions {
 export type OpenedBillAcceptor = BillAcceptor & { simulator?: BillAcceptorSimControls & SimCable };
 export type OpenedShoe = ShoeDevice & { simulator?: ShoeSimControls & SimCable };
 
-function usbOpener(bus: Promise<UsbBusLike> | UsbBusLike, vid: number, pid: number, serial: string | undefined, line: LineSettings, readTimeoutMs?: number): PortOpener {
+function usbOpener(
+  bus: Promise<UsbBusLike> | UsbBusLike,
+  vid: number,
+  pid: number,
+  serial: string | undefined,
+  line: LineSettings,
+  readTimeoutMs?: number,
+): PortOpener {
   return async () => {
     const b = await bus;
     const dev = await findUsbDevice(b, vid, pid, serial);
@@ -83,7 +90,11 @@ export function openerFor(
       return usb;
     },
   };
-  return { opener: usbOpener(bus, usb.vendorId, usb.productId, undefined, line, options.usbReadTimeoutMs ?? 100), cable, watch: hotplug(bus, usb.vendorId, usb.productId) };
+  return {
+    opener: usbOpener(bus, usb.vendorId, usb.productId, undefined, line, options.usbReadTimeoutMs ?? 100),
+    cable,
+    watch: hotplug(bus, usb.vendorId, usb.productId),
+  };
 }
 
 /** Subscribes to the bus's connect events for one device; returns the unsubscribe. */
@@ -159,7 +170,10 @@ export function openBillAcceptor(
 }
 
 /** Opens a card-reading shoe speaking our framed protocol or a vendor ASCII stream. */
-export function openShoe(spec: string, options: ShoeOptions & OpenOptions & { protocol: ShoeProtocol; seed?: number; sim?: Partial<ShoeSimOptions> }): OpenedShoe {
+export function openShoe(
+  spec: string,
+  options: ShoeOptions & OpenOptions & { protocol: ShoeProtocol; seed?: number; sim?: Partial<ShoeSimOptions> },
+): OpenedShoe {
   const line = options.line ?? LINE_8N1_9600;
   let sim: ShoeSimulator | undefined;
   const { opener, cable, watch } = openerFor(spec, line, options, () => {

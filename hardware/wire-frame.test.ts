@@ -6,7 +6,7 @@ import { encodeShoeFrame, MSG } from './shoe/framed.js';
 import { id003Rx, id003Tx, shoeRx, shoeTx, sspRx, sspTx } from './wire-frame.js';
 
 describe('wire frames as a trace shows them', () => {
-  it('ID-003: the poll and its answers, by the protocol\'s names, with the bytes', () => {
+  it("ID-003: the poll and its answers, by the protocol's names, with the bytes", () => {
     assert.deepEqual(id003Tx(encodeId003(0x11)), { dir: 'tx', hex: 'FC 05 11 27 56', meaning: 'STATUS REQUEST' });
     assert.equal(id003Tx(encodeId003(0xc3, [1])).meaning, 'SET INHIBIT [01]');
     const enable = { code: 0x11, data: new Uint8Array() };

@@ -22,11 +22,15 @@ export interface FrameTap<F> {
 }
 
 export function hex(bytes: ArrayLike<number>): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join(' ').toUpperCase();
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0'))
+    .join(' ')
+    .toUpperCase();
 }
 
 function nameOf(table: Readonly<Record<string, number>>, code: number): string | undefined {
-  return Object.entries(table).find(([, v]) => v === code)?.[0].replace(/_/g, ' ');
+  return Object.entries(table)
+    .find(([, v]) => v === code)?.[0]
+    .replace(/_/g, ' ');
 }
 
 const code = (c: number) => `0x${c.toString(16).padStart(2, '0')}`;

@@ -9,9 +9,7 @@ export const APP_DIR_NAME = 'macau-etg-kiosk';
  * `~/.local/share/macau-etg-kiosk`, unless `--data-dir` names another.
  */
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_DATA_HOME && path.isAbsolute(env.XDG_DATA_HOME)
-    ? env.XDG_DATA_HOME
-    : path.join(os.homedir(), '.local', 'share');
+  const base = env.XDG_DATA_HOME && path.isAbsolute(env.XDG_DATA_HOME) ? env.XDG_DATA_HOME : path.join(os.homedir(), '.local', 'share');
   return path.join(base, APP_DIR_NAME);
 }
 

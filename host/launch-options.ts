@@ -41,7 +41,10 @@ export class UsageError extends Error {}
 /** Host options from parsed arguments; a bad value is a usage error naming the option. */
 export function hostOptionsFromArgs(
   values: HostArgValues,
-): Pick<HostOptions, 'config' | 'seed' | 'terminalId' | 'upstream' | 'simControls' | 'autoplay' | 'timings' | 'simulatedDealer' | 'killAfterRoundEntry' | 'roundScript'> {
+): Pick<
+  HostOptions,
+  'config' | 'seed' | 'terminalId' | 'upstream' | 'simControls' | 'autoplay' | 'timings' | 'simulatedDealer' | 'killAfterRoundEntry' | 'roundScript'
+> {
   const game = GameKind.safeParse(values.game ?? 'blackjack');
   if (!game.success) throw new UsageError(`--game must be blackjack, baccarat or war, not "${values.game}"`);
   const seed = values.seed === undefined ? undefined : Number(values.seed);
@@ -61,7 +64,8 @@ export function hostOptionsFromArgs(
   if (values.rules) base.profile = values.rules;
   if (values.stations !== undefined) {
     const n = Number(values.stations);
-    if (!Number.isInteger(n) || n < 1 || n > base.stations.length) throw new UsageError(`--stations must be 1 to ${base.stations.length}, not "${values.stations}"`);
+    if (!Number.isInteger(n) || n < 1 || n > base.stations.length)
+      throw new UsageError(`--stations must be 1 to ${base.stations.length}, not "${values.stations}"`);
     base.stations = base.stations.slice(0, n);
   }
   const kill = values['test-kill-after-round-entry'] === undefined ? undefined : Number(values['test-kill-after-round-entry']);
@@ -97,7 +101,9 @@ export function hostOptionsFromArgs(
     ...(values.upstream ? { upstream: values.upstream } : {}),
     ...(values['sim-controls'] ? { simControls: true } : {}),
     ...(values.autoplay ? { autoplay: true } : {}),
-    ...(values['test-timing'] ? { timings: { ...TEST_TIMINGS, ...(roundScript ? { bettingMs: TEST_SCRIPT_BETTING_MS } : {}) }, simulatedDealer: { dealMs: 0 } } : {}),
+    ...(values['test-timing']
+      ? { timings: { ...TEST_TIMINGS, ...(roundScript ? { bettingMs: TEST_SCRIPT_BETTING_MS } : {}) }, simulatedDealer: { dealMs: 0 } }
+      : {}),
     ...(kill !== undefined ? { killAfterRoundEntry: kill } : {}),
     ...(roundScript ? { roundScript } : {}),
   };

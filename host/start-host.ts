@@ -122,7 +122,10 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     const layout = programLayout(import.meta.dirname);
     const manifest = await programManifest(layout);
     writeManifest(dataDir, manifest);
-    ledger.append({ type: 'power.reset', payload: { clean, softwareVersion: SOFTWARE_VERSION, programHash: manifest.hash, programMode: manifest.mode, programFiles: manifest.files.length } });
+    ledger.append({
+      type: 'power.reset',
+      payload: { clean, softwareVersion: SOFTWARE_VERSION, programHash: manifest.hash, programMode: manifest.mode, programFiles: manifest.files.length },
+    });
     log.info({ programHash: manifest.hash, mode: manifest.mode, files: manifest.files.length }, 'program files hashed');
     if (!clean) log.warn('the previous run did not stop cleanly (power cut or kill)');
     if (options.upstream ?? config.upstream) {
@@ -172,7 +175,9 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const tilts = new TiltManager({ ledger, log });
   tilts.restore();
   const billAcceptors = new BillAcceptors({
-    config, ledger, log,
+    config,
+    ledger,
+    log,
     onEvent: (station, e) => onBillAcceptorEvent(tilts, station, e),
   });
   const timers = options.timers ?? realTimers;
@@ -184,7 +189,8 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const table = opened.table;
   const recovery = opened.report;
   const unknownBets = unknownBetTypes(config, table.bets);
-  if (unknownBets.length > 0) throw new Error(`the table configuration limits bets this ${config.game} table does not have: ${unknownBets.join(', ')} (bets: ${table.bets.join(', ')})`);
+  if (unknownBets.length > 0)
+    throw new Error(`the table configuration limits bets this ${config.game} table does not have: ${unknownBets.join(', ')} (bets: ${table.bets.join(', ')})`);
   if (!recovery.ledgerVerified) tilts.raise('ledger-integrity', { detail: recovery.problems.slice(0, 5).join('; ') });
   const shoe = new TableShoe(config.shoe, table, log, {
     decks: table.decks,
@@ -204,7 +210,16 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const tokens = LaunchTokens.forLaunch(host.views(), path.join(dataDir, 'launch-tokens.json'), !syncEvents.clean);
   // The program files were hashed at start (journalled in power.reset); service mode shows it and recomputes on demand.
   const serviceBackend = new LiveServiceBackend({
-    config, ledger, table, billAcceptors, shoe, sync, floor, log, softwareVersion: SOFTWARE_VERSION, program: { layout, atStart: manifest },
+    config,
+    ledger,
+    table,
+    billAcceptors,
+    shoe,
+    sync,
+    floor,
+    log,
+    softwareVersion: SOFTWARE_VERSION,
+    program: { layout, atStart: manifest },
     ...(options.service?.testTimeoutMs !== undefined ? { testTimeoutMs: options.service.testTimeoutMs } : {}),
   });
   const service = new ServiceHost({
@@ -220,55 +235,57 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const simToken = options.simControls ? randomBytes(24).toString('base64url') : null;
   // Created once the devices are open (below); the sim controls reach it through this.
   let simDealer: SimDealer | null = null;
-  const server = await listenRemembering(dataDir, options.port ?? 0, !syncEvents.clean, (port) => createHttpServer(
-    {
-      openSession,
-      log,
-      ...(simToken
-        ? {
-            simControls: {
-              token: simToken,
-              insertNote: (station: number, note: number) => {
-                const sim = billAcceptors.simulator(station);
-                if (!sim) return `station ${station} has no simulated bill acceptor`;
-                sim.insertNote(note);
-                return null;
+  const server = await listenRemembering(dataDir, options.port ?? 0, !syncEvents.clean, (port) =>
+    createHttpServer(
+      {
+        openSession,
+        log,
+        ...(simToken
+          ? {
+              simControls: {
+                token: simToken,
+                insertNote: (station: number, note: number) => {
+                  const sim = billAcceptors.simulator(station);
+                  if (!sim) return `station ${station} has no simulated bill acceptor`;
+                  sim.insertNote(note);
+                  return null;
+                },
+                unreadableNext: () => {
+                  if (!simDealer) return 'no simulated dealer at this table';
+                  simDealer.unreadableNext();
+                  return null;
+                },
+                billFault: (station: number, fault: 'jam' | 'clear') => {
+                  const sim = billAcceptors.simulator(station);
+                  if (!sim) return `station ${station} has no simulated bill acceptor`;
+                  if (fault === 'jam') sim.jam();
+                  else sim.clearFault();
+                  return null;
+                },
+                endCountdown: (kind) => (table.endCountdown(kind) ? null : `no ${kind} countdown is running`),
+                freezeCountdown: (kind) => (table.freezeCountdown(kind) ? null : `no ${kind} countdown is running`),
               },
-              unreadableNext: () => {
-                if (!simDealer) return 'no simulated dealer at this table';
-                simDealer.unreadableNext();
-                return null;
-              },
-              billFault: (station: number, fault: 'jam' | 'clear') => {
-                const sim = billAcceptors.simulator(station);
-                if (!sim) return `station ${station} has no simulated bill acceptor`;
-                if (fault === 'jam') sim.jam();
-                else sim.clearFault();
-                return null;
-              },
-              endCountdown: (kind) => (table.endCountdown(kind) ? null : `no ${kind} countdown is running`),
-              freezeCountdown: (kind) => (table.freezeCountdown(kind) ? null : `no ${kind} countdown is running`),
-            },
-          }
-        : {}),
-      serviceExport: (token, kind, roundId, language) => service.exportFile(token, kind, roundId, language),
-      rendererDir: options.rendererDir,
-      health: () => ({
-        tableId: config.tableId,
-        game: config.game,
-        version: SOFTWARE_VERSION,
-        uptimeSeconds: Math.round((Date.now() - started) / 1000),
-        terminalId,
-        devices: { shoe: shoe.state(), billAcceptors: billAcceptors.statuses() },
-        ledger: { head: ledger.headOf().seq, verified: recovery.ledgerVerified },
-        recovery: { resumedRound: recovery.resumedRound, voided: recovery.voided.length, tableHold: recovery.tableHold },
-        // What a monitor needs to see a held or faulted table without opening service mode.
-        table: { phase: table.view().phase, hold: table.view().hold, faults: floor.tilts.list().map((t) => t.kind) },
-        sync: sync ? sync.status() : 'off',
-      }),
-    },
-    port,
-  ));
+            }
+          : {}),
+        serviceExport: (token, kind, roundId, language) => service.exportFile(token, kind, roundId, language),
+        rendererDir: options.rendererDir,
+        health: () => ({
+          tableId: config.tableId,
+          game: config.game,
+          version: SOFTWARE_VERSION,
+          uptimeSeconds: Math.round((Date.now() - started) / 1000),
+          terminalId,
+          devices: { shoe: shoe.state(), billAcceptors: billAcceptors.statuses() },
+          ledger: { head: ledger.headOf().seq, verified: recovery.ledgerVerified },
+          recovery: { resumedRound: recovery.resumedRound, voided: recovery.voided.length, tableHold: recovery.tableHold },
+          // What a monitor needs to see a held or faulted table without opening service mode.
+          table: { phase: table.view().phase, hold: table.view().hold, faults: floor.tilts.list().map((t) => t.kind) },
+          sync: sync ? sync.status() : 'off',
+        }),
+      },
+      port,
+    ),
+  );
   // Devices open once the screens can be served: a note inserted at start-up credits a screen that exists.
   billAcceptors.start();
   // A simulated shoe is a new device after an unclean stop: no new round before its shoe is in.

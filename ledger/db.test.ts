@@ -72,6 +72,9 @@ describe('opening the ledger database', () => {
     const junk = Buffer.alloc(size - 4096, 0xa5);
     writeSync(fd, junk, 0, junk.length, 4096);
     closeSync(fd);
-    assert.throws(() => openDatabase(file), (e: unknown) => e instanceof Error && /corrupt|malformed|integrity/i.test(e.message));
+    assert.throws(
+      () => openDatabase(file),
+      (e: unknown) => e instanceof Error && /corrupt|malformed|integrity/i.test(e.message),
+    );
   });
 });

@@ -68,7 +68,11 @@ export const PAYLOADS = {
   'bill.escrow': z.strictObject({ station, device: id, denomination: positive, currency: z.string().length(3) }),
   /** The note was returned (rejected, timeout, or the escrow resolved as not stacked on restart). */
   'bill.return': z.strictObject({
-    station, device: id, denomination: positive, currency: z.string().length(3), reason: text,
+    station,
+    device: id,
+    denomination: positive,
+    currency: z.string().length(3),
+    reason: text,
     /** The `bill.escrow` entry this return resolves, when there was one. */
     escrowSeq: z.number().int().positive().optional(),
   }),
@@ -88,7 +92,7 @@ export const PAYLOADS = {
   /** Every bet of the round is returned; two people authorise (a supervisor and a witness). */
   'round.void': z.strictObject({ ...roundCore, reason: text, authorisedBy: z.array(who).min(1).max(4).readonly() }),
   /** A card the shoe could not read, an extra card, or one that breaks the inventory. */
-  'misread': z.strictObject({
+  misread: z.strictObject({
     tableId: id,
     roundId: id.optional(),
     detail: text,
@@ -110,7 +114,10 @@ export const PAYLOADS = {
   'handpay.request': z.strictObject({ station, amount: positive, reason: z.enum(['jackpot', 'win-limit']), detail: text.optional() }),
   /** The attendant paid a pending `credit.cancel` or `handpay.request` (named by its txId). */
   'handpay.confirm': z.strictObject({
-    station, requestTxId: id, amount: positive, attendant: who,
+    station,
+    requestTxId: id,
+    amount: positive,
+    attendant: who,
     /** The second person present, for a handpay above the table's two-person amount. */
     witness: who.optional(),
   }),
@@ -118,14 +125,22 @@ export const PAYLOADS = {
   'door.close': z.strictObject({ door: z.string().min(1).max(32), station: station.optional() }),
   /** Journalled at every start: the previous run ended (cleanly or not). */
   'power.reset': z.strictObject({
-    clean: z.boolean(), softwareVersion: z.string().max(64), detail: text.optional(),
+    clean: z.boolean(),
+    softwareVersion: z.string().max(64),
+    detail: text.optional(),
     /** The program hash of the files this run started from (host/service/program-hash.ts), how they run, how many. */
-    programHash: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+    programHash: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .optional(),
     programMode: z.enum(['tsx', 'electron']).optional(),
     programFiles: z.number().int().nonnegative().optional(),
   }),
   'config.change': z.strictObject({
-    ...authorisation, key: z.string().min(1).max(128), before: z.unknown(), after: z.unknown(),
+    ...authorisation,
+    key: z.string().min(1).max(128),
+    before: z.unknown(),
+    after: z.unknown(),
     /** The second person who confirmed the change (two-person rule, issue 9). */
     witness: who.optional(),
   }),
@@ -200,17 +215,26 @@ export const PAYLOADS = {
    * names the session's `service.enter` (absent on entries of earlier versions).
    */
   'service.exit': z.strictObject({
-    who, staff: z.string().min(1).max(16), reason: z.enum(['sign-out', 'idle', 'disconnect', 'host-stop', 'power-loss']),
+    who,
+    staff: z.string().min(1).max(16),
+    reason: z.enum(['sign-out', 'idle', 'disconnect', 'host-stop', 'power-loss']),
     enterSeq: z.number().int().positive().optional(),
   }),
   /** A refused sign-in or confirmation (wrong PIN, locked, unknown staff number). */
-  'service.denied': z.strictObject({ staff: z.string().min(1).max(16), reason: z.enum(['bad-pin', 'locked', 'unknown', 'disabled', 'same-person', 'role']), lockedUntil: z.iso.datetime().optional() }),
+  'service.denied': z.strictObject({
+    staff: z.string().min(1).max(16),
+    reason: z.enum(['bad-pin', 'locked', 'unknown', 'disabled', 'same-person', 'role']),
+    lockedUntil: z.iso.datetime().optional(),
+  }),
   /**
    * A service account was added (by the first-run set-up or a supervisor), or a supervisor
    * disabled, enabled or unlocked it or set its PIN anew (`action`; absent: added).
    */
   'service.account': z.strictObject({
-    by: who, staff: z.string().min(1).max(16), name: who, role: z.enum(['technician', 'supervisor', 'auditor']),
+    by: who,
+    staff: z.string().min(1).max(16),
+    name: who,
+    role: z.enum(['technician', 'supervisor', 'auditor']),
     action: z.enum(['disable', 'enable', 'unlock', 'reset-pin']).optional(),
   }),
   /** A diagnostic action (test note, test card, enable/disable, reconnect): a test, never money. */
@@ -225,7 +249,13 @@ export type Payload<T extends EntryType> = z.infer<(typeof PAYLOADS)[T]>;
 
 /** Entry types that move credit: each needs a transaction id, and an id is journalled once. */
 export const MONEY_TYPES: ReadonlySet<EntryType> = new Set<EntryType>([
-  'bill.credit', 'bet.place', 'round.settle', 'round.void', 'credit.cancel', 'handpay.request', 'handpay.confirm',
+  'bill.credit',
+  'bet.place',
+  'round.settle',
+  'round.void',
+  'credit.cancel',
+  'handpay.request',
+  'handpay.confirm',
 ]);
 
 /** What a caller hands to `Ledger.append`. */

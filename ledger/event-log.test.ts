@@ -7,7 +7,14 @@ import { Ledger } from './ledger.js';
 const page = { offset: 0, limit: 50 };
 
 function journal(): Ledger {
-  const l = Ledger.open({ file: ':memory:', terminalId: 'T-1', clock: (() => { let t = Date.UTC(2025, 0, 1); return () => new Date((t += 60_000)); })() });
+  const l = Ledger.open({
+    file: ':memory:',
+    terminalId: 'T-1',
+    clock: (() => {
+      let t = Date.UTC(2025, 0, 1);
+      return () => new Date((t += 60_000));
+    })(),
+  });
   l.append(billCredit(1, 1000, 'n1')); // 1
   l.append({ type: 'tilt.raise', payload: { kind: 'bill-jam', station: 1 } }); // 2
   l.append({ type: 'tilt.raise', payload: { kind: 'ledger-integrity' } }); // 3
@@ -23,7 +30,10 @@ describe('event log', () => {
     const l = journal();
     try {
       assert.deepEqual(seqs(eventLog(l, {}, page)), [6, 5, 4, 3, 2, 1]);
-      assert.deepEqual(eventLog(l, {}, { offset: 1, limit: 2 }).entries.map((e) => e.seq), [5, 4]);
+      assert.deepEqual(
+        eventLog(l, {}, { offset: 1, limit: 2 }).entries.map((e) => e.seq),
+        [5, 4],
+      );
       assert.equal(eventLog(l, {}, { offset: 1, limit: 2 }).more, true);
       assert.equal(eventLog(l, {}, { offset: 4, limit: 2 }).more, false);
     } finally {
@@ -49,8 +59,15 @@ describe('event log', () => {
       assert.deepEqual(seqs(eventLog(l, { severity: { types: ['door.open'], tiltKinds: ['bill-jam'] } }, page)), [6, 5, 2]);
       assert.deepEqual(seqs(eventLog(l, { severity: { types: [], tiltKinds: ['ledger-integrity'] } }, page)), [3]);
       assert.deepEqual(seqs(eventLog(l, { severity: { types: [], tiltKinds: [] } }, page)), []);
-      assert.deepEqual(seqs(eventLog(l, { severity: { types: [], tiltKinds: ['bill-jam'], knownTiltKinds: ['bill-jam', 'ledger-integrity'] } }, page)), [5, 4, 2]);
-      assert.deepEqual(seqs(eventLog(l, { types: ['tilt.raise'], severity: { types: ['door.open'], tiltKinds: ['bill-jam'] } }, page)), [2], 'both filters hold');
+      assert.deepEqual(
+        seqs(eventLog(l, { severity: { types: [], tiltKinds: ['bill-jam'], knownTiltKinds: ['bill-jam', 'ledger-integrity'] } }, page)),
+        [5, 4, 2],
+      );
+      assert.deepEqual(
+        seqs(eventLog(l, { types: ['tilt.raise'], severity: { types: ['door.open'], tiltKinds: ['bill-jam'] } }, page)),
+        [2],
+        'both filters hold',
+      );
     } finally {
       l.close();
     }

@@ -48,6 +48,8 @@ export function eventLog(ledger: Ledger, filter: EventLogFilter, page: { offset:
     args.push(filter.to);
   }
   const sql = `SELECT * FROM journal ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY seq DESC LIMIT ? OFFSET ?`;
-  const rows = connectionOf(ledger).prepare(sql).all(...args, page.limit + 1, page.offset) as JournalRow[];
+  const rows = connectionOf(ledger)
+    .prepare(sql)
+    .all(...args, page.limit + 1, page.offset) as JournalRow[];
   return { more: rows.length > page.limit, entries: rows.slice(0, page.limit).map(rowToEntry) };
 }

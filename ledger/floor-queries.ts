@@ -14,11 +14,21 @@ export interface OpenTilt {
 
 /** `tilt.raise` entries no `tilt.clear` names, oldest first. */
 export function openTilts(ledger: Ledger): OpenTilt[] {
-  const rows = connectionOf(ledger).prepare(`SELECT seq, ts, body FROM journal WHERE type = 'tilt.raise' AND seq NOT IN (
-    SELECT json_extract(body, '$.payload.raisedSeq') FROM journal WHERE type = 'tilt.clear') ORDER BY seq`).all() as { seq: number; ts: string; body: string }[];
+  const rows = connectionOf(ledger)
+    .prepare(
+      `SELECT seq, ts, body FROM journal WHERE type = 'tilt.raise' AND seq NOT IN (
+    SELECT json_extract(body, '$.payload.raisedSeq') FROM journal WHERE type = 'tilt.clear') ORDER BY seq`,
+    )
+    .all() as { seq: number; ts: string; body: string }[];
   return rows.map((r) => {
     const p = (JSON.parse(r.body) as EntryBody).payload as { kind: string; station?: number; detail?: string };
-    return { seq: r.seq, ts: r.ts, kind: p.kind, ...(p.station !== undefined ? { station: p.station } : {}), ...(p.detail !== undefined ? { detail: p.detail } : {}) };
+    return {
+      seq: r.seq,
+      ts: r.ts,
+      kind: p.kind,
+      ...(p.station !== undefined ? { station: p.station } : {}),
+      ...(p.detail !== undefined ? { detail: p.detail } : {}),
+    };
   });
 }
 
@@ -34,8 +44,11 @@ export interface PendingHandpay {
 
 /** Cancelled credits and handpay requests with no `handpay.confirm`, oldest first. */
 export function pendingHandpays(ledger: Ledger): PendingHandpay[] {
-  const rows = connectionOf(ledger).prepare(`SELECT seq, ts, type, tx_id, body FROM journal WHERE type IN ('credit.cancel', 'handpay.request')
-    AND tx_id NOT IN (SELECT json_extract(body, '$.payload.requestTxId') FROM journal WHERE type = 'handpay.confirm') ORDER BY seq`)
+  const rows = connectionOf(ledger)
+    .prepare(
+      `SELECT seq, ts, type, tx_id, body FROM journal WHERE type IN ('credit.cancel', 'handpay.request')
+    AND tx_id NOT IN (SELECT json_extract(body, '$.payload.requestTxId') FROM journal WHERE type = 'handpay.confirm') ORDER BY seq`,
+    )
     .all() as { seq: number; ts: string; type: PendingHandpay['type']; tx_id: string; body: string }[];
   return rows.map((r) => {
     const p = (JSON.parse(r.body) as EntryBody).payload as { station: number; amount: number };
@@ -56,7 +69,11 @@ export interface JournalledConfigChange {
 
 /** Every `config.change`, in order. */
 export function configChanges(ledger: Ledger): JournalledConfigChange[] {
-  const rows = connectionOf(ledger).prepare("SELECT seq, ts, body FROM journal WHERE type = 'config.change' ORDER BY seq").all() as { seq: number; ts: string; body: string }[];
+  const rows = connectionOf(ledger).prepare("SELECT seq, ts, body FROM journal WHERE type = 'config.change' ORDER BY seq").all() as {
+    seq: number;
+    ts: string;
+    body: string;
+  }[];
   return rows.map((r) => {
     const p = (JSON.parse(r.body) as EntryBody).payload as Omit<JournalledConfigChange, 'seq' | 'ts'>;
     return { seq: r.seq, ts: r.ts, ...p };
@@ -76,7 +93,11 @@ export interface OpenServiceSession {
  * of the same staff number.
  */
 export function openServiceSessions(ledger: Ledger): OpenServiceSession[] {
-  const rows = connectionOf(ledger).prepare("SELECT seq, type, body FROM journal WHERE type IN ('service.enter', 'service.exit') ORDER BY seq").all() as { seq: number; type: string; body: string }[];
+  const rows = connectionOf(ledger).prepare("SELECT seq, type, body FROM journal WHERE type IN ('service.enter', 'service.exit') ORDER BY seq").all() as {
+    seq: number;
+    type: string;
+    body: string;
+  }[];
   const open: OpenServiceSession[] = [];
   for (const r of rows) {
     const p = (JSON.parse(r.body) as EntryBody).payload as { who: string; staff: string; enterSeq?: number };
@@ -95,8 +116,12 @@ export function openServiceSessions(ledger: Ledger): OpenServiceSession[] {
  * enable/disable of each device decides (only a done action is journalled).
  */
 export function serviceDisabledDevices(ledger: Ledger): string[] {
-  const rows = connectionOf(ledger).prepare(`SELECT json_extract(body, '$.payload.device') AS device, json_extract(body, '$.payload.test') AS test
-    FROM journal WHERE type = 'service.test' AND json_extract(body, '$.payload.test') IN ('enable', 'disable') ORDER BY seq`).all() as { device: string; test: string }[];
+  const rows = connectionOf(ledger)
+    .prepare(
+      `SELECT json_extract(body, '$.payload.device') AS device, json_extract(body, '$.payload.test') AS test
+    FROM journal WHERE type = 'service.test' AND json_extract(body, '$.payload.test') IN ('enable', 'disable') ORDER BY seq`,
+    )
+    .all() as { device: string; test: string }[];
   const last = new Map<string, string>();
   for (const r of rows) last.set(r.device, r.test);
   return [...last].filter(([, test]) => test === 'disable').map(([device]) => device);
@@ -130,20 +155,40 @@ export interface HeldRead {
  */
 export function pendingTableHold(ledger: Ledger): PendingTableHold | null {
   // Reads during a hold are not holds of their own: the hold is the newest other entry.
-  const row = connectionOf(ledger).prepare(`SELECT seq, ts, body FROM journal WHERE type = 'misread'
+  const row = connectionOf(ledger)
+    .prepare(
+      `SELECT seq, ts, body FROM journal WHERE type = 'misread'
     AND json_extract(body, '$.payload.roundId') IS NULL AND json_extract(body, '$.payload.duringHold') IS NULL
-    ORDER BY seq DESC LIMIT 1`).get() as { seq: number; ts: string; body: string } | undefined;
+    ORDER BY seq DESC LIMIT 1`,
+    )
+    .get() as { seq: number; ts: string; body: string } | undefined;
   if (!row) return null;
   const p = (JSON.parse(row.body) as EntryBody).payload as { detail: string; resolution: string; card?: string; shoeSequence?: number[] };
   if (p.resolution !== 'pending') return null;
-  const lifted = connectionOf(ledger).prepare(`SELECT 1 FROM journal WHERE seq > ? AND (type = 'bet.place'
-    OR (type = 'service.action' AND json_extract(body, '$.payload.action') = 'void-round')) LIMIT 1`).get(row.seq);
+  const lifted = connectionOf(ledger)
+    .prepare(
+      `SELECT 1 FROM journal WHERE seq > ? AND (type = 'bet.place'
+    OR (type = 'service.action' AND json_extract(body, '$.payload.action') = 'void-round')) LIMIT 1`,
+    )
+    .get(row.seq);
   if (lifted) return null;
   const shoeSequence = p.shoeSequence?.[0];
-  const reads = (connectionOf(ledger).prepare(`SELECT body FROM journal WHERE type = 'misread' AND seq > ?
-    AND json_extract(body, '$.payload.roundId') IS NULL AND json_extract(body, '$.payload.duringHold') = 1 ORDER BY seq`).all(row.seq) as { body: string }[])
-    .map((r) => heldRead((JSON.parse(r.body) as EntryBody).payload as { card?: string; shoeSequence?: number[] }));
-  return { seq: row.seq, ts: row.ts, reason: p.detail, ...(p.card ? { card: p.card } : {}), ...(shoeSequence !== undefined ? { shoeSequence } : {}), readsDuringHold: reads };
+  const reads = (
+    connectionOf(ledger)
+      .prepare(
+        `SELECT body FROM journal WHERE type = 'misread' AND seq > ?
+    AND json_extract(body, '$.payload.roundId') IS NULL AND json_extract(body, '$.payload.duringHold') = 1 ORDER BY seq`,
+      )
+      .all(row.seq) as { body: string }[]
+  ).map((r) => heldRead((JSON.parse(r.body) as EntryBody).payload as { card?: string; shoeSequence?: number[] }));
+  return {
+    seq: row.seq,
+    ts: row.ts,
+    reason: p.detail,
+    ...(p.card ? { card: p.card } : {}),
+    ...(shoeSequence !== undefined ? { shoeSequence } : {}),
+    readsDuringHold: reads,
+  };
 }
 
 /** A `misread` entry of a read during a hold, as the card and the shoe's sequence number. */

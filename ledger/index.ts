@@ -91,7 +91,8 @@ export function startLedgerSync(options: StartSyncOptions): SyncClient {
   if (!credentials) {
     if (!dataDir) throw new Error('startLedgerSync needs credentials or dataDir');
     const file = credentialsFile(dataDir);
-    if (!existsSync(file)) throw new Error(`no upstream credentials at ${file}: run "npm run upstream -- enroll --terminal-id ${terminalId}" and save its output there`);
+    if (!existsSync(file))
+      throw new Error(`no upstream credentials at ${file}: run "npm run upstream -- enroll --terminal-id ${terminalId}" and save its output there`);
     credentials = readCredentials(file);
   }
   if (credentials.terminalId !== terminalId) throw new Error(`the credentials are for terminal ${credentials.terminalId}, not ${terminalId}`);

@@ -8,7 +8,8 @@ import { postingsAfter } from './postings-queries.js';
 
 const fresh = () => Ledger.open({ file: ':memory:', terminalId: 'T-1' });
 const voidOf = (roundId: string): NewEntry => ({
-  type: 'round.void', txId: `${roundId}:void`,
+  type: 'round.void',
+  txId: `${roundId}:void`,
   payload: { roundId, tableId: 'T1', game: 'blackjack', profile: 'macau-2009', cards: [], decisions: [], reason: 'test', authorisedBy: ['a', 'b'] },
 });
 
@@ -24,8 +25,14 @@ describe('journal queries', () => {
       assert.equal(credits.length, 1100);
       assert.ok(credits.every((e, i) => e.type === 'bill.credit' && (i === 0 || e.seq > (credits[i - 1]?.seq ?? 0))));
       const both = [...entriesOfTypes(l, ['bill.credit', 'power.reset'])];
-      assert.deepEqual(both.map((e) => e.seq), [...l.entries()].map((e) => e.seq));
-      assert.deepEqual([...entriesOfTypes(l, ['power.reset'], 500)].map((e) => e.seq), [...l.entries(500)].filter((e) => e.type === 'power.reset').map((e) => e.seq));
+      assert.deepEqual(
+        both.map((e) => e.seq),
+        [...l.entries()].map((e) => e.seq),
+      );
+      assert.deepEqual(
+        [...entriesOfTypes(l, ['power.reset'], 500)].map((e) => e.seq),
+        [...l.entries(500)].filter((e) => e.type === 'power.reset').map((e) => e.seq),
+      );
       assert.deepEqual([...entriesOfTypes(l, [])], []);
     } finally {
       l.close();
@@ -41,7 +48,10 @@ describe('journal queries', () => {
       l.append(bet(1, 'R-2', 1000, 'R-2:bet:1'));
       l.append(voidOf('R-2'));
       l.append(bet(1, 'R-3', 1000, 'R-3:bet:1'));
-      assert.deepEqual(newestEntriesOfType(l, 'bet.place', 2).map((e) => e.roundId), ['R-3', 'R-2']);
+      assert.deepEqual(
+        newestEntriesOfType(l, 'bet.place', 2).map((e) => e.roundId),
+        ['R-3', 'R-2'],
+      );
       assert.deepEqual(newestEntriesOfType(l, 'credit.cancel', 5), []);
       assert.equal(entryCount(l, ['bet.place']), 3);
       assert.equal(entryCount(l, ['bill.credit', 'round.void']), 2);
@@ -52,13 +62,16 @@ describe('journal queries', () => {
     }
   });
 
-  it('the bodies\' size in UTF-8 bytes', () => {
+  it("the bodies' size in UTF-8 bytes", () => {
     const l = fresh();
     try {
       assert.equal(journalBodyBytes(l), 0);
       l.append(billCredit(1, 1000, 'n1'));
       l.append({ type: 'power.reset', payload: { clean: true, softwareVersion: '版本 1' } });
-      assert.equal(journalBodyBytes(l), [...l.entries()].reduce((a, e) => a + Buffer.byteLength(e.body), 0));
+      assert.equal(
+        journalBodyBytes(l),
+        [...l.entries()].reduce((a, e) => a + Buffer.byteLength(e.body), 0),
+      );
     } finally {
       l.close();
     }
@@ -74,16 +87,28 @@ describe('journal queries', () => {
       l.append(billCredit(2, 100_000, 'n2'));
       l.appendMany([...r.bets, r.settle]);
       const moved = postingsAfter(l, head);
-      assert.deepEqual(moved.map((m) => [m.type, m.roundId, m.total]), [['bill.credit', null, 0], ['bet.place', 'R-1', 0], ['bet.place', 'R-1', 0], ['round.settle', 'R-1', 0]]);
+      assert.deepEqual(
+        moved.map((m) => [m.type, m.roundId, m.total]),
+        [
+          ['bill.credit', null, 0],
+          ['bet.place', 'R-1', 0],
+          ['bet.place', 'R-1', 0],
+          ['round.settle', 'R-1', 0],
+        ],
+      );
       const bodies = [...l.entries(head + 1)].map((e) => (JSON.parse(e.body) as { postings: unknown[] }).postings.length).reduce((a, n) => a + n, 0);
-      assert.equal(moved.reduce((a, m) => a + m.lines, 0), bodies, 'every posting row counted once');
+      assert.equal(
+        moved.reduce((a, m) => a + m.lines, 0),
+        bodies,
+        'every posting row counted once',
+      );
       assert.deepEqual(postingsAfter(l, l.headOf().seq), []);
     } finally {
       l.close();
     }
   });
 
-  it('every account\'s balance, summing to zero', () => {
+  it("every account's balance, summing to zero", () => {
     const l = fresh();
     try {
       l.append(billCredit(1, 100_000, 'n1'));
@@ -91,7 +116,10 @@ describe('journal queries', () => {
       l.appendMany([...r.bets, r.settle]);
       const b = l.balances();
       assert.equal(b['station:1:credit'], -l.credit(1));
-      assert.equal(Object.values(b).reduce((a, x) => a + x, 0), 0);
+      assert.equal(
+        Object.values(b).reduce((a, x) => a + x, 0),
+        0,
+      );
       assert.deepEqual(Object.keys(b), Object.keys(b).sort());
     } finally {
       l.close();

@@ -8,9 +8,7 @@ const PAGE = 1000;
 /** Entries of the given types from `fromSeq` on, in order, read a page at a time. */
 export function* entriesOfTypes(ledger: Ledger, types: readonly EntryType[], fromSeq = 1): IterableIterator<JournalEntry> {
   if (types.length === 0) return;
-  const page = connectionOf(ledger).prepare(
-    `SELECT * FROM journal WHERE seq >= ? AND type IN (${types.map(() => '?').join(', ')}) ORDER BY seq LIMIT ${PAGE}`,
-  );
+  const page = connectionOf(ledger).prepare(`SELECT * FROM journal WHERE seq >= ? AND type IN (${types.map(() => '?').join(', ')}) ORDER BY seq LIMIT ${PAGE}`);
   let next = fromSeq;
   for (;;) {
     const rows = page.all(next, ...types) as JournalRow[];
@@ -29,7 +27,9 @@ export function newestEntriesOfType(ledger: Ledger, type: EntryType, limit: numb
 /** How many entries of the given types the journal holds. */
 export function entryCount(ledger: Ledger, types: readonly EntryType[]): number {
   if (types.length === 0) return 0;
-  const r = connectionOf(ledger).prepare(`SELECT COUNT(*) AS n FROM journal WHERE type IN (${types.map(() => '?').join(', ')})`).get(...types) as { n: number };
+  const r = connectionOf(ledger)
+    .prepare(`SELECT COUNT(*) AS n FROM journal WHERE type IN (${types.map(() => '?').join(', ')})`)
+    .get(...types) as { n: number };
   return r.n;
 }
 

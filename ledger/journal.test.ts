@@ -33,7 +33,10 @@ describe('journal', () => {
     assert.equal(b.entry.hash, chainHash(a.entry.hash, b.entry.contentHash));
     const body = JSON.parse(b.entry.body) as EntryBody;
     assert.equal(canonicalJson(body), b.entry.body);
-    assert.deepEqual(body.postings, [[account.cashbox(2, 50000), 50000], [account.stationCredit(2), -50000]]);
+    assert.deepEqual(body.postings, [
+      [account.cashbox(2, 50000), 50000],
+      [account.stationCredit(2), -50000],
+    ]);
     assert.deepEqual(body.credits, [[2, 0, 50000]]);
     assert.equal(l.credit(2), 50000);
   });
@@ -54,8 +57,10 @@ describe('journal', () => {
     const db = connectionOf(l);
     const insert = db.transaction(() => {
       db.prepare("INSERT INTO postings (seq, line, account, amount) VALUES (1, 0, 'house', 100)").run();
-      db.prepare(`INSERT INTO journal (seq, ts, tz_offset_min, type, body, content_hash, prev_hash, hash)
-        VALUES (1, 'x', 0, 'bill.credit', '{}', 'c', 'p', 'h')`).run();
+      db.prepare(
+        `INSERT INTO journal (seq, ts, tz_offset_min, type, body, content_hash, prev_hash, hash)
+        VALUES (1, 'x', 0, 'bill.credit', '{}', 'c', 'p', 'h')`,
+      ).run();
     });
     assert.throws(() => insert(), /do not balance/);
     assert.equal(l.headOf().seq, 0);
@@ -69,7 +74,10 @@ describe('journal', () => {
     assert.equal(again.entry.seq, first.entry.seq);
     assert.equal(l.headOf().seq, 1);
     assert.equal(l.credit(1), 10000);
-    assert.throws(() => l.append(billCredit(1, 50000, 'tx-1')), (e: unknown) => e instanceof LedgerRefusal && e.code === 'tx-id-conflict');
+    assert.throws(
+      () => l.append(billCredit(1, 50000, 'tx-1')),
+      (e: unknown) => e instanceof LedgerRefusal && e.code === 'tx-id-conflict',
+    );
     assert.equal(l.credit(1), 10000);
   });
 
@@ -87,20 +95,32 @@ describe('journal', () => {
   it('refuses a bet above the credit, a settlement that does not cover the bets, and a second settlement', () => {
     const l = fresh();
     l.append(billCredit(1, 10000, 'b1'));
-    assert.throws(() => l.append(bet(1, 'r1', 20000, 'x')), (e: unknown) => e instanceof LedgerRefusal && e.code === 'insufficient-credit');
+    assert.throws(
+      () => l.append(bet(1, 'r1', 20000, 'x')),
+      (e: unknown) => e instanceof LedgerRefusal && e.code === 'insufficient-credit',
+    );
     const { bets, settle } = settledRound('r1', [1], 5000);
     l.appendMany(bets);
     const short = structuredClone(settle);
     if (short.type !== 'round.settle') throw new Error('fixture');
     short.payload.lines = [];
     short.txId = 'other';
-    assert.throws(() => l.append(short), (e: unknown) => e instanceof LedgerRefusal && e.code === 'unbalanced-round');
+    assert.throws(
+      () => l.append(short),
+      (e: unknown) => e instanceof LedgerRefusal && e.code === 'unbalanced-round',
+    );
     l.append(settle);
     assert.equal(l.credit(1), 10000 + 7500);
     const twice = structuredClone(settle);
     twice.txId = 'again';
-    assert.throws(() => l.append(twice), (e: unknown) => e instanceof LedgerRefusal && e.code === 'round-closed');
-    assert.throws(() => l.append(bet(1, 'r1', 100, 'late')), (e: unknown) => e instanceof LedgerRefusal && e.code === 'round-closed');
+    assert.throws(
+      () => l.append(twice),
+      (e: unknown) => e instanceof LedgerRefusal && e.code === 'round-closed',
+    );
+    assert.throws(
+      () => l.append(bet(1, 'r1', 100, 'late')),
+      (e: unknown) => e instanceof LedgerRefusal && e.code === 'round-closed',
+    );
   });
 
   it('writes a batch atomically: a refused entry leaves nothing of the batch', () => {
@@ -125,7 +145,10 @@ describe('journal', () => {
     l.append({ type: 'handpay.confirm', txId: 'hp1', payload: { station: 3, requestTxId: 'cc1', amount: 60000, attendant: 'A7' } });
     assert.equal(l.balance(account.handpayPending(3)), 0);
     assert.equal(l.balance(account.cage), -60000);
-    assert.throws(() => l.append({ type: 'handpay.confirm', txId: 'hp2', payload: { station: 3, requestTxId: 'cc1', amount: 60000, attendant: 'A7' } }), /already paid/);
+    assert.throws(
+      () => l.append({ type: 'handpay.confirm', txId: 'hp2', payload: { station: 3, requestTxId: 'cc1', amount: 60000, attendant: 'A7' } }),
+      /already paid/,
+    );
     l.append({ type: 'handpay.request', txId: 'jp1', payload: { station: 3, amount: 1_000_000, reason: 'jackpot' } });
     l.append({ type: 'handpay.confirm', txId: 'hp3', payload: { station: 3, requestTxId: 'jp1', amount: 1_000_000, attendant: 'A7' } });
     const m = l.meters('station:3');
@@ -143,11 +166,23 @@ describe('bill escrow', () => {
     const e1 = l.append({ type: 'bill.escrow', payload: { station: 1, device: 'ba-1', denomination: 50000, currency: 'HKD' } }).entry.seq;
     const e2 = l.append({ type: 'bill.escrow', payload: { station: 1, device: 'ba-1', denomination: 10000, currency: 'HKD' } }).entry.seq;
     // Power cut here: on restart both are unresolved.
-    assert.deepEqual(l.unresolvedEscrows().map((e) => e.seq), [e1, e2]);
-    assert.throws(() => l.append({ type: 'bill.credit', txId: 'c1', payload: { station: 1, device: 'ba-1', denomination: 10000, currency: 'HKD', escrowSeq: e1 } }), /escrow/);
+    assert.deepEqual(
+      l.unresolvedEscrows().map((e) => e.seq),
+      [e1, e2],
+    );
+    assert.throws(
+      () => l.append({ type: 'bill.credit', txId: 'c1', payload: { station: 1, device: 'ba-1', denomination: 10000, currency: 'HKD', escrowSeq: e1 } }),
+      /escrow/,
+    );
     l.append({ type: 'bill.credit', txId: 'c1', payload: { station: 1, device: 'ba-1', denomination: 50000, currency: 'HKD', escrowSeq: e1 } });
-    assert.throws(() => l.append({ type: 'bill.credit', txId: 'c2', payload: { station: 1, device: 'ba-1', denomination: 50000, currency: 'HKD', escrowSeq: e1 } }), /already resolved/);
-    l.append({ type: 'bill.return', payload: { station: 1, device: 'ba-1', denomination: 10000, currency: 'HKD', reason: 'not stacked at power loss', escrowSeq: e2 } });
+    assert.throws(
+      () => l.append({ type: 'bill.credit', txId: 'c2', payload: { station: 1, device: 'ba-1', denomination: 50000, currency: 'HKD', escrowSeq: e1 } }),
+      /already resolved/,
+    );
+    l.append({
+      type: 'bill.return',
+      payload: { station: 1, device: 'ba-1', denomination: 10000, currency: 'HKD', reason: 'not stacked at power loss', escrowSeq: e2 },
+    });
     assert.deepEqual(l.unresolvedEscrows(), []);
     assert.equal(l.credit(1), 50000);
   });

@@ -1,9 +1,7 @@
 import type Database from 'better-sqlite3';
 import { canonicalJson, chainHash, genesisHash, sha256Hex } from './canonical.js';
 import { ledgerFile, LedgerOpenError, openDatabase } from './db.js';
-import {
-  account, MONEY_TYPES, parsePayload, type EntryType, type MeterDelta, type NewEntry, type Payload, type Posting,
-} from './entries.js';
+import { account, MONEY_TYPES, parsePayload, type EntryType, type MeterDelta, type NewEntry, type Payload, type Posting } from './entries.js';
 import { parseRecord, projectBet, projectRound, type RoundRecord } from './recall.js';
 
 export interface LedgerOptions {
@@ -61,7 +59,10 @@ export type AppendResult =
 
 /** A refused entry: nothing of it (nor of its batch) was written. */
 export class LedgerRefusal extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'LedgerRefusal';
   }
@@ -88,8 +89,16 @@ export interface JournalRow {
 
 export function rowToEntry(r: JournalRow): JournalEntry {
   return {
-    seq: r.seq, ts: r.ts, tzOffsetMin: r.tz_offset_min, type: r.type as EntryType, txId: r.tx_id, roundId: r.round_id,
-    body: r.body, contentHash: r.content_hash, prevHash: r.prev_hash, hash: r.hash,
+    seq: r.seq,
+    ts: r.ts,
+    tzOffsetMin: r.tz_offset_min,
+    type: r.type as EntryType,
+    txId: r.tx_id,
+    roundId: r.round_id,
+    body: r.body,
+    contentHash: r.content_hash,
+    prevHash: r.prev_hash,
+    hash: r.hash,
   };
 }
 
@@ -266,9 +275,7 @@ export class Ledger {
     return r.entry;
   }
 
-  private appendOne(
-    e: NewEntry, head: { seq: number; hash: string }, now: Date | null, at?: { ts: string; tzOffsetMin: number },
-  ): AppendResult {
+  private appendOne(e: NewEntry, head: { seq: number; hash: string }, now: Date | null, at?: { ts: string; tzOffsetMin: number }): AppendResult {
     const type = e.type;
     let payload: Record<string, unknown>;
     try {
@@ -295,7 +302,12 @@ export class Ledger {
     const ts = at?.ts ?? date.toISOString();
     const tzOffsetMin = at?.tzOffsetMin ?? -date.getTimezoneOffset();
     const body: EntryBody = {
-      v: 1, terminal: this.terminalId, seq, ts, tzOffsetMin, type,
+      v: 1,
+      terminal: this.terminalId,
+      seq,
+      ts,
+      tzOffsetMin,
+      type,
       ...(txId ? { txId } : {}),
       payload,
       postings: d.postings,
@@ -309,7 +321,16 @@ export class Ledger {
 
     d.postings.forEach(([acct, amount], i) => this.stmt.insertPosting.run(seq, i, acct, amount));
     const entry: JournalEntry = {
-      seq, ts, tzOffsetMin, type, txId: txId ?? null, roundId, body: text, contentHash, prevHash: head.hash, hash,
+      seq,
+      ts,
+      tzOffsetMin,
+      type,
+      txId: txId ?? null,
+      roundId,
+      body: text,
+      contentHash,
+      prevHash: head.hash,
+      hash,
     };
     this.stmt.insertJournal.run(entry);
     for (const [acct, amount] of d.postings) this.stmt.addBalance.run(acct, amount);
@@ -340,7 +361,10 @@ export class Ledger {
 
   /** Every station's credit meter (stations never credited are absent). */
   stationCredits(): Record<number, number> {
-    const rows = this.#db.prepare("SELECT account, balance FROM balances WHERE account LIKE 'station:%:credit'").all() as { account: string; balance: number }[];
+    const rows = this.#db.prepare("SELECT account, balance FROM balances WHERE account LIKE 'station:%:credit'").all() as {
+      account: string;
+      balance: number;
+    }[];
     return Object.fromEntries(rows.map((r) => [Number(r.account.split(':')[1]), 0 - r.balance]));
   }
 
@@ -352,8 +376,15 @@ export class Ledger {
     await this.#db.backup(file);
   }
 
-  private derive(type: EntryType, payload: Record<string, unknown>, seq: number): {
-    postings: Posting[]; meters: MeterDelta[]; credits: [number, number, number][]; after?: () => void;
+  private derive(
+    type: EntryType,
+    payload: Record<string, unknown>,
+    seq: number,
+  ): {
+    postings: Posting[];
+    meters: MeterDelta[];
+    credits: [number, number, number][];
+    after?: () => void;
   } {
     const postings: Posting[] = [];
     const meters: MeterDelta[] = [];
@@ -536,9 +567,13 @@ export class Ledger {
    * the host asks the acceptor what became of each and journals the credit or the return.
    */
   unresolvedEscrows(): { seq: number; station: number; device: string; denomination: number; currency: string }[] {
-    const rows = this.#db.prepare(`SELECT seq, body FROM journal WHERE type = 'bill.escrow' AND seq NOT IN (
+    const rows = this.#db
+      .prepare(
+        `SELECT seq, body FROM journal WHERE type = 'bill.escrow' AND seq NOT IN (
       SELECT json_extract(body, '$.payload.escrowSeq') FROM journal
-      WHERE type IN ('bill.credit', 'bill.return') AND json_extract(body, '$.payload.escrowSeq') IS NOT NULL) ORDER BY seq`).all() as { seq: number; body: string }[];
+      WHERE type IN ('bill.credit', 'bill.return') AND json_extract(body, '$.payload.escrowSeq') IS NOT NULL) ORDER BY seq`,
+      )
+      .all() as { seq: number; body: string }[];
     return rows.map((r) => {
       const p = (JSON.parse(r.body) as EntryBody).payload as { station: number; device: string; denomination: number; currency: string };
       return { seq: r.seq, station: p.station, device: p.device, denomination: p.denomination, currency: p.currency };
@@ -547,9 +582,11 @@ export class Ledger {
 
   /** Meters of a scope (`table`, `station:N`), or all of them keyed `scope/name`. */
   meters(scope?: string): Record<string, number> {
-    const rows = (scope
-      ? this.#db.prepare('SELECT scope, name, value FROM meters WHERE scope = ? ORDER BY name').all(scope)
-      : this.#db.prepare('SELECT scope, name, value FROM meters ORDER BY scope, name').all()) as { scope: string; name: string; value: number }[];
+    const rows = (
+      scope
+        ? this.#db.prepare('SELECT scope, name, value FROM meters WHERE scope = ? ORDER BY name').all(scope)
+        : this.#db.prepare('SELECT scope, name, value FROM meters ORDER BY scope, name').all()
+    ) as { scope: string; name: string; value: number }[];
     return Object.fromEntries(rows.map((r) => [scope ? r.name : `${r.scope}/${r.name}`, r.value]));
   }
 
@@ -558,8 +595,12 @@ export class Ledger {
     const limit = Math.max(1, Math.min(500, Math.trunc(query.limit ?? 10)));
     let rows: { record: string }[];
     if ('station' in query) {
-      rows = this.#db.prepare(`SELECT r.record FROM round_stations s JOIN rounds r ON r.round_id = s.round_id
-        WHERE s.station = ? ORDER BY s.seq DESC LIMIT ?`).all(query.station, limit) as { record: string }[];
+      rows = this.#db
+        .prepare(
+          `SELECT r.record FROM round_stations s JOIN rounds r ON r.round_id = s.round_id
+        WHERE s.station = ? ORDER BY s.seq DESC LIMIT ?`,
+        )
+        .all(query.station, limit) as { record: string }[];
     } else if (query.tableId) {
       rows = this.#db.prepare('SELECT record FROM rounds WHERE table_id = ? ORDER BY seq DESC LIMIT ?').all(query.tableId, limit) as { record: string }[];
     } else {
@@ -575,8 +616,11 @@ export class Ledger {
 
   /** Rounds with bets journalled but not settled or voided (recovery after a restart). */
   openRounds(): { roundId: string; stations: { station: number; amount: number }[] }[] {
-    const rows = this.#db.prepare('SELECT round_id, station, SUM(amount) AS amount FROM round_bets GROUP BY round_id, station ORDER BY MIN(seq)')
-      .all() as { round_id: string; station: number; amount: number }[];
+    const rows = this.#db.prepare('SELECT round_id, station, SUM(amount) AS amount FROM round_bets GROUP BY round_id, station ORDER BY MIN(seq)').all() as {
+      round_id: string;
+      station: number;
+      amount: number;
+    }[];
     const out = new Map<string, { station: number; amount: number }[]>();
     for (const r of rows) out.set(r.round_id, [...(out.get(r.round_id) ?? []), { station: r.station, amount: r.amount }]);
     return [...out].map(([roundId, stations]) => ({ roundId, stations }));

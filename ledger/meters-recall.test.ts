@@ -49,8 +49,14 @@ describe('meters', () => {
     l.append(billCredit(1, 50000, 'b1'));
     assert.throws(() => connectionOf(l).prepare("UPDATE meters SET value = 0 WHERE scope = 'station:1'").run(), /meter.clear/);
     assert.throws(() => connectionOf(l).prepare('DELETE FROM meters').run(), /never deleted/);
-    assert.throws(() => l.append({ type: 'meter.clear', payload: { who: 'sup-1', authorisation: '', scope: 'station:1', reason: 'x' } }), /authorisation|too_small|>=1/i);
-    const r = l.append({ type: 'meter.clear', payload: { who: 'sup-1', authorisation: 'DICJ-2025-0042', scope: 'station:1', reason: 'RAM clear after board swap' } });
+    assert.throws(
+      () => l.append({ type: 'meter.clear', payload: { who: 'sup-1', authorisation: '', scope: 'station:1', reason: 'x' } }),
+      /authorisation|too_small|>=1/i,
+    );
+    const r = l.append({
+      type: 'meter.clear',
+      payload: { who: 'sup-1', authorisation: 'DICJ-2025-0042', scope: 'station:1', reason: 'RAM clear after board swap' },
+    });
     assert.equal(l.meters('station:1').totalIn, 0);
     assert.equal(l.meters('table').totalIn, 50000);
     assert.equal(l.credit(1), 50000, 'a meter clear moves no money');
@@ -71,7 +77,10 @@ describe('game recall', () => {
     }
     const last = l.recall({ station: 1 });
     assert.equal(last.length, 10);
-    assert.deepEqual(last.map((r) => r.roundId), ['r11', 'r10', 'r9', 'r8', 'r7', 'r6', 'r5', 'r4', 'r3', 'r2']);
+    assert.deepEqual(
+      last.map((r) => r.roundId),
+      ['r11', 'r10', 'r9', 'r8', 'r7', 'r6', 'r5', 'r4', 'r3', 'r2'],
+    );
     assert.equal(l.recall({ station: 2, limit: 500 }).length, 8);
     assert.equal(l.recall({ tableId: 'T1', limit: 3 }).length, 3);
     const r = l.round('r4');
@@ -97,8 +106,18 @@ describe('game recall', () => {
     assert.equal(l.credit(1), 6000);
     assert.deepEqual(l.openRounds(), [{ roundId: 'r1', stations: [{ station: 1, amount: 4000 }] }]);
     l.append({
-      type: 'round.void', txId: 'r1:void',
-      payload: { roundId: 'r1', tableId: 'T1', game: 'blackjack', profile: 'macau-2009', cards: [{ card: 'AS', to: 'seat:1' }], decisions: [], reason: 'card anomaly', authorisedBy: ['sup-1', 'dealer-9'] },
+      type: 'round.void',
+      txId: 'r1:void',
+      payload: {
+        roundId: 'r1',
+        tableId: 'T1',
+        game: 'blackjack',
+        profile: 'macau-2009',
+        cards: [{ card: 'AS', to: 'seat:1' }],
+        decisions: [],
+        reason: 'card anomaly',
+        authorisedBy: ['sup-1', 'dealer-9'],
+      },
     });
     assert.equal(l.credit(1), 10000);
     assert.deepEqual(l.openRounds(), []);
@@ -117,8 +136,14 @@ describe('game recall', () => {
     l.appendMany([...a.bets, ...b.bets, a.settle, b.settle]);
     const bundle = evidenceBundle(l, 'ra');
     assert.ok(bundle);
-    assert.deepEqual(bundle.entries.map((e) => e.seq), [3, 5]);
-    assert.deepEqual(bundle.proof.links.map((x) => x[0]), [3, 4, 5]);
+    assert.deepEqual(
+      bundle.entries.map((e) => e.seq),
+      [3, 5],
+    );
+    assert.deepEqual(
+      bundle.proof.links.map((x) => x[0]),
+      [3, 4, 5],
+    );
     assert.ok(!bundle.entries.some((e) => e.body.includes('"rb"')), 'the other round is proven, not disclosed');
     assert.deepEqual(verifyEvidence(bundle), { ok: true, problems: [] });
     const forged = structuredClone(bundle);

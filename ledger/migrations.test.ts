@@ -37,8 +37,10 @@ function atVersion(ref: Ledger, version: number, file = ':memory:'): ReturnType<
       for (const p of postings.all(r.seq) as Record<string, unknown>[]) {
         db.prepare('INSERT INTO postings (seq, line, account, amount) VALUES (@seq, @line, @account, @amount)').run(p);
       }
-      db.prepare(`INSERT INTO journal (seq, ts, tz_offset_min, type, tx_id, round_id, body, content_hash, prev_hash, hash)
-        VALUES (@seq, @ts, @tz_offset_min, @type, @tx_id, @round_id, @body, @content_hash, @prev_hash, @hash)`).run(r);
+      db.prepare(
+        `INSERT INTO journal (seq, ts, tz_offset_min, type, tx_id, round_id, body, content_hash, prev_hash, hash)
+        VALUES (@seq, @ts, @tz_offset_min, @type, @tx_id, @round_id, @body, @content_hash, @prev_hash, @hash)`,
+      ).run(r);
     }
   })();
   return db;
@@ -52,19 +54,38 @@ const DERIVED: Record<number, string[]> = {
 
 describe('migrations', () => {
   it('are numbered 1..N without gaps, and every one has a test below', () => {
-    assert.deepEqual(MIGRATIONS.map((m) => m.version), Array.from({ length: LATEST_VERSION }, (_, i) => i + 1));
+    assert.deepEqual(
+      MIGRATIONS.map((m) => m.version),
+      Array.from({ length: LATEST_VERSION }, (_, i) => i + 1),
+    );
     for (const m of MIGRATIONS.slice(1)) assert.ok(DERIVED[m.version], `migration ${m.version} has no test`);
   });
 
   it('1 (journal and postings) creates the append-only journal with its triggers', () => {
     const db = openDatabase(':memory:', { migrateTo: 1 });
     const triggers = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
-    assert.deepEqual(triggers, ['journal_balanced', 'journal_contiguous', 'journal_no_delete', 'journal_no_update', 'postings_late', 'postings_no_delete', 'postings_no_update']);
+    assert.deepEqual(triggers, [
+      'journal_balanced',
+      'journal_contiguous',
+      'journal_no_delete',
+      'journal_no_update',
+      'postings_late',
+      'postings_no_delete',
+      'postings_no_update',
+    ]);
     const ref = reference();
     const v1 = atVersion(ref, 1);
     assert.throws(() => v1.prepare('DELETE FROM journal WHERE seq = 1').run(), /append-only/);
-    assert.throws(() => v1.prepare(`INSERT INTO journal (seq, ts, tz_offset_min, type, body, content_hash, prev_hash, hash)
-      VALUES (999, 'x', 0, 'door.open', '{}', 'c', 'p', 'h')`).run(), /contiguous/);
+    assert.throws(
+      () =>
+        v1
+          .prepare(
+            `INSERT INTO journal (seq, ts, tz_offset_min, type, body, content_hash, prev_hash, hash)
+      VALUES (999, 'x', 0, 'door.open', '{}', 'c', 'p', 'h')`,
+          )
+          .run(),
+      /contiguous/,
+    );
   });
 
   for (const version of [2, 3, 4]) {

@@ -158,7 +158,10 @@ export const MIGRATIONS: readonly Migration[] = [
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
 export class NewerSchemaError extends Error {
-  constructor(readonly found: number, readonly supported: number) {
+  constructor(
+    readonly found: number,
+    readonly supported: number,
+  ) {
     super(`ledger database is at schema ${found}, newer than this software supports (${supported}); refusing to open`);
     this.name = 'NewerSchemaError';
   }

@@ -19,15 +19,26 @@ export interface WireEntry {
 }
 
 export function syncAnchor(ledger: Ledger): SyncAnchor {
-  const row = connectionOf(ledger).prepare('SELECT * FROM sync_state WHERE id = 1').get() as {
-    acked_seq: number; acked_hash: string; updated_at: string; last_error: string | null; last_error_at: string | null; last_success_at: string | null;
-  } | undefined;
+  const row = connectionOf(ledger).prepare('SELECT * FROM sync_state WHERE id = 1').get() as
+    | {
+        acked_seq: number;
+        acked_hash: string;
+        updated_at: string;
+        last_error: string | null;
+        last_error_at: string | null;
+        last_success_at: string | null;
+      }
+    | undefined;
   if (!row) {
     return { ackedSeq: 0, ackedHash: genesisHash(ledger.terminalId), updatedAt: null, lastError: null, lastErrorAt: null, lastSuccessAt: null };
   }
   return {
-    ackedSeq: row.acked_seq, ackedHash: row.acked_hash, updatedAt: row.updated_at,
-    lastError: row.last_error, lastErrorAt: row.last_error_at, lastSuccessAt: row.last_success_at,
+    ackedSeq: row.acked_seq,
+    ackedHash: row.acked_hash,
+    updatedAt: row.updated_at,
+    lastError: row.last_error,
+    lastErrorAt: row.last_error_at,
+    lastSuccessAt: row.last_success_at,
   };
 }
 
@@ -78,9 +89,11 @@ export function recordAck(ledger: Ledger, ackedSeq: number, ackedHash: string, n
   const before = syncAnchor(ledger).ackedSeq;
   const db = connectionOf(ledger);
   db.transaction(() => {
-    db.prepare(`INSERT INTO sync_state (id, acked_seq, acked_hash, updated_at, last_success_at) VALUES (1, ?, ?, ?, ?)
+    db.prepare(
+      `INSERT INTO sync_state (id, acked_seq, acked_hash, updated_at, last_success_at) VALUES (1, ?, ?, ?, ?)
       ON CONFLICT(id) DO UPDATE SET acked_seq = excluded.acked_seq, acked_hash = excluded.acked_hash,
-        updated_at = excluded.updated_at, last_success_at = excluded.last_success_at, last_error = NULL`).run(ackedSeq, ackedHash, at, at);
+        updated_at = excluded.updated_at, last_success_at = excluded.last_success_at, last_error = NULL`,
+    ).run(ackedSeq, ackedHash, at, at);
     db.prepare('DELETE FROM outbox WHERE seq <= ?').run(ackedSeq);
     // An upstream restored from an older backup acknowledges less than before: requeue.
     if (ackedSeq < before) {
@@ -92,7 +105,10 @@ export function recordAck(ledger: Ledger, ackedSeq: number, ackedHash: string, n
 export function recordSyncError(ledger: Ledger, message: string, now = new Date()): void {
   const a = syncAnchor(ledger);
   const at = now.toISOString();
-  connectionOf(ledger).prepare(`INSERT INTO sync_state (id, acked_seq, acked_hash, updated_at, last_error, last_error_at) VALUES (1, ?, ?, ?, ?, ?)
-    ON CONFLICT(id) DO UPDATE SET last_error = excluded.last_error, last_error_at = excluded.last_error_at`)
+  connectionOf(ledger)
+    .prepare(
+      `INSERT INTO sync_state (id, acked_seq, acked_hash, updated_at, last_error, last_error_at) VALUES (1, ?, ?, ?, ?, ?)
+    ON CONFLICT(id) DO UPDATE SET last_error = excluded.last_error, last_error_at = excluded.last_error_at`,
+    )
     .run(a.ackedSeq, a.ackedHash, at, message.slice(0, 500), at);
 }

@@ -15,6 +15,10 @@ export interface PostedEntry {
  * projection the balances are built from), not from the bodies: what actually moved.
  */
 export function postingsAfter(ledger: Ledger, afterSeq: number): PostedEntry[] {
-  return connectionOf(ledger).prepare(`SELECT p.seq AS seq, j.type AS type, j.round_id AS roundId, COUNT(*) AS lines, SUM(p.amount) AS total
-    FROM postings p JOIN journal j ON j.seq = p.seq WHERE p.seq > ? GROUP BY p.seq ORDER BY p.seq`).all(afterSeq) as PostedEntry[];
+  return connectionOf(ledger)
+    .prepare(
+      `SELECT p.seq AS seq, j.type AS type, j.round_id AS roundId, COUNT(*) AS lines, SUM(p.amount) AS total
+    FROM postings p JOIN journal j ON j.seq = p.seq WHERE p.seq > ? GROUP BY p.seq ORDER BY p.seq`,
+    )
+    .all(afterSeq) as PostedEntry[];
 }

@@ -22,14 +22,23 @@ describe('ledger reader (another process watching the file)', () => {
       assert.equal(reader.firstRound(), null);
       l.append(billCredit(1, 100_000, 'n1'));
       l.append(bet(1, 'R-1', 1000, 'R-1:bet:1'));
-      assert.deepEqual(reader.firstRound()?.entries.map((e) => e.type), ['bet.place']);
+      assert.deepEqual(
+        reader.firstRound()?.entries.map((e) => e.type),
+        ['bet.place'],
+      );
       const r1 = settledRound('R-1', [1], 1000);
       l.append(r1.settle);
       const r2 = settledRound('R-2', [1], 1000);
       l.appendMany([...r2.bets, r2.settle]);
       const first = reader.firstRound();
       assert.equal(first?.roundId, 'R-1');
-      assert.deepEqual(first?.entries.map((e) => [e.seq, e.type]), [[2, 'bet.place'], [3, 'round.settle']]);
+      assert.deepEqual(
+        first?.entries.map((e) => [e.seq, e.type]),
+        [
+          [2, 'bet.place'],
+          [3, 'round.settle'],
+        ],
+      );
       assert.deepEqual(first?.entries, [l.entry(2), l.entry(3)], 'the entries as the ledger has them');
       assert.deepEqual(reader.roundsClosedAfter(0), { headSeq: 5, closed: 2 });
       assert.deepEqual(reader.roundsClosedAfter(3), { headSeq: 5, closed: 1 });

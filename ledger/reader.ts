@@ -25,8 +25,10 @@ export function openLedgerReader(file: string): LedgerReader {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   return {
     roundsClosedAfter(afterSeq) {
-      const r = db.prepare("SELECT MAX(seq) AS head, SUM(type IN ('round.settle', 'round.void')) AS closed FROM journal WHERE seq > ?")
-        .get(afterSeq) as { head: number | null; closed: number | null };
+      const r = db.prepare("SELECT MAX(seq) AS head, SUM(type IN ('round.settle', 'round.void')) AS closed FROM journal WHERE seq > ?").get(afterSeq) as {
+        head: number | null;
+        closed: number | null;
+      };
       return { headSeq: r.head, closed: r.closed ?? 0 };
     },
     firstRound() {

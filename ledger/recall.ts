@@ -54,8 +54,7 @@ export function projectRound(db: Database.Database, seq: number): RoundRecord {
     closing.type === 'round.settle'
       ? { ...parsePayload('round.settle', body.payload), reason: undefined, authorisedBy: undefined }
       : { ...parsePayload('round.void', body.payload), lines: undefined };
-  const rows = db.prepare('SELECT seq, ts, tz_offset_min, type, body FROM journal WHERE round_id = ? AND seq <= ? ORDER BY seq')
-    .all(p.roundId, seq) as Row[];
+  const rows = db.prepare('SELECT seq, ts, tz_offset_min, type, body FROM journal WHERE round_id = ? AND seq <= ? ORDER BY seq').all(p.roundId, seq) as Row[];
   const bets: RoundRecord['bets'] = [];
   for (const r of rows) {
     if (r.type !== 'bet.place') continue;
@@ -82,8 +81,14 @@ export function projectRound(db: Database.Database, seq: number): RoundRecord {
     ...(p.authorisedBy !== undefined ? { authorisedBy: [...p.authorisedBy] } : {}),
     entrySeqs: rows.map((r) => r.seq),
   };
-  db.prepare('INSERT INTO rounds (round_id, table_id, status, seq, ts, record) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(record.roundId, record.tableId, record.status, seq, record.ts, JSON.stringify(record));
+  db.prepare('INSERT INTO rounds (round_id, table_id, status, seq, ts, record) VALUES (?, ?, ?, ?, ?, ?)').run(
+    record.roundId,
+    record.tableId,
+    record.status,
+    seq,
+    record.ts,
+    JSON.stringify(record),
+  );
   const stations = new Set<number>([...bets.map((b) => b.station), ...record.lines.map((l) => l.station)]);
   const ins = db.prepare('INSERT INTO round_stations (round_id, station, seq) VALUES (?, ?, ?)');
   for (const s of stations) ins.run(record.roundId, s, seq);
@@ -93,19 +98,29 @@ export function projectRound(db: Database.Database, seq: number): RoundRecord {
 
 /** Records an open round's bet (the bets not yet settled) with the station's credit before it. */
 export function projectBet(db: Database.Database, seq: number, roundId: string, station: number, amount: number, creditBefore: number): void {
-  db.prepare('INSERT INTO round_bets (round_id, station, seq, amount, credit_before) VALUES (?, ?, ?, ?, ?)')
-    .run(roundId, station, seq, amount, creditBefore);
+  db.prepare('INSERT INTO round_bets (round_id, station, seq, amount, credit_before) VALUES (?, ?, ?, ?, ?)').run(roundId, station, seq, amount, creditBefore);
 }
 
 /** Rebuilds every recall row from the journal (migration 3; verification on a scratch copy). */
 export function rebuildRecall(db: Database.Database): void {
-  const rows = db.prepare(`SELECT seq, type, round_id, body FROM journal
-    WHERE type IN ('bet.place', 'round.settle', 'round.void') ORDER BY seq`).all() as { seq: number; type: string; round_id: string; body: string }[];
+  const rows = db
+    .prepare(
+      `SELECT seq, type, round_id, body FROM journal
+    WHERE type IN ('bet.place', 'round.settle', 'round.void') ORDER BY seq`,
+    )
+    .all() as { seq: number; type: string; round_id: string; body: string }[];
   for (const r of rows) {
     if (r.type === 'bet.place') {
       const b = JSON.parse(r.body) as Body & { payload: { station: number; bets: { amount: number }[] } };
       const before = b.credits?.[0]?.[1] ?? 0;
-      projectBet(db, r.seq, r.round_id, b.payload.station, b.payload.bets.reduce((a, x) => a + x.amount, 0), before);
+      projectBet(
+        db,
+        r.seq,
+        r.round_id,
+        b.payload.station,
+        b.payload.bets.reduce((a, x) => a + x.amount, 0),
+        before,
+      );
     } else {
       projectRound(db, r.seq);
     }

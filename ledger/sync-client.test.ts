@@ -64,12 +64,24 @@ describe('sync client', () => {
   it('sends batches bounded by entry count and by bytes, in order', async () => {
     const l = kiosk();
     const up = new FakeUpstream();
-    const c = new SyncClient(l, { url: 'http://127.0.0.1:1', credentials: { terminalId: 'C1', key: KEY }, fetch: up.fetch, maxBatchEntries: 9, maxBatchBytes: 4000 });
+    const c = new SyncClient(l, {
+      url: 'http://127.0.0.1:1',
+      credentials: { terminalId: 'C1', key: KEY },
+      fetch: up.fetch,
+      maxBatchEntries: 9,
+      maxBatchBytes: 4000,
+    });
     await drain(c);
     assert.equal(up.stored.length, l.headOf().seq);
     assert.ok(up.requests.every((r) => r.count <= 9));
-    assert.ok(up.requests.every((r) => r.bytes <= 4000 + 2000 || r.count === 1), 'byte limit (one big entry may exceed it alone)');
-    assert.ok(up.requests.some((r) => r.count < 9 && r.first + r.count <= l.headOf().seq), 'some batches were cut by bytes, not count');
+    assert.ok(
+      up.requests.every((r) => r.bytes <= 4000 + 2000 || r.count === 1),
+      'byte limit (one big entry may exceed it alone)',
+    );
+    assert.ok(
+      up.requests.some((r) => r.count < 9 && r.first + r.count <= l.headOf().seq),
+      'some batches were cut by bytes, not count',
+    );
     for (let i = 1; i < up.requests.length; i++) assert.equal(up.requests[i]!.first, up.requests[i - 1]!.first + up.requests[i - 1]!.count);
     assert.equal(syncAnchor(l).ackedSeq, l.headOf().seq);
     assert.equal(c.status().lagEntries, 0);
@@ -83,10 +95,16 @@ describe('sync client', () => {
     const c = new SyncClient(l, { url: 'http://127.0.0.1:1', credentials: { terminalId: 'C1', key: KEY }, fetch: up.fetch, maxBatchEntries: 5 });
     const results = await drain(c);
     assert.ok(results.includes('failed'));
-    assert.deepEqual(up.stored.map((e) => e.seq), Array.from({ length: l.headOf().seq }, (_, i) => i + 1));
+    assert.deepEqual(
+      up.stored.map((e) => e.seq),
+      Array.from({ length: l.headOf().seq }, (_, i) => i + 1),
+    );
     // After a lost ack the client resent from its own last ack, so the upstream saw a retry.
     const firsts = up.requests.map((r) => r.first);
-    assert.ok(firsts.some((f, i) => i > 0 && f === firsts[i - 1]), 'the same batch was sent again');
+    assert.ok(
+      firsts.some((f, i) => i > 0 && f === firsts[i - 1]),
+      'the same batch was sent again',
+    );
     assert.equal(c.status().lastError, null, 'a success clears the last error');
   });
 
@@ -95,7 +113,12 @@ describe('sync client', () => {
     const up = new FakeUpstream();
     up.fail = () => 'divergence';
     const alarms: string[] = [];
-    const c = new SyncClient(l, { url: 'http://127.0.0.1:1', credentials: { terminalId: 'C1', key: KEY }, fetch: up.fetch, onAlarm: (a) => alarms.push(a.kind) });
+    const c = new SyncClient(l, {
+      url: 'http://127.0.0.1:1',
+      credentials: { terminalId: 'C1', key: KEY },
+      fetch: up.fetch,
+      onAlarm: (a) => alarms.push(a.kind),
+    });
     assert.equal(await c.syncOnce(), 'failed');
     assert.deepEqual(alarms, ['upstream-409']);
     assert.match(c.status().lastError ?? '', /409/);
@@ -114,7 +137,10 @@ describe('sync client', () => {
     const { bets, settle } = settledRound('late', [1], 100);
     l.appendMany([...bets, settle]);
     await drain(c);
-    assert.deepEqual(up.stored.map((e) => e.seq), Array.from({ length: l.headOf().seq }, (_, i) => i + 1));
+    assert.deepEqual(
+      up.stored.map((e) => e.seq),
+      Array.from({ length: l.headOf().seq }, (_, i) => i + 1),
+    );
     assert.equal(syncAnchor(l).ackedSeq, l.headOf().seq);
   });
 
@@ -127,7 +153,12 @@ describe('sync client', () => {
     // An older copy of the same terminal's ledger (restored backup, swapped disk).
     const old = kiosk(1, clock);
     const alarms: string[] = [];
-    const c = new SyncClient(old, { url: 'http://127.0.0.1:1', credentials: { terminalId: 'C1', key: KEY }, fetch: up.fetch, onAlarm: (a) => alarms.push(a.kind) });
+    const c = new SyncClient(old, {
+      url: 'http://127.0.0.1:1',
+      credentials: { terminalId: 'C1', key: KEY },
+      fetch: up.fetch,
+      onAlarm: (a) => alarms.push(a.kind),
+    });
     assert.equal(await c.syncOnce(), 'failed');
     assert.deepEqual(alarms, ['ack-mismatch']);
     assert.equal(syncAnchor(old).ackedSeq, 0, 'nothing acknowledged that this ledger does not hold');
@@ -138,7 +169,16 @@ describe('sync client', () => {
     const up = new FakeUpstream();
     up.fail = () => 500;
     const signals: boolean[] = [];
-    const c = new SyncClient(l, { url: 'http://127.0.0.1:1', credentials: { terminalId: 'C1', key: KEY }, fetch: up.fetch, limits: { maxUnsyncedEntries: 10 }, onStopNewBets: (s) => signals.push(s), backoffBaseMs: 1, backoffCapMs: 2, idleMs: 5 });
+    const c = new SyncClient(l, {
+      url: 'http://127.0.0.1:1',
+      credentials: { terminalId: 'C1', key: KEY },
+      fetch: up.fetch,
+      limits: { maxUnsyncedEntries: 10 },
+      onStopNewBets: (s) => signals.push(s),
+      backoffBaseMs: 1,
+      backoffCapMs: 2,
+      idleMs: 5,
+    });
     c.start();
     while (signals.length === 0) await new Promise((r) => setTimeout(r, 5));
     assert.equal(c.status().stopNewBets, true);
@@ -166,9 +206,21 @@ describe('sync client', () => {
   });
 
   it('backs off exponentially with full jitter, capped', () => {
-    assert.equal(backoffDelay(0, 100, 10_000, () => 0.999), 99);
-    assert.equal(backoffDelay(3, 100, 10_000, () => 0.5), 400);
-    assert.equal(backoffDelay(20, 100, 10_000, () => 0.999), 9990);
-    assert.equal(backoffDelay(5, 100, 10_000, () => 0), 0);
+    assert.equal(
+      backoffDelay(0, 100, 10_000, () => 0.999),
+      99,
+    );
+    assert.equal(
+      backoffDelay(3, 100, 10_000, () => 0.5),
+      400,
+    );
+    assert.equal(
+      backoffDelay(20, 100, 10_000, () => 0.999),
+      9990,
+    );
+    assert.equal(
+      backoffDelay(5, 100, 10_000, () => 0),
+      0,
+    );
   });
 });

@@ -57,7 +57,10 @@ export function backoffDelay(failures: number, baseMs: number, capMs: number, ra
 }
 
 class HttpError extends Error {
-  constructor(readonly status: number, readonly body: Record<string, unknown>) {
+  constructor(
+    readonly status: number,
+    readonly body: Record<string, unknown>,
+  ) {
     super(`upstream answered ${status}: ${typeof body.error === 'string' ? body.error : ''} ${typeof body.message === 'string' ? body.message : ''}`.trim());
   }
 }
@@ -93,8 +96,15 @@ export class SyncClient {
     this.key = Buffer.from(options.credentials.key, 'base64');
     this.limits = { maxUnsyncedEntries: 50_000, maxUnsyncedSeconds: 4 * 3600, ...options.limits };
     this.o = {
-      maxBatchEntries: 500, maxBatchBytes: 512 * 1024, backoffBaseMs: 250, backoffCapMs: 60_000, idleMs: 1000,
-      requestTimeoutMs: 15_000, random: Math.random, now: () => new Date(), fetch: globalThis.fetch.bind(globalThis),
+      maxBatchEntries: 500,
+      maxBatchBytes: 512 * 1024,
+      backoffBaseMs: 250,
+      backoffCapMs: 60_000,
+      idleMs: 1000,
+      requestTimeoutMs: 15_000,
+      random: Math.random,
+      now: () => new Date(),
+      fetch: globalThis.fetch.bind(globalThis),
       ...options,
       url: options.url.replace(/\/+$/, ''),
     };
@@ -212,7 +222,13 @@ export class SyncClient {
     } catch (err) {
       this.failures++;
       let message = err instanceof Error ? err.message : String(err);
-      if (err instanceof HttpError && err.status === 409 && err.body.error === 'gap' && typeof err.body.ackedSeq === 'number' && typeof err.body.headHash === 'string') {
+      if (
+        err instanceof HttpError &&
+        err.status === 409 &&
+        err.body.error === 'gap' &&
+        typeof err.body.ackedSeq === 'number' &&
+        typeof err.body.headHash === 'string'
+      ) {
         // The upstream holds less than we thought (restored from a backup): resend from its head,
         // provided its head is a point of our own chain.
         try {
@@ -223,7 +239,8 @@ export class SyncClient {
           message = e instanceof Error ? e.message : String(e);
         }
       }
-      const fatal = err instanceof AckMismatchError || (err instanceof HttpError && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429);
+      const fatal =
+        err instanceof AckMismatchError || (err instanceof HttpError && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429);
       if (fatal) {
         if (!this.stopped()) this.state = 'blocked';
         this.o.onAlarm?.({ kind: err instanceof HttpError ? `upstream-${err.status}` : 'ack-mismatch', message });

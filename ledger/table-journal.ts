@@ -39,7 +39,10 @@ export function* tableJournal(ledger: Ledger, fromSeq = 1): IterableIterator<Jou
  * The cards and decisions journalled for a round (recovery voids a round it cannot go on with,
  * and the void's record names what was dealt).
  */
-export function roundProgress(ledger: Ledger, roundId: string): { cards: { card: string; to: string }[]; decisions: { seat: number; hand?: number; station?: number; action: string; auto?: boolean }[] } {
+export function roundProgress(
+  ledger: Ledger,
+  roundId: string,
+): { cards: { card: string; to: string }[]; decisions: { seat: number; hand?: number; station?: number; action: string; auto?: boolean }[] } {
   const cards: { card: string; to: string }[] = [];
   const decisions: { seat: number; hand?: number; station?: number; action: string; auto?: boolean }[] = [];
   for (const e of ledger.entries(1)) {
@@ -47,7 +50,13 @@ export function roundProgress(ledger: Ledger, roundId: string): { cards: { card:
     const p = bodyOf(e).payload as { card?: string; to?: string; seat?: number; hand?: number; station?: number; action?: string; auto?: boolean };
     if (e.type === 'card.read' && p.card && p.to) cards.push({ card: p.card, to: p.to });
     if (e.type === 'round.decision' && p.seat !== undefined && p.action) {
-      decisions.push({ seat: p.seat, ...(p.hand !== undefined ? { hand: p.hand } : {}), ...(p.station !== undefined ? { station: p.station } : {}), action: p.action, ...(p.auto ? { auto: true } : {}) });
+      decisions.push({
+        seat: p.seat,
+        ...(p.hand !== undefined ? { hand: p.hand } : {}),
+        ...(p.station !== undefined ? { station: p.station } : {}),
+        action: p.action,
+        ...(p.auto ? { auto: true } : {}),
+      });
     }
   }
   return { cards, decisions };

@@ -33,7 +33,10 @@ describe('verify', () => {
     assert.ok(tamperJournalBody(l, 3, '"denomination":50000', '"denomination":90000'));
     const r = verifyLedger(l);
     assert.equal(r.ok, false);
-    assert.ok(r.problems.some((p) => p.startsWith('seq 3: content hash')), r.problems.join('\n'));
+    assert.ok(
+      r.problems.some((p) => p.startsWith('seq 3: content hash')),
+      r.problems.join('\n'),
+    );
   });
 
   it('finds a raised meter, an altered balance and an outbox out of step', () => {
@@ -77,7 +80,11 @@ describe('verify', () => {
               const open = l.openRounds().find((r) => r.roundId === rid);
               const stations = open?.stations ?? [];
               if (o.k === 'void') {
-                l.append({ type: 'round.void', txId: `${rid}:v`, payload: { roundId: rid, tableId: 'T1', game: 'war', profile: 'p', cards: [], decisions: [], reason: 'test', authorisedBy: ['s'] } });
+                l.append({
+                  type: 'round.void',
+                  txId: `${rid}:v`,
+                  payload: { roundId: rid, tableId: 'T1', game: 'war', profile: 'p', cards: [], decisions: [], reason: 'test', authorisedBy: ['s'] },
+                });
               } else {
                 const lines = stations.map((st, i) => {
                   const m = o.nets[i] ?? 0;
@@ -85,7 +92,11 @@ describe('verify', () => {
                   const net = Math.max(-st.amount, Math.floor((m * st.amount) / 2));
                   return { station: st.station, seat: st.station, bet: 'main', stake: st.amount, net, rule: 'test' };
                 });
-                l.append({ type: 'round.settle', txId: `${rid}:s`, payload: { roundId: rid, tableId: 'T1', game: 'war', profile: 'p', cards: [], decisions: [], lines } });
+                l.append({
+                  type: 'round.settle',
+                  txId: `${rid}:s`,
+                  payload: { roundId: rid, tableId: 'T1', game: 'war', profile: 'p', cards: [], decisions: [], lines },
+                });
               }
               round++;
             } else if (o.k === 'cashout') {

@@ -72,7 +72,8 @@ export function verifyLedger(ledger: Ledger): VerifyReport {
       try {
         const again = scratch.replay(
           { type: body.type as EntryType, payload: body.payload, ...(body.txId ? { txId: body.txId } : {}) } as NewEntry,
-          body.ts, body.tzOffsetMin,
+          body.ts,
+          body.tzOffsetMin,
         );
         if (again.body !== e.body) add(`${where}: replaying the payload derives other postings/meters/credits`);
       } catch (err) {

@@ -64,8 +64,14 @@ describe('host messages', () => {
       view: stationView(2),
       version: 7,
       state: {
-        kind: 'station' as const, station: 2, seat: 2, game: 'blackjack' as const, currency: 'MOP' as const,
-        limits: { min: 10000, max: 500000 }, language: 'zh-Hant' as const, credit: 0,
+        kind: 'station' as const,
+        station: 2,
+        seat: 2,
+        game: 'blackjack' as const,
+        currency: 'MOP' as const,
+        limits: { min: 10000, max: 500000 },
+        language: 'zh-Hant' as const,
+        credit: 0,
         betting: { open: true, spots: [{ bet: 'main' as const, min: 10000, max: 500000 }], bets: [{ bet: 'main' as const, amount: 20000 }] },
         decision: null,
         round: null,
@@ -76,13 +82,26 @@ describe('host messages', () => {
   });
 
   it('refuses a fractional credit: money is integer minor units', () => {
-    const d = decodeHostMessage(JSON.stringify({
-      type: 'snapshot', view: 'station/1', version: 1,
-      state: {
-        kind: 'station', station: 1, seat: 1, game: 'war', currency: 'HKD', limits: { min: 1, max: 2 }, language: 'en', credit: 10.5,
-        betting: { open: false, spots: [], bets: {} }, decision: null, round: null,
-      },
-    }));
+    const d = decodeHostMessage(
+      JSON.stringify({
+        type: 'snapshot',
+        view: 'station/1',
+        version: 1,
+        state: {
+          kind: 'station',
+          station: 1,
+          seat: 1,
+          game: 'war',
+          currency: 'HKD',
+          limits: { min: 1, max: 2 },
+          language: 'en',
+          credit: 10.5,
+          betting: { open: false, spots: [], bets: {} },
+          decision: null,
+          round: null,
+        },
+      }),
+    );
     assert.equal(d.ok, false);
   });
 });

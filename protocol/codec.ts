@@ -30,9 +30,7 @@ function decode<T>(raw: unknown, schema: z.ZodType<T>, maxBytes: number): Decode
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
-    const ref = typeof json === 'object' && json !== null && 'id' in json && typeof json.id === 'string'
-      ? json.id.slice(0, 64)
-      : undefined;
+    const ref = typeof json === 'object' && json !== null && 'id' in json && typeof json.id === 'string' ? json.id.slice(0, 64) : undefined;
     const detail = parsed.error.issues
       .slice(0, 5)
       .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)

@@ -56,7 +56,14 @@ export const DecisionAction = z.enum(DECISION_ACTIONS);
 export type DecisionAction = z.infer<typeof DecisionAction>;
 
 /** The decisions that come as a question before the buttons (`desk.offer.<action>`). */
-export const OFFER_ACTIONS = ['insurance', 'even-money', 'take-five-card-half', 'war', 'follow-double', 'follow-split'] as const satisfies readonly DecisionAction[];
+export const OFFER_ACTIONS = [
+  'insurance',
+  'even-money',
+  'take-five-card-half',
+  'war',
+  'follow-double',
+  'follow-split',
+] as const satisfies readonly DecisionAction[];
 
 /**
  * Whose bet a settlement line settles: the seat's own player, or a bettor behind the seat

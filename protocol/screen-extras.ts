@@ -18,8 +18,28 @@ export const MAX_ROAD_COUPS = 160;
 export const RoadsView = z.strictObject({
   /** The shoe these roads belong to; a new shoe starts them again. */
   shoe: z.string().max(64),
-  beadPlate: z.array(z.strictObject({ ...Cell, winner: z.enum(['banker', 'player', 'tie']), playerPair: z.boolean(), bankerPair: z.boolean(), total: z.number().int().min(0).max(9).optional() })).max(MAX_ROAD_COUPS),
-  bigRoad: z.array(z.strictObject({ ...Cell, side: z.enum(['banker', 'player']), ties: z.number().int().min(0).max(MAX_ROAD_COUPS), playerPair: z.boolean(), bankerPair: z.boolean() })).max(MAX_ROAD_COUPS),
+  beadPlate: z
+    .array(
+      z.strictObject({
+        ...Cell,
+        winner: z.enum(['banker', 'player', 'tie']),
+        playerPair: z.boolean(),
+        bankerPair: z.boolean(),
+        total: z.number().int().min(0).max(9).optional(),
+      }),
+    )
+    .max(MAX_ROAD_COUPS),
+  bigRoad: z
+    .array(
+      z.strictObject({
+        ...Cell,
+        side: z.enum(['banker', 'player']),
+        ties: z.number().int().min(0).max(MAX_ROAD_COUPS),
+        playerPair: z.boolean(),
+        bankerPair: z.boolean(),
+      }),
+    )
+    .max(MAX_ROAD_COUPS),
   leadingTies: z.number().int().min(0).max(MAX_ROAD_COUPS),
   bigEyeBoy: z.array(z.strictObject({ ...Cell, colour: Colour })).max(MAX_ROAD_COUPS),
   smallRoad: z.array(z.strictObject({ ...Cell, colour: Colour })).max(MAX_ROAD_COUPS),
@@ -61,7 +81,18 @@ export const StationRecallRound = z.strictObject({
   /** Every card of the round in dealing order, with where it went (`seat:3:0`, `dealer`, `banker`…). */
   cards: z.array(z.strictObject({ card: CardFace, to: z.string().max(32) })).max(96),
   bets: z.array(z.strictObject({ seat: Seat, bet: z.string().min(1).max(32), amount: MinorUnits.positive() })).max(32),
-  lines: z.array(z.strictObject({ seat: Seat, bet: z.string().min(1).max(32), hand: z.number().int().min(0).max(7).optional(), stake: MinorUnits.nonnegative(), net: MinorUnits, rule: z.string().max(128) })).max(64),
+  lines: z
+    .array(
+      z.strictObject({
+        seat: Seat,
+        bet: z.string().min(1).max(32),
+        hand: z.number().int().min(0).max(7).optional(),
+        stake: MinorUnits.nonnegative(),
+        net: MinorUnits,
+        rule: z.string().max(128),
+      }),
+    )
+    .max(64),
   creditBefore: MinorUnits.nonnegative().optional(),
   creditAfter: MinorUnits.nonnegative().optional(),
 });

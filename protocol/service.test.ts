@@ -15,7 +15,8 @@ describe('service protocol', () => {
       { name: 'service-action', action: { kind: 'void-round', roundId: 'R-1', reason: 'unreadable card' } },
       { name: 'service-confirm', staff: '1002', pin: '739164' },
       { name: 'service-cancel' },
-    ]) assert.ok(decodeClientMessage(command(c)).ok, JSON.stringify(c));
+    ])
+      assert.ok(decodeClientMessage(command(c)).ok, JSON.stringify(c));
     const bad = decodeClientMessage(command({ name: 'service-sign-in', staff: '1001', pin: '48291x-secret' }));
     assert.ok(!bad.ok);
     assert.ok(!bad.error.detail.includes('secret'), bad.error.detail);
@@ -31,16 +32,29 @@ describe('service protocol', () => {
     const long = (n: number) => 'x'.repeat(n);
     const max = Number.MAX_SAFE_INTEGER;
     const round: RecallRound = {
-      roundId: long(128), status: 'void', seq: max, ts: long(40), game: long(128), profile: long(128),
+      roundId: long(128),
+      status: 'void',
+      seq: max,
+      ts: long(40),
+      game: long(128),
+      profile: long(128),
       cards: Array.from({ length: 416 }, () => ({ card: 'QS', to: long(32) })),
       decisions: Array.from({ length: 512 }, () => ({ seat: 7, hand: 7, action: long(128), auto: true })),
       bets: Array.from({ length: 224 }, () => ({ station: 7, seat: 7, bet: long(128), amount: max })),
       lines: Array.from({ length: 512 }, () => ({ station: 7, seat: 7, bet: long(32), hand: 7, stake: max, net: -max, rule: long(128) })),
-      reason: long(400), authorisedBy: [long(128), long(128), long(128), long(128)],
+      reason: long(400),
+      authorisedBy: [long(128), long(128), long(128), long(128)],
     };
     const raw = { page: 'recall', station: 7, offset: max, more: true, rounds: Array.from({ length: SERVICE_PAGE_SIZE.recall }, () => round) } as const;
     const page = ServicePage.parse(raw);
-    const bytes = utf8ByteLength(encode({ type: 'snapshot', view: 'service', version: max, state: { kind: 'service', tableId: 'T', softwareVersion: '1', language: 'pt', signedIn: true, page } }));
+    const bytes = utf8ByteLength(
+      encode({
+        type: 'snapshot',
+        view: 'service',
+        version: max,
+        state: { kind: 'service', tableId: 'T', softwareVersion: '1', language: 'pt', signedIn: true, page },
+      }),
+    );
     assert.ok(bytes < MAX_HOST_MESSAGE_BYTES, `${bytes} bytes`);
     assert.ok(!ServicePage.safeParse({ ...raw, rounds: [...raw.rounds, round] }).success, 'one round more than a page is refused by the schema');
   });

@@ -165,10 +165,12 @@ export const TableRow = z.strictObject({
    * The hold's shoe sequence number and every read that left the shoe during it (a shoe without a
    * gate): what the resolution must account for (docs/table-host.md, Holds).
    */
-  holdReads: z.strictObject({
-    shoeSequence: z.number().int().nonnegative().nullable(),
-    reads: z.array(z.strictObject({ card: z.string().max(3).optional(), shoeSequence: z.number().int().nonnegative().optional() })).max(64),
-  }).optional(),
+  holdReads: z
+    .strictObject({
+      shoeSequence: z.number().int().nonnegative().nullable(),
+      reads: z.array(z.strictObject({ card: z.string().max(3).optional(), shoeSequence: z.number().int().nonnegative().optional() })).max(64),
+    })
+    .optional(),
   newBets: z.boolean(),
   /** Closed by a supervisor in service mode (new bets may also stop for other faults). */
   closed: z.boolean().optional(),
@@ -188,7 +190,19 @@ export const RecallRound = z.strictObject({
   actionWords: z.record(z.string().max(32), Short).optional(),
   // As many as the ledger allows in one round: 7 stations × 32 bets, 512 settlement lines.
   bets: z.array(z.strictObject({ station: z.number().int(), seat: z.number().int(), bet: Short, amount: MinorUnits })).max(224),
-  lines: z.array(z.strictObject({ station: z.number().int(), seat: z.number().int(), bet: Short, hand: z.number().int().optional(), stake: MinorUnits, net: MinorUnits, rule: Short })).max(512),
+  lines: z
+    .array(
+      z.strictObject({
+        station: z.number().int(),
+        seat: z.number().int(),
+        bet: Short,
+        hand: z.number().int().optional(),
+        stake: MinorUnits,
+        net: MinorUnits,
+        rule: Short,
+      }),
+    )
+    .max(512),
   reason: Text.optional(),
   authorisedBy: z.array(Short).max(4).optional(),
 });
@@ -240,7 +254,11 @@ export const ServicePage = z.discriminatedUnion('page', [
     page: z.literal('meters'),
     currency: Short,
     /** `table` and `station:N`; each meter's value is minor units of `currency` (`unit: money`) or a count. */
-    scopes: z.array(z.strictObject({ scope: Short, meters: z.array(z.strictObject({ name: Short, unit: z.enum(['money', 'count']), value: z.number().int() })).max(80) })).max(8),
+    scopes: z
+      .array(
+        z.strictObject({ scope: Short, meters: z.array(z.strictObject({ name: Short, unit: z.enum(['money', 'count']), value: z.number().int() })).max(80) }),
+      )
+      .max(8),
   }),
   z.strictObject({
     page: z.literal('recall'),
@@ -272,7 +290,10 @@ export const ServicePage = z.discriminatedUnion('page', [
   z.strictObject({
     page: z.literal('cashout'),
     /** Null when the handpay queue is not connected on this build. */
-    pending: z.array(z.strictObject({ station: Station, amount: MinorUnits, requestTxId: Short, twoPerson: z.boolean() })).max(16).nullable(),
+    pending: z
+      .array(z.strictObject({ station: Station, amount: MinorUnits, requestTxId: Short, twoPerson: z.boolean() }))
+      .max(16)
+      .nullable(),
     cancelled: z.array(EventRow).max(20),
     twoPersonAbove: MinorUnits,
   }),

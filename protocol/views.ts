@@ -23,11 +23,9 @@ export const ViewName = z.union([
   z.literal('service'),
   // templateLiteral gives the `station/${number}` type; the refinement holds the range, since
   // a template literal does not check the bounds of its number part.
-  z
-    .templateLiteral(['station/', z.number().int()])
-    .refine((v) => new RegExp(`^station/[1-${MAX_STATIONS}]$`).test(v), {
-      message: `station views are station/1 … station/${MAX_STATIONS}`,
-    }),
+  z.templateLiteral(['station/', z.number().int()]).refine((v) => new RegExp(`^station/[1-${MAX_STATIONS}]$`).test(v), {
+    message: `station views are station/1 … station/${MAX_STATIONS}`,
+  }),
 ]);
 export type ViewName = z.infer<typeof ViewName>;
 

@@ -11,7 +11,13 @@ export async function buildElectron(outdir = path.join(root, 'dist/electron')): 
   const common = { bundle: true, platform: 'node' as const, target: 'node22', sourcemap: true, logLevel: 'warning' as const };
   await Promise.all([
     build({ ...common, entryPoints: [path.join(root, 'electron/main.ts')], outfile: path.join(outdir, 'main.cjs'), format: 'cjs', external: ['electron'] }),
-    build({ ...common, entryPoints: [path.join(root, 'electron/preload.ts')], outfile: path.join(outdir, 'preload.cjs'), format: 'cjs', external: ['electron'] }),
+    build({
+      ...common,
+      entryPoints: [path.join(root, 'electron/preload.ts')],
+      outfile: path.join(outdir, 'preload.cjs'),
+      format: 'cjs',
+      external: ['electron'],
+    }),
     build({
       ...common,
       entryPoints: [path.join(root, 'host/utility-process.ts')],

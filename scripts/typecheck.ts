@@ -5,9 +5,9 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const projects = [
-  'engine', 'protocol', 'hardware', 'ledger', 'host', 'upstream', 'cli', 'electron', 'renderer',
-].map((d) => `${d}/tsconfig.json`).filter((p) => existsSync(p));
+const projects = ['engine', 'protocol', 'hardware', 'ledger', 'host', 'upstream', 'cli', 'electron', 'renderer']
+  .map((d) => `${d}/tsconfig.json`)
+  .filter((p) => existsSync(p));
 // Electron's preload runs in the page (DOM, no Node at run time); main does not see the DOM.
 // Browser tests hand functions to the page, so they alone of the tests see DOM types.
 projects.push('electron/tsconfig.preload.json', 'tsconfig.tests.json', 'tests/browser/tsconfig.json');

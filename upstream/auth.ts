@@ -22,7 +22,10 @@ export function signatureMatches(expected: string, given: string): boolean {
 /** The key of a live terminal, cached briefly (a revocation takes effect within `ttlMs`). */
 export class KeyStore {
   private cache = new Map<string, { key: Buffer | null; at: number }>();
-  constructor(private readonly db: Db, private readonly ttlMs = 10_000) {}
+  constructor(
+    private readonly db: Db,
+    private readonly ttlMs = 10_000,
+  ) {}
 
   async key(terminalId: string): Promise<Buffer | null> {
     const hit = this.cache.get(terminalId);

@@ -33,14 +33,20 @@ export interface RunningUpstream {
 }
 
 export async function startUpstream(options: {
-  pg?: string; dataDir?: string; host?: string; port?: number; adminToken?: string; logger?: Logger | boolean; db?: Db;
+  pg?: string;
+  dataDir?: string;
+  host?: string;
+  port?: number;
+  adminToken?: string;
+  logger?: Logger | boolean;
+  db?: Db;
 }): Promise<RunningUpstream> {
   const db = options.db ?? (await openUpstreamDb(options));
   const app = await buildServer({ db, ...(options.adminToken ? { adminToken: options.adminToken } : {}), logger: options.logger ?? false });
   const host = options.host ?? '127.0.0.1';
   await app.listen({ host, port: options.port ?? 0 });
   const addr = app.server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : options.port ?? 0;
+  const port = typeof addr === 'object' && addr ? addr.port : (options.port ?? 0);
   return {
     app,
     db,

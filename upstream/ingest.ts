@@ -60,20 +60,32 @@ export async function ingest(db: Db, batch: IngestBatch): Promise<IngestResult> 
         }
       }
       if (first.seq > head.seq + 1) {
-        throw new Refused({ status: 409, error: 'gap', ackedSeq: head.seq, headHash: head.hash, message: `batch starts at ${first.seq}, the upstream holds up to ${head.seq}` });
+        throw new Refused({
+          status: 409,
+          error: 'gap',
+          ackedSeq: head.seq,
+          headHash: head.hash,
+          message: `batch starts at ${first.seq}, the upstream holds up to ${head.seq}`,
+        });
       }
       // Retransmitted part: compare hashes with what is stored.
       const lastOld = Math.min(head.seq, first.seq + entries.length - 1);
       let duplicates = 0;
       if (first.seq <= lastOld) {
         const stored = await tx.query<{ seq: number; hash: string }>(
-          'SELECT seq, hash FROM journal WHERE terminal_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq', [t, first.seq, lastOld]);
+          'SELECT seq, hash FROM journal WHERE terminal_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq',
+          [t, first.seq, lastOld],
+        );
         const bySeq = new Map(stored.rows.map((r) => [r.seq, r.hash]));
         for (const e of entries) {
           if (e.seq > lastOld) break;
           if (bySeq.get(e.seq) !== e.hash) {
             throw new Refused({
-              status: 409, error: 'divergence', seq: e.seq, ackedSeq: head.seq, headHash: head.hash,
+              status: 409,
+              error: 'divergence',
+              seq: e.seq,
+              ackedSeq: head.seq,
+              headHash: head.hash,
               message: `seq ${e.seq} is stored with hash ${bySeq.get(e.seq)?.slice(0, 16) ?? '(none)'}…, the terminal sent ${e.hash.slice(0, 16)}…`,
             });
           }
@@ -89,12 +101,26 @@ export async function ingest(db: Db, batch: IngestBatch): Promise<IngestResult> 
       if (first.seq === head.seq + 1 && batch.prevHash !== prev) {
         throw new Refused({ status: 422, error: 'bad-chain', seq: first.seq, message: 'prevHash of the batch is not the hash of the previous entry' });
       }
-      const cols = { seq: [] as number[], type: [] as string[], tx: [] as (string | null)[], ts: [] as string[], content: [] as string[], prev: [] as string[], hash: [] as string[], body: [] as string[] };
+      const cols = {
+        seq: [] as number[],
+        type: [] as string[],
+        tx: [] as (string | null)[],
+        ts: [] as string[],
+        content: [] as string[],
+        prev: [] as string[],
+        hash: [] as string[],
+        body: [] as string[],
+      };
       const meters = new Map<string, number>();
       for (const e of fresh) {
         const content = sha256Hex(e.body);
         if (chainHash(prev, content) !== e.hash) {
-          throw new Refused({ status: 422, error: 'bad-chain', seq: e.seq, message: `seq ${e.seq}: hash does not chain from the previous entry over SHA-256(body)` });
+          throw new Refused({
+            status: 422,
+            error: 'bad-chain',
+            seq: e.seq,
+            message: `seq ${e.seq}: hash does not chain from the previous entry over SHA-256(body)`,
+          });
         }
         let body: Body;
         try {
@@ -103,7 +129,12 @@ export async function ingest(db: Db, batch: IngestBatch): Promise<IngestResult> 
           throw new Refused({ status: 422, error: 'bad-entry', seq: e.seq, message: `seq ${e.seq}: body is not JSON` });
         }
         if (body.terminal !== t || body.seq !== e.seq || typeof body.type !== 'string' || typeof body.ts !== 'string' || Number.isNaN(Date.parse(body.ts))) {
-          throw new Refused({ status: 422, error: 'bad-entry', seq: e.seq, message: `seq ${e.seq}: body names another terminal or sequence, or lacks type/ts` });
+          throw new Refused({
+            status: 422,
+            error: 'bad-entry',
+            seq: e.seq,
+            message: `seq ${e.seq}: body names another terminal or sequence, or lacks type/ts`,
+          });
         }
         if (Array.isArray(body.meters)) {
           for (const m of body.meters as unknown[]) {

@@ -22,7 +22,8 @@ export async function verifyChain(sql: Sql, terminalId: string, pageSize = 5000)
   for (;;) {
     const page = await sql.query<{ seq: number; content_hash: string; prev_hash: string; hash: string; body: string }>(
       'SELECT seq, content_hash, prev_hash, hash, body FROM journal WHERE terminal_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3',
-      [terminalId, expected, pageSize]);
+      [terminalId, expected, pageSize],
+    );
     for (const r of page.rows) {
       if (r.seq !== expected) {
         gaps.push({ from: expected, to: r.seq - 1 });
@@ -49,29 +50,50 @@ export async function findGaps(sql: Sql, terminalId: string): Promise<{ from: nu
   const r = await sql.query<{ from: number; to: number }>(
     `SELECT prev + 1 AS "from", seq - 1 AS "to" FROM (
        SELECT seq, COALESCE(lag(seq) OVER (ORDER BY seq), 0) AS prev FROM journal WHERE terminal_id = $1
-     ) s WHERE seq > prev + 1 ORDER BY seq`, [terminalId]);
+     ) s WHERE seq > prev + 1 ORDER BY seq`,
+    [terminalId],
+  );
   return r.rows;
 }
 
 export async function listTerminals(sql: Sql) {
   const r = await sql.query<{ terminal_id: string; enrolled_at: Date; revoked_at: Date | null; seq: number; hash: string; updated_at: Date }>(
     `SELECT t.terminal_id, t.enrolled_at, t.revoked_at, h.seq, h.hash, h.updated_at
-     FROM terminals t JOIN heads h USING (terminal_id) ORDER BY t.terminal_id`);
-  return r.rows.map((x) => ({ terminalId: x.terminal_id, enrolledAt: x.enrolled_at, revokedAt: x.revoked_at, headSeq: x.seq, headHash: x.hash, lastIngestAt: x.updated_at }));
+     FROM terminals t JOIN heads h USING (terminal_id) ORDER BY t.terminal_id`,
+  );
+  return r.rows.map((x) => ({
+    terminalId: x.terminal_id,
+    enrolledAt: x.enrolled_at,
+    revokedAt: x.revoked_at,
+    headSeq: x.seq,
+    headHash: x.hash,
+    lastIngestAt: x.updated_at,
+  }));
 }
 
 export async function entries(sql: Sql, terminalId: string, from: number, limit: number, type?: string) {
   const r = await sql.query<{ seq: number; type: string; tx_id: string | null; ts: Date; hash: string; prev_hash: string; body: string; received_at: Date }>(
     `SELECT seq, type, tx_id, ts, hash, prev_hash, body, received_at FROM journal
      WHERE terminal_id = $1 AND seq >= $2 AND ($4::text IS NULL OR type = $4) ORDER BY seq LIMIT $3`,
-    [terminalId, from, limit, type ?? null]);
-  return r.rows.map((x) => ({ seq: x.seq, type: x.type, txId: x.tx_id, ts: x.ts, hash: x.hash, prevHash: x.prev_hash, body: x.body, receivedAt: x.received_at }));
+    [terminalId, from, limit, type ?? null],
+  );
+  return r.rows.map((x) => ({
+    seq: x.seq,
+    type: x.type,
+    txId: x.tx_id,
+    ts: x.ts,
+    hash: x.hash,
+    prevHash: x.prev_hash,
+    body: x.body,
+    receivedAt: x.received_at,
+  }));
 }
 
 export async function meters(sql: Sql, terminalId: string, scope?: string) {
   const r = await sql.query<{ scope: string; name: string; value: number }>(
     'SELECT scope, name, value FROM meters WHERE terminal_id = $1 AND ($2::text IS NULL OR scope = $2) ORDER BY scope, name',
-    [terminalId, scope ?? null]);
+    [terminalId, scope ?? null],
+  );
   return r.rows;
 }
 
@@ -79,13 +101,17 @@ export async function meters(sql: Sql, terminalId: string, scope?: string) {
 export async function rounds(sql: Sql, terminalId: string, limit: number) {
   const r = await sql.query<{ seq: number; type: string; ts: Date; payload: unknown; credits: unknown }>(
     `SELECT seq, type, ts, doc->'payload' AS payload, doc->'credits' AS credits FROM journal
-     WHERE terminal_id = $1 AND type IN ('round.settle', 'round.void') ORDER BY seq DESC LIMIT $2`, [terminalId, limit]);
+     WHERE terminal_id = $1 AND type IN ('round.settle', 'round.void') ORDER BY seq DESC LIMIT $2`,
+    [terminalId, limit],
+  );
   return r.rows.map((x) => ({ seq: x.seq, status: x.type === 'round.settle' ? 'settled' : 'void', ts: x.ts, round: x.payload, credits: x.credits }));
 }
 
 export async function alarms(sql: Sql, terminalId?: string, limit = 100) {
   const r = await sql.query<{ id: number; terminal_id: string | null; kind: string; detail: unknown; raised_at: Date; cleared_at: Date | null }>(
     `SELECT id, terminal_id, kind, detail, raised_at, cleared_at FROM alarms
-     WHERE ($1::text IS NULL OR terminal_id = $1) ORDER BY id DESC LIMIT $2`, [terminalId ?? null, limit]);
+     WHERE ($1::text IS NULL OR terminal_id = $1) ORDER BY id DESC LIMIT $2`,
+    [terminalId ?? null, limit],
+  );
   return r.rows.map((x) => ({ id: x.id, terminalId: x.terminal_id, kind: x.kind, detail: x.detail, raisedAt: x.raised_at, clearedAt: x.cleared_at }));
 }

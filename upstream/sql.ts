@@ -77,10 +77,14 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     query: (text, params) => q(text, params),
     exec: async (text) => void (await db.exec(text)),
     transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
-      const run = queue.then(() => db.transaction((tx) => fn({
-        query: (text, params) => q(text, params, tx),
-        exec: async (text) => void (await tx.exec(text)),
-      })));
+      const run = queue.then(() =>
+        db.transaction((tx) =>
+          fn({
+            query: (text, params) => q(text, params, tx),
+            exec: async (text) => void (await tx.exec(text)),
+          }),
+        ),
+      );
       queue = run.catch(() => undefined);
       return run;
     },

@@ -71,7 +71,8 @@ export async function run(argv: string[]): Promise<number> {
     if (p !== 'id003' && p !== 'ssp') return usage('--protocol must be id003 or ssp');
     if (!isCurrency(values.currency)) return usage('--currency must be HKD or MOP');
     if (values.encrypted && p !== 'ssp') return usage('--encrypted applies to --protocol ssp (eSSP)');
-    const sim = p === 'id003' ? new Id003Simulator({ currency: values.currency }) : new SspSimulator({ currency: values.currency, encrypted: values.encrypted });
+    const sim =
+      p === 'id003' ? new Id003Simulator({ currency: values.currency }) : new SspSimulator({ currency: values.currency, encrypted: values.encrypted });
     side = sim;
     exec = (line) => runBillCommand(sim, line, ctx);
     help = BILL_COMMANDS;
@@ -89,9 +90,15 @@ export async function run(argv: string[]): Promise<number> {
   let server: Awaited<ReturnType<typeof serveDevice>> | null = null;
   server = await serveDevice(side, listen.host, listen.port);
   const controlServer = control ? await listenControl(control.host, control.port, exec) : null;
-  const where = { listen: `tcp:${server.host}:${server.port}`, ...(controlServer ? { control: `tcp:${control?.kind === 'tcp' ? control.host : ''}:${controlServer.port}` } : {}) };
+  const where = {
+    listen: `tcp:${server.host}:${server.port}`,
+    ...(controlServer ? { control: `tcp:${control?.kind === 'tcp' ? control.host : ''}:${controlServer.port}` } : {}),
+  };
   if (values.json) console.log(JSON.stringify({ type: 'listening', simulator: kind, protocol: values.protocol, ...where }));
-  else console.log(`Simulated ${kind} (${values.protocol}) on ${where.listen}${where.control ? `, commands on ${where.control}` : ''}.\nType commands (help):\n${help}`);
+  else
+    console.log(
+      `Simulated ${kind} (${values.protocol}) on ${where.listen}${where.control ? `, commands on ${where.control}` : ''}.\nType commands (help):\n${help}`,
+    );
 
   const rl = createInterface({ input: process.stdin, terminal: false });
   rl.on('line', (line) => {

@@ -5,14 +5,19 @@ const USAGE = `Usage: npm run --silent ledger -- recall --data-dir DIR (--statio
 
 export function run(argv: string[]): Promise<number> {
   return tool(() => {
-    const v = options(argv, { 'data-dir': { type: 'string' }, station: { type: 'string' }, table: { type: 'string' }, last: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
+    const v = options(
+      argv,
+      { 'data-dir': { type: 'string' }, station: { type: 'string' }, table: { type: 'string' }, last: { type: 'string' }, json: { type: 'boolean' } },
+      USAGE,
+    );
     const limit = Number(v.last ?? '10');
     if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError(`--last must be 1..500\n${USAGE}`);
     const ledger = openFromArgs(v['data-dir'] as string | undefined, USAGE);
     try {
-      const rounds = v.station !== undefined
-        ? ledger.recall({ station: Number(v.station), limit })
-        : ledger.recall({ ...(v.table ? { tableId: v.table as string } : {}), limit });
+      const rounds =
+        v.station !== undefined
+          ? ledger.recall({ station: Number(v.station), limit })
+          : ledger.recall({ ...(v.table ? { tableId: v.table as string } : {}), limit });
       if (v.json) {
         console.log(JSON.stringify(rounds));
         return 0;

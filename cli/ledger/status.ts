@@ -12,7 +12,16 @@ export function run(argv: string[]): Promise<number> {
       const a = syncAnchor(ledger);
       const o = outboxStats(ledger);
       const lagSeconds = o.oldestQueuedAt ? Math.floor((Date.now() - Date.parse(o.oldestQueuedAt)) / 1000) : 0;
-      const s = { terminalId: ledger.terminalId, head: ledger.headOf(), acked: { seq: a.ackedSeq, hash: a.ackedHash }, lagEntries: o.pending, lagSeconds, lastError: a.lastError, lastErrorAt: a.lastErrorAt, lastSuccessAt: a.lastSuccessAt };
+      const s = {
+        terminalId: ledger.terminalId,
+        head: ledger.headOf(),
+        acked: { seq: a.ackedSeq, hash: a.ackedHash },
+        lagEntries: o.pending,
+        lagSeconds,
+        lastError: a.lastError,
+        lastErrorAt: a.lastErrorAt,
+        lastSuccessAt: a.lastSuccessAt,
+      };
       if (v.json) console.log(JSON.stringify(s));
       else {
         console.log(`terminal ${s.terminalId}: head ${s.head.seq}, acknowledged upstream ${s.acked.seq}`);

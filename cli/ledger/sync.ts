@@ -10,20 +10,37 @@ const USAGE = `Usage: npm run --silent ledger -- sync --data-dir DIR [--upstream
 
 export function run(argv: string[]): Promise<number> {
   return tool(async () => {
-    const v = options(argv, { 'data-dir': { type: 'string' }, upstream: { type: 'string' }, 'until-synced': { type: 'boolean' }, timeout: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
+    const v = options(
+      argv,
+      {
+        'data-dir': { type: 'string' },
+        upstream: { type: 'string' },
+        'until-synced': { type: 'boolean' },
+        timeout: { type: 'string' },
+        json: { type: 'boolean' },
+      },
+      USAGE,
+    );
     if (!v['data-dir']) throw new UsageError(`--data-dir is required\n${USAGE}`);
     const timeoutS = Number(v.timeout ?? '600');
     if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new UsageError(`bad --timeout\n${USAGE}`);
     const dataDir = String(v['data-dir']);
     const ledger = openExistingLedger(dataDir);
     const sync = startLedgerSync({
-      ledger, terminalId: ledger.terminalId, dataDir, idleMs: 200,
+      ledger,
+      terminalId: ledger.terminalId,
+      dataDir,
+      idleMs: 200,
       ...(v.upstream ? { upstream: String(v.upstream) } : {}),
       onAlarm: (a) => console.error(`ALARM ${a.kind}: ${a.message}`),
     });
     const print = () => {
       const s = sync.status();
-      console.log(v.json ? JSON.stringify(s) : `${s.state}: acked ${s.ackedSeq}/${s.headSeq}, lag ${s.lagEntries} entries ${s.lagSeconds} s${s.lastError ? `, last error: ${s.lastError}` : ''}`);
+      console.log(
+        v.json
+          ? JSON.stringify(s)
+          : `${s.state}: acked ${s.ackedSeq}/${s.headSeq}, lag ${s.lagEntries} entries ${s.lagSeconds} s${s.lastError ? `, last error: ${s.lastError}` : ''}`,
+      );
       return s;
     };
     try {

@@ -10,11 +10,17 @@ import { playWarRound } from './war.js';
 const LINE_KEYS = ['seat', 'bet', 'stake', 'net', 'rule'];
 
 describe('round runners: JSON shape of the output', () => {
-  it('baccarat: hands with totals, settlement lines with exactly the issue\'s keys in order', () => {
+  it("baccarat: hands with totals, settlement lines with exactly the issue's keys in order", () => {
     const out = JSON.parse(
       JSON.stringify(
         playBaccaratRound(
-          { seats: [{ seat: 1, bets: { banker: 1000, tie: 100, playerPair: 10 } }, { seat: 3, bets: { player: 500 } }], cards: ['2S', 'KH', '3D', '4C', '7S', '9H'] },
+          {
+            seats: [
+              { seat: 1, bets: { banker: 1000, tie: 100, playerPair: 10 } },
+              { seat: 3, bets: { player: 500 } },
+            ],
+            cards: ['2S', 'KH', '3D', '4C', '7S', '9H'],
+          },
           baccaratProfile('macau-commission'),
         ),
       ),
@@ -30,7 +36,11 @@ describe('round runners: JSON shape of the output', () => {
       JSON.stringify(
         playWarRound(
           {
-            seats: [{ seat: 1, bets: { main: 5000 } }, { seat: 2, bets: { main: 1000, tie: 100 } }, { seat: 4, bets: { main: 200 } }],
+            seats: [
+              { seat: 1, bets: { main: 5000 } },
+              { seat: 2, bets: { main: 1000, tie: 100 } },
+              { seat: 4, bets: { main: 200 } },
+            ],
             cards: ['QS', 'QD', 'AH', 'QH', '2C', '2D', '2H', 'KS', '3C', '3D', '3H', '4S'],
             decisions: [{ seat: 1, action: 'war' }],
           },

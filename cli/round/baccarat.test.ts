@@ -62,19 +62,33 @@ describe('round runner: baccarat', () => {
       [{ seats, cards: [], decisions: [{ seat: 1, action: 'war' }] }, /baccarat has no player decisions/],
       [{ seats: [], cards: [] }, /seats/],
     ];
-    for (const [input, msg] of bad) assert.throws(() => playBaccaratRound(input, COMMISSION), (e: unknown) => e instanceof RoundError && msg.test(e.message), msg.source);
+    for (const [input, msg] of bad)
+      assert.throws(
+        () => playBaccaratRound(input, COMMISSION),
+        (e: unknown) => e instanceof RoundError && msg.test(e.message),
+        msg.source,
+      );
   });
 
   it('settles several seats and bets on one coup, pairs and ties included', () => {
     // P 5-5 (0) draws 9 → 9; B 5-5 (0) draws 9 → 9: tie, both pairs
     const out = playBaccaratRound(
-      { seats: [{ seat: 2, bets: { banker: 400, player: 300 } }, { seat: 5, bets: { tie: 100, playerPair: 10, bankerPair: 20 } }], cards: ['5S', '5H', '5D', '5C', '9S', '9H'] },
+      {
+        seats: [
+          { seat: 2, bets: { banker: 400, player: 300 } },
+          { seat: 5, bets: { tie: 100, playerPair: 10, bankerPair: 20 } },
+        ],
+        cards: ['5S', '5H', '5D', '5C', '9S', '9H'],
+      },
       COMMISSION,
     );
     assert.deepEqual(out.totals, [
       { seat: 2, staked: 700, net: 0 },
       { seat: 5, staked: 130, net: 800 + 110 + 220 },
     ]);
-    assert.equal(playBaccaratRound({ seats: [{ seat: 1, bets: { banker: 1000 } }], cards: ['2S', 'KH', '3D', '6C', '7S', 'KD'] }, NO_COMMISSION).totals[0]?.net, 500);
+    assert.equal(
+      playBaccaratRound({ seats: [{ seat: 1, bets: { banker: 1000 } }], cards: ['2S', 'KH', '3D', '6C', '7S', 'KD'] }, NO_COMMISSION).totals[0]?.net,
+      500,
+    );
   });
 });

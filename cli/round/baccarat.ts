@@ -16,10 +16,12 @@ const RoundInput = z
   .object({
     seats: z
       .array(
-        z.object({
-          seat: z.number().int().min(1),
-          bets: z.object(Object.fromEntries(BACCARAT_BETS.map((b) => [b, stakeSchema.optional()]))).strict(),
-        }).strict(),
+        z
+          .object({
+            seat: z.number().int().min(1),
+            bets: z.object(Object.fromEntries(BACCARAT_BETS.map((b) => [b, stakeSchema.optional()]))).strict(),
+          })
+          .strict(),
       )
       .min(1),
     cards: z.array(z.string()),
@@ -42,7 +44,8 @@ const BACCARAT: RoundGame<BaccaratProfile, BaccaratScriptOutput> = {
     console.log(profile.title);
     for (const h of out.hands) console.log(`${h.hand}: ${h.cards.join(' ')} = ${h.total}`);
     console.log(`→ ${out.result.winner}${out.result.natural ? ' (natural)' : ''}`);
-    for (const l of out.settlements) console.log(`seat ${l.seat} ${l.bet.padEnd(10)} stake ${String(l.stake).padStart(8)} net ${String(l.net).padStart(9)}  ${l.rule}`);
+    for (const l of out.settlements)
+      console.log(`seat ${l.seat} ${l.bet.padEnd(10)} stake ${String(l.stake).padStart(8)} net ${String(l.net).padStart(9)}  ${l.rule}`);
   },
 };
 

@@ -21,13 +21,14 @@ function round(input: unknown, extra: string[] = []): { code: number | null; out
 
 describe('round --game blackjack', () => {
   it('prints hands, dealer and settlement lines as JSON', () => {
-    const r = round({
-      seats: [{ seat: 1, bets: { main: 1000, perfectPairs: 100 } }],
-      cards: ['AS', 'KH', 'AD', '9D', '5C', 'TC'],
-      decisions: [
-        { seat: 1, hand: 0, action: 'split' },
-      ],
-    }, ['--set', 'perfectPairs=true']);
+    const r = round(
+      {
+        seats: [{ seat: 1, bets: { main: 1000, perfectPairs: 100 } }],
+        cards: ['AS', 'KH', 'AD', '9D', '5C', 'TC'],
+        decisions: [{ seat: 1, hand: 0, action: 'split' }],
+      },
+      ['--set', 'perfectPairs=true'],
+    );
     assert.equal(r.code, 0, r.err);
     const out = JSON.parse(r.out) as { hands: unknown[]; dealer: unknown; settlements: { bet: string; net: number; rule: string }[] };
     assert.deepEqual(out.hands, [
@@ -35,18 +36,25 @@ describe('round --game blackjack', () => {
       { seat: 1, hand: 1, cards: ['AD', '5C'], total: 16 },
     ]);
     assert.deepEqual(out.dealer, { cards: ['KH', 'TC'], total: 20 });
-    assert.deepEqual(out.settlements.map((l) => [l.bet, l.net, l.rule]), [
-      ['main', 0, 'macau-2009 art.11 n.1 2)'],
-      ['main', -1000, 'macau-2009 art.9'],
-      ['perfectPairs', 500, 'macau-2009 art.13 4), art.14 n.4'],
-    ]);
+    assert.deepEqual(
+      out.settlements.map((l) => [l.bet, l.net, l.rule]),
+      [
+        ['main', 0, 'macau-2009 art.11 n.1 2)'],
+        ['main', -1000, 'macau-2009 art.9'],
+        ['perfectPairs', 500, 'macau-2009 art.13 4), art.14 n.4'],
+      ],
+    );
   });
 
   it('exits 2 with a message on an illegal decision, left-over cards or a bad option', () => {
     const illegal = round({ seats: [{ seat: 1, bets: { main: 1000 } }], cards: ['TS', '9H', '8D', '8C'], decisions: [{ seat: 1, hand: 0, action: 'split' }] });
     assert.equal(illegal.code, 2);
     assert.match(illegal.err, /"split" is not legal for seat 1 hand 0/);
-    const left = round({ seats: [{ seat: 1, bets: { main: 1000 } }], cards: ['TS', '9H', '8D', '8C', '2C'], decisions: [{ seat: 1, hand: 0, action: 'stand' }] });
+    const left = round({
+      seats: [{ seat: 1, bets: { main: 1000 } }],
+      cards: ['TS', '9H', '8D', '8C', '2C'],
+      decisions: [{ seat: 1, hand: 0, action: 'stand' }],
+    });
     assert.equal(left.code, 2);
     assert.match(left.err, /left over/);
     const bad = round({ seats: [{ seat: 1, bets: { main: 1000 } }], cards: [] }, ['--set', 'decks=12']);
@@ -73,7 +81,13 @@ describe('sim blackjack', () => {
     const two = cli('sim', [...args, '--workers', '2']);
     assert.equal(one.code, 0, one.err);
     assert.equal(two.code, 0, two.err);
-    const a = JSON.parse(one.out) as { houseEdge: number; stdErr: number; hands: number; sideBets: Record<string, { houseEdge: number }>; handsPerSecond: number };
+    const a = JSON.parse(one.out) as {
+      houseEdge: number;
+      stdErr: number;
+      hands: number;
+      sideBets: Record<string, { houseEdge: number }>;
+      handsPerSecond: number;
+    };
     const b = JSON.parse(two.out) as typeof a;
     assert.equal(a.hands, 300000);
     assert.equal(a.houseEdge, b.houseEdge);

@@ -73,7 +73,9 @@ export function run(argv: string[]): number {
       for (const h of out.hands) console.log(`seat ${h.seat} hand ${h.hand}: ${h.cards.join(' ')} = ${h.total}`);
       console.log(`dealer: ${out.dealer.cards.join(' ')} = ${out.dealer.total}`);
       for (const l of out.settlements) {
-        console.log(`seat ${l.seat}${l.owner ? ` (${l.owner})` : ''} ${l.bet}${l.hand !== undefined ? ` hand ${l.hand}` : ''}: stake ${l.stake} net ${l.net > 0 ? '+' : ''}${l.net}  [${l.rule}]`);
+        console.log(
+          `seat ${l.seat}${l.owner ? ` (${l.owner})` : ''} ${l.bet}${l.hand !== undefined ? ` hand ${l.hand}` : ''}: stake ${l.stake} net ${l.net > 0 ? '+' : ''}${l.net}  [${l.rule}]`,
+        );
       }
     }
     return 0;

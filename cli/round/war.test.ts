@@ -18,7 +18,10 @@ function cli(args: string[], input: unknown): { status: number | null; stdout: s
 }
 
 const WAR_ROUND = {
-  seats: [{ seat: 1, bets: { main: 5000 } }, { seat: 2, bets: { main: 1000, tie: 100 } }],
+  seats: [
+    { seat: 1, bets: { main: 5000 } },
+    { seat: 2, bets: { main: 1000, tie: 100 } },
+  ],
   cards: ['QS', 'QD', 'QH', '2C', '2D', '2H', 'KS', '3C', '3D', '3H', '4S'],
   decisions: [{ seat: 1, action: 'war' }],
 };
@@ -55,22 +58,47 @@ describe('round runner: «Desafio ao Casino»', () => {
     const seats = [{ seat: 1, bets: { main: 100 } }];
     const bad: Array<[unknown, RegExp]> = [
       [{ seats, cards: ['7S', '7D'] }, /seat 1 tied the croupier and must decide/],
-      [{ seats, cards: ['7S', '7D', '2C'], decisions: [{ seat: 1, action: 'war' }] }, /too few cards: 3 given, the coup expects a burn card \(2 more before the seat 1 war card\)/],
+      [
+        { seats, cards: ['7S', '7D', '2C'], decisions: [{ seat: 1, action: 'war' }] },
+        /too few cards: 3 given, the coup expects a burn card \(2 more before the seat 1 war card\)/,
+      ],
       [{ seats, cards: ['7S', '7D', '2C', '2D', '2H', '9S', '3C', '3D', '3H'], decisions: [{ seat: 1, action: 'war' }] }, /the war card of the croupier/],
       [{ seats, cards: ['7S', '8D', '2C'] }, /1 card\(s\) left over after the coup completed with 2: 2C/],
       [{ seats, cards: ['7S', '8D'], decisions: [{ seat: 1, action: 'war' }] }, /seat 1 has no decision to make/],
       [{ seats, cards: ['7S', '7D'], decisions: [{ seat: 1, action: 'fold' }] }, /decisions\.0\.action/],
-      [{ seats, cards: ['7S', '7D'], decisions: [{ seat: 1, action: 'war' }, { seat: 1, action: 'surrender' }] }, /seat 1 has two decisions/],
+      [
+        {
+          seats,
+          cards: ['7S', '7D'],
+          decisions: [
+            { seat: 1, action: 'war' },
+            { seat: 1, action: 'surrender' },
+          ],
+        },
+        /seat 1 has two decisions/,
+      ],
       [{ seats: [{ seat: 1, bets: { main: 100, ante: 5 } }], cards: [] }, /Unrecognized key/],
       [{ seats: [{ seat: 1, bets: {} }], cards: ['2S', '3S'] }, /seat 1 has no bet/],
       [{ seats, cards: Array(7).fill('AS') }, /a 6-deck shoe has only 6 × AS/],
     ];
-    for (const [input, msg] of bad) assert.throws(() => playWarRound(input, MACAU), (e: unknown) => e instanceof RoundError && msg.test(e.message), msg.source);
+    for (const [input, msg] of bad)
+      assert.throws(
+        () => playWarRound(input, MACAU),
+        (e: unknown) => e instanceof RoundError && msg.test(e.message),
+        msg.source,
+      );
   });
 
   it('surrender and the tie bet settle per Art. 7 n.4 al.1 and n.3', () => {
     const out = playWarRound(
-      { seats: [{ seat: 3, bets: { main: 1001 } }, { seat: 4, bets: { tie: 50 } }], cards: ['5S', '5D', '5H'], decisions: [{ seat: 3, action: 'surrender' }] },
+      {
+        seats: [
+          { seat: 3, bets: { main: 1001 } },
+          { seat: 4, bets: { tie: 50 } },
+        ],
+        cards: ['5S', '5D', '5H'],
+        decisions: [{ seat: 3, action: 'surrender' }],
+      },
       MACAU,
     );
     assert.deepEqual(

@@ -14,7 +14,9 @@ export { RoundError } from '../baccarat-war-round.js';
 
 const RoundInput = z
   .object({
-    seats: z.array(z.object({ seat: z.number().int().min(1), bets: z.object({ main: stakeSchema.optional(), tie: stakeSchema.optional() }).strict() }).strict()).min(1),
+    seats: z
+      .array(z.object({ seat: z.number().int().min(1), bets: z.object({ main: stakeSchema.optional(), tie: stakeSchema.optional() }).strict() }).strict())
+      .min(1),
     cards: z.array(z.string()),
     decisions: z.array(z.object({ seat: z.number().int().min(1), action: z.enum(['war', 'surrender']) }).strict()).default([]),
   })
@@ -37,7 +39,8 @@ const WAR: RoundGame<WarProfile, WarScriptOutput> = {
     console.log(`croupier: ${out.croupier.card}${out.croupier.war.map((w) => `, ${w.card} against seat ${w.seat}`).join('')}`);
     for (const h of out.hands) console.log(`seat ${h.seat}: ${h.cards.join(' ')}${h.decision ? ` (${h.decision})` : ''}`);
     if (out.burns.length > 0) console.log(`burned: ${out.burns.join(' ')}`);
-    for (const l of out.settlements) console.log(`seat ${l.seat} ${l.bet.padEnd(5)} stake ${String(l.stake).padStart(8)} net ${String(l.net).padStart(9)}  ${l.rule}`);
+    for (const l of out.settlements)
+      console.log(`seat ${l.seat} ${l.bet.padEnd(5)} stake ${String(l.stake).padStart(8)} net ${String(l.net).padStart(9)}  ${l.rule}`);
   },
 };
 

@@ -10,7 +10,11 @@ const USAGE = `usage: npm run --silent service -- add-user --data-dir D --name N
 
 export function run(argv: string[]): Promise<number> {
   return runTool('service add-user', async () => {
-    const o = options(argv, { 'data-dir': { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, staff: { type: 'string' }, by: { type: 'string' } }, USAGE);
+    const o = options(
+      argv,
+      { 'data-dir': { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, staff: { type: 'string' }, by: { type: 'string' } },
+      USAGE,
+    );
     if (!o['data-dir'] || !o.name || !o.role) throw new UsageError(USAGE);
     if (!existsSync(o['data-dir'])) throw new UsageError(`no data folder ${o['data-dir']}`);
     const role = ServiceRole.safeParse(o.role);

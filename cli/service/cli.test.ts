@@ -44,10 +44,20 @@ describe('npm run service', () => {
     const r = service('', 'list-users', '--data-dir', dir, '--json');
     assert.equal(r.code, 0, r.err);
     const rows = JSON.parse(r.out) as Record<string, unknown>[];
-    assert.deepEqual(rows.map((x) => [x.staff, x.role, x.name]), [['1001', 'supervisor', 'Ana Lei'], ['1002', 'technician', 'Bo Chan']]);
+    assert.deepEqual(
+      rows.map((x) => [x.staff, x.role, x.name]),
+      [
+        ['1001', 'supervisor', 'Ana Lei'],
+        ['1002', 'technician', 'Bo Chan'],
+      ],
+    );
     assert.ok(!r.out.includes('salt') && !r.out.includes('hash'));
     // The wrong PIN given as the authorising supervisor's counted against that supervisor.
-    assert.equal((JSON.parse(readFileSync(path.join(dir, 'service-accounts.json'), 'utf8')) as { accounts: { failures: number }[] }).accounts[0]?.failures, 0, 'reset by the later success');
+    assert.equal(
+      (JSON.parse(readFileSync(path.join(dir, 'service-accounts.json'), 'utf8')) as { accounts: { failures: number }[] }).accounts[0]?.failures,
+      0,
+      'reset by the later success',
+    );
   });
 });
 
@@ -75,7 +85,8 @@ describe('npm run service -- program-hash', () => {
 
 describe('npm run service -- account lifecycle', () => {
   // Runs after the add-user tests above: Ana Lei (1001, supervisor) and Bo Chan (1002, technician).
-  const users = () => JSON.parse(service('', 'list-users', '--data-dir', dir, '--json').out) as { staff: string; disabled: boolean; lockedUntil: string | null }[];
+  const users = () =>
+    JSON.parse(service('', 'list-users', '--data-dir', dir, '--json').out) as { staff: string; disabled: boolean; lockedUntil: string | null }[];
 
   it('disable-user and enable-user need a supervisor and their PIN', () => {
     assert.equal(service('', 'disable-user', '--data-dir', dir, '--staff', '1002').code, 2, '--by is required');
@@ -102,7 +113,13 @@ describe('npm run service -- account lifecycle', () => {
     assert.match(service('305728\n305729\n482915\n', 'reset-pin', '--data-dir', dir, '--staff', '1002', '--by', '1001').err, /the two PINs differ/);
     const reset = service('305728\n305728\n482915\n', 'reset-pin', '--data-dir', dir, '--staff', '1002', '--by', '1001');
     assert.equal(reset.code, 0, reset.err);
-    const file = JSON.parse(readFileSync(path.join(dir, 'service-accounts.json'), 'utf8')) as { accounts: { staff: string; unjournalled?: { action: string }[] }[] };
-    assert.deepEqual(file.accounts.find((a) => a.staff === '1002')?.unjournalled?.map((u) => u.action), ['disable', 'enable', 'unlock', 'reset-pin'], 'each waits for the host to journal it');
+    const file = JSON.parse(readFileSync(path.join(dir, 'service-accounts.json'), 'utf8')) as {
+      accounts: { staff: string; unjournalled?: { action: string }[] }[];
+    };
+    assert.deepEqual(
+      file.accounts.find((a) => a.staff === '1002')?.unjournalled?.map((u) => u.action),
+      ['disable', 'enable', 'unlock', 'reset-pin'],
+      'each waits for the host to journal it',
+    );
   });
 });

@@ -7,7 +7,7 @@ const WHAT: Record<AccountAction, string> = {
   disable: 'disables an account: refused at sign-in and as a second person until enabled again',
   enable: 'enables a disabled account again',
   unlock: 'lifts the lock that wrong PINs put on an account, and starts its count of tries anew',
-  'reset-pin': 'sets a new PIN (read twice, then the supervisor\'s), lifting any lock',
+  'reset-pin': "sets a new PIN (read twice, then the supervisor's), lifting any lock",
 };
 
 /**

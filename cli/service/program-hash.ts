@@ -15,7 +15,11 @@ const USAGE = `usage: npm run --silent service -- program-hash [--json] [--mode 
 /** The approved build's reference hash, and the files behind a mismatch. */
 export function run(argv: string[]): Promise<number> {
   return runTool('service program-hash', async () => {
-    const o = options(argv, { json: { type: 'boolean' }, mode: { type: 'string' }, root: { type: 'string' }, manifest: { type: 'boolean' }, compare: { type: 'string' } }, USAGE);
+    const o = options(
+      argv,
+      { json: { type: 'boolean' }, mode: { type: 'string' }, root: { type: 'string' }, manifest: { type: 'boolean' }, compare: { type: 'string' } },
+      USAGE,
+    );
     const mode = (o.mode ?? 'tsx') as ProgramMode;
     if (mode !== 'tsx' && mode !== 'electron') throw new UsageError(`--mode is tsx or electron\n${USAGE}`);
     const root = path.resolve(o.root ?? path.join(import.meta.dirname, '../..'));

@@ -11,7 +11,7 @@ function sim(args: string[]): { status: number | null; stdout: string; stderr: s
 }
 
 describe('sim baccarat / sim war', () => {
-  it('baccarat --exact --json has the issue\'s shape and the published 8-deck figures', () => {
+  it("baccarat --exact --json has the issue's shape and the published 8-deck figures", () => {
     const r = sim(['baccarat', '--rules', 'macau-commission', '--decks', '8', '--exact', '--json']);
     assert.equal(r.status, 0, r.stderr);
     const out = JSON.parse(r.stdout) as { probabilities: Record<string, number>; bets: Record<string, { houseEdge: number }> };
@@ -23,7 +23,7 @@ describe('sim baccarat / sim war', () => {
     assert.equal(out.bets.tie?.houseEdge.toFixed(2), '14.36');
   });
 
-  it('war --exact --json has the issue\'s shape; Monte Carlo on two threads reports standard errors', () => {
+  it("war --exact --json has the issue's shape; Monte Carlo on two threads reports standard errors", () => {
     const r = sim(['war', '--decks', '6', '--exact', '--json']);
     assert.equal(r.status, 0, r.stderr);
     const out = JSON.parse(r.stdout) as { probabilities: Record<string, number>; bets: Record<string, { houseEdge: number }> };
@@ -40,7 +40,12 @@ describe('sim baccarat / sim war', () => {
   });
 
   it('usage errors exit 2 with a message', () => {
-    for (const args of [['baccarat', '--exact', '--hands', '5'], ['baccarat', '--rules', 'macau', '--exact'], ['war', '--decks', '0', '--exact'], ['war', '--exact', '--set', 'tiePays=x']]) {
+    for (const args of [
+      ['baccarat', '--exact', '--hands', '5'],
+      ['baccarat', '--rules', 'macau', '--exact'],
+      ['war', '--decks', '0', '--exact'],
+      ['war', '--exact', '--set', 'tiePays=x'],
+    ]) {
       const r = sim(args);
       assert.equal(r.status, 2, args.join(' '));
       assert.match(r.stderr, /^sim (baccarat|war): .+\nusage:/, args.join(' '));

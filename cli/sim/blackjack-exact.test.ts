@@ -12,7 +12,7 @@ function sim(args: string[]): { status: number | null; stdout: string; stderr: s
 const ONE_DECK = ['--rules', 'macau-2009', '--set', 'decks=1', '--set', 'cutCardFromEnd=30'];
 
 describe('sim blackjack --exact', () => {
-  it('--json: every strategy with its EV and house edge, the notes, the time, and the Monte Carlo against the simulator\'s strategy', () => {
+  it("--json: every strategy with its EV and house edge, the notes, the time, and the Monte Carlo against the simulator's strategy", () => {
     const r = sim([...ONE_DECK, '--exact', '--hands', '100000', '--seed', '5', '--workers', '1', '--json']);
     assert.equal(r.status, 0, r.stderr);
     const out = JSON.parse(r.stdout) as ExactReport;

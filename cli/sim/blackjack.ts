@@ -123,7 +123,15 @@ async function exact(init: WorkerInit, hands: number, workers: number, json: boo
     const t1 = performance.now();
     const t = await simulate(init, hands, workers);
     const e = edge(t.sum, t.sumSq, t.hands);
-    mc = { hands: t.hands, seed: init.seed, shuffle: init.shuffle, workers, houseEdge: e.houseEdge, stdErr: e.stdErr, seconds: (performance.now() - t1) / 1000 };
+    mc = {
+      hands: t.hands,
+      seed: init.seed,
+      shuffle: init.shuffle,
+      workers,
+      houseEdge: e.houseEdge,
+      stdErr: e.stdErr,
+      seconds: (performance.now() - t1) / 1000,
+    };
   }
   const rep = exactReport(rules, r, time, mc);
   console.log(json ? JSON.stringify(rep) : exactText(rep));
@@ -176,14 +184,28 @@ export async function run(argv: string[]): Promise<number> {
     if (values.strategy) {
       const table = computeStrategy(rules);
       const chart = strategyChart(table);
-      if (values.json) console.log(JSON.stringify({ profile: rules.profile, columns: ['2', '3', '4', '5', '6', '7', '8', '9', 'T', 'A'], ...chart, expectedReturnInfiniteDeck: table.expectedReturn }));
+      if (values.json)
+        console.log(
+          JSON.stringify({
+            profile: rules.profile,
+            columns: ['2', '3', '4', '5', '6', '7', '8', '9', 'T', 'A'],
+            ...chart,
+            expectedReturnInfiniteDeck: table.expectedReturn,
+          }),
+        );
       else {
         console.log('        2 3 4 5 6 7 8 9 T A   (H hit, S stand, D double, P split, R surrender)');
-        for (const [k, row] of [...Object.entries(chart.hard), ...Object.entries(chart.soft), ...Object.entries(chart.pairs)]) console.log(`${k.padStart(6)}  ${row.join(' ')}`);
+        for (const [k, row] of [...Object.entries(chart.hard), ...Object.entries(chart.soft), ...Object.entries(chart.pairs)])
+          console.log(`${k.padStart(6)}  ${row.join(' ')}`);
       }
       return 0;
     }
-    const hands = values.exact && (values.hands === undefined || values.hands === '0') ? (values.hands === '0' ? 0 : EXACT_CHECK_HANDS) : positiveInt(values.hands, '--hands');
+    const hands =
+      values.exact && (values.hands === undefined || values.hands === '0')
+        ? values.hands === '0'
+          ? 0
+          : EXACT_CHECK_HANDS
+        : positiveInt(values.hands, '--hands');
     const seed = values.seed === undefined ? 1 : Number(values.seed);
     if (!/^\d+$/.test(values.seed ?? '1') || !Number.isSafeInteger(seed)) throw new UsageError('--seed must be a non-negative integer');
     const shuffle = values.shuffle ?? (values.exact ? 'every-hand' : 'cut-card');
@@ -212,7 +234,9 @@ export async function run(argv: string[]): Promise<number> {
     };
     if (values.json) console.log(JSON.stringify(out));
     else {
-      console.log(`${rules.profile}: ${t.hands} hands, house edge ${main.houseEdge.toFixed(3)}% ± ${main.stdErr.toFixed(3)}% (${out.handsPerSecond} hands/s on ${workers} worker(s))`);
+      console.log(
+        `${rules.profile}: ${t.hands} hands, house edge ${main.houseEdge.toFixed(3)}% ± ${main.stdErr.toFixed(3)}% (${out.handsPerSecond} hands/s on ${workers} worker(s))`,
+      );
       for (const [k, v] of Object.entries(sideBets)) console.log(`  ${k.padEnd(14)} ${v.houseEdge.toFixed(3)}% ± ${v.stdErr.toFixed(3)}%`);
     }
     return 0;

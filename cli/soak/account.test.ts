@@ -15,8 +15,18 @@ function journal(): Ledger {
   l.append(settle);
   l.append(bet(1, 'R-2', 20_000, 'R-2:bet:1'));
   l.append({
-    type: 'round.void', txId: 'R-2:void',
-    payload: { roundId: 'R-2', tableId: 'T1', game: 'blackjack', profile: 'macau-2009', cards: [], decisions: [], reason: 'test', authorisedBy: ['sup-1', 'wit-2'] },
+    type: 'round.void',
+    txId: 'R-2:void',
+    payload: {
+      roundId: 'R-2',
+      tableId: 'T1',
+      game: 'blackjack',
+      profile: 'macau-2009',
+      cards: [],
+      decisions: [],
+      reason: 'test',
+      authorisedBy: ['sup-1', 'wit-2'],
+    },
   });
   l.append({ type: 'credit.cancel', txId: 'c1', payload: { station: 2, amount: 40_000, reason: 'cash-out' } });
   l.append(bet(1, 'R-3', 30_000, 'R-3:bet:1')); // still in play when the soak stopped
@@ -29,7 +39,16 @@ describe('soak accounting', () => {
     try {
       const a = accountFor(l);
       assert.deepEqual(
-        { rounds: a.rounds, voided: a.voided, creditsIn: a.creditsIn, creditsOut: a.creditsOut, wagered: a.wagered, won: a.won, inPlay: a.inPlay, houseNet: a.houseNet },
+        {
+          rounds: a.rounds,
+          voided: a.voided,
+          creditsIn: a.creditsIn,
+          creditsOut: a.creditsOut,
+          wagered: a.wagered,
+          won: a.won,
+          inPlay: a.inPlay,
+          houseNet: a.houseNet,
+        },
         { rounds: 2, voided: 1, creditsIn: 150_000, creditsOut: 40_000, wagered: 70_000, won: 25_000, inPlay: 30_000, houseNet: -5_000 },
       );
       // Station 1: 100,000 − 10,000 + 25,000 (3:2) − 20,000 + 20,000 (void) − 30,000; station 2: 50,000 − 10,000 − 40,000.

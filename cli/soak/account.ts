@@ -71,7 +71,17 @@ export function accountFor(ledger: Ledger): SoakAccount {
   const conserved = creditsIn === creditsOnMeters + creditsOut + houseNet + inPlay;
   const verified = verifyLedger(ledger);
   return {
-    rounds, voided, creditsIn, creditsOut, creditsOnMeters, wagered, won, inPlay, houseNet,
-    conserved, ledgerVerified: verified.ok, problems: verified.problems,
+    rounds,
+    voided,
+    creditsIn,
+    creditsOut,
+    creditsOnMeters,
+    wagered,
+    won,
+    inPlay,
+    houseNet,
+    conserved,
+    ledgerVerified: verified.ok,
+    problems: verified.problems,
   };
 }

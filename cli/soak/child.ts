@@ -35,9 +35,17 @@ export class HostChild {
 
   constructor(o: HostChildOptions) {
     const args = [
-      '--import', 'tsx', path.join(root, 'cli/start.ts'),
-      '--headless', '--json', '--autoplay', '--test-timing',
-      `--data-dir=${o.dataDir}`, `--game=${o.game}`, `--stations=${o.stations}`, `--seed=${o.seed}`,
+      '--import',
+      'tsx',
+      path.join(root, 'cli/start.ts'),
+      '--headless',
+      '--json',
+      '--autoplay',
+      '--test-timing',
+      `--data-dir=${o.dataDir}`,
+      `--game=${o.game}`,
+      `--stations=${o.stations}`,
+      `--seed=${o.seed}`,
       ...(o.rules ? [`--rules=${o.rules}`] : []),
       ...(o.extra ?? []),
     ];

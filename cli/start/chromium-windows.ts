@@ -6,11 +6,7 @@ import path from 'node:path';
  * each is full screen. One profile folder in the data dir keeps the kiosk's browser state
  * apart from any user's, and the flags keep Chromium from calling home.
  */
-export function openChromiumWindows(
-  chromium: string,
-  urls: string[],
-  options: { profileDir: string; kiosk: boolean },
-): ChildProcess[] {
+export function openChromiumWindows(chromium: string, urls: string[], options: { profileDir: string; kiosk: boolean }): ChildProcess[] {
   return urls.map((url, i) => {
     const args = [
       `--app=${url}`,

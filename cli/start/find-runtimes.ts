@@ -10,9 +10,7 @@ export function findElectron(root: string, env: NodeJS.ProcessEnv = process.env)
   const pkg = path.join(root, 'node_modules', 'electron');
   const pathFile = path.join(pkg, 'path.txt');
   const relative = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : 'electron';
-  const candidate = env.ELECTRON_OVERRIDE_DIST_PATH
-    ? path.join(env.ELECTRON_OVERRIDE_DIST_PATH, relative)
-    : path.join(pkg, 'dist', relative);
+  const candidate = env.ELECTRON_OVERRIDE_DIST_PATH ? path.join(env.ELECTRON_OVERRIDE_DIST_PATH, relative) : path.join(pkg, 'dist', relative);
   return existsSync(candidate) ? candidate : null;
 }
 

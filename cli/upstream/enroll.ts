@@ -9,7 +9,11 @@ const USAGE = `Usage: npm run --silent upstream -- enroll --terminal-id ID (--pg
 
 export function run(argv: string[]): Promise<number> {
   return tool(async () => {
-    const v = options(argv, { ...DB_OPTIONS, 'terminal-id': { type: 'string' }, 'upstream-url': { type: 'string' }, out: { type: 'string' }, rotate: { type: 'boolean' } }, USAGE);
+    const v = options(
+      argv,
+      { ...DB_OPTIONS, 'terminal-id': { type: 'string' }, 'upstream-url': { type: 'string' }, out: { type: 'string' }, rotate: { type: 'boolean' } },
+      USAGE,
+    );
     if (!v['terminal-id']) throw new UsageError(`--terminal-id is required\n${USAGE}`);
     const db = await openUpstreamDb(dbChoice(v, USAGE));
     try {

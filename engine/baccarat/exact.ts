@@ -141,9 +141,7 @@ export function exactBaccarat(profile: BaccaratProfile, ranks: RankCounts = full
   const pTie = k.ties / k.total;
   const b = profile.banker;
   const bankerEv =
-    b.kind === 'commission'
-      ? pBanker * (1 - b.commissionBasisPoints / 10000) - pPlayer
-      : (pBanker - pSix) + pSix * (b.winOnSixBasisPoints / 10000) - pPlayer;
+    b.kind === 'commission' ? pBanker * (1 - b.commissionBasisPoints / 10000) - pPlayer : pBanker - pSix + pSix * (b.winOnSixBasisPoints / 10000) - pPlayer;
   const pay = profile.payouts;
   const ratio = (p: { win: number; per: number }): number => p.win / p.per;
   const playerEv = pPlayer * ratio(pay.player) - pBanker;

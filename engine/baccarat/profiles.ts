@@ -90,10 +90,7 @@ export const baccaratProfileSchema = z
       coupsAfterCutCard: intIn(0, 3),
       burn: oneOf(['first-card-value', 'none']),
       banker: bankerSchema,
-      payouts: z.strictObject(
-        { player: payoutSchema, tie: payoutSchema, playerPair: payoutSchema, bankerPair: payoutSchema },
-        { error: 'expected an object' },
-      ),
+      payouts: z.strictObject({ player: payoutSchema, tie: payoutSchema, playerPair: payoutSchema, bankerPair: payoutSchema }, { error: 'expected an object' }),
       tiePushRule: nonEmptyText(),
       tableauRule: nonEmptyText(),
       voidRule: nonEmptyText(),

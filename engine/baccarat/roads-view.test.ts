@@ -13,10 +13,13 @@ describe('the road maps of a shoe', () => {
     ]);
     assert.deepEqual(roads.stats, { coups: 3, banker: 1, player: 1, tie: 1, bankerPair: 0, playerPair: 1 });
     assert.equal(roads.beadPlate.length, 3);
-    assert.deepEqual(roads.bigRoad.map((c) => [c.x, c.y, c.side, c.ties]), [
-      [0, 0, 'player', 0],
-      [1, 0, 'banker', 1],
-    ]);
+    assert.deepEqual(
+      roads.bigRoad.map((c) => [c.x, c.y, c.side, c.ties]),
+      [
+        [0, 0, 'player', 0],
+        [1, 0, 'banker', 1],
+      ],
+    );
   });
 
   it('come from the coups the shoe dealt, and start again with a new shoe', () => {
@@ -48,7 +51,11 @@ describe('the road maps of a shoe', () => {
   });
 
   it('a full shoe of roads fits a snapshot many times over', () => {
-    const coups = Array.from({ length: 85 }, (_, i) => ({ winner: (['banker', 'player', 'tie'] as const)[i % 3] ?? 'tie', playerPair: i % 7 === 0, bankerPair: i % 11 === 0 }));
+    const coups = Array.from({ length: 85 }, (_, i) => ({
+      winner: (['banker', 'player', 'tie'] as const)[i % 3] ?? 'tie',
+      playerPair: i % 7 === 0,
+      bankerPair: i % 11 === 0,
+    }));
     const size = JSON.stringify(roadsView('s', coups)).length;
     assert.ok(size < 40_000, `${size} bytes`);
   });

@@ -10,8 +10,22 @@ export function roadsView(shoe: string, all: readonly RoadResult[]) {
   const count = (f: (c: RoadResult) => boolean) => coups.filter(f).length;
   return {
     shoe,
-    beadPlate: r.beadPlate.map((c) => ({ x: c.x, y: c.y, winner: c.winner, playerPair: c.playerPair, bankerPair: c.bankerPair, ...(c.total !== undefined ? { total: c.total } : {}) })),
-    bigRoad: r.bigRoad.cells.map((c) => ({ x: c.x, y: c.y, side: c.value.side, ties: c.value.ties, playerPair: c.value.playerPair, bankerPair: c.value.bankerPair })),
+    beadPlate: r.beadPlate.map((c) => ({
+      x: c.x,
+      y: c.y,
+      winner: c.winner,
+      playerPair: c.playerPair,
+      bankerPair: c.bankerPair,
+      ...(c.total !== undefined ? { total: c.total } : {}),
+    })),
+    bigRoad: r.bigRoad.cells.map((c) => ({
+      x: c.x,
+      y: c.y,
+      side: c.value.side,
+      ties: c.value.ties,
+      playerPair: c.value.playerPair,
+      bankerPair: c.value.bankerPair,
+    })),
     leadingTies: r.bigRoad.leadingTies,
     bigEyeBoy: r.bigEyeBoy.cells.map((c) => ({ x: c.x, y: c.y, colour: c.value })),
     smallRoad: r.smallRoad.cells.map((c) => ({ x: c.x, y: c.y, colour: c.value })),

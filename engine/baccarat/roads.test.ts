@@ -7,11 +7,14 @@ import { askRoad, beadPlate, bigEyeBoy, bigRoad, cockroachPig, layoutStreaks, sm
 
 /** "B", "P", "T"; a trailing "p"/"b" marks a player/banker pair, e.g. "Bp". */
 function shoe(s: string): RoadResult[] {
-  return s.split(/\s+/).filter(Boolean).map((t) => ({
-    winner: t[0] === 'B' ? 'banker' : t[0] === 'P' ? 'player' : 'tie',
-    playerPair: t.includes('p'),
-    bankerPair: t.includes('b'),
-  }));
+  return s
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((t) => ({
+      winner: t[0] === 'B' ? 'banker' : t[0] === 'P' ? 'player' : 'tie',
+      playerPair: t.includes('p'),
+      bankerPair: t.includes('b'),
+    }));
 }
 const R: Colour = 'red';
 const U: Colour = 'blue';
@@ -25,7 +28,15 @@ describe('road maps', () => {
     const bp = beadPlate(shoe('B P T Bp Pb B P'));
     assert.deepEqual(
       bp.map((c) => [c.x, c.y, c.winner[0]]),
-      [[0, 0, 'b'], [0, 1, 'p'], [0, 2, 't'], [0, 3, 'b'], [0, 4, 'p'], [0, 5, 'b'], [1, 0, 'p']],
+      [
+        [0, 0, 'b'],
+        [0, 1, 'p'],
+        [0, 2, 't'],
+        [0, 3, 'b'],
+        [0, 4, 'p'],
+        [0, 5, 'b'],
+        [1, 0, 'p'],
+      ],
     );
     assert.equal(bp[3]?.playerPair, true);
     assert.equal(bp[4]?.bankerPair, true);
@@ -36,7 +47,11 @@ describe('road maps', () => {
     const coups = ['2S 3H 4D 4C', '4S 2H 5D 5C', '8S 8H KD KC'].map((s) => playCoup(s.split(' ').map(parseCard)).result);
     assert.deepEqual(
       beadPlate(coups).map((c) => [c.winner, c.total]),
-      [['banker', 7], ['player', 9], ['tie', 8]],
+      [
+        ['banker', 7],
+        ['player', 9],
+        ['tie', 8],
+      ],
     );
   });
 
@@ -45,14 +60,22 @@ describe('road maps', () => {
     assert.equal(br.leadingTies, 2);
     assert.deepEqual(
       br.cells.map((c) => [c.x, c.y, c.value.side[0], c.value.ties]),
-      [[0, 0, 'b', 2], [1, 0, 'p', 0], [2, 0, 'b', 1], [2, 1, 'b', 0]],
+      [
+        [0, 0, 'b', 2],
+        [1, 0, 'p', 0],
+        [2, 0, 'b', 1],
+        [2, 1, 'b', 0],
+      ],
     );
     assert.equal(br.cells[2]?.value.bankerPair, true);
   });
 
   it('big road of the worked example, with a dragon tail on the seven players', () => {
     const br = bigRoad(EXAMPLE);
-    assert.deepEqual(br.streaks.map((s) => s.length), [2, 1, 3, 2, 1, 7, 1]);
+    assert.deepEqual(
+      br.streaks.map((s) => s.length),
+      [2, 1, 3, 2, 1, 7, 1],
+    );
     assert.deepEqual(
       br.cells.map((c) => `${c.x},${c.y}`),
       ['0,0', '0,1', '1,0', '2,0', '2,1', '2,2', '3,0', '3,1', '4,0', '5,0', '5,1', '5,2', '5,3', '5,4', '5,5', '6,5', '6,0'],
@@ -73,7 +96,10 @@ describe('road maps', () => {
     // Two-row grid: B×3 turns at row 1; P×3 cannot go down at all and runs along row 0 to x=3;
     // the next banker's natural start (2,0) and (3,0) are taken, so it starts at (4,0).
     const cells = layoutStreaks([['B', 'B', 'B'], ['P', 'P', 'P'], ['B']], 2);
-    assert.deepEqual(cells.map((s) => s.map((c) => `${c.x},${c.y}`)), [['0,0', '0,1', '1,1'], ['1,0', '2,0', '3,0'], ['4,0']]);
+    assert.deepEqual(
+      cells.map((s) => s.map((c) => `${c.x},${c.y}`)),
+      [['0,0', '0,1', '1,1'], ['1,0', '2,0', '3,0'], ['4,0']],
+    );
   });
 
   it('big eye boy, small road and cockroach pig of the worked example', () => {

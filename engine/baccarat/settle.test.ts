@@ -95,31 +95,33 @@ describe('baccarat settlement', () => {
   it('property: every bet settles once, within its bounds, and never rounds against the player', () => {
     const card = fc.record({ rank: fc.constantFrom(...RANKS), suit: fc.constantFrom(...SUITS) });
     const stake = fc.integer({ min: 1, max: 10_000_000 });
-    const bets = fc.record(
-      { banker: stake, player: stake, tie: stake, playerPair: stake, bankerPair: stake },
-      { requiredKeys: [] },
-    );
+    const bets = fc.record({ banker: stake, player: stake, tie: stake, playerPair: stake, bankerPair: stake }, { requiredKeys: [] });
     fc.assert(
-      fc.property(fc.array(card, { minLength: 6, maxLength: 6 }), bets, fc.constantFrom(COMMISSION, NO_COMMISSION), (shoe: Card[], b: BaccaratBets, profile) => {
-        const r = playCoup(shoe).result;
-        const lines = settleBaccaratSeat(4, b, r, profile);
-        assert.deepEqual(
-          lines.map((l) => l.bet),
-          BACCARAT_BETS.filter((k) => b[k] !== undefined),
-        );
-        for (const l of lines) {
-          assert.equal(l.stake, b[l.bet as keyof BaccaratBets]);
-          assert.ok(Number.isSafeInteger(l.net));
-          assert.ok(l.net >= -l.stake, 'a bet never loses more than its stake');
-          assert.ok(l.net <= 11 * l.stake);
-          assert.ok(l.rule.startsWith('macau-baccarat '));
-          if (l.bet === 'banker' && r.winner === 'banker') {
-            // exact-ratio payout, rounded toward the player
-            const exact = profile.banker.kind === 'commission' ? l.stake * 0.95 : r.bankerTotal === 6 ? l.stake / 2 : l.stake;
-            assert.ok(l.net >= exact - 1e-9 && l.net < exact + 1);
+      fc.property(
+        fc.array(card, { minLength: 6, maxLength: 6 }),
+        bets,
+        fc.constantFrom(COMMISSION, NO_COMMISSION),
+        (shoe: Card[], b: BaccaratBets, profile) => {
+          const r = playCoup(shoe).result;
+          const lines = settleBaccaratSeat(4, b, r, profile);
+          assert.deepEqual(
+            lines.map((l) => l.bet),
+            BACCARAT_BETS.filter((k) => b[k] !== undefined),
+          );
+          for (const l of lines) {
+            assert.equal(l.stake, b[l.bet as keyof BaccaratBets]);
+            assert.ok(Number.isSafeInteger(l.net));
+            assert.ok(l.net >= -l.stake, 'a bet never loses more than its stake');
+            assert.ok(l.net <= 11 * l.stake);
+            assert.ok(l.rule.startsWith('macau-baccarat '));
+            if (l.bet === 'banker' && r.winner === 'banker') {
+              // exact-ratio payout, rounded toward the player
+              const exact = profile.banker.kind === 'commission' ? l.stake * 0.95 : r.bankerTotal === 6 ? l.stake / 2 : l.stake;
+              assert.ok(l.net >= exact - 1e-9 && l.net < exact + 1);
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -145,7 +147,10 @@ describe('baccarat settlement', () => {
       }
     };
     const stake = fc.integer({ min: 1, max: 5_000_000 });
-    const seats = fc.array(fc.record({ banker: stake, player: stake, tie: stake, playerPair: stake, bankerPair: stake }, { requiredKeys: [] }), { minLength: 1, maxLength: 7 });
+    const seats = fc.array(fc.record({ banker: stake, player: stake, tie: stake, playerPair: stake, bankerPair: stake }, { requiredKeys: [] }), {
+      minLength: 1,
+      maxLength: 7,
+    });
     fc.assert(
       fc.property(fc.integer(), seats, fc.constantFrom(COMMISSION, NO_COMMISSION), (seed, bets, profile) => {
         const coups = coupsOfShoe(shuffled(freshCards(profile.decks), Rng.fromSeed(seed)), profile);

@@ -13,7 +13,10 @@ const cards = (s: string): Card[] => s.split(' ').map(parseCard);
 
 describe('baccarat shoe', () => {
   it('burns as many cards as the first card is worth, tens and faces 10', () => {
-    assert.deepEqual(['AS', '5H', '9D', 'TS', 'JH', 'QD', 'KC'].map((c) => burnCount(parseCard(c))), [1, 5, 9, 10, 10, 10, 10]);
+    assert.deepEqual(
+      ['AS', '5H', '9D', 'TS', 'JH', 'QD', 'KC'].map((c) => burnCount(parseCard(c))),
+      [1, 5, 9, 10, 10, 10, 10],
+    );
     let s = newShoeSession(PROFILE);
     assert.deepEqual(shoeExpected(s), { kind: 'burn-indicator' });
     s = shoeTake(s, parseCard('3C')).session;

@@ -30,7 +30,13 @@ export function emptyTally(): BaccaratTally {
 }
 
 export function mergeTallies(a: BaccaratTally, b: BaccaratTally): BaccaratTally {
-  return { hands: a.hands + b.hands, banker: a.banker + b.banker, player: a.player + b.player, tie: a.tie + b.tie, net: mergeSums(BACCARAT_BETS, a.net, b.net) };
+  return {
+    hands: a.hands + b.hands,
+    banker: a.banker + b.banker,
+    player: a.player + b.player,
+    tie: a.tie + b.tie,
+    net: mergeSums(BACCARAT_BETS, a.net, b.net),
+  };
 }
 
 /**

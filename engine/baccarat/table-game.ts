@@ -72,7 +72,11 @@ export function baccaratTableGame(profileId: string): GameDefinition<ShoeSession
     hands: (shoe, coup): HandView[] => {
       if (!coup) return [];
       const cards = coup.result ? { player: coup.result.player, banker: coup.result.banker } : shoe.coup;
-      const view = (owner: 'player' | 'banker', hand: readonly Card[]): HandView => ({ owner, cards: hand.map(cardCode), total: hand.length ? handTotal(hand) : null });
+      const view = (owner: 'player' | 'banker', hand: readonly Card[]): HandView => ({
+        owner,
+        cards: hand.map(cardCode),
+        total: hand.length ? handTotal(hand) : null,
+      });
       return [view('player', cards.player), view('banker', cards.banker)];
     },
     /** The pairs are the table's additional bets; a tie is a main bet (8 : 1) and not celebrated. */

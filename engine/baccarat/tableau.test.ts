@@ -2,17 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { parseCard, RANKS, SUITS, type Card } from '../cards/card.js';
-import {
-  bankerDraws,
-  coupResult,
-  CoupCompleteError,
-  dealCard,
-  EMPTY_COUP,
-  handTotal,
-  nextExpected,
-  playCoup,
-  type CoupCards,
-} from './tableau.js';
+import { bankerDraws, coupResult, CoupCompleteError, dealCard, EMPTY_COUP, handTotal, nextExpected, playCoup, type CoupCards } from './tableau.js';
 
 const cards = (s: string): Card[] => s.split(/\s+/).filter(Boolean).map(parseCard);
 
@@ -33,7 +23,10 @@ const BANKER_CHART = `
 7 SSSSSSSSSSS
 `;
 
-const CHART_ROWS = BANKER_CHART.trim().split('\n').slice(1).map((line) => line.slice(2));
+const CHART_ROWS = BANKER_CHART.trim()
+  .split('\n')
+  .slice(1)
+  .map((line) => line.slice(2));
 
 function chart(bankerTotal: number, playerThird: number | null): boolean {
   const ch = CHART_ROWS[bankerTotal]?.[playerThird === null ? 0 : playerThird + 1];

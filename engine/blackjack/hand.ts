@@ -67,7 +67,10 @@ export function dealerDraws(cards: readonly Card[], soft17: Soft17): boolean {
 /** 6-7-8 of one suit or three 7s, as a hand of exactly three cards (Macau Art. 15; rule 35). */
 export function isSpecial678(cards: readonly Card[]): boolean {
   if (cards.length !== 3) return false;
-  const ranks = cards.map((c) => c.rank).sort().join('');
+  const ranks = cards
+    .map((c) => c.rank)
+    .sort()
+    .join('');
   if (ranks === '777') return true;
   const [a, b, c] = cards as [Card, Card, Card];
   return ranks === '678' && a.suit === b.suit && b.suit === c.suit;

@@ -9,10 +9,16 @@ import { resolveRules } from './rules.js';
 // the pool; three 7s pay 500; a suited Black Jack pays 100.
 const table: JackpotPayTable = {
   evaluate(cards: readonly Card[]) {
-    if (cards.length >= 4 && cards.slice(0, 4).every((c) => c.rank === 'A' && c.suit === cards[0]!.suit)) return { combination: 'four suited aces', rank: 3, pays: 'pool' };
+    if (cards.length >= 4 && cards.slice(0, 4).every((c) => c.rank === 'A' && c.suit === cards[0]!.suit))
+      return { combination: 'four suited aces', rank: 3, pays: 'pool' };
     if (cards.filter((c) => c.rank === '7').length >= 3) return { combination: 'three sevens', rank: 2, pays: { fixed: 500 } };
     const [a, b] = cards;
-    if (a && b && a.suit === b.suit && ((a.rank === 'A' && ['T', 'J', 'Q', 'K'].includes(b.rank)) || (b.rank === 'A' && ['T', 'J', 'Q', 'K'].includes(a.rank)))) {
+    if (
+      a &&
+      b &&
+      a.suit === b.suit &&
+      ((a.rank === 'A' && ['T', 'J', 'Q', 'K'].includes(b.rank)) || (b.rank === 'A' && ['T', 'J', 'Q', 'K'].includes(a.rank)))
+    ) {
       return { combination: 'suited Black Jack', rank: 1, pays: { fixed: 100 } };
     }
     return undefined;
@@ -62,7 +68,10 @@ describe('Portugal progressive jackpot (rules 38–50)', () => {
     round.deal(parseCard('TS'));
     assert.equal(round.done, true);
     const jp = round.lines.filter((l) => l.bet === 'jackpot');
-    assert.deepEqual(jp.map((l) => [l.hand, l.stake, l.net, l.rule]), [[0, 10, 490, 'portugal-2001 rules 43, 46, 50']]);
+    assert.deepEqual(
+      jp.map((l) => [l.hand, l.stake, l.net, l.rule]),
+      [[0, 10, 490, 'portugal-2001 rules 43, 46, 50']],
+    );
     assert.equal(round.jackpotPool(), 19_500);
     const main = round.lines.filter((l) => l.bet === 'main').map((l) => l.net);
     assert.deepEqual(main, [-100, 100], 'the second hand busts at once; the first (21) beats 19');
@@ -71,7 +80,14 @@ describe('Portugal progressive jackpot (rules 38–50)', () => {
 });
 
 describe('bets behind: who decides (Macau Art. 20 n.1; Portugal rule 16)', () => {
-  const seat = { seat: 2, bets: { main: 100 }, behind: [{ owner: 'b', main: 300 }, { owner: 'c', main: 300 }] };
+  const seat = {
+    seat: 2,
+    bets: { main: 100 },
+    behind: [
+      { owner: 'b', main: 300 },
+      { owner: 'c', main: 300 },
+    ],
+  };
   const decider = (rules: ReturnType<typeof resolveRules>, seated = true): string => {
     const round = new BlackjackRound({ rules, seats: [{ ...seat, seated }] });
     for (const c of cards('TS 9H 8D 7C')) if (round.expected().kind === 'card') round.deal(c);

@@ -41,11 +41,7 @@ export interface JackpotResult {
  * hands included (rule 42); one chip per player per hand (rule 47). Awards are paid whatever the
  * main result (rule 43); the chip itself always goes to the pool (rules 41, 48).
  */
-export function settleJackpot(
-  entries: readonly JackpotEntry[],
-  table: JackpotPayTable,
-  pool: number,
-): { results: JackpotResult[]; poolAfter: number } {
+export function settleJackpot(entries: readonly JackpotEntry[], table: JackpotPayTable, pool: number): { results: JackpotResult[]; poolAfter: number } {
   const evaluated = entries.map((e) => ({ e, award: table.evaluate(e.cards) }));
   const winners = evaluated.filter((x) => x.award !== undefined) as { e: JackpotEntry; award: JackpotAward }[];
   const awards = new Map<JackpotEntry, number>();

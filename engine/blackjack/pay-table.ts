@@ -15,7 +15,8 @@ export function blackjackPayTable(rules: BlackjackRules): PayLine[] {
   if (r.fiveCardHalfPay.value === true) lines.push(payLine('fiveCard', odds(1, 2), ref(id, 'fiveCard')));
   if (r.surrender.value !== 'none') lines.push(payLine('surrender', { kind: 'returned', part: 'half' }, ref(id, 'surrender')));
   // Art. 15: three times the bet, instead of the main result or on top of it as the profile says.
-  if (r.bonus678.value !== 'none') lines.push(payLine(r.bonus678.value === 'in-addition' ? 'special678Extra' : 'special678', odds(3, 1), ref(id, 'special678')));
+  if (r.bonus678.value !== 'none')
+    lines.push(payLine(r.bonus678.value === 'in-addition' ? 'special678Extra' : 'special678', odds(3, 1), ref(id, 'special678')));
   return [...lines, ...sideBetLines(rules)];
 }
 

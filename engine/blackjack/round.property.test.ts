@@ -29,7 +29,10 @@ const scenario = fc.record({
   overrides: macauOverrides,
   peek: fc.boolean(),
   seats: fc.uniqueArray(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 7 }),
-  bets: fc.array(fc.integer({ min: 1, max: 50 }).map((x) => x * 100), { minLength: 7, maxLength: 7 }),
+  bets: fc.array(
+    fc.integer({ min: 1, max: 50 }).map((x) => x * 100),
+    { minLength: 7, maxLength: 7 },
+  ),
   withSides: fc.boolean(),
   behind: fc.boolean(),
   seed: fc.integer({ min: 0, max: 0x7fffffff }),
@@ -91,7 +94,10 @@ describe('blackjack round properties', () => {
         assert.deepEqual(again.lines, round.lines);
         assert.deepEqual(again.hands(), round.hands());
         const hands = round.hands();
-        assert.ok(hands.every((h) => h.status !== 'open' && h.status !== 'stood' && h.status !== 'blackjack'), 'every hand settled');
+        assert.ok(
+          hands.every((h) => h.status !== 'open' && h.status !== 'stood' && h.status !== 'blackjack'),
+          'every hand settled',
+        );
         // Every card dealt is somewhere: hands, dealer, burns.
         const placed = hands.reduce((n, h) => n + h.cards.length, 0) + round.dealer.length + round.burns.length;
         assert.equal(placed, ci);

@@ -112,7 +112,10 @@ describe('Macau 2009: dealer drawing (Art. 6)', () => {
   });
 
   it('macau-2004 art.6 n.1: the dealer stands on every 17', () => {
-    const out = play('macau-2004', 1000, 'TS AH QD 6C', [[1, 0, 'decline-insurance'], [1, 0, 'stand']]);
+    const out = play('macau-2004', 1000, 'TS AH QD 6C', [
+      [1, 0, 'decline-insurance'],
+      [1, 0, 'stand'],
+    ]);
     assert.deepEqual(out.dealer.cards, ['AH', '6C']);
     assert.deepEqual(mains(out), [[0, 1000, 'macau-2004 art.9']]);
   });
@@ -154,7 +157,10 @@ describe('Macau 2009: splits (Art. 16) and doubles (Art. 17)', () => {
       [1, 0, 'macau-2009 art.16 n.6'],
     ]);
     const all = play('macau-2009', 1000, '8S TH 8D 3C 9H 2C AD', decisions, { dealerBlackjackTakes: 'all' });
-    assert.deepEqual(mains(all).map((x) => x[1]), [-2000, -1000]);
+    assert.deepEqual(
+      mains(all).map((x) => x[1]),
+      [-2000, -1000],
+    );
   });
 
   it('art.17 n.3: a doubled hand loses only the original bet to a dealer Black Jack', () => {
@@ -170,7 +176,11 @@ describe('Macau 2009: splits (Art. 16) and doubles (Art. 17)', () => {
     ]);
     assert.deepEqual(
       out.hands.map((h) => h.cards),
-      [['AS', '7H'], ['AC', 'KD'], ['AD', '8S']],
+      [
+        ['AS', '7H'],
+        ['AC', 'KD'],
+        ['AD', '8S'],
+      ],
     );
     assert.deepEqual(out.dealer.cards, ['9H', 'TD'], 'procedure 1: the dealer gets the second card after the players');
   });
@@ -198,8 +208,14 @@ describe('Macau 2009: splits (Art. 16) and doubles (Art. 17)', () => {
     ];
     assert.throws(() => play('macau-2009', 1000, cards, split4), /"split" is not legal/);
     const five = play('macau-2009', 1000, cards, split4, { maxHands: 5 });
-    assert.deepEqual(five.hands.map((h) => h.total), [10, 10, 10, 10, 11]);
-    assert.deepEqual(mains(five).map((x) => x[1]), [-1000, -1000, -1000, -1000, -1000]);
+    assert.deepEqual(
+      five.hands.map((h) => h.total),
+      [10, 10, 10, 10, 11],
+    );
+    assert.deepEqual(
+      mains(five).map((x) => x[1]),
+      [-1000, -1000, -1000, -1000, -1000],
+    );
   });
 
   it('art.16 n.5: having declined to split a pair formed after a split, the player may not split a later one', () => {
@@ -212,7 +228,10 @@ describe('Macau 2009: splits (Art. 16) and doubles (Art. 17)', () => {
     assert.throws(() => play('macau-2009', 1000, cards, decisions), /"split" is not legal/);
     assert.throws(() => play('macau-2009', 1000, cards, decisions), /seat 1 hand 1 now \(play\); legal: hit, stand, double/);
     const out = play('macau-2009', 1000, `${cards} 9D`, [...decisions, [1, 1, 'stand'], [1, 2, 'stand']], { resplitAfterDecline: true });
-    assert.deepEqual(out.hands.map((h) => h.total), [16, 18, 18]);
+    assert.deepEqual(
+      out.hands.map((h) => h.total),
+      [16, 18, 18],
+    );
   });
 
   it('art.17 n.1: doubleOn=eleven refuses a double on 10', () => {
@@ -222,7 +241,13 @@ describe('Macau 2009: splits (Art. 16) and doubles (Art. 17)', () => {
   });
 
   it('art.16 n.1 / splitPairsBy: J-Q splits by value, not by rank', () => {
-    assert.doesNotThrow(() => play('macau-2009', 1000, 'JS 9H QD 5C 7D 9S', [[1, 0, 'split'], [1, 0, 'stand'], [1, 1, 'stand']]));
+    assert.doesNotThrow(() =>
+      play('macau-2009', 1000, 'JS 9H QD 5C 7D 9S', [
+        [1, 0, 'split'],
+        [1, 0, 'stand'],
+        [1, 1, 'stand'],
+      ]),
+    );
     assert.throws(() => play('macau-2009', 1000, 'JS 9H QD', [[1, 0, 'split']], { splitPairsBy: 'rank' }), /not legal/);
   });
 });
@@ -231,12 +256,26 @@ describe('Macau 2009: surrender, five cards, special prize (Art. 15, 18, 19)', (
   it('art.18 n.1: surrender loses half; not against an ace', () => {
     const out = play('macau-2009', 1000, 'TS 9H 6D', [[1, 0, 'surrender']]);
     assert.deepEqual(mains(out), [[0, -500, 'macau-2009 art.18 n.1']]);
-    assert.throws(() => play('macau-2009', 1000, 'TS AH 6D', [[1, 0, 'decline-insurance'], [1, 0, 'surrender']]), /not legal/);
+    assert.throws(
+      () =>
+        play('macau-2009', 1000, 'TS AH 6D', [
+          [1, 0, 'decline-insurance'],
+          [1, 0, 'surrender'],
+        ]),
+      /not legal/,
+    );
     assert.throws(() => play('macau-2009', 1000, 'TS 9H 6D', [[1, 0, 'surrender']], { surrender: 'none' }), /not legal/);
   });
 
   it('art.18 n.2: surrender is only the first decision of the hand', () => {
-    assert.throws(() => play('macau-2009', 1000, '2S 9H 3D 2C', [[1, 0, 'hit'], [1, 0, 'surrender']]), /not legal/);
+    assert.throws(
+      () =>
+        play('macau-2009', 1000, '2S 9H 3D 2C', [
+          [1, 0, 'hit'],
+          [1, 0, 'surrender'],
+        ]),
+      /not legal/,
+    );
   });
 
   it('art.19: five cards of 21 or less may take half the bet, unless the dealer shows an ace', () => {
@@ -248,7 +287,12 @@ describe('Macau 2009: surrender, five cards, special prize (Art. 15, 18, 19)', (
     ]);
     assert.deepEqual(mains(out), [[0, 500, 'macau-2009 art.19 n.1']]);
     // 'sem exceder 21': a five-card 21 is offered too.
-    const at21 = play('macau-2009', 1000, '2S 9H 3D 2C 3C AD', [[1, 0, 'hit'], [1, 0, 'hit'], [1, 0, 'hit'], [1, 0, 'take-five-card-half']]);
+    const at21 = play('macau-2009', 1000, '2S 9H 3D 2C 3C AD', [
+      [1, 0, 'hit'],
+      [1, 0, 'hit'],
+      [1, 0, 'hit'],
+      [1, 0, 'take-five-card-half'],
+    ]);
     assert.deepEqual(mains(at21), [[0, 500, 'macau-2009 art.19 n.1']]);
     const cont = play('macau-2009', 1000, '2S 9H 3D 2C 3C 4D 5D 8H', [
       [1, 0, 'hit'],
@@ -259,7 +303,14 @@ describe('Macau 2009: surrender, five cards, special prize (Art. 15, 18, 19)', (
     ]);
     assert.deepEqual(mains(cont), [[0, 1000, 'macau-2009 art.9, art.7 n.2']]);
     assert.throws(
-      () => play('macau-2009', 1000, '2S AH 3D 2C 3C 4D', [[1, 0, 'decline-insurance'], [1, 0, 'hit'], [1, 0, 'hit'], [1, 0, 'hit'], [1, 0, 'take-five-card-half']]),
+      () =>
+        play('macau-2009', 1000, '2S AH 3D 2C 3C 4D', [
+          [1, 0, 'decline-insurance'],
+          [1, 0, 'hit'],
+          [1, 0, 'hit'],
+          [1, 0, 'hit'],
+          [1, 0, 'take-five-card-half'],
+        ]),
       /not legal/,
     );
   });
@@ -270,7 +321,16 @@ describe('Macau 2009: surrender, five cards, special prize (Art. 15, 18, 19)', (
       [1, 0, 'hit'],
     ]);
     assert.deepEqual(mains(out), [[0, 3000, 'macau-2009 art.15']]);
-    const off = play('macau-2009', 1000, '6H AS 7H 8H KD', [[1, 0, 'decline-insurance'], [1, 0, 'hit']], { bonus678: 'none' });
+    const off = play(
+      'macau-2009',
+      1000,
+      '6H AS 7H 8H KD',
+      [
+        [1, 0, 'decline-insurance'],
+        [1, 0, 'hit'],
+      ],
+      { bonus678: 'none' },
+    );
     assert.deepEqual(mains(off), [[0, -1000, 'macau-2009 art.10 n.6']]);
   });
 });
@@ -316,7 +376,11 @@ describe('Macau 2009: side bets (Art. 13–14)', () => {
   });
 
   it('perfect pairs 5/12/25 (needs the option: art.21 n.3)', () => {
-    const pp = (cards: string): number => line(play('macau-2009', seat({ perfectPairs: 10 }), `${cards} 8C`, [[1, 0, 'stand']], { perfectPairs: true, splitPairsBy: 'rank', maxHands: 1 }), 'perfectPairs').net;
+    const pp = (cards: string): number =>
+      line(
+        play('macau-2009', seat({ perfectPairs: 10 }), `${cards} 8C`, [[1, 0, 'stand']], { perfectPairs: true, splitPairsBy: 'rank', maxHands: 1 }),
+        'perfectPairs',
+      ).net;
     assert.equal(pp('QH 9S QD'), 120);
     assert.equal(pp('QH 9S QS'), 50);
     assert.equal(pp('QH 9S QH'), 250);
@@ -343,7 +407,10 @@ describe('Macau 2009: winning streak (Art. 13 5), 11 n.2, 16 n.7, 18 n.3)', () =
   it('a seat with open streak bets must bet, and may not change them (art.13 5)(2) v-vi)', () => {
     const open: StreakState[] = [{ seat: 1, bets: { '2': 10 }, wins: 1 }];
     assert.throws(() => play('macau-2009', [{ seat: 2, bets: { main: 100 } }], 'TS 9H QD 8C', [[2, 0, 'stand']], o, open), /must bet/);
-    assert.throws(() => play('macau-2009', [{ seat: 1, bets: { main: 100, streak: { '5': 1 } } }], 'TS 9H QD 8C', [[1, 0, 'stand']], o, open), /may not change/);
+    assert.throws(
+      () => play('macau-2009', [{ seat: 1, bets: { main: 100, streak: { '5': 1 } } }], 'TS 9H QD 8C', [[1, 0, 'stand']], o, open),
+      /may not change/,
+    );
   });
 
   it('art.18 n.3: surrender loses the streak bets', () => {
@@ -354,16 +421,40 @@ describe('Macau 2009: winning streak (Art. 13 5), 11 n.2, 16 n.7, 18 n.3)', () =
   it('art.16 n.7: split hands count by majority; a draw keeps the marker', () => {
     const open: StreakState[] = [{ seat: 1, bets: { '3': 10 }, wins: 1 }];
     // 8-8 split against a 9: both hands 18 against the dealer's 19 → loss.
-    const lost = play('macau-2009', 100, '8S 9H 8D TC 2C 8H TD', [[1, 0, 'split'], [1, 0, 'stand'], [1, 1, 'hit'], [1, 1, 'stand']], o, open);
+    const lost = play(
+      'macau-2009',
+      100,
+      '8S 9H 8D TC 2C 8H TD',
+      [
+        [1, 0, 'split'],
+        [1, 0, 'stand'],
+        [1, 1, 'hit'],
+        [1, 1, 'stand'],
+      ],
+      o,
+      open,
+    );
     assert.equal(line(lost, 'streak3').rule, 'macau-2009 art.16 n.7 3)');
     // one hand loses (18 v 19), one wins (20) → marker unchanged.
-    const kept = play('macau-2009', 100, '8S 9H 8D QC 3C 9C TD', [[1, 0, 'split'], [1, 0, 'stand'], [1, 1, 'hit'], [1, 1, 'stand']], o, open);
+    const kept = play(
+      'macau-2009',
+      100,
+      '8S 9H 8D QC 3C 9C TD',
+      [
+        [1, 0, 'split'],
+        [1, 0, 'stand'],
+        [1, 1, 'hit'],
+        [1, 1, 'stand'],
+      ],
+      o,
+      open,
+    );
     assert.deepEqual(kept.streaks, open);
   });
 });
 
 describe('burns and dealing procedures (Art. 4, Art. 5)', () => {
-  it('art.4 n.2: a burn at the start of each round and before the dealer\'s second card', () => {
+  it("art.4 n.2: a burn at the start of each round and before the dealer's second card", () => {
     const out = play('macau-2009', 1000, '2C TS 9H QD 3C 8C', [[1, 0, 'stand']], { burnEachRound: true, burnBeforeDealerSecond: true });
     assert.deepEqual(out.burns, ['2C', '3C']);
     assert.deepEqual(out.dealer.cards, ['9H', '8C']);
@@ -378,7 +469,10 @@ describe('burns and dealing procedures (Art. 4, Art. 5)', () => {
   it('the live path: the round tells which card is expected for whom', () => {
     const round = new BlackjackRound({
       rules: resolveRules('macau-2009', { dealProcedure: 'macau-3', holeCard: 'peek' }),
-      seats: [{ seat: 2, bets: { main: 100 } }, { seat: 5, bets: { main: 100 } }],
+      seats: [
+        { seat: 2, bets: { main: 100 } },
+        { seat: 5, bets: { main: 100 } },
+      ],
     });
     const order: string[] = [];
     for (const c of ['TS', '9D', '5C', 'TH', '8D', '7S']) {
@@ -469,7 +563,16 @@ describe('Portugal 2001 (rules 17–37)', () => {
 
 describe('bets behind and doubles (Portugal rule 30)', () => {
   it('a back bettor may double with the holder, or stay at the original bet', () => {
-    const seats: SeatEntry[] = [{ seat: 2, bets: { main: 1000 }, behind: [{ owner: 'b', main: 400, followDouble: true }, { owner: 'c', main: 200 }] }];
+    const seats: SeatEntry[] = [
+      {
+        seat: 2,
+        bets: { main: 1000 },
+        behind: [
+          { owner: 'b', main: 400, followDouble: true },
+          { owner: 'c', main: 200 },
+        ],
+      },
+    ];
     const out = play('portugal-2001', seats, '6S 9H 4D 8C TC', [[2, 0, 'double']]);
     assert.deepEqual(
       out.settlements.map((l) => [l.owner ?? 'seat', l.stake, l.net]),
@@ -481,7 +584,10 @@ describe('bets behind and doubles (Portugal rule 30)', () => {
     );
     // Macau (Art. 20, interpretation): the bets behind follow the seat's decisions.
     const macau = play('macau-2009', seats, '6S 9H 4D TC 8C', [[2, 0, 'double']]);
-    assert.deepEqual(macau.settlements.map((l) => l.stake), [2000, 800, 400]);
+    assert.deepEqual(
+      macau.settlements.map((l) => l.stake),
+      [2000, 800, 400],
+    );
   });
 });
 
@@ -490,7 +596,16 @@ describe('bets behind that do not follow a double or split for want of credit (P
 
   for (const profile of ['macau-2009', 'macau-2004'] as const) {
     it(`${profile}: the seat doubles; a follower doubles its bet, one listed as not following stays at its stake and cites rule 30`, () => {
-      const seats: SeatEntry[] = [{ seat: 2, bets: { main: 1000 }, behind: [{ owner: 'b', main: 400 }, { owner: 'c', main: 200 }] }];
+      const seats: SeatEntry[] = [
+        {
+          seat: 2,
+          bets: { main: 1000 },
+          behind: [
+            { owner: 'b', main: 400 },
+            { owner: 'c', main: 200 },
+          ],
+        },
+      ];
       // Seat 2: 6 + 4 = 10, doubles, draws a ten: 20. Dealer 9 then 8: 17.
       const out = runScript(resolveRules(profile), {
         seats,
@@ -505,7 +620,16 @@ describe('bets behind that do not follow a double or split for want of credit (P
     });
 
     it(`${profile}: the seat splits; a follower stakes again on the second hand, one not following rides on the first hand only and cites rule 28`, () => {
-      const seats: SeatEntry[] = [{ seat: 1, bets: { main: 1000 }, behind: [{ owner: 'b', main: 500 }, { owner: 'c', main: 300 }] }];
+      const seats: SeatEntry[] = [
+        {
+          seat: 1,
+          bets: { main: 1000 },
+          behind: [
+            { owner: 'b', main: 500 },
+            { owner: 'c', main: 300 },
+          ],
+        },
+      ];
       // 8-8 split: hand 0 draws 7 (15), hand 1 draws an ace (19); the dealer makes 9+5+4 = 18.
       const out = runScript(resolveRules(profile), {
         seats,
@@ -528,7 +652,11 @@ describe('bets behind that do not follow a double or split for want of credit (P
 
   it('macau-2009: against a dealer Black Jack the doubled seat loses its original bet, the bet that stayed out its own stake', () => {
     const seats: SeatEntry[] = [{ seat: 1, bets: { main: 1000 }, behind: [{ owner: 'c', main: 200 }] }];
-    const out = runScript(resolveRules('macau-2009'), { seats, cards: ['6S', 'TH', '5D', '2C', 'AD'], decisions: [{ seat: 1, hand: 0, action: 'double', notFollowing: ['c'] }] });
+    const out = runScript(resolveRules('macau-2009'), {
+      seats,
+      cards: ['6S', 'TH', '5D', '2C', 'AD'],
+      decisions: [{ seat: 1, hand: 0, action: 'double', notFollowing: ['c'] }],
+    });
     assert.deepEqual(rows(out), [
       [0, 'seat', 2000, -1000, 'macau-2009 art.17 n.3, art.10 n.7'],
       [0, 'c', 200, -200, 'macau-2009 art.12 n.2; art.20 silent, as portugal-2001 rule 30'],
@@ -536,8 +664,21 @@ describe('bets behind that do not follow a double or split for want of credit (P
   });
 
   it('portugal-2001: a bettor who chose to double but cannot is kept out like one who chose not to (rule 30)', () => {
-    const seats: SeatEntry[] = [{ seat: 2, bets: { main: 1000 }, behind: [{ owner: 'b', main: 400, followDouble: true }, { owner: 'c', main: 200 }] }];
-    const out = runScript(resolveRules('portugal-2001'), { seats, cards: ['6S', '9H', '4D', '8C', 'TC'], decisions: [{ seat: 2, hand: 0, action: 'double', notFollowing: ['b'] }] });
+    const seats: SeatEntry[] = [
+      {
+        seat: 2,
+        bets: { main: 1000 },
+        behind: [
+          { owner: 'b', main: 400, followDouble: true },
+          { owner: 'c', main: 200 },
+        ],
+      },
+    ];
+    const out = runScript(resolveRules('portugal-2001'), {
+      seats,
+      cards: ['6S', '9H', '4D', '8C', 'TC'],
+      decisions: [{ seat: 2, hand: 0, action: 'double', notFollowing: ['b'] }],
+    });
     assert.deepEqual(rows(out), [
       [0, 'seat', 2000, 2000, 'portugal-2001 rule 23'],
       [0, 'b', 400, 400, 'portugal-2001 rule 23; rule 30'],
@@ -545,12 +686,17 @@ describe('bets behind that do not follow a double or split for want of credit (P
     ]);
     // Only a bet that would follow can be listed: c chose not to double already.
     assert.throws(
-      () => runScript(resolveRules('portugal-2001'), { seats, cards: ['6S', '9H', '4D', '8C', 'TC'], decisions: [{ seat: 2, hand: 0, action: 'double', notFollowing: ['c'] }] }),
+      () =>
+        runScript(resolveRules('portugal-2001'), {
+          seats,
+          cards: ['6S', '9H', '4D', '8C', 'TC'],
+          decisions: [{ seat: 2, hand: 0, action: 'double', notFollowing: ['c'] }],
+        }),
       /"c" has no bet behind on seat 2 hand 0 that would follow the double/,
     );
   });
 
-  it('a stake that stayed out of a split and then out of that hand\'s double cites both rules', () => {
+  it("a stake that stayed out of a split and then out of that hand's double cites both rules", () => {
     const seats: SeatEntry[] = [{ seat: 1, bets: { main: 1000 }, behind: [{ owner: 'c', main: 300 }] }];
     // 5-5 split; hand 0 draws a 6 (11) and doubles (a ten: 21); hand 1 draws a 5 (10) and stands; dealer 9+8 = 17.
     const out = runScript(resolveRules('macau-2009'), {
@@ -585,7 +731,13 @@ describe('bets behind that do not follow a double or split for want of credit (P
     list.length = 0; // the round kept its own copy
     for (const c of cards.slice(3)) round.deal(parseCard(c));
     assert.equal(round.done, true);
-    assert.deepEqual(round.lines.map((l) => [l.owner ?? 'seat', l.stake]), [['seat', 2000], ['b', 400]]);
+    assert.deepEqual(
+      round.lines.map((l) => [l.owner ?? 'seat', l.stake]),
+      [
+        ['seat', 2000],
+        ['b', 400],
+      ],
+    );
     assert.deepEqual(BlackjackRound.replay(setup, round.log).lines, round.lines);
   });
 });
@@ -612,25 +764,48 @@ describe('bets behind and insurance (Portugal rule 15)', () => {
       ],
     );
     assert.throws(
-      () => runScript(resolveRules('portugal-2001'), { seats, cards: ['TS', 'AH', 'QD', 'KC'], decisions: [{ seat: 1, hand: 0, action: 'insurance:500', owner: 'b' }] }),
+      () =>
+        runScript(resolveRules('portugal-2001'), {
+          seats,
+          cards: ['TS', 'AH', 'QD', 'KC'],
+          decisions: [{ seat: 1, hand: 0, action: 'insurance:500', owner: 'b' }],
+        }),
       /"seat:1" must answer/,
     );
     // Without the holder's insurance, nobody behind is asked.
-    const none = runScript(resolveRules('portugal-2001'), { seats, cards: ['TS', 'AH', 'QD', '7C'], decisions: [{ seat: 1, hand: 0, action: 'decline-insurance' }, { seat: 1, hand: 0, action: 'stand' }] });
+    const none = runScript(resolveRules('portugal-2001'), {
+      seats,
+      cards: ['TS', 'AH', 'QD', '7C'],
+      decisions: [
+        { seat: 1, hand: 0, action: 'decline-insurance' },
+        { seat: 1, hand: 0, action: 'stand' },
+      ],
+    });
     assert.equal(none.settlements.filter((l) => l.bet === 'insurance').length, 0);
   });
 });
 
-describe('additional bets on another player\'s hand (Art. 13 1))', () => {
+describe("additional bets on another player's hand (Art. 13 1))", () => {
   it('a standing bettor may bet any pair on a seat without a main bet', () => {
     const seats: SeatEntry[] = [{ seat: 4, bets: { main: 1000 }, behind: [{ owner: 'p', main: 0, anyPair: 50 }] }];
-    const out = runScript(resolveRules('macau-2009'), { seats, cards: ['8S', '9H', '8D', 'TC', '9C', 'QS'], decisions: [{ seat: 4, hand: 0, action: 'split' }, { seat: 4, hand: 0, action: 'stand' }, { seat: 4, hand: 1, action: 'stand' }] });
+    const out = runScript(resolveRules('macau-2009'), {
+      seats,
+      cards: ['8S', '9H', '8D', 'TC', '9C', 'QS'],
+      decisions: [
+        { seat: 4, hand: 0, action: 'split' },
+        { seat: 4, hand: 0, action: 'stand' },
+        { seat: 4, hand: 1, action: 'stand' },
+      ],
+    });
     assert.deepEqual(
       out.settlements.filter((l) => l.bet === 'anyPair').map((l) => [l.owner, l.stake, l.net]),
       [['p', 50, 550]],
     );
     assert.equal(out.settlements.filter((l) => l.bet === 'main' && l.owner === 'p').length, 0);
-    assert.throws(() => runScript(resolveRules('macau-2004'), { seats: [{ seat: 1, bets: { main: 100 }, behind: [{ owner: 'p', main: 0, perfectPairs: 5 }] }], cards: [] }), /not offered/);
+    assert.throws(
+      () => runScript(resolveRules('macau-2004'), { seats: [{ seat: 1, bets: { main: 100 }, behind: [{ owner: 'p', main: 0, perfectPairs: 5 }] }], cards: [] }),
+      /not offered/,
+    );
   });
 });
 
@@ -641,7 +816,14 @@ describe('the scripted-round runner refuses what cannot be played', () => {
     assert.throws(() => play('macau-2009', 1000, 'TS 9H QD 8C 2D', [[1, 0, 'stand']]), /1 card\(s\) left over/);
     assert.throws(() => play('macau-2009', 1000, 'TS 9H QD', [[1, 0, 'stand']]), /missing card: card 4 is needed for dealer/);
     assert.throws(() => play('macau-2009', 1000, 'TS 9H QD 8C', [[1, 1, 'stand']]), /is for seat 1 hand 1/);
-    assert.throws(() => play('macau-2009', 1000, 'TS 9H QD 8C', [[1, 0, 'stand'], [1, 0, 'hit']]), /decision\(s\) left over/);
+    assert.throws(
+      () =>
+        play('macau-2009', 1000, 'TS 9H QD 8C', [
+          [1, 0, 'stand'],
+          [1, 0, 'hit'],
+        ]),
+      /decision\(s\) left over/,
+    );
     assert.throws(() => play('macau-2009', 1000, 'AS AS AS', [], { decks: 2 }), /impossible/);
     assert.throws(() => play('macau-2009', 1000, 'XX'), /not a card/);
     assert.throws(() => play('macau-2009', 1000, 'TS 9H QD 8C', [[1, 0, 'fly']]), /not an action/);

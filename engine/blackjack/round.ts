@@ -84,17 +84,7 @@ export interface RoundSetup {
 export type CardTarget = { readonly to: 'burn' } | { readonly to: 'dealer' } | { readonly to: 'hand'; readonly seat: number; readonly hand: number };
 
 export type CardStep =
-  | 'burn-round'
-  | 'first'
-  | 'dealer-up'
-  | 'second'
-  | 'dealer-hole'
-  | 'split-second'
-  | 'hit'
-  | 'double'
-  | 'burn-dealer-second'
-  | 'dealer-second'
-  | 'dealer-draw';
+  'burn-round' | 'first' | 'dealer-up' | 'second' | 'dealer-hole' | 'split-second' | 'hit' | 'double' | 'burn-dealer-second' | 'dealer-second' | 'dealer-draw';
 
 export type ActionType =
   | 'hit'
@@ -275,7 +265,9 @@ export class BlackjackRound {
     const cur = this.current;
     if (cur.kind !== 'card') {
       throw new RoundError(
-        cur.kind === 'done' ? `card ${cardCode(card)} left over: the round is complete` : `card ${cardCode(card)} arrived while a decision is awaited from seat ${cur.seat} hand ${cur.hand}`,
+        cur.kind === 'done'
+          ? `card ${cardCode(card)} left over: the round is complete`
+          : `card ${cardCode(card)} arrived while a decision is awaited from seat ${cur.seat} hand ${cur.hand}`,
       );
     }
     if (!this.inventory.take(card)) {
@@ -289,7 +281,11 @@ export class BlackjackRound {
   decide(action: Action): void {
     const cur = this.current;
     if (cur.kind !== 'decision') {
-      throw new RoundError(cur.kind === 'done' ? `decision "${action.type}" left over: the round is complete` : `decision "${action.type}" given while a card is expected (${cur.why})`);
+      throw new RoundError(
+        cur.kind === 'done'
+          ? `decision "${action.type}" left over: the round is complete`
+          : `decision "${action.type}" given while a card is expected (${cur.why})`,
+      );
     }
     if (!cur.legal.includes(action.type)) {
       throw new RoundError(`"${action.type}" is not legal for seat ${cur.seat} hand ${cur.hand} now (${cur.offer}); legal: ${cur.legal.join(', ')}`);
@@ -866,7 +862,15 @@ export class BlackjackRound {
         if (sb.under13) this.line(s.seat, 'under13', 0, sb.under13, ou < 13 ? OVER_UNDER_PAYS * sb.under13 : -sb.under13, ref(p, 'overUnder'), owner);
         if (sb.perfectPairs) {
           const kind = perfectPairKind(c1, c2);
-          this.line(s.seat, 'perfectPairs', 0, sb.perfectPairs, kind ? PERFECT_PAIRS_PAYS[kind] * sb.perfectPairs : -sb.perfectPairs, ref(p, 'perfectPairs'), owner);
+          this.line(
+            s.seat,
+            'perfectPairs',
+            0,
+            sb.perfectPairs,
+            kind ? PERFECT_PAIRS_PAYS[kind] * sb.perfectPairs : -sb.perfectPairs,
+            ref(p, 'perfectPairs'),
+            owner,
+          );
         }
       }
       if (b.jackpot) {
@@ -979,7 +983,8 @@ function newHand(seat: number, cards: Card[], stakes: Stake[]): Hand {
 }
 
 function checkAmount(v: unknown, what: string): number {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v <= 0) throw new RoundError(`${what} must be a positive whole amount in minor units, got ${String(v)}`);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v <= 0)
+    throw new RoundError(`${what} must be a positive whole amount in minor units, got ${String(v)}`);
   return v;
 }
 
@@ -1012,7 +1017,8 @@ function validateAndBuild(setup: RoundSetup): Seat[] {
   const seats = [...setup.seats].sort((a, b) => a.seat - b.seat);
   const out: Seat[] = [];
   for (const entry of seats) {
-    if (!Number.isInteger(entry.seat) || entry.seat < 1 || entry.seat > r.seats) throw new RoundError(`seat ${entry.seat} is not a seat of this table (1–${r.seats})`);
+    if (!Number.isInteger(entry.seat) || entry.seat < 1 || entry.seat > r.seats)
+      throw new RoundError(`seat ${entry.seat} is not a seat of this table (1–${r.seats})`);
     if (seen.has(entry.seat)) throw new RoundError(`seat ${entry.seat} appears twice`);
     seen.add(entry.seat);
     const b = entry.bets;
@@ -1053,7 +1059,9 @@ function validateAndBuild(setup: RoundSetup): Seat[] {
     if (behind.filter((x) => x.main !== 0).length + 1 > r.maxBettorsPerSeat) {
       throw new RoundError(`seat ${entry.seat}: at most ${r.maxBettorsPerSeat} bettors per seat (art.20 n.1 (2))`);
     }
-    const stakes: Stake[] = [{ owner: undefined, stake: main, base: main, followSplit: true, followDouble: true, stayedOutSplit: false, stayedOutDouble: false }];
+    const stakes: Stake[] = [
+      { owner: undefined, stake: main, base: main, followSplit: true, followDouble: true, stayedOutSplit: false, stayedOutDouble: false },
+    ];
     let total = main;
     const owners = new Set<string>();
     for (const bb of behind) {

@@ -107,7 +107,7 @@ const OPTIONS = {
   } as OptionDef<boolean>,
   dealProcedure: {
     spec: e('macau-1', 'macau-2', 'macau-3', 'portugal-17'),
-    about: "dealing procedure: Macau Art. 5 n.2 procedures 1 (players face down), 2 (face up), 3 (hole card); Portugal rule 17",
+    about: 'dealing procedure: Macau Art. 5 n.2 procedures 1 (players face down), 2 (face up), 3 (hole card); Portugal rule 17',
     profiles: {
       'macau-2009': ['macau-1', m9('art.5 n.2'), ['macau-1', 'macau-2', 'macau-3']],
       'macau-2004': ['macau-1', m4('art.5 n.2'), ['macau-1', 'macau-2']],
@@ -144,8 +144,7 @@ const OPTIONS = {
   } as OptionDef<boolean>,
   dealerSoft17: {
     spec: e('stand', 'hit', 'hit-ace-six'),
-    about:
-      "dealer on soft 17: stand, hit every soft 17, or hit only the literal 2009 'Soft 17' (a hand holding a 6 and an ace, i.e. exactly A-6)",
+    about: "dealer on soft 17: stand, hit every soft 17, or hit only the literal 2009 'Soft 17' (a hand holding a 6 and an ace, i.e. exactly A-6)",
     profiles: {
       'macau-2009': ['hit-ace-six', m9('art.6 n.1, n.6')],
       'macau-2004': ['stand', m4('art.6 n.1')],
@@ -237,7 +236,7 @@ const OPTIONS = {
     spec: bool,
     about: 'an ace doubled as 1 (A-8 as 9, A-9 as 10) stays 1 until the end; without it such hands may not double on 9-11 rules',
     profiles: {
-      'macau-2009': [false, m9('art.8 (ace 1 or 11 at the player\'s choice)')],
+      'macau-2009': [false, m9("art.8 (ace 1 or 11 at the player's choice)")],
       'macau-2004': [false, m4('art.8')],
       'portugal-2001': [true, pt('rule 32')],
     },
@@ -307,8 +306,7 @@ const OPTIONS = {
   } as OptionDef<boolean>,
   bonus678: {
     spec: e('none', 'replaces-main', 'in-addition'),
-    about:
-      'special prize 3x the bet for 6-7-8 suited or 7-7-7 as a three-card hand: paid at once instead of the main result, or on top of it',
+    about: 'special prize 3x the bet for 6-7-8 suited or 7-7-7 as a three-card hand: paid at once instead of the main result, or on top of it',
     profiles: {
       'macau-2009': ['replaces-main', m9('art.15; may be waived, art.21 n.2')],
       'macau-2004': ['replaces-main', m4('art.15')],
@@ -382,7 +380,7 @@ const OPTIONS = {
     spec: e('always', 'bettor-chooses'),
     about: 'back bets on a split or double: always follow the deciding player, or each bettor chooses (if not, a split back bet rides on the first hand)',
     profiles: {
-      'macau-2009': ['always', m9('art.20 (interpretation: the decision is the seat\'s)')],
+      'macau-2009': ['always', m9("art.20 (interpretation: the decision is the seat's)")],
       'macau-2004': ['always', m4('art.20 (interpretation)')],
       'portugal-2001': ['bettor-chooses', pt('rules 15, 28, 30'), ['bettor-chooses']],
     },
@@ -470,7 +468,7 @@ const OPTIONS = {
   } as OptionDef<number>,
   authorisation: {
     spec: str,
-    about: 'reference of the regulator\'s prior authorisation of the options chosen',
+    about: "reference of the regulator's prior authorisation of the options chosen",
     profiles: {
       'macau-2009': ['', m9('art.21')],
       'macau-2004': ['', m4('(none)')],
@@ -620,7 +618,7 @@ function checkConsistency(r: BlackjackRules): void {
     throw new RulesError('holeCard=peek is procedure 3: set dealProcedure=macau-3 (art.5 n.2 (3))');
   }
   if (r.dealProcedure === 'macau-2' && r.holeCard !== 'none') {
-    throw new RulesError('dealProcedure=macau-2 deals the dealer\'s second card after the players (holeCard=none)');
+    throw new RulesError("dealProcedure=macau-2 deals the dealer's second card after the players (holeCard=none)");
   }
   if (r.burnBeforeDealerSecond && !r.burnEachRound) {
     throw new RulesError('burnBeforeDealerSecond needs burnEachRound (art.4 n.2: "uma carta no início de cada jogada seguinte e outra…")');

@@ -93,15 +93,21 @@ export function runScript(rules: BlackjackRules, input: ScriptInput): ScriptOutp
         throw new ScriptError(`missing decision ${di + 1}: seat ${x.seat} hand ${x.hand} must answer the ${x.offer} prompt; legal: ${x.legal.join(', ')}`);
       }
       if (d.seat !== x.seat || d.hand !== x.hand) {
-        throw new ScriptError(`decision ${di + 1} is for seat ${d.seat} hand ${d.hand}, but seat ${x.seat} hand ${x.hand} must answer the ${x.offer} prompt now (legal: ${x.legal.join(', ')})`);
+        throw new ScriptError(
+          `decision ${di + 1} is for seat ${d.seat} hand ${d.hand}, but seat ${x.seat} hand ${x.hand} must answer the ${x.offer} prompt now (legal: ${x.legal.join(', ')})`,
+        );
       }
       if (d.owner !== undefined && d.owner !== x.decider) {
-        throw new ScriptError(`decision ${di + 1} is given by "${d.owner}", but "${x.decider}" must answer the ${x.offer} prompt of seat ${x.seat} hand ${x.hand} now`);
+        throw new ScriptError(
+          `decision ${di + 1} is given by "${d.owner}", but "${x.decider}" must answer the ${x.offer} prompt of seat ${x.seat} hand ${x.hand} now`,
+        );
       }
       const action = parseAction(d.action);
       if (d.notFollowing !== undefined) {
-        if (action.type !== 'double' && action.type !== 'split') throw new ScriptError(`decision ${di + 1}: notFollowing goes with a double or a split, not "${d.action}"`);
-        if (!Array.isArray(d.notFollowing) || !d.notFollowing.every((o) => typeof o === 'string')) throw new ScriptError(`decision ${di + 1}: notFollowing must be a list of bettors behind`);
+        if (action.type !== 'double' && action.type !== 'split')
+          throw new ScriptError(`decision ${di + 1}: notFollowing goes with a double or a split, not "${d.action}"`);
+        if (!Array.isArray(d.notFollowing) || !d.notFollowing.every((o) => typeof o === 'string'))
+          throw new ScriptError(`decision ${di + 1}: notFollowing must be a list of bettors behind`);
         round.decide({ type: action.type, notFollowing: d.notFollowing });
       } else round.decide(action);
       di++;

@@ -81,24 +81,51 @@ describe('corrections during a round (Art. 5 n.1)', () => {
 
   it('rule 18: an unseen card drawn by mistake goes to the next player who asks, else to the dealer', () => {
     const rules = resolveRules('portugal-2001');
-    const round = new BlackjackRound({ rules, seats: [{ seat: 1, bets: { main: 100 } }, { seat: 2, bets: { main: 100 } }] });
+    const round = new BlackjackRound({
+      rules,
+      seats: [
+        { seat: 1, bets: { main: 100 } },
+        { seat: 2, bets: { main: 100 } },
+      ],
+    });
     for (const c of ['TS', '9D', '6H', '8C', '9S', 'TH']) round.deal(parseCard(c));
     // Seat 1 (T-8 = 18) said "stand" but the dealer drew a card: it is held, unseen.
     round.holdUnseen(parseCard('3C'));
     round.decide({ type: 'stand' });
     // Seat 2 (9-9) hits: the held 3 is its card (21, the hand ends).
     round.decide({ type: 'hit' });
-    assert.deepEqual(round.hands().map((h) => h.cards), [['TS', '8C'], ['9D', '9S', '3C']]);
+    assert.deepEqual(
+      round.hands().map((h) => h.cards),
+      [
+        ['TS', '8C'],
+        ['9D', '9S', '3C'],
+      ],
+    );
     // With no player left to ask, a held card is the dealer's (6, T = 16 draws it).
     round.holdUnseen(parseCard('AC'));
     assert.equal(round.done, true);
     assert.deepEqual(round.dealerView().cards, ['6H', 'TH', 'AC']);
-    const again = BlackjackRound.replay({ rules, seats: [{ seat: 1, bets: { main: 100 } }, { seat: 2, bets: { main: 100 } }] }, round.log);
+    const again = BlackjackRound.replay(
+      {
+        rules,
+        seats: [
+          { seat: 1, bets: { main: 100 } },
+          { seat: 2, bets: { main: 100 } },
+        ],
+      },
+      round.log,
+    );
     assert.deepEqual(again.lines, round.lines);
   });
 
   it('art.5 n.1 (2): a void round returns every bet, even those already settled', () => {
-    const round = new BlackjackRound({ rules: resolveRules('macau-2009'), seats: [{ seat: 1, bets: { main: 100, anyPair: 10 } }, { seat: 2, bets: { main: 50 } }] });
+    const round = new BlackjackRound({
+      rules: resolveRules('macau-2009'),
+      seats: [
+        { seat: 1, bets: { main: 100, anyPair: 10 } },
+        { seat: 2, bets: { main: 50 } },
+      ],
+    });
     for (const c of ['AS', '9D', '7H', 'KC', '9C']) round.deal(parseCard(c));
     assert.equal(round.lines.length, 1, 'the Black Jack was paid at once');
     round.voidRound('misdeal');

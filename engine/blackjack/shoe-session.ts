@@ -71,7 +71,8 @@ export class BlackjackShoe {
 
   /** What the dealer must do next before (or instead of) dealing a round. */
   next(): ShoeStep {
-    if (this.needShuffle) return { kind: 'shuffle', why: this.roundsThisShoe === 0 && this.dealt === 0 ? 'new shoe' : 'the cut card came out: the last round is over' };
+    if (this.needShuffle)
+      return { kind: 'shuffle', why: this.roundsThisShoe === 0 && this.dealt === 0 ? 'new shoe' : 'the cut card came out: the last round is over' };
     if (this.burnsLeft > 0) return { kind: 'burn', count: this.burnsLeft, why: 'burn at the start of the shoe (art.4 n.1 / rule 10)' };
     return { kind: 'round', firstRoundOfShoe: this.roundsThisShoe === 0, lastRound: this.cutSeen };
   }

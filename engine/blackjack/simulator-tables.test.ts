@@ -46,7 +46,8 @@ describe('simulator tables', () => {
             const ace = v1 === 1 || v2 === 1 ? 1 : 0;
             if (ace === 1 && v1 + v2 === 11) continue;
             for (let fromSplit = 0; fromSplit < 2; fromSplit++) {
-              for (const pair of v1 === v2 ? [0, v1] : [0]) assert.ok((t.first[firstKey(u, v1 + v2, ace, pair, fromSplit)] as number) > 0, `first ${u} ${v1},${v2} pair ${pair} split ${fromSplit}`);
+              for (const pair of v1 === v2 ? [0, v1] : [0])
+                assert.ok((t.first[firstKey(u, v1 + v2, ace, pair, fromSplit)] as number) > 0, `first ${u} ${v1},${v2} pair ${pair} split ${fromSplit}`);
             }
             hitFrom(u, v1 + v2, ace, 2);
           }

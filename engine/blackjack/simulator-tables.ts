@@ -72,7 +72,8 @@ export class SimTables {
     this.firstTwo = firstTwoCardTable(rules);
     for (let hard = 0; hard < HARD; hard++) {
       for (let ace = 0; ace < 2; ace++) {
-        for (let two = 0; two < 2; two++) this.dealerDraws[(hard * 2 + ace) * 2 + two] = dealerDrawsOn(hard, ace === 1, two ? 2 : 3, rules.dealerSoft17) ? 1 : 0;
+        for (let two = 0; two < 2; two++)
+          this.dealerDraws[(hard * 2 + ace) * 2 + two] = dealerDrawsOn(hard, ace === 1, two ? 2 : 3, rules.dealerSoft17) ? 1 : 0;
       }
     }
     for (let u = 1; u <= 10; u++) {

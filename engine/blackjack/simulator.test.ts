@@ -96,9 +96,17 @@ describe('blackjack simulator fast path', () => {
         sim.pos = 0;
         const fast = sim.playRound();
         const used = sim.pos;
-        const slow = playThroughRound(rules, sim, cards.map((c) => idCard(cardId(c))), streaks);
+        const slow = playThroughRound(
+          rules,
+          sim,
+          cards.map((c) => idCard(cardId(c))),
+          streaks,
+        );
         streaks = slow.streaks;
-        const ctx = `round ${n}: ${cards.slice(0, used).map((c) => c.rank + c.suit).join(' ')}`;
+        const ctx = `round ${n}: ${cards
+          .slice(0, used)
+          .map((c) => c.rank + c.suit)
+          .join(' ')}`;
         assert.equal(slow.used, used, `cards used, ${ctx}`);
         assert.ok(Math.abs(slow.main - fast) < 1e-9, `main ${slow.main} vs ${fast}, ${ctx}`);
         for (const [k, b] of SIM_SIDE_BETS.entries()) {

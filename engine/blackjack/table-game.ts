@@ -93,7 +93,10 @@ function replay(t: BlackjackTable, e: BlackjackTableEvent): void {
 }
 
 /** Blackjack as the table plays it, under a profile and the table's authorised rule options. */
-export function blackjackTableGame(profileId: string, options: Readonly<Record<string, unknown>> = {}): GameDefinition<BlackjackTableShoe, BlackjackTableRound> {
+export function blackjackTableGame(
+  profileId: string,
+  options: Readonly<Record<string, unknown>> = {},
+): GameDefinition<BlackjackTableShoe, BlackjackTableRound> {
   if (!isProfileId(profileId)) throw new RangeError(`no blackjack profile "${profileId}"`);
   const rules: BlackjackRules = resolveRules(profileId, options);
   const chooses = rules.behindFollows === 'bettor-chooses';
@@ -167,10 +170,15 @@ export function blackjackTableGame(profileId: string, options: Readonly<Record<s
     const next = st.ask.find((a) => !st.answers.some((x) => x.station === a.station));
     if (!next || d.seat !== st.seat) return { ok: false as const, reason: `seat ${d.seat} has no decision to make`, refusal: 'no-decision' as const };
     if (d.action !== FOLLOW_OFFERS[st.action] && d.action !== DECLINE_FOLLOW) {
-      return { ok: false as const, reason: `"${d.action}" is not legal now (legal: ${FOLLOW_OFFERS[st.action]}, ${DECLINE_FOLLOW})`, refusal: 'illegal-action' as const };
+      return {
+        ok: false as const,
+        reason: `"${d.action}" is not legal now (legal: ${FOLLOW_OFFERS[st.action]}, ${DECLINE_FOLLOW})`,
+        refusal: 'illegal-action' as const,
+      };
     }
     const follows = d.action !== DECLINE_FOLLOW;
-    if (follows && !d.canAfford(next.cost, next.station)) return { ok: false as const, reason: `station ${next.station} has not the credit to follow the ${st.action}`, refusal: 'over-credit' as const };
+    if (follows && !d.canAfford(next.cost, next.station))
+      return { ok: false as const, reason: `station ${next.station} has not the credit to follow the ${st.action}`, refusal: 'over-credit' as const };
     const staged: StagedFollow = { ...st, answers: [...st.answers, { station: next.station, follows }] };
     if (staged.ask.some((a) => !staged.answers.some((x) => x.station === a.station))) {
       return { ok: true as const, shoe: s, round: { ...r, staged }, stakes: [], notFollowing: [] };
@@ -244,14 +252,29 @@ export function blackjackTableGame(profileId: string, options: Readonly<Record<s
       if (st) {
         const next = st.ask.find((a) => !st.answers.some((x) => x.station === a.station));
         if (next) {
-          return { kind: 'decision', seat: st.seat, hand: st.hand, legal: [FOLLOW_OFFERS[st.action], DECLINE_FOLLOW], default: DECLINE_FOLLOW, decider: { kind: 'behind', station: next.station }, cost: next.cost };
+          return {
+            kind: 'decision',
+            seat: st.seat,
+            hand: st.hand,
+            legal: [FOLLOW_OFFERS[st.action], DECLINE_FOLLOW],
+            default: DECLINE_FOLLOW,
+            decider: { kind: 'behind', station: next.station },
+            cost: next.cost,
+          };
         }
       }
       const x = roundOf(s).expected();
       if (x.kind === 'done') return { kind: 'done' };
       if (x.kind === 'decision') {
         const bettor = r.owners[x.decider];
-        return { kind: 'decision', seat: x.seat, hand: x.hand, legal: [...x.legal], default: blackjackDefault(x.legal, x.offer), decider: bettor !== undefined ? { kind: 'behind', station: bettor } : { kind: 'seat' } };
+        return {
+          kind: 'decision',
+          seat: x.seat,
+          hand: x.hand,
+          legal: [...x.legal],
+          default: blackjackDefault(x.legal, x.offer),
+          decider: bettor !== undefined ? { kind: 'behind', station: bettor } : { kind: 'seat' },
+        };
       }
       const t = x.target;
       if (t.to === 'burn') return { kind: 'card', cue: { kind: 'card', to: 'burn' } };
@@ -291,7 +314,9 @@ export function blackjackTableGame(profileId: string, options: Readonly<Record<s
         add(insurer, insure);
       } else {
         act = { type: action };
-        for (const st of roundOf(s).stakesOf(d.seat).filter((z) => z.hand === x.hand)) {
+        for (const st of roundOf(s)
+          .stakesOf(d.seat)
+          .filter((z) => z.hand === x.hand)) {
           const bettor = st.owner === undefined ? undefined : r.owners[st.owner];
           if (action === 'double' && st.followDouble) add(bettor, st.stake);
           if (action === 'split' && st.followSplit) add(bettor, st.base);
@@ -310,13 +335,19 @@ export function blackjackTableGame(profileId: string, options: Readonly<Record<s
           stayOut.push({ station: bettor, seat: d.seat, hand: x.hand, action, amount: c });
           continue;
         }
-        return { ok: false, reason: bettor !== undefined ? `station ${bettor} has not the credit for this decision` : 'not enough credit', refusal: 'over-credit' };
+        return {
+          ok: false,
+          reason: bettor !== undefined ? `station ${bettor} has not the credit for this decision` : 'not enough credit',
+          refusal: 'over-credit',
+        };
       }
       if (stayOut.length > 0 && (action === 'double' || action === 'split')) act = { type: action, notFollowing: stayOut.map((n) => ownerName(n.station)) };
       if (chooses && (action === 'double' || action === 'split')) {
         // Rules 28, 30: ask each bettor behind who could pay its share before the seat's
         // decision takes effect (the seat's own credit was checked above).
-        const ask = [...cost].flatMap(([bettor, c]) => (bettor !== undefined && bettor !== insurer && c > 0 && !stayOut.some((n) => n.station === bettor) ? [{ station: bettor, cost: c }] : []));
+        const ask = [...cost].flatMap(([bettor, c]) =>
+          bettor !== undefined && bettor !== insurer && c > 0 && !stayOut.some((n) => n.station === bettor) ? [{ station: bettor, cost: c }] : [],
+        );
         if (ask.length > 0) {
           const staged: StagedFollow = { seat: d.seat, hand: x.hand, action, ask, answers: [], short: stayOut };
           // The bettors who cannot pay are named now, journalled with the seat's decision, so a

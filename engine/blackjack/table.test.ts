@@ -30,7 +30,8 @@ describe('a table from round to round', () => {
         if (x.kind === 'card') table.dealFromShoe();
         else if (x.kind === 'decision') {
           const total = round.hands().find((h) => h.seat === x.seat && h.hand === x.hand)?.total ?? 0;
-          const pick = x.offer === 'play' ? (total < 17 && x.legal.includes('hit') ? 'hit' : 'stand') : x.legal.find((a) => a.startsWith('decline') || a === 'continue');
+          const pick =
+            x.offer === 'play' ? (total < 17 && x.legal.includes('hit') ? 'hit' : 'stand') : x.legal.find((a) => a.startsWith('decline') || a === 'continue');
           table.decide({ type: (pick ?? x.legal[0]) as 'stand' });
         }
       }

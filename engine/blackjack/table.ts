@@ -104,7 +104,7 @@ export class BlackjackTable {
   cardOut(card: Card): void {
     const phase = this.phase;
     if (phase === 'burn') {
-      if (!this.shoe.cardOut(card)) throw new RoundError('a card beyond the decks\' copies: the table goes on hold');
+      if (!this.shoe.cardOut(card)) throw new RoundError("a card beyond the decks' copies: the table goes on hold");
       this.shoeBurns.push(card);
       return;
     }

@@ -43,7 +43,17 @@ describe('basic strategy computed from the rules', () => {
   });
 
   it('changes with the rules: surrender 16 v T, hit soft 17 doubles A,8 v 6, Portugal may not stand on 11 or less', () => {
-    assert.equal(cell(strategyChart(computeStrategy(resolveRules('macau-2009', { dealProcedure: 'macau-3', holeCard: 'peek', surrender: 'late', fiveCardHalfPay: false, bonus678: 'none' }))).hard['16'], 'T'), 'R');
+    assert.equal(
+      cell(
+        strategyChart(
+          computeStrategy(
+            resolveRules('macau-2009', { dealProcedure: 'macau-3', holeCard: 'peek', surrender: 'late', fiveCardHalfPay: false, bonus678: 'none' }),
+          ),
+        ).hard['16'],
+        'T',
+      ),
+      'R',
+    );
     assert.equal(cell(strategyChart(computeStrategy({ ...standard, dealerSoft17: 'hit' })).soft['A,8'], '6'), 'D');
     const pt = computeStrategy(resolveRules('portugal-2001'));
     assert.ok(!pt.ranked(2, 11, false, 3, 0, false, false).slice(0, 1).includes('stand'));

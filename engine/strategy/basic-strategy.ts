@@ -166,14 +166,7 @@ export function computeStrategy(rules: BlackjackRules): StrategyTable {
     return q * loss + (1 - q) * ev;
   };
 
-  const firstDecisionEvs = (
-    u: number,
-    hard: number,
-    ace: boolean,
-    pairValue: number,
-    fromSplit: boolean,
-    aceLock = false,
-  ): Record<StrategyAction, number> => {
+  const firstDecisionEvs = (u: number, hard: number, ace: boolean, pairValue: number, fromSplit: boolean, aceLock = false): Record<StrategyAction, number> => {
     const t = total(hard, ace);
     const stand = t >= rules.minStandTotal ? mix(u, standEv(u, t), lossOnBj.play) : NaN;
     const hit = mix(u, hitEv(u, hard, ace, 2), lossOnBj.play);

@@ -67,7 +67,11 @@ function applyDecision<S, R>(t: Turn<S, R>, station: number, p: DecisionDue, act
   const n = t.state.decisions.length + 1;
   const placed: InPlay[] = [...t.state.placed];
   for (const [st, stakes] of byStation) {
-    t.write({ type: 'bet.place', txId: `${roundId}:bet:${st}:${n}`, payload: { station: st, roundId, tableId: t.tableId, bets: stakes.map((x) => ({ seat: x.seat, bet: x.bet, amount: x.amount })) } });
+    t.write({
+      type: 'bet.place',
+      txId: `${roundId}:bet:${st}:${n}`,
+      payload: { station: st, roundId, tableId: t.tableId, bets: stakes.map((x) => ({ seat: x.seat, bet: x.bet, amount: x.amount })) },
+    });
     t.credit(st, -stakes.reduce((a, x) => a + x.amount, 0));
     for (const x of stakes) addInPlay(placed, { station: st, bet: x.bet, ...(x.bettor !== undefined ? { seat: x.seat } : {}), amount: x.amount });
   }
@@ -86,9 +90,17 @@ function applyDecision<S, R>(t: Turn<S, R>, station: number, p: DecisionDue, act
       ...(notFollowing.length > 0 ? { notFollowing } : {}),
     },
   });
-  const decision: Decision = { seat: p.seat, ...(p.hand !== undefined ? { hand: p.hand } : {}), station, action, ...(auto ? { auto } : {}), ...(notFollowing.length > 0 ? { notFollowing } : {}) };
+  const decision: Decision = {
+    seat: p.seat,
+    ...(p.hand !== undefined ? { hand: p.hand } : {}),
+    station,
+    action,
+    ...(auto ? { auto } : {}),
+    ...(notFollowing.length > 0 ? { notFollowing } : {}),
+  };
   t.set({ shoe: r.shoe, round: r.round, placed, decisions: [...t.state.decisions, decision] });
-  if (notFollowing.length > 0) t.log('info', 'bets behind that do not follow the double or split stay at their stake', { roundId, seat: p.seat, action, notFollowing });
+  if (notFollowing.length > 0)
+    t.log('info', 'bets behind that do not follow the double or split stay at their stake', { roundId, seat: p.seat, action, notFollowing });
   advance(t);
   return true;
 }

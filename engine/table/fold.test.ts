@@ -30,7 +30,9 @@ function live<S, R>(game: GameDefinition<S, R>) {
     if (r.refused || r.state === state) return r;
     journal.push({ kind: 'input', seq: ++seq, input, effects: r.journal.length });
     // The credits the transaction moved ride on its last entry, as the ledger would record them.
-    const moved = Object.entries(r.state.credits).filter(([st, c]) => state.credits[Number(st)] !== c).map(([st, c]): [number, number] => [Number(st), c]);
+    const moved = Object.entries(r.state.credits)
+      .filter(([st, c]) => state.credits[Number(st)] !== c)
+      .map(([st, c]): [number, number] => [Number(st), c]);
     r.journal.forEach((e, i) => journal.push({ kind: 'entry', seq: ++seq, record: e, credits: i === r.journal.length - 1 ? moved : [] }));
     state = r.state;
     for (const e of r.effects) if (e.type === 'next') feed({ kind: e.input, at: 0 });
@@ -41,9 +43,14 @@ function live<S, R>(game: GameDefinition<S, R>) {
     journal.push({ kind: 'entry', seq: ++seq, record: { type: 'bill.credit', txId: `n${seq}`, payload: {} }, credits: [[station, after]] });
     state = step(state, { kind: 'credit', station, balance: after }, game).state;
   };
-  return { feed, note, journal, get state() {
-    return state;
-  } };
+  return {
+    feed,
+    note,
+    journal,
+    get state() {
+      return state;
+    },
+  };
 }
 
 /** A war coup: two stations bet, seat 1 loses to the croupier, seat 2 wins. */
@@ -70,7 +77,7 @@ describe('the fold of a journal', () => {
     assert.deepStrictEqual(folded.state, t.state);
   });
 
-  it('stops at an entry its input\'s step does not write (a journal written under other rules)', () => {
+  it("stops at an entry its input's step does not write (a journal written under other rules)", () => {
     const t = warCoup();
     const settle = t.journal.findIndex((i) => i.kind === 'entry' && i.record.type === 'round.settle');
     const item = t.journal[settle];
@@ -94,8 +101,8 @@ describe('the fold of a journal', () => {
     const t = warCoup();
     const folded = foldJournal(t.journal, baccaratTableGame('macau-commission'), params);
     assert.deepEqual(folded.problems, []);
-    assert.equal(folded.opened, false, 'the journal\'s table is war, not this baccarat');
-    assert.deepEqual(folded.state.credits, { 1: 500, 2: 1_300 }, 'every credit the journal moved, the war coup\'s included');
+    assert.equal(folded.opened, false, "the journal's table is war, not this baccarat");
+    assert.deepEqual(folded.state.credits, { 1: 500, 2: 1_300 }, "every credit the journal moved, the war coup's included");
     assert.equal(folded.state.round, null, 'nothing of the war round');
   });
 });

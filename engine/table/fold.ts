@@ -65,7 +65,8 @@ export function foldJournal<S, R>(items: Iterable<JournalItem>, game: GameDefini
       }
       const r = step(state, input, game);
       if (r.refused) return problem(`entry ${item.seq}: the journalled ${input.kind} is refused on replay: ${r.refused.reason}`);
-      if (r.journal.length !== item.effects) return problem(`entry ${item.seq}: ${input.kind} wrote ${item.effects} entr(ies), its step writes ${r.journal.length}`);
+      if (r.journal.length !== item.effects)
+        return problem(`entry ${item.seq}: ${input.kind} wrote ${item.effects} entr(ies), its step writes ${r.journal.length}`);
       state = r.state;
       expected = [...r.journal];
       inputs++;
@@ -73,7 +74,8 @@ export function foldJournal<S, R>(items: Iterable<JournalItem>, game: GameDefini
     }
     const want = expected.shift();
     if (want) {
-      if (!sameRecord(want, item.record)) return problem(`entry ${item.seq}: journalled ${item.record.type} differs from what its input's step writes (${want.type})`);
+      if (!sameRecord(want, item.record))
+        return problem(`entry ${item.seq}: journalled ${item.record.type} differs from what its input's step writes (${want.type})`);
       continue;
     }
     if (foreign > 0) foreign--;

@@ -91,7 +91,9 @@ export function enterCard<S, R>(t: Turn<S, R>, card: Card, supervisor: string, w
   // entering the first cannot put the deal back in order. The hold stays until a void.
   if (hold.reads.length > 0) {
     const seqs = hold.reads.map((r) => r.shoeSequence ?? '?').join(', ');
-    return t.refuse(`${hold.reads.length} more card(s) left the shoe during the hold (shoe sequence ${seqs}): the deal cannot be restored by entering one card; void the round`);
+    return t.refuse(
+      `${hold.reads.length} more card(s) left the shoe during the hold (shoe sequence ${seqs}): the deal cannot be restored by entering one card; void the round`,
+    );
   }
   const who = [supervisor.trim(), witness.trim()];
   const refused = twoPeopleRefusal('manual card entry', who);
@@ -131,7 +133,10 @@ export function voidRound<S, R>(t: Turn<S, R>, reason: string, authorisedBy: rea
   const s = t.state;
   if (s.phase !== 'dealing' && !s.hold) return t.refuse('no round to void', 'no-round');
   // Two people, as for a manual card entry: a void moves every bet of the round back.
-  const refused = twoPeopleRefusal('a void', authorisedBy.map((w) => w.trim()));
+  const refused = twoPeopleRefusal(
+    'a void',
+    authorisedBy.map((w) => w.trim()),
+  );
   if (refused) return t.refuse(refused);
   const inPlay = s.phase === 'dealing' && s.placed.length > 0;
   const roundVoid: JournalRecord = { type: 'round.void', txId: `${s.roundId}:void`, payload: { ...roundCore(t), reason, authorisedBy } };

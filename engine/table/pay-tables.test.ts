@@ -8,7 +8,8 @@ import type { GameKind } from './vocabulary.js';
 const payTable = (game: GameKind, profile: string, options: Readonly<Record<string, unknown>> = {}) => [...tableGame(game, profile, options).payTable];
 
 /** A compact spelling of a line's payout for comparisons: `3:2`, `1:1 less 500bp`, `half returned`. */
-const spell = (p: Pays) => (p.kind === 'returned' ? `${p.part} returned` : `${p.win}:${p.per}${p.commissionBasisPoints ? ` less ${p.commissionBasisPoints}bp` : ''}`);
+const spell = (p: Pays) =>
+  p.kind === 'returned' ? `${p.part} returned` : `${p.win}:${p.per}${p.commissionBasisPoints ? ` less ${p.commissionBasisPoints}bp` : ''}`;
 const pays = (lines: ReturnType<typeof payTable>) => Object.fromEntries(lines.map((l) => [l.item, spell(l.pays)]));
 
 describe('the help pay table comes from the active profile', () => {
@@ -25,7 +26,10 @@ describe('the help pay table comes from the active profile', () => {
     assert.equal(pays(nc).banker, '1:1');
     assert.equal(pays(nc).bankerSix, '1:2');
     assert.equal(pays(nc).bankerCommission, undefined);
-    assert.ok(nc.every((l) => l.rule.startsWith('macau-baccarat ')), JSON.stringify(nc));
+    assert.ok(
+      nc.every((l) => l.rule.startsWith('macau-baccarat ')),
+      JSON.stringify(nc),
+    );
   });
 
   it('blackjack quotes the rule its settlement uses, and offers five-card half pay only where the profile has it', () => {
@@ -50,7 +54,8 @@ describe('the help pay table comes from the active profile', () => {
       ...payTable('war', 'macau'),
       ...(['macau-2009', 'macau-2004', 'portugal-2001'] as const).flatMap((p) => payTable('blackjack', p)),
     ];
-    for (const l of all) if (l.pays.kind === 'odds') assert.ok(Number.isInteger(l.pays.win) && l.pays.win > 0 && Number.isInteger(l.pays.per) && l.pays.per > 0, l.item);
+    for (const l of all)
+      if (l.pays.kind === 'odds') assert.ok(Number.isInteger(l.pays.win) && l.pays.win > 0 && Number.isInteger(l.pays.per) && l.pays.per > 0, l.item);
   });
 
   it('names the article a player can look up, or none where the text has none', () => {
@@ -67,20 +72,37 @@ describe('the help pay table comes from the active profile', () => {
   it('blackjack lists the additional bets the table offers at the odds of Art. 14, on their own page', () => {
     const m = payTable('blackjack', 'macau-2009');
     const side = m.filter((l) => l.side);
-    assert.deepEqual(pays(side), { anyPair: '11:1', sevensTwo: '50:1', sevensTwoSuited: '150:1', sevensThree: '500:1', sevensThreeSuited: '5000:1', over13: '1:1', under13: '1:1' });
+    assert.deepEqual(pays(side), {
+      anyPair: '11:1',
+      sevensTwo: '50:1',
+      sevensTwoSuited: '150:1',
+      sevensThree: '500:1',
+      sevensThreeSuited: '5000:1',
+      over13: '1:1',
+      under13: '1:1',
+    });
     assert.equal(side.find((l) => l.item === 'sevensThreeSuited')?.rule, 'macau-2009 art.13 2), art.14 n.2');
     // Perfect pairs needs the DICJ's authorisation (Art. 21 n.3): listed only when the table has it.
     assert.equal(pays(m).perfectPairMixed, undefined);
     const pp = payTable('blackjack', 'macau-2009', { perfectPairs: true });
     assert.deepEqual([pays(pp).perfectPairMixed, pays(pp).perfectPairColoured, pays(pp).perfectPairPerfect], ['5:1', '12:1', '25:1']);
     const off = payTable('blackjack', 'macau-2009', { anyPair: false, sevens: false, overUnder13: false });
-    assert.deepEqual(off.filter((l) => l.side), []);
-    assert.deepEqual(payTable('blackjack', 'portugal-2001').filter((l) => l.side), []);
+    assert.deepEqual(
+      off.filter((l) => l.side),
+      [],
+    );
+    assert.deepEqual(
+      payTable('blackjack', 'portugal-2001').filter((l) => l.side),
+      [],
+    );
   });
 
-  it('the Art. 15 special prize says whether it replaces the bet\'s result or comes on top of it', () => {
+  it("the Art. 15 special prize says whether it replaces the bet's result or comes on top of it", () => {
     assert.equal(payTable('blackjack', 'macau-2009').find((l) => l.item.startsWith('special678'))?.item, 'special678');
     assert.equal(payTable('blackjack', 'portugal-2001').find((l) => l.item.startsWith('special678'))?.item, 'special678Extra');
-    assert.equal(payTable('blackjack', 'macau-2009', { bonus678: 'none' }).find((l) => l.item.startsWith('special678')), undefined);
+    assert.equal(
+      payTable('blackjack', 'macau-2009', { bonus678: 'none' }).find((l) => l.item.startsWith('special678')),
+      undefined,
+    );
   });
 });

@@ -34,7 +34,10 @@ export function takeCard<S, R>(t: Turn<S, R>, card: Card, sequence?: number): vo
     if (t.game.pending(t.state.shoe, round).kind !== 'card') return putOnHold(t, 'out-of-turn', code, sequence);
     const r = t.game.takeCard(t.state.shoe, round, card);
     if (!r.ok) return putOnHold(t, 'out-of-turn', code, sequence);
-    t.write({ type: 'card.read', payload: { tableId: t.tableId, roundId: t.state.roundId, ...(sequence !== undefined ? { sequence } : {}), card: code, to: r.to } });
+    t.write({
+      type: 'card.read',
+      payload: { tableId: t.tableId, roundId: t.state.roundId, ...(sequence !== undefined ? { sequence } : {}), card: code, to: r.to },
+    });
     journalled(t, sequence);
     t.set({ shoe: r.shoe, round: r.round, cards: [...t.state.cards, { card: code, to: r.to }] });
     return advance(t);

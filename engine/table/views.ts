@@ -51,7 +51,7 @@ export function projectRound<S, R>(s: TableState<S, R>, game: GameDefinition<S, 
 
 export interface HistoryItemView {
   readonly roundId: string;
-  readonly dealer: (HistoryItem['dealer'][number])[];
+  readonly dealer: HistoryItem['dealer'][number][];
   readonly dealerTotal: number | null;
   readonly seats: { readonly seat: number; readonly outcome: 'win' | 'lose' | 'push' }[];
 }
@@ -118,20 +118,26 @@ export interface StationTableView {
   readonly decision: StationDecisionView | null;
 }
 
-const stake = (x: { bet: LineBet | Spot['bet']; seat?: number; amount: number }): StakeView => ({ bet: x.bet, ...(x.seat !== undefined ? { seat: x.seat } : {}), amount: x.amount });
+const stake = (x: { bet: LineBet | Spot['bet']; seat?: number; amount: number }): StakeView => ({
+  bet: x.bet,
+  ...(x.seat !== undefined ? { seat: x.seat } : {}),
+  amount: x.amount,
+});
 
 /** One station's own part of the table: its credit, its spots and bets, its decision. Nobody else's. */
 export function projectStation<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>, station: number): StationTableView {
   const open = bettingOpen(s) && !s.faults.disabled.includes(station);
-  const spots: SpotView[] = [
-    ...game.bets.map((bet): Spot => ({ bet })),
-    ...behindSpots(s, game.behind?.maxBettorsPerSeat, station),
-  ].map((spot) => ({ ...spot, ...spotLimits(s.params, spot) }));
+  const spots: SpotView[] = [...game.bets.map((bet): Spot => ({ bet })), ...behindSpots(s, game.behind?.maxBettorsPerSeat, station)].map((spot) => ({
+    ...spot,
+    ...spotLimits(s.params, spot),
+  }));
   const bets =
     s.phase === 'betting'
       ? s.chips.filter((c) => c.station === station).map((c) => stake({ ...c.spot, amount: c.amount }))
       : s.placed.filter((p) => p.station === station).map(stake);
-  const unplayed = !open ? s.unplayed.filter((u) => u.station === station).map((u) => ({ ...stake({ ...u.spot, amount: u.amount }), min: u.min, reason: u.reason })) : [];
+  const unplayed = !open
+    ? s.unplayed.filter((u) => u.station === station).map((u) => ({ ...stake({ ...u.spot, amount: u.amount }), min: u.min, reason: u.reason }))
+    : [];
   const notFollowed = !open && s.round !== null ? game.notFollowed(s.round).filter((n) => n.station === station) : [];
   const mine = s.phase === 'results' ? (s.results ?? []).filter((l) => l.station === station) : [];
   const prizes = mine.flatMap((l) => {

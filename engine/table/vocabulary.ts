@@ -41,18 +41,7 @@ export function sameSpot(a: Spot, b: Spot): boolean {
 }
 
 /** What a settlement or a journalled bet line is for: the spots, plus what a round adds while it runs. */
-export const LINE_BETS = [
-  ...BET_IDS,
-  'behind',
-  'insurance',
-  'double',
-  'split',
-  'bonus678',
-  'streak2',
-  'streak3',
-  'streak4',
-  'streak5',
-] as const;
+export const LINE_BETS = [...BET_IDS, 'behind', 'insurance', 'double', 'split', 'bonus678', 'streak2', 'streak3', 'streak4', 'streak5'] as const;
 export type LineBet = (typeof LINE_BETS)[number];
 
 /**

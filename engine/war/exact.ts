@@ -25,7 +25,10 @@ function sameRank(counts: readonly number[]): number {
 }
 
 /** `counts`: cards of each rank A…K left in the shoe. */
-export function exactWar(profile: Pick<WarProfile, 'decks' | 'tiePays' | 'warBurns'>, counts: readonly number[] = RANKS.map(() => 4 * profile.decks)): WarExact {
+export function exactWar(
+  profile: Pick<WarProfile, 'decks' | 'tiePays' | 'warBurns'>,
+  counts: readonly number[] = RANKS.map(() => 4 * profile.decks),
+): WarExact {
   if (counts.length !== 13 || counts.some((k) => !Number.isInteger(k) || k < 0)) throw new RangeError('expected 13 non-negative rank counts');
   const n = counts.reduce((a, b) => a + b, 0);
   const needed = 4 + 2 * profile.warBurns;

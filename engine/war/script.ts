@@ -59,7 +59,8 @@ export function runWarScript(profile: WarProfile, input: WarScript): WarScriptOu
       if (e.kind === 'decisions') {
         for (const seat of e.seats) {
           const action = bySeat.get(seat);
-          if (action === undefined) throw new ScriptError(`seat ${seat} tied the croupier and must decide: add {"seat":${seat},"action":"war"} or "surrender" to "decisions"`);
+          if (action === undefined)
+            throw new ScriptError(`seat ${seat} tied the croupier and must decide: add {"seat":${seat},"action":"war"} or "surrender" to "decisions"`);
           coup = warDecide(coup, seat, action);
         }
         continue;
@@ -73,7 +74,8 @@ export function runWarScript(profile: WarProfile, input: WarScript): WarScriptOu
     if (e instanceof WarInputError) throw new ScriptError(e.message);
     throw e;
   }
-  if (used < cards.length) throw new ScriptError(`${cards.length - used} card(s) left over after the coup completed with ${used}: ${input.cards.slice(used).join(' ')}`);
+  if (used < cards.length)
+    throw new ScriptError(`${cards.length - used} card(s) left over after the coup completed with ${used}: ${input.cards.slice(used).join(' ')}`);
   for (const seat of bySeat.keys()) {
     if (coup.decisions[seat] === undefined) throw new ScriptError(`seat ${seat} has no decision to make (no tie on a main bet it may take to war)`);
   }

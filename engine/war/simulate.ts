@@ -84,7 +84,14 @@ export function dealSimCoup(profile: WarProfile, dealer: { draw(): Card }): WarC
     wars[1] = { seatBurns, seatCard, croupierBurns, croupierCard: draw() };
   }
   if (warRank(cards[1].rank) === r) decisions[2] = 'surrender';
-  return { options: { mainBetOnTieWithTieBet: profile.mainBetOnTieWithTieBet, warBurns: profile.warBurns }, seats: SIM_SEATS, cards: [...cards], croupier, decisions, wars };
+  return {
+    options: { mainBetOnTieWithTieBet: profile.mainBetOnTieWithTieBet, warBurns: profile.warBurns },
+    seats: SIM_SEATS,
+    cards: [...cards],
+    croupier,
+    decisions,
+    wars,
+  };
 }
 
 export function simulateWar(profile: WarProfile, hands: number, seed: number): WarTally {

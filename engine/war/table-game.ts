@@ -90,7 +90,13 @@ export function warTableGame(profileId: string): GameDefinition<WarTableShoe, Wa
       // Going to war doubles the initial bet (Art. 7 n.5): the raise must be covered by credit.
       const raise = mainOf(coup, d.seat);
       if (d.action === 'war' && !d.canAfford(raise)) return { ok: false, reason: 'not enough credit to go to war', refusal: 'over-credit' };
-      return { ok: true, shoe, round: warDecide(coup, d.seat, d.action), stakes: d.action === 'war' ? [{ seat: d.seat, bet: 'main', amount: raise }] : [], notFollowing: [] };
+      return {
+        ok: true,
+        shoe,
+        round: warDecide(coup, d.seat, d.action),
+        stakes: d.action === 'war' ? [{ seat: d.seat, bet: 'main', amount: raise }] : [],
+        notFollowing: [],
+      };
     },
     settle: (s, coup) => {
       const lines: GameLine[] = settleWarCoup(coup, rules).map((l) => ({ ...l, bet: lineBet(l.bet) }));

@@ -44,7 +44,13 @@ describe('«Desafio ao Casino» dealing', () => {
   });
 
   it('deals one card to each betting seat from the left, then the croupier (Art. 5 n.2–3)', () => {
-    let c = newWarCoup([{ seat: 5, bets: { main: 100 } }, { seat: 2, bets: { tie: 10 } }], MACAU);
+    let c = newWarCoup(
+      [
+        { seat: 5, bets: { main: 100 } },
+        { seat: 2, bets: { tie: 10 } },
+      ],
+      MACAU,
+    );
     const seen: string[] = [];
     for (const card of cards('9S 4H KD')) {
       const e = warExpected(c);
@@ -79,12 +85,26 @@ describe('«Desafio ao Casino» dealing', () => {
     assert.throws(() => newWarCoup([], MACAU), WarInputError);
     assert.throws(() => newWarCoup([{ seat: 1, bets: {} }], MACAU), /has no bet/);
     assert.throws(() => newWarCoup([{ seat: 1, bets: { main: 1.5 } }], MACAU), /whole minor units/);
-    assert.throws(() => newWarCoup([{ seat: 1, bets: { main: 1 } }, { seat: 1, bets: { main: 1 } }], MACAU), /twice/);
+    assert.throws(
+      () =>
+        newWarCoup(
+          [
+            { seat: 1, bets: { main: 1 } },
+            { seat: 1, bets: { main: 1 } },
+          ],
+          MACAU,
+        ),
+      /twice/,
+    );
   });
 
   it('plays several wars one after the other in seat order', () => {
     const c = play(
-      [{ seat: 1, bets: { main: 100 } }, { seat: 2, bets: { main: 100 } }, { seat: 3, bets: { main: 100 } }],
+      [
+        { seat: 1, bets: { main: 100 } },
+        { seat: 2, bets: { main: 100 } },
+        { seat: 3, bets: { main: 100 } },
+      ],
       // first cards 9 9 2 / croupier 9; seat 1 war: burns, 3; burns, 4; seat 2 war: burns, A; burns, K
       '9S 9H 2D 9C  2S 2H 2C 3S 5S 5H 5D 4S  6S 6H 6D AS 7S 7H 7D KS',
       { 1: 'war', 2: 'war' },
@@ -127,7 +147,10 @@ describe('«Desafio ao Casino» settlement (Art. 7)', () => {
   });
 
   it('refuses a stake whose raise or prize is no longer an exact integer, rather than rounding it', () => {
-    assert.throws(() => settleWarCoup(play([{ seat: 1, bets: { main: 2 ** 52 } }], 'QS QH 2C 2D 2H KS 3C 3D 3H 4S', { 1: 'war' }), MACAU), /seat 1 main stake after the raise/);
+    assert.throws(
+      () => settleWarCoup(play([{ seat: 1, bets: { main: 2 ** 52 } }], 'QS QH 2C 2D 2H KS 3C 3D 3H 4S', { 1: 'war' }), MACAU),
+      /seat 1 main stake after the raise/,
+    );
     assert.throws(() => settleWarCoup(play([{ seat: 1, bets: { tie: 2 ** 50 } }], 'QS QH'), MACAU), /seat 1 tie result/);
   });
 
@@ -148,7 +171,13 @@ describe('«Desafio ao Casino» settlement (Art. 7)', () => {
   });
 
   it('a void coup returns every bet, the raise included (Art. 6)', () => {
-    let c = newWarCoup([{ seat: 1, bets: { main: 1000, tie: 10 } }, { seat: 2, bets: { main: 300 } }], MACAU);
+    let c = newWarCoup(
+      [
+        { seat: 1, bets: { main: 1000, tie: 10 } },
+        { seat: 2, bets: { main: 300 } },
+      ],
+      MACAU,
+    );
     for (const card of cards('5S 9S 9H')) c = warTakeCard(c, card);
     c = warDecide(c, 2, 'war');
     assert.deepEqual(
@@ -175,13 +204,18 @@ describe('«Desafio ao Casino» settlement (Art. 7)', () => {
       [`main ${WAR_RULES.warLower}`]: -2,
       [`main ${WAR_RULES.mainReturned}`]: 0,
     };
-    const stake = fc.option(fc.integer({ min: 1, max: 1_000_000 }).map((x) => x * 2), { nil: undefined });
+    const stake = fc.option(
+      fc.integer({ min: 1, max: 1_000_000 }).map((x) => x * 2),
+      { nil: undefined },
+    );
     const seatsArb = fc
       .uniqueArray(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 7 })
       .chain((ids) => fc.tuple(...ids.map((seat) => fc.record({ seat: fc.constant(seat), bets: fc.record({ main: stake, tie: stake }) }))));
     fc.assert(
       fc.property(seatsArb, fc.integer(), fc.boolean(), fc.constantFrom(MACAU, CHOOSE), (seatsRaw, seed, goToWar, profile) => {
-        const seats = seatsRaw.filter((s) => s.bets.main || s.bets.tie).map((s) => ({ seat: s.seat, bets: Object.fromEntries(Object.entries(s.bets).filter(([, v]) => v)) }));
+        const seats = seatsRaw
+          .filter((s) => s.bets.main || s.bets.tie)
+          .map((s) => ({ seat: s.seat, bets: Object.fromEntries(Object.entries(s.bets).filter(([, v]) => v)) }));
         if (seats.length === 0) return;
         const shoe = shuffled(freshCards(6), Rng.fromSeed(seed));
         let c = newWarCoup(seats, profile);
@@ -219,8 +253,12 @@ describe('«Desafio ao Casino» profiles', () => {
 
   it('refuses a bad override naming the field (zod schema), and checks the cut card once warBurns is valid', () => {
     assert.throws(() => parseWarProfile({ ...MACAU, tiePays: 0 }), { message: 'profile.tiePays: expected an integer 1–100, got 0' });
-    assert.throws(() => parseWarProfile({ ...MACAU, shuffling: 'machine' }), { message: 'profile.shuffling: expected one of shoe, automatic-shuffler, got "machine"' });
-    assert.throws(() => parseWarProfile({ ...MACAU, warBurns: 4, cutCardFromEnd: 13 }), { message: 'profile.cutCardFromEnd: expected an integer 14–292, got 13' });
+    assert.throws(() => parseWarProfile({ ...MACAU, shuffling: 'machine' }), {
+      message: 'profile.shuffling: expected one of shoe, automatic-shuffler, got "machine"',
+    });
+    assert.throws(() => parseWarProfile({ ...MACAU, warBurns: 4, cutCardFromEnd: 13 }), {
+      message: 'profile.cutCardFromEnd: expected an integer 14–292, got 13',
+    });
     assert.throws(() => parseWarProfile({ ...MACAU, warBurns: -1 }), { message: 'profile.warBurns: expected an integer 0–10, got -1' });
   });
 });
@@ -248,7 +286,8 @@ describe('«Desafio ao Casino» exact calculator', () => {
         for (const action of ['war', 'surrender'] as const) {
           let c = newWarCoup([{ seat: 1, bets: { main: 2, tie: 2 } }], { ...profile, mainBetOnTieWithTieBet: 'choose' });
           let k = 0;
-          for (let e = warExpected(c); e.kind !== 'complete'; e = warExpected(c)) c = e.kind === 'decisions' ? warDecide(c, 1, action) : warTakeCard(c, deal[k++] as Card);
+          for (let e = warExpected(c); e.kind !== 'complete'; e = warExpected(c))
+            c = e.kind === 'decisions' ? warDecide(c, 1, action) : warTakeCard(c, deal[k++] as Card);
           const [main, tie] = settleWarCoup(c, profile);
           sums[action] += (main?.net ?? 0) / 2;
           if (action === 'war') sums.tie += (tie?.net ?? 0) / 2;
@@ -264,7 +303,10 @@ describe('«Desafio ao Casino» exact calculator', () => {
       }
     };
     walk();
-    const e = exactWar(profile, RANKS.map((r) => shoe.filter((c) => c.rank === r).length));
+    const e = exactWar(
+      profile,
+      RANKS.map((r) => shoe.filter((c) => c.rank === r).length),
+    );
     const close = (a: number, b: number): void => assert.ok(Math.abs(a - b) < 1e-9, `${a} vs ${b}`);
     close(e.bets.main.houseEdge, (-100 * sums.war) / sums.n);
     close(e.bets.mainSurrender.houseEdge, (-100 * sums.surrender) / sums.n);
@@ -284,19 +326,22 @@ describe('«Desafio ao Casino» exact calculator', () => {
 
   it('property: the simulator deals exactly as the coup machine from the same cards', () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ rank: fc.constantFrom(...RANKS), suit: fc.constantFrom(...SUITS) }), { minLength: 12, maxLength: 12 }), (shoe: Card[]) => {
-        let i = 0;
-        const fast = dealSimCoup(MACAU, { draw: () => shoe[i++] as Card });
-        let c = newWarCoup(SIM_SEATS, MACAU);
-        let k = 0;
-        for (let e = warExpected(c); e.kind !== 'complete'; e = warExpected(c)) {
-          if (e.kind === 'decisions') for (const s of e.seats) c = warDecide(c, s, s === 1 ? 'war' : 'surrender');
-          else c = warTakeCard(c, shoe[k++] as Card);
-        }
-        assert.equal(k, i);
-        assert.deepEqual(settleWarCoup(fast, MACAU), settleWarCoup(c, MACAU));
-        assert.deepEqual({ ...fast, options: null }, { ...c, options: null });
-      }),
+      fc.property(
+        fc.array(fc.record({ rank: fc.constantFrom(...RANKS), suit: fc.constantFrom(...SUITS) }), { minLength: 12, maxLength: 12 }),
+        (shoe: Card[]) => {
+          let i = 0;
+          const fast = dealSimCoup(MACAU, { draw: () => shoe[i++] as Card });
+          let c = newWarCoup(SIM_SEATS, MACAU);
+          let k = 0;
+          for (let e = warExpected(c); e.kind !== 'complete'; e = warExpected(c)) {
+            if (e.kind === 'decisions') for (const s of e.seats) c = warDecide(c, s, s === 1 ? 'war' : 'surrender');
+            else c = warTakeCard(c, shoe[k++] as Card);
+          }
+          assert.equal(k, i);
+          assert.deepEqual(settleWarCoup(fast, MACAU), settleWarCoup(c, MACAU));
+          assert.deepEqual({ ...fast, options: null }, { ...c, options: null });
+        },
+      ),
       { numRuns: 1000 },
     );
   });

@@ -26,11 +26,7 @@ export interface AcceptorRig<P extends keyof Simulators> {
 /** What a test may set: driver options, and the simulator's own through `sim`. */
 export type RigOptions = Partial<Parameters<typeof openBillAcceptor>[1]>;
 
-export function acceptorRig<P extends keyof Simulators>(
-  protocol: P,
-  currency: 'HKD' | 'MOP',
-  extra: RigOptions = {},
-): AcceptorRig<P> {
+export function acceptorRig<P extends keyof Simulators>(protocol: P, currency: 'HKD' | 'MOP', extra: RigOptions = {}): AcceptorRig<P> {
   const credits: Credit[] = [];
   const rec = new EventRecorder<BillAcceptorEvent>();
   const dev = openBillAcceptor('sim', {

@@ -174,7 +174,18 @@ export class AsciiShoe extends ShoeBase {
     let e: SequencedShoeEvent;
     switch (p.kind) {
       case 'card':
-        e = { type: 'card', sequence, card: p.card, rank: p.card[0] as Rank, suit: p.card[1] as Suit, index: this.index + 1, quality: 100, burn: p.burn, wrongDeck: false, raw: p.raw };
+        e = {
+          type: 'card',
+          sequence,
+          card: p.card,
+          rank: p.card[0] as Rank,
+          suit: p.card[1] as Suit,
+          index: this.index + 1,
+          quality: 100,
+          burn: p.burn,
+          wrongDeck: false,
+          raw: p.raw,
+        };
         break;
       case 'unreadable':
         e = { type: 'unreadable', sequence, index: this.index + 1, reason: 'not read', burn: p.burn, raw: p.raw };

@@ -8,18 +8,33 @@ import { MSG, ShoeFrameParser, encodeShoeFrame, nextSeq, seqDiff } from './frame
 
 describe('card codes', () => {
   it('wire rank/suit round trip for all 52 cards', () => {
-    for (const r of RANKS) for (const s of SUITS) {
-      const c = `${r}${s}` as const;
-      assert.ok(isCardCode(c));
-      const w = cardToWire(c);
-      assert.equal(cardFromWire(w.rank, w.suit), c);
-    }
+    for (const r of RANKS)
+      for (const s of SUITS) {
+        const c = `${r}${s}` as const;
+        assert.ok(isCardCode(c));
+        const w = cardToWire(c);
+        assert.equal(cardFromWire(w.rank, w.suit), c);
+      }
     assert.equal(cardFromWire(0, 0), null);
     assert.equal(cardFromWire(14, 0), null);
     assert.equal(cardFromWire(1, 4), null);
   });
   it('parses vendor strings in either order, letters or numbers', () => {
-    const cases: [string, string | null][] = [['4S', '4S'], ['H3', '3H'], ['10H', 'TH'], ['TD', 'TD'], ['D12', 'QD'], ['c1', 'AC'], ['S13', 'KS'], ['KS', 'KS'], ['1S', 'AS'], ['X9', null], ['', null], ['14H', null], ['H0', null]];
+    const cases: [string, string | null][] = [
+      ['4S', '4S'],
+      ['H3', '3H'],
+      ['10H', 'TH'],
+      ['TD', 'TD'],
+      ['D12', 'QD'],
+      ['c1', 'AC'],
+      ['S13', 'KS'],
+      ['KS', 'KS'],
+      ['1S', 'AS'],
+      ['X9', null],
+      ['', null],
+      ['14H', null],
+      ['H0', null],
+    ];
     for (const [raw, want] of cases) assert.equal(parseVendorCard(raw), want, raw);
   });
 });
@@ -29,7 +44,10 @@ describe('framed shoe codec', () => {
     const f = encodeShoeFrame(0x0102, MSG.CARD_DRAWN, [0x05, 0x00, 1, 0, 97, 0]);
     assert.equal(toHex(f.subarray(0, 6)), '02 01 02 01 11 06');
     const back = new ShoeFrameParser().push(f);
-    assert.deepEqual(back.map((x) => [x.seq, x.type, toHex(x.payload)]), [[0x0102, MSG.CARD_DRAWN, '05 00 01 00 61 00']]);
+    assert.deepEqual(
+      back.map((x) => [x.seq, x.type, toHex(x.payload)]),
+      [[0x0102, MSG.CARD_DRAWN, '05 00 01 00 61 00']],
+    );
   });
   it('sequence arithmetic wraps from 65535 to 1', () => {
     assert.equal(nextSeq(0xffff), 1);
@@ -57,7 +75,10 @@ describe('framed shoe codec', () => {
         p.push(bad.slice(0, 1 + (cut % (bad.length - 1))));
         p.reset(); // the host resets after a quiet period
         const got = p.push(concatBytes(...frames.map((f) => encodeShoeFrame(f.seq, f.type, f.payload))));
-        assert.deepEqual(got.map((f) => `${f.seq}/${f.type}/${toHex(f.payload)}`), frames.map((f) => `${f.seq}/${f.type}/${toHex(f.payload)}`));
+        assert.deepEqual(
+          got.map((f) => `${f.seq}/${f.type}/${toHex(f.payload)}`),
+          frames.map((f) => `${f.seq}/${f.type}/${toHex(f.payload)}`),
+        );
       }),
     );
   });

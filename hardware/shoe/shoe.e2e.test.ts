@@ -34,7 +34,10 @@ describe('framed shoe end to end', () => {
     assert.deepEqual(cards(r), shuffledShoe(8, 7).slice(0, 3));
     assert.deepEqual(cards(r), drawn);
     const c = r.rec.of('card');
-    assert.deepEqual(c.map((x) => x.index), [1, 2, 3]);
+    assert.deepEqual(
+      c.map((x) => x.index),
+      [1, 2, 3],
+    );
     assert.equal(c[0]?.quality, 97);
     const loaded = r.rec.of('shoeLoaded')[0];
     assert.deepEqual([loaded?.decks, loaded?.cards, loaded?.setId], [8, 416, 'SET-7']);
@@ -109,10 +112,22 @@ describe('framed shoe end to end', () => {
     assert.equal(c[2]?.card, 'KH');
     assert.equal(c[3]?.burn, true);
     assert.equal(c[4]?.burn, false);
-    assert.deepEqual(r.rec.of('burnMode').map((e) => e.on), [true, false]);
-    assert.deepEqual(r.rec.of('lid').map((e) => e.open), [true, false]);
-    assert.deepEqual(r.rec.of('alarm').map((e) => [e.code, e.text]), [['E7', 'sensor fault']]);
-    assert.deepEqual(r.rec.of('cutCard').map((e) => e.index), [50]);
+    assert.deepEqual(
+      r.rec.of('burnMode').map((e) => e.on),
+      [true, false],
+    );
+    assert.deepEqual(
+      r.rec.of('lid').map((e) => e.open),
+      [true, false],
+    );
+    assert.deepEqual(
+      r.rec.of('alarm').map((e) => [e.code, e.text]),
+      [['E7', 'sensor fault']],
+    );
+    assert.deepEqual(
+      r.rec.of('cutCard').map((e) => e.index),
+      [50],
+    );
     assert.equal(r.rec.of('shoeEmpty')[0]?.index, 52);
     await r.dev.close();
   });
@@ -126,7 +141,10 @@ describe('framed shoe end to end', () => {
     assert.equal(await r.dev.unlock(), true);
     assert.notEqual(r.sim.drawCard(), null);
     await r.rec.untilCount('card');
-    assert.deepEqual(r.rec.of('lock').map((e) => e.locked), [true, false]);
+    assert.deepEqual(
+      r.rec.of('lock').map((e) => e.locked),
+      [true, false],
+    );
     // a resent command (same command sequence) is executed once
     const locks = r.sim.received.filter((f) => f.type === MSG.LOCK);
     assert.equal(new Set(locks.map((f) => f.seq)).size, 1);
@@ -196,12 +214,24 @@ describe('ASCII shoe end to end', () => {
     r.sim.openLid();
     await r.rec.untilCount('lid');
     assert.deepEqual(cards(r), shuffledShoe(8, 21).slice(0, 2));
-    assert.deepEqual(r.rec.of('card').map((c) => [c.burn, c.index]), [[false, 1], [true, 2]]);
+    assert.deepEqual(
+      r.rec.of('card').map((c) => [c.burn, c.index]),
+      [
+        [false, 1],
+        [true, 2],
+      ],
+    );
     assert.equal(r.rec.of('unreadable')[0]?.index, 3);
-    assert.deepEqual(r.rec.of('alarm').map((a) => [a.code, a.text]), [['E3', 'Card Not Read']]);
+    assert.deepEqual(
+      r.rec.of('alarm').map((a) => [a.code, a.text]),
+      [['E3', 'Card Not Read']],
+    );
     assert.equal(await r.dev.lock(), false);
     const seqs = r.journal.map((e) => e.sequence);
-    assert.deepEqual(seqs, seqs.map((_, i) => i + 1));
+    assert.deepEqual(
+      seqs,
+      seqs.map((_, i) => i + 1),
+    );
     await r.dev.close();
   });
 
@@ -272,8 +302,14 @@ describe('framed shoe sequence edge cases', () => {
     sim.loadShoe({ seed: 8 });
     for (let i = 0; i < 4; i++) sim.drawCard();
     await rec.untilCount('card', 4);
-    assert.deepEqual(rec.of('card').map((c) => c.sequence), [0xffff, 1, 2, 3]);
-    assert.deepEqual(rec.of('card').map((c) => c.card), shuffledShoe(8, 8).slice(0, 4));
+    assert.deepEqual(
+      rec.of('card').map((c) => c.sequence),
+      [0xffff, 1, 2, 3],
+    );
+    assert.deepEqual(
+      rec.of('card').map((c) => c.card),
+      shuffledShoe(8, 8).slice(0, 4),
+    );
     await shoe.close();
   });
 

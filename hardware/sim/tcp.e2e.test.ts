@@ -20,7 +20,13 @@ describe('drivers over TCP (serial device server)', () => {
       const sim = protocol === 'id003' ? new Id003Simulator() : new SspSimulator();
       const server = await serveDevice(sim);
       const credits: Credit[] = [];
-      const dev = openBillAcceptor(`tcp:127.0.0.1:${server.port}`, { protocol, currency: 'HKD', enabled: true, ...FAST, onCredit: (c) => void credits.push(c) });
+      const dev = openBillAcceptor(`tcp:127.0.0.1:${server.port}`, {
+        protocol,
+        currency: 'HKD',
+        enabled: true,
+        ...FAST,
+        onCredit: (c) => void credits.push(c),
+      });
       const rec = new EventRecorder<BillAcceptorEvent>();
       dev.on(rec.listener);
       await rec.until(() => rec.of('idle').some((e) => e.enabled));
@@ -30,7 +36,10 @@ describe('drivers over TCP (serial device server)', () => {
       await rec.untilCount('disconnected');
       await rec.untilCount('reconnected');
       await rec.until(() => sim.cashbox.length === 1 && credits.length === 1);
-      assert.deepEqual(credits.map((c) => c.amount), [10000]);
+      assert.deepEqual(
+        credits.map((c) => c.amount),
+        [10000],
+      );
       await dev.close();
       await server.close();
     });
@@ -50,7 +59,10 @@ describe('drivers over TCP (serial device server)', () => {
     runShoeCommand(sim, 'draw');
     runShoeCommand(sim, 'draw');
     await rec.untilCount('card', 3);
-    assert.deepEqual(rec.of('card').map((c) => c.card), shuffledShoe(8, 5).slice(0, 3));
+    assert.deepEqual(
+      rec.of('card').map((c) => c.card),
+      shuffledShoe(8, 5).slice(0, 3),
+    );
     assert.ok(rec.of('disconnected').length >= 1);
     await shoe.close();
     await server.close();

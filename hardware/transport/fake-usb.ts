@@ -4,15 +4,7 @@
 // when it expires. Bridge facts: docs/protocols/transport.md.
 import type { DeviceSide } from '../sim/device-side.js';
 import { sameLine, type LineSettings } from './byte-port.js';
-import type {
-  UsbBusLike,
-  UsbConfigurationLike,
-  UsbConnectionEventLike,
-  UsbControlSetup,
-  UsbDeviceLike,
-  UsbInResult,
-  UsbOutResult,
-} from './usb-types.js';
+import type { UsbBusLike, UsbConfigurationLike, UsbConnectionEventLike, UsbControlSetup, UsbDeviceLike, UsbInResult, UsbOutResult } from './usb-types.js';
 
 export type BridgeKind = 'cdc-acm' | 'ftdi' | 'cp210x' | 'pl2303';
 
@@ -324,7 +316,8 @@ export class FakeUsbDevice implements UsbDeviceLike {
     if (this.kind === 'cdc-acm' && setup.request === 0x21) return { data: new DataView(this.cdcLineCoding.slice(0, length).buffer), status: 'ok' };
     if (this.kind === 'ftdi' && setup.request === 10) return { data: new DataView(new Uint8Array([this.latencyMs]).buffer), status: 'ok' };
     if (this.kind === 'ftdi' && setup.request === 5) return { data: new DataView(new Uint8Array([0x01, 0x60]).buffer), status: 'ok' };
-    if (this.kind === 'pl2303' && setup.requestType === 'vendor' && setup.request === 0x01) return { data: new DataView(new Uint8Array([0x00]).buffer), status: 'ok' };
+    if (this.kind === 'pl2303' && setup.requestType === 'vendor' && setup.request === 0x01)
+      return { data: new DataView(new Uint8Array([0x00]).buffer), status: 'ok' };
     return { status: 'stall' };
   }
 

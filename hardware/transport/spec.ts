@@ -1,10 +1,7 @@
 // Device spec strings: `sim`, `usb:VID:PID[:serial]` (hex ids) or `tcp:HOST:PORT`.
 import { z } from 'zod';
 
-export type DeviceSpec =
-  | { kind: 'sim' }
-  | { kind: 'usb'; vendorId: number; productId: number; serial?: string }
-  | { kind: 'tcp'; host: string; port: number };
+export type DeviceSpec = { kind: 'sim' } | { kind: 'usb'; vendorId: number; productId: number; serial?: string } | { kind: 'tcp'; host: string; port: number };
 
 const hexId = z.string().regex(/^(0x)?[0-9a-fA-F]{1,4}$/, 'a hex id of 1–4 digits');
 
@@ -24,7 +21,8 @@ export function parseSpec(spec: string, options: { listen?: boolean } = {}): Dev
     const i = body.lastIndexOf(':');
     const host = body.slice(0, i).replace(/^\[(.*)\]$/, '$1');
     const port = Number(body.slice(i + 1));
-    if (i <= 0 || !host || !Number.isInteger(port) || port < (options.listen ? 0 : 1) || port > 65535 || body.slice(i + 1) === '') throw new Error(`bad TCP spec "${spec}": expected tcp:HOST:PORT`);
+    if (i <= 0 || !host || !Number.isInteger(port) || port < (options.listen ? 0 : 1) || port > 65535 || body.slice(i + 1) === '')
+      throw new Error(`bad TCP spec "${spec}": expected tcp:HOST:PORT`);
     return { kind: 'tcp', host, port };
   }
   throw new Error(`bad device spec "${spec}": expected sim, usb:VID:PID[:serial] or tcp:HOST:PORT`);

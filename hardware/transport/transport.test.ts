@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { fromHex, toHex } from '../bytes.js';
 import { ByteDevice } from '../sim/device-side.js';
 import { LINE_8E1_9600, LINE_8N2_9600, type BytePort, type LineSettings } from './byte-port.js';
-import type { FakeUsbDevice} from './fake-usb.js';
+import type { FakeUsbDevice } from './fake-usb.js';
 import { FakeUsbBus, ftdiBaudFromDivisor } from './fake-usb.js';
 import { parseSpec, formatSpec } from './spec.js';
 import { TcpPort } from './tcp.js';
@@ -80,7 +80,14 @@ describe('USB-serial bridges over the fake USBDevice', () => {
       await port.write(payload);
       assert.deepEqual(await got, payload);
       if (kind === 'ftdi') assert.equal(dev.latencyMs, 2);
-      if (kind === 'pl2303') assert.deepEqual(dev.vendorWrites, [[0x0404, 0], [0x0404, 1], [0, 1], [1, 0], [2, 0x44]]);
+      if (kind === 'pl2303')
+        assert.deepEqual(dev.vendorWrites, [
+          [0x0404, 0],
+          [0x0404, 1],
+          [0, 1],
+          [1, 0],
+          [2, 0x44],
+        ]);
       await port.close();
     });
   }

@@ -249,7 +249,11 @@ async function setupLine(device: UsbDeviceLike, driver: BridgeDriver, eps: Endpo
       const r = await device.controlTransferIn({ requestType: 'vendor', recipient: 'device', request: 0x01, value, index: 0 }, 1);
       if (r.status && r.status !== 'ok') throw new Error(`PL2303 vendor read 0x${value.toString(16)}: ${r.status}`);
     };
-    const wr = (value: number, index: number) => must(device.controlTransferOut({ requestType: 'vendor', recipient: 'device', request: 0x01, value, index }), `PL2303 vendor write 0x${value.toString(16)}`);
+    const wr = (value: number, index: number) =>
+      must(
+        device.controlTransferOut({ requestType: 'vendor', recipient: 'device', request: 0x01, value, index }),
+        `PL2303 vendor write 0x${value.toString(16)}`,
+      );
     await rd(0x8484);
     await wr(0x0404, 0);
     await rd(0x8484);

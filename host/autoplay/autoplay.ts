@@ -1,6 +1,16 @@
 import type { Logger } from 'pino';
 import { Rng } from '../../engine/random/seeded-rng.js';
-import { amountOn, decodeHostMessage, PROTOCOL_VERSION, type BetSpot, type CommandBody, type DecisionAction, type Spot, type ViewName, type ViewState } from '../../protocol/index.js';
+import {
+  amountOn,
+  decodeHostMessage,
+  PROTOCOL_VERSION,
+  type BetSpot,
+  type CommandBody,
+  type DecisionAction,
+  type Spot,
+  type ViewName,
+  type ViewState,
+} from '../../protocol/index.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { ScreenSession, ScreenTransport } from '../screens/screen-session.js';
 import { BlackjackChooser } from './blackjack-choice.js';
@@ -50,7 +60,10 @@ export class Autoplay {
     const decided = new Map<string, boolean>();
     const ready = (roundId: string) => {
       if (!decided.has(roundId)) {
-        decided.set(roundId, Object.entries(script?.stations ?? {}).every(([st, s]) => (this.deps.credit?.(Number(st)) ?? 0) >= SCRIPT_HEADROOM * total(s.bets)));
+        decided.set(
+          roundId,
+          Object.entries(script?.stations ?? {}).every(([st, s]) => (this.deps.credit?.(Number(st)) ?? 0) >= SCRIPT_HEADROOM * total(s.bets)),
+        );
       }
       return decided.get(roundId) === true;
     };

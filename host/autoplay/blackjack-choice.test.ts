@@ -26,7 +26,7 @@ describe('simulated blackjack player (autoplay)', () => {
     assert.equal(follow('split', ['TS', 'TD'], '6H'), 'decline-follow', 'tens are not split');
   });
 
-  it('declines the offers, as the table\'s own default does', () => {
+  it("declines the offers, as the table's own default does", () => {
     assert.equal(chooser.choose(decision(['insurance', 'decline-insurance'], 'decline-insurance'), hands(['TS', '7D'], 'AH')), 'decline-insurance');
   });
 });

@@ -43,7 +43,15 @@ export class BlackjackChooser {
       return best === (follow === 'follow-double' ? 'double' : 'split') ? follow : decision.default;
     }
     const first = legal.includes('double') || legal.includes('split') || legal.includes('surrender');
-    const ranked = this.strategy.ranked(value(upCode), Math.min(hard, 31), ace, mine.cards.length, legal.includes('split') ? pair : 0, first, (decision.hand ?? 0) > 0);
+    const ranked = this.strategy.ranked(
+      value(upCode),
+      Math.min(hard, 31),
+      ace,
+      mine.cards.length,
+      legal.includes('split') ? pair : 0,
+      first,
+      (decision.hand ?? 0) > 0,
+    );
     for (const a of ranked) {
       const taken = legal.find((l) => l === a);
       if (taken) return taken;

@@ -22,7 +22,10 @@ function spotOf(key: string): Spot {
 
 export const RoundScript = z.strictObject({
   /** The round's cards in shoe order (burns inside the round included), as card codes. */
-  cards: z.array(z.string().regex(/^([2-9TJQKA])([SHDC])$/, 'a card code such as "TS"')).min(1).max(64),
+  cards: z
+    .array(z.string().regex(/^([2-9TJQKA])([SHDC])$/, 'a card code such as "TS"'))
+    .min(1)
+    .max(64),
   stations: z
     .record(
       z.string().regex(/^[1-7]$/, 'a station number 1–7'),

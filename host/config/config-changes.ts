@@ -61,7 +61,10 @@ export class ConfigChanges {
       if (!(CHANGEABLE_KEYS as readonly string[]).includes(c.key)) continue;
       const key = c.key as ChangeableKey;
       if (JSON.stringify(this.current(key) ?? null) !== JSON.stringify(c.before ?? null)) {
-        this.deps.log.warn({ key, file: this.current(key), journalled: c.before, seq: c.seq }, 'the configuration file differs from the journalled value; the journal wins');
+        this.deps.log.warn(
+          { key, file: this.current(key), journalled: c.before, seq: c.seq },
+          'the configuration file differs from the journalled value; the journal wins',
+        );
       }
       const v = this.validate(key, c.after);
       if (!v.ok) {
@@ -81,7 +84,10 @@ export class ConfigChanges {
    */
   change(key: string, after: unknown, by: ChangeAuthority): Outcome<{ status: 'applied' | 'queued'; seq: number }> {
     if (!(CHANGEABLE_KEYS as readonly string[]).includes(key)) {
-      return { ok: false, reason: `"${key}" cannot change while the host runs (changeable: ${CHANGEABLE_KEYS.join(', ')}); it needs a new configuration file and a restart` };
+      return {
+        ok: false,
+        reason: `"${key}" cannot change while the host runs (changeable: ${CHANGEABLE_KEYS.join(', ')}); it needs a new configuration file and a restart`,
+      };
     }
     const k = key as ChangeableKey;
     const who = by.who.trim();
@@ -110,7 +116,10 @@ export class ConfigChanges {
    */
   check(key: string, after: unknown): Outcome<{ value: unknown }> {
     if (!(CHANGEABLE_KEYS as readonly string[]).includes(key)) {
-      return { ok: false, reason: `"${key}" cannot change while the host runs (changeable: ${CHANGEABLE_KEYS.join(', ')}); it needs a new configuration file and a restart` };
+      return {
+        ok: false,
+        reason: `"${key}" cannot change while the host runs (changeable: ${CHANGEABLE_KEYS.join(', ')}); it needs a new configuration file and a restart`,
+      };
     }
     return this.validate(key as ChangeableKey, after);
   }

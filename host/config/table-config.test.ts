@@ -26,13 +26,16 @@ describe('table configuration as data', () => {
 
   it('loads a valid file with limits per bet type, notes, offline limit and an SSP station', () => {
     const base = simulatedTableConfig('war');
-    const file = write('ok.json', JSON.stringify({
-      ...base,
-      betLimits: { tie: { min: 1_000, max: 100_000 } },
-      denominations: [100, 500],
-      offlineLimit: { maxUnsyncedEntries: 1000, maxUnsyncedSeconds: 600 },
-      stations: base.stations.map((s) => (s.station === 2 ? { ...s, billProtocol: 'ssp' } : s)),
-    }));
+    const file = write(
+      'ok.json',
+      JSON.stringify({
+        ...base,
+        betLimits: { tie: { min: 1_000, max: 100_000 } },
+        denominations: [100, 500],
+        offlineLimit: { maxUnsyncedEntries: 1000, maxUnsyncedSeconds: 600 },
+        stations: base.stations.map((s) => (s.station === 2 ? { ...s, billProtocol: 'ssp' } : s)),
+      }),
+    );
     const c = loadTableConfigFile(file);
     assert.deepEqual(spotLimits(c, { bet: 'tie' }), { min: 1_000, max: 100_000 });
     assert.deepEqual(spotLimits(c, { bet: 'main' }), c.limits);
@@ -41,20 +44,28 @@ describe('table configuration as data', () => {
   });
 
   it('says which file and what is wrong for a missing file, bad JSON, or bad values', () => {
-    assert.throws(() => loadTableConfigFile(path.join(dir, 'none.json')), (e: Error) => e instanceof ConfigFileError && /cannot read .*none\.json: ENOENT/.test(e.message));
+    assert.throws(
+      () => loadTableConfigFile(path.join(dir, 'none.json')),
+      (e: Error) => e instanceof ConfigFileError && /cannot read .*none\.json: ENOENT/.test(e.message),
+    );
     assert.throws(() => loadTableConfigFile(write('bad.json', '{"tableId": ')), /bad\.json is not valid JSON/);
     const base = simulatedTableConfig('war');
     const bad = write('values.json', JSON.stringify({ ...base, seats: 9, denominations: [100, 300], betLimits: { tie: { min: 5000, max: 10 } } }));
-    assert.throws(() => loadTableConfigFile(bad), (e: Error) =>
-      /values\.json is not valid/.test(e.message) && /seats: /.test(e.message) && /MOP has no 300 note/.test(e.message) && /betLimits\.tie/.test(e.message));
+    assert.throws(
+      () => loadTableConfigFile(bad),
+      (e: Error) =>
+        /values\.json is not valid/.test(e.message) && /seats: /.test(e.message) && /MOP has no 300 note/.test(e.message) && /betLimits\.tie/.test(e.message),
+    );
   });
 
-  it('opens each station\'s bill acceptor with its own protocol (SSP stations drive the SSP driver)', async () => {
+  it("opens each station's bill acceptor with its own protocol (SSP stations drive the SSP driver)", async () => {
     const base = simulatedTableConfig('war');
     const config = TableConfig.parse({ ...base, stations: base.stations.slice(0, 2).map((s, i) => ({ ...s, billProtocol: i === 1 ? 'ssp' : 'id003' })) });
     const seen: string[] = [];
     const accept = new BillAcceptors({
-      config, ledger: openLedger(mkdtempSync(path.join(dir, 'ledger-')), 'SIM-WAR-01'), log: silent,
+      config,
+      ledger: openLedger(mkdtempSync(path.join(dir, 'ledger-')), 'SIM-WAR-01'),
+      log: silent,
       open: (spec, options) => {
         seen.push(options.protocol);
         return openBillAcceptor(spec, options);
@@ -65,13 +76,16 @@ describe('table configuration as data', () => {
     assert.deepEqual(seen, ['id003', 'ssp']);
   });
 
-  it('refuses a bet over its own maximum (never trimmed) and shows every spot\'s limits', () => {
+  it("refuses a bet over its own maximum (never trimmed) and shows every spot's limits", () => {
     const t = testTable({ config: { betLimits: { tie: { min: 1_000, max: 20_000 } } } });
     try {
       credit(t.ledger, 1, 100_000);
       const s = t.hub.state('station/1');
       assert.ok(s.kind === 'station');
-      assert.deepEqual(s.betting.spots, [{ bet: 'main', min: 10_000, max: 1_000_000 }, { bet: 'tie', min: 1_000, max: 20_000 }]);
+      assert.deepEqual(s.betting.spots, [
+        { bet: 'main', min: 10_000, max: 1_000_000 },
+        { bet: 'tie', min: 1_000, max: 20_000 },
+      ]);
       assert.equal(place(t, 1, 'tie', 15_000).ok, true);
       const r = place(t, 1, 'tie', 10_000);
       assert.equal(!r.ok && r.error.refusal, 'over-max');
@@ -102,7 +116,10 @@ describe('table configuration as data', () => {
     const t = testTable();
     try {
       assert.match(JSON.stringify(t.floor.configChanges.change('limits', { min: 20_000, max: 500_000 }, { ...supervisors, witness: 'sup-1' })), /someone else/);
-      assert.match(JSON.stringify(t.floor.configChanges.change('limits', { min: 20_000, max: 500_000 }, { ...supervisors, authorisation: ' ' })), /authorisation/);
+      assert.match(
+        JSON.stringify(t.floor.configChanges.change('limits', { min: 20_000, max: 500_000 }, { ...supervisors, authorisation: ' ' })),
+        /authorisation/,
+      );
       assert.match(JSON.stringify(t.floor.configChanges.change('game', 'baccarat', supervisors)), /restart/);
       assert.match(JSON.stringify(t.floor.configChanges.change('limits', { min: 20_000, max: 5 }, supervisors)), /not valid/);
       assert.match(JSON.stringify(t.floor.configChanges.change('betLimits', { banker: { min: 1, max: 2 } }, supervisors)), /no banker bet/);
@@ -126,8 +143,12 @@ describe('table configuration as data', () => {
       assert.deepEqual(t.floor.configChanges.queued(), []);
       const entry = [...t.ledger.entries(1)].find((e) => e.type === 'config.change');
       assert.deepEqual((JSON.parse(entry?.body ?? '{}') as { payload: unknown }).payload, {
-        who: 'sup-1', witness: 'sup-2', authorisation: 'DICJ-2026-0042', key: 'limits',
-        before: { min: 10_000, max: 1_000_000 }, after: { min: 20_000, max: 500_000 },
+        who: 'sup-1',
+        witness: 'sup-2',
+        authorisation: 'DICJ-2026-0042',
+        key: 'limits',
+        before: { min: 10_000, max: 1_000_000 },
+        after: { min: 20_000, max: 500_000 },
       });
       const table = t.hub.state('table');
       assert.deepEqual(table.kind === 'table' && table.limits, { min: 20_000, max: 500_000 }, 'the screens show the new limits');
@@ -170,8 +191,14 @@ describe('--config', () => {
       const o = hostOptionsFromArgs({ config: file, 'betting-seconds': '9' });
       assert.equal(o.config?.tableId, 'WAR-7');
       assert.equal(o.config?.timings.bettingMs, 9_000, 'a timer flag overrides the file');
-      assert.throws(() => hostOptionsFromArgs({ config: file, game: 'baccarat' }), (e: Error) => e instanceof UsageError && /disagrees/.test(e.message));
-      assert.throws(() => hostOptionsFromArgs({ config: path.join(dir, 'missing.json') }), (e: Error) => e instanceof UsageError && /cannot read/.test(e.message));
+      assert.throws(
+        () => hostOptionsFromArgs({ config: file, game: 'baccarat' }),
+        (e: Error) => e instanceof UsageError && /disagrees/.test(e.message),
+      );
+      assert.throws(
+        () => hostOptionsFromArgs({ config: path.join(dir, 'missing.json') }),
+        (e: Error) => e instanceof UsageError && /cannot read/.test(e.message),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -51,7 +51,11 @@ export const TableConfig = z
     offlineLimit: z
       .strictObject({
         maxUnsyncedEntries: z.number().int().min(1).max(10_000_000),
-        maxUnsyncedSeconds: z.number().int().min(60).max(7 * 24 * 3600),
+        maxUnsyncedSeconds: z
+          .number()
+          .int()
+          .min(60)
+          .max(7 * 24 * 3600),
       })
       .default({ maxUnsyncedEntries: 50_000, maxUnsyncedSeconds: 4 * 3600 }),
     /** The casino's upstream ledger service (`--upstream` overrides it). */
@@ -69,11 +73,16 @@ export const TableConfig = z
   .superRefine((c, ctx) => {
     if (Object.keys(c.profileOptions).length > 0) {
       if (c.game !== 'blackjack') ctx.addIssue({ code: 'custom', path: ['profileOptions'], message: 'rule options are offered for blackjack profiles only' });
-      if (!c.profileAuthorisation) ctx.addIssue({ code: 'custom', path: ['profileAuthorisation'], message: "rule options need the regulator's authorisation reference (Macau Art. 21)" });
+      if (!c.profileAuthorisation)
+        ctx.addIssue({ code: 'custom', path: ['profileAuthorisation'], message: "rule options need the regulator's authorisation reference (Macau Art. 21)" });
     }
     for (const d of c.denominations ?? []) {
       if (!NOTE_FACE_VALUES[c.currency].includes(d)) {
-        ctx.addIssue({ code: 'custom', path: ['denominations'], message: `${c.currency} has no ${d} note (notes: ${NOTE_FACE_VALUES[c.currency].join(', ')})` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['denominations'],
+          message: `${c.currency} has no ${d} note (notes: ${NOTE_FACE_VALUES[c.currency].join(', ')})`,
+        });
       }
     }
     const stations = new Set<number>();

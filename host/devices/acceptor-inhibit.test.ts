@@ -24,7 +24,9 @@ function table(t: { after: (fn: () => void) => void }) {
   const told = new Map<number, string[]>();
   let n = 0;
   const acceptors = new BillAcceptors({
-    config, ledger, log: silent,
+    config,
+    ledger,
+    log: silent,
     open: (spec, options) => {
       const station = ++n;
       enabledAtOpen.set(station, options.enabled);
@@ -46,10 +48,17 @@ describe('bill acceptor inhibition by the floor', () => {
     acceptors.setInhibited(2, 'tilt:bill-jam', true);
     acceptors.start();
     await acceptors.close();
-    assert.deepEqual([...enabledAtOpen], [[1, true], [2, false], [3, true]]);
+    assert.deepEqual(
+      [...enabledAtOpen],
+      [
+        [1, true],
+        [2, false],
+        [3, true],
+      ],
+    );
   });
 
-  it('takes notes again only when no reason is left: a fault clearing does not undo a technician\'s disable', async (t) => {
+  it("takes notes again only when no reason is left: a fault clearing does not undo a technician's disable", async (t) => {
     const { acceptors, told } = table(t);
     acceptors.start();
     try {
@@ -74,7 +83,14 @@ describe('bill acceptor inhibition by the floor', () => {
     ledger.append({ type: 'service.test', payload: { who: 'Tech (1002)', device: 'BA-1', test: 'enable', result: 'done' } });
     acceptors.start();
     await acceptors.close();
-    assert.deepEqual([...enabledAtOpen], [[1, true], [2, true], [3, false]]);
+    assert.deepEqual(
+      [...enabledAtOpen],
+      [
+        [1, true],
+        [2, true],
+        [3, false],
+      ],
+    );
     assert.deepEqual(acceptors.inhibitedBy(3), ['service-disable']);
   });
 });

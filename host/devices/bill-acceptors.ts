@@ -203,7 +203,8 @@ export class BillAcceptors {
     s.lastEvent = e.type;
     if (e.type === 'returned' && e.note) {
       try {
-        if (journalReturn(this.deps.ledger, station, s.device, e.note, e.reason)) this.deps.log.info({ station, device: s.device, amount: e.note.amount, reason: e.reason }, 'note in escrow returned');
+        if (journalReturn(this.deps.ledger, station, s.device, e.note, e.reason))
+          this.deps.log.info({ station, device: s.device, amount: e.note.amount, reason: e.reason }, 'note in escrow returned');
       } catch (err) {
         this.deps.log.error({ err, station }, 'the return of a note in escrow could not be journalled');
       }

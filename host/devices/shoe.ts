@@ -122,7 +122,10 @@ export class TableShoe {
         // not answer): cards come when drawn and one out of turn is a hold, as without a gate.
         this.lockUnavailable = true;
         this.gate = null;
-        this.log.warn({ spec: this.spec, protocol: device.protocol, wanted: want }, 'the shoe did not lock or unlock: cards drawn out of turn will put the table on hold');
+        this.log.warn(
+          { spec: this.spec, protocol: device.protocol, wanted: want },
+          'the shoe did not lock or unlock: cards drawn out of turn will put the table on hold',
+        );
       }
       this.gateChanged();
       this.syncGate();

@@ -38,7 +38,10 @@ describe('a station’s recall', () => {
   it('carries its own bets, lines and credit, never another station’s, and fits its snapshot', () => {
     const mine = recallRound(record('r1'), 1);
     assert.deepEqual(mine.bets, [{ seat: 1, bet: 'main', amount: 1000 }]);
-    assert.deepEqual(mine.lines.map((l) => l.net), [1000]);
+    assert.deepEqual(
+      mine.lines.map((l) => l.net),
+      [1000],
+    );
     assert.equal(mine.creditBefore, 10000);
     assert.equal(mine.creditAfter, 11000);
     assert.ok(!JSON.stringify(mine).includes('85000') && !JSON.stringify(mine).includes('5000,'));
@@ -47,8 +50,18 @@ describe('a station’s recall', () => {
       view: 'station/1',
       version: 2,
       state: {
-        kind: 'station', station: 1, seat: 1, game: 'blackjack', currency: 'MOP', limits: { min: 100, max: 1000 }, language: 'en',
-        credit: 0, betting: { open: false, spots: [], bets: [] }, decision: null, round: null, recall: [mine],
+        kind: 'station',
+        station: 1,
+        seat: 1,
+        game: 'blackjack',
+        currency: 'MOP',
+        limits: { min: 100, max: 1000 },
+        language: 'en',
+        credit: 0,
+        betting: { open: false, spots: [], bets: [] },
+        decision: null,
+        round: null,
+        recall: [mine],
       },
     };
     assert.equal(HostMessage.safeParse(snapshot).success, true);

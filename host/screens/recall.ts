@@ -14,7 +14,10 @@ export function recallRound(record: RoundRecord, station: number): StationRecall
     ts: record.ts,
     status: record.status,
     cards: record.cards.slice(0, 96),
-    bets: record.bets.filter((b) => b.station === station).slice(0, 32).map((b) => ({ seat: b.seat, bet: b.bet, amount: b.amount })),
+    bets: record.bets
+      .filter((b) => b.station === station)
+      .slice(0, 32)
+      .map((b) => ({ seat: b.seat, bet: b.bet, amount: b.amount })),
     lines: record.lines
       .filter((l) => l.station === station)
       .slice(0, 64)

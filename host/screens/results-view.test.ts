@@ -26,14 +26,11 @@ describe('results on the screens', () => {
       const table = TableState.parse(t.hub.state('table'));
       assert.equal(table.round?.phase, 'results');
       const lines = table.round?.results ?? [];
-      assert.deepEqual(
-        lines.map((l) => [l.bet, l.owner, l.net, l.prize ?? null]).sort(),
-        [
-          ['anyPair', 'seat', 110_000, 'side-bet'],
-          ['main', 'behind', 10_000, null],
-          ['main', 'seat', 10_000, null],
-        ],
-      );
+      assert.deepEqual(lines.map((l) => [l.bet, l.owner, l.net, l.prize ?? null]).sort(), [
+        ['anyPair', 'seat', 110_000, 'side-bet'],
+        ['main', 'behind', 10_000, null],
+        ['main', 'seat', 10_000, null],
+      ]);
       assert.ok(!JSON.stringify(table).includes('station:2'), 'the public view does not say which station bets behind');
       const one = StationState.parse(t.hub.state('station/1'));
       const two = StationState.parse(t.hub.state('station/2'));

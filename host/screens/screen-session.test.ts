@@ -125,7 +125,15 @@ describe('screen session', () => {
     const a = env.greet('station/1');
     const b = env.greet('station/2');
     const before = b.t.sent.length;
-    a.s.receive(JSON.stringify({ type: 'command', id: 'c', view: 'station/1', version: env.host.version('station/1'), command: { name: 'set-language', language: 'en' } }));
+    a.s.receive(
+      JSON.stringify({
+        type: 'command',
+        id: 'c',
+        view: 'station/1',
+        version: env.host.version('station/1'),
+        command: { name: 'set-language', language: 'en' },
+      }),
+    );
     assert.equal(b.t.sent.length, before);
   });
 

@@ -71,10 +71,7 @@ export class ScreenSession {
     if (m.type === 'hello') {
       if (this.granted) return this.refuse(protocolError('already-greeted', 'hello was already accepted', { ref: m.id }));
       if (m.protocol !== PROTOCOL_VERSION) {
-        return this.refuse(
-          protocolError('protocol-version', `host speaks protocol ${PROTOCOL_VERSION}, screen sent ${m.protocol}`, { ref: m.id }),
-          true,
-        );
+        return this.refuse(protocolError('protocol-version', `host speaks protocol ${PROTOCOL_VERSION}, screen sent ${m.protocol}`, { ref: m.id }), true);
       }
       const view = this.tokens.viewOf(m.token);
       if (!view) return this.refuse(protocolError('unauthorized', 'unknown launch token', { ref: m.id }), true);

@@ -15,7 +15,7 @@ function privatePart(s: StationState): Omit<StationState, 'round' | 'payTable' |
 }
 
 describe('each station sees only its own data', () => {
-  it('station 2 never receives station 1\'s credit, bets, decisions, unplayed spots, results, handpay or recall (nor the reverse); the hole card is XX everywhere until revealed', () => {
+  it("station 2 never receives station 1's credit, bets, decisions, unplayed spots, results, handpay or recall (nor the reverse); the hole card is XX everywhere until revealed", () => {
     // Macau 2009 procedure 3 (Art. 5 n.2 (3)): the dealer takes a hole card, and peeks under an ace or a ten.
     const t = testTable({
       game: 'blackjack',
@@ -53,12 +53,12 @@ describe('each station sees only its own data', () => {
       for (const c of cards) t.table.onCard(parseCard(c));
       const d1 = snap('station/1').decision;
       assert.ok(d1 && d1.seat === 1 && d1.legal.includes('double'), 'seat 1 decides');
-      assert.equal(snap('station/2').decision, null, 'station 2 does not see seat 1\'s decision, though it bets behind it');
+      assert.equal(snap('station/2').decision, null, "station 2 does not see seat 1's decision, though it bets behind it");
       // Station 2 has 9,000 left: its bet behind cannot follow the double (10,000) and stays at its stake.
       command('station/1', { name: 'decide', action: 'double' });
       private1.add(1_234_500 - 37_100 * 2);
       assert.deepEqual(snap('station/2').betting.notFollowed, [{ seat: 1, hand: 0, action: 'double', amount: 10_000 }]);
-      assert.equal(snap('station/1').betting.notFollowed, undefined, 'station 1 is not told of station 2\'s bet behind');
+      assert.equal(snap('station/1').betting.notFollowed, undefined, "station 1 is not told of station 2's bet behind");
       t.table.onCard(parseCard('9S')); // seat 1: 20
       const d2 = snap('station/2').decision;
       assert.ok(d2 && d2.seat === 2, 'seat 2 decides');
@@ -95,14 +95,17 @@ describe('each station sees only its own data', () => {
       const numbers = (x: unknown) => new Set((JSON.stringify(x).match(/-?\d+/g) ?? []).map(Number));
       for (const s of twos) {
         assert.equal(s.station, 2);
-        if (s.decision) assert.equal(s.decision.seat, 2, 'only seat 2\'s decisions');
+        if (s.decision) assert.equal(s.decision.seat, 2, "only seat 2's decisions");
         const leaked = [...numbers(privatePart(s))].filter((n) => private1.has(n));
         assert.deepEqual(leaked, [], `station 1's figures in station 2's view: ${JSON.stringify(privatePart(s))}`);
         assert.ok(!JSON.stringify(privatePart(s)).includes(pending?.requestTxId ?? '\u0000'), 'no handpay of station 1');
         for (const u of s.betting.unplayed ?? []) assert.ok(!(u.bet === 'behind' && u.seat === 3), 'no unplayed spot of station 1');
         for (const r of s.recall ?? []) assert.ok(!JSON.stringify(r).includes('37100'), 'no recall line of station 1');
       }
-      assert.ok(ones.some((s) => s.betting.unplayed?.some((u) => u.bet === 'behind' && u.seat === 3 && u.amount === 8_300)), 'station 1 was told its spot did not play');
+      assert.ok(
+        ones.some((s) => s.betting.unplayed?.some((u) => u.bet === 'behind' && u.seat === 3 && u.amount === 8_300)),
+        'station 1 was told its spot did not play',
+      );
       for (const s of ones) {
         assert.equal(s.station, 1);
         if (s.decision) assert.equal(s.decision.seat, 1);
@@ -110,7 +113,13 @@ describe('each station sees only its own data', () => {
       }
 
       // The hole card: XX in every view while hidden, its value in none; shown once the dealer plays.
-      const revealedAt = (xs: ViewState[]) => xs.findIndex((s) => s.kind !== 'service' && (s.round?.hands.find((h) => h.owner === 'dealer')?.cards.length ?? 0) >= 2 && !s.round?.hands.find((h) => h.owner === 'dealer')?.cards.includes('XX'));
+      const revealedAt = (xs: ViewState[]) =>
+        xs.findIndex(
+          (s) =>
+            s.kind !== 'service' &&
+            (s.round?.hands.find((h) => h.owner === 'dealer')?.cards.length ?? 0) >= 2 &&
+            !s.round?.hands.find((h) => h.owner === 'dealer')?.cards.includes('XX'),
+        );
       for (const view of views) {
         const xs = seen[view] as ViewState[];
         const shown = revealedAt(xs);

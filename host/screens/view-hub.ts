@@ -148,7 +148,10 @@ export class ViewHub {
   apply(view: ViewName, version: number, command: CommandBody, conn?: string): ApplyResult {
     const current = this.version(view, conn);
     if (version !== current) {
-      return { ok: false, error: protocolError('stale-version', `command made against version ${version}, view is at ${current}`, { view, currentVersion: current }) };
+      return {
+        ok: false,
+        error: protocolError('stale-version', `command made against version ${version}, view is at ${current}`, { view, currentVersion: current }),
+      };
     }
     if (command.name === 'set-language') {
       this.languages.set(this.key(view, conn), command.language);
@@ -158,7 +161,10 @@ export class ViewHub {
     if (view === 'service' && this.service && conn !== undefined && command.name.startsWith('service-')) {
       const r = this.service.apply(conn, command);
       if (!r.ok) {
-        return { ok: false, error: { ...protocolError('rejected', r.detail, { view, currentVersion: this.version(view, conn) }), messageKey: `service.refused.${r.reason}` } };
+        return {
+          ok: false,
+          error: { ...protocolError('rejected', r.detail, { view, currentVersion: this.version(view, conn) }), messageKey: `service.refused.${r.reason}` },
+        };
       }
       return { ok: true, version: this.version(view, conn) };
     }

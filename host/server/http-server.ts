@@ -37,7 +37,12 @@ export interface HttpServerDeps {
    * Service mode's exports (meters CSV/JSON, a round's evidence bundle), answered only for the
    * export token of the signed-in service session (`?t=`); null refuses.
    */
-  serviceExport?: (token: string, kind: ServiceExportKind, roundId?: string, language?: Language) => { contentType: string; filename: string; body: string; inline?: boolean } | null;
+  serviceExport?: (
+    token: string,
+    kind: ServiceExportKind,
+    roundId?: string,
+    language?: Language,
+  ) => { contentType: string; filename: string; body: string; inline?: boolean } | null;
 }
 
 /** Paths that serve the screen page; the page reads its view from the path. */
@@ -47,10 +52,7 @@ const SCREEN_ROUTES = ['/table', '/station/:n', '/service'];
  * The host's loopback web server: the screens' static files, the protocol over WebSocket at
  * `/ws`, and `/healthz`. Listening on 127.0.0.1 only.
  */
-export async function createHttpServer(
-  deps: HttpServerDeps,
-  port: number,
-): Promise<{ port: number; close: () => Promise<void> }> {
+export async function createHttpServer(deps: HttpServerDeps, port: number): Promise<{ port: number; close: () => Promise<void> }> {
   const app = Fastify({
     loggerInstance: deps.log,
     // Screens poll nothing and load a handful of files: per-request lines would only bury faults.
@@ -97,7 +99,8 @@ export async function createHttpServer(
     app.post<{ Body: { station?: unknown; fault?: unknown } }>('/sim/bill-fault', async (req, reply) => {
       if (req.headers['x-sim-token'] !== sim.token) return reply.code(401).send({ error: 'sim token required' });
       const { station, fault } = req.body ?? {};
-      if (typeof station !== 'number' || (fault !== 'jam' && fault !== 'clear')) return reply.code(400).send({ error: 'station is a number, fault is jam or clear' });
+      if (typeof station !== 'number' || (fault !== 'jam' && fault !== 'clear'))
+        return reply.code(400).send({ error: 'station is a number, fault is jam or clear' });
       const refused = sim.billFault(station, fault);
       return refused ? reply.code(409).send({ error: refused }) : { ok: true };
     });
@@ -105,22 +108,21 @@ export async function createHttpServer(
 
   const serviceExport = deps.serviceExport;
   if (serviceExport) {
-    const answer = (kind: ServiceExportKind) =>
-      async (req: { query: unknown; params: unknown }, reply: FastifyReply) => {
-        const query = req.query as { t?: unknown; lang?: unknown };
-        const roundId = (req.params as { roundId?: string }).roundId;
-        const language = Language.safeParse(query.lang);
-        const file = typeof query.t === 'string' ? serviceExport(query.t, kind, roundId, language.success ? language.data : undefined) : null;
-        if (!file) return reply.code(403).send({ error: 'sign in to service mode to export' });
-        const name = file.filename.replace(/[^\w.-]/g, '_');
-        reply
-          .header('Content-Type', file.contentType)
-          .header('Content-Disposition', `${file.inline ? 'inline' : 'attachment'}; filename="${name}"`)
-          .header('Cache-Control', 'no-store');
-        // The printable report is a page of its own: styles inline, no script, nothing loaded.
-        if (file.inline) reply.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; font-src 'self'");
-        return reply.send(file.body);
-      };
+    const answer = (kind: ServiceExportKind) => async (req: { query: unknown; params: unknown }, reply: FastifyReply) => {
+      const query = req.query as { t?: unknown; lang?: unknown };
+      const roundId = (req.params as { roundId?: string }).roundId;
+      const language = Language.safeParse(query.lang);
+      const file = typeof query.t === 'string' ? serviceExport(query.t, kind, roundId, language.success ? language.data : undefined) : null;
+      if (!file) return reply.code(403).send({ error: 'sign in to service mode to export' });
+      const name = file.filename.replace(/[^\w.-]/g, '_');
+      reply
+        .header('Content-Type', file.contentType)
+        .header('Content-Disposition', `${file.inline ? 'inline' : 'attachment'}; filename="${name}"`)
+        .header('Cache-Control', 'no-store');
+      // The printable report is a page of its own: styles inline, no script, nothing loaded.
+      if (file.inline) reply.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; font-src 'self'");
+      return reply.send(file.body);
+    };
     app.get('/service/export/meters.csv', answer('meters.csv'));
     app.get('/service/export/meters.json', answer('meters.json'));
     app.get('/service/export/meters.html', answer('meters.html'));

@@ -30,7 +30,7 @@ describe('service accounts', () => {
     await assert.rejects(s.add({ name: 'Cy', role: 'auditor', pin: '620481' }, { staff: bo.staff, pin: '739164' }), /only a supervisor/);
   });
 
-  it('refuses trivial PINs and never stores a PIN in clear; the file is the owner\'s only', async () => {
+  it("refuses trivial PINs and never stores a PIN in clear; the file is the owner's only", async () => {
     const s = store();
     for (const pin of ['1111', '1234', '987654', '12a4', '12']) await assert.rejects(s.add({ name: 'Ana', role: 'supervisor', pin }, null));
     await s.add({ name: 'Ana', role: 'supervisor', pin: '482915' }, null);
@@ -109,7 +109,14 @@ describe('service accounts', () => {
       return journalled.length;
     };
     s.journalNew(journal);
-    assert.deepEqual(journalled, ['1001:added', '1002:added', '1002:disable by Ana (1001)', '1002:enable by Ana (1001)', '1002:unlock by Ana (1001)', '1002:reset-pin by Ana (1001)']);
+    assert.deepEqual(journalled, [
+      '1001:added',
+      '1002:added',
+      '1002:disable by Ana (1001)',
+      '1002:enable by Ana (1001)',
+      '1002:unlock by Ana (1001)',
+      '1002:reset-pin by Ana (1001)',
+    ]);
     s.journalNew(journal);
     assert.equal(journalled.length, 6, 'nothing is journalled twice');
   });
@@ -130,9 +137,18 @@ describe('service accounts', () => {
     await s.add({ name: 'Ana', role: 'supervisor', pin: ana.pin }, null);
     await s.add({ name: 'Cy', role: 'auditor', pin: '620481' }, ana);
     // The add hashes its PINs on libuv's pool while Cy's wrong PINs are counted and lock Cy.
-    await Promise.all([s.add({ name: 'Bo', role: 'technician', pin: '739164' }, ana), s.check('1002', '000001'), s.check('1002', '000002'), s.check('1002', '000003')]);
+    await Promise.all([
+      s.add({ name: 'Bo', role: 'technician', pin: '739164' }, ana),
+      s.check('1002', '000001'),
+      s.check('1002', '000002'),
+      s.check('1002', '000003'),
+    ]);
     assert.ok(s.find('1003'), 'Bo was added');
-    assert.ok(s.find('1002')?.lockedUntil, 'Cy\'s lock was not overwritten by the add');
-    assert.deepEqual(readdirSync(path.dirname(s.file)).filter((f) => f !== 'service-accounts.json'), [], 'no temporary or lock file is left');
+    assert.ok(s.find('1002')?.lockedUntil, "Cy's lock was not overwritten by the add");
+    assert.deepEqual(
+      readdirSync(path.dirname(s.file)).filter((f) => f !== 'service-accounts.json'),
+      [],
+      'no temporary or lock file is left',
+    );
   });
 });

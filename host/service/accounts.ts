@@ -40,7 +40,10 @@ const Account = z.strictObject({
    * What a supervisor did to this account on the command line since the host last journalled it
    * (`service.account` with its action, at the host's next start or sign-in); then emptied.
    */
-  unjournalled: z.array(z.strictObject({ action: z.enum(['disable', 'enable', 'unlock', 'reset-pin']), by: z.string().min(1).max(128), at: z.string() })).max(64).optional(),
+  unjournalled: z
+    .array(z.strictObject({ action: z.enum(['disable', 'enable', 'unlock', 'reset-pin']), by: z.string().min(1).max(128), at: z.string() }))
+    .max(64)
+    .optional(),
 });
 export type Account = z.infer<typeof Account>;
 
@@ -56,8 +59,7 @@ export interface LockoutPolicy {
 export const DEFAULT_LOCKOUT: LockoutPolicy = { maxFailures: 5, lockMs: 15 * 60_000 };
 
 export type CheckResult =
-  | { ok: true; account: Account }
-  | { ok: false; reason: 'unknown' | 'bad-pin' | 'locked' | 'disabled'; lockedUntil?: string; account?: Account };
+  { ok: true; account: Account } | { ok: false; reason: 'unknown' | 'bad-pin' | 'locked' | 'disabled'; lockedUntil?: string; account?: Account };
 
 /** What a supervisor may do to an account on the command line. */
 export type AccountAction = 'disable' | 'enable' | 'unlock' | 'reset-pin';
@@ -111,7 +113,10 @@ export class AccountStore {
    * in one synchronous step under the file lock, so a lockout recorded meanwhile, by the host or
    * another command, is never lost.
    */
-  async add(input: { name: string; role: Account['role']; pin: string; staff?: string }, authorisedBy: { staff: string; pin: string } | null): Promise<Account> {
+  async add(
+    input: { name: string; role: Account['role']; pin: string; staff?: string },
+    authorisedBy: { staff: string; pin: string } | null,
+  ): Promise<Account> {
     checkNewPin(input.pin);
     let by = 'first-run set-up';
     if (this.list().length === 0) {
@@ -124,12 +129,22 @@ export class AccountStore {
     const pin = await hashPin(input.pin, this.scrypt);
     return this.change((current) => {
       // Checked again on the fresh file: it may have changed while the PINs were hashed.
-      if (by === 'first-run set-up' && current.length > 0) throw new AccountError('an account was added meanwhile: the first supervisor needs no authorisation only on an empty file');
+      if (by === 'first-run set-up' && current.length > 0)
+        throw new AccountError('an account was added meanwhile: the first supervisor needs no authorisation only on an empty file');
       if (current.some((a) => a.name === input.name)) throw new AccountError(`an account named ${input.name} exists`);
       const staff = input.staff ?? String(1000 + current.length + 1);
       if (!StaffNumber.safeParse(staff).success) throw new AccountError('a staff number is 3 to 8 digits');
       if (current.some((a) => a.staff === staff)) throw new AccountError(`staff number ${staff} is taken`);
-      const account: Account = { staff, name: input.name, role: input.role, pin, createdAt: new Date(this.now()).toISOString(), createdBy: by, failures: 0, lockedUntil: null };
+      const account: Account = {
+        staff,
+        name: input.name,
+        role: input.role,
+        pin,
+        createdAt: new Date(this.now()).toISOString(),
+        createdBy: by,
+        failures: 0,
+        lockedUntil: null,
+      };
       return { accounts: [...current, account], result: account };
     });
   }
@@ -207,7 +222,9 @@ export class AccountStore {
       const counted = { ...fresh, failures: lockedUntil ? 0 : failures, lockedUntil };
       return {
         accounts: current.map((a) => (a.staff === staff ? counted : a)),
-        result: lockedUntil ? { ok: false as const, reason: 'locked' as const, lockedUntil, account: fresh } : { ok: false as const, reason: 'bad-pin' as const, account: fresh },
+        result: lockedUntil
+          ? { ok: false as const, reason: 'locked' as const, lockedUntil, account: fresh }
+          : { ok: false as const, reason: 'bad-pin' as const, account: fresh },
       };
     });
   }

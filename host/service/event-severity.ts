@@ -10,7 +10,18 @@ export type Severity = 'info' | 'warning' | 'critical';
  * closed table is information), so "critical" lists every critical fault.
  */
 const CRITICAL = new Set(['round.void', 'meter.clear', 'misread', 'service.denied']);
-const WARNING = new Set(['bill.return', 'door.open', 'door.close', 'power.reset', 'config.change', 'credit.cancel', 'handpay.request', 'handpay.confirm', 'service.action', 'service.account']);
+const WARNING = new Set([
+  'bill.return',
+  'door.open',
+  'door.close',
+  'power.reset',
+  'config.change',
+  'credit.cancel',
+  'handpay.request',
+  'handpay.confirm',
+  'service.action',
+  'service.account',
+]);
 export const TILT_TYPES: readonly string[] = ['tilt.raise', 'tilt.clear'];
 
 /** `kind` is a fault entry's kind; an unknown kind (a later version's) counts as a warning. */

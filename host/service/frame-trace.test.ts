@@ -14,7 +14,15 @@ describe('frame trace', () => {
     }
     t.add('BA-1', tx('41'), 'stack');
     t.add('BA-1', rx('50'), 'ack');
-    assert.deepEqual(t.of('BA-1', 10).map((f) => [f.hex, f.count]), [['50', 1], ['41', 1], ['1A', 50], ['11', 50]]);
+    assert.deepEqual(
+      t.of('BA-1', 10).map((f) => [f.hex, f.count]),
+      [
+        ['50', 1],
+        ['41', 1],
+        ['1A', 50],
+        ['11', 50],
+      ],
+    );
     assert.equal(t.of('BA-1', 10)[2]?.ts, 't49b', 'a repeat carries the time it was last seen');
   });
 
@@ -23,8 +31,18 @@ describe('frame trace', () => {
     for (const h of ['01', '02', '03', '04', '05']) t.add('shoe', rx(h), h);
     t.add('shoe', rx('05'), 'again');
     t.add('BA-2', tx('11'), 'x');
-    assert.deepEqual(t.of('shoe', 10).map((f) => [f.hex, f.count]), [['05', 2], ['04', 1], ['03', 1]]);
-    assert.deepEqual(t.of('BA-2', 10).map((f) => f.hex), ['11']);
+    assert.deepEqual(
+      t.of('shoe', 10).map((f) => [f.hex, f.count]),
+      [
+        ['05', 2],
+        ['04', 1],
+        ['03', 1],
+      ],
+    );
+    assert.deepEqual(
+      t.of('BA-2', 10).map((f) => f.hex),
+      ['11'],
+    );
     assert.deepEqual(t.of('BA-9', 10), []);
   });
 
@@ -33,8 +51,19 @@ describe('frame trace', () => {
     t.add('BA-1', tx('11'), 'a');
     t.add('BA-1', rx('1A'), 'b');
     t.add('BA-1', tx('11'), 'c');
-    assert.deepEqual(t.of('BA-1', 10).map((f) => f.hex), ['11', '1A', '11']);
+    assert.deepEqual(
+      t.of('BA-1', 10).map((f) => f.hex),
+      ['11', '1A', '11'],
+    );
     t.add('BA-1', rx('13'), 'd');
-    assert.deepEqual(t.of('BA-1', 10).map((f) => [f.hex, f.count]), [['13', 1], ['11', 1], ['1A', 1], ['11', 1]]);
+    assert.deepEqual(
+      t.of('BA-1', 10).map((f) => [f.hex, f.count]),
+      [
+        ['13', 1],
+        ['11', 1],
+        ['1A', 1],
+        ['11', 1],
+      ],
+    );
   });
 });

@@ -56,7 +56,10 @@ export class FrameTrace {
     const rows = [...(this.rows.get(device) ?? [])];
     const waiting = this.pending.get(device);
     if (waiting) rows.push(waiting);
-    return rows.slice(-limit).reverse().map((r) => ({ ...r }));
+    return rows
+      .slice(-limit)
+      .reverse()
+      .map((r) => ({ ...r }));
   }
 
   private push(rows: TracedFrame[], f: TracedFrame): void {

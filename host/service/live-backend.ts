@@ -1,7 +1,18 @@
 import type { Logger } from 'pino';
 import { canonicalJson, eventLog, evidenceBundle, newestEntriesOfType, openServiceSessions, type Ledger, type SyncClient } from '../../ledger/index.js';
 import { parseCard } from '../../engine/cards/card.js';
-import { compareMeters, meterGliName, metersOf, meterUnit, type DeviceRow, type Language, type EventFilter, type EventRow, type RecallRound, type ServiceRole } from '../../protocol/index.js';
+import {
+  compareMeters,
+  meterGliName,
+  metersOf,
+  meterUnit,
+  type DeviceRow,
+  type Language,
+  type EventFilter,
+  type EventRow,
+  type RecallRound,
+  type ServiceRole,
+} from '../../protocol/index.js';
 import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
 import { CHANGEABLE_KEYS } from '../config/config-changes.js';
 import type { TableConfig } from '../config/table-config.js';
@@ -231,7 +242,8 @@ export class LiveServiceBackend implements ServiceBackend {
     const scopes = new Map<string, Map<string, number>>();
     // Every configured station and every meter of the catalogue is listed, zero until counted.
     const notes = (this.d.config.denominations ?? NOTE_FACE_VALUES[this.d.config.currency]).map((n) => n * 100);
-    for (const scope of ['table', ...this.d.config.stations.map((s) => `station:${s.station}`)]) scopes.set(scope, new Map(metersOf(scope, notes).map((n) => [n, 0])));
+    for (const scope of ['table', ...this.d.config.stations.map((s) => `station:${s.station}`)])
+      scopes.set(scope, new Map(metersOf(scope, notes).map((n) => [n, 0])));
     for (const [key, value] of Object.entries(all)) {
       const cut = key.indexOf('/');
       const scope = key.slice(0, cut);
@@ -251,7 +263,8 @@ export class LiveServiceBackend implements ServiceBackend {
   recall(q: { station: number | null; offset: number; limit: number }): { rounds: RecallRound[]; more: boolean } {
     // The ledger answers at most 500 rounds per query: older ones are in the export tools.
     const want = Math.min(500, q.offset + q.limit + 1);
-    const records = q.station !== null ? this.d.ledger.recall({ station: q.station, limit: want }) : this.d.ledger.recall({ tableId: this.tableId, limit: want });
+    const records =
+      q.station !== null ? this.d.ledger.recall({ station: q.station, limit: want }) : this.d.ledger.recall({ tableId: this.tableId, limit: want });
     const page = records.slice(q.offset, q.offset + q.limit);
     return {
       more: records.length > q.offset + q.limit,
@@ -263,7 +276,12 @@ export class LiveServiceBackend implements ServiceBackend {
         game: r.game,
         profile: r.profile,
         cards: r.cards,
-        decisions: r.decisions.map((x) => ({ seat: x.seat, ...(x.hand !== undefined ? { hand: x.hand } : {}), action: x.action, ...(x.auto ? { auto: true } : {}) })),
+        decisions: r.decisions.map((x) => ({
+          seat: x.seat,
+          ...(x.hand !== undefined ? { hand: x.hand } : {}),
+          action: x.action,
+          ...(x.auto ? { auto: true } : {}),
+        })),
         ...(r.game === this.d.table.gameKind && this.d.table.presentation.actionWords ? { actionWords: { ...this.d.table.presentation.actionWords } } : {}),
         bets: r.bets.map((b) => ({ station: b.station, seat: b.seat, bet: b.bet, amount: b.amount })),
         lines: r.lines,
@@ -279,7 +297,11 @@ export class LiveServiceBackend implements ServiceBackend {
     // and the kinds of the severity, and for warnings every known kind as well, since a kind none
     // of them names (a later version's) counts as a warning.
     const known = tiltKindsOfSeverity('info').concat(tiltKindsOfSeverity('warning'), tiltKindsOfSeverity('critical'));
-    const ranked = severity && { types: typesOfSeverity(severity), tiltKinds: tiltKindsOfSeverity(severity), ...(severity === 'warning' ? { knownTiltKinds: known } : {}) };
+    const ranked = severity && {
+      types: typesOfSeverity(severity),
+      tiltKinds: tiltKindsOfSeverity(severity),
+      ...(severity === 'warning' ? { knownTiltKinds: known } : {}),
+    };
     const page = eventLog(this.d.ledger, { types, severity: ranked, from, to }, { offset: q.offset, limit: q.limit });
     return { more: page.more, entries: page.entries.map(toEventRow) };
   }
@@ -325,12 +347,22 @@ export class LiveServiceBackend implements ServiceBackend {
     return {
       notes: [...NOTE_FACE_VALUES[this.d.config.currency]],
       bets: bets.slice(0, 32),
-      queued: this.d.floor.configChanges.queued().slice(0, 16).map((q) => ({ seq: q.seq, key: q.key, after: short(q.after) })),
+      queued: this.d.floor.configChanges
+        .queued()
+        .slice(0, 16)
+        .map((q) => ({ seq: q.seq, key: q.key, after: short(q.after) })),
       changes: rows.map((r) => {
-        const p = (JSON.parse(r.body) as { payload: { key: string; before: unknown; after: unknown; who: string; witness?: string; authorisation: string } }).payload;
+        const p = (JSON.parse(r.body) as { payload: { key: string; before: unknown; after: unknown; who: string; witness?: string; authorisation: string } })
+          .payload;
         return {
-          seq: r.seq, ts: r.ts, key: p.key.slice(0, 128), before: short(p.before), after: short(p.after), who: p.who.slice(0, 128),
-          ...(p.witness ? { witness: p.witness.slice(0, 128) } : {}), authorisation: p.authorisation.slice(0, 128),
+          seq: r.seq,
+          ts: r.ts,
+          key: p.key.slice(0, 128),
+          before: short(p.before),
+          after: short(p.after),
+          who: p.who.slice(0, 128),
+          ...(p.witness ? { witness: p.witness.slice(0, 128) } : {}),
+          authorisation: p.authorisation.slice(0, 128),
         };
       }),
     };
@@ -370,7 +402,10 @@ export class LiveServiceBackend implements ServiceBackend {
     const money = moneyUnit(this.currency);
     const lines = ['terminal,table,scope,meter,gli_name,unit,value'];
     for (const s of this.meters()) {
-      for (const m of s.meters) lines.push([this.d.ledger.terminalId, this.tableId, s.scope, m.name, csvCell(meterGliName(m.name)), m.unit === 'money' ? money : 'count', m.value].join(','));
+      for (const m of s.meters)
+        lines.push(
+          [this.d.ledger.terminalId, this.tableId, s.scope, m.name, csvCell(meterGliName(m.name)), m.unit === 'money' ? money : 'count', m.value].join(','),
+        );
     }
     return lines.join('\r\n') + '\r\n';
   }
@@ -378,10 +413,16 @@ export class LiveServiceBackend implements ServiceBackend {
   metersJson(): string {
     return JSON.stringify(
       {
-        terminal: this.d.ledger.terminalId, tableId: this.tableId, currency: this.currency,
+        terminal: this.d.ledger.terminalId,
+        tableId: this.tableId,
+        currency: this.currency,
         units: { money: moneyUnit(this.currency), count: 'count' },
-        at: new Date(this.now()).toISOString(), head: this.d.ledger.headOf(),
-        scopes: this.meters().map((s) => ({ scope: s.scope, meters: s.meters.map((m) => ({ meter: m.name, gliName: meterGliName(m.name), unit: m.unit, value: m.value })) })),
+        at: new Date(this.now()).toISOString(),
+        head: this.d.ledger.headOf(),
+        scopes: this.meters().map((s) => ({
+          scope: s.scope,
+          meters: s.meters.map((m) => ({ meter: m.name, gliName: meterGliName(m.name), unit: m.unit, value: m.value })),
+        })),
       },
       null,
       1,
@@ -390,8 +431,13 @@ export class LiveServiceBackend implements ServiceBackend {
 
   metersHtml(language: Language): string {
     return metersReport({
-      language, currency: this.d.config.currency, tableId: this.tableId, terminal: this.d.ledger.terminalId,
-      at: new Date(this.now()).toISOString(), headSeq: this.d.ledger.headOf().seq, scopes: this.meters(),
+      language,
+      currency: this.d.config.currency,
+      tableId: this.tableId,
+      terminal: this.d.ledger.terminalId,
+      at: new Date(this.now()).toISOString(),
+      headSeq: this.d.ledger.headOf().seq,
+      scopes: this.meters(),
     });
   }
 
@@ -487,7 +533,8 @@ export class LiveServiceBackend implements ServiceBackend {
 
   testNote(station: number, who: string): Promise<BackendResult> {
     const device = `BA-${station}`;
-    if (!this.d.billAcceptors.statuses().some((s) => s.station === station)) return Promise.resolve({ ok: false, code: 'no-device', detail: `no acceptor at station ${station}` });
+    if (!this.d.billAcceptors.statuses().some((s) => s.station === station))
+      return Promise.resolve({ ok: false, code: 'no-device', detail: `no acceptor at station ${station}` });
     // An inhibited acceptor would hold the note at its mouth until the test timed out: say why now.
     const inhibitedBy = this.d.billAcceptors.inhibitedBy(station);
     if (inhibitedBy.length > 0) return Promise.resolve({ ok: false, code: 'inhibited', detail: inhibitedBy.join(', ') });
@@ -509,7 +556,8 @@ export class LiveServiceBackend implements ServiceBackend {
 
   testCard(who: string): Promise<BackendResult> {
     const v = this.d.table.view();
-    if (v.phase === 'dealing' || v.phase === 'hold' || v.cue) return Promise.resolve({ ok: false, code: 'busy', detail: 'the shoe is in use: test a card between rounds with no cue' });
+    if (v.phase === 'dealing' || v.phase === 'hold' || v.cue)
+      return Promise.resolve({ ok: false, code: 'busy', detail: 'the shoe is in use: test a card between rounds with no cue' });
     const result = this.waitForTest<string>(
       (done) => this.d.shoe.testNextCard(done),
       (card) => {
@@ -528,7 +576,8 @@ export class LiveServiceBackend implements ServiceBackend {
 
   setDeviceEnabled(device: string, enabled: boolean, who: string): BackendResult {
     const station = stationOfDevice(device);
-    if (station === null || !this.d.billAcceptors.hasStation(station)) return { ok: false, code: 'no-device', detail: `${device} cannot be enabled or disabled` };
+    if (station === null || !this.d.billAcceptors.hasStation(station))
+      return { ok: false, code: 'no-device', detail: `${device} cannot be enabled or disabled` };
     // Journalled before it takes effect: the journal is what a restart rebuilds the disable from.
     this.test(who, device, enabled ? 'enable' : 'disable', 'done');
     this.d.billAcceptors.setInhibited(station, 'service-disable', !enabled);
@@ -569,7 +618,11 @@ export class LiveServiceBackend implements ServiceBackend {
     const detail = `${now.hash} over ${now.files.length} files (${now.mode})${changed.length ? `; differs from the start in ${changed.length}: ${changed.join(', ')}` : ''}`;
     this.action([who], 'program-hash', detail);
     this.changed();
-    return { ok: true, key: now.hash === start.hash ? 'service.done.hashSame' : 'service.done.hashDiffers', values: { hash: now.hash.slice(0, 16), files: changed.length } };
+    return {
+      ok: true,
+      key: now.hash === start.hash ? 'service.done.hashSame' : 'service.done.hashDiffers',
+      values: { hash: now.hash.slice(0, 16), files: changed.length },
+    };
   }
 
   // ── access journal ──
@@ -585,11 +638,18 @@ export class LiveServiceBackend implements ServiceBackend {
   closeOpenSessions(): number {
     const open = openServiceSessions(this.d.ledger);
     for (const s of open) this.d.ledger.append({ type: 'service.exit', payload: { who: s.who, staff: s.staff, reason: 'power-loss', enterSeq: s.seq } });
-    if (open.length > 0) this.d.log.warn({ sessions: open.map((s) => s.staff) }, 'service sessions left open by the previous run journalled as exited (power-loss)');
+    if (open.length > 0)
+      this.d.log.warn({ sessions: open.map((s) => s.staff) }, 'service sessions left open by the previous run journalled as exited (power-loss)');
     return open.length;
   }
 
-  journalAccount(by: string, staff: string, name: string, role: 'technician' | 'supervisor' | 'auditor', action?: 'disable' | 'enable' | 'unlock' | 'reset-pin'): number {
+  journalAccount(
+    by: string,
+    staff: string,
+    name: string,
+    role: 'technician' | 'supervisor' | 'auditor',
+    action?: 'disable' | 'enable' | 'unlock' | 'reset-pin',
+  ): number {
     return this.d.ledger.append({ type: 'service.account', payload: { by: by.slice(0, 128), staff, name, role, ...(action ? { action } : {}) } }).entry.seq;
   }
 
@@ -599,7 +659,10 @@ export class LiveServiceBackend implements ServiceBackend {
 
   private action(by: string[], action: string, detail: string): void {
     const [who, second] = by;
-    this.d.ledger.append({ type: 'service.action', payload: { who: who ?? 'unknown', action, ...(second ? { confirmedBy: second } : {}), detail: detail.slice(0, 2000) } });
+    this.d.ledger.append({
+      type: 'service.action',
+      payload: { who: who ?? 'unknown', action, ...(second ? { confirmedBy: second } : {}), detail: detail.slice(0, 2000) },
+    });
   }
 
   private test(who: string, device: string, test: 'note' | 'card' | 'enable' | 'disable' | 'reconnect', result: string): void {

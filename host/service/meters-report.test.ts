@@ -5,7 +5,13 @@ import { METER_NAMES } from '../../protocol/index.js';
 import { metersReport } from './meters-report.js';
 
 const scopes = [
-  { scope: 'table', meters: [{ name: 'billsIn.50000', unit: 'count' as const, value: 2 }, { name: 'creditsWagered', unit: 'money' as const, value: 1_234_500 }] },
+  {
+    scope: 'table',
+    meters: [
+      { name: 'billsIn.50000', unit: 'count' as const, value: 2 },
+      { name: 'creditsWagered', unit: 'money' as const, value: 1_234_500 },
+    ],
+  },
   { scope: 'station:7', meters: [] },
 ];
 

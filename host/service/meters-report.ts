@@ -43,11 +43,18 @@ export function metersReport(r: MetersReportInput): string {
     if (!METER_NAMES.includes(base)) return t('service.meter.unknown', { name });
     return t(`service.meter.${base}`, note !== undefined ? { note: asMoney(note) } : {});
   };
-  const scopeName = (scope: string) => (scope === 'table' ? t('service.field.atTable') : t('service.field.atStation', { station: scope.split(':')[1] ?? scope }));
+  const scopeName = (scope: string) =>
+    scope === 'table' ? t('service.field.atTable') : t('service.field.atStation', { station: scope.split(':')[1] ?? scope });
   const sections = r.scopes.map((s) => {
-    const rows = s.meters.length === 0
-      ? `<tr><td colspan="3">${escape(t('service.report.none'))}</td></tr>`
-      : s.meters.map((m) => `<tr><td>${escape(label(m.name))}</td><td class="gli">${escape(meterGliName(m.name))}</td><td class="v">${escape(m.unit === 'money' ? asMoney(m.value) : count.format(m.value))}</td></tr>`).join('\n');
+    const rows =
+      s.meters.length === 0
+        ? `<tr><td colspan="3">${escape(t('service.report.none'))}</td></tr>`
+        : s.meters
+            .map(
+              (m) =>
+                `<tr><td>${escape(label(m.name))}</td><td class="gli">${escape(meterGliName(m.name))}</td><td class="v">${escape(m.unit === 'money' ? asMoney(m.value) : count.format(m.value))}</td></tr>`,
+            )
+            .join('\n');
     return `<section><h2>${escape(scopeName(s.scope))}</h2>
 <table><thead><tr><th>${escape(t('service.report.meter'))}</th><th>GLI</th><th class="v">${escape(t('service.report.value'))}</th></tr></thead>
 <tbody>

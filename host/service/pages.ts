@@ -24,7 +24,12 @@ export function buildPage(b: ServiceBackend, req: PageRequest): ServicePage {
         devices: b.devices(),
         sync: b.sync(),
         softwareVersion: b.softwareVersion,
-        programHash: { atStart: b.programHashAtStart(), latest: latest?.hash ?? null, latestAt: latest?.at ?? null, ...(latest?.changed.length ? { changed: latest.changed.map((p) => p.slice(0, 128)) } : {}) },
+        programHash: {
+          atStart: b.programHashAtStart(),
+          latest: latest?.hash ?? null,
+          latestAt: latest?.at ?? null,
+          ...(latest?.changed.length ? { changed: latest.changed.map((p) => p.slice(0, 128)) } : {}),
+        },
       };
     }
     case 'devices':

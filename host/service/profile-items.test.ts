@@ -8,7 +8,10 @@ describe('configuration page: rule profile options with their articles', () => {
     assert.ok(items.length > 20);
     const decks = items.find((i) => i.key === 'rules.decks');
     assert.deepEqual(decks, { key: 'rules.decks', value: '6', article: 'macau-2009 art.1 n.2', editable: false });
-    assert.ok(items.every((i) => /^macau-2009 /.test(i.article ?? '')), 'every option names its article');
+    assert.ok(
+      items.every((i) => /^macau-2009 /.test(i.article ?? '')),
+      'every option names its article',
+    );
   });
 
   it('names the rule of baccarat payouts and the regulation of war', () => {

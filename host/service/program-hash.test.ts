@@ -21,17 +21,20 @@ describe('program hash', () => {
   });
 
   it('follows package-lock from the runtime packages through their dependencies, nested ones included, installed ones only', () => {
-    put('package-lock.json', JSON.stringify({
-      packages: {
-        '': {},
-        'node_modules/a': { dependencies: { b: '1', c: '1' } },
-        'node_modules/b': {},
-        'node_modules/c': { dependencies: { b: '2' }, optionalDependencies: { 'other-os': '1' } },
-        'node_modules/c/node_modules/b': {},
-        'node_modules/other-os': {},
-        'node_modules/dev-only': {},
-      },
-    }));
+    put(
+      'package-lock.json',
+      JSON.stringify({
+        packages: {
+          '': {},
+          'node_modules/a': { dependencies: { b: '1', c: '1' } },
+          'node_modules/b': {},
+          'node_modules/c': { dependencies: { b: '2' }, optionalDependencies: { 'other-os': '1' } },
+          'node_modules/c/node_modules/b': {},
+          'node_modules/other-os': {},
+          'node_modules/dev-only': {},
+        },
+      }),
+    );
     for (const p of ['a', 'b', 'c', 'c/node_modules/b', 'dev-only']) put(`node_modules/${p}/index.js`, p);
     assert.deepEqual(runtimePackages(dir, ['a']), ['node_modules/a', 'node_modules/b', 'node_modules/c', 'node_modules/c/node_modules/b']);
   });
@@ -47,7 +50,15 @@ describe('program hash', () => {
     put('node_modules/b/bin/tool', 'executable');
     const layout = { mode: 'tsx' as const, root: dir, parts: ['host', 'cli', 'dist/renderer'], packages: ['node_modules/a', 'node_modules/b'] };
     const files = await programFiles(layout);
-    assert.deepEqual(files, ['cli/start.ts', 'host/start-host.ts', 'node_modules/a/build/Release/addon.node', 'node_modules/a/index.js', 'node_modules/a/lib/x.cjs', 'node_modules/b/bin/tool', 'node_modules/b/index.js']);
+    assert.deepEqual(files, [
+      'cli/start.ts',
+      'host/start-host.ts',
+      'node_modules/a/build/Release/addon.node',
+      'node_modules/a/index.js',
+      'node_modules/a/lib/x.cjs',
+      'node_modules/b/bin/tool',
+      'node_modules/b/index.js',
+    ]);
     const before = await programManifest(layout);
     assert.equal(before.files.length, files.length);
     assert.deepEqual(await programManifest(layout), before, 'the same files give the same hash');
@@ -64,14 +75,17 @@ describe('program hash', () => {
     const tsx = layoutAt(repo, 'tsx');
     assert.ok(tsx.parts.includes('cli') && tsx.parts.includes('dist/renderer'));
     for (const p of ['node_modules/better-sqlite3', 'node_modules/fastify', 'node_modules/tsx', 'node_modules/ws']) assert.ok(tsx.packages.includes(p), p);
-    assert.ok(!tsx.packages.includes('node_modules/pixi.js') && !tsx.packages.includes('node_modules/electron'), 'screens and dev tools do not run in the host');
+    assert.ok(
+      !tsx.packages.includes('node_modules/pixi.js') && !tsx.packages.includes('node_modules/electron'),
+      'screens and dev tools do not run in the host',
+    );
     const electron = layoutAt(repo, 'electron');
     assert.deepEqual(electron.parts, ['dist/electron', 'dist/renderer', 'package.json']);
     assert.ok(electron.packages.includes('node_modules/better-sqlite3') && electron.packages.includes('node_modules/usb'));
     assert.ok(!electron.packages.includes('node_modules/fastify'), 'fastify is inside the bundle');
   });
 
-  it('HOST_RUNTIME_PACKAGES names every package the host\'s layers import', () => {
+  it("HOST_RUNTIME_PACKAGES names every package the host's layers import", () => {
     const imported = new Set<string>();
     const walk = (rel: string) => {
       for (const name of readdirSync(path.join(repo, rel))) {
@@ -88,6 +102,9 @@ describe('program hash', () => {
     };
     for (const layer of ['engine', 'hardware', 'ledger', 'host', 'protocol']) walk(layer);
     walk('cli/start');
-    assert.deepEqual([...imported].filter((p) => !(HOST_RUNTIME_PACKAGES as readonly string[]).includes(p)), []);
+    assert.deepEqual(
+      [...imported].filter((p) => !(HOST_RUNTIME_PACKAGES as readonly string[]).includes(p)),
+      [],
+    );
   });
 });

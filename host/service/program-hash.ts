@@ -28,7 +28,19 @@ export const HOST_RUNTIME_PACKAGES = ['better-sqlite3', 'fastify', '@fastify/sta
 /** Left outside the Electron bundle (scripts/build-electron.ts `external`), so loaded from node_modules. */
 const ELECTRON_EXTERNAL_PACKAGES = ['better-sqlite3', 'usb'] as const;
 
-const OUR_PARTS = ['engine', 'hardware', 'ledger', 'host', 'protocol', 'locales', 'cli', 'dist/renderer', 'package.json', 'package-lock.json', 'tsconfig.base.json'];
+const OUR_PARTS = [
+  'engine',
+  'hardware',
+  'ledger',
+  'host',
+  'protocol',
+  'locales',
+  'cli',
+  'dist/renderer',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.base.json',
+];
 
 export interface ProgramLayout {
   mode: ProgramMode;
@@ -116,7 +128,9 @@ async function walk(root: string, rel: string, keep: (rel: string, name: string)
 export async function programFiles(layout: ProgramLayout): Promise<string[]> {
   const ours = (await Promise.all(layout.parts.map((p) => walk(layout.root, p, (_rel, name) => !TEST_FILE.test(name), false)))).flat();
   // Nested node_modules are packages of their own in the lock: each is walked once, from its entry.
-  const theirs = (await Promise.all(layout.packages.map((p) => walk(layout.root, p, (rel, name) => LOADABLE.test(name) || /(^|\/)bin\/[^/]+$/.test(rel), false)))).flat();
+  const theirs = (
+    await Promise.all(layout.packages.map((p) => walk(layout.root, p, (rel, name) => LOADABLE.test(name) || /(^|\/)bin\/[^/]+$/.test(rel), false)))
+  ).flat();
   return [...new Set([...ours, ...theirs])].sort();
 }
 
@@ -133,7 +147,10 @@ export async function programManifest(layout: ProgramLayout): Promise<ProgramMan
   // A few reads in flight at once: thousands of small files, mostly waiting on the disk.
   let next = 0;
   const worker = async () => {
-    for (let i = next++; i < list.length; i = next++) sums[i] = createHash('sha256').update(await readFile(path.join(layout.root, list[i] as string))).digest('hex');
+    for (let i = next++; i < list.length; i = next++)
+      sums[i] = createHash('sha256')
+        .update(await readFile(path.join(layout.root, list[i] as string)))
+        .digest('hex');
   };
   await Promise.all(Array.from({ length: 8 }, worker));
   const outer = createHash('sha256');
@@ -143,7 +160,10 @@ export async function programManifest(layout: ProgramLayout): Promise<ProgramMan
 }
 
 /** The files that differ between two manifests (the reference first). */
-export function manifestDiff(reference: Pick<ProgramManifest, 'files'>, now: Pick<ProgramManifest, 'files'>): { changed: string[]; added: string[]; removed: string[] } {
+export function manifestDiff(
+  reference: Pick<ProgramManifest, 'files'>,
+  now: Pick<ProgramManifest, 'files'>,
+): { changed: string[]; added: string[]; removed: string[] } {
   const a = new Map(reference.files);
   const b = new Map(now.files);
   return {

@@ -9,8 +9,20 @@ const MAY_START: Record<ServiceRole, ReadonlySet<ServiceActionKind>> = {
   auditor: new Set(),
   technician: new Set(['test-note', 'test-card', 'device-enable', 'device-reconnect', 'sync-retry', 'program-hash', 'handpay-confirm', 'clear-tilt']),
   supervisor: new Set([
-    'void-round', 'enter-card', 'meter-clear', 'config-change', 'handpay-confirm', 'new-shoe', 'table-open',
-    'test-note', 'test-card', 'device-enable', 'device-reconnect', 'sync-retry', 'program-hash', 'clear-tilt',
+    'void-round',
+    'enter-card',
+    'meter-clear',
+    'config-change',
+    'handpay-confirm',
+    'new-shoe',
+    'table-open',
+    'test-note',
+    'test-card',
+    'device-enable',
+    'device-reconnect',
+    'sync-retry',
+    'program-hash',
+    'clear-tilt',
   ]),
 };
 

@@ -9,9 +9,7 @@ import type { DeviceRow, EventFilter, EventRow, Language, RecallRound, ServicePa
  * Every action returns what happened; none throws for an ordinary refusal. Actions that change
  * something journal it themselves, with `who` (and `authorisedBy` for two-person ones).
  */
-export type BackendResult =
-  | { ok: true; key: string; values?: Record<string, string | number> }
-  | { ok: false; code: BackendRefusal; detail: string };
+export type BackendResult = { ok: true; key: string; values?: Record<string, string | number> } | { ok: false; code: BackendRefusal; detail: string };
 
 export type BackendRefusal = 'not-available' | 'refused' | 'no-round' | 'stale-round' | 'no-device' | 'busy' | 'timeout' | 'inhibited';
 
@@ -98,7 +96,13 @@ export interface ServiceBackend {
    */
   closeOpenSessions(): number;
   /** Records an account added by the set-up, or what a supervisor did to it (`action`); returns the entry's seq. */
-  journalAccount(by: string, staff: string, name: string, role: 'technician' | 'supervisor' | 'auditor', action?: 'disable' | 'enable' | 'unlock' | 'reset-pin'): number;
+  journalAccount(
+    by: string,
+    staff: string,
+    name: string,
+    role: 'technician' | 'supervisor' | 'auditor',
+    action?: 'disable' | 'enable' | 'unlock' | 'reset-pin',
+  ): number;
   journalDenied(staff: string, reason: 'bad-pin' | 'locked' | 'unknown' | 'disabled' | 'same-person' | 'role', lockedUntil?: string): void;
 
   /** Something shown on the service pages changed (a device event, a round step). */

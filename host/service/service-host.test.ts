@@ -12,7 +12,6 @@ import { manualTimers } from '../testing/manual-timers.js';
 
 const FAST = { N: 2 ** 10, r: 8, p: 1 };
 
-
 describe('service view: access, roles, idle timeout and two-person actions', () => {
   let dir: string;
   let accounts: AccountStore;
@@ -50,7 +49,10 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
 
   it('journals every account not yet journalled, once', () => {
     const m = make();
-    assert.deepEqual(m.journal.filter((j) => j.type === 'service.account').map((j) => j.payload.staff), ['1001', '1002', '1003', '1004']);
+    assert.deepEqual(
+      m.journal.filter((j) => j.type === 'service.account').map((j) => j.payload.staff),
+      ['1001', '1002', '1003', '1004'],
+    );
     const again = make();
     assert.equal(again.journal.filter((j) => j.type === 'service.account').length, 0);
   });
@@ -58,7 +60,10 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
   it('journals what a supervisor did on the command line, and a disabled account is refused in the words of a wrong PIN', async () => {
     await accounts.manage('1003', 'disable', { staff: '1001', pin: '482915' });
     const m = make();
-    assert.deepEqual(m.journal.filter((j) => j.type === 'service.account').map((j) => [j.payload.staff, j.payload.action, j.payload.by]), [['1003', 'disable', 'Ana (1001)']]);
+    assert.deepEqual(
+      m.journal.filter((j) => j.type === 'service.account').map((j) => [j.payload.staff, j.payload.action, j.payload.by]),
+      [['1003', 'disable', 'Ana (1001)']],
+    );
     await m.send({ name: 'service-sign-in', staff: '1003', pin: '620481' });
     assert.equal(m.state().signedIn, false);
     assert.equal(m.state().notice?.key, 'service.signIn.bad');
@@ -66,7 +71,11 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
     await accounts.manage('1003', 'enable', { staff: '1001', pin: '482915' });
     await m.send({ name: 'service-sign-in', staff: '1003', pin: '620481' });
     assert.equal(m.state().signedIn, true);
-    assert.deepEqual(m.journal.filter((j) => j.type === 'service.account').map((j) => j.payload.action), ['disable', 'enable'], 'the enable was journalled before the sign-in');
+    assert.deepEqual(
+      m.journal.filter((j) => j.type === 'service.account').map((j) => j.payload.action),
+      ['disable', 'enable'],
+      'the enable was journalled before the sign-in',
+    );
   });
 
   it('before sign-in the state holds no page, session or pending action; every page command is refused', async () => {
@@ -100,11 +109,14 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
     assert.equal(s.session?.name, 'Bo');
     assert.equal(s.session?.role, 'technician');
     assert.equal(s.page?.page, 'status');
-    assert.deepEqual(m.journal.filter((j) => j.type !== 'service.account').map((j) => [j.type, j.payload.staff, j.payload.reason ?? j.payload.role]), [
-      ['service.denied', '1002', 'bad-pin'],
-      ['service.denied', '5555', 'unknown'],
-      ['service.enter', '1002', 'technician'],
-    ]);
+    assert.deepEqual(
+      m.journal.filter((j) => j.type !== 'service.account').map((j) => [j.type, j.payload.staff, j.payload.reason ?? j.payload.role]),
+      [
+        ['service.denied', '1002', 'bad-pin'],
+        ['service.denied', '5555', 'unknown'],
+        ['service.enter', '1002', 'technician'],
+      ],
+    );
     assert.ok(!(await m.send({ name: 'service-sign-in', staff: '1001', pin: '482915' })).ok, 'a second sign-in over a session is refused');
   });
 
@@ -168,8 +180,14 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
     b.gone();
     assert.equal(a.state().signedIn, true);
     assert.notEqual(m.host.exportFile(token, 'meters.csv'), null);
-    assert.deepEqual(m.host.sessions().map((x) => [x.conn, x.staff]), [['tab-a', '1001']]);
-    assert.deepEqual(m.journal.filter((j) => j.type === 'service.exit').map((j) => [j.payload.staff, j.payload.reason]), [['1003', 'disconnect']]);
+    assert.deepEqual(
+      m.host.sessions().map((x) => [x.conn, x.staff]),
+      [['tab-a', '1001']],
+    );
+    assert.deepEqual(
+      m.journal.filter((j) => j.type === 'service.exit').map((j) => [j.payload.staff, j.payload.reason]),
+      [['1003', 'disconnect']],
+    );
     // Idle times are per session: the first one's ends on its own clock.
     m.advance(30_001);
     assert.equal(a.state().signedIn, false);
@@ -213,9 +231,16 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
     const m = make();
     await m.send({ name: 'service-sign-in', staff: '1002', pin: '739164' });
     assert.ok((await m.send({ name: 'service-action', action: { kind: 'test-note', station: 1 } })).ok);
-    assert.deepEqual(m.calls.map((c) => c.method), ['testNote']);
+    assert.deepEqual(
+      m.calls.map((c) => c.method),
+      ['testNote'],
+    );
     assert.deepEqual(m.calls[0]?.args, [1, 'Bo (1002)']);
-    for (const action of [{ kind: 'void-round', roundId: 'R-1', reason: 'x' }, { kind: 'meter-clear', scope: 'table', authorisation: 'A', reason: 'r' }, { kind: 'table-open', open: false }] as const) {
+    for (const action of [
+      { kind: 'void-round', roundId: 'R-1', reason: 'x' },
+      { kind: 'meter-clear', scope: 'table', authorisation: 'A', reason: 'r' },
+      { kind: 'table-open', open: false },
+    ] as const) {
       const r = await m.send({ name: 'service-action', action });
       assert.ok(!r.ok && r.reason === 'role', action.kind);
     }
@@ -268,7 +293,10 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
     const m = make();
     await m.send({ name: 'service-sign-in', staff: '1004', pin: '305728' });
     await m.send({ name: 'service-action', action: { kind: 'handpay-confirm', station: 2, requestTxId: 'small' } });
-    assert.deepEqual(m.calls.map((c) => [c.method, c.args.at(-1)]), [['confirmHandpay', ['Di (1004)']]]);
+    assert.deepEqual(
+      m.calls.map((c) => [c.method, c.args.at(-1)]),
+      [['confirmHandpay', ['Di (1004)']]],
+    );
     await m.send({ name: 'service-action', action: { kind: 'void-round', roundId: 'R-1', reason: 'x' } });
     m.advance(30_001);
     assert.equal(m.state().confirm, null);
@@ -281,7 +309,7 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
     assert.equal(m.calls.length, 1);
   });
 
-  it('wrong PINs at the confirmation count toward that person\'s lockout', async () => {
+  it("wrong PINs at the confirmation count toward that person's lockout", async () => {
     const m = make();
     await m.send({ name: 'service-sign-in', staff: '1001', pin: '482915' });
     await m.send({ name: 'service-action', action: { kind: 'void-round', roundId: 'R-1', reason: 'x' } });
@@ -292,7 +320,7 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
     assert.equal(m.calls.length, 0);
   });
 
-  it('exports answer only the signed-in session\'s token', async () => {
+  it("exports answer only the signed-in session's token", async () => {
     const m = make();
     assert.equal(m.host.exportFile('x'.repeat(32), 'meters.csv'), null);
     await m.send({ name: 'service-sign-in', staff: '1003', pin: '620481' });

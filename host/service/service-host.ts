@@ -72,7 +72,9 @@ export class ServiceHost {
 
   /** Accounts added by `npm run service -- add-user` are journalled by the host, the ledger's one writer. */
   journalAccounts(): void {
-    this.o.accounts.journalNew((a, done) => (done ? this.o.backend.journalAccount(done.by, a.staff, a.name, a.role, done.action) : this.o.backend.journalAccount(a.createdBy, a.staff, a.name, a.role)));
+    this.o.accounts.journalNew((a, done) =>
+      done ? this.o.backend.journalAccount(done.by, a.staff, a.name, a.role, done.action) : this.o.backend.journalAccount(a.createdBy, a.staff, a.name, a.role),
+    );
   }
 
   /** `listener(conn)`: the state of that connection's service view changed. */
@@ -127,7 +129,11 @@ export class ServiceHost {
   private console(conn: string): ServiceConsole {
     let c = this.consoles.get(conn);
     if (!c) {
-      c = new ServiceConsole(this.o, () => this.journalAccounts(), () => this.changed(conn));
+      c = new ServiceConsole(
+        this.o,
+        () => this.journalAccounts(),
+        () => this.changed(conn),
+      );
       this.consoles.set(conn, c);
     }
     return c;
@@ -173,12 +179,27 @@ class ServiceConsole {
 
   state(language: Language): ServiceState {
     const b = this.o.backend;
-    const base: ServiceState = { kind: 'service', tableId: b.tableId, softwareVersion: b.softwareVersion, language, signedIn: this.session !== null, notice: this.notice, busy: this.busy };
+    const base: ServiceState = {
+      kind: 'service',
+      tableId: b.tableId,
+      softwareVersion: b.softwareVersion,
+      language,
+      signedIn: this.session !== null,
+      notice: this.notice,
+      busy: this.busy,
+    };
     const s = this.session;
     if (!s) return base;
     return {
       ...base,
-      session: { name: s.account.name, staff: s.account.staff, role: s.account.role, currency: b.currency === 'HKD' ? 'HKD' : 'MOP', idleEndsAt: s.idleEndsAt, exportToken: s.exportToken },
+      session: {
+        name: s.account.name,
+        staff: s.account.staff,
+        role: s.account.role,
+        currency: b.currency === 'HKD' ? 'HKD' : 'MOP',
+        idleEndsAt: s.idleEndsAt,
+        exportToken: s.exportToken,
+      },
       // Parsed so a page that outgrew its schema is a host error here, not a frame the screen drops.
       page: ServicePage.parse(buildPage(b, this.request)),
       confirm: this.confirm ? { action: this.confirm.action, requestedBy: label(this.confirm.by), expiresAt: this.confirm.expiresAt } : null,
@@ -208,7 +229,13 @@ class ServiceConsole {
     if (!s) return refuse('not-signed-in', 'sign in first');
     this.touch(s);
     if (command.name === 'service-page') {
-      this.request = { page: command.page, offset: command.offset ?? 0, station: command.station ?? null, filter: command.filter ?? {}, device: command.device ?? null };
+      this.request = {
+        page: command.page,
+        offset: command.offset ?? 0,
+        station: command.station ?? null,
+        filter: command.filter ?? {},
+        device: command.device ?? null,
+      };
       this.notice = null;
       this.changed();
       return { ok: true };
@@ -257,7 +284,8 @@ class ServiceConsole {
     if (!s || !safeEqual(token, s.exportToken)) return null;
     const b = this.o.backend;
     const stamp = new Date(this.o.timers.now()).toISOString().replace(/[:.]/g, '-');
-    if (kind === 'meters.html') return { contentType: 'text/html; charset=utf-8', filename: `meters-${b.tableId}-${stamp}.html`, body: b.metersHtml(language ?? 'en'), inline: true };
+    if (kind === 'meters.html')
+      return { contentType: 'text/html; charset=utf-8', filename: `meters-${b.tableId}-${stamp}.html`, body: b.metersHtml(language ?? 'en'), inline: true };
     if (kind === 'meters.csv') return { contentType: 'text/csv; charset=utf-8', filename: `meters-${b.tableId}-${stamp}.csv`, body: b.metersCsv() };
     if (kind === 'meters.json') return { contentType: 'application/json', filename: `meters-${b.tableId}-${stamp}.json`, body: b.metersJson() };
     const body = roundId ? b.evidenceJson(roundId) : null;
@@ -286,7 +314,9 @@ class ServiceConsole {
     if (!r.ok) {
       this.o.backend.journalDenied(staff, r.reason, r.lockedUntil);
       // An unknown staff number reads like a wrong PIN: the screen does not confirm which numbers exist.
-      this.say(r.reason === 'locked' ? { ok: false, key: 'service.signIn.locked', values: { until: r.lockedUntil ?? '' } } : { ok: false, key: 'service.signIn.bad' });
+      this.say(
+        r.reason === 'locked' ? { ok: false, key: 'service.signIn.locked', values: { until: r.lockedUntil ?? '' } } : { ok: false, key: 'service.signIn.bad' },
+      );
       return;
     }
     // The screen may have closed while the PIN was checked: nobody is left to sign in.
@@ -308,7 +338,9 @@ class ServiceConsole {
     const r = await this.o.accounts.check(staff, pin);
     if (!r.ok) {
       this.o.backend.journalDenied(staff, r.reason, r.lockedUntil);
-      return this.say(r.reason === 'locked' ? { ok: false, key: 'service.signIn.locked', values: { until: r.lockedUntil ?? '' } } : { ok: false, key: 'service.signIn.bad' });
+      return this.say(
+        r.reason === 'locked' ? { ok: false, key: 'service.signIn.locked', values: { until: r.lockedUntil ?? '' } } : { ok: false, key: 'service.signIn.bad' },
+      );
     }
     if (!mayConfirm(r.account.role)) {
       this.o.backend.journalDenied(staff, 'role');
@@ -325,32 +357,52 @@ class ServiceConsole {
     const two = by as [string, string];
     const who = by[0] ?? 'unknown';
     switch (a.kind) {
-      case 'void-round': return b.voidRound(a.roundId, a.reason, two);
-      case 'enter-card': return b.enterCard(a.roundId, a.card, two);
-      case 'meter-clear': return b.clearMeters(a.scope, a.authorisation, a.reason, two);
-      case 'config-change': return b.changeConfig(a.key, a.value, a.authorisation, two);
-      case 'handpay-confirm': return b.confirmHandpay(a.station, a.requestTxId, by);
-      case 'new-shoe': return b.newShoe(who);
-      case 'table-open': return b.setTableOpen(a.open, who);
-      case 'test-note': return b.testNote(a.station, who);
-      case 'test-card': return b.testCard(who);
-      case 'device-enable': return b.setDeviceEnabled(a.device, a.enabled, who);
-      case 'device-reconnect': return b.reconnectDevice(a.device, who);
-      case 'sync-retry': return b.retrySync(who);
-      case 'program-hash': return b.computeProgramHash(who);
-      case 'clear-tilt': return b.clearTilt(a.tilt, a.station, who, this.session?.account.role ?? 'auditor');
+      case 'void-round':
+        return b.voidRound(a.roundId, a.reason, two);
+      case 'enter-card':
+        return b.enterCard(a.roundId, a.card, two);
+      case 'meter-clear':
+        return b.clearMeters(a.scope, a.authorisation, a.reason, two);
+      case 'config-change':
+        return b.changeConfig(a.key, a.value, a.authorisation, two);
+      case 'handpay-confirm':
+        return b.confirmHandpay(a.station, a.requestTxId, by);
+      case 'new-shoe':
+        return b.newShoe(who);
+      case 'table-open':
+        return b.setTableOpen(a.open, who);
+      case 'test-note':
+        return b.testNote(a.station, who);
+      case 'test-card':
+        return b.testCard(who);
+      case 'device-enable':
+        return b.setDeviceEnabled(a.device, a.enabled, who);
+      case 'device-reconnect':
+        return b.reconnectDevice(a.device, who);
+      case 'sync-retry':
+        return b.retrySync(who);
+      case 'program-hash':
+        return b.computeProgramHash(who);
+      case 'clear-tilt':
+        return b.clearTilt(a.tilt, a.station, who, this.session?.account.role ?? 'auditor');
     }
   }
 
   private outcome(r: BackendResult): void {
-    this.say(r.ok ? { ok: true, key: r.key, ...(r.values ? { values: r.values } : {}) } : { ok: false, key: `service.failed.${r.code}`, values: { detail: r.detail.slice(0, 200) } });
+    this.say(
+      r.ok
+        ? { ok: true, key: r.key, ...(r.values ? { values: r.values } : {}) }
+        : { ok: false, key: `service.failed.${r.code}`, values: { detail: r.detail.slice(0, 200) } },
+    );
   }
 
   private run(task: () => Promise<void>): void {
     this.busy = true;
     this.changed();
     task()
-      .catch((e: unknown) => this.say({ ok: false, key: 'service.failed.refused', values: { detail: (e instanceof Error ? e.message : String(e)).slice(0, 200) } }))
+      .catch((e: unknown) =>
+        this.say({ ok: false, key: 'service.failed.refused', values: { detail: (e instanceof Error ? e.message : String(e)).slice(0, 200) } }),
+      )
       .finally(() => {
         this.busy = false;
         this.changed();
@@ -385,7 +437,6 @@ class ServiceConsole {
     this.notice = notice;
     this.changed();
   }
-
 }
 
 function refuse(reason: ServiceRefusal, detail: string): ServiceApply {

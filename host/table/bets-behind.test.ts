@@ -21,7 +21,7 @@ function burnShoeStart(t: TestTable) {
 }
 
 describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)', () => {
-  it('offers behind spots on the other stations\' seats with limits, and refuses one\'s own seat and a fourth bettor', () => {
+  it("offers behind spots on the other stations' seats with limits, and refuses one's own seat and a fourth bettor", () => {
     const t = testTable({ game: 'blackjack' });
     try {
       for (const s of [1, 2, 3, 4]) credit(t.ledger, s, 100_000);
@@ -47,7 +47,7 @@ describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)'
       assert.equal(place(t, 2, behind(1), 10_000).ok, true);
       t.clock.runOut(t.table.view().endsAt);
       assert.equal(t.table.view().phase, 'dealing');
-      assert.equal(t.ledger.credit(2), 90_000, 'the bet behind left station 2\'s credit');
+      assert.equal(t.ledger.credit(2), 90_000, "the bet behind left station 2's credit");
       t.table.onCard(parseCard('5S')); // seat 1
       t.table.onCard(parseCard('6H')); // dealer
       t.table.onCard(parseCard('6D')); // seat 1: 11
@@ -68,7 +68,7 @@ describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)'
       assert.equal(t.table.station(2).betting.roundNet, 20_000, 'a station betting only behind still sees its result');
       assert.equal(t.table.station(3).betting.roundNet, undefined, 'a station without bets has no result');
       const rec = t.ledger.recall({ station: 2, limit: 1 })[0];
-      assert.ok(rec?.lines.every((l) => l.station === 2 ? l.seat === 1 : true));
+      assert.ok(rec?.lines.every((l) => (l.station === 2 ? l.seat === 1 : true)));
       assert.equal(verifyLedger(t.ledger).ok, true);
     } finally {
       t.close();
@@ -132,7 +132,7 @@ describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)'
   });
 });
 
-describe('a bettor behind without the credit to follow the seat\'s double or split (Portugal rules 28, 30; Macau Art. 20 silent, read alike)', () => {
+describe("a bettor behind without the credit to follow the seat's double or split (Portugal rules 28, 30; Macau Art. 20 silent, read alike)", () => {
   const stationLines = (t: TestTable, station: number) => (t.ledger.recall({ station, limit: 1 })[0]?.lines ?? []).filter((l) => l.station === station);
   const notFollowed = (t: TestTable, station: number) => {
     const s = ViewState.parse(t.hub.state(`station/${station}`));
@@ -159,14 +159,18 @@ describe('a bettor behind without the credit to follow the seat\'s double or spl
         t.table.onCard(parseCard('5S')); // seat 1
         t.table.onCard(parseCard('6H')); // dealer
         t.table.onCard(parseCard('6D')); // seat 1: 11
-        assert.equal(decide(t, 1, 'double').ok, true, 'the seated player\'s double is not refused for station 2\'s credit');
+        assert.equal(decide(t, 1, 'double').ok, true, "the seated player's double is not refused for station 2's credit");
         assert.equal(t.ledger.credit(1), 60_000, 'the seat doubled its own stake');
         assert.equal(t.ledger.credit(2), 0, 'nothing more was taken from station 2');
         assert.equal(t.ledger.credit(3), 80_000, 'station 3 could cover its share and followed');
         assert.deepEqual(notFollowed(t, 2), [{ seat: 1, hand: 0, action: 'double', amount: 10_000 }]);
         assert.equal(notFollowed(t, 3), undefined);
         assert.equal(notFollowed(t, 1), undefined);
-        assert.deepEqual(decisionsJournalled(t).map((d) => [d.action, d.notFollowing]), [['double', ['station:2']]], 'journalled with the decision, for a replay');
+        assert.deepEqual(
+          decisionsJournalled(t).map((d) => [d.action, d.notFollowing]),
+          [['double', ['station:2']]],
+          'journalled with the decision, for a replay',
+        );
         t.table.onCard(parseCard('TC')); // seat 1: 21
         t.table.onCard(parseCard('TH')); // dealer 16
         t.table.onCard(parseCard('8S')); // dealer busts
@@ -179,7 +183,10 @@ describe('a bettor behind without the credit to follow the seat\'s double or spl
           stationLines(t, 2).map((l) => [l.seat, l.bet, l.stake, l.net, l.rule]),
           [[1, 'main', 10_000, 10_000, `${profile} art.9, art.7 n.2; art.20 silent, as portugal-2001 rule 30`]],
         );
-        assert.deepEqual(stationLines(t, 3).map((l) => [l.stake, l.net, l.rule]), [[20_000, 20_000, `${profile} art.9, art.7 n.2`]]);
+        assert.deepEqual(
+          stationLines(t, 3).map((l) => [l.stake, l.net, l.rule]),
+          [[20_000, 20_000, `${profile} art.9, art.7 n.2`]],
+        );
         // Conserved: what came in (210 000) and every line's net, nothing in play any more.
         const nets = (t.ledger.recall({ station: 1, limit: 1 })[0]?.lines ?? []).reduce((a, l) => a + l.net, 0);
         assert.equal(nets, 70_000);
@@ -251,7 +258,10 @@ describe('a bettor behind without the credit to follow the seat\'s double or spl
       assert.deepEqual(again.table.station(2).betting.notFollowed, [{ seat: 1, hand: 0, action: 'double', amount: 10_000 }]);
       for (const c of ['TC', 'TH', '8S']) again.table.onCard(parseCard(c));
       assert.equal(again.table.view().phase, 'results');
-      assert.deepEqual([1, 2, 3].map((s) => again.ledger.credit(s)), [140_000, 20_000, 120_000]);
+      assert.deepEqual(
+        [1, 2, 3].map((s) => again.ledger.credit(s)),
+        [140_000, 20_000, 120_000],
+      );
       assert.deepEqual(again.ledger.openRounds(), []);
       assert.equal(verifyLedger(again.ledger).ok, true);
     } finally {
@@ -259,7 +269,7 @@ describe('a bettor behind without the credit to follow the seat\'s double or spl
     }
   });
 
-  it('still refuses the seated player\'s own double when the seat\'s station cannot cover it', () => {
+  it("still refuses the seated player's own double when the seat's station cannot cover it", () => {
     const t = testTable({ game: 'blackjack' });
     try {
       credit(t.ledger, 1, 20_000);
@@ -284,11 +294,13 @@ describe('bets behind at portugal-2001: each bettor chooses to follow a split or
   const lines = (t: TestTable, station: number) =>
     (t.ledger.recall({ station, limit: 1 })[0]?.lines ?? []).filter((l) => l.station === station).map((l) => [l.hand ?? 0, l.stake, l.net, l.rule]);
   const decisions = (t: TestTable) =>
-    Array.from({ length: t.ledger.headOf().seq }, (_, i) => t.ledger.entry(i + 1)).filter((e) => e?.type === 'round.decision').map((e) => {
-      if (!e) throw new Error('unreachable');
-      const p = (JSON.parse(e.body) as { payload: { station: number; action: string; auto?: boolean; notFollowing?: string[] } }).payload;
-      return [p.station, p.action, p.auto ?? false, p.notFollowing ?? []];
-    });
+    Array.from({ length: t.ledger.headOf().seq }, (_, i) => t.ledger.entry(i + 1))
+      .filter((e) => e?.type === 'round.decision')
+      .map((e) => {
+        if (!e) throw new Error('unreachable');
+        const p = (JSON.parse(e.body) as { payload: { station: number; action: string; auto?: boolean; notFollowing?: string[] } }).payload;
+        return [p.station, p.action, p.auto ?? false, p.notFollowing ?? []];
+      });
 
   /** Seat 1 (station 1) bets 200.00, station 2 bets 100.00 behind it; seat 1 gets 5+6 against a 6. */
   function toDouble(credit2 = 100_000): TestTable {
@@ -312,7 +324,12 @@ describe('bets behind at portugal-2001: each bettor chooses to follow a split or
       assert.equal(t.table.cue()?.kind, 'decision', 'no card is called while the bettor behind is asked');
       assert.equal(t.table.station(1).decision, null, 'the seat has decided');
       const asked = t.table.station(2).decision;
-      assert.deepEqual(asked && { legal: asked.legal, default: asked.default, cost: asked.cost, seat: asked.seat }, { legal: ['follow-double', 'decline-follow'], default: 'decline-follow', cost: 10_000, seat: 1 });
+      assert.deepEqual(asked && { legal: asked.legal, default: asked.default, cost: asked.cost, seat: asked.seat }, {
+        legal: ['follow-double', 'decline-follow'],
+        default: 'decline-follow',
+        cost: 10_000,
+        seat: 1,
+      });
       assert.ok(ViewState.safeParse(t.hub.state('station/2')).success, 'the offer passes the protocol schema');
       assert.equal(decide(t, 2, 'follow-double').ok, true);
       assert.equal(t.ledger.credit(2), 80_000, 'the bettor behind pays its own share of the double');
@@ -320,9 +337,12 @@ describe('bets behind at portugal-2001: each bettor chooses to follow a split or
       t.table.onCard(parseCard('TC')); // seat 1: 21
       t.table.onCard(parseCard('8S')); // dealer 16 + 8: bust
       assert.equal(t.table.view().phase, 'results');
-      assert.deepEqual(lines(t, 2), [[0, 20_000, 20_000, 'portugal-2001 rule 23']], 'a bet that followed is settled as the seat\'s own');
+      assert.deepEqual(lines(t, 2), [[0, 20_000, 20_000, 'portugal-2001 rule 23']], "a bet that followed is settled as the seat's own");
       assert.equal(t.ledger.credit(2), 120_000);
-      assert.deepEqual(decisions(t), [[1, 'double', false, []], [2, 'follow-double', false, []]]);
+      assert.deepEqual(decisions(t), [
+        [1, 'double', false, []],
+        [2, 'follow-double', false, []],
+      ]);
       assert.equal(verifyLedger(t.ledger).ok, true);
     } finally {
       t.close();
@@ -340,7 +360,10 @@ describe('bets behind at portugal-2001: each bettor chooses to follow a split or
       assert.equal(t.table.station(2).betting.notFollowed, undefined, 'declining is not reported as a want of credit');
       for (const c of ['TC', '8S']) t.table.onCard(parseCard(c));
       assert.deepEqual(lines(t, 2), [[0, 10_000, 10_000, 'portugal-2001 rule 23; rule 30']]);
-      assert.deepEqual(decisions(t), [[1, 'double', false, []], [2, 'decline-follow', false, ['station:2']]]);
+      assert.deepEqual(decisions(t), [
+        [1, 'double', false, []],
+        [2, 'decline-follow', false, ['station:2']],
+      ]);
       assert.equal(verifyLedger(t.ledger).ok, true);
     } finally {
       t.close();
@@ -385,7 +408,10 @@ describe('bets behind at portugal-2001: each bettor chooses to follow a split or
         assert.deepEqual(
           lines(t, 2),
           follow
-            ? [[0, 10_000, 10_000, 'portugal-2001 rule 23'], [1, 10_000, 10_000, 'portugal-2001 rule 23']]
+            ? [
+                [0, 10_000, 10_000, 'portugal-2001 rule 23'],
+                [1, 10_000, 10_000, 'portugal-2001 rule 23'],
+              ]
             : [[0, 10_000, 10_000, 'portugal-2001 rule 23; rule 28']],
         );
         assert.deepEqual(decisions(t)[1], follow ? [2, 'follow-split', false, []] : [2, 'decline-follow', true, ['station:2']]);
@@ -411,7 +437,10 @@ describe('bets behind at portugal-2001: each bettor chooses to follow a split or
       assert.equal(again.table.decide(2, 'follow-double').ok, true);
       for (const c of ['TC', '8S']) again.table.onCard(parseCard(c));
       assert.equal(again.table.view().phase, 'results');
-      assert.deepEqual([1, 2].map((s) => again.ledger.credit(s)), [140_000, 120_000]);
+      assert.deepEqual(
+        [1, 2].map((s) => again.ledger.credit(s)),
+        [140_000, 120_000],
+      );
       assert.deepEqual(again.ledger.openRounds(), []);
       assert.equal(verifyLedger(again.ledger).ok, true);
     } finally {
@@ -442,13 +471,17 @@ describe('bets behind (Art. 20 n.1 (3), authorised: the highest bet decides)', (
       assert.equal(t.ledger.credit(1), 110_000);
       assert.equal(t.ledger.credit(2), 130_000);
       const settled = t.ledger.recall({ station: 1, limit: 1 })[0];
-      assert.deepEqual(settled?.decisions.map((d) => [d.seat, d.station, d.action]), [[1, 2, 'stand']], 'recall names the deciding station');
+      assert.deepEqual(
+        settled?.decisions.map((d) => [d.seat, d.station, d.action]),
+        [[1, 2, 'stand']],
+        'recall names the deciding station',
+      );
     } finally {
       t.close();
     }
   });
 
-  it('refuses rule options without the regulator\'s authorisation reference', () => {
+  it("refuses rule options without the regulator's authorisation reference", () => {
     const r = TableConfig.safeParse({ ...simulatedTableConfig('blackjack'), profileOptions: { betBehind: 'highest-bet' } });
     assert.equal(r.success, false);
     assert.match(JSON.stringify(r.error?.issues), /authorisation reference/);
@@ -463,7 +496,10 @@ describe('bets behind at a game without them', () => {
     try {
       credit(t.ledger, 2, 100_000);
       assert.equal(refusal(place(t, 2, behind(1), 10_000)), 'behind-not-allowed');
-      assert.deepEqual(t.table.station(2).betting.spots.map((x) => x.bet), ['main', 'tie']);
+      assert.deepEqual(
+        t.table.station(2).betting.spots.map((x) => x.bet),
+        ['main', 'tie'],
+      );
     } finally {
       t.close();
     }

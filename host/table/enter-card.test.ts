@@ -14,21 +14,33 @@ describe('manual card entry on a hold', () => {
       t.table.onCard(parseCard('9S')); // seat 1
       t.table.onAnomaly('unreadable', null, 42); // the croupier's card could not be read
       assert.equal(t.table.view().phase, 'hold');
-      assert.deepEqual(t.tilts.list().map((x) => x.kind), ['card-hold']);
+      assert.deepEqual(
+        t.tilts.list().map((x) => x.kind),
+        ['card-hold'],
+      );
       assert.match(JSON.stringify(t.table.enterCard(parseCard('2D'), 'sup-1', 'sup-1')), /someone other/);
       assert.match(JSON.stringify(t.table.enterCard(parseCard('2D'), 'sup-1', ' ')), /second person/);
       assert.equal(t.table.view().phase, 'hold', 'a refused entry changes nothing');
       assert.deepEqual(t.table.enterCard(parseCard('2D'), 'sup-1', 'wit-2'), { ok: true });
       assert.equal(t.table.view().phase, 'results', 'the round settled with the entered card');
-      assert.deepEqual(t.table.view().results?.map((l) => l.net), [10_000]);
+      assert.deepEqual(
+        t.table.view().results?.map((l) => l.net),
+        [10_000],
+      );
       assert.equal(t.ledger.credit(1), 60_000);
       assert.deepEqual(t.tilts.list(), [], 'the card hold cleared with its resolution');
       // The hold itself was journalled as pending (recovery); its resolution is the later entry.
       const misread = [...t.ledger.entries(1)].find((e) => e.type === 'misread' && e.body.includes('"card-entered"'));
       const p = (JSON.parse(misread?.body ?? '{}') as { payload: Record<string, unknown> }).payload;
-      assert.deepEqual([p.resolution, p.card, p.confirmedBy, p.shoeSequence, p.roundId], ['card-entered', '2D', ['sup-1', 'wit-2'], [42], t.table.view().roundId]);
+      assert.deepEqual(
+        [p.resolution, p.card, p.confirmedBy, p.shoeSequence, p.roundId],
+        ['card-entered', '2D', ['sup-1', 'wit-2'], [42], t.table.view().roundId],
+      );
       const settled = t.ledger.recall({ station: 1, limit: 1 })[0];
-      assert.deepEqual(settled?.cards.map((c) => c.card), ['9S', '2D']);
+      assert.deepEqual(
+        settled?.cards.map((c) => c.card),
+        ['9S', '2D'],
+      );
       assert.ok(settled?.entrySeqs.includes(misread?.seq ?? -1), 'recall lists the misread with its round');
       assert.equal(verifyLedger(t.ledger).ok, true);
     } finally {
@@ -53,7 +65,11 @@ describe('manual card entry on a hold', () => {
       assert.deepEqual(t.table.station(1).betting.bets, [{ bet: 'main', amount: 10_000 }]);
       assert.equal(t.table.station(1).credit, 40_000);
       const misread = [...t.ledger.entries(1)].find((e) => e.type === 'misread');
-      assert.equal((JSON.parse(misread?.body ?? '{}') as { payload: { roundId?: string } }).payload.roundId, undefined, 'a burn between rounds belongs to no round');
+      assert.equal(
+        (JSON.parse(misread?.body ?? '{}') as { payload: { roundId?: string } }).payload.roundId,
+        undefined,
+        'a burn between rounds belongs to no round',
+      );
     } finally {
       t.close();
     }
@@ -109,7 +125,10 @@ describe('cards read during a hold (issue 7 review, item 3)', () => {
     try {
       credit(t.ledger, 1, 50_000);
       credit(t.ledger, 2, 50_000);
-      const before = new Map([[1, t.ledger.credit(1)], [2, t.ledger.credit(2)]]);
+      const before = new Map([
+        [1, t.ledger.credit(1)],
+        [2, t.ledger.credit(2)],
+      ]);
       assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
       assert.equal(t.table.placeBet(2, { bet: 'main' }, 20_000).ok, true);
       t.clock.runOut(t.table.view().endsAt);
@@ -120,13 +139,20 @@ describe('cards read during a hold (issue 7 review, item 3)', () => {
       t.table.onAnomaly('unreadable', null, 43); // and another, unreadable
       t.table.onAnomaly('wrong-deck', 'AS', 44); // and one of another deck set
       t.table.onCard(parseCard('5C'), 42); // a re-report of a sequence already journalled: nothing new
-      assert.deepEqual(t.table.holdState(), { reason: 'unreadable', shoeSequence: 41, readsDuringHold: [{ card: '5C', shoeSequence: 42 }, { shoeSequence: 43 }, { card: 'AS', shoeSequence: 44 }] });
+      assert.deepEqual(t.table.holdState(), {
+        reason: 'unreadable',
+        shoeSequence: 41,
+        readsDuringHold: [{ card: '5C', shoeSequence: 42 }, { shoeSequence: 43 }, { card: 'AS', shoeSequence: 44 }],
+      });
       const during = misreads(t).filter((m) => m.duringHold);
-      assert.deepEqual(during.map((m) => [m.roundId, m.resolution, m.card, m.shoeSequence]), [
-        [roundId, 'pending', '5C', [42]],
-        [roundId, 'pending', undefined, [43]],
-        [roundId, 'pending', 'AS', [44]],
-      ]);
+      assert.deepEqual(
+        during.map((m) => [m.roundId, m.resolution, m.card, m.shoeSequence]),
+        [
+          [roundId, 'pending', '5C', [42]],
+          [roundId, 'pending', undefined, [43]],
+          [roundId, 'pending', 'AS', [44]],
+        ],
+      );
       assert.match(during[2]?.detail ?? '', /wrong-deck card read during the unreadable hold/);
       // The first card's value cannot be entered: three more cards left the shoe to places unknown.
       const refused = t.table.enterCard(parseCard('2D'), 'sup-1', 'wit-2');
@@ -136,10 +162,17 @@ describe('cards read during a hold (issue 7 review, item 3)', () => {
       assert.deepEqual(t.table.voidRound('cards dealt during an unreadable hold', ['sup-1', 'wit-2']), { ok: true });
       assertEveryBetReturned(t, before);
       const resolved = misreads(t).at(-1);
-      assert.deepEqual([resolved?.roundId, resolved?.resolution, resolved?.confirmedBy, resolved?.shoeSequence], [roundId, 'round-void', ['sup-1', 'wit-2'], [41, 42, 43, 44]]);
+      assert.deepEqual(
+        [resolved?.roundId, resolved?.resolution, resolved?.confirmedBy, resolved?.shoeSequence],
+        [roundId, 'round-void', ['sup-1', 'wit-2'], [41, 42, 43, 44]],
+      );
       const record = t.ledger.round(roundId);
       assert.equal(record?.status, 'void');
-      assert.deepEqual(record?.cards.map((c) => c.card), ['9S'], 'only the card placed before the hold is in the round');
+      assert.deepEqual(
+        record?.cards.map((c) => c.card),
+        ['9S'],
+        'only the card placed before the hold is in the round',
+      );
       assert.deepEqual(t.tilts.list(), [], 'the card hold cleared with its void');
     } finally {
       t.close();
@@ -175,7 +208,10 @@ describe('each card anomaly inside a round → hold → its resolutions (issue 7
   const warRound = (t: TestTable) => {
     credit(t.ledger, 1, 50_000);
     credit(t.ledger, 2, 50_000);
-    const before = new Map([[1, t.ledger.credit(1)], [2, t.ledger.credit(2)]]);
+    const before = new Map([
+      [1, t.ledger.credit(1)],
+      [2, t.ledger.credit(2)],
+    ]);
     assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
     assert.equal(t.table.placeBet(1, { bet: 'tie' }, 1_000).ok, true);
     assert.equal(t.table.placeBet(2, { bet: 'main' }, 20_000).ok, true);
@@ -202,7 +238,11 @@ describe('each card anomaly inside a round → hold → its resolutions (issue 7
       assert.deepEqual([t.table.view().phase, t.table.view().hold], ['hold', 'inventory']);
       const held = misreads(t).at(-1);
       assert.deepEqual([held?.roundId, held?.card, held?.shoeSequence, held?.resolution], [t.table.view().roundId, 'AS', [200], 'pending']);
-      assert.deepEqual(t.table.view().hands.flatMap((h) => h.cards), [], 'the card was not placed');
+      assert.deepEqual(
+        t.table.view().hands.flatMap((h) => h.cards),
+        [],
+        'the card was not placed',
+      );
       assert.match(JSON.stringify(t.table.enterCard(parseCard('KS'), 'sup-1', 'wit-2')), /inventory hold is resolved by voiding/);
       assert.deepEqual(t.table.voidRound('seven aces of spades in a six-deck shoe', ['sup-1', 'wit-2']), { ok: true });
       assertEveryBetReturned(t, before);
@@ -219,7 +259,10 @@ describe('each card anomaly inside a round → hold → its resolutions (issue 7
       t.table.onCard(parseCard('8S'), 11);
       t.table.onAnomaly('wrong-deck', 'QD', 12);
       assert.deepEqual([t.table.view().hold, t.table.view().endsAt], ['wrong-deck', null]);
-      assert.deepEqual(misreads(t).map((m) => [m.detail, m.card, m.shoeSequence]), [['wrong-deck', 'QD', [12]]]);
+      assert.deepEqual(
+        misreads(t).map((m) => [m.detail, m.card, m.shoeSequence]),
+        [['wrong-deck', 'QD', [12]]],
+      );
       assert.match(JSON.stringify(t.table.enterCard(parseCard('QD'), 'sup-1', 'wit-2')), /wrong-deck hold is resolved by voiding/);
       assert.match(JSON.stringify(t.table.voidRound('other deck', ['sup-1'])), /second person/);
       assert.match(JSON.stringify(t.table.voidRound('other deck', ['sup-1', 'sup-1'])), /someone other/);
@@ -232,14 +275,17 @@ describe('each card anomaly inside a round → hold → its resolutions (issue 7
     }
   });
 
-  it('an extra card during a round (blackjack, while a seat decides): held as out of turn; a void returns both stations\' bets', () => {
+  it("an extra card during a round (blackjack, while a seat decides): held as out of turn; a void returns both stations' bets", () => {
     const t = testTable({ game: 'blackjack' });
     try {
       const low = ['2C', '3C', '4C', '2D', '3D', '4D', '2H', '3H', '4H', '2S', '3S', '4S'];
       for (let i = 0; t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard(low[i % low.length] as string), 500 + i);
       credit(t.ledger, 1, 50_000);
       credit(t.ledger, 2, 50_000);
-      const before = new Map([[1, t.ledger.credit(1)], [2, t.ledger.credit(2)]]);
+      const before = new Map([
+        [1, t.ledger.credit(1)],
+        [2, t.ledger.credit(2)],
+      ]);
       assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
       assert.equal(t.table.placeBet(2, { bet: 'main' }, 10_000).ok, true);
       t.clock.runOut(t.table.view().endsAt);

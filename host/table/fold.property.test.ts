@@ -41,7 +41,15 @@ type Act =
 
 const act: fc.Arbitrary<Act> = fc.oneof(
   { weight: 30, arbitrary: fc.record({ kind: fc.constant('auto' as const), pick: fc.nat(1000) }) },
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('bet' as const), station: fc.integer({ min: 1, max: 4 }), spot: fc.nat(8), chips: fc.integer({ min: 1, max: 6 }) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant('bet' as const),
+      station: fc.integer({ min: 1, max: 4 }),
+      spot: fc.nat(8),
+      chips: fc.integer({ min: 1, max: 6 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('clear' as const), station: fc.integer({ min: 1, max: 4 }) }) },
   { weight: 6, arbitrary: fc.constant({ kind: 'tick' as const }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('deal' as const), pick: fc.nat(1000) }) },
@@ -79,7 +87,11 @@ function play(game: GameKind, acts: readonly Act[]): number {
       let closed = 0;
       const note = (station: number, amount: number) => {
         notesIn += amount;
-        ledger.append({ type: 'bill.credit', payload: { station, device: `BA-${station}`, denomination: amount, currency: 'MOP' }, txId: `note-${station}-${notesIn}-${seq++}` });
+        ledger.append({
+          type: 'bill.credit',
+          payload: { station, device: `BA-${station}`, denomination: amount, currency: 'MOP' },
+          txId: `note-${station}-${notesIn}-${seq++}`,
+        });
       };
       for (const st of params.stations) note(st.station, 100_000);
       const deal = (pick: number) => {
@@ -94,7 +106,8 @@ function play(game: GameKind, acts: readonly Act[]): number {
             const p = pendingOf(table.state, def);
             if (cue?.kind === 'shuffle') table.onNewShoe(++seq);
             else if (cue?.kind === 'card') deal(a.pick);
-            else if (p?.kind === 'decision') table.decide(p.decider.kind === 'behind' ? p.decider.station : p.seat, p.legal[a.pick % p.legal.length] ?? p.default);
+            else if (p?.kind === 'decision')
+              table.decide(p.decider.kind === 'behind' ? p.decider.station : p.seat, p.legal[a.pick % p.legal.length] ?? p.default);
             else if (table.state.hold) table.voidRound('property test: resolved', ['sup-1', 'wit-2']);
             else if (table.state.phase === 'betting' && table.state.chips.length === 0) {
               const station = 1 + (a.pick % 4);
@@ -154,10 +167,14 @@ function play(game: GameKind, acts: readonly Act[]): number {
         }
         if (table.state.phase === 'results' && table.state.results) closed++;
         // The table plays against the ledger's credits, and no minor unit is made or lost.
-        for (const st of params.stations) assert.equal(table.state.credits[st.station] ?? 0, ledger.credit(st.station), `station ${st.station}'s credit after ${a.kind}`);
+        for (const st of params.stations)
+          assert.equal(table.state.credits[st.station] ?? 0, ledger.credit(st.station), `station ${st.station}'s credit after ${a.kind}`);
         const onMeters = params.stations.reduce((sum, st) => sum + ledger.credit(st.station), 0);
         const inPlay = table.state.placed.reduce((sum, p) => sum + p.amount, 0);
-        const open = ledger.openRounds().flatMap((r) => r.stations).reduce((sum, x) => sum + x.amount, 0);
+        const open = ledger
+          .openRounds()
+          .flatMap((r) => r.stations)
+          .reduce((sum, x) => sum + x.amount, 0);
         if (table.state.phase === 'dealing') assert.equal(inPlay, open, `what the table has in play is what the ledger has open, after ${a.kind}`);
         else assert.equal(open, 0, `no round open in the ledger outside a round, after ${a.kind}`);
         assert.equal(onMeters + open - ledger.balance('house'), notesIn, `money conserved after ${a.kind}`);

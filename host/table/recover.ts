@@ -60,14 +60,19 @@ export function recoverTable<S, R>(deps: { ledger: Ledger; game: GameDefinition<
   };
   if (!verified.ok) {
     log.error({ problems: verified.problems.slice(0, 10) }, 'ledger verification failed: the table holds and takes no bets');
-    const held = { ...initialTable(params, game), credits: ledger.stationCredits(), hold: { reason: 'ledger' as const, sequence: null, reads: [], roundId: null } };
+    const held = {
+      ...initialTable(params, game),
+      credits: ledger.stationCredits(),
+      hold: { reason: 'ledger' as const, sequence: null, reads: [], roundId: null },
+    };
     return { report, state: held, opened: false, foldProblems: [] };
   }
   const t1 = performance.now();
   const folded = foldJournal(tableJournal(ledger), game, params);
   report.replayMs = performance.now() - t1;
   report.replayedEntries = folded.inputs;
-  if (folded.problems.length > 0) log.error({ problems: folded.problems }, 'the journal does not fold through this version: the table opens afresh and open rounds are voided');
+  if (folded.problems.length > 0)
+    log.error({ problems: folded.problems }, 'the journal does not fold through this version: the table opens afresh and open rounds are voided');
   // A fold that stopped early holds the credits as of where it stopped: the ledger's balances are
   // the stations' credits (entries after the stop moved them too).
   const s = folded.problems.length > 0 ? { ...folded.state, credits: ledger.stationCredits() } : folded.state;

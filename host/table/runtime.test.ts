@@ -5,7 +5,6 @@ import { verifyLedger, type Ledger } from '../../ledger/index.js';
 import { warTableGame } from '../../engine/war/table-game.js';
 import { credit, testTable, type TestTable } from '../testing/table-kit.js';
 
-
 describe('the table runtime', () => {
   const tables: TestTable[] = [];
   let table: TestTable;
@@ -159,7 +158,13 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
       deal(t, ['2C', '3C', '4C', 'KS', '5C', '6C', '7C', 'QH']); // seat 2's war: burns, card, burns, croupier
       assert.equal(t.table.view().phase, 'results', 'the round settled: nothing waits on a refused default');
       const lines = t.table.view().results ?? [];
-      assert.deepEqual(lines.map((l) => [l.seat, l.net, l.rule]), [[1, -5_000, 'macau-war art.7 n.4 al.1'], [2, 10_000, 'macau-war art.7 n.5 al.1']]);
+      assert.deepEqual(
+        lines.map((l) => [l.seat, l.net, l.rule]),
+        [
+          [1, -5_000, 'macau-war art.7 n.4 al.1'],
+          [2, 10_000, 'macau-war art.7 n.5 al.1'],
+        ],
+      );
       assert.equal(t.ledger.credit(1), 5_000, 'half the bet back, the other half lost');
       t.clock.advance(t.config.timings.resultsMs);
       assert.equal(t.table.view().phase, 'betting', 'the next window opens');
@@ -225,8 +230,16 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
       assert.ok(play?.legal.includes('stand'));
       assert.equal(play?.default, 'stand');
       t.clock.runOut(play?.endsAt ?? null);
-      const autos = [...t.ledger.entries(1)].filter((e) => e.type === 'round.decision').map((e) => (JSON.parse(e.body) as { payload: Record<string, unknown> }).payload);
-      assert.deepEqual(autos.map((d) => [d.action, d.auto]), [['decline-insurance', true], ['stand', true]]);
+      const autos = [...t.ledger.entries(1)]
+        .filter((e) => e.type === 'round.decision')
+        .map((e) => (JSON.parse(e.body) as { payload: Record<string, unknown> }).payload);
+      assert.deepEqual(
+        autos.map((d) => [d.action, d.auto]),
+        [
+          ['decline-insurance', true],
+          ['stand', true],
+        ],
+      );
       deal(t, ['9C']); // dealer: A 9 → 20
       assert.equal(t.table.view().phase, 'results');
       assert.equal(t.ledger.credit(1), 0, '17 against 20 loses');

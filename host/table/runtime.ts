@@ -296,7 +296,13 @@ export class TableRuntime<S, R> implements LiveTable {
 
   onAnomaly(reason: 'unreadable' | 'wrong-deck', card: string | null, sequence?: number): void {
     const held = this.current.hold !== null;
-    const r = this.input({ kind: 'anomaly', at: this.now(), reason, ...(card ? { card: card.slice(0, 8) } : {}), ...(sequence !== undefined ? { sequence } : {}) });
+    const r = this.input({
+      kind: 'anomaly',
+      at: this.now(),
+      reason,
+      ...(card ? { card: card.slice(0, 8) } : {}),
+      ...(sequence !== undefined ? { sequence } : {}),
+    });
     if (!r.ok && held) throw new Error(r.reason);
   }
 

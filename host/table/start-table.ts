@@ -26,10 +26,7 @@ export interface OpenedTable {
  * to the ledger; rounds the ledger holds open that the table will not go on with are voided by
  * the recovery rules (every bet returned).
  */
-export function openTable<S, R>(
-  game: GameDefinition<S, R>,
-  deps: { ledger: Ledger; log: Logger; timers: Timers; params: TableParams },
-): OpenedTable {
+export function openTable<S, R>(game: GameDefinition<S, R>, deps: { ledger: Ledger; log: Logger; timers: Timers; params: TableParams }): OpenedTable {
   const { ledger, log, timers, params } = deps;
   const recovered = recoverTable({ ledger, game, params, log });
   const runtime = new TableRuntime({ game, ledger, log, timers }, recovered.state);
@@ -41,18 +38,20 @@ export function openTable<S, R>(
     lastSequence: sequences.length > 0 ? Math.max(...sequences) : undefined,
     resume({ newShoe, params: now }) {
       if (!report.ledgerVerified) return runtime.start();
-      const reason = recovered.foldProblems.length > 0
-        ? `the journal does not fold through this version: ${recovered.foldProblems[0] ?? ''}`.slice(0, 2000)
-        : recovered.opened
-          ? 'interrupted round that the table does not go on with'
-          : 'interrupted round of a table opened anew';
+      const reason =
+        recovered.foldProblems.length > 0
+          ? `the journal does not fold through this version: ${recovered.foldProblems[0] ?? ''}`.slice(0, 2000)
+          : recovered.opened
+            ? 'interrupted round that the table does not go on with'
+            : 'interrupted round of a table opened anew';
       voidStrayRounds({ ledger, table: runtime, log, report, reason });
       const at = timers.now();
       if (!recovered.opened) runtime.input({ kind: 'open', at, params: now, game: game.identity });
       else if (JSON.stringify(runtime.state.params) !== JSON.stringify(now)) runtime.configure(now);
       runtime.input({ kind: 'resume', at, newShoe: newShoe || report.voided.length > 0 });
       if (report.tableHold) log.warn({ hold: report.tableHold }, 'the table was on hold between rounds: held again until resolved');
-      if (report.resumedRound) log.warn({ roundId: report.resumedRound, cards: runtime.state.cards.length, decisions: runtime.state.decisions.length }, 'interrupted round resumed');
+      if (report.resumedRound)
+        log.warn({ roundId: report.resumedRound, cards: runtime.state.cards.length, decisions: runtime.state.decisions.length }, 'interrupted round resumed');
       runtime.start();
     },
   };

@@ -46,7 +46,7 @@ describe('a round voided after some of its cards', () => {
         assert.equal(place(t, bet).ok, true);
         t.clock.runOut(t.table.view().endsAt);
         assert.equal(t.table.view().phase, 'dealing');
-        assert.deepEqual(cardsOnTable(t.table), [], 'none of the voided round\'s cards');
+        assert.deepEqual(cardsOnTable(t.table), [], "none of the voided round's cards");
         assert.equal(t.table.cue()?.kind, 'card');
         assert.equal(verifyLedger(t.ledger).ok, true);
       } finally {

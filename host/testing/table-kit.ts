@@ -20,7 +20,6 @@ export const silent = pino({ level: 'silent' });
 
 export { manualTimers };
 
-
 export interface TestTable {
   dir: string;
   ledger: Ledger;
@@ -74,7 +73,11 @@ export function testTable<S, R>(
     acceptorEnabled.set(s, reasons.size === 0);
   };
   const floor = wireFloorServices({
-    config, ledger, log: silent, tilts, table,
+    config,
+    ledger,
+    log: silent,
+    tilts,
+    table,
     billAcceptors: { setAccepted: (d) => void accepted.push(d), setInhibited },
     params: () => tableParams(config),
     onConfigApplied: () => hub.configChanged(),
@@ -87,7 +90,18 @@ export function testTable<S, R>(
     ledger.close();
   };
   return {
-    dir, ledger, config, table, hub, floor, tilts, accepted, acceptorEnabled, acceptorInhibitions, clock, stop,
+    dir,
+    ledger,
+    config,
+    table,
+    hub,
+    floor,
+    tilts,
+    accepted,
+    acceptorEnabled,
+    acceptorInhibitions,
+    clock,
+    stop,
     close: () => {
       stop();
       rmSync(dir, { recursive: true, force: true });
@@ -99,5 +113,9 @@ let notes = 0;
 /** Credits a station as a bill acceptor would (journalled first). */
 export function credit(ledger: Ledger, station: number, amount: number): void {
   notes++;
-  ledger.append({ type: 'bill.credit', payload: { station, device: `BA-${station}`, denomination: amount, currency: 'MOP' }, txId: `test-note-${Date.now()}-${notes}` });
+  ledger.append({
+    type: 'bill.credit',
+    payload: { station, device: `BA-${station}`, denomination: amount, currency: 'MOP' },
+    txId: `test-note-${Date.now()}-${notes}`,
+  });
 }

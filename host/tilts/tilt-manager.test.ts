@@ -30,7 +30,10 @@ describe('tilt manager', () => {
       const s3 = t.hub.state('station/3');
       const table = t.hub.state('table');
       assert.ok(s2.kind === 'station' && s3.kind === 'station' && table.kind === 'table');
-      assert.deepEqual(s2.tilts?.map((n) => [n.kind, n.messageKey, n.disables, n.station]), [['bill-jam', 'tilt.bill-jam', 'station', 2]]);
+      assert.deepEqual(
+        s2.tilts?.map((n) => [n.kind, n.messageKey, n.disables, n.station]),
+        [['bill-jam', 'tilt.bill-jam', 'station', 2]],
+      );
       assert.deepEqual(s3.tilts, [], 'another station never sees it');
       assert.deepEqual(table.tilts, [], 'the table display shows table faults only');
       assert.equal(s2.betting.open, false);
@@ -39,7 +42,7 @@ describe('tilt manager', () => {
       assert.equal(r.ok, false);
       assert.equal(!r.ok && r.error.refusal, 'station-disabled');
       assert.equal(place(t, 3).ok, true, 'the other stations play on');
-      assert.deepEqual([...t.acceptorEnabled], [[2, false]], 'only the jammed station\'s acceptor is inhibited');
+      assert.deepEqual([...t.acceptorEnabled], [[2, false]], "only the jammed station's acceptor is inhibited");
       onBillAcceptorEvent(t.tilts, 2, { type: 'faultCleared' });
       assert.equal(t.tilts.clear('bill-jam', 2, { user: 'att-1', role: 'attendant' }).ok, true);
       assert.deepEqual([...t.acceptorEnabled], [[2, true]], 'accepting again once cleared');
@@ -67,7 +70,11 @@ describe('tilt manager', () => {
 
       onBillAcceptorEvent(t.tilts, 1, { type: 'cheated' });
       assert.match(JSON.stringify(t.tilts.clear('bill-cheat', 1, attendant)), /needs a supervisor/);
-      assert.deepEqual(t.tilts.clear('bill-cheat', 1, { user: 'sup-1', role: 'supervisor' }), { ok: true }, 'a cheat is latched: cleared at once by a supervisor');
+      assert.deepEqual(
+        t.tilts.clear('bill-cheat', 1, { user: 'sup-1', role: 'supervisor' }),
+        { ok: true },
+        'a cheat is latched: cleared at once by a supervisor',
+      );
     } finally {
       t.close();
     }
@@ -95,7 +102,10 @@ describe('tilt manager', () => {
       onShoeEvent(t.tilts, { type: 'lid', sequence: 4, open: true }, () => true);
       assert.deepEqual(t.tilts.list(), []);
       onShoeEvent(t.tilts, { type: 'lid', sequence: 5, open: true }, () => false);
-      assert.deepEqual(t.tilts.list().map((x) => x.kind), ['shoe-lid-open']);
+      assert.deepEqual(
+        t.tilts.list().map((x) => x.kind),
+        ['shoe-lid-open'],
+      );
     } finally {
       t.close();
     }
@@ -140,7 +150,10 @@ describe('tilt manager', () => {
       assert.equal(place(t, 1).ok, true);
       t.clock.runOut(t.table.view().endsAt);
       t.table.onAnomaly('unreadable', null);
-      assert.deepEqual(t.tilts.list().map((x) => [x.kind, x.clears, x.disables]), [['card-hold', 'resolution', 'table']]);
+      assert.deepEqual(
+        t.tilts.list().map((x) => [x.kind, x.clears, x.disables]),
+        [['card-hold', 'resolution', 'table']],
+      );
       assert.match(JSON.stringify(t.tilts.clear('card-hold', undefined, { user: 'sup', role: 'supervisor' })), /clears when the hold is resolved/);
       assert.deepEqual(t.table.voidRound('unreadable card', ['sup-1', 'wit-2']), { ok: true });
       assert.deepEqual(t.tilts.list(), []);
@@ -158,7 +171,10 @@ describe('tilt manager', () => {
       const note = [...t.ledger.entries(1)].find((e) => e.type === 'bill.credit');
       tamperJournalBody(t.ledger, note?.seq ?? 0, '"denomination":50000', '"denomination":90000');
       assert.equal(t.floor.verifyLedger().ok, false);
-      assert.deepEqual(t.tilts.list().map((x) => [x.kind, x.disables, x.clears]), [['ledger-integrity', 'table', 'supervisor']]);
+      assert.deepEqual(
+        t.tilts.list().map((x) => [x.kind, x.disables, x.clears]),
+        [['ledger-integrity', 'table', 'supervisor']],
+      );
       assert.match(t.tilts.list()[0]?.detail ?? '', /seq \d+: content hash/);
       const r = place(t, 1);
       assert.equal(!r.ok && r.error.refusal, 'table-halted');
@@ -177,7 +193,13 @@ describe('tilt manager', () => {
     first.stop();
     const again = testTable({ dir: first.dir });
     try {
-      assert.deepEqual(again.tilts.list().map((x) => [x.kind, x.station ?? null]), [['stacker-removed', 4], ['shoe-alarm', null]]);
+      assert.deepEqual(
+        again.tilts.list().map((x) => [x.kind, x.station ?? null]),
+        [
+          ['stacker-removed', 4],
+          ['shoe-alarm', null],
+        ],
+      );
       assert.equal(again.table.station(1).betting.open, false, 'the halt is in force again');
       const s4 = again.hub.state('station/4');
       assert.ok(s4.kind === 'station' && s4.tilts?.some((n) => n.kind === 'stacker-removed'));

@@ -197,7 +197,8 @@ export class TiltManager {
   refusal(station: number, what: 'bet' | 'cash-out' | 'decision'): { reason: string; refusal: RefusalReason } | null {
     const e = this.effects();
     if (e.halted) return { reason: `the table is halted: ${this.describe('table')}`, refusal: 'table-halted' };
-    if (what !== 'decision' && e.disabledStations.has(station)) return { reason: `station ${station} is disabled: ${this.describe('station', station)}`, refusal: 'station-disabled' };
+    if (what !== 'decision' && e.disabledStations.has(station))
+      return { reason: `station ${station} is disabled: ${this.describe('station', station)}`, refusal: 'station-disabled' };
     if (what === 'bet' && e.newBetsStopped) {
       const upstreamOnly = [...this.held.values()].every((h) => tiltSpec(h.kind).disables !== 'new-bets' || h.kind === 'upstream-offline');
       return { reason: `new bets are stopped: ${this.describe('new-bets')}`, refusal: upstreamOnly ? 'bets-stopped' : 'bets-paused' };

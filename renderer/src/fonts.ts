@@ -6,9 +6,6 @@ import regular from '../../assets/fonts/TableSansHK-Regular.woff2?url';
  * with a fallback font would stay wrong until it next changes.
  */
 export async function loadFonts(): Promise<void> {
-  const faces = [
-    new FontFace('Table Sans HK', `url(${regular})`, { weight: '400' }),
-    new FontFace('Table Sans HK', `url(${bold})`, { weight: '600 700' }),
-  ];
+  const faces = [new FontFace('Table Sans HK', `url(${regular})`, { weight: '400' }), new FontFace('Table Sans HK', `url(${bold})`, { weight: '600 700' })];
   for (const face of faces) document.fonts.add(await face.load());
 }

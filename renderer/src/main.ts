@@ -35,8 +35,7 @@ async function boot(): Promise<void> {
   /** The refusal on the banner now (screens without a place of their own for it). */
   let shown = 0;
   const ctx: ScreenContext = { i18n, command: (c) => client?.command(c), sessionStartMs: Date.now(), clock, emit: (e) => emit(e) };
-  const screen: Screen =
-    launch.view === 'table' ? new TableScreen(ctx) : launch.view === 'service' ? new ServiceScreen(ctx) : new StationScreen(ctx);
+  const screen: Screen = launch.view === 'table' ? new TableScreen(ctx) : launch.view === 'service' ? new ServiceScreen(ctx) : new StationScreen(ctx);
   root.addChild(screen.root);
   if (screen.tick) app.ticker.add(() => screen.tick?.(clock.now()));
   onFit(() => sharpenTexts(root, resolution()));

@@ -77,9 +77,7 @@ export const layeringRule = {
     },
   },
   create(context) {
-    const { root, layers, owners = {} } = /** @type {{root: string, layers: Record<string, Layer>, owners?: Record<string, string>}} */ (
-      context.options[0]
-    );
+    const { root, layers, owners = {} } = /** @type {{root: string, layers: Record<string, Layer>, owners?: Record<string, string>}} */ (context.options[0]);
     const file = path.resolve(context.filename);
     const rel = path.relative(root, file);
     if (rel.startsWith('..')) return {};
@@ -161,7 +159,11 @@ export const layeringRule = {
         return;
       }
       if (b !== '' && allowed.includes(b)) return;
-      context.report({ node, messageId: 'inside', data: { from, a, b: b || '(the composition root)', allowed: allowed.length ? allowed.join(', ') : 'nothing' } });
+      context.report({
+        node,
+        messageId: 'inside',
+        data: { from, a, b: b || '(the composition root)', allowed: allowed.length ? allowed.join(', ') : 'nothing' },
+      });
     }
 
     /** @param {any} node */
@@ -170,8 +172,7 @@ export const layeringRule = {
         const typeOnly =
           node.importKind === 'type' ||
           node.exportKind === 'type' ||
-          (node.specifiers?.length > 0 &&
-            node.specifiers.every((/** @type {any} */ s) => s.importKind === 'type'));
+          (node.specifiers?.length > 0 && node.specifiers.every((/** @type {any} */ s) => s.importKind === 'type'));
         check(node, node.source.value, typeOnly);
       }
     }

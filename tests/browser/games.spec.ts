@@ -44,9 +44,23 @@ interface Plan {
 }
 
 const PLAN: Record<'blackjack' | 'baccarat' | 'war', Plan> = {
-  blackjack: { seed: 5, one: ['main', 'over13'], two: ['main'], side: 'over13', offer: { station: 2, zh: '您有《Black Jack》：是否接受即時派彩？' }, prize: { station: 1, bet: 'over13' } },
+  blackjack: {
+    seed: 5,
+    one: ['main', 'over13'],
+    two: ['main'],
+    side: 'over13',
+    offer: { station: 2, zh: '您有《Black Jack》：是否接受即時派彩？' },
+    prize: { station: 1, bet: 'over13' },
+  },
   baccarat: { seed: 3, one: ['banker', 'bankerPair'], two: ['banker'], side: 'bankerPair', offer: null, prize: { station: 1, bet: 'bankerPair' } },
-  war: { seed: 72, one: ['main', 'tie'], two: ['main'], side: 'tie', offer: { station: 2, zh: '同點：挑戰莊家或輸一半投注？' }, prize: { station: 1, bet: 'tie' } },
+  war: {
+    seed: 72,
+    one: ['main', 'tie'],
+    two: ['main'],
+    side: 'tie',
+    offer: { station: 2, zh: '同點：挑戰莊家或輸一半投注？' },
+    prize: { station: 1, bet: 'tie' },
+  },
 };
 
 /** What the help's pay table must read, per game (zh-Hant, pt, en): odds and the article as players read them. */
@@ -102,7 +116,11 @@ async function setLanguage(page: Page, lang: Lang): Promise<void> {
         if (seen[last] === `language:${lang}`) return true;
         const mark = seen.length;
         await press(page, `language-${lang}`);
-        await page.waitForFunction(([n, l]) => (window.__kiosk?.events ?? []).slice(n).some((e) => e === `language:${l}` || e.startsWith('error:')), [mark, lang] as const, { polling: 100, timeout: 20_000 });
+        await page.waitForFunction(
+          ([n, l]) => (window.__kiosk?.events ?? []).slice(n).some((e) => e === `language:${l}` || e.startsWith('error:')),
+          [mark, lang] as const,
+          { polling: 100, timeout: 20_000 },
+        );
         return false;
       },
       { timeout: 60_000, intervals: [0] },
@@ -159,7 +177,9 @@ async function checkLayout(page: Page, station: boolean): Promise<void> {
     const boxes = await page.evaluate(() => window.__kiosk?.boxes() ?? []);
     expect(overlapping(boxes), `${size.width}×${size.height}`).toEqual([]);
     if (station && size.width === 1280) {
-      const small = boxes.filter((b) => b.kind === 'button' && (b.width < TOUCH_PX_AT_1280 || b.height < TOUCH_PX_AT_1280)).map((b) => `${b.label} ${Math.round(b.width)}×${Math.round(b.height)}`);
+      const small = boxes
+        .filter((b) => b.kind === 'button' && (b.width < TOUCH_PX_AT_1280 || b.height < TOUCH_PX_AT_1280))
+        .map((b) => `${b.label} ${Math.round(b.width)}×${Math.round(b.height)}`);
       expect(small, 'buttons under 15 mm at 1280×800').toEqual([]);
     }
   }
@@ -190,7 +210,19 @@ for (const game of ['blackjack', 'baccarat', 'war'] as const) {
     const configFile = path.join(dir, 'table.json');
     writeFileSync(configFile, JSON.stringify({ ...simulatedTableConfig(game), betLimits: { [plan.side]: { min: 10_000, max: 50_000 } } }));
     // Long windows cost nothing: the players act at once, and nothing waits for the next round.
-    const args = ['--config', configFile, '--sim-controls', '--seed', String(plan.seed), '--betting-seconds', '90', '--decision-seconds', '90', '--results-seconds', '60'];
+    const args = [
+      '--config',
+      configFile,
+      '--sim-controls',
+      '--seed',
+      String(plan.seed),
+      '--betting-seconds',
+      '90',
+      '--decision-seconds',
+      '90',
+      '--results-seconds',
+      '60',
+    ];
     try {
       await withKiosk(args, async (kiosk: Kiosk) => {
         const errors: string[] = [];
@@ -289,8 +321,10 @@ for (const game of ['blackjack', 'baccarat', 'war'] as const) {
           await Promise.all([other, playToResult(asked)]);
         });
 
-        await test.step('settlement: each seat\'s own result with its word, the side-bet win celebrated', async () => {
-          await expect.poll(async () => (await drawnTexts(table)).filter((t) => /^(贏|輸|和局)\n[+−±]MOP\$/.test(t)).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+        await test.step("settlement: each seat's own result with its word, the side-bet win celebrated", async () => {
+          await expect
+            .poll(async () => (await drawnTexts(table)).filter((t) => /^(贏|輸|和局)\n[+−±]MOP\$/.test(t)).length, { timeout: 30_000 })
+            .toBeGreaterThanOrEqual(2);
           // The results stay until the shots below are taken, however slow the machine.
           await post(kiosk, 'freeze-countdown', { kind: 'results' });
           if (!plan.offer) {
@@ -391,7 +425,9 @@ for (const game of ['blackjack', 'baccarat', 'war'] as const) {
             // The additional bets (Art. 13–14) have a page of their own; its lines must fit above the buttons.
             await setLanguage(s2, 'pt');
             await press(s2, 'help-side');
-            await expect.poll(async () => (await drawnTexts(s2)).some((t) => t.includes('Três «7» do mesmo naipe: 5000 para 1 (Art. 13.º)')), { timeout: 10_000 }).toBe(true);
+            await expect
+              .poll(async () => (await drawnTexts(s2)).some((t) => t.includes('Três «7» do mesmo naipe: 5000 para 1 (Art. 13.º)')), { timeout: 10_000 })
+              .toBe(true);
             await shot(s2, testInfo, `${game}-station-2-side-bets-pt`);
             await checkLayout(s2, true);
             await setLanguage(s2, 'zh-Hant');

@@ -61,7 +61,8 @@ export const test = base.extend<{ pageErrors: string[]; openScreen: OpenScreen; 
   kiosk: [async ({}, use) => withKiosk([], use), { scope: 'worker' }],
   // Per test: a kiosk that deals coups on its own must stop with the test that used it.
   // eslint-disable-next-line no-empty-pattern
-  baccaratKiosk: async ({}, use) => withKiosk(['--game', 'baccarat', '--sim-controls', '--seed', '5', '--betting-seconds', '12', '--results-seconds', '30'], use),
+  baccaratKiosk: async ({}, use) =>
+    withKiosk(['--game', 'baccarat', '--sim-controls', '--seed', '5', '--betting-seconds', '12', '--results-seconds', '30'], use),
   openScreen: async ({ browser }, use) => {
     const opened: Page[] = [];
     await use(async (url, options = {}) => {

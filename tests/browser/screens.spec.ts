@@ -83,7 +83,7 @@ test.describe('station clock', () => {
   // The kiosk's operating system may keep any zone (often UTC): the clock must still read Macau's.
   test.use({ timezoneId: 'America/New_York' });
 
-  test('shows the 12-hour Macau local time in the bottom-right corner, whatever the machine\'s zone', async ({ page, kiosk }, testInfo) => {
+  test("shows the 12-hour Macau local time in the bottom-right corner, whatever the machine's zone", async ({ page, kiosk }, testInfo) => {
     // Date.now is pinned; timers and animation frames run as usual (the flash logic is unit-tested).
     // 3:05 pm in Macau is 2:05 am in New York the same day.
     await page.clock.setFixedTime(new Date('2026-11-21T15:05:00+08:00'));

@@ -48,7 +48,24 @@ const test = base.extend<object, { serviceKiosk: Kiosk & { dataDir: string } }>(
       writeFileSync(config, JSON.stringify({ ...simulatedTableConfig('blackjack'), handpayTwoPersonAbove: TWO_PERSON_ABOVE }));
       const child: ChildProcess = spawn(
         process.execPath,
-        ['--import', 'tsx', 'cli/start.ts', '--headless', '--json', '--data-dir', dataDir, '--config', config, '--sim-controls', '--seed', '7', '--betting-seconds', '4', '--decision-seconds', '120'],
+        [
+          '--import',
+          'tsx',
+          'cli/start.ts',
+          '--headless',
+          '--json',
+          '--data-dir',
+          dataDir,
+          '--config',
+          config,
+          '--sim-controls',
+          '--seed',
+          '7',
+          '--betting-seconds',
+          '4',
+          '--decision-seconds',
+          '120',
+        ],
         { cwd: path.resolve(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'inherit'] },
       );
       const kiosk = await new Promise<Kiosk>((resolve, reject) => {
@@ -103,7 +120,14 @@ async function stationClient(url: string) {
   await new Promise((r) => ws.once('open', r));
   let version = 0;
   let n = 0;
-  let state: { credit: number; round: { phase: string }; betting: { open: boolean; bets: Record<string, number> }; decision: { legal: string[] } | null; cashout?: unknown; recall?: { status: string }[] } | null = null;
+  let state: {
+    credit: number;
+    round: { phase: string };
+    betting: { open: boolean; bets: Record<string, number> };
+    decision: { legal: string[] } | null;
+    cashout?: unknown;
+    recall?: { status: string }[];
+  } | null = null;
   ws.on('message', (d) => {
     const m = JSON.parse(d.toString()) as { type: string; version: number; state: typeof state };
     if (m.type === 'snapshot') {
@@ -142,7 +166,11 @@ const PAGES: [string, (lang: Lang) => string][] = [
   ['sync', (l) => tr(l, 'service.field.syncOff')],
 ];
 
-test('service pages: sign-in, every page in zh-Hant, pt and en with a screenshot each, exports and the printable report', async ({ page, serviceKiosk, pageErrors }, testInfo) => {
+test('service pages: sign-in, every page in zh-Hant, pt and en with a screenshot each, exports and the printable report', async ({
+  page,
+  serviceKiosk,
+  pageErrors,
+}, testInfo) => {
   test.setTimeout(240_000);
   await page.goto(serviceKiosk.screens['service']!);
   await waitForEvent(page, 'snapshot:service');
@@ -159,7 +187,9 @@ test('service pages: sign-in, every page in zh-Hant, pt and en with a screenshot
   await signIn(page, TECH);
   for (const lang of LANGUAGES) {
     await press(page, `language-${lang}`);
-    await expect.poll(() => texts(page)).toContain(tr(lang, 'service.session', { name: TECH.name, role: tr(lang, 'service.role.technician'), staff: TECH.staff }));
+    await expect
+      .poll(() => texts(page))
+      .toContain(tr(lang, 'service.session', { name: TECH.name, role: tr(lang, 'service.role.technician'), staff: TECH.staff }));
     for (const [name, expected] of PAGES) {
       await press(page, `page-${name}`);
       await expect.poll(() => texts(page)).toContain(expected(lang));
@@ -198,7 +228,11 @@ test('service pages: sign-in, every page in zh-Hant, pt and en with a screenshot
   expect(pageErrors).toEqual([]);
 });
 
-test('two-person void of a round in play: a supervisor asks, a technician confirms, the bet comes back', async ({ page, serviceKiosk, pageErrors }, testInfo) => {
+test('two-person void of a round in play: a supervisor asks, a technician confirms, the bet comes back', async ({
+  page,
+  serviceKiosk,
+  pageErrors,
+}, testInfo) => {
   test.setTimeout(150_000);
   const station = await stationClient(serviceKiosk.screens['station/1']!);
   await insertNote(serviceKiosk, 1, 500);
@@ -239,7 +273,7 @@ test('two-person void of a round in play: a supervisor asks, a technician confir
   expect(pageErrors).toEqual([]);
 });
 
-test('two-person meter clear with the regulator\'s authorisation number', async ({ page, serviceKiosk, pageErrors }, testInfo) => {
+test("two-person meter clear with the regulator's authorisation number", async ({ page, serviceKiosk, pageErrors }, testInfo) => {
   await page.goto(serviceKiosk.screens['service']!);
   await waitForEvent(page, 'snapshot:service');
   await signIn(page, SUP);
@@ -259,16 +293,22 @@ test('two-person meter clear with the regulator\'s authorisation number', async 
   await press(page, 'page-meters');
   await press(page, 'meters-station-1');
   // Every meter of station 1 reads zero, money and counts alike.
-  await expect.poll(async () => {
-    const rows = await drawnTexts(page);
-    const from = rows.indexOf('Station 1');
-    const mine = rows.slice(from + 1).filter((r) => r.startsWith('  '));
-    return from >= 0 && mine.length > 0 && mine.every((r) => /: (MOP\$)?0$|Nothing counted yet/.test(r));
-  }).toBe(true);
+  await expect
+    .poll(async () => {
+      const rows = await drawnTexts(page);
+      const from = rows.indexOf('Station 1');
+      const mine = rows.slice(from + 1).filter((r) => r.startsWith('  '));
+      return from >= 0 && mine.length > 0 && mine.every((r) => /: (MOP\$)?0$|Nothing counted yet/.test(r));
+    })
+    .toBe(true);
   expect(pageErrors).toEqual([]);
 });
 
-test('two-person configuration change: edited field by field, the regulator\'s reference typed, journalled before and after', async ({ page, serviceKiosk, pageErrors }, testInfo) => {
+test("two-person configuration change: edited field by field, the regulator's reference typed, journalled before and after", async ({
+  page,
+  serviceKiosk,
+  pageErrors,
+}, testInfo) => {
   test.setTimeout(150_000);
   await page.goto(serviceKiosk.screens['service']!);
   await waitForEvent(page, 'snapshot:service');
@@ -284,7 +324,9 @@ test('two-person configuration change: edited field by field, the regulator\'s r
   await screenshot(page, testInfo, 'service-config-edit-en');
   await press(page, 'config-authorise');
   await typeOnPad(page, 'ref', 'DICJ-2026/123');
-  await expect.poll(() => texts(page)).toMatch(/Two-person action: Change configuration · Two-person handpay above: MOP\$300 → MOP\$400 · authorisation DICJ-2026\/123/);
+  await expect
+    .poll(() => texts(page))
+    .toMatch(/Two-person action: Change configuration · Two-person handpay above: MOP\$300 → MOP\$400 · authorisation DICJ-2026\/123/);
   await screenshot(page, testInfo, 'service-config-confirm-en');
   await typeOnPad(page, 'confirm', TECH.staff);
   await typeOnPad(page, 'confirm', TECH.pin);
@@ -294,7 +336,11 @@ test('two-person configuration change: edited field by field, the regulator\'s r
   expect(pageErrors).toEqual([]);
 });
 
-test('two-person manual card entry on an unreadable-card hold: ranks and suits on the pad, a second person, the round settles', async ({ page, serviceKiosk, pageErrors }, testInfo) => {
+test('two-person manual card entry on an unreadable-card hold: ranks and suits on the pad, a second person, the round settles', async ({
+  page,
+  serviceKiosk,
+  pageErrors,
+}, testInfo) => {
   test.setTimeout(180_000);
   const station = await stationClient(serviceKiosk.screens['station/3']!);
   await insertNote(serviceKiosk, 3, 500);
@@ -328,11 +374,14 @@ test('two-person manual card entry on an unreadable-card hold: ranks and suits o
   // The round goes on (the held read may have been the shoe's burn, before the deal): the station
   // stands on every decision until its recall holds the settled round.
   await expect
-    .poll(() => {
-      const d = station.state()?.decision;
-      if (d) station.decide(d.legal.includes('stand') ? 'stand' : (d.legal[0] ?? 'stand'));
-      return station.state()?.recall?.[0]?.status ?? null;
-    }, { timeout: 120_000 })
+    .poll(
+      () => {
+        const d = station.state()?.decision;
+        if (d) station.decide(d.legal.includes('stand') ? 'stand' : (d.legal[0] ?? 'stand'));
+        return station.state()?.recall?.[0]?.status ?? null;
+      },
+      { timeout: 120_000 },
+    )
     .toBe('settled');
   await press(page, 'page-recall');
   await expect.poll(() => texts(page)).toMatch(/#\d+ .* · settled · /);
@@ -340,7 +389,7 @@ test('two-person manual card entry on an unreadable-card hold: ranks and suits o
   expect(pageErrors).toEqual([]);
 });
 
-test('two-person handpay above the table\'s amount: a second person confirms it', async ({ page, serviceKiosk, pageErrors }, testInfo) => {
+test("two-person handpay above the table's amount: a second person confirms it", async ({ page, serviceKiosk, pageErrors }, testInfo) => {
   test.setTimeout(150_000);
   const station = await stationClient(serviceKiosk.screens['station/2']!);
   await insertNote(serviceKiosk, 2, 500);

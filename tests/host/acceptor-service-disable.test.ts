@@ -98,13 +98,17 @@ async function technician(running: RunningHost) {
   };
 }
 
-describe('a technician\'s disable of a bill acceptor', () => {
+describe("a technician's disable of a bill acceptor", () => {
   it('outlasts a fault at its station and a restart, until a technician enables it', { timeout: 120_000 }, async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'acceptor-disable-'));
-    const start = () => startHost({
-      dataDir: dir, rendererDir: path.join(dir, 'none'), logger: pino({ level: 'silent' }),
-      config: simulatedTableConfig('war'), simulatedDealer: false,
-    });
+    const start = () =>
+      startHost({
+        dataDir: dir,
+        rendererDir: path.join(dir, 'none'),
+        logger: pino({ level: 'silent' }),
+        config: simulatedTableConfig('war'),
+        simulatedDealer: false,
+      });
     const escrows = (running: RunningHost) => entryCount(running.ledger, ['bill.escrow']);
     try {
       const accounts = new AccountStore(dir);

@@ -77,11 +77,17 @@ describe('ledger verification at start', () => {
       tamperJournalBody(ledger, 1, '"denomination":50000', '"denomination":90000');
       ledger.close();
       const running = await startHost({
-        dataDir: dir, rendererDir: path.join(dir, 'none'), logger: pino({ level: 'silent' }), simulatedDealer: false,
+        dataDir: dir,
+        rendererDir: path.join(dir, 'none'),
+        logger: pino({ level: 'silent' }),
+        simulatedDealer: false,
         config: simulatedTableConfig('war'),
       });
       try {
-        assert.deepEqual(running.floor.tilts.list().map((t) => t.kind), ['ledger-integrity']);
+        assert.deepEqual(
+          running.floor.tilts.list().map((t) => t.kind),
+          ['ledger-integrity'],
+        );
         assert.equal(running.table.station(1).betting.open, false);
       } finally {
         await running.close();
@@ -93,7 +99,7 @@ describe('ledger verification at start', () => {
 });
 
 describe('offline beyond the limit', () => {
-  it('raises upstream-offline from the sync client\'s signal, refuses new bets, and clears at a start without the backlog', async () => {
+  it("raises upstream-offline from the sync client's signal, refuses new bets, and clears at a start without the backlog", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'floor-offline-'));
     const port = await new Promise<number>((resolve) => {
       const s = net.createServer().listen(0, '127.0.0.1', () => {
@@ -103,7 +109,11 @@ describe('offline beyond the limit', () => {
     });
     try {
       writeFileSync(path.join(dir, 'upstream-credentials.json'), JSON.stringify({ terminalId: 'SIM-WAR-01', key: randomBytes(32).toString('base64') }));
-      const config = { ...simulatedTableConfig('war'), upstream: `http://127.0.0.1:${port}`, offlineLimit: { maxUnsyncedEntries: 2, maxUnsyncedSeconds: 3600 } };
+      const config = {
+        ...simulatedTableConfig('war'),
+        upstream: `http://127.0.0.1:${port}`,
+        offlineLimit: { maxUnsyncedEntries: 2, maxUnsyncedSeconds: 3600 },
+      };
       const running = await startHost({ dataDir: dir, rendererDir: path.join(dir, 'none'), logger: pino({ level: 'silent' }), simulatedDealer: false, config });
       try {
         assert.ok(running.sync, 'the upstream of the configuration file is used');
@@ -115,7 +125,13 @@ describe('offline beyond the limit', () => {
       } finally {
         await running.close();
       }
-      const again = await startHost({ dataDir: dir, rendererDir: path.join(dir, 'none'), logger: pino({ level: 'silent' }), simulatedDealer: false, config: simulatedTableConfig('war') });
+      const again = await startHost({
+        dataDir: dir,
+        rendererDir: path.join(dir, 'none'),
+        logger: pino({ level: 'silent' }),
+        simulatedDealer: false,
+        config: simulatedTableConfig('war'),
+      });
       try {
         assert.deepEqual(kinds(again), [], 'no upstream now: the restored fault has no condition left');
         const cleared = [...again.ledger.entries(1)]
@@ -152,7 +168,10 @@ describe('an SSP station', () => {
         });
         sim?.insertNote(100);
         await credited;
-        assert.deepEqual([...running.ledger.entries(1)].map((e) => e.type).filter((t) => t.startsWith('bill.')), ['bill.escrow', 'bill.credit']);
+        assert.deepEqual(
+          [...running.ledger.entries(1)].map((e) => e.type).filter((t) => t.startsWith('bill.')),
+          ['bill.escrow', 'bill.credit'],
+        );
       } finally {
         await running.close();
       }

@@ -23,12 +23,17 @@ if (!dataDir || !SCENARIOS.includes(scenario)) throw new Error(`usage: <dataDir>
 // refuses that draw, so the extra card (and a card read during a hold) comes from a shoe without a
 // lock (a one-way ASCII stream). Blackjack burns at a new shoe: the burn the shoe cannot read is an
 // unreadable card between rounds.
-const config = scenario === 'unreadable'
-  ? simulatedTableConfig('blackjack')
-  : { ...simulatedTableConfig('war'), ...(scenario === 'in-round-unreadable' ? {} : { shoeProtocol: 'ascii' as const }) };
+const config =
+  scenario === 'unreadable'
+    ? simulatedTableConfig('blackjack')
+    : { ...simulatedTableConfig('war'), ...(scenario === 'in-round-unreadable' ? {} : { shoeProtocol: 'ascii' as const }) };
 const running = await startHost({
-  dataDir, rendererDir: path.join(dataDir, 'none'), logger: pino({ level: 'silent' }),
-  config, simulatedDealer: false, timings: { ...HOLD_TIMINGS, ...(scenario.startsWith('in-round') ? { bettingMs: 600 } : {}) },
+  dataDir,
+  rendererDir: path.join(dataDir, 'none'),
+  logger: pino({ level: 'silent' }),
+  config,
+  simulatedDealer: false,
+  timings: { ...HOLD_TIMINGS, ...(scenario.startsWith('in-round') ? { bettingMs: 600 } : {}) },
 });
 const sim = running.shoe.simulator();
 if (!sim) throw new Error('no simulated shoe');
@@ -48,7 +53,12 @@ if (scenario === 'extra-card') {
 } else {
   // Two stations bet; seat 1's card is read, seat 2's cannot be.
   let note = 0;
-  for (const station of [1, 2]) running.ledger.append({ type: 'bill.credit', payload: { station, device: `BA-${station}`, denomination: 50_000, currency: 'MOP' }, txId: `child-note-${++note}` });
+  for (const station of [1, 2])
+    running.ledger.append({
+      type: 'bill.credit',
+      payload: { station, device: `BA-${station}`, denomination: 50_000, currency: 'MOP' },
+      txId: `child-note-${++note}`,
+    });
   await until(() => running.table.station(1).betting.open, 'a betting window');
   if (!running.table.placeBet(1, { bet: 'main' }, 10_000).ok || !running.table.placeBet(2, { bet: 'main' }, 20_000).ok) throw new Error('bets refused');
   await draw(() => sim.drawCard({ card: '9S' }));

@@ -22,11 +22,19 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const TIMINGS = { bettingMs: 300, decisionMs: 5_000, resultsMs: 100 };
 
 /** Runs the child until it reports its hold, then kills it with SIGKILL. */
-async function holdThenKill(dataDir: string, scenario: 'extra-card' | 'unreadable' | 'in-round-unreadable' | 'in-round-reads'): Promise<{ hold: string; phase: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'tests/host/hold-child.ts'), dataDir, scenario], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+async function holdThenKill(
+  dataDir: string,
+  scenario: 'extra-card' | 'unreadable' | 'in-round-unreadable' | 'in-round-reads',
+): Promise<{ hold: string; phase: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'tests/host/hold-child.ts'), dataDir, scenario], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const line = await new Promise<string | null>((resolve) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -43,10 +51,30 @@ async function holdThenKill(dataDir: string, scenario: 'extra-card' | 'unreadabl
 }
 
 const misreads = (ledger: Ledger) =>
-  [...ledger.entries(1)].filter((e) => e.type === 'misread').map((e) => (JSON.parse(e.body) as EntryBody).payload as { roundId?: string; detail: string; resolution: string; card?: string; confirmedBy?: string[]; shoeSequence?: number[]; duringHold?: boolean });
+  [...ledger.entries(1)]
+    .filter((e) => e.type === 'misread')
+    .map(
+      (e) =>
+        (JSON.parse(e.body) as EntryBody).payload as {
+          roundId?: string;
+          detail: string;
+          resolution: string;
+          card?: string;
+          confirmedBy?: string[];
+          shoeSequence?: number[];
+          duringHold?: boolean;
+        },
+    );
 
 const start = (dataDir: string, game: 'war' | 'blackjack') =>
-  startHost({ dataDir, rendererDir: path.join(dataDir, 'none'), logger: pino({ level: 'silent' }), config: simulatedTableConfig(game), simulatedDealer: false, timings: TIMINGS });
+  startHost({
+    dataDir,
+    rendererDir: path.join(dataDir, 'none'),
+    logger: pino({ level: 'silent' }),
+    config: simulatedTableConfig(game),
+    simulatedDealer: false,
+    timings: TIMINGS,
+  });
 
 /** The restarted table is on this hold and takes nothing: no countdown, no bet, not even after several betting windows. */
 async function assertHeld(running: RunningHost, hold: string): Promise<void> {
@@ -57,11 +85,17 @@ async function assertHeld(running: RunningHost, hold: string): Promise<void> {
     assert.equal(v.endsAt, null, 'no countdown runs');
     assert.equal(running.table.station(1).betting.open, false, 'no betting window');
     assert.equal(running.table.placeBet(1, { bet: 'main' }, 10_000).ok, false);
-    assert.ok(running.floor.tilts.list().some((t) => t.kind === 'card-hold'), 'the card-hold fault stands');
+    assert.ok(
+      running.floor.tilts.list().some((t) => t.kind === 'card-hold'),
+      'the card-hold fault stands',
+    );
     if (i === 0) await sleep(TIMINGS.bettingMs * 4);
   }
   // A monitor sees it too, without opening service mode.
-  const health = (await (await fetch(`${running.origin}/healthz`)).json()) as { table: { phase: string; hold: string; faults: string[] }; recovery: { tableHold: string } };
+  const health = (await (await fetch(`${running.origin}/healthz`)).json()) as {
+    table: { phase: string; hold: string; faults: string[] };
+    recovery: { tableHold: string };
+  };
   assert.deepEqual([health.table.phase, health.table.hold, health.recovery.tableHold], ['hold', hold, hold]);
   assert.ok(health.table.faults.includes('card-hold'));
   const clears = [...running.ledger.entries(1)].filter((e) => e.type === 'tilt.clear');
@@ -101,31 +135,35 @@ describe('a hold between rounds across a kill', () => {
     }
   });
 
-  it('an unreadable burn between rounds: held again after SIGKILL; the card entered by two people names the shoe sequence of the unreadable read', { timeout: 60_000 }, async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'hold-unreadable-'));
-    try {
-      assert.deepEqual(await holdThenKill(dir, 'unreadable'), { hold: 'unreadable', phase: 'hold' });
-      const killed = openExistingLedger(dir);
-      const pending = misreads(killed);
-      killed.close();
-      const second = await start(dir, 'blackjack');
+  it(
+    'an unreadable burn between rounds: held again after SIGKILL; the card entered by two people names the shoe sequence of the unreadable read',
+    { timeout: 60_000 },
+    async () => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'hold-unreadable-'));
       try {
-        await assertHeld(second, 'unreadable');
-        const sequence = pending.at(-1)?.shoeSequence;
-        assert.ok(sequence && sequence.length === 1, 'the hold journalled the sequence of the unreadable read');
-        // The simulated shoe is a new device after the kill: its new shoe asks for its burns again.
-        for (let i = 0; i < 200 && second.shoe.loadsHandled < 1; i++) await sleep(20);
-        assert.deepEqual(second.table.enterCard(parseCard('5H'), 'sup-1', 'wit-2'), { ok: true });
-        const entered = misreads(second.ledger).at(-1);
-        assert.deepEqual([entered?.resolution, entered?.confirmedBy, entered?.shoeSequence], ['card-entered', ['sup-1', 'wit-2'], sequence]);
-        assert.equal(second.table.view().hold, null);
+        assert.deepEqual(await holdThenKill(dir, 'unreadable'), { hold: 'unreadable', phase: 'hold' });
+        const killed = openExistingLedger(dir);
+        const pending = misreads(killed);
+        killed.close();
+        const second = await start(dir, 'blackjack');
+        try {
+          await assertHeld(second, 'unreadable');
+          const sequence = pending.at(-1)?.shoeSequence;
+          assert.ok(sequence && sequence.length === 1, 'the hold journalled the sequence of the unreadable read');
+          // The simulated shoe is a new device after the kill: its new shoe asks for its burns again.
+          for (let i = 0; i < 200 && second.shoe.loadsHandled < 1; i++) await sleep(20);
+          assert.deepEqual(second.table.enterCard(parseCard('5H'), 'sup-1', 'wit-2'), { ok: true });
+          const entered = misreads(second.ledger).at(-1);
+          assert.deepEqual([entered?.resolution, entered?.confirmedBy, entered?.shoeSequence], ['card-entered', ['sup-1', 'wit-2'], sequence]);
+          assert.equal(second.table.view().hold, null);
+        } finally {
+          await second.close();
+        }
       } finally {
-        await second.close();
+        rmSync(dir, { recursive: true, force: true });
       }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 
   it('a ledger hold between rounds (a burn the ledger refused): journalled, held again at the next start until voided', { timeout: 60_000 }, async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'hold-ledger-'));
@@ -203,7 +241,10 @@ describe('a hold inside a round across a kill (issue 7 review, item 4)', () => {
         assert.match(JSON.stringify(second.table.enterCard(parseCard('2D'), 'sup-1', 'sup-1')), /someone other/);
         assert.deepEqual(second.table.enterCard(parseCard('2D'), 'sup-1', 'wit-2'), { ok: true });
         const entered = misreads(second.ledger).at(-1);
-        assert.deepEqual([entered?.resolution, entered?.roundId, entered?.card, entered?.shoeSequence, entered?.confirmedBy], ['card-entered', pending.roundId, '2D', pending.shoeSequence, ['sup-1', 'wit-2']]);
+        assert.deepEqual(
+          [entered?.resolution, entered?.roundId, entered?.card, entered?.shoeSequence, entered?.confirmedBy],
+          ['card-entered', pending.roundId, '2D', pending.shoeSequence, ['sup-1', 'wit-2']],
+        );
         // The croupier's card, through the restarted (simulated, new) shoe once its gate opens.
         const sim = second.shoe.simulator();
         assert.ok(sim);
@@ -212,8 +253,15 @@ describe('a hold inside a round across a kill (issue 7 review, item 4)', () => {
         for (let i = 0; i < 400 && second.table.view().phase !== 'results'; i++) await sleep(10);
         const record = second.ledger.round(pending.roundId);
         assert.equal(record?.status, 'settled');
-        assert.deepEqual(record?.cards.map((c) => c.card), ['9S', '2D', '3C']);
-        assert.deepEqual([second.ledger.credit(1), second.ledger.credit(2)], [60_000, 30_000], '9 beats 3: seat 1 wins 10,000; 2 loses to 3: seat 2 loses 20,000');
+        assert.deepEqual(
+          record?.cards.map((c) => c.card),
+          ['9S', '2D', '3C'],
+        );
+        assert.deepEqual(
+          [second.ledger.credit(1), second.ledger.credit(2)],
+          [60_000, 30_000],
+          '9 beats 3: seat 1 wins 10,000; 2 loses to 3: seat 2 loses 20,000',
+        );
         assert.equal(verifyLedger(second.ledger).ok, true);
       } finally {
         await second.close();
@@ -223,39 +271,50 @@ describe('a hold inside a round across a kill (issue 7 review, item 4)', () => {
     }
   });
 
-  it('an unreadable card and one more card drawn during the hold, then SIGKILL: both reads come back with the hold; entry is refused; a void by two people returns every bet', { timeout: 60_000 }, async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'hold-in-round-reads-'));
-    try {
-      assert.deepEqual(await holdThenKill(dir, 'in-round-reads'), { hold: 'unreadable', phase: 'hold' });
-      const killed = heldRound(dir);
-      const [hold, read] = killed.pending;
-      assert.ok(hold?.roundId && hold.shoeSequence?.length === 1);
-      assert.ok(read, 'a second pending entry: the read during the hold');
-      assert.deepEqual([read.duringHold, read?.card, read?.roundId], [true, '5C', hold.roundId], 'the card drawn during the hold was journalled with the round');
-      const second = await start(dir, 'war');
+  it(
+    'an unreadable card and one more card drawn during the hold, then SIGKILL: both reads come back with the hold; entry is refused; a void by two people returns every bet',
+    { timeout: 60_000 },
+    async () => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'hold-in-round-reads-'));
       try {
-        await assertRoundHeld(second, 'unreadable', hold.roundId);
-        assert.deepEqual(second.table.holdState()?.readsDuringHold, [{ card: '5C', shoeSequence: read.shoeSequence?.[0] }], 'rebuilt with the hold');
-        assert.match(JSON.stringify(second.table.enterCard(parseCard('2D'), 'sup-1', 'wit-2')), /1 more card\(s\) left the shoe/);
-        assert.equal(second.table.view().hold, 'unreadable');
-        assert.deepEqual(second.table.voidRound('card dealt during the hold', ['sup-1', 'wit-2']), { ok: true });
-        assert.deepEqual([second.ledger.credit(1), second.ledger.credit(2)], [50_000, 50_000], 'every bet returned');
-        const resolved = misreads(second.ledger).at(-1);
-        assert.deepEqual([resolved?.resolution, resolved?.roundId, resolved?.shoeSequence], ['round-void', hold.roundId, [...(hold.shoeSequence ?? []), ...(read.shoeSequence ?? [])]]);
-        assert.equal(second.ledger.round(hold.roundId)?.status, 'void');
-        assert.equal(verifyLedger(second.ledger).ok, true);
+        assert.deepEqual(await holdThenKill(dir, 'in-round-reads'), { hold: 'unreadable', phase: 'hold' });
+        const killed = heldRound(dir);
+        const [hold, read] = killed.pending;
+        assert.ok(hold?.roundId && hold.shoeSequence?.length === 1);
+        assert.ok(read, 'a second pending entry: the read during the hold');
+        assert.deepEqual(
+          [read.duringHold, read?.card, read?.roundId],
+          [true, '5C', hold.roundId],
+          'the card drawn during the hold was journalled with the round',
+        );
+        const second = await start(dir, 'war');
+        try {
+          await assertRoundHeld(second, 'unreadable', hold.roundId);
+          assert.deepEqual(second.table.holdState()?.readsDuringHold, [{ card: '5C', shoeSequence: read.shoeSequence?.[0] }], 'rebuilt with the hold');
+          assert.match(JSON.stringify(second.table.enterCard(parseCard('2D'), 'sup-1', 'wit-2')), /1 more card\(s\) left the shoe/);
+          assert.equal(second.table.view().hold, 'unreadable');
+          assert.deepEqual(second.table.voidRound('card dealt during the hold', ['sup-1', 'wit-2']), { ok: true });
+          assert.deepEqual([second.ledger.credit(1), second.ledger.credit(2)], [50_000, 50_000], 'every bet returned');
+          const resolved = misreads(second.ledger).at(-1);
+          assert.deepEqual(
+            [resolved?.resolution, resolved?.roundId, resolved?.shoeSequence],
+            ['round-void', hold.roundId, [...(hold.shoeSequence ?? []), ...(read.shoeSequence ?? [])]],
+          );
+          assert.equal(second.ledger.round(hold.roundId)?.status, 'void');
+          assert.equal(verifyLedger(second.ledger).ok, true);
+        } finally {
+          await second.close();
+        }
+        // Resolved is resolved: the next start neither holds nor resumes the round.
+        const third = await start(dir, 'war');
+        try {
+          assert.deepEqual([third.table.view().hold, third.recovery.resumedRound], [null, null]);
+        } finally {
+          await third.close();
+        }
       } finally {
-        await second.close();
+        rmSync(dir, { recursive: true, force: true });
       }
-      // Resolved is resolved: the next start neither holds nor resumes the round.
-      const third = await start(dir, 'war');
-      try {
-        assert.deepEqual([third.table.view().hold, third.recovery.resumedRound], [null, null]);
-      } finally {
-        await third.close();
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 });

@@ -12,11 +12,13 @@ import { startHost, type RunningHost } from '../../host/start-host.js';
 
 function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    http.get(url, { headers }, (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    }).on('error', reject);
+    http
+      .get(url, { headers }, (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      })
+      .on('error', reject);
   });
 }
 
@@ -39,11 +41,12 @@ async function connect(url: string, origin?: string) {
   });
   return {
     send: (m: unknown) => ws.send(typeof m === 'string' ? m : JSON.stringify(m)),
-    next: () => new Promise<HostMessage>((resolve) => {
-      const m = queue.shift();
-      if (m) resolve(m);
-      else waiters.push(resolve);
-    }),
+    next: () =>
+      new Promise<HostMessage>((resolve) => {
+        const m = queue.shift();
+        if (m) resolve(m);
+        else waiters.push(resolve);
+      }),
     closed,
     close: () => ws.close(),
   };
@@ -102,7 +105,7 @@ describe('table host server', () => {
     c.close();
   });
 
-  it('shows a station the credit its ledger holds, and no other station\'s', async () => {
+  it("shows a station the credit its ledger holds, and no other station's", async () => {
     const r = running.ledger.append({
       type: 'bill.credit',
       payload: { station: 2, device: 'BA-2', denomination: 50_000, currency: 'MOP' },
@@ -122,7 +125,13 @@ describe('table host server', () => {
       assert.equal(snap.type, 'snapshot');
       if (snap.type === 'snapshot') states.push(snap.state);
     }
-    assert.deepEqual(states.map((s) => (s.kind === 'station' ? [s.station, s.credit] : null)), [[1, 0], [2, 50_000]]);
+    assert.deepEqual(
+      states.map((s) => (s.kind === 'station' ? [s.station, s.credit] : null)),
+      [
+        [1, 0],
+        [2, 50_000],
+      ],
+    );
   });
 
   it('closes a WebSocket opened by a page of another origin', async () => {
@@ -173,7 +182,10 @@ describe('simulated bill acceptor through the real driver', () => {
     const types: string[] = [];
     for (let seq = 1; seq <= running.ledger.headOf().seq; seq++) types.push(running.ledger.entry(seq)?.type ?? '?');
     // The shoe's progress (its load, the burns read meanwhile) is journalled too; money entries in order.
-    assert.deepEqual(types.filter((t) => t.startsWith('bill.') || t === 'power.reset'), ['power.reset', 'bill.escrow', 'bill.credit']);
+    assert.deepEqual(
+      types.filter((t) => t.startsWith('bill.') || t === 'power.reset'),
+      ['power.reset', 'bill.escrow', 'bill.credit'],
+    );
   });
 });
 

@@ -50,7 +50,9 @@ async function until<T>(dataDir: string, probe: (reader: LedgerReader) => T | nu
  * The first round the host journalled: its id, entry types in order, whether it is closed, and a
  * label per entry naming the step (`round.decision:split`, `card.read:burn#2`, `bet.place`).
  */
-function firstRound(reader: LedgerReader): { roundId: string; types: string[]; steps: string[]; closed: boolean; bets: string[]; transactions: number[] } | null {
+function firstRound(
+  reader: LedgerReader,
+): { roundId: string; types: string[]; steps: string[]; closed: boolean; bets: string[]; transactions: number[] } | null {
   const first = reader.firstRound();
   if (!first) return null;
   const rows = first.entries;
@@ -92,7 +94,15 @@ export const SCRIPTS: Record<'blackjack' | 'baccarat' | 'war', { script: RoundSc
         2: { bets: { main: 10_000, 'behind:1': 10_000 }, decisions: ['decline-insurance', 'decline-insurance', 'stand'] },
       },
     },
-    steps: ['round.decision:insurance', 'round.decision:decline-insurance', 'round.decision:split', 'round.decision:double', 'round.decision:stand', 'card.read:seat:1#4', 'card.read:dealer#2'],
+    steps: [
+      'round.decision:insurance',
+      'round.decision:decline-insurance',
+      'round.decision:split',
+      'round.decision:double',
+      'round.decision:stand',
+      'card.read:seat:1#4',
+      'card.read:dealer#2',
+    ],
   },
   // Seat 1 ties the croupier at 7 and goes to war (three burns, its card, three burns, the croupier's).
   war: {
@@ -148,7 +158,9 @@ const tokenOf = (started: HostStarted) => new URL(started.screens['station/1'] a
  * round, says nothing about recovery, and is run again.
  */
 function scriptedBets(script: RoundScript, r: { types: string[]; bets: string[] }): boolean {
-  const want = Object.entries(script.stations).flatMap(([st, s]) => Object.entries(s.bets).map(([bet, amount]) => `${st}:${bet}:${amount}`)).sort();
+  const want = Object.entries(script.stations)
+    .flatMap(([st, s]) => Object.entries(s.bets).map(([bet, amount]) => `${st}:${bet}:${amount}`))
+    .sort();
   const closed = r.types.slice(0, 2).filter((t) => t === 'bet.place').length;
   if (closed < 2) return r.bets.every((b) => want.includes(b));
   return JSON.stringify([...r.bets].sort()) === JSON.stringify(want);
@@ -163,7 +175,7 @@ export async function killAtEveryStep(game: 'blackjack' | 'baccarat' | 'war', se
   writeFileSync(scriptFile, JSON.stringify(script));
   // k jumps past the entries written in one transaction with the k-th (the close with every
   // station's bets, a decision with its raises): killing after any of them is the same kill.
-  for (let k = 1; k <= 60; ) {
+  for (let k = 1; k <= 60;) {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), `kill-${game}-${k}-`));
     let next: number;
     try {
@@ -173,13 +185,19 @@ export async function killAtEveryStep(game: 'blackjack' | 'baccarat' | 'war', se
       const screenA = await stationScreen(startedA.origin, tokenOf(startedA));
       // Either the kill switch fires, or the first round closes with fewer than k entries: every step is done.
       const cancel = { stopped: false };
-      const short = until(dataDir, (db) => {
-        const r = firstRound(db);
-        return r && r.closed && r.types.length < k ? r : null;
-      }, 'the first round', cancel);
+      const short = until(
+        dataDir,
+        (db) => {
+          const r = firstRound(db);
+          return r && r.closed && r.types.length < k ? r : null;
+        },
+        'the first round',
+        cancel,
+      );
       const ended = await Promise.race([a.exited.then((e) => ({ killed: e })), short.then((r) => ({ short: r }))]);
       cancel.stopped = true;
-      const unscripted = 'short' in ended ? !scriptedBets(script, ended.short) : !scriptedBets(script, await until(dataDir, firstRound, 'the round at the kill'));
+      const unscripted =
+        'short' in ended ? !scriptedBets(script, ended.short) : !scriptedBets(script, await until(dataDir, firstRound, 'the round at the kill'));
       if (unscripted) {
         // A player missed the scripted window: not the round under test. Run this k again.
         await a.kill('SIGKILL');
@@ -198,7 +216,10 @@ export async function killAtEveryStep(game: 'blackjack' | 'baccarat' | 'war', se
       const atKill = await until(dataDir, firstRound, 'the round at the kill');
       // Right after entry k, or after the transaction it was written in (the close, a decision with its raises).
       const sameTransaction = atKill.transactions[k - 1] !== undefined && atKill.transactions[k - 1] === atKill.transactions.at(-1);
-      assert.ok(atKill.types.length === k || (atKill.types.length > k && sameTransaction), `killed right after entry ${k} of the round: ${atKill.steps.join(' ')}`);
+      assert.ok(
+        atKill.types.length === k || (atKill.types.length > k && sameTransaction),
+        `killed right after entry ${k} of the round: ${atKill.steps.join(' ')}`,
+      );
       next = atKill.types.length + 1;
       // The scripted round is whole: both stations' bets journalled at the close, before any card.
       assert.deepEqual(atKill.types.slice(0, Math.min(2, atKill.types.length)), ['bet.place', 'bet.place'].slice(0, Math.min(2, atKill.types.length)));
@@ -215,10 +236,14 @@ export async function killAtEveryStep(game: 'blackjack' | 'baccarat' | 'war', se
       // The screen of the killed run reconnects to the same address with its own token and resynchronises.
       assert.equal(startedB.origin, startedA.origin, 'the restarted host serves on the port of the killed one');
       const screenB = await stationScreen(startedB.origin, tokenOf(startedA));
-      const resumed = await until(dataDir, (db) => {
-        const r = firstRound(db);
-        return r?.closed ? r : null;
-      }, 'the interrupted round to close');
+      const resumed = await until(
+        dataDir,
+        (db) => {
+          const r = firstRound(db);
+          return r?.closed ? r : null;
+        },
+        'the interrupted round to close',
+      );
       await until(dataDir, () => (screenB.snapshots.length > 0 ? true : null), 'a snapshot after the restart');
       await b.close();
       screenA.close();
@@ -244,7 +269,10 @@ export async function killAtEveryStep(game: 'blackjack' | 'baccarat' | 'war', se
           const seq = (JSON.parse(e.body) as EntryBody).payload.escrowSeq as number | undefined;
           if (seq !== undefined) escrows.set(seq, (escrows.get(seq) ?? 0) + 1);
         }
-        assert.ok([...escrows.values()].every((n) => n === 1), 'no note in escrow resolved (credited) twice');
+        assert.ok(
+          [...escrows.values()].every((n) => n === 1),
+          'no note in escrow resolved (credited) twice',
+        );
         steps.push({ k, killedAfter: atKill.steps.at(-1) ?? '', outcome: record.status });
       } finally {
         ledger.close();
@@ -258,8 +286,10 @@ export async function killAtEveryStep(game: 'blackjack' | 'baccarat' | 'war', se
   // Every step the script was written to reach was a kill point, and the round went on after it.
   const killedAt = steps.map((s) => s.killedAfter);
   for (const step of required) assert.ok(killedAt.includes(step), `a kill right after ${step}: killed after ${killedAt.join(' ')}`);
-  assert.ok(steps.some((s) => s.killedAfter.startsWith('card.read') && s.outcome === 'settled'), 'a round killed mid-deal went on to its settlement');
+  assert.ok(
+    steps.some((s) => s.killedAfter.startsWith('card.read') && s.outcome === 'settled'),
+    'a round killed mid-deal went on to its settlement',
+  );
   assert.equal(steps.at(-1)?.killedAfter, 'round.settle', 'the last kill point is the settlement');
   return steps;
 }
-

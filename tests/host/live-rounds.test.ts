@@ -8,7 +8,16 @@ import WebSocket from 'ws';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { startHost, type RunningHost } from '../../host/start-host.js';
 import { verifyLedger } from '../../ledger/index.js';
-import { amountOn, decodeHostMessage, PROTOCOL_VERSION, type BetId, type StationState, type TableState, type ViewName, type ViewState } from '../../protocol/index.js';
+import {
+  amountOn,
+  decodeHostMessage,
+  PROTOCOL_VERSION,
+  type BetId,
+  type StationState,
+  type TableState,
+  type ViewName,
+  type ViewState,
+} from '../../protocol/index.js';
 
 /** A screen over WebSocket that keeps the latest snapshot and lets a test wait for a state. */
 async function screen(running: RunningHost, view: ViewName) {
@@ -127,10 +136,20 @@ describe('live baccarat rounds through the simulated shoe and bill acceptors', (
 
     const done = await table.until<TableState>((s) => s.round?.phase === 'results' && (s.round.results?.length ?? 0) > 0, 'results');
     const results = done.round?.results ?? [];
-    assert.deepEqual(results.map((l) => [l.seat, l.bet]), [[1, 'banker'], [2, 'player'], [2, 'tie']]);
+    assert.deepEqual(
+      results.map((l) => [l.seat, l.bet]),
+      [
+        [1, 'banker'],
+        [2, 'player'],
+        [2, 'tie'],
+      ],
+    );
     for (const l of results) assert.match(l.rule, /^macau-baccarat /);
     const hands = done.round?.hands ?? [];
-    assert.deepEqual(hands.map((h) => h.owner), ['player', 'banker']);
+    assert.deepEqual(
+      hands.map((h) => h.owner),
+      ['player', 'banker'],
+    );
     assert.ok(hands.every((h) => h.cards.length >= 2 && h.cards.length <= 3));
 
     const net1 = results.filter((l) => l.seat === 1).reduce((a, l) => a + l.net, 0);
@@ -138,7 +157,10 @@ describe('live baccarat rounds through the simulated shoe and bill acceptors', (
     assert.equal(running.ledger.credit(1), 50_000 + net1);
     assert.equal(running.ledger.credit(2), 100_000 + net2);
     // Refused with the reason worded for the player, not a bare "refused".
-    assert.ok(two.errors.some((e) => e.startsWith('rejected: not enough credit') && e.endsWith('[refusals.over-credit]')), two.errors.join('; '));
+    assert.ok(
+      two.errors.some((e) => e.startsWith('rejected: not enough credit') && e.endsWith('[refusals.over-credit]')),
+      two.errors.join('; '),
+    );
 
     const report = verifyLedger(running.ledger);
     assert.equal(report.ok, true, JSON.stringify(report));
@@ -196,7 +218,11 @@ describe('live casino war with a tie decided at the station', () => {
     const asked = await one.until<StationState>((s) => s.decision !== null, 'the war decision');
     assert.deepEqual(asked.decision?.legal, ['war', 'surrender']);
     assert.equal(asked.decision?.default, 'war');
-    assert.equal(two.latest()?.kind === 'station' && (two.latest() as StationState).decision, null, 'a seat with a tie bet has no choice (interpretation: main returned)');
+    assert.equal(
+      two.latest()?.kind === 'station' && (two.latest() as StationState).decision,
+      null,
+      'a seat with a tie bet has no choice (interpretation: main returned)',
+    );
     one.command({ name: 'decide', action: 'war' });
     await one.until<StationState>((s) => s.decision === null && s.credit === 30_000, 'the raise taken from credit');
     for (const c of ['2C', '3C', '4C']) await deal(c); // burns before the seat's war card
@@ -204,13 +230,19 @@ describe('live casino war with a tie decided at the station', () => {
     for (const c of ['5C', '6C', '8C']) await deal(c); // burns before the croupier's
     await deal('QH');
     const done = await table.until<TableState>((s) => s.round?.phase === 'results', 'results');
-    assert.deepEqual(done.round?.results?.map((l) => [l.seat, l.bet, l.stake, l.net, l.rule]), [
-      [1, 'main', 20_000, 10_000, 'macau-war art.7 n.5 al.1'],
-      [2, 'main', 10_000, 0, 'macau-war interp:main-returned-with-tie-bet'],
-      [2, 'tie', 10_000, 100_000, 'macau-war art.7 n.3'],
-      [3, 'main', 20_000, 20_000, 'macau-war art.7 n.1'],
-    ]);
-    assert.deepEqual([1, 2, 3].map((st) => running.ledger.credit(st)), [60_000, 150_000, 70_000]);
+    assert.deepEqual(
+      done.round?.results?.map((l) => [l.seat, l.bet, l.stake, l.net, l.rule]),
+      [
+        [1, 'main', 20_000, 10_000, 'macau-war art.7 n.5 al.1'],
+        [2, 'main', 10_000, 0, 'macau-war interp:main-returned-with-tie-bet'],
+        [2, 'tie', 10_000, 100_000, 'macau-war art.7 n.3'],
+        [3, 'main', 20_000, 20_000, 'macau-war art.7 n.1'],
+      ],
+    );
+    assert.deepEqual(
+      [1, 2, 3].map((st) => running.ledger.credit(st)),
+      [60_000, 150_000, 70_000],
+    );
     assert.equal(verifyLedger(running.ledger).ok, true);
     for (const c of [one, two, three, table]) c.close();
   });
@@ -245,7 +277,11 @@ describe('live blackjack rounds (Macau 2009) through the simulated shoe', () => 
     await stations[0]?.until<StationState>((s) => s.betting.open && (s.round?.endsAt ?? 0) - Date.now() > 1500, 'a fresh betting window');
     for (const s of stations) await placeBet(s, 'main', 10_000);
     await table.until<TableState>((s) => s.round?.phase === 'dealing', 'dealing');
-    assert.deepEqual(stations.map((s) => amountOn((s.latest() as StationState).betting.bets, { bet: 'main' })), [10_000, 10_000, 10_000], 'every station\'s bet plays');
+    assert.deepEqual(
+      stations.map((s) => amountOn((s.latest() as StationState).betting.bets, { bet: 'main' })),
+      [10_000, 10_000, 10_000],
+      "every station's bet plays",
+    );
 
     const dealerWhileDeciding: string[][] = [];
     const decidedBy = new Set<number>();
@@ -310,9 +346,14 @@ describe('an extra card during a live round (a shoe without a gate)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('holds the table with the card and its shoe sequence journalled; a void by two people returns both stations\' bets', async () => {
+  it("holds the table with the card and its shoe sequence journalled; a void by two people returns both stations' bets", async () => {
     let notes = 0;
-    for (const st of [1, 2]) running.ledger.append({ type: 'bill.credit', payload: { station: st, device: `BA-${st}`, denomination: 50_000, currency: 'MOP' }, txId: `extra-note-${++notes}` });
+    for (const st of [1, 2])
+      running.ledger.append({
+        type: 'bill.credit',
+        payload: { station: st, device: `BA-${st}`, denomination: 50_000, currency: 'MOP' },
+        txId: `extra-note-${++notes}`,
+      });
     for (let i = 0; i < 500 && !running.table.station(1).betting.open; i++) await new Promise((r) => setTimeout(r, 10));
     assert.equal(running.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
     assert.equal(running.table.placeBet(2, { bet: 'main' }, 20_000).ok, true);
@@ -330,8 +371,12 @@ describe('an extra card during a live round (a shoe without a gate)', () => {
     assert.ok(running.table.station(1).decision);
     await draw('4C'); // the dealer draws on anyway
     assert.deepEqual([running.table.view().phase, running.table.view().hold], ['hold', 'out-of-turn']);
-    const held = [...running.ledger.entries(1)].filter((e) => e.type === 'misread').map((e) => (JSON.parse(e.body) as { payload: { card?: string; shoeSequence?: number[]; roundId?: string } }).payload);
-    const reads = [...running.ledger.entries(1)].filter((e) => e.type === 'card.read').map((e) => (JSON.parse(e.body) as { payload: { sequence?: number } }).payload.sequence as number);
+    const held = [...running.ledger.entries(1)]
+      .filter((e) => e.type === 'misread')
+      .map((e) => (JSON.parse(e.body) as { payload: { card?: string; shoeSequence?: number[]; roundId?: string } }).payload);
+    const reads = [...running.ledger.entries(1)]
+      .filter((e) => e.type === 'card.read')
+      .map((e) => (JSON.parse(e.body) as { payload: { sequence?: number } }).payload.sequence as number);
     assert.equal(held.length, 1);
     assert.equal(held[0]?.card, '4C');
     assert.equal(held[0]?.roundId, running.table.view().roundId);

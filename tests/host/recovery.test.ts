@@ -71,7 +71,11 @@ describe('start-up recovery', () => {
         const running = await startHost({ dataDir: dir, rendererDir: path.join(dir, 'none'), logger: silent, config, simulatedDealer: false });
         try {
           assert.equal(running.recovery.ledgerVerified, true);
-          assert.deepEqual(running.recovery.voided.map((v) => v.roundId), start === 0 ? ['R-1'] : [], 'voided at the first start only');
+          assert.deepEqual(
+            running.recovery.voided.map((v) => v.roundId),
+            start === 0 ? ['R-1'] : [],
+            'voided at the first start only',
+          );
           assert.equal(running.ledger.credit(2), 100_000, 'the bet is back on the meter');
           assert.equal(running.ledger.round('R-1')?.status, 'void');
           assert.deepEqual(running.ledger.round('R-1')?.authorisedBy, ['host-recovery']);

@@ -14,7 +14,8 @@ const silent = pino({ level: 'silent' });
 describe('faults across a restart', () => {
   it('a restored shoe alarm keeps the table halted (no betting countdown) until a supervisor clears it', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'restart-faults-'));
-    const start = () => startHost({ dataDir: dir, rendererDir: path.join(dir, 'none'), logger: silent, config: simulatedTableConfig('war'), simulatedDealer: false });
+    const start = () =>
+      startHost({ dataDir: dir, rendererDir: path.join(dir, 'none'), logger: silent, config: simulatedTableConfig('war'), simulatedDealer: false });
     try {
       const first = await start();
       first.floor.tilts.raise('shoe-alarm', { detail: 'test alarm' });
@@ -23,7 +24,10 @@ describe('faults across a restart', () => {
 
       const second = await start();
       try {
-        assert.deepEqual(second.floor.tilts.list().map((t) => t.kind), ['shoe-alarm']);
+        assert.deepEqual(
+          second.floor.tilts.list().map((t) => t.kind),
+          ['shoe-alarm'],
+        );
         assert.equal(second.table.view().endsAt, null, 'no countdown runs while halted');
         assert.equal(second.table.placeBet(1, { bet: 'main' }, 10_000).ok, false);
         assert.equal(second.floor.tilts.clear('shoe-alarm', undefined, { user: 'tech-1', role: 'technician' }).ok, false, 'a supervisor clears an alarm');

@@ -24,7 +24,9 @@ describe('event log filters', () => {
     const now = Date.UTC(2026, 0, 10, 12, 0, 0);
     assert.deepEqual(eventFilter(INITIAL_CHOICES, now), {});
     assert.deepEqual(eventFilter({ ...INITIAL_CHOICES, eventGroups: ['tilt', 'door'], eventSeverity: 'critical', eventSince: 'shift' }, now), {
-      types: ['tilt.raise', 'tilt.clear', 'door.open', 'door.close'], severity: 'critical', from: '2026-01-10T04:00:00.000Z',
+      types: ['tilt.raise', 'tilt.clear', 'door.open', 'door.close'],
+      severity: 'critical',
+      from: '2026-01-10T04:00:00.000Z',
     });
     const from = typedTime('202601100800');
     const to = typedTime('202601100930');

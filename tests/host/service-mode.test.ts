@@ -40,10 +40,11 @@ async function serviceScreen(running: RunningHost) {
     if (msg.type === 'snapshot' && msg.state.kind === 'service') {
       state = msg.state;
       version = msg.version;
-      for (const w of [...waiters]) if (w.test(msg.state)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(msg.state);
-      }
+      for (const w of [...waiters])
+        if (w.test(msg.state)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(msg.state);
+        }
     } else if ((msg.type === 'ack' || msg.type === 'error') && msg.ref) replies.get(msg.ref)?.(msg);
   });
   ws.send(JSON.stringify({ type: 'hello', id: 'h', protocol: PROTOCOL_VERSION, token }));
@@ -75,12 +76,17 @@ async function serviceScreen(running: RunningHost) {
     return until((s) => s.busy !== true, what, 30_000);
   };
   return {
-    until, send, act, state: () => state, largest: () => largest,
+    until,
+    send,
+    act,
+    state: () => state,
+    largest: () => largest,
     /** Closes the connection without waiting for anything. */
-    closeOnly: () => new Promise<void>((r) => {
-      ws.once('close', () => r());
-      ws.close();
-    }),
+    closeOnly: () =>
+      new Promise<void>((r) => {
+        ws.once('close', () => r());
+        ws.close();
+      }),
     /** Closes the screen and waits until the host has ended its session. */
     async close() {
       ws.close();
@@ -145,10 +151,17 @@ describe('service mode on a live host', () => {
     // Machine values: money in minor units with the unit named, counts as counts, every station.
     assert.match(csvText, /\r\nSIM-BJ-01,SIM-BJ-01,table,powerResets,Power resets,count,\d+\r\n/);
     assert.match(csv.headers.get('content-disposition') ?? '', /attachment; filename="meters-SIM-BJ-01-/);
-    const json = JSON.parse(await (await fetch(`${running.origin}/service/export/meters.json?t=${s.session?.exportToken}`)).text()) as { currency: string; units: { money: string }; scopes: { scope: string }[] };
+    const json = JSON.parse(await (await fetch(`${running.origin}/service/export/meters.json?t=${s.session?.exportToken}`)).text()) as {
+      currency: string;
+      units: { money: string };
+      scopes: { scope: string }[];
+    };
     assert.equal(json.currency, 'MOP');
     assert.equal(json.units.money, 'MOP minor units (1/100)');
-    assert.deepEqual(json.scopes.map((x) => x.scope), ['table', 'station:1', 'station:2', 'station:3', 'station:4', 'station:5', 'station:6', 'station:7']);
+    assert.deepEqual(
+      json.scopes.map((x) => x.scope),
+      ['table', 'station:1', 'station:2', 'station:3', 'station:4', 'station:5', 'station:6', 'station:7'],
+    );
     // The printable report: a page of its own in the asked language, with the same token only.
     const html = await fetch(`${running.origin}/service/export/meters.html?lang=pt&t=${s.session?.exportToken}`);
     assert.equal(html.status, 200);
@@ -160,9 +173,17 @@ describe('service mode on a live host', () => {
     assert.ok((await screen.send({ name: 'service-sign-out' })).ok);
     await screen.until((x) => !x.signedIn, 'signed out');
     assert.equal((await fetch(`${running.origin}/service/export/meters.csv?t=${s.session?.exportToken}`)).status, 403);
-    const types = [...entriesOfTypes(running.ledger, ENTRY_TYPES.filter((t) => t.startsWith('service.')))];
+    const types = [
+      ...entriesOfTypes(
+        running.ledger,
+        ENTRY_TYPES.filter((t) => t.startsWith('service.')),
+      ),
+    ];
     const access = types.filter((t) => t.type === 'service.enter' || t.type === 'service.exit').map((t) => [t.type, JSON.parse(t.body).payload.staff]);
-    assert.deepEqual(access, [['service.enter', AUD.staff], ['service.exit', AUD.staff]]);
+    assert.deepEqual(access, [
+      ['service.enter', AUD.staff],
+      ['service.exit', AUD.staff],
+    ]);
     assert.equal(types.filter((t) => t.type === 'service.account').length, 3, 'the accounts added by the set-up are journalled by the host');
     await screen.close();
   });
@@ -173,7 +194,7 @@ describe('service mode on a live host', () => {
     const signed = await first.until((x) => x.signedIn, 'signed in');
     const token = signed.session?.exportToken ?? '';
     const second = await serviceScreen(running);
-    const other = await second.until(() => true, 'the second tab\'s snapshot');
+    const other = await second.until(() => true, "the second tab's snapshot");
     assert.equal(other.signedIn, false);
     assert.equal(other.page, undefined);
     assert.ok(!JSON.stringify(other).includes(token));
@@ -185,7 +206,11 @@ describe('service mode on a live host', () => {
     await second.closeOnly();
     // Round trips on the first connection give the host time to handle the other one's close.
     for (const page of ['meters', 'status'] as const) await first.act({ name: 'service-page', page }, page);
-    assert.deepEqual(running.service.sessions().map((s) => s.staff), [AUD.staff], 'the first session outlives the second tab');
+    assert.deepEqual(
+      running.service.sessions().map((s) => s.staff),
+      [AUD.staff],
+      'the first session outlives the second tab',
+    );
     assert.equal((await fetch(`${running.origin}/service/export/meters.csv?t=${token}`)).status, 200);
     await first.close();
   });
@@ -245,7 +270,10 @@ describe('service mode on a live host', () => {
     await still({ kind: 'sync-retry' }, /^service\.failed\.refused$/);
     await still({ kind: 'program-hash' }, /^service\.done\.hashSame$/);
     await still({ kind: 'table-open', open: false }, /^service\.done\.tableClose$/);
-    assert.ok(running.floor.tilts.list().some((t) => t.kind === 'table-closed'), 'closing is a fault of its own');
+    assert.ok(
+      running.floor.tilts.list().some((t) => t.kind === 'table-closed'),
+      'closing is a fault of its own',
+    );
     assert.equal(running.table.station(1).betting.open, false, 'a closed table takes no bets');
     await still({ kind: 'table-open', open: true }, /^service\.done\.tableOpen$/);
     assert.ok(!running.floor.tilts.list().some((t) => t.kind === 'table-closed'), 'reopened by the supervisor');
@@ -256,7 +284,10 @@ describe('service mode on a live host', () => {
     await still({ kind: 'config-change', key: 'limits.max', value: '500000', authorisation: 'DICJ-2' }, /^service\.failed\.refused$/);
     const changes = ledger.headOf().seq;
     await still({ kind: 'config-change', key: 'handpayTwoPersonAbove', value: '6000000', authorisation: 'DICJ-2' }, /^service\.done\.config(Change|Queued)$/);
-    assert.ok([...ledger.entries(changes + 1)].some((e) => e.type === 'config.change' && e.body.includes('"DICJ-2"')), 'the change was journalled');
+    assert.ok(
+      [...ledger.entries(changes + 1)].some((e) => e.type === 'config.change' && e.body.includes('"DICJ-2"')),
+      'the change was journalled',
+    );
     // No hold: manual entry is refused (only an unreadable-card hold takes a card by hand).
     await still({ kind: 'enter-card', roundId: running.table.view().roundId, card: 'AS' }, /^service\.failed\.(refused|stale-round)$/);
     // A station cashes out (its credit cancelled, station locked); confirming the handpay moves no credit.
@@ -272,10 +303,12 @@ describe('service mode on a live host', () => {
     await still({ kind: 'clear-tilt', tilt: 'bill-jam', station: 3 }, /^service\.failed\.refused$/);
     const jammed = running.billAcceptors.simulator(3);
     jammed?.jam('acceptor');
-    for (let i = 0; i < 400 && !running.floor.tilts.list().some((t) => t.kind === 'bill-jam' && t.station === 3); i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 400 && !running.floor.tilts.list().some((t) => t.kind === 'bill-jam' && t.station === 3); i++)
+      await new Promise((r) => setTimeout(r, 25));
     await still({ kind: 'clear-tilt', tilt: 'bill-jam', station: 3 }, /^service\.failed\.refused$/);
     jammed?.clearFault();
-    for (let i = 0; i < 400 && running.floor.tilts.list().find((t) => t.kind === 'bill-jam')?.clearable !== true; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 400 && running.floor.tilts.list().find((t) => t.kind === 'bill-jam')?.clearable !== true; i++)
+      await new Promise((r) => setTimeout(r, 25));
     await still({ kind: 'clear-tilt', tilt: 'bill-jam', station: 3 }, /^service\.done\.clearTilt$/);
     assert.ok(!running.floor.tilts.list().some((t) => t.kind === 'bill-jam'), 'the jam is cleared');
     // A handpay above the two-person amount: a second person confirms, both are journalled.
@@ -286,11 +319,20 @@ describe('service mode on a live host', () => {
     const large = running.floor.handpays.pending().find((p) => p.station === 4);
     assert.ok(large && large.amount > 5000, 'above the amount');
     const paid = ledger.headOf().seq;
-    const asked = await screen.act({ name: 'service-action', action: { kind: 'handpay-confirm', station: 4, requestTxId: large.requestTxId } }, 'large handpay asked');
+    const asked = await screen.act(
+      { name: 'service-action', action: { kind: 'handpay-confirm', station: 4, requestTxId: large.requestTxId } },
+      'large handpay asked',
+    );
     assert.ok(asked.confirm, 'a handpay above the amount waits for a second person');
     await still({ kind: 'handpay-confirm', station: 4, requestTxId: large.requestTxId }, /^service\.done\.handpay$/, 'balanced');
     const confirmEntry = [...ledger.entries(paid + 1)].find((e) => e.type === 'handpay.confirm');
-    assert.deepEqual(((JSON.parse(confirmEntry?.body ?? '{}') as { payload: { attendant?: string; witness?: string } }).payload), { station: 4, requestTxId: large.requestTxId, amount: 10_000, attendant: `${SUP.name} (${SUP.staff})`, witness: `${TECH.name} (${TECH.staff})` });
+    assert.deepEqual((JSON.parse(confirmEntry?.body ?? '{}') as { payload: { attendant?: string; witness?: string } }).payload, {
+      station: 4,
+      requestTxId: large.requestTxId,
+      amount: 10_000,
+      attendant: `${SUP.name} (${SUP.staff})`,
+      witness: `${TECH.name} (${TECH.staff})`,
+    });
 
     // A round in play: station 1 bets, betting closes, the round waits for its first card.
     const first = running.table.station(1).betting.spots[0];
@@ -338,7 +380,10 @@ describe('service mode on a live host', () => {
     const afterEntry = ledger.headOf().seq;
     assert.equal(running.table.view().hold, null, 'the hold is lifted by the card entered');
     const misread = [...ledger.entries(1)].filter((e) => e.type === 'misread').at(-1);
-    assert.deepEqual((JSON.parse(misread?.body ?? '{}') as { payload: { confirmedBy?: string[]; card?: string } }).payload.confirmedBy, [`${SUP.name} (${SUP.staff})`, `${TECH.name} (${TECH.staff})`]);
+    assert.deepEqual((JSON.parse(misread?.body ?? '{}') as { payload: { confirmedBy?: string[]; card?: string } }).payload.confirmedBy, [
+      `${SUP.name} (${SUP.staff})`,
+      `${TECH.name} (${TECH.staff})`,
+    ]);
     // The test deals the rest of the round and stands on every decision.
     for (let i = 0; i < 2000 && ledger.round(held)?.status !== 'settled'; i++) {
       if (running.table.station(1).decision) running.table.decide(1, 'stand');
@@ -347,9 +392,16 @@ describe('service mode on a live host', () => {
     }
     const settled = ledger.round(held);
     assert.equal(settled?.status, 'settled', 'the round settled after the card was entered');
-    assert.ok(settled.cards.some((c) => c.card === 'KS'), 'the entered card is in the round');
+    assert.ok(
+      settled.cards.some((c) => c.card === 'KS'),
+      'the entered card is in the round',
+    );
     const moved = postingsAfter(ledger, afterEntry);
-    assert.deepEqual(moved.map((m) => [m.type, m.roundId, m.total]), [['round.settle', held, 0]], 'only the round\'s own settlement, balanced');
+    assert.deepEqual(
+      moved.map((m) => [m.type, m.roundId, m.total]),
+      [['round.settle', held, 0]],
+      "only the round's own settlement, balanced",
+    );
     const mine = settled.lines.filter((l) => l.station === 1);
     assert.equal(ledger.credit(1), credit1 + mine.reduce((sum, l) => sum + l.stake + l.net, 0), 'station 1 got its settlement and nothing else');
 
@@ -373,10 +425,16 @@ describe('service mode on a live host', () => {
     const dev = await screen.until((s) => s.page?.page === 'devices' && s.page.device === 'BA-2' && s.page.frames.length > 0, 'BA-2 frames');
     assert.ok(dev.page?.page === 'devices');
     assert.ok(dev.page.trace.length > 0 && dev.page.trace.every((r) => r.device === 'BA-2'), JSON.stringify(dev.page.trace.slice(0, 3)));
-    assert.ok(dev.page.trace.every((r) => !r.event.startsWith('{')), 'events in words, not JSON');
+    assert.ok(
+      dev.page.trace.every((r) => !r.event.startsWith('{')),
+      'events in words, not JSON',
+    );
     const poll = dev.page.frames.find((f) => f.dir === 'tx' && f.meaning === 'STATUS REQUEST');
     assert.equal(poll?.hex, 'FC 05 11 27 56', 'the simulated acceptors speak ID-003: the poll frame, in hex');
-    assert.ok(dev.page.frames.some((f) => f.dir === 'rx' && f.count > 1), 'a repeated answer is counted, not repeated');
+    assert.ok(
+      dev.page.frames.some((f) => f.dir === 'rx' && f.count > 1),
+      'a repeated answer is counted, not repeated',
+    );
     assert.equal(dev.page.devices.find((d) => d.device === 'shoe')?.switchable, false);
     await screen.send({ name: 'service-page', page: 'events', filter: { types: ['service.test'] } });
     const tests = await screen.until((s) => s.page?.page === 'events' && s.page.filter.types?.[0] === 'service.test', 'filtered');
@@ -394,11 +452,23 @@ describe('service mode on a live host', () => {
       return st.page?.page === 'events' ? st.page.entries.map((e) => [e.seq, e.severity] as const) : [];
     };
     const crit = await seqsOf({ severity: 'critical' }, 'critical entries');
-    assert.ok(crit.some(([q, sev]) => q === critical && sev === 'critical'), 'a critical fault is listed under critical');
+    assert.ok(
+      crit.some(([q, sev]) => q === critical && sev === 'critical'),
+      'a critical fault is listed under critical',
+    );
     assert.ok(!crit.some(([q]) => q === info));
-    assert.ok((await seqsOf({ severity: 'info' }, 'info entries')).some(([q]) => q === info), 'a closed table is information');
-    assert.deepEqual((await seqsOf({ from: t0, to: t1 }, 'the range')).map(([q]) => q).sort((a, b) => a - b), [critical, info]);
-    assert.deepEqual((await seqsOf({ types: ['tilt.raise'], to: new Date(Date.parse(t0) - 60_000).toISOString() }, 'before the range')).filter(([q]) => q >= critical), []);
+    assert.ok(
+      (await seqsOf({ severity: 'info' }, 'info entries')).some(([q]) => q === info),
+      'a closed table is information',
+    );
+    assert.deepEqual(
+      (await seqsOf({ from: t0, to: t1 }, 'the range')).map(([q]) => q).sort((a, b) => a - b),
+      [critical, info],
+    );
+    assert.deepEqual(
+      (await seqsOf({ types: ['tilt.raise'], to: new Date(Date.parse(t0) - 60_000).toISOString() }, 'before the range')).filter(([q]) => q >= critical),
+      [],
+    );
     await screen.send({ name: 'service-page', page: 'events', offset: 0 });
     const p1 = await screen.until((s) => s.page?.page === 'events' && !s.page.filter.types, 'events page 1');
     assert.ok(p1.page?.page === 'events');

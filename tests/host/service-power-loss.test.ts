@@ -31,7 +31,10 @@ describe('service sessions cut by a kill', () => {
 
   it('are journalled as exited (power-loss) at the next start, naming their entry, and only once', { timeout: 120_000 }, async () => {
     await new AccountStore(dir).add({ name: SUP.name, role: 'supervisor', pin: SUP.pin, staff: SUP.staff }, null);
-    const child = spawn(process.execPath, ['--import', 'tsx', 'cli/start.ts', '--headless', '--json', '--data-dir', dir], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'cli/start.ts', '--headless', '--json', '--data-dir', dir], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
     try {
       const kiosk = await new Promise<{ screens: Record<string, string> }>((resolve, reject) => {
@@ -51,7 +54,9 @@ describe('service sessions cut by a kill', () => {
           if (m.state?.signedIn) resolve();
           else if (!asked) {
             asked = true;
-            ws.send(JSON.stringify({ type: 'command', id: 'in', view: 'service', version, command: { name: 'service-sign-in', staff: SUP.staff, pin: SUP.pin } }));
+            ws.send(
+              JSON.stringify({ type: 'command', id: 'in', view: 'service', version, command: { name: 'service-sign-in', staff: SUP.staff, pin: SUP.pin } }),
+            );
           }
         });
       });
@@ -64,7 +69,14 @@ describe('service sessions cut by a kill', () => {
     }
     assert.equal(await exited, 'SIGKILL');
 
-    const start = () => startHost({ dataDir: dir, rendererDir: path.join(dir, 'none'), logger: pino({ level: 'silent' }), config: simulatedTableConfig('blackjack'), simulatedDealer: false });
+    const start = () =>
+      startHost({
+        dataDir: dir,
+        rendererDir: path.join(dir, 'none'),
+        logger: pino({ level: 'silent' }),
+        config: simulatedTableConfig('blackjack'),
+        simulatedDealer: false,
+      });
     const first = await start();
     let rows: ReturnType<typeof access>;
     try {
@@ -76,7 +88,10 @@ describe('service sessions cut by a kill', () => {
     assert.ok(enter, JSON.stringify(rows));
     const exits = rows.filter((r) => r.type === 'service.exit');
     // A SIGKILL runs no close: the only exit is the one the restart journalled.
-    assert.deepEqual(exits.map((r) => [r.staff, r.reason, r.enterSeq]), [[SUP.staff, 'power-loss', enter.seq]]);
+    assert.deepEqual(
+      exits.map((r) => [r.staff, r.reason, r.enterSeq]),
+      [[SUP.staff, 'power-loss', enter.seq]],
+    );
 
     const second = await start();
     try {

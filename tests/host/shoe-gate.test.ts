@@ -23,8 +23,14 @@ async function until(test: () => boolean, what: string, ms = 15_000): Promise<vo
 
 async function host(dir: string, config: TableConfig, dealer: { dealMs: number } | false, autoplay = false): Promise<RunningHost> {
   return startHost({
-    dataDir: dir, rendererDir: path.join(dir, 'none'), logger: pino({ level: 'silent' }), config, simulatedDealer: dealer, seed: 5,
-    timings: { bettingMs: 1_500, decisionMs: 10_000, resultsMs: 300 }, ...(autoplay ? { autoplay: true } : {}),
+    dataDir: dir,
+    rendererDir: path.join(dir, 'none'),
+    logger: pino({ level: 'silent' }),
+    config,
+    simulatedDealer: dealer,
+    seed: 5,
+    timings: { bettingMs: 1_500, decisionMs: 10_000, resultsMs: 300 },
+    ...(autoplay ? { autoplay: true } : {}),
   });
 }
 
@@ -36,60 +42,76 @@ const payloads = (r: RunningHost, type: string) =>
   [...r.ledger.entries(1)].filter((e) => e.type === type).map((e) => (JSON.parse(e.body) as EntryBody).payload as Record<string, unknown>);
 
 describe('the shoe gate', () => {
-  it('is locked while no card is expected (the device refuses the draw, nothing is held) and open on each card cue; a war round with a tie completes', { timeout: 60_000 }, async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'gate-'));
-    const running = await host(dir, simulatedTableConfig('war'), false);
-    try {
-      const sim = running.shoe.simulator();
-      assert.ok(sim);
-      await until(() => running.shoe.loadsHandled >= 1 && sim.locked, 'the shoe locked in the betting window');
-      assert.equal(running.table.view().phase, 'betting');
-      assert.equal(sim.drawCard(), null, 'a draw during betting is refused by the locked shoe');
-      await sleep(100);
-      assert.equal(running.table.view().hold, null, 'no card left the shoe: no hold');
-      assert.deepEqual(payloads(running, 'card.read'), []);
+  it(
+    'is locked while no card is expected (the device refuses the draw, nothing is held) and open on each card cue; a war round with a tie completes',
+    { timeout: 60_000 },
+    async () => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'gate-'));
+      const running = await host(dir, simulatedTableConfig('war'), false);
+      try {
+        const sim = running.shoe.simulator();
+        assert.ok(sim);
+        await until(() => running.shoe.loadsHandled >= 1 && sim.locked, 'the shoe locked in the betting window');
+        assert.equal(running.table.view().phase, 'betting');
+        assert.equal(sim.drawCard(), null, 'a draw during betting is refused by the locked shoe');
+        await sleep(100);
+        assert.equal(running.table.view().hold, null, 'no card left the shoe: no hold');
+        assert.deepEqual(payloads(running, 'card.read'), []);
 
-      credit(running, 1, 50_000);
-      credit(running, 2, 50_000);
-      assert.equal(running.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-      assert.equal(running.table.placeBet(2, { bet: 'main' }, 10_000).ok, true);
-      const draw = async (card: string) => {
-        await until(() => running.table.expectsCard() && !sim.locked, `the gate open for ${card}`);
-        const before = running.shoe.cardsHandled;
-        assert.equal(sim.drawCard({ card: card as never }), card);
-        await until(() => running.shoe.cardsHandled > before, `${card} handled`);
-      };
-      await draw('7S'); // seat 1
-      await draw('9D'); // seat 2
-      await draw('7D'); // croupier: seat 1 ties
-      await until(() => running.table.station(1).decision !== null && sim.locked, 'the gate locked for the decision');
-      assert.equal(sim.drawCard(), null, 'a draw at a decision is refused');
-      await sleep(50);
-      assert.equal(running.table.view().hold, null);
-      assert.deepEqual(running.table.decide(1, 'war'), { ok: true });
-      for (const c of ['2C', '3C', '4C', 'KS', '5C', '6C', '8C', 'QH']) await draw(c);
-      await until(() => running.table.view().phase === 'results', 'the results');
-      assert.deepEqual(running.table.view().results?.map((l) => [l.seat, l.net]), [[1, 10_000], [2, 10_000]]);
-      await until(() => sim.locked, 'the gate locked for the results');
-      const reads = payloads(running, 'card.read');
-      assert.equal(reads.length, 11, 'each card drawn through the open gate was placed, and only those');
-      const seqs = reads.map((p) => p.sequence as number);
-      assert.equal(new Set(seqs).size, seqs.length, 'each with its own shoe sequence number');
-      assert.deepEqual(payloads(running, 'misread'), [], 'no hold was ever raised');
-      assert.equal(verifyLedger(running.ledger).ok, true);
-    } finally {
-      await running.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+        credit(running, 1, 50_000);
+        credit(running, 2, 50_000);
+        assert.equal(running.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+        assert.equal(running.table.placeBet(2, { bet: 'main' }, 10_000).ok, true);
+        const draw = async (card: string) => {
+          await until(() => running.table.expectsCard() && !sim.locked, `the gate open for ${card}`);
+          const before = running.shoe.cardsHandled;
+          assert.equal(sim.drawCard({ card: card as never }), card);
+          await until(() => running.shoe.cardsHandled > before, `${card} handled`);
+        };
+        await draw('7S'); // seat 1
+        await draw('9D'); // seat 2
+        await draw('7D'); // croupier: seat 1 ties
+        await until(() => running.table.station(1).decision !== null && sim.locked, 'the gate locked for the decision');
+        assert.equal(sim.drawCard(), null, 'a draw at a decision is refused');
+        await sleep(50);
+        assert.equal(running.table.view().hold, null);
+        assert.deepEqual(running.table.decide(1, 'war'), { ok: true });
+        for (const c of ['2C', '3C', '4C', 'KS', '5C', '6C', '8C', 'QH']) await draw(c);
+        await until(() => running.table.view().phase === 'results', 'the results');
+        assert.deepEqual(
+          running.table.view().results?.map((l) => [l.seat, l.net]),
+          [
+            [1, 10_000],
+            [2, 10_000],
+          ],
+        );
+        await until(() => sim.locked, 'the gate locked for the results');
+        const reads = payloads(running, 'card.read');
+        assert.equal(reads.length, 11, 'each card drawn through the open gate was placed, and only those');
+        const seqs = reads.map((p) => p.sequence as number);
+        assert.equal(new Set(seqs).size, seqs.length, 'each with its own shoe sequence number');
+        assert.deepEqual(payloads(running, 'misread'), [], 'no hold was ever raised');
+        assert.equal(verifyLedger(running.ledger).ok, true);
+      } finally {
+        await running.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('the simulated dealer deals through the gate: rounds with three autoplay stations go on without a hold', { timeout: 60_000 }, async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'gate-dealer-'));
     const config = { ...simulatedTableConfig('blackjack') };
     config.stations = config.stations.slice(0, 3);
     const running = await startHost({
-      dataDir: dir, rendererDir: path.join(dir, 'none'), logger: pino({ level: 'silent' }), config, seed: 9, autoplay: true,
-      timings: { bettingMs: 150, decisionMs: 200, resultsMs: 5 }, simulatedDealer: { dealMs: 0 },
+      dataDir: dir,
+      rendererDir: path.join(dir, 'none'),
+      logger: pino({ level: 'silent' }),
+      config,
+      seed: 9,
+      autoplay: true,
+      timings: { bettingMs: 150, decisionMs: 200, resultsMs: 5 },
+      simulatedDealer: { dealMs: 0 },
     });
     const gate: boolean[] = [];
     running.shoe.onEvent((e) => {

@@ -34,7 +34,11 @@ const refused: [string, string, RegExp][] = [
   ['engine/fixture.ts', "const m = await import('../ledger/x.js');\nvoid m;", /'engine\/' may not import from 'ledger\/'/],
   ['host/fixture.ts', "import leftpad from 'left-pad';\nvoid leftpad;", /may not import the package 'left-pad'/],
   ['host/fixture.ts', `const e = require('${EL}');\nvoid e;`, /may not import the package 'electron'/],
-  ['cli/fixture.ts', `import { createRequire } from 'node:module';\nconst e = createRequire(import.meta.url)('${EL}');\nvoid e;`, /may not import the package 'electron'/],
+  [
+    'cli/fixture.ts',
+    `import { createRequire } from 'node:module';\nconst e = createRequire(import.meta.url)('${EL}');\nvoid e;`,
+    /may not import the package 'electron'/,
+  ],
   ['electron/fixture.test.ts', `import { app } from '${EL}';\nvoid app;`, /may not import the package 'electron'/],
   ['locales/fixture.ts', "import { readFileSync } from 'node:fs';\nvoid readFileSync;", /must not use Node built-ins/],
   ['locales/fixture.ts', "import { startHost } from '../host/start-host.js';\nvoid startHost;", /'locales\/' may not import from 'host\/'/],
@@ -45,10 +49,18 @@ const refused: [string, string, RegExp][] = [
   ['tests/host/fixture.ts', `import type Database from '${SQLITE}';\nexport type D = Database.Database;`, OWNED],
   ['cli/soak/fixture.test.ts', `import { createRequire } from 'node:module';\nconst D = createRequire(import.meta.url)('${SQLITE}');\nvoid D;`, OWNED],
   // Inside the host, each subfolder imports only the ones below it: no folder loops.
-  ['host/table/fixture.ts', "import { ViewHub } from '../screens/view-hub.js';\nvoid ViewHub;", /'host\/table\/' may not import 'host\/screens\/'. It may import: config/],
+  [
+    'host/table/fixture.ts',
+    "import { ViewHub } from '../screens/view-hub.js';\nvoid ViewHub;",
+    /'host\/table\/' may not import 'host\/screens\/'. It may import: config/,
+  ],
   ['host/floor/fixture.ts', "import { ViewHub } from '../screens/view-hub.js';\nvoid ViewHub;", /'host\/floor\/' may not import 'host\/screens\/'/],
   ['host/table/fixture.ts', "import { startHost } from '../start-host.js';\nvoid startHost;", /may not import 'host\/\(the composition root\)\/'/],
-  ['host/newfolder/fixture.ts', "import { tableParams } from '../config/table-params.js';\nvoid tableParams;", /'host\/newfolder\/' has no layering rule of its own/],
+  [
+    'host/newfolder/fixture.ts',
+    "import { tableParams } from '../config/table-params.js';\nvoid tableParams;",
+    /'host\/newfolder\/' has no layering rule of its own/,
+  ],
 ];
 
 const allowed: [string, string][] = [

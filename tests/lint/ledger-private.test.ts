@@ -12,7 +12,10 @@ import { describe, it } from 'node:test';
 
 const root = path.resolve(import.meta.dirname, '../..');
 // This file's snippets show what it looks for, so the scan leaves it out.
-const SELF = path.relative(root, import.meta.filename).split(path.sep).join('/');
+const SELF = path
+  .relative(root, import.meta.filename)
+  .split(path.sep)
+  .join('/');
 const SKIP = new Set(['node_modules', 'dist', '.git', 'test-results', 'playwright-report', 'artifacts']);
 // Built from parts, so that this file does not match what it looks for.
 const DRIVER = ['better', 'sqlite3'].join('-');
@@ -76,9 +79,7 @@ describe('the ledger schema is private to ledger/', () => {
     const files = sources(root);
     // Not vacuous: the scan sees the ledger's own driver import.
     assert.ok(files.includes('ledger/db.ts'), 'the scan reaches ledger/');
-    const found = files
-      .filter((rel) => rel !== SELF)
-      .flatMap((rel) => leaks(rel, readFileSync(path.join(root, rel), 'utf8')).map((what) => `${rel}: ${what}`));
+    const found = files.filter((rel) => rel !== SELF).flatMap((rel) => leaks(rel, readFileSync(path.join(root, rel), 'utf8')).map((what) => `${rel}: ${what}`));
     assert.deepEqual(found, [], 'call a named query of ledger/index.ts instead (docs/ledger.md)');
   });
 });

@@ -61,14 +61,14 @@ describe('locale catalogues', () => {
     for (const k of ['prize.special', 'prize.fiveCard', 'prize.sideBet', 'help.item.tieBet']) assert.ok(source.has(k), k);
   });
 
-  it('use the 2009 text\'s terms for dealer and seat in Chinese', () => {
+  it("use the 2009 text's terms for dealer and seat in Chinese", () => {
     assert.equal(source.get('table.dealer'), '莊家');
     assert.match(source.get('table.seat') ?? '', /門/);
   });
 
   // The games' own words (engine/<game>/table-game.ts): what they name their own way, and every
   // line of every profile's pay table, has its words in every language.
-  it('word every game\'s own names and every pay-table line of every profile', () => {
+  it("word every game's own names and every pay-table line of every profile", () => {
     const games = [
       tableGame('baccarat', 'macau-commission'),
       tableGame('baccarat', 'macau-no-commission'),
@@ -78,7 +78,8 @@ describe('locale catalogues', () => {
     ];
     for (const g of games) {
       for (const l of g.payTable) assert.ok(source.has(`help.item.${l.item}`), `help.item.${l.item}`);
-      for (const key of [...Object.values(g.presentation.actionWords ?? {}), ...Object.values(g.presentation.betWords ?? {})]) assert.ok(key && source.has(key), key);
+      for (const key of [...Object.values(g.presentation.actionWords ?? {}), ...Object.values(g.presentation.betWords ?? {})])
+        assert.ok(key && source.has(key), key);
       for (const bet of g.bets) assert.ok(source.has(`bet.${bet}`), `bet.${bet}`);
     }
   });

@@ -21,7 +21,11 @@ export class FaultProxy {
   requests = 0;
   readonly seen: Record<Fault, number> = { pass: 0, refuse: 0, error500: 0, slow: 0, 'reset-after': 0, duplicate: 0 };
 
-  constructor(private readonly target: string, public choose: (n: number) => Fault = () => 'pass', private readonly slowMs = 1500) {
+  constructor(
+    private readonly target: string,
+    public choose: (n: number) => Fault = () => 'pass',
+    private readonly slowMs = 1500,
+  ) {
     this.server = http.createServer((req, res) => void this.handle(req, res));
   }
 
@@ -41,7 +45,11 @@ export class FaultProxy {
   private async forward(req: http.IncomingMessage, body: Buffer): Promise<{ status: number; body: string }> {
     const headers: Record<string, string> = {};
     for (const [k, val] of Object.entries(req.headers)) if (typeof val === 'string' && k !== 'host' && k !== 'connection') headers[k] = val;
-    const r = await fetch(`${this.target}${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, ...(req.method === 'POST' ? { body: new Uint8Array(body) } : {}) });
+    const r = await fetch(`${this.target}${req.url ?? '/'}`, {
+      method: req.method ?? 'GET',
+      headers,
+      ...(req.method === 'POST' ? { body: new Uint8Array(body) } : {}),
+    });
     return { status: r.status, body: await r.text() };
   }
 

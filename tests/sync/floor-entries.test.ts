@@ -19,7 +19,10 @@ describe('floor entries upstream', () => {
     const enrol = spawnSync(process.execPath, ['--import', 'tsx', cli, 'enroll', '--terminal-id', 'F1', '--data-dir', dataDir], { encoding: 'utf8' });
     assert.equal(enrol.status, 0, enrol.stderr);
     const cred = JSON.parse(enrol.stdout) as Credentials;
-    const server = spawn(process.execPath, ['--import', 'tsx', cli, '--data-dir', dataDir, '--listen', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'warn' } });
+    const server = spawn(process.execPath, ['--import', 'tsx', cli, '--data-dir', dataDir, '--listen', '127.0.0.1:0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+    });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = '';
@@ -33,11 +36,31 @@ describe('floor entries upstream', () => {
       const l = Ledger.open({ file: ':memory:', terminalId: 'F1' });
       l.append(billCredit(1, 50_000, 'n1'));
       const raised = l.append({ type: 'tilt.raise', payload: { kind: 'bill-jam', station: 1, detail: 'jam in the acceptor' } });
-      l.append({ type: 'tilt.clear', payload: { kind: 'bill-jam', station: 1, raisedSeq: raised.entry.seq, automatic: false, by: 'att-1', role: 'attendant' } });
+      l.append({
+        type: 'tilt.clear',
+        payload: { kind: 'bill-jam', station: 1, raisedSeq: raised.entry.seq, automatic: false, by: 'att-1', role: 'attendant' },
+      });
       l.append({ type: 'credit.cancel', payload: { station: 1, amount: 50_000, reason: 'cash-out by handpay' }, txId: 'F1:cashout:1:x' });
-      l.append({ type: 'handpay.confirm', payload: { station: 1, requestTxId: 'F1:cashout:1:x', amount: 50_000, attendant: 'att-1', witness: 'sup-2' }, txId: 'F1:cashout:1:x:paid' });
-      l.append({ type: 'config.change', payload: { who: 'sup-1', witness: 'sup-2', authorisation: 'DICJ-1', key: 'limits', before: { min: 1, max: 2 }, after: { min: 2, max: 3 } } });
-      l.append({ type: 'misread', payload: { tableId: 'T', detail: 'unreadable card entered by hand', resolution: 'card-entered', card: '9S', confirmedBy: ['sup-1', 'sup-2'], shoeSequence: [41] } });
+      l.append({
+        type: 'handpay.confirm',
+        payload: { station: 1, requestTxId: 'F1:cashout:1:x', amount: 50_000, attendant: 'att-1', witness: 'sup-2' },
+        txId: 'F1:cashout:1:x:paid',
+      });
+      l.append({
+        type: 'config.change',
+        payload: { who: 'sup-1', witness: 'sup-2', authorisation: 'DICJ-1', key: 'limits', before: { min: 1, max: 2 }, after: { min: 2, max: 3 } },
+      });
+      l.append({
+        type: 'misread',
+        payload: {
+          tableId: 'T',
+          detail: 'unreadable card entered by hand',
+          resolution: 'card-entered',
+          card: '9S',
+          confirmedBy: ['sup-1', 'sup-2'],
+          shoeSequence: [41],
+        },
+      });
       assert.equal(verifyLedger(l).ok, true);
       const c = new SyncClient(l, { url, credentials: cred });
       while ((await c.syncOnce()) === 'sent');

@@ -10,7 +10,12 @@ export async function bundleChild(): Promise<string> {
   const outfile = path.join(dir, 'kiosk-child.mjs');
   await build({
     entryPoints: [path.resolve('tests/sync/kiosk-child.ts')],
-    bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile, logLevel: 'error',
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile,
+    logLevel: 'error',
     external: ['better-sqlite3'],
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });
@@ -46,11 +51,12 @@ export function runChild(script: string, args: string[]): ChildRun {
     }
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const waitFor = (line: string, timeoutMs: number) => new Promise<void>((resolve, reject) => {
-    if (lines.includes(line)) return resolve();
-    const t = setTimeout(() => reject(new Error(`child did not print ${line} within ${timeoutMs} ms; stderr: ${err.slice(-2000)}`)), timeoutMs);
-    waiters.push({ line, resolve: () => (clearTimeout(t), resolve()) });
-    void exited.then(() => setTimeout(() => reject(new Error(`child exited before ${line}; stderr: ${err.slice(-2000)}`)), 50));
-  });
+  const waitFor = (line: string, timeoutMs: number) =>
+    new Promise<void>((resolve, reject) => {
+      if (lines.includes(line)) return resolve();
+      const t = setTimeout(() => reject(new Error(`child did not print ${line} within ${timeoutMs} ms; stderr: ${err.slice(-2000)}`)), timeoutMs);
+      waiters.push({ line, resolve: () => (clearTimeout(t), resolve()) });
+      void exited.then(() => setTimeout(() => reject(new Error(`child exited before ${line}; stderr: ${err.slice(-2000)}`)), 50));
+    });
   return { child, committed, lines, ready: waitFor('READY', 20_000), exited, waitFor };
 }

@@ -8,14 +8,27 @@ import { applyOp } from './ops.js';
 
 const { values: v } = parseArgs({
   options: {
-    'data-dir': { type: 'string' }, terminal: { type: 'string' }, credentials: { type: 'string' }, upstream: { type: 'string' },
-    from: { type: 'string' }, to: { type: 'string' }, drain: { type: 'boolean' }, batch: { type: 'string' }, pace: { type: 'string' },
+    'data-dir': { type: 'string' },
+    terminal: { type: 'string' },
+    credentials: { type: 'string' },
+    upstream: { type: 'string' },
+    from: { type: 'string' },
+    to: { type: 'string' },
+    drain: { type: 'boolean' },
+    batch: { type: 'string' },
+    pace: { type: 'string' },
   },
 });
 const ledger = Ledger.open({ dataDir: String(v['data-dir']), terminalId: String(v.terminal) });
 const credentials = JSON.parse(readFileSync(String(v.credentials), 'utf8')) as Credentials;
 const sync = new SyncClient(ledger, {
-  url: String(v.upstream), credentials, maxBatchEntries: Number(v.batch ?? '25'), idleMs: 20, backoffBaseMs: 10, backoffCapMs: 200, requestTimeoutMs: 2000,
+  url: String(v.upstream),
+  credentials,
+  maxBatchEntries: Number(v.batch ?? '25'),
+  idleMs: 20,
+  backoffBaseMs: 10,
+  backoffCapMs: 200,
+  requestTimeoutMs: 2000,
 });
 sync.start();
 process.stdout.write('READY\n');

@@ -13,19 +13,43 @@ export function opEntries(i: number): NewEntry[] {
       return [{ type: 'bet.place', txId: `op${i}`, payload: { station, roundId: round, tableId: 'T1', bets: [{ seat: station, bet: 'main', amount: 1000 }] } }];
     case 2: {
       const net = [1500, -1000, 0, 1000][Math.floor(i / 4) % 4] ?? 0;
-      return [{
-        type: 'round.settle', txId: `op${i}`,
-        payload: { roundId: round, tableId: 'T1', game: 'blackjack', profile: 'macau-2009', cards: [{ card: 'AS', to: `seat:${station}` }, { card: 'KD', to: 'dealer' }], decisions: [],
-          lines: [{ station, seat: station, bet: 'main', stake: 1000, net, rule: 'macau-2009 art.12' }] },
-      }];
+      return [
+        {
+          type: 'round.settle',
+          txId: `op${i}`,
+          payload: {
+            roundId: round,
+            tableId: 'T1',
+            game: 'blackjack',
+            profile: 'macau-2009',
+            cards: [
+              { card: 'AS', to: `seat:${station}` },
+              { card: 'KD', to: 'dealer' },
+            ],
+            decisions: [],
+            lines: [{ station, seat: station, bet: 'main', stake: 1000, net, rule: 'macau-2009 art.12' }],
+          },
+        },
+      ];
     }
     default: {
       // A whole round in one transaction: bet and settlement commit together or not at all.
       const r = `${round}b`;
       return [
         { type: 'bet.place', txId: `op${i}:bet`, payload: { station, roundId: r, tableId: 'T1', bets: [{ seat: station, bet: 'main', amount: 500 }] } },
-        { type: 'round.settle', txId: `op${i}`, payload: { roundId: r, tableId: 'T1', game: 'war', profile: 'macau-2005', cards: [], decisions: [],
-          lines: [{ station, seat: station, bet: 'main', stake: 500, net: -500, rule: 'macau-2005 war' }] } },
+        {
+          type: 'round.settle',
+          txId: `op${i}`,
+          payload: {
+            roundId: r,
+            tableId: 'T1',
+            game: 'war',
+            profile: 'macau-2005',
+            cards: [],
+            decisions: [],
+            lines: [{ station, seat: station, bet: 'main', stake: 500, net: -500, rule: 'macau-2005 war' }],
+          },
+        },
       ];
     }
   }

@@ -9,8 +9,18 @@ import { after, before, describe, it } from 'node:test';
 import { canonicalJson, Ledger, SyncClient, syncAnchor, verifyLedger, signRequest, type Credentials } from '../../ledger/index.js';
 import { billCredit, settledRound } from '../../ledger/fixtures.js';
 import {
-  connectPg, enrolTerminal, findGaps, migrateUpstream, startLocalCluster, startUpstream, UPSTREAM_LATEST, UpstreamSchemaError, verifyChain,
-  type Db, type LocalCluster, type RunningUpstream,
+  connectPg,
+  enrolTerminal,
+  findGaps,
+  migrateUpstream,
+  startLocalCluster,
+  startUpstream,
+  UPSTREAM_LATEST,
+  UpstreamSchemaError,
+  verifyChain,
+  type Db,
+  type LocalCluster,
+  type RunningUpstream,
 } from '../../upstream/index.js';
 import { FaultProxy, type Fault } from './fault-proxy.js';
 import { bundleChild, runChild } from './harness.js';
@@ -77,7 +87,10 @@ async function drain(c: SyncClient, limit = 10_000): Promise<void> {
 async function assertSame(l: Ledger): Promise<void> {
   const local = [...l.entries(1)].map((e) => [e.seq, e.hash]);
   const remote = await db.query<{ seq: number; hash: string }>('SELECT seq, hash FROM journal WHERE terminal_id = $1 ORDER BY seq', [l.terminalId]);
-  assert.deepEqual(remote.rows.map((r) => [r.seq, r.hash]), local);
+  assert.deepEqual(
+    remote.rows.map((r) => [r.seq, r.hash]),
+    local,
+  );
   const chain = await verifyChain(db, l.terminalId);
   assert.deepEqual(chain.problems, []);
   assert.equal(chain.headSeq, l.headOf().seq);
@@ -98,13 +111,18 @@ describe('upstream on PostgreSQL', () => {
       const { ingest } = await import('../../upstream/ingest.js');
       // ingest() writes the meters table, absent at version 1: insert rows as version 1 stored them.
       for (const e of l.entries(1)) {
-        await other.query(`INSERT INTO journal (terminal_id, seq, type, tx_id, ts, content_hash, prev_hash, hash, body, doc)
-          VALUES ('M1', $1, $2, $3, $4, $5, $6, $7, $8::text, $8::jsonb)`, [e.seq, e.type, e.txId, e.ts, e.contentHash, e.prevHash, e.hash, e.body]);
+        await other.query(
+          `INSERT INTO journal (terminal_id, seq, type, tx_id, ts, content_hash, prev_hash, hash, body, doc)
+          VALUES ('M1', $1, $2, $3, $4, $5, $6, $7, $8::text, $8::jsonb)`,
+          [e.seq, e.type, e.txId, e.ts, e.contentHash, e.prevHash, e.hash, e.body],
+        );
       }
       await other.query("UPDATE heads SET seq = $1, hash = $2 WHERE terminal_id = 'M1'", [l.headOf().seq, l.headOf().hash]);
       assert.deepEqual(await migrateUpstream(other), [2]);
       assert.deepEqual(await migrateUpstream(other), []);
-      const m = await other.query<{ scope: string; name: string; value: number }>("SELECT scope, name, value FROM meters WHERE terminal_id = 'M1' ORDER BY scope, name");
+      const m = await other.query<{ scope: string; name: string; value: number }>(
+        "SELECT scope, name, value FROM meters WHERE terminal_id = 'M1' ORDER BY scope, name",
+      );
       assert.deepEqual(Object.fromEntries(m.rows.map((r) => [`${r.scope}/${r.name}`, r.value])), l.meters());
       // Further batches after the migration keep the projection equal to the kiosk's meters.
       const before = l.headOf().seq;
@@ -112,7 +130,9 @@ describe('upstream on PostgreSQL', () => {
       const more = [...l.entries(before + 1)].map((e) => ({ seq: e.seq, hash: e.hash, body: e.body }));
       const r = await ingest(other, { terminalId: 'M1', prevHash: l.entry(more[0]!.seq - 1)!.hash, entries: more });
       assert.equal(r.status, 200);
-      const m2 = await other.query<{ scope: string; name: string; value: number }>("SELECT scope, name, value FROM meters WHERE terminal_id = 'M1' ORDER BY scope, name");
+      const m2 = await other.query<{ scope: string; name: string; value: number }>(
+        "SELECT scope, name, value FROM meters WHERE terminal_id = 'M1' ORDER BY scope, name",
+      );
       assert.deepEqual(Object.fromEntries(m2.rows.map((x) => [`${x.scope}/${x.name}`, x.value])), l.meters());
       await other.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [UPSTREAM_LATEST + 1, 'from the future']);
       await assert.rejects(migrateUpstream(other), UpstreamSchemaError);
@@ -130,7 +150,11 @@ describe('upstream on PostgreSQL', () => {
     const body = JSON.stringify({ terminalId: 'A2', prevHash: l.entry(1)!.prevHash, entries });
     const post = async (terminal: string, key: string, ts: number, payload = body, sig?: string) => {
       const s = sig ?? signRequest(Buffer.from(key, 'base64'), 'POST', '/v1/ingest', terminal, ts, payload);
-      const r = await fetch(`${up.url}/v1/ingest`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-etg-terminal': terminal, 'x-etg-timestamp': String(ts), 'x-etg-signature': s }, body: payload });
+      const r = await fetch(`${up.url}/v1/ingest`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-etg-terminal': terminal, 'x-etg-timestamp': String(ts), 'x-etg-signature': s },
+        body: payload,
+      });
       return { status: r.status, json: (await r.json()) as { error?: string } };
     };
     assert.equal((await post('NOPE', a.key, Date.now())).status, 401);
@@ -144,28 +168,41 @@ describe('upstream on PostgreSQL', () => {
     const n = await db.query<{ n: number }>("SELECT COUNT(*)::int AS n FROM journal WHERE terminal_id IN ('A1', 'A2')");
     assert.equal(n.rows[0]?.n, 0);
     // Revoked from the command line: the terminal's correctly signed requests are refused.
-    const revoke = spawnSync(process.execPath, ['--import', 'tsx', path.resolve('cli/upstream.ts'), 'revoke', '--pg', cluster.url, '--terminal-id', 'A3'], { encoding: 'utf8' });
+    const revoke = spawnSync(process.execPath, ['--import', 'tsx', path.resolve('cli/upstream.ts'), 'revoke', '--pg', cluster.url, '--terminal-id', 'A3'], {
+      encoding: 'utf8',
+    });
     assert.equal(revoke.status, 1, 'no such terminal');
     await enrolTerminal(db, 'A3');
     const l3 = Ledger.open({ file: ':memory:', terminalId: 'A3' });
     fill(l3, 0);
-    const b3 = JSON.stringify({ terminalId: 'A3', prevHash: l3.entry(1)!.prevHash, entries: [...l3.entries(1)].map((e) => ({ seq: e.seq, hash: e.hash, body: e.body })) });
+    const b3 = JSON.stringify({
+      terminalId: 'A3',
+      prevHash: l3.entry(1)!.prevHash,
+      entries: [...l3.entries(1)].map((e) => ({ seq: e.seq, hash: e.hash, body: e.body })),
+    });
     const cred3 = (await db.query<{ key: Buffer }>("SELECT key FROM terminals WHERE terminal_id = 'A3'")).rows[0]!.key.toString('base64');
     assert.equal((await post('A3', cred3, Date.now(), b3)).status, 200);
-    const revoked = spawnSync(process.execPath, ['--import', 'tsx', path.resolve('cli/upstream.ts'), 'revoke', '--pg', cluster.url, '--terminal-id', 'A3'], { encoding: 'utf8' });
+    const revoked = spawnSync(process.execPath, ['--import', 'tsx', path.resolve('cli/upstream.ts'), 'revoke', '--pg', cluster.url, '--terminal-id', 'A3'], {
+      encoding: 'utf8',
+    });
     assert.equal(revoked.status, 0, revoked.stderr);
     // A fresh service instance (no key cache) refuses it at once.
     const up2 = await startUpstream({ db });
     try {
       const r = await fetch(`${up2.url}/v1/ingest`, {
-        method: 'POST', body: b3,
-        headers: { 'content-type': 'application/json', 'x-etg-terminal': 'A3', 'x-etg-timestamp': String(Date.now()), 'x-etg-signature': signRequest(Buffer.from(cred3, 'base64'), 'POST', '/v1/ingest', 'A3', Date.now(), b3) },
+        method: 'POST',
+        body: b3,
+        headers: {
+          'content-type': 'application/json',
+          'x-etg-terminal': 'A3',
+          'x-etg-timestamp': String(Date.now()),
+          'x-etg-signature': signRequest(Buffer.from(cred3, 'base64'), 'POST', '/v1/ingest', 'A3', Date.now(), b3),
+        },
       });
       assert.equal(r.status, 401);
     } finally {
       await up2.close();
     }
-
   });
 
   it('serialises concurrent deliveries of the same batch per terminal: one insert, both acknowledged', async () => {
@@ -175,8 +212,14 @@ describe('upstream on PostgreSQL', () => {
     const { ingest } = await import('../../upstream/ingest.js');
     const batch = { terminalId: 'C1', prevHash: l.entry(1)!.prevHash, entries: [...l.entries(1)].map((e) => ({ seq: e.seq, hash: e.hash, body: e.body })) };
     const results = await Promise.all([ingest(db, batch), ingest(db, batch), ingest(db, batch)]);
-    assert.deepEqual(results.map((r) => r.status), [200, 200, 200]);
-    assert.equal(results.reduce((a, r) => a + (r.status === 200 ? r.inserted : 0), 0), l.headOf().seq);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      [200, 200, 200],
+    );
+    assert.equal(
+      results.reduce((a, r) => a + (r.status === 200 ? r.inserted : 0), 0),
+      l.headOf().seq,
+    );
     await assertSame(l);
   });
 
@@ -202,18 +245,29 @@ describe('upstream on PostgreSQL', () => {
     assert.equal(alarm.rows[0]?.detail.seq, 14);
     fill(l, 1, 'late');
     const head = l.headOf().seq;
-    const gap = await ingest(db, { terminalId: 'I1', prevHash: l.entry(head - 1)!.hash, entries: [{ seq: head, hash: l.entry(head)!.hash, body: l.entry(head)!.body }] });
+    const gap = await ingest(db, {
+      terminalId: 'I1',
+      prevHash: l.entry(head - 1)!.hash,
+      entries: [{ seq: head, hash: l.entry(head)!.hash, body: l.entry(head)!.body }],
+    });
     assert.equal(gap.status, 409);
     assert.equal(gap.status === 409 && gap.error, 'gap');
     // A broken chain (body altered in transit, hash kept) is refused.
     const next = l.entry(head - 14)!; // the first entry the upstream does not hold yet
-    const bad = await ingest(db, { terminalId: 'I1', prevHash: next.prevHash, entries: [{ seq: next.seq, hash: next.hash, body: next.body.replace('"v":1', '"v":2') }] });
+    const bad = await ingest(db, {
+      terminalId: 'I1',
+      prevHash: next.prevHash,
+      entries: [{ seq: next.seq, hash: next.hash, body: next.body.replace('"v":1', '"v":2') }],
+    });
     assert.equal(bad.status, 422);
     await drain(c);
     await assertSame(l);
 
     // The service's own chain check, from the command line: clean, then after tampering.
-    const verify = () => spawnSync(process.execPath, ['--import', 'tsx', path.resolve('cli/upstream.ts'), 'verify', '--pg', cluster.url, '--terminal-id', 'I1'], { encoding: 'utf8' });
+    const verify = () =>
+      spawnSync(process.execPath, ['--import', 'tsx', path.resolve('cli/upstream.ts'), 'verify', '--pg', cluster.url, '--terminal-id', 'I1'], {
+        encoding: 'utf8',
+      });
     const ok = verify();
     assert.equal(ok.status, 0, ok.stdout + ok.stderr);
     await db.query("UPDATE journal SET body = replace(body, '\"denomination\":100000', '\"denomination\":900000') WHERE terminal_id = 'I1' AND seq = 3");
@@ -233,7 +287,18 @@ describe('upstream on PostgreSQL', () => {
     const faults: Fault[] = ['pass', 'error500', 'reset-after', 'duplicate', 'slow', 'refuse', 'pass', 'duplicate', 'reset-after'];
     proxy.choose = (n) => faults[n % faults.length] ?? 'pass';
     const url = await proxy.listen();
-    const c = track(new SyncClient(l, { url, credentials: cred, maxBatchEntries: 7, maxBatchBytes: 16 * 1024, requestTimeoutMs: 400, backoffBaseMs: 5, backoffCapMs: 50, idleMs: 10 }));
+    const c = track(
+      new SyncClient(l, {
+        url,
+        credentials: cred,
+        maxBatchEntries: 7,
+        maxBatchBytes: 16 * 1024,
+        requestTimeoutMs: 400,
+        backoffBaseMs: 5,
+        backoffCapMs: 50,
+        idleMs: 10,
+      }),
+    );
     c.start();
     fill(l, 10, 'f');
     // The database goes down for a while: the service answers 500, the kiosk keeps journalling.
@@ -267,8 +332,12 @@ describe('upstream on PostgreSQL', () => {
     writeFileSync(path.join(dir, 'upstream-credentials.json'), JSON.stringify({ ...cred, upstream: up.url }));
     // Not spawnSync: the upstream answering the child runs in this process.
     const r = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, ['--import', 'tsx', path.resolve('cli/ledger.ts'), 'sync', '--data-dir', dir, '--until-synced', '--timeout', '60', '--json'], { encoding: 'utf8' },
-        (err, stdout, stderr) => resolve({ status: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }));
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', path.resolve('cli/ledger.ts'), 'sync', '--data-dir', dir, '--until-synced', '--timeout', '60', '--json'],
+        { encoding: 'utf8' },
+        (err, stdout, stderr) => resolve({ status: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+      );
     });
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assert.equal((JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}') as { ackedSeq: number }).ackedSeq, head.seq);
@@ -283,7 +352,17 @@ describe('upstream on PostgreSQL', () => {
     const signals: boolean[] = [];
     const proxy = track(new FaultProxy(up.url, () => 'error500'));
     const url = await proxy.listen();
-    const c = track(new SyncClient(l, { url, credentials: cred, limits: { maxUnsyncedEntries: 20 }, backoffBaseMs: 5, backoffCapMs: 20, idleMs: 10, onStopNewBets: (s) => signals.push(s) }));
+    const c = track(
+      new SyncClient(l, {
+        url,
+        credentials: cred,
+        limits: { maxUnsyncedEntries: 20 },
+        backoffBaseMs: 5,
+        backoffCapMs: 20,
+        idleMs: 10,
+        onStopNewBets: (s) => signals.push(s),
+      }),
+    );
     c.start();
     fill(l, 3, 's');
     const t0 = Date.now();
@@ -307,14 +386,28 @@ describe('upstream on PostgreSQL', () => {
     const dataDir = path.join(tmp, id);
     const proxy = track(new FaultProxy(up.url));
     const url = await proxy.listen();
-    const args = (from: number, to: number, extra: string[] = []) => ['--data-dir', dataDir, '--terminal', id, '--credentials', credFile, '--upstream', url, '--from', String(from), '--to', String(to), ...extra];
+    const args = (from: number, to: number, extra: string[] = []) => [
+      '--data-dir',
+      dataDir,
+      '--terminal',
+      id,
+      '--credentials',
+      credFile,
+      '--upstream',
+      url,
+      '--from',
+      String(from),
+      '--to',
+      String(to),
+      ...extra,
+    ];
     const TRIALS = 24;
     const OPS = 60;
     let next = 0;
     let kills = 0;
     let midSync = 0;
     let seed = 12345;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     const inspect = () => {
       const l = Ledger.open({ dataDir, terminalId: id });
       try {
@@ -333,7 +426,16 @@ describe('upstream on PostgreSQL', () => {
       // Restart at the last operation the kiosk reported done, repeating it: a re-delivered
       // credit must come out as a duplicate, never twice.
       const from = Math.max(0, next - 1);
-      const run = runChild(script, args(syncOnly ? next : from, syncOnly ? next : from + OPS, ['--pace', t % 2 ? '0' : '2', '--batch', syncOnly ? '2' : '25', ...(syncOnly ? ['--drain'] : [])]));
+      const run = runChild(
+        script,
+        args(syncOnly ? next : from, syncOnly ? next : from + OPS, [
+          '--pace',
+          t % 2 ? '0' : '2',
+          '--batch',
+          syncOnly ? '2' : '25',
+          ...(syncOnly ? ['--drain'] : []),
+        ]),
+      );
       await run.ready;
       await new Promise((r) => setTimeout(r, syncOnly ? 20 + Math.floor(rand() * 200) : 5 + Math.floor(rand() * 120)));
       run.child.kill('SIGKILL');
@@ -369,7 +471,10 @@ describe('upstream on PostgreSQL', () => {
     const balances = (x: Ledger) => canonicalJson(x.balances());
     assert.equal(balances(l), balances(ref));
     assert.deepEqual(l.meters(), ref.meters());
-    const up2 = await db.query<{ n: number; d: number }>('SELECT COUNT(*)::int AS n, COUNT(DISTINCT tx_id)::int AS d FROM journal WHERE terminal_id = $1 AND tx_id IS NOT NULL', [id]);
+    const up2 = await db.query<{ n: number; d: number }>(
+      'SELECT COUNT(*)::int AS n, COUNT(DISTINCT tx_id)::int AS d FROM journal WHERE terminal_id = $1 AND tx_id IS NOT NULL',
+      [id],
+    );
     assert.equal(up2.rows[0]?.n, up2.rows[0]?.d);
     assert.ok(kills >= TRIALS && target > 40, `${kills} kills, ${target} operations`);
     assert.ok(midSync > 0, 'at least one kill landed while a backlog was being sent');

@@ -24,7 +24,10 @@ describe('upstream on PGlite', () => {
     assert.equal(twice.status, 1, 'enrolling an enrolled terminal again is refused');
     assert.equal(spawnSync(process.execPath, ['--import', 'tsx', cli, 'enroll', '--data-dir', dataDir], { encoding: 'utf8' }).status, 2);
 
-    const server = spawn(process.execPath, ['--import', 'tsx', cli, '--data-dir', dataDir, '--listen', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'warn' } });
+    const server = spawn(process.execPath, ['--import', 'tsx', cli, '--data-dir', dataDir, '--listen', '127.0.0.1:0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+    });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = '';
@@ -57,7 +60,10 @@ describe('upstream on PGlite', () => {
       assert.equal(v.ok, true);
       assert.equal(v.entries, l.headOf().seq);
       const rounds = (await (await fetch(`${url}/v1/terminals/P1/rounds?limit=3`)).json()) as { round: { roundId: string } }[];
-      assert.deepEqual(rounds.map((r) => r.round.roundId), ['r9', 'r8', 'r7']);
+      assert.deepEqual(
+        rounds.map((r) => r.round.roundId),
+        ['r9', 'r8', 'r7'],
+      );
       const meters = (await (await fetch(`${url}/v1/terminals/P1/meters?scope=table`)).json()) as { name: string; value: number }[];
       assert.deepEqual(Object.fromEntries(meters.map((m) => [m.name, m.value])), l.meters('table'));
     } finally {

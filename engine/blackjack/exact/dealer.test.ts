@@ -43,7 +43,11 @@ describe('dealer outcomes by exact recursion over the remaining shoe', () => {
         shoe[1]!--;
         const want = bruteForce(up, shoe.slice(), soft17);
         const got = new Float64Array(OUTCOMES);
-        new DealerTree(up, soft17).distribution(shoe, shoe.reduce((a, b) => a + b, 0), got);
+        new DealerTree(up, soft17).distribution(
+          shoe,
+          shoe.reduce((a, b) => a + b, 0),
+          got,
+        );
         for (let k = 0; k < OUTCOMES; k++) assert.ok(Math.abs(got[k]! - want[k]!) < 1e-12, `up ${up} outcome ${k}: ${got[k]} vs ${want[k]}`);
         assert.ok(Math.abs(got.reduce((a, b) => a + b, 0) - 1) < 1e-12);
       }
@@ -55,7 +59,11 @@ describe('dealer outcomes by exact recursion over the remaining shoe', () => {
       const shoe = Array.from(fullShoe(6));
       shoe[up]!--;
       const d = new Float64Array(OUTCOMES);
-      new DealerTree(up, s).distribution(shoe, shoe.reduce((a, b) => a + b, 0), d);
+      new DealerTree(up, s).distribution(
+        shoe,
+        shoe.reduce((a, b) => a + b, 0),
+        d,
+      );
       return d[5]!;
     };
     assert.equal(bust(6, 'hit-ace-six'), bust(6, 'hit'));

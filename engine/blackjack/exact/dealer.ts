@@ -113,12 +113,23 @@ export class DealerTree {
           if (to >= this.size) {
             // A final total: add to its outcome directly.
             switch (to - this.size) {
-              case 0: v0 += p; break;
-              case 1: v1 += p; break;
-              case 2: v2 += p; break;
-              case 3: v3 += p; break;
-              case 4: v4 += p; break;
-              default: v5 += p;
+              case 0:
+                v0 += p;
+                break;
+              case 1:
+                v1 += p;
+                break;
+              case 2:
+                v2 += p;
+                break;
+              case 3:
+                v3 += p;
+                break;
+              case 4:
+                v4 += p;
+                break;
+              default:
+                v5 += p;
             }
             continue;
           }

@@ -18,8 +18,9 @@ export interface ExactNote {
 export const STRATEGY_TEXT: Record<StrategyId, string> = {
   'total-dependent':
     'total-dependent basic strategy computed from the full-shoe composition (hit/stand and the five-card choice by total and number of cards); the first decision on two cards (stand, hit, double, split, surrender) composition-dependent',
-  'composition-dependent': 'composition-dependent: every decision by the exact value of the hand\'s own cards (optimal for one hand off the top of the shoe)',
-  'simulator-basic': 'the simulator\'s basic strategy (engine/strategy/basic-strategy.ts, infinite-deck, never looks at suits), exactly as FastBlackjack plays it',
+  'composition-dependent': "composition-dependent: every decision by the exact value of the hand's own cards (optimal for one hand off the top of the shoe)",
+  'simulator-basic':
+    "the simulator's basic strategy (engine/strategy/basic-strategy.ts, infinite-deck, never looks at suits), exactly as FastBlackjack plays it",
 };
 
 export function exactNotes(rules: BlackjackRules, r: ExactBlackjack): ExactNote[] {
@@ -62,7 +63,11 @@ export function exactNotes(rules: BlackjackRules, r: ExactBlackjack): ExactNote[
     ...(rules.maxHands > SPLIT_LEVEL_CAP ? { bound: worst('splitLevelCap') } : {}),
   });
   if (rules.splitPairsBy === 'rank') {
-    notes.push({ topic: 'rank pairs', treatment: 'approximate', text: 'ten-value pairs split only when of one rank: exact for the first two cards, resplits of tens by the share of the rank left' });
+    notes.push({
+      topic: 'rank pairs',
+      treatment: 'approximate',
+      text: 'ten-value pairs split only when of one rank: exact for the first two cards, resplits of tens by the share of the rank left',
+    });
   }
   notes.push({
     topic: 'doubles',
@@ -75,13 +80,15 @@ export function exactNotes(rules: BlackjackRules, r: ExactBlackjack): ExactNote[
     text:
       rules.surrender === 'none'
         ? 'none'
-        : `first decision only, not after a split; ${rules.surrender === 'late' ? 'against any up card' : 'not against an ace'}; ${noPeek ? 'before the dealer\'s Black Jack is known (early surrender in effect)' : 'after the peek (late surrender)'}`,
+        : `first decision only, not after a split; ${rules.surrender === 'late' ? 'against any up card' : 'not against an ace'}; ${noPeek ? "before the dealer's Black Jack is known (early surrender in effect)" : 'after the peek (late surrender)'}`,
   });
   if (rules.minStandTotal > 0) notes.push({ topic: 'standing', treatment: 'exact', text: `no standing below ${rules.minStandTotal}` });
   notes.push({
     topic: 'five cards (Art. 19)',
     treatment: rules.fiveCardHalfPay ? 'exact' : 'no effect',
-    text: rules.fiveCardHalfPay ? 'half the bet at once on five cards of 21 or less unless the dealer shows an ace, taken when worth more than playing on' : 'not offered',
+    text: rules.fiveCardHalfPay
+      ? 'half the bet at once on five cards of 21 or less unless the dealer shows an ace, taken when worth more than playing on'
+      : 'not offered',
   });
   notes.push({
     topic: '6-7-8 prize',
@@ -96,6 +103,10 @@ export function exactNotes(rules: BlackjackRules, r: ExactBlackjack): ExactNote[
     treatment: 'exact',
     text: `never taken: insurance returns ${(100 * r.insurance.offTheTop).toFixed(2)}% per unit insured off the top (${(100 * r.insurance.best).toFixed(2)}% at best, the player holding no ten); declining even money is worth more than 1 in every case${r.evenMoneyBetter > 0 ? ' EXCEPT some (even money taken there)' : ''}`,
   });
-  notes.push({ topic: 'rounding', treatment: 'not modelled', text: 'amounts between minor units (3:2 or halves of odd stakes) are rounded in the house\'s favour at the table; figures are per unit of a stake that divides evenly' });
+  notes.push({
+    topic: 'rounding',
+    treatment: 'not modelled',
+    text: "amounts between minor units (3:2 or halves of odd stakes) are rounded in the house's favour at the table; figures are per unit of a stake that divides evenly",
+  });
   return notes;
 }

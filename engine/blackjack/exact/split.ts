@@ -72,7 +72,8 @@ export function splitValue(s: SplitSetup): SplitValue {
     if (hit) return hit;
     const hv = s.level(level);
     const id = comps.of(v, x);
-    if (v === 1) hv.stand(id, 1); // one card to each split ace (Art. 16 n.3; rule 26)
+    if (v === 1)
+      hv.stand(id, 1); // one card to each split ace (Art. 16 n.3; rule 26)
     else hv.first(id, true, offered ? v : 0);
     const pbj = hv.blackjackChance(id);
     const out = { v: hv.v, b: hv.b, o: hv.o, s: t.bjAfterPlay ? pbj - hv.b - hv.o : 0, wantsSplit: v === 1 ? acesWanted() : hv.wantsSplit };

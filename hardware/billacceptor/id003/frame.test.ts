@@ -36,7 +36,10 @@ describe('ID-003 frames (test vectors: research note §1.2)', () => {
     const bytes = concatBytes(fromHex('00 FC 01 FF'), encodeId003(0x13, [0x63]), encodeId003(0x11));
     const got = [];
     for (const b of bytes) got.push(...p.push(Uint8Array.of(b)));
-    assert.deepEqual(got.map((f) => f.code), [0x13, 0x11]);
+    assert.deepEqual(
+      got.map((f) => f.code),
+      [0x13, 0x11],
+    );
   });
 });
 

@@ -70,9 +70,15 @@ describe('ID-003 end to end over the fake FTDI bridge', () => {
     r.sim.insertNote(20);
     r.sim.insertNote(100);
     await r.rec.untilCount('stacked');
-    assert.deepEqual(r.rec.of('rejected').map((e) => e.code), [0x79]);
+    assert.deepEqual(
+      r.rec.of('rejected').map((e) => e.code),
+      [0x79],
+    );
     assert.deepEqual(r.sim.returned, [20]);
-    assert.deepEqual(r.credits.map((c) => c.denomination), [100]);
+    assert.deepEqual(
+      r.credits.map((c) => c.denomination),
+      [100],
+    );
     await r.dev.close();
   });
 
@@ -84,9 +90,15 @@ describe('ID-003 end to end over the fake FTDI bridge', () => {
     r.sim.insertNote(50);
     await r.rec.untilCount('returned', 2);
     await r.rec.until(() => r.sim.returned.length === 2);
-    assert.deepEqual(r.rec.of('returned').map((e) => e.reason), ['host', 'escrow-timeout']);
+    assert.deepEqual(
+      r.rec.of('returned').map((e) => e.reason),
+      ['host', 'escrow-timeout'],
+    );
     assert.deepEqual(r.sim.returned, [100, 50]);
-    assert.ok(r.sim.received.some((f) => f.code === CMD.HOLD), 'HOLD sent while the host decided');
+    assert.ok(
+      r.sim.received.some((f) => f.code === CMD.HOLD),
+      'HOLD sent while the host decided',
+    );
     assert.equal(r.credits.length, 0);
     await r.dev.close();
   });
@@ -97,7 +109,10 @@ describe('ID-003 end to end over the fake FTDI bridge', () => {
     r.sim.insertNote(1000);
     for (const k of ['garble', 'truncate', 'noise', 'drop', 'garble', 'truncate'] as const) r.sim.wireFault(k);
     await r.rec.untilCount('stacked');
-    assert.deepEqual(r.credits.map((c) => c.amount), [100000]);
+    assert.deepEqual(
+      r.credits.map((c) => c.amount),
+      [100000],
+    );
     assert.deepEqual(r.sim.cashbox, [1000]);
     await r.dev.close();
   });
@@ -112,7 +127,10 @@ describe('ID-003 end to end over the fake FTDI bridge', () => {
     }, 4);
     await r.rec.untilCount('stacked');
     clearInterval(iv);
-    assert.deepEqual(r.credits.map((c) => c.amount), [10000]);
+    assert.deepEqual(
+      r.credits.map((c) => c.amount),
+      [10000],
+    );
     await r.dev.close();
   });
 
@@ -240,12 +258,20 @@ describe('ID-003 end to end over the fake FTDI bridge', () => {
     await a.close(); // the host process dies with the power
     sim.powerOn();
     const credits: Credit[] = [];
-    const b = new Id003BillAcceptor(opener, { currency: 'HKD', ...FAST, pendingNote: { ...journalled!, stackSent: true }, onCredit: (c) => void credits.push(c) });
+    const b = new Id003BillAcceptor(opener, {
+      currency: 'HKD',
+      ...FAST,
+      pendingNote: { ...journalled!, stackSent: true },
+      onCredit: (c) => void credits.push(c),
+    });
     const rb = new EventRecorder<BillAcceptorEvent>();
     b.on(rb.listener);
     b.start();
     await rb.untilCount('credit');
-    assert.deepEqual(credits.map((c) => [c.escrowId, c.amount, c.recovered]), [[journalled!.escrowId, 50000, true]]);
+    assert.deepEqual(
+      credits.map((c) => [c.escrowId, c.amount, c.recovered]),
+      [[journalled!.escrowId, 50000, true]],
+    );
     await rb.until(() => sim.cashbox.length === 1);
     await b.close();
   });
@@ -270,7 +296,10 @@ describe('ID-003 end to end over the fake FTDI bridge', () => {
     b.on(rb.listener);
     b.start();
     await rb.untilCount('unvaluedCredit');
-    assert.deepEqual(rb.of('powerUp').map((e) => [e.notePending, e.creditOwed]), [['stacker', true]]);
+    assert.deepEqual(
+      rb.of('powerUp').map((e) => [e.notePending, e.creditOwed]),
+      [['stacker', true]],
+    );
     assert.equal(rb.of('credit').length, 0);
     await b.close();
   });
@@ -286,7 +315,11 @@ describe('ID-003 end to end over the fake FTDI bridge', () => {
             await r.rec.until(() => r.rec.of('idle').some((e) => e.enabled));
             r.sim.powerCut({ at, restoreAfterMs: 40 });
             for (const n of notes) r.sim.insertNote(n);
-            await r.rec.until(() => r.sim.cashbox.length + r.sim.returned.length === notes.length && r.rec.of('idle').length > 0 && r.rec.events.at(-1)?.type === 'idle', 8000, 'all notes settled');
+            await r.rec.until(
+              () => r.sim.cashbox.length + r.sim.returned.length === notes.length && r.rec.of('idle').length > 0 && r.rec.events.at(-1)?.type === 'idle',
+              8000,
+              'all notes settled',
+            );
             assert.equal(sum(r.credits.map((c) => c.amount)), sum(r.sim.cashbox) * 100);
             assert.equal(new Set(r.credits.map((c) => c.escrowId)).size, r.credits.length);
           } finally {

@@ -212,11 +212,17 @@ export class Id003Simulator extends ByteDevice implements BillAcceptorSimControl
       return;
     }
     if (c === CMD.GET_VERSION) {
-      this.reply(c, Array.from('i(HKG)100-SS ID003-05V280-42 SIMULATOR', (ch) => ch.charCodeAt(0)));
+      this.reply(
+        c,
+        Array.from('i(HKG)100-SS ID003-05V280-42 SIMULATOR', (ch) => ch.charCodeAt(0)),
+      );
       return;
     }
     if (c === CMD.GET_BOOT_VERSION) {
-      this.reply(c, Array.from('B05 ', (ch) => ch.charCodeAt(0)));
+      this.reply(
+        c,
+        Array.from('B05 ', (ch) => ch.charCodeAt(0)),
+      );
       return;
     }
     if (c === CMD.GET_CURRENCY_ASSIGN) {

@@ -124,7 +124,10 @@ export function parseSetup(data: Uint8Array): SetupInfo | null {
   if (protocolVersion >= 6) {
     const longAt = afterSec + 4 + 3 * n;
     if (d.length < longAt + 4 * n) return null;
-    values = values.map((_, i) => ((d[longAt + 4 * i] ?? 0) | ((d[longAt + 4 * i + 1] ?? 0) << 8) | ((d[longAt + 4 * i + 2] ?? 0) << 16) | ((d[longAt + 4 * i + 3] ?? 0) << 24)) >>> 0);
+    values = values.map(
+      (_, i) =>
+        ((d[longAt + 4 * i] ?? 0) | ((d[longAt + 4 * i + 1] ?? 0) << 8) | ((d[longAt + 4 * i + 2] ?? 0) << 16) | ((d[longAt + 4 * i + 3] ?? 0) << 24)) >>> 0,
+    );
   }
   return {
     unitType: d[0] ?? 0,

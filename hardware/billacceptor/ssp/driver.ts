@@ -11,7 +11,20 @@ import { BillAcceptorBase, type InFlight } from '../base.js';
 import { NOTE_FACE_VALUES } from '../notes.js';
 import type { BillAcceptorOptions } from '../types.js';
 import { CMD, EVENT, RESP, SEQ_BIT, parsePollEvents, parseSetup, type SspEvent } from './constants.js';
-import { CMD_REQUEST_KEY_EXCHANGE, CMD_SET_GENERATOR, CMD_SET_MODULUS, DEFAULT_FIXED_KEY, EsspSession, STEX, aesKey, modPow, randomPrime, randomSecret, readU64le, u64le } from './essp.js';
+import {
+  CMD_REQUEST_KEY_EXCHANGE,
+  CMD_SET_GENERATOR,
+  CMD_SET_MODULUS,
+  DEFAULT_FIXED_KEY,
+  EsspSession,
+  STEX,
+  aesKey,
+  modPow,
+  randomPrime,
+  randomSecret,
+  readU64le,
+  u64le,
+} from './essp.js';
 import { SspParser, encodeSsp, type SspFrame } from './frame.js';
 
 const FAULT_EVENTS = new Set<number>([EVENT.UNSAFE_JAM, EVENT.SAFE_JAM, EVENT.STACKER_FULL, EVENT.CASHBOX_REMOVED, EVENT.FRAUD, EVENT.NOTE_PATH_OPEN]);
@@ -192,13 +205,15 @@ export class SspBillAcceptor extends BillAcceptorBase {
     const sn = await this.transact([CMD.GET_SERIAL]);
     if (sn[0] === RESP.OK && sn.length >= 5) {
       const serial = (((sn[1] ?? 0) << 24) | ((sn[2] ?? 0) << 16) | ((sn[3] ?? 0) << 8) | (sn[4] ?? 0)) >>> 0;
-      if (this.serial !== null && this.serial !== serial) this.emit({ type: 'failure', reason: `validator serial changed (${this.serial} → ${serial}): unit swapped` });
+      if (this.serial !== null && this.serial !== serial)
+        this.emit({ type: 'failure', reason: `validator serial changed (${this.serial} → ${serial}): unit swapped` });
       this.serial = serial;
     }
     const s = await this.transact([CMD.SETUP_REQUEST]);
     const info = s[0] === RESP.OK ? parseSetup(s) : null;
     if (info && info.channels.length > 0) {
-      if (info.country.trim() && info.country !== this.currency) this.emit({ type: 'failure', reason: `validator dataset is ${info.country}, table currency is ${this.currency}` });
+      if (info.country.trim() && info.country !== this.currency)
+        this.emit({ type: 'failure', reason: `validator dataset is ${info.country}, table currency is ${this.currency}` });
       this.channels = info.channels;
     }
     let mask = 0;
@@ -273,7 +288,8 @@ export class SspBillAcceptor extends BillAcceptorBase {
           await this.ok([CMD.REJECT]);
           return true;
         }
-        const note = this.current && this.current.phase !== 'credited' && this.current.note.code === ch ? this.current.note : this.newNote(this.noteFor(ch, value));
+        const note =
+          this.current && this.current.phase !== 'credited' && this.current.note.code === ch ? this.current.note : this.newNote(this.noteFor(ch, value));
         this.current = { note, phase: 'escrow' };
         this.emit({ type: 'escrowed', note });
         const decided = this.decide(note);

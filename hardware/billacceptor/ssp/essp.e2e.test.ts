@@ -33,7 +33,10 @@ describe('eSSP end to end', () => {
     assert.ok(r.sim.keyed && r.dev.encrypted);
     r.sim.insertNote(500);
     await r.rec.untilCount('credit');
-    assert.deepEqual(r.credits.map((c) => c.amount), [50000]);
+    assert.deepEqual(
+      r.credits.map((c) => c.amount),
+      [50000],
+    );
     const last = r.sim.received.at(-1);
     assert.equal(last?.data[0], STEX, 'commands travel encrypted');
     assert.ok(r.sim.received.some((f) => f.data[0] === CMD_SET_GENERATOR));
@@ -65,7 +68,10 @@ describe('eSSP end to end', () => {
     r.sim.powerCut({ at: 'stacking-late', restoreAfterMs: 60 });
     r.sim.insertNote(1000);
     await r.rec.untilCount('credit');
-    assert.deepEqual(r.credits.map((c) => [c.amount, c.recovered]), [[100000, true]]);
+    assert.deepEqual(
+      r.credits.map((c) => [c.amount, c.recovered]),
+      [[100000, true]],
+    );
     assert.ok(r.sim.keyed);
     await r.dev.close();
   });
@@ -74,8 +80,10 @@ describe('eSSP end to end', () => {
     const r = rig({ encryption: 'never' });
     await r.rec.untilCount('disconnected');
     assert.match(r.rec.of('disconnected')[0]!.reason, /eSSP/);
-    assert.equal(r.sim.received.some((f) => f.data[0] === CMD_SET_GENERATOR), false);
+    assert.equal(
+      r.sim.received.some((f) => f.data[0] === CMD_SET_GENERATOR),
+      false,
+    );
     await r.dev.close();
   });
 });
-

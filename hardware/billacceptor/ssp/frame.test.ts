@@ -62,7 +62,15 @@ describe('SSP frames (GA138 examples, research note §1.3)', () => {
     const f = new SspParser().push(wire);
     assert.equal(f.length, 1, 'CRC matches the published example');
     const s = parseSetup(f[0]!.data);
-    assert.deepEqual(s, { unitType: 0, firmware: '\u0000333', country: 'EUR', valueMultiplier: 1, protocolVersion: 7, realValueMultiplier: 100, channels: [5, 10, 20, 50] });
+    assert.deepEqual(s, {
+      unitType: 0,
+      firmware: '\u0000333',
+      country: 'EUR',
+      valueMultiplier: 1,
+      protocolVersion: 7,
+      realValueMultiplier: 100,
+      channels: [5, 10, 20, 50],
+    });
   });
 });
 
@@ -71,23 +79,29 @@ describe('SSP parser fuzz', () => {
   const arb = fc.record({ seqId: fc.integer({ min: 0, max: 0x7d }).chain((a) => fc.constantFrom(a, a | 0x80)), data: fc.uint8Array({ maxLength: 30 }) });
   it('never throws; frames after noise and a truncated packet are recovered', () => {
     fc.assert(
-      fc.property(fc.array(arb, { minLength: 1, maxLength: 6 }), fc.uint8Array({ maxLength: 40 }), fc.nat(), fc.boolean(), (frames, noise, cut, resetAfterTimeout) => {
-        const p = new SspParser();
-        p.push(noise.map((b) => (b === 0x7f ? 0 : b)));
-        const bad = encodeSsp(0x80, [0xf0, 0xee, 0x7f]);
-        p.push(bad.slice(0, 1 + (cut % (bad.length - 1))));
-        if (resetAfterTimeout) p.reset();
-        const got = p.push(concatBytes(...frames.map((f) => encodeSsp(f.seqId, f.data)))).map((f) => `${f.seqId}:${toHex(f.data)}`);
-        const want = frames.map((f) => `${f.seqId}:${toHex(f.data)}`);
-        // Without the reset a truncated packet ending in a lone 0x7F can absorb the first frame's
-        // STX (as a stuffed byte); the driver resets on its reply timeout and the device resends.
-        if (resetAfterTimeout) assert.deepEqual(got, want);
-        else {
-          const tail = want.slice(1);
-          assert.deepEqual(got.slice(got.length - tail.length), tail);
-          assert.ok(got.length === want.length || got.length === want.length - 1);
-        }
-      }),
+      fc.property(
+        fc.array(arb, { minLength: 1, maxLength: 6 }),
+        fc.uint8Array({ maxLength: 40 }),
+        fc.nat(),
+        fc.boolean(),
+        (frames, noise, cut, resetAfterTimeout) => {
+          const p = new SspParser();
+          p.push(noise.map((b) => (b === 0x7f ? 0 : b)));
+          const bad = encodeSsp(0x80, [0xf0, 0xee, 0x7f]);
+          p.push(bad.slice(0, 1 + (cut % (bad.length - 1))));
+          if (resetAfterTimeout) p.reset();
+          const got = p.push(concatBytes(...frames.map((f) => encodeSsp(f.seqId, f.data)))).map((f) => `${f.seqId}:${toHex(f.data)}`);
+          const want = frames.map((f) => `${f.seqId}:${toHex(f.data)}`);
+          // Without the reset a truncated packet ending in a lone 0x7F can absorb the first frame's
+          // STX (as a stuffed byte); the driver resets on its reply timeout and the device resends.
+          if (resetAfterTimeout) assert.deepEqual(got, want);
+          else {
+            const tail = want.slice(1);
+            assert.deepEqual(got.slice(got.length - tail.length), tail);
+            assert.ok(got.length === want.length || got.length === want.length - 1);
+          }
+        },
+      ),
     );
   });
   it('random bytes never yield a frame whose CRC does not match', () => {

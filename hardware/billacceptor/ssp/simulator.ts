@@ -9,7 +9,20 @@ import { LINE_8N2_9600, type LineSettings } from '../../transport/byte-port.js';
 import { NOTE_FACE_VALUES, type Currency } from '../notes.js';
 import type { BillAcceptorSimControls, BillStep, WireFault } from '../sim-controls.js';
 import { CMD, EVENT, RESP, SEQ_BIT } from './constants.js';
-import { CMD_REQUEST_KEY_EXCHANGE, CMD_SET_GENERATOR, CMD_SET_MODULUS, DEFAULT_FIXED_KEY, EsspSession, STEX, aesKey, isPrime, modPow, randomSecret, readU64le, u64le } from './essp.js';
+import {
+  CMD_REQUEST_KEY_EXCHANGE,
+  CMD_SET_GENERATOR,
+  CMD_SET_MODULUS,
+  DEFAULT_FIXED_KEY,
+  EsspSession,
+  STEX,
+  aesKey,
+  isPrime,
+  modPow,
+  randomSecret,
+  readU64le,
+  u64le,
+} from './essp.js';
 import { SspParser, encodeSsp, type SspFrame } from './frame.js';
 
 type Phase = 'idle' | 'reading' | 'escrow' | 'stacking' | 'stacking-late' | 'credit' | 'rejecting';

@@ -23,7 +23,10 @@ describe('SSP end to end over the fake CDC-ACM bridge', () => {
     assert.deepEqual(r.sim.usb.line, LINE_8N2_9600);
     r.sim.insertNote(1000);
     await r.rec.untilCount('stacked');
-    assert.deepEqual(r.credits.map((c) => [c.amount, c.currency, c.denomination]), [[100000, 'MOP', 1000]]);
+    assert.deepEqual(
+      r.credits.map((c) => [c.amount, c.currency, c.denomination]),
+      [[100000, 'MOP', 1000]],
+    );
     assert.deepEqual(r.sim.cashbox, [1000]);
     const t = r.rec.types();
     assert.ok(t.indexOf('escrowed') < t.indexOf('stacking') && t.indexOf('stacking') < t.indexOf('credit'));
@@ -43,7 +46,10 @@ describe('SSP end to end over the fake CDC-ACM bridge', () => {
     r.sim.insertNote(100);
     await r.rec.untilCount('credit');
     await r.rec.until(() => r.sim.returned.length === 1);
-    assert.deepEqual(r.credits.map((c) => c.denomination), [100]);
+    assert.deepEqual(
+      r.credits.map((c) => c.denomination),
+      [100],
+    );
     await r.dev.close();
   });
 
@@ -60,8 +66,14 @@ describe('SSP end to end over the fake CDC-ACM bridge', () => {
     await r.rec.untilCount('credit');
     r.sim.insertNote(500);
     await r.rec.untilCount('credit', 2);
-    assert.deepEqual(r.credits.map((c) => c.denomination), [100, 500]);
-    assert.ok(r.rec.of('idle').some((e) => !e.enabled), 'the unit reported itself disabled');
+    assert.deepEqual(
+      r.credits.map((c) => c.denomination),
+      [100, 500],
+    );
+    assert.ok(
+      r.rec.of('idle').some((e) => !e.enabled),
+      'the unit reported itself disabled',
+    );
     await r.dev.close();
   });
 
@@ -88,7 +100,10 @@ describe('SSP end to end over the fake CDC-ACM bridge', () => {
     r.sim.insertNote(100);
     await r.rec.untilCount('disconnected');
     await r.rec.untilCount('credit');
-    assert.deepEqual(r.credits.map((c) => [c.amount, c.recovered]), [[10000, false]]);
+    assert.deepEqual(
+      r.credits.map((c) => [c.amount, c.recovered]),
+      [[10000, false]],
+    );
     assert.deepEqual(r.sim.cashbox, [100]);
     await r.dev.close();
   });
@@ -110,7 +125,10 @@ describe('SSP end to end over the fake CDC-ACM bridge', () => {
     r.sim.insertNote(20);
     await r.rec.untilCount('returned', 2);
     await r.rec.until(() => r.sim.returned.length === 2);
-    assert.deepEqual(r.rec.of('returned').map((e) => e.reason), ['host', 'escrow-timeout']);
+    assert.deepEqual(
+      r.rec.of('returned').map((e) => e.reason),
+      ['host', 'escrow-timeout'],
+    );
     assert.ok(r.sim.received.some((f) => f.data[0] === CMD.HOLD));
     assert.equal(r.credits.length, 0);
     await r.dev.close();
@@ -181,10 +199,17 @@ describe('SSP end to end over the fake CDC-ACM bridge', () => {
       assert.equal(sum(r.credits.map((c) => c.amount)), sum(r.sim.cashbox) * 100);
       assert.ok(r.credits.length <= 1);
       if (at === 'stacking-late') {
-        assert.deepEqual(r.rec.of('powerUp').map((e) => [e.notePending, e.creditOwed]), [['stacker', true]]);
+        assert.deepEqual(
+          r.rec.of('powerUp').map((e) => [e.notePending, e.creditOwed]),
+          [['stacker', true]],
+        );
         assert.equal(r.credits[0]?.recovered, true);
       }
-      if (at === 'escrow') assert.deepEqual(r.rec.of('powerUp').map((e) => e.notePending), ['acceptor']);
+      if (at === 'escrow')
+        assert.deepEqual(
+          r.rec.of('powerUp').map((e) => e.notePending),
+          ['acceptor'],
+        );
       await r.dev.close();
     });
   }
@@ -220,12 +245,20 @@ describe('SSP end to end over the fake CDC-ACM bridge', () => {
     await a.close();
     sim.powerOn();
     const credits: Credit[] = [];
-    const b = new SspBillAcceptor(opener, { currency: 'HKD', ...FAST, pendingNote: { ...journalled!, stackSent: true }, onCredit: (c) => void credits.push(c) });
+    const b = new SspBillAcceptor(opener, {
+      currency: 'HKD',
+      ...FAST,
+      pendingNote: { ...journalled!, stackSent: true },
+      onCredit: (c) => void credits.push(c),
+    });
     const rb = new EventRecorder<BillAcceptorEvent>();
     b.on(rb.listener);
     b.start();
     await rb.untilCount('credit');
-    assert.deepEqual(credits.map((c) => [c.escrowId, c.amount, c.recovered]), [[journalled!.escrowId, 50000, true]]);
+    assert.deepEqual(
+      credits.map((c) => [c.escrowId, c.amount, c.recovered]),
+      [[journalled!.escrowId, 50000, true]],
+    );
     await b.close();
   });
 

@@ -9,10 +9,12 @@ export function fakeBackend(overrides: Partial<ServiceBackend> = {}) {
   const journal: { type: string; payload: Record<string, unknown> }[] = [];
   const listeners = new Set<() => void>();
   const ok = (key: string): BackendResult => ({ ok: true, key });
-  const record = (method: string, result: () => BackendResult) => (...args: unknown[]) => {
-    calls.push({ method, args });
-    return result();
-  };
+  const record =
+    (method: string, result: () => BackendResult) =>
+    (...args: unknown[]) => {
+      calls.push({ method, args });
+      return result();
+    };
   const backend: ServiceBackend = {
     tableId: 'T-FAKE',
     currency: 'MOP',
@@ -58,7 +60,8 @@ export function fakeBackend(overrides: Partial<ServiceBackend> = {}) {
     journalEnter: (who, staff, role) => journal.push({ type: 'service.enter', payload: { who, staff, role } }),
     journalExit: (who, staff, reason, enterSeq) => void journal.push({ type: 'service.exit', payload: { who, staff, reason, enterSeq } }),
     closeOpenSessions: () => 0,
-    journalAccount: (by, staff, name, role, action) => journal.push({ type: 'service.account', payload: { by, staff, name, role, ...(action ? { action } : {}) } }),
+    journalAccount: (by, staff, name, role, action) =>
+      journal.push({ type: 'service.account', payload: { by, staff, name, role, ...(action ? { action } : {}) } }),
     journalDenied: (staff, reason) => void journal.push({ type: 'service.denied', payload: { staff, reason } }),
     onChange: (l) => {
       listeners.add(l);

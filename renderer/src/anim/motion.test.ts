@@ -50,10 +50,16 @@ describe('card motions on a stepped clock', () => {
 
   it('split hands fan out symmetrically around the seat and never overlap', () => {
     const w = 140;
-    assert.deepEqual([0, 1].map((i) => fanOffset(i, 2, w)), [-70, 70]);
+    assert.deepEqual(
+      [0, 1].map((i) => fanOffset(i, 2, w)),
+      [-70, 70],
+    );
     const four = [0, 1, 2, 3].map((i) => fanOffset(i, 4, w));
     for (let i = 1; i < four.length; i++) assert.equal((four[i] ?? 0) - (four[i - 1] ?? 0), w);
-    assert.equal(four.reduce((a, b) => a + b, 0), 0);
+    assert.equal(
+      four.reduce((a, b) => a + b, 0),
+      0,
+    );
     assert.equal(fanOffset(0, 1, w), 0);
   });
 

@@ -86,7 +86,9 @@ function drawBack(): Container {
   for (let y = 12; y < CARD.height - 8; y += 12)
     for (let x = 12 + ((y / 12) % 2) * 6; x < CARD.width - 8; x += 12) g.poly([x, y - 4, x + 4, y, x, y + 4, x - 4, y]).fill({ color: 0xd9b45b, alpha: 0.45 });
   g.roundRect(11, 11, CARD.width - 22, CARD.height - 22, 5).stroke({ width: 2, color: 0xe8c874 });
-  g.circle(CARD.width / 2, CARD.height / 2, 17).fill({ color: 0x8a1022 }).stroke({ width: 2, color: 0xe8c874 });
+  g.circle(CARD.width / 2, CARD.height / 2, 17)
+    .fill({ color: 0x8a1022 })
+    .stroke({ width: 2, color: 0xe8c874 });
   c.addChild(g);
   const mark = new Text({ text: '澳', style: textStyle({ fontSize: 20, fill: '#e8c874', fontWeight: '700' }) });
   mark.anchor.set(0.5);
@@ -103,7 +105,10 @@ function drawFace(code: string): Container {
   const g = new Graphics();
   g.roundRect(0, 0, CARD.width, CARD.height, 9).fill({ color: 0xfffdf7 }).stroke({ width: 1.5, color: 0x9a9a9a });
   const court = rank === 'J' || rank === 'Q' || rank === 'K';
-  if (court) g.roundRect(22, 24, CARD.width - 44, CARD.height - 48, 4).fill({ color: suit.red ? 0xfbe7e4 : 0xe9ecf2 }).stroke({ width: 1.5, color: suit.red ? 0xc8102e : 0x33415c });
+  if (court)
+    g.roundRect(22, 24, CARD.width - 44, CARD.height - 48, 4)
+      .fill({ color: suit.red ? 0xfbe7e4 : 0xe9ecf2 })
+      .stroke({ width: 1.5, color: suit.red ? 0xc8102e : 0x33415c });
   c.addChild(g);
   const label = rank === 'T' ? '10' : rank;
   // Corner indices at both ends (the lower one upside down), legible at seat distance.

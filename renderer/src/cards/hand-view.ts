@@ -13,7 +13,10 @@ import { CARD, CardView } from './card-view.js';
 export class HandSprite extends Container {
   private readonly cards: CardView[] = [];
   private count = 0;
-  private readonly total = new Text({ text: '', style: textStyle({ fontSize: 30, fill: COLORS.goldText, fontWeight: '700', stroke: { color: '#04100b', width: 5 } }) });
+  private readonly total = new Text({
+    text: '',
+    style: textStyle({ fontSize: 30, fill: COLORS.goldText, fontWeight: '700', stroke: { color: '#04100b', width: 5 } }),
+  });
   /** The round the cards belong to: a new round starts from an empty hand. */
   private round = '';
 

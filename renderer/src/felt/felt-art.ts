@@ -44,8 +44,11 @@ export function drawFelt(layout: FeltLayout, print: FeltPrint): Container {
   });
   g.poly(feltOutline(f)).fill(gradient);
   // The dealer's tray and the card holders.
-  g.roundRect(f.cx - 260, f.top + 2, 520, 60, 12).fill({ color: 0x111111, alpha: 0.5 }).stroke({ width: 3, color: COLORS.gold });
-  for (const r of [layout.shoe, layout.discard]) g.roundRect(r.x, r.y, r.width, r.height, 12).fill({ color: 0x1a120b, alpha: 0.85 }).stroke({ width: 3, color: COLORS.railEdge });
+  g.roundRect(f.cx - 260, f.top + 2, 520, 60, 12)
+    .fill({ color: 0x111111, alpha: 0.5 })
+    .stroke({ width: 3, color: COLORS.gold });
+  for (const r of [layout.shoe, layout.discard])
+    g.roundRect(r.x, r.y, r.width, r.height, 12).fill({ color: 0x1a120b, alpha: 0.85 }).stroke({ width: 3, color: COLORS.railEdge });
   root.addChild(g);
 
   const spots = new Graphics();
@@ -59,7 +62,10 @@ export function drawFelt(layout: FeltLayout, print: FeltPrint): Container {
   for (const seat of layout.seats) {
     for (const s of seat.spots) {
       if (s.shape === 'circle') {
-        spots.circle(s.x, s.y, s.r).fill({ color: 0x000000, alpha: 0.14 }).stroke({ width: s.bet === 'main' ? 4 : 3, color: COLORS.gold });
+        spots
+          .circle(s.x, s.y, s.r)
+          .fill({ color: 0x000000, alpha: 0.14 })
+          .stroke({ width: s.bet === 'main' ? 4 : 3, color: COLORS.gold });
         if (s.bet !== 'main') label(print.zh(`bet.${s.bet}`), s.x, s.y, s.r * 0.55);
       } else {
         const colour = s.bet.startsWith('banker') ? 0xc8102e : s.bet.startsWith('player') ? 0x2f6fd6 : 0x1f9a55;

@@ -1,6 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { circleHitsRect, feltLayout, handRect, holderLabelRect, labelRect, languagesRect, overlaps, printedCentre, resultRect, spotRect, spotsOverlap, type Rect } from './felt-layout.js';
+import {
+  circleHitsRect,
+  feltLayout,
+  handRect,
+  holderLabelRect,
+  labelRect,
+  languagesRect,
+  overlaps,
+  printedCentre,
+  resultRect,
+  spotRect,
+  spotsOverlap,
+  type Rect,
+} from './felt-layout.js';
 
 const PROFILES = [
   { game: 'blackjack', bets: ['main', 'anyPair', 'sevens', 'over13', 'under13'] },
@@ -46,8 +59,8 @@ describe('felt layouts', () => {
           { what: 'panel', r: l.panel },
           { what: 'shoe', r: l.shoe },
           { what: 'discard', r: l.discard },
-          { what: 'shoe\'s name', r: holderLabelRect(l.holderLabels.shoe) },
-          { what: 'discard holder\'s name', r: holderLabelRect(l.holderLabels.discard) },
+          { what: "shoe's name", r: holderLabelRect(l.holderLabels.shoe) },
+          { what: "discard holder's name", r: holderLabelRect(l.holderLabels.discard) },
           { what: 'language buttons', r: languagesRect(l) },
         ];
         const drawn: { what: string; seat: number; r: Rect; hand?: true }[] = [];

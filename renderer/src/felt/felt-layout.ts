@@ -127,7 +127,7 @@ function circleSeat(seat: number, count: number, bets: readonly string[]): SeatL
   const radius = 720;
   // Seats 1 and 7 sit high on the rail, so each seat's cards clear its neighbour's side spots.
   const first = Math.PI * 0.12;
-  const a = first + ((Math.PI * 0.76) * (seat - 1)) / Math.max(1, count - 1);
+  const a = first + (Math.PI * 0.76 * (seat - 1)) / Math.max(1, count - 1);
   const p = { x: felt.cx + radius * Math.cos(a), y: felt.top + radius * Math.sin(a) };
   const spots: SpotLayout[] = [{ bet: 'main', x: p.x, y: p.y, shape: 'circle', r: MAIN_R, width: MAIN_R * 2, height: MAIN_R * 2 }];
   const side = bets.filter((b) => b !== 'main').slice(0, 4);
@@ -162,7 +162,7 @@ export function circleHitsRect(c: Pick<SpotLayout, 'x' | 'y' | 'r'>, r: Rect): b
 function baccaratSeat(seat: number, count: number, bets: readonly string[]): SeatLayout {
   // A wider arc than the half-moon's seats: each seat's result fits under its name, clear of the next seat.
   const f = BACCARAT_FELT;
-  const a = Math.PI * 0.1 + ((Math.PI * 0.8) * (seat - 1)) / Math.max(1, count - 1);
+  const a = Math.PI * 0.1 + (Math.PI * 0.8 * (seat - 1)) / Math.max(1, count - 1);
   // Seats lie on an ellipse deeper than wide: the felt is narrow beside the roads, not short.
   const p = { x: f.cx + 580 * Math.cos(a), y: f.top + 690 * Math.sin(a) };
   // Three boxes in a row (閒 和 莊) and the pairs under them, as printed on a mini-baccarat felt.
@@ -172,7 +172,9 @@ function baccaratSeat(seat: number, count: number, bets: readonly string[]): Sea
   const pairs = ['playerPair', 'bankerPair'].filter((b) => bets.includes(b));
   const spots: SpotLayout[] = [];
   row.forEach((bet, i) => spots.push({ bet, x: p.x + (i - (row.length - 1) / 2) * (w + 4), y: p.y - h / 2 - 2, shape: 'box', r: 8, width: w, height: h }));
-  pairs.forEach((bet, i) => spots.push({ bet, x: p.x + (i - (pairs.length - 1) / 2) * (w * 1.5 + 4), y: p.y + h / 2 + 2, shape: 'box', r: 8, width: w * 1.5, height: h - 6 }));
+  pairs.forEach((bet, i) =>
+    spots.push({ bet, x: p.x + (i - (pairs.length - 1) / 2) * (w * 1.5 + 4), y: p.y + h / 2 + 2, shape: 'box', r: 8, width: w * 1.5, height: h - 6 }),
+  );
   // The name under the pairs and the result under the name, pulled in from the road panel's edge.
   const label = { x: p.x, y: p.y + h + 18 };
   const half = RESULT_ZONE.width / 2;
@@ -270,7 +272,12 @@ const PRINT_WIDTH = { blackjack: { name: 660, limits: 640 }, war: { name: 520, l
 export function printedCentre(l: FeltLayout): Rect[] {
   const w = PRINT_WIDTH[l.game];
   const line = (p: Point, width: number, size: number): Rect => ({ x: p.x - width / 2, y: p.y - size * 0.7, width, height: size * 1.4 });
-  return [line(l.title.zh, w.name, l.nameSize[0]), line(l.title.pt, w.name, l.nameSize[1]), line(l.title.limits, w.limits, l.limitsSize[0]), line(l.title.limitsPt, w.limits, l.limitsSize[1])];
+  return [
+    line(l.title.zh, w.name, l.nameSize[0]),
+    line(l.title.pt, w.name, l.nameSize[1]),
+    line(l.title.limits, w.limits, l.limitsSize[0]),
+    line(l.title.limitsPt, w.limits, l.limitsSize[1]),
+  ];
 }
 
 /** The table screen's language buttons: three of 150 × 96, in a row (baccarat) or a column (the half-moon). */

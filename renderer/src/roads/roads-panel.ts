@@ -36,7 +36,9 @@ export class RoadsPanel extends Container {
   private readonly marks = new Graphics();
   private readonly title = new Text({ text: '', style: textStyle({ fontSize: 30, fill: COLORS.goldText, fontWeight: '700' }) });
   private readonly stats = new Text({ text: '', style: textStyle({ fontSize: 24, fill: COLORS.ivory, fontWeight: '600' }) });
-  private readonly labels = ['bead', 'big', 'eye', 'small', 'pig', 'ask'].map(() => new Text({ text: '', style: textStyle({ fontSize: 18, fill: COLORS.muted }) }));
+  private readonly labels = ['bead', 'big', 'eye', 'small', 'pig', 'ask'].map(
+    () => new Text({ text: '', style: textStyle({ fontSize: 18, fill: COLORS.muted }) }),
+  );
   private readonly askLabels = [0, 1].map(() => new Text({ text: '', style: textStyle({ fontSize: 22, fontWeight: '700' }) }));
   private shown = '';
 
@@ -92,22 +94,34 @@ export class RoadsPanel extends Container {
       g.stroke({ width: 1, color: 0x3a4652 });
     };
     for (const gr of [grid.bead, grid.big, grid.eye, grid.small, grid.pig]) gridLines(gr);
-    const at = (gr: RoadGrid, first: number, c: { x: number; y: number }) => ({ x: x0 + (c.x - first) * gr.cell + gr.cell / 2, y: gr.y + c.y * gr.cell + gr.cell / 2 });
+    const at = (gr: RoadGrid, first: number, c: { x: number; y: number }) => ({
+      x: x0 + (c.x - first) * gr.cell + gr.cell / 2,
+      y: gr.y + c.y * gr.cell + gr.cell / 2,
+    });
 
     let first = firstColumn(r.beadPlate, grid.bead.columns);
     for (const c of r.beadPlate) {
       if (c.x < first) continue;
       const p = at(grid.bead, first, c);
       g.circle(p.x, p.y, grid.bead.cell * 0.42).fill({ color: c.winner === 'banker' ? RED : c.winner === 'player' ? BLUE : GREEN });
-      if (c.bankerPair) g.circle(p.x - 11, p.y - 11, 4.5).fill({ color: RED }).stroke({ width: 1.5, color: 0xffffff });
-      if (c.playerPair) g.circle(p.x + 11, p.y + 11, 4.5).fill({ color: BLUE }).stroke({ width: 1.5, color: 0xffffff });
+      if (c.bankerPair)
+        g.circle(p.x - 11, p.y - 11, 4.5)
+          .fill({ color: RED })
+          .stroke({ width: 1.5, color: 0xffffff });
+      if (c.playerPair)
+        g.circle(p.x + 11, p.y + 11, 4.5)
+          .fill({ color: BLUE })
+          .stroke({ width: 1.5, color: 0xffffff });
     }
     first = firstColumn(r.bigRoad, grid.big.columns);
     for (const c of r.bigRoad) {
       if (c.x < first) continue;
       const p = at(grid.big, first, c);
       g.circle(p.x, p.y, grid.big.cell * 0.38).stroke({ width: 3, color: c.side === 'banker' ? RED : BLUE });
-      if (c.ties > 0) g.moveTo(p.x - 8, p.y + 8).lineTo(p.x + 8, p.y - 8).stroke({ width: 2.5, color: GREEN });
+      if (c.ties > 0)
+        g.moveTo(p.x - 8, p.y + 8)
+          .lineTo(p.x + 8, p.y - 8)
+          .stroke({ width: 2.5, color: GREEN });
       if (c.bankerPair) g.circle(p.x - 8, p.y - 8, 3).fill({ color: RED });
       if (c.playerPair) g.circle(p.x + 8, p.y + 8, 3).fill({ color: BLUE });
     }
@@ -144,5 +158,8 @@ export class RoadsPanel extends Container {
 function mark(g: Graphics, x: number, y: number, r: number, color: number, style: 'ring' | 'dot' | 'slash'): void {
   if (style === 'ring') g.circle(x, y, r).stroke({ width: 2.5, color });
   else if (style === 'dot') g.circle(x, y, r).fill({ color });
-  else g.moveTo(x - r, y + r).lineTo(x + r, y - r).stroke({ width: 3, color });
+  else
+    g.moveTo(x - r, y + r)
+      .lineTo(x + r, y - r)
+      .stroke({ width: 3, color });
 }

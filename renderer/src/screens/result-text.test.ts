@@ -50,8 +50,13 @@ describe('results, offers and prizes in words', () => {
     assert.equal(resultText(pt, 1_500_000, 'MOP', 'pt').replace(/\s/g, ' '), 'Ganha +15 000 MOP$');
   });
 
-  it('gives a seat its own player\'s result; bets behind it are not added in', () => {
-    const lines = [line({ net: 10_000 }), line({ bet: 'anyPair', net: 110_000, prize: 'side-bet' }), line({ owner: 'behind', net: -50_000 }), line({ seat: 3, net: -10_000 })];
+  it("gives a seat its own player's result; bets behind it are not added in", () => {
+    const lines = [
+      line({ net: 10_000 }),
+      line({ bet: 'anyPair', net: 110_000, prize: 'side-bet' }),
+      line({ owner: 'behind', net: -50_000 }),
+      line({ seat: 3, net: -10_000 }),
+    ];
     assert.deepEqual(seatResults(lines), [
       { seat: 1, net: 120_000 },
       { seat: 3, net: -10_000 },
@@ -73,7 +78,7 @@ describe('results, offers and prizes in words', () => {
     assert.equal(prizeText(en, undefined, win('streak3', 'side-bet'), 'MOP', 'en'), 'Side bet: won +MOP$300');
   });
 
-  it('celebrates once per settled round, briefly, on the screen\'s clock', () => {
+  it("celebrates once per settled round, briefly, on the screen's clock", () => {
     const watch = new PrizeWatch<string[]>();
     const clock = new SteppedClock(1_000);
     assert.equal(watch.next('r1', false, ['tie']), null, 'not before the results');

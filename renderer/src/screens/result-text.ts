@@ -1,5 +1,13 @@
 import type { TFunction } from 'i18next';
-import { OFFER_ACTIONS, type Currency, type Language, type Presentation, type PrizeWin, type ResultLine, type StationDecision } from '../../../protocol/index.js';
+import {
+  OFFER_ACTIONS,
+  type Currency,
+  type Language,
+  type Presentation,
+  type PrizeWin,
+  type ResultLine,
+  type StationDecision,
+} from '../../../protocol/index.js';
 import { formatMoney } from '../i18n/money.js';
 
 export type Outcome = 'win' | 'lose' | 'push';
@@ -61,7 +69,11 @@ export function prizeText(t: TFunction, words: Presentation['betWords'], win: Pr
  * and to a bettor behind whether to follow the seat's double or split: naming the seat and what
  * following costs); null otherwise.
  */
-export function offerText(t: TFunction, decision: (Pick<StationDecision, 'legal'> & Partial<Pick<StationDecision, 'seat' | 'cost'>>) | null, currency?: Currency): string | null {
+export function offerText(
+  t: TFunction,
+  decision: (Pick<StationDecision, 'legal'> & Partial<Pick<StationDecision, 'seat' | 'cost'>>) | null,
+  currency?: Currency,
+): string | null {
   const offer = decision?.legal.find((a): a is (typeof OFFER_ACTIONS)[number] => (OFFER_ACTIONS as readonly string[]).includes(a));
   return offer ? t(`desk.offer.${offer}`, { n: decision?.seat, amount: decision?.cost ?? 0, currency }) : null;
 }

@@ -55,7 +55,10 @@ export class StationScreen implements Screen {
   constructor(private readonly ctx: ScreenContext) {
     const bg = new Graphics().rect(0, 0, DESIGN.width, DESIGN.height).fill({ color: 0x0a2219 });
     const header = new Graphics().rect(0, 0, DESIGN.width, 150).fill({ color: COLORS.panel }).rect(0, 148, DESIGN.width, 4).fill({ color: COLORS.gold });
-    const meter = new Graphics().roundRect(SIDE.x, SIDE.meterY, SIDE.width, SIDE.meterH, 24).fill({ color: COLORS.panel }).stroke({ width: 4, color: COLORS.gold });
+    const meter = new Graphics()
+      .roundRect(SIDE.x, SIDE.meterY, SIDE.width, SIDE.meterH, 24)
+      .fill({ color: COLORS.panel })
+      .stroke({ width: 4, color: COLORS.gold });
     this.title.position.set(60, 22);
     this.limits.position.set(60, 94);
     this.seat.anchor.set(1, 0);
@@ -80,7 +83,11 @@ export class StationScreen implements Screen {
     this.helpButton = tool('open-help', SIDE.row3, 2, () => this.open('help'));
 
     const area = { x: 40, y: 170, width: 1150, height: 750 };
-    this.recall = new RecallPanel(area, () => this.close(), (i) => this.open('replay', i));
+    this.recall = new RecallPanel(
+      area,
+      () => this.close(),
+      (i) => this.open('replay', i),
+    );
     this.replay = new ReplayPanel(area, ctx, () => this.close());
     this.help = new HelpPanel(area, () => this.close());
 

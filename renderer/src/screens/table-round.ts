@@ -28,7 +28,10 @@ export class TableRound extends Container {
   private burnNext = 0;
   private readonly phasePill = new Graphics();
   private readonly phase = new Text({ text: '', style: textStyle({ fontSize: 44, fill: COLORS.ivory, fontWeight: '700' }) });
-  private readonly cue = new Text({ text: '', style: textStyle({ fontSize: 36, fill: COLORS.goldText, fontWeight: '700', stroke: { color: '#04100b', width: 5 } }) });
+  private readonly cue = new Text({
+    text: '',
+    style: textStyle({ fontSize: 36, fill: COLORS.goldText, fontWeight: '700', stroke: { color: '#04100b', width: 5 } }),
+  });
   private readonly marker = new Graphics();
   private markerOn = false;
   private readonly results = new Container();
@@ -222,7 +225,10 @@ export class TableRound extends Container {
     for (const { seat, net } of seatResults(round.results ?? [])) {
       let text = this.resultTexts[i];
       if (!text) {
-        text = new Text({ text: '', style: textStyle({ fontSize: 30, fontWeight: '700', align: 'center', lineHeight: 34, stroke: { color: '#04100b', width: 6 } }) });
+        text = new Text({
+          text: '',
+          style: textStyle({ fontSize: 30, fontWeight: '700', align: 'center', lineHeight: 34, stroke: { color: '#04100b', width: 6 } }),
+        });
         text.anchor.set(0.5, 0);
         this.resultTexts.push(text);
         this.results.addChild(text);
@@ -253,7 +259,10 @@ export class TableRound extends Container {
         }
         const s = l.seats.find((x) => x.seat === seat);
         if (s) c.position.set(s.hand.x, s.hand.y + CARD.height / 2);
-        c.start(wins.map((w) => prizeText(t, this.betWords, w, currency, language)), now);
+        c.start(
+          wins.map((w) => prizeText(t, this.betWords, w, currency, language)),
+          now,
+        );
         for (const w of wins) this.announce(`celebrate:seat:${seat}:${w.prize}:${w.bet}`);
       }
     } else {

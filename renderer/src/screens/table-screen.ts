@@ -50,7 +50,8 @@ export class TableScreen implements Screen {
 
   constructor(private readonly ctx: ScreenContext) {
     this.round = new TableRound((e) => ctx.emit(e));
-    for (const t of [this.nameZh, this.namePt, this.limitsZh, this.limitsPt, this.dealerLabel, this.shoeLabel, this.discardLabel, this.lastRound]) t.anchor.set(0.5);
+    for (const t of [this.nameZh, this.namePt, this.limitsZh, this.limitsPt, this.dealerLabel, this.shoeLabel, this.discardLabel, this.lastRound])
+      t.anchor.set(0.5);
     this.languages = new LanguageSwitch(ctx, LANGUAGE_BUTTON);
     // The game's name and limits are printed on the felt (both official languages, set here
     // because the limits come with the state): `felt-print`, like the rest of the felt's words.
@@ -87,7 +88,10 @@ export class TableScreen implements Screen {
     if (state.lastRound) {
       this.lastRound.text = t('felt.lastRound');
       this.lastRound.position.set(layout.cue.x, layout.cue.y + 58);
-      this.lastRoundPill.clear().roundRect(this.lastRound.x - this.lastRound.width / 2 - 24, this.lastRound.y - 24, this.lastRound.width + 48, 48, 24).fill({ color: COLORS.gold });
+      this.lastRoundPill
+        .clear()
+        .roundRect(this.lastRound.x - this.lastRound.width / 2 - 24, this.lastRound.y - 24, this.lastRound.width + 48, 48, 24)
+        .fill({ color: COLORS.gold });
     }
     this.tilts.show(state.tilts ?? [], t);
     this.round.show(state.round, t, state.currency, state.language, this.ctx.clock.now(), state.presentation?.betWords);
@@ -153,4 +157,3 @@ export class TableScreen implements Screen {
     return layout;
   }
 }
-

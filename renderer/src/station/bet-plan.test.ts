@@ -9,7 +9,10 @@ describe('repeat and undo from place-bet and clear-bets', () => {
     plan.sync(true, []);
     plan.sync(true, [{ bet: 'main', amount: 100 }]);
     plan.sync(true, [{ bet: 'main', amount: 600 }]);
-    plan.sync(true, [{ bet: 'main', amount: 600 }, { bet: 'tie', amount: 100 }]);
+    plan.sync(true, [
+      { bet: 'main', amount: 600 },
+      { bet: 'tie', amount: 100 },
+    ]);
     assert.deepEqual(plan.undo(), [{ name: 'clear-bets' }, { name: 'place-bet', spot: { bet: 'main' }, amount: 600 }]);
     // After the replayed chips, a second undo takes the 500 back, not the whole spot.
     plan.sync(true, [{ bet: 'main', amount: 600 }]);
@@ -30,8 +33,14 @@ describe('repeat and undo from place-bet and clear-bets', () => {
     const plan = new BetPlan();
     plan.sync(true, []);
     assert.equal(plan.canRepeat([]), false);
-    plan.sync(true, [{ bet: 'banker', amount: 1000 }, { bet: 'playerPair', amount: 100 }]);
-    plan.sync(false, [{ bet: 'banker', amount: 1000 }, { bet: 'playerPair', amount: 100 }]);
+    plan.sync(true, [
+      { bet: 'banker', amount: 1000 },
+      { bet: 'playerPair', amount: 100 },
+    ]);
+    plan.sync(false, [
+      { bet: 'banker', amount: 1000 },
+      { bet: 'playerPair', amount: 100 },
+    ]);
     assert.equal(plan.canUndo(), false);
     plan.sync(true, []);
     assert.equal(plan.canRepeat([]), true);

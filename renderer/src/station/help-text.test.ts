@@ -9,7 +9,19 @@ const fixed = async (language: (typeof LANGS)[number]) => (await createI18n(lang
 
 describe('help pay table as players read it', () => {
   it('numbers articles the way the Chinese text does', () => {
-    assert.deepEqual([1, 10, 13, 19, 20, 21, 64, 100, 101, 110, 235].map(chineseNumber), ['一', '十', '十三', '十九', '二十', '二十一', '六十四', '一百', '一百零一', '一百一十', '二百三十五']);
+    assert.deepEqual([1, 10, 13, 19, 20, 21, 64, 100, 101, 110, 235].map(chineseNumber), [
+      '一',
+      '十',
+      '十三',
+      '十九',
+      '二十',
+      '二十一',
+      '六十四',
+      '一百',
+      '一百零一',
+      '一百一十',
+      '二百三十五',
+    ]);
   });
 
   it('names the article in each language, never the rule id', async () => {
@@ -47,7 +59,13 @@ describe('help pay table as players read it', () => {
 
   it('shows a line with its article, or without one where the profile has none', async () => {
     const t = await fixed('pt');
-    const side: PayLine = { item: 'anyPair', pays: { kind: 'odds', win: 11, per: 1 }, rule: 'macau-2009 art.13 1)(1), art.14 n.1', ref: { kind: 'article', n: 13 }, side: true };
+    const side: PayLine = {
+      item: 'anyPair',
+      pays: { kind: 'odds', win: 11, per: 1 },
+      rule: 'macau-2009 art.13 1)(1), art.14 n.1',
+      ref: { kind: 'article', n: 13 },
+      side: true,
+    };
     const tie: PayLine = { item: 'tieStandsOff', pays: { kind: 'returned', part: 'all' }, rule: 'macau-baccarat pay-table:tie-push' };
     assert.equal(payLineText(t, side, 'pt'), '«Qualquer par»: 11 para 1 (Art. 13.º)');
     const text = payLineText(t, tie, 'pt');

@@ -14,7 +14,10 @@ export class Panel extends Container {
     onClose: () => void,
   ) {
     super();
-    const bg = new Graphics().roundRect(area.x, area.y, area.width, area.height, 20).fill({ color: 0x071a12, alpha: 0.97 }).stroke({ width: 4, color: COLORS.gold });
+    const bg = new Graphics()
+      .roundRect(area.x, area.y, area.width, area.height, 20)
+      .fill({ color: 0x071a12, alpha: 0.97 })
+      .stroke({ width: 4, color: COLORS.gold });
     this.heading.position.set(area.x + 30, area.y + 22);
     this.closeButton = new Button(closeId, 220, TOUCH.min, onClose);
     this.closeButton.position.set(area.x + area.width - 250, area.y + area.height - TOUCH.min - 24);
@@ -24,7 +27,10 @@ export class Panel extends Container {
 
   /** A wrapped text block inside the panel. */
   protected block(x: number, y: number, width: number, size = 28): Text {
-    const t = new Text({ text: '', style: textStyle({ fontSize: size, fill: COLORS.ivory, wordWrap: true, wordWrapWidth: width, breakWords: true, lineHeight: Math.round(size * 1.35) }) });
+    const t = new Text({
+      text: '',
+      style: textStyle({ fontSize: size, fill: COLORS.ivory, wordWrap: true, wordWrapWidth: width, breakWords: true, lineHeight: Math.round(size * 1.35) }),
+    });
     t.position.set(x, y);
     this.addChild(t);
     return t;

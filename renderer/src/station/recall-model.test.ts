@@ -34,11 +34,14 @@ describe('replay of a recorded round', () => {
     assert.equal(replayCardCount(round, 1), 5);
     assert.deepEqual(replayHands(round, 1, 2), [{ key: 'seat:1:0', owner: 'seat', seat: 1, hand: 0, cards: ['AS'] }]);
     const all = replayHands(round, 1, round.cards.length);
-    assert.deepEqual(all.map((h) => [h.key, h.cards]), [
-      ['dealer', ['8C', 'KH']],
-      ['seat:1:0', ['AS', 'AD']],
-      ['seat:1:1', ['3C']],
-    ]);
+    assert.deepEqual(
+      all.map((h) => [h.key, h.cards]),
+      [
+        ['dealer', ['8C', 'KH']],
+        ['seat:1:0', ['AS', 'AD']],
+        ['seat:1:1', ['3C']],
+      ],
+    );
     // The third card shown is the dealer's 8C, the fourth card of the shoe.
     assert.equal(shownCardIndex(round, 1, 2), 4);
   });

@@ -70,7 +70,13 @@ export class RecallPanel extends Panel {
     const r = rounds[this.index];
     this.replay.setEnabled(r !== undefined);
     this.detail.text = r ? describe(r, s, t) : t('recall.empty');
-    const time = new Intl.DateTimeFormat(INTL_LOCALE[s.language], { hour: 'numeric', minute: '2-digit', second: '2-digit', hour12: true, timeZone: 'Asia/Macau' });
+    const time = new Intl.DateTimeFormat(INTL_LOCALE[s.language], {
+      hour: 'numeric',
+      minute: '2-digit',
+      second: '2-digit',
+      hour12: true,
+      timeZone: 'Asia/Macau',
+    });
     this.list.text = rounds
       .map((x, i) => {
         const net = x.lines.reduce((a, l) => a + l.net, 0);
@@ -82,15 +88,19 @@ export class RecallPanel extends Panel {
 
 function describe(r: StationRecallRound, s: StationState, t: TFunction): string {
   const money = (v: number) => formatMoney(v, s.currency, s.language);
-  const when = new Intl.DateTimeFormat(INTL_LOCALE[s.language], { dateStyle: 'medium', timeStyle: 'medium', hour12: true, timeZone: 'Asia/Macau' }).format(new Date(r.ts));
+  const when = new Intl.DateTimeFormat(INTL_LOCALE[s.language], { dateStyle: 'medium', timeStyle: 'medium', hour12: true, timeZone: 'Asia/Macau' }).format(
+    new Date(r.ts),
+  );
   const lines = [t('recall.round', { id: r.roundId, when })];
   for (const h of replayHands(r, s.seat, r.cards.length)) {
-    const who = h.owner === 'dealer' ? t('table.dealer') : h.owner === 'seat' ? (h.hand ? t('desk.hand', { n: h.hand + 1 }) : t('desk.yourHand')) : t(`bet.${h.owner}`);
+    const who =
+      h.owner === 'dealer' ? t('table.dealer') : h.owner === 'seat' ? (h.hand ? t('desk.hand', { n: h.hand + 1 }) : t('desk.yourHand')) : t(`bet.${h.owner}`);
     lines.push(`${who}: ${h.cards.map(cardText).join(' ')}`);
   }
   for (const b of r.bets) lines.push(t('recall.bet', { bet: stakeName(t, b), amount: money(b.amount) }));
   for (const l of r.lines) lines.push(t('recall.line', { bet: stakeName(t, l), net: signedMoney(l.net, s.currency, s.language) }));
   if (r.status === 'void') lines.push(t('recall.void'));
-  if (r.creditBefore !== undefined && r.creditAfter !== undefined) lines.push(t('recall.credit', { before: money(r.creditBefore), after: money(r.creditAfter) }));
+  if (r.creditBefore !== undefined && r.creditAfter !== undefined)
+    lines.push(t('recall.credit', { before: money(r.creditBefore), after: money(r.creditAfter) }));
   return lines.join('\n');
 }

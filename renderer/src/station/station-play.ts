@@ -15,7 +15,10 @@ import { actionKey } from './action-words.js';
 
 /** Chips offered: the usual casino denominations (1-2-5 steps) from the table minimum up to the maximum. */
 export function chipValues(min: number, max: number): number[] {
-  return [1, 2, 5, 10, 20, 50, 100].map((k) => k * min).filter((v) => v <= max).slice(0, 5);
+  return [1, 2, 5, 10, 20, 50, 100]
+    .map((k) => k * min)
+    .filter((v) => v <= max)
+    .slice(0, 5);
 }
 
 /** Chip colours by position in the selector (low to high), as Macau cages colour them. */
@@ -72,7 +75,10 @@ export class StationPlay extends Container {
   private readonly bar = new Container();
   private readonly offer = new Text({ text: '', style: textStyle({ fontSize: 38, fill: COLORS.warning, fontWeight: '700' }) });
   private readonly prompt = new Text({ text: '', style: textStyle({ fontSize: 32, fill: COLORS.ivory }) });
-  private readonly result = new Text({ text: '', style: textStyle({ fontSize: 44, fontWeight: '700', wordWrap: true, wordWrapWidth: PLAY.width - 40, breakWords: true }) });
+  private readonly result = new Text({
+    text: '',
+    style: textStyle({ fontSize: 44, fontWeight: '700', wordWrap: true, wordWrapWidth: PLAY.width - 40, breakWords: true }),
+  });
   private readonly behindHeading = new Text({ text: '', style: textStyle({ fontSize: 30, fill: COLORS.goldText, fontWeight: '700' }) });
   private behindSpots: Button[] = [];
   private readonly celebration = new Celebration(44);
@@ -105,7 +111,18 @@ export class StationPlay extends Container {
     this.behindHeading.position.set(0, PLAY.behindHeading - PLAY.spots);
     this.spotLayer.addChild(this.behindHeading);
     this.celebration.position.set(PLAY.x + PLAY.width / 2, PLAY.hands + 190);
-    this.addChild(this.status, this.bar, this.handLayer, this.result, this.spotLayer, this.chipLayer, this.offer, this.actionLayer, this.prompt, this.celebration);
+    this.addChild(
+      this.status,
+      this.bar,
+      this.handLayer,
+      this.result,
+      this.spotLayer,
+      this.chipLayer,
+      this.offer,
+      this.actionLayer,
+      this.prompt,
+      this.celebration,
+    );
   }
 
   show(state: StationState, t: TFunction, now: number): void {
@@ -179,7 +196,11 @@ export class StationPlay extends Container {
    * briefly, over its play area (a later snapshot or a language change rewords, never restarts).
    */
   private celebrate(state: StationState, t: TFunction, now: number): void {
-    const fresh = this.prizeWatch.next(state.round?.roundId, state.round?.phase === 'results' && state.betting.roundNet !== undefined, state.betting.prizes ?? []);
+    const fresh = this.prizeWatch.next(
+      state.round?.roundId,
+      state.round?.phase === 'results' && state.betting.roundNet !== undefined,
+      state.betting.prizes ?? [],
+    );
     const lines = (wins: PrizeWin[]) => wins.map((w) => prizeText(t, state.presentation?.betWords, w, state.currency, state.language));
     if (fresh?.length) {
       this.prizes = fresh;
@@ -219,7 +240,7 @@ export class StationPlay extends Container {
 
   /** The countdown bar: full when the window opens, empty when it closes (scaled, never redrawn). */
   private drawBar(s: StationState, now: number): void {
-    const endsAt = s.decision?.endsAt ?? (s.betting.open ? s.round?.endsAt ?? null : null);
+    const endsAt = s.decision?.endsAt ?? (s.betting.open ? (s.round?.endsAt ?? null) : null);
     if (endsAt !== this.barEnds) {
       this.barEnds = endsAt;
       this.barFrom = now;

@@ -101,7 +101,10 @@ export class Button extends Container {
         const a = (i * Math.PI) / 3;
         this.bg.circle(cx + Math.cos(a) * r * 0.84, cy + Math.sin(a) * r * 0.84, r * 0.13).fill({ color: 0xf4ecd8 });
       }
-      this.bg.circle(cx, cy, r * 0.66).fill({ color: 0x0b0b0b, alpha: 0.25 }).stroke({ width: 3, color: 0xf4ecd8, alpha: 0.9 });
+      this.bg
+        .circle(cx, cy, r * 0.66)
+        .fill({ color: 0x0b0b0b, alpha: 0.25 })
+        .stroke({ width: 3, color: 0xf4ecd8, alpha: 0.9 });
       if (this.active) this.bg.circle(cx, cy, r + 5).stroke({ width: 6, color: COLORS.gold });
       this.caption.style.fill = COLORS.ivory;
       return;

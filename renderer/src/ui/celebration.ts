@@ -39,7 +39,11 @@ export class Celebration extends Container {
     this.text.text = text;
     const w = this.text.width + 56;
     const h = this.text.height + 28;
-    this.plate.clear().roundRect(-w / 2, -h / 2, w, h, Math.min(28, h / 2)).fill({ color: COLORS.gold }).stroke({ width: 4, color: 0xfff4c8 });
+    this.plate
+      .clear()
+      .roundRect(-w / 2, -h / 2, w, h, Math.min(28, h / 2))
+      .fill({ color: COLORS.gold })
+      .stroke({ width: 4, color: 0xfff4c8 });
     this.rays.clear();
     const r = Math.max(w, h) * 0.62;
     for (let i = 0; i < 16; i++) {

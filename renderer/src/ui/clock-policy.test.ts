@@ -27,7 +27,7 @@ describe('station clock (Macau equipment standard)', () => {
     assert.match(clockFormat('en-MO').format(t), /^3:05\spm$/i);
   });
 
-  it('flashes again when a player\'s session begins: credit arriving at a station that held nothing', () => {
+  it("flashes again when a player's session begins: credit arriving at a station that held nothing", () => {
     // What a station held across snapshots: page load with credit, play, cash-out, a new note.
     const held = [50_000, 40_000, 0, 0, 20_000, 0, 0, 10_000];
     const begins = held.map((h, i) => sessionBegins(i === 0 ? null : held[i - 1]!, h));
@@ -37,6 +37,9 @@ describe('station clock (Macau equipment standard)', () => {
     let session = start;
     assert.equal(clockVisible(session, clock.step(500)), true, 'steady between flashes');
     session = clock.now();
-    assert.deepEqual([0, 500, 500, 500].map((ms) => clockVisible(session, clock.step(ms))), [true, false, true, false]);
+    assert.deepEqual(
+      [0, 500, 500, 500].map((ms) => clockVisible(session, clock.step(ms))),
+      [true, false, true, false],
+    );
   });
 });

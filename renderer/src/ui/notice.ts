@@ -18,7 +18,18 @@ export class Notice extends Container {
   constructor(private readonly area: { x: number; y: number; width: number; height: number }) {
     super();
     this.label = 'notice';
-    this.text = new Text({ text: '', style: textStyle({ fontSize: 34, fill: COLORS.warning, fontWeight: '700', wordWrap: true, wordWrapWidth: area.width - 48, breakWords: true, align: 'center' }) });
+    this.text = new Text({
+      text: '',
+      style: textStyle({
+        fontSize: 34,
+        fill: COLORS.warning,
+        fontWeight: '700',
+        wordWrap: true,
+        wordWrapWidth: area.width - 48,
+        breakWords: true,
+        align: 'center',
+      }),
+    });
     this.text.anchor.set(0.5);
     this.text.position.set(area.x + area.width / 2, area.y + area.height / 2);
     this.bg.roundRect(area.x, area.y, area.width, area.height, 20).fill({ color: 0x2a1a05, alpha: 0.95 }).stroke({ width: 3, color: COLORS.warning });

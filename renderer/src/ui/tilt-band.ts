@@ -32,7 +32,10 @@ export class TiltBand extends Container {
     this.text.text = text;
     this.text.scale.set(1);
     if (this.text.width > DESIGN.width - 80) this.text.scale.set((DESIGN.width - 80) / this.text.width);
-    this.bg.clear().rect(0, this.top, DESIGN.width, 64).fill({ color: worst === 'critical' ? 0xa3121f : worst === 'warning' ? 0xb86a00 : 0x1f4f8a, alpha: 0.95 });
+    this.bg
+      .clear()
+      .rect(0, this.top, DESIGN.width, 64)
+      .fill({ color: worst === 'critical' ? 0xa3121f : worst === 'warning' ? 0xb86a00 : 0x1f4f8a, alpha: 0.95 });
   }
 }
 

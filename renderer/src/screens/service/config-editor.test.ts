@@ -9,7 +9,13 @@ const table = { bets: ['main', 'anyPair'], notes: [10, 20, 50, 100, 500, 1000] }
 describe('configuration editor', () => {
   it('edits the table limits field by field, in whole units, and refuses a minimum above the maximum', () => {
     let d = startDraft('limits', '{"min":10000,"max":1000000}', table);
-    assert.deepEqual(draftFields(d).map((f) => [f.name, f.unit, f.value]), [['min', 'money', 10_000], ['max', 'money', 1_000_000]]);
+    assert.deepEqual(
+      draftFields(d).map((f) => [f.name, f.unit, f.value]),
+      [
+        ['min', 'money', 10_000],
+        ['max', 'money', 1_000_000],
+      ],
+    );
     const max = draftFields(d)[1]!;
     assert.equal(typedValue(max, '20000'), 2_000_000, 'typed in patacas, kept in avos');
     assert.equal(typedValue(max, '12.5'), null, 'whole units only');

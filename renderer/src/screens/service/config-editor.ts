@@ -180,7 +180,9 @@ export function formatConfigValue(key: string, json: string, f: ValueFormat): st
         results: Math.round((num(obj(v).resultsMs) ?? 0) / 1000),
       });
     case 'denominations':
-      return Array.isArray(v) && v.length > 0 ? v.map((n) => money(num(n) === null ? null : (n as number) * MINOR_PER_UNIT)).join(' · ') : f.t('service.config.allNotes');
+      return Array.isArray(v) && v.length > 0
+        ? v.map((n) => money(num(n) === null ? null : (n as number) * MINOR_PER_UNIT)).join(' · ')
+        : f.t('service.config.allNotes');
     case 'betLimits': {
       const entries = Object.entries(obj(v));
       if (entries.length === 0) return f.t('service.config.noBetLimits');

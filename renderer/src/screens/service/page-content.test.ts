@@ -5,11 +5,28 @@ import { createI18n } from '../../i18n/i18n.js';
 import { formatMoney } from '../../i18n/money.js';
 import { decisionsLine, INITIAL_CHOICES, pageContent, wrapRow, type AskRequest, type PageActions } from './page-content.js';
 
-const none: PageActions = { act: () => undefined, open: () => undefined, download: () => undefined, view: () => undefined, replay: () => undefined, ask: () => undefined, choose: () => undefined };
-const row = (over: Partial<DeviceRow>): DeviceRow => ({ device: 'BA-2', kind: 'bill-acceptor', station: 2, spec: 'sim', state: 'ready', lastEvent: 'idle', enabled: true, ...over });
+const none: PageActions = {
+  act: () => undefined,
+  open: () => undefined,
+  download: () => undefined,
+  view: () => undefined,
+  replay: () => undefined,
+  ask: () => undefined,
+  choose: () => undefined,
+};
+const row = (over: Partial<DeviceRow>): DeviceRow => ({
+  device: 'BA-2',
+  kind: 'bill-acceptor',
+  station: 2,
+  spec: 'sim',
+  state: 'ready',
+  lastEvent: 'idle',
+  enabled: true,
+  ...over,
+});
 
 describe('service Devices page', () => {
-  it('tells a technician\'s disable from a fault that stops the acceptor, in each language', async () => {
+  it("tells a technician's disable from a fault that stops the acceptor, in each language", async () => {
     for (const language of ['en', 'pt', 'zh-Hant'] as const) {
       const i18n = await createI18n(language);
       const t = i18n.t.bind(i18n);
@@ -22,7 +39,9 @@ describe('service Devices page', () => {
       const wrapped = pageContent(state, { page: 'devices', device: 'BA-1', devices, trace: [], frames: [] }, t, INITIAL_CHOICES, none).rows;
       // A long device row wraps: its continuation rows are indented under it.
       const rows: string[] = [];
-      for (const r of wrapped) if (r.startsWith(' ') && rows.length > 0) rows[rows.length - 1] += r; else rows.push(r);
+      for (const r of wrapped)
+        if (r.startsWith(' ') && rows.length > 0) rows[rows.length - 1] += r;
+        else rows.push(r);
       const disabled = t('service.field.disabledByService');
       const stopped = t('service.field.inhibitedByFault', { faults: t('tilt.bill-jam') });
       assert.ok(!rows[0]?.includes(disabled) && !rows[0]?.includes(stopped), `${language}: ${rows[0]}`);
@@ -33,10 +52,17 @@ describe('service Devices page', () => {
 });
 
 describe('service Configuration page', () => {
-  it('a supervisor edits the limits, types the regulator\'s reference, and the change is asked for with both', async () => {
+  it("a supervisor edits the limits, types the regulator's reference, and the change is asked for with both", async () => {
     const i18n = await createI18n('en');
     const t = i18n.t.bind(i18n);
-    const state = { kind: 'service', tableId: 'T', softwareVersion: '1', language: 'en', signedIn: true, session: { name: 'Ana', staff: '1001', role: 'supervisor', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) } } as ServiceState;
+    const state = {
+      kind: 'service',
+      tableId: 'T',
+      softwareVersion: '1',
+      language: 'en',
+      signedIn: true,
+      session: { name: 'Ana', staff: '1001', role: 'supervisor', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) },
+    } as ServiceState;
     const page = {
       page: 'config' as const,
       items: [
@@ -47,29 +73,59 @@ describe('service Configuration page', () => {
       notes: [10, 20, 50, 100, 500, 1000],
       bets: ['main'],
       queued: [{ seq: 40, key: 'limits', after: '{"min":20000,"max":1000000}' }],
-      changes: [{ seq: 40, ts: '2026-01-01T10:00:00.000Z', key: 'limits', before: '{"min":10000,"max":1000000}', after: '{"min":20000,"max":1000000}', who: 'Ana (1001)', witness: 'Bo (1002)', authorisation: 'DICJ-2026/1' }],
+      changes: [
+        {
+          seq: 40,
+          ts: '2026-01-01T10:00:00.000Z',
+          key: 'limits',
+          before: '{"min":10000,"max":1000000}',
+          after: '{"min":20000,"max":1000000}',
+          who: 'Ana (1001)',
+          witness: 'Bo (1002)',
+          authorisation: 'DICJ-2026/1',
+        },
+      ],
     };
     let choices = INITIAL_CHOICES;
     const asked: AskRequest[] = [];
     const acted: ServiceAction[] = [];
-    const actions: PageActions = { ...none, choose: (u) => void (choices = { ...choices, ...u }), ask: (r) => void asked.push(r), act: (x) => void acted.push(x) };
+    const actions: PageActions = {
+      ...none,
+      choose: (u) => void (choices = { ...choices, ...u }),
+      ask: (r) => void asked.push(r),
+      act: (x) => void acted.push(x),
+    };
     const press = (id: string) => {
       const b = pageContent(state, page, t, choices, actions).buttons.find((x) => x.id === id);
       assert.ok(b, `no button ${id}`);
       b.press();
     };
     const { rows } = pageContent(state, page, t, choices, actions);
-    assert.ok(rows.some((r) => r.includes(`Two-person handpay above = ${formatMoney(5_000_000, 'MOP', 'en')}`)), rows.join('\n'));
-    assert.ok(rows.some((r) => r.startsWith('Journalled; takes effect')), 'the queued change is shown');
+    assert.ok(
+      rows.some((r) => r.includes(`Two-person handpay above = ${formatMoney(5_000_000, 'MOP', 'en')}`)),
+      rows.join('\n'),
+    );
+    assert.ok(
+      rows.some((r) => r.startsWith('Journalled; takes effect')),
+      'the queued change is shown',
+    );
     const text = rows.join(' ').replace(/\s+/g, ' ');
-    assert.match(text, /#40 2026-01-01 10:00:00 Table limits: min \S+ – max \S+ → min \S+ – max \S+ · Ana \(1001\) \/ Bo \(1002\) · DICJ-2026\/1/, 'the journalled change with before and after');
+    assert.match(
+      text,
+      /#40 2026-01-01 10:00:00 Table limits: min \S+ – max \S+ → min \S+ – max \S+ · Ana \(1001\) \/ Bo \(1002\) · DICJ-2026\/1/,
+      'the journalled change with before and after',
+    );
     press('edit-limits');
     assert.equal(choices.edit?.key, 'limits');
     press('field-max');
     assert.equal(asked[0]?.kind, 'digits');
     asked[0]?.then('20000');
     assert.equal(choices.edit?.fields.max, 2_000_000);
-    assert.ok(pageContent(state, page, t, choices, actions).rows.some((r) => r.includes(`New: min ${formatMoney(10_000, 'MOP', 'en')} – max ${formatMoney(2_000_000, 'MOP', 'en')}`)));
+    assert.ok(
+      pageContent(state, page, t, choices, actions).rows.some((r) =>
+        r.includes(`New: min ${formatMoney(10_000, 'MOP', 'en')} – max ${formatMoney(2_000_000, 'MOP', 'en')}`),
+      ),
+    );
     press('config-authorise');
     assert.equal(asked[1]?.kind, 'reference');
     asked[1]?.then('DICJ-2026/123');
@@ -83,21 +139,42 @@ describe('service Configuration page', () => {
 
 describe('service pages cut nothing', () => {
   const state = (role: 'technician' | 'auditor' = 'technician') =>
-    ({ kind: 'service', tableId: 'T', softwareVersion: '1', language: 'en', signedIn: true, session: { name: 'Bo', staff: '1002', role, currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) } }) as ServiceState;
+    ({
+      kind: 'service',
+      tableId: 'T',
+      softwareVersion: '1',
+      language: 'en',
+      signedIn: true,
+      session: { name: 'Bo', staff: '1002', role, currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) },
+    }) as ServiceState;
 
   it('lists every fault, each row and its clear button naming the station', async () => {
     const i18n = await createI18n('en');
     const t = i18n.t.bind(i18n);
-    const tilts = [1, 2, 3, 4, 5, 6].map((station) => ({ kind: 'bill-jam', messageKey: 'tilt.bill-jam', severity: 'warning' as const, clearedBy: 'attendant' as const, station, clearable: true }));
+    const tilts = [1, 2, 3, 4, 5, 6].map((station) => ({
+      kind: 'bill-jam',
+      messageKey: 'tilt.bill-jam',
+      severity: 'warning' as const,
+      clearedBy: 'attendant' as const,
+      station,
+      clearable: true,
+    }));
     const page = {
       page: 'status' as const,
       table: { game: 'blackjack', profile: 'macau-2009', phase: 'betting', roundId: 'R', hold: null, newBets: true },
       tilts: [...tilts, { kind: 'shoe-lost', messageKey: 'tilt.shoe-lost', severity: 'critical' as const, clearedBy: 'auto' as const, clearable: false }],
-      devices: [], sync: null, softwareVersion: '1', programHash: { atStart: 'a'.repeat(64), latest: null, latestAt: null },
+      devices: [],
+      sync: null,
+      softwareVersion: '1',
+      programHash: { atStart: 'a'.repeat(64), latest: null, latestAt: null },
     };
     const { rows, buttons } = pageContent(state(), page, t, INITIAL_CHOICES, none);
     for (const station of [1, 2, 3, 4, 5, 6]) {
-      assert.equal(rows.filter((r) => r.includes(`Station ${station} · `) && r.includes(t('tilt.bill-jam'))).length, 1, `station ${station}: ${rows.join('\n')}`);
+      assert.equal(
+        rows.filter((r) => r.includes(`Station ${station} · `) && r.includes(t('tilt.bill-jam'))).length,
+        1,
+        `station ${station}: ${rows.join('\n')}`,
+      );
       assert.equal(buttons.find((b) => b.id === `act-clear-tilt-bill-jam${station}`)?.label, `Clear: station ${station} ${t('tilt.bill-jam')}`);
     }
     assert.ok(rows.some((r) => r.includes(`Table · `) && r.includes(t('tilt.shoe-lost'))));
@@ -108,7 +185,12 @@ describe('service pages cut nothing', () => {
     const i18n = await createI18n('en');
     const t = i18n.t.bind(i18n);
     const round = {
-      roundId: 'R-9', status: 'settled' as const, seq: 9, ts: '2026-01-01T00:00:00.000Z', game: 'blackjack', profile: 'macau-2009',
+      roundId: 'R-9',
+      status: 'settled' as const,
+      seq: 9,
+      ts: '2026-01-01T00:00:00.000Z',
+      game: 'blackjack',
+      profile: 'macau-2009',
       cards: Array.from({ length: 40 }, (_, i) => ({ card: 'AS', to: `seat:${(i % 7) + 1}` })),
       decisions: [],
       bets: Array.from({ length: 7 }, (_, i) => ({ station: i + 1, seat: i + 1, bet: 'main', amount: 10_000 })),
@@ -122,24 +204,45 @@ describe('service pages cut nothing', () => {
 });
 
 describe('service recall decisions', () => {
-  it('are worded as the stations word them, in the screen\'s language, a timeout marked', async () => {
-    const decisions = [{ seat: 1, action: 'double' }, { seat: 2, action: 'stand', auto: true }, { seat: 3, action: 'follow-split' }];
+  it("are worded as the stations word them, in the screen's language, a timeout marked", async () => {
+    const decisions = [
+      { seat: 1, action: 'double' },
+      { seat: 2, action: 'stand', auto: true },
+      { seat: 3, action: 'follow-split' },
+    ];
     const zh = await createI18n('zh-Hant');
     assert.equal(decisionsLine(zh.t.bind(zh), { decisions }), zh.t('service.field.decisions', { decisions: '1:加注 2:不博牌* 3:跟隨分門' }));
     const pt = await createI18n('pt');
-    assert.ok(decisionsLine(pt.t.bind(pt), { actionWords: { surrender: 'action.warSurrender' }, decisions: [{ seat: 4, action: 'surrender' }] }).includes('4:Perder metade'), 'war\'s surrender is the half-bet one');
+    assert.ok(
+      decisionsLine(pt.t.bind(pt), { actionWords: { surrender: 'action.warSurrender' }, decisions: [{ seat: 4, action: 'surrender' }] }).includes(
+        '4:Perder metade',
+      ),
+      "war's surrender is the half-bet one",
+    );
   });
 });
 
 describe('service Holds page', () => {
   const state = () =>
-    ({ kind: 'service', tableId: 'T', softwareVersion: '1', language: 'en', signedIn: true, session: { name: 'Ana', staff: '1001', role: 'supervisor', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) } }) as ServiceState;
+    ({
+      kind: 'service',
+      tableId: 'T',
+      softwareVersion: '1',
+      language: 'en',
+      signedIn: true,
+      session: { name: 'Ana', staff: '1001', role: 'supervisor', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) },
+    }) as ServiceState;
   it('words the hold and lists its shoe sequence and every read during it, saying a void is the way out', async () => {
     for (const language of ['en', 'pt', 'zh-Hant'] as const) {
       const i18n = await createI18n(language);
       const t = i18n.t.bind(i18n);
       const table = {
-        game: 'blackjack', profile: 'macau-2009', phase: 'dealing', roundId: 'R-1', hold: 'unreadable', newBets: false,
+        game: 'blackjack',
+        profile: 'macau-2009',
+        phase: 'dealing',
+        roundId: 'R-1',
+        hold: 'unreadable',
+        newBets: false,
         holdReads: { shoeSequence: 41, reads: [{ card: '7H', shoeSequence: 42 }, { shoeSequence: 43 }] },
       };
       const { rows } = pageContent(state(), { page: 'holds', table, closed: false }, t, INITIAL_CHOICES, none);
@@ -180,7 +283,14 @@ describe('service Meters page', () => {
           { name: 'gamesPlayed', unit: 'count' as const, value: 1234 },
         ],
       }));
-      const state = { kind: 'service', tableId: 'T', softwareVersion: '1', language, signedIn: true, session: { name: 'Cy', staff: '1003', role: 'auditor', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) } } as ServiceState;
+      const state = {
+        kind: 'service',
+        tableId: 'T',
+        softwareVersion: '1',
+        language,
+        signedIn: true,
+        session: { name: 'Cy', staff: '1003', role: 'auditor', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) },
+      } as ServiceState;
       const all = pageContent(state, { page: 'meters', currency: 'MOP', scopes }, t, { ...INITIAL_CHOICES, meterScope: 'all' }, none);
       const text = all.rows.join('\n');
       assert.ok(text.includes(t('service.field.atStation', { station: 7 })), `${language}: station 7 is listed`);
@@ -188,7 +298,7 @@ describe('service Meters page', () => {
       assert.ok(text.includes(t('service.meter.billsIn', { note: money(50_000) })), language);
       assert.ok(!/totalIn|=\d|150000/.test(text), `${language}: no raw names or minor units: ${text}`);
       const oneStation = pageContent(state, { page: 'meters', currency: 'MOP', scopes }, t, { ...INITIAL_CHOICES, meterScope: 'station:7' }, none);
-      assert.equal(oneStation.rows.filter((r) => r.startsWith('  ')).length, 3, 'the chosen station\'s meters only');
+      assert.equal(oneStation.rows.filter((r) => r.startsWith('  ')).length, 3, "the chosen station's meters only");
       assert.ok(oneStation.buttons.some((b) => b.id === 'meters-station-7' && b.active));
       assert.ok(['export-csv', 'export-json', 'export-print'].every((id) => oneStation.buttons.some((b) => b.id === id)));
     }
@@ -200,7 +310,14 @@ describe('service Status page faults', () => {
     for (const language of ['en', 'pt', 'zh-Hant'] as const) {
       const i18n = await createI18n(language);
       const t = i18n.t.bind(i18n);
-      const state = { kind: 'service', tableId: 'T', softwareVersion: '1', language, signedIn: true, session: { name: 'Bo', staff: '1002', role: 'technician', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) } } as ServiceState;
+      const state = {
+        kind: 'service',
+        tableId: 'T',
+        softwareVersion: '1',
+        language,
+        signedIn: true,
+        session: { name: 'Bo', staff: '1002', role: 'technician', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) },
+      } as ServiceState;
       const page = {
         page: 'status' as const,
         table: { game: 'blackjack', profile: 'macau-2009', phase: 'betting', roundId: 'R', hold: null, newBets: true },
@@ -208,10 +325,20 @@ describe('service Status page faults', () => {
           { kind: 'bill-jam', messageKey: 'tilt.bill-jam', severity: 'warning' as const, clearedBy: 'attendant' as const, station: 3, clearable: false },
           { kind: 'shoe-lost', messageKey: 'tilt.shoe-lost', severity: 'critical' as const, clearedBy: 'auto' as const },
         ],
-        devices: [], sync: null, softwareVersion: '1', programHash: { atStart: 'a'.repeat(64), latest: null, latestAt: null },
+        devices: [],
+        sync: null,
+        softwareVersion: '1',
+        programHash: { atStart: 'a'.repeat(64), latest: null, latestAt: null },
       };
       const text = pageContent(state, page, t, INITIAL_CHOICES, none).rows.join(' ').replace(/\s+/g, ' ');
-      for (const part of [t('service.severity.warning'), t('service.severity.critical'), t('tiltClears.attendant'), t('tiltClears.auto'), t('service.tiltHow.bill-jam'), t('service.tiltHow.shoe-lost')]) {
+      for (const part of [
+        t('service.severity.warning'),
+        t('service.severity.critical'),
+        t('tiltClears.attendant'),
+        t('tiltClears.auto'),
+        t('service.tiltHow.bill-jam'),
+        t('service.tiltHow.shoe-lost'),
+      ]) {
         assert.ok(text.includes(part), `${language}: "${part}" in ${text}`);
       }
       assert.ok(!/\b(attendant|warning|critical|service\.field)\b/.test(language === 'en' ? '' : text), `${language}: ${text}`);
@@ -220,15 +347,31 @@ describe('service Status page faults', () => {
 });
 
 describe('service Devices trace', () => {
-  it('shows the chosen device\'s events and its frames (hex and meaning, repeats counted); the shoe is not switched off', async () => {
+  it("shows the chosen device's events and its frames (hex and meaning, repeats counted); the shoe is not switched off", async () => {
     const i18n = await createI18n('en');
     const t = i18n.t.bind(i18n);
-    const state = { kind: 'service', tableId: 'T', softwareVersion: '1', language: 'en', signedIn: true, session: { name: 'Bo', staff: '1002', role: 'technician', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) } } as ServiceState;
-    const devices = [row({ device: 'BA-1', station: 1, protocol: 'id003' }), row({ device: 'BA-2', station: 2, protocol: 'ssp', serial: '12345678' }), { ...row({ device: 'shoe', kind: 'shoe' }), station: undefined, protocol: 'framed', switchable: false } as DeviceRow];
+    const state = {
+      kind: 'service',
+      tableId: 'T',
+      softwareVersion: '1',
+      language: 'en',
+      signedIn: true,
+      session: { name: 'Bo', staff: '1002', role: 'technician', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) },
+    } as ServiceState;
+    const devices = [
+      row({ device: 'BA-1', station: 1, protocol: 'id003' }),
+      row({ device: 'BA-2', station: 2, protocol: 'ssp', serial: '12345678' }),
+      { ...row({ device: 'shoe', kind: 'shoe' }), station: undefined, protocol: 'framed', switchable: false } as DeviceRow,
+    ];
     const page = {
-      page: 'devices' as const, device: 'shoe', devices,
+      page: 'devices' as const,
+      device: 'shoe',
+      devices,
       trace: [{ ts: '2026-01-01T10:00:00.000Z', device: 'shoe', event: 'card card=AS sequence=4' }],
-      frames: [{ ts: '2026-01-01T10:00:00.100Z', dir: 'rx' as const, hex: '02 01 04 00 11 06', meaning: 'CARD DRAWN AS #4', count: 1 }, { ts: '2026-01-01T10:00:00.000Z', dir: 'tx' as const, hex: '02 01 00 00 81 00', meaning: 'GET STATUS', count: 12 }],
+      frames: [
+        { ts: '2026-01-01T10:00:00.100Z', dir: 'rx' as const, hex: '02 01 04 00 11 06', meaning: 'CARD DRAWN AS #4', count: 1 },
+        { ts: '2026-01-01T10:00:00.000Z', dir: 'tx' as const, hex: '02 01 00 00 81 00', meaning: 'GET STATUS', count: 12 },
+      ],
     };
     let opened: unknown = null;
     const { rows, buttons } = pageContent(state, page, t, INITIAL_CHOICES, { ...none, open: (p, extra) => void (opened = [p, extra]) });
@@ -252,8 +395,19 @@ describe('service manual card entry', () => {
   it('asks for the card on the rank-and-suit pad, then the two-person entry for the round on screen', async () => {
     const i18n = await createI18n('en');
     const t = i18n.t.bind(i18n);
-    const state = { kind: 'service', tableId: 'T', softwareVersion: '1', language: 'en', signedIn: true, session: { name: 'Ana', staff: '1001', role: 'supervisor', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) } } as ServiceState;
-    const page = { page: 'holds' as const, table: { game: 'blackjack', profile: 'macau-2009', phase: 'hold', roundId: 'R-7', hold: 'unreadable', newBets: false }, closed: false };
+    const state = {
+      kind: 'service',
+      tableId: 'T',
+      softwareVersion: '1',
+      language: 'en',
+      signedIn: true,
+      session: { name: 'Ana', staff: '1001', role: 'supervisor', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) },
+    } as ServiceState;
+    const page = {
+      page: 'holds' as const,
+      table: { game: 'blackjack', profile: 'macau-2009', phase: 'hold', roundId: 'R-7', hold: 'unreadable', newBets: false },
+      closed: false,
+    };
     const asked: AskRequest[] = [];
     const acted: ServiceAction[] = [];
     const { buttons } = pageContent(state, page, t, INITIAL_CHOICES, { ...none, ask: (r) => void asked.push(r), act: (x) => void acted.push(x) });

@@ -48,8 +48,18 @@ export interface PageChoices {
 }
 
 export const INITIAL_CHOICES: PageChoices = {
-  device: 'BA-1', eventSeverity: 'all', eventGroups: [], eventSince: 'all', eventFrom: null, eventTo: null, eventPicker: false, recallStation: null,
-  clearScope: 'table', voidReason: 'unreadable', edit: null, meterScope: 'table',
+  device: 'BA-1',
+  eventSeverity: 'all',
+  eventGroups: [],
+  eventSince: 'all',
+  eventFrom: null,
+  eventTo: null,
+  eventPicker: false,
+  recallStation: null,
+  clearScope: 'table',
+  voidReason: 'unreadable',
+  edit: null,
+  meterScope: 'table',
 };
 
 /** A value asked for on a pad over the page: digits (an amount, seconds) or a reference (letters, digits, `- / .`). */
@@ -181,7 +191,9 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
   };
   const tableRows = (tb: Extract<ServicePage, { page: 'status' }>['table']) => {
     rows.push(`${t('service.field.table')} ${state.tableId} · ${tb.game} · ${tb.profile}`);
-    rows.push(t('service.field.phase', { phase: t(`service.phase.${tb.phase}`, { defaultValue: tb.phase }) }) + ' · ' + t('service.field.round', { round: tb.roundId }));
+    rows.push(
+      t('service.field.phase', { phase: t(`service.phase.${tb.phase}`, { defaultValue: tb.phase }) }) + ' · ' + t('service.field.round', { round: tb.roundId }),
+    );
     rows.push(tb.hold ? t(`hold.${tb.hold}`, { defaultValue: t('phase.hold') }) : t('service.field.noHold'));
     if (tb.hold && tb.holdReads) {
       // Every card that left the shoe since the hold began must be accounted for by its resolution.
@@ -199,7 +211,11 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       // The technician's disable and the faults that inhibit the device are told apart: clearing
       // a fault never enables what a technician disabled.
       const faults = (d.inhibitedBy ?? []).filter((r) => r.startsWith('tilt:')).map((r) => t(`tilt.${r.slice(5)}`, { defaultValue: r.slice(5) }));
-      const state = [d.state, ...(d.enabled ? [] : [t('service.field.disabledByService')]), ...(faults.length ? [t('service.field.inhibitedByFault', { faults: faults.join(', ') })] : [])].join(' · ');
+      const state = [
+        d.state,
+        ...(d.enabled ? [] : [t('service.field.disabledByService')]),
+        ...(faults.length ? [t('service.field.inhibitedByFault', { faults: faults.join(', ') })] : []),
+      ].join(' · ');
       // ID-003 has no serial-number request: say so rather than leave the serial blank.
       const serial = d.serial ?? (d.protocol === 'id003' ? t('service.field.noSerialId003') : '—');
       if (brief !== undefined && d.device !== brief) rows.push(t('service.field.deviceShort', { device: d.device, state }));
@@ -231,10 +247,16 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
           const where = x.station !== undefined ? t('service.field.atStation', { station: x.station }) : t('service.field.atTable');
           // Who clears it (tiltClears.*) and how, for this kind of fault.
           const how = t(`service.tiltHow.${x.kind}`, { defaultValue: t(`tiltClears.${x.clearedBy}`) });
-          wrap('  ' + where + ' · ' + t('service.field.tilt', { severity: t(`service.severity.${x.severity}`), kind, clearedBy: t(`tiltClears.${x.clearedBy}`), how }));
+          wrap(
+            '  ' +
+              where +
+              ' · ' +
+              t('service.field.tilt', { severity: t(`service.severity.${x.severity}`), kind, clearedBy: t(`tiltClears.${x.clearedBy}`), how }),
+          );
           // A fault a person clears, once its condition has gone; the host checks the role.
           const tilt = { kind: 'clear-tilt' as const, tilt: x.kind, ...(x.station !== undefined ? { station: x.station } : {}) };
-          const label = x.station !== undefined ? t('service.action.clear-tilt-station', { kind, station: x.station }) : t('service.action.clear-tilt', { kind });
+          const label =
+            x.station !== undefined ? t('service.action.clear-tilt-station', { kind, station: x.station }) : t('service.action.clear-tilt', { kind });
           btn(`act-clear-tilt-${x.kind}${x.station ?? ''}`, label, () => a.act(tilt), canAct && x.clearable === true);
         }
       }
@@ -258,13 +280,28 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       rows.push('', t('service.field.framesOf', { device }));
       if (page.frames.length === 0) rows.push('  ' + t('service.field.noEntries'));
       for (const f of page.frames) {
-        wrap('  ' + t('service.field.frameRow', { ts: f.ts.slice(11, 23), dir: t(`service.field.dir.${f.dir}`), hex: f.hex, meaning: f.meaning, count: f.count > 1 ? t('service.field.times', { n: f.count }) : '' }));
+        wrap(
+          '  ' +
+            t('service.field.frameRow', {
+              ts: f.ts.slice(11, 23),
+              dir: t(`service.field.dir.${f.dir}`),
+              hex: f.hex,
+              meaning: f.meaning,
+              count: f.count > 1 ? t('service.field.times', { n: f.count }) : '',
+            }),
+        );
       }
       for (const d of page.devices) {
-        btn(`device-${d.device}`, d.device, () => {
-          a.choose({ device: d.device });
-          a.open('devices', { device: d.device });
-        }, true, d.device === device);
+        btn(
+          `device-${d.device}`,
+          d.device,
+          () => {
+            a.choose({ device: d.device });
+            a.open('devices', { device: d.device });
+          },
+          true,
+          d.device === device,
+        );
       }
       const station = Number(/^BA-(\d+)$/.exec(device)?.[1] ?? 0);
       if (canAct) {
@@ -285,10 +322,19 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
         if (c.meterScope !== 'all' && c.meterScope !== s.scope) continue;
         rows.push(scopeLabel(s.scope, t));
         if (s.meters.length === 0) rows.push('  ' + t('service.report.none'));
-        for (const m of s.meters) rows.push('  ' + t('service.field.meterRow', { name: meterLabel(m.name, t, money), value: m.unit === 'money' ? money(m.value) : count.format(m.value) }));
+        for (const m of s.meters)
+          rows.push(
+            '  ' + t('service.field.meterRow', { name: meterLabel(m.name, t, money), value: m.unit === 'money' ? money(m.value) : count.format(m.value) }),
+          );
       }
       for (const scope of [...page.scopes.map((s) => s.scope), 'all']) {
-        btn(`meters-${scope.replace(':', '-')}`, scope === 'all' ? t('service.action.meterScope', { scope: t('service.action.all') }) : scopeLabel(scope, t), () => a.choose({ meterScope: scope }), true, c.meterScope === scope);
+        btn(
+          `meters-${scope.replace(':', '-')}`,
+          scope === 'all' ? t('service.action.meterScope', { scope: t('service.action.all') }) : scopeLabel(scope, t),
+          () => a.choose({ meterScope: scope }),
+          true,
+          c.meterScope === scope,
+        );
       }
       btn('export-csv', t('service.action.export-csv'), () => a.download('/service/export/meters.csv'));
       btn('export-json', t('service.action.export-json'), () => a.download('/service/export/meters.json'));
@@ -305,7 +351,9 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
         for (const l of r.lines) wrap('   ' + t('service.field.line', { seat: l.seat, bet: l.bet, stake: money(l.stake), net: money(l.net), rule: l.rule }));
         if (r.status === 'void') rows.push('   ' + t('service.field.voidReason', { reason: r.reason ?? '', by: (r.authorisedBy ?? []).join(', ') }));
         btn(`replay-${i + 1}`, t('service.action.replay', { n: i + 1 }), () => a.replay(r), r.cards.length > 0);
-        btn(`evidence-${i + 1}`, t('service.action.export-evidence', { n: i + 1 }), () => a.download(`/service/export/evidence/${encodeURIComponent(r.roundId)}`));
+        btn(`evidence-${i + 1}`, t('service.action.export-evidence', { n: i + 1 }), () =>
+          a.download(`/service/export/evidence/${encodeURIComponent(r.roundId)}`),
+        );
       });
       const station = page.station;
       btn('recall-station', station === null ? t('service.action.allStations') : t('service.action.station', { station }), () => {
@@ -332,31 +380,54 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
         btn('type-all', t('service.action.allTypes'), () => refilter({ eventGroups: [] }), true, c.eventGroups.length === 0);
         for (const g of GROUP_NAMES) {
           const on = c.eventGroups.includes(g);
-          btn(`type-${g}`, t(`service.eventGroup.${g}`), () => refilter({ eventGroups: on ? c.eventGroups.filter((x) => x !== g) : [...c.eventGroups, g] }), true, on);
+          btn(
+            `type-${g}`,
+            t(`service.eventGroup.${g}`),
+            () => refilter({ eventGroups: on ? c.eventGroups.filter((x) => x !== g) : [...c.eventGroups, g] }),
+            true,
+            on,
+          );
         }
         btn('types-done', t('service.action.done'), () => a.choose({ eventPicker: false }));
         break;
       }
-      btn('filter-severity', t('service.action.severity', { severity: c.eventSeverity === 'all' ? t('service.action.all') : t(`service.severity.${c.eventSeverity}`) }), () => refilter({ eventSeverity: cycle(['all', 'info', 'warning', 'critical'] as const, c.eventSeverity) }));
+      btn(
+        'filter-severity',
+        t('service.action.severity', { severity: c.eventSeverity === 'all' ? t('service.action.all') : t(`service.severity.${c.eventSeverity}`) }),
+        () => refilter({ eventSeverity: cycle(['all', 'info', 'warning', 'critical'] as const, c.eventSeverity) }),
+      );
       btn('filter-type', t('service.action.types'), () => a.choose({ eventPicker: true }), true, c.eventGroups.length > 0);
-      btn('filter-since', t('service.action.since', { since: t(`service.since.${c.eventSince}`) }), () => refilter({ eventSince: cycle(['all', 'hour', 'shift', 'day', 'week'] as const, c.eventSince === 'custom' ? 'week' : c.eventSince), eventFrom: null, eventTo: null }));
+      btn('filter-since', t('service.action.since', { since: t(`service.since.${c.eventSince}`) }), () =>
+        refilter({
+          eventSince: cycle(['all', 'hour', 'shift', 'day', 'week'] as const, c.eventSince === 'custom' ? 'week' : c.eventSince),
+          eventFrom: null,
+          eventTo: null,
+        }),
+      );
       for (const end of ['from', 'to'] as const) {
         const key = end === 'from' ? 'eventFrom' : 'eventTo';
         const value = c[key];
-        btn(`filter-${end}`, t(`service.action.${end}`, { at: value === null ? '—' : localTime(value).slice(0, 16) }), () => a.ask({
-          title: t('service.pages.events'),
-          label: t('service.action.typeTime'),
-          kind: 'digits',
-          then: (digits) => {
-            const at = typedTime(digits);
-            if (at === null) return;
-            const other = end === 'from' ? c.eventTo : c.eventFrom;
-            // From after to would list nothing: the ends are swapped rather than refused.
-            const [from, to] = end === 'from' ? [at, other] : [other, at];
-            const ordered = from !== null && to !== null && from > to ? { eventFrom: to, eventTo: from } : { eventFrom: from, eventTo: to };
-            refilter({ eventSince: 'custom', ...ordered });
-          },
-        }), true, value !== null);
+        btn(
+          `filter-${end}`,
+          t(`service.action.${end}`, { at: value === null ? '—' : localTime(value).slice(0, 16) }),
+          () =>
+            a.ask({
+              title: t('service.pages.events'),
+              label: t('service.action.typeTime'),
+              kind: 'digits',
+              then: (digits) => {
+                const at = typedTime(digits);
+                if (at === null) return;
+                const other = end === 'from' ? c.eventTo : c.eventFrom;
+                // From after to would list nothing: the ends are swapped rather than refused.
+                const [from, to] = end === 'from' ? [at, other] : [other, at];
+                const ordered = from !== null && to !== null && from > to ? { eventFrom: to, eventTo: from } : { eventFrom: from, eventTo: to };
+                refilter({ eventSince: 'custom', ...ordered });
+              },
+            }),
+          true,
+          value !== null,
+        );
       }
       // The host's page holds forty entries; the screen scrolls through them, then asks for the next forty.
       const at = (offset: number) => () => a.open('events', { offset, filter: page.filter });
@@ -371,34 +442,71 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
     case 'holds': {
       tableRows(page.table);
       const roundId = page.table.roundId;
-      btn('void-reason', t('service.action.reason', { reason: t(`service.reason.${c.voidReason}`) }), () => a.choose({ voidReason: cycle(['unreadable', 'misdeal', 'device'] as const, c.voidReason) }), sup);
+      btn(
+        'void-reason',
+        t('service.action.reason', { reason: t(`service.reason.${c.voidReason}`) }),
+        () => a.choose({ voidReason: cycle(['unreadable', 'misdeal', 'device'] as const, c.voidReason) }),
+        sup,
+      );
       btn('act-void-round', t('service.action.void-round'), () => a.act({ kind: 'void-round', roundId, reason: REASON_WORDS[c.voidReason] }), sup);
       // A rank row and a suit row on a pad: two touches, then the second person confirms.
-      btn('act-enter-card', t('service.action.enter-card'), () => a.ask({
-        title: `${t('service.action.enter-card')} · ${t('service.field.round', { round: roundId })}`,
-        label: t('service.action.cardToEnter'),
-        kind: 'card',
-        then: (card) => a.act({ kind: 'enter-card', roundId, card }),
-      }), sup);
-      btn('act-table-open', t(page.closed ? 'service.action.table-open' : 'service.action.table-close'), () => a.act({ kind: 'table-open', open: page.closed }), sup);
+      btn(
+        'act-enter-card',
+        t('service.action.enter-card'),
+        () =>
+          a.ask({
+            title: `${t('service.action.enter-card')} · ${t('service.field.round', { round: roundId })}`,
+            label: t('service.action.cardToEnter'),
+            kind: 'card',
+            then: (card) => a.act({ kind: 'enter-card', roundId, card }),
+          }),
+        sup,
+      );
+      btn(
+        'act-table-open',
+        t(page.closed ? 'service.action.table-open' : 'service.action.table-close'),
+        () => a.act({ kind: 'table-open', open: page.closed }),
+        sup,
+      );
       btn('act-new-shoe', t('service.action.new-shoe'), () => a.act({ kind: 'new-shoe' }), sup);
-      btn('clear-scope', t('service.action.scope', { scope: c.clearScope }), () => a.choose({ clearScope: cycle(['table', 'station:1', 'station:2', 'station:3', 'station:4', 'station:5', 'station:6', 'station:7'], c.clearScope) }), sup);
-      btn('act-meter-clear', t('service.action.meter-clear'), () => a.ask({
-        title: t('service.action.meter-clear'),
-        label: t('service.action.authorisation'),
-        kind: 'reference',
-        then: (n) => a.act({ kind: 'meter-clear', scope: c.clearScope, authorisation: n, reason: 'meter clear in service mode' }),
-      }), sup);
+      btn(
+        'clear-scope',
+        t('service.action.scope', { scope: c.clearScope }),
+        () =>
+          a.choose({ clearScope: cycle(['table', 'station:1', 'station:2', 'station:3', 'station:4', 'station:5', 'station:6', 'station:7'], c.clearScope) }),
+        sup,
+      );
+      btn(
+        'act-meter-clear',
+        t('service.action.meter-clear'),
+        () =>
+          a.ask({
+            title: t('service.action.meter-clear'),
+            label: t('service.action.authorisation'),
+            kind: 'reference',
+            then: (n) => a.act({ kind: 'meter-clear', scope: c.clearScope, authorisation: n, reason: 'meter clear in service mode' }),
+          }),
+        sup,
+      );
       break;
     }
     case 'cashout': {
       rows.push(t('service.field.pending'));
       if (page.pending === null) rows.push('  ' + t('service.field.pendingOff'));
       else if (page.pending.length === 0) rows.push('  ' + t('service.field.pendingNone'));
-      else page.pending.forEach((p, i) => {
-        rows.push(`  ${i + 1}. ` + t('service.field.pendingRow', { station: p.station, amount: money(p.amount), two: p.twoPerson ? t('service.field.twoPerson') : '' }));
-        btn(`handpay-${i + 1}`, `${t('service.action.handpay-confirm')} ${i + 1}`, () => a.act({ kind: 'handpay-confirm', station: p.station, requestTxId: p.requestTxId }), canAct);
-      });
+      else
+        page.pending.forEach((p, i) => {
+          rows.push(
+            `  ${i + 1}. ` +
+              t('service.field.pendingRow', { station: p.station, amount: money(p.amount), two: p.twoPerson ? t('service.field.twoPerson') : '' }),
+          );
+          btn(
+            `handpay-${i + 1}`,
+            `${t('service.action.handpay-confirm')} ${i + 1}`,
+            () => a.act({ kind: 'handpay-confirm', station: p.station, requestTxId: p.requestTxId }),
+            canAct,
+          );
+        });
       rows.push(t('service.field.twoPersonAbove', { amount: money(page.twoPersonAbove) }), '', t('service.field.cancelledCredits'));
       for (const e of page.cancelled) rows.push(shorten(`  #${e.seq} ${e.ts.slice(0, 19)} ${e.summary}`));
       break;
@@ -431,9 +539,13 @@ export function meterLabel(name: string, t: TFunction, money: (minor: number) =>
 function eventsHeader(c: PageChoices, t: TFunction, rows: string[]): void {
   const severity = c.eventSeverity === 'all' ? t('service.action.all') : t(`service.severity.${c.eventSeverity}`);
   const types = c.eventGroups.length ? c.eventGroups.map((g) => t(`service.eventGroup.${g}`)).join(', ') : t('service.action.allTypes');
-  const when = c.eventSince === 'custom'
-    ? t('service.field.between', { from: c.eventFrom === null ? '…' : localTime(c.eventFrom).slice(0, 16), to: c.eventTo === null ? '…' : localTime(c.eventTo).slice(0, 16) })
-    : t(`service.since.${c.eventSince}`);
+  const when =
+    c.eventSince === 'custom'
+      ? t('service.field.between', {
+          from: c.eventFrom === null ? '…' : localTime(c.eventFrom).slice(0, 16),
+          to: c.eventTo === null ? '…' : localTime(c.eventTo).slice(0, 16),
+        })
+      : t(`service.since.${c.eventSince}`);
   rows.push(...wrapRow(t('service.field.filterNow', { severity, types, when })));
 }
 
@@ -463,38 +575,47 @@ function configPage(page: ConfigPageData, c: PageChoices, a: PageActions, fmt: V
     rows.push(t('service.config.editing', { key: configKeyLabel(edit.key, t) }));
     rows.push(...wrapRow('  ' + t('service.config.now', { value: formatConfigValue(edit.key, item?.value ?? 'null', fmt) })));
     const v = draftValue(edit);
-    rows.push(...wrapRow('  ' + (v.ok
-      ? t('service.config.new', { value: formatConfigValue(edit.key, v.value, fmt) })
-      : t(`service.config.problem.${v.problem.key}`, { ...(v.problem.values ?? {}), field: fieldLabel(String(v.problem.values?.field ?? ''), t) }))));
+    rows.push(
+      ...wrapRow(
+        '  ' +
+          (v.ok
+            ? t('service.config.new', { value: formatConfigValue(edit.key, v.value, fmt) })
+            : t(`service.config.problem.${v.problem.key}`, { ...(v.problem.values ?? {}), field: fieldLabel(String(v.problem.values?.field ?? ''), t) })),
+      ),
+    );
     rows.push('', ...wrapRow(t('service.config.howItApplies')));
     if (edit.key === 'betLimits') rows.push(t('service.config.betLimitsHint'));
     if (edit.key === 'denominations') rows.push(t('service.config.notesHint'));
     for (const f of draftFields(edit)) {
-      btn(`field-${f.name}`, `${fieldLabel(f.name, t)}: ${formatField(f, fmt)}`, () => a.ask({
-        title: `${configKeyLabel(edit.key, t)} · ${fieldLabel(f.name, t)}`,
-        label: t(f.unit === 'money' ? 'service.config.typeAmount' : 'service.config.typeSeconds'),
-        kind: 'digits',
-        then: (typed) => {
-          // In the per-bet limits, 0 takes the bet back to the table's limits.
-          if (edit.key === 'betLimits' && /^0+$/.test(typed)) return a.choose({ edit: setField(edit, f.name, null) });
-          const n = typedValue(f, typed);
-          if (n !== null) a.choose({ edit: setField(edit, f.name, n) });
-        },
-      }));
+      btn(`field-${f.name}`, `${fieldLabel(f.name, t)}: ${formatField(f, fmt)}`, () =>
+        a.ask({
+          title: `${configKeyLabel(edit.key, t)} · ${fieldLabel(f.name, t)}`,
+          label: t(f.unit === 'money' ? 'service.config.typeAmount' : 'service.config.typeSeconds'),
+          kind: 'digits',
+          then: (typed) => {
+            // In the per-bet limits, 0 takes the bet back to the table's limits.
+            if (edit.key === 'betLimits' && /^0+$/.test(typed)) return a.choose({ edit: setField(edit, f.name, null) });
+            const n = typedValue(f, typed);
+            if (n !== null) a.choose({ edit: setField(edit, f.name, n) });
+          },
+        }),
+      );
     }
     if (edit.key === 'denominations') {
       for (const n of page.notes) btn(`note-${n}`, money(n * MINOR_PER_UNIT), () => a.choose({ edit: toggleNote(edit, n) }), true, edit.notes.includes(n));
     }
     if (v.ok) {
-      btn('config-authorise', t('service.config.authorise'), () => a.ask({
-        title: `${t('service.action.config-change')} · ${configKeyLabel(edit.key, t)}`,
-        label: t('service.action.authorisation'),
-        kind: 'reference',
-        then: (authorisation) => {
-          a.choose({ edit: null });
-          a.act({ kind: 'config-change', key: edit.key, value: v.value, authorisation });
-        },
-      }));
+      btn('config-authorise', t('service.config.authorise'), () =>
+        a.ask({
+          title: `${t('service.action.config-change')} · ${configKeyLabel(edit.key, t)}`,
+          label: t('service.action.authorisation'),
+          kind: 'reference',
+          then: (authorisation) => {
+            a.choose({ edit: null });
+            a.act({ kind: 'config-change', key: edit.key, value: v.value, authorisation });
+          },
+        }),
+      );
     }
     btn('config-cancel', t('service.confirm.cancel'), () => a.choose({ edit: null }));
     return;
@@ -508,11 +629,20 @@ function configPage(page: ConfigPageData, c: PageChoices, a: PageActions, fmt: V
   if (page.changes.length > 0) {
     rows.push(t('service.config.changes'));
     for (const ch of page.changes) {
-      rows.push(...wrapRow('  ' + t('service.config.changeRow', {
-        seq: ch.seq, ts: ch.ts.slice(0, 19).replace('T', ' '), key: configKeyLabel(ch.key, t),
-        before: formatConfigValue(ch.key, ch.before, fmt), after: formatConfigValue(ch.key, ch.after, fmt),
-        who: ch.witness ? `${ch.who} / ${ch.witness}` : ch.who, authorisation: ch.authorisation,
-      })));
+      rows.push(
+        ...wrapRow(
+          '  ' +
+            t('service.config.changeRow', {
+              seq: ch.seq,
+              ts: ch.ts.slice(0, 19).replace('T', ' '),
+              key: configKeyLabel(ch.key, t),
+              before: formatConfigValue(ch.key, ch.before, fmt),
+              after: formatConfigValue(ch.key, ch.after, fmt),
+              who: ch.witness ? `${ch.who} / ${ch.witness}` : ch.who,
+              authorisation: ch.authorisation,
+            }),
+        ),
+      );
     }
     rows.push('');
   }
@@ -546,5 +676,7 @@ export function actionSummary(action: ServiceAction, page: ServicePage | undefin
  * a default taken on timeout.
  */
 export function decisionsLine(t: TFunction, r: Pick<RecallRound, 'actionWords' | 'decisions'>): string {
-  return t('service.field.decisions', { decisions: r.decisions.map((d) => `${d.seat}:${t(actionKey(r.actionWords, d.action))}${d.auto ? '*' : ''}`).join(' ') });
+  return t('service.field.decisions', {
+    decisions: r.decisions.map((d) => `${d.seat}:${t(actionKey(r.actionWords, d.action))}${d.auto ? '*' : ''}`).join(' '),
+  });
 }

@@ -9,7 +9,17 @@ import { COLORS, DESIGN, textStyle } from '../../ui/theme.js';
 import type { Screen, ScreenContext } from '../screen.js';
 import { Keypad } from './keypad.js';
 import { ReplayView } from './replay-view.js';
-import { actionSummary, decisionsLine, eventFilter, INITIAL_CHOICES, pageContent, type AskRequest, type PageActions, type PageButton, type PageChoices } from './page-content.js';
+import {
+  actionSummary,
+  decisionsLine,
+  eventFilter,
+  INITIAL_CHOICES,
+  pageContent,
+  type AskRequest,
+  type PageActions,
+  type PageButton,
+  type PageChoices,
+} from './page-content.js';
 import { CardPad } from './card-pad.js';
 import { TextPad } from './text-pad.js';
 
@@ -46,7 +56,10 @@ export class ServiceScreen implements Screen {
   private readonly actionBar = new Container();
   private readonly actionButtons = new Map<string, { button: Button; spec: PageButton }>();
   private readonly overlay = new Container();
-  private readonly overlayTitle = new Text({ text: '', style: textStyle({ fontSize: 34, fill: COLORS.goldText, fontWeight: '700', wordWrap: true, wordWrapWidth: 1500 }) });
+  private readonly overlayTitle = new Text({
+    text: '',
+    style: textStyle({ fontSize: 34, fill: COLORS.goldText, fontWeight: '700', wordWrap: true, wordWrapWidth: 1500 }),
+  });
   private readonly overlayText = new Text({ text: '', style: textStyle({ fontSize: 30, wordWrap: true, wordWrapWidth: 1500 }) });
   private readonly confirmPad: Keypad;
   private readonly numberPad: Keypad;
@@ -200,7 +213,14 @@ export class ServiceScreen implements Screen {
     const station = page === 'recall' && extra.station === undefined && this.choices.recallStation !== null ? this.choices.recallStation : extra.station;
     // The Devices page traces the device chosen on it (the first acceptor until another is chosen).
     const device = page === 'devices' ? (extra.device ?? this.choices.device) : undefined;
-    this.ctx.command({ name: 'service-page', page, ...(extra.offset ? { offset: extra.offset } : {}), ...(station !== undefined ? { station } : {}), ...(filter ? { filter } : {}), ...(device ? { device } : {}) } as never);
+    this.ctx.command({
+      name: 'service-page',
+      page,
+      ...(extra.offset ? { offset: extra.offset } : {}),
+      ...(station !== undefined ? { station } : {}),
+      ...(filter ? { filter } : {}),
+      ...(device ? { device } : {}),
+    } as never);
   }
 
   /** An export's address with the session's token (and whatever the path already asks). */
@@ -238,7 +258,13 @@ export class ServiceScreen implements Screen {
     const notice = s.notice ? t(s.notice.key, { ...(s.notice.values ?? {}), defaultValue: s.notice.key }) : '';
     this.notice.text = s.busy ? t('service.signIn.checking') : notice;
     this.notice.style.fill = s.notice?.ok === false ? COLORS.warning : '#9fe2b0';
-    const pad = { staff: t('service.signIn.staff'), pin: t('service.signIn.pin'), next: t('service.signIn.next'), submit: t('service.signIn.submit'), clear: t('service.signIn.clear') };
+    const pad = {
+      staff: t('service.signIn.staff'),
+      pin: t('service.signIn.pin'),
+      next: t('service.signIn.next'),
+      submit: t('service.signIn.submit'),
+      clear: t('service.signIn.clear'),
+    };
 
     this.signIn.visible = !s.signedIn;
     this.pages.visible = s.signedIn;
@@ -268,7 +294,8 @@ export class ServiceScreen implements Screen {
         const money = (m: number) => formatMoney(m, s.session?.currency ?? 'MOP', s.language);
         const lines = round.lines.map((l) => t('service.field.line', { seat: l.seat, bet: l.bet, stake: money(l.stake), net: money(l.net), rule: l.rule }));
         const decisions = round.decisions.length ? [decisionsLine(t, round)] : [];
-        const voided = round.status === 'void' ? [t('service.field.voidReason', { reason: round.reason ?? '', by: (round.authorisedBy ?? []).join(', ') })] : [];
+        const voided =
+          round.status === 'void' ? [t('service.field.voidReason', { reason: round.reason ?? '', by: (round.authorisedBy ?? []).join(', ') })] : [];
         this.replay.play(round, Date.now(), t('service.action.close'), [...decisions, ...lines.slice(0, 12), ...voided].join('\n'));
       },
       ask: (request) => {
@@ -285,7 +312,15 @@ export class ServiceScreen implements Screen {
     };
     const content = s.page ? pageContent(s, s.page, t, this.choices, actions) : { rows: [], buttons: [] };
     // Another page (or another slice of the log, another filter, the editor opened) starts at the top.
-    const shown = s.page ? JSON.stringify([s.page.page, 'offset' in s.page ? s.page.offset : 0, s.page.page === 'events' ? s.page.filter : null, s.page.page === 'recall' ? s.page.station : null, this.choices.edit?.key ?? null]) : '';
+    const shown = s.page
+      ? JSON.stringify([
+          s.page.page,
+          'offset' in s.page ? s.page.offset : 0,
+          s.page.page === 'events' ? s.page.filter : null,
+          s.page.page === 'recall' ? s.page.station : null,
+          this.choices.edit?.key ?? null,
+        ])
+      : '';
     if (shown !== this.shownPage) {
       this.shownPage = shown;
       this.rowFrom = 0;
@@ -300,7 +335,9 @@ export class ServiceScreen implements Screen {
     this.rowsDown.setLabel(t('service.action.rowsDown'));
     this.rowsUp.setEnabled(this.rowFrom > 0);
     this.rowsDown.setEnabled(this.rowFrom + ROWS < content.rows.length);
-    this.rowsAt.text = scrolls ? t('service.field.rowsOf', { from: this.rowFrom + 1, to: Math.min(content.rows.length, this.rowFrom + ROWS), total: content.rows.length }) : '';
+    this.rowsAt.text = scrolls
+      ? t('service.field.rowsOf', { from: this.rowFrom + 1, to: Math.min(content.rows.length, this.rowFrom + ROWS), total: content.rows.length })
+      : '';
     this.layoutButtons(content.buttons, t);
 
     const confirm = s.confirm ?? null;
@@ -319,11 +356,18 @@ export class ServiceScreen implements Screen {
       this.overlayTitle.text = asking.title;
       this.overlayText.text = asking.label;
       this.numberPad.setLabels({ ...pad, staff: asking.label });
-      this.refPad.setLabels({ label: asking.label, submit: t('service.signIn.submitValue'), clear: pad.clear, back: t('service.pad.back'), space: t('service.pad.space') });
+      this.refPad.setLabels({
+        label: asking.label,
+        submit: t('service.signIn.submitValue'),
+        clear: pad.clear,
+        back: t('service.pad.back'),
+        space: t('service.pad.space'),
+      });
       this.cardPad.setLabels({ label: asking.label, submit: t('service.signIn.submitValue') });
     } else if (confirm) {
       const money = (m: number) => formatMoney(m, s.session?.currency ?? 'MOP', s.language);
-      this.overlayTitle.text = t('service.confirm.title', { action: t(`service.action.${confirm.action.kind}`) }) + ` · ${actionSummary(confirm.action, s.page, { money, t })}`;
+      this.overlayTitle.text =
+        t('service.confirm.title', { action: t(`service.action.${confirm.action.kind}`) }) + ` · ${actionSummary(confirm.action, s.page, { money, t })}`;
       this.overlayText.text = t('service.confirm.askedBy', { by: confirm.requestedBy });
       this.confirmPad.setLabels(pad);
     }

@@ -29,7 +29,10 @@ export class TextPad extends Container {
     private readonly onSubmit: (value: string) => void,
   ) {
     super();
-    this.frame.roundRect(0, 0, 10 * (KEY_W + 10) - 10, 78, 12).fill({ color: COLORS.panel }).stroke({ width: 4, color: COLORS.gold });
+    this.frame
+      .roundRect(0, 0, 10 * (KEY_W + 10) - 10, 78, 12)
+      .fill({ color: COLORS.panel })
+      .stroke({ width: 4, color: COLORS.gold });
     this.line.position.set(20, 18);
     this.addChild(this.frame, this.line);
     ROWS.forEach((row, r) => {
