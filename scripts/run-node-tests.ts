@@ -30,5 +30,11 @@ if (files.length === 0) {
   process.exit(1);
 }
 // A test that hangs fails after ten minutes (a kill-and-restart test takes two or three on a loaded machine) instead of stalling the run (and CI) indefinitely.
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-timeout=600000', ...files], { stdio: 'inherit' });
+// Two files at a time even on two cores (Node's default there is one): the longest files (kill and
+// restart at every step, the CLIs) spend much of their time starting child processes and waiting
+// on them, so a second file fills the gaps. TEST_CONCURRENCY overrides it.
+const concurrency = Number(process.env.TEST_CONCURRENCY ?? 2);
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-timeout=600000', `--test-concurrency=${concurrency}`, ...files], {
+  stdio: 'inherit',
+});
 process.exit(result.status ?? 1);
