@@ -2,7 +2,7 @@ import { roadsView, type RoadsData } from '../baccarat/roads-view.js';
 import { behindSpots } from './betting.js';
 import type { GameDefinition, HandView, Presentation } from './game.js';
 import { available, bettingOpen, cueOf, deciderStation, pendingOf, timeoutDefault, type DealerCue } from './queries.js';
-import { spotLimits, stationAt, type HistoryItem, type TableState } from './state.js';
+import { spotLimits, stationAt, type HistoryItem, type SettledLine, type TableState } from './state.js';
 import type { BetId, DecisionAction, HoldReason, LineBet, Prize, RefusalReason, Spot } from './vocabulary.js';
 
 // What each screen sees of the table, as pure projections of its state (boardgame.io's
@@ -10,13 +10,7 @@ import type { BetId, DecisionAction, HoldReason, LineBet, Prize, RefusalReason, 
 // and a station's own betting panel and decision. Nothing here reads anything but its arguments.
 
 /** A settlement line as the screens show it: whose it is (the seat's own player or a bettor behind), never which station. */
-export interface ResultLineView {
-  readonly seat: number;
-  readonly bet: LineBet;
-  readonly hand?: number;
-  readonly stake: number;
-  readonly net: number;
-  readonly rule: string;
+export interface ResultLineView extends Omit<SettledLine, 'station'> {
   readonly owner: 'seat' | 'behind';
   readonly prize?: Prize;
 }
