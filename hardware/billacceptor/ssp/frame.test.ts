@@ -74,6 +74,24 @@ describe('SSP frames (GA138 examples, research note §1.3)', () => {
   });
 });
 
+describe('SSP resynchronisation', () => {
+  it('finds the frames behind a truncated packet that ends in a lone 0x7F (CI counterexample, seed 860548149)', () => {
+    const p = new SspParser();
+    // A reply cut after its first stuffed 0x7F: the next frame's STX reads as the second half.
+    p.push(encodeSsp(0x80, [0xf0, 0xee, 0x7f]).slice(0, 6));
+    const frames = [encodeSsp(0xa3, [75, 93, 143, 241, 96, 24, 129]), encodeSsp(0x00, [])];
+    const got = p.push(concatBytes(...frames));
+    assert.deepEqual(
+      got.map((f) => [f.seqId, [...f.data]]),
+      [
+        [0xa3, [75, 93, 143, 241, 96, 24, 129]],
+        [0x00, []],
+      ],
+    );
+    assert.ok(p.errors >= 1, 'the truncated packet is counted as an error');
+  });
+});
+
 describe('SSP parser fuzz', () => {
   // Addresses go up to 0x7D, so a SEQ/ID byte is never 0x7F or 0xFF.
   const arb = fc.record({ seqId: fc.integer({ min: 0, max: 0x7d }).chain((a) => fc.constantFrom(a, a | 0x80)), data: fc.uint8Array({ maxLength: 30 }) });
