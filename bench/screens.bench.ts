@@ -13,22 +13,33 @@
 // when each card sprite goes on the stage (renderer/src/trace.ts) instead of the benchmark
 // walking the stage. A "dealing burst" is a round's first card read to its last read plus the
 // card's flight (FLIGHT_MS). Needs `npm run build:renderer` first. Prints figures only.
+//
+// The baseline, in the same run, beside a station page of the same host, in a browser of its own
+// closed before the measured pages open: a bare pixi scene of the same size (1920×1080, WebGL,
+// antialias on, as renderer/src/pixi/stage.ts asks) with a full-screen rectangle and BARE_CARDS
+// card-sized rounded rectangles moving every frame, no text, no textures; its frame times over
+// BENCH_BARE_SECONDS (default 10) and its JS heap after GC. pixi.js is bundled for it by esbuild.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Page } from '@playwright/test';
+import { chromium, type BrowserContext, type Page } from '@playwright/test';
+import { build } from 'esbuild';
 import pino from 'pino';
 import { cardCode, type Card } from '../engine/cards/card.js';
 import { simulatedTableConfig } from '../host/config/table-config.js';
 import { startHost } from '../host/start-host.js';
 import { realTimers, type Timers } from '../host/table/timers.js';
+import { figure, QUICK, times } from './report.js';
 
 /** A card's flight from the shoe (renderer/src/anim/motion.ts; the bench may not import the renderer). */
 const FLIGHT_MS = 420;
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1000);
-const FIRST = Number(process.env.BENCH_FIRST ?? 100);
-const MEASURE = Number(process.env.BENCH_MEASURE ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 6 : 1000));
+const FIRST = Number(process.env.BENCH_FIRST ?? (QUICK ? 4 : 100));
+const MEASURE = Number(process.env.BENCH_MEASURE ?? (QUICK ? 2 : 10));
+const BARE_SECONDS = Number(process.env.BENCH_BARE_SECONDS ?? (QUICK ? 3 : 10));
+/** Cards moving in the bare scene: about what a baccarat coup puts on the table display. */
+const BARE_CARDS = 6;
 /** How much faster than real time the host's timers run once the measured rounds are done. */
 const FAST = Number(process.env.BENCH_SPEED ?? 25);
 
@@ -45,6 +56,9 @@ function pct(values: number[], p: number): number {
 }
 
 const root = path.resolve(import.meta.dirname, '..');
+const started = Date.now();
+/** Where the bench is, on stderr: on a loaded machine a phase can take minutes. */
+const progress = (what: string) => process.stderr.write(`  [screens ${((Date.now() - started) / 1000).toFixed(0)} s, round ${rounds}] ${what}\n`);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-screens-'));
 const host = await startHost({
   dataDir,
@@ -83,13 +97,12 @@ host.table.onChange(() => {
   }
 });
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
-});
-// One context for both pages: a page in a second context never finished loading beside a table
-// already drawing with software WebGL (seen with Debian's Chromium 156 on 2 cores).
-const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+const launch = () =>
+  chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+  });
+const VIEWPORT = { width: 1920, height: 1080 };
 const url = (view: string) => host.screens.find((s) => s.view === view)!.url;
 
 // The page's globals, typed here without the DOM library (this file runs in Node).
@@ -98,9 +111,28 @@ interface PageGlobals {
   __frames?: { at: Float64Array; n: number; on: boolean };
   performance: { timeOrigin: number };
   requestAnimationFrame(cb: (t: number) => void): number;
+  document: { body: { appendChild(node: unknown): void } };
+  /** The bare scene's pixi (bundled by esbuild below), typed as far as the scene uses it. */
+  PIXI?: {
+    Application: new () => {
+      init(options: Record<string, unknown>): Promise<void>;
+      canvas: unknown;
+      stage: { addChild(child: unknown): void };
+      ticker: { add(fn: () => void): void };
+    };
+    Graphics: new () => BareGraphics;
+  };
+}
+interface BareGraphics {
+  rect(x: number, y: number, w: number, h: number): BareGraphics;
+  roundRect(x: number, y: number, w: number, h: number, r: number): BareGraphics;
+  fill(color: number): BareGraphics;
+  stroke(style: { width: number; color: number }): BareGraphics;
+  x: number;
+  y: number;
 }
 
-async function open(view: string, query: string): Promise<Page> {
+async function open(context: BrowserContext, view: string, query: string): Promise<Page> {
   const page = await context.newPage();
   // tsx keeps function names with an `__name` helper that does not exist in the page.
   await page.addInitScript(() => {
@@ -110,10 +142,83 @@ async function open(view: string, query: string): Promise<Page> {
   await page.waitForFunction((v) => (globalThis as unknown as PageGlobals).__kiosk?.events.includes(`snapshot:${v}`) ?? false, view, { timeout: 120_000 });
   return page;
 }
+/**
+ * The baseline: a bare pixi scene of the table's size beside a station page at 15 frames a second,
+ * its frames and heap, in a browser of its own, closed before the measured one starts (after a bare
+ * page in the same browser, the table page did not load within 120 s at load average 10).
+ */
+async function bareScene(): Promise<{ frames: number[]; heap: number }> {
+  const own = await launch();
+  const context = await own.newContext({ viewport: VIEWPORT });
+  await open(context, 'station/1', '&fps=15');
+  const bundle = await build({
+    stdin: { contents: "import * as PIXI from 'pixi.js'; globalThis.PIXI = PIXI;", resolveDir: root, loader: 'js' },
+    bundle: true,
+    format: 'iife',
+    minify: true,
+    write: false,
+    logLevel: 'error',
+  });
+  const page = await context.newPage();
+  await page.setContent('<!doctype html><html><body style="margin:0;overflow:hidden"></body></html>');
+  // tsx's `__name` helper, as in `open` (a string, so that nothing of it is transformed).
+  await page.evaluate('globalThis.__name = (f) => f');
+  await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
+  const frames = await page.evaluate(
+    async ({ seconds, cards }) => {
+      const g = globalThis as unknown as PageGlobals;
+      const PIXI = g.PIXI!;
+      const app = new PIXI.Application();
+      await app.init({ preference: 'webgl', background: 0x05140e, width: 1920, height: 1080, antialias: true, autoDensity: true, resolution: 1 });
+      g.document.body.appendChild(app.canvas);
+      app.stage.addChild(new PIXI.Graphics().rect(40, 40, 1840, 1000).fill(0x0b4d33).stroke({ width: 4, color: 0xc9a64b }));
+      const moving: BareGraphics[] = [];
+      for (let i = 0; i < cards; i++) {
+        const card = new PIXI.Graphics().roundRect(0, 0, 150, 210, 12).fill(0xfafafa).stroke({ width: 2, color: 0x222222 });
+        app.stage.addChild(card);
+        moving.push(card);
+      }
+      let tick = 0;
+      app.ticker.add(() => {
+        tick++;
+        moving.forEach((c, i) => {
+          c.x = 200 + i * 240 + 40 * Math.sin((tick + i * 10) / 20);
+          c.y = 420 + 60 * Math.cos((tick + i * 7) / 25);
+        });
+      });
+      const rec = { at: new Float64Array(1 << 16), n: 0 };
+      return new Promise<number[]>((resolve) => {
+        let start = -1;
+        const loop = (t: number) => {
+          if (start < 0) start = t;
+          if (rec.n < rec.at.length) rec.at[rec.n++] = t;
+          if (t - start < seconds * 1000) g.requestAnimationFrame(loop);
+          else resolve(Array.from(rec.at.subarray(0, rec.n)));
+        };
+        g.requestAnimationFrame(loop);
+      });
+    },
+    { seconds: BARE_SECONDS, cards: BARE_CARDS },
+  );
+  const heap = await heapMb(page);
+  await own.close();
+  return { frames, heap };
+}
+progress('the bare pixi scene, in its own browser beside a station page');
+const bare = await bareScene();
+const bareFrameTimes = bare.frames.slice(1).map((t, i) => t - bare.frames[i]!);
+
+const browser = await launch();
+// One context for both pages: a page in a second context never finished loading beside a table
+// already drawing with software WebGL (seen with Debian's Chromium 156 on 2 cores).
+const context = await browser.newContext({ viewport: VIEWPORT });
 // The station first, at 15 frames a second (its heap is measured, not its frames), so that the
 // table's frames get most of the one software renderer.
-const station = await open('station/1', '&fps=15');
-const table = await open('table', '&trace=1');
+progress('opening the station page');
+const station = await open(context, 'station/1', '&fps=15');
+progress('opening the table page');
+const table = await open(context, 'table', '&trace=1');
+progress('pages open; measuring');
 
 // In the table page: each frame's rAF timestamp into a preallocated array, nothing else.
 await table.evaluate(() => {
@@ -184,30 +289,78 @@ for (const r of reads) {
   if (frame !== undefined) latencies.push(frame - r.t);
 }
 
-await until(FIRST);
-const heapFirst = { table: await heapMb(table), station: await heapMb(station) };
-const tFirst = Date.now();
-await until(ROUNDS);
-const heapLast = { table: await heapMb(table), station: await heapMb(station) };
-const tLast = Date.now();
-
-const load = os
-  .loadavg()
-  .map((l) => l.toFixed(1))
-  .join(' ');
-console.log(`screens, baccarat, Chromium ${browser.version()} with SwiftShader, ${os.cpus().length} cores, load average ${load}`);
+const bareName = `bare pixi scene, 1920×1080, antialias, ${BARE_CARDS} moving cards, beside the same station`;
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+// The frame figures are recorded now: the heap phases below can take long on a loaded machine.
+console.log(`screens, baccarat, Chromium ${browser.version()} with SwiftShader, ${os.cpus().length} cores, load average ${load()}`);
 console.log(`  measured: ${MEASURE} rounds in real time (${((tMeasured - t0) / 1000).toFixed(0)} s), ${bursts.size} dealing bursts`);
 console.log(
   `  table frame time in bursts  p50 ${pct(frameTimes, 50).toFixed(1)} ms   p99 ${pct(frameTimes, 99).toFixed(1)} ms   (${frameTimes.length} frames of ${page.frames.length})`,
 );
 console.log(
+  `  baseline, a bare pixi scene of the same size (1920×1080, antialias, ${BARE_CARDS} moving cards) beside the same station, ${BARE_SECONDS} s: ` +
+    `frame p50 ${pct(bareFrameTimes, 50).toFixed(1)} ms, p99 ${pct(bareFrameTimes, 99).toFixed(1)} ms (${bare.frames.length} frames); JS heap after GC ${bare.heap.toFixed(1)} MB`,
+);
+console.log(
   `  card read → first frame     p50 ${pct(latencies, 50).toFixed(0)} ms   p99 ${pct(latencies, 99).toFixed(0)} ms   (${latencies.length} of ${reads.length} reads; burns are never shown)`,
 );
+// SwiftShader on a loaded 2-core machine can draw a frame every 15–20 s: then there is nothing to
+// take a percentile of, and the figures are left out of the report rather than written as NaN.
+if (frameTimes.length < 2 || bareFrameTimes.length < 2 || latencies.length === 0) {
+  console.log(
+    `  too few frames to measure (${frameTimes.length} table frame times in bursts, ${bareFrameTimes.length} bare, ${latencies.length} reads shown): the machine is too loaded; no frame figures recorded`,
+  );
+} else {
+  for (const label of ['p50', 'p99'] as const) {
+    const p = label === 'p50' ? 50 : 99;
+    const r = figure({
+      name: `table frame time in dealing bursts, ${label}`,
+      unit: 'ms',
+      value: pct(frameTimes, p),
+      better: 'lower',
+      baseline: { name: `${bareName}, frame ${label}`, value: pct(bareFrameTimes, p) },
+    });
+    console.log(`  ratio to the bare scene, frame ${label}: ${times(r)}`);
+  }
+  figure({
+    name: 'card read → first frame that shows it, p50',
+    unit: 'ms',
+    value: pct(latencies, 50),
+    better: 'lower',
+    baseline: null,
+    note: "no single bare counterpart: it is the host's push (bench table-host, beside a bare ws broadcast) plus the wait for the next frame (beside the bare scene)",
+  });
+}
+
+progress(`measured; on to ${FIRST} rounds at ${FAST}×`);
+await until(FIRST);
+const heapFirst = { table: await heapMb(table), station: await heapMb(station) };
+const tFirst = Date.now();
+progress(`heap at ${FIRST} rounds taken; on to ${ROUNDS}`);
+await until(ROUNDS);
+progress(`${ROUNDS} rounds; the heaps`);
+const heapLast = { table: await heapMb(table), station: await heapMb(station) };
+const tLast = Date.now();
+
 console.log(`  JS heap after GC, table     ${FIRST} rounds ${heapFirst.table.toFixed(1)} MB   ${ROUNDS} rounds ${heapLast.table.toFixed(1)} MB`);
 console.log(`  JS heap after GC, station   ${FIRST} rounds ${heapFirst.station.toFixed(1)} MB   ${ROUNDS} rounds ${heapLast.station.toFixed(1)} MB`);
 console.log(
-  `  (${FIRST} rounds after ${((tFirst - t0) / 1000).toFixed(0)} s, ${ROUNDS} after ${((tLast - t0) / 1000).toFixed(0)} s, at ${FAST}× after the measured rounds)`,
+  `  (${FIRST} rounds after ${((tFirst - t0) / 1000).toFixed(0)} s, ${ROUNDS} after ${((tLast - t0) / 1000).toFixed(0)} s, at ${FAST}× after the measured rounds; load average ${load()})`,
 );
+for (const view of ['table', 'station'] as const) {
+  const r = figure({
+    name: `JS heap after GC, ${view}, ${ROUNDS} rounds`,
+    unit: 'MB',
+    value: heapLast[view],
+    better: 'lower',
+    baseline: { name: `${bareName}, JS heap after GC`, value: bare.heap },
+  });
+  console.log(`  ratio to the bare scene, ${view} heap: ${times(r)}`);
+}
 
 await browser.close();
 await host.close();

@@ -25,8 +25,10 @@ import { openTableGame } from '../host/table/table-game.js';
 import { manualTimers } from '../host/testing/manual-timers.js';
 import { openLedger } from '../ledger/index.js';
 import { PROTOCOL_VERSION, type ViewName } from '../protocol/index.js';
+import { figure, QUICK, times } from './report.js';
 
-const READS = 1000;
+const READS = QUICK ? 100 : 1000;
+const GAMES = QUICK ? (['blackjack'] as const) : (['blackjack', 'baccarat', 'war'] as const);
 const silent = pino({ level: 'silent' });
 const q = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -182,6 +184,14 @@ async function roundsPerHour(game: 'blackjack' | 'baccarat' | 'war', rounds: num
   console.log(
     `rounds per hour, ${game}, 7 simulated players, instant dealing, betting window ${timings.bettingMs} ms (the timers set this): ${Math.round(rounds / hours)} (${rounds} rounds)`,
   );
+  figure({
+    name: `rounds per hour, ${game}, 7 simulated players, instant dealing, ${timings.bettingMs} ms betting window`,
+    unit: 'rounds/h',
+    value: rounds / hours,
+    better: 'higher',
+    baseline: null,
+    note: "no bare counterpart: the betting, decision and results timers and the players' round trips set it, not the code",
+  });
   await running.close();
   rmSync(dir, { recursive: true, force: true });
 }
@@ -267,6 +277,14 @@ async function ceiling(game: 'blackjack' | 'baccarat' | 'war', rounds: number): 
   console.log(
     `ceiling, ${game}, 7 stations, manual clock: ${Math.round((rounds * 3_600_000) / elapsed)} rounds per hour (${rounds} rounds in ${elapsed.toFixed(0)} ms, ${(elapsed / rounds).toFixed(2)} ms a round)`,
   );
+  figure({
+    name: `ceiling, ${game}, 7 stations, manual clock`,
+    unit: 'ms/round',
+    value: elapsed / rounds,
+    better: 'lower',
+    baseline: null,
+    note: 'no bare counterpart: a round is the engine, a durable ledger transaction per input and the 8 views; its parts have their own baselines (ledger, view push)',
+  });
   console.log(
     `  views built per round: ${(built / rounds).toFixed(1)}, beside ${(everyView / rounds).toFixed(1)} (${views.length} views × ${(changes / rounds).toFixed(1)} changes): ` +
       `${(built / everyView).toFixed(2)} built per view per change; ${(encoded / rounds).toFixed(1)} snapshots encoded per round`,
@@ -281,6 +299,14 @@ const bare = await bareBroadcast(host.bytes);
 console.log(`card read → state received by 8 screens over WebSocket, ${READS} reads (blackjack, 7 stations, snapshots ${host.bytes} bytes on average):`);
 console.log(`  the table host: p50 ${ms(host.p50)} ms, p99 ${ms(host.p99)} ms`);
 console.log(`  a bare ws broadcast of ${host.bytes} bytes to 8 clients: p50 ${ms(bare.p50)} ms, p99 ${ms(bare.p99)} ms`);
-console.log(`  ratio, host / bare: p50 ${(host.p50 / bare.p50).toFixed(1)}×, p99 ${(host.p99 / bare.p99).toFixed(1)}×`);
-for (const game of ['blackjack', 'baccarat', 'war'] as const) await ceiling(game, 300);
-for (const game of ['blackjack', 'baccarat', 'war'] as const) await roundsPerHour(game, 150);
+const push = (label: 'p50' | 'p99') =>
+  figure({
+    name: `view push: card read → state received by 8 screens over WebSocket, ${label}`,
+    unit: 'ms',
+    value: host[label],
+    better: 'lower',
+    baseline: { name: `bare ws broadcast of ${host.bytes} bytes to 8 clients, ${label}`, value: bare[label] },
+  });
+console.log(`  ratio, host / bare: p50 ${times(push('p50'))}, p99 ${times(push('p99'))}`);
+for (const game of GAMES) await ceiling(game, QUICK ? 30 : 300);
+for (const game of GAMES) await roundsPerHour(game, QUICK ? 15 : 150);

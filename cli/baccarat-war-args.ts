@@ -2,12 +2,12 @@
 // repeated `--set key=value` (dotted keys reach nested fields, e.g. `banker.commissionBasisPoints=400`),
 // the JSON round input (`-` = stdin) and the worker-thread bootstrap of the simulators.
 import { readFileSync } from 'node:fs';
-import type { ParseArgsConfig } from 'node:util';
 import { CardParseError, parseCard, rankIndex, RANKS } from '../engine/cards/card.js';
 import { ShoeInventory } from '../engine/cards/shoe.js';
 import { baccaratProfile, parseBaccaratProfile, ProfileError, type BaccaratProfile } from '../engine/baccarat/profiles.js';
 import { parseWarProfile, warProfile, type WarProfile } from '../engine/war/profiles.js';
 
+import type { OptionSpec, OptionSpecs } from './command.js';
 import { UsageError } from './tool.js';
 
 export { UsageError };
@@ -22,16 +22,25 @@ export function isUsageError(e: unknown): e is Error {
  * `shuffling=automatic-shuffler`) or one with a value (`--main-with-tie-bet X` →
  * `mainBetOnTieWithTieBet=X`).
  */
-export type Shorthand = { readonly flag: string } | { readonly key: string };
+export type Shorthand = ({ readonly flag: string } | { readonly key: string; readonly value: string }) & { readonly help: string };
 
-/** The parseArgs options both tools have: `--rules`, `--set`, `--json` and the game's shorthands. */
-export function profileOptions(defaultRules: string, shorthands: Readonly<Record<string, Shorthand>>): NonNullable<ParseArgsConfig['options']> {
+/** The options both tools have: `--rules`, `--set`, `--json`. */
+export function profileOptions(defaultRules: string) {
   return {
-    rules: { type: 'string', default: defaultRules },
-    set: { type: 'string', multiple: true },
-    json: { type: 'boolean', default: false },
-    ...Object.fromEntries(Object.entries(shorthands).map(([name, sh]) => [name, 'flag' in sh ? { type: 'boolean' } : { type: 'string' }])),
-  };
+    rules: { type: 'string', default: defaultRules, value: 'PROFILE', help: 'the rule profile' },
+    set: { type: 'string', multiple: true, value: 'KEY=VALUE', help: "override one of the profile's options (dotted keys reach nested ones)" },
+    json: { type: 'boolean', default: false, help: 'print JSON' },
+  } as const satisfies OptionSpecs;
+}
+
+/** The game's shorthands as options: a flag, or one with a value. */
+export function shorthandOptions(shorthands: Readonly<Record<string, Shorthand>>): OptionSpecs {
+  return Object.fromEntries(
+    Object.entries(shorthands).map(([name, sh]): [string, OptionSpec] => [
+      name,
+      'flag' in sh ? { type: 'boolean', help: `${sh.help} (--set ${sh.flag})` } : { type: 'string', value: sh.value, help: `${sh.help} (--set ${sh.key}=…)` },
+    ]),
+  );
 }
 
 /** The `--set` each shorthand given on the command line stands for. */

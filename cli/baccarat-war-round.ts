@@ -1,10 +1,11 @@
 // The scripted-round command of baccarat and «Desafio ao Casino»: options, the zod shape check of
 // the round file, the engine's scripted coup, output; refusals on stderr with exit code 2. Each
 // game's module (`cli/round/<game>.ts`) describes only what is its own as a `RoundGame`.
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ScriptError } from '../engine/baccarat/script.js';
-import { isUsageError, readJsonInput, profileOptions, shorthandSets, UsageError, type Shorthand } from './baccarat-war-args.js';
+import { readJsonInput, profileOptions, shorthandOptions, shorthandSets, UsageError, type Shorthand } from './baccarat-war-args.js';
+import { defineCommand, options } from './command.js';
+import { runTool } from './tool.js';
 
 export class RoundError extends Error {}
 
@@ -30,6 +31,8 @@ export function playScripted<I, O>(schema: z.ZodType<I>, input: unknown, play: (
 export interface RoundGame<P, O> {
   /** The `--game` name. */
   readonly name: string;
+  /** One line for `round --help`. */
+  readonly summary: string;
   readonly usage: string;
   readonly defaultRules: string;
   readonly shorthands?: Readonly<Record<string, Shorthand>>;
@@ -46,30 +49,38 @@ interface RoundValues {
   readonly json: boolean;
 }
 
-export function runRound<P, O>(game: RoundGame<P, O>, argv: string[]): number {
-  const shorthands = game.shorthands ?? {};
-  let out: O;
-  let profile: P;
-  let json: boolean;
-  try {
-    const { values: parsed } = parseArgs({
-      args: argv,
-      options: { ...profileOptions(game.defaultRules, shorthands), input: { type: 'string' } },
-      strict: true,
-      allowPositionals: false,
-    });
+/** The options of `round --game <game>`: the profile's, the game's shorthands, and the round file. */
+export function roundCommand<P, O>(game: RoundGame<P, O>) {
+  return defineCommand({
+    name: `round ${game.name}`,
+    summary: game.summary,
+    usage: game.usage,
+    options: {
+      ...shorthandOptions(game.shorthands ?? {}),
+      ...profileOptions(game.defaultRules),
+      input: { type: 'string', value: 'FILE|-', help: 'the round as JSON: seats and bets, cards in shoe order, decisions (- reads standard input)' },
+    },
+  });
+}
+
+export function runRound<P, O>(game: RoundGame<P, O>, argv: string[]): Promise<number> {
+  const command = roundCommand(game);
+  return runTool(command.name, () => {
+    const parsed = options(command, argv);
+    const shorthands = game.shorthands ?? {};
+    let out: O;
+    let profile: P;
     const values = parsed as RoundValues;
-    json = values.json;
-    profile = game.rules(values.rules, [...(values.set ?? []), ...shorthandSets(shorthands, parsed)]);
-    if (values.input === undefined) throw new UsageError(`--input is required\n${game.usage}`);
-    out = game.play(readJsonInput(values.input), profile);
-  } catch (e) {
-    if (!(e instanceof RoundError) && !isUsageError(e)) throw e;
-    // node:util's own refusals (an unknown option…) are followed by the usage line.
-    console.error(`round ${game.name}: ${e.message}${e instanceof RoundError || e instanceof UsageError ? '' : `\n${game.usage}`}`);
-    return 2;
-  }
-  if (json) console.log(JSON.stringify(out));
-  else game.print(out, profile);
-  return 0;
+    try {
+      profile = game.rules(values.rules, [...(values.set ?? []), ...shorthandSets(shorthands, parsed)]);
+      if (values.input === undefined) throw new UsageError(`--input is required\n${game.usage}`);
+      out = game.play(readJsonInput(values.input), profile);
+    } catch (e) {
+      if (e instanceof RoundError || e instanceof UsageError) throw new UsageError(`${command.name}: ${e.message}`);
+      throw e;
+    }
+    if (values.json) console.log(JSON.stringify(out));
+    else game.print(out, profile);
+    return 0;
+  });
 }

@@ -1,18 +1,20 @@
 // The `sim` command of baccarat and «Desafio ao Casino»: the options both share, the exact
 // calculator or a Monte Carlo spread over worker threads, and the output. Each game's module
 // (`cli/sim/<game>.ts`) describes only what is its own as a `SimGame`.
-import { parseArgs } from 'node:util';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import {
   isUsageError,
   positiveInt,
   remainingCounts,
   profileOptions,
+  shorthandOptions,
   shorthandSets,
   tsWorkerBootstrap,
   UsageError,
   type Shorthand,
 } from './baccarat-war-args.js';
+import { defineCommand, options } from './command.js';
+import { runTool } from './tool.js';
 
 export interface ExactFigures {
   readonly probabilities: Readonly<Record<string, number>>;
@@ -28,6 +30,8 @@ export interface MonteCarloFigures {
 export interface SimGame<P extends { readonly decks: number }, T> {
   /** The name after `sim` (`baccarat`, `war`); it also tags the worker threads' jobs. */
   readonly name: string;
+  /** One line for `sim --help`. */
+  readonly summary: string;
   readonly usage: string;
   readonly defaultRules: string;
   readonly shorthands?: Readonly<Record<string, Shorthand>>;
@@ -112,73 +116,75 @@ function exactOf<P extends { readonly decks: number }>(game: SimGame<P, unknown>
   }
 }
 
-interface SimValues {
-  readonly rules: string;
-  readonly set?: string[];
-  readonly decks?: string;
-  readonly exact: boolean;
-  readonly hands?: string;
-  readonly seed: string;
-  readonly threads: string;
-  readonly json: boolean;
-  readonly 'print-rules': boolean;
-  readonly removed?: string;
+/** The options of `sim <game>`: the profile's, the game's shorthands, and how to compute. */
+export function simCommand<P extends { readonly decks: number }, T>(game: SimGame<P, T>) {
+  return defineCommand({
+    name: `sim ${game.name}`,
+    summary: game.summary,
+    usage: game.usage,
+    options: {
+      ...shorthandOptions(game.shorthands ?? {}),
+      ...profileOptions(game.defaultRules),
+      decks: { type: 'string', value: 'D', help: "decks in the shoe (1–16; default: the profile's)" },
+      exact: { type: 'boolean', default: false, help: 'exact figures by enumeration' },
+      hands: { type: 'string', value: 'N', help: 'coups to simulate (Monte Carlo)' },
+      seed: { type: 'string', default: '1', value: 'S', help: 'seed of the shuffles' },
+      threads: { type: 'string', default: '1', value: 'T', help: 'worker threads (1–64)' },
+      'print-rules': { type: 'boolean', default: false, help: 'print the resolved profile as JSON' },
+      removed: { type: 'string', value: '"AS KH …"', help: 'with --exact: the edge of the rest of a shoe once these cards are dealt' },
+    },
+  });
 }
 
+type SimOptions = ReturnType<typeof simCommand>['options'];
+
 /** `sim <game> …`; `moduleUrl` is the game module's `import.meta.url` (the worker threads load it). */
-export async function runSim<P extends { readonly decks: number }, T>(game: SimGame<P, T>, moduleUrl: string, argv: string[]): Promise<number> {
+export function runSim<P extends { readonly decks: number }, T>(game: SimGame<P, T>, moduleUrl: string, argv: string[]): Promise<number> {
+  const command = simCommand(game);
+  return runTool(command.name, async () => {
+    const parsed = options(command, argv);
+    try {
+      return await simulateFromArgs(game, moduleUrl, parsed);
+    } catch (e) {
+      if (isUsageError(e)) throw new UsageError(`${command.name}: ${e.message}\n${command.usage}`);
+      throw e;
+    }
+  });
+}
+
+async function simulateFromArgs<P extends { readonly decks: number }, T>(
+  game: SimGame<P, T>,
+  moduleUrl: string,
+  values: ReturnType<typeof options<SimOptions>>,
+): Promise<number> {
   const shorthands = game.shorthands ?? {};
-  try {
-    const { values: parsed } = parseArgs({
-      args: argv,
-      options: {
-        ...profileOptions(game.defaultRules, shorthands),
-        decks: { type: 'string' },
-        exact: { type: 'boolean', default: false },
-        hands: { type: 'string' },
-        seed: { type: 'string', default: '1' },
-        threads: { type: 'string', default: '1' },
-        'print-rules': { type: 'boolean', default: false },
-        removed: { type: 'string' },
-      },
-      strict: true,
-      allowPositionals: false,
-    });
-    const values = parsed as SimValues;
-    const sets = [...(values.set ?? [])];
-    if (values.decks !== undefined) sets.push(`decks=${positiveInt(values.decks, 'decks', 16)}`);
-    sets.push(...shorthandSets(shorthands, parsed));
-    const profile = game.rules(values.rules, sets);
-    if (values['print-rules']) {
-      console.log(JSON.stringify(profile, null, 2));
-      return 0;
-    }
-    if (values.exact === (values.hands !== undefined)) throw new UsageError('give either --exact or --hands N');
-    if (values.removed !== undefined && !values.exact) throw new UsageError('--removed goes with --exact');
-    if (values.exact) {
-      const e = exactOf(game, profile, values.removed);
-      if (values.json) console.log(JSON.stringify(e));
-      else {
-        console.log(`${game.heading(profile)} — exact`);
-        printFigures(e);
-      }
-      return 0;
-    }
-    const hands = positiveInt(values.hands as string, 'hands', 1e10);
-    if (!/^\d+$/.test(values.seed) || Number(values.seed) > 0xffffffff) throw new UsageError(`--seed must be an integer 0–4294967295, got "${values.seed}"`);
-    const threads = positiveInt(values.threads, 'threads', 64);
-    const s = game.summarise(await monteCarlo(game, moduleUrl, profile, hands, Number(values.seed), threads));
-    if (values.json) console.log(JSON.stringify(s));
+  const sets = [...(values.set ?? [])];
+  if (values.decks !== undefined) sets.push(`decks=${positiveInt(values.decks, 'decks', 16)}`);
+  sets.push(...shorthandSets(shorthands, values));
+  const profile = game.rules(values.rules, sets);
+  if (values['print-rules']) {
+    console.log(JSON.stringify(profile, null, 2));
+    return 0;
+  }
+  if (values.exact === (values.hands !== undefined)) throw new UsageError('give either --exact or --hands N');
+  if (values.removed !== undefined && !values.exact) throw new UsageError('--removed goes with --exact');
+  if (values.exact) {
+    const e = exactOf(game, profile, values.removed);
+    if (values.json) console.log(JSON.stringify(e));
     else {
-      console.log(`${game.heading(profile)} — Monte Carlo, ${s.hands} coups, seed ${values.seed}, ${threads} thread(s)`);
-      printFigures(s);
+      console.log(`${game.heading(profile)} — exact`);
+      printFigures(e);
     }
     return 0;
-  } catch (e) {
-    if (isUsageError(e)) {
-      console.error(`sim ${game.name}: ${e.message}\n${game.usage}`);
-      return 2;
-    }
-    throw e;
   }
+  const hands = positiveInt(values.hands as string, 'hands', 1e10);
+  if (!/^\d+$/.test(values.seed) || Number(values.seed) > 0xffffffff) throw new UsageError(`--seed must be an integer 0–4294967295, got "${values.seed}"`);
+  const threads = positiveInt(values.threads, 'threads', 64);
+  const s = game.summarise(await monteCarlo(game, moduleUrl, profile, hands, Number(values.seed), threads));
+  if (values.json) console.log(JSON.stringify(s));
+  else {
+    console.log(`${game.heading(profile)} — Monte Carlo, ${s.hands} coups, seed ${values.seed}, ${threads} thread(s)`);
+    printFigures(s);
+  }
+  return 0;
 }

@@ -2,5 +2,6 @@
 // service mode's accounts; `program-hash`: the reference hash of a build.
 // Each subcommand is `cli/service/<name>.ts`.
 import { runSubcommand } from './subcommand.js';
+import { TOOLS } from './tools.js';
 
-process.exitCode = await runSubcommand('service', process.argv.slice(2), (name) => import(`./service/${name}.ts`));
+process.exitCode = await runSubcommand(TOOLS.service, process.argv.slice(2));

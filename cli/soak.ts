@@ -9,43 +9,18 @@ import { Rng } from '../engine/random/seeded-rng.js';
 import { openExistingLedger } from '../ledger/index.js';
 import { accountFor } from './soak/account.js';
 import { HostChild, LedgerWatch } from './soak/child.js';
-import { options, runTool, UsageError } from './tool.js';
-
-const USAGE = `Usage: npm run --silent soak -- --game blackjack|baccarat|war --rounds N [options]
-  --rules PROFILE    rule profile (default: the game's Macau profile)
-  --stations K       stations with a simulated player (default 3)
-  --seed S           seed of the shoe and the players (default 1)
-  --kill-every M     SIGKILL the host every M rounds and restart it on the same data
-  --data-dir DIR     keep the data here (default: a temporary folder, removed after)
-  --json             one JSON line: rounds, restarts, voided, creditsIn, creditsOut,
-                     creditsOnMeters, wagered, won, conserved, ledgerVerified, roundsPerHour
-  Exit 1 when the money is not conserved or the ledger does not verify.`;
+import { options } from './command.js';
+import { SOAK_COMMAND } from './soak/command.js';
+import { runTool, UsageError } from './tool.js';
 
 /** A host that stops closing rounds for this long is stuck: the soak says so rather than wait forever. */
 const STALL_MS = 60_000;
 
 async function soak(argv: string[]): Promise<number> {
-  const v = options(
-    argv,
-    {
-      game: { type: 'string' },
-      rules: { type: 'string' },
-      rounds: { type: 'string' },
-      stations: { type: 'string' },
-      seed: { type: 'string' },
-      'kill-every': { type: 'string' },
-      'data-dir': { type: 'string' },
-      json: { type: 'boolean' },
-    },
-    USAGE,
-  );
-  if (v.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const v = options(SOAK_COMMAND, argv);
   const int = (name: string, value: string | undefined, fallback: number | null, min: number): number => {
     if (value === undefined) {
-      if (fallback === null) throw new UsageError(`--${name} is required\n${USAGE}`);
+      if (fallback === null) throw new UsageError(`--${name} is required\n${SOAK_COMMAND.usage}`);
       return fallback;
     }
     const n = Number(value);
@@ -53,7 +28,7 @@ async function soak(argv: string[]): Promise<number> {
     return n;
   };
   const game = v.game ?? '';
-  if (!['blackjack', 'baccarat', 'war'].includes(game)) throw new UsageError(`--game must be blackjack, baccarat or war\n${USAGE}`);
+  if (!['blackjack', 'baccarat', 'war'].includes(game)) throw new UsageError(`--game must be blackjack, baccarat or war\n${SOAK_COMMAND.usage}`);
   const rounds = int('rounds', v.rounds, null, 1);
   const stations = int('stations', v.stations, 3, 1);
   const seed = int('seed', v.seed, 1, 0);
@@ -139,4 +114,4 @@ async function soak(argv: string[]): Promise<number> {
   return a.conserved && a.ledgerVerified ? 0 : 1;
 }
 
-process.exitCode = await runTool('soak', () => soak(process.argv.slice(2)));
+process.exitCode = await runTool(SOAK_COMMAND.name, () => soak(process.argv.slice(2)));

@@ -1,63 +1,42 @@
 // `npm start`: the kiosk. Starts the table host with simulated devices, then opens the screens:
 // Electron where its binary is present, otherwise the system Chromium in app mode; with
 // `--headless`, no window: it prints the screen URLs and keeps serving.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../host/data-dir.js';
-import { HOST_ARGS, hostArgsToForward, hostOptionsFromArgs, UsageError } from '../host/launch-options.js';
+import { hostArgsToForward, hostOptionsFromArgs, UsageError } from '../host/launch-options.js';
 import { startHost } from '../host/start-host.js';
+import { parseCommand } from './command.js';
 import { openChromiumWindows } from './start/chromium-windows.js';
+import { START_COMMAND } from './start/command.js';
+import { HelpRequested, UsageError as CliUsageError } from './tool.js';
 import { findChromium, findElectron, hasDisplay } from './start/find-runtimes.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-const USAGE = `Usage: npm start -- [options]
-  --data-dir DIR     where the ledger and logs live (default: ${defaultDataDir()})
-  --headless         open no window; print the screen URLs and serve them
-  --port N           the host's loopback port (default: a free one)
-  --screens LIST     screens to open, e.g. table,station/1 (default: table,station/1)
-  --kiosk            full-screen, locked-down windows (Electron and Chromium)
-  --screen-map MAP   Electron: pin views to displays, e.g. 2:table,3:station/1
-  --browser          use the system Chromium even where Electron is installed
-  --json             print the URLs as one JSON line (for scripts and tests)
-  --game NAME        blackjack | baccarat | war (default: blackjack) on the simulated table
-  --config FILE      the table's configuration as JSON (limits per bet type, notes, stations and
-                     their devices and bill-acceptor protocol, offline limit, upstream; see
-                     docs/table-host.md); the timer flags still override its timers
-  --sim-controls     open POST /sim/insert-note and /sim/bill-fault for tests and demos (token in the --json line)
-  --seed N           seed of the simulated shoe's shuffles
-  --betting-seconds N, --decision-seconds N, --results-seconds N
-                     the table's timers (defaults 15, 15, 5)
-  --autoplay         simulated players at every station (seeded by --seed): bets, basic
-                     strategy, notes through the simulated bill acceptors
-  --rules PROFILE    the simulated table's rule profile (default: the game's Macau one)
-  --stations N       how many stations the simulated table has (default 7)
-  --terminal-id ID   this kiosk's terminal id for the ledger and upstream (default: the table id)
-  --upstream URL     sync the ledger to the upstream service (credentials from
-                     npm run upstream -- enroll, saved as <data-dir>/upstream-credentials.json)
-  --help             this text`;
+function parsed() {
+  try {
+    return parseCommand(START_COMMAND, process.argv.slice(2)).values;
+  } catch (e) {
+    if (e instanceof HelpRequested) {
+      console.log(e.message);
+      process.exit(0);
+    }
+    if (e instanceof CliUsageError) {
+      console.error(e.message);
+      process.exit(2);
+    }
+    throw e;
+  }
+}
 
-const { values } = parseArgs({
-  options: {
-    'data-dir': { type: 'string' },
-    headless: { type: 'boolean', default: false },
-    port: { type: 'string', default: '0' },
-    screens: { type: 'string', default: 'table,station/1' },
-    kiosk: { type: 'boolean', default: false },
-    'screen-map': { type: 'string' },
-    browser: { type: 'boolean', default: false },
-    json: { type: 'boolean', default: false },
-    ...HOST_ARGS,
-    help: { type: 'boolean', default: false },
-  },
-  strict: true,
-});
+const values = parsed();
 
-if (values.help) {
-  console.log(USAGE);
-  process.exit(0);
+if (values.build) {
+  // `npm start` builds the screens here, after the options are checked, so `--help` answers at once.
+  const build = spawnSync('npm', ['run', '--silent', 'build:renderer'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
 const dataDir = path.resolve(values['data-dir'] ?? defaultDataDir());

@@ -1,17 +1,22 @@
 import assert from 'node:assert/strict';
 import { describe, it, mock } from 'node:test';
-import { options, runTool, UsageError } from './tool.js';
+import { defineCommand, helpText, options } from './command.js';
+import { runTool, UsageError } from './tool.js';
 
-const USAGE = 'Usage: tool --n N';
-const spec = { n: { type: 'string' } } as const;
+const command = defineCommand({
+  name: 'tool',
+  summary: 'Does a thing.',
+  usage: 'Usage: tool --n N',
+  options: { n: { type: 'string', value: 'N', help: 'how many', default: '3' }, set: { type: 'string', multiple: true, value: 'K=V', help: 'one more' } },
+});
 
 describe('cli tool wrapper', () => {
-  it('prints the usage on stdout and exits 0 for --help, without running the rest of the body', async () => {
+  it('prints the help on stdout and exits 0 for --help, without running the rest of the body', async () => {
     const log = mock.method(console, 'log', () => undefined);
     let ranOn = false;
     try {
       const code = await runTool('t', () => {
-        options(['--help'], spec, USAGE);
+        options(command, ['--help']);
         ranOn = true;
         return 5;
       });
@@ -19,18 +24,27 @@ describe('cli tool wrapper', () => {
       assert.equal(ranOn, false);
       assert.deepEqual(
         log.mock.calls.map((c) => c.arguments[0]),
-        [USAGE],
+        [helpText(command)],
       );
     } finally {
       log.mock.restore();
     }
   });
 
-  it('refuses an unknown option with the usage and exit code 2', async () => {
+  it('prints each option with its value, repetition and default, from the definition the parser uses', () => {
+    const help = helpText(command);
+    assert.match(help, /^Usage: tool --n N\n\nDoes a thing\.\n\nOptions:\n/);
+    assert.match(help, /^ {2}--n N +how many \(default: 3\)$/m);
+    assert.match(help, /^ {2}--set K=V … +one more$/m);
+    assert.match(help, /^ {2}-h, --help +this help$/m);
+    assert.deepEqual({ ...options(command, ['--set', 'a=1', '--set', 'b=2']) }, { n: '3', set: ['a=1', 'b=2'] });
+  });
+
+  it('refuses an unknown option naming it and the command, with the usage and exit code 2', async () => {
     const err = mock.method(console, 'error', () => undefined);
     try {
-      assert.equal(await runTool('t', () => (options(['--bogus'], spec, USAGE), 0)), 2);
-      assert.match(String(err.mock.calls[0]?.arguments[0]), /--bogus[\s\S]*Usage: tool/);
+      assert.equal(await runTool('t', () => (options(command, ['--bogus']), 0)), 2);
+      assert.match(String(err.mock.calls[0]?.arguments[0]), /^tool: .*--bogus[\s\S]*Usage: tool/);
     } finally {
       err.mock.restore();
     }

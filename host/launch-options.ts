@@ -49,7 +49,7 @@ export function hostOptionsFromArgs(
   if (!game.success) throw new UsageError(`--game must be blackjack, baccarat or war, not "${values.game}"`);
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (seed !== undefined && !Number.isSafeInteger(seed)) throw new UsageError(`--seed must be an integer, not "${values.seed}"`);
-  let base = simulatedTableConfig(game.data);
+  let base = simulatedTableConfig(game.data, values.rules);
   if (values.config !== undefined) {
     try {
       base = loadTableConfigFile(values.config);

@@ -32,6 +32,7 @@ import { wireFloorServices, type FloorServices } from './floor/floor-services.js
 import { TiltManager } from './tilts/tilt-manager.js';
 import { onBillAcceptorEvent, onShoeEvent, onUpstreamSignal } from './tilts/tilt-sources.js';
 import { SOFTWARE_VERSION } from './version.js';
+import { limitProblems } from '../engine/table/limits.js';
 import { AccountStore } from './service/accounts.js';
 import { LiveServiceBackend } from './service/live-backend.js';
 import { programLayout, programManifest, type ProgramLayout, type ProgramManifest } from './service/program-hash.js';
@@ -191,6 +192,8 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const unknownBets = unknownBetTypes(config, table.bets);
   if (unknownBets.length > 0)
     throw new Error(`the table configuration limits bets this ${config.game} table does not have: ${unknownBets.join(', ')} (bets: ${table.bets.join(', ')})`);
+  const broken = limitProblems(table.limitRules, config);
+  if (broken.length > 0) throw new Error(`the table configuration breaks the rules of ${config.game} ${config.profile}: ${broken.join('; ')}`);
   if (!recovery.ledgerVerified) tilts.raise('ledger-integrity', { detail: recovery.problems.slice(0, 5).join('; ') });
   const shoe = new TableShoe(config.shoe, table, log, {
     decks: table.decks,

@@ -7,14 +7,24 @@ import { Ledger, type LedgerOptions } from './ledger.js';
 import { readCredentials, type Credentials } from './sign.js';
 import { SyncClient, type SyncOptions } from './sync-client.js';
 
-export { Ledger, LedgerRefusal, type AppendResult, type EntryBody, type JournalEntry, type LedgerOptions } from './ledger.js';
+export {
+  CHECKPOINT_EVERY,
+  Ledger,
+  LedgerRefusal,
+  type AppendResult,
+  type EntryBody,
+  type JournalEntry,
+  type LedgerOptions,
+  type TableSnapshot,
+} from './ledger.js';
 export { account, ENTRY_TYPES, MONEY_TYPES, PAYLOADS, type EntryType, type MeterDelta, type NewEntry, type Payload, type Posting } from './entries.js';
 // Not `openDatabase`: a raw connection would make the schema public again.
 export { LedgerOpenError, ledgerFile } from './db.js';
 export { LATEST_VERSION, MIGRATIONS, NewerSchemaError } from './migrations.js';
 export type { RoundRecord } from './recall.js';
 export { evidenceBundle, verifyEvidence, type EvidenceBundle } from './evidence.js';
-export { verifyLedger, type VerifyReport } from './verify.js';
+export { verifyLedger, type VerifyOptions, type VerifyReport } from './verify.js';
+export { checkpointStats, latestCheckpoint, type Checkpoint, type CheckpointCheck, type CheckpointState } from './checkpoint.js';
 export { outboxStats, readBatch, recordAck, syncAnchor, type SyncAnchor, type WireEntry } from './outbox.js';
 export { Credentials, readCredentials, signRequest, SIGNATURE_HEADERS } from './sign.js';
 export { SyncClient, type SyncLimits, type SyncOptions, type SyncStatus } from './sync-client.js';

@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { canonicalJson, chainHash, genesisHash, sha256Hex } from './canonical.js';
 import { ledgerFile, LedgerOpenError, openDatabase } from './db.js';
 import { account, MONEY_TYPES, parsePayload, type EntryType, type MeterDelta, type NewEntry, type Payload, type Posting } from './entries.js';
-import { parseRecord, projectBet, projectRound, type RoundRecord } from './recall.js';
+import { parseRecord, projectBet, projectRound, stationsOfRecord, type RoundRecord } from './recall.js';
+import { checkpointKey, signCheckpoint } from './sign.js';
 
 export interface LedgerOptions {
   /** The kiosk's data folder; the database is `<dataDir>/ledger.sqlite`. */
@@ -20,7 +22,26 @@ export interface LedgerOptions {
    * export) turn it off, so that they can still open a damaged ledger and report on it.
    */
   tailCheck?: boolean;
+  /**
+   * The key that signs checkpoints (ledger/checkpoint.ts). Default: the terminal's key file beside
+   * the database (`ledger-checkpoint.key`, created by an open that runs the tail check), or a key
+   * of this instance for `:memory:`. `null`: no checkpoint is written or verified.
+   */
+  checkpointKey?: Buffer | null;
+  /** A checkpoint after this many entries since the last one (default 10,000; 0: only when asked). */
+  checkpointEvery?: number;
 }
+
+/** The table's folded state as of entry `seq`, for a checkpoint (opaque to the ledger). */
+export interface TableSnapshot {
+  seq: number;
+  /** The game's identity the state was folded under. */
+  identity: string;
+  state: unknown;
+}
+
+/** Entries between checkpoints unless the options say otherwise. */
+export const CHECKPOINT_EVERY = 10_000;
 
 /** What was journalled. */
 export interface JournalEntry {
@@ -113,6 +134,12 @@ function sum(xs: readonly number[]): number {
 
 // Set once by the class's static block, the one place that may read its private connection.
 let reachConnection: (ledger: Ledger) => Database.Database;
+let reachInternals: (ledger: Ledger) => { key: Buffer | null; setHead(head: { seq: number; hash: string }): void };
+
+/** The checkpoint key and the head's setter, for ledger/checkpoint.ts and verify.ts (scratch ledgers) only. */
+export function internalsOf(ledger: Ledger): { key: Buffer | null; setHead(head: { seq: number; hash: string }): void } {
+  return reachInternals(ledger);
+}
 
 /**
  * The connection, for the ledger's own modules: the query files, the reader and the test-only
@@ -137,10 +164,27 @@ export class Ledger {
   readonly file: string;
   private readonly clock: () => Date;
   private head: { seq: number; hash: string };
+  /**
+   * Per station, a number that changes whenever a round it played in is recorded: a screen
+   * caches its recall until it moves. Counted in this process only (a reader's cache starts
+   * empty with it); a transaction rolled back after counting only costs a re-read.
+   */
+  readonly #recallVersions = new Map<number, number>();
+  #recallTick = 0;
   private readonly stmt: ReturnType<Ledger['prepare']>;
+  readonly #checkpointKey: Buffer | null;
+  readonly #checkpointEvery: number;
+  #lastCheckpoint = 0;
+  #tableSnapshot: (() => TableSnapshot | null) | null = null;
 
   static {
     reachConnection = (ledger) => ledger.#db;
+    reachInternals = (ledger) => ({
+      key: ledger.#checkpointKey,
+      setHead: (head) => {
+        ledger.head = { ...head };
+      },
+    });
   }
 
   static open(options: LedgerOptions): Ledger {
@@ -148,14 +192,26 @@ export class Ledger {
     if (!file) throw new TypeError('Ledger.open needs dataDir or file');
     const db = openDatabase(file, options.migrateTo !== undefined ? { migrateTo: options.migrateTo } : {});
     try {
-      return new Ledger(db, file, options.terminalId, options.clock ?? (() => new Date()), options.tailCheck ?? true);
+      const tailCheck = options.tailCheck ?? true;
+      const key = options.checkpointKey !== undefined ? options.checkpointKey : file === ':memory:' ? randomBytes(32) : checkpointKey(file, tailCheck);
+      return new Ledger(db, file, options.terminalId, options.clock ?? (() => new Date()), tailCheck, {
+        key,
+        every: options.checkpointEvery ?? CHECKPOINT_EVERY,
+      });
     } catch (e) {
       db.close();
       throw e;
     }
   }
 
-  private constructor(db: Database.Database, file: string, terminalId: string, clock: () => Date, tailCheck: boolean) {
+  private constructor(
+    db: Database.Database,
+    file: string,
+    terminalId: string,
+    clock: () => Date,
+    tailCheck: boolean,
+    checkpoints: { key: Buffer | null; every: number },
+  ) {
     if (!/^[A-Za-z0-9._-]{1,64}$/.test(terminalId)) throw new LedgerOpenError(`bad terminal id "${terminalId}"`);
     this.#db = db;
     this.file = file;
@@ -169,6 +225,13 @@ export class Ledger {
     this.stmt = this.prepare();
     const last = this.stmt.head.get() as { seq: number; hash: string } | undefined;
     this.head = last ?? { seq: 0, hash: genesisHash(terminalId) };
+    let key = checkpoints.key;
+    this.#checkpointEvery = checkpoints.every;
+    // A database stopped before migration 5 (migration tests) has no checkpoints and writes none.
+    const hasCheckpoints = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'").get() !== undefined;
+    if (!hasCheckpoints) key = null;
+    else this.#lastCheckpoint = (db.prepare('SELECT MAX(seq) AS seq FROM checkpoints').get() as { seq: number | null }).seq ?? 0;
+    this.#checkpointKey = key;
     if (tailCheck) this.checkTail();
   }
 
@@ -250,8 +313,99 @@ export class Ledger {
     this.head = head;
     const appended = results.flatMap((r) => (r.status === 'appended' ? [r.entry] : []));
     if (appended.length > 0) for (const l of this.appendedListeners) l(appended);
+    // The entries are committed whatever happens to the checkpoint: it is tried again at the next append.
+    if (appended.length > 0) {
+      try {
+        this.checkpointIfDue();
+      } catch {
+        /* a checkpoint not written costs the next start time, never an entry */
+      }
+    }
     return results;
   }
+
+  /**
+   * The table's state for checkpoints: `snapshot` answers the table's folded state and the seq it
+   * stands at (null when it does not stand at a known seq). A checkpoint carries it only when that
+   * seq is the head's.
+   */
+  provideTableSnapshot(snapshot: () => TableSnapshot | null): () => void {
+    this.#tableSnapshot = snapshot;
+    return () => {
+      if (this.#tableSnapshot === snapshot) this.#tableSnapshot = null;
+    };
+  }
+
+  /**
+   * Writes a checkpoint when `checkpointEvery` entries were journalled since the last one: with
+   * the table's state when the table stands at the head, else (no table, or twice the interval
+   * gone by without one standing still) without it. The table's runtime calls it again once it
+   * has applied what it journalled. Returns the seq written, or null.
+   */
+  checkpointIfDue(): number | null {
+    if (this.#checkpointEvery <= 0 || this.#checkpointKey === null) return null;
+    const since = this.head.seq - this.#lastCheckpoint;
+    if (since < this.#checkpointEvery) return null;
+    const snap = this.#tableSnapshot?.() ?? null;
+    const table = snap && snap.seq === this.head.seq ? snap : null;
+    if (!table && this.#tableSnapshot && since < 2 * this.#checkpointEvery) return null;
+    return this.checkpoint(table);
+  }
+
+  /**
+   * Writes a signed checkpoint of the state after the head entry (ledger/checkpoint.ts): the head
+   * hash, every balance, meter and open bet, and the table's state when given (it must stand at
+   * the head). Nothing of the journal changes. Returns the seq, or null without a key or entries.
+   */
+  checkpoint(table: TableSnapshot | null = null): number | null {
+    const key = this.#checkpointKey;
+    if (key === null || this.head.seq === 0) return null;
+    if (table && table.seq !== this.head.seq) throw new Error(`the table's state stands at ${table.seq}, the head at ${this.head.seq}`);
+    const db = this.#db;
+    const { seq, hash } = this.head;
+    const at = this.clock().toISOString();
+    const state = JSON.stringify({
+      v: 1,
+      terminal: this.terminalId,
+      seq,
+      hash,
+      at,
+      balances: (db.prepare('SELECT account, balance FROM balances ORDER BY account').all() as { account: string; balance: number }[]).map((r) => [
+        r.account,
+        r.balance,
+      ]),
+      meters: (db.prepare('SELECT scope, name, value FROM meters ORDER BY scope, name').all() as { scope: string; name: string; value: number }[]).map((r) => [
+        r.scope,
+        r.name,
+        r.value,
+      ]),
+      openBets: (
+        db.prepare('SELECT round_id, station, seq, amount, credit_before FROM round_bets ORDER BY seq, round_id, station').all() as {
+          round_id: string;
+          station: number;
+          seq: number;
+          amount: number;
+          credit_before: number;
+        }[]
+      ).map((r) => [r.round_id, r.station, r.seq, r.amount, r.credit_before]),
+      table: table ? { identity: table.identity, state: table.state } : null,
+    });
+    const signature = signCheckpoint(key, this.terminalId, seq, hash, state);
+    const r = db
+      .prepare('INSERT OR IGNORE INTO checkpoints (seq, hash, written_at, has_table, state, signature) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(seq, hash, at, table ? 1 : 0, state, signature);
+    this.#lastCheckpoint = seq;
+    return r.changes > 0 ? seq : null;
+  }
+
+  // One transaction function for every replay (better-sqlite3 builds one per `transaction()` call).
+  readonly #replayTx = (() => {
+    let tx: ((entry: NewEntry, ts: string, tzOffsetMin: number) => AppendResult) | null = null;
+    return (entry: NewEntry, ts: string, tzOffsetMin: number): AppendResult => {
+      tx ??= this.#db.transaction((e: NewEntry, t: string, z: number) => this.appendOne(e, this.head, null, { ts: t, tzOffsetMin: z }));
+      return tx(entry, ts, tzOffsetMin);
+    };
+  })();
 
   private readonly appendedListeners = new Set<(entries: readonly JournalEntry[]) => void>();
 
@@ -270,7 +424,7 @@ export class Ledger {
    * a scratch ledger with this and compares the bytes).
    */
   replay(entry: NewEntry, ts: string, tzOffsetMin: number): JournalEntry {
-    const r = this.#db.transaction(() => this.appendOne(entry, this.head, null, { ts, tzOffsetMin }))();
+    const r = this.#replayTx(entry, ts, tzOffsetMin);
     if (r.status === 'appended') this.head = { seq: r.entry.seq, hash: r.entry.hash };
     return r.entry;
   }
@@ -480,7 +634,14 @@ export class Ledger {
         }
         post(account.house, house);
         meters.push(['table', type === 'round.settle' ? 'gamesPlayed' : 'voidedRounds', 1]);
-        return { postings, meters, credits, after: () => void projectRound(this.#db, seq) };
+        return {
+          postings,
+          meters,
+          credits,
+          after: () => {
+            for (const s of stationsOfRecord(projectRound(this.#db, seq))) this.#recallVersions.set(s, ++this.#recallTick);
+          },
+        };
       }
       case 'misread':
         meters.push(['table', 'misreads', 1]);
@@ -607,6 +768,11 @@ export class Ledger {
       rows = this.#db.prepare('SELECT record FROM rounds ORDER BY seq DESC LIMIT ?').all(limit) as { record: string }[];
     }
     return rows.map((r) => parseRecord(r.record));
+  }
+
+  /** Changes whenever a round station `station` played in is recorded (see `recall`). */
+  recallVersion(station: number): number {
+    return this.#recallVersions.get(station) ?? 0;
   }
 
   round(roundId: string): RoundRecord | undefined {

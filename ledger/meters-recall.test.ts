@@ -66,6 +66,23 @@ describe('meters', () => {
 });
 
 describe('game recall', () => {
+  it("moves a station's recall version only when a round it played in is recorded", () => {
+    const l = fresh();
+    l.append(billCredit(1, 100000, 'b1'));
+    l.append(billCredit(2, 100000, 'b2'));
+    const { bets, settle } = settledRound('r1', [1], 1000);
+    l.appendMany(bets);
+    const before = [l.recallVersion(1), l.recallVersion(2)];
+    l.append(settle);
+    assert.notEqual(l.recallVersion(1), before[0], 'station 1 played r1: its recall changed');
+    assert.equal(l.recallVersion(2), before[1], 'station 2 did not play: its recall is as it was');
+    const v1 = l.recallVersion(1);
+    const next = settledRound('r2', [2], 1000);
+    l.appendMany([...next.bets, next.settle]);
+    assert.equal(l.recallVersion(1), v1);
+    assert.notEqual(l.recallVersion(2), before[1]);
+  });
+
   it('keeps every round with cards in order, bets, lines and credits before and after; last N per station and table', () => {
     const l = fresh();
     l.append(billCredit(1, 100000, 'b1'));

@@ -50,6 +50,8 @@ const DERIVED: Record<number, string[]> = {
   2: ['SELECT account, balance FROM balances ORDER BY account', 'SELECT scope, name, value, last_seq FROM meters ORDER BY scope, name'],
   3: ['SELECT * FROM rounds ORDER BY seq', 'SELECT * FROM round_stations ORDER BY station, seq', 'SELECT * FROM round_bets ORDER BY seq'],
   4: ['SELECT seq, queued_at FROM outbox ORDER BY seq', 'SELECT COUNT(*) AS n FROM sync_state'],
+  // No checkpoint is backfilled: the first start after it verifies from genesis and writes one.
+  5: ['SELECT COUNT(*) AS n FROM checkpoints'],
 };
 
 describe('migrations', () => {
@@ -88,7 +90,7 @@ describe('migrations', () => {
     );
   });
 
-  for (const version of [2, 3, 4]) {
+  for (const version of [2, 3, 4, 5]) {
     const m = MIGRATIONS.find((x) => x.version === version);
     it(`${version} (${m?.name}) rebuilds its tables from a journal written at version ${version - 1}`, () => {
       const ref = reference();
@@ -101,6 +103,19 @@ describe('migrations', () => {
       }
     });
   }
+
+  it('5 (checkpoints) keeps a checkpoint once written: no update, no delete', () => {
+    const ref = reference();
+    const db = connectionOf(ref);
+    assert.equal(ref.checkpoint(), ref.headOf().seq);
+    assert.throws(() => db.prepare("UPDATE checkpoints SET state = '{}'").run(), /a checkpoint is final/);
+    assert.throws(() => db.prepare('DELETE FROM checkpoints').run(), /a checkpoint is final/);
+    // A checkpoint names an entry of the journal.
+    assert.throws(
+      () => db.prepare("INSERT INTO checkpoints (seq, hash, written_at, has_table, state, signature) VALUES (9999, 'h', 't', 0, '{}', 's')").run(),
+      /FOREIGN KEY/,
+    );
+  });
 
   it('a database file migrated from version 1 opens as a ledger and verifies like the one written live', () => {
     const ref = reference();

@@ -153,6 +153,32 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 5,
+    name: 'checkpoints',
+    up(db) {
+      db.exec(`
+        -- A signed statement of the state after entry seq (ledger/checkpoint.ts): the head hash,
+        -- balances, meters, open bets and, when the table gave it, the table's folded state. A
+        -- start verifies the newest one's signature and then only the entries after it.
+        CREATE TABLE checkpoints (
+          seq INTEGER PRIMARY KEY REFERENCES journal(seq),
+          hash TEXT NOT NULL,
+          written_at TEXT NOT NULL,
+          has_table INTEGER NOT NULL CHECK (has_table IN (0, 1)),
+          state TEXT NOT NULL,
+          signature TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX checkpoints_table ON checkpoints(seq) WHERE has_table = 1;
+        CREATE TRIGGER checkpoints_no_update BEFORE UPDATE ON checkpoints
+        BEGIN SELECT RAISE(ABORT, 'ledger: a checkpoint is final'); END;
+        CREATE TRIGGER checkpoints_no_delete BEFORE DELETE ON checkpoints
+        BEGIN SELECT RAISE(ABORT, 'ledger: a checkpoint is final'); END;
+      `);
+      // Nothing to backfill: the first start after this migration verifies the whole journal
+      // (there is no checkpoint yet) and writes the first one.
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

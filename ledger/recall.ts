@@ -26,6 +26,16 @@ export interface RoundRecord {
   entrySeqs: number[];
 }
 
+// Statements prepared once per connection: verification replays every round through these.
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+function stmt(db: Database.Database, sql: string): Database.Statement {
+  let m = statements.get(db);
+  if (!m) statements.set(db, (m = new Map()));
+  let s = m.get(sql);
+  if (!s) m.set(sql, (s = db.prepare(sql)));
+  return s;
+}
+
 interface Row {
   seq: number;
   ts: string;
@@ -44,7 +54,7 @@ interface Body {
  * same code serves live appends, migration 3 and `verify`.
  */
 export function projectRound(db: Database.Database, seq: number): RoundRecord {
-  const closing = db.prepare('SELECT seq, ts, tz_offset_min, type, body FROM journal WHERE seq = ?').get(seq) as Row | undefined;
+  const closing = stmt(db, 'SELECT seq, ts, tz_offset_min, type, body FROM journal WHERE seq = ?').get(seq) as Row | undefined;
   if (!closing || (closing.type !== 'round.settle' && closing.type !== 'round.void')) {
     throw new Error(`entry ${seq} does not close a round`);
   }
@@ -54,7 +64,7 @@ export function projectRound(db: Database.Database, seq: number): RoundRecord {
     closing.type === 'round.settle'
       ? { ...parsePayload('round.settle', body.payload), reason: undefined, authorisedBy: undefined }
       : { ...parsePayload('round.void', body.payload), lines: undefined };
-  const rows = db.prepare('SELECT seq, ts, tz_offset_min, type, body FROM journal WHERE round_id = ? AND seq <= ? ORDER BY seq').all(p.roundId, seq) as Row[];
+  const rows = stmt(db, 'SELECT seq, ts, tz_offset_min, type, body FROM journal WHERE round_id = ? AND seq <= ? ORDER BY seq').all(p.roundId, seq) as Row[];
   const bets: RoundRecord['bets'] = [];
   for (const r of rows) {
     if (r.type !== 'bet.place') continue;
@@ -81,7 +91,7 @@ export function projectRound(db: Database.Database, seq: number): RoundRecord {
     ...(p.authorisedBy !== undefined ? { authorisedBy: [...p.authorisedBy] } : {}),
     entrySeqs: rows.map((r) => r.seq),
   };
-  db.prepare('INSERT INTO rounds (round_id, table_id, status, seq, ts, record) VALUES (?, ?, ?, ?, ?, ?)').run(
+  stmt(db, 'INSERT INTO rounds (round_id, table_id, status, seq, ts, record) VALUES (?, ?, ?, ?, ?, ?)').run(
     record.roundId,
     record.tableId,
     record.status,
@@ -89,16 +99,20 @@ export function projectRound(db: Database.Database, seq: number): RoundRecord {
     record.ts,
     JSON.stringify(record),
   );
-  const stations = new Set<number>([...bets.map((b) => b.station), ...record.lines.map((l) => l.station)]);
-  const ins = db.prepare('INSERT INTO round_stations (round_id, station, seq) VALUES (?, ?, ?)');
-  for (const s of stations) ins.run(record.roundId, s, seq);
-  db.prepare('DELETE FROM round_bets WHERE round_id = ?').run(record.roundId);
+  const ins = stmt(db, 'INSERT INTO round_stations (round_id, station, seq) VALUES (?, ?, ?)');
+  for (const s of stationsOfRecord(record)) ins.run(record.roundId, s, seq);
+  stmt(db, 'DELETE FROM round_bets WHERE round_id = ?').run(record.roundId);
   return record;
+}
+
+/** The stations a recorded round shows in recall: those that bet or were paid in it. */
+export function stationsOfRecord(record: Pick<RoundRecord, 'bets' | 'lines'>): Set<number> {
+  return new Set<number>([...record.bets.map((b) => b.station), ...record.lines.map((l) => l.station)]);
 }
 
 /** Records an open round's bet (the bets not yet settled) with the station's credit before it. */
 export function projectBet(db: Database.Database, seq: number, roundId: string, station: number, amount: number, creditBefore: number): void {
-  db.prepare('INSERT INTO round_bets (round_id, station, seq, amount, credit_before) VALUES (?, ?, ?, ?, ?)').run(roundId, station, seq, amount, creditBefore);
+  stmt(db, 'INSERT INTO round_bets (round_id, station, seq, amount, credit_before) VALUES (?, ?, ?, ?, ?)').run(roundId, station, seq, amount, creditBefore);
 }
 
 /** Rebuilds every recall row from the journal (migration 3; verification on a scratch copy). */

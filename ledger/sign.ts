@@ -1,5 +1,6 @@
-import { createHash, createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 
 /**
@@ -27,4 +28,46 @@ export type Credentials = z.infer<typeof Credentials>;
 
 export function readCredentials(file: string): Credentials {
   return Credentials.parse(JSON.parse(readFileSync(file, 'utf8')));
+}
+
+/**
+ * Checkpoints (ledger/checkpoint.ts) are signed like requests, with HMAC-SHA256 and a secret key
+ * of this terminal; it covers the terminal, the seq and hash of the head it states, and the
+ * SHA-256 of the state's exact bytes:
+ *   signature = hex(HMAC-SHA256(key, "macau-etg-checkpoint v1" "\n" TERMINAL "\n" SEQ "\n" HASH "\n" hex(SHA-256(state))))
+ */
+export function signCheckpoint(key: Buffer, terminalId: string, seq: number, hash: string, state: string): string {
+  const digest = createHash('sha256').update(state).digest('hex');
+  return createHmac('sha256', key).update(`macau-etg-checkpoint v1\n${terminalId}\n${seq}\n${hash}\n${digest}`).digest('hex');
+}
+
+/** Compares two hex signatures in constant time. */
+export function sameSignature(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === 32 && y.length === 32 && timingSafeEqual(x, y);
+}
+
+/** Beside the ledger file: the key that signs its checkpoints (32 random bytes, base64, mode 0600). */
+export function checkpointKeyFile(ledgerFile: string): string {
+  return path.join(path.dirname(ledgerFile), 'ledger-checkpoint.key');
+}
+
+/**
+ * The terminal's checkpoint key, created on first use. Without it (a copy of the database alone,
+ * a key deleted) no checkpoint verifies, and a start verifies the whole journal again.
+ */
+export function checkpointKey(ledgerFile: string, create: boolean): Buffer | null {
+  const file = checkpointKeyFile(ledgerFile);
+  if (existsSync(file)) {
+    const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+    if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte key`);
+    return key;
+  }
+  if (!create) return null;
+  const key = randomBytes(32);
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${key.toString('base64')}\n`, { mode: 0o600 });
+  renameSync(tmp, file);
+  return key;
 }

@@ -1,5 +1,5 @@
 import type { JournalItem } from '../engine/table/fold.js';
-import type { EntryBody, JournalEntry, Ledger } from './ledger.js';
+import { connectionOf, rowToEntry, type EntryBody, type JournalEntry, type JournalRow, type Ledger } from './ledger.js';
 
 // The journal as the table's state machine reads it back (engine/table/fold.ts): its own inputs,
 // and every other entry with the station credits it moved. The table's code never reads the
@@ -45,8 +45,9 @@ export function roundProgress(
 ): { cards: { card: string; to: string }[]; decisions: { seat: number; hand?: number; station?: number; action: string; auto?: boolean }[] } {
   const cards: { card: string; to: string }[] = [];
   const decisions: { seat: number; hand?: number; station?: number; action: string; auto?: boolean }[] = [];
-  for (const e of ledger.entries(1)) {
-    if (e.roundId !== roundId) continue;
+  // The round's own entries, through the round index: the cost follows the round, not the journal.
+  const rows = connectionOf(ledger).prepare('SELECT * FROM journal WHERE round_id = ? ORDER BY seq').all(roundId) as JournalRow[];
+  for (const e of rows.map(rowToEntry)) {
     const p = bodyOf(e).payload as { card?: string; to?: string; seat?: number; hand?: number; station?: number; action?: string; auto?: boolean };
     if (e.type === 'card.read' && p.card && p.to) cards.push({ card: p.card, to: p.to });
     if (e.type === 'round.decision' && p.seat !== undefined && p.action) {

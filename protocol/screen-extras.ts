@@ -120,7 +120,8 @@ export type Pays = z.infer<typeof Pays>;
  * reference the player can read (第十三條, Art. 13.º, Rule 23); absent where the profile's text
  * has none (a casino's own pay table).
  */
-export const PayRef = z.strictObject({ kind: z.enum(['article', 'rule']), n: z.number().int().min(1).max(999) });
+/** `article-reconstructed`: the text on file has no headings and the number is the article's place in it (war). */
+export const PayRef = z.strictObject({ kind: z.enum(['article', 'article-reconstructed', 'rule']), n: z.number().int().min(1).max(999) });
 export type PayRef = z.infer<typeof PayRef>;
 
 /** One line of the active profile's pay table, for the station's help (`help.item.<item>`). */

@@ -1,5 +1,6 @@
 // `devices list [--json]`: USB devices seen, with the driver that would claim them.
-import { parseArgs } from 'node:util';
+import { defineCommand, options } from '../command.js';
+import { runTool } from '../tool.js';
 import { KNOWN_BRIDGES, bridgeDriverFor, nodeUsbBus, type UsbDeviceLike } from '../../hardware/index.js';
 
 const h4 = (n: number): string => n.toString(16).padStart(4, '0');
@@ -18,14 +19,18 @@ export function describeDevice(d: UsbDeviceLike): { spec: string; product: strin
   };
 }
 
-export async function run(argv: string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({ args: argv, options: { json: { type: 'boolean', default: false } }, strict: true }));
-  } catch (e) {
-    console.error(`devices list: ${(e as Error).message}\nusage: npm run --silent devices -- list [--json]`);
-    return 2;
-  }
+export const command = defineCommand({
+  name: 'devices list',
+  summary: 'USB devices seen, with the driver that would claim them and the protocols they may speak.',
+  usage: 'usage: npm run --silent devices -- list [--json]',
+  options: { json: { type: 'boolean', default: false, help: 'print JSON' } },
+});
+
+export function run(argv: string[]): Promise<number> {
+  return runTool(command.name, () => list(options(command, argv)));
+}
+
+async function list(values: { readonly json: boolean }): Promise<number> {
   let devices: UsbDeviceLike[];
   try {
     devices = await (await nodeUsbBus()).getDevices();

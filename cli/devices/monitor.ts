@@ -3,7 +3,6 @@
 // would (enables it, stacks every accepted note, acknowledges every shoe event) and prints the
 // logical events. With the spec `sim`, simulator commands are read from stdin.
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
 import {
   isCurrency,
   openBillAcceptor,
@@ -14,15 +13,32 @@ import {
   type BillAcceptorEvent,
   type ShoeEvent,
 } from '../../hardware/index.js';
+import { defineCommand, parseCommand } from '../command.js';
+import { HelpRequested, UsageError } from '../tool.js';
 
-const USAGE = `usage: npm run --silent devices -- monitor --bill-acceptor <spec> --protocol id003|ssp [--currency HKD|MOP] [--accept 100,500] [--json]
-       npm run --silent devices -- monitor --shoe <spec> --protocol framed|ascii [--json]
-  <spec>: sim | usb:VID:PID[:serial] | tcp:HOST:PORT
-  --count N      exit after N credits (bill acceptor) or N cards (shoe)
-  --duration MS  exit after MS milliseconds`;
+export const command = defineCommand({
+  name: 'devices monitor',
+  summary:
+    'Drives a bill acceptor or a shoe as the host would (enables it, stacks every accepted note,\n' +
+    'acknowledges every shoe event) and prints the logical events. With the spec `sim`, simulator\n' +
+    'commands are read from standard input. <spec>: sim | usb:VID:PID[:serial] | tcp:HOST:PORT',
+  usage:
+    'usage: npm run --silent devices -- monitor --bill-acceptor <spec> --protocol id003|ssp [--currency HKD|MOP] [--accept 100,500] [--json]\n' +
+    '       npm run --silent devices -- monitor --shoe <spec> --protocol framed|ascii [--json]',
+  options: {
+    'bill-acceptor': { type: 'string', value: 'SPEC', help: 'the bill acceptor to drive' },
+    shoe: { type: 'string', value: 'SPEC', help: 'the shoe to drive' },
+    protocol: { type: 'string', value: 'NAME', help: 'id003 or ssp (bill acceptor); framed or ascii (shoe)' },
+    currency: { type: 'string', default: 'HKD', value: 'HKD|MOP', help: "the bill acceptor's currency" },
+    accept: { type: 'string', value: '100,500', help: 'face values to accept (default: every one)' },
+    json: { type: 'boolean', default: false, help: 'one JSON line per event' },
+    count: { type: 'string', value: 'N', help: 'exit after N credits (bill acceptor) or N cards (shoe)' },
+    duration: { type: 'string', value: 'MS', help: 'exit after MS milliseconds' },
+  },
+});
 
 function usage(msg: string): number {
-  console.error(`devices monitor: ${msg}\n${USAGE}`);
+  console.error(`${command.name}: ${msg}\n${command.usage}`);
   return 2;
 }
 
@@ -58,22 +74,17 @@ function human(e: Record<string, unknown>): string {
 export async function run(argv: string[]): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        'bill-acceptor': { type: 'string' },
-        shoe: { type: 'string' },
-        protocol: { type: 'string' },
-        currency: { type: 'string', default: 'HKD' },
-        accept: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        count: { type: 'string' },
-        duration: { type: 'string' },
-      },
-      strict: true,
-    }));
+    ({ values } = parseCommand(command, argv));
   } catch (e) {
-    return usage((e as Error).message);
+    if (e instanceof HelpRequested) {
+      console.log(e.message);
+      return 0;
+    }
+    if (e instanceof UsageError) {
+      console.error(e.message);
+      return 2;
+    }
+    throw e;
   }
   const ba = values['bill-acceptor'];
   const shoeSpec = values.shoe;
@@ -96,7 +107,7 @@ export async function run(argv: string[]): Promise<number> {
   let finish!: (code: number) => void;
   const done = new Promise<number>((r) => (finish = r));
   let close: () => Promise<void>;
-  let command: ((line: string) => string) | null = null;
+  let simCommand: ((line: string) => string) | null = null;
 
   if (ba !== undefined) {
     const protocol = values.protocol;
@@ -111,7 +122,7 @@ export async function run(argv: string[]): Promise<number> {
       if (e.type === 'credit' && count !== undefined && ++seen >= count) finish(0);
     });
     const sim = dev.simulator;
-    if (sim) command = (line) => runBillCommand(sim, line);
+    if (sim) simCommand = (line) => runBillCommand(sim, line);
     close = () => dev.close();
   } else {
     const protocol = values.protocol;
@@ -122,13 +133,13 @@ export async function run(argv: string[]): Promise<number> {
       if (e.type === 'card' && count !== undefined && ++seen >= count) finish(0);
     });
     const sim = dev.simulator;
-    if (sim) command = (line) => runShoeCommand(sim, line);
+    if (sim) simCommand = (line) => runShoeCommand(sim, line);
     close = () => dev.close();
   }
 
   let rl: ReturnType<typeof createInterface> | null = null;
-  if (command) {
-    const run1 = command;
+  if (simCommand) {
+    const run1 = simCommand;
     rl = createInterface({ input: process.stdin, terminal: false });
     rl.on('line', (line) => {
       if (line.trim()) console.error(run1(line));

@@ -4,7 +4,6 @@
 // one per line; `help` lists them.
 import net from 'node:net';
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
 import {
   BILL_COMMANDS,
   Id003Simulator,
@@ -18,13 +17,32 @@ import {
   serveDevice,
   type DeviceSide,
 } from '../../hardware/index.js';
+import { defineCommand, parseCommand } from '../command.js';
+import { HelpRequested, UsageError } from '../tool.js';
 
-const USAGE = `usage: npm run --silent devices -- simulate bill-acceptor --protocol id003|ssp [--currency HKD|MOP] [--encrypted] --listen tcp:127.0.0.1:PORT [--control tcp:127.0.0.1:PORT] [--json]
-       npm run --silent devices -- simulate shoe --protocol framed|ascii [--seed N] --listen tcp:127.0.0.1:PORT [--control …] [--json]
-  PORT 0 picks a free port (printed). Commands on stdin or the control port; "help" lists them.`;
+export const command = defineCommand({
+  name: 'devices simulate',
+  summary:
+    'Runs a byte-level simulator behind a TCP listener for a driver (or `monitor`) to connect to.\n' +
+    'Commands (insert a note, draw a card, inject faults) come on standard input and on the --control\n' +
+    'port, one per line; "help" lists them. PORT 0 picks a free port (printed).',
+  usage:
+    'usage: npm run --silent devices -- simulate bill-acceptor --protocol id003|ssp [--currency HKD|MOP] [--encrypted] --listen tcp:127.0.0.1:PORT [--control tcp:127.0.0.1:PORT] [--json]\n' +
+    '       npm run --silent devices -- simulate shoe --protocol framed|ascii [--seed N] --listen tcp:127.0.0.1:PORT [--control …] [--json]',
+  positionals: 'bill-acceptor|shoe',
+  options: {
+    protocol: { type: 'string', value: 'NAME', help: 'id003 or ssp (bill acceptor); framed or ascii (shoe)' },
+    currency: { type: 'string', default: 'HKD', value: 'HKD|MOP', help: "the bill acceptor's currency" },
+    listen: { type: 'string', value: 'tcp:HOST:PORT', help: 'where the driver connects' },
+    control: { type: 'string', value: 'tcp:HOST:PORT', help: 'a second port for simulator commands' },
+    seed: { type: 'string', value: 'N', help: "seed of the simulated shoe's shuffles" },
+    encrypted: { type: 'boolean', default: false, help: 'eSSP: the encrypted SSP (--protocol ssp)' },
+    json: { type: 'boolean', default: false, help: 'JSON lines' },
+  },
+});
 
 function usage(msg: string): number {
-  console.error(`devices simulate: ${msg}\n${USAGE}`);
+  console.error(`${command.name}: ${msg}\n${command.usage}`);
   return 2;
 }
 
@@ -32,22 +50,17 @@ export async function run(argv: string[]): Promise<number> {
   let values;
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        protocol: { type: 'string' },
-        currency: { type: 'string', default: 'HKD' },
-        listen: { type: 'string' },
-        control: { type: 'string' },
-        seed: { type: 'string' },
-        encrypted: { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-      },
-      strict: true,
-    }));
+    ({ values, positionals } = parseCommand(command, argv));
   } catch (e) {
-    return usage((e as Error).message);
+    if (e instanceof HelpRequested) {
+      console.log(e.message);
+      return 0;
+    }
+    if (e instanceof UsageError) {
+      console.error(e.message);
+      return 2;
+    }
+    throw e;
   }
   const kind = positionals[0];
   if (kind !== 'bill-acceptor' && kind !== 'shoe') return usage('what to simulate: bill-acceptor or shoe');

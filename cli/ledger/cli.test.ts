@@ -26,6 +26,10 @@ describe('npm run ledger', () => {
     const v = ledger('verify', '--data-dir', dir, '--json');
     assert.equal(v.code, 0, v.out + v.err);
     assert.equal((JSON.parse(v.out) as { ok: boolean }).ok, true);
+    // No checkpoint yet (a short journal): from the first entry either way.
+    const full = ledger('verify', '--data-dir', dir, '--full', '--json');
+    assert.equal(full.code, 0, full.out + full.err);
+    assert.deepEqual((JSON.parse(full.out) as { mode: string; fromSeq: number }).mode, 'full');
     const e = ledger('export', '--data-dir', dir, '--from', '5', '--json');
     assert.equal(e.code, 0, e.err);
     const exported = JSON.parse(e.out) as { terminalId: string; entries: { seq: number; hash: string }[] };

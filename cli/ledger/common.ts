@@ -1,7 +1,12 @@
 import { runTool, UsageError } from '../tool.js';
 import { openExistingLedger, type Ledger } from '../../ledger/index.js';
 
-export { options, UsageError } from '../tool.js';
+export { defineCommand, options } from '../command.js';
+export { UsageError } from '../tool.js';
+
+/** Every ledger tool reads a kiosk's data folder. */
+export const DATA_DIR = { type: 'string', value: 'DIR', help: "the kiosk's data folder (holds ledger.sqlite)" } as const;
+export const JSON_OUTPUT = { type: 'boolean', help: 'print JSON' } as const;
 
 /** Runs a ledger tool body: usage errors → 2, ledger open failures → 1 with the reason. */
 export function tool(body: () => Promise<number> | number): Promise<number> {

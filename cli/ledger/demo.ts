@@ -1,17 +1,25 @@
 import { openLedger } from '../../ledger/index.js';
 import { billCredit, settledRound } from '../../ledger/fixtures.js';
-import { options, tool, UsageError } from './common.js';
+import { DATA_DIR, defineCommand, options, tool, UsageError } from './common.js';
 
-const USAGE = `Usage: npm run --silent ledger -- demo --data-dir DIR --terminal-id ID [--rounds N]
-  Writes a demonstration journal (notes in, N settled 7-seat rounds, a cash-out by handpay) so
-  the other tools have something to show. Never point it at a real kiosk's data folder.`;
+export const command = defineCommand({
+  name: 'ledger demo',
+  summary:
+    "Writes a demonstration journal (notes in, N settled 7-seat rounds, a cash-out by handpay) so\nthe other tools have something to show. Never point it at a real kiosk's data folder.",
+  usage: 'Usage: npm run --silent ledger -- demo --data-dir DIR --terminal-id ID [--rounds N]',
+  options: {
+    'data-dir': DATA_DIR,
+    'terminal-id': { type: 'string', value: 'ID', help: 'the terminal id of the new ledger' },
+    rounds: { type: 'string', value: 'N', help: 'settled rounds to write (0–100000)', default: '12' },
+  },
+});
 
 export function run(argv: string[]): Promise<number> {
   return tool(() => {
-    const v = options(argv, { 'data-dir': { type: 'string' }, 'terminal-id': { type: 'string' }, rounds: { type: 'string' } }, USAGE);
-    if (!v['data-dir'] || !v['terminal-id']) throw new UsageError(`--data-dir and --terminal-id are required\n${USAGE}`);
+    const v = options(command, argv);
+    if (!v['data-dir'] || !v['terminal-id']) throw new UsageError(`--data-dir and --terminal-id are required\n${command.usage}`);
     const rounds = Number(v.rounds ?? '12');
-    if (!Number.isInteger(rounds) || rounds < 0 || rounds > 100_000) throw new UsageError(`bad --rounds\n${USAGE}`);
+    if (!Number.isInteger(rounds) || rounds < 0 || rounds > 100_000) throw new UsageError(`bad --rounds\n${command.usage}`);
     const ledger = openLedger(v['data-dir'] as string, v['terminal-id'] as string);
     try {
       const tag = `${Date.now().toString(36)}`;

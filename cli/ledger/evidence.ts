@@ -1,15 +1,23 @@
 import { writeFileSync } from 'node:fs';
 import { evidenceBundle, verifyEvidence } from '../../ledger/index.js';
-import { openFromArgs, options, tool, UsageError } from './common.js';
+import { DATA_DIR, defineCommand, openFromArgs, options, tool, UsageError } from './common.js';
 
-const USAGE = `Usage: npm run --silent ledger -- evidence --data-dir DIR --round ROUND_ID [--out FILE]
-  Writes one round's evidence bundle (recall record, its journal entries, chain proof) as JSON.`;
+export const command = defineCommand({
+  name: 'ledger evidence',
+  summary: "Writes one round's evidence bundle (recall record, its journal entries, chain proof) as JSON.",
+  usage: 'Usage: npm run --silent ledger -- evidence --data-dir DIR --round ROUND_ID [--out FILE]',
+  options: {
+    'data-dir': DATA_DIR,
+    round: { type: 'string', value: 'ROUND_ID', help: 'the settled or voided round' },
+    out: { type: 'string', value: 'FILE', help: 'write the bundle here (default: standard output)' },
+  },
+});
 
 export function run(argv: string[]): Promise<number> {
   return tool(() => {
-    const v = options(argv, { 'data-dir': { type: 'string' }, round: { type: 'string' }, out: { type: 'string' } }, USAGE);
-    if (!v.round) throw new UsageError(`--round is required\n${USAGE}`);
-    const ledger = openFromArgs(v['data-dir'] as string | undefined, USAGE);
+    const v = options(command, argv);
+    if (!v.round) throw new UsageError(`--round is required\n${command.usage}`);
+    const ledger = openFromArgs(v['data-dir'] as string | undefined, command.usage);
     try {
       const bundle = evidenceBundle(ledger, v.round as string);
       if (!bundle) {

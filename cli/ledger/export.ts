@@ -1,18 +1,26 @@
 import { once } from 'node:events';
-import { openFromArgs, options, tool, UsageError } from './common.js';
+import { DATA_DIR, defineCommand, openFromArgs, options, tool, UsageError } from './common.js';
 
-const USAGE = `Usage: npm run --silent ledger -- export --data-dir DIR [--from SEQ] [--to SEQ] --json
-  Prints the journal from SEQ on as one JSON array (each entry with its canonical body, content
-  hash, previous hash and hash), streamed.`;
+export const command = defineCommand({
+  name: 'ledger export',
+  summary: 'Prints the journal from SEQ on as one JSON array (each entry with its canonical body, content\nhash, previous hash and hash), streamed.',
+  usage: 'Usage: npm run --silent ledger -- export --data-dir DIR [--from SEQ] [--to SEQ] --json',
+  options: {
+    'data-dir': DATA_DIR,
+    from: { type: 'string', value: 'SEQ', help: 'the first entry', default: '1' },
+    to: { type: 'string', value: 'SEQ', help: 'the last entry (default: the head)' },
+    json: { type: 'boolean', help: 'required: export writes JSON only' },
+  },
+});
 
 export function run(argv: string[]): Promise<number> {
   return tool(async () => {
-    const v = options(argv, { 'data-dir': { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
-    if (!v.json) throw new UsageError(`export writes JSON only: add --json\n${USAGE}`);
+    const v = options(command, argv);
+    if (!v.json) throw new UsageError(`export writes JSON only: add --json\n${command.usage}`);
     const from = Number(v.from ?? '1');
     const to = v.to === undefined ? Number.MAX_SAFE_INTEGER : Number(v.to);
-    if (!Number.isSafeInteger(from) || from < 1 || !Number.isSafeInteger(to) || to < from) throw new UsageError(`bad --from/--to\n${USAGE}`);
-    const ledger = openFromArgs(v['data-dir'] as string | undefined, USAGE, true);
+    if (!Number.isSafeInteger(from) || from < 1 || !Number.isSafeInteger(to) || to < from) throw new UsageError(`bad --from/--to\n${command.usage}`);
+    const ledger = openFromArgs(v['data-dir'] as string | undefined, command.usage, true);
     try {
       const out = process.stdout;
       const write = async (s: string) => {

@@ -1,11 +1,20 @@
-import { openFromArgs, options, tool } from './common.js';
+import { DATA_DIR, defineCommand, JSON_OUTPUT, openFromArgs, options, tool } from './common.js';
 
-const USAGE = `Usage: npm run --silent ledger -- meters --data-dir DIR [--scope table|station:N] [--json]`;
+export const command = defineCommand({
+  name: 'ledger meters',
+  summary: 'The meters of the table or of one station, as the ledger keeps them.',
+  usage: 'Usage: npm run --silent ledger -- meters --data-dir DIR [--scope table|station:N] [--json]',
+  options: {
+    'data-dir': DATA_DIR,
+    scope: { type: 'string', value: 'table|station:N', help: 'only the meters of this scope (default: all)' },
+    json: JSON_OUTPUT,
+  },
+});
 
 export function run(argv: string[]): Promise<number> {
   return tool(() => {
-    const v = options(argv, { 'data-dir': { type: 'string' }, scope: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
-    const ledger = openFromArgs(v['data-dir'] as string | undefined, USAGE);
+    const v = options(command, argv);
+    const ledger = openFromArgs(v['data-dir'] as string | undefined, command.usage);
     try {
       const m = ledger.meters(v.scope as string | undefined);
       if (v.json) console.log(JSON.stringify(m));

@@ -1,18 +1,24 @@
-import { openFromArgs, options, tool, UsageError } from './common.js';
+import { DATA_DIR, defineCommand, JSON_OUTPUT, openFromArgs, options, tool, UsageError } from './common.js';
 
-const USAGE = `Usage: npm run --silent ledger -- recall --data-dir DIR (--station N | --table ID) [--last N] [--json]
-  The last N rounds (default 10, at most 500), newest first.`;
+export const command = defineCommand({
+  name: 'ledger recall',
+  summary: 'The last N rounds (default 10, at most 500), newest first.',
+  usage: 'Usage: npm run --silent ledger -- recall --data-dir DIR (--station N | --table ID) [--last N] [--json]',
+  options: {
+    'data-dir': DATA_DIR,
+    station: { type: 'string', value: 'N', help: "one station's rounds" },
+    table: { type: 'string', value: 'ID', help: "one table's rounds" },
+    last: { type: 'string', value: 'N', help: 'how many rounds (1–500)', default: '10' },
+    json: JSON_OUTPUT,
+  },
+});
 
 export function run(argv: string[]): Promise<number> {
   return tool(() => {
-    const v = options(
-      argv,
-      { 'data-dir': { type: 'string' }, station: { type: 'string' }, table: { type: 'string' }, last: { type: 'string' }, json: { type: 'boolean' } },
-      USAGE,
-    );
+    const v = options(command, argv);
     const limit = Number(v.last ?? '10');
-    if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError(`--last must be 1..500\n${USAGE}`);
-    const ledger = openFromArgs(v['data-dir'] as string | undefined, USAGE);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError(`--last must be 1..500\n${command.usage}`);
+    const ledger = openFromArgs(v['data-dir'] as string | undefined, command.usage);
     try {
       const rounds =
         v.station !== undefined

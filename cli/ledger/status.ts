@@ -1,13 +1,17 @@
 import { outboxStats, syncAnchor } from '../../ledger/index.js';
-import { openFromArgs, options, tool } from './common.js';
+import { DATA_DIR, defineCommand, JSON_OUTPUT, openFromArgs, options, tool } from './common.js';
 
-const USAGE = `Usage: npm run --silent ledger -- status --data-dir DIR [--json]
-  Journal head, upstream acknowledgement, outbox lag and the last sync error.`;
+export const command = defineCommand({
+  name: 'ledger status',
+  summary: 'Journal head, upstream acknowledgement, outbox lag and the last sync error.',
+  usage: 'Usage: npm run --silent ledger -- status --data-dir DIR [--json]',
+  options: { 'data-dir': DATA_DIR, json: JSON_OUTPUT },
+});
 
 export function run(argv: string[]): Promise<number> {
   return tool(() => {
-    const v = options(argv, { 'data-dir': { type: 'string' }, json: { type: 'boolean' } }, USAGE);
-    const ledger = openFromArgs(v['data-dir'] as string | undefined, USAGE);
+    const v = options(command, argv);
+    const ledger = openFromArgs(v['data-dir'] as string | undefined, command.usage);
     try {
       const a = syncAnchor(ledger);
       const o = outboxStats(ledger);

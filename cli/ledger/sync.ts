@@ -1,29 +1,26 @@
 import { openExistingLedger, startLedgerSync } from '../../ledger/index.js';
-import { options, tool, UsageError } from './common.js';
+import { DATA_DIR, defineCommand, JSON_OUTPUT, options, tool, UsageError } from './common.js';
 
-const USAGE = `Usage: npm run --silent ledger -- sync --data-dir DIR [--upstream URL] [--until-synced] [--json]
-  Runs the upstream sync client on a kiosk's ledger (credentials from
-  <DIR>/upstream-credentials.json, written by "npm run upstream -- enroll"). With --until-synced
-  it exits 0 once the upstream acknowledged every entry (1 if it cannot within --timeout s,
-  default 600); otherwise it runs until interrupted, printing the sync status every 5 s.
-  The kiosk itself syncs while it runs; this is for technicians and demonstrations.`;
+export const command = defineCommand({
+  name: 'ledger sync',
+  summary:
+    'Runs the upstream sync client on a kiosk\'s ledger (credentials from\n<DIR>/upstream-credentials.json, written by "npm run upstream -- enroll"). With --until-synced\nit exits 0 once the upstream acknowledged every entry (1 if it cannot within --timeout s);\notherwise it runs until interrupted, printing the sync status every 5 s.\nThe kiosk itself syncs while it runs; this is for technicians and demonstrations.',
+  usage: 'Usage: npm run --silent ledger -- sync --data-dir DIR [--upstream URL] [--until-synced] [--json]',
+  options: {
+    'data-dir': DATA_DIR,
+    upstream: { type: 'string', value: 'URL', help: 'the upstream service (default: the one in the credentials)' },
+    'until-synced': { type: 'boolean', help: 'exit once every entry is acknowledged' },
+    timeout: { type: 'string', value: 'S', help: 'with --until-synced: give up after S seconds', default: '600' },
+    json: JSON_OUTPUT,
+  },
+});
 
 export function run(argv: string[]): Promise<number> {
   return tool(async () => {
-    const v = options(
-      argv,
-      {
-        'data-dir': { type: 'string' },
-        upstream: { type: 'string' },
-        'until-synced': { type: 'boolean' },
-        timeout: { type: 'string' },
-        json: { type: 'boolean' },
-      },
-      USAGE,
-    );
-    if (!v['data-dir']) throw new UsageError(`--data-dir is required\n${USAGE}`);
+    const v = options(command, argv);
+    if (!v['data-dir']) throw new UsageError(`--data-dir is required\n${command.usage}`);
     const timeoutS = Number(v.timeout ?? '600');
-    if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new UsageError(`bad --timeout\n${USAGE}`);
+    if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new UsageError(`bad --timeout\n${command.usage}`);
     const dataDir = String(v['data-dir']);
     const ledger = openExistingLedger(dataDir);
     const sync = startLedgerSync({

@@ -51,7 +51,7 @@ describe('round runners: JSON shape of the output', () => {
     assert.deepEqual(Object.keys(out), ['game', 'rules', 'hands', 'croupier', 'burns', 'settlements', 'totals']);
     assert.deepEqual(
       out.settlements.map((l) => l.rule),
-      ['macau-war art.7 n.5 al.1', 'macau-war interp:main-returned-with-tie-bet', 'macau-war art.7 n.3', 'macau-war art.7 n.1'],
+      ['macau-war [art.7] n.5 al.1', 'macau-war interp:main-returned-with-tie-bet', 'macau-war [art.7] n.3', 'macau-war [art.7] n.1'],
     );
     for (const l of out.settlements) assert.deepEqual(Object.keys(l), LINE_KEYS);
   });

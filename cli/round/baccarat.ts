@@ -8,7 +8,7 @@ import type { BaccaratProfile } from '../../engine/baccarat/profiles.js';
 import { BACCARAT_BETS } from '../../engine/baccarat/settle.js';
 import { runBaccaratScript, type BaccaratScriptOutput } from '../../engine/baccarat/script.js';
 import { baccaratRulesFromArgs } from '../baccarat-war-args.js';
-import { playScripted, runRound, stakeSchema, type RoundGame } from '../baccarat-war-round.js';
+import { playScripted, roundCommand, runRound, stakeSchema, type RoundGame } from '../baccarat-war-round.js';
 
 export { RoundError } from '../baccarat-war-round.js';
 
@@ -36,6 +36,7 @@ export function playBaccaratRound(input: unknown, profile: BaccaratProfile): Bac
 
 const BACCARAT: RoundGame<BaccaratProfile, BaccaratScriptOutput> = {
   name: 'baccarat',
+  summary: 'Plays one scripted baccarat coup and prints the hands, their totals and the settlement lines.',
   usage: 'usage: npm run --silent round -- --game baccarat --rules macau-commission|macau-no-commission [--set key=value …] --input round.json|- [--json]',
   defaultRules: 'macau-commission',
   rules: baccaratRulesFromArgs,
@@ -49,6 +50,8 @@ const BACCARAT: RoundGame<BaccaratProfile, BaccaratScriptOutput> = {
   },
 };
 
-export function run(argv: string[]): number {
+export const command = roundCommand(BACCARAT);
+
+export function run(argv: string[]): Promise<number> {
   return runRound(BACCARAT, argv);
 }

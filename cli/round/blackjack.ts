@@ -2,16 +2,23 @@
 // Plays one scripted round (see engine/blackjack/script.ts) and prints hands, dealer and
 // settlement lines. Any illegal or missing decision, left-over or impossible card: stderr, exit 2.
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { runScript, ScriptError, type ScriptInput } from '../../engine/blackjack/script.js';
+import { PROFILE_IDS } from '../../engine/blackjack/rules.js';
 import { rulesFromArgs, UsageError } from '../blackjack-args.js';
+import { defineCommand, options } from '../command.js';
+import { runTool } from '../tool.js';
 
-const USAGE = 'usage: npm run --silent round -- --game blackjack --rules <profile> [--set key=value ...] --input round.json [--json]';
-
-function fail(message: string): number {
-  console.error(`round blackjack: ${message}`);
-  return 2;
-}
+export const command = defineCommand({
+  name: 'round blackjack',
+  summary: 'Plays one scripted blackjack round and prints the hands, the dealer and the settlement lines.',
+  usage: 'usage: npm run --silent round -- --game blackjack --rules <profile> [--set key=value ...] --input round.json [--json]',
+  options: {
+    rules: { type: 'string', value: 'PROFILE', help: `the rule profile: ${PROFILE_IDS.join(', ')}` },
+    set: { type: 'string', multiple: true, value: 'KEY=VALUE', help: "override one of the profile's options" },
+    input: { type: 'string', value: 'FILE|-', help: 'the round as JSON: seats and bets, cards in shoe order, decisions (- reads standard input)' },
+    json: { type: 'boolean', help: 'print JSON' },
+  },
+});
 
 function checkShape(x: unknown): ScriptInput {
   if (typeof x !== 'object' || x === null) throw new ScriptError('input must be a JSON object {"seats","cards","decisions"}');
@@ -35,25 +42,17 @@ function checkShape(x: unknown): ScriptInput {
   return o as unknown as ScriptInput;
 }
 
-export function run(argv: string[]): number {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        rules: { type: 'string' },
-        set: { type: 'string', multiple: true },
-        input: { type: 'string' },
-        json: { type: 'boolean' },
-      },
-      strict: true,
-    }));
-  } catch (e) {
-    return fail(`${(e as Error).message}\n${USAGE}`);
-  }
+export function run(argv: string[]): Promise<number> {
+  return runTool(command.name, () => {
+    const values = options(command, argv);
+    return playFromArgs(values);
+  });
+}
+
+function playFromArgs(values: ReturnType<typeof options<typeof command.options>>): number {
   try {
     const rules = rulesFromArgs(values.rules, values.set);
-    if (!values.input) throw new UsageError(`--input <round.json> is required\n${USAGE}`);
+    if (!values.input) throw new UsageError(`--input <round.json> is required\n${command.usage}`);
     let raw: string;
     try {
       raw = readFileSync(values.input === '-' ? 0 : values.input, 'utf8');
@@ -80,7 +79,7 @@ export function run(argv: string[]): number {
     }
     return 0;
   } catch (e) {
-    if (e instanceof UsageError || e instanceof ScriptError) return fail(e.message);
+    if (e instanceof UsageError || e instanceof ScriptError) throw new UsageError(`${command.name}: ${e.message}`);
     throw e;
   }
 }

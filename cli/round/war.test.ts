@@ -38,9 +38,9 @@ describe('round runner: «Desafio ao Casino»', () => {
     assert.deepEqual(out.croupier, { card: 'QH', war: [{ seat: 1, card: '4S' }] });
     assert.deepEqual(out.burns, ['2C', '2D', '2H', '3C', '3D', '3H']);
     assert.deepEqual(out.settlements, [
-      { seat: 1, bet: 'main', stake: 10000, net: 5000, rule: 'macau-war art.7 n.5 al.1' },
+      { seat: 1, bet: 'main', stake: 10000, net: 5000, rule: 'macau-war [art.7] n.5 al.1' },
       { seat: 2, bet: 'main', stake: 1000, net: 0, rule: 'macau-war interp:main-returned-with-tie-bet' },
-      { seat: 2, bet: 'tie', stake: 100, net: 1000, rule: 'macau-war art.7 n.3' },
+      { seat: 2, bet: 'tie', stake: 100, net: 1000, rule: 'macau-war [art.7] n.3' },
     ]);
     assert.deepEqual(out.totals, [
       { seat: 1, staked: 10000, net: 5000 },
@@ -104,8 +104,8 @@ describe('round runner: «Desafio ao Casino»', () => {
     assert.deepEqual(
       out.settlements.map((l) => [l.seat, l.net, l.rule]),
       [
-        [3, -500, 'macau-war art.7 n.4 al.1'],
-        [4, 500, 'macau-war art.7 n.3'],
+        [3, -500, 'macau-war [art.7] n.4 al.1'],
+        [4, 500, 'macau-war [art.7] n.3'],
       ],
     );
   });

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { WarProfile } from '../../engine/war/profiles.js';
 import { runWarScript, type WarScriptOutput } from '../../engine/war/script.js';
 import { warRulesFromArgs } from '../baccarat-war-args.js';
-import { playScripted, runRound, stakeSchema, type RoundGame } from '../baccarat-war-round.js';
+import { playScripted, roundCommand, runRound, stakeSchema, type RoundGame } from '../baccarat-war-round.js';
 
 export { RoundError } from '../baccarat-war-round.js';
 
@@ -29,9 +29,12 @@ export function playWarRound(input: unknown, profile: WarProfile): WarScriptOutp
 
 const WAR: RoundGame<WarProfile, WarScriptOutput> = {
   name: 'war',
+  summary: 'Plays one scripted coup of «Desafio ao Casino» and prints the hands and settlement lines.',
   usage: 'usage: npm run --silent round -- --game war --rules macau [--set key=value …] --input round.json|- [--main-with-tie-bet returned|choose] [--json]',
   defaultRules: 'macau',
-  shorthands: { 'main-with-tie-bet': { key: 'mainBetOnTieWithTieBet' } },
+  shorthands: {
+    'main-with-tie-bet': { key: 'mainBetOnTieWithTieBet', value: 'returned|choose', help: 'the main bet on a tie when the seat also bet the tie' },
+  },
   rules: warRulesFromArgs,
   play: playWarRound,
   print(out, profile) {
@@ -44,6 +47,8 @@ const WAR: RoundGame<WarProfile, WarScriptOutput> = {
   },
 };
 
-export function run(argv: string[]): number {
+export const command = roundCommand(WAR);
+
+export function run(argv: string[]): Promise<number> {
   return runRound(WAR, argv);
 }

@@ -1,24 +1,31 @@
 import { existsSync } from 'node:fs';
 import { ServiceRole } from '../../protocol/index.js';
 import { AccountStore } from '../../host/service/accounts.js';
-import { options, runTool, UsageError } from '../tool.js';
+import { defineCommand, options } from '../command.js';
+import { runTool, UsageError } from '../tool.js';
 import { secretReader } from './read-secret.js';
 
-const USAGE = `usage: npm run --silent service -- add-user --data-dir D --name NAME --role technician|supervisor|auditor [--staff NUMBER] [--by SUPERVISOR_STAFF]
-  The new PIN is read twice from the terminal (or two lines of standard input). The first account
-  must be a supervisor; every later one needs an existing supervisor (--by) and their PIN, read after.`;
+export const command = defineCommand({
+  name: 'service add-user',
+  summary:
+    'Adds a service account. The new PIN is read twice from the terminal (or two lines of standard\ninput). The first account must be a supervisor; every later one needs an existing supervisor\n(--by) and their PIN, read after.',
+  usage: 'usage: npm run --silent service -- add-user --data-dir D --name NAME --role technician|supervisor|auditor [--staff NUMBER] [--by SUPERVISOR_STAFF]',
+  options: {
+    'data-dir': { type: 'string', value: 'D', help: "the kiosk's data folder" },
+    name: { type: 'string', value: 'NAME', help: 'the person, as shown in service mode' },
+    role: { type: 'string', value: 'ROLE', help: 'technician, supervisor or auditor' },
+    staff: { type: 'string', value: 'NUMBER', help: 'their staff number (default: the next free one)' },
+    by: { type: 'string', value: 'SUPERVISOR_STAFF', help: 'the supervisor who adds the account (every account but the first)' },
+  },
+});
 
 export function run(argv: string[]): Promise<number> {
   return runTool('service add-user', async () => {
-    const o = options(
-      argv,
-      { 'data-dir': { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, staff: { type: 'string' }, by: { type: 'string' } },
-      USAGE,
-    );
-    if (!o['data-dir'] || !o.name || !o.role) throw new UsageError(USAGE);
+    const o = options(command, argv);
+    if (!o['data-dir'] || !o.name || !o.role) throw new UsageError(command.usage);
     if (!existsSync(o['data-dir'])) throw new UsageError(`no data folder ${o['data-dir']}`);
     const role = ServiceRole.safeParse(o.role);
-    if (!role.success) throw new UsageError(`--role is technician, supervisor or auditor\n${USAGE}`);
+    if (!role.success) throw new UsageError(`--role is technician, supervisor or auditor\n${command.usage}`);
     if (!/^[\p{L}\p{N} .'-]{1,64}$/u.test(o.name)) throw new UsageError('--name is 1 to 64 letters, digits, spaces, dots, apostrophes or hyphens');
     const store = new AccountStore(o['data-dir']);
     const secrets = secretReader();

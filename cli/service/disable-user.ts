@@ -1,5 +1,7 @@
-import { manageAccount } from './manage-account.js';
+import { accountCommand, manageAccount } from './manage-account.js';
+
+export const command = accountCommand('disable', 'disable-user');
 
 export function run(argv: string[]): Promise<number> {
-  return manageAccount('disable', 'disable-user', argv);
+  return manageAccount('disable', command, argv);
 }

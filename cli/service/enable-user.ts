@@ -1,5 +1,7 @@
-import { manageAccount } from './manage-account.js';
+import { accountCommand, manageAccount } from './manage-account.js';
+
+export const command = accountCommand('enable', 'enable-user');
 
 export function run(argv: string[]): Promise<number> {
-  return manageAccount('enable', 'enable-user', argv);
+  return manageAccount('enable', command, argv);
 }

@@ -1,13 +1,19 @@
 import { AccountStore } from '../../host/service/accounts.js';
-import { options, runTool, UsageError } from '../tool.js';
+import { defineCommand, options } from '../command.js';
+import { runTool, UsageError } from '../tool.js';
 
-const USAGE = 'usage: npm run --silent service -- list-users --data-dir D [--json]';
+export const command = defineCommand({
+  name: 'service list-users',
+  summary: 'Staff numbers, names, roles and lock state; never the PIN hashes.',
+  usage: 'usage: npm run --silent service -- list-users --data-dir D [--json]',
+  options: { 'data-dir': { type: 'string', value: 'D', help: "the kiosk's data folder" }, json: { type: 'boolean', help: 'print JSON' } },
+});
 
 /** Staff numbers, names, roles and lock state; never the PIN hashes. */
 export function run(argv: string[]): Promise<number> {
   return runTool('service list-users', () => {
-    const o = options(argv, { 'data-dir': { type: 'string' }, json: { type: 'boolean' } }, USAGE);
-    if (!o['data-dir']) throw new UsageError(USAGE);
+    const o = options(command, argv);
+    if (!o['data-dir']) throw new UsageError(command.usage);
     const rows = new AccountStore(o['data-dir']).list().map((a) => ({
       staff: a.staff,
       name: a.name,

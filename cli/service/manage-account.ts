@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { AccountStore, type AccountAction } from '../../host/service/accounts.js';
-import { options, runTool, UsageError } from '../tool.js';
+import { defineCommand, options } from '../command.js';
+import { runTool, UsageError } from '../tool.js';
 import { secretReader } from './read-secret.js';
 
 const WHAT: Record<AccountAction, string> = {
@@ -10,18 +11,30 @@ const WHAT: Record<AccountAction, string> = {
   'reset-pin': "sets a new PIN (read twice, then the supervisor's), lifting any lock",
 };
 
+/** The command of one account action, e.g. `service disable-user`. */
+export function accountCommand(action: AccountAction, name: string) {
+  return defineCommand({
+    name: `service ${name}`,
+    summary: `${WHAT[action]}. The supervisor's PIN is read from the terminal (or standard input)${action === 'reset-pin' ? ', after the new PIN twice' : ''}.`,
+    usage: `usage: npm run --silent service -- ${name} --data-dir D --staff NUMBER --by SUPERVISOR_STAFF`,
+    options: {
+      'data-dir': { type: 'string', value: 'D', help: "the kiosk's data folder" },
+      staff: { type: 'string', value: 'NUMBER', help: 'the account' },
+      by: { type: 'string', value: 'SUPERVISOR_STAFF', help: 'the supervisor who does it' },
+    },
+  });
+}
+
 /**
  * `disable-user`, `enable-user`, `unlock-user`, `reset-pin`: what a supervisor does to an account.
  * Every one needs that supervisor's staff number (`--by`) and PIN (read from the terminal, never
  * an argument); the host journals it as `service.account` with the action at its next start (or
  * sign-in), since the command line never writes to the ledger.
  */
-export function manageAccount(action: AccountAction, command: string, argv: string[]): Promise<number> {
-  const usage = `usage: npm run --silent service -- ${command} --data-dir D --staff NUMBER --by SUPERVISOR_STAFF
-  ${WHAT[action]}. The supervisor's PIN is read from the terminal (or standard input)${action === 'reset-pin' ? ', after the new PIN twice' : ''}.`;
-  return runTool(`service ${command}`, async () => {
-    const o = options(argv, { 'data-dir': { type: 'string' }, staff: { type: 'string' }, by: { type: 'string' } }, usage);
-    if (!o['data-dir'] || !o.staff || !o.by) throw new UsageError(usage);
+export function manageAccount(action: AccountAction, command: ReturnType<typeof accountCommand>, argv: string[]): Promise<number> {
+  return runTool(command.name, async () => {
+    const o = options(command, argv);
+    if (!o['data-dir'] || !o.staff || !o.by) throw new UsageError(`${WHAT[action]}\n${command.usage}`);
     if (!existsSync(o['data-dir'])) throw new UsageError(`no data folder ${o['data-dir']}`);
     const store = new AccountStore(o['data-dir']);
     const secrets = secretReader();

@@ -1,27 +1,33 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { layoutAt, manifestDiff, programManifest, type ProgramManifest, type ProgramMode } from '../../host/service/program-hash.js';
-import { options, runTool, UsageError } from '../tool.js';
+import { defineCommand, options } from '../command.js';
+import { runTool, UsageError } from '../tool.js';
 
-const USAGE = `usage: npm run --silent service -- program-hash [--json] [--mode tsx|electron] [--root DIR] [--manifest] [--compare FILE]
-  The reference program hash of a build: the same files and the same figure the host computes at
-  start (journalled in power.reset) and on demand (service Status page).
-  --mode      how the build runs: tsx (npm start, default) or electron (dist/electron)
-  --root      the build's folder (default: this repository)
-  --manifest  with --json: every file and its SHA-256 as well (what a mismatch is traced with)
-  --compare   a manifest (a kiosk's <data-dir>/program-manifest.json, or an approved one saved
-              with --json --manifest): lists the files that differ; exit 1 if any`;
+export const command = defineCommand({
+  name: 'service program-hash',
+  summary:
+    'The reference program hash of a build: the same files and the same figure the host computes at\nstart (journalled in power.reset) and on demand (service Status page).',
+  usage: 'usage: npm run --silent service -- program-hash [--json] [--mode tsx|electron] [--root DIR] [--manifest] [--compare FILE]',
+  options: {
+    json: { type: 'boolean', help: 'print JSON' },
+    mode: { type: 'string', value: 'tsx|electron', help: 'how the build runs: tsx (npm start) or electron (dist/electron)', default: 'tsx' },
+    root: { type: 'string', value: 'DIR', help: "the build's folder (default: this repository)" },
+    manifest: { type: 'boolean', help: 'with --json: every file and its SHA-256 as well (what a mismatch is traced with)' },
+    compare: {
+      type: 'string',
+      value: 'FILE',
+      help: "a manifest (a kiosk's <data-dir>/program-manifest.json, or an approved one saved\nwith --json --manifest): lists the files that differ; exit 1 if any",
+    },
+  },
+});
 
 /** The approved build's reference hash, and the files behind a mismatch. */
 export function run(argv: string[]): Promise<number> {
   return runTool('service program-hash', async () => {
-    const o = options(
-      argv,
-      { json: { type: 'boolean' }, mode: { type: 'string' }, root: { type: 'string' }, manifest: { type: 'boolean' }, compare: { type: 'string' } },
-      USAGE,
-    );
+    const o = options(command, argv);
     const mode = (o.mode ?? 'tsx') as ProgramMode;
-    if (mode !== 'tsx' && mode !== 'electron') throw new UsageError(`--mode is tsx or electron\n${USAGE}`);
+    if (mode !== 'tsx' && mode !== 'electron') throw new UsageError(`--mode is tsx or electron\n${command.usage}`);
     const root = path.resolve(o.root ?? path.join(import.meta.dirname, '../..'));
     if (!existsSync(path.join(root, 'package.json'))) throw new UsageError(`${root} holds no build (no package.json)`);
     if (mode === 'electron' && !existsSync(path.join(root, 'dist/electron'))) throw new UsageError(`${root} has no dist/electron: build it first`);

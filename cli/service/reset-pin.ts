@@ -1,5 +1,7 @@
-import { manageAccount } from './manage-account.js';
+import { accountCommand, manageAccount } from './manage-account.js';
+
+export const command = accountCommand('reset-pin', 'reset-pin');
 
 export function run(argv: string[]): Promise<number> {
-  return manageAccount('reset-pin', 'reset-pin', argv);
+  return manageAccount('reset-pin', command, argv);
 }

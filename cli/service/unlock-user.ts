@@ -1,5 +1,7 @@
-import { manageAccount } from './manage-account.js';
+import { accountCommand, manageAccount } from './manage-account.js';
+
+export const command = accountCommand('unlock', 'unlock-user');
 
 export function run(argv: string[]): Promise<number> {
-  return manageAccount('unlock', 'unlock-user', argv);
+  return manageAccount('unlock', command, argv);
 }

@@ -56,8 +56,17 @@ describe('sim baccarat / sim war', () => {
 describe('--set', () => {
   it('overrides top-level and nested options, and the profile check still applies', () => {
     assert.equal(baccaratRulesFromArgs('macau-commission', ['decks=6', 'cutCardFromEnd=14']).decks, 6);
-    const p = baccaratRulesFromArgs('macau-commission', ['banker.commissionBasisPoints=400']);
+    // Art. 18 n.1 fixes the commission at 5%: a regulated profile refuses another, naming the article.
+    assert.throws(
+      () => baccaratRulesFromArgs('macau-commission', ['banker.commissionBasisPoints=400']),
+      /fixed at 500 by macau-baccarat art\.18 n\.1, got 400/,
+    );
+    assert.throws(() => warRulesFromArgs('macau', ['tiePays=8']), /fixed at 10 by macau-war \[art\.7\] n\.3, got 8/);
+    // The analysis profile takes any value, and its lines cite no article.
+    const p = baccaratRulesFromArgs('generic', ['banker.commissionBasisPoints=400']);
     assert.equal(p.banker.kind === 'commission' && p.banker.commissionBasisPoints, 400);
+    assert.equal(p.banker.rule, 'generic');
+    assert.equal(warRulesFromArgs('generic', ['tiePays=8']).tiePays, 8);
     assert.equal(warRulesFromArgs('macau', ['mainBetOnTieWithTieBet=choose']).mainBetOnTieWithTieBet, 'choose');
     assert.throws(() => warRulesFromArgs('macau', ['mainBetOnTieWithTieBet=lost']), UsageError);
     assert.throws(() => baccaratRulesFromArgs('macau-commission', ['decks=0']), UsageError);

@@ -12,21 +12,41 @@
 // figures depend on the seed and not on the number of workers. This same file is the worker's
 // entry point (it runs chunks when started as a worker).
 import { availableParallelism } from 'node:os';
-import { parseArgs } from 'node:util';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { exactBlackjack } from '../../engine/blackjack/exact/expectation.js';
-import { describeRules, type BlackjackRules } from '../../engine/blackjack/rules.js';
+import { describeRules, PROFILE_IDS, type BlackjackRules } from '../../engine/blackjack/rules.js';
 import { FastBlackjack, SIM_SIDE_BETS, edge, emptyTotals, mergeTotals, type ShuffleMode, type SimTotals } from '../../engine/blackjack/simulator.js';
 import { SimTables } from '../../engine/blackjack/simulator-tables.js';
 import { computeStrategy, strategyChart } from '../../engine/strategy/basic-strategy.js';
 import { rulesFromArgs, UsageError } from '../blackjack-args.js';
+import { defineCommand, options } from '../command.js';
+import { runTool } from '../tool.js';
 import { exactReport, exactText, type MonteCarloCheck } from '../blackjack-exact-report.js';
 
-const USAGE =
-  'usage: npm run --silent sim -- blackjack --rules <profile> [--set key=value ...] --hands N --seed S --shuffle every-hand|cut-card [--workers W] [--json]\n' +
-  '       npm run --silent sim -- blackjack --rules <profile> [--set key=value ...] --print-rules [--json]\n' +
-  '       npm run --silent sim -- blackjack --rules <profile> [--set key=value ...] --strategy [--json]\n' +
-  '       npm run --silent sim -- blackjack --rules <profile> [--set key=value ...] --exact [--hands N (default 2000000, 0: no Monte Carlo)] [--seed S] [--shuffle every-hand|cut-card] [--workers W] [--json]';
+export const command = defineCommand({
+  name: 'sim blackjack',
+  summary:
+    'Monte Carlo of a blackjack profile with basic strategy on all cores, its rules with their articles,\n' +
+    'its strategy chart, or its exact expected value (combinatorial analysis, checked against a seeded\n' +
+    'simulation of --hands hands, default 2,000,000; 0 skips it).',
+  usage:
+    'usage: npm run --silent sim -- blackjack --rules <profile> [--set key=value ...] --hands N --seed S --shuffle every-hand|cut-card [--workers W] [--json]\n' +
+    '       npm run --silent sim -- blackjack --rules <profile> [--set key=value ...] --print-rules [--json]\n' +
+    '       npm run --silent sim -- blackjack --rules <profile> [--set key=value ...] --strategy [--json]\n' +
+    '       npm run --silent sim -- blackjack --rules <profile> [--set key=value ...] --exact [--hands N] [--seed S] [--shuffle every-hand|cut-card] [--workers W] [--json]',
+  options: {
+    rules: { type: 'string', value: 'PROFILE', help: `the rule profile: ${PROFILE_IDS.join(', ')}` },
+    set: { type: 'string', multiple: true, value: 'KEY=VALUE', help: "override one of the profile's options" },
+    hands: { type: 'string', value: 'N', help: 'hands to simulate' },
+    seed: { type: 'string', value: 'S', help: 'seed of the shuffles', default: '1' },
+    shuffle: { type: 'string', value: 'every-hand|cut-card', help: 'when the shoe is shuffled (default: cut-card; every-hand with --exact)' },
+    workers: { type: 'string', value: 'W', help: 'worker threads (default: every core)' },
+    json: { type: 'boolean', help: 'print JSON' },
+    'print-rules': { type: 'boolean', help: 'print the resolved rules with their articles' },
+    strategy: { type: 'boolean', help: 'print the computed basic strategy chart' },
+    exact: { type: 'boolean', help: 'the exact expected value, then a Monte Carlo check' },
+  },
+});
 
 const CHUNK = 250_000;
 
@@ -144,34 +164,12 @@ function positiveInt(text: string | undefined, what: string): number {
   return n;
 }
 
-export async function run(argv: string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        rules: { type: 'string' },
-        set: { type: 'string', multiple: true },
-        hands: { type: 'string' },
-        seed: { type: 'string' },
-        shuffle: { type: 'string' },
-        workers: { type: 'string' },
-        json: { type: 'boolean' },
-        'print-rules': { type: 'boolean' },
-        strategy: { type: 'boolean' },
-        exact: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }));
-  } catch (e) {
-    console.error(`sim blackjack: ${(e as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+export function run(argv: string[]): Promise<number> {
+  return runTool(command.name, () => simulateFromArgs(argv));
+}
+
+async function simulateFromArgs(argv: string[]): Promise<number> {
+  const values = options(command, argv);
   try {
     const rules = rulesFromArgs(values.rules, values.set);
     if (values['print-rules']) {
@@ -206,8 +204,8 @@ export async function run(argv: string[]): Promise<number> {
           ? 0
           : EXACT_CHECK_HANDS
         : positiveInt(values.hands, '--hands');
-    const seed = values.seed === undefined ? 1 : Number(values.seed);
-    if (!/^\d+$/.test(values.seed ?? '1') || !Number.isSafeInteger(seed)) throw new UsageError('--seed must be a non-negative integer');
+    const seed = Number(values.seed);
+    if (!/^\d+$/.test(values.seed) || !Number.isSafeInteger(seed)) throw new UsageError('--seed must be a non-negative integer');
     const shuffle = values.shuffle ?? (values.exact ? 'every-hand' : 'cut-card');
     if (shuffle !== 'every-hand' && shuffle !== 'cut-card') throw new UsageError('--shuffle must be every-hand or cut-card');
     const workers = values.workers === undefined ? availableParallelism() : positiveInt(values.workers, '--workers');
@@ -241,10 +239,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     return 0;
   } catch (e) {
-    if (e instanceof UsageError) {
-      console.error(`sim blackjack: ${e.message}\n${USAGE}`);
-      return 2;
-    }
+    if (e instanceof UsageError) throw new UsageError(`${command.name}: ${e.message}\n${command.usage}`);
     throw e;
   }
 }

@@ -6,14 +6,15 @@ import { exactWar } from '../../engine/war/exact.js';
 import type { WarProfile } from '../../engine/war/profiles.js';
 import { emptyWarTally, mergeWarTallies, simulateWar, summariseWar, type WarTally } from '../../engine/war/simulate.js';
 import { warRulesFromArgs } from '../baccarat-war-args.js';
-import { runSim, serveSimWorker, type SimGame } from '../baccarat-war-sim.js';
+import { runSim, serveSimWorker, simCommand, type SimGame } from '../baccarat-war-sim.js';
 
 const WAR: SimGame<WarProfile, WarTally> = {
   name: 'war',
   usage: `usage: npm run --silent sim -- war [--rules macau] [--set key=value …] [--decks D] [--shuffler]
          (--exact [--removed "AS KH …"] | --hands N [--seed S] [--threads T]) [--json] | --print-rules`,
   defaultRules: 'macau',
-  shorthands: { shuffler: { flag: 'shuffling=automatic-shuffler' } },
+  summary: 'Exact figures or Monte Carlo of «Desafio ao Casino»: main (always to war on a tie), mainSurrender, tie.',
+  shorthands: { shuffler: { flag: 'shuffling=automatic-shuffler', help: 'cards from an automatic shuffler' } },
   rules: warRulesFromArgs,
   heading: (p) => `${p.title}, ${p.decks} decks, ${p.shuffling}`,
   exact: exactWar,
@@ -24,6 +25,8 @@ const WAR: SimGame<WarProfile, WarTally> = {
 };
 
 serveSimWorker(WAR);
+
+export const command = simCommand(WAR);
 
 export function run(argv: string[]): Promise<number> {
   return runSim(WAR, import.meta.url, argv);

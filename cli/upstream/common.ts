@@ -1,10 +1,11 @@
 import { runTool, UsageError } from '../tool.js';
 
-export { options, UsageError } from '../tool.js';
+export { defineCommand, options } from '../command.js';
+export { UsageError } from '../tool.js';
 
 export const DB_OPTIONS = {
-  pg: { type: 'string' },
-  'data-dir': { type: 'string' },
+  pg: { type: 'string', value: 'URL', help: 'PostgreSQL connection string' },
+  'data-dir': { type: 'string', value: 'DIR', help: 'embedded PGlite database in DIR (instead of --pg; no server needed)' },
 } as const;
 
 export function tool(body: () => Promise<number>): Promise<number> {

@@ -1,21 +1,26 @@
 import { writeFileSync } from 'node:fs';
 import { enrolTerminal, openUpstreamDb } from '../../upstream/index.js';
-import { dbChoice, DB_OPTIONS, options, tool, UsageError } from './common.js';
+import { dbChoice, DB_OPTIONS, defineCommand, options, tool, UsageError } from './common.js';
 
-const USAGE = `Usage: npm run --silent upstream -- enroll --terminal-id ID (--pg URL | --data-dir DIR) [--upstream-url URL] [--out FILE] [--rotate]
-  Creates the terminal's secret key and prints its credentials as JSON (once). Save them on the
-  kiosk as <kiosk data dir>/upstream-credentials.json (mode 0600). With PGlite, run this while
-  the service is stopped (or use POST /v1/admin/terminals on the running service).`;
+export const command = defineCommand({
+  name: 'upstream enroll',
+  summary:
+    "Creates the terminal's secret key and prints its credentials as JSON (once). Save them on the\nkiosk as <kiosk data dir>/upstream-credentials.json (mode 0600). With PGlite, run this while\nthe service is stopped (or use POST /v1/admin/terminals on the running service).",
+  usage: 'Usage: npm run --silent upstream -- enroll --terminal-id ID (--pg URL | --data-dir DIR) [--upstream-url URL] [--out FILE] [--rotate]',
+  options: {
+    ...DB_OPTIONS,
+    'terminal-id': { type: 'string', value: 'ID', help: 'the terminal to enrol' },
+    'upstream-url': { type: 'string', value: 'URL', help: 'the service URL to write into the credentials' },
+    out: { type: 'string', value: 'FILE', help: 'write the credentials here, mode 0600 (default: standard output)' },
+    rotate: { type: 'boolean', help: 'issue a new key to an enrolled terminal' },
+  },
+});
 
 export function run(argv: string[]): Promise<number> {
   return tool(async () => {
-    const v = options(
-      argv,
-      { ...DB_OPTIONS, 'terminal-id': { type: 'string' }, 'upstream-url': { type: 'string' }, out: { type: 'string' }, rotate: { type: 'boolean' } },
-      USAGE,
-    );
-    if (!v['terminal-id']) throw new UsageError(`--terminal-id is required\n${USAGE}`);
-    const db = await openUpstreamDb(dbChoice(v, USAGE));
+    const v = options(command, argv);
+    if (!v['terminal-id']) throw new UsageError(`--terminal-id is required\n${command.usage}`);
+    const db = await openUpstreamDb(dbChoice(v, command.usage));
     try {
       const c = await enrolTerminal(db, String(v['terminal-id']), v.rotate === true);
       const text = `${JSON.stringify({ ...c, ...(v['upstream-url'] ? { upstream: String(v['upstream-url']) } : {}) }, null, 2)}\n`;

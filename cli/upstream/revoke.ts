@@ -1,15 +1,18 @@
 import { openUpstreamDb, revokeTerminal } from '../../upstream/index.js';
-import { dbChoice, DB_OPTIONS, options, tool, UsageError } from './common.js';
+import { dbChoice, DB_OPTIONS, defineCommand, options, tool, UsageError } from './common.js';
 
-const USAGE = `Usage: npm run --silent upstream -- revoke --terminal-id ID (--pg URL | --data-dir DIR)
-  Refuses the terminal's requests from now on (a running service notices within 10 s). Its
-  journal is kept; "enroll --rotate" issues a new key.`;
+export const command = defineCommand({
+  name: 'upstream revoke',
+  summary: 'Refuses the terminal\'s requests from now on (a running service notices within 10 s). Its\njournal is kept; "enroll --rotate" issues a new key.',
+  usage: 'Usage: npm run --silent upstream -- revoke --terminal-id ID (--pg URL | --data-dir DIR)',
+  options: { ...DB_OPTIONS, 'terminal-id': { type: 'string', value: 'ID', help: 'the terminal to revoke' } },
+});
 
 export function run(argv: string[]): Promise<number> {
   return tool(async () => {
-    const v = options(argv, { ...DB_OPTIONS, 'terminal-id': { type: 'string' } }, USAGE);
-    if (!v['terminal-id']) throw new UsageError(`--terminal-id is required\n${USAGE}`);
-    const db = await openUpstreamDb(dbChoice(v, USAGE));
+    const v = options(command, argv);
+    if (!v['terminal-id']) throw new UsageError(`--terminal-id is required\n${command.usage}`);
+    const db = await openUpstreamDb(dbChoice(v, command.usage));
     try {
       const done = await revokeTerminal(db, String(v['terminal-id']));
       console.log(done ? `revoked ${String(v['terminal-id'])}` : `no live terminal ${String(v['terminal-id'])}`);

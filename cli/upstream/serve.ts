@@ -1,24 +1,31 @@
 import { readFileSync } from 'node:fs';
 import { pino } from 'pino';
 import { startUpstream } from '../../upstream/index.js';
-import { dbChoice, DB_OPTIONS, options, tool, UsageError } from './common.js';
+import { dbChoice, DB_OPTIONS, defineCommand, options, tool, UsageError } from './common.js';
 
-const USAGE = `Usage: npm run --silent upstream -- [--pg postgres://… | --data-dir DIR] [--listen HOST:PORT] [--admin-token-file F]
-  --pg URL            PostgreSQL connection string
-  --data-dir DIR      embedded PGlite database in DIR (instead of --pg; no server needed)
-  --listen HOST:PORT  default 127.0.0.1:8787
-  --admin-token-file  bearer token for the query/admin routes (or env UPSTREAM_ADMIN_TOKEN);
-                      without one those routes answer loopback callers only
-Serve behind a TLS-terminating proxy (or on loopback): kiosks accept https:// only, except loopback.`;
+export const command = defineCommand({
+  name: 'upstream serve',
+  summary: 'The upstream service. Serve behind a TLS-terminating proxy (or on loopback): kiosks accept\nhttps:// only, except loopback.',
+  usage: 'Usage: npm run --silent upstream -- [serve] [--pg postgres://… | --data-dir DIR] [--listen HOST:PORT] [--admin-token-file F]',
+  options: {
+    ...DB_OPTIONS,
+    listen: { type: 'string', value: 'HOST:PORT', help: 'where to listen', default: '127.0.0.1:8787' },
+    'admin-token-file': {
+      type: 'string',
+      value: 'F',
+      help: 'bearer token for the query/admin routes (or env UPSTREAM_ADMIN_TOKEN);\nwithout one those routes answer loopback callers only',
+    },
+  },
+});
 
 export function run(argv: string[]): Promise<number> {
   return tool(async () => {
-    const v = options(argv, { ...DB_OPTIONS, listen: { type: 'string' }, 'admin-token-file': { type: 'string' } }, USAGE);
+    const v = options(command, argv);
     // No silent in-memory default: an upstream that forgets on restart is worse than none.
-    const db = dbChoice(v, USAGE);
+    const db = dbChoice(v, command.usage);
     const m = /^(.+):(\d{1,5})$/.exec(String(v.listen ?? '127.0.0.1:8787'));
     const port = Number(m?.[2]);
-    if (!m || port > 65535) throw new UsageError(`--listen must be HOST:PORT\n${USAGE}`);
+    if (!m || port > 65535) throw new UsageError(`--listen must be HOST:PORT\n${command.usage}`);
     const host = (m[1] ?? '').replace(/^\[(.*)\]$/, '$1');
     const adminToken = v['admin-token-file'] ? readFileSync(String(v['admin-token-file']), 'utf8').trim() : process.env.UPSTREAM_ADMIN_TOKEN;
     const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });

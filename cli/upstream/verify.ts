@@ -1,13 +1,21 @@
 import { listTerminals, openUpstreamDb, verifyChain } from '../../upstream/index.js';
-import { dbChoice, DB_OPTIONS, options, tool } from './common.js';
+import { dbChoice, DB_OPTIONS, defineCommand, options, tool } from './common.js';
 
-const USAGE = `Usage: npm run --silent upstream -- verify (--pg URL | --data-dir DIR) [--terminal-id ID] [--json]
-  Re-hashes each terminal's stored chain from genesis and looks for gaps. Exit 1 on any problem.`;
+export const command = defineCommand({
+  name: 'upstream verify',
+  summary: "Re-hashes each terminal's stored chain from genesis and looks for gaps. Exit 1 on any problem.",
+  usage: 'Usage: npm run --silent upstream -- verify (--pg URL | --data-dir DIR) [--terminal-id ID] [--json]',
+  options: {
+    ...DB_OPTIONS,
+    'terminal-id': { type: 'string', value: 'ID', help: 'only this terminal (default: every one)' },
+    json: { type: 'boolean', help: 'one JSON line per terminal' },
+  },
+});
 
 export function run(argv: string[]): Promise<number> {
   return tool(async () => {
-    const v = options(argv, { ...DB_OPTIONS, 'terminal-id': { type: 'string' }, json: { type: 'boolean' } }, USAGE);
-    const db = await openUpstreamDb(dbChoice(v, USAGE));
+    const v = options(command, argv);
+    const db = await openUpstreamDb(dbChoice(v, command.usage));
     try {
       const ids = v['terminal-id'] ? [String(v['terminal-id'])] : (await listTerminals(db)).map((t) => t.terminalId);
       let ok = true;

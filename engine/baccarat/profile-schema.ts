@@ -29,6 +29,27 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T)
  */
 export const ONCE_FIELDS_VALID: z.core.$ZodSuperRefineParams = { when: (payload) => payload.issues.length === 0 };
 
+/** A value a text fixes for a profile: `path` into the profile data, the value, and the article. */
+export interface FixedByText {
+  readonly path: readonly string[];
+  readonly value: string | number | boolean;
+  readonly rule: string;
+}
+
+/**
+ * A profile that names a regulated id keeps every value its text fixes: a `--set` or a file that
+ * changes one is refused with the article, never settled under it. The analysis profile
+ * (`generic`) has no entry here, so everything in it is free.
+ */
+export function keepFixedByText(ctx: z.RefinementCtx, data: unknown, fixed: readonly FixedByText[] | undefined): void {
+  for (const f of fixed ?? []) {
+    let v: unknown = data;
+    for (const k of f.path) v = typeof v === 'object' && v !== null && Object.hasOwn(v, k) ? (v as Record<string, unknown>)[k] : undefined;
+    if (v === f.value) continue;
+    ctx.addIssue({ code: 'custom', path: [...f.path], message: `fixed at ${JSON.stringify(f.value)} by ${f.rule}`, input: v });
+  }
+}
+
 /** For a field whose range depends on other fields: an issue worded like `intIn`'s. */
 export function outOfRange(ctx: z.RefinementCtx, field: string, value: number, min: number, max: number): void {
   if (value >= min && value <= max) return;

@@ -11,9 +11,25 @@
  * values with the path of the offending field (`profile-schema.ts`).
  */
 import { z } from 'zod';
-import { intIn, lookupProfile, nonEmptyText, ONCE_FIELDS_VALID, oneOf, outOfRange, parseProfile } from './profile-schema.js';
+import { intIn, keepFixedByText, lookupProfile, nonEmptyText, ONCE_FIELDS_VALID, oneOf, outOfRange, parseProfile, type FixedByText } from './profile-schema.js';
 
 export { ProfileError } from './profile-schema.js';
+
+/**
+ * What the 2005 text of Art. 18 fixes for each regulated profile: the alternative itself and its
+ * figure. The pay table of the other bets and the tableau are in articles not on file, so they
+ * are left to the profile data (and their lines cite no article).
+ */
+const BACCARAT_FIXED: Readonly<Record<string, readonly FixedByText[]>> = {
+  'macau-commission': [
+    { path: ['banker', 'kind'], value: 'commission', rule: 'macau-baccarat art.18 n.1' },
+    { path: ['banker', 'commissionBasisPoints'], value: 500, rule: 'macau-baccarat art.18 n.1' },
+  ],
+  'macau-no-commission': [
+    { path: ['banker', 'kind'], value: 'no-commission', rule: 'macau-baccarat art.18 n.2' },
+    { path: ['banker', 'winOnSixBasisPoints'], value: 5000, rule: 'macau-baccarat art.18 n.2' },
+  ],
+};
 
 /** A payout ratio `win : stake`, e.g. 8:1 is `{ win: 8, per: 1 }`. */
 export interface Payout {
@@ -100,6 +116,7 @@ export const baccaratProfileSchema = z
   .superRefine((p, ctx) => {
     // Room behind the cut card for the coups still to be dealt (6 cards at most each).
     outOfRange(ctx, 'cutCardFromEnd', p.cutCardFromEnd, 6 * (p.coupsAfterCutCard + 1), 52 * p.decks - 20);
+    keepFixedByText(ctx, p, Object.hasOwn(BACCARAT_FIXED, p.id) ? BACCARAT_FIXED[p.id] : undefined);
   }, ONCE_FIELDS_VALID);
 
 const PAY_TABLE = {
@@ -140,7 +157,33 @@ export const BACCARAT_PROFILES = {
       winOnSixRule: 'macau-baccarat art.18 n.2',
     },
   }),
+  /** No text: every value free, for analysis (`sim`, `round`); its lines cite no article, and no table plays it. */
+  generic: parseBaccaratProfile({
+    id: 'generic',
+    title: 'Punto banco for analysis: every option free, no article cited',
+    regulation: 'none (analysis)',
+    authorisation: 'none (analysis)',
+    decks: 8,
+    cutCardFromEnd: 16,
+    coupsAfterCutCard: 1,
+    burn: 'first-card-value',
+    payouts: {
+      player: { win: 1, per: 1, rule: 'generic' },
+      tie: { win: 8, per: 1, rule: 'generic' },
+      playerPair: { win: 11, per: 1, rule: 'generic' },
+      bankerPair: { win: 11, per: 1, rule: 'generic' },
+    },
+    tiePushRule: 'generic',
+    tableauRule: 'generic',
+    voidRule: 'generic',
+    banker: { kind: 'commission', commissionBasisPoints: 500, rule: 'generic' },
+  }),
 } as const satisfies Record<string, BaccaratProfile>;
+
+/** The profile a table may play: one a text governs. */
+export function isRegulatedBaccaratProfile(id: string): boolean {
+  return Object.hasOwn(BACCARAT_FIXED, id);
+}
 
 export type BaccaratProfileId = keyof typeof BACCARAT_PROFILES;
 

@@ -2,7 +2,7 @@ import { cardCode, type Card } from '../cards/card.js';
 import type { GameDefinition, GameLine, HandView, Pending, SeatStakes } from '../table/game.js';
 import { lineBet } from '../table/vocabulary.js';
 import { baccaratPayTable } from './pay-table.js';
-import { baccaratProfile } from './profiles.js';
+import { baccaratProfile, isRegulatedBaccaratProfile } from './profiles.js';
 import { BACCARAT_BETS, settleBaccaratSeat, type BaccaratBets } from './settle.js';
 import { cutCardOut, newShoeSession, shoeExpected, shoeTake, voidCoup, type ShoeSession } from './shoe-session.js';
 import { handTotal, type CoupResult } from './tableau.js';
@@ -16,6 +16,8 @@ export interface BaccaratCoup {
 /** Punto banco as the table plays it (engine/baccarat: the shoe session places every card, burns included). */
 export function baccaratTableGame(profileId: string): GameDefinition<ShoeSession, BaccaratCoup> {
   const rules = baccaratProfile(profileId);
+  if (!isRegulatedBaccaratProfile(profileId))
+    throw new RangeError(`the "${profileId}" baccarat profile is for analysis (sim, round): a table plays a profile a text governs`);
   const bets = (b: SeatStakes['bets']): BaccaratBets => Object.fromEntries(BACCARAT_BETS.flatMap((k) => (b[k] !== undefined ? [[k, b[k]]] : [])));
   return {
     kind: 'baccarat',
@@ -24,6 +26,8 @@ export function baccaratTableGame(profileId: string): GameDefinition<ShoeSession
     decks: rules.decks,
     bets: BACCARAT_BETS,
     behind: null,
+    // The baccarat text on file fixes no stake unit, spread or seat count: the limits are the operator's.
+    limitRules: { multiplesOfMinimum: null, maxTimesMinimum: null, minSeats: null, roundMaxRule: null },
     payTable: baccaratPayTable(rules),
     presentation: { dealerHand: false, panel: 'roads' },
 

@@ -1,4 +1,4 @@
-import type { ProfileId } from './rules.js';
+import { isRegulated, type ProfileId, type RegulatedProfileId } from './rules.js';
 
 /**
  * The article that decides each kind of settlement, per profile: [macau-2009, macau-2004,
@@ -8,7 +8,8 @@ const REFS = {
   bust: ['art.7 n.2', 'art.7 n.2', 'rule 22'],
   win: ['art.9', 'art.9', 'rule 23'],
   lose: ['art.9', 'art.9', 'rule 23'],
-  dealerBust: ['art.9, art.7 n.2', 'art.9, art.7 n.2', 'rule 23'],
+  // Art. 7 n.2 is the player's bust: the dealer's bust is decided by the general rule of Art. 9.
+  dealerBust: ['art.9', 'art.9', 'rule 23'],
   push: ['art.11 n.1 2)', 'art.11 2)', 'rule 24'],
   blackjackPush: ['art.11 n.1 1)', 'art.11 1)', 'rule 21'],
   blackjack: ['art.10 n.2', 'art.10 n.2', 'rule 21'],
@@ -18,6 +19,9 @@ const REFS = {
   dealerBlackjack: ['art.12 n.2', 'art.12 n.2', 'rule 23'],
   splitOriginalOnly: ['art.16 n.6', 'art.10 n.7', 'rule 23'],
   doubleOriginalOnly: ['art.17 n.3, art.10 n.7', 'art.10 n.7', 'rule 23'],
+  // A double of Art. 17 n.1 3) (two cards of 11): n.3 protects only modalities 1) and 2), so the
+  // limited loss is the offer of Art. 10 n.7 alone.
+  doubleOnElevenOriginalOnly: ['art.10 n.7', 'art.10 n.7', 'rule 23'],
   evenMoney: ['art.10 n.3', 'art.10 n.3', 'rule 34'],
   insuranceWin: ['art.12 n.2', 'art.12 n.2', 'rule 33'],
   insuranceLose: ['art.12 n.3', 'art.12 n.3', 'rule 33'],
@@ -38,9 +42,11 @@ const REFS = {
 
 export type RefKey = keyof typeof REFS;
 
-const COLUMN: Record<ProfileId, 0 | 1 | 2> = { 'macau-2009': 0, 'macau-2004': 1, 'portugal-2001': 2 };
+const COLUMN: Record<RegulatedProfileId, 0 | 1 | 2> = { 'macau-2009': 0, 'macau-2004': 1, 'portugal-2001': 2 };
 
 export function ref(profile: ProfileId, key: RefKey): string {
+  // The generic profile plays by no text: its lines name the profile and cite no article.
+  if (!isRegulated(profile)) return profile;
   return `${profile} ${REFS[key][COLUMN[profile]]}`;
 }
 
@@ -52,6 +58,7 @@ export function ref(profile: ProfileId, key: RefKey): string {
  * `macau-2009 art.9; art.20 silent, as portugal-2001 rule 30`.
  */
 export function stayedOutRef(profile: ProfileId, split: boolean, double: boolean): string {
+  if (!isRegulated(profile)) return '';
   const rules = [split ? '28' : '', double ? '30' : ''].filter(Boolean);
   if (rules.length === 0) return '';
   const pt = `${rules.length > 1 ? 'rules' : 'rule'} ${rules.join(', ')}`;

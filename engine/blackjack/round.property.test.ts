@@ -25,7 +25,7 @@ const macauOverrides = fc.record(
 );
 
 const scenario = fc.record({
-  profile: fc.constantFrom<ProfileId>('macau-2009', 'macau-2004', 'portugal-2001'),
+  profile: fc.constantFrom<ProfileId>('macau-2009', 'macau-2004', 'portugal-2001', 'generic'),
   overrides: macauOverrides,
   peek: fc.boolean(),
   seats: fc.uniqueArray(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 7 }),
@@ -41,14 +41,18 @@ const scenario = fc.record({
 
 type ScenarioT = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
 
+// Free option mixes exercise the engine under the generic (analysis) profile; a regulated
+// profile takes only what its text allows (procedure 3 for Macau 2009).
 function rulesFor(s: ScenarioT): ReturnType<typeof resolveRules> {
   const o: Record<string, unknown> = {};
-  if (s.profile === 'macau-2009') {
+  if (s.profile === 'generic') {
     Object.assign(o, s.overrides);
     if (s.peek) Object.assign(o, { dealProcedure: 'macau-3', holeCard: 'peek', burnBeforeDealerSecond: false });
-  } else if (s.profile === 'macau-2004') {
-    const { perfectPairs: _p, winningStreak: _w, ...rest } = s.overrides;
-    Object.assign(o, rest);
+  } else if (s.profile === 'macau-2009') {
+    const { burnEachRound, perfectPairs, winningStreak, dealerSoft17, doubleOn } = s.overrides;
+    Object.assign(o, { burnEachRound, perfectPairs, winningStreak, dealerSoft17, doubleOn });
+    for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k];
+    if (s.peek) Object.assign(o, { dealProcedure: 'macau-3', holeCard: 'peek', burnBeforeDealerSecond: false });
   }
   return resolveRules(s.profile, o);
 }

@@ -169,6 +169,11 @@ describe('Macau 2009: splits (Art. 16) and doubles (Art. 17)', () => {
     assert.equal(line(out, 'main').stake, 2000);
   });
 
+  it('art.10 n.7 alone: a double on 11 (art.17 n.1 3)) is outside art.17 n.3, whose protection covers 1) and 2)', () => {
+    const out = play('macau-2009', 1000, '6S TH 5D 9C AD', [[1, 0, 'double']], { doubleOn: 'eleven' });
+    assert.deepEqual(mains(out), [[0, -1000, 'macau-2009 art.10 n.7']]);
+  });
+
   it('art.16 n.3: split aces take one card each and may be split again', () => {
     const out = play('macau-2009', 1000, 'AS 9H AD AC 7H KD 8S TD', [
       [1, 0, 'split'],
@@ -216,6 +221,16 @@ describe('Macau 2009: splits (Art. 16) and doubles (Art. 17)', () => {
       mains(five).map((x) => x[1]),
       [-1000, -1000, -1000, -1000, -1000],
     );
+  });
+
+  it('art.5 n.2 (3)(7): procedure 3 (hole card) gives five hands by default, and no fewer', () => {
+    assert.equal(resolveRules('macau-2009').maxHands, 4);
+    assert.equal(resolveRules('macau-2009', { dealProcedure: 'macau-3', holeCard: 'peek' }).maxHands, 5);
+    assert.throws(
+      () => resolveRules('macau-2009', { dealProcedure: 'macau-3', holeCard: 'peek', maxHands: 4 }),
+      /five hands \(macau-2009 art\.5 n\.2 \(3\)\(7\)\)/,
+    );
+    assert.equal(resolveRules('generic', { dealProcedure: 'macau-3', holeCard: 'peek', maxHands: 4 }).maxHands, 4, 'the analysis profile takes any count');
   });
 
   it('art.16 n.5: having declined to split a pair formed after a split, the player may not split a later one', () => {
@@ -301,7 +316,7 @@ describe('Macau 2009: surrender, five cards, special prize (Art. 15, 18, 19)', (
       [1, 0, 'continue'],
       [1, 0, 'stand'],
     ]);
-    assert.deepEqual(mains(cont), [[0, 1000, 'macau-2009 art.9, art.7 n.2']]);
+    assert.deepEqual(mains(cont), [[0, 1000, 'macau-2009 art.9']]);
     assert.throws(
       () =>
         play('macau-2009', 1000, '2S AH 3D 2C 3C 4D', [
@@ -827,5 +842,65 @@ describe('the scripted-round runner refuses what cannot be played', () => {
     assert.throws(() => play('macau-2009', 1000, 'AS AS AS', [], { decks: 2 }), /impossible/);
     assert.throws(() => play('macau-2009', 1000, 'XX'), /not a card/);
     assert.throws(() => play('macau-2009', 1000, 'TS 9H QD 8C', [[1, 0, 'fly']]), /not an action/);
+  });
+});
+
+describe('the generic profile (analysis)', () => {
+  it('takes overrides a text forbids, and its lines cite no article', () => {
+    const out = play(
+      'generic',
+      1000,
+      'TS AH 6D',
+      [
+        [1, 0, 'decline-insurance'],
+        [1, 0, 'surrender'],
+      ],
+      { surrender: 'late' },
+    );
+    assert.deepEqual(mains(out), [[0, -500, 'generic']]);
+    assert.throws(() => play('macau-2009', 1000, 'TS 9H 6D', [[1, 0, 'surrender']], { surrender: 'late' }), /not allowed by macau-2009 art\.18/);
+    assert.throws(() => resolveRules('macau-2009', { evenMoney: 'none' }), /not allowed by macau-2009 art\.10 n\.3/);
+    assert.throws(() => resolveRules('macau-2009', { fiveCardHalfPay: false }), /not allowed by macau-2009 art\.19/);
+    assert.equal(resolveRules('macau-2009', { surrender: 'none', bonus678: 'none' }).surrender, 'none', 'Art. 21 n.2 lets Arts. 15 and 18 be waived');
+  });
+});
+
+describe('rounding at the money boundary: exactly 3:2 and half, a fraction of a unit to the player', () => {
+  const blackjack = (stake: number): number => line(play('macau-2009', stake, 'AS 9H KD'), 'main').net;
+  const surrender = (stake: number): number => line(play('macau-2009', stake, 'TS 9H 6D', [[1, 0, 'surrender']]), 'main').net;
+  const fiveCard = (stake: number): number =>
+    line(
+      play('macau-2009', stake, '2S 9H 3D 2C 3C 4D', [
+        [1, 0, 'hit'],
+        [1, 0, 'hit'],
+        [1, 0, 'hit'],
+        [1, 0, 'take-five-card-half'],
+      ]),
+      'main',
+    ).net;
+
+  it('a 1001 stake: Black Jack wins 1502 (1501.5 up), surrender loses 500 (500.5 down), five cards win 501', () => {
+    assert.equal(blackjack(1001), 1502);
+    assert.equal(surrender(1001), -500);
+    assert.equal(fiveCard(1001), 501);
+  });
+
+  it('a 1 unit stake: Black Jack wins 2, surrender loses nothing, five cards win 1', () => {
+    assert.equal(blackjack(1), 2);
+    assert.equal(surrender(1), 0);
+    assert.equal(fiveCard(1), 1);
+  });
+
+  it('every stake from 1 to 400: never less than the exact payout, never more than half a unit over it', () => {
+    for (let stake = 1; stake <= 400; stake++) {
+      for (const [net, exact] of [
+        [blackjack(stake), 1.5 * stake],
+        [surrender(stake), -0.5 * stake],
+        [fiveCard(stake), 0.5 * stake],
+      ] as const) {
+        assert.ok(net >= exact && net - exact <= 0.5, `stake ${stake}: ${net} against exactly ${exact}`);
+        assert.ok(Number.isInteger(net));
+      }
+    }
   });
 });

@@ -4,7 +4,7 @@ import type { SettlementLine } from '../settlement/settlement-line.js';
 import { dealerDraws, handTotal, isNaturalPair, isSpecial678, rankValue } from './hand.js';
 import { settleJackpot, type JackpotPayTable } from './jackpot.js';
 import { ref, stayedOutRef, type RefKey } from './refs.js';
-import type { BlackjackRules } from './rules.js';
+import { isRegulated, type BlackjackRules } from './rules.js';
 import {
   ANY_PAIR_PAYS,
   OVER_UNDER_PAYS,
@@ -354,7 +354,13 @@ export class BlackjackRound {
   voidRound(why: string): void {
     if (this.voided) return;
     this.log.push({ void: why });
-    const rule = this.rules.profile === 'portugal-2001' ? `portugal-2001 round void: ${why}` : `${this.rules.profile} art.5 n.1 (2): ${why}`;
+    const profile = this.rules.profile;
+    const rule =
+      profile === 'portugal-2001'
+        ? `portugal-2001 round void: ${why}`
+        : isRegulated(profile)
+          ? `${profile} art.5 n.1 (2): ${why}`
+          : `${profile} round void: ${why}`;
     this.lines.length = 0;
     for (const s of this.seatList) {
       s.hands.forEach((h, i) => {
@@ -778,7 +784,7 @@ export class BlackjackRound {
           net = lostAlready.get(st.owner) ? 0 : -st.base;
           lostAlready.set(st.owner, true);
         } else if (h.doubled && limitDoubles && st.stake > st.base) {
-          key = split ? 'splitOriginalOnly' : 'doubleOriginalOnly';
+          key = split ? 'splitOriginalOnly' : r.doubleOn === 'eleven' ? 'doubleOnElevenOriginalOnly' : 'doubleOriginalOnly';
           net = -st.base;
         }
         this.line(s.seat, 'main', idx, st.stake, net, this.mainRule(key, st), st.owner);
@@ -799,12 +805,13 @@ export class BlackjackRound {
     let outcome: 'win' | 'lose' | 'push' = 'push';
     for (const st of h.stakes) {
       const x = st.stake;
-      // Fractions of a minor unit are rounded in the house's favour (see docs).
+      // The texts say exactly 3:2 and half. A stake that makes a fraction of a minor unit has it
+      // go to the player (wins up, losses down), as in baccarat and war: never against the player.
       let net: number;
       switch (key) {
         case 'blackjack':
         case 'blackjackVs21':
-          net = Math.floor((3 * x) / 2);
+          net = Math.ceil((3 * x) / 2);
           break;
         case 'win':
         case 'win21':
@@ -816,10 +823,10 @@ export class BlackjackRound {
           net = 3 * x;
           break;
         case 'fiveCard':
-          net = Math.floor(x / 2);
+          net = Math.ceil(x / 2);
           break;
         case 'surrender':
-          net = -Math.ceil(x / 2);
+          net = 0 - Math.floor(x / 2); // not -0 for a 1 unit stake
           break;
         case 'push':
         case 'blackjackPush':

@@ -7,7 +7,16 @@
  * table plus a small validator instead of zod; the CLI reports the same messages.
  */
 
-export const PROFILE_IDS = ['macau-2009', 'macau-2004', 'portugal-2001'] as const;
+/** The profiles a text governs: every option's value is held to what its article allows. */
+export const REGULATED_PROFILE_IDS = ['macau-2009', 'macau-2004', 'portugal-2001'] as const;
+export type RegulatedProfileId = (typeof REGULATED_PROFILE_IDS)[number];
+/**
+ * `generic`: no text, every option free, for analysis (`sim`, `round`: reproducing published
+ * figures of standard rule sets). It starts from Macau 2009's values, its lines cite no article,
+ * and the table host refuses to play it.
+ */
+export const GENERIC_PROFILE = 'generic';
+export const PROFILE_IDS = [...REGULATED_PROFILE_IDS, GENERIC_PROFILE] as const;
 export type ProfileId = (typeof PROFILE_IDS)[number];
 
 type EnumSpec<V extends string> = { readonly kind: 'enum'; readonly values: readonly V[] };
@@ -22,7 +31,7 @@ type Default<T> = readonly [value: T, article: string, allowed?: readonly T[]];
 interface OptionDef<T> {
   readonly spec: Spec;
   readonly about: string;
-  readonly profiles: Readonly<Record<ProfileId, Default<T>>>;
+  readonly profiles: Readonly<Record<RegulatedProfileId, Default<T>>>;
 }
 
 const e = <V extends string>(...values: V[]): EnumSpec<V> => ({ kind: 'enum', values });
@@ -182,9 +191,10 @@ const OPTIONS = {
     spec: e('none', 'vs-ace', 'vs-ace-or-ten'),
     about: 'a player with Black Jack may take 1:1 at once when the dealer shows an ace (or a ten-value card)',
     profiles: {
-      'macau-2009': ['vs-ace-or-ten', m9('art.10 n.3')],
-      'macau-2004': ['vs-ace-or-ten', m4('art.10 n.3')],
-      'portugal-2001': ['vs-ace', pt('rule 34')],
+      // The player's right, fixed by the text (Macau 2009 Art. 21 n.2 lets only Arts. 15 and 18 be waived).
+      'macau-2009': ['vs-ace-or-ten', m9('art.10 n.3'), ['vs-ace-or-ten']],
+      'macau-2004': ['vs-ace-or-ten', m4('art.10 n.3'), ['vs-ace-or-ten']],
+      'portugal-2001': ['vs-ace', pt('rule 34'), ['vs-ace']],
     },
   } as OptionDef<string>,
   insuranceMax: {
@@ -290,17 +300,18 @@ const OPTIONS = {
     spec: e('none', 'not-vs-ace', 'late'),
     about: "surrender half the bet as the hand's first decision: never, not against an ace, or against any up card",
     profiles: {
-      'macau-2009': ['not-vs-ace', m9('art.18 n.1-2; may be waived, art.21 n.2')],
-      'macau-2004': ['not-vs-ace', m4('art.18 n.1-2')],
-      'portugal-2001': ['not-vs-ace', pt('rule 36')],
+      // Never against an ace (Art. 18 n.1, rule 36); Macau 2009 may waive surrender altogether (Art. 21 n.2).
+      'macau-2009': ['not-vs-ace', m9('art.18 n.1-2; may be waived, art.21 n.2'), ['not-vs-ace', 'none']],
+      'macau-2004': ['not-vs-ace', m4('art.18 n.1-2'), ['not-vs-ace']],
+      'portugal-2001': ['not-vs-ace', pt('rule 36'), ['not-vs-ace']],
     },
   } as OptionDef<string>,
   fiveCardHalfPay: {
     spec: bool,
     about: 'a hand of five cards totalling 21 or less may take half its bet, unless the dealer shows an ace',
     profiles: {
-      'macau-2009': [true, m9('art.19')],
-      'macau-2004': [true, m4('art.19')],
+      'macau-2009': [true, m9('art.19'), [true]],
+      'macau-2004': [true, m4('art.19'), [true]],
       'portugal-2001': [false, pt('(not in the text)'), [false]],
     },
   } as OptionDef<boolean>,
@@ -308,9 +319,10 @@ const OPTIONS = {
     spec: e('none', 'replaces-main', 'in-addition'),
     about: 'special prize 3x the bet for 6-7-8 suited or 7-7-7 as a three-card hand: paid at once instead of the main result, or on top of it',
     profiles: {
-      'macau-2009': ['replaces-main', m9('art.15; may be waived, art.21 n.2')],
-      'macau-2004': ['replaces-main', m4('art.15')],
-      'portugal-2001': ['in-addition', pt('rule 35')],
+      // 'in-addition' is a reading of Art. 15 awaiting the regulator (docs/rules/blackjack.md); only 2009 may waive the prize (Art. 21 n.2).
+      'macau-2009': ['replaces-main', m9('art.15; may be waived, art.21 n.2'), ['replaces-main', 'in-addition', 'none']],
+      'macau-2004': ['replaces-main', m4('art.15'), ['replaces-main', 'in-addition']],
+      'portugal-2001': ['in-addition', pt('rule 35: "sem prejuízo do prémio"'), ['in-addition']],
     },
   } as OptionDef<string>,
   minStandTotal: {
@@ -544,6 +556,13 @@ export function isProfileId(s: string): s is ProfileId {
   return (PROFILE_IDS as readonly string[]).includes(s);
 }
 
+export function isRegulated(profile: ProfileId): profile is RegulatedProfileId {
+  return profile !== GENERIC_PROFILE;
+}
+
+/** Where the generic profile starts from: Macau 2009's values, none of its limits. */
+const GENERIC_BASE: RegulatedProfileId = 'macau-2009';
+
 function describeSpec(spec: Spec): string {
   switch (spec.kind) {
     case 'enum':
@@ -587,6 +606,7 @@ function checkValue(key: OptionKey, value: unknown, profile: ProfileId): void {
           ? typeof value === 'boolean'
           : typeof value === 'string';
   if (!ok) throw new RulesError(`${key} must be ${describeSpec(spec)}, got ${JSON.stringify(value)}`);
+  if (!isRegulated(profile)) return;
   const allowed = def.profiles[profile][2];
   if (allowed && !allowed.includes(value)) {
     throw new RulesError(
@@ -599,18 +619,24 @@ function checkValue(key: OptionKey, value: unknown, profile: ProfileId): void {
 export function resolveRules(profile: ProfileId, overrides: Readonly<Record<string, unknown>> = {}): BlackjackRules {
   if (!isProfileId(profile)) throw new RulesError(`unknown profile "${String(profile)}"; known: ${PROFILE_IDS.join(', ')}`);
   const out: Record<string, unknown> = { profile };
-  for (const key of OPTION_KEYS) out[key] = (OPTIONS[key] as OptionDef<unknown>).profiles[profile][0];
+  const base = isRegulated(profile) ? profile : GENERIC_BASE;
+  for (const key of OPTION_KEYS) out[key] = (OPTIONS[key] as OptionDef<unknown>).profiles[base][0];
   for (const [key, value] of Object.entries(overrides)) {
     if (!(key in OPTIONS)) throw new RulesError(`unknown rule option "${key}"; known: ${OPTION_KEYS.join(', ')}`);
     checkValue(key as OptionKey, value, profile);
     out[key] = value;
   }
+  // Procedure 3 gives the player up to five hands (art.5 n.2 (3)(7)): the default follows it.
+  if (isRegulated(profile) && out.dealProcedure === 'macau-3' && !('maxHands' in overrides)) out.maxHands = 5;
   const r = out as unknown as BlackjackRules;
   checkConsistency(r);
   return r;
 }
 
 function checkConsistency(r: BlackjackRules): void {
+  if (isRegulated(r.profile) && r.dealProcedure === 'macau-3' && r.maxHands < 5) {
+    throw new RulesError(`maxHands=${r.maxHands}: with procedure 3 the player may split up to four times, making five hands (${r.profile} art.5 n.2 (3)(7))`);
+  }
   if (r.dealProcedure === 'macau-3' && r.holeCard !== 'peek') {
     throw new RulesError('dealProcedure=macau-3 (hole card) needs holeCard=peek (art.5 n.2 (3)(3))');
   }
@@ -637,8 +663,12 @@ export function describeRules(r: BlackjackRules): Record<OptionKey, { value: unk
   const out = {} as Record<OptionKey, { value: unknown; article: string; about: string }>;
   for (const key of OPTION_KEYS) {
     const def = OPTIONS[key] as OptionDef<unknown>;
-    const [dflt, article] = def.profiles[r.profile];
     const value = r[key];
+    if (!isRegulated(r.profile)) {
+      out[key] = { value, article: `${GENERIC_PROFILE} (no text: free for analysis)`, about: def.about };
+      continue;
+    }
+    const [dflt, article] = def.profiles[r.profile];
     out[key] = { value, article: value === dflt ? article : `${article} (override)`, about: def.about };
   }
   return out;
@@ -652,5 +682,6 @@ export function optionSpec(key: OptionKey): { spec: Spec; about: string } {
 
 /** Article prefix for settlement references of a profile: `macau-2009 art.10 n.5`. */
 export function ruleRef(profile: ProfileId, macau: string, portugal: string): string {
+  if (!isRegulated(profile)) return profile;
   return profile === 'portugal-2001' ? `portugal-2001 ${portugal}` : `${profile} ${macau}`;
 }

@@ -11,7 +11,7 @@ import { HIT, STAND, SimTables, firstKey, fiveKey, laterKey } from './simulator-
 
 const CASES: [ProfileId, Record<string, unknown>][] = [
   ['macau-2009', {}],
-  ['macau-2009', { doubleOn: 'eleven', surrender: 'late', dealerSoft17: 'hit' }],
+  ['generic', { doubleOn: 'eleven', surrender: 'late', dealerSoft17: 'hit' }],
   ['macau-2004', {}],
   ['portugal-2001', {}],
   ['portugal-2001', { doubleAfterSplit: false }],

@@ -75,8 +75,8 @@ function playThroughRound(
 
 const CASES: [ProfileId, Record<string, unknown>][] = [
   ['macau-2009', { perfectPairs: true, winningStreak: true }],
-  ['macau-2009', { dealProcedure: 'macau-3', holeCard: 'peek', dealerSoft17: 'stand', surrender: 'none', fiveCardHalfPay: false, bonus678: 'none' }],
-  ['macau-2009', { dealerBlackjackTakes: 'all', doubleOn: 'eleven', bonus678: 'in-addition', maxHands: 2, surrender: 'late', dealerSoft17: 'hit' }],
+  ['generic', { dealProcedure: 'macau-3', holeCard: 'peek', dealerSoft17: 'stand', surrender: 'none', fiveCardHalfPay: false, bonus678: 'none' }],
+  ['generic', { dealerBlackjackTakes: 'all', doubleOn: 'eleven', bonus678: 'in-addition', maxHands: 2, surrender: 'late', dealerSoft17: 'hit' }],
   ['macau-2009', { splitPairsBy: 'rank', resplitAces: false, resplit: false, burnEachRound: true, burnBeforeDealerSecond: true, overUnderAceValue: 11 }],
   ['macau-2004', {}],
   ['portugal-2001', {}],
@@ -133,7 +133,7 @@ describe('blackjack simulator fast path', () => {
   it('agrees with published figures: 6 decks, S17, DAS, peek, no surrender ≈ 0.40–0.45%; over/under 13 with the exact values', () => {
     // Published: about 0.40% (Wizard of Odds house-edge figures for 6 decks, S17, DAS, split to
     // 4 hands, no resplit of aces). 400,000 hands give a standard error of about 0.18%: 4σ wide.
-    const rules = resolveRules('macau-2009', {
+    const rules = resolveRules('generic', {
       dealProcedure: 'macau-3',
       holeCard: 'peek',
       dealerSoft17: 'stand',

@@ -2,10 +2,11 @@ import { cardCode, parseCard, type Card, type CardCode } from '../cards/card.js'
 import type { DecisionRequest, GameDefinition, GameLine, HandView, NotFollowed, Pending, RoundStake } from '../table/game.js';
 import { lineBet } from '../table/vocabulary.js';
 import { handTotal } from './hand.js';
+import { blackjackLimitRules } from './limit-rules.js';
 import { blackjackPayTable } from './pay-table.js';
 import { ref } from './refs.js';
 import { RoundError, type Action, type ActionType, type SeatBets, type SeatEntry } from './round.js';
-import { resolveRules, isProfileId, type BlackjackRules } from './rules.js';
+import { resolveRules, isProfileId, isRegulated, type BlackjackRules } from './rules.js';
 import { BlackjackTable, type BlackjackTableSnapshot } from './table.js';
 
 /**
@@ -98,6 +99,7 @@ export function blackjackTableGame(
   options: Readonly<Record<string, unknown>> = {},
 ): GameDefinition<BlackjackTableShoe, BlackjackTableRound> {
   if (!isProfileId(profileId)) throw new RangeError(`no blackjack profile "${profileId}"`);
+  if (!isRegulated(profileId)) throw new RangeError(`the "${profileId}" profile is for analysis (sim, round): a table plays a profile a text governs`);
   const rules: BlackjackRules = resolveRules(profileId, options);
   const chooses = rules.behindFollows === 'bettor-chooses';
 
@@ -197,6 +199,7 @@ export function blackjackTableGame(
       maxBettorsPerSeat: rules.maxBettorsPerSeat,
       rule: profileId === 'portugal-2001' ? `${profileId} rules 15-16` : `${profileId} art.20 n.1`,
     },
+    limitRules: blackjackLimitRules(rules),
     payTable: blackjackPayTable(rules),
     presentation: { dealerHand: true, panel: 'history' },
 

@@ -49,9 +49,16 @@ export function placeBet<S, R>(t: Turn<S, R>, station: number, spot: Spot, amoun
     const refused = behindRefusal(t, station, spot.seat);
     if (refused) return t.refuse(refused, 'behind-not-allowed');
   } else if (!t.game.bets.includes(spot.bet)) return t.refuse(`no "${spot.bet}" bet at this table`, 'unknown-bet');
-  const { max } = spotLimits(s.params, spot);
+  const { min, max } = spotLimits(s.params, spot);
+  const multiples = t.game.limitRules.multiplesOfMinimum;
+  if (multiples && min > 0 && amount % min !== 0) return t.refuse(`a bet is the minimum of ${min} or a multiple of it (${multiples})`, 'not-a-multiple');
   const onSpot = (s.chips.find((c) => c.station === station && sameSpot(c.spot, spot))?.amount ?? 0) + amount;
   if (onSpot > max) return t.refuse(`over the maximum of ${max} on ${spotName(spot)}`, 'over-max');
+  const roundMax = s.params.roundMax;
+  if (roundMax !== undefined && s.chips.reduce((sum, c) => sum + c.amount, 0) + amount > roundMax) {
+    const rule = t.game.limitRules.roundMaxRule;
+    return t.refuse(`over the table's maximum of ${roundMax} for the round${rule ? ` (${rule})` : ''}`, 'over-round-max');
+  }
   if (amount > available(s, station)) return t.refuse(`not enough credit for ${amount}`, 'over-credit');
   // The minimum applies to what is on the spot when betting closes, so chips below it may be stacked up to it.
   const i = s.chips.findIndex((c) => c.station === station && sameSpot(c.spot, spot));

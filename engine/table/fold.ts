@@ -39,9 +39,19 @@ export interface Folded<S, R> {
  * An `open` input starts the table afresh (credits kept): the journal of a table opened under
  * another game or profile is not folded through this one.
  */
-export function foldJournal<S, R>(items: Iterable<JournalItem>, game: GameDefinition<S, R>, params: TableParams): Folded<S, R> {
-  let state = initialTable(params, game);
-  let opened = false;
+export function foldJournal<S, R>(
+  items: Iterable<JournalItem>,
+  game: GameDefinition<S, R>,
+  params: TableParams,
+  /**
+   * Where the fold of the entries before `items` left the table (a checkpoint's state, folded
+   * under this game's identity and standing between two of the table's transactions); default:
+   * the table before its first entry.
+   */
+  from?: { state: TableState<S, R>; opened: boolean },
+): Folded<S, R> {
+  let state = from ? from.state : initialTable(params, game);
+  let opened = from ? from.opened : false;
   let inputs = 0;
   /** The entries the last folded input must have written next, in order. */
   let expected: JournalRecord[] = [];

@@ -114,6 +114,22 @@ export interface BehindRule {
   readonly rule: string;
 }
 
+/**
+ * What the game's text fixes about stakes and the table itself, each with the rule that fixes
+ * it; null where the text fixes nothing. The table checks them when it is configured
+ * (`limitProblems`) and at every bet.
+ */
+export interface LimitRules {
+  /** Every bet the spot's minimum or a whole multiple of it (Portugal rule 14). */
+  readonly multiplesOfMinimum: string | null;
+  /** A spot's maximum at most this many times its minimum (Portugal rule 37: 30). */
+  readonly maxTimesMinimum: { readonly times: number; readonly rule: string } | null;
+  /** The fewest seats the table may have («Desafio ao Casino»: seven or more). */
+  readonly minSeats: { readonly seats: number; readonly rule: string } | null;
+  /** The article that lets the casino cap the total bet on the table per round, if the text has one. */
+  readonly roundMaxRule: string | null;
+}
+
 /** What the table display draws beside the felt, and how it names things, per game. */
 export interface Presentation {
   /** Whether the felt has a dealer's hand (baccarat has banker and player instead). */
@@ -145,6 +161,7 @@ export interface GameDefinition<S, R> {
   readonly bets: readonly BetId[];
   /** Bets behind another station's seat; null where the game or its profile has none. */
   readonly behind: BehindRule | null;
+  readonly limitRules: LimitRules;
   /** The pay table the station's help shows, each line with the rule the settlement quotes. */
   readonly payTable: readonly PayLine[];
   readonly presentation: Presentation;

@@ -55,6 +55,10 @@ describe('the games as the table plays them', () => {
     assert.equal(WAR_RULES.tieBetWins.startsWith('macau-war'), true);
   });
 
+  it('no table plays an analysis profile: generic is for sim and round only', () => {
+    for (const kind of ['blackjack', 'baccarat', 'war'] as const) assert.throws(() => tableGame(kind, 'generic'), /for analysis \(sim, round\)/);
+  });
+
   it('each game offers its own bets, and names its own words where they differ', () => {
     assert.deepEqual(tableGame('baccarat', 'macau-commission').bets, ['banker', 'player', 'tie', 'playerPair', 'bankerPair']);
     assert.deepEqual(tableGame('war', 'macau').bets, ['main', 'tie']);

@@ -33,6 +33,7 @@ export const TableParamsSchema = z.strictObject({
   limits: LimitsSchema,
   betLimits: z.partialRecord(z.enum([...BET_IDS, 'behind']), LimitsSchema),
   timings: TimingsSchema,
+  roundMax: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
 });
 
 export const TableInput = z.discriminatedUnion('kind', [

@@ -16,7 +16,8 @@ export type Pays =
 
 /** The article (or, in the Portuguese rules, the rule) a line comes from, for a reference a player can read. */
 export interface PayRef {
-  readonly kind: 'article' | 'rule';
+  /** `article-reconstructed`: cited as `[art.N]`, a number reconstructed from a text without headings (war). */
+  readonly kind: 'article' | 'article-reconstructed' | 'rule';
   readonly n: number;
 }
 
@@ -50,8 +51,8 @@ export function parseRatio(r: string): Pays {
  * Portuguese rule (`portugal-2001 rule 23`); none for a casino's own pay table or a silent text.
  */
 export function payRef(rule: string): PayRef | undefined {
-  const art = /\bart\.(\d+)/.exec(rule);
-  if (art) return { kind: 'article', n: Number(art[1]) };
+  const art = /(\[)?\bart\.(\d+)/.exec(rule);
+  if (art) return { kind: art[1] ? 'article-reconstructed' : 'article', n: Number(art[2]) };
   const r = /\brules? (\d+)/.exec(rule);
   return r ? { kind: 'rule', n: Number(r[1]) } : undefined;
 }

@@ -44,7 +44,7 @@ describe('the help pay table comes from the active profile', () => {
     const w = payTable('war', 'macau');
     assert.equal(pays(w).tieBet, '10:1');
     assert.equal(pays(w).surrender, 'half returned');
-    assert.equal(w.find((l) => l.item === 'tieBet')?.rule, 'macau-war art.7 n.3');
+    assert.equal(w.find((l) => l.item === 'tieBet')?.rule, 'macau-war [art.7] n.3');
   });
 
   it('no line pays a decimal, a zero or a negative ratio', () => {
@@ -60,7 +60,7 @@ describe('the help pay table comes from the active profile', () => {
 
   it('names the article a player can look up, or none where the text has none', () => {
     assert.deepEqual(payRef('macau-2009 art.13 1)(1), art.14 n.1'), { kind: 'article', n: 13 });
-    assert.deepEqual(payRef('macau-war art.7 n.4 al.1'), { kind: 'article', n: 7 });
+    assert.deepEqual(payRef('macau-war [art.7] n.4 al.1'), { kind: 'article-reconstructed', n: 7 });
     assert.deepEqual(payRef('portugal-2001 rule 23'), { kind: 'rule', n: 23 });
     assert.deepEqual(payRef('portugal-2001 rules 43, 46, 50'), { kind: 'rule', n: 43 });
     assert.equal(payRef('macau-baccarat pay-table:tie-push'), undefined);

@@ -61,7 +61,16 @@ export interface TableExtras {
   readonly lastRound?: true;
 }
 
-/** The table display's own parts: the seats, the felt's printed bets, the roads or the last rounds. */
+/**
+ * Everything `projectTableExtras` reads, for a caller that keeps its last result: while each is
+ * the same value, the extras are the same. The shoe's coups, not the shoe, since the shoe moves
+ * with every card and the roads only with a coup.
+ */
+export function tableExtrasInputs<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>, seats: number): readonly unknown[] {
+  return [seats, s.shoeNo, game.coups?.(s.shoe), game.lastRoundOfShoe(s.shoe), s.history, s.params];
+}
+
+/** The table display's own parts: the seats, the felt's printed bets, the roads or the last rounds (inputs: `tableExtrasInputs`). */
 export function projectTableExtras<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>, seats: number): TableExtras {
   const panel =
     game.presentation.panel === 'roads' && game.coups

@@ -93,6 +93,8 @@ export const REFUSAL_REASONS = [
   'bets-paused',
   'bets-in-play',
   'behind-seat-empty',
+  'not-a-multiple',
+  'over-round-max',
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 

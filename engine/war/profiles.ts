@@ -2,7 +2,7 @@
  * «Desafio ao Casino» (casino war) rule profile, as data with the rule references settlement
  * lines quote.
  *
- * Rule ids: `macau-war art.N n.M [al.K]`. The regulation on file (Despacho of 23 Nov 2005,
+ * Rule ids: `macau-war [art.N] n.M [al.K]`, the article in brackets because it is reconstructed. The regulation on file (Despacho of 23 Nov 2005,
  * Art. 1 amended by Despacho 63/2007) is a capture without article headings; the numbers are
  * reconstructed from the order of its articles, Art. 1 being the amended list of material:
  * Art. 1 material · Art. 2 shuffle and cut card (n.1 manual shoe, n.2 automatic shuffler-dealer) ·
@@ -15,7 +15,17 @@
  * Interpretation rules, where the text is silent, are named `macau-war interp:<name>`.
  */
 import { z } from 'zod';
-import { intIn, lookupProfile, nonEmptyText, ONCE_FIELDS_VALID, oneOf, outOfRange, parseProfile } from '../baccarat/profile-schema.js';
+import {
+  intIn,
+  keepFixedByText,
+  lookupProfile,
+  nonEmptyText,
+  ONCE_FIELDS_VALID,
+  oneOf,
+  outOfRange,
+  parseProfile,
+  type FixedByText,
+} from '../baccarat/profile-schema.js';
 
 export type Shuffling = 'shoe' | 'automatic-shuffler';
 
@@ -44,16 +54,35 @@ export interface WarProfile {
 }
 
 export const WAR_RULES = {
-  win: 'macau-war art.7 n.1',
-  lose: 'macau-war art.7 n.2',
-  tieBetWins: 'macau-war art.7 n.3',
-  surrender: 'macau-war art.7 n.4 al.1',
-  warHigher: 'macau-war art.7 n.5 al.1',
-  warTie: 'macau-war art.7 n.5 al.2',
-  warLower: 'macau-war art.7 n.5 al.3',
+  win: 'macau-war [art.7] n.1',
+  lose: 'macau-war [art.7] n.2',
+  tieBetWins: 'macau-war [art.7] n.3',
+  surrender: 'macau-war [art.7] n.4 al.1',
+  warHigher: 'macau-war [art.7] n.5 al.1',
+  warTie: 'macau-war [art.7] n.5 al.2',
+  warLower: 'macau-war [art.7] n.5 al.3',
   mainReturned: 'macau-war interp:main-returned-with-tie-bet',
-  void: 'macau-war art.6',
+  void: 'macau-war [art.6]',
 } as const;
+
+/** What the war text fixes: the tie bet's 10 to 1 and the three cards burned before each war card. */
+const WAR_FIXED: Readonly<Record<string, readonly FixedByText[]>> = {
+  macau: [
+    { path: ['tiePays'], value: 10, rule: 'macau-war [art.7] n.3' },
+    { path: ['warBurns'], value: 3, rule: 'macau-war [art.7] n.5' },
+  ],
+};
+
+/** The profile a table may play: one a text governs. */
+export function isRegulatedWarProfile(id: string): boolean {
+  return Object.hasOwn(WAR_FIXED, id);
+}
+
+/** The rule ids a profile's lines cite: the text's, or none (`generic`) for the analysis profile. */
+export function warRulesOf(id: string): Record<keyof typeof WAR_RULES, string> {
+  if (isRegulatedWarProfile(id)) return WAR_RULES;
+  return Object.fromEntries(Object.keys(WAR_RULES).map((k) => [k, id])) as Record<keyof typeof WAR_RULES, string>;
+}
 
 /** The schema of a war profile (for configuration files and service-mode edits). */
 export const warProfileSchema = z
@@ -76,6 +105,7 @@ export const warProfileSchema = z
     // table of seven seats with several wars can need more than the cards behind it: see
     // docs/rules/war.md, "Shoe running out inside a coup".
     outOfRange(ctx, 'cutCardFromEnd', p.cutCardFromEnd, 4 + 2 * (p.warBurns + 1), 52 * p.decks - 20);
+    keepFixedByText(ctx, p, Object.hasOwn(WAR_FIXED, p.id) ? WAR_FIXED[p.id] : undefined);
   }, ONCE_FIELDS_VALID);
 
 export const WAR_PROFILES = {
@@ -83,6 +113,18 @@ export const WAR_PROFILES = {
     id: 'macau',
     title: 'Macau «Desafio ao Casino»',
     regulation: 'Regulamento oficial do jogo «Desafio ao Casino», Despacho of 23 Nov 2005, Art. 1 amended by Despacho 63/2007',
+    decks: 6,
+    cutCardFromEnd: 12,
+    shuffling: 'shoe',
+    mainBetOnTieWithTieBet: 'returned',
+    tiePays: 10,
+    warBurns: 3,
+  }),
+  /** No text: every value free, for analysis (`sim`, `round`); no table plays it (its lines still use the war rule ids, marked reconstructed). */
+  generic: parseWarProfile({
+    id: 'generic',
+    title: '«Desafio ao Casino» for analysis: every option free',
+    regulation: 'none (analysis)',
     decks: 6,
     cutCardFromEnd: 12,
     shuffling: 'shoe',

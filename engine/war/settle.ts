@@ -12,7 +12,7 @@
  */
 import { assertMinorUnits, type SettlementLine } from '../settlement/settlement-line.js';
 import { compareCards, warExpected, type WarCoup } from './coup.js';
-import { WAR_RULES, type WarProfile } from './profiles.js';
+import { WAR_RULES, warRulesOf, type WarProfile } from './profiles.js';
 
 // A top-level function, not a closure: the simulator calls this millions of times.
 function mainLine(seat: number, stake: number, net: number, rule: string): SettlementLine {
@@ -22,7 +22,8 @@ function mainLine(seat: number, stake: number, net: number, rule: string): Settl
   return { seat, bet: 'main', stake, net, rule };
 }
 
-export function settleWarCoup(c: WarCoup, profile: Pick<WarProfile, 'tiePays'>): SettlementLine[] {
+export function settleWarCoup(c: WarCoup, profile: Pick<WarProfile, 'tiePays' | 'id'>): SettlementLine[] {
+  const rules = warRulesOf(profile.id);
   const e = warExpected(c);
   if (e.kind !== 'complete') throw new Error(`the coup is not complete (${e.kind} expected)`);
   const croupier = c.croupier;
@@ -37,20 +38,20 @@ export function settleWarCoup(c: WarCoup, profile: Pick<WarProfile, 'tiePays'>):
     const tie = s.bets.tie ?? 0;
     if (main > 0) {
       assertMinorUnits(main, `seat ${s.seat} main`);
-      if (first > 0) out.push(mainLine(s.seat, main, main, WAR_RULES.win));
-      else if (first < 0) out.push(mainLine(s.seat, main, -main, WAR_RULES.lose));
+      if (first > 0) out.push(mainLine(s.seat, main, main, rules.win));
+      else if (first < 0) out.push(mainLine(s.seat, main, -main, rules.lose));
       else {
         const decision = c.decisions[s.seat];
-        if (decision === undefined) out.push(mainLine(s.seat, main, 0, WAR_RULES.mainReturned));
-        else if (decision === 'surrender') out.push(mainLine(s.seat, main, -Math.floor(main / 2), WAR_RULES.surrender));
+        if (decision === undefined) out.push(mainLine(s.seat, main, 0, rules.mainReturned));
+        else if (decision === 'surrender') out.push(mainLine(s.seat, main, 0 - Math.floor(main / 2), rules.surrender));
         else {
           const w = c.wars[s.seat];
           if (w?.seatCard === undefined || w.croupierCard === undefined) throw new Error('unreachable: war without its cards');
           const r = compareCards(w.seatCard, w.croupierCard);
           const stake = 2 * main;
-          if (r > 0) out.push(mainLine(s.seat, stake, main, WAR_RULES.warHigher));
-          else if (r === 0) out.push(mainLine(s.seat, stake, 2 * main, WAR_RULES.warTie));
-          else out.push(mainLine(s.seat, stake, -stake, WAR_RULES.warLower));
+          if (r > 0) out.push(mainLine(s.seat, stake, main, rules.warHigher));
+          else if (r === 0) out.push(mainLine(s.seat, stake, 2 * main, rules.warTie));
+          else out.push(mainLine(s.seat, stake, -stake, rules.warLower));
         }
       }
     }
@@ -58,7 +59,7 @@ export function settleWarCoup(c: WarCoup, profile: Pick<WarProfile, 'tiePays'>):
       assertMinorUnits(tie, `seat ${s.seat} tie`);
       const net = first === 0 ? tie * profile.tiePays : -tie;
       assertMinorUnits(net, `seat ${s.seat} tie result`);
-      out.push({ seat: s.seat, bet: 'tie', stake: tie, net, rule: first === 0 ? WAR_RULES.tieBetWins : first > 0 ? WAR_RULES.win : WAR_RULES.lose });
+      out.push({ seat: s.seat, bet: 'tie', stake: tie, net, rule: first === 0 ? rules.tieBetWins : first > 0 ? rules.win : rules.lose });
     }
   }
   return out;

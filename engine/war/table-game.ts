@@ -3,7 +3,7 @@ import type { GameDefinition, GameLine, HandView, Pending } from '../table/game.
 import { lineBet } from '../table/vocabulary.js';
 import { newWarCoup, warDecide, warExpected, warRank, warTakeCard, type WarAction, type WarCoup } from './coup.js';
 import { warPayTable } from './pay-table.js';
-import { warProfile } from './profiles.js';
+import { isRegulatedWarProfile, warProfile } from './profiles.js';
 import { settleWarCoup } from './settle.js';
 import { newWarShoe, warAfterCoup, warCutCardOut, type WarShoe } from './shoe-session.js';
 
@@ -26,9 +26,14 @@ export interface WarTableShoe {
   readonly finished: boolean;
 }
 
+/** The list of material, item 5): «uma mesa de jogo de um tabuleiro, com sete ou mais lugares sentados». */
+export const WAR_MIN_SEATS_RULE = 'macau-war [art.1] 5)';
+
 /** «Desafio ao Casino» as the table plays it (engine/war: the coup, its settlement, the shoe). */
 export function warTableGame(profileId: string): GameDefinition<WarTableShoe, WarCoup> {
   const rules = warProfile(profileId);
+  if (!isRegulatedWarProfile(profileId))
+    throw new RangeError(`the "${profileId}" war profile is for analysis (sim, round): a table plays a profile a text governs`);
   const mainOf = (c: WarCoup, seat: number) => c.seats.find((s) => s.seat === seat)?.bets.main ?? 0;
   return {
     kind: 'war',
@@ -37,6 +42,7 @@ export function warTableGame(profileId: string): GameDefinition<WarTableShoe, Wa
     decks: rules.decks,
     bets: ['main', 'tie'],
     behind: null,
+    limitRules: { multiplesOfMinimum: null, maxTimesMinimum: null, minSeats: { seats: 7, rule: WAR_MIN_SEATS_RULE }, roundMaxRule: null },
     payTable: warPayTable(rules),
     presentation: { dealerHand: true, panel: 'history', actionWords: { surrender: 'action.warSurrender' }, betWords: { tie: 'help.item.tieBet' } },
 

@@ -120,12 +120,12 @@ describe('«Desafio ao Casino» dealing', () => {
 describe('«Desafio ao Casino» settlement (Art. 7)', () => {
   it('higher card wins the initial bet 1:1, lower loses it; a tie bet loses either way (n.1, n.2)', () => {
     assert.deepEqual(net(play([{ seat: 1, bets: { main: 5000, tie: 500 } }], 'AS KS')), [
-      [1, 'main', 5000, 5000, 'macau-war art.7 n.1'],
-      [1, 'tie', 500, -500, 'macau-war art.7 n.1'],
+      [1, 'main', 5000, 5000, 'macau-war [art.7] n.1'],
+      [1, 'tie', 500, -500, 'macau-war [art.7] n.1'],
     ]);
     assert.deepEqual(net(play([{ seat: 1, bets: { main: 5000, tie: 500 } }], '2S 3S')), [
-      [1, 'main', 5000, -5000, 'macau-war art.7 n.2'],
-      [1, 'tie', 500, -500, 'macau-war art.7 n.2'],
+      [1, 'main', 5000, -5000, 'macau-war [art.7] n.2'],
+      [1, 'tie', 500, -500, 'macau-war [art.7] n.2'],
     ]);
   });
 
@@ -134,16 +134,18 @@ describe('«Desafio ao Casino» settlement (Art. 7)', () => {
     const seat = [{ seat: 1, bets: { main: 5000 } }];
     const war = (warCards: string): ReturnType<typeof net> => net(play(seat, `QS QH 2C 2D 2H ${warCards}`, { 1: 'war' }));
     // al.1 the player takes the 15000 in play, having staked 10000: +5000
-    assert.deepEqual(war('KS 3C 3D 3H 4S'), [[1, 'main', 10000, 5000, 'macau-war art.7 n.5 al.1']]);
+    assert.deepEqual(war('KS 3C 3D 3H 4S'), [[1, 'main', 10000, 5000, 'macau-war [art.7] n.5 al.1']]);
     // al.2 the 15000 and as much again as the initial bet: receives 20000, +10000
-    assert.deepEqual(war('4S 3C 3D 3H 4H'), [[1, 'main', 10000, 10000, 'macau-war art.7 n.5 al.2']]);
+    assert.deepEqual(war('4S 3C 3D 3H 4H'), [[1, 'main', 10000, 10000, 'macau-war [art.7] n.5 al.2']]);
     // al.3 the house takes the 15000: the player loses the 10000 staked
-    assert.deepEqual(war('4S 3C 3D 3H AS'), [[1, 'main', 10000, -10000, 'macau-war art.7 n.5 al.3']]);
+    assert.deepEqual(war('4S 3C 3D 3H AS'), [[1, 'main', 10000, -10000, 'macau-war [art.7] n.5 al.3']]);
   });
 
   it('surrender loses half the initial bet, an odd minor unit rounded to the player (n.4 al.1)', () => {
-    assert.deepEqual(net(play([{ seat: 1, bets: { main: 5000 } }], '8S 8H', { 1: 'surrender' })), [[1, 'main', 5000, -2500, 'macau-war art.7 n.4 al.1']]);
+    assert.deepEqual(net(play([{ seat: 1, bets: { main: 5000 } }], '8S 8H', { 1: 'surrender' })), [[1, 'main', 5000, -2500, 'macau-war [art.7] n.4 al.1']]);
     assert.equal(settleWarCoup(play([{ seat: 1, bets: { main: 101 } }], '8S 8H', { 1: 'surrender' }), MACAU)[0]?.net, -50);
+    // A 1 unit stake loses nothing, and the line says 0, not -0.
+    assert.ok(Object.is(settleWarCoup(play([{ seat: 1, bets: { main: 1 } }], '8S 8H', { 1: 'surrender' }), MACAU)[0]?.net, 0));
   });
 
   it('refuses a stake whose raise or prize is no longer an exact integer, rather than rounding it', () => {
@@ -157,16 +159,16 @@ describe('«Desafio ao Casino» settlement (Art. 7)', () => {
   it('a tie bet pays 10:1 (n.3); by default the main bet beside it is returned (interpretation)', () => {
     assert.deepEqual(net(play([{ seat: 1, bets: { main: 1000, tie: 100 } }], 'JS JD')), [
       [1, 'main', 1000, 0, 'macau-war interp:main-returned-with-tie-bet'],
-      [1, 'tie', 100, 1000, 'macau-war art.7 n.3'],
+      [1, 'tie', 100, 1000, 'macau-war [art.7] n.3'],
     ]);
-    assert.deepEqual(net(play([{ seat: 1, bets: { tie: 100 } }], 'JS JD')), [[1, 'tie', 100, 1000, 'macau-war art.7 n.3']]);
+    assert.deepEqual(net(play([{ seat: 1, bets: { tie: 100 } }], 'JS JD')), [[1, 'tie', 100, 1000, 'macau-war [art.7] n.3']]);
   });
 
   it('option `choose`: a player with a tie bet also chooses surrender or war for the main bet', () => {
     const c = play([{ seat: 1, bets: { main: 1000, tie: 100 } }], 'JS JD 2C 2D 2H 9S 3C 3D 3H 5S', { 1: 'war' }, CHOOSE);
     assert.deepEqual(net(c, CHOOSE), [
-      [1, 'main', 2000, 1000, 'macau-war art.7 n.5 al.1'],
-      [1, 'tie', 100, 1000, 'macau-war art.7 n.3'],
+      [1, 'main', 2000, 1000, 'macau-war [art.7] n.5 al.1'],
+      [1, 'tie', 100, 1000, 'macau-war [art.7] n.3'],
     ]);
   });
 
@@ -183,9 +185,9 @@ describe('«Desafio ao Casino» settlement (Art. 7)', () => {
     assert.deepEqual(
       voidWarCoup(c).map((l) => [l.seat, l.bet, l.stake, l.net, l.rule]),
       [
-        [1, 'main', 1000, 0, 'macau-war art.6'],
-        [1, 'tie', 10, 0, 'macau-war art.6'],
-        [2, 'main', 600, 0, 'macau-war art.6'],
+        [1, 'main', 1000, 0, 'macau-war [art.6]'],
+        [1, 'tie', 10, 0, 'macau-war [art.6]'],
+        [2, 'main', 600, 0, 'macau-war [art.6]'],
       ],
     );
   });
@@ -256,7 +258,8 @@ describe('«Desafio ao Casino» profiles', () => {
     assert.throws(() => parseWarProfile({ ...MACAU, shuffling: 'machine' }), {
       message: 'profile.shuffling: expected one of shoe, automatic-shuffler, got "machine"',
     });
-    assert.throws(() => parseWarProfile({ ...MACAU, warBurns: 4, cutCardFromEnd: 13 }), {
+    assert.throws(() => parseWarProfile({ ...MACAU, tiePays: 8 }), { message: 'profile.tiePays: fixed at 10 by macau-war [art.7] n.3, got 8' });
+    assert.throws(() => parseWarProfile({ ...MACAU, id: 'generic', warBurns: 4, cutCardFromEnd: 13 }), {
       message: 'profile.cutCardFromEnd: expected an integer 14–292, got 13',
     });
     assert.throws(() => parseWarProfile({ ...MACAU, warBurns: -1 }), { message: 'profile.warBurns: expected an integer 0–10, got -1' });

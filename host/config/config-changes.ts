@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { configChanges, type Ledger } from '../../ledger/index.js';
-import type { Outcome } from '../../engine/table/game.js';
+import type { LimitRules, Outcome } from '../../engine/table/game.js';
+import { limitProblems } from '../../engine/table/limits.js';
 import { describeIssues } from './load-config.js';
 import { TableConfig, unknownBetTypes } from './table-config.js';
 import type { BetId } from '../../engine/table/vocabulary.js';
@@ -34,6 +35,8 @@ export interface ConfigChangeDeps {
   log: Logger;
   /** The bets of the table's game (a limit of another bet type is refused). */
   bets: readonly BetId[];
+  /** What the game's text fixes about limits (a change that breaks it is refused, naming the rule). */
+  limitRules: LimitRules;
   /** Whether a change may take effect now: no round in play, no chips on the spots. */
   betweenRounds: () => boolean;
   /** A change took effect (acceptors told the new notes, screens refreshed). */
@@ -155,6 +158,8 @@ export class ConfigChanges {
     if (!parsed.success) return { ok: false, reason: `the new ${key} is not valid:\n${describeIssues(parsed.error.issues)}` };
     const unknown = unknownBetTypes(parsed.data, this.deps.bets);
     if (unknown.length > 0) return { ok: false, reason: `this table has no ${unknown.join(', ')} bet (bets: ${this.deps.bets.join(', ')})` };
+    const broken = limitProblems(this.deps.limitRules, parsed.data);
+    if (broken.length > 0) return { ok: false, reason: `the new ${key} breaks the rules of the game: ${broken.join('; ')}` };
     return { ok: true, value: parsed.data[key] };
   }
 

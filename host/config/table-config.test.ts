@@ -112,6 +112,26 @@ describe('table configuration as data', () => {
     }
   });
 
+  it("refuses a limits change that breaks the game's text, naming the rule (Portugal rule 37)", () => {
+    const t = testTable({ game: 'blackjack', config: { profile: 'portugal-2001', limits: { min: 10_000, max: 300_000 } } });
+    try {
+      assert.match(
+        JSON.stringify(t.floor.configChanges.check('limits', { min: 10_000, max: 400_000 })),
+        /more than 30 times its minimum .*portugal-2001 rule 37/,
+      );
+      assert.match(JSON.stringify(t.floor.configChanges.change('betLimits', { main: { min: 1_000, max: 31_000 } }, supervisors)), /rule 37/);
+      assert.deepEqual(t.floor.configChanges.check('limits', { min: 20_000, max: 600_000 }), { ok: true, value: { min: 20_000, max: 600_000 } });
+    } finally {
+      t.close();
+    }
+  });
+
+  it('a demo table of any profile keeps to its limits: Portugal opens with at most 30 minimums', () => {
+    const pt = simulatedTableConfig('blackjack', 'portugal-2001');
+    assert.deepEqual(pt.limits, { min: 10_000, max: 300_000 });
+    assert.deepEqual(simulatedTableConfig('blackjack').limits, { min: 10_000, max: 1_000_000 });
+  });
+
   it('changes limits with two people and an authorisation, journalled with before and after, between rounds', () => {
     const t = testTable();
     try {

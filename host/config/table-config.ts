@@ -3,6 +3,7 @@ import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
 import { Currency, GameKind, Language, Limits, MAX_STATIONS, MinorUnits } from '../../protocol/index.js';
 import { DeviceSpec } from './device-spec.js';
 import { BET_IDS, type BetId } from '../../engine/table/vocabulary.js';
+import { tableGame } from '../../engine/games.js';
 
 /** A bet type as the games name them (`main`, `tie`, `anyPair`…), or `behind` for a bet behind another seat. */
 const BetType = z.enum([...BET_IDS, 'behind']);
@@ -67,6 +68,11 @@ export const TableConfig = z
      */
     profileOptions: z.record(z.string().min(1).max(64), z.unknown()).default({}),
     profileAuthorisation: z.string().min(1).max(128).optional(),
+    /**
+     * The most all stations together may bet on the table in one round (minor units), if the
+     * casino sets one (Macau 2009 Art. 5 n.2 (3)(8)); absent, only each bet's maximum applies.
+     */
+    roundMax: MinorUnits.positive().optional(),
     /** A handpay above this amount (minor units) is confirmed by two people (issue 9). */
     handpayTwoPersonAbove: MinorUnits.nonnegative().default(5_000_000),
   })
@@ -100,14 +106,26 @@ export type TableConfig = z.infer<typeof TableConfig>;
 const DEFAULT_PROFILE = { blackjack: 'macau-2009', baccarat: 'macau-commission', war: 'macau' } as const;
 const TABLE_ID = { blackjack: 'SIM-BJ-01', baccarat: 'SIM-BAC-01', war: 'SIM-WAR-01' } as const;
 
-/** The default of `npm start`: a Macau table (blackjack unless told) with every device simulated. */
-export function simulatedTableConfig(game: TableConfig['game'] = 'blackjack'): TableConfig {
+/**
+ * The default of `npm start`: a Macau table (blackjack unless told) with every device simulated,
+ * under `profile` if given. Its limits keep to what the profile fixes (Portugal's maximum of 30
+ * minimums, rule 37), so a demo of any profile starts.
+ */
+export function simulatedTableConfig(game: TableConfig['game'] = 'blackjack', profile: string = DEFAULT_PROFILE[game]): TableConfig {
+  const min = 10_000;
+  let max = 1_000_000;
+  try {
+    const spread = tableGame(game, profile).limitRules.maxTimesMinimum;
+    if (spread) max = Math.min(max, spread.times * min);
+  } catch {
+    // An unknown profile: the table refuses it by name when it opens.
+  }
   return TableConfig.parse({
     tableId: TABLE_ID[game],
     game,
-    profile: DEFAULT_PROFILE[game],
+    profile,
     currency: 'MOP',
-    limits: { min: 10_000, max: 1_000_000 },
+    limits: { min, max },
     seats: 7,
     stations: Array.from({ length: 7 }, (_, i) => ({ station: i + 1, seat: i + 1, billAcceptor: 'sim' })),
     shoe: 'sim',

@@ -9,5 +9,6 @@ export function tableParams(config: TableConfig): TableParams {
     limits: { ...config.limits },
     betLimits: { ...config.betLimits },
     timings: { ...config.timings },
+    ...(config.roundMax !== undefined ? { roundMax: config.roundMax } : {}),
   };
 }

@@ -61,6 +61,7 @@ export function wireFloorServices(d: FloorServicesDeps): WiredFloorServices {
     ledger: d.ledger,
     log: d.log,
     bets: d.table.bets,
+    limitRules: d.table.limitRules,
     betweenRounds: () => d.table.betweenRounds(),
     onApplied: (key) => {
       if (key === 'denominations') d.billAcceptors.setAccepted(d.config.denominations ?? NOTE_FACE_VALUES[d.config.currency]);

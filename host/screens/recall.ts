@@ -4,6 +4,8 @@ import { StationRecallRound } from '../../protocol/index.js';
 /** What a station's recall reads: the ledger's record of a station's rounds. */
 export interface RecallSource {
   recall(query: { station: number; limit?: number }): RoundRecord[];
+  /** Changes whenever the station's recall does: until it moves, a read recall stays true. */
+  recallVersion(station: number): number;
 }
 
 /** One station's own view of a recorded round: its bets, lines and credit only. */

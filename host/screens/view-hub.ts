@@ -56,6 +56,29 @@ function sameDeps(a: readonly unknown[], b: readonly unknown[]): boolean {
 }
 
 /**
+ * A view's JSON, the same text as `JSON.stringify(state)`, with each top-level part that is an
+ * object encoded once while it lives: the round view is shared by every screen, a recall list
+ * and the pay table by every build of a station, and none of them is changed in place (a change
+ * makes a new object). The parts are views' plain data: no `toJSON`, no functions.
+ */
+export function encodeView(state: object, parts: WeakMap<object, string>): string {
+  let out = '';
+  for (const [k, v] of Object.entries(state)) {
+    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+    let json: string;
+    if (typeof v === 'object' && v !== null) {
+      const cached = parts.get(v);
+      if (cached === undefined) {
+        json = JSON.stringify(v);
+        parts.set(v, json);
+      } else json = cached;
+    } else json = JSON.stringify(v);
+    out += `${out === '' ? '{' : ','}${JSON.stringify(k)}:${json}`;
+  }
+  return out === '' ? '{}' : `${out}}`;
+}
+
+/**
  * Every screen's view, built once per change. Each view kind (the table display, each station,
  * each service console) is a pure projection of the table's state and the floor's; the hub
  * rebuilds a view only when something it is built from changed, gives it a new version only
@@ -70,8 +93,13 @@ export class ViewHub {
   private readonly listeners = new Set<ViewListener>();
   private floor: StationGate | null = null;
   private service: ServiceHost | null = null;
-  private recall: { key: string; lists: Map<number, StationRecallRound[]> } = { key: '', lists: new Map() };
+  /** Each station's recall as last read, with the ledger's recall version it was read at. */
+  private readonly recall = new Map<number, { version: number; list: StationRecallRound[] }>();
+  /** The JSON of parts views share (the round, a recall list, the pay table), encoded once while they live. */
+  private readonly encoded = new WeakMap<object, string>();
   readonly counters: HubCounters = { changes: 0, built: 0, encoded: 0 };
+  /** One copy for every station build: the same array, so encoded once. */
+  private readonly payTable: StationState['payTable'];
 
   constructor(
     private readonly config: TableConfig,
@@ -79,6 +107,7 @@ export class ViewHub {
     private readonly table: LiveTable,
     private readonly recallSource: RecallSource,
   ) {
+    this.payTable = [...table.payTable];
     table.onChange(() => this.refreshAll());
   }
 
@@ -229,7 +258,7 @@ export class ViewHub {
     if (had && view !== 'service' && sameDeps(had.deps, deps)) return had;
     const state = this.build(view, conn);
     this.counters.built++;
-    const json = JSON.stringify(state);
+    const json = encodeView(state, this.encoded);
     if (had && had.json === json) {
       had.deps = deps;
       return had;
@@ -330,23 +359,19 @@ export class ViewHub {
       round: this.table.view(),
       ...(this.floor ? { tilts: this.floor.notices(station), cashout: this.floor.cashout(station) } : {}),
       recall: this.recallOf(station),
-      payTable: [...this.table.payTable],
+      payTable: this.payTable,
       presentation: this.table.presentation,
     };
     return state;
   }
 
-  /** A station's last rounds from the ledger's recall, read again once a round has closed. */
+  /** A station's last rounds from the ledger's recall, read again only when a round it played in was recorded. */
   private recallOf(station: number): StationRecallRound[] {
-    const s = this.table.state;
-    // Recall rows are written with a settlement or a void: a round closing is when they change.
-    const key = `${s.roundId}:${s.phase === 'results' ? 'closed' : 'open'}`;
-    if (this.recall.key !== key) this.recall = { key, lists: new Map() };
-    let list = this.recall.lists.get(station);
-    if (!list) {
-      list = this.recallSource.recall({ station, limit: MAX_RECALL_ROUNDS }).map((r) => recallRound(r, station));
-      this.recall.lists.set(station, list);
-    }
+    const version = this.recallSource.recallVersion(station);
+    const had = this.recall.get(station);
+    if (had && had.version === version) return had.list;
+    const list = this.recallSource.recall({ station, limit: MAX_RECALL_ROUNDS }).map((r) => recallRound(r, station));
+    this.recall.set(station, { version, list });
     return list;
   }
 }

@@ -12,7 +12,7 @@ import { foldJournal } from '../../engine/table/fold.js';
 import { pendingOf } from '../../engine/table/queries.js';
 import type { TableParams } from '../../engine/table/state.js';
 import { withTableGame } from '../../engine/games.js';
-import { Ledger, tableJournal } from '../../ledger/index.js';
+import { latestCheckpoint, Ledger, tableJournal, verifyLedger } from '../../ledger/index.js';
 import type { GameKind, Spot } from '../../protocol/index.js';
 import { manualTimers } from '../testing/manual-timers.js';
 import { openTable } from './start-table.js';
@@ -74,7 +74,8 @@ const params: TableParams = {
 
 /** Plays `acts` on a fresh table of `game`, checking after each; returns the number of rounds closed. */
 function play(game: GameKind, acts: readonly Act[]): number {
-  const ledger = Ledger.open({ file: ':memory:', terminalId: 'PROP-1' });
+  // Checkpoints every few entries: the runtime's state goes into them as the table plays.
+  const ledger = Ledger.open({ file: ':memory:', terminalId: 'PROP-1', checkpointEvery: 9 });
   try {
     return withTableGame(game, PROFILE[game], {}, (def) => {
       const clock = manualTimers();
@@ -184,6 +185,17 @@ function play(game: GameKind, acts: readonly Act[]): number {
       assert.deepEqual(folded.problems, []);
       assert.equal(folded.opened, true);
       assert.deepStrictEqual(JSON.parse(JSON.stringify(folded.state)), JSON.parse(JSON.stringify(table.state)));
+      // A restart folds from the newest checkpoint holding the table's state: the same table.
+      const c = latestCheckpoint(ledger, { withTable: true });
+      assert.equal(c.status, 'ok', 'the runtime wrote checkpoints with its state');
+      if (c.status === 'ok' && c.checkpoint.state.table) {
+        assert.equal(c.checkpoint.state.table.identity, def.identity);
+        const from = { state: c.checkpoint.state.table.state as typeof folded.state, opened: true };
+        const resumed = foldJournal(tableJournal(ledger, c.checkpoint.seq + 1), def, params, from);
+        assert.deepEqual(resumed.problems, []);
+        assert.deepStrictEqual(JSON.parse(JSON.stringify(resumed.state)), JSON.parse(JSON.stringify(table.state)));
+      }
+      assert.equal(verifyLedger(ledger, { from: 'checkpoint' }).ok, true, 'verified from the newest checkpoint');
       table.stop();
       return closed;
     });

@@ -4,7 +4,7 @@ import { foldJournal } from '../../engine/table/fold.js';
 import type { GameDefinition } from '../../engine/table/game.js';
 import type { TableParams, TableState } from '../../engine/table/state.js';
 import { initialTable } from '../../engine/table/step.js';
-import { roundProgress, tableJournal, verifyLedger, type Ledger } from '../../ledger/index.js';
+import { latestCheckpoint, roundProgress, tableJournal, verifyLedger, type Checkpoint, type Ledger } from '../../ledger/index.js';
 import type { LiveTable } from './runtime.js';
 
 /** Who authorises a void the recovery rules decide (every bet returned, nothing kept). */
@@ -23,8 +23,16 @@ export interface RecoveryReport {
   voided: { roundId: string; reason: string }[];
   /** Journalled table inputs the fold went through (the cost of a restart). */
   replayedEntries: number;
+  /** Entries verified: those after the newest checkpoint, or the whole journal without one. */
+  verifiedEntries: number;
+  /** The checkpoint verification started from (0: genesis). */
+  verifiedFrom: number;
+  /** The checkpoint the table's fold started from (0: the first entry). */
+  foldedFrom: number;
   verifyMs: number;
   replayMs: number;
+  /** The checkpoint written at the head once the table was in play again, if one was. */
+  checkpointed: number | null;
 }
 
 export interface Recovered<S, R> {
@@ -38,15 +46,25 @@ export interface Recovered<S, R> {
 }
 
 /**
- * Start-up recovery: verify the whole ledger; on failure touch nothing and hold the table
- * (`ledger`). Otherwise the table is `step` folded over the journal: the state the kill
- * interrupted, round, hold and chips included. Credits need no rebuilding: they come with the
- * journal's own entries.
+ * Start-up recovery: verify the ledger from its newest checkpoint (the whole journal without one);
+ * on failure touch nothing and hold the table (`ledger`). Otherwise the table is `step` folded
+ * over the journal from the newest checkpoint holding the table's state under this game (from the
+ * first entry without one): the state the kill interrupted, round, hold and chips included.
+ * Credits need no rebuilding: they come with the journal's own entries. Once the table is in
+ * play again (`openTable`'s `resume`) a checkpoint with its state is written at the head, so the
+ * next start's cost follows only what is journalled after it.
  */
 export function recoverTable<S, R>(deps: { ledger: Ledger; game: GameDefinition<S, R>; params: TableParams; log: Logger }): Recovered<S, R> {
   const { ledger, game, params, log } = deps;
   const t0 = performance.now();
-  const verified = verifyLedger(ledger);
+  const verified = verifyLedger(ledger, { from: 'checkpoint' });
+  // The table's checkpoint may be older than the newest one verification started from: its
+  // signature is checked too, and a tampered one fails the ledger like any other tampering.
+  const tableCk = verified.ok ? latestCheckpoint(ledger, { withTable: true }) : null;
+  if (tableCk?.status === 'bad') {
+    verified.ok = false;
+    verified.problems.push(...tableCk.problems);
+  }
   const verifyMs = performance.now() - t0;
   const report: RecoveryReport = {
     ledgerVerified: verified.ok,
@@ -55,8 +73,12 @@ export function recoverTable<S, R>(deps: { ledger: Ledger; game: GameDefinition<
     tableHold: null,
     voided: [],
     replayedEntries: 0,
+    verifiedEntries: verified.entries,
+    verifiedFrom: verified.fromSeq,
+    foldedFrom: 0,
     verifyMs,
     replayMs: 0,
+    checkpointed: null,
   };
   if (!verified.ok) {
     log.error({ problems: verified.problems.slice(0, 10) }, 'ledger verification failed: the table holds and takes no bets');
@@ -68,7 +90,11 @@ export function recoverTable<S, R>(deps: { ledger: Ledger; game: GameDefinition<
     return { report, state: held, opened: false, foldProblems: [] };
   }
   const t1 = performance.now();
-  const folded = foldJournal(tableJournal(ledger), game, params);
+  const from = tableCk?.status === 'ok' ? tableState(tableCk.checkpoint, game) : null;
+  const folded = from
+    ? foldJournal(tableJournal(ledger, from.seq + 1), game, params, { state: from.state, opened: true })
+    : foldJournal(tableJournal(ledger), game, params);
+  report.foldedFrom = from?.seq ?? 0;
   report.replayMs = performance.now() - t1;
   report.replayedEntries = folded.inputs;
   if (folded.problems.length > 0)
@@ -80,6 +106,16 @@ export function recoverTable<S, R>(deps: { ledger: Ledger; game: GameDefinition<
   report.resumedRound = inPlay ? s.roundId : null;
   report.tableHold = folded.problems.length === 0 && folded.opened && !inPlay && s.hold ? s.hold.reason : null;
   return { report, state: s, opened: folded.opened && folded.problems.length === 0, foldProblems: folded.problems };
+}
+
+/**
+ * The table's state a checkpoint holds, when it was folded under this game's identity; null
+ * otherwise (another game: the fold starts from the first entry, as it must to open it afresh).
+ */
+function tableState<S, R>(c: Checkpoint, game: GameDefinition<S, R>): { seq: number; state: TableState<S, R> } | null {
+  const table = c.state.table;
+  if (!table || table.identity !== game.identity) return null;
+  return { seq: c.seq, state: table.state as TableState<S, R> };
 }
 
 /**

@@ -38,6 +38,37 @@ describe('the table runtime', () => {
     assert.deepEqual(c.station(1).betting.bets, []);
   });
 
+  it('Portugal rule 14: a bet is the minimum or a multiple of it; anything else is refused, naming the rule', () => {
+    const t = testTable({ game: 'blackjack', config: { profile: 'portugal-2001', limits: { min: 10_000, max: 300_000 } } });
+    tables.push(t);
+    credit(t.ledger, 1, 100_000);
+    const odd = t.table.placeBet(1, { bet: 'main' }, 15_000);
+    assert.equal(odd.ok, false);
+    assert.equal(!odd.ok && odd.refusal, 'not-a-multiple');
+    assert.match(!odd.ok ? odd.reason : '', /minimum of 10000 or a multiple of it \(portugal-2001 rule 14\)/);
+    assert.deepEqual(t.table.placeBet(1, { bet: 'main' }, 20_000), { ok: true });
+    assert.deepEqual(t.table.station(1).betting.bets, [{ bet: 'main', amount: 20_000 }]);
+  });
+
+  it('a Macau table takes any amount within its limits (no rule 14 there)', () => {
+    const t = testTable({ game: 'blackjack' });
+    tables.push(t);
+    credit(t.ledger, 1, 100_000);
+    assert.deepEqual(t.table.placeBet(1, { bet: 'main' }, 15_001), { ok: true });
+  });
+
+  it("the table's maximum per round: the stations' chips together never pass it", () => {
+    const t = testTable({ game: 'blackjack', config: { roundMax: 30_000 } });
+    tables.push(t);
+    credit(t.ledger, 1, 100_000);
+    credit(t.ledger, 2, 100_000);
+    assert.deepEqual(t.table.placeBet(1, { bet: 'main' }, 20_000), { ok: true });
+    const over = t.table.placeBet(2, { bet: 'main' }, 10_001);
+    assert.equal(!over.ok && over.refusal, 'over-round-max');
+    assert.match(!over.ok ? over.reason : '', /maximum of 30000 for the round \(macau-2009 art\.5 n\.2 \(3\)\(8\)\)/);
+    assert.deepEqual(t.table.placeBet(2, { bet: 'main' }, 10_000), { ok: true });
+  });
+
   it('ends the running countdown at once when asked (a dealer\'s "no more bets"), journalled as its timer', () => {
     const { c } = make();
     assert.deepEqual(c.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
@@ -75,7 +106,7 @@ describe('the table runtime', () => {
     c.onCard(parseCard('7S')); // seat 1
     c.onCard(parseCard('9D')); // croupier: seat loses
     assert.equal(c.view().phase, 'results');
-    assert.deepEqual(c.view().results, [{ seat: 1, bet: 'main', stake: 10_000, net: -10_000, rule: 'macau-war art.7 n.2', owner: 'seat' }]);
+    assert.deepEqual(c.view().results, [{ seat: 1, bet: 'main', stake: 10_000, net: -10_000, rule: 'macau-war [art.7] n.2', owner: 'seat' }]);
     assert.equal(ledger.credit(1), before - 10_000);
   });
 
@@ -161,8 +192,8 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
       assert.deepEqual(
         lines.map((l) => [l.seat, l.net, l.rule]),
         [
-          [1, -5_000, 'macau-war art.7 n.4 al.1'],
-          [2, 10_000, 'macau-war art.7 n.5 al.1'],
+          [1, -5_000, 'macau-war [art.7] n.4 al.1'],
+          [2, 10_000, 'macau-war [art.7] n.5 al.1'],
         ],
       );
       assert.equal(t.ledger.credit(1), 5_000, 'half the bet back, the other half lost');

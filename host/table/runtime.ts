@@ -6,7 +6,15 @@ import type { TableInput } from '../../engine/table/inputs.js';
 import { betweenRounds, cueOf, expectsCard, hasBets, type DealerCue } from '../../engine/table/queries.js';
 import type { FaultGates, HeldRead, TableParams, TableState, TimerKind } from '../../engine/table/state.js';
 import { step } from '../../engine/table/step.js';
-import { projectRound, projectStation, projectTableExtras, type RoundViewData, type StationTableView, type TableExtras } from '../../engine/table/views.js';
+import {
+  projectRound,
+  projectStation,
+  projectTableExtras,
+  tableExtrasInputs,
+  type RoundViewData,
+  type StationTableView,
+  type TableExtras,
+} from '../../engine/table/views.js';
 import type { DecisionAction, HoldReason, Spot } from '../../engine/table/vocabulary.js';
 import { entryCredits, type JournalEntry, type Ledger, type NewEntry } from '../../ledger/index.js';
 import type { Timers } from './timers.js';
@@ -35,6 +43,7 @@ export interface LiveTable {
   readonly profile: string;
   readonly decks: number;
   readonly bets: GameDefinition<unknown, unknown>['bets'];
+  readonly limitRules: GameDefinition<unknown, unknown>['limitRules'];
   readonly payTable: GameDefinition<unknown, unknown>['payTable'];
   readonly presentation: GameDefinition<unknown, unknown>['presentation'];
   /** Feeds one input; the outcome says whether it was taken (a command may be refused). */
@@ -94,7 +103,15 @@ export class TableRuntime<S, R> implements LiveTable {
   private stopped = false;
   private readonly listeners = new Set<() => void>();
   private readonly unlisten: () => void;
+  private readonly unprovide: () => void;
+  /**
+   * The journal's seq the state is the fold of (every entry up to it folded, none after), or -1
+   * when that is not known (not yet, or a write the runtime did not hear in order). Only a state
+   * standing at the head goes into a checkpoint (ledger/checkpoint.ts).
+   */
+  private standsAt = -1;
   private roundView: { of: readonly unknown[]; view: RoundViewData } | null = null;
+  private extras: { of: readonly unknown[]; extras: TableExtras } | null = null;
 
   constructor(
     private readonly d: TableRuntimeDeps<S, R>,
@@ -102,6 +119,39 @@ export class TableRuntime<S, R> implements LiveTable {
   ) {
     this.current = state;
     this.unlisten = d.ledger.onAppended((entries) => this.othersWrote(entries));
+    this.unprovide = d.ledger.provideTableSnapshot(() =>
+      this.standsAt >= 0 && !this.writing && this.standsAt === d.ledger.headOf().seq
+        ? { seq: this.standsAt, identity: d.game.identity, state: this.current }
+        : null,
+    );
+  }
+
+  /**
+   * The state is now the fold of the whole journal (recovery verified and folded it, and the
+   * runtime journalled or heard everything since): from here on it may go into checkpoints.
+   */
+  standsAtHead(): void {
+    this.standsAt = this.d.ledger.headOf().seq;
+  }
+
+  /** A checkpoint now, with this state if it stands at the head (start-up); null when none was written. */
+  checkpointNow(): number | null {
+    const head = this.d.ledger.headOf().seq;
+    try {
+      return this.d.ledger.checkpoint(this.standsAt === head ? { seq: head, identity: this.d.game.identity, state: this.current } : null);
+    } catch (e) {
+      this.d.log.warn({ err: e }, 'no checkpoint written: the next start verifies from the previous one');
+      return null;
+    }
+  }
+
+  /** A checkpoint when one is due, with this state if it stands at the head; never a failure of the table's. */
+  private checkpoint(): void {
+    try {
+      this.d.ledger.checkpointIfDue();
+    } catch (e) {
+      this.d.log.warn({ err: e }, 'no checkpoint written: the next start verifies from the previous one');
+    }
   }
 
   get state(): TableState<S, R> {
@@ -124,6 +174,10 @@ export class TableRuntime<S, R> implements LiveTable {
     return this.d.game.bets;
   }
 
+  get limitRules() {
+    return this.d.game.limitRules;
+  }
+
   get payTable() {
     return this.d.game.payTable;
   }
@@ -144,6 +198,7 @@ export class TableRuntime<S, R> implements LiveTable {
   stop(): void {
     this.stopped = true;
     this.unlisten();
+    this.unprovide();
     if (this.countdown !== null) this.d.timers.clearTimeout(this.countdown);
     this.countdown = null;
   }
@@ -175,6 +230,7 @@ export class TableRuntime<S, R> implements LiveTable {
       }
     }
     this.apply(r.state, r.effects);
+    if (input.kind !== 'credit') this.checkpoint();
     this.followUp(r.effects);
     return { ok: true };
   }
@@ -196,9 +252,14 @@ export class TableRuntime<S, R> implements LiveTable {
 
   private journal(input: TableInput, records: readonly JournalRecord[]): void {
     const entries: NewEntry[] = [{ type: 'table.input', payload: { input, effects: records.length } }, ...records];
+    const before = this.d.ledger.headOf().seq;
     this.writing = true;
     try {
-      this.d.ledger.appendMany(entries);
+      const written = this.d.ledger.appendMany(entries).filter((r) => r.status === 'appended').length;
+      // Entries others wrote meanwhile (a listener appending) went unheard: the state no longer
+      // stands at a known seq.
+      const head = this.d.ledger.headOf().seq;
+      this.standsAt = this.standsAt === before && head === before + written ? head : -1;
     } finally {
       this.writing = false;
     }
@@ -262,7 +323,9 @@ export class TableRuntime<S, R> implements LiveTable {
     if (this.writing || this.stopped) return;
     for (const e of entries) {
       for (const [station, balance] of entryCredits(e)) this.input({ kind: 'credit', station, balance });
+      this.standsAt = this.standsAt === e.seq - 1 ? e.seq : -1;
     }
+    this.checkpoint();
   }
 
   /* ─────────────── inputs, named ─────────────── */
@@ -346,8 +409,15 @@ export class TableRuntime<S, R> implements LiveTable {
     return view;
   }
 
+  /** The table display's parts, built again only when the shoe, its results or the history moved (the roads are the costly part). */
   tableExtras(seats: number): TableExtras {
-    return projectTableExtras(this.current, this.d.game, seats);
+    const s = this.current;
+    const of = tableExtrasInputs(s, this.d.game, seats);
+    const had = this.extras;
+    if (had && of.every((x, i) => x === had.of[i])) return had.extras;
+    const extras = projectTableExtras(s, this.d.game, seats);
+    this.extras = { of, extras };
+    return extras;
   }
 
   station(station: number): StationTableView {

@@ -52,6 +52,11 @@ export function openTable<S, R>(game: GameDefinition<S, R>, deps: { ledger: Ledg
       if (report.tableHold) log.warn({ hold: report.tableHold }, 'the table was on hold between rounds: held again until resolved');
       if (report.resumedRound)
         log.warn({ roundId: report.resumedRound, cards: runtime.state.cards.length, decisions: runtime.state.decisions.length }, 'interrupted round resumed');
+      // Verified, folded, and everything since journalled by the runtime or heard by it: its state
+      // is the journal's fold, and may go into checkpoints.
+      runtime.standsAtHead();
+      // The next start begins here: verification after this entry, the fold from this state.
+      report.checkpointed = runtime.checkpointNow();
       runtime.start();
     },
   };

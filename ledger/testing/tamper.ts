@@ -20,3 +20,30 @@ export function tamperBalance(ledger: Ledger, account: string, delta: number): v
   const r = connectionOf(ledger).prepare('UPDATE balances SET balance = balance + ? WHERE account = ?').run(delta, account);
   if (r.changes !== 1) throw new Error(`no balance of ${account} to tamper with`);
 }
+
+/**
+ * Sets one column of checkpoint `seq` to `value` (the triggers that keep checkpoints final are
+ * dropped for good, as someone editing the file would). Returns whether a row changed.
+ */
+export function tamperCheckpoint(
+  ledger: Ledger,
+  seq: number,
+  column: 'seq' | 'hash' | 'written_at' | 'has_table' | 'state' | 'signature',
+  value: string | number,
+): boolean {
+  const db = connectionOf(ledger);
+  db.exec('DROP TRIGGER IF EXISTS checkpoints_no_update; DROP TRIGGER IF EXISTS checkpoints_no_delete');
+  db.pragma('foreign_keys = OFF');
+  try {
+    return db.prepare(`UPDATE checkpoints SET ${column} = ? WHERE seq = ?`).run(value, seq).changes > 0;
+  } finally {
+    db.pragma('foreign_keys = ON');
+  }
+}
+
+/** Deletes checkpoints from `seq` on (every one by default), as someone editing the file would. */
+export function deleteCheckpoints(ledger: Ledger, fromSeq = 0): number {
+  const db = connectionOf(ledger);
+  db.exec('DROP TRIGGER IF EXISTS checkpoints_no_update; DROP TRIGGER IF EXISTS checkpoints_no_delete');
+  return db.prepare('DELETE FROM checkpoints WHERE seq >= ?').run(fromSeq).changes;
+}

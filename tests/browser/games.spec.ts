@@ -67,7 +67,12 @@ const PLAN: Record<'blackjack' | 'baccarat' | 'war', Plan> = {
 const PAYS = {
   blackjack: ['《Black Jack》：2 賠 3（第十條）', '«Black Jack»: 3 para 2 (Art. 10.º)', 'Blackjack: 3 to 2 (Art. 10)'],
   baccarat: ['1 賠 1（扣佣金 5%）（第十八條）', '1 para 1 (menos 5% de comissão) (Art. 18.º)', '1 to 1 (less 5% commission) (Art. 18)'],
-  war: ['和局注：1 賠 10（第七條）', 'Aposta no empate: 10 para 1 (Art. 7.º)', 'Tie bet: 10 to 1 (Art. 7)'],
+  // The war text on file has no article headings: its numbers are reconstructed, and the help says so.
+  war: [
+    '和局注：1 賠 10（第七條，條號為重構）',
+    'Aposta no empate: 10 para 1 (Art. 7.º, numeração reconstituída)',
+    'Tie bet: 10 to 1 (Art. 7, number reconstructed)',
+  ],
 } as const;
 
 /** Decisions a test player takes when asked: stand, decline the offers, go to war. */

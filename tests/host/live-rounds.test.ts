@@ -233,10 +233,10 @@ describe('live casino war with a tie decided at the station', () => {
     assert.deepEqual(
       done.round?.results?.map((l) => [l.seat, l.bet, l.stake, l.net, l.rule]),
       [
-        [1, 'main', 20_000, 10_000, 'macau-war art.7 n.5 al.1'],
+        [1, 'main', 20_000, 10_000, 'macau-war [art.7] n.5 al.1'],
         [2, 'main', 10_000, 0, 'macau-war interp:main-returned-with-tie-bet'],
-        [2, 'tie', 10_000, 100_000, 'macau-war art.7 n.3'],
-        [3, 'main', 20_000, 20_000, 'macau-war art.7 n.1'],
+        [2, 'tie', 10_000, 100_000, 'macau-war [art.7] n.3'],
+        [3, 'main', 20_000, 20_000, 'macau-war [art.7] n.1'],
       ],
     );
     assert.deepEqual(

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { tableGame } from '../../engine/games.js';
 import { catalogues } from '../../locales/index.js';
+import { createI18n } from '../../renderer/src/i18n/i18n.js';
 import { DecisionAction, ErrorCode, HoldReason, Language, OFFER_ACTIONS, RefusalReason, refusalKey } from '../../protocol/index.js';
 
 type Tree = { [k: string]: string | Tree };
@@ -18,23 +19,72 @@ function flatten(tree: Tree, prefix = ''): Map<string, string> {
 
 const variables = (s: string) => [...s.matchAll(/\{\{\s*([\w.]+)/g)].map((m) => m[1]).sort();
 
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+
+/**
+ * The catalogue by key without its i18next plural suffix: `recall.title_one` and `recall.title_other`
+ * are the forms of `recall.title`, and a key without a suffix is its own only form.
+ */
+function byBaseKey(cat: Map<string, string>): Map<string, Map<string, string>> {
+  const out = new Map<string, Map<string, string>>();
+  for (const [key, text] of cat) {
+    const form = PLURAL.exec(key)?.[1] ?? '';
+    const base = key.replace(PLURAL, '');
+    out.set(base, (out.get(base) ?? new Map<string, string>()).set(form, text));
+  }
+  return out;
+}
+
+/** The plural forms a language needs, as i18next picks them: by Intl.PluralRules. */
+const pluralForms = (lang: string) => [...new Intl.PluralRules(lang).resolvedOptions().pluralCategories].sort();
+
 describe('locale catalogues', () => {
   const source = flatten(catalogues['zh-Hant'] as Tree);
+  const sourceBase = byBaseKey(source);
 
   it('exist for every language of the protocol', () => {
     assert.deepEqual(Object.keys(catalogues).sort(), [...Language.options].sort());
   });
 
   for (const lang of Language.options) {
-    it(`${lang} has exactly the keys of zh-Hant, each non-empty, with the same variables`, () => {
-      const cat = flatten(catalogues[lang] as Tree);
-      assert.deepEqual([...cat.keys()].sort(), [...source.keys()].sort());
-      for (const [key, text] of cat) {
-        assert.ok(text.trim().length > 0, `${lang} ${key} is empty`);
-        assert.deepEqual(variables(text), variables(source.get(key) ?? ''), `${lang} ${key}`);
+    it(`${lang} has the keys of zh-Hant, each in the plural forms ${lang} needs, non-empty, with the same variables`, () => {
+      const cat = byBaseKey(flatten(catalogues[lang] as Tree));
+      assert.deepEqual([...cat.keys()].sort(), [...sourceBase.keys()].sort());
+      for (const [key, forms] of cat) {
+        const plural = !forms.has('') || !sourceBase.get(key)?.has('');
+        // A plural key has exactly the forms of the language; any other key has none.
+        assert.deepEqual([...forms.keys()].sort(), plural ? pluralForms(lang) : [''], `${lang} ${key}: plural forms`);
+        const expected = [...(sourceBase.get(key)?.values() ?? [])][0] ?? '';
+        for (const [form, text] of forms) {
+          assert.ok(text.trim().length > 0, `${lang} ${key} ${form} is empty`);
+          // The "one" form may say the number in words ("Last round") instead of {{count}}.
+          const wanted = variables(expected).filter((v) => form !== 'one' || v !== 'count');
+          assert.deepEqual(
+            variables(text).filter((v) => form !== 'one' || v !== 'count'),
+            wanted,
+            `${lang} ${key}${form ? `_${form}` : ''}`,
+          );
+        }
       }
     });
   }
+
+  it('needs plural forms of pt and en that zh-Hant does not (the reason the key sets differ)', () => {
+    assert.deepEqual(pluralForms('zh-Hant'), ['other']);
+    assert.deepEqual(pluralForms('en'), ['one', 'other']);
+    assert.ok(pluralForms('pt').includes('one'));
+  });
+
+  it("read a count in its plural form, and a label and its value with the language's separator", async () => {
+    const [zh, pt, en] = await Promise.all([createI18n('zh-Hant'), createI18n('pt'), createI18n('en')]);
+    assert.equal(en.t('recall.title', { count: 1 }), 'Last round');
+    assert.equal(en.t('recall.title', { count: 10 }), 'Last 10 rounds');
+    assert.equal(pt.t('recall.title', { count: 1 }), 'Última jogada');
+    assert.equal(pt.t('recall.title', { count: 2 }), 'Últimas 2 jogadas');
+    assert.equal(zh.t('recall.title', { count: 1 }), '最近 1 局記錄');
+    assert.equal(zh.t('punctuation.labelled', { label: '莊家', value: 'A♠' }), '莊家：A♠');
+    assert.equal(pt.t('punctuation.labelled', { label: 'Banca', value: 'A♠' }), 'Banca: A♠');
+  });
 
   it('have a message for every protocol error code', () => {
     for (const code of ErrorCode.options) assert.ok(source.has(`errors.${code}`), code);

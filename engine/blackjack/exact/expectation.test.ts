@@ -29,7 +29,7 @@ import { exactBlackjack } from './expectation.js';
 const TOLERANCE = 0.005; // percentage points of EV
 
 function appendix9(decks: number, soft17: 'hit' | 'stand', peek: boolean, das: boolean): BlackjackRules {
-  return resolveRules('macau-2009', {
+  return resolveRules('generic', {
     decks,
     dealerSoft17: soft17,
     dealProcedure: peek ? 'macau-3' : 'macau-1',

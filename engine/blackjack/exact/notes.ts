@@ -106,7 +106,7 @@ export function exactNotes(rules: BlackjackRules, r: ExactBlackjack): ExactNote[
   notes.push({
     topic: 'rounding',
     treatment: 'not modelled',
-    text: "amounts between minor units (3:2 or halves of odd stakes) are rounded in the house's favour at the table; figures are per unit of a stake that divides evenly",
+    text: "amounts between minor units (3:2 or halves of odd stakes) are rounded in the player's favour at the table; figures are per unit of a stake that divides evenly",
   });
   return notes;
 }

@@ -60,7 +60,7 @@ export class RecallPanel extends Panel {
     const t = this.t;
     if (!s || !t) return;
     const rounds = s.recall ?? [];
-    this.heading.text = t('recall.title', { n: rounds.length });
+    this.heading.text = t('recall.title', { count: rounds.length });
     this.closeButton.setLabel(t('recall.close'));
     this.older.setLabel(t('recall.older'));
     this.newer.setLabel(t('recall.newer'));
@@ -95,7 +95,7 @@ function describe(r: StationRecallRound, s: StationState, t: TFunction): string 
   for (const h of replayHands(r, s.seat, r.cards.length)) {
     const who =
       h.owner === 'dealer' ? t('table.dealer') : h.owner === 'seat' ? (h.hand ? t('desk.hand', { n: h.hand + 1 }) : t('desk.yourHand')) : t(`bet.${h.owner}`);
-    lines.push(`${who}: ${h.cards.map(cardText).join(' ')}`);
+    lines.push(t('punctuation.labelled', { label: who, value: h.cards.map(cardText).join(' ') }));
   }
   for (const b of r.bets) lines.push(t('recall.bet', { bet: stakeName(t, b), amount: money(b.amount) }));
   for (const l of r.lines) lines.push(t('recall.line', { bet: stakeName(t, l), net: signedMoney(l.net, s.currency, s.language) }));

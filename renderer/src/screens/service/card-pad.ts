@@ -1,6 +1,7 @@
 import { Container, Text } from 'pixi.js';
 import { Button } from '../../ui/button.js';
 import { COLORS, textStyle } from '../../ui/theme.js';
+import type { Labelled } from './keypad.js';
 
 export const RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'] as const;
 export const SUITS = ['S', 'H', 'D', 'C'] as const;
@@ -21,6 +22,7 @@ export class CardPad extends Container {
   private readonly suits = new Map<string, Button>();
   private readonly ok: Button;
   private caption = '';
+  private labelled: Labelled = (_label, value) => value;
 
   constructor(private readonly onSubmit: (card: string) => void) {
     super();
@@ -46,8 +48,9 @@ export class CardPad extends Container {
     this.draw();
   }
 
-  setLabels(labels: { label: string; submit: string }): void {
+  setLabels(labels: { labelled: Labelled; label: string; submit: string }): void {
     this.caption = labels.label;
+    this.labelled = labels.labelled;
     this.ok.setLabel(labels.submit);
     this.draw();
   }
@@ -85,7 +88,7 @@ export class CardPad extends Container {
   private draw(): void {
     const rank = this.rank ? (this.rank === 'T' ? '10' : this.rank) : '…';
     const suit = this.suit ? SUIT_SIGN[this.suit as keyof typeof SUIT_SIGN] : '…';
-    this.chosen.text = `${this.caption}: ${rank} ${suit}`;
+    this.chosen.text = this.labelled(this.caption, `${rank} ${suit}`);
     for (const [r, b] of this.ranks) b.setActive(r === this.rank);
     for (const [s, b] of this.suits) b.setActive(s === this.suit);
     this.ok.setEnabled(this.rank !== null && this.suit !== null);

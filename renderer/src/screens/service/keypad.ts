@@ -2,7 +2,11 @@ import { Container, Graphics, Text } from 'pixi.js';
 import { Button } from '../../ui/button.js';
 import { COLORS, textStyle } from '../../ui/theme.js';
 
+/** A label and its value on one line, with the language's separator (`員工編號：123`, `Staff: 123`). */
+export type Labelled = (label: string, value: string) => string;
+
 export interface KeypadLabels {
+  labelled: Labelled;
   staff: string;
   pin: string;
   next: string;
@@ -24,7 +28,7 @@ export class Keypad extends Container {
   private readonly frames = new Graphics();
   private readonly ok: Button;
   private readonly clearButton: Button;
-  private labels: KeypadLabels = { staff: '', pin: '', next: '', submit: '', clear: '' };
+  private labels: KeypadLabels = { labelled: (_label, value) => value, staff: '', pin: '', next: '', submit: '', clear: '' };
 
   constructor(
     readonly prefix: string,
@@ -110,8 +114,8 @@ export class Keypad extends Container {
   }
 
   private draw(): void {
-    this.staffText.text = `${this.labels.staff}: ${this.staff}${this.field === 'staff' ? '▌' : ''}`;
-    this.pinText.text = `${this.labels.pin}: ${'●'.repeat(this.pin.length)}${this.field === 'pin' ? '▌' : ''}`;
+    this.staffText.text = this.labels.labelled(this.labels.staff, `${this.staff}${this.field === 'staff' ? '▌' : ''}`);
+    this.pinText.text = this.labels.labelled(this.labels.pin, `${'●'.repeat(this.pin.length)}${this.field === 'pin' ? '▌' : ''}`);
     this.ok.setLabel(this.field === 'staff' && !this.single ? this.labels.next : this.labels.submit);
     this.frames.clear();
     for (const [i, f] of (this.single ? (['staff'] as const) : (['staff', 'pin'] as const)).entries()) {

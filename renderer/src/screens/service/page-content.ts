@@ -214,7 +214,9 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       const state = [
         d.state,
         ...(d.enabled ? [] : [t('service.field.disabledByService')]),
-        ...(faults.length ? [t('service.field.inhibitedByFault', { faults: faults.join(', ') })] : []),
+        ...(faults.length
+          ? [t('service.field.inhibitedByFault', { faults: new Intl.ListFormat(INTL_LOCALE[language], { type: 'conjunction' }).format(faults) })]
+          : []),
       ].join(' · ');
       // ID-003 has no serial-number request: say so rather than leave the serial blank.
       const serial = d.serial ?? (d.protocol === 'id003' ? t('service.field.noSerialId003') : '—');
@@ -587,7 +589,7 @@ function configPage(page: ConfigPageData, c: PageChoices, a: PageActions, fmt: V
     if (edit.key === 'betLimits') rows.push(t('service.config.betLimitsHint'));
     if (edit.key === 'denominations') rows.push(t('service.config.notesHint'));
     for (const f of draftFields(edit)) {
-      btn(`field-${f.name}`, `${fieldLabel(f.name, t)}: ${formatField(f, fmt)}`, () =>
+      btn(`field-${f.name}`, t('punctuation.labelled', { label: fieldLabel(f.name, t), value: formatField(f, fmt) }), () =>
         a.ask({
           title: `${configKeyLabel(edit.key, t)} · ${fieldLabel(f.name, t)}`,
           label: t(f.unit === 'money' ? 'service.config.typeAmount' : 'service.config.typeSeconds'),

@@ -258,7 +258,9 @@ export class ServiceScreen implements Screen {
     const notice = s.notice ? t(s.notice.key, { ...(s.notice.values ?? {}), defaultValue: s.notice.key }) : '';
     this.notice.text = s.busy ? t('service.signIn.checking') : notice;
     this.notice.style.fill = s.notice?.ok === false ? COLORS.warning : '#9fe2b0';
+    const labelled = (label: string, value: string) => t('punctuation.labelled', { label, value });
     const pad = {
+      labelled,
       staff: t('service.signIn.staff'),
       pin: t('service.signIn.pin'),
       next: t('service.signIn.next'),
@@ -357,13 +359,14 @@ export class ServiceScreen implements Screen {
       this.overlayText.text = asking.label;
       this.numberPad.setLabels({ ...pad, staff: asking.label });
       this.refPad.setLabels({
+        labelled,
         label: asking.label,
         submit: t('service.signIn.submitValue'),
         clear: pad.clear,
         back: t('service.pad.back'),
         space: t('service.pad.space'),
       });
-      this.cardPad.setLabels({ label: asking.label, submit: t('service.signIn.submitValue') });
+      this.cardPad.setLabels({ labelled, label: asking.label, submit: t('service.signIn.submitValue') });
     } else if (confirm) {
       const money = (m: number) => formatMoney(m, s.session?.currency ?? 'MOP', s.language);
       this.overlayTitle.text =

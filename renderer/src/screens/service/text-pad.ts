@@ -1,6 +1,7 @@
 import { Container, Graphics, Text } from 'pixi.js';
 import { Button } from '../../ui/button.js';
 import { COLORS, textStyle } from '../../ui/theme.js';
+import type { Labelled } from './keypad.js';
 
 /** Keys of the reference pad: a regulator's reference such as `DICJ-2026/123` or `DSAJ 12.3`. */
 const ROWS = ['1234567890', 'QWERTYUIOP', 'ASDFGHJKL-', 'ZXCVBNM/. '];
@@ -17,6 +18,7 @@ const KEY_H = 92;
 export class TextPad extends Container {
   private value = '';
   private fieldLabel = '';
+  private labelled: Labelled = (_label, value) => value;
   private readonly line = new Text({ text: '', style: textStyle({ fontSize: 40 }) });
   private readonly frame = new Graphics();
   private readonly ok: Button;
@@ -55,8 +57,9 @@ export class TextPad extends Container {
     this.draw();
   }
 
-  setLabels(labels: { label: string; submit: string; clear: string; back: string; space: string }): void {
+  setLabels(labels: { labelled: Labelled; label: string; submit: string; clear: string; back: string; space: string }): void {
     this.fieldLabel = labels.label;
+    this.labelled = labels.labelled;
     this.ok.setLabel(labels.submit);
     this.clearButton.setLabel(labels.clear);
     this.back.setLabel(labels.back);
@@ -98,7 +101,7 @@ export class TextPad extends Container {
   }
 
   private draw(): void {
-    this.line.text = `${this.fieldLabel}: ${this.value}▌`;
+    this.line.text = this.labelled(this.fieldLabel, `${this.value}▌`);
     const room = 10 * (KEY_W + 10) - 50;
     this.line.scale.set(1);
     if (this.line.width > room) this.line.scale.set(room / this.line.width);

@@ -1,0 +1,24 @@
+import { defineCommand } from '../command.js';
+
+/** `soak`'s options, apart from its body so that the help test can read them without running a soak. */
+export const SOAK_COMMAND = defineCommand({
+  name: 'soak',
+  summary:
+    'The autoplay host as a child process, killed with SIGKILL every M rounds and restarted on the same\n' +
+    'data; then the money is accounted from the ledger. Exit 1 when the money is not conserved or the\n' +
+    'ledger does not verify.',
+  usage: 'Usage: npm run --silent soak -- --game blackjack|baccarat|war --rounds N [options]',
+  options: {
+    game: { type: 'string', value: 'GAME', help: 'blackjack, baccarat or war' },
+    rules: { type: 'string', value: 'PROFILE', help: "rule profile (default: the game's Macau profile)" },
+    rounds: { type: 'string', value: 'N', help: 'rounds to play' },
+    stations: { type: 'string', value: 'K', help: 'stations with a simulated player (default 3)' },
+    seed: { type: 'string', value: 'S', help: 'seed of the shoe and the players (default 1)' },
+    'kill-every': { type: 'string', value: 'M', help: 'SIGKILL the host every M rounds and restart it on the same data' },
+    'data-dir': { type: 'string', value: 'DIR', help: 'keep the data here (default: a temporary folder, removed after)' },
+    json: {
+      type: 'boolean',
+      help: 'one JSON line: rounds, restarts, voided, creditsIn, creditsOut, creditsOnMeters,\nwagered, won, conserved, ledgerVerified, roundsPerHour',
+    },
+  },
+});

@@ -1,0 +1,99 @@
+import { chainHash, sha256Hex } from './canonical.js';
+import { connectionOf, internalsOf, type Ledger } from './ledger.js';
+import { sameSignature, signCheckpoint } from './sign.js';
+
+// Checkpoints: a signed statement, every `checkpointEvery` entries and at every start, of the
+// ledger's state after one entry — its seq and hash, every balance, meter and open bet, and the
+// table's folded state when the table stood at that entry. A start verifies the newest
+// checkpoint's signature and then only the entries after it (ledger/verify.ts), and folds the
+// table from its state (host/table/recover.ts): the cost of a start follows the entries since
+// the last checkpoint, not the journal's length. docs/ledger.md, "Checkpoints".
+
+/** What a checkpoint states, exactly as signed (JSON, in this key order). */
+export interface CheckpointState {
+  v: 1;
+  terminal: string;
+  seq: number;
+  hash: string;
+  /** When it was written (UTC, ISO 8601). */
+  at: string;
+  /** Every account's balance after `seq`, as the `balances` projection had it. */
+  balances: [account: string, balance: number][];
+  meters: [scope: string, name: string, value: number][];
+  /** The bets of rounds open after `seq`: [roundId, station, seq, amount, credit before]. */
+  openBets: [roundId: string, station: number, seq: number, amount: number, creditBefore: number][];
+  /** The table's folded state after `seq`, under a game's identity, when the table gave it. */
+  table: { identity: string; state: unknown } | null;
+}
+
+export interface Checkpoint {
+  seq: number;
+  hash: string;
+  state: CheckpointState;
+}
+
+export type CheckpointCheck =
+  /** No checkpoint, or none this key can check (the key file missing): verify from genesis. */
+  | { status: 'none'; reason: string }
+  | { status: 'ok'; checkpoint: Checkpoint }
+  /** A checkpoint whose signature, fields or journal entry do not match: the ledger was altered. */
+  | { status: 'bad'; seq: number; problems: string[] };
+
+interface CheckpointRow {
+  seq: number;
+  hash: string;
+  written_at: string;
+  has_table: number;
+  state: string;
+  signature: string;
+}
+
+/**
+ * The newest checkpoint (or the newest carrying the table's state), checked: its signature under
+ * this terminal's key, its fields against the signed state, and the journal entry it names (which
+ * must exist, hash to its content and chain to the hash stated).
+ */
+export function latestCheckpoint(ledger: Ledger, options: { withTable?: boolean } = {}): CheckpointCheck {
+  const db = connectionOf(ledger);
+  const row = db
+    .prepare(
+      `SELECT seq, hash, written_at, has_table, state, signature FROM checkpoints ${options.withTable ? 'WHERE has_table = 1' : ''} ORDER BY seq DESC LIMIT 1`,
+    )
+    .get() as CheckpointRow | undefined;
+  if (!row) return { status: 'none', reason: options.withTable ? 'no checkpoint holds the table' : 'no checkpoint' };
+  const key = internalsOf(ledger).key;
+  if (!key) return { status: 'none', reason: 'no checkpoint key to check the checkpoints with' };
+  return checkRow(ledger, key, row);
+}
+
+function checkRow(ledger: Ledger, key: Buffer, row: CheckpointRow): CheckpointCheck {
+  const problems: string[] = [];
+  const where = `checkpoint ${row.seq}`;
+  if (!sameSignature(signCheckpoint(key, ledger.terminalId, row.seq, row.hash, row.state), row.signature)) problems.push(`${where}: signature does not match`);
+  let state: CheckpointState | null = null;
+  try {
+    state = JSON.parse(row.state) as CheckpointState;
+  } catch {
+    problems.push(`${where}: state is not JSON`);
+  }
+  if (state) {
+    if (state.v !== 1 || state.terminal !== ledger.terminalId || state.seq !== row.seq || state.hash !== row.hash || state.at !== row.written_at) {
+      problems.push(`${where}: its columns disagree with its signed state`);
+    }
+    if ((state.table !== null) !== (row.has_table === 1)) problems.push(`${where}: has_table disagrees with its signed state`);
+  }
+  const entry = ledger.entry(row.seq);
+  if (!entry) problems.push(`${where}: names entry ${row.seq}, which the journal does not hold`);
+  else if (entry.hash !== row.hash) problems.push(`${where}: entry ${row.seq}'s hash differs from the checkpoint's`);
+  else if (sha256Hex(entry.body) !== entry.contentHash || chainHash(entry.prevHash, entry.contentHash) !== entry.hash) {
+    problems.push(`${where}: entry ${row.seq} does not match its hash chain`);
+  }
+  if (problems.length > 0 || !state) return { status: 'bad', seq: row.seq, problems };
+  return { status: 'ok', checkpoint: { seq: row.seq, hash: row.hash, state } };
+}
+
+/** How many checkpoints the ledger holds, and the newest's seq (status, tests). */
+export function checkpointStats(ledger: Ledger): { count: number; lastSeq: number | null } {
+  const r = connectionOf(ledger).prepare('SELECT COUNT(*) AS n, MAX(seq) AS last FROM checkpoints').get() as { n: number; last: number | null };
+  return { count: r.n, lastSeq: r.last };
+}
