@@ -4,8 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { CardParseError, parseCard, rankIndex, RANKS } from '../engine/cards/card.js';
 import { ShoeInventory } from '../engine/cards/shoe.js';
-import { baccaratProfile, parseBaccaratProfile, ProfileError, type BaccaratProfile } from '../engine/baccarat/profiles.js';
-import { parseWarProfile, warProfile, type WarProfile } from '../engine/war/profiles.js';
+import { resolveBaccarat, type ResolvedBaccarat } from '../engine/baccarat/options.js';
+import { baccaratProfile, ProfileError, type BaccaratProfile } from '../engine/baccarat/profiles.js';
+import { RuleOptionsError } from '../engine/table/rule-options.js';
+import { resolveWar, type ResolvedWar } from '../engine/war/options.js';
+import { warProfile, type WarProfile } from '../engine/war/profiles.js';
 
 import type { OptionSpec, OptionSpecs } from './command.js';
 import { UsageError } from './tool.js';
@@ -85,17 +88,41 @@ function checked<T>(f: () => T): T {
   try {
     return f();
   } catch (e) {
-    if (e instanceof ProfileError || e instanceof RangeError) throw new UsageError(e.message);
+    if (e instanceof ProfileError || e instanceof RangeError || e instanceof RuleOptionsError) throw new UsageError(e.message);
     throw e;
   }
 }
 
+/**
+ * `--set key=value` as the table's options: a dotted option of the profile, or `authorisation`
+ * (the reference of a choice). They go through the engine's one guard, which refuses a value the
+ * text fixes with its article (`--set banker.commissionBasisPoints=400` under `macau-commission`).
+ */
+export function optionsFromSets(sets: readonly string[] | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const s of sets ?? []) {
+    const eq = s.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--set expects key=value, got "${s}"`);
+    const key = s.slice(0, eq);
+    out[key] = key === 'authorisation' ? s.slice(eq + 1) : parseValue(s.slice(eq + 1));
+  }
+  return out;
+}
+
+export function resolvedBaccaratFromArgs(id: string, sets?: readonly string[]): ResolvedBaccarat {
+  return checked(() => resolveBaccarat(baccaratProfile(id).id, optionsFromSets(sets)));
+}
+
+export function resolvedWarFromArgs(id: string, sets?: readonly string[]): ResolvedWar {
+  return checked(() => resolveWar(warProfile(id).id, optionsFromSets(sets)));
+}
+
 export function baccaratRulesFromArgs(id: string, sets?: readonly string[]): BaccaratProfile {
-  return checked(() => parseBaccaratProfile(applySets(baccaratProfile(id), sets)));
+  return resolvedBaccaratFromArgs(id, sets).profile;
 }
 
 export function warRulesFromArgs(id: string, sets?: readonly string[]): WarProfile {
-  return checked(() => parseWarProfile(applySets(warProfile(id), sets)));
+  return resolvedWarFromArgs(id, sets).profile;
 }
 
 export function readJsonInput(path: string): unknown {

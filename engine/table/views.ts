@@ -10,7 +10,8 @@ import type { BetId, DecisionAction, HoldReason, LineBet, Prize, RefusalReason, 
 // and a station's own betting panel and decision. Nothing here reads anything but its arguments.
 
 /** A settlement line as the screens show it: whose it is (the seat's own player or a bettor behind), never which station. */
-export interface ResultLineView extends Omit<SettledLine, 'station'> {
+export interface ResultLineView extends Omit<SettledLine, 'station' | 'choices'> {
+  readonly choices?: string[];
   readonly owner: 'seat' | 'behind';
   readonly prize?: Prize;
 }
@@ -35,9 +36,9 @@ export function projectRound<S, R>(s: TableState<S, R>, game: GameDefinition<S, 
     cue: cueOf(s, game),
     hands: s.round !== null ? game.hands(s.shoe, s.round) : [],
     results:
-      s.results?.map(({ station, ...l }) => {
+      s.results?.map(({ station, choices, ...l }) => {
         const prize = game.prizeOf(l);
-        return { ...l, owner: station === stationAt(s.params, l.seat) ? 'seat' : 'behind', ...(prize ? { prize } : {}) };
+        return { ...l, ...(choices ? { choices: [...choices] } : {}), owner: station === stationAt(s.params, l.seat) ? 'seat' : 'behind', ...(prize ? { prize } : {}) };
       }) ?? null,
     hold: s.hold?.reason ?? null,
   };
