@@ -63,27 +63,6 @@ function parseValue(raw: string): unknown {
   return raw;
 }
 
-/** A copy of `base` with each `key=value` applied; the result still has to pass the profile check. */
-export function applySets(base: object, sets: readonly string[] | undefined): Record<string, unknown> {
-  const out = JSON.parse(JSON.stringify(base)) as Record<string, unknown>;
-  for (const s of sets ?? []) {
-    const eq = s.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--set expects key=value, got "${s}"`);
-    const path = s.slice(0, eq).split('.');
-    let node: Record<string, unknown> = out;
-    for (const k of path.slice(0, -1)) {
-      // Own fields only: `__proto__.toString=1` must not reach Object.prototype.
-      const next = Object.hasOwn(node, k) ? node[k] : undefined;
-      if (typeof next !== 'object' || next === null) throw new UsageError(`--set ${s}: "${k}" is not a group of options`);
-      node = next as Record<string, unknown>;
-    }
-    const last = path[path.length - 1] as string;
-    if (!Object.hasOwn(node, last)) throw new UsageError(`--set ${s}: unknown option "${path.join('.')}"`);
-    node[last] = parseValue(s.slice(eq + 1));
-  }
-  return out;
-}
-
 function checked<T>(f: () => T): T {
   try {
     return f();

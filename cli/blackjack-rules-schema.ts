@@ -29,7 +29,7 @@ export const blackjackRulesSchema = z
     profile: z.enum(PROFILE_IDS),
     ...Object.fromEntries(OPTION_KEYS.map((k) => [k, fieldSchema(k)])),
     // The non-default options, `option=value`, that the lines settled under them name.
-    choices: z.record(z.enum(OPTION_KEYS), z.string()),
+    choices: z.partialRecord(z.enum(OPTION_KEYS), z.string()),
   })
   .strict();
 

@@ -45,9 +45,9 @@ export function withPath(data: object, path: string, value: unknown): Record<str
 
 /** What `profile` says of `path`: its regulated rule, or, for a profile no text governs, any value (operator-set, no article). */
 function ruleAt(catalogue: FieldCatalogue, path: string, profile: string, base: object): OptionRule | null {
-  const o = catalogue[path];
+  const o = Object.hasOwn(catalogue, path) ? catalogue[path] : undefined;
   if (!o) return null;
-  return o.rules[profile] ?? { value: getPath(base, path), article: null, class: 'operator' };
+  return (Object.hasOwn(o.rules, profile) ? o.rules[profile] : undefined) ?? { value: getPath(base, path), article: null, class: 'operator' };
 }
 
 /**
@@ -93,6 +93,6 @@ export function fieldOptionInfos(catalogue: FieldCatalogue, profile: string, bas
 
 /** Every value of an option's type a screen can offer (an integer option is typed instead). */
 export function fieldTypeValues(catalogue: FieldCatalogue, path: string): readonly unknown[] {
-  const o = catalogue[path];
+  const o = Object.hasOwn(catalogue, path) ? catalogue[path] : undefined;
   return o?.spec.kind === 'enum' ? o.spec.values : [];
 }
