@@ -47,7 +47,10 @@ export function withPath(data: object, path: string, value: unknown): Record<str
 function ruleAt(catalogue: FieldCatalogue, path: string, profile: string, base: object): OptionRule | null {
   const o = Object.hasOwn(catalogue, path) ? catalogue[path] : undefined;
   if (!o) return null;
-  return (Object.hasOwn(o.rules, profile) ? o.rules[profile] : undefined) ?? { value: getPath(base, path), article: null, class: 'operator' };
+  if (Object.hasOwn(o.rules, profile)) return o.rules[profile] ?? null;
+  // A regulated profile has only its own options (no win-on-6 figure under the commission alternative).
+  if (isRegulatedIn(catalogue, profile) || getPath(base, path) === undefined) return null;
+  return { value: getPath(base, path), article: null, class: 'operator' };
 }
 
 /**
@@ -85,7 +88,9 @@ export function applyFieldOptions(base: object, options: Readonly<Record<string,
 
 /** The options of a profile as the guard and service mode see them. */
 export function fieldOptionInfos(catalogue: FieldCatalogue, profile: string, base: object): RuleOptionInfo[] {
-  return Object.entries(catalogue).map(([path, o]) => {
+  // Only the options the profile has: a regulated one lists them, the analysis profile has those its data has.
+  const has = ([path, o]: [string, FieldOption]) => Object.hasOwn(o.rules, profile) || (getPath(base, path) !== undefined && !isRegulatedIn(catalogue, profile));
+  return Object.entries(catalogue).filter(has).map(([path, o]) => {
     const rule = ruleAt(catalogue, path, profile, base) as OptionRule;
     return optionInfo(path, rule, o.about, o.spec.kind === 'int' && rule.class === 'operator' ? { min: o.spec.min, max: o.spec.max } : undefined);
   });
@@ -95,4 +100,9 @@ export function fieldOptionInfos(catalogue: FieldCatalogue, profile: string, bas
 export function fieldTypeValues(catalogue: FieldCatalogue, path: string): readonly unknown[] {
   const o = Object.hasOwn(catalogue, path) ? catalogue[path] : undefined;
   return o?.spec.kind === 'enum' ? o.spec.values : [];
+}
+
+/** Whether the catalogue has rules for the profile (a text governs it). */
+function isRegulatedIn(catalogue: FieldCatalogue, profile: string): boolean {
+  return Object.values(catalogue).some((o) => Object.hasOwn(o.rules, profile));
 }
