@@ -124,7 +124,7 @@ export const layers = {
 export const owners = { 'better-sqlite3': 'ledger' };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'test-results/', 'playwright-report/', 'artifacts/'] },
+  { ignores: ['node_modules/', 'dist/', '.tsbuild/', 'test-results/', 'playwright-report/', 'artifacts/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
