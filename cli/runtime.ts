@@ -1,5 +1,6 @@
-// The Node `etg` runs on must be the line package.json's engines names: better-sqlite3 is compiled
-// for that Node's ABI, so another Node fails on the first ledger it opens with an obscure error.
+// The Node `etg` runs on must be the line package.json's engines names: the packages were installed
+// for it (better-sqlite3's binary needs Node-API 10, which Node 20 does not have), so another Node
+// fails later and obscurely, on the first ledger it opens.
 // `npx etg` and the `npm run` aliases put the project's pinned Node (node_modules/.bin/node) first.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

