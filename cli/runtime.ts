@@ -30,7 +30,7 @@ export function packageVersion(root: string): string {
 export function runtimeProblem(version: string, range: string): string | null {
   if (semver.satisfies(version, range)) return null;
   return (
-    `etg runs on Node ${range} (package.json engines), not ${version}: ` +
-    'run it as `npx etg …` or `npm run <tool> -- …` from the clone, which put its own Node first on PATH.'
+    `Node ${version} cannot run it: package.json engines wants Node ${range}. ` +
+    'Run it as `npm run <tool> -- …` or `npx etg …` from the clone, which put its own Node first on PATH.'
   );
 }
