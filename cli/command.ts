@@ -55,6 +55,13 @@ export function wantsJson(argv: readonly string[]): boolean {
   return (end < 0 ? argv : argv.slice(0, end)).includes('--json');
 }
 
+/** `--json` given before the tool or command name (`etg --json ledger verify`) moved after it, where the command's parser reads it. */
+export function jsonLast(argv: readonly string[]): string[] {
+  let lead = 0;
+  while (argv[lead] === '--json') lead++;
+  return lead === 0 ? [...argv] : [...argv.slice(lead), '--json'];
+}
+
 function optionLabel(name: string, o: OptionSpec): string {
   const flag = `${o.short ? `-${o.short}, ` : ''}--${name}`;
   if (o.type === 'boolean') return flag;

@@ -2,7 +2,7 @@
 // lists what exists (exit 0), a refused command line exits 2 naming the argument, `--json` makes
 // any command's output (and its errors) JSON. docs/cli.md lists the tools and why parseArgs.
 import path from 'node:path';
-import { wantsJson } from './command.js';
+import { jsonLast, wantsJson } from './command.js';
 import { enginesNode, packageVersion, runtimeProblem } from './runtime.js';
 import { isHelp, loadSingle, runGroup, runModule, type Tool } from './subcommand.js';
 import { runTool, UsageError } from './tool.js';
@@ -52,7 +52,7 @@ function isTool(name: string): name is keyof typeof TOOLS {
 /** Runs `etg` with these arguments; returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const json = wantsJson(argv);
-  const [name, ...rest] = argv;
+  const [name, ...rest] = jsonLast(argv);
   return runTool('etg', json, async () => {
     const problem = runtimeProblem(process.version, enginesNode(root));
     if (problem) throw new Error(problem);

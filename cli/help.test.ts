@@ -74,6 +74,7 @@ describe('etg --help at every level', () => {
     }
     const json = await etg('--help', '--json');
     assert.equal(json.code, 0);
+    assert.equal((await etg('--json', '--help')).out, json.out, '--json first works too');
     const listed = JSON.parse(json.out) as { tools: { name: string; commands?: { name: string }[] }[] };
     assert.deepEqual(
       listed.tools.map((t) => [t.name, t.commands?.map((c) => c.name)]),
@@ -149,6 +150,12 @@ describe('etg --help at every level', () => {
       assert.equal(e.command, what);
       assert.match(e.message, /--no-such-option/);
     }
+  });
+
+  it('takes --json before the tool or command name too', async () => {
+    const r = await etg('--json', 'ledger', '--json', 'verify', '--help');
+    assert.equal(r.code, 0, r.err);
+    assert.equal((JSON.parse(r.out) as { command: string }).command, 'ledger verify');
   });
 
   it('picks a subcommand the way each tool does: round --game (either form), upstream options first means serve', async () => {

@@ -1,6 +1,7 @@
 // The tools `etg` dispatches to: a group of subcommands (`etg ledger verify …`), each in its own
 // module loaded only when run, or a single command (`etg start …`). Every module exports the
 // command's definition and its body (`CommandModule`).
+import { jsonLast } from './command.js';
 import { runTool, UsageError, type CommandModule } from './tool.js';
 
 interface ToolBase {
@@ -88,7 +89,7 @@ export function runModule(mod: CommandModule, argv: string[], json: boolean): Pr
  * lists the subcommands, exit 0; no name or an unknown one is a usage error, exit 2.
  */
 export async function runGroup(tool: ToolGroup, args: string[], json: boolean): Promise<number> {
-  const [name, ...rest] = tool.route ? tool.route(args) : args;
+  const [name, ...rest] = tool.route ? tool.route(jsonLast(args)) : jsonLast(args);
   return runTool(tool.name, json, async () => {
     if (isHelp(name)) {
       console.log(json ? JSON.stringify(groupHelpJson(tool)) : groupHelpText(tool));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it, mock } from 'node:test';
-import { defineCommand, helpJson, helpText, options, wantsJson } from './command.js';
+import { defineCommand, helpJson, helpText, jsonLast, options, wantsJson } from './command.js';
 import { runTool, UsageError } from './tool.js';
 
 const command = defineCommand({
@@ -92,5 +92,7 @@ describe('cli commands: help, usage errors, failures, JSON mode', () => {
     assert.equal(wantsJson(['verify', '--json']), true);
     assert.equal(wantsJson(['verify', '--', '--json']), false);
     assert.equal(wantsJson(['verify', '--json=1']), false);
+    assert.deepEqual(jsonLast(['--json', 'ledger', 'verify']), ['ledger', 'verify', '--json']);
+    assert.deepEqual(jsonLast(['ledger', '--json']), ['ledger', '--json']);
   });
 });
