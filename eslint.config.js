@@ -32,8 +32,7 @@ export const layers = {
   host: {
     // package.json: the software version reported to service mode and /healthz.
     folders: { engine: 'any', hardware: 'any', ledger: 'any', protocol: 'any', locales: 'any', 'package.json': 'any' },
-    // better-sqlite3: the service accounts' own database (host/service/accounts-db.ts), apart from the ledger.
-    packages: [...NODE_SERVER, 'better-sqlite3'],
+    packages: [...NODE_SERVER],
     node: true,
     why: 'the host wires engine, hardware, ledger and protocol, never screens or electron',
     // Inside the host, bottom to top (docs/architecture.md): each subfolder and what it may import.

@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { ACCOUNTS_LATEST, AccountsDbError, accountsSchemaVersion, LEGACY_ACCOUNTS_FILE, openAccountsDb } from './accounts-db.js';
+import { StoreOpenError, storeVersion } from '../../ledger/index.js';
+import { ACCOUNTS_LATEST, LEGACY_ACCOUNTS_FILE, openAccountsDb } from './accounts-db.js';
 import { AccountError, AccountStore } from './accounts.js';
 import { hashPin } from './pin-hash.js';
 
@@ -60,7 +61,7 @@ describe('service accounts database', () => {
   it('migration 1 creates the accounts and their pending actions, with constraints that refuse a bad row', () => {
     const db = openAccountsDb(folder(), 0);
     try {
-      assert.equal(accountsSchemaVersion(db), 0);
+      assert.equal(storeVersion(db), 0);
       db.close();
     } catch (e) {
       db.close();
@@ -69,7 +70,7 @@ describe('service accounts database', () => {
     const dir = folder();
     const v1 = openAccountsDb(dir, 1);
     try {
-      assert.equal(accountsSchemaVersion(v1), 1);
+      assert.equal(storeVersion(v1), 1);
       assert.equal(v1.pragma('journal_mode', { simple: true }), 'wal');
       const tables = v1.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all();
       assert.deepEqual(tables, ['accounts', 'meta', 'unjournalled']);
@@ -90,7 +91,7 @@ describe('service accounts database', () => {
     } finally {
       v1.close();
     }
-    assert.throws(() => openAccountsDb(dir), AccountsDbError, 'a database from newer software is refused');
+    assert.throws(() => openAccountsDb(dir), StoreOpenError, 'a database from newer software is refused');
   });
 
   it('imports the old JSON file once, keeps it renamed, and keeps every field (locks, pending actions, journalled seq)', async () => {

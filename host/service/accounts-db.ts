@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { openSqliteStore, type SqliteDb, type StoreMigration } from '../../ledger/index.js';
 
 /**
  * The service accounts' own SQLite database, `<dataDir>/service-accounts.sqlite` (mode 0600).
@@ -14,16 +14,8 @@ export const ACCOUNTS_DB = 'service-accounts.sqlite';
 /** The file the accounts lived in before; imported once, then renamed to `<name>.imported`. */
 export const LEGACY_ACCOUNTS_FILE = 'service-accounts.json';
 
-export class AccountsDbError extends Error {}
-
-export interface AccountsMigration {
-  version: number;
-  name: string;
-  up(db: Database.Database): void;
-}
-
 /** Numbered; `PRAGMA user_version` holds the last applied. Append only; never edit a shipped one. */
-export const ACCOUNTS_MIGRATIONS: readonly AccountsMigration[] = [
+export const ACCOUNTS_MIGRATIONS: readonly StoreMigration[] = [
   {
     version: 1,
     name: 'accounts and their unjournalled actions',
@@ -57,47 +49,9 @@ export const ACCOUNTS_MIGRATIONS: readonly AccountsMigration[] = [
 ];
 export const ACCOUNTS_LATEST = ACCOUNTS_MIGRATIONS.at(-1)?.version ?? 0;
 
-export function accountsSchemaVersion(db: Database.Database): number {
-  return Number(db.pragma('user_version', { simple: true }));
-}
-
-/** Applies the missing migrations, each in one transaction with its version bump. */
-export function migrateAccounts(db: Database.Database, to = ACCOUNTS_LATEST): number[] {
-  const from = accountsSchemaVersion(db);
-  if (from > ACCOUNTS_LATEST) throw new AccountsDbError(`the accounts database is at version ${from}, newer than this software (${ACCOUNTS_LATEST})`);
-  const applied: number[] = [];
-  for (const m of ACCOUNTS_MIGRATIONS) {
-    if (m.version <= from || m.version > to) continue;
-    db.transaction(() => {
-      m.up(db);
-      db.pragma(`user_version = ${m.version}`);
-    }).immediate();
-    applied.push(m.version);
-  }
-  return applied;
-}
-
 /** Opens (creating it 0600 if new) and migrates the accounts database of `dataDir`. */
-export function openAccountsDb(dataDir: string, to = ACCOUNTS_LATEST): Database.Database {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const file = path.join(dataDir, ACCOUNTS_DB);
-  // Created by us with mode 0600 first: SQLite gives its -wal and -shm files the same mode.
-  if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
-  const db = new Database(file);
-  try {
-    if (db.pragma('journal_mode = WAL', { simple: true }) !== 'wal') throw new AccountsDbError('the accounts database could not use WAL');
-    db.pragma('synchronous = FULL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('trusted_schema = OFF');
-    db.pragma('busy_timeout = 5000');
-    const integrity = db.pragma('quick_check', { simple: true });
-    if (integrity !== 'ok') throw new AccountsDbError(`the accounts database is damaged: ${String(integrity)}`);
-    migrateAccounts(db, to);
-    return db;
-  } catch (e) {
-    db.close();
-    throw e;
-  }
+export function openAccountsDb(dataDir: string, to = ACCOUNTS_LATEST): SqliteDb {
+  return openSqliteStore(path.join(dataDir, ACCOUNTS_DB), ACCOUNTS_MIGRATIONS, to);
 }
 
 /**
@@ -107,7 +61,7 @@ export function openAccountsDb(dataDir: string, to = ACCOUNTS_LATEST): Database.
  * the next open (same hash: renamed, not imported twice). A JSON file that appears after the
  * import with other content is left where it is and never read.
  */
-export function importLegacyOnce(db: Database.Database, dataDir: string, insert: (text: string) => number): { imported: number } | null {
+export function importLegacyOnce(db: SqliteDb, dataDir: string, insert: (text: string) => number): { imported: number } | null {
   const legacy = path.join(dataDir, LEGACY_ACCOUNTS_FILE);
   if (!existsSync(legacy)) return null;
   const text = readFileSync(legacy, 'utf8');

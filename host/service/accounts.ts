@@ -1,6 +1,6 @@
 import path from 'node:path';
-import type Database from 'better-sqlite3';
 import { z } from 'zod';
+import type { SqliteDb } from '../../ledger/index.js';
 import { Pin, ServiceRole, StaffNumber } from '../../protocol/index.js';
 import { ACCOUNTS_DB, importLegacyOnce, openAccountsDb } from './accounts-db.js';
 import { hashPin, SCRYPT_PARAMS, verifyPin, type PinHash } from './pin-hash.js';
@@ -94,7 +94,7 @@ interface AccountRow {
 export class AccountStore {
   /** The database file. */
   readonly file: string;
-  private readonly db: Database.Database;
+  private readonly db: SqliteDb;
 
   constructor(
     dataDir: string,
