@@ -38,5 +38,6 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   } finally {
     secrets.close();
+    store.close();
   }
 }

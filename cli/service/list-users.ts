@@ -1,4 +1,5 @@
-import { AccountStore } from '../../host/service/accounts.js';
+import { existsSync } from 'node:fs';
+import { AccountStore, type Account } from '../../host/service/accounts.js';
 import { defineCommand, options } from '../command.js';
 import { UsageError } from '../tool.js';
 
@@ -13,7 +14,17 @@ export const command = defineCommand({
 export async function run(argv: string[]): Promise<number> {
   const o = options(command, argv);
   if (!o['data-dir']) throw new UsageError(command.usage);
-  const rows = new AccountStore(o['data-dir']).list().map((a) => ({
+  // A folder that does not exist has no accounts; listing does not create it.
+  let accounts: Account[] = [];
+  if (existsSync(o['data-dir'])) {
+    const store = new AccountStore(o['data-dir']);
+    try {
+      accounts = store.list();
+    } finally {
+      store.close();
+    }
+  }
+  const rows = accounts.map((a) => ({
     staff: a.staff,
     name: a.name,
     role: a.role,

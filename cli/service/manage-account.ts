@@ -49,5 +49,6 @@ export async function manageAccount(action: AccountAction, command: ReturnType<t
     return 0;
   } finally {
     secrets.close();
+    store.close();
   }
 }
