@@ -39,6 +39,7 @@ export const layers = {
     inside: {
       config: [],
       recovery: [],
+      logging: [],
       table: ['config'],
       tilts: ['table'],
       devices: ['config', 'recovery', 'table'],

@@ -21,7 +21,7 @@ import { installKillSwitch } from './recovery/kill-switch.js';
 import { listenRemembering } from './recovery/port-memory.js';
 import { prepareDataDir } from './data-dir.js';
 import type { RecoveryReport } from './table/recover.js';
-import { createLogger } from './logger.js';
+import { createLogger, type RotationLimits } from './logger.js';
 import { PowerMarker } from './power-marker.js';
 import { LaunchTokens } from './screens/launch-tokens.js';
 import { ScreenSession, type ScreenTransport } from './screens/screen-session.js';
@@ -45,6 +45,10 @@ export interface HostOptions {
   port?: number;
   config?: TableConfig;
   logger?: Logger;
+  /** The size cap of `logs/host.log` and how many rotated files to keep (default 20 MiB, 5). */
+  logRotation?: RotationLimits;
+  /** The bearer token of `/metrics` (Prometheus); without one the host serves no metrics. */
+  metricsToken?: string;
   /** The terminal this kiosk is to the casino system (`--terminal-id`); default: the table id. */
   terminalId?: string;
   /** `--upstream URL`: sync the ledger to the casino's upstream service (credentials in the data dir). */
@@ -98,7 +102,7 @@ export interface RunningHost {
 /** The table host's composition root: config, state, tokens, web server. */
 export async function startHost(options: HostOptions): Promise<RunningHost> {
   const { dataDir, logDir } = prepareDataDir(options.dataDir);
-  const log = options.logger ?? createLogger(logDir);
+  const log = options.logger ?? createLogger(logDir, options.logRotation ? { rotation: options.logRotation } : {});
   const config = TableConfig.parse(options.config ?? simulatedTableConfig());
   const terminalId = options.terminalId ?? config.tableId;
   // Opening checks WAL + synchronous=FULL, integrity and the schema version; a ledger that fails

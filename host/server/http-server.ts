@@ -63,7 +63,8 @@ export async function createHttpServer(deps: HttpServerDeps, port: number): Prom
 
   app.addHook('onRequest', async (req, reply) => {
     if (!hosts.has(req.headers.host ?? '')) {
-      deps.log.warn({ host: req.headers.host, url: req.url }, 'request for a foreign host refused');
+      // The path only: a screen's URL carries its launch token in the query, which never reaches a log.
+      deps.log.warn({ host: req.headers.host, path: req.url.split('?')[0] }, 'request for a foreign host refused');
       return reply.code(421).send({ error: 'misdirected request' });
     }
   });
