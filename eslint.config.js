@@ -31,7 +31,8 @@ export const layers = {
   host: {
     // package.json: the software version reported to service mode and /healthz.
     folders: { engine: 'any', hardware: 'any', ledger: 'any', protocol: 'any', locales: 'any', 'package.json': 'any' },
-    packages: [...NODE_SERVER],
+    // prom-client: the host's /metrics (host/metrics/).
+    packages: [...NODE_SERVER, 'prom-client'],
     node: true,
     why: 'the host wires engine, hardware, ledger and protocol, never screens or electron',
     // Inside the host, bottom to top (docs/architecture.md): each subfolder and what it may import.
@@ -40,6 +41,7 @@ export const layers = {
       config: [],
       recovery: [],
       logging: [],
+      metrics: [],
       table: ['config'],
       tilts: ['table'],
       devices: ['config', 'recovery', 'table'],
@@ -65,7 +67,8 @@ export const layers = {
   },
   upstream: {
     folders: { ledger: 'types', protocol: 'types' },
-    packages: [...NODE_SERVER, 'pg', '@electric-sql/pglite'],
+    // prom-client: /metrics; fastify-type-provider-zod: routes validated and serialised by their zod schemas, OpenAPI from them.
+    packages: [...NODE_SERVER, 'pg', '@electric-sql/pglite', 'prom-client', 'fastify-type-provider-zod'],
     node: true,
     why: 'the upstream service stands alone; it shares only plain types',
   },

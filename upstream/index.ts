@@ -5,7 +5,9 @@ import { migrateUpstream } from './migrations.js';
 import { buildServer } from './server.js';
 import { connectPg, openPglite, type Db } from './sql.js';
 
-export { buildServer, type ServerOptions } from './server.js';
+export { buildServer, API_VERSION, type ServerOptions } from './server.js';
+export { upstreamLogger } from './logger.js';
+export { UpstreamMetrics, METER_COUNTERS } from './metrics.js';
 export { connectPg, openPglite, type Db, type Sql } from './sql.js';
 export { migrateUpstream, UPSTREAM_LATEST, UPSTREAM_MIGRATIONS, UpstreamSchemaError } from './migrations.js';
 export { enrolTerminal, EnrolError, revokeTerminal } from './auth.js';
@@ -38,11 +40,17 @@ export async function startUpstream(options: {
   host?: string;
   port?: number;
   adminToken?: string;
+  metricsToken?: string;
   logger?: Logger | boolean;
   db?: Db;
 }): Promise<RunningUpstream> {
   const db = options.db ?? (await openUpstreamDb(options));
-  const app = await buildServer({ db, ...(options.adminToken ? { adminToken: options.adminToken } : {}), logger: options.logger ?? false });
+  const app = await buildServer({
+    db,
+    ...(options.adminToken ? { adminToken: options.adminToken } : {}),
+    ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
+    logger: options.logger ?? false,
+  });
   const host = options.host ?? '127.0.0.1';
   await app.listen({ host, port: options.port ?? 0 });
   const addr = app.server.address();

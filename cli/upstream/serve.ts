@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { pino } from 'pino';
-import { startUpstream } from '../../upstream/index.js';
+import { startUpstream, upstreamLogger } from '../../upstream/index.js';
 import { dbChoice, DB_OPTIONS, defineCommand, options, tool, UsageError } from './common.js';
 
 export const command = defineCommand({
   name: 'upstream serve',
   summary: 'The upstream service. Serve behind a TLS-terminating proxy (or on loopback): kiosks accept\nhttps:// only, except loopback.',
-  usage: 'Usage: npm run --silent upstream -- [serve] [--pg postgres://… | --data-dir DIR] [--listen HOST:PORT] [--admin-token-file F]',
+  usage:
+    'Usage: npm run --silent upstream -- [serve] [--pg postgres://… | --data-dir DIR] [--listen HOST:PORT] [--admin-token-file F] [--metrics-token-file F]',
   options: {
     ...DB_OPTIONS,
     listen: { type: 'string', value: 'HOST:PORT', help: 'where to listen', default: '127.0.0.1:8787' },
@@ -14,6 +14,11 @@ export const command = defineCommand({
       type: 'string',
       value: 'F',
       help: 'bearer token for the query/admin routes (or env UPSTREAM_ADMIN_TOKEN);\nwithout one those routes answer loopback callers only',
+    },
+    'metrics-token-file': {
+      type: 'string',
+      value: 'F',
+      help: 'bearer token for /metrics (or env UPSTREAM_METRICS_TOKEN); without one\n/metrics answers loopback callers only',
     },
   },
 });
@@ -28,8 +33,9 @@ export function run(argv: string[]): Promise<number> {
     if (!m || port > 65535) throw new UsageError(`--listen must be HOST:PORT\n${command.usage}`);
     const host = (m[1] ?? '').replace(/^\[(.*)\]$/, '$1');
     const adminToken = v['admin-token-file'] ? readFileSync(String(v['admin-token-file']), 'utf8').trim() : process.env.UPSTREAM_ADMIN_TOKEN;
-    const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
-    const running = await startUpstream({ ...db, host, port, logger, ...(adminToken ? { adminToken } : {}) });
+    const metricsToken = v['metrics-token-file'] ? readFileSync(String(v['metrics-token-file']), 'utf8').trim() : process.env.UPSTREAM_METRICS_TOKEN;
+    const logger = upstreamLogger((process.env.LOG_LEVEL ?? 'info') as 'info');
+    const running = await startUpstream({ ...db, host, port, logger, ...(adminToken ? { adminToken } : {}), ...(metricsToken ? { metricsToken } : {}) });
     console.log(JSON.stringify({ listening: running.url, database: running.db.kind, health: `${running.url}/healthz` }));
     await new Promise<void>((resolve) => {
       const done = () => resolve();

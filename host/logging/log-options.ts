@@ -7,7 +7,20 @@ import pino from 'pino';
  */
 
 /** Keys whose value is a secret, at any depth of a log object. */
-const SECRET_KEYS = new Set(['token', 'tokens', 'simToken', 'pin', 'newPin', 'oldPin', 'secret', 'password', 'authorization', 'cookie', 'x-sim-token', 'x-etg-signature']);
+const SECRET_KEYS = new Set([
+  'token',
+  'tokens',
+  'simToken',
+  'pin',
+  'newPin',
+  'oldPin',
+  'secret',
+  'password',
+  'authorization',
+  'cookie',
+  'x-sim-token',
+  'x-etg-signature',
+]);
 
 /** The same as pino redact paths (its fast path for the usual shapes; `*` is one level). */
 export const REDACT_PATHS = [

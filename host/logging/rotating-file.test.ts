@@ -35,7 +35,10 @@ describe('the size-capped log file', () => {
         .filter(Boolean)
         .map((l) => (JSON.parse(l) as { n: number }).n),
     );
-    assert.deepEqual(tail, Array.from({ length: tail.length }, (_, i) => 200 - tail.length + i));
+    assert.deepEqual(
+      tail,
+      Array.from({ length: tail.length }, (_, i) => 200 - tail.length + i),
+    );
   });
 
   it('shares one file between two writers: a rotation by one is followed by the other, and both count', () => {

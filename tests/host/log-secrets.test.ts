@@ -69,7 +69,14 @@ describe('secrets never reach host.log', () => {
     assert.match(text, /request for a foreign host refused/, 'the refusal itself is logged');
     assert.match(text, /websocket from a foreign origin refused/);
     assert.match(text, /"path":"\/station\/1"/, 'with the path that was asked for');
-    for (const s of running.screens) assert.ok(!text.includes(s.token), `the ${s.view} launch token reached host.log:\n${text.split("\n").filter((l) => l.includes(s.token)).join("\n")}`);
+    for (const s of running.screens)
+      assert.ok(
+        !text.includes(s.token),
+        `the ${s.view} launch token reached host.log:\n${text
+          .split('\n')
+          .filter((l) => l.includes(s.token))
+          .join('\n')}`,
+      );
     assert.ok(running.simToken && !text.includes(running.simToken), 'the sim token reached host.log');
     for (const line of text.split('\n').filter(Boolean)) {
       const time = (JSON.parse(line) as { time: unknown }).time;
