@@ -60,8 +60,10 @@ export const layers = {
     why: 'screens are thin clients: protocol, locales and assets only',
   },
   electron: {
-    folders: { protocol: 'any', host: 'any' },
-    packages: ['electron', 'zod'],
+    // locales: the out-of-service page's words; the USB bridges' ids: the only devices a page may be granted;
+    // pino: the main process logs into the host's log, in its format.
+    folders: { protocol: 'any', host: 'any', locales: 'any', 'hardware/transport/usb-serial.ts': 'any' },
+    packages: ['electron', 'zod', 'pino'],
     node: true,
     why: 'electron imports the protocol and starts the host',
   },
