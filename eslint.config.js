@@ -107,6 +107,13 @@ export const layers = {
   // Data folders: catalogues and assets import nothing but their own files (JSON, fonts).
   locales: { folders: {}, packages: [], node: false, why: 'catalogues are data' },
   assets: { folders: {}, packages: [], node: false, why: 'assets are data' },
+  deploy: {
+    // The packaging steps: the bundles, the app folder, the ASAR, the program hash of what is packed.
+    folders: { scripts: 'any', host: 'any', hardware: 'any' },
+    packages: ['*'],
+    node: true,
+    why: 'packaging scripts run in Node at build time',
+  },
   scripts: {
     folders: { locales: 'any', assets: 'any', protocol: 'any', engine: 'any', host: 'any' },
     packages: ['*'],

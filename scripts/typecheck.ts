@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const projects = ['engine', 'protocol', 'hardware', 'ledger', 'host', 'upstream', 'cli', 'electron', 'renderer']
+const projects = ['engine', 'protocol', 'hardware', 'ledger', 'host', 'upstream', 'cli', 'electron', 'renderer', 'deploy']
   .map((d) => `${d}/tsconfig.json`)
   .filter((p) => existsSync(p));
 // Electron's preload runs in the page (DOM, no Node at run time); main does not see the DOM.

@@ -41,6 +41,8 @@ export async function startUpstream(options: {
   port?: number;
   adminToken?: string;
   metricsToken?: string;
+  /** Serve HTTPS with this key and certificate (PEM); without them, plain HTTP (loopback, or behind a TLS proxy). */
+  tls?: { key: string | Buffer; cert: string | Buffer };
   logger?: Logger | boolean;
   db?: Db;
 }): Promise<RunningUpstream> {
@@ -49,6 +51,7 @@ export async function startUpstream(options: {
     db,
     ...(options.adminToken ? { adminToken: options.adminToken } : {}),
     ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
+    ...(options.tls ? { tls: options.tls } : {}),
     logger: options.logger ?? false,
   });
   const host = options.host ?? '127.0.0.1';
@@ -58,7 +61,7 @@ export async function startUpstream(options: {
   return {
     app,
     db,
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`,
     async close() {
       await app.close();
       if (!options.db) await db.close();

@@ -20,6 +20,8 @@ export interface ServerOptions {
   /** Largest accepted clock difference of a signed request (default 5 min). */
   maxSkewMs?: number;
   bodyLimit?: number;
+  /** HTTPS: key and certificate in PEM (TLS 1.2 at least). */
+  tls?: { key: string | Buffer; cert: string | Buffer };
   logger?: Logger | boolean;
 }
 

@@ -6,7 +6,7 @@ export const command = defineCommand({
   name: 'upstream serve',
   summary: 'The upstream service. Serve behind a TLS-terminating proxy (or on loopback): kiosks accept\nhttps:// only, except loopback.',
   usage:
-    'Usage: npm run --silent upstream -- [serve] [--pg postgres://… | --data-dir DIR] [--listen HOST:PORT] [--admin-token-file F] [--metrics-token-file F]',
+    'Usage: npm run --silent upstream -- [serve] [--pg postgres://… | --data-dir DIR] [--listen HOST:PORT] [--admin-token-file F] [--metrics-token-file F] [--tls-cert PEM --tls-key PEM]',
   options: {
     ...DB_OPTIONS,
     listen: { type: 'string', value: 'HOST:PORT', help: 'where to listen', default: '127.0.0.1:8787' },
@@ -15,6 +15,8 @@ export const command = defineCommand({
       value: 'F',
       help: 'bearer token for the query/admin routes (or env UPSTREAM_ADMIN_TOKEN);\nwithout one those routes answer loopback callers only',
     },
+    'tls-cert': { type: 'string', value: 'PEM', help: 'serve HTTPS with this certificate (chain), with --tls-key' },
+    'tls-key': { type: 'string', value: 'PEM', help: 'the private key of --tls-cert' },
     'metrics-token-file': {
       type: 'string',
       value: 'F',
@@ -34,8 +36,10 @@ export function run(argv: string[]): Promise<number> {
     const host = (m[1] ?? '').replace(/^\[(.*)\]$/, '$1');
     const adminToken = v['admin-token-file'] ? readFileSync(String(v['admin-token-file']), 'utf8').trim() : process.env.UPSTREAM_ADMIN_TOKEN;
     const metricsToken = v['metrics-token-file'] ? readFileSync(String(v['metrics-token-file']), 'utf8').trim() : process.env.UPSTREAM_METRICS_TOKEN;
+    if (Boolean(v['tls-cert']) !== Boolean(v['tls-key'])) throw new UsageError(`--tls-cert and --tls-key go together\n${command.usage}`);
+    const tls = v['tls-cert'] ? { cert: readFileSync(String(v['tls-cert'])), key: readFileSync(String(v['tls-key'])) } : undefined;
     const logger = upstreamLogger((process.env.LOG_LEVEL ?? 'info') as 'info');
-    const running = await startUpstream({ ...db, host, port, logger, ...(adminToken ? { adminToken } : {}), ...(metricsToken ? { metricsToken } : {}) });
+    const running = await startUpstream({ ...db, host, port, logger, ...(adminToken ? { adminToken } : {}), ...(metricsToken ? { metricsToken } : {}), ...(tls ? { tls } : {}) });
     console.log(JSON.stringify({ listening: running.url, database: running.db.kind, health: `${running.url}/healthz` }));
     await new Promise<void>((resolve) => {
       const done = () => resolve();
