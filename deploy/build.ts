@@ -39,7 +39,12 @@ export async function bundleAll(out: string): Promise<string[]> {
   const tools = CABINET_TOOLS.map((t) => path.join(out, 'tools', `${t}.mjs`));
   await Promise.all([
     ...CABINET_TOOLS.map((t, i) =>
-      build({ ...common, entryPoints: [path.join(root, 'cli', `${t}.ts`)], outfile: tools[i] as string, external: [...NATIVE, '@electric-sql/pglite', 'pg-native'] }),
+      build({
+        ...common,
+        entryPoints: [path.join(root, 'cli', `${t}.ts`)],
+        outfile: tools[i] as string,
+        external: [...NATIVE, '@electric-sql/pglite', 'pg-native'],
+      }),
     ),
     // The upstream runs on a casino server (a container or a systemd unit), with PostgreSQL.
     build({
@@ -90,7 +95,8 @@ export async function packAsar(appDir: string, resourcesDir: string, packages: r
   const staged = `${appDir}.with-modules`;
   rmSync(staged, { recursive: true, force: true });
   cpSync(appDir, staged, { recursive: true });
-  for (const p of packages) cpSync(path.join(root, p), path.join(staged, p), { recursive: true, filter: (f) => !/\/(src|deps|test|docs)(\/|$)/.test(f.slice(root.length)) });
+  for (const p of packages)
+    cpSync(path.join(root, p), path.join(staged, p), { recursive: true, filter: (f) => !/\/(src|deps|test|docs)(\/|$)/.test(f.slice(root.length)) });
   mkdirSync(resourcesDir, { recursive: true });
   const asar = path.join(resourcesDir, 'app.asar');
   await createPackageWithOptions(staged, asar, { unpack: '*.node' });

@@ -1,7 +1,7 @@
 // What the build machines can check of the way to a cabinet (docs/deploy.md lists what they cannot):
 // the builder configuration against its schema, the systemd units, the udev rules, and every
 // packaging step that needs no download.
-import Ajv from 'ajv';
+import { Ajv } from 'ajv';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, symlinkSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -79,7 +79,10 @@ describe('systemd units (systemd-analyze verify)', () => {
   function verify(files: Record<string, string>): { status: number | null; problems: string[] } {
     const dir = mkdtempSync(path.join(tmp, 'units-'));
     for (const [name, text] of Object.entries(files)) {
-      writeFileSync(path.join(dir, name), text.replace(/^(Exec\w+=)(\S+)/gm, (_m, key: string) => `${key}${stub}`));
+      writeFileSync(
+        path.join(dir, name),
+        text.replace(/^(Exec\w+=)(\S+)/gm, (_m, key: string) => `${key}${stub}`),
+      );
     }
     const r = spawnSync('systemd-analyze', ['verify', ...Object.keys(files).map((f) => path.join(dir, f))], { encoding: 'utf8' });
     if (r.error) throw new Error(`systemd-analyze is missing (Debian package systemd; scripts/check-system.ts): ${r.error.message}`);
@@ -179,7 +182,10 @@ describe('packaging dry run (every step that needs no download)', () => {
   it('bundles the host and the CLIs with esbuild: they run without tsx or vite', () => {
     // On the cabinet the tools find the natives in their own node_modules (docs/deploy.md); here, the repository's.
     symlinkSync(path.join(root, 'node_modules'), path.join(bundles, 'tools', 'node_modules'));
-    const out = execFileSync(process.execPath, [path.join(bundles, 'tools', 'ledger.mjs'), '--help'], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+    const out = execFileSync(process.execPath, [path.join(bundles, 'tools', 'ledger.mjs'), '--help'], {
+      encoding: 'utf8',
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
     assert.match(out, /verify/);
     for (const t of CABINET_TOOLS) assert.ok(existsSync(path.join(bundles, 'tools', `${t}.mjs`)), t);
     const host = readFileSync(path.join(bundles, 'electron', 'host.mjs'), 'utf8');
@@ -211,10 +217,13 @@ describe('packaging dry run (every step that needs no download)', () => {
     assert.equal(main, 'dist/electron/main.cjs');
     const unpacked = path.join(install, 'resources', 'app.asar.unpacked');
     const nodes = execFileSync('find', [unpacked, '-name', '*.node'], { encoding: 'utf8' }).trim().split('\n');
-    assert.ok(nodes.some((n) => n.endsWith('better_sqlite3.node')), nodes.join('\n'));
+    assert.ok(
+      nodes.some((n) => n.endsWith('better_sqlite3.node')),
+      nodes.join('\n'),
+    );
   });
 
-  it("takes the program hash of service mode over the packaged files: the executable, app.asar whole, what is unpacked", async () => {
+  it('takes the program hash of service mode over the packaged files: the executable, app.asar whole, what is unpacked', async () => {
     const layout = programLayout(path.join(install, 'resources', 'app.asar', 'dist', 'electron'));
     assert.equal(layout.mode, 'packaged');
     assert.equal(layout.root, install);

@@ -2,8 +2,45 @@
 // 252) would: keys it does not know, a match written as an assignment and the reverse, a value not
 // quoted, pairs not separated by a comma. Rules files are lines of `KEY[{attr}] OP "value"` pairs.
 
-const MATCH_KEYS = new Set(['ACTION', 'DEVPATH', 'KERNEL', 'KERNELS', 'NAME', 'SYMLINK', 'SUBSYSTEM', 'SUBSYSTEMS', 'DRIVER', 'DRIVERS', 'ATTR', 'ATTRS', 'SYSCTL', 'ENV', 'CONST', 'TAG', 'TAGS', 'TEST', 'PROGRAM', 'RESULT']);
-const ASSIGN_KEYS = new Set(['NAME', 'SYMLINK', 'OWNER', 'GROUP', 'MODE', 'SECLABEL', 'ATTR', 'SYSCTL', 'ENV', 'TAG', 'RUN', 'LABEL', 'GOTO', 'IMPORT', 'OPTIONS']);
+const MATCH_KEYS = new Set([
+  'ACTION',
+  'DEVPATH',
+  'KERNEL',
+  'KERNELS',
+  'NAME',
+  'SYMLINK',
+  'SUBSYSTEM',
+  'SUBSYSTEMS',
+  'DRIVER',
+  'DRIVERS',
+  'ATTR',
+  'ATTRS',
+  'SYSCTL',
+  'ENV',
+  'CONST',
+  'TAG',
+  'TAGS',
+  'TEST',
+  'PROGRAM',
+  'RESULT',
+]);
+const ASSIGN_KEYS = new Set([
+  'NAME',
+  'SYMLINK',
+  'OWNER',
+  'GROUP',
+  'MODE',
+  'SECLABEL',
+  'ATTR',
+  'SYSCTL',
+  'ENV',
+  'TAG',
+  'RUN',
+  'LABEL',
+  'GOTO',
+  'IMPORT',
+  'OPTIONS',
+]);
 const PAIR = /^([A-Z]+)(\{[^}]+\})?(==|!=|\+=|-=|:=|=)"([^"]*)"$/;
 
 export interface UdevRule {

@@ -86,8 +86,8 @@ export function hostOptionsFromArgs(
     base.stations = base.stations.slice(0, n);
   }
   const logMb = values['log-max-mb'] === undefined ? undefined : Number(values['log-max-mb']);
-  if (logMb !== undefined && !(Number.isFinite(logMb) && logMb >= 0.01 && logMb <= 4096))
-    throw new UsageError(`--log-max-mb must be a size in MiB from 0.01 to 4096, not "${values['log-max-mb']}"`);
+  if (logMb !== undefined && !(Number.isFinite(logMb) && logMb >= 0.001 && logMb <= 4096))
+    throw new UsageError(`--log-max-mb must be a size in MiB from 0.001 to 4096, not "${values['log-max-mb']}"`);
   let metricsToken: string | undefined;
   if (values['metrics-token-file'] !== undefined) {
     try {

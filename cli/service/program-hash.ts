@@ -34,7 +34,8 @@ export function run(argv: string[]): Promise<number> {
     const mode = (o.mode ?? 'tsx') as ProgramMode;
     if (mode !== 'tsx' && mode !== 'electron' && mode !== 'packaged') throw new UsageError(`--mode is tsx, electron or packaged\n${command.usage}`);
     const root = path.resolve(o.root ?? path.join(import.meta.dirname, '../..'));
-    if (mode === 'packaged' && !existsSync(path.join(root, 'resources', 'app.asar'))) throw new UsageError(`${root} is no installed kiosk (no resources/app.asar)`);
+    if (mode === 'packaged' && !existsSync(path.join(root, 'resources', 'app.asar')))
+      throw new UsageError(`${root} is no installed kiosk (no resources/app.asar)`);
     if (mode !== 'packaged' && !existsSync(path.join(root, 'package.json'))) throw new UsageError(`${root} holds no build (no package.json)`);
     if (mode === 'electron' && !existsSync(path.join(root, 'dist/electron'))) throw new UsageError(`${root} has no dist/electron: build it first`);
     const m = await programManifest(layoutAt(root, mode));

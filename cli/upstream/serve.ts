@@ -39,7 +39,15 @@ export function run(argv: string[]): Promise<number> {
     if (Boolean(v['tls-cert']) !== Boolean(v['tls-key'])) throw new UsageError(`--tls-cert and --tls-key go together\n${command.usage}`);
     const tls = v['tls-cert'] ? { cert: readFileSync(String(v['tls-cert'])), key: readFileSync(String(v['tls-key'])) } : undefined;
     const logger = upstreamLogger((process.env.LOG_LEVEL ?? 'info') as 'info');
-    const running = await startUpstream({ ...db, host, port, logger, ...(adminToken ? { adminToken } : {}), ...(metricsToken ? { metricsToken } : {}), ...(tls ? { tls } : {}) });
+    const running = await startUpstream({
+      ...db,
+      host,
+      port,
+      logger,
+      ...(adminToken ? { adminToken } : {}),
+      ...(metricsToken ? { metricsToken } : {}),
+      ...(tls ? { tls } : {}),
+    });
     console.log(JSON.stringify({ listening: running.url, database: running.db.kind, health: `${running.url}/healthz` }));
     await new Promise<void>((resolve) => {
       const done = () => resolve();
