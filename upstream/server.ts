@@ -64,6 +64,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         securitySchemes: {
           admin: { type: 'http', scheme: 'bearer', description: 'the admin token (--admin-token-file); loopback callers without one configured' },
           terminal: { type: 'apiKey', in: 'header', name: HEADERS.signature, description: 'HMAC-SHA256 request signature (docs/upstream.md)' },
+          metrics: { type: 'http', scheme: 'bearer', description: 'the metrics token (--metrics-token-file); loopback callers without one configured' },
         },
       },
     },
@@ -115,7 +116,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  app.get('/metrics', { schema: { summary: 'Prometheus metrics (docs/operations.md)', security: [{ admin: [] }] } }, async (req, reply) => {
+  app.get('/metrics', { schema: { summary: 'Prometheus metrics (docs/operations.md)', security: [{ metrics: [] }] } }, async (req, reply) => {
     if (!bearerMatches(req, options.metricsToken)) return reply.code(403).send({ error: 'forbidden', message: 'metrics token required' });
     reply.header('content-type', metrics.registry.contentType);
     return metrics.text();
