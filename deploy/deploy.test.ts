@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { KNOWN_BRIDGES } from '../hardware/transport/usb-serial.js';
 import { programLayout, programManifest, runtimePackages } from '../host/service/program-hash.js';
-import { bundleAll, CABINET_TOOLS, extractFile, listPackage, NATIVE, packAsar, root, stageApp } from './build.js';
+import { bundleAll, extractFile, listPackage, NATIVE, packAsar, root, stageApp, stageEtg, upstreamDependencies } from './build.js';
 import { parseUdevRules } from './udev-rules.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'deploy-'));
@@ -43,7 +43,10 @@ describe('electron-builder configuration', () => {
       ],
     );
     assert.equal(config.directories.app, 'dist/app');
-    assert.equal(config.npmRebuild, true, 'better-sqlite3 and usb are rebuilt for Electron');
+    // Node-API addons load in Electron as built (the native-module test below checks they are Node-API);
+    // a rebuild from source would need Rust for usb and compile what the tests never ran.
+    assert.equal(config.npmRebuild, false);
+    assert.equal(config.buildDependenciesFromSource, false);
   });
 
   it('sets the fuses: no RunAsNode, NODE_OPTIONS or --inspect; ASAR integrity; the app only from the ASAR', () => {
@@ -168,29 +171,70 @@ describe('packaging dry run (every step that needs no download)', () => {
   const install = path.join(tmp, 'opt', 'macau-etg-kiosk');
   let asar = '';
 
+  const tools = path.join(tmp, 'tools');
+  const upstream = path.join(tmp, 'upstream');
+
   before(async () => {
     await bundleAll(bundles);
     const renderer = path.join(tmp, 'renderer');
     mkdirSync(path.join(renderer, 'assets'), { recursive: true });
     writeFileSync(path.join(renderer, 'index.html'), '<!doctype html><title>kiosk</title>');
     writeFileSync(path.join(renderer, 'assets', 'index.js'), 'void 0;');
-    stageApp(bundles, renderer, appDir);
-    asar = await packAsar(appDir, path.join(install, 'resources'), runtimePackages(root, NATIVE));
+    const natives = runtimePackages(root, NATIVE);
+    stageApp(bundles, renderer, appDir, natives);
+    // The cabinet's copy also gets the pinned Node binary (withNode); here bin/etg finds this Node on PATH.
+    stageEtg(bundles, tools, natives);
+    stageEtg(bundles, upstream, [], { dependencies: upstreamDependencies() });
+    // What `npm install --omit=dev` puts there on the server (deploy/upstream/Containerfile).
+    mkdirSync(path.join(upstream, 'node_modules', '@electric-sql'), { recursive: true });
+    symlinkSync(path.join(root, 'node_modules', '@electric-sql', 'pglite'), path.join(upstream, 'node_modules', '@electric-sql', 'pglite'));
+    asar = await packAsar(appDir, path.join(install, 'resources'));
     writeFileSync(path.join(install, 'macau-etg-kiosk'), 'the Electron executable, fuses flipped');
   });
 
-  it('bundles the host and the CLIs with esbuild: they run without tsx or vite', () => {
-    // On the cabinet the tools find the natives in their own node_modules (docs/deploy.md); here, the repository's.
-    symlinkSync(path.join(root, 'node_modules'), path.join(bundles, 'tools', 'node_modules'));
-    const out = execFileSync(process.execPath, [path.join(bundles, 'tools', 'ledger.mjs'), '--help'], {
+  /** bin/etg of a staged folder, run as a cabinet or a server would: no tsx, no repository. */
+  function etg(dir: string, args: string[]) {
+    return spawnSync(path.join(dir, 'bin', 'etg'), args, {
       encoding: 'utf8',
-      env: { ...process.env, NODE_OPTIONS: '' },
+      cwd: tmp,
+      env: { ...process.env, NODE_OPTIONS: '', PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin` },
     });
-    assert.match(out, /verify/);
-    for (const t of CABINET_TOOLS) assert.ok(existsSync(path.join(bundles, 'tools', `${t}.mjs`)), t);
+  }
+
+  it('bundles the host and etg with esbuild: no tsx, vite or test file inside', () => {
     const host = readFileSync(path.join(bundles, 'electron', 'host.mjs'), 'utf8');
-    assert.doesNotMatch(host, /from ["'](tsx|vite)["']|require\(["'](tsx|vite)["']\)/);
-    assert.ok(existsSync(path.join(bundles, 'upstream', 'upstream.mjs')));
+    const cli = readFileSync(path.join(bundles, 'bin', 'etg.mjs'), 'utf8');
+    for (const b of [host, cli]) assert.doesNotMatch(b, /from ["'](tsx|vite)["']|require\(["'](tsx|vite)["']\)|node:test/);
+  });
+
+  it("runs the cabinet's etg from its own folder: the tools listed, a ledger made and verified with the packed better-sqlite3", () => {
+    const help = etg(tools, ['--help']);
+    assert.equal(help.status, 0, help.stderr);
+    for (const t of ['ledger', 'service', 'devices', 'package']) assert.match(help.stdout, new RegExp(`^  ${t} `, 'm'));
+    const data = path.join(tmp, 'cabinet-data');
+    const demo = etg(tools, ['ledger', 'demo', '--data-dir', data, '--terminal-id', 'T-01', '--json']);
+    assert.equal(demo.status, 0, demo.stderr);
+    const verify = etg(tools, ['ledger', 'verify', '--data-dir', data, '--json']);
+    assert.equal(verify.status, 0, verify.stderr);
+    assert.equal((JSON.parse(verify.stdout) as { ok: boolean }).ok, true, verify.stdout);
+    const pkg = JSON.parse(readFileSync(path.join(tools, 'package.json'), 'utf8')) as { engines: { node: string } };
+    assert.equal(pkg.engines.node, (JSON.parse(read('package.json')) as { engines: { node: string } }).engines.node);
+  });
+
+  it("runs the upstream's etg: the serve command's help, with PGlite as its one npm dependency", () => {
+    const help = etg(upstream, ['upstream', 'serve', '--help']);
+    assert.equal(help.status, 0, help.stderr);
+    assert.match(help.stdout, /--metrics-token-file/);
+    const pkg = JSON.parse(readFileSync(path.join(upstream, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    assert.deepEqual(Object.keys(pkg.dependencies), ['@electric-sql/pglite']);
+  });
+
+  it('packs native modules that are Node-API (they load in Electron without a rebuild)', () => {
+    const binaries = execFileSync('find', [path.join(appDir, 'node_modules'), '-name', '*.node', '-path', '*linux-x64*'], { encoding: 'utf8' })
+      .trim()
+      .split('\n');
+    assert.ok(binaries.some((b) => b.includes('better-sqlite3')) && binaries.some((b) => b.includes('usb')), binaries.join('\n'));
+    for (const b of binaries) assert.ok(readFileSync(b).includes('napi_register_module_v1'), `${b} is not a Node-API addon`);
   });
 
   it('stages the app with a package.json naming the entry and the native modules only', () => {
@@ -217,10 +261,7 @@ describe('packaging dry run (every step that needs no download)', () => {
     assert.equal(main, 'dist/electron/main.cjs');
     const unpacked = path.join(install, 'resources', 'app.asar.unpacked');
     const nodes = execFileSync('find', [unpacked, '-name', '*.node'], { encoding: 'utf8' }).trim().split('\n');
-    assert.ok(
-      nodes.some((n) => n.endsWith('better_sqlite3.node')),
-      nodes.join('\n'),
-    );
+    assert.ok(nodes.some((n) => n.endsWith('better-sqlite3/prebuilds/linux-x64.node')) && nodes.every((n) => n.includes('linux-x64')), nodes.join('\n'));
   });
 
   it('takes the program hash of service mode over the packaged files: the executable, app.asar whole, what is unpacked', async () => {

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { startUpstream, upstreamLogger } from '../../upstream/index.js';
-import { dbChoice, DB_OPTIONS, defineCommand, options, tool, UsageError } from './common.js';
+import { dbChoice, DB_OPTIONS, defineCommand, options, UsageError } from './common.js';
 
 export const command = defineCommand({
   name: 'upstream serve',
   summary: 'The upstream service. Serve behind a TLS-terminating proxy (or on loopback): kiosks accept\nhttps:// only, except loopback.',
   usage:
-    'Usage: npm run --silent upstream -- [serve] [--pg postgres://… | --data-dir DIR] [--listen HOST:PORT] [--admin-token-file F] [--metrics-token-file F] [--tls-cert PEM --tls-key PEM]',
+    'usage: etg upstream [serve] [--pg postgres://… | --data-dir DIR] [--listen HOST:PORT] [--admin-token-file F] [--metrics-token-file F] [--tls-cert PEM --tls-key PEM]',
   options: {
     ...DB_OPTIONS,
     listen: { type: 'string', value: 'HOST:PORT', help: 'where to listen', default: '127.0.0.1:8787' },
@@ -25,36 +25,39 @@ export const command = defineCommand({
   },
 });
 
-export function run(argv: string[]): Promise<number> {
-  return tool(async () => {
-    const v = options(command, argv);
-    // No silent in-memory default: an upstream that forgets on restart is worse than none.
-    const db = dbChoice(v, command.usage);
-    const m = /^(.+):(\d{1,5})$/.exec(String(v.listen ?? '127.0.0.1:8787'));
-    const port = Number(m?.[2]);
-    if (!m || port > 65535) throw new UsageError(`--listen must be HOST:PORT\n${command.usage}`);
-    const host = (m[1] ?? '').replace(/^\[(.*)\]$/, '$1');
-    const adminToken = v['admin-token-file'] ? readFileSync(String(v['admin-token-file']), 'utf8').trim() : process.env.UPSTREAM_ADMIN_TOKEN;
-    const metricsToken = v['metrics-token-file'] ? readFileSync(String(v['metrics-token-file']), 'utf8').trim() : process.env.UPSTREAM_METRICS_TOKEN;
-    if (Boolean(v['tls-cert']) !== Boolean(v['tls-key'])) throw new UsageError(`--tls-cert and --tls-key go together\n${command.usage}`);
-    const tls = v['tls-cert'] ? { cert: readFileSync(String(v['tls-cert'])), key: readFileSync(String(v['tls-key'])) } : undefined;
-    const logger = upstreamLogger((process.env.LOG_LEVEL ?? 'info') as 'info');
-    const running = await startUpstream({
-      ...db,
-      host,
-      port,
-      logger,
-      ...(adminToken ? { adminToken } : {}),
-      ...(metricsToken ? { metricsToken } : {}),
-      ...(tls ? { tls } : {}),
-    });
-    console.log(JSON.stringify({ listening: running.url, database: running.db.kind, health: `${running.url}/healthz` }));
-    await new Promise<void>((resolve) => {
-      const done = () => resolve();
-      process.once('SIGINT', done);
-      process.once('SIGTERM', done);
-    });
-    await running.close();
-    return 0;
+export async function run(argv: string[]): Promise<number> {
+  const v = options(command, argv);
+  // No silent in-memory default: an upstream that forgets on restart is worse than none.
+  const db = dbChoice(v, command.usage);
+  const m = /^(.+):(\d{1,5})$/.exec(String(v.listen ?? '127.0.0.1:8787'));
+  const port = Number(m?.[2]);
+  if (!m || port > 65535) throw new UsageError(`--listen must be HOST:PORT\n${command.usage}`);
+  const host = (m[1] ?? '').replace(/^\[(.*)\]$/, '$1');
+  const adminToken = v['admin-token-file'] ? readFileSync(String(v['admin-token-file']), 'utf8').trim() : process.env.UPSTREAM_ADMIN_TOKEN;
+  const metricsToken = v['metrics-token-file'] ? readFileSync(String(v['metrics-token-file']), 'utf8').trim() : process.env.UPSTREAM_METRICS_TOKEN;
+  if (Boolean(v['tls-cert']) !== Boolean(v['tls-key'])) throw new UsageError(`--tls-cert and --tls-key go together\n${command.usage}`);
+  const tls = v['tls-cert'] ? { cert: readFileSync(String(v['tls-cert'])), key: readFileSync(String(v['tls-key'])) } : undefined;
+  const wanted = process.env.LOG_LEVEL ?? 'info';
+  const level = LOG_LEVELS.find((l) => l === wanted);
+  if (!level) throw new UsageError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not ${wanted}`);
+  const logger = upstreamLogger(level);
+  const running = await startUpstream({
+    ...db,
+    host,
+    port,
+    logger,
+    ...(adminToken ? { adminToken } : {}),
+    ...(metricsToken ? { metricsToken } : {}),
+    ...(tls ? { tls } : {}),
   });
+  console.log(JSON.stringify({ listening: running.url, database: running.db.kind, health: `${running.url}/healthz` }));
+  await new Promise<void>((resolve) => {
+    const done = () => resolve();
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+  });
+  await running.close();
+  return 0;
 }
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
