@@ -288,3 +288,17 @@ describe('packaging dry run (every step that needs no download)', () => {
     assert.deepEqual(changed, ['resources/app.asar']);
   });
 });
+
+describe('Prometheus alert rules (deploy/prometheus/etg-alerts.yml)', () => {
+  it('name only metrics the host or the upstream exposes (a renamed metric fails here, not silently on the floor)', () => {
+    const rules = read('deploy/prometheus/etg-alerts.yml');
+    const exposed = `${read('host/metrics/host-metrics.ts')}\n${read('upstream/metrics.ts')}`;
+    const used = [...new Set([...rules.matchAll(/\betg_[a-z_]+/g)].map((m) => m[0].replace(/_(bucket|sum|count)$/, '')))];
+    assert.ok(used.length >= 10, used.join());
+    assert.deepEqual(
+      used.filter((name) => !exposed.includes(`'${name}'`)),
+      [],
+    );
+    assert.equal([...rules.matchAll(/^\s+- alert: Etg\w+$/gm)].length, 13);
+  });
+});
