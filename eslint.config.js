@@ -32,7 +32,8 @@ export const layers = {
   host: {
     // package.json: the software version reported to service mode and /healthz.
     folders: { engine: 'any', hardware: 'any', ledger: 'any', protocol: 'any', locales: 'any', 'package.json': 'any' },
-    packages: [...NODE_SERVER],
+    // prom-client: the host's /metrics (host/metrics/).
+    packages: [...NODE_SERVER, 'prom-client'],
     node: true,
     why: 'the host wires engine, hardware, ledger and protocol, never screens or electron',
     // Inside the host, bottom to top (docs/architecture.md): each subfolder and what it may import.
@@ -40,6 +41,8 @@ export const layers = {
     inside: {
       config: [],
       recovery: [],
+      logging: [],
+      metrics: [],
       table: ['config'],
       tilts: ['table'],
       devices: ['config', 'recovery', 'table'],
@@ -58,14 +61,17 @@ export const layers = {
     why: 'screens are thin clients: protocol, locales and assets only',
   },
   electron: {
-    folders: { protocol: 'any', host: 'any' },
-    packages: ['electron', 'zod'],
+    // locales: the out-of-service page's words; the USB bridges' ids: the only devices a page may be granted;
+    // pino: the main process logs into the host's log, in its format.
+    folders: { protocol: 'any', host: 'any', locales: 'any', 'hardware/transport/usb-serial.ts': 'any' },
+    packages: ['electron', 'zod', 'pino'],
     node: true,
     why: 'electron imports the protocol and starts the host',
   },
   upstream: {
     folders: { ledger: 'types', protocol: 'types' },
-    packages: [...NODE_SERVER, 'pg', '@electric-sql/pglite'],
+    // prom-client: /metrics; fastify-type-provider-zod: routes validated and serialised by their zod schemas, OpenAPI from them.
+    packages: [...NODE_SERVER, 'pg', '@electric-sql/pglite', 'prom-client', 'fastify-type-provider-zod'],
     node: true,
     why: 'the upstream service stands alone; it shares only plain types',
   },
@@ -109,6 +115,13 @@ export const layers = {
   // Data folders: catalogues and assets import nothing but their own files (JSON, fonts).
   locales: { folders: {}, packages: [], node: false, why: 'catalogues are data' },
   assets: { folders: {}, packages: [], node: false, why: 'assets are data' },
+  deploy: {
+    // The packaging steps: the bundles, the app folder, the ASAR, the program hash of what is packed.
+    folders: { scripts: 'any', host: 'any', hardware: 'any', cli: 'any' },
+    packages: ['*'],
+    node: true,
+    why: 'packaging scripts run in Node at build time',
+  },
   scripts: {
     folders: { locales: 'any', assets: 'any', protocol: 'any', engine: 'any', host: 'any' },
     packages: ['*'],

@@ -113,6 +113,12 @@ export const TOOLS = {
     load: (name) => import(`./upstream/${name}.ts`),
     route: serveByDefault,
   },
+  package: {
+    kind: 'single',
+    name: 'package',
+    summary: 'Packages the kiosk: bundles, the app folder, then electron-builder (.deb, AppImage); --dry-run.',
+    load: () => import('./package.js'),
+  },
   soak: {
     kind: 'single',
     name: 'soak',

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { renameSync, writeFileSync } from 'node:fs';
+import { renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { ViewName } from '../protocol/index.js';
@@ -21,7 +21,7 @@ import { installKillSwitch } from './recovery/kill-switch.js';
 import { listenRemembering } from './recovery/port-memory.js';
 import { prepareDataDir } from './data-dir.js';
 import type { RecoveryReport } from './table/recover.js';
-import { createLogger } from './logger.js';
+import { createLogger, type RotationLimits } from './logger.js';
 import { PowerMarker } from './power-marker.js';
 import { LaunchTokens } from './screens/launch-tokens.js';
 import { ScreenSession, type ScreenTransport } from './screens/screen-session.js';
@@ -37,6 +37,7 @@ import { AccountStore } from './service/accounts.js';
 import { LiveServiceBackend } from './service/live-backend.js';
 import { programLayout, programManifest, type ProgramLayout, type ProgramManifest } from './service/program-hash.js';
 import { ServiceHost } from './service/service-host.js';
+import { HostMetrics } from './metrics/host-metrics.js';
 
 export interface HostOptions {
   dataDir: string;
@@ -45,6 +46,10 @@ export interface HostOptions {
   port?: number;
   config?: TableConfig;
   logger?: Logger;
+  /** The size cap of `logs/host.log` and how many rotated files to keep (default 20 MiB, 5). */
+  logRotation?: RotationLimits;
+  /** The bearer token of `/metrics` (Prometheus); without one the host serves no metrics. */
+  metricsToken?: string;
   /** The terminal this kiosk is to the casino system (`--terminal-id`); default: the table id. */
   terminalId?: string;
   /** `--upstream URL`: sync the ledger to the casino's upstream service (credentials in the data dir). */
@@ -98,7 +103,7 @@ export interface RunningHost {
 /** The table host's composition root: config, state, tokens, web server. */
 export async function startHost(options: HostOptions): Promise<RunningHost> {
   const { dataDir, logDir } = prepareDataDir(options.dataDir);
-  const log = options.logger ?? createLogger(logDir);
+  const log = options.logger ?? createLogger(logDir, options.logRotation ? { rotation: options.logRotation } : {});
   const config = TableConfig.parse(options.config ?? simulatedTableConfig());
   const terminalId = options.terminalId ?? config.tableId;
   // Opening checks WAL + synchronous=FULL, integrity and the schema version; a ledger that fails
@@ -107,7 +112,12 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   if (options.killAfterRoundEntry !== undefined) installKillSwitch(ledger, options.killAfterRoundEntry);
   const power = new PowerMarker(dataDir);
   // The sync client starts before the table exist; its stop-new-bets signal is routed once they do.
-  const syncEvents = { stopNewBets: (_stop: boolean) => undefined as void, clean: true };
+  const syncEvents = {
+    stopNewBets: (_stop: boolean) => undefined as void,
+    clean: true,
+    /** The heartbeat's health snapshot: /healthz's body, once the table exists. */
+    health: (): unknown => ({ starting: true }),
+  };
   let sync: SyncClient | null = null;
   const release = async () => {
     await sync?.stop();
@@ -139,6 +149,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         dataDir,
         onStopNewBets: (stop) => syncEvents.stopNewBets(stop),
         onAlarm: (alarm) => log.error({ alarm }, 'upstream sync alarm'),
+        heartbeat: { snapshot: () => syncEvents.health() },
       });
     }
     return await serve(options, { log, config, terminalId, ledger, sync, release, syncEvents, layout, manifest });
@@ -155,7 +166,7 @@ interface Opened {
   ledger: Ledger;
   sync: SyncClient | null;
   release: () => Promise<void>;
-  syncEvents: { stopNewBets: (stop: boolean) => void; clean: boolean };
+  syncEvents: { stopNewBets: (stop: boolean) => void; clean: boolean; health: () => unknown };
   layout: ProgramLayout;
   manifest: ProgramManifest;
 }
@@ -195,7 +206,24 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const broken = limitProblems(table.limitRules, config);
   if (broken.length > 0) throw new Error(`the table configuration breaks the rules of ${config.game} ${config.profile}: ${broken.join('; ')}`);
   if (!recovery.ledgerVerified) tilts.raise('ledger-integrity', { detail: recovery.problems.slice(0, 5).join('; ') });
+  // Prometheus metrics, read from the same sources as /healthz and service mode; counted events below.
+  const sessions = new Set<ScreenSession>();
+  const metrics = new HostMetrics({
+    tableId: config.tableId,
+    game: config.game,
+    tableMeters: () => ledger.meters('table'),
+    activeFaults: () => tilts.list().map((t) => t.kind),
+    screens: () => [...sessions].map((x) => x.view()),
+    ...(sync ? { sync: () => sync.status() } : {}),
+    ledger: () => ({ entries: ledger.headOf().seq, bytes: fileSize(ledger.file) + fileSize(`${ledger.file}-wal`) }),
+    tableOnHold: () => table.view().hold !== null,
+  });
+  const stopCountingTilts = ledger.onAppended((entries) => {
+    for (const e of entries) if (e.type === 'tilt.raise') metrics.tiltRaised(String((JSON.parse(e.body) as { payload: { kind: unknown } }).payload.kind));
+  });
   const shoe = new TableShoe(config.shoe, table, log, {
+    onCardHandled: (seconds, outcome) => metrics.cardHandled(seconds, outcome),
+    onCardDrawn: (seconds) => metrics.cardDrawn(seconds),
     decks: table.decks,
     protocol: config.shoeProtocol,
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
@@ -232,8 +260,28 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     ...(options.service?.idleMs !== undefined ? { idleMs: options.service.idleMs } : {}),
   });
   host.attachService(service);
+  const openSession = (transport: ScreenTransport) => {
+    const session = new ScreenSession(host, tokens, transport, log, (s) => sessions.delete(s));
+    sessions.add(session);
+    return session;
+  };
+
   const started = Date.now();
-  const openSession = (transport: ScreenTransport) => new ScreenSession(host, tokens, transport, log);
+  const health = () => ({
+    tableId: config.tableId,
+    game: config.game,
+    version: SOFTWARE_VERSION,
+    uptimeSeconds: Math.round((Date.now() - started) / 1000),
+    terminalId,
+    devices: { shoe: shoe.state(), billAcceptors: billAcceptors.statuses() },
+    ledger: { head: ledger.headOf().seq, verified: recovery.ledgerVerified },
+    recovery: { resumedRound: recovery.resumedRound, voided: recovery.voided.length, tableHold: recovery.tableHold },
+    // What a monitor needs to see a held or faulted table without opening service mode.
+    table: { phase: table.view().phase, hold: table.view().hold, faults: floor.tilts.list().map((t) => t.kind) },
+    sync: sync ? sync.status() : 'off',
+  });
+  // Each heartbeat carries this snapshot upstream.
+  syncEvents.health = health;
 
   const simToken = options.simControls ? randomBytes(24).toString('base64url') : null;
   // Created once the devices are open (below); the sim controls reach it through this.
@@ -272,19 +320,8 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
           : {}),
         serviceExport: (token, kind, roundId, language) => service.exportFile(token, kind, roundId, language),
         rendererDir: options.rendererDir,
-        health: () => ({
-          tableId: config.tableId,
-          game: config.game,
-          version: SOFTWARE_VERSION,
-          uptimeSeconds: Math.round((Date.now() - started) / 1000),
-          terminalId,
-          devices: { shoe: shoe.state(), billAcceptors: billAcceptors.statuses() },
-          ledger: { head: ledger.headOf().seq, verified: recovery.ledgerVerified },
-          recovery: { resumedRound: recovery.resumedRound, voided: recovery.voided.length, tableHold: recovery.tableHold },
-          // What a monitor needs to see a held or faulted table without opening service mode.
-          table: { phase: table.view().phase, hold: table.view().hold, faults: floor.tilts.list().map((t) => t.kind) },
-          sync: sync ? sync.status() : 'off',
-        }),
+        ...(options.metricsToken ? { metrics: { token: options.metricsToken, contentType: metrics.contentType, text: () => metrics.text() } } : {}),
+        health,
       },
       port,
     ),
@@ -341,6 +378,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
       url: `${origin}/${view}?token=${encodeURIComponent(token)}`,
     })),
     async close() {
+      stopCountingTilts();
       autoplay?.stop();
       stopAttendant();
       stopDealer();
@@ -357,4 +395,12 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
       log.flush();
     },
   };
+}
+
+function fileSize(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
 }

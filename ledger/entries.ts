@@ -133,7 +133,7 @@ export const PAYLOADS = {
       .string()
       .regex(/^[0-9a-f]{64}$/)
       .optional(),
-    programMode: z.enum(['tsx', 'electron']).optional(),
+    programMode: z.enum(['tsx', 'electron', 'packaged']).optional(),
     programFiles: z.number().int().nonnegative().optional(),
   }),
   'config.change': z.strictObject({

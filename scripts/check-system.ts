@@ -1,5 +1,6 @@
 // `npm test` runs this first: the Debian packages the tests need (Chromium for the browser tests,
-// the Noto CJK fonts they draw Chinese with, PostgreSQL for the sync tests' throwaway cluster) are
+// the Noto CJK fonts they draw Chinese with, PostgreSQL for the sync tests' throwaway cluster,
+// systemd for `systemd-analyze verify` on the units in deploy/) are
 // installed where this user may, or the run stops within seconds with the command that installs
 // them, rather than after ten minutes of Node tests. scripts/system-needs.ts decides.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -20,12 +21,18 @@ function hasPostgres(): boolean {
   return existsSync(root) && readdirSync(root).some((v) => existsSync(`${root}/${v}/bin/initdb`) && existsSync(`${root}/${v}/bin/pg_ctl`));
 }
 
+/** The deploy checks verify the systemd units with it (deploy/deploy.test.ts). */
+function hasSystemdAnalyze(): boolean {
+  return existsSync('/usr/bin/systemd-analyze') || existsSync('/bin/systemd-analyze');
+}
+
 function missingNeeds(): Need[] {
   const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   return [
     ...(existsSync(chromium) ? [] : [{ pkg: 'chromium', why: `the browser tests drive it at ${chromium} (CHROMIUM_PATH overrides)` }]),
     ...(hasCjkFonts() ? [] : [{ pkg: 'fonts-noto-cjk', why: 'the screens draw Traditional Chinese with Noto Sans CJK' }]),
     ...(hasPostgres() ? [] : [{ pkg: 'postgresql', why: 'the sync tests start their own PostgreSQL cluster (initdb, pg_ctl)' }]),
+    ...(hasSystemdAnalyze() ? [] : [{ pkg: 'systemd', why: 'the deploy checks run systemd-analyze verify on the units in deploy/systemd' }]),
   ];
 }
 

@@ -7,12 +7,14 @@ import type { FastifyRequest } from 'fastify';
  * `query` reads only. There is no anonymous role and no loopback exception: behind a proxy on
  * the same host every caller is loopback (issue 20).
  */
-export type Role = 'admin' | 'query';
+export type Role = 'admin' | 'query' | 'metrics';
 
 export interface AdminTokens {
   admin: string;
   /** Read-only token for the query routes; without one, queries need the admin token. */
   query?: string;
+  /** Token for /metrics only (a Prometheus scraper); without one, /metrics takes the query or admin token. */
+  metrics?: string;
 }
 
 /** A token shorter than this is refused at start: it could be guessed within the rate limit. */
@@ -26,7 +28,8 @@ export function checkTokens(tokens: AdminTokens): AdminTokens {
       throw new AdminTokenError(`the ${role} token must be at least ${MIN_TOKEN_LENGTH} characters, without spaces`);
     }
   }
-  if (tokens.query !== undefined && tokens.query === tokens.admin) throw new AdminTokenError('the query token must differ from the admin token');
+  const given = [tokens.admin, tokens.query, tokens.metrics].filter((t) => t !== undefined);
+  if (new Set(given).size !== given.length) throw new AdminTokenError('the admin, query and metrics tokens must all differ');
   return tokens;
 }
 
@@ -42,10 +45,13 @@ export function roleOf(req: FastifyRequest, tokens: AdminTokens): Role | null {
   if (!m?.[1]) return null;
   if (sameSecret(m[1], tokens.admin)) return 'admin';
   if (tokens.query !== undefined && sameSecret(m[1], tokens.query)) return 'query';
+  if (tokens.metrics !== undefined && sameSecret(m[1], tokens.metrics)) return 'metrics';
   return null;
 }
 
-/** Whether `role` may call a route that needs `need` (admin includes query). */
+/** Whether `role` may call a route that needs `need`: admin includes query, and query includes metrics. */
 export function allows(role: Role | null, need: Role): boolean {
-  return role === 'admin' || (role === 'query' && need === 'query');
+  if (role === null) return false;
+  if (role === 'admin' || role === need) return true;
+  return role === 'query' && need === 'metrics';
 }

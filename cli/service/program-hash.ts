@@ -8,10 +8,15 @@ export const command = defineCommand({
   name: 'service program-hash',
   summary:
     'The reference program hash of a build: the same files and the same figure the host computes at\nstart (journalled in power.reset) and on demand (service Status page).',
-  usage: 'usage: etg service program-hash [--json] [--mode tsx|electron] [--root DIR] [--manifest] [--compare FILE]',
+  usage: 'usage: etg service program-hash [--json] [--mode tsx|electron|packaged] [--root DIR] [--manifest] [--compare FILE]',
   options: {
     json: { type: 'boolean', help: 'print JSON' },
-    mode: { type: 'string', value: 'tsx|electron', help: 'how the build runs: tsx (npm start) or electron (dist/electron)', default: 'tsx' },
+    mode: {
+      type: 'string',
+      value: 'tsx|electron|packaged',
+      help: 'how the build runs: tsx (npm start), electron (dist/electron) or packaged\n(an installed .deb or unpacked AppImage: --root is its folder)',
+      default: 'tsx',
+    },
     root: { type: 'string', value: 'DIR', help: "the build's folder (default: this repository)" },
     manifest: { type: 'boolean', help: 'with --json: every file and its SHA-256 as well (what a mismatch is traced with)' },
     compare: {
@@ -22,13 +27,17 @@ export const command = defineCommand({
   },
 });
 
+const PROGRAM_MODES: readonly ProgramMode[] = ['tsx', 'electron', 'packaged'];
+
 /** The approved build's reference hash, and the files behind a mismatch. */
 export async function run(argv: string[]): Promise<number> {
   const o = options(command, argv);
-  const mode = (o.mode ?? 'tsx') as ProgramMode;
-  if (mode !== 'tsx' && mode !== 'electron') throw new UsageError(`--mode is tsx or electron\n${command.usage}`);
+  const mode = PROGRAM_MODES.find((m) => m === (o.mode ?? 'tsx'));
+  if (!mode) throw new UsageError(`--mode is tsx, electron or packaged\n${command.usage}`);
   const root = path.resolve(o.root ?? path.join(import.meta.dirname, '../..'));
-  if (!existsSync(path.join(root, 'package.json'))) throw new UsageError(`${root} holds no build (no package.json)`);
+  if (mode === 'packaged' && !existsSync(path.join(root, 'resources', 'app.asar')))
+    throw new UsageError(`${root} is no installed kiosk (no resources/app.asar)`);
+  if (mode !== 'packaged' && !existsSync(path.join(root, 'package.json'))) throw new UsageError(`${root} holds no build (no package.json)`);
   if (mode === 'electron' && !existsSync(path.join(root, 'dist/electron'))) throw new UsageError(`${root} has no dist/electron: build it first`);
   const m = await programManifest(layoutAt(root, mode));
   if (o.compare) {

@@ -27,6 +27,12 @@ const HOST_OPTIONS = {
   },
   rules: { ...HOST_ARGS.rules, value: 'PROFILE', help: "the simulated table's rule profile (default: the game's Macau one)" },
   stations: { ...HOST_ARGS.stations, value: 'N', help: 'how many stations the simulated table has (default 7)' },
+  'log-max-mb': { ...HOST_ARGS['log-max-mb'], value: 'MB', help: 'the size cap of logs/host.log in MiB (default 20; five rotated files kept)' },
+  'metrics-token-file': {
+    ...HOST_ARGS['metrics-token-file'],
+    value: 'FILE',
+    help: 'serve Prometheus metrics at /metrics to `Authorization: Bearer <token in FILE>`\n(off without it; docs/operations.md)',
+  },
   'test-timing': { ...HOST_ARGS['test-timing'], help: 'tests only: instant simulated dealing and very short timers' },
   'test-kill-after-round-entry': {
     ...HOST_ARGS['test-kill-after-round-entry'],

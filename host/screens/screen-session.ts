@@ -40,6 +40,8 @@ export class ScreenSession {
     private readonly tokens: LaunchTokens,
     private readonly transport: ScreenTransport,
     private readonly log: Logger,
+    /** Told when the session ends (the metrics' count of connected screens). */
+    private readonly onDispose?: (session: ScreenSession) => void,
   ) {
     this.unlisten = host.onChange((view, conn) => {
       if (this.subscribed.has(view) && (conn === undefined || conn === this.id)) this.sendSnapshot(view);
@@ -65,6 +67,12 @@ export class ScreenSession {
     this.unlisten();
     for (const view of this.subscribed) this.host.screenClosed(view, this.id);
     this.log.info({ session: this.id, view: this.granted }, 'screen disconnected');
+    this.onDispose?.(this);
+  }
+
+  /** The view this session's launch token granted; null before its hello. */
+  view(): ViewName | null {
+    return this.granted;
   }
 
   private handle(m: ClientMessage): void {

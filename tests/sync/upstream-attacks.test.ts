@@ -125,9 +125,9 @@ describe('upstream admin credential', () => {
     assert.equal(enrolled.headers.get('cache-control'), 'no-store');
     const key1 = String(enrolled.json.key);
     assert.equal((await call(up.url, 'GET', '/v1/terminals', bearer(QUERY))).status, 200);
-    // The old `rotate` flag on the enrol route no longer issues a key.
+    // The old `rotate` flag on the enrol route no longer issues a key: an unknown field, refused.
     const viaEnrol = await call(up.url, 'POST', '/v1/admin/terminals', bearer(ADMIN), { terminalId: 'T-01', rotate: true });
-    assert.equal(viaEnrol.status, 409);
+    assert.equal(viaEnrol.status, 400);
     assert.equal(viaEnrol.json.key, undefined);
     assert.equal((await call(up.url, 'POST', '/v1/admin/terminals/T-01/rotate-key', bearer(QUERY))).status, 403);
     assert.equal((await ingest(signedBatch('T-01', 'T-01', key1))).status, 200, 'the first key works (and is now cached)');
