@@ -37,6 +37,13 @@ import { AccountStore } from './service/accounts.js';
 import { LiveServiceBackend } from './service/live-backend.js';
 import { programLayout, programManifest, type ProgramLayout, type ProgramManifest } from './service/program-hash.js';
 import { ServiceHost } from './service/service-host.js';
+import { RemoteAcceptors } from './devices/remote-acceptors.js';
+import { RemoteStations } from './stadium/remote-stations.js';
+import { tableCertificate, type TableCertificate } from './stadium/table-certificate.js';
+import { RemoteStationConnections } from './screens/station-connections.js';
+import { createLanServer } from './server/lan-server.js';
+import { isRemote } from '../engine/table/state.js';
+import { NOTE_FACE_VALUES } from '../hardware/billacceptor/notes.js';
 
 export interface HostOptions {
   dataDir: string;
@@ -66,6 +73,8 @@ export interface HostOptions {
   roundScript?: RoundPlan;
   /** Service mode: idle timeout, device test time-out (the two-person handpay amount is the table configuration's). */
   service?: { idleMs?: number; testTimeoutMs?: number };
+  /** Benchmarks: each screen connection's send buffer (bytes in flight before latest-wins holds the rest). */
+  sendBuffer?: number;
 }
 
 export interface RunningHost {
@@ -92,6 +101,15 @@ export interface RunningHost {
   service: ServiceHost;
   /** A screen connection over any transport (WebSocket, Electron MessagePort), same rules for all. */
   openSession(transport: ScreenTransport): ScreenSession;
+  /** Remote stations: their credentials, their acceptors, and the LAN listener (TLS) they reach the host on. */
+  stadium: {
+    stations: RemoteStations;
+    acceptors: RemoteAcceptors;
+    connections: RemoteStationConnections;
+    /** `https://host:port` of the LAN listener, null when the table has no remote stations. */
+    lanOrigin: string | null;
+    certificate: TableCertificate | null;
+  };
   close(): Promise<void>;
 }
 
@@ -203,7 +221,26 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     onDeviceEvent: (e) => onShoeEvent(tilts, e, () => table.cue()?.kind === 'shuffle'),
   });
   const host = new ViewHub(config, SOFTWARE_VERSION, table, ledger);
-  const floor = wireFloorServices({ config, ledger, log, tilts, table, billAcceptors, params: paramsNow, onConfigApplied: () => host.configChanged() });
+  // Faults gate the seated stations' acceptors here and the remote ones at their agents.
+  let remoteGate: RemoteAcceptors | null = null;
+  const acceptorGate = {
+    setInhibited: (station: number, reason: Parameters<BillAcceptors['setInhibited']>[1], inhibited: boolean) =>
+      isRemote(table.state.params, station) ? remoteGate?.setInhibited(station, reason, inhibited) : billAcceptors.setInhibited(station, reason, inhibited),
+    setAccepted: (d: readonly number[]) => {
+      billAcceptors.setAccepted(d);
+      remoteGate?.setAccepted();
+    },
+  };
+  const floor = wireFloorServices({
+    config,
+    ledger,
+    log,
+    tilts,
+    table,
+    billAcceptors: acceptorGate,
+    params: paramsNow,
+    onConfigApplied: () => host.configChanged(),
+  });
   host.attachFloor(floor.gate);
   // New bets stop through the upstream-offline fault, so every stop has one place and one record.
   syncEvents.stopNewBets = (stop) => onUpstreamSignal(tilts, stop, 'unsynced ledger entries beyond the offline limit');
@@ -233,7 +270,24 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   });
   host.attachService(service);
   const started = Date.now();
-  const openSession = (transport: ScreenTransport) => new ScreenSession(host, tokens, transport, log);
+  // Remote stations: enrolled in service mode, each with its own credential, reaching the host
+  // over TLS on the configured LAN address (the table's certificate, which the enrolment pins).
+  const remoteStations = RemoteStations.inDataDir(dataDir);
+  const connections = new RemoteStationConnections(remoteStations);
+  const remoteAcceptors = new RemoteAcceptors({
+    ledger,
+    log,
+    stations: remoteStations,
+    hasStation: (station) => isRemote(table.state.params, station),
+    accepted: () => config.denominations ?? NOTE_FACE_VALUES[config.currency],
+    onEvent: (station, e) => onBillAcceptorEvent(tilts, station, e),
+  });
+  const sessionOptions = {
+    remoteStations,
+    connections,
+    ...(options.sendBuffer !== undefined ? { limits: { highWater: options.sendBuffer, maxReplies: 64 } } : {}),
+  };
+  const openSession = (transport: ScreenTransport) => new ScreenSession(host, tokens, transport, log, sessionOptions);
 
   const simToken = options.simControls ? randomBytes(24).toString('base64url') : null;
   // Created once the devices are open (below); the sim controls reach it through this.
@@ -289,6 +343,18 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
       port,
     ),
   );
+  remoteGate = remoteAcceptors;
+  let lan: Awaited<ReturnType<typeof createLanServer>> | null = null;
+  let certificate: TableCertificate | null = null;
+  if (config.remoteStations > 0) {
+    certificate = await tableCertificate(dataDir, config.tableId, [config.lan.host]);
+    lan = await createLanServer(
+      { log, openSession, openDevice: (send, close) => remoteAcceptors.open(send, close), certificate },
+      config.lan.host,
+      config.lan.port,
+    );
+    log.info({ lan: `${lan.host}:${lan.port}`, fingerprint: certificate.fingerprint, remoteStations: config.remoteStations }, 'listening for remote stations');
+  }
   // Devices open once the screens can be served: a note inserted at start-up credits a screen that exists.
   billAcceptors.start();
   // A simulated shoe is a new device after an unclean stop: no new round before its shoe is in.
@@ -335,6 +401,13 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     recovery,
     service,
     openSession,
+    stadium: {
+      stations: remoteStations,
+      acceptors: remoteAcceptors,
+      connections,
+      lanOrigin: lan ? `https://${lan.host.includes(':') ? `[${lan.host}]` : lan.host}:${lan.port}` : null,
+      certificate,
+    },
     screens: tokens.entries().map(([view, token]) => ({
       view,
       token,
@@ -349,6 +422,8 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
       // Whoever is signed in to service mode is journalled out before the ledger closes.
       service.stop();
       serviceBackend.dispose();
+      remoteAcceptors.closeAll();
+      await lan?.close();
       await server.close();
       await shoe.close();
       await billAcceptors.close();

@@ -143,6 +143,8 @@ export async function createHttpServer(deps: HttpServerDeps, port: number): Prom
     }
     const session = deps.openSession({
       send: (text) => socket.send(text),
+      // Bytes encoded once for every screen; `written` once ws has handed them to the socket.
+      write: (m, written) => socket.send(m.bytes, { binary: false }, () => written()),
       close: (code, reason) => socket.close(code, reason),
     });
     socket.on('message', (data, isBinary) => session.receive(isBinary ? new Uint8Array(data as Buffer) : data.toString()));
