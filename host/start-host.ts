@@ -40,6 +40,7 @@ import { ServiceHost } from './service/service-host.js';
 import { RemoteAcceptors } from './devices/remote-acceptors.js';
 import { RemoteStations } from './stadium/remote-stations.js';
 import { tableCertificate, type TableCertificate } from './stadium/table-certificate.js';
+import { enrolmentFor, type EnrolmentFile } from './stadium/enrolment-file.js';
 import { RemoteStationConnections } from './screens/station-connections.js';
 import { createLanServer } from './server/lan-server.js';
 import { isRemote } from '../engine/table/state.js';
@@ -109,6 +110,8 @@ export interface RunningHost {
     /** `https://host:port` of the LAN listener, null when the table has no remote stations. */
     lanOrigin: string | null;
     certificate: TableCertificate | null;
+    /** Enrols a remote station (two people named) and returns what its machine is given, once. */
+    enrol(station: number, by: [string, string]): EnrolmentFile;
   };
   close(): Promise<void>;
 }
@@ -384,6 +387,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   // Simulated players cash out now and then: a simulated attendant pays their handpays.
   const stopAttendant = options.autoplay ? startSimAttendant(floor.handpays, timers, log) : () => undefined;
   const origin = `http://127.0.0.1:${server.port}`;
+  const lanOrigin = lan ? `https://${lan.host.includes(':') ? `[${lan.host}]` : lan.host}:${lan.port}` : null;
   log.info({ origin, dataDir, tableId: config.tableId, terminalId, ledger: ledger.file }, 'table host started');
 
   return {
@@ -405,8 +409,18 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
       stations: remoteStations,
       acceptors: remoteAcceptors,
       connections,
-      lanOrigin: lan ? `https://${lan.host.includes(':') ? `[${lan.host}]` : lan.host}:${lan.port}` : null,
+      lanOrigin,
       certificate,
+      enrol: (station, by) => {
+        if (!lanOrigin || !certificate) throw new Error('this table takes no remote stations (remoteStations in its configuration)');
+        if (!isRemote(table.state.params, station)) throw new Error(`station ${station} is not one of this table's remote stations`);
+        const credential = remoteStations.enrol(station, by);
+        ledger.append({
+          type: 'service.action',
+          payload: { who: by[0], action: 'station-enrol', confirmedBy: by[1], detail: `station ${station}; certificate ${certificate.fingerprint}` },
+        });
+        return enrolmentFor(credential, { tableId: config.tableId, lanOrigin, certificate: certificate.cert, fingerprint: certificate.fingerprint });
+      },
     },
     screens: tokens.entries().map(([view, token]) => ({
       view,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_STATIONS, MinorUnits } from './units.js';
+import { MinorUnits, StationNumber } from './units.js';
 
 // Service mode (issue 9): the commands of the `/service` view and what a signed-in session sees.
 // Before sign-in the view carries only the cabinet label (table id, software version) and the
@@ -17,7 +17,7 @@ export const StaffNumber = z.string().regex(/^\d{3,8}$/);
 /** PINs are digits only, so the service screen's keypad can enter them. */
 export const Pin = z.string().regex(/^\d{4,12}$/);
 
-const Station = z.number().int().min(1).max(MAX_STATIONS);
+const Station = StationNumber;
 const Short = z.string().max(128);
 const Text = z.string().max(400);
 const Iso = z.string().max(40);
@@ -29,7 +29,7 @@ export const ServiceAction = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('enter-card'), roundId: z.string().min(1).max(128), card: z.string().regex(/^[A2-9TJQK][SHDC]$/) }),
   z.strictObject({
     kind: z.literal('meter-clear'),
-    scope: z.string().regex(/^(table|station:[1-7])$/),
+    scope: z.string().regex(/^(table|station:\d{1,3})$/),
     authorisation: z.string().min(1).max(64),
     reason: z.string().min(1).max(200),
   }),

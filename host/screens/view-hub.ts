@@ -125,6 +125,8 @@ export class ViewHub {
   private service: ServiceHost | null = null;
   /** Each station's recall as last read, with the ledger's recall version it was read at. */
   private readonly recall = new Map<number, { version: number; list: StationRecallRound[] }>();
+  /** Recorded rounds split by station, newest last. */
+  private readonly rounds = new Map<string, Map<number, StationRecallRound>>();
   /** The JSON of parts views share (the round, a recall list, the pay table), encoded once while they live. */
   private readonly encoded = new WeakMap<object, string>();
   readonly counters: HubCounters = { changes: 0, built: 0, encoded: 0, parts: 0 };
@@ -509,13 +511,37 @@ export class ViewHub {
     return state;
   }
 
-  /** A station's last rounds from the ledger's recall, read again only when a round it played in was recorded. */
+  /**
+   * A station's last rounds from the ledger's recall, read again only when a round it played in
+   * was recorded. Each round's record is read and split by station once (a stadium's round holds
+   * hundreds of stations' lines), then every station takes its own part of it.
+   */
   private recallOf(station: number): StationRecallRound[] {
     const version = this.recallSource.recallVersion(station);
     const had = this.recall.get(station);
     if (had && had.version === version) return had.list;
-    const list = this.recallSource.recall({ station, limit: MAX_RECALL_ROUNDS }).map((r) => recallRound(r, station));
+    const list = this.recallSource.recallIds(station, MAX_RECALL_ROUNDS).flatMap((id) => {
+      const own = this.recallRounds(id)?.get(station);
+      return own ? [own] : [];
+    });
     this.recall.set(station, { version, list });
     return list;
+  }
+
+  /** A recorded round, split by station once; the newest rounds are kept (a station recalls ten). */
+  private recallRounds(roundId: string): Map<number, StationRecallRound> | null {
+    const had = this.rounds.get(roundId);
+    if (had) return had;
+    const record = this.recallSource.round(roundId);
+    if (!record) return null;
+    const byStation = new Map<number, StationRecallRound>();
+    for (const s of new Set([...record.bets.map((b) => b.station), ...record.lines.map((l) => l.station)])) byStation.set(s, recallRound(record, s));
+    this.rounds.set(roundId, byStation);
+    // Twice a station's recall: every station's ten are in here.
+    for (const oldest of this.rounds.keys()) {
+      if (this.rounds.size <= 2 * MAX_RECALL_ROUNDS + 2) break;
+      this.rounds.delete(oldest);
+    }
+    return byStation;
   }
 }

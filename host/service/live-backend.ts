@@ -3,6 +3,7 @@ import { canonicalJson, eventLog, evidenceBundle, newestEntriesOfType, openServi
 import { parseCard } from '../../engine/cards/card.js';
 import {
   compareMeters,
+  MAX_STATIONS,
   meterGliName,
   metersOf,
   meterUnit,
@@ -283,8 +284,12 @@ export class LiveServiceBackend implements ServiceBackend {
           ...(x.auto ? { auto: true } : {}),
         })),
         ...(r.game === this.d.table.gameKind && this.d.table.presentation.actionWords ? { actionWords: { ...this.d.table.presentation.actionWords } } : {}),
-        bets: r.bets.map((b) => ({ station: b.station, seat: b.seat, bet: b.bet, amount: b.amount })),
-        lines: r.lines,
+        // One station's recall shows its own; a stadium round's whole record (hundreds of stations)
+        // is cut to the page's limits here, the seated stations first: the export has all of it.
+        bets: byStation(r.bets, q.station)
+          .slice(0, 224)
+          .map((b) => ({ station: b.station, seat: b.seat, bet: b.bet, amount: b.amount })),
+        lines: byStation(r.lines, q.station).slice(0, 512),
         ...(r.reason !== undefined ? { reason: r.reason.slice(0, 400) } : {}),
         ...(r.authorisedBy ? { authorisedBy: r.authorisedBy } : {}),
       })),
@@ -729,4 +734,10 @@ function toEventRow(r: { seq: number; ts: string; type: string; body: string }):
 /** The hold's sequence and the reads during it, for the Holds page (the newest 64 reads). */
 function holdReads(h: ReturnType<LiveTable['holdState']>): Pick<TableSummary, 'holdReads'> {
   return h ? { holdReads: { shoeSequence: h.shoeSequence, reads: h.readsDuringHold.slice(-64) } } : {};
+}
+
+/** A station's own items, or every item with the seated stations' (1–7) first. */
+function byStation<T extends { station: number }>(xs: readonly T[], station: number | null): T[] {
+  if (station !== null) return xs.filter((x) => x.station === station);
+  return [...xs].sort((a, b) => Number(a.station > MAX_STATIONS) - Number(b.station > MAX_STATIONS));
 }

@@ -25,3 +25,19 @@ export function readEnrolment(file: string): EnrolmentFile {
 export function writeEnrolment(file: string, e: EnrolmentFile): void {
   writeFileSync(file, JSON.stringify(EnrolmentFile.parse(e), null, 1), { mode: 0o600, flush: true });
 }
+
+/** What a station's machine is given at enrolment: its credential with the table's address and pinned certificate. */
+export function enrolmentFor(
+  credential: { readonly station: number; readonly secret: string },
+  table: { readonly tableId: string; readonly lanOrigin: string; readonly certificate: string; readonly fingerprint: string },
+): EnrolmentFile {
+  return EnrolmentFile.parse({
+    v: 1,
+    tableId: table.tableId,
+    station: credential.station,
+    secret: credential.secret,
+    host: table.lanOrigin,
+    certificate: table.certificate,
+    fingerprint: table.fingerprint,
+  });
+}
