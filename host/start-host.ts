@@ -102,6 +102,8 @@ export interface RunningHost {
   service: ServiceHost;
   /** A screen connection over any transport (WebSocket, Electron MessagePort), same rules for all. */
   openSession(transport: ScreenTransport): ScreenSession;
+  /** What the screen connections sent, summed over every one opened (benchmarks). */
+  sent(): { sessions: number; messages: number; bytes: number; superseded: number };
   /** Remote stations: their credentials, their acceptors, and the LAN listener (TLS) they reach the host on. */
   stadium: {
     stations: RemoteStations;
@@ -290,7 +292,31 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     connections,
     ...(options.sendBuffer !== undefined ? { limits: { highWater: options.sendBuffer, maxReplies: 64 } } : {}),
   };
-  const openSession = (transport: ScreenTransport) => new ScreenSession(host, tokens, transport, log, sessionOptions);
+  const sent = { sessions: 0, messages: 0, bytes: 0, superseded: 0 };
+  const openSessions = new Set<ScreenSession>();
+  const openSession = (transport: ScreenTransport) => {
+    const session = new ScreenSession(host, tokens, transport, log, sessionOptions);
+    openSessions.add(session);
+    sent.sessions++;
+    return session;
+  };
+  // Sessions' counters are summed when asked; a closed session's are kept in `sent`.
+  const sentNow = () => {
+    const out = { ...sent };
+    for (const s of [...openSessions]) {
+      const c = s.outbox.counters;
+      if (s.closed()) {
+        sent.messages += c.sent;
+        sent.bytes += c.bytes;
+        sent.superseded += c.superseded;
+        openSessions.delete(s);
+      }
+      out.messages += c.sent;
+      out.bytes += c.bytes;
+      out.superseded += c.superseded;
+    }
+    return out;
+  };
 
   const simToken = options.simControls ? randomBytes(24).toString('base64url') : null;
   // Created once the devices are open (below); the sim controls reach it through this.
@@ -405,6 +431,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     recovery,
     service,
     openSession,
+    sent: sentNow,
     stadium: {
       stations: remoteStations,
       acceptors: remoteAcceptors,

@@ -57,7 +57,7 @@ export class ScreenSession {
   private granted: ViewName | null = null;
   private readonly subscribed = new Map<ViewName, () => void>();
   private errors = 0;
-  private closed = false;
+  private isClosed = false;
   private releaseStation: (() => void) | null = null;
   readonly outbox: Outbox;
 
@@ -82,7 +82,7 @@ export class ScreenSession {
   }
 
   receive(raw: unknown): void {
-    if (this.closed) return;
+    if (this.isClosed) return;
     try {
       const decoded = decodeClientMessage(raw);
       if (!decoded.ok) return this.refuse(decoded.error);
@@ -94,14 +94,19 @@ export class ScreenSession {
     }
   }
 
+  /** Whether the connection is over. */
+  closed(): boolean {
+    return this.isClosed;
+  }
+
   /** The view this connection was granted (null before hello). */
   view(): ViewName | null {
     return this.granted;
   }
 
   dispose(): void {
-    if (this.closed) return;
-    this.closed = true;
+    if (this.isClosed) return;
+    this.isClosed = true;
     this.outbox.close();
     for (const [view, unsubscribe] of this.subscribed) {
       unsubscribe();
@@ -177,6 +182,6 @@ export class ScreenSession {
   }
 
   private send(message: HostMessage): void {
-    if (!this.closed) this.outbox.reply(new SharedMessage(encode(message)));
+    if (!this.isClosed) this.outbox.reply(new SharedMessage(encode(message)));
   }
 }

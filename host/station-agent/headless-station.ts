@@ -14,6 +14,13 @@ import type { EnrolmentFile } from '../stadium/enrolment-file.js';
 import { pinnedSocket } from './pinned-socket.js';
 
 export interface HeadlessStationEvents {
+  /** Every frame as it arrives, before anything else is done with it (`process.hrtime.bigint()`). */
+  arrived?(data: Buffer, at: bigint): void;
+  /**
+   * Decode later (after the frames that arrived together were stamped), as a screen paints
+   * later: a load generator's many stations in one process then do not delay each other's stamps.
+   */
+  deferDecode?: boolean;
   /** Every message as received (decoded), with the time it arrived (`process.hrtime.bigint()`). */
   message?(m: HostMessage, receivedAt: bigint, bytes: number): void;
   /** The view, whenever a message changed it. */
@@ -84,8 +91,20 @@ export class HeadlessStation {
     this.socket?.terminate();
   }
 
+  private readonly backlog: { data: Buffer; at: bigint }[] = [];
+
   private receive(data: Buffer): void {
     const at = process.hrtime.bigint();
+    this.events.arrived?.(data, at);
+    if (!this.events.deferDecode) return this.decode(data, at);
+    this.backlog.push({ data, at });
+    if (this.backlog.length === 1)
+      setImmediate(() => {
+        for (const x of this.backlog.splice(0)) this.decode(x.data, x.at);
+      });
+  }
+
+  private decode(data: Buffer, at: bigint): void {
     const d = decodeHostMessage(data.toString());
     if (!d.ok) throw new Error(`station ${this.enrolment.station}: a message that fails its schema: ${d.error.detail}`);
     this.events.message?.(d.message, at, data.byteLength);
