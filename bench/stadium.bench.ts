@@ -98,7 +98,7 @@ async function run(stations: number, throttledShare: number): Promise<void> {
           stations: numbers.filter((_, i) => i % CLIENT_PROCESSES === k),
           throttled,
           seed: 100 + k,
-          notes: 5,
+          notes: 3,
         }),
       }),
     );

@@ -46,11 +46,26 @@ async function throttle(target: URL, bytesPerSecond: number): Promise<string> {
 
 const received = new Map<number, Map<number, string>>();
 const stations: HeadlessStation[] = [];
-for (let i = 0; i < mine.length; i += 20) {
+/** Tries again after a failed handshake, as a station does in a reconnect storm (backoff with jitter). */
+async function persist<T>(what: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await what();
+    } catch (e) {
+      if (attempt >= 8) throw e;
+      await new Promise((r) => setTimeout(r, Math.min(5000, 250 * 2 ** attempt) * (0.5 + Math.random() / 2)));
+    }
+  }
+}
+
+for (let i = 0; i < mine.length; i += 10) {
   await Promise.all(
-    mine.slice(i, i + 20).map(async (e) => {
-      const device = new DeviceClient(e, agent);
-      await device.ready();
+    mine.slice(i, i + 10).map(async (e) => {
+      const device = await persist(async () => {
+        const d = new DeviceClient(e, agent);
+        await d.ready();
+        return d;
+      });
       for (let k = 0; k < arg.notes; k++) await device.insert(`bench-${e.station}-${k}`, 1000, 'MOP');
       const slow = throttled.has(e.station);
       const via = slow ? { ...e, host: await throttle(new URL(e.host), 8000) } : e;
@@ -71,7 +86,7 @@ for (let i = 0; i < mine.length; i += 20) {
           bet(s, state);
         },
       });
-      await s.connect();
+      await persist(() => s.connect());
       stations.push(s);
     }),
   );

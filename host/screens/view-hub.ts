@@ -144,7 +144,7 @@ export class ViewHub {
     private readonly recallSource: RecallSource,
   ) {
     this.payTable = [...table.payTable];
-    table.onChange(() => this.refreshAll());
+    table.onChange(() => this.refreshAll(true));
   }
 
   /** Attaches the faults and handpays: their refusals, notices and cash-out reach every screen. */
@@ -341,7 +341,13 @@ export class ViewHub {
     return view === 'service' && conn !== undefined ? `service#${conn}` : view;
   }
 
-  private refreshAll(): void {
+  /**
+   * `tableOnly`: the table's state changed and nothing else did (the floor and the configuration
+   * call without it). Then the stations' views are looked at only if something any of them is
+   * built from moved: a card read (the public round) leaves hundreds of stations' own parts
+   * untouched, and not even their inputs are compared.
+   */
+  private refreshAll(tableOnly = false): void {
     this.counters.changes++;
     // The parts every station shares first: each is encoded once, then handed to every station screen.
     for (const part of PUBLIC_PARTS) {
@@ -349,8 +355,23 @@ export class ViewHub {
       const now = this.publicPart(part);
       if (had !== now) for (const sink of this.publicSinks) sink.deliver(`public:${part}`, now.message);
     }
-    for (const view of this.views()) this.refresh(view);
+    this.refresh('table');
+    this.refresh('service');
+    const key = this.stationsKey();
+    const same = tableOnly && this.lastStationsKey !== null && sameDeps(this.lastStationsKey, key);
+    this.lastStationsKey = key;
+    if (same) return;
+    for (const view of this.views()) if (view !== 'table' && view !== 'service') this.refresh(view);
     for (const view of this.remoteViews()) this.refresh(view);
+  }
+
+  private lastStationsKey: readonly unknown[] | null = null;
+
+  /** Everything of the table's state any station's own part is built from (compared by identity). */
+  private stationsKey(): readonly unknown[] {
+    const s = this.table.state;
+    const deciding = this.table.stationInputs().deciders.size > 0;
+    return [s.params, s.credits, s.chips, s.placed, s.unplayed, s.results, s.phase, s.hold, s.needsShuffle, s.faults, deciding ? s.round : null, deciding ? s.countdown : null];
   }
 
   /**
