@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { ViewName } from '../protocol/index.js';
+import { stationOf, type ViewName } from '../protocol/index.js';
 import { openLedger, startLedgerSync, type Ledger, type SyncClient } from '../ledger/index.js';
 import { simulatedTableConfig, TableConfig } from './config/table-config.js';
 import { BillAcceptors } from './devices/bill-acceptors.js';
@@ -265,6 +265,16 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     log,
     softwareVersion: SOFTWARE_VERSION,
     program: { layout, atStart: manifest },
+    stadium: {
+      lan: () => lanOrigin,
+      fingerprint: () => certificate?.fingerprint ?? null,
+      stations: () => host.remoteViews().flatMap((v) => stationOf(v) ?? []),
+      enrolledAt: (station) => remoteStations.current(station)?.enrolledAt ?? null,
+      screenConnected: (station) => connections.connected().includes(station),
+      acceptorConnected: (station) => remoteAcceptors.connected(station),
+      enrol: (station, by) => JSON.stringify(enrol(station, by), null, 1),
+      revoke: (station, by) => remoteStations.revoke(station, by),
+    },
     ...(options.service?.testTimeoutMs !== undefined ? { testTimeoutMs: options.service.testTimeoutMs } : {}),
   });
   const service = new ServiceHost({
@@ -414,6 +424,17 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const stopAttendant = options.autoplay ? startSimAttendant(floor.handpays, timers, log) : () => undefined;
   const origin = `http://127.0.0.1:${server.port}`;
   const lanOrigin = lan ? `https://${lan.host.includes(':') ? `[${lan.host}]` : lan.host}:${lan.port}` : null;
+  const enrol = (station: number, by: [string, string]): EnrolmentFile => {
+    if (!lanOrigin || !certificate) throw new Error('this table takes no remote stations (remoteStations in its configuration)');
+    if (!isRemote(table.state.params, station)) throw new Error(`station ${station} is not one of this table's remote stations`);
+    const credential = remoteStations.enrol(station, by);
+    ledger.append({
+      type: 'service.action',
+      payload: { who: by[0], action: 'station-enrol', confirmedBy: by[1], detail: `station ${station}; certificate ${certificate.fingerprint}` },
+    });
+    return enrolmentFor(credential, { tableId: config.tableId, lanOrigin, certificate: certificate.cert, fingerprint: certificate.fingerprint });
+  };
+
   log.info({ origin, dataDir, tableId: config.tableId, terminalId, ledger: ledger.file }, 'table host started');
 
   return {
@@ -438,16 +459,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
       connections,
       lanOrigin,
       certificate,
-      enrol: (station, by) => {
-        if (!lanOrigin || !certificate) throw new Error('this table takes no remote stations (remoteStations in its configuration)');
-        if (!isRemote(table.state.params, station)) throw new Error(`station ${station} is not one of this table's remote stations`);
-        const credential = remoteStations.enrol(station, by);
-        ledger.append({
-          type: 'service.action',
-          payload: { who: by[0], action: 'station-enrol', confirmedBy: by[1], detail: `station ${station}; certificate ${certificate.fingerprint}` },
-        });
-        return enrolmentFor(credential, { tableId: config.tableId, lanOrigin, certificate: certificate.cert, fingerprint: certificate.fingerprint });
-      },
+      enrol,
     },
     screens: tokens.entries().map(([view, token]) => ({
       view,

@@ -371,7 +371,20 @@ export class ViewHub {
   private stationsKey(): readonly unknown[] {
     const s = this.table.state;
     const deciding = this.table.stationInputs().deciders.size > 0;
-    return [s.params, s.credits, s.chips, s.placed, s.unplayed, s.results, s.phase, s.hold, s.needsShuffle, s.faults, deciding ? s.round : null, deciding ? s.countdown : null];
+    return [
+      s.params,
+      s.credits,
+      s.chips,
+      s.placed,
+      s.unplayed,
+      s.results,
+      s.phase,
+      s.hold,
+      s.needsShuffle,
+      s.faults,
+      deciding ? s.round : null,
+      deciding ? s.countdown : null,
+    ];
   }
 
   /**

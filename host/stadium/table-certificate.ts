@@ -1,5 +1,5 @@
 import * as x509 from '@peculiar/x509';
-import { webcrypto, X509Certificate } from 'node:crypto';
+import { X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
@@ -35,6 +35,8 @@ export async function tableCertificate(dataDir: string, tableId: string, address
     return { key: readFileSync(keyFile, 'utf8'), cert, fingerprint: new X509Certificate(cert).fingerprint256 };
   }
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Node's Web Crypto (globalThis.crypto), as the library expects it.
+  const webcrypto = globalThis.crypto;
   x509.cryptoProvider.set(webcrypto);
   const keys = await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify']);
   const now = new Date();

@@ -125,7 +125,8 @@ export class StationScreen implements Screen {
       this.ctx.emit(decisionArrives ? 'panel:closed-for-decision' : 'panel:closed-for-betting');
     }
     this.title.text = t(`game.${state.game}`);
-    this.seat.text = t('station.yourSeat', { n: state.seat });
+    // A remote station has no seat: it says which station it is.
+    this.seat.text = state.seat !== undefined ? t('station.yourSeat', { n: state.seat }) : t('station.remote', { n: state.station });
     this.creditLabel.text = t('station.credit');
     this.credit.text = formatMoney(state.credit, state.currency, state.language);
     this.credit.scale.set(1);
