@@ -15,7 +15,7 @@ export const STATION_AGENT_COMMAND = defineCommand({
     "A remote station's agent: drives the station's bill acceptor and relays each note to the table (the\n" +
     'table journals the escrow before the note is stacked and the credit before the device is\n' +
     "acknowledged), and serves the station's screen to this machine's browser, relayed to the table\n" +
-    'under the station\'s credential. Every link to the table is TLS to the certificate its enrolment pinned.',
+    "under the station's credential. Every link to the table is TLS to the certificate its enrolment pinned.",
   usage: 'Usage: npm run --silent station-agent -- --enrolment FILE [options]',
   options: {
     enrolment: { type: 'string', value: 'FILE', help: "the station's enrolment file (service mode gives it once, at enrolment)" },
