@@ -16,7 +16,8 @@ import type { FromClients, FromHost, ToClients, ToHost } from './stadium/message
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const quick = process.env.BENCH_QUICK === '1';
-const SIZES = quick ? [20] : [50, 100, 250];
+// STADIUM_SIZES=250 (comma-separated): only those sizes.
+const SIZES = process.env.STADIUM_SIZES ? process.env.STADIUM_SIZES.split(',').map(Number) : quick ? [20] : [50, 100, 250];
 const ROUNDS = quick ? 2 : 6;
 const CLIENT_PROCESSES = 4;
 

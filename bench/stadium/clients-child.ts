@@ -123,7 +123,14 @@ process.on('message', (m: ToClients) => {
         mine.map(async (e) => {
           const slow = throttled.has(e.station);
           const origin = slow ? await throttle(new URL(`https://127.0.0.1:${m.port}`), 8000) : `https://127.0.0.1:${m.port}`;
-          const ws = pinnedSocket({ ...e, host: origin }, agent, '/ws');
+          const ws = await persist(
+            () =>
+              new Promise<ReturnType<typeof pinnedSocket>>((resolve, reject) => {
+                const w = pinnedSocket({ ...e, host: origin }, agent, '/ws');
+                w.on('error', reject);
+                w.once('open', () => resolve(w));
+              }),
+          );
           const seqs = new Map<number, string>();
           bare.push({ throttled: slow, seqs });
           ws.on('message', (data: Buffer) => {
@@ -131,7 +138,6 @@ process.on('message', (m: ToClients) => {
             const seq = (JSON.parse(data.toString()) as { seq: number }).seq;
             seqs.set(seq, String(at));
           });
-          await new Promise((r) => ws.once('open', r));
         }),
       );
       send({ type: 'bare-connected', clients: bare.length });

@@ -20,7 +20,8 @@ export class DeviceClient {
   ) {
     this.socket = pinnedSocket(enrolment, agent, '/station-device');
     this.welcome = new Promise((resolve, reject) => {
-      this.socket.once('error', reject);
+      // Every error is handled: the first one before the welcome fails ready(), later ones end in 'close'.
+      this.socket.on('error', reject);
       this.socket.on('message', (data: Buffer) => {
         const d = decodeHostDeviceMessage(data.toString());
         if (!d.ok) return reject(new Error(d.error));

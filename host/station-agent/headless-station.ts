@@ -60,7 +60,8 @@ export class HeadlessStation {
         this.send({ type: 'subscribe', id: this.id(), view: this.view });
         resolve();
       });
-      ws.once('error', reject);
+      // Every error is handled: the first one before the link opened fails connect(), later ones end in 'close'.
+      ws.on('error', reject);
       ws.on('message', (data: Buffer) => this.receive(data));
       ws.on('close', () => this.events.closed?.());
     });
