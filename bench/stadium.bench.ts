@@ -199,7 +199,6 @@ async function run(stations: number, throttledShare: number): Promise<void> {
 }
 
 console.log(`stadium: baccarat, ${ROUNDS} coups per size, ${CLIENT_PROCESSES} client processes, ${os.cpus().length} cores; load average ${load()}`);
-for (const n of SIZES) {
-  await run(n, 0);
-  await run(n, 0.1);
-}
+// STADIUM_SHARES=0.1 (comma-separated): only those shares of throttled stations.
+const SHARES = process.env.STADIUM_SHARES ? process.env.STADIUM_SHARES.split(',').map(Number) : [0, 0.1];
+for (const n of SIZES) for (const share of SHARES) await run(n, share);

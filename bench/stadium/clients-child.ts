@@ -58,39 +58,39 @@ async function persist<T>(what: () => Promise<T>): Promise<T> {
   }
 }
 
-for (let i = 0; i < mine.length; i += 10) {
-  await Promise.all(
-    mine.slice(i, i + 10).map(async (e) => {
-      const device = await persist(async () => {
-        const d = new DeviceClient(e, agent);
-        await d.ready();
-        return d;
-      });
-      for (let k = 0; k < arg.notes; k++) await device.insert(`bench-${e.station}-${k}`, 1000, 'MOP');
-      const slow = throttled.has(e.station);
-      const via = slow ? { ...e, host: await throttle(new URL(e.host), 8000) } : e;
-      const seen = new Map<number, string>();
-      received.set(e.station, seen);
-      const betRound = { id: '' };
-      const s: HeadlessStation = new HeadlessStation(via, agent, {
-        // Stamped as it arrives; the public round's version read off the frame as the bare
-        // broadcast's clients read theirs (JSON.parse), the schema check after.
-        arrived: (data, at) => {
-          const m = JSON.parse(data.toString()) as { type?: string; part?: string; version?: number };
-          if (m.type === 'public' && m.part === 'round' && typeof m.version === 'number' && !seen.has(m.version)) seen.set(m.version, String(at));
-        },
-        deferDecode: true,
-        view: (state) => {
-          if (state.kind !== 'station' || !state.betting.open || !state.round || betRound.id === state.round.roundId) return;
-          betRound.id = state.round.roundId;
-          bet(s, state);
-        },
-      });
-      await persist(() => s.connect());
-      stations.push(s);
-    }),
-  );
+async function inWaves<T>(xs: readonly T[], run: (x: T) => Promise<void>): Promise<void> {
+  for (let i = 0; i < xs.length; i += 10) await Promise.all(xs.slice(i, i + 10).map(run));
 }
+
+await inWaves(mine, async (e) => {
+  const device = await persist(async () => {
+    const d = new DeviceClient(e, agent);
+    await d.ready();
+    return d;
+  });
+  for (let k = 0; k < arg.notes; k++) await device.insert(`bench-${e.station}-${k}`, 1000, 'MOP');
+  const slow = throttled.has(e.station);
+  const via = slow ? { ...e, host: await throttle(new URL(e.host), 8000) } : e;
+  const seen = new Map<number, string>();
+  received.set(e.station, seen);
+  const betRound = { id: '' };
+  const s: HeadlessStation = new HeadlessStation(via, agent, {
+    // Stamped as it arrives; the public round's version read off the frame as the bare
+    // broadcast's clients read theirs (JSON.parse), the schema check after.
+    arrived: (data, at) => {
+      const m = JSON.parse(data.toString()) as { type?: string; part?: string; version?: number };
+      if (m.type === 'public' && m.part === 'round' && typeof m.version === 'number' && !seen.has(m.version)) seen.set(m.version, String(at));
+    },
+    deferDecode: true,
+    view: (state) => {
+      if (state.kind !== 'station' || !state.betting.open || !state.round || betRound.id === state.round.roundId) return;
+      betRound.id = state.round.roundId;
+      bet(s, state);
+    },
+  });
+  await persist(() => s.connect());
+  stations.push(s);
+});
 send({ type: 'connected', stations: stations.length });
 
 /** One or two bets, each the spot's minimum times 1–3, within the credit. */
@@ -118,28 +118,26 @@ process.on('message', (m: ToClients) => {
         received: [...received].map(([station, seen]) => ({ station, throttled: throttled.has(station), versions: [...seen] })),
       });
     } else if (m.type === 'bare-connect') {
-      // The same clients (one link per station, the same throttling) to the bare broadcast.
-      await Promise.all(
-        mine.map(async (e) => {
-          const slow = throttled.has(e.station);
-          const origin = slow ? await throttle(new URL(`https://127.0.0.1:${m.port}`), 8000) : `https://127.0.0.1:${m.port}`;
-          const ws = await persist(
-            () =>
-              new Promise<ReturnType<typeof pinnedSocket>>((resolve, reject) => {
-                const w = pinnedSocket({ ...e, host: origin }, agent, '/ws');
-                w.on('error', reject);
-                w.once('open', () => resolve(w));
-              }),
-          );
-          const seqs = new Map<number, string>();
-          bare.push({ throttled: slow, seqs });
-          ws.on('message', (data: Buffer) => {
-            const at = process.hrtime.bigint();
-            const seq = (JSON.parse(data.toString()) as { seq: number }).seq;
-            seqs.set(seq, String(at));
-          });
-        }),
-      );
+      // The same clients (one link per station, the same throttling) to the bare broadcast, ten at a time as above.
+      await inWaves(mine, async (e) => {
+        const slow = throttled.has(e.station);
+        const origin = slow ? await throttle(new URL(`https://127.0.0.1:${m.port}`), 8000) : `https://127.0.0.1:${m.port}`;
+        const ws = await persist(
+          () =>
+            new Promise<ReturnType<typeof pinnedSocket>>((resolve, reject) => {
+              const w = pinnedSocket({ ...e, host: origin }, agent, '/ws');
+              w.on('error', reject);
+              w.once('open', () => resolve(w));
+            }),
+        );
+        const seqs = new Map<number, string>();
+        bare.push({ throttled: slow, seqs });
+        ws.on('message', (data: Buffer) => {
+          const at = process.hrtime.bigint();
+          const seq = (JSON.parse(data.toString()) as { seq: number }).seq;
+          seqs.set(seq, String(at));
+        });
+      });
       send({ type: 'bare-connected', clients: bare.length });
     } else if (m.type === 'bare-report') {
       send({ type: 'bare-report', received: bare.map((b) => ({ throttled: b.throttled, seqs: [...b.seqs] })) });
