@@ -1,4 +1,5 @@
-// `npm run --silent station-agent -- --enrolment FILE [--bill-acceptor SPEC] [--protocol id003|ssp] [--screen-port N] [--json]`:
+// `etg station-agent --enrolment FILE [--bill-acceptor SPEC] [--protocol id003|ssp] [--screen-port N] [--json]`
+// (`npm run --silent station-agent -- …`):
 // a remote station's agent on the station's machine: its bill acceptor relayed to the table, its
 // screen served on this machine's loopback (docs/stadium.md).
 import path from 'node:path';
@@ -7,16 +8,16 @@ import { isCurrency } from '../hardware/index.js';
 import { startStationAgent } from '../host/station-agent/agent.js';
 import { readEnrolment } from '../host/stadium/enrolment-file.js';
 import { defineCommand, options } from './command.js';
-import { runTool, UsageError } from './tool.js';
+import { UsageError } from './tool.js';
 
-export const STATION_AGENT_COMMAND = defineCommand({
+export const command = defineCommand({
   name: 'station-agent',
   summary:
     "A remote station's agent: drives the station's bill acceptor and relays each note to the table (the\n" +
     'table journals the escrow before the note is stacked and the credit before the device is\n' +
     "acknowledged), and serves the station's screen to this machine's browser, relayed to the table\n" +
     "under the station's credential. Every link to the table is TLS to the certificate its enrolment pinned.",
-  usage: 'Usage: npm run --silent station-agent -- --enrolment FILE [options]',
+  usage: 'usage: etg station-agent --enrolment FILE [options]',
   options: {
     enrolment: { type: 'string', value: 'FILE', help: "the station's enrolment file (service mode gives it once, at enrolment)" },
     'bill-acceptor': { type: 'string', value: 'SPEC', default: 'sim', help: 'sim, usb:VID:PID[:serial] or tcp:HOST:PORT' },
@@ -28,9 +29,10 @@ export const STATION_AGENT_COMMAND = defineCommand({
   },
 });
 
-async function main(argv: string[]): Promise<number> {
-  const v = options(STATION_AGENT_COMMAND, argv);
-  if (!v.enrolment) throw new UsageError(`--enrolment FILE is required\n${STATION_AGENT_COMMAND.usage}`);
+/** Runs until SIGINT or SIGTERM, then closes the agent's links and returns 0. */
+export async function run(argv: string[]): Promise<number> {
+  const v = options(command, argv);
+  if (!v.enrolment) throw new UsageError(`--enrolment FILE is required\n${command.usage}`);
   const protocol = v.protocol;
   if (protocol !== 'id003' && protocol !== 'ssp') throw new UsageError('--protocol must be id003 or ssp');
   const currency = v.currency ?? 'MOP';
@@ -57,5 +59,3 @@ async function main(argv: string[]): Promise<number> {
   await running.close();
   return 0;
 }
-
-process.exitCode = await runTool(STATION_AGENT_COMMAND.name, () => main(process.argv.slice(2)));

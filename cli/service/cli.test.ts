@@ -7,11 +7,11 @@ import { after, describe, it } from 'node:test';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'service-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-const cli = path.resolve('cli/service.ts');
+const cli = [path.resolve('bin/etg.js'), 'service'];
 
 /** Runs the tool with the PINs as lines of standard input (a pipe, as a set-up script would). */
 function service(stdin: string, ...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8', input: stdin });
+  const r = spawnSync(process.execPath, [...cli, ...args], { encoding: 'utf8', input: stdin });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 

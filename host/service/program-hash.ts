@@ -9,7 +9,7 @@ import path from 'node:path';
  * those are depends on how the kiosk runs:
  *
  * - `tsx` (`npm start`, the browser modes): our TypeScript run by tsx — engine, hardware, ledger,
- *   host, protocol, locales, cli — the built screens (dist/renderer), package.json,
+ *   host, protocol, locales, cli, and bin/etg.js that starts it — the built screens (dist/renderer), package.json,
  *   package-lock.json, tsconfig.base.json, and the packages the host loads at run time with
  *   everything they depend on (`HOST_RUNTIME_PACKAGES`), tsx itself included;
  * - `electron` (dist/electron/host.mjs in Electron's utility process): the bundles in
@@ -31,6 +31,7 @@ export const HOST_RUNTIME_PACKAGES = [
   '@fastify/websocket',
   '@peculiar/x509',
   'pino',
+  'semver',
   'usb',
   'ws',
   'zod',
@@ -39,6 +40,7 @@ export const HOST_RUNTIME_PACKAGES = [
 const ELECTRON_EXTERNAL_PACKAGES = ['better-sqlite3', 'usb'] as const;
 
 const OUR_PARTS = [
+  'bin',
   'engine',
   'hardware',
   'ledger',

@@ -61,8 +61,10 @@ async function cuttable(target: number): Promise<{ port: number; cut: () => numb
   };
 }
 
+/** A TypeScript file run by tsx, or (`bin/etg.js`) the command line, which registers tsx itself. */
 function start(script: string, args: string[], env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const loader = script.endsWith('.js') ? [] : ['--import', 'tsx'];
+  return spawn(process.execPath, [...loader, script, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 async function until(what: string, ms: number, ok: () => boolean): Promise<void> {
@@ -102,7 +104,8 @@ describe('the remote acceptors through kills and cuts', { timeout: 900_000 }, ()
     };
     const agentFiles: string[] = [];
     const startAgent = (i: number) => {
-      agents[i] = start('cli/station-agent.ts', [
+      agents[i] = start('bin/etg.js', [
+        'station-agent',
         '--enrolment',
         agentFiles[i] as string,
         '--bill-acceptor',

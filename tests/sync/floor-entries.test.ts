@@ -11,15 +11,15 @@ import { billCredit } from '../../ledger/fixtures.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'upstream-floor-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
-const cli = path.resolve('cli/upstream.ts');
+const cli = [path.resolve('bin/etg.js'), 'upstream'];
 
 describe('floor entries upstream', () => {
   it('syncs tilt.raise/clear, credit.cancel, handpay.confirm with a witness, config.change and misread, and the upstream verifies the chain', async () => {
     const dataDir = path.join(tmp, 'db');
-    const enrol = spawnSync(process.execPath, ['--import', 'tsx', cli, 'enroll', '--terminal-id', 'F1', '--data-dir', dataDir], { encoding: 'utf8' });
+    const enrol = spawnSync(process.execPath, [...cli, 'enroll', '--terminal-id', 'F1', '--data-dir', dataDir], { encoding: 'utf8' });
     assert.equal(enrol.status, 0, enrol.stderr);
     const cred = JSON.parse(enrol.stdout) as Credentials;
-    const server = spawn(process.execPath, ['--import', 'tsx', cli, '--data-dir', dataDir, '--listen', '127.0.0.1:0'], {
+    const server = spawn(process.execPath, [...cli, '--data-dir', dataDir, '--listen', '127.0.0.1:0'], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, LOG_LEVEL: 'warn' },
     });

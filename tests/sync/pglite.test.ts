@@ -11,20 +11,20 @@ import { billCredit, settledRound } from '../../ledger/fixtures.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'upstream-pglite-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
-const cli = path.resolve('cli/upstream.ts');
+const cli = [path.resolve('bin/etg.js'), 'upstream'];
 
 describe('upstream on PGlite', () => {
   it('enrols with the CLI, serves with the CLI, ingests a kiosk journal and verifies its chain', async () => {
     const dataDir = path.join(tmp, 'db');
-    const enrol = spawnSync(process.execPath, ['--import', 'tsx', cli, 'enroll', '--terminal-id', 'P1', '--data-dir', dataDir], { encoding: 'utf8' });
+    const enrol = spawnSync(process.execPath, [...cli, 'enroll', '--terminal-id', 'P1', '--data-dir', dataDir], { encoding: 'utf8' });
     assert.equal(enrol.status, 0, enrol.stderr);
     const cred = JSON.parse(enrol.stdout) as Credentials;
     assert.equal(cred.terminalId, 'P1');
-    const twice = spawnSync(process.execPath, ['--import', 'tsx', cli, 'enroll', '--terminal-id', 'P1', '--data-dir', dataDir], { encoding: 'utf8' });
+    const twice = spawnSync(process.execPath, [...cli, 'enroll', '--terminal-id', 'P1', '--data-dir', dataDir], { encoding: 'utf8' });
     assert.equal(twice.status, 1, 'enrolling an enrolled terminal again is refused');
-    assert.equal(spawnSync(process.execPath, ['--import', 'tsx', cli, 'enroll', '--data-dir', dataDir], { encoding: 'utf8' }).status, 2);
+    assert.equal(spawnSync(process.execPath, [...cli, 'enroll', '--data-dir', dataDir], { encoding: 'utf8' }).status, 2);
 
-    const server = spawn(process.execPath, ['--import', 'tsx', cli, '--data-dir', dataDir, '--listen', '127.0.0.1:0'], {
+    const server = spawn(process.execPath, [...cli, '--data-dir', dataDir, '--listen', '127.0.0.1:0'], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, LOG_LEVEL: 'warn' },
     });
