@@ -1,12 +1,15 @@
 // A stadium: 250 remote stations on one live baccarat table, each over its own TLS connection
 // with its own credential, credited through its device link, betting at random within the
-// limits for 20 coups. Money is conserved, the ledger verifies, each station's credit is the
-// ledger's, and no station is ever sent another station's data.
+// limits for 20 coups. Halfway, every station's connection drops at once and all 250 reconnect
+// at once (a reconnect storm): the table keeps dealing and every station resynchronises. Money
+// is conserved, the ledger verifies, each station's credit is the ledger's, and no station is
+// ever sent another station's data.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pino from 'pino';
 import { accountFor } from '../../cli/soak/account.js';
 import { Rng } from '../../engine/random/seeded-rng.js';
@@ -42,7 +45,7 @@ describe('a stadium of 250 remote stations', { timeout: 600_000 }, () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('plays 20 coups: money conserved, ledger verified, each station its own view only', async () => {
+  it('plays 20 coups through a reconnect storm of all 250: money conserved, ledger verified, each station its own view only', async () => {
     const numbers = Array.from({ length: STATIONS }, (_, i) => REMOTE_STATION_BASE + 1 + i);
     const enrolments = new Map<number, EnrolmentFile>(numbers.map((n) => [n, running.stadium.enrol(n, ['Ana Lei (1001)', 'Rui Sá (1002)'])]));
     const first = enrolments.get(numbers[0] as number) as EnrolmentFile;
@@ -68,10 +71,12 @@ describe('a stadium of 250 remote stations', { timeout: 600_000 }, () => {
     const leaks: string[] = [];
     const refusals = new Map<string, number>();
     const rng = Rng.fromSeed(42);
-    const stations = numbers.map((n) => {
+    const snapshots: number[] = numbers.map(() => 0);
+    const stations = numbers.map((n, i) => {
       const betRound = { id: '' };
       const mine = (m: HostMessage) => {
         if (m.type === 'snapshot') {
+          snapshots[i] = (snapshots[i] ?? 0) + 1;
           if (m.view !== `station/${n}`) leaks.push(`station ${n} was sent ${m.view}`);
           if (m.state.kind !== 'station' || m.state.station !== n) leaks.push(`station ${n} was sent another view's state`);
           else if (m.state.recall?.some((r) => r.bets.some((b) => b.seat !== 0))) leaks.push(`station ${n} recalls a seat's bet`);
@@ -93,10 +98,19 @@ describe('a stadium of 250 remote stations', { timeout: 600_000 }, () => {
 
     const settled = () => running.ledger.recall({ tableId: running.table.state.params.tableId, limit: 500 }).filter((r) => r.status === 'settled');
     const deadline = Date.now() + 480_000;
+    let storm: Awaited<ReturnType<typeof reconnectStorm>> | null = null;
     while (settled().length < COUPS) {
       assert.ok(Date.now() < deadline, `only ${settled().length} coups settled in time`);
+      if (!storm && settled().length >= COUPS / 2) storm = await reconnectStorm(stations, running, (i) => snapshots[i] ?? 0);
       await new Promise((r) => setTimeout(r, 250));
     }
+    assert.ok(storm, 'the storm happened');
+    // The table did not wait for the storm: coups went on settling after it, up to the 20th.
+    assert.ok(settled().length > storm.settledBefore, 'coups settled after the storm');
+    console.log(
+      `reconnect storm: ${STATIONS} stations back with their views in ${storm.ms} ms; meanwhile the table journalled ${storm.entries} entries, ` +
+        `its event loop's longest delay ${storm.maxDelayMs.toFixed(0)} ms (this process runs the 250 clients too); ${storm.settledBefore} coups settled before it`,
+    );
     // The stations' own views catch up with the last settlement: each one's credit is the ledger's.
     const waitUntil = Date.now() + 30_000;
     for (;;) {
@@ -146,6 +160,42 @@ function bet(s: HeadlessStation, state: StationState, rng: Rng): void {
     credit -= amount;
     s.command({ name: 'place-bet', spot: { bet: spot.bet }, amount });
   }
+}
+
+/**
+ * Drops every station's connection at once (as a switch restarting would), then reconnects all of
+ * them at once, each retrying a failed handshake with backoff and jitter as a station's screen
+ * does. Resolves when every one is connected again and has its own view back.
+ */
+async function reconnectStorm(stations: readonly HeadlessStation[], running: RunningHost, snapshotsOf: (i: number) => number) {
+  const settledBefore = running.ledger.recall({ tableId: running.table.state.params.tableId, limit: 500 }).filter((r) => r.status === 'settled').length;
+  const headBefore = running.ledger.headOf().seq;
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
+  const t0 = Date.now();
+  for (const s of stations) s.terminate();
+  const before = stations.map((_, i) => snapshotsOf(i));
+  await Promise.all(
+    stations.map(async (s, i) => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await s.connect();
+          return;
+        } catch (e) {
+          assert.ok(attempt < 8, `station ${i} could not reconnect: ${String(e)}`);
+          await new Promise((r) => setTimeout(r, Math.min(5000, 200 * 2 ** attempt) * (0.5 + Math.random())));
+        }
+      }
+    }),
+  );
+  // Each one is sent a snapshot of its own view again on its new connection.
+  const until = Date.now() + 60_000;
+  while (stations.some((_, i) => snapshotsOf(i) <= (before[i] ?? 0))) {
+    assert.ok(Date.now() < until, 'every station resynchronised after the storm');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  delay.disable();
+  return { settledBefore, entries: running.ledger.headOf().seq - headBefore, maxDelayMs: delay.max / 1e6, ms: Date.now() - t0 };
 }
 
 async function inBatches<T>(xs: readonly T[], size: number, run: (x: T) => Promise<unknown>): Promise<void> {
