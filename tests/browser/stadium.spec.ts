@@ -48,6 +48,12 @@ test('a remote station plays a baccarat coup through its station agent, in Tradi
     await expect.poll(async () => (await drawnTexts(table)).some((t) => t.startsWith('遙距投注機：1 部投注中')), { timeout: 20_000 }).toBe(true);
     mkdirSync(shots, { recursive: true });
     await station.screenshot({ path: path.join(shots, 'stadium-station-101-zh-Hant.png') });
+    // The roads, which a remote station has no table display to read on: the coup just played is on them.
+    await press(station, 'open-roads');
+    await expect.poll(async () => (await drawnTexts(station)).some((t) => t.startsWith('局數 1')), { timeout: 20_000 }).toBe(true);
+    expect(await drawnTexts(station)).toContain('珠盤路');
+    await station.screenshot({ path: path.join(shots, 'stadium-station-101-roads-zh-Hant.png') });
+    await press(station, 'roads-close');
 
     await language(station, 'pt');
     await expect.poll(() => drawnTexts(station), { timeout: 20_000 }).toContain('Terminal remoto 101');
