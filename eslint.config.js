@@ -32,8 +32,9 @@ export const layers = {
   host: {
     // package.json: the software version reported to service mode and /healthz.
     folders: { engine: 'any', hardware: 'any', ledger: 'any', protocol: 'any', locales: 'any', 'package.json': 'any' },
-    // prom-client: the host's /metrics (host/metrics/).
-    packages: [...NODE_SERVER, 'prom-client'],
+    // prom-client: the host's /metrics (host/metrics/); @peculiar/x509: the table's own TLS
+    // certificate for its remote stations (host/stadium).
+    packages: [...NODE_SERVER, 'prom-client', '@peculiar/x509'],
     node: true,
     why: 'the host wires engine, hardware, ledger and protocol, never screens or electron',
     // Inside the host, bottom to top (docs/architecture.md): each subfolder and what it may import.
@@ -43,13 +44,17 @@ export const layers = {
       recovery: [],
       logging: [],
       metrics: [],
+      // Remote stations: enrolment, credentials, the table's TLS certificate.
+      stadium: [],
       table: ['config'],
       tilts: ['table'],
-      devices: ['config', 'recovery', 'table'],
+      devices: ['config', 'recovery', 'stadium', 'table'],
       floor: ['config', 'devices', 'table', 'tilts'],
-      service: ['config', 'devices', 'floor', 'table', 'tilts'],
-      screens: ['config', 'floor', 'service', 'table'],
-      server: ['screens'],
+      service: ['config', 'devices', 'floor', 'stadium', 'table', 'tilts'],
+      screens: ['config', 'floor', 'service', 'stadium', 'table'],
+      server: ['screens', 'stadium'],
+      // The station agent runs on a remote station's machine: its acceptor, its screen, its link to the host.
+      'station-agent': ['server', 'stadium'],
       autoplay: ['config', 'floor', 'screens', 'table'],
       testing: ['config', 'floor', 'screens', 'table', 'tilts'],
     },

@@ -125,4 +125,10 @@ export const TOOLS = {
     summary: 'The autoplay host killed and restarted on the same data, then the money accounted from the ledger.',
     load: () => import('./soak.js'),
   },
+  'station-agent': {
+    kind: 'single',
+    name: 'station-agent',
+    summary: "A remote station's agent: its bill acceptor relayed to the table, its screen served on its loopback.",
+    load: () => import('./station-agent.js'),
+  },
 } as const satisfies Record<string, Tool>;

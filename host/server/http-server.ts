@@ -8,7 +8,7 @@ import { Language, MAX_MESSAGE_BYTES } from '../../protocol/index.js';
 import { TIMER_KINDS, type TimerKind } from '../../engine/table/state.js';
 import { z } from 'zod';
 
-export type ServiceExportKind = 'meters.csv' | 'meters.json' | 'meters.html' | 'evidence';
+export type ServiceExportKind = 'meters.csv' | 'meters.json' | 'meters.html' | 'evidence' | 'enrolment';
 import type { ScreenSession, ScreenTransport } from '../screens/screen-session.js';
 import { allowedHosts, screenCsp } from './security-headers.js';
 
@@ -130,7 +130,8 @@ export async function createHttpServer(deps: HttpServerDeps, port: number): Prom
   if (serviceExport) {
     const answer = (kind: ServiceExportKind) => async (req: { query: unknown; params: unknown }, reply: FastifyReply) => {
       const query = req.query as { t?: unknown; lang?: unknown };
-      const roundId = (req.params as { roundId?: string }).roundId;
+      const params = req.params as { roundId?: string; station?: string };
+      const roundId = params.roundId ?? params.station;
       const language = Language.safeParse(query.lang);
       const file = typeof query.t === 'string' ? serviceExport(query.t, kind, roundId, language.success ? language.data : undefined) : null;
       if (!file) return reply.code(403).send({ error: 'sign in to service mode to export' });
@@ -147,6 +148,7 @@ export async function createHttpServer(deps: HttpServerDeps, port: number): Prom
     app.get('/service/export/meters.json', answer('meters.json'));
     app.get('/service/export/meters.html', answer('meters.html'));
     app.get('/service/export/evidence/:roundId', answer('evidence'));
+    app.get('/service/export/enrolment/:station', answer('enrolment'));
   }
 
   // Frames up to 4× the protocol limit are read and refused with a typed `oversized` error; a
@@ -163,6 +165,8 @@ export async function createHttpServer(deps: HttpServerDeps, port: number): Prom
     }
     const session = deps.openSession({
       send: (text) => socket.send(text),
+      // Bytes encoded once for every screen; `written` once ws has handed them to the socket.
+      write: (m, written) => socket.send(m.bytes, { binary: false }, () => written()),
       close: (code, reason) => socket.close(code, reason),
     });
     socket.on('message', (data, isBinary) => session.receive(isBinary ? new Uint8Array(data as Buffer) : data.toString()));

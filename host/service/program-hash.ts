@@ -34,6 +34,7 @@ export const HOST_RUNTIME_PACKAGES = [
   'fastify',
   '@fastify/static',
   '@fastify/websocket',
+  '@peculiar/x509',
   'pino',
   'prom-client',
   'semver',
