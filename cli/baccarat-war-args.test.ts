@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { baccaratRulesFromArgs, UsageError, warRulesFromArgs } from './baccarat-war-args.js';
 
-describe('--set overrides checked by the engine\'s one guard', () => {
+describe("--set overrides checked by the engine's one guard", () => {
   it('refuses a bad override with a usage error naming the field', () => {
     assert.throws(
       () => baccaratRulesFromArgs('macau-commission', ['banker.commissionBasisPoints=-1']),
@@ -14,7 +14,7 @@ describe('--set overrides checked by the engine\'s one guard', () => {
   });
 
   it('the round runner exits 2 with the field on stderr', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/round.ts', '--game', 'war', '--set', 'warBurns=11', '--input', '-'], {
+    const r = spawnSync(process.execPath, ['bin/etg.js', 'round', '--game', 'war', '--set', 'warBurns=11', '--input', '-'], {
       encoding: 'utf8',
       input: '{}',
     });
@@ -23,7 +23,7 @@ describe('--set overrides checked by the engine\'s one guard', () => {
   });
 
   it('an inherited name is not a profile: exit 2, not a crash', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/sim.ts', 'baccarat', '--rules', 'toString', '--exact'], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['bin/etg.js', 'sim', 'baccarat', '--rules', 'toString', '--exact'], { encoding: 'utf8' });
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, /^sim baccarat: unknown baccarat profile "toString"/);
   });

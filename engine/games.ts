@@ -39,7 +39,8 @@ export function tableGame(kind: GameKind, profile: string, options: Readonly<Rec
  */
 export function checkTableOptions(kind: GameKind, profile: string, options: Readonly<Record<string, unknown>>, forTable: boolean): RuleRefusal[] {
   const regulated = isRegulatedProfile(kind, profile);
-  if (regulated === null) return [{ reason: 'unknown-option', option: 'profile', value: JSON.stringify(profile), article: null, allowed: knownProfiles(kind).join(', ') }];
+  if (regulated === null)
+    return [{ reason: 'unknown-option', option: 'profile', value: JSON.stringify(profile), article: null, allowed: knownProfiles(kind).join(', ') }];
   if (forTable && !regulated) return [{ reason: 'analysis-only', option: 'profile', value: profile, article: null }];
   switch (kind) {
     case 'blackjack':

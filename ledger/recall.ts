@@ -87,7 +87,13 @@ export function projectRound(db: Database.Database, seq: number): RoundRecord {
     if (r.type === 'misread') {
       const m = parsePayload('misread', (JSON.parse(r.body) as Body).payload);
       if (m.resolution === 'corrected' && m.correction && m.article)
-        corrections.push({ correction: m.correction, article: m.article, ...(m.card ? { card: m.card } : {}), confirmedBy: [...(m.confirmedBy ?? [])], seq: r.seq });
+        corrections.push({
+          correction: m.correction,
+          article: m.article,
+          ...(m.card ? { card: m.card } : {}),
+          confirmedBy: [...(m.confirmedBy ?? [])],
+          seq: r.seq,
+        });
     }
     if (r.type !== 'bet.place') continue;
     const b = (JSON.parse(r.body) as Body).payload as { station: number; bets: { seat: number; bet: string; amount: number }[] };

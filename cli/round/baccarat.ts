@@ -1,4 +1,4 @@
-// `npm run --silent round -- --game baccarat --rules <profile> [--set key=value …] --input round.json|- [--json]`
+// `etg round --game baccarat --rules <profile> [--set key=value …] --input round.json|- [--json]`
 // Plays one scripted coup: {"seats":[{"seat":1,"bets":{"banker":1000,"tie":100}}],"cards":["2S","KH",…]}
 // with the cards in shoe order, and prints the hands, their totals and the settlement lines.
 // Anything illegal (unknown bet, bad card, a card beyond the shoe's copies, too few cards, cards
@@ -39,7 +39,7 @@ export function playBaccaratRound(input: unknown, profile: BaccaratProfile): Bac
 const BACCARAT: RoundGame<ResolvedBaccarat, BaccaratScriptOutput> = {
   name: 'baccarat',
   summary: 'Plays one scripted baccarat coup and prints the hands, their totals and the settlement lines.',
-  usage: 'usage: npm run --silent round -- --game baccarat --rules macau-commission|macau-no-commission [--set key=value …] --input round.json|- [--json]',
+  usage: 'usage: etg round --game baccarat --rules macau-commission|macau-no-commission [--set key=value …] --input round.json|- [--json]',
   defaultRules: 'macau-commission',
   rules: resolvedBaccaratFromArgs,
   // The lines carry the choices they were settled under (the no-commission alternative, Art. 18 n.2).
@@ -58,6 +58,6 @@ const BACCARAT: RoundGame<ResolvedBaccarat, BaccaratScriptOutput> = {
 
 export const command = roundCommand(BACCARAT);
 
-export function run(argv: string[]): Promise<number> {
+export function run(argv: string[]): number {
   return runRound(BACCARAT, argv);
 }

@@ -6,7 +6,7 @@ import { baccaratProfile } from '../../engine/baccarat/profiles.js';
 import { optionsFromSets, baccaratRulesFromArgs, remainingCounts, UsageError, warRulesFromArgs } from '../baccarat-war-args.js';
 
 function sim(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/sim.ts', ...args], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['bin/etg.js', 'sim', ...args], { encoding: 'utf8' });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -62,7 +62,10 @@ describe('--set', () => {
       /banker\.commissionBasisPoints=400 is refused: fixed at 500 by macau-baccarat art\.18 n\.1/,
     );
     assert.throws(() => baccaratRulesFromArgs('macau-no-commission', ['banker.winOnSixBasisPoints=4000']), /fixed at 5000 by macau-baccarat art\.18 n\.2/);
-    assert.throws(() => baccaratRulesFromArgs('macau-commission', ['payouts.tie.win=9']), /fixed at 8 by macau-baccarat \(Despacho 55\/2004; the article is not on file\)/);
+    assert.throws(
+      () => baccaratRulesFromArgs('macau-commission', ['payouts.tie.win=9']),
+      /fixed at 8 by macau-baccarat \(Despacho 55\/2004; the article is not on file\)/,
+    );
     assert.throws(() => warRulesFromArgs('macau', ['tiePays=8']), /tiePays=8 is refused: fixed at 10 by macau-war \[art\.7\] n\.3/);
     assert.throws(() => warRulesFromArgs('macau', ['warBurns=2']), /fixed at 3 by macau-war \[art\.7\] n\.5/);
     // The analysis profile takes any value, and its lines cite no article.
@@ -73,7 +76,10 @@ describe('--set', () => {
     // A reading awaiting the regulator needs the reference of its view.
     assert.throws(() => warRulesFromArgs('macau', ['mainBetOnTieWithTieBet=choose']), /is a reading awaiting the regulator/);
     assert.equal(warRulesFromArgs('macau', ['mainBetOnTieWithTieBet=choose', 'authorisation=DICJ-W/1']).mainBetOnTieWithTieBet, 'choose');
-    assert.throws(() => warRulesFromArgs('macau', ['mainBetOnTieWithTieBet=lost', 'authorisation=X']), /mainBetOnTieWithTieBet must be returned \| choose, got "lost"/);
+    assert.throws(
+      () => warRulesFromArgs('macau', ['mainBetOnTieWithTieBet=lost', 'authorisation=X']),
+      /mainBetOnTieWithTieBet must be returned \| choose, got "lost"/,
+    );
     assert.throws(() => baccaratRulesFromArgs('macau-commission', ['decks=0']), UsageError);
     assert.throws(() => optionsFromSets(['a']), /key=value/);
     assert.deepEqual(optionsFromSets(['decks=6', 'burn=none', 'authorisation=007']), { decks: 6, burn: 'none', authorisation: '007' });

@@ -24,7 +24,11 @@ export const BACCARAT_OPTIONS: FieldCatalogue = {
   decks: { spec: { kind: 'int', min: 1, max: 16 }, about: 'decks in the shoe', rules: both(operator(8)) },
   cutCardFromEnd: { spec: { kind: 'int', min: 1, max: 812 }, about: 'cards behind the cut card', rules: both(operator(16)) },
   coupsAfterCutCard: { spec: { kind: 'int', min: 0, max: 3 }, about: 'coups dealt after the one in which the cut card came out', rules: both(operator(1)) },
-  burn: { spec: { kind: 'enum', values: ['first-card-value', 'none'] }, about: 'first card turned and that many burnt, or no burn', rules: both(operator('first-card-value')) },
+  burn: {
+    spec: { kind: 'enum', values: ['first-card-value', 'none'] },
+    about: 'first card turned and that many burnt, or no burn',
+    rules: both(operator('first-card-value')),
+  },
   'banker.commissionBasisPoints': {
     spec: { kind: 'int', min: 0, max: 10000 },
     about: 'commission on banker winnings, basis points',
@@ -66,7 +70,8 @@ export function checkBaccaratOptions(id: string, options: Readonly<Record<string
   const out = checkFieldOptions(BACCARAT_OPTIONS, id, base, options);
   const authorisation = typeof options.authorisation === 'string' ? options.authorisation.trim() : '';
   const choice = PROFILE_CHOICE[id];
-  if (forTable && choice && !authorisation) out.push({ reason: 'needs-authorisation', option: 'profile', value: JSON.stringify(id), article: BACCARAT_AUTHORISATION_RULE });
+  if (forTable && choice && !authorisation)
+    out.push({ reason: 'needs-authorisation', option: 'profile', value: JSON.stringify(id), article: BACCARAT_AUTHORISATION_RULE });
   return out;
 }
 
@@ -78,7 +83,12 @@ export function resolveBaccarat(id: string, options: Readonly<Record<string, unk
   const { data, choices } = applyFieldOptions(base, options);
   const profile = parseBaccaratProfile(data);
   const authorisation = typeof options.authorisation === 'string' ? options.authorisation.trim() : '';
-  const banker = [...(PROFILE_CHOICE[id] ? [PROFILE_CHOICE[id].marker] : []), ...Object.entries(choices).filter(([p]) => p.startsWith('banker.')).map(([, m]) => m)];
+  const banker = [
+    ...(PROFILE_CHOICE[id] ? [PROFILE_CHOICE[id].marker] : []),
+    ...Object.entries(choices)
+      .filter(([p]) => p.startsWith('banker.'))
+      .map(([, m]) => m),
+  ];
   const other: Record<string, string[]> = {};
   for (const bet of ['player', 'tie', 'playerPair', 'bankerPair']) {
     const m = Object.entries(choices)

@@ -53,7 +53,9 @@ describe('baccarat settlement', () => {
     assert.equal(settleBaccaratSeat(2, { banker: 1000 }, BANKER_WINS_ON_6, NO_COMMISSION)[0]?.net, 500);
     assert.equal(settleBaccaratSeat(2, { banker: 1001 }, BANKER_WINS_ON_6, NO_COMMISSION)[0]?.net, 501);
     // A banker bet lost is not Art. 18's (about its wins): no article on file decides it.
-    assert.deepEqual(settleBaccaratSeat(2, { banker: 1000 }, PLAYER_9, NO_COMMISSION), [{ seat: 2, bet: 'banker', stake: 1000, net: -1000, rule: 'macau-baccarat' }]);
+    assert.deepEqual(settleBaccaratSeat(2, { banker: 1000 }, PLAYER_9, NO_COMMISSION), [
+      { seat: 2, bet: 'banker', stake: 1000, net: -1000, rule: 'macau-baccarat' },
+    ]);
   });
 
   it('ties push player and banker and pay the tie 8:1; pairs pay 11:1', () => {

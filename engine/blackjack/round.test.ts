@@ -32,7 +32,7 @@ function mains(out: ScriptOutput): [number, number, string][] {
   return out.settlements.filter((l) => l.bet === 'main').map((l) => [l.hand ?? 0, l.net, l.rule]);
 }
 
-function line(out: ScriptOutput, bet: string, hand = 0): { net: number; rule: string; stake: number } {
+function line(out: ScriptOutput, bet: string, hand = 0): { net: number; rule: string; stake: number; choices?: readonly string[] } {
   const l = out.settlements.find((x) => x.bet === bet && (x.hand ?? 0) === hand);
   assert.ok(l, `no ${bet} line for hand ${hand} in ${JSON.stringify(out.settlements)}`);
   return l;
@@ -110,7 +110,10 @@ describe('Macau 2009: dealer drawing (Art. 6)', () => {
 
   it('dealerSoft17=hit (the reading awaiting the regulator) hits every soft 17; stand is refused by the text and stands on A-6 under generic', () => {
     assert.deepEqual(standOn({ dealerSoft17: 'hit' }, ['2H', 'AC', '4D', 'TS']), ['2H', 'AC', '4D', 'TS']);
-    assert.throws(() => resolveRules('macau-2009', { dealerSoft17: 'stand', authorisation: 'X' }), /dealerSoft17="stand" is not allowed by macau-2009 art\.6 1\), 6\)/);
+    assert.throws(
+      () => resolveRules('macau-2009', { dealerSoft17: 'stand', authorisation: 'X' }),
+      /dealerSoft17="stand" is not allowed by macau-2009 art\.6 1\), 6\)/,
+    );
     assert.throws(() => resolveRules('macau-2009', { dealerSoft17: 'hit' }), /dealerSoft17="hit" is a reading awaiting the regulator/);
     assert.deepEqual(standOn({ dealerSoft17: 'stand' }, ['AH', '6C'], 'generic'), ['AH', '6C']);
   });
@@ -160,7 +163,10 @@ describe('Macau 2009: splits (Art. 16) and doubles (Art. 17)', () => {
       [0, -1000, 'macau-2009 art.16 n.6'],
       [1, 0, 'macau-2009 art.16 n.6'],
     ]);
-    assert.throws(() => play('macau-2009', 1000, '8S TH 8D 3C 9H 2C AD', decisions, { dealerBlackjackTakes: 'all' }), /fixed at "original-only" by macau-2009 art\.16 n\.6, art\.17 n\.3/);
+    assert.throws(
+      () => play('macau-2009', 1000, '8S TH 8D 3C 9H 2C AD', decisions, { dealerBlackjackTakes: 'all' }),
+      /fixed at "original-only" by macau-2009 art\.16 n\.6, art\.17 n\.3/,
+    );
     const all = play('generic', 1000, '8S TH 8D 3C 9H 2C AD', decisions, { dealerBlackjackTakes: 'all' });
     assert.deepEqual(
       mains(all).map((x) => x[1]),
@@ -400,10 +406,7 @@ describe('Macau 2009: side bets (Art. 13–14)', () => {
 
   it('perfect pairs 5/12/25 (needs the option: art.21 n.3)', () => {
     const pp = (cards: string): number =>
-      line(
-        play('macau-2009', seat({ perfectPairs: 10 }), `${cards} 8C`, [[1, 0, 'stand']], { perfectPairs: true }),
-        'perfectPairs',
-      ).net;
+      line(play('macau-2009', seat({ perfectPairs: 10 }), `${cards} 8C`, [[1, 0, 'stand']], { perfectPairs: true }), 'perfectPairs').net;
     // Q-Q splits by value (Art. 16 n.1): stand, so the pair is not split.
     assert.equal(pp('QH 9S QD'), 120);
     assert.equal(pp('QH 9S QS'), 50);

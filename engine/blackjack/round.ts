@@ -600,7 +600,8 @@ export class BlackjackRound {
           this.settleHand(s, h, 'special678');
           return;
         }
-        for (const st of h.stakes) this.line(s.seat, 'bonus678', i, 0, 3 * st.stake, ref(r.profile, 'special678'), st.owner, this.marks('special678', this.handContext(h, st)));
+        for (const st of h.stakes)
+          this.line(s.seat, 'bonus678', i, 0, 3 * st.stake, ref(r.profile, 'special678'), st.owner, this.marks('special678', this.handContext(h, st)));
       }
       // Art. 19: five cards "sem exceder 21" — 21 included.
       if (h.cards.length === 5 && r.fiveCardHalfPay && !upAce && !h.fiveOffered) {
@@ -868,7 +869,8 @@ export class BlackjackRound {
           this.line(s.seat, 'anyPair', 0, sb.anyPair, won ? ANY_PAIR_PAYS * sb.anyPair : -sb.anyPair, ref(p, 'anyPair'), owner, this.marks('anyPair', behind));
           if (won) {
             // Pairs formed again by split hands pay too (Art. 13 1)(2)); the bet rides on them.
-            for (const i of s.splitPairs) this.line(s.seat, 'anyPair', i, 0, ANY_PAIR_PAYS * sb.anyPair, ref(p, 'anyPairSplit'), owner, this.marks('anyPairSplit', behind));
+            for (const i of s.splitPairs)
+              this.line(s.seat, 'anyPair', i, 0, ANY_PAIR_PAYS * sb.anyPair, ref(p, 'anyPairSplit'), owner, this.marks('anyPairSplit', behind));
           }
         }
         if (sb.sevens) {
@@ -876,8 +878,28 @@ export class BlackjackRound {
           this.line(s.seat, 'sevens', 0, sb.sevens, kind ? SEVENS_PAYS[kind] * sb.sevens : -sb.sevens, ref(p, 'sevens'), owner, this.marks('sevens', behind));
         }
         const ou = overUnderTotal(c1, c2, r.overUnderAceValue);
-        if (sb.over13) this.line(s.seat, 'over13', 0, sb.over13, ou > 13 ? OVER_UNDER_PAYS * sb.over13 : -sb.over13, ref(p, 'overUnder'), owner, this.marks('overUnder', behind));
-        if (sb.under13) this.line(s.seat, 'under13', 0, sb.under13, ou < 13 ? OVER_UNDER_PAYS * sb.under13 : -sb.under13, ref(p, 'overUnder'), owner, this.marks('overUnder', behind));
+        if (sb.over13)
+          this.line(
+            s.seat,
+            'over13',
+            0,
+            sb.over13,
+            ou > 13 ? OVER_UNDER_PAYS * sb.over13 : -sb.over13,
+            ref(p, 'overUnder'),
+            owner,
+            this.marks('overUnder', behind),
+          );
+        if (sb.under13)
+          this.line(
+            s.seat,
+            'under13',
+            0,
+            sb.under13,
+            ou < 13 ? OVER_UNDER_PAYS * sb.under13 : -sb.under13,
+            ref(p, 'overUnder'),
+            owner,
+            this.marks('overUnder', behind),
+          );
         if (sb.perfectPairs) {
           const kind = perfectPairKind(c1, c2);
           this.line(
@@ -972,7 +994,12 @@ export class BlackjackRound {
 
   /** What a stake's hand went through, for its line's marks. */
   private handContext(h: Hand, st: Stake): LineContext {
-    return { doubled: h.doubled && st.stake > st.base, fromSplit: h.fromSplit, behind: st.owner !== undefined, stayedOut: st.stayedOutSplit || st.stayedOutDouble };
+    return {
+      doubled: h.doubled && st.stake > st.base,
+      fromSplit: h.fromSplit,
+      behind: st.owner !== undefined,
+      stayedOut: st.stayedOutSplit || st.stayedOutDouble,
+    };
   }
 
   private *card(target: CardTarget, step: CardStep, why: string): Generator<Expectation, Card, Answer> {

@@ -12,7 +12,6 @@ import {
   optionInfo,
   optionRefusal,
   RuleOptionsError,
-  type AlternativeKind,
   type OptionClass,
   type OptionRule,
   type RuleOptionInfo,
@@ -76,7 +75,13 @@ function fixed<T>(value: T, article: string | null): ProfileRule<T> {
 }
 /** One of the alternatives the text lists (`auth`: the article requiring the authorisation reference, if any). */
 function choice<T>(value: T, article: string, others: readonly T[], auth: string | null): ProfileRule<T> {
-  return { value, article, class: 'choice', alternatives: others.map((v) => ({ value: v, kind: 'choice' })), ...(auth ? { authorisation: { article: auth } } : {}) };
+  return {
+    value,
+    article,
+    class: 'choice',
+    alternatives: others.map((v) => ({ value: v, kind: 'choice' })),
+    ...(auth ? { authorisation: { article: auth } } : {}),
+  };
 }
 /** A number the text lets the casino choose within bounds. */
 function chooseIn(value: number, article: string, min: number, max: number, auth: string | null): ProfileRule<number> {
@@ -668,7 +673,8 @@ function isOptionKey(key: string): key is OptionKey {
 
 /** Parses a `--set key=value` text value into the option's type, or throws RulesError. */
 export function parseOptionValue(key: string, text: string): unknown {
-  if (!isOptionKey(key)) throw new RulesError([{ reason: 'unknown-option', option: key, value: JSON.stringify(text), article: null, allowed: OPTION_KEYS.join(', ') }]);
+  if (!isOptionKey(key))
+    throw new RulesError([{ reason: 'unknown-option', option: key, value: JSON.stringify(text), article: null, allowed: OPTION_KEYS.join(', ') }]);
   const spec = (OPTIONS[key] as OptionDef<unknown>).spec;
   const bad = (): never => {
     throw new RulesError([{ reason: 'bad-type', option: key, value: JSON.stringify(text), article: null, allowed: describeSpec(spec) }]);
@@ -714,7 +720,8 @@ function refusalOf(key: OptionKey, value: unknown, profile: ProfileId, authorisa
 
 /** The guard of a profile's options: every refusal, each naming the article that decides it. */
 export function checkRules(profile: string, overrides: Readonly<Record<string, unknown>> = {}): RuleRefusal[] {
-  if (!isProfileId(profile)) return [{ reason: 'unknown-option', option: 'profile', value: JSON.stringify(profile), article: null, allowed: PROFILE_IDS.join(', ') }];
+  if (!isProfileId(profile))
+    return [{ reason: 'unknown-option', option: 'profile', value: JSON.stringify(profile), article: null, allowed: PROFILE_IDS.join(', ') }];
   const authorisation = typeof overrides.authorisation === 'string' ? overrides.authorisation : '';
   const out: RuleRefusal[] = [];
   for (const [key, value] of Object.entries(overrides)) {
@@ -761,14 +768,21 @@ function consistencyProblems(r: BlackjackRules): RuleRefusal[] {
     out.push({ reason: 'inconsistent', option, value: JSON.stringify(r[option]), article, allowed: why });
   const regulated = isRegulated(r.profile);
   const art = (a: string) => (regulated ? `${r.profile} ${a}` : null);
-  if (regulated && r.dealProcedure === 'macau-3' && r.maxHands < 5) no('maxHands', art('art.5 n.2 3)(7)'), 'with procedure 3 the player may split up to four times, making five hands');
+  if (regulated && r.dealProcedure === 'macau-3' && r.maxHands < 5)
+    no('maxHands', art('art.5 n.2 3)(7)'), 'with procedure 3 the player may split up to four times, making five hands');
   if (r.dealProcedure === 'macau-3' && r.holeCard !== 'peek') no('holeCard', art('art.5 n.2 3)(3)'), 'dealProcedure=macau-3 (hole card) needs holeCard=peek');
-  if ((r.dealProcedure === 'macau-1' || r.dealProcedure === 'macau-2') && r.holeCard === 'peek') no('holeCard', art('art.5 n.2 3)'), 'holeCard=peek is procedure 3: set dealProcedure=macau-3');
-  if (r.dealProcedure === 'macau-2' && r.holeCard !== 'none') no('holeCard', art('art.5 n.2 2)'), "procedure 2 deals the dealer's second card after the players (holeCard=none)");
-  if (regulated && r.dealProcedure === 'macau-1' && r.playerCardsFaceUp) no('playerCardsFaceUp', art('art.5 n.2 1)'), "procedure 1 deals the players' two cards face down");
-  if (regulated && r.dealProcedure === 'macau-2' && !r.playerCardsFaceUp) no('playerCardsFaceUp', art('art.5 n.2 2)'), "procedure 2 deals the players' two cards face up");
-  if (r.burnBeforeDealerSecond && !r.burnEachRound) no('burnBeforeDealerSecond', art('art.4 n.2'), 'needs burnEachRound ("uma carta no início de cada jogada seguinte e outra…")');
-  if (r.burnBeforeDealerSecond && r.holeCard !== 'none') no('burnBeforeDealerSecond', art('art.4 n.2'), "burns before the dealer's second face-up card: it needs holeCard=none");
+  if ((r.dealProcedure === 'macau-1' || r.dealProcedure === 'macau-2') && r.holeCard === 'peek')
+    no('holeCard', art('art.5 n.2 3)'), 'holeCard=peek is procedure 3: set dealProcedure=macau-3');
+  if (r.dealProcedure === 'macau-2' && r.holeCard !== 'none')
+    no('holeCard', art('art.5 n.2 2)'), "procedure 2 deals the dealer's second card after the players (holeCard=none)");
+  if (regulated && r.dealProcedure === 'macau-1' && r.playerCardsFaceUp)
+    no('playerCardsFaceUp', art('art.5 n.2 1)'), "procedure 1 deals the players' two cards face down");
+  if (regulated && r.dealProcedure === 'macau-2' && !r.playerCardsFaceUp)
+    no('playerCardsFaceUp', art('art.5 n.2 2)'), "procedure 2 deals the players' two cards face up");
+  if (r.burnBeforeDealerSecond && !r.burnEachRound)
+    no('burnBeforeDealerSecond', art('art.4 n.2'), 'needs burnEachRound ("uma carta no início de cada jogada seguinte e outra…")');
+  if (r.burnBeforeDealerSecond && r.holeCard !== 'none')
+    no('burnBeforeDealerSecond', art('art.4 n.2'), "burns before the dealer's second face-up card: it needs holeCard=none");
   if (r.cutCardFromEnd >= r.decks * 52) no('cutCardFromEnd', null, `must be below the ${r.decks * 52} cards of the shoe`);
   return out;
 }

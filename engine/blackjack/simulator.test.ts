@@ -78,9 +78,34 @@ function playThroughRound(
 const SEVERAL = { oneSideBetPerPlayer: false, authorisation: 'TEST-DICJ' };
 const CASES: [ProfileId, Record<string, unknown>][] = [
   ['macau-2009', { perfectPairs: true, winningStreak: true, ...SEVERAL }],
-  ['generic', { dealProcedure: 'macau-3', holeCard: 'peek', dealerSoft17: 'stand', surrender: 'none', fiveCardHalfPay: false, bonus678: 'none', oneSideBetPerPlayer: false }],
-  ['generic', { dealerBlackjackTakes: 'all', doubleOn: 'eleven', bonus678: 'in-addition', maxHands: 2, surrender: 'late', dealerSoft17: 'hit', oneSideBetPerPlayer: false }],
-  ['macau-2009', { splitPairsBy: 'rank', resplitAces: false, resplit: false, burnEachRound: true, burnBeforeDealerSecond: true, overUnderAceValue: 11, ...SEVERAL }],
+  [
+    'generic',
+    {
+      dealProcedure: 'macau-3',
+      holeCard: 'peek',
+      dealerSoft17: 'stand',
+      surrender: 'none',
+      fiveCardHalfPay: false,
+      bonus678: 'none',
+      oneSideBetPerPlayer: false,
+    },
+  ],
+  [
+    'generic',
+    {
+      dealerBlackjackTakes: 'all',
+      doubleOn: 'eleven',
+      bonus678: 'in-addition',
+      maxHands: 2,
+      surrender: 'late',
+      dealerSoft17: 'hit',
+      oneSideBetPerPlayer: false,
+    },
+  ],
+  [
+    'macau-2009',
+    { splitPairsBy: 'rank', resplitAces: false, resplit: false, burnEachRound: true, burnBeforeDealerSecond: true, overUnderAceValue: 11, ...SEVERAL },
+  ],
   ['macau-2004', SEVERAL],
   ['portugal-2001', {}],
 ];

@@ -228,6 +228,8 @@ export function blackjackTableGame(
       maxBettorsPerSeat: rules.maxBettorsPerSeat,
       rule: profileId === 'portugal-2001' ? `${profileId} rules 15-16` : `${profileId} art.20 n.1`,
     },
+    // A remote station has no seat of its own: it bets behind a seat, within Art. 20 / rules 15-16.
+    remote: 'behind',
     limitRules: blackjackLimitRules(rules),
     payTable: blackjackPayTable(rules),
     corrections: blackjackCorrections(profileId),
@@ -318,7 +320,10 @@ export function blackjackTableGame(
           kind: 'card',
           cue: { kind: 'card', to: 'dealer', ...(x.step === 'dealer-hole' ? { faceDown: true } : {}), ...(x.step === 'dealer-draw' ? { asked: true } : {}) },
         };
-      return { kind: 'card', cue: { kind: 'card', to: 'seat', seat: t.seat, hand: t.hand, ...(x.step === 'hit' || x.step === 'double' ? { asked: true } : {}) } };
+      return {
+        kind: 'card',
+        cue: { kind: 'card', to: 'seat', seat: t.seat, hand: t.hand, ...(x.step === 'hit' || x.step === 'double' ? { asked: true } : {}) },
+      };
     },
     takeCard: (s, r, card: Card) => {
       const x = roundOf(s).expected();

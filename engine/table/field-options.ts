@@ -75,7 +75,10 @@ export function checkFieldOptions(catalogue: FieldCatalogue, profile: string, ba
 }
 
 /** The profile's data with the options applied, and the markers of the non-default ones by path. */
-export function applyFieldOptions(base: object, options: Readonly<Record<string, unknown>>): { data: Record<string, unknown>; choices: Record<string, string> } {
+export function applyFieldOptions(
+  base: object,
+  options: Readonly<Record<string, unknown>>,
+): { data: Record<string, unknown>; choices: Record<string, string> } {
   let data = JSON.parse(JSON.stringify(base)) as Record<string, unknown>;
   const choices: Record<string, string> = {};
   for (const [path, value] of Object.entries(options)) {
@@ -89,11 +92,14 @@ export function applyFieldOptions(base: object, options: Readonly<Record<string,
 /** The options of a profile as the guard and service mode see them. */
 export function fieldOptionInfos(catalogue: FieldCatalogue, profile: string, base: object): RuleOptionInfo[] {
   // Only the options the profile has: a regulated one lists them, the analysis profile has those its data has.
-  const has = ([path, o]: [string, FieldOption]) => Object.hasOwn(o.rules, profile) || (getPath(base, path) !== undefined && !isRegulatedIn(catalogue, profile));
-  return Object.entries(catalogue).filter(has).map(([path, o]) => {
-    const rule = ruleAt(catalogue, path, profile, base) as OptionRule;
-    return optionInfo(path, rule, o.about, o.spec.kind === 'int' && rule.class === 'operator' ? { min: o.spec.min, max: o.spec.max } : undefined);
-  });
+  const has = ([path, o]: [string, FieldOption]) =>
+    Object.hasOwn(o.rules, profile) || (getPath(base, path) !== undefined && !isRegulatedIn(catalogue, profile));
+  return Object.entries(catalogue)
+    .filter(has)
+    .map(([path, o]) => {
+      const rule = ruleAt(catalogue, path, profile, base) as OptionRule;
+      return optionInfo(path, rule, o.about, o.spec.kind === 'int' && rule.class === 'operator' ? { min: o.spec.min, max: o.spec.max } : undefined);
+    });
 }
 
 /** Every value of an option's type a screen can offer (an integer option is typed instead). */

@@ -61,7 +61,9 @@ export function describeRuleRefusal(r: RuleRefusal): string {
     case 'bad-type':
       return `${r.option} must be ${r.allowed ?? 'of its type'}, got ${r.value}`;
     case 'fixed':
-      return r.article ? `${r.option}=${r.value} is refused: fixed at ${r.allowed}${by}` : `${r.option}=${r.value} is refused: the text has no such option (fixed at ${r.allowed})`;
+      return r.article
+        ? `${r.option}=${r.value} is refused: fixed at ${r.allowed}${by}`
+        : `${r.option}=${r.value} is refused: the text has no such option (fixed at ${r.allowed})`;
     case 'not-offered':
       return `${r.option}=${r.value} is not allowed${by}${allowed}`;
     case 'out-of-range':
@@ -123,7 +125,8 @@ export function optionRefusal(key: string, value: unknown, rule: OptionRule, aut
     if (typeof value !== 'number' || value < rule.range.min || value > rule.range.max)
       return { reason: rule.class === 'operator' ? 'out-of-range' : 'not-offered', ...base, allowed: `${rule.range.min}–${rule.range.max}` };
   } else if (rule.alternatives) {
-    if (!rule.alternatives.some((a) => a.value === value)) return { reason: 'not-offered', ...base, allowed: listValues([rule.value, ...rule.alternatives.map((a) => a.value)]) };
+    if (!rule.alternatives.some((a) => a.value === value))
+      return { reason: 'not-offered', ...base, allowed: listValues([rule.value, ...rule.alternatives.map((a) => a.value)]) };
   }
   // A value other than the text's own needs the reference the text requires: the authorisation of a
   // choice or a waiver, the regulator's view on a reading.

@@ -92,7 +92,13 @@ export function placeHeld<S, R>(t: Turn<S, R>): boolean {
   if (!r.ok) return false;
   t.write({
     type: 'card.read',
-    payload: { tableId: t.tableId, roundId: t.state.roundId, ...(first.sequence !== undefined ? { sequence: first.sequence } : {}), card: first.card, to: r.to },
+    payload: {
+      tableId: t.tableId,
+      roundId: t.state.roundId,
+      ...(first.sequence !== undefined ? { sequence: first.sequence } : {}),
+      card: first.card,
+      to: r.to,
+    },
   });
   t.set({ held: rest, shoe: r.shoe, round: r.round, cards: [...t.state.cards, { card: first.card, to: r.to }] });
   t.log('info', 'misdrawn card placed where it was asked for', { roundId: t.state.roundId, card: first.card, to: r.to });

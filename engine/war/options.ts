@@ -87,7 +87,11 @@ export function warOptionInfos(id: string): RuleOptionInfo[] {
  * The marks of a line: the main bet of a tie bettor settled on a tie follows
  * `mainBetOnTieWithTieBet`; the tie bet its figure. None under the text's defaults.
  */
-export function warMarks(r: ResolvedWar, line: { readonly bet: string; readonly rule: string }, tieBettorOnTie: boolean): { choices?: readonly string[]; authorisation?: string } {
+export function warMarks(
+  r: ResolvedWar,
+  line: { readonly bet: string; readonly rule: string },
+  tieBettorOnTie: boolean,
+): { choices?: readonly string[]; authorisation?: string } {
   const keys = line.bet === 'tie' ? ['tiePays'] : tieBettorOnTie ? ['mainBetOnTieWithTieBet'] : [];
   const choices = keys.flatMap((k) => (r.choices[k] ? [r.choices[k]] : []));
   if (choices.length === 0) return {};

@@ -51,7 +51,15 @@ export function warTableGame(profileId: string, options: Readonly<Record<string,
     decks: rules.decks,
     bets: ['main', 'tie'],
     behind: null,
-    limitRules: { multiplesOfMinimum: null, maxTimesMinimum: null, minSeats: { seats: 7, rule: WAR_MIN_SEATS_RULE }, roundMaxRule: null, oneAdditionalBet: null },
+    // Each seat has its own card here: remote stations would need a box of their own (docs/stadium.md, Not yet).
+    remote: null,
+    limitRules: {
+      multiplesOfMinimum: null,
+      maxTimesMinimum: null,
+      minSeats: { seats: 7, rule: WAR_MIN_SEATS_RULE },
+      roundMaxRule: null,
+      oneAdditionalBet: null,
+    },
     payTable: warPayTable(rules),
     // Art. 6: an error in the initial or the additional deal is corrected at once, the coup void only
     // if it cannot be. Art. 3: a card that comes out face up stands, so an exposed card is no error.
@@ -127,7 +135,11 @@ export function warTableGame(profileId: string, options: Readonly<Record<string,
         const card = coup.cards[i];
         return (coup.seats[i]?.bets.tie ?? 0) > 0 && card !== undefined && coup.croupier !== undefined && warRank(card.rank) === warRank(coup.croupier.rank);
       };
-      const lines: GameLine[] = settleWarCoup(coup, rules).map((l) => ({ ...l, ...warMarks(resolved, l, l.bet === 'main' && tied(l.seat)), bet: lineBet(l.bet) }));
+      const lines: GameLine[] = settleWarCoup(coup, rules).map((l) => ({
+        ...l,
+        ...warMarks(resolved, l, l.bet === 'main' && tied(l.seat)),
+        bet: lineBet(l.bet),
+      }));
       const after = warAfterCoup(s.shoe);
       return { shoe: { shoe: after.shoe, finished: after.next === 'shuffle' }, lines };
     },

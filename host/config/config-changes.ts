@@ -182,10 +182,15 @@ export class ConfigChanges {
       // The engine's guard, as for the configuration file and `--set`: each refusal names its article.
       if (typeof after !== 'object' || after === null || Array.isArray(after)) return { ok: false, reason: 'the rule options are an object of option → value' };
       const options = after as Record<string, unknown>;
-      if (Object.hasOwn(options, 'authorisation')) return { ok: false, reason: 'the authorisation reference is the change\'s own, not an option' };
+      if (Object.hasOwn(options, 'authorisation')) return { ok: false, reason: "the authorisation reference is the change's own, not an option" };
       candidate.profileAuthorisation = authorisation.trim() || undefined;
       const c = this.deps.config;
-      const rules = checkTableOptions(c.game, c.profile, tableOptions({ profileOptions: options, profileAuthorisation: authorisation.trim() || undefined }), true);
+      const rules = checkTableOptions(
+        c.game,
+        c.profile,
+        tableOptions({ profileOptions: options, profileAuthorisation: authorisation.trim() || undefined }),
+        true,
+      );
       if (rules.length > 0) return { ok: false, reason: `the rule options are refused: ${rules.map(describeRuleRefusal).join('; ')}`, rules };
     }
     const parsed = TableConfig.safeParse(candidate);

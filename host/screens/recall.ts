@@ -4,6 +4,9 @@ import { StationRecallRound } from '../../protocol/index.js';
 /** What a station's recall reads: the ledger's record of a station's rounds. */
 export interface RecallSource {
   recall(query: { station: number; limit?: number }): RoundRecord[];
+  /** A station's last rounds' ids, newest first (their records read apart, once for every station). */
+  recallIds(station: number, limit?: number): string[];
+  round(roundId: string): RoundRecord | undefined;
   /** Changes whenever the station's recall does: until it moves, a read recall stays true. */
   recallVersion(station: number): number;
 }
@@ -35,7 +38,11 @@ export function recallRound(record: RoundRecord, station: number): StationRecall
       })),
     // The dealing errors corrected in the round (never who corrected them: that is the floor's).
     ...(record.corrections?.length
-      ? { corrections: record.corrections.slice(0, 16).map((c) => ({ correction: c.correction, ...(c.card ? { card: c.card } : {}), article: c.article.slice(0, 128) })) }
+      ? {
+          corrections: record.corrections
+            .slice(0, 16)
+            .map((c) => ({ correction: c.correction, ...(c.card ? { card: c.card } : {}), article: c.article.slice(0, 128) })),
+        }
       : {}),
     ...(credit ? { creditBefore: credit.before, creditAfter: credit.after } : {}),
   });

@@ -25,6 +25,8 @@ const MAY_START: Record<ServiceRole, ReadonlySet<ServiceActionKind>> = {
     'sync-retry',
     'program-hash',
     'clear-tilt',
+    'station-enrol',
+    'station-revoke',
   ]),
 };
 

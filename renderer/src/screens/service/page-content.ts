@@ -478,9 +478,11 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       btn('act-dealing-error', t('service.action.dealing-error'), () => a.act({ kind: 'dealing-error', roundId }), sup && tb.phase === 'dealing');
       for (const x of tb.corrections ?? []) {
         if (x.forbidden) continue;
-        btn(`act-correct-${x.correction}`, t('service.action.correctOne', { correction: t(`service.correction.${x.correction}`) }), () =>
-          a.act({ kind: 'correct', roundId, correction: x.correction }),
-        sup,
+        btn(
+          `act-correct-${x.correction}`,
+          t('service.action.correctOne', { correction: t(`service.correction.${x.correction}`) }),
+          () => a.act({ kind: 'correct', roundId, correction: x.correction }),
+          sup,
         );
       }
       // The last resort, saying why no correction could put the round right.
@@ -490,7 +492,12 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
         () => a.choose({ voidReason: cycle(UNCORRECTABLE, c.voidReason) }),
         sup,
       );
-      btn('act-void-round', t('service.action.void-round'), () => a.act({ kind: 'void-round', roundId, reason: c.voidReason, uncorrectable: c.voidReason }), sup);
+      btn(
+        'act-void-round',
+        t('service.action.void-round'),
+        () => a.act({ kind: 'void-round', roundId, reason: c.voidReason, uncorrectable: c.voidReason }),
+        sup,
+      );
       // A rank row and a suit row on a pad: two touches, then the second person confirms.
       btn(
         'act-enter-card',
@@ -556,6 +563,49 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
     case 'sync': {
       syncRows(page.sync);
       btn('act-sync-retry', t('service.action.sync-retry'), () => a.act({ kind: 'sync-retry' }), canAct);
+      break;
+    }
+    case 'stations': {
+      // The table's LAN address and certificate (what an enrolment pins), then every enrolled station
+      // and the next one to enrol; a new enrolment file is downloaded once, by the session that made it.
+      rows.push(page.lan ? t('service.field.lan', { lan: page.lan }) : t('service.field.noRemote'));
+      if (page.fingerprint) wrap(t('service.field.fingerprint', { fingerprint: page.fingerprint }));
+      const enrolled = page.stations.filter((x) => x.enrolled || x.download);
+      rows.push(t('service.field.enrolledCount', { n: page.stations.filter((x) => x.enrolled).length, of: page.stations.length }));
+      for (const x of enrolled.slice(0, 16))
+        rows.push(
+          '  ' +
+            t('service.field.stationRow', {
+              station: x.station,
+              since: x.enrolledAt ? localTime(x.enrolledAt) : '—',
+              screen: t(x.screen ? 'service.field.connected' : 'service.field.notConnected'),
+              acceptor: t(x.acceptor ? 'service.field.connected' : 'service.field.notConnected'),
+            }),
+        );
+      const next = page.stations.find((x) => !x.enrolled);
+      if (next)
+        btn(
+          `station-enrol-${next.station}`,
+          `${t('service.action.station-enrol')} ${next.station}`,
+          () => a.act({ kind: 'station-enrol', station: next.station }),
+          sup,
+        );
+      for (const x of enrolled.slice(0, 6)) {
+        if (x.download)
+          btn(
+            `station-download-${x.station}`,
+            `${t('service.action.station-download')} ${x.station}`,
+            () => a.download(`/service/export/enrolment/${x.station}`),
+            sup,
+          );
+        else if (x.enrolled)
+          btn(
+            `station-revoke-${x.station}`,
+            `${t('service.action.station-revoke')} ${x.station}`,
+            () => a.act({ kind: 'station-revoke', station: x.station }),
+            sup,
+          );
+      }
       break;
     }
   }
@@ -742,7 +792,12 @@ function ruleEditor(
       btn('rule-value', t('service.config.ruleValue', { value: re.value ?? '—' }), () => a.choose({ ruleEdit: { ...re, value: next } }));
     } else {
       btn('rule-typed', t('service.config.ruleTyped'), () =>
-        a.ask({ title: option, label: t('service.config.typeNumber'), kind: 'digits', then: (typed) => a.choose({ ruleEdit: { ...re, value: String(Number(typed)) } }) }),
+        a.ask({
+          title: option,
+          label: t('service.config.typeNumber'),
+          kind: 'digits',
+          then: (typed) => a.choose({ ruleEdit: { ...re, value: String(Number(typed)) } }),
+        }),
       );
     }
     if (re.value !== null) {
