@@ -119,4 +119,10 @@ export const TOOLS = {
     summary: 'The autoplay host killed and restarted on the same data, then the money accounted from the ledger.',
     load: () => import('./soak.js'),
   },
+  'sim-faults': {
+    kind: 'single',
+    name: 'sim-faults',
+    summary: 'The deterministic simulation of the whole table host under faults; a seed replays exactly.',
+    load: () => import('./sim-faults.js'),
+  },
 } as const satisfies Record<string, Tool>;
