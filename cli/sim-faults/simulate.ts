@@ -46,6 +46,8 @@ export interface SimOptions {
   table?: number;
   /** Kills a run may meet at most (default 6). */
   maxKills?: number;
+  /** The chance that each start of the host is armed with a kill (default: drawn by the seed, 0–0.8). */
+  killRate?: number;
   /**
    * Players may place an additional bet (blackjack's pairs, 7s…) with no main bet of theirs on
    * the table (default false). A side bet alone makes the blackjack engine throw when betting
@@ -124,7 +126,7 @@ async function run<S, R>(def: GameDefinition<S, R>, pick: (typeof TABLES)[number
   // Swarm testing: this seed's faults, each with its own rate (many seeds see only a few kinds).
   const rate = (max: number) => (chance(0.6) ? (1 + rng.below(100)) * (max / 100) : 0);
   const rates = {
-    kill: rate(0.8),
+    kill: options.killRate ?? rate(0.8),
     storage: rate(0.3),
     clock: rate(0.02),
     cardAck: rate(0.1),

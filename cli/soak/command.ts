@@ -7,7 +7,7 @@ export const SOAK_COMMAND = defineCommand({
     'The autoplay host as a child process, killed with SIGKILL every M rounds and restarted on the same\n' +
     'data; then the money is accounted from the ledger. Exit 1 when the money is not conserved or the\n' +
     'ledger does not verify.',
-  usage: 'usage: etg soak --game blackjack|baccarat|war --rounds N [options]',
+  usage: 'usage: etg soak --game blackjack|baccarat|war --rounds N [options]\n       etg soak --campaign [--trials N] [--seed S]',
   options: {
     game: { type: 'string', value: 'GAME', help: 'blackjack, baccarat or war' },
     rules: { type: 'string', value: 'PROFILE', help: "rule profile (default: the game's Macau profile)" },
@@ -15,6 +15,11 @@ export const SOAK_COMMAND = defineCommand({
     stations: { type: 'string', value: 'K', help: 'stations with a simulated player (default 3)' },
     seed: { type: 'string', value: 'S', help: 'seed of the shoe and the players (default 1)' },
     'kill-every': { type: 'string', value: 'M', help: 'SIGKILL the host every M rounds and restart it on the same data' },
+    campaign: {
+      type: 'boolean',
+      help: "kill trials over the three games and both blackjack jurisdictions with the simulation's other\nfaults (cli/sim-faults/): one table of trials, faults by kind, lost and duplicated credits,\nledger failures, time to recover p50/p99. Exit 1 on any failure",
+    },
+    trials: { type: 'string', value: 'N', help: 'with --campaign: kill trials to run (default 1000)' },
     'data-dir': { type: 'string', value: 'DIR', help: 'keep the data here (default: a temporary folder, removed after)' },
     json: {
       type: 'boolean',
