@@ -5,8 +5,10 @@ export class Killed extends Error {
   constructor(
     readonly write: number,
     readonly committed: boolean,
+    /** The types of the entries of the write it hit. */
+    readonly types: readonly string[],
   ) {
-    super(`killed at journal write ${write} (${committed ? 'after' : 'before'} its commit)`);
+    super(`killed at journal write ${write} (${committed ? 'after' : 'before'} its commit: ${types.join(', ')})`);
     this.name = 'Killed';
   }
 }
@@ -52,11 +54,34 @@ export class FaultyLedger {
           this.refused[f.code]++;
           throw new StorageError(f.code);
         }
-        if (f.kind === 'kill' && f.at === n && !f.committed) throw (this.killed = new Killed(n, false));
+        if (f.kind === 'kill' && f.at === n && !f.committed)
+          throw (this.killed = new Killed(
+            n,
+            false,
+            entries.map((e) => e.type),
+          ));
       }
       const out = appendMany(entries);
-      for (const f of this.faults) if (f.kind === 'kill' && f.at === n && f.committed) throw (this.killed = new Killed(n, true));
+      for (const f of this.faults)
+        if (f.kind === 'kill' && f.at === n && f.committed)
+          throw (this.killed = new Killed(
+            n,
+            true,
+            entries.map((e) => e.type),
+          ));
       return out;
+    };
+    // A dead process writes no checkpoint either (the runtime, told its write failed, would
+    // otherwise checkpoint a state that is not the journal's fold: a harness artifact, not a kill).
+    const checkpoint = ledger.checkpoint.bind(ledger);
+    ledger.checkpoint = (table) => {
+      if (this.killed) throw this.killed;
+      return checkpoint(table);
+    };
+    const checkpointIfDue = ledger.checkpointIfDue.bind(ledger);
+    ledger.checkpointIfDue = () => {
+      if (this.killed) throw this.killed;
+      return checkpointIfDue();
     };
   }
 

@@ -195,6 +195,7 @@ async function run<S, R>(def: GameDefinition<S, R>, pick: (typeof TABLES)[number
 
   const boot = (): Host => {
     starts++;
+    if (process.env.SIM_FAULTS_KEEP && existsSync(file)) copyFileSync(file, `${file}.start${starts}`);
     const t0 = performance.now();
     const ledger = Ledger.open({ file, terminalId: TERMINAL, clock: () => new Date(clock.wall()), checkpointEvery: 40 });
     const armed = writeFaults();
@@ -205,6 +206,7 @@ async function run<S, R>(def: GameDefinition<S, R>, pick: (typeof TABLES)[number
           : `armed ${f.code} on writes ${f.from}..${f.from + f.count - 1}`,
       );
     const faulty = new FaultyLedger(ledger, armed);
+    note(`start ${starts}: journal head ${ledger.headOf().seq}`);
     const opened = openTable(def, { ledger, log: silent, timers: clock.timers, params });
     if (!opened.report.ledgerVerified) violated(`the ledger did not verify at start: ${opened.report.problems.join('; ')}`);
     const tilts = new TiltManager({ ledger, log: silent });
@@ -275,7 +277,7 @@ async function run<S, R>(def: GameDefinition<S, R>, pick: (typeof TABLES)[number
     countStorage(h);
     kills++;
     const k = h.faulty.killed;
-    fault(k?.committed ? 'kill-after-commit' : 'kill-before-commit', k ? `at write ${k.write}` : '');
+    fault(k?.committed ? 'kill-after-commit' : 'kill-before-commit', k ? `at write ${k.write} (${k.types.join(', ')})` : '');
     tiltsBefore = tiltKeys(h.tilts);
     const last = h.ledger.entry(h.ledger.headOf().seq);
     tiltInFlight = k?.committed === true && (last?.type ?? '').startsWith('tilt.');
@@ -479,7 +481,8 @@ async function run<S, R>(def: GameDefinition<S, R>, pick: (typeof TABLES)[number
   clock.dropAll();
   await host.acceptors.close();
   host.ledger.close();
-  rmSync(dir, { recursive: true, force: true });
+  if (process.env.SIM_FAULTS_KEEP) console.error(`kept ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
   return {
     seed: options.seed,
     game: pick.game,
