@@ -10,7 +10,7 @@ import { openExistingLedger } from '../ledger/index.js';
 import { accountFor } from './soak/account.js';
 import { HostChild, LedgerWatch } from './soak/child.js';
 import { options } from './command.js';
-import { campaign, campaignTable } from './soak/campaign.js';
+import { campaign, campaignTable, sigkillRows, sigkillTrials } from './soak/campaign.js';
 import { SOAK_COMMAND } from './soak/command.js';
 import { UsageError } from './tool.js';
 
@@ -118,7 +118,13 @@ export async function run(argv: string[]): Promise<number> {
   return a.conserved && a.ledgerVerified ? 0 : 1;
 }
 
-async function runCampaign(v: { trials?: string | undefined; seed?: string | undefined; json?: boolean | undefined }): Promise<number> {
+async function runCampaign(v: {
+  trials?: string | undefined;
+  seed?: string | undefined;
+  json?: boolean | undefined;
+  'sigkill-rounds'?: string | undefined;
+  'kill-every'?: string | undefined;
+}): Promise<number> {
   const num = (name: string, value: string | undefined, fallback: number) => {
     if (value === undefined) return fallback;
     const n = Number(value);
@@ -133,7 +139,19 @@ async function runCampaign(v: { trials?: string | undefined; seed?: string | und
       if (!v.json) console.error(s);
     },
   });
-  if (v.json) console.log(JSON.stringify(r));
-  else console.log(campaignTable(r));
-  return r.failingSeeds.length === 0 && r.lostCredits === 0 && r.duplicatedCredits === 0 && r.ledgerFailures === 0 ? 0 : 1;
+  const sigkill =
+    v['sigkill-rounds'] === undefined
+      ? null
+      : await sigkillTrials({
+          rounds: num('sigkill-rounds', v['sigkill-rounds'], 6),
+          killEvery: num('kill-every', v['kill-every'], 2),
+          seed: num('seed', v.seed, 1),
+          progress: (s) => {
+            if (!v.json) console.error(s);
+          },
+        });
+  if (v.json) console.log(JSON.stringify({ ...r, ...(sigkill ? { sigkill } : {}) }));
+  else console.log(campaignTable(r) + (sigkill ? `\n${sigkillRows(sigkill)}` : ''));
+  const ok = r.failingSeeds.length === 0 && r.lostCredits === 0 && r.duplicatedCredits === 0 && r.ledgerFailures === 0;
+  return ok && (sigkill?.failures.length ?? 0) === 0 ? 0 : 1;
 }

@@ -4,6 +4,8 @@
 // the start on the same ledger file that recovers from it. The kills are simulated in process at
 // the journal's writes, where a SIGKILL lands as far as the ledger can tell (a commit is atomic);
 // the OS-level SIGKILL of a host process is `etg soak --kill-every M`.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { FAULT_KINDS } from '../sim-faults/faults.js';
 import { simulate, TABLES } from '../sim-faults/simulate.js';
 
@@ -96,4 +98,56 @@ export function campaignTable(r: CampaignResult): string {
   ];
   const w = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n');
+}
+
+export interface SigkillResult {
+  trials: number;
+  byTable: Record<string, number>;
+  failures: string[];
+  seconds: number;
+}
+
+/**
+ * OS-level SIGKILL trials beside the simulated ones: `etg soak` as a child per table (the autoplay
+ * host as its own child, killed with SIGKILL every `killEvery` rounds and restarted on the same
+ * data), each soak's money and ledger checked by the soak itself.
+ */
+export async function sigkillTrials(o: { rounds: number; killEvery: number; seed: number; progress?: (s: string) => void }): Promise<SigkillResult> {
+  const t0 = Date.now();
+  const root = path.resolve(import.meta.dirname, '../..');
+  const byTable: Record<string, number> = {};
+  const failures: string[] = [];
+  let trials = 0;
+  for (const t of TABLES) {
+    const name = `${t.game} ${t.profile}`;
+    const args = ['bin/etg.js', 'soak', '--game', t.game, '--rules', t.profile, '--rounds', String(o.rounds), '--kill-every', String(o.killEvery)];
+    const r = spawnSync(process.execPath, [...args, '--seed', String(o.seed), '--stations', '2', '--json'], { cwd: root, encoding: 'utf8' });
+    const line = r.stdout.trim().split('\n').at(-1) ?? '';
+    let out: { restarts?: unknown; conserved?: unknown; ledgerVerified?: unknown } = {};
+    try {
+      out = JSON.parse(line) as typeof out;
+    } catch {
+      failures.push(`${name}: the soak printed no result (exit ${String(r.status)}): ${r.stderr.slice(-400)}`);
+      continue;
+    }
+    const restarts = typeof out.restarts === 'number' ? out.restarts : 0;
+    byTable[name] = restarts;
+    trials += restarts;
+    if (out.conserved !== true || out.ledgerVerified !== true)
+      failures.push(`${name}: conserved ${String(out.conserved)}, ledger verified ${String(out.ledgerVerified)}`);
+    o.progress?.(`SIGKILL soak ${name}: ${restarts} kills`);
+  }
+  return { trials, byTable, failures, seconds: (Date.now() - t0) / 1000 };
+}
+
+/** The SIGKILL rows of the campaign's table. */
+export function sigkillRows(r: SigkillResult): string {
+  const rows: [string, string][] = [
+    ['SIGKILL trials (process)', String(r.trials)],
+    ...Object.entries(r.byTable).map(([t, n]): [string, string] => [`  ${t}`, String(n)]),
+    ['SIGKILL soak failures', String(r.failures.length)],
+    ['SIGKILL wall time (s)', r.seconds.toFixed(1)],
+  ];
+  const w = Math.max(...rows.map(([k]) => k.length));
+  return [...rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`), ...r.failures.map((f) => `  ${f}`)].join('\n');
 }
