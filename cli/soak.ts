@@ -11,6 +11,7 @@ import { DEFAULT_ROTATION } from '../host/logger.js';
 import { accountFor } from './soak/account.js';
 import { HostChild, LedgerWatch } from './soak/child.js';
 import { options } from './command.js';
+import { campaign, campaignTable, sigkillRows, sigkillTrials } from './soak/campaign.js';
 import { SOAK_COMMAND } from './soak/command.js';
 import { UsageError } from './tool.js';
 
@@ -21,6 +22,7 @@ export const command = SOAK_COMMAND;
 
 export async function run(argv: string[]): Promise<number> {
   const v = options(SOAK_COMMAND, argv);
+  if (v.campaign) return runCampaign(v);
   const int = (name: string, value: string | undefined, fallback: number | null, min: number): number => {
     if (value === undefined) {
       if (fallback === null) throw new UsageError(`--${name} is required\n${SOAK_COMMAND.usage}`);
@@ -142,4 +144,42 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (!v['data-dir']) rmSync(dataDir, { recursive: true, force: true });
   return a.conserved && a.ledgerVerified && logPeak <= logCap ? 0 : 1;
+}
+
+async function runCampaign(v: {
+  trials?: string | undefined;
+  seed?: string | undefined;
+  json?: boolean | undefined;
+  'sigkill-rounds'?: string | undefined;
+  'kill-every'?: string | undefined;
+}): Promise<number> {
+  const num = (name: string, value: string | undefined, fallback: number) => {
+    if (value === undefined) return fallback;
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be a positive integer, not "${value}"`);
+    return n;
+  };
+  const r = await campaign({
+    trials: num('trials', v.trials, 1000),
+    from: num('seed', v.seed, 1),
+    steps: 300,
+    progress: (s) => {
+      if (!v.json) console.error(s);
+    },
+  });
+  const sigkill =
+    v['sigkill-rounds'] === undefined
+      ? null
+      : await sigkillTrials({
+          rounds: num('sigkill-rounds', v['sigkill-rounds'], 6),
+          killEvery: num('kill-every', v['kill-every'], 2),
+          seed: num('seed', v.seed, 1),
+          progress: (s) => {
+            if (!v.json) console.error(s);
+          },
+        });
+  if (v.json) console.log(JSON.stringify({ ...r, ...(sigkill ? { sigkill } : {}) }));
+  else console.log(campaignTable(r) + (sigkill ? `\n${sigkillRows(sigkill)}` : ''));
+  const ok = r.failingSeeds.length === 0 && r.lostCredits === 0 && r.duplicatedCredits === 0 && r.ledgerFailures === 0;
+  return ok && (sigkill?.failures.length ?? 0) === 0 ? 0 : 1;
 }

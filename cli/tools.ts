@@ -131,4 +131,10 @@ export const TOOLS = {
     summary: "A remote station's agent: its bill acceptor relayed to the table, its screen served on its loopback.",
     load: () => import('./station-agent.js'),
   },
+  'sim-faults': {
+    kind: 'single',
+    name: 'sim-faults',
+    summary: 'The deterministic simulation of the whole table host under faults; a seed replays exactly.',
+    load: () => import('./sim-faults.js'),
+  },
 } as const satisfies Record<string, Tool>;

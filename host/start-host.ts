@@ -30,6 +30,7 @@ import { createHttpServer } from './server/http-server.js';
 import { unknownBetTypes } from './config/table-config.js';
 import { wireFloorServices, type FloorServices } from './floor/floor-services.js';
 import { restoreRestartChanges } from './config/config-changes.js';
+import { DiskSpaceMonitor } from './tilts/disk-space.js';
 import { TiltManager } from './tilts/tilt-manager.js';
 import { onBillAcceptorEvent, onShoeEvent, onUpstreamSignal } from './tilts/tilt-sources.js';
 import { SOFTWARE_VERSION } from './version.js';
@@ -283,6 +284,9 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   syncEvents.stopNewBets = (stop) => onUpstreamSignal(tilts, stop, 'unsynced ledger entries beyond the offline limit');
   // The signal fires on changes only: state the current one (a restored fault may have gone).
   onUpstreamSignal(tilts, sync?.status().stopNewBets ?? false, 'unsynced ledger entries beyond the offline limit');
+  // New bets stop before the disk under the ledger fills (host/tilts/disk-space.ts).
+  const disk = new DiskSpaceMonitor({ dir: dataDir, tilts, log, timers });
+  disk.start();
   // After a kill the screens still open reconnect with their tokens and resynchronise from a snapshot.
   const tokens = LaunchTokens.forLaunch(host.views(), path.join(dataDir, 'launch-tokens.json'), !syncEvents.clean);
   // The program files were hashed at start (journalled in power.reset); service mode shows it and recomputes on demand.
@@ -506,6 +510,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     })),
     async close() {
       stopCountingTilts();
+      disk.stop();
       autoplay?.stop();
       stopAttendant();
       stopDealer();

@@ -7,7 +7,8 @@ export const SOAK_COMMAND = defineCommand({
     'The autoplay host as a child process, killed with SIGKILL every M rounds and restarted on the same\n' +
     'data; then the money is accounted from the ledger. Exit 1 when the money is not conserved or the\n' +
     'ledger does not verify.',
-  usage: 'usage: etg soak --game blackjack|baccarat|war --rounds N [options]',
+  usage:
+    'usage: etg soak --game blackjack|baccarat|war --rounds N [options]\n       etg soak --campaign [--trials N] [--seed S] [--sigkill-rounds N [--kill-every M]]',
   options: {
     game: { type: 'string', value: 'GAME', help: 'blackjack, baccarat or war' },
     rules: { type: 'string', value: 'PROFILE', help: "rule profile (default: the game's Macau profile)" },
@@ -16,6 +17,16 @@ export const SOAK_COMMAND = defineCommand({
     seed: { type: 'string', value: 'S', help: 'seed of the shoe and the players (default 1)' },
     'kill-every': { type: 'string', value: 'M', help: 'SIGKILL the host every M rounds and restart it on the same data' },
     'log-max-mb': { type: 'string', value: 'MB', help: "the host's log cap (host.log rotates past it; default 20): the soak fails if host.log passes it" },
+    campaign: {
+      type: 'boolean',
+      help: "kill trials over the three games and both blackjack jurisdictions with the simulation's other\nfaults (cli/sim-faults/): one table of trials, faults by kind, lost and duplicated credits,\nledger failures, time to recover p50/p99. Exit 1 on any failure",
+    },
+    trials: { type: 'string', value: 'N', help: 'with --campaign: kill trials to run (default 1000)' },
+    'sigkill-rounds': {
+      type: 'string',
+      value: 'N',
+      help: 'with --campaign: also an OS-level SIGKILL soak of N rounds per table, killed every --kill-every\nrounds (default 2)',
+    },
     'data-dir': { type: 'string', value: 'DIR', help: 'keep the data here (default: a temporary folder, removed after)' },
     json: {
       type: 'boolean',

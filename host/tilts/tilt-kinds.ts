@@ -30,7 +30,9 @@ export interface TiltSpec {
  *   waits for its cards anyway), an alarm of the shoe or a ledger that fails its verification puts
  *   every record of the table in doubt: the whole table halts;
  * - a card hold halts the table until a supervisor enters the card or voids the round;
- * - offline beyond the limit: docs/architecture.md (money and records): new bets stop, rounds in play finish, cash-out goes on.
+ * - offline beyond the limit: docs/architecture.md (money and records): new bets stop, rounds in play finish, cash-out goes on;
+ * - little disk left under the data folder: new bets stop while the ledger can still journal the
+ *   rounds in play, their settlements and the cash-outs (host/tilts/disk-space.ts).
  */
 export const TILTS = {
   'bill-acceptor-lost': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false },
@@ -44,6 +46,7 @@ export const TILTS = {
   'shoe-alarm': { scope: 'table', severity: 'critical', disables: 'table', clears: 'supervisor', latched: true },
   'card-hold': { scope: 'table', severity: 'critical', disables: 'table', clears: 'resolution', latched: false },
   'upstream-offline': { scope: 'table', severity: 'warning', disables: 'new-bets', clears: 'auto', latched: false },
+  'disk-low': { scope: 'table', severity: 'critical', disables: 'new-bets', clears: 'auto', latched: false },
   'ledger-integrity': { scope: 'table', severity: 'critical', disables: 'table', clears: 'supervisor', latched: true },
   // Closed by a supervisor in service mode: no new bets until a supervisor opens it again.
   'table-closed': { scope: 'table', severity: 'info', disables: 'new-bets', clears: 'supervisor', latched: true },

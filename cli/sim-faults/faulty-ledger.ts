@@ -1,0 +1,93 @@
+import type { Ledger } from '../../ledger/index.js';
+
+/** The process was killed at this write: nothing after it reaches the disk. */
+export class Killed extends Error {
+  constructor(
+    readonly write: number,
+    readonly committed: boolean,
+    /** The types of the entries of the write it hit. */
+    readonly types: readonly string[],
+  ) {
+    super(`killed at journal write ${write} (${committed ? 'after' : 'before'} its commit: ${types.join(', ')})`);
+    this.name = 'Killed';
+  }
+}
+
+/** The error SQLite gives on a full disk or an I/O failure, as the ledger would pass it on. */
+export class StorageError extends Error {
+  constructor(readonly code: 'SQLITE_FULL' | 'SQLITE_IOERR') {
+    super(code === 'SQLITE_FULL' ? 'SQLITE_FULL: database or disk is full' : 'SQLITE_IOERR: disk I/O error');
+    this.name = 'SqliteError';
+  }
+}
+
+/** A fault armed on the journal's writes, by the number of the write it hits (counted from 1 in this process). */
+export type WriteFault =
+  { kind: 'kill'; at: number; committed: boolean } | { kind: 'storage'; from: number; count: number; code: 'SQLITE_FULL' | 'SQLITE_IOERR' };
+
+/**
+ * Puts the fault injector in front of one ledger's writes: every write (`append` goes through
+ * `appendMany`) is counted, and an armed fault refuses it (a full disk: the transaction is never
+ * begun, exactly as SQLite rolls it back) or kills the process before or after its commit. Once
+ * killed the ledger takes nothing more: the harness then drops the whole host and recovers from
+ * the file. Reads are untouched.
+ */
+export class FaultyLedger {
+  writes = 0;
+  killed: Killed | null = null;
+  /** Writes refused by a storage fault, by code. */
+  readonly refused = { SQLITE_FULL: 0, SQLITE_IOERR: 0 };
+
+  private faults: readonly WriteFault[];
+
+  constructor(
+    readonly ledger: Ledger,
+    faults: readonly WriteFault[],
+  ) {
+    this.faults = faults;
+    const appendMany = ledger.appendMany.bind(ledger);
+    ledger.appendMany = (entries) => {
+      if (this.killed) throw this.killed;
+      const n = ++this.writes;
+      for (const f of this.faults) {
+        if (f.kind === 'storage' && n >= f.from && n < f.from + f.count) {
+          this.refused[f.code]++;
+          throw new StorageError(f.code);
+        }
+        if (f.kind === 'kill' && f.at === n && !f.committed)
+          throw (this.killed = new Killed(
+            n,
+            false,
+            entries.map((e) => e.type),
+          ));
+      }
+      const out = appendMany(entries);
+      for (const f of this.faults)
+        if (f.kind === 'kill' && f.at === n && f.committed)
+          throw (this.killed = new Killed(
+            n,
+            true,
+            entries.map((e) => e.type),
+          ));
+      return out;
+    };
+    // A dead process writes no checkpoint either (the runtime, told its write failed, would
+    // otherwise checkpoint a state that is not the journal's fold: a harness artifact, not a kill).
+    const checkpoint = ledger.checkpoint.bind(ledger);
+    ledger.checkpoint = (table) => {
+      if (this.killed) throw this.killed;
+      return checkpoint(table);
+    };
+    const checkpointIfDue = ledger.checkpointIfDue.bind(ledger);
+    ledger.checkpointIfDue = () => {
+      if (this.killed) throw this.killed;
+      return checkpointIfDue();
+    };
+  }
+
+  /** The faults stop (the end of a run): writes go through again. */
+  disarm(): void {
+    this.faults = [];
+    this.killed = null;
+  }
+}
