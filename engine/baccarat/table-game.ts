@@ -36,6 +36,7 @@ export function baccaratTableGame(profileId: string, options: Readonly<Record<st
     behind: null,
     // Every seat plays the same coup: a remote station's bets are settled as a seat's (on the stadium box).
     remote: 'own-spots',
+    initialBet: null,
     // The baccarat text on file fixes no stake unit, spread or seat count: the limits are the operator's.
     limitRules: { multiplesOfMinimum: null, maxTimesMinimum: null, minSeats: null, roundMaxRule: null, oneAdditionalBet: null },
     payTable: baccaratPayTable(rules),

@@ -230,6 +230,10 @@ export function blackjackTableGame(
     },
     // A remote station has no seat of its own: it bets behind a seat, within Art. 20 / rules 15-16.
     remote: 'behind',
+    // Art. 13 (2009): "Para além da aposta inicial e aposta de seguro, o jogador pode ainda fazer
+    // uma das seguintes apostas"; the other texts name no additional bet beside their rules, and
+    // the round needs a main bet on every seat it deals.
+    initialBet: { bet: 'main', rule: profileId === 'macau-2009' ? 'macau-2009 art.13' : null },
     limitRules: blackjackLimitRules(rules),
     payTable: blackjackPayTable(rules),
     corrections: blackjackCorrections(profileId),

@@ -149,6 +149,12 @@ function closeBets<S, R>(t: Turn<S, R>): Closed {
       else mine.push(c);
     }
     wantsBehind.set(station, behind);
+    const initial = t.game.initialBet;
+    if (seat !== undefined && seat !== STADIUM_SEAT && initial && mine.length > 0 && !mine.some((c) => c.spot.bet === initial.bet)) {
+      // Additional bets stand beside the seat's initial bet; alone, they stay credit.
+      for (const c of mine) drop(c, 'needs-initial-bet');
+      continue;
+    }
     if (seat !== undefined && mine.length > 0) {
       const bets: Partial<Record<BetId, number>> = {};
       for (const c of mine) if (!isBehind(c.spot)) bets[c.spot.bet] = c.amount;

@@ -192,6 +192,12 @@ export interface GameDefinition<S, R> {
    * (blackjack: Macau Art. 20, Portugal rules 15-16); or not at all (null).
    */
   readonly remote: 'own-spots' | 'behind' | null;
+  /**
+   * The bet every other bet of a seat stands beside, and the article that says so (null where
+   * only the engine requires it): a seat's additional bets without it do not play. Null where a
+   * seat may play any of its bets alone (baccarat; war's tie bet).
+   */
+  readonly initialBet: { readonly bet: BetId; readonly rule: string | null } | null;
   readonly limitRules: LimitRules;
   /** The pay table the station's help shows, each line with the rule the settlement quotes. */
   readonly payTable: readonly PayLine[];

@@ -100,6 +100,9 @@ export const REFUSAL_REASONS = [
   'behind-only',
   // The seat already has as many bettors as the profile allows (Macau Art. 20 n.1 (2), Portugal rule 15).
   'behind-seat-full',
+  // An additional bet whose station has no initial bet on its seat (blackjack: Macau 2009 Art. 13,
+  // "para além da aposta inicial"): it stays credit at the close of betting.
+  'needs-initial-bet',
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 

@@ -53,6 +53,8 @@ export function warTableGame(profileId: string, options: Readonly<Record<string,
     behind: null,
     // Each seat has its own card here: remote stations would need a box of their own (docs/stadium.md, Not yet).
     remote: null,
+    // Art. 7 settles a tie bet on its own: a seat may bet the tie alone.
+    initialBet: null,
     limitRules: {
       multiplesOfMinimum: null,
       maxTimesMinimum: null,

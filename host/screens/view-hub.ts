@@ -225,6 +225,7 @@ export class ViewHub {
     return this.current(view, conn).version;
   }
 
+  /** Told of each new version of a view already built (asked for once, or shown by a screen). */
   onChange(listener: ViewListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

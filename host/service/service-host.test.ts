@@ -272,7 +272,8 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
       assert.ok(m.state().confirm, 'still waiting');
       await m.send({ name: 'service-confirm', staff: '1002', pin: '739164' });
       assert.equal(m.calls.length, 1);
-      const names = m.calls[0]?.args.at(-1);
+      // The two names are the action's one array argument (a void's last argument is its optional reason).
+      const names = m.calls[0]?.args.find((a) => Array.isArray(a));
       assert.deepEqual(names, ['Ana (1001)', 'Bo (1002)']);
       assert.equal(m.state().confirm, null);
       assert.equal(m.state().notice?.ok, true);

@@ -158,6 +158,9 @@ describe('an SSP station', () => {
       try {
         const sim = running.billAcceptors.simulator(1);
         assert.equal(sim?.protocol, 'ssp');
+        // The hub tells its listeners of the views it has built (a station view nobody asked for is
+        // built when first asked: a stadium has hundreds); ask for station 1's, as its screen would.
+        running.hub.version('station/1');
         const credited = new Promise<void>((resolve) => {
           const off = running.hub.onChange((view) => {
             if (view === 'station/1' && running.ledger.credit(1) === 10_000) {
