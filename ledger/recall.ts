@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { parsePayload } from './entries.js';
+import { parsePayload, type Payload } from './entries.js';
 
 /** A round as game recall shows it: cards in dealing order, decisions, bets, lines, credits. */
 export interface RoundRecord {
@@ -49,29 +49,30 @@ interface Body {
   credits?: [number, number, number][];
 }
 
+/** An entry of a round as its record needs it: its seq, and the bets when it placed some. */
+export interface RoundEntry {
+  seq: number;
+  bet?: { station: number; bets: readonly { seat: number; bet: string; amount: number }[] };
+}
+
+/** The entry that closes a round, its payload read through its schema. */
+export type ClosingEntry = { seq: number; ts: string; tzOffsetMin: number; credits: readonly (readonly [number, number, number])[] } & (
+  { type: 'round.settle'; payload: Payload<'round.settle'> } | { type: 'round.void'; payload: Payload<'round.void'> }
+);
+
 /**
- * Writes the recall rows of the settling/voiding entry `seq` from the journal alone, so the
- * same code serves live appends, migration 3 and `verify`.
+ * A round's record from the entry that closes it and every entry of the round up to it (that
+ * one included), in order. The one builder of records: the live append and migration 3 write it
+ * (`projectRound`), verification's replay compares it with the stored row.
  */
-export function projectRound(db: Database.Database, seq: number): RoundRecord {
-  const closing = stmt(db, 'SELECT seq, ts, tz_offset_min, type, body FROM journal WHERE seq = ?').get(seq) as Row | undefined;
-  if (!closing || (closing.type !== 'round.settle' && closing.type !== 'round.void')) {
-    throw new Error(`entry ${seq} does not close a round`);
-  }
-  const body = JSON.parse(closing.body) as Body;
-  // Read through the entry's own schema (it was validated so when appended), never cast.
-  const p =
-    closing.type === 'round.settle'
-      ? { ...parsePayload('round.settle', body.payload), reason: undefined, authorisedBy: undefined }
-      : { ...parsePayload('round.void', body.payload), lines: undefined };
-  const rows = stmt(db, 'SELECT seq, ts, tz_offset_min, type, body FROM journal WHERE round_id = ? AND seq <= ? ORDER BY seq').all(p.roundId, seq) as Row[];
+export function roundRecord(closing: ClosingEntry, entries: readonly RoundEntry[]): RoundRecord {
+  const p = closing.type === 'round.settle' ? { ...closing.payload, reason: undefined, authorisedBy: undefined } : { ...closing.payload, lines: undefined };
   const bets: RoundRecord['bets'] = [];
-  for (const r of rows) {
-    if (r.type !== 'bet.place') continue;
-    const b = (JSON.parse(r.body) as Body).payload as { station: number; bets: { seat: number; bet: string; amount: number }[] };
-    for (const l of b.bets) bets.push({ station: b.station, seat: l.seat, bet: l.bet, amount: l.amount, seq: r.seq });
+  for (const e of entries) {
+    if (!e.bet) continue;
+    for (const l of e.bet.bets) bets.push({ station: e.bet.station, seat: l.seat, bet: l.bet, amount: l.amount, seq: e.seq });
   }
-  const record: RoundRecord = {
+  return {
     roundId: p.roundId,
     tableId: p.tableId,
     game: p.game,
@@ -79,18 +80,50 @@ export function projectRound(db: Database.Database, seq: number): RoundRecord {
     ...(p.shoeId !== undefined ? { shoeId: p.shoeId } : {}),
     ...(p.startedAt !== undefined ? { startedAt: p.startedAt } : {}),
     status: closing.type === 'round.settle' ? 'settled' : 'void',
-    seq,
+    seq: closing.seq,
     ts: closing.ts,
-    tzOffsetMin: closing.tz_offset_min,
+    tzOffsetMin: closing.tzOffsetMin,
     cards: [...p.cards],
     decisions: p.decisions.map(({ notFollowing, ...d }) => (notFollowing ? { ...d, notFollowing: [...notFollowing] } : d)),
     bets,
     lines: [...(p.lines ?? [])],
-    credits: (body.credits ?? []).map(([station, before, after]) => ({ station, before, after })),
+    credits: closing.credits.map(([station, before, after]) => ({ station, before, after })),
     ...(p.reason !== undefined ? { reason: p.reason } : {}),
     ...(p.authorisedBy !== undefined ? { authorisedBy: [...p.authorisedBy] } : {}),
-    entrySeqs: rows.map((r) => r.seq),
+    entrySeqs: entries.map((e) => e.seq),
   };
+}
+
+/** The bets of a `bet.place` body, for its round's record. */
+export function betOfBody(body: string): RoundEntry['bet'] {
+  const b = (JSON.parse(body) as Body).payload as { station: number; bets: { seat: number; bet: string; amount: number }[] };
+  return { station: b.station, bets: b.bets };
+}
+
+/**
+ * Writes the recall rows of the settling/voiding entry `seq` from the journal alone, so the
+ * same code serves live appends and migration 3.
+ */
+export function projectRound(db: Database.Database, seq: number): RoundRecord {
+  const closing = stmt(db, 'SELECT seq, ts, tz_offset_min, type, body FROM journal WHERE seq = ?').get(seq) as Row | undefined;
+  if (!closing || (closing.type !== 'round.settle' && closing.type !== 'round.void')) {
+    throw new Error(`entry ${seq} does not close a round`);
+  }
+  const body = JSON.parse(closing.body) as Body;
+  const head = { seq, ts: closing.ts, tzOffsetMin: closing.tz_offset_min, credits: body.credits ?? [] };
+  // Read through the entry's own schema (it was validated so when appended), never cast.
+  const close: ClosingEntry =
+    closing.type === 'round.settle'
+      ? { ...head, type: 'round.settle', payload: parsePayload('round.settle', body.payload) }
+      : { ...head, type: 'round.void', payload: parsePayload('round.void', body.payload) };
+  const rows = stmt(db, 'SELECT seq, ts, tz_offset_min, type, body FROM journal WHERE round_id = ? AND seq <= ? ORDER BY seq').all(
+    close.payload.roundId,
+    seq,
+  ) as Row[];
+  const record = roundRecord(
+    close,
+    rows.map((r) => (r.type === 'bet.place' ? { seq: r.seq, bet: betOfBody(r.body) } : { seq: r.seq })),
+  );
   stmt(db, 'INSERT INTO rounds (round_id, table_id, status, seq, ts, record) VALUES (?, ?, ?, ?, ?, ?)').run(
     record.roundId,
     record.tableId,
