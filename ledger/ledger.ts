@@ -101,10 +101,10 @@ export function rowToEntry(r: JournalRow): JournalEntry {
 
 // Set once by the class's static block, the one place that may read its private connection.
 let reachConnection: (ledger: Ledger) => Database.Database;
-let reachInternals: (ledger: Ledger) => { key: Buffer | null };
+let reachInternals: (ledger: Ledger) => { key: Buffer | null; verified(): void };
 
-/** The checkpoint key, for ledger/checkpoint.ts only. */
-export function internalsOf(ledger: Ledger): { key: Buffer | null } {
+/** The checkpoint key (ledger/checkpoint.ts), and how verification vouches for the state (ledger/verify.ts). */
+export function internalsOf(ledger: Ledger): { key: Buffer | null; verified(): void } {
   return reachInternals(ledger);
 }
 
@@ -143,10 +143,23 @@ export class Ledger {
   readonly #checkpointEvery: number;
   #lastCheckpoint = 0;
   #tableSnapshot: (() => TableSnapshot | null) | null = null;
+  /**
+   * Whether this process may sign the state as it stands: the ledger was empty when opened, or
+   * `verifyLedger` found it sound since (what this process appends after is derived from that).
+   * Until then no checkpoint is written: a start appends (its power reset) before it verifies,
+   * and a checkpoint written then would sign whatever the file held, tampering included, and
+   * the verification would start after it.
+   */
+  #vouched = false;
 
   static {
     reachConnection = (ledger) => ledger.#db;
-    reachInternals = (ledger) => ({ key: ledger.#checkpointKey });
+    reachInternals = (ledger) => ({
+      key: ledger.#checkpointKey,
+      verified: () => {
+        ledger.#vouched = true;
+      },
+    });
   }
 
   static open(options: LedgerOptions): Ledger {
@@ -187,6 +200,7 @@ export class Ledger {
     this.stmt = this.prepare();
     const last = this.stmt.head.get() as { seq: number; hash: string } | undefined;
     this.head = last ?? { seq: 0, hash: genesisHash(terminalId) };
+    this.#vouched = this.head.seq === 0;
     let key = checkpoints.key;
     this.#checkpointEvery = checkpoints.every;
     // A database stopped before migration 5 (migration tests) has no checkpoints and writes none.
@@ -302,10 +316,11 @@ export class Ledger {
    * Writes a checkpoint when `checkpointEvery` entries were journalled since the last one: with
    * the table's state when the table stands at the head, else (no table, or twice the interval
    * gone by without one standing still) without it. The table's runtime calls it again once it
-   * has applied what it journalled. Returns the seq written, or null.
+   * has applied what it journalled. Returns the seq written, or null (none due, or the ledger not
+   * verified yet by this process).
    */
   checkpointIfDue(): number | null {
-    if (this.#checkpointEvery <= 0 || this.#checkpointKey === null) return null;
+    if (this.#checkpointEvery <= 0 || this.#checkpointKey === null || !this.#vouched) return null;
     const since = this.head.seq - this.#lastCheckpoint;
     if (since < this.#checkpointEvery) return null;
     const snap = this.#tableSnapshot?.() ?? null;
@@ -317,11 +332,12 @@ export class Ledger {
   /**
    * Writes a signed checkpoint of the state after the head entry (ledger/checkpoint.ts): the head
    * hash, every balance, meter and open bet, and the table's state when given (it must stand at
-   * the head). Nothing of the journal changes. Returns the seq, or null without a key or entries.
+   * the head). Nothing of the journal changes. Returns the seq, or null without a key or entries,
+   * or before this process verified the ledger (an empty ledger needs none).
    */
   checkpoint(table: TableSnapshot | null = null): number | null {
     const key = this.#checkpointKey;
-    if (key === null || this.head.seq === 0) return null;
+    if (key === null || this.head.seq === 0 || !this.#vouched) return null;
     if (table && table.seq !== this.head.seq) throw new Error(`the table's state stands at ${table.seq}, the head at ${this.head.seq}`);
     const db = this.#db;
     const { seq, hash } = this.head;

@@ -2,7 +2,7 @@ import { canonicalJson, chainHash, genesisHash, sha256Hex } from './canonical.js
 import { latestCheckpoint, type Checkpoint } from './checkpoint.js';
 import { admitEntry, bodyText, derive, roundIdOf, type EntryBody } from './derive.js';
 import { ENTRY_TYPES } from './entries.js';
-import { connectionOf, type Ledger } from './ledger.js';
+import { connectionOf, internalsOf, type Ledger } from './ledger.js';
 import { syncAnchor } from './outbox.js';
 import { stationsOfRecord } from './recall.js';
 import { LedgerRefusal } from './refusal.js';
@@ -174,6 +174,8 @@ export function verifyLedger(ledger: Ledger, options: VerifyOptions = {}): Verif
     }
     checked.push('sync anchor and outbox');
   }
+  // Sound as far as the head: from here on this process may sign checkpoints of it.
+  if (problems.length === 0) internalsOf(ledger).verified();
   return report(checkpoint ? 'checkpoint' : 'full', from.seq, count);
 }
 
