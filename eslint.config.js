@@ -2,6 +2,7 @@
 // first, then this table; never relax it to make a file pass.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import local from './scripts/eslint/layering.js';
@@ -74,6 +75,13 @@ export const layers = {
     node: true,
     why: 'command-line tools drive the Node layers, never screens or electron',
   },
+  bin: {
+    // `etg`: registers tsx's loader, then runs the command line.
+    folders: { cli: 'any' },
+    packages: ['tsx'],
+    node: true,
+    why: 'the bin starts the command line',
+  },
   bench: {
     folders: { engine: 'any', hardware: 'any', ledger: 'any', host: 'any', protocol: 'any', upstream: 'any', cli: 'any' },
     packages: ['*'],
@@ -116,7 +124,7 @@ export const layers = {
 export const owners = { 'better-sqlite3': 'ledger' };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'test-results/', 'playwright-report/', 'artifacts/'] },
+  { ignores: ['node_modules/', 'dist/', '.tsbuild/', 'test-results/', 'playwright-report/', 'artifacts/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -129,6 +137,11 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'off',
     },
+  },
+  {
+    // The bin is plain JavaScript run by Node (TypeScript knows Node's globals from @types/node).
+    files: ['bin/**/*.js'],
+    languageOptions: { globals: globals.node },
   },
   {
     // Test files sit beside the code they test but run in Node with the test runner.

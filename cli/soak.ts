@@ -1,4 +1,4 @@
-// `npm run --silent soak -- --game G --rules P --rounds N --stations K --seed S [--kill-every M] --json`:
+// `etg soak --game G --rules P --rounds N --stations K --seed S [--kill-every M] --json`:
 // the autoplay host as a child process with instant simulated dealing, killed with SIGKILL every M
 // rounds and restarted on the same data dir; then the money is accounted from the ledger.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,12 +11,14 @@ import { accountFor } from './soak/account.js';
 import { HostChild, LedgerWatch } from './soak/child.js';
 import { options } from './command.js';
 import { SOAK_COMMAND } from './soak/command.js';
-import { runTool, UsageError } from './tool.js';
+import { UsageError } from './tool.js';
 
 /** A host that stops closing rounds for this long is stuck: the soak says so rather than wait forever. */
 const STALL_MS = 60_000;
 
-async function soak(argv: string[]): Promise<number> {
+export const command = SOAK_COMMAND;
+
+export async function run(argv: string[]): Promise<number> {
   const v = options(SOAK_COMMAND, argv);
   const int = (name: string, value: string | undefined, fallback: number | null, min: number): number => {
     if (value === undefined) {
@@ -113,5 +115,3 @@ async function soak(argv: string[]): Promise<number> {
   if (!v['data-dir']) rmSync(dataDir, { recursive: true, force: true });
   return a.conserved && a.ledgerVerified ? 0 : 1;
 }
-
-process.exitCode = await runTool(SOAK_COMMAND.name, () => soak(process.argv.slice(2)));

@@ -225,7 +225,9 @@ export class SyncClient {
       if (
         err instanceof HttpError &&
         err.status === 409 &&
-        err.body.error === 'gap' &&
+        // 'replay': a path that delivered our request twice; the upstream refused the copy and
+        // says where its head is, exactly as for a gap.
+        (err.body.error === 'gap' || err.body.error === 'replay') &&
         typeof err.body.ackedSeq === 'number' &&
         typeof err.body.headHash === 'string'
       ) {

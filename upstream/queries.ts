@@ -115,3 +115,9 @@ export async function alarms(sql: Sql, terminalId?: string, limit = 100) {
   );
   return r.rows.map((x) => ({ id: x.id, terminalId: x.terminal_id, kind: x.kind, detail: x.detail, raisedAt: x.raised_at, clearedAt: x.cleared_at }));
 }
+
+/** A terminal's acknowledged head (what ingest would answer), for a refused replay. */
+export async function head(sql: Sql, terminalId: string): Promise<{ ackedSeq: number; headHash: string }> {
+  const r = (await sql.query<{ seq: number; hash: string }>('SELECT seq, hash FROM heads WHERE terminal_id = $1', [terminalId])).rows[0];
+  return { ackedSeq: Number(r?.seq ?? 0), headHash: r?.hash ?? '' };
+}

@@ -7,7 +7,7 @@ export const SOAK_COMMAND = defineCommand({
     'The autoplay host as a child process, killed with SIGKILL every M rounds and restarted on the same\n' +
     'data; then the money is accounted from the ledger. Exit 1 when the money is not conserved or the\n' +
     'ledger does not verify.',
-  usage: 'Usage: npm run --silent soak -- --game blackjack|baccarat|war --rounds N [options]',
+  usage: 'usage: etg soak --game blackjack|baccarat|war --rounds N [options]',
   options: {
     game: { type: 'string', value: 'GAME', help: 'blackjack, baccarat or war' },
     rules: { type: 'string', value: 'PROFILE', help: "rule profile (default: the game's Macau profile)" },

@@ -1,42 +1,63 @@
 import { readFileSync } from 'node:fs';
 import { pino } from 'pino';
-import { startUpstream } from '../../upstream/index.js';
-import { dbChoice, DB_OPTIONS, defineCommand, options, tool, UsageError } from './common.js';
+import { AdminTokenError, checkTokens, startUpstream, type AdminTokens } from '../../upstream/index.js';
+import { dbChoice, DB_OPTIONS, defineCommand, options, UsageError } from './common.js';
 
 export const command = defineCommand({
   name: 'upstream serve',
   summary: 'The upstream service. Serve behind a TLS-terminating proxy (or on loopback): kiosks accept\nhttps:// only, except loopback.',
-  usage: 'Usage: npm run --silent upstream -- [serve] [--pg postgres://… | --data-dir DIR] [--listen HOST:PORT] [--admin-token-file F]',
+  usage:
+    'usage: etg upstream [serve] [--pg postgres://… | --data-dir DIR] --admin-token-file F [--query-token-file F] [--listen HOST:PORT] [--trust-proxy ADDR,…]',
   options: {
     ...DB_OPTIONS,
     listen: { type: 'string', value: 'HOST:PORT', help: 'where to listen', default: '127.0.0.1:8787' },
     'admin-token-file': {
       type: 'string',
       value: 'F',
-      help: 'bearer token for the query/admin routes (or env UPSTREAM_ADMIN_TOKEN);\nwithout one those routes answer loopback callers only',
+      help: 'bearer token for enrolment, key rotation and queries (or env UPSTREAM_ADMIN_TOKEN);\nrequired, at least 24 characters',
+    },
+    'query-token-file': { type: 'string', value: 'F', help: 'read-only bearer token for the query routes (or env UPSTREAM_QUERY_TOKEN)' },
+    'trust-proxy': {
+      type: 'string',
+      value: 'ADDR,…',
+      help: "believe X-Forwarded-For from these proxy addresses/CIDRs (default: none;\nthe rate limits then count the proxy's address)",
     },
   },
 });
 
-export function run(argv: string[]): Promise<number> {
-  return tool(async () => {
-    const v = options(command, argv);
-    // No silent in-memory default: an upstream that forgets on restart is worse than none.
-    const db = dbChoice(v, command.usage);
-    const m = /^(.+):(\d{1,5})$/.exec(String(v.listen ?? '127.0.0.1:8787'));
-    const port = Number(m?.[2]);
-    if (!m || port > 65535) throw new UsageError(`--listen must be HOST:PORT\n${command.usage}`);
-    const host = (m[1] ?? '').replace(/^\[(.*)\]$/, '$1');
-    const adminToken = v['admin-token-file'] ? readFileSync(String(v['admin-token-file']), 'utf8').trim() : process.env.UPSTREAM_ADMIN_TOKEN;
-    const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
-    const running = await startUpstream({ ...db, host, port, logger, ...(adminToken ? { adminToken } : {}) });
-    console.log(JSON.stringify({ listening: running.url, database: running.db.kind, health: `${running.url}/healthz` }));
-    await new Promise<void>((resolve) => {
-      const done = () => resolve();
-      process.once('SIGINT', done);
-      process.once('SIGTERM', done);
-    });
-    await running.close();
-    return 0;
+export async function run(argv: string[]): Promise<number> {
+  const v = options(command, argv);
+  // No silent in-memory default: an upstream that forgets on restart is worse than none.
+  const db = dbChoice(v, command.usage);
+  const m = /^(.+):(\d{1,5})$/.exec(String(v.listen ?? '127.0.0.1:8787'));
+  const port = Number(m?.[2]);
+  if (!m || port > 65535) throw new UsageError(`--listen must be HOST:PORT\n${command.usage}`);
+  const host = (m[1] ?? '').replace(/^\[(.*)\]$/, '$1');
+  const admin = v['admin-token-file'] ? readFileSync(String(v['admin-token-file']), 'utf8').trim() : process.env.UPSTREAM_ADMIN_TOKEN;
+  const query = v['query-token-file'] ? readFileSync(String(v['query-token-file']), 'utf8').trim() : process.env.UPSTREAM_QUERY_TOKEN;
+  // No anonymous administration, not even from loopback (a proxy on this host is loopback too).
+  if (!admin) throw new UsageError(`an admin token is required: --admin-token-file F or UPSTREAM_ADMIN_TOKEN\n${command.usage}`);
+  let tokens: AdminTokens;
+  try {
+    tokens = checkTokens({ admin, ...(query ? { query } : {}) });
+  } catch (e) {
+    if (e instanceof AdminTokenError) throw new UsageError(e.message);
+    throw e;
+  }
+  const trustProxy = v['trust-proxy']
+    ? String(v['trust-proxy'])
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean)
+    : false;
+  const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
+  const running = await startUpstream({ ...db, host, port, logger, tokens, trustProxy });
+  console.log(JSON.stringify({ listening: running.url, database: running.db.kind, health: `${running.url}/healthz` }));
+  await new Promise<void>((resolve) => {
+    const done = () => resolve();
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
   });
+  await running.close();
+  return 0;
 }

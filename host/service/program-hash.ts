@@ -9,7 +9,7 @@ import path from 'node:path';
  * those are depends on how the kiosk runs:
  *
  * - `tsx` (`npm start`, the browser modes): our TypeScript run by tsx — engine, hardware, ledger,
- *   host, protocol, locales, cli — the built screens (dist/renderer), package.json,
+ *   host, protocol, locales, cli, and bin/etg.js that starts it — the built screens (dist/renderer), package.json,
  *   package-lock.json, tsconfig.base.json, and the packages the host loads at run time with
  *   everything they depend on (`HOST_RUNTIME_PACKAGES`), tsx itself included;
  * - `electron` (dist/electron/host.mjs in Electron's utility process): the bundles in
@@ -24,11 +24,12 @@ import path from 'node:path';
 export type ProgramMode = 'tsx' | 'electron';
 
 /** Packages the host imports at run time; `program-hash.test.ts` checks every bare import is here. */
-export const HOST_RUNTIME_PACKAGES = ['better-sqlite3', 'fastify', '@fastify/static', '@fastify/websocket', 'pino', 'usb', 'ws', 'zod'] as const;
+export const HOST_RUNTIME_PACKAGES = ['better-sqlite3', 'fastify', '@fastify/static', '@fastify/websocket', 'pino', 'semver', 'usb', 'ws', 'zod'] as const;
 /** Left outside the Electron bundle (scripts/build-electron.ts `external`), so loaded from node_modules. */
 const ELECTRON_EXTERNAL_PACKAGES = ['better-sqlite3', 'usb'] as const;
 
 const OUR_PARTS = [
+  'bin',
   'engine',
   'hardware',
   'ledger',
