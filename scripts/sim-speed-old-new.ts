@@ -3,7 +3,8 @@
 // The old commit is unpacked outside the repository (`git archive`, into the system's temporary
 // folder) with its own copy of node_modules, then the issue's command runs in the old tree and in
 // this one alternately, one pair at a time, so that whatever else loads the machine loads both:
-//   npm run --silent sim -- blackjack --rules macau-2009 --hands N --workers 1 --shuffle cut-card --seed 1 --json
+//   sim blackjack --rules macau-2009 --hands N --workers 1 --shuffle cut-card --seed 1 --json
+// (cli/sim.ts in a tree from before `etg`, bin/etg.js sim after), both on the Node running this script.
 // Prints each pair's hands per second and their ratio, the median ratio and the load average.
 // Default commit: eb230c6, the parent of the first commit of the speed work (d62a905).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -29,11 +30,12 @@ if (!existsSync(path.join(old, 'cli', 'sim.ts'))) {
 if (!existsSync(path.join(old, 'node_modules')))
   cpSync(path.join(root, 'node_modules'), path.join(old, 'node_modules'), { recursive: true, verbatimSymlinks: true });
 
+// The command line as each tree has it: cli/sim.ts before `etg` (cli/etg.ts, started by bin/etg.js).
+const entry = (dir: string): string[] => (existsSync(path.join(dir, 'bin', 'etg.js')) ? ['bin/etg.js', 'sim'] : ['--import', 'tsx', 'cli/sim.ts']);
+
 function run(dir: string): number {
   const args = [
-    '--import',
-    'tsx',
-    'cli/sim.ts',
+    ...entry(dir),
     'blackjack',
     '--rules',
     'macau-2009',
@@ -60,7 +62,7 @@ const load = () =>
     .loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
-console.log(`old: ${commit} in ${old}; new: the working tree in ${root}; load average ${load()}`);
+console.log(`old: ${commit} in ${old}; new: the working tree in ${root}; Node ${process.version}; load average ${load()}`);
 const ratios: number[] = [];
 for (let i = 0; i < pairs; i++) {
   // Alternate which goes first, so that neither always meets the machine as the other left it.
