@@ -75,6 +75,42 @@ describe('checkpoints', () => {
     );
   });
 
+  it('are not written before the process verified the ledger: a tampered file is never signed over', () => {
+    const dir = path.join(tmp, 'unverified');
+    const l = Ledger.open({ dataDir: dir, terminalId: 'T-U', checkpointEvery: 20 });
+    for (let i = 0; i < 25; i++) l.append(billCredit(1 + (i % 3), 10_000, `n${i}`));
+    assert.equal(checkpointStats(l).lastSeq, 20);
+    l.close();
+    // Past the interval, with a balance moved while the kiosk was off.
+    const edited = Ledger.open({ dataDir: dir, terminalId: 'T-U', checkpointEvery: 20, tailCheck: false });
+    for (let i = 25; i < 45; i++) edited.append(billCredit(1, 10_000, `n${i}`));
+    tamperBalance(edited, 'station:2:credit', -7);
+    edited.close();
+    // The next start journals its power reset before it verifies: the checkpoint now due waits.
+    const again = Ledger.open({ dataDir: dir, terminalId: 'T-U', checkpointEvery: 20 });
+    again.append({ type: 'power.reset', payload: { clean: false, softwareVersion: 't' } });
+    assert.equal(again.checkpoint(), null, 'no checkpoint of a ledger this process has not verified');
+    assert.equal(checkpointStats(again).lastSeq, 20);
+    const r = verifyLedger(again, { from: 'checkpoint' });
+    assert.equal(r.fromSeq, 20);
+    assert.ok(r.problems.includes('balances: stored and recomputed differ'), r.problems.join('\n'));
+    assert.equal(again.checkpoint(), null, 'nor after it failed verification');
+    again.close();
+  });
+
+  it('are written once the process verified the ledger', () => {
+    const dir = path.join(tmp, 'verified');
+    const l = Ledger.open({ dataDir: dir, terminalId: 'T-V', checkpointEvery: 20 });
+    for (let i = 0; i < 25; i++) l.append(billCredit(1, 10_000, `n${i}`));
+    l.close();
+    const again = Ledger.open({ dataDir: dir, terminalId: 'T-V', checkpointEvery: 20 });
+    for (let i = 25; i < 45; i++) again.append(billCredit(1, 10_000, `n${i}`));
+    assert.equal(checkpointStats(again).lastSeq, 20, 'due at 40, not yet vouched for');
+    assert.equal(verifyLedger(again, { from: 'checkpoint' }).ok, true);
+    assert.equal(again.checkpointIfDue(), 45);
+    again.close();
+  });
+
   it('catches a balance moved with no entry (the projection against the checkpoint and the replay)', () => {
     const l = played();
     tamperBalance(l, 'house', -5);

@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { canonicalJson, chainHash, genesisHash, sha256Hex } from './canonical.js';
 import { ledgerFile, LedgerOpenError, openDatabase } from './db.js';
-import { account, MONEY_TYPES, parsePayload, type EntryType, type MeterDelta, type NewEntry, type Payload, type Posting } from './entries.js';
+import { admitEntry, bodyText, derive, roundIdOf, type EntryBody, type LedgerView, type StoredEntry } from './derive.js';
+import { account, type EntryType, type NewEntry } from './entries.js';
 import { parseRecord, projectBet, projectRound, stationsOfRecord, type RoundRecord } from './recall.js';
+import { LedgerRefusal } from './refusal.js';
 import { checkpointKey, signCheckpoint } from './sign.js';
 
 export interface LedgerOptions {
@@ -13,7 +15,7 @@ export interface LedgerOptions {
   file?: string;
   /** This terminal's id: written on first open, and a database of another terminal is refused. */
   terminalId: string;
-  /** Injected clock (tests, replays). */
+  /** Injected clock (tests, the benchmarks' replay baseline). */
   clock?: () => Date;
   /** Stop migrating at this version (migration tests only). */
   migrateTo?: number;
@@ -28,7 +30,7 @@ export interface LedgerOptions {
    * of this instance for `:memory:`. `null`: no checkpoint is written or verified.
    */
   checkpointKey?: Buffer | null;
-  /** A checkpoint after this many entries since the last one (default 10,000; 0: only when asked). */
+  /** A checkpoint after this many entries since the last one (default 2,000; 0: only when asked). */
   checkpointEvery?: number;
 }
 
@@ -40,8 +42,14 @@ export interface TableSnapshot {
   state: unknown;
 }
 
-/** Entries between checkpoints unless the options say otherwise. */
-export const CHECKPOINT_EVERY = 10_000;
+/**
+ * Entries between checkpoints unless the options say otherwise. A start verifies and folds the
+ * table from the newest checkpoint: folding costs about 0.1–0.35 ms an entry of real play on the
+ * build machine (idle to loaded), verifying about 0.05, so 2,000 entries bound a start's
+ * journal-dependent part near 0.7 s even loaded; a checkpoint with the table's state is about
+ * 15 KB, 2–3% of the journal it follows.
+ */
+export const CHECKPOINT_EVERY = 2_000;
 
 /** What was journalled. */
 export interface JournalEntry {
@@ -57,42 +65,16 @@ export interface JournalEntry {
   hash: string;
 }
 
-/** The parsed canonical body of an entry: the caller's payload and what the ledger derived. */
-export interface EntryBody {
-  v: 1;
-  terminal: string;
-  seq: number;
-  ts: string;
-  tzOffsetMin: number;
-  type: EntryType;
-  txId?: string;
-  payload: Record<string, unknown>;
-  postings: Posting[];
-  meters: MeterDelta[];
-  /** [station, credit before, credit after] for every station whose credit this entry concerns. */
-  credits?: [number, number, number][];
-}
+export type { EntryBody } from './derive.js';
+export { LedgerRefusal } from './refusal.js';
 
 export type AppendResult =
   | { status: 'appended'; entry: JournalEntry }
   /** The transaction id was already journalled with the same content: nothing was written. */
   | { status: 'duplicate'; entry: JournalEntry };
 
-/** A refused entry: nothing of it (nor of its batch) was written. */
-export class LedgerRefusal extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'LedgerRefusal';
-  }
-}
-
 /** Entries re-hashed at every open. */
 const TAIL_CHECK = 256;
-
-const ROUND_TYPES = new Set<EntryType>(['bet.place', 'round.settle', 'round.void', 'misread', 'card.read', 'round.decision']);
 
 /** A journal row as SQLite stores it (the ledger's query modules map it with `rowToEntry`). */
 export interface JournalRow {
@@ -123,21 +105,12 @@ export function rowToEntry(r: JournalRow): JournalEntry {
   };
 }
 
-function sum(xs: readonly number[]): number {
-  let t = 0;
-  for (const x of xs) {
-    t += x;
-    if (!Number.isSafeInteger(t)) throw new LedgerRefusal('overflow', 'amount overflows safe integers');
-  }
-  return t;
-}
-
 // Set once by the class's static block, the one place that may read its private connection.
 let reachConnection: (ledger: Ledger) => Database.Database;
-let reachInternals: (ledger: Ledger) => { key: Buffer | null; setHead(head: { seq: number; hash: string }): void };
+let reachInternals: (ledger: Ledger) => { key: Buffer | null; verified(): void };
 
-/** The checkpoint key and the head's setter, for ledger/checkpoint.ts and verify.ts (scratch ledgers) only. */
-export function internalsOf(ledger: Ledger): { key: Buffer | null; setHead(head: { seq: number; hash: string }): void } {
+/** The checkpoint key (ledger/checkpoint.ts), and how verification vouches for the state (ledger/verify.ts). */
+export function internalsOf(ledger: Ledger): { key: Buffer | null; verified(): void } {
   return reachInternals(ledger);
 }
 
@@ -176,13 +149,21 @@ export class Ledger {
   readonly #checkpointEvery: number;
   #lastCheckpoint = 0;
   #tableSnapshot: (() => TableSnapshot | null) | null = null;
+  /**
+   * Whether this process may sign the state as it stands: the ledger was empty when opened, or
+   * `verifyLedger` found it sound since (what this process appends after is derived from that).
+   * Until then no checkpoint is written: a start appends (its power reset) before it verifies,
+   * and a checkpoint written then would sign whatever the file held, tampering included, and
+   * the verification would start after it.
+   */
+  #vouched = false;
 
   static {
     reachConnection = (ledger) => ledger.#db;
     reachInternals = (ledger) => ({
       key: ledger.#checkpointKey,
-      setHead: (head) => {
-        ledger.head = { ...head };
+      verified: () => {
+        ledger.#vouched = true;
       },
     });
   }
@@ -225,6 +206,7 @@ export class Ledger {
     this.stmt = this.prepare();
     const last = this.stmt.head.get() as { seq: number; hash: string } | undefined;
     this.head = last ?? { seq: 0, hash: genesisHash(terminalId) };
+    this.#vouched = this.head.seq === 0;
     let key = checkpoints.key;
     this.#checkpointEvery = checkpoints.every;
     // A database stopped before migration 5 (migration tests) has no checkpoints and writes none.
@@ -340,10 +322,11 @@ export class Ledger {
    * Writes a checkpoint when `checkpointEvery` entries were journalled since the last one: with
    * the table's state when the table stands at the head, else (no table, or twice the interval
    * gone by without one standing still) without it. The table's runtime calls it again once it
-   * has applied what it journalled. Returns the seq written, or null.
+   * has applied what it journalled. Returns the seq written, or null (none due, or the ledger not
+   * verified yet by this process).
    */
   checkpointIfDue(): number | null {
-    if (this.#checkpointEvery <= 0 || this.#checkpointKey === null) return null;
+    if (this.#checkpointEvery <= 0 || this.#checkpointKey === null || !this.#vouched) return null;
     const since = this.head.seq - this.#lastCheckpoint;
     if (since < this.#checkpointEvery) return null;
     const snap = this.#tableSnapshot?.() ?? null;
@@ -355,11 +338,12 @@ export class Ledger {
   /**
    * Writes a signed checkpoint of the state after the head entry (ledger/checkpoint.ts): the head
    * hash, every balance, meter and open bet, and the table's state when given (it must stand at
-   * the head). Nothing of the journal changes. Returns the seq, or null without a key or entries.
+   * the head). Nothing of the journal changes. Returns the seq, or null without a key or entries,
+   * or before this process verified the ledger (an empty ledger needs none).
    */
   checkpoint(table: TableSnapshot | null = null): number | null {
     const key = this.#checkpointKey;
-    if (key === null || this.head.seq === 0) return null;
+    if (key === null || this.head.seq === 0 || !this.#vouched) return null;
     if (table && table.seq !== this.head.seq) throw new Error(`the table's state stands at ${table.seq}, the head at ${this.head.seq}`);
     const db = this.#db;
     const { seq, hash } = this.head;
@@ -398,15 +382,6 @@ export class Ledger {
     return r.changes > 0 ? seq : null;
   }
 
-  // One transaction function for every replay (better-sqlite3 builds one per `transaction()` call).
-  readonly #replayTx = (() => {
-    let tx: ((entry: NewEntry, ts: string, tzOffsetMin: number) => AppendResult) | null = null;
-    return (entry: NewEntry, ts: string, tzOffsetMin: number): AppendResult => {
-      tx ??= this.#db.transaction((e: NewEntry, t: string, z: number) => this.appendOne(e, this.head, null, { ts: t, tzOffsetMin: z }));
-      return tx(entry, ts, tzOffsetMin);
-    };
-  })();
-
   private readonly appendedListeners = new Set<(entries: readonly JournalEntry[]) => void>();
 
   /**
@@ -419,27 +394,27 @@ export class Ledger {
     return () => this.appendedListeners.delete(listener);
   }
 
-  /**
-   * Re-derives an entry exactly as it was first written (verification replays the journal into
-   * a scratch ledger with this and compares the bytes).
-   */
-  replay(entry: NewEntry, ts: string, tzOffsetMin: number): JournalEntry {
-    const r = this.#replayTx(entry, ts, tzOffsetMin);
-    if (r.status === 'appended') this.head = { seq: r.entry.seq, hash: r.entry.hash };
-    return r.entry;
-  }
+  /** What deriving an entry reads, answered from the database as it stands inside the transaction. */
+  readonly #view: LedgerView = {
+    credit: (station) => this.credit(station),
+    roundClosed: (roundId) => this.stmt.roundClosed.get(roundId) !== undefined,
+    roundStakes: (roundId) => this.stmt.roundBets.all(roundId) as { station: number; amount: number }[],
+    creditBefore: (roundId, station) => {
+      const r = this.stmt.creditBefore.get(roundId, station) as { credit_before: number } | undefined;
+      if (!r) throw new Error(`station ${station} has no bet in round ${roundId}`);
+      return r.credit_before;
+    },
+    entryByTx: (txId) => this.stmt.byTx.get(txId) as StoredEntry | undefined,
+    handpayPaid: (requestTxId) => this.stmt.confirmOf.get(requestTxId) !== undefined,
+    entryAt: (seq) => this.stmt.bySeq.get(seq) as StoredEntry | undefined,
+    escrowResolved: (escrowSeq) => this.stmt.escrowResolved.get(escrowSeq) !== undefined,
+    meters: (scope) => this.stmt.metersOf.all(scope) as { name: string; value: number }[],
+  };
 
-  private appendOne(e: NewEntry, head: { seq: number; hash: string }, now: Date | null, at?: { ts: string; tzOffsetMin: number }): AppendResult {
+  private appendOne(e: NewEntry, head: { seq: number; hash: string }, now: Date): AppendResult {
     const type = e.type;
-    let payload: Record<string, unknown>;
-    try {
-      payload = parsePayload(type, e.payload) as Record<string, unknown>;
-    } catch (err) {
-      throw new LedgerRefusal('invalid-payload', `${type}: ${err instanceof Error ? err.message : String(err)}`);
-    }
     const txId = e.txId;
-    if (MONEY_TYPES.has(type) && !txId) throw new LedgerRefusal('tx-id-required', `${type} moves credit and needs a transaction id`);
-    if (txId !== undefined && !/^[\x21-\x7e]{1,128}$/.test(txId)) throw new LedgerRefusal('bad-tx-id', `bad transaction id "${txId}"`);
+    const payload = admitEntry(type, e.payload, txId);
     if (txId) {
       const prior = this.stmt.byTx.get(txId) as JournalRow | undefined;
       if (prior) {
@@ -451,27 +426,12 @@ export class Ledger {
       }
     }
     const seq = head.seq + 1;
-    const d = this.derive(type, payload, seq);
-    const date = now ?? new Date();
-    const ts = at?.ts ?? date.toISOString();
-    const tzOffsetMin = at?.tzOffsetMin ?? -date.getTimezoneOffset();
-    const body: EntryBody = {
-      v: 1,
-      terminal: this.terminalId,
-      seq,
-      ts,
-      tzOffsetMin,
-      type,
-      ...(txId ? { txId } : {}),
-      payload,
-      postings: d.postings,
-      meters: d.meters,
-      ...(d.credits.length ? { credits: d.credits } : {}),
-    };
-    const text = canonicalJson(body);
+    const d = derive(this.#view, type, payload);
+    const ts = now.toISOString();
+    const tzOffsetMin = -now.getTimezoneOffset();
+    const text = bodyText(this.terminalId, { seq, ts, tzOffsetMin, type, txId }, payload, d);
     const contentHash = sha256Hex(text);
     const hash = chainHash(head.hash, contentHash);
-    const roundId = ROUND_TYPES.has(type) && typeof payload.roundId === 'string' ? payload.roundId : null;
 
     d.postings.forEach(([acct, amount], i) => this.stmt.insertPosting.run(seq, i, acct, amount));
     const entry: JournalEntry = {
@@ -480,7 +440,7 @@ export class Ledger {
       tzOffsetMin,
       type,
       txId: txId ?? null,
-      roundId,
+      roundId: roundIdOf(type, payload),
       body: text,
       contentHash,
       prevHash: head.hash,
@@ -491,7 +451,11 @@ export class Ledger {
     for (const [scope, name, delta] of d.meters) {
       if (this.stmt.bumpMeter.run(delta, seq, scope, name).changes === 0) this.stmt.newMeter.run(scope, name, delta, seq);
     }
-    d.after?.();
+    const p = d.projection;
+    if (p?.kind === 'bet') projectBet(this.#db, seq, p.roundId, p.station, p.amount, p.creditBefore);
+    else if (p?.kind === 'close') {
+      for (const s of stationsOfRecord(projectRound(this.#db, seq))) this.#recallVersions.set(s, ++this.#recallTick);
+    }
     this.stmt.outbox.run(seq, ts);
     return { status: 'appended', entry };
   }
@@ -528,199 +492,6 @@ export class Ledger {
    */
   async backup(file: string): Promise<void> {
     await this.#db.backup(file);
-  }
-
-  private derive(
-    type: EntryType,
-    payload: Record<string, unknown>,
-    seq: number,
-  ): {
-    postings: Posting[];
-    meters: MeterDelta[];
-    credits: [number, number, number][];
-    after?: () => void;
-  } {
-    const postings: Posting[] = [];
-    const meters: MeterDelta[] = [];
-    const credits: [number, number, number][] = [];
-    const both = (station: number, name: string, delta: number) => {
-      if (delta === 0) return;
-      meters.push([`station:${station}`, name, delta], ['table', name, delta]);
-    };
-    const post = (acct: string, amount: number) => {
-      if (amount !== 0) postings.push([acct, amount]);
-    };
-    const creditChange = (station: number, change: number, before = this.credit(station)) => {
-      const after = this.credit(station) + change;
-      if (after < 0) throw new LedgerRefusal('insufficient-credit', `station ${station} has ${this.credit(station)}, needs ${-change}`);
-      credits.push([station, before, after]);
-    };
-    switch (type) {
-      case 'bill.escrow':
-      case 'door.close':
-      case 'tilt.raise':
-      case 'tilt.clear':
-        break;
-      // Service mode: journalled, never accounting.
-      case 'service.enter':
-      case 'service.exit':
-      case 'service.denied':
-      case 'service.account':
-      case 'service.test':
-      case 'service.action':
-        break;
-      case 'bill.return':
-        this.checkEscrow(payload as Payload<'bill.return'>);
-        break;
-      case 'bill.credit': {
-        const p = payload as Payload<'bill.credit'>;
-        this.checkEscrow(p);
-        creditChange(p.station, p.denomination);
-        post(account.cashbox(p.station, p.denomination), p.denomination);
-        post(account.stationCredit(p.station), -p.denomination);
-        both(p.station, `billsIn.${p.denomination}`, 1);
-        both(p.station, 'totalBillsIn', p.denomination);
-        both(p.station, 'totalIn', p.denomination);
-        break;
-      }
-      case 'bet.place': {
-        const p = payload as Payload<'bet.place'>;
-        if (this.stmt.roundClosed.get(p.roundId)) throw new LedgerRefusal('round-closed', `round ${p.roundId} is already closed`);
-        const total = sum(p.bets.map((b) => b.amount));
-        const before = this.credit(p.station);
-        creditChange(p.station, -total);
-        post(account.stationCredit(p.station), total);
-        post(account.wagers(p.station), -total);
-        both(p.station, 'creditsWagered', total);
-        return { postings, meters, credits, after: () => projectBet(this.#db, seq, p.roundId, p.station, total, before) };
-      }
-      case 'round.settle':
-      case 'round.void': {
-        const p = payload as Payload<'round.settle'> | Payload<'round.void'>;
-        if (this.stmt.roundClosed.get(p.roundId)) throw new LedgerRefusal('round-closed', `round ${p.roundId} is already closed`);
-        const bets = this.stmt.roundBets.all(p.roundId) as { station: number; amount: number }[];
-        const wagered = new Map(bets.map((b) => [b.station, b.amount]));
-        const returned = new Map<number, { stake: number; net: number }>();
-        if (type === 'round.settle') {
-          for (const l of (p as Payload<'round.settle'>).lines) {
-            if (l.net < -l.stake) throw new LedgerRefusal('bad-line', `seat ${l.seat} ${l.bet}: loses more than its stake`);
-            if (!wagered.has(l.station)) throw new LedgerRefusal('bad-line', `station ${l.station} has no bet in round ${p.roundId}`);
-            const r = returned.get(l.station) ?? { stake: 0, net: 0 };
-            returned.set(l.station, { stake: sum([r.stake, l.stake]), net: sum([r.net, l.net]) });
-          }
-        } else {
-          for (const [s, amount] of wagered) returned.set(s, { stake: amount, net: 0 });
-        }
-        for (const [s, amount] of wagered) {
-          const r = returned.get(s);
-          if (!r || r.stake !== amount) {
-            throw new LedgerRefusal('unbalanced-round', `station ${s} wagered ${amount} in round ${p.roundId} but the lines stake ${r?.stake ?? 0}`);
-          }
-        }
-        let house = 0;
-        for (const [s, r] of [...returned].sort((a, b) => a[0] - b[0])) {
-          const before = (this.stmt.creditBefore.get(p.roundId, s) as { credit_before: number }).credit_before;
-          creditChange(s, r.stake + r.net, before);
-          post(account.wagers(s), r.stake);
-          post(account.stationCredit(s), -(r.stake + r.net));
-          house = sum([house, r.net]);
-          if (type === 'round.settle') {
-            both(s, 'creditsWon', r.stake + r.net);
-            meters.push([`station:${s}`, 'gamesPlayed', 1]);
-            meters.push([`station:${s}`, r.net > 0 ? 'gamesWon' : r.net < 0 ? 'gamesLost' : 'gamesTied', 1]);
-          } else {
-            both(s, 'voidRefunds', r.stake);
-          }
-        }
-        post(account.house, house);
-        meters.push(['table', type === 'round.settle' ? 'gamesPlayed' : 'voidedRounds', 1]);
-        return {
-          postings,
-          meters,
-          credits,
-          after: () => {
-            for (const s of stationsOfRecord(projectRound(this.#db, seq))) this.#recallVersions.set(s, ++this.#recallTick);
-          },
-        };
-      }
-      case 'misread':
-        meters.push(['table', 'misreads', 1]);
-        break;
-      case 'credit.cancel': {
-        const p = payload as Payload<'credit.cancel'>;
-        creditChange(p.station, -p.amount);
-        post(account.stationCredit(p.station), p.amount);
-        post(account.handpayPending(p.station), -p.amount);
-        both(p.station, 'cancelledCredits', p.amount);
-        break;
-      }
-      case 'handpay.request': {
-        const p = payload as Payload<'handpay.request'>;
-        post(account.house, p.amount);
-        post(account.handpayPending(p.station), -p.amount);
-        break;
-      }
-      case 'handpay.confirm': {
-        const p = payload as Payload<'handpay.confirm'>;
-        const req = this.stmt.byTx.get(p.requestTxId) as JournalRow | undefined;
-        if (!req || (req.type !== 'credit.cancel' && req.type !== 'handpay.request')) {
-          throw new LedgerRefusal('no-handpay', `no pending handpay with transaction id ${p.requestTxId}`);
-        }
-        const rp = (JSON.parse(req.body) as EntryBody).payload as { station: number; amount: number };
-        if (rp.station !== p.station || rp.amount !== p.amount) {
-          throw new LedgerRefusal('handpay-mismatch', `handpay ${p.requestTxId} is ${rp.amount} at station ${rp.station}`);
-        }
-        if (this.stmt.confirmOf.get(p.requestTxId)) throw new LedgerRefusal('handpay-paid', `handpay ${p.requestTxId} was already paid`);
-        post(account.handpayPending(p.station), p.amount);
-        post(account.cage, -p.amount);
-        both(p.station, 'handpays', 1);
-        both(p.station, req.type === 'credit.cancel' ? 'handpaidCancelledCredits' : 'jackpotHandpays', p.amount);
-        both(p.station, 'totalOut', p.amount);
-        break;
-      }
-      case 'door.open': {
-        const p = payload as Payload<'door.open'>;
-        if (p.station !== undefined) both(p.station, 'doorOpens', 1);
-        else meters.push(['table', 'doorOpens', 1]);
-        break;
-      }
-      case 'power.reset':
-        meters.push(['table', 'powerResets', 1]);
-        break;
-      case 'config.change':
-        meters.push(['table', 'configChanges', 1]);
-        break;
-      case 'card.read':
-      case 'round.decision':
-      case 'shoe.change':
-      case 'table.input':
-        // Round progress for recovery: no money, no meter (the settlement counts the games).
-        break;
-      case 'meter.clear': {
-        const p = payload as Payload<'meter.clear'>;
-        for (const m of this.stmt.metersOf.all(p.scope) as { name: string; value: number }[]) {
-          if (m.value !== 0) meters.push([p.scope, m.name, -m.value]);
-        }
-        break;
-      }
-      default: {
-        const never: never = type;
-        throw new LedgerRefusal('unknown-type', `unknown entry type ${String(never)}`);
-      }
-    }
-    return { postings, meters, credits };
-  }
-
-  /** A credit or return that names its escrow must match it, and an escrow resolves once. */
-  private checkEscrow(p: { station: number; denomination: number; escrowSeq?: number | undefined }): void {
-    if (p.escrowSeq === undefined) return;
-    const e = this.stmt.bySeq.get(p.escrowSeq) as JournalRow | undefined;
-    if (!e || e.type !== 'bill.escrow') throw new LedgerRefusal('no-escrow', `entry ${p.escrowSeq} is not a bill escrow`);
-    const ep = (JSON.parse(e.body) as EntryBody).payload as { station: number; denomination: number };
-    if (ep.station !== p.station || ep.denomination !== p.denomination) {
-      throw new LedgerRefusal('escrow-mismatch', `escrow ${p.escrowSeq} held ${ep.denomination} at station ${ep.station}`);
-    }
-    if (this.stmt.escrowResolved.get(p.escrowSeq)) throw new LedgerRefusal('escrow-resolved', `escrow ${p.escrowSeq} was already resolved`);
   }
 
   /**

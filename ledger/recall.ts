@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { parsePayload } from './entries.js';
+import { parsePayload, type Payload } from './entries.js';
 
 /** A round as game recall shows it: cards in dealing order, decisions, bets, lines, credits. */
 export interface RoundRecord {
@@ -65,41 +65,36 @@ interface Body {
   credits?: [number, number, number][];
 }
 
+/** An entry of a round as its record needs it: its seq, the bets when it placed some, the correction when it made one. */
+export interface RoundEntry {
+  seq: number;
+  bet?: { station: number; bets: readonly { seat: number; bet: string; amount: number }[] };
+  correction?: Omit<NonNullable<RoundRecord['corrections']>[number], 'seq'>;
+}
+
+/** The entry that closes a round, its payload read through its schema. */
+export type ClosingEntry = { seq: number; ts: string; tzOffsetMin: number; credits: readonly (readonly [number, number, number])[] } & (
+  { type: 'round.settle'; payload: Payload<'round.settle'> } | { type: 'round.void'; payload: Payload<'round.void'> }
+);
+
 /**
- * Writes the recall rows of the settling/voiding entry `seq` from the journal alone, so the
- * same code serves live appends, migration 3 and `verify`.
+ * A round's record from the entry that closes it and every entry of the round up to it (that
+ * one included), in order. The one builder of records: the live append and migration 3 write it
+ * (`projectRound`), verification's replay compares it with the stored row.
  */
-export function projectRound(db: Database.Database, seq: number): RoundRecord {
-  const closing = stmt(db, 'SELECT seq, ts, tz_offset_min, type, body FROM journal WHERE seq = ?').get(seq) as Row | undefined;
-  if (!closing || (closing.type !== 'round.settle' && closing.type !== 'round.void')) {
-    throw new Error(`entry ${seq} does not close a round`);
-  }
-  const body = JSON.parse(closing.body) as Body;
-  // Read through the entry's own schema (it was validated so when appended), never cast.
+export function roundRecord(closing: ClosingEntry, entries: readonly RoundEntry[]): RoundRecord {
   const p =
     closing.type === 'round.settle'
-      ? { ...parsePayload('round.settle', body.payload), reason: undefined, authorisedBy: undefined, uncorrectable: undefined, rule: undefined }
-      : { ...parsePayload('round.void', body.payload), lines: undefined };
-  const rows = stmt(db, 'SELECT seq, ts, tz_offset_min, type, body FROM journal WHERE round_id = ? AND seq <= ? ORDER BY seq').all(p.roundId, seq) as Row[];
+      ? { ...closing.payload, reason: undefined, authorisedBy: undefined, uncorrectable: undefined, rule: undefined }
+      : { ...closing.payload, lines: undefined };
   const bets: RoundRecord['bets'] = [];
   const corrections: NonNullable<RoundRecord['corrections']> = [];
-  for (const r of rows) {
-    if (r.type === 'misread') {
-      const m = parsePayload('misread', (JSON.parse(r.body) as Body).payload);
-      if (m.resolution === 'corrected' && m.correction && m.article)
-        corrections.push({
-          correction: m.correction,
-          article: m.article,
-          ...(m.card ? { card: m.card } : {}),
-          confirmedBy: [...(m.confirmedBy ?? [])],
-          seq: r.seq,
-        });
-    }
-    if (r.type !== 'bet.place') continue;
-    const b = (JSON.parse(r.body) as Body).payload as { station: number; bets: { seat: number; bet: string; amount: number }[] };
-    for (const l of b.bets) bets.push({ station: b.station, seat: l.seat, bet: l.bet, amount: l.amount, seq: r.seq });
+  for (const e of entries) {
+    if (e.correction) corrections.push({ ...e.correction, seq: e.seq });
+    if (!e.bet) continue;
+    for (const l of e.bet.bets) bets.push({ station: e.bet.station, seat: l.seat, bet: l.bet, amount: l.amount, seq: e.seq });
   }
-  const record: RoundRecord = {
+  return {
     roundId: p.roundId,
     tableId: p.tableId,
     game: p.game,
@@ -107,21 +102,70 @@ export function projectRound(db: Database.Database, seq: number): RoundRecord {
     ...(p.shoeId !== undefined ? { shoeId: p.shoeId } : {}),
     ...(p.startedAt !== undefined ? { startedAt: p.startedAt } : {}),
     status: closing.type === 'round.settle' ? 'settled' : 'void',
-    seq,
+    seq: closing.seq,
     ts: closing.ts,
-    tzOffsetMin: closing.tz_offset_min,
+    tzOffsetMin: closing.tzOffsetMin,
     cards: [...p.cards],
     decisions: p.decisions.map(({ notFollowing, ...d }) => (notFollowing ? { ...d, notFollowing: [...notFollowing] } : d)),
     bets,
     lines: (p.lines ?? []).map(({ choices, ...l }) => (choices ? { ...l, choices: [...choices] } : l)),
-    credits: (body.credits ?? []).map(([station, before, after]) => ({ station, before, after })),
+    credits: closing.credits.map(([station, before, after]) => ({ station, before, after })),
     ...(p.reason !== undefined ? { reason: p.reason } : {}),
     ...(p.authorisedBy !== undefined ? { authorisedBy: [...p.authorisedBy] } : {}),
     ...(p.uncorrectable !== undefined ? { uncorrectable: p.uncorrectable } : {}),
     ...(p.rule !== undefined ? { voidRule: p.rule } : {}),
     ...(corrections.length > 0 ? { corrections } : {}),
-    entrySeqs: rows.map((r) => r.seq),
+    entrySeqs: entries.map((e) => e.seq),
   };
+}
+
+/** A dealing error corrected at a hold (a `misread` resolved `corrected`), for its round's record. */
+export function correctionOfMisread(payload: unknown): RoundEntry['correction'] {
+  const m = parsePayload('misread', payload);
+  if (m.resolution !== 'corrected' || !m.correction || !m.article) return undefined;
+  return { correction: m.correction, article: m.article, ...(m.card ? { card: m.card } : {}), confirmedBy: [...(m.confirmedBy ?? [])] };
+}
+
+/** A journal row of a round as its record needs it. */
+export function roundEntryOfRow(r: { seq: number; type: string; body: string }): RoundEntry {
+  if (r.type === 'bet.place') return { seq: r.seq, bet: betOfBody(r.body) };
+  if (r.type === 'misread') {
+    const correction = correctionOfMisread((JSON.parse(r.body) as Body).payload);
+    if (correction) return { seq: r.seq, correction };
+  }
+  return { seq: r.seq };
+}
+
+/** The bets of a `bet.place` body, for its round's record. */
+export function betOfBody(body: string): RoundEntry['bet'] {
+  const b = (JSON.parse(body) as Body).payload as { station: number; bets: { seat: number; bet: string; amount: number }[] };
+  return { station: b.station, bets: b.bets };
+}
+
+/**
+ * Writes the recall rows of the settling/voiding entry `seq` from the journal alone, so the
+ * same code serves live appends and migration 3.
+ */
+export function projectRound(db: Database.Database, seq: number): RoundRecord {
+  const closing = stmt(db, 'SELECT seq, ts, tz_offset_min, type, body FROM journal WHERE seq = ?').get(seq) as Row | undefined;
+  if (!closing || (closing.type !== 'round.settle' && closing.type !== 'round.void')) {
+    throw new Error(`entry ${seq} does not close a round`);
+  }
+  const body = JSON.parse(closing.body) as Body;
+  const head = { seq, ts: closing.ts, tzOffsetMin: closing.tz_offset_min, credits: body.credits ?? [] };
+  // Read through the entry's own schema (it was validated so when appended), never cast.
+  const close: ClosingEntry =
+    closing.type === 'round.settle'
+      ? { ...head, type: 'round.settle', payload: parsePayload('round.settle', body.payload) }
+      : { ...head, type: 'round.void', payload: parsePayload('round.void', body.payload) };
+  const rows = stmt(db, 'SELECT seq, ts, tz_offset_min, type, body FROM journal WHERE round_id = ? AND seq <= ? ORDER BY seq').all(
+    close.payload.roundId,
+    seq,
+  ) as Row[];
+  const record = roundRecord(
+    close,
+    rows.map((r) => roundEntryOfRow(r)),
+  );
   stmt(db, 'INSERT INTO rounds (round_id, table_id, status, seq, ts, record) VALUES (?, ?, ?, ?, ?, ?)').run(
     record.roundId,
     record.tableId,

@@ -51,6 +51,51 @@ describe('verify', () => {
     assert.ok(r.problems.some((p) => p.startsWith('outbox')));
   });
 
+  it('finds a row whose round or time-zone column was changed, though no hash covers them', () => {
+    const l = scenario();
+    const db = connectionOf(l);
+    db.exec('DROP TRIGGER journal_no_update');
+    const settle = l.byTxId('r2:settle')?.seq ?? 0;
+    db.prepare("UPDATE journal SET round_id = 'r9' WHERE seq = ?").run(settle);
+    db.prepare('UPDATE journal SET tz_offset_min = tz_offset_min + 60 WHERE seq = 3').run();
+    const r = verifyLedger(l);
+    assert.ok(r.problems.includes(`seq ${settle}: round_id disagrees with its body`), r.problems.join('\n'));
+    assert.ok(r.problems.includes('seq 3: body disagrees with its row'), r.problems.join('\n'));
+  });
+
+  it('finds a recall record altered, a recall index row removed and a round recorded that no entry closed', () => {
+    const l = scenario();
+    const db = connectionOf(l);
+    db.prepare("UPDATE rounds SET record = replace(record, '\"net\":0', '\"net\":1') WHERE round_id = 'r1'").run();
+    db.prepare("DELETE FROM round_stations WHERE round_id = 'r3' AND station = 4").run();
+    const r = verifyLedger(l);
+    assert.ok(
+      r.problems.some((p) => p.startsWith('recall: round r1 ')),
+      r.problems.join('\n'),
+    );
+    assert.ok(r.problems.includes('recall index: round r3 at station 4: not stored'), r.problems.join('\n'));
+    assert.ok(
+      r.problems.some((p) => p.startsWith('recall index: 34 rows stored')),
+      r.problems.join('\n'),
+    );
+
+    const other = scenario();
+    const od = connectionOf(other);
+    od.prepare("INSERT INTO rounds (round_id, table_id, status, seq, ts, record) VALUES ('ghost', 'T1', 'void', 2, '2025-01-01T00:00:00.000Z', '{}')").run();
+    assert.ok(verifyLedger(other).problems.includes('recall: 6 rounds stored, 5 recomputed'));
+  });
+
+  it('finds an open bet moved and a meter cleared with no entry', () => {
+    const l = scenario();
+    const db = connectionOf(l);
+    db.prepare("UPDATE round_bets SET credit_before = credit_before + 1 WHERE round_id = 'r-open'").run();
+    db.exec('DROP TRIGGER meters_monotonic');
+    db.prepare("UPDATE meters SET value = 0 WHERE scope = 'station:2' AND name = 'creditsWagered'").run();
+    const r = verifyLedger(l);
+    assert.ok(r.problems.includes('open rounds: stored and recomputed differ'), r.problems.join('\n'));
+    assert.ok(r.problems.includes('meters: stored and recomputed differ'), r.problems.join('\n'));
+  });
+
   it('property: any sequence of operations keeps money balanced, credits non-negative and the ledger verifiable', () => {
     const op = fc.oneof(
       fc.record({ k: fc.constant('bill' as const), s: fc.integer({ min: 1, max: 3 }), d: fc.constantFrom(2000, 10000, 50000, 100000) }),

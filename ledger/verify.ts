@@ -1,9 +1,12 @@
-import type Database from 'better-sqlite3';
 import { canonicalJson, chainHash, genesisHash, sha256Hex } from './canonical.js';
 import { latestCheckpoint, type Checkpoint } from './checkpoint.js';
-import { ENTRY_TYPES, type EntryType, type NewEntry } from './entries.js';
-import { connectionOf, internalsOf, Ledger, type EntryBody, type JournalEntry, type JournalRow } from './ledger.js';
+import { admitEntry, bodyText, derive, roundIdOf, type EntryBody } from './derive.js';
+import { ENTRY_TYPES } from './entries.js';
+import { connectionOf, internalsOf, type Ledger } from './ledger.js';
 import { syncAnchor } from './outbox.js';
+import { stationsOfRecord } from './recall.js';
+import { LedgerRefusal } from './refusal.js';
+import { ReplayState, type ReplayedEntry } from './replay-state.js';
 
 export interface VerifyReport {
   ok: boolean;
@@ -34,14 +37,16 @@ const PAGE = 1000;
 /**
  * Everything `npm run ledger -- verify --full` promises: SQLite's integrity check, the hash chain,
  * the postings against the bodies and their balance, and a full replay of the journal through the
- * same derivation code into a scratch in-memory ledger whose every body must come out byte for
- * byte identical — then balances, meters and recall rows of the scratch copy must equal the
- * stored ones. Finally the sync anchor must name a hash this chain holds.
+ * same code the live append runs (ledger/derive.ts: the payload's schema, the derivation, the
+ * canonical body) against the state the replay builds (ledger/replay-state.ts), every body coming
+ * out byte for byte identical and every round's record equal to its stored row — then the stored
+ * balances, meters, open bets and recall index must equal the replay's. Finally the sync anchor
+ * must name a hash this chain holds, and the outbox hold exactly the unacknowledged entries.
  *
- * From a checkpoint the same checks run on the entries after it, with the scratch ledger seeded
- * from the checkpoint's signed state (balances, meters, open bets) and from the journal entries
- * before it that the new ones name (their rounds, escrows, handpay requests). SQLite's integrity
- * check and the chain before the checkpoint are left to the full check.
+ * From a checkpoint the same checks run on the entries after it, the replay standing first where
+ * the checkpoint's signed state stands (balances, meters, open bets) and reading from the journal
+ * up to it only what the new entries name (their rounds, escrows, handpay requests). SQLite's
+ * integrity check and the chain before the checkpoint are left to the full check.
  */
 export function verifyLedger(ledger: Ledger, options: VerifyOptions = {}): VerifyReport {
   const problems: string[] = [];
@@ -87,42 +92,59 @@ export function verifyLedger(ledger: Ledger, options: VerifyOptions = {}): Verif
   }
 
   const from = checkpoint ? { seq: checkpoint.seq, hash: checkpoint.hash } : { seq: 0, hash: genesisHash(ledger.terminalId) };
-  const scratch = scratchLedger(ledger.terminalId);
-  try {
-    if (checkpoint) seedScratch(scratch, checkpoint);
-    const seeder = checkpoint ? historySeeder(db, connectionOf(scratch), checkpoint.seq) : null;
-    const { count, last } = replayJournal(ledger, scratch, from, seeder, add);
+  const state = new ReplayState(db, from.seq);
+  if (checkpoint) state.seed(checkpoint.state);
+  const { count, last, rounds, roundStations } = replayJournal(ledger, state, from, add);
+  {
+    const after = checkpoint ? ` after entry ${from.seq}` : '';
     checked.push(
-      checkpoint
-        ? `hash chain, canonical bodies, postings balance per entry after entry ${from.seq}`
-        : 'hash chain from genesis, canonical bodies, postings balance per entry',
+      checkpoint ? `hash chain, canonical bodies, postings balance per entry${after}` : 'hash chain from genesis, canonical bodies, postings balance per entry',
     );
     checked.push(
-      checkpoint
-        ? `replay of every payload after entry ${from.seq} reproduces every body byte for byte`
-        : 'replay of every payload reproduces every body byte for byte',
+      checkpoint ? `replay of every payload${after} reproduces every body byte for byte` : 'replay of every payload reproduces every body byte for byte',
     );
+    const source = checkpoint ? 'the checkpoint and the entries after it' : 'journal';
+    const ofSource = checkpoint ? source : `the ${source}`;
 
-    const since = checkpoint ? ` WHERE seq > ${from.seq}` : '';
-    const same = (what: string, sql: string) => {
-      const a = canonicalJson(db.prepare(sql).all() as never);
-      const b = canonicalJson(connectionOf(scratch).prepare(sql).all() as never);
-      if (a !== b) add(`${what}: stored and recomputed differ`);
-      checked.push(`${what} recomputed from the ${checkpoint ? 'checkpoint and the entries after it' : 'journal'}`);
-    };
-    same('balances', 'SELECT account, balance FROM balances WHERE balance <> 0 ORDER BY account');
-    same('meters', 'SELECT scope, name, value FROM meters ORDER BY scope, name');
-    same('recall', `SELECT round_id, table_id, status, seq, ts, record FROM rounds${since} ORDER BY seq`);
+    const balances = db.prepare('SELECT account, balance FROM balances WHERE balance <> 0').raw(true).all() as [string, number][];
+    const replayed = [...state.balances].filter(([, b]) => b !== 0);
+    if (!sameEntries(balances, replayed)) add('balances: stored and recomputed differ');
+    checked.push(`balances recomputed from ${ofSource}`);
+
+    const meters = (db.prepare('SELECT scope, name, value FROM meters').raw(true).all() as [string, string, number][]).map(
+      ([scope, name, value]) => [`${scope}\n${name}`, value] as [string, number],
+    );
+    const replayedMeters = [...state.meterValues].flatMap(([scope, m]) => [...m].map(([name, value]) => [`${scope}\n${name}`, value] as [string, number]));
+    if (!sameEntries(meters, replayedMeters)) add('meters: stored and recomputed differ');
+    checked.push(`meters recomputed from ${ofSource}`);
+
+    // Each record the replay closed was compared with its stored row as it went; here, that the
+    // projection holds no other rows after the starting point.
+    const storedRounds = checkpoint
+      ? (db.prepare('SELECT COUNT(*) FROM rounds WHERE seq > ?').pluck().get(from.seq) as number)
+      : (db.prepare('SELECT COUNT(*) FROM rounds').pluck().get() as number);
+    if (storedRounds !== rounds) add(`recall: ${storedRounds} rounds stored${after}, ${rounds} recomputed`);
+    checked.push(`recall recomputed from ${ofSource}`);
+    let storedStations: number;
     if (checkpoint) {
       // Station by station through the index (station, seq): the rows after the checkpoint only.
-      const rows = (d: Database.Database) => {
-        const q = d.prepare('SELECT round_id, station, seq FROM round_stations WHERE station = ? AND seq > ? ORDER BY seq, round_id');
-        return canonicalJson(Array.from({ length: 99 }, (_, i) => q.all(i + 1, from.seq)).flat() as never);
-      };
-      if (rows(db) !== rows(connectionOf(scratch))) add('recall index: stored and recomputed differ');
-      checked.push('recall index recomputed from the checkpoint and the entries after it');
-    } else same('recall index', 'SELECT round_id, station, seq FROM round_stations ORDER BY station, seq, round_id');
-    same('open rounds', 'SELECT round_id, station, seq, amount, credit_before FROM round_bets ORDER BY seq');
+      const q = db.prepare('SELECT COUNT(*) FROM round_stations WHERE station = ? AND seq > ?').pluck();
+      storedStations = 0;
+      for (let st = 1; st <= 99; st++) storedStations += q.get(st, from.seq) as number;
+      storedStations += db.prepare('SELECT COUNT(*) FROM round_stations WHERE station < 1 OR station > 99').pluck().get() as number;
+    } else storedStations = db.prepare('SELECT COUNT(*) FROM round_stations').pluck().get() as number;
+    if (storedStations !== roundStations) add(`recall index: ${storedStations} rows stored${after}, ${roundStations} recomputed`);
+    checked.push(`recall index recomputed from ${ofSource}`);
+
+    const openBets = (
+      db.prepare('SELECT round_id, station, seq, amount, credit_before FROM round_bets').raw(true).all() as [string, number, number, number, number][]
+    ).map(([roundId, station, seq, amount, before]) => [`${roundId}\n${station}\n${seq}`, `${amount} ${before}`] as [string, string]);
+    const replayedBets = [...state.openBets.values()].flatMap((bets) =>
+      bets.map((b) => [`${b.roundId}\n${b.station}\n${b.seq}`, `${b.amount} ${b.creditBefore}`] as [string, string]),
+    );
+    if (!sameEntries(openBets, replayedBets)) add('open rounds: stored and recomputed differ');
+    checked.push(`open rounds recomputed from ${ofSource}`);
+
     const total = db.prepare('SELECT COALESCE(SUM(balance), 0) AS t FROM balances').get() as { t: number };
     if (total.t !== 0) add(`balances sum to ${total.t}, not 0`);
 
@@ -151,105 +173,161 @@ export function verifyLedger(ledger: Ledger, options: VerifyOptions = {}): Verif
       if (all !== last - anchor.ackedSeq) add(`outbox holds ${all} entries, ${last - anchor.ackedSeq} are unacknowledged`);
     }
     checked.push('sync anchor and outbox');
-    return report(checkpoint ? 'checkpoint' : 'full', from.seq, count);
-  } finally {
-    scratch.close();
   }
+  // Sound as far as the head: from here on this process may sign checkpoints of it.
+  if (problems.length === 0) internalsOf(ledger).verified();
+  return report(checkpoint ? 'checkpoint' : 'full', from.seq, count);
 }
 
+/** Two lists of [key, value] hold the same pairs, whatever their order (keys are unique in each). */
+function sameEntries<V>(a: readonly (readonly [string, V])[], b: readonly (readonly [string, V])[]): boolean {
+  if (a.length !== b.length) return false;
+  const m = new Map(a);
+  if (m.size !== a.length) return false;
+  for (const [k, v] of b) if (!m.has(k) || m.get(k) !== v) return false;
+  return true;
+}
+
+type Row = [
+  seq: number,
+  ts: string,
+  tzOffsetMin: number,
+  type: string,
+  txId: string | null,
+  roundId: string | null,
+  body: string,
+  contentHash: string,
+  prevHash: string,
+  hash: string,
+];
+
 /**
- * The chain, the bodies and the postings of every entry after `from`, each payload replayed into
- * `scratch` (a page of entries to a scratch transaction; each entry in a savepoint of it, so a
- * refused replay leaves nothing behind).
+ * The chain, the bodies and the postings of every entry after `from`, each payload admitted and
+ * derived again (ledger/derive.ts) against `state` and its body written again, which must come
+ * out byte for byte; each round it closes compared with its stored record and recall index rows.
  */
 function replayJournal(
   ledger: Ledger,
-  scratch: Ledger,
+  state: ReplayState,
   from: { seq: number; hash: string },
-  seeder: ((bodies: readonly (EntryBody | null)[]) => void) | null,
   add: (p: string) => void,
-): { count: number; last: number } {
+): { count: number; last: number; rounds: number; roundStations: number } {
   const db = connectionOf(ledger);
-  const page = db.prepare('SELECT * FROM journal WHERE seq > ? ORDER BY seq LIMIT ?');
-  const postingsOf = db.prepare('SELECT seq, account, amount FROM postings WHERE seq > ? AND seq <= ? ORDER BY seq, line');
-  const inScratch = connectionOf(scratch).transaction((run: () => void) => run());
+  const terminal = ledger.terminalId;
+  const page = db
+    .prepare('SELECT seq, ts, tz_offset_min, type, tx_id, round_id, body, content_hash, prev_hash, hash FROM journal WHERE seq > ? ORDER BY seq LIMIT ?')
+    .raw(true);
+  const postingsOf = db.prepare('SELECT seq, account, amount FROM postings WHERE seq > ? AND seq <= ? ORDER BY seq, line').raw(true);
+  const storedRound = db.prepare('SELECT table_id, status, seq, ts, record FROM rounds WHERE round_id = ?').raw(true);
+  const storedStation = db.prepare('SELECT 1 FROM round_stations WHERE station = ? AND seq = ? AND round_id = ?').pluck();
   let prev = from.hash;
   let expected = from.seq + 1;
   let count = 0;
+  let rounds = 0;
+  let roundStations = 0;
   let after = from.seq;
   for (;;) {
-    const rows = page.all(after, PAGE) as JournalRow[];
+    const rows = page.all(after, PAGE) as Row[];
     if (rows.length === 0) break;
-    const lastRow = rows[rows.length - 1] as JournalRow;
-    const postings = postingsOf.all(after, lastRow.seq) as { seq: number; account: string; amount: number }[];
-    after = lastRow.seq;
-    const bodies = rows.map((r) => {
-      try {
-        return JSON.parse(r.body) as EntryBody;
-      } catch {
-        return null;
-      }
-    });
-    seeder?.(bodies);
+    const lastSeq = (rows[rows.length - 1] as Row)[0];
+    const postings = postingsOf.all(after, lastSeq) as [number, string, number][];
+    after = lastSeq;
     let p = 0;
-    inScratch(() => {
-      for (let i = 0; i < rows.length; i++) {
-        const e = rows[i] as JournalRow;
-        count++;
-        const where = `seq ${e.seq}`;
-        if (e.seq !== expected) add(`${where}: expected seq ${expected} (gap)`);
-        expected = e.seq + 1;
-        // This entry's postings rows (both lists are in seq order).
-        while (p < postings.length && (postings[p]?.seq ?? 0) < e.seq) p++;
-        const own: [string, number][] = [];
-        while (p < postings.length && postings[p]?.seq === e.seq) {
-          const r = postings[p++] as { account: string; amount: number };
-          own.push([r.account, r.amount]);
-        }
-        const body = bodies[i] ?? null;
-        let again: JournalEntry | null = null;
-        let refused: string | null = null;
-        if (body && ENTRY_TYPES.includes(body.type)) {
-          try {
-            again = scratch.replay(
-              { type: body.type as EntryType, payload: body.payload, ...(body.txId ? { txId: body.txId } : {}) } as NewEntry,
-              body.ts,
-              body.tzOffsetMin,
-            );
-          } catch (err) {
-            refused = err instanceof Error ? err.message : String(err);
-          }
-        }
-        // The replay hashed the same bytes from the same previous hash: its hashes are this entry's.
-        const reuse = again !== null && again.body === e.body && again.prevHash === prev;
-        if ((reuse ? again?.contentHash : sha256Hex(e.body)) !== e.content_hash) add(`${where}: content hash does not match the body`);
-        if (e.prev_hash !== prev) add(`${where}: prev_hash does not link to the previous entry`);
-        if ((reuse ? again?.hash : chainHash(prev, e.content_hash)) !== e.hash) add(`${where}: hash does not chain`);
-        prev = e.hash;
-        if (!body) {
-          add(`${where}: body is not JSON`);
-          continue;
-        }
-        // A body the replay wrote again byte for byte is canonical: it was written by canonicalJson.
-        if (!reuse && canonicalJson(body) !== e.body) add(`${where}: body is not canonical`);
-        if (body.seq !== e.seq || body.type !== e.type || body.terminal !== ledger.terminalId || (body.txId ?? null) !== e.tx_id || body.ts !== e.ts) {
-          add(`${where}: body disagrees with its row`);
-        }
-        if (!samePostings(own, body.postings)) add(`${where}: postings table differs from the body`);
-        let sum = 0;
-        for (const [, amount] of own) sum += amount;
-        if (sum !== 0) add(`${where}: postings do not balance`);
-        if (!ENTRY_TYPES.includes(body.type)) {
-          add(`${where}: unknown type ${String(body.type)}`);
-          continue;
-        }
-        if (refused !== null) add(`${where}: replay refused: ${refused}`);
-        else if (again?.body !== e.body) add(`${where}: replaying the payload derives other postings/meters/credits`);
+    for (const [seq, ts, tzOffsetMin, type, txId, roundId, text, contentHash, prevHash, hash] of rows) {
+      count++;
+      // The replay writes the entry at its place in the sequence: a gap shows in its body too.
+      const at = from.seq + count;
+      const where = `seq ${seq}`;
+      if (seq !== expected) add(`${where}: expected seq ${expected} (gap)`);
+      expected = seq + 1;
+      // This entry's postings rows (both lists are in seq order).
+      while (p < postings.length && (postings[p] as [number, string, number])[0] < seq) p++;
+      const own: [string, number][] = [];
+      while (p < postings.length && (postings[p] as [number, string, number])[0] === seq) {
+        const r = postings[p++] as [number, string, number];
+        own.push([r[1], r[2]]);
       }
-    });
+      if (sha256Hex(text) !== contentHash) add(`${where}: content hash does not match the body`);
+      if (prevHash !== prev) add(`${where}: prev_hash does not link to the previous entry`);
+      if (chainHash(prev, contentHash) !== hash) add(`${where}: hash does not chain`);
+      prev = hash;
+      let body: EntryBody;
+      try {
+        body = JSON.parse(text) as EntryBody;
+      } catch {
+        add(`${where}: body is not JSON`);
+        continue;
+      }
+      if (
+        body.seq !== seq ||
+        body.type !== type ||
+        body.terminal !== terminal ||
+        (body.txId ?? null) !== txId ||
+        body.ts !== ts ||
+        body.tzOffsetMin !== tzOffsetMin
+      ) {
+        add(`${where}: body disagrees with its row`);
+      }
+      if (!samePostings(own, body.postings)) add(`${where}: postings table differs from the body`);
+      let sum = 0;
+      for (const [, amount] of own) sum += amount;
+      if (sum !== 0) add(`${where}: postings do not balance`);
+      if (!ENTRY_TYPES.includes(body.type)) {
+        add(`${where}: unknown type ${String(body.type)}`);
+        continue;
+      }
+      state.at = at;
+      let again: string;
+      let replayed: ReplayedEntry;
+      try {
+        const payload = admitEntry(body.type, body.payload, body.txId);
+        // The live append writes a transaction id once: an earlier entry holding it makes this one a duplicate.
+        const holder = body.txId !== undefined ? state.txSeq(body.txId) : undefined;
+        if (holder !== undefined && holder !== seq) throw new LedgerRefusal('tx-id-conflict', `transaction id ${body.txId} is journalled at seq ${holder} too`);
+        if (roundIdOf(body.type, payload) !== roundId) add(`${where}: round_id disagrees with its body`);
+        const derived = derive(state, body.type, payload);
+        again = bodyText(terminal, { seq: at, ts: body.ts, tzOffsetMin: body.tzOffsetMin, type: body.type, txId: body.txId }, payload, derived);
+        replayed = { seq: at, ts: body.ts, tzOffsetMin: body.tzOffsetMin, type: body.type, payload, derived };
+      } catch (err) {
+        add(`${where}: replay refused: ${err instanceof Error ? err.message : String(err)}`);
+        continue;
+      }
+      if (again !== text) {
+        if (canonicalText(body) !== text) add(`${where}: body is not canonical`);
+        add(`${where}: replaying the payload derives other postings/meters/credits`);
+      }
+      const record = state.apply(replayed);
+      if (record) {
+        rounds++;
+        const stored = storedRound.get(record.roundId) as [string, string, number, string, string] | undefined;
+        if (
+          !stored ||
+          stored[0] !== record.tableId ||
+          stored[1] !== record.status ||
+          stored[2] !== record.seq ||
+          stored[3] !== record.ts ||
+          stored[4] !== JSON.stringify(record)
+        ) {
+          add(`recall: round ${record.roundId} (${where}): stored and recomputed differ`);
+        }
+        for (const st of stationsOfRecord(record)) {
+          roundStations++;
+          if (storedStation.get(st, record.seq, record.roundId) === undefined) add(`recall index: round ${record.roundId} at station ${st}: not stored`);
+        }
+      }
+    }
     if (rows.length < PAGE) break;
   }
-  return { count, last: expected - 1 };
+  return { count, last: expected - 1, rounds, roundStations };
+}
+
+/** The body's canonical JSON, or null when it holds what canonical JSON cannot (a float). */
+function canonicalText(body: unknown): string | null {
+  try {
+    return canonicalJson(body);
+  } catch {
+    return null;
+  }
 }
 
 function samePostings(rows: readonly [string, number][], body: unknown): boolean {
@@ -260,91 +338,4 @@ function samePostings(rows: readonly [string, number][], body: unknown): boolean
     if (!Array.isArray(b) || b.length !== 2 || b[0] !== r[0] || b[1] !== r[1]) return false;
   }
   return true;
-}
-
-/**
- * An empty in-memory ledger to replay into, without the triggers and foreign keys that guard the
- * stored one: what they refuse the replay finds by comparing bytes (the stored postings' balance is
- * checked on the stored rows), and a scratch seeded from a checkpoint holds no journal before it.
- */
-function scratchLedger(terminalId: string): Ledger {
-  const scratch = Ledger.open({ file: ':memory:', terminalId, checkpointKey: null });
-  const s = connectionOf(scratch);
-  s.pragma('foreign_keys = OFF');
-  for (const { name } of s.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger'").all() as { name: string }[]) s.exec(`DROP TRIGGER "${name}"`);
-  return scratch;
-}
-
-/**
- * A scratch ledger standing where the checkpoint stands: its head, balances, meters and open
- * bets (which name entries before the checkpoint that it does not hold).
- */
-function seedScratch(scratch: Ledger, c: Checkpoint): void {
-  const s = connectionOf(scratch);
-  s.transaction(() => {
-    const bal = s.prepare('INSERT INTO balances (account, balance) VALUES (?, ?)');
-    for (const [account, balance] of c.state.balances) bal.run(account, balance);
-    const met = s.prepare('INSERT INTO meters (scope, name, value, last_seq) VALUES (?, ?, ?, ?)');
-    for (const [scope, name, value] of c.state.meters) met.run(scope, name, value, c.seq);
-    const bet = s.prepare('INSERT INTO round_bets (round_id, station, seq, amount, credit_before) VALUES (?, ?, ?, ?, ?)');
-    for (const [roundId, station, seq, amount, before] of c.state.openBets) bet.run(roundId, station, seq, amount, before);
-  })();
-  internalsOf(scratch).setHead({ seq: c.seq, hash: c.hash });
-}
-
-/**
- * Copies into the scratch ledger the entries up to the checkpoint that the entries after it name
- * (the rest of their round and its record if it was closed, the escrow a credit resolves and
- * what resolved it, the handpay request a confirmation pays and earlier confirmations), so that
- * their replay is refused or accepted exactly as the live append was. Each reference is looked up
- * once: the cost follows the entries after the checkpoint.
- */
-function historySeeder(db: Database.Database, s: Database.Database, upTo: number): (bodies: readonly (EntryBody | null)[]) => void {
-  const rounds = new Set<string>();
-  const escrows = new Set<number>();
-  const requests = new Set<string>();
-  const cols = 'seq, ts, tz_offset_min, type, tx_id, round_id, body, content_hash, prev_hash, hash';
-  const q = {
-    roundRows: db.prepare(`SELECT ${cols} FROM journal WHERE round_id = ? AND seq <= ?`),
-    roundRecord: db.prepare('SELECT round_id, table_id, status, seq, ts, record FROM rounds WHERE round_id = ? AND seq <= ?'),
-    bySeq: db.prepare(`SELECT ${cols} FROM journal WHERE seq = ?`),
-    resolving: db.prepare(
-      `SELECT ${cols} FROM journal WHERE type IN ('bill.credit', 'bill.return') AND seq <= ? AND json_extract(body, '$.payload.escrowSeq') = ?`,
-    ),
-    byTx: db.prepare(`SELECT ${cols} FROM journal WHERE tx_id = ? AND seq <= ?`),
-    confirms: db.prepare(`SELECT ${cols} FROM journal WHERE type = 'handpay.confirm' AND seq <= ? AND json_extract(body, '$.payload.requestTxId') = ?`),
-  };
-  const insertRow = s.prepare(
-    `INSERT OR IGNORE INTO journal (${cols}) VALUES (@seq, @ts, @tz_offset_min, @type, @tx_id, @round_id, @body, @content_hash, @prev_hash, @hash)`,
-  );
-  const insertRound = s.prepare(
-    'INSERT OR IGNORE INTO rounds (round_id, table_id, status, seq, ts, record) VALUES (@round_id, @table_id, @status, @seq, @ts, @record)',
-  );
-  const copy = (rows: unknown[]) => {
-    for (const r of rows) insertRow.run(r as JournalRow);
-  };
-  return (bodies) => {
-    s.transaction(() => {
-      for (const b of bodies) {
-        const p = b?.payload as { roundId?: unknown; escrowSeq?: unknown; requestTxId?: unknown } | undefined;
-        if (!p) continue;
-        if (typeof p.roundId === 'string' && !rounds.has(p.roundId)) {
-          rounds.add(p.roundId);
-          copy(q.roundRows.all(p.roundId, upTo));
-          const record = q.roundRecord.get(p.roundId, upTo);
-          if (record) insertRound.run(record);
-        }
-        if (typeof p.escrowSeq === 'number' && p.escrowSeq <= upTo && !escrows.has(p.escrowSeq)) {
-          escrows.add(p.escrowSeq);
-          copy(q.bySeq.all(p.escrowSeq));
-          copy(q.resolving.all(upTo, p.escrowSeq));
-        }
-        if (typeof p.requestTxId === 'string' && !requests.has(p.requestTxId)) {
-          requests.add(p.requestTxId);
-          copy(q.byTx.all(p.requestTxId, upTo));
-          copy(q.confirms.all(upTo, p.requestTxId));
-        }
-      }
-    })();
-  };
 }

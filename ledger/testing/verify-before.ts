@@ -1,5 +1,5 @@
-// Benchmark-only: `verifyLedger` as it was before checkpoints (one scratch transaction and one
-// postings query per entry), kept callable so that bench/ledger-checkpoint.bench.ts prints the
+// Benchmark-only: `verifyLedger` as it was before checkpoints (one scratch SQLite transaction and
+// one postings query per entry), kept callable so that bench/ledger-checkpoint.bench.ts prints the
 // old figure beside the new one in the same run. It shares the recall projection (ledger/recall.ts).
 import { canonicalJson, chainHash, genesisHash, sha256Hex } from '../canonical.js';
 import { ENTRY_TYPES, type EntryType, type NewEntry } from '../entries.js';
@@ -39,7 +39,10 @@ export function verifyLedgerBefore(ledger: Ledger): VerifyReport {
   if (fk.length) add(`foreign_key_check: ${fk.length} violations`);
   checked.push('sqlite integrity_check and foreign_key_check');
 
-  const scratch = Ledger.open({ file: ':memory:', terminalId: ledger.terminalId });
+  // The replay writes each entry at its journalled time (the machine's time zone, as the
+  // benchmarks' ledgers were written here), one transaction each, as the verification did.
+  let at = new Date(0);
+  const scratch = Ledger.open({ file: ':memory:', terminalId: ledger.terminalId, clock: () => at, checkpointKey: null });
   const postingsOf = db.prepare('SELECT account, amount FROM postings WHERE seq = ? ORDER BY line');
   let prev = genesisHash(ledger.terminalId);
   let expected = 1;
@@ -73,11 +76,8 @@ export function verifyLedgerBefore(ledger: Ledger): VerifyReport {
         continue;
       }
       try {
-        const again = scratch.replay(
-          { type: body.type as EntryType, payload: body.payload, ...(body.txId ? { txId: body.txId } : {}) } as NewEntry,
-          body.ts,
-          body.tzOffsetMin,
-        );
+        at = new Date(body.ts);
+        const again = scratch.append({ type: body.type as EntryType, payload: body.payload, ...(body.txId ? { txId: body.txId } : {}) } as NewEntry).entry;
         if (again.body !== e.body) add(`${where}: replaying the payload derives other postings/meters/credits`);
       } catch (err) {
         add(`${where}: replay refused: ${err instanceof Error ? err.message : String(err)}`);

@@ -380,8 +380,21 @@ for (const game of ['blackjack', 'baccarat', 'war'] as const) {
         // jams (the station disabled): neither gets the next betting window, which would close the
         // recall, replay and help panels the steps after this one look at.
         await test.step('a pending cash-out and a bill-acceptor fault, in words, in each language', async () => {
+          // The results just ended: the press comes once station 2 draws the next betting window (the
+          // view it presses on). A press landing as that window opens met a newer view and was refused
+          // as stale (a flake: the station drew «請下注 72» and never the cash-out); the station now
+          // resends a cash-out once against the newest view, and the refusal, if any, is named below.
+          await expect.poll(async () => (await drawnTexts(s2)).some((t) => /^請下注 \d+$/.test(t)), { timeout: 60_000 }).toBe(true);
           await press(s2, 'cash-out');
-          await expect.poll(() => drawnTexts(s2), { timeout: 20_000 }).toContain('兌現處理中');
+          await expect
+            .poll(
+              async () => {
+                const refused = (await events(s2)).filter((e) => e.startsWith('refused:'));
+                return (await drawnTexts(s2)).includes('兌現處理中') ? 'pending' : `not yet (station 2 refusals: ${refused.join(', ') || 'none'})`;
+              },
+              { timeout: 20_000 },
+            )
+            .toBe('pending');
           await post(kiosk, 'bill-fault', { station: 1, fault: 'jam' });
           // The fault's own words across the top of the station, never a code.
           await expect.poll(async () => (await drawnTexts(s1)).some((t) => t.includes('收鈔機卡鈔')), { timeout: 30_000 }).toBe(true);

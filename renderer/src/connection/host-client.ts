@@ -30,9 +30,13 @@ export class HostClient {
   /** A station's own part and the parts every station shares come apart; this puts the view together. */
   private readonly composer: ViewComposer;
   /**
-   * Service commands sent and not yet answered. Service pages change with every round step, so a
-   * technician's press often meets a newer version: each service command names everything it
-   * acts on (a void names its round), so it is resent once against the current version.
+   * Commands sent and not yet answered that may be resent once against the current version when
+   * they meet a newer one: those that name everything they act on. Service pages change with
+   * every round step, so a technician's press often meets a newer version, and each service
+   * command names what it acts on (a void names its round). A station's cash-out (the whole
+   * credit, whatever the view showed) and language choice act on the station itself: a press
+   * as the next betting window opens must not be lost to the version race. A bet or a decision
+   * is made against what the player saw and is never resent: its refusal is said instead.
    */
   private readonly resendable = new Map<string, CommandBody>();
 
@@ -56,7 +60,7 @@ export class HostClient {
   command(command: CommandBody): boolean {
     if (this.version < 0) return false;
     const id = this.nextId();
-    if (this.view === 'service') {
+    if (this.view === 'service' || command.name === 'cash-out' || command.name === 'set-language') {
       this.resendable.set(id, command);
       // Only the last few matter: a reply arrives within a round trip.
       if (this.resendable.size > 16) this.resendable.delete(this.resendable.keys().next().value as string);

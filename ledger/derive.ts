@@ -1,0 +1,315 @@
+import { canonicalJson } from './canonical.js';
+import { account, MONEY_TYPES, parsePayload, type EntryType, type MeterDelta, type Payload, type Posting } from './entries.js';
+import { LedgerRefusal } from './refusal.js';
+
+// What an entry means for the accounts, derived from its payload and the ledger as it stands
+// before it: the postings, the meter deltas and the station credits before and after. One
+// function for the live append (over SQLite, ledger/ledger.ts) and for verification's replay
+// (over maps, ledger/replay-state.ts): a journal verifies only if this code, run again on every
+// payload, writes every body again byte for byte.
+
+/** An entry as the ledger holds it, for the questions a derivation asks about earlier entries. */
+export interface StoredEntry {
+  seq: number;
+  type: string;
+  /** Its canonical body. */
+  body: string;
+}
+
+/** What deriving an entry reads of the ledger as it stands before that entry. */
+export interface LedgerView {
+  /** A station's credit in minor units (−balance of its credit account). */
+  credit(station: number): number;
+  /** Whether a settlement or void of the round is journalled. */
+  roundClosed(roundId: string): boolean;
+  /** The open round's stakes per station, summed, stations ascending. */
+  roundStakes(roundId: string): { station: number; amount: number }[];
+  /** A station's credit before its first bet of an open round. */
+  creditBefore(roundId: string, station: number): number;
+  /** The entry journalled with a transaction id (a handpay's request). */
+  entryByTx(txId: string): StoredEntry | undefined;
+  /** Whether a `handpay.confirm` of that request is journalled. */
+  handpayPaid(requestTxId: string): boolean;
+  /** The entry at a seq (an escrow a credit or return names). */
+  entryAt(seq: number): StoredEntry | undefined;
+  /** Whether a `bill.credit` or `bill.return` resolving that escrow is journalled. */
+  escrowResolved(escrowSeq: number): boolean;
+  /** Every meter of a scope, names ascending. */
+  meters(scope: string): { name: string; value: number }[];
+}
+
+/** What an entry changes besides balances and meters: an open round's bet, or a round closed. */
+export type Projection =
+  | { kind: 'bet'; roundId: string; station: number; amount: number; creditBefore: number; bets: Payload<'bet.place'>['bets'] }
+  | {
+      kind: 'close';
+      roundId: string;
+      closing: { type: 'round.settle'; payload: Payload<'round.settle'> } | { type: 'round.void'; payload: Payload<'round.void'> };
+    }
+  | null;
+
+export interface Derived {
+  postings: Posting[];
+  meters: MeterDelta[];
+  /** [station, credit before, credit after] for every station whose credit the entry concerns. */
+  credits: [number, number, number][];
+  projection: Projection;
+}
+
+/** The parsed canonical body of an entry: the caller's payload and what the ledger derived. */
+export interface EntryBody {
+  v: 1;
+  terminal: string;
+  seq: number;
+  ts: string;
+  tzOffsetMin: number;
+  type: EntryType;
+  txId?: string;
+  payload: Record<string, unknown>;
+  postings: Posting[];
+  meters: MeterDelta[];
+  /** [station, credit before, credit after] for every station whose credit this entry concerns. */
+  credits?: [number, number, number][];
+}
+
+/** Entry types whose `roundId` goes into the journal's round index. */
+const ROUND_TYPES = new Set<EntryType>(['bet.place', 'round.settle', 'round.void', 'misread', 'card.read', 'round.decision']);
+
+/** The round an entry belongs to, as the journal's `round_id` column holds it. */
+export function roundIdOf(type: EntryType, payload: Record<string, unknown>): string | null {
+  return ROUND_TYPES.has(type) && typeof payload.roundId === 'string' ? payload.roundId : null;
+}
+
+/**
+ * The payload through its type's schema, and the transaction id's rules: a money entry needs
+ * one, and it is printable ASCII of at most 128 characters. Throws `LedgerRefusal`.
+ */
+export function admitEntry(type: EntryType, payload: unknown, txId: string | undefined): Record<string, unknown> {
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = parsePayload(type, payload) as Record<string, unknown>;
+  } catch (err) {
+    throw new LedgerRefusal('invalid-payload', `${type}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (MONEY_TYPES.has(type) && !txId) throw new LedgerRefusal('tx-id-required', `${type} moves credit and needs a transaction id`);
+  if (txId !== undefined && !/^[\x21-\x7e]{1,128}$/.test(txId)) throw new LedgerRefusal('bad-tx-id', `bad transaction id "${txId}"`);
+  return parsed;
+}
+
+/** The body's canonical JSON, exactly as the journal stores and hashes it. */
+export function bodyText(
+  terminal: string,
+  head: { seq: number; ts: string; tzOffsetMin: number; type: EntryType; txId: string | undefined },
+  payload: Record<string, unknown>,
+  d: Derived,
+): string {
+  const body: EntryBody = {
+    v: 1,
+    terminal,
+    seq: head.seq,
+    ts: head.ts,
+    tzOffsetMin: head.tzOffsetMin,
+    type: head.type,
+    ...(head.txId ? { txId: head.txId } : {}),
+    payload,
+    postings: d.postings,
+    meters: d.meters,
+    ...(d.credits.length ? { credits: d.credits } : {}),
+  };
+  return canonicalJson(body);
+}
+
+function sum(xs: readonly number[]): number {
+  let t = 0;
+  for (const x of xs) {
+    t += x;
+    if (!Number.isSafeInteger(t)) throw new LedgerRefusal('overflow', 'amount overflows safe integers');
+  }
+  return t;
+}
+
+/**
+ * The postings (which balance), meter deltas and credits of an entry whose payload `admitEntry`
+ * checked, against the ledger as `view` shows it before the entry. Throws `LedgerRefusal` for
+ * what the accounts forbid (a credit below zero, a bet on a closed round, a settlement that does
+ * not settle every stake, a handpay paid twice…).
+ */
+export function derive(view: LedgerView, type: EntryType, payload: Record<string, unknown>): Derived {
+  const postings: Posting[] = [];
+  const meters: MeterDelta[] = [];
+  const credits: [number, number, number][] = [];
+  let projection: Projection = null;
+  const both = (station: number, name: string, delta: number) => {
+    if (delta === 0) return;
+    meters.push([`station:${station}`, name, delta], ['table', name, delta]);
+  };
+  const post = (acct: string, amount: number) => {
+    if (amount !== 0) postings.push([acct, amount]);
+  };
+  const creditChange = (station: number, change: number, before = view.credit(station)) => {
+    const now = view.credit(station);
+    const after = now + change;
+    if (after < 0) throw new LedgerRefusal('insufficient-credit', `station ${station} has ${now}, needs ${-change}`);
+    credits.push([station, before, after]);
+  };
+  switch (type) {
+    case 'bill.escrow':
+    case 'door.close':
+    case 'tilt.raise':
+    case 'tilt.clear':
+      break;
+    // Service mode: journalled, never accounting.
+    case 'service.enter':
+    case 'service.exit':
+    case 'service.denied':
+    case 'service.account':
+    case 'service.test':
+    case 'service.action':
+      break;
+    case 'bill.return':
+      checkEscrow(view, payload as Payload<'bill.return'>);
+      break;
+    case 'bill.credit': {
+      const p = payload as Payload<'bill.credit'>;
+      checkEscrow(view, p);
+      creditChange(p.station, p.denomination);
+      post(account.cashbox(p.station, p.denomination), p.denomination);
+      post(account.stationCredit(p.station), -p.denomination);
+      both(p.station, `billsIn.${p.denomination}`, 1);
+      both(p.station, 'totalBillsIn', p.denomination);
+      both(p.station, 'totalIn', p.denomination);
+      break;
+    }
+    case 'bet.place': {
+      const p = payload as Payload<'bet.place'>;
+      if (view.roundClosed(p.roundId)) throw new LedgerRefusal('round-closed', `round ${p.roundId} is already closed`);
+      const total = sum(p.bets.map((b) => b.amount));
+      const before = view.credit(p.station);
+      creditChange(p.station, -total);
+      post(account.stationCredit(p.station), total);
+      post(account.wagers(p.station), -total);
+      both(p.station, 'creditsWagered', total);
+      projection = { kind: 'bet', roundId: p.roundId, station: p.station, amount: total, creditBefore: before, bets: p.bets };
+      break;
+    }
+    case 'round.settle':
+    case 'round.void': {
+      const closing = type === 'round.settle' ? { type, payload: payload as Payload<'round.settle'> } : { type, payload: payload as Payload<'round.void'> };
+      const p = closing.payload;
+      if (view.roundClosed(p.roundId)) throw new LedgerRefusal('round-closed', `round ${p.roundId} is already closed`);
+      const wagered = new Map(view.roundStakes(p.roundId).map((b) => [b.station, b.amount]));
+      const returned = new Map<number, { stake: number; net: number }>();
+      if (closing.type === 'round.settle') {
+        for (const l of closing.payload.lines) {
+          if (l.net < -l.stake) throw new LedgerRefusal('bad-line', `seat ${l.seat} ${l.bet}: loses more than its stake`);
+          if (!wagered.has(l.station)) throw new LedgerRefusal('bad-line', `station ${l.station} has no bet in round ${p.roundId}`);
+          const r = returned.get(l.station) ?? { stake: 0, net: 0 };
+          returned.set(l.station, { stake: sum([r.stake, l.stake]), net: sum([r.net, l.net]) });
+        }
+      } else {
+        for (const [s, amount] of wagered) returned.set(s, { stake: amount, net: 0 });
+      }
+      for (const [s, amount] of wagered) {
+        const r = returned.get(s);
+        if (!r || r.stake !== amount) {
+          throw new LedgerRefusal('unbalanced-round', `station ${s} wagered ${amount} in round ${p.roundId} but the lines stake ${r?.stake ?? 0}`);
+        }
+      }
+      let house = 0;
+      for (const [s, r] of [...returned].sort((a, b) => a[0] - b[0])) {
+        creditChange(s, r.stake + r.net, view.creditBefore(p.roundId, s));
+        post(account.wagers(s), r.stake);
+        post(account.stationCredit(s), -(r.stake + r.net));
+        house = sum([house, r.net]);
+        if (type === 'round.settle') {
+          both(s, 'creditsWon', r.stake + r.net);
+          meters.push([`station:${s}`, 'gamesPlayed', 1]);
+          meters.push([`station:${s}`, r.net > 0 ? 'gamesWon' : r.net < 0 ? 'gamesLost' : 'gamesTied', 1]);
+        } else {
+          both(s, 'voidRefunds', r.stake);
+        }
+      }
+      post(account.house, house);
+      meters.push(['table', type === 'round.settle' ? 'gamesPlayed' : 'voidedRounds', 1]);
+      projection = { kind: 'close', roundId: p.roundId, closing };
+      break;
+    }
+    case 'misread':
+      meters.push(['table', 'misreads', 1]);
+      break;
+    case 'credit.cancel': {
+      const p = payload as Payload<'credit.cancel'>;
+      creditChange(p.station, -p.amount);
+      post(account.stationCredit(p.station), p.amount);
+      post(account.handpayPending(p.station), -p.amount);
+      both(p.station, 'cancelledCredits', p.amount);
+      break;
+    }
+    case 'handpay.request': {
+      const p = payload as Payload<'handpay.request'>;
+      post(account.house, p.amount);
+      post(account.handpayPending(p.station), -p.amount);
+      break;
+    }
+    case 'handpay.confirm': {
+      const p = payload as Payload<'handpay.confirm'>;
+      const req = view.entryByTx(p.requestTxId);
+      if (!req || (req.type !== 'credit.cancel' && req.type !== 'handpay.request')) {
+        throw new LedgerRefusal('no-handpay', `no pending handpay with transaction id ${p.requestTxId}`);
+      }
+      const rp = (JSON.parse(req.body) as EntryBody).payload as { station: number; amount: number };
+      if (rp.station !== p.station || rp.amount !== p.amount) {
+        throw new LedgerRefusal('handpay-mismatch', `handpay ${p.requestTxId} is ${rp.amount} at station ${rp.station}`);
+      }
+      if (view.handpayPaid(p.requestTxId)) throw new LedgerRefusal('handpay-paid', `handpay ${p.requestTxId} was already paid`);
+      post(account.handpayPending(p.station), p.amount);
+      post(account.cage, -p.amount);
+      both(p.station, 'handpays', 1);
+      both(p.station, req.type === 'credit.cancel' ? 'handpaidCancelledCredits' : 'jackpotHandpays', p.amount);
+      both(p.station, 'totalOut', p.amount);
+      break;
+    }
+    case 'door.open': {
+      const p = payload as Payload<'door.open'>;
+      if (p.station !== undefined) both(p.station, 'doorOpens', 1);
+      else meters.push(['table', 'doorOpens', 1]);
+      break;
+    }
+    case 'power.reset':
+      meters.push(['table', 'powerResets', 1]);
+      break;
+    case 'config.change':
+      meters.push(['table', 'configChanges', 1]);
+      break;
+    case 'card.read':
+    case 'round.decision':
+    case 'shoe.change':
+    case 'table.input':
+      // Round progress for recovery: no money, no meter (the settlement counts the games).
+      break;
+    case 'meter.clear': {
+      const p = payload as Payload<'meter.clear'>;
+      for (const m of view.meters(p.scope)) {
+        if (m.value !== 0) meters.push([p.scope, m.name, -m.value]);
+      }
+      break;
+    }
+    default: {
+      const never: never = type;
+      throw new LedgerRefusal('unknown-type', `unknown entry type ${String(never)}`);
+    }
+  }
+  return { postings, meters, credits, projection };
+}
+
+/** A credit or return that names its escrow must match it, and an escrow resolves once. */
+function checkEscrow(view: LedgerView, p: { station: number; denomination: number; escrowSeq?: number | undefined }): void {
+  if (p.escrowSeq === undefined) return;
+  const e = view.entryAt(p.escrowSeq);
+  if (!e || e.type !== 'bill.escrow') throw new LedgerRefusal('no-escrow', `entry ${p.escrowSeq} is not a bill escrow`);
+  const ep = (JSON.parse(e.body) as EntryBody).payload as { station: number; denomination: number };
+  if (ep.station !== p.station || ep.denomination !== p.denomination) {
+    throw new LedgerRefusal('escrow-mismatch', `escrow ${p.escrowSeq} held ${ep.denomination} at station ${ep.station}`);
+  }
+  if (view.escrowResolved(p.escrowSeq)) throw new LedgerRefusal('escrow-resolved', `escrow ${p.escrowSeq} was already resolved`);
+}
