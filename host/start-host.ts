@@ -37,6 +37,7 @@ import { AccountStore } from './service/accounts.js';
 import { LiveServiceBackend } from './service/live-backend.js';
 import { programLayout, programManifest, type ProgramLayout, type ProgramManifest } from './service/program-hash.js';
 import { ServiceHost } from './service/service-host.js';
+import { createI18n } from '../locales/i18n.js';
 
 export interface HostOptions {
   dataDir: string;
@@ -221,6 +222,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     sync,
     floor,
     log,
+    i18n: createI18n(config.defaultLanguage),
     softwareVersion: SOFTWARE_VERSION,
     program: { layout, atStart: manifest },
     ...(options.service?.testTimeoutMs !== undefined ? { testTimeoutMs: options.service.testTimeoutMs } : {}),

@@ -9,3 +9,4 @@ export * from './refusals.js';
 export * from './service.js';
 export * from './meters.js';
 export * from './screen-extras.js';
+export * from './tilts.js';

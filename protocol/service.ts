@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { GAME_KINDS } from '../engine/table/vocabulary.js';
+import { DecisionAction, HoldReason, OwnWord, RoundPhase } from './round.js';
+import { TILT_KINDS, TiltKind } from './tilts.js';
 import { MAX_STATIONS, MinorUnits } from './units.js';
 
 // Service mode (issue 9): the commands of the `/service` view and what a signed-in session sees.
@@ -97,6 +100,15 @@ export const SERVICE_COMMANDS = [
 
 // ── What a signed-in session sees ───────────────────────────────────────────
 
+/** Why a device takes nothing: the technician's switch, or a current fault that stops it. */
+export const InhibitedBy = z.union([z.literal('service-disable'), z.templateLiteral(['tilt:', TiltKind])]);
+export type InhibitedBy = z.infer<typeof InhibitedBy>;
+
+/** The fault an inhibition names, if it is one: a lookup in the closed list of kinds, never a parse. */
+export function inhibitingTilt(reason: InhibitedBy): TiltKind | null {
+  return TILT_KINDS.find((k) => reason === `tilt:${k}`) ?? null;
+}
+
 export const DeviceRow = z.strictObject({
   device: Short,
   kind: z.enum(['bill-acceptor', 'shoe']),
@@ -117,7 +129,7 @@ export const DeviceRow = z.strictObject({
    * `tilt:<kind>` for each current fault that stops it. Enabled by the technician and listed here
    * means a fault still holds it.
    */
-  inhibitedBy: z.array(z.string().max(64)).max(16).optional(),
+  inhibitedBy: z.array(InhibitedBy).max(16).optional(),
 });
 export type DeviceRow = z.infer<typeof DeviceRow>;
 
@@ -136,8 +148,7 @@ export const SyncRow = z.strictObject({
   lastSuccessAt: Iso.nullable(),
 });
 export const TiltRow = z.strictObject({
-  kind: Short,
-  messageKey: Short,
+  kind: TiltKind,
   severity: z.enum(['info', 'warning', 'critical']),
   /** Who may clear it: automatically, an attendant, a supervisor. */
   clearedBy: z.enum(['auto', 'attendant', 'supervisor', 'resolution']),
@@ -156,11 +167,11 @@ export const ConfigChangeRow = z.strictObject({
   authorisation: Short,
 });
 export const TableRow = z.strictObject({
-  game: Short,
+  game: z.enum(GAME_KINDS),
   profile: Short,
-  phase: Short,
+  phase: RoundPhase,
   roundId: Short,
-  hold: Short.nullable(),
+  hold: HoldReason.nullable(),
   /**
    * The hold's shoe sequence number and every read that left the shoe during it (a shoe without a
    * gate): what the resolution must account for (docs/table-host.md, Holds).
@@ -187,7 +198,7 @@ export const RecallRound = z.strictObject({
   cards: z.array(RoundCard).max(416),
   decisions: z.array(z.strictObject({ seat: z.number().int(), hand: z.number().int().optional(), action: Short, auto: z.boolean().optional() })).max(512),
   /** The catalogue keys of the actions its game words its own way (war's surrender), when it is this table's game. */
-  actionWords: z.record(z.string().max(32), Short).optional(),
+  actionWords: z.partialRecord(DecisionAction, OwnWord).optional(),
   // As many as the ledger allows in one round: 7 stations × 32 bets, 512 settlement lines.
   bets: z.array(z.strictObject({ station: z.number().int(), seat: z.number().int(), bet: Short, amount: MinorUnits })).max(224),
   lines: z

@@ -1,4 +1,4 @@
-import type { GameKind } from '../../../protocol/index.js';
+import type { BetId, GameKind } from '../../../protocol/index.js';
 import { cardStep } from '../anim/motion.js';
 import { CARD } from '../cards/card-size.js';
 
@@ -24,7 +24,7 @@ export interface Point {
 
 export interface SpotLayout {
   /** The bet this spot takes (`main`, `banker`, `tie`…): the same names as the stations' spots. */
-  bet: string;
+  bet: BetId;
   x: number;
   y: number;
   /** Circles for blackjack/war spots; boxes (width × height) for baccarat. */
@@ -122,7 +122,7 @@ const SIDE_ANGLES = [[0], [-22, 22], [-22, 22, -56], [-56, -22, 22, 56]] as cons
 const SIDE_RING = MAIN_R + SIDE_R + 8;
 
 /** A seat of the half-moon (blackjack, war): main spot, side spots under it, cards above it, name and result outward. */
-function circleSeat(seat: number, count: number, bets: readonly string[]): SeatLayout {
+function circleSeat(seat: number, count: number, bets: readonly BetId[]): SeatLayout {
   const felt = BLACKJACK_FELT;
   const radius = 720;
   // Seats 1 and 7 sit high on the rail, so each seat's cards clear its neighbour's side spots.
@@ -159,7 +159,7 @@ export function circleHitsRect(c: Pick<SpotLayout, 'x' | 'y' | 'r'>, r: Rect): b
   return Math.hypot(c.x - nx, c.y - ny) < c.r;
 }
 
-function baccaratSeat(seat: number, count: number, bets: readonly string[]): SeatLayout {
+function baccaratSeat(seat: number, count: number, bets: readonly BetId[]): SeatLayout {
   // A wider arc than the half-moon's seats: each seat's result fits under its name, clear of the next seat.
   const f = BACCARAT_FELT;
   const a = Math.PI * 0.1 + (Math.PI * 0.8 * (seat - 1)) / Math.max(1, count - 1);
@@ -168,8 +168,8 @@ function baccaratSeat(seat: number, count: number, bets: readonly string[]): Sea
   // Three boxes in a row (閒 和 莊) and the pairs under them, as printed on a mini-baccarat felt.
   const w = 52;
   const h = 40;
-  const row = ['player', 'tie', 'banker'].filter((b) => bets.includes(b));
-  const pairs = ['playerPair', 'bankerPair'].filter((b) => bets.includes(b));
+  const row = (['player', 'tie', 'banker'] as const).filter((b) => bets.includes(b));
+  const pairs = (['playerPair', 'bankerPair'] as const).filter((b) => bets.includes(b));
   const spots: SpotLayout[] = [];
   row.forEach((bet, i) => spots.push({ bet, x: p.x + (i - (row.length - 1) / 2) * (w + 4), y: p.y - h / 2 - 2, shape: 'box', r: 8, width: w, height: h }));
   pairs.forEach((bet, i) =>
@@ -182,7 +182,7 @@ function baccaratSeat(seat: number, count: number, bets: readonly string[]): Sea
   return { seat, x: p.x, y: p.y, spots, hand: { x: p.x, y: p.y - h - 60 }, label, result };
 }
 
-export function feltLayout(game: GameKind, seatCount: number, bets: readonly string[]): FeltLayout {
+export function feltLayout(game: GameKind, seatCount: number, bets: readonly BetId[]): FeltLayout {
   const seats =
     game === 'baccarat'
       ? Array.from({ length: seatCount }, (_, i) => baccaratSeat(i + 1, seatCount, bets))

@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import { Container, Graphics, Text } from 'pixi.js';
 import type { StationState, ViewState } from '../../../protocol/index.js';
-import { formatMoney } from '../i18n/money.js';
+import { formatMoney } from '../../../locales/money.js';
 import { HelpPanel } from '../station/help-panel.js';
 import { RecallPanel } from '../station/recall-panel.js';
 import { ReplayPanel } from '../station/replay-panel.js';
@@ -15,6 +15,7 @@ import { StatusBanner } from '../ui/status-banner.js';
 import { COLORS, DESIGN, TOUCH, textStyle } from '../ui/theme.js';
 import { TiltBand } from '../ui/tilt-band.js';
 import type { Screen, ScreenContext } from './screen.js';
+import type { MessageKey } from '../../../locales/i18n.js';
 
 /** The right-hand column: credit meter, bet tools, cash-out, recall/replay/help, then refusals said. */
 const SIDE = { x: 1230, width: 650, meterY: 178, meterH: 230, row1: 440, row2: 566, row3: 692, notice: 822, noticeH: 150 } as const;
@@ -165,12 +166,12 @@ export class StationScreen implements Screen {
     }
   }
 
-  setStatus(messageKey: string | null): void {
+  setStatus(messageKey: MessageKey | null): void {
     this.status.show(messageKey === null ? null : this.ctx.i18n.t(messageKey));
   }
 
   /** A refused command: a repeat or undo in progress stops there, and the reason is said beside the meter. */
-  refused(messageKey: string): void {
+  refused(messageKey: MessageKey): void {
     this.play.queue.refused();
     this.notice.show(this.ctx.i18n.t(messageKey), this.ctx.clock.now());
   }

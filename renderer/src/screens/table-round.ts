@@ -101,7 +101,7 @@ export class TableRound extends Container {
       const p = this.handPosition(h, perSeat.get(h.seat ?? 0) ?? 1);
       sprite.position.set(p.x, p.y);
       const shoe = { x: layout.shoe.x + layout.shoe.width / 2 - p.x - CARD.width / 2, y: layout.shoe.y + 10 - p.y };
-      sprite.show(h, round.roundId, now, shoe);
+      sprite.show(h, round.roundId, now, shoe, t);
     }
     for (const [key, sprite] of this.hands) if (!seen.has(key)) sprite.visible = false;
     this.cue.text = cueText(t, round.cue);
