@@ -24,7 +24,18 @@ import path from 'node:path';
 export type ProgramMode = 'tsx' | 'electron';
 
 /** Packages the host imports at run time; `program-hash.test.ts` checks every bare import is here. */
-export const HOST_RUNTIME_PACKAGES = ['better-sqlite3', 'fastify', '@fastify/static', '@fastify/websocket', 'i18next', 'pino', 'serialport', 'usb', 'ws', 'zod'] as const;
+export const HOST_RUNTIME_PACKAGES = [
+  'better-sqlite3',
+  'fastify',
+  '@fastify/static',
+  '@fastify/websocket',
+  'i18next',
+  'pino',
+  'serialport',
+  'usb',
+  'ws',
+  'zod',
+] as const;
 /** Left outside the Electron bundle (scripts/build-electron.ts `external`), so loaded from node_modules. */
 const ELECTRON_EXTERNAL_PACKAGES = ['better-sqlite3', 'serialport', 'usb'] as const;
 
