@@ -2,6 +2,7 @@
 // first, then this table; never relax it to make a file pass.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import local from './scripts/eslint/layering.js';
@@ -32,8 +33,10 @@ export const layers = {
   host: {
     // package.json: the software version reported to service mode and /healthz.
     folders: { engine: 'any', hardware: 'any', ledger: 'any', protocol: 'any', locales: 'any', 'package.json': 'any' },
-    // i18next: the host's own words (the printable meters report), through the locales' shared setup.
-    packages: [...NODE_SERVER, 'i18next'],
+    // prom-client: the host's /metrics (host/metrics/); @peculiar/x509: the table's own TLS
+    // certificate for its remote stations (host/stadium); i18next: the host's own words (the
+    // printable meters report), through the locales' shared setup.
+    packages: [...NODE_SERVER, 'prom-client', '@peculiar/x509', 'i18next'],
     node: true,
     why: 'the host wires engine, hardware, ledger and protocol, never screens or electron',
     // Inside the host, bottom to top (docs/architecture.md): each subfolder and what it may import.
@@ -41,13 +44,19 @@ export const layers = {
     inside: {
       config: [],
       recovery: [],
+      logging: [],
+      metrics: [],
+      // Remote stations: enrolment, credentials, the table's TLS certificate.
+      stadium: [],
       table: ['config'],
       tilts: ['table'],
-      devices: ['config', 'recovery', 'table'],
+      devices: ['config', 'recovery', 'stadium', 'table'],
       floor: ['config', 'devices', 'table', 'tilts'],
-      service: ['config', 'devices', 'floor', 'table', 'tilts'],
-      screens: ['config', 'floor', 'service', 'table'],
-      server: ['screens'],
+      service: ['config', 'devices', 'floor', 'stadium', 'table', 'tilts'],
+      screens: ['config', 'floor', 'service', 'stadium', 'table'],
+      server: ['screens', 'stadium'],
+      // The station agent runs on a remote station's machine: its acceptor, its screen, its link to the host.
+      'station-agent': ['server', 'stadium'],
       autoplay: ['config', 'floor', 'screens', 'table'],
       testing: ['config', 'floor', 'screens', 'table', 'tilts'],
     },
@@ -59,14 +68,17 @@ export const layers = {
     why: 'screens are thin clients: protocol, locales and assets only',
   },
   electron: {
-    folders: { protocol: 'any', host: 'any' },
-    packages: ['electron', 'zod'],
+    // locales: the out-of-service page's words; the USB bridges' ids: the only devices a page may be granted;
+    // pino: the main process logs into the host's log, in its format.
+    folders: { protocol: 'any', host: 'any', locales: 'any', 'hardware/transport/usb-serial.ts': 'any' },
+    packages: ['electron', 'zod', 'pino'],
     node: true,
     why: 'electron imports the protocol and starts the host',
   },
   upstream: {
     folders: { ledger: 'types', protocol: 'types' },
-    packages: [...NODE_SERVER, 'pg', '@electric-sql/pglite'],
+    // prom-client: /metrics; fastify-type-provider-zod: routes validated and serialised by their zod schemas, OpenAPI from them.
+    packages: [...NODE_SERVER, 'pg', '@electric-sql/pglite', 'prom-client', 'fastify-type-provider-zod'],
     node: true,
     why: 'the upstream service stands alone; it shares only plain types',
   },
@@ -75,6 +87,13 @@ export const layers = {
     packages: ['*'],
     node: true,
     why: 'command-line tools drive the Node layers, never screens or electron',
+  },
+  bin: {
+    // `etg`: registers tsx's loader, then runs the command line.
+    folders: { cli: 'any' },
+    packages: ['tsx'],
+    node: true,
+    why: 'the bin starts the command line',
   },
   bench: {
     folders: { engine: 'any', hardware: 'any', ledger: 'any', host: 'any', protocol: 'any', upstream: 'any', cli: 'any' },
@@ -105,6 +124,13 @@ export const layers = {
   locales: { folders: { protocol: 'any' }, packages: ['i18next'], node: false, why: 'catalogues and their i18next setup' },
   // Data folder: assets import nothing but their own files (fonts).
   assets: { folders: {}, packages: [], node: false, why: 'assets are data' },
+  deploy: {
+    // The packaging steps: the bundles, the app folder, the ASAR, the program hash of what is packed.
+    folders: { scripts: 'any', host: 'any', hardware: 'any', cli: 'any' },
+    packages: ['*'],
+    node: true,
+    why: 'packaging scripts run in Node at build time',
+  },
   scripts: {
     folders: { locales: 'any', assets: 'any', protocol: 'any', engine: 'any', host: 'any' },
     packages: ['*'],
@@ -120,7 +146,7 @@ export const layers = {
 export const owners = { 'better-sqlite3': 'ledger' };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'test-results/', 'playwright-report/', 'artifacts/'] },
+  { ignores: ['node_modules/', 'dist/', '.tsbuild/', 'test-results/', 'playwright-report/', 'artifacts/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -133,6 +159,11 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'off',
     },
+  },
+  {
+    // The bin is plain JavaScript run by Node (TypeScript knows Node's globals from @types/node).
+    files: ['bin/**/*.js'],
+    languageOptions: { globals: globals.node },
   },
   {
     // Test files sit beside the code they test but run in Node with the test runner.

@@ -14,7 +14,7 @@ describe('--set overrides checked by the profile schema', () => {
   });
 
   it('the round runner exits 2 with the field on stderr', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/round.ts', '--game', 'war', '--set', 'warBurns=11', '--input', '-'], {
+    const r = spawnSync(process.execPath, ['bin/etg.js', 'round', '--game', 'war', '--set', 'warBurns=11', '--input', '-'], {
       encoding: 'utf8',
       input: '{}',
     });
@@ -23,7 +23,7 @@ describe('--set overrides checked by the profile schema', () => {
   });
 
   it('an inherited name is not a profile: exit 2, not a crash', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/sim.ts', 'baccarat', '--rules', 'toString', '--exact'], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['bin/etg.js', 'sim', 'baccarat', '--rules', 'toString', '--exact'], { encoding: 'utf8' });
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, /^sim baccarat: unknown baccarat profile "toString"/);
   });

@@ -5,7 +5,6 @@ import { z } from 'zod';
 import { ScriptError } from '../engine/baccarat/script.js';
 import { readJsonInput, profileOptions, shorthandOptions, shorthandSets, UsageError, type Shorthand } from './baccarat-war-args.js';
 import { defineCommand, options } from './command.js';
-import { runTool } from './tool.js';
 
 export class RoundError extends Error {}
 
@@ -63,24 +62,22 @@ export function roundCommand<P, O>(game: RoundGame<P, O>) {
   });
 }
 
-export function runRound<P, O>(game: RoundGame<P, O>, argv: string[]): Promise<number> {
+export function runRound<P, O>(game: RoundGame<P, O>, argv: string[]): number {
   const command = roundCommand(game);
-  return runTool(command.name, () => {
-    const parsed = options(command, argv);
-    const shorthands = game.shorthands ?? {};
-    let out: O;
-    let profile: P;
-    const values = parsed as RoundValues;
-    try {
-      profile = game.rules(values.rules, [...(values.set ?? []), ...shorthandSets(shorthands, parsed)]);
-      if (values.input === undefined) throw new UsageError(`--input is required\n${game.usage}`);
-      out = game.play(readJsonInput(values.input), profile);
-    } catch (e) {
-      if (e instanceof RoundError || e instanceof UsageError) throw new UsageError(`${command.name}: ${e.message}`);
-      throw e;
-    }
-    if (values.json) console.log(JSON.stringify(out));
-    else game.print(out, profile);
-    return 0;
-  });
+  const parsed = options(command, argv);
+  const shorthands = game.shorthands ?? {};
+  let out: O;
+  let profile: P;
+  const values = parsed as RoundValues;
+  try {
+    profile = game.rules(values.rules, [...(values.set ?? []), ...shorthandSets(shorthands, parsed)]);
+    if (values.input === undefined) throw new UsageError(`--input is required\n${game.usage}`);
+    out = game.play(readJsonInput(values.input), profile);
+  } catch (e) {
+    if (e instanceof RoundError || e instanceof UsageError) throw new UsageError(`${command.name}: ${e.message}`);
+    throw e;
+  }
+  if (values.json) console.log(JSON.stringify(out));
+  else game.print(out, profile);
+  return 0;
 }

@@ -6,7 +6,7 @@ import { cardCode, RANKS, SUITS } from '../engine/cards/card.js';
 const deck = RANKS.flatMap((rank) => SUITS.map((suit) => cardCode({ rank, suit })));
 
 function sim(args: string[]): { status: number | null; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/sim.ts', ...args], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['bin/etg.js', 'sim', ...args], { encoding: 'utf8' });
   return { status: r.status, stderr: r.stderr };
 }
 

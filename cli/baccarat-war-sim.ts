@@ -14,7 +14,6 @@ import {
   type Shorthand,
 } from './baccarat-war-args.js';
 import { defineCommand, options } from './command.js';
-import { runTool } from './tool.js';
 
 export interface ExactFigures {
   readonly probabilities: Readonly<Record<string, number>>;
@@ -139,17 +138,15 @@ export function simCommand<P extends { readonly decks: number }, T>(game: SimGam
 type SimOptions = ReturnType<typeof simCommand>['options'];
 
 /** `sim <game> …`; `moduleUrl` is the game module's `import.meta.url` (the worker threads load it). */
-export function runSim<P extends { readonly decks: number }, T>(game: SimGame<P, T>, moduleUrl: string, argv: string[]): Promise<number> {
+export async function runSim<P extends { readonly decks: number }, T>(game: SimGame<P, T>, moduleUrl: string, argv: string[]): Promise<number> {
   const command = simCommand(game);
-  return runTool(command.name, async () => {
-    const parsed = options(command, argv);
-    try {
-      return await simulateFromArgs(game, moduleUrl, parsed);
-    } catch (e) {
-      if (isUsageError(e)) throw new UsageError(`${command.name}: ${e.message}\n${command.usage}`);
-      throw e;
-    }
-  });
+  const parsed = options(command, argv);
+  try {
+    return await simulateFromArgs(game, moduleUrl, parsed);
+  } catch (e) {
+    if (isUsageError(e)) throw new UsageError(`${command.name}: ${e.message}\n${command.usage}`);
+    throw e;
+  }
 }
 
 async function simulateFromArgs<P extends { readonly decks: number }, T>(

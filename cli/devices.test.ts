@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { describe, it } from 'node:test';
 
 function start(args: string[]): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'cli/devices.ts', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  return spawn(process.execPath, ['bin/etg.js', 'devices', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
 function firstLine(child: ChildProcess, match: (l: string) => boolean, timeoutMs = 20000): Promise<string> {

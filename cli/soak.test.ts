@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 /** Runs the soak CLI to its end; its stdout, stderr and exit code. */
 function soak(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'cli/soak.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['bin/etg.js', 'soak', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -16,7 +16,8 @@ function soak(args: string[]): Promise<{ code: number | null; stdout: string; st
 
 describe('soak CLI', () => {
   it('a short war soak killed with SIGKILL every 3 rounds prints exactly its keys, conserved and verified', { timeout: 180_000 }, async () => {
-    const r = await soak(['--game', 'war', '--rounds', '7', '--stations', '2', '--seed', '4', '--kill-every', '3', '--json']);
+    // A log cap of 2 KiB: the host rotates host.log several times in seven rounds.
+    const r = await soak(['--game', 'war', '--rounds', '7', '--stations', '2', '--seed', '4', '--kill-every', '3', '--log-max-mb', '0.002', '--json']);
     assert.equal(r.code, 0, r.stderr);
     const lines = r.stdout.trim().split('\n');
     assert.equal(lines.length, 1, 'one JSON line');
@@ -33,7 +34,16 @@ describe('soak CLI', () => {
       'conserved',
       'ledgerVerified',
       'roundsPerHour',
+      'logCapBytes',
+      'logPeakBytes',
+      'logFiles',
     ]);
+    assert.equal(out.logCapBytes, Math.round(0.002 * 1024 * 1024));
+    assert.ok(
+      (out.logPeakBytes as number) > 0 && (out.logPeakBytes as number) <= (out.logCapBytes as number),
+      `host.log peaked at ${String(out.logPeakBytes)}`,
+    );
+    assert.ok((out.logFiles as number) >= 2, `host.log rotated: ${String(out.logFiles)} files`);
     assert.equal(out.conserved, true);
     assert.equal(out.ledgerVerified, true);
     assert.ok((out.rounds as number) >= 7, `rounds ${String(out.rounds)}`);

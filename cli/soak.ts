@@ -1,22 +1,25 @@
-// `npm run --silent soak -- --game G --rules P --rounds N --stations K --seed S [--kill-every M] --json`:
+// `etg soak --game G --rules P --rounds N --stations K --seed S [--kill-every M] --json`:
 // the autoplay host as a child process with instant simulated dealing, killed with SIGKILL every M
 // rounds and restarted on the same data dir; then the money is accounted from the ledger.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Rng } from '../engine/random/seeded-rng.js';
 import { openExistingLedger } from '../ledger/index.js';
+import { DEFAULT_ROTATION } from '../host/logger.js';
 import { accountFor } from './soak/account.js';
 import { HostChild, LedgerWatch } from './soak/child.js';
 import { options } from './command.js';
 import { SOAK_COMMAND } from './soak/command.js';
-import { runTool, UsageError } from './tool.js';
+import { UsageError } from './tool.js';
 
 /** A host that stops closing rounds for this long is stuck: the soak says so rather than wait forever. */
 const STALL_MS = 60_000;
 
-async function soak(argv: string[]): Promise<number> {
+export const command = SOAK_COMMAND;
+
+export async function run(argv: string[]): Promise<number> {
   const v = options(SOAK_COMMAND, argv);
   const int = (name: string, value: string | undefined, fallback: number | null, min: number): number => {
     if (value === undefined) {
@@ -38,6 +41,19 @@ async function soak(argv: string[]): Promise<number> {
     if (!v.json) console.error(s);
   };
 
+  const logMb = v['log-max-mb'];
+  if (logMb !== undefined && !(Number(logMb) >= 0.001)) throw new UsageError(`--log-max-mb must be a size in MiB of at least 0.001, not "${logMb}"`);
+  const logCap = logMb === undefined ? DEFAULT_ROTATION.maxBytes : Math.round(Number(logMb) * 1024 * 1024);
+  const hostLog = path.join(dataDir, 'logs', 'host.log');
+  let logPeak = 0;
+  const sampleLog = () => {
+    try {
+      logPeak = Math.max(logPeak, statSync(hostLog).size);
+    } catch {
+      // Not written yet.
+    }
+  };
+
   const watch = new LedgerWatch(dataDir);
   // The kill lands a seeded random moment after the M-th round closed: in the next betting window,
   // mid-deal, at a decision, at the settlement — not always at the same step.
@@ -46,7 +62,14 @@ async function soak(argv: string[]): Promise<number> {
   let restarts = 0;
   try {
     for (;;) {
-      const child = new HostChild({ dataDir, game, ...(v.rules ? { rules: v.rules } : {}), stations, seed: seed + restarts });
+      const child = new HostChild({
+        dataDir,
+        game,
+        ...(v.rules ? { rules: v.rules } : {}),
+        stations,
+        seed: seed + restarts,
+        ...(logMb !== undefined ? { extra: [`--log-max-mb=${logMb}`] } : {}),
+      });
       const started = await child.started;
       if (!started) throw new Error(`the host did not start:\n${child.errors()}`);
       const from = watch.closedRounds();
@@ -55,6 +78,7 @@ async function soak(argv: string[]): Promise<number> {
       let killed = false;
       for (;;) {
         await sleep(20);
+        sampleLog();
         const closed = watch.closedRounds();
         if (closed !== last) {
           last = closed;
@@ -83,6 +107,8 @@ async function soak(argv: string[]): Promise<number> {
   } finally {
     watch.close();
   }
+  sampleLog();
+  const logFiles = readdirSync(path.dirname(hostLog)).filter((f) => /^host\.log(\.\d+)?$/.test(f)).length;
   const hours = (Date.now() - t0) / 3_600_000;
   const ledger = openExistingLedger(dataDir);
   let a;
@@ -103,15 +129,17 @@ async function soak(argv: string[]): Promise<number> {
     conserved: a.conserved,
     ledgerVerified: a.ledgerVerified,
     roundsPerHour: Math.round(a.rounds / hours),
+    logCapBytes: logCap,
+    logPeakBytes: logPeak,
+    logFiles,
   };
   if (v.json) console.log(JSON.stringify(out));
   else {
     for (const [k, x] of Object.entries(out)) console.log(`${k.padEnd(16)} ${String(x)}`);
     console.log(`${'inPlay'.padEnd(16)} ${a.inPlay}   houseNet ${a.houseNet}   data ${dataDir}`);
     for (const p of a.problems) console.log(`  MISMATCH: ${p}`);
+    if (logPeak > logCap) console.log(`  host.log reached ${logPeak} bytes, past its cap of ${logCap}`);
   }
   if (!v['data-dir']) rmSync(dataDir, { recursive: true, force: true });
-  return a.conserved && a.ledgerVerified ? 0 : 1;
+  return a.conserved && a.ledgerVerified && logPeak <= logCap ? 0 : 1;
 }
-
-process.exitCode = await runTool(SOAK_COMMAND.name, () => soak(process.argv.slice(2)));

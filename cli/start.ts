@@ -1,95 +1,74 @@
-// `npm start`: the kiosk. Starts the table host with simulated devices, then opens the screens:
-// Electron where its binary is present, otherwise the system Chromium in app mode; with
-// `--headless`, no window: it prints the screen URLs and keeps serving.
+// `etg start` (`npm start`): the kiosk. Starts the table host with simulated devices, then opens
+// the screens: Electron where its binary is present, otherwise the system Chromium in app mode;
+// with `--headless`, no window: it prints the screen URLs and keeps serving.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultDataDir } from '../host/data-dir.js';
-import { hostArgsToForward, hostOptionsFromArgs, UsageError } from '../host/launch-options.js';
+import { hostArgsToForward, hostOptionsFromArgs, UsageError as HostUsageError } from '../host/launch-options.js';
 import { startHost } from '../host/start-host.js';
-import { parseCommand } from './command.js';
+import { options } from './command.js';
 import { openChromiumWindows } from './start/chromium-windows.js';
 import { START_COMMAND } from './start/command.js';
-import { HelpRequested, UsageError as CliUsageError } from './tool.js';
 import { findChromium, findElectron, hasDisplay } from './start/find-runtimes.js';
+import { UsageError } from './tool.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-function parsed() {
+export const command = START_COMMAND;
+
+/** Serves until SIGINT or SIGTERM (then exits the process); returns only when it cannot start. */
+export async function run(argv: string[]): Promise<number> {
+  const values = options(command, argv);
+  if (values.build) {
+    // `npm start` builds the screens here, after the options are checked, so `--help` answers at once.
+    const build = spawnSync('npm', ['run', '--silent', 'build:renderer'], { cwd: root, stdio: 'inherit' });
+    if (build.status !== 0) return build.status ?? 1;
+  }
+  const dataDir = path.resolve(values['data-dir'] ?? defaultDataDir());
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, not "${values.port}"`);
+  let hostOptions: ReturnType<typeof hostOptionsFromArgs>;
   try {
-    return parseCommand(START_COMMAND, process.argv.slice(2)).values;
+    hostOptions = hostOptionsFromArgs(values);
   } catch (e) {
-    if (e instanceof HelpRequested) {
-      console.log(e.message);
-      process.exit(0);
-    }
-    if (e instanceof CliUsageError) {
-      console.error(e.message);
-      process.exit(2);
-    }
+    if (e instanceof HostUsageError) throw new UsageError(e.message);
     throw e;
   }
-}
+  const wanted = values.screens
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
-const values = parsed();
-
-if (values.build) {
-  // `npm start` builds the screens here, after the options are checked, so `--help` answers at once.
-  const build = spawnSync('npm', ['run', '--silent', 'build:renderer'], { cwd: root, stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-}
-
-const dataDir = path.resolve(values['data-dir'] ?? defaultDataDir());
-const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`--port must be a port number, not "${values.port}"`);
-  process.exit(2);
-}
-let hostOptions: ReturnType<typeof hostOptionsFromArgs>;
-try {
-  hostOptions = hostOptionsFromArgs(values);
-} catch (e) {
-  if (!(e instanceof UsageError)) throw e;
-  console.error(e.message);
-  process.exit(2);
-}
-const wanted = values.screens
-  .split(',')
-  .map((s) => s.trim())
-  .filter(Boolean);
-
-const electron = values.headless || values.browser ? null : findElectron(root);
-if (electron) {
-  // Inside Electron the host runs as a utility process of the main process.
-  const build = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/build-electron.ts')], { stdio: 'inherit' });
-  const built = await new Promise<number>((resolve) => build.on('close', (c) => resolve(c ?? 1)));
-  if (built !== 0) process.exit(built);
-  // Every option but the launcher's own goes to Electron's main, which forwards the host's options.
-  const forwarded = hostArgsToForward(values);
-  const child = spawn(
-    electron,
-    [
-      path.join(root, 'dist/electron/main.cjs'),
-      `--data-dir=${dataDir}`,
-      `--screens=${wanted.join(',')}`,
-      ...(values['screen-map'] ? [`--screen-map=${values['screen-map']}`] : []),
-      ...(values.kiosk ? [] : ['--dev']),
-      ...forwarded,
-    ],
-    { stdio: 'inherit' },
-  );
-  child.on('close', (code) => process.exit(code ?? 1));
-} else {
-  const running = await startHost({
-    dataDir,
-    rendererDir: path.join(root, 'dist/renderer'),
-    port,
-    ...hostOptions,
-  }).catch((e: unknown) => {
+  const electron = values.headless || values.browser ? null : findElectron(root);
+  if (electron) {
+    // Inside Electron the host runs as a utility process of the main process.
+    const build = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/build-electron.ts')], { stdio: 'inherit' });
+    const built = await new Promise<number>((resolve) => build.on('close', (c) => resolve(c ?? 1)));
+    if (built !== 0) return built;
+    // Every option but the launcher's own goes to Electron's main, which forwards the host's options.
+    const forwarded = hostArgsToForward(values);
+    const child = spawn(
+      electron,
+      [
+        path.join(root, 'dist/electron/main.cjs'),
+        `--data-dir=${dataDir}`,
+        `--screens=${wanted.join(',')}`,
+        ...(values['screen-map'] ? [`--screen-map=${values['screen-map']}`] : []),
+        ...(values.kiosk ? [] : ['--dev']),
+        ...forwarded,
+      ],
+      { stdio: 'inherit' },
+    );
+    return new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+  }
+  let running: Awaited<ReturnType<typeof startHost>>;
+  try {
+    running = await startHost({ dataDir, rendererDir: path.join(root, 'dist/renderer'), port, ...hostOptions });
+  } catch (e) {
     // A ledger that fails its checks, missing upstream credentials, a port in use: say which, touch nothing.
-    console.error(`The kiosk cannot start: ${e instanceof Error ? e.message : String(e)}`);
-    process.exit(1);
-  });
+    throw new Error(`the kiosk cannot start: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
   const screens = running.screens.filter((s) => wanted.includes(s.view));
   const unknown = wanted.filter((w) => !running.screens.some((s) => s.view === w));
   if (unknown.length) console.error(`No such screen at this table: ${unknown.join(', ')}`);
@@ -143,4 +122,5 @@ if (electron) {
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
+  return new Promise<number>(() => undefined);
 }

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CrashBreaker, isCrash } from './crash-policy.js';
+import { planDisplays } from './displays.js';
+import { relaunchArgs, relaunchDecision } from './relaunch-policy.js';
 import { assignScreens, parseScreenMap } from './screen-map.js';
 import { isAppUrl, isBlockedKey, isServiceKey, screenFileFor } from './security.js';
 
@@ -95,5 +97,36 @@ describe('lockdown', () => {
     assert.equal(screenFileFor('/table'), 'index.html');
     assert.equal(screenFileFor('/station/3'), 'index.html');
     assert.equal(screenFileFor('/assets/index.js'), 'assets/index.js');
+  });
+});
+
+describe('relaunch policy', () => {
+  it('relaunches three times in a row, then keeps the kiosk out of service; a run of five minutes starts the count again', () => {
+    assert.deepEqual(relaunchDecision(0, 0, 1000), { action: 'relaunch', count: 1 });
+    assert.deepEqual(relaunchDecision(2, 0, 1000), { action: 'relaunch', count: 3 });
+    assert.deepEqual(relaunchDecision(3, 0, 1000), { action: 'out-of-service', count: 3 });
+    assert.deepEqual(relaunchDecision(3, 0, 5 * 60_000), { action: 'relaunch', count: 1 });
+    assert.deepEqual(relaunchDecision(Number('junk'), 0, 10), { action: 'relaunch', count: 1 });
+    assert.deepEqual(relaunchArgs(['/app', '--relaunches=2', '--x'], 3), ['/app', '--x', '--relaunches=3']);
+  });
+});
+
+describe('display plan', () => {
+  it('keeps windows on their displays, closes those whose display went, opens those whose display came', () => {
+    const map = { screens: ['table', 'station/1', 'station/2'] };
+    assert.deepEqual(planDisplays(['table', 'station/1', 'station/2'], [display(1), display(3)], map), {
+      place: [
+        { view: 'table', display: display(1) },
+        { view: 'station/1', display: display(3) },
+      ],
+      open: [],
+      close: ['station/2'],
+      unplaced: ['station/2'],
+    });
+    const back = planDisplays(['table', 'station/1'], [display(1), display(2), display(3)], map);
+    assert.deepEqual(
+      back.open.map((w) => [w.view, w.display.id]),
+      [['station/2', 3]],
+    );
   });
 });

@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { GameKind } from '../protocol/index.js';
 import { ConfigFileError, describeIssues, loadTableConfigFile } from './config/load-config.js';
 import { simulatedTableConfig, TableConfig } from './config/table-config.js';
 import { loadRoundScript } from './autoplay/round-script.js';
 import type { HostOptions } from './start-host.js';
+import { DEFAULT_ROTATION } from './logging/rotating-file.js';
 
 /** The command-line options that configure the host, shared by `npm start` and Electron's host process. */
 export const HOST_ARGS = {
@@ -21,6 +23,10 @@ export const HOST_ARGS = {
   rules: { type: 'string' },
   /** How many stations the simulated table has (1–7; default 7). */
   stations: { type: 'string' },
+  /** The size cap of logs/host.log in MiB (default 20); five rotated files are kept beside it. */
+  'log-max-mb': { type: 'string' },
+  /** A file holding the bearer token of `/metrics` (Prometheus); without it the host serves no metrics. */
+  'metrics-token-file': { type: 'string' },
   /** Test only: instant simulated dealing and timers far below the table's minimums (soak, kill tests). */
   'test-timing': { type: 'boolean' },
   /** Test only: SIGKILL the process right after the K-th journal entry of its first round. */
@@ -43,7 +49,18 @@ export function hostOptionsFromArgs(
   values: HostArgValues,
 ): Pick<
   HostOptions,
-  'config' | 'seed' | 'terminalId' | 'upstream' | 'simControls' | 'autoplay' | 'timings' | 'simulatedDealer' | 'killAfterRoundEntry' | 'roundScript'
+  | 'config'
+  | 'seed'
+  | 'terminalId'
+  | 'upstream'
+  | 'simControls'
+  | 'autoplay'
+  | 'timings'
+  | 'simulatedDealer'
+  | 'killAfterRoundEntry'
+  | 'roundScript'
+  | 'logRotation'
+  | 'metricsToken'
 > {
   const game = GameKind.safeParse(values.game ?? 'blackjack');
   if (!game.success) throw new UsageError(`--game must be blackjack, baccarat or war, not "${values.game}"`);
@@ -67,6 +84,18 @@ export function hostOptionsFromArgs(
     if (!Number.isInteger(n) || n < 1 || n > base.stations.length)
       throw new UsageError(`--stations must be 1 to ${base.stations.length}, not "${values.stations}"`);
     base.stations = base.stations.slice(0, n);
+  }
+  const logMb = values['log-max-mb'] === undefined ? undefined : Number(values['log-max-mb']);
+  if (logMb !== undefined && !(Number.isFinite(logMb) && logMb >= 0.001 && logMb <= 4096))
+    throw new UsageError(`--log-max-mb must be a size in MiB from 0.001 to 4096, not "${values['log-max-mb']}"`);
+  let metricsToken: string | undefined;
+  if (values['metrics-token-file'] !== undefined) {
+    try {
+      metricsToken = readFileSync(values['metrics-token-file'], 'utf8').trim();
+    } catch (e) {
+      throw new UsageError(`--metrics-token-file: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (metricsToken.length < 16) throw new UsageError('--metrics-token-file must hold a token of at least 16 characters');
   }
   const kill = values['test-kill-after-round-entry'] === undefined ? undefined : Number(values['test-kill-after-round-entry']);
   if (kill !== undefined && !(Number.isInteger(kill) && kill >= 1)) throw new UsageError(`--test-kill-after-round-entry must be a positive integer`);
@@ -106,6 +135,8 @@ export function hostOptionsFromArgs(
       : {}),
     ...(kill !== undefined ? { killAfterRoundEntry: kill } : {}),
     ...(roundScript ? { roundScript } : {}),
+    ...(metricsToken !== undefined ? { metricsToken } : {}),
+    ...(logMb !== undefined ? { logRotation: { maxBytes: Math.round(logMb * 1024 * 1024), keep: DEFAULT_ROTATION.keep } } : {}),
   };
 }
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { renameSync, writeFileSync } from 'node:fs';
+import { renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { ViewName } from '../protocol/index.js';
+import { stationOf, type ViewName } from '../protocol/index.js';
 import { openLedger, startLedgerSync, type Ledger, type SyncClient } from '../ledger/index.js';
 import { simulatedTableConfig, TableConfig } from './config/table-config.js';
 import { BillAcceptors } from './devices/bill-acceptors.js';
@@ -21,7 +21,7 @@ import { installKillSwitch } from './recovery/kill-switch.js';
 import { listenRemembering } from './recovery/port-memory.js';
 import { prepareDataDir } from './data-dir.js';
 import type { RecoveryReport } from './table/recover.js';
-import { createLogger } from './logger.js';
+import { createLogger, type RotationLimits } from './logger.js';
 import { PowerMarker } from './power-marker.js';
 import { LaunchTokens } from './screens/launch-tokens.js';
 import { ScreenSession, type ScreenTransport } from './screens/screen-session.js';
@@ -38,6 +38,15 @@ import { LiveServiceBackend } from './service/live-backend.js';
 import { programLayout, programManifest, type ProgramLayout, type ProgramManifest } from './service/program-hash.js';
 import { ServiceHost } from './service/service-host.js';
 import { createI18n } from '../locales/i18n.js';
+import { HostMetrics } from './metrics/host-metrics.js';
+import { RemoteAcceptors } from './devices/remote-acceptors.js';
+import { RemoteStations } from './stadium/remote-stations.js';
+import { tableCertificate, type TableCertificate } from './stadium/table-certificate.js';
+import { enrolmentFor, type EnrolmentFile } from './stadium/enrolment-file.js';
+import { RemoteStationConnections } from './screens/station-connections.js';
+import { createLanServer } from './server/lan-server.js';
+import { isRemote } from '../engine/table/state.js';
+import { NOTE_FACE_VALUES } from '../hardware/billacceptor/notes.js';
 
 export interface HostOptions {
   dataDir: string;
@@ -46,6 +55,10 @@ export interface HostOptions {
   port?: number;
   config?: TableConfig;
   logger?: Logger;
+  /** The size cap of `logs/host.log` and how many rotated files to keep (default 20 MiB, 5). */
+  logRotation?: RotationLimits;
+  /** The bearer token of `/metrics` (Prometheus); without one the host serves no metrics. */
+  metricsToken?: string;
   /** The terminal this kiosk is to the casino system (`--terminal-id`); default: the table id. */
   terminalId?: string;
   /** `--upstream URL`: sync the ledger to the casino's upstream service (credentials in the data dir). */
@@ -67,6 +80,8 @@ export interface HostOptions {
   roundScript?: RoundPlan;
   /** Service mode: idle timeout, device test time-out (the two-person handpay amount is the table configuration's). */
   service?: { idleMs?: number; testTimeoutMs?: number };
+  /** Benchmarks: each screen connection's send buffer (bytes in flight before latest-wins holds the rest). */
+  sendBuffer?: number;
 }
 
 export interface RunningHost {
@@ -93,13 +108,26 @@ export interface RunningHost {
   service: ServiceHost;
   /** A screen connection over any transport (WebSocket, Electron MessagePort), same rules for all. */
   openSession(transport: ScreenTransport): ScreenSession;
+  /** What the screen connections sent, summed over every one opened (benchmarks). */
+  sent(): { sessions: number; messages: number; bytes: number; superseded: number };
+  /** Remote stations: their credentials, their acceptors, and the LAN listener (TLS) they reach the host on. */
+  stadium: {
+    stations: RemoteStations;
+    acceptors: RemoteAcceptors;
+    connections: RemoteStationConnections;
+    /** `https://host:port` of the LAN listener, null when the table has no remote stations. */
+    lanOrigin: string | null;
+    certificate: TableCertificate | null;
+    /** Enrols a remote station (two people named) and returns what its machine is given, once. */
+    enrol(station: number, by: [string, string]): EnrolmentFile;
+  };
   close(): Promise<void>;
 }
 
 /** The table host's composition root: config, state, tokens, web server. */
 export async function startHost(options: HostOptions): Promise<RunningHost> {
   const { dataDir, logDir } = prepareDataDir(options.dataDir);
-  const log = options.logger ?? createLogger(logDir);
+  const log = options.logger ?? createLogger(logDir, options.logRotation ? { rotation: options.logRotation } : {});
   const config = TableConfig.parse(options.config ?? simulatedTableConfig());
   const terminalId = options.terminalId ?? config.tableId;
   // Opening checks WAL + synchronous=FULL, integrity and the schema version; a ledger that fails
@@ -108,7 +136,12 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   if (options.killAfterRoundEntry !== undefined) installKillSwitch(ledger, options.killAfterRoundEntry);
   const power = new PowerMarker(dataDir);
   // The sync client starts before the table exist; its stop-new-bets signal is routed once they do.
-  const syncEvents = { stopNewBets: (_stop: boolean) => undefined as void, clean: true };
+  const syncEvents = {
+    stopNewBets: (_stop: boolean) => undefined as void,
+    clean: true,
+    /** The heartbeat's health snapshot: /healthz's body, once the table exists. */
+    health: (): unknown => ({ starting: true }),
+  };
   let sync: SyncClient | null = null;
   const release = async () => {
     await sync?.stop();
@@ -140,6 +173,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         dataDir,
         onStopNewBets: (stop) => syncEvents.stopNewBets(stop),
         onAlarm: (alarm) => log.error({ alarm }, 'upstream sync alarm'),
+        heartbeat: { snapshot: () => syncEvents.health() },
       });
     }
     return await serve(options, { log, config, terminalId, ledger, sync, release, syncEvents, layout, manifest });
@@ -156,7 +190,7 @@ interface Opened {
   ledger: Ledger;
   sync: SyncClient | null;
   release: () => Promise<void>;
-  syncEvents: { stopNewBets: (stop: boolean) => void; clean: boolean };
+  syncEvents: { stopNewBets: (stop: boolean) => void; clean: boolean; health: () => unknown };
   layout: ProgramLayout;
   manifest: ProgramManifest;
 }
@@ -196,7 +230,24 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const broken = limitProblems(table.limitRules, config);
   if (broken.length > 0) throw new Error(`the table configuration breaks the rules of ${config.game} ${config.profile}: ${broken.join('; ')}`);
   if (!recovery.ledgerVerified) tilts.raise('ledger-integrity', { detail: recovery.problems.slice(0, 5).join('; ') });
+  // Prometheus metrics, read from the same sources as /healthz and service mode; counted events below.
+  const sessions = new Set<ScreenSession>();
+  const metrics = new HostMetrics({
+    tableId: config.tableId,
+    game: config.game,
+    tableMeters: () => ledger.meters('table'),
+    activeFaults: () => tilts.list().map((t) => t.kind),
+    screens: () => [...sessions].map((x) => x.view()),
+    ...(sync ? { sync: () => sync.status() } : {}),
+    ledger: () => ({ entries: ledger.headOf().seq, bytes: fileSize(ledger.file) + fileSize(`${ledger.file}-wal`) }),
+    tableOnHold: () => table.view().hold !== null,
+  });
+  const stopCountingTilts = ledger.onAppended((entries) => {
+    for (const e of entries) if (e.type === 'tilt.raise') metrics.tiltRaised(String((JSON.parse(e.body) as { payload: { kind: unknown } }).payload.kind));
+  });
   const shoe = new TableShoe(config.shoe, table, log, {
+    onCardHandled: (seconds, outcome) => metrics.cardHandled(seconds, outcome),
+    onCardDrawn: (seconds) => metrics.cardDrawn(seconds),
     decks: table.decks,
     protocol: config.shoeProtocol,
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
@@ -204,7 +255,26 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     onDeviceEvent: (e) => onShoeEvent(tilts, e, () => table.cue()?.kind === 'shuffle'),
   });
   const host = new ViewHub(config, SOFTWARE_VERSION, table, ledger);
-  const floor = wireFloorServices({ config, ledger, log, tilts, table, billAcceptors, params: paramsNow, onConfigApplied: () => host.configChanged() });
+  // Faults gate the seated stations' acceptors here and the remote ones at their agents.
+  let remoteGate: RemoteAcceptors | null = null;
+  const acceptorGate = {
+    setInhibited: (station: number, reason: Parameters<BillAcceptors['setInhibited']>[1], inhibited: boolean) =>
+      isRemote(table.state.params, station) ? remoteGate?.setInhibited(station, reason, inhibited) : billAcceptors.setInhibited(station, reason, inhibited),
+    setAccepted: (d: readonly number[]) => {
+      billAcceptors.setAccepted(d);
+      remoteGate?.setAccepted();
+    },
+  };
+  const floor = wireFloorServices({
+    config,
+    ledger,
+    log,
+    tilts,
+    table,
+    billAcceptors: acceptorGate,
+    params: paramsNow,
+    onConfigApplied: () => host.configChanged(),
+  });
   host.attachFloor(floor.gate);
   // New bets stop through the upstream-offline fault, so every stop has one place and one record.
   syncEvents.stopNewBets = (stop) => onUpstreamSignal(tilts, stop, 'unsynced ledger entries beyond the offline limit');
@@ -225,6 +295,16 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     i18n: createI18n(config.defaultLanguage),
     softwareVersion: SOFTWARE_VERSION,
     program: { layout, atStart: manifest },
+    stadium: {
+      lan: () => lanOrigin,
+      fingerprint: () => certificate?.fingerprint ?? null,
+      stations: () => host.remoteViews().flatMap((v) => stationOf(v) ?? []),
+      enrolledAt: (station) => remoteStations.current(station)?.enrolledAt ?? null,
+      screenConnected: (station) => connections.connected().includes(station),
+      acceptorConnected: (station) => remoteAcceptors.connected(station),
+      enrol: (station, by) => JSON.stringify(enrol(station, by), null, 1),
+      revoke: (station, by) => remoteStations.revoke(station, by),
+    },
     ...(options.service?.testTimeoutMs !== undefined ? { testTimeoutMs: options.service.testTimeoutMs } : {}),
   });
   const service = new ServiceHost({
@@ -234,8 +314,65 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     ...(options.service?.idleMs !== undefined ? { idleMs: options.service.idleMs } : {}),
   });
   host.attachService(service);
+
   const started = Date.now();
-  const openSession = (transport: ScreenTransport) => new ScreenSession(host, tokens, transport, log);
+  const health = () => ({
+    tableId: config.tableId,
+    game: config.game,
+    version: SOFTWARE_VERSION,
+    uptimeSeconds: Math.round((Date.now() - started) / 1000),
+    terminalId,
+    devices: { shoe: shoe.state(), billAcceptors: billAcceptors.statuses() },
+    ledger: { head: ledger.headOf().seq, verified: recovery.ledgerVerified },
+    recovery: { resumedRound: recovery.resumedRound, voided: recovery.voided.length, tableHold: recovery.tableHold },
+    // What a monitor needs to see a held or faulted table without opening service mode.
+    table: { phase: table.view().phase, hold: table.view().hold, faults: floor.tilts.list().map((t) => t.kind) },
+    sync: sync ? sync.status() : 'off',
+  });
+  // Each heartbeat carries this snapshot upstream.
+  syncEvents.health = health;
+  // Remote stations: enrolled in service mode, each with its own credential, reaching the host
+  // over TLS on the configured LAN address (the table's certificate, which the enrolment pins).
+  const remoteStations = RemoteStations.inDataDir(dataDir);
+  const connections = new RemoteStationConnections(remoteStations);
+  const remoteAcceptors = new RemoteAcceptors({
+    ledger,
+    log,
+    stations: remoteStations,
+    hasStation: (station) => isRemote(table.state.params, station),
+    accepted: () => config.denominations ?? NOTE_FACE_VALUES[config.currency],
+    onEvent: (station, e) => onBillAcceptorEvent(tilts, station, e),
+  });
+  const sessionOptions = {
+    remoteStations,
+    connections,
+    ...(options.sendBuffer !== undefined ? { limits: { highWater: options.sendBuffer, maxReplies: 64 } } : {}),
+  };
+  const sent = { sessions: 0, messages: 0, bytes: 0, superseded: 0 };
+  const openSessions = new Set<ScreenSession>();
+  const openSession = (transport: ScreenTransport) => {
+    const session = new ScreenSession(host, tokens, transport, log, sessionOptions);
+    openSessions.add(session);
+    sent.sessions++;
+    return session;
+  };
+  // Sessions' counters are summed when asked; a closed session's are kept in `sent`.
+  const sentNow = () => {
+    const out = { ...sent };
+    for (const s of [...openSessions]) {
+      const c = s.outbox.counters;
+      if (s.closed()) {
+        sent.messages += c.sent;
+        sent.bytes += c.bytes;
+        sent.superseded += c.superseded;
+        openSessions.delete(s);
+      }
+      out.messages += c.sent;
+      out.bytes += c.bytes;
+      out.superseded += c.superseded;
+    }
+    return out;
+  };
 
   const simToken = options.simControls ? randomBytes(24).toString('base64url') : null;
   // Created once the devices are open (below); the sim controls reach it through this.
@@ -274,23 +411,24 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
           : {}),
         serviceExport: (token, kind, roundId, language) => service.exportFile(token, kind, roundId, language),
         rendererDir: options.rendererDir,
-        health: () => ({
-          tableId: config.tableId,
-          game: config.game,
-          version: SOFTWARE_VERSION,
-          uptimeSeconds: Math.round((Date.now() - started) / 1000),
-          terminalId,
-          devices: { shoe: shoe.state(), billAcceptors: billAcceptors.statuses() },
-          ledger: { head: ledger.headOf().seq, verified: recovery.ledgerVerified },
-          recovery: { resumedRound: recovery.resumedRound, voided: recovery.voided.length, tableHold: recovery.tableHold },
-          // What a monitor needs to see a held or faulted table without opening service mode.
-          table: { phase: table.view().phase, hold: table.view().hold, faults: floor.tilts.list().map((t) => t.kind) },
-          sync: sync ? sync.status() : 'off',
-        }),
+        ...(options.metricsToken ? { metrics: { token: options.metricsToken, contentType: metrics.contentType, text: () => metrics.text() } } : {}),
+        health,
       },
       port,
     ),
   );
+  remoteGate = remoteAcceptors;
+  let lan: Awaited<ReturnType<typeof createLanServer>> | null = null;
+  let certificate: TableCertificate | null = null;
+  if (config.remoteStations > 0) {
+    certificate = await tableCertificate(dataDir, config.tableId, [config.lan.host]);
+    lan = await createLanServer(
+      { log, openSession, openDevice: (send, close) => remoteAcceptors.open(send, close), certificate },
+      config.lan.host,
+      config.lan.port,
+    );
+    log.info({ lan: `${lan.host}:${lan.port}`, fingerprint: certificate.fingerprint, remoteStations: config.remoteStations }, 'listening for remote stations');
+  }
   // Devices open once the screens can be served: a note inserted at start-up credits a screen that exists.
   billAcceptors.start();
   // A simulated shoe is a new device after an unclean stop: no new round before its shoe is in.
@@ -320,6 +458,18 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   // Simulated players cash out now and then: a simulated attendant pays their handpays.
   const stopAttendant = options.autoplay ? startSimAttendant(floor.handpays, timers, log) : () => undefined;
   const origin = `http://127.0.0.1:${server.port}`;
+  const lanOrigin = lan ? `https://${lan.host.includes(':') ? `[${lan.host}]` : lan.host}:${lan.port}` : null;
+  const enrol = (station: number, by: [string, string]): EnrolmentFile => {
+    if (!lanOrigin || !certificate) throw new Error('this table takes no remote stations (remoteStations in its configuration)');
+    if (!isRemote(table.state.params, station)) throw new Error(`station ${station} is not one of this table's remote stations`);
+    const credential = remoteStations.enrol(station, by);
+    ledger.append({
+      type: 'service.action',
+      payload: { who: by[0], action: 'station-enrol', confirmedBy: by[1], detail: `station ${station}; certificate ${certificate.fingerprint}` },
+    });
+    return enrolmentFor(credential, { tableId: config.tableId, lanOrigin, certificate: certificate.cert, fingerprint: certificate.fingerprint });
+  };
+
   log.info({ origin, dataDir, tableId: config.tableId, terminalId, ledger: ledger.file }, 'table host started');
 
   return {
@@ -337,12 +487,22 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     recovery,
     service,
     openSession,
+    sent: sentNow,
+    stadium: {
+      stations: remoteStations,
+      acceptors: remoteAcceptors,
+      connections,
+      lanOrigin,
+      certificate,
+      enrol,
+    },
     screens: tokens.entries().map(([view, token]) => ({
       view,
       token,
       url: `${origin}/${view}?token=${encodeURIComponent(token)}`,
     })),
     async close() {
+      stopCountingTilts();
       autoplay?.stop();
       stopAttendant();
       stopDealer();
@@ -351,6 +511,8 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
       // Whoever is signed in to service mode is journalled out before the ledger closes.
       service.stop();
       serviceBackend.dispose();
+      remoteAcceptors.closeAll();
+      await lan?.close();
       await server.close();
       await shoe.close();
       await billAcceptors.close();
@@ -359,4 +521,12 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
       log.flush();
     },
   };
+}
+
+function fileSize(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
 }

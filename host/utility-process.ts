@@ -29,13 +29,19 @@ if (!parentPort) {
 }
 
 const { values } = parseArgs({
-  options: { 'data-dir': { type: 'string' }, 'renderer-dir': { type: 'string' }, ...HOST_ARGS },
+  options: { 'data-dir': { type: 'string' }, 'renderer-dir': { type: 'string' }, port: { type: 'string' }, ...HOST_ARGS },
   strict: false,
 });
 const dataDir = typeof values['data-dir'] === 'string' ? values['data-dir'] : defaultDataDir();
 const rendererDir = typeof values['renderer-dir'] === 'string' ? values['renderer-dir'] : path.resolve('dist/renderer');
 
-const running = await startHost({ dataDir, rendererDir, ...hostOptionsFromArgs(values as HostArgValues) });
+// A fixed port (the cabinet's session pings /healthz on it for the systemd watchdog); 0: a free one.
+const port = typeof values.port === 'string' ? Number(values.port) : 0;
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`--port must be a port number, not "${String(values.port)}"`);
+  process.exit(2);
+}
+const running = await startHost({ dataDir, rendererDir, port, ...hostOptionsFromArgs(values as HostArgValues) });
 const ready: HostReady = {
   type: 'host-ready',
   origin: running.origin,

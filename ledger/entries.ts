@@ -1,12 +1,14 @@
 import { z } from 'zod';
 
 // The typed payloads a kiosk journals. Every amount is integer minor units (avos/cents) of the
-// table's currency. Stations are numbered from 1, as on the table config.
+// table's currency. Stations are numbered from 1, as on the table config: seated ones 1–7,
+// remote ones (a stadium) from 101 on (engine/table/vocabulary.ts).
 
 const minor = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const positive = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-const station = z.number().int().min(1).max(99);
-const seat = z.number().int().min(1).max(99);
+const station = z.number().int().min(1).max(999);
+/** A seat of the felt, or 0: the stadium box, where a remote station's own bets play (no seat). */
+const seat = z.number().int().min(0).max(99);
 const id = z.string().min(1).max(128);
 const text = z.string().max(2000);
 const who = z.string().min(1).max(128);
@@ -88,7 +90,8 @@ export const PAYLOADS = {
   /** Credits → wagers in play. Doubles, splits and insurance are further bets of the same round. */
   'bet.place': z.strictObject({ station, roundId: id, tableId: id, bets: z.array(betLine).min(1).max(32).readonly() }),
   /** The round's record for recall and its settlement lines, each with the rule that decided it. */
-  'round.settle': z.strictObject({ ...roundCore, lines: z.array(settlementLine).max(512).readonly() }),
+  // A stadium's round: 7 seats and 250 remote stations, up to five bets each.
+  'round.settle': z.strictObject({ ...roundCore, lines: z.array(settlementLine).max(4096).readonly() }),
   /** Every bet of the round is returned; two people authorise (a supervisor and a witness). */
   'round.void': z.strictObject({ ...roundCore, reason: text, authorisedBy: z.array(who).min(1).max(4).readonly() }),
   /** A card the shoe could not read, an extra card, or one that breaks the inventory. */
@@ -133,7 +136,7 @@ export const PAYLOADS = {
       .string()
       .regex(/^[0-9a-f]{64}$/)
       .optional(),
-    programMode: z.enum(['tsx', 'electron']).optional(),
+    programMode: z.enum(['tsx', 'electron', 'packaged']).optional(),
     programFiles: z.number().int().nonnegative().optional(),
   }),
   'config.change': z.strictObject({
@@ -158,7 +161,7 @@ export const PAYLOADS = {
     detail: text.optional(),
   }),
   /** The only way a meter goes down: every meter of the scope back to zero, authorised. */
-  'meter.clear': z.strictObject({ ...authorisation, scope: z.string().regex(/^(table|station:\d{1,2})$/), reason: text }),
+  'meter.clear': z.strictObject({ ...authorisation, scope: z.string().regex(/^(table|station:\d{1,3})$/), reason: text }),
   /**
    * A card the shoe read and the engine placed, journalled before any screen is told: a killed
    * host replays a round's cards from these. `roundId` is absent for a card outside a round (a

@@ -113,3 +113,4 @@ export function startLedgerSync(options: StartSyncOptions): SyncClient {
   client.start();
   return client;
 }
+export { migrateStore, openSqliteStore, StoreOpenError, storeVersion, type SqliteDb, type StoreMigration } from './sqlite-store.js';

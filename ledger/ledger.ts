@@ -770,6 +770,16 @@ export class Ledger {
     return rows.map((r) => parseRecord(r.record));
   }
 
+  /**
+   * The ids of a station's last `limit` rounds, newest first, without their records: a reader of
+   * many stations' recall (a stadium's screens) reads each round's record once, not per station.
+   */
+  recallIds(station: number, limit = 10): string[] {
+    const n = Math.max(1, Math.min(500, Math.trunc(limit)));
+    const rows = this.#db.prepare('SELECT round_id FROM round_stations WHERE station = ? ORDER BY seq DESC LIMIT ?').all(station, n) as { round_id: string }[];
+    return rows.map((r) => r.round_id);
+  }
+
   /** Changes whenever a round station `station` played in is recorded (see `recall`). */
   recallVersion(station: number): number {
     return this.#recallVersions.get(station) ?? 0;

@@ -34,7 +34,7 @@ describe('round progress entries (card.read, round.decision, shoe.change)', () =
   it('refuses a malformed card or decision, writing nothing', () => {
     const l = Ledger.open({ file: ':memory:', terminalId: 'RP-2' });
     assert.throws(() => l.append({ type: 'card.read', payload: { tableId: 'T', card: 'A', to: 'burn' } }));
-    assert.throws(() => l.append({ type: 'round.decision', payload: { tableId: 'T', roundId: 'r', seat: 0, action: 'stand' } }));
+    assert.throws(() => l.append({ type: 'round.decision', payload: { tableId: 'T', roundId: 'r', seat: -1, action: 'stand' } }));
     assert.throws(() => l.append({ type: 'shoe.change', payload: { tableId: 'T', event: 'shuffled' as 'loaded' } }));
     assert.equal(l.headOf().seq, 0);
     l.close();

@@ -224,3 +224,74 @@ describe('sync client', () => {
     );
   });
 });
+
+describe("sync client: the upstream's answers checked against the wire contract", () => {
+  const answering =
+    (status: number, body: string): typeof fetch =>
+    async () =>
+      new Response(body, { status });
+
+  it('acknowledges nothing on a 200 that is not an acknowledgement, and says what does not fit', async () => {
+    const l = kiosk(1);
+    for (const body of ['{"ackedSeq":3,"headHash":"not hex"}', '{"ackedSeq":-1,"headHash":"' + 'a'.repeat(64) + '"}', '{"ok":true}', 'OK']) {
+      const c = new SyncClient(l, { url: 'http://127.0.0.1:1', credentials: { terminalId: 'C1', key: KEY }, fetch: answering(200, body) });
+      const alarms: string[] = [];
+      const c2 = new SyncClient(l, {
+        url: 'http://127.0.0.1:1',
+        credentials: { terminalId: 'C1', key: KEY },
+        fetch: answering(200, body),
+        onAlarm: (a) => alarms.push(a.kind),
+      });
+      assert.equal(await c.syncOnce(), 'failed', body);
+      assert.equal(await c2.syncOnce(), 'failed', body);
+      assert.equal(syncAnchor(l).ackedSeq, 0);
+      assert.deepEqual(alarms, [], 'a garbled answer is retried, not an alarm');
+    }
+    const c = new SyncClient(l, { url: 'http://127.0.0.1:1', credentials: { terminalId: 'C1', key: KEY }, fetch: answering(200, '{"ackedSeq":"3"}') });
+    await c.syncOnce();
+    assert.match(c.status().lastError ?? '', /wire contract: ackedSeq: /);
+  });
+
+  it('takes a gap answer only when it names a sequence and a hash', async () => {
+    const l = kiosk(1);
+    const alarms: string[] = [];
+    const c = new SyncClient(l, {
+      url: 'http://127.0.0.1:1',
+      credentials: { terminalId: 'C1', key: KEY },
+      fetch: answering(409, '{"error":"gap","ackedSeq":"x"}'),
+      onAlarm: (a) => alarms.push(a.kind),
+    });
+    assert.equal(await c.syncOnce(), 'failed');
+    assert.equal(syncAnchor(l).ackedSeq, 0);
+    assert.deepEqual(alarms, ['upstream-409'], 'a 409 that is not a well-formed gap is a refusal: held for a technician');
+  });
+
+  it('sends a signed heartbeat carrying the health snapshot, and records the outcome', async () => {
+    const l = kiosk(0);
+    const seen: { url: string; headers: Record<string, string>; body: unknown }[] = [];
+    const fetchHb: typeof fetch = async (url, init) => {
+      seen.push({ url: String(url), headers: init?.headers as Record<string, string>, body: JSON.parse(String(init?.body)) });
+      return new Response(JSON.stringify({ ok: true, serverTime: '2026-01-01T00:00:00.000Z' }), { status: 200 });
+    };
+    const c = new SyncClient(l, {
+      url: 'http://127.0.0.1:1',
+      credentials: { terminalId: 'C1', key: KEY },
+      fetch: fetchHb,
+      heartbeat: { snapshot: () => ({ game: 'war', sync: { lagEntries: 0 } }) },
+      now: () => new Date('2026-01-01T00:00:01.000Z'),
+    });
+    assert.equal(await c.sendHeartbeat(), true);
+    assert.equal(seen[0]?.url, 'http://127.0.0.1:1/v1/heartbeat');
+    assert.deepEqual(seen[0]?.body, { terminalId: 'C1', at: '2026-01-01T00:00:01.000Z', health: { game: 'war', sync: { lagEntries: 0 } } });
+    assert.match(seen[0]?.headers['x-etg-signature'] ?? '', /^[0-9a-f]{64}$/);
+    assert.deepEqual(c.status().heartbeat, { at: '2026-01-01T00:00:01.000Z', ok: true, error: null });
+    const bad = new SyncClient(l, {
+      url: 'http://127.0.0.1:1',
+      credentials: { terminalId: 'C1', key: KEY },
+      fetch: answering(200, '{"ok":"yes"}'),
+      heartbeat: { snapshot: () => ({}) },
+    });
+    assert.equal(await bad.sendHeartbeat(), false);
+    assert.match(bad.status().heartbeat?.error ?? '', /heartbeat acknowledgement does not fit/);
+  });
+});

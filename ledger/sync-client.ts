@@ -1,6 +1,7 @@
 import type { Ledger } from './ledger.js';
 import { AckMismatchError, outboxStats, readBatch, recordAck, recordSyncError, syncAnchor } from './outbox.js';
 import { signRequest, SIGNATURE_HEADERS, type Credentials } from './sign.js';
+import { checkAnswer, ErrorAnswer, HeartbeatAck, IngestAck, IngestGap } from './wire.js';
 
 export interface SyncLimits {
   /** Stop new bets when more entries than this are unacknowledged (default 50 000). */
@@ -26,6 +27,12 @@ export interface SyncOptions {
   onStopNewBets?: (stop: boolean, status: SyncStatus) => void;
   /** Divergence or refusal by the upstream: a technician must look; syncing holds at that point. */
   onAlarm?: (alarm: { kind: string; message: string }) => void;
+  /**
+   * The kiosk's heartbeat: every `intervalMs` (default 30 s) its health snapshot goes to
+   * `POST /v1/heartbeat`, signed like a batch, whether or not there is anything to sync, so the
+   * upstream tells an idle table from a dead one.
+   */
+  heartbeat?: { snapshot: () => unknown; intervalMs?: number };
   random?: () => number;
   now?: () => Date;
   fetch?: typeof fetch;
@@ -45,6 +52,8 @@ export interface SyncStatus {
   lastSuccessAt: string | null;
   consecutiveFailures: number;
   stopNewBets: boolean;
+  /** The last heartbeat sent, when heartbeats are on. */
+  heartbeat?: { at: string; ok: boolean; error: string | null } | null;
 }
 
 /**
@@ -72,7 +81,8 @@ class HttpError extends Error {
  */
 export class SyncClient {
   private readonly ledger: Ledger;
-  private readonly o: Required<Omit<SyncOptions, 'onStopNewBets' | 'onAlarm' | 'limits'>> & Pick<SyncOptions, 'onStopNewBets' | 'onAlarm'>;
+  private readonly o: Required<Omit<SyncOptions, 'onStopNewBets' | 'onAlarm' | 'limits' | 'heartbeat'>> &
+    Pick<SyncOptions, 'onStopNewBets' | 'onAlarm' | 'heartbeat'>;
   private readonly limits: Required<SyncLimits>;
   private readonly key: Buffer;
   private readonly path = '/v1/ingest';
@@ -82,6 +92,8 @@ export class SyncClient {
   private running: Promise<void> | null = null;
   private wake: (() => void) | null = null;
   private abort: AbortController | null = null;
+  private heartbeatTimer: ReturnType<typeof setTimeout> | null = null;
+  private lastHeartbeat: { at: string; ok: boolean; error: string | null } | null = null;
 
   constructor(ledger: Ledger, options: SyncOptions) {
     if (options.credentials.terminalId !== ledger.terminalId) {
@@ -117,11 +129,37 @@ export class SyncClient {
       this.running = null;
       this.state = 'stopped';
     });
+    if (this.o.heartbeat) this.scheduleHeartbeat(0);
+  }
+
+  private scheduleHeartbeat(ms: number): void {
+    this.heartbeatTimer = setTimeout(() => {
+      void this.sendHeartbeat().finally(() => {
+        if (!this.stopped()) this.scheduleHeartbeat(this.o.heartbeat?.intervalMs ?? 30_000);
+      });
+    }, ms);
+    this.heartbeatTimer.unref?.();
+  }
+
+  /** One heartbeat now: true when the upstream acknowledged it. Never throws; the outcome is in status(). */
+  async sendHeartbeat(): Promise<boolean> {
+    const at = this.o.now().toISOString();
+    try {
+      const health = this.o.heartbeat?.snapshot() ?? {};
+      const body = JSON.stringify({ terminalId: this.ledger.terminalId, at, health });
+      checkAnswer(HeartbeatAck, 'heartbeat acknowledgement', await this.signedPost('/v1/heartbeat', body, new AbortController()));
+      this.lastHeartbeat = { at, ok: true, error: null };
+      return true;
+    } catch (e) {
+      this.lastHeartbeat = { at, ok: false, error: e instanceof Error ? e.message : String(e) };
+      return false;
+    }
   }
 
   async stop(): Promise<void> {
     const r = this.running;
     this.state = 'stopped';
+    if (this.heartbeatTimer) clearTimeout(this.heartbeatTimer);
     this.abort?.abort();
     this.wake?.();
     await r;
@@ -150,6 +188,7 @@ export class SyncClient {
       lastSuccessAt: anchor.lastSuccessAt,
       consecutiveFailures: this.failures,
       stopNewBets: stats.pending > this.limits.maxUnsyncedEntries || lagSeconds > this.limits.maxUnsyncedSeconds,
+      ...(this.o.heartbeat ? { heartbeat: this.lastHeartbeat } : {}),
     };
     return s;
   }
@@ -222,17 +261,14 @@ export class SyncClient {
     } catch (err) {
       this.failures++;
       let message = err instanceof Error ? err.message : String(err);
-      if (
-        err instanceof HttpError &&
-        err.status === 409 &&
-        err.body.error === 'gap' &&
-        typeof err.body.ackedSeq === 'number' &&
-        typeof err.body.headHash === 'string'
-      ) {
+      // 'replay': a path that delivered our request twice; the upstream refused the copy and says
+      // where its head is, exactly as for a gap.
+      const gap = err instanceof HttpError && err.status === 409 ? IngestGap.safeParse(err.body) : null;
+      if (gap?.success) {
         // The upstream holds less than we thought (restored from a backup): resend from its head,
         // provided its head is a point of our own chain.
         try {
-          recordAck(this.ledger, err.body.ackedSeq, err.body.headHash, this.o.now());
+          recordAck(this.ledger, gap.data.ackedSeq, gap.data.headHash, this.o.now());
           this.failures = 0;
           return 'sent';
         } catch (e) {
@@ -255,12 +291,18 @@ export class SyncClient {
   }
 
   private async post(body: string): Promise<{ ackedSeq: number; headHash: string }> {
-    const ts = this.o.now().getTime();
-    const sig = signRequest(this.key, 'POST', this.path, this.ledger.terminalId, ts, body);
     this.abort = new AbortController();
-    const timer = setTimeout(() => this.abort?.abort(), this.o.requestTimeoutMs);
+    const ack = checkAnswer(IngestAck, 'acknowledgement', await this.signedPost(this.path, body, this.abort));
+    return { ackedSeq: ack.ackedSeq, headHash: ack.headHash };
+  }
+
+  /** A signed POST; the parsed JSON of a 200, else an HttpError carrying the refusal (checked as one). */
+  private async signedPost(path: string, body: string, abort: AbortController): Promise<unknown> {
+    const ts = this.o.now().getTime();
+    const sig = signRequest(this.key, 'POST', path, this.ledger.terminalId, ts, body);
+    const timer = setTimeout(() => abort.abort(), this.o.requestTimeoutMs);
     try {
-      const res = await this.o.fetch(`${this.o.url}${this.path}`, {
+      const res = await this.o.fetch(`${this.o.url}${path}`, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -269,18 +311,21 @@ export class SyncClient {
           [SIGNATURE_HEADERS.signature]: sig,
         },
         body,
-        signal: this.abort.signal,
+        signal: abort.signal,
       });
       const text = await res.text();
-      let json: Record<string, unknown> = {};
+      let json: unknown;
       try {
-        json = JSON.parse(text) as Record<string, unknown>;
+        json = JSON.parse(text);
       } catch {
-        json = { error: 'not-json', message: text.slice(0, 200) };
+        json = undefined;
       }
-      if (res.status !== 200) throw new HttpError(res.status, json);
-      if (typeof json.ackedSeq !== 'number' || typeof json.headHash !== 'string') throw new Error('upstream answered without an acknowledgement');
-      return { ackedSeq: json.ackedSeq, headHash: json.headHash };
+      if (res.status !== 200) {
+        const refusal = ErrorAnswer.safeParse(json);
+        throw new HttpError(res.status, refusal.success ? refusal.data : { error: 'not-json', message: text.slice(0, 200) });
+      }
+      if (json === undefined) throw new Error(`upstream answered ${path} with something that is not JSON`);
+      return json;
     } finally {
       clearTimeout(timer);
     }

@@ -1,4 +1,4 @@
-import { PROTOCOL_VERSION } from './index.js';
+import { ViewComposer, PROTOCOL_VERSION } from './index.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodeClientMessage, decodeHostMessage, encode } from './codec.js';
@@ -58,7 +58,7 @@ describe('client messages', () => {
 });
 
 describe('host messages', () => {
-  it('round-trips a station snapshot', () => {
+  it('round-trips a station snapshot (its own part: the round comes apart, as a public part)', () => {
     const snap = {
       type: 'snapshot' as const,
       view: stationView(2),
@@ -74,11 +74,40 @@ describe('host messages', () => {
         credit: 0,
         betting: { open: true, spots: [{ bet: 'main' as const, min: 10000, max: 500000 }], bets: [{ bet: 'main' as const, amount: 20000 }] },
         decision: null,
-        round: null,
       },
     };
     const d = decodeHostMessage(encode(snap));
     assert.deepEqual(d, { ok: true, message: snap });
+  });
+
+  it('round-trips a public part and a remote station, and composes the view a screen draws', () => {
+    const round = { type: 'public' as const, part: 'round' as const, version: 3, state: null };
+    assert.deepEqual(decodeHostMessage(encode(round)), { ok: true, message: round });
+    const own = {
+      type: 'snapshot' as const,
+      view: stationView(137),
+      version: 1,
+      state: {
+        kind: 'station' as const,
+        station: 137,
+        game: 'baccarat' as const,
+        currency: 'MOP' as const,
+        limits: { min: 10000, max: 500000 },
+        language: 'pt' as const,
+        credit: 50000,
+        betting: { open: false, spots: [], bets: [] },
+        decision: null,
+      },
+    };
+    const decoded = decodeHostMessage(encode(own));
+    assert.ok(decoded.ok);
+    const c = new ViewComposer(stationView(137));
+    assert.equal(c.take(round), null, 'nothing to draw before the own part');
+    const whole = c.take(decoded.message);
+    assert.equal(whole?.version, 1);
+    assert.deepEqual(whole?.state, { ...own.state, round: null });
+    assert.equal(c.take({ ...round, version: 2 }), null, 'an older public part is ignored');
+    assert.equal(decodeHostMessage(encode({ ...own, view: 'station/8' as never })).ok, false, 'station 8 is neither seated nor remote');
   });
 
   it('refuses a fractional credit: money is integer minor units', () => {

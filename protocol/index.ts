@@ -10,3 +10,6 @@ export * from './service.js';
 export * from './meters.js';
 export * from './screen-extras.js';
 export * from './tilts.js';
+export * from './compose.js';
+export * from './units.js';
+export * from './station-device.js';

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { RefusalReason } from './refusals.js';
 import { DecisionAction, Spot } from './round.js';
 import { SERVICE_COMMANDS } from './service.js';
-import { MinorUnits } from './units.js';
-import { Language, ViewName, ViewState } from './views.js';
+import { MinorUnits, StationNumber } from './units.js';
+import { Language, PublicPanel, PublicRound, SnapshotState, ViewName } from './views.js';
 
 /** Correlates a reply with the client message it answers. */
 const MessageId = z.string().min(1).max(64);
@@ -22,6 +22,19 @@ export const Hello = z.strictObject({
   id: MessageId,
   protocol: z.number().int(),
   token: z.string().min(16).max(256),
+});
+
+/**
+ * First message of a remote station (a machine on the casino LAN, over TLS): its station number
+ * and the secret its enrolment gave it, which the host keeps only hashed. It grants that one
+ * station's view; a revoked or wrong secret is `unauthorized`.
+ */
+export const HelloStation = z.strictObject({
+  type: z.literal('hello-station'),
+  id: MessageId,
+  protocol: z.number().int(),
+  station: StationNumber,
+  secret: z.string().min(32).max(128),
 });
 
 export const Subscribe = z.strictObject({
@@ -54,9 +67,10 @@ export const Command = z.strictObject({
   command: CommandBody,
 });
 
-export const ClientMessage = z.discriminatedUnion('type', [Hello, Subscribe, Command]);
+export const ClientMessage = z.discriminatedUnion('type', [Hello, HelloStation, Subscribe, Command]);
 export type ClientMessage = z.infer<typeof ClientMessage>;
 export type Hello = z.infer<typeof Hello>;
+export type HelloStation = z.infer<typeof HelloStation>;
 export type Subscribe = z.infer<typeof Subscribe>;
 export type Command = z.infer<typeof Command>;
 
@@ -71,12 +85,24 @@ export const Welcome = z.strictObject({
   view: ViewName,
 });
 
+/** A view's state (a station's own part: the shared parts come as `public`), with the version commands must name. */
 export const Snapshot = z.strictObject({
   type: z.literal('snapshot'),
   view: ViewName,
   version: Version,
-  state: ViewState,
+  state: SnapshotState,
 });
+
+/**
+ * A part every station shows, the same text for all: the public round, or the roads / last
+ * rounds. Encoded once per change and sent to every station screen; a screen that fell behind
+ * gets only the latest. Its version orders the part's own changes; commands never name it.
+ */
+export const PublicPart = z.discriminatedUnion('part', [
+  z.strictObject({ type: z.literal('public'), part: z.literal('round'), version: Version, state: PublicRound }),
+  z.strictObject({ type: z.literal('public'), part: z.literal('panel'), version: Version, state: PublicPanel }),
+]);
+export type PublicPart = z.infer<typeof PublicPart>;
 
 export const Ack = z.strictObject({
   type: z.literal('ack'),
@@ -115,7 +141,7 @@ export const ProtocolError = z.strictObject({
   refusal: RefusalReason.optional(),
 });
 
-export const HostMessage = z.discriminatedUnion('type', [Welcome, Snapshot, Ack, ProtocolError]);
+export const HostMessage = z.union([Welcome, Snapshot, PublicPart, Ack, ProtocolError]);
 export type HostMessage = z.infer<typeof HostMessage>;
 export type Welcome = z.infer<typeof Welcome>;
 export type Snapshot = z.infer<typeof Snapshot>;

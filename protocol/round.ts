@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { BET_IDS, CARD_DESTINATIONS, DECISION_ACTIONS, HOLD_REASONS, LINE_BETS, OWN_WORDS, PRIZES } from '../engine/table/vocabulary.js';
 import { RefusalReason } from './refusals.js';
-import { MAX_STATIONS, MinorUnits } from './units.js';
+import { BoxNumber, MinorUnits, SeatNumber } from './units.js';
 
-const Seat = z.number().int().min(1).max(MAX_STATIONS);
+const Seat = SeatNumber;
+/** A seat, or the stadium box (0) where the remote stations' own bets play. */
+const Box = BoxNumber;
 const HandIndex = z.number().int().min(0).max(7);
 
 /** A card as read (`AS`, `TD`…), or `XX` for a card the viewer may not see yet (the hole card). */
@@ -12,7 +14,7 @@ export const CardFace = z.string().regex(/^([A2-9TJQK][SHDC]|XX)$/);
 /** One hand on the felt: the dealer's, baccarat's banker or player, or a seat's (split hands apart). */
 export const HandView = z.strictObject({
   owner: z.enum(['dealer', 'banker', 'player', 'seat']),
-  seat: Seat.optional(),
+  seat: Box.optional(),
   hand: HandIndex.optional(),
   cards: z.array(CardFace).max(24),
   /** The hand's points as the game counts them; null while a card is hidden. */
@@ -29,7 +31,7 @@ export const DealerCue = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('card'),
     to: z.enum(CARD_DESTINATIONS),
-    seat: Seat.optional(),
+    seat: Box.optional(),
     hand: HandIndex.optional(),
     faceDown: z.boolean().optional(),
     /** Burns still to make, where the game counts them (shoe start, war). */
@@ -119,7 +121,7 @@ export function amountOn(stakes: readonly Stake[], spot: Spot): number {
 }
 
 export const ResultLine = z.strictObject({
-  seat: Seat,
+  seat: Box,
   bet: LineBet,
   hand: HandIndex.optional(),
   stake: MinorUnits.nonnegative(),
@@ -133,7 +135,7 @@ export type ResultLine = z.infer<typeof ResultLine>;
 
 /** One of this station's own winning prize lines (its seat's or its bets behind other seats). */
 export const PrizeWin = z.strictObject({
-  seat: Seat,
+  seat: Box,
   bet: LineBet,
   hand: HandIndex.optional(),
   net: MinorUnits.positive(),
@@ -199,7 +201,7 @@ export type StationBetting = z.infer<typeof StationBetting>;
 
 /** A decision the station must make now, with the legal actions and what happens on timeout. */
 export const StationDecision = z.strictObject({
-  seat: Seat,
+  seat: Box,
   hand: HandIndex.optional(),
   legal: z.array(DecisionAction).min(1).max(16),
   default: DecisionAction,

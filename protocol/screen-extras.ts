@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PAY_ITEMS } from '../engine/table/vocabulary.js';
 import { CardFace, LineBet } from './round.js';
-import { MAX_STATIONS, MinorUnits } from './units.js';
+import { BoxNumber, MAX_STATIONS, MinorUnits } from './units.js';
 
 /**
  * Optional parts of the table's and a station's views that only the screens read: the baccarat
@@ -81,11 +81,11 @@ export const StationRecallRound = z.strictObject({
   status: z.enum(['settled', 'void']),
   /** Every card of the round in dealing order, with where it went (`seat:3:0`, `dealer`, `banker`…). */
   cards: z.array(z.strictObject({ card: CardFace, to: z.string().max(32) })).max(96),
-  bets: z.array(z.strictObject({ seat: Seat, bet: LineBet, amount: MinorUnits.positive() })).max(32),
+  bets: z.array(z.strictObject({ seat: BoxNumber, bet: LineBet, amount: MinorUnits.positive() })).max(32),
   lines: z
     .array(
       z.strictObject({
-        seat: Seat,
+        seat: BoxNumber,
         bet: LineBet,
         hand: z.number().int().min(0).max(7).optional(),
         stake: MinorUnits.nonnegative(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { GAME_KINDS } from '../engine/table/vocabulary.js';
 import { DecisionAction, HoldReason, OwnWord, RoundPhase } from './round.js';
 import { TILT_KINDS, TiltKind } from './tilts.js';
-import { MAX_STATIONS, MinorUnits } from './units.js';
+import { MinorUnits, StationNumber } from './units.js';
 
 // Service mode (issue 9): the commands of the `/service` view and what a signed-in session sees.
 // Before sign-in the view carries only the cabinet label (table id, software version) and the
@@ -11,7 +11,7 @@ import { MAX_STATIONS, MinorUnits } from './units.js';
 export const ServiceRole = z.enum(['technician', 'supervisor', 'auditor']);
 export type ServiceRole = z.infer<typeof ServiceRole>;
 
-export const SERVICE_PAGES = ['status', 'devices', 'meters', 'recall', 'events', 'config', 'holds', 'cashout', 'sync'] as const;
+export const SERVICE_PAGES = ['status', 'devices', 'meters', 'recall', 'events', 'config', 'holds', 'cashout', 'sync', 'stations'] as const;
 export const ServicePageName = z.enum(SERVICE_PAGES);
 export type ServicePageName = z.infer<typeof ServicePageName>;
 
@@ -20,7 +20,7 @@ export const StaffNumber = z.string().regex(/^\d{3,8}$/);
 /** PINs are digits only, so the service screen's keypad can enter them. */
 export const Pin = z.string().regex(/^\d{4,12}$/);
 
-const Station = z.number().int().min(1).max(MAX_STATIONS);
+const Station = StationNumber;
 const Short = z.string().max(128);
 const Text = z.string().max(400);
 const Iso = z.string().max(40);
@@ -32,7 +32,7 @@ export const ServiceAction = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('enter-card'), roundId: z.string().min(1).max(128), card: z.string().regex(/^[A2-9TJQK][SHDC]$/) }),
   z.strictObject({
     kind: z.literal('meter-clear'),
-    scope: z.string().regex(/^(table|station:[1-7])$/),
+    scope: z.string().regex(/^(table|station:\d{1,3})$/),
     authorisation: z.string().min(1).max(64),
     reason: z.string().min(1).max(200),
   }),
@@ -55,6 +55,10 @@ export const ServiceAction = z.discriminatedUnion('kind', [
   /** Clears a fault a person may clear (the tilt manager checks the role and that its condition went). */
   z.strictObject({ kind: z.literal('clear-tilt'), tilt: z.string().min(1).max(48), station: Station.optional() }),
   z.strictObject({ kind: z.literal('program-hash') }),
+  /** Gives a remote station a new credential (its enrolment file, downloadable once); any old one stops working. */
+  z.strictObject({ kind: z.literal('station-enrol'), station: Station }),
+  /** Revokes a remote station's credential: its connections close at once. */
+  z.strictObject({ kind: z.literal('station-revoke'), station: Station }),
 ]);
 export type ServiceAction = z.infer<typeof ServiceAction>;
 export type ServiceActionKind = ServiceAction['kind'];
@@ -67,6 +71,8 @@ export const TWO_PERSON_ACTIONS: ReadonlySet<ServiceActionKind> = new Set([
   'config-change',
   // Only above the configured amount; the host decides per request.
   'handpay-confirm',
+  'station-enrol',
+  'station-revoke',
 ]);
 
 export const EventFilter = z.strictObject({
@@ -309,6 +315,26 @@ export const ServicePage = z.discriminatedUnion('page', [
     twoPersonAbove: MinorUnits,
   }),
   z.strictObject({ page: z.literal('sync'), sync: SyncRow.nullable() }),
+  z.strictObject({
+    page: z.literal('stations'),
+    /** The table's LAN listener (`https://host:port`) and its certificate's fingerprint, which an enrolment pins; null without remote stations. */
+    lan: Short.nullable(),
+    fingerprint: Short.nullable(),
+    /** Each remote station the table takes: whether it has a credential in force, its screen and acceptor connected. */
+    stations: z
+      .array(
+        z.strictObject({
+          station: Station,
+          enrolled: z.boolean(),
+          enrolledAt: Iso.optional(),
+          screen: z.boolean(),
+          acceptor: z.boolean(),
+          /** Its enrolment file waits to be downloaded (once) by the session that enrolled it. */
+          download: z.boolean().optional(),
+        }),
+      )
+      .max(250),
+  }),
 ]);
 export type ServicePage = z.infer<typeof ServicePage>;
 

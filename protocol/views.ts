@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { GAME_KINDS } from '../engine/table/vocabulary.js';
-import { BetId, DecisionAction, LineBet, OwnWord, RoundView, StationBetting, StationDecision } from './round.js';
+import { BetId, DecisionAction, LineBet, OwnWord, RoundView, Spot, StationBetting, StationDecision } from './round.js';
 import { TiltKind } from './tilts.js';
-import { MAX_STATIONS, MinorUnits } from './units.js';
+import { isStationNumber, MAX_REMOTE_STATIONS, MAX_STATION, MAX_STATIONS, MinorUnits, StationNumber } from './units.js';
 import { ServiceSessionFields } from './service.js';
 import { HistoryEntry, MAX_HISTORY, MAX_RECALL_ROUNDS, PayLine, StationRecallRound, RoadsView } from './screen-extras.js';
 
@@ -18,14 +18,21 @@ export type GameKind = z.infer<typeof GameKind>;
 
 export { MAX_STATIONS, MinorUnits };
 
-/** A view a screen can subscribe to: the table display, one player station, or service mode. */
+/** The station a `station/N` text names, or null when it names none (the view schema's own check). */
+function stationNamed(v: string): number | null {
+  const digits = v.slice('station/'.length);
+  const n = Number(digits);
+  return String(n) === digits && isStationNumber(n) ? n : null;
+}
+
+/** A view a screen can subscribe to: the table display, one player station (seated or remote), or service mode. */
 export const ViewName = z.union([
   z.literal('table'),
   z.literal('service'),
   // templateLiteral gives the `station/${number}` type; the refinement holds the range, since
   // a template literal does not check the bounds of its number part.
-  z.templateLiteral(['station/', z.number().int()]).refine((v) => new RegExp(`^station/[1-${MAX_STATIONS}]$`).test(v), {
-    message: `station views are station/1 … station/${MAX_STATIONS}`,
+  z.templateLiteral(['station/', z.number().int()]).refine((v) => stationNamed(v) !== null, {
+    message: `station views are station/1 … station/${MAX_STATIONS} and station/101 … station/${MAX_STATION}`,
   }),
 ]);
 export type ViewName = z.infer<typeof ViewName>;
@@ -36,7 +43,7 @@ export function stationView(station: number): ViewName {
 
 /** The station number of a `station/N` view, or null for the other views. */
 export function stationOf(view: ViewName): number | null {
-  return view.startsWith('station/') ? Number(view.slice('station/'.length)) : null;
+  return view.startsWith('station/') ? stationNamed(view) : null;
 }
 
 export const Limits = z
@@ -58,7 +65,7 @@ export const TiltNotice = z.strictObject({
   kind: TiltKind,
   severity: z.enum(['info', 'warning', 'critical']),
   disables: z.enum(['nothing', 'new-bets', 'station', 'table']),
-  station: z.number().int().min(1).max(MAX_STATIONS).optional(),
+  station: StationNumber.optional(),
 });
 export type TiltNotice = z.infer<typeof TiltNotice>;
 
@@ -80,6 +87,16 @@ export const Presentation = z.strictObject({
   betWords: z.partialRecord(LineBet, OwnWord).optional(),
 });
 export type Presentation = z.infer<typeof Presentation>;
+
+/**
+ * The stadium on the table display: how many remote stations have bets, and on each spot how
+ * many of them and their total. No station is named.
+ */
+export const StadiumView = z.strictObject({
+  players: z.number().int().min(0).max(MAX_REMOTE_STATIONS),
+  spots: z.array(z.strictObject({ spot: Spot, players: z.number().int().min(1).max(MAX_REMOTE_STATIONS), total: MinorUnits.positive() })).max(32),
+});
+export type StadiumView = z.infer<typeof StadiumView>;
 
 /** What the big screen facing the seats may show: no credits, no private data. */
 export const TableState = z.object({
@@ -103,14 +120,21 @@ export const TableState = z.object({
   history: z.array(HistoryEntry).max(MAX_HISTORY).optional(),
   /** The cut card is out: this is the last round of the shoe. */
   lastRound: z.boolean().optional(),
+  /** A table with remote stations: their number and totals per spot. */
+  stadium: StadiumView.optional(),
 });
 export type TableState = z.infer<typeof TableState>;
 
-/** One station's own view: its seat, its credit meter and its language; nobody else's. */
+/**
+ * One station's view: its seat (none for a remote station), its credit meter and its language,
+ * nobody else's; with the public round and the table's roads or last rounds, which the host sends
+ * apart, once for every station (`PublicPart`), and the screen puts together (`ViewComposer`).
+ */
 export const StationState = z.object({
   kind: z.literal('station'),
-  station: z.number().int().min(1).max(MAX_STATIONS),
-  seat: z.number().int().min(1).max(MAX_STATIONS),
+  station: StationNumber,
+  /** The seat this station controls; absent for a remote station. */
+  seat: z.number().int().min(1).max(MAX_STATIONS).optional(),
   game: GameKind,
   currency: Currency,
   limits: Limits,
@@ -127,8 +151,21 @@ export const StationState = z.object({
   /** The active rule profile's pay table, for the help pages. */
   payTable: z.array(PayLine).max(32).optional(),
   presentation: Presentation.optional(),
+  /** Baccarat: the current shoe's road maps (from the public panel part). */
+  roads: RoadsView.optional(),
+  /** Blackjack and war: the last rounds (from the public panel part). */
+  history: z.array(HistoryEntry).max(MAX_HISTORY).optional(),
 });
 export type StationState = z.infer<typeof StationState>;
+
+/** A station's own part as the host sends it: everything but what every station shares. */
+export const StationOwnState = StationState.omit({ round: true, roads: true, history: true });
+export type StationOwnState = z.infer<typeof StationOwnState>;
+
+/** The parts of the table every station shows, each sent once per change to every station screen. */
+export const PublicRound = RoundView.nullable();
+export const PublicPanel = z.strictObject({ roads: RoadsView.optional(), history: z.array(HistoryEntry).max(MAX_HISTORY).optional() });
+export type PublicPanel = z.infer<typeof PublicPanel>;
 
 /** Service mode before sign-in shows only what the cabinet label would: no meters, no logs. */
 export const ServiceState = z.object({
@@ -144,3 +181,7 @@ export type ServiceState = z.infer<typeof ServiceState>;
 
 export const ViewState = z.discriminatedUnion('kind', [TableState, StationState, ServiceState]);
 export type ViewState = z.infer<typeof ViewState>;
+
+/** What a snapshot carries: a station's own part, or a whole view (table display, service mode). */
+export const SnapshotState = z.discriminatedUnion('kind', [TableState, StationOwnState, ServiceState]);
+export type SnapshotState = z.infer<typeof SnapshotState>;

@@ -1,13 +1,16 @@
-// `npm test` needs four Debian packages besides Node's own toolchain: Debian's Chromium for the
-// browser tests, the Noto CJK fonts they draw Chinese with, PostgreSQL for the sync tests'
-// throwaway cluster, and socat for the serial transport's pseudo-terminal pair. Say what is
-// missing at once, with the command that installs it, rather than after ten minutes of Node tests. `.ci/run` installs them before it runs `npm test`.
-import { execFileSync } from 'node:child_process';
+// `npm test` runs this first: the Debian packages the tests need (Chromium for the browser tests,
+// the Noto CJK fonts they draw Chinese with, PostgreSQL for the sync tests' throwaway cluster,
+// systemd for `systemd-analyze verify` on the units in deploy/, socat for the serial transport's
+// pseudo-terminal pair) are
+// installed where this user may, or the run stops within seconds with the command that installs
+// them, rather than after ten minutes of Node tests. scripts/system-needs.ts decides.
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
+import { installLine, plan, type Abilities, type Need } from './system-needs.js';
 
 function hasCjkFonts(): boolean {
   try {
-    return /Noto Sans CJK/.test(execFileSync('fc-list', { encoding: 'utf8' }));
+    return /Noto Sans CJK/.test(execFileSync('fc-list', { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
   } catch {
     return false;
   }
@@ -19,21 +22,51 @@ function hasPostgres(): boolean {
   return existsSync(root) && readdirSync(root).some((v) => existsSync(`${root}/${v}/bin/initdb`) && existsSync(`${root}/${v}/bin/pg_ctl`));
 }
 
-function onPath(command: string): boolean {
-  return (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(`${dir}/${command}`));
+/** The serial transport test links two pseudo-terminals with it (hardware/transport/serial.e2e.test.ts). */
+function hasSocat(): boolean {
+  return (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(`${dir}/socat`));
 }
 
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const missing = [
-  ...(existsSync(chromium) ? [] : [{ pkg: 'chromium', why: `the browser tests drive it at ${chromium} (CHROMIUM_PATH overrides)` }]),
-  ...(hasCjkFonts() ? [] : [{ pkg: 'fonts-noto-cjk', why: 'the screens draw Traditional Chinese with Noto Sans CJK' }]),
-  ...(hasPostgres() ? [] : [{ pkg: 'postgresql', why: 'the sync tests start their own PostgreSQL cluster (initdb, pg_ctl)' }]),
-  ...(onPath('socat') ? [] : [{ pkg: 'socat', why: 'the serial transport test links two pseudo-terminals with it' }]),
-];
-if (missing.length > 0) {
+/** The deploy checks verify the systemd units with it (deploy/deploy.test.ts). */
+function hasSystemdAnalyze(): boolean {
+  return existsSync('/usr/bin/systemd-analyze') || existsSync('/bin/systemd-analyze');
+}
+
+function missingNeeds(): Need[] {
+  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  return [
+    ...(existsSync(chromium) ? [] : [{ pkg: 'chromium', why: `the browser tests drive it at ${chromium} (CHROMIUM_PATH overrides)` }]),
+    ...(hasCjkFonts() ? [] : [{ pkg: 'fonts-noto-cjk', why: 'the screens draw Traditional Chinese with Noto Sans CJK' }]),
+    ...(hasPostgres() ? [] : [{ pkg: 'postgresql', why: 'the sync tests start their own PostgreSQL cluster (initdb, pg_ctl)' }]),
+    ...(hasSystemdAnalyze() ? [] : [{ pkg: 'systemd', why: 'the deploy checks run systemd-analyze verify on the units in deploy/systemd' }]),
+    ...(hasSocat() ? [] : [{ pkg: 'socat', why: 'the serial transport test links two pseudo-terminals with it' }]),
+  ];
+}
+
+function abilities(): Abilities {
+  const root = process.getuid?.() === 0;
+  const allowed = process.env.CHECK_SYSTEM_INSTALL !== 'no';
+  // Asked only when it matters; -n fails at once instead of prompting for a password.
+  const sudo = !root && allowed && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore', timeout: 5000 }).status === 0;
+  return { apt: existsSync('/usr/bin/apt-get'), root, sudo, allowed };
+}
+
+const missing = missingNeeds();
+const decided = plan(missing, abilities());
+if (decided.kind === 'install') {
+  console.error(`npm test needs Debian packages this machine does not have; installing: ${decided.packages.join(' ')}`);
+  for (const command of decided.commands) {
+    const [program = 'apt-get', ...args] = command;
+    const r = spawnSync(program, args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    if (r.status !== 0) break;
+  }
+}
+const still = decided.kind === 'install' ? missingNeeds() : missing;
+if (still.length > 0) {
   console.error('npm test needs Debian packages this machine does not have:');
-  for (const m of missing) console.error(`  ${m.pkg}: ${m.why}`);
-  console.error(`Install them with:\n  sudo apt-get install -y --no-install-recommends ${missing.map((m) => m.pkg).join(' ')}`);
-  console.error('(.ci/run does this on a fresh machine before it runs npm test.)');
+  for (const m of still) console.error(`  ${m.pkg}: ${m.why}`);
+  if (decided.kind === 'stop') console.error(`(${decided.reason})`);
+  else if (decided.kind === 'install') console.error('(installing them failed: see apt-get above)');
+  console.error(`Install them with:\n  ${installLine(still.map((m) => m.pkg))}`);
   process.exit(1);
 }

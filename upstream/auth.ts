@@ -25,6 +25,7 @@ export class KeyStore {
   constructor(
     private readonly db: Db,
     private readonly ttlMs = 10_000,
+    private readonly capacity = 10_000,
   ) {}
 
   async key(terminalId: string): Promise<Buffer | null> {
@@ -33,8 +34,15 @@ export class KeyStore {
     const r = await this.db.query<{ key: Buffer | Uint8Array }>('SELECT key FROM terminals WHERE terminal_id = $1 AND revoked_at IS NULL', [terminalId]);
     const raw = r.rows[0]?.key;
     const key = raw ? Buffer.from(raw) : null;
+    // Bounded: a flood of forged terminal ids must not grow the cache without end.
+    if (this.cache.size >= this.capacity) this.cache.delete(this.cache.keys().next().value ?? '');
     this.cache.set(terminalId, { key, at: Date.now() });
     return key;
+  }
+
+  /** Drops a cached key at once (after a rotation on this instance: the old key stops now). */
+  forget(terminalId: string): void {
+    this.cache.delete(terminalId);
   }
 }
 

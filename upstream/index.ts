@@ -2,10 +2,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { migrateUpstream } from './migrations.js';
-import { buildServer } from './server.js';
+import { buildServer, type RateLimits } from './server.js';
+import type { AdminTokens } from './admin-auth.js';
 import { connectPg, openPglite, type Db } from './sql.js';
 
-export { buildServer, type ServerOptions } from './server.js';
+export { buildServer, API_VERSION, DEFAULT_LIMITS, type RateLimits, type ServerOptions } from './server.js';
+export { AdminTokenError, checkTokens, MIN_TOKEN_LENGTH, type AdminTokens, type Role } from './admin-auth.js';
+export { upstreamLogger } from './logger.js';
+export { UpstreamMetrics, METER_COUNTERS } from './metrics.js';
 export { connectPg, openPglite, type Db, type Sql } from './sql.js';
 export { migrateUpstream, UPSTREAM_LATEST, UPSTREAM_MIGRATIONS, UpstreamSchemaError } from './migrations.js';
 export { enrolTerminal, EnrolError, revokeTerminal } from './auth.js';
@@ -37,12 +41,23 @@ export async function startUpstream(options: {
   dataDir?: string;
   host?: string;
   port?: number;
-  adminToken?: string;
+  tokens?: AdminTokens;
+  trustProxy?: false | string[];
+  limits?: Partial<RateLimits>;
+  /** Serve HTTPS with this key and certificate (PEM); without them, plain HTTP (loopback, or behind a TLS proxy). */
+  tls?: { key: string | Buffer; cert: string | Buffer };
   logger?: Logger | boolean;
   db?: Db;
 }): Promise<RunningUpstream> {
   const db = options.db ?? (await openUpstreamDb(options));
-  const app = await buildServer({ db, ...(options.adminToken ? { adminToken: options.adminToken } : {}), logger: options.logger ?? false });
+  const app = await buildServer({
+    db,
+    ...(options.tokens ? { tokens: options.tokens } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
+    trustProxy: options.trustProxy ?? false,
+    ...(options.tls ? { tls: options.tls } : {}),
+    logger: options.logger ?? false,
+  });
   const host = options.host ?? '127.0.0.1';
   await app.listen({ host, port: options.port ?? 0 });
   const addr = app.server.address();
@@ -50,7 +65,7 @@ export async function startUpstream(options: {
   return {
     app,
     db,
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`,
     async close() {
       await app.close();
       if (!options.db) await db.close();

@@ -19,10 +19,49 @@ export type IngestResult =
   | { status: 409; error: 'divergence'; seq: number; ackedSeq: number; headHash: string; message: string }
   | { status: 422; error: 'bad-chain' | 'bad-entry'; seq: number; message: string };
 
-class Refused extends Error {
+export class Refused extends Error {
   constructor(readonly result: Exclude<IngestResult, { status: 200 }>) {
     super(result.message);
   }
+}
+
+/** ISO 8601 as the kiosk writes it (ledger/canonical.ts: toISOString with an offset); what PostgreSQL's timestamptz reads. */
+const ISO_TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * The checks on one entry's body text before it is stored, pure (fuzzed in tests/fuzz/). A body
+ * must parse as JSON, name this terminal and seq, carry a type and an ISO timestamp, and hold no
+ * NUL character (PostgreSQL's jsonb cannot store one, and would answer 500 instead of refusing).
+ */
+export function checkEntryBody(terminal: string, e: IngestEntry): Body & { type: string; ts: string } {
+  const refuse = (why: string) => new Refused({ status: 422, error: 'bad-entry', seq: e.seq, message: `seq ${e.seq}: ${why}` });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(e.body);
+  } catch {
+    throw refuse('body is not JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw refuse('body is not a JSON object');
+  const body = parsed as Body;
+  if (
+    body.terminal !== terminal ||
+    body.seq !== e.seq ||
+    typeof body.type !== 'string' ||
+    typeof body.ts !== 'string' ||
+    !ISO_TS.test(body.ts) ||
+    Number.isNaN(Date.parse(body.ts))
+  ) {
+    throw refuse('body names another terminal or sequence, or lacks type/ts');
+  }
+  if (holdsNul(parsed)) throw refuse('body holds a NUL character');
+  return { ...body, type: body.type, ts: body.ts };
+}
+
+function holdsNul(v: unknown): boolean {
+  if (typeof v === 'string') return v.includes('\u0000');
+  if (Array.isArray(v)) return v.some(holdsNul);
+  if (typeof v === 'object' && v !== null) return Object.entries(v).some(([k, x]) => k.includes('\u0000') || holdsNul(x));
+  return false;
 }
 
 interface Body {
@@ -122,20 +161,7 @@ export async function ingest(db: Db, batch: IngestBatch): Promise<IngestResult> 
             message: `seq ${e.seq}: hash does not chain from the previous entry over SHA-256(body)`,
           });
         }
-        let body: Body;
-        try {
-          body = JSON.parse(e.body) as Body;
-        } catch {
-          throw new Refused({ status: 422, error: 'bad-entry', seq: e.seq, message: `seq ${e.seq}: body is not JSON` });
-        }
-        if (body.terminal !== t || body.seq !== e.seq || typeof body.type !== 'string' || typeof body.ts !== 'string' || Number.isNaN(Date.parse(body.ts))) {
-          throw new Refused({
-            status: 422,
-            error: 'bad-entry',
-            seq: e.seq,
-            message: `seq ${e.seq}: body names another terminal or sequence, or lacks type/ts`,
-          });
-        }
+        const body = checkEntryBody(t, e);
         if (Array.isArray(body.meters)) {
           for (const m of body.meters as unknown[]) {
             if (!Array.isArray(m) || typeof m[0] !== 'string' || typeof m[1] !== 'string' || !Number.isSafeInteger(m[2])) continue;

@@ -62,6 +62,15 @@ export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql:
         GROUP BY 1, 2, 3;
     `,
   },
+  {
+    version: 3,
+    name: 'terminal heartbeat',
+    sql: `
+      -- The last signed request from a terminal (a heartbeat or a batch), and the health it last reported.
+      ALTER TABLE terminals ADD COLUMN last_seen_at timestamptz;
+      ALTER TABLE terminals ADD COLUMN last_health jsonb;
+    `,
+  },
 ];
 
 export const UPSTREAM_LATEST = UPSTREAM_MIGRATIONS.at(-1)?.version ?? 0;

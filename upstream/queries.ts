@@ -56,18 +56,35 @@ export async function findGaps(sql: Sql, terminalId: string): Promise<{ from: nu
   return r.rows;
 }
 
+/** Timestamps leave the service as ISO 8601 instants (pg and PGlite both hand back Dates). */
+export function iso(v: Date | string): string {
+  return new Date(v).toISOString();
+}
+const isoOrNull = (v: Date | string | null): string | null => (v === null ? null : iso(v));
+
 export async function listTerminals(sql: Sql) {
-  const r = await sql.query<{ terminal_id: string; enrolled_at: Date; revoked_at: Date | null; seq: number; hash: string; updated_at: Date }>(
-    `SELECT t.terminal_id, t.enrolled_at, t.revoked_at, h.seq, h.hash, h.updated_at
+  const r = await sql.query<{
+    terminal_id: string;
+    enrolled_at: Date;
+    revoked_at: Date | null;
+    seq: number;
+    hash: string;
+    updated_at: Date;
+    last_seen_at: Date | null;
+    last_health: Record<string, unknown> | null;
+  }>(
+    `SELECT t.terminal_id, t.enrolled_at, t.revoked_at, h.seq, h.hash, h.updated_at, t.last_seen_at, t.last_health
      FROM terminals t JOIN heads h USING (terminal_id) ORDER BY t.terminal_id`,
   );
   return r.rows.map((x) => ({
     terminalId: x.terminal_id,
-    enrolledAt: x.enrolled_at,
-    revokedAt: x.revoked_at,
+    enrolledAt: iso(x.enrolled_at),
+    revokedAt: isoOrNull(x.revoked_at),
     headSeq: x.seq,
     headHash: x.hash,
-    lastIngestAt: x.updated_at,
+    lastIngestAt: iso(x.updated_at),
+    lastSeenAt: isoOrNull(x.last_seen_at),
+    health: x.last_health,
   }));
 }
 
@@ -81,11 +98,11 @@ export async function entries(sql: Sql, terminalId: string, from: number, limit:
     seq: x.seq,
     type: x.type,
     txId: x.tx_id,
-    ts: x.ts,
+    ts: iso(x.ts),
     hash: x.hash,
     prevHash: x.prev_hash,
     body: x.body,
-    receivedAt: x.received_at,
+    receivedAt: iso(x.received_at),
   }));
 }
 
@@ -104,7 +121,13 @@ export async function rounds(sql: Sql, terminalId: string, limit: number) {
      WHERE terminal_id = $1 AND type IN ('round.settle', 'round.void') ORDER BY seq DESC LIMIT $2`,
     [terminalId, limit],
   );
-  return r.rows.map((x) => ({ seq: x.seq, status: x.type === 'round.settle' ? 'settled' : 'void', ts: x.ts, round: x.payload, credits: x.credits }));
+  return r.rows.map((x) => ({
+    seq: x.seq,
+    status: x.type === 'round.settle' ? ('settled' as const) : ('void' as const),
+    ts: iso(x.ts),
+    round: x.payload,
+    credits: x.credits,
+  }));
 }
 
 export async function alarms(sql: Sql, terminalId?: string, limit = 100) {
@@ -113,5 +136,51 @@ export async function alarms(sql: Sql, terminalId?: string, limit = 100) {
      WHERE ($1::text IS NULL OR terminal_id = $1) ORDER BY id DESC LIMIT $2`,
     [terminalId ?? null, limit],
   );
-  return r.rows.map((x) => ({ id: x.id, terminalId: x.terminal_id, kind: x.kind, detail: x.detail, raisedAt: x.raised_at, clearedAt: x.cleared_at }));
+  return r.rows.map((x) => ({
+    id: x.id,
+    terminalId: x.terminal_id,
+    kind: x.kind,
+    detail: x.detail,
+    raisedAt: iso(x.raised_at),
+    clearedAt: isoOrNull(x.cleared_at),
+  }));
+}
+
+/** What the metrics endpoint reads per terminal: its table meters, head, last contact and last health. */
+export async function terminalFigures(sql: Sql) {
+  const t = await sql.query<{
+    terminal_id: string;
+    seq: number;
+    updated_at: Date;
+    last_seen_at: Date | null;
+    last_health: Record<string, unknown> | null;
+    revoked: boolean;
+  }>(
+    `SELECT t.terminal_id, h.seq, h.updated_at, t.last_seen_at, t.last_health, t.revoked_at IS NOT NULL AS revoked
+     FROM terminals t JOIN heads h USING (terminal_id) ORDER BY t.terminal_id`,
+  );
+  const m = await sql.query<{ terminal_id: string; name: string; value: number }>(`SELECT terminal_id, name, value FROM meters WHERE scope = 'table'`);
+  const meters = new Map<string, Record<string, number>>();
+  for (const r of m.rows) meters.set(r.terminal_id, { ...meters.get(r.terminal_id), [r.name]: r.value });
+  return t.rows.map((r) => ({
+    terminalId: r.terminal_id,
+    headSeq: r.seq,
+    lastIngestAt: new Date(r.updated_at),
+    lastSeenAt: r.last_seen_at === null ? null : new Date(r.last_seen_at),
+    health: r.last_health,
+    revoked: r.revoked,
+    meters: meters.get(r.terminal_id) ?? {},
+  }));
+}
+
+/** Alarms raised and not cleared, by kind. */
+export async function openAlarms(sql: Sql): Promise<{ kind: string; n: number }[]> {
+  const r = await sql.query<{ kind: string; n: number }>('SELECT kind, COUNT(*)::int AS n FROM alarms WHERE cleared_at IS NULL GROUP BY kind ORDER BY kind');
+  return r.rows;
+}
+
+/** A terminal's acknowledged head (what ingest would answer), for a refused replay. */
+export async function head(sql: Sql, terminalId: string): Promise<{ ackedSeq: number; headHash: string }> {
+  const r = (await sql.query<{ seq: number; hash: string }>('SELECT seq, hash FROM heads WHERE terminal_id = $1', [terminalId])).rows[0];
+  return { ackedSeq: Number(r?.seq ?? 0), headHash: r?.hash ?? '' };
 }

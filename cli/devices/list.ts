@@ -1,6 +1,5 @@
 // `devices list [--json]`: USB devices seen, with the driver that would claim them.
 import { defineCommand, options } from '../command.js';
-import { runTool } from '../tool.js';
 import { KNOWN_BRIDGES, bridgeDriverFor, nodeUsbBus, type UsbDeviceLike } from '../../hardware/index.js';
 
 const h4 = (n: number): string => n.toString(16).padStart(4, '0');
@@ -22,12 +21,12 @@ export function describeDevice(d: UsbDeviceLike): { spec: string; product: strin
 export const command = defineCommand({
   name: 'devices list',
   summary: 'USB devices seen, with the driver that would claim them and the protocols they may speak.',
-  usage: 'usage: npm run --silent devices -- list [--json]',
+  usage: 'usage: etg devices list [--json]',
   options: { json: { type: 'boolean', default: false, help: 'print JSON' } },
 });
 
 export function run(argv: string[]): Promise<number> {
-  return runTool(command.name, () => list(options(command, argv)));
+  return list(options(command, argv));
 }
 
 async function list(values: { readonly json: boolean }): Promise<number> {

@@ -14,7 +14,7 @@ import {
   type ShoeEvent,
 } from '../../hardware/index.js';
 import { defineCommand, parseCommand } from '../command.js';
-import { HelpRequested, UsageError } from '../tool.js';
+import { UsageError } from '../tool.js';
 
 export const command = defineCommand({
   name: 'devices monitor',
@@ -23,8 +23,8 @@ export const command = defineCommand({
     'acknowledges every shoe event) and prints the logical events. With the spec `sim`, simulator\n' +
     'commands are read from standard input. <spec>: sim | usb:VID:PID[:serial] | tcp:HOST:PORT | serial:PATH (serial:/dev/ttyS0)',
   usage:
-    'usage: npm run --silent devices -- monitor --bill-acceptor <spec> --protocol id003|ssp [--currency HKD|MOP] [--accept 100,500] [--json]\n' +
-    '       npm run --silent devices -- monitor --shoe <spec> --protocol framed|ascii [--json]',
+    'usage: etg devices monitor --bill-acceptor <spec> --protocol id003|ssp [--currency HKD|MOP] [--accept 100,500] [--json]\n' +
+    '       etg devices monitor --shoe <spec> --protocol framed|ascii [--json]',
   options: {
     'bill-acceptor': { type: 'string', value: 'SPEC', help: 'the bill acceptor to drive' },
     shoe: { type: 'string', value: 'SPEC', help: 'the shoe to drive' },
@@ -37,9 +37,9 @@ export const command = defineCommand({
   },
 });
 
-function usage(msg: string): number {
-  console.error(`${command.name}: ${msg}\n${command.usage}`);
-  return 2;
+/** A refusal of the command line (exit 2, reported by etg). */
+function usage(msg: string): never {
+  throw new UsageError(`${command.name}: ${msg}\n${command.usage}`);
 }
 
 export function billLine(e: BillAcceptorEvent): Record<string, unknown> {
@@ -72,20 +72,7 @@ function human(e: Record<string, unknown>): string {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseCommand(command, argv));
-  } catch (e) {
-    if (e instanceof HelpRequested) {
-      console.log(e.message);
-      return 0;
-    }
-    if (e instanceof UsageError) {
-      console.error(e.message);
-      return 2;
-    }
-    throw e;
-  }
+  const { values } = parseCommand(command, argv);
   const ba = values['bill-acceptor'];
   const shoeSpec = values.shoe;
   if ((ba === undefined) === (shoeSpec === undefined)) return usage('give exactly one of --bill-acceptor or --shoe');

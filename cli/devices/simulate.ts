@@ -18,7 +18,7 @@ import {
   type DeviceSide,
 } from '../../hardware/index.js';
 import { defineCommand, parseCommand } from '../command.js';
-import { HelpRequested, UsageError } from '../tool.js';
+import { UsageError } from '../tool.js';
 
 export const command = defineCommand({
   name: 'devices simulate',
@@ -27,8 +27,8 @@ export const command = defineCommand({
     'Commands (insert a note, draw a card, inject faults) come on standard input and on the --control\n' +
     'port, one per line; "help" lists them. PORT 0 picks a free port (printed).',
   usage:
-    'usage: npm run --silent devices -- simulate bill-acceptor --protocol id003|ssp [--currency HKD|MOP] [--encrypted] --listen tcp:127.0.0.1:PORT [--control tcp:127.0.0.1:PORT] [--json]\n' +
-    '       npm run --silent devices -- simulate shoe --protocol framed|ascii [--seed N] --listen tcp:127.0.0.1:PORT [--control …] [--json]',
+    'usage: etg devices simulate bill-acceptor --protocol id003|ssp [--currency HKD|MOP] [--encrypted] --listen tcp:127.0.0.1:PORT [--control tcp:127.0.0.1:PORT] [--json]\n' +
+    '       etg devices simulate shoe --protocol framed|ascii [--seed N] --listen tcp:127.0.0.1:PORT [--control …] [--json]',
   positionals: 'bill-acceptor|shoe',
   options: {
     protocol: { type: 'string', value: 'NAME', help: 'id003 or ssp (bill acceptor); framed or ascii (shoe)' },
@@ -41,27 +41,13 @@ export const command = defineCommand({
   },
 });
 
-function usage(msg: string): number {
-  console.error(`${command.name}: ${msg}\n${command.usage}`);
-  return 2;
+/** A refusal of the command line (exit 2, reported by etg). */
+function usage(msg: string): never {
+  throw new UsageError(`${command.name}: ${msg}\n${command.usage}`);
 }
 
 export async function run(argv: string[]): Promise<number> {
-  let values;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseCommand(command, argv));
-  } catch (e) {
-    if (e instanceof HelpRequested) {
-      console.log(e.message);
-      return 0;
-    }
-    if (e instanceof UsageError) {
-      console.error(e.message);
-      return 2;
-    }
-    throw e;
-  }
+  const { values, positionals } = parseCommand(command, argv);
   const kind = positionals[0];
   if (kind !== 'bill-acceptor' && kind !== 'shoe') return usage('what to simulate: bill-acceptor or shoe');
   if (!values.listen) return usage('--listen tcp:HOST:PORT is required');
@@ -115,7 +101,7 @@ export async function run(argv: string[]): Promise<number> {
 
   const rl = createInterface({ input: process.stdin, terminal: false });
   rl.on('line', (line) => {
-    if (line.trim()) console.log(exec(line));
+    if (line.trim()) console.log(values.json ? JSON.stringify({ type: 'reply', command: line.trim(), reply: exec(line) }) : exec(line));
   });
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

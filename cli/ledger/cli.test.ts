@@ -9,19 +9,22 @@ import { tamperJournalBody } from '../../ledger/testing/tamper.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'ledger-cli-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
-const cli = path.resolve('cli/ledger.ts');
+const cli = [path.resolve('bin/etg.js'), 'ledger'];
 
 function ledger(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...cli, ...args], { encoding: 'utf8' });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-describe('npm run ledger', () => {
+describe('etg ledger', () => {
   const dir = path.join(tmp, 'kiosk');
   it('demo, verify, export, recall, evidence, meters and status work on one data folder', () => {
-    const demo = ledger('demo', '--data-dir', dir, '--terminal-id', 'K-1', '--rounds', '3');
+    const demo = ledger('demo', '--data-dir', dir, '--terminal-id', 'K-1', '--rounds', '3', '--json');
     assert.equal(demo.code, 0, demo.err);
-    const last = /last round (\S+)/.exec(demo.out)?.[1];
+    const written = JSON.parse(demo.out) as { terminalId: string; rounds: number; lastRound: string | null };
+    assert.equal(written.terminalId, 'K-1');
+    assert.equal(written.rounds, 3);
+    const last = written.lastRound;
     assert.ok(last);
     const v = ledger('verify', '--data-dir', dir, '--json');
     assert.equal(v.code, 0, v.out + v.err);
@@ -46,7 +49,9 @@ describe('npm run ledger', () => {
     const b = ledger('backup', '--data-dir', dir, '--out', path.join(copy, 'ledger.sqlite'));
     assert.equal(b.code, 1, 'the target folder does not exist yet');
     mkdirSync(copy);
-    assert.equal(ledger('backup', '--data-dir', dir, '--out', path.join(copy, 'ledger.sqlite')).code, 0);
+    const backedUp = ledger('backup', '--data-dir', dir, '--out', path.join(copy, 'ledger.sqlite'), '--json');
+    assert.equal(backedUp.code, 0, backedUp.err);
+    assert.deepEqual(JSON.parse(backedUp.out), { terminalId: 'K-1', entries: exported.entries.length + 4, out: path.join(copy, 'ledger.sqlite') });
     assert.equal(ledger('backup', '--data-dir', dir, '--out', path.join(copy, 'ledger.sqlite')).code, 2, 'never overwrites');
     const vc = ledger('verify', '--data-dir', copy, '--json');
     assert.equal(vc.code, 0, vc.out);

@@ -1,4 +1,4 @@
-import { runTool, UsageError } from '../tool.js';
+import { UsageError } from '../tool.js';
 import { openExistingLedger, type Ledger } from '../../ledger/index.js';
 
 export { defineCommand, options } from '../command.js';
@@ -7,11 +7,6 @@ export { UsageError } from '../tool.js';
 /** Every ledger tool reads a kiosk's data folder. */
 export const DATA_DIR = { type: 'string', value: 'DIR', help: "the kiosk's data folder (holds ledger.sqlite)" } as const;
 export const JSON_OUTPUT = { type: 'boolean', help: 'print JSON' } as const;
-
-/** Runs a ledger tool body: usage errors → 2, ledger open failures → 1 with the reason. */
-export function tool(body: () => Promise<number> | number): Promise<number> {
-  return runTool('ledger', body);
-}
 
 /** `diagnostic` tools (verify, export) open a damaged ledger too, to report on it. */
 export function openFromArgs(dataDir: string | undefined, usage: string, diagnostic = false): Ledger {

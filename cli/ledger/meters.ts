@@ -1,9 +1,9 @@
-import { DATA_DIR, defineCommand, JSON_OUTPUT, openFromArgs, options, tool } from './common.js';
+import { DATA_DIR, defineCommand, JSON_OUTPUT, openFromArgs, options } from './common.js';
 
 export const command = defineCommand({
   name: 'ledger meters',
   summary: 'The meters of the table or of one station, as the ledger keeps them.',
-  usage: 'Usage: npm run --silent ledger -- meters --data-dir DIR [--scope table|station:N] [--json]',
+  usage: 'usage: etg ledger meters --data-dir DIR [--scope table|station:N] [--json]',
   options: {
     'data-dir': DATA_DIR,
     scope: { type: 'string', value: 'table|station:N', help: 'only the meters of this scope (default: all)' },
@@ -11,17 +11,15 @@ export const command = defineCommand({
   },
 });
 
-export function run(argv: string[]): Promise<number> {
-  return tool(() => {
-    const v = options(command, argv);
-    const ledger = openFromArgs(v['data-dir'] as string | undefined, command.usage);
-    try {
-      const m = ledger.meters(v.scope as string | undefined);
-      if (v.json) console.log(JSON.stringify(m));
-      else for (const [k, val] of Object.entries(m)) console.log(`${k.padEnd(40)} ${val}`);
-      return 0;
-    } finally {
-      ledger.close();
-    }
-  });
+export async function run(argv: string[]): Promise<number> {
+  const v = options(command, argv);
+  const ledger = openFromArgs(v['data-dir'], command.usage);
+  try {
+    const m = ledger.meters(v.scope);
+    if (v.json) console.log(JSON.stringify(m));
+    else for (const [k, val] of Object.entries(m)) console.log(`${k.padEnd(40)} ${val}`);
+    return 0;
+  } finally {
+    ledger.close();
+  }
 }

@@ -1,11 +1,11 @@
 import { verifyLedger } from '../../ledger/index.js';
-import { DATA_DIR, defineCommand, JSON_OUTPUT, openFromArgs, options, tool } from './common.js';
+import { DATA_DIR, defineCommand, JSON_OUTPUT, openFromArgs, options } from './common.js';
 
 export const command = defineCommand({
   name: 'ledger verify',
   summary:
     "From the newest checkpoint (its signature, then the entries after it replayed against the state\nit signed), or with --full from the first entry: SQLite's integrity check, the hash chain, the\npostings and their balance, and balances/meters/recall recomputed from the journal. Without a\ncheckpoint both check everything. Exit 0 when everything matches, 1 on any mismatch.",
-  usage: 'Usage: npm run --silent ledger -- verify --data-dir DIR [--full] [--json]',
+  usage: 'usage: etg ledger verify --data-dir DIR [--full] [--json]',
   options: {
     'data-dir': DATA_DIR,
     full: { type: 'boolean', help: 'replay from the first entry, not from the newest checkpoint' },
@@ -13,23 +13,21 @@ export const command = defineCommand({
   },
 });
 
-export function run(argv: string[]): Promise<number> {
-  return tool(() => {
-    const v = options(command, argv);
-    const ledger = openFromArgs(v['data-dir'] as string | undefined, command.usage, true);
-    try {
-      const r = verifyLedger(ledger, { from: v.full ? 'genesis' : 'checkpoint' });
-      if (v.json) console.log(JSON.stringify(r));
-      else {
-        console.log(`terminal ${r.terminalId}: head ${r.headSeq} ${r.headHash.slice(0, 16)}…`);
-        console.log(r.mode === 'full' ? `  ${r.entries} entries from the first` : `  ${r.entries} entries after checkpoint ${r.fromSeq}`);
-        for (const c of r.checked) console.log(`  checked: ${c}`);
-        for (const p of r.problems) console.log(`  MISMATCH: ${p}`);
-        console.log(r.ok ? 'OK' : `FAILED (${r.problems.length} problems)`);
-      }
-      return r.ok ? 0 : 1;
-    } finally {
-      ledger.close();
+export async function run(argv: string[]): Promise<number> {
+  const v = options(command, argv);
+  const ledger = openFromArgs(v['data-dir'], command.usage, true);
+  try {
+    const r = verifyLedger(ledger, { from: v.full ? 'genesis' : 'checkpoint' });
+    if (v.json) console.log(JSON.stringify(r));
+    else {
+      console.log(`terminal ${r.terminalId}: head ${r.headSeq} ${r.headHash.slice(0, 16)}…`);
+      console.log(r.mode === 'full' ? `  ${r.entries} entries from the first` : `  ${r.entries} entries after checkpoint ${r.fromSeq}`);
+      for (const c of r.checked) console.log(`  checked: ${c}`);
+      for (const p of r.problems) console.log(`  MISMATCH: ${p}`);
+      console.log(r.ok ? 'OK' : `FAILED (${r.problems.length} problems)`);
     }
-  });
+    return r.ok ? 0 : 1;
+  } finally {
+    ledger.close();
+  }
 }

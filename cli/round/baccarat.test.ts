@@ -14,7 +14,7 @@ function cli(args: string[], input: unknown): { status: number | null; stdout: s
   const dir = mkdtempSync(path.join(tmpdir(), 'round-'));
   const file = path.join(dir, 'round.json');
   writeFileSync(file, JSON.stringify(input));
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/round.ts', '--game', 'baccarat', ...args, '--input', file], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['bin/etg.js', 'round', '--game', 'baccarat', ...args, '--input', file], { encoding: 'utf8' });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -1,4 +1,4 @@
-// `npm run --silent round -- --game baccarat --rules <profile> [--set key=value …] --input round.json|- [--json]`
+// `etg round --game baccarat --rules <profile> [--set key=value …] --input round.json|- [--json]`
 // Plays one scripted coup: {"seats":[{"seat":1,"bets":{"banker":1000,"tie":100}}],"cards":["2S","KH",…]}
 // with the cards in shoe order, and prints the hands, their totals and the settlement lines.
 // Anything illegal (unknown bet, bad card, a card beyond the shoe's copies, too few cards, cards
@@ -37,7 +37,7 @@ export function playBaccaratRound(input: unknown, profile: BaccaratProfile): Bac
 const BACCARAT: RoundGame<BaccaratProfile, BaccaratScriptOutput> = {
   name: 'baccarat',
   summary: 'Plays one scripted baccarat coup and prints the hands, their totals and the settlement lines.',
-  usage: 'usage: npm run --silent round -- --game baccarat --rules macau-commission|macau-no-commission [--set key=value …] --input round.json|- [--json]',
+  usage: 'usage: etg round --game baccarat --rules macau-commission|macau-no-commission [--set key=value …] --input round.json|- [--json]',
   defaultRules: 'macau-commission',
   rules: baccaratRulesFromArgs,
   play: playBaccaratRound,
@@ -52,6 +52,6 @@ const BACCARAT: RoundGame<BaccaratProfile, BaccaratScriptOutput> = {
 
 export const command = roundCommand(BACCARAT);
 
-export function run(argv: string[]): Promise<number> {
+export function run(argv: string[]): number {
   return runRound(BACCARAT, argv);
 }

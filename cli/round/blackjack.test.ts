@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 const dir = mkdtempSync(path.join(tmpdir(), 'bj-round-'));
 
 function cli(tool: 'round' | 'sim', args: string[]): { code: number | null; out: string; err: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', `cli/${tool}.ts`, ...args], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['bin/etg.js', tool, ...args], { encoding: 'utf8' });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -46,20 +46,23 @@ describe('round --game blackjack', () => {
     );
   });
 
-  it('exits 2 with a message on an illegal decision, left-over cards or a bad option', () => {
+  it('exits 2 with a message on an illegal decision, left-over cards or a bad option (as JSON, as --json asks)', () => {
+    /** The one JSON line a refusal prints on stderr under --json. */
+    const refusal = (r: { err: string }) => JSON.parse(r.err) as { error: string; message: string };
     const illegal = round({ seats: [{ seat: 1, bets: { main: 1000 } }], cards: ['TS', '9H', '8D', '8C'], decisions: [{ seat: 1, hand: 0, action: 'split' }] });
     assert.equal(illegal.code, 2);
-    assert.match(illegal.err, /"split" is not legal for seat 1 hand 0/);
+    assert.equal(refusal(illegal).error, 'usage');
+    assert.match(refusal(illegal).message, /"split" is not legal for seat 1 hand 0/);
     const left = round({
       seats: [{ seat: 1, bets: { main: 1000 } }],
       cards: ['TS', '9H', '8D', '8C', '2C'],
       decisions: [{ seat: 1, hand: 0, action: 'stand' }],
     });
     assert.equal(left.code, 2);
-    assert.match(left.err, /left over/);
+    assert.match(refusal(left).message, /left over/);
     const bad = round({ seats: [{ seat: 1, bets: { main: 1000 } }], cards: [] }, ['--set', 'decks=12']);
     assert.equal(bad.code, 2);
-    assert.match(bad.err, /decks must be/);
+    assert.match(refusal(bad).message, /decks must be/);
     const shape = round({ seats: 'x', cards: [] });
     assert.equal(shape.code, 2);
   });

@@ -1,4 +1,4 @@
-// `npm run --silent round -- --game blackjack --rules <profile> [--set k=v] --input round.json --json`
+// `etg round --game blackjack --rules <profile> [--set k=v] --input round.json --json`
 // Plays one scripted round (see engine/blackjack/script.ts) and prints hands, dealer and
 // settlement lines. Any illegal or missing decision, left-over or impossible card: stderr, exit 2.
 import { readFileSync } from 'node:fs';
@@ -6,12 +6,11 @@ import { runScript, ScriptError, type ScriptInput } from '../../engine/blackjack
 import { PROFILE_IDS } from '../../engine/blackjack/rules.js';
 import { rulesFromArgs, UsageError } from '../blackjack-args.js';
 import { defineCommand, options } from '../command.js';
-import { runTool } from '../tool.js';
 
 export const command = defineCommand({
   name: 'round blackjack',
   summary: 'Plays one scripted blackjack round and prints the hands, the dealer and the settlement lines.',
-  usage: 'usage: npm run --silent round -- --game blackjack --rules <profile> [--set key=value ...] --input round.json [--json]',
+  usage: 'usage: etg round --game blackjack --rules <profile> [--set key=value ...] --input round.json [--json]',
   options: {
     rules: { type: 'string', value: 'PROFILE', help: `the rule profile: ${PROFILE_IDS.join(', ')}` },
     set: { type: 'string', multiple: true, value: 'KEY=VALUE', help: "override one of the profile's options" },
@@ -42,11 +41,9 @@ function checkShape(x: unknown): ScriptInput {
   return o as unknown as ScriptInput;
 }
 
-export function run(argv: string[]): Promise<number> {
-  return runTool(command.name, () => {
-    const values = options(command, argv);
-    return playFromArgs(values);
-  });
+export async function run(argv: string[]): Promise<number> {
+  const values = options(command, argv);
+  return playFromArgs(values);
 }
 
 function playFromArgs(values: ReturnType<typeof options<typeof command.options>>): number {

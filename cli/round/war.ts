@@ -1,4 +1,4 @@
-// `npm run --silent round -- --game war --rules macau [--set key=value …] --input round.json|- [--main-with-tie-bet returned|choose] [--json]`
+// `etg round --game war --rules macau [--set key=value …] --input round.json|- [--main-with-tie-bet returned|choose] [--json]`
 // Plays one scripted coup of «Desafio ao Casino»:
 // {"seats":[{"seat":1,"bets":{"main":1000,"tie":100}}],"cards":["7S","7D",…],"decisions":[{"seat":1,"action":"war"}]}
 // Cards are this coup's cards in shoe order, the war's burns included. Illegal input, a missing
@@ -30,7 +30,7 @@ export function playWarRound(input: unknown, profile: WarProfile): WarScriptOutp
 const WAR: RoundGame<WarProfile, WarScriptOutput> = {
   name: 'war',
   summary: 'Plays one scripted coup of «Desafio ao Casino» and prints the hands and settlement lines.',
-  usage: 'usage: npm run --silent round -- --game war --rules macau [--set key=value …] --input round.json|- [--main-with-tie-bet returned|choose] [--json]',
+  usage: 'usage: etg round --game war --rules macau [--set key=value …] --input round.json|- [--main-with-tie-bet returned|choose] [--json]',
   defaultRules: 'macau',
   shorthands: {
     'main-with-tie-bet': { key: 'mainBetOnTieWithTieBet', value: 'returned|choose', help: 'the main bet on a tie when the seat also bet the tie' },
@@ -49,6 +49,6 @@ const WAR: RoundGame<WarProfile, WarScriptOutput> = {
 
 export const command = roundCommand(WAR);
 
-export function run(argv: string[]): Promise<number> {
+export function run(argv: string[]): number {
   return runRound(WAR, argv);
 }

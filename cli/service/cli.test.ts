@@ -1,17 +1,28 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { AccountStore } from '../../host/service/accounts.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'service-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-const cli = path.resolve('cli/service.ts');
+const cli = [path.resolve('bin/etg.js'), 'service'];
+
+/** The accounts as stored in the folder's database. */
+function stored(folder: string) {
+  const store = new AccountStore(folder);
+  try {
+    return store.list();
+  } finally {
+    store.close();
+  }
+}
 
 /** Runs the tool with the PINs as lines of standard input (a pipe, as a set-up script would). */
 function service(stdin: string, ...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8', input: stdin });
+  const r = spawnSync(process.execPath, [...cli, ...args], { encoding: 'utf8', input: stdin });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -53,11 +64,7 @@ describe('npm run service', () => {
     );
     assert.ok(!r.out.includes('salt') && !r.out.includes('hash'));
     // The wrong PIN given as the authorising supervisor's counted against that supervisor.
-    assert.equal(
-      (JSON.parse(readFileSync(path.join(dir, 'service-accounts.json'), 'utf8')) as { accounts: { failures: number }[] }).accounts[0]?.failures,
-      0,
-      'reset by the later success',
-    );
+    assert.equal(stored(dir)[0]?.failures, 0, 'reset by the later success');
   });
 });
 
@@ -113,11 +120,10 @@ describe('npm run service -- account lifecycle', () => {
     assert.match(service('305728\n305729\n482915\n', 'reset-pin', '--data-dir', dir, '--staff', '1002', '--by', '1001').err, /the two PINs differ/);
     const reset = service('305728\n305728\n482915\n', 'reset-pin', '--data-dir', dir, '--staff', '1002', '--by', '1001');
     assert.equal(reset.code, 0, reset.err);
-    const file = JSON.parse(readFileSync(path.join(dir, 'service-accounts.json'), 'utf8')) as {
-      accounts: { staff: string; unjournalled?: { action: string }[] }[];
-    };
     assert.deepEqual(
-      file.accounts.find((a) => a.staff === '1002')?.unjournalled?.map((u) => u.action),
+      stored(dir)
+        .find((a) => a.staff === '1002')
+        ?.unjournalled?.map((u) => u.action),
       ['disable', 'enable', 'unlock', 'reset-pin'],
       'each waits for the host to journal it',
     );

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { AccountStore, type AccountAction } from '../../host/service/accounts.js';
 import { defineCommand, options } from '../command.js';
-import { runTool, UsageError } from '../tool.js';
+import { UsageError } from '../tool.js';
 import { secretReader } from './read-secret.js';
 
 const WHAT: Record<AccountAction, string> = {
@@ -16,7 +16,7 @@ export function accountCommand(action: AccountAction, name: string) {
   return defineCommand({
     name: `service ${name}`,
     summary: `${WHAT[action]}. The supervisor's PIN is read from the terminal (or standard input)${action === 'reset-pin' ? ', after the new PIN twice' : ''}.`,
-    usage: `usage: npm run --silent service -- ${name} --data-dir D --staff NUMBER --by SUPERVISOR_STAFF`,
+    usage: `usage: etg service ${name} --data-dir D --staff NUMBER --by SUPERVISOR_STAFF`,
     options: {
       'data-dir': { type: 'string', value: 'D', help: "the kiosk's data folder" },
       staff: { type: 'string', value: 'NUMBER', help: 'the account' },
@@ -31,25 +31,24 @@ export function accountCommand(action: AccountAction, name: string) {
  * an argument); the host journals it as `service.account` with the action at its next start (or
  * sign-in), since the command line never writes to the ledger.
  */
-export function manageAccount(action: AccountAction, command: ReturnType<typeof accountCommand>, argv: string[]): Promise<number> {
-  return runTool(command.name, async () => {
-    const o = options(command, argv);
-    if (!o['data-dir'] || !o.staff || !o.by) throw new UsageError(`${WHAT[action]}\n${command.usage}`);
-    if (!existsSync(o['data-dir'])) throw new UsageError(`no data folder ${o['data-dir']}`);
-    const store = new AccountStore(o['data-dir']);
-    const secrets = secretReader();
-    try {
-      let newPin: string | undefined;
-      if (action === 'reset-pin') {
-        newPin = await secrets.read(`New PIN for ${o.staff} (4-12 digits): `);
-        if (newPin !== (await secrets.read('Same PIN again: '))) throw new Error('the two PINs differ');
-      }
-      const by = { staff: o.by, pin: await secrets.read(`PIN of supervisor ${o.by}: `) };
-      const a = await store.manage(o.staff, action, by, newPin);
-      console.log(JSON.stringify({ staff: a.staff, name: a.name, role: a.role, action, disabled: a.disabled === true, lockedUntil: a.lockedUntil }));
-      return 0;
-    } finally {
-      secrets.close();
+export async function manageAccount(action: AccountAction, command: ReturnType<typeof accountCommand>, argv: string[]): Promise<number> {
+  const o = options(command, argv);
+  if (!o['data-dir'] || !o.staff || !o.by) throw new UsageError(`${WHAT[action]}\n${command.usage}`);
+  if (!existsSync(o['data-dir'])) throw new UsageError(`no data folder ${o['data-dir']}`);
+  const store = new AccountStore(o['data-dir']);
+  const secrets = secretReader();
+  try {
+    let newPin: string | undefined;
+    if (action === 'reset-pin') {
+      newPin = await secrets.read(`New PIN for ${o.staff} (4-12 digits): `);
+      if (newPin !== (await secrets.read('Same PIN again: '))) throw new Error('the two PINs differ');
     }
-  });
+    const by = { staff: o.by, pin: await secrets.read(`PIN of supervisor ${o.by}: `) };
+    const a = await store.manage(o.staff, action, by, newPin);
+    console.log(JSON.stringify({ staff: a.staff, name: a.name, role: a.role, action, disabled: a.disabled === true, lockedUntil: a.lockedUntil }));
+    return 0;
+  } finally {
+    secrets.close();
+    store.close();
+  }
 }

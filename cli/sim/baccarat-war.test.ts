@@ -6,7 +6,7 @@ import { baccaratProfile } from '../../engine/baccarat/profiles.js';
 import { applySets, baccaratRulesFromArgs, remainingCounts, UsageError, warRulesFromArgs } from '../baccarat-war-args.js';
 
 function sim(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/sim.ts', ...args], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['bin/etg.js', 'sim', ...args], { encoding: 'utf8' });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

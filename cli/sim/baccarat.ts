@@ -1,4 +1,4 @@
-// `npm run --silent sim -- baccarat [--rules P] [--set k=v …] [--decks D] (--exact | --hands N [--seed S] [--threads T]) [--json]`
+// `etg sim baccarat [--rules P] [--set k=v …] [--decks D] (--exact | --hands N [--seed S] [--threads T]) [--json]`
 // Exact enumeration or Monte Carlo of the baccarat bets; the work is engine code, the options,
 // threads and output are shared with war (`cli/baccarat-war-sim.ts`).
 import { exactBaccarat } from '../../engine/baccarat/exact.js';
@@ -9,7 +9,7 @@ import { runSim, serveSimWorker, simCommand, type SimGame } from '../baccarat-wa
 
 const BACCARAT: SimGame<BaccaratProfile, BaccaratTally> = {
   name: 'baccarat',
-  usage: `usage: npm run --silent sim -- baccarat [--rules macau-commission|macau-no-commission] [--set key=value …] [--decks D]
+  usage: `usage: etg sim baccarat [--rules macau-commission|macau-no-commission] [--set key=value …] [--decks D]
          (--exact [--removed "AS KH …"] | --hands N [--seed S] [--threads T]) [--json] | --print-rules`,
   summary: 'Exact enumeration or Monte Carlo of the baccarat bets.',
   defaultRules: 'macau-commission',

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import type { ExactReport } from '../blackjack-exact-report.js';
 
 function sim(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/sim.ts', 'blackjack', ...args], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['bin/etg.js', 'sim', 'blackjack', ...args], { encoding: 'utf8' });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -1,7 +1,7 @@
-// `npm run --silent sim -- blackjack --rules <profile> [--set key=value ...] --hands N --seed S
+// `etg sim blackjack --rules <profile> [--set key=value ...] --hands N --seed S
 //   --shuffle every-hand|cut-card [--workers W] --json`
-// `npm run --silent sim -- blackjack --rules <profile> [--set …] --print-rules --json`
-// `npm run --silent sim -- blackjack --rules <profile> [--set …] --exact [--hands N] [--json]`
+// `etg sim blackjack --rules <profile> [--set …] --print-rules --json`
+// `etg sim blackjack --rules <profile> [--set …] --exact [--hands N] [--json]`
 //
 // --exact: the exact expected value by combinatorial analysis (engine/blackjack/exact/), then a
 // Monte Carlo of the same profile (--hands, default 2,000,000; 0 skips it; every-hand shuffle, as
@@ -20,7 +20,6 @@ import { SimTables } from '../../engine/blackjack/simulator-tables.js';
 import { computeStrategy, strategyChart } from '../../engine/strategy/basic-strategy.js';
 import { rulesFromArgs, UsageError } from '../blackjack-args.js';
 import { defineCommand, options } from '../command.js';
-import { runTool } from '../tool.js';
 import { exactReport, exactText, type MonteCarloCheck } from '../blackjack-exact-report.js';
 
 export const command = defineCommand({
@@ -30,10 +29,10 @@ export const command = defineCommand({
     'its strategy chart, or its exact expected value (combinatorial analysis, checked against a seeded\n' +
     'simulation of --hands hands, default 2,000,000; 0 skips it).',
   usage:
-    'usage: npm run --silent sim -- blackjack --rules <profile> [--set key=value ...] --hands N --seed S --shuffle every-hand|cut-card [--workers W] [--json]\n' +
-    '       npm run --silent sim -- blackjack --rules <profile> [--set key=value ...] --print-rules [--json]\n' +
-    '       npm run --silent sim -- blackjack --rules <profile> [--set key=value ...] --strategy [--json]\n' +
-    '       npm run --silent sim -- blackjack --rules <profile> [--set key=value ...] --exact [--hands N] [--seed S] [--shuffle every-hand|cut-card] [--workers W] [--json]',
+    'usage: etg sim blackjack --rules <profile> [--set key=value ...] --hands N --seed S --shuffle every-hand|cut-card [--workers W] [--json]\n' +
+    '       etg sim blackjack --rules <profile> [--set key=value ...] --print-rules [--json]\n' +
+    '       etg sim blackjack --rules <profile> [--set key=value ...] --strategy [--json]\n' +
+    '       etg sim blackjack --rules <profile> [--set key=value ...] --exact [--hands N] [--seed S] [--shuffle every-hand|cut-card] [--workers W] [--json]',
   options: {
     rules: { type: 'string', value: 'PROFILE', help: `the rule profile: ${PROFILE_IDS.join(', ')}` },
     set: { type: 'string', multiple: true, value: 'KEY=VALUE', help: "override one of the profile's options" },
@@ -164,11 +163,7 @@ function positiveInt(text: string | undefined, what: string): number {
   return n;
 }
 
-export function run(argv: string[]): Promise<number> {
-  return runTool(command.name, () => simulateFromArgs(argv));
-}
-
-async function simulateFromArgs(argv: string[]): Promise<number> {
+export async function run(argv: string[]): Promise<number> {
   const values = options(command, argv);
   try {
     const rules = rulesFromArgs(values.rules, values.set);

@@ -1,4 +1,4 @@
-// `npm run --silent sim -- war [--rules macau] [--set k=v …] [--decks D] [--shuffler] (--exact | --hands N [--seed S] [--threads T]) [--json]`
+// `etg sim war [--rules macau] [--set k=v …] [--decks D] [--shuffler] (--exact | --hands N [--seed S] [--threads T]) [--json]`
 // Exact figures or Monte Carlo of «Desafio ao Casino»: `main` always goes to war on a tie,
 // `mainSurrender` always surrenders, `tie` is the tie bet alone. Options, threads and output are
 // shared with baccarat (`cli/baccarat-war-sim.ts`).
@@ -10,7 +10,7 @@ import { runSim, serveSimWorker, simCommand, type SimGame } from '../baccarat-wa
 
 const WAR: SimGame<WarProfile, WarTally> = {
   name: 'war',
-  usage: `usage: npm run --silent sim -- war [--rules macau] [--set key=value …] [--decks D] [--shuffler]
+  usage: `usage: etg sim war [--rules macau] [--set key=value …] [--decks D] [--shuffler]
          (--exact [--removed "AS KH …"] | --hands N [--seed S] [--threads T]) [--json] | --print-rules`,
   defaultRules: 'macau',
   summary: 'Exact figures or Monte Carlo of «Desafio ao Casino»: main (always to war on a tie), mainSurrender, tie.',

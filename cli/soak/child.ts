@@ -23,7 +23,7 @@ export interface HostStarted {
 }
 
 /**
- * The autoplay host as a child process (`cli/start.ts --headless --json --autoplay --test-timing`)
+ * The autoplay host as a child process (`etg start --headless --json --autoplay --test-timing`)
  * on a data dir, for the soak and the kill-and-restart tests: started, watched through its ledger,
  * killed with SIGKILL or stopped with SIGTERM.
  */
@@ -35,9 +35,8 @@ export class HostChild {
 
   constructor(o: HostChildOptions) {
     const args = [
-      '--import',
-      'tsx',
-      path.join(root, 'cli/start.ts'),
+      path.join(root, 'bin/etg.js'),
+      'start',
       '--headless',
       '--json',
       '--autoplay',

@@ -7,7 +7,7 @@ export const SOAK_COMMAND = defineCommand({
     'The autoplay host as a child process, killed with SIGKILL every M rounds and restarted on the same\n' +
     'data; then the money is accounted from the ledger. Exit 1 when the money is not conserved or the\n' +
     'ledger does not verify.',
-  usage: 'Usage: npm run --silent soak -- --game blackjack|baccarat|war --rounds N [options]',
+  usage: 'usage: etg soak --game blackjack|baccarat|war --rounds N [options]',
   options: {
     game: { type: 'string', value: 'GAME', help: 'blackjack, baccarat or war' },
     rules: { type: 'string', value: 'PROFILE', help: "rule profile (default: the game's Macau profile)" },
@@ -15,10 +15,11 @@ export const SOAK_COMMAND = defineCommand({
     stations: { type: 'string', value: 'K', help: 'stations with a simulated player (default 3)' },
     seed: { type: 'string', value: 'S', help: 'seed of the shoe and the players (default 1)' },
     'kill-every': { type: 'string', value: 'M', help: 'SIGKILL the host every M rounds and restart it on the same data' },
+    'log-max-mb': { type: 'string', value: 'MB', help: "the host's log cap (host.log rotates past it; default 20): the soak fails if host.log passes it" },
     'data-dir': { type: 'string', value: 'DIR', help: 'keep the data here (default: a temporary folder, removed after)' },
     json: {
       type: 'boolean',
-      help: 'one JSON line: rounds, restarts, voided, creditsIn, creditsOut, creditsOnMeters,\nwagered, won, conserved, ledgerVerified, roundsPerHour',
+      help: 'one JSON line: rounds, restarts, voided, creditsIn, creditsOut, creditsOnMeters,\nwagered, won, conserved, ledgerVerified, roundsPerHour,\nlogCapBytes, logPeakBytes (largest host.log seen), logFiles (host.log and its rotations)',
     },
   },
 });

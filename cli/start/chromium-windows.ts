@@ -1,5 +1,22 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/**
+ * A screen's URL carries its launch token; a process's command line is readable by every user of
+ * the machine (`ps`, /proc). So Chromium is given a page in the profile folder, readable by the
+ * kiosk's user alone (0600 in a 0700 folder), that sends the window on to the screen's URL: the
+ * token never appears on any command line.
+ */
+export function launchPage(dir: string, name: string, url: string): string {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = path.join(dir, `${name}.html`);
+  // JSON.stringify quotes the URL as a script string; `<` is escaped so it cannot end the script.
+  const target = JSON.stringify(url).replace(/</g, '\\u003c');
+  writeFileSync(file, `<!doctype html><meta charset="utf-8"><script>location.replace(${target})</script>\n`, { mode: 0o600 });
+  return pathToFileURL(file).href;
+}
 
 /**
  * Opens each screen URL as a Chromium app window (no tabs, no address bar); with `kiosk`
@@ -9,7 +26,7 @@ import path from 'node:path';
 export function openChromiumWindows(chromium: string, urls: string[], options: { profileDir: string; kiosk: boolean }): ChildProcess[] {
   return urls.map((url, i) => {
     const args = [
-      `--app=${url}`,
+      `--app=${launchPage(path.join(options.profileDir, 'launch'), `screen-${i + 1}`, url)}`,
       `--user-data-dir=${path.join(options.profileDir, `screen-${i + 1}`)}`,
       '--no-first-run',
       '--no-default-browser-check',

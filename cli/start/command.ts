@@ -15,7 +15,7 @@ const HOST_OPTIONS = {
   upstream: {
     ...HOST_ARGS.upstream,
     value: 'URL',
-    help: 'sync the ledger to the upstream service (credentials from\nnpm run upstream -- enroll, saved as <data-dir>/upstream-credentials.json)',
+    help: 'sync the ledger to the upstream service (credentials from\netg upstream enroll, saved as <data-dir>/upstream-credentials.json)',
   },
   'sim-controls': { ...HOST_ARGS['sim-controls'], help: 'open POST /sim/insert-note and /sim/bill-fault for tests and demos (token in the --json line)' },
   'betting-seconds': { ...HOST_ARGS['betting-seconds'], value: 'N', help: "the betting window's timer (default 15)" },
@@ -27,6 +27,12 @@ const HOST_OPTIONS = {
   },
   rules: { ...HOST_ARGS.rules, value: 'PROFILE', help: "the simulated table's rule profile (default: the game's Macau one)" },
   stations: { ...HOST_ARGS.stations, value: 'N', help: 'how many stations the simulated table has (default 7)' },
+  'log-max-mb': { ...HOST_ARGS['log-max-mb'], value: 'MB', help: 'the size cap of logs/host.log in MiB (default 20; five rotated files kept)' },
+  'metrics-token-file': {
+    ...HOST_ARGS['metrics-token-file'],
+    value: 'FILE',
+    help: 'serve Prometheus metrics at /metrics to `Authorization: Bearer <token in FILE>`\n(off without it; docs/operations.md)',
+  },
   'test-timing': { ...HOST_ARGS['test-timing'], help: 'tests only: instant simulated dealing and very short timers' },
   'test-kill-after-round-entry': {
     ...HOST_ARGS['test-kill-after-round-entry'],
@@ -36,13 +42,13 @@ const HOST_OPTIONS = {
   'test-script': { ...HOST_ARGS['test-script'], value: 'FILE', help: 'tests only: a JSON round script for the first round' },
 } as const satisfies Record<keyof typeof HOST_ARGS, OptionSpec>;
 
-/** `npm start`'s options, apart from its body so that `--help` and the help test need nothing else. */
+/** `etg start`'s (`npm start`'s) options, apart from its body so that `--help` and the help test need nothing else. */
 export const START_COMMAND = defineCommand({
   name: 'start',
   summary:
     'Starts the table host with simulated devices, then opens the screens: Electron where its binary\n' +
     'is present, otherwise the system Chromium in app mode; with --headless, no window.',
-  usage: 'Usage: npm start -- [options]',
+  usage: 'usage: etg start [options]   (npm start -- [options] builds the screens first)',
   options: {
     'data-dir': { type: 'string', value: 'DIR', help: `where the ledger and logs live (default: ${defaultDataDir()})` },
     headless: { type: 'boolean', default: false, help: 'open no window; print the screen URLs and serve them' },

@@ -1,4 +1,4 @@
-import { runTool, UsageError } from '../tool.js';
+import { UsageError } from '../tool.js';
 
 export { defineCommand, options } from '../command.js';
 export { UsageError } from '../tool.js';
@@ -7,10 +7,6 @@ export const DB_OPTIONS = {
   pg: { type: 'string', value: 'URL', help: 'PostgreSQL connection string' },
   'data-dir': { type: 'string', value: 'DIR', help: 'embedded PGlite database in DIR (instead of --pg; no server needed)' },
 } as const;
-
-export function tool(body: () => Promise<number>): Promise<number> {
-  return runTool('upstream', body);
-}
 
 /** `--pg URL` or `--data-dir DIR` (PGlite); one of them, for tools that must not guess. */
 export function dbChoice(v: { pg?: unknown; 'data-dir'?: unknown }, usage: string): { pg?: string; dataDir?: string } {

@@ -1,42 +1,81 @@
 import { readFileSync } from 'node:fs';
-import { pino } from 'pino';
-import { startUpstream } from '../../upstream/index.js';
-import { dbChoice, DB_OPTIONS, defineCommand, options, tool, UsageError } from './common.js';
+import { AdminTokenError, checkTokens, startUpstream, upstreamLogger, type AdminTokens } from '../../upstream/index.js';
+import { dbChoice, DB_OPTIONS, defineCommand, options, UsageError } from './common.js';
 
 export const command = defineCommand({
   name: 'upstream serve',
-  summary: 'The upstream service. Serve behind a TLS-terminating proxy (or on loopback): kiosks accept\nhttps:// only, except loopback.',
-  usage: 'Usage: npm run --silent upstream -- [serve] [--pg postgres://… | --data-dir DIR] [--listen HOST:PORT] [--admin-token-file F]',
+  summary:
+    'The upstream service. Serve behind a TLS-terminating proxy (or on loopback), or with\n--tls-cert/--tls-key: kiosks accept https:// only, except loopback.',
+  usage:
+    'usage: etg upstream [serve] [--pg postgres://… | --data-dir DIR] --admin-token-file F [--query-token-file F] [--metrics-token-file F] [--listen HOST:PORT] [--trust-proxy ADDR,…] [--tls-cert PEM --tls-key PEM]',
   options: {
     ...DB_OPTIONS,
     listen: { type: 'string', value: 'HOST:PORT', help: 'where to listen', default: '127.0.0.1:8787' },
     'admin-token-file': {
       type: 'string',
       value: 'F',
-      help: 'bearer token for the query/admin routes (or env UPSTREAM_ADMIN_TOKEN);\nwithout one those routes answer loopback callers only',
+      help: 'bearer token for enrolment, key rotation and queries (or env UPSTREAM_ADMIN_TOKEN);\nrequired, at least 24 characters',
     },
+    'query-token-file': { type: 'string', value: 'F', help: 'read-only bearer token for the query routes (or env UPSTREAM_QUERY_TOKEN)' },
+    'metrics-token-file': {
+      type: 'string',
+      value: 'F',
+      help: 'bearer token for /metrics (or env UPSTREAM_METRICS_TOKEN); without one, /metrics\ntakes the query or admin token',
+    },
+    'trust-proxy': {
+      type: 'string',
+      value: 'ADDR,…',
+      help: "believe X-Forwarded-For from these proxy addresses/CIDRs (default: none;\nthe rate limits then count the proxy's address)",
+    },
+    'tls-cert': { type: 'string', value: 'PEM', help: 'serve HTTPS with this certificate (chain), with --tls-key' },
+    'tls-key': { type: 'string', value: 'PEM', help: 'the private key of --tls-cert' },
   },
 });
 
-export function run(argv: string[]): Promise<number> {
-  return tool(async () => {
-    const v = options(command, argv);
-    // No silent in-memory default: an upstream that forgets on restart is worse than none.
-    const db = dbChoice(v, command.usage);
-    const m = /^(.+):(\d{1,5})$/.exec(String(v.listen ?? '127.0.0.1:8787'));
-    const port = Number(m?.[2]);
-    if (!m || port > 65535) throw new UsageError(`--listen must be HOST:PORT\n${command.usage}`);
-    const host = (m[1] ?? '').replace(/^\[(.*)\]$/, '$1');
-    const adminToken = v['admin-token-file'] ? readFileSync(String(v['admin-token-file']), 'utf8').trim() : process.env.UPSTREAM_ADMIN_TOKEN;
-    const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
-    const running = await startUpstream({ ...db, host, port, logger, ...(adminToken ? { adminToken } : {}) });
-    console.log(JSON.stringify({ listening: running.url, database: running.db.kind, health: `${running.url}/healthz` }));
-    await new Promise<void>((resolve) => {
-      const done = () => resolve();
-      process.once('SIGINT', done);
-      process.once('SIGTERM', done);
-    });
-    await running.close();
-    return 0;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function secret(file: unknown, env: string | undefined): string | undefined {
+  return file ? readFileSync(String(file), 'utf8').trim() : env;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const v = options(command, argv);
+  // No silent in-memory default: an upstream that forgets on restart is worse than none.
+  const db = dbChoice(v, command.usage);
+  const m = /^(.+):(\d{1,5})$/.exec(String(v.listen ?? '127.0.0.1:8787'));
+  const port = Number(m?.[2]);
+  if (!m || port > 65535) throw new UsageError(`--listen must be HOST:PORT\n${command.usage}`);
+  const host = (m[1] ?? '').replace(/^\[(.*)\]$/, '$1');
+  const admin = secret(v['admin-token-file'], process.env.UPSTREAM_ADMIN_TOKEN);
+  const query = secret(v['query-token-file'], process.env.UPSTREAM_QUERY_TOKEN);
+  const metricsToken = secret(v['metrics-token-file'], process.env.UPSTREAM_METRICS_TOKEN);
+  // No anonymous administration, not even from loopback (a proxy on this host is loopback too).
+  if (!admin) throw new UsageError(`an admin token is required: --admin-token-file F or UPSTREAM_ADMIN_TOKEN\n${command.usage}`);
+  let tokens: AdminTokens;
+  try {
+    tokens = checkTokens({ admin, ...(query ? { query } : {}), ...(metricsToken ? { metrics: metricsToken } : {}) });
+  } catch (e) {
+    if (e instanceof AdminTokenError) throw new UsageError(e.message);
+    throw e;
+  }
+  const trustProxy = v['trust-proxy']
+    ? String(v['trust-proxy'])
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean)
+    : false;
+  if (Boolean(v['tls-cert']) !== Boolean(v['tls-key'])) throw new UsageError(`--tls-cert and --tls-key go together\n${command.usage}`);
+  const tls = v['tls-cert'] ? { cert: readFileSync(String(v['tls-cert'])), key: readFileSync(String(v['tls-key'])) } : undefined;
+  const wanted = process.env.LOG_LEVEL ?? 'info';
+  const level = LOG_LEVELS.find((l) => l === wanted);
+  if (!level) throw new UsageError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not ${wanted}`);
+  const running = await startUpstream({ ...db, host, port, logger: upstreamLogger(level), tokens, trustProxy, ...(tls ? { tls } : {}) });
+  console.log(JSON.stringify({ listening: running.url, database: running.db.kind, health: `${running.url}/healthz` }));
+  await new Promise<void>((resolve) => {
+    const done = () => resolve();
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
   });
+  await running.close();
+  return 0;
 }

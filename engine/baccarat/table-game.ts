@@ -1,6 +1,6 @@
 import { cardCode, type Card } from '../cards/card.js';
-import type { GameDefinition, GameLine, HandView, Pending, SeatStakes } from '../table/game.js';
-import { lineBet } from '../table/vocabulary.js';
+import type { GameDefinition, GameLine, HandView, Pending, SeatStakes, StadiumStakes } from '../table/game.js';
+import { lineBet, STADIUM_SEAT } from '../table/vocabulary.js';
 import { baccaratPayTable } from './pay-table.js';
 import { baccaratProfile, isRegulatedBaccaratProfile } from './profiles.js';
 import { BACCARAT_BETS, settleBaccaratSeat, type BaccaratBets } from './settle.js';
@@ -10,6 +10,8 @@ import { handTotal, type CoupResult } from './tableau.js';
 /** A coup in play: each seat's bets, and its result once its last card is out. */
 export interface BaccaratCoup {
   readonly seats: readonly SeatStakes[];
+  /** The remote stations' own bets (the stadium box): the same coup settles them, station by station. Absent: none. */
+  readonly stadium?: readonly StadiumStakes[];
   readonly result: CoupResult | null;
 }
 
@@ -26,6 +28,8 @@ export function baccaratTableGame(profileId: string): GameDefinition<ShoeSession
     decks: rules.decks,
     bets: BACCARAT_BETS,
     behind: null,
+    // Every seat plays the same coup: a remote station's bets are settled as a seat's (on the stadium box).
+    remote: 'own-spots',
     // The baccarat text on file fixes no stake unit, spread or seat count: the limits are the operator's.
     limitRules: { multiplesOfMinimum: null, maxTimesMinimum: null, minSeats: null, roundMaxRule: null },
     payTable: baccaratPayTable(rules),
@@ -49,7 +53,7 @@ export function baccaratTableGame(profileId: string): GameDefinition<ShoeSession
     shoeFinished: (s) => shoeExpected(s).kind === 'shoe-finished',
     lastRoundOfShoe: (s) => s.coupsLeft !== null,
 
-    startRound: (shoe, seats) => ({ shoe, round: { seats, result: null } }),
+    startRound: (shoe, seats, stadium = []) => ({ shoe, round: { seats, ...(stadium.length > 0 ? { stadium } : {}), result: null } }),
     pending: (shoe, coup): Pending => {
       if (coup.result) return { kind: 'done' };
       const e = shoeExpected(shoe);
@@ -67,6 +71,9 @@ export function baccaratTableGame(profileId: string): GameDefinition<ShoeSession
       const r = coup.result;
       if (!r) throw new Error('the coup is not complete');
       const lines: GameLine[] = coup.seats.flatMap((x) => settleBaccaratSeat(x.seat, bets(x.bets), r, rules)).map((l) => ({ ...l, bet: lineBet(l.bet) }));
+      // A remote station's bets are settled by the same rules as a seat's, and paid at its station.
+      for (const x of coup.stadium ?? [])
+        for (const l of settleBaccaratSeat(STADIUM_SEAT, bets(x.bets), r, rules)) lines.push({ ...l, bet: lineBet(l.bet), bettor: x.station });
       return { shoe, lines };
     },
     // A void coup's cards left the shoe but belong to no coup: the next coup starts empty.

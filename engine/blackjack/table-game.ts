@@ -199,6 +199,8 @@ export function blackjackTableGame(
       maxBettorsPerSeat: rules.maxBettorsPerSeat,
       rule: profileId === 'portugal-2001' ? `${profileId} rules 15-16` : `${profileId} art.20 n.1`,
     },
+    // A remote station has no seat of its own: it bets behind a seat, within Art. 20 / rules 15-16.
+    remote: 'behind',
     limitRules: blackjackLimitRules(rules),
     payTable: blackjackPayTable(rules),
     presentation: { dealerHand: true, panel: 'history' },

@@ -1,8 +1,8 @@
-import type { SeatStakes } from './game.js';
+import type { SeatStakes, StadiumStakes } from './game.js';
 import { available, creditOf } from './queries.js';
-import { seatOf, spotLimits, stationAt, type Chips, type InPlay, type TableState, type Unplayed } from './state.js';
+import { hasStation, isRemote, seatOf, spotLimits, stationAt, type Chips, type InPlay, type TableState, type Unplayed } from './state.js';
 import type { Turn } from './turn.js';
-import { isBehind, sameSpot, type BetId, type LineBet, type RefusalReason, type Spot } from './vocabulary.js';
+import { isBehind, sameSpot, STADIUM_SEAT, type BetId, type LineBet, type RefusalReason, type Spot } from './vocabulary.js';
 import { advance } from './dealing.js';
 
 // The betting window: chips on spots (still credit), then the close, where what plays is
@@ -44,10 +44,15 @@ export function placeBet<S, R>(t: Turn<S, R>, station: number, spot: Spot, amoun
   if (s.faults.newBetsStopped) return t.refuse(`new bets are stopped: ${s.faults.newBetsStopped}`, 'bets-stopped');
   if (s.faults.disabled.includes(station)) return t.refuse(`station ${station} is disabled by a fault`, 'station-disabled');
   if (s.phase !== 'betting' || s.hold || s.needsShuffle) return t.refuse('betting is closed', 'betting-closed');
-  if (!s.params.stations.some((x) => x.station === station)) return t.refuse(`no station ${station} at this table`, 'not-a-station');
+  if (!hasStation(s.params, station)) return t.refuse(`no station ${station} at this table`, 'not-a-station');
+  const remote = isRemote(s.params, station);
+  if (remote && t.game.remote === null) return t.refuse(`no remote stations at ${t.game.kind}`, 'not-a-station');
   if (isBehind(spot)) {
     const refused = behindRefusal(t, station, spot.seat);
-    if (refused) return t.refuse(refused, 'behind-not-allowed');
+    if (refused) return t.refuse(refused.detail, refused.refusal);
+  } else if (remote && t.game.remote === 'behind') {
+    const rule = t.game.behind?.rule;
+    return t.refuse(`a remote station bets behind a seat at ${t.game.kind}${rule ? ` (${rule})` : ''}`, 'behind-only');
   } else if (!t.game.bets.includes(spot.bet)) return t.refuse(`no "${spot.bet}" bet at this table`, 'unknown-bet');
   const { min, max } = spotLimits(s.params, spot);
   const multiples = t.game.limitRules.multiplesOfMinimum;
@@ -81,16 +86,18 @@ export function spotName(spot: Spot): string {
  * behind, the station's own seat, a seat nobody controls, and a seat whose bettors are already
  * as many as the profile allows (Art. 20 n.1 (2): three).
  */
-function behindRefusal<S, R>(t: Turn<S, R>, station: number, seat: number): string | null {
+function behindRefusal<S, R>(t: Turn<S, R>, station: number, seat: number): { detail: string; refusal: RefusalReason } | null {
   const rule = t.game.behind;
   const s = t.state;
-  if (!rule || rule.maxBettorsPerSeat < 2) return `no bets behind at ${t.game.kind} under ${t.game.profile}`;
-  if (seatOf(s.params, station) === seat) return 'a station bets on its own seat directly';
-  if (stationAt(s.params, seat) === undefined) return `seat ${seat} has no station`;
+  const no = (detail: string, refusal: RefusalReason = 'behind-not-allowed') => ({ detail, refusal });
+  if (!rule || rule.maxBettorsPerSeat < 2) return no(`no bets behind at ${t.game.kind} under ${t.game.profile}`);
+  if (seatOf(s.params, station) === seat) return no('a station bets on its own seat directly');
+  if (stationAt(s.params, seat) === undefined) return no(`seat ${seat} has no station`, 'behind-seat-empty');
   const here = (c: Chips) => isBehind(c.spot) && c.spot.seat === seat;
   const others = new Set(s.chips.filter((c) => c.station !== station && here(c)).map((c) => c.station)).size;
   const mine = s.chips.some((c) => c.station === station && here(c));
-  if (!mine && others + 1 >= rule.maxBettorsPerSeat) return `seat ${seat} already has ${others + 1} bettors, the most allowed (${rule.rule})`;
+  if (!mine && others + 1 >= rule.maxBettorsPerSeat)
+    return no(`seat ${seat} already has ${others + 1} bettors, the most allowed (${rule.rule})`, 'behind-seat-full');
   return null;
 }
 
@@ -98,6 +105,8 @@ function behindRefusal<S, R>(t: Turn<S, R>, station: number, seat: number): stri
 interface Closed {
   stations: { station: number; lines: { seat: number; bet: LineBet; amount: number }[]; inPlay: InPlay[] }[];
   seats: SeatStakes[];
+  /** The remote stations' own bets on the stadium box, by station number. */
+  stadium: StadiumStakes[];
   unplayed: Unplayed[];
 }
 
@@ -111,17 +120,21 @@ function closeBets<S, R>(t: Turn<S, R>): Closed {
   const s = t.state;
   const unplayed: Unplayed[] = [];
   const drop = (c: Chips, reason: RefusalReason) => unplayed.push({ ...c, min: spotLimits(s.params, c.spot).min, reason });
-  const stations = [...new Set(s.chips.map((c) => c.station))].sort((a, b) => a - b);
+  // Each station's chips, in the order they were placed: one pass, not one filter per station (a stadium has hundreds).
+  const byStation = new Map<number, Chips[]>();
+  for (const c of s.chips) byStation.set(c.station, [...(byStation.get(c.station) ?? []), c]);
+  const stations = [...byStation.keys()].sort((a, b) => a - b);
   const own = new Map<number, { seat: number; bets: Partial<Record<BetId, number>>; chips: Chips[] }>();
   const wantsBehind = new Map<number, Chips[]>();
   for (const station of stations) {
-    const chips = s.chips.filter((c) => c.station === station);
+    const chips = byStation.get(station) ?? [];
     if (chips.reduce((a, c) => a + c.amount, 0) > creditOf(s, station)) {
       // The credit fell under the chips on the spots since they were placed: nothing plays.
       for (const c of chips) drop(c, 'over-credit');
       continue;
     }
-    const seat = seatOf(s.params, station);
+    // A remote station's own bets play on the stadium box (placeBet let them on only where the game has one).
+    const seat = isRemote(s.params, station) ? STADIUM_SEAT : seatOf(s.params, station);
     const mine: Chips[] = [];
     const behind: Chips[] = [];
     for (const c of chips) {
@@ -137,7 +150,11 @@ function closeBets<S, R>(t: Turn<S, R>): Closed {
     }
   }
   const bySeat = new Map<number, SeatStakes>();
-  for (const o of own.values()) bySeat.set(o.seat, { seat: o.seat, bets: o.bets, behind: [] });
+  const stadium: StadiumStakes[] = [];
+  for (const [station, o] of own) {
+    if (o.seat === STADIUM_SEAT) stadium.push({ station, bets: o.bets });
+    else bySeat.set(o.seat, { seat: o.seat, bets: o.bets, behind: [] });
+  }
   const rule = t.game.behind;
   const mainMax = spotLimits(s.params, { bet: 'main' }).max;
   const out: Closed['stations'] = [];
@@ -159,7 +176,8 @@ function closeBets<S, R>(t: Turn<S, R>): Closed {
       const already = holder?.behind ?? [];
       const together = (holder?.bets.main ?? 0) + already.reduce((a, b) => a + b.main, 0) + c.amount;
       if (!holder?.bets.main) drop(c, 'behind-seat-empty');
-      else if (!rule || already.length + 2 > rule.maxBettorsPerSeat) drop(c, 'behind-not-allowed');
+      else if (!rule) drop(c, 'behind-not-allowed');
+      else if (already.length + 2 > rule.maxBettorsPerSeat) drop(c, 'behind-seat-full');
       else if (together > mainMax) drop(c, 'over-max');
       else {
         bySeat.set(target, { ...holder, behind: [...already, { station, main: c.amount }] });
@@ -171,7 +189,7 @@ function closeBets<S, R>(t: Turn<S, R>): Closed {
   }
   // Seats in the order their stations bet (by station number), as the round deals them.
   const seats = [...own.values()].map((o) => bySeat.get(o.seat)).filter((x): x is SeatStakes => x !== undefined);
-  return { stations: out, seats, unplayed };
+  return { stations: out, seats, stadium, unplayed };
 }
 
 /**
@@ -191,9 +209,9 @@ export function closeBetting<S, R>(t: Turn<S, R>): void {
     t.credit(st.station, -st.lines.reduce((a, l) => a + l.amount, 0));
   }
   t.set({ chips: [], unplayed: closed.unplayed, placed: closed.stations.flatMap((x) => x.inPlay) });
-  if (closed.seats.length === 0) return openBetting(t);
-  const started = t.game.startRound(t.state.shoe, closed.seats);
+  if (closed.seats.length === 0 && closed.stadium.length === 0) return openBetting(t);
+  const started = t.game.startRound(t.state.shoe, closed.seats, closed.stadium);
   t.set({ shoe: started.shoe, round: started.round, phase: 'dealing' });
-  t.log('info', 'bets closed', { roundId, seats: closed.seats.map((x) => x.seat) });
+  t.log('info', 'bets closed', { roundId, seats: closed.seats.map((x) => x.seat), remote: closed.stadium.length });
   advance(t);
 }

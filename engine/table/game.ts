@@ -48,6 +48,16 @@ export interface SeatStakes {
   readonly behind: readonly { readonly station: number; readonly main: number }[];
 }
 
+/**
+ * A remote station's own bets when betting closes, on the stadium box (STADIUM_SEAT): a game
+ * whose remote stations bet on their own spots settles them against the coup like a seat's,
+ * each line naming the station (`bettor`).
+ */
+export interface StadiumStakes {
+  readonly station: number;
+  readonly bets: Readonly<Partial<Record<BetId, number>>>;
+}
+
 /** A stake a round adds while it runs (a war raise, a double, a split, insurance). */
 export interface RoundStake {
   readonly seat: number;
@@ -163,6 +173,12 @@ export interface GameDefinition<S, R> {
   readonly bets: readonly BetId[];
   /** Bets behind another station's seat; null where the game or its profile has none. */
   readonly behind: BehindRule | null;
+  /**
+   * How a remote station (no seat) plays: on its own spots, settled on the stadium box like a
+   * seat (baccarat: every seat plays the same coup); only behind a seat, within `behind`'s limits
+   * (blackjack: Macau Art. 20, Portugal rules 15-16); or not at all (null).
+   */
+  readonly remote: 'own-spots' | 'behind' | null;
   readonly limitRules: LimitRules;
   /** The pay table the station's help shows, each line with the rule the settlement quotes. */
   readonly payTable: readonly PayLine[];
@@ -182,8 +198,11 @@ export interface GameDefinition<S, R> {
   /** The cut card is out: the table announces the last round(s) of the shoe. */
   lastRoundOfShoe(shoe: S): boolean;
 
-  /** A new round for the seats that bet; throws only on a bug (the table checks bets first). */
-  startRound(shoe: S, seats: readonly SeatStakes[]): { shoe: S; round: R };
+  /**
+   * A new round for the seats that bet, and the remote stations' own bets on the stadium box
+   * (games with `remote: 'own-spots'`); throws only on a bug (the table checks bets first).
+   */
+  startRound(shoe: S, seats: readonly SeatStakes[], stadium?: readonly StadiumStakes[]): { shoe: S; round: R };
   pending(shoe: S, round: R): Pending;
   /** Places the card the round expects; `to` records where it went (`seat:3:hand:0`, `banker`, `burn`…). */
   takeCard(shoe: S, round: R, card: Card): Outcome<{ shoe: S; round: R; to: string }>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RANKS, SUITS, type CardCode } from '../cards/card.js';
-import { BET_IDS, DECISION_ACTIONS } from './vocabulary.js';
+import { BET_IDS, DECISION_ACTIONS, MAX_REMOTE_STATIONS, MAX_STATION } from './vocabulary.js';
 
 // Everything that can happen to a table, as data. Each input the table accepts is journalled
 // (`table.input`) in the same transaction as what it caused, and a fold of `step` over them
@@ -9,7 +9,7 @@ import { BET_IDS, DECISION_ACTIONS } from './vocabulary.js';
 const CARD_CODES = RANKS.flatMap((r) => SUITS.map((s) => `${r}${s}` as const));
 export const CardCodeSchema = z.enum(CARD_CODES satisfies CardCode[]);
 
-const station = z.number().int().min(1).max(99);
+const station = z.number().int().min(1).max(MAX_STATION);
 const seat = z.number().int().min(1).max(99);
 const minor = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 /** The shell's clock (ms since the epoch) when the input happened: the only time the table knows. */
@@ -30,6 +30,7 @@ export const TimingsSchema = z.strictObject({
 export const TableParamsSchema = z.strictObject({
   tableId: z.string().regex(/^[A-Za-z0-9-]{1,32}$/),
   stations: z.array(z.strictObject({ station, seat })).min(1).max(64).readonly(),
+  remote: z.number().int().min(1).max(MAX_REMOTE_STATIONS).optional(),
   limits: LimitsSchema,
   betLimits: z.partialRecord(z.enum([...BET_IDS, 'behind']), LimitsSchema),
   timings: TimingsSchema,
@@ -72,7 +73,7 @@ export const TableInput = z.discriminatedUnion('kind', [
     at,
     halted: z.string().max(512).nullable(),
     newBetsStopped: z.string().max(512).nullable(),
-    disabled: z.array(station).max(99).readonly(),
+    disabled: z.array(station).max(MAX_STATION).readonly(),
   }),
   /** A station's credit meter changed outside the table (a note, a cash-out): derived from that ledger entry, never journalled as an input. */
   z.strictObject({ kind: z.literal('credit'), station, balance: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER) }),

@@ -1,5 +1,5 @@
 import type { CardCode } from '../cards/card.js';
-import type { LineBet, HoldReason, RefusalReason, Spot, BetId, DecisionAction } from './vocabulary.js';
+import { REMOTE_STATION_BASE, type LineBet, type HoldReason, type RefusalReason, type Spot, type BetId, type DecisionAction } from './vocabulary.js';
 
 /** A bet's limits in minor units. */
 export interface Limits {
@@ -25,6 +25,12 @@ export interface TableParams {
   readonly tableId: string;
   /** Which station controls which seat. */
   readonly stations: readonly { readonly station: number; readonly seat: number }[];
+  /**
+   * How many remote stations (a stadium) the table takes: stations REMOTE_STATION_BASE + 1 …
+   * + remote, with no seat. Absent: none. Which machine is which station is the host's
+   * enrolment; the table only knows the numbers.
+   */
+  readonly remote?: number;
   readonly limits: Limits;
   /** Limits of a bet type where they differ from the table's; `behind` is a bet behind a seat. */
   readonly betLimits: Readonly<Partial<Record<BetId | 'behind', Limits>>>;
@@ -173,6 +179,16 @@ export interface TableState<S, R> {
   readonly sequences: readonly number[];
   readonly faults: FaultGates;
   readonly history: readonly HistoryItem[];
+}
+
+/** Whether `station` is one of the table's remote stations (no seat). */
+export function isRemote(params: Pick<TableParams, 'remote'>, station: number): boolean {
+  return station > REMOTE_STATION_BASE && station <= REMOTE_STATION_BASE + (params.remote ?? 0);
+}
+
+/** Whether the table has a station with this number: a seated one or a remote one. */
+export function hasStation(params: Pick<TableParams, 'stations' | 'remote'>, station: number): boolean {
+  return isRemote(params, station) || params.stations.some((s) => s.station === station);
 }
 
 /** The seat a station controls, if any. */

@@ -2,8 +2,19 @@ import { roadsView, type RoadsData } from '../baccarat/roads-view.js';
 import { behindSpots } from './betting.js';
 import type { GameDefinition, HandView, Presentation } from './game.js';
 import { available, bettingOpen, cueOf, deciderStation, pendingOf, timeoutDefault, type DealerCue } from './queries.js';
-import { spotLimits, stationAt, type HistoryItem, type SettledLine, type TableState } from './state.js';
-import type { BetId, DecisionAction, HoldReason, LineBet, Prize, RefusalReason, Spot } from './vocabulary.js';
+import { isRemote, spotLimits, stationAt, type HistoryItem, type SettledLine, type TableState } from './state.js';
+import {
+  isBehind,
+  sameSpot,
+  STADIUM_SEAT,
+  type BetId,
+  type DecisionAction,
+  type HoldReason,
+  type LineBet,
+  type Prize,
+  type RefusalReason,
+  type Spot,
+} from './vocabulary.js';
 
 // What each screen sees of the table, as pure projections of its state (boardgame.io's
 // `playerView` is the model): the public round every screen shows, the table display's extras,
@@ -26,7 +37,11 @@ export interface RoundViewData {
   readonly hold: HoldReason | null;
 }
 
-/** The public state of the round: what anyone standing at the table can see. */
+/**
+ * The public state of the round: what anyone standing at the table can see. The remote stations'
+ * own lines (the stadium box) are not in it: there may be hundreds, each station gets its own in
+ * its own view, and the table display shows the stadium's totals (`projectStadium`).
+ */
 export function projectRound<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>): RoundViewData {
   return {
     roundId: s.roundId,
@@ -35,11 +50,60 @@ export function projectRound<S, R>(s: TableState<S, R>, game: GameDefinition<S, 
     cue: cueOf(s, game),
     hands: s.round !== null ? game.hands(s.shoe, s.round) : [],
     results:
-      s.results?.map(({ station, ...l }) => {
+      s.results?.flatMap(({ station, ...l }) => {
+        if (l.seat === STADIUM_SEAT) return [];
         const prize = game.prizeOf(l);
-        return { ...l, owner: station === stationAt(s.params, l.seat) ? 'seat' : 'behind', ...(prize ? { prize } : {}) };
+        return [{ ...l, owner: station === stationAt(s.params, l.seat) ? ('seat' as const) : ('behind' as const), ...(prize ? { prize } : {}) }];
       }) ?? null,
     hold: s.hold?.reason ?? null,
+  };
+}
+
+/** What the remote stations have on one spot: how many of them, and their total. */
+export interface StadiumSpot {
+  readonly spot: Spot;
+  readonly players: number;
+  readonly total: number;
+}
+
+export interface StadiumView {
+  /** Remote stations with chips on a spot (betting) or bets in the round (after the close). */
+  readonly players: number;
+  readonly spots: StadiumSpot[];
+}
+
+/**
+ * The stadium as the table display shows it: per spot, the number of remote stations on it and
+ * their total — chips while betting is open, what plays once it closed. Null at a table without
+ * remote stations. Names no station.
+ */
+export function projectStadium<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>): StadiumView | null {
+  if (!s.params.remote || game.remote === null) return null;
+  const stakes: { station: number; spot: Spot; amount: number }[] = [];
+  if (s.phase === 'betting') {
+    for (const c of s.chips) if (isRemote(s.params, c.station)) stakes.push(c);
+  } else {
+    for (const p of s.placed) {
+      if (!isRemote(s.params, p.station)) continue;
+      // Raises (a double behind, a war) count on the spot they raise: a bet behind names its seat.
+      const bet = game.bets.find((b) => b === p.bet);
+      if (p.seat !== undefined) stakes.push({ station: p.station, spot: { bet: 'behind', seat: p.seat }, amount: p.amount });
+      else if (bet !== undefined) stakes.push({ station: p.station, spot: { bet }, amount: p.amount });
+    }
+  }
+  const spots: { spot: Spot; stations: Set<number>; total: number }[] = [];
+  const everyone = new Set<number>();
+  for (const x of stakes) {
+    everyone.add(x.station);
+    let at = spots.find((o) => sameSpot(o.spot, x.spot));
+    if (!at) spots.push((at = { spot: x.spot, stations: new Set(), total: 0 }));
+    at.stations.add(x.station);
+    at.total += x.amount;
+  }
+  const order = (sp: Spot) => (isBehind(sp) ? 100 + sp.seat : game.bets.indexOf(sp.bet));
+  return {
+    players: everyone.size,
+    spots: spots.sort((a, b) => order(a.spot) - order(b.spot)).map((o) => ({ spot: o.spot, players: o.stations.size, total: o.total })),
   };
 }
 
@@ -130,7 +194,9 @@ const stake = (x: { bet: LineBet | Spot['bet']; seat?: number; amount: number })
 /** One station's own part of the table: its credit, its spots and bets, its decision. Nobody else's. */
 export function projectStation<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>, station: number): StationTableView {
   const open = bettingOpen(s) && !s.faults.disabled.includes(station);
-  const spots: SpotView[] = [...game.bets.map((bet): Spot => ({ bet })), ...behindSpots(s, game.behind?.maxBettorsPerSeat, station)].map((spot) => ({
+  // A remote station of a game where it only bets behind a seat has no spots of its own.
+  const own = isRemote(s.params, station) && game.remote !== 'own-spots' ? [] : game.bets.map((bet): Spot => ({ bet }));
+  const spots: SpotView[] = [...own, ...behindSpots(s, game.behind?.maxBettorsPerSeat, station)].map((spot) => ({
     ...spot,
     ...spotLimits(s.params, spot),
   }));
@@ -173,5 +239,44 @@ export function decisionFor<S, R>(s: TableState<S, R>, game: GameDefinition<S, R
     default: timeoutDefault(s, p),
     endsAt: s.countdown.endsAt,
     ...(p.cost !== undefined ? { cost: p.cost } : {}),
+  };
+}
+
+/**
+ * What each station's own view is built from, grouped by station in one pass over the state: a
+ * caller comparing these per station (the host's view hub) rebuilds only the stations whose own
+ * part changed, without filtering every list once per station (a stadium has hundreds). A
+ * station absent from a map has nothing there.
+ */
+export interface StationInputs {
+  readonly chips: ReadonlyMap<number, readonly unknown[]>;
+  readonly placed: ReadonlyMap<number, readonly unknown[]>;
+  readonly unplayed: ReadonlyMap<number, readonly unknown[]>;
+  readonly results: ReadonlyMap<number, readonly unknown[]>;
+  readonly notFollowed: ReadonlyMap<number, readonly unknown[]>;
+  /** The stations a decision is due from now. */
+  readonly deciders: ReadonlySet<number>;
+}
+
+function groupBy<T extends { readonly station: number }>(xs: readonly T[]): Map<number, T[]> {
+  const m = new Map<number, T[]>();
+  for (const x of xs) {
+    const at = m.get(x.station);
+    if (at) at.push(x);
+    else m.set(x.station, [x]);
+  }
+  return m;
+}
+
+export function stationInputs<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>): StationInputs {
+  const p = pendingOf(s, game);
+  const decider = p && p.kind === 'decision' ? deciderStation(s, p) : undefined;
+  return {
+    chips: groupBy(s.chips),
+    placed: groupBy(s.placed),
+    unplayed: groupBy(s.unplayed),
+    results: groupBy(s.results ?? []),
+    notFollowed: s.round !== null ? groupBy(game.notFollowed(s.round)) : new Map(),
+    deciders: new Set(decider !== undefined ? [decider] : []),
   };
 }

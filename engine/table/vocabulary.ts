@@ -95,10 +95,30 @@ export const REFUSAL_REASONS = [
   'behind-seat-empty',
   'not-a-multiple',
   'over-round-max',
+  // A remote station at a game where it only bets behind a seat (blackjack: Macau Art. 20, Portugal rules 15-16).
+  'behind-only',
+  // The seat already has as many bettors as the profile allows (Macau Art. 20 n.1 (2), Portugal rule 15).
+  'behind-seat-full',
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
 export const GAME_KINDS = ['blackjack', 'baccarat', 'war'] as const;
+
+/**
+ * Remote stations (a stadium): machines on the casino LAN with no seat at the table, numbered
+ * after this base (101, 102 …), at most MAX_REMOTE_STATIONS of them. Seated stations keep 1–7.
+ */
+export const REMOTE_STATION_BASE = 100;
+export const MAX_REMOTE_STATIONS = 250;
+/** The highest station number any table has: the last remote station. */
+export const MAX_STATION = REMOTE_STATION_BASE + MAX_REMOTE_STATIONS;
+
+/**
+ * The stadium box: where the remote stations of a game whose remote stations bet on their own
+ * spots (baccarat) play. It is no seat of the felt: bet and settlement lines of a remote station's
+ * own bets carry it as their seat, with the station that pays them.
+ */
+export const STADIUM_SEAT = 0;
 export type GameKind = (typeof GAME_KINDS)[number];
 
 /** A prize the screens celebrate: an additional bet, the Art. 15 special prize, five cards at half pay. */

@@ -42,6 +42,8 @@ export function warTableGame(profileId: string): GameDefinition<WarTableShoe, Wa
     decks: rules.decks,
     bets: ['main', 'tie'],
     behind: null,
+    // Each seat has its own card here: remote stations would need a box of their own (docs/stadium.md, Not yet).
+    remote: null,
     limitRules: { multiplesOfMinimum: null, maxTimesMinimum: null, minSeats: { seats: 7, rule: WAR_MIN_SEATS_RULE }, roundMaxRule: null },
     payTable: warPayTable(rules),
     presentation: { dealerHand: true, panel: 'history', actionWords: { surrender: 'action.warSurrender' }, betWords: { tie: 'help.item.tieBet' } },

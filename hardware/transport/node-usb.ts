@@ -1,17 +1,15 @@
+/// <reference types="w3c-web-usb" />
 // The real USB bus, via the `usb` package (3.x, WebUSB-style). Loaded lazily so that machines
 // without a USB subsystem (CI) never touch the native module unless a usb: spec is used.
-import type { UsbBusLike, UsbConnectionEventLike, UsbDeviceLike } from './usb-types.js';
+import type { UsbBusLike, UsbDeviceLike } from './usb-types.js';
 
 let cached: Promise<UsbBusLike> | null = null;
 
 export function nodeUsbBus(): Promise<UsbBusLike> {
   cached ??= import('usb').then((m) => {
-    const usb = m.usb as unknown as {
-      getDevices(): Promise<UsbDeviceLike[]>;
-      addEventListener(t: string, l: (ev: UsbConnectionEventLike) => void): void;
-      removeEventListener(t: string, l: (ev: UsbConnectionEventLike) => void): void;
-    };
-    // The WebUSB class of node-usb satisfies UsbBusLike; this wrapper only pins the types.
+    const { usb } = m;
+    // node-usb's WebUSB object satisfies UsbBusLike once the WebUSB types are in scope (its
+    // UsbDevice extends the standard USBDevice); the wrapper only pins the types.
     const bus: UsbBusLike = {
       getDevices: () => usb.getDevices(),
       addEventListener: (t, l) => usb.addEventListener(t, l),

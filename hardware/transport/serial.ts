@@ -46,12 +46,11 @@ export class SerialBytePort extends BasePort {
 
   write(bytes: Uint8Array): Promise<void> {
     if (this.closed) return Promise.reject(new Error(`${this.description}: port closed`));
-    // Resolved once the bytes have left for the UART (drained), as the USB bridges resolve on their transfer.
+    // Resolved once the kernel has the bytes (its tty buffer feeds the UART). Not drain(): tcdrain
+    // waits in libuv's thread pool for the far end to take them, and on a pty whose far end has
+    // gone quiet it never returns, holding a pool thread that the port's close then waits behind.
     return new Promise((resolve, reject) => {
-      this.port.write(Buffer.from(bytes), (e) => {
-        if (e) reject(e);
-        else this.port.drain((d) => (d ? reject(d) : resolve()));
-      });
+      this.port.write(Buffer.from(bytes), (e) => (e ? reject(e) : resolve()));
     });
   }
 

@@ -4,6 +4,7 @@ import {
   amountOn,
   decodeHostMessage,
   PROTOCOL_VERSION,
+  ViewComposer,
   type BetSpot,
   type CommandBody,
   type DecisionAction,
@@ -90,6 +91,7 @@ class Player {
   private cashOutRound = '';
   private readonly chooser: BlackjackChooser | null;
   private seq = 0;
+  private readonly composer: ViewComposer;
   /** The scripted round's id once its bets went in; its scripted decisions taken so far. */
   private scriptRound: string | null = null;
   private scriptDone = false;
@@ -102,6 +104,7 @@ class Player {
     private readonly script: { bets: { spot: Spot; amount: number }[]; decisions: DecisionAction[]; ready: (roundId: string) => boolean } | null = null,
   ) {
     this.view = `station/${station}`;
+    this.composer = new ViewComposer(this.view);
     this.chooser = deps.config.game === 'blackjack' ? new BlackjackChooser(deps.config.profile) : null;
   }
 
@@ -130,8 +133,10 @@ class Player {
   private receive(text: string): void {
     if (this.closed) return;
     const d = decodeHostMessage(text);
-    if (!d.ok || d.message.type !== 'snapshot' || d.message.view !== this.view) return;
-    this.act(d.message.version, d.message.state);
+    if (!d.ok) return;
+    // A station's own part and the public round come apart: the composer puts the view together.
+    const view = this.composer.take(d.message);
+    if (view) this.act(view.version, view.state);
   }
 
   private act(version: number, state: ViewState): void {

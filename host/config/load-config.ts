@@ -22,6 +22,11 @@ export function loadTableConfigFile(file: string): TableConfig {
   } catch (e) {
     throw new ConfigFileError(`cannot read the table configuration ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
   }
+  return parseTableConfigText(text, file);
+}
+
+/** The text of a configuration file → a valid configuration, or ConfigFileError (fuzzed in tests/fuzz/). */
+export function parseTableConfigText(text: string, file: string): TableConfig {
   let data: unknown;
   try {
     data = JSON.parse(text);

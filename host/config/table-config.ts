@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
-import { Currency, GameKind, Language, Limits, MAX_STATIONS, MinorUnits } from '../../protocol/index.js';
+import { Currency, GameKind, Language, Limits, MAX_REMOTE_STATIONS, MAX_STATIONS, MinorUnits } from '../../protocol/index.js';
 import { DeviceSpec } from './device-spec.js';
 import { BET_IDS, type BetId } from '../../engine/table/vocabulary.js';
 import { tableGame } from '../../engine/games.js';
@@ -27,6 +27,18 @@ export const TableConfig = z
     limits: Limits,
     seats: z.number().int().min(6).max(MAX_STATIONS),
     stations: z.array(Station).min(1).max(MAX_STATIONS),
+    /**
+     * Remote stations (a stadium): how many machines on the casino LAN may play this table,
+     * numbered 101 on; each is enrolled in service mode and has its own credential.
+     */
+    remoteStations: z.number().int().min(0).max(MAX_REMOTE_STATIONS).default(0),
+    /**
+     * Where the host listens for its remote stations, over TLS with the table's own certificate
+     * (their enrolment pins it). 127.0.0.1 unless configured; port 0 picks a free one.
+     */
+    lan: z
+      .strictObject({ host: z.string().min(1).max(255).default('127.0.0.1'), port: z.number().int().min(0).max(65535).default(0) })
+      .default({ host: '127.0.0.1', port: 0 }),
     shoe: DeviceSpec,
     /**
      * The shoe's protocol: our framed one (sequence numbers, acknowledgements, a gate the host can

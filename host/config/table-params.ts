@@ -6,6 +6,7 @@ export function tableParams(config: TableConfig): TableParams {
   return {
     tableId: config.tableId,
     stations: config.stations.map((s) => ({ station: s.station, seat: s.seat })),
+    ...(config.remoteStations > 0 ? { remote: config.remoteStations } : {}),
     limits: { ...config.limits },
     betLimits: { ...config.betLimits },
     timings: { ...config.timings },

@@ -6,6 +6,7 @@ import type { InhibitedBy } from '../../protocol/index.js';
 import { serviceDisabledDevices, type Ledger } from '../../ledger/index.js';
 import type { TableConfig } from '../config/table-config.js';
 import { journalReturn, pendingNoteFor } from '../recovery/escrow.js';
+import { journalCredit, journalEscrow } from './note-journal.js';
 
 /** What service mode and /healthz show of one station's acceptor. */
 export interface BillAcceptorStatus {
@@ -172,28 +173,13 @@ export class BillAcceptors {
       return 'return';
     }
     // Journalled before STACK: after a power cut mid-stack the record says which note it was.
-    this.deps.ledger.append({
-      type: 'bill.escrow',
-      payload: { station, device, denomination: note.amount, currency: note.currency },
-      txId: `${device}:${note.escrowId}:escrow`,
-    });
+    journalEscrow(this.deps.ledger, station, device, note);
     return 'stack';
   }
 
   private credit(station: number, device: string, credit: Credit): void {
-    const escrow = this.deps.ledger.byTxId(`${device}:${credit.escrowId}:escrow`);
-    const r = this.deps.ledger.append({
-      type: 'bill.credit',
-      payload: {
-        station,
-        device,
-        denomination: credit.amount,
-        currency: credit.currency,
-        ...(escrow ? { escrowSeq: escrow.seq } : {}),
-      },
-      txId: `${device}:${credit.escrowId}:credit`,
-    });
-    this.deps.log.info({ station, device, amount: credit.amount, seq: r.entry.seq, status: r.status, recovered: credit.recovered }, 'bill credited');
+    const r = journalCredit(this.deps.ledger, station, device, credit);
+    this.deps.log.info({ station, device, amount: credit.amount, seq: r.seq, status: r.status, recovered: credit.recovered }, 'bill credited');
   }
 
   private track(station: number, e: BillAcceptorEvent): void {

@@ -58,6 +58,10 @@ export class TableShoe {
       /** The last sequence number journalled (recovery): the driver drops what it re-reports up to it. */
       lastSequence?: number;
       onDeviceEvent?: (e: ShoeEvent) => void;
+      /** Each card read handled (journalled before the acknowledgement), for the metrics: seconds, outcome. */
+      onCardHandled?: (seconds: number, outcome: 'card' | 'unreadable' | 'anomaly' | 'test') => void;
+      /** Each card read after the gate opened for it, or after the previous card of the same opening: seconds. */
+      onCardDrawn?: (seconds: number) => void;
     } = { decks: 8 },
   ) {
     this.status = { spec, state: 'connecting', lastEvent: null, lidOpen: false };
@@ -117,6 +121,7 @@ export class TableShoe {
       this.gateBusy = false;
       if (generation !== this.linkGeneration) return this.syncGate();
       if (ok) this.gate = want;
+      if (ok) this.drawFrom = want === 'open' ? performance.now() : null;
       else if (this.linkUp) {
         // No lock from this device (an ASCII stream has no way back; a framed shoe refused or did
         // not answer): cards come when drawn and one out of turn is a hold, as without a gate.
@@ -173,7 +178,22 @@ export class TableShoe {
     await this.device?.close();
   }
 
+  /** When the dealer's wait for the next card began (the gate opened, or the last card was read); null while locked. */
+  private drawFrom: number | null = null;
+
   private handle(e: SequencedShoeEvent): void {
+    if (e.type !== 'card' && e.type !== 'unreadable') return this.handleRead(e);
+    const start = performance.now();
+    const outcome = this.cardTest ? 'test' : e.type === 'unreadable' ? 'unreadable' : e.wrongDeck ? 'anomaly' : 'card';
+    if (this.drawFrom !== null) {
+      this.options.onCardDrawn?.((start - this.drawFrom) / 1000);
+      this.drawFrom = start;
+    }
+    this.handleRead(e);
+    this.options.onCardHandled?.((performance.now() - start) / 1000, outcome);
+  }
+
+  private handleRead(e: SequencedShoeEvent): void {
     if (e.type === 'card' || e.type === 'unreadable') this.cardsHandled++;
     if (e.type === 'shoeLoaded') this.loadsHandled++;
     switch (e.type) {

@@ -79,15 +79,21 @@ export function wireFloorServices(d: FloorServicesDeps): WiredFloorServices {
   const applied = new Map<number, Set<InhibitReason>>();
   const gateAcceptors = () => {
     const current = d.tilts.list();
-    for (const s of d.config.stations) {
+    // The seated stations, and any remote station a fault names or named (a stadium's other stations need nothing).
+    const stations = new Set<number>([
+      ...d.config.stations.map((s) => s.station),
+      ...current.flatMap((t) => (t.station !== undefined ? [t.station] : [])),
+      ...applied.keys(),
+    ]);
+    for (const station of stations) {
       const want = new Set<InhibitReason>(
-        current.filter((t) => t.disables === 'table' || (t.disables === 'station' && t.station === s.station)).map((t) => `tilt:${t.kind}` as const),
+        current.filter((t) => t.disables === 'table' || (t.disables === 'station' && t.station === station)).map((t) => `tilt:${t.kind}` as const),
       );
-      const had = applied.get(s.station) ?? new Set<InhibitReason>();
+      const had = applied.get(station) ?? new Set<InhibitReason>();
       // New reasons first: one fault giving way to another never lets a note in between.
-      for (const r of want) if (!had.has(r)) d.billAcceptors.setInhibited(s.station, r, true);
-      for (const r of had) if (!want.has(r)) d.billAcceptors.setInhibited(s.station, r, false);
-      applied.set(s.station, want);
+      for (const r of want) if (!had.has(r)) d.billAcceptors.setInhibited(station, r, true);
+      for (const r of had) if (!want.has(r)) d.billAcceptors.setInhibited(station, r, false);
+      applied.set(station, want);
     }
   };
   gateAcceptors();

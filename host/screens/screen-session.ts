@@ -4,50 +4,87 @@ import {
   decodeClientMessage,
   encode,
   protocolError,
+  stationView,
   type ClientMessage,
   type HostMessage,
   type ProtocolError,
   type ViewName,
 } from '../../protocol/index.js';
+import type { RemoteStations } from '../stadium/remote-stations.js';
 import type { LaunchTokens } from './launch-tokens.js';
+import { Outbox, SharedMessage, type OutboxLimits } from './outbox.js';
 import type { ViewHub } from './view-hub.js';
 
-/** What a session needs from its transport: WebSocket, MessagePort or a test double. */
+/**
+ * What a session needs from its transport: WebSocket, MessagePort or a test double. `written`,
+ * when given, is called once the message has left the process's hands (a WebSocket: written to
+ * its socket); a transport that cannot tell calls it at once.
+ */
 export interface ScreenTransport {
   send(text: string): void;
   close(code: number, reason: string): void;
+  /** Sends bytes and says when they were written out: the session's send buffer is bounded by it. */
+  write?(message: SharedMessage, written: () => void): void;
+  /** Where the connection comes from: the loopback (local windows, tools) or the casino LAN over TLS (remote stations). */
+  readonly remote?: boolean;
 }
 
 /** After this many refused messages a connection is closed: a screen that keeps sending garbage is broken. */
 export const MAX_PROTOCOL_ERRORS = 20;
 
+/** The sessions open per remote station, so a revocation closes them. */
+export interface StationConnections {
+  opened(station: number, close: () => void): () => void;
+}
+
 let nextSession = 1;
+
+export interface ScreenSessionOptions {
+  /** Remote stations' credentials; absent: no remote station may connect. */
+  remoteStations?: RemoteStations;
+  connections?: StationConnections;
+  limits?: OutboxLimits;
+  /** Told when the session ends (the metrics' count of connected screens). */
+  onDispose?: (session: ScreenSession) => void;
+}
 
 /**
  * The server side of one screen connection, independent of the transport. Every frame is
- * validated; anything wrong gets a typed error reply and a log line, never an exception.
+ * validated; anything wrong gets a typed error reply and a log line, never an exception. What
+ * it sends goes through a bounded outbox (latest snapshot wins), so a slow screen never holds
+ * the table or another screen up.
  */
 export class ScreenSession {
   readonly id = `s${nextSession++}`;
   private granted: ViewName | null = null;
-  private readonly subscribed = new Set<ViewName>();
+  private readonly subscribed = new Map<ViewName, () => void>();
   private errors = 0;
-  private closed = false;
-  private readonly unlisten: () => void;
+  private isClosed = false;
+  private releaseStation: (() => void) | null = null;
+  readonly outbox: Outbox;
 
   constructor(
     private readonly host: ViewHub,
     private readonly tokens: LaunchTokens,
     private readonly transport: ScreenTransport,
     private readonly log: Logger,
+    private readonly options: ScreenSessionOptions = {},
   ) {
-    this.unlisten = host.onChange((view, conn) => {
-      if (this.subscribed.has(view) && (conn === undefined || conn === this.id)) this.sendSnapshot(view);
+    const write =
+      transport.write?.bind(transport) ??
+      ((m: SharedMessage, written: () => void) => {
+        transport.send(m.text);
+        written();
+      });
+    this.outbox = new Outbox({ write }, options.limits, () => {
+      this.log.warn({ session: this.id, view: this.granted }, 'screen reads none of its replies: closed');
+      this.transport.close(1013, 'send buffer full');
+      this.dispose();
     });
   }
 
   receive(raw: unknown): void {
-    if (this.closed) return;
+    if (this.isClosed) return;
     try {
       const decoded = decodeClientMessage(raw);
       if (!decoded.ok) return this.refuse(decoded.error);
@@ -59,23 +96,45 @@ export class ScreenSession {
     }
   }
 
+  /** Whether the connection is over. */
+  closed(): boolean {
+    return this.isClosed;
+  }
+
+  /** The view this connection was granted (null before hello). */
+  view(): ViewName | null {
+    return this.granted;
+  }
+
   dispose(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.unlisten();
-    for (const view of this.subscribed) this.host.screenClosed(view, this.id);
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.outbox.close();
+    for (const [view, unsubscribe] of this.subscribed) {
+      unsubscribe();
+      this.host.screenClosed(view, this.id);
+    }
+    this.subscribed.clear();
+    this.releaseStation?.();
     this.log.info({ session: this.id, view: this.granted }, 'screen disconnected');
+    this.options.onDispose?.(this);
   }
 
   private handle(m: ClientMessage): void {
-    if (m.type === 'hello') {
+    if (m.type === 'hello' || m.type === 'hello-station') {
       if (this.granted) return this.refuse(protocolError('already-greeted', 'hello was already accepted', { ref: m.id }));
       if (m.protocol !== PROTOCOL_VERSION) {
         return this.refuse(protocolError('protocol-version', `host speaks protocol ${PROTOCOL_VERSION}, screen sent ${m.protocol}`, { ref: m.id }), true);
       }
-      const view = this.tokens.viewOf(m.token);
-      if (!view) return this.refuse(protocolError('unauthorized', 'unknown launch token', { ref: m.id }), true);
+      const view = m.type === 'hello' ? this.launchView(m.token) : this.stationView(m.station, m.secret);
+      if (!view)
+        return this.refuse(protocolError('unauthorized', m.type === 'hello' ? 'unknown launch token' : 'unknown station credential', { ref: m.id }), true);
       this.granted = view;
+      if (m.type === 'hello-station' && this.options.connections)
+        this.releaseStation = this.options.connections.opened(m.station, () => {
+          this.transport.close(1008, 'credential revoked');
+          this.dispose();
+        });
       this.log.info({ session: this.id, view }, 'screen connected');
       return this.send({ type: 'welcome', ref: m.id, protocol: PROTOCOL_VERSION, session: this.id, view });
     }
@@ -85,9 +144,11 @@ export class ScreenSession {
       if (m.view !== this.granted || !this.host.hasView(m.view)) {
         return this.refuse(protocolError('forbidden-view', `this screen may not subscribe to ${m.view}`, { ref: m.id, view: m.view }));
       }
-      this.subscribed.add(m.view);
+      if (this.subscribed.has(m.view)) return;
       this.host.screenOpened(m.view, this.id);
-      return this.sendSnapshot(m.view);
+      // The hub sends the current snapshot (and a station's public parts) at once, then every new one.
+      this.subscribed.set(m.view, this.host.subscribe(m.view, this.id, { deliver: (slot, message) => this.outbox.latest(slot, message) }));
+      return;
     }
 
     if (!this.subscribed.has(m.view)) {
@@ -98,9 +159,18 @@ export class ScreenSession {
     this.send({ type: 'ack', ref: m.id, view: m.view, version: result.version });
   }
 
-  private sendSnapshot(view: ViewName): void {
-    // The same text for every screen showing the view: encoded once per version by the hub.
-    if (!this.closed) this.transport.send(this.host.snapshot(view, this.id));
+  /** A local window's launch token: the view it names. Remote connections (the LAN) present a station credential instead. */
+  private launchView(token: string): ViewName | null {
+    if (this.transport.remote) return null;
+    return this.tokens.viewOf(token);
+  }
+
+  /** A remote station's credential: its own view, and nothing else, while the credential is in force. */
+  private stationView(station: number, secret: string): ViewName | null {
+    const stations = this.options.remoteStations;
+    if (!stations || !stations.verify(station, secret)) return null;
+    const view = stationView(station);
+    return this.host.hasView(view) ? view : null;
   }
 
   private refuse(error: ProtocolError, fatal = false): void {
@@ -115,6 +185,6 @@ export class ScreenSession {
   }
 
   private send(message: HostMessage): void {
-    if (!this.closed) this.transport.send(encode(message));
+    if (!this.isClosed) this.outbox.reply(new SharedMessage(encode(message)));
   }
 }

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
-import type { CommandBody, StationState, ViewName, ViewState } from '../../protocol/index.js';
+import { decodeHostMessage, ViewComposer, type CommandBody, type StationState, type ViewName, type ViewState } from '../../protocol/index.js';
 import { credit, testTable } from '../testing/table-kit.js';
 
 /** What a station may not see of another: everything but the table's public round and the static help. */
@@ -24,9 +24,18 @@ describe('each station sees only its own data', () => {
     try {
       const views: ViewName[] = ['table', 'station/1', 'station/2'];
       const seen: Record<string, ViewState[]> = { table: [], 'station/1': [], 'station/2': [] };
-      t.hub.onChange((view) => {
-        if (views.includes(view)) seen[view]?.push(t.hub.state(view));
-      });
+      // What each screen is sent, as it puts it together: a station's own part and the public parts apart.
+      for (const view of views) {
+        const composer = new ViewComposer(view);
+        t.hub.subscribe(view, `test-${view}`, {
+          deliver: (_slot, message) => {
+            const m = decodeHostMessage(message.text);
+            assert.ok(m.ok, `${view}: a message that fails its schema`);
+            const composed = composer.take(m.message);
+            if (composed) seen[view]?.push(composed.state);
+          },
+        });
+      }
       const snap = (view: ViewName) => t.hub.state(view) as StationState;
       const command = (view: ViewName, body: CommandBody) => {
         const r = t.hub.apply(view, t.hub.version(view), body);

@@ -1,17 +1,23 @@
 import {
   MAX_RECALL_ROUNDS,
   protocolError,
+  REMOTE_STATION_BASE,
   stationOf,
+  stationView,
   type CommandBody,
   type Language,
   type ProtocolError,
+  type PublicPanel,
   type ServiceState,
+  type StationOwnState,
   type StationRecallRound,
   type StationState,
   type TableState as TableView,
   type ViewName,
   type ViewState,
 } from '../../protocol/index.js';
+import { isRemote } from '../../engine/table/state.js';
+import { SharedMessage } from './outbox.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { StationGate } from '../floor/station-gates.js';
 import type { ServiceHost } from '../service/service-host.js';
@@ -21,16 +27,38 @@ import { recallRound, type RecallSource } from './recall.js';
 /** `conn` names the one connection whose view changed (service mode is per connection); absent: every subscriber. */
 export type ViewListener = (view: ViewName, conn?: string) => void;
 
+/** The parts every station shows, sent apart from each station's own part (protocol `public`). */
+export const PUBLIC_PARTS = ['round', 'panel'] as const;
+export type PublicPartName = (typeof PUBLIC_PARTS)[number];
+
+/**
+ * Where a subscribed screen's messages go: `slot` names what the message replaces (a newer
+ * snapshot of the same view or part makes an older one still waiting worthless).
+ */
+export interface ViewSink {
+  deliver(slot: string, message: SharedMessage): void;
+}
+
 export type ApplyResult = { ok: true; version: number } | { ok: false; error: ProtocolError };
 
 /** One view as last built: what it was built from, the state, its version and its snapshot as sent. */
 interface Built {
   deps: readonly unknown[];
-  state: ViewState;
+  /** A station's own part, or the whole view (table display, service mode). */
+  state: ViewState | StationOwnState;
   json: string;
   version: number;
   /** The snapshot message, encoded once for every screen that shows this view. */
-  snapshot: string | null;
+  snapshot: SharedMessage | null;
+  /** Something it is built from changed while nobody watched it: built again when next asked for. */
+  stale: boolean;
+}
+
+/** A public part as last built: its source, its version, its message (encoded once for every station). */
+interface BuiltPart {
+  of: unknown;
+  version: number;
+  message: SharedMessage;
 }
 
 /** What the hub counts (the table-host benchmark prints them). */
@@ -41,6 +69,8 @@ export interface HubCounters {
   built: number;
   /** Snapshots encoded: once per new version of a view, whatever the number of screens. */
   encoded: number;
+  /** Public parts (round, panel) encoded: once per change of what they show, for every station. */
+  parts: number;
 }
 
 /** Two dependency lists are equal when each element is the same value, arrays compared element by element. */
@@ -95,9 +125,15 @@ export class ViewHub {
   private service: ServiceHost | null = null;
   /** Each station's recall as last read, with the ledger's recall version it was read at. */
   private readonly recall = new Map<number, { version: number; list: StationRecallRound[] }>();
+  /** Recorded rounds split by station, newest last. */
+  private readonly rounds = new Map<string, Map<number, StationRecallRound>>();
   /** The JSON of parts views share (the round, a recall list, the pay table), encoded once while they live. */
   private readonly encoded = new WeakMap<object, string>();
-  readonly counters: HubCounters = { changes: 0, built: 0, encoded: 0 };
+  readonly counters: HubCounters = { changes: 0, built: 0, encoded: 0, parts: 0 };
+  /** The screens subscribed to each view (by key), and to the public parts (every station screen). */
+  private readonly sinks = new Map<string, Set<ViewSink>>();
+  private readonly publicSinks = new Set<ViewSink>();
+  private readonly parts = new Map<PublicPartName, BuiltPart>();
   /** One copy for every station build: the same array, so encoded once. */
   private readonly payTable: StationState['payTable'];
 
@@ -108,7 +144,7 @@ export class ViewHub {
     private readonly recallSource: RecallSource,
   ) {
     this.payTable = [...table.payTable];
-    table.onChange(() => this.refreshAll());
+    table.onChange(() => this.refreshAll(true));
   }
 
   /** Attaches the faults and handpays: their refusals, notices and cash-out reach every screen. */
@@ -139,13 +175,50 @@ export class ViewHub {
     this.service?.screenGone(conn);
   }
 
-  /** Every view this table has: the table display, one per configured station, service. */
+  /** Every view this table has: the table display, one per seated station, service (remote stations: `hasView`). */
   views(): ViewName[] {
     return ['table', ...this.config.stations.map((s) => `station/${s.station}` as const), 'service'];
   }
 
+  /** The remote stations' views (a stadium), by number. */
+  remoteViews(): ViewName[] {
+    return Array.from({ length: this.table.state.params.remote ?? 0 }, (_, i) => stationView(REMOTE_STATION_BASE + i + 1));
+  }
+
   hasView(view: ViewName): boolean {
+    const station = stationOf(view);
+    if (station !== null && isRemote(this.table.state.params, station)) return true;
     return this.views().includes(view);
+  }
+
+  /**
+   * A screen subscribes to a view: from now on `sink` gets every new snapshot of it, and a
+   * station's screen every new public part too (sent now, before the station's own part).
+   * Returns the unsubscribe.
+   */
+  subscribe(view: ViewName, conn: string, sink: ViewSink): () => void {
+    const key = this.key(view, conn);
+    let set = this.sinks.get(key);
+    if (!set) this.sinks.set(key, (set = new Set()));
+    set.add(sink);
+    const station = stationOf(view) !== null;
+    if (station) {
+      this.publicSinks.add(sink);
+      for (const part of PUBLIC_PARTS) sink.deliver(`public:${part}`, this.publicPart(part).message);
+    }
+    sink.deliver(`view:${view}`, this.snapshotMessage(view, conn));
+    return () => {
+      set.delete(sink);
+      if (set.size === 0) this.sinks.delete(key);
+      this.publicSinks.delete(sink);
+    };
+  }
+
+  /** How many screens are subscribed (the stadium bench prints it). */
+  subscribers(): number {
+    let n = 0;
+    for (const s of this.sinks.values()) n += s.size;
+    return n;
   }
 
   version(view: ViewName, conn?: string): number {
@@ -157,21 +230,59 @@ export class ViewHub {
     return () => this.listeners.delete(listener);
   }
 
-  /** The view as last built (built now if it never was). */
+  /** The whole view as a screen shows it (a station's own part with the public parts); built now if it never was. */
   state(view: ViewName, conn?: string): ViewState {
-    return this.current(view, conn).state;
+    const s = this.current(view, conn).state;
+    if (s.kind !== 'station') return s;
+    return { ...s, round: this.table.view(), ...this.panel() };
   }
 
   /** The view's snapshot message, encoded once per version and shared by every screen showing it. */
   snapshot(view: ViewName, conn?: string): string {
+    return this.snapshotMessage(view, conn).text;
+  }
+
+  snapshotMessage(view: ViewName, conn?: string): SharedMessage {
     const b = this.current(view, conn);
     if (b.snapshot === null) {
       // The state's JSON was made when the view was built: the message wraps it, encoded once.
-      b.snapshot = `{"type":"snapshot","view":${JSON.stringify(view)},"version":${b.version},"state":${b.json}}`;
+      b.snapshot = new SharedMessage(`{"type":"snapshot","view":${JSON.stringify(view)},"version":${b.version},"state":${b.json}}`);
       this.counters.encoded++;
     }
     return b.snapshot;
   }
+
+  /**
+   * A public part's message as it stands: projected and encoded once per change of what it
+   * shows, the same bytes for every station screen.
+   */
+  publicPart(part: PublicPartName): BuiltPart {
+    const of = part === 'round' ? this.table.view() : this.panel();
+    const had = this.parts.get(part);
+    if (had && had.of === of) return had;
+    const version = (had?.version ?? 0) + 1;
+    // The round's JSON is the one the table display's snapshot holds too: encoded once for both.
+    let json = this.encoded.get(of);
+    if (json === undefined) {
+      json = encodeView(of, this.encoded);
+      this.encoded.set(of, json);
+    }
+    const built: BuiltPart = { of, version, message: new SharedMessage(`{"type":"public","part":"${part}","version":${version},"state":${json}}`) };
+    this.parts.set(part, built);
+    this.counters.parts++;
+    return built;
+  }
+
+  /** The roads (baccarat) or the last rounds (blackjack, war), as every station shows them. */
+  private panel(): PublicPanel {
+    const extras = this.table.tableExtras(this.config.seats);
+    if (this.panelOf?.extras === extras) return this.panelOf.panel;
+    const panel: PublicPanel = { ...(extras.roads ? { roads: extras.roads } : {}), ...(extras.history ? { history: extras.history } : {}) };
+    this.panelOf = { extras, panel };
+    return panel;
+  }
+
+  private panelOf: { extras: unknown; panel: PublicPanel } | null = null;
 
   /** Applies a command made against `version` of `view`; a stale version is refused. */
   apply(view: ViewName, version: number, command: CommandBody, conn?: string): ApplyResult {
@@ -184,7 +295,7 @@ export class ViewHub {
     }
     if (command.name === 'set-language') {
       this.languages.set(this.key(view, conn), command.language);
-      this.refresh(view, conn);
+      this.refresh(view, conn, true);
       return { ok: true, version: this.version(view, conn) };
     }
     if (view === 'service' && this.service && conn !== undefined && command.name.startsWith('service-')) {
@@ -230,42 +341,105 @@ export class ViewHub {
     return view === 'service' && conn !== undefined ? `service#${conn}` : view;
   }
 
-  private refreshAll(): void {
+  /**
+   * `tableOnly`: the table's state changed and nothing else did (the floor and the configuration
+   * call without it). Then the stations' views are looked at only if something any of them is
+   * built from moved: a card read (the public round) leaves hundreds of stations' own parts
+   * untouched, and not even their inputs are compared.
+   */
+  private refreshAll(tableOnly = false): void {
     this.counters.changes++;
-    for (const view of this.views()) this.refresh(view);
+    // The parts every station shares first: each is encoded once, then handed to every station screen.
+    for (const part of PUBLIC_PARTS) {
+      const had = this.parts.get(part);
+      const now = this.publicPart(part);
+      if (had !== now) for (const sink of this.publicSinks) sink.deliver(`public:${part}`, now.message);
+    }
+    this.refresh('table');
+    this.refresh('service');
+    const key = this.stationsKey();
+    const same = tableOnly && this.lastStationsKey !== null && sameDeps(this.lastStationsKey, key);
+    this.lastStationsKey = key;
+    if (same) return;
+    for (const view of this.views()) if (view !== 'table' && view !== 'service') this.refresh(view);
+    for (const view of this.remoteViews()) this.refresh(view);
   }
 
-  /** Without `conn`, the service view refreshes for every connection subscribed to it. */
-  private refresh(view: ViewName, conn?: string): void {
+  private lastStationsKey: readonly unknown[] | null = null;
+
+  /** Everything of the table's state any station's own part is built from (compared by identity). */
+  private stationsKey(): readonly unknown[] {
+    const s = this.table.state;
+    const deciding = this.table.stationInputs().deciders.size > 0;
+    return [
+      s.params,
+      s.credits,
+      s.chips,
+      s.placed,
+      s.unplayed,
+      s.results,
+      s.phase,
+      s.hold,
+      s.needsShuffle,
+      s.faults,
+      deciding ? s.round : null,
+      deciding ? s.countdown : null,
+    ];
+  }
+
+  /**
+   * Without `conn`, the service view refreshes for every connection subscribed to it. A station
+   * view nobody is subscribed to is only marked stale (a stadium has hundreds of stations, most
+   * of them not connected at any moment): it is built when next asked for.
+   */
+  private refresh(view: ViewName, conn?: string, force = false): void {
     if (view === 'service') {
       if (conn === undefined) for (const c of this.serviceConns) this.rebuild(view, c);
       else if (this.serviceConns.has(conn)) this.rebuild(view, conn);
       return;
     }
-    this.rebuild(view);
+    const had = this.built.get(view);
+    if (!force && had && !this.sinks.has(view) && this.listeners.size === 0) {
+      had.stale = true;
+      return;
+    }
+    if (had || force) this.rebuild(view);
   }
 
   private current(view: ViewName, conn?: string): Built {
-    return this.built.get(this.key(view, conn)) ?? this.rebuild(view, conn, true);
+    const had = this.built.get(this.key(view, conn));
+    if (had && !had.stale) return had;
+    return this.rebuild(view, conn, had === undefined);
   }
 
-  /** Builds the view if what it is built from changed; a new version (and listeners told) only if its content changed. */
+  /** Builds the view if what it is built from changed; a new version (and subscribers told) only if its content changed. */
   private rebuild(view: ViewName, conn?: string, first = false): Built {
     const key = this.key(view, conn);
     const had = this.built.get(key);
     const deps = this.depsOf(view, conn);
     // Service consoles are per connection and read the floor's services: always built on a change.
-    if (had && view !== 'service' && sameDeps(had.deps, deps)) return had;
+    if (had && view !== 'service' && sameDeps(had.deps, deps)) {
+      had.stale = false;
+      return had;
+    }
     const state = this.build(view, conn);
     this.counters.built++;
     const json = encodeView(state, this.encoded);
     if (had && had.json === json) {
       had.deps = deps;
+      had.stale = false;
       return had;
     }
-    const b: Built = { deps, state, json, version: (had?.version ?? 0) + 1, snapshot: null };
+    const b: Built = { deps, state, json, version: (had?.version ?? 0) + 1, snapshot: null, stale: false };
     this.built.set(key, b);
-    if (!first) for (const l of [...this.listeners]) l(view, conn);
+    if (!first) {
+      const sinks = this.sinks.get(key);
+      if (sinks && sinks.size > 0) {
+        const message = this.snapshotMessage(view, conn);
+        for (const sink of sinks) sink.deliver(`view:${view}`, message);
+      }
+      for (const l of [...this.listeners]) l(view, conn);
+    }
     return b;
   }
 
@@ -280,21 +454,25 @@ export class ViewHub {
     const language = this.languageOf(view, conn);
     const station = stationOf(view);
     if (station !== null) {
+      // Grouped by station once per state: each station compares its own, not the whole lists.
+      const own = this.table.stationInputs();
+      const decides = own.deciders.has(station);
       return [
-        round,
         language,
         s.params,
         s.credits[station],
-        s.chips.filter((c) => c.station === station),
-        s.placed.filter((p) => p.station === station),
-        s.unplayed.filter((u) => u.station === station),
-        s.results,
+        own.chips.get(station),
+        own.placed.get(station),
+        own.unplayed.get(station),
+        own.results.get(station),
+        own.notFollowed.get(station),
         s.phase,
         s.hold,
         s.needsShuffle,
         s.faults,
-        s.round,
-        s.countdown,
+        // Its decision (what it may do, when its countdown ends) only while one is due from it.
+        decides ? s.round : null,
+        decides ? s.countdown : null,
         // Faults and handpays come as new objects each time they are asked for: compared by content.
         JSON.stringify(this.floor?.notices(station) ?? null),
         JSON.stringify(this.floor?.cashout(station) ?? null),
@@ -302,11 +480,12 @@ export class ViewHub {
         this.recallOf(station),
       ];
     }
-    if (view === 'table') return [round, language, s.params, s.shoe, s.shoeNo, s.history, JSON.stringify(this.floor?.notices(null) ?? null)];
+    if (view === 'table')
+      return [round, language, s.params, s.shoe, s.shoeNo, s.history, this.table.stadium(), JSON.stringify(this.floor?.notices(null) ?? null)];
     return [language];
   }
 
-  private build(view: ViewName, conn?: string): ViewState {
+  private build(view: ViewName, conn?: string): ViewState | StationOwnState {
     const c = this.config;
     const language = this.languageOf(view, conn);
     const station = stationOf(view);
@@ -318,6 +497,7 @@ export class ViewHub {
     }
     const s = this.table.state;
     const extras = this.table.tableExtras(c.seats);
+    const stadium = this.table.stadium();
     const table: TableView = {
       kind: 'table',
       tableId: c.tableId,
@@ -334,21 +514,22 @@ export class ViewHub {
       ...(extras.lastRound ? { lastRound: true } : {}),
       ...(extras.roads ? { roads: extras.roads } : {}),
       ...(extras.history ? { history: extras.history } : {}),
+      ...(stadium ? { stadium } : {}),
     };
     return table;
   }
 
-  private buildStation(station: number, language: Language): StationState {
+  private buildStation(station: number, language: Language): StationOwnState {
     const c = this.config;
     const cfg = c.stations.find((s) => s.station === station);
-    if (!cfg) throw new Error(`no station ${station} at this table`);
+    if (!cfg && !isRemote(this.table.state.params, station)) throw new Error(`no station ${station} at this table`);
     const own = this.table.station(station);
     // A fault or a pending handpay closes this station's betting even while the table's is open.
     const open = own.betting.open && !this.floor?.refuse(station, 'place-bet');
-    const state: StationState = {
+    const state: StationOwnState = {
       kind: 'station',
       station,
-      seat: cfg.seat,
+      ...(cfg ? { seat: cfg.seat } : {}),
       game: c.game,
       currency: c.currency,
       limits: this.table.state.params.limits,
@@ -356,7 +537,6 @@ export class ViewHub {
       credit: own.credit,
       betting: { ...own.betting, open },
       decision: own.decision,
-      round: this.table.view(),
       ...(this.floor ? { tilts: this.floor.notices(station), cashout: this.floor.cashout(station) } : {}),
       recall: this.recallOf(station),
       payTable: this.payTable,
@@ -365,13 +545,37 @@ export class ViewHub {
     return state;
   }
 
-  /** A station's last rounds from the ledger's recall, read again only when a round it played in was recorded. */
+  /**
+   * A station's last rounds from the ledger's recall, read again only when a round it played in
+   * was recorded. Each round's record is read and split by station once (a stadium's round holds
+   * hundreds of stations' lines), then every station takes its own part of it.
+   */
   private recallOf(station: number): StationRecallRound[] {
     const version = this.recallSource.recallVersion(station);
     const had = this.recall.get(station);
     if (had && had.version === version) return had.list;
-    const list = this.recallSource.recall({ station, limit: MAX_RECALL_ROUNDS }).map((r) => recallRound(r, station));
+    const list = this.recallSource.recallIds(station, MAX_RECALL_ROUNDS).flatMap((id) => {
+      const own = this.recallRounds(id)?.get(station);
+      return own ? [own] : [];
+    });
     this.recall.set(station, { version, list });
     return list;
+  }
+
+  /** A recorded round, split by station once; the newest rounds are kept (a station recalls ten). */
+  private recallRounds(roundId: string): Map<number, StationRecallRound> | null {
+    const had = this.rounds.get(roundId);
+    if (had) return had;
+    const record = this.recallSource.round(roundId);
+    if (!record) return null;
+    const byStation = new Map<number, StationRecallRound>();
+    for (const s of new Set([...record.bets.map((b) => b.station), ...record.lines.map((l) => l.station)])) byStation.set(s, recallRound(record, s));
+    this.rounds.set(roundId, byStation);
+    // Twice a station's recall: every station's ten are in here.
+    for (const oldest of this.rounds.keys()) {
+      if (this.rounds.size <= 2 * MAX_RECALL_ROUNDS + 2) break;
+      this.rounds.delete(oldest);
+    }
+    return byStation;
   }
 }

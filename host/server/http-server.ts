@@ -1,13 +1,14 @@
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { LogController, type FastifyReply } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { Language, MAX_MESSAGE_BYTES } from '../../protocol/index.js';
 import { TIMER_KINDS, type TimerKind } from '../../engine/table/state.js';
 import { z } from 'zod';
 
-export type ServiceExportKind = 'meters.csv' | 'meters.json' | 'meters.html' | 'evidence';
+export type ServiceExportKind = 'meters.csv' | 'meters.json' | 'meters.html' | 'evidence' | 'enrolment';
 import type { ScreenSession, ScreenTransport } from '../screens/screen-session.js';
 import { allowedHosts, screenCsp } from './security-headers.js';
 
@@ -17,6 +18,11 @@ export interface HttpServerDeps {
   /** The built renderer (`dist/renderer`); without it the host still serves the protocol. */
   rendererDir: string;
   health: () => Record<string, unknown>;
+  /**
+   * Prometheus metrics at `/metrics`, answered only to `Authorization: Bearer <token>` (the
+   * token of `--metrics-token-file`, not a screen's); absent: no metrics route.
+   */
+  metrics?: { token: string; contentType: string; text: () => Promise<string> };
   /**
    * Simulated mode's control channel for tests and demos (`--sim-controls`): insert a note at a
    * simulated acceptor. Absent unless asked for; needs its own token; loopback only, like all.
@@ -63,12 +69,26 @@ export async function createHttpServer(deps: HttpServerDeps, port: number): Prom
 
   app.addHook('onRequest', async (req, reply) => {
     if (!hosts.has(req.headers.host ?? '')) {
-      deps.log.warn({ host: req.headers.host, url: req.url }, 'request for a foreign host refused');
+      // The path only: a screen's URL carries its launch token in the query, which never reaches a log.
+      deps.log.warn({ host: req.headers.host, path: req.url.split('?')[0] }, 'request for a foreign host refused');
       return reply.code(421).send({ error: 'misdirected request' });
     }
   });
 
   app.get('/healthz', async () => ({ status: 'ok', ...deps.health() }));
+
+  const metrics = deps.metrics;
+  if (metrics) {
+    const want = Buffer.from(metrics.token);
+    app.get('/metrics', async (req, reply) => {
+      const given = Buffer.from(/^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '');
+      if (given.length !== want.length || !timingSafeEqual(given, want)) return reply.code(401).send({ error: 'metrics token required' });
+      return reply
+        .header('Content-Type', metrics.contentType)
+        .header('Cache-Control', 'no-store')
+        .send(await metrics.text());
+    });
+  }
 
   const sim = deps.simControls;
   if (sim) {
@@ -110,7 +130,8 @@ export async function createHttpServer(deps: HttpServerDeps, port: number): Prom
   if (serviceExport) {
     const answer = (kind: ServiceExportKind) => async (req: { query: unknown; params: unknown }, reply: FastifyReply) => {
       const query = req.query as { t?: unknown; lang?: unknown };
-      const roundId = (req.params as { roundId?: string }).roundId;
+      const params = req.params as { roundId?: string; station?: string };
+      const roundId = params.roundId ?? params.station;
       const language = Language.safeParse(query.lang);
       const file = typeof query.t === 'string' ? serviceExport(query.t, kind, roundId, language.success ? language.data : undefined) : null;
       if (!file) return reply.code(403).send({ error: 'sign in to service mode to export' });
@@ -127,6 +148,7 @@ export async function createHttpServer(deps: HttpServerDeps, port: number): Prom
     app.get('/service/export/meters.json', answer('meters.json'));
     app.get('/service/export/meters.html', answer('meters.html'));
     app.get('/service/export/evidence/:roundId', answer('evidence'));
+    app.get('/service/export/enrolment/:station', answer('enrolment'));
   }
 
   // Frames up to 4× the protocol limit are read and refused with a typed `oversized` error; a
@@ -143,6 +165,8 @@ export async function createHttpServer(deps: HttpServerDeps, port: number): Prom
     }
     const session = deps.openSession({
       send: (text) => socket.send(text),
+      // Bytes encoded once for every screen; `written` once ws has handed them to the socket.
+      write: (m, written) => socket.send(m.bytes, { binary: false }, () => written()),
       close: (code, reason) => socket.close(code, reason),
     });
     socket.on('message', (data, isBinary) => session.receive(isBinary ? new Uint8Array(data as Buffer) : data.toString()));

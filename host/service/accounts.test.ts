@@ -36,7 +36,7 @@ describe('service accounts', () => {
     await s.add({ name: 'Ana', role: 'supervisor', pin: '482915' }, null);
     const text = readFileSync(s.file, 'utf8');
     assert.ok(!text.includes('482915'));
-    assert.equal(statSync(s.file).mode & 0o777, 0o600);
+    for (const f of [s.file, `${s.file}-wal`]) assert.equal(statSync(f).mode & 0o777, 0o600, f);
   });
 
   it('hashes with scrypt at N=2^15, r=8, p=1 by default, and verifies only the right PIN', async () => {
@@ -131,7 +131,7 @@ describe('service accounts', () => {
     await assert.rejects(s.add({ name: 'Ed', role: 'technician', pin: '620481' }, { staff: '1002', pin: '305728' }), /refused: disabled/);
   });
 
-  it('a lockout recorded while an account is being added is kept (the add writes the file as it is then)', async () => {
+  it('a lockout recorded while an account is being added is kept (the add writes the accounts as they are then)', async () => {
     const s = store();
     const ana = { staff: '1001', pin: '482915' };
     await s.add({ name: 'Ana', role: 'supervisor', pin: ana.pin }, null);
@@ -146,7 +146,7 @@ describe('service accounts', () => {
     assert.ok(s.find('1003'), 'Bo was added');
     assert.ok(s.find('1002')?.lockedUntil, "Cy's lock was not overwritten by the add");
     assert.deepEqual(
-      readdirSync(path.dirname(s.file)).filter((f) => f !== 'service-accounts.json'),
+      readdirSync(path.dirname(s.file)).filter((f) => !f.startsWith('service-accounts.sqlite')),
       [],
       'no temporary or lock file is left',
     );

@@ -1,16 +1,15 @@
-import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import type { SqliteDb } from '../../ledger/index.js';
 import { Pin, ServiceRole, StaffNumber } from '../../protocol/index.js';
+import { ACCOUNTS_DB, importLegacyOnce, openAccountsDb } from './accounts-db.js';
 import { hashPin, SCRYPT_PARAMS, verifyPin, type PinHash } from './pin-hash.js';
 
 /**
- * Service accounts live in `<dataDir>/service-accounts.json` (mode 0600), not in the ledger:
- * the ledger is append-only and replicated upstream, and a PIN hash must be replaceable and
- * must never leave the kiosk. Every sign-in, exit and refusal is journalled in the ledger.
+ * Service accounts live in their own SQLite database (host/service/accounts-db.ts), not in the
+ * ledger. Every sign-in, exit and refusal is journalled in the ledger.
  */
-export const ACCOUNTS_FILE = 'service-accounts.json';
+export { ACCOUNTS_DB } from './accounts-db.js';
 
 const Account = z.strictObject({
   staff: StaffNumber,
@@ -64,11 +63,6 @@ export type CheckResult =
 /** What a supervisor may do to an account on the command line. */
 export type AccountAction = 'disable' | 'enable' | 'unlock' | 'reset-pin';
 
-/** Waits without returning to the event loop: the accounts file is read, changed and written in one go. */
-function pause(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
 export class AccountError extends Error {}
 
 /** A dummy hash to spend the same time on an unknown staff number as on a known one. */
@@ -84,8 +78,23 @@ function checkNewPin(pin: string): void {
   }
 }
 
+interface AccountRow {
+  staff: string;
+  name: string;
+  role: string;
+  pin: string;
+  created_at: string;
+  created_by: string;
+  failures: number;
+  locked_until: string | null;
+  journalled_seq: number | null;
+  disabled: number;
+}
+
 export class AccountStore {
+  /** The database file. */
   readonly file: string;
+  private readonly db: SqliteDb;
 
   constructor(
     dataDir: string,
@@ -93,13 +102,54 @@ export class AccountStore {
     private readonly now: () => number = Date.now,
     private readonly scrypt: { N: number; r: number; p: number } = SCRYPT_PARAMS,
   ) {
-    this.file = path.join(dataDir, ACCOUNTS_FILE);
+    this.file = path.join(dataDir, ACCOUNTS_DB);
+    this.db = openAccountsDb(dataDir);
+    try {
+      importLegacyOnce(this.db, dataDir, (text) => {
+        let parsed: z.infer<typeof AccountsFile>;
+        try {
+          parsed = AccountsFile.parse(JSON.parse(text));
+        } catch (e) {
+          throw new AccountError(`the old accounts file cannot be imported: ${e instanceof Error ? e.message : String(e)}`);
+        }
+        for (const a of parsed.accounts) this.put(a);
+        return parsed.accounts.length;
+      });
+    } catch (e) {
+      this.db.close();
+      throw e;
+    }
   }
 
-  /** Read from disk every time: `npm run service -- add-user` may change it while the host runs. */
+  close(): void {
+    this.db.close();
+  }
+
+  /** Read from the database every time: `npm run service -- add-user` may change it while the host runs. */
   list(): Account[] {
-    if (!existsSync(this.file)) return [];
-    return AccountsFile.parse(JSON.parse(readFileSync(this.file, 'utf8'))).accounts;
+    const rows = this.db.prepare('SELECT * FROM accounts ORDER BY rowid').all() as AccountRow[];
+    const pending = this.db.prepare('SELECT staff, action, by, at FROM unjournalled ORDER BY id').all() as {
+      staff: string;
+      action: string;
+      by: string;
+      at: string;
+    }[];
+    return rows.map((r) => {
+      const todo = pending.filter((u) => u.staff === r.staff).map(({ action, by, at }) => ({ action, by, at }));
+      return Account.parse({
+        staff: r.staff,
+        name: r.name,
+        role: r.role,
+        pin: JSON.parse(r.pin) as unknown,
+        createdAt: r.created_at,
+        createdBy: r.created_by,
+        failures: r.failures,
+        lockedUntil: r.locked_until,
+        ...(r.journalled_seq !== null ? { journalledSeq: r.journalled_seq } : {}),
+        ...(r.disabled ? { disabled: true } : {}),
+        ...(todo.length ? { unjournalled: todo } : {}),
+      });
+    });
   }
 
   find(staff: string): Account | undefined {
@@ -256,56 +306,46 @@ export class AccountStore {
   }
 
   /**
-   * Reads the file, changes it and writes it in one synchronous step under a lock file, so that
-   * neither another await in this process nor the other process (the host, a command) can slip
-   * a write in between and have one of the two changes lost.
+   * Reads the accounts, changes them and writes back what changed in one IMMEDIATE transaction:
+   * neither another await in this process nor the other process (the host, a command) can slip a
+   * write in between and have one of the two changes lost, and a power cut keeps all or none.
    */
   private change<T>(f: (current: Account[]) => { accounts: Account[]; result: T }): T {
-    const lock = `${this.file}.lock`;
-    let fd: number | null = null;
-    for (let tries = 0; fd === null; tries++) {
-      try {
-        fd = openSync(lock, 'wx', 0o600);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-        // A lock left by a process killed in the middle of a write is old: taken over.
-        const age = (() => {
-          try {
-            return this.now() - statSync(lock).mtimeMs;
-          } catch {
-            return 0;
-          }
-        })();
-        if (age > 10_000 || tries > 400) {
-          try {
-            unlinkSync(lock);
-          } catch {
-            // Someone else took it over first.
-          }
-        } else pause(5);
-      }
-    }
-    try {
-      const { accounts, result } = f(this.list());
-      this.write(accounts);
-      return result;
-    } finally {
-      closeSync(fd);
-      unlinkSync(lock);
-    }
+    return this.db
+      .transaction(() => {
+        const current = this.list();
+        const before = new Map(current.map((a) => [a.staff, JSON.stringify(a)]));
+        const { accounts, result } = f(current);
+        for (const a of accounts) if (before.get(a.staff) !== JSON.stringify(a)) this.put(Account.parse(a));
+        return result;
+      })
+      .immediate();
   }
 
-  /** Write-then-rename with fsync: a power cut leaves the old file or the new one, never half. */
-  private write(accounts: Account[]): void {
-    // A name of its own per write: the host and a command never share a half-written file.
-    const tmp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    const fd = openSync(tmp, 'w', 0o600);
-    try {
-      writeSync(fd, JSON.stringify(AccountsFile.parse({ version: 1, accounts }), null, 1));
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, this.file);
+  /** Inserts or replaces one account and its unjournalled actions (inside a transaction). */
+  private put(a: Account): void {
+    this.db
+      .prepare(
+        `INSERT INTO accounts (staff, name, role, pin, created_at, created_by, failures, locked_until, journalled_seq, disabled)
+         VALUES (@staff, @name, @role, @pin, @createdAt, @createdBy, @failures, @lockedUntil, @journalledSeq, @disabled)
+         ON CONFLICT (staff) DO UPDATE SET name = excluded.name, role = excluded.role, pin = excluded.pin,
+           failures = excluded.failures, locked_until = excluded.locked_until, journalled_seq = excluded.journalled_seq,
+           disabled = excluded.disabled`,
+      )
+      .run({
+        staff: a.staff,
+        name: a.name,
+        role: a.role,
+        pin: JSON.stringify(a.pin),
+        createdAt: a.createdAt,
+        createdBy: a.createdBy,
+        failures: a.failures,
+        lockedUntil: a.lockedUntil,
+        journalledSeq: a.journalledSeq ?? null,
+        disabled: a.disabled ? 1 : 0,
+      });
+    this.db.prepare('DELETE FROM unjournalled WHERE staff = ?').run(a.staff);
+    const add = this.db.prepare('INSERT INTO unjournalled (staff, action, by, at) VALUES (?, ?, ?, ?)');
+    for (const u of a.unjournalled ?? []) add.run(a.staff, u.action, u.by, u.at);
   }
 }

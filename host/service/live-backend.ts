@@ -5,6 +5,7 @@ import { canonicalJson, eventLog, evidenceBundle, newestEntriesOfType, openServi
 import { parseCard } from '../../engine/cards/card.js';
 import {
   compareMeters,
+  MAX_STATIONS,
   meterGliName,
   metersOf,
   meterUnit,
@@ -14,6 +15,7 @@ import {
   type EventFilter,
   type EventRow,
   type RecallRound,
+  type ServicePage,
   type ServiceRole,
 } from '../../protocol/index.js';
 import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
@@ -62,6 +64,23 @@ export interface LiveBackendDeps {
   /** How long a note or card test waits for the technician (ms). */
   testTimeoutMs?: number;
   now?: () => number;
+  /** The remote stations: their credentials, links and enrolment (host/stadium); absent: none. */
+  stadium?: StadiumService;
+}
+
+/** What service mode does with the remote stations (start-host.ts wires it). */
+export interface StadiumService {
+  /** `https://host:port`, null without remote stations. */
+  lan(): string | null;
+  fingerprint(): string | null;
+  /** The remote station numbers the table takes. */
+  stations(): number[];
+  enrolledAt(station: number): string | null;
+  screenConnected(station: number): boolean;
+  acceptorConnected(station: number): boolean;
+  /** Enrols (journalled by the caller's two people) and returns the enrolment file's text. */
+  enrol(station: number, by: [string, string]): string;
+  revoke(station: number, by: [string, string]): boolean;
 }
 
 const TRACE_KEEP = 200;
@@ -287,8 +306,12 @@ export class LiveServiceBackend implements ServiceBackend {
           ...(x.auto ? { auto: true } : {}),
         })),
         ...(r.game === this.d.table.gameKind && this.d.table.presentation.actionWords ? { actionWords: { ...this.d.table.presentation.actionWords } } : {}),
-        bets: r.bets.map((b) => ({ station: b.station, seat: b.seat, bet: b.bet, amount: b.amount })),
-        lines: r.lines,
+        // One station's recall shows its own; a stadium round's whole record (hundreds of stations)
+        // is cut to the page's limits here, the seated stations first: the export has all of it.
+        bets: byStation(r.bets, q.station)
+          .slice(0, 224)
+          .map((b) => ({ station: b.station, seat: b.seat, bet: b.bet, amount: b.amount })),
+        lines: byStation(r.lines, q.station).slice(0, 512),
         ...(r.reason !== undefined ? { reason: r.reason.slice(0, 400) } : {}),
         ...(r.authorisedBy ? { authorisedBy: r.authorisedBy } : {}),
       })),
@@ -500,6 +523,58 @@ export class LiveServiceBackend implements ServiceBackend {
     if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
     this.changed();
     return { ok: true, key: r.status === 'applied' ? 'service.done.configChange' : 'service.done.configQueued', values: { key } };
+  }
+
+  /** Enrolment files waiting for their one download, by station. */
+  private readonly enrolments = new Map<number, string>();
+
+  remoteStations(): Omit<Extract<ServicePage, { page: 'stations' }>, 'page'> {
+    const st = this.d.stadium;
+    if (!st) return { lan: null, fingerprint: null, stations: [] };
+    return {
+      lan: st.lan(),
+      fingerprint: st.fingerprint(),
+      stations: st.stations().map((station) => {
+        const at = st.enrolledAt(station);
+        return {
+          station,
+          enrolled: at !== null,
+          ...(at !== null ? { enrolledAt: at } : {}),
+          screen: st.screenConnected(station),
+          acceptor: st.acceptorConnected(station),
+          ...(this.enrolments.has(station) ? { download: true } : {}),
+        };
+      }),
+    };
+  }
+
+  enrolStation(station: number, authorisedBy: AuthorisedBy): BackendResult {
+    const st = this.d.stadium;
+    if (!st || !st.stations().includes(station)) return { ok: false, code: 'refused', detail: `station ${station} is not one of this table's remote stations` };
+    try {
+      // The enrolment journals itself (service.action, both names); its file leaves the host once.
+      this.enrolments.set(station, st.enrol(station, authorisedBy));
+    } catch (e) {
+      return { ok: false, code: 'refused', detail: e instanceof Error ? e.message : String(e) };
+    }
+    this.changed();
+    return { ok: true, key: 'service.done.stationEnrol', values: { station } };
+  }
+
+  revokeStation(station: number, authorisedBy: AuthorisedBy): BackendResult {
+    const st = this.d.stadium;
+    if (!st || !st.revoke(station, authorisedBy)) return { ok: false, code: 'refused', detail: `station ${station} has no credential in force` };
+    this.enrolments.delete(station);
+    this.action(authorisedBy, 'station-revoke', `station ${station}`);
+    this.changed();
+    return { ok: true, key: 'service.done.stationRevoke', values: { station } };
+  }
+
+  takeEnrolment(station: number): string | null {
+    const file = this.enrolments.get(station) ?? null;
+    this.enrolments.delete(station);
+    if (file !== null) this.changed();
+    return file;
   }
 
   confirmHandpay(station: number, requestTxId: string, authorisedBy: string[]): BackendResult {
@@ -744,4 +819,10 @@ function toEventRow(r: { seq: number; ts: string; type: string; body: string }):
 /** The hold's sequence and the reads during it, for the Holds page (the newest 64 reads). */
 function holdReads(h: ReturnType<LiveTable['holdState']>): Pick<TableSummary, 'holdReads'> {
   return h ? { holdReads: { shoeSequence: h.shoeSequence, reads: h.readsDuringHold.slice(-64) } } : {};
+}
+
+/** A station's own items, or every item with the seated stations' (1–7) first. */
+function byStation<T extends { station: number }>(xs: readonly T[], station: number | null): T[] {
+  if (station !== null) return xs.filter((x) => x.station === station);
+  return [...xs].sort((a, b) => Number(a.station > MAX_STATIONS) - Number(b.station > MAX_STATIONS));
 }

@@ -61,5 +61,7 @@ export function buildPage(b: ServiceBackend, req: PageRequest): ServicePage {
     }
     case 'sync':
       return { page: 'sync', sync: b.sync() };
+    case 'stations':
+      return { page: 'stations', ...b.remoteStations() };
   }
 }

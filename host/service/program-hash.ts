@@ -9,19 +9,24 @@ import path from 'node:path';
  * those are depends on how the kiosk runs:
  *
  * - `tsx` (`npm start`, the browser modes): our TypeScript run by tsx — engine, hardware, ledger,
- *   host, protocol, locales, cli — the built screens (dist/renderer), package.json,
+ *   host, protocol, locales, cli, and bin/etg.js that starts it — the built screens (dist/renderer), package.json,
  *   package-lock.json, tsconfig.base.json, and the packages the host loads at run time with
  *   everything they depend on (`HOST_RUNTIME_PACKAGES`), tsx itself included;
  * - `electron` (dist/electron/host.mjs in Electron's utility process): the bundles in
  *   dist/electron (main, preload, host: our code and the pure-JS packages are inside them), the
  *   built screens, package.json, and the native packages left outside the bundle (better-sqlite3,
- *   usb) with their dependencies.
+ *   usb) with their dependencies;
+ * - `packaged` (the .deb or AppImage: the host bundle inside `resources/app.asar`): every file of
+ *   the installation folder — the Electron executable (its fuses are bytes of it), its libraries
+ *   and resources, `resources/app.asar` hashed whole as one file (the bundles, the screens and
+ *   package.json are inside it; Electron checks no ASAR integrity on Linux, so this hash is what
+ *   covers it there), the native modules unpacked beside it, and the technicians' tools.
  *
  * Of a package, the files Node can load are hashed (.js .cjs .mjs .json .node .wasm, and the
  * executables in a `bin/` folder, e.g. the esbuild binary tsx runs); sources of native code,
  * type declarations and read-me files are not part of what runs. Test files are never hashed.
  */
-export type ProgramMode = 'tsx' | 'electron';
+export type ProgramMode = 'tsx' | 'electron' | 'packaged';
 
 /** Packages the host imports at run time; `program-hash.test.ts` checks every bare import is here. */
 export const HOST_RUNTIME_PACKAGES = [
@@ -29,8 +34,11 @@ export const HOST_RUNTIME_PACKAGES = [
   'fastify',
   '@fastify/static',
   '@fastify/websocket',
+  '@peculiar/x509',
   'i18next',
   'pino',
+  'prom-client',
+  'semver',
   'serialport',
   'usb',
   'ws',
@@ -40,6 +48,7 @@ export const HOST_RUNTIME_PACKAGES = [
 const ELECTRON_EXTERNAL_PACKAGES = ['better-sqlite3', 'serialport', 'usb'] as const;
 
 const OUR_PARTS = [
+  'bin',
   'engine',
   'hardware',
   'ledger',
@@ -68,6 +77,8 @@ export interface ProgramLayout {
  * (host/ under tsx, dist/electron/ inside the Electron bundle).
  */
 export function programLayout(moduleDir: string, mode?: ProgramMode): ProgramLayout {
+  const asar = asarOf(moduleDir);
+  if (asar && (mode === undefined || mode === 'packaged')) return layoutAt(path.dirname(path.dirname(asar)), 'packaged');
   const inBundle = path.basename(moduleDir) === 'electron' && path.basename(path.dirname(moduleDir)) === 'dist';
   const m = mode ?? (inBundle ? 'electron' : 'tsx');
   const root = inBundle ? path.resolve(moduleDir, '../..') : path.resolve(moduleDir, '..');
@@ -76,10 +87,18 @@ export function programLayout(moduleDir: string, mode?: ProgramMode): ProgramLay
 
 /** The layout of a program installed at `root` (the command line's reference hash of an approved build). */
 export function layoutAt(root: string, mode: ProgramMode): ProgramLayout {
+  if (mode === 'packaged') return { mode, root, parts: ['.'], packages: [] };
   if (mode === 'electron') {
     return { mode, root, parts: ['dist/electron', 'dist/renderer', 'package.json'], packages: runtimePackages(root, ELECTRON_EXTERNAL_PACKAGES) };
   }
   return { mode, root, parts: OUR_PARTS, packages: runtimePackages(root, [...HOST_RUNTIME_PACKAGES, 'tsx']) };
+}
+
+/** `…/resources/app.asar` when `dir` is inside an ASAR archive, else null. */
+export function asarOf(dir: string): string | null {
+  const parts = path.resolve(dir).split(path.sep);
+  const at = parts.findIndex((p) => p.endsWith('.asar'));
+  return at > 0 ? parts.slice(0, at + 1).join(path.sep) : null;
 }
 
 interface LockPackage {
@@ -137,7 +156,9 @@ async function walk(root: string, rel: string, keep: (rel: string, name: string)
 
 /** The files of a layout, sorted: paths relative to its root, with `/`. */
 export async function programFiles(layout: ProgramLayout): Promise<string[]> {
-  const ours = (await Promise.all(layout.parts.map((p) => walk(layout.root, p, (_rel, name) => !TEST_FILE.test(name), false)))).flat();
+  // An installation is hashed whole: its native modules sit in app.asar.unpacked/node_modules.
+  const whole = layout.mode === 'packaged';
+  const ours = (await Promise.all(layout.parts.map((p) => walk(layout.root, p, (_rel, name) => whole || !TEST_FILE.test(name), whole)))).flat();
   // Nested node_modules are packages of their own in the lock: each is walked once, from its entry.
   const theirs = (
     await Promise.all(layout.packages.map((p) => walk(layout.root, p, (rel, name) => LOADABLE.test(name) || /(^|\/)bin\/[^/]+$/.test(rel), false)))
@@ -153,6 +174,18 @@ export interface ProgramManifest {
 }
 
 export async function programManifest(layout: ProgramLayout): Promise<ProgramManifest> {
+  // Inside Electron, fs reads an .asar as a folder; the packaged hash takes the archive's bytes.
+  const proc = process as { noAsar?: boolean };
+  const noAsar = proc.noAsar;
+  if (layout.mode === 'packaged') proc.noAsar = true;
+  try {
+    return await manifestOf(layout);
+  } finally {
+    if (layout.mode === 'packaged') proc.noAsar = noAsar;
+  }
+}
+
+async function manifestOf(layout: ProgramLayout): Promise<ProgramManifest> {
   const list = await programFiles(layout);
   const sums = new Array<string>(list.length);
   // A few reads in flight at once: thousands of small files, mostly waiting on the disk.

@@ -23,6 +23,8 @@ const MAY_START: Record<ServiceRole, ReadonlySet<ServiceActionKind>> = {
     'sync-retry',
     'program-hash',
     'clear-tilt',
+    'station-enrol',
+    'station-revoke',
   ]),
 };
 

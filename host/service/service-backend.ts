@@ -52,6 +52,8 @@ export interface ServiceBackend {
   checkConfigChange(key: string, value: string): string | null;
   /** Null until the handpay queue is connected. */
   pendingHandpays(): PendingHandpay[] | null;
+  /** The remote stations' enrolment page. */
+  remoteStations(): Omit<Extract<ServicePage, { page: 'stations' }>, 'page'>;
   /** A handpay above this amount (minor units) needs two people. */
   readonly twoPersonHandpayAbove: number;
   programHashAtStart(): string;
@@ -72,6 +74,11 @@ export interface ServiceBackend {
   changeConfig(key: string, value: string, authorisation: string, authorisedBy: AuthorisedBy): BackendResult;
   /** `authorisedBy` has one name under the two-person amount, two above it. */
   confirmHandpay(station: number, requestTxId: string, authorisedBy: string[]): BackendResult;
+  /** A new credential for a remote station; its enrolment file waits for one download. */
+  enrolStation(station: number, authorisedBy: AuthorisedBy): BackendResult;
+  revokeStation(station: number, authorisedBy: AuthorisedBy): BackendResult;
+  /** A remote station's enrolment file, once, just after its enrolment; null afterwards. */
+  takeEnrolment(station: number): string | null;
 
   // ── single-person actions ──
   newShoe(who: string): BackendResult;

@@ -46,7 +46,7 @@ export interface ExportFile {
   inline?: boolean;
 }
 
-export type ExportKind = 'meters.csv' | 'meters.json' | 'meters.html' | 'evidence';
+export type ExportKind = 'meters.csv' | 'meters.json' | 'meters.html' | 'evidence' | 'enrolment';
 
 const label = (a: Account) => `${a.name} (${a.staff})`;
 
@@ -288,6 +288,12 @@ class ServiceConsole {
       return { contentType: 'text/html; charset=utf-8', filename: `meters-${b.tableId}-${stamp}.html`, body: b.metersHtml(language ?? 'en'), inline: true };
     if (kind === 'meters.csv') return { contentType: 'text/csv; charset=utf-8', filename: `meters-${b.tableId}-${stamp}.csv`, body: b.metersCsv() };
     if (kind === 'meters.json') return { contentType: 'application/json', filename: `meters-${b.tableId}-${stamp}.json`, body: b.metersJson() };
+    if (kind === 'enrolment') {
+      // The station's secret leaves the host once, to the session that enrolled it.
+      const station = Number(roundId);
+      const body = Number.isInteger(station) ? b.takeEnrolment(station) : null;
+      return body ? { contentType: 'application/json', filename: `station-${station}.enrolment.json`, body } : null;
+    }
     const body = roundId ? b.evidenceJson(roundId) : null;
     return body ? { contentType: 'application/json', filename: `evidence-${roundId}.json`, body } : null;
   }
@@ -385,6 +391,10 @@ class ServiceConsole {
         return b.computeProgramHash(who);
       case 'clear-tilt':
         return b.clearTilt(a.tilt, a.station, who, this.session?.account.role ?? 'auditor');
+      case 'station-enrol':
+        return b.enrolStation(a.station, two);
+      case 'station-revoke':
+        return b.revokeStation(a.station, two);
     }
   }
 

@@ -8,10 +8,14 @@ import type { FaultGates, HeldRead, TableParams, TableState, TimerKind } from '.
 import { step } from '../../engine/table/step.js';
 import {
   projectRound,
+  projectStadium,
   projectStation,
   projectTableExtras,
+  stationInputs,
   tableExtrasInputs,
   type RoundViewData,
+  type StadiumView,
+  type StationInputs,
   type StationTableView,
   type TableExtras,
 } from '../../engine/table/views.js';
@@ -46,6 +50,8 @@ export interface LiveTable {
   readonly limitRules: GameDefinition<unknown, unknown>['limitRules'];
   readonly payTable: GameDefinition<unknown, unknown>['payTable'];
   readonly presentation: GameDefinition<unknown, unknown>['presentation'];
+  /** How a remote station plays here (own spots, behind a seat) or null: none. */
+  readonly remote: GameDefinition<unknown, unknown>['remote'];
   /** Feeds one input; the outcome says whether it was taken (a command may be refused). */
   input(input: TableInput): Outcome;
   placeBet(station: number, spot: Spot, amount: number): Outcome;
@@ -62,6 +68,10 @@ export interface LiveTable {
   view(): RoundViewData;
   tableExtras(seats: number): TableExtras;
   station(station: number): StationTableView;
+  /** Each station's own inputs, grouped once per state (the view hub compares them per station). */
+  stationInputs(): StationInputs;
+  /** The remote stations' totals per spot, for the table display (null: no remote stations). */
+  stadium(): StadiumView | null;
   cue(): DealerCue | null;
   expectsCard(): boolean;
   hasBets(station: number): boolean;
@@ -112,6 +122,8 @@ export class TableRuntime<S, R> implements LiveTable {
   private standsAt = -1;
   private roundView: { of: readonly unknown[]; view: RoundViewData } | null = null;
   private extras: { of: readonly unknown[]; extras: TableExtras } | null = null;
+  private inputs: { of: TableState<S, R>; inputs: StationInputs } | null = null;
+  private stadiumView: { of: readonly unknown[]; view: StadiumView | null } | null = null;
 
   constructor(
     private readonly d: TableRuntimeDeps<S, R>,
@@ -184,6 +196,10 @@ export class TableRuntime<S, R> implements LiveTable {
 
   get presentation() {
     return this.d.game.presentation;
+  }
+
+  get remote() {
+    return this.d.game.remote;
   }
 
   get game(): GameDefinition<S, R> {
@@ -422,6 +438,24 @@ export class TableRuntime<S, R> implements LiveTable {
 
   station(station: number): StationTableView {
     return projectStation(this.current, this.d.game, station);
+  }
+
+  stationInputs(): StationInputs {
+    const s = this.current;
+    if (this.inputs?.of === s) return this.inputs.inputs;
+    const inputs = stationInputs(s, this.d.game);
+    this.inputs = { of: s, inputs };
+    return inputs;
+  }
+
+  stadium(): StadiumView | null {
+    const s = this.current;
+    const of = [s.phase, s.chips, s.placed, s.params];
+    const had = this.stadiumView;
+    if (had && of.every((x, i) => x === had.of[i])) return had.view;
+    const view = projectStadium(s, this.d.game);
+    this.stadiumView = { of, view };
+    return view;
   }
 
   cue(): DealerCue | null {

@@ -21,7 +21,7 @@ declare global {
 /** Starts the kiosk exactly as `npm start -- --headless --json` does, in a fresh data folder. */
 async function launchKiosk(extra: string[] = []): Promise<{ kiosk: Kiosk; child: ChildProcess; dataDir: string }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'kiosk-browser-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/start.ts', '--headless', '--json', '--data-dir', dataDir, ...extra], {
+  const child = spawn(process.execPath, ['bin/etg.js', 'start', '--headless', '--json', '--data-dir', dataDir, ...extra], {
     cwd: path.resolve(import.meta.dirname, '../..'),
     stdio: ['ignore', 'pipe', 'inherit'],
   });

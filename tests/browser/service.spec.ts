@@ -49,9 +49,8 @@ const test = base.extend<object, { serviceKiosk: Kiosk & { dataDir: string } }>(
       const child: ChildProcess = spawn(
         process.execPath,
         [
-          '--import',
-          'tsx',
-          'cli/start.ts',
+          'bin/etg.js',
+          'start',
           '--headless',
           '--json',
           '--data-dir',

@@ -12,6 +12,7 @@ import {
   amountOn,
   decodeHostMessage,
   PROTOCOL_VERSION,
+  ViewComposer,
   type BetId,
   type StationState,
   type TableState,
@@ -29,16 +30,20 @@ async function screen(running: RunningHost, view: ViewName) {
   let version = 0;
   const errors: string[] = [];
   const waiters: { test: (s: ViewState) => boolean; resolve: (s: ViewState) => void }[] = [];
+  // A station's own part and the public parts come apart: put together as the screen does.
+  const composer = new ViewComposer(view);
   ws.on('message', (d) => {
     const m = decodeHostMessage(d.toString());
     assert.ok(m.ok, 'host message fails its schema');
-    if (m.message.type === 'snapshot') {
-      state = m.message.state;
-      version = m.message.version;
+    const composed = composer.take(m.message);
+    if (composed) {
+      const now = composed.state;
+      state = now;
+      version = composed.version;
       for (const w of [...waiters]) {
-        if (!w.test(m.message.state)) continue;
+        if (!w.test(now)) continue;
         waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(m.message.state);
+        w.resolve(now);
       }
     } else if (m.message.type === 'error') errors.push(`${m.message.code}: ${m.message.detail} [${m.message.messageKey}]`);
   });

@@ -31,7 +31,7 @@ describe('service sessions cut by a kill', () => {
 
   it('are journalled as exited (power-loss) at the next start, naming their entry, and only once', { timeout: 120_000 }, async () => {
     await new AccountStore(dir).add({ name: SUP.name, role: 'supervisor', pin: SUP.pin, staff: SUP.staff }, null);
-    const child = spawn(process.execPath, ['--import', 'tsx', 'cli/start.ts', '--headless', '--json', '--data-dir', dir], {
+    const child = spawn(process.execPath, ['bin/etg.js', 'start', '--headless', '--json', '--data-dir', dir], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'inherit'],
     });

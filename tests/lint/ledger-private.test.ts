@@ -16,7 +16,7 @@ const SELF = path
   .relative(root, import.meta.filename)
   .split(path.sep)
   .join('/');
-const SKIP = new Set(['node_modules', 'dist', '.git', 'test-results', 'playwright-report', 'artifacts']);
+const SKIP = new Set(['node_modules', 'dist', '.tsbuild', '.git', 'test-results', 'playwright-report', 'artifacts']);
 // Built from parts, so that this file does not match what it looks for.
 const DRIVER = ['better', 'sqlite3'].join('-');
 const SQLITE_JSON = ['json', 'extract'].join('_');

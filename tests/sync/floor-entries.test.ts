@@ -11,17 +11,18 @@ import { billCredit } from '../../ledger/fixtures.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'upstream-floor-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
-const cli = path.resolve('cli/upstream.ts');
+const cli = [path.resolve('bin/etg.js'), 'upstream'];
+const ADMIN = 'test-admin-token-0123456789abcdef';
 
 describe('floor entries upstream', () => {
   it('syncs tilt.raise/clear, credit.cancel, handpay.confirm with a witness, config.change and misread, and the upstream verifies the chain', async () => {
     const dataDir = path.join(tmp, 'db');
-    const enrol = spawnSync(process.execPath, ['--import', 'tsx', cli, 'enroll', '--terminal-id', 'F1', '--data-dir', dataDir], { encoding: 'utf8' });
+    const enrol = spawnSync(process.execPath, [...cli, 'enroll', '--terminal-id', 'F1', '--data-dir', dataDir], { encoding: 'utf8' });
     assert.equal(enrol.status, 0, enrol.stderr);
     const cred = JSON.parse(enrol.stdout) as Credentials;
-    const server = spawn(process.execPath, ['--import', 'tsx', cli, '--data-dir', dataDir, '--listen', '127.0.0.1:0'], {
+    const server = spawn(process.execPath, [...cli, '--data-dir', dataDir, '--listen', '127.0.0.1:0'], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, LOG_LEVEL: 'warn' },
+      env: { ...process.env, LOG_LEVEL: 'warn', UPSTREAM_ADMIN_TOKEN: ADMIN },
     });
     try {
       const url = await new Promise<string>((resolve, reject) => {
@@ -65,9 +66,15 @@ describe('floor entries upstream', () => {
       const c = new SyncClient(l, { url, credentials: cred });
       while ((await c.syncOnce()) === 'sent');
       assert.equal(c.status().lagEntries, 0);
-      const v = (await (await fetch(`${url}/v1/terminals/F1/verify`)).json()) as { ok: boolean; entries: number };
+      const v = (await (await fetch(`${url}/v1/terminals/F1/verify`, { headers: { authorization: `Bearer ${ADMIN}` } })).json()) as {
+        ok: boolean;
+        entries: number;
+      };
       assert.deepEqual([v.ok, v.entries], [true, l.headOf().seq]);
-      const meters = (await (await fetch(`${url}/v1/terminals/F1/meters?scope=station:1`)).json()) as { name: string; value: number }[];
+      const meters = (await (await fetch(`${url}/v1/terminals/F1/meters?scope=station:1`, { headers: { authorization: `Bearer ${ADMIN}` } })).json()) as {
+        name: string;
+        value: number;
+      }[];
       assert.deepEqual(Object.fromEntries(meters.map((m) => [m.name, m.value])), l.meters('station:1'));
       l.close();
     } finally {

@@ -118,7 +118,8 @@ describe('upstream on PostgreSQL', () => {
         );
       }
       await other.query("UPDATE heads SET seq = $1, hash = $2 WHERE terminal_id = 'M1'", [l.headOf().seq, l.headOf().hash]);
-      assert.deepEqual(await migrateUpstream(other), [2]);
+      assert.deepEqual(await migrateUpstream(other, 2), [2]);
+      assert.deepEqual(await migrateUpstream(other), [3]);
       assert.deepEqual(await migrateUpstream(other), []);
       const m = await other.query<{ scope: string; name: string; value: number }>(
         "SELECT scope, name, value FROM meters WHERE terminal_id = 'M1' ORDER BY scope, name",
@@ -168,7 +169,7 @@ describe('upstream on PostgreSQL', () => {
     const n = await db.query<{ n: number }>("SELECT COUNT(*)::int AS n FROM journal WHERE terminal_id IN ('A1', 'A2')");
     assert.equal(n.rows[0]?.n, 0);
     // Revoked from the command line: the terminal's correctly signed requests are refused.
-    const revoke = spawnSync(process.execPath, ['--import', 'tsx', path.resolve('cli/upstream.ts'), 'revoke', '--pg', cluster.url, '--terminal-id', 'A3'], {
+    const revoke = spawnSync(process.execPath, [path.resolve('bin/etg.js'), 'upstream', 'revoke', '--pg', cluster.url, '--terminal-id', 'A3'], {
       encoding: 'utf8',
     });
     assert.equal(revoke.status, 1, 'no such terminal');
@@ -182,10 +183,11 @@ describe('upstream on PostgreSQL', () => {
     });
     const cred3 = (await db.query<{ key: Buffer }>("SELECT key FROM terminals WHERE terminal_id = 'A3'")).rows[0]!.key.toString('base64');
     assert.equal((await post('A3', cred3, Date.now(), b3)).status, 200);
-    const revoked = spawnSync(process.execPath, ['--import', 'tsx', path.resolve('cli/upstream.ts'), 'revoke', '--pg', cluster.url, '--terminal-id', 'A3'], {
+    const revoked = spawnSync(process.execPath, [path.resolve('bin/etg.js'), 'upstream', 'revoke', '--pg', cluster.url, '--terminal-id', 'A3', '--json'], {
       encoding: 'utf8',
     });
     assert.equal(revoked.status, 0, revoked.stderr);
+    assert.deepEqual(JSON.parse(revoked.stdout), { terminalId: 'A3', revoked: true });
     // A fresh service instance (no key cache) refuses it at once.
     const up2 = await startUpstream({ db });
     try {
@@ -265,7 +267,7 @@ describe('upstream on PostgreSQL', () => {
 
     // The service's own chain check, from the command line: clean, then after tampering.
     const verify = () =>
-      spawnSync(process.execPath, ['--import', 'tsx', path.resolve('cli/upstream.ts'), 'verify', '--pg', cluster.url, '--terminal-id', 'I1'], {
+      spawnSync(process.execPath, [path.resolve('bin/etg.js'), 'upstream', 'verify', '--pg', cluster.url, '--terminal-id', 'I1'], {
         encoding: 'utf8',
       });
     const ok = verify();
@@ -334,7 +336,7 @@ describe('upstream on PostgreSQL', () => {
     const r = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
       execFile(
         process.execPath,
-        ['--import', 'tsx', path.resolve('cli/ledger.ts'), 'sync', '--data-dir', dir, '--until-synced', '--timeout', '60', '--json'],
+        [path.resolve('bin/etg.js'), 'ledger', 'sync', '--data-dir', dir, '--until-synced', '--timeout', '60', '--json'],
         { encoding: 'utf8' },
         (err, stdout, stderr) => resolve({ status: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
       );

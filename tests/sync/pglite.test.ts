@@ -11,22 +11,23 @@ import { billCredit, settledRound } from '../../ledger/fixtures.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'upstream-pglite-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
-const cli = path.resolve('cli/upstream.ts');
+const cli = [path.resolve('bin/etg.js'), 'upstream'];
+const ADMIN = 'test-admin-token-0123456789abcdef';
 
 describe('upstream on PGlite', () => {
   it('enrols with the CLI, serves with the CLI, ingests a kiosk journal and verifies its chain', async () => {
     const dataDir = path.join(tmp, 'db');
-    const enrol = spawnSync(process.execPath, ['--import', 'tsx', cli, 'enroll', '--terminal-id', 'P1', '--data-dir', dataDir], { encoding: 'utf8' });
+    const enrol = spawnSync(process.execPath, [...cli, 'enroll', '--terminal-id', 'P1', '--data-dir', dataDir], { encoding: 'utf8' });
     assert.equal(enrol.status, 0, enrol.stderr);
     const cred = JSON.parse(enrol.stdout) as Credentials;
     assert.equal(cred.terminalId, 'P1');
-    const twice = spawnSync(process.execPath, ['--import', 'tsx', cli, 'enroll', '--terminal-id', 'P1', '--data-dir', dataDir], { encoding: 'utf8' });
+    const twice = spawnSync(process.execPath, [...cli, 'enroll', '--terminal-id', 'P1', '--data-dir', dataDir], { encoding: 'utf8' });
     assert.equal(twice.status, 1, 'enrolling an enrolled terminal again is refused');
-    assert.equal(spawnSync(process.execPath, ['--import', 'tsx', cli, 'enroll', '--data-dir', dataDir], { encoding: 'utf8' }).status, 2);
+    assert.equal(spawnSync(process.execPath, [...cli, 'enroll', '--data-dir', dataDir], { encoding: 'utf8' }).status, 2);
 
-    const server = spawn(process.execPath, ['--import', 'tsx', cli, '--data-dir', dataDir, '--listen', '127.0.0.1:0'], {
+    const server = spawn(process.execPath, [...cli, '--data-dir', dataDir, '--listen', '127.0.0.1:0'], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, LOG_LEVEL: 'warn' },
+      env: { ...process.env, LOG_LEVEL: 'warn', UPSTREAM_ADMIN_TOKEN: ADMIN },
     });
     try {
       const url = await new Promise<string>((resolve, reject) => {
@@ -56,15 +57,23 @@ describe('upstream on PGlite', () => {
       const c = new SyncClient(l, { url, credentials: cred, maxBatchEntries: 13 });
       while ((await c.syncOnce()) === 'sent');
       assert.equal(c.status().lagEntries, 0);
-      const v = (await (await fetch(`${url}/v1/terminals/P1/verify`)).json()) as { ok: boolean; entries: number };
+      const v = (await (await fetch(`${url}/v1/terminals/P1/verify`, { headers: { authorization: `Bearer ${ADMIN}` } })).json()) as {
+        ok: boolean;
+        entries: number;
+      };
       assert.equal(v.ok, true);
       assert.equal(v.entries, l.headOf().seq);
-      const rounds = (await (await fetch(`${url}/v1/terminals/P1/rounds?limit=3`)).json()) as { round: { roundId: string } }[];
+      const rounds = (await (await fetch(`${url}/v1/terminals/P1/rounds?limit=3`, { headers: { authorization: `Bearer ${ADMIN}` } })).json()) as {
+        round: { roundId: string };
+      }[];
       assert.deepEqual(
         rounds.map((r) => r.round.roundId),
         ['r9', 'r8', 'r7'],
       );
-      const meters = (await (await fetch(`${url}/v1/terminals/P1/meters?scope=table`)).json()) as { name: string; value: number }[];
+      const meters = (await (await fetch(`${url}/v1/terminals/P1/meters?scope=table`, { headers: { authorization: `Bearer ${ADMIN}` } })).json()) as {
+        name: string;
+        value: number;
+      }[];
       assert.deepEqual(Object.fromEntries(meters.map((m) => [m.name, m.value])), l.meters('table'));
     } finally {
       server.kill('SIGTERM');

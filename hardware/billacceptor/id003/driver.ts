@@ -249,9 +249,16 @@ export class Id003BillAcceptor extends BillAcceptorBase {
       return;
     }
     let note: EscrowedNote;
-    // The same note still in escrow after a reconnect keeps its id (the host journalled it).
-    if (this.current && this.current.phase !== 'credited' && this.current.note.code === code) note = this.current.note;
-    else note = this.newNote(this.noteFor(code, value));
+    // The same note still in escrow after a reconnect keeps its id (the host journalled it). A
+    // note the host told of after a restart carries its value, not the unit's code: matched by value.
+    const open = this.current && this.current.phase !== 'credited' ? this.current : null;
+    if (open && (open.note.code === code || (open.note.code === 0 && open.note.denomination === value))) note = open.note;
+    else {
+      // Another note in escrow: the one before never reached VEND VALID (held until acknowledged),
+      // so the unit gave it back.
+      if (open) this.emit({ type: 'returned', note: open.note, reason: 'device' });
+      note = this.newNote(this.noteFor(code, value));
+    }
     this.current = { note, phase: 'escrow' };
     this.emit({ type: 'escrowed', note });
     // While the host decides, HOLD keeps the note in escrow and the link under watch.

@@ -288,8 +288,13 @@ export class SspBillAcceptor extends BillAcceptorBase {
           await this.ok([CMD.REJECT]);
           return true;
         }
-        const note =
-          this.current && this.current.phase !== 'credited' && this.current.note.code === ch ? this.current.note : this.newNote(this.noteFor(ch, value));
+        // The note still in escrow after a reconnect keeps its id; one the host told of after a
+        // restart carries its value, not the channel: matched by value.
+        const open = this.current && this.current.phase !== 'credited' ? this.current : null;
+        const same = open !== null && (open.note.code === ch || (open.note.code === 0 && open.note.denomination === value));
+        // Another note read: the one before was never credited, so the unit gave it back.
+        if (open && !same) this.emit({ type: 'returned', note: open.note, reason: 'device' });
+        const note = same ? open.note : this.newNote(this.noteFor(ch, value));
         this.current = { note, phase: 'escrow' };
         this.emit({ type: 'escrowed', note });
         const decided = this.decide(note);

@@ -1,5 +1,6 @@
 import {
   PROTOCOL_VERSION,
+  ViewComposer,
   decodeHostMessage,
   encode,
   type ClientMessage,
@@ -26,6 +27,8 @@ export class HostClient {
   private seq = 0;
   private version = -1;
   private readonly view: ViewName;
+  /** A station's own part and the parts every station shares come apart; this puts the view together. */
+  private readonly composer: ViewComposer;
   /**
    * Service commands sent and not yet answered. Service pages change with every round step, so a
    * technician's press often meets a newer version: each service command names everything it
@@ -39,6 +42,7 @@ export class HostClient {
     private readonly events: HostClientEvents,
   ) {
     this.view = view;
+    this.composer = new ViewComposer(view);
     transport.onMessage((data) => this.receive(data));
     transport.onClose(() => events.closed());
   }
@@ -69,9 +73,12 @@ export class HostClient {
       return;
     }
     const m = decoded.message;
-    if (m.type === 'snapshot' && m.view === this.view && m.version >= this.version) {
-      this.version = m.version;
-      this.events.snapshot(m.view, m.version, m.state);
+    if (m.type === 'snapshot' || m.type === 'public') {
+      const composed = this.composer.take(m);
+      if (composed && composed.version >= this.version) {
+        this.version = composed.version;
+        this.events.snapshot(this.view, composed.version, composed.state);
+      }
     } else if (m.type === 'ack') {
       this.resendable.delete(m.ref);
     } else if (m.type === 'error' && m.code === 'stale-version' && m.ref && this.resendable.has(m.ref)) {

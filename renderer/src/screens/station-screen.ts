@@ -5,6 +5,7 @@ import { formatMoney } from '../../../locales/money.js';
 import { HelpPanel } from '../station/help-panel.js';
 import { RecallPanel } from '../station/recall-panel.js';
 import { ReplayPanel } from '../station/replay-panel.js';
+import { StationRoadsPanel } from '../station/roads-panel.js';
 import { StationPlay } from '../station/station-play.js';
 import { Button } from '../ui/button.js';
 import { LanguageSwitch } from '../ui/language-switch.js';
@@ -16,6 +17,9 @@ import { COLORS, DESIGN, TOUCH, textStyle } from '../ui/theme.js';
 import { TiltBand } from '../ui/tilt-band.js';
 import type { Screen, ScreenContext } from './screen.js';
 import type { MessageKey } from '../../../locales/i18n.js';
+
+/** The roads button, in the header between the game's name and the seat. */
+const ROADS_BUTTON = { x: 820, y: 23, width: 300 } as const;
 
 /** The right-hand column: credit meter, bet tools, cash-out, recall/replay/help, then refusals said. */
 const SIDE = { x: 1230, width: 650, meterY: 178, meterH: 230, row1: 440, row2: 566, row3: 692, notice: 822, noticeH: 150 } as const;
@@ -45,9 +49,11 @@ export class StationScreen implements Screen {
   private readonly recallButton: Button;
   private readonly replayButton: Button;
   private readonly helpButton: Button;
+  private readonly roadsButton: Button;
   private readonly recall: RecallPanel;
   private readonly replay: ReplayPanel;
   private readonly help: HelpPanel;
+  private readonly roads: StationRoadsPanel;
   private readonly notice = new Notice({ x: SIDE.x, y: SIDE.notice, width: SIDE.width, height: SIDE.noticeH });
   private state: StationState | null = null;
   private language: StationState['language'] | null = null;
@@ -82,6 +88,10 @@ export class StationScreen implements Screen {
     this.recallButton = tool('open-recall', SIDE.row3, 0, () => this.open('recall'));
     this.replayButton = tool('open-replay', SIDE.row3, 1, () => this.open('replay'));
     this.helpButton = tool('open-help', SIDE.row3, 2, () => this.open('help'));
+    // Baccarat's roads, in the header: a remote station has no table display in sight to read them on.
+    this.roadsButton = new Button('open-roads', ROADS_BUTTON.width, TOUCH.min, () => this.open('roads'));
+    this.roadsButton.position.set(ROADS_BUTTON.x, ROADS_BUTTON.y);
+    this.roadsButton.visible = false;
 
     const area = { x: 40, y: 170, width: 1150, height: 750 };
     this.recall = new RecallPanel(
@@ -91,14 +101,15 @@ export class StationScreen implements Screen {
     );
     this.replay = new ReplayPanel(area, ctx, () => this.close());
     this.help = new HelpPanel(area, () => this.close());
+    this.roads = new StationRoadsPanel(area, () => this.close());
 
     this.languages = new LanguageSwitch(ctx);
     this.languages.position.set(40, DESIGN.height - TOUCH.min - 26);
     this.clock = new SessionClock(ctx.sessionStartMs);
     this.clock.position.set(DESIGN.width - 40, DESIGN.height - 30);
     this.root.addChild(bg, header, meter, this.title, this.limits, this.seat, this.creditLabel, this.credit, this.play);
-    this.root.addChild(this.repeat, this.undo, this.clear, this.cashout, this.recallButton, this.replayButton, this.helpButton);
-    this.root.addChild(this.recall, this.replay, this.help, this.languages, this.clock, this.notice, this.tilts, this.status);
+    this.root.addChild(this.repeat, this.undo, this.clear, this.cashout, this.recallButton, this.replayButton, this.helpButton, this.roadsButton);
+    this.root.addChild(this.recall, this.replay, this.help, this.roads, this.languages, this.clock, this.notice, this.tilts, this.status);
   }
 
   render(state: ViewState): void {
@@ -126,7 +137,8 @@ export class StationScreen implements Screen {
       this.ctx.emit(decisionArrives ? 'panel:closed-for-decision' : 'panel:closed-for-betting');
     }
     this.title.text = t(`game.${state.game}`);
-    this.seat.text = t('station.yourSeat', { n: state.seat });
+    // A remote station has no seat: it says which station it is.
+    this.seat.text = state.seat !== undefined ? t('station.yourSeat', { n: state.seat }) : t('station.remote', { n: state.station });
     this.creditLabel.text = t('station.credit');
     this.credit.text = formatMoney(state.credit, state.currency, state.language);
     this.credit.scale.set(1);
@@ -151,10 +163,13 @@ export class StationScreen implements Screen {
     this.recallButton.setEnabled(rounds.length > 0);
     this.replayButton.setEnabled(rounds.length > 0);
     this.helpButton.setLabel(t('help.open'));
+    this.roadsButton.visible = state.presentation?.panel === 'roads';
+    this.roadsButton.setLabel(t('roads.open'));
     this.tilts.show(state.tilts ?? [], t);
     this.recall.update(state, t);
     this.replay.update(state, t);
     this.help.update(state, t);
+    this.roads.update(state, t);
   }
 
   tick(nowMs: number): void {
@@ -177,19 +192,20 @@ export class StationScreen implements Screen {
   }
 
   private panelOpen(): boolean {
-    return this.recall.visible || this.replay.visible || this.help.visible;
+    return this.recall.visible || this.replay.visible || this.help.visible || this.roads.visible;
   }
 
-  private open(panel: 'recall' | 'replay' | 'help', round = 0): void {
+  private open(panel: 'recall' | 'replay' | 'help' | 'roads', round = 0): void {
     this.close();
     if (panel === 'recall') this.recall.open();
     else if (panel === 'help') this.help.open();
+    else if (panel === 'roads') this.roads.open();
     else if (this.state) this.replay.start(round, this.state, this.ctx.i18n.getFixedT(this.state.language), this.ctx.clock.now());
     this.play.visible = false;
   }
 
   private close(): void {
-    this.recall.visible = this.replay.visible = this.help.visible = false;
+    this.recall.visible = this.replay.visible = this.help.visible = this.roads.visible = false;
     this.play.visible = true;
   }
 }

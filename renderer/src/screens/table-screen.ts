@@ -8,6 +8,7 @@ import { LanguageSwitch } from '../ui/language-switch.js';
 import { StatusBanner } from '../ui/status-banner.js';
 import { COLORS, textStyle } from '../ui/theme.js';
 import { TiltBand } from '../ui/tilt-band.js';
+import { formatMoney } from '../../../locales/money.js';
 import type { Screen, ScreenContext } from './screen.js';
 import { TableRound } from './table-round.js';
 import type { MessageKey } from '../../../locales/i18n.js';
@@ -48,6 +49,8 @@ export class TableScreen implements Screen {
   private roads: RoadsPanel | null = null;
   private history: HistoryStrip | null = null;
   private readonly languages: LanguageSwitch;
+  /** A stadium's remote stations: how many play, and their total on each spot. */
+  private readonly stadium = new Text({ text: '', style: textStyle({ fontSize: 24, fill: COLORS.ivory, lineHeight: 32 }) });
 
   constructor(private readonly ctx: ScreenContext) {
     this.round = new TableRound((e) => ctx.emit(e));
@@ -59,7 +62,8 @@ export class TableScreen implements Screen {
     const printed = new Container({ label: 'felt-print' });
     printed.addChild(this.nameZh, this.namePt, this.limitsZh, this.limitsPt);
     this.root.addChild(this.feltLayer, this.dealerLabel, this.shoeLabel, this.discardLabel, printed);
-    this.root.addChild(this.seatLayer, this.panelLayer, this.round, this.lastRoundPill, this.lastRound, this.languages, this.tilts, this.status);
+    this.stadium.position.set(24, 20);
+    this.root.addChild(this.seatLayer, this.panelLayer, this.round, this.lastRoundPill, this.lastRound, this.languages, this.stadium, this.tilts, this.status);
   }
 
   render(state: ViewState): void {
@@ -94,6 +98,20 @@ export class TableScreen implements Screen {
         .roundRect(this.lastRound.x - this.lastRound.width / 2 - 24, this.lastRound.y - 24, this.lastRound.width + 48, 48, 24)
         .fill({ color: COLORS.gold });
     }
+    const st = state.stadium;
+    this.stadium.visible = st !== undefined;
+    this.stadium.text = st
+      ? [
+          t('table.stadium', { n: st.players }),
+          ...st.spots.map((x) =>
+            t('table.stadiumSpot', {
+              bet: x.spot.bet === 'behind' ? t('desk.behind', { n: x.spot.seat }) : t(`bet.${x.spot.bet}`),
+              players: x.players,
+              total: formatMoney(x.total, state.currency, state.language),
+            }),
+          ),
+        ].join('\n')
+      : '';
     this.tilts.show(state.tilts ?? [], t);
     this.round.show(state.round, t, state.currency, state.language, this.ctx.clock.now(), state.presentation?.betWords);
   }

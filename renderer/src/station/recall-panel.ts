@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import type { StationRecallRound, StationState } from '../../../protocol/index.js';
+import { STADIUM_SEAT, type StationRecallRound, type StationState } from '../../../protocol/index.js';
 import type { Rect } from '../felt/felt-layout.js';
 import { formatMoney, INTL_LOCALE } from '../../../locales/money.js';
 import { signedMoney } from '../screens/result-text.js';
@@ -92,7 +92,7 @@ function describe(r: StationRecallRound, s: StationState, t: TFunction): string 
     new Date(r.ts),
   );
   const lines = [t('recall.round', { id: r.roundId, when })];
-  for (const h of replayHands(r, s.seat, r.cards.length)) {
+  for (const h of replayHands(r, s.seat ?? STADIUM_SEAT, r.cards.length)) {
     const who =
       h.owner === 'dealer' ? t('table.dealer') : h.owner === 'seat' ? (h.hand ? t('desk.hand', { n: h.hand + 1 }) : t('desk.yourHand')) : t(`bet.${h.owner}`);
     lines.push(t('punctuation.labelled', { label: who, value: h.cards.map(cardText).join(' ') }));

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import type { HandView, StationRecallRound, StationState } from '../../../protocol/index.js';
+import { STADIUM_SEAT, type HandView, type StationRecallRound, type StationState } from '../../../protocol/index.js';
 import { CARD } from '../cards/card-view.js';
 import { HandSprite } from '../cards/hand-view.js';
 import type { Rect } from '../felt/felt-layout.js';
@@ -40,10 +40,10 @@ export class ReplayPanel extends Panel {
     const r = state.recall?.[index] ?? null;
     this.round = r;
     this.state = state;
-    this.seat = state.seat;
+    this.seat = state.seat ?? STADIUM_SEAT;
     this.startedAt = now;
     this.shown = -1;
-    this.total = r ? replayCardCount(r, state.seat) : 0;
+    this.total = r ? replayCardCount(r, state.seat ?? STADIUM_SEAT) : 0;
     this.key = `replay:${r?.roundId ?? ''}:${now}`;
     this.visible = true;
     this.summary.text = '';

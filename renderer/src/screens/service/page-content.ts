@@ -520,6 +520,49 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       btn('act-sync-retry', t('service.action.sync-retry'), () => a.act({ kind: 'sync-retry' }), canAct);
       break;
     }
+    case 'stations': {
+      // The table's LAN address and certificate (what an enrolment pins), then every enrolled station
+      // and the next one to enrol; a new enrolment file is downloaded once, by the session that made it.
+      rows.push(page.lan ? t('service.field.lan', { lan: page.lan }) : t('service.field.noRemote'));
+      if (page.fingerprint) wrap(t('service.field.fingerprint', { fingerprint: page.fingerprint }));
+      const enrolled = page.stations.filter((x) => x.enrolled || x.download);
+      rows.push(t('service.field.enrolledCount', { n: page.stations.filter((x) => x.enrolled).length, of: page.stations.length }));
+      for (const x of enrolled.slice(0, 16))
+        rows.push(
+          '  ' +
+            t('service.field.stationRow', {
+              station: x.station,
+              since: x.enrolledAt ? localTime(x.enrolledAt) : '—',
+              screen: t(x.screen ? 'service.field.connected' : 'service.field.notConnected'),
+              acceptor: t(x.acceptor ? 'service.field.connected' : 'service.field.notConnected'),
+            }),
+        );
+      const next = page.stations.find((x) => !x.enrolled);
+      if (next)
+        btn(
+          `station-enrol-${next.station}`,
+          `${t('service.action.station-enrol')} ${next.station}`,
+          () => a.act({ kind: 'station-enrol', station: next.station }),
+          sup,
+        );
+      for (const x of enrolled.slice(0, 6)) {
+        if (x.download)
+          btn(
+            `station-download-${x.station}`,
+            `${t('service.action.station-download')} ${x.station}`,
+            () => a.download(`/service/export/enrolment/${x.station}`),
+            sup,
+          );
+        else if (x.enrolled)
+          btn(
+            `station-revoke-${x.station}`,
+            `${t('service.action.station-revoke')} ${x.station}`,
+            () => a.act({ kind: 'station-revoke', station: x.station }),
+            sup,
+          );
+      }
+      break;
+    }
   }
   return { rows, buttons };
 }

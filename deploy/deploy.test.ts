@@ -1,0 +1,308 @@
+// What the build machines can check of the way to a cabinet (docs/deploy.md lists what they cannot):
+// the builder configuration against its schema, the systemd units, the udev rules, and every
+// packaging step that needs no download.
+import { Ajv } from 'ajv';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, symlinkSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { KNOWN_BRIDGES } from '../hardware/transport/usb-serial.js';
+import { programLayout, programManifest, runtimePackages } from '../host/service/program-hash.js';
+import { bundleAll, extractFile, listPackage, NATIVE, packAsar, root, stageApp, stageEtg, upstreamDependencies } from './build.js';
+import { parseUdevRules } from './udev-rules.js';
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'deploy-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+const read = (p: string) => readFileSync(path.join(root, p), 'utf8');
+
+describe('electron-builder configuration', () => {
+  const config = JSON.parse(read('deploy/electron-builder.json')) as Record<string, unknown> & {
+    electronFuses: Record<string, boolean>;
+    linux: { target: { target: string; arch: string[] }[] };
+    extraResources: { from: string }[];
+    deb: { afterInstall: string; afterRemove: string };
+    directories: { app: string };
+  };
+  const validate = new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(read('node_modules/app-builder-lib/scheme.json')) as object);
+
+  it("fits app-builder-lib's own schema, and the schema catches a mistyped key", () => {
+    assert.equal(validate(config), true, JSON.stringify(validate.errors, null, 1));
+    assert.equal(validate({ ...config, asarUnpak: ['**/*.node'] }), false);
+    assert.equal(validate({ ...config, electronFuses: { ...config.electronFuses, runAsNod: false } }), false);
+  });
+
+  it('packs an ASAR and makes a .deb and an AppImage for Linux x64', () => {
+    assert.equal(config.asar, true);
+    assert.deepEqual(
+      config.linux.target.map((t) => [t.target, t.arch]),
+      [
+        ['deb', ['x64']],
+        ['AppImage', ['x64']],
+      ],
+    );
+    assert.equal(config.directories.app, 'dist/app');
+    // Node-API addons load in Electron as built (the native-module test below checks they are Node-API);
+    // a rebuild from source would need Rust for usb and compile what the tests never ran.
+    assert.equal(config.npmRebuild, false);
+    assert.equal(config.buildDependenciesFromSource, false);
+  });
+
+  it('sets the fuses: no RunAsNode, NODE_OPTIONS or --inspect; ASAR integrity; the app only from the ASAR', () => {
+    assert.deepEqual(
+      {
+        runAsNode: config.electronFuses.runAsNode,
+        enableNodeOptionsEnvironmentVariable: config.electronFuses.enableNodeOptionsEnvironmentVariable,
+        enableNodeCliInspectArguments: config.electronFuses.enableNodeCliInspectArguments,
+        enableEmbeddedAsarIntegrityValidation: config.electronFuses.enableEmbeddedAsarIntegrityValidation,
+        onlyLoadAppFromAsar: config.electronFuses.onlyLoadAppFromAsar,
+      },
+      {
+        runAsNode: false,
+        enableNodeOptionsEnvironmentVariable: false,
+        enableNodeCliInspectArguments: false,
+        enableEmbeddedAsarIntegrityValidation: true,
+        onlyLoadAppFromAsar: true,
+      },
+    );
+  });
+
+  it('names only files that exist (but the tools, which the build makes)', () => {
+    for (const r of config.extraResources) if (r.from !== 'dist/tools') assert.ok(existsSync(path.join(root, r.from)), r.from);
+    for (const s of [config.deb.afterInstall, config.deb.afterRemove]) assert.ok(existsSync(path.join(root, s)), s);
+  });
+});
+
+describe('systemd units (systemd-analyze verify)', () => {
+  const units = readdirSync(path.join(root, 'deploy/systemd')).filter((f) => /\.(service|timer)$/.test(f));
+  const stub = path.join(tmp, 'stub-bin');
+
+  /** The units with their programs (not installed here) replaced by a stub, verified together. */
+  function verify(files: Record<string, string>): { status: number | null; problems: string[] } {
+    const dir = mkdtempSync(path.join(tmp, 'units-'));
+    for (const [name, text] of Object.entries(files)) {
+      writeFileSync(
+        path.join(dir, name),
+        text.replace(/^(Exec\w+=)(\S+)/gm, (_m, key: string) => `${key}${stub}`),
+      );
+    }
+    const r = spawnSync('systemd-analyze', ['verify', ...Object.keys(files).map((f) => path.join(dir, f))], { encoding: 'utf8' });
+    if (r.error) throw new Error(`systemd-analyze is missing (Debian package systemd; scripts/check-system.ts): ${r.error.message}`);
+    const problems = `${r.stdout}\n${r.stderr}`.split('\n').filter((l) => l.includes(dir));
+    return { status: r.status, problems };
+  }
+
+  before(() => {
+    writeFileSync(stub, '#!/bin/sh\n');
+    chmodSync(stub, 0o755);
+  });
+
+  it('finds the kiosk session, the upstream, and its backup service and timer', () => {
+    assert.deepEqual(units.sort(), ['etg-upstream-backup.service', 'etg-upstream-backup.timer', 'etg-upstream.service', 'macau-etg-kiosk.service']);
+  });
+
+  it('verifies every unit without a warning', () => {
+    const r = verify(Object.fromEntries(units.map((u) => [u, read(`deploy/systemd/${u}`)])));
+    assert.deepEqual(r.problems, []);
+    assert.equal(r.status, 0);
+  });
+
+  it('would report a mistake (the check is not blind)', () => {
+    const r = verify({ 'broken.service': read('deploy/systemd/macau-etg-kiosk.service').replace('Restart=on-failure', 'Restart=on-failure\nRestartt=always') });
+    assert.ok(r.problems.some((l) => /Restartt/.test(l)));
+  });
+
+  it('the kiosk session restarts on failure, has a watchdog, and the session keeps the display awake and maps touchscreens', () => {
+    const unit = read('deploy/systemd/macau-etg-kiosk.service');
+    assert.match(unit, /^Restart=on-failure$/m);
+    assert.match(unit, /^WatchdogSec=\d+$/m);
+    assert.match(unit, /^NotifyAccess=all$/m);
+    const session = read('deploy/x11/kiosk-session');
+    assert.match(session, /xset s off -dpms s noblank/);
+    assert.match(session, /xinput map-to-output/);
+    assert.match(session, /systemd-notify WATCHDOG=1/);
+    const sh = spawnSync('sh', ['-n', path.join(root, 'deploy/x11/kiosk-session')]);
+    assert.equal(sh.status, 0, 'the session script parses');
+    for (const s of ['deploy/upstream/backup.sh', 'deploy/upstream/restore.sh', 'deploy/debian/postinst.sh', 'deploy/debian/postrm.sh'])
+      assert.equal(spawnSync('sh', ['-n', path.join(root, s)]).status, 0, s);
+  });
+});
+
+describe('udev rules', () => {
+  const text = read('deploy/udev/60-macau-etg-kiosk.rules');
+
+  it('parses: every line is KEY==/!= matches and KEY=/+=/:= assignments, quoted', () => {
+    const rules = parseUdevRules(text);
+    assert.ok(rules.length >= KNOWN_BRIDGES.length);
+    assert.throws(() => parseUdevRules('SUBSYSTEM=="usb", ATTRS{idVendor}="0403"\n'), /match key ATTRS\{idVendor\} with an assignment/);
+    assert.throws(() => parseUdevRules('SUBSYSTEM=="usb", MODE=="0660"\n'), /MODE cannot be matched/);
+    assert.throws(() => parseUdevRules('SUBSYSTEM=="usb", MODE="rw"\n'), /not octal/);
+    assert.throws(() => parseUdevRules('SUBSYSTEM=="usb" MODE="0660"\n'), /not separated/);
+    assert.throws(() => parseUdevRules('SUBSYSTM=="usb", MODE="0660"\n'), /unknown key/);
+    assert.throws(() => parseUdevRules('SUBSYSTEM=="usb, MODE="0660"\n'));
+  });
+
+  it('gives the kiosk every USB id the project knows (hardware/transport/usb-serial.ts)', () => {
+    const rules = parseUdevRules(text);
+    const hex = (n: number) => n.toString(16).padStart(4, '0');
+    for (const b of KNOWN_BRIDGES) {
+      const rule = rules.find((r) => r.match['ATTR{idVendor}'] === hex(b.vid) && r.match['ATTR{idProduct}'] === hex(b.pid));
+      assert.ok(rule, `${b.name} ${hex(b.vid)}:${hex(b.pid)}`);
+      assert.equal(rule.assign.GROUP, 'etg-devices');
+      assert.equal(rule.assign.MODE, '0660');
+    }
+  });
+
+  it('passes udevadm verify where this udev has it (systemd 254 and later)', (t) => {
+    const help = spawnSync('udevadm', ['verify', '--help'], { encoding: 'utf8' });
+    if (help.status !== 0) {
+      t.diagnostic('udevadm verify is not available here (systemd < 254 or no udev): the parser above is the check');
+      return;
+    }
+    const r = spawnSync('udevadm', ['verify', path.join(root, 'deploy/udev/60-macau-etg-kiosk.rules')], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+  });
+});
+
+describe('packaging dry run (every step that needs no download)', () => {
+  const bundles = path.join(tmp, 'bundles');
+  const appDir = path.join(tmp, 'app');
+  const install = path.join(tmp, 'opt', 'macau-etg-kiosk');
+  let asar = '';
+
+  const tools = path.join(tmp, 'tools');
+  const upstream = path.join(tmp, 'upstream');
+
+  before(async () => {
+    await bundleAll(bundles);
+    const renderer = path.join(tmp, 'renderer');
+    mkdirSync(path.join(renderer, 'assets'), { recursive: true });
+    writeFileSync(path.join(renderer, 'index.html'), '<!doctype html><title>kiosk</title>');
+    writeFileSync(path.join(renderer, 'assets', 'index.js'), 'void 0;');
+    const natives = runtimePackages(root, NATIVE);
+    stageApp(bundles, renderer, appDir, natives);
+    // The cabinet's copy also gets the pinned Node binary (withNode); here bin/etg finds this Node on PATH.
+    stageEtg(bundles, tools, natives);
+    stageEtg(bundles, upstream, [], { dependencies: upstreamDependencies() });
+    // What `npm install --omit=dev` puts there on the server (deploy/upstream/Containerfile).
+    mkdirSync(path.join(upstream, 'node_modules', '@electric-sql'), { recursive: true });
+    symlinkSync(path.join(root, 'node_modules', '@electric-sql', 'pglite'), path.join(upstream, 'node_modules', '@electric-sql', 'pglite'));
+    asar = await packAsar(appDir, path.join(install, 'resources'));
+    writeFileSync(path.join(install, 'macau-etg-kiosk'), 'the Electron executable, fuses flipped');
+  });
+
+  /** bin/etg of a staged folder, run as a cabinet or a server would: no tsx, no repository. */
+  function etg(dir: string, args: string[]) {
+    return spawnSync(path.join(dir, 'bin', 'etg'), args, {
+      encoding: 'utf8',
+      cwd: tmp,
+      env: { ...process.env, NODE_OPTIONS: '', PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin` },
+    });
+  }
+
+  it('bundles the host and etg with esbuild: no tsx, vite or test file inside', () => {
+    const host = readFileSync(path.join(bundles, 'electron', 'host.mjs'), 'utf8');
+    const cli = readFileSync(path.join(bundles, 'bin', 'etg.mjs'), 'utf8');
+    for (const b of [host, cli]) assert.doesNotMatch(b, /from ["'](tsx|vite)["']|require\(["'](tsx|vite)["']\)|node:test/);
+  });
+
+  it("runs the cabinet's etg from its own folder: the tools listed, a ledger made and verified with the packed better-sqlite3", () => {
+    const help = etg(tools, ['--help']);
+    assert.equal(help.status, 0, help.stderr);
+    for (const t of ['ledger', 'service', 'devices', 'package']) assert.match(help.stdout, new RegExp(`^  ${t} `, 'm'));
+    const data = path.join(tmp, 'cabinet-data');
+    const demo = etg(tools, ['ledger', 'demo', '--data-dir', data, '--terminal-id', 'T-01', '--json']);
+    assert.equal(demo.status, 0, demo.stderr);
+    const verify = etg(tools, ['ledger', 'verify', '--data-dir', data, '--json']);
+    assert.equal(verify.status, 0, verify.stderr);
+    assert.equal((JSON.parse(verify.stdout) as { ok: boolean }).ok, true, verify.stdout);
+    const pkg = JSON.parse(readFileSync(path.join(tools, 'package.json'), 'utf8')) as { engines: { node: string } };
+    assert.equal(pkg.engines.node, (JSON.parse(read('package.json')) as { engines: { node: string } }).engines.node);
+  });
+
+  it("runs the upstream's etg: the serve command's help, with PGlite as its one npm dependency", () => {
+    const help = etg(upstream, ['upstream', 'serve', '--help']);
+    assert.equal(help.status, 0, help.stderr);
+    assert.match(help.stdout, /--metrics-token-file/);
+    const pkg = JSON.parse(readFileSync(path.join(upstream, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    assert.deepEqual(Object.keys(pkg.dependencies), ['@electric-sql/pglite']);
+  });
+
+  it('packs native modules that are Node-API (they load in Electron without a rebuild)', () => {
+    const binaries = execFileSync('find', [path.join(appDir, 'node_modules'), '-name', '*.node', '-path', '*linux-x64*'], { encoding: 'utf8' })
+      .trim()
+      .split('\n');
+    for (const native of ['better-sqlite3', 'usb', 'bindings-cpp'])
+      assert.ok(
+        binaries.some((b) => b.includes(native)),
+        `${native}: ${binaries.join('\n')}`,
+      );
+    for (const b of binaries) assert.ok(readFileSync(b).includes('napi_register_module_v1'), `${b} is not a Node-API addon`);
+  });
+
+  it('stages the app with a package.json naming the entry and the native modules only', () => {
+    const pkg = JSON.parse(readFileSync(path.join(appDir, 'package.json'), 'utf8')) as { main: string; dependencies: Record<string, string> };
+    assert.equal(pkg.main, 'dist/electron/main.cjs');
+    assert.deepEqual(Object.keys(pkg.dependencies).sort(), [...NATIVE].sort());
+  });
+
+  it('packs app.asar: bundles, screens, package.json and the native packages; .node files unpacked; no sources, maps, tsx or vite', () => {
+    const files = listPackage(asar, { isPack: false }).map((f) => f.split(path.sep).join('/'));
+    for (const f of ['/package.json', '/dist/electron/main.cjs', '/dist/electron/preload.cjs', '/dist/electron/host.mjs', '/dist/renderer/index.html'])
+      assert.ok(files.includes(f), f);
+    assert.ok(files.some((f) => f.startsWith('/node_modules/better-sqlite3/')));
+    assert.ok(files.some((f) => f.startsWith('/node_modules/usb/')));
+    assert.deepEqual(
+      files.filter((f) => /\.(ts|map)$/.test(f) && !f.endsWith('.d.ts')),
+      [],
+    );
+    assert.deepEqual(
+      files.filter((f) => /\/node_modules\/(tsx|vite|esbuild|typescript)\//.test(f)),
+      [],
+    );
+    const main = (JSON.parse(extractFile(asar, 'package.json').toString()) as { main: string }).main;
+    assert.equal(main, 'dist/electron/main.cjs');
+    const unpacked = path.join(install, 'resources', 'app.asar.unpacked');
+    const nodes = execFileSync('find', [unpacked, '-name', '*.node'], { encoding: 'utf8' }).trim().split('\n');
+    assert.ok(nodes.some((n) => n.endsWith('better-sqlite3/prebuilds/linux-x64.node')) && nodes.every((n) => n.includes('linux-x64')), nodes.join('\n'));
+  });
+
+  it('takes the program hash of service mode over the packaged files: the executable, app.asar whole, what is unpacked', async () => {
+    const layout = programLayout(path.join(install, 'resources', 'app.asar', 'dist', 'electron'));
+    assert.equal(layout.mode, 'packaged');
+    assert.equal(layout.root, install);
+    const m = await programManifest(layout);
+    const names = m.files.map(([f]) => f);
+    assert.ok(names.includes('macau-etg-kiosk'), names.slice(0, 5).join());
+    assert.ok(names.includes('resources/app.asar'), names.slice(0, 5).join());
+    assert.ok(
+      names.some((f) => f.startsWith('resources/app.asar.unpacked/') && f.endsWith('.node')),
+      names.slice(0, 5).join(),
+    );
+    // One byte of the archive changed: another hash, and the archive is the file named.
+    const copy = path.join(tmp, 'opt2');
+    cpSync(install, copy, { recursive: true });
+    const bytes = readFileSync(path.join(copy, 'resources', 'app.asar'));
+    bytes[bytes.length - 10] = (bytes[bytes.length - 10] ?? 0) ^ 1;
+    writeFileSync(path.join(copy, 'resources', 'app.asar'), bytes);
+    const other = await programManifest(programLayout(path.join(copy, 'resources', 'app.asar', 'dist', 'electron')));
+    assert.notEqual(other.hash, m.hash);
+    const changed = other.files.filter(([f, h]) => m.files.find(([g]) => g === f)?.[1] !== h).map(([f]) => f);
+    assert.deepEqual(changed, ['resources/app.asar']);
+  });
+});
+
+describe('Prometheus alert rules (deploy/prometheus/etg-alerts.yml)', () => {
+  it('name only metrics the host or the upstream exposes (a renamed metric fails here, not silently on the floor)', () => {
+    const rules = read('deploy/prometheus/etg-alerts.yml');
+    const exposed = `${read('host/metrics/host-metrics.ts')}\n${read('upstream/metrics.ts')}`;
+    const used = [...new Set([...rules.matchAll(/\betg_[a-z_]+/g)].map((m) => m[0].replace(/_(bucket|sum|count)$/, '')))];
+    assert.ok(used.length >= 10, used.join());
+    assert.deepEqual(
+      used.filter((name) => !exposed.includes(`'${name}'`)),
+      [],
+    );
+    assert.equal([...rules.matchAll(/^\s+- alert: Etg\w+$/gm)].length, 13);
+  });
+});

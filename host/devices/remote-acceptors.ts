@@ -1,0 +1,226 @@
+import type { Logger } from 'pino';
+import type { BillAcceptorEvent } from '../../hardware/billacceptor/types.js';
+import { isCurrency } from '../../hardware/billacceptor/notes.js';
+import type { Ledger } from '../../ledger/index.js';
+import { decodeAgentMessage, DEVICE_PROTOCOL_VERSION, type AgentMessage, type HostDeviceMessage } from '../../protocol/index.js';
+import { escrowTxId, journalReturn, pendingNoteFor } from '../recovery/escrow.js';
+import type { RemoteStations } from '../stadium/remote-stations.js';
+import { journalCredit, journalEscrow } from './note-journal.js';
+import type { InhibitReason } from './bill-acceptors.js';
+
+export interface RemoteAcceptorDeps {
+  ledger: Ledger;
+  log: Logger;
+  stations: RemoteStations;
+  /** Whether the table has this remote station now (the configuration's count). */
+  hasStation: (station: number) => boolean;
+  /** The notes the table takes (face values), as the configuration says now. */
+  accepted: () => readonly number[];
+  /** Every device event, for the faults (host/tilts/tilt-sources.ts), as a local acceptor's would be. */
+  onEvent?: (station: number, e: BillAcceptorEvent) => void;
+}
+
+/** A remote station's acceptor as service mode and /healthz see it. */
+export interface RemoteAcceptorStatus {
+  station: number;
+  device: string;
+  connected: boolean;
+  protocol: 'id003' | 'ssp' | null;
+  lastEvent: string | null;
+}
+
+/** The device name a remote station's acceptor is journalled under, as a seated station's (`BA-<station>`). */
+export const remoteDevice = (station: number) => `BA-${station}`;
+
+interface Link {
+  station: number | null;
+  send(m: HostDeviceMessage): void;
+  close(code: number, reason: string): void;
+}
+
+/**
+ * The bill acceptors of the remote stations, each driven by its station agent on the station's
+ * machine and relayed over the host's LAN listener. The money rule is the table's: the host
+ * journals the escrow before it answers "stack", and the credit before it answers "journalled"
+ * (the agent acknowledges the device only then); every message names the driver's escrow id,
+ * so a resend after a reconnect is a duplicate the ledger writes once. One link per station: a
+ * new one (the agent restarted) replaces the old.
+ */
+export class RemoteAcceptors {
+  private readonly links = new Map<number, Link>();
+  private readonly status = new Map<number, RemoteAcceptorStatus>();
+  private readonly inhibitions = new Map<number, Set<InhibitReason>>();
+
+  constructor(private readonly d: RemoteAcceptorDeps) {
+    d.stations.onRevoked((station) => this.links.get(station)?.close(1008, 'credential revoked'));
+  }
+
+  /** A new link from an agent: it must say who it is (`hello-device`) before anything else. */
+  open(send: (text: string, written: () => void) => void, close: (code: number, reason: string) => void): { receive(text: string): void; dispose(): void } {
+    const link: Link = {
+      station: null,
+      send: (m) => send(JSON.stringify(m), () => undefined),
+      close,
+    };
+    return {
+      receive: (text) => {
+        try {
+          this.receive(link, text);
+        } catch (e) {
+          // Nothing was acknowledged: the agent resends, and the device repeats its report.
+          this.d.log.error({ err: e, station: link.station }, 'remote acceptor message failed');
+          link.send({ type: 'refused', reason: e instanceof Error ? e.message.slice(0, 400) : 'internal' });
+        }
+      },
+      dispose: () => this.closed(link),
+    };
+  }
+
+  /** Adds or removes a reason for a station's acceptor to take no notes (a fault, a technician). */
+  setInhibited(station: number, reason: InhibitReason, inhibited: boolean): void {
+    let r = this.inhibitions.get(station);
+    if (!r) this.inhibitions.set(station, (r = new Set()));
+    const before = r.size === 0;
+    if (inhibited) r.add(reason);
+    else r.delete(reason);
+    if (before !== (r.size === 0)) this.links.get(station)?.send({ type: 'enable', enabled: r.size === 0, accept: [...this.d.accepted()] });
+  }
+
+  /** The notes every acceptor takes (a configuration change of `denominations`). */
+  setAccepted(): void {
+    for (const [station, link] of this.links) link.send({ type: 'enable', enabled: this.enabled(station), accept: [...this.d.accepted()] });
+  }
+
+  statuses(): RemoteAcceptorStatus[] {
+    return [...this.status.values()].map((s) => ({ ...s }));
+  }
+
+  /** Whether the station's agent is connected now. */
+  connected(station: number): boolean {
+    return this.links.has(station);
+  }
+
+  closeAll(): void {
+    for (const l of this.links.values()) l.close(1001, 'host stopping');
+    this.links.clear();
+  }
+
+  private enabled(station: number): boolean {
+    return (this.inhibitions.get(station)?.size ?? 0) === 0;
+  }
+
+  private receive(link: Link, text: string): void {
+    const d = decodeAgentMessage(text);
+    if (!d.ok) {
+      link.send({ type: 'refused', reason: d.error.slice(0, 400) });
+      return;
+    }
+    const m = d.message;
+    if (m.type === 'hello-device') return this.hello(link, m);
+    const station = link.station;
+    if (station === null) {
+      link.send({ type: 'refused', reason: 'hello-device first' });
+      return link.close(1008, 'hello-device required');
+    }
+    const device = remoteDevice(station);
+    switch (m.type) {
+      case 'escrow': {
+        // Journalled before the answer: after a cut or a kill the record says which note it was.
+        const take = this.enabled(station) && this.d.accepted().includes(m.denomination);
+        if (take) journalEscrow(this.d.ledger, station, device, m);
+        this.track(station, `escrow ${m.denomination}`);
+        return link.send({ type: 'decision', ref: m.id, decision: take ? 'stack' : 'return' });
+      }
+      case 'credit': {
+        const r = journalCredit(this.d.ledger, station, device, m);
+        this.d.log.info({ station, device, amount: m.amount, seq: r.seq, status: r.status, recovered: m.recovered }, 'remote bill credited');
+        this.track(station, 'credit');
+        return link.send({ type: 'journalled', ref: m.id });
+      }
+      case 'returned': {
+        if (journalReturn(this.d.ledger, station, device, { ...m, code: 0 }, m.reason))
+          this.d.log.info({ station, device, amount: m.amount, reason: m.reason }, 'remote note in escrow returned');
+        this.track(station, 'returned');
+        return link.send({ type: 'journalled', ref: m.id });
+      }
+      case 'event':
+        this.track(station, m.event);
+        this.d.onEvent?.(station, asEvent(m));
+        return;
+    }
+  }
+
+  private hello(link: Link, m: Extract<AgentMessage, { type: 'hello-device' }>): void {
+    if (link.station !== null) return link.send({ type: 'refused', reason: 'already greeted' });
+    if (m.protocol !== DEVICE_PROTOCOL_VERSION || !this.d.hasStation(m.station) || !this.d.stations.verify(m.station, m.secret)) {
+      link.send({
+        type: 'refused',
+        reason: m.protocol !== DEVICE_PROTOCOL_VERSION ? `device protocol ${DEVICE_PROTOCOL_VERSION}` : 'unknown station credential',
+      });
+      return link.close(1008, 'unauthorized');
+    }
+    // One agent per station: the newer link wins (the old one is a killed agent's, or a cut one).
+    this.links.get(m.station)?.close(1000, 'replaced by a newer link');
+    link.station = m.station;
+    this.links.set(m.station, link);
+    const device = remoteDevice(m.station);
+    this.status.set(m.station, { station: m.station, device, connected: true, protocol: m.acceptor, lastEvent: 'connected' });
+    // An acceptor holds one note at a time, and a note reaches VEND VALID only to be credited
+    // (the device holds it there until acknowledged): of several escrows the ledger holds open,
+    // every one but the last went back to the customer before the next was taken in.
+    const open = this.d.ledger.unresolvedEscrows().filter((e) => e.device === device);
+    for (const e of open.slice(0, -1)) {
+      const txId = this.d.ledger.entry(e.seq)?.txId ?? '';
+      const escrowId = txId.slice(`${device}:`.length, -':escrow'.length);
+      if (txId !== escrowTxId(device, escrowId) || !isCurrency(e.currency)) continue;
+      const note = { escrowId, amount: e.denomination, denomination: e.denomination / 100, currency: e.currency, code: 0 };
+      journalReturn(this.d.ledger, m.station, device, note, 'a later note was taken in');
+    }
+    const pending = pendingNoteFor(this.d.ledger, device);
+    link.send({
+      type: 'device-welcome',
+      pendingNote: pending ? { escrowId: pending.escrowId, amount: pending.amount, denomination: pending.denomination, currency: pending.currency } : null,
+      enabled: this.enabled(m.station),
+      accept: [...this.d.accepted()],
+    });
+    this.d.log.info({ station: m.station, device, pending: pending?.escrowId ?? null }, 'station agent connected');
+  }
+
+  private closed(link: Link): void {
+    const station = link.station;
+    if (station === null || this.links.get(station) !== link) return;
+    this.links.delete(station);
+    const s = this.status.get(station);
+    if (s) s.connected = false;
+    this.d.onEvent?.(station, { type: 'disconnected', reason: 'station agent link closed' });
+    this.d.log.warn({ station }, 'station agent disconnected');
+  }
+
+  private track(station: number, what: string): void {
+    const s = this.status.get(station);
+    if (s) s.lastEvent = what;
+  }
+}
+
+/** A relayed event as the faults read a local acceptor's. */
+function asEvent(m: Extract<AgentMessage, { type: 'event' }>): BillAcceptorEvent {
+  const reason = m.detail ?? m.event;
+  switch (m.event) {
+    case 'connected':
+      return { type: 'connected', protocol: 'remote' };
+    case 'disconnected':
+      return { type: 'disconnected', reason };
+    case 'jam':
+      return { type: 'jam', where: 'unknown' };
+    case 'failure':
+      return { type: 'failure', reason };
+    case 'unvaluedCredit':
+      return { type: 'unvaluedCredit', reason };
+    case 'rejected':
+      return { type: 'rejected', reason };
+    case 'idle':
+      return { type: 'idle', enabled: true };
+    default:
+      return { type: m.event };
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * A message encoded once and sent to every screen that shows it: its text, and its UTF-8 bytes
+ * made once on first use (a WebSocket sends bytes; encoding the same text per socket is the cost
+ * a stadium must not pay).
+ */
+export class SharedMessage {
+  private utf8: Uint8Array | null = null;
+  constructor(readonly text: string) {}
+
+  get bytes(): Uint8Array {
+    this.utf8 ??= new TextEncoder().encode(this.text);
+    return this.utf8;
+  }
+
+  get size(): number {
+    return this.bytes.byteLength;
+  }
+}
+
+/** What an outbox writes to: `written` is called once the transport has handed the message on (WebSocket: to the socket). */
+export interface OutboxTransport {
+  write(message: SharedMessage, written: () => void): void;
+}
+
+export interface OutboxLimits {
+  /** Bytes handed to the transport and not yet written out, above which nothing more is handed over. */
+  readonly highWater: number;
+  /** Replies (acks, errors) waiting at most; more is a screen that sends and never reads. */
+  readonly maxReplies: number;
+}
+
+export const OUTBOX_LIMITS: OutboxLimits = { highWater: 64 * 1024, maxReplies: 64 };
+
+/** What the outbox counts (the stadium bench prints them). */
+export interface OutboxCounters {
+  sent: number;
+  bytes: number;
+  /** Snapshots replaced by a newer one before they were sent (latest wins). */
+  superseded: number;
+}
+
+/**
+ * One connection's send buffer, bounded. Snapshots go in slots, one per view or shared part:
+ * a newer one replaces the one still waiting, so a slow or stalled screen gets the latest state
+ * when it catches up, never a queue of old ones, and never holds anyone else up. Replies keep
+ * their order in the same queue (a slot waits where it was first queued). Past `highWater`
+ * bytes in flight nothing more is handed to the transport until it has written some out.
+ */
+export class Outbox {
+  private inFlight = 0;
+  /** In order: a reply's text, or the name of a slot whose latest message goes out then. */
+  private readonly queue: ({ reply: SharedMessage } | { slot: string })[] = [];
+  private readonly slots = new Map<string, SharedMessage>();
+  private replies = 0;
+  private closed = false;
+  readonly counters: OutboxCounters = { sent: 0, bytes: 0, superseded: 0 };
+
+  constructor(
+    private readonly transport: OutboxTransport,
+    private readonly limits: OutboxLimits = OUTBOX_LIMITS,
+    /** Too many replies waiting: the connection is to be closed (it reconnects and resynchronises). */
+    private readonly overflow: () => void = () => undefined,
+  ) {}
+
+  /** A snapshot for `slot`: replaces one still waiting there. */
+  latest(slot: string, message: SharedMessage): void {
+    if (this.closed) return;
+    if (this.slots.has(slot)) this.counters.superseded++;
+    else this.queue.push({ slot });
+    this.slots.set(slot, message);
+    this.flush();
+  }
+
+  /** A reply (ack, error, welcome): sent in order, never dropped; too many waiting closes the connection. */
+  reply(message: SharedMessage): void {
+    if (this.closed) return;
+    if (this.replies >= this.limits.maxReplies) {
+      this.close();
+      this.overflow();
+      return;
+    }
+    this.replies++;
+    this.queue.push({ reply: message });
+    this.flush();
+  }
+
+  /** Bytes waiting here (not yet handed to the transport). */
+  waiting(): number {
+    let n = 0;
+    for (const e of this.queue) n += 'reply' in e ? e.reply.size : (this.slots.get(e.slot)?.size ?? 0);
+    return n;
+  }
+
+  /** Bytes handed to the transport and not yet written out. */
+  inTransit(): number {
+    return this.inFlight;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.queue.length = 0;
+    this.slots.clear();
+  }
+
+  private flush(): void {
+    while (!this.closed && this.inFlight < this.limits.highWater) {
+      const next = this.queue.shift();
+      if (!next) return;
+      let m: SharedMessage | undefined;
+      if ('reply' in next) {
+        this.replies--;
+        m = next.reply;
+      } else {
+        m = this.slots.get(next.slot);
+        this.slots.delete(next.slot);
+      }
+      if (!m) continue;
+      const size = m.size;
+      this.inFlight += size;
+      this.counters.sent++;
+      this.counters.bytes += size;
+      let done = false;
+      this.transport.write(m, () => {
+        if (done) return;
+        done = true;
+        this.inFlight -= size;
+        this.flush();
+      });
+    }
+  }
+}

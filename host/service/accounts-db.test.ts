@@ -1,0 +1,169 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { StoreOpenError, storeVersion } from '../../ledger/index.js';
+import { ACCOUNTS_LATEST, LEGACY_ACCOUNTS_FILE, openAccountsDb } from './accounts-db.js';
+import { AccountError, AccountStore } from './accounts.js';
+import { hashPin } from './pin-hash.js';
+
+const FAST = { N: 2 ** 10, r: 8, p: 1 };
+const dirs: string[] = [];
+after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const folder = () => {
+  const d = mkdtempSync(path.join(os.tmpdir(), 'accounts-db-'));
+  dirs.push(d);
+  return d;
+};
+const policy = { maxFailures: 3, lockMs: 60_000 };
+
+/** An accounts file as the JSON store wrote it (version 1), with a pending action and a lock. */
+async function legacyFile(dir: string): Promise<string> {
+  const pin = await hashPin('482915', FAST);
+  const text = JSON.stringify(
+    {
+      version: 1,
+      accounts: [
+        {
+          staff: '1001',
+          name: 'Ana',
+          role: 'supervisor',
+          pin,
+          createdAt: '2025-01-01T00:00:00.000Z',
+          createdBy: 'first-run set-up',
+          failures: 0,
+          lockedUntil: null,
+          journalledSeq: 4,
+        },
+        {
+          staff: '1002',
+          name: 'Bo',
+          role: 'technician',
+          pin: await hashPin('739164', FAST),
+          createdAt: '2025-01-02T00:00:00.000Z',
+          createdBy: 'Ana (1001)',
+          failures: 2,
+          lockedUntil: null,
+          disabled: true,
+          unjournalled: [{ action: 'disable', by: 'Ana (1001)', at: '2025-01-03T00:00:00.000Z' }],
+        },
+      ],
+    },
+    null,
+    1,
+  );
+  writeFileSync(path.join(dir, LEGACY_ACCOUNTS_FILE), text, { mode: 0o600 });
+  return text;
+}
+
+describe('service accounts database', () => {
+  it('migration 1 creates the accounts and their pending actions, with constraints that refuse a bad row', () => {
+    const db = openAccountsDb(folder(), 0);
+    try {
+      assert.equal(storeVersion(db), 0);
+      db.close();
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+    const dir = folder();
+    const v1 = openAccountsDb(dir, 1);
+    try {
+      assert.equal(storeVersion(v1), 1);
+      assert.equal(v1.pragma('journal_mode', { simple: true }), 'wal');
+      const tables = v1.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all();
+      assert.deepEqual(tables, ['accounts', 'meta', 'unjournalled']);
+      const row = (over: Record<string, unknown>) =>
+        v1
+          .prepare(
+            `INSERT INTO accounts (staff, name, role, pin, created_at, created_by, failures, locked_until, journalled_seq, disabled)
+             VALUES (@staff, @name, 'technician', '{}', 'x', 'y', @failures, NULL, NULL, @disabled)`,
+          )
+          .run({ staff: '1', name: 'n', failures: 0, disabled: 0, ...over });
+      assert.throws(() => row({ failures: -1 }), /CHECK/);
+      assert.throws(() => row({ disabled: 2 }), /CHECK/);
+      row({});
+      assert.throws(() => row({ staff: '2' }), /UNIQUE/, 'names are unique');
+      assert.throws(() => v1.prepare("INSERT INTO unjournalled (staff, action, by, at) VALUES ('1', 'delete', 'b', 'a')").run(), /CHECK/);
+      assert.throws(() => v1.prepare("INSERT INTO unjournalled (staff, action, by, at) VALUES ('9', 'unlock', 'b', 'a')").run(), /FOREIGN KEY/);
+      v1.pragma(`user_version = ${ACCOUNTS_LATEST + 1}`);
+    } finally {
+      v1.close();
+    }
+    assert.throws(() => openAccountsDb(dir), StoreOpenError, 'a database from newer software is refused');
+  });
+
+  it('imports the old JSON file once, keeps it renamed, and keeps every field (locks, pending actions, journalled seq)', async () => {
+    const dir = folder();
+    const text = await legacyFile(dir);
+    const s = new AccountStore(dir, policy, () => 1_000_000, FAST);
+    try {
+      assert.equal(existsSync(path.join(dir, LEGACY_ACCOUNTS_FILE)), false);
+      assert.equal(readFileSync(path.join(dir, `${LEGACY_ACCOUNTS_FILE}.imported`), 'utf8'), text, 'the old file is kept, renamed, unchanged');
+      const legacy = (JSON.parse(text) as { accounts: unknown[] }).accounts;
+      assert.deepEqual(s.list(), legacy);
+      assert.equal((await s.check('1001', '482915')).ok, true, 'the imported PIN hash opens');
+      assert.deepEqual(await s.check('1002', '739164').then((r) => !r.ok && r.reason), 'disabled');
+    } finally {
+      s.close();
+    }
+    // Opened again: nothing imported twice; a JSON file that appears later is not read.
+    writeFileSync(path.join(dir, LEGACY_ACCOUNTS_FILE), JSON.stringify({ version: 1, accounts: [] }));
+    const again = new AccountStore(dir, policy, () => 1_000_000, FAST);
+    try {
+      assert.equal(again.list().length, 2);
+      assert.ok(existsSync(path.join(dir, LEGACY_ACCOUNTS_FILE)), 'a different file after the import is left alone');
+    } finally {
+      again.close();
+    }
+  });
+
+  it('finishes an import cut between its commit and the rename without importing twice', async () => {
+    const dir = folder();
+    const text = await legacyFile(dir);
+    new AccountStore(dir, policy, () => 1_000_000, FAST).close();
+    // The crash: the database holds the import, the file is back under its old name.
+    writeFileSync(path.join(dir, LEGACY_ACCOUNTS_FILE), text);
+    const s = new AccountStore(dir, policy, () => 1_000_000, FAST);
+    try {
+      assert.equal(s.list().length, 2);
+      assert.equal(existsSync(path.join(dir, LEGACY_ACCOUNTS_FILE)), false, 'renamed this time');
+    } finally {
+      s.close();
+    }
+  });
+
+  it('refuses a damaged JSON file with a clear error and imports nothing', () => {
+    const dir = folder();
+    writeFileSync(path.join(dir, LEGACY_ACCOUNTS_FILE), '{"version":1,"accounts":[{"staff":"1001"}]}');
+    assert.throws(
+      () => new AccountStore(dir, policy, () => 0, FAST),
+      (e: unknown) => e instanceof AccountError && /cannot be imported/.test(e.message),
+    );
+    assert.ok(existsSync(path.join(dir, LEGACY_ACCOUNTS_FILE)), 'the file stays where it was');
+    const db = openAccountsDb(dir);
+    try {
+      assert.equal(db.prepare('SELECT COUNT(*) FROM accounts').pluck().get(), 0);
+      assert.equal(db.prepare('SELECT COUNT(*) FROM meta').pluck().get(), 0);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('two connections (the host and a command) counting wrong PINs at once lose no count: the lock holds', async () => {
+    const dir = folder();
+    const host = new AccountStore(dir, { maxFailures: 6, lockMs: 60_000 }, () => 1_000_000, FAST);
+    const tool = new AccountStore(dir, { maxFailures: 6, lockMs: 60_000 }, () => 1_000_000, FAST);
+    try {
+      await host.add({ name: 'Ana', role: 'supervisor', pin: '482915' }, null);
+      const tries = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => (i % 2 ? host : tool).check('1001', `00000${i}`)));
+      assert.equal(tries.filter((r) => !r.ok && r.reason === 'locked').length, 1, 'the sixth wrong PIN, whichever connection counted it, locks');
+      assert.ok(tool.find('1001')?.lockedUntil);
+      assert.equal((await host.check('1001', '482915')).ok, false, 'the right PIN does not open it');
+    } finally {
+      host.close();
+      tool.close();
+    }
+  });
+});

@@ -1,0 +1,43 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { z } from 'zod';
+
+/**
+ * What a remote station's machine keeps after its enrolment (owner-only): which station it is,
+ * its secret, where the table is, and the table's certificate with its fingerprint, pinned: the
+ * agent talks to that certificate and no other.
+ */
+export const EnrolmentFile = z.strictObject({
+  v: z.literal(1),
+  tableId: z.string().min(1).max(32),
+  station: z.number().int().positive(),
+  secret: z.string().min(32).max(128),
+  /** The table's LAN listener, `https://host:port`. */
+  host: z.url({ protocol: /^https$/ }),
+  certificate: z.string().min(100).max(20_000),
+  fingerprint: z.string().regex(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/),
+});
+export type EnrolmentFile = z.infer<typeof EnrolmentFile>;
+
+export function readEnrolment(file: string): EnrolmentFile {
+  return EnrolmentFile.parse(JSON.parse(readFileSync(file, 'utf8')));
+}
+
+export function writeEnrolment(file: string, e: EnrolmentFile): void {
+  writeFileSync(file, JSON.stringify(EnrolmentFile.parse(e), null, 1), { mode: 0o600, flush: true });
+}
+
+/** What a station's machine is given at enrolment: its credential with the table's address and pinned certificate. */
+export function enrolmentFor(
+  credential: { readonly station: number; readonly secret: string },
+  table: { readonly tableId: string; readonly lanOrigin: string; readonly certificate: string; readonly fingerprint: string },
+): EnrolmentFile {
+  return EnrolmentFile.parse({
+    v: 1,
+    tableId: table.tableId,
+    station: credential.station,
+    secret: credential.secret,
+    host: table.lanOrigin,
+    certificate: table.certificate,
+    fingerprint: table.fingerprint,
+  });
+}

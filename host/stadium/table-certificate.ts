@@ -1,0 +1,67 @@
+import * as x509 from '@peculiar/x509';
+import { X509Certificate } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import path from 'node:path';
+
+/** The table's TLS identity for its remote stations: a key and a self-signed certificate the enrolment pins. */
+export interface TableCertificate {
+  /** PEM of the private key (PKCS #8); never leaves the host's data folder. */
+  readonly key: string;
+  readonly cert: string;
+  /** SHA-256 of the certificate (colon-separated hex, as Node's X509Certificate gives it): what a station pins. */
+  readonly fingerprint: string;
+}
+
+const ALG = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
+
+function pem(label: string, der: ArrayBuffer): string {
+  const b64 = Buffer.from(der).toString('base64');
+  return `-----BEGIN ${label}-----\n${b64.replace(/.{64}/g, '$&\n').replace(/\n$/, '')}\n-----END ${label}-----\n`;
+}
+
+/**
+ * The table's certificate, made once (P-256, ten years) and kept beside the ledger in `tls/`
+ * (the key owner-only). It names the table and the LAN address the host listens on; a remote
+ * station does not rely on a certificate authority: it pins this certificate's fingerprint,
+ * given to it at enrolment, and refuses any other.
+ */
+export async function tableCertificate(dataDir: string, tableId: string, addresses: readonly string[]): Promise<TableCertificate> {
+  const dir = path.join(dataDir, 'tls');
+  const keyFile = path.join(dir, 'table-key.pem');
+  const certFile = path.join(dir, 'table-cert.pem');
+  if (existsSync(keyFile) && existsSync(certFile)) {
+    const cert = readFileSync(certFile, 'utf8');
+    return { key: readFileSync(keyFile, 'utf8'), cert, fingerprint: new X509Certificate(cert).fingerprint256 };
+  }
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Node's Web Crypto (globalThis.crypto), as the library expects it.
+  const webcrypto = globalThis.crypto;
+  x509.cryptoProvider.set(webcrypto);
+  const keys = await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify']);
+  const now = new Date();
+  const generated = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: Buffer.from(webcrypto.getRandomValues(new Uint8Array(8))).toString('hex'),
+    name: `CN=${tableId}`,
+    notBefore: now,
+    notAfter: new Date(now.getTime() + 10 * 365 * 24 * 3600 * 1000),
+    signingAlgorithm: ALG,
+    keys,
+    extensions: [
+      new x509.SubjectAlternativeNameExtension(
+        [...new Set(['127.0.0.1', ...addresses])].map((a) => (isIP(a) !== 0 ? { type: 'ip' as const, value: a } : { type: 'dns' as const, value: a })),
+      ),
+    ],
+  });
+  const key = pem('PRIVATE KEY', await webcrypto.subtle.exportKey('pkcs8', keys.privateKey));
+  const cert = generated.toString('pem');
+  for (const [file, text, mode] of [
+    [keyFile, key, 0o600],
+    [certFile, cert, 0o644],
+  ] as const) {
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, text, { mode, flush: true });
+    renameSync(tmp, file);
+  }
+  return { key, cert, fingerprint: new X509Certificate(cert).fingerprint256 };
+}

@@ -1,0 +1,232 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type WebSocket from 'ws';
+import { openBillAcceptor, type OpenedBillAcceptor } from '../../hardware/open.js';
+import type { BillAcceptorEvent, Credit, EscrowDecision, EscrowedNote } from '../../hardware/billacceptor/types.js';
+import type { Currency } from '../../hardware/billacceptor/notes.js';
+import { decodeHostDeviceMessage, DEVICE_PROTOCOL_VERSION, RELAYED_EVENTS, type AgentMessage, type HostDeviceMessage } from '../../protocol/index.js';
+import type { EnrolmentFile } from '../stadium/enrolment-file.js';
+
+export interface DeviceRelayOptions {
+  enrolment: EnrolmentFile;
+  /** The acceptor: `sim`, `usb:VID:PID[:serial]`, `tcp:HOST:PORT` or `serial:PATH` (hardware/open.ts). */
+  spec: string;
+  protocol: 'id003' | 'ssp';
+  currency: Currency;
+  log: Logger;
+  /** Opens the link to the host (the pinned socket); tests pass their own. */
+  connect: () => WebSocket;
+  /** How long a credit waits for the host's "journalled" before the device is left unacknowledged (it repeats). */
+  creditWaitMs?: number;
+  open?: typeof openBillAcceptor;
+}
+
+type Asked = Extract<AgentMessage, { type: 'escrow' | 'credit' | 'returned' }>;
+interface Waiting {
+  message: Asked;
+  resolve: (m: HostDeviceMessage) => void;
+  reject: (e: Error) => void;
+  timer: NodeJS.Timeout | null;
+}
+
+const RELAYED: ReadonlySet<string> = new Set(RELAYED_EVENTS);
+
+/**
+ * The station's bill acceptor, driven here on the station's machine by the hardware layer's own
+ * drivers, its money decisions relayed to the host: the driver asks before it stacks (the host
+ * journals the escrow first) and before it acknowledges a credit (the host journals the credit
+ * first). A question still unanswered when the link drops is asked again on the next link under
+ * the same escrow id, so the host journals it once; a credit that cannot be journalled in time
+ * is not acknowledged, so the device repeats it. A return is reported until the host has it.
+ * The acceptor opens once the host has said what note, if any, it holds in escrow for this
+ * station (a kill or a cut mid-note), so the driver resolves it from the device's own report.
+ */
+export class DeviceRelay {
+  private socket: WebSocket | null = null;
+  private up = false;
+  private acceptor: OpenedBillAcceptor | null = null;
+  private readonly waiting = new Map<string, Waiting>();
+  private stopped = false;
+  private attempt = 0;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private readonly upListeners = new Set<(up: boolean) => void>();
+
+  constructor(private readonly o: DeviceRelayOptions) {}
+
+  start(): void {
+    this.dial();
+  }
+
+  /** The simulator behind a `sim` acceptor (tests, demos), once the acceptor is open. */
+  simulator(): OpenedBillAcceptor['simulator'] | null {
+    return this.acceptor?.simulator ?? null;
+  }
+
+  /** Whether the link to the host is up. */
+  connected(): boolean {
+    return this.up;
+  }
+
+  onLink(listener: (up: boolean) => void): () => void {
+    this.upListeners.add(listener);
+    return () => this.upListeners.delete(listener);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    for (const w of this.waiting.values()) {
+      if (w.timer) clearTimeout(w.timer);
+      w.reject(new Error('agent stopping'));
+    }
+    this.waiting.clear();
+    this.socket?.terminate();
+    await this.acceptor?.close();
+  }
+
+  private dial(): void {
+    if (this.stopped) return;
+    const ws = this.o.connect();
+    this.socket = ws;
+    ws.on('open', () => {
+      this.attempt = 0;
+      this.send({
+        type: 'hello-device',
+        protocol: DEVICE_PROTOCOL_VERSION,
+        station: this.o.enrolment.station,
+        secret: this.o.enrolment.secret,
+        acceptor: this.o.protocol,
+      });
+    });
+    ws.on('message', (data) => this.receive(String(data)));
+    ws.on('error', (err) => this.o.log.warn({ err: err.message }, 'link to the table failed'));
+    ws.on('close', () => {
+      if (this.socket !== ws) return;
+      this.socket = null;
+      this.setUp(false);
+      if (this.stopped) return;
+      // Backoff, capped: a storm of 250 agents reconnecting after a host restart spreads itself out.
+      const ms = Math.min(5000, 200 * 2 ** this.attempt++) * (0.5 + Math.random() / 2);
+      this.retryTimer = setTimeout(() => this.dial(), ms);
+    });
+  }
+
+  private setUp(up: boolean): void {
+    if (this.up === up) return;
+    this.up = up;
+    for (const l of this.upListeners) l(up);
+  }
+
+  private send(m: AgentMessage): boolean {
+    const ws = this.socket;
+    if (!ws || ws.readyState !== ws.OPEN) return false;
+    ws.send(JSON.stringify(m));
+    return true;
+  }
+
+  private receive(text: string): void {
+    const d = decodeHostDeviceMessage(text);
+    if (!d.ok) return this.o.log.warn({ error: d.error }, 'a message from the table fails its schema');
+    const m = d.message;
+    switch (m.type) {
+      case 'device-welcome':
+        this.setUp(true);
+        this.openAcceptor(m);
+        // Whatever was asked and not answered is asked again: the host journals each escrow id once.
+        for (const w of this.waiting.values()) this.send(w.message);
+        return;
+      case 'enable':
+        this.applyEnable(m.enabled, m.accept);
+        return;
+      case 'decision':
+      case 'journalled': {
+        const w = this.waiting.get(m.ref);
+        if (!w) return;
+        this.waiting.delete(m.ref);
+        if (w.timer) clearTimeout(w.timer);
+        w.resolve(m);
+        return;
+      }
+      case 'refused': {
+        this.o.log.warn({ reason: m.reason }, 'the table refused a message');
+        const w = m.ref ? this.waiting.get(m.ref) : undefined;
+        if (w && m.ref) {
+          this.waiting.delete(m.ref);
+          if (w.timer) clearTimeout(w.timer);
+          w.reject(new Error(m.reason));
+        }
+        return;
+      }
+    }
+  }
+
+  private openAcceptor(m: Extract<HostDeviceMessage, { type: 'device-welcome' }>): void {
+    if (this.acceptor) return this.applyEnable(m.enabled, m.accept);
+    const open = this.o.open ?? openBillAcceptor;
+    const pending = m.pendingNote;
+    this.acceptor = open(this.o.spec, {
+      protocol: this.o.protocol,
+      currency: this.o.currency,
+      accept: m.accept,
+      enabled: m.enabled,
+      // A note the host journalled in escrow and never saw resolved: the device's report resolves it.
+      pendingNote: pending ? { ...pending, code: 0, stackSent: true } : null,
+      onEscrow: (note) => this.escrow(note),
+      onCredit: (credit) => this.credit(credit),
+    });
+    this.acceptor.on((e) => this.event(e));
+  }
+
+  private applyEnable(enabled: boolean, accept: readonly number[]): void {
+    const a = this.acceptor;
+    if (!a) return;
+    a.setAccepted(accept);
+    if (enabled) a.enable();
+    else a.disable();
+  }
+
+  /** Asks the host, resending on every new link until answered; rejects after `ms` (undefined: waits). */
+  private ask(message: Asked, ms?: number): Promise<HostDeviceMessage> {
+    return new Promise((resolve, reject) => {
+      const w: Waiting = { message, resolve, reject, timer: null };
+      if (ms !== undefined)
+        w.timer = setTimeout(() => {
+          this.waiting.delete(message.id);
+          reject(new Error(`no answer from the table within ${ms} ms`));
+        }, ms);
+      this.waiting.set(message.id, w);
+      this.send(message);
+    });
+  }
+
+  private note(n: EscrowedNote | Credit) {
+    return { escrowId: n.escrowId, amount: n.amount, denomination: n.denomination, currency: n.currency };
+  }
+
+  /** The driver's own escrow timeout returns the note if no answer comes: nothing to journal then. */
+  private async escrow(note: EscrowedNote): Promise<EscrowDecision> {
+    if (!this.up) return 'return';
+    const r = await this.ask({ type: 'escrow', id: randomUUID(), ...this.note(note) });
+    return r.type === 'decision' ? r.decision : 'return';
+  }
+
+  /** Resolves only once the host journalled the credit: the driver acknowledges the device after this. */
+  private async credit(credit: Credit): Promise<void> {
+    await this.ask({ type: 'credit', id: randomUUID(), ...this.note(credit), recovered: credit.recovered }, this.o.creditWaitMs ?? 3000);
+  }
+
+  private event(e: BillAcceptorEvent): void {
+    if (e.type === 'returned' && e.note) {
+      // Reported until the host has journalled it (it resolves the escrow the host holds).
+      void this.ask({ type: 'returned', id: randomUUID(), ...this.note(e.note), reason: e.reason }).catch(() => undefined);
+      return;
+    }
+    if (!RELAYED.has(e.type)) return;
+    const detail = 'reason' in e && typeof e.reason === 'string' ? e.reason.slice(0, 400) : undefined;
+    for (const t of RELAYED_EVENTS)
+      if (t === e.type) {
+        this.send({ type: 'event', event: t, ...(detail ? { detail } : {}) });
+        return;
+      }
+  }
+}

@@ -1,0 +1,128 @@
+import type { Agent } from 'node:https';
+import {
+  decodeHostMessage,
+  PROTOCOL_VERSION,
+  stationView,
+  ViewComposer,
+  type CommandBody,
+  type HostMessage,
+  type ProtocolError,
+  type ViewName,
+  type ViewState,
+} from '../../protocol/index.js';
+import type { EnrolmentFile } from '../stadium/enrolment-file.js';
+import { pinnedSocket } from './pinned-socket.js';
+
+export interface HeadlessStationEvents {
+  /** Every frame as it arrives, before anything else is done with it (`process.hrtime.bigint()`). */
+  arrived?(data: Buffer, at: bigint): void;
+  /**
+   * Decode later (after the frames that arrived together were stamped), as a screen paints
+   * later: a load generator's many stations in one process then do not delay each other's stamps.
+   */
+  deferDecode?: boolean;
+  /** Every message as received (decoded), with the time it arrived (`process.hrtime.bigint()`). */
+  message?(m: HostMessage, receivedAt: bigint, bytes: number): void;
+  /** The view, whenever a message changed it. */
+  view?(state: ViewState, version: number): void;
+  error?(e: ProtocolError): void;
+  closed?(): void;
+}
+
+/**
+ * A remote station's screen without a screen: the same protocol as the station's browser,
+ * straight to the table's LAN listener with the station's credential over the pinned TLS. Load
+ * generators, the stadium tests and the soak drive stations with it.
+ */
+export class HeadlessStation {
+  readonly view: ViewName;
+  private readonly composer: ViewComposer;
+  private socket: ReturnType<typeof pinnedSocket> | null = null;
+  private seq = 0;
+  private latestState: ViewState | null = null;
+
+  constructor(
+    private readonly enrolment: EnrolmentFile,
+    private readonly agent: Agent,
+    private readonly events: HeadlessStationEvents = {},
+  ) {
+    this.view = stationView(enrolment.station);
+    this.composer = new ViewComposer(this.view);
+  }
+
+  /** Connects, says who it is and subscribes; resolves once the link is open. */
+  connect(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const ws = pinnedSocket(this.enrolment, this.agent, '/ws');
+      this.socket = ws;
+      ws.once('open', () => {
+        this.send({ type: 'hello-station', id: this.id(), protocol: PROTOCOL_VERSION, station: this.enrolment.station, secret: this.enrolment.secret });
+        this.send({ type: 'subscribe', id: this.id(), view: this.view });
+        resolve();
+      });
+      // Every error is handled: the first one before the link opened fails connect(), later ones end in 'close'.
+      ws.on('error', reject);
+      ws.on('message', (data: Buffer) => this.receive(data));
+      ws.on('close', () => this.events.closed?.());
+    });
+  }
+
+  /** The underlying socket (the bench throttles and pauses it). */
+  raw(): ReturnType<typeof pinnedSocket> | null {
+    return this.socket;
+  }
+
+  latest(): ViewState | null {
+    return this.latestState;
+  }
+
+  version(): number {
+    return this.composer.version();
+  }
+
+  command(command: CommandBody): void {
+    this.send({ type: 'command', id: this.id(), view: this.view, version: this.composer.version(), command });
+  }
+
+  close(): void {
+    this.socket?.close();
+  }
+
+  terminate(): void {
+    this.socket?.terminate();
+  }
+
+  private readonly backlog: { data: Buffer; at: bigint }[] = [];
+
+  private receive(data: Buffer): void {
+    const at = process.hrtime.bigint();
+    this.events.arrived?.(data, at);
+    if (!this.events.deferDecode) return this.decode(data, at);
+    this.backlog.push({ data, at });
+    if (this.backlog.length === 1)
+      setImmediate(() => {
+        for (const x of this.backlog.splice(0)) this.decode(x.data, x.at);
+      });
+  }
+
+  private decode(data: Buffer, at: bigint): void {
+    const d = decodeHostMessage(data.toString());
+    if (!d.ok) throw new Error(`station ${this.enrolment.station}: a message that fails its schema: ${d.error.detail}`);
+    this.events.message?.(d.message, at, data.byteLength);
+    if (d.message.type === 'error') this.events.error?.(d.message);
+    const composed = this.composer.take(d.message);
+    if (composed) {
+      this.latestState = composed.state;
+      this.events.view?.(composed.state, composed.version);
+    }
+  }
+
+  private send(m: object): void {
+    const ws = this.socket;
+    if (ws && ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
+  }
+
+  private id(): string {
+    return `m${++this.seq}`;
+  }
+}

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { MAX_MESSAGE_BYTES, utf8ByteLength } from './limits.js';
+import { MinorUnits, StationNumber } from './units.js';
+
+// The link between a remote station's agent (its bill acceptor, on the station's machine) and the
+// table host, over the host's LAN listener (`/station-device`, TLS). The agent's driver asks the
+// host before it stacks a note and before it acknowledges a credit; the host journals first and
+// answers after the durable commit. Every note is named by the driver's escrow id, so a message
+// resent after a reconnect (either side killed, the network cut mid-note) is journalled once.
+
+const Id = z.string().min(1).max(64);
+const EscrowId = z.string().min(1).max(64);
+const Note = {
+  escrowId: EscrowId,
+  /** Minor units. */
+  amount: MinorUnits.positive(),
+  /** Face value in major units. */
+  denomination: z.number().int().positive(),
+  currency: z.enum(['HKD', 'MOP']),
+};
+
+export const DEVICE_PROTOCOL_VERSION = 1;
+
+/** Device events the host takes for its faults and service mode (hardware/billacceptor/types.ts). */
+export const RELAYED_EVENTS = [
+  'connected',
+  'disconnected',
+  'reconnected',
+  'jam',
+  'stackerFull',
+  'stackerRemoved',
+  'stackerReplaced',
+  'cheated',
+  'failure',
+  'faultCleared',
+  'idle',
+  'unvaluedCredit',
+  'rejected',
+] as const;
+
+export const AgentMessage = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('hello-device'),
+    protocol: z.number().int(),
+    station: StationNumber,
+    secret: z.string().min(32).max(128),
+    acceptor: z.enum(['id003', 'ssp']),
+  }),
+  /** A note in escrow: the host journals it, then answers stack or return. */
+  z.strictObject({ type: z.literal('escrow'), id: Id, ...Note }),
+  /** The protocol's credit point: the host journals the credit, then answers; only then does the agent acknowledge the device. */
+  z.strictObject({ type: z.literal('credit'), id: Id, ...Note, recovered: z.boolean() }),
+  /** A note in escrow went back to the customer: journalled against its escrow. */
+  z.strictObject({ type: z.literal('returned'), id: Id, ...Note, reason: z.string().min(1).max(64) }),
+  /** Anything else the device said that the host's faults and service mode care about. */
+  z.strictObject({ type: z.literal('event'), event: z.enum(RELAYED_EVENTS), detail: z.string().max(400).optional() }),
+]);
+export type AgentMessage = z.infer<typeof AgentMessage>;
+
+export const HostDeviceMessage = z.discriminatedUnion('type', [
+  /**
+   * The agent is known. `pendingNote`: a note the ledger holds in escrow for this station,
+   * neither credited nor returned (a kill or a cut mid-note): the driver resolves it with the
+   * device's own report. `enabled`: whether the acceptor may take notes now.
+   */
+  z.strictObject({
+    type: z.literal('device-welcome'),
+    pendingNote: z.strictObject(Note).nullable(),
+    enabled: z.boolean(),
+    accept: z.array(z.number().int().positive()).max(16),
+  }),
+  z.strictObject({ type: z.literal('decision'), ref: Id, decision: z.enum(['stack', 'return']) }),
+  /** The credit or return named by `ref` is journalled (now, or before: a resend). */
+  z.strictObject({ type: z.literal('journalled'), ref: Id }),
+  /** The host could not journal it: the agent must not acknowledge the device. */
+  z.strictObject({ type: z.literal('refused'), ref: Id.optional(), reason: z.string().max(400) }),
+  z.strictObject({ type: z.literal('enable'), enabled: z.boolean(), accept: z.array(z.number().int().positive()).max(16) }),
+]);
+export type HostDeviceMessage = z.infer<typeof HostDeviceMessage>;
+
+function decodeWith<T>(schema: z.ZodType<T>, raw: string): { ok: true; message: T } | { ok: false; error: string } {
+  if (utf8ByteLength(raw) > MAX_MESSAGE_BYTES) return { ok: false, error: 'oversized' };
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (e) {
+    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+  }
+  const r = schema.safeParse(json);
+  return r.success ? { ok: true, message: r.data } : { ok: false, error: r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
+}
+
+export const decodeAgentMessage = (raw: string) => decodeWith(AgentMessage, raw);
+export const decodeHostDeviceMessage = (raw: string) => decodeWith(HostDeviceMessage, raw);

@@ -1,0 +1,68 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import type { Page } from '@playwright/test';
+import { drawnTexts, expect, press, test, waitForEvent } from './kiosk-fixture.js';
+
+const shots = path.resolve(import.meta.dirname, '../../artifacts/screenshots');
+
+/** Presses a language and waits for the snapshot in it. */
+async function language(page: Page, lang: 'zh-Hant' | 'pt'): Promise<void> {
+  await press(page, `language-${lang}`);
+  await waitForEvent(page, `language:${lang}`);
+}
+
+/** One coup at the remote station: a chip on the banker, the cards as read, the result. */
+async function playCoup(station: Page, control: (line: string) => void, betWord: RegExp, resultWord: RegExp): Promise<void> {
+  await expect.poll(async () => station.evaluate(() => window.__kiosk?.bounds('bet-banker') ?? null), { timeout: 90_000 }).not.toBeNull();
+  await press(station, 'chip-10000');
+  await press(station, 'bet-banker');
+  await expect.poll(async () => (await drawnTexts(station)).some((t) => betWord.test(t)), { timeout: 20_000 }).toBe(true);
+  control('end-betting');
+  await expect.poll(async () => (await drawnTexts(station)).some((t) => resultWord.test(t)), { timeout: 90_000 }).toBe(true);
+}
+
+test('a remote station plays a baccarat coup through its station agent, in Traditional Chinese and in Portuguese', async ({ openScreen }, testInfo) => {
+  test.setTimeout(300_000);
+  const root = path.resolve(import.meta.dirname, '../..');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/browser/stadium-kiosk.ts'], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+  try {
+    const urls = await new Promise<{ table: string; station: string }>((resolve, reject) => {
+      child.once('exit', (code) => reject(new Error(`the stadium kiosk exited with ${code}`)));
+      readline.createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line) as { table: string; station: string }));
+    });
+    const control = (line: string) => child.stdin?.write(`${line}\n`);
+    const errors: string[] = [];
+    const station = await openScreen(urls.station, { errors });
+    const table = await openScreen(urls.table, { errors, fps: 10 });
+    await waitForEvent(station, 'snapshot:station/101');
+    await waitForEvent(table, 'snapshot:table');
+    // The station says which remote station it is; a note at its own acceptor credits it.
+    await expect.poll(() => drawnTexts(station), { timeout: 20_000 }).toContain('遙距投注機 101');
+    control('note 500');
+    await waitForEvent(station, 'credit:50000');
+
+    await playCoup(station, control, /^莊\nMOP\$100/, /^本局結果/);
+    // The table display shows the stadium: its players and their total on each spot.
+    await expect.poll(async () => (await drawnTexts(table)).some((t) => t.startsWith('遙距投注機：1 部投注中')), { timeout: 20_000 }).toBe(true);
+    mkdirSync(shots, { recursive: true });
+    await station.screenshot({ path: path.join(shots, 'stadium-station-101-zh-Hant.png') });
+    // The roads, which a remote station has no table display to read on: the coup just played is on them.
+    await press(station, 'open-roads');
+    await expect.poll(async () => (await drawnTexts(station)).some((t) => t.startsWith('局數 1')), { timeout: 20_000 }).toBe(true);
+    expect(await drawnTexts(station)).toContain('珠盤路');
+    await station.screenshot({ path: path.join(shots, 'stadium-station-101-roads-zh-Hant.png') });
+    await press(station, 'roads-close');
+
+    await language(station, 'pt');
+    await expect.poll(() => drawnTexts(station), { timeout: 20_000 }).toContain('Terminal remoto 101');
+    await playCoup(station, control, /^Banqueiro\n/, /^Resultado/);
+    await station.screenshot({ path: path.join(shots, 'stadium-station-101-pt.png') });
+    await testInfo.attach('stadium-station-101-pt', { path: path.join(shots, 'stadium-station-101-pt.png'), contentType: 'image/png' });
+    expect(errors).toEqual([]);
+  } finally {
+    child.stdin?.end();
+    child.kill('SIGTERM');
+  }
+});

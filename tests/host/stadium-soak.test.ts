@@ -1,0 +1,209 @@
+// The remote acceptors' money rule under fire: five remote stations, each with a simulated ID-003
+// acceptor that outlives every kill (the hardware, served over TCP), driven by its own station
+// agent (a process) through a proxy the soak cuts; 200 notes inserted at random moments while
+// the soak kills the table host and the agents at random (SIGKILL) and cuts the network. At the
+// end every note is in a cashbox or back with the customer, and the ledger has credited exactly
+// the notes in the cashboxes: not one credit lost or doubled.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { Rng } from '../../engine/random/seeded-rng.js';
+import { Id003Simulator, serveDevice } from '../../hardware/index.js';
+import { entriesOfTypes, openExistingLedger, verifyLedger, type EntryBody, type Payload } from '../../ledger/index.js';
+import { REMOTE_STATION_BASE } from '../../protocol/index.js';
+
+const STATIONS = 5;
+const NOTES = 200;
+const root = path.resolve(import.meta.dirname, '../..');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+/** A TCP proxy to the table whose every connection can be cut at once (the network failing mid-note). */
+async function cuttable(target: number): Promise<{ port: number; cut: () => number; close: () => void }> {
+  const pairs = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const up = net.connect(target, '127.0.0.1');
+    client.pipe(up);
+    up.pipe(client);
+    const end = () => {
+      client.destroy();
+      up.destroy();
+      pairs.delete(client);
+    };
+    pairs.add(client);
+    client.on('error', end);
+    up.on('error', end);
+    client.on('close', end);
+    up.on('close', end);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const a = server.address();
+  return {
+    port: typeof a === 'object' && a ? a.port : 0,
+    cut: () => {
+      const n = pairs.size;
+      for (const c of [...pairs]) c.destroy();
+      return n;
+    },
+    close: () => server.close(),
+  };
+}
+
+/** A TypeScript file run by tsx, or (`bin/etg.js`) the command line, which registers tsx itself. */
+function start(script: string, args: string[], env: Record<string, string> = {}): ChildProcess {
+  const loader = script.endsWith('.js') ? [] : ['--import', 'tsx'];
+  return spawn(process.execPath, [...loader, script, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+async function until(what: string, ms: number, ok: () => boolean): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    assert.ok(Date.now() < end, `timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('the remote acceptors through kills and cuts', { timeout: 900_000 }, () => {
+  it('200 notes, the host and the agents killed at random, the network cut: not one credit lost or doubled', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'stadium-soak-'));
+    const dataDir = path.join(dir, 'host');
+    const enrolments = path.join(dir, 'enrolments.json');
+    const lanPort = await freePort();
+    const proxy = await cuttable(lanPort);
+    const rng = Rng.fromSeed(17);
+    const sims = Array.from({ length: STATIONS }, () => new Id003Simulator({ currency: 'MOP' }));
+    const devices = await Promise.all(sims.map((s) => serveDevice(s, '127.0.0.1', 0)));
+    let host: ChildProcess | null = null;
+    const agents: (ChildProcess | null)[] = Array.from({ length: STATIONS }, () => null);
+    const errors: string[] = [];
+    const startHost = async () => {
+      const child = start('tests/host/stadium-host-child.ts', [], {
+        STADIUM_SOAK: JSON.stringify({ dataDir, stations: STATIONS, lanPort, viaOrigin: `https://127.0.0.1:${proxy.port}`, out: enrolments }),
+      });
+      child.stderr?.on('data', (d: Buffer) => {
+        const text = d.toString();
+        if (/"level":(50|60)/.test(text)) errors.push(text.slice(0, 400));
+      });
+      await new Promise<void>((resolve, reject) => {
+        child.stdout?.once('data', () => resolve());
+        child.once('exit', (code) => reject(new Error(`the host exited (${code}) before it was ready`)));
+      });
+      host = child;
+    };
+    const agentFiles: string[] = [];
+    const startAgent = (i: number) => {
+      agents[i] = start('bin/etg.js', [
+        'station-agent',
+        '--enrolment',
+        agentFiles[i] as string,
+        '--bill-acceptor',
+        `tcp:127.0.0.1:${devices[i]?.port ?? 0}`,
+        '--no-screen',
+      ]);
+    };
+    const kill = async (c: ChildProcess | null) => {
+      if (!c || c.exitCode !== null || c.signalCode !== null) return;
+      const gone = new Promise((r) => c.once('exit', r));
+      c.kill('SIGKILL');
+      await gone;
+    };
+    try {
+      await startHost();
+      const files = JSON.parse(readFileSync(enrolments, 'utf8')) as object[];
+      files.forEach((f, i) => {
+        const file = path.join(dir, `station-${i}.json`);
+        writeFileSync(file, JSON.stringify(f), { mode: 0o600 });
+        agentFiles.push(file);
+      });
+      for (let i = 0; i < STATIONS; i++) startAgent(i);
+
+      const notes = [10, 20, 50, 100, 500, 1000];
+      const inserted: number[] = Array.from({ length: STATIONS }, () => 0);
+      const counts = { hostKills: 0, agentKills: 0, cuts: 0 };
+      for (let n = 0; n < NOTES; n++) {
+        const i = rng.below(STATIONS);
+        const note = notes[rng.below(notes.length)] as number;
+        sims[i]?.insertNote(note);
+        inserted[i] = (inserted[i] ?? 0) + note;
+        await new Promise((r) => setTimeout(r, 100 + rng.below(400)));
+        const roll = rng.below(100);
+        if (roll < 4) {
+          await kill(host);
+          counts.hostKills++;
+          await new Promise((r) => setTimeout(r, rng.below(1500)));
+          await startHost();
+        } else if (roll < 12) {
+          const a = rng.below(STATIONS);
+          await kill(agents[a] ?? null);
+          counts.agentKills++;
+          await new Promise((r) => setTimeout(r, rng.below(1500)));
+          startAgent(a);
+        } else if (roll < 16) {
+          proxy.cut();
+          counts.cuts++;
+        }
+      }
+      // Every note ends in a cashbox or back with the customer.
+      const resolved = () => sims.every((s, i) => [...s.cashbox, ...s.returned, ...s.jammed].reduce((a, b) => a + b, 0) === inserted[i]);
+      await until('every note stacked or returned', 240_000, resolved);
+      // …and the host has heard every outcome: no escrow left unresolved.
+      const unresolved = () => {
+        const l = openExistingLedger(dataDir);
+        try {
+          return l.unresolvedEscrows().length;
+        } finally {
+          l.close();
+        }
+      };
+      await until('every escrow credited or returned in the ledger', 60_000, () => unresolved() === 0);
+      for (const a of agents) await kill(a);
+      await kill(host);
+
+      const ledger = openExistingLedger(dataDir);
+      try {
+        assert.equal(verifyLedger(ledger).ok, true, 'the ledger verifies');
+        const credited = new Map<number, number[]>();
+        const creditIds = new Set<string>();
+        for (const e of entriesOfTypes(ledger, ['bill.credit'])) {
+          const p = (JSON.parse(e.body) as EntryBody).payload as Payload<'bill.credit'>;
+          credited.set(p.station, [...(credited.get(p.station) ?? []), p.denomination / 100]);
+          assert.ok(e.txId && !creditIds.has(e.txId), `a credit journalled twice: ${e.txId}`);
+          creditIds.add(e.txId ?? '');
+        }
+        sims.forEach((s, i) => {
+          const station = REMOTE_STATION_BASE + 1 + i;
+          const sort = (xs: readonly number[]) => [...xs].sort((a, b) => a - b);
+          assert.deepEqual(sort(credited.get(station) ?? []), sort(s.cashbox), `station ${station}: the notes credited are the notes in its cashbox`);
+          assert.equal(ledger.credit(station) <= s.cashbox.reduce((a, b) => a + b, 0) * 100, true);
+        });
+        const cashboxed = sims.reduce((a, s) => a + s.cashbox.length, 0);
+        assert.ok(cashboxed > NOTES / 2, `most notes were stacked (${cashboxed} of ${NOTES})`);
+        assert.ok(counts.hostKills > 0 && counts.agentKills > 0 && counts.cuts > 0, `kills and cuts happened: ${JSON.stringify(counts)}`);
+        console.log(
+          `# ${NOTES} notes: ${cashboxed} stacked and credited once, ${sims.reduce((a, s) => a + s.returned.length, 0)} returned; ${JSON.stringify(counts)}`,
+        );
+      } finally {
+        ledger.close();
+      }
+      assert.deepEqual(errors, []);
+    } finally {
+      for (const a of agents) await kill(a);
+      await kill(host);
+      proxy.close();
+      for (const d of devices) await d.close();
+      if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

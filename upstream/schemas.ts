@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { TERMINAL_ID } from './auth.js';
+import { HEX64 } from './chain.js';
+
+// Every route's querystring, parameters, body and answers as zod schemas: Fastify validates and
+// serialises with them (fastify-type-provider-zod) and the OpenAPI document is generated from them
+// (GET /openapi.json). The kiosk's sync client checks the answers it reads against its own copy
+// of the wire contract (ledger/wire.ts), since it may not import this layer.
+
+const Seq = z.number().int().nonnegative();
+const Hex64 = z.string().regex(HEX64);
+const TerminalId = z.string().regex(TERMINAL_ID);
+/** Timestamps leave the service as ISO 8601 instants. */
+const Instant = z.iso.datetime({ offset: true });
+
+export const ErrorBody = z.looseObject({ error: z.string(), message: z.string().optional() }).meta({ id: 'Error' });
+
+export const IngestBody = z
+  .strictObject({
+    terminalId: TerminalId,
+    prevHash: Hex64,
+    entries: z
+      .array(z.strictObject({ seq: z.number().int().min(1), hash: Hex64, body: z.string().min(2).max(1_000_000) }))
+      .min(1)
+      .max(5000),
+  })
+  .meta({ id: 'IngestBatch' });
+
+export const IngestAck = z
+  .strictObject({ ackedSeq: Seq, headHash: Hex64, inserted: Seq, duplicates: Seq })
+  .meta({ id: 'IngestAck', description: 'the acknowledgement: highest contiguous seq stored and its hash' });
+export const IngestGap = z.strictObject({ error: z.literal('gap'), ackedSeq: Seq, headHash: Hex64, message: z.string() });
+export const IngestDivergence = z.strictObject({ error: z.literal('divergence'), seq: Seq, ackedSeq: Seq, headHash: Hex64, message: z.string() });
+/** A signed request received a second time: refused, with the head the kiosk goes on from. */
+export const IngestReplay = z.strictObject({ error: z.literal('replay'), ackedSeq: Seq, headHash: z.string(), message: z.string() });
+export const IngestRefused = z.strictObject({ error: z.enum(['bad-chain', 'bad-entry']), seq: Seq, message: z.string() });
+
+/**
+ * The kiosk's health as it reports it with each heartbeat (its /healthz): the fields the service
+ * reads are named; the rest is kept as sent, bounded in size.
+ */
+export const KioskHealth = z
+  .looseObject({
+    tableId: z.string().max(64).optional(),
+    game: z.string().max(32).optional(),
+    version: z.string().max(64).optional(),
+    uptimeSeconds: z.number().nonnegative().optional(),
+    table: z.looseObject({ phase: z.string().optional(), hold: z.unknown().optional(), faults: z.array(z.string()).optional() }).optional(),
+    sync: z
+      .union([z.literal('off'), z.looseObject({ lagEntries: Seq.optional(), lagSeconds: z.number().nonnegative().optional(), state: z.string().optional() })])
+      .optional(),
+  })
+  .meta({ id: 'KioskHealth' });
+
+export const HeartbeatBody = z.strictObject({ terminalId: TerminalId, at: Instant, health: KioskHealth }).meta({ id: 'Heartbeat' });
+export const HeartbeatAck = z.strictObject({ ok: z.literal(true), serverTime: Instant }).meta({ id: 'HeartbeatAck' });
+
+export const Health = z.strictObject({ ok: z.boolean(), database: z.enum(['pg', 'pglite']), error: z.string().optional() });
+
+export const TerminalParams = z.strictObject({ id: TerminalId });
+
+const Limit = (dflt: number, max: number) => z.coerce.number().int().min(0).max(max).default(dflt);
+
+export const EntriesQuery = z.strictObject({
+  from: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(1),
+  limit: Limit(100, 5000),
+  type: z.string().max(64).optional(),
+});
+export const MetersQuery = z.strictObject({ scope: z.string().max(64).optional() });
+export const RoundsQuery = z.strictObject({ limit: Limit(10, 500) });
+export const AlarmsQuery = z.strictObject({ terminal: TerminalId.optional() });
+// Enrolment only: a new key for an enrolled terminal is its own route (rotate-key).
+export const EnrolBody = z.strictObject({ terminalId: TerminalId });
+
+export const Terminal = z
+  .strictObject({
+    terminalId: TerminalId,
+    enrolledAt: Instant,
+    revokedAt: Instant.nullable(),
+    headSeq: Seq,
+    headHash: Hex64,
+    lastIngestAt: Instant,
+    lastSeenAt: Instant.nullable(),
+    health: KioskHealth.nullable(),
+  })
+  .meta({ id: 'Terminal' });
+
+export const Entry = z
+  .strictObject({
+    seq: Seq,
+    type: z.string(),
+    txId: z.string().nullable(),
+    ts: Instant,
+    hash: Hex64,
+    prevHash: Hex64,
+    body: z.string(),
+    receivedAt: Instant,
+  })
+  .meta({ id: 'Entry' });
+
+export const Meter = z.strictObject({ scope: z.string(), name: z.string(), value: z.number().int() }).meta({ id: 'Meter' });
+
+export const Round = z
+  .strictObject({ seq: Seq, status: z.enum(['settled', 'void']), ts: Instant, round: z.unknown(), credits: z.unknown() })
+  .meta({ id: 'Round' });
+
+export const ChainReport = z
+  .strictObject({
+    terminalId: TerminalId,
+    ok: z.boolean(),
+    entries: Seq,
+    headSeq: Seq,
+    headHash: z.string(),
+    gaps: z.array(z.strictObject({ from: Seq, to: Seq })),
+    problems: z.array(z.string()),
+  })
+  .meta({ id: 'ChainReport' });
+
+export const Gap = z.strictObject({ from: Seq, to: Seq });
+
+export const Alarm = z
+  .strictObject({ id: Seq, terminalId: z.string().nullable(), kind: z.string(), detail: z.unknown(), raisedAt: Instant, clearedAt: Instant.nullable() })
+  .meta({ id: 'Alarm' });
+
+export const Credentials = z.strictObject({ terminalId: TerminalId, key: z.string() }).meta({ id: 'Credentials' });
