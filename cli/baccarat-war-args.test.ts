@@ -3,14 +3,14 @@ import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { baccaratRulesFromArgs, UsageError, warRulesFromArgs } from './baccarat-war-args.js';
 
-describe('--set overrides checked by the profile schema', () => {
+describe("--set overrides checked by the engine's one guard", () => {
   it('refuses a bad override with a usage error naming the field', () => {
     assert.throws(
       () => baccaratRulesFromArgs('macau-commission', ['banker.commissionBasisPoints=-1']),
-      (e) => e instanceof UsageError && e.message === 'profile.banker.commissionBasisPoints: expected an integer 0–10000, got -1',
+      (e) => e instanceof UsageError && e.message === 'banker.commissionBasisPoints must be an integer 0–10000, got -1',
     );
     assert.throws(() => baccaratRulesFromArgs('macau-commission', ['payouts.tie.win=eight']), UsageError);
-    assert.throws(() => warRulesFromArgs('macau', ['tiePays=x']), { message: 'profile.tiePays: expected an integer 1–100, got "x"' });
+    assert.throws(() => warRulesFromArgs('macau', ['tiePays=x']), { message: 'tiePays must be an integer 1–100, got "x"' });
   });
 
   it('the round runner exits 2 with the field on stderr', () => {
@@ -19,7 +19,7 @@ describe('--set overrides checked by the profile schema', () => {
       input: '{}',
     });
     assert.equal(r.status, 2);
-    assert.equal(r.stderr.trim(), 'round war: profile.warBurns: expected an integer 0–10, got 11');
+    assert.equal(r.stderr.trim(), 'round war: warBurns must be an integer 0–10, got 11');
   });
 
   it('an inherited name is not a profile: exit 2, not a crash', () => {
@@ -28,10 +28,13 @@ describe('--set overrides checked by the profile schema', () => {
     assert.match(r.stderr, /^sim baccarat: unknown baccarat profile "toString"/);
   });
 
-  it("--set reaches only the profile's own fields, never an inherited one", () => {
-    assert.throws(() => baccaratRulesFromArgs('macau-commission', ['__proto__.toString=1']), /"__proto__" is not a group of options/);
+  it("--set reaches only the profile's options, never an inherited field nor a rule a line quotes", () => {
+    assert.throws(() => baccaratRulesFromArgs('macau-commission', ['__proto__.toString=1']), /unknown rule option "__proto__\.toString"/);
     assert.equal(typeof Object.prototype.toString, 'function');
-    assert.throws(() => baccaratRulesFromArgs('macau-commission', ['toString=1']), /unknown option "toString"/);
-    assert.throws(() => warRulesFromArgs('macau', ['constructor=1']), /unknown option "constructor"/);
+    assert.throws(() => baccaratRulesFromArgs('macau-commission', ['toString=1']), /unknown rule option "toString"/);
+    assert.throws(() => warRulesFromArgs('macau', ['constructor=1']), /unknown rule option "constructor"/);
+    // The citations are data, not options: no setting makes a line cite something else.
+    assert.throws(() => baccaratRulesFromArgs('macau-commission', ['payouts.tie.rule=art.99']), /unknown rule option "payouts\.tie\.rule"/);
+    assert.throws(() => warRulesFromArgs('generic', ['title=x']), /unknown rule option "title"/);
   });
 });

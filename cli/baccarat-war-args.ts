@@ -4,8 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { CardParseError, parseCard, rankIndex, RANKS } from '../engine/cards/card.js';
 import { ShoeInventory } from '../engine/cards/shoe.js';
-import { baccaratProfile, parseBaccaratProfile, ProfileError, type BaccaratProfile } from '../engine/baccarat/profiles.js';
-import { parseWarProfile, warProfile, type WarProfile } from '../engine/war/profiles.js';
+import { resolveBaccarat, type ResolvedBaccarat } from '../engine/baccarat/options.js';
+import { baccaratProfile, ProfileError, type BaccaratProfile } from '../engine/baccarat/profiles.js';
+import { RuleOptionsError } from '../engine/table/rule-options.js';
+import { resolveWar, type ResolvedWar } from '../engine/war/options.js';
+import { warProfile, type WarProfile } from '../engine/war/profiles.js';
 
 import type { OptionSpec, OptionSpecs } from './command.js';
 import { UsageError } from './tool.js';
@@ -60,42 +63,45 @@ function parseValue(raw: string): unknown {
   return raw;
 }
 
-/** A copy of `base` with each `key=value` applied; the result still has to pass the profile check. */
-export function applySets(base: object, sets: readonly string[] | undefined): Record<string, unknown> {
-  const out = JSON.parse(JSON.stringify(base)) as Record<string, unknown>;
-  for (const s of sets ?? []) {
-    const eq = s.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--set expects key=value, got "${s}"`);
-    const path = s.slice(0, eq).split('.');
-    let node: Record<string, unknown> = out;
-    for (const k of path.slice(0, -1)) {
-      // Own fields only: `__proto__.toString=1` must not reach Object.prototype.
-      const next = Object.hasOwn(node, k) ? node[k] : undefined;
-      if (typeof next !== 'object' || next === null) throw new UsageError(`--set ${s}: "${k}" is not a group of options`);
-      node = next as Record<string, unknown>;
-    }
-    const last = path[path.length - 1] as string;
-    if (!Object.hasOwn(node, last)) throw new UsageError(`--set ${s}: unknown option "${path.join('.')}"`);
-    node[last] = parseValue(s.slice(eq + 1));
-  }
-  return out;
-}
-
 function checked<T>(f: () => T): T {
   try {
     return f();
   } catch (e) {
-    if (e instanceof ProfileError || e instanceof RangeError) throw new UsageError(e.message);
+    if (e instanceof ProfileError || e instanceof RangeError || e instanceof RuleOptionsError) throw new UsageError(e.message);
     throw e;
   }
 }
 
+/**
+ * `--set key=value` as the table's options: a dotted option of the profile, or `authorisation`
+ * (the reference of a choice). They go through the engine's one guard, which refuses a value the
+ * text fixes with its article (`--set banker.commissionBasisPoints=400` under `macau-commission`).
+ */
+export function optionsFromSets(sets: readonly string[] | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const s of sets ?? []) {
+    const eq = s.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--set expects key=value, got "${s}"`);
+    const key = s.slice(0, eq);
+    out[key] = key === 'authorisation' ? s.slice(eq + 1) : parseValue(s.slice(eq + 1));
+  }
+  return out;
+}
+
+export function resolvedBaccaratFromArgs(id: string, sets?: readonly string[]): ResolvedBaccarat {
+  return checked(() => resolveBaccarat(baccaratProfile(id).id, optionsFromSets(sets)));
+}
+
+export function resolvedWarFromArgs(id: string, sets?: readonly string[]): ResolvedWar {
+  return checked(() => resolveWar(warProfile(id).id, optionsFromSets(sets)));
+}
+
 export function baccaratRulesFromArgs(id: string, sets?: readonly string[]): BaccaratProfile {
-  return checked(() => parseBaccaratProfile(applySets(baccaratProfile(id), sets)));
+  return resolvedBaccaratFromArgs(id, sets).profile;
 }
 
 export function warRulesFromArgs(id: string, sets?: readonly string[]): WarProfile {
-  return checked(() => parseWarProfile(applySets(warProfile(id), sets)));
+  return resolvedWarFromArgs(id, sets).profile;
 }
 
 export function readJsonInput(path: string): unknown {

@@ -1,7 +1,6 @@
 // zod schema of the blackjack rule options, generated from the engine's option table
-// (engine/blackjack/rules.ts) so the two cannot drift. The engine may not import zod (layering),
-// so its own validator checks the same table; this schema is for the edges where rule data enters
-// from outside (command lines, configuration files, the host's service mode).
+// (engine/blackjack/rules.ts) so the two cannot drift: the shape of the options at the command
+// line's edge. What each profile's text allows is the engine's one guard (`checkRules`).
 import { z } from 'zod';
 import { OPTION_KEYS, PROFILE_IDS, optionSpec } from '../engine/blackjack/rules.js';
 
@@ -25,7 +24,14 @@ export const blackjackOverridesSchema = z
   .strict();
 
 /** A complete resolved rule set (what `resolveRules` returns). */
-export const blackjackRulesSchema = z.object({ profile: z.enum(PROFILE_IDS), ...Object.fromEntries(OPTION_KEYS.map((k) => [k, fieldSchema(k)])) }).strict();
+export const blackjackRulesSchema = z
+  .object({
+    profile: z.enum(PROFILE_IDS),
+    ...Object.fromEntries(OPTION_KEYS.map((k) => [k, fieldSchema(k)])),
+    // The non-default options, `option=value`, that the lines settled under them name.
+    choices: z.partialRecord(z.enum(OPTION_KEYS), z.string()),
+  })
+  .strict();
 
 /** A rules file / configuration entry: a profile and its overrides. */
 export const blackjackRulesConfigSchema = z.object({ profile: z.enum(PROFILE_IDS), overrides: blackjackOverridesSchema.default({}) }).strict();

@@ -2,7 +2,13 @@ import type { BaccaratCoup } from './baccarat/table-game.js';
 import { baccaratTableGame } from './baccarat/table-game.js';
 import type { ShoeSession } from './baccarat/shoe-session.js';
 import { blackjackTableGame, type BlackjackTableRound, type BlackjackTableShoe } from './blackjack/table-game.js';
+import { baccaratOptionInfos, checkBaccaratOptions } from './baccarat/options.js';
+import { BACCARAT_PROFILES, isRegulatedBaccaratProfile } from './baccarat/profiles.js';
+import { checkRules, isProfileId, isRegulated, PROFILE_IDS, ruleOptionInfos } from './blackjack/rules.js';
 import type { GameDefinition } from './table/game.js';
+import type { RuleOptionInfo, RuleRefusal } from './table/rule-options.js';
+import { checkWarOptions, warOptionInfos } from './war/options.js';
+import { isRegulatedWarProfile, WAR_PROFILES } from './war/profiles.js';
 import type { GameKind } from './table/vocabulary.js';
 import type { WarCoup } from './war/coup.js';
 import { warTableGame, type WarTableShoe } from './war/table-game.js';
@@ -12,17 +18,73 @@ export type AnyTableGame =
   GameDefinition<BlackjackTableShoe, BlackjackTableRound> | GameDefinition<ShoeSession, BaccaratCoup> | GameDefinition<WarTableShoe, WarCoup>;
 
 /**
- * The definition of a game under a rule profile (and, for blackjack, the table's authorised
- * options): the one place the engine lists its games.
+ * The definition of a game under a rule profile and the table's options (`authorisation`: the
+ * reference of the choices among them): the one place the engine lists its games.
  */
 export function tableGame(kind: GameKind, profile: string, options: Readonly<Record<string, unknown>> = {}): AnyTableGame {
   switch (kind) {
     case 'blackjack':
       return blackjackTableGame(profile, options);
     case 'baccarat':
-      return baccaratTableGame(profile);
+      return baccaratTableGame(profile, options);
     case 'war':
-      return warTableGame(profile);
+      return warTableGame(profile, options);
+  }
+}
+
+/**
+ * The one guard of a game's rule options (command lines, the table's configuration file and
+ * service mode all ask it): every refusal, each with the article that fixes the value. A profile
+ * no text governs is refused for a table (`forTable`).
+ */
+export function checkTableOptions(kind: GameKind, profile: string, options: Readonly<Record<string, unknown>>, forTable: boolean): RuleRefusal[] {
+  const regulated = isRegulatedProfile(kind, profile);
+  if (regulated === null)
+    return [{ reason: 'unknown-option', option: 'profile', value: JSON.stringify(profile), article: null, allowed: knownProfiles(kind).join(', ') }];
+  if (forTable && !regulated) return [{ reason: 'analysis-only', option: 'profile', value: profile, article: null }];
+  switch (kind) {
+    case 'blackjack':
+      return checkRules(profile, options);
+    case 'baccarat':
+      return checkBaccaratOptions(profile, options, forTable);
+    case 'war':
+      return checkWarOptions(profile, options);
+  }
+}
+
+/** Whether a text governs the profile (a table may play it); null for a profile the game does not have. */
+export function isRegulatedProfile(kind: GameKind, profile: string): boolean | null {
+  if (!knownProfiles(kind).includes(profile)) return null;
+  switch (kind) {
+    case 'blackjack':
+      return isProfileId(profile) && isRegulated(profile);
+    case 'baccarat':
+      return isRegulatedBaccaratProfile(profile);
+    case 'war':
+      return isRegulatedWarProfile(profile);
+  }
+}
+
+export function knownProfiles(kind: GameKind): readonly string[] {
+  switch (kind) {
+    case 'blackjack':
+      return PROFILE_IDS;
+    case 'baccarat':
+      return Object.keys(BACCARAT_PROFILES);
+    case 'war':
+      return Object.keys(WAR_PROFILES);
+  }
+}
+
+/** The options of a profile, classed, as service mode lists them. */
+export function ruleOptionsOf(kind: GameKind, profile: string): RuleOptionInfo[] {
+  switch (kind) {
+    case 'blackjack':
+      return isProfileId(profile) ? ruleOptionInfos(profile) : [];
+    case 'baccarat':
+      return baccaratOptionInfos(profile);
+    case 'war':
+      return warOptionInfos(profile);
   }
 }
 
@@ -37,8 +99,8 @@ export function withTableGame<T>(
     case 'blackjack':
       return open(blackjackTableGame(profile, options));
     case 'baccarat':
-      return open(baccaratTableGame(profile));
+      return open(baccaratTableGame(profile, options));
     case 'war':
-      return open(warTableGame(profile));
+      return open(warTableGame(profile, options));
   }
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { z } from 'zod';
 import { GameKind } from '../protocol/index.js';
 import { ConfigFileError, describeIssues, loadTableConfigFile } from './config/load-config.js';
 import { simulatedTableConfig, TableConfig } from './config/table-config.js';
@@ -21,6 +22,8 @@ export const HOST_ARGS = {
   autoplay: { type: 'boolean' },
   /** The rule profile of the simulated table (default: the game's Macau profile). */
   rules: { type: 'string' },
+  /** The regulator's authorisation reference of the profile's choice (a no-commission baccarat table, Art. 19). */
+  authorisation: { type: 'string' },
   /** How many stations the simulated table has (1–7; default 7). */
   stations: { type: 'string' },
   /** The size cap of logs/host.log in MiB (default 20); five rotated files are kept beside it. */
@@ -66,7 +69,14 @@ export function hostOptionsFromArgs(
   if (!game.success) throw new UsageError(`--game must be blackjack, baccarat or war, not "${values.game}"`);
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (seed !== undefined && !Number.isSafeInteger(seed)) throw new UsageError(`--seed must be an integer, not "${values.seed}"`);
-  let base = simulatedTableConfig(game.data, values.rules);
+  let base: TableConfig;
+  try {
+    base = simulatedTableConfig(game.data, values.rules, values.authorisation);
+  } catch (e) {
+    // The profile or its options refused by the engine's guard (an analysis profile, an authorisation missing).
+    if (e instanceof z.ZodError) throw new UsageError(`the simulated ${game.data} table cannot open:\n${describeIssues(e.issues)}`);
+    throw e;
+  }
   if (values.config !== undefined) {
     try {
       base = loadTableConfigFile(values.config);
@@ -79,6 +89,7 @@ export function hostOptionsFromArgs(
     }
   }
   if (values.rules) base.profile = values.rules;
+  if (values.authorisation) base.profileAuthorisation = values.authorisation;
   if (values.stations !== undefined) {
     const n = Number(values.stations);
     if (!Number.isInteger(n) || n < 1 || n > base.stations.length)
@@ -114,7 +125,7 @@ export function hostOptionsFromArgs(
       resultsMs: ms('results-seconds', base.timings.resultsMs),
     },
   });
-  if (!config.success) throw new UsageError(`timers out of range:\n${describeIssues(config.error.issues)}`);
+  if (!config.success) throw new UsageError(`the table configuration is refused:\n${describeIssues(config.error.issues)}`);
   let roundScript: HostOptions['roundScript'];
   if (values['test-script'] !== undefined) {
     try {

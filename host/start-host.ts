@@ -29,6 +29,7 @@ import { ViewHub } from './screens/view-hub.js';
 import { createHttpServer } from './server/http-server.js';
 import { unknownBetTypes } from './config/table-config.js';
 import { wireFloorServices, type FloorServices } from './floor/floor-services.js';
+import { restoreRestartChanges } from './config/config-changes.js';
 import { TiltManager } from './tilts/tilt-manager.js';
 import { onBillAcceptorEvent, onShoeEvent, onUpstreamSignal } from './tilts/tilt-sources.js';
 import { SOFTWARE_VERSION } from './version.js';
@@ -219,6 +220,9 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const timers = options.timers ?? realTimers;
   // Test only: round timers shorter than the configuration's minimums (which are for people).
   const paramsNow = () => ({ ...tableParams(config), ...(options.timings ? { timings: { ...options.timings } } : {}) });
+  // Rule options changed in service mode take effect at a start: the game is built under them.
+  const restarted = restoreRestartChanges(ledger, config, log);
+  if (restarted > 0) log.info({ restarted }, 'journalled rule options in effect');
   const params = paramsNow();
   // Recovery before any device opens: the ledger verified, the table folded from its journal.
   const opened = openTableGame(config, (game) => openTable(game, { ledger, log, timers, params }));
@@ -397,6 +401,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
                   simDealer.unreadableNext();
                   return null;
                 },
+                misdraw: () => (simDealer ? simDealer.misdrawNow() : 'no simulated dealer at this table'),
                 billFault: (station: number, fault: 'jam' | 'clear') => {
                   const sim = billAcceptors.simulator(station);
                   if (!sim) return `station ${station} has no simulated bill acceptor`;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Correction, Uncorrectable } from '../engine/table/vocabulary.js';
 
 // The typed payloads a kiosk journals. Every amount is integer minor units (avos/cents) of the
 // table's currency. Stations are numbered from 1, as on the table config: seated ones 1–7,
@@ -44,6 +45,10 @@ const settlementLine = z.strictObject({
   /** Player's net in minor units: + win, − loss, 0 push. Never below −stake. */
   net: z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER),
   rule: z.string().min(1).max(128),
+  /** The non-default choices the line was settled under (`option=value`): an authorised alternative, a waiver, a reading awaiting the regulator. */
+  choices: z.array(z.string().min(1).max(96)).min(1).max(12).readonly().optional(),
+  /** The authorisation reference of those choices. */
+  authorisation: z.string().min(1).max(128).optional(),
 });
 
 const roundCore = {
@@ -58,6 +63,14 @@ const roundCore = {
 };
 
 const tiltKind = z.string().regex(/^[a-z][a-z0-9-]{0,47}$/);
+
+/** The dealing errors a table corrects and why a void was the last resort (the engine's words, engine/table/vocabulary.ts). */
+const CORRECTIONS = ['exposed-card', 'undue-card', 'misdrawn-card', 'wrong-hand'] as const;
+const UNCORRECTABLE = ['cards-after-error', 'decision-after-error', 'card-unidentified', 'no-correction-in-text', 'device-fault'] as const;
+// The same words both ways: one the engine adds is a compile error here until the ledger takes it too.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const _sameWords: [Same<(typeof CORRECTIONS)[number], Correction>, Same<(typeof UNCORRECTABLE)[number], Uncorrectable>] = [true, true];
+void _sameWords;
 
 const authorisation = {
   who,
@@ -92,14 +105,30 @@ export const PAYLOADS = {
   /** The round's record for recall and its settlement lines, each with the rule that decided it. */
   // A stadium's round: 7 seats and 250 remote stations, up to five bets each.
   'round.settle': z.strictObject({ ...roundCore, lines: z.array(settlementLine).max(4096).readonly() }),
-  /** Every bet of the round is returned; two people authorise (a supervisor and a witness). */
-  'round.void': z.strictObject({ ...roundCore, reason: text, authorisedBy: z.array(who).min(1).max(4).readonly() }),
-  /** A card the shoe could not read, an extra card, or one that breaks the inventory. */
+  /**
+   * Every bet of the round is returned; two people authorise (a supervisor and a witness). A void
+   * is the last resort: `uncorrectable` says why no correction the text orders was possible, and
+   * `rule` the article under which such a round is cancelled (absent for a device's fault).
+   */
+  'round.void': z.strictObject({
+    ...roundCore,
+    reason: text,
+    authorisedBy: z.array(who).min(1).max(4).readonly(),
+    uncorrectable: z.enum(UNCORRECTABLE).optional(),
+    rule: z.string().min(1).max(128).optional(),
+  }),
+  /**
+   * A card the shoe could not read, an extra card, one that breaks the inventory, a dealing error
+   * the floor reported; resolved by a card entered by hand, a correction the game's text orders
+   * (`correction`, with its `article`), or a void.
+   */
   misread: z.strictObject({
     tableId: id,
     roundId: id.optional(),
     detail: text,
-    resolution: z.enum(['pending', 'card-entered', 'round-void']),
+    resolution: z.enum(['pending', 'card-entered', 'round-void', 'corrected']),
+    correction: z.enum(CORRECTIONS).optional(),
+    article: z.string().min(1).max(128).optional(),
     card: z.string().min(2).max(3).optional(),
     confirmedBy: z.array(who).max(4).readonly().optional(),
     /** The shoe's sequence numbers of the events concerned (the unreadable read, the card entered). */

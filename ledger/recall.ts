@@ -17,11 +17,27 @@ export interface RoundRecord {
   cards: { card: string; to: string }[];
   decisions: { seat: number; hand?: number; station?: number; action: string; auto?: boolean; notFollowing?: string[] }[];
   bets: { station: number; seat: number; bet: string; amount: number; seq: number }[];
-  lines: { station: number; seat: number; bet: string; hand?: number; stake: number; net: number; rule: string }[];
+  lines: {
+    station: number;
+    seat: number;
+    bet: string;
+    hand?: number;
+    stake: number;
+    net: number;
+    rule: string;
+    /** The non-default choices the line was settled under, and their authorisation reference. */
+    choices?: string[];
+    authorisation?: string;
+  }[];
   /** Each station's credit before its first bet of the round and after settlement. */
   credits: { station: number; before: number; after: number }[];
   reason?: string;
   authorisedBy?: string[];
+  /** A void: why no correction was possible, and the article that cancels such a round. */
+  uncorrectable?: string;
+  voidRule?: string;
+  /** Dealing errors corrected in the round (a `misread` resolved `corrected`), each with its article and the two people. */
+  corrections?: { correction: string; article: string; card?: string; confirmedBy: string[]; seq: number }[];
   /** Every journal entry of this round (bets, misreads, the settlement), in order. */
   entrySeqs: number[];
 }
@@ -62,11 +78,23 @@ export function projectRound(db: Database.Database, seq: number): RoundRecord {
   // Read through the entry's own schema (it was validated so when appended), never cast.
   const p =
     closing.type === 'round.settle'
-      ? { ...parsePayload('round.settle', body.payload), reason: undefined, authorisedBy: undefined }
+      ? { ...parsePayload('round.settle', body.payload), reason: undefined, authorisedBy: undefined, uncorrectable: undefined, rule: undefined }
       : { ...parsePayload('round.void', body.payload), lines: undefined };
   const rows = stmt(db, 'SELECT seq, ts, tz_offset_min, type, body FROM journal WHERE round_id = ? AND seq <= ? ORDER BY seq').all(p.roundId, seq) as Row[];
   const bets: RoundRecord['bets'] = [];
+  const corrections: NonNullable<RoundRecord['corrections']> = [];
   for (const r of rows) {
+    if (r.type === 'misread') {
+      const m = parsePayload('misread', (JSON.parse(r.body) as Body).payload);
+      if (m.resolution === 'corrected' && m.correction && m.article)
+        corrections.push({
+          correction: m.correction,
+          article: m.article,
+          ...(m.card ? { card: m.card } : {}),
+          confirmedBy: [...(m.confirmedBy ?? [])],
+          seq: r.seq,
+        });
+    }
     if (r.type !== 'bet.place') continue;
     const b = (JSON.parse(r.body) as Body).payload as { station: number; bets: { seat: number; bet: string; amount: number }[] };
     for (const l of b.bets) bets.push({ station: b.station, seat: l.seat, bet: l.bet, amount: l.amount, seq: r.seq });
@@ -85,10 +113,13 @@ export function projectRound(db: Database.Database, seq: number): RoundRecord {
     cards: [...p.cards],
     decisions: p.decisions.map(({ notFollowing, ...d }) => (notFollowing ? { ...d, notFollowing: [...notFollowing] } : d)),
     bets,
-    lines: [...(p.lines ?? [])],
+    lines: (p.lines ?? []).map(({ choices, ...l }) => (choices ? { ...l, choices: [...choices] } : l)),
     credits: (body.credits ?? []).map(([station, before, after]) => ({ station, before, after })),
     ...(p.reason !== undefined ? { reason: p.reason } : {}),
     ...(p.authorisedBy !== undefined ? { authorisedBy: [...p.authorisedBy] } : {}),
+    ...(p.uncorrectable !== undefined ? { uncorrectable: p.uncorrectable } : {}),
+    ...(p.rule !== undefined ? { voidRule: p.rule } : {}),
+    ...(corrections.length > 0 ? { corrections } : {}),
     entrySeqs: rows.map((r) => r.seq),
   };
   stmt(db, 'INSERT INTO rounds (round_id, table_id, status, seq, ts, record) VALUES (?, ?, ?, ?, ?, ?)').run(

@@ -36,6 +36,8 @@ export const DealerCue = z.discriminatedUnion('kind', [
     faceDown: z.boolean().optional(),
     /** Burns still to make, where the game counts them (shoe start, war). */
     burnsLeft: z.number().int().min(0).max(16).optional(),
+    /** A card a player asked for or the dealer draws (a misdrawn card kept for it is placed there). */
+    asked: z.boolean().optional(),
   }),
   z.strictObject({ kind: z.literal('decision'), seat: Seat }),
   z.strictObject({ kind: z.literal('shuffle') }),
@@ -127,6 +129,9 @@ export const ResultLine = z.strictObject({
   stake: MinorUnits.nonnegative(),
   net: MinorUnits,
   rule: z.string().min(1).max(128),
+  /** The non-default choices the line was settled under (`option=value`) and their authorisation reference. */
+  choices: z.array(z.string().min(1).max(96)).max(12).optional(),
+  authorisation: z.string().min(1).max(128).optional(),
   owner: ResultOwner,
   /** Set on a winning line of an additional bet or a special prize (celebrated briefly). */
   prize: Prize.optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PAY_ITEMS } from '../engine/table/vocabulary.js';
+import { CORRECTIONS, PAY_ITEMS } from '../engine/table/vocabulary.js';
 import { CardFace, LineBet } from './round.js';
 import { BoxNumber, MAX_STATIONS, MinorUnits } from './units.js';
 
@@ -91,9 +91,17 @@ export const StationRecallRound = z.strictObject({
         stake: MinorUnits.nonnegative(),
         net: MinorUnits,
         rule: z.string().max(128),
+        /** The non-default choices the line was settled under (`option=value`) and their authorisation reference. */
+        choices: z.array(z.string().max(96)).max(12).optional(),
+        authorisation: z.string().max(128).optional(),
       }),
     )
     .max(64),
+  /** Dealing errors corrected in the round, each with the article that ordered the correction. */
+  corrections: z
+    .array(z.strictObject({ correction: z.enum(CORRECTIONS), card: z.string().max(3).optional(), article: z.string().max(128).optional() }))
+    .max(16)
+    .optional(),
   creditBefore: MinorUnits.nonnegative().optional(),
   creditAfter: MinorUnits.nonnegative().optional(),
 });

@@ -1,7 +1,11 @@
 import { z } from 'zod';
-import { GAME_KINDS } from '../engine/table/vocabulary.js';
+import { CORRECTIONS, GAME_KINDS, OPTION_CLASSES, UNCORRECTABLE } from '../engine/table/vocabulary.js';
 import { DecisionAction, HoldReason, OwnWord, RoundPhase } from './round.js';
 import { TILT_KINDS, TiltKind } from './tilts.js';
+
+/** The table's words for dealing errors corrected, why a void was the last resort, and rule option classes (the engine's lists). */
+export { CORRECTIONS, OPTION_CLASSES, UNCORRECTABLE, RULE_REFUSALS } from '../engine/table/vocabulary.js';
+export type { Correction, OptionClass, Uncorrectable, RuleRefusalReason } from '../engine/table/vocabulary.js';
 import { MinorUnits, StationNumber } from './units.js';
 
 // Service mode (issue 9): the commands of the `/service` view and what a signed-in session sees.
@@ -28,7 +32,17 @@ const Iso = z.string().max(40);
 /** Actions of service mode; those in TWO_PERSON_ACTIONS wait for a second person's PIN. */
 export const ServiceAction = z.discriminatedUnion('kind', [
   // The round on screen when the action was asked for: the host refuses it for any other round.
-  z.strictObject({ kind: z.literal('void-round'), roundId: z.string().min(1).max(128), reason: z.string().min(1).max(200) }),
+  // The last resort: `uncorrectable` says why no correction the text orders could put the round right.
+  z.strictObject({
+    kind: z.literal('void-round'),
+    roundId: z.string().min(1).max(128),
+    reason: z.string().min(1).max(200),
+    uncorrectable: z.enum(UNCORRECTABLE).optional(),
+  }),
+  /** A supervisor stops the round for a dealing error seen at the table: the table holds until it is corrected or voided. */
+  z.strictObject({ kind: z.literal('dealing-error'), roundId: z.string().min(1).max(128) }),
+  /** Two people correct the dealing error the table holds for, as the game's text orders (the article is the engine's). */
+  z.strictObject({ kind: z.literal('correct'), roundId: z.string().min(1).max(128), correction: z.enum(CORRECTIONS) }),
   z.strictObject({ kind: z.literal('enter-card'), roundId: z.string().min(1).max(128), card: z.string().regex(/^[A2-9TJQK][SHDC]$/) }),
   z.strictObject({
     kind: z.literal('meter-clear'),
@@ -67,6 +81,7 @@ export type ServiceActionKind = ServiceAction['kind'];
 export const TWO_PERSON_ACTIONS: ReadonlySet<ServiceActionKind> = new Set([
   'void-round',
   'enter-card',
+  'correct',
   'meter-clear',
   'config-change',
   // Only above the configured amount; the host decides per request.
@@ -191,6 +206,18 @@ export const TableRow = z.strictObject({
   newBets: z.boolean(),
   /** Closed by a supervisor in service mode (new bets may also stop for other faults). */
   closed: z.boolean().optional(),
+  /** The card that caused the hold, when one was read. */
+  holdCard: z.string().max(3).optional(),
+  /**
+   * The corrections the game's text has for the hold in force, each with its article; `forbidden`:
+   * the text keeps the card (its article says so). None: the hold is resolved by a void.
+   */
+  corrections: z
+    .array(z.strictObject({ correction: z.enum(CORRECTIONS), article: Short, forbidden: z.boolean().optional() }))
+    .max(8)
+    .optional(),
+  /** Misdrawn cards kept for the next card a player asks for (Portugal rule 18). */
+  held: z.array(z.string().max(3)).max(8).optional(),
 });
 
 const RoundCard = z.strictObject({ card: z.string().max(3), to: z.string().max(32) });
@@ -217,11 +244,21 @@ export const RecallRound = z.strictObject({
         stake: MinorUnits,
         net: MinorUnits,
         rule: Short,
+        choices: z.array(Short).max(12).optional(),
+        authorisation: Short.optional(),
       }),
     )
     .max(512),
   reason: Text.optional(),
   authorisedBy: z.array(Short).max(4).optional(),
+  /** A void: why no correction was possible, and the article that cancels such a round. */
+  uncorrectable: z.enum(UNCORRECTABLE).optional(),
+  voidRule: Short.optional(),
+  /** Dealing errors corrected in the round, each with its article and the two people. */
+  corrections: z
+    .array(z.strictObject({ correction: z.enum(CORRECTIONS), article: Short, card: z.string().max(3).optional(), confirmedBy: z.array(Short).max(4) }))
+    .max(16)
+    .optional(),
 });
 export type RecallRound = z.infer<typeof RecallRound>;
 
@@ -293,13 +330,32 @@ export const ServicePage = z.discriminatedUnion('page', [
   }),
   z.strictObject({
     page: z.literal('config'),
-    items: z.array(z.strictObject({ key: Short, value: Text, article: Short.optional(), editable: z.boolean() })).max(128),
+    items: z
+      .array(
+        z.strictObject({
+          key: Short,
+          value: Text,
+          article: Short.optional(),
+          editable: z.boolean(),
+          /** A rule option: its class from its text (engine/table/rule-options.ts), its default, the values its type has (JSON), and whether the table set it. */
+          optionClass: z.enum(OPTION_CLASSES).optional(),
+          default: Text.optional(),
+          values: z.array(Short).max(8).optional(),
+          choice: z.boolean().optional(),
+        }),
+      )
+      .max(128),
     /** Face values (major units) of the currency's notes: what the denominations editor offers. */
     notes: z.array(z.number().int().positive()).max(16),
     /** The bets of the table's game: the rows of the per-bet limits editor. */
     bets: z.array(Short).max(32),
     /** Changes journalled and waiting for the round in play to end (they take effect between rounds). */
     queued: z.array(z.strictObject({ seq: z.number().int(), key: Short, after: Text })).max(16),
+    /** Changes journalled in this run that take effect at the next start (the rule options). */
+    atRestart: z
+      .array(z.strictObject({ seq: z.number().int(), key: Short, after: Text }))
+      .max(16)
+      .optional(),
     /** The latest journalled changes, newest first, with the values before and after. */
     changes: z.array(ConfigChangeRow).max(8),
   }),

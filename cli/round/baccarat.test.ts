@@ -35,8 +35,9 @@ describe('round runner: baccarat', () => {
       ],
       result: { winner: 'banker', natural: false, playerPair: false, bankerPair: false },
       settlements: [
-        { seat: 1, bet: 'banker', stake: 1000, net: 500, rule: 'macau-baccarat art.18 n.2' },
-        { seat: 1, bet: 'tie', stake: 100, net: -100, rule: 'macau-baccarat pay-table:tie' },
+        // The no-commission alternative is a choice (Art. 19): the banker's line names it.
+        { seat: 1, bet: 'banker', stake: 1000, net: 500, rule: 'macau-baccarat art.18 n.2', choices: ['banker=no-commission'] },
+        { seat: 1, bet: 'tie', stake: 100, net: -100, rule: 'macau-baccarat' },
       ],
       totals: [{ seat: 1, staked: 1100, net: 400 }],
     });

@@ -4,10 +4,12 @@
 // Anything illegal (unknown bet, bad card, a card beyond the shoe's copies, too few cards, cards
 // left over) is refused on stderr with exit code 2 (`cli/baccarat-war-round.ts`).
 import { z } from 'zod';
+import { baccaratMarks, type ResolvedBaccarat } from '../../engine/baccarat/options.js';
 import type { BaccaratProfile } from '../../engine/baccarat/profiles.js';
 import { BACCARAT_BETS } from '../../engine/baccarat/settle.js';
 import { runBaccaratScript, type BaccaratScriptOutput } from '../../engine/baccarat/script.js';
-import { baccaratRulesFromArgs } from '../baccarat-war-args.js';
+import { resolvedBaccaratFromArgs } from '../baccarat-war-args.js';
+import { linesWithMarks } from '../round-lines.js';
 import { playScripted, roundCommand, runRound, stakeSchema, type RoundGame } from '../baccarat-war-round.js';
 
 export { RoundError } from '../baccarat-war-round.js';
@@ -34,19 +36,23 @@ export function playBaccaratRound(input: unknown, profile: BaccaratProfile): Bac
   return playScripted(RoundInput, input, (script) => runBaccaratScript(profile, script));
 }
 
-const BACCARAT: RoundGame<BaccaratProfile, BaccaratScriptOutput> = {
+const BACCARAT: RoundGame<ResolvedBaccarat, BaccaratScriptOutput> = {
   name: 'baccarat',
   summary: 'Plays one scripted baccarat coup and prints the hands, their totals and the settlement lines.',
   usage: 'usage: etg round --game baccarat --rules macau-commission|macau-no-commission [--set key=value …] --input round.json|- [--json]',
   defaultRules: 'macau-commission',
-  rules: baccaratRulesFromArgs,
-  play: playBaccaratRound,
-  print(out, profile) {
-    console.log(profile.title);
+  rules: resolvedBaccaratFromArgs,
+  // The lines carry the choices they were settled under (the no-commission alternative, Art. 18 n.2).
+  play: (input, r) => {
+    const out = playBaccaratRound(input, r.profile);
+    return { ...out, settlements: out.settlements.map((l) => ({ ...l, ...baccaratMarks(r, l.bet) })) };
+  },
+  print(out, r) {
+    console.log(r.profile.title);
     for (const h of out.hands) console.log(`${h.hand}: ${h.cards.join(' ')} = ${h.total}`);
     console.log(`→ ${out.result.winner}${out.result.natural ? ' (natural)' : ''}`);
-    for (const l of out.settlements)
-      console.log(`seat ${l.seat} ${l.bet.padEnd(10)} stake ${String(l.stake).padStart(8)} net ${String(l.net).padStart(9)}  ${l.rule}`);
+    for (const l of linesWithMarks(out.settlements))
+      console.log(`seat ${l.seat} ${l.bet.padEnd(10)} stake ${String(l.stake).padStart(8)} net ${String(l.net).padStart(9)}  ${l.rule}${l.marks}`);
   },
 };
 

@@ -27,10 +27,14 @@ describe('round --game blackjack', () => {
         cards: ['AS', 'KH', 'AD', '9D', '5C', 'TC'],
         decisions: [{ seat: 1, hand: 0, action: 'split' }],
       },
-      ['--set', 'perfectPairs=true'],
+      ['--set', 'perfectPairs=true', '--set', 'authorisation=DICJ-2026/7'],
     );
     assert.equal(r.code, 0, r.err);
-    const out = JSON.parse(r.out) as { hands: unknown[]; dealer: unknown; settlements: { bet: string; net: number; rule: string }[] };
+    const out = JSON.parse(r.out) as {
+      hands: unknown[];
+      dealer: unknown;
+      settlements: { bet: string; net: number; rule: string; choices?: string[]; authorisation?: string }[];
+    };
     assert.deepEqual(out.hands, [
       { seat: 1, hand: 0, cards: ['AS', '9D'], total: 20 },
       { seat: 1, hand: 1, cards: ['AD', '5C'], total: 16 },
@@ -44,6 +48,18 @@ describe('round --game blackjack', () => {
         ['perfectPairs', 500, 'macau-2009 art.13 4), art.14 n.4'],
       ],
     );
+    // The perfect-pairs line was made under the authorised choice (Art. 21 n.3): it says so; the main lines were not.
+    assert.deepEqual(
+      out.settlements.map((l) => [l.bet, l.choices ?? null, l.authorisation ?? null]),
+      [
+        ['main', null, null],
+        ['main', null, null],
+        ['perfectPairs', ['perfectPairs=true'], 'DICJ-2026/7'],
+      ],
+    );
+    const refused = round({ seats: [{ seat: 1, bets: { main: 1000 } }], cards: [] }, ['--set', 'perfectPairs=true']);
+    assert.equal(refused.code, 2);
+    assert.match(refused.err, /perfectPairs=true needs the regulator's authorisation reference \(macau-2009 art\.21 n\.3\)/);
   });
 
   it('exits 2 with a message on an illegal decision, left-over cards or a bad option (as JSON, as --json asks)', () => {
@@ -63,6 +79,16 @@ describe('round --game blackjack', () => {
     const bad = round({ seats: [{ seat: 1, bets: { main: 1000 } }], cards: [] }, ['--set', 'decks=12']);
     assert.equal(bad.code, 2);
     assert.match(refusal(bad).message, /decks must be/);
+    // Overrides of a fixed article are refused with the article (issue 15's inspector's examples).
+    for (const [set, article] of [
+      ['surrender=late', /surrender="late" is not allowed by macau-2009 art\.18 n\.1/],
+      ['evenMoney=none', /fixed at "vs-ace-or-ten" by macau-2009 art\.10 n\.3/],
+      ['fiveCardHalfPay=false', /fixed at true by macau-2009 art\.19/],
+    ] as const) {
+      const r = round({ seats: [{ seat: 1, bets: { main: 1000 } }], cards: [] }, ['--set', set, '--set', 'authorisation=DICJ-1']);
+      assert.equal(r.code, 2, set);
+      assert.match(refusal(r).message, article);
+    }
     const shape = round({ seats: 'x', cards: [] });
     assert.equal(shape.code, 2);
   });
@@ -72,10 +98,16 @@ describe('sim blackjack', () => {
   it('prints the resolved rules with their articles', () => {
     const r = cli('sim', ['blackjack', '--rules', 'portugal-2001', '--set', 'decks=4', '--print-rules', '--json']);
     assert.equal(r.code, 0, r.err);
-    const out = JSON.parse(r.out) as { profile: string; rules: Record<string, { value: unknown; article: string }> };
+    const out = JSON.parse(r.out) as { profile: string; rules: Record<string, { value: unknown; article: string; class: string; default?: unknown }> };
     assert.equal(out.profile, 'portugal-2001');
-    assert.deepEqual(out.rules.decks, { value: 4, article: 'portugal-2001 rule 3 (override)' });
-    assert.deepEqual(out.rules.minStandTotal, { value: 12, article: 'portugal-2001 rule 18: may stand only above 11' });
+    assert.deepEqual(out.rules.decks, { value: 4, article: 'portugal-2001 rule 3', class: 'choice', default: 6 });
+    assert.deepEqual(out.rules.minStandTotal, { value: 12, article: 'portugal-2001 rule 18: may stand only above 11', class: 'fixed' });
+    // Art. 1 lists the material in items 1)–5): the decks are item 2), not a numbered paragraph.
+    const m9 = JSON.parse(cli('sim', ['blackjack', '--rules', 'macau-2009', '--print-rules', '--json']).out) as typeof out;
+    assert.deepEqual(m9.rules.decks, { value: 6, article: 'macau-2009 art.1 2)', class: 'choice' });
+    assert.deepEqual(m9.rules.evenMoney, { value: 'vs-ace-or-ten', article: 'macau-2009 art.10 n.3', class: 'fixed' });
+    assert.equal(m9.rules.surrender?.class, 'waivable');
+    assert.equal(m9.rules.dealerSoft17?.class, 'interpretation');
   });
 
   it('simulates with workers and gives the same figures whatever their number', () => {

@@ -70,7 +70,7 @@ function playFromArgs(values: ReturnType<typeof options<typeof command.options>>
       console.log(`dealer: ${out.dealer.cards.join(' ')} = ${out.dealer.total}`);
       for (const l of out.settlements) {
         console.log(
-          `seat ${l.seat}${l.owner ? ` (${l.owner})` : ''} ${l.bet}${l.hand !== undefined ? ` hand ${l.hand}` : ''}: stake ${l.stake} net ${l.net > 0 ? '+' : ''}${l.net}  [${l.rule}]`,
+          `seat ${l.seat}${l.owner ? ` (${l.owner})` : ''} ${l.bet}${l.hand !== undefined ? ` hand ${l.hand}` : ''}: stake ${l.stake} net ${l.net > 0 ? '+' : ''}${l.net}  [${l.rule}]${l.choices?.length ? ` [${l.choices.join(', ')}${l.authorisation ? `; authorised ${l.authorisation}` : ''}]` : ''}`,
         );
       }
     }

@@ -49,7 +49,11 @@ describe('round runner: «Desafio ao Casino»', () => {
   });
 
   it('with --main-with-tie-bet choose, a missing decision is an error (exit 2)', () => {
-    const r = cli(['--main-with-tie-bet', 'choose', '--json'], WAR_ROUND);
+    // A reading awaiting the regulator: refused without the reference of its view, then played.
+    const unauthorised = cli(['--main-with-tie-bet', 'choose', '--json'], WAR_ROUND);
+    assert.equal(unauthorised.status, 2);
+    assert.match((JSON.parse(unauthorised.stderr) as { message: string }).message, /mainBetOnTieWithTieBet="choose" is a reading awaiting the regulator/);
+    const r = cli(['--main-with-tie-bet', 'choose', '--set', 'authorisation=DICJ-W/1', '--json'], WAR_ROUND);
     assert.equal(r.status, 2);
     assert.match(r.stderr, /seat 2 tied the croupier and must decide/);
   });

@@ -5,9 +5,11 @@
 // or unexpected decision, too few cards or cards left over: message on stderr, exit code 2
 // (`cli/baccarat-war-round.ts`).
 import { z } from 'zod';
+import { warMarks, type ResolvedWar } from '../../engine/war/options.js';
 import type { WarProfile } from '../../engine/war/profiles.js';
 import { runWarScript, type WarScriptOutput } from '../../engine/war/script.js';
-import { warRulesFromArgs } from '../baccarat-war-args.js';
+import { resolvedWarFromArgs } from '../baccarat-war-args.js';
+import { linesWithMarks } from '../round-lines.js';
 import { playScripted, roundCommand, runRound, stakeSchema, type RoundGame } from '../baccarat-war-round.js';
 
 export { RoundError } from '../baccarat-war-round.js';
@@ -27,7 +29,15 @@ export function playWarRound(input: unknown, profile: WarProfile): WarScriptOutp
   return playScripted(RoundInput, input, (script) => runWarScript(profile, script));
 }
 
-const WAR: RoundGame<WarProfile, WarScriptOutput> = {
+/** The lines with the choices they were settled under: a tie bettor's main bet on a tie follows `mainBetOnTieWithTieBet`. */
+function withMarks(out: WarScriptOutput, r: ResolvedWar): WarScriptOutput {
+  const rank = (c: string) => c.slice(0, -1);
+  const tiedWithTieBet = (seat: number) =>
+    out.settlements.some((l) => l.seat === seat && l.bet === 'tie') && rank(out.hands.find((h) => h.seat === seat)?.cards[0] ?? '') === rank(out.croupier.card);
+  return { ...out, settlements: out.settlements.map((l) => ({ ...l, ...warMarks(r, l, l.bet === 'main' && tiedWithTieBet(l.seat)) })) };
+}
+
+const WAR: RoundGame<ResolvedWar, WarScriptOutput> = {
   name: 'war',
   summary: 'Plays one scripted coup of «Desafio ao Casino» and prints the hands and settlement lines.',
   usage: 'usage: etg round --game war --rules macau [--set key=value …] --input round.json|- [--main-with-tie-bet returned|choose] [--json]',
@@ -35,15 +45,15 @@ const WAR: RoundGame<WarProfile, WarScriptOutput> = {
   shorthands: {
     'main-with-tie-bet': { key: 'mainBetOnTieWithTieBet', value: 'returned|choose', help: 'the main bet on a tie when the seat also bet the tie' },
   },
-  rules: warRulesFromArgs,
-  play: playWarRound,
-  print(out, profile) {
-    console.log(profile.title);
+  rules: resolvedWarFromArgs,
+  play: (input, r) => withMarks(playWarRound(input, r.profile), r),
+  print(out, r) {
+    console.log(r.profile.title);
     console.log(`croupier: ${out.croupier.card}${out.croupier.war.map((w) => `, ${w.card} against seat ${w.seat}`).join('')}`);
     for (const h of out.hands) console.log(`seat ${h.seat}: ${h.cards.join(' ')}${h.decision ? ` (${h.decision})` : ''}`);
     if (out.burns.length > 0) console.log(`burned: ${out.burns.join(' ')}`);
-    for (const l of out.settlements)
-      console.log(`seat ${l.seat} ${l.bet.padEnd(5)} stake ${String(l.stake).padStart(8)} net ${String(l.net).padStart(9)}  ${l.rule}`);
+    for (const l of linesWithMarks(out.settlements))
+      console.log(`seat ${l.seat} ${l.bet.padEnd(5)} stake ${String(l.stake).padStart(8)} net ${String(l.net).padStart(9)}  ${l.rule}${l.marks}`);
   },
 };
 

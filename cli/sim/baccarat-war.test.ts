@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { exactBaccarat, fullShoeCounts } from '../../engine/baccarat/exact.js';
 import { baccaratProfile } from '../../engine/baccarat/profiles.js';
-import { applySets, baccaratRulesFromArgs, remainingCounts, UsageError, warRulesFromArgs } from '../baccarat-war-args.js';
+import { optionsFromSets, baccaratRulesFromArgs, remainingCounts, UsageError, warRulesFromArgs } from '../baccarat-war-args.js';
 
 function sim(args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, ['bin/etg.js', 'sim', ...args], { encoding: 'utf8' });
@@ -54,25 +54,35 @@ describe('sim baccarat / sim war', () => {
 });
 
 describe('--set', () => {
-  it('overrides top-level and nested options, and the profile check still applies', () => {
+  it('sets the options a text leaves open, refuses what it fixes naming the article, and takes anything under generic', () => {
     assert.equal(baccaratRulesFromArgs('macau-commission', ['decks=6', 'cutCardFromEnd=14']).decks, 6);
     // Art. 18 n.1 fixes the commission at 5%: a regulated profile refuses another, naming the article.
     assert.throws(
       () => baccaratRulesFromArgs('macau-commission', ['banker.commissionBasisPoints=400']),
-      /fixed at 500 by macau-baccarat art\.18 n\.1, got 400/,
+      /banker\.commissionBasisPoints=400 is refused: fixed at 500 by macau-baccarat art\.18 n\.1/,
     );
-    assert.throws(() => warRulesFromArgs('macau', ['tiePays=8']), /fixed at 10 by macau-war \[art\.7\] n\.3, got 8/);
+    assert.throws(() => baccaratRulesFromArgs('macau-no-commission', ['banker.winOnSixBasisPoints=4000']), /fixed at 5000 by macau-baccarat art\.18 n\.2/);
+    assert.throws(
+      () => baccaratRulesFromArgs('macau-commission', ['payouts.tie.win=9']),
+      /fixed at 8 by macau-baccarat \(Despacho 55\/2004; the article is not on file\)/,
+    );
+    assert.throws(() => warRulesFromArgs('macau', ['tiePays=8']), /tiePays=8 is refused: fixed at 10 by macau-war \[art\.7\] n\.3/);
+    assert.throws(() => warRulesFromArgs('macau', ['warBurns=2']), /fixed at 3 by macau-war \[art\.7\] n\.5/);
     // The analysis profile takes any value, and its lines cite no article.
     const p = baccaratRulesFromArgs('generic', ['banker.commissionBasisPoints=400']);
     assert.equal(p.banker.kind === 'commission' && p.banker.commissionBasisPoints, 400);
     assert.equal(p.banker.rule, 'generic');
     assert.equal(warRulesFromArgs('generic', ['tiePays=8']).tiePays, 8);
-    assert.equal(warRulesFromArgs('macau', ['mainBetOnTieWithTieBet=choose']).mainBetOnTieWithTieBet, 'choose');
-    assert.throws(() => warRulesFromArgs('macau', ['mainBetOnTieWithTieBet=lost']), UsageError);
+    // A reading awaiting the regulator needs the reference of its view.
+    assert.throws(() => warRulesFromArgs('macau', ['mainBetOnTieWithTieBet=choose']), /is a reading awaiting the regulator/);
+    assert.equal(warRulesFromArgs('macau', ['mainBetOnTieWithTieBet=choose', 'authorisation=DICJ-W/1']).mainBetOnTieWithTieBet, 'choose');
+    assert.throws(
+      () => warRulesFromArgs('macau', ['mainBetOnTieWithTieBet=lost', 'authorisation=X']),
+      /mainBetOnTieWithTieBet must be returned \| choose, got "lost"/,
+    );
     assert.throws(() => baccaratRulesFromArgs('macau-commission', ['decks=0']), UsageError);
-    assert.throws(() => applySets({ a: 1 }, ['b=2']), /unknown option "b"/);
-    assert.throws(() => applySets({ a: 1 }, ['a.b=2']), /"a" is not a group/);
-    assert.throws(() => applySets({ a: 1 }, ['a']), /key=value/);
+    assert.throws(() => optionsFromSets(['a']), /key=value/);
+    assert.deepEqual(optionsFromSets(['decks=6', 'burn=none', 'authorisation=007']), { decks: 6, burn: 'none', authorisation: '007' });
   });
 });
 

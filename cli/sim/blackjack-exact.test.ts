@@ -9,7 +9,8 @@ function sim(args: string[]): { status: number | null; stdout: string; stderr: s
 }
 
 // One deck keeps the exact part quick; the checks are about the tool, the figures are tested in the engine.
-const ONE_DECK = ['--rules', 'macau-2009', '--set', 'decks=1', '--set', 'cutCardFromEnd=30'];
+// One deck is a choice Art. 1 2) offers, set with the regulator's reference (Art. 21 n.1).
+const ONE_DECK = ['--rules', 'macau-2009', '--set', 'decks=1', '--set', 'cutCardFromEnd=30', '--set', 'authorisation=DICJ-TEST'];
 
 describe('sim blackjack --exact', () => {
   it("--json: every strategy with its EV and house edge, the notes, the time, and the Monte Carlo against the simulator's strategy", () => {
@@ -38,7 +39,8 @@ describe('sim blackjack --exact', () => {
   });
 
   it('--hands 0 skips the Monte Carlo; the text names the strategy and the time', () => {
-    const r = sim([...ONE_DECK, '--set', 'maxHands=1', '--exact', '--hands', '0']);
+    // No split at all is outside Art. 16 n.1 (four hands or more): the analysis profile plays it.
+    const r = sim(['--rules', 'generic', '--set', 'decks=1', '--set', 'cutCardFromEnd=30', '--set', 'maxHands=1', '--exact', '--hands', '0']);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /\* total-dependent +EV [+-]\d+\.\d{4}% per unit, house edge [+-]\d+\.\d{4}%/);
     assert.match(r.stdout, /Time: \d+\.\d\d s/);

@@ -169,9 +169,18 @@ export async function run(argv: string[]): Promise<number> {
     const rules = rulesFromArgs(values.rules, values.set);
     if (values['print-rules']) {
       const described = describeRules(rules);
-      const out = { profile: rules.profile, rules: Object.fromEntries(Object.entries(described).map(([k, v]) => [k, { value: v.value, article: v.article }])) };
+      const out = {
+        profile: rules.profile,
+        rules: Object.fromEntries(
+          Object.entries(described).map(([k, v]) => [k, { value: v.value, article: v.article, class: v.class, ...(v.choice ? { default: v.default } : {}) }]),
+        ),
+      };
       if (values.json) console.log(JSON.stringify(out));
-      else for (const [k, v] of Object.entries(described)) console.log(`${k.padEnd(26)} ${JSON.stringify(v.value).padEnd(22)} ${v.article}`);
+      else
+        for (const [k, v] of Object.entries(described))
+          console.log(
+            `${k.padEnd(26)} ${JSON.stringify(v.value).padEnd(22)} ${v.class.padEnd(14)} ${v.article}${v.choice ? ` (default ${JSON.stringify(v.default)})` : ''}`,
+          );
       return 0;
     }
     if (values.strategy) {

@@ -26,6 +26,11 @@ const HOST_OPTIONS = {
     help: 'simulated players at every station (seeded by --seed): bets, basic\nstrategy, notes through the simulated bill acceptors',
   },
   rules: { ...HOST_ARGS.rules, value: 'PROFILE', help: "the simulated table's rule profile (default: the game's Macau one)" },
+  authorisation: {
+    ...HOST_ARGS.authorisation,
+    value: 'REF',
+    help: "the regulator's authorisation reference of the profile's choice (baccarat macau-no-commission, Art. 19)",
+  },
   stations: { ...HOST_ARGS.stations, value: 'N', help: 'how many stations the simulated table has (default 7)' },
   'log-max-mb': { ...HOST_ARGS['log-max-mb'], value: 'MB', help: 'the size cap of logs/host.log in MiB (default 20; five rotated files kept)' },
   'metrics-token-file': {

@@ -4,8 +4,8 @@
  *
  * Rule ids: `macau-baccarat art.N n.M` for Despacho 55/2004 as amended on 23 Nov 2005 (only the
  * amended Art. 18–19 are on file). The pay-table and tableau articles of the original 55/2004
- * are not on file, so those rules are named `macau-baccarat pay-table:<bet>` and
- * `macau-baccarat tableau` until the text is obtained; correcting them is a data change here.
+ * are not on file, so the lines they decide cite no article: their rule is the profile's name
+ * alone (`macau-baccarat`). Once the text is obtained, citing them is a data change here.
  *
  * The schema (zod, `baccaratProfileSchema`) refuses unknown keys, wrong types and out-of-range
  * values with the path of the offending field (`profile-schema.ts`).
@@ -75,7 +75,7 @@ export interface BaccaratProfile {
     readonly playerPair: Payout;
     readonly bankerPair: Payout;
   };
-  /** Player and banker bets stand off (are returned) on a tie. */
+  /** Player and banker bets stand off (are returned) on a tie; also quoted by a banker bet lost (Art. 18 is about its wins). */
   readonly tiePushRule: string;
   readonly tableauRule: string;
   /** Rule quoted when a coup is voided and every bet returned. */
@@ -119,11 +119,14 @@ export const baccaratProfileSchema = z
     keepFixedByText(ctx, p, Object.hasOwn(BACCARAT_FIXED, p.id) ? BACCARAT_FIXED[p.id] : undefined);
   }, ONCE_FIELDS_VALID);
 
+/** What a line decided by an article not on file quotes: the regulation's name, no article. */
+export const BACCARAT_NO_ARTICLE = 'macau-baccarat';
+
 const PAY_TABLE = {
-  player: { win: 1, per: 1, rule: 'macau-baccarat pay-table:player' },
-  tie: { win: 8, per: 1, rule: 'macau-baccarat pay-table:tie' },
-  playerPair: { win: 11, per: 1, rule: 'macau-baccarat pay-table:player-pair' },
-  bankerPair: { win: 11, per: 1, rule: 'macau-baccarat pay-table:banker-pair' },
+  player: { win: 1, per: 1, rule: BACCARAT_NO_ARTICLE },
+  tie: { win: 8, per: 1, rule: BACCARAT_NO_ARTICLE },
+  playerPair: { win: 11, per: 1, rule: BACCARAT_NO_ARTICLE },
+  bankerPair: { win: 11, per: 1, rule: BACCARAT_NO_ARTICLE },
 } as const;
 
 const COMMON = {
@@ -134,9 +137,9 @@ const COMMON = {
   coupsAfterCutCard: 1,
   burn: 'first-card-value',
   payouts: PAY_TABLE,
-  tiePushRule: 'macau-baccarat pay-table:tie-push',
-  tableauRule: 'macau-baccarat tableau',
-  voidRule: 'macau-baccarat void',
+  tiePushRule: BACCARAT_NO_ARTICLE,
+  tableauRule: BACCARAT_NO_ARTICLE,
+  voidRule: BACCARAT_NO_ARTICLE,
 } as const;
 
 export const BACCARAT_PROFILES = {

@@ -54,7 +54,8 @@ function line(seat: number, bet: BaccaratBet, stake: number, net: number, rule: 
 function bankerLine(seat: number, stake: number, r: CoupResult, profile: BaccaratProfile): SettlementLine {
   const b = profile.banker;
   if (r.winner === 'tie') return line(seat, 'banker', stake, 0, profile.tiePushRule);
-  if (r.winner === 'player') return line(seat, 'banker', stake, -stake, b.rule);
+  // Art. 18 speaks of the banker's wins only: a banker bet lost is the pay table's (not on file).
+  if (r.winner === 'player') return line(seat, 'banker', stake, -stake, profile.payouts.player.rule);
   if (b.kind === 'commission') return line(seat, 'banker', stake, stake - commission(stake, b.commissionBasisPoints), b.rule);
   if (r.bankerTotal === 6) return line(seat, 'banker', stake, prize(stake, { win: b.winOnSixBasisPoints, per: 10000 }), b.winOnSixRule);
   return line(seat, 'banker', stake, stake, b.rule);

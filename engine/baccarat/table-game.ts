@@ -2,7 +2,8 @@ import { cardCode, type Card } from '../cards/card.js';
 import type { GameDefinition, GameLine, HandView, Pending, SeatStakes, StadiumStakes } from '../table/game.js';
 import { lineBet, STADIUM_SEAT } from '../table/vocabulary.js';
 import { baccaratPayTable } from './pay-table.js';
-import { baccaratProfile, isRegulatedBaccaratProfile } from './profiles.js';
+import { baccaratMarks, resolveBaccarat } from './options.js';
+import { isRegulatedBaccaratProfile } from './profiles.js';
 import { BACCARAT_BETS, settleBaccaratSeat, type BaccaratBets } from './settle.js';
 import { cutCardOut, newShoeSession, shoeExpected, shoeTake, voidCoup, type ShoeSession } from './shoe-session.js';
 import { handTotal, type CoupResult } from './tableau.js';
@@ -15,24 +16,33 @@ export interface BaccaratCoup {
   readonly result: CoupResult | null;
 }
 
-/** Punto banco as the table plays it (engine/baccarat: the shoe session places every card, burns included). */
-export function baccaratTableGame(profileId: string): GameDefinition<ShoeSession, BaccaratCoup> {
-  const rules = baccaratProfile(profileId);
+/**
+ * Punto banco as the table plays it (engine/baccarat: the shoe session places every card, burns
+ * included), under a profile and the table's options (`authorisation`: the reference of its choice).
+ */
+export function baccaratTableGame(profileId: string, options: Readonly<Record<string, unknown>> = {}): GameDefinition<ShoeSession, BaccaratCoup> {
   if (!isRegulatedBaccaratProfile(profileId))
     throw new RangeError(`the "${profileId}" baccarat profile is for analysis (sim, round): a table plays a profile a text governs`);
+  const resolved = resolveBaccarat(profileId, options, true);
+  const rules = resolved.profile;
+  const optionKeys = Object.entries(options).sort(([a], [b]) => a.localeCompare(b));
   const bets = (b: SeatStakes['bets']): BaccaratBets => Object.fromEntries(BACCARAT_BETS.flatMap((k) => (b[k] !== undefined ? [[k, b[k]]] : [])));
   return {
     kind: 'baccarat',
     profile: profileId,
-    identity: `baccarat/${profileId}`,
+    identity: optionKeys.length > 0 ? `baccarat/${profileId}/${JSON.stringify(optionKeys)}` : `baccarat/${profileId}`,
     decks: rules.decks,
     bets: BACCARAT_BETS,
     behind: null,
     // Every seat plays the same coup: a remote station's bets are settled as a seat's (on the stadium box).
     remote: 'own-spots',
     // The baccarat text on file fixes no stake unit, spread or seat count: the limits are the operator's.
-    limitRules: { multiplesOfMinimum: null, maxTimesMinimum: null, minSeats: null, roundMaxRule: null },
+    limitRules: { multiplesOfMinimum: null, maxTimesMinimum: null, minSeats: null, roundMaxRule: null, oneAdditionalBet: null },
     payTable: baccaratPayTable(rules),
+    // The baccarat text on file (the 2005 amendment) has no article on dealing errors: a coup that
+    // goes wrong is voided, citing none.
+    corrections: [],
+    voidRule: null,
     presentation: { dealerHand: false, panel: 'roads' },
 
     initial: () => newShoeSession(rules),
@@ -70,14 +80,18 @@ export function baccaratTableGame(profileId: string): GameDefinition<ShoeSession
     settle: (shoe, coup) => {
       const r = coup.result;
       if (!r) throw new Error('the coup is not complete');
-      const lines: GameLine[] = coup.seats.flatMap((x) => settleBaccaratSeat(x.seat, bets(x.bets), r, rules)).map((l) => ({ ...l, bet: lineBet(l.bet) }));
+      const lines: GameLine[] = coup.seats
+        .flatMap((x) => settleBaccaratSeat(x.seat, bets(x.bets), r, rules))
+        .map((l) => ({ ...l, ...baccaratMarks(resolved, l.bet), bet: lineBet(l.bet) }));
       // A remote station's bets are settled by the same rules as a seat's, and paid at its station.
       for (const x of coup.stadium ?? [])
-        for (const l of settleBaccaratSeat(STADIUM_SEAT, bets(x.bets), r, rules)) lines.push({ ...l, bet: lineBet(l.bet), bettor: x.station });
+        for (const l of settleBaccaratSeat(STADIUM_SEAT, bets(x.bets), r, rules))
+          lines.push({ ...l, ...baccaratMarks(resolved, l.bet), bet: lineBet(l.bet), bettor: x.station });
       return { shoe, lines };
     },
     // A void coup's cards left the shoe but belong to no coup: the next coup starts empty.
     voidRound: (shoe) => voidCoup(shoe),
+    withdrawLastCard: () => ({ ok: false, reason: 'the baccarat text on file orders no correction of a card: void the coup' }),
     notFollowed: () => [],
 
     hands: (shoe, coup): HandView[] => {

@@ -53,7 +53,7 @@ describe('Portugal progressive jackpot (rules 38–50)', () => {
   });
 
   it('rules 42–43, 46: the first cards of each hand, split hands included, paid whatever the main result', () => {
-    const rules = resolveRules('portugal-2001', { jackpot: true, jackpotCards: 3 });
+    const rules = resolveRules('portugal-2001', { jackpot: true, jackpotCards: 3, authorisation: 'TEST-IGJ' });
     const round = new BlackjackRound({ rules, seats: [{ seat: 1, bets: { main: 100, jackpot: 10 } }], jackpot: { table, pool: 20_000 } });
     // 7-7 against a 10 (hole 9): split; the first hand draws 7 and 7 (7-7-7 wins the 500 award
     // and is 21); the second hand 7-5-10 busts. Each hand counts alone.
@@ -97,8 +97,8 @@ describe('bets behind: who decides (Macau Art. 20 n.1; Portugal rule 16)', () =>
   };
   it('seated player, nearest bettor, highest bet (ties to the first placed), vacant seat', () => {
     assert.equal(decider(resolveRules('macau-2009')), 'seat:2');
-    assert.equal(decider(resolveRules('macau-2009', { betBehind: 'seated-or-nearest' }), false), 'b');
-    assert.equal(decider(resolveRules('macau-2009', { betBehind: 'highest-bet' })), 'b');
+    assert.equal(decider(resolveRules('macau-2009', { betBehind: 'seated-or-nearest', authorisation: 'TEST-DICJ' }), false), 'b');
+    assert.equal(decider(resolveRules('macau-2009', { betBehind: 'highest-bet', authorisation: 'TEST-DICJ' })), 'b');
     assert.equal(decider(resolveRules('portugal-2001')), 'seat:2');
     assert.equal(decider(resolveRules('portugal-2001'), false), 'b');
   });

@@ -1,10 +1,15 @@
 import type { LimitRules } from '../table/game.js';
+import type { BetId } from '../table/vocabulary.js';
 import { describeRules, type BlackjackRules } from './rules.js';
+
+/** The additional bets of Art. 13 a station places on its own seat. */
+const ADDITIONAL_BETS: readonly BetId[] = ['anyPair', 'perfectPairs', 'sevens', 'over13', 'under13'];
 
 /**
  * What a blackjack profile fixes about stakes, each with the article its option comes from:
  * Portugal's bets in multiples of the minimum (rule 14) and maximum of 30 minimums (rule 37);
- * Macau 2009's cap on the table's total per round, which the casino may set (Art. 5 n.2 (3)(8)).
+ * Macau 2009's cap on the table's total per round, which the casino may set with procedure 3
+ * (Art. 5 n.2 3)(8)); one additional bet per player (Art. 13, the literal reading).
  */
 export function blackjackLimitRules(rules: BlackjackRules): LimitRules {
   const articles = describeRules(rules);
@@ -12,6 +17,8 @@ export function blackjackLimitRules(rules: BlackjackRules): LimitRules {
     multiplesOfMinimum: rules.betInMultiplesOfMinimum ? articles.betInMultiplesOfMinimum.article : null,
     maxTimesMinimum: rules.maxBetMultiple > 0 ? { times: rules.maxBetMultiple, rule: articles.maxBetMultiple.article } : null,
     minSeats: null,
-    roundMaxRule: rules.profile === 'macau-2009' ? 'macau-2009 art.5 n.2 (3)(8)' : null,
+    // A subparagraph of procedure 3: under the other procedures a cap is the casino's own, citing no article.
+    roundMaxRule: rules.profile === 'macau-2009' && rules.dealProcedure === 'macau-3' ? 'macau-2009 art.5 n.2 3)(8)' : null,
+    oneAdditionalBet: rules.oneSideBetPerPlayer ? { bets: ADDITIONAL_BETS, rule: articles.oneSideBetPerPlayer.article } : null,
   };
 }

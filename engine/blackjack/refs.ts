@@ -2,7 +2,9 @@ import { isRegulated, type ProfileId, type RegulatedProfileId } from './rules.js
 
 /**
  * The article that decides each kind of settlement, per profile: [macau-2009, macau-2004,
- * portugal-2001]. A settlement line's `rule` is `<profile> <article>`, e.g. `macau-2009 art.10 n.5`.
+ * portugal-2001]. A settlement line's `rule` is `<profile> <article>`, e.g. `macau-2009 art.10 n.5`;
+ * null where the profile's text has no such bet (the guard keeps it off, so no line is made
+ * under it; were one made, it would name the profile and cite no article).
  */
 const REFS = {
   bust: ['art.7 n.2', 'art.7 n.2', 'rule 22'],
@@ -13,7 +15,7 @@ const REFS = {
   push: ['art.11 n.1 2)', 'art.11 2)', 'rule 24'],
   blackjackPush: ['art.11 n.1 1)', 'art.11 1)', 'rule 21'],
   blackjack: ['art.10 n.2', 'art.10 n.2', 'rule 21'],
-  blackjackVs21: ['art.10 n.5', 'art.10 n.5', 'rule 20'],
+  blackjackVs21: ['art.10 n.5', 'art.10 n.5', 'rules 20-21'],
   win21: ['art.10 n.4', 'art.10 n.4', 'rule 23'],
   dealerBlackjackBeats21: ['art.10 n.6', 'art.10 n.6', 'rule 20'],
   dealerBlackjack: ['art.12 n.2', 'art.12 n.2', 'rule 23'],
@@ -26,19 +28,19 @@ const REFS = {
   insuranceWin: ['art.12 n.2', 'art.12 n.2', 'rule 33'],
   insuranceLose: ['art.12 n.3', 'art.12 n.3', 'rule 33'],
   surrender: ['art.18 n.1', 'art.18 n.1', 'rule 36'],
-  fiveCard: ['art.19 n.1', 'art.19 n.1', '(not in the text)'],
+  fiveCard: ['art.19 n.1', 'art.19 n.1', null],
   special678: ['art.15', 'art.15', 'rule 35'],
-  anyPair: ['art.13 1)(1), art.14 n.1', 'art.13 1)(1), art.14 n.1', '(not in the text)'],
-  anyPairSplit: ['art.13 1)(2), art.14 n.1', 'art.13 1)(2), art.14 n.1', '(not in the text)'],
-  sevens: ['art.13 2), art.14 n.2', 'art.13 2), art.14 n.2', '(not in the text)'],
-  overUnder: ['art.13 3), art.14 n.3', 'art.13 3), art.14 n.3', '(not in the text)'],
-  perfectPairs: ['art.13 4), art.14 n.4', '(not in the text)', '(not in the text)'],
-  streakWin: ['art.13 5)(2) i), art.14 n.5', '(not in the text)', '(not in the text)'],
-  streakLose: ['art.13 5)(2) ii)', '(not in the text)', '(not in the text)'],
-  streakSurrender: ['art.18 n.3', '(not in the text)', '(not in the text)'],
-  streakSplitLose: ['art.16 n.7 3)', '(not in the text)', '(not in the text)'],
-  jackpot: ['(not in the text)', '(not in the text)', 'rules 43, 46, 50'],
-} as const satisfies Record<string, readonly [string, string, string]>;
+  anyPair: ['art.13 1)(1), art.14 n.1', 'art.13 1)(1), art.14 n.1', null],
+  anyPairSplit: ['art.13 1)(2), art.14 n.1', 'art.13 1)(2), art.14 n.1', null],
+  sevens: ['art.13 2), art.14 n.2', 'art.13 2), art.14 n.2', null],
+  overUnder: ['art.13 3), art.14 n.3', 'art.13 3), art.14 n.3', null],
+  perfectPairs: ['art.13 4), art.14 n.4', null, null],
+  streakWin: ['art.13 5)(2) i), art.14 n.5', null, null],
+  streakLose: ['art.13 5)(2) ii)', null, null],
+  streakSurrender: ['art.18 n.3', null, null],
+  streakSplitLose: ['art.16 n.7 3)', null, null],
+  jackpot: [null, null, 'rules 43, 46, 50'],
+} as const satisfies Record<string, readonly [string | null, string | null, string | null]>;
 
 export type RefKey = keyof typeof REFS;
 
@@ -47,7 +49,8 @@ const COLUMN: Record<RegulatedProfileId, 0 | 1 | 2> = { 'macau-2009': 0, 'macau-
 export function ref(profile: ProfileId, key: RefKey): string {
   // The generic profile plays by no text: its lines name the profile and cite no article.
   if (!isRegulated(profile)) return profile;
-  return `${profile} ${REFS[key][COLUMN[profile]]}`;
+  const article = REFS[key][COLUMN[profile]];
+  return article === null ? profile : `${profile} ${article}`;
 }
 
 /**

@@ -46,13 +46,21 @@ type ScenarioT = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
 function rulesFor(s: ScenarioT): ReturnType<typeof resolveRules> {
   const o: Record<string, unknown> = {};
   if (s.profile === 'generic') {
-    Object.assign(o, s.overrides);
+    Object.assign(o, { oneSideBetPerPlayer: false }, s.overrides);
     if (s.peek) Object.assign(o, { dealProcedure: 'macau-3', holeCard: 'peek', burnBeforeDealerSecond: false });
   } else if (s.profile === 'macau-2009') {
     const { burnEachRound, perfectPairs, winningStreak, dealerSoft17, doubleOn } = s.overrides;
-    Object.assign(o, { burnEachRound, perfectPairs, winningStreak, dealerSoft17, doubleOn });
+    // The scenarios bet every additional bet at once: the reading of Art. 13 that allows it.
+    // Stand on soft 17 is refused by the 2009 text (Art. 6 1), 6)): only its readings are played here.
+    const soft17 = dealerSoft17 === 'stand' ? undefined : dealerSoft17;
+    Object.assign(o, { burnEachRound, perfectPairs, winningStreak, dealerSoft17: soft17, doubleOn, oneSideBetPerPlayer: false });
     for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k];
     if (s.peek) Object.assign(o, { dealProcedure: 'macau-3', holeCard: 'peek', burnBeforeDealerSecond: false });
+    // Choices the text offers, set with the regulator's reference (Art. 21).
+    o.authorisation = 'TEST-DICJ';
+  } else if (s.profile === 'macau-2004') {
+    o.oneSideBetPerPlayer = false;
+    o.authorisation = 'TEST-DICJ';
   }
   return resolveRules(s.profile, o);
 }

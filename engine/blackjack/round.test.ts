@@ -18,7 +18,9 @@ function play(
 ): ScriptOutput {
   const seatList = typeof seats === 'number' ? [{ seat: 1, bets: { main: seats } }] : seats;
   const ds: ScriptDecision[] = decisions.map(([seat, hand, action]) => ({ seat, hand, action }));
-  return runScript(resolveRules(profile, overrides), {
+  // A choice the text offers is set with the regulator's reference (Art. 21): the tests give one.
+  const authorised = Object.keys(overrides).length > 0 && !('authorisation' in overrides) ? { ...overrides, authorisation: 'TEST-DICJ' } : overrides;
+  return runScript(resolveRules(profile, authorised), {
     seats: seatList,
     cards: cards.split(/\s+/).filter(Boolean),
     decisions: ds,
@@ -30,7 +32,7 @@ function mains(out: ScriptOutput): [number, number, string][] {
   return out.settlements.filter((l) => l.bet === 'main').map((l) => [l.hand ?? 0, l.net, l.rule]);
 }
 
-function line(out: ScriptOutput, bet: string, hand = 0): { net: number; rule: string; stake: number } {
+function line(out: ScriptOutput, bet: string, hand = 0): { net: number; rule: string; stake: number; choices?: readonly string[] } {
   const l = out.settlements.find((x) => x.bet === bet && (x.hand ?? 0) === hand);
   assert.ok(l, `no ${bet} line for hand ${hand} in ${JSON.stringify(out.settlements)}`);
   return l;
@@ -92,9 +94,9 @@ describe('Macau 2009: Black Jack, wins and ties (Art. 9–11)', () => {
 });
 
 describe('Macau 2009: dealer drawing (Art. 6)', () => {
-  const standOn = (overrides: Record<string, unknown>, dealer: string[]): string[] =>
+  const standOn = (overrides: Record<string, unknown>, dealer: string[], profile: ProfileId = 'macau-2009'): string[] =>
     play(
-      'macau-2009',
+      profile,
       1000,
       `TS ${dealer[0]} QD ${dealer.slice(1).join(' ')}`,
       [...(dealer[0]?.startsWith('A') ? ([[1, 0, 'decline-insurance']] as [number, number, string][]) : []), [1, 0, 'stand']],
@@ -106,9 +108,14 @@ describe('Macau 2009: dealer drawing (Art. 6)', () => {
     assert.deepEqual(standOn({}, ['2H', 'AC', '4D']), ['2H', 'AC', '4D']);
   });
 
-  it('dealerSoft17=hit hits every soft 17; stand stands on A-6', () => {
+  it('dealerSoft17=hit (the reading awaiting the regulator) hits every soft 17; stand is refused by the text and stands on A-6 under generic', () => {
     assert.deepEqual(standOn({ dealerSoft17: 'hit' }, ['2H', 'AC', '4D', 'TS']), ['2H', 'AC', '4D', 'TS']);
-    assert.deepEqual(standOn({ dealerSoft17: 'stand' }, ['AH', '6C']), ['AH', '6C']);
+    assert.throws(
+      () => resolveRules('macau-2009', { dealerSoft17: 'stand', authorisation: 'X' }),
+      /dealerSoft17="stand" is not allowed by macau-2009 art\.6 1\), 6\)/,
+    );
+    assert.throws(() => resolveRules('macau-2009', { dealerSoft17: 'hit' }), /dealerSoft17="hit" is a reading awaiting the regulator/);
+    assert.deepEqual(standOn({ dealerSoft17: 'stand' }, ['AH', '6C'], 'generic'), ['AH', '6C']);
   });
 
   it('macau-2004 art.6 n.1: the dealer stands on every 17', () => {
@@ -156,7 +163,11 @@ describe('Macau 2009: splits (Art. 16) and doubles (Art. 17)', () => {
       [0, -1000, 'macau-2009 art.16 n.6'],
       [1, 0, 'macau-2009 art.16 n.6'],
     ]);
-    const all = play('macau-2009', 1000, '8S TH 8D 3C 9H 2C AD', decisions, { dealerBlackjackTakes: 'all' });
+    assert.throws(
+      () => play('macau-2009', 1000, '8S TH 8D 3C 9H 2C AD', decisions, { dealerBlackjackTakes: 'all' }),
+      /fixed at "original-only" by macau-2009 art\.16 n\.6, art\.17 n\.3/,
+    );
+    const all = play('generic', 1000, '8S TH 8D 3C 9H 2C AD', decisions, { dealerBlackjackTakes: 'all' });
     assert.deepEqual(
       mains(all).map((x) => x[1]),
       [-2000, -1000],
@@ -223,13 +234,11 @@ describe('Macau 2009: splits (Art. 16) and doubles (Art. 17)', () => {
     );
   });
 
-  it('art.5 n.2 (3)(7): procedure 3 (hole card) gives five hands by default, and no fewer', () => {
+  it('art.5 n.2 3)(7): procedure 3 (hole card) gives five hands by default, and no fewer', () => {
+    const p3 = { dealProcedure: 'macau-3', holeCard: 'peek', authorisation: 'TEST-DICJ' };
     assert.equal(resolveRules('macau-2009').maxHands, 4);
-    assert.equal(resolveRules('macau-2009', { dealProcedure: 'macau-3', holeCard: 'peek' }).maxHands, 5);
-    assert.throws(
-      () => resolveRules('macau-2009', { dealProcedure: 'macau-3', holeCard: 'peek', maxHands: 4 }),
-      /five hands \(macau-2009 art\.5 n\.2 \(3\)\(7\)\)/,
-    );
+    assert.equal(resolveRules('macau-2009', p3).maxHands, 5);
+    assert.throws(() => resolveRules('macau-2009', { ...p3, maxHands: 4 }), /maxHands=4 does not fit the other options by macau-2009 art\.5 n\.2 3\)\(7\)/);
     assert.equal(resolveRules('generic', { dealProcedure: 'macau-3', holeCard: 'peek', maxHands: 4 }).maxHands, 4, 'the analysis profile takes any count');
   });
 
@@ -242,7 +251,8 @@ describe('Macau 2009: splits (Art. 16) and doubles (Art. 17)', () => {
     ];
     assert.throws(() => play('macau-2009', 1000, cards, decisions), /"split" is not legal/);
     assert.throws(() => play('macau-2009', 1000, cards, decisions), /seat 1 hand 1 now \(play\); legal: hit, stand, double/);
-    const out = play('macau-2009', 1000, `${cards} 9D`, [...decisions, [1, 1, 'stand'], [1, 2, 'stand']], { resplitAfterDecline: true });
+    assert.throws(() => play('macau-2009', 1000, cards, decisions, { resplitAfterDecline: true }), /fixed at false by macau-2009 art\.16 n\.5/);
+    const out = play('generic', 1000, `${cards} 9D`, [...decisions, [1, 1, 'stand'], [1, 2, 'stand']], { resplitAfterDecline: true });
     assert.deepEqual(
       out.hands.map((h) => h.total),
       [16, 18, 18],
@@ -381,21 +391,23 @@ describe('Macau 2009: side bets (Art. 13–14)', () => {
   });
 
   it('over/under 13: 1:1, exactly 13 loses both; an ace counts 1 by default', () => {
+    // Both sides at once are two additional bets: only under the reading awaiting the regulator (art.13).
     const both = { over13: 100, under13: 100 };
-    const t13 = play('macau-2009', seat(both), '6S 9H 7D 8C', [[1, 0, 'stand']]);
+    const several = { oneSideBetPerPlayer: false };
+    assert.throws(() => play('macau-2009', seat(both), '6S 9H 7D 8C', [[1, 0, 'stand']]), /only one additional bet per player \(art\.13\)/);
+    const t13 = play('macau-2009', seat(both), '6S 9H 7D 8C', [[1, 0, 'stand']], several);
     assert.deepEqual([line(t13, 'over13').net, line(t13, 'under13').net], [-100, -100]);
-    const ace = play('macau-2009', seat(both), 'AS 9H 9D 8C', [[1, 0, 'stand']]);
+    const ace = play('macau-2009', seat(both), 'AS 9H 9D 8C', [[1, 0, 'stand']], several);
     assert.deepEqual([line(ace, 'over13').net, line(ace, 'under13').net], [-100, 100]);
-    const ace11 = play('macau-2009', seat(both), 'AS 9H 9D 8C', [[1, 0, 'stand']], { overUnderAceValue: 11 });
+    const ace11 = play('macau-2009', seat(both), 'AS 9H 9D 8C', [[1, 0, 'stand']], { ...several, overUnderAceValue: 11 });
     assert.deepEqual([line(ace11, 'over13').net, line(ace11, 'under13').net], [100, -100]);
+    assert.deepEqual(line(ace11, 'over13').choices, ['oneSideBetPerPlayer=false', 'overUnderAceValue=11'], 'each line names the readings it was settled under');
   });
 
   it('perfect pairs 5/12/25 (needs the option: art.21 n.3)', () => {
     const pp = (cards: string): number =>
-      line(
-        play('macau-2009', seat({ perfectPairs: 10 }), `${cards} 8C`, [[1, 0, 'stand']], { perfectPairs: true, splitPairsBy: 'rank', maxHands: 1 }),
-        'perfectPairs',
-      ).net;
+      line(play('macau-2009', seat({ perfectPairs: 10 }), `${cards} 8C`, [[1, 0, 'stand']], { perfectPairs: true }), 'perfectPairs').net;
+    // Q-Q splits by value (Art. 16 n.1): stand, so the pair is not split.
     assert.equal(pp('QH 9S QD'), 120);
     assert.equal(pp('QH 9S QS'), 50);
     assert.equal(pp('QH 9S QH'), 250);
@@ -412,7 +424,17 @@ describe('Macau 2009: winning streak (Art. 13 5), 11 n.2, 16 n.7, 18 n.3)', () =
     const r2 = play('macau-2009', 100, 'TS 9H QD AC', [[1, 0, 'stand']], o, r1.streaks);
     assert.deepEqual(r2.streaks, r1.streaks, 'a tie leaves the marker where it was (art.11 n.2)');
     const r3 = play('macau-2009', 100, 'TS 9H QD 8C', [[1, 0, 'stand']], o, r2.streaks);
-    assert.deepEqual(line(r3, 'streak2'), { seat: 1, bet: 'streak2', hand: 0, stake: 10, net: 30, rule: 'macau-2009 art.13 5)(2) i), art.14 n.5' });
+    // Played under an authorised choice (art.21 n.3): the line names it and its reference.
+    assert.deepEqual(line(r3, 'streak2'), {
+      seat: 1,
+      bet: 'streak2',
+      hand: 0,
+      stake: 10,
+      net: 30,
+      rule: 'macau-2009 art.13 5)(2) i), art.14 n.5',
+      choices: ['winningStreak=true'],
+      authorisation: 'TEST-DICJ',
+    });
     assert.deepEqual(r3.streaks, [{ seat: 1, bets: { '3': 10 }, wins: 2 }]);
     const r4 = play('macau-2009', 100, 'TS 9H 8D TC', [[1, 0, 'stand']], o, r3.streaks);
     assert.deepEqual(line(r4, 'streak3').net, -10);
@@ -430,7 +452,16 @@ describe('Macau 2009: winning streak (Art. 13 5), 11 n.2, 16 n.7, 18 n.3)', () =
 
   it('art.18 n.3: surrender loses the streak bets', () => {
     const out = play('macau-2009', 100, 'TS 9H 6D', [[1, 0, 'surrender']], o, [{ seat: 1, bets: { '4': 10 }, wins: 2 }]);
-    assert.deepEqual(line(out, 'streak4'), { seat: 1, bet: 'streak4', hand: 0, stake: 10, net: -10, rule: 'macau-2009 art.18 n.3' });
+    assert.deepEqual(line(out, 'streak4'), {
+      seat: 1,
+      bet: 'streak4',
+      hand: 0,
+      stake: 10,
+      net: -10,
+      rule: 'macau-2009 art.18 n.3',
+      choices: ['winningStreak=true'],
+      authorisation: 'TEST-DICJ',
+    });
   });
 
   it('art.16 n.7: split hands count by majority; a draw keeps the marker', () => {
@@ -483,7 +514,7 @@ describe('burns and dealing procedures (Art. 4, Art. 5)', () => {
 
   it('the live path: the round tells which card is expected for whom', () => {
     const round = new BlackjackRound({
-      rules: resolveRules('macau-2009', { dealProcedure: 'macau-3', holeCard: 'peek' }),
+      rules: resolveRules('macau-2009', { dealProcedure: 'macau-3', holeCard: 'peek', authorisation: 'TEST-DICJ' }),
       seats: [
         { seat: 2, bets: { main: 100 } },
         { seat: 5, bets: { main: 100 } },
@@ -503,10 +534,11 @@ describe('burns and dealing procedures (Art. 4, Art. 5)', () => {
   });
 
   it('rejects inconsistent procedure options', () => {
-    assert.throws(() => resolveRules('macau-2009', { dealProcedure: 'macau-3' }), /holeCard=peek/);
-    assert.throws(() => resolveRules('macau-2009', { burnBeforeDealerSecond: true }), /burnEachRound/);
+    const a = { authorisation: 'TEST-DICJ' };
+    assert.throws(() => resolveRules('macau-2009', { ...a, dealProcedure: 'macau-3' }), /holeCard=peek/);
+    assert.throws(() => resolveRules('macau-2009', { ...a, burnBeforeDealerSecond: true }), /burnEachRound/);
     assert.throws(() => resolveRules('macau-2004', { dealProcedure: 'macau-3' }), /not allowed/);
-    assert.throws(() => resolveRules('macau-2009', { decks: 9 }), /1–8/);
+    assert.throws(() => resolveRules('macau-2009', { ...a, decks: 9 }), /1–8/);
     assert.throws(() => resolveRules('macau-2009', { nope: 1 }), /unknown rule option/);
   });
 });
@@ -859,9 +891,14 @@ describe('the generic profile (analysis)', () => {
     );
     assert.deepEqual(mains(out), [[0, -500, 'generic']]);
     assert.throws(() => play('macau-2009', 1000, 'TS 9H 6D', [[1, 0, 'surrender']], { surrender: 'late' }), /not allowed by macau-2009 art\.18/);
-    assert.throws(() => resolveRules('macau-2009', { evenMoney: 'none' }), /not allowed by macau-2009 art\.10 n\.3/);
-    assert.throws(() => resolveRules('macau-2009', { fiveCardHalfPay: false }), /not allowed by macau-2009 art\.19/);
-    assert.equal(resolveRules('macau-2009', { surrender: 'none', bonus678: 'none' }).surrender, 'none', 'Art. 21 n.2 lets Arts. 15 and 18 be waived');
+    assert.throws(() => resolveRules('macau-2009', { evenMoney: 'none' }), /fixed at "vs-ace-or-ten" by macau-2009 art\.10 n\.3/);
+    assert.throws(() => resolveRules('macau-2009', { fiveCardHalfPay: false }), /fixed at true by macau-2009 art\.19/);
+    assert.throws(() => resolveRules('macau-2009', { surrender: 'none' }), /needs the regulator's authorisation reference \(macau-2009 art\.21 n\.2\)/);
+    assert.equal(
+      resolveRules('macau-2009', { surrender: 'none', bonus678: 'none', authorisation: 'DICJ-1' }).surrender,
+      'none',
+      'Art. 21 n.2 lets Arts. 15 and 18 be waived',
+    );
   });
 });
 

@@ -3,6 +3,7 @@ import { ShoeInventory } from '../cards/shoe.js';
 import type { SettlementLine } from '../settlement/settlement-line.js';
 import { dealerDraws, handTotal, isNaturalPair, isSpecial678, rankValue } from './hand.js';
 import { settleJackpot, type JackpotPayTable } from './jackpot.js';
+import { lineChoices, type LineContext, type LineMarks } from './line-choices.js';
 import { ref, stayedOutRef, type RefKey } from './refs.js';
 import { isRegulated, type BlackjackRules } from './rules.js';
 import {
@@ -361,7 +362,7 @@ export class BlackjackRound {
       profile === 'portugal-2001'
         ? `portugal-2001 round void: ${why}`
         : isRegulated(profile)
-          ? `${profile} art.5 n.1 (2): ${why}`
+          ? `${profile} art.5 n.1 2): ${why}`
           : `${profile} round void: ${why}`;
     this.lines.length = 0;
     for (const s of this.seatList) {
@@ -389,6 +390,11 @@ export class BlackjackRound {
 
   get isVoid(): boolean {
     return this.voided;
+  }
+
+  /** The first round after the shoe was shuffled ("o início do jogo", Art. 5 n.1 1)). */
+  get firstOfShoe(): boolean {
+    return this.setup.firstRoundOfShoe === true;
   }
 
   /** Cards drawn by mistake and not seen, waiting for the next player who asks for a card (rule 18). */
@@ -597,7 +603,8 @@ export class BlackjackRound {
           this.settleHand(s, h, 'special678');
           return;
         }
-        for (const st of h.stakes) this.line(s.seat, 'bonus678', i, 0, 3 * st.stake, ref(r.profile, 'special678'), st.owner);
+        for (const st of h.stakes)
+          this.line(s.seat, 'bonus678', i, 0, 3 * st.stake, ref(r.profile, 'special678'), st.owner, this.marks('special678', this.handContext(h, st)));
       }
       // Art. 19: five cards "sem exceder 21" — 21 included.
       if (h.cards.length === 5 && r.fiveCardHalfPay && !upAce && !h.fiveOffered) {
@@ -618,7 +625,10 @@ export class BlackjackRound {
       if (h.cards.length === 2 && !h.acted) {
         if (dbl.ok) legal.push('double');
         if (this.canSplit(s, h)) legal.push('split');
-        if (!h.fromSplit && r.surrender !== 'none' && (r.surrender === 'late' || !upAce)) legal.push('surrender');
+        // Art. 18 n.2, rule 36: decided before the dealer deals any additional card (literal
+        // reading, the default), or at the hand's own first decision (`surrenderMoment`).
+        const inTime = r.surrenderMoment === 'hand-first-decision' || !this.additionalDealt;
+        if (!h.fromSplit && inTime && r.surrender !== 'none' && (r.surrender === 'late' || !upAce)) legal.push('surrender');
       }
       const a = yield* this.ask(s, i, 'play', legal);
       h.acted = true;
@@ -730,8 +740,9 @@ export class BlackjackRound {
       const bets: [string | undefined, number][] = [[undefined, s.insurance], ...s.behindInsurance];
       for (const [owner, amount] of bets) {
         if (amount <= 0) continue;
-        if (dealerBlackjack) this.line(s.seat, 'insurance', 0, amount, 2 * amount, ref(p, 'insuranceWin'), owner);
-        else this.line(s.seat, 'insurance', 0, amount, -amount, ref(p, 'insuranceLose'), owner);
+        const behind = { behind: owner !== undefined };
+        if (dealerBlackjack) this.line(s.seat, 'insurance', 0, amount, 2 * amount, ref(p, 'insuranceWin'), owner, this.marks('insuranceWin', behind));
+        else this.line(s.seat, 'insurance', 0, amount, -amount, ref(p, 'insuranceLose'), owner, this.marks('insuranceLose', behind));
       }
     }
   }
@@ -790,7 +801,7 @@ export class BlackjackRound {
           key = split ? 'splitOriginalOnly' : r.doubleOn === 'eleven' ? 'doubleOnElevenOriginalOnly' : 'doubleOriginalOnly';
           net = -st.base;
         }
-        this.line(s.seat, 'main', idx, st.stake, net, this.mainRule(key, st), st.owner);
+        this.line(s.seat, 'main', idx, st.stake, net, this.mainRule(key, st), st.owner, this.marks(key, this.handContext(h, st)));
       }
       h.status = 'settled';
       h.outcome = 'lose';
@@ -840,7 +851,7 @@ export class BlackjackRound {
       }
       // The streak follows the seat's own bet (Art. 13 5)).
       if (st.owner === undefined) outcome = net > 0 ? 'win' : net < 0 ? 'lose' : 'push';
-      this.line(s.seat, 'main', idx, x, net, this.mainRule(key, st), st.owner);
+      this.line(s.seat, 'main', idx, x, net, this.mainRule(key, st), st.owner, this.marks(key, this.handContext(h, st)));
     }
     h.outcome = outcome;
     h.status = key === 'bust' ? 'busted' : key === 'surrender' ? 'surrendered' : 'settled';
@@ -855,21 +866,43 @@ export class BlackjackRound {
       const [c1, c2] = s.firstTwo as [Card, Card];
       const bettors: [string | undefined, SideBets][] = [[undefined, b], ...(s.entry.behind ?? []).map((x): [string, SideBets] => [x.owner, x])];
       for (const [owner, sb] of bettors) {
+        const behind = { behind: owner !== undefined };
         if (sb.anyPair) {
           const won = isRankPair(c1, c2);
-          this.line(s.seat, 'anyPair', 0, sb.anyPair, won ? ANY_PAIR_PAYS * sb.anyPair : -sb.anyPair, ref(p, 'anyPair'), owner);
+          this.line(s.seat, 'anyPair', 0, sb.anyPair, won ? ANY_PAIR_PAYS * sb.anyPair : -sb.anyPair, ref(p, 'anyPair'), owner, this.marks('anyPair', behind));
           if (won) {
             // Pairs formed again by split hands pay too (Art. 13 1)(2)); the bet rides on them.
-            for (const i of s.splitPairs) this.line(s.seat, 'anyPair', i, 0, ANY_PAIR_PAYS * sb.anyPair, ref(p, 'anyPairSplit'), owner);
+            for (const i of s.splitPairs)
+              this.line(s.seat, 'anyPair', i, 0, ANY_PAIR_PAYS * sb.anyPair, ref(p, 'anyPairSplit'), owner, this.marks('anyPairSplit', behind));
           }
         }
         if (sb.sevens) {
           const kind = sevensKind(c1, c2, s.sevensThird);
-          this.line(s.seat, 'sevens', 0, sb.sevens, kind ? SEVENS_PAYS[kind] * sb.sevens : -sb.sevens, ref(p, 'sevens'), owner);
+          this.line(s.seat, 'sevens', 0, sb.sevens, kind ? SEVENS_PAYS[kind] * sb.sevens : -sb.sevens, ref(p, 'sevens'), owner, this.marks('sevens', behind));
         }
         const ou = overUnderTotal(c1, c2, r.overUnderAceValue);
-        if (sb.over13) this.line(s.seat, 'over13', 0, sb.over13, ou > 13 ? OVER_UNDER_PAYS * sb.over13 : -sb.over13, ref(p, 'overUnder'), owner);
-        if (sb.under13) this.line(s.seat, 'under13', 0, sb.under13, ou < 13 ? OVER_UNDER_PAYS * sb.under13 : -sb.under13, ref(p, 'overUnder'), owner);
+        if (sb.over13)
+          this.line(
+            s.seat,
+            'over13',
+            0,
+            sb.over13,
+            ou > 13 ? OVER_UNDER_PAYS * sb.over13 : -sb.over13,
+            ref(p, 'overUnder'),
+            owner,
+            this.marks('overUnder', behind),
+          );
+        if (sb.under13)
+          this.line(
+            s.seat,
+            'under13',
+            0,
+            sb.under13,
+            ou < 13 ? OVER_UNDER_PAYS * sb.under13 : -sb.under13,
+            ref(p, 'overUnder'),
+            owner,
+            this.marks('overUnder', behind),
+          );
         if (sb.perfectPairs) {
           const kind = perfectPairKind(c1, c2);
           this.line(
@@ -880,6 +913,7 @@ export class BlackjackRound {
             kind ? PERFECT_PAIRS_PAYS[kind] * sb.perfectPairs : -sb.perfectPairs,
             ref(p, 'perfectPairs'),
             owner,
+            this.marks('perfectPairs', behind),
           );
         }
       }
@@ -894,7 +928,7 @@ export class BlackjackRound {
       const { results, poolAfter } = settleJackpot(jackpotEntries, this.setup.jackpot.table, this.setup.jackpot.pool);
       this.jackpotPoolAfter = poolAfter;
       for (const x of results) {
-        if (x.stake > 0 || x.award > 0) this.line(x.seat, 'jackpot', x.hand, x.stake, x.award - x.stake, ref(p, 'jackpot'));
+        if (x.stake > 0 || x.award > 0) this.line(x.seat, 'jackpot', x.hand, x.stake, x.award - x.stake, ref(p, 'jackpot'), undefined, this.marks('jackpot'));
       }
     }
   }
@@ -926,7 +960,7 @@ export class BlackjackRound {
           const k = `${lvl}` as const;
           const stake = bets[k];
           if (stake !== undefined && lvl <= wins) {
-            this.line(s.seat, `streak${lvl}`, 0, stake, STREAK_PAYS[lvl] * stake, ref(p, 'streakWin'));
+            this.line(s.seat, `streak${lvl}`, 0, stake, STREAK_PAYS[lvl] * stake, ref(p, 'streakWin'), undefined, this.marks('streakWin'));
             delete bets[k];
           }
         }
@@ -934,7 +968,7 @@ export class BlackjackRound {
         for (const lvl of STREAK_LEVELS) {
           const k = `${lvl}` as const;
           const stake = bets[k];
-          if (stake !== undefined) this.line(s.seat, `streak${lvl}`, 0, stake, -stake, ref(p, loseKey));
+          if (stake !== undefined) this.line(s.seat, `streak${lvl}`, 0, stake, -stake, ref(p, loseKey), undefined, this.marks(loseKey));
           delete bets[k];
         }
         wins = 0;
@@ -952,15 +986,34 @@ export class BlackjackRound {
     return h;
   }
 
-  private line(seat: number, bet: string, hand: number, stake: number, net: number, rule: string, owner?: string): void {
-    this.lines.push({ seat, bet, hand, stake, net, rule, ...(owner !== undefined ? { owner } : {}) });
+  private line(seat: number, bet: string, hand: number, stake: number, net: number, rule: string, owner?: string, marks: LineMarks = {}): void {
+    this.lines.push({ seat, bet, hand, stake, net, rule, ...marks, ...(owner !== undefined ? { owner } : {}) });
+  }
+
+  /** The non-default choices a line of this kind was settled under (line-choices.ts). */
+  private marks(key: RefKey, ctx: LineContext = {}): LineMarks {
+    return lineChoices(this.rules, key, ctx);
+  }
+
+  /** What a stake's hand went through, for its line's marks. */
+  private handContext(h: Hand, st: Stake): LineContext {
+    return {
+      doubled: h.doubled && st.stake > st.base,
+      fromSplit: h.fromSplit,
+      behind: st.owner !== undefined,
+      stayedOut: st.stayedOutSplit || st.stayedOutDouble,
+    };
   }
 
   private *card(target: CardTarget, step: CardStep, why: string): Generator<Expectation, Card, Answer> {
     const a = yield { kind: 'card', target, step, why };
     if (!('rank' in a)) throw new RoundError('a card was expected');
+    if (step === 'hit' || step === 'double' || step === 'split-second') this.additionalDealt = true;
     return a;
   }
+
+  /** A card beyond the first deal has been dealt to a hand (hit, double, a split hand's second): surrender is then too late (Art. 18 n.2). */
+  private additionalDealt = false;
 
   private *ask(
     s: Seat,

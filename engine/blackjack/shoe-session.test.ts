@@ -61,7 +61,7 @@ describe('the shoe between rounds (Macau Art. 2, 4; Portugal rules 8–11, 51–
   });
 
   it('art.2 n.2 (2): the dealer may shuffle after any round', () => {
-    const shoe = new BlackjackShoe(resolveRules('macau-2009', { burnAtShoeStart: 'one' }));
+    const shoe = new BlackjackShoe(resolveRules('macau-2009', { burnAtShoeStart: 'one', authorisation: 'TEST-DICJ' }));
     shoe.shuffled(2, Rng.fromSeed(3));
     shoe.draw();
     shoe.roundEnded({ dealerWantsShuffle: true });
@@ -118,7 +118,7 @@ describe('corrections during a round (Art. 5 n.1)', () => {
     assert.deepEqual(again.lines, round.lines);
   });
 
-  it('art.5 n.1 (2): a void round returns every bet, even those already settled', () => {
+  it('art.5 n.1 2): a void round returns every bet, even those already settled', () => {
     const round = new BlackjackRound({
       rules: resolveRules('macau-2009'),
       seats: [
@@ -138,6 +138,6 @@ describe('corrections during a round (Art. 5 n.1)', () => {
         [2, 'main', 50, 0],
       ],
     );
-    assert.match(round.lines[0]!.rule, /^macau-2009 art\.5 n\.1 \(2\)/);
+    assert.match(round.lines[0]!.rule, /^macau-2009 art\.5 n\.1 2\)/);
   });
 });

@@ -14,7 +14,7 @@ const CASES: [ProfileId, Record<string, unknown>][] = [
   ['generic', { doubleOn: 'eleven', surrender: 'late', dealerSoft17: 'hit' }],
   ['macau-2004', {}],
   ['portugal-2001', {}],
-  ['portugal-2001', { doubleAfterSplit: false }],
+  ['generic', { dealProcedure: 'portugal-17', holeCard: 'no-peek', doubleOn: 'nine-to-eleven', softDoubleAceLocked: true, doubleAfterSplit: false }],
 ];
 
 describe('simulator tables', () => {

@@ -73,12 +73,40 @@ function playThroughRound(
   return { main, side, used, streaks: round.streaks() };
 }
 
+// The simulator places every additional bet at once (each bet's figures are its own): the round
+// takes them under the reading of Art. 13 that allows several, set with a reference.
+const SEVERAL = { oneSideBetPerPlayer: false, authorisation: 'TEST-DICJ' };
 const CASES: [ProfileId, Record<string, unknown>][] = [
-  ['macau-2009', { perfectPairs: true, winningStreak: true }],
-  ['generic', { dealProcedure: 'macau-3', holeCard: 'peek', dealerSoft17: 'stand', surrender: 'none', fiveCardHalfPay: false, bonus678: 'none' }],
-  ['generic', { dealerBlackjackTakes: 'all', doubleOn: 'eleven', bonus678: 'in-addition', maxHands: 2, surrender: 'late', dealerSoft17: 'hit' }],
-  ['macau-2009', { splitPairsBy: 'rank', resplitAces: false, resplit: false, burnEachRound: true, burnBeforeDealerSecond: true, overUnderAceValue: 11 }],
-  ['macau-2004', {}],
+  ['macau-2009', { perfectPairs: true, winningStreak: true, ...SEVERAL }],
+  [
+    'generic',
+    {
+      dealProcedure: 'macau-3',
+      holeCard: 'peek',
+      dealerSoft17: 'stand',
+      surrender: 'none',
+      fiveCardHalfPay: false,
+      bonus678: 'none',
+      oneSideBetPerPlayer: false,
+    },
+  ],
+  [
+    'generic',
+    {
+      dealerBlackjackTakes: 'all',
+      doubleOn: 'eleven',
+      bonus678: 'in-addition',
+      maxHands: 2,
+      surrender: 'late',
+      dealerSoft17: 'hit',
+      oneSideBetPerPlayer: false,
+    },
+  ],
+  [
+    'macau-2009',
+    { splitPairsBy: 'rank', resplitAces: false, resplit: false, burnEachRound: true, burnBeforeDealerSecond: true, overUnderAceValue: 11, ...SEVERAL },
+  ],
+  ['macau-2004', SEVERAL],
   ['portugal-2001', {}],
 ];
 

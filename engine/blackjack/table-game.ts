@@ -1,12 +1,12 @@
 import { cardCode, parseCard, type Card, type CardCode } from '../cards/card.js';
-import type { DecisionRequest, GameDefinition, GameLine, HandView, NotFollowed, Pending, RoundStake } from '../table/game.js';
+import type { CorrectionRule, DecisionRequest, GameDefinition, GameLine, HandView, NotFollowed, Pending, RoundStake } from '../table/game.js';
 import { lineBet } from '../table/vocabulary.js';
 import { handTotal, isNaturalPair } from './hand.js';
 import { blackjackLimitRules } from './limit-rules.js';
 import { blackjackPayTable } from './pay-table.js';
 import { ref } from './refs.js';
 import { RoundError, type Action, type ActionType, type SeatBets, type SeatEntry } from './round.js';
-import { resolveRules, isProfileId, isRegulated, type BlackjackRules } from './rules.js';
+import { resolveRules, isProfileId, isRegulated, type BlackjackRules, type RegulatedProfileId } from './rules.js';
 import { BlackjackTable, type BlackjackTableSnapshot } from './table.js';
 
 /**
@@ -27,6 +27,8 @@ export type BlackjackTableEvent =
   | { readonly shuffled: true }
   | { readonly start: readonly SeatEntry[] }
   | { readonly decide: Action }
+  /** A card of the round taken back as void (exposed where it is dealt face down): the round deals it again. */
+  | { readonly discard: CardCode }
   | { readonly void: true };
 
 /** A seat's double or split waiting for its bettors behind to say whether they follow it (Portugal rules 28, 30). */
@@ -90,7 +92,34 @@ function replay(t: BlackjackTable, e: BlackjackTableEvent): void {
   else if ('shuffled' in e) t.shuffled(1);
   else if ('start' in e) t.startRound(e.start);
   else if ('decide' in e) t.decide(e.decide);
+  else if ('discard' in e) t.discard(parseCard(e.discard), 'exposed card');
   else t.voidRound();
+}
+
+/**
+ * The dealing errors each text orders corrected (engine/table/holds.ts), with the article: an
+ * exposed card is void (Macau Art. 5 n.1 1); Portugal rule 17, the dealer's second card), a card
+ * at another hand goes to the one it belongs to (Art. 5 n.1 2)), a card drawn against what the
+ * player asked goes, unseen, to the next player who asks (rule 18; Macau Art. 5 n.1 2): the
+ * card is given to the player it falls to), and one seen or the dealer's undue draw is void
+ * (Art. 6 1), Art. 5 n.1 1); rules 18–19).
+ */
+function blackjackCorrections(profile: RegulatedProfileId): CorrectionRule[] {
+  if (profile === 'portugal-2001') {
+    return [
+      { correction: 'exposed-card', holds: ['dealing-error'], rule: 'portugal-2001 rule 17' },
+      { correction: 'misdrawn-card', holds: ['out-of-turn'], rule: 'portugal-2001 rule 18' },
+      { correction: 'undue-card', holds: ['out-of-turn'], rule: 'portugal-2001 rule 18' },
+      { correction: 'undue-card', holds: ['extra-card'], rule: 'portugal-2001 rule 19' },
+    ];
+  }
+  return [
+    { correction: 'exposed-card', holds: ['dealing-error'], rule: `${profile} art.5 n.1 1)` },
+    { correction: 'wrong-hand', holds: ['dealing-error'], rule: `${profile} art.5 n.1 2)` },
+    { correction: 'misdrawn-card', holds: ['out-of-turn'], rule: `${profile} art.5 n.1 2)` },
+    { correction: 'undue-card', holds: ['out-of-turn'], rule: `${profile} art.5 n.1 1)` },
+    { correction: 'undue-card', holds: ['extra-card'], rule: `${profile} art.6 1)` },
+  ];
 }
 
 /** Blackjack as the table plays it, under a profile and the table's authorised rule options. */
@@ -203,6 +232,9 @@ export function blackjackTableGame(
     remote: 'behind',
     limitRules: blackjackLimitRules(rules),
     payTable: blackjackPayTable(rules),
+    corrections: blackjackCorrections(profileId),
+    // Art. 5 n.1 2): "Na impossibilidade de rectificação do erro, são canceladas todas as cartas distribuídas para essa jogada."
+    voidRule: profileId === 'portugal-2001' ? null : `${profileId} art.5 n.1 2)`,
     presentation: { dealerHand: true, panel: 'history' },
 
     initial: () => {
@@ -283,8 +315,15 @@ export function blackjackTableGame(
       }
       const t = x.target;
       if (t.to === 'burn') return { kind: 'card', cue: { kind: 'card', to: 'burn' } };
-      if (t.to === 'dealer') return { kind: 'card', cue: { kind: 'card', to: 'dealer', ...(x.step === 'dealer-hole' ? { faceDown: true } : {}) } };
-      return { kind: 'card', cue: { kind: 'card', to: 'seat', seat: t.seat, hand: t.hand } };
+      if (t.to === 'dealer')
+        return {
+          kind: 'card',
+          cue: { kind: 'card', to: 'dealer', ...(x.step === 'dealer-hole' ? { faceDown: true } : {}), ...(x.step === 'dealer-draw' ? { asked: true } : {}) },
+        };
+      return {
+        kind: 'card',
+        cue: { kind: 'card', to: 'seat', seat: t.seat, hand: t.hand, ...(x.step === 'hit' || x.step === 'double' ? { asked: true } : {}) },
+      };
     },
     takeCard: (s, r, card: Card) => {
       const x = roundOf(s).expected();
@@ -336,7 +375,8 @@ export function blackjackTableGame(
       const stayOut: NotFollowed[] = [];
       for (const [bettor, c] of cost) {
         if (c <= 0 || d.canAfford(c, bettor)) continue;
-        if (bettor !== undefined && bettor !== insurer && (action === 'double' || action === 'split')) {
+        // Macau Art. 20 is silent on it: the bet stays out (default) or the seat's decision is refused (`behindShortOfCredit`).
+        if (bettor !== undefined && bettor !== insurer && (action === 'double' || action === 'split') && rules.behindShortOfCredit === 'stays-out') {
           stayOut.push({ station: bettor, seat: d.seat, hand: x.hand, action, amount: c });
           continue;
         }
@@ -373,6 +413,23 @@ export function blackjackTableGame(
       }),
     }),
     voidRound: (s) => change(s, { void: true }),
+    withdrawLastCard: (s, r) => {
+      const last = s.events.at(-1);
+      if (!last || !('out' in last) || r.staged) return { ok: false, reason: 'a decision followed the last card: it cannot be taken back' };
+      const before: BlackjackTableShoe = { snap: s.snap, events: s.events.slice(0, -1) };
+      const round = build(before).current;
+      const x = round?.expected();
+      if (!round || x?.kind !== 'card') return { ok: false, reason: 'the last card is not one of the round' };
+      // Dealt face down: the dealer's hole card always, the players' first two where the procedure
+      // deals them face down (Macau procedure 1, procedure 3's alternative 3)(5)); Portugal deals
+      // the players' cards face up (rule 17).
+      const faceDown = x.step === 'dealer-hole' || (profileId !== 'portugal-2001' && !rules.playerCardsFaceUp && (x.step === 'first' || x.step === 'second'));
+      if (!faceDown) return { ok: false, reason: `the ${x.why} is dealt face up: exposed, it stands` };
+      // "podendo, no entanto, optar-se por considerar válida a carta … quando seja a primeira do início do jogo".
+      if (rules.exposedFirstCardValid && round.firstOfShoe && before.events.length === 1)
+        return { ok: false, reason: `the first card of the game stands face up (exposedFirstCardValid, ${profileId} art.5 n.1 1))` };
+      return { ok: true, shoe: change(before, { discard: last.out }), round: r, card: last.out };
+    },
     notFollowed: (r) => r.notFollowed,
 
     hands: (s, r): HandView[] => {

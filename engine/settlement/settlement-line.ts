@@ -12,6 +12,13 @@ export interface SettlementLine {
   readonly stake: number;
   readonly net: number;
   readonly rule: string;
+  /**
+   * The non-default choices the line was settled under, `option=value` (an authorised alternative,
+   * a waiver, a reading awaiting the regulator): absent when the line is the text's own default.
+   */
+  readonly choices?: readonly string[];
+  /** The authorisation reference of those choices, when the table has one. */
+  readonly authorisation?: string;
 }
 
 /** Integer minor units only: a fractional or unsafe amount is a bug, never rounded silently. */

@@ -23,6 +23,7 @@ export function openBetting<S, R>(t: Turn<S, R>): void {
     placed: [],
     unplayed: [],
     results: null,
+    held: [],
   });
   t.schedule('betting', t.state.params.timings.bettingMs);
 }
@@ -54,6 +55,11 @@ export function placeBet<S, R>(t: Turn<S, R>, station: number, spot: Spot, amoun
     const rule = t.game.behind?.rule;
     return t.refuse(`a remote station bets behind a seat at ${t.game.kind}${rule ? ` (${rule})` : ''}`, 'behind-only');
   } else if (!t.game.bets.includes(spot.bet)) return t.refuse(`no "${spot.bet}" bet at this table`, 'unknown-bet');
+  const one = t.game.limitRules.oneAdditionalBet;
+  if (one && !isBehind(spot) && one.bets.includes(spot.bet)) {
+    const other = s.chips.find((c) => c.station === station && !isBehind(c.spot) && c.spot.bet !== spot.bet && one.bets.includes(c.spot.bet));
+    if (other) return t.refuse(`one additional bet per player: ${spotName(other.spot)} is already placed (${one.rule})`, 'one-additional-bet');
+  }
   const { min, max } = spotLimits(s.params, spot);
   const multiples = t.game.limitRules.multiplesOfMinimum;
   if (multiples && min > 0 && amount % min !== 0) return t.refuse(`a bet is the minimum of ${min} or a multiple of it (${multiples})`, 'not-a-multiple');

@@ -1,7 +1,7 @@
 import type { DecisionDue, RoundStake } from './game.js';
-import { putOnHold } from './holds.js';
+import { discardHeld, putOnHold } from './holds.js';
 import { creditOf, deciderStation, pendingOf, timeoutDefault } from './queries.js';
-import { applyDeferredShoe } from './shoe.js';
+import { applyDeferredShoe, placeHeld } from './shoe.js';
 import { MAX_HISTORY, stationAt, type Decision, type HistoryItem, type InPlay, type SettledLine } from './state.js';
 import type { Turn } from './turn.js';
 import type { DecisionAction } from './vocabulary.js';
@@ -19,7 +19,9 @@ import type { DecisionAction } from './vocabulary.js';
 export function advance<S, R>(t: Turn<S, R>): void {
   // Halted (a fault): nothing is decided or settled until it clears.
   if (t.state.faults.halted) return;
-  const p = pendingOf(t.state, t.game);
+  let p = pendingOf(t.state, t.game);
+  // A misdrawn card kept for the next card asked for takes its place (holds.ts, `misdrawn-card`).
+  while (p?.kind === 'card' && p.cue.asked && (t.state.held?.length ?? 0) > 0 && placeHeld(t)) p = pendingOf(t.state, t.game);
   if (!p) return;
   if (p.kind === 'done') {
     t.stopCountdown();
@@ -148,12 +150,24 @@ export function settle<S, R>(t: Turn<S, R>): void {
   const round = t.state.round;
   if (round === null || t.state.phase !== 'dealing' || t.state.hold || t.state.faults.halted) return;
   if (t.game.pending(t.state.shoe, round).kind !== 'done') return;
+  // A misdrawn card nobody asked for goes to the discards with the round (rule 18).
+  discardHeld(t);
   const settled = t.game.settle(t.state.shoe, round);
   const lines: SettledLine[] = settled.lines.map((l) => {
     // A bettor behind is paid at its own station (the game names it on the line).
     const station = l.bettor ?? stationAt(t.state.params, l.seat);
     if (station === undefined) throw new Error(`seat ${l.seat} has no station`);
-    return { station, seat: l.seat, bet: l.bet, ...(l.hand !== undefined ? { hand: l.hand } : {}), stake: l.stake, net: l.net, rule: l.rule };
+    return {
+      station,
+      seat: l.seat,
+      bet: l.bet,
+      ...(l.hand !== undefined ? { hand: l.hand } : {}),
+      stake: l.stake,
+      net: l.net,
+      rule: l.rule,
+      ...(l.choices?.length ? { choices: [...l.choices] } : {}),
+      ...(l.choices?.length && l.authorisation ? { authorisation: l.authorisation } : {}),
+    };
   });
   t.write({ type: 'round.settle', txId: `${t.state.roundId}:settle`, payload: { ...roundCore(t), lines } });
   for (const l of lines) t.credit(l.station, l.stake + l.net);

@@ -1,6 +1,6 @@
 import type { CardCode } from '../cards/card.js';
 import type { Decision, DealtCard, SettledLine, TimerKind } from './state.js';
-import type { GameKind, LineBet } from './vocabulary.js';
+import type { Correction, GameKind, LineBet, Uncorrectable } from './vocabulary.js';
 
 // What a step asks of the world. The shell (host/table/runtime.ts) writes `journal` in one
 // ledger transaction with the input before anything else happens, then runs the rest.
@@ -48,7 +48,14 @@ export type JournalRecord =
   | {
       readonly type: 'round.void';
       readonly txId: string;
-      readonly payload: RoundCore & { readonly reason: string; readonly authorisedBy: readonly string[] };
+      readonly payload: RoundCore & {
+        readonly reason: string;
+        readonly authorisedBy: readonly string[];
+        /** Why no correction the text orders could put the round right. */
+        readonly uncorrectable?: Uncorrectable;
+        /** The article under which a round that cannot be corrected is cancelled. */
+        readonly rule?: string;
+      };
     }
   | {
       readonly type: 'misread';
@@ -56,7 +63,10 @@ export type JournalRecord =
         readonly tableId: string;
         readonly roundId?: string;
         readonly detail: string;
-        readonly resolution: 'pending' | 'card-entered' | 'round-void';
+        readonly resolution: 'pending' | 'card-entered' | 'round-void' | 'corrected';
+        /** A dealing error corrected, and the article that orders the correction. */
+        readonly correction?: Correction;
+        readonly article?: string;
         readonly card?: string;
         readonly confirmedBy?: readonly string[];
         readonly shoeSequence?: readonly number[];

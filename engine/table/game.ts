@@ -1,7 +1,7 @@
 import type { Card, CardCode } from '../cards/card.js';
 import type { SettlementLine } from '../settlement/settlement-line.js';
 import type { PayLine } from './pay-line.js';
-import type { BetId, CardDestination, DecisionAction, GameKind, LineBet, OwnWord, Prize, RefusalReason } from './vocabulary.js';
+import type { BetId, CardDestination, Correction, DecisionAction, GameKind, HoldReason, LineBet, OwnWord, Prize, RefusalReason } from './vocabulary.js';
 
 /** A refusal carries the English detail for the log and, for a player's command, the reason shown to them. */
 export type Outcome<T = object> = ({ readonly ok: true } & T) | { readonly ok: false; readonly reason: string; readonly refusal?: RefusalReason };
@@ -15,7 +15,20 @@ export interface CardCue {
   readonly faceDown?: boolean;
   /** Burns still to make, where the game counts them (shoe start, war). */
   readonly burnsLeft?: number;
+  /**
+   * A card a player asked for (a hit, a double) or the dealer draws: a misdrawn card kept for
+   * the next one asked for is placed here (Portugal rule 18).
+   */
+  readonly asked?: boolean;
 }
+
+/**
+ * A dealing error the game's text orders corrected, for a hold of one of `holds`, with the
+ * article; or one it forbids (`forbiddenBy`: the text says the card stands).
+ */
+export type CorrectionRule =
+  | { readonly correction: Correction; readonly holds: readonly HoldReason[]; readonly rule: string }
+  | { readonly correction: Correction; readonly holds: readonly HoldReason[]; readonly forbiddenBy: string };
 
 /** Who decides for a seat: its own station, or a bettor behind it (Macau Art. 20; Portugal rules 15–16). */
 export type Decider = { readonly kind: 'seat' } | { readonly kind: 'behind'; readonly station: number };
@@ -140,6 +153,8 @@ export interface LimitRules {
   readonly minSeats: { readonly seats: number; readonly rule: string } | null;
   /** The article that lets the casino cap the total bet on the table per round, if the text has one. */
   readonly roundMaxRule: string | null;
+  /** A station may place only one of these additional bets per round (Macau Art. 13 "uma das seguintes apostas", read literally). */
+  readonly oneAdditionalBet: { readonly bets: readonly BetId[]; readonly rule: string } | null;
 }
 
 /** What the table display draws beside the felt, and how it names things, per game. */
@@ -182,6 +197,10 @@ export interface GameDefinition<S, R> {
   readonly limitRules: LimitRules;
   /** The pay table the station's help shows, each line with the rule the settlement quotes. */
   readonly payTable: readonly PayLine[];
+  /** The dealing errors the text orders corrected (engine/table/holds.ts `correct`); none: the round is voided. */
+  readonly corrections: readonly CorrectionRule[];
+  /** The article under which a round that cannot be corrected is cancelled; null where the text has none. */
+  readonly voidRule: string | null;
   readonly presentation: Presentation;
 
   /** A fresh shoe's state (before its shoe-level procedure: burns). */
@@ -211,6 +230,13 @@ export interface GameDefinition<S, R> {
   settle(shoe: S, round: R): { shoe: S; lines: readonly GameLine[] };
   /** The round in play was voided: the shoe goes on without it (its cards stay out). */
   voidRound(shoe: S, round: R): S;
+  /**
+   * The last card placed in the round, taken back as void and sent to the discards (a card that
+   * came out face up where the procedure deals it face down): the round expects the same card
+   * again. Refused when it cannot be: a decision followed the card, the card is dealt face up, the
+   * text keeps it valid.
+   */
+  withdrawLastCard(shoe: S, round: R): Outcome<{ shoe: S; round: R; card: CardCode }>;
   /** The bets behind that did not follow a double or split of this round for want of credit. */
   notFollowed(round: R): readonly NotFollowed[];
 

@@ -71,8 +71,8 @@ describe('the games as the table plays them', () => {
 
   it('a game identity names its options, so a journal under other options is not folded through these', () => {
     const plain = tableGame('blackjack', 'macau-2009').identity;
-    assert.notEqual(tableGame('blackjack', 'macau-2009', { perfectPairs: true }).identity, plain);
+    assert.notEqual(tableGame('blackjack', 'macau-2009', { perfectPairs: true, authorisation: 'TEST-DICJ' }).identity, plain);
     assert.equal(tableGame('blackjack', 'macau-2009', {}).identity, plain);
-    assert.notEqual(tableGame('baccarat', 'macau-commission').identity, tableGame('baccarat', 'macau-no-commission').identity);
+    assert.notEqual(tableGame('baccarat', 'macau-commission').identity, tableGame('baccarat', 'macau-no-commission', { authorisation: 'TEST-DICJ' }).identity);
   });
 });

@@ -1,15 +1,19 @@
-import { cardCode, type Card } from '../cards/card.js';
-import { roundCore, resumeCountdown, showResults } from './dealing.js';
+import { cardCode, type Card, type CardCode } from '../cards/card.js';
+import { advance, roundCore, resumeCountdown, showResults } from './dealing.js';
 import type { JournalRecord } from './effects.js';
+import type { CorrectionRule } from './game.js';
 import { pendingOf, remaining } from './queries.js';
 import { applyDeferredShoe, takeCard } from './shoe.js';
+import type { Hold } from './state.js';
 import type { Turn } from './turn.js';
-import type { HoldReason } from './vocabulary.js';
+import type { Correction, HoldReason, Uncorrectable } from './vocabulary.js';
 
 // Holds (docs/architecture.md, a round; Macau 2009 Art. 5 n.1): a card the shoe could not read, a card out of turn, an
 // extra card, one beyond the shoe's inventory or of another deck set, a journal write the ledger
-// refused, a default the game refused. Nothing settles on hold: a supervisor enters the unreadable
-// card (two people) or voids the round (every bet returned).
+// refused, a default the game refused, a dealing error the floor reports. Nothing settles on
+// hold: a supervisor enters the unreadable card or corrects the dealing error as the game's text
+// orders (two people), or, as the last resort, voids the round (every bet returned), saying why
+// no correction could put it right.
 
 /** Why a two-person action cannot go ahead with these names; null if it can. */
 function twoPeopleRefusal(action: string, who: readonly string[]): string | null {
@@ -37,7 +41,7 @@ export function putOnHold<S, R>(t: Turn<S, R>, reason: HoldReason, card: string 
   });
   // The read that caused the hold is journalled: a re-report of its sequence is not a new read.
   if (sequence !== undefined) t.set({ sequences: [...t.state.sequences, sequence] });
-  t.set({ hold: { reason, sequence: sequence ?? null, reads: [], roundId }, countdown: null });
+  t.set({ hold: { reason, card, sequence: sequence ?? null, reads: [], roundId }, countdown: null });
   t.log('warn', 'table on hold', { roundId: t.state.roundId, reason, card, phase: t.state.phase });
 }
 
@@ -129,7 +133,7 @@ export function enterCard<S, R>(t: Turn<S, R>, card: Card, supervisor: string, w
  * outside a round (a stray card between rounds) it lifts the hold, journalled as the hold's
  * resolution so that a fold does not put it back.
  */
-export function voidRound<S, R>(t: Turn<S, R>, reason: string, authorisedBy: readonly string[]): void {
+export function voidRound<S, R>(t: Turn<S, R>, reason: string, authorisedBy: readonly string[], given?: Uncorrectable): void {
   const s = t.state;
   if (s.phase !== 'dealing' && !s.hold) return t.refuse('no round to void', 'no-round');
   // Two people, as for a manual card entry: a void moves every bet of the round back.
@@ -139,7 +143,17 @@ export function voidRound<S, R>(t: Turn<S, R>, reason: string, authorisedBy: rea
   );
   if (refused) return t.refuse(refused);
   const inPlay = s.phase === 'dealing' && s.placed.length > 0;
-  const roundVoid: JournalRecord = { type: 'round.void', txId: `${s.roundId}:void`, payload: { ...roundCore(t), reason, authorisedBy } };
+  // Misdrawn cards kept for the next player end in the discards with the round.
+  discardHeld(t);
+  // Why no correction was possible, and the article that cancels a round that cannot be put right
+  // (none for a device's fault: that is no dealing error).
+  const uncorrectable = given ?? factsAgainstCorrection(s.hold);
+  const rule = uncorrectable && uncorrectable !== 'device-fault' ? t.game.voidRule : null;
+  const roundVoid: JournalRecord = {
+    type: 'round.void',
+    txId: `${s.roundId}:void`,
+    payload: { ...roundCore(t), reason, authorisedBy, ...(uncorrectable ? { uncorrectable } : {}), ...(rule ? { rule } : {}) },
+  };
   if (s.hold) {
     // The resolution names every read the hold covered, so each card that left the shoe is accounted for.
     const sequences = [s.hold.sequence, ...s.hold.reads.map((r) => r.shoeSequence)].filter((n): n is number => n !== null && n !== undefined);
@@ -166,4 +180,112 @@ export function voidRound<S, R>(t: Turn<S, R>, reason: string, authorisedBy: rea
   t.set({ hold: null, chips: [], round: null });
   applyDeferredShoe(t);
   showResults(t, null);
+}
+
+/**
+ * Why the hold's facts rule a correction out, where they do: cards left the shoe after the error,
+ * a device failed, or a card that no shoe of this table can hold. Otherwise only the people who
+ * void say why (service mode always asks).
+ */
+function factsAgainstCorrection(hold: Hold | null): Uncorrectable | undefined {
+  if (!hold) return undefined;
+  if (hold.reads.length > 0) return 'cards-after-error';
+  if (hold.reason === 'ledger' || hold.reason === 'default-refused') return 'device-fault';
+  if (hold.reason === 'inventory' || hold.reason === 'wrong-deck') return 'card-unidentified';
+  return undefined;
+}
+
+/**
+ * A supervisor stops the round in play for a dealing error seen at the table (a card come out face
+ * up, one laid at another hand): the table holds, journalled, until the error is corrected or, if
+ * it cannot be, the round is voided.
+ */
+export function dealingError<S, R>(t: Turn<S, R>, by: string): void {
+  if (t.state.hold) return t.refuse(`the table is already on hold (${t.state.hold.reason})`);
+  if (t.state.phase !== 'dealing' || t.state.round === null) return t.refuse('no round in play', 'no-round');
+  if (!by.trim()) return t.refuse('a dealing error is reported by a supervisor');
+  putOnHold(t, 'dealing-error', null);
+  t.log('warn', 'dealing error reported', { roundId: t.state.roundId, by });
+}
+
+/** The game's rule for correcting this hold this way, if its text has one. */
+function ruleFor(rules: readonly CorrectionRule[], correction: Correction, hold: HoldReason): CorrectionRule | undefined {
+  return rules.find((r) => r.correction === correction && r.holds.includes(hold));
+}
+
+/**
+ * Two people correct the dealing error the table holds for, as the game's text orders
+ * (`GameDefinition.corrections`), journalled as the hold's resolution with the article:
+ * - `exposed-card`: the last card of the round is taken back as void and dealt again;
+ * - `undue-card`: the card read out of turn, or when none was due, goes to the discards;
+ * - `misdrawn-card`: that card, unseen, is kept for the next card a player asks for (or the
+ *   dealer's next draw) and goes to the discards if nobody asks;
+ * - `wrong-hand`: the card laid at another hand is moved to the one the table shows (its record
+ *   follows the shoe's order, which is the rectified attribution).
+ * Refused, with why, where the text orders no such correction, forbids it, or the hold's facts
+ * rule it out (cards read after the error): the round is then voided instead.
+ */
+export function correct<S, R>(t: Turn<S, R>, correction: Correction, supervisor: string, witness: string): void {
+  const hold = t.state.hold;
+  if (!hold) return t.refuse('the table is not on hold');
+  const found = ruleFor(t.game.corrections, correction, hold.reason);
+  if (!found) return t.refuse(`${t.game.kind} under ${t.game.profile}: the text orders no ${correction} correction for a ${hold.reason} hold; void the round`);
+  if ('forbiddenBy' in found) return t.refuse(`no ${correction} correction: the text keeps the card (${found.forbiddenBy})`);
+  if (hold.reads.length > 0) return t.refuse(`${hold.reads.length} more card(s) left the shoe during the hold: the deal cannot be put right; void the round`);
+  const who = [supervisor.trim(), witness.trim()];
+  const refused = twoPeopleRefusal('a correction', who);
+  if (refused) return t.refuse(refused);
+  const dealing = t.state.phase === 'dealing' && t.state.round !== null;
+  const card = hold.card ?? null;
+  let journalCard: string | null = card;
+  switch (correction) {
+    case 'exposed-card': {
+      const round = t.state.round;
+      if (!dealing || round === null) return t.refuse('no round in play');
+      const r = t.game.withdrawLastCard(t.state.shoe, round);
+      if (!r.ok) return t.refuse(r.reason);
+      const i = t.state.cards.map((c) => c.card).lastIndexOf(r.card);
+      t.set({ shoe: r.shoe, round: r.round, cards: t.state.cards.map((c, j) => (j === i ? { card: c.card, to: 'discard' } : c)) });
+      journalCard = r.card;
+      break;
+    }
+    case 'undue-card':
+      if (card === null) return t.refuse('the hold names no card to discard');
+      if (dealing) t.set({ cards: [...t.state.cards, { card: card as CardCode, to: 'discard' }] });
+      break;
+    case 'misdrawn-card':
+      if (!dealing) return t.refuse('no round in play: nobody can ask for the card');
+      if (card === null) return t.refuse('the hold names no card to keep');
+      t.set({ held: [...(t.state.held ?? []), { card: card as CardCode, ...(hold.sequence !== null ? { sequence: hold.sequence } : {}) }] });
+      break;
+    case 'wrong-hand':
+      if (!dealing) return t.refuse('no round in play');
+      journalCard = null;
+      break;
+  }
+  t.write({
+    type: 'misread',
+    payload: {
+      tableId: t.tableId,
+      ...(dealing ? { roundId: t.state.roundId } : {}),
+      detail: `${hold.reason} hold: ${correction} corrected (${found.rule})`,
+      resolution: 'corrected',
+      correction,
+      article: found.rule,
+      ...(journalCard ? { card: journalCard } : {}),
+      confirmedBy: who,
+      ...(hold.sequence !== null ? { shoeSequence: [hold.sequence] } : {}),
+    },
+  });
+  t.log('warn', 'dealing error corrected', { roundId: t.state.roundId, correction, rule: found.rule, card: journalCard, confirmedBy: who });
+  t.set({ hold: null });
+  if (dealing) advance(t);
+  else if (!t.state.faults.halted) resumeCountdown(t);
+}
+
+/** Misdrawn cards nobody asked for go to the discards with the round (rule 18), recorded with its cards. */
+export function discardHeld<S, R>(t: Turn<S, R>): void {
+  const held = t.state.held ?? [];
+  if (held.length === 0) return;
+  t.set({ held: [], cards: [...t.state.cards, ...held.map((h) => ({ card: h.card, to: 'discard' }))] });
 }

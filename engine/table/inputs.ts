@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RANKS, SUITS, type CardCode } from '../cards/card.js';
-import { BET_IDS, DECISION_ACTIONS, MAX_REMOTE_STATIONS, MAX_STATION } from './vocabulary.js';
+import { BET_IDS, CORRECTIONS, DECISION_ACTIONS, MAX_REMOTE_STATIONS, MAX_STATION, UNCORRECTABLE } from './vocabulary.js';
 
 // Everything that can happen to a table, as data. Each input the table accepts is journalled
 // (`table.input`) in the same transaction as what it caused, and a fold of `step` over them
@@ -63,8 +63,21 @@ export const TableInput = z.discriminatedUnion('kind', [
   }),
   z.strictObject({ kind: z.literal('cut-card'), at, sequence: sequence.optional() }),
   z.strictObject({ kind: z.literal('shoe-loaded'), at, sequence: sequence.optional() }),
-  /** Two people void the round in play, or lift a hold between rounds (every bet returned). */
-  z.strictObject({ kind: z.literal('void'), at, reason: z.string().min(1).max(2000), authorisedBy: z.array(person).min(1).max(4).readonly() }),
+  /**
+   * Two people void the round in play, or lift a hold between rounds (every bet returned): the last
+   * resort, `uncorrectable` saying why no correction the text orders could put the round right.
+   */
+  z.strictObject({
+    kind: z.literal('void'),
+    at,
+    reason: z.string().min(1).max(2000),
+    authorisedBy: z.array(person).min(1).max(4).readonly(),
+    uncorrectable: z.enum(UNCORRECTABLE).optional(),
+  }),
+  /** A supervisor stops the round for a dealing error seen at the table (a card exposed, laid at another hand). */
+  z.strictObject({ kind: z.literal('dealing-error'), at, by: person }),
+  /** Two people correct the dealing error the table holds for, as its text orders (engine/table/holds.ts). */
+  z.strictObject({ kind: z.literal('correct'), at, correction: z.enum(CORRECTIONS), supervisor: person, witness: person }),
   /** Two people enter by hand the card the shoe could not read. */
   z.strictObject({ kind: z.literal('enter-card'), at, card: CardCodeSchema, supervisor: person, witness: person }),
   /** What the current faults stop (host/tilts). */

@@ -33,8 +33,10 @@ describe('the limits a text fixes (limitProblems)', () => {
   });
 
   it('a table maximum per round must admit one minimum bet', () => {
-    const m9 = tableGame('blackjack', 'macau-2009').limitRules;
-    assert.equal(m9.roundMaxRule, 'macau-2009 art.5 n.2 (3)(8)');
+    // The cap is a subparagraph of procedure 3 (Art. 5 n.2 3)(8)); under procedure 1 it is the casino's own, citing none.
+    assert.equal(tableGame('blackjack', 'macau-2009').limitRules.roundMaxRule, null);
+    const m9 = tableGame('blackjack', 'macau-2009', { dealProcedure: 'macau-3', holeCard: 'peek', authorisation: 'TEST-DICJ' }).limitRules;
+    assert.equal(m9.roundMaxRule, 'macau-2009 art.5 n.2 3)(8)');
     assert.deepEqual(limitProblems(m9, { limits: limits(10_000, 100_000), betLimits: {}, seats: 7, roundMax: 10_000 }), []);
     assert.match(limitProblems(m9, { limits: limits(10_000, 100_000), betLimits: {}, seats: 7, roundMax: 9_999 })[0] ?? '', /below the table minimum/);
   });

@@ -22,13 +22,22 @@ describe('the help pay table comes from the active profile', () => {
       bankerPair: '11:1',
       tieStandsOff: 'all returned',
     });
-    const nc = payTable('baccarat', 'macau-no-commission');
+    const nc = payTable('baccarat', 'macau-no-commission', { authorisation: 'TEST-DICJ' });
     assert.equal(pays(nc).banker, '1:1');
     assert.equal(pays(nc).bankerSix, '1:2');
     assert.equal(pays(nc).bankerCommission, undefined);
-    assert.ok(
-      nc.every((l) => l.rule.startsWith('macau-baccarat ')),
-      JSON.stringify(nc),
+    // Art. 18 n.2 for the banker; the rest cite the regulation and no article (theirs is not on file).
+    assert.deepEqual(
+      nc.map((l) => [l.item, l.rule]),
+      [
+        ['player', 'macau-baccarat'],
+        ['banker', 'macau-baccarat art.18 n.2'],
+        ['bankerSix', 'macau-baccarat art.18 n.2'],
+        ['tie', 'macau-baccarat'],
+        ['playerPair', 'macau-baccarat'],
+        ['bankerPair', 'macau-baccarat'],
+        ['tieStandsOff', 'macau-baccarat'],
+      ],
     );
   });
 
@@ -50,7 +59,7 @@ describe('the help pay table comes from the active profile', () => {
   it('no line pays a decimal, a zero or a negative ratio', () => {
     const all = [
       ...payTable('baccarat', 'macau-commission'),
-      ...payTable('baccarat', 'macau-no-commission'),
+      ...payTable('baccarat', 'macau-no-commission', { authorisation: 'TEST-DICJ' }),
       ...payTable('war', 'macau'),
       ...(['macau-2009', 'macau-2004', 'portugal-2001'] as const).flatMap((p) => payTable('blackjack', p)),
     ];
@@ -84,9 +93,9 @@ describe('the help pay table comes from the active profile', () => {
     assert.equal(side.find((l) => l.item === 'sevensThreeSuited')?.rule, 'macau-2009 art.13 2), art.14 n.2');
     // Perfect pairs needs the DICJ's authorisation (Art. 21 n.3): listed only when the table has it.
     assert.equal(pays(m).perfectPairMixed, undefined);
-    const pp = payTable('blackjack', 'macau-2009', { perfectPairs: true });
+    const pp = payTable('blackjack', 'macau-2009', { perfectPairs: true, authorisation: 'TEST-DICJ' });
     assert.deepEqual([pays(pp).perfectPairMixed, pays(pp).perfectPairColoured, pays(pp).perfectPairPerfect], ['5:1', '12:1', '25:1']);
-    const off = payTable('blackjack', 'macau-2009', { anyPair: false, sevens: false, overUnder13: false });
+    const off = payTable('blackjack', 'macau-2009', { anyPair: false, sevens: false, overUnder13: false, authorisation: 'TEST-DICJ' });
     assert.deepEqual(
       off.filter((l) => l.side),
       [],
@@ -101,7 +110,7 @@ describe('the help pay table comes from the active profile', () => {
     assert.equal(payTable('blackjack', 'macau-2009').find((l) => l.item.startsWith('special678'))?.item, 'special678');
     assert.equal(payTable('blackjack', 'portugal-2001').find((l) => l.item.startsWith('special678'))?.item, 'special678Extra');
     assert.equal(
-      payTable('blackjack', 'macau-2009', { bonus678: 'none' }).find((l) => l.item.startsWith('special678')),
+      payTable('blackjack', 'macau-2009', { bonus678: 'none', authorisation: 'TEST-DICJ' }).find((l) => l.item.startsWith('special678')),
       undefined,
     );
   });

@@ -1,5 +1,5 @@
 import { cardCode, type Card } from '../cards/card.js';
-import type { CardCue, DecisionDue, GameDefinition, Pending } from './game.js';
+import type { CardCue, CorrectionRule, DecisionDue, GameDefinition, Pending } from './game.js';
 import { stationAt, type TableState } from './state.js';
 import type { DecisionAction } from './vocabulary.js';
 
@@ -77,4 +77,14 @@ export function betweenRounds(s: TableState<unknown, unknown>): boolean {
 /** How many more copies of `card` the shoe may still hold. */
 export function remaining(s: TableState<unknown, unknown>, decks: number, card: Card): number {
   return decks - (s.out[cardCode(card)] ?? 0);
+}
+
+/**
+ * The corrections the game's text has for the hold in force: each with its article, or the article
+ * that forbids it (the card stands). None: a void is the only resolution.
+ */
+export function correctionsFor<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>): readonly CorrectionRule[] {
+  const hold = s.hold;
+  if (!hold) return [];
+  return game.corrections.filter((c) => c.holds.includes(hold.reason));
 }

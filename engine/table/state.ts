@@ -91,6 +91,9 @@ export interface SettledLine {
   readonly stake: number;
   readonly net: number;
   readonly rule: string;
+  /** The non-default choices the line was settled under, and their authorisation reference. */
+  readonly choices?: readonly string[];
+  readonly authorisation?: string;
 }
 
 /** A read that left the shoe while the table was already on hold: journalled, never placed. */
@@ -101,6 +104,8 @@ export interface HeldRead {
 
 export interface Hold {
   readonly reason: HoldReason;
+  /** The card that caused it, when one was read (an extra card, one out of turn); absent in older states. */
+  readonly card?: string | null;
   /** The shoe's sequence number of the event that caused it, when the shoe gave one. */
   readonly sequence: number | null;
   /** Reads that left the shoe after the hold began; the hold's resolution must account for them. */
@@ -179,6 +184,18 @@ export interface TableState<S, R> {
   readonly sequences: readonly number[];
   readonly faults: FaultGates;
   readonly history: readonly HistoryItem[];
+  /**
+   * Cards drawn by mistake and not seen, kept for the next card a player asks for (or the
+   * dealer's next draw) in the round in play: Portugal rule 18, Macau Art. 5 n.1 2). Absent in
+   * older states.
+   */
+  readonly held?: readonly HeldCard[];
+}
+
+/** A misdrawn card kept for the next card asked for, with the shoe's sequence number of its read. */
+export interface HeldCard {
+  readonly card: CardCode;
+  readonly sequence?: number;
 }
 
 /** Whether `station` is one of the table's remote stations (no seat). */

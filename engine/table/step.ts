@@ -3,7 +3,7 @@ import { clearBets, closeBetting, openBetting, placeBet } from './betting.js';
 import { decide, decisionTimedOut, resumeCountdown, settle } from './dealing.js';
 import type { Effect, JournalRecord } from './effects.js';
 import type { GameDefinition, Outcome } from './game.js';
-import { anomaly, enterCard, putOnHold, voidRound } from './holds.js';
+import { anomaly, correct, dealingError, enterCard, putOnHold, voidRound } from './holds.js';
 import type { InputOf, TableInput } from './inputs.js';
 import { expectsCard } from './queries.js';
 import { cutCard, shoeLoaded, takeCard } from './shoe.js';
@@ -46,6 +46,7 @@ export function initialTable<S, R>(params: TableParams, game: GameDefinition<S, 
     sequences: [],
     faults: { halted: null, newBetsStopped: null, disabled: [] },
     history: [],
+    held: [],
   };
 }
 
@@ -93,7 +94,11 @@ function apply<S, R>(t: Turn<S, R>, input: TableInput): void {
     case 'shoe-loaded':
       return shoeLoaded(t, input.sequence);
     case 'void':
-      return voidRound(t, input.reason, input.authorisedBy);
+      return voidRound(t, input.reason, input.authorisedBy, input.uncorrectable);
+    case 'dealing-error':
+      return dealingError(t, input.by);
+    case 'correct':
+      return correct(t, input.correction, input.supervisor, input.witness);
     case 'enter-card':
       return enterCard(t, parseCard(input.card), input.supervisor, input.witness);
     case 'faults':

@@ -21,7 +21,8 @@ import {
 // and a station's own betting panel and decision. Nothing here reads anything but its arguments.
 
 /** A settlement line as the screens show it: whose it is (the seat's own player or a bettor behind), never which station. */
-export interface ResultLineView extends Omit<SettledLine, 'station'> {
+export interface ResultLineView extends Omit<SettledLine, 'station' | 'choices'> {
+  readonly choices?: string[];
   readonly owner: 'seat' | 'behind';
   readonly prize?: Prize;
 }
@@ -50,10 +51,17 @@ export function projectRound<S, R>(s: TableState<S, R>, game: GameDefinition<S, 
     cue: cueOf(s, game),
     hands: s.round !== null ? game.hands(s.shoe, s.round) : [],
     results:
-      s.results?.flatMap(({ station, ...l }) => {
+      s.results?.flatMap(({ station, choices, ...l }) => {
         if (l.seat === STADIUM_SEAT) return [];
         const prize = game.prizeOf(l);
-        return [{ ...l, owner: station === stationAt(s.params, l.seat) ? ('seat' as const) : ('behind' as const), ...(prize ? { prize } : {}) }];
+        return [
+          {
+            ...l,
+            ...(choices ? { choices: [...choices] } : {}),
+            owner: station === stationAt(s.params, l.seat) ? ('seat' as const) : ('behind' as const),
+            ...(prize ? { prize } : {}),
+          },
+        ];
       }) ?? null,
     hold: s.hold?.reason ?? null,
   };

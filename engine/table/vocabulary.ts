@@ -69,7 +69,7 @@ export const DECISION_ACTIONS = [
 export type DecisionAction = (typeof DECISION_ACTIONS)[number];
 
 /** Why the table is on hold, worded for everyone under `hold.<reason>`. */
-export const HOLD_REASONS = ['inventory', 'out-of-turn', 'extra-card', 'unreadable', 'wrong-deck', 'ledger', 'default-refused'] as const;
+export const HOLD_REASONS = ['inventory', 'out-of-turn', 'extra-card', 'unreadable', 'wrong-deck', 'ledger', 'default-refused', 'dealing-error'] as const;
 export type HoldReason = (typeof HOLD_REASONS)[number];
 
 /** Why the table refused a station's command, worded for the player under `refusals.<reason>`. */
@@ -95,12 +95,61 @@ export const REFUSAL_REASONS = [
   'behind-seat-empty',
   'not-a-multiple',
   'over-round-max',
+  'one-additional-bet',
   // A remote station at a game where it only bets behind a seat (blackjack: Macau Art. 20, Portugal rules 15-16).
   'behind-only',
   // The seat already has as many bettors as the profile allows (Macau Art. 20 n.1 (2), Portugal rule 15).
   'behind-seat-full',
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
+
+/**
+ * The dealing errors a text orders corrected rather than the round cancelled (Macau 2009 Art. 5
+ * n.1 1)–2) and Art. 6 1); Portugal rules 17–19; «Desafio ao Casino» Art. 6), worded under
+ * `service.correction.<kind>`:
+ * - `exposed-card`: the last card came out face up where the procedure deals it face down: it is
+ *   void, goes to the discards, and the same card is dealt again;
+ * - `undue-card`: a card drawn when none was due (the dealer's draw after standing, a card while a
+ *   player decides, already seen): void, to the discards; the round goes on as before;
+ * - `misdrawn-card`: a card drawn against what the player asked, not yet seen: it goes to the next
+ *   player who asks for a card, else to the dealer's next draw, else to the discards;
+ * - `wrong-hand`: the dealer laid a card at another hand than the one the shoe's order gives it:
+ *   the card is moved to the hand the table shows (the table's record is already the rectified one).
+ */
+export const CORRECTIONS = ['exposed-card', 'undue-card', 'misdrawn-card', 'wrong-hand'] as const;
+export type Correction = (typeof CORRECTIONS)[number];
+
+/**
+ * Why a void was the last resort: no correction the text orders could put the round right. Worded
+ * under `service.uncorrectable.<reason>`; journalled on the `round.void`.
+ */
+export const UNCORRECTABLE = ['cards-after-error', 'decision-after-error', 'card-unidentified', 'no-correction-in-text', 'device-fault'] as const;
+export type Uncorrectable = (typeof UNCORRECTABLE)[number];
+
+/** What a rule option is, read from its text (engine/table/rule-options.ts), worded under `service.optionClass.<class>`. */
+export const OPTION_CLASSES = ['fixed', 'choice', 'waivable', 'operator', 'interpretation'] as const;
+export type OptionClass = (typeof OPTION_CLASSES)[number];
+
+export function isCorrection(s: string): s is Correction {
+  return (CORRECTIONS as readonly string[]).includes(s);
+}
+
+export function isUncorrectable(s: string): s is Uncorrectable {
+  return (UNCORRECTABLE as readonly string[]).includes(s);
+}
+
+/** Why a rule option's value is refused, worded under `service.ruleRefusal.<reason>` with the article as a parameter. */
+export const RULE_REFUSALS = [
+  'unknown-option',
+  'bad-type',
+  'fixed',
+  'not-offered',
+  'out-of-range',
+  'needs-authorisation',
+  'inconsistent',
+  'analysis-only',
+] as const;
+export type RuleRefusalReason = (typeof RULE_REFUSALS)[number];
 
 export const GAME_KINDS = ['blackjack', 'baccarat', 'war'] as const;
 

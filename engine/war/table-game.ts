@@ -3,7 +3,8 @@ import type { GameDefinition, GameLine, HandView, Pending } from '../table/game.
 import { lineBet } from '../table/vocabulary.js';
 import { newWarCoup, warDecide, warExpected, warRank, warTakeCard, type WarAction, type WarCoup } from './coup.js';
 import { warPayTable } from './pay-table.js';
-import { isRegulatedWarProfile, warProfile } from './profiles.js';
+import { resolveWar, warMarks } from './options.js';
+import { isRegulatedWarProfile, WAR_RULES } from './profiles.js';
 import { settleWarCoup } from './settle.js';
 import { newWarShoe, warAfterCoup, warCutCardOut, type WarShoe } from './shoe-session.js';
 
@@ -26,26 +27,48 @@ export interface WarTableShoe {
   readonly finished: boolean;
 }
 
+/** «considera-se válida a carta e a respectiva aposta»: a card out of the shoe face up stands. */
+const WAR_EXPOSED_VALID = 'macau-war [art.3]';
+
 /** The list of material, item 5): «uma mesa de jogo de um tabuleiro, com sete ou mais lugares sentados». */
 export const WAR_MIN_SEATS_RULE = 'macau-war [art.1] 5)';
 
-/** «Desafio ao Casino» as the table plays it (engine/war: the coup, its settlement, the shoe). */
-export function warTableGame(profileId: string): GameDefinition<WarTableShoe, WarCoup> {
-  const rules = warProfile(profileId);
+/**
+ * «Desafio ao Casino» as the table plays it (engine/war: the coup, its settlement, the shoe), under
+ * a profile and the table's options (`authorisation`: the reference of a reading it takes).
+ */
+export function warTableGame(profileId: string, options: Readonly<Record<string, unknown>> = {}): GameDefinition<WarTableShoe, WarCoup> {
   if (!isRegulatedWarProfile(profileId))
     throw new RangeError(`the "${profileId}" war profile is for analysis (sim, round): a table plays a profile a text governs`);
+  const resolved = resolveWar(profileId, options);
+  const rules = resolved.profile;
+  const optionKeys = Object.entries(options).sort(([a], [b]) => a.localeCompare(b));
   const mainOf = (c: WarCoup, seat: number) => c.seats.find((s) => s.seat === seat)?.bets.main ?? 0;
   return {
     kind: 'war',
     profile: profileId,
-    identity: `war/${profileId}`,
+    identity: optionKeys.length > 0 ? `war/${profileId}/${JSON.stringify(optionKeys)}` : `war/${profileId}`,
     decks: rules.decks,
     bets: ['main', 'tie'],
     behind: null,
     // Each seat has its own card here: remote stations would need a box of their own (docs/stadium.md, Not yet).
     remote: null,
-    limitRules: { multiplesOfMinimum: null, maxTimesMinimum: null, minSeats: { seats: 7, rule: WAR_MIN_SEATS_RULE }, roundMaxRule: null },
+    limitRules: {
+      multiplesOfMinimum: null,
+      maxTimesMinimum: null,
+      minSeats: { seats: 7, rule: WAR_MIN_SEATS_RULE },
+      roundMaxRule: null,
+      oneAdditionalBet: null,
+    },
     payTable: warPayTable(rules),
+    // Art. 6: an error in the initial or the additional deal is corrected at once, the coup void only
+    // if it cannot be. Art. 3: a card that comes out face up stands, so an exposed card is no error.
+    corrections: [
+      { correction: 'undue-card', holds: ['out-of-turn', 'extra-card'], rule: WAR_RULES.void },
+      { correction: 'wrong-hand', holds: ['dealing-error'], rule: WAR_RULES.void },
+      { correction: 'exposed-card', holds: ['dealing-error'], forbiddenBy: WAR_EXPOSED_VALID },
+    ],
+    voidRule: WAR_RULES.void,
     presentation: { dealerHand: true, panel: 'history', actionWords: { surrender: 'action.warSurrender' }, betWords: { tie: 'help.item.tieBet' } },
 
     initial: () => ({ shoe: newWarShoe(rules), finished: false }),
@@ -107,11 +130,21 @@ export function warTableGame(profileId: string): GameDefinition<WarTableShoe, Wa
       };
     },
     settle: (s, coup) => {
-      const lines: GameLine[] = settleWarCoup(coup, rules).map((l) => ({ ...l, bet: lineBet(l.bet) }));
+      const tied = (seat: number) => {
+        const i = coup.seats.findIndex((x) => x.seat === seat);
+        const card = coup.cards[i];
+        return (coup.seats[i]?.bets.tie ?? 0) > 0 && card !== undefined && coup.croupier !== undefined && warRank(card.rank) === warRank(coup.croupier.rank);
+      };
+      const lines: GameLine[] = settleWarCoup(coup, rules).map((l) => ({
+        ...l,
+        ...warMarks(resolved, l, l.bet === 'main' && tied(l.seat)),
+        bet: lineBet(l.bet),
+      }));
       const after = warAfterCoup(s.shoe);
       return { shoe: { shoe: after.shoe, finished: after.next === 'shuffle' }, lines };
     },
     voidRound: (shoe) => shoe,
+    withdrawLastCard: () => ({ ok: false, reason: `a card that comes out face up stands (${WAR_EXPOSED_VALID})` }),
     notFollowed: () => [],
 
     hands: (_shoe, coup): HandView[] => {

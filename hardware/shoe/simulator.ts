@@ -123,8 +123,12 @@ export class ShoeSimulator extends ByteDevice implements ShoeSimControls {
     this.event(MSG.SHOE_LOADED, [...u32(this.sessionId), this.decks, ...u16(this.order.length), ...text(setId)], `[Shoe]<Loaded:${this.decks}>`);
   }
 
-  drawCard(options: { card?: CardCode; quality?: number } = {}): CardCode | null {
-    if (this.isLocked || !this.power.isOn) return null;
+  /**
+   * Draws the next card. `pastLock`: a dealer's hand beat the gate (a shoe without one, or a draw
+   * the lock came too late for): the card leaves the shoe and is read though the host locked it.
+   */
+  drawCard(options: { card?: CardCode; quality?: number; pastLock?: boolean } = {}): CardCode | null {
+    if ((this.isLocked && !options.pastLock) || !this.power.isOn) return null;
     const card = options.card ?? this.order[this.pos];
     if (!card) return null;
     this.pos++;

@@ -73,8 +73,8 @@ export interface ShoeSimControls {
   readonly protocol: 'framed' | 'ascii';
   /** A new shuffled shoe (seeded order) is loaded and the lid closed. */
   loadShoe(options?: { decks?: number; seed?: number; cutCardAt?: number }): void;
-  /** The dealer pulls the next card (or a forced one). Null if the shoe is locked or empty. */
-  drawCard(options?: { card?: CardCode; quality?: number }): CardCode | null;
+  /** The dealer pulls the next card (or a forced one). Null if the shoe is locked (unless `pastLock`: a hand beat the gate) or empty. */
+  drawCard(options?: { card?: CardCode; quality?: number; pastLock?: boolean }): CardCode | null;
   drawUnreadable(reason?: number): void;
   /** The same card value again as a new draw (e.g. a second deck's copy beyond inventory). */
   drawDuplicate(): void;

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import { configChanges, type Ledger } from '../../ledger/index.js';
-import type { LimitRules, Outcome } from '../../engine/table/game.js';
-import { limitProblems } from '../../engine/table/limits.js';
+import { checkTableOptions } from '../../engine/games.js';
+import { describeRuleRefusal, type RuleRefusal } from '../../engine/table/rule-options.js';
 import { describeIssues } from './load-config.js';
-import { TableConfig, unknownBetTypes } from './table-config.js';
+import { TableConfig, tableOptions, unknownBetTypes } from './table-config.js';
 import type { BetId } from '../../engine/table/vocabulary.js';
 
 /**
@@ -11,8 +11,19 @@ import type { BetId } from '../../engine/table/vocabulary.js';
  * devices need a restart with a new configuration file; so does the offline limit, which the
  * sync client reads once.
  */
-export const CHANGEABLE_KEYS = ['limits', 'betLimits', 'denominations', 'timings', 'handpayTwoPersonAbove'] as const;
+export const CHANGEABLE_KEYS = ['limits', 'betLimits', 'denominations', 'timings', 'handpayTwoPersonAbove', 'roundMax', 'profileOptions'] as const;
 export type ChangeableKey = (typeof CHANGEABLE_KEYS)[number];
+
+/**
+ * Keys whose change is journalled at once but takes effect at the next start: the rule options
+ * make another game definition (its identity is journalled when the table opens), so they change
+ * between runs, as the profile itself does. The change's authorisation reference becomes the
+ * options' (`profileAuthorisation`).
+ */
+export const RESTART_KEYS: ReadonlySet<ChangeableKey> = new Set(['profileOptions']);
+
+/** A change refused: why, and where the engine's guard refused a rule option, its refusals (each with its article). */
+export type ChangeRefusal = { ok: false; reason: string; rules?: readonly RuleRefusal[] };
 
 /** The people behind a change: who made it, who confirmed it, and the regulator's authorisation. */
 export interface ChangeAuthority {
@@ -26,6 +37,8 @@ export interface QueuedChange {
   key: ChangeableKey;
   after: unknown;
   seq: number;
+  /** The change's authorisation reference (the rule options take it as theirs). */
+  authorisation: string;
 }
 
 export interface ConfigChangeDeps {
@@ -35,8 +48,6 @@ export interface ConfigChangeDeps {
   log: Logger;
   /** The bets of the table's game (a limit of another bet type is refused). */
   bets: readonly BetId[];
-  /** What the game's text fixes about limits (a change that breaks it is refused, naming the rule). */
-  limitRules: LimitRules;
   /** Whether a change may take effect now: no round in play, no chips on the spots. */
   betweenRounds: () => boolean;
   /** A change took effect (acceptors told the new notes, screens refreshed). */
@@ -51,6 +62,7 @@ export interface ConfigChangeDeps {
  */
 export class ConfigChanges {
   private readonly queue: QueuedChange[] = [];
+  private readonly atRestart: QueuedChange[] = [];
 
   constructor(private readonly deps: ConfigChangeDeps) {}
 
@@ -63,13 +75,15 @@ export class ConfigChanges {
     for (const c of configChanges(this.deps.ledger)) {
       if (!(CHANGEABLE_KEYS as readonly string[]).includes(c.key)) continue;
       const key = c.key as ChangeableKey;
+      // Applied before the table was built (restoreRestartChanges): the running game has them.
+      if (RESTART_KEYS.has(key)) continue;
       if (JSON.stringify(this.current(key) ?? null) !== JSON.stringify(c.before ?? null)) {
         this.deps.log.warn(
           { key, file: this.current(key), journalled: c.before, seq: c.seq },
           'the configuration file differs from the journalled value; the journal wins',
         );
       }
-      const v = this.validate(key, c.after);
+      const v = this.validate(key, c.after, c.authorisation);
       if (!v.ok) {
         this.deps.log.error({ seq: c.seq, key, reason: v.reason }, 'a journalled configuration change does not fit this table any more: skipped');
         continue;
@@ -85,7 +99,7 @@ export class ConfigChanges {
    * authorisation reference, for a key that needs a restart, or for a value that does not
    * validate. Journalled at once; applied now if no round is in play, else queued.
    */
-  change(key: string, after: unknown, by: ChangeAuthority): Outcome<{ status: 'applied' | 'queued'; seq: number }> {
+  change(key: string, after: unknown, by: ChangeAuthority): { ok: true; status: 'applied' | 'queued' | 'restart'; seq: number } | ChangeRefusal {
     if (!(CHANGEABLE_KEYS as readonly string[]).includes(key)) {
       return {
         ok: false,
@@ -99,32 +113,41 @@ export class ConfigChanges {
     if (!who || !witness) return { ok: false, reason: 'a configuration change needs who makes it and a second person confirming' };
     if (who === witness) return { ok: false, reason: 'the second person must be someone else' };
     if (!authorisation) return { ok: false, reason: "a configuration change needs the regulator's authorisation reference" };
-    const v = this.validate(k, after);
+    const v = this.validate(k, after, authorisation);
     if (!v.ok) return v;
     const before = this.pendingValue(k);
     const r = this.deps.ledger.append({
       type: 'config.change',
       payload: { who, witness, authorisation, key: k, before: before ?? null, after: v.value ?? null },
     });
-    this.queue.push({ key: k, after: v.value, seq: r.entry.seq });
     this.deps.log.info({ key: k, before, after: v.value, who, witness, authorisation, seq: r.entry.seq }, 'configuration change journalled');
+    if (RESTART_KEYS.has(k)) {
+      this.atRestart.push({ key: k, after: v.value, seq: r.entry.seq, authorisation });
+      return { ok: true, status: 'restart', seq: r.entry.seq };
+    }
+    this.queue.push({ key: k, after: v.value, seq: r.entry.seq, authorisation });
     this.applyQueued();
     const status = this.queue.some((q) => q.seq === r.entry.seq) ? 'queued' : 'applied';
     return { ok: true, status, seq: r.entry.seq };
+  }
+
+  /** Changes journalled in this run that take effect at the next start. */
+  forRestart(): QueuedChange[] {
+    return this.atRestart.map((q) => ({ ...q }));
   }
 
   /**
    * Whether a change would be accepted, without journalling anything: service mode asks before it
    * makes a second person come and confirm a value that would be refused.
    */
-  check(key: string, after: unknown): Outcome<{ value: unknown }> {
+  check(key: string, after: unknown, authorisation = ''): { ok: true; value: unknown } | ChangeRefusal {
     if (!(CHANGEABLE_KEYS as readonly string[]).includes(key)) {
       return {
         ok: false,
         reason: `"${key}" cannot change while the host runs (changeable: ${CHANGEABLE_KEYS.join(', ')}); it needs a new configuration file and a restart`,
       };
     }
-    return this.validate(key as ChangeableKey, after);
+    return this.validate(key as ChangeableKey, after, authorisation);
   }
 
   /** Changes journalled but waiting for the round in play to end. */
@@ -152,14 +175,29 @@ export class ConfigChanges {
     return q ? q.after : this.current(key);
   }
 
-  private validate(key: ChangeableKey, after: unknown): Outcome<{ value: unknown }> {
+  private validate(key: ChangeableKey, after: unknown, authorisation: string): { ok: true; value: unknown } | ChangeRefusal {
     // null in the journal (JSON has no undefined) is an optional setting back at its default.
-    const parsed = TableConfig.safeParse({ ...this.deps.config, [key]: after === null ? undefined : after });
+    const candidate: Record<string, unknown> = { ...this.deps.config, [key]: after === null ? undefined : after };
+    if (key === 'profileOptions') {
+      // The engine's guard, as for the configuration file and `--set`: each refusal names its article.
+      if (typeof after !== 'object' || after === null || Array.isArray(after)) return { ok: false, reason: 'the rule options are an object of option → value' };
+      const options = after as Record<string, unknown>;
+      if (Object.hasOwn(options, 'authorisation')) return { ok: false, reason: "the authorisation reference is the change's own, not an option" };
+      candidate.profileAuthorisation = authorisation.trim() || undefined;
+      const c = this.deps.config;
+      const rules = checkTableOptions(
+        c.game,
+        c.profile,
+        tableOptions({ profileOptions: options, profileAuthorisation: authorisation.trim() || undefined }),
+        true,
+      );
+      if (rules.length > 0) return { ok: false, reason: `the rule options are refused: ${rules.map(describeRuleRefusal).join('; ')}`, rules };
+    }
+    const parsed = TableConfig.safeParse(candidate);
     if (!parsed.success) return { ok: false, reason: `the new ${key} is not valid:\n${describeIssues(parsed.error.issues)}` };
     const unknown = unknownBetTypes(parsed.data, this.deps.bets);
     if (unknown.length > 0) return { ok: false, reason: `this table has no ${unknown.join(', ')} bet (bets: ${this.deps.bets.join(', ')})` };
-    const broken = limitProblems(this.deps.limitRules, parsed.data);
-    if (broken.length > 0) return { ok: false, reason: `the new ${key} breaks the rules of the game: ${broken.join('; ')}` };
+    // Limits the text fixes (Portugal rules 14, 37; war's seats) are part of the configuration's own check.
     return { ok: true, value: parsed.data[key] };
   }
 
@@ -183,4 +221,30 @@ export class ConfigChanges {
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Before the table is built: the journalled changes that take effect at a start (the rule
+ * options, with their authorisation reference) applied over the file's configuration, so the game
+ * opens under them. A change that no longer passes the guard (another profile in the file) is
+ * skipped and logged. Returns how many were applied.
+ */
+export function restoreRestartChanges(ledger: Ledger, config: TableConfig, log: Logger): number {
+  let applied = 0;
+  for (const c of configChanges(ledger)) {
+    if (c.key !== 'profileOptions') continue;
+    const options = c.after ?? {};
+    const authorisation = c.authorisation.trim();
+    const candidate = { ...config, profileOptions: options, profileAuthorisation: authorisation || undefined };
+    const parsed = TableConfig.safeParse(candidate);
+    if (!parsed.success) {
+      log.error({ seq: c.seq, reason: describeIssues(parsed.error.issues) }, 'journalled rule options do not fit this table any more: skipped');
+      continue;
+    }
+    config.profileOptions = parsed.data.profileOptions;
+    if (parsed.data.profileAuthorisation) config.profileAuthorisation = parsed.data.profileAuthorisation;
+    else delete config.profileAuthorisation;
+    applied++;
+  }
+  return applied;
 }

@@ -3,7 +3,9 @@ import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
 import { Currency, GameKind, Language, Limits, MAX_REMOTE_STATIONS, MAX_STATIONS, MinorUnits } from '../../protocol/index.js';
 import { DeviceSpec } from './device-spec.js';
 import { BET_IDS, type BetId } from '../../engine/table/vocabulary.js';
-import { tableGame } from '../../engine/games.js';
+import { checkTableOptions, tableGame } from '../../engine/games.js';
+import { limitProblems } from '../../engine/table/limits.js';
+import { describeRuleRefusal } from '../../engine/table/rule-options.js';
 
 /** A bet type as the games name them (`main`, `tie`, `anyPair`…), or `behind` for a bet behind another seat. */
 const BetType = z.enum([...BET_IDS, 'behind']);
@@ -75,8 +77,11 @@ export const TableConfig = z
     upstream: z.url({ protocol: /^https?$/ }).optional(),
     /**
      * Rule options chosen over the profile's defaults (blackjack: `engine/blackjack/rules.ts`,
-     * e.g. `betBehind: 'highest-bet'`); Macau Art. 21 puts them under the regulator's prior
-     * authorisation, named in `profileAuthorisation`. The engine checks each value per profile.
+     * e.g. `betBehind: 'highest-bet'`; baccarat and war: a dotted field of the profile, e.g.
+     * `mainBetOnTieWithTieBet: 'choose'`). Each goes through the engine's one guard
+     * (`checkTableOptions`): a value the text fixes is refused with its article, and a choice, a
+     * waiver or a reading needs the reference in `profileAuthorisation` where the text requires one
+     * (Macau 2009 Art. 21, baccarat Art. 19). The lines settled under them name them.
      */
     profileOptions: z.record(z.string().min(1).max(64), z.unknown()).default({}),
     profileAuthorisation: z.string().min(1).max(128).optional(),
@@ -89,10 +94,26 @@ export const TableConfig = z
     handpayTwoPersonAbove: MinorUnits.nonnegative().default(5_000_000),
   })
   .superRefine((c, ctx) => {
-    if (Object.keys(c.profileOptions).length > 0) {
-      if (c.game !== 'blackjack') ctx.addIssue({ code: 'custom', path: ['profileOptions'], message: 'rule options are offered for blackjack profiles only' });
-      if (!c.profileAuthorisation)
-        ctx.addIssue({ code: 'custom', path: ['profileAuthorisation'], message: "rule options need the regulator's authorisation reference (Macau Art. 21)" });
+    // The one guard of the rule options: a table plays only a profile a text governs, under what it allows.
+    const refused = checkTableOptions(c.game, c.profile, tableOptions(c), true);
+    for (const r of refused) {
+      const path = r.option === 'profile' ? ['profile'] : r.reason === 'needs-authorisation' ? ['profileAuthorisation'] : ['profileOptions', r.option];
+      ctx.addIssue({ code: 'custom', path, message: describeRuleRefusal(r) });
+    }
+    if (Object.hasOwn(c.profileOptions, 'authorisation'))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['profileOptions', 'authorisation'],
+        message: 'the authorisation reference is profileAuthorisation, not an option',
+      });
+    else if (refused.length === 0) {
+      // Limits and seats the text fixes (Portugal rules 14, 37; war's seven places), each naming its rule.
+      try {
+        for (const p of limitProblems(tableGame(c.game, c.profile, tableOptions(c)).limitRules, c))
+          ctx.addIssue({ code: 'custom', path: ['limits'], message: p });
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', path: ['profile'], message: e instanceof Error ? e.message : String(e) });
+      }
     }
     for (const d of c.denominations ?? []) {
       if (!NOTE_FACE_VALUES[c.currency].includes(d)) {
@@ -123,11 +144,11 @@ const TABLE_ID = { blackjack: 'SIM-BJ-01', baccarat: 'SIM-BAC-01', war: 'SIM-WAR
  * under `profile` if given. Its limits keep to what the profile fixes (Portugal's maximum of 30
  * minimums, rule 37), so a demo of any profile starts.
  */
-export function simulatedTableConfig(game: TableConfig['game'] = 'blackjack', profile: string = DEFAULT_PROFILE[game]): TableConfig {
+export function simulatedTableConfig(game: TableConfig['game'] = 'blackjack', profile: string = DEFAULT_PROFILE[game], authorisation?: string): TableConfig {
   const min = 10_000;
   let max = 1_000_000;
   try {
-    const spread = tableGame(game, profile).limitRules.maxTimesMinimum;
+    const spread = tableGame(game, profile, authorisation ? { authorisation } : {}).limitRules.maxTimesMinimum;
     if (spread) max = Math.min(max, spread.times * min);
   } catch {
     // An unknown profile: the table refuses it by name when it opens.
@@ -142,7 +163,13 @@ export function simulatedTableConfig(game: TableConfig['game'] = 'blackjack', pr
     stations: Array.from({ length: 7 }, (_, i) => ({ station: i + 1, seat: i + 1, billAcceptor: 'sim' })),
     shoe: 'sim',
     defaultLanguage: 'zh-Hant',
+    ...(authorisation ? { profileAuthorisation: authorisation } : {}),
   });
+}
+
+/** The options the table's game is built with: the configuration's rule options and their authorisation reference. */
+export function tableOptions(c: Pick<TableConfig, 'profileOptions' | 'profileAuthorisation'>): Record<string, unknown> {
+  return { ...c.profileOptions, ...(c.profileAuthorisation ? { authorisation: c.profileAuthorisation } : {}) };
 }
 
 /** Bet types the config limits that the game does not have: a bet of another game would silently do nothing. */

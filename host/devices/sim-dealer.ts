@@ -29,6 +29,20 @@ export class SimDealer {
     this.unreadable = true;
   }
 
+  /**
+   * Sim controls: the dealer draws a card now that the table did not ask for (misreading a
+   * player, or drawing for the bank after it stood): the card is read past the shoe's lock, and
+   * the table holds for it (`out-of-turn` or `extra-card`). Null, or why not.
+   */
+  misdrawNow(): string | null {
+    const sim = this.shoe.simulator();
+    if (!sim) return 'no simulated shoe';
+    const card = sim.drawCard({ pastLock: true });
+    if (card === null) return 'the shoe gave no card';
+    this.drawn = this.shoe.cardsHandled + 1;
+    return null;
+  }
+
   constructor(
     private readonly controller: LiveTable,
     private readonly shoe: TableShoe,

@@ -61,12 +61,11 @@ export function wireFloorServices(d: FloorServicesDeps): WiredFloorServices {
     ledger: d.ledger,
     log: d.log,
     bets: d.table.bets,
-    limitRules: d.table.limitRules,
     betweenRounds: () => d.table.betweenRounds(),
     onApplied: (key) => {
       if (key === 'denominations') d.billAcceptors.setAccepted(d.config.denominations ?? NOTE_FACE_VALUES[d.config.currency]);
       // Limits and timings are the table's to play by: an input, journalled like any other.
-      if (key === 'limits' || key === 'betLimits' || key === 'timings') d.table.configure(d.params());
+      if (key === 'limits' || key === 'betLimits' || key === 'timings' || key === 'roundMax') d.table.configure(d.params());
       d.onConfigApplied();
     },
   });

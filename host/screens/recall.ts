@@ -26,7 +26,24 @@ export function recallRound(record: RoundRecord, station: number): StationRecall
     lines: record.lines
       .filter((l) => l.station === station)
       .slice(0, 64)
-      .map((l) => ({ seat: l.seat, bet: l.bet, ...(l.hand !== undefined ? { hand: l.hand } : {}), stake: l.stake, net: l.net, rule: l.rule.slice(0, 128) })),
+      .map((l) => ({
+        seat: l.seat,
+        bet: l.bet,
+        ...(l.hand !== undefined ? { hand: l.hand } : {}),
+        stake: l.stake,
+        net: l.net,
+        rule: l.rule.slice(0, 128),
+        ...(l.choices?.length ? { choices: l.choices.slice(0, 12).map((c) => c.slice(0, 96)) } : {}),
+        ...(l.choices?.length && l.authorisation ? { authorisation: l.authorisation.slice(0, 128) } : {}),
+      })),
+    // The dealing errors corrected in the round (never who corrected them: that is the floor's).
+    ...(record.corrections?.length
+      ? {
+          corrections: record.corrections
+            .slice(0, 16)
+            .map((c) => ({ correction: c.correction, ...(c.card ? { card: c.card } : {}), article: c.article.slice(0, 128) })),
+        }
+      : {}),
     ...(credit ? { creditBefore: credit.before, creditAfter: credit.after } : {}),
   });
 }

@@ -32,6 +32,8 @@ export interface HttpServerDeps {
     insertNote(station: number, note: number): string | null;
     /** The next card the simulated dealer pulls reads as unreadable; null, or why not. */
     unreadableNext(): string | null;
+    /** The dealer draws a card now that the table did not ask for (a dealing error to correct); null, or why not. */
+    misdraw(): string | null;
     /** Jams a station's simulated bill acceptor (a fault the screens must word), or clears it. */
     billFault(station: number, fault: 'jam' | 'clear'): string | null;
     /** The countdown of this kind running now ends at once; null, or why not. */
@@ -99,11 +101,16 @@ export async function createHttpServer(deps: HttpServerDeps, port: number): Prom
       const refused = sim.insertNote(station, note);
       return refused ? reply.code(409).send({ error: refused }) : { ok: true };
     });
-    app.post('/sim/unreadable-next', async (req, reply) => {
-      if (req.headers['x-sim-token'] !== sim.token) return reply.code(401).send({ error: 'sim token required' });
-      const refused = sim.unreadableNext();
-      return refused ? reply.code(409).send({ error: refused }) : { ok: true };
-    });
+    for (const [path, act] of [
+      ['/sim/unreadable-next', sim.unreadableNext],
+      ['/sim/misdraw', sim.misdraw],
+    ] as const) {
+      app.post(path, async (req, reply) => {
+        if (req.headers['x-sim-token'] !== sim.token) return reply.code(401).send({ error: 'sim token required' });
+        const refused = act();
+        return refused ? reply.code(409).send({ error: refused }) : { ok: true };
+      });
+    }
     for (const [path, act] of [
       ['/sim/end-countdown', sim.endCountdown],
       ['/sim/freeze-countdown', sim.freezeCountdown],

@@ -20,12 +20,14 @@ import {
 } from '../../protocol/index.js';
 import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
 import { CHANGEABLE_KEYS } from '../config/config-changes.js';
-import type { TableConfig } from '../config/table-config.js';
+import { tableOptions, type TableConfig } from '../config/table-config.js';
+import type { ChangeRefusal } from '../config/config-changes.js';
 import type { BillAcceptors } from '../devices/bill-acceptors.js';
 import type { TableShoe } from '../devices/shoe.js';
 import type { FloorServices } from '../floor/floor-services.js';
 import type { LiveTable } from '../table/runtime.js';
 import { bettingOpen } from '../../engine/table/queries.js';
+import { isCorrection, isUncorrectable, type Correction, type Uncorrectable } from '../../engine/table/vocabulary.js';
 import { severityOf, tiltKindsOfSeverity, typesOfSeverity } from './event-severity.js';
 import { profileItems } from './profile-items.js';
 import type { WireFrame } from '../../hardware/wire-frame.js';
@@ -38,6 +40,7 @@ import {
   type BackendResult,
   type ConfigItem,
   type ConfigPage,
+  type ConfigRefusal,
   type MeterScope,
   type PendingHandpay,
   type ServiceBackend,
@@ -174,6 +177,7 @@ export class LiveServiceBackend implements ServiceBackend {
       roundId: v.roundId,
       hold: v.hold,
       ...holdReads(this.d.table.holdState()),
+      ...holdCorrections(this.d.table.holdState(), this.d.table.state.held ?? []),
       newBets: v.phase === 'betting' ? bettingOpen(this.d.table.state) : !this.d.floor.tilts.effects().newBetsStopped,
       closed: this.closed,
     };
@@ -314,6 +318,21 @@ export class LiveServiceBackend implements ServiceBackend {
         lines: byStation(r.lines, q.station).slice(0, 512),
         ...(r.reason !== undefined ? { reason: r.reason.slice(0, 400) } : {}),
         ...(r.authorisedBy ? { authorisedBy: r.authorisedBy } : {}),
+        ...(r.uncorrectable !== undefined && isUncorrectable(r.uncorrectable) ? { uncorrectable: r.uncorrectable } : {}),
+        ...(r.voidRule ? { voidRule: r.voidRule.slice(0, 128) } : {}),
+        ...(r.corrections?.length
+          ? {
+              corrections: r.corrections
+                .filter((c) => isCorrection(c.correction))
+                .slice(0, 16)
+                .map((c) => ({
+                  correction: c.correction as Correction,
+                  article: c.article.slice(0, 128),
+                  ...(c.card ? { card: c.card } : {}),
+                  confirmedBy: c.confirmedBy.slice(0, 4),
+                })),
+            }
+          : {}),
       })),
     };
   }
@@ -363,7 +382,10 @@ export class LiveServiceBackend implements ServiceBackend {
       ...c.stations.map((s) => item(`station.${s.station}`, { seat: s.seat, billAcceptor: s.billAcceptor, protocol: s.billProtocol })),
       item('upstream', this.d.sync ? this.d.sync.status().upstream : 'off'),
       item('handpayTwoPersonAbove', c.handpayTwoPersonAbove),
-      ...profileItems(c.game, c.profile),
+      item('roundMax', c.roundMax ?? null, this.d.table.limitRules.roundMaxRule ?? undefined),
+      item('profileOptions', c.profileOptions),
+      item('profileAuthorisation', c.profileAuthorisation ?? ''),
+      ...profileItems(c.game, c.profile, tableOptions(c), changeable.has('profileOptions')),
     ];
   }
 
@@ -376,6 +398,10 @@ export class LiveServiceBackend implements ServiceBackend {
       bets: bets.slice(0, 32),
       queued: this.d.floor.configChanges
         .queued()
+        .slice(0, 16)
+        .map((q) => ({ seq: q.seq, key: q.key, after: short(q.after) })),
+      atRestart: this.d.floor.configChanges
+        .forRestart()
         .slice(0, 16)
         .map((q) => ({ seq: q.seq, key: q.key, after: short(q.after) })),
       changes: rows.map((r) => {
@@ -395,15 +421,15 @@ export class LiveServiceBackend implements ServiceBackend {
     };
   }
 
-  checkConfigChange(key: string, value: string): string | null {
+  checkConfigChange(key: string, value: string, authorisation: string): ConfigRefusal | null {
     let after: unknown;
     try {
       after = JSON.parse(value);
     } catch {
-      return `the new value of ${key} is not JSON: ${value.slice(0, 80)}`;
+      return { detail: `the new value of ${key} is not JSON: ${value.slice(0, 80)}` };
     }
-    const r = this.d.floor.configChanges.check(key, after);
-    return r.ok ? null : r.reason;
+    const r = this.d.floor.configChanges.check(key, after, authorisation);
+    return r.ok ? null : configRefusal(r);
   }
 
   pendingHandpays(): PendingHandpay[] | null {
@@ -486,13 +512,33 @@ export class LiveServiceBackend implements ServiceBackend {
 
   // ── two-person actions ──
 
-  voidRound(roundId: string, reason: string, authorisedBy: AuthorisedBy): BackendResult {
+  voidRound(roundId: string, reason: string, authorisedBy: AuthorisedBy, uncorrectable?: Uncorrectable): BackendResult {
     const current = this.d.table.view();
     if (current.roundId !== roundId) return { ok: false, code: 'stale-round', detail: `round ${roundId} is not the current round (${current.roundId})` };
-    const r = this.d.table.voidRound(reason, authorisedBy);
+    const r = this.d.table.voidRound(reason, authorisedBy, uncorrectable);
     if (!r.ok) return { ok: false, code: 'no-round', detail: r.reason };
-    this.action(authorisedBy, 'void-round', `round ${roundId}: ${reason}`);
+    this.action(authorisedBy, 'void-round', `round ${roundId}: ${reason}${uncorrectable ? ` (${uncorrectable})` : ''}`);
     return { ok: true, key: 'service.done.voidRound', values: { round: roundId } };
+  }
+
+  correct(roundId: string, correction: Correction, authorisedBy: AuthorisedBy): BackendResult {
+    const current = this.d.table.view();
+    if (current.roundId !== roundId) return { ok: false, code: 'stale-round', detail: `round ${roundId} is not the current round (${current.roundId})` };
+    const rule = this.d.table.holdState()?.corrections.find((c) => c.correction === correction && 'rule' in c);
+    const r = this.d.table.correct(correction, authorisedBy[0], authorisedBy[1]);
+    if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
+    const article = rule && 'rule' in rule ? rule.rule : '';
+    this.action(authorisedBy, 'correct', `round ${roundId}: ${correction} (${article})`);
+    return { ok: true, key: 'service.done.correct', values: { correction, article } };
+  }
+
+  reportDealingError(roundId: string, who: string): BackendResult {
+    const current = this.d.table.view();
+    if (current.roundId !== roundId) return { ok: false, code: 'stale-round', detail: `round ${roundId} is not the current round (${current.roundId})` };
+    const r = this.d.table.reportDealingError(who);
+    if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
+    this.action([who], 'dealing-error', `round ${roundId}`);
+    return { ok: true, key: 'service.done.dealingError', values: { round: roundId } };
   }
 
   enterCard(roundId: string, card: string, authorisedBy: AuthorisedBy): BackendResult {
@@ -520,9 +566,13 @@ export class LiveServiceBackend implements ServiceBackend {
     }
     // Validated, journalled with before and after (config.change) and applied between rounds by the floor.
     const r = this.d.floor.configChanges.change(key, after, { who: authorisedBy[0], witness: authorisedBy[1], authorisation });
-    if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
+    if (!r.ok) {
+      const refused = configRefusal(r);
+      return { ok: false, code: 'refused', detail: refused.detail, ...(refused.notice ? { notice: refused.notice } : {}) };
+    }
     this.changed();
-    return { ok: true, key: r.status === 'applied' ? 'service.done.configChange' : 'service.done.configQueued', values: { key } };
+    const done = r.status === 'applied' ? 'service.done.configChange' : r.status === 'queued' ? 'service.done.configQueued' : 'service.done.configRestart';
+    return { ok: true, key: done, values: { key } };
   }
 
   /** Enrolment files waiting for their one download, by station. */
@@ -819,6 +869,42 @@ function toEventRow(r: { seq: number; ts: string; type: string; body: string }):
 /** The hold's sequence and the reads during it, for the Holds page (the newest 64 reads). */
 function holdReads(h: ReturnType<LiveTable['holdState']>): Pick<TableSummary, 'holdReads'> {
   return h ? { holdReads: { shoeSequence: h.shoeSequence, reads: h.readsDuringHold.slice(-64) } } : {};
+}
+
+/**
+ * A refused configuration change as service mode says it: a rule option refused by the engine's
+ * guard in the screen's language (`service.ruleRefusal.<reason>`, the article as a parameter),
+ * anything else with the host's own words.
+ */
+function configRefusal(r: ChangeRefusal): ConfigRefusal {
+  const first = r.rules?.[0];
+  if (!first) return { detail: r.reason };
+  const values = {
+    option: first.option.slice(0, 64),
+    value: first.value.slice(0, 64),
+    ...(first.article ? { article: first.article.slice(0, 128) } : {}),
+    ...(first.allowed ? { allowed: first.allowed.slice(0, 128) } : {}),
+  };
+  return { detail: r.reason, notice: { key: `service.ruleRefusal.${first.reason}${first.article ? '' : '-no-article'}`, values } };
+}
+
+/** The hold's card and the corrections its game's text has for it, for the Holds page. */
+function holdCorrections(h: ReturnType<LiveTable['holdState']>, held: readonly { card: string }[]): Pick<TableSummary, 'holdCard' | 'corrections' | 'held'> {
+  return {
+    ...(h?.card ? { holdCard: h.card } : {}),
+    ...(h && h.corrections.length > 0
+      ? {
+          corrections: h.corrections
+            .slice(0, 8)
+            .map((c) =>
+              'rule' in c
+                ? { correction: c.correction, article: c.rule.slice(0, 128) }
+                : { correction: c.correction, article: c.forbiddenBy.slice(0, 128), forbidden: true },
+            ),
+        }
+      : {}),
+    ...(held.length > 0 ? { held: held.slice(0, 8).map((x) => x.card) } : {}),
+  };
 }
 
 /** A station's own items, or every item with the seated stations' (1–7) first. */

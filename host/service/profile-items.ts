@@ -1,35 +1,54 @@
-import { baccaratProfile } from '../../engine/baccarat/profiles.js';
-import { describeRules, resolveRules, type ProfileId } from '../../engine/blackjack/rules.js';
-import { warProfile } from '../../engine/war/profiles.js';
+import { ruleOptionsOf, tableGame } from '../../engine/games.js';
+import { resolveBaccarat } from '../../engine/baccarat/options.js';
+import { describeRules, resolveRules, typeValues, type OptionKey, type ProfileId } from '../../engine/blackjack/rules.js';
+import { getPath } from '../../engine/table/field-options.js';
+import type { GameKind } from '../../engine/table/vocabulary.js';
+import { resolveWar, WAR_OPTIONS } from '../../engine/war/options.js';
+import { BACCARAT_OPTIONS } from '../../engine/baccarat/options.js';
 import type { ConfigItem } from './service-backend.js';
 
 const text = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v)).slice(0, 400);
+const short = (v: unknown) => JSON.stringify(v).slice(0, 128);
 
 /**
- * The rule profile's options as the Configuration page lists them: value and, where the engine
- * names it, the article it comes from (blackjack: every option; baccarat: the `rule` of each
- * payout; war: the regulation of the profile). Read-only until configuration changes are connected.
+ * The rule profile's options as the Configuration page lists them: each with the value the table
+ * plays, its class from its text, the article that fixes or offers it, its default, and the values
+ * of its type the editor offers (a value the text refuses can be asked for, and is refused with
+ * its article). `editable`: a supervisor may propose a change, which takes effect at the next start.
  */
-export function profileItems(game: 'blackjack' | 'baccarat' | 'war', profile: string): ConfigItem[] {
+export function profileItems(game: GameKind, profile: string, options: Readonly<Record<string, unknown>>, editable: boolean): ConfigItem[] {
   try {
-    if (game === 'blackjack') {
-      return Object.entries(describeRules(resolveRules(profile as ProfileId))).map(([key, o]) => ({
-        key: `rules.${key}`,
-        value: text(o.value),
-        article: o.article.slice(0, 128),
-        editable: false,
-      }));
-    }
-    const p = game === 'baccarat' ? baccaratProfile(profile) : warProfile(profile);
-    const regulation = p.regulation.slice(0, 128);
-    return Object.entries({ ...p })
-      .filter(([key]) => key !== 'id' && key !== 'title' && key !== 'regulation')
-      .map(([key, value]) => {
-        const rule = typeof value === 'object' && value !== null && 'rule' in value ? String((value as { rule: unknown }).rule) : regulation;
-        return { key: `rules.${key}`, value: text(value), ...(rule ? { article: rule.slice(0, 128) } : {}), editable: false };
-      });
+    // The options the table plays under: built as the table builds them (the guard has passed).
+    tableGame(game, profile, options);
+    const current = currentValues(game, profile, options);
+    return ruleOptionsOf(game, profile).map((o) => ({
+      key: `rules.${o.key}`,
+      value: text(current(o.key)),
+      ...(o.article ? { article: o.article.slice(0, 128) } : {}),
+      editable,
+      optionClass: o.class,
+      default: text(o.default),
+      values: offered(game, o.key).map(short).slice(0, 8),
+      choice: Object.hasOwn(options, o.key) && current(o.key) !== o.default,
+    }));
   } catch {
-    // An unknown profile name cannot reach a running host (the config is validated); say so anyway.
+    // A profile the running host could not build cannot reach the page (the config is validated); say so anyway.
     return [{ key: 'rules', value: `no rule profile ${profile} for ${game}`, editable: false }];
   }
+}
+
+function currentValues(game: GameKind, profile: string, options: Readonly<Record<string, unknown>>): (key: string) => unknown {
+  if (game === 'blackjack') {
+    const d = describeRules(resolveRules(profile as ProfileId, options));
+    return (key) => d[key as OptionKey]?.value;
+  }
+  const data = game === 'baccarat' ? resolveBaccarat(profile, options).profile : resolveWar(profile, options).profile;
+  return (key) => getPath(data, key);
+}
+
+/** The values of an option's type the editor cycles through (none for a number: it is typed). */
+function offered(game: GameKind, key: string): readonly unknown[] {
+  if (game === 'blackjack') return typeValues(key as OptionKey);
+  const o = (game === 'baccarat' ? BACCARAT_OPTIONS : WAR_OPTIONS)[key];
+  return o?.spec.kind === 'enum' ? o.spec.values : [];
 }

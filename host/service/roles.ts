@@ -11,6 +11,8 @@ const MAY_START: Record<ServiceRole, ReadonlySet<ServiceActionKind>> = {
   supervisor: new Set([
     'void-round',
     'enter-card',
+    'dealing-error',
+    'correct',
     'meter-clear',
     'config-change',
     'handpay-confirm',

@@ -1,4 +1,5 @@
 import type { DeviceRow, EventFilter, EventRow, Language, RecallRound, ServicePage, ServiceRole } from '../../protocol/index.js';
+import type { Correction, Uncorrectable } from '../../engine/table/vocabulary.js';
 
 /**
  * What service mode needs from the rest of the host. The live implementation
@@ -9,7 +10,15 @@ import type { DeviceRow, EventFilter, EventRow, Language, RecallRound, ServicePa
  * Every action returns what happened; none throws for an ordinary refusal. Actions that change
  * something journal it themselves, with `who` (and `authorisedBy` for two-person ones).
  */
-export type BackendResult = { ok: true; key: string; values?: Record<string, string | number> } | { ok: false; code: BackendRefusal; detail: string };
+export type BackendResult =
+  | { ok: true; key: string; values?: Record<string, string | number> }
+  | { ok: false; code: BackendRefusal; detail: string; notice?: { key: string; values: Record<string, string | number> } };
+
+/** Why a configuration change would be refused: the host's words, and the screen's own notice where there is one (a rule option's article). */
+export interface ConfigRefusal {
+  detail: string;
+  notice?: { key: string; values: Record<string, string | number> };
+}
 
 export type BackendRefusal = 'not-available' | 'refused' | 'no-round' | 'stale-round' | 'no-device' | 'busy' | 'timeout' | 'inhibited';
 
@@ -49,7 +58,7 @@ export interface ServiceBackend {
   /** What the configuration editor needs besides the items: notes, bets, queued and recent changes. */
   configExtras(): ConfigPage;
   /** Why a configuration change would be refused (null: it would be accepted); nothing is journalled. */
-  checkConfigChange(key: string, value: string): string | null;
+  checkConfigChange(key: string, value: string, authorisation: string): ConfigRefusal | null;
   /** Null until the handpay queue is connected. */
   pendingHandpays(): PendingHandpay[] | null;
   /** The remote stations' enrolment page. */
@@ -68,8 +77,11 @@ export interface ServiceBackend {
   evidenceJson(roundId: string): string | null;
 
   // ── two-person actions ──
-  voidRound(roundId: string, reason: string, authorisedBy: AuthorisedBy): BackendResult;
+  /** The last resort, saying why no correction was possible (`uncorrectable`). */
+  voidRound(roundId: string, reason: string, authorisedBy: AuthorisedBy, uncorrectable?: Uncorrectable): BackendResult;
   enterCard(roundId: string, card: string, authorisedBy: AuthorisedBy): BackendResult;
+  /** A dealing error corrected as the game's text orders (the engine names the article). */
+  correct(roundId: string, correction: Correction, authorisedBy: AuthorisedBy): BackendResult;
   clearMeters(scope: string, authorisation: string, reason: string, authorisedBy: AuthorisedBy): BackendResult;
   changeConfig(key: string, value: string, authorisation: string, authorisedBy: AuthorisedBy): BackendResult;
   /** `authorisedBy` has one name under the two-person amount, two above it. */
@@ -81,6 +93,8 @@ export interface ServiceBackend {
   takeEnrolment(station: number): string | null;
 
   // ── single-person actions ──
+  /** A supervisor stops the round in play for a dealing error seen at the table. */
+  reportDealingError(roundId: string, who: string): BackendResult;
   newShoe(who: string): BackendResult;
   setTableOpen(open: boolean, who: string): BackendResult;
   /** Clears a fault that a person of `role` may clear once its condition has gone. */

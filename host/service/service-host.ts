@@ -259,9 +259,11 @@ class ServiceConsole {
     if (this.needsTwo(action)) {
       if (!mayStartTwoPerson(role)) return refuse('role', `${action.kind} is started by a supervisor`);
       // A value the host would refuse is refused now, before a second person is called over.
-      const invalid = action.kind === 'config-change' ? this.o.backend.checkConfigChange(action.key, action.value) : null;
+      const invalid = action.kind === 'config-change' ? this.o.backend.checkConfigChange(action.key, action.value, action.authorisation) : null;
       if (invalid !== null) {
-        this.say({ ok: false, key: 'service.failed.refused', values: { detail: invalid.slice(0, 200) } });
+        this.say(
+          invalid.notice ? { ok: false, ...invalid.notice } : { ok: false, key: 'service.failed.refused', values: { detail: invalid.detail.slice(0, 200) } },
+        );
         return { ok: true };
       }
       this.clearConfirm();
@@ -364,9 +366,13 @@ class ServiceConsole {
     const who = by[0] ?? 'unknown';
     switch (a.kind) {
       case 'void-round':
-        return b.voidRound(a.roundId, a.reason, two);
+        return b.voidRound(a.roundId, a.reason, two, a.uncorrectable);
       case 'enter-card':
         return b.enterCard(a.roundId, a.card, two);
+      case 'dealing-error':
+        return b.reportDealingError(a.roundId, who);
+      case 'correct':
+        return b.correct(a.roundId, a.correction, two);
       case 'meter-clear':
         return b.clearMeters(a.scope, a.authorisation, a.reason, two);
       case 'config-change':
@@ -402,7 +408,9 @@ class ServiceConsole {
     this.say(
       r.ok
         ? { ok: true, key: r.key, ...(r.values ? { values: r.values } : {}) }
-        : { ok: false, key: `service.failed.${r.code}`, values: { detail: r.detail.slice(0, 200) } },
+        : r.notice
+          ? { ok: false, ...r.notice }
+          : { ok: false, key: `service.failed.${r.code}`, values: { detail: r.detail.slice(0, 200) } },
     );
   }
 

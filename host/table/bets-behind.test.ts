@@ -485,8 +485,13 @@ describe('bets behind (Art. 20 n.1 (3), authorised: the highest bet decides)', (
     const r = TableConfig.safeParse({ ...simulatedTableConfig('blackjack'), profileOptions: { betBehind: 'highest-bet' } });
     assert.equal(r.success, false);
     assert.match(JSON.stringify(r.error?.issues), /authorisation reference/);
+    // Every game's options go through the engine's guard: war's are its profile's fields.
     const war = TableConfig.safeParse({ ...simulatedTableConfig('war'), profileOptions: { x: 1 }, profileAuthorisation: 'A-1' });
-    assert.match(JSON.stringify(war.error?.issues), /blackjack profiles only/);
+    assert.match(JSON.stringify(war.error?.issues), /unknown rule option \\"x\\"/);
+    assert.equal(
+      TableConfig.safeParse({ ...simulatedTableConfig('war'), profileOptions: { mainBetOnTieWithTieBet: 'choose' }, profileAuthorisation: 'A-1' }).success,
+      true,
+    );
   });
 });
 

@@ -143,6 +143,9 @@ describe('cards read during a hold (issue 7 review, item 3)', () => {
         reason: 'unreadable',
         shoeSequence: 41,
         readsDuringHold: [{ card: '5C', shoeSequence: 42 }, { shoeSequence: 43 }, { card: 'AS', shoeSequence: 44 }],
+        // An unreadable card has no identity to correct: a card by hand or a void.
+        card: null,
+        corrections: [],
       });
       const during = misreads(t).filter((m) => m.duringHold);
       assert.deepEqual(

@@ -18,6 +18,8 @@ import { manualTimers } from '../testing/manual-timers.js';
 import { openTable } from './start-table.js';
 
 const PROFILE: Record<GameKind, string> = { blackjack: 'portugal-2001', baccarat: 'macau-no-commission', war: 'macau' };
+/** The no-commission alternative is the regulator's choice (Art. 19): it needs its reference. */
+const OPTIONS: Record<GameKind, Record<string, unknown>> = { blackjack: {}, baccarat: { authorisation: 'DICJ-TEST-1' }, war: {} };
 const CARDS: CardCode[] = RANKS.flatMap((r) => SUITS.map((s) => `${r}${s}` as const));
 const NOTES = [10_000, 50_000, 100_000];
 
@@ -77,7 +79,7 @@ function play(game: GameKind, acts: readonly Act[]): number {
   // Checkpoints every few entries: the runtime's state goes into them as the table plays.
   const ledger = Ledger.open({ file: ':memory:', terminalId: 'PROP-1', checkpointEvery: 9 });
   try {
-    return withTableGame(game, PROFILE[game], {}, (def) => {
+    return withTableGame(game, PROFILE[game], OPTIONS[game], (def) => {
       const clock = manualTimers();
       const opened = openTable(def, { ledger, log: pino({ level: 'silent' }), timers: clock.timers, params });
       opened.resume({ newShoe: false, params });

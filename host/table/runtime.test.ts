@@ -57,15 +57,18 @@ describe('the table runtime', () => {
     assert.deepEqual(t.table.placeBet(1, { bet: 'main' }, 15_001), { ok: true });
   });
 
-  it("the table's maximum per round: the stations' chips together never pass it", () => {
-    const t = testTable({ game: 'blackjack', config: { roundMax: 30_000 } });
+  it("the table's maximum per round: the stations' chips together never pass it (procedure 3's cap cites its subparagraph)", () => {
+    const t = testTable({
+      game: 'blackjack',
+      config: { roundMax: 30_000, profileOptions: { dealProcedure: 'macau-3', holeCard: 'peek' }, profileAuthorisation: 'DICJ-TEST-1' },
+    });
     tables.push(t);
     credit(t.ledger, 1, 100_000);
     credit(t.ledger, 2, 100_000);
     assert.deepEqual(t.table.placeBet(1, { bet: 'main' }, 20_000), { ok: true });
     const over = t.table.placeBet(2, { bet: 'main' }, 10_001);
     assert.equal(!over.ok && over.refusal, 'over-round-max');
-    assert.match(!over.ok ? over.reason : '', /maximum of 30000 for the round \(macau-2009 art\.5 n\.2 \(3\)\(8\)\)/);
+    assert.match(!over.ok ? over.reason : '', /maximum of 30000 for the round \(macau-2009 art\.5 n\.2 3\)\(8\)\)/);
     assert.deepEqual(t.table.placeBet(2, { bet: 'main' }, 10_000), { ok: true });
   });
 

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import { cardCode, RANKS, SUITS, type Card } from '../../engine/cards/card.js';
 import type { Effect, JournalRecord } from '../../engine/table/effects.js';
-import type { GameDefinition, Outcome } from '../../engine/table/game.js';
+import type { CorrectionRule, GameDefinition, Outcome } from '../../engine/table/game.js';
 import type { TableInput } from '../../engine/table/inputs.js';
-import { betweenRounds, cueOf, expectsCard, hasBets, type DealerCue } from '../../engine/table/queries.js';
+import { betweenRounds, correctionsFor, cueOf, expectsCard, hasBets, type DealerCue } from '../../engine/table/queries.js';
 import type { FaultGates, HeldRead, TableParams, TableState, TimerKind } from '../../engine/table/state.js';
 import { step } from '../../engine/table/step.js';
 import {
@@ -19,7 +19,7 @@ import {
   type StationTableView,
   type TableExtras,
 } from '../../engine/table/views.js';
-import type { DecisionAction, HoldReason, Spot } from '../../engine/table/vocabulary.js';
+import type { Correction, DecisionAction, HoldReason, Spot, Uncorrectable } from '../../engine/table/vocabulary.js';
 import { entryCredits, type JournalEntry, type Ledger, type NewEntry } from '../../ledger/index.js';
 import type { Timers } from './timers.js';
 
@@ -35,6 +35,10 @@ export interface HoldState {
   reason: HoldReason;
   shoeSequence: number | null;
   readsDuringHold: HeldRead[];
+  /** The card that caused it, when one was read. */
+  card: string | null;
+  /** The corrections the game's text has for it, each with its article (or the article that forbids it). */
+  corrections: CorrectionRule[];
 }
 
 /**
@@ -62,7 +66,12 @@ export interface LiveTable {
   onCutCard(sequence?: number): void;
   onNewShoe(sequence?: number): void;
   enterCard(card: Card, supervisor: string, witness: string): Outcome;
-  voidRound(reason: string, authorisedBy: string[]): Outcome;
+  /** The last resort: every bet of the round returned; `uncorrectable` says why no correction was possible. */
+  voidRound(reason: string, authorisedBy: string[], uncorrectable?: Uncorrectable): Outcome;
+  /** A supervisor stops the round for a dealing error seen at the table. */
+  reportDealingError(by: string): Outcome;
+  /** Two people correct the dealing error the table holds for, as its text orders. */
+  correct(correction: Correction, supervisor: string, witness: string): Outcome;
   setFaults(gates: FaultGates): void;
   configure(params: TableParams): void;
   view(): RoundViewData;
@@ -397,8 +406,22 @@ export class TableRuntime<S, R> implements LiveTable {
     return this.input({ kind: 'enter-card', at: this.now(), card: cardCode(card), supervisor, witness });
   }
 
-  voidRound(reason: string, authorisedBy: string[]): Outcome {
-    return this.input({ kind: 'void', at: this.now(), reason: reason.slice(0, 2000) || 'void', authorisedBy: authorisedBy.slice(0, 4) });
+  voidRound(reason: string, authorisedBy: string[], uncorrectable?: Uncorrectable): Outcome {
+    return this.input({
+      kind: 'void',
+      at: this.now(),
+      reason: reason.slice(0, 2000) || 'void',
+      authorisedBy: authorisedBy.slice(0, 4),
+      ...(uncorrectable ? { uncorrectable } : {}),
+    });
+  }
+
+  reportDealingError(by: string): Outcome {
+    return this.input({ kind: 'dealing-error', at: this.now(), by: by.slice(0, 128) });
+  }
+
+  correct(correction: Correction, supervisor: string, witness: string): Outcome {
+    return this.input({ kind: 'correct', at: this.now(), correction, supervisor: supervisor.slice(0, 128), witness: witness.slice(0, 128) });
   }
 
   setFaults(gates: FaultGates): void {
@@ -476,7 +499,15 @@ export class TableRuntime<S, R> implements LiveTable {
 
   holdState(): HoldState | null {
     const h = this.current.hold;
-    return h ? { reason: h.reason, shoeSequence: h.sequence, readsDuringHold: [...h.reads] } : null;
+    return h
+      ? {
+          reason: h.reason,
+          shoeSequence: h.sequence,
+          readsDuringHold: [...h.reads],
+          card: h.card ?? null,
+          corrections: [...correctionsFor(this.current, this.d.game)],
+        }
+      : null;
   }
 
   cardsLeftInOldShoe(): string[] | null {

@@ -54,7 +54,8 @@ export function testTable<S, R>(
   const dir = options.dir ?? mkdtempSync(path.join(os.tmpdir(), 'floor-'));
   const ledger = openLedger(dir, 'T-FLOOR');
   const gameKind = options.game ?? 'war';
-  const config = TableConfig.parse({ ...simulatedTableConfig(gameKind), ...options.config });
+  // The simulated table of the profile asked for (its limits keep to what the profile's text fixes), then the test's own settings.
+  const config = TableConfig.parse({ ...simulatedTableConfig(gameKind, options.config?.profile, options.config?.profileAuthorisation), ...options.config });
   const clock = manualTimers();
   const deps = { ledger, log: silent, timers: clock.timers, params: tableParams(config) };
   const opened = options.definition ? openTable(options.definition, deps) : openTableGame(config, (game) => openTable(game, deps));

@@ -154,10 +154,10 @@ describe('locale catalogues', () => {
   it("word every game's own names and every pay-table line of every profile", () => {
     const games = [
       tableGame('baccarat', 'macau-commission'),
-      tableGame('baccarat', 'macau-no-commission'),
+      tableGame('baccarat', 'macau-no-commission', { authorisation: 'TEST-DICJ' }),
       tableGame('war', 'macau'),
       ...(['macau-2009', 'macau-2004', 'portugal-2001'] as const).map((p) => tableGame('blackjack', p)),
-      tableGame('blackjack', 'macau-2009', { perfectPairs: true }),
+      tableGame('blackjack', 'macau-2009', { perfectPairs: true, authorisation: 'TEST-DICJ' }),
     ];
     for (const g of games) {
       for (const l of g.payTable) assert.ok(source.has(`help.item.${l.item}`), `help.item.${l.item}`);

@@ -81,7 +81,7 @@ describe('exact blackjack expectation: internal checks', () => {
 
   it('insurance is never worth taking off a full shoe, even money never better than keeping the Black Jack', () => {
     for (const decks of [1, 8]) {
-      const r = exactBlackjack(resolveRules('macau-2009', { decks, maxHands: 1, cutCardFromEnd: 30 }), ['total-dependent']);
+      const r = exactBlackjack(resolveRules('generic', { decks, maxHands: 1, cutCardFromEnd: 30 }), ['total-dependent']);
       assert.ok(r.insurance.best < 0 && r.insurance.offTheTop < r.insurance.best);
       assert.equal(r.evenMoneyBetter, 0);
     }
@@ -101,7 +101,7 @@ describe('exact blackjack expectation: internal checks', () => {
   }
 
   it('states bounds only where an approximation applies', () => {
-    const m9 = exactBlackjack(resolveRules('macau-2009', { decks: 1, cutCardFromEnd: 30 }), ['total-dependent']).strategies[0]!;
+    const m9 = exactBlackjack(resolveRules('macau-2009', { decks: 1, cutCardFromEnd: 30, authorisation: 'TEST-DICJ' }), ['total-dependent']).strategies[0]!;
     assert.ok(m9.bounds.originalOnlySplits > 0 && m9.bounds.originalOnlySplits < 0.05, `${m9.bounds.originalOnlySplits}`);
     assert.equal(m9.bounds.splitLevelCap, 0);
     const peek = exactBlackjack(appendix9(1, 'stand', true, true), ['total-dependent']).strategies[0]!;

@@ -32,7 +32,7 @@ export function fakeBackend(overrides: Partial<ServiceBackend> = {}) {
     cancelledCredits: () => [],
     config: () => [{ key: 'game', value: 'blackjack', editable: false }],
     configExtras: () => ({ notes: [10, 20, 50, 100, 500, 1000], bets: ['main'], queued: [], changes: [] }),
-    checkConfigChange: (key) => (key === 'seats' ? `"${key}" cannot change while the host runs` : null),
+    checkConfigChange: (key) => (key === 'seats' ? { detail: `"${key}" cannot change while the host runs` } : null),
     pendingHandpays: () => [
       { station: 2, amount: 500_000, requestTxId: 'small' },
       { station: 3, amount: 2_000_000, requestTxId: 'large' },
@@ -45,6 +45,8 @@ export function fakeBackend(overrides: Partial<ServiceBackend> = {}) {
     evidenceJson: (roundId) => (roundId === 'R-1' ? '{"round":"R-1"}' : null),
     voidRound: record('voidRound', () => ok('service.done.voidRound')),
     enterCard: record('enterCard', () => ok('service.done.enterCard')),
+    correct: record('correct', () => ok('service.done.correct')),
+    reportDealingError: record('reportDealingError', () => ok('service.done.dealingError')),
     clearMeters: record('clearMeters', () => ok('service.done.meterClear')),
     changeConfig: record('changeConfig', () => ok('service.done.configChange')),
     confirmHandpay: record('confirmHandpay', () => ok('service.done.handpay')),

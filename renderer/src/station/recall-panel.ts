@@ -98,7 +98,13 @@ function describe(r: StationRecallRound, s: StationState, t: TFunction): string 
     lines.push(t('punctuation.labelled', { label: who, value: h.cards.map(cardText).join(' ') }));
   }
   for (const b of r.bets) lines.push(t('recall.bet', { bet: stakeName(t, b), amount: money(b.amount) }));
-  for (const l of r.lines) lines.push(t('recall.line', { bet: stakeName(t, l), net: signedMoney(l.net, s.currency, s.language) }));
+  for (const l of r.lines) {
+    lines.push(t('recall.line', { bet: stakeName(t, l), net: signedMoney(l.net, s.currency, s.language) }));
+    // Settled under a non-default choice the regulator authorised (or a reading awaiting it): said, with the reference.
+    if (l.choices?.length) lines.push(t('recall.choices', { choices: l.choices.join(', '), authorisation: l.authorisation ?? '—' }));
+  }
+  for (const c of r.corrections ?? [])
+    lines.push(t('recall.correction', { correction: t(`service.correction.${c.correction}`), card: c.card ?? '', article: c.article ?? '' }));
   if (r.status === 'void') lines.push(t('recall.void'));
   if (r.creditBefore !== undefined && r.creditAfter !== undefined)
     lines.push(t('recall.credit', { before: money(r.creditBefore), after: money(r.creditAfter) }));

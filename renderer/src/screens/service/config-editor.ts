@@ -9,7 +9,7 @@ import { BetId } from '../../../../protocol/index.js';
  * The host validates the value again (the table configuration's schema) before a second person
  * is called, and again when the change is made.
  */
-export const EDITABLE_KEYS = ['limits', 'betLimits', 'denominations', 'timings', 'handpayTwoPersonAbove'] as const;
+export const EDITABLE_KEYS = ['limits', 'betLimits', 'denominations', 'timings', 'handpayTwoPersonAbove', 'roundMax'] as const;
 export type EditableKey = (typeof EDITABLE_KEYS)[number];
 
 export function isEditableKey(key: string): key is EditableKey {
@@ -54,6 +54,7 @@ export function startDraft(key: EditableKey, current: string, table: { bets: rea
       fields.max = num(obj(v).max);
       break;
     case 'handpayTwoPersonAbove':
+    case 'roundMax':
       fields.amount = num(v);
       break;
     case 'timings':
@@ -125,6 +126,9 @@ export function draftValue(d: ConfigDraft): { ok: true; value: string } | { ok: 
     case 'handpayTwoPersonAbove':
       if (f.amount == null) return missing('amount');
       return { ok: true, value: JSON.stringify(f.amount) };
+    case 'roundMax':
+      // No amount (or 0): no cap on the table's total per round.
+      return { ok: true, value: f.amount ? JSON.stringify(f.amount) : 'null' };
     case 'timings': {
       const out: Record<string, number> = {};
       for (const k of TIMINGS) {
@@ -182,6 +186,8 @@ export function formatConfigValue(key: string, json: string, f: ValueFormat): st
       return f.t('service.config.limitsValue', { min: money(obj(v).min), max: money(obj(v).max) });
     case 'handpayTwoPersonAbove':
       return money(v);
+    case 'roundMax':
+      return num(v) === null ? f.t('service.config.noRoundMax') : money(v);
     case 'timings':
       return f.t('service.config.timingsValue', {
         betting: Math.round((num(obj(v).bettingMs) ?? 0) / 1000),

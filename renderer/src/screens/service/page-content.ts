@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 import type { Currency, Language, RecallRound, ServiceAction, ServicePage, ServiceState } from '../../../../protocol/index.js';
-import { BetId, DecisionAction, inhibitingTilt, meterKind, SERVICE_PAGE_SIZE } from '../../../../protocol/index.js';
+import { BetId, DecisionAction, inhibitingTilt, meterKind, SERVICE_PAGE_SIZE, UNCORRECTABLE, type Uncorrectable } from '../../../../protocol/index.js';
 import { formatMoney, INTL_LOCALE, minorDigits } from '../../../../locales/money.js';
 import { actionKey } from '../../station/action-words.js';
 import {
@@ -39,9 +39,12 @@ export interface PageChoices {
   eventPicker: boolean;
   recallStation: number | null;
   clearScope: string;
-  voidReason: 'unreadable' | 'misdeal' | 'device';
+  /** Why a void is the last resort: no correction the text orders could put the round right. */
+  voidReason: Uncorrectable;
   /** The configuration value being edited, before it is sent for authorisation. */
   edit: ConfigDraft | null;
+  /** A rule option being changed: which (its row among the profile's options) and the value chosen (JSON; null: none yet). */
+  ruleEdit: { index: number; value: string | null } | null;
   /** The meters shown: `table`, `station:N` or every scope. */
   meterScope: string;
 }
@@ -56,8 +59,9 @@ export const INITIAL_CHOICES: PageChoices = {
   eventPicker: false,
   recallStation: null,
   clearScope: 'table',
-  voidReason: 'unreadable',
+  voidReason: 'card-unidentified',
   edit: null,
+  ruleEdit: null,
   meterScope: 'table',
 };
 
@@ -120,7 +124,6 @@ export function localTime(iso: string | number): string {
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
 }
-const REASON_WORDS: Record<PageChoices['voidReason'], string> = { unreadable: 'unreadable card', misdeal: 'misdeal', device: 'device fault' };
 const cycle = <T>(list: readonly T[], current: T): T => list[(list.indexOf(current) + 1) % list.length] as T;
 
 export function eventFilter(c: PageChoices, now: number): Record<string, unknown> {
@@ -205,6 +208,14 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       }
       if (tb.holdReads.reads.length > 0) wrap('  ' + t('service.field.holdReadsVoid'));
     }
+    if (tb.hold && tb.holdCard) rows.push('  ' + t('service.field.holdCard', { card: tb.holdCard }));
+    // The corrections the game's text orders for this hold, each with its article; or the article that keeps the card.
+    for (const x of tb.corrections ?? []) {
+      const name = t(`service.correction.${x.correction}`);
+      wrap('  ' + t(x.forbidden ? 'service.field.correctionForbidden' : 'service.field.correctionOffered', { correction: name, article: x.article }));
+    }
+    if (tb.hold && (tb.corrections ?? []).every((x) => x.forbidden)) wrap('  ' + t('service.field.noCorrection'));
+    if (tb.held?.length) rows.push('  ' + t('service.field.heldCards', { cards: tb.held.join(' ') }));
     rows.push(t('service.field.newBets', { state: t(tb.newBets ? 'service.field.open' : 'service.field.closed') }));
   };
   /** Every device in full, or (`brief`) each on one short row and the one named in full. */
@@ -354,8 +365,26 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
         wrap('   ' + t('service.field.cards', { cards: r.cards.map((x) => `${x.card}→${x.to}`).join(' ') }));
         if (r.decisions.length) wrap('   ' + decisionsLine(t, r));
         for (const b of r.bets) wrap('   ' + t('service.field.bet', { station: b.station, seat: b.seat, bet: b.bet, amount: money(b.amount) }));
-        for (const l of r.lines) wrap('   ' + t('service.field.line', { seat: l.seat, bet: l.bet, stake: money(l.stake), net: money(l.net), rule: l.rule }));
-        if (r.status === 'void') rows.push('   ' + t('service.field.voidReason', { reason: r.reason ?? '', by: r.authorisedBy ?? [] }));
+        for (const l of r.lines) {
+          wrap('   ' + t('service.field.line', { seat: l.seat, bet: l.bet, stake: money(l.stake), net: money(l.net), rule: l.rule }));
+          // A line settled under a non-default choice names it, with the authorisation reference.
+          if (l.choices?.length) wrap('      ' + t('service.field.lineChoices', { choices: l.choices, authorisation: l.authorisation ?? '—' }));
+        }
+        for (const x of r.corrections ?? [])
+          wrap(
+            '   ' +
+              t('service.field.correctionDone', {
+                correction: t(`service.correction.${x.correction}`),
+                card: x.card ?? '—',
+                article: x.article,
+                by: x.confirmedBy,
+              }),
+          );
+        if (r.status === 'void') {
+          const why = r.uncorrectable ? t(`service.uncorrectable.${r.uncorrectable}`) : (r.reason ?? '');
+          rows.push('   ' + t('service.field.voidReason', { reason: why, by: r.authorisedBy ?? [] }));
+          if (r.voidRule) rows.push('   ' + t('service.field.voidRule', { article: r.voidRule }));
+        }
         btn(`replay-${i + 1}`, t('service.action.replay', { n: i + 1 }), () => a.replay(r), r.cards.length > 0);
         btn(`evidence-${i + 1}`, t('service.action.export-evidence', { n: i + 1 }), () =>
           a.download(`/service/export/evidence/${encodeURIComponent(r.roundId)}`),
@@ -448,13 +477,31 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
     case 'holds': {
       tableRows(page.table);
       const roundId = page.table.roundId;
+      const tb = page.table;
+      // A dealing error seen at the table (a card exposed, one laid at another hand) stops the round first.
+      btn('act-dealing-error', t('service.action.dealing-error'), () => a.act({ kind: 'dealing-error', roundId }), sup && tb.phase === 'dealing');
+      for (const x of tb.corrections ?? []) {
+        if (x.forbidden) continue;
+        btn(
+          `act-correct-${x.correction}`,
+          t('service.action.correctOne', { correction: t(`service.correction.${x.correction}`) }),
+          () => a.act({ kind: 'correct', roundId, correction: x.correction }),
+          sup,
+        );
+      }
+      // The last resort, saying why no correction could put the round right.
       btn(
         'void-reason',
-        t('service.action.reason', { reason: t(`service.reason.${c.voidReason}`) }),
-        () => a.choose({ voidReason: cycle(['unreadable', 'misdeal', 'device'] as const, c.voidReason) }),
+        t('service.action.reason', { reason: t(`service.uncorrectable.${c.voidReason}`) }),
+        () => a.choose({ voidReason: cycle(UNCORRECTABLE, c.voidReason) }),
         sup,
       );
-      btn('act-void-round', t('service.action.void-round'), () => a.act({ kind: 'void-round', roundId, reason: REASON_WORDS[c.voidReason] }), sup);
+      btn(
+        'act-void-round',
+        t('service.action.void-round'),
+        () => a.act({ kind: 'void-round', roundId, reason: c.voidReason, uncorrectable: c.voidReason }),
+        sup,
+      );
       // A rank row and a suit row on a pad: two touches, then the second person confirms.
       btn(
         'act-enter-card',
@@ -641,6 +688,8 @@ function fieldLabel(name: string, t: TFunction): string {
  */
 function configPage(page: ConfigPageData, c: PageChoices, a: PageActions, fmt: ValueFormat, sup: boolean, rows: string[], btn: Btn): void {
   const { t, money } = fmt;
+  const ruleItems = page.items.filter((i) => i.key.startsWith('rules.') && i.optionClass !== undefined);
+  if (c.ruleEdit && sup) return ruleEditor(page, ruleItems, c.ruleEdit, a, fmt, rows, btn);
   const edit = c.edit;
   if (edit && sup) {
     const item = page.items.find((i) => i.key === edit.key);
@@ -718,14 +767,127 @@ function configPage(page: ConfigPageData, c: PageChoices, a: PageActions, fmt: V
     }
     rows.push('');
   }
+  if ((page.atRestart ?? []).length > 0) {
+    rows.push(t('service.config.atRestart'));
+    for (const q of page.atRestart ?? []) rows.push(...wrapRow(`  #${q.seq} ${configKeyLabel(q.key, t)} → ${q.after}`));
+  }
   for (const item of page.items) {
     const value = formatConfigValue(item.key, item.value, fmt);
-    const line = t('service.field.config', { key: configKeyLabel(item.key, t), value });
-    rows.push(...wrapRow(item.article ? t('punctuation.joined', { first: line, second: item.article }) : line));
+    // The option's class, its article and a non-default choice, each after the language's separator.
+    const parts = [
+      t('service.field.config', { key: configKeyLabel(item.key, t), value }),
+      ...(item.optionClass ? [t(`service.optionClass.${item.optionClass}`)] : []),
+      ...(item.article ? [item.article] : []),
+      ...(item.choice ? [t('service.config.chosen', { value: item.default ?? '' })] : []),
+    ];
+    const [head = '', ...tail] = parts;
+    rows.push(...wrapRow(tail.reduce((first, second) => t('punctuation.joined', { first, second }), head)));
     if (item.editable && isEditableKey(item.key)) {
       const key = item.key;
       btn(`edit-${key}`, t('service.config.edit', { key: configKeyLabel(key, t) }), () => a.choose({ edit: startDraft(key, item.value, page) }), sup);
     }
+  }
+  btn('edit-rules', t('service.config.editRules'), () => a.choose({ ruleEdit: { index: 0, value: null } }), sup && ruleItems.some((i) => i.editable));
+}
+
+type ConfigItemData = ConfigPageData['items'][number];
+
+/**
+ * The rule options' editor: every option of the profile numbered, with its value, class and
+ * article; the supervisor picks one by its number, chooses a value of its type (any: the host's
+ * guard refuses what the text fixes, naming the article), then enters the regulator's reference.
+ * A change takes effect at the next start.
+ */
+function ruleEditor(
+  page: ConfigPageData,
+  items: readonly ConfigItemData[],
+  re: { index: number; value: string | null },
+  a: PageActions,
+  fmt: ValueFormat,
+  rows: string[],
+  btn: Btn,
+): void {
+  const { t } = fmt;
+  const item = items[re.index];
+  rows.push(t('service.config.editingRules'));
+  items.forEach((i, n) => {
+    const parts = [`${n === re.index ? '▶' : ' '} ${n + 1}. ${i.key.slice('rules.'.length)} = ${i.value}`];
+    if (i.optionClass) parts.push(t(`service.optionClass.${i.optionClass}`));
+    if (i.article) parts.push(i.article);
+    const [head = '', ...tail] = parts;
+    rows.push(...wrapRow(tail.reduce((first, second) => t('punctuation.joined', { first, second }), head)));
+  });
+  if (item) {
+    const option = item.key.slice('rules.'.length);
+    rows.push('', ...wrapRow(t('service.config.ruleSelected', { option, value: item.value, default: item.default ?? '—' })));
+    if (re.value !== null) rows.push(...wrapRow(t('service.config.new', { value: re.value })));
+    const values = item.values ?? [];
+    if (values.length > 0) {
+      const now = re.value ?? toJson(item.value);
+      const next = values[(values.indexOf(now) + 1) % values.length] ?? values[0] ?? now;
+      btn('rule-value', t('service.config.ruleValue', { value: re.value ?? '—' }), () => a.choose({ ruleEdit: { ...re, value: next } }));
+    } else {
+      btn('rule-typed', t('service.config.ruleTyped'), () =>
+        a.ask({
+          title: option,
+          label: t('service.config.typeNumber'),
+          kind: 'digits',
+          then: (typed) => a.choose({ ruleEdit: { ...re, value: String(Number(typed)) } }),
+        }),
+      );
+    }
+    if (re.value !== null) {
+      const value = re.value;
+      btn('config-authorise', t('service.config.authorise'), () =>
+        a.ask({
+          title: `${t('service.action.config-change')} · ${option}`,
+          label: t('service.action.authorisation'),
+          kind: 'reference',
+          then: (authorisation) => {
+            a.choose({ ruleEdit: null });
+            a.act({ kind: 'config-change', key: 'profileOptions', value: withOption(page, option, value, item.default), authorisation });
+          },
+        }),
+      );
+    }
+  }
+  btn('rule-pick', t('service.config.rulePick'), () =>
+    a.ask({
+      title: t('service.config.editingRules'),
+      label: t('service.config.typeNumber'),
+      kind: 'digits',
+      then: (typed) => {
+        const n = Number(typed) - 1;
+        if (Number.isInteger(n) && n >= 0 && n < items.length) a.choose({ ruleEdit: { index: n, value: null } });
+      },
+    }),
+  );
+  btn('config-cancel', t('service.confirm.cancel'), () => a.choose({ ruleEdit: null }));
+}
+
+/** The table's rule options with one changed (an option back at its default is dropped), as the JSON the host takes. */
+export function withOption(page: ConfigPageData, option: string, value: string, dflt: string | undefined): string {
+  const current = page.items.find((i) => i.key === 'profileOptions')?.value ?? '{}';
+  let options: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(current);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) options = { ...parsed };
+  } catch {
+    // The host sent the options as JSON; anything else starts from none.
+  }
+  const v: unknown = JSON.parse(value);
+  if (dflt !== undefined && value === toJson(dflt)) delete options[option];
+  else options[option] = v;
+  return JSON.stringify(options);
+}
+
+/** A config item's text as JSON (strings come as they are, the rest as JSON already). */
+export function toJson(text: string): string {
+  try {
+    JSON.parse(text);
+    return text;
+  } catch {
+    return JSON.stringify(text);
   }
 }
 
@@ -740,6 +902,10 @@ export function actionSummary(action: ServiceAction, page: ServicePage | undefin
       authorisation: action.authorisation,
     });
   }
+  const joined = (first: string, second: string) => fmt.t('punctuation.joined', { first, second });
+  if (action.kind === 'correct') return joined(action.roundId, fmt.t(`service.correction.${action.correction}`));
+  if (action.kind === 'void-round')
+    return joined(action.roundId, action.uncorrectable ? fmt.t(`service.uncorrectable.${action.uncorrectable}`) : action.reason);
   const { kind: _kind, ...rest } = action;
   const [head = '', ...tail] = Object.values(rest).map(String);
   return tail.reduce((first, second) => fmt.t('punctuation.joined', { first, second }), head);

@@ -1,0 +1,114 @@
+import { applyFieldOptions, checkFieldOptions, fieldOptionInfos, type FieldCatalogue } from '../table/field-options.js';
+import { RuleOptionsError, type OptionRule, type RuleOptionInfo, type RuleRefusal } from '../table/rule-options.js';
+import { baccaratProfile, isRegulatedBaccaratProfile, parseBaccaratProfile, type BaccaratProfile } from './profiles.js';
+
+/**
+ * The baccarat profile's options, classed from the text on file: the 2005 amendment's Art. 18
+ * (the banker's commission, or no commission and a win on 6 at 50%) fixes the banker's figures
+ * of each alternative, and Art. 19 puts the choice of the alternative (the
+ * `macau-no-commission` profile) under DICJ prior authorisation. The pay table of the other bets
+ * is in articles of Despacho 55/2004 that are not on file: fixed at the standard Macau figures,
+ * citing the regulation without an article. The shoe's procedure is the casino's.
+ */
+const NOT_ON_FILE = 'macau-baccarat (Despacho 55/2004; the article is not on file)';
+const ART18_1 = 'macau-baccarat art.18 n.1';
+const ART18_2 = 'macau-baccarat art.18 n.2';
+/** Art. 19 (2005): the casino's choice between the alternatives of Art. 18 needs DICJ prior authorisation. */
+export const BACCARAT_AUTHORISATION_RULE = 'macau-baccarat art.19';
+
+const fixed = (value: unknown, article: string | null): OptionRule => ({ value, article, class: 'fixed' });
+const operator = (value: unknown): OptionRule => ({ value, article: null, class: 'operator' });
+const both = (rule: OptionRule) => ({ 'macau-commission': rule, 'macau-no-commission': rule });
+
+export const BACCARAT_OPTIONS: FieldCatalogue = {
+  decks: { spec: { kind: 'int', min: 1, max: 16 }, about: 'decks in the shoe', rules: both(operator(8)) },
+  cutCardFromEnd: { spec: { kind: 'int', min: 1, max: 812 }, about: 'cards behind the cut card', rules: both(operator(16)) },
+  coupsAfterCutCard: { spec: { kind: 'int', min: 0, max: 3 }, about: 'coups dealt after the one in which the cut card came out', rules: both(operator(1)) },
+  burn: {
+    spec: { kind: 'enum', values: ['first-card-value', 'none'] },
+    about: 'first card turned and that many burnt, or no burn',
+    rules: both(operator('first-card-value')),
+  },
+  'banker.commissionBasisPoints': {
+    spec: { kind: 'int', min: 0, max: 10000 },
+    about: 'commission on banker winnings, basis points',
+    rules: { 'macau-commission': fixed(500, ART18_1) },
+  },
+  'banker.winOnSixBasisPoints': {
+    spec: { kind: 'int', min: 0, max: 10000 },
+    about: 'a banker win on 6 pays this share of the stake, basis points',
+    rules: { 'macau-no-commission': fixed(5000, ART18_2) },
+  },
+  'payouts.player.win': { spec: { kind: 'int', min: 0, max: 1000 }, about: 'player bet pays win : per', rules: both(fixed(1, NOT_ON_FILE)) },
+  'payouts.tie.win': { spec: { kind: 'int', min: 0, max: 1000 }, about: 'tie bet pays win : per', rules: both(fixed(8, NOT_ON_FILE)) },
+  'payouts.playerPair.win': { spec: { kind: 'int', min: 0, max: 1000 }, about: 'player pair pays win : per', rules: both(fixed(11, NOT_ON_FILE)) },
+  'payouts.bankerPair.win': { spec: { kind: 'int', min: 0, max: 1000 }, about: 'banker pair pays win : per', rules: both(fixed(11, NOT_ON_FILE)) },
+};
+
+/** Each profile's own alternative of Art. 18: the choice its lines name, and the authorisation it needs. */
+const PROFILE_CHOICE: Readonly<Record<string, { readonly marker: string } | undefined>> = {
+  // n.1 is the rule, n.2 "em alternativa ao disposto no número anterior".
+  'macau-no-commission': { marker: 'banker=no-commission' },
+};
+
+/** A profile (and its options) as a table or a tool plays it, with the markers its lines carry. */
+export interface ResolvedBaccarat {
+  readonly profile: BaccaratProfile;
+  /** Markers for the banker's lines and for the other bets' lines. */
+  readonly bankerChoices: readonly string[];
+  readonly otherChoices: Readonly<Record<string, readonly string[]>>;
+  readonly authorisation: string;
+}
+
+/**
+ * The guard's refusals of `options` under the profile; for a table (`forTable`), also the
+ * authorisation its alternative of Art. 18 needs (Art. 19). A tool computing the alternative's
+ * figures plays it without one; its lines still name the choice.
+ */
+export function checkBaccaratOptions(id: string, options: Readonly<Record<string, unknown>>, forTable = false): RuleRefusal[] {
+  const base = baccaratProfile(id);
+  const out = checkFieldOptions(BACCARAT_OPTIONS, id, base, options);
+  const authorisation = typeof options.authorisation === 'string' ? options.authorisation.trim() : '';
+  const choice = PROFILE_CHOICE[id];
+  if (forTable && choice && !authorisation)
+    out.push({ reason: 'needs-authorisation', option: 'profile', value: JSON.stringify(id), article: BACCARAT_AUTHORISATION_RULE });
+  return out;
+}
+
+/** The profile with guarded options applied; throws RuleOptionsError naming the article of each refusal. */
+export function resolveBaccarat(id: string, options: Readonly<Record<string, unknown>> = {}, forTable = false): ResolvedBaccarat {
+  const refused = checkBaccaratOptions(id, options, forTable);
+  if (refused.length > 0) throw new RuleOptionsError(refused);
+  const base = baccaratProfile(id);
+  const { data, choices } = applyFieldOptions(base, options);
+  const profile = parseBaccaratProfile(data);
+  const authorisation = typeof options.authorisation === 'string' ? options.authorisation.trim() : '';
+  const banker = [
+    ...(PROFILE_CHOICE[id] ? [PROFILE_CHOICE[id].marker] : []),
+    ...Object.entries(choices)
+      .filter(([p]) => p.startsWith('banker.'))
+      .map(([, m]) => m),
+  ];
+  const other: Record<string, string[]> = {};
+  for (const bet of ['player', 'tie', 'playerPair', 'bankerPair']) {
+    const m = Object.entries(choices)
+      .filter(([p]) => p.startsWith(`payouts.${bet}.`))
+      .map(([, x]) => x);
+    if (m.length > 0) other[bet] = m;
+  }
+  return { profile, bankerChoices: banker, otherChoices: other, authorisation };
+}
+
+/** Whether a table may play the profile: one a text governs. */
+export { isRegulatedBaccaratProfile };
+
+export function baccaratOptionInfos(id: string): RuleOptionInfo[] {
+  return fieldOptionInfos(BACCARAT_OPTIONS, id, baccaratProfile(id));
+}
+
+/** The marks a line of `bet` carries under the resolved profile (none under the text's defaults). */
+export function baccaratMarks(r: ResolvedBaccarat, bet: string): { choices?: readonly string[]; authorisation?: string } {
+  const choices = bet === 'banker' ? r.bankerChoices : (r.otherChoices[bet] ?? []);
+  if (choices.length === 0) return {};
+  return { choices, ...(r.authorisation ? { authorisation: r.authorisation } : {}) };
+}

@@ -1,0 +1,225 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseCard } from '../../engine/cards/card.js';
+import { verifyLedger } from '../../ledger/index.js';
+import { credit, testTable, type TestTable } from '../testing/table-kit.js';
+
+// Dealing errors corrected at the live table as the texts order them (issue 15, "What to build" 3):
+// Macau 2009 Art. 5 n.1 1)–2) and Art. 6 1), Portugal rules 17–19, «Desafio ao Casino» Art. 6; the
+// void only as the last resort, saying why no correction was possible.
+
+/** Burns the shoe-start cards, so betting can close. */
+function burnShoeStart(t: TestTable): void {
+  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard('2C'));
+}
+
+function cards(t: TestTable, codes: string): void {
+  for (const c of codes.split(' ')) t.table.onCard(parseCard(c));
+}
+
+/** A blackjack table with seat 1 dealt 5S 6D against the dealer's 6H (and under Portugal's rules a 7C face down), deciding. */
+function dealtEleven(profile?: string): TestTable {
+  const t = testTable({ game: 'blackjack', ...(profile ? { config: { profile } } : {}) });
+  credit(t.ledger, 1, 100_000);
+  burnShoeStart(t);
+  assert.deepEqual(t.table.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
+  t.clock.runOut(t.table.view().endsAt);
+  cards(t, profile === 'portugal-2001' ? '5S 6H 6D 7C' : '5S 6H 6D');
+  assert.ok(t.table.station(1).decision?.legal.includes('hit'));
+  return t;
+}
+
+/** The journalled misread entries of the table, as their payloads. */
+function misreads(t: TestTable): Record<string, unknown>[] {
+  return [...t.ledger.entries(1)].filter((e) => e.type === 'misread').map((e) => (JSON.parse(e.body) as { payload: Record<string, unknown> }).payload);
+}
+
+function payloadsOf(t: TestTable, type: string): Record<string, unknown>[] {
+  return [...t.ledger.entries(1)].filter((e) => e.type === type).map((e) => (JSON.parse(e.body) as { payload: Record<string, unknown> }).payload);
+}
+
+const decide = (t: TestTable, action: 'stand' | 'hit') => t.hub.apply('station/1', t.hub.version('station/1'), { name: 'decide', action });
+
+describe('dealing-error corrections at the live table (Macau 2009 Art. 5 n.1, Art. 6)', () => {
+  it('exposed card (Art. 5 n.1 1)): two people take it back as void, the same place is dealt again, the round settles', () => {
+    const t = dealtEleven();
+    try {
+      assert.deepEqual(t.table.reportDealingError('sup-1'), { ok: true });
+      assert.equal(t.table.view().phase, 'hold');
+      const offered = t.table.holdState()?.corrections.map((c) => [c.correction, 'rule' in c ? c.rule : null]);
+      assert.deepEqual(offered, [
+        ['exposed-card', 'macau-2009 art.5 n.1 1)'],
+        ['wrong-hand', 'macau-2009 art.5 n.1 2)'],
+      ]);
+      assert.match(JSON.stringify(t.table.correct('exposed-card', 'sup-1', 'sup-1')), /someone other/);
+      assert.match(JSON.stringify(t.table.correct('undue-card', 'sup-1', 'wit-2')), /orders no undue-card correction for a dealing-error hold/);
+      assert.equal(t.table.view().phase, 'hold', 'a refused correction changes nothing');
+      assert.deepEqual(t.table.correct('exposed-card', 'sup-1', 'wit-2'), { ok: true });
+      assert.equal(t.table.view().phase, 'dealing');
+      assert.deepEqual(t.table.cue(), { kind: 'card', to: 'seat', seat: 1, hand: 0 }, "seat 1's second card is dealt again");
+      cards(t, '9D'); // seat 1: 14
+      assert.equal(decide(t, 'stand').ok, true);
+      cards(t, 'TH 8S'); // dealer 16, then busts
+      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.ledger.credit(1), 110_000);
+      const fixed = misreads(t).find((m) => m.resolution === 'corrected');
+      assert.deepEqual(
+        [fixed?.correction, fixed?.article, fixed?.card, fixed?.confirmedBy],
+        ['exposed-card', 'macau-2009 art.5 n.1 1)', '6D', ['sup-1', 'wit-2']],
+      );
+      const recalled = t.ledger.recall({ station: 1, limit: 1 })[0];
+      assert.deepEqual(
+        recalled?.cards.map((c) => c.card),
+        ['5S', '6H', '6D', '9D', 'TH', '8S'],
+        'the exposed card stays in the round record',
+      );
+      assert.deepEqual(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('undue card (Art. 5 n.1 1)): a card drawn while the player decides goes to the discards; the round goes on as before', () => {
+    const t = dealtEleven();
+    try {
+      cards(t, '4C'); // drawn while seat 1 decides
+      assert.equal(t.table.view().phase, 'hold');
+      assert.equal(t.table.holdState()?.card, '4C');
+      assert.deepEqual(t.table.correct('undue-card', 'sup-1', 'wit-2'), { ok: true });
+      assert.ok(t.table.station(1).decision?.legal.includes('stand'), 'seat 1 decides again');
+      assert.equal(decide(t, 'stand').ok, true);
+      cards(t, 'TH 8S');
+      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.ledger.credit(1), 110_000);
+      const fixed = misreads(t).find((m) => m.resolution === 'corrected');
+      assert.deepEqual([fixed?.correction, fixed?.article, fixed?.card], ['undue-card', 'macau-2009 art.5 n.1 1)', '4C']);
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('misdrawn card (Art. 5 n.1 2)): kept unseen and given to the next player who asks for a card', () => {
+    const t = dealtEleven();
+    try {
+      cards(t, '9C');
+      assert.deepEqual(t.table.correct('misdrawn-card', 'sup-1', 'wit-2'), { ok: true });
+      assert.equal(decide(t, 'hit').ok, true);
+      // The kept card is placed with the hit, without a new read: 5 + 6 + 9 = 20.
+      assert.equal(t.table.station(1).decision?.legal.includes('stand'), true);
+      assert.equal(decide(t, 'stand').ok, true);
+      cards(t, 'TH 8S');
+      assert.equal(t.table.view().phase, 'results');
+      const recalled = t.ledger.recall({ station: 1, limit: 1 })[0];
+      assert.deepEqual(
+        recalled?.cards.map((c) => c.card),
+        ['5S', '6H', '6D', '9C', 'TH', '8S'],
+      );
+      assert.equal(t.ledger.credit(1), 110_000);
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('a card to the wrong hand (Art. 5 n.1 2)): rectified, journalled with its article; the round goes on', () => {
+    const t = dealtEleven();
+    try {
+      assert.deepEqual(t.table.reportDealingError('sup-1'), { ok: true });
+      assert.deepEqual(t.table.correct('wrong-hand', 'sup-1', 'wit-2'), { ok: true });
+      assert.equal(decide(t, 'stand').ok, true);
+      cards(t, 'TH 8S');
+      assert.equal(t.table.view().phase, 'results');
+      const fixed = misreads(t).find((m) => m.resolution === 'corrected');
+      assert.deepEqual([fixed?.correction, fixed?.article], ['wrong-hand', 'macau-2009 art.5 n.1 2)']);
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('the void is the last resort: cards read after the error rule a correction out, and the void says so with its article', () => {
+    const t = dealtEleven();
+    try {
+      cards(t, '9C 3D'); // a card drawn out of turn, then another during the hold
+      assert.match(JSON.stringify(t.table.correct('misdrawn-card', 'sup-1', 'wit-2')), /more card\(s\) left the shoe during the hold/);
+      assert.deepEqual(t.table.voidRound('cards drawn on after the error', ['sup-1', 'wit-2']), { ok: true });
+      const v = payloadsOf(t, 'round.void')[0];
+      assert.deepEqual([v?.uncorrectable, v?.rule], ['cards-after-error', 'macau-2009 art.5 n.1 2)']);
+      assert.equal(t.ledger.credit(1), 100_000, 'every bet returned');
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+});
+
+describe('dealing-error corrections: Portugal 2001 rules 17–19', () => {
+  it('rule 18: a misdrawn card goes to the next player who asks', () => {
+    const t = dealtEleven('portugal-2001');
+    try {
+      cards(t, '9C');
+      const offered = t.table.holdState()?.corrections.map((c) => [c.correction, 'rule' in c ? c.rule : null]);
+      assert.deepEqual(offered, [
+        ['misdrawn-card', 'portugal-2001 rule 18'],
+        ['undue-card', 'portugal-2001 rule 18'],
+      ]);
+      assert.deepEqual(t.table.correct('misdrawn-card', 'sup-1', 'wit-2'), { ok: true });
+      assert.equal(decide(t, 'hit').ok, true);
+      assert.equal(decide(t, 'stand').ok, true);
+      cards(t, 'TH'); // the dealer's 13 busts
+      assert.equal(t.table.view().phase, 'results');
+      assert.deepEqual(t.table.view().hands.find((h) => h.owner === 'seat')?.cards, ['5S', '6D', '9C'], 'the kept card went to the player who asked');
+      assert.equal(t.ledger.credit(1), 110_000);
+      assert.equal(misreads(t).find((m) => m.resolution === 'corrected')?.article, 'portugal-2001 rule 18');
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+});
+
+describe('dealing-error corrections: «Desafio ao Casino» Art. 6 and baccarat', () => {
+  it('war: a card to the wrong hand is corrected at once; an exposed card is no error (the card stands, Art. 3)', () => {
+    const t = testTable({ game: 'war' });
+    try {
+      credit(t.ledger, 1, 50_000);
+      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      t.clock.runOut(t.table.view().endsAt);
+      cards(t, '9S');
+      assert.deepEqual(t.table.reportDealingError('sup-1'), { ok: true });
+      const exposed = t.table.holdState()?.corrections.find((c) => c.correction === 'exposed-card');
+      assert.ok(exposed && 'forbiddenBy' in exposed, 'the exposed card is listed as no correction, with the article that keeps it');
+      assert.match(JSON.stringify(t.table.correct('exposed-card', 'sup-1', 'wit-2')), /the text keeps the card/);
+      assert.deepEqual(t.table.correct('wrong-hand', 'sup-1', 'wit-2'), { ok: true });
+      cards(t, '5C');
+      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.ledger.credit(1), 60_000);
+      assert.match(String(misreads(t).find((m) => m.resolution === 'corrected')?.article), /^macau-war \[art\.6\]/);
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('baccarat: the text on file has no article on dealing errors, so a correction is refused and the void cites none', () => {
+    const t = testTable({ game: 'baccarat' });
+    try {
+      credit(t.ledger, 1, 50_000);
+      burnShoeStart(t);
+      assert.equal(t.table.placeBet(1, { bet: 'banker' }, 10_000).ok, true);
+      t.clock.runOut(t.table.view().endsAt);
+      cards(t, '9S');
+      assert.deepEqual(t.table.reportDealingError('sup-1'), { ok: true });
+      assert.deepEqual(t.table.holdState()?.corrections, []);
+      assert.match(JSON.stringify(t.table.correct('wrong-hand', 'sup-1', 'wit-2')), /orders no wrong-hand correction/);
+      assert.deepEqual(t.table.voidRound('card to the wrong box', ['sup-1', 'wit-2'], 'no-correction-in-text'), { ok: true });
+      const v = payloadsOf(t, 'round.void')[0];
+      assert.deepEqual([v?.uncorrectable, v?.rule], ['no-correction-in-text', undefined]);
+      assert.equal(t.ledger.credit(1), 50_000);
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+});
