@@ -349,6 +349,11 @@ for (const game of ['blackjack', 'baccarat', 'war'] as const) {
           // It waited in help: the decision closed the panel (the question is not hidden behind it).
           await expect.poll(async () => (await events(asked)).includes('panel:closed-for-decision'), { timeout: 180_000 }).toBe(true);
           await expect.poll(() => drawnTexts(asked), { timeout: 120_000 }).toContain(offer.zh);
+          if (game === 'blackjack') {
+            // The hand that is asked even money is a natural: the table names it, never counts it as 11/21.
+            await expect.poll(() => drawnTexts(table), { timeout: 20_000 }).toContain('《Black Jack》');
+            expect(await drawnTexts(table)).not.toContain('11/21');
+          }
           await everyLanguage([asked], async (lang) => {
             await shot(asked, testInfo, `${game}-station-${offer.station}-decision-${lang}`);
             if (lang === 'pt') await checkLayout(asked, true);
