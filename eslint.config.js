@@ -14,7 +14,8 @@ const NODE_SERVER = ['fastify', '@fastify/*', 'ws', 'pino', 'zod'];
 /** @type {Record<string, import('./scripts/eslint/layering.js').Layer>} */
 export const layers = {
   engine: { folders: {}, packages: ['zod'], node: false, why: 'the engine is pure and imports nothing of ours' },
-  hardware: { folders: {}, packages: ['usb', 'zod'], node: true, why: 'hardware imports nothing of ours' },
+  // serialport: a device on an on-board RS-232 port (`serial:/dev/ttyS0`), beside USB bridges and TCP.
+  hardware: { folders: {}, packages: ['usb', 'serialport', 'zod'], node: true, why: 'hardware imports nothing of ours' },
   protocol: {
     // The table's words (bet ids, decision actions, hold and refusal reasons) are the engine's;
     // the protocol validates against them, and imports nothing else of ours.
@@ -33,8 +34,9 @@ export const layers = {
     // package.json: the software version reported to service mode and /healthz.
     folders: { engine: 'any', hardware: 'any', ledger: 'any', protocol: 'any', locales: 'any', 'package.json': 'any' },
     // prom-client: the host's /metrics (host/metrics/); @peculiar/x509: the table's own TLS
-    // certificate for its remote stations (host/stadium).
-    packages: [...NODE_SERVER, 'prom-client', '@peculiar/x509'],
+    // certificate for its remote stations (host/stadium); i18next: the host's own words (the
+    // printable meters report), through the locales' shared setup.
+    packages: [...NODE_SERVER, 'prom-client', '@peculiar/x509', 'i18next'],
     node: true,
     why: 'the host wires engine, hardware, ledger and protocol, never screens or electron',
     // Inside the host, bottom to top (docs/architecture.md): each subfolder and what it may import.
@@ -117,8 +119,10 @@ export const layers = {
     node: true,
     why: 'tests run in Node and Chromium, never inside Electron',
   },
-  // Data folders: catalogues and assets import nothing but their own files (JSON, fonts).
-  locales: { folders: {}, packages: [], node: false, why: 'catalogues are data' },
+  // The catalogues and the one i18next setup the screens and the host share (typed keys, money
+  // and list formats); it reads the protocol's language and currency names.
+  locales: { folders: { protocol: 'any' }, packages: ['i18next'], node: false, why: 'catalogues and their i18next setup' },
+  // Data folder: assets import nothing but their own files (fonts).
   assets: { folders: {}, packages: [], node: false, why: 'assets are data' },
   deploy: {
     // The packaging steps: the bundles, the app folder, the ASAR, the program hash of what is packed.

@@ -70,10 +70,19 @@ describe('npm run devices', () => {
   });
 
   it('usage errors exit with 2', async () => {
-    const c = start(['monitor', '--shoe', 'serial:/dev/ttyS0', '--protocol', 'framed']);
+    const c = start(['monitor', '--shoe', 'bluetooth:00:11:22', '--protocol', 'framed']);
     assert.equal(await exitCode(c), 2);
+    const e = start(['monitor', '--shoe', 'serial:', '--protocol', 'framed']);
+    assert.equal(await exitCode(e), 2);
     const d = start(['simulate', 'toaster', '--listen', 'tcp:127.0.0.1:0']);
     assert.equal(await exitCode(d), 2);
+  });
+
+  it('takes a serial: spec: a port that cannot be opened is a lost link, named, not a usage error', async () => {
+    const c = start(['monitor', '--shoe', 'serial:/dev/no-such-tty', '--protocol', 'framed', '--json', '--duration', '1500']);
+    const out = await firstLine(c, () => true);
+    assert.equal(await exitCode(c), 0);
+    assert.match(out, /"disconnected".*serial:\/dev\/no-such-tty/);
   });
 
   it('list works without a USB bus', async () => {

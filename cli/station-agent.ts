@@ -20,7 +20,7 @@ export const command = defineCommand({
   usage: 'usage: etg station-agent --enrolment FILE [options]',
   options: {
     enrolment: { type: 'string', value: 'FILE', help: "the station's enrolment file (service mode gives it once, at enrolment)" },
-    'bill-acceptor': { type: 'string', value: 'SPEC', default: 'sim', help: 'sim, usb:VID:PID[:serial] or tcp:HOST:PORT' },
+    'bill-acceptor': { type: 'string', value: 'SPEC', default: 'sim', help: 'sim, usb:VID:PID[:serial], tcp:HOST:PORT or serial:PATH (serial:/dev/ttyS0)' },
     protocol: { type: 'string', value: 'id003|ssp', default: 'id003', help: "the acceptor's protocol" },
     currency: { type: 'string', value: 'MOP|HKD', default: 'MOP', help: "the table's currency" },
     'screen-port': { type: 'string', value: 'N', help: "the station screen's loopback port (default: a free one)" },

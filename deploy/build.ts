@@ -10,9 +10,9 @@
 //   4. app.asar of the app folder (native binaries unpacked beside it), as electron-builder lays it
 //      out, and the program hash of the packed files (host/service/program-hash.ts)
 //
-// No native module is rebuilt: better-sqlite3 13 and usb 3 are Node-API addons (their prebuilt
-// binaries export napi_register_module_v1, checked in deploy.test.ts), and Electron loads Node-API
-// binaries as they are. So the files packed are the very files the tests ran against.
+// No native module is rebuilt: better-sqlite3 13, usb 3 and serialport 13 (@serialport/bindings-cpp)
+// are Node-API addons (their prebuilt binaries export napi_register_module_v1, checked in
+// deploy.test.ts), and Electron loads Node-API binaries as they are. So the files packed are the very files the tests ran against.
 import { createPackageWithOptions, extractFile, listPackage } from '@electron/asar';
 import { build, type Plugin } from 'esbuild';
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,7 +23,7 @@ import { buildElectron } from '../scripts/build-electron.js';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The native modules: left outside every bundle, packed as installed (Node-API: no rebuild). */
-export const NATIVE = ['better-sqlite3', 'usb'] as const;
+export const NATIVE = ['better-sqlite3', 'usb', 'serialport'] as const;
 
 /** Loaded at run time beside the upstream's bundle: PGlite finds its WebAssembly beside its module. */
 const UPSTREAM_EXTERNAL = ['@electric-sql/pglite'] as const;
@@ -87,10 +87,13 @@ function installedVersion(name: string): string {
   return (JSON.parse(readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-/** What a cabinet never loads: native sources, and prebuilt binaries for other platforms. */
+/**
+ * What a cabinet never loads: native sources, and prebuilt binaries for other platforms (named
+ * `prebuilds/linux-x64.node` by better-sqlite3, `prebuilds/linux-x64/*.node` by serialport's bindings).
+ */
 function unused(file: string): boolean {
   const rel = file.slice(root.length);
-  return /\/(src|deps|test|docs)(\/|$)/.test(rel) || (/\/prebuilds\//.test(rel) && rel.endsWith('.node') && !rel.endsWith('/linux-x64.node'));
+  return /\/(src|deps|test|docs)(\/|$)/.test(rel) || (/\/prebuilds\//.test(rel) && rel.endsWith('.node') && !/\/prebuilds\/linux-x64(\.node$|\/)/.test(rel));
 }
 
 /** Copies installed packages (paths like `node_modules/usb`, from runtimePackages) without `unused` files. */

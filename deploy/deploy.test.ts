@@ -233,7 +233,11 @@ describe('packaging dry run (every step that needs no download)', () => {
     const binaries = execFileSync('find', [path.join(appDir, 'node_modules'), '-name', '*.node', '-path', '*linux-x64*'], { encoding: 'utf8' })
       .trim()
       .split('\n');
-    assert.ok(binaries.some((b) => b.includes('better-sqlite3')) && binaries.some((b) => b.includes('usb')), binaries.join('\n'));
+    for (const native of ['better-sqlite3', 'usb', 'bindings-cpp'])
+      assert.ok(
+        binaries.some((b) => b.includes(native)),
+        `${native}: ${binaries.join('\n')}`,
+      );
     for (const b of binaries) assert.ok(readFileSync(b).includes('napi_register_module_v1'), `${b} is not a Node-API addon`);
   });
 

@@ -1,6 +1,6 @@
 // Public entry point of hardware/: what the table host, the CLI and tests use.
 //
-//   const ba = openBillAcceptor('sim' | 'usb:0403:6001' | 'tcp:10.0.0.5:4001', {
+//   const ba = openBillAcceptor('sim' | 'usb:0403:6001' | 'tcp:10.0.0.5:4001' | 'serial:/dev/ttyS0', {
 //     protocol: 'id003', currency: 'HKD', accept: [100, 500, 1000],
 //     onEscrow: async (note) => { await journal.escrow(note); return 'stack'; },
 //     onCredit: async (credit) => { await journal.credit(credit); },   // ACK follows

@@ -1,4 +1,5 @@
-// Factories: a logical device from a spec string (`sim`, `usb:VID:PID[:serial]`, `tcp:HOST:PORT`).
+// Factories: a logical device from a spec string (`sim`, `usb:VID:PID[:serial]`, `tcp:HOST:PORT`,
+// `serial:PATH`).
 // `sim` runs the real driver over the fake USB bridge in front of a byte-level simulator, so the
 // simulated mode exercises exactly the code that drives real hardware.
 import { Id003BillAcceptor } from './billacceptor/id003/driver.js';
@@ -17,6 +18,7 @@ import { LINE_8E1_9600, LINE_8N1_9600, LINE_8N2_9600, type LineSettings, type Po
 import { FakeUsbBus, type BridgeKind, type FakeUsbDevice } from './transport/fake-usb.js';
 import { findUsbDevice, nodeUsbBus } from './transport/node-usb.js';
 import { parseSpec } from './transport/spec.js';
+import { SerialBytePort } from './transport/serial.js';
 import { TcpPort } from './transport/tcp.js';
 import type { UsbBusLike, UsbConnectionEventLike } from './transport/usb-types.js';
 import { UsbSerialPort } from './transport/usb-serial.js';
@@ -32,7 +34,7 @@ export interface SimCable {
 }
 
 export interface OpenOptions {
-  /** UART settings for a usb: spec (default per protocol); a tcp: spec has none. */
+  /** UART settings for a usb: or serial: spec (default per protocol); a tcp: spec has none. */
   line?: LineSettings;
   /** The USB bus for usb: specs (default: node-usb); tests pass a FakeUsbBus. */
   bus?: UsbBusLike;
@@ -70,6 +72,8 @@ export function openerFor(
 ): { opener: PortOpener; cable?: SimCable; watch?: Watch } {
   const s = parseSpec(spec);
   if (s.kind === 'tcp') return { opener: () => TcpPort.open(s.host, s.port) };
+  // No hot-plug events for a port the kernel names: the driver's backoff opens it again.
+  if (s.kind === 'serial') return { opener: () => SerialBytePort.open(s.path, line) };
   if (s.kind === 'usb') {
     const bus = options.bus ?? nodeUsbBus();
     return {

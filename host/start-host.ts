@@ -39,6 +39,7 @@ import { AccountStore } from './service/accounts.js';
 import { LiveServiceBackend } from './service/live-backend.js';
 import { programLayout, programManifest, type ProgramLayout, type ProgramManifest } from './service/program-hash.js';
 import { ServiceHost } from './service/service-host.js';
+import { createI18n } from '../locales/i18n.js';
 import { HostMetrics } from './metrics/host-metrics.js';
 import { RemoteAcceptors } from './devices/remote-acceptors.js';
 import { RemoteStations } from './stadium/remote-stations.js';
@@ -299,6 +300,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     sync,
     floor,
     log,
+    i18n: createI18n(config.defaultLanguage),
     softwareVersion: SOFTWARE_VERSION,
     program: { layout, atStart: manifest },
     stadium: {

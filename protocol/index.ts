@@ -9,6 +9,7 @@ export * from './refusals.js';
 export * from './service.js';
 export * from './meters.js';
 export * from './screen-extras.js';
+export * from './tilts.js';
 export * from './compose.js';
 export * from './units.js';
 export * from './station-device.js';

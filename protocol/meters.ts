@@ -15,7 +15,7 @@ interface MeterSpec {
 }
 
 /** In the order of a meter report: money in, play, money out, then events. */
-const METERS: [name: string, spec: MeterSpec][] = [
+const METERS = [
   ['billsIn', { unit: 'count', gli: 'Bills in' }],
   ['totalBillsIn', { unit: 'money', gli: 'Total bills in' }],
   ['totalIn', { unit: 'money', gli: 'Total in' }],
@@ -36,9 +36,11 @@ const METERS: [name: string, spec: MeterSpec][] = [
   ['doorOpens', { unit: 'count', gli: 'Door opens' }],
   ['powerResets', { unit: 'count', kept: 'table', gli: 'Power resets' }],
   ['configChanges', { unit: 'count', kept: 'table', gli: 'Configuration changes' }],
-];
-const BY_NAME = new Map(METERS);
-const ORDER = new Map(METERS.map(([name], i) => [name, i]));
+] as const satisfies readonly (readonly [name: string, spec: MeterSpec])[];
+/** A meter the catalogues word (`service.meter.<name>`). */
+export type MeterName = (typeof METERS)[number][0];
+const BY_NAME = new Map<string, MeterSpec>(METERS);
+const ORDER = new Map<string, number>(METERS.map(([name], i) => [name, i]));
 
 /** `billsIn.50000` → `billsIn` and the note (minor units); any other name → itself. */
 export function meterBase(name: string): { base: string; note?: number } {
@@ -51,12 +53,24 @@ export function meterUnit(name: string): MeterUnit {
   return BY_NAME.get(meterBase(name).base)?.unit ?? 'count';
 }
 
-/** The English GLI/Macau name, e.g. `Bills in: 500.00` for `billsIn.50000`. */
-export function meterGliName(name: string): string {
+/** A meter's name as the catalogues know it, and its note for `billsIn.<note>`; null for a name this version does not know. */
+export function meterKind(name: string): { base: MeterName; note?: number } | null {
+  const { base, note } = meterBase(name);
+  const known = METER_NAMES.find((n) => n === base);
+  return known === undefined ? null : { base: known, ...(note !== undefined ? { note } : {}) };
+}
+
+/**
+ * The English GLI/Macau name, e.g. `Bills in: 500.00` for `billsIn.50000` in a currency of two
+ * minor digits (`minorDigits`: the currency's, from Intl in locales/money.ts).
+ */
+export function meterGliName(name: string, minorDigits: number): string {
   const { base, note } = meterBase(name);
   const gli = BY_NAME.get(base)?.gli ?? name;
-  // Integer arithmetic: the note is minor units, written as whole.cents.
-  return note === undefined ? gli : `${gli}: ${Math.trunc(note / 100)}.${String(note % 100).padStart(2, '0')}`;
+  if (note === undefined) return gli;
+  // Integer arithmetic: the note is minor units, written as whole.fraction.
+  const scale = 10 ** minorDigits;
+  return minorDigits === 0 ? `${gli}: ${note}` : `${gli}: ${Math.trunc(note / scale)}.${String(note % scale).padStart(minorDigits, '0')}`;
 }
 
 /** Sorts meters as a report lists them: the catalogue's order, notes by face value, unknown ones last. */
@@ -76,11 +90,11 @@ export function compareMeters(a: string, b: string): number {
  */
 export function metersOf(scope: string, notes: readonly number[]): string[] {
   const where = scope === 'table' ? 'table' : 'station';
-  return METERS.flatMap(([name, spec]) => {
+  return METERS.flatMap(([name, spec]: readonly [string, MeterSpec]) => {
     if (spec.kept !== undefined && spec.kept !== where) return [];
     return name === 'billsIn' ? notes.map((n) => `billsIn.${n}`) : [name];
   });
 }
 
 /** Every meter name the catalogue words (for the locale catalogues' completeness test). */
-export const METER_NAMES: readonly string[] = METERS.map(([name]) => name);
+export const METER_NAMES: readonly MeterName[] = METERS.map(([name]) => name);

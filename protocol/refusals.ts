@@ -8,6 +8,6 @@ import { REFUSAL_REASONS } from '../engine/table/vocabulary.js';
 export const RefusalReason = z.enum(REFUSAL_REASONS);
 export type RefusalReason = z.infer<typeof RefusalReason>;
 
-export function refusalKey(reason: RefusalReason): string {
+export function refusalKey(reason: RefusalReason): `refusals.${RefusalReason}` {
   return `refusals.${reason}`;
 }

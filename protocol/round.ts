@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BET_IDS, CARD_DESTINATIONS, DECISION_ACTIONS, HOLD_REASONS, LINE_BETS, PRIZES } from '../engine/table/vocabulary.js';
+import { BET_IDS, CARD_DESTINATIONS, DECISION_ACTIONS, HOLD_REASONS, LINE_BETS, OWN_WORDS, PRIZES } from '../engine/table/vocabulary.js';
 import { RefusalReason } from './refusals.js';
 import { BoxNumber, MinorUnits, SeatNumber } from './units.js';
 
@@ -20,6 +20,8 @@ export const HandView = z.strictObject({
   /** The hand's points as the game counts them; null while a card is hidden. */
   total: z.number().int().min(0).max(40).nullable(),
   soft: z.boolean().optional(),
+  /** Blackjack's «Black Jack» (an ace and a ten as the first two cards, not after a split): named, not counted. */
+  natural: z.literal(true).optional(),
   status: z.string().max(32).optional(),
 });
 export type HandView = z.infer<typeof HandView>;
@@ -41,6 +43,10 @@ export const DealerCue = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('shuffle') }),
 ]);
 export type DealerCue = z.infer<typeof DealerCue>;
+
+/** A catalogue key a game names an action or a bet by, where it words it its own way (engine/table/vocabulary.ts). */
+export const OwnWord = z.enum(OWN_WORDS);
+export type OwnWord = z.infer<typeof OwnWord>;
 
 export const RoundPhase = z.enum(['betting', 'dealing', 'results', 'hold']);
 export type RoundPhase = z.infer<typeof RoundPhase>;
@@ -151,8 +157,8 @@ export const RoundView = z.strictObject({
   cue: DealerCue.nullable(),
   hands: z.array(HandView).max(40),
   results: z.array(ResultLine).max(256).nullable(),
-  /** Why the table is on hold (a message key under `hold.`), when it is. */
-  hold: z.string().max(64).nullable(),
+  /** Why the table is on hold (worded under `hold.<reason>`), when it is. */
+  hold: HoldReason.nullable(),
 });
 export type RoundView = z.infer<typeof RoundView>;
 

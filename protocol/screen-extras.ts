@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CORRECTIONS } from '../engine/table/vocabulary.js';
-import { CardFace } from './round.js';
+import { CORRECTIONS, PAY_ITEMS } from '../engine/table/vocabulary.js';
+import { CardFace, LineBet } from './round.js';
 import { BoxNumber, MAX_STATIONS, MinorUnits } from './units.js';
 
 /**
@@ -81,12 +81,12 @@ export const StationRecallRound = z.strictObject({
   status: z.enum(['settled', 'void']),
   /** Every card of the round in dealing order, with where it went (`seat:3:0`, `dealer`, `banker`…). */
   cards: z.array(z.strictObject({ card: CardFace, to: z.string().max(32) })).max(96),
-  bets: z.array(z.strictObject({ seat: BoxNumber, bet: z.string().min(1).max(32), amount: MinorUnits.positive() })).max(32),
+  bets: z.array(z.strictObject({ seat: BoxNumber, bet: LineBet, amount: MinorUnits.positive() })).max(32),
   lines: z
     .array(
       z.strictObject({
         seat: BoxNumber,
-        bet: z.string().min(1).max(32),
+        bet: LineBet,
         hand: z.number().int().min(0).max(7).optional(),
         stake: MinorUnits.nonnegative(),
         net: MinorUnits,
@@ -135,7 +135,7 @@ export type PayRef = z.infer<typeof PayRef>;
 
 /** One line of the active profile's pay table, for the station's help (`help.item.<item>`). */
 export const PayLine = z.strictObject({
-  item: z.string().min(1).max(32),
+  item: z.enum(PAY_ITEMS),
   pays: Pays,
   /** The rule the engine settles it by, as the record quotes it (for service mode and disputes). */
   rule: z.string().max(128),

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { CORRECTIONS, OPTION_CLASSES, UNCORRECTABLE } from '../engine/table/vocabulary.js';
+import { CORRECTIONS, GAME_KINDS, OPTION_CLASSES, UNCORRECTABLE } from '../engine/table/vocabulary.js';
+import { DecisionAction, HoldReason, OwnWord, RoundPhase } from './round.js';
+import { TILT_KINDS, TiltKind } from './tilts.js';
 
 /** The table's words for dealing errors corrected, why a void was the last resort, and rule option classes (the engine's lists). */
 export { CORRECTIONS, OPTION_CLASSES, UNCORRECTABLE, RULE_REFUSALS } from '../engine/table/vocabulary.js';
@@ -119,6 +121,15 @@ export const SERVICE_COMMANDS = [
 
 // ── What a signed-in session sees ───────────────────────────────────────────
 
+/** Why a device takes nothing: the technician's switch, or a current fault that stops it. */
+export const InhibitedBy = z.union([z.literal('service-disable'), z.templateLiteral(['tilt:', TiltKind])]);
+export type InhibitedBy = z.infer<typeof InhibitedBy>;
+
+/** The fault an inhibition names, if it is one: a lookup in the closed list of kinds, never a parse. */
+export function inhibitingTilt(reason: InhibitedBy): TiltKind | null {
+  return TILT_KINDS.find((k) => reason === `tilt:${k}`) ?? null;
+}
+
 export const DeviceRow = z.strictObject({
   device: Short,
   kind: z.enum(['bill-acceptor', 'shoe']),
@@ -139,7 +150,7 @@ export const DeviceRow = z.strictObject({
    * `tilt:<kind>` for each current fault that stops it. Enabled by the technician and listed here
    * means a fault still holds it.
    */
-  inhibitedBy: z.array(z.string().max(64)).max(16).optional(),
+  inhibitedBy: z.array(InhibitedBy).max(16).optional(),
 });
 export type DeviceRow = z.infer<typeof DeviceRow>;
 
@@ -158,8 +169,7 @@ export const SyncRow = z.strictObject({
   lastSuccessAt: Iso.nullable(),
 });
 export const TiltRow = z.strictObject({
-  kind: Short,
-  messageKey: Short,
+  kind: TiltKind,
   severity: z.enum(['info', 'warning', 'critical']),
   /** Who may clear it: automatically, an attendant, a supervisor. */
   clearedBy: z.enum(['auto', 'attendant', 'supervisor', 'resolution']),
@@ -178,11 +188,11 @@ export const ConfigChangeRow = z.strictObject({
   authorisation: Short,
 });
 export const TableRow = z.strictObject({
-  game: Short,
+  game: z.enum(GAME_KINDS),
   profile: Short,
-  phase: Short,
+  phase: RoundPhase,
   roundId: Short,
-  hold: Short.nullable(),
+  hold: HoldReason.nullable(),
   /**
    * The hold's shoe sequence number and every read that left the shoe during it (a shoe without a
    * gate): what the resolution must account for (docs/table-host.md, Holds).
@@ -221,7 +231,7 @@ export const RecallRound = z.strictObject({
   cards: z.array(RoundCard).max(416),
   decisions: z.array(z.strictObject({ seat: z.number().int(), hand: z.number().int().optional(), action: Short, auto: z.boolean().optional() })).max(512),
   /** The catalogue keys of the actions its game words its own way (war's surrender), when it is this table's game. */
-  actionWords: z.record(z.string().max(32), Short).optional(),
+  actionWords: z.partialRecord(DecisionAction, OwnWord).optional(),
   // As many as the ledger allows in one round: 7 stations × 32 bets, 512 settlement lines.
   bets: z.array(z.strictObject({ station: z.number().int(), seat: z.number().int(), bet: Short, amount: MinorUnits })).max(224),
   lines: z

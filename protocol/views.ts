@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { GAME_KINDS } from '../engine/table/vocabulary.js';
-import { BetId, DecisionAction, LineBet, RoundView, Spot, StationBetting, StationDecision } from './round.js';
+import { BetId, DecisionAction, LineBet, OwnWord, RoundView, Spot, StationBetting, StationDecision } from './round.js';
+import { TiltKind } from './tilts.js';
 import { isStationNumber, MAX_REMOTE_STATIONS, MAX_STATION, MAX_STATIONS, MinorUnits, StationNumber } from './units.js';
 import { ServiceSessionFields } from './service.js';
 import { HistoryEntry, MAX_HISTORY, MAX_RECALL_ROUNDS, PayLine, StationRecallRound, RoadsView } from './screen-extras.js';
@@ -61,8 +62,7 @@ const SeatState = z.object({
  * how serious it is, and what it stops. A station sees the table's tilts and its own.
  */
 export const TiltNotice = z.strictObject({
-  kind: z.string().min(1).max(48),
-  messageKey: z.string().min(1).max(64),
+  kind: TiltKind,
   severity: z.enum(['info', 'warning', 'critical']),
   disables: z.enum(['nothing', 'new-bets', 'station', 'table']),
   station: StationNumber.optional(),
@@ -83,8 +83,8 @@ export type CashoutState = z.infer<typeof CashoutState>;
 export const Presentation = z.strictObject({
   dealerHand: z.boolean(),
   panel: z.enum(['roads', 'history']),
-  actionWords: z.partialRecord(DecisionAction, z.string().min(1).max(64)).optional(),
-  betWords: z.partialRecord(LineBet, z.string().min(1).max(64)).optional(),
+  actionWords: z.partialRecord(DecisionAction, OwnWord).optional(),
+  betWords: z.partialRecord(LineBet, OwnWord).optional(),
 });
 export type Presentation = z.infer<typeof Presentation>;
 

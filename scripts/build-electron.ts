@@ -23,7 +23,7 @@ export async function buildElectron(outdir = path.join(root, 'dist/electron')): 
       entryPoints: [path.join(root, 'host/utility-process.ts')],
       outfile: path.join(outdir, 'host.mjs'),
       format: 'esm',
-      external: ['better-sqlite3', 'usb', 'electron'],
+      external: ['better-sqlite3', 'usb', 'serialport', 'electron'],
       // Some bundled CommonJS dependencies call require(); give the ESM bundle one.
       banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
     }),

@@ -1,6 +1,7 @@
 // `npm test` runs this first: the Debian packages the tests need (Chromium for the browser tests,
 // the Noto CJK fonts they draw Chinese with, PostgreSQL for the sync tests' throwaway cluster,
-// systemd for `systemd-analyze verify` on the units in deploy/) are
+// systemd for `systemd-analyze verify` on the units in deploy/, socat for the serial transport's
+// pseudo-terminal pair) are
 // installed where this user may, or the run stops within seconds with the command that installs
 // them, rather than after ten minutes of Node tests. scripts/system-needs.ts decides.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -21,6 +22,11 @@ function hasPostgres(): boolean {
   return existsSync(root) && readdirSync(root).some((v) => existsSync(`${root}/${v}/bin/initdb`) && existsSync(`${root}/${v}/bin/pg_ctl`));
 }
 
+/** The serial transport test links two pseudo-terminals with it (hardware/transport/serial.e2e.test.ts). */
+function hasSocat(): boolean {
+  return (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(`${dir}/socat`));
+}
+
 /** The deploy checks verify the systemd units with it (deploy/deploy.test.ts). */
 function hasSystemdAnalyze(): boolean {
   return existsSync('/usr/bin/systemd-analyze') || existsSync('/bin/systemd-analyze');
@@ -33,6 +39,7 @@ function missingNeeds(): Need[] {
     ...(hasCjkFonts() ? [] : [{ pkg: 'fonts-noto-cjk', why: 'the screens draw Traditional Chinese with Noto Sans CJK' }]),
     ...(hasPostgres() ? [] : [{ pkg: 'postgresql', why: 'the sync tests start their own PostgreSQL cluster (initdb, pg_ctl)' }]),
     ...(hasSystemdAnalyze() ? [] : [{ pkg: 'systemd', why: 'the deploy checks run systemd-analyze verify on the units in deploy/systemd' }]),
+    ...(hasSocat() ? [] : [{ pkg: 'socat', why: 'the serial transport test links two pseudo-terminals with it' }]),
   ];
 }
 

@@ -21,7 +21,7 @@ export const command = defineCommand({
   summary:
     'Drives a bill acceptor or a shoe as the host would (enables it, stacks every accepted note,\n' +
     'acknowledges every shoe event) and prints the logical events. With the spec `sim`, simulator\n' +
-    'commands are read from standard input. <spec>: sim | usb:VID:PID[:serial] | tcp:HOST:PORT',
+    'commands are read from standard input. <spec>: sim | usb:VID:PID[:serial] | tcp:HOST:PORT | serial:PATH (serial:/dev/ttyS0)',
   usage:
     'usage: etg devices monitor --bill-acceptor <spec> --protocol id003|ssp [--currency HKD|MOP] [--accept 100,500] [--json]\n' +
     '       etg devices monitor --shoe <spec> --protocol framed|ascii [--json]',

@@ -4,7 +4,7 @@
 set -e
 RES=/opt/macau-etg-kiosk/resources/deploy
 getent group etg-devices >/dev/null || groupadd --system etg-devices
-getent passwd etg-kiosk >/dev/null || useradd --system --create-home --home-dir /var/lib/macau-etg-kiosk --shell /usr/sbin/nologin --groups video,input,etg-devices etg-kiosk
+getent passwd etg-kiosk >/dev/null || useradd --system --create-home --home-dir /var/lib/macau-etg-kiosk --shell /usr/sbin/nologin --groups video,input,dialout,etg-devices etg-kiosk
 install -d -o etg-kiosk -g etg-kiosk -m 0700 /var/lib/macau-etg-kiosk
 install -d -m 0755 /etc/macau-etg-kiosk
 [ -e /etc/macau-etg-kiosk/touch-map ] || install -m 0644 "$RES/x11/touch-map.example" /etc/macau-etg-kiosk/touch-map.example

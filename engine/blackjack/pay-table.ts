@@ -1,4 +1,5 @@
 import { odds, parseRatio, payLine, type PayLine } from '../table/pay-line.js';
+import type { PayItem } from '../table/vocabulary.js';
 import { ref } from './refs.js';
 import { describeRules, type BlackjackRules } from './rules.js';
 import { ANY_PAIR_PAYS, OVER_UNDER_PAYS, PERFECT_PAIRS_PAYS, SEVENS_PAYS } from './side-bets.js';
@@ -23,7 +24,7 @@ export function blackjackPayTable(rules: BlackjackRules): PayLine[] {
 /** The additional bets the table offers (Art. 13), each at the odds Art. 14 gives it. */
 function sideBetLines(rules: BlackjackRules): PayLine[] {
   const id = rules.profile;
-  const side = (item: string, win: number, key: Parameters<typeof ref>[1]): PayLine => payLine(item, odds(win, 1), ref(id, key), true);
+  const side = (item: PayItem, win: number, key: Parameters<typeof ref>[1]): PayLine => payLine(item, odds(win, 1), ref(id, key), true);
   const lines: PayLine[] = [];
   if (rules.anyPair) lines.push(side('anyPair', ANY_PAIR_PAYS, 'anyPair'));
   if (rules.sevens) {

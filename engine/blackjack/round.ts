@@ -150,6 +150,8 @@ export interface HandView {
   readonly total: number;
   readonly soft: boolean;
   readonly status: HandStatus;
+  /** Ace and a ten as a hand's first two cards, not after a split: «Black Jack» (Art. 10 n.1, n.6; rule 20). */
+  readonly natural: boolean;
   readonly stake: number;
 }
 
@@ -445,6 +447,7 @@ export class BlackjackRound {
           total: t.total,
           soft: t.soft,
           status: h.status,
+          natural: !h.fromSplit && isNaturalPair(h.cards),
           stake: h.stakes.find((x) => x.owner === undefined)?.stake ?? 0,
         });
       });

@@ -1,7 +1,7 @@
 import { cardCode, parseCard, type Card, type CardCode } from '../cards/card.js';
 import type { CorrectionRule, DecisionRequest, GameDefinition, GameLine, HandView, NotFollowed, Pending, RoundStake } from '../table/game.js';
 import { lineBet } from '../table/vocabulary.js';
-import { handTotal } from './hand.js';
+import { handTotal, isNaturalPair } from './hand.js';
 import { blackjackLimitRules } from './limit-rules.js';
 import { blackjackPayTable } from './pay-table.js';
 import { ref } from './refs.js';
@@ -446,9 +446,19 @@ export function blackjackTableGame(
       const hidden = rules.holeCard !== 'none' && !revealed && dealer.cards.length >= 2;
       const cards = dealer.cards.map((c, i): CardCode | 'XX' => (hidden && i === 1 ? 'XX' : c));
       const shown = hidden ? handTotal(round.dealer.slice(0, 1)) : { total: dealer.total, soft: dealer.soft };
+      const natural = { natural: true } as const;
       return [
-        { owner: 'dealer', cards, total: cards.length ? shown.total : null, soft: shown.soft },
-        ...round.hands().map((h): HandView => ({ owner: 'seat', seat: h.seat, hand: h.hand, cards: h.cards, total: h.total, soft: h.soft, status: h.status })),
+        { owner: 'dealer', cards, total: cards.length ? shown.total : null, soft: shown.soft, ...(!hidden && isNaturalPair(round.dealer) ? natural : {}) },
+        ...round.hands().map((h): HandView => ({
+          owner: 'seat',
+          seat: h.seat,
+          hand: h.hand,
+          cards: h.cards,
+          total: h.total,
+          soft: h.soft,
+          status: h.status,
+          ...(h.natural ? natural : {}),
+        })),
       ];
     },
     /**

@@ -1,7 +1,7 @@
 import type { Card, CardCode } from '../cards/card.js';
 import type { SettlementLine } from '../settlement/settlement-line.js';
 import type { PayLine } from './pay-line.js';
-import type { BetId, CardDestination, Correction, DecisionAction, GameKind, HoldReason, LineBet, Prize, RefusalReason } from './vocabulary.js';
+import type { BetId, CardDestination, Correction, DecisionAction, GameKind, HoldReason, LineBet, OwnWord, Prize, RefusalReason } from './vocabulary.js';
 
 /** A refusal carries the English detail for the log and, for a player's command, the reason shown to them. */
 export type Outcome<T = object> = ({ readonly ok: true } & T) | { readonly ok: false; readonly reason: string; readonly refusal?: RefusalReason };
@@ -108,6 +108,8 @@ export interface HandView {
   readonly cards: (CardCode | 'XX')[];
   readonly total: number | null;
   readonly soft?: boolean;
+  /** Blackjack's «Black Jack»: the screens name it rather than count it (`11/21`). */
+  readonly natural?: true;
   readonly status?: string;
 }
 
@@ -162,9 +164,9 @@ export interface Presentation {
   /** The panel beside the felt: baccarat's roads, or the last rounds' strip. */
   readonly panel: 'roads' | 'history';
   /** The catalogue key of an action where the game words it its own way (war's surrender is half the bet back). */
-  readonly actionWords?: Readonly<Partial<Record<DecisionAction, string>>>;
+  readonly actionWords?: Readonly<Partial<Record<DecisionAction, OwnWord>>>;
   /** The catalogue key of a bet where the game names it its own way (war's tie bet is not baccarat's tie). */
-  readonly betWords?: Readonly<Partial<Record<LineBet, string>>>;
+  readonly betWords?: Readonly<Partial<Record<LineBet, OwnWord>>>;
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { PayItem } from './vocabulary.js';
+
 /**
  * A pay-table line as the station's help shows it, made from the active rule profile itself
  * (never a text written per game), so a no-commission baccarat table or a 6-deck war table says
@@ -22,7 +24,7 @@ export interface PayRef {
 }
 
 export interface PayLine {
-  readonly item: string;
+  readonly item: PayItem;
   readonly pays: Pays;
   /** The rule the engine settles it by, as the record quotes it. */
   readonly rule: string;
@@ -58,7 +60,7 @@ export function payRef(rule: string): PayRef | undefined {
 }
 
 /** A line with its readable reference beside the rule id the settlement quotes. */
-export function payLine(item: string, pays: Pays, rule: string, side = false): PayLine {
+export function payLine(item: PayItem, pays: Pays, rule: string, side = false): PayLine {
   const ref = payRef(rule);
   return { item, pays, rule, ...(ref ? { ref } : {}), ...(side ? { side: true as const } : {}) };
 }

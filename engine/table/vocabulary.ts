@@ -177,6 +177,48 @@ export type GameKind = (typeof GAME_KINDS)[number];
 export const PRIZES = ['side-bet', 'special-prize', 'five-card'] as const;
 export type Prize = (typeof PRIZES)[number];
 
+/** What a pay-table line pays on (`help.item.<item>` in every language), for every game and profile. */
+export const PAY_ITEMS = [
+  // baccarat
+  'player',
+  'bankerCommission',
+  'banker',
+  'bankerSix',
+  'tie',
+  'playerPair',
+  'bankerPair',
+  'tieStandsOff',
+  // blackjack and war
+  'win',
+  'blackjack',
+  'insurance',
+  'fiveCard',
+  'surrender',
+  'special678',
+  'special678Extra',
+  'anyPair',
+  'sevensTwo',
+  'sevensTwoSuited',
+  'sevensThree',
+  'sevensThreeSuited',
+  'over13',
+  'under13',
+  'perfectPairMixed',
+  'perfectPairColoured',
+  'perfectPairPerfect',
+  'tieBet',
+  'warHigher',
+] as const;
+export type PayItem = (typeof PAY_ITEMS)[number];
+
+/**
+ * The catalogue keys a game may name an action or a bet by, where it words it its own way
+ * (war's surrender returns half the bet; war's tie bet is not baccarat's tie). A closed list, so
+ * the screens' typecheck holds every one of them against the catalogues.
+ */
+export const OWN_WORDS = ['action.warSurrender', 'help.item.tieBet'] as const;
+export type OwnWord = (typeof OWN_WORDS)[number];
+
 /** Where a card went, as journalled and shown: a seat's hand, the dealer, baccarat's sides, a burn. */
 export const CARD_DESTINATIONS = ['seat', 'dealer', 'banker', 'player', 'burn'] as const;
 export type CardDestination = (typeof CARD_DESTINATIONS)[number];

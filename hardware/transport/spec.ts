@@ -1,7 +1,15 @@
-// Device spec strings: `sim`, `usb:VID:PID[:serial]` (hex ids) or `tcp:HOST:PORT`.
+// Device spec strings: `sim`, `usb:VID:PID[:serial]` (hex ids), `tcp:HOST:PORT` or `serial:PATH`
+// (a port the operating system names, `serial:/dev/ttyS0`).
 import { z } from 'zod';
 
-export type DeviceSpec = { kind: 'sim' } | { kind: 'usb'; vendorId: number; productId: number; serial?: string } | { kind: 'tcp'; host: string; port: number };
+export type DeviceSpec =
+  | { kind: 'sim' }
+  | { kind: 'usb'; vendorId: number; productId: number; serial?: string }
+  | { kind: 'tcp'; host: string; port: number }
+  | { kind: 'serial'; path: string };
+
+/** A serial port's path: absolute, a device name of letters, digits and `._-/` (`/dev/ttyS0`, `/dev/serial/by-id/usb-FTDI_…`). */
+const serialPath = z.string().regex(/^\/[\w.\-/]+$/, 'an absolute device path such as /dev/ttyS0');
 
 const hexId = z.string().regex(/^(0x)?[0-9a-fA-F]{1,4}$/, 'a hex id of 1–4 digits');
 
@@ -25,12 +33,18 @@ export function parseSpec(spec: string, options: { listen?: boolean } = {}): Dev
       throw new Error(`bad TCP spec "${spec}": expected tcp:HOST:PORT`);
     return { kind: 'tcp', host, port };
   }
-  throw new Error(`bad device spec "${spec}": expected sim, usb:VID:PID[:serial] or tcp:HOST:PORT`);
+  if (spec.startsWith('serial:')) {
+    const path = serialPath.safeParse(spec.slice(7));
+    if (!path.success) throw new Error(`bad serial spec "${spec}": expected serial:PATH with an absolute device path such as serial:/dev/ttyS0`);
+    return { kind: 'serial', path: path.data };
+  }
+  throw new Error(`bad device spec "${spec}": expected sim, usb:VID:PID[:serial], tcp:HOST:PORT or serial:PATH`);
 }
 
 export function formatSpec(s: DeviceSpec): string {
   if (s.kind === 'sim') return 'sim';
   if (s.kind === 'tcp') return `tcp:${s.host.includes(':') ? `[${s.host}]` : s.host}:${s.port}`;
+  if (s.kind === 'serial') return `serial:${s.path}`;
   const h = (n: number): string => n.toString(16).padStart(4, '0');
   return `usb:${h(s.vendorId)}:${h(s.productId)}${s.serial ? ':' + s.serial : ''}`;
 }

@@ -148,8 +148,12 @@ describe('device specs', () => {
     assert.deepEqual(parseSpec('usb:0403:6001'), { kind: 'usb', vendorId: 0x403, productId: 0x6001 });
     assert.deepEqual(parseSpec('usb:191c:4104:ABC'), { kind: 'usb', vendorId: 0x191c, productId: 0x4104, serial: 'ABC' });
     assert.deepEqual(parseSpec('tcp:127.0.0.1:4555'), { kind: 'tcp', host: '127.0.0.1', port: 4555 });
+    assert.deepEqual(parseSpec('serial:/dev/ttyS0'), { kind: 'serial', path: '/dev/ttyS0' });
+    assert.deepEqual(parseSpec('serial:/dev/serial/by-id/usb-FTDI_FT232R-if00'), { kind: 'serial', path: '/dev/serial/by-id/usb-FTDI_FT232R-if00' });
     assert.equal(formatSpec(parseSpec('usb:191c:4104:ABC')), 'usb:191c:4104:ABC');
-    for (const bad of ['', 'usb:xyz:1', 'tcp:host', 'tcp:h:99999', 'serial:/dev/ttyUSB0']) assert.throws(() => parseSpec(bad));
+    assert.equal(formatSpec(parseSpec('serial:/dev/ttyS0')), 'serial:/dev/ttyS0');
+    for (const bad of ['', 'usb:xyz:1', 'tcp:host', 'tcp:h:99999', 'serial:', 'serial:ttyS0', 'serial:/dev/tty S0', 'serial:/dev/$(x)', 'ttyS0'])
+      assert.throws(() => parseSpec(bad), bad);
   });
 });
 

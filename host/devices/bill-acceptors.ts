@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { openBillAcceptor, type OpenedBillAcceptor } from '../../hardware/open.js';
 import type { BillAcceptorEvent, Credit, EscrowDecision, EscrowedNote } from '../../hardware/billacceptor/types.js';
 import type { WireFrame } from '../../hardware/wire-frame.js';
+import type { InhibitedBy } from '../../protocol/index.js';
 import { serviceDisabledDevices, type Ledger } from '../../ledger/index.js';
 import type { TableConfig } from '../config/table-config.js';
 import { journalReturn, pendingNoteFor } from '../recovery/escrow.js';
@@ -35,7 +36,7 @@ export interface BillAcceptorDeps {
  * Why a station's acceptor takes no notes: a technician disabled it in service mode, or a current
  * fault (`tilt:<kind>`) disables the station or halts the table.
  */
-export type InhibitReason = 'service-disable' | `tilt:${string}`;
+export type InhibitReason = InhibitedBy;
 
 const FAULTS = new Set<BillAcceptorEvent['type']>(['jam', 'stackerFull', 'stackerRemoved', 'cheated', 'failure', 'unvaluedCredit']);
 

@@ -1,4 +1,6 @@
+import type { i18n } from 'i18next';
 import type { Logger } from 'pino';
+import { minorDigits } from '../../locales/money.js';
 import { canonicalJson, eventLog, evidenceBundle, newestEntriesOfType, openServiceSessions, type Ledger, type SyncClient } from '../../ledger/index.js';
 import { parseCard } from '../../engine/cards/card.js';
 import {
@@ -7,6 +9,7 @@ import {
   meterGliName,
   metersOf,
   meterUnit,
+  type Currency,
   type DeviceRow,
   type Language,
   type EventFilter,
@@ -56,6 +59,8 @@ export interface LiveBackendDeps {
   /** Faults, handpays and configuration changes (host/stations/floor.ts). */
   floor: FloorServices;
   log: Logger;
+  /** The host's words (the printable report): one i18next instance over the screens' catalogues. */
+  i18n: i18n;
   softwareVersion: string;
   /** The files of the running program and their manifest at start (journalled in power.reset). */
   program: { layout: ProgramLayout; atStart: ProgramManifest };
@@ -86,7 +91,7 @@ const TRACE_KEEP = 200;
 /** The service backend over what the host has on this branch; see `service-backend.ts`. */
 export class LiveServiceBackend implements ServiceBackend {
   readonly tableId: string;
-  readonly currency: string;
+  readonly currency: Currency;
   readonly softwareVersion: string;
   private readonly traceRows: { ts: string; device: string; event: string }[] = [];
   private readonly listeners = new Set<() => void>();
@@ -252,7 +257,6 @@ export class LiveServiceBackend implements ServiceBackend {
   tilts(): TiltSummary[] | null {
     return this.d.floor.tilts.list().map((t) => ({
       kind: t.kind,
-      messageKey: t.messageKey,
       severity: t.severity,
       clearedBy: t.clears,
       ...(t.station !== undefined ? { station: t.station } : {}),
@@ -453,7 +457,15 @@ export class LiveServiceBackend implements ServiceBackend {
     for (const s of this.meters()) {
       for (const m of s.meters)
         lines.push(
-          [this.d.ledger.terminalId, this.tableId, s.scope, m.name, csvCell(meterGliName(m.name)), m.unit === 'money' ? money : 'count', m.value].join(','),
+          [
+            this.d.ledger.terminalId,
+            this.tableId,
+            s.scope,
+            m.name,
+            csvCell(meterGliName(m.name, minorDigits(this.currency))),
+            m.unit === 'money' ? money : 'count',
+            m.value,
+          ].join(','),
         );
     }
     return lines.join('\r\n') + '\r\n';
@@ -470,7 +482,7 @@ export class LiveServiceBackend implements ServiceBackend {
         head: this.d.ledger.headOf(),
         scopes: this.meters().map((s) => ({
           scope: s.scope,
-          meters: s.meters.map((m) => ({ meter: m.name, gliName: meterGliName(m.name), unit: m.unit, value: m.value })),
+          meters: s.meters.map((m) => ({ meter: m.name, gliName: meterGliName(m.name, minorDigits(this.currency)), unit: m.unit, value: m.value })),
         })),
       },
       null,
@@ -479,15 +491,18 @@ export class LiveServiceBackend implements ServiceBackend {
   }
 
   metersHtml(language: Language): string {
-    return metersReport({
-      language,
-      currency: this.d.config.currency,
-      tableId: this.tableId,
-      terminal: this.d.ledger.terminalId,
-      at: new Date(this.now()).toISOString(),
-      headSeq: this.d.ledger.headOf().seq,
-      scopes: this.meters(),
-    });
+    return metersReport(
+      {
+        language,
+        currency: this.d.config.currency,
+        tableId: this.tableId,
+        terminal: this.d.ledger.terminalId,
+        at: new Date(this.now()).toISOString(),
+        headSeq: this.d.ledger.headOf().seq,
+        scopes: this.meters(),
+      },
+      this.d.i18n,
+    );
   }
 
   evidenceJson(roundId: string): string | null {
@@ -746,7 +761,7 @@ export class LiveServiceBackend implements ServiceBackend {
     return {
       ok: true,
       key: now.hash === start.hash ? 'service.done.hashSame' : 'service.done.hashDiffers',
-      values: { hash: now.hash.slice(0, 16), files: changed.length },
+      values: { hash: now.hash.slice(0, 16), count: changed.length },
     };
   }
 
@@ -815,8 +830,8 @@ export class LiveServiceBackend implements ServiceBackend {
 }
 
 /** The unit of a money meter in the exports: minor units of the currency, named. */
-function moneyUnit(currency: string): string {
-  return `${currency} minor units (1/100)`;
+function moneyUnit(currency: Currency): string {
+  return `${currency} minor units (1/${10 ** minorDigits(currency)})`;
 }
 
 /** A CSV cell quoted when it holds a comma or a quote (RFC 4180). */

@@ -1,24 +1,13 @@
-import { catalogues } from '../../locales/index.js';
-import { METER_NAMES, meterBase, meterGliName, type Language } from '../../protocol/index.js';
+import type { i18n } from 'i18next';
+import { formatMoney, INTL_LOCALE, minorDigits } from '../../locales/money.js';
+import { meterGliName, meterKind, type Currency, type Language } from '../../protocol/index.js';
 import type { MeterScope } from './service-backend.js';
-
-/** The Intl locale of each screen language (as the screens format money). */
-const INTL_LOCALE: Record<Language, string> = { 'zh-Hant': 'zh-Hant-MO', pt: 'pt-MO', en: 'en-MO' };
-
-type Tree = { [k: string]: string | Tree };
-
-function lookup(language: Language, key: string, values: Record<string, string | number> = {}): string {
-  let node: string | Tree | undefined = catalogues[language] as unknown as Tree;
-  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
-  const text = typeof node === 'string' ? node : key;
-  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(values[name] ?? ''));
-}
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 export interface MetersReportInput {
   language: Language;
-  currency: 'HKD' | 'MOP';
+  currency: Currency;
   tableId: string;
   terminal: string;
   at: string;
@@ -29,19 +18,19 @@ export interface MetersReportInput {
 /**
  * The meters as a page to print (the browser's own print command): one table per scope, each
  * meter by its name in the language and its GLI/Macau name, money formatted in the table's
- * currency, counts as counts. Static HTML with inline styles and no script, served with the
- * export token like the CSV and JSON.
+ * currency from its minor units (every amount with its fraction, so the column lines up), counts
+ * as counts. Worded by the host's i18next instance, as the screens word theirs. Static HTML with
+ * inline styles and no script, served with the export token like the CSV and JSON.
  */
-export function metersReport(r: MetersReportInput): string {
-  const t = (key: string, values?: Record<string, string | number>) => lookup(r.language, key, values);
-  const money = new Intl.NumberFormat(INTL_LOCALE[r.language], { style: 'currency', currency: r.currency, minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  // Minor units become major units only here, for display, as the screens do.
-  const asMoney = (minor: number) => money.format(minor / 100);
+export function metersReport(r: MetersReportInput, i18n: i18n): string {
+  const t = i18n.getFixedT(r.language);
+  const money = (minor: number) => formatMoney(minor, r.currency, r.language, { fraction: 'always' });
   const count = new Intl.NumberFormat(INTL_LOCALE[r.language], { maximumFractionDigits: 0 });
+  const digits = minorDigits(r.currency);
   const label = (name: string) => {
-    const { base, note } = meterBase(name);
-    if (!METER_NAMES.includes(base)) return t('service.meter.unknown', { name });
-    return t(`service.meter.${base}`, note !== undefined ? { note: asMoney(note) } : {});
+    const meter = meterKind(name);
+    if (!meter) return t('service.meter.unknown', { name });
+    return meter.note !== undefined ? t(`service.meter.${meter.base}`, { note: money(meter.note) }) : t(`service.meter.${meter.base}`);
   };
   const scopeName = (scope: string) =>
     scope === 'table' ? t('service.field.atTable') : t('service.field.atStation', { station: scope.split(':')[1] ?? scope });
@@ -52,7 +41,7 @@ export function metersReport(r: MetersReportInput): string {
         : s.meters
             .map(
               (m) =>
-                `<tr><td>${escape(label(m.name))}</td><td class="gli">${escape(meterGliName(m.name))}</td><td class="v">${escape(m.unit === 'money' ? asMoney(m.value) : count.format(m.value))}</td></tr>`,
+                `<tr><td>${escape(label(m.name))}</td><td class="gli">${escape(meterGliName(m.name, digits))}</td><td class="v">${escape(m.unit === 'money' ? money(m.value) : count.format(m.value))}</td></tr>`,
             )
             .join('\n');
     return `<section><h2>${escape(scopeName(s.scope))}</h2>
@@ -61,9 +50,9 @@ export function metersReport(r: MetersReportInput): string {
 ${rows}
 </tbody></table></section>`;
   });
-  const lang = r.language === 'zh-Hant' ? 'zh-Hant-MO' : r.language === 'pt' ? 'pt-MO' : 'en';
+  const title = t('service.report.pageTitle', { table: r.tableId });
   return `<!doctype html>
-<html lang="${lang}"><head><meta charset="utf-8"><title>${escape(t('service.report.title'))} ${escape(r.tableId)}</title>
+<html lang="${INTL_LOCALE[r.language]}"><head><meta charset="utf-8"><title>${escape(title)}</title>
 <style>
 body { font-family: "Noto Sans CJK HK", "Noto Sans", sans-serif; margin: 16mm; color: #000; background: #fff; }
 h1 { font-size: 18pt; margin: 0 0 4mm; } h2 { font-size: 13pt; margin: 6mm 0 2mm; }

@@ -35,15 +35,17 @@ export const HOST_RUNTIME_PACKAGES = [
   '@fastify/static',
   '@fastify/websocket',
   '@peculiar/x509',
+  'i18next',
   'pino',
   'prom-client',
   'semver',
+  'serialport',
   'usb',
   'ws',
   'zod',
 ] as const;
 /** Left outside the Electron bundle (scripts/build-electron.ts `external`), so loaded from node_modules. */
-const ELECTRON_EXTERNAL_PACKAGES = ['better-sqlite3', 'usb'] as const;
+const ELECTRON_EXTERNAL_PACKAGES = ['better-sqlite3', 'serialport', 'usb'] as const;
 
 const OUR_PARTS = [
   'bin',

@@ -7,7 +7,7 @@ import { startScreenRelay } from './screen-relay.js';
 
 export interface StationAgentOptions {
   enrolment: EnrolmentFile;
-  /** The acceptor: `sim`, `usb:VID:PID[:serial]` or `tcp:HOST:PORT`. */
+  /** The acceptor: `sim`, `usb:VID:PID[:serial]`, `tcp:HOST:PORT` or `serial:PATH`. */
   billAcceptor: string;
   protocol: 'id003' | 'ssp';
   currency: Currency;

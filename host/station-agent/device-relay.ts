@@ -9,7 +9,7 @@ import type { EnrolmentFile } from '../stadium/enrolment-file.js';
 
 export interface DeviceRelayOptions {
   enrolment: EnrolmentFile;
-  /** The acceptor: `sim`, `usb:VID:PID[:serial]` or `tcp:HOST:PORT` (hardware/open.ts). */
+  /** The acceptor: `sim`, `usb:VID:PID[:serial]`, `tcp:HOST:PORT` or `serial:PATH` (hardware/open.ts). */
   spec: string;
   protocol: 'id003' | 'ssp';
   currency: Currency;

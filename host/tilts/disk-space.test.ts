@@ -45,7 +45,7 @@ describe('disk-space monitoring', () => {
       assert.ok(fault, 'the disk-low fault is held');
       assert.match(fault.detail ?? '', /MiB free of 8192 MiB/);
       const table = t.hub.state('table');
-      assert.ok(table.kind === 'table' && table.tilts?.some((n) => n.kind === 'disk-low' && n.messageKey === 'tilt.disk-low' && n.disables === 'new-bets'));
+      assert.ok(table.kind === 'table' && table.tilts?.some((n) => n.kind === 'disk-low' && n.disables === 'new-bets'));
       const refused = place(t, 1);
       assert.equal(refused.ok, false, 'no new bet while the disk is low');
 

@@ -1,4 +1,4 @@
-import type { TiltNotice } from '../../protocol/index.js';
+import type { TiltKind as ProtocolTiltKind, TiltNotice } from '../../protocol/index.js';
 
 /** Who may end a fault: the condition itself, an attendant, a supervisor, or the hold's resolution. */
 export type TiltClearance = 'auto' | 'attendant' | 'supervisor' | 'resolution';
@@ -50,7 +50,7 @@ export const TILTS = {
   'ledger-integrity': { scope: 'table', severity: 'critical', disables: 'table', clears: 'supervisor', latched: true },
   // Closed by a supervisor in service mode: no new bets until a supervisor opens it again.
   'table-closed': { scope: 'table', severity: 'info', disables: 'new-bets', clears: 'supervisor', latched: true },
-} as const satisfies Record<string, TiltSpec>;
+} as const satisfies Record<ProtocolTiltKind, TiltSpec>;
 
 export type TiltKind = keyof typeof TILTS;
 export const TILT_KINDS = Object.keys(TILTS) as TiltKind[];

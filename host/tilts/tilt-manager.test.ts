@@ -31,8 +31,8 @@ describe('tilt manager', () => {
       const table = t.hub.state('table');
       assert.ok(s2.kind === 'station' && s3.kind === 'station' && table.kind === 'table');
       assert.deepEqual(
-        s2.tilts?.map((n) => [n.kind, n.messageKey, n.disables, n.station]),
-        [['bill-jam', 'tilt.bill-jam', 'station', 2]],
+        s2.tilts?.map((n) => [n.kind, n.disables, n.station]),
+        [['bill-jam', 'station', 2]],
       );
       assert.deepEqual(s3.tilts, [], 'another station never sees it');
       assert.deepEqual(table.tilts, [], 'the table display shows table faults only');

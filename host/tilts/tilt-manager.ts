@@ -173,7 +173,6 @@ export class TiltManager {
       .filter((t) => t.station === undefined || t.station === station)
       .map((t) => ({
         kind: t.kind,
-        messageKey: t.messageKey,
         severity: t.severity,
         disables: t.disables,
         ...(t.station !== undefined ? { station: t.station } : {}),

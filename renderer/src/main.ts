@@ -1,9 +1,10 @@
 import type { ProtocolError, ViewState } from '../../protocol/index.js';
-import { stationOf } from '../../protocol/index.js';
+import { refusalKey, stationOf } from '../../protocol/index.js';
 import { HostClient } from './connection/host-client.js';
 import { resolveLaunch } from './connection/launch.js';
 import { loadFonts } from './fonts.js';
-import { createI18n } from './i18n/i18n.js';
+import { createI18n, isMessageKey, type MessageKey } from '../../locales/i18n.js';
+import { INTL_LOCALE } from '../../locales/money.js';
 import { SteppedClock, wallClock, type Clock } from './anim/clock.js';
 import { CardAtlas, installCardAtlas } from './cards/card-art.js';
 import { designResolution, sharpenTexts } from './pixi/crisp.js';
@@ -16,7 +17,8 @@ import { installTestHooks } from './test-hooks.js';
 
 async function boot(): Promise<void> {
   const launch = await resolveLaunch();
-  const [{ app, root, onFit }, i18n] = await Promise.all([createStage(), createI18n('zh-Hant'), loadFonts()]);
+  const [{ app, root, onFit }] = await Promise.all([createStage(), loadFonts()]);
+  const i18n = createI18n('zh-Hant');
   // `?clock=stepped` (tests, benchmarks): animations move only when the test hook steps the clock.
   const stepped = new URLSearchParams(location.search).get('clock') === 'stepped' ? new SteppedClock(Date.now()) : null;
   const clock: Clock = stepped ?? wallClock;
@@ -31,7 +33,7 @@ async function boot(): Promise<void> {
 
   let client: HostClient | null = null;
   // A refusal that reconnecting cannot cure stays on screen: it names what the attendant must fix.
-  let fatal: string | null = null;
+  let fatal: MessageKey | null = null;
   /** The refusal on the banner now (screens without a place of their own for it). */
   let shown = 0;
   const ctx: ScreenContext = { i18n, command: (c) => client?.command(c), sessionStartMs: Date.now(), clock, emit: (e) => emit(e) };
@@ -41,13 +43,17 @@ async function boot(): Promise<void> {
   onFit(() => sharpenTexts(root, resolution()));
   screen.setStatus('status.connecting');
   document.title = i18n.t('app.name');
+  document.documentElement.lang = INTL_LOCALE['zh-Hant'];
 
   let language: ViewState['language'] | null = null;
   const onSnapshot = async (state: ViewState) => {
     if (state.language !== language) {
       language = state.language;
       await i18n.changeLanguage(state.language);
-      document.documentElement.lang = { 'zh-Hant': 'zh-Hant-MO', pt: 'pt-MO', en: 'en' }[state.language];
+      // The page's language is the screen's, as a BCP 47 tag (the one Intl formats with): what
+      // assistive tools and the browser's own font fallback go by.
+      document.documentElement.lang = INTL_LOCALE[state.language];
+      document.title = i18n.t('app.name');
     }
     screen.setStatus(null);
     screen.render(state);
@@ -77,14 +83,16 @@ async function boot(): Promise<void> {
       },
       error: (e: ProtocolError) => {
         emit(`error:${e.code}`);
+        // The refusal's own words where the host names one the catalogues have, else the error code's.
+        const key: MessageKey = e.refusal ? refusalKey(e.refusal) : isMessageKey(e.messageKey) ? e.messageKey : `errors.${e.code}`;
         if (e.code === 'unauthorized' || e.code === 'protocol-version' || e.code === 'forbidden-view') {
-          fatal = e.messageKey;
+          fatal = key;
           screen.setStatus(fatal);
         } else if (e.code === 'rejected' || e.code === 'stale-version') {
           // A refused bet or decision is said, never silently dropped, and the message clears itself.
-          if (screen.refused) screen.refused(e.messageKey);
+          if (screen.refused) screen.refused(key);
           else {
-            screen.setStatus(e.messageKey);
+            screen.setStatus(key);
             // Only this message's own timer may clear it: a newer one starts its own.
             const mine = ++shown;
             setTimeout(() => {

@@ -1,6 +1,8 @@
 import { Text, type Application, type Container } from 'pixi.js';
 import type { SteppedClock } from './anim/clock.js';
 import { CardView } from './cards/card-view.js';
+import { FeltView } from './felt/felt-art.js';
+import { Celebration } from './ui/celebration.js';
 import { setCardTrace } from './trace.js';
 import { Button } from './ui/button.js';
 
@@ -19,9 +21,21 @@ export interface KioskTestHooks {
   /**
    * Bounds of everything the overlap check compares, in CSS pixels: texts and buttons (a button's
    * own caption and limits are texts with the button as `owner`), the felt's printed words
-   * (`print`) and the cards (`card`). Overlays (a celebration, gone in seconds) are left out.
+   * (`print`), the cards (`card`), the panels beside the felt (`panel`: the road maps, the last
+   * rounds) and the room each celebration placed this round takes at its largest (`overlay`, shown
+   * or not: it is gone in seconds, its room is not).
    */
-  boxes(): { kind: 'text' | 'button' | 'print' | 'card'; label: string; owner?: string; x: number; y: number; width: number; height: number }[];
+  boxes(): {
+    kind: 'text' | 'button' | 'print' | 'card' | 'panel' | 'overlay';
+    label: string;
+    owner?: string;
+    x: number;
+    y: number;
+    width: number;
+    height: number;
+  }[];
+  /** The half-ellipse the table's felt covers, rail included, in CSS pixels (`top` is its straight dealer's edge); null off the table display. */
+  felt(): { cx: number; top: number; rx: number; ry: number } | null;
   /** With `?clock=stepped`: moves the animation clock and draws a frame. */
   step(ms: number): void;
   /**
@@ -79,7 +93,20 @@ export function installTestHooks(app: Application, clock: SteppedClock | null): 
         return { x: b.x, y: b.y, width: b.width, height: b.height };
       };
       const visit = (node: Container, print: boolean, owner: string | undefined) => {
+        if (node instanceof Celebration) {
+          if (node.placed && node.parent) {
+            const e = node.extent();
+            const a = node.parent.toGlobal({ x: e.x, y: e.y });
+            const b = node.parent.toGlobal({ x: e.x + e.width, y: e.y + e.height });
+            out.push({ kind: 'overlay', label: node.words, x: a.x, y: a.y, width: b.x - a.x, height: b.y - a.y });
+          }
+          return;
+        }
         if (!node.visible || node.alpha === 0 || node.label === 'overlay') return;
+        if (node.label === 'panel') {
+          out.push({ kind: 'panel', label: 'panel', ...box(node) });
+          return;
+        }
         if (node instanceof CardView) {
           out.push({ kind: 'card', label: node.code(), ...box(node) });
           return;
@@ -94,6 +121,17 @@ export function installTestHooks(app: Application, clock: SteppedClock | null): 
       };
       visit(app.stage, false, undefined);
       return out;
+    },
+    felt() {
+      let found: FeltView | null = null;
+      walk(app.stage, (c) => {
+        if (c instanceof FeltView) found = c;
+      });
+      if (!found) return null;
+      const f: FeltView = found;
+      const centre = f.toGlobal({ x: f.extent.cx, y: f.extent.top });
+      const corner = f.toGlobal({ x: f.extent.cx + f.extent.rx, y: f.extent.top + f.extent.ry });
+      return { cx: centre.x, top: centre.y, rx: corner.x - centre.x, ry: corner.y - centre.y };
     },
     step(ms) {
       if (!clock) throw new Error('open the screen with ?clock=stepped to step its clock');

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page, TestInfo } from '@playwright/test';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
+import { feltMeetsRect } from '../../renderer/src/felt/felt-layout.js';
 import { drawnCards, drawnTexts, expect, insertNote, press, test, waitForEvent, withKiosk, type Kiosk } from './kiosk-fixture.js';
 
 /**
@@ -156,12 +157,36 @@ function overlapping(boxes: Box[]): string[] {
     for (let j = i + 1; j < boxes.length; j++) {
       const a = boxes[i]!;
       const b = boxes[j]!;
+      // Panels hold their own words; a celebration's room is held to the felt below.
+      if (a.kind === 'panel' || b.kind === 'panel' || a.kind === 'overlay' || b.kind === 'overlay') continue;
       if (a.kind === 'card' && b.kind === 'card') continue;
       if (a.kind === 'print' && b.kind === 'print') continue;
       if ((a.kind === 'button' && b.owner === a.label) || (b.kind === 'button' && a.owner === b.label)) continue;
       const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
       const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
       if (w > 1 && h > 1) out.push(`${a.kind} "${a.label}" × ${b.kind} "${b.label}"`);
+    }
+  return out;
+}
+
+type Felt = NonNullable<Awaited<ReturnType<NonNullable<Window['__kiosk']>['felt']>>>;
+
+/**
+ * Nothing beside the felt lies on it: the panels (road maps, last rounds) and the language
+ * buttons stay off its half-ellipse, rail included; and a celebration, drawn over the felt on
+ * purpose, keeps its words and rays off the panels and the buttons. A pixel of antialiasing is
+ * allowed, as above.
+ */
+function offTheFelt(felt: Felt | null, boxes: Box[]): string[] {
+  const out: string[] = [];
+  const shrunk = (b: Box) => ({ x: b.x + 1, y: b.y + 1, width: b.width - 2, height: b.height - 2 });
+  const beside = boxes.filter((b) => b.kind === 'panel' || b.kind === 'button');
+  if (felt) for (const b of beside) if (feltMeetsRect(felt, shrunk(b))) out.push(`${b.kind} "${b.label}" on the felt`);
+  for (const o of boxes.filter((b) => b.kind === 'overlay'))
+    for (const b of beside) {
+      const w = Math.min(o.x + o.width, b.x + b.width) - Math.max(o.x, b.x);
+      const h = Math.min(o.y + o.height, b.y + b.height) - Math.max(o.y, b.y);
+      if (w > 1 && h > 1) out.push(`celebration "${o.label}" × ${b.kind} "${b.label}"`);
     }
   return out;
 }
@@ -181,6 +206,11 @@ async function checkLayout(page: Page, station: boolean): Promise<void> {
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(null))));
     const boxes = await page.evaluate(() => window.__kiosk?.boxes() ?? []);
     expect(overlapping(boxes), `${size.width}×${size.height}`).toEqual([]);
+    const felt = await page.evaluate(() => window.__kiosk?.felt() ?? null);
+    if (!station) expect(felt, 'the table display draws a felt').not.toBeNull();
+    expect(offTheFelt(felt, boxes), `${size.width}×${size.height}: beside the felt`).toEqual([]);
+    // The celebration of the test's prize is placed (its room is checked above, shown or not).
+    if (!station) expect(boxes.some((b) => b.kind === 'overlay')).toBe(true);
     if (station && size.width === 1280) {
       const small = boxes
         .filter((b) => b.kind === 'button' && (b.width < TOUCH_PX_AT_1280 || b.height < TOUCH_PX_AT_1280))
@@ -319,6 +349,11 @@ for (const game of ['blackjack', 'baccarat', 'war'] as const) {
           // It waited in help: the decision closed the panel (the question is not hidden behind it).
           await expect.poll(async () => (await events(asked)).includes('panel:closed-for-decision'), { timeout: 180_000 }).toBe(true);
           await expect.poll(() => drawnTexts(asked), { timeout: 120_000 }).toContain(offer.zh);
+          if (game === 'blackjack') {
+            // The hand that is asked even money is a natural: the table names it, never counts it as 11/21.
+            await expect.poll(() => drawnTexts(table), { timeout: 20_000 }).toContain('《Black Jack》');
+            expect(await drawnTexts(table)).not.toContain('11/21');
+          }
           await everyLanguage([asked], async (lang) => {
             await shot(asked, testInfo, `${game}-station-${offer.station}-decision-${lang}`);
             if (lang === 'pt') await checkLayout(asked, true);

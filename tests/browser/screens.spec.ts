@@ -26,6 +26,8 @@ test('the table display draws the felt in zh-Hant, pt and en', async ({ page, ki
   let texts = await drawnTexts(page);
   expect(texts).toEqual(expect.arrayContaining(['莊家', '第1門', '第7門', '牌靴', '《Black Jack》二十一點', '«Black Jack» ou «Vinte e Um»']));
   expect(texts).toContain('最低投注額 MOP$100　最高投注額 MOP$10,000');
+  // The page's language is the screen's, as the BCP 47 tag Intl formats with.
+  expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-Hant-MO');
   await screenshot(page, testInfo, 'table-zh-Hant');
 
   await switchLanguage(page, 'pt');
@@ -35,11 +37,13 @@ test('the table display draws the felt in zh-Hant, pt and en', async ({ page, ki
   // The printed game name stays bilingual whatever the screen language.
   expect(texts).toContain('《Black Jack》二十一點');
   expect(texts).not.toContain('莊家');
+  expect(await page.evaluate(() => [document.documentElement.lang, document.title])).toEqual(['pt-MO', 'Mesa de jogo electrónica']);
   await screenshot(page, testInfo, 'table-pt');
 
   await switchLanguage(page, 'en');
   texts = await drawnTexts(page);
   expect(texts).toEqual(expect.arrayContaining(['Dealer', 'Seat 1', 'Seat 7', 'Shoe']));
+  expect(await page.evaluate(() => document.documentElement.lang)).toBe('en-MO');
   await screenshot(page, testInfo, 'table-en');
   await switchLanguage(page, 'zh-Hant');
   expect(pageErrors).toEqual([]);

@@ -157,7 +157,7 @@ describe('service mode on a live host', () => {
       scopes: { scope: string }[];
     };
     assert.equal(json.currency, 'MOP');
-    assert.equal(json.units.money, 'MOP minor units (1/100)');
+    assert.equal(json.units.money, 'MOP minor units (1/100)', 'the pataca has 100 avos (ISO 4217, through Intl)');
     assert.deepEqual(
       json.scopes.map((x) => x.scope),
       ['table', 'station:1', 'station:2', 'station:3', 'station:4', 'station:5', 'station:6', 'station:7'],

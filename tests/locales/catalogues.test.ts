@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { tableGame } from '../../engine/games.js';
+import { LINE_BETS } from '../../engine/table/vocabulary.js';
 import { catalogues } from '../../locales/index.js';
-import { createI18n } from '../../renderer/src/i18n/i18n.js';
+import { createI18n } from '../../locales/i18n.js';
 import { DecisionAction, ErrorCode, HoldReason, Language, OFFER_ACTIONS, RefusalReason, refusalKey } from '../../protocol/index.js';
 
 type Tree = { [k: string]: string | Tree };
@@ -75,8 +76,25 @@ describe('locale catalogues', () => {
     assert.ok(pluralForms('pt').includes('one'));
   });
 
+  // i18next reserves `count` for plurals: a text that takes a count is a plural form, and a plural
+  // form takes the count (the "one" form may spell it out), so no count is ever read as "1 rounds".
+  for (const lang of Language.options) {
+    it(`${lang}: a count is always a plural key's, and only there`, () => {
+      for (const [key, text] of flatten(catalogues[lang] as Tree)) {
+        const form = PLURAL.exec(key)?.[1];
+        if (form === undefined) assert.ok(!variables(text).includes('count'), `${lang} ${key} takes a count but has no plural forms`);
+        else if (form !== 'one') assert.ok(variables(text).includes('count'), `${lang} ${key} is a plural form without the count`);
+      }
+    });
+  }
+
   it("read a count in its plural form, and a label and its value with the language's separator", async () => {
-    const [zh, pt, en] = await Promise.all([createI18n('zh-Hant'), createI18n('pt'), createI18n('en')]);
+    const [zh, pt, en] = [createI18n('zh-Hant'), createI18n('pt'), createI18n('en')];
+    assert.equal(pt.t('cue.burnCount', { count: 1 }), 'Cartas retiradas (falta 1)');
+    assert.equal(pt.t('cue.burnCount', { count: 3 }), 'Cartas retiradas (faltam 3)');
+    assert.equal(en.t('service.field.entries', { count: 1 }), '1 entry');
+    assert.equal(en.t('service.field.entries', { count: 0 }), '0 entries');
+    assert.equal(pt.t('service.field.entries', { count: 1 }), '1 registo');
     assert.equal(en.t('recall.title', { count: 1 }), 'Last round');
     assert.equal(en.t('recall.title', { count: 10 }), 'Last 10 rounds');
     assert.equal(pt.t('recall.title', { count: 1 }), 'Última jogada');
@@ -84,6 +102,19 @@ describe('locale catalogues', () => {
     assert.equal(zh.t('recall.title', { count: 1 }), '最近 1 局記錄');
     assert.equal(zh.t('punctuation.labelled', { label: '莊家', value: 'A♠' }), '莊家：A♠');
     assert.equal(pt.t('punctuation.labelled', { label: 'Banca', value: 'A♠' }), 'Banca: A♠');
+  });
+
+  it("join lists with Intl.ListFormat in the language's Macau locale, never a comma in code", () => {
+    const faults = ['A', 'B', 'C'];
+    assert.equal(createI18n('zh-Hant').t('service.field.inhibitedByFault', { faults }), '因故障暫停：A、B及C');
+    assert.equal(createI18n('pt').t('service.field.inhibitedByFault', { faults }), 'parado por avaria: A, B e C');
+    assert.equal(createI18n('en').t('service.field.inhibitedByFault', { faults }), 'stopped by a fault: A, B and C');
+  });
+
+  // «Black Jack» is the 2009 Chinese text's own word; «Desafio ao Casino» has no Chinese text, and
+  // the Chinese felt names it in Chinese all the same (docs/terms-for-review.md).
+  it('name the war game in Chinese on the Chinese screens, not by its Portuguese title', () => {
+    assert.doesNotMatch(source.get('game.war') ?? '', /[A-Za-z]/);
   });
 
   it('have a message for every protocol error code', () => {
@@ -108,7 +139,9 @@ describe('locale catalogues', () => {
 
   it('word every outcome and prize the screens celebrate or show', () => {
     for (const o of ['win', 'lose', 'push']) assert.ok(source.has(`result.${o}`), o);
-    for (const k of ['prize.special', 'prize.fiveCard', 'prize.sideBet', 'help.item.tieBet']) assert.ok(source.has(k), k);
+    for (const k of ['prize.special', 'prize.fiveCard', 'help.item.tieBet']) assert.ok(source.has(k), k);
+    // A settlement line, a recall line and a celebration name any bet of the table by its words.
+    for (const bet of LINE_BETS) assert.ok(source.has(`bet.${bet}`), `bet.${bet}`);
   });
 
   it("use the 2009 text's terms for dealer and seat in Chinese", () => {

@@ -1,9 +1,11 @@
 import { Container, Text } from 'pixi.js';
+import type { TFunction } from 'i18next';
 import type { HandView } from '../../../protocol/index.js';
 import { cardStep, FLIGHT_MS } from '../anim/motion.js';
 import { COLORS, textStyle } from '../ui/theme.js';
 import { traceCard } from '../trace.js';
 import { CARD, CardView } from './card-view.js';
+import { handTotalText } from './hand-total.js';
 
 /**
  * One hand's cards fanned out with its total. Card views are pooled across rounds; a card that
@@ -31,7 +33,7 @@ export class HandSprite extends Container {
     return CARD.width + cardStep(n, CARD.width) * Math.max(0, n - 1);
   }
 
-  show(hand: HandView, roundId: string, now: number, origin: { x: number; y: number } | null): void {
+  show(hand: HandView, roundId: string, now: number, origin: { x: number; y: number } | null, t: TFunction): void {
     if (roundId !== this.round) {
       this.round = roundId;
       this.count = 0;
@@ -55,7 +57,7 @@ export class HandSprite extends Container {
       if (fresh) traceCard(hand.cards[i] ?? 'XX');
     });
     this.count = n;
-    this.total.text = hand.total === null ? '' : `${hand.soft && hand.total <= 21 ? `${hand.total - 10}/` : ''}${hand.total}`;
+    this.total.text = handTotalText(hand, t);
     this.total.position.set(0, CARD.height + 6);
   }
 

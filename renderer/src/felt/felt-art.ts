@@ -1,7 +1,7 @@
 import { Container, FillGradient, Graphics, Text } from 'pixi.js';
 import type { TFunction } from 'i18next';
 import { COLORS, textStyle } from '../ui/theme.js';
-import { feltOutline, type FeltLayout } from './felt-layout.js';
+import { feltExtent, feltOutline, RAIL_WIDTH, type FeltLayout } from './felt-layout.js';
 
 /** The felt's printed words: fixed in both official languages, whatever the screen language. */
 export interface FeltPrint {
@@ -16,18 +16,25 @@ const CLOTH: Record<FeltLayout['game'], { inner: string; outer: string }> = {
   war: { inner: '#8c2a2a', outer: '#3f0f12' },
 };
 
+/** The drawn felt, knowing the half-ellipse it covers (rail included) for the layout check. */
+export class FeltView extends Container {
+  constructor(readonly extent: FeltLayout['felt']) {
+    super();
+  }
+}
+
 /**
  * Draws a game's felt once (rail, cloth, printed lines, spots, shoe and discard holders); it is
  * rebuilt only when the game, the seats or the profile's bets change. Seat labels and everything
  * in the screen language live on the table screen, not here.
  */
-export function drawFelt(layout: FeltLayout, print: FeltPrint): Container {
-  const root = new Container();
+export function drawFelt(layout: FeltLayout, print: FeltPrint): FeltView {
+  const root = new FeltView(feltExtent(layout.felt));
   // Printed words (`felt-print`): the overlap check keeps what the round draws off them.
   root.label = 'felt-print';
   const g = new Graphics();
   const f = layout.felt;
-  g.poly(feltOutline(f, 34)).fill({ color: COLORS.rail }).stroke({ width: 4, color: COLORS.railEdge });
+  g.poly(feltOutline(f, RAIL_WIDTH)).fill({ color: COLORS.rail }).stroke({ width: 4, color: COLORS.railEdge });
   g.poly(feltOutline(f, 12)).stroke({ width: 2, color: 0x5a3a1e });
   const cloth = CLOTH[layout.game];
   const gradient = new FillGradient({

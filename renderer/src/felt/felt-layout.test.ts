@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { fitCelebration, POP_MAX } from '../anim/celebrate.js';
+import { CARD } from '../cards/card-size.js';
 import {
   circleHitsRect,
+  feltExtent,
   feltLayout,
+  feltMeetsRect,
   handRect,
   holderLabelRect,
   labelRect,
@@ -99,6 +103,61 @@ describe('felt layouts', () => {
       });
     }
   }
+
+  for (const { game, bets } of PROFILES) {
+    it(`${game}: the felt, rail included, is on the screen and nothing fixed lies on it; every spot is on the cloth`, () => {
+      const l = feltLayout(game, 7, bets);
+      const e = feltExtent(l.felt);
+      assert.ok(e.cx - e.rx >= 0 && e.cx + e.rx <= 1920 && e.top + e.ry <= 1080, `felt ${JSON.stringify(e)} off screen`);
+      assert.ok(!feltMeetsRect(e, l.panel), 'the felt runs under the panel');
+      assert.ok(!feltMeetsRect(e, languagesRect(l)), 'the felt runs under the language buttons');
+      // Every corner of every spot inside the cloth's own ellipse, not on the rail.
+      const f = l.felt;
+      for (const s of l.seats)
+        for (const p of s.spots) {
+          const r = spotRect(p);
+          for (const [x, y] of [
+            [r.x, r.y],
+            [r.x + r.width, r.y],
+            [r.x, r.y + r.height],
+            [r.x + r.width, r.y + r.height],
+          ] as const)
+            assert.ok(((x - f.cx) / f.rx) ** 2 + ((y - f.top) / f.ry) ** 2 < 1, `seat ${s.seat} ${p.bet} off the cloth`);
+        }
+    });
+
+    it(`${game}: a celebration at any seat keeps its words and rays off the panel and the language buttons`, () => {
+      const l = feltLayout(game, 7, bets);
+      const clear = [l.panel, languagesRect(l)];
+      // Two lines of the longest prize words (Portuguese) at the table's 34 px.
+      const plate = { width: 560, height: 110 };
+      for (const s of l.seats) {
+        const c = fitCelebration({ x: s.hand.x, y: s.hand.y + CARD.height / 2 }, plate, 0.62 * plate.width, clear, screen);
+        const words = {
+          x: c.x - (plate.width / 2) * POP_MAX,
+          y: c.y - (plate.height / 2) * POP_MAX,
+          width: plate.width * POP_MAX,
+          height: plate.height * POP_MAX,
+        };
+        const rays = { x: c.x - c.rays * POP_MAX, y: c.y - c.rays * POP_MAX, width: 2 * c.rays * POP_MAX, height: 2 * c.rays * POP_MAX };
+        for (const r of clear) {
+          assert.ok(!overlaps(words, r), `seat ${s.seat}: the words over ${JSON.stringify(r)}`);
+          assert.ok(!circleHitsRect({ x: c.x, y: c.y, r: c.rays * POP_MAX }, r), `seat ${s.seat}: the rays over ${JSON.stringify(r)}`);
+        }
+        assert.ok(inside(words, screen) && inside(rays, screen), `seat ${s.seat}: off screen`);
+        // Still at its seat: the words keep within a plate's width of the seat's cards.
+        assert.ok(Math.abs(c.x - s.hand.x) <= plate.width, `seat ${s.seat}: moved ${Math.round(c.x - s.hand.x)} away`);
+      }
+    });
+  }
+
+  it('tells a rectangle on the felt from one beside its curve', () => {
+    const f = { cx: 500, top: 0, rx: 400, ry: 300 };
+    assert.equal(feltMeetsRect(f, { x: 850, y: 250, width: 100, height: 100 }), false, 'in the corner the curve leaves');
+    assert.equal(feltMeetsRect(f, { x: 850, y: 0, width: 100, height: 40 }), true, 'under the rail near the top');
+    assert.equal(feltMeetsRect(f, { x: 0, y: -50, width: 1000, height: 40 }), false, 'above the dealer edge');
+    assert.equal(feltMeetsRect(f, { x: 480, y: 280, width: 10, height: 10 }), true);
+  });
 
   it('seat 1 is on the dealer’s left: the right of the screen', () => {
     const l = feltLayout('blackjack', 7, ['main']);

@@ -1,4 +1,4 @@
-import type { GameKind } from '../../../protocol/index.js';
+import type { BetId, GameKind } from '../../../protocol/index.js';
 import { cardStep } from '../anim/motion.js';
 import { CARD } from '../cards/card-size.js';
 
@@ -24,7 +24,7 @@ export interface Point {
 
 export interface SpotLayout {
   /** The bet this spot takes (`main`, `banker`, `tie`…): the same names as the stations' spots. */
-  bet: string;
+  bet: BetId;
   x: number;
   y: number;
   /** Circles for blackjack/war spots; boxes (width × height) for baccarat. */
@@ -100,10 +100,18 @@ export interface FeltLayout {
   languages: Point;
 }
 
-const BLACKJACK_FELT = { cx: 960, top: 70, rx: 860, ry: 930 };
-const BACCARAT_FELT = { cx: 690, top: 70, rx: 660, ry: 860 };
+/** The rail drawn around the cloth, and how far the felt's drawing reaches beyond the cloth (the rail and half its edge's stroke). */
+export const RAIL_WIDTH = 34;
+export const FELT_REACH = RAIL_WIDTH + 2;
+
 /** Where baccarat's road panel begins. */
-const BACCARAT_PANEL_X = 1370;
+const BACCARAT_PANEL_X = 1410;
+/** Room kept between the felt's rail and the screen's edge or the road panel. */
+const FELT_MARGIN = 8;
+const BLACKJACK_FELT = { cx: 960, top: 70, rx: 860, ry: 930 };
+/** Baccarat's half-moon fills the room left of the road panel, rail included, and no more. */
+const BACCARAT_RX = (BACCARAT_PANEL_X - 2 * FELT_MARGIN) / 2 - FELT_REACH;
+const BACCARAT_FELT = { cx: FELT_MARGIN + FELT_REACH + BACCARAT_RX, top: 70, rx: BACCARAT_RX, ry: 890 };
 
 /** Side bets drawn as small circles beside the main spot, in the order the profile lists them. */
 const SIDE_R = 27;
@@ -122,7 +130,7 @@ const SIDE_ANGLES = [[0], [-22, 22], [-22, 22, -56], [-56, -22, 22, 56]] as cons
 const SIDE_RING = MAIN_R + SIDE_R + 8;
 
 /** A seat of the half-moon (blackjack, war): main spot, side spots under it, cards above it, name and result outward. */
-function circleSeat(seat: number, count: number, bets: readonly string[]): SeatLayout {
+function circleSeat(seat: number, count: number, bets: readonly BetId[]): SeatLayout {
   const felt = BLACKJACK_FELT;
   const radius = 720;
   // Seats 1 and 7 sit high on the rail, so each seat's cards clear its neighbour's side spots.
@@ -159,17 +167,17 @@ export function circleHitsRect(c: Pick<SpotLayout, 'x' | 'y' | 'r'>, r: Rect): b
   return Math.hypot(c.x - nx, c.y - ny) < c.r;
 }
 
-function baccaratSeat(seat: number, count: number, bets: readonly string[]): SeatLayout {
+function baccaratSeat(seat: number, count: number, bets: readonly BetId[]): SeatLayout {
   // A wider arc than the half-moon's seats: each seat's result fits under its name, clear of the next seat.
   const f = BACCARAT_FELT;
   const a = Math.PI * 0.1 + (Math.PI * 0.8 * (seat - 1)) / Math.max(1, count - 1);
-  // Seats lie on an ellipse deeper than wide: the felt is narrow beside the roads, not short.
-  const p = { x: f.cx + 580 * Math.cos(a), y: f.top + 690 * Math.sin(a) };
+  // Seats lie on an ellipse deeper than wide, inside the cloth's: the felt is narrow beside the roads, not short.
+  const p = { x: f.cx + 0.88 * f.rx * Math.cos(a), y: f.top + 690 * Math.sin(a) };
   // Three boxes in a row (閒 和 莊) and the pairs under them, as printed on a mini-baccarat felt.
   const w = 52;
   const h = 40;
-  const row = ['player', 'tie', 'banker'].filter((b) => bets.includes(b));
-  const pairs = ['playerPair', 'bankerPair'].filter((b) => bets.includes(b));
+  const row = (['player', 'tie', 'banker'] as const).filter((b) => bets.includes(b));
+  const pairs = (['playerPair', 'bankerPair'] as const).filter((b) => bets.includes(b));
   const spots: SpotLayout[] = [];
   row.forEach((bet, i) => spots.push({ bet, x: p.x + (i - (row.length - 1) / 2) * (w + 4), y: p.y - h / 2 - 2, shape: 'box', r: 8, width: w, height: h }));
   pairs.forEach((bet, i) =>
@@ -182,7 +190,7 @@ function baccaratSeat(seat: number, count: number, bets: readonly string[]): Sea
   return { seat, x: p.x, y: p.y, spots, hand: { x: p.x, y: p.y - h - 60 }, label, result };
 }
 
-export function feltLayout(game: GameKind, seatCount: number, bets: readonly string[]): FeltLayout {
+export function feltLayout(game: GameKind, seatCount: number, bets: readonly BetId[]): FeltLayout {
   const seats =
     game === 'baccarat'
       ? Array.from({ length: seatCount }, (_, i) => baccaratSeat(i + 1, seatCount, bets))
@@ -208,7 +216,7 @@ export function feltLayout(game: GameKind, seatCount: number, bets: readonly str
       arcRadius: 0,
       phase: { x: f.cx, y: 100 },
       cue: { x: f.cx, y: 152 },
-      panel: { x: BACCARAT_PANEL_X, y: 16, width: 534, height: 1048 },
+      panel: { x: BACCARAT_PANEL_X, y: 16, width: 1920 - 16 - BACCARAT_PANEL_X, height: 1048 },
       languages: { x: 30, y: 960 },
     };
   }
@@ -233,6 +241,24 @@ export function feltLayout(game: GameKind, seatCount: number, bets: readonly str
     // Stacked in the bottom-left corner, beside the end seats' names and results.
     languages: { x: 16, y: 1080 - 16 - 3 * 96 - 2 * 12 },
   };
+}
+
+/** The half-ellipse the felt's drawing covers, rail included: nothing else may lie on it. */
+export function feltExtent(f: FeltLayout['felt']): FeltLayout['felt'] {
+  return { cx: f.cx, top: f.top - 2, rx: f.rx + FELT_REACH, ry: f.ry + FELT_REACH };
+}
+
+/**
+ * Whether a rectangle touches a half-ellipse hanging from its top edge (the felt): exact, by the
+ * nearest point of the rectangle (clipped to below the top) to the centre, with the ellipse
+ * scaled to a unit circle.
+ */
+export function feltMeetsRect(f: FeltLayout['felt'], r: Rect): boolean {
+  const top = Math.max(r.y, f.top);
+  if (top >= r.y + r.height || r.width <= 0) return false;
+  const nx = Math.max(r.x, Math.min(f.cx, r.x + r.width));
+  const ny = Math.max(top, Math.min(f.top, r.y + r.height));
+  return ((nx - f.cx) / f.rx) ** 2 + ((ny - f.top) / f.ry) ** 2 < 1;
 }
 
 /** The felt's outline: a half-ellipse hanging from the dealer's rail. */

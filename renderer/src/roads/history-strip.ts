@@ -19,6 +19,8 @@ export class HistoryStrip extends Container {
 
   constructor(private readonly area: Rect) {
     super();
+    // `panel`: beside the felt, never on it (the layout check).
+    this.label = 'panel';
     this.position.set(area.x, area.y);
     const bg = new Graphics().roundRect(0, 0, area.width, area.height, 14).fill({ color: 0x0b0f14, alpha: 0.85 }).stroke({ width: 2, color: COLORS.gold });
     this.title.position.set(14, 8);

@@ -44,6 +44,8 @@ export class RoadsPanel extends Container {
 
   constructor(private readonly area: Rect) {
     super();
+    // `panel`: beside the felt, never on it (the layout check).
+    this.label = 'panel';
     this.position.set(area.x, area.y);
     const bg = new Graphics().roundRect(0, 0, area.width, area.height, 16).fill({ color: 0x0b0f14, alpha: 0.92 }).stroke({ width: 3, color: COLORS.gold });
     this.title.position.set(16, 10);

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { OFFER_ACTIONS, type PrizeWin, type ResultLine } from '../../../protocol/index.js';
 import { celebrationFrame, CELEBRATE_MS } from '../anim/celebrate.js';
 import { SteppedClock } from '../anim/clock.js';
-import { createI18n } from '../i18n/i18n.js';
+import { createI18n } from '../../../locales/i18n.js';
 import { offerText, PrizeWatch, prizeText, resultText, seatPrizes, seatResults } from './result-text.js';
 
 const LANGS = ['zh-Hant', 'pt', 'en'] as const;
@@ -13,7 +13,7 @@ describe('results, offers and prizes in words', () => {
   it('asks every offer as a question in each language (a follow offer with its seat and cost), and nothing for ordinary decisions', async () => {
     const asked: string[] = [];
     for (const l of LANGS) {
-      const t = (await createI18n(l)).getFixedT(l);
+      const t = createI18n(l).getFixedT(l);
       for (const offer of OFFER_ACTIONS) asked.push(offerText(t, { legal: [offer, 'hit'], seat: 2, cost: 10_000 }, 'MOP') ?? 'none');
       assert.equal(offerText(t, { legal: ['hit', 'stand', 'double'] }), null);
       assert.equal(offerText(t, null), null);
@@ -41,8 +41,8 @@ describe('results, offers and prizes in words', () => {
   });
 
   it('says win, lose or push beside the amount', async () => {
-    const zh = (await createI18n('zh-Hant')).getFixedT('zh-Hant');
-    const pt = (await createI18n('pt')).getFixedT('pt');
+    const zh = createI18n('zh-Hant').getFixedT('zh-Hant');
+    const pt = createI18n('pt').getFixedT('pt');
     assert.deepEqual(
       [20_000, -10_000, 0].map((n) => resultText(zh, n, 'MOP', 'zh-Hant')),
       ['贏 +MOP$200', '輸 −MOP$100', '和局 ±MOP$0'],
@@ -66,8 +66,8 @@ describe('results, offers and prizes in words', () => {
   });
 
   it('names the prize or the bet that won, with its amount', async () => {
-    const en = (await createI18n('en')).getFixedT('en');
-    const zh = (await createI18n('zh-Hant')).getFixedT('zh-Hant');
+    const en = createI18n('en').getFixedT('en');
+    const zh = createI18n('zh-Hant').getFixedT('zh-Hant');
     const win = (bet: PrizeWin['bet'], prize: PrizeWin['prize'], net = 30_000): PrizeWin => ({ seat: 1, bet, net, prize });
     assert.equal(prizeText(en, undefined, win('bonus678', 'special-prize'), 'MOP', 'en'), 'Special prize: won +MOP$300');
     assert.equal(prizeText(zh, undefined, win('main', 'special-prize'), 'MOP', 'zh-Hant'), '特別彩金勝出 +MOP$300');
@@ -75,7 +75,7 @@ describe('results, offers and prizes in words', () => {
     assert.equal(prizeText(zh, undefined, win('anyPair', 'side-bet', 110_000), 'MOP', 'zh-Hant'), '任何對子勝出 +MOP$1,100');
     assert.equal(prizeText(en, { tie: 'help.item.tieBet' }, win('tie', 'side-bet', 100_000), 'MOP', 'en'), 'Tie bet: won +MOP$1,000');
     assert.equal(prizeText(en, undefined, win('playerPair', 'side-bet', 110_000), 'MOP', 'en'), 'Player pair: won +MOP$1,100');
-    assert.equal(prizeText(en, undefined, win('streak3', 'side-bet'), 'MOP', 'en'), 'Side bet: won +MOP$300');
+    assert.equal(prizeText(en, undefined, win('streak3', 'side-bet'), 'MOP', 'en'), 'Winning streak 3: won +MOP$300');
   });
 
   it("celebrates once per settled round, briefly, on the screen's clock", () => {

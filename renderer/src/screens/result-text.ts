@@ -8,7 +8,7 @@ import {
   type ResultLine,
   type StationDecision,
 } from '../../../protocol/index.js';
-import { formatMoney } from '../i18n/money.js';
+import { formatMoney } from '../../../locales/money.js';
 
 export type Outcome = 'win' | 'lose' | 'push';
 
@@ -53,10 +53,10 @@ export function seatPrizes(lines: readonly ResultLine[]): Map<number, PrizeWin[]
 export function prizeName(t: TFunction, words: Presentation['betWords'], win: Pick<PrizeWin, 'bet' | 'prize'>): string {
   if (win.prize === 'special-prize') return t('prize.special');
   if (win.prize === 'five-card') return t('prize.fiveCard');
-  // A bet its game names its own way (war's tie bet is not baccarat's tie); streaks and jackpots have no spot name.
+  // A bet its game names its own way (war's tie bet is not baccarat's tie), else the bet's own name.
   const own = words?.[win.bet];
   if (own) return t(own);
-  return t(`bet.${win.bet}`, { defaultValue: t('prize.sideBet') });
+  return t(`bet.${win.bet}`);
 }
 
 /** One celebration line per prize: 「任何對子勝出 +MOP$1,100」. */

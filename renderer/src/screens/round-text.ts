@@ -7,8 +7,7 @@ export function secondsLeft(endsAt: number | null, now: number): number {
 }
 
 export function phaseText(t: TFunction, round: RoundView, now: number): string {
-  // A hold this screen has no words for still reads "on hold", never its code.
-  if (round.phase === 'hold') return round.hold ? t(`hold.${round.hold}`, { defaultValue: t('phase.hold') }) : t('phase.hold');
+  if (round.phase === 'hold') return round.hold ? t(`hold.${round.hold}`) : t('phase.hold');
   if (round.cue?.kind === 'shuffle') return t('phase.shuffle');
   if (round.phase === 'betting') return t('phase.betting', { seconds: secondsLeft(round.endsAt, now) });
   return t(`phase.${round.phase}`);
@@ -19,7 +18,7 @@ export function cueText(t: TFunction, cue: DealerCue | null): string {
   if (!cue) return '';
   if (cue.kind === 'shuffle') return t('cue.shuffle');
   if (cue.kind === 'decision') return t('cue.decision', { n: cue.seat });
-  if (cue.to === 'burn') return cue.burnsLeft ? t('cue.burnCount', { n: cue.burnsLeft }) : t('cue.burn');
+  if (cue.to === 'burn') return cue.burnsLeft ? t('cue.burnCount', { count: cue.burnsLeft }) : t('cue.burn');
   if (cue.to === 'seat') return cue.hand ? t('cue.seatHand', { n: cue.seat, h: cue.hand + 1 }) : t('cue.seat', { n: cue.seat });
   return t(`cue.${cue.to}`);
 }

@@ -1,5 +1,6 @@
 import type { Container } from 'pixi.js';
 import type { i18n } from 'i18next';
+import type { MessageKey } from '../../../locales/i18n.js';
 import type { CommandBody, ViewState } from '../../../protocol/index.js';
 import type { Clock } from '../anim/clock.js';
 
@@ -20,12 +21,12 @@ export interface Screen {
   readonly root: Container;
   render(state: ViewState): void;
   /** Shown over the screen while the host is unreachable; null hides it. */
-  setStatus(messageKey: string | null): void;
+  setStatus(messageKey: MessageKey | null): void;
   /** Called every frame with the wall-clock time, for screens with something time-driven. */
   tick?(nowMs: number): void;
   /**
    * The host refused this screen's last command: the screen says why (`messageKey`) where it
    * covers nothing the player needs. A screen without it gets the banner for a moment.
    */
-  refused?(messageKey: string): void;
+  refused?(messageKey: MessageKey): void;
 }

@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import { Container, Graphics, Text } from 'pixi.js';
 import type { StationState, ViewState } from '../../../protocol/index.js';
-import { formatMoney } from '../i18n/money.js';
+import { formatMoney } from '../../../locales/money.js';
 import { HelpPanel } from '../station/help-panel.js';
 import { RecallPanel } from '../station/recall-panel.js';
 import { ReplayPanel } from '../station/replay-panel.js';
@@ -16,6 +16,7 @@ import { StatusBanner } from '../ui/status-banner.js';
 import { COLORS, DESIGN, TOUCH, textStyle } from '../ui/theme.js';
 import { TiltBand } from '../ui/tilt-band.js';
 import type { Screen, ScreenContext } from './screen.js';
+import type { MessageKey } from '../../../locales/i18n.js';
 
 /** The roads button, in the header between the game's name and the seat. */
 const ROADS_BUTTON = { x: 820, y: 23, width: 300 } as const;
@@ -180,12 +181,12 @@ export class StationScreen implements Screen {
     }
   }
 
-  setStatus(messageKey: string | null): void {
+  setStatus(messageKey: MessageKey | null): void {
     this.status.show(messageKey === null ? null : this.ctx.i18n.t(messageKey));
   }
 
   /** A refused command: a repeat or undo in progress stops there, and the reason is said beside the meter. */
-  refused(messageKey: string): void {
+  refused(messageKey: MessageKey): void {
     this.play.queue.refused();
     this.notice.show(this.ctx.i18n.t(messageKey), this.ctx.clock.now());
   }

@@ -4,9 +4,9 @@ import type { Currency, HandView, Language, Presentation, PrizeWin, RoundView } 
 import { fanOffset, FLIGHT_MS } from '../anim/motion.js';
 import { CARD, CardView } from '../cards/card-view.js';
 import { HandSprite } from '../cards/hand-view.js';
-import type { FeltLayout, Point } from '../felt/felt-layout.js';
+import { languagesRect, type FeltLayout, type Point } from '../felt/felt-layout.js';
 import { Celebration } from '../ui/celebration.js';
-import { COLORS, textStyle } from '../ui/theme.js';
+import { COLORS, DESIGN, textStyle } from '../ui/theme.js';
 import { PrizeWatch, prizeText, resultText, seatPrizes, seatResults } from './result-text.js';
 import { cueText, phaseText, secondsLeft } from './round-text.js';
 
@@ -101,7 +101,7 @@ export class TableRound extends Container {
       const p = this.handPosition(h, perSeat.get(h.seat ?? 0) ?? 1);
       sprite.position.set(p.x, p.y);
       const shoe = { x: layout.shoe.x + layout.shoe.width / 2 - p.x - CARD.width / 2, y: layout.shoe.y + 10 - p.y };
-      sprite.show(h, round.roundId, now, shoe);
+      sprite.show(h, round.roundId, now, shoe, t);
     }
     for (const [key, sprite] of this.hands) if (!seen.has(key)) sprite.visible = false;
     this.cue.text = cueText(t, round.cue);
@@ -258,7 +258,8 @@ export class TableRound extends Container {
           this.celebrationLayer.addChild(c);
         }
         const s = l.seats.find((x) => x.seat === seat);
-        if (s) c.position.set(s.hand.x, s.hand.y + CARD.height / 2);
+        // Over the seat's cards, never over the road maps or the language buttons beside the felt.
+        if (s) c.place({ x: s.hand.x, y: s.hand.y + CARD.height / 2 }, [l.panel, languagesRect(l)], { x: 0, y: 0, ...DESIGN });
         c.start(
           wins.map((w) => prizeText(t, this.betWords, w, currency, language)),
           now,

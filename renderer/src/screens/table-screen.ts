@@ -1,5 +1,5 @@
 import { Container, Graphics, Text } from 'pixi.js';
-import type { TableState, ViewState } from '../../../protocol/index.js';
+import type { BetId, TableState, ViewState } from '../../../protocol/index.js';
 import { drawFelt } from '../felt/felt-art.js';
 import { feltLayout, LANGUAGE_BUTTON, type FeltLayout } from '../felt/felt-layout.js';
 import { HistoryStrip } from '../roads/history-strip.js';
@@ -8,12 +8,13 @@ import { LanguageSwitch } from '../ui/language-switch.js';
 import { StatusBanner } from '../ui/status-banner.js';
 import { COLORS, textStyle } from '../ui/theme.js';
 import { TiltBand } from '../ui/tilt-band.js';
-import { formatMoney } from '../i18n/money.js';
+import { formatMoney } from '../../../locales/money.js';
 import type { Screen, ScreenContext } from './screen.js';
 import { TableRound } from './table-round.js';
+import type { MessageKey } from '../../../locales/i18n.js';
 
 /** Bets a game's felt prints when the host does not list the profile's bets. */
-const DEFAULT_BETS: Record<TableState['game'], string[]> = {
+const DEFAULT_BETS: Record<TableState['game'], BetId[]> = {
   blackjack: ['main'],
   baccarat: ['banker', 'player', 'tie', 'playerPair', 'bankerPair'],
   war: ['main', 'tie'],
@@ -123,7 +124,7 @@ export class TableScreen implements Screen {
     return this.round.cardCodes();
   }
 
-  setStatus(messageKey: string | null): void {
+  setStatus(messageKey: MessageKey | null): void {
     this.status.show(messageKey === null ? null : this.ctx.i18n.t(messageKey));
   }
 

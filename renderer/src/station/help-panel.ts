@@ -55,7 +55,7 @@ export class HelpPanel extends Panel {
     const s = this.state;
     const t = this.t;
     if (!s || !t) return;
-    this.heading.text = `${t('help.title')} · ${t(`game.${s.game}`)}`;
+    this.heading.text = t('punctuation.joined', { first: t('help.title'), second: t(`game.${s.game}`) });
     this.closeButton.setLabel(t('recall.close'));
     this.rules.setLabel(t('help.rules'));
     this.pays.setLabel(t('help.pays'));

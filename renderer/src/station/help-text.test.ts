@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { PayLine } from '../../../protocol/index.js';
-import { createI18n } from '../i18n/i18n.js';
+import { createI18n } from '../../../locales/i18n.js';
 import { chineseNumber, payLineText, paysText, refText } from './help-text.js';
 
 const LANGS = ['zh-Hant', 'pt', 'en'] as const;
-const fixed = async (language: (typeof LANGS)[number]) => (await createI18n(language)).getFixedT(language);
+const fixed = async (language: (typeof LANGS)[number]) => createI18n(language).getFixedT(language);
 
 describe('help pay table as players read it', () => {
   it('numbers articles the way the Chinese text does', () => {

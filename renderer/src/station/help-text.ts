@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 import type { Language, PayLine, PayRef, Pays } from '../../../protocol/index.js';
-import { INTL_LOCALE } from '../i18n/money.js';
+import { INTL_LOCALE } from '../../../locales/money.js';
 
 const DIGITS = ['', '一', '二', '三', '四', '五', '六', '七', '八', '九'];
 

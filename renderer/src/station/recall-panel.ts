@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import { STADIUM_SEAT, type StationRecallRound, type StationState } from '../../../protocol/index.js';
 import type { Rect } from '../felt/felt-layout.js';
-import { formatMoney, INTL_LOCALE } from '../i18n/money.js';
+import { formatMoney, INTL_LOCALE } from '../../../locales/money.js';
 import { signedMoney } from '../screens/result-text.js';
 import { Button } from '../ui/button.js';
 import { TOUCH } from '../ui/theme.js';

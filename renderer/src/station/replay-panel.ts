@@ -85,7 +85,7 @@ export class ReplayPanel extends Panel {
         h.owner === 'dealer' ? t('table.dealer') : h.owner === 'seat' ? (h.hand ? t('desk.hand', { n: h.hand + 1 }) : t('desk.yourHand')) : t(`bet.${h.owner}`);
       label.position.set(x - label.width / 2, y - 50);
       const view: HandView = { owner: h.owner, ...(h.seat !== undefined ? { seat: h.seat } : {}), hand: h.hand, cards: h.cards, total: null };
-      sprite.show(view, this.key, now, { x: this.area.x + this.area.width - 140 - x, y: this.area.y + 20 - y - CARD.height / 2 });
+      sprite.show(view, this.key, now, { x: this.area.x + this.area.width - 140 - x, y: this.area.y + 20 - y - CARD.height / 2 }, t);
     });
     if (n >= this.total && this.state) {
       const s = this.state;

@@ -1,9 +1,9 @@
 import { Container, Graphics, Text } from 'pixi.js';
 import type { TFunction } from 'i18next';
-import { amountOn, type BetSpot, type HandView, type PrizeWin, type Spot, type StationState } from '../../../protocol/index.js';
+import { amountOn, type BetSpot, type HandView, type LineBet, type PrizeWin, type Spot, type StationState } from '../../../protocol/index.js';
 import { CARD } from '../cards/card-view.js';
 import { HandSprite } from '../cards/hand-view.js';
-import { formatMoney, INTL_LOCALE } from '../i18n/money.js';
+import { formatAmount, formatMoney } from '../../../locales/money.js';
 import { Button } from '../ui/button.js';
 import { Celebration } from '../ui/celebration.js';
 import { COLORS, textStyle } from '../ui/theme.js';
@@ -280,7 +280,7 @@ export class StationPlay extends Container {
       h.scale.set(HAND_SCALE);
       label.text = s.label;
       label.position.set(x, 0);
-      h.show(s.view, round?.roundId ?? '', now, { x: (PLAY.width - x) / HAND_SCALE, y: -CARD.height });
+      h.show(s.view, round?.roundId ?? '', now, { x: (PLAY.width - x) / HAND_SCALE, y: -CARD.height }, t);
     });
   }
 
@@ -329,7 +329,7 @@ export class StationPlay extends Container {
         { chip: CHIP_COLOURS[i % CHIP_COLOURS.length] ?? 0x222222 },
       );
       // A chip shows its value in whole currency units, as printed on real chips.
-      b.setLabel(chipLabel(value, state.language));
+      b.setLabel(chipLabel(value, state));
       b.x = 20 + i * 150;
       return b;
     });
@@ -352,8 +352,8 @@ export class StationPlay extends Container {
 }
 
 /** A chip's face: whole units with the locale's grouping (`1,000`, `1 000`); cents only if any. */
-export function chipLabel(minor: number, language: StationState['language']): string {
-  return new Intl.NumberFormat(INTL_LOCALE[language], { maximumFractionDigits: 2 }).format(minor / 100);
+export function chipLabel(minor: number, state: Pick<StationState, 'currency' | 'language'>): string {
+  return formatAmount(minor, state.currency, state.language);
 }
 
 /** A spot's name: the bet's own words, or "behind seat N" for a bet behind another seat. */
@@ -362,7 +362,7 @@ export function spotName(t: TFunction, spot: BetSpot): string {
 }
 
 /** A stake's name (a recall line, a spot that did not play): a bet behind names its seat. */
-export function stakeName(t: TFunction, stake: { readonly bet: string; readonly seat?: number }): string {
+export function stakeName(t: TFunction, stake: { readonly bet: LineBet; readonly seat?: number }): string {
   return stake.bet === 'behind' && stake.seat !== undefined ? t('desk.behind', { n: stake.seat }) : t(`bet.${stake.bet}`);
 }
 

@@ -1,6 +1,6 @@
 import { Container, Text } from 'pixi.js';
 import type { Language } from '../../../protocol/index.js';
-import { INTL_LOCALE } from '../i18n/money.js';
+import { INTL_LOCALE } from '../../../locales/money.js';
 import { clockFormat, clockVisible } from './clock-policy.js';
 import { COLORS, textStyle } from './theme.js';
 

@@ -40,6 +40,5 @@ export class TiltBand extends Container {
 }
 
 export function tiltText(t: TFunction, tilt: TiltNotice): string {
-  const key = tilt.messageKey.startsWith('tilt.') ? tilt.messageKey : `tilt.${tilt.messageKey}`;
-  return t(key, { defaultValue: t(`felt.tilt.${tilt.severity}`) });
+  return t(`tilt.${tilt.kind}`);
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createI18n } from '../../i18n/i18n.js';
-import { formatMoney } from '../../i18n/money.js';
+import { createI18n } from '../../../../locales/i18n.js';
+import { formatMoney } from '../../../../locales/money.js';
 import { draftFields, draftValue, formatConfigValue, setField, startDraft, toggleNote, typedValue } from './config-editor.js';
 
 const table = { bets: ['main', 'anyPair'], notes: [10, 20, 50, 100, 500, 1000] };
@@ -17,9 +17,10 @@ describe('configuration editor', () => {
       ],
     );
     const max = draftFields(d)[1]!;
-    assert.equal(typedValue(max, '20000'), 2_000_000, 'typed in patacas, kept in avos');
-    assert.equal(typedValue(max, '12.5'), null, 'whole units only');
-    d = setField(d, 'max', typedValue(max, '20000'));
+    assert.equal(typedValue(max, '20000', 100), 2_000_000, 'typed in patacas, kept in avos');
+    assert.equal(typedValue(max, '20000', 1), 20_000, 'a currency without minor units keeps whole units');
+    assert.equal(typedValue(max, '12.5', 100), null, 'whole units only');
+    d = setField(d, 'max', typedValue(max, '20000', 100));
     assert.deepEqual(draftValue(d), { ok: true, value: '{"min":10000,"max":2000000}' });
     d = setField(d, 'min', 3_000_000);
     assert.deepEqual(draftValue(d), { ok: false, problem: { key: 'minAboveMax', values: { bet: '' } } });
@@ -55,17 +56,20 @@ describe('configuration editor', () => {
 
   it('shows values as people read them, money per locale, in each language', async () => {
     for (const language of ['en', 'pt', 'zh-Hant'] as const) {
-      const i18n = await createI18n(language);
+      const i18n = createI18n(language);
       const t = i18n.t.bind(i18n);
       const money = (m: number) => formatMoney(m, 'MOP', language);
-      const f = { money, t };
+      const f = { money, minorPerUnit: 100, t };
       const handpay = formatConfigValue('handpayTwoPersonAbove', '5000000', f);
       assert.equal(handpay, money(5_000_000));
       assert.ok(!handpay.includes('5000000'), `${language}: ${handpay}`);
       const limits = formatConfigValue('limits', '{"min":10000,"max":1000000}', f);
       assert.ok(limits.includes(money(10_000)) && limits.includes(money(1_000_000)), `${language}: ${limits}`);
       assert.ok(formatConfigValue('timings', '{"bettingMs":15000,"decisionMs":12000,"resultsMs":5000}', f).includes('12'));
-      assert.equal(formatConfigValue('denominations', '[500,1000]', f), `${money(50_000)} · ${money(100_000)}`);
+      const and = { 'zh-Hant': '及', pt: ' e ', en: ' and ' }[language];
+      assert.equal(formatConfigValue('denominations', '[500,1000]', f), `${money(50_000)}${and}${money(100_000)}`);
+      const perBet = formatConfigValue('betLimits', '{"banker":{"min":10000,"max":50000},"tie":{"min":1000,"max":5000}}', f);
+      assert.ok(perBet.startsWith(`${t('bet.banker')} `) && perBet.includes(and) && perBet.includes(t('bet.tie')), `${language}: ${perBet}`);
       assert.equal(formatConfigValue('game', 'blackjack', f), 'blackjack');
     }
   });
@@ -73,9 +77,9 @@ describe('configuration editor', () => {
 
 describe('configuration rows of the stations', () => {
   it('word the seat and the acceptor in the language', async () => {
-    const i18n = await createI18n('pt');
+    const i18n = createI18n('pt');
     const t = i18n.t.bind(i18n);
-    const f = { money: (m: number) => formatMoney(m, 'MOP', 'pt'), t };
+    const f = { money: (m: number) => formatMoney(m, 'MOP', 'pt'), minorPerUnit: 100, t };
     assert.equal(formatConfigValue('station.3', '{"seat":3,"billAcceptor":"sim","protocol":"id003"}', f), 'lugar 3 · aceitador sim (id003)');
   });
 });

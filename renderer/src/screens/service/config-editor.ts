@@ -1,4 +1,5 @@
 import type { TFunction } from 'i18next';
+import { BetId } from '../../../../protocol/index.js';
 
 /**
  * The Configuration page's editor: the keys the host changes while it runs (host/config/
@@ -27,9 +28,6 @@ export interface EditorField {
   unit: 'money' | 'seconds';
   value: number | null;
 }
-
-/** Minor units per whole unit: both table currencies (MOP, HKD) have 100. */
-export const MINOR_PER_UNIT = 100;
 
 const TIMINGS = ['bettingMs', 'decisionMs', 'resultsMs'] as const;
 
@@ -88,11 +86,14 @@ export function draftFields(d: ConfigDraft): EditorField[] {
   return Object.entries(d.fields).map(([name, value]) => ({ name, unit: d.key === 'timings' ? 'seconds' : 'money', value }));
 }
 
-/** A number typed on the pad, as the field keeps it: whole units to minor units, seconds as seconds. */
-export function typedValue(field: EditorField, typed: string): number | null {
+/**
+ * A number typed on the pad, as the field keeps it: whole units to minor units (`minorPerUnit`,
+ * the currency's: 100 avos to the pataca), seconds as seconds.
+ */
+export function typedValue(field: EditorField, typed: string, minorPerUnit: number): number | null {
   if (!/^\d{1,9}$/.test(typed)) return null;
   const n = Number(typed);
-  return field.unit === 'money' ? n * MINOR_PER_UNIT : n;
+  return field.unit === 'money' ? n * minorPerUnit : n;
 }
 
 export function setField(d: ConfigDraft, name: string, value: number | null): ConfigDraft {
@@ -104,9 +105,9 @@ export function toggleNote(d: ConfigDraft, note: number): ConfigDraft {
   return { ...d, notes };
 }
 
-/** Why a draft cannot be sent yet: a locale key under `service.config.` and its values. */
+/** Why a draft cannot be sent yet: a locale key under `service.config.problem.` and its values. */
 export interface DraftProblem {
-  key: string;
+  key: 'missing' | 'positive' | 'minAboveMax' | 'bothOrNeither' | 'noNotes';
   values?: Record<string, string | number>;
 }
 
@@ -162,7 +163,15 @@ export function draftValue(d: ConfigDraft): { ok: true; value: string } | { ok: 
 export interface ValueFormat {
   /** Minor units in the table's currency, per locale. */
   money(minor: number): string;
+  /** Minor units per whole unit of the table's currency (the notes are configured in whole units). */
+  minorPerUnit: number;
   t: TFunction;
+}
+
+/** A bet's name where the game has one (`banker` → 莊), else as configured. */
+function betName(bet: string, t: TFunction): string {
+  const known = BetId.safeParse(bet);
+  return known.success ? t(`bet.${known.data}`) : bet;
 }
 
 /**
@@ -187,12 +196,18 @@ export function formatConfigValue(key: string, json: string, f: ValueFormat): st
       });
     case 'denominations':
       return Array.isArray(v) && v.length > 0
-        ? v.map((n) => money(num(n) === null ? null : (n as number) * MINOR_PER_UNIT)).join(' · ')
+        ? f.t('service.config.notesValue', { notes: v.map((n) => (num(n) === null ? '—' : f.money((num(n) ?? 0) * f.minorPerUnit))) })
         : f.t('service.config.allNotes');
     case 'betLimits': {
       const entries = Object.entries(obj(v));
       if (entries.length === 0) return f.t('service.config.noBetLimits');
-      return entries.map(([bet, l]) => `${bet} ${f.t('service.config.limitsValue', { min: money(obj(l).min), max: money(obj(l).max) })}`).join('; ');
+      const limits = entries.map(([bet, l]) =>
+        f.t('service.config.betLimitValue', {
+          bet: betName(bet, f.t),
+          limits: f.t('service.config.limitsValue', { min: money(obj(l).min), max: money(obj(l).max) }),
+        }),
+      );
+      return f.t('service.config.betLimitsValue', { limits });
     }
     default: {
       // A station's line: its seat and its acceptor (spec and protocol).

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { DeviceRow, ServiceAction, ServiceState } from '../../../../protocol/index.js';
-import { createI18n } from '../../i18n/i18n.js';
-import { formatMoney } from '../../i18n/money.js';
+import { createI18n } from '../../../../locales/i18n.js';
+import { formatMoney } from '../../../../locales/money.js';
 import { decisionsLine, INITIAL_CHOICES, pageContent, wrapRow, type AskRequest, type PageActions } from './page-content.js';
 
 const none: PageActions = {
@@ -28,7 +28,7 @@ const row = (over: Partial<DeviceRow>): DeviceRow => ({
 describe('service Devices page', () => {
   it("tells a technician's disable from a fault that stops the acceptor, in each language", async () => {
     for (const language of ['en', 'pt', 'zh-Hant'] as const) {
-      const i18n = await createI18n(language);
+      const i18n = createI18n(language);
       const t = i18n.t.bind(i18n);
       const devices = [
         row({ device: 'BA-1', station: 1 }),
@@ -53,7 +53,7 @@ describe('service Devices page', () => {
 
 describe('service Configuration page', () => {
   it("a supervisor edits the limits, types the regulator's reference, and the change is asked for with both", async () => {
-    const i18n = await createI18n('en');
+    const i18n = createI18n('en');
     const t = i18n.t.bind(i18n);
     const state = {
       kind: 'service',
@@ -149,11 +149,10 @@ describe('service pages cut nothing', () => {
     }) as ServiceState;
 
   it('lists every fault, each row and its clear button naming the station', async () => {
-    const i18n = await createI18n('en');
+    const i18n = createI18n('en');
     const t = i18n.t.bind(i18n);
     const tilts = [1, 2, 3, 4, 5, 6].map((station) => ({
-      kind: 'bill-jam',
-      messageKey: 'tilt.bill-jam',
+      kind: 'bill-jam' as const,
       severity: 'warning' as const,
       clearedBy: 'attendant' as const,
       station,
@@ -161,8 +160,8 @@ describe('service pages cut nothing', () => {
     }));
     const page = {
       page: 'status' as const,
-      table: { game: 'blackjack', profile: 'macau-2009', phase: 'betting', roundId: 'R', hold: null, newBets: true },
-      tilts: [...tilts, { kind: 'shoe-lost', messageKey: 'tilt.shoe-lost', severity: 'critical' as const, clearedBy: 'auto' as const, clearable: false }],
+      table: { game: 'blackjack' as const, profile: 'macau-2009', phase: 'betting' as const, roundId: 'R', hold: null, newBets: true },
+      tilts: [...tilts, { kind: 'shoe-lost' as const, severity: 'critical' as const, clearedBy: 'auto' as const, clearable: false }],
       devices: [],
       sync: null,
       softwareVersion: '1',
@@ -182,7 +181,7 @@ describe('service pages cut nothing', () => {
   });
 
   it('game recall lists every bet and settlement line of a round; long lines wrap instead of being cut', async () => {
-    const i18n = await createI18n('en');
+    const i18n = createI18n('en');
     const t = i18n.t.bind(i18n);
     const round = {
       roundId: 'R-9',
@@ -210,9 +209,9 @@ describe('service recall decisions', () => {
       { seat: 2, action: 'stand', auto: true },
       { seat: 3, action: 'follow-split' },
     ];
-    const zh = await createI18n('zh-Hant');
+    const zh = createI18n('zh-Hant');
     assert.equal(decisionsLine(zh.t.bind(zh), { decisions }), zh.t('service.field.decisions', { decisions: '1:加注 2:不博牌* 3:跟隨分門' }));
-    const pt = await createI18n('pt');
+    const pt = createI18n('pt');
     assert.ok(
       decisionsLine(pt.t.bind(pt), { actionWords: { surrender: 'action.warSurrender' }, decisions: [{ seat: 4, action: 'surrender' }] }).includes(
         '4:Perder metade',
@@ -234,14 +233,14 @@ describe('service Holds page', () => {
     }) as ServiceState;
   it('words the hold and lists its shoe sequence and every read during it, saying a void is the way out', async () => {
     for (const language of ['en', 'pt', 'zh-Hant'] as const) {
-      const i18n = await createI18n(language);
+      const i18n = createI18n(language);
       const t = i18n.t.bind(i18n);
       const table = {
-        game: 'blackjack',
+        game: 'blackjack' as const,
         profile: 'macau-2009',
-        phase: 'dealing',
+        phase: 'dealing' as const,
         roundId: 'R-1',
-        hold: 'unreadable',
+        hold: 'unreadable' as const,
         newBets: false,
         holdReads: { shoeSequence: 41, reads: [{ card: '7H', shoeSequence: 42 }, { shoeSequence: 43 }] },
       };
@@ -272,7 +271,7 @@ describe('wrapRow', () => {
 describe('service Meters page', () => {
   it('names every meter of every station in the language, money in the currency, counts as counts', async () => {
     for (const language of ['en', 'pt', 'zh-Hant'] as const) {
-      const i18n = await createI18n(language);
+      const i18n = createI18n(language);
       const t = i18n.t.bind(i18n);
       const money = (m: number) => formatMoney(m, 'MOP', language);
       const scopes = ['table', ...[1, 2, 3, 4, 5, 6, 7].map((n) => `station:${n}`)].map((scope) => ({
@@ -308,7 +307,7 @@ describe('service Meters page', () => {
 describe('service Status page faults', () => {
   it('say their severity, who clears them and how, in each language, with nothing left untranslated', async () => {
     for (const language of ['en', 'pt', 'zh-Hant'] as const) {
-      const i18n = await createI18n(language);
+      const i18n = createI18n(language);
       const t = i18n.t.bind(i18n);
       const state = {
         kind: 'service',
@@ -320,10 +319,10 @@ describe('service Status page faults', () => {
       } as ServiceState;
       const page = {
         page: 'status' as const,
-        table: { game: 'blackjack', profile: 'macau-2009', phase: 'betting', roundId: 'R', hold: null, newBets: true },
+        table: { game: 'blackjack' as const, profile: 'macau-2009', phase: 'betting' as const, roundId: 'R', hold: null, newBets: true },
         tilts: [
-          { kind: 'bill-jam', messageKey: 'tilt.bill-jam', severity: 'warning' as const, clearedBy: 'attendant' as const, station: 3, clearable: false },
-          { kind: 'shoe-lost', messageKey: 'tilt.shoe-lost', severity: 'critical' as const, clearedBy: 'auto' as const },
+          { kind: 'bill-jam' as const, severity: 'warning' as const, clearedBy: 'attendant' as const, station: 3, clearable: false },
+          { kind: 'shoe-lost' as const, severity: 'critical' as const, clearedBy: 'auto' as const },
         ],
         devices: [],
         sync: null,
@@ -348,7 +347,7 @@ describe('service Status page faults', () => {
 
 describe('service Devices trace', () => {
   it("shows the chosen device's events and its frames (hex and meaning, repeats counted); the shoe is not switched off", async () => {
-    const i18n = await createI18n('en');
+    const i18n = createI18n('en');
     const t = i18n.t.bind(i18n);
     const state = {
       kind: 'service',
@@ -393,7 +392,7 @@ describe('service Devices trace', () => {
 
 describe('service manual card entry', () => {
   it('asks for the card on the rank-and-suit pad, then the two-person entry for the round on screen', async () => {
-    const i18n = await createI18n('en');
+    const i18n = createI18n('en');
     const t = i18n.t.bind(i18n);
     const state = {
       kind: 'service',
@@ -405,7 +404,7 @@ describe('service manual card entry', () => {
     } as ServiceState;
     const page = {
       page: 'holds' as const,
-      table: { game: 'blackjack', profile: 'macau-2009', phase: 'hold', roundId: 'R-7', hold: 'unreadable', newBets: false },
+      table: { game: 'blackjack' as const, profile: 'macau-2009', phase: 'hold' as const, roundId: 'R-7', hold: 'unreadable' as const, newBets: false },
       closed: false,
     };
     const asked: AskRequest[] = [];

@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import type { Currency, Language, RecallRound, ServiceAction, ServicePage, ServiceState } from '../../../../protocol/index.js';
-import { METER_NAMES, meterBase, SERVICE_PAGE_SIZE, UNCORRECTABLE, type Uncorrectable } from '../../../../protocol/index.js';
-import { formatMoney, INTL_LOCALE } from '../../i18n/money.js';
+import { BetId, DecisionAction, inhibitingTilt, meterKind, SERVICE_PAGE_SIZE, UNCORRECTABLE, type Uncorrectable } from '../../../../protocol/index.js';
+import { formatMoney, INTL_LOCALE, minorDigits } from '../../../../locales/money.js';
 import { actionKey } from '../../station/action-words.js';
 import {
   draftFields,
@@ -13,7 +13,6 @@ import {
   startDraft,
   toggleNote,
   typedValue,
-  MINOR_PER_UNIT,
   type ConfigDraft,
   type ValueFormat,
 } from './config-editor.js';
@@ -193,11 +192,14 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
     if (show) buttons.push({ id, label, press, active });
   };
   const tableRows = (tb: Extract<ServicePage, { page: 'status' }>['table']) => {
-    rows.push(`${t('service.field.table')} ${state.tableId} · ${tb.game} · ${tb.profile}`);
+    rows.push(t('service.field.tableRow', { id: state.tableId, game: t(`game.${tb.game}`), profile: tb.profile }));
     rows.push(
-      t('service.field.phase', { phase: t(`service.phase.${tb.phase}`, { defaultValue: tb.phase }) }) + ' · ' + t('service.field.round', { round: tb.roundId }),
+      t('punctuation.joined', {
+        first: t('service.field.phase', { phase: t(`service.phase.${tb.phase}`) }),
+        second: t('service.field.round', { round: tb.roundId }),
+      }),
     );
-    rows.push(tb.hold ? t(`hold.${tb.hold}`, { defaultValue: t('phase.hold') }) : t('service.field.noHold'));
+    rows.push(tb.hold ? t(`hold.${tb.hold}`) : t('service.field.noHold'));
     if (tb.hold && tb.holdReads) {
       // Every card that left the shoe since the hold began must be accounted for by its resolution.
       if (tb.holdReads.shoeSequence !== null) rows.push('  ' + t('service.field.holdSequence', { seq: tb.holdReads.shoeSequence }));
@@ -221,14 +223,14 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
     for (const d of devices) {
       // The technician's disable and the faults that inhibit the device are told apart: clearing
       // a fault never enables what a technician disabled.
-      const faults = (d.inhibitedBy ?? []).filter((r) => r.startsWith('tilt:')).map((r) => t(`tilt.${r.slice(5)}`, { defaultValue: r.slice(5) }));
+      const faults = (d.inhibitedBy ?? []).flatMap((r) => {
+        const kind = inhibitingTilt(r);
+        return kind ? [t(`tilt.${kind}`)] : [];
+      });
       const state = [
-        d.state,
         ...(d.enabled ? [] : [t('service.field.disabledByService')]),
-        ...(faults.length
-          ? [t('service.field.inhibitedByFault', { faults: new Intl.ListFormat(INTL_LOCALE[language], { type: 'conjunction' }).format(faults) })]
-          : []),
-      ].join(' · ');
+        ...(faults.length ? [t('service.field.inhibitedByFault', { faults })] : []),
+      ].reduce((first, second) => t('punctuation.joined', { first, second }), d.state);
       // ID-003 has no serial-number request: say so rather than leave the serial blank.
       const serial = d.serial ?? (d.protocol === 'id003' ? t('service.field.noSerialId003') : '—');
       if (brief !== undefined && d.device !== brief) rows.push(t('service.field.deviceShort', { device: d.device, state }));
@@ -238,7 +240,8 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
   const syncRows = (s: Extract<ServicePage, { page: 'sync' }>['sync']) => {
     if (!s) return void rows.push(t('service.field.syncOff'));
     rows.push(`${s.upstream}`);
-    rows.push(t('service.field.syncRow', { state: s.state, acked: s.ackedSeq, head: s.headSeq, lag: s.lagEntries, seconds: s.lagSeconds }));
+    const lag = t('service.field.entries', { count: s.lagEntries });
+    rows.push(t('service.field.syncRow', { state: s.state, acked: s.ackedSeq, head: s.headSeq, lag, seconds: s.lagSeconds }));
     rows.push(t('service.field.queue', { n: s.lagEntries }));
     rows.push(t('service.field.lastSuccess', { at: s.lastSuccessAt ?? '—' }));
     rows.push(t('service.field.lastError', { error: s.lastError ? `${s.lastError} (${s.lastErrorAt ?? ''})` : '—' }));
@@ -249,28 +252,24 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       tableRows(page.table);
       rows.push(t('service.field.version', { version: page.softwareVersion }), t('service.field.hashStart', { hash: page.programHash.atStart }));
       if (page.programHash.latest) rows.push(t('service.field.hashNow', { hash: page.programHash.latest, at: page.programHash.latestAt ?? '' }));
-      if (page.programHash.changed?.length) wrap(t('service.field.hashChanged', { files: page.programHash.changed.join(', ') }));
+      if (page.programHash.changed?.length) wrap(t('service.field.hashChanged', { files: page.programHash.changed }));
       rows.push(t('service.field.tilts'));
       if (page.tilts === null) rows.push('  ' + t('service.field.tiltsOff'));
       else if (page.tilts.length === 0) rows.push('  ' + t('service.field.tiltsNone'));
       else {
         for (const x of page.tilts) {
-          const kind = t(x.messageKey, { defaultValue: x.kind });
+          const kind = t(`tilt.${x.kind}`);
           // Four jams read alike: each row and its button name the station.
           const where = x.station !== undefined ? t('service.field.atStation', { station: x.station }) : t('service.field.atTable');
           // Who clears it (tiltClears.*) and how, for this kind of fault.
-          const how = t(`service.tiltHow.${x.kind}`, { defaultValue: t(`tiltClears.${x.clearedBy}`) });
-          wrap(
-            '  ' +
-              where +
-              ' · ' +
-              t('service.field.tilt', { severity: t(`service.severity.${x.severity}`), kind, clearedBy: t(`tiltClears.${x.clearedBy}`), how }),
-          );
+          const how = t(`service.tiltHow.${x.kind}`);
+          const tilt = t('service.field.tilt', { severity: t(`service.severity.${x.severity}`), kind, clearedBy: t(`tiltClears.${x.clearedBy}`), how });
+          wrap('  ' + t('punctuation.joined', { first: where, second: tilt }));
           // A fault a person clears, once its condition has gone; the host checks the role.
-          const tilt = { kind: 'clear-tilt' as const, tilt: x.kind, ...(x.station !== undefined ? { station: x.station } : {}) };
+          const clear = { kind: 'clear-tilt' as const, tilt: x.kind, ...(x.station !== undefined ? { station: x.station } : {}) };
           const label =
             x.station !== undefined ? t('service.action.clear-tilt-station', { kind, station: x.station }) : t('service.action.clear-tilt', { kind });
-          btn(`act-clear-tilt-${x.kind}${x.station ?? ''}`, label, () => a.act(tilt), canAct && x.clearable === true);
+          btn(`act-clear-tilt-${x.kind}${x.station ?? ''}`, label, () => a.act(clear), canAct && x.clearable === true);
         }
       }
       rows.push(t('service.field.sync'));
@@ -300,7 +299,7 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
               dir: t(`service.field.dir.${f.dir}`),
               hex: f.hex,
               meaning: f.meaning,
-              count: f.count > 1 ? t('service.field.times', { n: f.count }) : '',
+              times: f.count > 1 ? t('service.field.times', { n: f.count }) : '',
             }),
         );
       }
@@ -330,7 +329,7 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
     }
     case 'meters': {
       const count = new Intl.NumberFormat(INTL_LOCALE[language], { maximumFractionDigits: 0 });
-      rows.push(t('service.field.meterUnits', { currency }), '');
+      rows.push(t('service.field.meterUnits', { currency, perUnit: 10 ** minorDigits(currency) }), '');
       for (const s of page.scopes) {
         if (c.meterScope !== 'all' && c.meterScope !== s.scope) continue;
         rows.push(scopeLabel(s.scope, t));
@@ -357,14 +356,19 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
     case 'recall': {
       if (page.rounds.length === 0) rows.push(t('service.field.noRounds'));
       page.rounds.forEach((r, i) => {
-        rows.push(`${i + 1}. ` + t('service.field.recallRound', { seq: r.seq, round: r.roundId, status: r.status, ts: r.ts }));
+        rows.push(
+          t('punctuation.numbered', {
+            n: i + 1,
+            text: t('service.field.recallRound', { seq: r.seq, round: r.roundId, status: t(`service.recallStatus.${r.status}`), ts: r.ts }),
+          }),
+        );
         wrap('   ' + t('service.field.cards', { cards: r.cards.map((x) => `${x.card}→${x.to}`).join(' ') }));
         if (r.decisions.length) wrap('   ' + decisionsLine(t, r));
         for (const b of r.bets) wrap('   ' + t('service.field.bet', { station: b.station, seat: b.seat, bet: b.bet, amount: money(b.amount) }));
         for (const l of r.lines) {
           wrap('   ' + t('service.field.line', { seat: l.seat, bet: l.bet, stake: money(l.stake), net: money(l.net), rule: l.rule }));
           // A line settled under a non-default choice names it, with the authorisation reference.
-          if (l.choices?.length) wrap('      ' + t('service.field.lineChoices', { choices: l.choices.join(', '), authorisation: l.authorisation ?? '—' }));
+          if (l.choices?.length) wrap('      ' + t('service.field.lineChoices', { choices: l.choices, authorisation: l.authorisation ?? '—' }));
         }
         for (const x of r.corrections ?? [])
           wrap(
@@ -373,12 +377,12 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
                 correction: t(`service.correction.${x.correction}`),
                 card: x.card ?? '—',
                 article: x.article,
-                by: x.confirmedBy.join(', '),
+                by: x.confirmedBy,
               }),
           );
         if (r.status === 'void') {
           const why = r.uncorrectable ? t(`service.uncorrectable.${r.uncorrectable}`) : (r.reason ?? '');
-          rows.push('   ' + t('service.field.voidReason', { reason: why, by: (r.authorisedBy ?? []).join(', ') }));
+          rows.push('   ' + t('service.field.voidReason', { reason: why, by: r.authorisedBy ?? [] }));
           if (r.voidRule) rows.push('   ' + t('service.field.voidRule', { article: r.voidRule }));
         }
         btn(`replay-${i + 1}`, t('service.action.replay', { n: i + 1 }), () => a.replay(r), r.cards.length > 0);
@@ -467,7 +471,7 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       break;
     }
     case 'config': {
-      configPage(page, c, a, { money, t }, sup, rows, btn);
+      configPage(page, c, a, { money, minorPerUnit: 10 ** minorDigits(currency), t }, sup, rows, btn);
       break;
     }
     case 'holds': {
@@ -504,7 +508,7 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
         t('service.action.enter-card'),
         () =>
           a.ask({
-            title: `${t('service.action.enter-card')} · ${t('service.field.round', { round: roundId })}`,
+            title: t('punctuation.joined', { first: t('service.action.enter-card'), second: t('service.field.round', { round: roundId }) }),
             label: t('service.action.cardToEnter'),
             kind: 'card',
             then: (card) => a.act({ kind: 'enter-card', roundId, card }),
@@ -545,13 +549,11 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       else if (page.pending.length === 0) rows.push('  ' + t('service.field.pendingNone'));
       else
         page.pending.forEach((p, i) => {
-          rows.push(
-            `  ${i + 1}. ` +
-              t('service.field.pendingRow', { station: p.station, amount: money(p.amount), two: p.twoPerson ? t('service.field.twoPerson') : '' }),
-          );
+          const row = t('service.field.pendingRow', { station: p.station, amount: money(p.amount), two: p.twoPerson ? t('service.field.twoPerson') : '' });
+          rows.push('  ' + t('punctuation.numbered', { n: i + 1, text: row }));
           btn(
             `handpay-${i + 1}`,
-            `${t('service.action.handpay-confirm')} ${i + 1}`,
+            t('service.action.handpay-confirm-row', { n: i + 1 }),
             () => a.act({ kind: 'handpay-confirm', station: p.station, requestTxId: p.requestTxId }),
             canAct,
           );
@@ -622,15 +624,15 @@ export function scopeLabel(scope: string, t: TFunction): string {
 
 /** A meter's GLI/Macau name in the screen's language; `billsIn.50000` names its note in money. */
 export function meterLabel(name: string, t: TFunction, money: (minor: number) => string): string {
-  const { base, note } = meterBase(name);
-  if (!METER_NAMES.includes(base)) return t('service.meter.unknown', { name });
-  return t(`service.meter.${base}`, note !== undefined ? { note: money(note) } : {});
+  const meter = meterKind(name);
+  if (!meter) return t('service.meter.unknown', { name });
+  return meter.note !== undefined ? t(`service.meter.${meter.base}`, { note: money(meter.note) }) : t(`service.meter.${meter.base}`);
 }
 
 /** What the log is filtered by, above the entries. */
 function eventsHeader(c: PageChoices, t: TFunction, rows: string[]): void {
   const severity = c.eventSeverity === 'all' ? t('service.action.all') : t(`service.severity.${c.eventSeverity}`);
-  const types = c.eventGroups.length ? c.eventGroups.map((g) => t(`service.eventGroup.${g}`)).join(', ') : t('service.action.allTypes');
+  const types = c.eventGroups.length ? c.eventGroups.map((g) => t(`service.eventGroup.${g}`)) : [t('service.action.allTypes')];
   const when =
     c.eventSince === 'custom'
       ? t('service.field.between', {
@@ -641,17 +643,42 @@ function eventsHeader(c: PageChoices, t: TFunction, rows: string[]): void {
   rows.push(...wrapRow(t('service.field.filterNow', { severity, types, when })));
 }
 
+/** The configuration keys with words of their own (`service.configKey.<key>`); rule options keep their own names. */
+const WORDED_CONFIG_KEYS = [
+  'tableId',
+  'game',
+  'profile',
+  'currency',
+  'limits',
+  'betLimits',
+  'denominations',
+  'seats',
+  'timings',
+  'defaultLanguage',
+  'shoe',
+  'upstream',
+  'handpayTwoPersonAbove',
+] as const;
+
 /** A configuration key's name in the screen's language; rule options keep their own names. */
 export function configKeyLabel(key: string, t: TFunction): string {
   const station = /^station\.(\d+)$/.exec(key);
   if (station) return t('service.field.atStation', { station: station[1] });
-  return t(`service.configKey.${key}`, { defaultValue: key });
+  const worded = WORDED_CONFIG_KEYS.find((k) => k === key);
+  return worded ? t(`service.configKey.${worded}`) : key;
 }
+
+/** The fields the editor asks for (`service.config.field.<field>`), alone or after a bet (`banker.min`). */
+const EDITOR_FIELDS = ['min', 'max', 'amount', 'bettingMs', 'decisionMs', 'resultsMs'] as const;
 
 function fieldLabel(name: string, t: TFunction): string {
   const cut = name.lastIndexOf('.');
-  if (cut < 0) return t(`service.config.field.${name}`, { defaultValue: name });
-  return t('service.config.betField', { bet: name.slice(0, cut), field: t(`service.config.field.${name.slice(cut + 1)}`) });
+  const field = EDITOR_FIELDS.find((f) => f === name.slice(cut + 1));
+  if (!field) return name;
+  if (cut < 0) return t(`service.config.field.${field}`);
+  const bet = name.slice(0, cut);
+  const known = BetId.safeParse(bet);
+  return t('service.config.betField', { bet: known.success ? t(`bet.${known.data}`) : bet, field: t(`service.config.field.${field}`) });
 }
 
 /**
@@ -683,25 +710,25 @@ function configPage(page: ConfigPageData, c: PageChoices, a: PageActions, fmt: V
     for (const f of draftFields(edit)) {
       btn(`field-${f.name}`, t('punctuation.labelled', { label: fieldLabel(f.name, t), value: formatField(f, fmt) }), () =>
         a.ask({
-          title: `${configKeyLabel(edit.key, t)} · ${fieldLabel(f.name, t)}`,
+          title: t('punctuation.joined', { first: configKeyLabel(edit.key, t), second: fieldLabel(f.name, t) }),
           label: t(f.unit === 'money' ? 'service.config.typeAmount' : 'service.config.typeSeconds'),
           kind: 'digits',
           then: (typed) => {
             // In the per-bet limits, 0 takes the bet back to the table's limits.
             if (edit.key === 'betLimits' && /^0+$/.test(typed)) return a.choose({ edit: setField(edit, f.name, null) });
-            const n = typedValue(f, typed);
+            const n = typedValue(f, typed, fmt.minorPerUnit);
             if (n !== null) a.choose({ edit: setField(edit, f.name, n) });
           },
         }),
       );
     }
     if (edit.key === 'denominations') {
-      for (const n of page.notes) btn(`note-${n}`, money(n * MINOR_PER_UNIT), () => a.choose({ edit: toggleNote(edit, n) }), true, edit.notes.includes(n));
+      for (const n of page.notes) btn(`note-${n}`, money(n * fmt.minorPerUnit), () => a.choose({ edit: toggleNote(edit, n) }), true, edit.notes.includes(n));
     }
     if (v.ok) {
       btn('config-authorise', t('service.config.authorise'), () =>
         a.ask({
-          title: `${t('service.action.config-change')} · ${configKeyLabel(edit.key, t)}`,
+          title: t('punctuation.joined', { first: t('service.action.config-change'), second: configKeyLabel(edit.key, t) }),
           label: t('service.action.authorisation'),
           kind: 'reference',
           then: (authorisation) => {
@@ -746,9 +773,15 @@ function configPage(page: ConfigPageData, c: PageChoices, a: PageActions, fmt: V
   }
   for (const item of page.items) {
     const value = formatConfigValue(item.key, item.value, fmt);
-    const cls = item.optionClass ? ` · ${t(`service.optionClass.${item.optionClass}`)}` : '';
-    const chosen = item.choice ? ` · ${t('service.config.chosen', { value: item.default ?? '' })}` : '';
-    rows.push(...wrapRow(t('service.field.config', { key: configKeyLabel(item.key, t), value }) + cls + (item.article ? ` · ${item.article}` : '') + chosen));
+    // The option's class, its article and a non-default choice, each after the language's separator.
+    const parts = [
+      t('service.field.config', { key: configKeyLabel(item.key, t), value }),
+      ...(item.optionClass ? [t(`service.optionClass.${item.optionClass}`)] : []),
+      ...(item.article ? [item.article] : []),
+      ...(item.choice ? [t('service.config.chosen', { value: item.default ?? '' })] : []),
+    ];
+    const [head = '', ...tail] = parts;
+    rows.push(...wrapRow(tail.reduce((first, second) => t('punctuation.joined', { first, second }), head)));
     if (item.editable && isEditableKey(item.key)) {
       const key = item.key;
       btn(`edit-${key}`, t('service.config.edit', { key: configKeyLabel(key, t) }), () => a.choose({ edit: startDraft(key, item.value, page) }), sup);
@@ -778,8 +811,11 @@ function ruleEditor(
   const item = items[re.index];
   rows.push(t('service.config.editingRules'));
   items.forEach((i, n) => {
-    const cls = i.optionClass ? t(`service.optionClass.${i.optionClass}`) : '';
-    rows.push(...wrapRow(`${n === re.index ? '▶' : ' '} ${n + 1}. ${i.key.slice('rules.'.length)} = ${i.value} · ${cls}${i.article ? ` · ${i.article}` : ''}`));
+    const parts = [`${n === re.index ? '▶' : ' '} ${n + 1}. ${i.key.slice('rules.'.length)} = ${i.value}`];
+    if (i.optionClass) parts.push(t(`service.optionClass.${i.optionClass}`));
+    if (i.article) parts.push(i.article);
+    const [head = '', ...tail] = parts;
+    rows.push(...wrapRow(tail.reduce((first, second) => t('punctuation.joined', { first, second }), head)));
   });
   if (item) {
     const option = item.key.slice('rules.'.length);
@@ -866,11 +902,13 @@ export function actionSummary(action: ServiceAction, page: ServicePage | undefin
       authorisation: action.authorisation,
     });
   }
-  if (action.kind === 'correct') return `${action.roundId} · ${fmt.t(`service.correction.${action.correction}`)}`;
+  const joined = (first: string, second: string) => fmt.t('punctuation.joined', { first, second });
+  if (action.kind === 'correct') return joined(action.roundId, fmt.t(`service.correction.${action.correction}`));
   if (action.kind === 'void-round')
-    return `${action.roundId} · ${action.uncorrectable ? fmt.t(`service.uncorrectable.${action.uncorrectable}`) : action.reason}`;
+    return joined(action.roundId, action.uncorrectable ? fmt.t(`service.uncorrectable.${action.uncorrectable}`) : action.reason);
   const { kind: _kind, ...rest } = action;
-  return Object.values(rest).join(' · ');
+  const [head = '', ...tail] = Object.values(rest).map(String);
+  return tail.reduce((first, second) => fmt.t('punctuation.joined', { first, second }), head);
 }
 
 /**
@@ -879,6 +917,12 @@ export function actionSummary(action: ServiceAction, page: ServicePage | undefin
  */
 export function decisionsLine(t: TFunction, r: Pick<RecallRound, 'actionWords' | 'decisions'>): string {
   return t('service.field.decisions', {
-    decisions: r.decisions.map((d) => `${d.seat}:${t(actionKey(r.actionWords, d.action))}${d.auto ? '*' : ''}`).join(' '),
+    decisions: r.decisions
+      .map((d) => {
+        // A decision the ledger holds under a name this version does not know shows as recorded.
+        const action = DecisionAction.safeParse(d.action);
+        return `${d.seat}:${action.success ? t(actionKey(r.actionWords, action.data)) : d.action}${d.auto ? '*' : ''}`;
+      })
+      .join(' '),
   });
 }

@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import { Container, Graphics, Text } from 'pixi.js';
 import { SERVICE_PAGES, type ServiceAction, type ServicePageName, type ServiceState, type ViewState } from '../../../../protocol/index.js';
-import { formatMoney } from '../../i18n/money.js';
+import { formatMoney, minorDigits } from '../../../../locales/money.js';
 import { Button } from '../../ui/button.js';
 import { LanguageSwitch } from '../../ui/language-switch.js';
 import { StatusBanner } from '../../ui/status-banner.js';
@@ -22,6 +22,7 @@ import {
 } from './page-content.js';
 import { CardPad } from './card-pad.js';
 import { TextPad } from './text-pad.js';
+import { isMessageKey, type MessageKey } from '../../../../locales/i18n.js';
 
 /** Rows of text on screen at once; a longer page scrolls (buttons and the wheel). */
 const ROWS = 24;
@@ -188,7 +189,7 @@ export class ServiceScreen implements Screen {
     if (this.idle.text !== text) this.idle.text = text;
   }
 
-  setStatus(messageKey: string | null): void {
+  setStatus(messageKey: MessageKey | null): void {
     this.status.show(messageKey === null ? null : this.ctx.i18n.t(messageKey));
   }
 
@@ -253,9 +254,10 @@ export class ServiceScreen implements Screen {
     if (!s) return;
     const t = this.ctx.i18n.getFixedT(s.language);
     this.title.text = t('service.title');
-    this.label.text = `${t('service.table', { id: s.tableId })} · ${t('service.version', { version: s.softwareVersion })}`;
+    this.label.text = t('punctuation.joined', { first: t('service.table', { id: s.tableId }), second: t('service.version', { version: s.softwareVersion }) });
     this.languages.setCurrent(s.language);
-    const notice = s.notice ? t(s.notice.key, { ...(s.notice.values ?? {}), defaultValue: s.notice.key }) : '';
+    // The host names its notice by a catalogue key; one this screen has no words for (a newer host) reads as an error.
+    const notice = s.notice ? (isMessageKey(s.notice.key) ? t(s.notice.key, s.notice.values ?? {}) : t('errors.internal')) : '';
     this.notice.text = s.busy ? t('service.signIn.checking') : notice;
     this.notice.style.fill = s.notice?.ok === false ? COLORS.warning : '#9fe2b0';
     const labelled = (label: string, value: string) => t('punctuation.labelled', { label, value });
@@ -296,8 +298,7 @@ export class ServiceScreen implements Screen {
         const money = (m: number) => formatMoney(m, s.session?.currency ?? 'MOP', s.language);
         const lines = round.lines.map((l) => t('service.field.line', { seat: l.seat, bet: l.bet, stake: money(l.stake), net: money(l.net), rule: l.rule }));
         const decisions = round.decisions.length ? [decisionsLine(t, round)] : [];
-        const voided =
-          round.status === 'void' ? [t('service.field.voidReason', { reason: round.reason ?? '', by: (round.authorisedBy ?? []).join(', ') })] : [];
+        const voided = round.status === 'void' ? [t('service.field.voidReason', { reason: round.reason ?? '', by: round.authorisedBy ?? [] })] : [];
         this.replay.play(round, Date.now(), t('service.action.close'), [...decisions, ...lines.slice(0, 12), ...voided].join('\n'));
       },
       ask: (request) => {
@@ -368,9 +369,12 @@ export class ServiceScreen implements Screen {
       });
       this.cardPad.setLabels({ labelled, label: asking.label, submit: t('service.signIn.submitValue') });
     } else if (confirm) {
-      const money = (m: number) => formatMoney(m, s.session?.currency ?? 'MOP', s.language);
-      this.overlayTitle.text =
-        t('service.confirm.title', { action: t(`service.action.${confirm.action.kind}`) }) + ` · ${actionSummary(confirm.action, s.page, { money, t })}`;
+      const currency = s.session?.currency ?? 'MOP';
+      const money = (m: number) => formatMoney(m, currency, s.language);
+      this.overlayTitle.text = t('punctuation.joined', {
+        first: t('service.confirm.title', { action: t(`service.action.${confirm.action.kind}`) }),
+        second: actionSummary(confirm.action, s.page, { money, minorPerUnit: 10 ** minorDigits(currency), t }),
+      });
       this.overlayText.text = t('service.confirm.askedBy', { by: confirm.requestedBy });
       this.confirmPad.setLabels(pad);
     }

@@ -1,0 +1,65 @@
+import i18next, { type i18n, type ParseKeys } from 'i18next';
+import { Currency, Language } from '../protocol/index.js';
+import { catalogues, wordAt, type Catalogue } from './index.js';
+import { formatMoney, INTL_LOCALE } from './money.js';
+
+/**
+ * Typed keys: every `t()` in the screens and the host is checked against the source catalogue
+ * (zh-Hant), so a key that is not there fails the typecheck, `defaultValue` or not. Plural keys
+ * are named without their suffix (`recall.title` for `recall.title_other`), as i18next resolves them.
+ */
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    resources: { translation: Catalogue };
+    strictKeyChecks: true;
+  }
+}
+
+/** A key of the catalogues, as `t()` takes it. */
+export type MessageKey = ParseKeys;
+
+/**
+ * Whether a key that came over the wire (a refusal, a service notice) is one of the catalogues':
+ * checked against the source catalogue, plural keys by their `_other` form, so a screen never
+ * shows a key it has no words for.
+ */
+export function isMessageKey(key: string): key is MessageKey {
+  const source = catalogues['zh-Hant'];
+  return wordAt(source, key) !== undefined || wordAt(source, `${key}_other`) !== undefined;
+}
+
+/** The language a formatter is called in; i18next hands it over as a plain code. */
+function languageOf(lng: string | undefined): Language {
+  const l = Language.safeParse(lng);
+  return l.success ? l.data : 'zh-Hant';
+}
+
+/**
+ * One i18next instance, ready at once (the catalogues are bundled: a kiosk has no backend to
+ * fetch them from). Formats, in the language's Macau locale:
+ * - `{{amount, money}}`: integer minor units in the table currency passed as the `currency` option;
+ * - `{{items, list}}`: an array of words joined by Intl.ListFormat (`A、B及C`, `A, B e C`, `A, B and C`),
+ *   `list(type: disjunction)` for "or".
+ */
+export function createI18n(language: Language): i18n {
+  const instance = i18next.createInstance();
+  void instance.init({
+    lng: language,
+    fallbackLng: 'zh-Hant',
+    supportedLngs: [...Language.options],
+    resources: Object.fromEntries(Object.entries(catalogues).map(([lng, cat]) => [lng, { translation: cat }])),
+    interpolation: { escapeValue: false },
+    returnNull: false,
+    initAsync: false,
+  });
+  const formatter = instance.services.formatter;
+  formatter?.add('money', (value: unknown, lng: string | undefined, options: Record<string, unknown>) =>
+    formatMoney(Number(value), Currency.parse(options.currency), languageOf(lng)),
+  );
+  formatter?.add('list', (value: unknown, lng: string | undefined, options: Record<string, unknown>) => {
+    const items = Array.isArray(value) ? value.map(String) : [String(value)];
+    const type = options.type === 'disjunction' || options.type === 'unit' ? options.type : 'conjunction';
+    return new Intl.ListFormat(INTL_LOCALE[languageOf(lng)], { type }).format(items);
+  });
+  return instance;
+}

@@ -1,0 +1,55 @@
+import type { Currency, Language } from '../protocol/index.js';
+
+/** The Intl locale each screen language formats with: Macau's own conventions. */
+export const INTL_LOCALE: Record<Language, string> = { 'zh-Hant': 'zh-Hant-MO', pt: 'pt-MO', en: 'en-MO' };
+
+/**
+ * Minor units per major unit of a currency, as ISO 4217 (through Intl) has it: 2 for the pataca's
+ * avos and the Hong Kong dollar's cents. Nothing here assumes 100.
+ */
+export function minorDigits(currency: Currency): number {
+  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+}
+
+/** An integer amount of minor units as an exact decimal string (`-12345` avos → `-123.45`): no float on the way. */
+export function minorToDecimal(minor: number, digits: number): Intl.StringNumericLiteral {
+  if (!Number.isSafeInteger(minor)) throw new RangeError(`money must be whole minor units, got ${minor}`);
+  const sign = minor < 0 ? '-' : '';
+  const abs = String(Math.abs(minor)).padStart(digits + 1, '0');
+  const decimal = digits === 0 ? `${sign}${abs}` : `${sign}${abs.slice(0, -digits)}.${abs.slice(-digits)}`;
+  if (!isDecimal(decimal)) throw new RangeError(`${minor} minor units made "${decimal}"`);
+  return decimal;
+}
+
+/** What Intl.NumberFormat reads as an exact decimal (a plain decimal numeral; the type is TypeScript's name for it). */
+function isDecimal(s: string): s is `${number}` {
+  return /^-?\d+(\.\d+)?$/.test(s);
+}
+
+const cache = new Map<string, Intl.NumberFormat>();
+
+/**
+ * Formats an integer amount of minor units in the language's Macau locale. Intl reads the amount
+ * as an exact decimal string, so even the largest meter is shown to the avo. Whole amounts drop
+ * the ",00" (table limits and chips read as 100, not 100.00) unless `fraction: 'always'` (a report
+ * whose columns line up).
+ */
+export function formatMoney(minor: number, currency: Currency, language: Language, options: { fraction?: 'always' | 'when-needed' } = {}): string {
+  const digits = minorDigits(currency);
+  const decimal = minorToDecimal(minor, digits);
+  const fraction = options.fraction === 'always' || minor % 10 ** digits !== 0 ? digits : 0;
+  const key = `${language}|${currency}|${fraction}`;
+  let f = cache.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(INTL_LOCALE[language], { style: 'currency', currency, minimumFractionDigits: fraction, maximumFractionDigits: fraction });
+    cache.set(key, f);
+  }
+  // A numeric string is formatted as the exact decimal it spells (Intl.NumberFormat v3).
+  return f.format(decimal);
+}
+
+/** An amount of minor units as a bare number in the language's locale (a chip's face: `1,000`, `0.5`), without the currency. */
+export function formatAmount(minor: number, currency: Currency, language: Language): string {
+  const digits = minorDigits(currency);
+  return new Intl.NumberFormat(INTL_LOCALE[language], { maximumFractionDigits: digits }).format(minorToDecimal(minor, digits));
+}

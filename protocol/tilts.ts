@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+/**
+ * Every fault the table knows (host/tilts/tilt-kinds.ts gives each its severity, what it stops
+ * and how it clears), worded for everyone under `tilt.<kind>` and for staff under
+ * `service.tiltHow.<kind>`: a closed list, so the screens' typecheck holds each against the catalogues.
+ */
+export const TILT_KINDS = [
+  'bill-acceptor-lost',
+  'bill-jam',
+  'stacker-full',
+  'stacker-removed',
+  'bill-cheat',
+  'bill-failure',
+  'shoe-lost',
+  'shoe-lid-open',
+  'shoe-alarm',
+  'card-hold',
+  'upstream-offline',
+  'disk-low',
+  'ledger-integrity',
+  'table-closed',
+] as const;
+export const TiltKind = z.enum(TILT_KINDS);
+export type TiltKind = z.infer<typeof TiltKind>;
