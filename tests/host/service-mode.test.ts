@@ -290,6 +290,12 @@ describe('service mode on a live host', () => {
     );
     // No hold: manual entry is refused (only an unreadable-card hold takes a card by hand).
     await still({ kind: 'enter-card', roundId: running.table.view().roundId, card: 'AS' }, /^service\.failed\.(refused|stale-round)$/);
+    // Nor a dealing error to declare or correct without a round in play (host/table/corrections.test.ts plays them).
+    await still({ kind: 'dealing-error', roundId: running.table.view().roundId }, /^service\.failed\./);
+    await still({ kind: 'correct', roundId: running.table.view().roundId, correction: 'wrong-hand' }, /^service\.failed\./);
+    // Remote stations: enrolling issues a credential file and revoking withdraws it; neither moves money.
+    await still({ kind: 'station-enrol', station: 101 }, /^service\.(done|failed)\./);
+    await still({ kind: 'station-revoke', station: 101 }, /^service\.(done|failed)\./);
     // A station cashes out (its credit cancelled, station locked); confirming the handpay moves no credit.
     running.billAcceptors.simulator(2)?.insertNote(100);
     for (let i = 0; i < 400 && ledger.credit(2) !== 10_000; i++) await new Promise((r) => setTimeout(r, 25));
