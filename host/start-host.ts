@@ -359,7 +359,9 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const sent = { sessions: 0, messages: 0, bytes: 0, superseded: 0 };
   const openSessions = new Set<ScreenSession>();
   const openSession = (transport: ScreenTransport) => {
-    const session = new ScreenSession(host, tokens, transport, log, sessionOptions);
+    // `sessions`: the live ones (the metrics' connected screens); `openSessions` keep their send counters until summed.
+    const session = new ScreenSession(host, tokens, transport, log, { ...sessionOptions, onDispose: (x) => sessions.delete(x) });
+    sessions.add(session);
     openSessions.add(session);
     sent.sessions++;
     return session;
