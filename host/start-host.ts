@@ -24,6 +24,7 @@ import type { RecoveryReport } from './table/recover.js';
 import { createLogger, type RotationLimits } from './logger.js';
 import { PowerMarker } from './power-marker.js';
 import { LaunchTokens } from './screens/launch-tokens.js';
+import { RefusalLog } from './screens/refusal-log.js';
 import { ScreenSession, type ScreenTransport } from './screens/screen-session.js';
 import { ViewHub } from './screens/view-hub.js';
 import { createHttpServer } from './server/http-server.js';
@@ -352,6 +353,8 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const sessionOptions = {
     remoteStations,
     connections,
+    // One sampler for every screen: a station that reconnects and floods again logs no more.
+    refusals: new RefusalLog(log),
     ...(options.sendBuffer !== undefined ? { limits: { highWater: options.sendBuffer, maxReplies: 64 } } : {}),
   };
   const sent = { sessions: 0, messages: 0, bytes: 0, superseded: 0 };
