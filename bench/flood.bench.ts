@@ -4,18 +4,21 @@
 // (no flooder) in the same run, and their ratio (issue 20's target: within 2×):
 // - `/healthz` latency, p99, polled every 20 ms;
 // - card read → all 8 screens (table + 7 stations) have the new state, p99.
+// The host logs as it does in production (host/logger.ts: synchronous, to its data dir's
+// `logs/`), so the cost of logging the refusals is part of what is measured; the log's size
+// after each run is printed.
 // Prints figures only; nothing here asserts a timing.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pino from 'pino';
 import WebSocket from 'ws';
 import { simulatedTableConfig } from '../host/config/table-config.js';
+import { createLogger } from '../host/logger.js';
 import { startHost, type RunningHost } from '../host/start-host.js';
 import { PROTOCOL_VERSION, type ViewName } from '../protocol/index.js';
 import { figure, QUICK, times } from './report.js';
@@ -23,7 +26,6 @@ import { figure, QUICK, times } from './report.js';
 const MESSAGES = QUICK ? 10_000 : 100_000;
 const SECONDS = QUICK ? 2 : 10;
 const dir = path.dirname(fileURLToPath(import.meta.url));
-const silent = pino({ level: 'silent' });
 const q = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? NaN;
@@ -65,13 +67,15 @@ interface Flooded {
 }
 
 /** Runs the table for `SECONDS`, with or without the flooder: `/healthz` and card → screens latencies. */
-async function measure(flood: boolean): Promise<{ health: number[]; cards: number[]; flooded: Flooded | null }> {
+async function measure(flood: boolean): Promise<{ health: number[]; cards: number[]; flooded: Flooded | null; log: { lines: number; bytes: number } }> {
   const data = mkdtempSync(path.join(os.tmpdir(), 'bench-flood-'));
+  const logDir = path.join(data, 'bench-logs');
+  mkdirSync(logDir);
   const config = simulatedTableConfig('blackjack');
   const running: RunningHost = await startHost({
     dataDir: data,
     rendererDir: path.join(data, 'none'),
-    logger: silent,
+    logger: createLogger(logDir, { console: null }),
     config,
     seed: 7,
     autoplay: true,
@@ -88,12 +92,18 @@ async function measure(flood: boolean): Promise<{ health: number[]; cards: numbe
   // The flooder: station 1's own launch token, a second connection beside its real screen.
   let flooded: Promise<Flooded> | null = null;
   if (flood) {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(dir, 'flood', 'flooder.ts'), url, running.origin, tokenOf('station/1'), 'station/1', String(MESSAGES), String(SECONDS)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(dir, 'flood', 'flooder.ts'), url, running.origin, tokenOf('station/1'), 'station/1', String(MESSAGES), String(SECONDS)],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    flooded = new Promise((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as Flooded) : reject(new Error(`flooder exited ${code}`)))));
+    flooded = new Promise((resolve, reject) =>
+      child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as Flooded) : reject(new Error(`flooder exited ${code}`)))),
+    );
     // Its process starts (tsx) before the window opens.
     await sleep(1500);
   }
@@ -143,8 +153,14 @@ async function measure(flood: boolean): Promise<{ health: number[]; cards: numbe
   const result = flooded ? await flooded : null;
   for (const ws of sockets) ws.close();
   await running.close();
+  const log = { lines: 0, bytes: 0 };
+  for (const f of readdirSync(logDir)) {
+    const text = readFileSync(path.join(logDir, f), 'utf8');
+    log.bytes += Buffer.byteLength(text);
+    log.lines += text.split('\n').filter(Boolean).length;
+  }
   rmSync(data, { recursive: true, force: true });
-  return { health, cards, flooded: result };
+  return { health, cards, flooded: result, log };
 }
 
 const idle = await measure(false);
@@ -153,7 +169,8 @@ const f = flood.flooded;
 if (!f) throw new Error('the flooder reported nothing');
 console.log(
   `flood: ${f.sent} bet messages in ${f.seconds.toFixed(1)} s from one station (${f.connections} connections, told ${f.told}×, dropped ${f.dropped}×); ` +
-    `${flood.cards.length} card reads and ${flood.health.length} /healthz during it, ${idle.cards.length} and ${idle.health.length} idle`,
+    `${flood.cards.length} card reads and ${flood.health.length} /healthz during it, ${idle.cards.length} and ${idle.health.length} idle; ` +
+    `host log ${flood.log.lines} lines (${(flood.log.bytes / 1024).toFixed(0)} KiB) flooded, ${idle.log.lines} lines (${(idle.log.bytes / 1024).toFixed(0)} KiB) idle`,
 );
 for (const [what, during, base] of [
   ['/healthz latency p99', flood.health, idle.health],

@@ -1,6 +1,8 @@
 // The flood bench's attacker, in a process of its own so its sending costs the host nothing:
 // one station's screen sends `total` bet messages over `seconds`, in batches every 10 ms, and
-// reconnects (hello, subscribe) whenever the host drops it. Prints one JSON line when done.
+// reconnects (hello, subscribe) whenever the host drops it. Each bet names the station view's
+// latest version the flooder has seen, so it reaches the table's own checks (a stale one would be
+// refused before them). Prints one JSON line when done.
 //   flooder.ts URL ORIGIN TOKEN VIEW TOTAL SECONDS
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
@@ -13,6 +15,7 @@ let sent = 0;
 let connections = 0;
 let dropped = 0;
 let told = 0;
+let version = 0;
 
 async function open(): Promise<WebSocket> {
   const ws = new WebSocket(url, { origin });
@@ -23,6 +26,7 @@ async function open(): Promise<WebSocket> {
   connections++;
   ws.on('message', (d: Buffer) => {
     if (d.includes('"rate-limited"')) told++;
+    else if (d.includes('"type":"snapshot"')) version = (JSON.parse(d.toString()) as { version: number }).version;
   });
   ws.on('close', (code) => {
     if (code === 1008) dropped++;
@@ -39,7 +43,7 @@ let ws = await open();
 for (let b = 0; b < batches && sent < total; b++) {
   if (ws.readyState !== WebSocket.OPEN) ws = await open();
   for (let i = 0; i < perBatch && sent < total; i++, sent++)
-    ws.send(JSON.stringify({ type: 'command', id: `b${sent}`, view, version: 1, command: { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 } }));
+    ws.send(JSON.stringify({ type: 'command', id: `b${sent}`, view, version, command: { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 } }));
   const next = t0 + (b + 1) * 10;
   await sleep(Math.max(0, next - performance.now()));
 }

@@ -153,7 +153,13 @@ describe('table host server', () => {
     const other = await greet('station/5');
     const head = running.ledger.headOf().seq;
     for (let i = 0; i < 5000; i++)
-      flood.c.send({ type: 'command', id: `b${i}`, view: 'station/4', version: flood.version, command: { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 } });
+      flood.c.send({
+        type: 'command',
+        id: `b${i}`,
+        view: 'station/4',
+        version: flood.version,
+        command: { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 },
+      });
     assert.equal(await flood.c.closed, 1008);
     const told: HostMessage[] = [];
     for (let m = await flood.c.next(); ; m = await flood.c.next()) {
