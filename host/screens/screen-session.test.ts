@@ -229,6 +229,16 @@ describe('screen session: incoming rate limit', () => {
     assert.equal(flood.t.closed?.code, undefined, 'the screen told to wait was not closed by the threshold it was given');
   });
 
+  it('puts no limit on a session opened without one (in-process simulated players)', () => {
+    const s = env.greet('station/1', { now: clock, incoming: null });
+    for (let i = 0; i < 5000; i++) s.s.receive(JSON.stringify({ type: 'subscribe', id: `s${i}`, view: 'station/1' }));
+    assert.equal(
+      s.t.sent.some((m) => m.type === 'error'),
+      false,
+    );
+    assert.equal(s.t.closed, null);
+  });
+
   it('never limits a screen tapping a few times a second, nor one that was told and waited', () => {
     const s = env.greet('station/1', { now: clock });
     // Five taps a second for ten minutes.

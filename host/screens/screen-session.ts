@@ -63,7 +63,8 @@ export interface ScreenSessionOptions {
   remoteStations?: RemoteStations;
   connections?: StationConnections;
   limits?: OutboxLimits;
-  incoming?: IncomingLimits;
+  /** The rate limit; null: none (in-process simulated players, which act at a test's speed, not a hand's). */
+  incoming?: IncomingLimits | null;
   /** Where refusals are logged, sampled; one per host, shared by its sessions (default: this session's own). */
   refusals?: RefusalLog;
   /** A monotonic clock in milliseconds (the rate limit's); default `performance.now`. */
@@ -85,7 +86,7 @@ export class ScreenSession {
   private errors = 0;
   private isClosed = false;
   private releaseStation: (() => void) | null = null;
-  private readonly bucket: TokenBucket;
+  private readonly bucket: TokenBucket | null;
   private readonly incoming: IncomingLimits;
   private readonly refusals: RefusalLog;
   /** Messages over the rate limit since the last one taken. */
@@ -109,7 +110,7 @@ export class ScreenSession {
       });
     this.incoming = options.incoming ?? INCOMING_LIMITS;
     const now = options.now ?? (() => performance.now());
-    this.bucket = new TokenBucket(this.incoming.burst, this.incoming.perSecond, now);
+    this.bucket = options.incoming === null ? null : new TokenBucket(this.incoming.burst, this.incoming.perSecond, now);
     this.refusals = options.refusals ?? new RefusalLog(log, now);
     this.outbox = new Outbox({ write }, options.limits, () => {
       this.log.warn({ session: this.id, view: this.granted }, 'screen reads none of its replies: closed');
@@ -121,7 +122,7 @@ export class ScreenSession {
   receive(raw: unknown): void {
     if (this.isClosed) return;
     // Before anything is parsed: a flood costs a counter per message, not a JSON parse.
-    if (!this.bucket.take()) return this.overRate();
+    if (this.bucket && !this.bucket.take()) return this.overRate();
     this.overLimit = 0;
     try {
       const decoded = decodeClientMessage(raw);
