@@ -24,7 +24,8 @@ import type { RecoveryReport } from './table/recover.js';
 import { createLogger, type RotationLimits } from './logger.js';
 import { PowerMarker } from './power-marker.js';
 import { LaunchTokens } from './screens/launch-tokens.js';
-import { ScreenSession, type ScreenTransport } from './screens/screen-session.js';
+import { RefusalLog } from './screens/refusal-log.js';
+import { ScreenSession, type IncomingLimits, type ScreenTransport } from './screens/screen-session.js';
 import { ViewHub } from './screens/view-hub.js';
 import { createHttpServer } from './server/http-server.js';
 import { unknownBetTypes } from './config/table-config.js';
@@ -84,6 +85,8 @@ export interface HostOptions {
   service?: { idleMs?: number; testTimeoutMs?: number };
   /** Benchmarks: each screen connection's send buffer (bytes in flight before latest-wins holds the rest). */
   sendBuffer?: number;
+  /** Benchmarks: each screen connection's incoming rate limit (default INCOMING_LIMITS; a bench's client sends faster than a hand). */
+  incoming?: IncomingLimits;
 }
 
 export interface RunningHost {
@@ -354,13 +357,17 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const sessionOptions = {
     remoteStations,
     connections,
+    // One sampler for every screen: a station that reconnects and floods again logs no more.
+    refusals: new RefusalLog(log),
     ...(options.sendBuffer !== undefined ? { limits: { highWater: options.sendBuffer, maxReplies: 64 } } : {}),
+    ...(options.incoming ? { incoming: options.incoming } : {}),
   };
   const sent = { sessions: 0, messages: 0, bytes: 0, superseded: 0 };
   const openSessions = new Set<ScreenSession>();
-  const openSession = (transport: ScreenTransport) => {
+  const openSession = (transport: ScreenTransport, unlimited = false) => {
     // `sessions`: the live ones (the metrics' connected screens); `openSessions` keep their send counters until summed.
-    const session = new ScreenSession(host, tokens, transport, log, { ...sessionOptions, onDispose: (x) => sessions.delete(x) });
+    const options = { ...sessionOptions, onDispose: (x: ScreenSession) => sessions.delete(x), ...(unlimited ? { incoming: null } : {}) };
+    const session = new ScreenSession(host, tokens, transport, log, options);
     sessions.add(session);
     openSessions.add(session);
     sent.sessions++;
@@ -452,7 +459,8 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const autoplay = options.autoplay
     ? new Autoplay({
         config,
-        openSession,
+        // Simulated players act at the test's speed (30 ms betting windows), not a hand's: no rate limit.
+        openSession: (transport) => openSession(transport, true),
         tokenFor: (view) => tokens.tokenFor(view),
         insertNote: (station, note) => {
           const sim = billAcceptors.simulator(station);

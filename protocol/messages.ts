@@ -115,6 +115,8 @@ export const ErrorCode = z.enum([
   'invalid-json',
   'invalid-message',
   'oversized',
+  /** Over the connection's message rate: the screen is told once, then closed if it keeps on. */
+  'rate-limited',
   'protocol-version',
   'unauthorized',
   'hello-required',

@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import pino from 'pino';
 import { decodeHostMessage, MAX_MESSAGE_BYTES, type HostMessage, type ViewName } from '../../protocol/index.js';
 import { LaunchTokens } from './launch-tokens.js';
-import { MAX_PROTOCOL_ERRORS, ScreenSession } from './screen-session.js';
+import { RefusalLog } from './refusal-log.js';
+import { INCOMING_LIMITS, MAX_PROTOCOL_ERRORS, ScreenSession, type ScreenSessionOptions } from './screen-session.js';
 import type { ViewHub } from './view-hub.js';
 import { testTable } from '../testing/table-kit.js';
 
@@ -32,12 +33,12 @@ function setup() {
   const table = testTable({ game: 'blackjack' });
   const host: ViewHub = table.hub;
   const tokens = new LaunchTokens(host.views());
-  const open = () => {
+  const open = (options?: ScreenSessionOptions, log = silent) => {
     const t = new FakeTransport();
-    return { t, s: new ScreenSession(host, tokens, t, silent) };
+    return { t, s: new ScreenSession(host, tokens, t, log, options) };
   };
-  const greet = (view: ViewName) => {
-    const c = open();
+  const greet = (view: ViewName, options?: ScreenSessionOptions, log = silent) => {
+    const c = open(options, log);
     c.s.receive(JSON.stringify({ type: 'hello', id: 'h', protocol: PROTOCOL_VERSION, token: tokens.tokenFor(view) }));
     assert.equal(c.t.last().type, 'welcome');
     c.s.receive(JSON.stringify({ type: 'subscribe', id: 's', view }));
@@ -145,5 +146,117 @@ describe('screen session', () => {
     assert.deepEqual(codes, ['invalid-json', 'invalid-message', 'invalid-message', 'invalid-message', 'invalid-message', 'invalid-message', 'oversized']);
     for (let i = junk.length; i < MAX_PROTOCOL_ERRORS; i++) s.receive('{');
     assert.equal(t.closed?.code, 1008);
+  });
+});
+
+/** A logger whose lines are counted: pino writes each line to the stream synchronously. */
+function countedLog() {
+  const lines: { msg: string; code?: string; suppressed?: number; refused?: number }[] = [];
+  const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  return { lines, log };
+}
+
+describe('screen session: incoming rate limit', () => {
+  let env: ReturnType<typeof setup>;
+  let now: number;
+  const clock = () => now;
+  beforeEach(() => {
+    env = setup();
+    now = 0;
+  });
+  afterEach(() => env.table.close());
+
+  const bet = (view: ViewName, id: string) =>
+    JSON.stringify({ type: 'command', id, view, version: env.host.version(view), command: { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 } });
+
+  it('tells a flooding connection, then drops it; another screen keeps its view, nothing is journalled and the log stays short', () => {
+    const { lines, log } = countedLog();
+    const refusals = new RefusalLog(log, clock);
+    const flood = env.greet('station/1', { now: clock, refusals }, log);
+    const other = env.greet('station/2', { now: clock, refusals }, log);
+    const head = env.table.ledger.headOf().seq;
+    const before = flood.t.sent.length;
+
+    // 10,000 bets in the same instant: no credit, so the ones let through are refused by the table.
+    for (let i = 0; i < 10_000; i++) flood.s.receive(bet('station/1', `b${i}`));
+
+    const errors = flood.t.sent.slice(before).flatMap((m) => (m.type === 'error' ? [m.code] : []));
+    assert.equal(errors.filter((c) => c === 'rate-limited').length, 1, 'told once');
+    const told = flood.t.sent.find((m) => m.type === 'error' && m.code === 'rate-limited');
+    assert.equal(told?.type === 'error' && told.messageKey, 'errors.rate-limited');
+    // hello and subscribe took two of the burst; the rest of it went to the table, then nothing.
+    assert.equal(errors.filter((c) => c !== 'rate-limited').length, INCOMING_LIMITS.burst - 2);
+    assert.deepEqual(flood.t.closed, { code: 1008, reason: 'rate limit' });
+    assert.ok(flood.s.closed());
+    assert.equal(env.table.ledger.headOf().seq, head, 'the flood journalled nothing');
+
+    // The other station is served as before.
+    assert.equal(other.t.closed, null);
+    const o = other.t.sent.length;
+    other.s.receive(
+      JSON.stringify({
+        type: 'command',
+        id: 'lang',
+        view: 'station/2',
+        version: env.host.version('station/2'),
+        command: { name: 'set-language', language: 'pt' },
+      }),
+    );
+    const got = other.t.sent.slice(o);
+    assert.equal(got.at(-2)?.type, 'snapshot');
+    assert.equal(got.at(-1)?.type, 'ack');
+
+    // A few lines, not one per message: connected ×2, the first of each refusal kind, the disconnect with its count.
+    assert.ok(lines.length <= 6, `${lines.length} log lines: ${lines.map((l) => l.msg).join(', ')}`);
+    const gone = lines.find((l) => l.msg === 'screen disconnected');
+    // The table's refusals of the bets let through, and the ones over the limit until the drop.
+    assert.equal(gone?.refused, INCOMING_LIMITS.burst - 2 + INCOMING_LIMITS.dropAfter + 1);
+  });
+
+  it('logs a long flood at most once a second per kind, with the count of those it did not log', () => {
+    const { lines, log } = countedLog();
+    const refusals = new RefusalLog(log, clock);
+    // A generous drop threshold, so the connection lives through 10 simulated seconds over its limit.
+    const flood = env.greet('station/1', { now: clock, refusals, incoming: { ...INCOMING_LIMITS, dropAfter: Number.MAX_SAFE_INTEGER } }, log);
+    for (let i = 0; i < 10_000; i++) {
+      now = i; // one message a millisecond: 1,000 a second for 10 s
+      flood.s.receive(bet('station/1', `b${i}`));
+    }
+    const refused = lines.filter((l) => l.msg === 'screen message refused');
+    assert.ok(refused.length <= 2 * 11, `${refused.length} refusal lines for 10,000 messages`);
+    const counted = refused.reduce((n, l) => n + 1 + (l.suppressed ?? 0), 0);
+    assert.ok(counted > 9_000, `the lines account for ${counted} refusals`);
+    assert.equal(flood.t.closed?.code, undefined, 'the screen told to wait was not closed by the threshold it was given');
+  });
+
+  it('puts no limit on a session opened without one (in-process simulated players)', () => {
+    const s = env.greet('station/1', { now: clock, incoming: null });
+    for (let i = 0; i < 5000; i++) s.s.receive(JSON.stringify({ type: 'subscribe', id: `s${i}`, view: 'station/1' }));
+    assert.equal(
+      s.t.sent.some((m) => m.type === 'error'),
+      false,
+    );
+    assert.equal(s.t.closed, null);
+  });
+
+  it('never limits a screen tapping a few times a second, nor one that was told and waited', () => {
+    const s = env.greet('station/1', { now: clock });
+    // Five taps a second for ten minutes.
+    for (let i = 0; i < 3000; i++) {
+      now = i * 200;
+      s.s.receive(JSON.stringify({ type: 'subscribe', id: `s${i}`, view: 'station/1' }));
+    }
+    assert.equal(
+      s.t.sent.some((m) => m.type === 'error'),
+      false,
+    );
+    // A burst past the limit, then a pause: told once, not closed, and served again afterwards.
+    for (let i = 0; i < INCOMING_LIMITS.burst + 5; i++) s.s.receive(JSON.stringify({ type: 'subscribe', id: `x${i}`, view: 'station/1' }));
+    assert.equal(s.t.sent.filter((m) => m.type === 'error' && m.code === 'rate-limited').length, 1);
+    now += 1000;
+    s.s.receive(JSON.stringify({ type: 'subscribe', id: 'again', view: 'station/2' }));
+    const last = s.t.last();
+    assert.equal(last.type === 'error' && last.code, 'forbidden-view', 'read and answered again');
+    assert.equal(s.t.closed, null);
   });
 });

@@ -13,6 +13,8 @@ import {
 import type { RemoteStations } from '../stadium/remote-stations.js';
 import type { LaunchTokens } from './launch-tokens.js';
 import { Outbox, SharedMessage, type OutboxLimits } from './outbox.js';
+import { RefusalLog } from './refusal-log.js';
+import { TokenBucket } from './token-bucket.js';
 import type { ViewHub } from './view-hub.js';
 
 /**
@@ -37,6 +39,23 @@ export interface StationConnections {
   opened(station: number, close: () => void): () => void;
 }
 
+/** How fast one connection may send. */
+export interface IncomingLimits {
+  /** Messages at once (a reconnect's hello, subscribe and a few quick taps). */
+  readonly burst: number;
+  /** Messages a second, sustained. */
+  readonly perSecond: number;
+  /** Messages over the limit in a row, after the screen was told, before it is dropped (1008). */
+  readonly dropAfter: number;
+}
+
+/**
+ * A player taps a few times a second and a screen sends one message per tap: 20 a second with
+ * 40 at once is several times what a hand on a touch screen can do, and far below what a
+ * flooding script sends (100,000 messages in 10 s once held the whole table up).
+ */
+export const INCOMING_LIMITS: IncomingLimits = { burst: 40, perSecond: 20, dropAfter: 40 };
+
 let nextSession = 1;
 
 export interface ScreenSessionOptions {
@@ -44,6 +63,12 @@ export interface ScreenSessionOptions {
   remoteStations?: RemoteStations;
   connections?: StationConnections;
   limits?: OutboxLimits;
+  /** The rate limit; null: none (in-process simulated players, which act at a test's speed, not a hand's). */
+  incoming?: IncomingLimits | null;
+  /** Where refusals are logged, sampled; one per host, shared by its sessions (default: this session's own). */
+  refusals?: RefusalLog;
+  /** A monotonic clock in milliseconds (the rate limit's); default `performance.now`. */
+  now?: () => number;
   /** Told when the session ends (the metrics' count of connected screens). */
   onDispose?: (session: ScreenSession) => void;
 }
@@ -61,6 +86,13 @@ export class ScreenSession {
   private errors = 0;
   private isClosed = false;
   private releaseStation: (() => void) | null = null;
+  private readonly bucket: TokenBucket | null;
+  private readonly incoming: IncomingLimits;
+  private readonly refusals: RefusalLog;
+  /** Messages over the rate limit since the last one taken. */
+  private overLimit = 0;
+  /** Messages refused in all (the disconnect line reports it; the warnings are sampled). */
+  private refusedCount = 0;
   readonly outbox: Outbox;
 
   constructor(
@@ -76,6 +108,10 @@ export class ScreenSession {
         transport.send(m.text);
         written();
       });
+    this.incoming = options.incoming ?? INCOMING_LIMITS;
+    const now = options.now ?? (() => performance.now());
+    this.bucket = options.incoming === null ? null : new TokenBucket(this.incoming.burst, this.incoming.perSecond, now);
+    this.refusals = options.refusals ?? new RefusalLog(log, now);
     this.outbox = new Outbox({ write }, options.limits, () => {
       this.log.warn({ session: this.id, view: this.granted }, 'screen reads none of its replies: closed');
       this.transport.close(1013, 'send buffer full');
@@ -85,6 +121,9 @@ export class ScreenSession {
 
   receive(raw: unknown): void {
     if (this.isClosed) return;
+    // Before anything is parsed: a flood costs a counter per message, not a JSON parse.
+    if (this.bucket && !this.bucket.take()) return this.overRate();
+    this.overLimit = 0;
     try {
       const decoded = decodeClientMessage(raw);
       if (!decoded.ok) return this.refuse(decoded.error);
@@ -116,7 +155,7 @@ export class ScreenSession {
     }
     this.subscribed.clear();
     this.releaseStation?.();
-    this.log.info({ session: this.id, view: this.granted }, 'screen disconnected');
+    this.log.info({ session: this.id, view: this.granted, ...(this.refusedCount ? { refused: this.refusedCount } : {}) }, 'screen disconnected');
     this.options.onDispose?.(this);
   }
 
@@ -173,10 +212,28 @@ export class ScreenSession {
     return this.host.hasView(view) ? view : null;
   }
 
+  /**
+   * A message over the rate limit: dropped unread. The first of a run is answered with a typed
+   * `rate-limited` error the screen can show; a screen that keeps on is closed (1008).
+   */
+  private overRate(): void {
+    this.overLimit++;
+    this.refusedCount++;
+    this.refusals.refused(this.granted, 'rate-limited', { session: this.id });
+    if (this.overLimit === 1) {
+      const { burst, perSecond } = this.incoming;
+      this.send(protocolError('rate-limited', `more than ${burst} messages at once or ${perSecond} a second`));
+    } else if (this.overLimit > this.incoming.dropAfter) {
+      this.transport.close(1008, 'rate limit');
+      this.dispose();
+    }
+  }
+
   private refuse(error: ProtocolError, fatal = false): void {
     // A stale or refused command is an ordinary race between screen and host, not a broken screen.
     if (error.code !== 'stale-version' && error.code !== 'rejected') this.errors++;
-    this.log.warn({ session: this.id, view: this.granted, code: error.code, detail: error.detail }, 'screen message refused');
+    this.refusedCount++;
+    this.refusals.refused(this.granted, error.code, { session: this.id, detail: error.detail });
     this.send(error);
     if (fatal || this.errors >= MAX_PROTOCOL_ERRORS) {
       this.transport.close(1008, fatal ? error.code : 'too many protocol errors');

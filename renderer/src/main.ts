@@ -88,8 +88,9 @@ async function boot(): Promise<void> {
         if (e.code === 'unauthorized' || e.code === 'protocol-version' || e.code === 'forbidden-view') {
           fatal = key;
           screen.setStatus(fatal);
-        } else if (e.code === 'rejected' || e.code === 'stale-version') {
+        } else if (e.code === 'rejected' || e.code === 'stale-version' || e.code === 'rate-limited') {
           // A refused bet or decision is said, never silently dropped, and the message clears itself.
+          // Over the rate limit too (the host dropped the taps unread): said the same way.
           if (screen.refused) screen.refused(key);
           else {
             screen.setStatus(key);

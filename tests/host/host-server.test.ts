@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import WebSocket from 'ws';
-import { decodeHostMessage, type HostMessage } from '../../protocol/index.js';
+import { decodeHostMessage, MAX_MESSAGE_BYTES, type HostMessage } from '../../protocol/index.js';
 import { startHost, type RunningHost } from '../../host/start-host.js';
 
 function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
@@ -22,7 +22,11 @@ function get(url: string, headers: Record<string, string> = {}): Promise<{ statu
   });
 }
 
-/** A WebSocket client that queues host messages so a test can await them in order. */
+/**
+ * A WebSocket client that queues host messages so a test can await them in order. The public
+ * parts a station's view comes with (protocol 3: round and panel, in any order beside its own
+ * snapshot) are left out: these tests look at the station's own snapshot, acks and errors.
+ */
 async function connect(url: string, origin?: string) {
   const ws = new WebSocket(url, origin ? { origin } : {});
   const queue: HostMessage[] = [];
@@ -30,6 +34,7 @@ async function connect(url: string, origin?: string) {
   ws.on('message', (data) => {
     const d = decodeHostMessage(data.toString());
     assert.ok(d.ok, 'the host sent a message that fails its own schema');
+    if (d.message.type === 'public') return;
     const w = waiters.shift();
     if (w) w(d.message);
     else queue.push(d.message);
@@ -132,6 +137,56 @@ describe('table host server', () => {
         [2, 50_000],
       ],
     );
+  });
+
+  it('tells a flooding station, then drops it (1008), while another station keeps being served and nothing is journalled', async () => {
+    const url = `${running.origin.replace('http', 'ws')}/ws`;
+    const greet = async (view: 'station/4' | 'station/5') => {
+      const screen = running.screens.find((s) => s.view === view);
+      assert.ok(screen);
+      const c = await connect(url, running.origin);
+      c.send({ type: 'hello', id: 'h', protocol: PROTOCOL_VERSION, token: screen.token });
+      assert.equal((await c.next()).type, 'welcome');
+      c.send({ type: 'subscribe', id: 's', view });
+      const snap = await c.next();
+      assert.equal(snap.type, 'snapshot');
+      return { c, version: snap.type === 'snapshot' ? snap.version : 0 };
+    };
+    const flood = await greet('station/4');
+    const other = await greet('station/5');
+    const head = running.ledger.headOf().seq;
+    for (let i = 0; i < 5000; i++)
+      flood.c.send({
+        type: 'command',
+        id: `b${i}`,
+        view: 'station/4',
+        version: flood.version,
+        command: { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 },
+      });
+    assert.equal(await flood.c.closed, 1008);
+    const told: HostMessage[] = [];
+    for (let m = await flood.c.next(); ; m = await flood.c.next()) {
+      told.push(m);
+      if (m.type === 'error' && m.code === 'rate-limited') break;
+    }
+    const last = told.at(-1);
+    assert.equal(last?.type === 'error' && last.messageKey, 'errors.rate-limited');
+    assert.equal(running.ledger.headOf().seq, head, 'the flood journalled nothing');
+    other.c.send({ type: 'command', id: 'c', view: 'station/5', version: other.version, command: { name: 'set-language', language: 'en' } });
+    const pushed = await other.c.next();
+    assert.equal(pushed.type === 'snapshot' && pushed.state.language, 'en');
+    assert.deepEqual(await other.c.next(), { type: 'ack', ref: 'c', view: 'station/5', version: other.version + 1 });
+    assert.equal((await get(`${running.origin}/healthz`)).status, 200);
+    other.c.close();
+  });
+
+  it('refuses an oversized message with a typed error, and closes on a frame too large to read (1009)', async () => {
+    const c = await connect(`${running.origin.replace('http', 'ws')}/ws`, running.origin);
+    c.send('x'.repeat(MAX_MESSAGE_BYTES + 1));
+    const err = await c.next();
+    assert.equal(err.type === 'error' && err.code, 'oversized');
+    c.send('x'.repeat(4 * MAX_MESSAGE_BYTES + 1));
+    assert.equal(await c.closed, 1009);
   });
 
   it('closes a WebSocket opened by a page of another origin', async () => {

@@ -118,6 +118,8 @@ describe('service mode on a live host', () => {
       simulatedDealer: false,
       seed: 3,
       service: { testTimeoutMs: 20_000 },
+      // The test drives the service screen at machine speed (hundreds of commands back to back), not a hand's.
+      incoming: { burst: 100_000, perSecond: 100_000, dropAfter: 1 },
     });
   });
   after(async () => {
