@@ -1,0 +1,152 @@
+import { PROTOCOL_VERSION } from '../../protocol/index.js';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import type { Page } from '@playwright/test';
+import WebSocket from 'ws';
+import { AccountStore } from '../../host/service/accounts.js';
+import { catalogues } from '../../locales/index.js';
+import { drawnTexts, expect, press as pressNow, type Kiosk } from './kiosk-fixture.js';
+
+// What the service-mode browser tests share: the two people who sign in and confirm, the
+// catalogue's words in each language, the pads, a station over the protocol and a kiosk started
+// with a configuration file and the service accounts already in its data folder.
+
+const root = path.resolve(import.meta.dirname, '../..');
+export const SUP = { staff: '3001', pin: '482915', name: 'Ana Lei' };
+export const TECH = { staff: '3002', pin: '739164', name: 'Bo Chan' };
+export const LANGUAGES = ['zh-Hant', 'pt', 'en'] as const;
+export type Lang = (typeof LANGUAGES)[number];
+
+/** A catalogue string with its values, as the screen words it. */
+export function tr(lang: Lang, key: string, values: Record<string, string | number> = {}): string {
+  let node: unknown = catalogues[lang];
+  for (const part of key.split('.')) node = (node as Record<string, unknown>)[part];
+  if (typeof node !== 'string') throw new Error(`no ${key} in ${lang}`);
+  return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k: string) => String(values[k] ?? ''));
+}
+
+/** A kiosk whose data folder holds a supervisor and a technician (as `npm run service -- add-user` would), started with this configuration. */
+export async function startServiceKiosk(config: object, args: readonly string[]): Promise<{ kiosk: Kiosk & { dataDir: string }; stop: () => Promise<void> }> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'kiosk-service-'));
+  const accounts = new AccountStore(dataDir);
+  await accounts.add({ name: SUP.name, role: 'supervisor', pin: SUP.pin, staff: SUP.staff }, null);
+  await accounts.add({ name: TECH.name, role: 'technician', pin: TECH.pin, staff: TECH.staff }, SUP);
+  const file = path.join(dataDir, 'table.json');
+  writeFileSync(file, JSON.stringify(config));
+  const child: ChildProcess = spawn(process.execPath, ['bin/etg.js', 'start', '--headless', '--json', '--data-dir', dataDir, '--config', file, ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const kiosk = await new Promise<Kiosk>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`kiosk exited with ${code}`)));
+    readline.createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line) as Kiosk));
+  });
+  return {
+    kiosk: { ...kiosk, dataDir },
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `etg ledger verify --full` on the kiosk's data folder, as an inspector runs it: its report, and whether it passed. */
+export function verifyLedgerOf(dataDir: string): { ok: boolean; problems: string[] } {
+  const r = spawnSync(process.execPath, ['bin/etg.js', 'ledger', 'verify', '--data-dir', dataDir, '--full', '--json'], { cwd: root, encoding: 'utf8' });
+  const report = JSON.parse(r.stdout) as { ok: boolean; problems: string[] };
+  return { ok: r.status === 0 && report.ok, problems: report.problems };
+}
+
+/**
+ * Presses a button once a frame has been drawn: pixi hit-tests with the transforms of the last
+ * frame, and a button a press just created or moved has none yet (the software renderer can be
+ * slower than the test). A finger is never that fast. Our animation-frame callback runs after the
+ * screen's own in the same frame, so one frame is enough.
+ */
+export async function press(page: Page, testId: string): Promise<void> {
+  await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => r())));
+  await pressNow(page, testId);
+}
+
+/** Types on a pad: its keys do not move, so after the first only the press itself is waited for. */
+export async function typeOnPad(page: Page, prefix: string, keys: string): Promise<void> {
+  let first = true;
+  for (const k of keys) {
+    await (first ? press : pressNow)(page, `${prefix}-${k === ' ' ? 'space' : k}`);
+    first = false;
+  }
+  await pressNow(page, `${prefix}-ok`);
+}
+
+export async function signIn(page: Page, who: { staff: string; pin: string }): Promise<void> {
+  await typeOnPad(page, 'signin', who.staff);
+  await typeOnPad(page, 'signin', who.pin);
+  await expect.poll(async () => page.evaluate(() => window.__kiosk?.bounds('sign-out') ?? null)).not.toBeNull();
+}
+
+/** The second person's staff number and PIN on the confirmation pad. */
+export async function confirmBy(page: Page, who: { staff: string; pin: string }): Promise<void> {
+  await typeOnPad(page, 'confirm', who.staff);
+  await typeOnPad(page, 'confirm', who.pin);
+}
+
+export async function texts(page: Page): Promise<string> {
+  return (await drawnTexts(page)).join('\n');
+}
+
+export interface StationState {
+  credit: number;
+  betting: { open: boolean; bets: Record<string, number> };
+  decision: { legal: string[] } | null;
+  cashout?: unknown;
+  recall?: { roundId?: string; status: string }[];
+}
+
+/** A station over the protocol from the test process: enough to bet, decide and cash out. */
+export async function stationClient(url: string) {
+  const u = new URL(url);
+  const view = u.pathname.slice(1);
+  const ws = new WebSocket(`ws://${u.host}/ws`, { origin: u.origin });
+  await new Promise((r) => ws.once('open', r));
+  let version = 0;
+  let n = 0;
+  let state: StationState | null = null;
+  // The station's own part comes as snapshots, the round every station shares as its public part
+  // (protocol v3): the test keeps both, as the screen's composer does.
+  let round: { phase: string } | null = null;
+  ws.on('message', (d) => {
+    const m = JSON.parse(d.toString()) as { type: string; part?: string; version: number; state: StationState | null };
+    if (m.type === 'snapshot') {
+      version = m.version;
+      state = m.state;
+    } else if (m.type === 'public' && m.part === 'round') {
+      const phase: unknown = JSON.parse(d.toString()).state?.phase;
+      round = typeof phase === 'string' ? { phase } : null;
+    }
+  });
+  ws.send(JSON.stringify({ type: 'hello', id: 'h', protocol: PROTOCOL_VERSION, token: u.searchParams.get('token') }));
+  ws.send(JSON.stringify({ type: 'subscribe', id: 's', view }));
+  const command = (c: Record<string, unknown>) => ws.send(JSON.stringify({ type: 'command', id: `c${++n}`, view, version, command: c }));
+  return {
+    state: () => state,
+    round: () => round,
+    bet: (amount: number, bet = 'main') => command({ name: 'place-bet', spot: { bet }, amount }),
+    decide: (action: string) => command({ name: 'decide', action }),
+    cashOut: () => command({ name: 'cash-out' }),
+    close: () => ws.close(),
+  };
+}
+export type StationClient = Awaited<ReturnType<typeof stationClient>>;
+
+/** Posts to one of the kiosk's sim controls (`--sim-controls`). */
+export async function simControl(kiosk: Kiosk, name: string): Promise<void> {
+  const r = await fetch(`${kiosk.origin}/sim/${name}`, { method: 'POST', headers: { 'x-sim-token': kiosk.simToken ?? '' } });
+  if (!r.ok) throw new Error(`${name}: ${r.status} ${await r.text()}`);
+}
