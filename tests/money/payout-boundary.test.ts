@@ -24,8 +24,8 @@ const lineOf = (lines: readonly Line[], bet: string): Line => {
   return l;
 };
 
-/** A payout: its name, its ratio to the amount it is paid on, and the settled line for a stake. */
-type Case = readonly [name: string, ratio: number, settle: (stake: number) => Line, paidOn?: (stake: number) => number];
+/** A payout: its name, the rule its line cites (the pay table of baccarat's other bets is in articles not on file: the regulation alone), its ratio to the amount it is paid on, and the settled line for a stake. */
+type Case = readonly [name: string, rule: string, ratio: number, settle: (stake: number) => Line, paidOn?: (stake: number) => number];
 
 const blackjack = (stake: number, cards: string, decisions: string[] = [], bets: Record<string, number> = { main: stake }) =>
   runScript(resolveRules('macau-2009'), {
@@ -45,37 +45,60 @@ const war = (bets: Record<string, number>, cards: string, decision?: 'war' | 'su
   }).settlements;
 
 const CASES: readonly Case[] = [
-  ['blackjack: Black Jack 3:2 (Art. 10 n.1)', 1.5, (s) => lineOf(blackjack(s, 'AS 9H KD'), 'main')],
-  ['blackjack: surrender, half lost (Art. 18 n.1)', -0.5, (s) => lineOf(blackjack(s, 'TS 9H 6D', ['surrender']), 'main')],
+  ['blackjack: Black Jack 3:2 (Art. 10 n.2)', 'macau-2009 art.10 n.2', 1.5, (s) => lineOf(blackjack(s, 'AS 9H KD'), 'main')],
+  ['blackjack: surrender, half lost (Art. 18 n.1)', 'macau-2009 art.18 n.1', -0.5, (s) => lineOf(blackjack(s, 'TS 9H 6D', ['surrender']), 'main')],
   [
-    'blackjack: five cards, half paid (Art. 19)',
+    'blackjack: five cards, half paid (Art. 19 n.1)',
+    'macau-2009 art.19 n.1',
     0.5,
     (s) => lineOf(blackjack(s, '2S 9H 3D 2C 3C 4D', ['hit', 'hit', 'hit', 'take-five-card-half']), 'main'),
   ],
   // Insurance is at least half the bet (Art. 12 n.1): on an odd stake, half rounded up, paid 2:1.
   [
     'blackjack: insurance 2:1 (Art. 12 n.2)',
+    'macau-2009 art.12 n.2',
     2,
     (s) => lineOf(blackjack(s, 'TS AH QD KC', [`insurance:${Math.ceil(s / 2)}`, 'stand']), 'insurance'),
     (s) => Math.ceil(s / 2),
   ],
-  ['baccarat: banker 1:1 less 5% (Art. 18 n.1)', 0.95, (s) => lineOf(baccarat('macau-commission', { banker: s }, '2S 3H 4D 4C'), 'banker')],
-  ['baccarat: no commission, banker wins on 6 pays half (Art. 18 n.2)', 0.5, (s) => lineOf(baccarat('macau-no-commission', { banker: s }, 'TS 2H 5D 4C TH'), 'banker')],
-  ['baccarat: tie 8:1', 8, (s) => lineOf(baccarat('macau-commission', { tie: s }, '8S 8H KD KC'), 'tie')],
-  ['baccarat: player pair 11:1', 11, (s) => lineOf(baccarat('macau-commission', { playerPair: s }, '5S 5H 5D 5C 9S 9H'), 'playerPair')],
-  ['baccarat: banker pair 11:1', 11, (s) => lineOf(baccarat('macau-commission', { bankerPair: s }, '5S 5H 5D 5C 9S 9H'), 'bankerPair')],
-  ['war: tie bet 10:1 (Art. 7 n.3)', 10, (s) => lineOf(war({ tie: s }, '8S 8H'), 'tie')],
-  ['war: surrender at a tie, half lost (Art. 7 n.4 al.1)', -0.5, (s) => lineOf(war({ main: s }, '8S 8H', 'surrender'), 'main')],
+  [
+    'baccarat: banker 1:1 less 5% (Art. 18 n.1)',
+    'macau-baccarat art.18 n.1',
+    0.95,
+    (s) => lineOf(baccarat('macau-commission', { banker: s }, '2S 3H 4D 4C'), 'banker'),
+  ],
+  [
+    'baccarat: no commission, banker wins on 6 pays half (Art. 18 n.2)',
+    'macau-baccarat art.18 n.2',
+    0.5,
+    (s) => lineOf(baccarat('macau-no-commission', { banker: s }, 'TS 2H 5D 4C TH'), 'banker'),
+  ],
+  ['baccarat: tie 8:1', 'macau-baccarat', 8, (s) => lineOf(baccarat('macau-commission', { tie: s }, '8S 8H KD KC'), 'tie')],
+  ['baccarat: player pair 11:1', 'macau-baccarat', 11, (s) => lineOf(baccarat('macau-commission', { playerPair: s }, '5S 5H 5D 5C 9S 9H'), 'playerPair')],
+  ['baccarat: banker pair 11:1', 'macau-baccarat', 11, (s) => lineOf(baccarat('macau-commission', { bankerPair: s }, '5S 5H 5D 5C 9S 9H'), 'bankerPair')],
+  ['war: tie bet 10:1 ([art.7] n.3, number reconstructed)', 'macau-war [art.7] n.3', 10, (s) => lineOf(war({ tie: s }, '8S 8H'), 'tie')],
+  ['war: surrender at a tie, half lost ([art.7] n.4 al.1)', 'macau-war [art.7] n.4 al.1', -0.5, (s) => lineOf(war({ main: s }, '8S 8H', 'surrender'), 'main')],
   // The war's line carries the raise: its stake is 2B and the player wins B (al.1).
-  ['war: war won (Art. 7 n.5 al.1), on the initial bet', 1, (s) => lineOf(war({ main: s }, 'QS QH 2C 2D 2H KS 3C 3D 3H 4S', 'war'), 'main')],
-  ['war: tie again at war (Art. 7 n.5 al.2), on the initial bet', 2, (s) => lineOf(war({ main: s }, 'QS QH 2C 2D 2H KS 3C 3D 3H KD', 'war'), 'main')],
+  [
+    'war: war won ([art.7] n.5 al.1), on the initial bet',
+    'macau-war [art.7] n.5 al.1',
+    1,
+    (s) => lineOf(war({ main: s }, 'QS QH 2C 2D 2H KS 3C 3D 3H 4S', 'war'), 'main'),
+  ],
+  [
+    'war: tie again at war ([art.7] n.5 al.2), on the initial bet',
+    'macau-war [art.7] n.5 al.2',
+    2,
+    (s) => lineOf(war({ main: s }, 'QS QH 2C 2D 2H KS 3C 3D 3H KD', 'war'), 'main'),
+  ],
 ];
 
 describe('every payout ratio at the money boundary (a 1001 stake, a 1 unit stake)', () => {
-  for (const [name, ratio, settle, paidOn = (s: number) => s] of CASES) {
+  for (const [name, rule, ratio, settle, paidOn = (s: number) => s] of CASES) {
     it(`${name}: exact, or a fraction of a unit to the player`, () => {
       for (const stake of [1001, 1]) {
         const l = settle(stake);
+        assert.equal(l.rule, rule);
         const exact = ratio * paidOn(stake);
         assert.ok(Number.isInteger(l.net), `stake ${stake}: ${l.net} is not whole`);
         assert.ok(l.net >= exact && l.net - exact <= 0.5, `stake ${stake}: ${l.net} against exactly ${exact} (${l.rule})`);
@@ -84,7 +107,7 @@ describe('every payout ratio at the money boundary (a 1001 stake, a 1 unit stake
   }
 
   it('the pinned figures: 1001 → 3:2 +1502, surrender −500, 5% commission +951, half on 6 +501, war surrender −500; 1 → +2, 0, +1, +1, 0', () => {
-    const at = (stake: number) => CASES.filter(([n]) => /3:2|surrender|5%|on 6/.test(n)).map(([, , settle]) => settle(stake).net);
+    const at = (stake: number) => CASES.filter(([n]) => /3:2|surrender|5%|on 6/.test(n)).map(([, , , settle]) => settle(stake).net);
     assert.deepEqual(at(1001), [1502, -500, 951, 501, -500]);
     assert.deepEqual(at(1), [2, 0, 1, 1, 0]);
   });
