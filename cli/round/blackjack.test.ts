@@ -95,6 +95,18 @@ describe('round --game blackjack', () => {
 });
 
 describe('sim blackjack', () => {
+  it('refuses an override of a fixed article with the article in the message, exit 2, as round does (issue 15)', () => {
+    for (const [set, article] of [
+      ['surrender=late', /macau-2009 art\.18 n\.1/],
+      ['evenMoney=none', /fixed at "vs-ace-or-ten" by macau-2009 art\.10 n\.3/],
+      ['fiveCardHalfPay=false', /fixed at true by macau-2009 art\.19/],
+    ] as const) {
+      const r = cli('sim', ['blackjack', '--rules', 'macau-2009', '--set', set, '--set', 'authorisation=DICJ-1', '--print-rules', '--json']);
+      assert.equal(r.code, 2, set);
+      assert.match((JSON.parse(r.err) as { message: string }).message, article, set);
+    }
+  });
+
   it('prints the resolved rules with their articles', () => {
     const r = cli('sim', ['blackjack', '--rules', 'portugal-2001', '--set', 'decks=4', '--print-rules', '--json']);
     assert.equal(r.code, 0, r.err);

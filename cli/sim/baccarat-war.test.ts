@@ -51,6 +51,17 @@ describe('sim baccarat / sim war', () => {
       assert.match(r.stderr, /^sim (baccarat|war): .+\nusage:/, args.join(' '));
     }
   });
+
+  it('refuses an override of a fixed article with the article in the message, exit 2 (issue 15)', () => {
+    for (const [args, article] of [
+      [['baccarat', '--rules', 'macau-commission', '--set', 'banker.commissionBasisPoints=400', '--exact'], /fixed at 500 by macau-baccarat art\.18 n\.1/],
+      [['war', '--rules', 'macau', '--set', 'tiePays=8', '--exact'], /fixed at 10 by macau-war \[art\.7\] n\.3/],
+    ] as const) {
+      const r = sim([...args]);
+      assert.equal(r.status, 2, args.join(' '));
+      assert.match(r.stderr, article, args.join(' '));
+    }
+  });
 });
 
 describe('--set', () => {
