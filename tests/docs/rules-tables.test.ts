@@ -24,7 +24,13 @@ function rowsOf(markdown: string): Row[] {
     if (lines[i]?.trim() !== HEADER) continue;
     for (let j = i + 2; j < lines.length && lines[j]?.startsWith('|'); j++) {
       // A cell may hold `|` inside code spans only; none of these tables does.
-      rows.push({ line: j + 1, cells: (lines[j] ?? '').split('|').slice(1, -1).map((c) => c.trim()) });
+      rows.push({
+        line: j + 1,
+        cells: (lines[j] ?? '')
+          .split('|')
+          .slice(1, -1)
+          .map((c) => c.trim()),
+      });
     }
   }
   return rows;
