@@ -138,6 +138,28 @@ describe('dealing-error corrections at the live table (Macau 2009 Art. 5 n.1, Ar
     }
   });
 
+  it('undue card after the dealer stood (Art. 6 1)): the extra card goes to the discards with its article; the round stays settled', () => {
+    const t = dealtEleven();
+    try {
+      assert.equal(decide(t, 'stand').ok, true);
+      cards(t, 'TH AS'); // the dealer's 6 + 10 + ace: 17, stands; seat 1's 11 loses
+      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.ledger.credit(1), 90_000);
+      cards(t, '4C'); // the dealer draws once more, after standing
+      assert.equal(t.table.holdState()?.reason, 'extra-card');
+      const offered = t.table.holdState()?.corrections.map((c) => [c.correction, 'rule' in c ? c.rule : null]);
+      assert.deepEqual(offered, [['undue-card', 'macau-2009 art.6 1)']]);
+      assert.deepEqual(t.table.correct('undue-card', 'sup-1', 'wit-2'), { ok: true });
+      assert.equal(t.table.holdState(), null);
+      const fixed = misreads(t).find((m) => m.resolution === 'corrected');
+      assert.deepEqual([fixed?.correction, fixed?.article, fixed?.card], ['undue-card', 'macau-2009 art.6 1)', '4C']);
+      assert.equal(t.ledger.credit(1), 90_000, 'the settled round is not touched');
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
   it('the void is the last resort: cards read after the error rule a correction out, and the void says so with its article', () => {
     const t = dealtEleven();
     try {
@@ -172,6 +194,39 @@ describe('dealing-error corrections: Portugal 2001 rules 17–19', () => {
       assert.deepEqual(t.table.view().hands.find((h) => h.owner === 'seat')?.cards, ['5S', '6D', '9C'], 'the kept card went to the player who asked');
       assert.equal(t.ledger.credit(1), 110_000);
       assert.equal(misreads(t).find((m) => m.resolution === 'corrected')?.article, 'portugal-2001 rule 18');
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
+  it("rule 17: the dealer's second card turned face up goes to the discards and another is drawn; rule 19: a card drawn after the dealer's 17 does not count", () => {
+    const t = dealtEleven('portugal-2001');
+    try {
+      assert.deepEqual(t.table.reportDealingError('sup-1'), { ok: true });
+      const offered = t.table.holdState()?.corrections.map((c) => [c.correction, 'rule' in c ? c.rule : null]);
+      assert.deepEqual(offered, [['exposed-card', 'portugal-2001 rule 17']]);
+      assert.deepEqual(t.table.correct('exposed-card', 'sup-1', 'wit-2'), { ok: true });
+      cards(t, 'TC'); // the dealer's new second card, face down: 6 + 10 = 16
+      assert.equal(decide(t, 'hit').ok, true); // rule 18: no standing on 11
+      cards(t, 'TD'); // seat 1: 21
+      cards(t, 'AS'); // the dealer's 17: stands
+      assert.equal(t.table.view().phase, 'results');
+      assert.deepEqual(t.table.view().hands.find((h) => h.owner === 'dealer')?.cards, ['6H', 'TC', 'AS'], "the turned 7C is not in the dealer's hand");
+      assert.equal(t.ledger.credit(1), 110_000);
+      cards(t, '4C'); // drawn after the 17
+      assert.equal(t.table.holdState()?.reason, 'extra-card');
+      assert.deepEqual(t.table.correct('undue-card', 'sup-1', 'wit-2'), { ok: true });
+      assert.deepEqual(
+        misreads(t)
+          .filter((m) => m.resolution === 'corrected')
+          .map((m) => [m.correction, m.article, m.card]),
+        [
+          ['exposed-card', 'portugal-2001 rule 17', '7C'],
+          ['undue-card', 'portugal-2001 rule 19', '4C'],
+        ],
+      );
+      assert.equal(t.ledger.credit(1), 110_000);
       assert.equal(verifyLedger(t.ledger).ok, true);
     } finally {
       t.close();
