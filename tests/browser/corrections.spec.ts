@@ -1,0 +1,284 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page, TestInfo } from '@playwright/test';
+import { simulatedTableConfig, tableOptions } from '../../host/config/table-config.js';
+import { profileItems } from '../../host/service/profile-items.js';
+import { expect, insertNote, test, waitForEvent } from './kiosk-fixture.js';
+import {
+  confirmBy,
+  LANGUAGES,
+  press,
+  signIn,
+  typeOnPad,
+  simControl,
+  startServiceKiosk,
+  stationClient,
+  SUP,
+  TECH,
+  texts,
+  tr,
+  verifyLedgerOf,
+  type Lang,
+  type StationClient,
+} from './service-kit.js';
+
+// Dealing-error corrections at the live table, from the hold to the settled round (issue 15): each
+// procedure the game's text orders is resolved on the Holds page by two people, the round then
+// settles at the station, recall shows the correction with its article in zh-Hant, pt and en, and
+// `etg ledger verify --full` passes on the kiosk's data folder after each one. One kiosk per game
+// serves every flow of that game, round after round.
+
+const shots = path.resolve(import.meta.dirname, '../../artifacts/screenshots');
+
+async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  mkdirSync(shots, { recursive: true });
+  const file = path.join(shots, `${name}.png`);
+  await page.screenshot({ path: file });
+  await testInfo.attach(name, { path: file, contentType: 'image/png' });
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Recall's line for a correction, in a language, up to the names of the two people (any card, or none for a card moved to its hand). */
+function correctionDone(lang: Lang, correction: string, article: string): RegExp {
+  const CARD = '\u0000';
+  const line = tr(lang, 'service.field.correctionDone', { correction: tr(lang, `service.correction.${correction}`), card: CARD, article });
+  const head = line.slice(0, line.indexOf('{{by'));
+  return new RegExp(escape(head).replace(CARD, '([2-9TJQKA][SHDC]|—)'));
+}
+
+/** Bets at the station round after round until a round stops at one of its decisions (a dealt Black Jack asks none). */
+async function untilDeciding(station: StationClient, amount: number): Promise<string | undefined> {
+  for (let tries = 0; tries < 6; tries++) {
+    await expect.poll(() => station.state()?.betting.open, { timeout: 60_000 }).toBe(true);
+    station.bet(amount);
+    await expect.poll(() => station.state()?.betting.bets['main'] ?? station.state()?.decision?.legal.length ?? 0).toBeGreaterThan(0);
+    // The round either reaches the station's decision or ends without one.
+    await expect
+      .poll(() => (station.state()?.decision ? 'deciding' : station.round()?.phase === 'results' ? 'ended' : null), { timeout: 60_000 })
+      .not.toBeNull();
+    if (station.state()?.decision) return station.state()?.recall?.[0]?.roundId;
+    await expect.poll(() => station.round()?.phase, { timeout: 60_000 }).toBe('betting');
+  }
+  throw new Error('no round reached a decision in six tries');
+}
+
+/**
+ * Plays the round on to its settlement: the first decision takes a card when `hitFirst` (the
+ * misdrawn card kept for the next player who asks), then the station stands. Resolves with the
+ * settled round's recall status once the station's recall holds a round after `before`.
+ */
+async function playOut(station: StationClient, before: string | undefined, hitFirst = false): Promise<void> {
+  let hit = !hitFirst;
+  await expect
+    .poll(
+      () => {
+        const d = station.state()?.decision;
+        if (d) {
+          const action = !hit && d.legal.includes('hit') ? 'hit' : d.legal.includes('stand') ? 'stand' : (d.legal.find((a) => a !== 'insurance') ?? 'stand');
+          if (action === 'hit') hit = true;
+          station.decide(action);
+        }
+        const last = station.state()?.recall?.[0];
+        return last && last.roundId !== before ? last.status : null;
+      },
+      { timeout: 120_000 },
+    )
+    .toBe('settled');
+}
+
+/** Recall on the service screen shows the correction with its article, in each language. */
+async function recallShows(page: Page, correction: string, article: string): Promise<void> {
+  await press(page, 'page-recall');
+  for (const lang of LANGUAGES) {
+    await press(page, `language-${lang}`);
+    await expect.poll(() => texts(page)).toMatch(correctionDone(lang, correction, article));
+    await expect.poll(() => texts(page)).toContain(tr(lang, 'service.recallStatus.settled'));
+  }
+}
+
+/** The Holds page offers the correction with its article; two people apply it, in this language. */
+async function correctOnHoldsPage(page: Page, lang: Lang, hold: string, correction: string, article: string): Promise<void> {
+  await press(page, `language-${lang}`);
+  await press(page, 'page-holds');
+  await expect.poll(() => texts(page), { timeout: 60_000 }).toContain(tr(lang, `hold.${hold}`));
+  const name = tr(lang, `service.correction.${correction}`);
+  await expect.poll(() => texts(page)).toContain(tr(lang, 'service.field.correctionOffered', { correction: name, article }));
+  await press(page, `act-correct-${correction}`);
+  // The supervisor who asked cannot confirm it; the technician can.
+  await confirmBy(page, SUP);
+  await expect.poll(() => texts(page)).toContain(tr(lang, 'service.confirm.samePerson'));
+  await confirmBy(page, TECH);
+  await expect.poll(() => texts(page)).toContain(tr(lang, 'service.done.correct', { article }));
+  await expect.poll(() => texts(page)).toContain(tr(lang, 'service.field.noHold'));
+}
+
+test('blackjack (Macau 2009): exposed card, undue card, misdrawn card and card to the wrong hand, each corrected by two people, settled, recalled with its article, the ledger verified', async ({
+  page,
+  pageErrors,
+}, testInfo) => {
+  test.setTimeout(600_000);
+  const { kiosk, stop } = await startServiceKiosk(simulatedTableConfig('blackjack'), [
+    '--sim-controls',
+    '--seed',
+    '11',
+    '--betting-seconds',
+    '3',
+    '--decision-seconds',
+    '120',
+    '--results-seconds',
+    '2',
+  ]);
+  const station = await stationClient(kiosk.screens['station/1']!);
+  try {
+    await insertNote(kiosk, 1, 1000);
+    await expect.poll(() => station.state()?.credit, { timeout: 30_000 }).toBe(100_000);
+    await page.goto(kiosk.screens['service']!);
+    await waitForEvent(page, 'snapshot:service');
+    await signIn(page, SUP);
+
+    // Art. 5 n.1 1): a card come out face up is void; the same place is dealt again.
+    let before = await untilDeciding(station, 10_000);
+    await press(page, 'page-holds');
+    await press(page, 'act-dealing-error');
+    await expect.poll(() => texts(page)).toContain(tr('zh-Hant', 'hold.dealing-error'));
+    await correctOnHoldsPage(page, 'zh-Hant', 'dealing-error', 'exposed-card', 'macau-2009 art.5 n.1 1)');
+    await screenshot(page, testInfo, 'correction-exposed-card-zh-Hant');
+    await playOut(station, before);
+    await recallShows(page, 'exposed-card', 'macau-2009 art.5 n.1 1)');
+    expect(verifyLedgerOf(kiosk.dataDir)).toEqual({ ok: true, problems: [] });
+
+    // Art. 5 n.1 1): a card drawn while the player decides goes to the discards.
+    before = await untilDeciding(station, 10_000);
+    await simControl(kiosk, 'misdraw');
+    await correctOnHoldsPage(page, 'pt', 'out-of-turn', 'undue-card', 'macau-2009 art.5 n.1 1)');
+    await screenshot(page, testInfo, 'correction-undue-card-pt');
+    await playOut(station, before);
+    await recallShows(page, 'undue-card', 'macau-2009 art.5 n.1 1)');
+    expect(verifyLedgerOf(kiosk.dataDir)).toEqual({ ok: true, problems: [] });
+
+    // Art. 5 n.1 2): the misdrawn card, unseen, goes to the next player who asks for a card.
+    before = await untilDeciding(station, 10_000);
+    await simControl(kiosk, 'misdraw');
+    await correctOnHoldsPage(page, 'en', 'out-of-turn', 'misdrawn-card', 'macau-2009 art.5 n.1 2)');
+    await expect.poll(() => texts(page)).toMatch(/Kept for the next player who asks: [2-9TJQKA][SHDC]/);
+    await screenshot(page, testInfo, 'correction-misdrawn-card-en');
+    await playOut(station, before, true);
+    await recallShows(page, 'misdrawn-card', 'macau-2009 art.5 n.1 2)');
+    expect(verifyLedgerOf(kiosk.dataDir)).toEqual({ ok: true, problems: [] });
+
+    // Art. 5 n.1 2): a card laid at the wrong hand is rectified.
+    before = await untilDeciding(station, 10_000);
+    await press(page, 'page-holds');
+    await press(page, 'act-dealing-error');
+    await correctOnHoldsPage(page, 'pt', 'dealing-error', 'wrong-hand', 'macau-2009 art.5 n.1 2)');
+    await playOut(station, before);
+    await recallShows(page, 'wrong-hand', 'macau-2009 art.5 n.1 2)');
+    expect(verifyLedgerOf(kiosk.dataDir)).toEqual({ ok: true, problems: [] });
+    expect(pageErrors).toEqual([]);
+  } finally {
+    station.close();
+    await stop();
+  }
+});
+
+test("the Configuration page refuses an override of a fixed article, naming the article in the screen's language", async ({ page, pageErrors }, testInfo) => {
+  test.setTimeout(240_000);
+  const config = simulatedTableConfig('blackjack');
+  const { kiosk, stop } = await startServiceKiosk(config, ['--betting-seconds', '4']);
+  // The editor numbers the profile's options as the host lists them to the page.
+  const options = profileItems('blackjack', config.profile, tableOptions(config), true).filter(
+    (i) => i.key.startsWith('rules.') && i.optionClass !== undefined,
+  );
+  const number = options.findIndex((i) => i.key === 'rules.fiveCardHalfPay') + 1;
+  expect(options[number - 1]?.optionClass).toBe('fixed');
+  try {
+    await page.goto(kiosk.screens['service']!);
+    await waitForEvent(page, 'snapshot:service');
+    await signIn(page, SUP);
+    for (const lang of LANGUAGES) {
+      await press(page, `language-${lang}`);
+      await press(page, 'page-config');
+      await press(page, 'edit-rules');
+      await expect.poll(() => texts(page)).toContain(tr(lang, 'service.config.editingRules'));
+      // Art. 19 fixes the half payment at five cards; Art. 21 n.2 lets a casino waive Arts. 15 and 18 only.
+      await press(page, 'rule-pick');
+      await typeOnPad(page, 'number', String(number));
+      await press(page, 'rule-value');
+      await press(page, 'config-authorise');
+      await typeOnPad(page, 'ref', 'DICJ-2026/9');
+      // The guard answers when the change is asked for: nobody is called to confirm what would be refused.
+      const words = tr(lang, 'service.ruleRefusal.fixed', { option: 'fiveCardHalfPay', value: 'false', allowed: '\u0000', article: 'macau-2009 art.19' });
+      await expect.poll(() => texts(page)).toMatch(new RegExp(escape(words).replace('\u0000', '.+')));
+      await screenshot(page, testInfo, `config-refusal-fixed-${lang}`);
+    }
+    expect(verifyLedgerOf(kiosk.dataDir)).toEqual({ ok: true, problems: [] });
+    expect(pageErrors).toEqual([]);
+  } finally {
+    await stop();
+  }
+});
+
+test('«Desafio ao Casino» ([art.6]): a card to the wrong hand and an undue card corrected in one coup, the exposed card kept ([art.3]), settled, recalled, the ledger verified', async ({
+  page,
+  pageErrors,
+}, testInfo) => {
+  test.setTimeout(300_000);
+  // The first coup is a tie (the simulated dealer deals these two cards first), so the coup waits
+  // for the player's decision while the errors are corrected.
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'war-script-'));
+  const script = path.join(dir, 'tie.json');
+  writeFileSync(script, JSON.stringify({ cards: ['9S', '9H'], stations: { '1': { bets: { main: 10_000 } } } }));
+  const { kiosk, stop } = await startServiceKiosk(simulatedTableConfig('war'), [
+    '--game',
+    'war',
+    '--sim-controls',
+    '--test-script',
+    script,
+    '--betting-seconds',
+    '3',
+    '--decision-seconds',
+    '120',
+    '--results-seconds',
+    '2',
+  ]);
+  const station = await stationClient(kiosk.screens['station/1']!);
+  try {
+    await insertNote(kiosk, 1, 500);
+    await expect.poll(() => station.state()?.credit, { timeout: 30_000 }).toBe(50_000);
+    await page.goto(kiosk.screens['service']!);
+    await waitForEvent(page, 'snapshot:service');
+    await signIn(page, SUP);
+    const before = await untilDeciding(station, 10_000);
+    expect(station.state()?.decision?.legal).toContain('war');
+
+    // A card laid at the wrong hand: corrected at once; the card come out face up stands.
+    await press(page, 'page-holds');
+    await press(page, 'act-dealing-error');
+    await press(page, 'language-en');
+    await expect
+      .poll(() => texts(page))
+      .toContain(tr('en', 'service.field.correctionForbidden', { correction: tr('en', 'service.correction.exposed-card'), article: 'macau-war [art.3]' }));
+    await correctOnHoldsPage(page, 'en', 'dealing-error', 'wrong-hand', 'macau-war [art.6]');
+    await screenshot(page, testInfo, 'correction-war-wrong-hand-en');
+
+    // A card drawn while the player decides goes to the discards.
+    await simControl(kiosk, 'misdraw');
+    await correctOnHoldsPage(page, 'zh-Hant', 'out-of-turn', 'undue-card', 'macau-war [art.6]');
+    await screenshot(page, testInfo, 'correction-war-undue-card-zh-Hant');
+
+    // The player surrenders: half the initial bet lost ([art.7] n.4 al.1).
+    station.decide('surrender');
+    await playOut(station, before);
+    expect(station.state()?.credit).toBe(45_000);
+    await recallShows(page, 'wrong-hand', 'macau-war [art.6]');
+    await recallShows(page, 'undue-card', 'macau-war [art.6]');
+    expect(verifyLedgerOf(kiosk.dataDir)).toEqual({ ok: true, problems: [] });
+    expect(pageErrors).toEqual([]);
+  } finally {
+    station.close();
+    await stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
