@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import type { DeviceRow, ServiceAction, ServiceState } from '../../../../protocol/index.js';
 import { createI18n } from '../../../../locales/i18n.js';
 import { formatMoney } from '../../../../locales/money.js';
-import { decisionsLine, INITIAL_CHOICES, pageContent, wrapRow, type AskRequest, type PageActions } from './page-content.js';
+import { catalogues } from '../../../../locales/index.js';
+import { configKeyLabel, decisionsLine, INITIAL_CHOICES, pageContent, wrapRow, type AskRequest, type PageActions } from './page-content.js';
 
 const none: PageActions = {
   act: () => undefined,
@@ -415,5 +416,14 @@ describe('service manual card entry', () => {
     assert.equal(asked[0]?.kind, 'card');
     asked[0]?.then('TD');
     assert.deepEqual(acted, [{ kind: 'enter-card', roundId: 'R-7', card: 'TD' }]);
+  });
+});
+
+describe('service Configuration page: key names', () => {
+  it("words every configuration key the catalogue has words for in the screen's language, none shown raw (roundMax, profileOptions…)", () => {
+    for (const language of ['zh-Hant', 'pt', 'en'] as const) {
+      const { t } = createI18n(language);
+      for (const [key, words] of Object.entries(catalogues[language].service.configKey)) assert.equal(configKeyLabel(key, t), words, `${language} ${key}`);
+    }
   });
 });

@@ -658,6 +658,9 @@ const WORDED_CONFIG_KEYS = [
   'shoe',
   'upstream',
   'handpayTwoPersonAbove',
+  'roundMax',
+  'profileOptions',
+  'profileAuthorisation',
 ] as const;
 
 /** A configuration key's name in the screen's language; rule options keep their own names. */
