@@ -1,35 +1,17 @@
-import { PROTOCOL_VERSION } from '../../protocol/index.js';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
 import type { Page, TestInfo } from '@playwright/test';
-import WebSocket from 'ws';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
-import { AccountStore } from '../../host/service/accounts.js';
-import { catalogues } from '../../locales/index.js';
 import { drawnCards, drawnTexts, expect, insertNote, press as pressNow, test as base, waitForEvent, type Kiosk } from './kiosk-fixture.js';
+import { LANGUAGES, press, signIn, simControl, startServiceKiosk, stationClient, SUP, TECH, texts, tr, typeOnPad, type Lang } from './service-kit.js';
 
 const shots = path.resolve(import.meta.dirname, '../../artifacts/screenshots');
-const SUP = { staff: '3001', pin: '482915', name: 'Ana Lei' };
-const TECH = { staff: '3002', pin: '739164', name: 'Bo Chan' };
-const LANGUAGES = ['zh-Hant', 'pt', 'en'] as const;
-type Lang = (typeof LANGUAGES)[number];
 
 async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   mkdirSync(shots, { recursive: true });
   const file = path.join(shots, `${name}.png`);
   await page.screenshot({ path: file });
   await testInfo.attach(name, { path: file, contentType: 'image/png' });
-}
-
-/** A catalogue string with its values, as the screen words it. */
-function tr(lang: Lang, key: string, values: Record<string, string | number> = {}): string {
-  let node: unknown = catalogues[lang];
-  for (const part of key.split('.')) node = (node as Record<string, unknown>)[part];
-  if (typeof node !== 'string') throw new Error(`no ${key} in ${lang}`);
-  return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k: string) => String(values[k] ?? ''));
 }
 
 /** The table's two-person handpay amount in this kiosk: a 500-pataca cash-out is above it. */
@@ -40,123 +22,24 @@ const test = base.extend<object, { serviceKiosk: Kiosk & { dataDir: string } }>(
   serviceKiosk: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
-      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'kiosk-service-'));
-      const accounts = new AccountStore(dataDir);
-      await accounts.add({ name: SUP.name, role: 'supervisor', pin: SUP.pin, staff: SUP.staff }, null);
-      await accounts.add({ name: TECH.name, role: 'technician', pin: TECH.pin, staff: TECH.staff }, SUP);
-      const config = path.join(dataDir, 'table.json');
-      writeFileSync(config, JSON.stringify({ ...simulatedTableConfig('blackjack'), handpayTwoPersonAbove: TWO_PERSON_ABOVE }));
-      const child: ChildProcess = spawn(
-        process.execPath,
-        [
-          'bin/etg.js',
-          'start',
-          '--headless',
-          '--json',
-          '--data-dir',
-          dataDir,
-          '--config',
-          config,
-          '--sim-controls',
-          '--seed',
-          '7',
-          '--betting-seconds',
-          '4',
-          '--decision-seconds',
-          '120',
-        ],
-        { cwd: path.resolve(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'inherit'] },
-      );
-      const kiosk = await new Promise<Kiosk>((resolve, reject) => {
-        child.once('exit', (code) => reject(new Error(`kiosk exited with ${code}`)));
-        readline.createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line) as Kiosk));
-      });
-      await use({ ...kiosk, dataDir });
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-      rmSync(dataDir, { recursive: true, force: true });
+      const { kiosk, stop } = await startServiceKiosk({ ...simulatedTableConfig('blackjack'), handpayTwoPersonAbove: TWO_PERSON_ABOVE }, [
+        '--sim-controls',
+        '--seed',
+        '7',
+        '--betting-seconds',
+        '4',
+        '--decision-seconds',
+        '120',
+      ]);
+      await use(kiosk);
+      await stop();
     },
     { scope: 'worker' },
   ],
 });
 
-/**
- * Presses a button once a frame has been drawn: pixi hit-tests with the transforms of the last
- * frame, and a button a press just created or moved has none yet (the software renderer can be
- * slower than the test). A finger is never that fast. Our animation-frame callback runs after the
- * screen's own in the same frame, so one frame is enough.
- */
-async function press(page: Page, testId: string): Promise<void> {
-  await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => r())));
-  await pressNow(page, testId);
-}
-
-/** Types on a pad: its keys do not move, so after the first only the press itself is waited for. */
-async function typeOnPad(page: Page, prefix: string, keys: string): Promise<void> {
-  let first = true;
-  for (const k of keys) {
-    await (first ? press : pressNow)(page, `${prefix}-${k === ' ' ? 'space' : k}`);
-    first = false;
-  }
-  await pressNow(page, `${prefix}-ok`);
-}
-
-async function signIn(page: Page, who: { staff: string; pin: string }): Promise<void> {
-  await typeOnPad(page, 'signin', who.staff);
-  await typeOnPad(page, 'signin', who.pin);
-  await expect.poll(async () => page.evaluate(() => window.__kiosk?.bounds('sign-out') ?? null)).not.toBeNull();
-}
-
-async function texts(page: Page): Promise<string> {
-  return (await drawnTexts(page)).join('\n');
-}
-
-/** A station over the protocol from the test process: enough to bet, decide and cash out. */
-async function stationClient(url: string) {
-  const u = new URL(url);
-  const view = u.pathname.slice(1);
-  const ws = new WebSocket(`ws://${u.host}/ws`, { origin: u.origin });
-  await new Promise((r) => ws.once('open', r));
-  let version = 0;
-  let n = 0;
-  let state: {
-    credit: number;
-    betting: { open: boolean; bets: Record<string, number> };
-    decision: { legal: string[] } | null;
-    cashout?: unknown;
-    recall?: { status: string }[];
-  } | null = null;
-  // The station's own part comes as snapshots, the round every station shares as its public part
-  // (protocol v3): the test keeps both, as the screen's composer does.
-  let round: { phase: string } | null = null;
-  ws.on('message', (d) => {
-    const m = JSON.parse(d.toString()) as { type: string; part?: string; version: number; state: typeof state };
-    if (m.type === 'snapshot') {
-      version = m.version;
-      state = m.state;
-    } else if (m.type === 'public' && m.part === 'round') {
-      const phase: unknown = JSON.parse(d.toString()).state?.phase;
-      round = typeof phase === 'string' ? { phase } : null;
-    }
-  });
-  ws.send(JSON.stringify({ type: 'hello', id: 'h', protocol: PROTOCOL_VERSION, token: u.searchParams.get('token') }));
-  ws.send(JSON.stringify({ type: 'subscribe', id: 's', view }));
-  const command = (c: Record<string, unknown>) => ws.send(JSON.stringify({ type: 'command', id: `c${++n}`, view, version, command: c }));
-  return {
-    state: () => state,
-    round: () => round,
-    bet: (amount: number) => command({ name: 'place-bet', spot: { bet: 'main' }, amount }),
-    decide: (action: string) => command({ name: 'decide', action }),
-    cashOut: () => command({ name: 'cash-out' }),
-    close: () => ws.close(),
-  };
-}
-
 /** The simulated dealer's next card cannot be read: the table holds for a card entered by hand. */
-async function unreadableNext(kiosk: Kiosk): Promise<void> {
-  const r = await fetch(`${kiosk.origin}/sim/unreadable-next`, { method: 'POST', headers: { 'x-sim-token': kiosk.simToken ?? '' } });
-  if (!r.ok) throw new Error(`unreadable-next: ${r.status} ${await r.text()}`);
-}
+const unreadableNext = (kiosk: Kiosk) => simControl(kiosk, 'unreadable-next');
 
 /** What each page shows, in a language: a string that only that page draws. */
 const PAGES: [string, (lang: Lang) => string][] = [
