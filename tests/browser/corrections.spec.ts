@@ -88,27 +88,31 @@ async function playOut(station: StationClient, before: string | undefined, hitFi
     .toBe('settled');
 }
 
-/** Recall on the service screen shows the correction with its article, in each language. */
-async function recallShows(page: Page, correction: string, article: string): Promise<void> {
+/** Recall on the service screen shows each correction with its article, in each language. */
+async function recallShows(page: Page, corrections: readonly (readonly [correction: string, article: string])[]): Promise<void> {
   await press(page, 'page-recall');
   for (const lang of LANGUAGES) {
     await press(page, `language-${lang}`);
-    await expect.poll(() => texts(page)).toMatch(correctionDone(lang, correction, article));
+    for (const [correction, article] of corrections) await expect.poll(() => texts(page)).toMatch(correctionDone(lang, correction, article));
     await expect.poll(() => texts(page)).toContain(tr(lang, 'service.recallStatus.settled'));
   }
 }
 
-/** The Holds page offers the correction with its article; two people apply it, in this language. */
-async function correctOnHoldsPage(page: Page, lang: Lang, hold: string, correction: string, article: string): Promise<void> {
+/**
+ * The Holds page offers the correction with its article; two people apply it, in this language.
+ * With `selfConfirmFirst` the supervisor first tries to confirm their own request, which is refused.
+ */
+async function correctOnHoldsPage(page: Page, lang: Lang, hold: string, correction: string, article: string, selfConfirmFirst = false): Promise<void> {
   await press(page, `language-${lang}`);
   await press(page, 'page-holds');
   await expect.poll(() => texts(page), { timeout: 60_000 }).toContain(tr(lang, `hold.${hold}`));
   const name = tr(lang, `service.correction.${correction}`);
   await expect.poll(() => texts(page)).toContain(tr(lang, 'service.field.correctionOffered', { correction: name, article }));
   await press(page, `act-correct-${correction}`);
-  // The supervisor who asked cannot confirm it; the technician can.
-  await confirmBy(page, SUP);
-  await expect.poll(() => texts(page)).toContain(tr(lang, 'service.confirm.samePerson'));
+  if (selfConfirmFirst) {
+    await confirmBy(page, SUP);
+    await expect.poll(() => texts(page)).toContain(tr(lang, 'service.confirm.samePerson'));
+  }
   await confirmBy(page, TECH);
   await expect.poll(() => texts(page)).toContain(tr(lang, 'service.done.correct', { article }));
   await expect.poll(() => texts(page)).toContain(tr(lang, 'service.field.noHold'));
@@ -143,10 +147,10 @@ test('blackjack (Macau 2009): exposed card, undue card, misdrawn card and card t
     await press(page, 'page-holds');
     await press(page, 'act-dealing-error');
     await expect.poll(() => texts(page)).toContain(tr('zh-Hant', 'hold.dealing-error'));
-    await correctOnHoldsPage(page, 'zh-Hant', 'dealing-error', 'exposed-card', 'macau-2009 art.5 n.1 1)');
+    await correctOnHoldsPage(page, 'zh-Hant', 'dealing-error', 'exposed-card', 'macau-2009 art.5 n.1 1)', true);
     await screenshot(page, testInfo, 'correction-exposed-card-zh-Hant');
     await playOut(station, before);
-    await recallShows(page, 'exposed-card', 'macau-2009 art.5 n.1 1)');
+    await recallShows(page, [['exposed-card', 'macau-2009 art.5 n.1 1)']]);
     expect(verifyLedgerOf(kiosk.dataDir)).toEqual({ ok: true, problems: [] });
 
     // Art. 5 n.1 1): a card drawn while the player decides goes to the discards.
@@ -155,7 +159,7 @@ test('blackjack (Macau 2009): exposed card, undue card, misdrawn card and card t
     await correctOnHoldsPage(page, 'pt', 'out-of-turn', 'undue-card', 'macau-2009 art.5 n.1 1)');
     await screenshot(page, testInfo, 'correction-undue-card-pt');
     await playOut(station, before);
-    await recallShows(page, 'undue-card', 'macau-2009 art.5 n.1 1)');
+    await recallShows(page, [['undue-card', 'macau-2009 art.5 n.1 1)']]);
     expect(verifyLedgerOf(kiosk.dataDir)).toEqual({ ok: true, problems: [] });
 
     // Art. 5 n.1 2): the misdrawn card, unseen, goes to the next player who asks for a card.
@@ -165,7 +169,7 @@ test('blackjack (Macau 2009): exposed card, undue card, misdrawn card and card t
     await expect.poll(() => texts(page)).toMatch(/Kept for the next player who asks: [2-9TJQKA][SHDC]/);
     await screenshot(page, testInfo, 'correction-misdrawn-card-en');
     await playOut(station, before, true);
-    await recallShows(page, 'misdrawn-card', 'macau-2009 art.5 n.1 2)');
+    await recallShows(page, [['misdrawn-card', 'macau-2009 art.5 n.1 2)']]);
     expect(verifyLedgerOf(kiosk.dataDir)).toEqual({ ok: true, problems: [] });
 
     // Art. 5 n.1 2): a card laid at the wrong hand is rectified.
@@ -174,7 +178,7 @@ test('blackjack (Macau 2009): exposed card, undue card, misdrawn card and card t
     await press(page, 'act-dealing-error');
     await correctOnHoldsPage(page, 'pt', 'dealing-error', 'wrong-hand', 'macau-2009 art.5 n.1 2)');
     await playOut(station, before);
-    await recallShows(page, 'wrong-hand', 'macau-2009 art.5 n.1 2)');
+    await recallShows(page, [['wrong-hand', 'macau-2009 art.5 n.1 2)']]);
     expect(verifyLedgerOf(kiosk.dataDir)).toEqual({ ok: true, problems: [] });
     expect(pageErrors).toEqual([]);
   } finally {
@@ -272,8 +276,10 @@ test('«Desafio ao Casino» ([art.6]): a card to the wrong hand and an undue car
     station.decide('surrender');
     await playOut(station, before);
     expect(station.state()?.credit).toBe(45_000);
-    await recallShows(page, 'wrong-hand', 'macau-war [art.6]');
-    await recallShows(page, 'undue-card', 'macau-war [art.6]');
+    await recallShows(page, [
+      ['wrong-hand', 'macau-war [art.6]'],
+      ['undue-card', 'macau-war [art.6]'],
+    ]);
     expect(verifyLedgerOf(kiosk.dataDir)).toEqual({ ok: true, problems: [] });
     expect(pageErrors).toEqual([]);
   } finally {
