@@ -1,6 +1,6 @@
 import { cardCode, parseCard, type Card, type CardCode } from '../cards/card.js';
 import type { Rng } from '../random/seeded-rng.js';
-import type { JackpotPayTable } from './jackpot.js';
+import type { JackpotState } from './jackpot/settle.js';
 import { BlackjackRound, RoundError, type Action, type SeatEntry, type StreakState } from './round.js';
 import type { BlackjackRules } from './rules.js';
 import { BlackjackShoe, type BlackjackShoeSnapshot, type ShoeStep } from './shoe-session.js';
@@ -18,7 +18,7 @@ export type TablePhase = 'shuffle' | 'burn' | 'betting' | 'round';
 export interface BlackjackTableSnapshot {
   readonly shoe: BlackjackShoeSnapshot;
   readonly streaks: readonly StreakState[];
-  readonly jackpot?: { readonly table: JackpotPayTable; readonly pool: number };
+  readonly jackpot?: JackpotState;
   readonly rounds: number;
   readonly shoeBurns: readonly CardCode[];
 }
@@ -27,13 +27,13 @@ export class BlackjackTable {
   readonly rules: BlackjackRules;
   readonly shoe: BlackjackShoe;
   streaks: StreakState[] = [];
-  jackpot: { table: JackpotPayTable; pool: number } | undefined;
+  jackpot: JackpotState | undefined;
   private round: BlackjackRound | undefined;
   /** Rounds completed since the table opened. */
   rounds = 0;
   readonly shoeBurns: Card[] = [];
 
-  constructor(rules: BlackjackRules, jackpot?: { table: JackpotPayTable; pool: number }, shoe: BlackjackShoe = new BlackjackShoe(rules)) {
+  constructor(rules: BlackjackRules, jackpot?: JackpotState, shoe: BlackjackShoe = new BlackjackShoe(rules)) {
     this.rules = rules;
     this.shoe = shoe;
     this.jackpot = jackpot;
@@ -157,8 +157,8 @@ export class BlackjackTable {
     if (!r || this.finished.has(r)) return;
     this.finished.add(r);
     this.streaks = r.streaks();
-    const pool = r.jackpotPool();
-    if (this.jackpot && pool !== undefined) this.jackpot = { ...this.jackpot, pool };
+    const jp = r.jackpotSettlement();
+    if (this.jackpot && jp) this.jackpot = jp.state;
     this.rounds++;
     this.shoe.roundEnded();
   }
