@@ -1,7 +1,20 @@
 import { cardCode, parseCard, type Card, type CardCode } from '../cards/card.js';
-import type { CorrectionRule, DecisionRequest, GameDefinition, GameLine, HandView, NotFollowed, Pending, RoundStake } from '../table/game.js';
+import type {
+  CorrectionRule,
+  DecisionRequest,
+  GameDefinition,
+  GameLine,
+  HandView,
+  NotFollowed,
+  Pending,
+  ProgressiveSettled,
+  ProgressiveView,
+  RoundStake,
+} from '../table/game.js';
 import { lineBet } from '../table/vocabulary.js';
 import { handTotal, isNaturalPair } from './hand.js';
+import { JACKPOT_PROGRAM_OPTION, jackpotProgramOf } from './jackpot/option.js';
+import { openJackpot } from './jackpot/settle.js';
 import { blackjackLimitRules } from './limit-rules.js';
 import { blackjackPayTable } from './pay-table.js';
 import { ref } from './refs.js';
@@ -129,7 +142,10 @@ export function blackjackTableGame(
 ): GameDefinition<BlackjackTableShoe, BlackjackTableRound> {
   if (!isProfileId(profileId)) throw new RangeError(`no blackjack profile "${profileId}"`);
   if (!isRegulated(profileId)) throw new RangeError(`the "${profileId}" profile is for analysis (sim, round): a table plays a profile a text governs`);
-  const rules: BlackjackRules = resolveRules(profileId, options);
+  // The progressive's program travels with the rule options but is not one: the authority's figures (rules 40, 43).
+  const { [JACKPOT_PROGRAM_OPTION]: programInput, ...ruleOptions } = options;
+  const rules: BlackjackRules = resolveRules(profileId, ruleOptions);
+  const program = jackpotProgramOf(rules, programInput);
   const chooses = rules.behindFollows === 'bettor-chooses';
 
   // The engine's objects for a shoe state, rebuilt from it on demand and kept while the state is
@@ -223,7 +239,7 @@ export function blackjackTableGame(
     profile: profileId,
     identity: `blackjack/${profileId}/${JSON.stringify(Object.entries(options).sort(([a], [b]) => a.localeCompare(b)))}`,
     decks: rules.decks,
-    bets: ['main', ...SIDE_BETS.filter(([key]) => rules[key] === true).flatMap(([, bets]) => bets)],
+    bets: ['main', ...SIDE_BETS.filter(([key]) => rules[key] === true).flatMap(([, bets]) => bets), ...(program ? (['jackpot'] as const) : [])],
     behind: {
       maxBettorsPerSeat: rules.maxBettorsPerSeat,
       rule: profileId === 'portugal-2001' ? `${profileId} rules 15-16` : `${profileId} art.20 n.1`,
@@ -242,7 +258,7 @@ export function blackjackTableGame(
     presentation: { dealerHand: true, panel: 'history' },
 
     initial: () => {
-      const t = new BlackjackTable(rules);
+      const t = new BlackjackTable(rules, program ? openJackpot(program) : undefined);
       t.shuffled(1);
       const s = { snap: t.snapshot(), events: [] };
       live.set(s, t);
@@ -406,16 +422,39 @@ export function blackjackTableGame(
       }
       return apply(s, r, d.seat, act, stayOut, insurer);
     },
-    settle: (s, r) => ({
-      shoe: s,
-      lines: roundOf(s).lines.map((l): GameLine => {
-        const { owner, ...line } = l;
-        if (owner === undefined) return { ...line, bet: lineBet(l.bet) };
-        const bettor = r.owners[owner];
-        if (bettor === undefined) throw new Error(`no station bets as "${owner}"`);
-        return { ...line, bet: lineBet(l.bet), bettor };
-      }),
-    }),
+    settle: (s, r) => {
+      const round = roundOf(s);
+      const jp = round.jackpotSettlement();
+      const progressive: ProgressiveSettled | undefined =
+        jp && program
+          ? {
+              reference: program.reference,
+              levels: jp.moves,
+              hits: jp.results.flatMap((x) =>
+                x.award > 0 && x.combination && x.level ? [{ seat: x.seat, hand: x.hand, combination: x.combination, level: x.level, amount: x.award }] : [],
+              ),
+            }
+          : undefined;
+      return {
+        shoe: s,
+        lines: round.lines.map((l): GameLine => {
+          const { owner, ...line } = l;
+          if (owner === undefined) return { ...line, bet: lineBet(l.bet) };
+          const bettor = r.owners[owner];
+          if (bettor === undefined) throw new Error(`no station bets as "${owner}"`);
+          return { ...line, bet: lineBet(l.bet), bettor };
+        }),
+        ...(progressive ? { progressive } : {}),
+      };
+    },
+    progressive: (s, r): ProgressiveView | null => {
+      if (!program) return null;
+      const t = look(s);
+      const round = r ? t.current : undefined;
+      // While a round is in play its chips are in the pools already (rule 41); once it is done the table holds the result.
+      const pools = round && !round.done ? round.jackpotPools() : t.jackpot?.pools;
+      return { reference: program.reference, stake: program.stake, levels: program.levels.map((l) => ({ level: l.level, pool: pools?.[l.level] ?? 0 })) };
+    },
     voidRound: (s) => change(s, { void: true }),
     withdrawLastCard: (s, r) => {
       const last = s.events.at(-1);

@@ -35,6 +35,7 @@ export const TableParamsSchema = z.strictObject({
   betLimits: z.partialRecord(z.enum([...BET_IDS, 'behind']), LimitsSchema),
   timings: TimingsSchema,
   roundMax: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+  jackpotHandpayAbove: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
 });
 
 export const TableInput = z.discriminatedUnion('kind', [

@@ -37,6 +37,8 @@ export interface TableParams {
   readonly timings: Timings;
   /** The most all stations together may have on the table in one round, if the casino caps it (Macau 2009 Art. 5 n.2 (3)(8)). */
   readonly roundMax?: number;
+  /** A progressive jackpot award above this is paid by an attendant (a handpay), not to the credit meter. */
+  readonly jackpotHandpayAbove?: number;
 }
 
 /** Chips a station has on one spot. */
@@ -94,6 +96,8 @@ export interface SettledLine {
   /** The non-default choices the line was settled under, and their authorisation reference. */
   readonly choices?: readonly string[];
   readonly authorisation?: string;
+  /** The part of the win an attendant pays (a jackpot award above the table's handpay amount). */
+  readonly handpay?: number;
 }
 
 /** A read that left the shoe while the table was already on hold: journalled, never placed. */
@@ -190,6 +194,18 @@ export interface TableState<S, R> {
    * older states.
    */
   readonly held?: readonly HeldCard[];
+  /** The last progressive jackpot award (Portugal rules 38–50), for the table display. Absent in older states and until one. */
+  readonly lastJackpotHit?: JackpotHit;
+}
+
+/** A progressive jackpot award: the round, the seat and its station, the combination, the level, the amount. */
+export interface JackpotHit {
+  readonly roundId: string;
+  readonly seat: number;
+  readonly station?: number;
+  readonly combination: string;
+  readonly level: string;
+  readonly amount: number;
 }
 
 /** A misdrawn card kept for the next card asked for, with the shoe's sequence number of its read. */

@@ -65,7 +65,7 @@ export function wireFloorServices(d: FloorServicesDeps): WiredFloorServices {
     onApplied: (key) => {
       if (key === 'denominations') d.billAcceptors.setAccepted(d.config.denominations ?? NOTE_FACE_VALUES[d.config.currency]);
       // Limits and timings are the table's to play by: an input, journalled like any other.
-      if (key === 'limits' || key === 'betLimits' || key === 'timings' || key === 'roundMax') d.table.configure(d.params());
+      if (key === 'limits' || key === 'betLimits' || key === 'timings' || key === 'roundMax' || key === 'handpayTwoPersonAbove') d.table.configure(d.params());
       d.onConfigApplied();
     },
   });
