@@ -249,7 +249,8 @@ export function blackjackTableGame(
     // Art. 13 (2009): "Para além da aposta inicial e aposta de seguro, o jogador pode ainda fazer
     // uma das seguintes apostas"; the other texts name no additional bet beside their rules, and
     // the round needs a main bet on every seat it deals.
-    initialBet: { bet: 'main', rule: profileId === 'macau-2009' ? 'macau-2009 art.13' : null },
+    // Portugal rule 45: «Apenas poderão jogar para o jackpot os jogadores que tenham feito a sua aposta no jogo principal».
+    initialBet: { bet: 'main', rule: profileId === 'macau-2009' ? 'macau-2009 art.13' : program ? 'portugal-2001 rule 45' : null },
     limitRules: blackjackLimitRules(rules),
     payTable: blackjackPayTable(rules),
     corrections: blackjackCorrections(profileId),
