@@ -303,6 +303,20 @@ export const PAYLOADS = {
       .min(1)
       .max(4)
       .readonly(),
+    /** Who hit which level with which combination, and the award (on the settlement's line, or by hand). */
+    hits: z
+      .array(
+        z.strictObject({
+          station,
+          seat,
+          hand: z.number().int().min(0).max(7),
+          combination: z.string().min(1).max(32),
+          level: jackpotLevelId,
+          amount: positive,
+        }),
+      )
+      .max(64)
+      .readonly(),
   }),
   /** A diagnostic action (test note, test card, enable/disable, reconnect): a test, never money. */
   'service.test': z.strictObject({ who, device: z.string().min(1).max(32), test: z.enum(['note', 'card', 'enable', 'disable', 'reconnect']), result: text }),

@@ -200,25 +200,18 @@ function writeProgressive<S, R>(t: Turn<S, R>, lines: readonly SettledLine[], pr
     });
   }
   if (!progressive) return;
+  // A hit is paid at the seat's station (the jackpot is a seat's own bet, never one behind).
+  const hits = progressive.hits.flatMap((h) => {
+    const station = stationAt(t.state.params, h.seat);
+    return station === undefined ? [] : [{ ...h, station }];
+  });
   t.write({
     type: 'jackpot.settle',
     txId: `${roundId}:jackpot`,
-    payload: { roundId, tableId: t.tableId, reference: progressive.reference, levels: progressive.levels },
+    payload: { roundId, tableId: t.tableId, reference: progressive.reference, levels: progressive.levels, hits },
   });
-  const hit = progressive.hits.at(-1);
-  if (hit) {
-    const station = stationAt(t.state.params, hit.seat);
-    t.set({
-      lastJackpotHit: {
-        roundId,
-        seat: hit.seat,
-        ...(station !== undefined ? { station } : {}),
-        combination: hit.combination,
-        level: hit.level,
-        amount: hit.amount,
-      },
-    });
-  }
+  const hit = hits.at(-1);
+  if (hit) t.set({ lastJackpotHit: { roundId, seat: hit.seat, station: hit.station, combination: hit.combination, level: hit.level, amount: hit.amount } });
 }
 
 /** The round's record as journalled with its settlement or its void. */

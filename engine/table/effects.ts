@@ -83,7 +83,13 @@ export type JournalRecord =
   | {
       readonly type: 'jackpot.settle';
       readonly txId: string;
-      readonly payload: { readonly roundId: string; readonly tableId: string; readonly reference: string; readonly levels: ProgressiveSettled['levels'] };
+      readonly payload: {
+        readonly roundId: string;
+        readonly tableId: string;
+        readonly reference: string;
+        readonly levels: ProgressiveSettled['levels'];
+        readonly hits: readonly (ProgressiveSettled['hits'][number] & { readonly station: number })[];
+      };
     };
 
 export interface LogLine {

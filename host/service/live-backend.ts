@@ -1,7 +1,16 @@
 import type { i18n } from 'i18next';
 import type { Logger } from 'pino';
 import { minorDigits } from '../../locales/money.js';
-import { canonicalJson, eventLog, evidenceBundle, newestEntriesOfType, openServiceSessions, type Ledger, type SyncClient } from '../../ledger/index.js';
+import {
+  canonicalJson,
+  eventLog,
+  evidenceBundle,
+  jackpotPools,
+  newestEntriesOfType,
+  openServiceSessions,
+  type Ledger,
+  type SyncClient,
+} from '../../ledger/index.js';
 import { parseCard } from '../../engine/cards/card.js';
 import {
   compareMeters,
@@ -278,6 +287,8 @@ export class LiveServiceBackend implements ServiceBackend {
       list.set(key.slice(cut + 1), value);
       scopes.set(scope, list);
     }
+    // Each progressive level's pool, from its liability account (a balance, not a meter: it goes down on a hit).
+    for (const { level, pool } of jackpotPools(this.d.ledger)) scopes.get('table')?.set(`progressivePool.${level}`, pool);
     const order = (s: string) => (s === 'table' ? 0 : Number(s.split(':')[1] ?? 99));
     return [...scopes.entries()]
       .sort((a, b) => order(a[0]) - order(b[0]))

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EXAMPLE_JACKPOT_PROGRAM } from '../../engine/blackjack/jackpot/program.js';
 import { parseCard } from '../../engine/cards/card.js';
-import { account, verifyLedger } from '../../ledger/index.js';
+import { account, jackpotHits, jackpotPools, verifyLedger } from '../../ledger/index.js';
 import type { Spot } from '../../protocol/index.js';
 import { credit, testTable, type TestTable } from '../testing/table-kit.js';
 
@@ -76,6 +76,14 @@ describe('Portugal progressive jackpot at the table (rules 38–50)', () => {
       assert.equal(m['progressiveSeeds.minor'], 1_000_000 + 19_992, 'the start value, then the seed back to the reset value');
       assert.equal(pool(t, 'minor'), 1_000_000);
       assert.equal(pool(t, 'main'), 1_000_032);
+      assert.deepEqual(jackpotPools(t.ledger), [
+        { level: 'main', pool: 1_000_032 },
+        { level: 'minor', pool: 1_000_000 },
+      ]);
+      assert.deepEqual(
+        jackpotHits(t.ledger).map((h) => [h.station, h.seat, h.combination, h.level, h.amount]),
+        [[1, 1, 'three-sevens', 'minor', 20_000]],
+      );
       // Main: 7-7 split: 7-7 (14) and 7-5 (12) against 19 lose both; the jackpot pays 20,000 whatever the main result (rule 43).
       assert.equal(t.ledger.credit(1), 1_000_000 - 10_100 - 20_100 + 20_000);
       assert.equal(verifyLedger(t.ledger).ok, true);

@@ -626,6 +626,7 @@ export function scopeLabel(scope: string, t: TFunction): string {
 export function meterLabel(name: string, t: TFunction, money: (minor: number) => string): string {
   const meter = meterKind(name);
   if (!meter) return t('service.meter.unknown', { name });
+  if (meter.level !== undefined) return t(`service.meter.${meter.base}`, { level: meter.level });
   return meter.note !== undefined ? t(`service.meter.${meter.base}`, { note: money(meter.note) }) : t(`service.meter.${meter.base}`);
 }
 
