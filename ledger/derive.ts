@@ -242,6 +242,20 @@ export function derive(view: LedgerView, type: EntryType, payload: Record<string
     case 'misread':
       meters.push(['table', 'misreads', 1]);
       break;
+    case 'jackpot.reset': {
+      const p = payload as Payload<'jackpot.reset'>;
+      if (p.witness === p.who) throw new LedgerRefusal('jackpot-mismatch', 'a jackpot reset needs two people');
+      const acct = account.jackpotPool(p.level);
+      const pool = -view.balance(acct);
+      // What the pool holds is the players': a reset only adds to it.
+      if (p.to < pool) throw new LedgerRefusal('jackpot-mismatch', `level ${p.level} holds ${pool}: a reset to ${p.to} would take from the players`);
+      const delta = p.to - pool;
+      post(acct, -delta);
+      post(account.house, delta);
+      if (delta > 0) meters.push(['table', `progressiveSeeds.${p.level}`, delta]);
+      meters.push(['table', `progressiveResets.${p.level}`, 1]);
+      break;
+    }
     case 'jackpot.settle': {
       const p = payload as Payload<'jackpot.settle'>;
       if (!view.roundClosed(p.roundId)) throw new LedgerRefusal('jackpot-mismatch', `round ${p.roundId} is not settled: its jackpot cannot be`);

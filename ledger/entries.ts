@@ -318,6 +318,19 @@ export const PAYLOADS = {
       .max(64)
       .readonly(),
   }),
+  /**
+   * Two people set a progressive level's pool on the authority's reference (Portugal rules 40,
+   * 44): the house brings the pool to `to` (never lowers it). `unfunded`: the part of the table's
+   * pool the house had committed (a start value) and no entry had journalled.
+   */
+  'jackpot.reset': z.strictObject({
+    tableId: id,
+    level: jackpotLevelId,
+    to: minor,
+    unfunded: minor,
+    ...authorisation,
+    witness: who,
+  }),
   /** A diagnostic action (test note, test card, enable/disable, reconnect): a test, never money. */
   'service.test': z.strictObject({ who, device: z.string().min(1).max(32), test: z.enum(['note', 'card', 'enable', 'disable', 'reconnect']), result: text }),
   /** Any other service action, with the second person of a two-person action. */
@@ -338,6 +351,7 @@ export const MONEY_TYPES: ReadonlySet<EntryType> = new Set<EntryType>([
   'handpay.request',
   'handpay.confirm',
   'jackpot.settle',
+  'jackpot.reset',
 ]);
 
 /** What a caller hands to `Ledger.append`. */

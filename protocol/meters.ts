@@ -43,6 +43,7 @@ const METERS = [
   ['progressiveHits', { unit: 'count', kept: 'table', gli: 'Progressive hits' }],
   ['progressiveWins', { unit: 'money', kept: 'table', gli: 'Progressive wins' }],
   ['progressiveSeeds', { unit: 'money', kept: 'table', gli: 'Progressive seed (start and reset values)' }],
+  ['progressiveResets', { unit: 'count', kept: 'table', gli: 'Progressive resets' }],
   ['progressivePool', { unit: 'money', kept: 'table', gli: 'Progressive current amount' }],
 ] as const satisfies readonly (readonly [name: string, spec: MeterSpec])[];
 /** A meter the catalogues word (`service.meter.<name>`). */
@@ -51,7 +52,7 @@ const BY_NAME = new Map<string, MeterSpec>(METERS);
 const ORDER = new Map<string, number>(METERS.map(([name], i) => [name, i]));
 
 /** Meters kept per progressive level, `<name>.<level>`. */
-const PER_LEVEL = new Set(['progressiveContributions', 'progressiveHits', 'progressiveWins', 'progressiveSeeds', 'progressivePool']);
+const PER_LEVEL = new Set(['progressiveContributions', 'progressiveHits', 'progressiveWins', 'progressiveSeeds', 'progressiveResets', 'progressivePool']);
 
 /** `billsIn.50000` → `billsIn` and the note (minor units); `progressiveWins.main` → `progressiveWins` and its level; any other name → itself. */
 export function meterBase(name: string): { base: string; note?: number; level?: string } {

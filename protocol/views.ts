@@ -64,7 +64,8 @@ const SeatState = z.object({
 export const TiltNotice = z.strictObject({
   kind: TiltKind,
   severity: z.enum(['info', 'warning', 'critical']),
-  disables: z.enum(['nothing', 'new-bets', 'station', 'table']),
+  /** `jackpot`: the progressive's chip only (Portugal rules 38–50), the rest of the table plays on. */
+  disables: z.enum(['nothing', 'jackpot', 'new-bets', 'station', 'table']),
   station: StationNumber.optional(),
 });
 export type TiltNotice = z.infer<typeof TiltNotice>;

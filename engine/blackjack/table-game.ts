@@ -42,6 +42,8 @@ export type BlackjackTableEvent =
   | { readonly decide: Action }
   /** A card of the round taken back as void (exposed where it is dealt face down): the round deals it again. */
   | { readonly discard: CardCode }
+  /** A jackpot level set between rounds (Portugal rules 40, 44). */
+  | { readonly jackpotReset: { readonly level: string; readonly to: number } }
   | { readonly void: true };
 
 /** A seat's double or split waiting for its bettors behind to say whether they follow it (Portugal rules 28, 30). */
@@ -106,6 +108,7 @@ function replay(t: BlackjackTable, e: BlackjackTableEvent): void {
   else if ('start' in e) t.startRound(e.start);
   else if ('decide' in e) t.decide(e.decide);
   else if ('discard' in e) t.discard(parseCard(e.discard), 'exposed card');
+  else if ('jackpotReset' in e) t.resetJackpot(e.jackpotReset.level, e.jackpotReset.to);
   else t.voidRound();
 }
 
@@ -448,13 +451,35 @@ export function blackjackTableGame(
         ...(progressive ? { progressive } : {}),
       };
     },
+    resetProgressive: (s, level, to) => {
+      const t = live.get(s) ?? build(s);
+      if (!program || !t.jackpot) return { ok: false, reason: 'this table plays no jackpot', refusal: 'illegal-action' };
+      // Asked of a copy first: a refused reset leaves the state's objects as they were.
+      let unfunded: number;
+      try {
+        unfunded = build(s).resetJackpot(level, to);
+      } catch (e) {
+        if (e instanceof RoundError) return { ok: false, reason: e.message, refusal: 'illegal-action' };
+        throw e;
+      }
+      return { ok: true, shoe: change(s, { jackpotReset: { level, to } }), unfunded };
+    },
     progressive: (s, r): ProgressiveView | null => {
       if (!program) return null;
       const t = look(s);
       const round = r ? t.current : undefined;
       // While a round is in play its chips are in the pools already (rule 41); once it is done the table holds the result.
       const pools = round && !round.done ? round.jackpotPools() : t.jackpot?.pools;
-      return { reference: program.reference, stake: program.stake, levels: program.levels.map((l) => ({ level: l.level, pool: pools?.[l.level] ?? 0 })) };
+      return {
+        reference: program.reference,
+        stake: program.stake,
+        levels: program.levels.map((l) => ({
+          level: l.level,
+          pool: pools?.[l.level] ?? 0,
+          held: t.jackpot?.pools[l.level] ?? 0,
+          unfunded: t.jackpot?.unfunded[l.level] ?? 0,
+        })),
+      };
     },
     voidRound: (s) => change(s, { void: true }),
     withdrawLastCard: (s, r) => {

@@ -81,6 +81,19 @@ export type JournalRecord =
       readonly payload: { readonly station: number; readonly amount: number; readonly reason: 'jackpot'; readonly detail?: string };
     }
   | {
+      readonly type: 'jackpot.reset';
+      readonly txId: string;
+      readonly payload: {
+        readonly tableId: string;
+        readonly level: string;
+        readonly to: number;
+        readonly unfunded: number;
+        readonly who: string;
+        readonly witness: string;
+        readonly authorisation: string;
+      };
+    }
+  | {
       readonly type: 'jackpot.settle';
       readonly txId: string;
       readonly payload: {

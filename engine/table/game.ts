@@ -260,6 +260,12 @@ export interface GameDefinition<S, R> {
    * pools as they stand — a round's chips counted as soon as they are collected (rule 41).
    */
   progressive?(shoe: S, round: R | null): ProgressiveView | null;
+  /**
+   * A level set to `to` between rounds (two people, the authority's reference): refused below the
+   * program's minimum or below what the level holds. `unfunded`: what the house had committed to
+   * it and not journalled, which the reset journals with it.
+   */
+  resetProgressive?(shoe: S, level: string, to: number): Outcome<{ shoe: S; unfunded: number }>;
 }
 
 /** A progressive jackpot's pools as the screens show them. */
@@ -268,7 +274,15 @@ export interface ProgressiveView {
   readonly reference: string;
   /** The one chip of rule 47. */
   readonly stake: number;
-  readonly levels: readonly { readonly level: string; readonly pool: number }[];
+  readonly levels: readonly {
+    readonly level: string;
+    /** What the pool shows: with the round's chips once collected. */
+    readonly pool: number;
+    /** The pool between rounds, as the last settlement left it (the ledger's pool plus `unfunded`). */
+    readonly held: number;
+    /** Committed by the house (start value, reset) and not journalled yet. */
+    readonly unfunded: number;
+  }[];
 }
 
 /** What a round did to each level of the progressive, and who hit it. */

@@ -136,6 +136,8 @@ export interface FaultGates {
   readonly newBetsStopped: string | null;
   /** Stations a fault disables: no bets there. */
   readonly disabled: readonly number[];
+  /** Why the progressive jackpot's chip is refused (its controller is at fault); absent in older states. */
+  readonly jackpotStopped?: string | null;
 }
 
 /** One finished round on the history strip (blackjack, war). */

@@ -5,8 +5,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EXAMPLE_JACKPOT_PROGRAM } from '../../engine/blackjack/jackpot/program.js';
 import { parseCard } from '../../engine/cards/card.js';
-import { account, jackpotHits, jackpotPools, verifyLedger } from '../../ledger/index.js';
+import { account, entryCount, jackpotHits, jackpotPools, verifyLedger } from '../../ledger/index.js';
 import type { Spot } from '../../protocol/index.js';
+import { resetJackpotLevel } from '../floor/jackpot-reset.js';
 import { credit, testTable, type TestTable } from '../testing/table-kit.js';
 
 const PROGRAM = EXAMPLE_JACKPOT_PROGRAM;
@@ -87,6 +88,7 @@ describe('Portugal progressive jackpot at the table (rules 38–50)', () => {
       // Main: 7-7 split: 7-7 (14) and 7-5 (12) against 19 lose both; the jackpot pays 20,000 whatever the main result (rule 43).
       assert.equal(t.ledger.credit(1), 1_000_000 - 10_100 - 20_100 + 20_000);
       assert.equal(verifyLedger(t.ledger).ok, true);
+      assert.equal(entryCount(t.ledger, ['tilt.raise']), 0, 'the controller check never saw the table and the ledger apart');
     } finally {
       t.close();
     }
@@ -101,6 +103,72 @@ describe('Portugal progressive jackpot at the table (rules 38–50)', () => {
       assert.equal(t.ledger.credit(1), 1_000_000 - 20_100, 'the award is not on the meter');
       const pending = t.ledger.balance(account.handpayPending(1));
       assert.equal(pending, -20_000, 'owed by an attendant');
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('the controller check: pools the ledger disagrees with stop the jackpot chip (a tilt), a two-person reset on the reference brings them back', () => {
+    const t = testTable(portugal());
+    try {
+      credit(t.ledger, 1, 1_000_000);
+      burnShoeStart(t);
+      assert.deepEqual(
+        t.tilts.list().map((x) => x.kind),
+        [],
+        'the table opens with its start values committed, unjournalled: in agreement',
+      );
+      // Someone else's pool in the ledger (a database from another program): 2,000,000 journalled, the table's 1,000,000 unfunded.
+      t.ledger.append({
+        type: 'jackpot.reset',
+        txId: 'elsewhere',
+        payload: { tableId: 'OTHER', level: 'main', to: 2_000_000, unfunded: 0, who: 'a', witness: 'b', authorisation: 'R' },
+      });
+      assert.deepEqual(
+        t.tilts.list().map((x) => [x.kind, x.disables]),
+        [['jackpot-controller', 'jackpot']],
+      );
+      const refused = place(t, 1, { bet: 'jackpot' }, PROGRAM.stake);
+      assert.equal(refused.ok, false, 'the chip is refused');
+      assert.equal(place(t, 1, { bet: 'main' }, 10_000).ok, true, 'the rest of the table plays on');
+      const reset = (to: number, witness = 'W1', level = 'main') =>
+        resetJackpotLevel(t, { level, to, supervisor: 'S1', witness, authorisation: 'IGJ-2026-17' });
+      const reason = (r: ReturnType<typeof reset>) => (r.ok ? 'taken' : r.reason);
+      assert.match(reason(reset(1_500_000)), /holds 2000000 in the ledger/, 'never below what the ledger holds');
+      assert.match(reason(reset(2_000_000, 'S1')), /two different people/);
+      assert.match(reason(reset(999_999, 'W1', 'minor')), /below 10,000 × the chip of 100 = 1000000 \(portugal-2001 rule 44\)/);
+      assert.match(reason(reset(1_000_000, 'W1', 'grand')), /no level "grand"/);
+      assert.equal(t.table.state.hold, null, 'a refused reset leaves the table as it was');
+      const ok = reset(2_000_000);
+      assert.equal(ok.ok, true, JSON.stringify(ok));
+      assert.deepEqual(t.tilts.list(), [], 'in agreement again: the fault clears by itself');
+      assert.equal(place(t, 1, { bet: 'jackpot' }, PROGRAM.stake).ok, true);
+      assert.equal(t.ledger.meters('table')['progressiveResets.main'], 2);
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('a restart folds the pools back exactly: the table and the ledger agree, and the next hit settles', () => {
+    const first = testTable(portugal());
+    const dir = first.dir;
+    credit(first.ledger, 1, 1_000_000);
+    burnShoeStart(first);
+    playRound(first, '9S TD 8H 9C stand');
+    const pools = first.table.progressive()?.levels.map((l) => [l.level, l.pool]);
+    first.stop();
+    const t = testTable({ ...portugal(), dir });
+    try {
+      assert.deepEqual(
+        t.table.progressive()?.levels.map((l) => [l.level, l.pool]),
+        pools,
+      );
+      assert.deepEqual(t.tilts.list(), []);
+      t.clock.runOut(t.table.view().endsAt);
+      playRound(t, '7S TD 7H 9C split 7D stand 5S stand');
+      assert.equal(pool(t, 'minor'), 1_000_000);
       assert.equal(verifyLedger(t.ledger).ok, true);
     } finally {
       t.close();

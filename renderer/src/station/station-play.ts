@@ -131,7 +131,7 @@ export class StationPlay extends Container {
     if (!this.queue.busy()) this.plan.sync(state.betting.open, state.betting.bets);
     this.rebuild(state, t);
     const { betting, decision } = state;
-    const locked = state.cashout?.pending != null || (state.tilts ?? []).some((x) => x.disables !== 'nothing');
+    const locked = state.cashout?.pending != null || (state.tilts ?? []).some((x) => x.disables !== 'nothing' && x.disables !== 'jackpot');
     const own = ownSpots(betting.spots);
     const behind = behindSpots(betting.spots);
     const label = (b: Button, spot: BetSpot, name: string, oneLine: boolean) => {
