@@ -1,7 +1,19 @@
 import type { Card, CardCode } from '../cards/card.js';
 import type { SettlementLine } from '../settlement/settlement-line.js';
 import type { PayLine } from './pay-line.js';
-import type { BetId, CardDestination, Correction, DecisionAction, GameKind, HoldReason, LineBet, OwnWord, Prize, RefusalReason } from './vocabulary.js';
+import type {
+  BetId,
+  CardDestination,
+  Correction,
+  DecisionAction,
+  GameKind,
+  HoldReason,
+  LineBet,
+  OwnWord,
+  Prize,
+  RefusalReason,
+  JackpotCombination,
+} from './vocabulary.js';
 
 /** A refusal carries the English detail for the log and, for a player's command, the reason shown to them. */
 export type Outcome<T = object> = ({ readonly ok: true } & T) | { readonly ok: false; readonly reason: string; readonly refusal?: RefusalReason };
@@ -298,7 +310,13 @@ export interface ProgressiveSettled {
     readonly seed: number;
     readonly after: number;
   }[];
-  readonly hits: readonly { readonly seat: number; readonly hand: number; readonly combination: string; readonly level: string; readonly amount: number }[];
+  readonly hits: readonly {
+    readonly seat: number;
+    readonly hand: number;
+    readonly combination: JackpotCombination;
+    readonly level: string;
+    readonly amount: number;
+  }[];
 }
 
 /** A finished coup as the road maps need it. */

@@ -1,5 +1,14 @@
 import type { CardCode } from '../cards/card.js';
-import { REMOTE_STATION_BASE, type LineBet, type HoldReason, type RefusalReason, type Spot, type BetId, type DecisionAction } from './vocabulary.js';
+import {
+  REMOTE_STATION_BASE,
+  type LineBet,
+  type HoldReason,
+  type RefusalReason,
+  type Spot,
+  type BetId,
+  type DecisionAction,
+  type JackpotCombination,
+} from './vocabulary.js';
 
 /** A bet's limits in minor units. */
 export interface Limits {
@@ -205,7 +214,7 @@ export interface JackpotHit {
   readonly roundId: string;
   readonly seat: number;
   readonly station?: number;
-  readonly combination: string;
+  readonly combination: JackpotCombination;
   readonly level: string;
   readonly amount: number;
 }

@@ -1,4 +1,5 @@
 import { isTenValue, type Card } from '../../cards/card.js';
+import type { JackpotCombination } from '../../table/vocabulary.js';
 
 /**
  * The winning combinations a jackpot program may name. Portugal rule 43 leaves the combinations
@@ -6,17 +7,7 @@ import { isTenValue, type Card } from '../../cards/card.js';
  * picks among these (by id, never by parsing a name) and gives each its award. Each looks at the
  * player's first 2–4 cards as rule 42 counts them (`jackpot/cards.ts`).
  */
-export const JACKPOT_COMBINATIONS = [
-  'four-aces-suited',
-  'four-aces',
-  'three-sevens-suited',
-  'suited-678',
-  'three-sevens',
-  'suited-blackjack',
-  'blackjack',
-  'suited-pair',
-] as const;
-export type JackpotCombination = (typeof JACKPOT_COMBINATIONS)[number];
+export { JACKPOT_COMBINATIONS, type JackpotCombination } from '../../table/vocabulary.js';
 
 const sameSuit = (cs: readonly Card[]) => cs.every((c) => c.suit === cs[0]?.suit);
 const ranks = (cs: readonly Card[]) => cs.map((c) => c.rank).join('');
