@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { GAME_KINDS, JACKPOT_COMBINATIONS } from '../engine/table/vocabulary.js';
+import { GAME_KINDS } from '../engine/table/vocabulary.js';
+import { JackpotCombination } from './jackpot.js';
 import { BetId, DecisionAction, LineBet, OwnWord, RoundView, Spot, StationBetting, StationDecision } from './round.js';
 import { TiltKind } from './tilts.js';
 import { isStationNumber, MAX_REMOTE_STATIONS, MAX_STATION, MAX_STATIONS, MinorUnits, StationNumber } from './units.js';
@@ -115,7 +116,7 @@ export const JackpotView = z.strictObject({
     .strictObject({
       roundId: z.string().min(1).max(128),
       seat: z.number().int().min(1).max(MAX_STATIONS),
-      combination: z.enum(JACKPOT_COMBINATIONS),
+      combination: JackpotCombination,
       level: z.string().min(1).max(24),
       amount: MinorUnits.positive(),
     })
