@@ -120,6 +120,6 @@ export const EXAMPLE_JACKPOT_PROGRAM: JackpotProgram = {
     { combination: 'three-sevens-suited', level: 'minor', pays: { fixed: 100_000 } },
     { combination: 'suited-678', level: 'minor', pays: { fixed: 50_000 } },
     { combination: 'three-sevens', level: 'minor', pays: { fixed: 20_000 } },
-    { combination: 'suited-blackjack', level: 'minor', pays: { fixed: 5_000 } },
+    { combination: 'suited-blackjack', level: 'minor', pays: { fixed: 2_500 } },
   ],
 };

@@ -42,7 +42,9 @@ export class JackpotPanel extends Container {
     if (!view) return;
     const money = (n: number) => formatMoney(n, currency, language);
     this.title.text = t('jackpot.title');
-    const pools = view.levels.map((l) => t('jackpot.level', { level: l.level.toUpperCase(), amount: money(l.pool) })).join('\n');
+    // Every minor unit shown: the pools rise by fractions of the currency with each chip.
+    const exact = (n: number) => formatMoney(n, currency, language, { fraction: 'always' });
+    const pools = view.levels.map((l) => t('jackpot.level', { level: l.level.toUpperCase(), amount: exact(l.pool) })).join('\n');
     this.levels.text = pools;
     this.shownPools = view.levels.map((l) => `${l.level}:${l.pool}`).join(',');
     const hit = view.lastHit;
