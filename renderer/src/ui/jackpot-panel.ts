@@ -2,6 +2,7 @@ import { Container, Graphics, Text } from 'pixi.js';
 import type { TFunction } from 'i18next';
 import type { Currency, JackpotView, Language } from '../../../protocol/index.js';
 import { formatMoney } from '../../../locales/money.js';
+import { traceJackpot } from '../trace.js';
 import { Celebration } from './celebration.js';
 import { COLORS, DESIGN, textStyle } from './theme.js';
 
@@ -46,7 +47,9 @@ export class JackpotPanel extends Container {
     const exact = (n: number) => formatMoney(n, currency, language, { fraction: 'always' });
     const pools = view.levels.map((l) => t('jackpot.level', { level: l.level.toUpperCase(), amount: exact(l.pool) })).join('\n');
     this.levels.text = pools;
-    this.shownPools = view.levels.map((l) => `${l.level}:${l.pool}`).join(',');
+    const shown = view.levels.map((l) => `${l.level}:${l.pool}`).join(',');
+    if (shown !== this.shownPools) traceJackpot(shown);
+    this.shownPools = shown;
     const hit = view.lastHit;
     this.last.text = hit
       ? t('jackpot.lastHit', {
