@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EXAMPLE_JACKPOT_PROGRAM } from '../../engine/blackjack/jackpot/program.js';
 import { parseCard } from '../../engine/cards/card.js';
-import { account, entryCount, jackpotHits, jackpotPools, verifyLedger } from '../../ledger/index.js';
+import { account, entryCount, jackpotHits, jackpotMovements, jackpotPools, verifyLedger } from '../../ledger/index.js';
 import type { Spot } from '../../protocol/index.js';
 import { resetJackpotLevel } from '../floor/jackpot-reset.js';
 import { credit, testTable, type TestTable } from '../testing/table-kit.js';
@@ -145,6 +145,14 @@ describe('Portugal progressive jackpot at the table (rules 38–50)', () => {
       assert.deepEqual(t.tilts.list(), [], 'in agreement again: the fault clears by itself');
       assert.equal(place(t, 1, { bet: 'jackpot' }, PROGRAM.stake).ok, true);
       assert.equal(t.ledger.meters('table')['progressiveResets.main'], 2);
+      assert.deepEqual(
+        jackpotMovements(t.ledger).map((m) => [m.roundId, m.level, m.before, m.seed, m.after]),
+        [
+          [null, 'main', 2_000_000, 0, 2_000_000],
+          [null, 'main', 0, 2_000_000, 2_000_000],
+        ],
+        'the resets, newest first: the second added nothing to what the ledger held',
+      );
       assert.equal(verifyLedger(t.ledger).ok, true);
     } finally {
       t.close();
