@@ -55,6 +55,28 @@ describe('Portugal progressive jackpot at the table (rules 38–50)', () => {
     }
   });
 
+  it('rule 45: a jackpot chip without a main bet does not play: it stays credit, and the station is told why', () => {
+    const t = testTable(portugal());
+    try {
+      credit(t.ledger, 1, 1_000_000);
+      burnShoeStart(t);
+      assert.equal(place(t, 1, { bet: 'jackpot' }, PROGRAM.stake).ok, true);
+      credit(t.ledger, 2, 1_000_000);
+      assert.equal(place(t, 2, { bet: 'main' }, 10_000).ok, true, 'station 2 plays: the round is dealt');
+      t.clock.runOut(t.table.view().endsAt);
+      assert.equal(t.table.view().phase, 'dealing');
+      assert.equal(t.ledger.credit(1), 1_000_000, 'nothing moved');
+      const s = t.hub.state('station/1');
+      assert.ok(s.kind === 'station');
+      assert.deepEqual(
+        (s.betting.unplayed ?? []).map((u) => [u.bet, u.amount, u.reason]),
+        [['jackpot', PROGRAM.stake, 'needs-initial-bet']],
+      );
+    } finally {
+      t.close();
+    }
+  });
+
   it('rules 40, 42, 50: contributions and a hit move between the house and the pools, journalled with the settlement', () => {
     const t = testTable(portugal());
     try {

@@ -169,6 +169,8 @@ const PAGES: [string, (lang: Lang) => string][] = [
   ['holds', (l) => tr(l, 'service.field.round', { round: '' }).trim()],
   ['cashout', (l) => tr(l, 'service.field.cancelledCredits')],
   ['sync', (l) => tr(l, 'service.field.syncOff')],
+  // A Macau table plays no progressive jackpot: the page says so.
+  ['jackpot', (l) => tr(l, 'service.jackpot.none')],
 ];
 
 test('service pages: sign-in, every page in zh-Hant, pt and en with a screenshot each, exports and the printable report', async ({
