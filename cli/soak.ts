@@ -32,7 +32,9 @@ export async function run(argv: string[]): Promise<number> {
     if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer of at least ${min}, not "${value}"`);
     return n;
   };
-  const game = v.game ?? '';
+  if (v.jackpot && ((v.game !== undefined && v.game !== 'blackjack') || (v.rules !== undefined && v.rules !== 'portugal-2001')))
+    throw new UsageError('--jackpot plays Portugal blackjack (portugal-2001 rules 38-50)');
+  const game = v.jackpot ? 'blackjack' : (v.game ?? '');
   if (!['blackjack', 'baccarat', 'war'].includes(game)) throw new UsageError(`--game must be blackjack, baccarat or war\n${SOAK_COMMAND.usage}`);
   const rounds = int('rounds', v.rounds, null, 1);
   const stations = int('stations', v.stations, 3, 1);
@@ -70,7 +72,7 @@ export async function run(argv: string[]): Promise<number> {
         ...(v.rules ? { rules: v.rules } : {}),
         stations,
         seed: seed + restarts,
-        ...(logMb !== undefined ? { extra: [`--log-max-mb=${logMb}`] } : {}),
+        extra: [...(logMb !== undefined ? [`--log-max-mb=${logMb}`] : []), ...(v.jackpot ? ['--jackpot'] : [])],
       });
       const started = await child.started;
       if (!started) throw new Error(`the host did not start:\n${child.errors()}`);
@@ -134,16 +136,18 @@ export async function run(argv: string[]): Promise<number> {
     logCapBytes: logCap,
     logPeakBytes: logPeak,
     logFiles,
+    ...(v.jackpot ? { jackpot: a.jackpot } : {}),
   };
   if (v.json) console.log(JSON.stringify(out));
   else {
-    for (const [k, x] of Object.entries(out)) console.log(`${k.padEnd(16)} ${String(x)}`);
+    for (const [k, x] of Object.entries(out)) console.log(`${k.padEnd(16)} ${typeof x === 'object' ? JSON.stringify(x) : String(x)}`);
     console.log(`${'inPlay'.padEnd(16)} ${a.inPlay}   houseNet ${a.houseNet}   data ${dataDir}`);
     for (const p of a.problems) console.log(`  MISMATCH: ${p}`);
     if (logPeak > logCap) console.log(`  host.log reached ${logPeak} bytes, past its cap of ${logCap}`);
   }
   if (!v['data-dir']) rmSync(dataDir, { recursive: true, force: true });
-  return a.conserved && a.ledgerVerified && logPeak <= logCap ? 0 : 1;
+  const jackpotOk = !v.jackpot || (a.jackpot.conserved && a.jackpot.chips > 0);
+  return a.conserved && a.ledgerVerified && logPeak <= logCap && jackpotOk ? 0 : 1;
 }
 
 async function runCampaign(v: {

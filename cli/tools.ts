@@ -35,6 +35,7 @@ export const TOOLS = {
     subcommands: {
       blackjack: 'Monte Carlo, exact expected value, rules with their articles or strategy chart of a blackjack profile.',
       'blackjack-sidebets': 'Exact house edges of the additional bets decided by the first two cards.',
+      'blackjack-jackpot': "Exact return of Portugal's progressive jackpot chip (rules 38-50) at given pools.",
       baccarat: 'Exact enumeration or Monte Carlo of the baccarat bets.',
       war: 'Exact figures or Monte Carlo of «Desafio ao Casino».',
     },

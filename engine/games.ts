@@ -4,7 +4,9 @@ import type { ShoeSession } from './baccarat/shoe-session.js';
 import { blackjackTableGame, type BlackjackTableRound, type BlackjackTableShoe } from './blackjack/table-game.js';
 import { baccaratOptionInfos, checkBaccaratOptions } from './baccarat/options.js';
 import { BACCARAT_PROFILES, isRegulatedBaccaratProfile } from './baccarat/profiles.js';
-import { checkRules, isProfileId, isRegulated, PROFILE_IDS, ruleOptionInfos } from './blackjack/rules.js';
+import { checkRules, isProfileId, isRegulated, PROFILE_IDS, resolveRules, ruleOptionInfos } from './blackjack/rules.js';
+import { JACKPOT_PROGRAM_OPTION, jackpotProgramOf } from './blackjack/jackpot/option.js';
+import { JackpotProgramError } from './blackjack/jackpot/program.js';
 import type { GameDefinition } from './table/game.js';
 import type { RuleOptionInfo, RuleRefusal } from './table/rule-options.js';
 import { checkWarOptions, warOptionInfos } from './war/options.js';
@@ -44,11 +46,33 @@ export function checkTableOptions(kind: GameKind, profile: string, options: Read
   if (forTable && !regulated) return [{ reason: 'analysis-only', option: 'profile', value: profile, article: null }];
   switch (kind) {
     case 'blackjack':
-      return checkRules(profile, options);
+      return checkBlackjackOptions(profile, options);
     case 'baccarat':
       return checkBaccaratOptions(profile, options, forTable);
     case 'war':
       return checkWarOptions(profile, options);
+  }
+}
+
+/** Blackjack's rule options, and the jackpot program they may carry (the authority's figures, rules 40, 43–44). */
+function checkBlackjackOptions(profile: string, options: Readonly<Record<string, unknown>>): RuleRefusal[] {
+  const { [JACKPOT_PROGRAM_OPTION]: program, ...rules } = options;
+  const refused = checkRules(profile, rules);
+  if (refused.length > 0 || !isProfileId(profile)) return refused;
+  try {
+    jackpotProgramOf(resolveRules(profile, rules), program);
+    return [];
+  } catch (e) {
+    const problems = e instanceof JackpotProgramError ? e.problems.join('; ') : e instanceof Error ? e.message : String(e);
+    return [
+      {
+        reason: 'bad-type',
+        option: JACKPOT_PROGRAM_OPTION,
+        value: program === undefined ? 'none' : 'the program given',
+        article: 'portugal-2001 rules 40, 44',
+        allowed: problems,
+      },
+    ];
   }
 }
 

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { GameKind } from '../protocol/index.js';
+import { JACKPOT_PROGRAM_OPTION } from '../engine/blackjack/jackpot/option.js';
+import { EXAMPLE_JACKPOT_PROGRAM } from '../engine/blackjack/jackpot/program.js';
 import { ConfigFileError, describeIssues, loadTableConfigFile } from './config/load-config.js';
 import { simulatedTableConfig, TableConfig } from './config/table-config.js';
 import { loadRoundScript } from './autoplay/round-script.js';
@@ -24,6 +26,11 @@ export const HOST_ARGS = {
   rules: { type: 'string' },
   /** The regulator's authorisation reference of the profile's choice (a no-commission baccarat table, Art. 19). */
   authorisation: { type: 'string' },
+  /**
+   * A simulated Portugal blackjack table with the progressive jackpot (rules 38–50), under the
+   * engine's example program: figures of no approval, for demonstrations, soaks and tests.
+   */
+  jackpot: { type: 'boolean' },
   /** How many stations the simulated table has (1–7; default 7). */
   stations: { type: 'string' },
   /** The size cap of logs/host.log in MiB (default 20); five rotated files are kept beside it. */
@@ -46,6 +53,12 @@ export const TEST_SCRIPT_BETTING_MS = 600;
 export type HostArgValues = { [K in keyof typeof HOST_ARGS]?: (typeof HOST_ARGS)[K]['type'] extends 'boolean' ? boolean : string };
 
 export class UsageError extends Error {}
+
+/** The simulated table of `--jackpot`: Portugal's profile, the jackpot on, the engine's example program (no approval). */
+function jackpotTable(base: TableConfig, authorisation: string | undefined): TableConfig {
+  const pt = simulatedTableConfig('blackjack', 'portugal-2001', authorisation ?? EXAMPLE_JACKPOT_PROGRAM.reference);
+  return { ...pt, profileOptions: { ...base.profileOptions, jackpot: true, [JACKPOT_PROGRAM_OPTION]: EXAMPLE_JACKPOT_PROGRAM } };
+}
 
 /** Host options from parsed arguments; a bad value is a usage error naming the option. */
 export function hostOptionsFromArgs(
@@ -90,6 +103,11 @@ export function hostOptionsFromArgs(
   }
   if (values.rules) base.profile = values.rules;
   if (values.authorisation) base.profileAuthorisation = values.authorisation;
+  if (values.jackpot) {
+    if (base.game !== 'blackjack' || values.config !== undefined || (values.rules !== undefined && values.rules !== 'portugal-2001'))
+      throw new UsageError('--jackpot is a simulated Portugal blackjack table (portugal-2001 rules 38-50): no --config, --game or --rules besides');
+    base = jackpotTable(base, values.authorisation);
+  }
   if (values.stations !== undefined) {
     const n = Number(values.stations);
     if (!Number.isInteger(n) || n < 1 || n > base.stations.length)

@@ -36,6 +36,8 @@ export interface LedgerView {
   escrowResolved(escrowSeq: number): boolean;
   /** Every meter of a scope, names ascending. */
   meters(scope: string): { name: string; value: number }[];
+  /** An account's balance (+ debit, − credit). */
+  balance(account: string): number;
 }
 
 /** What an entry changes besides balances and meters: an open round's bet, or a round closed. */
@@ -198,16 +200,18 @@ export function derive(view: LedgerView, type: EntryType, payload: Record<string
       const p = closing.payload;
       if (view.roundClosed(p.roundId)) throw new LedgerRefusal('round-closed', `round ${p.roundId} is already closed`);
       const wagered = new Map(view.roundStakes(p.roundId).map((b) => [b.station, b.amount]));
-      const returned = new Map<number, { stake: number; net: number }>();
+      const returned = new Map<number, { stake: number; net: number; handpay: number }>();
       if (closing.type === 'round.settle') {
         for (const l of closing.payload.lines) {
           if (l.net < -l.stake) throw new LedgerRefusal('bad-line', `seat ${l.seat} ${l.bet}: loses more than its stake`);
           if (!wagered.has(l.station)) throw new LedgerRefusal('bad-line', `station ${l.station} has no bet in round ${p.roundId}`);
-          const r = returned.get(l.station) ?? { stake: 0, net: 0 };
-          returned.set(l.station, { stake: sum([r.stake, l.stake]), net: sum([r.net, l.net]) });
+          const handpay = l.handpay ?? 0;
+          if (handpay > l.stake + l.net) throw new LedgerRefusal('bad-line', `seat ${l.seat} ${l.bet}: hand pays ${handpay}, more than the line returns`);
+          const r = returned.get(l.station) ?? { stake: 0, net: 0, handpay: 0 };
+          returned.set(l.station, { stake: sum([r.stake, l.stake]), net: sum([r.net, l.net]), handpay: sum([r.handpay, handpay]) });
         }
       } else {
-        for (const [s, amount] of wagered) returned.set(s, { stake: amount, net: 0 });
+        for (const [s, amount] of wagered) returned.set(s, { stake: amount, net: 0, handpay: 0 });
       }
       for (const [s, amount] of wagered) {
         const r = returned.get(s);
@@ -217,12 +221,13 @@ export function derive(view: LedgerView, type: EntryType, payload: Record<string
       }
       let house = 0;
       for (const [s, r] of [...returned].sort((a, b) => a[0] - b[0])) {
-        creditChange(s, r.stake + r.net, view.creditBefore(p.roundId, s));
+        // What is paid by hand stays with the house here; its `handpay.request` moves it to the attendant.
+        creditChange(s, r.stake + r.net - r.handpay, view.creditBefore(p.roundId, s));
         post(account.wagers(s), r.stake);
-        post(account.stationCredit(s), -(r.stake + r.net));
-        house = sum([house, r.net]);
+        post(account.stationCredit(s), -(r.stake + r.net - r.handpay));
+        house = sum([house, r.net - r.handpay]);
         if (type === 'round.settle') {
-          both(s, 'creditsWon', r.stake + r.net);
+          both(s, 'creditsWon', r.stake + r.net - r.handpay);
           meters.push([`station:${s}`, 'gamesPlayed', 1]);
           meters.push([`station:${s}`, r.net > 0 ? 'gamesWon' : r.net < 0 ? 'gamesLost' : 'gamesTied', 1]);
         } else {
@@ -237,6 +242,48 @@ export function derive(view: LedgerView, type: EntryType, payload: Record<string
     case 'misread':
       meters.push(['table', 'misreads', 1]);
       break;
+    case 'jackpot.reset': {
+      const p = payload as Payload<'jackpot.reset'>;
+      if (p.witness === p.who) throw new LedgerRefusal('jackpot-mismatch', 'a jackpot reset needs two people');
+      const acct = account.jackpotPool(p.level);
+      const pool = -view.balance(acct);
+      // What the pool holds is the players': a reset only adds to it.
+      if (p.to < pool) throw new LedgerRefusal('jackpot-mismatch', `level ${p.level} holds ${pool}: a reset to ${p.to} would take from the players`);
+      const delta = p.to - pool;
+      post(acct, -delta);
+      post(account.house, delta);
+      if (delta > 0) meters.push(['table', `progressiveSeeds.${p.level}`, delta]);
+      meters.push(['table', `progressiveResets.${p.level}`, 1]);
+      break;
+    }
+    case 'jackpot.settle': {
+      const p = payload as Payload<'jackpot.settle'>;
+      if (!view.roundClosed(p.roundId)) throw new LedgerRefusal('jackpot-mismatch', `round ${p.roundId} is not settled: its jackpot cannot be`);
+      let house = 0;
+      for (const l of p.levels) {
+        const acct = account.jackpotPool(l.level);
+        const pool = -view.balance(acct);
+        if (sum([pool, l.funded]) !== l.before)
+          throw new LedgerRefusal('jackpot-mismatch', `level ${l.level}: the ledger holds ${pool} (+${l.funded} funded now), the table ${l.before}`);
+        if (l.award > sum([l.before, l.contribution])) throw new LedgerRefusal('jackpot-mismatch', `level ${l.level}: awards ${l.award} exceed the pool`);
+        if (sum([l.before, l.contribution, -l.award, l.seed]) !== l.after)
+          throw new LedgerRefusal('jackpot-mismatch', `level ${l.level}: ${l.before} + ${l.contribution} − ${l.award} + ${l.seed} is not ${l.after}`);
+        // The pool grows by what the house moves to it: funding, the chips' increment and the
+        // reset seed; it pays the awards back to the house, which paid them to the players.
+        const delta = sum([l.funded, l.contribution, -l.award, l.seed]);
+        post(acct, -delta);
+        house = sum([house, delta]);
+        const m = (name: string, v: number) => {
+          if (v !== 0) meters.push(['table', `${name}.${l.level}`, v]);
+        };
+        m('progressiveContributions', l.contribution);
+        m('progressiveHits', l.hits);
+        m('progressiveWins', l.award);
+        m('progressiveSeeds', sum([l.funded, l.seed]));
+      }
+      post(account.house, house);
+      break;
+    }
     case 'credit.cancel': {
       const p = payload as Payload<'credit.cancel'>;
       creditChange(p.station, -p.amount);

@@ -49,7 +49,14 @@ const settlementLine = z.strictObject({
   choices: z.array(z.string().min(1).max(96)).min(1).max(12).readonly().optional(),
   /** The authorisation reference of those choices. */
   authorisation: z.string().min(1).max(128).optional(),
+  /**
+   * The part of the win paid by an attendant rather than to the credit meter (a jackpot award
+   * above the table's handpay amount): journalled with its own `handpay.request`.
+   */
+  handpay: positive.optional(),
 });
+
+const jackpotLevelId = z.string().regex(/^[a-z][a-z0-9-]{0,23}$/);
 
 const roundCore = {
   roundId: id,
@@ -269,6 +276,61 @@ export const PAYLOADS = {
     role: z.enum(['technician', 'supervisor', 'auditor']),
     action: z.enum(['disable', 'enable', 'unlock', 'reset-pin']).optional(),
   }),
+  /**
+   * What a round's jackpot chips and awards did to each level of the progressive (Portugal rules
+   * 40, 44, 50), journalled with the round's settlement. The chips and awards themselves are the
+   * settlement's `jackpot` lines; this moves the money between the house and the pools.
+   */
+  'jackpot.settle': z.strictObject({
+    roundId: id,
+    tableId: id,
+    /** The authority's approval of the program the round played under (rules 40, 43). */
+    reference: z.string().min(1).max(128),
+    levels: z
+      .array(
+        z.strictObject({
+          level: jackpotLevelId,
+          before: minor,
+          /** Part of `before` the house committed and no entry journalled yet (the start value, a reset). */
+          funded: minor,
+          contribution: minor,
+          award: minor,
+          hits: z.number().int().nonnegative().max(4096),
+          seed: minor,
+          after: minor,
+        }),
+      )
+      .min(1)
+      .max(4)
+      .readonly(),
+    /** Who hit which level with which combination, and the award (on the settlement's line, or by hand). */
+    hits: z
+      .array(
+        z.strictObject({
+          station,
+          seat,
+          hand: z.number().int().min(0).max(7),
+          combination: z.string().min(1).max(32),
+          level: jackpotLevelId,
+          amount: positive,
+        }),
+      )
+      .max(64)
+      .readonly(),
+  }),
+  /**
+   * Two people set a progressive level's pool on the authority's reference (Portugal rules 40,
+   * 44): the house brings the pool to `to` (never lowers it). `unfunded`: the part of the table's
+   * pool the house had committed (a start value) and no entry had journalled.
+   */
+  'jackpot.reset': z.strictObject({
+    tableId: id,
+    level: jackpotLevelId,
+    to: minor,
+    unfunded: minor,
+    ...authorisation,
+    witness: who,
+  }),
   /** A diagnostic action (test note, test card, enable/disable, reconnect): a test, never money. */
   'service.test': z.strictObject({ who, device: z.string().min(1).max(32), test: z.enum(['note', 'card', 'enable', 'disable', 'reconnect']), result: text }),
   /** Any other service action, with the second person of a two-person action. */
@@ -288,6 +350,8 @@ export const MONEY_TYPES: ReadonlySet<EntryType> = new Set<EntryType>([
   'credit.cancel',
   'handpay.request',
   'handpay.confirm',
+  'jackpot.settle',
+  'jackpot.reset',
 ]);
 
 /** What a caller hands to `Ledger.append`. */
@@ -312,6 +376,8 @@ export const account = {
   house: 'house',
   /** Cash paid out by attendants from the cage. */
   cage: 'cage',
+  /** A level of the progressive jackpot: owed to the players who will hit it (credit-normal). */
+  jackpotPool: (level: string) => `jackpot:${level}:pool`,
 } as const;
 
 export type Posting = readonly [account: string, amount: number];

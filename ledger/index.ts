@@ -114,3 +114,4 @@ export function startLedgerSync(options: StartSyncOptions): SyncClient {
   return client;
 }
 export { migrateStore, openSqliteStore, StoreOpenError, storeVersion, type SqliteDb, type StoreMigration } from './sqlite-store.js';
+export { jackpotHits, jackpotMovements, jackpotPools, type JackpotHitRecord, type JackpotMovement } from './jackpot-queries.js';

@@ -409,6 +409,7 @@ export class Ledger {
     entryAt: (seq) => this.stmt.bySeq.get(seq) as StoredEntry | undefined,
     escrowResolved: (escrowSeq) => this.stmt.escrowResolved.get(escrowSeq) !== undefined,
     meters: (scope) => this.stmt.metersOf.all(scope) as { name: string; value: number }[],
+    balance: (acct) => this.balance(acct),
   };
 
   private appendOne(e: NewEntry, head: { seq: number; hash: string }, now: Date): AppendResult {

@@ -1,5 +1,6 @@
 export * from './limits.js';
 export * from './views.js';
+export * from './jackpot.js';
 export * from './messages.js';
 export * from './codec.js';
 export * from './preload-api.js';

@@ -36,16 +36,32 @@ const METERS = [
   ['doorOpens', { unit: 'count', gli: 'Door opens' }],
   ['powerResets', { unit: 'count', kept: 'table', gli: 'Power resets' }],
   ['configChanges', { unit: 'count', kept: 'table', gli: 'Configuration changes' }],
+  // The progressive jackpot (Portugal rules 38–50), per level (`progressiveWins.main`), GLI-12's
+  // progressive meters. The pool of a level is seeds + contributions − wins (the ledger's
+  // `jackpot:<level>:pool` balance; the export shows it as `progressivePool.<level>`).
+  ['progressiveContributions', { unit: 'money', kept: 'table', gli: 'Progressive contributions' }],
+  ['progressiveHits', { unit: 'count', kept: 'table', gli: 'Progressive hits' }],
+  ['progressiveWins', { unit: 'money', kept: 'table', gli: 'Progressive wins' }],
+  ['progressiveSeeds', { unit: 'money', kept: 'table', gli: 'Progressive seed (start and reset values)' }],
+  ['progressiveResets', { unit: 'count', kept: 'table', gli: 'Progressive resets' }],
+  ['progressivePool', { unit: 'money', kept: 'table', gli: 'Progressive current amount' }],
 ] as const satisfies readonly (readonly [name: string, spec: MeterSpec])[];
 /** A meter the catalogues word (`service.meter.<name>`). */
 export type MeterName = (typeof METERS)[number][0];
 const BY_NAME = new Map<string, MeterSpec>(METERS);
 const ORDER = new Map<string, number>(METERS.map(([name], i) => [name, i]));
 
-/** `billsIn.50000` → `billsIn` and the note (minor units); any other name → itself. */
-export function meterBase(name: string): { base: string; note?: number } {
+/** Meters kept per progressive level, `<name>.<level>`. */
+const PER_LEVEL = new Set(['progressiveContributions', 'progressiveHits', 'progressiveWins', 'progressiveSeeds', 'progressiveResets', 'progressivePool']);
+
+/** `billsIn.50000` → `billsIn` and the note (minor units); `progressiveWins.main` → `progressiveWins` and its level; any other name → itself. */
+export function meterBase(name: string): { base: string; note?: number; level?: string } {
   const m = /^billsIn\.(\d+)$/.exec(name);
-  return m ? { base: 'billsIn', note: Number(m[1]) } : { base: name };
+  if (m) return { base: 'billsIn', note: Number(m[1]) };
+  const dot = name.indexOf('.');
+  const base = name.slice(0, dot);
+  if (dot > 0 && PER_LEVEL.has(base)) return { base, level: name.slice(dot + 1) };
+  return { base: name };
 }
 
 /** Money or a count; a meter the catalogue does not know yet is shown as a count (never as money). */
@@ -54,10 +70,10 @@ export function meterUnit(name: string): MeterUnit {
 }
 
 /** A meter's name as the catalogues know it, and its note for `billsIn.<note>`; null for a name this version does not know. */
-export function meterKind(name: string): { base: MeterName; note?: number } | null {
-  const { base, note } = meterBase(name);
+export function meterKind(name: string): { base: MeterName; note?: number; level?: string } | null {
+  const { base, note, level } = meterBase(name);
   const known = METER_NAMES.find((n) => n === base);
-  return known === undefined ? null : { base: known, ...(note !== undefined ? { note } : {}) };
+  return known === undefined ? null : { base: known, ...(note !== undefined ? { note } : {}), ...(level !== undefined ? { level } : {}) };
 }
 
 /**
@@ -65,8 +81,9 @@ export function meterKind(name: string): { base: MeterName; note?: number } | nu
  * minor digits (`minorDigits`: the currency's, from Intl in locales/money.ts).
  */
 export function meterGliName(name: string, minorDigits: number): string {
-  const { base, note } = meterBase(name);
+  const { base, note, level } = meterBase(name);
   const gli = BY_NAME.get(base)?.gli ?? name;
+  if (level !== undefined) return `${gli}: ${level}`;
   if (note === undefined) return gli;
   // Integer arithmetic: the note is minor units, written as whole.fraction.
   const scale = 10 ** minorDigits;
@@ -80,6 +97,7 @@ export function compareMeters(a: string, b: string): number {
   const ox = ORDER.get(x.base) ?? METERS.length;
   const oy = ORDER.get(y.base) ?? METERS.length;
   if (ox !== oy) return ox - oy;
+  if (x.level !== undefined && y.level !== undefined) return x.level.localeCompare(y.level);
   if (x.note !== undefined && y.note !== undefined) return x.note - y.note;
   return a.localeCompare(b);
 }
@@ -92,6 +110,8 @@ export function metersOf(scope: string, notes: readonly number[]): string[] {
   const where = scope === 'table' ? 'table' : 'station';
   return METERS.flatMap(([name, spec]: readonly [string, MeterSpec]) => {
     if (spec.kept !== undefined && spec.kept !== where) return [];
+    // Per level: listed once the ledger holds the level (a table without a progressive has none).
+    if (PER_LEVEL.has(name)) return [];
     return name === 'billsIn' ? notes.map((n) => `billsIn.${n}`) : [name];
   });
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CORRECTIONS, GAME_KINDS, OPTION_CLASSES, UNCORRECTABLE } from '../engine/table/vocabulary.js';
 import { DecisionAction, HoldReason, OwnWord, RoundPhase } from './round.js';
 import { TILT_KINDS, TiltKind } from './tilts.js';
+import { JackpotCombination } from './jackpot.js';
 
 /** The table's words for dealing errors corrected, why a void was the last resort, and rule option classes (the engine's lists). */
 export { CORRECTIONS, OPTION_CLASSES, UNCORRECTABLE, RULE_REFUSALS } from '../engine/table/vocabulary.js';
@@ -15,7 +16,7 @@ import { MinorUnits, StationNumber } from './units.js';
 export const ServiceRole = z.enum(['technician', 'supervisor', 'auditor']);
 export type ServiceRole = z.infer<typeof ServiceRole>;
 
-export const SERVICE_PAGES = ['status', 'devices', 'meters', 'recall', 'events', 'config', 'holds', 'cashout', 'sync', 'stations'] as const;
+export const SERVICE_PAGES = ['status', 'devices', 'meters', 'recall', 'events', 'config', 'holds', 'cashout', 'sync', 'stations', 'jackpot'] as const;
 export const ServicePageName = z.enum(SERVICE_PAGES);
 export type ServicePageName = z.infer<typeof ServicePageName>;
 
@@ -73,6 +74,13 @@ export const ServiceAction = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('station-enrol'), station: Station }),
   /** Revokes a remote station's credential: its connections close at once. */
   z.strictObject({ kind: z.literal('station-revoke'), station: Station }),
+  /** Two people set a progressive jackpot level on the authority's reference (Portugal rules 40, 44). */
+  z.strictObject({
+    kind: z.literal('jackpot-reset'),
+    level: z.string().regex(/^[a-z][a-z0-9-]{0,23}$/),
+    to: MinorUnits.positive(),
+    authorisation: z.string().min(1).max(64),
+  }),
 ]);
 export type ServiceAction = z.infer<typeof ServiceAction>;
 export type ServiceActionKind = ServiceAction['kind'];
@@ -88,6 +96,7 @@ export const TWO_PERSON_ACTIONS: ReadonlySet<ServiceActionKind> = new Set([
   'handpay-confirm',
   'station-enrol',
   'station-revoke',
+  'jackpot-reset',
 ]);
 
 export const EventFilter = z.strictObject({
@@ -390,6 +399,51 @@ export const ServicePage = z.discriminatedUnion('page', [
         }),
       )
       .max(250),
+  }),
+  /**
+   * Portugal's progressive jackpot (rules 38–50): each level's pool, the movements of the pools
+   * (newest first), the last 25 awards with their rounds (GLI-12's recall depth); null pools: the
+   * table plays no progressive.
+   */
+  z.strictObject({
+    page: z.literal('jackpot'),
+    currency: Short,
+    reference: Short.nullable(),
+    stake: MinorUnits.nullable(),
+    pools: z
+      .array(z.strictObject({ level: Short, pool: MinorUnits, held: MinorUnits }))
+      .max(4)
+      .nullable(),
+    stopped: z.boolean(),
+    history: z
+      .array(
+        z.strictObject({
+          seq: z.number().int(),
+          ts: Iso,
+          roundId: Short.nullable(),
+          level: Short,
+          before: MinorUnits,
+          contribution: MinorUnits,
+          award: MinorUnits,
+          seed: MinorUnits,
+          after: MinorUnits,
+        }),
+      )
+      .max(40),
+    hits: z
+      .array(
+        z.strictObject({
+          seq: z.number().int(),
+          ts: Iso,
+          roundId: Short,
+          station: Station,
+          seat: z.number().int(),
+          combination: JackpotCombination,
+          level: Short,
+          amount: MinorUnits,
+        }),
+      )
+      .max(25),
   }),
 ]);
 export type ServicePage = z.infer<typeof ServicePage>;

@@ -20,6 +20,7 @@ export const TILT_KINDS = [
   'disk-low',
   'ledger-integrity',
   'table-closed',
+  'jackpot-controller',
 ] as const;
 export const TiltKind = z.enum(TILT_KINDS);
 export type TiltKind = z.infer<typeof TiltKind>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { GAME_KINDS } from '../engine/table/vocabulary.js';
+import { JackpotCombination } from './jackpot.js';
 import { BetId, DecisionAction, LineBet, OwnWord, RoundView, Spot, StationBetting, StationDecision } from './round.js';
 import { TiltKind } from './tilts.js';
 import { isStationNumber, MAX_REMOTE_STATIONS, MAX_STATION, MAX_STATIONS, MinorUnits, StationNumber } from './units.js';
@@ -64,7 +65,8 @@ const SeatState = z.object({
 export const TiltNotice = z.strictObject({
   kind: TiltKind,
   severity: z.enum(['info', 'warning', 'critical']),
-  disables: z.enum(['nothing', 'new-bets', 'station', 'table']),
+  /** `jackpot`: the progressive's chip only (Portugal rules 38–50), the rest of the table plays on. */
+  disables: z.enum(['nothing', 'jackpot', 'new-bets', 'station', 'table']),
   station: StationNumber.optional(),
 });
 export type TiltNotice = z.infer<typeof TiltNotice>;
@@ -98,6 +100,31 @@ export const StadiumView = z.strictObject({
 });
 export type StadiumView = z.infer<typeof StadiumView>;
 
+/**
+ * The progressive jackpot (Portugal rules 38–50) as the screens show it: each level's pool (a
+ * round's chips counted once collected, rule 41), the chip's amount (rule 47), the last award, and
+ * whether the chip is refused now (its controller at fault).
+ */
+export const JackpotView = z.strictObject({
+  reference: z.string().min(1).max(128),
+  stake: MinorUnits.positive(),
+  levels: z
+    .array(z.strictObject({ level: z.string().regex(/^[a-z][a-z0-9-]{0,23}$/), pool: MinorUnits.nonnegative() }))
+    .min(1)
+    .max(4),
+  lastHit: z
+    .strictObject({
+      roundId: z.string().min(1).max(128),
+      seat: z.number().int().min(1).max(MAX_STATIONS),
+      combination: JackpotCombination,
+      level: z.string().min(1).max(24),
+      amount: MinorUnits.positive(),
+    })
+    .optional(),
+  stopped: z.boolean(),
+});
+export type JackpotView = z.infer<typeof JackpotView>;
+
 /** What the big screen facing the seats may show: no credits, no private data. */
 export const TableState = z.object({
   kind: z.literal('table'),
@@ -122,6 +149,8 @@ export const TableState = z.object({
   lastRound: z.boolean().optional(),
   /** A table with remote stations: their number and totals per spot. */
   stadium: StadiumView.optional(),
+  /** Portugal's progressive jackpot, where the table plays one. */
+  jackpot: JackpotView.optional(),
 });
 export type TableState = z.infer<typeof TableState>;
 
@@ -151,6 +180,8 @@ export const StationState = z.object({
   /** The active rule profile's pay table, for the help pages. */
   payTable: z.array(PayLine).max(32).optional(),
   presentation: Presentation.optional(),
+  /** The jackpot chip (Portugal rule 47) and whether it is taken now. */
+  jackpot: z.strictObject({ stake: MinorUnits.positive(), stopped: z.boolean() }).optional(),
   /** Baccarat: the current shoe's road maps (from the public panel part). */
   roads: RoadsView.optional(),
   /** Blackjack and war: the last rounds (from the public panel part). */

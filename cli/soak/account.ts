@@ -1,4 +1,4 @@
-import { entriesOfTypes, verifyLedger, type EntryBody, type Ledger, type Payload } from '../../ledger/index.js';
+import { account, entriesOfTypes, verifyLedger, type EntryBody, type Ledger, type Payload } from '../../ledger/index.js';
 
 /** The money of a soak, from the journal's payloads (not the balance projections, so that it checks them). */
 export interface SoakAccount {
@@ -17,6 +17,25 @@ export interface SoakAccount {
   conserved: boolean;
   ledgerVerified: boolean;
   problems: string[];
+  /** The progressive jackpot (Portugal rules 38–50), from the journal: all zero on a table without one. */
+  jackpot: JackpotAccount;
+}
+
+export interface JackpotAccount {
+  /** Jackpot chips settled (the settlements' `jackpot` lines with a stake). */
+  chips: number;
+  /** Awards on the settlements' lines (stake + net of a winning jackpot line), and those of `jackpot.settle`. */
+  awardsOnLines: number;
+  awardsFromPools: number;
+  /** Of the awards, paid by an attendant (a handpay request each). */
+  handpaid: number;
+  handpayRequests: number;
+  hits: number;
+  /** Each level: the house's funding, the chips' increment, the awards and the seeds summed; the pool they leave; the ledger's balance. */
+  levels: Record<string, { contributions: number; awards: number; seeded: number; pool: number; ledgerPool: number }>;
+  /** Every settled round with jackpot chips has one `jackpot.settle`, none another; each pool is what its movements leave; awards agree. */
+  conserved: boolean;
+  problems: string[];
 }
 
 /**
@@ -32,7 +51,20 @@ export function accountFor(ledger: Ledger): SoakAccount {
   let won = 0;
   let voidReturned = 0;
   const betsByRound = new Map<string, number>();
-  for (const r of entriesOfTypes(ledger, ['bill.credit', 'credit.cancel', 'bet.place', 'round.settle', 'round.void'])) {
+  const jp: JackpotAccount = {
+    chips: 0,
+    awardsOnLines: 0,
+    awardsFromPools: 0,
+    handpaid: 0,
+    handpayRequests: 0,
+    hits: 0,
+    levels: {},
+    conserved: true,
+    problems: [],
+  };
+  const jackpotRounds = new Set<string>();
+  const jackpotSettled = new Map<string, number>();
+  for (const r of entriesOfTypes(ledger, ['bill.credit', 'credit.cancel', 'bet.place', 'round.settle', 'round.void', 'jackpot.settle', 'handpay.request'])) {
     const p = (JSON.parse(r.body) as EntryBody).payload;
     switch (r.type) {
       case 'bill.credit':
@@ -51,10 +83,35 @@ export function accountFor(ledger: Ledger): SoakAccount {
       case 'round.settle': {
         const s = p as Payload<'round.settle'>;
         rounds++;
-        won += s.lines.reduce((a, l) => a + l.stake + l.net, 0);
+        // What an attendant pays of a line never reaches the meter.
+        won += s.lines.reduce((a, l) => a + l.stake + l.net - (l.handpay ?? 0), 0);
         betsByRound.delete(s.roundId);
+        for (const l of s.lines) {
+          if (l.bet !== 'jackpot') continue;
+          if (l.stake > 0) jp.chips++;
+          jackpotRounds.add(s.roundId);
+          if (l.net > 0) jp.awardsOnLines += l.stake + l.net;
+          jp.handpaid += l.handpay ?? 0;
+        }
         break;
       }
+      case 'jackpot.settle': {
+        const j = p as Payload<'jackpot.settle'>;
+        jackpotSettled.set(j.roundId, (jackpotSettled.get(j.roundId) ?? 0) + 1);
+        for (const l of j.levels) {
+          const lv = (jp.levels[l.level] ??= { contributions: 0, awards: 0, seeded: 0, pool: 0, ledgerPool: 0 });
+          lv.contributions += l.contribution;
+          lv.awards += l.award;
+          lv.seeded += l.funded + l.seed;
+          lv.pool += l.funded + l.contribution - l.award + l.seed;
+          jp.awardsFromPools += l.award;
+          jp.hits += l.hits;
+        }
+        break;
+      }
+      case 'handpay.request':
+        if ((p as Payload<'handpay.request'>).reason === 'jackpot') jp.handpayRequests += (p as Payload<'handpay.request'>).amount;
+        break;
       case 'round.void': {
         const v = p as Payload<'round.void'>;
         rounds++;
@@ -69,6 +126,17 @@ export function accountFor(ledger: Ledger): SoakAccount {
   const creditsOnMeters = Object.values(ledger.stationCredits()).reduce((a, b) => a + b, 0);
   const houseNet = wagered - won - voidReturned - inPlay;
   const conserved = creditsIn === creditsOnMeters + creditsOut + houseNet + inPlay;
+  for (const [level, lv] of Object.entries(jp.levels)) {
+    lv.ledgerPool = -ledger.balance(account.jackpotPool(level));
+    if (lv.ledgerPool !== lv.pool) jp.problems.push(`level ${level}: the journal's movements leave ${lv.pool}, the ledger holds ${lv.ledgerPool}`);
+  }
+  for (const id of jackpotRounds)
+    if (jackpotSettled.get(id) !== 1) jp.problems.push(`round ${id}: ${jackpotSettled.get(id) ?? 0} jackpot settlements, not one`);
+  for (const [id, n] of jackpotSettled)
+    if (!jackpotRounds.has(id) || n !== 1) jp.problems.push(`round ${id}: a jackpot settlement without its chips, or twice`);
+  if (jp.awardsOnLines !== jp.awardsFromPools) jp.problems.push(`awards: ${jp.awardsOnLines} on the lines, ${jp.awardsFromPools} from the pools`);
+  if (jp.handpaid !== jp.handpayRequests) jp.problems.push(`handpaid awards ${jp.handpaid}, handpay requests ${jp.handpayRequests}`);
+  jp.conserved = jp.problems.length === 0;
   const verified = verifyLedger(ledger);
   return {
     rounds,
@@ -83,5 +151,6 @@ export function accountFor(ledger: Ledger): SoakAccount {
     conserved,
     ledgerVerified: verified.ok,
     problems: verified.problems,
+    jackpot: jp,
   };
 }

@@ -12,6 +12,10 @@ export const SOAK_COMMAND = defineCommand({
   options: {
     game: { type: 'string', value: 'GAME', help: 'blackjack, baccarat or war' },
     rules: { type: 'string', value: 'PROFILE', help: "rule profile (default: the game's Macau profile)" },
+    jackpot: {
+      type: 'boolean',
+      help: "a Portugal blackjack table with the progressive jackpot (the engine's example program): the\naccount also checks the pools and the hits against the journal",
+    },
     rounds: { type: 'string', value: 'N', help: 'rounds to play' },
     stations: { type: 'string', value: 'K', help: 'stations with a simulated player (default 3)' },
     seed: { type: 'string', value: 'S', help: 'seed of the shoe and the players (default 1)' },

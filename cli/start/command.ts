@@ -31,6 +31,10 @@ const HOST_OPTIONS = {
     value: 'REF',
     help: "the regulator's authorisation reference of the profile's choice (baccarat macau-no-commission, Art. 19)",
   },
+  jackpot: {
+    ...HOST_ARGS.jackpot,
+    help: "a simulated Portugal blackjack table with the progressive jackpot (rules 38-50) under the\nengine's example program (figures of no approval)",
+  },
   stations: { ...HOST_ARGS.stations, value: 'N', help: 'how many stations the simulated table has (default 7)' },
   'log-max-mb': { ...HOST_ARGS['log-max-mb'], value: 'MB', help: 'the size cap of logs/host.log in MiB (default 20; five rotated files kept)' },
   'metrics-token-file': {

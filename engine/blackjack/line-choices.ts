@@ -38,7 +38,9 @@ const BY_KEY: Readonly<Record<RefKey, readonly OptionKey[]>> = {
   streakLose: ['winningStreak'],
   streakSurrender: ['winningStreak', 'surrender', 'surrenderMoment'],
   streakSplitLose: ['winningStreak'],
-  jackpot: ['jackpot', 'jackpotCards'],
+  jackpot: ['jackpot', 'jackpotCards', 'jackpotSplitCards'],
+  jackpotAward: ['jackpot', 'jackpotCards', 'jackpotSplitCards'],
+  jackpotShared: ['jackpot', 'jackpotCards', 'jackpotSplitCards'],
 };
 
 /** What else the line's hand went through: a double, a split, a bet behind, one that stayed out of a double or split. */

@@ -39,7 +39,12 @@ const REFS = {
   streakLose: ['art.13 5)(2) ii)', null, null],
   streakSurrender: ['art.18 n.3', null, null],
   streakSplitLose: ['art.16 n.7 3)', null, null],
-  jackpot: [null, null, 'rules 43, 46, 50'],
+  // The chip is collected whatever happens (rules 41, 48) and decided by the first cards alone (rule 46).
+  jackpot: [null, null, 'rules 46, 48'],
+  // An award: the cards rule 42 counts hold an approved combination (rule 43), paid smallest first (rule 50 a)).
+  jackpotAward: [null, null, 'rules 42-43, 50 a)'],
+  // The top award of a level held by more than one player: split between them (rule 50 b)).
+  jackpotShared: [null, null, 'rules 42-43, 50 b)'],
 } as const satisfies Record<string, readonly [string | null, string | null, string | null]>;
 
 export type RefKey = keyof typeof REFS;

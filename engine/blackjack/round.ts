@@ -2,7 +2,7 @@ import { cardCode, isTenValue, parseCard, type Card, type CardCode } from '../ca
 import { ShoeInventory } from '../cards/shoe.js';
 import type { SettlementLine } from '../settlement/settlement-line.js';
 import { dealerDraws, handTotal, isNaturalPair, isSpecial678, rankValue } from './hand.js';
-import { settleJackpot, type JackpotPayTable } from './jackpot.js';
+import { poolsInPlay, settleJackpot, type JackpotEntry, type JackpotLevelMove, type JackpotResult, type JackpotState } from './jackpot/settle.js';
 import { lineChoices, type LineContext, type LineMarks } from './line-choices.js';
 import { ref, stayedOutRef, type RefKey } from './refs.js';
 import { isRegulated, type BlackjackRules } from './rules.js';
@@ -75,7 +75,8 @@ export interface RoundSetup {
   readonly streaks?: readonly StreakState[];
   /** The first round after a shuffle: per-round burns do not apply (the shoe-start burn did). */
   readonly firstRoundOfShoe?: boolean;
-  readonly jackpot?: { readonly table: JackpotPayTable; readonly pool: number };
+  /** The jackpot's program and pools as the round starts (Portugal rules 38–50). */
+  readonly jackpot?: JackpotState;
   /** Shared inventory of the shoe, so a card beyond its copies is refused across rounds. */
   readonly inventory?: ShoeInventory;
 }
@@ -217,6 +218,8 @@ interface Seat {
   awaitingSevensThird: boolean;
   /** Hands (by index when formed) whose first two cards after a split were a pair. */
   splitPairs: number[];
+  /** Every card dealt to the seat's hands, in dealing order: the player's cards of rule 42. */
+  dealt: Card[];
   streak?: { bets: Partial<Record<`${StreakLevel}`, number>>; wins: number };
 }
 
@@ -243,7 +246,7 @@ export class BlackjackRound {
   private readonly inventory: ShoeInventory;
   private readonly setup: RoundSetup;
   private streaksOut: StreakState[] = [];
-  private jackpotPoolAfter: number | undefined;
+  private jackpotOut: { state: JackpotState; moves: JackpotLevelMove[]; results: JackpotResult[] } | undefined;
 
   constructor(setup: RoundSetup) {
     this.setup = setup;
@@ -484,8 +487,19 @@ export class BlackjackRound {
     return this.streaksOut;
   }
 
-  jackpotPool(): number | undefined {
-    return this.jackpotPoolAfter;
+  /** The jackpot after the round (only once done, and only when a chip played): pools, what moved, the hits. */
+  jackpotSettlement(): { readonly state: JackpotState; readonly moves: readonly JackpotLevelMove[]; readonly results: readonly JackpotResult[] } | undefined {
+    return this.jackpotOut;
+  }
+
+  /** The total of the round's jackpot chips (rule 47: one per player). */
+  jackpotStakes(): number {
+    return this.seatList.reduce((t, s) => t + (s.entry.bets.jackpot ?? 0), 0);
+  }
+
+  /** The pools this round plays for: the chips are collected before the deal (rule 48) and the display incremented (rule 41). */
+  jackpotPools(): Record<string, number> | undefined {
+    return this.setup.jackpot ? poolsInPlay(this.setup.jackpot, this.jackpotStakes()) : undefined;
   }
 
   /* ───────────── the procedure ───────────── */
@@ -860,7 +874,7 @@ export class BlackjackRound {
   private settleSideBets(): void {
     const r = this.rules;
     const p = r.profile;
-    const jackpotEntries: { seat: number; hand: number; stake: number; cards: Card[] }[] = [];
+    const jackpotEntries: JackpotEntry[] = [];
     for (const s of this.seatList) {
       const b = s.entry.bets;
       const [c1, c2] = s.firstTwo as [Card, Card];
@@ -918,17 +932,24 @@ export class BlackjackRound {
         }
       }
       if (b.jackpot) {
-        s.hands.forEach((h, i) => {
-          // Rule 47: one chip per player per hand; split hands count (rule 42).
-          jackpotEntries.push({ seat: s.seat, hand: i, stake: i === 0 ? (b.jackpot as number) : 0, cards: h.cards.slice(0, r.jackpotCards) });
-        });
+        if (r.jackpotSplitCards === 'player-cards') {
+          // Rule 42: the player's first 2–4 cards as dealt, split pairs included: one chip, one look (rule 47).
+          jackpotEntries.push({ seat: s.seat, hand: 0, stake: b.jackpot, cards: s.dealt.slice(0, r.jackpotCards) });
+        } else {
+          // The other reading: each split hand looked at on its own first cards, on the one chip.
+          s.hands.forEach((h, i) =>
+            jackpotEntries.push({ seat: s.seat, hand: i, stake: i === 0 ? (b.jackpot ?? 0) : 0, cards: h.cards.slice(0, r.jackpotCards) }),
+          );
+        }
       }
     }
     if (jackpotEntries.length > 0 && this.setup.jackpot) {
-      const { results, poolAfter } = settleJackpot(jackpotEntries, this.setup.jackpot.table, this.setup.jackpot.pool);
-      this.jackpotPoolAfter = poolAfter;
-      for (const x of results) {
-        if (x.stake > 0 || x.award > 0) this.line(x.seat, 'jackpot', x.hand, x.stake, x.award - x.stake, ref(p, 'jackpot'), undefined, this.marks('jackpot'));
+      const out = settleJackpot(jackpotEntries, this.setup.jackpot);
+      this.jackpotOut = out;
+      for (const x of out.results) {
+        if (x.stake === 0 && x.award === 0) continue;
+        const key = x.award > 0 ? (x.shared ? 'jackpotShared' : 'jackpotAward') : 'jackpot';
+        this.line(x.seat, 'jackpot', x.hand, x.stake, x.award - x.stake, ref(p, key), undefined, this.marks(key));
       }
     }
   }
@@ -1008,6 +1029,7 @@ export class BlackjackRound {
   private *card(target: CardTarget, step: CardStep, why: string): Generator<Expectation, Card, Answer> {
     const a = yield { kind: 'card', target, step, why };
     if (!('rank' in a)) throw new RoundError('a card was expected');
+    if (target.to === 'hand') this.seatList.find((x) => x.seat === target.seat)?.dealt.push(a);
     if (step === 'hit' || step === 'double' || step === 'split-second') this.additionalDealt = true;
     return a;
   }
@@ -1102,7 +1124,10 @@ function validateAndBuild(setup: RoundSetup): Seat[] {
       checkAmount(b[k], `seat ${entry.seat} ${k} bet`);
       sideCount++;
     }
-    if (b.jackpot !== undefined && !setup.jackpot) throw new RoundError(`seat ${entry.seat}: a jackpot bet needs the jackpot pay table and pool`);
+    if (b.jackpot !== undefined && !setup.jackpot) throw new RoundError(`seat ${entry.seat}: a jackpot bet needs the jackpot program and pools`);
+    // Rule 47: «uma ficha por cada jogador, no montante previamente definido».
+    if (b.jackpot !== undefined && setup.jackpot && b.jackpot !== setup.jackpot.program.stake)
+      throw new RoundError(`seat ${entry.seat}: the jackpot bet is one chip of ${setup.jackpot.program.stake} (portugal-2001 rule 47), not ${b.jackpot}`);
     if (r.oneSideBetPerPlayer && sideCount > 1) throw new RoundError(`seat ${entry.seat}: only one additional bet per player (art.13)`);
     const open = streakBySeat.get(entry.seat);
     let streak: Seat['streak'];
@@ -1170,6 +1195,7 @@ function validateAndBuild(setup: RoundSetup): Seat[] {
       firstTwo: [],
       awaitingSevensThird: false,
       splitPairs: [],
+      dealt: [],
       ...(streak ? { streak } : {}),
     });
   }

@@ -560,6 +560,17 @@ const OPTIONS = {
       'portugal-2001': choice(4, pt('rules 42, 46'), [2, 3], pt('rules 40, 43')),
     },
   } as OptionDef<number>,
+  jackpotSplitCards: {
+    spec: e('player-cards', 'each-hand'),
+    about: "which cards the jackpot counts after a split: the player's first cards in dealing order, split pairs included (rule 42), or each split hand's own",
+    profiles: {
+      'macau-2009': fixed('player-cards', null),
+      'macau-2004': fixed('player-cards', null),
+      // Rule 42: «as primeiras duas, três ou quatro cartas originariamente distribuídas ao jogador,
+      // incluindo as correspondentes a pares divididos» — the player's cards, not each hand's.
+      'portugal-2001': reading('player-cards', pt('rule 42'), ['each-hand']),
+    },
+  } as OptionDef<'player-cards' | 'each-hand'>,
   authorisation: {
     spec: str,
     about: "reference of the regulator's prior authorisation of the options chosen (or of its view on a reading)",
@@ -625,6 +636,7 @@ export interface BlackjackRules {
   readonly winningStreak: boolean;
   readonly jackpot: boolean;
   readonly jackpotCards: number;
+  readonly jackpotSplitCards: 'player-cards' | 'each-hand';
   readonly authorisation: string;
   /**
    * The options set to a value other than the profile's default (an authorised choice, a waiver,

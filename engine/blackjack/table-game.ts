@@ -1,7 +1,20 @@
 import { cardCode, parseCard, type Card, type CardCode } from '../cards/card.js';
-import type { CorrectionRule, DecisionRequest, GameDefinition, GameLine, HandView, NotFollowed, Pending, RoundStake } from '../table/game.js';
+import type {
+  CorrectionRule,
+  DecisionRequest,
+  GameDefinition,
+  GameLine,
+  HandView,
+  NotFollowed,
+  Pending,
+  ProgressiveSettled,
+  ProgressiveView,
+  RoundStake,
+} from '../table/game.js';
 import { lineBet } from '../table/vocabulary.js';
 import { handTotal, isNaturalPair } from './hand.js';
+import { JACKPOT_PROGRAM_OPTION, jackpotProgramOf } from './jackpot/option.js';
+import { openJackpot } from './jackpot/settle.js';
 import { blackjackLimitRules } from './limit-rules.js';
 import { blackjackPayTable } from './pay-table.js';
 import { ref } from './refs.js';
@@ -29,6 +42,8 @@ export type BlackjackTableEvent =
   | { readonly decide: Action }
   /** A card of the round taken back as void (exposed where it is dealt face down): the round deals it again. */
   | { readonly discard: CardCode }
+  /** A jackpot level set between rounds (Portugal rules 40, 44). */
+  | { readonly jackpotReset: { readonly level: string; readonly to: number } }
   | { readonly void: true };
 
 /** A seat's double or split waiting for its bettors behind to say whether they follow it (Portugal rules 28, 30). */
@@ -93,6 +108,7 @@ function replay(t: BlackjackTable, e: BlackjackTableEvent): void {
   else if ('start' in e) t.startRound(e.start);
   else if ('decide' in e) t.decide(e.decide);
   else if ('discard' in e) t.discard(parseCard(e.discard), 'exposed card');
+  else if ('jackpotReset' in e) t.resetJackpot(e.jackpotReset.level, e.jackpotReset.to);
   else t.voidRound();
 }
 
@@ -129,7 +145,10 @@ export function blackjackTableGame(
 ): GameDefinition<BlackjackTableShoe, BlackjackTableRound> {
   if (!isProfileId(profileId)) throw new RangeError(`no blackjack profile "${profileId}"`);
   if (!isRegulated(profileId)) throw new RangeError(`the "${profileId}" profile is for analysis (sim, round): a table plays a profile a text governs`);
-  const rules: BlackjackRules = resolveRules(profileId, options);
+  // The progressive's program travels with the rule options but is not one: the authority's figures (rules 40, 43).
+  const { [JACKPOT_PROGRAM_OPTION]: programInput, ...ruleOptions } = options;
+  const rules: BlackjackRules = resolveRules(profileId, ruleOptions);
+  const program = jackpotProgramOf(rules, programInput);
   const chooses = rules.behindFollows === 'bettor-chooses';
 
   // The engine's objects for a shoe state, rebuilt from it on demand and kept while the state is
@@ -223,7 +242,7 @@ export function blackjackTableGame(
     profile: profileId,
     identity: `blackjack/${profileId}/${JSON.stringify(Object.entries(options).sort(([a], [b]) => a.localeCompare(b)))}`,
     decks: rules.decks,
-    bets: ['main', ...SIDE_BETS.filter(([key]) => rules[key] === true).flatMap(([, bets]) => bets)],
+    bets: ['main', ...SIDE_BETS.filter(([key]) => rules[key] === true).flatMap(([, bets]) => bets), ...(program ? (['jackpot'] as const) : [])],
     behind: {
       maxBettorsPerSeat: rules.maxBettorsPerSeat,
       rule: profileId === 'portugal-2001' ? `${profileId} rules 15-16` : `${profileId} art.20 n.1`,
@@ -233,7 +252,8 @@ export function blackjackTableGame(
     // Art. 13 (2009): "Para além da aposta inicial e aposta de seguro, o jogador pode ainda fazer
     // uma das seguintes apostas"; the other texts name no additional bet beside their rules, and
     // the round needs a main bet on every seat it deals.
-    initialBet: { bet: 'main', rule: profileId === 'macau-2009' ? 'macau-2009 art.13' : null },
+    // Portugal rule 45: «Apenas poderão jogar para o jackpot os jogadores que tenham feito a sua aposta no jogo principal».
+    initialBet: { bet: 'main', rule: profileId === 'macau-2009' ? 'macau-2009 art.13' : program ? 'portugal-2001 rule 45' : null },
     limitRules: blackjackLimitRules(rules),
     payTable: blackjackPayTable(rules),
     corrections: blackjackCorrections(profileId),
@@ -242,7 +262,7 @@ export function blackjackTableGame(
     presentation: { dealerHand: true, panel: 'history' },
 
     initial: () => {
-      const t = new BlackjackTable(rules);
+      const t = new BlackjackTable(rules, program ? openJackpot(program) : undefined);
       t.shuffled(1);
       const s = { snap: t.snapshot(), events: [] };
       live.set(s, t);
@@ -406,16 +426,61 @@ export function blackjackTableGame(
       }
       return apply(s, r, d.seat, act, stayOut, insurer);
     },
-    settle: (s, r) => ({
-      shoe: s,
-      lines: roundOf(s).lines.map((l): GameLine => {
-        const { owner, ...line } = l;
-        if (owner === undefined) return { ...line, bet: lineBet(l.bet) };
-        const bettor = r.owners[owner];
-        if (bettor === undefined) throw new Error(`no station bets as "${owner}"`);
-        return { ...line, bet: lineBet(l.bet), bettor };
-      }),
-    }),
+    settle: (s, r) => {
+      const round = roundOf(s);
+      const jp = round.jackpotSettlement();
+      const progressive: ProgressiveSettled | undefined =
+        jp && program
+          ? {
+              reference: program.reference,
+              levels: jp.moves,
+              hits: jp.results.flatMap((x) =>
+                x.award > 0 && x.combination && x.level ? [{ seat: x.seat, hand: x.hand, combination: x.combination, level: x.level, amount: x.award }] : [],
+              ),
+            }
+          : undefined;
+      return {
+        shoe: s,
+        lines: round.lines.map((l): GameLine => {
+          const { owner, ...line } = l;
+          if (owner === undefined) return { ...line, bet: lineBet(l.bet) };
+          const bettor = r.owners[owner];
+          if (bettor === undefined) throw new Error(`no station bets as "${owner}"`);
+          return { ...line, bet: lineBet(l.bet), bettor };
+        }),
+        ...(progressive ? { progressive } : {}),
+      };
+    },
+    resetProgressive: (s, level, to) => {
+      const t = live.get(s) ?? build(s);
+      if (!program || !t.jackpot) return { ok: false, reason: 'this table plays no jackpot', refusal: 'illegal-action' };
+      // Asked of a copy first: a refused reset leaves the state's objects as they were.
+      let unfunded: number;
+      try {
+        unfunded = build(s).resetJackpot(level, to);
+      } catch (e) {
+        if (e instanceof RoundError) return { ok: false, reason: e.message, refusal: 'illegal-action' };
+        throw e;
+      }
+      return { ok: true, shoe: change(s, { jackpotReset: { level, to } }), unfunded };
+    },
+    progressive: (s, r): ProgressiveView | null => {
+      if (!program) return null;
+      const t = look(s);
+      const round = r ? t.current : undefined;
+      // While a round is in play its chips are in the pools already (rule 41); once it is done the table holds the result.
+      const pools = round && !round.done ? round.jackpotPools() : t.jackpot?.pools;
+      return {
+        reference: program.reference,
+        stake: program.stake,
+        levels: program.levels.map((l) => ({
+          level: l.level,
+          pool: pools?.[l.level] ?? 0,
+          held: t.jackpot?.pools[l.level] ?? 0,
+          unfunded: t.jackpot?.unfunded[l.level] ?? 0,
+        })),
+      };
+    },
     voidRound: (s) => change(s, { void: true }),
     withdrawLastCard: (s, r) => {
       const last = s.events.at(-1);

@@ -1,6 +1,7 @@
 import { cardCode, parseCard, type Card, type CardCode } from '../cards/card.js';
 import type { Rng } from '../random/seeded-rng.js';
-import type { JackpotPayTable } from './jackpot.js';
+import { START_TIMES_STAKE } from './jackpot/program.js';
+import type { JackpotState } from './jackpot/settle.js';
 import { BlackjackRound, RoundError, type Action, type SeatEntry, type StreakState } from './round.js';
 import type { BlackjackRules } from './rules.js';
 import { BlackjackShoe, type BlackjackShoeSnapshot, type ShoeStep } from './shoe-session.js';
@@ -18,7 +19,7 @@ export type TablePhase = 'shuffle' | 'burn' | 'betting' | 'round';
 export interface BlackjackTableSnapshot {
   readonly shoe: BlackjackShoeSnapshot;
   readonly streaks: readonly StreakState[];
-  readonly jackpot?: { readonly table: JackpotPayTable; readonly pool: number };
+  readonly jackpot?: JackpotState;
   readonly rounds: number;
   readonly shoeBurns: readonly CardCode[];
 }
@@ -27,13 +28,13 @@ export class BlackjackTable {
   readonly rules: BlackjackRules;
   readonly shoe: BlackjackShoe;
   streaks: StreakState[] = [];
-  jackpot: { table: JackpotPayTable; pool: number } | undefined;
+  jackpot: JackpotState | undefined;
   private round: BlackjackRound | undefined;
   /** Rounds completed since the table opened. */
   rounds = 0;
   readonly shoeBurns: Card[] = [];
 
-  constructor(rules: BlackjackRules, jackpot?: { table: JackpotPayTable; pool: number }, shoe: BlackjackShoe = new BlackjackShoe(rules)) {
+  constructor(rules: BlackjackRules, jackpot?: JackpotState, shoe: BlackjackShoe = new BlackjackShoe(rules)) {
     this.rules = rules;
     this.shoe = shoe;
     this.jackpot = jackpot;
@@ -141,6 +142,25 @@ export class BlackjackTable {
   private finished = new WeakSet<BlackjackRound>();
 
   /**
+   * A jackpot level set between rounds (two people, the authority's reference; Portugal rules 40,
+   * 44). Returns what the house had committed to it unjournalled (now journalled with the reset).
+   */
+  resetJackpot(level: string, to: number): number {
+    if (this.phase === 'round') throw new RoundError('a jackpot level is reset between rounds only');
+    const j = this.jackpot;
+    if (!j) throw new RoundError('this table plays no jackpot');
+    const def = j.program.levels.find((l) => l.level === level);
+    if (!def) throw new RoundError(`the jackpot has no level "${level}"`);
+    const min = j.program.stake * START_TIMES_STAKE;
+    if (to < min) throw new RoundError(`${to} is below 10,000 × the chip of ${j.program.stake} = ${min} (portugal-2001 rule 44)`);
+    const held = j.pools[level] ?? 0;
+    if (to < held) throw new RoundError(`level ${level} holds ${held}: a reset never takes from the players`);
+    const unfunded = j.unfunded[level] ?? 0;
+    this.jackpot = { ...j, pools: { ...j.pools, [level]: to }, unfunded: { ...j.unfunded, [level]: 0 } };
+    return unfunded;
+  }
+
+  /**
    * The round in play was voided (every bet returned): it is over for the shoe, whose cards stay
    * out, while the winning streaks and the jackpot pool stay as they were before it.
    */
@@ -157,8 +177,8 @@ export class BlackjackTable {
     if (!r || this.finished.has(r)) return;
     this.finished.add(r);
     this.streaks = r.streaks();
-    const pool = r.jackpotPool();
-    if (this.jackpot && pool !== undefined) this.jackpot = { ...this.jackpot, pool };
+    const jp = r.jackpotSettlement();
+    if (this.jackpot && jp) this.jackpot = jp.state;
     this.rounds++;
     this.shoe.roundEnded();
   }

@@ -44,6 +44,7 @@ export function placeBet<S, R>(t: Turn<S, R>, station: number, spot: Spot, amoun
   if (s.faults.halted) return t.refuse(`the table is halted: ${s.faults.halted}`, 'table-halted');
   if (s.faults.newBetsStopped) return t.refuse(`new bets are stopped: ${s.faults.newBetsStopped}`, 'bets-stopped');
   if (s.faults.disabled.includes(station)) return t.refuse(`station ${station} is disabled by a fault`, 'station-disabled');
+  if (spot.bet === 'jackpot' && s.faults.jackpotStopped) return t.refuse(`jackpot bets are stopped: ${s.faults.jackpotStopped}`, 'bets-stopped');
   if (s.phase !== 'betting' || s.hold || s.needsShuffle) return t.refuse('betting is closed', 'betting-closed');
   if (!hasStation(s.params, station)) return t.refuse(`no station ${station} at this table`, 'not-a-station');
   const remote = isRemote(s.params, station);
@@ -213,6 +214,7 @@ export function closeBetting<S, R>(t: Turn<S, R>): void {
   if (t.state.needsShuffle || t.game.shoeCue(t.state.shoe)) return t.schedule('betting', t.state.params.timings.bettingMs);
   // Chips kept through a hold never play while new bets are stopped: they stay credit.
   if (t.state.faults.newBetsStopped) t.set({ chips: [] });
+  if (t.state.faults.jackpotStopped) t.set({ chips: t.state.chips.filter((c) => c.spot.bet !== 'jackpot') });
   const closed = closeBets(t);
   if (closed.unplayed.length > 0) t.log('info', 'spots that do not play', { roundId: t.state.roundId, unplayed: closed.unplayed });
   const { roundId } = t.state;

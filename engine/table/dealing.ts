@@ -1,4 +1,4 @@
-import type { DecisionDue, RoundStake } from './game.js';
+import type { DecisionDue, ProgressiveSettled, RoundStake } from './game.js';
 import { discardHeld, putOnHold } from './holds.js';
 import { creditOf, deciderStation, pendingOf, timeoutDefault } from './queries.js';
 import { applyDeferredShoe, placeHeld } from './shoe.js';
@@ -153,10 +153,14 @@ export function settle<S, R>(t: Turn<S, R>): void {
   // A misdrawn card nobody asked for goes to the discards with the round (rule 18).
   discardHeld(t);
   const settled = t.game.settle(t.state.shoe, round);
+  const handpayAbove = t.state.params.jackpotHandpayAbove;
   const lines: SettledLine[] = settled.lines.map((l) => {
     // A bettor behind is paid at its own station (the game names it on the line).
     const station = l.bettor ?? stationAt(t.state.params, l.seat);
     if (station === undefined) throw new Error(`seat ${l.seat} has no station`);
+    // A jackpot award above the table's handpay amount goes to an attendant, not the credit meter.
+    const award = l.stake + l.net;
+    const handpay = l.bet === 'jackpot' && l.net > 0 && handpayAbove !== undefined && award > handpayAbove ? award : 0;
     return {
       station,
       seat: l.seat,
@@ -167,15 +171,47 @@ export function settle<S, R>(t: Turn<S, R>): void {
       rule: l.rule,
       ...(l.choices?.length ? { choices: [...l.choices] } : {}),
       ...(l.choices?.length && l.authorisation ? { authorisation: l.authorisation } : {}),
+      ...(handpay > 0 ? { handpay } : {}),
     };
   });
   t.write({ type: 'round.settle', txId: `${t.state.roundId}:settle`, payload: { ...roundCore(t), lines } });
-  for (const l of lines) t.credit(l.station, l.stake + l.net);
+  for (const l of lines) t.credit(l.station, l.stake + l.net - (l.handpay ?? 0));
+  writeProgressive(t, lines, settled.progressive);
   t.set({ shoe: settled.shoe });
   t.log('info', 'round settled', { roundId: t.state.roundId, lines: lines.length });
   t.set({ history: withHistory(t, lines) });
   applyDeferredShoe(t);
   showResults(t, lines);
+}
+
+/**
+ * The progressive's part of a settlement: each award paid by hand gets its handpay request (the
+ * attendant pays it, two people above the table's amount: host/floor), then the pools move
+ * (`jackpot.settle`), all in the settlement's transaction. The last hit stays on the table.
+ */
+function writeProgressive<S, R>(t: Turn<S, R>, lines: readonly SettledLine[], progressive: ProgressiveSettled | undefined): void {
+  const roundId = t.state.roundId;
+  for (const l of lines) {
+    if (!l.handpay) continue;
+    t.write({
+      type: 'handpay.request',
+      txId: `${roundId}:handpay:${l.station}:${l.seat}:${l.hand ?? 0}`,
+      payload: { station: l.station, amount: l.handpay, reason: 'jackpot', detail: `round ${roundId} seat ${l.seat}: ${l.rule}` },
+    });
+  }
+  if (!progressive) return;
+  // A hit is paid at the seat's station (the jackpot is a seat's own bet, never one behind).
+  const hits = progressive.hits.flatMap((h) => {
+    const station = stationAt(t.state.params, h.seat);
+    return station === undefined ? [] : [{ ...h, station }];
+  });
+  t.write({
+    type: 'jackpot.settle',
+    txId: `${roundId}:jackpot`,
+    payload: { roundId, tableId: t.tableId, reference: progressive.reference, levels: progressive.levels, hits },
+  });
+  const hit = hits.at(-1);
+  if (hit) t.set({ lastJackpotHit: { roundId, seat: hit.seat, station: hit.station, combination: hit.combination, level: hit.level, amount: hit.amount } });
 }
 
 /** The round's record as journalled with its settlement or its void. */

@@ -1,5 +1,6 @@
 import type { CardCode } from '../cards/card.js';
 import type { Decision, DealtCard, SettledLine, TimerKind } from './state.js';
+import type { ProgressiveSettled } from './game.js';
 import type { Correction, GameKind, LineBet, Uncorrectable } from './vocabulary.js';
 
 // What a step asks of the world. The shell (host/table/runtime.ts) writes `journal` in one
@@ -73,7 +74,36 @@ export type JournalRecord =
         readonly duringHold?: true;
       };
     }
-  | { readonly type: 'shoe.change'; readonly payload: { readonly tableId: string; readonly event: 'loaded' | 'cut-card'; readonly sequence?: number } };
+  | { readonly type: 'shoe.change'; readonly payload: { readonly tableId: string; readonly event: 'loaded' | 'cut-card'; readonly sequence?: number } }
+  | {
+      readonly type: 'handpay.request';
+      readonly txId: string;
+      readonly payload: { readonly station: number; readonly amount: number; readonly reason: 'jackpot'; readonly detail?: string };
+    }
+  | {
+      readonly type: 'jackpot.reset';
+      readonly txId: string;
+      readonly payload: {
+        readonly tableId: string;
+        readonly level: string;
+        readonly to: number;
+        readonly unfunded: number;
+        readonly who: string;
+        readonly witness: string;
+        readonly authorisation: string;
+      };
+    }
+  | {
+      readonly type: 'jackpot.settle';
+      readonly txId: string;
+      readonly payload: {
+        readonly roundId: string;
+        readonly tableId: string;
+        readonly reference: string;
+        readonly levels: ProgressiveSettled['levels'];
+        readonly hits: readonly (ProgressiveSettled['hits'][number] & { readonly station: number })[];
+      };
+    };
 
 export interface LogLine {
   readonly level: 'info' | 'warn' | 'error';

@@ -1,7 +1,19 @@
 import type { Card, CardCode } from '../cards/card.js';
 import type { SettlementLine } from '../settlement/settlement-line.js';
 import type { PayLine } from './pay-line.js';
-import type { BetId, CardDestination, Correction, DecisionAction, GameKind, HoldReason, LineBet, OwnWord, Prize, RefusalReason } from './vocabulary.js';
+import type {
+  BetId,
+  CardDestination,
+  Correction,
+  DecisionAction,
+  GameKind,
+  HoldReason,
+  LineBet,
+  OwnWord,
+  Prize,
+  RefusalReason,
+  JackpotCombination,
+} from './vocabulary.js';
 
 /** A refusal carries the English detail for the log and, for a player's command, the reason shown to them. */
 export type Outcome<T = object> = ({ readonly ok: true } & T) | { readonly ok: false; readonly reason: string; readonly refusal?: RefusalReason };
@@ -232,8 +244,11 @@ export interface GameDefinition<S, R> {
   /** Places the card the round expects; `to` records where it went (`seat:3:hand:0`, `banker`, `burn`…). */
   takeCard(shoe: S, round: R, card: Card): Outcome<{ shoe: S; round: R; to: string }>;
   decide(shoe: S, round: R, request: DecisionRequest): Outcome<DecisionTaken<S, R>>;
-  /** Settlement lines, once `pending` is done; the shoe moves on past the round. */
-  settle(shoe: S, round: R): { shoe: S; lines: readonly GameLine[] };
+  /**
+   * Settlement lines, once `pending` is done; the shoe moves on past the round. A table playing a
+   * progressive jackpot also says what the round did to its pools (journalled as `jackpot.settle`).
+   */
+  settle(shoe: S, round: R): { shoe: S; lines: readonly GameLine[]; progressive?: ProgressiveSettled };
   /** The round in play was voided: the shoe goes on without it (its cards stay out). */
   voidRound(shoe: S, round: R): S;
   /**
@@ -252,6 +267,56 @@ export interface GameDefinition<S, R> {
   prizeOf(line: Pick<GameLine, 'bet' | 'rule' | 'net'>): Prize | undefined;
   /** Baccarat: the coups of the shoe so far, for the road maps. */
   coups?(shoe: S): readonly CoupSummary[];
+  /**
+   * The progressive jackpot the table plays (Portugal rules 38–50), null where it plays none: its
+   * pools as they stand — a round's chips counted as soon as they are collected (rule 41).
+   */
+  progressive?(shoe: S, round: R | null): ProgressiveView | null;
+  /**
+   * A level set to `to` between rounds (two people, the authority's reference): refused below the
+   * program's minimum or below what the level holds. `unfunded`: what the house had committed to
+   * it and not journalled, which the reset journals with it.
+   */
+  resetProgressive?(shoe: S, level: string, to: number): Outcome<{ shoe: S; unfunded: number }>;
+}
+
+/** A progressive jackpot's pools as the screens show them. */
+export interface ProgressiveView {
+  /** The authority's approval of the program (rules 40, 43). */
+  readonly reference: string;
+  /** The one chip of rule 47. */
+  readonly stake: number;
+  readonly levels: readonly {
+    readonly level: string;
+    /** What the pool shows: with the round's chips once collected. */
+    readonly pool: number;
+    /** The pool between rounds, as the last settlement left it (the ledger's pool plus `unfunded`). */
+    readonly held: number;
+    /** Committed by the house (start value, reset) and not journalled yet. */
+    readonly unfunded: number;
+  }[];
+}
+
+/** What a round did to each level of the progressive, and who hit it. */
+export interface ProgressiveSettled {
+  readonly reference: string;
+  readonly levels: readonly {
+    readonly level: string;
+    readonly before: number;
+    readonly funded: number;
+    readonly contribution: number;
+    readonly award: number;
+    readonly hits: number;
+    readonly seed: number;
+    readonly after: number;
+  }[];
+  readonly hits: readonly {
+    readonly seat: number;
+    readonly hand: number;
+    readonly combination: JackpotCombination;
+    readonly level: string;
+    readonly amount: number;
+  }[];
 }
 
 /** A finished coup as the road maps need it. */

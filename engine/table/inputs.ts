@@ -35,6 +35,7 @@ export const TableParamsSchema = z.strictObject({
   betLimits: z.partialRecord(z.enum([...BET_IDS, 'behind']), LimitsSchema),
   timings: TimingsSchema,
   roundMax: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+  jackpotHandpayAbove: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
 });
 
 export const TableInput = z.discriminatedUnion('kind', [
@@ -86,7 +87,21 @@ export const TableInput = z.discriminatedUnion('kind', [
     at,
     halted: z.string().max(512).nullable(),
     newBetsStopped: z.string().max(512).nullable(),
+    jackpotStopped: z.string().max(512).nullable().optional(),
     disabled: z.array(station).max(MAX_STATION).readonly(),
+  }),
+  /**
+   * Two people set a progressive level's pool, on the authority's reference (Portugal rules 40,
+   * 44): between rounds only, never below what the pool holds nor below 10,000 chips.
+   */
+  z.strictObject({
+    kind: z.literal('jackpot-reset'),
+    at,
+    level: z.string().regex(/^[a-z][a-z0-9-]{0,23}$/),
+    to: minor,
+    supervisor: person,
+    witness: person,
+    authorisation: z.string().min(1).max(128),
   }),
   /** A station's credit meter changed outside the table (a note, a cash-out): derived from that ledger entry, never journalled as an input. */
   z.strictObject({ kind: z.literal('credit'), station, balance: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER) }),

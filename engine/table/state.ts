@@ -1,5 +1,14 @@
 import type { CardCode } from '../cards/card.js';
-import { REMOTE_STATION_BASE, type LineBet, type HoldReason, type RefusalReason, type Spot, type BetId, type DecisionAction } from './vocabulary.js';
+import {
+  REMOTE_STATION_BASE,
+  type LineBet,
+  type HoldReason,
+  type RefusalReason,
+  type Spot,
+  type BetId,
+  type DecisionAction,
+  type JackpotCombination,
+} from './vocabulary.js';
 
 /** A bet's limits in minor units. */
 export interface Limits {
@@ -37,6 +46,8 @@ export interface TableParams {
   readonly timings: Timings;
   /** The most all stations together may have on the table in one round, if the casino caps it (Macau 2009 Art. 5 n.2 (3)(8)). */
   readonly roundMax?: number;
+  /** A progressive jackpot award above this is paid by an attendant (a handpay), not to the credit meter. */
+  readonly jackpotHandpayAbove?: number;
 }
 
 /** Chips a station has on one spot. */
@@ -94,6 +105,8 @@ export interface SettledLine {
   /** The non-default choices the line was settled under, and their authorisation reference. */
   readonly choices?: readonly string[];
   readonly authorisation?: string;
+  /** The part of the win an attendant pays (a jackpot award above the table's handpay amount). */
+  readonly handpay?: number;
 }
 
 /** A read that left the shoe while the table was already on hold: journalled, never placed. */
@@ -132,6 +145,8 @@ export interface FaultGates {
   readonly newBetsStopped: string | null;
   /** Stations a fault disables: no bets there. */
   readonly disabled: readonly number[];
+  /** Why the progressive jackpot's chip is refused (its controller is at fault); absent in older states. */
+  readonly jackpotStopped?: string | null;
 }
 
 /** One finished round on the history strip (blackjack, war). */
@@ -190,6 +205,18 @@ export interface TableState<S, R> {
    * older states.
    */
   readonly held?: readonly HeldCard[];
+  /** The last progressive jackpot award (Portugal rules 38–50), for the table display. Absent in older states and until one. */
+  readonly lastJackpotHit?: JackpotHit;
+}
+
+/** A progressive jackpot award: the round, the seat and its station, the combination, the level, the amount. */
+export interface JackpotHit {
+  readonly roundId: string;
+  readonly seat: number;
+  readonly station?: number;
+  readonly combination: JackpotCombination;
+  readonly level: string;
+  readonly amount: number;
 }
 
 /** A misdrawn card kept for the next card asked for, with the shoe's sequence number of its read. */

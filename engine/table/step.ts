@@ -103,6 +103,8 @@ function apply<S, R>(t: Turn<S, R>, input: TableInput): void {
       return enterCard(t, parseCard(input.card), input.supervisor, input.witness);
     case 'faults':
       return faults(t, input);
+    case 'jackpot-reset':
+      return jackpotReset(t, input);
     case 'credit':
       if ((t.state.credits[input.station] ?? 0) !== input.balance) t.set({ credits: { ...t.state.credits, [input.station]: input.balance } });
       return;
@@ -111,6 +113,33 @@ function apply<S, R>(t: Turn<S, R>, input: TableInput): void {
       if (!t.state.hold) putOnHold(t, 'ledger', null);
       return;
   }
+}
+
+/**
+ * Two people set a progressive level (Portugal rules 40, 44): the game checks it (the level, the
+ * minimum of 10,000 chips, never below what the pool holds: that is the players'), the pool is
+ * set and the house's part journalled (`jackpot.reset`), between rounds only.
+ */
+function jackpotReset<S, R>(t: Turn<S, R>, input: InputOf<'jackpot-reset'>): void {
+  if (t.state.phase === 'dealing' || t.state.hold) return t.refuse('a jackpot level is reset between rounds only', 'betting-closed');
+  if (!t.game.resetProgressive) return t.refuse('this table plays no progressive jackpot', 'illegal-action');
+  const r = t.game.resetProgressive(t.state.shoe, input.level, input.to);
+  if (!r.ok) return t.refuse(r.reason, r.refusal ?? 'illegal-action');
+  t.set({ shoe: r.shoe });
+  t.write({
+    type: 'jackpot.reset',
+    txId: `${t.tableId}:jackpot-reset:${input.level}:${input.at}`,
+    payload: {
+      tableId: t.tableId,
+      level: input.level,
+      to: input.to,
+      unfunded: r.unfunded,
+      who: input.supervisor,
+      witness: input.witness,
+      authorisation: input.authorisation,
+    },
+  });
+  t.log('warn', 'jackpot level reset', { level: input.level, to: input.to, authorisation: input.authorisation });
 }
 
 /**
@@ -153,9 +182,27 @@ function timer<S, R>(t: Turn<S, R>, input: InputOf<'timer'>): void {
  */
 function faults<S, R>(t: Turn<S, R>, input: InputOf<'faults'>): void {
   const was = t.state.faults;
-  const next = { halted: input.halted, newBetsStopped: input.newBetsStopped, disabled: [...input.disabled].sort((a, b) => a - b) };
-  if (was.halted === next.halted && was.newBetsStopped === next.newBetsStopped && JSON.stringify(was.disabled) === JSON.stringify(next.disabled)) return;
+  const jackpotStopped = input.jackpotStopped ?? null;
+  const next = {
+    halted: input.halted,
+    newBetsStopped: input.newBetsStopped,
+    disabled: [...input.disabled].sort((a, b) => a - b),
+    // Absent from states before the progressive: kept absent until a fault stops its chip.
+    ...(jackpotStopped !== null || was.jackpotStopped != null ? { jackpotStopped } : {}),
+  };
+  if (
+    was.halted === next.halted &&
+    was.newBetsStopped === next.newBetsStopped &&
+    JSON.stringify(was.disabled) === JSON.stringify(next.disabled) &&
+    (was.jackpotStopped ?? null) === jackpotStopped
+  )
+    return;
   t.set({ faults: next });
+  if (jackpotStopped !== (was.jackpotStopped ?? null)) {
+    t.log('warn', jackpotStopped ? 'jackpot bets stopped' : 'jackpot bets allowed again', { reason: jackpotStopped });
+    // The chips on the jackpot spot come off: nothing had moved.
+    if (jackpotStopped && t.state.phase === 'betting') t.set({ chips: t.state.chips.filter((c) => c.spot.bet !== 'jackpot') });
+  }
   if (next.halted !== was.halted) {
     t.log('warn', next.halted ? 'table halted' : 'table resumed', { reason: next.halted, phase: t.state.phase });
     if (next.halted) t.set({ countdown: null, chips: [] });

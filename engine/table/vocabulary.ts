@@ -230,3 +230,19 @@ export function lineBet(bet: string): LineBet {
   for (const b of LINE_BETS) if (b === bet) return b;
   throw new RangeError(`"${bet}" is not a bet the table knows (${[...LINE_BET_SET].join(', ')})`);
 }
+
+/**
+ * The winning combinations a progressive jackpot program may name (Portugal rule 43 leaves them
+ * to the concessionaire and the inspectorate): the screens word each (`jackpot.combination.<id>`).
+ */
+export const JACKPOT_COMBINATIONS = [
+  'four-aces-suited',
+  'four-aces',
+  'three-sevens-suited',
+  'suited-678',
+  'three-sevens',
+  'suited-blackjack',
+  'blackjack',
+  'suited-pair',
+] as const;
+export type JackpotCombination = (typeof JACKPOT_COMBINATIONS)[number];

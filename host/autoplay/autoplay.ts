@@ -85,6 +85,8 @@ class Player {
   private closed = false;
   private readonly view: ViewName;
   private betRound = '';
+  /** The round this player last considered the jackpot chip in. */
+  private jackpotRound = '';
   private behindRound = '';
   private decidedAt = -1;
   private noteRound = '';
@@ -153,6 +155,12 @@ class Player {
       this.decidedAt = version;
       const action = this.decide(state);
       return this.command(version, { name: 'decide', action });
+    }
+    // Portugal's progressive jackpot (rules 45, 47): one chip beside a main bet, every other round or so.
+    const jackpot = state.betting.spots.find((s) => s.bet === 'jackpot');
+    if (jackpot && state.betting.open && roundId && this.jackpotRound !== roundId && this.betRound === roundId && state.betting.bets.length === 1) {
+      this.jackpotRound = roundId;
+      if (this.chance(0.5) && state.credit >= jackpot.min) return this.command(version, { name: 'place-bet', spot: spotOf(jackpot), amount: jackpot.min });
     }
     // Now and then a bet behind another station's seat too (Art. 20; rules 15, 28, 30), so soaks
     // play bets behind: decided by the seat, charged and paid here.

@@ -1,3 +1,4 @@
+import { watchJackpotController } from '../tilts/jackpot-controller.js';
 import type { Logger } from 'pino';
 import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
 import type { Ledger, VerifyReport } from '../../ledger/index.js';
@@ -65,7 +66,7 @@ export function wireFloorServices(d: FloorServicesDeps): WiredFloorServices {
     onApplied: (key) => {
       if (key === 'denominations') d.billAcceptors.setAccepted(d.config.denominations ?? NOTE_FACE_VALUES[d.config.currency]);
       // Limits and timings are the table's to play by: an input, journalled like any other.
-      if (key === 'limits' || key === 'betLimits' || key === 'timings' || key === 'roundMax') d.table.configure(d.params());
+      if (key === 'limits' || key === 'betLimits' || key === 'timings' || key === 'roundMax' || key === 'handpayTwoPersonAbove') d.table.configure(d.params());
       d.onConfigApplied();
     },
   });
@@ -99,6 +100,7 @@ export function wireFloorServices(d: FloorServicesDeps): WiredFloorServices {
   const off = [
     applyTiltEffects(d.tilts, d.table),
     watchHolds(d.tilts, d.table),
+    watchJackpotController({ ledger: d.ledger, table: d.table, tilts: d.tilts }),
     d.tilts.onChange(gateAcceptors),
     d.table.onChange(() => configChanges.applyQueued()),
   ];

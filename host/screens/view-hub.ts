@@ -13,6 +13,7 @@ import {
   type StationRecallRound,
   type StationState,
   type TableState as TableView,
+  type JackpotView,
   type ViewName,
   type ViewState,
 } from '../../protocol/index.js';
@@ -482,7 +483,19 @@ export class ViewHub {
       ];
     }
     if (view === 'table')
-      return [round, language, s.params, s.shoe, s.shoeNo, s.history, this.table.stadium(), JSON.stringify(this.floor?.notices(null) ?? null)];
+      // The shoe holds the progressive's pools (a reset, a round's chips); its gate is in the faults.
+      return [
+        round,
+        language,
+        s.params,
+        s.shoe,
+        s.shoeNo,
+        s.history,
+        this.table.stadium(),
+        JSON.stringify(this.floor?.notices(null) ?? null),
+        s.lastJackpotHit,
+        s.faults,
+      ];
     return [language];
   }
 
@@ -516,6 +529,7 @@ export class ViewHub {
       ...(extras.roads ? { roads: extras.roads } : {}),
       ...(extras.history ? { history: extras.history } : {}),
       ...(stadium ? { stadium } : {}),
+      ...this.jackpotView(),
     };
     return table;
   }
@@ -525,6 +539,7 @@ export class ViewHub {
     const cfg = c.stations.find((s) => s.station === station);
     if (!cfg && !isRemote(this.table.state.params, station)) throw new Error(`no station ${station} at this table`);
     const own = this.table.station(station);
+    const jackpot = this.jackpotView().jackpot;
     // A fault or a pending handpay closes this station's betting even while the table's is open.
     const open = own.betting.open && !this.floor?.refuse(station, 'place-bet');
     const state: StationOwnState = {
@@ -542,8 +557,26 @@ export class ViewHub {
       recall: this.recallOf(station),
       payTable: this.payTable,
       presentation: this.table.presentation,
+      ...(jackpot ? { jackpot: { stake: jackpot.stake, stopped: jackpot.stopped } } : {}),
     };
     return state;
+  }
+
+  /** The progressive's pools, its last award and its gate, for the table display (nothing where the table plays none). */
+  private jackpotView(): { jackpot?: JackpotView } {
+    const p = this.table.progressive();
+    if (!p) return {};
+    const s = this.table.state;
+    const hit = s.lastJackpotHit;
+    return {
+      jackpot: {
+        reference: p.reference,
+        stake: p.stake,
+        levels: p.levels.map((l) => ({ level: l.level, pool: l.pool })),
+        ...(hit ? { lastHit: { roundId: hit.roundId, seat: hit.seat, combination: hit.combination, level: hit.level, amount: hit.amount } } : {}),
+        stopped: (s.faults.jackpotStopped ?? null) !== null,
+      },
+    };
   }
 
   /**

@@ -1,8 +1,20 @@
 import type { i18n } from 'i18next';
 import type { Logger } from 'pino';
 import { minorDigits } from '../../locales/money.js';
-import { canonicalJson, eventLog, evidenceBundle, newestEntriesOfType, openServiceSessions, type Ledger, type SyncClient } from '../../ledger/index.js';
+import {
+  canonicalJson,
+  eventLog,
+  evidenceBundle,
+  jackpotHits,
+  jackpotMovements,
+  jackpotPools,
+  newestEntriesOfType,
+  openServiceSessions,
+  type Ledger,
+  type SyncClient,
+} from '../../ledger/index.js';
 import { parseCard } from '../../engine/cards/card.js';
+import { resetJackpotLevel } from '../floor/jackpot-reset.js';
 import {
   compareMeters,
   MAX_STATIONS,
@@ -16,6 +28,7 @@ import {
   type EventRow,
   type RecallRound,
   type ServicePage,
+  JackpotCombination,
   type ServiceRole,
 } from '../../protocol/index.js';
 import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
@@ -278,6 +291,8 @@ export class LiveServiceBackend implements ServiceBackend {
       list.set(key.slice(cut + 1), value);
       scopes.set(scope, list);
     }
+    // Each progressive level's pool, from its liability account (a balance, not a meter: it goes down on a hit).
+    for (const { level, pool } of jackpotPools(this.d.ledger)) scopes.get('table')?.set(`progressivePool.${level}`, pool);
     const order = (s: string) => (s === 'table' ? 0 : Number(s.split(':')[1] ?? 99));
     return [...scopes.entries()]
       .sort((a, b) => order(a[0]) - order(b[0]))
@@ -539,6 +554,32 @@ export class LiveServiceBackend implements ServiceBackend {
     if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
     this.action([who], 'dealing-error', `round ${roundId}`);
     return { ok: true, key: 'service.done.dealingError', values: { round: roundId } };
+  }
+
+  jackpot(): Omit<Extract<ServicePage, { page: 'jackpot' }>, 'page' | 'currency'> {
+    const view = this.d.table.progressive();
+    const journalled = new Map(jackpotPools(this.d.ledger).map((p) => [p.level, p.pool]));
+    return {
+      reference: view?.reference ?? null,
+      stake: view?.stake ?? null,
+      pools: view ? view.levels.map((l) => ({ level: l.level, pool: journalled.get(l.level) ?? 0, held: l.held })) : null,
+      stopped: (this.d.table.state.faults.jackpotStopped ?? null) !== null,
+      history: jackpotMovements(this.d.ledger, 40).map((m) => ({ ...m })),
+      hits: jackpotHits(this.d.ledger, 25).flatMap((h) => {
+        const combination = JackpotCombination.safeParse(h.combination);
+        return combination.success
+          ? [{ seq: h.seq, ts: h.ts, roundId: h.roundId, station: h.station, seat: h.seat, combination: combination.data, level: h.level, amount: h.amount }]
+          : [];
+      }),
+    };
+  }
+
+  resetJackpot(level: string, to: number, authorisation: string, authorisedBy: AuthorisedBy): BackendResult {
+    const r = resetJackpotLevel(this.d, { level, to, supervisor: authorisedBy[0], witness: authorisedBy[1], authorisation });
+    if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
+    this.action(authorisedBy, 'jackpot-reset', `${level} → ${to} (${authorisation})`);
+    this.changed();
+    return { ok: true, key: 'service.done.jackpotReset', values: { level } };
   }
 
   enterCard(roundId: string, card: string, authorisedBy: AuthorisedBy): BackendResult {

@@ -30,6 +30,7 @@ export function metersReport(r: MetersReportInput, i18n: i18n): string {
   const label = (name: string) => {
     const meter = meterKind(name);
     if (!meter) return t('service.meter.unknown', { name });
+    if (meter.level !== undefined) return t(`service.meter.${meter.base}`, { level: meter.level });
     return meter.note !== undefined ? t(`service.meter.${meter.base}`, { note: money(meter.note) }) : t(`service.meter.${meter.base}`);
   };
   const scopeName = (scope: string) =>

@@ -63,5 +63,7 @@ export function buildPage(b: ServiceBackend, req: PageRequest): ServicePage {
       return { page: 'sync', sync: b.sync() };
     case 'stations':
       return { page: 'stations', ...b.remoteStations() };
+    case 'jackpot':
+      return { page: 'jackpot', currency: b.currency, ...b.jackpot() };
   }
 }

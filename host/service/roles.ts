@@ -27,6 +27,7 @@ const MAY_START: Record<ServiceRole, ReadonlySet<ServiceActionKind>> = {
     'clear-tilt',
     'station-enrol',
     'station-revoke',
+    'jackpot-reset',
   ]),
 };
 

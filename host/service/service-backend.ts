@@ -63,6 +63,8 @@ export interface ServiceBackend {
   pendingHandpays(): PendingHandpay[] | null;
   /** The remote stations' enrolment page. */
   remoteStations(): Omit<Extract<ServicePage, { page: 'stations' }>, 'page'>;
+  /** The progressive jackpot's page: pools, their movements, the last awards. */
+  jackpot(): Omit<Extract<ServicePage, { page: 'jackpot' }>, 'page' | 'currency'>;
   /** A handpay above this amount (minor units) needs two people. */
   readonly twoPersonHandpayAbove: number;
   programHashAtStart(): string;
@@ -89,6 +91,8 @@ export interface ServiceBackend {
   /** A new credential for a remote station; its enrolment file waits for one download. */
   enrolStation(station: number, authorisedBy: AuthorisedBy): BackendResult;
   revokeStation(station: number, authorisedBy: AuthorisedBy): BackendResult;
+  /** A progressive level set to `to` on the authority's reference (Portugal rules 40, 44). */
+  resetJackpot(level: string, to: number, authorisation: string, authorisedBy: AuthorisedBy): BackendResult;
   /** A remote station's enrolment file, once, just after its enrolment; null afterwards. */
   takeEnrolment(station: number): string | null;
 

@@ -401,6 +401,8 @@ class ServiceConsole {
         return b.enrolStation(a.station, two);
       case 'station-revoke':
         return b.revokeStation(a.station, two);
+      case 'jackpot-reset':
+        return b.resetJackpot(a.level, a.to, a.authorisation, two);
     }
   }
 

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { cardCode, RANKS, SUITS, type Card } from '../../engine/cards/card.js';
 import type { Effect, JournalRecord } from '../../engine/table/effects.js';
-import type { CorrectionRule, GameDefinition, Outcome } from '../../engine/table/game.js';
+import type { CorrectionRule, GameDefinition, Outcome, ProgressiveView } from '../../engine/table/game.js';
 import type { TableInput } from '../../engine/table/inputs.js';
 import { betweenRounds, correctionsFor, cueOf, expectsCard, hasBets, type DealerCue } from '../../engine/table/queries.js';
 import type { FaultGates, HeldRead, TableParams, TableState, TimerKind } from '../../engine/table/state.js';
@@ -81,6 +81,8 @@ export interface LiveTable {
   stationInputs(): StationInputs;
   /** The remote stations' totals per spot, for the table display (null: no remote stations). */
   stadium(): StadiumView | null;
+  /** The progressive jackpot's pools (Portugal rules 38–50), null where the table plays none. */
+  progressive(): ProgressiveView | null;
   cue(): DealerCue | null;
   expectsCard(): boolean;
   hasBets(station: number): boolean;
@@ -425,7 +427,17 @@ export class TableRuntime<S, R> implements LiveTable {
   }
 
   setFaults(gates: FaultGates): void {
-    this.input({ kind: 'faults', at: this.now(), halted: gates.halted, newBetsStopped: gates.newBetsStopped, disabled: [...gates.disabled] });
+    // The jackpot's gate travels only on a table where it ever closed (older journals have no such field).
+    const jackpot = gates.jackpotStopped ?? null;
+    const withJackpot = jackpot !== null || (this.current.faults.jackpotStopped ?? null) !== null;
+    this.input({
+      kind: 'faults',
+      at: this.now(),
+      halted: gates.halted,
+      newBetsStopped: gates.newBetsStopped,
+      disabled: [...gates.disabled],
+      ...(withJackpot ? { jackpotStopped: jackpot } : {}),
+    });
   }
 
   configure(params: TableParams): void {
@@ -461,6 +473,11 @@ export class TableRuntime<S, R> implements LiveTable {
 
   station(station: number): StationTableView {
     return projectStation(this.current, this.d.game, station);
+  }
+
+  progressive(): ProgressiveView | null {
+    const s = this.current;
+    return this.d.game.progressive?.(s.shoe, s.round) ?? null;
   }
 
   stationInputs(): StationInputs {

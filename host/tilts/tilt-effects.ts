@@ -21,6 +21,7 @@ export function applyTiltEffects(tilts: TiltManager, table: LiveTable): () => vo
       halted: halting.length > 0 ? halting.map((t) => t.kind).join(', ') : null,
       newBetsStopped: !e.newBetsStopped ? null : e.halted ? kinds('table') : kinds('new-bets'),
       disabled: [...e.disabledStations],
+      jackpotStopped: e.jackpotStopped ? kinds('jackpot') : null,
     });
   };
   apply();

@@ -32,7 +32,10 @@ export interface TiltSpec {
  * - a card hold halts the table until a supervisor enters the card or voids the round;
  * - offline beyond the limit: docs/architecture.md (money and records): new bets stop, rounds in play finish, cash-out goes on;
  * - little disk left under the data folder: new bets stop while the ledger can still journal the
- *   rounds in play, their settlements and the cash-outs (host/tilts/disk-space.ts).
+ *   rounds in play, their settlements and the cash-outs (host/tilts/disk-space.ts);
+ * - the progressive jackpot's pools as the table holds them disagree with the ledger's (a restored
+ *   database, a program changed under the pools): its chip is refused until they agree again (a
+ *   two-person reset), the rest of the table plays on (host/tilts/jackpot-controller.ts).
  */
 export const TILTS = {
   'bill-acceptor-lost': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false },
@@ -50,6 +53,7 @@ export const TILTS = {
   'ledger-integrity': { scope: 'table', severity: 'critical', disables: 'table', clears: 'supervisor', latched: true },
   // Closed by a supervisor in service mode: no new bets until a supervisor opens it again.
   'table-closed': { scope: 'table', severity: 'info', disables: 'new-bets', clears: 'supervisor', latched: true },
+  'jackpot-controller': { scope: 'table', severity: 'critical', disables: 'jackpot', clears: 'auto', latched: false },
 } as const satisfies Record<ProtocolTiltKind, TiltSpec>;
 
 export type TiltKind = keyof typeof TILTS;

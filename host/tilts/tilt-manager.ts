@@ -38,6 +38,8 @@ export interface TiltEffects {
   newBetsStopped: boolean;
   /** Stations that take no bets and no cash-out. */
   disabledStations: ReadonlySet<number>;
+  /** The progressive jackpot's chip is refused (its controller is at fault); the table plays on. */
+  jackpotStopped: boolean;
 }
 
 const keyOf = (kind: string, station?: number) => (station === undefined ? kind : `${kind}@${station}`);
@@ -183,13 +185,15 @@ export class TiltManager {
     const disabled = new Set<number>();
     let halted = false;
     let newBetsStopped = false;
+    let jackpotStopped = false;
     for (const h of this.held.values()) {
       const { disables } = tiltSpec(h.kind);
       if (disables === 'table') halted = true;
       else if (disables === 'new-bets') newBetsStopped = true;
+      else if (disables === 'jackpot') jackpotStopped = true;
       else if (disables === 'station' && h.station !== undefined) disabled.add(h.station);
     }
-    return { halted, newBetsStopped: newBetsStopped || halted, disabledStations: disabled };
+    return { halted, newBetsStopped: newBetsStopped || halted, disabledStations: disabled, jackpotStopped };
   }
 
   /** Why a station's new bet (or cash-out) is refused by the current faults, or null. */

@@ -3,7 +3,7 @@ import type { SteppedClock } from './anim/clock.js';
 import { CardView } from './cards/card-view.js';
 import { FeltView } from './felt/felt-art.js';
 import { Celebration } from './ui/celebration.js';
-import { setCardTrace } from './trace.js';
+import { setCardTrace, setJackpotTrace } from './trace.js';
 import { Button } from './ui/button.js';
 
 /**
@@ -43,6 +43,8 @@ export interface KioskTestHooks {
    * recorded as it happens (no stage walk, no per-frame work); deleting it stops the recording.
    */
   cardTrace?: { code: string; t: number }[];
+  /** With `?trace=1`: each time the jackpot panel drew new pools, and when (`performance.now()`). */
+  jackpotTrace?: { pools: string; t: number }[];
 }
 
 declare global {
@@ -143,6 +145,8 @@ export function installTestHooks(app: Application, clock: SteppedClock | null): 
     // A benchmark deletes the list when it has what it measures: recording stops with it.
     hooks.cardTrace = [];
     setCardTrace((code) => hooks.cardTrace?.push({ code, t: performance.now() }));
+    hooks.jackpotTrace = [];
+    setJackpotTrace((pools) => hooks.jackpotTrace?.push({ pools, t: performance.now() }));
   }
   window.__kiosk = hooks;
   return (event) => {

@@ -12,3 +12,14 @@ export function setCardTrace(hook: ((code: string) => void) | null): void {
 export function traceCard(code: string): void {
   cardShown?.(code);
 }
+
+let jackpotShown: ((pools: string) => void) | null = null;
+
+export function setJackpotTrace(hook: ((pools: string) => void) | null): void {
+  jackpotShown = hook;
+}
+
+/** The jackpot panel's pools were drawn anew (`level:pool,…`): the screens bench pairs it with the host's change. */
+export function traceJackpot(pools: string): void {
+  jackpotShown?.(pools);
+}

@@ -33,10 +33,13 @@ async function launchKiosk(extra: string[] = []): Promise<{ kiosk: Kiosk; child:
   return { kiosk, child, dataDir };
 }
 
-export async function withKiosk(extra: string[], use: (k: Kiosk) => Promise<void>): Promise<void> {
+/** `afterExit`: run on the kiosk's data folder once it has stopped (a ledger check), before the folder goes. */
+export async function withKiosk(extra: string[], use: (k: Kiosk) => Promise<void>, afterExit?: (dataDir: string) => Promise<void>): Promise<void> {
   const { kiosk, child, dataDir } = await launchKiosk(extra);
+  let used = false;
   try {
     await use(kiosk);
+    used = true;
   } finally {
     // A failed test must not leave its kiosk dealing in the background of the next ones.
     if (child.exitCode === null) {
@@ -44,7 +47,11 @@ export async function withKiosk(extra: string[], use: (k: Kiosk) => Promise<void
       child.kill('SIGTERM');
       await exited;
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    try {
+      if (used && afterExit) await afterExit(dataDir);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   }
 }
 

@@ -52,6 +52,8 @@ const PAGES: [string, (lang: Lang) => string][] = [
   ['holds', (l) => tr(l, 'service.field.round', { round: '' }).trim()],
   ['cashout', (l) => tr(l, 'service.field.cancelledCredits')],
   ['sync', (l) => tr(l, 'service.field.syncOff')],
+  // A Macau table plays no progressive jackpot: the page says so.
+  ['jackpot', (l) => tr(l, 'service.jackpot.none')],
 ];
 
 test('service pages: sign-in, every page in zh-Hant, pt and en with a screenshot each, exports and the printable report', async ({
@@ -59,7 +61,8 @@ test('service pages: sign-in, every page in zh-Hant, pt and en with a screenshot
   serviceKiosk,
   pageErrors,
 }, testInfo) => {
-  test.setTimeout(240_000);
+  // Eleven pages in three languages, a screenshot each (the Jackpot page made it eleven); generous for a loaded machine.
+  test.setTimeout(300_000);
   await page.goto(serviceKiosk.screens['service']!);
   await waitForEvent(page, 'snapshot:service');
   // Before sign-in: the cabinet label and the pad, no page.

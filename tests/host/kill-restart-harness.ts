@@ -85,7 +85,17 @@ function firstRound(
  * T♠ 7♣, the dealer's ace up: seat 1 insures, station 2 declines for its bet behind and its own
  * seat; seat 1 splits (the bet behind follows), doubles 8+3, stands 8+9; the dealer draws 9.
  */
-export const SCRIPTS: Record<'blackjack' | 'baccarat' | 'war', { script: RoundScript; steps: string[] }> = {
+export type KillTable = 'blackjack' | 'baccarat' | 'war' | 'blackjack-jackpot';
+const GAME_OF: Record<KillTable, 'blackjack' | 'baccarat' | 'war'> = {
+  blackjack: 'blackjack',
+  baccarat: 'baccarat',
+  war: 'war',
+  'blackjack-jackpot': 'blackjack',
+};
+/** Host arguments beside the game's: Portugal's progressive jackpot under the example program. */
+const EXTRA_OF: Partial<Record<KillTable, string[]>> = { 'blackjack-jackpot': ['--jackpot'] };
+
+export const SCRIPTS: Record<KillTable, { script: RoundScript; steps: string[] }> = {
   blackjack: {
     script: {
       cards: ['8S', 'TS', 'AH', '8D', '7C', '3C', '9D', '9H', '9S'],
@@ -111,6 +121,18 @@ export const SCRIPTS: Record<'blackjack' | 'baccarat' | 'war', { script: RoundSc
       stations: { 1: { bets: { main: 10_000 }, decisions: ['war'] }, 2: { bets: { main: 10_000, tie: 10_000 }, decisions: [] } },
     },
     steps: ['round.decision:war', 'card.read:burn#1', 'card.read:burn#3', 'card.read:seat:1:war#1', 'card.read:burn#6', 'card.read:dealer#2'],
+  },
+  // Portugal with the progressive jackpot (rules 38–50): seat 1 A♠ K♠ (a suited Black Jack, an
+  // award from the minor level), seat 2 9♦ 8♥ stands, the dealer 7♣ T♣. Both stations put the chip.
+  'blackjack-jackpot': {
+    script: {
+      cards: ['AS', '9D', '7C', 'KS', '8H', 'TC'],
+      stations: {
+        1: { bets: { main: 10_000, jackpot: 100 }, decisions: [] },
+        2: { bets: { main: 10_000, jackpot: 100 }, decisions: ['stand'] },
+      },
+    },
+    steps: ['card.read:seat:1#2', 'round.decision:stand', 'card.read:dealer#2'],
   },
   // Player 2+3 = 5 draws a 4; banker 2+A = 3 draws against a third card of 4.
   baccarat: {
@@ -166,10 +188,12 @@ function scriptedBets(script: RoundScript, r: { types: string[]; bets: string[] 
   return JSON.stringify([...r.bets].sort()) === JSON.stringify(want);
 }
 
-export async function killAtEveryStep(game: 'blackjack' | 'baccarat' | 'war', seed: number) {
+export async function killAtEveryStep(table: KillTable, seed: number) {
   const steps: { k: number; killedAfter: string; outcome: string }[] = [];
   let reruns = 0;
-  const { script, steps: required } = SCRIPTS[game];
+  const { script, steps: required } = SCRIPTS[table];
+  const game = GAME_OF[table];
+  const extra = EXTRA_OF[table] ?? [];
   const scriptDir = mkdtempSync(path.join(os.tmpdir(), `kill-${game}-script-`));
   const scriptFile = path.join(scriptDir, 'round.json');
   writeFileSync(scriptFile, JSON.stringify(script));
@@ -179,7 +203,7 @@ export async function killAtEveryStep(game: 'blackjack' | 'baccarat' | 'war', se
     const dataDir = mkdtempSync(path.join(os.tmpdir(), `kill-${game}-${k}-`));
     let next: number;
     try {
-      const a = new HostChild({ dataDir, game, stations: 2, seed, extra: [`--test-kill-after-round-entry=${k}`, `--test-script=${scriptFile}`] });
+      const a = new HostChild({ dataDir, game, stations: 2, seed, extra: [`--test-kill-after-round-entry=${k}`, `--test-script=${scriptFile}`, ...extra] });
       const startedA = await a.started;
       assert.ok(startedA, `the host started: ${a.errors()}`);
       const screenA = await stationScreen(startedA.origin, tokenOf(startedA));
@@ -230,7 +254,14 @@ export async function killAtEveryStep(game: 'blackjack' | 'baccarat' | 'war', se
         dataDir,
         rendererDir: path.join(dataDir, 'none'),
         logger: pino({ level: 'silent' }),
-        ...hostOptionsFromArgs({ game, stations: '2', seed: String(seed + 1), autoplay: true, 'test-timing': true }),
+        ...hostOptionsFromArgs({
+          game,
+          stations: '2',
+          seed: String(seed + 1),
+          autoplay: true,
+          'test-timing': true,
+          ...(extra.length ? { jackpot: true } : {}),
+        }),
       });
       const startedB = { origin: b.origin };
       // The screen of the killed run reconnects to the same address with its own token and resynchronises.
@@ -264,6 +295,8 @@ export async function killAtEveryStep(game: 'blackjack' | 'baccarat' | 'war', se
         const money = accountFor(ledger);
         assert.equal(money.ledgerVerified, true, `ledger verifies: ${money.problems.join('; ')}`);
         assert.equal(money.conserved, true, 'credits in = on meters + cashed out + house result + in play');
+        // The progressive: each pool is what its journalled movements leave, one settlement per round with chips.
+        assert.equal(money.jackpot.conserved, true, `jackpot: ${money.jackpot.problems.join('; ')}`);
         const record = ledger.round(resumed.roundId);
         assert.ok(record, 'the interrupted round is closed');
         const cardEntries = resumed.types.filter((t) => t === 'card.read').length;

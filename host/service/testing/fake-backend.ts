@@ -57,6 +57,8 @@ export function fakeBackend(overrides: Partial<ServiceBackend> = {}) {
     }),
     enrolStation: record('enrolStation', () => ok('service.done.stationEnrol')),
     revokeStation: record('revokeStation', () => ok('service.done.stationRevoke')),
+    jackpot: () => ({ reference: null, stake: null, pools: null, stopped: false, history: [], hits: [] }),
+    resetJackpot: record('resetJackpot', () => ok('service.done.jackpotReset')),
     takeEnrolment: (station) => (station === 101 ? '{"station":101}' : null),
     newShoe: record('newShoe', () => ok('service.done.newShoe')),
     setTableOpen: record('setTableOpen', () => ok('service.done.tableOpen')),

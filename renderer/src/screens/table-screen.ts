@@ -8,6 +8,7 @@ import { LanguageSwitch } from '../ui/language-switch.js';
 import { StatusBanner } from '../ui/status-banner.js';
 import { COLORS, textStyle } from '../ui/theme.js';
 import { TiltBand } from '../ui/tilt-band.js';
+import { JackpotPanel } from '../ui/jackpot-panel.js';
 import { formatMoney } from '../../../locales/money.js';
 import type { Screen, ScreenContext } from './screen.js';
 import { TableRound } from './table-round.js';
@@ -51,8 +52,11 @@ export class TableScreen implements Screen {
   private readonly languages: LanguageSwitch;
   /** A stadium's remote stations: how many play, and their total on each spot. */
   private readonly stadium = new Text({ text: '', style: textStyle({ fontSize: 24, fill: COLORS.ivory, lineHeight: 32 }) });
+  /** Portugal's progressive jackpot: its pools, last award and celebration. */
+  private readonly jackpot: JackpotPanel;
 
   constructor(private readonly ctx: ScreenContext) {
+    this.jackpot = new JackpotPanel(() => ctx.emit('jackpot-hit'));
     this.round = new TableRound((e) => ctx.emit(e));
     for (const t of [this.nameZh, this.namePt, this.limitsZh, this.limitsPt, this.dealerLabel, this.shoeLabel, this.discardLabel, this.lastRound])
       t.anchor.set(0.5);
@@ -63,7 +67,19 @@ export class TableScreen implements Screen {
     printed.addChild(this.nameZh, this.namePt, this.limitsZh, this.limitsPt);
     this.root.addChild(this.feltLayer, this.dealerLabel, this.shoeLabel, this.discardLabel, printed);
     this.stadium.position.set(24, 20);
-    this.root.addChild(this.seatLayer, this.panelLayer, this.round, this.lastRoundPill, this.lastRound, this.languages, this.stadium, this.tilts, this.status);
+    this.root.addChild(
+      this.seatLayer,
+      this.panelLayer,
+      this.round,
+      this.lastRoundPill,
+      this.lastRound,
+      this.languages,
+      this.stadium,
+      this.jackpot,
+      this.jackpot.celebration,
+      this.tilts,
+      this.status,
+    );
   }
 
   render(state: ViewState): void {
@@ -113,11 +129,18 @@ export class TableScreen implements Screen {
         ].join('\n')
       : '';
     this.tilts.show(state.tilts ?? [], t);
+    this.jackpot.show(state.jackpot, t, state.currency, state.language, this.ctx.clock.now());
     this.round.show(state.round, t, state.currency, state.language, this.ctx.clock.now(), state.presentation?.betWords);
   }
 
   tick(nowMs: number): void {
     this.round.tick(nowMs);
+    this.jackpot.tick(nowMs);
+  }
+
+  /** The pools as drawn now (`level:pool,…`), empty without a progressive: for the tests and the screens bench. */
+  jackpotShown(): string {
+    return this.jackpot.visible ? this.jackpot.shownPools : '';
   }
 
   cardCodes(): string[] {

@@ -131,15 +131,21 @@ export class StationPlay extends Container {
     if (!this.queue.busy()) this.plan.sync(state.betting.open, state.betting.bets);
     this.rebuild(state, t);
     const { betting, decision } = state;
-    const locked = state.cashout?.pending != null || (state.tilts ?? []).some((x) => x.disables !== 'nothing');
+    const locked = state.cashout?.pending != null || (state.tilts ?? []).some((x) => x.disables !== 'nothing' && x.disables !== 'jackpot');
     const own = ownSpots(betting.spots);
     const behind = behindSpots(betting.spots);
     const label = (b: Button, spot: BetSpot, name: string, oneLine: boolean) => {
       const amount = amountOn(betting.bets, spotOf(spot)) || undefined;
+      // The jackpot's chip: its fixed amount, and refused while its controller is at fault.
+      const jackpotStopped = spot.bet === 'jackpot' && state.jackpot?.stopped === true;
+      const small =
+        spot.bet === 'jackpot'
+          ? t(jackpotStopped ? 'jackpot.chipStopped' : 'jackpot.chip', { amount: formatMoney(spot.min, state.currency, state.language) })
+          : limitsText(t, spot, state, oneLine);
       // The name, the amount on it (once there is one) under it, the spot's limits in small type.
-      b.setLabel(amount ? `${name}\n${formatMoney(amount, state.currency, state.language)}` : name, limitsText(t, spot, state, oneLine));
+      b.setLabel(amount ? `${name}\n${formatMoney(amount, state.currency, state.language)}` : name, small);
       b.setActive(amount !== undefined);
-      b.setEnabled(!locked);
+      b.setEnabled(!locked && !jackpotStopped);
     };
     own.forEach((spot, i) => {
       const b = this.spots[i];
@@ -293,7 +299,9 @@ export class StationPlay extends Container {
     this.spotLayer.removeChild(this.behindHeading);
     for (const layer of [this.spotLayer, this.chipLayer, this.actionLayer]) layer.removeChildren().forEach((c) => c.destroy({ children: true }));
     const press = (spot: BetSpot) => () => {
-      if (this.chip > 0 && !this.queue.busy()) this.ctx.command({ name: 'place-bet', spot: spotOf(spot), amount: this.chip });
+      // The jackpot's one chip has its own amount (Portugal rule 47), whatever chip is chosen.
+      const amount = spot.bet === 'jackpot' ? spot.min : this.chip;
+      if (amount > 0 && !this.queue.busy()) this.ctx.command({ name: 'place-bet', spot: spotOf(spot), amount });
     };
     // The seat's own spots in one row, full height.
     const own = ownSpots(state.betting.spots);

@@ -427,3 +427,52 @@ describe('service Configuration page: key names', () => {
     }
   });
 });
+
+describe('service Jackpot page (Portugal rules 38–50)', () => {
+  it('shows the pools, their movements and the last awards in each language; a supervisor resets a level with an amount and the reference', () => {
+    for (const language of ['en', 'pt', 'zh-Hant'] as const) {
+      const i18n = createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const state = {
+        kind: 'service',
+        tableId: 'T',
+        softwareVersion: '1',
+        language,
+        signedIn: true,
+        session: { role: 'supervisor', currency: 'MOP' },
+      } as ServiceState;
+      const asked: AskRequest[] = [];
+      const acted: ServiceAction[] = [];
+      const actions: PageActions = { ...none, ask: (r) => void asked.push(r), act: (a) => void acted.push(a) };
+      const { rows, buttons } = pageContent(
+        state,
+        {
+          page: 'jackpot',
+          currency: 'MOP',
+          reference: 'IGJ-1',
+          stake: 100,
+          pools: [{ level: 'main', pool: 1_000_016, held: 1_000_016 }],
+          stopped: true,
+          history: [
+            { seq: 9, ts: '2026-01-01T00:00:00.000Z', roundId: 'R-2', level: 'main', before: 1_000_000, contribution: 16, award: 0, seed: 0, after: 1_000_016 },
+          ],
+          hits: [{ seq: 9, ts: '2026-01-01T00:00:00.000Z', roundId: 'R-2', station: 1, seat: 1, combination: 'three-sevens', level: 'main', amount: 20_000 }],
+        },
+        t,
+        INITIAL_CHOICES,
+        actions,
+      );
+      const text = rows.join('\n');
+      const money = (n: number) => formatMoney(n, 'MOP', language);
+      assert.ok(text.includes(money(1_000_016)), `${language}: the pool`);
+      assert.ok(text.includes(t('jackpot.stopped')), `${language}: the chip stopped`);
+      assert.ok(text.includes(t('jackpot.combination.three-sevens')) && text.includes('R-2') && text.includes(money(20_000)), `${language}: the award`);
+      const reset = buttons.find((b) => b.id === 'act-jackpot-reset-main');
+      assert.ok(reset, `${language}: the reset`);
+      reset.press();
+      asked.at(-1)?.then('12000');
+      asked.at(-1)?.then('IGJ-2026-7');
+      assert.deepEqual(acted.at(-1), { kind: 'jackpot-reset', level: 'main', to: 1_200_000, authorisation: 'IGJ-2026-7' });
+    }
+  });
+});

@@ -104,8 +104,9 @@ export class ServiceScreen implements Screen {
 
     // Signed in: navigation, rows, actions.
     SERVICE_PAGES.forEach((page, i) => {
-      const b = new Button(`page-${page}`, 240, 84, () => this.open(page));
-      b.position.set(20, 130 + i * 96);
+      // Eleven pages down the left edge of 1080 design units.
+      const b = new Button(`page-${page}`, 240, 80, () => this.open(page));
+      b.position.set(20, 124 + i * 86);
       this.navButtons.set(page, b);
       this.nav.addChild(b);
     });

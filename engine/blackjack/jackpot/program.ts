@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { JACKPOT_COMBINATIONS } from './combinations.js';
+
+/**
+ * A table's progressive jackpot as the Inspecção-Geral de Jogos approved it (Portugal rules
+ * 38–50). The text fixes the procedure; the figures are the authority's, on the
+ * concessionaire's proposal (rule 40: the stake, the increment percentage and its conditions;
+ * rule 43: the combinations and their awards), so they are data, and `reference` names the
+ * approval they come from.
+ *
+ * Levels: each level is a pool of its own (a single level is the text's one «acumulado»). The
+ * increment of each jackpot chip is shared among the levels (`share`, basis points summing to
+ * 10,000). Each award takes from one level: a fixed amount, or that level's whole pool.
+ */
+const minor = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+const levelId = z.string().regex(/^[a-z][a-z0-9-]{0,23}$/);
+
+export const JackpotLevel = z.strictObject({
+  level: levelId,
+  /** «valor de arranque» (rule 44): the pool when the table opens with this program. */
+  start: minor,
+  /** The value the house brings the pool back to after an award (rule 44's minimum again). */
+  reset: minor,
+  /** Basis points of each chip's increment that go to this level. */
+  share: z.number().int().min(0).max(10_000),
+});
+export type JackpotLevel = z.infer<typeof JackpotLevel>;
+
+export const JackpotAwardLine = z.strictObject({
+  combination: z.enum(JACKPOT_COMBINATIONS),
+  level: levelId,
+  pays: z.union([z.strictObject({ fixed: z.number().int().positive() }), z.literal('pool')]),
+});
+export type JackpotAwardLine = z.infer<typeof JackpotAwardLine>;
+
+export const JackpotProgram = z.strictObject({
+  /** The authority's approval of these figures (rules 40, 43). */
+  reference: z.string().min(1).max(128),
+  /** The one chip of rule 47, «no montante previamente definido» (rule 40: fixed by the authority). */
+  stake: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  /** «percentagem de incremento» (rule 40), in basis points of the stake (1,000 = 10%). */
+  incrementBasisPoints: z.number().int().min(1).max(10_000),
+  levels: z.array(JackpotLevel).min(1).max(4).readonly(),
+  /** Best first: the order ranks the combinations (rule 50 a: smaller awards are paid first). */
+  awards: z.array(JackpotAwardLine).min(1).max(16).readonly(),
+});
+export type JackpotProgram = z.infer<typeof JackpotProgram>;
+
+/** Why a program cannot be played, each naming the rule it breaks. */
+export class JackpotProgramError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`jackpot program refused: ${problems.join('; ')}`);
+    this.name = 'JackpotProgramError';
+  }
+}
+
+/** Rule 44: «O valor de arranque do jackpot será, no mínimo, de 10 mil vezes o valor da aposta no acumulado». */
+export const START_TIMES_STAKE = 10_000;
+
+/** The problems of a program that its schema accepted (empty when it can be played). */
+export function jackpotProgramProblems(p: JackpotProgram): string[] {
+  const out: string[] = [];
+  const min = p.stake * START_TIMES_STAKE;
+  const ids = new Set<string>();
+  for (const l of p.levels) {
+    if (ids.has(l.level)) out.push(`level "${l.level}" appears twice`);
+    ids.add(l.level);
+    // Every level is a jackpot of its own: each starts (and starts again) at 10,000 stakes at least.
+    if (l.start < min) out.push(`level "${l.level}" starts at ${l.start}, below 10,000 × the stake of ${p.stake} = ${min} (portugal-2001 rule 44)`);
+    if (l.reset < min) out.push(`level "${l.level}" resets to ${l.reset}, below 10,000 × the stake of ${p.stake} = ${min} (portugal-2001 rule 44)`);
+  }
+  const shares = p.levels.reduce((t, l) => t + l.share, 0);
+  if (shares !== 10_000) out.push(`the levels' shares of the increment sum to ${shares} basis points, not 10,000 (portugal-2001 rule 40)`);
+  const combos = new Set<string>();
+  for (const a of p.awards) {
+    if (!ids.has(a.level)) out.push(`the award for ${a.combination} takes from level "${a.level}", which the program does not have`);
+    if (combos.has(a.combination)) out.push(`${a.combination} has two awards (portugal-2001 rule 43: one award per combination)`);
+    combos.add(a.combination);
+  }
+  return out;
+}
+
+/** The program, parsed and checked; throws `JackpotProgramError` naming every problem. */
+export function parseJackpotProgram(input: unknown): JackpotProgram {
+  const parsed = JackpotProgram.safeParse(input);
+  if (!parsed.success) throw new JackpotProgramError(parsed.error.issues.map((i) => `${i.path.join('.') || 'program'}: ${i.message}`));
+  const problems = jackpotProgramProblems(parsed.data);
+  if (problems.length > 0) throw new JackpotProgramError(problems);
+  return parsed.data;
+}
+
+/**
+ * What a round's jackpot chips add to each level (rule 40): the increment percentage of the
+ * stakes, shared by the levels' basis points. Floored to the minor unit per level; the fraction
+ * left over stays with the house (the chip is the house's once collected, rule 48 — the pool
+ * receives only what the authority's percentage gives it, never less).
+ */
+export function contributions(p: JackpotProgram, totalStake: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  // Integer arithmetic: stake × bp × share fits in a safe integer for any realistic round.
+  for (const l of p.levels) out[l.level] = Math.floor((totalStake * p.incrementBasisPoints * l.share) / 100_000_000);
+  return out;
+}
+
+/**
+ * A program for tests, the simulator and the demo table only: its figures are not an approval.
+ * A chip of 100 minor units, 20% of it to the pools (80% of that to `main`, 20% to `minor`).
+ */
+export const EXAMPLE_JACKPOT_PROGRAM: JackpotProgram = {
+  reference: 'EXAMPLE (no IGJ approval)',
+  stake: 100,
+  incrementBasisPoints: 2_000,
+  levels: [
+    { level: 'main', start: 1_000_000, reset: 1_000_000, share: 8_000 },
+    { level: 'minor', start: 1_000_000, reset: 1_000_000, share: 2_000 },
+  ],
+  awards: [
+    { combination: 'four-aces-suited', level: 'main', pays: 'pool' },
+    { combination: 'four-aces', level: 'minor', pays: 'pool' },
+    { combination: 'three-sevens-suited', level: 'minor', pays: { fixed: 100_000 } },
+    { combination: 'suited-678', level: 'minor', pays: { fixed: 50_000 } },
+    { combination: 'three-sevens', level: 'minor', pays: { fixed: 20_000 } },
+    { combination: 'suited-blackjack', level: 'minor', pays: { fixed: 2_500 } },
+  ],
+};

@@ -1,0 +1,225 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseCard, type Card } from '../../cards/card.js';
+import { BlackjackRound, RoundError } from '../round.js';
+import { resolveRules } from '../rules.js';
+import { BlackjackTable } from '../table.js';
+import { contributions, EXAMPLE_JACKPOT_PROGRAM, JackpotProgramError, parseJackpotProgram, type JackpotProgram } from './program.js';
+import { openJackpot, settleJackpot, type JackpotState } from './settle.js';
+
+const cards = (s: string): Card[] => s.split(' ').map(parseCard);
+
+// One level, the text's single «acumulado»: four suited aces take the pool; three 7s pay 500;
+// a suited Black Jack pays 100 (figures of a test, not an approval).
+const ONE_LEVEL: JackpotProgram = {
+  reference: 'TEST',
+  stake: 1,
+  incrementBasisPoints: 5_000,
+  levels: [{ level: 'main', start: 10_000, reset: 10_000, share: 10_000 }],
+  awards: [
+    { combination: 'four-aces-suited', level: 'main', pays: 'pool' },
+    { combination: 'three-sevens', level: 'main', pays: { fixed: 500 } },
+    { combination: 'suited-blackjack', level: 'main', pays: { fixed: 100 } },
+  ],
+};
+const at = (program: JackpotProgram, pools: Record<string, number>): JackpotState => ({
+  program,
+  pools,
+  unfunded: Object.fromEntries(Object.keys(pools).map((k) => [k, 0])),
+});
+
+/** Plays a scripted round: two-letter items are cards, the others decisions. */
+function play(round: BlackjackRound, script: string): void {
+  for (const x of script.split(' ')) {
+    if (x.length <= 3 && /^[2-9TJQKA][SHDC]$/.test(x)) round.deal(parseCard(x));
+    else round.decide({ type: x as 'hit' | 'stand' | 'split' });
+  }
+}
+
+describe('Portugal progressive jackpot (rules 38–50)', () => {
+  const rules = (extra: Record<string, unknown> = {}) => resolveRules('portugal-2001', { jackpot: true, jackpotCards: 3, authorisation: 'TEST-IGJ', ...extra });
+
+  it("rule 40: the pools grow by the authority's percentage of every chip, shared by the levels", () => {
+    // The case: a 5000 pool after two 100 stakes no longer stays 5000.
+    const program: JackpotProgram = {
+      ...ONE_LEVEL,
+      stake: 100,
+      incrementBasisPoints: 1_000,
+      levels: [{ level: 'main', start: 1_000_000, reset: 1_000_000, share: 10_000 }],
+    };
+    const { moves, state } = settleJackpot(
+      [
+        { seat: 1, hand: 0, stake: 100, cards: cards('2C 3D') },
+        { seat: 2, hand: 0, stake: 100, cards: cards('4C 5D') },
+      ],
+      at(program, { main: 5_000 }),
+    );
+    assert.equal(state.pools.main, 5_020, '10% of 200');
+    assert.deepEqual(moves, [{ level: 'main', before: 5_000, funded: 0, contribution: 20, award: 0, hits: 0, seed: 0, after: 5_020 }]);
+    // Two levels, 80/20 of 20%: the fraction of a minor unit stays with the house, never more to it.
+    assert.deepEqual(contributions(EXAMPLE_JACKPOT_PROGRAM, 300), { main: 48, minor: 12 });
+    assert.deepEqual(contributions(EXAMPLE_JACKPOT_PROGRAM, 3), { main: 0, minor: 0 });
+  });
+
+  it('rule 44: a level starting or reset below 10,000 × the stake is refused, naming the rule', () => {
+    assert.doesNotThrow(() => parseJackpotProgram(EXAMPLE_JACKPOT_PROGRAM));
+    const low = { ...EXAMPLE_JACKPOT_PROGRAM, levels: [{ level: 'main', start: 999_999, reset: 1_000_000, share: 10_000 }] };
+    assert.throws(
+      () => parseJackpotProgram(low),
+      (e: unknown) => e instanceof JackpotProgramError && /starts at 999999.*rule 44/.test(e.message),
+    );
+    const lowReset = { ...EXAMPLE_JACKPOT_PROGRAM, levels: [{ level: 'main', start: 1_000_000, reset: 5, share: 10_000 }] };
+    assert.throws(() => parseJackpotProgram(lowReset), /resets to 5.*rule 44/);
+    assert.throws(() => parseJackpotProgram({ ...EXAMPLE_JACKPOT_PROGRAM, stake: 0 }), JackpotProgramError);
+    assert.throws(
+      () => parseJackpotProgram({ ...EXAMPLE_JACKPOT_PROGRAM, levels: [{ level: 'main', start: 1_000_000, reset: 1_000_000, share: 9_000 }] }),
+      /sum to 9000/,
+    );
+    // A table opens every level at its start value, which the next settlement journals.
+    const open = openJackpot(EXAMPLE_JACKPOT_PROGRAM);
+    assert.deepEqual(open.pools, { main: 1_000_000, minor: 1_000_000 });
+    assert.deepEqual(open.unfunded, { main: 1_000_000, minor: 1_000_000 });
+  });
+
+  it('rule 47: the jackpot bet is one chip of the amount fixed beforehand', () => {
+    const jackpot = openJackpot(EXAMPLE_JACKPOT_PROGRAM);
+    assert.throws(
+      () => new BlackjackRound({ rules: rules(), seats: [{ seat: 1, bets: { main: 100, jackpot: 200 } }], jackpot }),
+      (e: unknown) => e instanceof RoundError && /one chip of 100.*rule 47/.test(e.message),
+    );
+    assert.doesNotThrow(() => new BlackjackRound({ rules: rules(), seats: [{ seat: 1, bets: { main: 100, jackpot: 100 } }], jackpot }));
+    assert.throws(() => new BlackjackRound({ rules: rules(), seats: [{ seat: 1, bets: { main: 100, jackpot: 100 } }] }), /needs the jackpot program/);
+  });
+
+  it('rule 50: smaller awards first, the rest of the pool split among the top holders, the indivisible unit stays', () => {
+    const { results, moves } = settleJackpot(
+      [
+        { seat: 1, hand: 0, stake: 1, cards: cards('AS AS AS AS') },
+        { seat: 2, hand: 0, stake: 1, cards: cards('7S 7H 7D') },
+        { seat: 3, hand: 0, stake: 1, cards: cards('AH KH') },
+        { seat: 4, hand: 0, stake: 1, cards: cards('AD AD AD AD') },
+        { seat: 5, hand: 0, stake: 1, cards: cards('2C 3C') },
+      ],
+      at(ONE_LEVEL, { main: 10_000 }),
+    );
+    // 10,000 + 50% of 5 chips (2) = 10,002; 100 and 500 first; 9,402 split: 4,701 each.
+    assert.deepEqual(
+      results.map((r) => [r.seat, r.award, r.shared ?? false]),
+      [
+        [1, 4_701, true],
+        [2, 500, false],
+        [3, 100, false],
+        [4, 4_701, true],
+        [5, 0, false],
+      ],
+    );
+    // Empty after the top award: the house brings it back to the reset value (rule 44).
+    assert.deepEqual(moves, [{ level: 'main', before: 10_000, funded: 0, contribution: 2, award: 10_002, hits: 4, seed: 10_000, after: 10_000 }]);
+    const odd = settleJackpot(
+      [
+        { seat: 1, hand: 0, stake: 1, cards: cards('AS AS AS AS') },
+        { seat: 2, hand: 0, stake: 1, cards: cards('AD AD AD AD') },
+      ],
+      at(ONE_LEVEL, { main: 10_000 }),
+    );
+    assert.deepEqual(
+      odd.results.map((r) => r.award),
+      [5_000, 5_000],
+    );
+    assert.equal(odd.moves[0]?.after, 10_000, 'the odd unit (10,001 / 2) stays in the pool, counted in its reset');
+  });
+
+  it('a fixed award is never more than its level holds', () => {
+    const { results, moves } = settleJackpot([{ seat: 1, hand: 0, stake: 1, cards: cards('7S 7H 7D') }], at(ONE_LEVEL, { main: 300 }));
+    assert.equal(results[0]?.award, 300);
+    assert.equal(moves[0]?.seed, 10_000);
+  });
+
+  it("rules 42–43, 46: the player's first cards as dealt, split pairs included; paid whatever the main result", () => {
+    const round = new BlackjackRound({
+      rules: rules(),
+      seats: [{ seat: 1, bets: { main: 100, jackpot: 100 } }],
+      jackpot: openJackpot(EXAMPLE_JACKPOT_PROGRAM),
+    });
+    // 7-7 split against a 10: the first split hand draws 7D — the player's first three cards are
+    // 7S 7H 7D (three sevens), though no one hand holds them; the hand then goes 7-7-5, the
+    // second hand 7-5-10 busts.
+    play(round, '7S TD 7H 9C split 7D hit 5C stand 5S hit TS');
+    assert.equal(round.done, true);
+    const jp = round.lines.filter((l) => l.bet === 'jackpot');
+    assert.deepEqual(
+      jp.map((l) => [l.hand, l.stake, l.net, l.rule]),
+      [[0, 100, 19_900, 'portugal-2001 rules 42-43, 50 a)']],
+    );
+    assert.deepEqual(
+      round.lines.filter((l) => l.bet === 'main').map((l) => l.net),
+      [-100, 0],
+      'one hand busts: the award is paid all the same (rule 43)',
+    );
+    const s = round.jackpotSettlement();
+    assert.deepEqual(s?.state.pools, { main: 1_000_016, minor: 1_000_000 });
+    assert.deepEqual(
+      s?.moves.map((m) => [m.level, m.funded, m.contribution, m.award, m.seed]),
+      [
+        ['main', 1_000_000, 16, 0, 0],
+        ['minor', 1_000_000, 4, 20_000, 19_996],
+      ],
+      'the start values are journalled with the first settlement',
+    );
+  });
+
+  it('rule 42, the other reading (jackpotSplitCards: each-hand): each split hand on its own cards', () => {
+    const round = new BlackjackRound({
+      rules: rules({ jackpotSplitCards: 'each-hand' }),
+      seats: [{ seat: 1, bets: { main: 100, jackpot: 100 } }],
+      jackpot: openJackpot(EXAMPLE_JACKPOT_PROGRAM),
+    });
+    play(round, '7S TD 7H 9C split 7D hit 5C stand 5S hit TS');
+    const jp = round.lines.filter((l) => l.bet === 'jackpot');
+    assert.deepEqual(
+      jp.map((l) => [l.hand, l.stake, l.net]),
+      [[0, 100, -100]],
+      'no hand holds three sevens',
+    );
+    assert.ok(jp[0]?.choices?.includes('jackpotSplitCards=each-hand'), 'the line names the reading it was settled under');
+  });
+
+  it('rule 41: the pools a round plays for rise when the chips are collected; a void leaves them as they were', () => {
+    const t = new BlackjackTable(rules(), openJackpot(EXAMPLE_JACKPOT_PROGRAM));
+    t.shuffled(1);
+    while (t.phase === 'burn') t.cardOut(parseCard('2C'));
+    const r = t.startRound([
+      { seat: 1, bets: { main: 100, jackpot: 100 } },
+      { seat: 2, bets: { main: 100, jackpot: 100 } },
+    ]);
+    assert.deepEqual(r.jackpotPools(), { main: 1_000_032, minor: 1_000_008 });
+    t.voidRound();
+    assert.deepEqual(t.jackpot?.pools, { main: 1_000_000, minor: 1_000_000 });
+    assert.deepEqual(t.snapshot().jackpot?.unfunded, { main: 1_000_000, minor: 1_000_000 }, 'still to be journalled');
+  });
+});
+
+describe('bets behind: who decides (Macau Art. 20 n.1; Portugal rule 16)', () => {
+  const seat = {
+    seat: 2,
+    bets: { main: 100 },
+    behind: [
+      { owner: 'b', main: 300 },
+      { owner: 'c', main: 300 },
+    ],
+  };
+  const decider = (rules: ReturnType<typeof resolveRules>, seated = true): string => {
+    const round = new BlackjackRound({ rules, seats: [{ ...seat, seated }] });
+    for (const c of cards('TS 9H 8D 7C')) if (round.expected().kind === 'card') round.deal(c);
+    const x = round.expected();
+    assert.equal(x.kind, 'decision');
+    return x.kind === 'decision' ? x.decider : '';
+  };
+  it('seated player, nearest bettor, highest bet (ties to the first placed), vacant seat', () => {
+    assert.equal(decider(resolveRules('macau-2009')), 'seat:2');
+    assert.equal(decider(resolveRules('macau-2009', { betBehind: 'seated-or-nearest', authorisation: 'TEST-DICJ' }), false), 'b');
+    assert.equal(decider(resolveRules('macau-2009', { betBehind: 'highest-bet', authorisation: 'TEST-DICJ' })), 'b');
+    assert.equal(decider(resolveRules('portugal-2001')), 'seat:2');
+    assert.equal(decider(resolveRules('portugal-2001'), false), 'b');
+  });
+});

@@ -1,0 +1,131 @@
+import type { Card } from '../../cards/card.js';
+import { holds, type JackpotCombination } from './combinations.js';
+import { contributions, type JackpotAwardLine, type JackpotProgram } from './program.js';
+
+/**
+ * The jackpot as it stands between rounds: the program and each level's pool. `unfunded` is the
+ * part of a pool the house has committed but no settlement has journalled yet (the start value
+ * when the table opened with the program, a reset): the next settlement journals it.
+ */
+export interface JackpotState {
+  readonly program: JackpotProgram;
+  readonly pools: Readonly<Record<string, number>>;
+  readonly unfunded: Readonly<Record<string, number>>;
+}
+
+/** A table opening with a program: every level at its start value (rule 44), not yet journalled. */
+export function openJackpot(program: JackpotProgram): JackpotState {
+  const pools: Record<string, number> = {};
+  for (const l of program.levels) pools[l.level] = l.start;
+  return { program, pools, unfunded: { ...pools } };
+}
+
+/** The pools a round plays for once its chips are collected (rule 41: the display is incremented then). */
+export function poolsInPlay(state: JackpotState, totalStake: number): Record<string, number> {
+  const c = contributions(state.program, totalStake);
+  const out: Record<string, number> = {};
+  for (const l of state.program.levels) out[l.level] = (state.pools[l.level] ?? 0) + (c[l.level] ?? 0);
+  return out;
+}
+
+/** One player's jackpot chip and the cards rule 42 counts for it. */
+export interface JackpotEntry {
+  readonly seat: number;
+  readonly hand: number;
+  readonly stake: number;
+  readonly cards: readonly Card[];
+}
+
+export interface JackpotResult {
+  readonly seat: number;
+  readonly hand: number;
+  readonly stake: number;
+  readonly award: number;
+  readonly combination?: JackpotCombination;
+  readonly level?: string;
+  /** The top award of its level, split among several holders (rule 50 b)). */
+  readonly shared?: true;
+}
+
+/** What a settlement did to one level, as the ledger journals it. */
+export interface JackpotLevelMove {
+  readonly level: string;
+  /** The pool before this round's chips (what the last settlement left, plus anything unfunded). */
+  readonly before: number;
+  /** The part of `before` journalled now for the first time (start value, reset). */
+  readonly funded: number;
+  readonly contribution: number;
+  readonly award: number;
+  readonly hits: number;
+  /** What the house adds after an award so the pool is back at its reset value (rule 44). */
+  readonly seed: number;
+  readonly after: number;
+}
+
+/** The best award line the cards hold: the program lists its awards best first. */
+export function bestAward(program: JackpotProgram, cards: readonly Card[]): JackpotAwardLine | undefined {
+  return program.awards.find((a) => holds(a.combination, cards));
+}
+
+/**
+ * Settles every jackpot chip of a round. The chip always goes (rules 41, 48): the authority's
+ * percentage of it increments the pools (rule 40). Awards are paid whatever the main result
+ * (rule 43). Per level, when several combinations win in one round (rule 50): the fixed awards
+ * are paid from the smallest to the largest, then what remains of the pool goes to the holders
+ * of the combination that takes the pool, split equally (rule 50 b); the indivisible minor units
+ * stay in the pool). A fixed award is never more than the pool holds. After an award the house
+ * brings the pool back up to its reset value (rule 44).
+ */
+export function settleJackpot(
+  entries: readonly JackpotEntry[],
+  state: JackpotState,
+): { results: JackpotResult[]; moves: JackpotLevelMove[]; state: JackpotState } {
+  const program = state.program;
+  const totalStake = entries.reduce((t, e) => t + e.stake, 0);
+  const added = contributions(program, totalStake);
+  const evaluated = entries.map((e) => ({ e, award: bestAward(program, e.cards) }));
+  const awards = new Map<JackpotEntry, { amount: number; shared: boolean }>();
+  const moves: JackpotLevelMove[] = [];
+  const pools: Record<string, number> = {};
+  for (const level of program.levels) {
+    const id = level.level;
+    const before = state.pools[id] ?? 0;
+    const contribution = added[id] ?? 0;
+    let remaining = before + contribution;
+    const winners = evaluated.filter((x): x is { e: JackpotEntry; award: JackpotAwardLine } => x.award?.level === id);
+    // Rule 50 a): «Os prémios são pagos do menor para o maior».
+    const fixed = winners.flatMap((w) => (w.award.pays === 'pool' ? [] : [{ w, amount: w.award.pays.fixed }])).sort((a, b) => a.amount - b.amount);
+    let paid = 0;
+    for (const { w, amount } of fixed) {
+      const pay = Math.min(remaining, amount);
+      awards.set(w.e, { amount: pay, shared: false });
+      remaining -= pay;
+      paid += pay;
+    }
+    const top = winners.filter((w) => w.award.pays === 'pool');
+    if (top.length > 0) {
+      const share = Math.floor(remaining / top.length);
+      for (const w of top) awards.set(w.e, { amount: share, shared: top.length > 1 });
+      remaining -= share * top.length;
+      paid += share * top.length;
+    }
+    const seed = winners.length > 0 ? Math.max(0, level.reset - remaining) : 0;
+    const after = remaining + seed;
+    moves.push({ level: id, before, funded: state.unfunded[id] ?? 0, contribution, award: paid, hits: winners.length, seed, after });
+    pools[id] = after;
+  }
+  const results = evaluated.map(({ e, award }): JackpotResult => {
+    const a = awards.get(e);
+    return {
+      seat: e.seat,
+      hand: e.hand,
+      stake: e.stake,
+      award: a?.amount ?? 0,
+      ...(award ? { combination: award.combination, level: award.level } : {}),
+      ...(a?.shared ? { shared: true as const } : {}),
+    };
+  });
+  const unfunded: Record<string, number> = {};
+  for (const l of program.levels) unfunded[l.level] = 0;
+  return { results, moves, state: { program, pools, unfunded } };
+}

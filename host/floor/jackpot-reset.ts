@@ -1,0 +1,26 @@
+import { jackpotPools, type Ledger } from '../../ledger/index.js';
+import type { LiveTable } from '../table/runtime.js';
+
+export interface JackpotResetRequest {
+  readonly level: string;
+  /** The pool after the reset, minor units. */
+  readonly to: number;
+  readonly supervisor: string;
+  readonly witness: string;
+  /** The authority's reference for the reset (rules 40, 44). */
+  readonly authorisation: string;
+}
+
+/**
+ * Two people set a progressive level (Portugal rules 40, 44), on the authority's reference. What
+ * the ledger holds of the level is the players': the reset is refused below it here, before the
+ * table is asked, so a refusal never reaches the journal as a write the ledger turns down (which
+ * would hold the table). The table refuses the rest (the level, rule 44's minimum, a round in play).
+ */
+export function resetJackpotLevel(d: { ledger: Ledger; table: LiveTable }, r: JackpotResetRequest): { ok: true } | { ok: false; reason: string } {
+  if (r.supervisor === r.witness) return { ok: false, reason: 'a jackpot reset needs two different people' };
+  const held = jackpotPools(d.ledger).find((p) => p.level === r.level)?.pool ?? 0;
+  if (r.to < held) return { ok: false, reason: `level ${r.level} holds ${held} in the ledger: a reset never takes from the players` };
+  const out = d.table.input({ kind: 'jackpot-reset', at: Date.now(), ...r });
+  return out.ok ? { ok: true } : { ok: false, reason: out.reason };
+}

@@ -1,0 +1,207 @@
+// Portugal's progressive jackpot at the live table (rules 38–50): the chip, the pools, the money
+// path through the ledger (a liability per level, double entry), the handpay above the table's
+// amount, and the same state after a restart.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { EXAMPLE_JACKPOT_PROGRAM } from '../../engine/blackjack/jackpot/program.js';
+import { parseCard } from '../../engine/cards/card.js';
+import { account, entryCount, jackpotHits, jackpotMovements, jackpotPools, verifyLedger } from '../../ledger/index.js';
+import type { Spot } from '../../protocol/index.js';
+import { resetJackpotLevel } from '../floor/jackpot-reset.js';
+import { credit, testTable, type TestTable } from '../testing/table-kit.js';
+
+const PROGRAM = EXAMPLE_JACKPOT_PROGRAM;
+const portugal = (handpayTwoPersonAbove = 5_000_000) => ({
+  game: 'blackjack' as const,
+  config: {
+    profile: 'portugal-2001',
+    profileAuthorisation: 'TEST-IGJ',
+    profileOptions: { jackpot: true, jackpotCards: 3, jackpotProgram: PROGRAM },
+    handpayTwoPersonAbove,
+  },
+});
+const place = (t: TestTable, station: number, spot: Spot, amount: number) =>
+  t.hub.apply(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount });
+const decide = (t: TestTable, station: number, action: string) =>
+  t.hub.apply(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action } as never);
+const pool = (t: TestTable, level: string) => -t.ledger.balance(account.jackpotPool(level));
+
+function burnShoeStart(t: TestTable) {
+  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard('2C'));
+}
+
+/** One round at seat 1: main 10,000 (the table's minimum, rule 14) and the jackpot chip; the cards and decisions as scripted. */
+function playRound(t: TestTable, script: string) {
+  assert.equal(place(t, 1, { bet: 'main' }, 10_000).ok, true);
+  assert.equal(place(t, 1, { bet: 'jackpot' }, PROGRAM.stake).ok, true);
+  t.clock.runOut(t.table.view().endsAt);
+  assert.equal(t.table.view().phase, 'dealing');
+  for (const x of script.split(' ')) {
+    if (/^[2-9TJQKA][SHDC]$/.test(x)) t.table.onCard(parseCard(x));
+    else assert.equal(decide(t, 1, x).ok, true, x);
+  }
+}
+
+describe('Portugal progressive jackpot at the table (rules 38–50)', () => {
+  it("rule 47: the chip is the program's amount, no other", () => {
+    const t = testTable(portugal());
+    try {
+      credit(t.ledger, 1, 1_000_000);
+      burnShoeStart(t);
+      assert.ok(t.table.bets.includes('jackpot'));
+      assert.equal(place(t, 1, { bet: 'jackpot' }, PROGRAM.stake * 2).ok, false, 'two chips are refused');
+    } finally {
+      t.close();
+    }
+  });
+
+  it('rule 45: a jackpot chip without a main bet does not play: it stays credit, and the station is told why', () => {
+    const t = testTable(portugal());
+    try {
+      credit(t.ledger, 1, 1_000_000);
+      burnShoeStart(t);
+      assert.equal(place(t, 1, { bet: 'jackpot' }, PROGRAM.stake).ok, true);
+      credit(t.ledger, 2, 1_000_000);
+      assert.equal(place(t, 2, { bet: 'main' }, 10_000).ok, true, 'station 2 plays: the round is dealt');
+      t.clock.runOut(t.table.view().endsAt);
+      assert.equal(t.table.view().phase, 'dealing');
+      assert.equal(t.ledger.credit(1), 1_000_000, 'nothing moved');
+      const s = t.hub.state('station/1');
+      assert.ok(s.kind === 'station');
+      assert.deepEqual(
+        (s.betting.unplayed ?? []).map((u) => [u.bet, u.amount, u.reason]),
+        [['jackpot', PROGRAM.stake, 'needs-initial-bet']],
+      );
+    } finally {
+      t.close();
+    }
+  });
+
+  it('rules 40, 42, 50: contributions and a hit move between the house and the pools, journalled with the settlement', () => {
+    const t = testTable(portugal());
+    try {
+      credit(t.ledger, 1, 1_000_000);
+      burnShoeStart(t);
+      // A losing round: the chip goes, 20% of it to the pools (16 main, 4 minor) and the start values are journalled.
+      playRound(t, '9S TD 8H 9C stand');
+      assert.equal(t.table.view().phase, 'results');
+      assert.equal(pool(t, 'main'), 1_000_016);
+      assert.equal(pool(t, 'minor'), 1_000_004);
+      assert.equal(t.ledger.credit(1), 1_000_000 - 10_100);
+      // 7-7 split, 7D to the first hand: three sevens among the player's first three cards (20,000 from minor).
+      t.clock.runOut(t.table.view().endsAt);
+      playRound(t, '7S TD 7H 9C split 7D stand 5S stand');
+      const m = t.ledger.meters('table');
+      assert.equal(m['progressiveContributions.main'], 32);
+      assert.equal(m['progressiveContributions.minor'], 8);
+      assert.equal(m['progressiveHits.minor'], 1);
+      assert.equal(m['progressiveWins.minor'], 20_000);
+      assert.equal(m['progressiveSeeds.minor'], 1_000_000 + 19_992, 'the start value, then the seed back to the reset value');
+      assert.equal(pool(t, 'minor'), 1_000_000);
+      assert.equal(pool(t, 'main'), 1_000_032);
+      assert.deepEqual(jackpotPools(t.ledger), [
+        { level: 'main', pool: 1_000_032 },
+        { level: 'minor', pool: 1_000_000 },
+      ]);
+      assert.deepEqual(
+        jackpotHits(t.ledger).map((h) => [h.station, h.seat, h.combination, h.level, h.amount]),
+        [[1, 1, 'three-sevens', 'minor', 20_000]],
+      );
+      // Main: 7-7 split: 7-7 (14) and 7-5 (12) against 19 lose both; the jackpot pays 20,000 whatever the main result (rule 43).
+      assert.equal(t.ledger.credit(1), 1_000_000 - 10_100 - 20_100 + 20_000);
+      assert.equal(verifyLedger(t.ledger).ok, true);
+      assert.equal(entryCount(t.ledger, ['tilt.raise']), 0, 'the controller check never saw the table and the ledger apart');
+    } finally {
+      t.close();
+    }
+  });
+
+  it("a hit above the table's handpay amount goes to an attendant, two people, not to the credit meter", () => {
+    const t = testTable(portugal(10_000));
+    try {
+      credit(t.ledger, 1, 1_000_000);
+      burnShoeStart(t);
+      playRound(t, '7S TD 7H 9C split 7D stand 5S stand');
+      assert.equal(t.ledger.credit(1), 1_000_000 - 20_100, 'the award is not on the meter');
+      const pending = t.ledger.balance(account.handpayPending(1));
+      assert.equal(pending, -20_000, 'owed by an attendant');
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('the controller check: pools the ledger disagrees with stop the jackpot chip (a tilt), a two-person reset on the reference brings them back', () => {
+    const t = testTable(portugal());
+    try {
+      credit(t.ledger, 1, 1_000_000);
+      burnShoeStart(t);
+      assert.deepEqual(
+        t.tilts.list().map((x) => x.kind),
+        [],
+        'the table opens with its start values committed, unjournalled: in agreement',
+      );
+      // Someone else's pool in the ledger (a database from another program): 2,000,000 journalled, the table's 1,000,000 unfunded.
+      t.ledger.append({
+        type: 'jackpot.reset',
+        txId: 'elsewhere',
+        payload: { tableId: 'OTHER', level: 'main', to: 2_000_000, unfunded: 0, who: 'a', witness: 'b', authorisation: 'R' },
+      });
+      assert.deepEqual(
+        t.tilts.list().map((x) => [x.kind, x.disables]),
+        [['jackpot-controller', 'jackpot']],
+      );
+      const refused = place(t, 1, { bet: 'jackpot' }, PROGRAM.stake);
+      assert.equal(refused.ok, false, 'the chip is refused');
+      assert.equal(place(t, 1, { bet: 'main' }, 10_000).ok, true, 'the rest of the table plays on');
+      const reset = (to: number, witness = 'W1', level = 'main') =>
+        resetJackpotLevel(t, { level, to, supervisor: 'S1', witness, authorisation: 'IGJ-2026-17' });
+      const reason = (r: ReturnType<typeof reset>) => (r.ok ? 'taken' : r.reason);
+      assert.match(reason(reset(1_500_000)), /holds 2000000 in the ledger/, 'never below what the ledger holds');
+      assert.match(reason(reset(2_000_000, 'S1')), /two different people/);
+      assert.match(reason(reset(999_999, 'W1', 'minor')), /below 10,000 × the chip of 100 = 1000000 \(portugal-2001 rule 44\)/);
+      assert.match(reason(reset(1_000_000, 'W1', 'grand')), /no level "grand"/);
+      assert.equal(t.table.state.hold, null, 'a refused reset leaves the table as it was');
+      const ok = reset(2_000_000);
+      assert.equal(ok.ok, true, JSON.stringify(ok));
+      assert.deepEqual(t.tilts.list(), [], 'in agreement again: the fault clears by itself');
+      assert.equal(place(t, 1, { bet: 'jackpot' }, PROGRAM.stake).ok, true);
+      assert.equal(t.ledger.meters('table')['progressiveResets.main'], 2);
+      assert.deepEqual(
+        jackpotMovements(t.ledger).map((m) => [m.roundId, m.level, m.before, m.seed, m.after]),
+        [
+          [null, 'main', 2_000_000, 0, 2_000_000],
+          [null, 'main', 0, 2_000_000, 2_000_000],
+        ],
+        'the resets, newest first: the second added nothing to what the ledger held',
+      );
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('a restart folds the pools back exactly: the table and the ledger agree, and the next hit settles', () => {
+    const first = testTable(portugal());
+    const dir = first.dir;
+    credit(first.ledger, 1, 1_000_000);
+    burnShoeStart(first);
+    playRound(first, '9S TD 8H 9C stand');
+    const pools = first.table.progressive()?.levels.map((l) => [l.level, l.pool]);
+    first.stop();
+    const t = testTable({ ...portugal(), dir });
+    try {
+      assert.deepEqual(
+        t.table.progressive()?.levels.map((l) => [l.level, l.pool]),
+        pools,
+      );
+      assert.deepEqual(t.tilts.list(), []);
+      t.clock.runOut(t.table.view().endsAt);
+      playRound(t, '7S TD 7H 9C split 7D stand 5S stand');
+      assert.equal(pool(t, 'minor'), 1_000_000);
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+});
