@@ -219,6 +219,9 @@ test("blackjack (Portugal 2001): the dealer's turned second card (rule 17), a mi
     let before = await untilDeciding(station, 10_000);
     await press(page, 'page-holds');
     await press(page, 'act-dealing-error');
+    const shown = (id: string) => page.evaluate((i) => window.__kiosk?.bounds(i) ?? null, id);
+    await expect.poll(() => shown('act-correct-exposed-card')).not.toBeNull();
+    expect(await shown('act-correct-wrong-hand')).toBeNull();
     await correctOnHoldsPage(page, 'zh-Hant', 'dealing-error', 'exposed-card', 'portugal-2001 rule 17');
     await playOut(station, before);
     await recallShows(page, [['exposed-card', 'portugal-2001 rule 17']]);
