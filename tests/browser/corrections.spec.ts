@@ -187,6 +187,87 @@ test('blackjack (Macau 2009): exposed card, undue card, misdrawn card and card t
   }
 });
 
+test("blackjack (Portugal 2001): the dealer's turned second card (rule 17), a misdrawn card kept and an undue card discarded (rule 18), a card drawn after the dealer stood (rule 19), each corrected by two people, the ledger verified", async ({
+  page,
+  pageErrors,
+}, testInfo) => {
+  test.setTimeout(600_000);
+  // The results last long enough for the test to freeze them once the round has settled (rule 19's card is drawn then).
+  const { kiosk, stop } = await startServiceKiosk(simulatedTableConfig('blackjack', 'portugal-2001'), [
+    '--rules',
+    'portugal-2001',
+    '--sim-controls',
+    '--seed',
+    '11',
+    '--betting-seconds',
+    '3',
+    '--decision-seconds',
+    '120',
+    '--results-seconds',
+    '4',
+  ]);
+  const station = await stationClient(kiosk.screens['station/1']!);
+  try {
+    await insertNote(kiosk, 1, 1000);
+    await expect.poll(() => station.state()?.credit, { timeout: 30_000 }).toBe(100_000);
+    await page.goto(kiosk.screens['service']!);
+    await waitForEvent(page, 'snapshot:service');
+    await signIn(page, SUP);
+
+    // Rule 17: the dealer's second card (the last dealt before the players decide) turned face up
+    // goes to the discards and another is drawn. The text orders nothing for a card at another hand.
+    let before = await untilDeciding(station, 10_000);
+    await press(page, 'page-holds');
+    await press(page, 'act-dealing-error');
+    const shown = (id: string) => page.evaluate((i) => window.__kiosk?.bounds(i) ?? null, id);
+    await expect.poll(() => shown('act-correct-exposed-card')).not.toBeNull();
+    expect(await shown('act-correct-wrong-hand')).toBeNull();
+    await correctOnHoldsPage(page, 'zh-Hant', 'dealing-error', 'exposed-card', 'portugal-2001 rule 17');
+    await playOut(station, before);
+    await recallShows(page, [['exposed-card', 'portugal-2001 rule 17']]);
+    expect(verifyLedgerOf(kiosk.dataDir)).toEqual({ ok: true, problems: [] });
+
+    // Rule 18: a card drawn against what the player asked, unseen, goes to the next player who asks.
+    before = await untilDeciding(station, 10_000);
+    await simControl(kiosk, 'misdraw');
+    await correctOnHoldsPage(page, 'pt', 'out-of-turn', 'misdrawn-card', 'portugal-2001 rule 18');
+    await expect
+      .poll(() => texts(page))
+      .toMatch(new RegExp(escape(tr('pt', 'service.field.heldCards', { cards: '\u0000' })).replace('\u0000', '[2-9TJQKA][SHDC]')));
+    await screenshot(page, testInfo, 'correction-portugal-misdrawn-card-pt');
+    await playOut(station, before, true);
+    await recallShows(page, [['misdrawn-card', 'portugal-2001 rule 18']]);
+    expect(verifyLedgerOf(kiosk.dataDir)).toEqual({ ok: true, problems: [] });
+
+    // Rule 18: that card, once seen, is void and goes to the discards.
+    before = await untilDeciding(station, 10_000);
+    await simControl(kiosk, 'misdraw');
+    await correctOnHoldsPage(page, 'en', 'out-of-turn', 'undue-card', 'portugal-2001 rule 18');
+    await screenshot(page, testInfo, 'correction-portugal-undue-card-en');
+    await playOut(station, before);
+    await recallShows(page, [['undue-card', 'portugal-2001 rule 18']]);
+    expect(verifyLedgerOf(kiosk.dataDir)).toEqual({ ok: true, problems: [] });
+
+    // Rule 19: a card the dealer draws after standing does not count. It comes after the round
+    // settled, so the round's record (recall) does not hold it: the Holds page names its rule, the
+    // journal keeps it, and the settled round is not touched.
+    before = await untilDeciding(station, 10_000);
+    await playOut(station, before);
+    await simControl(kiosk, 'freeze-countdown', { kind: 'results' });
+    const credit = station.state()?.credit;
+    await simControl(kiosk, 'misdraw');
+    await correctOnHoldsPage(page, 'zh-Hant', 'extra-card', 'undue-card', 'portugal-2001 rule 19');
+    await screenshot(page, testInfo, 'correction-portugal-extra-card-zh-Hant');
+    await expect.poll(() => station.round()?.phase, { timeout: 60_000 }).toBe('betting');
+    expect(station.state()?.credit).toBe(credit);
+    expect(verifyLedgerOf(kiosk.dataDir)).toEqual({ ok: true, problems: [] });
+    expect(pageErrors).toEqual([]);
+  } finally {
+    station.close();
+    await stop();
+  }
+});
+
 test("the Configuration page refuses an override of a fixed article, naming the article in the screen's language", async ({ page, pageErrors }, testInfo) => {
   test.setTimeout(240_000);
   const config = simulatedTableConfig('blackjack');

@@ -145,8 +145,12 @@ export async function stationClient(url: string) {
 }
 export type StationClient = Awaited<ReturnType<typeof stationClient>>;
 
-/** Posts to one of the kiosk's sim controls (`--sim-controls`). */
-export async function simControl(kiosk: Kiosk, name: string): Promise<void> {
-  const r = await fetch(`${kiosk.origin}/sim/${name}`, { method: 'POST', headers: { 'x-sim-token': kiosk.simToken ?? '' } });
+/** Posts to one of the kiosk's sim controls (`--sim-controls`), with its body if it takes one. */
+export async function simControl(kiosk: Kiosk, name: string, body?: object): Promise<void> {
+  const r = await fetch(`${kiosk.origin}/sim/${name}`, {
+    method: 'POST',
+    headers: { 'x-sim-token': kiosk.simToken ?? '', ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
   if (!r.ok) throw new Error(`${name}: ${r.status} ${await r.text()}`);
 }
