@@ -21,12 +21,16 @@ const SIZES = process.env.STADIUM_SIZES ? process.env.STADIUM_SIZES.split(',').m
 const ROUNDS = quick ? 2 : 6;
 const CLIENT_PROCESSES = 4;
 
+// STADIUM_CPU_PROF=DIR: the host process writes a V8 CPU profile there (`node --cpu-prof`), one per size.
+const profileDir = process.env.STADIUM_CPU_PROF;
+
 function child<In, Out>(
   file: string,
   env: Record<string, string>,
+  profile = false,
 ): { proc: ChildProcess; next: <T extends Out>(type: string) => Promise<T>; send: (m: In) => void } {
   const proc = fork(path.join(here, 'stadium', file), [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...(profile && profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -87,7 +91,7 @@ function lastSocket(events: { key: number; t0: bigint }[], clients: Map<number, 
 
 async function run(stations: number, throttledShare: number): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'stadium-bench-'));
-  const host = child<ToHost, FromHost>('host-child.ts', { STADIUM_HOST: JSON.stringify({ stations, dir, seed: 5 }) });
+  const host = child<ToHost, FromHost>('host-child.ts', { STADIUM_HOST: JSON.stringify({ stations, dir, seed: 5 }) }, true);
   try {
     const ready = await host.next<Extract<FromHost, { type: 'ready' }>>('ready');
     const numbers = Array.from({ length: stations }, (_, i) => REMOTE_STATION_BASE + 1 + i);
