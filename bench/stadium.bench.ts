@@ -18,7 +18,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const quick = process.env.BENCH_QUICK === '1';
 // STADIUM_SIZES=250 (comma-separated): only those sizes.
 const SIZES = process.env.STADIUM_SIZES ? process.env.STADIUM_SIZES.split(',').map(Number) : quick ? [20] : [50, 100, 250];
-const ROUNDS = quick ? 2 : 6;
+// STADIUM_ROUNDS=12: more coups per size, more card reads behind each percentile.
+const ROUNDS = process.env.STADIUM_ROUNDS ? Number(process.env.STADIUM_ROUNDS) : quick ? 2 : 6;
 const CLIENT_PROCESSES = 4;
 
 // STADIUM_CPU_PROF=DIR: the host process writes a V8 CPU profile there (`node --cpu-prof`), one per size.
@@ -147,6 +148,11 @@ async function run(stations: number, throttledShare: number): Promise<void> {
     );
     const loadAfter = load();
 
+    // The host's own part of each card's path: its journal commit, then its sends.
+    const hostSide = (to: 'committed' | 'sent') => measured.cards.map((c) => ms(BigInt(c[to]) - BigInt(c.t0)));
+    const committed = hostSide('committed');
+    const sentOut = hostSide('sent');
+
     const label = `${stations} stations${throttled.length ? `, ${throttled.length} of them at 64 kbit/s` : ''}`;
     const perRound = (x: number) => x / measured.rounds;
     console.log(`\n  ${label} (load average ${loadBefore} → ${loadAfter}; ${events.length} card reads over ${measured.rounds} coups)`);
@@ -160,6 +166,9 @@ async function run(stations: number, throttledShare: number): Promise<void> {
       });
       console.log(`    ${p} card read → last station: ${free[p].toFixed(1)} ms, bare broadcast ${bare[p].toFixed(1)} ms (${times(r)})`);
     }
+    console.log(
+      `    on the host: card read → journal committed p50 ${pct(committed, 50).toFixed(1)} / p99 ${pct(committed, 99).toFixed(1)} ms; → the last socket written p50 ${pct(sentOut, 50).toFixed(1)} / p99 ${pct(sentOut, 99).toFixed(1)} ms`,
+    );
     if (slow)
       console.log(
         `    the ${throttled.length} throttled stations: p50 ${slow.p50.toFixed(0)} ms, p99 ${slow.p99.toFixed(0)} ms, max ${slow.max.toFixed(0)} ms (latest snapshot wins)`,

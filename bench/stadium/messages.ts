@@ -15,7 +15,11 @@ export type FromHost =
       messagesSent: number;
       superseded: number;
       roundMessageBytes: number;
-      cards: { version: number; t0: string }[];
+      /**
+       * Each card read: its start, and on the host's side when its journal commit was done and
+       * when its sends were (its listeners, the sends among them, returned: before a settlement).
+       */
+      cards: { version: number; t0: string; committed: string; sent: string }[];
     }
   | { type: 'bare-ready'; port: number }
   | { type: 'bare-done'; times: { seq: number; t0: string }[]; clients: number };

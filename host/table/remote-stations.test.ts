@@ -135,7 +135,7 @@ describe('remote stations at war: their own spots, the stadium box dealt like a 
       ]);
       // Art. 7 n.5: three burned, the box's war card, three burned, the croupier's.
       for (let i = 0; i < 3; i++) {
-        assert.equal(t.table.cue()?.to, 'burn');
+        assert.deepEqual(t.table.cue(), { kind: 'card', to: 'burn', burnsLeft: 3 - i });
         t.table.onCard(parseCard(['2C', '2D', '2H'][i] as string));
       }
       assert.deepEqual(t.table.cue(), { kind: 'card', to: 'seat', seat: STADIUM_SEAT });
