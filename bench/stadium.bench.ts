@@ -149,8 +149,9 @@ async function run(stations: number, throttledShare: number): Promise<void> {
     const loadAfter = load();
 
     // The host's own part of each card's path: its journal commit, then its sends.
-    const hostSide = (to: 'committed' | 'sent') => measured.cards.map((c) => ms(BigInt(c[to]) - BigInt(c.t0)));
+    const hostSide = (to: 'committed' | 'built' | 'sent') => measured.cards.map((c) => ms(BigInt(c[to]) - BigInt(c.t0)));
     const committed = hostSide('committed');
+    const built = hostSide('built');
     const sentOut = hostSide('sent');
 
     const label = `${stations} stations${throttled.length ? `, ${throttled.length} of them at 64 kbit/s` : ''}`;
@@ -167,7 +168,7 @@ async function run(stations: number, throttledShare: number): Promise<void> {
       console.log(`    ${p} card read → last station: ${free[p].toFixed(1)} ms, bare broadcast ${bare[p].toFixed(1)} ms (${times(r)})`);
     }
     console.log(
-      `    on the host: card read → journal committed p50 ${pct(committed, 50).toFixed(1)} / p99 ${pct(committed, 99).toFixed(1)} ms; → the last socket written p50 ${pct(sentOut, 50).toFixed(1)} / p99 ${pct(sentOut, 99).toFixed(1)} ms`,
+      `    on the host: card read → journal committed p50 ${pct(committed, 50).toFixed(1)} / p99 ${pct(committed, 99).toFixed(1)} ms; → public round built p50 ${pct(built, 50).toFixed(1)} / p99 ${pct(built, 99).toFixed(1)} ms; → the last socket written p50 ${pct(sentOut, 50).toFixed(1)} / p99 ${pct(sentOut, 99).toFixed(1)} ms`,
     );
     if (slow)
       console.log(

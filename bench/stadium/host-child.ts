@@ -40,7 +40,14 @@ const sizes: number[] = [];
 let measuring = false;
 const table = running.table;
 const onCard = table.onCard.bind(table);
-let reading: { commits: number; committed?: bigint; sent?: bigint } | null = null;
+let reading: { commits: number; committed?: bigint; built?: bigint; sent?: bigint } | null = null;
+// When the public round the card made was built (projected and encoded), just before its sends.
+const publicPart = running.hub.publicPart.bind(running.hub);
+running.hub.publicPart = (part) => {
+  const built = publicPart(part);
+  if (part === 'round' && reading?.committed !== undefined) reading.built ??= process.hrtime.bigint();
+  return built;
+};
 const appendMany = running.ledger.appendMany.bind(running.ledger);
 running.ledger.appendMany = (entries) => {
   const r = appendMany(entries);
@@ -58,7 +65,13 @@ table.onCard = (card: Card, sequence?: number) => {
     const end = process.hrtime.bigint();
     if (measuring && table.state.round !== null) {
       const part = running.hub.publicPart('round');
-      cards.push({ version: part.version, t0: String(t0), committed: String(at.committed ?? end), sent: String(at.sent ?? end) });
+      cards.push({
+        version: part.version,
+        t0: String(t0),
+        committed: String(at.committed ?? end),
+        built: String(at.built ?? end),
+        sent: String(at.sent ?? end),
+      });
       sizes.push(part.message.size);
     }
   }

@@ -16,10 +16,10 @@ export type FromHost =
       superseded: number;
       roundMessageBytes: number;
       /**
-       * Each card read: its start, and on the host's side when its journal commit was done and
-       * when its sends were (its listeners, the sends among them, returned: before a settlement).
+       * Each card read: its start, and on the host's side when its journal commit was done, when
+       * the public round it made was built (before its sends), and when its sends were done.
        */
-      cards: { version: number; t0: string; committed: string; sent: string }[];
+      cards: { version: number; t0: string; committed: string; built: string; sent: string }[];
     }
   | { type: 'bare-ready'; port: number }
   | { type: 'bare-done'; times: { seq: number; t0: string }[]; clients: number };
