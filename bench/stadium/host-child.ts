@@ -128,14 +128,14 @@ async function handle(m: ToHost): Promise<void> {
     const address = bareServer.address();
     send({ type: 'bare-ready', port: typeof address === 'object' && address ? address.port : 0 });
   } else if (m.type === 'bare-broadcast') {
-    const times: { seq: number; t0: string }[] = [];
+    const times: { seq: number; t0: string; sent: string }[] = [];
     for (let seq = 1; seq <= m.count; seq++) {
       const head = `{"seq":${seq},"pad":"`;
       const text = head + 'x'.repeat(Math.max(0, m.bytes - head.length - 2)) + '"}';
       const bytes = Buffer.from(text);
       const t0 = process.hrtime.bigint();
       for (const c of bare?.clients ?? []) c.send(bytes, { binary: false });
-      times.push({ seq, t0: String(t0) });
+      times.push({ seq, t0: String(t0), sent: String(process.hrtime.bigint()) });
       await new Promise((r) => setTimeout(r, m.gapMs));
     }
     send({ type: 'bare-done', times, clients: bare?.clients.size ?? 0 });

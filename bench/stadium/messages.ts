@@ -22,7 +22,7 @@ export type FromHost =
       cards: { version: number; t0: string; committed: string; built: string; sent: string }[];
     }
   | { type: 'bare-ready'; port: number }
-  | { type: 'bare-done'; times: { seq: number; t0: string }[]; clients: number };
+  | { type: 'bare-done'; times: { seq: number; t0: string; sent: string }[]; clients: number };
 
 export type ToClients = { type: 'report' } | { type: 'bare-connect'; port: number } | { type: 'bare-report' } | { type: 'stop' };
 
