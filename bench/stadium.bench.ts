@@ -18,15 +18,20 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const quick = process.env.BENCH_QUICK === '1';
 // STADIUM_SIZES=250 (comma-separated): only those sizes.
 const SIZES = process.env.STADIUM_SIZES ? process.env.STADIUM_SIZES.split(',').map(Number) : quick ? [20] : [50, 100, 250];
-const ROUNDS = quick ? 2 : 6;
+// STADIUM_ROUNDS=12: more coups per size, more card reads behind each percentile.
+const ROUNDS = process.env.STADIUM_ROUNDS ? Number(process.env.STADIUM_ROUNDS) : quick ? 2 : 6;
 const CLIENT_PROCESSES = 4;
+
+// STADIUM_CPU_PROF=DIR: the host process writes a V8 CPU profile there (`node --cpu-prof`), one per size.
+const profileDir = process.env.STADIUM_CPU_PROF;
 
 function child<In, Out>(
   file: string,
   env: Record<string, string>,
+  profile = false,
 ): { proc: ChildProcess; next: <T extends Out>(type: string) => Promise<T>; send: (m: In) => void } {
   const proc = fork(path.join(here, 'stadium', file), [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...(profile && profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -87,7 +92,7 @@ function lastSocket(events: { key: number; t0: bigint }[], clients: Map<number, 
 
 async function run(stations: number, throttledShare: number): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'stadium-bench-'));
-  const host = child<ToHost, FromHost>('host-child.ts', { STADIUM_HOST: JSON.stringify({ stations, dir, seed: 5 }) });
+  const host = child<ToHost, FromHost>('host-child.ts', { STADIUM_HOST: JSON.stringify({ stations, dir, seed: 5 }) }, true);
   try {
     const ready = await host.next<Extract<FromHost, { type: 'ready' }>>('ready');
     const numbers = Array.from({ length: stations }, (_, i) => REMOTE_STATION_BASE + 1 + i);
@@ -143,6 +148,12 @@ async function run(stations: number, throttledShare: number): Promise<void> {
     );
     const loadAfter = load();
 
+    // The host's own part of each card's path: its journal commit, then its sends.
+    const hostSide = (to: 'committed' | 'built' | 'sent') => measured.cards.map((c) => ms(BigInt(c[to]) - BigInt(c.t0)));
+    const committed = hostSide('committed');
+    const built = hostSide('built');
+    const sentOut = hostSide('sent');
+
     const label = `${stations} stations${throttled.length ? `, ${throttled.length} of them at 64 kbit/s` : ''}`;
     const perRound = (x: number) => x / measured.rounds;
     console.log(`\n  ${label} (load average ${loadBefore} → ${loadAfter}; ${events.length} card reads over ${measured.rounds} coups)`);
@@ -156,6 +167,11 @@ async function run(stations: number, throttledShare: number): Promise<void> {
       });
       console.log(`    ${p} card read → last station: ${free[p].toFixed(1)} ms, bare broadcast ${bare[p].toFixed(1)} ms (${times(r)})`);
     }
+    const bareSent = done.times.map((x) => ms(BigInt(x.sent) - BigInt(x.t0)));
+    console.log(`    on the host, the bare broadcast: its last socket written p50 ${pct(bareSent, 50).toFixed(1)} / p99 ${pct(bareSent, 99).toFixed(1)} ms`);
+    console.log(
+      `    on the host: card read → journal committed p50 ${pct(committed, 50).toFixed(1)} / p99 ${pct(committed, 99).toFixed(1)} ms; → public round built p50 ${pct(built, 50).toFixed(1)} / p99 ${pct(built, 99).toFixed(1)} ms; → the last socket written p50 ${pct(sentOut, 50).toFixed(1)} / p99 ${pct(sentOut, 99).toFixed(1)} ms`,
+    );
     if (slow)
       console.log(
         `    the ${throttled.length} throttled stations: p50 ${slow.p50.toFixed(0)} ms, p99 ${slow.p99.toFixed(0)} ms, max ${slow.max.toFixed(0)} ms (latest snapshot wins)`,

@@ -39,7 +39,8 @@ export const DealerCue = z.discriminatedUnion('kind', [
     /** A card a player asked for or the dealer draws (a misdrawn card kept for it is placed there). */
     asked: z.boolean().optional(),
   }),
-  z.strictObject({ kind: z.literal('decision'), seat: Seat }),
+  /** A seat's decision, or (seat 0, the stadium box) the remote stations' own at war. */
+  z.strictObject({ kind: z.literal('decision'), seat: Box }),
   z.strictObject({ kind: z.literal('shuffle') }),
 ]);
 export type DealerCue = z.infer<typeof DealerCue>;

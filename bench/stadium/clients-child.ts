@@ -4,6 +4,7 @@
 // proxy that passes the table's bytes at 64 kbit/s, so TCP's own backpressure reaches the host.
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import { Rng } from '../../engine/random/seeded-rng.js';
 import { DeviceClient } from '../../host/station-agent/device-client.js';
 import { HeadlessStation } from '../../host/station-agent/headless-station.js';
@@ -14,6 +15,10 @@ import type { FromClients, ToClients } from './messages.js';
 
 const arg = JSON.parse(process.env.STADIUM_CLIENTS ?? '{}') as { file: string; stations: number[]; throttled: number[]; seed: number; notes: number };
 const send = (m: FromClients) => process.send?.(m);
+// The stations stand for machines of their own: on the host's cores they yield to the host (and
+// to the bare broadcast's server alike), as 250 machines would not take its CPU. Niceness 10
+// unless STADIUM_CLIENTS_NICE says otherwise (0: as the host).
+os.setPriority(Number(process.env.STADIUM_CLIENTS_NICE ?? 10));
 const all = JSON.parse(readFileSync(arg.file, 'utf8')) as EnrolmentFile[];
 const mine = all.filter((e) => arg.stations.includes(e.station));
 const throttled = new Set(arg.throttled);

@@ -10,7 +10,7 @@ import { WebSocketServer } from 'ws';
 import type { Card } from '../../engine/cards/card.js';
 import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
 import { startHost } from '../../host/start-host.js';
-import { REMOTE_STATION_BASE } from '../../protocol/index.js';
+import { REMOTE_STATION_BASE, stationView } from '../../protocol/index.js';
 import type { FromHost, ToHost } from './messages.js';
 
 const send = (m: FromHost) => process.send?.(m);
@@ -31,19 +31,49 @@ const enrolments = Array.from({ length: arg.stations }, (_, i) => running.stadiu
 const file = path.join(arg.dir, 'enrolments.json');
 writeFileSync(file, JSON.stringify(enrolments));
 
-// Each card the shoe reads: stamped as it reaches the table, with the public round it produced.
-const cards: { version: number; t0: string }[] = [];
+// Each card the shoe reads: stamped as it reaches the table, with the public round it produced;
+// on the host's side, when its journal commit was done (the first commit of the card's input) and
+// when its sends were: a probe subscribed after every station is handed the public round last.
+const cards: FromHostCard[] = [];
+type FromHostCard = Extract<FromHost, { type: 'measured' }>['cards'][number];
 const sizes: number[] = [];
 let measuring = false;
 const table = running.table;
 const onCard = table.onCard.bind(table);
+let reading: { commits: number; committed?: bigint; built?: bigint; sent?: bigint } | null = null;
+// When the public round the card made was built (projected and encoded), just before its sends.
+const publicPart = running.hub.publicPart.bind(running.hub);
+running.hub.publicPart = (part) => {
+  const built = publicPart(part);
+  if (part === 'round' && reading?.committed !== undefined) reading.built ??= process.hrtime.bigint();
+  return built;
+};
+const appendMany = running.ledger.appendMany.bind(running.ledger);
+running.ledger.appendMany = (entries) => {
+  const r = appendMany(entries);
+  if (reading && ++reading.commits === 1) reading.committed = process.hrtime.bigint();
+  return r;
+};
 table.onCard = (card: Card, sequence?: number) => {
   const t0 = process.hrtime.bigint();
-  onCard(card, sequence);
-  if (measuring && table.state.round !== null) {
-    const part = running.hub.publicPart('round');
-    cards.push({ version: part.version, t0: String(t0) });
-    sizes.push(part.message.size);
+  reading = { commits: 0 };
+  try {
+    onCard(card, sequence);
+  } finally {
+    const at = reading;
+    reading = null;
+    const end = process.hrtime.bigint();
+    if (measuring && table.state.round !== null) {
+      const part = running.hub.publicPart('round');
+      cards.push({
+        version: part.version,
+        t0: String(t0),
+        committed: String(at.committed ?? end),
+        built: String(at.built ?? end),
+        sent: String(at.sent ?? end),
+      });
+      sizes.push(part.message.size);
+    }
   }
 };
 
@@ -60,6 +90,12 @@ async function handle(m: ToHost): Promise<void> {
   if (m.type === 'measure') {
     // From the next betting window: the rounds' CPU time, memory and bytes, and every card read.
     while (table.state.phase !== 'betting') await new Promise((r) => setTimeout(r, 20));
+    // Subscribed after every station's screen: the hub hands it each public part after theirs.
+    running.hub.subscribe(stationView(REMOTE_STATION_BASE + 1), 'bench-probe', {
+      deliver: (slot) => {
+        if (slot === 'public:round' && reading) reading.sent ??= process.hrtime.bigint();
+      },
+    });
     const startRounds = settled();
     const cpu0 = process.cpuUsage();
     const sent0 = running.sent();
@@ -92,14 +128,14 @@ async function handle(m: ToHost): Promise<void> {
     const address = bareServer.address();
     send({ type: 'bare-ready', port: typeof address === 'object' && address ? address.port : 0 });
   } else if (m.type === 'bare-broadcast') {
-    const times: { seq: number; t0: string }[] = [];
+    const times: { seq: number; t0: string; sent: string }[] = [];
     for (let seq = 1; seq <= m.count; seq++) {
       const head = `{"seq":${seq},"pad":"`;
       const text = head + 'x'.repeat(Math.max(0, m.bytes - head.length - 2)) + '"}';
       const bytes = Buffer.from(text);
       const t0 = process.hrtime.bigint();
       for (const c of bare?.clients ?? []) c.send(bytes, { binary: false });
-      times.push({ seq, t0: String(t0) });
+      times.push({ seq, t0: String(t0), sent: String(process.hrtime.bigint()) });
       await new Promise((r) => setTimeout(r, m.gapMs));
     }
     send({ type: 'bare-done', times, clients: bare?.clients.size ?? 0 });

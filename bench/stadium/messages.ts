@@ -15,10 +15,14 @@ export type FromHost =
       messagesSent: number;
       superseded: number;
       roundMessageBytes: number;
-      cards: { version: number; t0: string }[];
+      /**
+       * Each card read: its start, and on the host's side when its journal commit was done, when
+       * the public round it made was built (before its sends), and when its sends were done.
+       */
+      cards: { version: number; t0: string; committed: string; built: string; sent: string }[];
     }
   | { type: 'bare-ready'; port: number }
-  | { type: 'bare-done'; times: { seq: number; t0: string }[]; clients: number };
+  | { type: 'bare-done'; times: { seq: number; t0: string; sent: string }[]; clients: number };
 
 export type ToClients = { type: 'report' } | { type: 'bare-connect'; port: number } | { type: 'bare-report' } | { type: 'stop' };
 

@@ -1,6 +1,6 @@
 import type { DecisionDue, ProgressiveSettled, RoundStake } from './game.js';
 import { discardHeld, putOnHold } from './holds.js';
-import { creditOf, deciderStation, pendingOf, timeoutDefault } from './queries.js';
+import { creditOf, decidesNow, deciderStations, pendingOf, timeoutDefault } from './queries.js';
 import { applyDeferredShoe, placeHeld } from './shoe.js';
 import { MAX_HISTORY, stationAt, type Decision, type HistoryItem, type InPlay, type SettledLine } from './state.js';
 import type { Turn } from './turn.js';
@@ -16,7 +16,7 @@ import type { DecisionAction } from './vocabulary.js';
  * last card is journalled before the round is settled, as a dealer turns the last card before
  * paying.
  */
-export function advance<S, R>(t: Turn<S, R>): void {
+export function advance<S, R>(t: Turn<S, R>, sameDecision = false): void {
   // Halted (a fault): nothing is decided or settled until it clears.
   if (t.state.faults.halted) return;
   let p = pendingOf(t.state, t.game);
@@ -28,15 +28,19 @@ export function advance<S, R>(t: Turn<S, R>): void {
     t.next = 'settle';
     return;
   }
-  if (p.kind === 'decision') t.schedule('decision', t.state.params.timings.decisionMs);
-  else t.stopCountdown();
+  // The remote stations on the stadium box decide within one countdown: another of them deciding
+  // leaves it running.
+  const running = sameDecision && p.kind === 'decision' && p.decider.kind === 'stadium' && t.state.countdown?.kind === 'decision';
+  if (p.kind === 'decision') {
+    if (!running) t.schedule('decision', t.state.params.timings.decisionMs);
+  } else t.stopCountdown();
 }
 
 export function decide<S, R>(t: Turn<S, R>, station: number, action: DecisionAction, amount?: number): void {
   const s = t.state;
   if (s.faults.halted) return t.refuse(`the table is halted: ${s.faults.halted}`, 'table-halted');
   const p = pendingOf(s, t.game);
-  if (!p || p.kind !== 'decision' || s.hold || deciderStation(s, p) !== station) return t.refuse('no decision is due from this station', 'no-decision');
+  if (!p || p.kind !== 'decision' || s.hold || !decidesNow(s, p, station)) return t.refuse('no decision is due from this station', 'no-decision');
   applyDecision(t, station, p, action, false, amount);
 }
 
@@ -55,6 +59,7 @@ function applyDecision<S, R>(t: Turn<S, R>, station: number, p: DecisionDue, act
   const payer = (bettor?: number) => bettor ?? seatStation;
   const r = t.game.decide(t.state.shoe, round, {
     seat: p.seat,
+    station,
     action,
     ...(amount !== undefined ? { amount } : {}),
     canAfford: (cost, bettor) => cost <= creditOf(t.state, payer(bettor)),
@@ -103,7 +108,7 @@ function applyDecision<S, R>(t: Turn<S, R>, station: number, p: DecisionDue, act
   t.set({ shoe: r.shoe, round: r.round, placed, decisions: [...t.state.decisions, decision] });
   if (notFollowing.length > 0)
     t.log('info', 'bets behind that do not follow the double or split stay at their stake', { roundId, seat: p.seat, action, notFollowing });
-  advance(t);
+  advance(t, p.decider.kind === 'stadium');
   return true;
 }
 
@@ -133,15 +138,25 @@ function addInPlay(placed: InPlay[], x: InPlay): void {
 export function decisionTimedOut<S, R>(t: Turn<S, R>): void {
   const p = pendingOf(t.state, t.game);
   if (!p || p.kind !== 'decision') return;
-  const station = deciderStation(t.state, p);
-  const action = timeoutDefault(t.state, p);
-  const refusedBefore = t.refused;
-  const taken = station !== undefined && applyDecision(t, station, p, action, true);
-  if (taken) return;
-  const why = station === undefined ? `seat ${p.seat} has no station to decide for it` : (t.refused?.reason ?? 'refused');
-  // A timeout is not a command: its refusal is the table's hold, not an answer to anyone.
-  t.refused = refusedBefore;
-  t.log('error', 'the default decision was refused: table on hold', { roundId: t.state.roundId, seat: p.seat, action, reason: why });
+  const stations = deciderStations(t.state, p);
+  if (stations.length === 0) return holdRefused(t, p, `seat ${p.seat} has no station to decide for it`);
+  // On the stadium box every remote station that has not decided takes its own default, in
+  // station order; elsewhere there is one.
+  for (const station of stations) {
+    const now = pendingOf(t.state, t.game);
+    if (!now || now.kind !== 'decision' || !decidesNow(t.state, now, station)) continue;
+    const refusedBefore = t.refused;
+    const action = timeoutDefault(t.state, now, station);
+    if (applyDecision(t, station, now, action, true)) continue;
+    const why = t.refused?.reason ?? 'refused';
+    // A timeout is not a command: its refusal is the table's hold, not an answer to anyone.
+    t.refused = refusedBefore;
+    return holdRefused(t, now, why, action);
+  }
+}
+
+function holdRefused<S, R>(t: Turn<S, R>, p: DecisionDue, reason: string, action?: DecisionAction): void {
+  t.log('error', 'the default decision was refused: table on hold', { roundId: t.state.roundId, seat: p.seat, ...(action ? { action } : {}), reason });
   if (!t.state.hold) putOnHold(t, 'default-refused', null);
 }
 

@@ -42,8 +42,22 @@ export type CorrectionRule =
   | { readonly correction: Correction; readonly holds: readonly HoldReason[]; readonly rule: string }
   | { readonly correction: Correction; readonly holds: readonly HoldReason[]; readonly forbiddenBy: string };
 
-/** Who decides for a seat: its own station, or a bettor behind it (Macau Art. 20; Portugal rules 15–16). */
-export type Decider = { readonly kind: 'seat' } | { readonly kind: 'behind'; readonly station: number };
+/**
+ * Who decides for a seat: its own station, or a bettor behind it (Macau Art. 20; Portugal rules
+ * 15–16); or, on the stadium box of a game whose remote stations decide for their own bets (war,
+ * Art. 7 n.4), every remote station listed, each for itself and all within one countdown.
+ */
+export type Decider =
+  | { readonly kind: 'seat' }
+  | { readonly kind: 'behind'; readonly station: number }
+  | { readonly kind: 'stadium'; readonly stations: readonly StadiumDecider[] };
+
+/** A remote station deciding on the stadium box, and what the stated default would stake from it. */
+export interface StadiumDecider {
+  readonly station: number;
+  /** As `DecisionDue.defaultCost`, for this station. */
+  readonly defaultCost?: { readonly amount: number; readonly otherwise: DecisionAction };
+}
 
 export interface DecisionDue {
   readonly kind: 'decision';
@@ -55,7 +69,7 @@ export interface DecisionDue {
   /**
    * The default stakes `amount` more from the seat's station (a war raise). Without that credit
    * the timeout takes `otherwise`, which costs nothing: the stated default is always one the
-   * player can take.
+   * player can take. A stadium decision gives it per station (`StadiumDecider`).
    */
   readonly defaultCost?: { readonly amount: number; readonly otherwise: DecisionAction };
   readonly decider: Decider;
@@ -128,6 +142,8 @@ export interface HandView {
 /** A station's decision as the game is asked to take it. */
 export interface DecisionRequest {
   readonly seat: number;
+  /** The station deciding (on the stadium box, the remote station deciding for its own bet). */
+  readonly station: number;
   readonly action: DecisionAction;
   /** For decisions that name an amount (insurance). */
   readonly amount?: number;

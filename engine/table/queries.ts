@@ -45,16 +45,31 @@ export function available(s: TableState<unknown, unknown>, station: number): num
   return creditOf(s, station) - onSpots;
 }
 
-/** The station that decides a pending decision: the seat's, or a bettor behind's (Art. 20). */
-export function deciderStation(s: TableState<unknown, unknown>, p: DecisionDue): number | undefined {
-  return p.decider.kind === 'behind' ? p.decider.station : stationAt(s.params, p.seat);
+/**
+ * The stations a pending decision is due from: the seat's, or a bettor behind's (Art. 20); on the
+ * stadium box, every remote station that has still to decide for its own bet.
+ */
+export function deciderStations(s: TableState<unknown, unknown>, p: DecisionDue): readonly number[] {
+  if (p.decider.kind === 'stadium') return p.decider.stations.map((x) => x.station);
+  const station = p.decider.kind === 'behind' ? p.decider.station : stationAt(s.params, p.seat);
+  return station !== undefined ? [station] : [];
 }
 
-/** The default a timeout takes now: the stated one, or the free one when its stake cannot be covered. */
-export function timeoutDefault(s: TableState<unknown, unknown>, p: DecisionDue): DecisionAction {
-  if (!p.defaultCost) return p.default;
-  const payer = stationAt(s.params, p.seat) ?? deciderStation(s, p);
-  return payer !== undefined && p.defaultCost.amount <= creditOf(s, payer) ? p.default : p.defaultCost.otherwise;
+/** Whether `station` is one the pending decision is due from. */
+export function decidesNow(s: TableState<unknown, unknown>, p: DecisionDue, station: number): boolean {
+  return p.decider.kind === 'stadium' ? p.decider.stations.some((x) => x.station === station) : deciderStations(s, p)[0] === station;
+}
+
+/**
+ * The default a timeout takes now for `station` (one of `deciderStations`): the stated one, or
+ * the free one when its stake cannot be covered.
+ */
+export function timeoutDefault(s: TableState<unknown, unknown>, p: DecisionDue, station: number): DecisionAction {
+  const cost = p.decider.kind === 'stadium' ? p.decider.stations.find((x) => x.station === station)?.defaultCost : p.defaultCost;
+  if (!cost) return p.default;
+  // The seat's own station pays a seat's raise, whoever decides; on the box, the station itself.
+  const payer = p.decider.kind === 'stadium' ? station : (stationAt(s.params, p.seat) ?? station);
+  return cost.amount <= creditOf(s, payer) ? p.default : cost.otherwise;
 }
 
 /** Whether betting is open to new chips at all (a station's own faults aside). */

@@ -1,7 +1,7 @@
 import { roadsView, type RoadsData } from '../baccarat/roads-view.js';
 import { behindSpots } from './betting.js';
 import type { GameDefinition, HandView, Presentation } from './game.js';
-import { available, bettingOpen, cueOf, deciderStation, pendingOf, timeoutDefault, type DealerCue } from './queries.js';
+import { available, bettingOpen, cueOf, decidesNow, deciderStations, pendingOf, timeoutDefault, type DealerCue } from './queries.js';
 import { isRemote, spotLimits, stationAt, type HistoryItem, type SettledLine, type TableState } from './state.js';
 import {
   isBehind,
@@ -239,12 +239,12 @@ export function projectStation<S, R>(s: TableState<S, R>, game: GameDefinition<S
 /** The decision this station must make now, with its legal actions and what happens on timeout. */
 export function decisionFor<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>, station: number): StationDecisionView | null {
   const p = pendingOf(s, game);
-  if (!p || p.kind !== 'decision' || s.hold || s.faults.halted || s.countdown === null || deciderStation(s, p) !== station) return null;
+  if (!p || p.kind !== 'decision' || s.hold || s.faults.halted || s.countdown === null || !decidesNow(s, p, station)) return null;
   return {
     seat: p.seat,
     ...(p.hand !== undefined ? { hand: p.hand } : {}),
     legal: [...p.legal],
-    default: timeoutDefault(s, p),
+    default: timeoutDefault(s, p, station),
     endsAt: s.countdown.endsAt,
     ...(p.cost !== undefined ? { cost: p.cost } : {}),
   };
@@ -278,13 +278,13 @@ function groupBy<T extends { readonly station: number }>(xs: readonly T[]): Map<
 
 export function stationInputs<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>): StationInputs {
   const p = pendingOf(s, game);
-  const decider = p && p.kind === 'decision' ? deciderStation(s, p) : undefined;
+  const deciders = p && p.kind === 'decision' ? deciderStations(s, p) : [];
   return {
     chips: groupBy(s.chips),
     placed: groupBy(s.placed),
     unplayed: groupBy(s.unplayed),
     results: groupBy(s.results ?? []),
     notFollowed: s.round !== null ? groupBy(game.notFollowed(s.round)) : new Map(),
-    deciders: new Set(decider !== undefined ? [decider] : []),
+    deciders: new Set(deciders),
   };
 }

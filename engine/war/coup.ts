@@ -9,6 +9,11 @@
  * one player's war; with several, each war is played in full in turn, the croupier drawing a
  * card for each (interpretation, docs/rules/war.md). Cards are valid face up (Art. 3): every card
  * in this game is dealt face up, so an exposed card is never a misdeal.
+ *
+ * The remote stations' box (`box`, docs/stadium.md) is dealt like one more seat after the seats'
+ * first cards: one card the bettors on it share. After a tie each of its bettors who may choose
+ * decides for its own bet, all within the same countdown; the box goes to war, after the seats'
+ * wars, if any of them chose war, and its war card settles every one of those.
  */
 import type { Card, Rank } from '../cards/card.js';
 import type { WarProfile } from './profiles.js';
@@ -55,7 +60,24 @@ export interface SeatWar {
   readonly croupierCard?: Card;
 }
 
+/** One remote station's bets on the box. */
+export interface WarBettor {
+  readonly station: number;
+  readonly bets: WarBets;
+}
+
+/** The remote stations' box: dealt like a seat, each bettor deciding for its own bet after a tie. */
+export interface WarBox {
+  readonly bettors: readonly WarBettor[];
+  readonly card?: Card;
+  /** Each bettor's choice after a tie, by station. */
+  readonly decisions: Readonly<Record<number, WarAction>>;
+  readonly war?: SeatWar;
+}
+
 export interface WarCoup {
+  /** The remote stations' box; absent when no remote station bets. */
+  readonly box?: WarBox;
   readonly options: Pick<WarProfile, 'mainBetOnTieWithTieBet' | 'warBurns'>;
   /** Betting seats in dealing order. */
   readonly seats: readonly WarSeat[];
@@ -68,9 +90,11 @@ export interface WarCoup {
 }
 
 export type WarExpectation =
-  | { readonly kind: 'card'; readonly to: number | 'croupier'; readonly phase: 'first' | 'war' }
-  | { readonly kind: 'burn'; readonly before: number | 'croupier'; readonly seat: number; readonly remaining: number }
+  | { readonly kind: 'card'; readonly to: number | 'box' | 'croupier'; readonly phase: 'first' | 'war' }
+  | { readonly kind: 'burn'; readonly before: number | 'box' | 'croupier'; readonly seat: number | 'box'; readonly remaining: number }
   | { readonly kind: 'decisions'; readonly seats: readonly number[] }
+  /** The box's bettors who tied and still have to choose, all at once. */
+  | { readonly kind: 'box-decisions'; readonly stations: readonly number[] }
   | { readonly kind: 'complete' };
 
 export class WarInputError extends Error {}
@@ -81,8 +105,16 @@ function validStake(v: number | undefined, what: string): number {
   return v;
 }
 
-export function newWarCoup(seats: readonly WarSeat[], options: WarCoup['options']): WarCoup {
-  if (seats.length === 0) throw new WarInputError('no seat has a bet');
+export function newWarCoup(seats: readonly WarSeat[], options: WarCoup['options'], box: readonly WarBettor[] = []): WarCoup {
+  if (seats.length === 0 && box.length === 0) throw new WarInputError('no seat has a bet');
+  const bettors = new Set<number>();
+  for (const b of box) {
+    if (bettors.has(b.station)) throw new WarInputError(`station ${b.station} appears twice on the box`);
+    bettors.add(b.station);
+    const main = validStake(b.bets.main, `station ${b.station} main bet`);
+    const tie = validStake(b.bets.tie, `station ${b.station} tie bet`);
+    if (main + tie === 0) throw new WarInputError(`station ${b.station} has no bet on the box`);
+  }
   const seen = new Set<number>();
   for (const s of seats) {
     if (!Number.isInteger(s.seat) || s.seat < 1) throw new WarInputError(`seat numbers are integers from 1, got ${s.seat}`);
@@ -92,7 +124,20 @@ export function newWarCoup(seats: readonly WarSeat[], options: WarCoup['options'
     const tie = validStake(s.bets.tie, `seat ${s.seat} tie bet`);
     if (main + tie === 0) throw new WarInputError(`seat ${s.seat} has no bet`);
   }
-  return { options, seats: [...seats].sort((a, b) => a.seat - b.seat), cards: [], decisions: {}, wars: {} };
+  return {
+    options,
+    seats: [...seats].sort((a, b) => a.seat - b.seat),
+    cards: [],
+    decisions: {},
+    wars: {},
+    ...(box.length > 0 ? { box: { bettors: [...box].sort((a, b) => a.station - b.station), decisions: {} } } : {}),
+  };
+}
+
+/** Whether a bettor with these bets, whose card tied the croupier's, chooses surrender or war (Art. 7 n.4). */
+function mayChoose(bets: WarBets, options: WarCoup['options']): boolean {
+  if (!bets.main) return false;
+  return !(bets.tie && options.mainBetOnTieWithTieBet === 'returned');
 }
 
 /** Seats whose first card ties the croupier's and who must choose surrender or war. */
@@ -103,24 +148,39 @@ export function seatsToDecide(c: WarCoup): number[] {
   c.seats.forEach((s, i) => {
     const card = c.cards[i];
     if (card === undefined || compareCards(card, croupier) !== 0) return;
-    if (!s.bets.main) return;
-    if (s.bets.tie && c.options.mainBetOnTieWithTieBet === 'returned') return;
-    out.push(s.seat);
+    if (mayChoose(s.bets, c.options)) out.push(s.seat);
   });
   return out;
+}
+
+/** The box's bettors who must choose surrender or war: its card tied the croupier's (Art. 7 n.4). */
+export function boxStationsToDecide(c: WarCoup): number[] {
+  const box = c.box;
+  if (box?.card === undefined || c.croupier === undefined || compareCards(box.card, c.croupier) !== 0) return [];
+  return box.bettors.filter((b) => mayChoose(b.bets, c.options)).map((b) => b.station);
 }
 
 function warSeats(c: WarCoup): number[] {
   return seatsToDecide(c).filter((s) => c.decisions[s] === 'war');
 }
 
+/** The box plays a war when one of its bettors chose war. */
+function boxAtWar(c: WarCoup): boolean {
+  const box = c.box;
+  return box !== undefined && boxStationsToDecide(c).some((st) => box.decisions[st] === 'war');
+}
+
 export function warExpected(c: WarCoup): WarExpectation {
   const first = c.cards.length;
   const seatAt = c.seats[first];
   if (seatAt !== undefined) return { kind: 'card', to: seatAt.seat, phase: 'first' };
+  if (c.box && c.box.card === undefined) return { kind: 'card', to: 'box', phase: 'first' };
   if (c.croupier === undefined) return { kind: 'card', to: 'croupier', phase: 'first' };
   const pending = seatsToDecide(c).filter((s) => c.decisions[s] === undefined);
   if (pending.length > 0) return { kind: 'decisions', seats: pending };
+  const box = c.box;
+  const boxPending = box ? boxStationsToDecide(c).filter((st) => box.decisions[st] === undefined) : [];
+  if (boxPending.length > 0) return { kind: 'box-decisions', stations: boxPending };
   const burns = c.options.warBurns;
   for (const seat of warSeats(c)) {
     const w = c.wars[seat] ?? { seatBurns: [], croupierBurns: [] };
@@ -129,7 +189,20 @@ export function warExpected(c: WarCoup): WarExpectation {
     if (w.croupierBurns.length < burns) return { kind: 'burn', before: 'croupier', seat, remaining: burns - w.croupierBurns.length };
     if (w.croupierCard === undefined) return { kind: 'card', to: 'croupier', phase: 'war' };
   }
+  if (boxAtWar(c)) {
+    const w = c.box?.war ?? { seatBurns: [], croupierBurns: [] };
+    if (w.seatBurns.length < burns) return { kind: 'burn', before: 'box', seat: 'box', remaining: burns - w.seatBurns.length };
+    if (w.seatCard === undefined) return { kind: 'card', to: 'box', phase: 'war' };
+    if (w.croupierBurns.length < burns) return { kind: 'burn', before: 'croupier', seat: 'box', remaining: burns - w.croupierBurns.length };
+    if (w.croupierCard === undefined) return { kind: 'card', to: 'croupier', phase: 'war' };
+  }
   return { kind: 'complete' };
+}
+
+/** A war's cards so far with `card` placed where `e` (a burn or a war card) expects it. */
+function warWith(w: SeatWar, e: Extract<WarExpectation, { kind: 'card' | 'burn' }>, card: Card): SeatWar {
+  if (e.kind === 'burn') return e.before === 'croupier' ? { ...w, croupierBurns: [...w.croupierBurns, card] } : { ...w, seatBurns: [...w.seatBurns, card] };
+  return e.to === 'croupier' ? { ...w, croupierCard: card } : { ...w, seatCard: card };
 }
 
 /** Takes the next card from the shoe, placing it (or burning it) where the coup expects it. */
@@ -137,15 +210,18 @@ export function warTakeCard(c: WarCoup, card: Card): WarCoup {
   const e = warExpected(c);
   if (e.kind === 'complete') throw new WarInputError('the coup is complete: no more cards are expected');
   if (e.kind === 'decisions') throw new WarInputError(`waiting for the decision of seat(s) ${e.seats.join(', ')} before any card`);
+  if (e.kind === 'box-decisions') throw new WarInputError(`waiting for the decision of station(s) ${e.stations.join(', ')} on the box before any card`);
   if (e.kind === 'card' && e.phase === 'first') {
-    return e.to === 'croupier' ? { ...c, croupier: card } : { ...c, cards: [...c.cards, card] };
+    if (e.to === 'croupier') return { ...c, croupier: card };
+    if (e.to === 'box' && c.box) return { ...c, box: { ...c.box, card } };
+    return { ...c, cards: [...c.cards, card] };
   }
-  const seat = e.kind === 'burn' ? e.seat : (warSeats(c).find((s) => !c.wars[s]?.croupierCard) as number);
-  const w: SeatWar = c.wars[seat] ?? { seatBurns: [], croupierBurns: [] };
-  let next: SeatWar;
-  if (e.kind === 'burn') next = e.before === 'croupier' ? { ...w, croupierBurns: [...w.croupierBurns, card] } : { ...w, seatBurns: [...w.seatBurns, card] };
-  else next = e.to === 'croupier' ? { ...w, croupierCard: card } : { ...w, seatCard: card };
-  return { ...c, wars: { ...c.wars, [seat]: next } };
+  const seat = e.kind === 'burn' ? e.seat : (warSeats(c).find((s) => !c.wars[s]?.croupierCard) ?? 'box');
+  if (seat === 'box') {
+    if (!c.box) throw new WarInputError('unreachable: a box war without a box');
+    return { ...c, box: { ...c.box, war: warWith(c.box.war ?? { seatBurns: [], croupierBurns: [] }, e, card) } };
+  }
+  return { ...c, wars: { ...c.wars, [seat]: warWith(c.wars[seat] ?? { seatBurns: [], croupierBurns: [] }, e, card) } };
 }
 
 /** Records a seat's choice after a tie (Art. 7 n.4). */
@@ -157,4 +233,15 @@ export function warDecide(c: WarCoup, seat: number, action: WarAction): WarCoup 
   }
   if (action !== 'war' && action !== 'surrender') throw new WarInputError(`seat ${seat}: action must be "war" or "surrender", got "${String(action)}"`);
   return { ...c, decisions: { ...c.decisions, [seat]: action } };
+}
+
+/** Records a box bettor's choice after a tie (Art. 7 n.4), for its own bet. */
+export function warDecideOnBox(c: WarCoup, station: number, action: WarAction): WarCoup {
+  const e = warExpected(c);
+  if (e.kind !== 'box-decisions' || !e.stations.includes(station) || !c.box) {
+    const why = boxStationsToDecide(c).includes(station) ? 'has already decided' : 'has no decision to make on the box';
+    throw new WarInputError(`station ${station} ${why}`);
+  }
+  if (action !== 'war' && action !== 'surrender') throw new WarInputError(`station ${station}: action must be "war" or "surrender", got "${String(action)}"`);
+  return { ...c, box: { ...c.box, decisions: { ...c.box.decisions, [station]: action } } };
 }

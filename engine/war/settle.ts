@@ -11,7 +11,8 @@
  * rounded down (the house never takes more than half).
  */
 import { assertMinorUnits, type SettlementLine } from '../settlement/settlement-line.js';
-import { compareCards, warExpected, type WarCoup } from './coup.js';
+import type { Card } from '../cards/card.js';
+import { compareCards, warExpected, type SeatWar, type WarAction, type WarBets, type WarCoup } from './coup.js';
 import { WAR_RULES, warRulesOf, type WarProfile } from './profiles.js';
 
 // A top-level function, not a closure: the simulator calls this millions of times.
@@ -22,47 +23,84 @@ function mainLine(seat: number, stake: number, net: number, rule: string): Settl
   return { seat, bet: 'main', stake, net, rule };
 }
 
-export function settleWarCoup(c: WarCoup, profile: Pick<WarProfile, 'tiePays' | 'id'>): SettlementLine[] {
-  const rules = warRulesOf(profile.id);
+/** One bettor's card against the croupier's, its choice after a tie and its war's cards, as Art. 7 settles them. */
+interface Played {
+  readonly seat: number;
+  readonly bets: WarBets;
+  readonly card: Card;
+  readonly decision: WarAction | undefined;
+  readonly war: SeatWar | undefined;
+}
+
+function settleBettor(p: Played, croupier: Card, profile: Pick<WarProfile, 'tiePays'>, rules: ReturnType<typeof warRulesOf>): SettlementLine[] {
+  const out: SettlementLine[] = [];
+  const first = compareCards(p.card, croupier);
+  const main = p.bets.main ?? 0;
+  const tie = p.bets.tie ?? 0;
+  if (main > 0) {
+    assertMinorUnits(main, `seat ${p.seat} main`);
+    if (first > 0) out.push(mainLine(p.seat, main, main, rules.win));
+    else if (first < 0) out.push(mainLine(p.seat, main, -main, rules.lose));
+    else if (p.decision === undefined) out.push(mainLine(p.seat, main, 0, rules.mainReturned));
+    else if (p.decision === 'surrender') out.push(mainLine(p.seat, main, 0 - Math.floor(main / 2), rules.surrender));
+    else {
+      if (p.war?.seatCard === undefined || p.war.croupierCard === undefined) throw new Error('unreachable: war without its cards');
+      const r = compareCards(p.war.seatCard, p.war.croupierCard);
+      const stake = 2 * main;
+      if (r > 0) out.push(mainLine(p.seat, stake, main, rules.warHigher));
+      else if (r === 0) out.push(mainLine(p.seat, stake, 2 * main, rules.warTie));
+      else out.push(mainLine(p.seat, stake, -stake, rules.warLower));
+    }
+  }
+  if (tie > 0) {
+    assertMinorUnits(tie, `seat ${p.seat} tie`);
+    const net = first === 0 ? tie * profile.tiePays : -tie;
+    assertMinorUnits(net, `seat ${p.seat} tie result`);
+    out.push({ seat: p.seat, bet: 'tie', stake: tie, net, rule: first === 0 ? rules.tieBetWins : first > 0 ? rules.win : rules.lose });
+  }
+  return out;
+}
+
+function completeCroupier(c: WarCoup): Card {
   const e = warExpected(c);
   if (e.kind !== 'complete') throw new Error(`the coup is not complete (${e.kind} expected)`);
-  const croupier = c.croupier;
-  if (croupier === undefined) throw new Error('unreachable: complete coup without croupier card');
+  if (c.croupier === undefined) throw new Error('unreachable: complete coup without croupier card');
+  return c.croupier;
+}
+
+/** The seats' lines (the box's are `settleWarBox`'s). */
+export function settleWarCoup(c: WarCoup, profile: Pick<WarProfile, 'tiePays' | 'id'>): SettlementLine[] {
+  const rules = warRulesOf(profile.id);
+  const croupier = completeCroupier(c);
   const out: SettlementLine[] = [];
   for (let i = 0; i < c.seats.length; i++) {
     const s = c.seats[i] as WarCoup['seats'][number];
     const card = c.cards[i];
     if (card === undefined) throw new Error('unreachable: complete coup with a seat missing its card');
-    const first = compareCards(card, croupier);
-    const main = s.bets.main ?? 0;
-    const tie = s.bets.tie ?? 0;
-    if (main > 0) {
-      assertMinorUnits(main, `seat ${s.seat} main`);
-      if (first > 0) out.push(mainLine(s.seat, main, main, rules.win));
-      else if (first < 0) out.push(mainLine(s.seat, main, -main, rules.lose));
-      else {
-        const decision = c.decisions[s.seat];
-        if (decision === undefined) out.push(mainLine(s.seat, main, 0, rules.mainReturned));
-        else if (decision === 'surrender') out.push(mainLine(s.seat, main, 0 - Math.floor(main / 2), rules.surrender));
-        else {
-          const w = c.wars[s.seat];
-          if (w?.seatCard === undefined || w.croupierCard === undefined) throw new Error('unreachable: war without its cards');
-          const r = compareCards(w.seatCard, w.croupierCard);
-          const stake = 2 * main;
-          if (r > 0) out.push(mainLine(s.seat, stake, main, rules.warHigher));
-          else if (r === 0) out.push(mainLine(s.seat, stake, 2 * main, rules.warTie));
-          else out.push(mainLine(s.seat, stake, -stake, rules.warLower));
-        }
-      }
-    }
-    if (tie > 0) {
-      assertMinorUnits(tie, `seat ${s.seat} tie`);
-      const net = first === 0 ? tie * profile.tiePays : -tie;
-      assertMinorUnits(net, `seat ${s.seat} tie result`);
-      out.push({ seat: s.seat, bet: 'tie', stake: tie, net, rule: first === 0 ? rules.tieBetWins : first > 0 ? rules.win : rules.lose });
-    }
+    for (const l of settleBettor({ seat: s.seat, bets: s.bets, card, decision: c.decisions[s.seat], war: c.wars[s.seat] }, croupier, profile, rules))
+      out.push(l);
   }
   return out;
+}
+
+/**
+ * The remote stations' lines on the box, by station: each bettor's own bets against the box's
+ * card, with its own choice after a tie; those that chose war share the box's war. `seat` is the
+ * caller's number for the box.
+ */
+export function settleWarBox(c: WarCoup, profile: Pick<WarProfile, 'tiePays' | 'id'>, seat: number): { station: number; line: SettlementLine }[] {
+  const box = c.box;
+  if (!box) return [];
+  const rules = warRulesOf(profile.id);
+  const croupier = completeCroupier(c);
+  const card = box.card;
+  if (card === undefined) throw new Error('unreachable: complete coup with the box missing its card');
+  return box.bettors.flatMap((b) =>
+    settleBettor({ seat, bets: b.bets, card, decision: box.decisions[b.station], war: box.war }, croupier, profile, rules).map((line) => ({
+      station: b.station,
+      line,
+    })),
+  );
 }
 
 /** A coup voided because a dealing error could not be corrected (Art. 6): every bet returned. */

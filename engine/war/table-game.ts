@@ -1,11 +1,11 @@
 import { cardCode, type Card } from '../cards/card.js';
 import type { GameDefinition, GameLine, HandView, Pending } from '../table/game.js';
-import { lineBet } from '../table/vocabulary.js';
-import { newWarCoup, warDecide, warExpected, warRank, warTakeCard, type WarAction, type WarCoup } from './coup.js';
+import { lineBet, STADIUM_SEAT } from '../table/vocabulary.js';
+import { newWarCoup, warDecide, warDecideOnBox, warExpected, warRank, warTakeCard, type WarAction, type WarCoup } from './coup.js';
 import { warPayTable } from './pay-table.js';
 import { resolveWar, warMarks } from './options.js';
 import { isRegulatedWarProfile, WAR_RULES } from './profiles.js';
-import { settleWarCoup } from './settle.js';
+import { settleWarBox, settleWarCoup } from './settle.js';
 import { newWarShoe, warAfterCoup, warCutCardOut, type WarShoe } from './shoe-session.js';
 
 /**
@@ -44,6 +44,7 @@ export function warTableGame(profileId: string, options: Readonly<Record<string,
   const rules = resolved.profile;
   const optionKeys = Object.entries(options).sort(([a], [b]) => a.localeCompare(b));
   const mainOf = (c: WarCoup, seat: number) => c.seats.find((s) => s.seat === seat)?.bets.main ?? 0;
+  const boxMainOf = (c: WarCoup, station: number) => c.box?.bettors.find((b) => b.station === station)?.bets.main ?? 0;
   return {
     kind: 'war',
     profile: profileId,
@@ -51,8 +52,9 @@ export function warTableGame(profileId: string, options: Readonly<Record<string,
     decks: rules.decks,
     bets: ['main', 'tie'],
     behind: null,
-    // Each seat has its own card here: remote stations would need a box of their own (docs/stadium.md, Not yet).
-    remote: null,
+    // Each seat has its own card: the remote stations share one of their own, on the stadium box,
+    // dealt like a seat's, each deciding for its own bet after a tie (Art. 7 n.4).
+    remote: 'own-spots',
     // Art. 7 settles a tie bet on its own: a seat may bet the tie alone.
     initialBet: null,
     limitRules: {
@@ -81,11 +83,12 @@ export function warTableGame(profileId: string, options: Readonly<Record<string,
     shoeFinished: (s) => s.finished,
     lastRoundOfShoe: (s) => s.shoe.cutCardOut,
 
-    startRound: (shoe, seats) => ({
+    startRound: (shoe, seats, stadium = []) => ({
       shoe,
       round: newWarCoup(
         seats.map((x) => ({ seat: x.seat, bets: { main: x.bets.main ?? 0, tie: x.bets.tie ?? 0 } })),
         rules,
+        stadium.map((x) => ({ station: x.station, bets: { main: x.bets.main ?? 0, tie: x.bets.tie ?? 0 } })),
       ),
     }),
     pending: (_shoe, coup): Pending => {
@@ -104,20 +107,48 @@ export function warTableGame(profileId: string, options: Readonly<Record<string,
             decider: { kind: 'seat' },
           };
         }
+        case 'box-decisions':
+          // Every remote station on the box that tied decides for its own bet, within one countdown.
+          return {
+            kind: 'decision',
+            seat: STADIUM_SEAT,
+            legal: ['war', 'surrender'],
+            default: WAR_TIMEOUT_DEFAULT,
+            decider: {
+              kind: 'stadium',
+              stations: e.stations.map((station) => ({ station, defaultCost: { amount: boxMainOf(coup, station), otherwise: WAR_TIMEOUT_FALLBACK } })),
+            },
+          };
         case 'burn':
           return { kind: 'card', cue: { kind: 'card', to: 'burn', burnsLeft: e.remaining } };
         case 'card':
-          return { kind: 'card', cue: e.to === 'croupier' ? { kind: 'card', to: 'dealer' } : { kind: 'card', to: 'seat', seat: e.to } };
+          if (e.to === 'croupier') return { kind: 'card', cue: { kind: 'card', to: 'dealer' } };
+          return { kind: 'card', cue: { kind: 'card', to: 'seat', seat: e.to === 'box' ? STADIUM_SEAT : e.to } };
       }
     },
     takeCard: (shoe, coup, card: Card) => {
       const e = warExpected(coup);
       if (e.kind !== 'card' && e.kind !== 'burn') return { ok: false, reason: `no card is expected (${e.kind})` };
-      const to = e.kind === 'burn' ? 'burn' : e.to === 'croupier' ? 'dealer' : `seat:${e.to}${e.phase === 'war' ? ':war' : ''}`;
+      const to = e.kind === 'burn' ? 'burn' : e.to === 'croupier' ? 'dealer' : `seat:${e.to === 'box' ? STADIUM_SEAT : e.to}${e.phase === 'war' ? ':war' : ''}`;
       return { ok: true, shoe, round: warTakeCard(coup, card), to };
     },
     decide: (shoe, coup, d) => {
       const e = warExpected(coup);
+      if (d.seat === STADIUM_SEAT) {
+        // A remote station decides for its own bet on the box; war doubles it from its own credit.
+        if (e.kind !== 'box-decisions' || !e.stations.includes(d.station))
+          return { ok: false, reason: `station ${d.station} has no decision to make on the box`, refusal: 'no-decision' };
+        if (d.action !== 'war' && d.action !== 'surrender') return { ok: false, reason: `"${d.action}" is not war or surrender`, refusal: 'illegal-action' };
+        const raise = boxMainOf(coup, d.station);
+        if (d.action === 'war' && !d.canAfford(raise)) return { ok: false, reason: 'not enough credit to go to war', refusal: 'over-credit' };
+        return {
+          ok: true,
+          shoe,
+          round: warDecideOnBox(coup, d.station, d.action),
+          stakes: d.action === 'war' ? [{ seat: STADIUM_SEAT, bet: 'main', amount: raise }] : [],
+          notFollowing: [],
+        };
+      }
       if (e.kind !== 'decisions' || !e.seats.includes(d.seat)) return { ok: false, reason: `seat ${d.seat} has no decision to make`, refusal: 'no-decision' };
       if (d.action !== 'war' && d.action !== 'surrender') return { ok: false, reason: `"${d.action}" is not war or surrender`, refusal: 'illegal-action' };
       // Going to war doubles the initial bet (Art. 7 n.5): the raise must be covered by credit.
@@ -142,6 +173,12 @@ export function warTableGame(profileId: string, options: Readonly<Record<string,
         ...warMarks(resolved, l, l.bet === 'main' && tied(l.seat)),
         bet: lineBet(l.bet),
       }));
+      // The remote stations' bets on the box, each paid at its own station.
+      const boxTied = coup.box?.card !== undefined && coup.croupier !== undefined && warRank(coup.box.card.rank) === warRank(coup.croupier.rank);
+      for (const { station, line } of settleWarBox(coup, rules, STADIUM_SEAT)) {
+        const hasTie = (coup.box?.bettors.find((b) => b.station === station)?.bets.tie ?? 0) > 0;
+        lines.push({ ...line, ...warMarks(resolved, line, line.bet === 'main' && boxTied && hasTie), bet: lineBet(line.bet), bettor: station });
+      }
       const after = warAfterCoup(s.shoe);
       return { shoe: { shoe: after.shoe, finished: after.next === 'shuffle' }, lines };
     },
@@ -158,7 +195,14 @@ export function warTableGame(profileId: string, options: Readonly<Record<string,
         const last = cards.at(-1);
         return { owner: 'seat', seat: s.seat, cards: cards.map(cardCode), total: last ? warRank(last.rank) : null };
       });
-      const dealer = [coup.croupier, ...Object.values(coup.wars).map((w) => w.croupierCard)].filter((c): c is Card => c !== undefined);
+      // The stadium box, dealt like a seat after the seats: one card all its bettors share, and its war card.
+      const box = coup.box;
+      if (box?.card !== undefined) {
+        const cards = [box.card, box.war?.seatCard].filter((c): c is Card => c !== undefined);
+        const last = cards.at(-1);
+        out.push({ owner: 'seat', seat: STADIUM_SEAT, cards: cards.map(cardCode), total: last ? warRank(last.rank) : null });
+      }
+      const dealer = [coup.croupier, ...Object.values(coup.wars).map((w) => w.croupierCard), box?.war?.croupierCard].filter((c): c is Card => c !== undefined);
       const last = dealer.at(-1);
       out.push({ owner: 'dealer', cards: dealer.map(cardCode), total: last ? warRank(last.rank) : null });
       return out;

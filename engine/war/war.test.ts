@@ -4,10 +4,10 @@ import fc from 'fast-check';
 import { parseCard, RANKS, SUITS, type Card } from '../cards/card.js';
 import { freshCards, shuffled } from '../cards/shoe.js';
 import { Rng } from '../random/seeded-rng.js';
-import { compareCards, newWarCoup, warDecide, warExpected, WarInputError, warRank, warTakeCard, type WarCoup, type WarSeat } from './coup.js';
+import { compareCards, newWarCoup, warDecide, warDecideOnBox, warExpected, WarInputError, warRank, warTakeCard, type WarCoup, type WarSeat } from './coup.js';
 import { exactWar } from './exact.js';
 import { parseWarProfile, WAR_PROFILES, WAR_RULES, warProfile } from './profiles.js';
-import { settleWarCoup, voidWarCoup } from './settle.js';
+import { settleWarBox, settleWarCoup, voidWarCoup } from './settle.js';
 import { newWarShoe, warAfterCoup, warCutCardOut } from './shoe-session.js';
 import { dealSimCoup, SIM_SEATS, simulateWar, summariseWar } from './simulate.js';
 
@@ -361,5 +361,64 @@ describe('«Desafio ao Casino» shoe', () => {
     assert.equal(step.shoe.coups, 0);
     const auto = warCutCardOut(newWarShoe({ shuffling: 'automatic-shuffler' }));
     assert.equal(warAfterCoup(auto).next, 'deal');
+  });
+});
+
+describe("the remote stations' box (a stadium): dealt like a seat, each bettor deciding for itself", () => {
+  it("deals the box after the seats and before the croupier (Art. 5), then takes every bettor's choice before the war (Art. 7 n.4–5)", () => {
+    const box = [
+      { station: 102, bets: { main: 1_000 } },
+      { station: 101, bets: { main: 3_001 } },
+      { station: 103, bets: { main: 500, tie: 100 } },
+    ];
+    let c = newWarCoup([{ seat: 2, bets: { main: 1_000 } }], MACAU, box);
+    assert.deepEqual(warExpected(c), { kind: 'card', to: 2, phase: 'first' });
+    c = warTakeCard(c, parseCard('QS'));
+    assert.deepEqual(warExpected(c), { kind: 'card', to: 'box', phase: 'first' });
+    c = warTakeCard(c, parseCard('9C'));
+    c = warTakeCard(c, parseCard('9D'));
+    // 103 bet the tie: its main bet stands off under the default reading, so it has no choice.
+    assert.deepEqual(warExpected(c), { kind: 'box-decisions', stations: [101, 102] });
+    assert.throws(() => warTakeCard(c, parseCard('2C')), /waiting for the decision of station\(s\) 101, 102/);
+    assert.throws(() => warDecideOnBox(c, 103, 'war'), /no decision to make on the box/);
+    c = warDecideOnBox(c, 102, 'war');
+    assert.throws(() => warDecideOnBox(c, 102, 'surrender'), /already decided/);
+    assert.deepEqual(warExpected(c), { kind: 'box-decisions', stations: [101] });
+    c = warDecideOnBox(c, 101, 'surrender');
+    assert.deepEqual(warExpected(c), { kind: 'burn', before: 'box', seat: 'box', remaining: 3 });
+    for (const x of cards('2C 2D 2H')) c = warTakeCard(c, x);
+    assert.deepEqual(warExpected(c), { kind: 'card', to: 'box', phase: 'war' });
+    c = warTakeCard(c, parseCard('4S'));
+    for (const x of cards('3C 3D 3H')) c = warTakeCard(c, x);
+    assert.deepEqual(warExpected(c), { kind: 'card', to: 'croupier', phase: 'war' });
+    c = warTakeCard(c, parseCard('4H'));
+    assert.deepEqual(warExpected(c), { kind: 'complete' });
+    assert.deepEqual(settleWarCoup(c, MACAU), [{ seat: 2, bet: 'main', stake: 1_000, net: 1_000, rule: WAR_RULES.win }]);
+    assert.deepEqual(
+      settleWarBox(c, MACAU, 0).map((x) => [x.station, x.line.bet, x.line.stake, x.line.net, x.line.rule]),
+      [
+        // Surrender of an odd stake: the house takes half rounded down.
+        [101, 'main', 3_001, -1_500, WAR_RULES.surrender],
+        // Tie again in the war (al.2): the pot and an amount equal to the initial bet.
+        [102, 'main', 2_000, 2_000, WAR_RULES.warTie],
+        [103, 'main', 500, 0, WAR_RULES.mainReturned],
+        [103, 'tie', 100, 1_000, WAR_RULES.tieBetWins],
+      ],
+    );
+  });
+
+  it('plays no war for the box when every bettor surrenders, and deals the box first when no seat bets', () => {
+    let c = newWarCoup([], MACAU, [{ station: 101, bets: { main: 1_000 } }]);
+    assert.deepEqual(warExpected(c), { kind: 'card', to: 'box', phase: 'first' });
+    c = warTakeCard(c, parseCard('KC'));
+    c = warTakeCard(c, parseCard('KD'));
+    c = warDecideOnBox(c, 101, 'surrender');
+    assert.deepEqual(warExpected(c), { kind: 'complete' });
+    assert.deepEqual(
+      settleWarBox(c, MACAU, 0).map((x) => x.line.net),
+      [-500],
+    );
+    assert.throws(() => newWarCoup([], MACAU, [{ station: 101, bets: {} }]), /no bet on the box/);
+    assert.throws(() => newWarCoup([], MACAU, []), /no seat has a bet/);
   });
 });

@@ -65,6 +65,9 @@ export class Outbox {
   /** A snapshot for `slot`: replaces one still waiting there. */
   latest(slot: string, message: SharedMessage): void {
     if (this.closed) return;
+    // Nothing waiting and room in flight (a stadium's every station at every card): straight to
+    // the transport, without a slot or a queue entry on the way.
+    if (this.queue.length === 0 && this.inFlight < this.limits.highWater) return this.write(message);
     if (this.slots.has(slot)) this.counters.superseded++;
     else this.queue.push({ slot });
     this.slots.set(slot, message);
@@ -114,18 +117,21 @@ export class Outbox {
         m = this.slots.get(next.slot);
         this.slots.delete(next.slot);
       }
-      if (!m) continue;
-      const size = m.size;
-      this.inFlight += size;
-      this.counters.sent++;
-      this.counters.bytes += size;
-      let done = false;
-      this.transport.write(m, () => {
-        if (done) return;
-        done = true;
-        this.inFlight -= size;
-        this.flush();
-      });
+      if (m) this.write(m);
     }
+  }
+
+  private write(m: SharedMessage): void {
+    const size = m.size;
+    this.inFlight += size;
+    this.counters.sent++;
+    this.counters.bytes += size;
+    let done = false;
+    this.transport.write(m, () => {
+      if (done) return;
+      done = true;
+      this.inFlight -= size;
+      this.flush();
+    });
   }
 }

@@ -27,6 +27,9 @@ export interface LanServerDeps {
  * (the station agent serves its own), no launch token is accepted (ScreenSession refuses a
  * `hello` from a remote transport), and a browser's cross-origin request is refused.
  */
+/** A screen's messages are JSON text frames: one options object for every send. */
+const TEXT_FRAME = { binary: false } as const;
+
 export async function createLanServer(deps: LanServerDeps, host: string, port: number): Promise<{ host: string; port: number; close: () => Promise<void> }> {
   const app = Fastify({
     loggerInstance: deps.log,
@@ -48,7 +51,7 @@ export async function createLanServer(deps: LanServerDeps, host: string, port: n
     const session = deps.openSession({
       remote: true,
       send: (text) => socket.send(text),
-      write: (m, written) => socket.send(m.bytes, { binary: false }, () => written()),
+      write: (m, written) => socket.send(m.bytes, TEXT_FRAME, () => written()),
       close: (code, reason) => socket.close(code, reason),
     });
     socket.on('message', (data, isBinary) => session.receive(isBinary ? new Uint8Array(data as Buffer) : data.toString()));

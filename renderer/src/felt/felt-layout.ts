@@ -74,8 +74,11 @@ export interface FeltLayout {
   game: GameKind;
   felt: { cx: number; top: number; rx: number; ry: number };
   seats: SeatLayout[];
-  /** Where the dealer's hand goes (blackjack, war), or baccarat's two hands. */
-  hands: { dealer: Point; player: Point; banker: Point };
+  /**
+   * Where the dealer's hand goes (blackjack, war), or baccarat's two hands; and war's stadium box
+   * (the remote stations' one card), beside the dealer's since it is no seat of the felt.
+   */
+  hands: { dealer: Point; player: Point; banker: Point; stadium: Point };
   shoe: Rect;
   discard: Rect;
   /**
@@ -201,7 +204,13 @@ export function feltLayout(game: GameKind, seatCount: number, bets: readonly Bet
       game,
       felt: f,
       seats,
-      hands: { dealer: { x: f.cx, y: f.top + 100 }, player: { x: f.cx - 170, y: f.top + 100 }, banker: { x: f.cx + 170, y: f.top + 100 } },
+      hands: {
+        dealer: { x: f.cx, y: f.top + 100 },
+        player: { x: f.cx - 170, y: f.top + 100 },
+        banker: { x: f.cx + 170, y: f.top + 100 },
+        // Baccarat's remote stations bet on the same two hands: no box of their own is dealt.
+        stadium: { x: f.cx + 170, y: f.top + 100 },
+      },
       // The boxes hold three cards and their total; the names are printed under the boxes.
       cardBoxes: {
         player: { box: { x: f.cx - 320, y: f.top + 86, width: 300, height: 196 }, label: { x: f.cx - 170, y: f.top + 302 } },
@@ -226,7 +235,12 @@ export function feltLayout(game: GameKind, seatCount: number, bets: readonly Bet
     felt: f,
     seats,
     // The dealer's cards and total end above the printed arc.
-    hands: { dealer: { x: f.cx, y: f.top + 122 }, player: { x: f.cx - 190, y: f.top + 122 }, banker: { x: f.cx + 190, y: f.top + 122 } },
+    hands: {
+      dealer: { x: f.cx, y: f.top + 122 },
+      player: { x: f.cx - 190, y: f.top + 122 },
+      banker: { x: f.cx + 190, y: f.top + 122 },
+      stadium: { x: f.cx + 300, y: f.top + 122 },
+    },
     shoe: { x: f.cx + 470, y: f.top + 10, width: 150, height: 90 },
     discard: { x: f.cx - 620, y: f.top + 10, width: 150, height: 90 },
     holderLabels: { shoe: { x: f.cx + 632, y: f.top + 55, align: 0 }, discard: { x: f.cx - 632, y: f.top + 55, align: 1 } },

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import type { DealerCue, RoundView } from '../../../protocol/index.js';
+import { STADIUM_SEAT, type DealerCue, type RoundView } from '../../../protocol/index.js';
 
 /** Seconds left until `endsAt` (host clock, same machine or NTP-synchronised), never negative. */
 export function secondsLeft(endsAt: number | null, now: number): number {
@@ -17,8 +17,10 @@ export function phaseText(t: TFunction, round: RoundView, now: number): string {
 export function cueText(t: TFunction, cue: DealerCue | null): string {
   if (!cue) return '';
   if (cue.kind === 'shuffle') return t('cue.shuffle');
-  if (cue.kind === 'decision') return t('cue.decision', { n: cue.seat });
+  // The stadium box (war) is no seat of the felt: its card and its decisions are the remote stations'.
+  if (cue.kind === 'decision') return cue.seat === STADIUM_SEAT ? t('cue.stadiumDecision') : t('cue.decision', { n: cue.seat });
   if (cue.to === 'burn') return cue.burnsLeft ? t('cue.burnCount', { count: cue.burnsLeft }) : t('cue.burn');
+  if (cue.to === 'seat' && cue.seat === STADIUM_SEAT) return t('cue.stadium');
   if (cue.to === 'seat') return cue.hand ? t('cue.seatHand', { n: cue.seat, h: cue.hand + 1 }) : t('cue.seat', { n: cue.seat });
   return t(`cue.${cue.to}`);
 }

@@ -1,6 +1,6 @@
 import { Container, Graphics, Text } from 'pixi.js';
 import type { TFunction } from 'i18next';
-import type { Currency, HandView, Language, Presentation, PrizeWin, RoundView } from '../../../protocol/index.js';
+import { STADIUM_SEAT, type Currency, type HandView, type Language, type Presentation, type PrizeWin, type RoundView } from '../../../protocol/index.js';
 import { fanOffset, FLIGHT_MS } from '../anim/motion.js';
 import { CARD, CardView } from '../cards/card-view.js';
 import { HandSprite } from '../cards/hand-view.js';
@@ -160,6 +160,7 @@ export class TableRound extends Container {
     if (h.owner === 'dealer') return l.hands.dealer;
     if (h.owner === 'player') return l.hands.player;
     if (h.owner === 'banker') return l.hands.banker;
+    if (h.seat === STADIUM_SEAT) return l.hands.stadium;
     const seat = l.seats.find((s) => s.seat === h.seat) ?? l.seats[0]!;
     // Split hands fan apart around the seat's hand place, each a hand's width from the next.
     return { x: seat.hand.x + fanOffset(h.hand ?? 0, handsOfSeat, HandSprite.width(3) + 12), y: seat.hand.y };
@@ -197,7 +198,8 @@ export class TableRound extends Container {
       this.lastMarker = this.lastCue;
       const l = this.layout!;
       let p: Point;
-      if (cue.kind === 'decision' || cue.to === 'seat') {
+      if ((cue.kind === 'decision' || cue.to === 'seat') && cue.seat === STADIUM_SEAT) p = { x: l.hands.stadium.x, y: l.hands.stadium.y + CARD.height / 2 };
+      else if (cue.kind === 'decision' || cue.to === 'seat') {
         const seat = l.seats.find((s) => s.seat === cue.seat) ?? l.seats[0]!;
         const hands = round.hands.filter((h) => h.owner === 'seat' && h.seat === seat.seat).length || 1;
         const hand = cue.kind === 'card' ? (cue.hand ?? 0) : 0;

@@ -1,6 +1,6 @@
 import { Container, Graphics, Text } from 'pixi.js';
 import type { TFunction } from 'i18next';
-import { amountOn, type BetSpot, type HandView, type LineBet, type PrizeWin, type Spot, type StationState } from '../../../protocol/index.js';
+import { amountOn, STADIUM_SEAT, type BetSpot, type HandView, type LineBet, type PrizeWin, type Spot, type StationState } from '../../../protocol/index.js';
 import { CARD } from '../cards/card-view.js';
 import { HandSprite } from '../cards/hand-view.js';
 import { formatAmount, formatMoney } from '../../../locales/money.js';
@@ -265,7 +265,8 @@ export class StationPlay extends Container {
     for (const h of round?.hands ?? []) {
       if (h.owner === 'dealer') show.push({ view: h, label: t('table.dealer') });
       else if (h.owner === 'banker' || h.owner === 'player') show.push({ view: h, label: t(`bet.${h.owner}`) });
-      else if (h.seat === state.seat) show.push({ view: h, label: h.hand ? t('desk.hand', { n: h.hand + 1 }) : t('desk.yourHand') });
+      // A remote station's own hand is the stadium box (war): its card, the one the remote stations share.
+      else if (h.seat === (state.seat ?? STADIUM_SEAT)) show.push({ view: h, label: h.hand ? t('desk.hand', { n: h.hand + 1 }) : t('desk.yourHand') });
     }
     while (this.hands.length < show.length) {
       const h = new HandSprite();
