@@ -32,6 +32,8 @@ export function accountFor(ledger: Ledger): SoakAccount {
   let won = 0;
   let voidReturned = 0;
   const betsByRound = new Map<string, number>();
+  // Winning-streak stakes held open past their round (round.settle `held`), until a carried line settles them.
+  let held = 0;
   for (const r of entriesOfTypes(ledger, ['bill.credit', 'credit.cancel', 'bet.place', 'round.settle', 'round.void'])) {
     const p = (JSON.parse(r.body) as EntryBody).payload;
     switch (r.type) {
@@ -52,6 +54,7 @@ export function accountFor(ledger: Ledger): SoakAccount {
         const s = p as Payload<'round.settle'>;
         rounds++;
         won += s.lines.reduce((a, l) => a + l.stake + l.net, 0);
+        held += (s.held ?? []).reduce((a, h) => a + h.amount, 0) - s.lines.reduce((a, l) => a + (l.carried ? l.stake : 0), 0);
         betsByRound.delete(s.roundId);
         break;
       }
@@ -65,7 +68,7 @@ export function accountFor(ledger: Ledger): SoakAccount {
       }
     }
   }
-  const inPlay = [...betsByRound.values()].reduce((a, b) => a + b, 0);
+  const inPlay = [...betsByRound.values()].reduce((a, b) => a + b, held);
   const creditsOnMeters = Object.values(ledger.stationCredits()).reduce((a, b) => a + b, 0);
   const houseNet = wagered - won - voidReturned - inPlay;
   const conserved = creditsIn === creditsOnMeters + creditsOut + houseNet + inPlay;

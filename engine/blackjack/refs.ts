@@ -39,6 +39,8 @@ const REFS = {
   streakLose: ['art.13 5)(2) ii)', null, null],
   streakSurrender: ['art.18 n.3', null, null],
   streakSplitLose: ['art.16 n.7 3)', null, null],
+  // A seat with open streak bets that does not bet: the obligation of 5)(2) vi) broken (our reading).
+  streakAbsent: ['art.13 5)(2) vi)', null, null],
   jackpot: [null, null, 'rules 43, 46, 50'],
 } as const satisfies Record<string, readonly [string | null, string | null, string | null]>;
 

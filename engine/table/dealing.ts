@@ -167,9 +167,16 @@ export function settle<S, R>(t: Turn<S, R>): void {
       rule: l.rule,
       ...(l.choices?.length ? { choices: [...l.choices] } : {}),
       ...(l.choices?.length && l.authorisation ? { authorisation: l.authorisation } : {}),
+      ...(l.carried ? { carried: true as const } : {}),
     };
   });
-  t.write({ type: 'round.settle', txId: `${t.state.roundId}:settle`, payload: { ...roundCore(t), lines } });
+  // Stakes of this round still open past it (winning streaks) are held by the ledger, not settled.
+  const held = (settled.held ?? []).map((h) => {
+    const station = stationAt(t.state.params, h.seat);
+    if (station === undefined) throw new Error(`seat ${h.seat} has no station`);
+    return { station, seat: h.seat, bet: h.bet, amount: h.amount };
+  });
+  t.write({ type: 'round.settle', txId: `${t.state.roundId}:settle`, payload: { ...roundCore(t), lines, ...(held.length > 0 ? { held } : {}) } });
   for (const l of lines) t.credit(l.station, l.stake + l.net);
   t.set({ shoe: settled.shoe });
   t.log('info', 'round settled', { roundId: t.state.roundId, lines: lines.length });

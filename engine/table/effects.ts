@@ -44,7 +44,15 @@ export type JournalRecord =
         readonly notFollowing?: readonly string[];
       };
     }
-  | { readonly type: 'round.settle'; readonly txId: string; readonly payload: RoundCore & { readonly lines: readonly SettledLine[] } }
+  | {
+      readonly type: 'round.settle';
+      readonly txId: string;
+      /** `held`: stakes of this round still open past it (winning streaks), kept by the ledger. */
+      readonly payload: RoundCore & {
+        readonly lines: readonly SettledLine[];
+        readonly held?: readonly { readonly station: number; readonly seat: number; readonly bet: LineBet; readonly amount: number }[];
+      };
+    }
   | {
       readonly type: 'round.void';
       readonly txId: string;

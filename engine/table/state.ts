@@ -94,6 +94,8 @@ export interface SettledLine {
   /** The non-default choices the line was settled under, and their authorisation reference. */
   readonly choices?: readonly string[];
   readonly authorisation?: string;
+  /** The stake was wagered in an earlier round and held since (a winning streak). */
+  readonly carried?: true;
 }
 
 /** A read that left the shoe while the table was already on hold: journalled, never placed. */

@@ -515,6 +515,7 @@ export class ViewHub {
       ...(extras.lastRound ? { lastRound: true } : {}),
       ...(extras.roads ? { roads: extras.roads } : {}),
       ...(extras.history ? { history: extras.history } : {}),
+      ...(extras.streaks ? { streaks: extras.streaks } : {}),
       ...(stadium ? { stadium } : {}),
     };
     return table;
