@@ -197,7 +197,7 @@ function closeBets<S, R>(t: Turn<S, R>): Closed {
     }
     if (seat !== undefined && mine.length > 0) {
       const bets: Partial<Record<BetId, number>> = {};
-      for (const c of mine) bets[c.spot.bet] = c.amount;
+      for (const c of mine) if (isOwn(c.spot)) bets[c.spot.bet] = c.amount;
       own.set(station, { seat, bets, chips: mine });
     }
   }

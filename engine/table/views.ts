@@ -5,8 +5,8 @@ import { available, bettingOpen, cueOf, deciderStation, pendingOf, timeoutDefaul
 import { isRemote, seatOf, spotLimits, stationAt, type HistoryItem, type SettledLine, type TableState } from './state.js';
 import {
   isBehind,
+  isOnSeat,
   sameSpot,
-  spotSeat,
   STADIUM_SEAT,
   type BetId,
   type DecisionAction,
@@ -111,9 +111,9 @@ export function projectStadium<S, R>(s: TableState<S, R>, game: GameDefinition<S
     at.total += x.amount;
   }
   const order = (sp: Spot) => {
-    const seat = spotSeat(sp);
-    if (seat === undefined) return game.bets.indexOf(sp.bet);
-    return 100 + seat * 100 + (isBehind(sp) ? 0 : 1 + game.bets.indexOf(sp.bet));
+    if (isBehind(sp)) return 100 + sp.seat * 100;
+    const at = game.bets.indexOf(sp.bet);
+    return isOnSeat(sp) ? 100 + sp.seat * 100 + 1 + at : at;
   };
   return {
     players: everyone.size,
