@@ -211,7 +211,9 @@ export function derive(view: LedgerView, type: EntryType, payload: Record<string
           const r = of(l.station);
           returned.set(
             l.station,
-            l.carried ? { ...r, carried: sum([r.carried, l.stake]), net: sum([r.net, l.net]) } : { ...r, stake: sum([r.stake, l.stake]), net: sum([r.net, l.net]) },
+            l.carried
+              ? { ...r, carried: sum([r.carried, l.stake]), net: sum([r.net, l.net]) }
+              : { ...r, stake: sum([r.stake, l.stake]), net: sum([r.net, l.net]) },
           );
         }
         for (const h of closing.payload.held ?? []) {
@@ -233,7 +235,8 @@ export function derive(view: LedgerView, type: EntryType, payload: Record<string
       }
       let house = 0;
       for (const [s, r] of [...returned].sort((a, b) => a[0] - b[0])) {
-        if (r.carried > view.heldBets(s)) throw new LedgerRefusal('bad-line', `station ${s} has ${view.heldBets(s)} held, not the ${r.carried} its carried lines stake`);
+        if (r.carried > view.heldBets(s))
+          throw new LedgerRefusal('bad-line', `station ${s} has ${view.heldBets(s)} held, not the ${r.carried} its carried lines stake`);
         const back = sum([r.stake, r.carried, r.net]);
         creditChange(s, back, wagered.has(s) ? view.creditBefore(p.roundId, s) : undefined);
         post(account.wagers(s), sum([r.stake, r.heldOut]));

@@ -56,6 +56,15 @@ const settlementLine = z.strictObject({
   carried: z.literal(true).optional(),
 });
 
+/** A winning-streak marker: rounds won in a row and the levels still open (Macau 2009 Art. 13 5)(2) iii)). */
+const streakMark = z.strictObject({
+  wins: z.number().int().min(0).max(5),
+  open: z
+    .array(z.strictObject({ bet: z.string().min(1).max(32), amount: positive }))
+    .max(4)
+    .readonly(),
+});
+
 /** A stake of this round that stays in play past it (a winning-streak bet still open): moved to the station's held bets. */
 const heldStake = z.strictObject({ station, seat, bet: z.string().min(1).max(32), amount: positive });
 
@@ -116,6 +125,13 @@ export const PAYLOADS = {
     ...roundCore,
     lines: z.array(settlementLine).max(4096).readonly(),
     held: z.array(heldStake).min(1).max(64).readonly().optional(),
+    /** How the round moved each seat's winning-streak marker: recall shows it before and after. */
+    streaks: z
+      .array(z.strictObject({ station, seat, before: streakMark.nullable(), after: streakMark.nullable() }))
+      .min(1)
+      .max(64)
+      .readonly()
+      .optional(),
   }),
   /**
    * Every bet of the round is returned; two people authorise (a supervisor and a witness). A void

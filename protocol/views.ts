@@ -121,7 +121,10 @@ export const TableState = z.object({
   /** The cut card is out: this is the last round of the shoe. */
   lastRound: z.boolean().optional(),
   /** Blackjack: each seat's winning-streak marker, for seats with streak bets open (Macau 2009 Art. 13 5)). */
-  streaks: z.array(StreakMarker.extend({ seat: z.number().int().min(1).max(MAX_STATIONS) })).max(MAX_STATIONS).optional(),
+  streaks: z
+    .array(StreakMarker.extend({ seat: z.number().int().min(1).max(MAX_STATIONS) }))
+    .max(MAX_STATIONS)
+    .optional(),
   /** A table with remote stations: their number and totals per spot. */
   stadium: StadiumView.optional(),
 });

@@ -495,6 +495,13 @@ export class BlackjackRound {
     return this.streaksOut;
   }
 
+  /** Streak markers as the round started: those carried in, and the seats' new streak bets at no wins. */
+  streaksBefore(): StreakState[] {
+    const carried = (this.setup.streaks ?? []).map((x) => ({ ...x, bets: { ...x.bets } }));
+    const fresh = this.seatList.flatMap((s) => (s.streak && !s.streak.carried ? [{ seat: s.seat, bets: { ...s.streak.bets }, wins: 0 }] : []));
+    return [...carried, ...fresh].sort((a, b) => a.seat - b.seat);
+  }
+
   /** Streak stakes wagered this round that stay open past it (only meaningful once done). */
   heldStakes(): readonly HeldStreakStake[] {
     return this.heldOut;
@@ -1006,7 +1013,8 @@ export class BlackjackRound {
       if (Object.keys(bets).length > 0) {
         out.push({ seat: s.seat, bets, wins });
         // Stakes wagered this round and still open are held past it; carried ones stay held.
-        if (!st.carried) for (const lvl of STREAK_LEVELS) if (bets[`${lvl}`] !== undefined) held.push({ seat: s.seat, bet: `streak${lvl}`, amount: bets[`${lvl}`] as number });
+        if (!st.carried)
+          for (const lvl of STREAK_LEVELS) if (bets[`${lvl}`] !== undefined) held.push({ seat: s.seat, bet: `streak${lvl}`, amount: bets[`${lvl}`] as number });
       }
     }
     this.streaksOut = out;

@@ -1,11 +1,11 @@
 import { cardCode, parseCard, type Card, type CardCode } from '../cards/card.js';
-import type { CorrectionRule, DecisionRequest, GameDefinition, GameLine, HandView, NotFollowed, Pending, RoundStake } from '../table/game.js';
+import type { CorrectionRule, DecisionRequest, GameDefinition, GameLine, HandView, NotFollowed, Pending, RoundStake, StreakMark } from '../table/game.js';
 import { lineBet, type BetId } from '../table/vocabulary.js';
 import { handTotal, isNaturalPair } from './hand.js';
 import { blackjackLimitRules } from './limit-rules.js';
 import { blackjackPayTable } from './pay-table.js';
 import { ref } from './refs.js';
-import { RoundError, type Action, type ActionType, type SeatBets, type SeatEntry } from './round.js';
+import { RoundError, type Action, type ActionType, type SeatBets, type SeatEntry, type StreakState } from './round.js';
 import { STREAK_LEVELS } from './side-bets.js';
 import { resolveRules, isProfileId, isRegulated, type BlackjackRules, type RegulatedProfileId } from './rules.js';
 import { BlackjackTable, type BlackjackTableSnapshot } from './table.js';
@@ -426,6 +426,11 @@ export function blackjackTableGame(
     settle: (s, r) => {
       const round = roundOf(s);
       const held = round.heldStakes().map((h) => ({ seat: h.seat, bet: lineBet(h.bet), amount: h.amount }));
+      const before = round.streaksBefore();
+      const after = round.streaks();
+      const seats = [...new Set([...before, ...after].map((x) => x.seat))].sort((a, b) => a - b);
+      const mark = (x: StreakState | undefined) => (x ? streakMark(x) : null);
+      const streaks = seats.map((seat) => ({ seat, before: mark(before.find((x) => x.seat === seat)), after: mark(after.find((x) => x.seat === seat)) }));
       return {
         shoe: s,
         lines: round.lines.map((l): GameLine => {
@@ -436,17 +441,10 @@ export function blackjackTableGame(
           return { ...line, bet: lineBet(l.bet), bettor };
         }),
         ...(held.length > 0 ? { held } : {}),
+        ...(streaks.length > 0 ? { streaks } : {}),
       };
     },
-    streaks: (s) =>
-      look(s).streaks.map((x) => ({
-        seat: x.seat,
-        wins: x.wins,
-        open: STREAK_LEVELS.flatMap((lvl) => {
-          const amount = x.bets[`${lvl}`];
-          return amount === undefined ? [] : [{ bet: `streak${lvl}` as const, amount }];
-        }),
-      })),
+    streaks: (s) => look(s).streaks.map((x) => ({ seat: x.seat, ...streakMark(x) })),
     voidRound: (s) => change(s, { void: true }),
     withdrawLastCard: (s, r) => {
       const last = s.events.at(-1);
@@ -540,6 +538,17 @@ function onOtherSeats(rules: BlackjackRules, profileId: RegulatedProfileId): { b
   const offered = ON_OTHER_SEATS.filter(([key]) => rules[key] === true);
   if (offered.length === 0) return undefined;
   return { bets: offered.flatMap(([, bets]) => bets), rule: `${profileId} art.13 ${offered.map(([, , n]) => n).join(', ')}` };
+}
+
+/** A seat's engine streak state as the table shows and records it. */
+function streakMark(x: StreakState): StreakMark {
+  return {
+    wins: x.wins,
+    open: STREAK_LEVELS.flatMap((lvl) => {
+      const amount = x.bets[`${lvl}`];
+      return amount === undefined ? [] : [{ bet: `streak${lvl}` as const, amount }];
+    }),
+  };
 }
 
 /** Each bettor's total stake on a seat's hands (the seat's own station under `undefined`). */

@@ -2,7 +2,19 @@ import type { SeatStakes, StadiumStakes } from './game.js';
 import { available, creditOf } from './queries.js';
 import { hasStation, isRemote, seatOf, spotLimits, stationAt, type Chips, type InPlay, type TableState, type Unplayed } from './state.js';
 import type { Turn } from './turn.js';
-import { isBehind, isOnSeat, isOwn, sameSpot, spotSeat, STADIUM_SEAT, STREAK_BETS, type BetId, type LineBet, type RefusalReason, type Spot } from './vocabulary.js';
+import {
+  isBehind,
+  isOnSeat,
+  isOwn,
+  sameSpot,
+  spotSeat,
+  STADIUM_SEAT,
+  STREAK_BETS,
+  type BetId,
+  type LineBet,
+  type RefusalReason,
+  type Spot,
+} from './vocabulary.js';
 import { advance } from './dealing.js';
 
 // The betting window: chips on spots (still credit), then the close, where what plays is
@@ -35,7 +47,12 @@ export function behindSpots(s: TableState<unknown, unknown>, maxBettorsPerSeat: 
 }
 
 /** The additional bets on other seats' hands a station is offered (Art. 13 1)-3)), within the seat's bettor count. */
-export function otherSeatSpots(s: TableState<unknown, unknown>, bets: readonly BetId[] | undefined, maxBettorsPerSeat: number | undefined, station: number): Spot[] {
+export function otherSeatSpots(
+  s: TableState<unknown, unknown>,
+  bets: readonly BetId[] | undefined,
+  maxBettorsPerSeat: number | undefined,
+  station: number,
+): Spot[] {
   if (!bets?.length || maxBettorsPerSeat === undefined || maxBettorsPerSeat < 2) return [];
   return otherSeats(s, station).flatMap((seat) => bets.map((bet) => ({ bet, seat })));
 }
@@ -85,7 +102,13 @@ export function placeBet<S, R>(t: Turn<S, R>, station: number, spot: Spot, amoun
   if (one && !isBehind(spot) && one.bets.includes(spot.bet)) {
     // One additional bet per player, wherever it is placed (its own seat or another seat's hand).
     const kind = additionalKind(spot.bet);
-    const other = s.chips.find((c) => c.station === station && !isBehind(c.spot) && one.bets.includes(c.spot.bet) && (additionalKind(c.spot.bet) !== kind || spotSeat(c.spot) !== spotSeat(spot)));
+    const other = s.chips.find(
+      (c) =>
+        c.station === station &&
+        !isBehind(c.spot) &&
+        one.bets.includes(c.spot.bet) &&
+        (additionalKind(c.spot.bet) !== kind || spotSeat(c.spot) !== spotSeat(spot)),
+    );
     if (other) return t.refuse(`one additional bet per player: ${spotName(other.spot)} is already placed (${one.rule})`, 'one-additional-bet');
   }
   const { min, max } = spotLimits(s.params, spot);

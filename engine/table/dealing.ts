@@ -176,7 +176,16 @@ export function settle<S, R>(t: Turn<S, R>): void {
     if (station === undefined) throw new Error(`seat ${h.seat} has no station`);
     return { station, seat: h.seat, bet: h.bet, amount: h.amount };
   });
-  t.write({ type: 'round.settle', txId: `${t.state.roundId}:settle`, payload: { ...roundCore(t), lines, ...(held.length > 0 ? { held } : {}) } });
+  // How the round moved the winning-streak markers: recall shows them before and after the round.
+  const streaks = (settled.streaks ?? []).flatMap((m) => {
+    const station = stationAt(t.state.params, m.seat);
+    return station === undefined ? [] : [{ ...m, station }];
+  });
+  t.write({
+    type: 'round.settle',
+    txId: `${t.state.roundId}:settle`,
+    payload: { ...roundCore(t), lines, ...(held.length > 0 ? { held } : {}), ...(streaks.length > 0 ? { streaks } : {}) },
+  });
   for (const l of lines) t.credit(l.station, l.stake + l.net);
   t.set({ shoe: settled.shoe });
   t.log('info', 'round settled', { roundId: t.state.roundId, lines: lines.length });

@@ -65,11 +65,22 @@ export interface SeatStakes {
   readonly behind: readonly { readonly station: number; readonly main: number; readonly sides?: Readonly<Partial<Record<BetId, number>>> }[];
 }
 
-/** A seat's winning-streak marker (Macau 2009 Art. 13 5)(2) iii)): rounds won in a row and the levels still open. */
-export interface SeatStreak {
-  readonly seat: number;
+/** A winning-streak marker (Macau 2009 Art. 13 5)(2) iii)): rounds won in a row and the levels still open. */
+export interface StreakMark {
   readonly wins: number;
   readonly open: readonly { readonly bet: BetId; readonly amount: number }[];
+}
+
+/** A seat's winning-streak marker. */
+export interface SeatStreak extends StreakMark {
+  readonly seat: number;
+}
+
+/** How a round moved a seat's marker, for the round's record: null where the seat had none. */
+export interface StreakMove {
+  readonly seat: number;
+  readonly before: StreakMark | null;
+  readonly after: StreakMark | null;
 }
 
 /** A stake wagered this round that stays in play past it (a winning-streak bet still open). */
@@ -258,7 +269,7 @@ export interface GameDefinition<S, R> {
   takeCard(shoe: S, round: R, card: Card): Outcome<{ shoe: S; round: R; to: string }>;
   decide(shoe: S, round: R, request: DecisionRequest): Outcome<DecisionTaken<S, R>>;
   /** Settlement lines, once `pending` is done; the shoe moves on past the round. */
-  settle(shoe: S, round: R): { shoe: S; lines: readonly GameLine[]; held?: readonly HeldStake[] };
+  settle(shoe: S, round: R): { shoe: S; lines: readonly GameLine[]; held?: readonly HeldStake[]; streaks?: readonly StreakMove[] };
   /** The round in play was voided: the shoe goes on without it (its cards stay out). */
   voidRound(shoe: S, round: R): S;
   /**

@@ -97,7 +97,8 @@ export function projectStadium<S, R>(s: TableState<S, R>, game: GameDefinition<S
       // Raises (a double behind, a war) count on the spot they raise: a bet behind names its seat.
       const bet = game.bets.find((b) => b === p.bet);
       // An additional bet on another seat's hand names its bet and the seat.
-      if (p.seat !== undefined) stakes.push({ station: p.station, spot: bet !== undefined ? { bet, seat: p.seat } : { bet: 'behind', seat: p.seat }, amount: p.amount });
+      if (p.seat !== undefined)
+        stakes.push({ station: p.station, spot: bet !== undefined ? { bet, seat: p.seat } : { bet: 'behind', seat: p.seat }, amount: p.amount });
       else if (bet !== undefined) stakes.push({ station: p.station, spot: { bet }, amount: p.amount });
     }
   }

@@ -35,10 +35,7 @@ export type BetId = (typeof BET_IDS)[number];
  * 2009 Art. 20, Portugal rules 15–16), or an additional bet on another seat's hand (Art. 13:
  * «qualquer par» "de uma ou mais mãos de qualquer jogador"). Typed, never a string to parse.
  */
-export type Spot =
-  | { readonly bet: BetId }
-  | { readonly bet: 'behind'; readonly seat: number }
-  | { readonly bet: BetId; readonly seat: number };
+export type Spot = { readonly bet: BetId } | { readonly bet: 'behind'; readonly seat: number } | { readonly bet: BetId; readonly seat: number };
 
 export function isBehind(spot: Spot): spot is { readonly bet: 'behind'; readonly seat: number } {
   return spot.bet === 'behind';

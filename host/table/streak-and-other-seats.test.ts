@@ -7,6 +7,7 @@ import { parseCard } from '../../engine/cards/card.js';
 import { account } from '../../ledger/entries.js';
 import { entriesOfTypes, verifyLedger, type EntryBody } from '../../ledger/index.js';
 import type { BetId, Spot } from '../../protocol/index.js';
+import { recallRound } from '../screens/recall.js';
 import { credit, testTable, type TestTable } from '../testing/table-kit.js';
 
 const SIDE = { min: 500, max: 50_000 };
@@ -49,7 +50,10 @@ describe('winning streak at the table (Macau 2009 Art. 13 5), Art. 14 n.5)', () 
       credit(t.ledger, 1, 100_000);
       credit(t.ledger, 2, 100_000);
       burnShoeStart(t);
-      const offered = t.table.station(1).betting.spots.filter((s) => !('seat' in s)).map((s) => s.bet);
+      const offered = t.table
+        .station(1)
+        .betting.spots.filter((s) => !('seat' in s))
+        .map((s) => s.bet);
       assert.deepEqual(
         offered.filter((b) => b.startsWith('streak')),
         ['streak2', 'streak3', 'streak4', 'streak5'],
@@ -89,6 +93,28 @@ describe('winning streak at the table (Macau 2009 Art. 13 5), Art. 14 n.5)', () 
         t.table.tableExtras(7).streaks?.map((x) => [x.seat, x.wins]),
         [[1, 1]],
       );
+      const recalled = (station: number) => {
+        const rec = t.ledger.recall({ station, limit: 1 })[0];
+        assert.ok(rec);
+        return recallRound(rec, station);
+      };
+      // Recall shows the marker before and after the round, to the seat's own station only.
+      assert.deepEqual(recalled(1).streak, {
+        before: {
+          wins: 0,
+          open: [
+            { bet: 'streak2', amount: 1_000 },
+            { bet: 'streak3', amount: 1_000 },
+          ],
+        },
+        after: {
+          wins: 1,
+          open: [
+            { bet: 'streak2', amount: 1_000 },
+            { bet: 'streak3', amount: 1_000 },
+          ],
+        },
+      });
 
       // Round 2: the open bets may not change (5)(2) v)); won again: level 2 is paid, level 3 rides.
       nextRound(t);
@@ -113,6 +139,8 @@ describe('winning streak at the table (Macau 2009 Art. 13 5), Art. 14 n.5)', () 
         carried: true,
       });
       assert.equal(r2.held, undefined, 'nothing new is held');
+      assert.deepEqual(recalled(1).lines.find((l) => l.bet === 'streak2')?.carried, true);
+      assert.deepEqual(recalled(1).streak?.after, { wins: 2, open: [{ bet: 'streak3', amount: 1_000 }] });
       assert.equal(t.ledger.credit(1), 108_000 + 10_000 + 4_000);
       assert.equal(held(t, 1), 1_000);
       assert.deepEqual(t.table.station(1).betting.streak, { wins: 2, open: [{ bet: 'streak3', amount: 1_000 }] });
@@ -133,6 +161,8 @@ describe('winning streak at the table (Macau 2009 Art. 13 5), Art. 14 n.5)', () 
       assert.equal(t.ledger.credit(1), 122_000);
       assert.equal(held(t, 1), 0);
       assert.equal(t.table.station(1).betting.streak, undefined);
+      assert.deepEqual(recalled(1).streak, { before: { wins: 2, open: [{ bet: 'streak3', amount: 1_000 }] }, after: null });
+      assert.equal(recalled(2).streak, undefined, "station 2 does not see seat 1's marker");
       assert.equal(verifyLedger(t.ledger).ok, true);
     } finally {
       t.close();
