@@ -10,6 +10,8 @@ export interface Kiosk {
   origin: string;
   screens: Record<string, string>;
   simToken?: string;
+  /** The kiosk's data folder (its ledger), where the test started it. */
+  dataDir?: string;
 }
 
 declare global {
@@ -36,7 +38,7 @@ async function launchKiosk(extra: string[] = []): Promise<{ kiosk: Kiosk; child:
 export async function withKiosk(extra: string[], use: (k: Kiosk) => Promise<void>): Promise<void> {
   const { kiosk, child, dataDir } = await launchKiosk(extra);
   try {
-    await use(kiosk);
+    await use({ ...kiosk, dataDir });
   } finally {
     // A failed test must not leave its kiosk dealing in the background of the next ones.
     if (child.exitCode === null) {

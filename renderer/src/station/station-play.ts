@@ -47,7 +47,8 @@ export const PLAY = {
   spots: 262,
   spotH: 170,
   behindHeading: 450,
-  kindH: 40,
+  /** With kinds to pick: the seat buttons in one row, the kind tabs under it (touch-sized). */
+  kindH: 104,
   behind: 494,
   behindH: 116,
   behindPerRow: 3,
@@ -168,7 +169,11 @@ export class StationPlay extends Container {
       b.setActive(k === this.kind);
       b.setEnabled(!locked);
     });
-    this.behindHeading.text = behind.length && kinds.length < 2 ? t('desk.behindHeading') : '';
+    this.behindHeading.text = !behind.length
+      ? ''
+      : this.kind === 'behind'
+        ? t('desk.behindHeading')
+        : t('desk.otherSeatHeading', { bet: t(`bet.${this.kind}`) });
     // The seat's winning-streak marker (Art. 13 5)(2) iii)): its own only.
     this.streak.visible = betting.streak !== undefined;
     this.streak.text = betting.streak ? streakText(t, betting.streak, state.language) : '';
@@ -330,20 +335,21 @@ export class StationPlay extends Container {
     });
     // Bets on other seats in a sub-panel of their own, three to a row, each named by its seat; tabs
     // over it (where there is more than one kind) pick what the seat buttons place.
-    this.kinds =
-      kinds.length < 2
-        ? []
-        : kinds.map((k, i) => {
-            const kw = Math.floor((PLAY.width - gap * (kinds.length - 1)) / kinds.length);
-            const b = new Button(`kind-${k}`, kw, PLAY.kindH, () => {
-              this.kind = k;
-              if (this.state) this.show(this.state, t, Date.now());
-            });
-            b.position.set(i * (kw + gap), PLAY.behindHeading - PLAY.spots);
-            return b;
-          });
     const behind = seatSpots(state.betting.spots, this.kind);
-    const per = PLAY.behindPerRow;
+    // With kinds to pick, the seats go in one row (at most seven) and the tabs under it.
+    const tabbed = kinds.length >= 2;
+    const per = tabbed ? Math.max(PLAY.behindPerRow, behind.length) : PLAY.behindPerRow;
+    this.kinds = !tabbed
+      ? []
+      : kinds.map((k, i) => {
+          const kw = Math.floor((PLAY.width - gap * (kinds.length - 1)) / kinds.length);
+          const b = new Button(`kind-${k}`, kw, PLAY.kindH, () => {
+            this.kind = k;
+            if (this.state) this.show(this.state, t, this.ctx.clock.now());
+          });
+          b.position.set(i * (kw + gap), PLAY.behind - PLAY.spots + PLAY.behindH + 12);
+          return b;
+        });
     const bw = Math.floor((PLAY.width - gap * (per - 1)) / per);
     this.behindSpots = behind.map((spot, i) => {
       const b = new Button(`bet-${spotId(spot)}`, bw, PLAY.behindH, press(spot));
