@@ -148,6 +148,8 @@ test('blackjack: the winning streak and any pair on another seat, placed at stat
         await press(s2, 'bet-behind:1');
         await waitForEvent(s2, 'credit:90000');
         await press(s2, 'kind-anyPair');
+        // The seat buttons turn to "any pair" on the next frame.
+        await expect.poll(() => s2.evaluate(() => window.__kiosk?.bounds('bet-anyPair:1') !== null), { timeout: 20_000 }).toBe(true);
         await press(s2, 'bet-anyPair:1');
         await waitForEvent(s2, 'credit:80000');
         for (const lang of LANGUAGES) {

@@ -89,6 +89,8 @@ export class StationPlay extends Container {
   /** The tabs picking what the seat buttons place: behind the seat, or an additional bet on its hand. */
   private kinds: Button[] = [];
   private kind: BetSpot['bet'] = 'behind';
+  /** A tab was pressed: the seat buttons are rebuilt on the next frame, never inside the tab's own press. */
+  private kindChanged = false;
   private readonly streak = new Text({ text: '', style: textStyle({ fontSize: 28, fill: COLORS.goldText, fontWeight: '700' }) });
   private readonly celebration = new Celebration(44);
   private readonly prizeWatch = new PrizeWatch<PrizeWin[]>();
@@ -240,6 +242,11 @@ export class StationPlay extends Container {
   tick(now: number, t: TFunction): void {
     const s = this.state;
     if (!s) return;
+    if (this.kindChanged) {
+      this.kindChanged = false;
+      this.show(s, t, now);
+      return;
+    }
     this.celebration.tick(now);
     for (const h of this.hands) if (h.visible) h.update(now);
     this.drawBar(s, now);
@@ -345,7 +352,7 @@ export class StationPlay extends Container {
           const kw = Math.floor((PLAY.width - gap * (kinds.length - 1)) / kinds.length);
           const b = new Button(`kind-${k}`, kw, PLAY.kindH, () => {
             this.kind = k;
-            if (this.state) this.show(this.state, t, this.ctx.clock.now());
+            this.kindChanged = true;
           });
           b.position.set(i * (kw + gap), PLAY.behind - PLAY.spots + PLAY.behindH + 12);
           return b;
