@@ -147,6 +147,8 @@ export const ResultLine = z.strictObject({
   owner: ResultOwner,
   /** Set on a winning line of an additional bet or a special prize (celebrated briefly). */
   prize: Prize.optional(),
+  /** A winning-streak stake wagered in an earlier round and held until this one decided it. */
+  carried: z.literal(true).optional(),
 });
 export type ResultLine = z.infer<typeof ResultLine>;
 

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
 import { account } from '../../ledger/entries.js';
 import { entriesOfTypes, verifyLedger, type EntryBody } from '../../ledger/index.js';
-import type { BetId, Spot } from '../../protocol/index.js';
+import { ViewState, type BetId, type Spot } from '../../protocol/index.js';
 import { recallRound } from '../screens/recall.js';
 import { credit, testTable, type TestTable } from '../testing/table-kit.js';
 
@@ -139,6 +139,11 @@ describe('winning streak at the table (Macau 2009 Art. 13 5), Art. 14 n.5)', () 
         carried: true,
       });
       assert.equal(r2.held, undefined, 'nothing new is held');
+      // The screens' views with a carried line in the results are valid messages.
+      for (const screen of ['table', 'station/1'] as const) {
+        const view = t.hub.state(screen);
+        assert.equal(ViewState.safeParse(view).success, true, JSON.stringify(ViewState.safeParse(view).error?.issues.slice(0, 3)));
+      }
       assert.deepEqual(recalled(1).lines.find((l) => l.bet === 'streak2')?.carried, true);
       assert.deepEqual(recalled(1).streak?.after, { wins: 2, open: [{ bet: 'streak3', amount: 1_000 }] });
       assert.equal(t.ledger.credit(1), 108_000 + 10_000 + 4_000);
