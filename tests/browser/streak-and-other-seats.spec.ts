@@ -204,8 +204,10 @@ test('blackjack: the winning streak and any pair on another seat, placed at stat
           await expect.poll(() => hasText(s1, WORDS[lang].after), { timeout: 20_000 }).toBe(true);
           await press(s1, 'recall-close');
         }
-        // The marker is gone from the table display once every streak bet is decided.
-        expect((await drawnTexts(table)).some((t) => t.includes('連勝 '))).toBe(false);
+        // The table display settles the streak bet among seat 1's results, and its marker is gone
+        // once every streak bet is decided.
+        await expect.poll(() => hasText(table, '連勝 2'), { timeout: 20_000 }).toBe(true);
+        expect((await drawnTexts(table)).some((t) => /連勝 \d+ 局/.test(t))).toBe(false);
       });
 
       const verified = JSON.parse(
