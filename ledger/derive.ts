@@ -26,6 +26,8 @@ export interface LedgerView {
   roundStakes(roundId: string): { station: number; amount: number }[];
   /** A station's credit before its first bet of an open round. */
   creditBefore(roundId: string, station: number): number;
+  /** A station's stakes held in play from earlier rounds (−balance of its held-bets account). */
+  heldBets(station: number): number;
   /** The entry journalled with a transaction id (a handpay's request). */
   entryByTx(txId: string): StoredEntry | undefined;
   /** Whether a `handpay.confirm` of that request is journalled. */
@@ -200,34 +202,52 @@ export function derive(view: LedgerView, type: EntryType, payload: Record<string
       const p = closing.payload;
       if (view.roundClosed(p.roundId)) throw new LedgerRefusal('round-closed', `round ${p.roundId} is already closed`);
       const wagered = new Map(view.roundStakes(p.roundId).map((b) => [b.station, b.amount]));
-      const returned = new Map<number, { stake: number; net: number; handpay: number }>();
+      // Per station: the stake back from this round's wagers, the stake back from held bets
+      // (carried lines), the net, what of this round's wagers stays held past it, and what of the
+      // return an attendant pays by hand (a jackpot award above the table's handpay amount).
+      const returned = new Map<number, { stake: number; carried: number; net: number; heldOut: number; handpay: number }>();
+      const of = (s: number) => returned.get(s) ?? { stake: 0, carried: 0, net: 0, heldOut: 0, handpay: 0 };
       if (closing.type === 'round.settle') {
         for (const l of closing.payload.lines) {
           if (l.net < -l.stake) throw new LedgerRefusal('bad-line', `seat ${l.seat} ${l.bet}: loses more than its stake`);
-          if (!wagered.has(l.station)) throw new LedgerRefusal('bad-line', `station ${l.station} has no bet in round ${p.roundId}`);
+          if (!wagered.has(l.station) && !l.carried) throw new LedgerRefusal('bad-line', `station ${l.station} has no bet in round ${p.roundId}`);
           const handpay = l.handpay ?? 0;
           if (handpay > l.stake + l.net) throw new LedgerRefusal('bad-line', `seat ${l.seat} ${l.bet}: hand pays ${handpay}, more than the line returns`);
-          const r = returned.get(l.station) ?? { stake: 0, net: 0, handpay: 0 };
-          returned.set(l.station, { stake: sum([r.stake, l.stake]), net: sum([r.net, l.net]), handpay: sum([r.handpay, handpay]) });
+          const r = of(l.station);
+          const paid = { net: sum([r.net, l.net]), handpay: sum([r.handpay, handpay]) };
+          returned.set(l.station, l.carried ? { ...r, ...paid, carried: sum([r.carried, l.stake]) } : { ...r, ...paid, stake: sum([r.stake, l.stake]) });
+        }
+        for (const h of closing.payload.held ?? []) {
+          if (!wagered.has(h.station)) throw new LedgerRefusal('bad-line', `station ${h.station} holds a stake but has no bet in round ${p.roundId}`);
+          const r = of(h.station);
+          returned.set(h.station, { ...r, heldOut: sum([r.heldOut, h.amount]) });
         }
       } else {
-        for (const [s, amount] of wagered) returned.set(s, { stake: amount, net: 0, handpay: 0 });
+        for (const [s, amount] of wagered) returned.set(s, { stake: amount, carried: 0, net: 0, heldOut: 0, handpay: 0 });
       }
       for (const [s, amount] of wagered) {
         const r = returned.get(s);
-        if (!r || r.stake !== amount) {
-          throw new LedgerRefusal('unbalanced-round', `station ${s} wagered ${amount} in round ${p.roundId} but the lines stake ${r?.stake ?? 0}`);
+        if (!r || sum([r.stake, r.heldOut]) !== amount) {
+          throw new LedgerRefusal(
+            'unbalanced-round',
+            `station ${s} wagered ${amount} in round ${p.roundId} but the lines stake ${r?.stake ?? 0}${r?.heldOut ? ` and ${r.heldOut} stays held` : ''}`,
+          );
         }
       }
       let house = 0;
       for (const [s, r] of [...returned].sort((a, b) => a[0] - b[0])) {
+        if (r.carried > view.heldBets(s))
+          throw new LedgerRefusal('bad-line', `station ${s} has ${view.heldBets(s)} held, not the ${r.carried} its carried lines stake`);
+        const back = sum([r.stake, r.carried, r.net]);
         // What is paid by hand stays with the house here; its `handpay.request` moves it to the attendant.
-        creditChange(s, r.stake + r.net - r.handpay, view.creditBefore(p.roundId, s));
-        post(account.wagers(s), r.stake);
-        post(account.stationCredit(s), -(r.stake + r.net - r.handpay));
-        house = sum([house, r.net - r.handpay]);
+        const credited = sum([back, -r.handpay]);
+        creditChange(s, credited, wagered.has(s) ? view.creditBefore(p.roundId, s) : undefined);
+        post(account.wagers(s), sum([r.stake, r.heldOut]));
+        post(account.heldBets(s), sum([r.carried, -r.heldOut]));
+        post(account.stationCredit(s), -credited);
+        house = sum([house, r.net, -r.handpay]);
         if (type === 'round.settle') {
-          both(s, 'creditsWon', r.stake + r.net - r.handpay);
+          both(s, 'creditsWon', credited);
           meters.push([`station:${s}`, 'gamesPlayed', 1]);
           meters.push([`station:${s}`, r.net > 0 ? 'gamesWon' : r.net < 0 ? 'gamesLost' : 'gamesTied', 1]);
         } else {

@@ -54,9 +54,26 @@ const settlementLine = z.strictObject({
    * above the table's handpay amount): journalled with its own `handpay.request`.
    */
   handpay: positive.optional(),
+  /**
+   * The stake was wagered in an earlier round and held open since (a winning streak, Macau 2009
+   * Art. 13 5)): it comes back from the station's held bets, not from this round's wagers.
+   */
+  carried: z.literal(true).optional(),
 });
 
 const jackpotLevelId = z.string().regex(/^[a-z][a-z0-9-]{0,23}$/);
+
+/** A winning-streak marker: rounds won in a row and the levels still open (Macau 2009 Art. 13 5)(2) iii)). */
+const streakMark = z.strictObject({
+  wins: z.number().int().min(0).max(5),
+  open: z
+    .array(z.strictObject({ bet: z.string().min(1).max(32), amount: positive }))
+    .max(4)
+    .readonly(),
+});
+
+/** A stake of this round that stays in play past it (a winning-streak bet still open): moved to the station's held bets. */
+const heldStake = z.strictObject({ station, seat, bet: z.string().min(1).max(32), amount: positive });
 
 const roundCore = {
   roundId: id,
@@ -111,7 +128,18 @@ export const PAYLOADS = {
   'bet.place': z.strictObject({ station, roundId: id, tableId: id, bets: z.array(betLine).min(1).max(32).readonly() }),
   /** The round's record for recall and its settlement lines, each with the rule that decided it. */
   // A stadium's round: 7 seats and 250 remote stations, up to five bets each.
-  'round.settle': z.strictObject({ ...roundCore, lines: z.array(settlementLine).max(4096).readonly() }),
+  'round.settle': z.strictObject({
+    ...roundCore,
+    lines: z.array(settlementLine).max(4096).readonly(),
+    held: z.array(heldStake).min(1).max(64).readonly().optional(),
+    /** How the round moved each seat's winning-streak marker: recall shows it before and after. */
+    streaks: z
+      .array(z.strictObject({ station, seat, before: streakMark.nullable(), after: streakMark.nullable() }))
+      .min(1)
+      .max(64)
+      .readonly()
+      .optional(),
+  }),
   /**
    * Every bet of the round is returned; two people authorise (a supervisor and a witness). A void
    * is the last resort: `uncorrectable` says why no correction the text orders was possible, and
@@ -371,6 +399,8 @@ export function parsePayload<T extends EntryType>(type: T, payload: unknown): Pa
 export const account = {
   stationCredit: (s: number) => `station:${s}:credit`,
   wagers: (s: number) => `wagers:${s}`,
+  /** Stakes a station wagered in an earlier round that are still in play (winning streaks, Macau 2009 Art. 13 5)). */
+  heldBets: (s: number) => `held:${s}`,
   cashbox: (s: number, denomination: number) => `cashbox:${s}:${denomination}`,
   handpayPending: (s: number) => `handpay:${s}:pending`,
   house: 'house',

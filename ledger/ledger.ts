@@ -404,6 +404,7 @@ export class Ledger {
       if (!r) throw new Error(`station ${station} has no bet in round ${roundId}`);
       return r.credit_before;
     },
+    heldBets: (station) => 0 - this.balance(account.heldBets(station)),
     entryByTx: (txId) => this.stmt.byTx.get(txId) as StoredEntry | undefined,
     handpayPaid: (requestTxId) => this.stmt.confirmOf.get(requestTxId) !== undefined,
     entryAt: (seq) => this.stmt.bySeq.get(seq) as StoredEntry | undefined,

@@ -28,7 +28,13 @@ export interface RoundRecord {
     /** The non-default choices the line was settled under, and their authorisation reference. */
     choices?: string[];
     authorisation?: string;
+    /** A winning-streak stake wagered in an earlier round and held until this one. */
+    carried?: true;
   }[];
+  /** Stakes of this round held open past it (winning streaks). */
+  held?: { station: number; seat: number; bet: string; amount: number }[];
+  /** How the round moved each seat's winning-streak marker. */
+  streaks?: { station: number; seat: number; before: StreakRecord | null; after: StreakRecord | null }[];
   /** Each station's credit before its first bet of the round and after settlement. */
   credits: { station: number; before: number; after: number }[];
   reason?: string;
@@ -40,6 +46,12 @@ export interface RoundRecord {
   corrections?: { correction: string; article: string; card?: string; confirmedBy: string[]; seq: number }[];
   /** Every journal entry of this round (bets, misreads, the settlement), in order. */
   entrySeqs: number[];
+}
+
+/** A winning-streak marker as recorded: rounds won in a row, and the levels still open. */
+export interface StreakRecord {
+  wins: number;
+  open: { bet: string; amount: number }[];
 }
 
 // Statements prepared once per connection: verification replays every round through these.
@@ -86,7 +98,7 @@ export function roundRecord(closing: ClosingEntry, entries: readonly RoundEntry[
   const p =
     closing.type === 'round.settle'
       ? { ...closing.payload, reason: undefined, authorisedBy: undefined, uncorrectable: undefined, rule: undefined }
-      : { ...closing.payload, lines: undefined };
+      : { ...closing.payload, lines: undefined, held: undefined, streaks: undefined };
   const bets: RoundRecord['bets'] = [];
   const corrections: NonNullable<RoundRecord['corrections']> = [];
   for (const e of entries) {
@@ -110,6 +122,17 @@ export function roundRecord(closing: ClosingEntry, entries: readonly RoundEntry[
     bets,
     lines: (p.lines ?? []).map(({ choices, ...l }) => (choices ? { ...l, choices: [...choices] } : l)),
     credits: closing.credits.map(([station, before, after]) => ({ station, before, after })),
+    ...(p.held !== undefined ? { held: p.held.map((h) => ({ ...h })) } : {}),
+    ...(p.streaks !== undefined
+      ? {
+          streaks: p.streaks.map((m) => ({
+            station: m.station,
+            seat: m.seat,
+            before: m.before && { wins: m.before.wins, open: m.before.open.map((o) => ({ ...o })) },
+            after: m.after && { wins: m.after.wins, open: m.after.open.map((o) => ({ ...o })) },
+          })),
+        }
+      : {}),
     ...(p.reason !== undefined ? { reason: p.reason } : {}),
     ...(p.authorisedBy !== undefined ? { authorisedBy: [...p.authorisedBy] } : {}),
     ...(p.uncorrectable !== undefined ? { uncorrectable: p.uncorrectable } : {}),

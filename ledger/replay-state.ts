@@ -78,6 +78,10 @@ export class ReplayState implements LedgerView {
     return this.balances.get(acct) ?? 0;
   }
 
+  heldBets(station: number): number {
+    return 0 - (this.balances.get(account.heldBets(station)) ?? 0);
+  }
+
   roundClosed(roundId: string): boolean {
     if (this.#closed.has(roundId)) return true;
     if (this.upTo === 0) return false;

@@ -104,17 +104,29 @@ export type LineBet = z.infer<typeof LineBet>;
  * Where a station puts chips: one of its own seat's spots, or behind another station's seat
  * (Macau Art. 20, Portugal rules 15–16). A typed pair: nothing on either side parses a string.
  */
-export const Spot = z.union([z.strictObject({ bet: BetId }), z.strictObject({ bet: z.literal('behind'), seat: Seat })]);
+export const Spot = z.union([
+  z.strictObject({ bet: BetId }),
+  z.strictObject({ bet: z.literal('behind'), seat: Seat }),
+  // An additional bet on another seat's hand (Macau Art. 13 1)-3)).
+  z.strictObject({ bet: BetId, seat: Seat }),
+]);
 export type Spot = z.infer<typeof Spot>;
 
 /** An amount on a spot or in play: its line bet, and the seat it is behind when it is a bet behind another seat. */
 export const Stake = z.strictObject({ bet: LineBet, seat: Seat.optional(), amount: MinorUnits.positive() });
 export type Stake = z.infer<typeof Stake>;
 
-/** Whether a stake is on a spot: the same bet, and behind the same seat for a bet behind. */
+/** Whether a stake is on a spot: the same bet, on the same seat for a spot on another seat (behind it or on its hand). */
 export function onSpot(stake: Pick<Stake, 'bet' | 'seat'>, spot: Spot): boolean {
-  return stake.bet === spot.bet && (spot.bet !== 'behind' || stake.seat === spot.seat);
+  return stake.bet === spot.bet && stake.seat === ('seat' in spot ? spot.seat : undefined);
 }
+
+/** A seat's winning-streak marker: rounds won in a row, and the levels still open (Macau 2009 Art. 13 5)(2) iii)). */
+export const StreakMarker = z.strictObject({
+  wins: z.number().int().min(0).max(5),
+  open: z.array(z.strictObject({ bet: BetId, amount: MinorUnits.positive() })).max(4),
+});
+export type StreakMarker = z.infer<typeof StreakMarker>;
 
 /** What a station has on a spot. */
 export function amountOn(stakes: readonly Stake[], spot: Spot): number {
@@ -136,6 +148,8 @@ export const ResultLine = z.strictObject({
   owner: ResultOwner,
   /** Set on a winning line of an additional bet or a special prize (celebrated briefly). */
   prize: Prize.optional(),
+  /** A winning-streak stake wagered in an earlier round and held until this one decided it. */
+  carried: z.literal(true).optional(),
 });
 export type ResultLine = z.infer<typeof ResultLine>;
 
@@ -167,13 +181,14 @@ export type RoundView = z.infer<typeof RoundView>;
 export const BetSpot = z.union([
   z.strictObject({ bet: BetId, min: MinorUnits.positive(), max: MinorUnits.positive() }),
   z.strictObject({ bet: z.literal('behind'), seat: Seat, min: MinorUnits.positive(), max: MinorUnits.positive() }),
+  z.strictObject({ bet: BetId, seat: Seat, min: MinorUnits.positive(), max: MinorUnits.positive() }),
 ]);
 export type BetSpot = z.infer<typeof BetSpot>;
 
 /** A station's own betting panel: its spots with limits and what it has on them this round. */
 export const StationBetting = z.strictObject({
   open: z.boolean(),
-  spots: z.array(BetSpot).max(16),
+  spots: z.array(BetSpot).max(64),
   /** Its chips on the spots while betting is open; what it has in play after. */
   bets: z.array(Stake).max(48),
   /**
@@ -202,6 +217,8 @@ export const StationBetting = z.strictObject({
   roundNet: MinorUnits.optional(),
   /** This station's own prize and additional-bet wins of the round just settled. Only in results. */
   prizes: z.array(PrizeWin).max(32).optional(),
+  /** Its own seat's winning-streak marker, while it has streak bets open. */
+  streak: StreakMarker.optional(),
 });
 export type StationBetting = z.infer<typeof StationBetting>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CORRECTIONS, PAY_ITEMS } from '../engine/table/vocabulary.js';
-import { CardFace, LineBet } from './round.js';
+import { CardFace, LineBet, StreakMarker } from './round.js';
 import { BoxNumber, MAX_STATIONS, MinorUnits } from './units.js';
 
 /**
@@ -94,9 +94,13 @@ export const StationRecallRound = z.strictObject({
         /** The non-default choices the line was settled under (`option=value`) and their authorisation reference. */
         choices: z.array(z.string().max(96)).max(12).optional(),
         authorisation: z.string().max(128).optional(),
+        /** A winning-streak stake wagered in an earlier round and held until this one decided it. */
+        carried: z.literal(true).optional(),
       }),
     )
     .max(64),
+  /** The station's own seat's winning-streak marker before and after the round (null: none). */
+  streak: z.strictObject({ before: StreakMarker.nullable(), after: StreakMarker.nullable() }).optional(),
   /** Dealing errors corrected in the round, each with the article that ordered the correction. */
   corrections: z
     .array(z.strictObject({ correction: z.enum(CORRECTIONS), card: z.string().max(3).optional(), article: z.string().max(128).optional() }))

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { GAME_KINDS } from '../engine/table/vocabulary.js';
 import { JackpotCombination } from './jackpot.js';
-import { BetId, DecisionAction, LineBet, OwnWord, RoundView, Spot, StationBetting, StationDecision } from './round.js';
+import { BetId, DecisionAction, LineBet, OwnWord, RoundView, Spot, StationBetting, StationDecision, StreakMarker } from './round.js';
 import { TiltKind } from './tilts.js';
 import { isStationNumber, MAX_REMOTE_STATIONS, MAX_STATION, MAX_STATIONS, MinorUnits, StationNumber } from './units.js';
 import { ServiceSessionFields } from './service.js';
@@ -147,6 +147,11 @@ export const TableState = z.object({
   history: z.array(HistoryEntry).max(MAX_HISTORY).optional(),
   /** The cut card is out: this is the last round of the shoe. */
   lastRound: z.boolean().optional(),
+  /** Blackjack: each seat's winning-streak marker, for seats with streak bets open (Macau 2009 Art. 13 5)). */
+  streaks: z
+    .array(StreakMarker.extend({ seat: z.number().int().min(1).max(MAX_STATIONS) }))
+    .max(MAX_STATIONS)
+    .optional(),
   /** A table with remote stations: their number and totals per spot. */
   stadium: StadiumView.optional(),
   /** Portugal's progressive jackpot, where the table plays one. */

@@ -148,6 +148,26 @@ describe('sim blackjack', () => {
     const out = JSON.parse(r.out) as { bets: Record<string, { houseEdge: number }> };
     // 6 decks: a same-rank second card is 23 of 311; any pair pays 11:1.
     assert.ok(Math.abs(out.bets.anyPair!.houseEdge - (1 - (12 * 23) / 311) * 100) < 1e-9);
-    assert.deepEqual(Object.keys(out.bets).sort(), ['anyPair', 'over13', 'perfectPairs', 'sevens', 'sevensNoSplit', 'under13']);
+    assert.deepEqual(Object.keys(out.bets).sort(), ['anyPair', 'anyPairOtherSeat', 'over13', 'perfectPairs', 'sevens', 'sevensNoSplit', 'under13']);
+    assert.equal(out.bets.anyPairOtherSeat!.houseEdge, out.bets.anyPair!.houseEdge, "another seat's hand off a full shoe: the same edge");
+  });
+
+  it('blackjack-sidebets --streak-rounds gives the streak levels from the rounds won and lost, beside the simulator', () => {
+    const r = cli('sim', ['blackjack-sidebets', '--decks', '6', '--exact', '--streak-rounds', '200000', '--seed', '3', '--json']);
+    assert.equal(r.code, 0, r.err);
+    const out = JSON.parse(r.out) as {
+      streak: {
+        round: { won: number; tied: number; lost: number };
+        levels: { level: number; won: number; houseEdge: number; standardError: number; simulated: { houseEdge: number; stdErr: number } }[];
+      };
+    };
+    const { round, levels } = out.streak;
+    assert.ok(Math.abs(round.won + round.tied + round.lost - 1) < 1e-9);
+    const share = round.won / (round.won + round.lost);
+    for (const l of levels) {
+      assert.ok(Math.abs(l.won - share ** l.level) < 1e-12, `level ${l.level}`);
+      // The formula and the simulator's own count of the same rounds agree within their errors.
+      assert.ok(Math.abs(l.houseEdge - l.simulated.houseEdge) < 4 * Math.hypot(l.standardError, l.simulated.stdErr), `level ${l.level}`);
+    }
   });
 });

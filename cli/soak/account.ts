@@ -64,6 +64,8 @@ export function accountFor(ledger: Ledger): SoakAccount {
   };
   const jackpotRounds = new Set<string>();
   const jackpotSettled = new Map<string, number>();
+  // Winning-streak stakes held open past their round (round.settle `held`), until a carried line settles them.
+  let held = 0;
   for (const r of entriesOfTypes(ledger, ['bill.credit', 'credit.cancel', 'bet.place', 'round.settle', 'round.void', 'jackpot.settle', 'handpay.request'])) {
     const p = (JSON.parse(r.body) as EntryBody).payload;
     switch (r.type) {
@@ -85,6 +87,7 @@ export function accountFor(ledger: Ledger): SoakAccount {
         rounds++;
         // What an attendant pays of a line never reaches the meter.
         won += s.lines.reduce((a, l) => a + l.stake + l.net - (l.handpay ?? 0), 0);
+        held += (s.held ?? []).reduce((a, h) => a + h.amount, 0) - s.lines.reduce((a, l) => a + (l.carried ? l.stake : 0), 0);
         betsByRound.delete(s.roundId);
         for (const l of s.lines) {
           if (l.bet !== 'jackpot') continue;
@@ -122,7 +125,7 @@ export function accountFor(ledger: Ledger): SoakAccount {
       }
     }
   }
-  const inPlay = [...betsByRound.values()].reduce((a, b) => a + b, 0);
+  const inPlay = [...betsByRound.values()].reduce((a, b) => a + b, held);
   const creditsOnMeters = Object.values(ledger.stationCredits()).reduce((a, b) => a + b, 0);
   const houseNet = wagered - won - voidReturned - inPlay;
   const conserved = creditsIn === creditsOnMeters + creditsOut + houseNet + inPlay;

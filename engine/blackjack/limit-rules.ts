@@ -2,8 +2,8 @@ import type { LimitRules } from '../table/game.js';
 import type { BetId } from '../table/vocabulary.js';
 import { describeRules, type BlackjackRules } from './rules.js';
 
-/** The additional bets of Art. 13 a station places on its own seat. */
-const ADDITIONAL_BETS: readonly BetId[] = ['anyPair', 'perfectPairs', 'sevens', 'over13', 'under13'];
+/** The additional bets of Art. 13 (the streak's levels count as one: the table groups them). */
+const ADDITIONAL_BETS: readonly BetId[] = ['anyPair', 'perfectPairs', 'sevens', 'over13', 'under13', 'streak2', 'streak3', 'streak4', 'streak5'];
 
 /**
  * What a blackjack profile fixes about stakes, each with the article its option comes from:

@@ -38,6 +38,7 @@ const BY_KEY: Readonly<Record<RefKey, readonly OptionKey[]>> = {
   streakLose: ['winningStreak'],
   streakSurrender: ['winningStreak', 'surrender', 'surrenderMoment'],
   streakSplitLose: ['winningStreak'],
+  streakAbsent: ['winningStreak'],
   jackpot: ['jackpot', 'jackpotCards', 'jackpotSplitCards'],
   jackpotAward: ['jackpot', 'jackpotCards', 'jackpotSplitCards'],
   jackpotShared: ['jackpot', 'jackpotCards', 'jackpotSplitCards'],

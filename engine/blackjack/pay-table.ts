@@ -2,7 +2,7 @@ import { odds, parseRatio, payLine, type PayLine } from '../table/pay-line.js';
 import type { PayItem } from '../table/vocabulary.js';
 import { ref } from './refs.js';
 import { describeRules, type BlackjackRules } from './rules.js';
-import { ANY_PAIR_PAYS, OVER_UNDER_PAYS, PERFECT_PAIRS_PAYS, SEVENS_PAYS } from './side-bets.js';
+import { ANY_PAIR_PAYS, OVER_UNDER_PAYS, PERFECT_PAIRS_PAYS, SEVENS_PAYS, STREAK_PAYS } from './side-bets.js';
 
 /** The help's pay table of resolved blackjack rules; each line quotes the rule its settlement uses (refs.ts). */
 export function blackjackPayTable(rules: BlackjackRules): PayLine[] {
@@ -41,6 +41,14 @@ function sideBetLines(rules: BlackjackRules): PayLine[] {
       side('perfectPairMixed', PERFECT_PAIRS_PAYS.mixed, 'perfectPairs'),
       side('perfectPairColoured', PERFECT_PAIRS_PAYS.coloured, 'perfectPairs'),
       side('perfectPairPerfect', PERFECT_PAIRS_PAYS.perfect, 'perfectPairs'),
+    );
+  }
+  if (rules.winningStreak) {
+    lines.push(
+      side('streak2', STREAK_PAYS[2], 'streakWin'),
+      side('streak3', STREAK_PAYS[3], 'streakWin'),
+      side('streak4', STREAK_PAYS[4], 'streakWin'),
+      side('streak5', STREAK_PAYS[5], 'streakWin'),
     );
   }
   return lines;

@@ -39,6 +39,8 @@ const REFS = {
   streakLose: ['art.13 5)(2) ii)', null, null],
   streakSurrender: ['art.18 n.3', null, null],
   streakSplitLose: ['art.16 n.7 3)', null, null],
+  // A seat with open streak bets that does not bet: the obligation of 5)(2) vi) broken (our reading).
+  streakAbsent: ['art.13 5)(2) vi)', null, null],
   // The chip is collected whatever happens (rules 41, 48) and decided by the first cards alone (rule 46).
   jackpot: [null, null, 'rules 46, 48'],
   // An award: the cards rule 42 counts hold an approved combination (rule 43), paid smallest first (rule 50 a)).

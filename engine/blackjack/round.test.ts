@@ -434,6 +434,8 @@ describe('Macau 2009: winning streak (Art. 13 5), 11 n.2, 16 n.7, 18 n.3)', () =
       rule: 'macau-2009 art.13 5)(2) i), art.14 n.5',
       choices: ['winningStreak=true'],
       authorisation: 'TEST-DICJ',
+      // Its stake was wagered in round 1 and held since.
+      carried: true,
     });
     assert.deepEqual(r3.streaks, [{ seat: 1, bets: { '3': 10 }, wins: 2 }]);
     const r4 = play('macau-2009', 100, 'TS 9H 8D TC', [[1, 0, 'stand']], o, r3.streaks);
@@ -441,13 +443,39 @@ describe('Macau 2009: winning streak (Art. 13 5), 11 n.2, 16 n.7, 18 n.3)', () =
     assert.deepEqual(r4.streaks, []);
   });
 
-  it('a seat with open streak bets must bet, and may not change them (art.13 5)(2) v-vi)', () => {
+  it('a seat with open streak bets that does not bet loses them (art.13 5)(2) vi)), and may not change them (v))', () => {
     const open: StreakState[] = [{ seat: 1, bets: { '2': 10 }, wins: 1 }];
-    assert.throws(() => play('macau-2009', [{ seat: 2, bets: { main: 100 } }], 'TS 9H QD 8C', [[2, 0, 'stand']], o, open), /must bet/);
+    const absent = play('macau-2009', [{ seat: 2, bets: { main: 100 } }], 'TS 9H QD 8C', [[2, 0, 'stand']], o, open);
+    assert.deepEqual(line(absent, 'streak2'), {
+      seat: 1,
+      bet: 'streak2',
+      hand: 0,
+      stake: 10,
+      net: -10,
+      rule: 'macau-2009 art.13 5)(2) vi)',
+      choices: ['winningStreak=true'],
+      authorisation: 'TEST-DICJ',
+      carried: true,
+    });
+    assert.deepEqual(absent.streaks, []);
     assert.throws(
       () => play('macau-2009', [{ seat: 1, bets: { main: 100, streak: { '5': 1 } } }], 'TS 9H QD 8C', [[1, 0, 'stand']], o, open),
       /may not change/,
     );
+  });
+
+  it('new streak stakes still open after the round are held; carried ones are marked on their lines', () => {
+    const rules = resolveRules('macau-2009', { winningStreak: true, authorisation: 'TEST-DICJ' });
+    const r = new BlackjackRound({ rules, seats: [{ seat: 1, bets: { main: 100, streak: { '2': 10, '5': 20 } } }] });
+    for (const c of ['TS', '9H', '9D']) r.deal(parseCard(c));
+    r.decide({ type: 'stand' });
+    r.deal(parseCard('8C'));
+    assert.equal(r.expected().kind, 'done');
+    assert.deepEqual(r.heldStakes(), [
+      { seat: 1, bet: 'streak2', amount: 10 },
+      { seat: 1, bet: 'streak5', amount: 20 },
+    ]);
+    assert.ok(r.lines.every((l) => l.carried === undefined));
   });
 
   it('art.18 n.3: surrender loses the streak bets', () => {
@@ -461,6 +489,7 @@ describe('Macau 2009: winning streak (Art. 13 5), 11 n.2, 16 n.7, 18 n.3)', () =
       rule: 'macau-2009 art.18 n.3',
       choices: ['winningStreak=true'],
       authorisation: 'TEST-DICJ',
+      carried: true,
     });
   });
 

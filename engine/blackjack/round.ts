@@ -142,6 +142,15 @@ export type Expectation =
 export interface BlackjackSettlementLine extends SettlementLine {
   /** The bettor behind, for back bets; absent for the seat's own bets. */
   readonly owner?: string;
+  /** A winning-streak stake wagered in an earlier round and carried open until this one decided it. */
+  readonly carried?: true;
+}
+
+/** A winning-streak stake wagered this round that stays open past it (the host holds it: ledger `held`). */
+export interface HeldStreakStake {
+  readonly seat: number;
+  readonly bet: `streak${StreakLevel}`;
+  readonly amount: number;
 }
 
 export interface HandView {
@@ -220,7 +229,8 @@ interface Seat {
   splitPairs: number[];
   /** Every card dealt to the seat's hands, in dealing order: the player's cards of rule 42. */
   dealt: Card[];
-  streak?: { bets: Partial<Record<`${StreakLevel}`, number>>; wins: number };
+  /** Open streak bets; `carried`: open since an earlier round (their stakes were wagered then). */
+  streak?: { bets: Partial<Record<`${StreakLevel}`, number>>; wins: number; carried: boolean };
 }
 
 type Answer = Card | Action;
@@ -247,6 +257,7 @@ export class BlackjackRound {
   private readonly setup: RoundSetup;
   private streaksOut: StreakState[] = [];
   private jackpotOut: { state: JackpotState; moves: JackpotLevelMove[]; results: JackpotResult[] } | undefined;
+  private heldOut: HeldStreakStake[] = [];
 
   constructor(setup: RoundSetup) {
     this.setup = setup;
@@ -500,6 +511,18 @@ export class BlackjackRound {
   /** The pools this round plays for: the chips are collected before the deal (rule 48) and the display incremented (rule 41). */
   jackpotPools(): Record<string, number> | undefined {
     return this.setup.jackpot ? poolsInPlay(this.setup.jackpot, this.jackpotStakes()) : undefined;
+  }
+
+  /** Streak markers as the round started: those carried in, and the seats' new streak bets at no wins. */
+  streaksBefore(): StreakState[] {
+    const carried = (this.setup.streaks ?? []).map((x) => ({ ...x, bets: { ...x.bets } }));
+    const fresh = this.seatList.flatMap((s) => (s.streak && !s.streak.carried ? [{ seat: s.seat, bets: { ...s.streak.bets }, wins: 0 }] : []));
+    return [...carried, ...fresh].sort((a, b) => a.seat - b.seat);
+  }
+
+  /** Streak stakes wagered this round that stay open past it (only meaningful once done). */
+  heldStakes(): readonly HeldStreakStake[] {
+    return this.heldOut;
   }
 
   /* ───────────── the procedure ───────────── */
@@ -954,10 +977,24 @@ export class BlackjackRound {
     }
   }
 
-  /** Winning streak (Art. 13 5), Art. 11 n.2, Art. 16 n.7, Art. 18 n.3). */
+  /**
+   * Winning streak (Art. 13 5), Art. 11 n.2, Art. 16 n.7, Art. 18 n.3). A seat with open streak
+   * bets that does not bet this round breaks the obligation of Art. 13 5)(2) vi) ("o jogador deve
+   * apostar nos jogos seguintes, consecutivamente"): the text names no other consequence, so its
+   * streak bets are lost (our reading; docs/rules/blackjack.md).
+   */
   private settleStreaks(): void {
     const p = this.rules.profile;
     const out: StreakState[] = [];
+    const held: HeldStreakStake[] = [];
+    const dealt = new Set(this.seatList.map((s) => s.seat));
+    for (const absent of this.setup.streaks ?? []) {
+      if (dealt.has(absent.seat)) continue;
+      for (const lvl of STREAK_LEVELS) {
+        const stake = absent.bets[`${lvl}`];
+        if (stake !== undefined) this.streakLine(absent.seat, lvl, stake, -stake, ref(p, 'streakAbsent'), true, 'streakAbsent');
+      }
+    }
     for (const s of this.seatList) {
       const st = s.streak;
       if (!st) continue;
@@ -981,7 +1018,7 @@ export class BlackjackRound {
           const k = `${lvl}` as const;
           const stake = bets[k];
           if (stake !== undefined && lvl <= wins) {
-            this.line(s.seat, `streak${lvl}`, 0, stake, STREAK_PAYS[lvl] * stake, ref(p, 'streakWin'), undefined, this.marks('streakWin'));
+            this.streakLine(s.seat, lvl, stake, STREAK_PAYS[lvl] * stake, ref(p, 'streakWin'), st.carried, 'streakWin');
             delete bets[k];
           }
         }
@@ -989,14 +1026,24 @@ export class BlackjackRound {
         for (const lvl of STREAK_LEVELS) {
           const k = `${lvl}` as const;
           const stake = bets[k];
-          if (stake !== undefined) this.line(s.seat, `streak${lvl}`, 0, stake, -stake, ref(p, loseKey), undefined, this.marks(loseKey));
+          if (stake !== undefined) this.streakLine(s.seat, lvl, stake, -stake, ref(p, loseKey), st.carried, loseKey);
           delete bets[k];
         }
         wins = 0;
       }
-      if (Object.keys(bets).length > 0) out.push({ seat: s.seat, bets, wins });
+      if (Object.keys(bets).length > 0) {
+        out.push({ seat: s.seat, bets, wins });
+        // Stakes wagered this round and still open are held past it; carried ones stay held.
+        if (!st.carried)
+          for (const lvl of STREAK_LEVELS) if (bets[`${lvl}`] !== undefined) held.push({ seat: s.seat, bet: `streak${lvl}`, amount: bets[`${lvl}`] as number });
+      }
     }
     this.streaksOut = out;
+    this.heldOut = held;
+  }
+
+  private streakLine(seat: number, lvl: StreakLevel, stake: number, net: number, rule: string, carried: boolean, key: RefKey): void {
+    this.lines.push({ seat, bet: `streak${lvl}`, hand: 0, stake, net, rule, ...this.marks(key), ...(carried ? { carried: true as const } : {}) });
   }
 
   /* ───────────── helpers ───────────── */
@@ -1139,9 +1186,9 @@ function validateAndBuild(setup: RoundSetup): Seat[] {
         if (!['2', '3', '4', '5'].includes(k)) throw new RoundError(`seat ${entry.seat}: streak level ${k} does not exist (2–5)`);
         bets[k as `${StreakLevel}`] = checkAmount(v, `seat ${entry.seat} streak ${k} bet`);
       }
-      streak = { bets, wins: 0 };
+      streak = { bets, wins: 0, carried: false };
     } else if (open) {
-      streak = { bets: { ...open.bets }, wins: open.wins };
+      streak = { bets: { ...open.bets }, wins: open.wins, carried: true };
     }
     const behind = entry.behind ?? [];
     if (behind.filter((x) => x.main !== 0).length + 1 > r.maxBettorsPerSeat) {
@@ -1200,7 +1247,7 @@ function validateAndBuild(setup: RoundSetup): Seat[] {
     });
   }
   for (const st of setup.streaks ?? []) {
-    if (!seen.has(st.seat)) throw new RoundError(`seat ${st.seat} has open winning-streak bets and must bet this round (art.13 5)(2) vi)`);
+    if (!Number.isInteger(st.seat) || st.seat < 1 || st.seat > r.seats) throw new RoundError(`streak marker of seat ${st.seat}: no such seat (1–${r.seats})`);
   }
   return out;
 }

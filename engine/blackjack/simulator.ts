@@ -55,6 +55,11 @@ export class FastBlackjack {
   readonly sideNet = new Float64Array(SIM_SIDE_BETS.length);
   /** Whether each side bet was decided in the last round (streak bets run over several rounds). */
   readonly sideDecided = new Uint8Array(SIM_SIDE_BETS.length);
+  /**
+   * Rounds by their result for the winning streak (Art. 16 n.7 majority over split hands, Art.
+   * 18 n.3 surrender lost): [lost, tied, won]; counted while the streak is offered.
+   */
+  readonly streakRounds = new Float64Array(3);
 
   private readonly dealerDraws: Uint8Array;
   private readonly firstAction: Uint8Array;
@@ -542,6 +547,7 @@ export class FastBlackjack {
       // Art. 16 n.7: split hands count by majority.
       result = w > l ? 1 : w < l ? -1 : 0;
     }
+    this.streakRounds[result + 1] = (this.streakRounds[result + 1] as number) + 1;
     if (result > 0) this.streakWins++;
     for (let k = 0; k < 4; k++) {
       if (this.streakOpen[k] === 0) continue;

@@ -10,15 +10,17 @@ import type {
   ProgressiveSettled,
   ProgressiveView,
   RoundStake,
+  StreakMark,
 } from '../table/game.js';
-import { lineBet } from '../table/vocabulary.js';
+import { lineBet, type BetId } from '../table/vocabulary.js';
 import { handTotal, isNaturalPair } from './hand.js';
 import { JACKPOT_PROGRAM_OPTION, jackpotProgramOf } from './jackpot/option.js';
 import { openJackpot } from './jackpot/settle.js';
 import { blackjackLimitRules } from './limit-rules.js';
 import { blackjackPayTable } from './pay-table.js';
 import { ref } from './refs.js';
-import { RoundError, type Action, type ActionType, type SeatBets, type SeatEntry } from './round.js';
+import { RoundError, type Action, type ActionType, type SeatBets, type SeatEntry, type StreakState } from './round.js';
+import { STREAK_LEVELS } from './side-bets.js';
 import { resolveRules, isProfileId, isRegulated, type BlackjackRules, type RegulatedProfileId } from './rules.js';
 import { BlackjackTable, type BlackjackTableSnapshot } from './table.js';
 
@@ -74,6 +76,20 @@ const SIDE_BETS = [
   ['perfectPairs', ['perfectPairs']],
   ['sevens', ['sevens']],
   ['overUnder13', ['over13', 'under13']],
+  ['winningStreak', ['streak2', 'streak3', 'streak4', 'streak5']],
+] as const;
+
+/**
+ * The additional bets a station may place on another seat's hand: «qualquer par» "de uma ou mais
+ * mãos de qualquer jogador" (Art. 13 1)), «setes» and «acima e abaixo de 13» "antes da
+ * distribuição da primeira carta de qualquer mão" (2), 3)). Not «Par Perfeito» ("da mão do
+ * jogador", 4)) nor «Winning Streak» (the rounds "ganhas pelo jogador", 5)): they stay on the
+ * station's own seat.
+ */
+const ON_OTHER_SEATS = [
+  ['anyPair', ['anyPair'], '1)'],
+  ['sevens', ['sevens'], '2)'],
+  ['overUnder13', ['over13', 'under13'], '3)'],
 ] as const;
 
 /** The additional bets of Art. 13 (and Portugal's jackpot, rules 38–50): their wins are celebrated. */
@@ -150,6 +166,7 @@ export function blackjackTableGame(
   const rules: BlackjackRules = resolveRules(profileId, ruleOptions);
   const program = jackpotProgramOf(rules, programInput);
   const chooses = rules.behindFollows === 'bettor-chooses';
+  const otherSeats = onOtherSeats(rules, profileId);
 
   // The engine's objects for a shoe state, rebuilt from it on demand and kept while the state is
   // current. A state whose objects were taken to make its successor is rebuilt if asked again,
@@ -249,6 +266,7 @@ export function blackjackTableGame(
     },
     // A remote station has no seat of its own: it bets behind a seat, within Art. 20 / rules 15-16.
     remote: 'behind',
+    ...(otherSeats ? { onOtherSeats: otherSeats } : {}),
     // Art. 13 (2009): "Para além da aposta inicial e aposta de seguro, o jogador pode ainda fazer
     // uma das seguintes apostas"; the other texts name no additional bet beside their rules, and
     // the round needs a main bet on every seat it deals.
@@ -295,7 +313,7 @@ export function blackjackTableGame(
         const may = chooses ? { followSplit: true, followDouble: true } : {};
         const behind = x.behind.map((b) => {
           owners[ownerName(b.station)] = b.station;
-          return { owner: ownerName(b.station), main: b.main, ...may };
+          return { owner: ownerName(b.station), main: b.main, ...sideBets(b.sides ?? {}), ...(b.main > 0 ? may : {}) };
         });
         return { seat: x.seat, bets: seatBets(x.bets), ...(behind.length ? { behind } : {}) };
       });
@@ -439,6 +457,12 @@ export function blackjackTableGame(
               ),
             }
           : undefined;
+      const held = round.heldStakes().map((h) => ({ seat: h.seat, bet: lineBet(h.bet), amount: h.amount }));
+      const before = round.streaksBefore();
+      const after = round.streaks();
+      const seats = [...new Set([...before, ...after].map((x) => x.seat))].sort((a, b) => a - b);
+      const mark = (x: StreakState | undefined) => (x ? streakMark(x) : null);
+      const streaks = seats.map((seat) => ({ seat, before: mark(before.find((x) => x.seat === seat)), after: mark(after.find((x) => x.seat === seat)) }));
       return {
         shoe: s,
         lines: round.lines.map((l): GameLine => {
@@ -449,6 +473,8 @@ export function blackjackTableGame(
           return { ...line, bet: lineBet(l.bet), bettor };
         }),
         ...(progressive ? { progressive } : {}),
+        ...(held.length > 0 ? { held } : {}),
+        ...(streaks.length > 0 ? { streaks } : {}),
       };
     },
     resetProgressive: (s, level, to) => {
@@ -481,6 +507,7 @@ export function blackjackTableGame(
         })),
       };
     },
+    streaks: (s) => look(s).streaks.map((x) => ({ seat: x.seat, ...streakMark(x) })),
     voidRound: (s) => change(s, { void: true }),
     withdrawLastCard: (s, r) => {
       const last = s.events.at(-1);
@@ -544,15 +571,46 @@ export function blackjackTableGame(
 }
 
 /** The engine's bets of a seat from the table's spots. */
-function seatBets(b: Readonly<Partial<Record<string, number>>>): SeatBets {
+function seatBets(b: Readonly<Partial<Record<BetId, number>>>): SeatBets {
+  const streak: Partial<Record<`${(typeof STREAK_LEVELS)[number]}`, number>> = {};
+  for (const lvl of STREAK_LEVELS) {
+    const amount = b[`streak${lvl}`];
+    if (amount !== undefined) streak[`${lvl}`] = amount;
+  }
   return {
     main: b.main ?? 0,
-    ...(b.anyPair !== undefined ? { anyPair: b.anyPair } : {}),
+    ...sideBets(b),
     ...(b.perfectPairs !== undefined ? { perfectPairs: b.perfectPairs } : {}),
+    ...(b.jackpot !== undefined ? { jackpot: b.jackpot } : {}),
+    ...(Object.keys(streak).length > 0 ? { streak } : {}),
+  };
+}
+
+/** The additional bets a station may place on any seat's hand, as the engine takes them. */
+function sideBets(b: Readonly<Partial<Record<BetId, number>>>): Pick<SeatBets, 'anyPair' | 'sevens' | 'over13' | 'under13'> {
+  return {
+    ...(b.anyPair !== undefined ? { anyPair: b.anyPair } : {}),
     ...(b.sevens !== undefined ? { sevens: b.sevens } : {}),
     ...(b.over13 !== undefined ? { over13: b.over13 } : {}),
     ...(b.under13 !== undefined ? { under13: b.under13 } : {}),
-    ...(b.jackpot !== undefined ? { jackpot: b.jackpot } : {}),
+  };
+}
+
+/** Which additional bets the profile offers on another seat's hand, under which articles of Art. 13. */
+function onOtherSeats(rules: BlackjackRules, profileId: RegulatedProfileId): { bets: BetId[]; rule: string } | undefined {
+  const offered = ON_OTHER_SEATS.filter(([key]) => rules[key] === true);
+  if (offered.length === 0) return undefined;
+  return { bets: offered.flatMap(([, bets]) => bets), rule: `${profileId} art.13 ${offered.map(([, , n]) => n).join(', ')}` };
+}
+
+/** A seat's engine streak state as the table shows and records it. */
+function streakMark(x: StreakState): StreakMark {
+  return {
+    wins: x.wins,
+    open: STREAK_LEVELS.flatMap((lvl) => {
+      const amount = x.bets[`${lvl}`];
+      return amount === undefined ? [] : [{ bet: `streak${lvl}` as const, amount }];
+    }),
   };
 }
 

@@ -2,7 +2,19 @@ import type { SeatStakes, StadiumStakes } from './game.js';
 import { available, creditOf } from './queries.js';
 import { hasStation, isRemote, seatOf, spotLimits, stationAt, type Chips, type InPlay, type TableState, type Unplayed } from './state.js';
 import type { Turn } from './turn.js';
-import { isBehind, sameSpot, STADIUM_SEAT, type BetId, type LineBet, type RefusalReason, type Spot } from './vocabulary.js';
+import {
+  isBehind,
+  isOnSeat,
+  isOwn,
+  sameSpot,
+  spotSeat,
+  STADIUM_SEAT,
+  STREAK_BETS,
+  type BetId,
+  type LineBet,
+  type RefusalReason,
+  type Spot,
+} from './vocabulary.js';
 import { advance } from './dealing.js';
 
 // The betting window: chips on spots (still credit), then the close, where what plays is
@@ -31,12 +43,31 @@ export function openBetting<S, R>(t: Turn<S, R>): void {
 /** The behind spots a station is offered: every other seat a station controls, if the game has them. */
 export function behindSpots(s: TableState<unknown, unknown>, maxBettorsPerSeat: number | undefined, station: number): Spot[] {
   if (maxBettorsPerSeat === undefined || maxBettorsPerSeat < 2) return [];
+  return otherSeats(s, station).map((seat) => ({ bet: 'behind', seat }));
+}
+
+/** The additional bets on other seats' hands a station is offered (Art. 13 1)-3)), within the seat's bettor count. */
+export function otherSeatSpots(
+  s: TableState<unknown, unknown>,
+  bets: readonly BetId[] | undefined,
+  maxBettorsPerSeat: number | undefined,
+  station: number,
+): Spot[] {
+  if (!bets?.length || maxBettorsPerSeat === undefined || maxBettorsPerSeat < 2) return [];
+  return otherSeats(s, station).flatMap((seat) => bets.map((bet) => ({ bet, seat })));
+}
+
+function otherSeats(s: TableState<unknown, unknown>, station: number): number[] {
   const own = seatOf(s.params, station);
   return s.params.stations
     .map((x) => x.seat)
     .filter((seat) => seat !== own)
-    .sort((a, b) => a - b)
-    .map((seat) => ({ bet: 'behind', seat }));
+    .sort((a, b) => a - b);
+}
+
+/** The additional bets as the one-bet rule counts them: the streak's levels are one bet (Art. 13 5)(2) iv)). */
+function additionalKind(bet: BetId): string {
+  return STREAK_BETS.includes(bet) ? 'streak' : bet;
 }
 
 export function placeBet<S, R>(t: Turn<S, R>, station: number, spot: Spot, amount: number): void {
@@ -52,13 +83,33 @@ export function placeBet<S, R>(t: Turn<S, R>, station: number, spot: Spot, amoun
   if (isBehind(spot)) {
     const refused = behindRefusal(t, station, spot.seat);
     if (refused) return t.refuse(refused.detail, refused.refusal);
+  } else if (isOnSeat(spot)) {
+    const offered = t.game.onOtherSeats;
+    if (!t.game.bets.includes(spot.bet)) return t.refuse(`no "${spot.bet}" bet at this table`, 'unknown-bet');
+    if (!offered?.bets.includes(spot.bet)) return t.refuse(`a ${spot.bet} bet is placed on the station's own seat only`, 'not-on-other-seat');
+    const refused = behindRefusal(t, station, spot.seat);
+    if (refused) return t.refuse(refused.detail, refused.refusal);
   } else if (remote && t.game.remote === 'behind') {
     const rule = t.game.behind?.rule;
     return t.refuse(`a remote station bets behind a seat at ${t.game.kind}${rule ? ` (${rule})` : ''}`, 'behind-only');
   } else if (!t.game.bets.includes(spot.bet)) return t.refuse(`no "${spot.bet}" bet at this table`, 'unknown-bet');
+  else if (STREAK_BETS.includes(spot.bet)) {
+    // Art. 13 5)(2) v): the streak bets stay as placed until every one of them is decided.
+    const seat = seatOf(s.params, station);
+    const open = seat === undefined ? undefined : t.game.streaks?.(s.shoe).find((x) => x.seat === seat);
+    if (open) return t.refuse(`seat ${seat} has winning-streak bets still open (${t.game.profile} art.13 5)(2) v))`, 'streak-open');
+  }
   const one = t.game.limitRules.oneAdditionalBet;
   if (one && !isBehind(spot) && one.bets.includes(spot.bet)) {
-    const other = s.chips.find((c) => c.station === station && !isBehind(c.spot) && c.spot.bet !== spot.bet && one.bets.includes(c.spot.bet));
+    // One additional bet per player, wherever it is placed (its own seat or another seat's hand).
+    const kind = additionalKind(spot.bet);
+    const other = s.chips.find(
+      (c) =>
+        c.station === station &&
+        !isBehind(c.spot) &&
+        one.bets.includes(c.spot.bet) &&
+        (additionalKind(c.spot.bet) !== kind || spotSeat(c.spot) !== spotSeat(spot)),
+    );
     if (other) return t.refuse(`one additional bet per player: ${spotName(other.spot)} is already placed (${one.rule})`, 'one-additional-bet');
   }
   const { min, max } = spotLimits(s.params, spot);
@@ -85,7 +136,8 @@ export function clearBets<S, R>(t: Turn<S, R>, station: number): void {
 }
 
 export function spotName(spot: Spot): string {
-  return isBehind(spot) ? `behind seat ${spot.seat}` : spot.bet;
+  if (isBehind(spot)) return `behind seat ${spot.seat}`;
+  return isOnSeat(spot) ? `${spot.bet} on seat ${spot.seat}` : spot.bet;
 }
 
 /**
@@ -100,7 +152,8 @@ function behindRefusal<S, R>(t: Turn<S, R>, station: number, seat: number): { de
   if (!rule || rule.maxBettorsPerSeat < 2) return no(`no bets behind at ${t.game.kind} under ${t.game.profile}`);
   if (seatOf(s.params, station) === seat) return no('a station bets on its own seat directly');
   if (stationAt(s.params, seat) === undefined) return no(`seat ${seat} has no station`, 'behind-seat-empty');
-  const here = (c: Chips) => isBehind(c.spot) && c.spot.seat === seat;
+  // A station counts once among a seat's bettors, whether it bets behind it, on its hand's additional bets, or both.
+  const here = (c: Chips) => spotSeat(c.spot) === seat;
   const others = new Set(s.chips.filter((c) => c.station !== station && here(c)).map((c) => c.station)).size;
   const mine = s.chips.some((c) => c.station === station && here(c));
   if (!mine && others + 1 >= rule.maxBettorsPerSeat)
@@ -146,11 +199,21 @@ function closeBets<S, R>(t: Turn<S, R>): Closed {
     const behind: Chips[] = [];
     for (const c of chips) {
       if (c.amount < spotLimits(s.params, c.spot).min) drop(c, 'under-min');
-      else if (isBehind(c.spot)) behind.push(c);
-      else mine.push(c);
+      else if (isOwn(c.spot)) mine.push(c);
+      else behind.push(c);
     }
-    wantsBehind.set(station, behind);
     const initial = t.game.initialBet;
+    // Art. 13: an additional bet "para além da aposta inicial": on another seat's hand too, it
+    // plays only beside an initial bet of the station's own (its seat's, or one behind a seat).
+    const hasInitial = initial !== null && (mine.some((c) => c.spot.bet === initial.bet) || behind.some((c) => isBehind(c.spot)));
+    wantsBehind.set(
+      station,
+      behind.filter((c) => {
+        if (!isOnSeat(c.spot) || hasInitial || initial?.rule == null) return true;
+        drop(c, 'needs-initial-bet');
+        return false;
+      }),
+    );
     if (seat !== undefined && seat !== STADIUM_SEAT && initial && mine.length > 0 && !mine.some((c) => c.spot.bet === initial.bet)) {
       // Additional bets stand beside the seat's initial bet; alone, they stay credit.
       for (const c of mine) drop(c, 'needs-initial-bet');
@@ -158,7 +221,7 @@ function closeBets<S, R>(t: Turn<S, R>): Closed {
     }
     if (seat !== undefined && mine.length > 0) {
       const bets: Partial<Record<BetId, number>> = {};
-      for (const c of mine) if (!isBehind(c.spot)) bets[c.spot.bet] = c.amount;
+      for (const c of mine) if (isOwn(c.spot)) bets[c.spot.bet] = c.amount;
       own.set(station, { seat, bets, chips: mine });
     }
   }
@@ -177,25 +240,33 @@ function closeBets<S, R>(t: Turn<S, R>): Closed {
     const o = own.get(station);
     if (o) {
       for (const c of o.chips) {
-        if (isBehind(c.spot)) continue;
         lines.push({ seat: o.seat, bet: c.spot.bet, amount: c.amount });
         inPlay.push({ station, bet: c.spot.bet, amount: c.amount });
       }
     }
-    for (const c of wantsBehind.get(station) ?? []) {
-      if (!isBehind(c.spot)) continue;
-      const target = c.spot.seat;
+    // Bets behind first, then the additional bets on other seats' hands, so a station's bet on a
+    // seat joins its own entry there.
+    const wanted = wantsBehind.get(station) ?? [];
+    for (const c of [...wanted.filter((x) => isBehind(x.spot)), ...wanted.filter((x) => isOnSeat(x.spot))]) {
+      const target = spotSeat(c.spot);
+      if (target === undefined) continue;
       const holder = bySeat.get(target);
       const already = holder?.behind ?? [];
-      const together = (holder?.bets.main ?? 0) + already.reduce((a, b) => a + b.main, 0) + c.amount;
+      const mineThere = already.find((b) => b.station === station);
+      const others = already.filter((b) => b.station !== station);
+      const main = isBehind(c.spot) ? c.amount : 0;
+      const together = (holder?.bets.main ?? 0) + already.reduce((a, b) => a + b.main, 0) + main;
       if (!holder?.bets.main) drop(c, 'behind-seat-empty');
       else if (!rule) drop(c, 'behind-not-allowed');
-      else if (already.length + 2 > rule.maxBettorsPerSeat) drop(c, 'behind-seat-full');
+      else if (!mineThere && others.length + 2 > rule.maxBettorsPerSeat) drop(c, 'behind-seat-full');
       else if (together > mainMax) drop(c, 'over-max');
       else {
-        bySeat.set(target, { ...holder, behind: [...already, { station, main: c.amount }] });
-        lines.push({ seat: target, bet: 'behind', amount: c.amount });
-        inPlay.push({ station, bet: 'behind', seat: target, amount: c.amount });
+        const entry = mineThere ?? { station, main: 0 };
+        const next = isBehind(c.spot) ? { ...entry, main: c.amount } : { ...entry, sides: { ...entry.sides, [c.spot.bet]: c.amount } };
+        bySeat.set(target, { ...holder, behind: mineThere ? already.map((b) => (b === mineThere ? next : b)) : [...already, next] });
+        const bet: LineBet = isBehind(c.spot) ? 'behind' : c.spot.bet;
+        lines.push({ seat: target, bet, amount: c.amount });
+        inPlay.push({ station, bet, seat: target, amount: c.amount });
       }
     }
     if (lines.length > 0) out.push({ station, lines, inPlay });

@@ -187,9 +187,25 @@ export function settle<S, R>(t: Turn<S, R>): void {
       ...(l.choices?.length ? { choices: [...l.choices] } : {}),
       ...(l.choices?.length && l.authorisation ? { authorisation: l.authorisation } : {}),
       ...(handpay > 0 ? { handpay } : {}),
+      ...(l.carried ? { carried: true as const } : {}),
     };
   });
-  t.write({ type: 'round.settle', txId: `${t.state.roundId}:settle`, payload: { ...roundCore(t), lines } });
+  // Stakes of this round still open past it (winning streaks) are held by the ledger, not settled.
+  const held = (settled.held ?? []).map((h) => {
+    const station = stationAt(t.state.params, h.seat);
+    if (station === undefined) throw new Error(`seat ${h.seat} has no station`);
+    return { station, seat: h.seat, bet: h.bet, amount: h.amount };
+  });
+  // How the round moved the winning-streak markers: recall shows them before and after the round.
+  const streaks = (settled.streaks ?? []).flatMap((m) => {
+    const station = stationAt(t.state.params, m.seat);
+    return station === undefined ? [] : [{ ...m, station }];
+  });
+  t.write({
+    type: 'round.settle',
+    txId: `${t.state.roundId}:settle`,
+    payload: { ...roundCore(t), lines, ...(held.length > 0 ? { held } : {}), ...(streaks.length > 0 ? { streaks } : {}) },
+  });
   for (const l of lines) t.credit(l.station, l.stake + l.net - (l.handpay ?? 0));
   writeProgressive(t, lines, settled.progressive);
   t.set({ shoe: settled.shoe });

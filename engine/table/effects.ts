@@ -1,4 +1,5 @@
 import type { CardCode } from '../cards/card.js';
+import type { StreakMove } from './game.js';
 import type { Decision, DealtCard, SettledLine, TimerKind } from './state.js';
 import type { ProgressiveSettled } from './game.js';
 import type { Correction, GameKind, LineBet, Uncorrectable } from './vocabulary.js';
@@ -45,7 +46,17 @@ export type JournalRecord =
         readonly notFollowing?: readonly string[];
       };
     }
-  | { readonly type: 'round.settle'; readonly txId: string; readonly payload: RoundCore & { readonly lines: readonly SettledLine[] } }
+  | {
+      readonly type: 'round.settle';
+      readonly txId: string;
+      /** `held`: stakes of this round still open past it (winning streaks), kept by the ledger. */
+      readonly payload: RoundCore & {
+        readonly lines: readonly SettledLine[];
+        readonly held?: readonly { readonly station: number; readonly seat: number; readonly bet: LineBet; readonly amount: number }[];
+        /** How the round moved each seat's winning-streak marker (Macau 2009 Art. 13 5)), with the seat's station. */
+        readonly streaks?: readonly (StreakMove & { readonly station: number })[];
+      };
+    }
   | {
       readonly type: 'round.void';
       readonly txId: string;

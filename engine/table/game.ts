@@ -84,7 +84,36 @@ export type Pending = { readonly kind: 'card'; readonly cue: CardCue } | Decisio
 export interface SeatStakes {
   readonly seat: number;
   readonly bets: Readonly<Partial<Record<BetId, number>>>;
-  readonly behind: readonly { readonly station: number; readonly main: number }[];
+  /**
+   * Other stations' bets on this seat's hand: behind it (`main`, 0 when it has none) and their
+   * additional bets on the hand (`sides`: Art. 13, "de uma ou mais mãos de qualquer jogador").
+   */
+  readonly behind: readonly { readonly station: number; readonly main: number; readonly sides?: Readonly<Partial<Record<BetId, number>>> }[];
+}
+
+/** A winning-streak marker (Macau 2009 Art. 13 5)(2) iii)): rounds won in a row and the levels still open. */
+export interface StreakMark {
+  readonly wins: number;
+  readonly open: readonly { readonly bet: BetId; readonly amount: number }[];
+}
+
+/** A seat's winning-streak marker. */
+export interface SeatStreak extends StreakMark {
+  readonly seat: number;
+}
+
+/** How a round moved a seat's marker, for the round's record: null where the seat had none. */
+export interface StreakMove {
+  readonly seat: number;
+  readonly before: StreakMark | null;
+  readonly after: StreakMark | null;
+}
+
+/** A stake wagered this round that stays in play past it (a winning-streak bet still open). */
+export interface HeldStake {
+  readonly seat: number;
+  readonly bet: LineBet;
+  readonly amount: number;
 }
 
 /**
@@ -123,6 +152,8 @@ export interface NotFollowed {
 export interface GameLine extends SettlementLine {
   readonly bet: LineBet;
   readonly bettor?: number;
+  /** The stake was wagered in an earlier round and held since (a winning streak). */
+  readonly carried?: true;
 }
 
 /** One hand on the felt: the dealer's, baccarat's banker or player, or a seat's (split hands apart). */
@@ -228,6 +259,11 @@ export interface GameDefinition<S, R> {
    * seat may play any of its bets alone (baccarat; war's tie bet).
    */
   readonly initialBet: { readonly bet: BetId; readonly rule: string | null } | null;
+  /**
+   * The additional bets a station may place on another seat's hand, and the article that lets it
+   * (Macau Art. 13 1)-3)); absent where none may.
+   */
+  readonly onOtherSeats?: { readonly bets: readonly BetId[]; readonly rule: string };
   readonly limitRules: LimitRules;
   /** The pay table the station's help shows, each line with the rule the settlement quotes. */
   readonly payTable: readonly PayLine[];
@@ -264,7 +300,16 @@ export interface GameDefinition<S, R> {
    * Settlement lines, once `pending` is done; the shoe moves on past the round. A table playing a
    * progressive jackpot also says what the round did to its pools (journalled as `jackpot.settle`).
    */
-  settle(shoe: S, round: R): { shoe: S; lines: readonly GameLine[]; progressive?: ProgressiveSettled };
+  settle(
+    shoe: S,
+    round: R,
+  ): {
+    shoe: S;
+    lines: readonly GameLine[];
+    progressive?: ProgressiveSettled;
+    held?: readonly HeldStake[];
+    streaks?: readonly StreakMove[];
+  };
   /** The round in play was voided: the shoe goes on without it (its cards stay out). */
   voidRound(shoe: S, round: R): S;
   /**
@@ -281,6 +326,8 @@ export interface GameDefinition<S, R> {
   hands(shoe: S, round: R | null): HandView[];
   /** What a winning line is for the screens to celebrate; undefined for a main bet's result or a loss. */
   prizeOf(line: Pick<GameLine, 'bet' | 'rule' | 'net'>): Prize | undefined;
+  /** Blackjack's winning-streak markers as the shoe stands (before a round in play settles, after it once settled). */
+  streaks?(shoe: S): readonly SeatStreak[];
   /** Baccarat: the coups of the shoe so far, for the road maps. */
   coups?(shoe: S): readonly CoupSummary[];
   /**

@@ -17,7 +17,11 @@ const at = z.number().int().nonnegative();
 const sequence = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const person = z.string().min(1).max(128);
 
-export const SpotSchema = z.union([z.strictObject({ bet: z.enum(BET_IDS) }), z.strictObject({ bet: z.literal('behind'), seat })]);
+export const SpotSchema = z.union([
+  z.strictObject({ bet: z.enum(BET_IDS) }),
+  z.strictObject({ bet: z.literal('behind'), seat }),
+  z.strictObject({ bet: z.enum(BET_IDS), seat }),
+]);
 
 export const LimitsSchema = z.strictObject({ min: minor, max: minor }).refine((l) => l.min <= l.max, { message: 'min must not exceed max' });
 

@@ -95,6 +95,11 @@ describe('the help pay table comes from the active profile', () => {
     assert.equal(pays(m).perfectPairMixed, undefined);
     const pp = payTable('blackjack', 'macau-2009', { perfectPairs: true, authorisation: 'TEST-DICJ' });
     assert.deepEqual([pays(pp).perfectPairMixed, pays(pp).perfectPairColoured, pays(pp).perfectPairPerfect], ['5:1', '12:1', '25:1']);
+    // The winning streak likewise (Art. 21 n.3): 3, 8, 18, 38 to 1 (Art. 14 n.5).
+    assert.equal(pays(m).streak2, undefined);
+    const ws = payTable('blackjack', 'macau-2009', { winningStreak: true, authorisation: 'TEST-DICJ' });
+    assert.deepEqual([pays(ws).streak2, pays(ws).streak3, pays(ws).streak4, pays(ws).streak5], ['3:1', '8:1', '18:1', '38:1']);
+    assert.equal(ws.find((l) => l.item === 'streak5')?.rule, 'macau-2009 art.13 5)(2) i), art.14 n.5');
     const off = payTable('blackjack', 'macau-2009', { anyPair: false, sevens: false, overUnder13: false, authorisation: 'TEST-DICJ' });
     assert.deepEqual(
       off.filter((l) => l.side),

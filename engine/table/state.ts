@@ -107,6 +107,8 @@ export interface SettledLine {
   readonly authorisation?: string;
   /** The part of the win an attendant pays (a jackpot award above the table's handpay amount). */
   readonly handpay?: number;
+  /** The stake was wagered in an earlier round and held since (a winning streak). */
+  readonly carried?: true;
 }
 
 /** A read that left the shoe while the table was already on hold: journalled, never placed. */

@@ -1,10 +1,11 @@
 import { roadsView, type RoadsData } from '../baccarat/roads-view.js';
-import { behindSpots } from './betting.js';
-import type { GameDefinition, HandView, Presentation } from './game.js';
+import { behindSpots, otherSeatSpots } from './betting.js';
+import type { GameDefinition, HandView, Presentation, SeatStreak } from './game.js';
 import { available, bettingOpen, cueOf, decidesNow, deciderStations, pendingOf, timeoutDefault, type DealerCue } from './queries.js';
-import { isRemote, spotLimits, stationAt, type HistoryItem, type SettledLine, type TableState } from './state.js';
+import { isRemote, seatOf, spotLimits, stationAt, type HistoryItem, type SettledLine, type TableState } from './state.js';
 import {
   isBehind,
+  isOnSeat,
   sameSpot,
   STADIUM_SEAT,
   type BetId,
@@ -95,7 +96,9 @@ export function projectStadium<S, R>(s: TableState<S, R>, game: GameDefinition<S
       if (!isRemote(s.params, p.station)) continue;
       // Raises (a double behind, a war) count on the spot they raise: a bet behind names its seat.
       const bet = game.bets.find((b) => b === p.bet);
-      if (p.seat !== undefined) stakes.push({ station: p.station, spot: { bet: 'behind', seat: p.seat }, amount: p.amount });
+      // An additional bet on another seat's hand names its bet and the seat.
+      if (p.seat !== undefined)
+        stakes.push({ station: p.station, spot: bet !== undefined ? { bet, seat: p.seat } : { bet: 'behind', seat: p.seat }, amount: p.amount });
       else if (bet !== undefined) stakes.push({ station: p.station, spot: { bet }, amount: p.amount });
     }
   }
@@ -108,7 +111,11 @@ export function projectStadium<S, R>(s: TableState<S, R>, game: GameDefinition<S
     at.stations.add(x.station);
     at.total += x.amount;
   }
-  const order = (sp: Spot) => (isBehind(sp) ? 100 + sp.seat : game.bets.indexOf(sp.bet));
+  const order = (sp: Spot) => {
+    if (isBehind(sp)) return 100 + sp.seat * 100;
+    const at = game.bets.indexOf(sp.bet);
+    return isOnSeat(sp) ? 100 + sp.seat * 100 + 1 + at : at;
+  };
   return {
     players: everyone.size,
     spots: spots.sort((a, b) => order(a.spot) - order(b.spot)).map((o) => ({ spot: o.spot, players: o.stations.size, total: o.total })),
@@ -131,6 +138,8 @@ export interface TableExtras {
   readonly history?: HistoryItemView[];
   /** The cut card is out: this is the last round of the shoe. */
   readonly lastRound?: true;
+  /** Each seat's winning-streak marker with its open levels (Macau 2009 Art. 13 5)(2) iii)); seats with none are absent. */
+  readonly streaks?: SeatStreak[];
 }
 
 /**
@@ -154,7 +163,13 @@ export function projectTableExtras<S, R>(s: TableState<S, R>, game: GameDefiniti
     presentation: game.presentation,
     ...panel,
     ...(game.lastRoundOfShoe(s.shoe) ? { lastRound: true as const } : {}),
+    ...streaksOf(s, game),
   };
+}
+
+function streaksOf<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>): { streaks?: SeatStreak[] } {
+  const streaks = game.streaks?.(s.shoe) ?? [];
+  return streaks.length > 0 ? { streaks: streaks.map((x) => ({ seat: x.seat, wins: x.wins, open: x.open.map((o) => ({ ...o })) })) } : {};
 }
 
 /** A stake on a spot or in play: the bet line, and the seat it is behind when it is a bet behind. */
@@ -175,6 +190,8 @@ export interface StationBettingView {
   /** What this station won or lost in the round just settled, over every bet it had. */
   readonly roundNet?: number;
   readonly prizes?: { readonly seat: number; readonly bet: LineBet; readonly hand?: number; readonly net: number; readonly prize: Prize }[];
+  /** The station's own seat's winning-streak marker and open levels (nobody else's). */
+  readonly streak?: { readonly wins: number; readonly open: { readonly bet: BetId; readonly amount: number }[] };
 }
 
 export interface StationDecisionView {
@@ -204,7 +221,11 @@ export function projectStation<S, R>(s: TableState<S, R>, game: GameDefinition<S
   const open = bettingOpen(s) && !s.faults.disabled.includes(station);
   // A remote station of a game where it only bets behind a seat has no spots of its own.
   const own = isRemote(s.params, station) && game.remote !== 'own-spots' ? [] : game.bets.map((bet): Spot => ({ bet }));
-  const spots: SpotView[] = [...own, ...behindSpots(s, game.behind?.maxBettorsPerSeat, station)].map((spot) => ({
+  const spots: SpotView[] = [
+    ...own,
+    ...behindSpots(s, game.behind?.maxBettorsPerSeat, station),
+    ...otherSeatSpots(s, game.onOtherSeats?.bets, game.behind?.maxBettorsPerSeat, station),
+  ].map((spot) => ({
     ...spot,
     ...spotLimits(s.params, spot),
   }));
@@ -221,12 +242,15 @@ export function projectStation<S, R>(s: TableState<S, R>, game: GameDefinition<S
     const prize = game.prizeOf(l);
     return prize ? [{ seat: l.seat, bet: l.bet, ...(l.hand !== undefined ? { hand: l.hand } : {}), net: l.net, prize }] : [];
   });
+  const seat = seatOf(s.params, station);
+  const streak = seat === undefined ? undefined : game.streaks?.(s.shoe).find((x) => x.seat === seat);
   return {
     credit: available(s, station),
     betting: {
       open,
       spots,
       bets,
+      ...(streak ? { streak: { wins: streak.wins, open: streak.open.map((o) => ({ ...o })) } } : {}),
       ...(unplayed.length > 0 ? { unplayed } : {}),
       ...(notFollowed.length > 0 ? { notFollowed: notFollowed.map(({ seat, hand, action, amount }) => ({ seat, hand, action, amount })) } : {}),
       ...(mine.length > 0 ? { roundNet: mine.reduce((a, l) => a + l.net, 0) } : {}),

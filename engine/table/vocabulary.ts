@@ -16,6 +16,11 @@ export const BET_IDS = [
   'over13',
   'under13',
   'jackpot',
+  // the winning streak of Macau 2009 Art. 13 5): one spot per level (2–5 rounds won in a row)
+  'streak2',
+  'streak3',
+  'streak4',
+  'streak5',
   // baccarat
   'banker',
   'player',
@@ -26,22 +31,40 @@ export const BET_IDS = [
 export type BetId = (typeof BET_IDS)[number];
 
 /**
- * Where a station's chips go: one of its own seat's spots, or behind another station's seat
- * (Macau 2009 Art. 20, Portugal rules 15–16). A typed pair, never a string to parse.
+ * Where a station's chips go: one of its own seat's spots, behind another station's seat (Macau
+ * 2009 Art. 20, Portugal rules 15–16), or an additional bet on another seat's hand (Art. 13:
+ * «qualquer par» "de uma ou mais mãos de qualquer jogador"). Typed, never a string to parse.
  */
-export type Spot = { readonly bet: BetId } | { readonly bet: 'behind'; readonly seat: number };
+export type Spot = { readonly bet: BetId } | { readonly bet: 'behind'; readonly seat: number } | { readonly bet: BetId; readonly seat: number };
 
 export function isBehind(spot: Spot): spot is { readonly bet: 'behind'; readonly seat: number } {
   return spot.bet === 'behind';
 }
 
-export function sameSpot(a: Spot, b: Spot): boolean {
-  if (a.bet !== b.bet) return false;
-  return !isBehind(a) || (isBehind(b) && a.seat === b.seat);
+/** An additional bet on another seat's hand (not a bet behind: its own bet id, with the seat). */
+export function isOnSeat(spot: Spot): spot is { readonly bet: BetId; readonly seat: number } {
+  return spot.bet !== 'behind' && 'seat' in spot;
 }
 
+/** A spot on the station's own seat (or, for a remote station, its own spots on the stadium box). */
+export function isOwn(spot: Spot): spot is { readonly bet: BetId } {
+  return spot.bet !== 'behind' && !('seat' in spot);
+}
+
+/** The seat a spot on another seat names (behind it, or a bet on its hand); undefined for the station's own. */
+export function spotSeat(spot: Spot): number | undefined {
+  return 'seat' in spot ? spot.seat : undefined;
+}
+
+export function sameSpot(a: Spot, b: Spot): boolean {
+  return a.bet === b.bet && spotSeat(a) === spotSeat(b);
+}
+
+/** The winning-streak spots (Art. 13 5)): the levels of one additional bet, placed together (5)(2) iv)). */
+export const STREAK_BETS: readonly BetId[] = ['streak2', 'streak3', 'streak4', 'streak5'];
+
 /** What a settlement or a journalled bet line is for: the spots, plus what a round adds while it runs. */
-export const LINE_BETS = [...BET_IDS, 'behind', 'insurance', 'double', 'split', 'bonus678', 'streak2', 'streak3', 'streak4', 'streak5'] as const;
+export const LINE_BETS = [...BET_IDS, 'behind', 'insurance', 'double', 'split', 'bonus678'] as const;
 export type LineBet = (typeof LINE_BETS)[number];
 
 /**
@@ -103,6 +126,10 @@ export const REFUSAL_REASONS = [
   // An additional bet whose station has no initial bet on its seat (blackjack: Macau 2009 Art. 13,
   // "para além da aposta inicial"): it stays credit at the close of betting.
   'needs-initial-bet',
+  // A winning-streak bet while the seat's earlier ones are still open (Macau 2009 Art. 13 5)(2) v)).
+  'streak-open',
+  // An additional bet on another seat's hand the text does not let a station place there.
+  'not-on-other-seat',
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
@@ -206,6 +233,10 @@ export const PAY_ITEMS = [
   'perfectPairMixed',
   'perfectPairColoured',
   'perfectPairPerfect',
+  'streak2',
+  'streak3',
+  'streak4',
+  'streak5',
   'tieBet',
   'warHigher',
 ] as const;

@@ -249,5 +249,6 @@ function total(bets: readonly { amount: number }[]): number {
 
 /** The spot a betting panel's spot names (its limits aside). */
 function spotOf(s: BetSpot): Spot {
-  return s.bet === 'behind' ? { bet: 'behind', seat: s.seat } : { bet: s.bet };
+  if (!('seat' in s)) return { bet: s.bet };
+  return s.bet === 'behind' ? { bet: 'behind', seat: s.seat } : { bet: s.bet, seat: s.seat };
 }

@@ -11,6 +11,12 @@ export interface RecallSource {
   recallVersion(station: number): number;
 }
 
+/** The station's own seat's streak marker before and after the round, when the round moved one. */
+function streakOf(record: RoundRecord, station: number) {
+  const m = record.streaks?.find((x) => x.station === station);
+  return m ? { streak: { before: m.before, after: m.after } } : {};
+}
+
 /** One station's own view of a recorded round: its bets, lines and credit only. */
 export function recallRound(record: RoundRecord, station: number): StationRecallRound {
   const credit = record.credits.find((c) => c.station === station);
@@ -35,7 +41,9 @@ export function recallRound(record: RoundRecord, station: number): StationRecall
         rule: l.rule.slice(0, 128),
         ...(l.choices?.length ? { choices: l.choices.slice(0, 12).map((c) => c.slice(0, 96)) } : {}),
         ...(l.choices?.length && l.authorisation ? { authorisation: l.authorisation.slice(0, 128) } : {}),
+        ...(l.carried ? { carried: true } : {}),
       })),
+    ...streakOf(record, station),
     // The dealing errors corrected in the round (never who corrected them: that is the floor's).
     ...(record.corrections?.length
       ? {

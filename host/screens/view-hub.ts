@@ -528,6 +528,7 @@ export class ViewHub {
       ...(extras.lastRound ? { lastRound: true } : {}),
       ...(extras.roads ? { roads: extras.roads } : {}),
       ...(extras.history ? { history: extras.history } : {}),
+      ...(extras.streaks ? { streaks: extras.streaks.map((x) => ({ seat: x.seat, wins: x.wins, open: x.open.map((o) => ({ ...o })) })) } : {}),
       ...(stadium ? { stadium } : {}),
       ...this.jackpotView(),
     };

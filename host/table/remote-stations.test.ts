@@ -210,12 +210,14 @@ describe('remote stations at blackjack: behind a seat only (Macau 2009 Art. 20)'
     try {
       for (const s of [1, 101, 102, 103]) credit(t.ledger, s, 100_000);
       const spots = t.table.station(101).betting.spots;
+      // Only spots on the seats: behind them, and the additional bets Art. 13 1)-3) lets any player place on a seat's hand.
       assert.ok(
-        spots.every((s) => s.bet === 'behind'),
-        'only spots behind the seats',
+        spots.every((s) => 'seat' in s),
+        'only spots on the seats',
       );
+      assert.ok(spots.some((s) => s.bet === 'anyPair' && 'seat' in s && s.seat === 1));
       assert.deepEqual(
-        spots.map((s) => (s.bet === 'behind' ? s.seat : 0)),
+        spots.flatMap((s) => (s.bet === 'behind' ? [s.seat] : [])),
         [1, 2, 3, 4, 5, 6, 7],
       );
       assert.equal(refusal(place(t, 101, { bet: 'main' }, 10_000)), 'behind-only');

@@ -10,6 +10,8 @@ export interface Kiosk {
   origin: string;
   screens: Record<string, string>;
   simToken?: string;
+  /** The kiosk's data folder (its ledger), where the test started it. */
+  dataDir?: string;
 }
 
 declare global {
@@ -38,7 +40,7 @@ export async function withKiosk(extra: string[], use: (k: Kiosk) => Promise<void
   const { kiosk, child, dataDir } = await launchKiosk(extra);
   let used = false;
   try {
-    await use(kiosk);
+    await use({ ...kiosk, dataDir });
     used = true;
   } finally {
     // A failed test must not leave its kiosk dealing in the background of the next ones.

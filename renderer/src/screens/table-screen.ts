@@ -99,7 +99,9 @@ export class TableScreen implements Screen {
     this.discardLabel.text = t('table.discard');
     this.seatLabels.forEach((label, i) => {
       const seat = state.seats[i];
-      label.text = t('table.seat', { n: i + 1 });
+      // A seat with winning-streak bets open shows its marker under its name (Art. 13 5)(2) iii)).
+      const streak = state.streaks?.find((x) => x.seat === i + 1);
+      label.text = streak ? `${t('table.seat', { n: i + 1 })}\n${t('felt.streakWins', { n: streak.wins })}` : t('table.seat', { n: i + 1 });
       label.style.fill = seat?.station ? COLORS.ivory : COLORS.muted;
     });
     this.languages.setCurrent(state.language);
@@ -121,7 +123,12 @@ export class TableScreen implements Screen {
           t('table.stadium', { n: st.players }),
           ...st.spots.map((x) =>
             t('table.stadiumSpot', {
-              bet: x.spot.bet === 'behind' ? t('desk.behind', { n: x.spot.seat }) : t(`bet.${x.spot.bet}`),
+              bet:
+                x.spot.bet === 'behind'
+                  ? t('desk.behind', { n: x.spot.seat })
+                  : 'seat' in x.spot
+                    ? t('desk.onSeat', { bet: t(`bet.${x.spot.bet}`), n: x.spot.seat })
+                    : t(`bet.${x.spot.bet}`),
               players: x.players,
               total: formatMoney(x.total, state.currency, state.language),
             }),

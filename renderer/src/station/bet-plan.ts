@@ -17,7 +17,9 @@ export type Bets = readonly Stake[];
 function spotOf(s: Stake): Spot | null {
   if (s.bet === 'behind') return s.seat !== undefined ? { bet: 'behind', seat: s.seat } : null;
   const own = BetId.safeParse(s.bet);
-  return own.success ? { bet: own.data } : null;
+  if (!own.success) return null;
+  // An additional bet on another seat's hand carries the seat.
+  return s.seat !== undefined ? { bet: own.data, seat: s.seat } : { bet: own.data };
 }
 
 /** The chips on each spot, once per spot, in the order the spots were first bet. */

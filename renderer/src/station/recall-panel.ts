@@ -8,6 +8,7 @@ import { TOUCH } from '../ui/theme.js';
 import { cardText, Panel } from './panel.js';
 import { replayHands } from './recall-model.js';
 import { stakeName } from './station-play.js';
+import { streakText } from './streak-text.js';
 
 /**
  * Game recall: this station's last rounds (at most 10) from the ledger, one at a time with its
@@ -97,12 +98,16 @@ function describe(r: StationRecallRound, s: StationState, t: TFunction): string 
       h.owner === 'dealer' ? t('table.dealer') : h.owner === 'seat' ? (h.hand ? t('desk.hand', { n: h.hand + 1 }) : t('desk.yourHand')) : t(`bet.${h.owner}`);
     lines.push(t('punctuation.labelled', { label: who, value: h.cards.map(cardText).join(' ') }));
   }
-  for (const b of r.bets) lines.push(t('recall.bet', { bet: stakeName(t, b), amount: money(b.amount) }));
+  const own = s.seat ?? STADIUM_SEAT;
+  for (const b of r.bets) lines.push(t('recall.bet', { bet: stakeName(t, b, own), amount: money(b.amount) }));
   for (const l of r.lines) {
-    lines.push(t('recall.line', { bet: stakeName(t, l), net: signedMoney(l.net, s.currency, s.language) }));
+    // A line on another seat's hand names the seat, a split hand its number, a carried streak stake says so.
+    const bet = stakeName(t, l, own);
+    lines.push(t('recall.line', { bet: l.carried ? t('recall.carried', { bet }) : bet, net: signedMoney(l.net, s.currency, s.language) }));
     // Settled under a non-default choice the regulator authorised (or a reading awaiting it): said, with the reference.
     if (l.choices?.length) lines.push(t('recall.choices', { choices: l.choices.join(', '), authorisation: l.authorisation ?? '—' }));
   }
+  if (r.streak) lines.push(t('recall.streak', { before: streakText(t, r.streak.before, s.language), after: streakText(t, r.streak.after, s.language) }));
   for (const c of r.corrections ?? [])
     lines.push(t('recall.correction', { correction: t(`service.correction.${c.correction}`), card: c.card ?? '', article: c.article ?? '' }));
   if (r.status === 'void') lines.push(t('recall.void'));

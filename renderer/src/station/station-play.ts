@@ -12,6 +12,7 @@ import { offerText, PrizeWatch, prizeText, resultText } from '../screens/result-
 import { phaseText, secondsLeft } from '../screens/round-text.js';
 import { BetPlan, CommandQueue } from './bet-plan.js';
 import { actionKey } from './action-words.js';
+import { streakText } from './streak-text.js';
 
 /** Chips offered: the usual casino denominations (1-2-5 steps) from the table minimum up to the maximum. */
 export function chipValues(min: number, max: number): number[] {
@@ -30,7 +31,9 @@ const HAND_SCALE = 1.2;
 /**
  * The station's left column, in design units. While betting there are no hands yet, so the spots
  * start where the hands go: the seat's own spots in one row, then (where the table allows bets
- * behind) a sub-panel "bets behind another seat" with one spot per seat in rows of three, then
+ * behind) a sub-panel "bets behind another seat" with one spot per seat in rows of three (where
+ * the profile offers additional bets on another seat's hand, tabs over it pick the kind: behind,
+ * any pair, …, and the seat buttons place that bet on that seat's hand), then
  * the chips, always in the same place. A decision shows the offer's question, the buttons, what
  * happens on timeout and, under it, any note about spots that did not play.
  */
@@ -44,6 +47,8 @@ export const PLAY = {
   spots: 262,
   spotH: 170,
   behindHeading: 450,
+  /** With kinds to pick: the seat buttons in one row, the kind tabs under it (touch-sized). */
+  kindH: 104,
   behind: 494,
   behindH: 116,
   behindPerRow: 3,
@@ -81,6 +86,12 @@ export class StationPlay extends Container {
   });
   private readonly behindHeading = new Text({ text: '', style: textStyle({ fontSize: 30, fill: COLORS.goldText, fontWeight: '700' }) });
   private behindSpots: Button[] = [];
+  /** The tabs picking what the seat buttons place: behind the seat, or an additional bet on its hand. */
+  private kinds: Button[] = [];
+  private kind: BetSpot['bet'] = 'behind';
+  /** A tab was pressed: the seat buttons are rebuilt on the next frame, never inside the tab's own press. */
+  private kindChanged = false;
+  private readonly streak = new Text({ text: '', style: textStyle({ fontSize: 28, fill: COLORS.goldText, fontWeight: '700' }) });
   private readonly celebration = new Celebration(44);
   private readonly prizeWatch = new PrizeWatch<PrizeWin[]>();
   private prizes: PrizeWin[] = [];
@@ -109,6 +120,8 @@ export class StationPlay extends Container {
     this.actionLayer.position.set(PLAY.x, PLAY.decisions);
     this.prompt.position.set(PLAY.x + 20, PLAY.prompt);
     this.behindHeading.position.set(0, PLAY.behindHeading - PLAY.spots);
+    this.streak.anchor.set(1, 0);
+    this.streak.position.set(PLAY.x + PLAY.width - 20, PLAY.status + 6);
     this.spotLayer.addChild(this.behindHeading);
     this.celebration.position.set(PLAY.x + PLAY.width / 2, PLAY.hands + 190);
     this.addChild(
@@ -121,6 +134,7 @@ export class StationPlay extends Container {
       this.offer,
       this.actionLayer,
       this.prompt,
+      this.streak,
       this.celebration,
     );
   }
@@ -133,7 +147,7 @@ export class StationPlay extends Container {
     const { betting, decision } = state;
     const locked = state.cashout?.pending != null || (state.tilts ?? []).some((x) => x.disables !== 'nothing' && x.disables !== 'jackpot');
     const own = ownSpots(betting.spots);
-    const behind = behindSpots(betting.spots);
+    const behind = seatSpots(betting.spots, this.kind);
     const label = (b: Button, spot: BetSpot, name: string, oneLine: boolean) => {
       const amount = amountOn(betting.bets, spotOf(spot)) || undefined;
       // The jackpot's chip: its fixed amount, and refused while its controller is at fault.
@@ -153,9 +167,24 @@ export class StationPlay extends Container {
     });
     behind.forEach((spot, i) => {
       const b = this.behindSpots[i];
-      if (b && spot.bet === 'behind') label(b, spot, t('table.seat', { n: spot.seat }), true);
+      if (b && 'seat' in spot) label(b, spot, t('table.seat', { n: spot.seat }), true);
     });
-    this.behindHeading.text = behind.length ? t('desk.behindHeading') : '';
+    const kinds = seatKinds(betting.spots);
+    this.kinds.forEach((b, i) => {
+      const k = kinds[i];
+      if (!k) return;
+      b.setLabel(t(`bet.${k}`));
+      b.setActive(k === this.kind);
+      b.setEnabled(!locked);
+    });
+    this.behindHeading.text = !behind.length
+      ? ''
+      : this.kind === 'behind'
+        ? t('desk.behindHeading')
+        : t('desk.otherSeatHeading', { bet: t(`bet.${this.kind}`) });
+    // The seat's winning-streak marker (Art. 13 5)(2) iii)): its own only.
+    this.streak.visible = betting.streak !== undefined;
+    this.streak.text = betting.streak ? streakText(t, betting.streak, state.language) : '';
     this.chips.forEach((b, i) => b.setActive(chipValues(state.limits.min, state.limits.max)[i] === this.chip));
     const betting_ = betting.open && decision === null;
     this.spotLayer.visible = this.chipLayer.visible = betting_;
@@ -219,6 +248,11 @@ export class StationPlay extends Container {
   tick(now: number, t: TFunction): void {
     const s = this.state;
     if (!s) return;
+    if (this.kindChanged) {
+      this.kindChanged = false;
+      this.show(s, t, now);
+      return;
+    }
     this.celebration.tick(now);
     for (const h of this.hands) if (h.visible) h.update(now);
     this.drawBar(s, now);
@@ -294,7 +328,9 @@ export class StationPlay extends Container {
   /** Buttons are rebuilt only when the set of spots, chips or actions changes. */
   private rebuild(state: StationState, t: TFunction): void {
     const chipList = chipValues(state.limits.min, state.limits.max);
-    const shape = JSON.stringify([state.betting.spots.map(spotId), chipList, state.decision?.legal ?? [], state.language]);
+    const kinds = seatKinds(state.betting.spots);
+    if (!kinds.includes(this.kind)) this.kind = kinds[0] ?? 'behind';
+    const shape = JSON.stringify([state.betting.spots.map(spotId), chipList, state.decision?.legal ?? [], state.language, this.kind]);
     if (shape === this.shape) return;
     this.shape = shape;
     this.spotLayer.removeChild(this.behindHeading);
@@ -313,9 +349,23 @@ export class StationPlay extends Container {
       b.position.set(i * (w + gap), 0);
       return b;
     });
-    // Bets behind other seats in a sub-panel of their own, three to a row, each named by its seat.
-    const behind = behindSpots(state.betting.spots);
-    const per = PLAY.behindPerRow;
+    // Bets on other seats in a sub-panel of their own, three to a row, each named by its seat; tabs
+    // over it (where there is more than one kind) pick what the seat buttons place.
+    const behind = seatSpots(state.betting.spots, this.kind);
+    // With kinds to pick, the seats go in one row (at most seven) and the tabs under it.
+    const tabbed = kinds.length >= 2;
+    const per = tabbed ? Math.max(PLAY.behindPerRow, behind.length) : PLAY.behindPerRow;
+    this.kinds = !tabbed
+      ? []
+      : kinds.map((k, i) => {
+          const kw = Math.floor((PLAY.width - gap * (kinds.length - 1)) / kinds.length);
+          const b = new Button(`kind-${k}`, kw, PLAY.kindH, () => {
+            this.kind = k;
+            this.kindChanged = true;
+          });
+          b.position.set(i * (kw + gap), PLAY.behind - PLAY.spots + PLAY.behindH + 12);
+          return b;
+        });
     const bw = Math.floor((PLAY.width - gap * (per - 1)) / per);
     this.behindSpots = behind.map((spot, i) => {
       const b = new Button(`bet-${spotId(spot)}`, bw, PLAY.behindH, press(spot));
@@ -325,6 +375,7 @@ export class StationPlay extends Container {
     this.spotLayer.addChild(this.behindHeading);
     if (this.spots.length) this.spotLayer.addChild(...this.spots);
     if (this.behindSpots.length) this.spotLayer.addChild(...this.behindSpots);
+    if (this.kinds.length) this.spotLayer.addChild(...this.kinds);
     if (!chipList.includes(this.chip)) this.chip = chipList[0] ?? 0;
     this.chips = chipList.map((value, i) => {
       const b = new Button(
@@ -365,24 +416,31 @@ export function chipLabel(minor: number, state: Pick<StationState, 'currency' | 
   return formatAmount(minor, state.currency, state.language);
 }
 
-/** A spot's name: the bet's own words, or "behind seat N" for a bet behind another seat. */
+/** A spot's name: the bet's own words, "behind seat N", or the bet on seat N's hand. */
 export function spotName(t: TFunction, spot: BetSpot): string {
-  return spot.bet === 'behind' ? t('desk.behind', { n: spot.seat }) : t(`bet.${spot.bet}`);
+  return stakeName(t, spot);
 }
 
-/** A stake's name (a recall line, a spot that did not play): a bet behind names its seat. */
-export function stakeName(t: TFunction, stake: { readonly bet: LineBet; readonly seat?: number }): string {
-  return stake.bet === 'behind' && stake.seat !== undefined ? t('desk.behind', { n: stake.seat }) : t(`bet.${stake.bet}`);
+/**
+ * A stake's name (a recall line, a spot that did not play): a bet behind names its seat, a bet on
+ * another seat's hand (any seat but `ownSeat`) the seat, a split hand its number.
+ */
+export function stakeName(t: TFunction, stake: { readonly bet: LineBet; readonly seat?: number; readonly hand?: number }, ownSeat?: number): string {
+  if (stake.bet === 'behind' && stake.seat !== undefined) return t('desk.behind', { n: stake.seat });
+  const bet = t(`bet.${stake.bet}`);
+  const name = stake.seat !== undefined && stake.seat !== ownSeat ? t('desk.onSeat', { bet, n: stake.seat }) : bet;
+  return stake.hand ? t('punctuation.joined', { first: name, second: t('desk.hand', { n: stake.hand + 1 }) }) : name;
 }
 
-/** A spot's id on its button (`bet-main`, `bet-behind:3`): the test hook and the layout name buttons by it. */
+/** A spot's id on its button (`bet-main`, `bet-behind:3`, `bet-anyPair:3`): the test hook and the layout name buttons by it. */
 export function spotId(spot: Spot): string {
-  return spot.bet === 'behind' ? `behind:${spot.seat}` : spot.bet;
+  return 'seat' in spot ? `${spot.bet}:${spot.seat}` : spot.bet;
 }
 
 /** The spot a betting panel's spot is (its limits aside). */
 export function spotOf(s: BetSpot): Spot {
-  return s.bet === 'behind' ? { bet: 'behind', seat: s.seat } : { bet: s.bet };
+  if (!('seat' in s)) return { bet: s.bet };
+  return s.bet === 'behind' ? { bet: 'behind', seat: s.seat } : { bet: s.bet, seat: s.seat };
 }
 
 function limitsText(t: TFunction, spot: BetSpot, state: StationState, oneLine: boolean): string {
@@ -391,10 +449,22 @@ function limitsText(t: TFunction, spot: BetSpot, state: StationState, oneLine: b
 
 /** The seat's own spots (main and side bets), in the host's order. */
 export function ownSpots(spots: readonly BetSpot[]): BetSpot[] {
-  return spots.filter((s) => s.bet !== 'behind');
+  return spots.filter((s) => !('seat' in s));
 }
 
 /** The spots for betting behind other seats (Art. 20), in the host's order. */
 export function behindSpots(spots: readonly BetSpot[]): BetSpot[] {
-  return spots.filter((s) => s.bet === 'behind');
+  return seatSpots(spots, 'behind');
+}
+
+/** The spots of one kind on other seats: behind them (Art. 20), or one additional bet on their hands (Art. 13). */
+export function seatSpots(spots: readonly BetSpot[], kind: BetSpot['bet']): BetSpot[] {
+  return spots.filter((s) => 'seat' in s && s.bet === kind);
+}
+
+/** The kinds of spots on other seats the station is offered, behind first. */
+export function seatKinds(spots: readonly BetSpot[]): BetSpot['bet'][] {
+  const kinds: BetSpot['bet'][] = [];
+  for (const s of spots) if ('seat' in s && !kinds.includes(s.bet)) kinds.push(s.bet);
+  return kinds;
 }
