@@ -21,6 +21,7 @@ const WARNING = new Set([
   'handpay.confirm',
   'service.action',
   'service.account',
+  'jackpot.reset',
 ]);
 export const TILT_TYPES: readonly string[] = ['tilt.raise', 'tilt.clear'];
 

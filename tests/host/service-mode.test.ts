@@ -298,6 +298,8 @@ describe('service mode on a live host', () => {
     // Remote stations: enrolling issues a credential file and revoking withdraws it; neither moves money.
     await still({ kind: 'station-enrol', station: 101 }, /^service\.(done|failed)\./);
     await still({ kind: 'station-revoke', station: 101 }, /^service\.(done|failed)\./);
+    // This table plays no progressive jackpot: a reset is refused and moves nothing (host/table/jackpot.test.ts plays one).
+    await still({ kind: 'jackpot-reset', level: 'main', to: 1_000_000, authorisation: 'DICJ-3' }, /^service\.failed\./);
     // A station cashes out (its credit cancelled, station locked); confirming the handpay moves no credit.
     running.billAcceptors.simulator(2)?.insertNote(100);
     for (let i = 0; i < 400 && ledger.credit(2) !== 10_000; i++) await new Promise((r) => setTimeout(r, 25));

@@ -100,6 +100,7 @@ export const EVENT_GROUPS = {
   door: ['door.open', 'door.close'],
   power: ['power.reset'],
   meter: ['meter.clear'],
+  jackpot: ['jackpot.settle', 'jackpot.reset'],
 } as const;
 export type EventGroup = keyof typeof EVENT_GROUPS;
 const GROUP_NAMES = Object.keys(EVENT_GROUPS) as EventGroup[];
