@@ -183,7 +183,7 @@ class Wait implements Cmd {
   }
 }
 
-const commands = fc.commands<Model, Real>(
+const commands = fc.commands<Model, Real, false>(
   [
     fc.tuple(fc.constantFrom(...FACES), fc.constantFrom<EscrowDecision>('stack', 'stack', 'stack', 'return')).map(([f, d]) => new InsertNote(f, d)),
     fc.tuple(fc.constantFrom<'to-host' | 'to-device'>('to-host', 'to-device'), fc.constantFrom(...HARMS)).map(([d, h]) => new Harm(d, h)),
