@@ -129,7 +129,8 @@ export async function killCampaign(o: KillCampaignOptions): Promise<KillCampaign
   const rng = Rng.fromSeed(o.seed);
   const maxPlay = o.maxPlayMs ?? 200;
   const fullEvery = o.fullVerifyEvery ?? 50;
-  const entry = o.tsx ? targetThroughTsx() : { execArgv: [], entry: await bundleTarget() };
+  const bundle = o.tsx ? null : await bundleTarget();
+  const entry = bundle ? { execArgv: [], entry: bundle.file } : targetThroughTsx();
   const base = o.dir ?? mkdtempSync(path.join(existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'kill-trials-'));
   const runs: TableRun[] = [];
   for (const [i, t] of TABLES.entries()) {
@@ -233,6 +234,7 @@ export async function killCampaign(o: KillCampaignOptions): Promise<KillCampaign
     await run.upstream.close();
   }
   upstreamExact = upstreamExact && !violations.some((v) => v.includes('the upstream holds'));
+  bundle?.dispose();
   const failed = violations.length > 0;
   if (!o.dir && !failed) rmSync(base, { recursive: true, force: true });
   else if (failed) o.progress?.(`data kept in ${base}`);
@@ -296,7 +298,8 @@ export interface StartCost {
  * fresh process on a fresh data folder, killed once it says it is in play.
  */
 export async function measureTargetStart(o: { starts: number }): Promise<StartCost> {
-  const bundled = await bundleTarget();
+  const bundle = await bundleTarget();
+  const bundled = bundle.file;
   const tsx = targetThroughTsx();
   const base = mkdtempSync(path.join(existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir(), 'kill-start-'));
   const upstream = await UpstreamServer.listen('KILL-1');
@@ -312,12 +315,13 @@ export async function measureTargetStart(o: { starts: number }): Promise<StartCo
       times[how].push(r.ready.startMs);
     }
   } finally {
+    bundle.dispose();
     await upstream.close();
     rmSync(base, { recursive: true, force: true });
   }
-  const bundle = percentiles(times.bundle);
+  const bundledP = percentiles(times.bundle);
   const tsxP = percentiles(times.tsx);
-  return { starts: o.starts, bundle, tsx: tsxP, ratio: tsxP.p50 / Math.max(1e-9, bundle.p50) };
+  return { starts: o.starts, bundle: bundledP, tsx: tsxP, ratio: tsxP.p50 / Math.max(1e-9, bundledP.p50) };
 }
 
 export function startCostRows(c: StartCost): string {
