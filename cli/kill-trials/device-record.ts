@@ -87,7 +87,8 @@ export class RecordedAcceptor implements BillAcceptor {
     this.enabled = options.enabled ?? false;
     this.truth = readDeviceTruth(file, device);
     // A torn last line: the next line starts on its own.
-    if (existsSync(file) && !readFileSync(file, 'utf8').endsWith('\n') && readFileSync(file).length > 0) appendFileSync(file, '\n');
+    const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    if (text.length > 0 && !text.endsWith('\n')) appendFileSync(file, '\n');
   }
 
   on(listener: (e: BillAcceptorEvent) => void): () => void {
