@@ -12,6 +12,7 @@ import { accountFor } from './soak/account.js';
 import { HostChild, LedgerWatch } from './soak/child.js';
 import { options } from './command.js';
 import { campaign, campaignTable, sigkillRows, sigkillTrials } from './soak/campaign.js';
+import { killCampaign, killCampaignTable, measureTargetStart, startCostRows } from './kill-trials/campaign.js';
 import { SOAK_COMMAND } from './soak/command.js';
 import { UsageError } from './tool.js';
 
@@ -155,14 +156,28 @@ async function runCampaign(v: {
   seed?: string | undefined;
   json?: boolean | undefined;
   'sigkill-rounds'?: string | undefined;
+  'sigkill-trials'?: string | undefined;
+  'start-cost'?: string | undefined;
+  'data-dir'?: string | undefined;
   'kill-every'?: string | undefined;
 }): Promise<number> {
-  const num = (name: string, value: string | undefined, fallback: number) => {
+  const num = (name: string, value: string | undefined, fallback: number, min = 1) => {
     if (value === undefined) return fallback;
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be a positive integer, not "${value}"`);
+    if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer of at least ${min}, not "${value}"`);
     return n;
   };
+  const progress = (s: string) => {
+    if (!v.json) console.error(s);
+  };
+  // OS-level SIGKILL trials first: they are what the done-when counts (cli/kill-trials/).
+  const startCost = num('start-cost', v['start-cost'], 10, 0);
+  const cost = startCost > 0 ? await measureTargetStart({ starts: startCost }) : null;
+  const sigkillTrialCount = num('sigkill-trials', v['sigkill-trials'], 1000, 0);
+  const kills =
+    sigkillTrialCount > 0
+      ? await killCampaign({ trials: sigkillTrialCount, seed: num('seed', v.seed, 1), ...(v['data-dir'] ? { dir: v['data-dir'] } : {}), progress })
+      : null;
   const r = await campaign({
     trials: num('trials', v.trials, 1000),
     from: num('seed', v.seed, 1),
@@ -182,8 +197,19 @@ async function runCampaign(v: {
             if (!v.json) console.error(s);
           },
         });
-  if (v.json) console.log(JSON.stringify({ ...r, ...(sigkill ? { sigkill } : {}) }));
-  else console.log(campaignTable(r) + (sigkill ? `\n${sigkillRows(sigkill)}` : ''));
+  if (v.json) console.log(JSON.stringify({ ...r, ...(kills ? { kills } : {}), ...(cost ? { startCost: cost } : {}), ...(sigkill ? { sigkill } : {}) }));
+  else
+    console.log(
+      [
+        kills ? `OS-level SIGKILL trials (cli/kill-trials/)\n${killCampaignTable(kills)}` : null,
+        cost ? startCostRows(cost) : null,
+        `Simulated kills at journal writes, with the other faults (cli/sim-faults/)\n${campaignTable(r)}`,
+        sigkill ? sigkillRows(sigkill) : null,
+      ]
+        .filter((x) => x !== null)
+        .join('\n\n'),
+    );
   const ok = r.failingSeeds.length === 0 && r.lostCredits === 0 && r.duplicatedCredits === 0 && r.ledgerFailures === 0;
-  return ok && (sigkill?.failures.length ?? 0) === 0 ? 0 : 1;
+  const killsOk = kills === null || kills.violations.length === 0;
+  return ok && killsOk && (sigkill?.failures.length ?? 0) === 0 ? 0 : 1;
 }

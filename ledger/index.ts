@@ -20,6 +20,7 @@ export {
 export { account, ENTRY_TYPES, MONEY_TYPES, PAYLOADS, type EntryType, type MeterDelta, type NewEntry, type Payload, type Posting } from './entries.js';
 // Not `openDatabase`: a raw connection would make the schema public again.
 export { LedgerOpenError, ledgerFile } from './db.js';
+export { HeadMark, LedgerRollbackError } from './head-mark.js';
 export { LATEST_VERSION, MIGRATIONS, NewerSchemaError } from './migrations.js';
 export type { RoundRecord } from './recall.js';
 export { evidenceBundle, verifyEvidence, type EvidenceBundle } from './evidence.js';

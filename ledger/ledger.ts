@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { canonicalJson, chainHash, genesisHash, sha256Hex } from './canonical.js';
 import { ledgerFile, LedgerOpenError, openDatabase } from './db.js';
+import { HeadMark } from './head-mark.js';
 import { admitEntry, bodyText, derive, roundIdOf, type EntryBody, type LedgerView, type StoredEntry } from './derive.js';
 import { account, type EntryType, type NewEntry } from './entries.js';
 import { parseRecord, projectBet, projectRound, stationsOfRecord, type RoundRecord } from './recall.js';
@@ -148,6 +149,8 @@ export class Ledger {
   readonly #checkpointKey: Buffer | null;
   readonly #checkpointEvery: number;
   #lastCheckpoint = 0;
+  /** The head kept outside the database (a lost WAL is noticed at the next open); null for `:memory:` and diagnostic opens. */
+  #mark: HeadMark | null = null;
   #tableSnapshot: (() => TableSnapshot | null) | null = null;
   /**
    * Whether this process may sign the state as it stands: the ledger was empty when opened, or
@@ -214,7 +217,14 @@ export class Ledger {
     if (!hasCheckpoints) key = null;
     else this.#lastCheckpoint = (db.prepare('SELECT MAX(seq) AS seq FROM checkpoints').get() as { seq: number | null }).seq ?? 0;
     this.#checkpointKey = key;
-    if (tailCheck) this.checkTail();
+    if (tailCheck) {
+      this.checkTail();
+      // Writers only: a diagnostic open (tailCheck off) must still open a rolled-back ledger to report on it.
+      const mark = HeadMark.of(file);
+      mark?.check(this.head, (seq) => (this.stmt.bySeq.get(seq) as JournalRow | undefined)?.hash);
+      mark?.write(this.head, true);
+      this.#mark = mark;
+    }
   }
 
   /**
@@ -261,6 +271,7 @@ export class Ledger {
   }
 
   close(): void {
+    this.#mark?.close();
     this.#db.close();
   }
 
@@ -294,6 +305,8 @@ export class Ledger {
     })();
     this.head = head;
     const appended = results.flatMap((r) => (r.status === 'appended' ? [r.entry] : []));
+    // Committed: the mark may say so (never before the commit, so it never names an entry the database lacks).
+    if (appended.length > 0) this.#mark?.write(head);
     if (appended.length > 0) for (const l of this.appendedListeners) l(appended);
     // The entries are committed whatever happens to the checkpoint: it is tried again at the next append.
     if (appended.length > 0) {
@@ -379,6 +392,7 @@ export class Ledger {
       .prepare('INSERT OR IGNORE INTO checkpoints (seq, hash, written_at, has_table, state, signature) VALUES (?, ?, ?, ?, ?, ?)')
       .run(seq, hash, at, table ? 1 : 0, state, signature);
     this.#lastCheckpoint = seq;
+    this.#mark?.write(this.head, true);
     return r.changes > 0 ? seq : null;
   }
 

@@ -4,7 +4,7 @@ import { DATA_DIR, defineCommand, openFromArgs, options, UsageError } from './co
 export const command = defineCommand({
   name: 'ledger backup',
   summary:
-    'A consistent online copy of the ledger through SQLite\'s backup API (safe while the kiosk runs;\nnever copy ledger.sqlite, -wal or -shm by hand). Restore by placing FILE as\n<data dir>/ledger.sqlite of a stopped kiosk; "verify" it first.',
+    'A consistent online copy of the ledger through SQLite\'s backup API (safe while the kiosk runs;\nnever copy ledger.sqlite, -wal or -shm by hand). Restore by placing FILE as\n<data dir>/ledger.sqlite of a stopped kiosk; "verify" it first. A start refuses a journal shorter\nthan the one it last committed (ledger.sqlite.head): removing that file with the restore accepts\nthat the entries after the backup are gone.',
   usage: 'usage: etg ledger backup --data-dir DIR --out FILE',
   options: { 'data-dir': DATA_DIR, out: { type: 'string', value: 'FILE', help: 'the copy to write (must not exist)' } },
 });

@@ -28,15 +28,10 @@ import { FakeUpstream } from './fake-upstream.js';
 import { FaultyLedger, Killed, type WriteFault } from './faulty-ledger.js';
 import { faultCounts, LINK_FAULTS, type FaultKind } from './faults.js';
 import { acceptorTruth, SimAcceptor, type AcceptorTruth } from './sim-acceptor.js';
+import { TABLES } from './tables.js';
 import { VirtualClock } from './virtual-clock.js';
 
-/** The games and rule profiles a seed picks from: all three games, both blackjack jurisdictions. */
-export const TABLES = [
-  { game: 'blackjack', profile: 'macau-2009' },
-  { game: 'blackjack', profile: 'portugal-2001' },
-  { game: 'baccarat', profile: 'macau-commission' },
-  { game: 'war', profile: 'macau' },
-] as const;
+export { TABLES };
 
 export interface SimOptions {
   seed: number;

@@ -8,7 +8,7 @@ export const SOAK_COMMAND = defineCommand({
     'data; then the money is accounted from the ledger. Exit 1 when the money is not conserved or the\n' +
     'ledger does not verify.',
   usage:
-    'usage: etg soak --game blackjack|baccarat|war --rounds N [options]\n       etg soak --campaign [--trials N] [--seed S] [--sigkill-rounds N [--kill-every M]]',
+    'usage: etg soak --game blackjack|baccarat|war --rounds N [options]\n       etg soak --campaign [--sigkill-trials N] [--start-cost N] [--trials N] [--seed S]\n                   [--sigkill-rounds N [--kill-every M]]',
   options: {
     game: { type: 'string', value: 'GAME', help: 'blackjack, baccarat or war' },
     rules: { type: 'string', value: 'PROFILE', help: "rule profile (default: the game's Macau profile)" },
@@ -25,7 +25,17 @@ export const SOAK_COMMAND = defineCommand({
       type: 'boolean',
       help: "kill trials over the three games and both blackjack jurisdictions with the simulation's other\nfaults (cli/sim-faults/): one table of trials, faults by kind, lost and duplicated credits,\nledger failures, time to recover p50/p99. Exit 1 on any failure",
     },
-    trials: { type: 'string', value: 'N', help: 'with --campaign: kill trials to run (default 1000)' },
+    trials: { type: 'string', value: 'N', help: 'with --campaign: simulated kill trials at journal writes to run (default 1000)' },
+    'sigkill-trials': {
+      type: 'string',
+      value: 'N',
+      help: 'with --campaign: OS-level SIGKILL trials of a kill-target process on the real ledger file,\neach followed by a restart that recovers and the invariants (default 1000; 0: none)',
+    },
+    'start-cost': {
+      type: 'string',
+      value: 'N',
+      help: "with --campaign: measure the kill target's start, bundled and through tsx, N starts each\n(default 10; 0: none)",
+    },
     'sigkill-rounds': {
       type: 'string',
       value: 'N',

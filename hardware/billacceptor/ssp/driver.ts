@@ -9,7 +9,7 @@ import type { BytePort, PortOpener } from '../../transport/byte-port.js';
 import { sspRx, sspTx } from '../../wire-frame.js';
 import { BillAcceptorBase, type InFlight } from '../base.js';
 import { NOTE_FACE_VALUES } from '../notes.js';
-import type { BillAcceptorOptions } from '../types.js';
+import type { BillAcceptorOptions, EscrowedNote } from '../types.js';
 import { CMD, EVENT, RESP, SEQ_BIT, parsePollEvents, parseSetup, type SspEvent } from './constants.js';
 import {
   CMD_REQUEST_KEY_EXCHANGE,
@@ -110,25 +110,41 @@ export class SspBillAcceptor extends BillAcceptorBase {
     const bytes = opts.raw ?? (opts.repeat && this.lastBytes ? this.lastBytes : encodeSsp(this.flag | this.address, this.essp ? this.essp.wrap(data) : data));
     const seqId = bytes[1] === 0x7f ? 0x7f : (bytes[1] ?? 0);
     this.lastBytes = bytes;
-    for (let attempt = 0; attempt < this.opts.retries; attempt++) {
-      ch.clear();
-      await ch.write(bytes);
-      const deadline = this.clock.now() + this.opts.replyTimeoutMs;
-      while (this.clock.now() < deadline) {
-        const f = await ch.next(Math.max(1, deadline - this.clock.now()));
-        if (!f) break;
-        if (f.seqId !== seqId) continue; // a stale reply to an earlier packet
-        let reply: Uint8Array | null = f.data;
-        if (reply[0] === STEX) reply = this.essp?.unwrap(reply) ?? null; // wrong key/count: not ours
-        if (!reply) continue;
-        this.flag = (seqId & SEQ_BIT) ^ SEQ_BIT;
-        return reply;
-      }
-      this.parser.reset();
-    }
     // A POLL whose reply never came may have carried a credit: keep the packet so the next session
-    // re-sends it with the same flag before SYNC, and the validator repeats that reply.
-    if (data[0] === CMD.POLL && !opts.raw) this.unansweredPoll = bytes;
+    // re-sends it with the same flag before SYNC, and the validator repeats that reply. That holds
+    // when the link goes in the middle of the reply too (a cable pulled mid-frame: found by the
+    // drivers' model-based fuzz, tests/fuzz/drivers.ts), and for the re-sent packet itself when the
+    // link goes again, for a few sessions: a validator that lost power (and its eSSP key) never
+    // answers it, and SYNC must come in the end.
+    const unanswered = (linkLost: boolean) => {
+      if (data[0] !== CMD.POLL) return;
+      if (!opts.raw) {
+        this.unansweredPoll = bytes;
+        this.unansweredSessions = 0;
+      } else if (linkLost && this.unansweredSessions < 3) this.unansweredPoll = bytes;
+    };
+    try {
+      for (let attempt = 0; attempt < this.opts.retries; attempt++) {
+        ch.clear();
+        await ch.write(bytes);
+        const deadline = this.clock.now() + this.opts.replyTimeoutMs;
+        while (this.clock.now() < deadline) {
+          const f = await ch.next(Math.max(1, deadline - this.clock.now()));
+          if (!f) break;
+          if (f.seqId !== seqId) continue; // a stale reply to an earlier packet
+          let reply: Uint8Array | null = f.data;
+          if (reply[0] === STEX) reply = this.essp?.unwrap(reply) ?? null; // wrong key/count: not ours
+          if (!reply) continue;
+          this.flag = (seqId & SEQ_BIT) ^ SEQ_BIT;
+          return reply;
+        }
+        this.parser.reset();
+      }
+    } catch (e) {
+      unanswered(true);
+      throw e;
+    }
+    unanswered(false);
     throw new LinkLostError(`SSP: no reply to 0x${(data[0] ?? 0).toString(16)} after ${this.opts.retries} attempts`);
   }
 
@@ -154,6 +170,7 @@ export class SspBillAcceptor extends BillAcceptorBase {
       if (this.needsKey && this.encryption !== 'never') await this.keyExchange();
       this.link.markUp();
       await this.setup();
+      await this.rejectAgain();
       this.emit({ type: 'connected', protocol: 'ssp', ...(this.serial !== null ? { serial: String(this.serial) } : {}) });
       let repeat = false;
       while (!signal.aborted) {
@@ -180,6 +197,7 @@ export class SspBillAcceptor extends BillAcceptorBase {
     const raw = this.unansweredPoll;
     this.unansweredPoll = null;
     if (!raw) return;
+    this.unansweredSessions++;
     for (let i = 0; i < this.opts.retries; i++) {
       const reply = await this.transact([CMD.POLL], { raw });
       this.link.markUp();
@@ -188,6 +206,25 @@ export class SspBillAcceptor extends BillAcceptorBase {
   }
 
   private unansweredPoll: Uint8Array | null = null;
+  /** Sessions that have re-sent the unanswered POLL so far. */
+  private unansweredSessions = 0;
+  /** A note the host said to give back whose REJECT the link lost: said again before any POLL. */
+  private rejectPending: { note: EscrowedNote; reason: 'escrow-timeout' | 'host' | 'not-accepted' } | null = null;
+
+  /**
+   * The link went while REJECT was on its way: the note may still be in escrow, and the next POLL
+   * would accept it (SSP's POLL stacks an escrowed note), crediting a note the host refused (found
+   * by the drivers' model-based fuzz, tests/fuzz/drivers.ts). REJECT again first; if the validator
+   * already gave the note back it answers that it cannot, which changes nothing.
+   */
+  private async rejectAgain(): Promise<void> {
+    const pending = this.rejectPending;
+    if (!pending) return;
+    await this.transact([CMD.REJECT]);
+    this.rejectPending = null;
+    this.emit({ type: 'returned', note: pending.note, reason: pending.reason });
+    if (this.current?.note.escrowId === pending.note.escrowId) this.current = null;
+  }
 
   private async setup(): Promise<void> {
     let v = this.maxVersion;
@@ -310,8 +347,11 @@ export class SspBillAcceptor extends BillAcceptorBase {
           this.current.phase = 'stack-sent'; // the next POLL accepts it
           return true;
         }
+        const reason = timedOut ? 'escrow-timeout' : this.accepted.has(note.denomination) ? 'host' : 'not-accepted';
+        this.rejectPending = { note, reason };
         await this.ok([CMD.REJECT]);
-        this.emit({ type: 'returned', note, reason: timedOut ? 'escrow-timeout' : this.accepted.has(note.denomination) ? 'host' : 'not-accepted' });
+        this.rejectPending = null;
+        this.emit({ type: 'returned', note, reason });
         this.current = null;
         return true;
       }

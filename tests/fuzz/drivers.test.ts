@@ -1,0 +1,49 @@
+// The seeded slice of the drivers' model-based fuzz (tests/fuzz/drivers.ts) that `npm test` runs;
+// `npm run fuzz -- --only driver-id003,driver-ssp` runs the campaign.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { fuzzDriver, runDriverScript } from './drivers.js';
+
+const CASES = 500;
+const SEED = 20_020;
+
+describe('bill acceptor drivers under a fuzzed wire (model-based, seeded slice)', () => {
+  // The fuzzer's findings, kept as written cases (both were SSP driver faults; ID-003 runs them too).
+  for (const protocol of ['id003', 'ssp'] as const) {
+    it(`${protocol}: the cable pulled as the reply to a POLL carrying a credit starts: the credit is not lost`, () =>
+      runDriverScript(protocol, [
+        { insert: 10, decision: 'stack' },
+        { insert: 10, decision: 'stack' },
+        { unplugAfter: 0 },
+        { insert: 10, decision: 'stack' },
+        { insert: 10, decision: 'stack' },
+        { unplugAfter: 0 },
+      ]));
+    it(`${protocol}: the cable pulled while REJECT is on its way: the refused note is not stacked and credited`, () =>
+      runDriverScript(protocol, [{ insert: 10, decision: 'return' }, { insert: 10, decision: 'stack' }, { unplugAfter: 8 }, { unplugAfter: 0 }]));
+  }
+  // Open finding of the campaign (seed 133, case 1905; present before this fuzzer's fixes too): shown
+  // as a todo, so the run reports it rather than hiding it or failing the suite until it is fixed.
+  it(
+    'ssp: a cable pulled mid-frame, then garbled replies: the third credit is lost',
+    { todo: 'open finding: SSP loses a credit (docs/security.md, Findings)' },
+    () =>
+      runDriverScript('ssp', [
+        { insert: 10, decision: 'stack' },
+        { insert: 10, decision: 'stack' },
+        { wait: 206 },
+        { unplugAfter: 0 },
+        { harm: 'garble', direction: 'to-host' },
+        { harm: 'garble', direction: 'to-host' },
+        { insert: 10, decision: 'stack' },
+        { wait: 99 },
+        { harm: 'garble', direction: 'to-host' },
+      ]),
+  );
+  for (const protocol of ['id003', 'ssp'] as const) {
+    it(`${protocol}: ${CASES} command sequences, seed ${SEED}: credits are exactly the cashbox`, () => fuzzDriver(protocol, CASES, SEED));
+    it(`${protocol}: the property catches a host that credits a note twice`, async () => {
+      await assert.rejects(fuzzDriver(protocol, 200, SEED, { creditTwiceFace: 100 }), /credits \[.*\] are not the cashbox/);
+    });
+  }
+});
