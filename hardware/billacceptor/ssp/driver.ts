@@ -27,6 +27,9 @@ import {
 } from './essp.js';
 import { SspParser, encodeSsp, type SspFrame } from './frame.js';
 
+/** Sessions of silence after which an unanswered POLL is given up and SYNC sent. */
+const UNANSWERED_SESSIONS = 3;
+
 const FAULT_EVENTS = new Set<number>([EVENT.UNSAFE_JAM, EVENT.SAFE_JAM, EVENT.STACKER_FULL, EVENT.CASHBOX_REMOVED, EVENT.FRAUD, EVENT.NOTE_PATH_OPEN]);
 
 export interface SspOptions extends BillAcceptorOptions {
@@ -113,16 +116,24 @@ export class SspBillAcceptor extends BillAcceptorBase {
     // A POLL whose reply never came may have carried a credit: keep the packet so the next session
     // re-sends it with the same flag before SYNC, and the validator repeats that reply. That holds
     // when the link goes in the middle of the reply too (a cable pulled mid-frame: found by the
-    // drivers' model-based fuzz, tests/fuzz/drivers.ts), and for the re-sent packet itself when the
-    // link goes again, for a few sessions: a validator that lost power (and its eSSP key) never
-    // answers it, and SYNC must come in the end.
-    const unanswered = (linkLost: boolean) => {
+    // drivers' model-based fuzz, tests/fuzz/drivers.ts), and for the re-sent packet itself. A
+    // session that heard bytes but no valid reply (garbled repeats: the validator is powered and
+    // still holds its reply) keeps it without counting; sessions of silence or a lost link count,
+    // and after a few the packet is dropped: a validator that lost power (and its eSSP key) never
+    // answers it, and SYNC must come in the end (a second finding of the same fuzz: a garbled
+    // repeat used to drop the packet at once, and SYNC made the validator forget a NOTE CREDIT).
+    const unanswered = () => {
       if (data[0] !== CMD.POLL) return;
       if (!opts.raw) {
         this.unansweredPoll = bytes;
         this.unansweredSessions = 0;
-      } else if (linkLost && this.unansweredSessions < 3) this.unansweredPoll = bytes;
+        return;
+      }
+      if (!this.heard) this.unansweredSessions++;
+      if (this.unansweredSessions < UNANSWERED_SESSIONS) this.unansweredPoll = bytes;
+      else this.emit({ type: 'failure', reason: 'SSP: the reply to a POLL was never received before SYNC; a note may be stacked uncredited' });
     };
+    this.heard = false;
     try {
       for (let attempt = 0; attempt < this.opts.retries; attempt++) {
         ch.clear();
@@ -141,10 +152,10 @@ export class SspBillAcceptor extends BillAcceptorBase {
         this.parser.reset();
       }
     } catch (e) {
-      unanswered(true);
+      unanswered();
       throw e;
     }
-    unanswered(false);
+    unanswered();
     throw new LinkLostError(`SSP: no reply to 0x${(data[0] ?? 0).toString(16)} after ${this.opts.retries} attempts`);
   }
 
@@ -154,10 +165,18 @@ export class SspBillAcceptor extends BillAcceptorBase {
 
   protected async session(port: BytePort, signal: AbortSignal): Promise<void> {
     this.parser = new SspParser();
-    this.ch = new FrameChannel(port, (b) => this.parser.push(b), this.clock, {
-      tx: (bytes) => this.frame(sspTx(bytes)),
-      rx: (f) => this.frame(sspRx(f.data)),
-    });
+    this.ch = new FrameChannel(
+      port,
+      (b) => {
+        if (b.length > 0) this.heard = true;
+        return this.parser.push(b);
+      },
+      this.clock,
+      {
+        tx: (bytes) => this.frame(sspTx(bytes)),
+        rx: (f) => this.frame(sspRx(f.data)),
+      },
+    );
     this.needSetup = true;
     this.appliedEnabled = null;
     this.lastBytes = null;
@@ -197,7 +216,6 @@ export class SspBillAcceptor extends BillAcceptorBase {
     const raw = this.unansweredPoll;
     this.unansweredPoll = null;
     if (!raw) return;
-    this.unansweredSessions++;
     for (let i = 0; i < this.opts.retries; i++) {
       const reply = await this.transact([CMD.POLL], { raw });
       this.link.markUp();
@@ -206,8 +224,10 @@ export class SspBillAcceptor extends BillAcceptorBase {
   }
 
   private unansweredPoll: Uint8Array | null = null;
-  /** Sessions that have re-sent the unanswered POLL so far. */
+  /** Sessions whose re-send of the unanswered POLL met silence or a lost link, so far. */
   private unansweredSessions = 0;
+  /** Bytes came from the validator since the current exchange began (valid or not). */
+  private heard = false;
   /** A note the host said to give back whose REJECT the link lost: said again before any POLL. */
   private rejectPending: { note: EscrowedNote; reason: 'escrow-timeout' | 'host' | 'not-accepted' } | null = null;
 
