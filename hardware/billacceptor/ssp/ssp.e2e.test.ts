@@ -108,6 +108,35 @@ describe('SSP end to end over the fake CDC-ACM bridge', () => {
     await r.dev.close();
   });
 
+  // The retries of a session (3), then 3 sessions re-sending the unanswered POLL: 12 replies.
+  it('the credit reply garbled through every re-send of four sessions: the validator is heard, so the packet is kept and the credit recovered', async () => {
+    const r = rig();
+    await enabled(r);
+    r.sim.faultCreditReply('garble', 12);
+    r.sim.insertNote(100);
+    await r.rec.untilCount('credit', 1, 15_000);
+    assert.deepEqual(
+      r.credits.map((c) => [c.amount, c.recovered]),
+      [[10000, false]],
+    );
+    assert.deepEqual(r.sim.cashbox, [100]);
+    assert.ok(!r.rec.of('failure').some((e) => /never received/.test(e.reason)));
+    await r.dev.close();
+  });
+
+  it('silence through every re-send of three sessions: SYNC comes in the end, with a failure saying a note may be uncredited', async () => {
+    const r = rig();
+    await enabled(r);
+    r.sim.faultCreditReply('drop', 12);
+    r.sim.insertNote(100);
+    await r.rec.until(() => r.rec.of('failure').some((e) => /never received.*uncredited/.test(e.reason)), 15_000, 'the give-up failure');
+    await r.rec.untilCount('connected', 2, 15_000);
+    // SSP's limit, not hidden: after SYNC the validator has forgotten the NOTE CREDIT reply.
+    assert.deepEqual(r.sim.cashbox, [100]);
+    assert.deepEqual(r.credits, []);
+    await r.dev.close();
+  });
+
   it('HOLD keeps the note while the host decides; REJECT returns it; timeouts return too', async () => {
     let n = 0;
     const r = rig({
