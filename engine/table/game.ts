@@ -360,19 +360,25 @@ export interface ProgressiveView {
   }[];
 }
 
+/** What a settlement did to one level of a progressive, as the ledger journals it (`jackpot.settle`). */
+export interface ProgressiveLevelMove {
+  readonly level: string;
+  /** The pool before this round's chips (what the last settlement left, plus anything unfunded). */
+  readonly before: number;
+  /** The part of `before` journalled now for the first time (start value, reset). */
+  readonly funded: number;
+  readonly contribution: number;
+  readonly award: number;
+  readonly hits: number;
+  /** What the house adds after an award so the pool is back at its reset value (Portugal rule 44). */
+  readonly seed: number;
+  readonly after: number;
+}
+
 /** What a round did to each level of the progressive, and who hit it. */
 export interface ProgressiveSettled {
   readonly reference: string;
-  readonly levels: readonly {
-    readonly level: string;
-    readonly before: number;
-    readonly funded: number;
-    readonly contribution: number;
-    readonly award: number;
-    readonly hits: number;
-    readonly seed: number;
-    readonly after: number;
-  }[];
+  readonly levels: readonly ProgressiveLevelMove[];
   readonly hits: readonly {
     readonly seat: number;
     readonly hand: number;

@@ -1,4 +1,5 @@
 import type { Card } from '../../cards/card.js';
+import type { ProgressiveLevelMove } from '../../table/game.js';
 import { holds, type JackpotCombination } from './combinations.js';
 import { contributions, type JackpotAwardLine, type JackpotProgram } from './program.js';
 
@@ -47,20 +48,8 @@ export interface JackpotResult {
   readonly shared?: true;
 }
 
-/** What a settlement did to one level, as the ledger journals it. */
-export interface JackpotLevelMove {
-  readonly level: string;
-  /** The pool before this round's chips (what the last settlement left, plus anything unfunded). */
-  readonly before: number;
-  /** The part of `before` journalled now for the first time (start value, reset). */
-  readonly funded: number;
-  readonly contribution: number;
-  readonly award: number;
-  readonly hits: number;
-  /** What the house adds after an award so the pool is back at its reset value (rule 44). */
-  readonly seed: number;
-  readonly after: number;
-}
+/** What a settlement did to one level: the table's own shape, which the ledger journals. */
+export type JackpotLevelMove = ProgressiveLevelMove;
 
 /** The best award line the cards hold: the program lists its awards best first. */
 export function bestAward(program: JackpotProgram, cards: readonly Card[]): JackpotAwardLine | undefined {
