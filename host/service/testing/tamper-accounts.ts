@@ -1,0 +1,48 @@
+import { openAccountsDb } from '../accounts-db.js';
+
+/**
+ * What someone with file access can do to `service-accounts.sqlite` behind the host's back, for
+ * the attack tests (tests/security/service-accounts-*.test.ts). Each opens the file as any SQLite
+ * client would, changes one thing in one statement and closes it.
+ */
+function tamper(dataDir: string, sql: string, ...params: (string | number | null)[]): number {
+  const db = openAccountsDb(dataDir);
+  try {
+    return db.prepare(sql).run(...params).changes;
+  } finally {
+    db.close();
+  }
+}
+
+/** Copies one account's PIN hash into another's row: the second staff number then opens with the first's PIN. */
+export function copyPinHash(dataDir: string, from: string, to: string): void {
+  if (tamper(dataDir, 'UPDATE accounts SET pin = (SELECT pin FROM accounts WHERE staff = ?) WHERE staff = ?', from, to) !== 1) throw new Error(`no row ${to}`);
+}
+
+export function setRole(dataDir: string, staff: string, role: string): void {
+  if (tamper(dataDir, 'UPDATE accounts SET role = ? WHERE staff = ?', role, staff) !== 1) throw new Error(`no row ${staff}`);
+}
+
+export function setDisabled(dataDir: string, staff: string, disabled: boolean): void {
+  if (tamper(dataDir, 'UPDATE accounts SET disabled = ? WHERE staff = ?', disabled ? 1 : 0, staff) !== 1) throw new Error(`no row ${staff}`);
+}
+
+/** Sets (or with null lifts) an account's lock and its count of wrong PINs. */
+export function setLock(dataDir: string, staff: string, lockedUntil: string | null, failures = 0): void {
+  if (tamper(dataDir, 'UPDATE accounts SET locked_until = ?, failures = ? WHERE staff = ?', lockedUntil, failures, staff) !== 1)
+    throw new Error(`no row ${staff}`);
+}
+
+/** Adds a row the command line never wrote: a copy of `from` under another staff number, name and role. */
+export function insertCopy(dataDir: string, from: string, staff: string, name: string, role: string): void {
+  const n = tamper(
+    dataDir,
+    `INSERT INTO accounts (staff, name, role, pin, created_at, created_by, failures, locked_until, journalled_seq, disabled)
+     SELECT ?, ?, ?, pin, created_at, created_by, 0, NULL, journalled_seq, 0 FROM accounts WHERE staff = ?`,
+    staff,
+    name,
+    role,
+    from,
+  );
+  if (n !== 1) throw new Error(`no row ${from}`);
+}
