@@ -294,15 +294,22 @@ export class Ledger {
    */
   appendMany(entries: readonly NewEntry[]): AppendResult[] {
     let head = this.head;
-    const results = this.#db.transaction(() => {
-      const out: AppendResult[] = [];
-      for (const e of entries) {
-        const r = this.appendOne(e, head, this.clock());
-        if (r.status === 'appended') head = { seq: r.entry.seq, hash: r.entry.hash };
-        out.push(r);
-      }
-      return out;
-    })();
+    // IMMEDIATE: the write lock is taken before the head is read. Another process may have appended
+    // since this one last did (the service accounts' command line journals while the host runs):
+    // the chain goes on from the head the database holds, not from the one this process remembers.
+    const results = this.#db
+      .transaction(() => {
+        const stored = this.stmt.head.get() as { seq: number; hash: string } | undefined;
+        if (stored) head = stored;
+        const out: AppendResult[] = [];
+        for (const e of entries) {
+          const r = this.appendOne(e, head, this.clock());
+          if (r.status === 'appended') head = { seq: r.entry.seq, hash: r.entry.hash };
+          out.push(r);
+        }
+        return out;
+      })
+      .immediate();
     this.head = head;
     const appended = results.flatMap((r) => (r.status === 'appended' ? [r.entry] : []));
     // Committed: the mark may say so (never before the commit, so it never names an entry the database lacks).
