@@ -36,6 +36,7 @@ import { TiltManager } from './tilts/tilt-manager.js';
 import { onBillAcceptorEvent, onShoeEvent, onUpstreamSignal } from './tilts/tilt-sources.js';
 import { SOFTWARE_VERSION } from './version.js';
 import { limitProblems } from '../engine/table/limits.js';
+import { ledgerAccountJournal } from './service/account-journal.js';
 import { AccountStore } from './service/accounts.js';
 import { LiveServiceBackend } from './service/live-backend.js';
 import { programLayout, programManifest, type ProgramLayout, type ProgramManifest } from './service/program-hash.js';
@@ -319,9 +320,15 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     ...(options.service?.testTimeoutMs !== undefined ? { testTimeoutMs: options.service.testTimeoutMs } : {}),
   });
   const service = new ServiceHost({
-    accounts: new AccountStore(dataDir),
+    // Checked against the journal at start and at every sign-in; its locks run on the host's clock.
+    accounts: new AccountStore(dataDir, {
+      journal: ledgerAccountJournal(ledger),
+      now: () => timers.now(),
+      onPinCheck: (outcome) => metrics.pinChecked(outcome),
+    }),
     backend: serviceBackend,
     timers,
+    onRefused: (reason) => metrics.signInRefused(reason),
     ...(options.service?.idleMs !== undefined ? { idleMs: options.service.idleMs } : {}),
   });
   host.attachService(service);

@@ -284,25 +284,43 @@ export const PAYLOADS = {
   'service.exit': z.strictObject({
     who,
     staff: z.string().min(1).max(16),
-    reason: z.enum(['sign-out', 'idle', 'disconnect', 'host-stop', 'power-loss']),
+    /** `confirmed`: the session of a second person, opened by their PIN on another's two-person pad, ended with the act. */
+    reason: z.enum(['sign-out', 'idle', 'disconnect', 'host-stop', 'power-loss', 'confirmed']),
     enterSeq: z.number().int().positive().optional(),
   }),
-  /** A refused sign-in or confirmation (wrong PIN, locked, unknown staff number). */
+  /**
+   * A refused sign-in or confirmation (wrong PIN, locked, unknown staff number; `integrity`: the
+   * account's row in the accounts store is not what the journal's `service.account` entries say).
+   */
   'service.denied': z.strictObject({
     staff: z.string().min(1).max(16),
-    reason: z.enum(['bad-pin', 'locked', 'unknown', 'disabled', 'same-person', 'role']),
+    reason: z.enum(['bad-pin', 'locked', 'unknown', 'disabled', 'same-person', 'role', 'integrity']),
     lockedUntil: z.iso.datetime().optional(),
   }),
   /**
    * A service account was added (by the first-run set-up or a supervisor), or a supervisor
-   * disabled, enabled or unlocked it or set its PIN anew (`action`; absent: added).
+   * disabled, enabled or unlocked it, set its PIN anew or gave it another role (`action`; absent:
+   * added). `adopt`: an account the accounts store held before accounts were journalled in full,
+   * journalled once as found (the baseline; host/service/accounts-adopt.ts). The accounts store is
+   * checked against these entries (host/service/accounts-audit.ts).
    */
   'service.account': z.strictObject({
     by: who,
     staff: z.string().min(1).max(16),
     name: who,
+    /** The account's role; for `role`, the new one. */
     role: z.enum(['technician', 'supervisor', 'auditor']),
-    action: z.enum(['disable', 'enable', 'unlock', 'reset-pin']).optional(),
+    action: z.enum(['disable', 'enable', 'unlock', 'reset-pin', 'role', 'adopt']).optional(),
+    /**
+     * A digest of the account's PIN hash (host/service/pin-hash.ts `pinDigest`), never the hash:
+     * on an add, an adoption and a new PIN. Absent on entries of earlier versions.
+     */
+    pin: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .optional(),
+    /** `adopt`: whether the account was disabled when adopted. */
+    disabled: z.boolean().optional(),
   }),
   /**
    * What a round's jackpot chips and awards did to each level of the progressive (Portugal rules

@@ -21,6 +21,8 @@ export const TILT_KINDS = [
   'ledger-integrity',
   'table-closed',
   'jackpot-controller',
+  'service-sign-in-burst',
+  'accounts-integrity',
 ] as const;
 export const TiltKind = z.enum(TILT_KINDS);
 export type TiltKind = z.infer<typeof TiltKind>;

@@ -52,6 +52,8 @@ export class HostMetrics {
   private readonly cardHandle: Histogram<'outcome'>;
   private readonly cardWait: Histogram;
   private readonly tiltsRaised: Counter<'kind'>;
+  private readonly pinChecks: Counter<'outcome'>;
+  private readonly signInRefusals: Counter<'reason'>;
 
   constructor(src: HostMetricSources) {
     const r = this.registry;
@@ -92,6 +94,19 @@ export class HostMetrics {
       name: 'etg_tilts_raised_total',
       help: 'faults raised since the host started, by kind',
       labelNames: ['kind'] as const,
+      registers: [r],
+    });
+    // Service mode under attack: how many PINs were hashed against accounts, and why attempts were refused.
+    this.pinChecks = new Counter({
+      name: 'etg_service_pin_checks_total',
+      help: "PINs compared with a service account's hash since the host started, by outcome (unknown: a staff number with no account, given the same time)",
+      labelNames: ['outcome'] as const,
+      registers: [r],
+    });
+    this.signInRefusals = new Counter({
+      name: 'etg_service_sign_in_refused_total',
+      help: 'service sign-ins and second-person confirmations refused since the host started, by reason (rate-limited-*: over the limits, no PIN checked)',
+      labelNames: ['reason'] as const,
       registers: [r],
     });
     new Gauge({
@@ -163,6 +178,16 @@ export class HostMetrics {
   /** A fault was raised (the `tilt.raise` journal entry). */
   tiltRaised(kind: string): void {
     this.tiltsRaised.inc({ kind });
+  }
+
+  /** A PIN was hashed against a service account (or a decoy, for a staff number with no account). */
+  pinChecked(outcome: 'right' | 'wrong' | 'unknown'): void {
+    this.pinChecks.inc({ outcome });
+  }
+
+  /** A service sign-in or confirmation was refused. */
+  signInRefused(reason: string): void {
+    this.signInRefusals.inc({ reason });
   }
 
   /** A card read was handled (placed and journalled, or held) in `seconds`. */

@@ -97,7 +97,7 @@ describe('service accounts database', () => {
   it('imports the old JSON file once, keeps it renamed, and keeps every field (locks, pending actions, journalled seq)', async () => {
     const dir = folder();
     const text = await legacyFile(dir);
-    const s = new AccountStore(dir, policy, () => 1_000_000, FAST);
+    const s = new AccountStore(dir, { policy, now: () => 1_000_000, scrypt: FAST });
     try {
       assert.equal(existsSync(path.join(dir, LEGACY_ACCOUNTS_FILE)), false);
       assert.equal(readFileSync(path.join(dir, `${LEGACY_ACCOUNTS_FILE}.imported`), 'utf8'), text, 'the old file is kept, renamed, unchanged');
@@ -110,7 +110,7 @@ describe('service accounts database', () => {
     }
     // Opened again: nothing imported twice; a JSON file that appears later is not read.
     writeFileSync(path.join(dir, LEGACY_ACCOUNTS_FILE), JSON.stringify({ version: 1, accounts: [] }));
-    const again = new AccountStore(dir, policy, () => 1_000_000, FAST);
+    const again = new AccountStore(dir, { policy, now: () => 1_000_000, scrypt: FAST });
     try {
       assert.equal(again.list().length, 2);
       assert.ok(existsSync(path.join(dir, LEGACY_ACCOUNTS_FILE)), 'a different file after the import is left alone');
@@ -122,10 +122,10 @@ describe('service accounts database', () => {
   it('finishes an import cut between its commit and the rename without importing twice', async () => {
     const dir = folder();
     const text = await legacyFile(dir);
-    new AccountStore(dir, policy, () => 1_000_000, FAST).close();
+    new AccountStore(dir, { policy, now: () => 1_000_000, scrypt: FAST }).close();
     // The crash: the database holds the import, the file is back under its old name.
     writeFileSync(path.join(dir, LEGACY_ACCOUNTS_FILE), text);
-    const s = new AccountStore(dir, policy, () => 1_000_000, FAST);
+    const s = new AccountStore(dir, { policy, now: () => 1_000_000, scrypt: FAST });
     try {
       assert.equal(s.list().length, 2);
       assert.equal(existsSync(path.join(dir, LEGACY_ACCOUNTS_FILE)), false, 'renamed this time');
@@ -138,7 +138,7 @@ describe('service accounts database', () => {
     const dir = folder();
     writeFileSync(path.join(dir, LEGACY_ACCOUNTS_FILE), '{"version":1,"accounts":[{"staff":"1001"}]}');
     assert.throws(
-      () => new AccountStore(dir, policy, () => 0, FAST),
+      () => new AccountStore(dir, { policy, now: () => 0, scrypt: FAST }),
       (e: unknown) => e instanceof AccountError && /cannot be imported/.test(e.message),
     );
     assert.ok(existsSync(path.join(dir, LEGACY_ACCOUNTS_FILE)), 'the file stays where it was');
@@ -151,19 +151,75 @@ describe('service accounts database', () => {
     }
   });
 
-  it('two connections (the host and a command) counting wrong PINs at once lose no count: the lock holds', async () => {
+  it('two connections (the host and a command) checking one account at once: one check at a time, each attempt counted before its hash, the lock after exactly the sixth', async () => {
     const dir = folder();
-    const host = new AccountStore(dir, { maxFailures: 6, lockMs: 60_000 }, () => 1_000_000, FAST);
-    const tool = new AccountStore(dir, { maxFailures: 6, lockMs: 60_000 }, () => 1_000_000, FAST);
+    const host = new AccountStore(dir, { policy: { maxFailures: 6, lockMs: 60_000 }, now: () => 1_000_000, scrypt: FAST });
+    const tool = new AccountStore(dir, { policy: { maxFailures: 6, lockMs: 60_000 }, now: () => 1_000_000, scrypt: FAST });
     try {
       await host.add({ name: 'Ana', role: 'supervisor', pin: '482915' }, null);
-      const tries = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => (i % 2 ? host : tool).check('1001', `00000${i}`)));
-      assert.equal(tries.filter((r) => !r.ok && r.reason === 'locked').length, 1, 'the sixth wrong PIN, whichever connection counted it, locks');
+      // Sent together: a check of the other connection still running is refused as busy, never run beside it.
+      const first = await Promise.all([1, 2, 3, 4].map((i) => (i % 2 ? host : tool).check('1001', `00000${i}`)));
+      const checked = first.filter((r) => !r.ok && r.reason === 'bad-pin').length;
+      assert.ok(checked >= 1 && first.every((r) => !r.ok && (r.reason === 'bad-pin' || r.reason === 'busy')), JSON.stringify(first));
+      assert.equal(host.find('1001')?.failures, checked, 'every check that ran was counted, none twice');
+      let tries = checked;
+      let last: Awaited<ReturnType<AccountStore['check']>> | null = null;
+      for (let i = 0; tries < 6; i++) {
+        last = await (i % 2 ? host : tool).check('1001', `10000${i}`);
+        tries++;
+      }
+      assert.ok(last && !last.ok && last.reason === 'locked', 'the sixth wrong PIN, whichever connection counted it, locks');
       assert.ok(tool.find('1001')?.lockedUntil);
-      assert.equal((await host.check('1001', '482915')).ok, false, 'the right PIN does not open it');
+      assert.deepEqual(await host.check('1001', '482915').then((r) => !r.ok && r.reason), 'locked', 'the right PIN does not open it');
     } finally {
       host.close();
       tool.close();
+    }
+  });
+
+  it('migration 2 adds the check reservation and the proposals table, keeping every account', async () => {
+    const dir = folder();
+    const v1 = openAccountsDb(dir, 1);
+    try {
+      v1.prepare(
+        `INSERT INTO accounts (staff, name, role, pin, created_at, created_by, failures, locked_until, journalled_seq, disabled)
+         VALUES ('1001', 'Ana', 'supervisor', ?, '2025-01-01T00:00:00.000Z', 'first-run set-up', 2, NULL, 4, 0)`,
+      ).run(JSON.stringify(await hashPin('482915', FAST)));
+    } finally {
+      v1.close();
+    }
+    const v2 = openAccountsDb(dir);
+    try {
+      assert.equal(storeVersion(v2), 2);
+      assert.deepEqual(v2.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all(), [
+        'accounts',
+        'meta',
+        'proposals',
+        'unjournalled',
+      ]);
+      assert.deepEqual(v2.prepare('SELECT staff, failures, journalled_seq, checking_until FROM accounts').get(), {
+        staff: '1001',
+        failures: 2,
+        journalled_seq: 4,
+        checking_until: null,
+      });
+      assert.deepEqual(v2.prepare("SELECT name FROM pragma_table_info('proposals') ORDER BY cid").pluck().all(), [
+        'id',
+        'staff',
+        'change',
+        'entry',
+        'after_seq',
+        'proposed_at',
+      ]);
+    } finally {
+      v2.close();
+    }
+    const s = new AccountStore(dir, { policy, now: () => 1_000_000, scrypt: FAST });
+    try {
+      assert.equal(s.find('1001')?.failures, 2);
+      assert.equal((await s.check('1001', '482915')).ok, true, 'the migrated row opens with its PIN');
+    } finally {
+      s.close();
     }
   });
 });

@@ -46,6 +46,27 @@ export const ACCOUNTS_MIGRATIONS: readonly StoreMigration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    name: 'PIN checks reserved before they hash; account changes proposed before they are journalled',
+    up(db) {
+      db.exec(`
+        -- A PIN check in progress for the account (by this process or another) until this time:
+        -- its attempt is counted and the next check waits for it (host/service/accounts.ts).
+        ALTER TABLE accounts ADD COLUMN checking_until TEXT;
+        -- A change written here first, then journalled (service.account), then applied to its row:
+        -- a change found journalled is applied at the next read, one never journalled is dropped.
+        CREATE TABLE proposals (
+          id INTEGER PRIMARY KEY,
+          staff TEXT NOT NULL,
+          change TEXT NOT NULL,         -- what the change does to the row, as JSON
+          entry TEXT NOT NULL,          -- the service.account payload that journals it, canonical JSON
+          after_seq INTEGER NOT NULL,   -- the journal's head when it was proposed: its entry comes after
+          proposed_at INTEGER NOT NULL  -- ms since the epoch
+        ) STRICT;
+      `);
+    },
+  },
 ];
 export const ACCOUNTS_LATEST = ACCOUNTS_MIGRATIONS.at(-1)?.version ?? 0;
 

@@ -1,43 +1,46 @@
 import path from 'node:path';
 import { z } from 'zod';
-import type { SqliteDb } from '../../ledger/index.js';
+import { canonicalJson, type SqliteDb } from '../../ledger/index.js';
 import { Pin, ServiceRole, StaffNumber } from '../../protocol/index.js';
+import { JournalledAccounts, type AccountEntry, type AccountJournal } from './account-journal.js';
 import { ACCOUNTS_DB, importLegacyOnce, openAccountsDb } from './accounts-db.js';
-import { hashPin, SCRYPT_PARAMS, verifyPin, type PinHash } from './pin-hash.js';
+import { auditAccount, auditAccounts } from './accounts-audit.js';
+import { hashPin, pinDigest, samePinHash, SCRYPT_PARAMS, verifyPin, type PinHash } from './pin-hash.js';
 
 /**
  * Service accounts live in their own SQLite database (host/service/accounts-db.ts), not in the
- * ledger. Every sign-in, exit and refusal is journalled in the ledger.
+ * ledger; the ledger journals every change to them (`service.account`, with a digest of the PIN
+ * hash) and the rows are checked against it (host/service/accounts-audit.ts). Every sign-in,
+ * exit and refusal is journalled too.
  */
 export { ACCOUNTS_DB } from './accounts-db.js';
+
+const PinRecord = z.strictObject({
+  algorithm: z.literal('scrypt'),
+  N: z.number().int(),
+  r: z.number().int(),
+  p: z.number().int(),
+  salt: z.string(),
+  hash: z.string(),
+});
 
 const Account = z.strictObject({
   staff: StaffNumber,
   name: z.string().min(1).max(64),
   role: ServiceRole,
-  pin: z.strictObject({
-    algorithm: z.literal('scrypt'),
-    N: z.number().int(),
-    r: z.number().int(),
-    p: z.number().int(),
-    salt: z.string(),
-    hash: z.string(),
-  }),
+  pin: PinRecord,
   createdAt: z.string(),
   createdBy: z.string(),
-  /** Consecutive wrong PINs since the last success; persisted so a restart does not reset it. */
+  /** Wrong PINs since the last success, each counted before its PIN is hashed; persisted so a restart does not reset it. */
   failures: z.number().int().nonnegative(),
   lockedUntil: z.string().nullable(),
-  /**
-   * The ledger entry that recorded this account. The command-line set-up may not write to the
-   * ledger while the host runs (one writer), so the host journals new accounts itself.
-   */
+  /** The last ledger entry that recorded this account (absent: not journalled yet, a set-up before the first start). */
   journalledSeq: z.number().int().positive().optional(),
   /** Disabled by a supervisor: refused at sign-in and as a second person until enabled again. */
   disabled: z.boolean().optional(),
   /**
-   * What a supervisor did to this account on the command line since the host last journalled it
-   * (`service.account` with its action, at the host's next start or sign-in); then emptied.
+   * What a supervisor did to this account on the command line before the data folder had a ledger
+   * (the first set-up): journalled once, before the baseline, when the accounts are adopted.
    */
   unjournalled: z
     .array(z.strictObject({ action: z.enum(['disable', 'enable', 'unlock', 'reset-pin']), by: z.string().min(1).max(128), at: z.string() }))
@@ -48,6 +51,20 @@ export type Account = z.infer<typeof Account>;
 
 const AccountsFile = z.strictObject({ version: z.literal(1), accounts: z.array(Account) });
 
+/** What a change does to an account's row: proposed, journalled, then applied (`mutate`). */
+const Change = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('add'), account: Account }),
+  z.strictObject({
+    kind: z.literal('set'),
+    pin: PinRecord.optional(),
+    role: ServiceRole.optional(),
+    disabled: z.boolean().optional(),
+    /** Lifts the lock and starts the count of wrong PINs anew. */
+    unlock: z.boolean().optional(),
+  }),
+]);
+type Change = z.infer<typeof Change>;
+
 export interface LockoutPolicy {
   /** Wrong PINs in a row that lock the account. */
   maxFailures: number;
@@ -57,18 +74,43 @@ export interface LockoutPolicy {
 
 export const DEFAULT_LOCKOUT: LockoutPolicy = { maxFailures: 5, lockMs: 15 * 60_000 };
 
+export type CheckRefusal = 'unknown' | 'bad-pin' | 'locked' | 'disabled' | 'busy' | 'integrity';
 export type CheckResult =
-  { ok: true; account: Account } | { ok: false; reason: 'unknown' | 'bad-pin' | 'locked' | 'disabled'; lockedUntil?: string; account?: Account };
+  | { ok: true; account: Account }
+  | { ok: false; reason: Exclude<CheckRefusal, 'integrity'>; lockedUntil?: string; account?: Account }
+  | { ok: false; reason: 'integrity'; problems: string[]; account?: Account };
 
-/** What a supervisor may do to an account on the command line. */
+/** Where an account stands for a two-person action started earlier: still the account that started it. */
+export type Standing = { ok: true; account: Account } | { ok: false; reason: 'unknown' | 'disabled' | 'integrity'; problems?: string[] };
+
+/** What a supervisor may do to an account on the command line (besides `setRole`). */
 export type AccountAction = 'disable' | 'enable' | 'unlock' | 'reset-pin';
 
 export class AccountError extends Error {}
 
+export interface AccountStoreOptions {
+  policy?: LockoutPolicy;
+  /** The clock of locks (the host's timers in a test). */
+  now?: () => number;
+  scrypt?: { N: number; r: number; p: number };
+  /**
+   * The journal the rows are checked against and every change is written to first (the ledger).
+   * Null: the data folder has no ledger yet (the first set-up); the host adopts what it finds.
+   */
+  journal?: AccountJournal | null;
+  /** Called for each PIN compared with an account's hash, or with a decoy for an unknown staff number (metrics). */
+  onPinCheck?: (outcome: 'right' | 'wrong' | 'unknown') => void;
+}
+
 /** A dummy hash to spend the same time on an unknown staff number as on a known one. */
 let decoy: Promise<PinHash> | null = null;
 
-const label = (a: Account) => `${a.name} (${a.staff})`;
+export const label = (a: { name: string; staff: string }) => `${a.name} (${a.staff})`;
+
+/** How long a PIN check's reservation holds if its process dies mid-hash (real time). */
+const CHECK_HOLD_MS = 60_000;
+/** A proposal its maker never journalled (it died first) is dropped after this long (real time). */
+const PROPOSAL_STALE_MS = 60_000;
 
 /** A new PIN: 4 to 12 digits, not one digit repeated nor a run. */
 function checkNewPin(pin: string): void {
@@ -91,17 +133,60 @@ interface AccountRow {
   disabled: number;
 }
 
+interface ProposalRow {
+  id: number;
+  staff: string;
+  change: string;
+  entry: string;
+  after_seq: number;
+  proposed_at: number;
+}
+
+type Reservation = { kind: 'reserved'; account: Account } | { kind: 'done'; result: CheckResult; spend?: PinHash | 'decoy' };
+
+/** The later of two ISO times (either may be null). */
+function later(a: string | null, b: string | null | undefined): string | null {
+  if (a === null) return b ?? null;
+  if (b === null || b === undefined) return a;
+  return Date.parse(b) > Date.parse(a) ? b : a;
+}
+
+/** The row a change leaves (`seq`: the entry that journalled it). */
+function applyChange(change: Change, row: Account | undefined, seq?: number): Account {
+  if (change.kind === 'add') return { ...change.account, ...(seq !== undefined ? { journalledSeq: seq } : {}) };
+  if (!row) throw new AccountError('the account is gone');
+  const next: Account = {
+    ...row,
+    ...(change.pin ? { pin: change.pin } : {}),
+    ...(change.role ? { role: change.role } : {}),
+    ...(change.disabled !== undefined ? { disabled: change.disabled } : {}),
+    ...(change.unlock ? { failures: 0, lockedUntil: null } : {}),
+    ...(seq !== undefined ? { journalledSeq: seq } : {}),
+  };
+  if (next.disabled === false) delete next.disabled;
+  return next;
+}
+
 export class AccountStore {
   /** The database file. */
   readonly file: string;
   private readonly db: SqliteDb;
+  private readonly policy: LockoutPolicy;
+  private readonly now: () => number;
+  private readonly scrypt: { N: number; r: number; p: number };
+  private readonly journal: AccountJournal | null;
+  private readonly journalled: JournalledAccounts | null;
+  private readonly onPinCheck: (outcome: 'right' | 'wrong' | 'unknown') => void;
+  /** The check in progress per staff number in this process: the next waits for it. */
+  private readonly checks = new Map<string, Promise<unknown>>();
 
-  constructor(
-    dataDir: string,
-    private readonly policy: LockoutPolicy = DEFAULT_LOCKOUT,
-    private readonly now: () => number = Date.now,
-    private readonly scrypt: { N: number; r: number; p: number } = SCRYPT_PARAMS,
-  ) {
+  constructor(dataDir: string, o: AccountStoreOptions = {}) {
+    this.policy = o.policy ?? DEFAULT_LOCKOUT;
+    this.now = o.now ?? Date.now;
+    this.scrypt = o.scrypt ?? SCRYPT_PARAMS;
+    this.journal = o.journal ?? null;
+    this.journalled = this.journal ? new JournalledAccounts(this.journal) : null;
+    this.onPinCheck = o.onPinCheck ?? (() => undefined);
     this.file = path.join(dataDir, ACCOUNTS_DB);
     this.db = openAccountsDb(dataDir);
     try {
@@ -156,29 +241,219 @@ export class AccountStore {
     return this.list().find((a) => a.staff === staff);
   }
 
+  // ── the journal ──
+
   /**
-   * Adds an account. The first must be a supervisor (nobody else could authorise the next ones);
-   * later ones need a supervisor's PIN, checked here with the lockout rules. The slow parts (the
-   * supervisor's PIN, hashing the new PIN) come first; the file is then read, changed and written
-   * in one synchronous step under the file lock, so a lockout recorded meanwhile, by the host or
-   * another command, is never lost.
+   * Journals the accounts once, as they stand, when the journal does not hold them yet: an
+   * accounts store from before accounts were journalled in full, or one set up before the data
+   * folder had a ledger. The actions the set-up recorded come first (as an earlier version
+   * journalled them), then one `service.account` entry per row, marked `adopt`, with its PIN
+   * hash's digest: the baseline every later check compares with. Done under the accounts' write
+   * lock, so two processes opening the folder at once adopt once. Returns the rows adopted.
+   */
+  adopt(): number {
+    const journal = this.journal;
+    const journalled = this.journalled;
+    if (!journal || !journalled) return 0;
+    return this.db
+      .transaction(() => {
+        journalled.refresh();
+        if (journalled.adopted) {
+          this.db.prepare('DELETE FROM unjournalled').run();
+          this.markJournalled();
+          return 0;
+        }
+        const rows = this.list();
+        if (rows.length === 0) return 0;
+        const legacy: AccountEntry[] = rows.flatMap((a) =>
+          (a.unjournalled ?? []).map((u) => ({ by: u.by, staff: a.staff, name: a.name, role: a.role, action: u.action })),
+        );
+        const baseline: AccountEntry[] = rows.map((a) => ({
+          by: a.createdBy.slice(0, 128),
+          staff: a.staff,
+          name: a.name,
+          role: a.role,
+          action: 'adopt',
+          pin: pinDigest(a.staff, a.pin),
+          disabled: a.disabled === true,
+        }));
+        const seqs = journal.record([...legacy, ...baseline]).slice(legacy.length);
+        rows.forEach((a, i) => this.db.prepare('UPDATE accounts SET journalled_seq = ? WHERE staff = ?').run(seqs[i] ?? null, a.staff));
+        this.db.prepare('DELETE FROM unjournalled').run();
+        this.markJournalled();
+        return rows.length;
+      })
+      .immediate();
+  }
+
+  /**
+   * Every difference between the rows and the journal (`service account 1002: …`), after applying
+   * the changes found journalled but not yet applied (a command cut between its two steps). Empty
+   * when the accounts are not journalled yet (nothing to compare with).
+   */
+  audit(): string[] {
+    const rows = this.reconcile(true);
+    if (!this.journalled?.adopted) return [];
+    return auditAccounts([...rows.values()], this.journalled.all(), this.now());
+  }
+
+  /** The same as `audit`, writing nothing (`etg ledger verify`): a journalled change not yet applied is applied in memory. */
+  auditReadOnly(): { adopted: boolean; accounts: number; problems: string[] } {
+    const rows = this.reconcile(false);
+    if (!this.journalled?.adopted) return { adopted: false, accounts: rows.size, problems: [] };
+    return { adopted: true, accounts: rows.size, problems: auditAccounts([...rows.values()], this.journalled.all(), this.now()) };
+  }
+
+  /**
+   * The account that started a two-person action, checked again when the second person confirms:
+   * still there, still what the journal says, not disabled since.
+   */
+  standing(staff: string): Standing {
+    const row = this.reconcile(true).get(staff);
+    const problems = this.problemsOf(staff, row);
+    if (problems.length) return { ok: false, reason: 'integrity', problems };
+    if (!row) return { ok: false, reason: 'unknown' };
+    if (row.disabled) return { ok: false, reason: 'disabled' };
+    return { ok: true, account: row };
+  }
+
+  // ── PIN checks ──
+
+  /**
+   * Checks a PIN, one check per account at a time: in this process the next waits for the one in
+   * progress; another process's is refused as `busy` while it runs. The attempt is reserved
+   * before the PIN is hashed, in one write transaction: the row is checked against the journal,
+   * a lock (the store's or the journal's, whichever ends later) refuses even the right PIN, and
+   * the attempt is counted as a failure, locking the account if it is the last one allowed; only
+   * then the hash runs, and a right PIN clears the count and the lock. So however many checks are
+   * sent at once, at most `maxFailures` wrong PINs are ever hashed before the lock.
+   */
+  check(staff: string, pin: string): Promise<CheckResult> {
+    const before = this.checks.get(staff) ?? Promise.resolve();
+    const run = before.then(
+      () => this.checkNow(staff, pin),
+      () => this.checkNow(staff, pin),
+    );
+    const tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.checks.set(staff, tail);
+    void tail.then(() => {
+      if (this.checks.get(staff) === tail) this.checks.delete(staff);
+    });
+    return run;
+  }
+
+  private async checkNow(staff: string, pin: string): Promise<CheckResult> {
+    const r = this.reserve(staff);
+    if (r.kind === 'done') {
+      // The same scrypt time as a real check: an unknown or disabled account is not told apart by timing.
+      if (r.spend === 'decoy') {
+        decoy ??= hashPin('000000', this.scrypt);
+        await verifyPin(pin, await decoy);
+        this.onPinCheck('unknown');
+      } else if (r.spend) await verifyPin(pin, r.spend);
+      return r.result;
+    }
+    let good = false;
+    let failure: { error: unknown } | null = null;
+    try {
+      good = await verifyPin(pin, r.account.pin);
+    } catch (error) {
+      failure = { error };
+    }
+    // Settled even if the hash failed: the attempt stays counted, the next check may run.
+    const result = this.settle(staff, r.account.pin, good);
+    if (failure) throw failure.error;
+    this.onPinCheck(good ? 'right' : 'wrong');
+    return result;
+  }
+
+  /** Counts the attempt before its hash runs (see `check`). */
+  private reserve(staff: string): Reservation {
+    this.reconcile(true);
+    return this.db
+      .transaction((): Reservation => {
+        const row = this.find(staff);
+        const problems = this.problemsOf(staff, row);
+        if (problems.length) return { kind: 'done', result: { ok: false, reason: 'integrity', problems, ...(row ? { account: row } : {}) } };
+        if (!row) return { kind: 'done', result: { ok: false, reason: 'unknown' }, spend: 'decoy' };
+        const now = this.now();
+        const lock = later(row.lockedUntil, this.journalled?.get(staff)?.lockedUntil);
+        if (lock !== null && Date.parse(lock) > now) return { kind: 'done', result: { ok: false, reason: 'locked', lockedUntil: lock, account: row } };
+        if (row.disabled) return { kind: 'done', result: { ok: false, reason: 'disabled', account: row }, spend: row.pin };
+        const checking = this.db.prepare('SELECT checking_until FROM accounts WHERE staff = ?').pluck().get(staff) as string | null;
+        if (checking !== null && Date.parse(checking) > Date.now()) return { kind: 'done', result: { ok: false, reason: 'busy', account: row } };
+        // A lock served resets the count: the next mistake starts a new series.
+        const failures = (row.lockedUntil !== null ? 0 : row.failures) + 1;
+        const lockedUntil = failures >= this.policy.maxFailures ? new Date(now + this.policy.lockMs).toISOString() : null;
+        this.db
+          .prepare('UPDATE accounts SET failures = ?, locked_until = ?, checking_until = ? WHERE staff = ?')
+          .run(failures, lockedUntil, new Date(Date.now() + CHECK_HOLD_MS).toISOString(), staff);
+        return { kind: 'reserved', account: row };
+      })
+      .immediate();
+  }
+
+  /** The outcome of a reserved check: a right PIN (still the row's) clears the count and the lock. */
+  private settle(staff: string, checked: PinHash, good: boolean): CheckResult {
+    return this.db
+      .transaction((): CheckResult => {
+        this.db.prepare('UPDATE accounts SET checking_until = NULL WHERE staff = ?').run(staff);
+        const row = this.find(staff);
+        if (!row) return { ok: false, reason: 'unknown' };
+        const problems = this.problemsOf(staff, row);
+        if (problems.length) return { ok: false, reason: 'integrity', problems, account: row };
+        if (row.disabled) return { ok: false, reason: 'disabled', account: row };
+        if (good && samePinHash(row.pin, checked)) {
+          this.db.prepare('UPDATE accounts SET failures = 0, locked_until = NULL WHERE staff = ?').run(staff);
+          return { ok: true, account: { ...row, failures: 0, lockedUntil: null } };
+        }
+        if (row.lockedUntil !== null && Date.parse(row.lockedUntil) > this.now())
+          return { ok: false, reason: 'locked', lockedUntil: row.lockedUntil, account: row };
+        return { ok: false, reason: 'bad-pin', account: row };
+      })
+      .immediate();
+  }
+
+  /** How the row differs from the journal; nothing while the accounts are not journalled yet. */
+  private problemsOf(staff: string, row: Account | undefined): string[] {
+    const journalled = this.journalled?.refresh();
+    if (!journalled?.adopted) return [];
+    return auditAccount(staff, row, journalled.get(staff), this.now());
+  }
+
+  // ── changes ──
+
+  /**
+   * Adds an account. The first must be a supervisor (nobody else could authorise the next ones),
+   * and only on a store and a journal that hold no account; later ones need a supervisor's PIN,
+   * checked here with the lockout rules. The slow parts (the supervisor's PIN, hashing the new
+   * PIN) come first; the change is then proposed, journalled and applied (`mutate`).
    */
   async add(
     input: { name: string; role: Account['role']; pin: string; staff?: string },
     authorisedBy: { staff: string; pin: string } | null,
   ): Promise<Account> {
     checkNewPin(input.pin);
+    this.reconcile(true);
+    const journalKnows = this.journalled?.refresh().knowsAccounts ?? false;
     let by = 'first-run set-up';
-    if (this.list().length === 0) {
+    if (this.list().length === 0 && !journalKnows) {
       if (input.role !== 'supervisor') throw new AccountError('the first account must be a supervisor');
       if (authorisedBy) throw new AccountError('there are no accounts yet: the first supervisor needs no authorisation');
     } else {
+      if (this.list().length === 0)
+        throw new AccountError(
+          'the journal records accounts this accounts store does not hold (a lost or replaced store): restore service-accounts.sqlite from a backup; no account is added without a supervisor',
+        );
       if (!authorisedBy) throw new AccountError('adding an account needs an existing supervisor (--by STAFF and their PIN)');
       by = label(await this.supervisor(authorisedBy));
     }
     const pin = await hashPin(input.pin, this.scrypt);
-    return this.change((current) => {
-      // Checked again on the fresh file: it may have changed while the PINs were hashed.
+    return this.mutate((current) => {
+      // Checked again on the fresh rows: they may have changed while the PINs were hashed.
       if (by === 'first-run set-up' && current.length > 0)
         throw new AccountError('an account was added meanwhile: the first supervisor needs no authorisation only on an empty file');
       if (current.some((a) => a.name === input.name)) throw new AccountError(`an account named ${input.name} exists`);
@@ -195,15 +470,15 @@ export class AccountStore {
         failures: 0,
         lockedUntil: null,
       };
-      return { accounts: [...current, account], result: account };
+      return { staff, change: { kind: 'add', account }, entry: { by, staff, name: input.name, role: input.role, pin: pinDigest(staff, pin) } };
     });
   }
 
   /**
    * A supervisor disables or enables an account, lifts its lock, or sets a new PIN. The
    * supervisor's PIN is checked with the lockout rules (a disabled supervisor authorises nothing);
-   * a supervisor may not disable their own account, so one enabled supervisor always remains. Recorded
-   * in the account for the host to journal (`service.account` with the action).
+   * a supervisor may not disable their own account, so one enabled supervisor always remains.
+   * Journalled (`service.account` with the action) before the row changes.
    */
   async manage(staff: string, action: AccountAction, authorisedBy: { staff: string; pin: string }, newPin?: string): Promise<Account> {
     if (action === 'reset-pin') {
@@ -213,96 +488,151 @@ export class AccountStore {
     if (!this.find(staff)) throw new AccountError(`no account with staff number ${staff}`);
     const sup = await this.supervisor(authorisedBy);
     const pin = action === 'reset-pin' && newPin !== undefined ? await hashPin(newPin, this.scrypt) : null;
-    return this.change((current) => {
+    return this.mutate((current) => {
       const a = current.find((x) => x.staff === staff);
       if (!a) throw new AccountError(`no account with staff number ${staff}`);
-      if (action === 'disable') {
-        // The acting supervisor stays enabled, so a supervisor is always left to undo it.
-        if (a.staff === sup.staff) throw new AccountError('a supervisor may not disable their own account');
-      }
-      const changed: Account = {
-        ...a,
+      // The acting supervisor stays enabled, so a supervisor is always left to undo it.
+      if (action === 'disable' && a.staff === sup.staff) throw new AccountError('a supervisor may not disable their own account');
+      const change: Change = {
+        kind: 'set',
         ...(action === 'disable' ? { disabled: true } : {}),
         ...(action === 'enable' ? { disabled: false } : {}),
         // A new PIN or an unlock starts a new series of tries.
-        ...(action === 'unlock' || action === 'reset-pin' ? { failures: 0, lockedUntil: null } : {}),
+        ...(action === 'unlock' || action === 'reset-pin' ? { unlock: true } : {}),
         ...(pin ? { pin } : {}),
-        unjournalled: [...(a.unjournalled ?? []), { action, by: label(sup), at: new Date(this.now()).toISOString() }],
       };
-      if (changed.disabled === false) delete changed.disabled;
-      return { accounts: current.map((x) => (x.staff === staff ? changed : x)), result: changed };
+      return {
+        staff,
+        change,
+        entry: { by: label(sup), staff, name: a.name, role: a.role, action, ...(pin ? { pin: pinDigest(staff, pin) } : {}) },
+        legacy: { action, by: label(sup), at: new Date(this.now()).toISOString() },
+      };
     });
   }
 
-  /** The authorising supervisor, checked with the lockout rules (a wrong PIN counts against them). */
+  /** A supervisor gives an account another role (not their own: a supervisor is always left). */
+  async setRole(staff: string, role: Account['role'], authorisedBy: { staff: string; pin: string }): Promise<Account> {
+    if (!this.find(staff)) throw new AccountError(`no account with staff number ${staff}`);
+    const sup = await this.supervisor(authorisedBy);
+    return this.mutate((current) => {
+      const a = current.find((x) => x.staff === staff);
+      if (!a) throw new AccountError(`no account with staff number ${staff}`);
+      if (a.staff === sup.staff) throw new AccountError('a supervisor may not change their own role');
+      if (a.role === role) throw new AccountError(`${label(a)} is ${role === 'auditor' ? 'an' : 'a'} ${role} already`);
+      return { staff, change: { kind: 'set', role }, entry: { by: label(sup), staff, name: a.name, role, action: 'role' } };
+    });
+  }
+
+  /** The authorising supervisor, checked with the lockout rules (a wrong PIN counts against them, and is journalled). */
   private async supervisor(by: { staff: string; pin: string }): Promise<Account> {
     const check = await this.check(by.staff, by.pin);
-    if (!check.ok) throw new AccountError(`the authorising supervisor was refused: ${check.reason}`);
+    if (!check.ok) {
+      if (check.reason !== 'busy') this.journal?.denied(by.staff, check.reason, check.reason === 'locked' ? check.lockedUntil : undefined);
+      const why = check.reason === 'integrity' ? `integrity (${check.problems.join('; ')})` : check.reason;
+      throw new AccountError(`the authorising supervisor was refused: ${why}`);
+    }
     if (check.account.role !== 'supervisor') throw new AccountError('only a supervisor may do this');
     return check.account;
   }
 
-  /** Checks a PIN; counts failures, locks after `maxFailures` in a row, resets on success. */
-  async check(staff: string, pin: string): Promise<CheckResult> {
-    const account = this.find(staff);
-    if (!account) {
-      decoy ??= hashPin('000000', this.scrypt);
-      await verifyPin(pin, await decoy);
-      return { ok: false, reason: 'unknown' };
+  /**
+   * Makes a change. With a journal, in three steps: the change is proposed (written to
+   * `proposals`, checked against the rows as they are), journalled, then applied to the row. A
+   * process cut after the journal leaves a proposal whose entry is journalled: the next read
+   * applies it (`reconcile`); one cut before leaves an entry-less proposal, dropped later. So the
+   * row never holds what the journal does not say, and what the journal says reaches the row.
+   * Without one (no ledger yet) the row changes at once and the action waits for the adoption.
+   */
+  private mutate(
+    build: (current: Account[]) => {
+      staff: string;
+      change: Change;
+      entry: AccountEntry;
+      legacy?: { action: AccountAction; by: string; at: string };
+    },
+  ): Account {
+    const journal = this.journal;
+    if (!journal) {
+      if (this.isJournalled())
+        throw new AccountError("the accounts of this data folder are journalled: change them with `npm run service`, which opens the folder's ledger");
+      return this.change((current) => {
+        const b = build(current);
+        const before = current.find((a) => a.staff === b.staff);
+        const row = applyChange(b.change, before);
+        if (b.legacy && b.change.kind === 'set') row.unjournalled = [...(before?.unjournalled ?? []), b.legacy];
+        return { accounts: before ? current.map((a) => (a.staff === b.staff ? row : a)) : [...current, row], result: row };
+      });
     }
-    if (account.lockedUntil && Date.parse(account.lockedUntil) > this.now()) {
-      return { ok: false, reason: 'locked', lockedUntil: account.lockedUntil, account };
+    this.reconcile(true);
+    const proposal = this.db
+      .transaction(() => {
+        const b = build(this.list());
+        const text = canonicalJson(b.entry);
+        const id = Number(
+          this.db
+            .prepare('INSERT INTO proposals (staff, change, entry, after_seq, proposed_at) VALUES (?, ?, ?, ?, ?)')
+            .run(b.staff, JSON.stringify(b.change), text, journal.head(), Date.now()).lastInsertRowid,
+        );
+        return { id, ...b };
+      })
+      .immediate();
+    let seq: number | undefined;
+    try {
+      [seq] = journal.record([proposal.entry]);
+    } catch (e) {
+      this.db.prepare('DELETE FROM proposals WHERE id = ?').run(proposal.id);
+      throw e;
     }
-    if (account.disabled) {
-      // The same scrypt time as any other answer: a disabled account is not told apart by timing.
-      await verifyPin(pin, account.pin);
-      return { ok: false, reason: 'disabled', account };
-    }
-    const good = await verifyPin(pin, account.pin);
-    // Counted on the file as it is now: another check or a command may have changed it meanwhile.
-    return this.change<CheckResult>((current) => {
-      const fresh = current.find((a) => a.staff === staff) ?? account;
-      if (good) {
-        const ok = { ...fresh, failures: 0, lockedUntil: null };
-        return { accounts: current.map((a) => (a.staff === staff ? ok : a)), result: { ok: true as const, account: ok } };
-      }
-      const failures = fresh.failures + 1;
-      const lockedUntil = failures >= this.policy.maxFailures ? new Date(this.now() + this.policy.lockMs).toISOString() : null;
-      // A lock served resets the count: the next mistake starts a new series.
-      const counted = { ...fresh, failures: lockedUntil ? 0 : failures, lockedUntil };
-      return {
-        accounts: current.map((a) => (a.staff === staff ? counted : a)),
-        result: lockedUntil
-          ? { ok: false as const, reason: 'locked' as const, lockedUntil, account: fresh }
-          : { ok: false as const, reason: 'bad-pin' as const, account: fresh },
-      };
-    });
+    return this.db
+      .transaction(() => {
+        const row = applyChange(proposal.change, this.find(proposal.staff), seq);
+        this.put(row);
+        this.db.prepare('DELETE FROM proposals WHERE id = ?').run(proposal.id);
+        this.markJournalled();
+        return row;
+      })
+      .immediate();
   }
 
   /**
-   * What the ledger does not record yet: accounts added and actions taken on the command line.
-   * `journal` records one (the action absent for an added account) and returns its seq.
+   * The rows, with every proposal whose entry the journal holds applied (`write`: in the store, as
+   * its maker would have; otherwise in the returned rows only), and proposals never journalled
+   * dropped once stale. A proposal still young and not journalled is another process's change in
+   * progress: left alone.
    */
-  journalNew(journal: (a: Account, action?: { action: AccountAction; by: string }) => number): void {
-    for (const a of this.list()) {
-      if (a.journalledSeq === undefined) {
-        const seq = journal(a);
-        this.change((current) => ({ accounts: current.map((x) => (x.staff === a.staff ? { ...x, journalledSeq: seq } : x)), result: null }));
-      }
-      for (const done of a.unjournalled ?? []) {
-        journal(a, { action: done.action, by: done.by });
-        // Taken off one by one: an action journalled is never journalled twice.
-        this.change((current) => ({
-          accounts: current.map((x) => {
-            if (x.staff !== a.staff) return x;
-            const rest = (x.unjournalled ?? []).filter((u) => !(u.action === done.action && u.at === done.at && u.by === done.by));
-            const { unjournalled: _gone, ...kept } = x;
-            return rest.length ? { ...kept, unjournalled: rest } : kept;
-          }),
-          result: null,
-        }));
-      }
-    }
+  private reconcile(write: boolean): Map<string, Account> {
+    const rows = new Map(this.list().map((a) => [a.staff, a]));
+    const journalled = this.journalled;
+    if (!journalled) return rows;
+    journalled.refresh();
+    const proposals = this.db.prepare('SELECT * FROM proposals ORDER BY id').all() as ProposalRow[];
+    if (proposals.length === 0) return rows;
+    const found = proposals.map((p) => ({ p, seq: journalled.findEntry(p.staff, p.entry, p.after_seq) }));
+    for (const { p, seq } of found) if (seq !== undefined) rows.set(p.staff, applyChange(Change.parse(JSON.parse(p.change)), rows.get(p.staff), seq));
+    if (!write) return rows;
+    this.db
+      .transaction(() => {
+        for (const { p, seq } of found) {
+          if (seq === undefined) {
+            if (Date.now() - p.proposed_at > PROPOSAL_STALE_MS) this.db.prepare('DELETE FROM proposals WHERE id = ?').run(p.id);
+            continue;
+          }
+          // Applied to the row as it is now (its count of wrong PINs may have moved since).
+          if (this.db.prepare('DELETE FROM proposals WHERE id = ?').run(p.id).changes === 0) continue; // its maker applied it meanwhile
+          this.put(applyChange(Change.parse(JSON.parse(p.change)), this.find(p.staff), seq));
+        }
+      })
+      .immediate();
+    return new Map(this.list().map((a) => [a.staff, a]));
+  }
+
+  /** Whether the accounts were ever journalled in full here (adopted, or changed through the journal). */
+  private isJournalled(): boolean {
+    return this.db.prepare("SELECT value FROM meta WHERE key = 'journalled'").pluck().get() !== undefined;
+  }
+
+  private markJournalled(): void {
+    this.db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('journalled', '1')").run();
   }
 
   /**

@@ -812,7 +812,7 @@ export class LiveServiceBackend implements ServiceBackend {
     return this.d.ledger.append({ type: 'service.enter', payload: { who, staff, role } }).entry.seq;
   }
 
-  journalExit(who: string, staff: string, reason: 'sign-out' | 'idle' | 'disconnect' | 'host-stop', enterSeq: number): void {
+  journalExit(who: string, staff: string, reason: 'sign-out' | 'idle' | 'disconnect' | 'host-stop' | 'confirmed', enterSeq: number): void {
     this.d.ledger.append({ type: 'service.exit', payload: { who, staff, reason, enterSeq } });
   }
 
@@ -824,18 +824,12 @@ export class LiveServiceBackend implements ServiceBackend {
     return open.length;
   }
 
-  journalAccount(
-    by: string,
-    staff: string,
-    name: string,
-    role: 'technician' | 'supervisor' | 'auditor',
-    action?: 'disable' | 'enable' | 'unlock' | 'reset-pin',
-  ): number {
-    return this.d.ledger.append({ type: 'service.account', payload: { by: by.slice(0, 128), staff, name, role, ...(action ? { action } : {}) } }).entry.seq;
+  journalDenied(staff: string, reason: 'bad-pin' | 'locked' | 'unknown' | 'disabled' | 'same-person' | 'role' | 'integrity', lockedUntil?: string): void {
+    this.d.ledger.append({ type: 'service.denied', payload: { staff, reason, ...(lockedUntil ? { lockedUntil } : {}) } });
   }
 
-  journalDenied(staff: string, reason: 'bad-pin' | 'locked' | 'unknown' | 'disabled' | 'same-person' | 'role', lockedUntil?: string): void {
-    this.d.ledger.append({ type: 'service.denied', payload: { staff, reason, ...(lockedUntil ? { lockedUntil } : {}) } });
+  raiseFault(kind: 'service-sign-in-burst' | 'accounts-integrity', detail: string): void {
+    this.d.floor.tilts.raise(kind, { detail });
   }
 
   private action(by: string[], action: string, detail: string): void {

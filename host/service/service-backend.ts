@@ -114,21 +114,20 @@ export interface ServiceBackend {
   // ── access journal ──
   /** Returns the entry's seq, which the session's exit names. */
   journalEnter(who: string, staff: string, role: 'technician' | 'supervisor' | 'auditor'): number;
-  journalExit(who: string, staff: string, reason: 'sign-out' | 'idle' | 'disconnect' | 'host-stop', enterSeq: number): void;
+  /** `confirmed`: the session of a second person, opened by their PIN on the first person's pad, ends with the act. */
+  journalExit(who: string, staff: string, reason: 'sign-out' | 'idle' | 'disconnect' | 'host-stop' | 'confirmed', enterSeq: number): void;
   /**
    * At start: every session the journal shows entered and never exited (the host was killed or
    * lost power) gets its `service.exit` with reason `power-loss`. Returns how many.
    */
   closeOpenSessions(): number;
-  /** Records an account added by the set-up, or what a supervisor did to it (`action`); returns the entry's seq. */
-  journalAccount(
-    by: string,
-    staff: string,
-    name: string,
-    role: 'technician' | 'supervisor' | 'auditor',
-    action?: 'disable' | 'enable' | 'unlock' | 'reset-pin',
-  ): number;
-  journalDenied(staff: string, reason: 'bad-pin' | 'locked' | 'unknown' | 'disabled' | 'same-person' | 'role', lockedUntil?: string): void;
+  journalDenied(staff: string, reason: 'bad-pin' | 'locked' | 'unknown' | 'disabled' | 'same-person' | 'role' | 'integrity', lockedUntil?: string): void;
+  /**
+   * A security event of service mode, raised as its fault (journalled once, until a supervisor
+   * clears it; shown on the Status page and on /metrics): a burst of PINs over the limits, or an
+   * accounts store that differs from the journal.
+   */
+  raiseFault(kind: 'service-sign-in-burst' | 'accounts-integrity', detail: string): void;
 
   /** Something shown on the service pages changed (a device event, a round step). */
   onChange(listener: () => void): () => void;

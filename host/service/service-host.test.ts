@@ -8,6 +8,8 @@ import { ServiceState as ServiceStateSchema } from '../../protocol/index.js';
 import { AccountStore } from './accounts.js';
 import { ServiceHost } from './service-host.js';
 import { fakeBackend } from './testing/fake-backend.js';
+import { memoryAccountJournal } from './testing/memory-account-journal.js';
+import { copyPinHash } from './testing/tamper-accounts.js';
 import { manualTimers } from '../testing/manual-timers.js';
 
 const FAST = { N: 2 ** 10, r: 8, p: 1 };
@@ -15,14 +17,18 @@ const FAST = { N: 2 ** 10, r: 8, p: 1 };
 describe('service view: access, roles, idle timeout and two-person actions', () => {
   let dir: string;
   let accounts: AccountStore;
+  const journal = memoryAccountJournal();
   before(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'service-host-'));
-    accounts = new AccountStore(dir, { maxFailures: 3, lockMs: 60_000 }, Date.now, FAST);
-    await accounts.add({ name: 'Ana', role: 'supervisor', pin: '482915', staff: '1001' }, null);
+    // Set up as on the command line before the folder has a ledger; the host adopts them.
+    const setUp = new AccountStore(dir, { scrypt: FAST });
+    await setUp.add({ name: 'Ana', role: 'supervisor', pin: '482915', staff: '1001' }, null);
     const by = { staff: '1001', pin: '482915' };
-    await accounts.add({ name: 'Bo', role: 'technician', pin: '739164', staff: '1002' }, by);
-    await accounts.add({ name: 'Cy', role: 'auditor', pin: '620481', staff: '1003' }, by);
-    await accounts.add({ name: 'Di', role: 'supervisor', pin: '305728', staff: '1004' }, by);
+    await setUp.add({ name: 'Bo', role: 'technician', pin: '739164', staff: '1002' }, by);
+    await setUp.add({ name: 'Cy', role: 'auditor', pin: '620481', staff: '1003' }, by);
+    await setUp.add({ name: 'Di', role: 'supervisor', pin: '305728', staff: '1004' }, by);
+    setUp.close();
+    accounts = new AccountStore(dir, { policy: { maxFailures: 3, lockMs: 60_000 }, scrypt: FAST, journal: journal.journal });
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -30,7 +36,15 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
   const make = () => {
     const t = manualTimers();
     const fake = fakeBackend();
-    const host = new ServiceHost({ accounts, backend: fake.backend, timers: t.timers, idleMs: 60_000, confirmMs: 30_000 });
+    const refused: string[] = [];
+    const host = new ServiceHost({
+      accounts,
+      backend: fake.backend,
+      timers: t.timers,
+      idleMs: 60_000,
+      confirmMs: 30_000,
+      onRefused: (reason) => refused.push(reason),
+    });
     let changes = 0;
     host.onChange(() => changes++);
     const on = (conn: string) => ({
@@ -44,24 +58,32 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
       gone: () => host.screenGone(conn),
       export: (token: string, kind: 'meters.csv' | 'meters.json' | 'evidence', roundId?: string) => host.exportFile(token, kind, roundId),
     });
-    return { host, on, ...on('c1'), ...fake, ...t, changes: () => changes };
+    return { host, on, ...on('c1'), ...fake, ...t, changes: () => changes, refused };
   };
 
-  it('journals every account not yet journalled, once', () => {
-    const m = make();
+  it('adopts the accounts set up before the journal, once, each with a digest of its PIN hash', () => {
+    make();
     assert.deepEqual(
-      m.journal.filter((j) => j.type === 'service.account').map((j) => j.payload.staff),
-      ['1001', '1002', '1003', '1004'],
+      journal.accounts().map((a) => [a.staff, a.action, /^[0-9a-f]{64}$/.test(a.pin ?? '')]),
+      [
+        ['1001', 'adopt', true],
+        ['1002', 'adopt', true],
+        ['1003', 'adopt', true],
+        ['1004', 'adopt', true],
+      ],
     );
-    const again = make();
-    assert.equal(again.journal.filter((j) => j.type === 'service.account').length, 0);
+    make();
+    assert.equal(journal.accounts().length, 4, 'adopted once');
   });
 
-  it('journals what a supervisor did on the command line, and a disabled account is refused in the words of a wrong PIN', async () => {
-    await accounts.manage('1003', 'disable', { staff: '1001', pin: '482915' });
+  it('a supervisor disabling an account is journalled at once, and the account is refused in the words of a wrong PIN', async () => {
     const m = make();
+    await accounts.manage('1003', 'disable', { staff: '1001', pin: '482915' });
     assert.deepEqual(
-      m.journal.filter((j) => j.type === 'service.account').map((j) => [j.payload.staff, j.payload.action, j.payload.by]),
+      journal
+        .accounts()
+        .slice(4)
+        .map((a) => [a.staff, a.action, a.by]),
       [['1003', 'disable', 'Ana (1001)']],
     );
     await m.send({ name: 'service-sign-in', staff: '1003', pin: '620481' });
@@ -72,9 +94,11 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
     await m.send({ name: 'service-sign-in', staff: '1003', pin: '620481' });
     assert.equal(m.state().signedIn, true);
     assert.deepEqual(
-      m.journal.filter((j) => j.type === 'service.account').map((j) => j.payload.action),
+      journal
+        .accounts()
+        .slice(4)
+        .map((a) => a.action),
       ['disable', 'enable'],
-      'the enable was journalled before the sign-in',
     );
   });
 
@@ -332,5 +356,121 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
     assert.equal(m.host.exportFile(token, 'evidence', 'nope'), null);
     await m.send({ name: 'service-sign-out' });
     assert.equal(m.host.exportFile(token, 'meters.csv'), null, 'the token dies with the session');
+  });
+});
+
+describe('service view: the limits on PINs, the second person as a session of their own', () => {
+  let dir: string;
+  let accounts: AccountStore;
+  const journal = memoryAccountJournal();
+  const ana = { staff: '1001', pin: '482915' };
+  before(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'service-limits-'));
+    accounts = new AccountStore(dir, { scrypt: FAST, journal: journal.journal });
+    await accounts.add({ name: 'Ana', role: 'supervisor', pin: ana.pin, staff: ana.staff }, null);
+    await accounts.add({ name: 'Bo', role: 'technician', pin: '739164', staff: '1002' }, ana);
+    await accounts.add({ name: 'Di', role: 'supervisor', pin: '305728', staff: '1004' }, ana);
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  const make = () => {
+    const t = manualTimers();
+    const fake = fakeBackend();
+    const refused: string[] = [];
+    const host = new ServiceHost({
+      accounts,
+      backend: fake.backend,
+      timers: t.timers,
+      limits: { connection: { burst: 5, everyMs: 15_000 }, table: { burst: 10, everyMs: 10_000 } },
+      onRefused: (reason) => refused.push(reason),
+    });
+    const on = (conn: string) => ({
+      send: async (c: CommandBody) => {
+        const r = host.apply(conn, c);
+        for (let i = 0; i < 200 && host.state(conn, 'en').busy; i++) await new Promise((res) => setTimeout(res, 5));
+        return r;
+      },
+      state: () => ServiceStateSchema.parse(host.state(conn, 'en')) as ServiceState,
+    });
+    return { host, on, ...on('c1'), ...fake, ...t, refused };
+  };
+  const bursts = (m: ReturnType<typeof make>) => m.journal.filter((j) => j.type === 'tilt.raise' && j.payload.kind === 'service-sign-in-burst').length;
+
+  it('one connection tries five PINs, then is refused until its bucket refills; each refusal raises the burst fault', async () => {
+    const m = make();
+    for (let i = 0; i < 5; i++) assert.ok((await m.send({ name: 'service-sign-in', staff: String(3000 + i), pin: '104729' })).ok);
+    const sixth = await m.send({ name: 'service-sign-in', staff: '3005', pin: '104729' });
+    assert.ok(!sixth.ok && sixth.reason === 'rate-limited');
+    assert.equal(bursts(m), 1);
+    assert.deepEqual(m.refused.slice(-2), ['unknown', 'rate-limited-connection']);
+    m.advance(15_000);
+    assert.ok((await m.send({ name: 'service-sign-in', staff: '3006', pin: '104729' })).ok, 'one more after 15 s');
+    assert.ok(!(await m.send({ name: 'service-sign-in', staff: '3007', pin: '104729' })).ok);
+  });
+
+  it('a right PIN gives its attempt back: staff signing in and out are never held up', async () => {
+    const m = make();
+    for (let i = 0; i < 12; i++) {
+      await m.send({ name: 'service-sign-in', staff: '1002', pin: '739164' });
+      assert.equal(m.state().signedIn, true, `sign-in ${i}`);
+      await m.send({ name: 'service-sign-out' });
+    }
+    assert.equal(bursts(m), 0);
+  });
+
+  it('the table allows ten attempts at once over all its connections, then refuses every connection', async () => {
+    const m = make();
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => m.on(`t${i}`).send({ name: 'service-sign-in', staff: String(4000 + i), pin: '104729' })),
+    );
+    assert.equal(answers.filter((r) => r.ok).length, 10);
+    assert.ok(answers.slice(10).every((r) => !r.ok && r.reason === 'rate-limited'));
+    assert.equal(m.refused.filter((r) => r === 'rate-limited-table').length, 2);
+    assert.ok(bursts(m) >= 1);
+  });
+
+  it("the second person's confirmation is their own session, journalled in and out around the act", async () => {
+    const m = make();
+    await m.send({ name: 'service-sign-in', ...ana });
+    await m.send({ name: 'service-action', action: { kind: 'meter-clear', scope: 'table', authorisation: 'DICJ-9', reason: 'r' } });
+    await m.send({ name: 'service-confirm', staff: '1002', pin: '739164' });
+    assert.equal(m.calls.length, 1);
+    const access = m.journal.filter((j) => j.type === 'service.enter' || j.type === 'service.exit').map((j) => [j.type, j.payload.staff, j.payload.reason]);
+    assert.deepEqual(access, [
+      ['service.enter', '1001', undefined],
+      ['service.enter', '1002', undefined],
+      ['service.exit', '1002', 'confirmed'],
+    ]);
+    const enterSeq = m.journal.findIndex((j) => j.type === 'service.enter' && j.payload.staff === '1002') + 1;
+    assert.equal(m.journal.find((j) => j.type === 'service.exit')?.payload.enterSeq, enterSeq);
+  });
+
+  it('a first person disabled, or no longer a supervisor, since asking gets nothing done', async () => {
+    const m = make();
+    await m.send({ name: 'service-sign-in', staff: '1004', pin: '305728' });
+    await m.send({ name: 'service-action', action: { kind: 'meter-clear', scope: 'table', authorisation: 'DICJ-9', reason: 'r' } });
+    await accounts.manage('1004', 'disable', ana);
+    await m.send({ name: 'service-confirm', staff: '1002', pin: '739164' });
+    assert.equal(m.state().notice?.key, 'service.confirm.firstRefused');
+    assert.equal(m.state().confirm, null);
+    assert.equal(m.calls.length, 0);
+    await accounts.manage('1004', 'enable', ana);
+  });
+
+  it('a row changed behind the journal is refused in its own words, journalled, and raises the integrity fault', async () => {
+    const m = make();
+    copyPinHash(dir, '1001', '1002');
+    await m.send({ name: 'service-sign-in', staff: '1002', pin: ana.pin });
+    assert.equal(m.state().signedIn, false);
+    assert.equal(m.state().notice?.key, 'service.signIn.integrity');
+    assert.deepEqual(m.journal.at(-1), { type: 'service.denied', payload: { staff: '1002', reason: 'integrity' } });
+    assert.ok(m.journal.some((j) => j.type === 'tilt.raise' && j.payload.kind === 'accounts-integrity'));
+    // At the next start the host finds it too.
+    const again = make();
+    assert.ok(
+      again.journal.some(
+        (j) => j.type === 'tilt.raise' && j.payload.kind === 'accounts-integrity' && /service account 1002: its PIN hash/.test(String(j.payload.detail)),
+      ),
+    );
   });
 });

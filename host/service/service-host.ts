@@ -9,13 +9,17 @@ import {
   type ServiceState,
 } from '../../protocol/index.js';
 import type { Timers } from '../table/timers.js';
-import type { Account, AccountStore } from './accounts.js';
+import { label, type Account, type AccountStore, type CheckResult } from './accounts.js';
 import { buildPage, FIRST_PAGE, type PageRequest } from './pages.js';
 import { mayConfirm, mayStart, mayStartTwoPerson } from './roles.js';
 import type { BackendResult, ServiceBackend } from './service-backend.js';
+import { SIGN_IN_LIMITS, SignInGate, type Admission, type Limited, type SignInLimits, type TokenBucket } from './sign-in-limits.js';
 
 /** Why a service command was refused; worded under `service.refused.<reason>` in every locale. */
-export type ServiceRefusal = 'not-signed-in' | 'signed-in' | 'busy' | 'role' | 'no-confirm' | 'not-service';
+export type ServiceRefusal = 'not-signed-in' | 'signed-in' | 'busy' | 'role' | 'no-confirm' | 'not-service' | 'rate-limited';
+
+/** Why a sign-in or a confirmation was refused, as /metrics counts them. */
+export type SignInRefusal = Exclude<CheckResult, { ok: true }>['reason'] | 'same-person' | 'role' | 'rate-limited-connection' | 'rate-limited-table';
 
 export type ServiceApply = { ok: true } | { ok: false; reason: ServiceRefusal; detail: string };
 
@@ -27,6 +31,10 @@ export interface ServiceHostOptions {
   idleMs?: number;
   /** A two-person action waits this long for its second person (default 2 minutes). */
   confirmMs?: number;
+  /** How fast PINs may be tried per connection and for the whole table (default SIGN_IN_LIMITS). */
+  limits?: SignInLimits;
+  /** Each refused sign-in or confirmation, by reason (/metrics). */
+  onRefused?: (reason: SignInRefusal) => void;
 }
 
 interface Session {
@@ -48,8 +56,6 @@ export interface ExportFile {
 
 export type ExportKind = 'meters.csv' | 'meters.json' | 'meters.html' | 'evidence' | 'enrolment';
 
-const label = (a: Account) => `${a.name} (${a.staff})`;
-
 /**
  * Service mode for every screen connection to the `/service` view. Each connection signs in on
  * its own and has its own session (idle timeout, export token, pending two-person action): a
@@ -60,21 +66,20 @@ const label = (a: Account) => `${a.name} (${a.staff})`;
 export class ServiceHost {
   private readonly consoles = new Map<string, ServiceConsole>();
   private readonly listeners = new Set<(conn: string) => void>();
+  private readonly gate: SignInGate;
 
   constructor(private readonly o: ServiceHostOptions) {
+    this.gate = new SignInGate(o.limits ?? SIGN_IN_LIMITS, () => o.timers.now());
     o.backend.onChange(() => {
       for (const [conn, c] of this.consoles) if (c.signedIn()) this.changed(conn);
     });
     // A kill or a power cut ended the sessions open then: their exits are journalled now.
     o.backend.closeOpenSessions();
-    this.journalAccounts();
-  }
-
-  /** Accounts added by `npm run service -- add-user` are journalled by the host, the ledger's one writer. */
-  journalAccounts(): void {
-    this.o.accounts.journalNew((a, done) =>
-      done ? this.o.backend.journalAccount(done.by, a.staff, a.name, a.role, done.action) : this.o.backend.journalAccount(a.createdBy, a.staff, a.name, a.role),
-    );
+    // The accounts set up before this folder's ledger, or before accounts were journalled in full,
+    // are journalled once as found; from then on every row must be what the journal says.
+    o.accounts.adopt();
+    const problems = o.accounts.audit();
+    if (problems.length > 0) o.backend.raiseFault('accounts-integrity', problems.slice(0, 20).join('; '));
   }
 
   /** `listener(conn)`: the state of that connection's service view changed. */
@@ -131,7 +136,11 @@ export class ServiceHost {
     if (!c) {
       c = new ServiceConsole(
         this.o,
-        () => this.journalAccounts(),
+        {
+          bucket: this.gate.connection(),
+          admit: (own) => this.admit(own),
+          refused: (reason) => this.o.onRefused?.(reason),
+        },
         () => this.changed(conn),
       );
       this.consoles.set(conn, c);
@@ -142,6 +151,32 @@ export class ServiceHost {
   private changed(conn: string): void {
     for (const l of this.listeners) l(conn);
   }
+
+  /**
+   * An attempt at a PIN (a sign-in or a second person's confirmation), let through or refused by
+   * the limits. A refusal is a burst: a security event, journalled once as the
+   * `service-sign-in-burst` fault until a supervisor clears it, and counted on /metrics.
+   */
+  private admit(own: TokenBucket): Admission | null {
+    const r = this.gate.admit(own);
+    if (typeof r !== 'string') return r;
+    this.o.onRefused?.(r === 'connection' ? 'rate-limited-connection' : 'rate-limited-table');
+    this.o.backend.raiseFault('service-sign-in-burst', BURST_DETAIL[r]);
+    return null;
+  }
+}
+
+const BURST_DETAIL: Record<Limited, string> = {
+  connection: 'PINs tried faster than one service connection may try them',
+  table: 'PINs tried faster than the table allows for all service connections together',
+};
+
+/** What a console asks of its host for each PIN attempt. */
+interface Attempts {
+  /** The connection's own bucket. */
+  bucket: TokenBucket;
+  admit(own: TokenBucket): Admission | null;
+  refused(reason: SignInRefusal): void;
 }
 
 /**
@@ -150,8 +185,10 @@ export class ServiceHost {
  * holds the cabinet label and the last sign-in notice only: no page data leaves the host.
  *
  * PIN checks are asynchronous (scrypt on libuv's pool); their outcome arrives as a new snapshot.
- * One check runs at a time per connection, so a screen cannot queue guesses faster than they are
- * refused; the per-account lockout counts the wrong PINs of every connection.
+ * One check runs at a time per connection and per account (host/service/accounts.ts reserves the
+ * attempt before it hashes), and each attempt passes the connection's and the table's limits
+ * first (host/service/sign-in-limits.ts): however many screens guess at once, an account's
+ * lockout comes after `maxFailures` wrong PINs hashed, and the table's limit after a few more.
  */
 class ServiceConsole {
   private session: Session | null = null;
@@ -165,7 +202,7 @@ class ServiceConsole {
 
   constructor(
     private readonly o: ServiceHostOptions,
-    private readonly journalAccounts: () => void,
+    private readonly attempts: Attempts,
     private readonly changed: () => void,
   ) {
     this.idleMs = o.idleMs ?? 5 * 60_000;
@@ -208,11 +245,14 @@ class ServiceConsole {
 
   apply(command: CommandBody): ServiceApply {
     switch (command.name) {
-      case 'service-sign-in':
+      case 'service-sign-in': {
         if (this.session) return refuse('signed-in', 'sign out first');
         if (this.busy) return refuse('busy', 'a PIN is being checked');
-        this.run(() => this.signIn(command.staff, command.pin));
+        const admitted = this.attempts.admit(this.attempts.bucket);
+        if (!admitted) return refuse('rate-limited', 'too many PINs tried: wait');
+        this.run(() => this.signIn(command.staff, command.pin, admitted));
         return { ok: true };
+      }
       case 'service-sign-out':
         if (!this.session) return refuse('not-signed-in', 'nobody is signed in');
         this.end('sign-out');
@@ -250,7 +290,10 @@ class ServiceConsole {
     if (command.name === 'service-confirm') {
       const pending = this.confirm;
       if (!pending) return refuse('no-confirm', 'nothing waits for a second person');
-      this.run(() => this.secondPerson(pending, command.staff, command.pin));
+      // The second person's PIN is a sign-in like any other: the same limits, lockout and journal.
+      const admitted = this.attempts.admit(this.attempts.bucket);
+      if (!admitted) return refuse('rate-limited', 'too many PINs tried: wait');
+      this.run(() => this.secondPerson(pending, command.staff, command.pin, admitted));
       return { ok: true };
     }
     const action = command.action;
@@ -316,17 +359,10 @@ class ServiceConsole {
     return pending !== undefined && pending.amount > this.o.backend.twoPersonHandpayAbove;
   }
 
-  private async signIn(staff: string, pin: string): Promise<void> {
-    this.journalAccounts();
+  private async signIn(staff: string, pin: string, admitted: Admission): Promise<void> {
     const r = await this.o.accounts.check(staff, pin);
-    if (!r.ok) {
-      this.o.backend.journalDenied(staff, r.reason, r.lockedUntil);
-      // An unknown staff number reads like a wrong PIN: the screen does not confirm which numbers exist.
-      this.say(
-        r.reason === 'locked' ? { ok: false, key: 'service.signIn.locked', values: { until: r.lockedUntil ?? '' } } : { ok: false, key: 'service.signIn.bad' },
-      );
-      return;
-    }
+    if (!r.ok) return this.refusedCheck(staff, r);
+    admitted.succeeded();
     // The screen may have closed while the PIN was checked: nobody is left to sign in.
     if (this.session || this.disposed) return;
     const now = this.o.timers.now();
@@ -338,26 +374,61 @@ class ServiceConsole {
     this.say({ ok: true, key: 'service.signIn.welcome', values: { name: r.account.name } });
   }
 
-  private async secondPerson(pending: NonNullable<ServiceConsole['confirm']>, staff: string, pin: string): Promise<void> {
+  /**
+   * The second person of a two-person action: never the account that started it, checked as a
+   * sign-in (limits, lockout, the row against the journal), and a session of their own,
+   * journalled in (`service.enter`) before the act and out (`service.exit`, `confirmed`) after
+   * it. The account that started it is checked again too: still what the journal says, enabled,
+   * a supervisor. The act is journalled once, naming both.
+   */
+  private async secondPerson(pending: NonNullable<ServiceConsole['confirm']>, staff: string, pin: string, admitted: Admission): Promise<void> {
     if (staff === pending.by.staff) {
+      this.attempts.refused('same-person');
       this.o.backend.journalDenied(staff, 'same-person');
       return this.say({ ok: false, key: 'service.confirm.samePerson' });
     }
     const r = await this.o.accounts.check(staff, pin);
-    if (!r.ok) {
-      this.o.backend.journalDenied(staff, r.reason, r.lockedUntil);
-      return this.say(
-        r.reason === 'locked' ? { ok: false, key: 'service.signIn.locked', values: { until: r.lockedUntil ?? '' } } : { ok: false, key: 'service.signIn.bad' },
-      );
-    }
+    if (!r.ok) return this.refusedCheck(staff, r);
+    admitted.succeeded();
     if (!mayConfirm(r.account.role)) {
+      this.attempts.refused('role');
       this.o.backend.journalDenied(staff, 'role');
       return this.say({ ok: false, key: 'service.confirm.role' });
     }
     // The request may have expired or been cancelled while the PIN was checked.
     if (this.confirm !== pending || !this.session) return;
+    const first = this.o.accounts.standing(pending.by.staff);
+    if (!first.ok || !mayStartTwoPerson(first.account.role)) {
+      this.clearConfirm();
+      if (!first.ok && first.reason === 'integrity')
+        this.o.backend.raiseFault('accounts-integrity', `service account ${pending.by.staff}: ${(first.problems ?? []).join('; ')}`);
+      return this.say({ ok: false, key: 'service.confirm.firstRefused' });
+    }
     this.clearConfirm();
-    this.outcome(await this.execute(pending.action, [label(pending.by), label(r.account)]));
+    const second = r.account;
+    const enterSeq = this.o.backend.journalEnter(second.name, second.staff, second.role);
+    try {
+      this.outcome(await this.execute(pending.action, [label(first.account), label(second)]));
+    } finally {
+      this.o.backend.journalExit(second.name, second.staff, 'confirmed', enterSeq);
+    }
+  }
+
+  /** A PIN check that refused: journalled (but a busy account, which checked nothing), told to the screen, counted. */
+  private refusedCheck(staff: string, r: Exclude<CheckResult, { ok: true }>): void {
+    this.attempts.refused(r.reason);
+    if (r.reason === 'busy') return this.say({ ok: false, key: 'service.signIn.busy' });
+    if (r.reason === 'integrity') {
+      // The row is not what the journal says: someone changed the accounts store behind the journal's back.
+      this.o.backend.raiseFault('accounts-integrity', `service account ${staff}: ${r.problems.join('; ')}`);
+      this.o.backend.journalDenied(staff, 'integrity');
+      return this.say({ ok: false, key: 'service.signIn.integrity' });
+    }
+    this.o.backend.journalDenied(staff, r.reason, r.lockedUntil);
+    // An unknown staff number reads like a wrong PIN: the screen does not confirm which numbers exist.
+    this.say(
+      r.reason === 'locked' ? { ok: false, key: 'service.signIn.locked', values: { until: r.lockedUntil ?? '' } } : { ok: false, key: 'service.signIn.bad' },
+    );
   }
 
   private async execute(a: ServiceAction, by: string[]): Promise<BackendResult> {

@@ -19,6 +19,11 @@ export interface TiltSpec {
    * that could "go": it stays until a person clears it, and may be cleared at once.
    */
   latched: boolean;
+  /**
+   * Shown to staff only (service mode, the event log, /metrics), never on the players' and the
+   * table's screens: an attack on service mode is staff's business, and stops nothing at the table.
+   */
+  staffOnly?: true;
 }
 
 /**
@@ -35,7 +40,10 @@ export interface TiltSpec {
  *   rounds in play, their settlements and the cash-outs (host/tilts/disk-space.ts);
  * - the progressive jackpot's pools as the table holds them disagree with the ledger's (a restored
  *   database, a program changed under the pools): its chip is refused until they agree again (a
- *   two-person reset), the rest of the table plays on (host/tilts/jackpot-controller.ts).
+ *   two-person reset), the rest of the table plays on (host/tilts/jackpot-controller.ts);
+ * - PINs tried at service mode faster than its limits allow, or an account of the accounts store
+ *   that differs from the journal (host/service): security events for staff, which stop no play
+ *   (the limits and the refused account are the defence) and which a supervisor clears once seen.
  */
 export const TILTS = {
   'bill-acceptor-lost': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false },
@@ -54,6 +62,8 @@ export const TILTS = {
   // Closed by a supervisor in service mode: no new bets until a supervisor opens it again.
   'table-closed': { scope: 'table', severity: 'info', disables: 'new-bets', clears: 'supervisor', latched: true },
   'jackpot-controller': { scope: 'table', severity: 'critical', disables: 'jackpot', clears: 'auto', latched: false },
+  'service-sign-in-burst': { scope: 'table', severity: 'warning', disables: 'nothing', clears: 'supervisor', latched: true, staffOnly: true },
+  'accounts-integrity': { scope: 'table', severity: 'critical', disables: 'nothing', clears: 'supervisor', latched: true, staffOnly: true },
 } as const satisfies Record<ProtocolTiltKind, TiltSpec>;
 
 export type TiltKind = keyof typeof TILTS;

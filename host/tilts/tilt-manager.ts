@@ -169,10 +169,10 @@ export class TiltManager {
       });
   }
 
-  /** What a screen shows: the table's faults and, for a station, its own (never another's). */
+  /** What a screen shows: the table's faults and, for a station, its own (never another's); never staff's own (service mode's security events). */
   notices(station: number | null): TiltNotice[] {
     return this.list()
-      .filter((t) => t.station === undefined || t.station === station)
+      .filter((t) => t.staffOnly !== true && (t.station === undefined || t.station === station))
       .map((t) => ({
         kind: t.kind,
         severity: t.severity,

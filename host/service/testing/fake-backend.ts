@@ -72,9 +72,8 @@ export function fakeBackend(overrides: Partial<ServiceBackend> = {}) {
     journalEnter: (who, staff, role) => journal.push({ type: 'service.enter', payload: { who, staff, role } }),
     journalExit: (who, staff, reason, enterSeq) => void journal.push({ type: 'service.exit', payload: { who, staff, reason, enterSeq } }),
     closeOpenSessions: () => 0,
-    journalAccount: (by, staff, name, role, action) =>
-      journal.push({ type: 'service.account', payload: { by, staff, name, role, ...(action ? { action } : {}) } }),
     journalDenied: (staff, reason) => void journal.push({ type: 'service.denied', payload: { staff, reason } }),
+    raiseFault: (kind, detail) => void journal.push({ type: 'tilt.raise', payload: { kind, detail } }),
     onChange: (l) => {
       listeners.add(l);
       return () => listeners.delete(l);

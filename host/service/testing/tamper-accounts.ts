@@ -1,3 +1,4 @@
+import { canonicalJson } from '../../../ledger/index.js';
 import { openAccountsDb } from '../accounts-db.js';
 
 /**
@@ -45,4 +46,20 @@ export function insertCopy(dataDir: string, from: string, staff: string, name: s
     from,
   );
   if (n !== 1) throw new Error(`no row ${from}`);
+}
+
+/**
+ * A change as a command's first step proposes it (host/service/accounts.ts `mutate`): with its
+ * entry journalled after it, this is a command cut between journalling its change and applying it.
+ */
+export function writeProposal(dataDir: string, staff: string, change: object, entry: object, afterSeq: number): void {
+  tamper(
+    dataDir,
+    'INSERT INTO proposals (staff, change, entry, after_seq, proposed_at) VALUES (?, ?, ?, ?, ?)',
+    staff,
+    JSON.stringify(change),
+    canonicalJson(entry),
+    afterSeq,
+    Date.now(),
+  );
 }
