@@ -96,6 +96,7 @@ export const TOOLS = {
       'enable-user': 'Enables a disabled account again.',
       'unlock-user': 'Lifts the lock that wrong PINs put on an account.',
       'reset-pin': 'Sets a new PIN, lifting any lock.',
+      'set-role': 'Gives an account another role (a supervisor and their PIN).',
       'program-hash': 'The reference program hash of a build, and the files behind a mismatch.',
     },
     load: (name) => import(`./service/${name}.ts`),

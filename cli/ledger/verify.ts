@@ -1,10 +1,11 @@
 import { verifyLedger } from '../../ledger/index.js';
 import { DATA_DIR, defineCommand, JSON_OUTPUT, openFromArgs, options } from './common.js';
+import { verifyAccounts } from './verify-accounts.js';
 
 export const command = defineCommand({
   name: 'ledger verify',
   summary:
-    "From the newest checkpoint (its signature, then the entries after it replayed against the state\nit signed), or with --full from the first entry: SQLite's integrity check, the hash chain, the\npostings and their balance, and balances/meters/recall recomputed from the journal. Without a\ncheckpoint both check everything. Exit 0 when everything matches, 1 on any mismatch.",
+    "From the newest checkpoint (its signature, then the entries after it replayed against the state\nit signed), or with --full from the first entry: SQLite's integrity check, the hash chain, the\npostings and their balance, and balances/meters/recall recomputed from the journal. Without a\ncheckpoint both check everything. Then the service accounts store against the journal's account\nentries. Exit 0 when everything matches, 1 on any mismatch.",
   usage: 'usage: etg ledger verify --data-dir DIR [--full] [--json]',
   options: {
     'data-dir': DATA_DIR,
@@ -18,15 +19,20 @@ export async function run(argv: string[]): Promise<number> {
   const ledger = openFromArgs(v['data-dir'], command.usage, true);
   try {
     const r = verifyLedger(ledger, { from: v.full ? 'genesis' : 'checkpoint' });
-    if (v.json) console.log(JSON.stringify(r));
+    // The service accounts: a check of its own (cli/ledger/verify-accounts.ts), after the ledger's.
+    const accounts = verifyAccounts(String(v['data-dir']), ledger);
+    const ok = r.ok && accounts.problems.length === 0;
+    if (v.json) console.log(JSON.stringify({ ...r, ok, accounts }));
     else {
       console.log(`terminal ${r.terminalId}: head ${r.headSeq} ${r.headHash.slice(0, 16)}…`);
       console.log(r.mode === 'full' ? `  ${r.entries} entries from the first` : `  ${r.entries} entries after checkpoint ${r.fromSeq}`);
       for (const c of r.checked) console.log(`  checked: ${c}`);
       for (const p of r.problems) console.log(`  MISMATCH: ${p}`);
-      console.log(r.ok ? 'OK' : `FAILED (${r.problems.length} problems)`);
+      console.log(`  checked: ${accounts.checked}`);
+      for (const p of accounts.problems) console.log(`  MISMATCH: ${p}`);
+      console.log(ok ? 'OK' : `FAILED (${r.problems.length + accounts.problems.length} problems)`);
     }
-    return r.ok ? 0 : 1;
+    return ok ? 0 : 1;
   } finally {
     ledger.close();
   }

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { AccountStore, type AccountAction } from '../../host/service/accounts.js';
+import type { AccountAction } from '../../host/service/accounts.js';
 import { defineCommand, options } from '../command.js';
 import { UsageError } from '../tool.js';
+import { openAccounts } from './open-accounts.js';
 import { secretReader } from './read-secret.js';
 
 const WHAT: Record<AccountAction, string> = {
@@ -28,14 +29,14 @@ export function accountCommand(action: AccountAction, name: string) {
 /**
  * `disable-user`, `enable-user`, `unlock-user`, `reset-pin`: what a supervisor does to an account.
  * Every one needs that supervisor's staff number (`--by`) and PIN (read from the terminal, never
- * an argument); the host journals it as `service.account` with the action at its next start (or
- * sign-in), since the command line never writes to the ledger.
+ * an argument), and is journalled in the folder's ledger (`service.account` with the action)
+ * before the account changes, whether the host runs or not (cli/service/open-accounts.ts).
  */
 export async function manageAccount(action: AccountAction, command: ReturnType<typeof accountCommand>, argv: string[]): Promise<number> {
   const o = options(command, argv);
   if (!o['data-dir'] || !o.staff || !o.by) throw new UsageError(`${WHAT[action]}\n${command.usage}`);
   if (!existsSync(o['data-dir'])) throw new UsageError(`no data folder ${o['data-dir']}`);
-  const store = new AccountStore(o['data-dir']);
+  const { store, close } = openAccounts(o['data-dir']);
   const secrets = secretReader();
   try {
     let newPin: string | undefined;
@@ -49,6 +50,6 @@ export async function manageAccount(action: AccountAction, command: ReturnType<t
     return 0;
   } finally {
     secrets.close();
-    store.close();
+    close();
   }
 }

@@ -1,0 +1,39 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { JournalledAccounts, ledgerAccountJournal } from '../../host/service/account-journal.js';
+import { ACCOUNTS_DB, AccountStore } from '../../host/service/accounts.js';
+import type { Ledger } from '../../ledger/index.js';
+
+/** What `etg ledger verify` says of the service accounts: what it checked, and each account that differs. */
+export interface AccountsReport {
+  checked: string;
+  problems: string[];
+}
+
+/**
+ * The service accounts store of the data folder against the journal's `service.account` entries
+ * (host/service/accounts-audit.ts): each row's PIN hash (by its journalled digest), role, name,
+ * disabled state and lock must be what the journal says, and every journalled account must have
+ * its row. A change the journal holds and its maker had not yet applied (a command cut between
+ * its two steps) is counted as applied, as the host would apply it. Nothing is changed.
+ */
+export function verifyAccounts(dataDir: string, ledger: Ledger): AccountsReport {
+  const journal = ledgerAccountJournal(ledger);
+  if (!existsSync(path.join(dataDir, ACCOUNTS_DB))) {
+    const known = new JournalledAccounts(journal).refresh();
+    return known.adopted
+      ? {
+          checked: 'service accounts against the journal',
+          problems: [`service accounts: the journal records ${known.all().length}, and there is no ${ACCOUNTS_DB}`],
+        }
+      : { checked: 'service accounts: none in this folder', problems: [] };
+  }
+  const store = new AccountStore(dataDir, { journal });
+  try {
+    const r = store.auditReadOnly();
+    if (!r.adopted) return { checked: `service accounts (${r.accounts}): not journalled yet (the host adopts them at its next start)`, problems: [] };
+    return { checked: `service accounts (${r.accounts}) against the journal`, problems: r.problems };
+  } finally {
+    store.close();
+  }
+}
