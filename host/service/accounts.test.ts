@@ -98,6 +98,20 @@ describe('service accounts', () => {
     assert.equal((await s.check('1001', ana.pin)).ok, true, 'a row nobody touched opens');
   });
 
+  it('a store emptied behind the journal gives nobody a first supervisor without authorisation, and the audit names the missing rows', async () => {
+    const j = memoryAccountJournal();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'accounts-'));
+    dirs.push(dir);
+    const s = new AccountStore(dir, { scrypt: FAST, journal: j.journal });
+    await s.add({ name: 'Ana', role: 'supervisor', pin: '482915' }, null);
+    s.close();
+    for (const f of readdirSync(dir)) rmSync(path.join(dir, f));
+    const fresh = new AccountStore(dir, { scrypt: FAST, journal: j.journal });
+    await assert.rejects(fresh.add({ name: 'Eve', role: 'supervisor', pin: '905173' }, null), /journal records accounts this accounts store does not hold/);
+    assert.deepEqual(fresh.audit(), ['service account 1001: journalled, but missing from the accounts store']);
+    fresh.close();
+  });
+
   it('a success resets the count of wrong PINs; the count survives a reopen of the file', async () => {
     const s = store();
     await s.add({ name: 'Ana', role: 'supervisor', pin: '482915' }, null);
