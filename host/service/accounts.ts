@@ -1,8 +1,9 @@
 import path from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { canonicalJson, type SqliteDb } from '../../ledger/index.js';
-import { Pin, ServiceRole, StaffNumber } from '../../protocol/index.js';
+import { Pin, StaffNumber } from '../../protocol/index.js';
 import { JournalledAccounts, type AccountEntry, type AccountJournal } from './account-journal.js';
+import { Account, AccountError, AccountsFile, applyChange, Change } from './account-record.js';
 import { ACCOUNTS_DB, importLegacyOnce, openAccountsDb } from './accounts-db.js';
 import { auditAccount, auditAccounts } from './accounts-audit.js';
 import { hashPin, pinDigest, samePinHash, SCRYPT_PARAMS, verifyPin, type PinHash } from './pin-hash.js';
@@ -14,56 +15,7 @@ import { hashPin, pinDigest, samePinHash, SCRYPT_PARAMS, verifyPin, type PinHash
  * exit and refusal is journalled too.
  */
 export { ACCOUNTS_DB } from './accounts-db.js';
-
-const PinRecord = z.strictObject({
-  algorithm: z.literal('scrypt'),
-  N: z.number().int(),
-  r: z.number().int(),
-  p: z.number().int(),
-  salt: z.string(),
-  hash: z.string(),
-});
-
-const Account = z.strictObject({
-  staff: StaffNumber,
-  name: z.string().min(1).max(64),
-  role: ServiceRole,
-  pin: PinRecord,
-  createdAt: z.string(),
-  createdBy: z.string(),
-  /** Wrong PINs since the last success, each counted before its PIN is hashed; persisted so a restart does not reset it. */
-  failures: z.number().int().nonnegative(),
-  lockedUntil: z.string().nullable(),
-  /** The last ledger entry that recorded this account (absent: not journalled yet, a set-up before the first start). */
-  journalledSeq: z.number().int().positive().optional(),
-  /** Disabled by a supervisor: refused at sign-in and as a second person until enabled again. */
-  disabled: z.boolean().optional(),
-  /**
-   * What a supervisor did to this account on the command line before the data folder had a ledger
-   * (the first set-up): journalled once, before the baseline, when the accounts are adopted.
-   */
-  unjournalled: z
-    .array(z.strictObject({ action: z.enum(['disable', 'enable', 'unlock', 'reset-pin']), by: z.string().min(1).max(128), at: z.string() }))
-    .max(64)
-    .optional(),
-});
-export type Account = z.infer<typeof Account>;
-
-const AccountsFile = z.strictObject({ version: z.literal(1), accounts: z.array(Account) });
-
-/** What a change does to an account's row: proposed, journalled, then applied (`mutate`). */
-const Change = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('add'), account: Account }),
-  z.strictObject({
-    kind: z.literal('set'),
-    pin: PinRecord.optional(),
-    role: ServiceRole.optional(),
-    disabled: z.boolean().optional(),
-    /** Lifts the lock and starts the count of wrong PINs anew. */
-    unlock: z.boolean().optional(),
-  }),
-]);
-type Change = z.infer<typeof Change>;
+export { AccountError, type Account } from './account-record.js';
 
 export interface LockoutPolicy {
   /** Wrong PINs in a row that lock the account. */
@@ -85,8 +37,6 @@ export type Standing = { ok: true; account: Account } | { ok: false; reason: 'un
 
 /** What a supervisor may do to an account on the command line (besides `setRole`). */
 export type AccountAction = 'disable' | 'enable' | 'unlock' | 'reset-pin';
-
-export class AccountError extends Error {}
 
 export interface AccountStoreOptions {
   policy?: LockoutPolicy;
@@ -149,22 +99,6 @@ function later(a: string | null, b: string | null | undefined): string | null {
   if (a === null) return b ?? null;
   if (b === null || b === undefined) return a;
   return Date.parse(b) > Date.parse(a) ? b : a;
-}
-
-/** The row a change leaves (`seq`: the entry that journalled it). */
-function applyChange(change: Change, row: Account | undefined, seq?: number): Account {
-  if (change.kind === 'add') return { ...change.account, ...(seq !== undefined ? { journalledSeq: seq } : {}) };
-  if (!row) throw new AccountError('the account is gone');
-  const next: Account = {
-    ...row,
-    ...(change.pin ? { pin: change.pin } : {}),
-    ...(change.role ? { role: change.role } : {}),
-    ...(change.disabled !== undefined ? { disabled: change.disabled } : {}),
-    ...(change.unlock ? { failures: 0, lockedUntil: null } : {}),
-    ...(seq !== undefined ? { journalledSeq: seq } : {}),
-  };
-  if (next.disabled === false) delete next.disabled;
-  return next;
 }
 
 export class AccountStore {
