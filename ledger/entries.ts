@@ -301,8 +301,8 @@ export const PAYLOADS = {
    * A service account was added (by the first-run set-up or a supervisor), or a supervisor
    * disabled, enabled or unlocked it, set its PIN anew or gave it another role (`action`; absent:
    * added). `adopt`: an account the accounts store held before accounts were journalled in full,
-   * journalled once as found (the baseline; host/service/accounts-adopt.ts). The accounts store is
-   * checked against these entries (host/service/accounts-audit.ts).
+   * journalled once as found (the baseline; `AccountStore.adopt`, host/service/accounts.ts). The
+   * accounts store is checked against these entries (host/service/accounts-audit.ts).
    */
   'service.account': z.strictObject({
     by: who,
