@@ -2,8 +2,11 @@
 // Plays one scripted round (see engine/blackjack/script.ts) and prints hands, dealer and
 // settlement lines. Any illegal or missing decision, left-over or impossible card: stderr, exit 2.
 import { readFileSync } from 'node:fs';
+import { z } from 'zod';
 import { runScript, ScriptError, type ScriptInput } from '../../engine/blackjack/script.js';
 import { PROFILE_IDS } from '../../engine/blackjack/rules.js';
+import { STREAK_LEVELS, type StreakLevel } from '../../engine/blackjack/side-bets.js';
+import { stakeSchema } from '../baccarat-war-round.js';
 import { rulesFromArgs, UsageError } from '../blackjack-args.js';
 import { defineCommand, options } from '../command.js';
 
@@ -19,26 +22,64 @@ export const command = defineCommand({
   },
 });
 
+/** The side bets a seat and a bettor behind can hold (engine/blackjack/round.ts `SeatBets`, `BehindBet`). */
+const sideBets = {
+  anyPair: stakeSchema.optional(),
+  sevens: stakeSchema.optional(),
+  over13: stakeSchema.optional(),
+  under13: stakeSchema.optional(),
+  perfectPairs: stakeSchema.optional(),
+};
+
+const streakBets = z.strictObject(
+  Object.fromEntries(STREAK_LEVELS.map((l) => [`${l}`, stakeSchema.optional()])) as Record<`${StreakLevel}`, z.ZodOptional<typeof stakeSchema>>,
+);
+
+const seatNumber = z.number().int().min(1);
+
+/**
+ * The round file, strict at every level: a key the engine does not know (a misspelt side bet, a
+ * field of another game) is refused and named, never dropped — an inspector's replay must not
+ * lose a bet (issue 33 item 9; baccarat and war were already strict).
+ */
+const RoundInput = z.strictObject({
+  seats: z.array(
+    z.strictObject({
+      seat: seatNumber,
+      bets: z.strictObject({ main: stakeSchema, ...sideBets, jackpot: stakeSchema.optional(), streak: streakBets.optional() }),
+      behind: z
+        .array(
+          z.strictObject({
+            owner: z.string().min(1),
+            main: stakeSchema,
+            ...sideBets,
+            followSplit: z.boolean().optional(),
+            followDouble: z.boolean().optional(),
+          }),
+        )
+        .optional(),
+      seated: z.boolean().optional(),
+    }),
+  ),
+  cards: z.array(z.string()),
+  decisions: z
+    .array(
+      z.strictObject({
+        seat: seatNumber,
+        hand: z.number().int().nonnegative(),
+        action: z.string(),
+        owner: z.string().optional(),
+        notFollowing: z.array(z.string()).optional(),
+      }),
+    )
+    .optional(),
+  streaks: z.array(z.strictObject({ seat: seatNumber, bets: streakBets, wins: z.number().int().nonnegative() })).optional(),
+}) satisfies z.ZodType<ScriptInput>;
+
 function checkShape(x: unknown): ScriptInput {
-  if (typeof x !== 'object' || x === null) throw new ScriptError('input must be a JSON object {"seats","cards","decisions"}');
-  const o = x as Record<string, unknown>;
-  if (!Array.isArray(o.seats)) throw new ScriptError('input.seats must be an array of {"seat","bets":{"main",…}}');
-  for (const [i, s] of o.seats.entries()) {
-    if (typeof s !== 'object' || s === null || typeof (s as { seat?: unknown }).seat !== 'number' || typeof (s as { bets?: unknown }).bets !== 'object') {
-      throw new ScriptError(`input.seats[${i}] must be {"seat":<number>,"bets":{"main":<amount>,…}}`);
-    }
-  }
-  if (!Array.isArray(o.cards) || !o.cards.every((c) => typeof c === 'string')) throw new ScriptError('input.cards must be an array of card codes like "AS"');
-  if (o.decisions !== undefined) {
-    if (!Array.isArray(o.decisions)) throw new ScriptError('input.decisions must be an array');
-    for (const [i, d] of o.decisions.entries()) {
-      const dd = d as Record<string, unknown>;
-      if (typeof d !== 'object' || d === null || typeof dd.seat !== 'number' || typeof dd.hand !== 'number' || typeof dd.action !== 'string') {
-        throw new ScriptError(`input.decisions[${i}] must be {"seat":<number>,"hand":<number>,"action":"…"}`);
-      }
-    }
-  }
-  return o as unknown as ScriptInput;
+  const parsed = RoundInput.safeParse(x);
+  if (!parsed.success) throw new ScriptError(parsed.error.issues.map((i) => `${['input', ...i.path].join('.')}: ${i.message}`).join('; '));
+  return parsed.data;
 }
 
 export async function run(argv: string[]): Promise<number> {
