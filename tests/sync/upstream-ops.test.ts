@@ -132,4 +132,14 @@ describe('upstream /metrics behind its token', () => {
       await up.close();
     }
   });
+
+  it('without a metrics token configured, answers the admin token and refuses a loopback caller without one (docs/operations.md)', async () => {
+    const up = await startUpstream({ tokens: { admin: ADMIN } });
+    try {
+      assert.equal((await fetch(`${up.url}/metrics`)).status, 403);
+      assert.equal((await fetch(`${up.url}/metrics`, asAdmin)).status, 200);
+    } finally {
+      await up.close();
+    }
+  });
 });
