@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { AdminTokenError, checkTokens, startUpstream, upstreamLogger, type AdminTokens } from '../../upstream/index.js';
 import { dbChoice, DB_OPTIONS, defineCommand, options, UsageError } from './common.js';
+import { dataDirAdminToken, type DataDirToken } from './first-run-token.js';
 
 export const command = defineCommand({
   name: 'upstream serve',
@@ -14,7 +15,7 @@ export const command = defineCommand({
     'admin-token-file': {
       type: 'string',
       value: 'F',
-      help: 'bearer token for enrolment, key rotation and queries (or env UPSTREAM_ADMIN_TOKEN);\nrequired, at least 24 characters',
+      help: 'bearer token for enrolment, key rotation and queries (or env UPSTREAM_ADMIN_TOKEN),\nat least 24 characters; with --data-dir and none given, DIR/admin-token (made on first run)',
     },
     'query-token-file': { type: 'string', value: 'F', help: 'read-only bearer token for the query routes (or env UPSTREAM_QUERY_TOKEN)' },
     'metrics-token-file': {
@@ -46,11 +47,15 @@ export async function run(argv: string[]): Promise<number> {
   const port = Number(m?.[2]);
   if (!m || port > 65535) throw new UsageError(`--listen must be HOST:PORT\n${command.usage}`);
   const host = (m[1] ?? '').replace(/^\[(.*)\]$/, '$1');
-  const admin = secret(v['admin-token-file'], process.env.UPSTREAM_ADMIN_TOKEN);
+  const given = secret(v['admin-token-file'], process.env.UPSTREAM_ADMIN_TOKEN);
+  // An embedded upstream keeps its own token in its data folder when none is given (first run).
+  const kept: DataDirToken | undefined = !given && db.dataDir ? dataDirAdminToken(db.dataDir) : undefined;
+  const admin = given || kept?.token;
   const query = secret(v['query-token-file'], process.env.UPSTREAM_QUERY_TOKEN);
   const metricsToken = secret(v['metrics-token-file'], process.env.UPSTREAM_METRICS_TOKEN);
   // No anonymous administration, not even from loopback (a proxy on this host is loopback too).
-  if (!admin) throw new UsageError(`an admin token is required: --admin-token-file F or UPSTREAM_ADMIN_TOKEN\n${command.usage}`);
+  if (!admin)
+    throw new UsageError(`an admin token is required: --admin-token-file F or UPSTREAM_ADMIN_TOKEN (or --data-dir, which keeps one)\n${command.usage}`);
   let tokens: AdminTokens;
   try {
     tokens = checkTokens({ admin, ...(query ? { query } : {}), ...(metricsToken ? { metrics: metricsToken } : {}) });
@@ -70,7 +75,19 @@ export async function run(argv: string[]): Promise<number> {
   const level = LOG_LEVELS.find((l) => l === wanted);
   if (!level) throw new UsageError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not ${wanted}`);
   const running = await startUpstream({ ...db, host, port, logger: upstreamLogger(level), tokens, trustProxy, ...(tls ? { tls } : {}) });
-  console.log(JSON.stringify({ listening: running.url, database: running.db.kind, health: `${running.url}/healthz` }));
+  console.log(
+    JSON.stringify({
+      listening: running.url,
+      database: running.db.kind,
+      health: `${running.url}/healthz`,
+      ...(kept ? { adminTokenFile: kept.file, adminTokenMade: kept.made } : {}),
+    }),
+  );
+  if (kept) {
+    console.error(
+      `${kept.made ? 'made an admin token' : 'admin token'}: ${kept.file} (owner-only). Use it as\n  curl -H "Authorization: Bearer $(cat ${kept.file})" ${running.url}/v1/terminals\n(the admin and query routes: docs/upstream.md); later starts use the same file`,
+    );
+  }
   await new Promise<void>((resolve) => {
     const done = () => resolve();
     process.once('SIGINT', done);
