@@ -5,6 +5,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { tableGame } from '../engine/games.js';
 import { Rng } from '../engine/random/seeded-rng.js';
 import { openExistingLedger } from '../ledger/index.js';
 import { DEFAULT_ROTATION } from '../host/logger.js';
@@ -37,6 +38,15 @@ export async function run(argv: string[]): Promise<number> {
     throw new UsageError('--jackpot plays Portugal blackjack (portugal-2001 rules 38-50)');
   const game = v.jackpot ? 'blackjack' : (v.game ?? '');
   if (!['blackjack', 'baccarat', 'war'].includes(game)) throw new UsageError(`--game must be blackjack, baccarat or war\n${SOAK_COMMAND.usage}`);
+  // The table's profile and its authorised choice checked here, so that a missing reference is
+  // the user's error (exit 2, naming it), not a host child that never starts.
+  if (v.rules !== undefined && !v.jackpot) {
+    try {
+      tableGame(game === 'baccarat' ? 'baccarat' : game === 'war' ? 'war' : 'blackjack', v.rules, v.authorisation ? { authorisation: v.authorisation } : {});
+    } catch (e) {
+      throw new UsageError(`--rules ${v.rules}: ${e instanceof Error ? e.message : String(e)}${v.authorisation ? '' : ' (--authorisation REF)'}`);
+    }
+  }
   const rounds = int('rounds', v.rounds, null, 1);
   const stations = int('stations', v.stations, 3, 1);
   const seed = int('seed', v.seed, 1, 0);
@@ -73,7 +83,11 @@ export async function run(argv: string[]): Promise<number> {
         ...(v.rules ? { rules: v.rules } : {}),
         stations,
         seed: seed + restarts,
-        extra: [...(logMb !== undefined ? [`--log-max-mb=${logMb}`] : []), ...(v.jackpot ? ['--jackpot'] : [])],
+        extra: [
+          ...(logMb !== undefined ? [`--log-max-mb=${logMb}`] : []),
+          ...(v.jackpot ? ['--jackpot'] : []),
+          ...(v.authorisation ? [`--authorisation=${v.authorisation}`] : []),
+        ],
       });
       const started = await child.started;
       if (!started) throw new Error(`the host did not start:\n${child.errors()}`);

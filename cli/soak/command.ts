@@ -8,10 +8,15 @@ export const SOAK_COMMAND = defineCommand({
     'data; then the money is accounted from the ledger. Exit 1 when the money is not conserved or the\n' +
     'ledger does not verify.',
   usage:
-    'usage: etg soak --game blackjack|baccarat|war --rounds N [options]\n       etg soak --campaign [--sigkill-trials N] [--start-cost N] [--trials N] [--seed S]\n                   [--sigkill-rounds N [--kill-every M]]',
+    'usage: etg soak --game blackjack|baccarat|war [--rules P [--authorisation REF]] --rounds N [options]\n       etg soak --campaign [--sigkill-trials N] [--start-cost N] [--trials N] [--seed S]\n                   [--sigkill-rounds N [--kill-every M]]',
   options: {
     game: { type: 'string', value: 'GAME', help: 'blackjack, baccarat or war' },
     rules: { type: 'string', value: 'PROFILE', help: "rule profile (default: the game's Macau profile)" },
+    authorisation: {
+      type: 'string',
+      value: 'REF',
+      help: "the regulator's authorisation reference of the profile's choice (baccarat\nmacau-no-commission, Art. 19), as etg start, sim and round take it",
+    },
     jackpot: {
       type: 'boolean',
       help: "a Portugal blackjack table with the progressive jackpot (the engine's example program): the\naccount also checks the pools and the hits against the journal",
