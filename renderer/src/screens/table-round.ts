@@ -5,6 +5,7 @@ import { fanOffset, FLIGHT_MS } from '../anim/motion.js';
 import { CARD, CardView } from '../cards/card-view.js';
 import { HandSprite } from '../cards/hand-view.js';
 import { languagesRect, type FeltLayout, type Point } from '../felt/felt-layout.js';
+import { RING_STROKE, seatRing } from '../felt/seat-ring.js';
 import { Celebration } from '../ui/celebration.js';
 import { COLORS, DESIGN, textStyle } from '../ui/theme.js';
 import { PrizeWatch, prizeText, resultText, seatPrizes, seatResults } from './result-text.js';
@@ -62,6 +63,8 @@ export class TableRound extends Container {
     this.layout = layout;
     this.phase.position.set(layout.phase.x, layout.phase.y);
     this.cue.position.set(layout.cue.x, layout.cue.y);
+    // The marker is placed from the layout: a new layout places it again.
+    this.markerOn = false;
     for (const h of this.hands.values()) h.destroy({ children: true });
     this.hands.clear();
     for (const c of this.celebrations.values()) c.destroy({ children: true });
@@ -197,18 +200,24 @@ export class TableRound extends Container {
       this.markerOn = true;
       this.lastMarker = this.lastCue;
       const l = this.layout!;
+      // A seat's ring goes on the seat's own spot (seatRing); the dealer's hand, the burn and the
+      // stadium's box keep the wide ring round their place.
       let p: Point;
+      let ring: number | null = null;
       if ((cue.kind === 'decision' || cue.to === 'seat') && cue.seat === STADIUM_SEAT) p = { x: l.hands.stadium.x, y: l.hands.stadium.y + CARD.height / 2 };
       else if (cue.kind === 'decision' || cue.to === 'seat') {
         const seat = l.seats.find((s) => s.seat === cue.seat) ?? l.seats[0]!;
-        const hands = round.hands.filter((h) => h.owner === 'seat' && h.seat === seat.seat).length || 1;
-        const hand = cue.kind === 'card' ? (cue.hand ?? 0) : 0;
-        p = { x: seat.hand.x + fanOffset(hand, hands, HandSprite.width(3) + 12), y: seat.hand.y + CARD.height / 2 };
+        const r = seatRing(seat);
+        p = r;
+        ring = r.r;
       } else if (cue.to === 'burn') p = { x: l.discard.x + l.discard.width / 2, y: l.discard.y + l.discard.height / 2 };
       else p = { x: l.hands[cue.to].x, y: l.hands[cue.to].y + CARD.height / 2 };
       this.marker.clear();
-      this.marker.circle(0, 0, 84).stroke({ width: 8, color: COLORS.gold, alpha: 0.95 });
-      this.marker.circle(0, 0, 96).stroke({ width: 3, color: 0xffffff, alpha: 0.5 });
+      if (ring !== null) this.marker.circle(0, 0, ring).stroke({ width: RING_STROKE, color: COLORS.gold, alpha: 0.95 });
+      else {
+        this.marker.circle(0, 0, 84).stroke({ width: 8, color: COLORS.gold, alpha: 0.95 });
+        this.marker.circle(0, 0, 96).stroke({ width: 3, color: 0xffffff, alpha: 0.5 });
+      }
       this.marker.position.set(p.x, p.y);
     }
     // A slow pulse so the dealer's eye finds it; alpha only, no redraw.
