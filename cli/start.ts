@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultDataDir } from '../host/data-dir.js';
 import { hostArgsToForward, hostOptionsFromArgs, UsageError as HostUsageError } from '../host/launch-options.js';
+import { DataFolderBusy } from '../host/data-folder-lock.js';
 import { startHost } from '../host/start-host.js';
 import { options } from './command.js';
 import { openChromiumWindows } from './start/chromium-windows.js';
@@ -66,6 +67,8 @@ export async function run(argv: string[]): Promise<number> {
   try {
     running = await startHost({ dataDir, rendererDir: path.join(root, 'dist/renderer'), port, ...hostOptions });
   } catch (e) {
+    // Another host on this folder: exit 2 naming it (the user started a second one), nothing touched.
+    if (e instanceof DataFolderBusy) throw new UsageError(`the kiosk cannot start: ${e.message}`);
     // A ledger that fails its checks, missing upstream credentials, a port in use: say which, touch nothing.
     throw new Error(`the kiosk cannot start: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }

@@ -19,6 +19,7 @@ import type { RoundPlan } from './autoplay/round-script.js';
 import { startSimAttendant } from './autoplay/sim-attendant.js';
 import { installKillSwitch } from './recovery/kill-switch.js';
 import { listenRemembering } from './recovery/port-memory.js';
+import { lockDataFolder } from './data-folder-lock.js';
 import { prepareDataDir } from './data-dir.js';
 import type { RecoveryReport } from './table/recover.js';
 import { createLogger, type RotationLimits } from './logger.js';
@@ -133,12 +134,24 @@ export interface RunningHost {
 /** The table host's composition root: config, state, tokens, web server. */
 export async function startHost(options: HostOptions): Promise<RunningHost> {
   const { dataDir, logDir } = prepareDataDir(options.dataDir);
-  const log = options.logger ?? createLogger(logDir, options.logRotation ? { rotation: options.logRotation } : {});
-  const config = TableConfig.parse(options.config ?? simulatedTableConfig());
-  const terminalId = options.terminalId ?? config.tableId;
-  // Opening checks WAL + synchronous=FULL, integrity and the schema version; a ledger that fails
-  // any of them stops the start-up with its reason, and nothing is touched.
-  const ledger = openLedger(dataDir, terminalId);
+  // One host per data folder: the lock comes before anything in the folder is read or written
+  // (the log, the ledger, the launch tokens); a second host stops here (DataFolderBusy).
+  const folderLock = lockDataFolder(dataDir, 'the table host');
+  let log: Logger;
+  let config: TableConfig;
+  let terminalId: string;
+  let ledger: Ledger;
+  try {
+    log = options.logger ?? createLogger(logDir, options.logRotation ? { rotation: options.logRotation } : {});
+    config = TableConfig.parse(options.config ?? simulatedTableConfig());
+    terminalId = options.terminalId ?? config.tableId;
+    // Opening checks WAL + synchronous=FULL, integrity and the schema version; a ledger that fails
+    // any of them stops the start-up with its reason, and nothing is touched.
+    ledger = openLedger(dataDir, terminalId);
+  } catch (e) {
+    folderLock.release();
+    throw e;
+  }
   if (options.killAfterRoundEntry !== undefined) installKillSwitch(ledger, options.killAfterRoundEntry);
   const power = new PowerMarker(dataDir);
   // The sync client starts before the table exist; its stop-new-bets signal is routed once they do.
@@ -153,6 +166,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     await sync?.stop();
     ledger.close();
     power.stop();
+    folderLock.release();
   };
   try {
     // Every start is a power reset on the meters; an unclean one (kill, power cut) says so. It

@@ -26,7 +26,7 @@ export async function run(argv: string[]): Promise<number> {
   const role = ServiceRole.safeParse(o.role);
   if (!role.success) throw new UsageError(`--role is technician, supervisor or auditor\n${command.usage}`);
   if (!/^[\p{L}\p{N} .'-]{1,64}$/u.test(o.name)) throw new UsageError('--name is 1 to 64 letters, digits, spaces, dots, apostrophes or hyphens');
-  const { store, close } = openAccounts(o['data-dir']);
+  const { store, close } = openAccounts(o['data-dir'], 'etg service add-user');
   const secrets = secretReader();
   try {
     const pin = await secrets.read(`PIN for ${o.name} (4-12 digits): `);

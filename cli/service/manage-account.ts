@@ -30,13 +30,13 @@ export function accountCommand(action: AccountAction, name: string) {
  * `disable-user`, `enable-user`, `unlock-user`, `reset-pin`: what a supervisor does to an account.
  * Every one needs that supervisor's staff number (`--by`) and PIN (read from the terminal, never
  * an argument), and is journalled in the folder's ledger (`service.account` with the action)
- * before the account changes, whether the host runs or not (cli/service/open-accounts.ts).
+ * before the account changes, under the folder's lock: while a host runs it refuses (cli/service/open-accounts.ts).
  */
 export async function manageAccount(action: AccountAction, command: ReturnType<typeof accountCommand>, argv: string[]): Promise<number> {
   const o = options(command, argv);
   if (!o['data-dir'] || !o.staff || !o.by) throw new UsageError(`${WHAT[action]}\n${command.usage}`);
   if (!existsSync(o['data-dir'])) throw new UsageError(`no data folder ${o['data-dir']}`);
-  const { store, close } = openAccounts(o['data-dir']);
+  const { store, close } = openAccounts(o['data-dir'], `etg ${command.name}`);
   const secrets = secretReader();
   try {
     let newPin: string | undefined;

@@ -24,7 +24,7 @@ export async function run(argv: string[]): Promise<number> {
   if (!existsSync(o['data-dir'])) throw new UsageError(`no data folder ${o['data-dir']}`);
   const role = ServiceRole.safeParse(o.role);
   if (!role.success) throw new UsageError(`--role is technician, supervisor or auditor\n${command.usage}`);
-  const { store, close } = openAccounts(o['data-dir']);
+  const { store, close } = openAccounts(o['data-dir'], 'etg service set-role');
   const secrets = secretReader();
   try {
     const by = { staff: o.by, pin: await secrets.read(`PIN of supervisor ${o.by}: `) };
