@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultDataDir } from '../host/data-dir.js';
 import { hostArgsToForward, hostOptionsFromArgs, UsageError as HostUsageError } from '../host/launch-options.js';
-import { DataFolderBusy } from '../host/data-folder-lock.js';
+import { DataFolderBusy } from '../ledger/index.js';
 import { startHost } from '../host/start-host.js';
 import { options } from './command.js';
 import { openChromiumWindows } from './start/chromium-windows.js';

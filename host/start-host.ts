@@ -19,7 +19,7 @@ import type { RoundPlan } from './autoplay/round-script.js';
 import { startSimAttendant } from './autoplay/sim-attendant.js';
 import { installKillSwitch } from './recovery/kill-switch.js';
 import { listenRemembering } from './recovery/port-memory.js';
-import { lockDataFolder } from './data-folder-lock.js';
+import { lockDataFolder } from '../ledger/index.js';
 import { prepareDataDir } from './data-dir.js';
 import type { RecoveryReport } from './table/recover.js';
 import { createLogger, type RotationLimits } from './logger.js';

@@ -1,4 +1,6 @@
+import { mkdirSync } from 'node:fs';
 import { openLedger } from '../../ledger/index.js';
+import { lockFolderForTool } from '../folder-lock.js';
 import { billCredit, settledRound } from '../../ledger/fixtures.js';
 import { DATA_DIR, defineCommand, options, UsageError } from './common.js';
 
@@ -19,6 +21,8 @@ export async function run(argv: string[]): Promise<number> {
   if (!v['data-dir'] || !v['terminal-id']) throw new UsageError(`--data-dir and --terminal-id are required\n${command.usage}`);
   const rounds = Number(v.rounds ?? '12');
   if (!Number.isInteger(rounds) || rounds < 0 || rounds > 100_000) throw new UsageError(`bad --rounds\n${command.usage}`);
+  mkdirSync(v['data-dir'], { recursive: true, mode: 0o700 });
+  const lock = lockFolderForTool(v['data-dir'], 'etg ledger demo');
   const ledger = openLedger(v['data-dir'], v['terminal-id']);
   try {
     const tag = `${Date.now().toString(36)}`;
@@ -39,5 +43,6 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   } finally {
     ledger.close();
+    lock.release();
   }
 }

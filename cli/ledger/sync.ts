@@ -1,4 +1,5 @@
 import { openExistingLedger, startLedgerSync } from '../../ledger/index.js';
+import { lockFolderForTool } from '../folder-lock.js';
 import { DATA_DIR, defineCommand, JSON_OUTPUT, options, UsageError } from './common.js';
 
 export const command = defineCommand({
@@ -21,6 +22,8 @@ export async function run(argv: string[]): Promise<number> {
   const timeoutS = Number(v.timeout ?? '600');
   if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new UsageError(`bad --timeout\n${command.usage}`);
   const dataDir = String(v['data-dir']);
+  // The host syncs its own ledger while it runs: one sync client per folder.
+  const lock = lockFolderForTool(dataDir, 'etg ledger sync', 'the running host syncs its ledger itself');
   const ledger = openExistingLedger(dataDir);
   const sync = startLedgerSync({
     ledger,
@@ -67,5 +70,6 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     await sync.stop();
     ledger.close();
+    lock.release();
   }
 }

@@ -2,8 +2,7 @@ import { existsSync } from 'node:fs';
 import { ledgerFile, openExistingLedger, type Ledger } from '../../ledger/index.js';
 import { ledgerAccountJournal } from '../../host/service/account-journal.js';
 import { AccountStore } from '../../host/service/accounts.js';
-import { DataFolderBusy, lockDataFolder, type DataFolderLock } from '../../host/data-folder-lock.js';
-import { UsageError } from '../tool.js';
+import { lockFolderForTool } from '../folder-lock.js';
 
 /**
  * The accounts of a data folder as the command line changes them, under the folder's lock (one
@@ -14,14 +13,7 @@ import { UsageError } from '../tool.js';
  * adopted by the host.
  */
 export function openAccounts(dataDir: string, what: string): { store: AccountStore; close(): void } {
-  let lock: DataFolderLock;
-  try {
-    lock = lockDataFolder(dataDir, what);
-  } catch (e) {
-    if (e instanceof DataFolderBusy)
-      throw new UsageError(`${e.message}; accounts are changed with the host stopped (a PIN lock also ends by itself at its expiry)`);
-    throw e;
-  }
+  const lock = lockFolderForTool(dataDir, what, 'accounts are changed with the host stopped (a PIN lock also ends by itself at its expiry)');
   let ledger: Ledger | null = null;
   let store: AccountStore | null = null;
   const close = () => {
