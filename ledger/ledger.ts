@@ -1,3 +1,4 @@
+import { schemaProblems } from './schema-check.js';
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { canonicalJson, chainHash, genesisHash, sha256Hex } from './canonical.js';
@@ -218,6 +219,10 @@ export class Ledger {
     else this.#lastCheckpoint = (db.prepare('SELECT MAX(seq) AS seq FROM checkpoints').get() as { seq: number | null }).seq ?? 0;
     this.#checkpointKey = key;
     if (tailCheck) {
+      // The schema as its migrations make it: a dropped append-only trigger stops the start
+      // (ledger/schema-check.ts; `etg ledger verify` runs the same check).
+      const schema = schemaProblems(db);
+      if (schema.length > 0) throw new LedgerOpenError(`ledger integrity failure: ${schema.join('; ')}`);
       this.checkTail();
       // Writers only: a diagnostic open (tailCheck off) must still open a rolled-back ledger to report on it.
       const mark = HeadMark.of(file);

@@ -1,3 +1,6 @@
+import path from 'node:path';
+import { HeadMark, LedgerRollbackError } from './head-mark.js';
+import { schemaProblems } from './schema-check.js';
 import { canonicalJson, chainHash, genesisHash, sha256Hex } from './canonical.js';
 import { latestCheckpoint, type Checkpoint } from './checkpoint.js';
 import { admitEntry, bodyText, derive, roundIdOf, type EntryBody } from './derive.js';
@@ -68,6 +71,23 @@ export function verifyLedger(ledger: Ledger, options: VerifyOptions = {}): Verif
     problems,
     checked,
   });
+
+  // What the host's start refuses, refused here too, whatever the mode: the head mark (a journal
+  // shorter than one committed here before) and the schema against its migrations (triggers).
+  const mark = HeadMark.of(ledger.file);
+  if (mark) {
+    try {
+      const hashAt = db.prepare('SELECT hash FROM journal WHERE seq = ?');
+      mark.check(head, (seq) => (hashAt.get(seq) as { hash: string } | undefined)?.hash);
+      checked.push(mark.read() ? `the head mark (${path.basename(mark.file)})` : 'the head mark: none (a new ledger, or removed on purpose)');
+    } catch (e) {
+      if (!(e instanceof LedgerRollbackError)) throw e;
+      add(`head mark: ${e.message}`);
+    }
+  }
+  const schema = schemaProblems(db);
+  for (const p of schema) add(p);
+  if (schema.length === 0) checked.push('the schema and its triggers against the migrations');
 
   let checkpoint: Checkpoint | null = null;
   if (options.from === 'checkpoint') {

@@ -1,0 +1,46 @@
+// The database's schema against what its own migrations make: a dropped append-only trigger, a
+// trigger rewritten to allow an UPDATE, an added column or table are each named. The reference is
+// built in memory by running the same migrations up to the database's `user_version`, so the check
+// needs no second copy of the schema to keep in step (issue 29 item 1).
+import Database from 'better-sqlite3';
+import { migrate, schemaVersion } from './migrations.js';
+
+interface SchemaRow {
+  type: string;
+  name: string;
+  sql: string | null;
+}
+
+const rowsOf = (db: Database.Database): Map<string, SchemaRow> =>
+  new Map(
+    (db.prepare("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").all() as SchemaRow[]).map((r) => [
+      `${r.type} ${r.name}`,
+      r,
+    ]),
+  );
+
+/** Whitespace is not meaning: SQLite keeps the text as written, so compare it folded. */
+const fold = (sql: string | null) => (sql ?? '').replace(/\s+/g, ' ').trim();
+
+/** Each difference between the database's schema and its migrations', in words; empty when equal. */
+export function schemaProblems(db: Database.Database): string[] {
+  const reference = new Database(':memory:');
+  try {
+    migrate(reference, schemaVersion(db));
+    const want = rowsOf(reference);
+    const have = rowsOf(db);
+    const problems: string[] = [];
+    for (const [key, w] of want) {
+      const h = have.get(key);
+      if (!h)
+        problems.push(
+          `schema: ${w.type} ${w.name} is missing (the migrations create it)${w.type === 'trigger' ? ': an append-only or balance trigger was dropped' : ''}`,
+        );
+      else if (fold(h.sql) !== fold(w.sql)) problems.push(`schema: ${w.type} ${w.name} differs from the one its migrations create`);
+    }
+    for (const [key, h] of have) if (!want.has(key)) problems.push(`schema: ${h.type} ${h.name} is not one the migrations create`);
+    return problems;
+  } finally {
+    reference.close();
+  }
+}
