@@ -9,7 +9,7 @@ import { bet, billCredit, settledRound } from './fixtures.js';
 import { connectionOf, Ledger } from './ledger.js';
 import { checkpointKeyFile, signCheckpoint } from './sign.js';
 import { appendSynthetic } from './testing/synthetic.js';
-import { deleteCheckpoints, tamperBalance, tamperCheckpoint, tamperJournalBody } from './testing/tamper.js';
+import { deleteCheckpoints, tamperBalance, tamperCheckpoint, tamperJournalBody, withTriggersLifted } from './testing/tamper.js';
 import { verifyLedger } from './verify.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'ledger-ckpt-'));
@@ -306,8 +306,9 @@ describe('checkpoints', () => {
           const at = byte % body.length;
           const ch = body[at] === '1' ? '2' : '1';
           const db = connectionOf(l);
-          db.exec('DROP TRIGGER IF EXISTS journal_no_update');
-          db.prepare('UPDATE journal SET body = ? WHERE seq = ?').run(body.slice(0, at) + ch + body.slice(at + 1), seq);
+          withTriggersLifted(db, ['journal_no_update'], () =>
+            db.prepare('UPDATE journal SET body = ? WHERE seq = ?').run(body.slice(0, at) + ch + body.slice(at + 1), seq),
+          );
           const r = verifyLedger(l, { from: 'checkpoint' });
           assert.equal(r.ok, false, `byte ${at} of entry ${seq} altered`);
         }

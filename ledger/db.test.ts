@@ -9,6 +9,7 @@ import { durability } from './durability.js';
 import { billCredit } from './fixtures.js';
 import { connectionOf, Ledger } from './ledger.js';
 import { LATEST_VERSION, NewerSchemaError } from './migrations.js';
+import { withTriggersLifted } from './testing/tamper.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'ledger-db-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -52,8 +53,9 @@ describe('opening the ledger database', () => {
     for (let i = 0; i < 20; i++) l.append(billCredit(1, 10000, `bill-${i}`));
     l.close();
     const raw = new Database(ledgerFile(dir));
-    raw.exec('DROP TRIGGER journal_no_update');
-    raw.prepare(`UPDATE journal SET body = replace(body, '"denomination":10000', '"denomination":90000') WHERE seq = 15`).run();
+    withTriggersLifted(raw, ['journal_no_update'], () =>
+      raw.prepare(`UPDATE journal SET body = replace(body, '"denomination":10000', '"denomination":90000') WHERE seq = 15`).run(),
+    );
     raw.close();
     assert.throws(() => Ledger.open({ dataDir: dir, terminalId: 'T-1' }), /integrity failure: journal entry 15/);
   });

@@ -5,7 +5,7 @@ import { verifyAccounts } from './verify-accounts.js';
 export const command = defineCommand({
   name: 'ledger verify',
   summary:
-    "From the newest checkpoint (its signature, then the entries after it replayed against the state\nit signed), or with --full from the first entry: SQLite's integrity check, the hash chain, the\npostings and their balance, and balances/meters/recall recomputed from the journal. Without a\ncheckpoint both check everything. Then the service accounts store against the journal's account\nentries. Exit 0 when everything matches, 1 on any mismatch.",
+    "First what the host's start checks, in both modes: the head mark (a journal shorter than one\ncommitted here before) and the schema and its append-only triggers against the migrations. Then\nfrom the newest checkpoint (its signature, then the entries after it replayed against the state\nit signed), or with --full from the first entry: SQLite's integrity check, the hash chain, the\npostings and their balance, and balances/meters/recall recomputed from the journal. Without a\ncheckpoint both check everything. Then the service accounts store against the journal's account\nentries. Exit 0 when everything matches, 1 on any mismatch.",
   usage: 'usage: etg ledger verify --data-dir DIR [--full] [--json]',
   options: {
     'data-dir': DATA_DIR,

@@ -2,17 +2,40 @@
 // that verification, the start-up tail check and the host's halt catch it. Nothing the kiosk
 // runs imports this (tests/lint/ledger-private.test.ts holds that), and `ledger/index.ts` does
 // not export it.
+import BetterSqlite from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { ledgerFile } from '../db.js';
 import { connectionOf, type Ledger } from '../ledger.js';
 
 /**
- * Rewrites `from` to `to` in the body of entry `seq`, leaving its hashes as they were. The
- * trigger that refuses journal updates is dropped for good (as someone editing the file would),
- * so the ledger stays writable afterwards. Returns whether the body held `from` (and changed).
+ * Runs `edit` with the named triggers lifted, then puts them back word for word: what someone
+ * editing the file does to hide the edit, so that what catches it is the data, not the missing
+ * trigger (the schema check, ledger/schema-check.ts, catches a trigger left out).
+ */
+export function withTriggersLifted<T>(db: Database.Database, names: readonly string[], edit: () => T): T {
+  const saved = names
+    .map((name) => db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name = ?").get(name) as { name: string; sql: string } | undefined)
+    .filter((t) => t !== undefined);
+  for (const t of saved) db.exec(`DROP TRIGGER ${t.name}`);
+  try {
+    return edit();
+  } finally {
+    for (const t of saved) db.exec(t.sql);
+  }
+}
+
+/**
+ * Rewrites `from` to `to` in the body of entry `seq`, leaving its hashes as they were, the
+ * trigger that refuses journal updates lifted for the edit and put back. Returns whether the body
+ * held `from` (and changed).
  */
 export function tamperJournalBody(ledger: Ledger, seq: number, from: string, to: string): boolean {
   const db = connectionOf(ledger);
-  db.exec('DROP TRIGGER IF EXISTS journal_no_update');
-  return db.prepare('UPDATE journal SET body = replace(body, ?, ?) WHERE seq = ? AND instr(body, ?) > 0').run(from, to, seq, from).changes > 0;
+  return withTriggersLifted(
+    db,
+    ['journal_no_update'],
+    () => db.prepare('UPDATE journal SET body = replace(body, ?, ?) WHERE seq = ? AND instr(body, ?) > 0').run(from, to, seq, from).changes > 0,
+  );
 }
 
 /** Moves an account's balance projection by `delta` minor units with no entry behind it. */
@@ -22,8 +45,8 @@ export function tamperBalance(ledger: Ledger, account: string, delta: number): v
 }
 
 /**
- * Sets one column of checkpoint `seq` to `value` (the triggers that keep checkpoints final are
- * dropped for good, as someone editing the file would). Returns whether a row changed.
+ * Sets one column of checkpoint `seq` to `value` (the triggers that keep checkpoints final lifted
+ * for the edit and put back). Returns whether a row changed.
  */
 export function tamperCheckpoint(
   ledger: Ledger,
@@ -32,10 +55,13 @@ export function tamperCheckpoint(
   value: string | number,
 ): boolean {
   const db = connectionOf(ledger);
-  db.exec('DROP TRIGGER IF EXISTS checkpoints_no_update; DROP TRIGGER IF EXISTS checkpoints_no_delete');
   db.pragma('foreign_keys = OFF');
   try {
-    return db.prepare(`UPDATE checkpoints SET ${column} = ? WHERE seq = ?`).run(value, seq).changes > 0;
+    return withTriggersLifted(
+      db,
+      ['checkpoints_no_update', 'checkpoints_no_delete'],
+      () => db.prepare(`UPDATE checkpoints SET ${column} = ? WHERE seq = ?`).run(value, seq).changes > 0,
+    );
   } finally {
     db.pragma('foreign_keys = ON');
   }
@@ -44,6 +70,44 @@ export function tamperCheckpoint(
 /** Deletes checkpoints from `seq` on (every one by default), as someone editing the file would. */
 export function deleteCheckpoints(ledger: Ledger, fromSeq = 0): number {
   const db = connectionOf(ledger);
-  db.exec('DROP TRIGGER IF EXISTS checkpoints_no_update; DROP TRIGGER IF EXISTS checkpoints_no_delete');
-  return db.prepare('DELETE FROM checkpoints WHERE seq >= ?').run(fromSeq).changes;
+  return withTriggersLifted(
+    db,
+    ['checkpoints_no_update', 'checkpoints_no_delete'],
+    () => db.prepare('DELETE FROM checkpoints WHERE seq >= ?').run(fromSeq).changes,
+  );
+}
+
+/** Opens a closed ledger's file by hand (as sqlite3 would, foreign keys off) and runs `edit` on it. */
+function editLedgerFile<T>(dataDir: string, edit: (db: Database.Database) => T): T {
+  const db = new BetterSqlite(ledgerFile(dataDir));
+  try {
+    db.pragma('foreign_keys = OFF');
+    return edit(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** Deletes the newest entry and its postings, the delete triggers lifted and put back word for word; the head mark is left. */
+export function deleteLastEntryInFile(dataDir: string): number {
+  return editLedgerFile(dataDir, (db) =>
+    withTriggersLifted(db, ['journal_no_delete', 'postings_no_delete'], () => {
+      const last = (db.prepare('SELECT MAX(seq) AS seq FROM journal').get() as { seq: number }).seq;
+      db.prepare('DELETE FROM postings WHERE seq = ?').run(last);
+      db.prepare('DELETE FROM journal WHERE seq = ?').run(last);
+      return last;
+    }),
+  );
+}
+
+/** Drops triggers for good (someone who wants the journal writable from then on). */
+export function dropTriggersInFile(dataDir: string, names: readonly string[]): void {
+  editLedgerFile(dataDir, (db) => {
+    for (const n of names) db.exec(`DROP TRIGGER ${n}`);
+  });
+}
+
+/** Any DDL by hand (an added column, a table). */
+export function alterSchemaInFile(dataDir: string, ddl: string): void {
+  editLedgerFile(dataDir, (db) => db.exec(ddl));
 }

@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import Database from 'better-sqlite3';
-import { ledgerFile, openExistingLedger, openLedger } from '../../ledger/index.js';
+import { openExistingLedger, openLedger } from '../../ledger/index.js';
+import { alterSchemaInFile, deleteLastEntryInFile, dropTriggersInFile } from '../../ledger/testing/tamper.js';
 import { appendSynthetic } from '../../ledger/testing/synthetic.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'ledger-tamper-'));
@@ -24,30 +24,6 @@ function folder(name: string, entries = 40): string {
   return dir;
 }
 
-function tamper(dir: string, edit: (db: Database.Database) => void): void {
-  const db = new Database(ledgerFile(dir));
-  try {
-    db.pragma('foreign_keys = OFF');
-    edit(db);
-  } finally {
-    db.close();
-  }
-}
-
-/** Deletes the newest entry with the delete triggers lifted, then puts them back word for word. */
-function deleteLastEntry(db: Database.Database): void {
-  const triggers = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN ('journal_no_delete', 'postings_no_delete')").all() as {
-    name: string;
-    sql: string;
-  }[];
-  assert.equal(triggers.length, 2);
-  for (const t of triggers) db.exec(`DROP TRIGGER ${t.name}`);
-  const last = (db.prepare('SELECT MAX(seq) AS seq FROM journal').get() as { seq: number }).seq;
-  db.prepare('DELETE FROM postings WHERE seq = ?').run(last);
-  db.prepare('DELETE FROM journal WHERE seq = ?').run(last);
-  for (const t of triggers) db.exec(t.sql);
-}
-
 function verify(dir: string, full: boolean): { code: number | null; out: string } {
   const r = spawnSync(process.execPath, ['bin/etg.js', 'ledger', 'verify', '--data-dir', dir, ...(full ? ['--full'] : [])], { encoding: 'utf8' });
   return { code: r.status, out: r.stdout + r.stderr };
@@ -57,14 +33,14 @@ function startRefuses(dir: string, pattern: RegExp): void {
   assert.throws(() => openExistingLedger(dir).close(), pattern, 'the start (a writer opening the ledger) refuses');
 }
 
-const CASES: { name: string; edit: (db: Database.Database) => void; says: RegExp }[] = [
+const CASES: { name: string; edit: (dir: string) => void; says: RegExp }[] = [
   {
     name: 'the last entry deleted (its triggers lifted and put back word for word), the head mark left as it was',
-    edit: deleteLastEntry,
+    edit: (dir) => void deleteLastEntryInFile(dir),
     says: /rollback/i,
   },
-  { name: 'the append-only triggers dropped', edit: (db) => db.exec('DROP TRIGGER journal_no_update; DROP TRIGGER journal_no_delete;'), says: /trigger/i },
-  { name: 'a table altered (a column added)', edit: (db) => db.exec('ALTER TABLE journal ADD COLUMN note TEXT;'), says: /schema/i },
+  { name: 'the append-only triggers dropped', edit: (dir) => dropTriggersInFile(dir, ['journal_no_update', 'journal_no_delete']), says: /trigger/i },
+  { name: 'a table altered (a column added)', edit: (dir) => alterSchemaInFile(dir, 'ALTER TABLE journal ADD COLUMN note TEXT'), says: /schema/i },
 ];
 
 describe('etg ledger verify refuses what the start refuses (issue 29 item 1)', () => {
@@ -72,7 +48,7 @@ describe('etg ledger verify refuses what the start refuses (issue 29 item 1)', (
     it(c.name, () => {
       const dir = folder(`case-${i}`);
       assert.equal(verify(dir, false).code, 0, 'the untouched ledger verifies (the control)');
-      tamper(dir, c.edit);
+      c.edit(dir);
       for (const full of [false, true]) {
         const r = verify(dir, full);
         assert.equal(r.code, 1, `verify${full ? ' --full' : ''} exits 1: ${r.out}`);
