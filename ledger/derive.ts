@@ -77,7 +77,7 @@ export interface EntryBody {
 }
 
 /** Entry types whose `roundId` goes into the journal's round index. */
-const ROUND_TYPES = new Set<EntryType>(['bet.place', 'round.settle', 'round.void', 'misread', 'card.read', 'round.decision']);
+export const ROUND_TYPES = new Set<EntryType>(['bet.place', 'round.settle', 'round.void', 'misread', 'card.read', 'round.decision']);
 
 /** The round an entry belongs to, as the journal's `round_id` column holds it. */
 export function roundIdOf(type: EntryType, payload: Record<string, unknown>): string | null {

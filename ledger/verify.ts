@@ -10,6 +10,7 @@ import { syncAnchor } from './outbox.js';
 import { stationsOfRecord } from './recall.js';
 import { LedgerRefusal } from './refusal.js';
 import { ReplayState, type ReplayedEntry } from './replay-state.js';
+import { rowColumnProblems } from './row-columns.js';
 
 export interface VerifyReport {
   ok: boolean;
@@ -109,6 +110,9 @@ export function verifyLedger(ledger: Ledger, options: VerifyOptions = {}): Verif
     checked.push('sqlite integrity_check and foreign_key_check');
   } else {
     checked.push(`checkpoint ${checkpoint.seq}: signature, fields and its entry's hash`);
+    // The replay checks the unhashed columns of the entries after the checkpoint; these, the ones up to it.
+    for (const p of rowColumnProblems(db, checkpoint.seq)) add(p);
+    checked.push(`row columns against their bodies up to entry ${checkpoint.seq}`);
   }
 
   const from = checkpoint ? { seq: checkpoint.seq, hash: checkpoint.hash } : { seq: 0, hash: genesisHash(ledger.terminalId) };

@@ -111,3 +111,16 @@ export function dropTriggersInFile(dataDir: string, names: readonly string[]): v
 export function alterSchemaInFile(dataDir: string, ddl: string): void {
   editLedgerFile(dataDir, (db) => db.exec(ddl));
 }
+
+/**
+ * Moves entry `seq` to another round in the `round_id` column (no hash covers it; recall and evidence
+ * read it), the update trigger lifted and put back word for word.
+ */
+export function setRoundIdInFile(dataDir: string, seq: number, roundId: string): void {
+  editLedgerFile(dataDir, (db) =>
+    withTriggersLifted(db, ['journal_no_update'], () => {
+      const changed = db.prepare('UPDATE journal SET round_id = ? WHERE seq = ?').run(roundId, seq).changes;
+      if (changed !== 1) throw new Error(`no entry ${seq} to move`);
+    }),
+  );
+}
