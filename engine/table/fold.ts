@@ -1,3 +1,4 @@
+import { canonicalJson } from '../canonical-json.js';
 import type { JournalRecord } from './effects.js';
 import type { GameDefinition } from './game.js';
 import { TableInput } from './inputs.js';
@@ -97,18 +98,5 @@ export function foldJournal<S, R>(
 
 function sameRecord(want: JournalRecord, got: { readonly type: string; readonly txId?: string | null; readonly payload: unknown }): boolean {
   const wantTx = 'txId' in want ? want.txId : null;
-  return want.type === got.type && wantTx === (got.txId ?? null) && stable(want.payload) === stable(got.payload);
-}
-
-/** JSON with object keys sorted, so two payloads compare by content. */
-function stable(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(stable).join(',')}]`;
-  if (v !== null && typeof v === 'object') {
-    return `{${Object.entries(v)
-      .filter(([, x]) => x !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([k, x]) => `${JSON.stringify(k)}:${stable(x)}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v);
+  return want.type === got.type && wantTx === (got.txId ?? null) && canonicalJson(want.payload) === canonicalJson(got.payload);
 }
