@@ -25,7 +25,8 @@ export const layers = {
     why: 'the protocol is shared by host and screens: it may use the engine vocabulary only',
   },
   ledger: {
-    folders: { engine: 'types', protocol: 'types' },
+    // The one canonical JSON (issue 32) lives in the pure engine, which the table fold uses too.
+    folders: { engine: 'types', 'engine/canonical-json.ts': 'any', protocol: 'types' },
     packages: ['better-sqlite3', 'zod'],
     node: true,
     why: 'the ledger imports only plain types',
