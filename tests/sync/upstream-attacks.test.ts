@@ -107,12 +107,15 @@ describe('upstream admin credential', () => {
   });
 
   it('`etg upstream serve` will not start without an admin token, or with a guessable one', () => {
-    const cli = [path.resolve('bin/etg.js'), 'upstream', '--data-dir', '/nonexistent-not-opened', '--listen', '127.0.0.1:0'];
+    // On PostgreSQL there is no data folder to keep a token in (an embedded upstream makes its own:
+    // tests/sync/upstream-first-run.test.ts). The timeouts make a start that should not happen fail
+    // rather than hang.
+    const cli = [path.resolve('bin/etg.js'), 'upstream', '--pg', 'postgres://127.0.0.1:1/never-opened', '--listen', '127.0.0.1:0'];
     const env = { ...process.env, UPSTREAM_ADMIN_TOKEN: '' };
-    const none = spawnSync(process.execPath, cli, { encoding: 'utf8', env });
+    const none = spawnSync(process.execPath, cli, { encoding: 'utf8', env, timeout: 30_000 });
     assert.equal(none.status, 2, none.stderr);
     assert.match(none.stderr, /admin token is required/);
-    const short = spawnSync(process.execPath, cli, { encoding: 'utf8', env: { ...env, UPSTREAM_ADMIN_TOKEN: 'secret' } });
+    const short = spawnSync(process.execPath, cli, { encoding: 'utf8', env: { ...env, UPSTREAM_ADMIN_TOKEN: 'secret' }, timeout: 30_000 });
     assert.equal(short.status, 2, short.stderr);
     assert.match(short.stderr, /at least 24 characters/);
     assert.throws(() => checkTokens({ admin: ADMIN, query: ADMIN }), AdminTokenError);
