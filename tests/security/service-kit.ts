@@ -105,6 +105,7 @@ export async function serviceScreen(running: RunningHost) {
   ws.send(JSON.stringify({ type: 'hello', id: 'h', protocol: PROTOCOL_VERSION, token }));
   ws.send(JSON.stringify({ type: 'subscribe', id: 's', view: 'service' }));
   let n = 0;
+  let sentVersion = 0;
   const until = (test: (s: ServiceState) => boolean, what: string, ms = 60_000): Promise<ServiceState> => {
     if (state && test(state)) return Promise.resolve(state);
     return new Promise((resolve, reject) => {
@@ -118,13 +119,22 @@ export async function serviceScreen(running: RunningHost) {
     const id = `c${++n}`;
     return new Promise<Reply>((resolve) => {
       replies.set(id, resolve);
+      sentVersion = version;
       ws.send(JSON.stringify({ type: 'command', id, view: 'service', version, command }));
     });
   };
   /** Sends, and when the host took it, waits until it has finished with it (its outcome's notice). */
   const act = async (command: CommandBody, what: string): Promise<{ reply: Reply; state: ServiceState | null }> => {
     const before = state;
-    const reply = await send(command);
+    let reply = await send(command);
+    // A command sent against a view that changed meanwhile (a tilt raised, a countdown) is refused
+    // as stale before anything is checked; the screen shows the new view and the person presses
+    // again. So does this kit, at most three times, after the newer snapshot has arrived.
+    for (let tries = 0; reply.type === 'error' && reply.code === 'stale-version' && tries < 3; tries++) {
+      const deadline = Date.now() + 5_000;
+      while (version === sentVersion && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      reply = await send(command);
+    }
     if (reply.type !== 'ack') return { reply, state };
     const s = await until((x) => x !== before && x.busy !== true && x.notice !== null, what);
     return { reply, state: s };
