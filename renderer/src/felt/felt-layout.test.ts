@@ -18,13 +18,9 @@ import {
   spotsOverlap,
   type Rect,
 } from './felt-layout.js';
+import { FELT_TEST_PROFILES } from './test-profiles.js';
 
-const PROFILES = [
-  { game: 'blackjack', bets: ['main', 'anyPair', 'sevens', 'over13', 'under13'] },
-  { game: 'blackjack', bets: ['main'] },
-  { game: 'baccarat', bets: ['banker', 'player', 'tie', 'playerPair', 'bankerPair'] },
-  { game: 'war', bets: ['main', 'tie'] },
-] as const;
+const PROFILES = FELT_TEST_PROFILES;
 
 const screen: Rect = { x: 0, y: 0, width: 1920, height: 1080 };
 const inside = (r: Rect, o: Rect) => r.x >= o.x && r.y >= o.y && r.x + r.width <= o.x + o.width && r.y + r.height <= o.y + o.height;

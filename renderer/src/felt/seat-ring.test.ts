@@ -2,13 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { feltLayout, spotRect, type SpotLayout } from './felt-layout.js';
 import { RING_STROKE, seatRing } from './seat-ring.js';
+import { FELT_TEST_PROFILES } from './test-profiles.js';
 
-const PROFILES = [
-  { game: 'blackjack', bets: ['main', 'anyPair', 'sevens', 'over13', 'under13'] },
-  { game: 'blackjack', bets: ['main'] },
-  { game: 'baccarat', bets: ['banker', 'player', 'tie', 'playerPair', 'bankerPair'] },
-  { game: 'war', bets: ['main', 'tie'] },
-] as const;
+const PROFILES = FELT_TEST_PROFILES;
 
 /** Nearest and farthest distance from (x, y) to a spot's area. */
 function reach(s: SpotLayout, x: number, y: number): { near: number; far: number } {
