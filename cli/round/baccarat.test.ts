@@ -37,7 +37,7 @@ describe('round runner: baccarat', () => {
       settlements: [
         // The no-commission alternative is a choice (Art. 19): the banker's line names it.
         { seat: 1, bet: 'banker', stake: 1000, net: 500, rule: 'macau-baccarat art.18 n.2', choices: ['banker=no-commission'] },
-        { seat: 1, bet: 'tie', stake: 100, net: -100, rule: 'macau-baccarat' },
+        { seat: 1, bet: 'tie', stake: 100, net: -100, rule: 'macau-baccarat art.13 n.1 3), art.17' },
       ],
       totals: [{ seat: 1, staked: 1100, net: 400 }],
     });

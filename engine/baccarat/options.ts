@@ -1,18 +1,17 @@
 import { applyFieldOptions, checkFieldOptions, fieldOptionInfos, type FieldCatalogue } from '../table/field-options.js';
 import { RuleOptionsError, type OptionRule, type RuleOptionInfo, type RuleRefusal } from '../table/rule-options.js';
-import { baccaratProfile, isRegulatedBaccaratProfile, parseBaccaratProfile, type BaccaratProfile } from './profiles.js';
+import { BACCARAT_RULES, baccaratProfile, isRegulatedBaccaratProfile, parseBaccaratProfile, type BaccaratProfile } from './profiles.js';
 
 /**
  * The baccarat profile's options, classed from the text on file: the 2005 amendment's Art. 18
  * (the banker's commission, or no commission and a win on 6 at 50%) fixes the banker's figures
  * of each alternative, and Art. 19 puts the choice of the alternative (the
- * `macau-no-commission` profile) under DICJ prior authorisation. The pay table of the other bets
- * is in articles of Despacho 55/2004 that are not on file: fixed at the standard Macau figures,
- * citing the regulation without an article. The shoe's procedure is the casino's.
+ * `macau-no-commission` profile) under DICJ prior authorisation. The prizes of the other bets are
+ * Art. 17's (its n.1–4 were not found): fixed at the standard Macau figures, citing the bet's
+ * article and Art. 17 without its number.
  */
-const NOT_ON_FILE = 'macau-baccarat (Despacho 55/2004; the article is not on file)';
-const ART18_1 = 'macau-baccarat art.18 n.1';
-const ART18_2 = 'macau-baccarat art.18 n.2';
+const ART18_1 = BACCARAT_RULES.commission;
+const ART18_2 = BACCARAT_RULES.noCommission;
 /** Art. 19 (2005): the casino's choice between the alternatives of Art. 18 needs DICJ prior authorisation. */
 export const BACCARAT_AUTHORISATION_RULE = 'macau-baccarat art.19';
 
@@ -39,10 +38,10 @@ export const BACCARAT_OPTIONS: FieldCatalogue = {
     about: 'a banker win on 6 pays this share of the stake, basis points',
     rules: { 'macau-no-commission': fixed(5000, ART18_2) },
   },
-  'payouts.player.win': { spec: { kind: 'int', min: 0, max: 1000 }, about: 'player bet pays win : per', rules: both(fixed(1, NOT_ON_FILE)) },
-  'payouts.tie.win': { spec: { kind: 'int', min: 0, max: 1000 }, about: 'tie bet pays win : per', rules: both(fixed(8, NOT_ON_FILE)) },
-  'payouts.playerPair.win': { spec: { kind: 'int', min: 0, max: 1000 }, about: 'player pair pays win : per', rules: both(fixed(11, NOT_ON_FILE)) },
-  'payouts.bankerPair.win': { spec: { kind: 'int', min: 0, max: 1000 }, about: 'banker pair pays win : per', rules: both(fixed(11, NOT_ON_FILE)) },
+  'payouts.player.win': { spec: { kind: 'int', min: 0, max: 1000 }, about: 'player bet pays win : per', rules: both(fixed(1, BACCARAT_RULES.player)) },
+  'payouts.tie.win': { spec: { kind: 'int', min: 0, max: 1000 }, about: 'tie bet pays win : per', rules: both(fixed(8, BACCARAT_RULES.tie)) },
+  'payouts.playerPair.win': { spec: { kind: 'int', min: 0, max: 1000 }, about: 'player pair pays win : per', rules: both(fixed(11, BACCARAT_RULES.pair)) },
+  'payouts.bankerPair.win': { spec: { kind: 'int', min: 0, max: 1000 }, about: 'banker pair pays win : per', rules: both(fixed(11, BACCARAT_RULES.pair)) },
 };
 
 /** Each profile's own alternative of Art. 18: the choice its lines name, and the authorisation it needs. */

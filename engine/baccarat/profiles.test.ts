@@ -26,12 +26,12 @@ describe('baccarat profile schema (zod)', () => {
   });
 
   it('lists every bad field, unknown keys by name and missing ones as missing', () => {
-    const p = { ...good(), decks: '8', burn: 'all', bonus: 1, tiePushRule: undefined };
+    const p = { ...good(), decks: '8', burn: 'all', bonus: 1, betRules: undefined };
     const m = refusal(p);
     assert.match(m, /profile\.decks: expected an integer 1–16, got "8"/);
     assert.match(m, /profile\.burn: expected one of first-card-value, none, got "all"/);
     assert.match(m, /profile\.bonus: unknown field/);
-    assert.match(m, /profile\.tiePushRule: expected a non-empty string, missing/);
+    assert.match(m, /profile\.betRules: expected an object, missing/);
     assert.equal(refusal({ ...good(), banker: { kind: 'house' } }), 'profile.banker.kind: expected one of commission, no-commission, got "house"');
     assert.equal(refusal(null), 'profile: expected an object, got null');
   });

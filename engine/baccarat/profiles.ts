@@ -2,10 +2,11 @@
  * Baccarat rule profiles: data, checked by `parseBaccaratProfile`, each option carrying the rule
  * reference that settlement lines quote.
  *
- * Rule ids: `macau-baccarat art.N n.M` for Despacho 55/2004 as amended on 23 Nov 2005 (only the
- * amended Art. 18–19 are on file). The pay-table and tableau articles of the original 55/2004
- * are not on file, so the lines they decide cite no article: their rule is the profile's name
- * alone (`macau-baccarat`). Once the text is obtained, citing them is a data change here.
+ * Rule ids: `macau-baccarat art.N n.M` for Despacho 55/2004 as amended (73/2005 … 56/2018). Every
+ * line cites an article found (docs/rules/baccarat.md): the bet's own in Art. 13 n.1 (as worded by
+ * 64/2007), with Art. 17, the prizes, where a prize is paid (its n.1–4, the figures of the player,
+ * tie and pair prizes, were not found: the article is cited without its number); Art. 18 for the
+ * banker's wins.
  *
  * The schema (zod, `baccaratProfileSchema`) refuses unknown keys, wrong types and out-of-range
  * values with the path of the offending field (`profile-schema.ts`).
@@ -16,9 +17,27 @@ import { intIn, keepFixedByText, lookupProfile, nonEmptyText, ONCE_FIELDS_VALID,
 export { ProfileError } from './profile-schema.js';
 
 /**
+ * The articles the lines cite. Art. 13 n.1 names the bets (1) player, 2) banker, 3) tie, 4)(1) the
+ * pairs, 4)(3) «6 Sortudo»); Art. 17 is «Prémios» (彩金), the article of every bet's prize (69/2009
+ * adds its n.13 "extra prizes beyond those of the preceding numbers"; 56/2018 puts Lucky 6's in its
+ * n.5). Where a line pays no prize (a banker bet lost, a bet returned on a tie) it cites the bet's
+ * article alone: the article that returns player and banker on a tie was not found.
+ */
+export const BACCARAT_RULES = {
+  player: 'macau-baccarat art.13 n.1 1), art.17',
+  tie: 'macau-baccarat art.13 n.1 3), art.17',
+  pair: 'macau-baccarat art.13 n.1 4)(1), art.17',
+  playerBet: 'macau-baccarat art.13 n.1 1)',
+  bankerBet: 'macau-baccarat art.13 n.1 2)',
+  tieStandsOff: 'macau-baccarat art.13 n.1 1)–2)',
+  commission: 'macau-baccarat art.18 n.1',
+  noCommission: 'macau-baccarat art.18 n.2',
+} as const;
+
+/**
  * What the 2005 text of Art. 18 fixes for each regulated profile: the alternative itself and its
- * figure. The pay table of the other bets and the tableau are in articles not on file, so they
- * are left to the profile data (and their lines cite no article).
+ * figure. The figures of the other prizes (Art. 17 n.1–4) were not found: they are the profile
+ * data, fixed as a table plays them (engine/baccarat/options.ts).
  */
 const BACCARAT_FIXED: Readonly<Record<string, readonly FixedByText[]>> = {
   'macau-commission': [
@@ -75,11 +94,13 @@ export interface BaccaratProfile {
     readonly playerPair: Payout;
     readonly bankerPair: Payout;
   };
-  /** Player and banker bets stand off (are returned) on a tie; also quoted by a banker bet lost (Art. 18 is about its wins). */
+  /**
+   * The article of the player and banker bets themselves (Art. 13 n.1 1), 2)), quoted where their
+   * line pays no prize: returned on a tie, a banker bet lost (Art. 18 speaks of the banker's wins).
+   */
+  readonly betRules: { readonly player: string; readonly banker: string };
+  /** The pay table's line "player and banker returned on a tie". */
   readonly tiePushRule: string;
-  readonly tableauRule: string;
-  /** Rule quoted when a coup is voided and every bet returned. */
-  readonly voidRule: string;
 }
 
 const payoutSchema = z.strictObject({ win: intIn(0, 1000), per: intIn(1, 1000), rule: nonEmptyText() }, { error: 'expected an object' });
@@ -107,9 +128,8 @@ export const baccaratProfileSchema = z
       burn: oneOf(['first-card-value', 'none']),
       banker: bankerSchema,
       payouts: z.strictObject({ player: payoutSchema, tie: payoutSchema, playerPair: payoutSchema, bankerPair: payoutSchema }, { error: 'expected an object' }),
+      betRules: z.strictObject({ player: nonEmptyText(), banker: nonEmptyText() }, { error: 'expected an object' }),
       tiePushRule: nonEmptyText(),
-      tableauRule: nonEmptyText(),
-      voidRule: nonEmptyText(),
     },
     { error: 'expected an object' },
   )
@@ -119,27 +139,23 @@ export const baccaratProfileSchema = z
     keepFixedByText(ctx, p, Object.hasOwn(BACCARAT_FIXED, p.id) ? BACCARAT_FIXED[p.id] : undefined);
   }, ONCE_FIELDS_VALID);
 
-/** What a line decided by an article not on file quotes: the regulation's name, no article. */
-export const BACCARAT_NO_ARTICLE = 'macau-baccarat';
-
 const PAY_TABLE = {
-  player: { win: 1, per: 1, rule: BACCARAT_NO_ARTICLE },
-  tie: { win: 8, per: 1, rule: BACCARAT_NO_ARTICLE },
-  playerPair: { win: 11, per: 1, rule: BACCARAT_NO_ARTICLE },
-  bankerPair: { win: 11, per: 1, rule: BACCARAT_NO_ARTICLE },
+  player: { win: 1, per: 1, rule: BACCARAT_RULES.player },
+  tie: { win: 8, per: 1, rule: BACCARAT_RULES.tie },
+  playerPair: { win: 11, per: 1, rule: BACCARAT_RULES.pair },
+  bankerPair: { win: 11, per: 1, rule: BACCARAT_RULES.pair },
 } as const;
 
 const COMMON = {
-  regulation: 'Despacho 55/2004 (Regulamento Oficial de «Bacará»), Art. 18 as amended on 23 Nov 2005',
+  regulation: 'Despacho 55/2004 (Regulamento Oficial de «Bacará») as amended by Despachos 73/2005 to 56/2018',
   authorisation: 'Art. 19 (2005): the choice between the alternatives of Art. 18 needs DICJ prior authorisation, asked 3 working days ahead',
   decks: 8,
   cutCardFromEnd: 16,
   coupsAfterCutCard: 1,
   burn: 'first-card-value',
   payouts: PAY_TABLE,
-  tiePushRule: BACCARAT_NO_ARTICLE,
-  tableauRule: BACCARAT_NO_ARTICLE,
-  voidRule: BACCARAT_NO_ARTICLE,
+  betRules: { player: BACCARAT_RULES.playerBet, banker: BACCARAT_RULES.bankerBet },
+  tiePushRule: BACCARAT_RULES.tieStandsOff,
 } as const;
 
 export const BACCARAT_PROFILES = {
@@ -147,7 +163,7 @@ export const BACCARAT_PROFILES = {
     id: 'macau-commission',
     title: 'Macau punto banco, 5% commission on banker wins',
     ...COMMON,
-    banker: { kind: 'commission', commissionBasisPoints: 500, rule: 'macau-baccarat art.18 n.1' },
+    banker: { kind: 'commission', commissionBasisPoints: 500, rule: BACCARAT_RULES.commission },
   }),
   'macau-no-commission': parseBaccaratProfile({
     id: 'macau-no-commission',
@@ -156,8 +172,8 @@ export const BACCARAT_PROFILES = {
     banker: {
       kind: 'no-commission',
       winOnSixBasisPoints: 5000,
-      rule: 'macau-baccarat art.18 n.2',
-      winOnSixRule: 'macau-baccarat art.18 n.2',
+      rule: BACCARAT_RULES.noCommission,
+      winOnSixRule: BACCARAT_RULES.noCommission,
     },
   }),
   /** No text: every value free, for analysis (`sim`, `round`); its lines cite no article, and no table plays it. */
@@ -176,9 +192,8 @@ export const BACCARAT_PROFILES = {
       playerPair: { win: 11, per: 1, rule: 'generic' },
       bankerPair: { win: 11, per: 1, rule: 'generic' },
     },
+    betRules: { player: 'generic', banker: 'generic' },
     tiePushRule: 'generic',
-    tableauRule: 'generic',
-    voidRule: 'generic',
     banker: { kind: 'commission', commissionBasisPoints: 500, rule: 'generic' },
   }),
 } as const satisfies Record<string, BaccaratProfile>;

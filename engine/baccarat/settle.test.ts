@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { parseCard, RANKS, SUITS, type Card } from '../cards/card.js';
-import { BACCARAT_PROFILES, baccaratProfile, parseBaccaratProfile, ProfileError } from './profiles.js';
-import { BACCARAT_BETS, commission, prize, settleBaccaratSeat, voidBaccaratSeat, type BaccaratBets } from './settle.js';
+import { BACCARAT_PROFILES, BACCARAT_RULES, baccaratProfile, parseBaccaratProfile, ProfileError } from './profiles.js';
+import { BACCARAT_BETS, commission, prize, settleBaccaratSeat, type BaccaratBets } from './settle.js';
 import { playCoup, type CoupResult } from './tableau.js';
 import { freshCards, shuffled } from '../cards/shoe.js';
 import { Rng } from '../random/seeded-rng.js';
@@ -20,6 +20,17 @@ const BANKER_WINS_ON_6 = coup('TS 2H 5D 4C TH'); // P 5 draws T → 5, B 6 (play
 const PLAYER_9 = coup('4S 2H 5D 5C'); // P natural 9, B 7
 const TIE_8 = coup('8S 8H KD KC'); // both natural 8, player pair? 8-K no
 const PAIRS = coup('5S 5H 5D 5C 9S 9H'); // both 5-5 pairs (0); P draws 9, B 0 draws 9 → tie 9–9
+
+/** The article a line must cite, written out case by case from the text (docs/rules/baccarat.md). */
+function expectedRule(bet: string, r: CoupResult, kind: 'commission' | 'no-commission'): string {
+  if (bet === 'banker') {
+    if (r.winner === 'banker') return kind === 'commission' ? 'macau-baccarat art.18 n.1' : 'macau-baccarat art.18 n.2';
+    return 'macau-baccarat art.13 n.1 2)';
+  }
+  if (bet === 'player') return r.winner === 'tie' ? 'macau-baccarat art.13 n.1 1)' : 'macau-baccarat art.13 n.1 1), art.17';
+  if (bet === 'tie') return 'macau-baccarat art.13 n.1 3), art.17';
+  return 'macau-baccarat art.13 n.1 4)(1), art.17';
+}
 
 describe('baccarat settlement', () => {
   it('hand-built coups are what the comments say', () => {
@@ -52,9 +63,9 @@ describe('baccarat settlement', () => {
     ]);
     assert.equal(settleBaccaratSeat(2, { banker: 1000 }, BANKER_WINS_ON_6, NO_COMMISSION)[0]?.net, 500);
     assert.equal(settleBaccaratSeat(2, { banker: 1001 }, BANKER_WINS_ON_6, NO_COMMISSION)[0]?.net, 501);
-    // A banker bet lost is not Art. 18's (about its wins): no article on file decides it.
+    // A banker bet lost is not Art. 18's (about its wins): the line cites the bet's own article.
     assert.deepEqual(settleBaccaratSeat(2, { banker: 1000 }, PLAYER_9, NO_COMMISSION), [
-      { seat: 2, bet: 'banker', stake: 1000, net: -1000, rule: 'macau-baccarat' },
+      { seat: 2, bet: 'banker', stake: 1000, net: -1000, rule: 'macau-baccarat art.13 n.1 2)' },
     ]);
   });
 
@@ -63,12 +74,13 @@ describe('baccarat settlement', () => {
     assert.deepEqual(
       lines.map((l) => [l.bet, l.net, l.rule]),
       [
-        // The pay table is in articles of Despacho 55/2004 not on file: the lines name the regulation and cite no article.
-        ['banker', 0, 'macau-baccarat'],
-        ['player', 0, 'macau-baccarat'],
-        ['tie', 800, 'macau-baccarat'],
-        ['playerPair', -50, 'macau-baccarat'],
-        ['bankerPair', -70, 'macau-baccarat'],
+        // Returned on a tie: the bet's own article (the one that returns it was not found); a prize or
+        // its loss: the bet's article and Art. 17, the prizes (its n.1–4 not found, so no number).
+        ['banker', 0, 'macau-baccarat art.13 n.1 2)'],
+        ['player', 0, 'macau-baccarat art.13 n.1 1)'],
+        ['tie', 800, 'macau-baccarat art.13 n.1 3), art.17'],
+        ['playerPair', -50, 'macau-baccarat art.13 n.1 4)(1), art.17'],
+        ['bankerPair', -70, 'macau-baccarat art.13 n.1 4)(1), art.17'],
       ],
     );
     const p = settleBaccaratSeat(1, { player: 300, playerPair: 50, bankerPair: 70, tie: 10 }, PAIRS, COMMISSION);
@@ -81,13 +93,6 @@ describe('baccarat settlement', () => {
         ['bankerPair', 770],
       ],
     );
-  });
-
-  it('a void coup returns every bet', () => {
-    assert.deepEqual(voidBaccaratSeat(2, { banker: 100, tie: 0, bankerPair: 5 }, COMMISSION), [
-      { seat: 2, bet: 'banker', stake: 100, net: 0, rule: 'macau-baccarat' },
-      { seat: 2, bet: 'bankerPair', stake: 5, net: 0, rule: 'macau-baccarat' },
-    ]);
   });
 
   it('refuses fractional or negative stakes and gives no line for a zero stake', () => {
@@ -117,9 +122,11 @@ describe('baccarat settlement', () => {
             assert.ok(Number.isSafeInteger(l.net));
             assert.ok(l.net >= -l.stake, 'a bet never loses more than its stake');
             assert.ok(l.net <= 11 * l.stake);
-            // Art. 18 for a banker win; else the regulation's name alone (its pay-table article is not on file): never a placeholder.
-            assert.ok(/^macau-baccarat( art\.18 n\.[12])?$/.test(l.rule), l.rule);
-            if (l.rule !== 'macau-baccarat') assert.ok(l.bet === 'banker' && r.winner === 'banker', `${l.bet} ${r.winner}: ${l.rule}`);
+            // Every line cites an article (issue 33 item 1), and the one of its own case: Art. 18 for a
+            // banker win only, Art. 17 (the prizes) only for a bet that can be paid a prize, never the bare name.
+            assert.notEqual(l.rule, 'macau-baccarat');
+            assert.ok(l.rule.startsWith('macau-baccarat art.'), l.rule);
+            assert.equal(l.rule, expectedRule(l.bet, r, profile.banker.kind), `${l.bet} ${r.winner}`);
             if (l.bet === 'banker' && r.winner === 'banker') {
               // exact-ratio payout, rounded toward the player
               const exact = profile.banker.kind === 'commission' ? l.stake * 0.95 : r.bankerTotal === 6 ? l.stake / 2 : l.stake;
@@ -217,6 +224,10 @@ describe('baccarat profiles', () => {
     for (const p of Object.values(BACCARAT_PROFILES)) {
       assert.deepEqual(parseBaccaratProfile(JSON.parse(JSON.stringify(p))), p);
       assert.match(p.banker.rule, p.id === 'generic' ? /^generic$/ : /^macau-baccarat art\.18 n\.[12]$/);
+      // No rule of a regulated profile is the bare regulation's name (issue 33 item 1).
+      if (p.id !== 'generic')
+        for (const rule of [p.tiePushRule, p.betRules.player, p.betRules.banker, ...Object.values(p.payouts).map((x) => x.rule)])
+          assert.ok(Object.values(BACCARAT_RULES).includes(rule as never) && rule.startsWith('macau-baccarat art.'), rule);
       assert.equal(p.decks, 8);
       assert.equal(p.cutCardFromEnd, 16);
     }

@@ -53,9 +53,9 @@ function line(seat: number, bet: BaccaratBet, stake: number, net: number, rule: 
 
 function bankerLine(seat: number, stake: number, r: CoupResult, profile: BaccaratProfile): SettlementLine {
   const b = profile.banker;
-  if (r.winner === 'tie') return line(seat, 'banker', stake, 0, profile.tiePushRule);
-  // Art. 18 speaks of the banker's wins only: a banker bet lost is the pay table's (not on file).
-  if (r.winner === 'player') return line(seat, 'banker', stake, -stake, profile.payouts.player.rule);
+  // Art. 18 speaks of the banker's wins only: returned on a tie or lost, the line cites the bet's article.
+  if (r.winner === 'tie') return line(seat, 'banker', stake, 0, profile.betRules.banker);
+  if (r.winner === 'player') return line(seat, 'banker', stake, -stake, profile.betRules.banker);
   if (b.kind === 'commission') return line(seat, 'banker', stake, stake - commission(stake, b.commissionBasisPoints), b.rule);
   if (r.bankerTotal === 6) return line(seat, 'banker', stake, prize(stake, { win: b.winOnSixBasisPoints, per: 10000 }), b.winOnSixRule);
   return line(seat, 'banker', stake, stake, b.rule);
@@ -82,7 +82,7 @@ export function settleBaccaratSeat(seat: number, bets: BaccaratBets, r: CoupResu
         out.push(bankerLine(seat, stake, r, profile));
         break;
       case 'player':
-        out.push(r.winner === 'tie' ? line(seat, bet, stake, 0, profile.tiePushRule) : simple(seat, bet, stake, r.winner === 'player', pays.player));
+        out.push(r.winner === 'tie' ? line(seat, bet, stake, 0, profile.betRules.player) : simple(seat, bet, stake, r.winner === 'player', pays.player));
         break;
       case 'tie':
         out.push(simple(seat, bet, stake, r.winner === 'tie', pays.tie));
@@ -94,21 +94,6 @@ export function settleBaccaratSeat(seat: number, bets: BaccaratBets, r: CoupResu
         out.push(simple(seat, bet, stake, r.bankerPair, pays.bankerPair));
         break;
     }
-  }
-  return out;
-}
-
-/**
- * A coup voided (a card that cannot be corrected, a supervisor's void): every bet returned. The
- * 55/2004 article on voids is not on file; the rule is the profile's `voidRule`.
- */
-export function voidBaccaratSeat(seat: number, bets: BaccaratBets, profile: Pick<BaccaratProfile, 'voidRule'>): SettlementLine[] {
-  const out: SettlementLine[] = [];
-  for (const bet of BACCARAT_BETS) {
-    const stake = bets[bet];
-    if (stake === undefined || stake === 0) continue;
-    assertMinorUnits(stake, `seat ${seat} ${bet} stake`);
-    out.push(line(seat, bet, stake, 0, profile.voidRule));
   }
   return out;
 }

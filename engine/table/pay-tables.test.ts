@@ -26,17 +26,17 @@ describe('the help pay table comes from the active profile', () => {
     assert.equal(pays(nc).banker, '1:1');
     assert.equal(pays(nc).bankerSix, '1:2');
     assert.equal(pays(nc).bankerCommission, undefined);
-    // Art. 18 n.2 for the banker; the rest cite the regulation and no article (theirs is not on file).
+    // Art. 18 n.2 for the banker; the rest the bet's article (Art. 13 n.1) and Art. 17, the prizes.
     assert.deepEqual(
-      nc.map((l) => [l.item, l.rule]),
+      nc.map((l) => [l.item, l.rule, l.ref?.n]),
       [
-        ['player', 'macau-baccarat'],
-        ['banker', 'macau-baccarat art.18 n.2'],
-        ['bankerSix', 'macau-baccarat art.18 n.2'],
-        ['tie', 'macau-baccarat'],
-        ['playerPair', 'macau-baccarat'],
-        ['bankerPair', 'macau-baccarat'],
-        ['tieStandsOff', 'macau-baccarat'],
+        ['player', 'macau-baccarat art.13 n.1 1), art.17', 13],
+        ['banker', 'macau-baccarat art.18 n.2', 18],
+        ['bankerSix', 'macau-baccarat art.18 n.2', 18],
+        ['tie', 'macau-baccarat art.13 n.1 3), art.17', 13],
+        ['playerPair', 'macau-baccarat art.13 n.1 4)(1), art.17', 13],
+        ['bankerPair', 'macau-baccarat art.13 n.1 4)(1), art.17', 13],
+        ['tieStandsOff', 'macau-baccarat art.13 n.1 1)–2)', 13],
       ],
     );
   });

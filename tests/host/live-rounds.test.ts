@@ -149,8 +149,8 @@ describe('live baccarat rounds through the simulated shoe and bill acceptors', (
         [2, 'tie'],
       ],
     );
-    // The pay table quotes the regulation alone where no article of it is on file (i15), else an article.
-    for (const l of results) assert.match(l.rule, /^macau-baccarat( |$)/);
+    // Every line cites an article of the text (issue 33 item 1), never the regulation's bare name.
+    for (const l of results) assert.match(l.rule, /^macau-baccarat art\.1[378]/);
     const hands = done.round?.hands ?? [];
     assert.deepEqual(
       hands.map((h) => h.owner),

@@ -73,9 +73,19 @@ const CASES: readonly Case[] = [
     0.5,
     (s) => lineOf(baccarat('macau-no-commission', { banker: s }, 'TS 2H 5D 4C TH'), 'banker'),
   ],
-  ['baccarat: tie 8:1', 'macau-baccarat', 8, (s) => lineOf(baccarat('macau-commission', { tie: s }, '8S 8H KD KC'), 'tie')],
-  ['baccarat: player pair 11:1', 'macau-baccarat', 11, (s) => lineOf(baccarat('macau-commission', { playerPair: s }, '5S 5H 5D 5C 9S 9H'), 'playerPair')],
-  ['baccarat: banker pair 11:1', 'macau-baccarat', 11, (s) => lineOf(baccarat('macau-commission', { bankerPair: s }, '5S 5H 5D 5C 9S 9H'), 'bankerPair')],
+  ['baccarat: tie 8:1', 'macau-baccarat art.13 n.1 3), art.17', 8, (s) => lineOf(baccarat('macau-commission', { tie: s }, '8S 8H KD KC'), 'tie')],
+  [
+    'baccarat: player pair 11:1',
+    'macau-baccarat art.13 n.1 4)(1), art.17',
+    11,
+    (s) => lineOf(baccarat('macau-commission', { playerPair: s }, '5S 5H 5D 5C 9S 9H'), 'playerPair'),
+  ],
+  [
+    'baccarat: banker pair 11:1',
+    'macau-baccarat art.13 n.1 4)(1), art.17',
+    11,
+    (s) => lineOf(baccarat('macau-commission', { bankerPair: s }, '5S 5H 5D 5C 9S 9H'), 'bankerPair'),
+  ],
   ['war: tie bet 10:1 ([art.7] n.3, number reconstructed)', 'macau-war [art.7] n.3', 10, (s) => lineOf(war({ tie: s }, '8S 8H'), 'tie')],
   ['war: surrender at a tie, half lost ([art.7] n.4 al.1)', 'macau-war [art.7] n.4 al.1', -0.5, (s) => lineOf(war({ main: s }, '8S 8H', 'surrender'), 'main')],
   // The war's line carries the raise: its stake is 2B and the player wins B (al.1).
