@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import WebSocket from 'ws';
-import { simulatedTableConfig } from '../../host/config/table-config.js';
+import { simulatedTableConfig, type TableConfig } from '../../host/config/table-config.js';
 import { AccountStore } from '../../host/service/accounts.js';
 import { startHost, type RunningHost } from '../../host/start-host.js';
 import { realTimers, type Timers } from '../../host/table/timers.js';
@@ -47,12 +47,16 @@ export async function folderWithAccounts(people: readonly Person[] = [SUP, TECH,
   return dir;
 }
 
-export async function startServiceHost(dir: string, timers: Timers = realTimers): Promise<RunningHost> {
+export async function startServiceHost(
+  dir: string,
+  timers: Timers = realTimers,
+  config: TableConfig = simulatedTableConfig('blackjack'),
+): Promise<RunningHost> {
   return startHost({
     dataDir: dir,
     rendererDir: path.join(dir, 'none'),
     logger: pino({ level: 'silent' }),
-    config: simulatedTableConfig('blackjack'),
+    config,
     // No dealer: nothing moves at the table but what service mode does.
     simulatedDealer: false,
     metricsToken: METRICS_TOKEN,
