@@ -320,6 +320,8 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     log,
     i18n: createI18n(config.defaultLanguage),
     softwareVersion: SOFTWARE_VERSION,
+    // The host's clock: an enrolment file's deadline, the exports' stamps.
+    now: () => timers.now(),
     program: { layout, atStart: manifest },
     stadium: {
       lan: () => lanOrigin,

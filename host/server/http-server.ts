@@ -135,13 +135,17 @@ export async function createHttpServer(deps: HttpServerDeps, port: number): Prom
 
   const serviceExport = deps.serviceExport;
   if (serviceExport) {
-    const answer = (kind: ServiceExportKind) => async (req: { query: unknown; params: unknown }, reply: FastifyReply) => {
+    const answer = (kind: ServiceExportKind) => async (req: { query: unknown; params: unknown; url: string }, reply: FastifyReply) => {
       const query = req.query as { t?: unknown; lang?: unknown };
       const params = req.params as { roundId?: string; station?: string };
       const roundId = params.roundId ?? params.station;
       const language = Language.safeParse(query.lang);
       const file = typeof query.t === 'string' ? serviceExport(query.t, kind, roundId, language.success ? language.data : undefined) : null;
-      if (!file) return reply.code(403).send({ error: 'sign in to service mode to export' });
+      if (!file) {
+        // The path only: the query holds the export token.
+        deps.log.warn({ path: req.url.split('?')[0] }, 'service export refused');
+        return reply.code(403).send({ error: 'sign in to service mode to export' });
+      }
       const name = file.filename.replace(/[^\w.-]/g, '_');
       reply
         .header('Content-Type', file.contentType)

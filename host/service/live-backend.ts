@@ -44,6 +44,7 @@ import { isCorrection, isUncorrectable, type Correction, type Uncorrectable } fr
 import { severityOf, tiltKindsOfSeverity, typesOfSeverity } from './event-severity.js';
 import { profileItems } from './profile-items.js';
 import type { WireFrame } from '../../hardware/wire-frame.js';
+import { EnrolmentDownloads, type DiscardedFile, type EnrolmentDiscard, type EnrolmentRefusal, type EnrollingSession } from '../stadium/enrolment-downloads.js';
 import { FrameTrace } from './frame-trace.js';
 import { metersReport } from './meters-report.js';
 import { manifestDiff, programManifest, type ProgramLayout, type ProgramManifest } from './program-hash.js';
@@ -101,6 +102,19 @@ export interface StadiumService {
 
 const TRACE_KEEP = 200;
 
+/** The journal's words for a refused enrolment download and a discarded file. */
+const ENROLMENT_REFUSED: Record<EnrolmentRefusal, string> = {
+  'no-file': 'no enrolment file waits (downloaded, discarded, or never made): enrol the station again',
+  'other-session': 'the file belongs to the session that enrolled the station',
+  expired: 'not downloaded within its deadline: enrol the station again',
+};
+const ENROLMENT_DISCARDED: Record<EnrolmentDiscard, string> = {
+  expired: 'not downloaded within its deadline',
+  'session-ended': 'the enrolling session ended before the download',
+  revoked: 'the credential was revoked before the download',
+  're-enrolled': 'the station was enrolled again before the download',
+};
+
 /** The service backend over what the host has on this branch; see `service-backend.ts`. */
 export class LiveServiceBackend implements ServiceBackend {
   readonly tableId: string;
@@ -125,6 +139,7 @@ export class LiveServiceBackend implements ServiceBackend {
     this.currency = d.config.currency;
     this.softwareVersion = d.softwareVersion;
     this.now = d.now ?? Date.now;
+    this.enrolments = new EnrolmentDownloads(this.now);
     this.unlisten.push(
       d.billAcceptors.onEvent((station, e) => this.traced(`BA-${station}`, e)),
       d.shoe.onEvent((e) => this.traced('shoe', e)),
@@ -147,6 +162,7 @@ export class LiveServiceBackend implements ServiceBackend {
 
   dispose(): void {
     if (this.frameTimer) clearTimeout(this.frameTimer);
+    if (this.enrolmentTimer) clearTimeout(this.enrolmentTimer);
     for (const u of this.unlisten) u();
     for (const end of [...this.running]) end();
   }
@@ -616,10 +632,11 @@ export class LiveServiceBackend implements ServiceBackend {
     return { ok: true, key: done, values: { key } };
   }
 
-  /** Enrolment files waiting for their one download, by station. */
-  private readonly enrolments = new Map<number, string>();
+  /** Enrolment files waiting for their one download, each by the session that enrolled its station. */
+  private readonly enrolments: EnrolmentDownloads;
+  private enrolmentTimer: ReturnType<typeof setTimeout> | null = null;
 
-  remoteStations(): Omit<Extract<ServicePage, { page: 'stations' }>, 'page'> {
+  remoteStations(viewer: number): Omit<Extract<ServicePage, { page: 'stations' }>, 'page'> {
     const st = this.d.stadium;
     if (!st) return { lan: null, fingerprint: null, stations: [] };
     return {
@@ -633,21 +650,25 @@ export class LiveServiceBackend implements ServiceBackend {
           ...(at !== null ? { enrolledAt: at } : {}),
           screen: st.screenConnected(station),
           acceptor: st.acceptorConnected(station),
-          ...(this.enrolments.has(station) ? { download: true } : {}),
+          // Offered to the enrolling session only: any other would be refused.
+          ...(this.enrolments.waitsFor(station, viewer) ? { download: true } : {}),
         };
       }),
     };
   }
 
-  enrolStation(station: number, authorisedBy: AuthorisedBy): BackendResult {
+  enrolStation(station: number, authorisedBy: AuthorisedBy, session: EnrollingSession): BackendResult {
     const st = this.d.stadium;
     if (!st || !st.stations().includes(station)) return { ok: false, code: 'refused', detail: `station ${station} is not one of this table's remote stations` };
+    let file: string;
     try {
       // The enrolment journals itself (service.action, both names); its file leaves the host once.
-      this.enrolments.set(station, st.enrol(station, authorisedBy));
+      file = st.enrol(station, authorisedBy);
     } catch (e) {
       return { ok: false, code: 'refused', detail: e instanceof Error ? e.message : String(e) };
     }
+    this.journalDiscarded(this.enrolments.hold(station, file, session));
+    this.armEnrolmentTimer();
     this.changed();
     return { ok: true, key: 'service.done.stationEnrol', values: { station } };
   }
@@ -655,17 +676,59 @@ export class LiveServiceBackend implements ServiceBackend {
   revokeStation(station: number, authorisedBy: AuthorisedBy): BackendResult {
     const st = this.d.stadium;
     if (!st || !st.revoke(station, authorisedBy)) return { ok: false, code: 'refused', detail: `station ${station} has no credential in force` };
-    this.enrolments.delete(station);
+    this.journalDiscarded(this.enrolments.discard(station, 'revoked'));
     this.action(authorisedBy, 'station-revoke', `station ${station}`);
     this.changed();
     return { ok: true, key: 'service.done.stationRevoke', values: { station } };
   }
 
-  takeEnrolment(station: number): string | null {
-    const file = this.enrolments.get(station) ?? null;
-    this.enrolments.delete(station);
-    if (file !== null) this.changed();
-    return file;
+  takeEnrolment(station: number, by: EnrollingSession): string | null {
+    const r = this.enrolments.take(station, by);
+    this.journalDiscarded(r.discarded);
+    if (r.file === null) {
+      this.action([by.who], 'enrolment-refused', `station ${station}: ${ENROLMENT_REFUSED[r.refused ?? 'no-file']}; session ${by.enterSeq}`);
+      this.d.log.warn({ station, who: by.who, reason: r.refused }, 'enrolment file refused');
+    } else {
+      this.action([by.who], 'enrolment-download', `station ${station}; session ${by.enterSeq}`);
+      this.d.log.info({ station, who: by.who }, 'enrolment file downloaded');
+    }
+    this.changed();
+    return r.file;
+  }
+
+  sessionEnded(enterSeq: number): void {
+    const gone = this.enrolments.sessionEnded(enterSeq);
+    this.journalDiscarded(gone);
+    if (gone.length > 0) this.changed();
+  }
+
+  /** Files past their deadline are discarded, journalled; the timer is set for the next deadline. */
+  private enrolmentsExpired(): void {
+    const gone = this.enrolments.expire();
+    this.journalDiscarded(gone);
+    if (gone.length > 0) this.changed();
+  }
+
+  private armEnrolmentTimer(): void {
+    if (this.enrolmentTimer) clearTimeout(this.enrolmentTimer);
+    this.enrolmentTimer = null;
+    const next = this.enrolments.nextDeadline();
+    if (next === null) return;
+    // The secret does not stay in memory past its deadline, whether or not anyone looks.
+    this.enrolmentTimer = setTimeout(
+      () => {
+        this.enrolmentTimer = null;
+        this.enrolmentsExpired();
+        this.armEnrolmentTimer();
+      },
+      Math.max(0, next - this.now()) + 10,
+    );
+    this.enrolmentTimer.unref();
+  }
+
+  private journalDiscarded(files: readonly DiscardedFile[]): void {
+    for (const f of files)
+      this.action([f.owner.who], 'enrolment-discarded', `station ${f.station}: ${ENROLMENT_DISCARDED[f.why]}; session ${f.owner.enterSeq}`);
   }
 
   confirmHandpay(station: number, requestTxId: string, authorisedBy: string[]): BackendResult {

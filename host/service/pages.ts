@@ -12,8 +12,11 @@ export interface PageRequest {
 
 export const FIRST_PAGE: PageRequest = { page: 'status', offset: 0, station: null, filter: {}, device: null };
 
-/** A page's content, read fresh from the backend; long lists are cut to one page of rows. */
-export function buildPage(b: ServiceBackend, req: PageRequest): ServicePage {
+/**
+ * A page's content, read fresh from the backend, as the session `viewer` (its `service.enter`
+ * seq) sees it; long lists are cut to one page of rows.
+ */
+export function buildPage(b: ServiceBackend, req: PageRequest, viewer: number): ServicePage {
   switch (req.page) {
     case 'status': {
       const latest = b.programHashLatest();
@@ -62,7 +65,7 @@ export function buildPage(b: ServiceBackend, req: PageRequest): ServicePage {
     case 'sync':
       return { page: 'sync', sync: b.sync() };
     case 'stations':
-      return { page: 'stations', ...b.remoteStations() };
+      return { page: 'stations', ...b.remoteStations(viewer) };
     case 'jackpot':
       return { page: 'jackpot', currency: b.currency, ...b.jackpot() };
   }

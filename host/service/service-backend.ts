@@ -1,5 +1,6 @@
 import type { DeviceRow, EventFilter, EventRow, Language, RecallRound, ServicePage, ServiceRole } from '../../protocol/index.js';
 import type { Correction, Uncorrectable } from '../../engine/table/vocabulary.js';
+import type { EnrollingSession } from '../stadium/enrolment-downloads.js';
 
 /**
  * What service mode needs from the rest of the host. The live implementation
@@ -61,8 +62,8 @@ export interface ServiceBackend {
   checkConfigChange(key: string, value: string, authorisation: string): ConfigRefusal | null;
   /** Null until the handpay queue is connected. */
   pendingHandpays(): PendingHandpay[] | null;
-  /** The remote stations' enrolment page. */
-  remoteStations(): Omit<Extract<ServicePage, { page: 'stations' }>, 'page'>;
+  /** The remote stations' enrolment page, as the session `viewer` (its `service.enter` seq) sees it: its own files to download. */
+  remoteStations(viewer: number): Omit<Extract<ServicePage, { page: 'stations' }>, 'page'>;
   /** The progressive jackpot's page: pools, their movements, the last awards. */
   jackpot(): Omit<Extract<ServicePage, { page: 'jackpot' }>, 'page' | 'currency'>;
   /** A handpay above this amount (minor units) needs two people. */
@@ -88,13 +89,16 @@ export interface ServiceBackend {
   changeConfig(key: string, value: string, authorisation: string, authorisedBy: AuthorisedBy): BackendResult;
   /** `authorisedBy` has one name under the two-person amount, two above it. */
   confirmHandpay(station: number, requestTxId: string, authorisedBy: string[]): BackendResult;
-  /** A new credential for a remote station; its enrolment file waits for one download. */
-  enrolStation(station: number, authorisedBy: AuthorisedBy): BackendResult;
+  /** A new credential for a remote station; its enrolment file waits for one download by `session`, the session that enrolled it. */
+  enrolStation(station: number, authorisedBy: AuthorisedBy, session: EnrollingSession): BackendResult;
   revokeStation(station: number, authorisedBy: AuthorisedBy): BackendResult;
   /** A progressive level set to `to` on the authority's reference (Portugal rules 40, 44). */
   resetJackpot(level: string, to: number, authorisation: string, authorisedBy: AuthorisedBy): BackendResult;
-  /** A remote station's enrolment file, once, just after its enrolment; null afterwards. */
-  takeEnrolment(station: number): string | null;
+  /**
+   * A remote station's enrolment file, once, to the session that enrolled it, within its deadline;
+   * null to anyone else, afterwards, or later. The download and every refusal are journalled.
+   */
+  takeEnrolment(station: number, by: EnrollingSession): string | null;
 
   // ── single-person actions ──
   /** A supervisor stops the round in play for a dealing error seen at the table. */
@@ -116,6 +120,8 @@ export interface ServiceBackend {
   journalEnter(who: string, staff: string, role: 'technician' | 'supervisor' | 'auditor'): number;
   /** `confirmed`: the session of a second person, opened by their PIN on the first person's pad, ends with the act. */
   journalExit(who: string, staff: string, reason: 'sign-out' | 'idle' | 'disconnect' | 'host-stop' | 'confirmed', enterSeq: number): void;
+  /** A session ended: what waited for it alone (an enrolment file) is discarded, journalled. */
+  sessionEnded(enterSeq: number): void;
   /**
    * At start: every session the journal shows entered and never exited (the host was killed or
    * lost power) gets its `service.exit` with reason `power-loss`. Returns how many.

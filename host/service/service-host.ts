@@ -238,7 +238,7 @@ class ServiceConsole {
         exportToken: s.exportToken,
       },
       // Parsed so a page that outgrew its schema is a host error here, not a frame the screen drops.
-      page: ServicePage.parse(buildPage(b, this.request)),
+      page: ServicePage.parse(buildPage(b, this.request, s.enterSeq)),
       confirm: this.confirm ? { action: this.confirm.action, requestedBy: label(this.confirm.by), expiresAt: this.confirm.expiresAt } : null,
     };
   }
@@ -334,9 +334,10 @@ class ServiceConsole {
     if (kind === 'meters.csv') return { contentType: 'text/csv; charset=utf-8', filename: `meters-${b.tableId}-${stamp}.csv`, body: b.metersCsv() };
     if (kind === 'meters.json') return { contentType: 'application/json', filename: `meters-${b.tableId}-${stamp}.json`, body: b.metersJson() };
     if (kind === 'enrolment') {
-      // The station's secret leaves the host once, to the session that enrolled it.
+      // The station's secret leaves the host once, to the session that enrolled it (the backend
+      // checks and journals the download or the refusal).
       const station = Number(roundId);
-      const body = Number.isInteger(station) ? b.takeEnrolment(station) : null;
+      const body = Number.isInteger(station) ? b.takeEnrolment(station, { enterSeq: s.enterSeq, who: label(s.account) }) : null;
       return body ? { contentType: 'application/json', filename: `station-${station}.enrolment.json`, body } : null;
     }
     const body = roundId ? b.evidenceJson(roundId) : null;
@@ -468,8 +469,12 @@ class ServiceConsole {
         return b.computeProgramHash(who);
       case 'clear-tilt':
         return b.clearTilt(a.tilt, a.station, who, this.session?.account.role ?? 'auditor');
-      case 'station-enrol':
-        return b.enrolStation(a.station, two);
+      case 'station-enrol': {
+        // The file goes to this console's session (the supervisor who started it), not the second person's.
+        const s = this.session;
+        if (!s) return { ok: false, code: 'refused', detail: 'the session that started the enrolment has ended' };
+        return b.enrolStation(a.station, two, { enterSeq: s.enterSeq, who: label(s.account) });
+      }
       case 'station-revoke':
         return b.revokeStation(a.station, two);
       case 'jackpot-reset':
@@ -516,6 +521,7 @@ class ServiceConsole {
     this.clearConfirm();
     this.request = FIRST_PAGE;
     this.o.backend.journalExit(s.account.name, s.account.staff, reason, s.enterSeq);
+    this.o.backend.sessionEnded(s.enterSeq);
     this.say(reason === 'idle' ? { ok: false, key: 'service.signIn.idle' } : null);
   }
 

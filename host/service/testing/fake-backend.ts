@@ -60,6 +60,7 @@ export function fakeBackend(overrides: Partial<ServiceBackend> = {}) {
     jackpot: () => ({ reference: null, stake: null, pools: null, stopped: false, history: [], hits: [] }),
     resetJackpot: record('resetJackpot', () => ok('service.done.jackpotReset')),
     takeEnrolment: (station) => (station === 101 ? '{"station":101}' : null),
+    sessionEnded: () => undefined,
     newShoe: record('newShoe', () => ok('service.done.newShoe')),
     setTableOpen: record('setTableOpen', () => ok('service.done.tableOpen')),
     clearTilt: record('clearTilt', () => ok('service.done.clearTilt')),
