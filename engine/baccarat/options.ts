@@ -1,6 +1,6 @@
 import { applyFieldOptions, checkFieldOptions, fieldOptionInfos, type FieldCatalogue } from '../table/field-options.js';
 import { RuleOptionsError, type OptionRule, type RuleOptionInfo, type RuleRefusal } from '../table/rule-options.js';
-import { BACCARAT_RULES, baccaratProfile, isRegulatedBaccaratProfile, parseBaccaratProfile, type BaccaratProfile } from './profiles.js';
+import { BACCARAT_RULES, BURN_FORMULAS, baccaratProfile, isRegulatedBaccaratProfile, parseBaccaratProfile, type BaccaratProfile } from './profiles.js';
 
 /**
  * The baccarat profile's options, classed from the text on file: the 2005 amendment's Art. 18
@@ -15,18 +15,46 @@ const ART18_2 = BACCARAT_RULES.noCommission;
 /** Art. 19 (2005): the casino's choice between the alternatives of Art. 18 needs DICJ prior authorisation. */
 export const BACCARAT_AUTHORISATION_RULE = 'macau-baccarat art.19';
 
+/** Art. 2 n.1 (83/2011) with n.3: the formulas of the cards voided at shoe start, and none with a shuffler-dealer. */
+export const BACCARAT_BURN_RULE = 'macau-baccarat art.2 n.1, n.3';
+/** Art. 3 n.1: the coup the cut card comes out in is the last, or one more is dealt. */
+export const BACCARAT_LAST_COUP_RULE = 'macau-baccarat art.3 n.1';
+
 const fixed = (value: unknown, article: string | null): OptionRule => ({ value, article, class: 'fixed' });
+/**
+ * One of the alternatives the text lists, chosen by the house with DICJ prior authorisation
+ * (Art. 19: "a determinação, pela casa, das opções previstas em alternativa nos artigos 2.º, 3.º,
+ * 7.º, 12.º e 18.º"). The default is the one the table has always played; any other needs the
+ * authorisation reference, and the lines settled under it carry it.
+ */
+const choice = (value: unknown, article: string, others: readonly unknown[]): OptionRule => ({
+  value,
+  article,
+  class: 'choice',
+  alternatives: others.map((v) => ({ value: v, kind: 'choice' as const })),
+  authorisation: { article: BACCARAT_AUTHORISATION_RULE },
+});
 const operator = (value: unknown): OptionRule => ({ value, article: null, class: 'operator' });
 const both = (rule: OptionRule) => ({ 'macau-commission': rule, 'macau-no-commission': rule });
 
 export const BACCARAT_OPTIONS: FieldCatalogue = {
   decks: { spec: { kind: 'int', min: 1, max: 16 }, about: 'decks in the shoe', rules: both(operator(8)) },
   cutCardFromEnd: { spec: { kind: 'int', min: 1, max: 812 }, about: 'cards behind the cut card', rules: both(operator(16)) },
-  coupsAfterCutCard: { spec: { kind: 'int', min: 0, max: 3 }, about: 'coups dealt after the one in which the cut card came out', rules: both(operator(1)) },
+  // Art. 3 n.1: "乃最後一局或只可多進行一局" — that coup is the last, or only one more is played.
+  coupsAfterCutCard: {
+    spec: { kind: 'int', min: 0, max: 3 },
+    about: 'coups dealt after the one in which the cut card came out (Art. 3 n.1: none or one)',
+    rules: both(choice(1, BACCARAT_LAST_COUP_RULE, [0])),
+  },
   burn: {
-    spec: { kind: 'enum', values: ['first-card-value', 'none'] },
-    about: 'first card turned and that many burnt, or no burn',
-    rules: both(operator('first-card-value')),
+    spec: { kind: 'enum', values: BURN_FORMULAS },
+    about: 'cards voided at shoe start: the first card turned and its face value, the decks, a fixed number, or none (shuffler-dealer)',
+    rules: both(choice('first-card-value', BACCARAT_BURN_RULE, ['decks', 'fixed', 'none'])),
+  },
+  burnFixedCards: {
+    spec: { kind: 'int', min: 1, max: 8 },
+    about: 'cards voided at shoe start under burn=fixed (Art. 2 n.1 3): one to eight)',
+    rules: both({ value: 8, article: BACCARAT_BURN_RULE, class: 'choice', range: { min: 1, max: 8 }, authorisation: { article: BACCARAT_AUTHORISATION_RULE } }),
   },
   'banker.commissionBasisPoints': {
     spec: { kind: 'int', min: 0, max: 10000 },
@@ -50,11 +78,16 @@ const PROFILE_CHOICE: Readonly<Record<string, { readonly marker: string } | unde
   'macau-no-commission': { marker: 'banker=no-commission' },
 };
 
+/** The options of the shoe's procedure that are the house's choices (Art. 2 n.1, Art. 3 n.1). */
+const SHOE_CHOICES: readonly string[] = ['burn', 'burnFixedCards', 'coupsAfterCutCard'];
+
 /** A profile (and its options) as a table or a tool plays it, with the markers its lines carry. */
 export interface ResolvedBaccarat {
   readonly profile: BaccaratProfile;
   /** Markers for the banker's lines and for the other bets' lines. */
   readonly bankerChoices: readonly string[];
+  /** The shoe's own choices (Arts. 2, 3): every line of the table was dealt under them. */
+  readonly shoeChoices: readonly string[];
   readonly otherChoices: Readonly<Record<string, readonly string[]>>;
   readonly authorisation: string;
 }
@@ -68,9 +101,19 @@ export function checkBaccaratOptions(id: string, options: Readonly<Record<string
   const base = baccaratProfile(id);
   const out = checkFieldOptions(BACCARAT_OPTIONS, id, base, options);
   const authorisation = typeof options.authorisation === 'string' ? options.authorisation.trim() : '';
-  const choice = PROFILE_CHOICE[id];
-  if (forTable && choice && !authorisation)
+  const profileChoice = PROFILE_CHOICE[id];
+  if (forTable && profileChoice && !authorisation)
     out.push({ reason: 'needs-authorisation', option: 'profile', value: JSON.stringify(id), article: BACCARAT_AUTHORISATION_RULE });
+  // The fixed number is the third formula's: set under another formula it would be read by none.
+  const burn = options.burn ?? base.burn;
+  if (options.burnFixedCards !== undefined && options.burnFixedCards !== base.burnFixedCards && burn !== 'fixed')
+    out.push({
+      reason: 'inconsistent',
+      option: 'burnFixedCards',
+      value: JSON.stringify(options.burnFixedCards),
+      article: BACCARAT_BURN_RULE,
+      allowed: 'burn=fixed',
+    });
   return out;
 }
 
@@ -95,7 +138,10 @@ export function resolveBaccarat(id: string, options: Readonly<Record<string, unk
       .map(([, x]) => x);
     if (m.length > 0) other[bet] = m;
   }
-  return { profile, bankerChoices: banker, otherChoices: other, authorisation };
+  const shoe = Object.entries(choices)
+    .filter(([p]) => SHOE_CHOICES.includes(p))
+    .map(([, m]) => m);
+  return { profile, bankerChoices: banker, shoeChoices: shoe, otherChoices: other, authorisation };
 }
 
 /** Whether a table may play the profile: one a text governs. */
@@ -107,7 +153,7 @@ export function baccaratOptionInfos(id: string): RuleOptionInfo[] {
 
 /** The marks a line of `bet` carries under the resolved profile (none under the text's defaults). */
 export function baccaratMarks(r: ResolvedBaccarat, bet: string): { choices?: readonly string[]; authorisation?: string } {
-  const choices = bet === 'banker' ? r.bankerChoices : (r.otherChoices[bet] ?? []);
+  const choices = [...r.shoeChoices, ...(bet === 'banker' ? r.bankerChoices : (r.otherChoices[bet] ?? []))];
   if (choices.length === 0) return {};
   return { choices, ...(r.authorisation ? { authorisation: r.authorisation } : {}) };
 }

@@ -29,7 +29,7 @@ describe('baccarat profile schema (zod)', () => {
     const p = { ...good(), decks: '8', burn: 'all', bonus: 1, betRules: undefined };
     const m = refusal(p);
     assert.match(m, /profile\.decks: expected an integer 1–16, got "8"/);
-    assert.match(m, /profile\.burn: expected one of first-card-value, none, got "all"/);
+    assert.match(m, /profile\.burn: expected one of first-card-value, decks, fixed, none, got "all"/);
     assert.match(m, /profile\.bonus: unknown field/);
     assert.match(m, /profile\.betRules: expected an object, missing/);
     assert.equal(refusal({ ...good(), banker: { kind: 'house' } }), 'profile.banker.kind: expected one of commission, no-commission, got "house"');

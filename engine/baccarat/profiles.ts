@@ -73,6 +73,9 @@ export type BankerRule =
       readonly winOnSixRule: string;
     };
 
+export const BURN_FORMULAS = ['first-card-value', 'decks', 'fixed', 'none'] as const;
+export type BurnFormula = (typeof BURN_FORMULAS)[number];
+
 export interface BaccaratProfile {
   readonly id: string;
   readonly title: string;
@@ -85,8 +88,15 @@ export interface BaccaratProfile {
   readonly cutCardFromEnd: number;
   /** Coups dealt after the one during which the cut card came out. */
   readonly coupsAfterCutCard: number;
-  /** First card of the shoe turned over and that many burned (tens and faces count 10). */
-  readonly burn: 'first-card-value' | 'none';
+  /**
+   * The cards voided at shoe start, by one of Art. 2 n.1's alternative formulas (83/2011): as many
+   * as the decks (`decks`), as the face value of the first card turned (`first-card-value`: tens
+   * and faces 10), or a number 1–8 the house fixed beforehand (`fixed`, `burnFixedCards`); or none
+   * where an automatic shuffler-dealer deals (`none`, Art. 2 n.3).
+   */
+  readonly burn: BurnFormula;
+  /** The house's fixed number of cards to void under `burn: 'fixed'` (Art. 2 n.1 3): one to eight). */
+  readonly burnFixedCards: number;
   readonly banker: BankerRule;
   readonly payouts: {
     readonly player: Payout;
@@ -125,7 +135,8 @@ export const baccaratProfileSchema = z
       decks: intIn(1, 16),
       cutCardFromEnd: z.int({ error: 'expected an integer' }),
       coupsAfterCutCard: intIn(0, 3),
-      burn: oneOf(['first-card-value', 'none']),
+      burn: oneOf(BURN_FORMULAS),
+      burnFixedCards: intIn(1, 8),
       banker: bankerSchema,
       payouts: z.strictObject({ player: payoutSchema, tie: payoutSchema, playerPair: payoutSchema, bankerPair: payoutSchema }, { error: 'expected an object' }),
       betRules: z.strictObject({ player: nonEmptyText(), banker: nonEmptyText() }, { error: 'expected an object' }),
@@ -153,6 +164,7 @@ const COMMON = {
   cutCardFromEnd: 16,
   coupsAfterCutCard: 1,
   burn: 'first-card-value',
+  burnFixedCards: 8,
   payouts: PAY_TABLE,
   betRules: { player: BACCARAT_RULES.playerBet, banker: BACCARAT_RULES.bankerBet },
   tiePushRule: BACCARAT_RULES.tieStandsOff,
@@ -186,6 +198,7 @@ export const BACCARAT_PROFILES = {
     cutCardFromEnd: 16,
     coupsAfterCutCard: 1,
     burn: 'first-card-value',
+    burnFixedCards: 8,
     payouts: {
       player: { win: 1, per: 1, rule: 'generic' },
       tie: { win: 8, per: 1, rule: 'generic' },

@@ -2,8 +2,10 @@
  * A baccarat shoe from its first card to its last coup, fed one card at a time, so the live table
  * (cards from a reading shoe) and the simulator (cards from a seeded shuffle) run the same code.
  *
- * - Burn at shoe start (profile `burn: 'first-card-value'`): the first card is turned face up and
- *   as many cards as its point value are burned, tens and faces counting 10 (ace 1).
+ * - Burn at shoe start, by the profile's formula of Art. 2 n.1: `first-card-value`, the first card
+ *   is turned face up and as many cards as its point value are burned, tens and faces counting 10
+ *   (ace 1); `decks`, as many cards as the decks; `fixed`, the house's number 1–8; `none`, no burn
+ *   (an automatic shuffler-dealer, Art. 2 n.3).
  * - Cut card: when it comes out, the coup in progress is finished (a cut card that comes out
  *   between coups makes the next coup the one in progress, since it shows while that coup's
  *   first card is drawn), then `coupsAfterCutCard` more coups are dealt and the shoe ends.
@@ -30,11 +32,25 @@ export interface ShoeSession {
   readonly results: readonly CoupResult[];
 }
 
-export function newShoeSession(profile: Pick<BaccaratProfile, 'burn' | 'coupsAfterCutCard'>): ShoeSession {
+/** The cards to burn at shoe start known before any card is seen; null when the first card decides. */
+export function burnKnown(profile: Pick<BaccaratProfile, 'burn' | 'decks' | 'burnFixedCards'>): number | null {
+  switch (profile.burn) {
+    case 'first-card-value':
+      return null;
+    case 'decks':
+      return profile.decks;
+    case 'fixed':
+      return profile.burnFixedCards;
+    case 'none':
+      return 0;
+  }
+}
+
+export function newShoeSession(profile: Pick<BaccaratProfile, 'burn' | 'coupsAfterCutCard' | 'decks' | 'burnFixedCards'>): ShoeSession {
   return {
     burn: profile.burn,
     coupsAfterCutCard: profile.coupsAfterCutCard,
-    burnLeft: profile.burn === 'none' ? 0 : null,
+    burnLeft: burnKnown(profile),
     burned: [],
     coup: EMPTY_COUP,
     coupsLeft: null,

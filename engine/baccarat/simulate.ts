@@ -8,7 +8,7 @@ import { freshCards, shuffled } from '../cards/shoe.js';
 import { Rng } from '../random/seeded-rng.js';
 import type { BaccaratProfile } from './profiles.js';
 import { BACCARAT_BETS, settleBaccaratSeat, type BaccaratBet, type BaccaratBets } from './settle.js';
-import { burnCount } from './shoe-session.js';
+import { burnCount, burnKnown } from './shoe-session.js';
 import { playCoup, type CoupResult } from './tableau.js';
 import type { Card } from '../cards/card.js';
 import { addNet, edges, emptySums, mergeSums, type BetSums, type EdgeEstimate } from './edge-tally.js';
@@ -46,7 +46,7 @@ export function mergeTallies(a: BaccaratTally, b: BaccaratTally): BaccaratTally 
  * checks the two agree).
  */
 export function coupsOfShoe(cards: readonly Card[], profile: BaccaratProfile): CoupResult[] {
-  let i = 0;
+  let i = burnKnown(profile) ?? 0;
   if (profile.burn === 'first-card-value') {
     const first = cards[0];
     if (first === undefined) return [];
