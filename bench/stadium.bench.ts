@@ -1,40 +1,60 @@
-// `npm run bench -- stadium`: one baccarat table host (a process of its own) and 50, 100 and 250
-// remote stations over TLS, in four client processes, betting at random within the limits. For
-// each size: card read → the last station's socket (p50, p99, max), the host's CPU time per
-// coup, its RSS per station, the bytes sent per coup; the same with 10% of the stations behind
-// a 64 kbit/s link; and in the same run a bare `ws` broadcast of a message of the same size to the
-// same clients (same processes, same TLS, same throttling), with the ratio. Nothing asserts a
-// timing. The load average is printed beside the figures: the machine is shared.
-import { fork, type ChildProcess } from 'node:child_process';
+// `npm run bench -- stadium`: one baccarat table host (a process of its own) and 250, 500 and
+// 1,000 remote stations over TLS, in four client processes, betting at random within the limits.
+// For each size, over whole coups until at least 300 card reads: card read → the last station's
+// socket (p50, p99, max), the host's CPU time per coup, its RSS per station, the bytes sent per
+// station per coup; at 250, the same again with 10% of the stations behind a 64 kbit/s link. Then,
+// in the same run, once the table host has exited, the baseline: a bare `ws` broadcast (a process
+// of its own, the table's TLS certificate) of a message the size of a card's to the same clients
+// (same processes, same throttling), as many broadcasts as card reads, with each figure's ratio.
+// Nothing asserts a timing. The load average is printed beside the figures: the machine is shared.
+//
+// Where the machine has four cores or more (and `taskset`), the host and the bare broadcast run on
+// the first half of them and the client processes on the other half; on fewer, everything shares
+// the cores and the clients run at niceness 10, standing for machines of their own.
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REMOTE_STATION_BASE } from '../protocol/index.js';
 import { figure, times } from './report.js';
-import type { FromClients, FromHost, ToClients, ToHost } from './stadium/messages.js';
+import type { FromBare, FromClients, FromHost, ToBare, ToClients, ToHost } from './stadium/messages.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const quick = process.env.BENCH_QUICK === '1';
 // STADIUM_SIZES=250 (comma-separated): only those sizes.
-const SIZES = process.env.STADIUM_SIZES ? process.env.STADIUM_SIZES.split(',').map(Number) : quick ? [20] : [50, 100, 250];
-// STADIUM_ROUNDS=12: more coups per size, more card reads behind each percentile.
-const ROUNDS = process.env.STADIUM_ROUNDS ? Number(process.env.STADIUM_ROUNDS) : quick ? 2 : 6;
+const SIZES = process.env.STADIUM_SIZES ? process.env.STADIUM_SIZES.split(',').map(Number) : quick ? [20] : [250, 500, 1000];
+// STADIUM_CARDS=600: card reads measured per size at least (whole coups), so a p99 has enough behind it.
+const CARDS = process.env.STADIUM_CARDS ? Number(process.env.STADIUM_CARDS) : quick ? 10 : 300;
+// STADIUM_SHARES=0,0.1: the shares of throttled stations for every size (default: 0, and 0.1 at 250 too).
+const sharesFor = (n: number): number[] => (process.env.STADIUM_SHARES ? process.env.STADIUM_SHARES.split(',').map(Number) : n === 250 ? [0, 0.1] : [0]);
 const CLIENT_PROCESSES = 4;
+const TIMINGS = { bettingMs: 3000, decisionMs: 1000, resultsMs: 1000 };
+const DEAL_MS = 150;
+// Notes of 1,000 MOP per station: enough credit for a hundred coups of the clients' bets.
+const NOTES = quick ? 1 : 5;
 
 // STADIUM_CPU_PROF=DIR: the host process writes a V8 CPU profile there (`node --cpu-prof`), one per size.
 const profileDir = process.env.STADIUM_CPU_PROF;
 
+// Cores of their own for the clients where there are enough (STADIUM_PIN=0: never).
+const cores = os.cpus().length;
+const canPin = cores >= 4 && process.env.STADIUM_PIN !== '0' && spawnSync('taskset', ['-V']).status === 0;
+const half = Math.floor(cores / 2);
+const HOST_CPUS = canPin ? `0-${half - 1}` : null;
+const CLIENT_CPUS = canPin ? `${half}-${cores - 1}` : null;
+const CLIENT_NICE = process.env.STADIUM_CLIENTS_NICE ?? (canPin ? '0' : '10');
+
 function child<In, Out>(
   file: string,
   env: Record<string, string>,
-  profile = false,
+  o: { cpus: string | null; profile?: boolean },
 ): { proc: ChildProcess; next: <T extends Out>(type: string) => Promise<T>; send: (m: In) => void } {
-  const proc = fork(path.join(here, 'stadium', file), [], {
-    execArgv: ['--import', 'tsx', ...(profile && profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const execArgv = ['--import', 'tsx', ...(o.profile && profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
+  const script = path.join(here, 'stadium', file);
+  const options = { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] as ('ignore' | 'inherit' | 'ipc')[] };
+  // taskset execs node with the IPC channel's descriptor and environment as fork would pass them.
+  const proc = o.cpus ? spawn('taskset', ['-c', o.cpus, process.execPath, ...execArgv, script], options) : fork(script, [], { ...options, execArgv });
   const inbox: Out[] = [];
   const waiting: { type: string; resolve: (m: Out) => void }[] = [];
   proc.on('message', (m: Out) => {
@@ -58,7 +78,7 @@ function child<In, Out>(
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : (s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] as number);
+  return s.length === 0 ? NaN : (s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] as number);
 };
 const ms = (ns: bigint) => Number(ns) / 1e6;
 const load = () =>
@@ -77,12 +97,21 @@ interface Latency {
 /** Per event: its start, and when each client got it (or a later one): the last client's delay. */
 function lastSocket(events: { key: number; t0: bigint }[], clients: Map<number, bigint>[]): Latency {
   const delays: number[] = [];
+  // Each client's keys in order, so "the first it got at or after this one" is a search, not a scan.
+  const sorted = clients.map((c) => [...c].sort((a, b) => a[0] - b[0]));
   for (const e of events) {
     let last = -1n;
-    for (const c of clients) {
+    for (const c of sorted) {
       // A client that fell behind gets the latest snapshot, not every one: the first it got at or after this one.
-      let at: bigint | null = c.get(e.key) ?? null;
-      if (at === null) for (const [k, t] of c) if (k > e.key && (at === null || t < at)) at = t;
+      let lo = 0;
+      let hi = c.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if ((c[mid] as [number, bigint])[0] < e.key) lo = mid + 1;
+        else hi = mid;
+      }
+      // One connection delivers in order: the first version at or after this one arrived first.
+      const at = lo < c.length ? (c[lo] as [number, bigint])[1] : null;
       if (at !== null && at > last) last = at;
     }
     if (last >= 0n) delays.push(ms(last - e.t0));
@@ -90,28 +119,57 @@ function lastSocket(events: { key: number; t0: bigint }[], clients: Map<number, 
   return { p50: pct(delays, 50), p99: pct(delays, 99), max: Math.max(...delays), events: delays.length };
 }
 
+/** One line of the summary table printed at the end. */
+interface Row {
+  label: string;
+  load: string;
+  cards: number;
+  rounds: number;
+  p50: [number, number];
+  p99: [number, number];
+  cpu: [number, number];
+  rss: [number, number];
+  bytesPerStation: number;
+  messagesPerStation: number;
+  betsPerCommit: number;
+}
+const rows: Row[] = [];
+
 async function run(stations: number, throttledShare: number): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'stadium-bench-'));
-  const host = child<ToHost, FromHost>('host-child.ts', { STADIUM_HOST: JSON.stringify({ stations, dir, seed: 5 }) }, true);
+  const host = child<ToHost, FromHost>(
+    'host-child.ts',
+    { STADIUM_HOST: JSON.stringify({ stations, dir, seed: 5, timings: TIMINGS, dealMs: DEAL_MS }) },
+    { cpus: HOST_CPUS, profile: true },
+  );
+  let bare: ReturnType<typeof child<ToBare, FromBare>> | null = null;
+  const clients: ReturnType<typeof child<ToClients, FromClients>>[] = [];
   try {
     const ready = await host.next<Extract<FromHost, { type: 'ready' }>>('ready');
     const numbers = Array.from({ length: stations }, (_, i) => REMOTE_STATION_BASE + 1 + i);
     const throttled = numbers.filter((_, i) => throttledShare > 0 && i % Math.round(1 / throttledShare) === 0);
-    const clients = Array.from({ length: CLIENT_PROCESSES }, (_, k) =>
-      child<ToClients, FromClients>('clients-child.ts', {
-        STADIUM_CLIENTS: JSON.stringify({
-          file: ready.file,
-          stations: numbers.filter((_, i) => i % CLIENT_PROCESSES === k),
-          throttled,
-          seed: 100 + k,
-          notes: 3,
-        }),
-      }),
-    );
+    for (let k = 0; k < CLIENT_PROCESSES; k++)
+      clients.push(
+        child<ToClients, FromClients>(
+          'clients-child.ts',
+          {
+            STADIUM_CLIENTS: JSON.stringify({
+              file: ready.file,
+              stations: numbers.filter((_, i) => i % CLIENT_PROCESSES === k),
+              throttled,
+              seed: 100 + k,
+              notes: NOTES,
+            }),
+            STADIUM_CLIENTS_NICE: CLIENT_NICE,
+          },
+          { cpus: CLIENT_CPUS },
+        ),
+      );
     await Promise.all(clients.map((c) => c.next('connected')));
     const loadBefore = load();
-    host.send({ type: 'measure', rounds: ROUNDS });
+    host.send({ type: 'measure', cards: CARDS });
     const measured = await host.next<Extract<FromHost, { type: 'measured' }>>('measured');
+    const loadMeasured = load();
     for (const c of clients) c.send({ type: 'report' });
     const reports = await Promise.all(clients.map((c) => c.next<Extract<FromClients, { type: 'report' }>>('report')));
     const received = reports.flatMap((r) => r.received);
@@ -128,21 +186,25 @@ async function run(stations: number, throttledShare: number): Promise<void> {
         )
       : null;
 
-    // The baseline, same run: a bare ws broadcast of a message of the same size to the same clients.
-    host.send({ type: 'bare-listen' });
-    const bareReady = await host.next<Extract<FromHost, { type: 'bare-ready' }>>('bare-ready');
+    // The table closes; then the baseline, same clients: a bare ws broadcast of a message of the same size.
+    for (const c of clients) c.send({ type: 'close-stations' });
+    await Promise.all(clients.map((c) => c.next('stations-closed')));
+    host.send({ type: 'stop' });
+    await new Promise((r) => (host.proc.exitCode !== null ? r(null) : host.proc.once('exit', r)));
+    bare = child<ToBare, FromBare>('bare-child.ts', { STADIUM_BARE: JSON.stringify({ dataDir: ready.dataDir, tableId: ready.tableId }) }, { cpus: HOST_CPUS });
+    const bareReady = await bare.next<Extract<FromBare, { type: 'ready' }>>('ready');
     for (const c of clients) c.send({ type: 'bare-connect', port: bareReady.port });
     await Promise.all(clients.map((c) => c.next('bare-connected')));
-    const count = quick ? 10 : 40;
-    host.send({ type: 'bare-broadcast', bytes: measured.roundMessageBytes, count, gapMs: 150 });
-    const done = await host.next<Extract<FromHost, { type: 'bare-done' }>>('bare-done');
+    const count = Math.max(CARDS, events.length);
+    bare.send({ type: 'broadcast', bytes: measured.roundMessageBytes, count, gapMs: DEAL_MS });
+    const done = await bare.next<Extract<FromBare, { type: 'done' }>>('done');
     await new Promise((r) => setTimeout(r, 500));
     for (const c of clients) c.send({ type: 'bare-report' });
     const bareReports = (await Promise.all(clients.map((c) => c.next<Extract<FromClients, { type: 'bare-report' }>>('bare-report')))).flatMap(
       (r) => r.received,
     );
     const bareEvents = done.times.map((t) => ({ key: t.seq, t0: BigInt(t.t0) }));
-    const bare = lastSocket(
+    const bareLatency = lastSocket(
       bareEvents,
       bareReports.filter((r) => !r.throttled).map((r) => asMap(r.seqs)),
     );
@@ -156,19 +218,26 @@ async function run(stations: number, throttledShare: number): Promise<void> {
 
     const label = `${stations} stations${throttled.length ? `, ${throttled.length} of them at 64 kbit/s` : ''}`;
     const perRound = (x: number) => x / measured.rounds;
-    console.log(`\n  ${label} (load average ${loadBefore} → ${loadAfter}; ${events.length} card reads over ${measured.rounds} coups)`);
+    const cardsPerCoup = events.length / measured.rounds;
+    console.log(
+      `\n  ${label} (load average ${loadBefore} → ${loadMeasured} → ${loadAfter}; ${events.length} card reads over ${measured.rounds} coups; ${measured.subscribers} screens)`,
+    );
+    const ratios: Partial<Record<'p50' | 'p99' | 'max', number>> = {};
     for (const p of ['p50', 'p99', 'max'] as const) {
       const r = figure({
         name: `stadium: card read → last ${throttled.length ? 'unthrottled ' : ''}station's socket, ${p}, ${label}`,
         unit: 'ms',
         value: free[p],
         better: 'lower',
-        baseline: { name: `bare ws broadcast of ${measured.roundMessageBytes} bytes to the same clients, ${p}`, value: bare[p] },
+        baseline: { name: `bare ws broadcast of ${measured.roundMessageBytes} bytes to the same clients, ${p}`, value: bareLatency[p] },
       });
-      console.log(`    ${p} card read → last station: ${free[p].toFixed(1)} ms, bare broadcast ${bare[p].toFixed(1)} ms (${times(r)})`);
+      ratios[p] = r.ratio ?? NaN;
+      console.log(`    ${p} card read → last station: ${free[p].toFixed(1)} ms, bare broadcast ${bareLatency[p].toFixed(1)} ms (${times(r)})`);
     }
     const bareSent = done.times.map((x) => ms(BigInt(x.sent) - BigInt(x.t0)));
-    console.log(`    on the host, the bare broadcast: its last socket written p50 ${pct(bareSent, 50).toFixed(1)} / p99 ${pct(bareSent, 99).toFixed(1)} ms`);
+    console.log(
+      `    on the host, the bare broadcast: its last socket written p50 ${pct(bareSent, 50).toFixed(1)} / p99 ${pct(bareSent, 99).toFixed(1)} ms (${bareLatency.events} broadcasts to ${done.clients} clients)`,
+    );
     console.log(
       `    on the host: card read → journal committed p50 ${pct(committed, 50).toFixed(1)} / p99 ${pct(committed, 99).toFixed(1)} ms; → public round built p50 ${pct(built, 50).toFixed(1)} / p99 ${pct(built, 99).toFixed(1)} ms; → the last socket written p50 ${pct(sentOut, 50).toFixed(1)} / p99 ${pct(sentOut, 99).toFixed(1)} ms`,
     );
@@ -176,45 +245,85 @@ async function run(stations: number, throttledShare: number): Promise<void> {
       console.log(
         `    the ${throttled.length} throttled stations: p50 ${slow.p50.toFixed(0)} ms, p99 ${slow.p99.toFixed(0)} ms, max ${slow.max.toFixed(0)} ms (latest snapshot wins)`,
       );
-    figure({
+    // The bare broadcaster's CPU for as many broadcasts as a coup has card reads, to the same clients.
+    const bareCpuPerCoup = (done.cpuMs / done.times.length) * cardsPerCoup;
+    const cpu = figure({
       name: `stadium: host CPU time per coup, ${label}`,
       unit: 'ms',
       value: perRound(measured.cpuMs),
       better: 'lower',
-      baseline: null,
-      note: 'no bare counterpart: a coup is the engine, its durable journal, the views and the sends',
+      baseline: { name: `bare ws broadcast of a coup's ${cardsPerCoup.toFixed(1)} card reads to the same clients, CPU`, value: bareCpuPerCoup },
     });
     console.log(
-      `    host CPU per coup: ${perRound(measured.cpuMs).toFixed(0)} ms; RSS ${(measured.rssBytes / 2 ** 20).toFixed(0)} MiB, ${(measured.rssBytes / stations / 1024).toFixed(0)} KiB per station`,
+      `    host CPU per coup: ${perRound(measured.cpuMs).toFixed(0)} ms; the bare broadcast of its ${cardsPerCoup.toFixed(1)} cards ${bareCpuPerCoup.toFixed(1)} ms (${times(cpu)})`,
     );
-    console.log(
-      `    sent per coup: ${(perRound(measured.bytesSent) / 1024).toFixed(0)} KiB in ${perRound(measured.messagesSent).toFixed(0)} messages (${perRound(measured.superseded).toFixed(1)} superseded by a newer snapshot before they went); public round message ${measured.roundMessageBytes} bytes`,
-    );
-    figure({
-      name: `stadium: host RSS per station, ${label}`,
+    const hostPerStation = Math.max(1, measured.rssBytes - ready.rssIdle) / stations / 1024;
+    const barePerStation = Math.max(1, done.rss - done.rssIdle) / Math.max(1, done.clients) / 1024;
+    const rss = figure({
+      name: `stadium: host RSS per station (over the table's own before any connected), ${label}`,
       unit: 'KiB',
-      value: measured.rssBytes / stations / 1024,
+      value: hostPerStation,
       better: 'lower',
-      baseline: null,
-      note: "the host's whole RSS over the stations: no bare host holds the same table",
+      baseline: { name: 'bare ws server RSS per connected client (over its own before any connected)', value: barePerStation },
     });
+    console.log(
+      `    RSS: ${(measured.rssBytes / 2 ** 20).toFixed(0)} MiB (${(ready.rssIdle / 2 ** 20).toFixed(0)} MiB before any station connected): ${hostPerStation.toFixed(0)} KiB per station; bare ${(done.rss / 2 ** 20).toFixed(0)} MiB (${(done.rssIdle / 2 ** 20).toFixed(0)} idle): ${barePerStation.toFixed(0)} KiB per client (${times(rss)})`,
+    );
+    const bytesPerStation = perRound(measured.bytesSent) / Math.max(1, measured.subscribers);
+    const messagesPerStation = perRound(measured.messagesSent) / Math.max(1, measured.subscribers);
+    console.log(
+      `    sent per coup: ${(perRound(measured.bytesSent) / 1024).toFixed(0)} KiB in ${perRound(measured.messagesSent).toFixed(0)} messages, ${(bytesPerStation / 1024).toFixed(2)} KiB in ${messagesPerStation.toFixed(1)} messages per station (${perRound(measured.superseded).toFixed(1)} superseded by a newer snapshot before they went); a card's public round message ${measured.roundMessageBytes} bytes`,
+    );
+    const betsPerCommit = measured.bets / Math.max(1, measured.betCommits);
+    console.log(
+      `    bets: ${perRound(measured.bets).toFixed(0)} a coup in ${perRound(measured.betCommits).toFixed(0)} durable commits (${betsPerCommit.toFixed(2)} bets a commit); the journal's commits in all ${perRound(measured.commits).toFixed(0)} a coup`,
+    );
     figure({
-      name: `stadium: bytes sent per coup, ${label}`,
+      name: `stadium: bytes sent per station per coup, ${label}`,
       unit: 'KiB',
-      value: perRound(measured.bytesSent) / 1024,
+      value: bytesPerStation / 1024,
       better: 'lower',
       baseline: null,
       note: 'what the protocol sends: a count, not a speed',
     });
-    for (const c of clients) c.send({ type: 'stop' });
+    rows.push({
+      label,
+      load: `${loadBefore} → ${loadAfter}`,
+      cards: events.length,
+      rounds: measured.rounds,
+      p50: [free.p50, bareLatency.p50],
+      p99: [free.p99, bareLatency.p99],
+      cpu: [perRound(measured.cpuMs), bareCpuPerCoup],
+      rss: [hostPerStation, barePerStation],
+      bytesPerStation,
+      messagesPerStation,
+      betsPerCommit,
+    });
   } finally {
-    host.send({ type: 'stop' });
-    await new Promise((r) => host.proc.once('exit', r));
+    for (const c of clients) c.send({ type: 'stop' });
+    if (host.proc.exitCode === null) host.send({ type: 'stop' });
+    bare?.send({ type: 'stop' });
+    await Promise.all(
+      [host, ...clients, ...(bare ? [bare] : [])].map((c) => new Promise((r) => (c.proc.exitCode !== null ? r(null) : c.proc.once('exit', r)))),
+    );
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-console.log(`stadium: baccarat, ${ROUNDS} coups per size, ${CLIENT_PROCESSES} client processes, ${os.cpus().length} cores; load average ${load()}`);
-// STADIUM_SHARES=0.1 (comma-separated): only those shares of throttled stations.
-const SHARES = process.env.STADIUM_SHARES ? process.env.STADIUM_SHARES.split(',').map(Number) : [0, 0.1];
-for (const n of SIZES) for (const share of SHARES) await run(n, share);
+console.log(
+  `stadium: baccarat, ≥ ${CARDS} card reads per size (betting ${TIMINGS.bettingMs / 1000} s, a card every ${DEAL_MS} ms), ${CLIENT_PROCESSES} client processes, ${cores} cores, ` +
+    (canPin ? `host on cores ${HOST_CPUS}, clients on cores ${CLIENT_CPUS}` : `clients at niceness ${CLIENT_NICE} on the host's cores`) +
+    `; load average ${load()}`,
+);
+for (const n of SIZES) for (const share of sharesFor(n)) await run(n, share);
+
+const f = (x: number, d = 1) => x.toLocaleString('en', { maximumFractionDigits: d, minimumFractionDigits: d });
+const r = ([a, b]: [number, number], unit: string) => `${f(a)} ${unit} (${f(b)}), ${f(a / b, 2)}×`;
+console.log(
+  '\n| stations | load average | card reads / coups | p50 card → last station (bare), ratio | p99 (bare), ratio | host CPU per coup (bare) ms, ratio | RSS per station (bare) KiB, ratio | sent per station per coup | bets per commit |',
+);
+console.log('|---|---|---|---|---|---|---|---|---|');
+for (const x of rows)
+  console.log(
+    `| ${x.label} | ${x.load} | ${x.cards} / ${x.rounds} | ${r(x.p50, 'ms')} | ${r(x.p99, 'ms')} | ${r(x.cpu, 'ms')} | ${r(x.rss, 'KiB')} | ${f(x.bytesPerStation / 1024, 2)} KiB in ${f(x.messagesPerStation)} messages | ${f(x.betsPerCommit, 2)} |`,
+  );

@@ -15,9 +15,10 @@ import type { FromClients, ToClients } from './messages.js';
 
 const arg = JSON.parse(process.env.STADIUM_CLIENTS ?? '{}') as { file: string; stations: number[]; throttled: number[]; seed: number; notes: number };
 const send = (m: FromClients) => process.send?.(m);
-// The stations stand for machines of their own: on the host's cores they yield to the host (and
-// to the bare broadcast's server alike), as 250 machines would not take its CPU. Niceness 10
-// unless STADIUM_CLIENTS_NICE says otherwise (0: as the host).
+// The stations stand for machines of their own: where they share the host's cores they yield to
+// the host (and to the bare broadcast's server alike), as 250 machines would not take its CPU.
+// Niceness 10 unless STADIUM_CLIENTS_NICE says otherwise (0: as the host; the bench passes 0
+// when the clients have cores of their own).
 os.setPriority(Number(process.env.STADIUM_CLIENTS_NICE ?? 10));
 const all = JSON.parse(readFileSync(arg.file, 'utf8')) as EnrolmentFile[];
 const mine = all.filter((e) => arg.stations.includes(e.station));
@@ -51,6 +52,7 @@ async function throttle(target: URL, bytesPerSecond: number): Promise<string> {
 
 const received = new Map<number, Map<number, string>>();
 const stations: HeadlessStation[] = [];
+const devices: DeviceClient[] = [];
 /** Tries again after a failed handshake, as a station does in a reconnect storm (backoff with jitter). */
 async function persist<T>(what: () => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
@@ -74,6 +76,7 @@ await inWaves(mine, async (e) => {
     return d;
   });
   for (let k = 0; k < arg.notes; k++) await device.insert(`bench-${e.station}-${k}`, 1000, 'MOP');
+  devices.push(device);
   const slow = throttled.has(e.station);
   const via = slow ? { ...e, host: await throttle(new URL(e.host), 8000) } : e;
   const seen = new Map<number, string>();
@@ -81,10 +84,12 @@ await inWaves(mine, async (e) => {
   const betRound = { id: '' };
   const s: HeadlessStation = new HeadlessStation(via, agent, {
     // Stamped as it arrives; the public round's version read off the frame as the bare
-    // broadcast's clients read theirs (JSON.parse), the schema check after.
+    // broadcast's clients read theirs (JSON.parse), the schema check after. The round comes
+    // whole (`public`) or as a patch (`public-patch`, protocol 4): either names its version.
     arrived: (data, at) => {
       const m = JSON.parse(data.toString()) as { type?: string; part?: string; version?: number };
-      if (m.type === 'public' && m.part === 'round' && typeof m.version === 'number' && !seen.has(m.version)) seen.set(m.version, String(at));
+      const round = (m.type === 'public' || m.type === 'public-patch') && m.part === 'round';
+      if (round && typeof m.version === 'number' && !seen.has(m.version)) seen.set(m.version, String(at));
     },
     deferDecode: true,
     view: (state) => {
@@ -114,6 +119,7 @@ function bet(s: HeadlessStation, state: StationState): void {
 }
 
 const bare: { throttled: boolean; seqs: Map<number, string> }[] = [];
+const bareSockets: ReturnType<typeof pinnedSocket>[] = [];
 
 process.on('message', (m: ToClients) => {
   void (async () => {
@@ -122,6 +128,11 @@ process.on('message', (m: ToClients) => {
         type: 'report',
         received: [...received].map(([station, seen]) => ({ station, throttled: throttled.has(station), versions: [...seen] })),
       });
+    } else if (m.type === 'close-stations') {
+      // The table's links closed before the bare broadcast opens its own (one link per station at a time).
+      for (const s of stations) s.terminate();
+      for (const d of devices) d.close();
+      send({ type: 'stations-closed' });
     } else if (m.type === 'bare-connect') {
       // The same clients (one link per station, the same throttling) to the bare broadcast, ten at a time as above.
       await inWaves(mine, async (e) => {
@@ -137,6 +148,7 @@ process.on('message', (m: ToClients) => {
         );
         const seqs = new Map<number, string>();
         bare.push({ throttled: slow, seqs });
+        bareSockets.push(ws);
         ws.on('message', (data: Buffer) => {
           const at = process.hrtime.bigint();
           const seq = (JSON.parse(data.toString()) as { seq: number }).seq;
@@ -148,6 +160,7 @@ process.on('message', (m: ToClients) => {
       send({ type: 'bare-report', received: bare.map((b) => ({ throttled: b.throttled, seqs: [...b.seqs] })) });
     } else if (m.type === 'stop') {
       for (const s of stations) s.terminate();
+      for (const b of bareSockets) b.terminate();
       process.exit(0);
     }
   })();

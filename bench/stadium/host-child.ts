@@ -1,12 +1,10 @@
 // The stadium bench's table host, in a process of its own (its CPU time and memory are the
 // figures): a baccarat table with N remote stations, a simulated shoe and dealer. It stamps each
 // card read (process.hrtime, the machine's monotonic clock, which the client processes share)
-// with the public round version it produced, and runs the bare ws broadcast of the same run.
+// with the public round version it produced.
 import { writeFileSync } from 'node:fs';
-import https from 'node:https';
 import path from 'node:path';
 import pino from 'pino';
-import { WebSocketServer } from 'ws';
 import type { Card } from '../../engine/cards/card.js';
 import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
 import { startHost } from '../../host/start-host.js';
@@ -14,18 +12,24 @@ import { REMOTE_STATION_BASE, stationView } from '../../protocol/index.js';
 import type { FromHost, ToHost } from './messages.js';
 
 const send = (m: FromHost) => process.send?.(m);
-const arg = JSON.parse(process.env.STADIUM_HOST ?? '{}') as { stations: number; dir: string; seed: number; sendBuffer?: number };
+const arg = JSON.parse(process.env.STADIUM_HOST ?? '{}') as {
+  stations: number;
+  dir: string;
+  seed: number;
+  timings: { bettingMs: number; decisionMs: number; resultsMs: number };
+  dealMs: number;
+};
 
 const config = TableConfig.parse({ ...simulatedTableConfig('baccarat'), remoteStations: arg.stations });
+const dataDir = path.join(arg.dir, 'host');
 const running = await startHost({
-  dataDir: path.join(arg.dir, 'host'),
+  dataDir,
   rendererDir: path.join(arg.dir, 'no-renderer'),
   config,
   logger: pino({ level: 'silent' }),
   seed: arg.seed,
-  simulatedDealer: { dealMs: 150 },
-  timings: { bettingMs: 5000, decisionMs: 1000, resultsMs: 1000 },
-  ...(arg.sendBuffer !== undefined ? { sendBuffer: arg.sendBuffer } : {}),
+  simulatedDealer: { dealMs: arg.dealMs },
+  timings: arg.timings,
 });
 const enrolments = Array.from({ length: arg.stations }, (_, i) => running.stadium.enrol(REMOTE_STATION_BASE + 1 + i, ['Bench A', 'Bench B']));
 const file = path.join(arg.dir, 'enrolments.json');
@@ -48,10 +52,19 @@ running.hub.publicPart = (part) => {
   if (part === 'round' && reading?.committed !== undefined) reading.built ??= process.hrtime.bigint();
   return built;
 };
+// Every durable commit, and the bets it carried (a bet is its `table.input` entry).
+const counts = { commits: 0, bets: 0, betCommits: 0 };
 const appendMany = running.ledger.appendMany.bind(running.ledger);
 running.ledger.appendMany = (entries) => {
   const r = appendMany(entries);
   if (reading && ++reading.commits === 1) reading.committed = process.hrtime.bigint();
+  if (measuring) {
+    counts.commits++;
+    let bets = 0;
+    for (const e of entries) if (e.type === 'table.input' && e.payload.input.kind === 'place-bet') bets++;
+    counts.bets += bets;
+    if (bets > 0) counts.betCommits++;
+  }
   return r;
 };
 table.onCard = (card: Card, sequence?: number) => {
@@ -79,16 +92,14 @@ table.onCard = (card: Card, sequence?: number) => {
 
 const settled = () => running.ledger.recall({ tableId: config.tableId, limit: 500 }).filter((r) => r.status === 'settled').length;
 
-let bare: WebSocketServer | null = null;
-let bareServer: https.Server | null = null;
-
 process.on('message', (m: ToHost) => {
   void handle(m);
 });
 
 async function handle(m: ToHost): Promise<void> {
   if (m.type === 'measure') {
-    // From the next betting window: the rounds' CPU time, memory and bytes, and every card read.
+    // From the next betting window, whole coups until at least `cards` card reads: their CPU
+    // time, memory and bytes, and every card read.
     while (table.state.phase !== 'betting') await new Promise((r) => setTimeout(r, 20));
     // Subscribed after every station's screen: the hub hands it each public part after theirs.
     running.hub.subscribe(stationView(REMOTE_STATION_BASE + 1), 'bench-probe', {
@@ -99,53 +110,38 @@ async function handle(m: ToHost): Promise<void> {
     const startRounds = settled();
     const cpu0 = process.cpuUsage();
     const sent0 = running.sent();
+    const subscribers = running.hub.subscribers() - 1;
+    counts.commits = 0;
+    counts.bets = 0;
+    counts.betCommits = 0;
     measuring = true;
     let rss = 0;
     const sampler = setInterval(() => (rss = Math.max(rss, process.memoryUsage().rss)), 200);
-    while (settled() < startRounds + m.rounds) await new Promise((r) => setTimeout(r, 50));
+    // Whole coups: from this betting window to the first one that opens after the last card counted.
+    while (cards.length < m.cards || table.state.phase !== 'betting') await new Promise((r) => setTimeout(r, 20));
     measuring = false;
     clearInterval(sampler);
     const cpu = process.cpuUsage(cpu0);
     const sent1 = running.sent();
     send({
       type: 'measured',
-      rounds: m.rounds,
+      rounds: settled() - startRounds,
       cpuMs: (cpu.user + cpu.system) / 1000,
       rssBytes: rss,
       bytesSent: sent1.bytes - sent0.bytes,
       messagesSent: sent1.messages - sent0.messages,
       superseded: sent1.superseded - sent0.superseded,
+      subscribers,
       roundMessageBytes: Math.round(sizes.splice(0).reduce((a, b) => a + b, 0) / Math.max(1, cards.length)),
+      bets: counts.bets,
+      commits: counts.commits,
+      betCommits: counts.betCommits,
       cards: cards.splice(0),
     });
-  } else if (m.type === 'bare-listen') {
-    // The baseline: a plain ws server over the same TLS, broadcasting a message of the same size.
-    const cert = running.stadium.certificate;
-    if (!cert) throw new Error('no certificate');
-    bareServer = https.createServer({ key: cert.key, cert: cert.cert });
-    bare = new WebSocketServer({ server: bareServer, perMessageDeflate: false });
-    await new Promise<void>((r) => bareServer?.listen(0, '127.0.0.1', r));
-    const address = bareServer.address();
-    send({ type: 'bare-ready', port: typeof address === 'object' && address ? address.port : 0 });
-  } else if (m.type === 'bare-broadcast') {
-    const times: { seq: number; t0: string; sent: string }[] = [];
-    for (let seq = 1; seq <= m.count; seq++) {
-      const head = `{"seq":${seq},"pad":"`;
-      const text = head + 'x'.repeat(Math.max(0, m.bytes - head.length - 2)) + '"}';
-      const bytes = Buffer.from(text);
-      const t0 = process.hrtime.bigint();
-      for (const c of bare?.clients ?? []) c.send(bytes, { binary: false });
-      times.push({ seq, t0: String(t0), sent: String(process.hrtime.bigint()) });
-      await new Promise((r) => setTimeout(r, m.gapMs));
-    }
-    send({ type: 'bare-done', times, clients: bare?.clients.size ?? 0 });
   } else if (m.type === 'stop') {
-    for (const c of bare?.clients ?? []) c.terminate();
-    bare?.close();
-    bareServer?.close();
     await running.close();
     process.exit(0);
   }
 }
 
-send({ type: 'ready', file, lanOrigin: running.stadium.lanOrigin ?? '' });
+send({ type: 'ready', file, lanOrigin: running.stadium.lanOrigin ?? '', dataDir, tableId: config.tableId, rssIdle: process.memoryUsage().rss });

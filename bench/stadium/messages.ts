@@ -1,33 +1,63 @@
 // What the stadium bench's processes tell each other over their IPC channels (times are
 // process.hrtime.bigint() as decimal strings: the machine's monotonic clock, shared by all).
 
-export type ToHost =
-  { type: 'measure'; rounds: number } | { type: 'bare-listen' } | { type: 'bare-broadcast'; bytes: number; count: number; gapMs: number } | { type: 'stop' };
+export type ToHost = { type: 'measure'; cards: number } | { type: 'stop' };
 
 export type FromHost =
-  | { type: 'ready'; file: string; lanOrigin: string }
+  | {
+      type: 'ready';
+      file: string;
+      lanOrigin: string;
+      /** The host's data folder (its TLS certificate is the bare broadcast's). */
+      dataDir: string;
+      tableId: string;
+      /** The host's RSS with the table open and every station enrolled, before any connects. */
+      rssIdle: number;
+    }
   | {
       type: 'measured';
       rounds: number;
       cpuMs: number;
+      /** The largest RSS sampled while measuring. */
       rssBytes: number;
       bytesSent: number;
       messagesSent: number;
       superseded: number;
+      /** The subscribed screens while measuring (the stations connected). */
+      subscribers: number;
+      /** The average size of what a card read sent each station (the public round, whole or as a patch). */
       roundMessageBytes: number;
+      /** Bets taken while measuring; the journal's durable commits, and those that carried bets. */
+      bets: number;
+      commits: number;
+      betCommits: number;
       /**
        * Each card read: its start, and on the host's side when its journal commit was done, when
        * the public round it made was built (before its sends), and when its sends were done.
        */
       cards: { version: number; t0: string; committed: string; built: string; sent: string }[];
-    }
-  | { type: 'bare-ready'; port: number }
-  | { type: 'bare-done'; times: { seq: number; t0: string; sent: string }[]; clients: number };
+    };
 
-export type ToClients = { type: 'report' } | { type: 'bare-connect'; port: number } | { type: 'bare-report' } | { type: 'stop' };
+export type ToBare = { type: 'broadcast'; bytes: number; count: number; gapMs: number } | { type: 'stop' };
+
+export type FromBare =
+  | { type: 'ready'; port: number }
+  | {
+      type: 'done';
+      times: { seq: number; t0: string; sent: string }[];
+      clients: number;
+      /** CPU time of the broadcasts (and the idle loop between them). */
+      cpuMs: number;
+      /** RSS of the bare server before any client connected, and its largest with every client. */
+      rssIdle: number;
+      rss: number;
+    };
+
+export type ToClients = { type: 'report' } | { type: 'close-stations' } | { type: 'bare-connect'; port: number } | { type: 'bare-report' } | { type: 'stop' };
 
 export type FromClients =
   | { type: 'connected'; stations: number }
   | { type: 'report'; received: { station: number; throttled: boolean; versions: [number, string][] }[] }
+  | { type: 'stations-closed' }
   | { type: 'bare-connected'; clients: number }
   | { type: 'bare-report'; received: { throttled: boolean; seqs: [number, string][] }[] };
