@@ -17,10 +17,14 @@ describe('sim baccarat / sim war', () => {
     const out = JSON.parse(r.stdout) as { probabilities: Record<string, number>; bets: Record<string, { houseEdge: number }> };
     assert.deepEqual(Object.keys(out), ['probabilities', 'bets']);
     assert.deepEqual(Object.keys(out.probabilities), ['banker', 'player', 'tie']);
-    assert.deepEqual(Object.keys(out.bets), ['banker', 'player', 'tie', 'playerPair', 'bankerPair']);
+    assert.deepEqual(Object.keys(out.bets), ['banker', 'player', 'tie', 'playerPair', 'bankerPair', 'lucky6']);
     assert.equal(out.bets.banker?.houseEdge.toFixed(2), '1.06');
     assert.equal(out.bets.player?.houseEdge.toFixed(2), '1.24');
     assert.equal(out.bets.tie?.houseEdge.toFixed(2), '14.36');
+    // «6 Sortudo» at 12 and 20 to 1 (Art. 17 n.5): the published 16.68% at 8 decks; 6 decks as enumerated.
+    assert.equal(out.bets.lucky6?.houseEdge.toFixed(4), '16.6836');
+    const six = JSON.parse(sim(['baccarat', '--rules', 'macau-commission', '--decks', '6', '--exact', '--json']).stdout) as typeof out;
+    assert.equal(six.bets.lucky6?.houseEdge.toFixed(4), '16.7163');
   });
 
   it("war --exact --json has the issue's shape; Monte Carlo on two threads reports standard errors", () => {

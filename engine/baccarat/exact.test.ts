@@ -33,11 +33,27 @@ describe('baccarat exact calculator', () => {
     assert.ok(Math.abs(p.banker + p.player + p.tie - 1) < 1e-12);
   });
 
+  it('«6 Sortudo» (Lucky 6): the published 8-deck counts of a banker win on 6 with two and three cards, and its exact edge at 12 and 20 to 1 (Art. 17 n.5)', () => {
+    // Published counts (Wizard of Odds, "Lucky 6", Macau pay table 12 and 20 to 1: house edge 16.6836%).
+    const k = enumerateCoups(fullShoeCounts(8));
+    assert.equal(k.bankerWinsOnSixTwoCards, 186_173_936_904_192);
+    assert.equal(k.bankerWinsOnSixThreeCards, 83_058_367_551_488);
+    assert.equal(k.bankerWinsOnSixTwoCards + k.bankerWinsOnSixThreeCards, k.bankerWinsOnSix);
+    const edge8 = exactBaccarat(COMMISSION).bets.lucky6.houseEdge;
+    assert.equal(Math.round(edge8 * 10_000) / 10_000, 16.6836);
+    // The same from the counts, written out: 12 × P(two) + 20 × P(three) − P(neither).
+    const t = k.total;
+    assert.ok(Math.abs(edge8 - -100 * ((12 * k.bankerWinsOnSixTwoCards + 20 * k.bankerWinsOnSixThreeCards - (t - k.bankerWinsOnSix)) / t)) < 1e-9);
+    // Six decks: the figure of the same enumeration (checked by brute force below; no published count found).
+    const edge6 = exactBaccarat({ ...COMMISSION, decks: 6 }).bets.lucky6.houseEdge;
+    assert.equal(Math.round(edge6 * 10_000) / 10_000, 16.7163);
+  });
+
   it('agrees with brute force over every ordered draw of a small shoe', () => {
     // 11 cards: every ordered 6-card sequence is played through the tableau itself.
     const shoe: Card[] = ['A', '2', '3', '3', '5', '6', '7', '8', '9', 'T', 'K'].map((rank) => ({ rank, suit: 'S' }) as Card);
     const counts = RANKS.map((r) => shoe.filter((c) => c.rank === r).length);
-    const tally = { banker: 0, player: 0, tie: 0, six: 0, total: 0, pair: 0, pairTotal: 0 };
+    const tally = { banker: 0, player: 0, tie: 0, six: 0, sixThree: 0, total: 0, pair: 0, pairTotal: 0 };
     const n = shoe.length;
     const idx: number[] = [];
     const walk = (): void => {
@@ -46,6 +62,7 @@ describe('baccarat exact calculator', () => {
         tally.total++;
         tally[r.winner]++;
         if (r.winner === 'banker' && r.bankerTotal === 6) tally.six++;
+        if (r.winner === 'banker' && r.bankerTotal === 6 && r.banker.length === 3) tally.sixThree++;
         if (r.playerPair) tally.pair++;
         return;
       }
@@ -62,6 +79,8 @@ describe('baccarat exact calculator', () => {
     assert.equal(k.playerWins, tally.player);
     assert.equal(k.ties, tally.tie);
     assert.equal(k.bankerWinsOnSix, tally.six);
+    assert.equal(k.bankerWinsOnSixThreeCards, tally.sixThree);
+    assert.equal(k.bankerWinsOnSixTwoCards, tally.six - tally.sixThree);
     assert.equal(k.bankerWinsOther + k.bankerWinsOnSix, tally.banker);
     assert.ok(Math.abs(pairProbability(counts) - tally.pair / tally.total) < 1e-12);
   });

@@ -20,6 +20,9 @@ export function fullShoeCounts(decks: number): number[] {
 export interface BaccaratCounts {
   /** Weights (ordered 6-card sequences) of each outcome. */
   readonly bankerWinsOnSix: number;
+  /** Of those, the banker's 6 on its first two cards, and with a third (Lucky 6's two prizes). */
+  readonly bankerWinsOnSixTwoCards: number;
+  readonly bankerWinsOnSixThreeCards: number;
   readonly bankerWinsOther: number;
   readonly playerWins: number;
   readonly ties: number;
@@ -40,12 +43,14 @@ export function enumerateCoups(ranks: RankCounts): BaccaratCounts {
   const c = valueCounts(ranks);
   const n = c.reduce((a, b) => a + b, 0);
   if (n < 6) throw new RangeError(`a coup may need 6 cards; the shoe has ${n}`);
-  const acc = { six: 0, other: 0, player: 0, tie: 0 };
-  const record = (pt: number, bt: number, w: number): void => {
+  const acc = { six2: 0, six3: 0, other: 0, player: 0, tie: 0 };
+  /** `three`: the banker drew a third card. */
+  const record = (pt: number, bt: number, w: number, three = false): void => {
     if (pt > bt) acc.player += w;
     else if (bt > pt) {
-      if (bt === 6) acc.six += w;
-      else acc.other += w;
+      if (bt !== 6) acc.other += w;
+      else if (three) acc.six3 += w;
+      else acc.six2 += w;
     } else acc.tie += w;
   };
   // Each draw multiplies the weight by the count left of that value, then takes the card out.
@@ -83,7 +88,7 @@ export function enumerateCoups(ranks: RankCounts): BaccaratCounts {
                 c[p3] = x4 - 1;
                 for (let b3 = 0; b3 < 10; b3++) {
                   const x5 = at(b3);
-                  if (x5 !== 0) record(pt3, (bt + b3) % 10, w5 * x5);
+                  if (x5 !== 0) record(pt3, (bt + b3) % 10, w5 * x5, true);
                 }
                 c[p3] = x4;
               } else {
@@ -93,7 +98,7 @@ export function enumerateCoups(ranks: RankCounts): BaccaratCounts {
           } else if (bankerDraws(bt, null)) {
             for (let b3 = 0; b3 < 10; b3++) {
               const x4 = at(b3);
-              if (x4 !== 0) record(pt, (bt + b3) % 10, w4 * x4 * (n - 5));
+              if (x4 !== 0) record(pt, (bt + b3) % 10, w4 * x4 * (n - 5), true);
             }
           } else {
             record(pt, bt, w4 * (n - 4) * (n - 5));
@@ -107,7 +112,9 @@ export function enumerateCoups(ranks: RankCounts): BaccaratCounts {
     c[p1] = w1;
   }
   return {
-    bankerWinsOnSix: acc.six,
+    bankerWinsOnSix: acc.six2 + acc.six3,
+    bankerWinsOnSixTwoCards: acc.six2,
+    bankerWinsOnSixThreeCards: acc.six3,
     bankerWinsOther: acc.other,
     playerWins: acc.player,
     ties: acc.tie,
@@ -126,7 +133,7 @@ export function pairProbability(ranks: RankCounts): number {
 export interface BaccaratExact {
   readonly probabilities: { readonly banker: number; readonly player: number; readonly tie: number };
   /** House edge in percent of the bet (positive = house advantage). */
-  readonly bets: Record<'banker' | 'player' | 'tie' | 'playerPair' | 'bankerPair', { readonly houseEdge: number }>;
+  readonly bets: Record<'banker' | 'player' | 'tie' | 'playerPair' | 'bankerPair' | 'lucky6', { readonly houseEdge: number }>;
 }
 
 /**
@@ -147,6 +154,9 @@ export function exactBaccarat(profile: BaccaratProfile, ranks: RankCounts = full
   const playerEv = pPlayer * ratio(pay.player) - pBanker;
   const tieEv = pTie * ratio(pay.tie) - (1 - pTie);
   const pPair = pairProbability(ranks);
+  const pSix2 = k.bankerWinsOnSixTwoCards / k.total;
+  const pSix3 = k.bankerWinsOnSixThreeCards / k.total;
+  const lucky6Ev = pSix2 * ratio(pay.lucky6Two) + pSix3 * ratio(pay.lucky6Three) - (1 - pSix2 - pSix3);
   const edge = (ev: number): { houseEdge: number } => ({ houseEdge: -100 * ev });
   return {
     probabilities: { banker: pBanker, player: pPlayer, tie: pTie },
@@ -156,6 +166,8 @@ export function exactBaccarat(profile: BaccaratProfile, ranks: RankCounts = full
       tie: edge(tieEv),
       playerPair: edge(pPair * ratio(pay.playerPair) - (1 - pPair)),
       bankerPair: edge(pPair * ratio(pay.bankerPair) - (1 - pPair)),
+      // Whether or not a table offers it: the figures are the text's (Art. 17 n.5).
+      lucky6: edge(lucky6Ev),
     },
   };
 }

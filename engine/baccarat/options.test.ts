@@ -79,3 +79,59 @@ describe("the shoe's procedure as the house's authorised choices (Art. 2 n.1, Ar
     );
   });
 });
+
+describe('«6 Sortudo» (Lucky 6) where the table offers it (Art. 13 n.1 4)(3), Art. 17 n.5)', () => {
+  it('is off by default; a table offers it only with the reference of the DICJ’s authorisation', () => {
+    assert.deepEqual(reasons('macau-commission', { lucky6: true }), [['lucky6', 'needs-authorisation', null]]);
+    assert.deepEqual(reasons('macau-commission', { lucky6: true, authorisation: 'DICJ 56/2018 authorisation 12' }), []);
+    assert.deepEqual(
+      reasons('macau-commission', { lucky6: 'yes', authorisation: 'A' }).map(([o, r]) => [o, r]),
+      [['lucky6', 'bad-type']],
+    );
+    // Its figures are the text's: refused with the article.
+    assert.deepEqual(reasons('macau-commission', { 'payouts.lucky6Three.win': 23, authorisation: 'A' }), [
+      ['payouts.lucky6Three.win', 'fixed', 'macau-baccarat art.13 n.1 4)(3), art.17 n.5'],
+    ]);
+    assert.equal(baccaratTableGame('macau-commission').bets.includes('lucky6'), false);
+    assert.equal(
+      baccaratTableGame('macau-commission').payTable.some((l) => l.item.startsWith('lucky6')),
+      false,
+    );
+  });
+
+  it('offered, it is a spot of the table, its pay-table lines cite Art. 17 n.5, and its lines carry the reference', () => {
+    const g = baccaratTableGame('macau-no-commission', { lucky6: true, authorisation: 'DICJ 77/2026' });
+    assert.ok(g.bets.includes('lucky6'));
+    assert.deepEqual(
+      g.payTable
+        .filter((l) => l.item.startsWith('lucky6'))
+        .map((l) => [l.item, l.pays.kind === 'odds' ? `${l.pays.win}:${l.pays.per}` : l.pays.kind, l.rule, l.ref?.n]),
+      [
+        ['lucky6Two', '12:1', 'macau-baccarat art.13 n.1 4)(3), art.17 n.5', 13],
+        ['lucky6Three', '20:1', 'macau-baccarat art.13 n.1 4)(3), art.17 n.5', 13],
+      ],
+    );
+    let shoe = g.initial();
+    for (let i = 0; g.shoeCue(shoe) !== null && i < 20; i++) {
+      const r = g.takeShoeCard(shoe, parseCard('3C'));
+      assert.ok(r.ok);
+      shoe = r.shoe;
+    }
+    let round = g.startRound(shoe, [{ seat: 2, bets: { lucky6: 100, banker: 100 }, behind: [] }]);
+    // P 5 draws T, B 6 stands: banker wins on 6 with two cards.
+    for (const c of ['TS', '2H', '5D', '4C', 'TH'] as const) {
+      const r = g.takeCard(round.shoe, round.round, parseCard(c));
+      assert.ok(r.ok);
+      round = { shoe: r.shoe, round: r.round };
+    }
+    const lines = g.settle(round.shoe, round.round).lines;
+    assert.deepEqual(
+      lines.map((l) => [l.bet, l.net, l.rule, l.choices, l.authorisation]),
+      [
+        ['banker', 50, 'macau-baccarat art.18 n.2', ['banker=no-commission'], 'DICJ 77/2026'],
+        ['lucky6', 1200, 'macau-baccarat art.13 n.1 4)(3), art.17 n.5', ['lucky6=true'], 'DICJ 77/2026'],
+      ],
+    );
+    assert.equal(g.prizeOf(lines[1]!), 'side-bet');
+  });
+});

@@ -18,5 +18,10 @@ export function baccaratPayTable(p: BaccaratProfile): PayLine[] {
     payLine('bankerPair', odds(p.payouts.bankerPair.win, p.payouts.bankerPair.per), p.payouts.bankerPair.rule),
     payLine('tieStandsOff', { kind: 'returned', part: 'all' }, p.tiePushRule),
   );
+  if (p.lucky6)
+    lines.push(
+      payLine('lucky6Two', odds(p.payouts.lucky6Two.win, p.payouts.lucky6Two.per), p.payouts.lucky6Two.rule),
+      payLine('lucky6Three', odds(p.payouts.lucky6Three.win, p.payouts.lucky6Three.per), p.payouts.lucky6Three.rule),
+    );
   return lines;
 }

@@ -32,6 +32,7 @@ export const BACCARAT_RULES = {
   tieStandsOff: 'macau-baccarat art.13 n.1 1)–2)',
   commission: 'macau-baccarat art.18 n.1',
   noCommission: 'macau-baccarat art.18 n.2',
+  lucky6: 'macau-baccarat art.13 n.1 4)(3), art.17 n.5',
 } as const;
 
 /**
@@ -103,7 +104,13 @@ export interface BaccaratProfile {
     readonly tie: Payout;
     readonly playerPair: Payout;
     readonly bankerPair: Payout;
+    /** «6 Sortudo» (Art. 17 n.5, 56/2018): the banker wins with 6 on its first two cards … */
+    readonly lucky6Two: Payout;
+    /** … or with 6 after a third card. */
+    readonly lucky6Three: Payout;
   };
+  /** Whether the table offers «6 Sortudo» (Art. 13 n.1 4)(3)); its figures are the text's either way. */
+  readonly lucky6: boolean;
   /**
    * The article of the player and banker bets themselves (Art. 13 n.1 1), 2)), quoted where their
    * line pays no prize: returned on a tie, a banker bet lost (Art. 18 speaks of the banker's wins).
@@ -138,7 +145,11 @@ export const baccaratProfileSchema = z
       burn: oneOf(BURN_FORMULAS),
       burnFixedCards: intIn(1, 8),
       banker: bankerSchema,
-      payouts: z.strictObject({ player: payoutSchema, tie: payoutSchema, playerPair: payoutSchema, bankerPair: payoutSchema }, { error: 'expected an object' }),
+      payouts: z.strictObject(
+        { player: payoutSchema, tie: payoutSchema, playerPair: payoutSchema, bankerPair: payoutSchema, lucky6Two: payoutSchema, lucky6Three: payoutSchema },
+        { error: 'expected an object' },
+      ),
+      lucky6: z.boolean({ error: 'expected true or false' }),
       betRules: z.strictObject({ player: nonEmptyText(), banker: nonEmptyText() }, { error: 'expected an object' }),
       tiePushRule: nonEmptyText(),
     },
@@ -155,6 +166,8 @@ const PAY_TABLE = {
   tie: { win: 8, per: 1, rule: BACCARAT_RULES.tie },
   playerPair: { win: 11, per: 1, rule: BACCARAT_RULES.pair },
   bankerPair: { win: 11, per: 1, rule: BACCARAT_RULES.pair },
+  lucky6Two: { win: 12, per: 1, rule: BACCARAT_RULES.lucky6 },
+  lucky6Three: { win: 20, per: 1, rule: BACCARAT_RULES.lucky6 },
 } as const;
 
 const COMMON = {
@@ -166,6 +179,7 @@ const COMMON = {
   burn: 'first-card-value',
   burnFixedCards: 8,
   payouts: PAY_TABLE,
+  lucky6: false,
   betRules: { player: BACCARAT_RULES.playerBet, banker: BACCARAT_RULES.bankerBet },
   tiePushRule: BACCARAT_RULES.tieStandsOff,
 } as const;
@@ -204,7 +218,10 @@ export const BACCARAT_PROFILES = {
       tie: { win: 8, per: 1, rule: 'generic' },
       playerPair: { win: 11, per: 1, rule: 'generic' },
       bankerPair: { win: 11, per: 1, rule: 'generic' },
+      lucky6Two: { win: 12, per: 1, rule: 'generic' },
+      lucky6Three: { win: 20, per: 1, rule: 'generic' },
     },
+    lucky6: true,
     betRules: { player: 'generic', banker: 'generic' },
     tiePushRule: 'generic',
     banker: { kind: 'commission', commissionBasisPoints: 500, rule: 'generic' },

@@ -11,6 +11,16 @@ import { playCoup } from './tableau.js';
 const COMMISSION = baccaratProfile('macau-commission');
 
 describe('scripted coups', () => {
+  it('baccarat: «6 Sortudo» is settled only where the profile offers it', () => {
+    const input = { seats: [{ seat: 1, bets: { lucky6: 100 } }], cards: ['TS', '2H', '5D', '4C', 'TH'] };
+    assert.throws(() => runBaccaratScript(baccaratProfile('macau-commission'), input), /lucky6 is not offered under this profile/);
+    const offered = { ...baccaratProfile('macau-commission'), lucky6: true };
+    assert.deepEqual(
+      runBaccaratScript(offered, input).settlements.map((l) => [l.bet, l.net, l.rule]),
+      [['lucky6', 1200, 'macau-baccarat art.13 n.1 4)(3), art.17 n.5']],
+    );
+  });
+
   it('baccarat: plays and settles, with per-seat totals', () => {
     const out = runBaccaratScript(COMMISSION, { seats: [{ seat: 1, bets: { banker: 1000, tie: 100 } }], cards: ['2S', 'KH', '3D', '4C', '7S', '9H'] });
     assert.deepEqual(out.hands, [

@@ -72,6 +72,9 @@ export function runBaccaratScript(profile: BaccaratProfile, input: BaccaratScrip
     for (const [bet, v] of Object.entries(s.bets)) {
       if (!(BACCARAT_BETS as readonly string[]).includes(bet)) throw new ScriptError(`seat ${s.seat}: unknown bet "${bet}" (${BACCARAT_BETS.join(', ')})`);
       if (v !== undefined && (!Number.isSafeInteger(v) || v < 0)) throw new ScriptError(`seat ${s.seat} ${bet}: stakes are whole minor units ≥ 0, got ${v}`);
+      // «6 Sortudo» is settled only where the table offers it (`--set lucky6=true` with its reference).
+      if (bet === 'lucky6' && v !== undefined && v > 0 && !profile.lucky6)
+        throw new ScriptError(`seat ${s.seat}: lucky6 is not offered under this profile (set lucky6=true with the authorisation reference)`);
     }
     if (!Object.values(s.bets).some((v) => v !== undefined && v > 0)) throw new ScriptError(`seat ${s.seat} has no bet`);
   }

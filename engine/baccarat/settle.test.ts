@@ -29,6 +29,7 @@ function expectedRule(bet: string, r: CoupResult, kind: 'commission' | 'no-commi
   }
   if (bet === 'player') return r.winner === 'tie' ? 'macau-baccarat art.13 n.1 1)' : 'macau-baccarat art.13 n.1 1), art.17';
   if (bet === 'tie') return 'macau-baccarat art.13 n.1 3), art.17';
+  if (bet === 'lucky6') return 'macau-baccarat art.13 n.1 4)(3), art.17 n.5';
   return 'macau-baccarat art.13 n.1 4)(1), art.17';
 }
 
@@ -95,6 +96,26 @@ describe('baccarat settlement', () => {
     );
   });
 
+  it('«6 Sortudo» (Art. 13 n.1 4)(3), Art. 17 n.5): 12 to 1 on a banker win with 6 on two cards, 20 to 1 on three; a banker 6 that ties or loses is lost', () => {
+    const rule = 'macau-baccarat art.13 n.1 4)(3), art.17 n.5';
+    const one = (r: CoupResult) => settleBaccaratSeat(1, { lucky6: 100 }, r, COMMISSION)[0];
+    // P 7 stands, B 6 on two cards stands: the player wins, the banker's 6 is no win.
+    assert.deepEqual(one(BANKER_6_STANDING), { seat: 1, bet: 'lucky6', stake: 100, net: -100, rule });
+    // P draws T (5), B 6 on two cards stands and wins.
+    assert.equal(BANKER_WINS_ON_6.banker.length, 2);
+    assert.deepEqual(one(BANKER_WINS_ON_6), { seat: 1, bet: 'lucky6', stake: 100, net: 1200, rule });
+    const THREE = coup('4S 2H TD TC TH 4C'); // P 4 draws T → 4; B 2 draws 4 → 6
+    assert.deepEqual([THREE.winner, THREE.bankerTotal, THREE.banker.length], ['banker', 6, 3]);
+    assert.deepEqual(one(THREE), { seat: 1, bet: 'lucky6', stake: 100, net: 2000, rule });
+    // A tie on 6 and a banker win on 7 lose it.
+    const TIE_6 = coup('3S 3H 3D 3C'); // 6 – 6, both stand
+    assert.deepEqual([TIE_6.winner, TIE_6.bankerTotal], ['tie', 6]);
+    assert.equal(one(TIE_6)?.net, -100);
+    assert.equal(one(BANKER_7)?.net, -100);
+    // Rounded to the player like every prize: 12 × 1 exact.
+    assert.equal(settleBaccaratSeat(1, { lucky6: 1 }, BANKER_WINS_ON_6, NO_COMMISSION)[0]?.net, 12);
+  });
+
   it('refuses fractional or negative stakes and gives no line for a zero stake', () => {
     assert.throws(() => settleBaccaratSeat(1, { banker: 10.5 }, BANKER_7, COMMISSION), RangeError);
     assert.throws(() => settleBaccaratSeat(1, { tie: -5 }, BANKER_7, COMMISSION), RangeError);
@@ -104,7 +125,7 @@ describe('baccarat settlement', () => {
   it('property: every bet settles once, within its bounds, and never rounds against the player', () => {
     const card = fc.record({ rank: fc.constantFrom(...RANKS), suit: fc.constantFrom(...SUITS) });
     const stake = fc.integer({ min: 1, max: 10_000_000 });
-    const bets = fc.record({ banker: stake, player: stake, tie: stake, playerPair: stake, bankerPair: stake }, { requiredKeys: [] });
+    const bets = fc.record({ banker: stake, player: stake, tie: stake, playerPair: stake, bankerPair: stake, lucky6: stake }, { requiredKeys: [] });
     fc.assert(
       fc.property(
         fc.array(card, { minLength: 6, maxLength: 6 }),
@@ -121,7 +142,7 @@ describe('baccarat settlement', () => {
             assert.equal(l.stake, b[l.bet as keyof BaccaratBets]);
             assert.ok(Number.isSafeInteger(l.net));
             assert.ok(l.net >= -l.stake, 'a bet never loses more than its stake');
-            assert.ok(l.net <= 11 * l.stake);
+            assert.ok(l.net <= 20 * l.stake);
             // Every line cites an article (issue 33 item 1), and the one of its own case: Art. 18 for a
             // banker win only, Art. 17 (the prizes) only for a bet that can be paid a prize, never the bare name.
             assert.notEqual(l.rule, 'macau-baccarat');

@@ -10,7 +10,7 @@ import { assertMinorUnits, type SettlementLine } from '../settlement/settlement-
 import type { BaccaratProfile, Payout } from './profiles.js';
 import type { CoupResult } from './tableau.js';
 
-export const BACCARAT_BETS = ['banker', 'player', 'tie', 'playerPair', 'bankerPair'] as const;
+export const BACCARAT_BETS = ['banker', 'player', 'tie', 'playerPair', 'bankerPair', 'lucky6'] as const;
 export type BaccaratBet = (typeof BACCARAT_BETS)[number];
 export type BaccaratBets = Partial<Record<BaccaratBet, number>>;
 
@@ -61,6 +61,17 @@ function bankerLine(seat: number, stake: number, r: CoupResult, profile: Baccara
   return line(seat, 'banker', stake, stake, b.rule);
 }
 
+/**
+ * «6 Sortudo» (Art. 13 n.1 4)(3)): "ganha quando o grupo banqueiro ganha a jogada com o total de 6
+ * pontos, após ter recebido as duas cartas iniciais ou uma carta adicional"; Art. 17 n.5 pays 12 to 1
+ * on the first two cards and 20 to 1 with the third. A banker 6 that ties or loses is no win.
+ */
+function lucky6Line(seat: number, stake: number, r: CoupResult, profile: BaccaratProfile): SettlementLine {
+  const wins = r.winner === 'banker' && r.bankerTotal === 6;
+  const p = r.banker.length === 2 ? profile.payouts.lucky6Two : profile.payouts.lucky6Three;
+  return simple(seat, 'lucky6', stake, wins, p);
+}
+
 function simple(seat: number, bet: BaccaratBet, stake: number, wins: boolean, p: Payout): SettlementLine {
   return line(seat, bet, stake, wins ? prize(stake, p) : -stake, p.rule);
 }
@@ -92,6 +103,9 @@ export function settleBaccaratSeat(seat: number, bets: BaccaratBets, r: CoupResu
         break;
       case 'bankerPair':
         out.push(simple(seat, bet, stake, r.bankerPair, pays.bankerPair));
+        break;
+      case 'lucky6':
+        out.push(lucky6Line(seat, stake, r, profile));
         break;
     }
   }

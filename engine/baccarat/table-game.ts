@@ -32,7 +32,8 @@ export function baccaratTableGame(profileId: string, options: Readonly<Record<st
     profile: profileId,
     identity: optionKeys.length > 0 ? `baccarat/${profileId}/${JSON.stringify(optionKeys)}` : `baccarat/${profileId}`,
     decks: rules.decks,
-    bets: BACCARAT_BETS,
+    // «6 Sortudo» only where the table offers it (Art. 13 n.1 4)(3), with its reference).
+    bets: rules.lucky6 ? BACCARAT_BETS : BACCARAT_BETS.filter((b) => b !== 'lucky6'),
     behind: null,
     // Every seat plays the same coup: a remote station's bets are settled as a seat's (on the stadium box).
     remote: 'own-spots',
@@ -105,8 +106,8 @@ export function baccaratTableGame(profileId: string, options: Readonly<Record<st
       });
       return [view('player', cards.player), view('banker', cards.banker)];
     },
-    /** The pairs are the table's additional bets; a tie is a main bet (8 : 1) and not celebrated. */
-    prizeOf: (line) => (line.net > 0 && (line.bet === 'playerPair' || line.bet === 'bankerPair') ? 'side-bet' : undefined),
+    /** The pairs and Lucky 6 are the table's additional bets; a tie is a main bet (8 : 1) and not celebrated. */
+    prizeOf: (line) => (line.net > 0 && (line.bet === 'playerPair' || line.bet === 'bankerPair' || line.bet === 'lucky6') ? 'side-bet' : undefined),
     coups: (shoe) => shoe.results,
   };
 }

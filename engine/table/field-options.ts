@@ -8,7 +8,10 @@ import { choiceMarker, optionInfo, optionRefusal, type OptionRule, type RuleOpti
  * a line cite something else. The analysis profile (`generic`) takes any value of each option's
  * type and cites no article.
  */
-export type FieldSpec = { readonly kind: 'int'; readonly min: number; readonly max: number } | { readonly kind: 'enum'; readonly values: readonly string[] };
+export type FieldSpec =
+  | { readonly kind: 'int'; readonly min: number; readonly max: number }
+  | { readonly kind: 'enum'; readonly values: readonly string[] }
+  | { readonly kind: 'bool' };
 
 export interface FieldOption {
   readonly spec: FieldSpec;
@@ -24,6 +27,7 @@ export const AUTHORISATION_KEY = 'authorisation';
 
 function typeProblem(spec: FieldSpec, v: unknown): string | null {
   if (spec.kind === 'int') return typeof v === 'number' && Number.isInteger(v) && v >= spec.min && v <= spec.max ? null : `an integer ${spec.min}–${spec.max}`;
+  if (spec.kind === 'bool') return typeof v === 'boolean' ? null : 'true | false';
   return typeof v === 'string' && spec.values.includes(v) ? null : spec.values.join(' | ');
 }
 
@@ -105,6 +109,7 @@ export function fieldOptionInfos(catalogue: FieldCatalogue, profile: string, bas
 /** Every value of an option's type a screen can offer (an integer option is typed instead). */
 export function fieldTypeValues(catalogue: FieldCatalogue, path: string): readonly unknown[] {
   const o = Object.hasOwn(catalogue, path) ? catalogue[path] : undefined;
+  if (o?.spec.kind === 'bool') return [false, true];
   return o?.spec.kind === 'enum' ? o.spec.values : [];
 }
 

@@ -27,6 +27,8 @@ export const BET_IDS = [
   'tie',
   'playerPair',
   'bankerPair',
+  // «6 Sortudo» (Despacho 55/2004 Art. 13 n.1 4)(3), added by 56/2018), where the table offers it
+  'lucky6',
 ] as const;
 export type BetId = (typeof BET_IDS)[number];
 
@@ -215,6 +217,8 @@ export const PAY_ITEMS = [
   'playerPair',
   'bankerPair',
   'tieStandsOff',
+  'lucky6Two',
+  'lucky6Three',
   // blackjack and war
   'win',
   'blackjack',

@@ -50,5 +50,6 @@ function currentValues(game: GameKind, profile: string, options: Readonly<Record
 function offered(game: GameKind, key: string): readonly unknown[] {
   if (game === 'blackjack') return typeValues(key as OptionKey);
   const o = (game === 'baccarat' ? BACCARAT_OPTIONS : WAR_OPTIONS)[key];
+  if (o?.spec.kind === 'bool') return [false, true];
   return o?.spec.kind === 'enum' ? o.spec.values : [];
 }

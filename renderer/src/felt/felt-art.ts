@@ -80,7 +80,7 @@ export function drawFelt(layout: FeltLayout, print: FeltPrint): FeltView {
           .roundRect(s.x - s.width / 2, s.y - s.height / 2, s.width, s.height, s.r)
           .fill({ color: colour, alpha: 0.28 })
           .stroke({ width: 2.5, color: COLORS.gold });
-        label(print.zh(`bet.${s.bet}`), s.x, s.y, s.bet.endsWith('Pair') ? 18 : 24, COLORS.ivory);
+        label(print.zh(`bet.${s.bet}`), s.x, s.y, s.bet === 'lucky6' ? 15 : s.bet.endsWith('Pair') ? 18 : 24, COLORS.ivory);
       }
     }
   }

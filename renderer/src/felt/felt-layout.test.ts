@@ -31,7 +31,7 @@ describe('felt layouts', () => {
       it(`${game} (${bets.length} bets), ${seats} seats: every spot on screen, none over another, none under the panel`, () => {
         const l = feltLayout(game, seats, bets);
         const spots = l.seats.flatMap((s) => s.spots.map((p) => ({ seat: s.seat, bet: p.bet, r: spotRect(p), spot: p })));
-        assert.equal(spots.length, seats * (game === 'baccarat' ? 5 : Math.min(bets.length, 5)));
+        assert.equal(spots.length, seats * (game === 'baccarat' ? bets.length : Math.min(bets.length, 5)));
         for (const s of spots) {
           assert.ok(inside(s.r, screen), `seat ${s.seat} ${s.bet} off screen`);
           assert.ok(!overlaps(s.r, l.panel), `seat ${s.seat} ${s.bet} under the panel`);

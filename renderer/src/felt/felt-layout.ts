@@ -176,15 +176,17 @@ function baccaratSeat(seat: number, count: number, bets: readonly BetId[]): Seat
   const a = Math.PI * 0.1 + (Math.PI * 0.8 * (seat - 1)) / Math.max(1, count - 1);
   // Seats lie on an ellipse deeper than wide, inside the cloth's: the felt is narrow beside the roads, not short.
   const p = { x: f.cx + 0.88 * f.rx * Math.cos(a), y: f.top + 690 * Math.sin(a) };
-  // Three boxes in a row (閒 和 莊) and the pairs under them, as printed on a mini-baccarat felt.
+  // Three boxes in a row (閒 和 莊) and the additional bets under them, as printed on a mini-baccarat
+  // felt: the pairs, with Lucky 6 between them where the table offers it (the row then as wide as the one above).
   const w = 52;
   const h = 40;
   const row = (['player', 'tie', 'banker'] as const).filter((b) => bets.includes(b));
-  const pairs = (['playerPair', 'bankerPair'] as const).filter((b) => bets.includes(b));
+  const pairs = (['playerPair', 'lucky6', 'bankerPair'] as const).filter((b) => bets.includes(b));
+  const pw = pairs.length > 2 ? 50 : w * 1.5;
   const spots: SpotLayout[] = [];
   row.forEach((bet, i) => spots.push({ bet, x: p.x + (i - (row.length - 1) / 2) * (w + 4), y: p.y - h / 2 - 2, shape: 'box', r: 8, width: w, height: h }));
   pairs.forEach((bet, i) =>
-    spots.push({ bet, x: p.x + (i - (pairs.length - 1) / 2) * (w * 1.5 + 4), y: p.y + h / 2 + 2, shape: 'box', r: 8, width: w * 1.5, height: h - 6 }),
+    spots.push({ bet, x: p.x + (i - (pairs.length - 1) / 2) * (pw + 4), y: p.y + h / 2 + 2, shape: 'box', r: 8, width: pw, height: h - 6 }),
   );
   // The name under the pairs and the result under the name, pulled in from the road panel's edge.
   const label = { x: p.x, y: p.y + h + 18 };
