@@ -45,6 +45,7 @@ import { ServiceHost } from './service/service-host.js';
 import { createI18n } from '../locales/i18n.js';
 import { HostMetrics } from './metrics/host-metrics.js';
 import { RemoteAcceptors } from './devices/remote-acceptors.js';
+import { tableCreditRule } from './devices/credit-rule/table-credit-rule.js';
 import { RemoteStations } from './stadium/remote-stations.js';
 import { tableCertificate, type TableCertificate } from './stadium/table-certificate.js';
 import { enrolmentFor, type EnrolmentFile } from './stadium/enrolment-file.js';
@@ -230,10 +231,13 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   // Faults outlive a restart: the journal's open ones are current again before any device speaks.
   const tilts = new TiltManager({ ledger, log });
   tilts.restore();
+  // One credit rule for every acceptor, seated or remote: the host decides each credit.
+  const credits = tableCreditRule({ config, ledger, log, fault: (station, detail) => tilts.raise('bill-cheat', { station, detail }) });
   const billAcceptors = new BillAcceptors({
     config,
     ledger,
     log,
+    credits,
     onEvent: (station, e) => onBillAcceptorEvent(tilts, station, e),
   });
   const timers = options.timers ?? realTimers;
@@ -372,6 +376,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   const remoteAcceptors = new RemoteAcceptors({
     ledger,
     log,
+    credits,
     stations: remoteStations,
     hasStation: (station) => isRemote(table.state.params, station),
     accepted: () => config.denominations ?? NOTE_FACE_VALUES[config.currency],

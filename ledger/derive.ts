@@ -158,6 +158,7 @@ export function derive(view: LedgerView, type: EntryType, payload: Record<string
   };
   switch (type) {
     case 'bill.escrow':
+    case 'bill.refused':
     case 'door.close':
     case 'tilt.raise':
     case 'tilt.clear':

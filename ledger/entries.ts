@@ -96,6 +96,30 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
 const _sameWords: [Same<(typeof CORRECTIONS)[number], Correction>, Same<(typeof UNCORRECTABLE)[number], Uncorrectable>] = [true, true];
 void _sameWords;
 
+/**
+ * Why the host refused a note's escrow or credit (host/devices/credit-rule/): a credit is given only
+ * for an escrow the host itself answered "stack" to, for that escrow's note, in the table's
+ * currency, for a note the table takes, while the acceptor takes notes.
+ */
+export const BILL_REFUSALS = [
+  /** No escrow the host answered "stack" to has that id at that acceptor. */
+  'no-escrow',
+  /** The note is not in the table's currency. */
+  'wrong-currency',
+  /** The amount is not the note's face value, or no note of the currency has that face value. */
+  'bad-note',
+  /** The table does not take that note. */
+  'note-not-accepted',
+  /** The acceptor was inhibited (a fault, a technician) and so could not have taken a note. */
+  'acceptor-inhibited',
+  /** The escrow is credited already: a second report for one note. */
+  'already-credited',
+  /** The escrow went back to the customer. */
+  'escrow-returned',
+  /** The credit names the escrow but another note than it held (value or currency). */
+  'escrow-mismatch',
+] as const;
+
 const authorisation = {
   who,
   /** The regulator's or the casino's authorisation reference for this act. */
@@ -123,6 +147,28 @@ export const PAYLOADS = {
     currency: z.string().length(3),
     /** The `bill.escrow` entry this credit resolves, when there was one. */
     escrowSeq: z.number().int().positive().optional(),
+    /**
+     * The station agent's message the credit answers (a remote station's): the same message sent
+     * again after a cut is the same credit, another report for the escrow is a refusal.
+     */
+    ref: z.string().min(1).max(64).optional(),
+  }),
+  /**
+   * A security event: the host refused an acceptor's escrow or credit (`reason`) and credited
+   * nothing; the station's acceptor fault is raised with it. `denomination` and `currency` are what
+   * was claimed (minor units), `escrowSeq` the escrow it named when there was one. No money moves.
+   */
+  'bill.refused': z.strictObject({
+    station,
+    device: id,
+    claim: z.enum(['escrow', 'credit']),
+    reason: z.enum(BILL_REFUSALS),
+    escrowId: id,
+    denomination: positive,
+    currency: z.string().length(3),
+    escrowSeq: z.number().int().positive().optional(),
+    /** Refusals at this acceptor since the last journalled one that were not journalled each (a flood, kept to a budget). */
+    suppressed: positive.optional(),
   }),
   /** Credits → wagers in play. Doubles, splits and insurance are further bets of the same round. */
   'bet.place': z.strictObject({ station, roundId: id, tableId: id, bets: z.array(betLine).min(1).max(32).readonly() }),

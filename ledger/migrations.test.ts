@@ -52,6 +52,8 @@ const DERIVED: Record<number, string[]> = {
   4: ['SELECT seq, queued_at FROM outbox ORDER BY seq', 'SELECT COUNT(*) AS n FROM sync_state'],
   // No checkpoint is backfilled: the first start after it verifies from genesis and writes one.
   5: ['SELECT COUNT(*) AS n FROM checkpoints'],
+  // No table: the version says the journal may hold refused notes (tested below).
+  6: [],
 };
 
 describe('migrations', () => {
@@ -90,7 +92,7 @@ describe('migrations', () => {
     );
   });
 
-  for (const version of [2, 3, 4, 5]) {
+  for (const version of [2, 3, 4, 5, 6]) {
     const m = MIGRATIONS.find((x) => x.version === version);
     it(`${version} (${m?.name}) rebuilds its tables from a journal written at version ${version - 1}`, () => {
       const ref = reference();
@@ -115,6 +117,54 @@ describe('migrations', () => {
       () => db.prepare("INSERT INTO checkpoints (seq, hash, written_at, has_table, state, signature) VALUES (9999, 'h', 't', 0, '{}', 's')").run(),
       /FOREIGN KEY/,
     );
+  });
+
+  it('6 (refused notes): a ledger written at 5 takes refused notes and credits naming their message after it, and verifies', () => {
+    const ref = reference();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'ledger-mig6-'));
+    try {
+      const file = path.join(dir, 'ledger.sqlite');
+      // Written at 1 and brought to 5 by its migrations (which rebuild the derived tables), then opened by this code.
+      atVersion(ref, 1, file).close();
+      const at5 = openDatabase(file, { migrateTo: 5 });
+      assert.equal(schemaVersion(at5), 5);
+      at5.close();
+      const l = Ledger.open({ file, terminalId: 'T-5' });
+      try {
+        assert.equal(schemaVersion(connectionOf(l)), 6);
+        const escrow = l.append({
+          type: 'bill.escrow',
+          payload: { station: 101, device: 'BA-101', denomination: 10_000, currency: 'MOP' },
+          txId: 'BA-101:e1:escrow',
+        });
+        l.append({
+          type: 'bill.credit',
+          payload: { station: 101, device: 'BA-101', denomination: 10_000, currency: 'MOP', escrowSeq: escrow.entry.seq, ref: 'm-1' },
+          txId: 'BA-101:e1:credit',
+        });
+        const refused = l.append({
+          type: 'bill.refused',
+          payload: {
+            station: 101,
+            device: 'BA-101',
+            claim: 'credit',
+            reason: 'no-escrow',
+            escrowId: 'never',
+            denomination: 50_000_000,
+            currency: 'HKD',
+            suppressed: 3,
+          },
+        });
+        // A security event moves nothing.
+        assert.deepEqual((JSON.parse(refused.entry.body) as { postings: unknown[] }).postings, []);
+        assert.equal(l.credit(101), 10_000);
+        assert.deepEqual(verifyLedger(l).problems, []);
+      } finally {
+        l.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a database file migrated from version 1 opens as a ledger and verifies like the one written live', () => {

@@ -179,6 +179,17 @@ export const MIGRATIONS: readonly Migration[] = [
       // (there is no checkpoint yet) and writes the first one.
     },
   },
+  {
+    version: 6,
+    name: 'refused notes',
+    up() {
+      // No table changes. From this version the journal may hold `bill.refused` entries (the
+      // host's credit rule, host/devices/credit-rule/) and `bill.credit` entries naming the
+      // station agent's message (`ref`), which the code before it cannot derive again: it
+      // refuses the file as newer (NewerSchemaError) instead of failing its verification and
+      // halting the table on a ledger-integrity fault.
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

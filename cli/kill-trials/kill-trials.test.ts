@@ -84,7 +84,13 @@ describe('the checks after a restart', () => {
           c.violations.join('\n'),
         );
       });
-      // Owed instead (no ack): the restart's power-up delivers it, credited once.
+      // Owed instead (no ack): the restart's power-up delivers it, credited once. The host
+      // journalled the escrow before it answered "stack" (the credit rule credits only such a note).
+      await withTableGame('war', 'macau', {}, async (def) => {
+        const host = openTableHost(def, { dir, game: 'war', profile: 'macau' });
+        host.ledger.append({ type: 'bill.escrow', payload: { station: 2, device: 'BA-2', denomination: 10_000, currency: 'MOP' }, txId: 'BA-2:N1:escrow' });
+        await host.close();
+      });
       writeFileSync(deviceFile(dir, 2), '{"e":"escrow","id":"N1","amount":10000}\n{"e":"stack","id":"N1"}\n');
       await withTableGame('war', 'macau', {}, async (def) => {
         const host = openTableHost(def, { dir, game: 'war', profile: 'macau' });

@@ -11,6 +11,7 @@ import type { GameDefinition } from '../../engine/table/game.js';
 import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
 import { tableParams } from '../../host/config/table-params.js';
 import { BillAcceptors } from '../../host/devices/bill-acceptors.js';
+import { tableCreditRule } from '../../host/devices/credit-rule/table-credit-rule.js';
 import { openTable } from '../../host/table/start-table.js';
 import { Ledger, SyncClient } from '../../ledger/index.js';
 import { VirtualClock } from '../sim-faults/virtual-clock.js';
@@ -76,6 +77,8 @@ export function openTableHost<S, R>(def: GameDefinition<S, R>, o: { dir: string;
     config,
     ledger,
     log: silent,
+    // No faults in the trials: a note refused is a stacked note not credited, which the invariants count as lost.
+    credits: tableCreditRule({ config, ledger, log: silent, fault: () => undefined }),
     open: (_spec, options) => {
       const station = order.shift();
       if (station === undefined) throw new Error('more acceptors opened than the table has stations');

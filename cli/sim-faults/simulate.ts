@@ -19,6 +19,7 @@ import type { Spot } from '../../engine/table/vocabulary.js';
 import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
 import { tableParams } from '../../host/config/table-params.js';
 import { BillAcceptors } from '../../host/devices/bill-acceptors.js';
+import { tableCreditRule } from '../../host/devices/credit-rule/table-credit-rule.js';
 import { openTable } from '../../host/table/start-table.js';
 import type { TiltKind } from '../../host/tilts/tilt-kinds.js';
 import { TiltManager } from '../../host/tilts/tilt-manager.js';
@@ -212,6 +213,7 @@ async function run<S, R>(def: GameDefinition<S, R>, pick: (typeof TABLES)[number
       config,
       ledger,
       log: silent,
+      credits: tableCreditRule({ config, ledger, log: silent, fault: (station, detail) => tilts.raise('bill-cheat', { station, detail }) }),
       open: (_spec, o) => {
         const station = order.shift() ?? 0;
         const truth = truths.get(station);
@@ -522,6 +524,9 @@ function account(host: Host, truths: Map<number, AcceptorTruth>, upstream: FakeU
       continue;
     }
     if ((e.type === 'round.settle' || e.type === 'round.void') && e.roundId) settled.set(e.roundId, (settled.get(e.roundId) ?? 0) + 1);
+    // The simulated acceptors are honest: the credit rule refusing one of their notes is a bug of the rule.
+    if (e.type === 'bill.refused')
+      violations.push(`an honest acceptor's note was refused (entry ${e.seq}): ${JSON.stringify((JSON.parse(e.body) as EntryBody).payload)}`);
     if (e.type === 'bill.credit') {
       const body = JSON.parse(e.body) as EntryBody;
       const key = e.txId ?? `(no txId at ${e.seq})`;

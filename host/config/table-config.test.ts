@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { openBillAcceptor } from '../../hardware/open.js';
 import { openLedger } from '../../ledger/index.js';
 import { BillAcceptors } from '../devices/bill-acceptors.js';
+import { tableCreditRule } from '../devices/credit-rule/table-credit-rule.js';
 import { credit, testTable, silent, type TestTable } from '../testing/table-kit.js';
 import { ConfigFileError, loadTableConfigFile } from './load-config.js';
 import { simulatedTableConfig, TableConfig } from './table-config.js';
@@ -62,10 +63,12 @@ describe('table configuration as data', () => {
     const base = simulatedTableConfig('war');
     const config = TableConfig.parse({ ...base, stations: base.stations.slice(0, 2).map((s, i) => ({ ...s, billProtocol: i === 1 ? 'ssp' : 'id003' })) });
     const seen: string[] = [];
+    const ledger = openLedger(mkdtempSync(path.join(dir, 'ledger-')), 'SIM-WAR-01');
     const accept = new BillAcceptors({
       config,
-      ledger: openLedger(mkdtempSync(path.join(dir, 'ledger-')), 'SIM-WAR-01'),
+      ledger,
       log: silent,
+      credits: tableCreditRule({ config, ledger, log: silent, fault: () => undefined }),
       open: (spec, options) => {
         seen.push(options.protocol);
         return openBillAcceptor(spec, options);

@@ -8,6 +8,7 @@ import { openLedger } from '../../ledger/index.js';
 import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
 import { silent } from '../testing/table-kit.js';
 import { BillAcceptors } from './bill-acceptors.js';
+import { tableCreditRule } from './credit-rule/table-credit-rule.js';
 
 function table(t: { after: (fn: () => void) => void }) {
   const base = simulatedTableConfig('war');
@@ -27,6 +28,7 @@ function table(t: { after: (fn: () => void) => void }) {
     config,
     ledger,
     log: silent,
+    credits: tableCreditRule({ config, ledger, log: silent, fault: () => undefined }),
     open: (spec, options) => {
       const station = ++n;
       enabledAtOpen.set(station, options.enabled);

@@ -5,8 +5,8 @@ import type { WireFrame } from '../../hardware/wire-frame.js';
 import type { InhibitedBy } from '../../protocol/index.js';
 import { serviceDisabledDevices, type Ledger } from '../../ledger/index.js';
 import type { TableConfig } from '../config/table-config.js';
-import { journalReturn, pendingNoteFor } from '../recovery/escrow.js';
-import { journalCredit, journalEscrow } from './note-journal.js';
+import { pendingNoteFor } from '../recovery/escrow.js';
+import type { CreditRule } from './credit-rule/credit-rule.js';
 
 /** What service mode and /healthz show of one station's acceptor. */
 export interface BillAcceptorStatus {
@@ -26,6 +26,8 @@ export interface BillAcceptorDeps {
   config: TableConfig;
   ledger: Ledger;
   log: Logger;
+  /** The one credit rule (host/devices/credit-rule/): what is stacked and credited, for seated and remote acceptors alike. */
+  credits: CreditRule;
   /** Every device event, for the tilt manager (host/tilts/tilt-sources.ts). */
   onEvent?: (station: number, e: BillAcceptorEvent) => void;
   /** For tests: the device factory (default: the real drivers, over the simulator for `sim`). */
@@ -42,9 +44,11 @@ const FAULTS = new Set<BillAcceptorEvent['type']>(['jam', 'stackerFull', 'stacke
 
 /**
  * One bill acceptor per station, driven through the hardware layer. The money rule of
- * docs/architecture.md lives here: the escrowed note is journalled before the acceptor is told to stack it, and a
- * credit is journalled before the driver acknowledges the device (the driver awaits `onCredit`).
- * Transaction ids come from the driver's escrow id, so a repeated credit report is journalled once.
+ * docs/architecture.md is the credit rule's (host/devices/credit-rule/): the escrowed note is
+ * journalled before the acceptor is told to stack it, and a credit is journalled, only against
+ * such an escrow, before the driver acknowledges the device (the driver awaits `onCredit`; a
+ * refused credit throws, so the device is not acknowledged). Transaction ids come from the
+ * driver's escrow id, so a repeated credit report is journalled once.
  */
 export class BillAcceptors {
   private readonly devices = new Map<number, OpenedBillAcceptor>();
@@ -172,14 +176,18 @@ export class BillAcceptors {
       test(note);
       return 'return';
     }
-    // Journalled before STACK: after a power cut mid-stack the record says which note it was.
-    journalEscrow(this.deps.ledger, station, device, note);
-    return 'stack';
+    return this.deps.credits.escrow(this.at(station, device), note);
   }
 
   private credit(station: number, device: string, credit: Credit): void {
-    const r = journalCredit(this.deps.ledger, station, device, credit);
+    const r = this.deps.credits.credit(this.at(station, device), credit);
+    // Thrown: the driver does not acknowledge the device, and nothing was credited.
+    if (!r.ok) throw new Error(`credit refused: ${r.reason}`);
     this.deps.log.info({ station, device, amount: credit.amount, seq: r.seq, status: r.status, recovered: credit.recovered }, 'bill credited');
+  }
+
+  private at(station: number, device: string) {
+    return { station, device, enabled: this.reasons(station).size === 0 };
   }
 
   private track(station: number, e: BillAcceptorEvent): void {
@@ -190,7 +198,7 @@ export class BillAcceptors {
     s.lastEvent = e.type;
     if (e.type === 'returned' && e.note) {
       try {
-        if (journalReturn(this.deps.ledger, station, s.device, e.note, e.reason))
+        if (this.deps.credits.returned(this.at(station, s.device), e.note, e.reason))
           this.deps.log.info({ station, device: s.device, amount: e.note.amount, reason: e.reason }, 'note in escrow returned');
       } catch (err) {
         this.deps.log.error({ err, station }, 'the return of a note in escrow could not be journalled');

@@ -5,12 +5,14 @@ import type { Ledger } from '../../ledger/index.js';
 import { decodeAgentMessage, DEVICE_PROTOCOL_VERSION, type AgentMessage, type HostDeviceMessage } from '../../protocol/index.js';
 import { escrowTxId, journalReturn, pendingNoteFor } from '../recovery/escrow.js';
 import type { RemoteStations } from '../stadium/remote-stations.js';
-import { journalCredit, journalEscrow } from './note-journal.js';
 import type { InhibitReason } from './bill-acceptors.js';
+import type { CreditRule } from './credit-rule/credit-rule.js';
 
 export interface RemoteAcceptorDeps {
   ledger: Ledger;
   log: Logger;
+  /** The one credit rule (host/devices/credit-rule/), the seated acceptors' too: an agent only claims, the host decides. */
+  credits: CreditRule;
   stations: RemoteStations;
   /** Whether the table has this remote station now (the configuration's count). */
   hasStation: (station: number) => boolean;
@@ -40,11 +42,14 @@ interface Link {
 
 /**
  * The bill acceptors of the remote stations, each driven by its station agent on the station's
- * machine and relayed over the host's LAN listener. The money rule is the table's: the host
- * journals the escrow before it answers "stack", and the credit before it answers "journalled"
- * (the agent acknowledges the device only then); every message names the driver's escrow id,
- * so a resend after a reconnect is a duplicate the ledger writes once. One link per station: a
- * new one (the agent restarted) replaces the old.
+ * machine and relayed over the host's LAN listener. The agent's machine is on the casino floor
+ * and its secret with it: what it says is a claim, and the credit rule (the seated acceptors'
+ * too) decides. The host journals the escrow before it answers "stack", and the credit, only
+ * against an escrow it answered "stack" to, before it answers "journalled" (the agent
+ * acknowledges the device only then); anything else is refused, a security event and the
+ * station's fault. Every message names the driver's escrow id, so a resend after a reconnect is
+ * a duplicate the ledger writes once. One link per station: a new one (the agent restarted)
+ * replaces the old.
  */
 export class RemoteAcceptors {
   private readonly links = new Map<number, Link>();
@@ -63,15 +68,7 @@ export class RemoteAcceptors {
       close,
     };
     return {
-      receive: (text) => {
-        try {
-          this.receive(link, text);
-        } catch (e) {
-          // Nothing was acknowledged: the agent resends, and the device repeats its report.
-          this.d.log.error({ err: e, station: link.station }, 'remote acceptor message failed');
-          link.send({ type: 'refused', reason: e instanceof Error ? e.message.slice(0, 400) : 'internal' });
-        }
-      },
+      receive: (text) => this.receive(link, text),
       dispose: () => this.closed(link),
     };
   }
@@ -116,6 +113,16 @@ export class RemoteAcceptors {
       return;
     }
     const m = d.message;
+    try {
+      this.handle(link, m);
+    } catch (e) {
+      // Nothing was acknowledged: the agent resends, and the device repeats its report.
+      this.d.log.error({ err: e, station: link.station }, 'remote acceptor message failed');
+      link.send({ type: 'refused', ...('id' in m ? { ref: m.id } : {}), reason: e instanceof Error ? e.message.slice(0, 400) : 'internal' });
+    }
+  }
+
+  private handle(link: Link, m: AgentMessage): void {
     if (m.type === 'hello-device') return this.hello(link, m);
     const station = link.station;
     if (station === null) {
@@ -123,22 +130,24 @@ export class RemoteAcceptors {
       return link.close(1008, 'hello-device required');
     }
     const device = remoteDevice(station);
+    const at = { station, device, enabled: this.enabled(station) };
     switch (m.type) {
       case 'escrow': {
-        // Journalled before the answer: after a cut or a kill the record says which note it was.
-        const take = this.enabled(station) && this.d.accepted().includes(m.denomination);
-        if (take) journalEscrow(this.d.ledger, station, device, m);
+        // Journalled before the answer when it is "stack": after a cut or a kill the record says which note it was.
+        const decision = this.d.credits.escrow(at, m);
         this.track(station, `escrow ${m.denomination}`);
-        return link.send({ type: 'decision', ref: m.id, decision: take ? 'stack' : 'return' });
+        return link.send({ type: 'decision', ref: m.id, decision });
       }
       case 'credit': {
-        const r = journalCredit(this.d.ledger, station, device, m);
+        const r = this.d.credits.credit(at, { ...m, ref: m.id });
+        this.track(station, r.ok ? 'credit' : `credit refused: ${r.reason}`);
+        // Refused: the agent must not acknowledge the device; the host credited nothing.
+        if (!r.ok) return link.send({ type: 'refused', ref: m.id, reason: `credit refused: ${r.reason}` });
         this.d.log.info({ station, device, amount: m.amount, seq: r.seq, status: r.status, recovered: m.recovered }, 'remote bill credited');
-        this.track(station, 'credit');
         return link.send({ type: 'journalled', ref: m.id });
       }
       case 'returned': {
-        if (journalReturn(this.d.ledger, station, device, { ...m, code: 0 }, m.reason))
+        if (this.d.credits.returned(at, { ...m, code: 0 }, m.reason))
           this.d.log.info({ station, device, amount: m.amount, reason: m.reason }, 'remote note in escrow returned');
         this.track(station, 'returned');
         return link.send({ type: 'journalled', ref: m.id });

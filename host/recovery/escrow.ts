@@ -2,8 +2,12 @@ import type { EscrowedNote } from '../../hardware/billacceptor/types.js';
 import type { Currency } from '../../hardware/billacceptor/notes.js';
 import type { Ledger } from '../../ledger/index.js';
 
-/** The transaction id a note's escrow is journalled under (BillAcceptors): `<device>:<escrowId>:escrow`. */
+/** The transaction id a note's escrow is journalled under (the credit rule): `<device>:<escrowId>:escrow`. */
 export const escrowTxId = (device: string, escrowId: string) => `${device}:${escrowId}:escrow`;
+/** …its credit's, `<device>:<escrowId>:credit`: a note is credited once. */
+export const creditTxId = (device: string, escrowId: string) => `${device}:${escrowId}:credit`;
+/** …its return's, `<device>:<escrowId>:return`. */
+export const returnTxId = (device: string, escrowId: string) => `${device}:${escrowId}:return`;
 
 /**
  * A note journalled in escrow at `device` that was neither credited nor returned before the host
@@ -41,7 +45,7 @@ export function journalReturn(ledger: Ledger, station: number, device: string, n
   ledger.append({
     type: 'bill.return',
     payload: { station, device, denomination: note.amount, currency: note.currency, reason, escrowSeq: escrow.seq },
-    txId: `${device}:${note.escrowId}:return`,
+    txId: returnTxId(device, note.escrowId),
   });
   return true;
 }

@@ -9,7 +9,7 @@ export type Severity = 'info' | 'warning' | 'critical';
  * and clear take the severity of the fault's kind (a ledger that failed its check is critical, a
  * closed table is information), so "critical" lists every critical fault.
  */
-const CRITICAL = new Set(['round.void', 'meter.clear', 'misread', 'service.denied']);
+const CRITICAL = new Set(['round.void', 'meter.clear', 'misread', 'service.denied', 'bill.refused']);
 const WARNING = new Set([
   'bill.return',
   'door.open',

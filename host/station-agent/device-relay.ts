@@ -50,6 +50,8 @@ export class DeviceRelay {
   private attempt = 0;
   private retryTimer: NodeJS.Timeout | null = null;
   private readonly upListeners = new Set<(up: boolean) => void>();
+  /** The message id of each note's credit report, by escrow id: a report repeated is the same message. */
+  private readonly creditIds = new Map<string, string>();
 
   constructor(private readonly o: DeviceRelayOptions) {}
 
@@ -210,9 +212,21 @@ export class DeviceRelay {
     return r.type === 'decision' ? r.decision : 'return';
   }
 
-  /** Resolves only once the host journalled the credit: the driver acknowledges the device after this. */
+  /**
+   * Resolves only once the host journalled the credit: the driver acknowledges the device after
+   * this. A credit the driver reports again (no answer in time, the host killed meanwhile) is the
+   * same message under the same id: the host answers it as the credit it journalled, where a
+   * second report for one escrow under another id would be a refusal and a fault.
+   */
   private async credit(credit: Credit): Promise<void> {
-    await this.ask({ type: 'credit', id: randomUUID(), ...this.note(credit), recovered: credit.recovered }, this.o.creditWaitMs ?? 3000);
+    let id = this.creditIds.get(credit.escrowId);
+    if (!id) {
+      id = randomUUID();
+      this.creditIds.set(credit.escrowId, id);
+      // The driver credits one note at a time; a few are kept for reports that straddle a reconnect.
+      for (const k of this.creditIds.keys()) if (this.creditIds.size > 16) this.creditIds.delete(k);
+    }
+    await this.ask({ type: 'credit', id, ...this.note(credit), recovered: credit.recovered }, this.o.creditWaitMs ?? 3000);
   }
 
   private event(e: BillAcceptorEvent): void {

@@ -17,6 +17,7 @@ import { UsbSerialPort } from '../../hardware/transport/usb-serial.js';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { parseCard } from '../../engine/cards/card.js';
 import { BillAcceptors } from '../../host/devices/bill-acceptors.js';
+import { tableCreditRule } from '../../host/devices/credit-rule/table-credit-rule.js';
 import { credit, testTable } from '../../host/testing/table-kit.js';
 import { startHost } from '../../host/start-host.js';
 import { openLedger, type EntryBody } from '../../ledger/index.js';
@@ -103,9 +104,10 @@ describe('start-up recovery', () => {
       return d as OpenedBillAcceptor;
     }) as unknown as NonNullable<ConstructorParameters<typeof BillAcceptors>[0]['open']>;
     const oneStation = { ...config, stations: config.stations.slice(0, 1) };
+    const rule = tableCreditRule({ config: oneStation, ledger, log: silent, fault: () => undefined });
     const credits: number[] = [];
     try {
-      const a = new BillAcceptors({ config: oneStation, ledger, log: silent, open });
+      const a = new BillAcceptors({ config: oneStation, ledger, log: silent, credits: rule, open });
       a.start();
       await sleep(50);
       sim.powerCut({ at: 'stacking-late' });
@@ -116,7 +118,7 @@ describe('start-up recovery', () => {
       assert.ok(ledger.credit(1) === 0, 'no credit before the recovery');
       sim.powerOn();
       for (let restart = 0; restart < 2; restart++) {
-        const b = new BillAcceptors({ config: oneStation, ledger, log: silent, open });
+        const b = new BillAcceptors({ config: oneStation, ledger, log: silent, credits: rule, open });
         const off = ledger.onAppended((entries) => {
           for (const e of entries) if (e.type === 'bill.credit') credits.push(1);
         });

@@ -174,6 +174,9 @@ describe('the remote acceptors through kills and cuts', { timeout: 900_000 }, ()
       const ledger = openExistingLedger(dataDir);
       try {
         assert.equal(verifyLedger(ledger).ok, true, 'the ledger verifies');
+        // Honest agents through every kill and cut: the credit rule refused none of their notes.
+        const refused = [...entriesOfTypes(ledger, ['bill.refused'])].map((e) => (JSON.parse(e.body) as EntryBody).payload);
+        assert.deepEqual(refused, [], 'no note of an honest agent refused');
         const credited = new Map<number, number[]>();
         const creditIds = new Set<string>();
         for (const e of entriesOfTypes(ledger, ['bill.credit'])) {

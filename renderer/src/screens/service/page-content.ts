@@ -93,7 +93,7 @@ export const EVENT_GROUPS = {
   service: ['service.enter', 'service.exit', 'service.denied', 'service.account', 'service.test', 'service.action'],
   round: ['table.input', 'bet.place', 'round.decision', 'round.settle', 'round.void'],
   card: ['card.read', 'misread', 'shoe.change'],
-  bill: ['bill.escrow', 'bill.credit', 'bill.return'],
+  bill: ['bill.escrow', 'bill.credit', 'bill.return', 'bill.refused'],
   handpay: ['credit.cancel', 'handpay.request', 'handpay.confirm'],
   tilt: ['tilt.raise', 'tilt.clear'],
   config: ['config.change'],
