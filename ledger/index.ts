@@ -17,7 +17,18 @@ export {
   type LedgerOptions,
   type TableSnapshot,
 } from './ledger.js';
-export { account, BILL_REFUSALS, ENTRY_TYPES, MONEY_TYPES, PAYLOADS, type EntryType, type MeterDelta, type NewEntry, type Payload, type Posting } from './entries.js';
+export {
+  account,
+  BILL_REFUSALS,
+  ENTRY_TYPES,
+  MONEY_TYPES,
+  PAYLOADS,
+  type EntryType,
+  type MeterDelta,
+  type NewEntry,
+  type Payload,
+  type Posting,
+} from './entries.js';
 // Not `openDatabase`: a raw connection would make the schema public again.
 export { LedgerOpenError, ledgerFile } from './db.js';
 export { HeadMark, LedgerRollbackError } from './head-mark.js';
