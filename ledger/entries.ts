@@ -89,7 +89,7 @@ const roundCore = {
 const tiltKind = z.string().regex(/^[a-z][a-z0-9-]{0,47}$/);
 
 /** The dealing errors a table corrects and why a void was the last resort (the engine's words, engine/table/vocabulary.ts). */
-const CORRECTIONS = ['exposed-card', 'undue-card', 'misdrawn-card', 'wrong-hand'] as const;
+const CORRECTIONS = ['exposed-card', 'undue-card', 'misdrawn-card', 'wrong-hand', 'exposed-card-stands'] as const;
 const UNCORRECTABLE = ['cards-after-error', 'decision-after-error', 'card-unidentified', 'no-correction-in-text', 'device-fault'] as const;
 // The same words both ways: one the engine adds is a compile error here until the ledger takes it too.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;

@@ -155,13 +155,15 @@ export interface HeldRead {
  */
 export function pendingTableHold(ledger: Ledger): PendingTableHold | null {
   // Reads during a hold are not holds of their own: the hold is the newest other entry.
+  // Between rounds: no round, or the round just settled, whose results a late card held (its
+  // hold carries that round's id: Macau 2009 Art. 6 1), Portugal rule 19).
   const row = connectionOf(ledger)
     .prepare(
-      `SELECT seq, ts, body FROM journal WHERE type = 'misread'
-    AND json_extract(body, '$.payload.roundId') IS NULL AND json_extract(body, '$.payload.duringHold') IS NULL
+      `SELECT seq, ts, round_id, body FROM journal WHERE type = 'misread'
+    AND (round_id IS NULL OR round_id IN (SELECT round_id FROM rounds)) AND json_extract(body, '$.payload.duringHold') IS NULL
     ORDER BY seq DESC LIMIT 1`,
     )
-    .get() as { seq: number; ts: string; body: string } | undefined;
+    .get() as { seq: number; ts: string; round_id: string | null; body: string } | undefined;
   if (!row) return null;
   const p = (JSON.parse(row.body) as EntryBody).payload as { detail: string; resolution: string; card?: string; shoeSequence?: number[] };
   if (p.resolution !== 'pending') return null;
@@ -177,9 +179,9 @@ export function pendingTableHold(ledger: Ledger): PendingTableHold | null {
     connectionOf(ledger)
       .prepare(
         `SELECT body FROM journal WHERE type = 'misread' AND seq > ?
-    AND json_extract(body, '$.payload.roundId') IS NULL AND json_extract(body, '$.payload.duringHold') = 1 ORDER BY seq`,
+    AND round_id IS ? AND json_extract(body, '$.payload.duringHold') = 1 ORDER BY seq`,
       )
-      .all(row.seq) as { body: string }[]
+      .all(row.seq, row.round_id) as { body: string }[]
   ).map((r) => heldRead((JSON.parse(r.body) as EntryBody).payload as { card?: string; shoeSequence?: number[] }));
   return {
     seq: row.seq,

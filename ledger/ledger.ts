@@ -6,7 +6,7 @@ import { ledgerFile, LedgerOpenError, openDatabase } from './db.js';
 import { HeadMark } from './head-mark.js';
 import { admitEntry, bodyText, derive, roundIdOf, type EntryBody, type LedgerView, type StoredEntry } from './derive.js';
 import { account, type EntryType, type NewEntry } from './entries.js';
-import { parseRecord, projectBet, projectRound, stationsOfRecord, type RoundRecord } from './recall.js';
+import { parseRecord, projectBet, projectRound, roundEntryOfRow, stationsOfRecord, withLateEntries, type RoundRecord } from './recall.js';
 import { LedgerRefusal } from './refusal.js';
 import { checkpointKey, signCheckpoint } from './sign.js';
 
@@ -268,6 +268,9 @@ export class Ledger {
       roundBets: db.prepare('SELECT station, SUM(amount) AS amount, MIN(seq) AS first FROM round_bets WHERE round_id = ? GROUP BY station ORDER BY station'),
       creditBefore: db.prepare('SELECT credit_before FROM round_bets WHERE round_id = ? AND station = ? ORDER BY seq LIMIT 1'),
       roundClosed: db.prepare('SELECT 1 FROM rounds WHERE round_id = ?'),
+      // Entries of a round journalled after the one that closed it (a late correction: recall.ts).
+      lateOfRound: db.prepare(`SELECT seq, type, body FROM journal WHERE round_id = ? AND seq > ? AND type = 'misread' ORDER BY seq`),
+      recordOf: db.prepare('SELECT record FROM rounds WHERE round_id = ?'),
       escrowResolved: db.prepare(`SELECT 1 FROM journal WHERE type IN ('bill.credit', 'bill.return')
         AND json_extract(body, '$.payload.escrowSeq') = ?`),
       confirmOf: db.prepare("SELECT seq FROM journal WHERE type = 'handpay.confirm' AND json_extract(body, '$.payload.requestTxId') = ?"),
@@ -483,6 +486,10 @@ export class Ledger {
     if (p?.kind === 'bet') projectBet(this.#db, seq, p.roundId, p.station, p.amount, p.creditBefore);
     else if (p?.kind === 'close') {
       for (const s of stationsOfRecord(projectRound(this.#db, seq))) this.#recallVersions.set(s, ++this.#recallTick);
+    } else if (type === 'misread' && entry.roundId !== null) {
+      // A late entry of a closed round changes what its recall shows.
+      const closed = this.stmt.recordOf.get(entry.roundId) as { record: string } | undefined;
+      if (closed) for (const s of stationsOfRecord(parseRecord(closed.record))) this.#recallVersions.set(s, ++this.#recallTick);
     }
     this.stmt.outbox.run(seq, ts);
     return { status: 'appended', entry };
@@ -566,7 +573,13 @@ export class Ledger {
     } else {
       rows = this.#db.prepare('SELECT record FROM rounds ORDER BY seq DESC LIMIT ?').all(limit) as { record: string }[];
     }
-    return rows.map((r) => parseRecord(r.record));
+    return rows.map((r) => this.#withLate(parseRecord(r.record)));
+  }
+
+  /** The record with the entries journalled under its round after its close (`withLateEntries`). */
+  #withLate(record: RoundRecord): RoundRecord {
+    const rows = this.stmt.lateOfRound.all(record.roundId, record.seq) as { seq: number; type: string; body: string }[];
+    return withLateEntries(record, rows.map(roundEntryOfRow));
   }
 
   /**
@@ -585,8 +598,8 @@ export class Ledger {
   }
 
   round(roundId: string): RoundRecord | undefined {
-    const row = this.#db.prepare('SELECT record FROM rounds WHERE round_id = ?').get(roundId) as { record: string } | undefined;
-    return row ? parseRecord(row.record) : undefined;
+    const row = this.stmt.recordOf.get(roundId) as { record: string } | undefined;
+    return row ? this.#withLate(parseRecord(row.record)) : undefined;
   }
 
   /** Rounds with bets journalled but not settled or voided (recovery after a restart). */

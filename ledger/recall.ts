@@ -239,6 +239,18 @@ export function rebuildRecall(db: Database.Database): void {
   }
 }
 
+/**
+ * A round's record with the entries journalled under its id after the entry that closed it: a
+ * hold in its results and its correction (a card the dealer drew after standing: Macau 2009 Art. 6
+ * 1), Portugal rule 19). The stored row is the record at its close (verification recomputes it so);
+ * recall and the evidence bundle read it with these added, so the late correction shows in both.
+ */
+export function withLateEntries(record: RoundRecord, late: readonly RoundEntry[]): RoundRecord {
+  if (late.length === 0) return record;
+  const corrections = [...(record.corrections ?? []), ...late.flatMap((e) => (e.correction ? [{ ...e.correction, seq: e.seq }] : []))];
+  return { ...record, ...(corrections.length > 0 ? { corrections } : {}), entrySeqs: [...record.entrySeqs, ...late.map((e) => e.seq)] };
+}
+
 export function parseRecord(text: string): RoundRecord {
   return JSON.parse(text) as RoundRecord;
 }

@@ -41,9 +41,10 @@ export function baccaratTableGame(profileId: string, options: Readonly<Record<st
     // The baccarat text on file fixes no stake unit, spread or seat count: the limits are the operator's.
     limitRules: { multiplesOfMinimum: null, maxTimesMinimum: null, minSeats: null, roundMaxRule: null, oneAdditionalBet: null },
     payTable: baccaratPayTable(rules),
-    // The baccarat text on file (the 2005 amendment) has no article on dealing errors: a coup that
-    // goes wrong is voided, citing none.
-    corrections: [],
+    // Art. 4 (陽反牌): a card come out of the shoe face up stays valid, the bets on the coup stand
+    // and the coup goes on. The text found has no other article on dealing errors: a coup that
+    // goes wrong otherwise is voided, citing none (the void records that the text orders no correction).
+    corrections: [{ correction: 'exposed-card-stands', holds: ['dealing-error'], rule: 'macau-baccarat art.4' }],
     voidRule: null,
     presentation: { dealerHand: false, panel: 'roads' },
 
@@ -93,7 +94,8 @@ export function baccaratTableGame(profileId: string, options: Readonly<Record<st
     },
     // A void coup's cards left the shoe but belong to no coup: the next coup starts empty.
     voidRound: (shoe) => voidCoup(shoe),
-    withdrawLastCard: () => ({ ok: false, reason: 'the baccarat text on file orders no correction of a card: void the coup' }),
+    // Art. 4 keeps an exposed card: no card is ever taken back.
+    withdrawLastCard: () => ({ ok: false, reason: 'macau-baccarat art.4 keeps a card come out face up: the coup goes on' }),
     notFollowed: () => [],
 
     hands: (shoe, coup): HandView[] => {

@@ -27,7 +27,10 @@ function twoPeopleRefusal(action: string, who: readonly string[]): string | null
  * hold too, in a round or between rounds.
  */
 export function putOnHold<S, R>(t: Turn<S, R>, reason: HoldReason, card: string | null, sequence?: number): void {
-  const roundId = t.state.phase === 'dealing' ? t.state.roundId : null;
+  // A hold while a round is dealt is that round's; so is one in the results of a round just settled
+  // (a card the dealer draws after standing: Macau 2009 Art. 6 1), Portugal rule 19), which its
+  // correction, its recall and its evidence must show (issue 33 item 6).
+  const roundId = t.state.phase === 'dealing' || (t.state.phase === 'results' && t.state.results !== null) ? t.state.roundId : null;
   t.write({
     type: 'misread',
     payload: {
@@ -161,7 +164,7 @@ export function voidRound<S, R>(t: Turn<S, R>, reason: string, authorisedBy: rea
       type: 'misread',
       payload: {
         tableId: t.tableId,
-        ...(inPlay ? { roundId: s.roundId } : {}),
+        ...(inPlay ? { roundId: s.roundId } : s.hold.roundId ? { roundId: s.hold.roundId } : {}),
         detail: `${s.hold.reason} hold lifted by a void: ${reason}`.slice(0, 2000),
         resolution: 'round-void',
         confirmedBy: authorisedBy.slice(0, 4),
@@ -221,7 +224,9 @@ function ruleFor(rules: readonly CorrectionRule[], correction: Correction, hold:
  * - `misdrawn-card`: that card, unseen, is kept for the next card a player asks for (or the
  *   dealer's next draw) and goes to the discards if nobody asks;
  * - `wrong-hand`: the card laid at another hand is moved to the one the table shows (its record
- *   follows the shoe's order, which is the rectified attribution).
+ *   follows the shoe's order, which is the rectified attribution);
+ * - `exposed-card-stands`: the card come out face up stays valid where it was dealt and the round
+ *   goes on (baccarat Art. 4): nothing moves; the record names the card and the article.
  * Refused, with why, where the text orders no such correction, forbids it, or the hold's facts
  * rule it out (cards read after the error): the round is then voided instead.
  */
@@ -262,12 +267,21 @@ export function correct<S, R>(t: Turn<S, R>, correction: Correction, supervisor:
       if (!dealing) return t.refuse('no round in play');
       journalCard = null;
       break;
+    case 'exposed-card-stands': {
+      if (!dealing) return t.refuse('no round in play');
+      // The card exposed is the last one dealt to the round; it stays there, valid.
+      const last = t.state.cards.findLast((c) => c.to !== 'discard' && c.to !== 'burn');
+      if (!last) return t.refuse('no card of the round has been dealt');
+      journalCard = last.card;
+      break;
+    }
   }
   t.write({
     type: 'misread',
     payload: {
       tableId: t.tableId,
-      ...(dealing ? { roundId: t.state.roundId } : {}),
+      // The round dealt, or the settled round whose results the hold came in.
+      ...(dealing ? { roundId: t.state.roundId } : hold.roundId ? { roundId: hold.roundId } : {}),
       detail: `${hold.reason} hold: ${correction} corrected (${found.rule})`,
       resolution: 'corrected',
       correction,

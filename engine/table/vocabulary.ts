@@ -146,9 +146,11 @@ export type RefusalReason = (typeof REFUSAL_REASONS)[number];
  * - `misdrawn-card`: a card drawn against what the player asked, not yet seen: it goes to the next
  *   player who asks for a card, else to the dealer's next draw, else to the discards;
  * - `wrong-hand`: the dealer laid a card at another hand than the one the shoe's order gives it:
- *   the card is moved to the hand the table shows (the table's record is already the rectified one).
+ *   the card is moved to the hand the table shows (the table's record is already the rectified one);
+ * - `exposed-card-stands`: a card come out face up that the text keeps valid, the bets standing and
+ *   the round going on (baccarat Art. 4): the hold is lifted, the card stays where it was dealt.
  */
-export const CORRECTIONS = ['exposed-card', 'undue-card', 'misdrawn-card', 'wrong-hand'] as const;
+export const CORRECTIONS = ['exposed-card', 'undue-card', 'misdrawn-card', 'wrong-hand', 'exposed-card-stands'] as const;
 export type Correction = (typeof CORRECTIONS)[number];
 
 /**

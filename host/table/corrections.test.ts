@@ -257,7 +257,40 @@ describe('dealing-error corrections: «Desafio ao Casino» Art. 6 and baccarat',
     }
   });
 
-  it('baccarat: the text on file has no article on dealing errors, so a correction is refused and the void cites none', () => {
+  it('baccarat Art. 4: a card come out face up stays valid and the coup goes on, settled and recalled with the article', () => {
+    const t = testTable({ game: 'baccarat' });
+    try {
+      credit(t.ledger, 1, 50_000);
+      burnShoeStart(t);
+      assert.equal(t.table.placeBet(1, { bet: 'banker' }, 10_000).ok, true);
+      t.clock.runOut(t.table.view().endsAt);
+      // The player's first card comes out face up: the dealer stops the coup.
+      cards(t, '7S');
+      assert.deepEqual(t.table.reportDealingError('sup-1'), { ok: true });
+      assert.deepEqual(t.table.holdState()?.corrections, [{ correction: 'exposed-card-stands', holds: ['dealing-error'], rule: 'macau-baccarat art.4' }]);
+      // Taking the card back (blackjack's exposed-card) is not what the text orders here.
+      assert.match(JSON.stringify(t.table.correct('exposed-card', 'sup-1', 'wit-2')), /orders no exposed-card correction/);
+      assert.match(JSON.stringify(t.table.correct('exposed-card-stands', 'sup-1', 'sup-1')), /someone other than the supervisor/);
+      assert.deepEqual(t.table.correct('exposed-card-stands', 'sup-1', 'wit-2'), { ok: true });
+      // The coup goes on from the card after it: P 7S 2D = 9, B 2H 3C = 5 → player wins.
+      cards(t, '2H 2D 3C');
+      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.ledger.credit(1), 40_000);
+      const done = misreads(t).find((m) => m.resolution === 'corrected');
+      assert.deepEqual([done?.correction, done?.article, done?.card], ['exposed-card-stands', 'macau-baccarat art.4', '7S']);
+      const [round] = t.ledger.recall({ station: 1 });
+      assert.deepEqual(
+        round?.corrections?.map((c) => [c.correction, c.article, c.card]),
+        [['exposed-card-stands', 'macau-baccarat art.4', '7S']],
+      );
+      assert.deepEqual(round?.status, 'settled');
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('baccarat: what the text does not cover (a card to the wrong box) has no correction: the void cites none and says why', () => {
     const t = testTable({ game: 'baccarat' });
     try {
       credit(t.ledger, 1, 50_000);
@@ -266,7 +299,6 @@ describe('dealing-error corrections: «Desafio ao Casino» Art. 6 and baccarat',
       t.clock.runOut(t.table.view().endsAt);
       cards(t, '9S');
       assert.deepEqual(t.table.reportDealingError('sup-1'), { ok: true });
-      assert.deepEqual(t.table.holdState()?.corrections, []);
       assert.match(JSON.stringify(t.table.correct('wrong-hand', 'sup-1', 'wit-2')), /orders no wrong-hand correction/);
       assert.deepEqual(t.table.voidRound('card to the wrong box', ['sup-1', 'wit-2'], 'no-correction-in-text'), { ok: true });
       const v = payloadsOf(t, 'round.void')[0];

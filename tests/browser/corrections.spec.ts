@@ -249,8 +249,8 @@ test("blackjack (Portugal 2001): the dealer's turned second card (rule 17), a mi
     expect(verifyLedgerOf(kiosk.dataDir)).toEqual({ ok: true, problems: [] });
 
     // Rule 19: a card the dealer draws after standing does not count. It comes after the round
-    // settled, so the round's record (recall) does not hold it: the Holds page names its rule, the
-    // journal keeps it, and the settled round is not touched.
+    // settled: the Holds page names its rule, the settled round's money is not touched, and the
+    // correction carries the round's id, so that round's recall shows it (issue 33 item 6).
     before = await untilDeciding(station, 10_000);
     await playOut(station, before);
     await simControl(kiosk, 'freeze-countdown', { kind: 'results' });
@@ -260,6 +260,7 @@ test("blackjack (Portugal 2001): the dealer's turned second card (rule 17), a mi
     await screenshot(page, testInfo, 'correction-portugal-extra-card-zh-Hant');
     await expect.poll(() => station.round()?.phase, { timeout: 60_000 }).toBe('betting');
     expect(station.state()?.credit).toBe(credit);
+    await recallShows(page, [['undue-card', 'portugal-2001 rule 19']]);
     expect(verifyLedgerOf(kiosk.dataDir)).toEqual({ ok: true, problems: [] });
     expect(pageErrors).toEqual([]);
   } finally {
@@ -367,5 +368,95 @@ test('«Desafio ao Casino» ([art.6]): a card to the wrong hand and an undue car
     station.close();
     await stop();
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('baccarat (Art. 4): a card come out face up is played on, not voided: the coup goes on, settles, and recall shows the article, the ledger verified', async ({
+  page,
+  pageErrors,
+}, testInfo) => {
+  test.setTimeout(300_000);
+  // The simulated dealer draws a card every 800 ms, so a coup of four to six cards is dealt over
+  // a few seconds: the supervisor stops it at its first cards.
+  const { kiosk, stop } = await startServiceKiosk(simulatedTableConfig('baccarat'), [
+    '--game',
+    'baccarat',
+    '--sim-controls',
+    '--seed',
+    '5',
+    '--betting-seconds',
+    '3',
+    '--results-seconds',
+    '2',
+  ]);
+  const station = await stationClient(kiosk.screens['station/1']!);
+  try {
+    await insertNote(kiosk, 1, 1000);
+    await expect.poll(() => station.state()?.credit, { timeout: 30_000 }).toBe(100_000);
+    await page.goto(kiosk.screens['service']!);
+    await waitForEvent(page, 'snapshot:service');
+    await signIn(page, SUP);
+    const onScreen = (id: string) => page.evaluate((x) => window.__kiosk?.bounds(x) ?? null, id);
+    await press(page, 'page-holds');
+    await expect.poll(() => texts(page), { timeout: 30_000 }).toContain(tr('zh-Hant', 'service.field.noHold'));
+
+    // Bet, and report the dealing error while the coup is being dealt (a round that ends first is
+    // simply played out, and the next one tried).
+    let before: string | undefined;
+    let held = false;
+    for (let tries = 0; tries < 6 && !held; tries++) {
+      await expect.poll(() => station.state()?.betting.open, { timeout: 60_000 }).toBe(true);
+      before = station.state()?.recall?.[0]?.roundId;
+      const free = station.state()?.credit ?? 0;
+      station.bet(10_000, 'banker');
+      // The stake leaves the credit meter as it is placed.
+      await expect.poll(() => station.state()?.credit).toBe(free - 10_000);
+      // The first card is out (the one the dealer turned face up).
+      await expect.poll(() => (station.round()?.phase === 'dealing' ? station.round()?.cards : 0), { timeout: 60_000 }).toBeGreaterThan(0);
+      if ((await onScreen('act-dealing-error')) === null) await press(page, 'page-holds');
+      // Each card read redraws the page (its buttons with it): the press is tried again until it lands.
+      await expect
+        .poll(() =>
+          press(page, 'act-dealing-error').then(
+            () => true,
+            () => false,
+          ),
+        )
+        .toBe(true);
+      held = await expect
+        .poll(() => texts(page), { timeout: 3_000 })
+        .toContain(tr('zh-Hant', 'hold.dealing-error'))
+        .then(
+          () => true,
+          () => false,
+        );
+      if (!held) await expect.poll(() => station.round()?.phase, { timeout: 60_000 }).not.toBe('dealing');
+    }
+    expect(held).toBe(true);
+    const credit = station.state()?.credit ?? 0;
+
+    // Art. 4 is the one correction the text orders: the card stands, the coup goes on.
+    await correctOnHoldsPage(page, 'en', 'dealing-error', 'exposed-card-stands', 'macau-baccarat art.4');
+    await screenshot(page, testInfo, 'correction-baccarat-exposed-card-stands-en');
+    await playOut(station, before);
+    // Settled, not voided: the banker bet won or lost (a tie returns it), never refunded as a void.
+    expect(station.state()?.recall?.[0]?.status).toBe('settled');
+    expect([credit, credit + 10_000 + 9_500, credit + 10_000]).toContain(station.state()?.credit);
+    await recallShows(page, [['exposed-card-stands', 'macau-baccarat art.4']]);
+    // Baccarat has no decision to wait on: the next betting window is held open, so the host
+    // appends nothing while the inspector's verify reads the folder.
+    await expect
+      .poll(() =>
+        simControl(kiosk, 'freeze-countdown', { kind: 'betting' }).then(
+          () => true,
+          () => false,
+        ),
+      )
+      .toBe(true);
+    expect(verifyLedgerOf(kiosk.dataDir)).toEqual({ ok: true, problems: [] });
+    expect(pageErrors).toEqual([]);
+  } finally {
+    station.close();
+    await stop();
   }
 });

@@ -120,15 +120,19 @@ export async function stationClient(url: string) {
   let state: StationState | null = null;
   // The station's own part comes as snapshots, the round every station shares as its public part
   // (protocol v3): the test keeps both, as the screen's composer does.
-  let round: { phase: string } | null = null;
+  let round: { phase: string; cards: number } | null = null;
   ws.on('message', (d) => {
     const m = JSON.parse(d.toString()) as { type: string; part?: string; version: number; state: StationState | null };
     if (m.type === 'snapshot') {
       version = m.version;
       state = m.state;
     } else if (m.type === 'public' && m.part === 'round') {
-      const phase: unknown = JSON.parse(d.toString()).state?.phase;
-      round = typeof phase === 'string' ? { phase } : null;
+      const r: unknown = JSON.parse(d.toString()).state;
+      const phase = typeof r === 'object' && r !== null && 'phase' in r ? r.phase : undefined;
+      // The cards on the felt so far (every hand's), for a test that acts once a card is out.
+      const hands: unknown[] = typeof r === 'object' && r !== null && 'hands' in r && Array.isArray(r.hands) ? r.hands : [];
+      const cards = hands.reduce<number>((n, h) => n + (typeof h === 'object' && h !== null && 'cards' in h && Array.isArray(h.cards) ? h.cards.length : 0), 0);
+      round = typeof phase === 'string' ? { phase, cards } : null;
     }
   });
   ws.send(JSON.stringify({ type: 'hello', id: 'h', protocol: PROTOCOL_VERSION, token: u.searchParams.get('token') }));
