@@ -6,6 +6,7 @@ import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { checkpointStats, latestCheckpoint } from './checkpoint.js';
 import { bet, billCredit, settledRound } from './fixtures.js';
+import type { NewEntry } from './entries.js';
 import { connectionOf, Ledger } from './ledger.js';
 import { checkpointKeyFile, signCheckpoint } from './sign.js';
 import { appendSynthetic } from './testing/synthetic.js';
@@ -26,7 +27,38 @@ function played(more = 60): Ledger {
   return l;
 }
 
+/** A settled round of remote stations (numbers over 100), each betting on the stadium box (seat 0). */
+function remoteRound(roundId: string, stations: readonly number[]) {
+  const { bets, settle } = settledRound(roundId, stations, 2000);
+  const box = (e: NewEntry): NewEntry => {
+    if (e.type === 'bet.place') return { ...e, payload: { ...e.payload, bets: e.payload.bets.map((b) => ({ ...b, seat: 0 })) } };
+    if (e.type === 'round.settle')
+      return {
+        ...e,
+        payload: {
+          ...e.payload,
+          cards: e.payload.cards.map((c) => ({ ...c, to: c.to.startsWith('seat:') ? 'seat:0' : c.to })),
+          decisions: [],
+          lines: e.payload.lines.map((line) => ({ ...line, seat: 0 })),
+        },
+      };
+    return e;
+  };
+  return [...bets.map(box), box(settle)];
+}
+
 describe('checkpoints', () => {
+  it('verify from a checkpoint counts the remote stations’ recall rows after it only, as the seated stations’', () => {
+    const l = Ledger.open({ file: ':memory:', terminalId: 'T-C', checkpointKey: KEY, checkpointEvery: 0 });
+    for (const s of [1, 101, 102]) l.append(billCredit(s, 50_000, `note-${s}`));
+    l.appendMany(remoteRound('before', [1, 101, 102]));
+    l.checkpoint();
+    l.appendMany(remoteRound('after', [101, 102]));
+    const r = verifyLedger(l, { from: 'checkpoint' });
+    assert.equal(r.mode, 'checkpoint');
+    assert.deepEqual(r.problems, []);
+  });
+
   it('are written every N entries, each signed over the head it states', () => {
     const l = Ledger.open({ file: ':memory:', terminalId: 'T-C', checkpointKey: KEY, checkpointEvery: 50 });
     for (let i = 0; i < 175; i++) l.append(billCredit(1 + (i % 3), 10_000, `n${i}`));

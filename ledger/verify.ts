@@ -151,11 +151,12 @@ export function verifyLedger(ledger: Ledger, options: VerifyOptions = {}): Verif
     checked.push(`recall recomputed from ${ofSource}`);
     let storedStations: number;
     if (checkpoint) {
-      // Station by station through the index (station, seq): the rows after the checkpoint only.
+      // Station by station through the index (station, seq): the rows after the checkpoint only,
+      // of every station the index holds (seated 1–7, remote from 101, and any other a row names).
       const q = db.prepare('SELECT COUNT(*) FROM round_stations WHERE station = ? AND seq > ?').pluck();
+      const stations = db.prepare('SELECT DISTINCT station FROM round_stations').pluck().all() as number[];
       storedStations = 0;
-      for (let st = 1; st <= 99; st++) storedStations += q.get(st, from.seq) as number;
-      storedStations += db.prepare('SELECT COUNT(*) FROM round_stations WHERE station < 1 OR station > 99').pluck().get() as number;
+      for (const st of stations) storedStations += q.get(st, from.seq) as number;
     } else storedStations = db.prepare('SELECT COUNT(*) FROM round_stations').pluck().get() as number;
     if (storedStations !== roundStations) add(`recall index: ${storedStations} rows stored${after}, ${roundStations} recomputed`);
     checked.push(`recall index recomputed from ${ofSource}`);
