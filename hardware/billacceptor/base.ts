@@ -1,19 +1,14 @@
-// What both bill-acceptor drivers share: the note in flight, credit exactly once per escrow cycle,
-// the escrow decision with its timeout, and the link lifecycle.
+// What both bill-acceptor drivers share: the note cycle (note-phase.ts), credit exactly once per
+// escrow cycle and only for a note the host told to stack, the escrow decision with its timeout,
+// violations, and the link lifecycle.
 import { randomUUID } from 'node:crypto';
 import { Emitter, realClock, type Clock } from '../clock.js';
 import { Link } from '../link.js';
 import type { BytePort, PortOpener } from '../transport/byte-port.js';
 import type { WireFrame } from '../wire-frame.js';
 import { NOTE_FACE_VALUES, minorUnits, type Currency } from './notes.js';
-import type { BillAcceptor, BillAcceptorEvent, BillAcceptorOptions, Credit, EscrowDecision, EscrowedNote, Note } from './types.js';
-
-export type NotePhase = 'escrow' | 'stack-sent' | 'credited';
-
-export interface InFlight {
-  note: EscrowedNote;
-  phase: NotePhase;
-}
+import { IDLE, type NoteCycle, type Phase } from './note-phase.js';
+import type { BillAcceptor, BillAcceptorEvent, BillAcceptorOptions, Credit, EscrowDecision, EscrowedNote, Note, ViolationRule } from './types.js';
 
 export abstract class BillAcceptorBase implements BillAcceptor {
   abstract readonly protocol: 'id003' | 'ssp';
@@ -23,18 +18,27 @@ export abstract class BillAcceptorBase implements BillAcceptor {
   protected readonly clock: Clock;
   protected accepted: Set<number>;
   protected wantEnabled: boolean;
-  protected current: InFlight | null = null;
+  /** The note cycle as the host has seen and commanded it; moved only through the protocol's table. */
+  protected cycle: NoteCycle = IDLE;
   /** Escrow ids already credited (bounded): a replayed credit report never credits twice. */
   private creditedIds: string[] = [];
-  protected readonly opts: Required<Pick<BillAcceptorOptions, 'escrowTimeoutMs' | 'pollIntervalMs' | 'replyTimeoutMs' | 'retries'>> & BillAcceptorOptions;
+  protected readonly opts: Required<Pick<BillAcceptorOptions, 'escrowTimeoutMs' | 'pollIntervalMs' | 'replyTimeoutMs' | 'retries' | 'stackTimeoutMs'>> &
+    BillAcceptorOptions;
 
-  constructor(opener: PortOpener, options: BillAcceptorOptions, defaults: { pollIntervalMs: number; replyTimeoutMs: number; escrowTimeoutMs: number }) {
+  constructor(
+    opener: PortOpener,
+    options: BillAcceptorOptions,
+    defaults: { pollIntervalMs: number; replyTimeoutMs: number; escrowTimeoutMs: number; stackTimeoutMs: number },
+  ) {
     this.currency = options.currency;
     this.clock = options.clock ?? realClock;
     this.opts = { retries: 3, ...defaults, ...options };
     this.accepted = new Set(options.accept ?? NOTE_FACE_VALUES[options.currency]);
     this.wantEnabled = options.enabled ?? false;
-    if (options.pendingNote) this.current = { note: options.pendingNote, phase: options.pendingNote.stackSent ? 'stack-sent' : 'escrow' };
+    if (options.pendingNote) {
+      const { stackSent, ...note } = options.pendingNote;
+      this.cycle = { phase: stackSent ? 'stack-sent' : 'escrow', note, returnEmitted: false };
+    }
     this.link = new Link(
       opener,
       {
@@ -132,17 +136,46 @@ export abstract class BillAcceptorBase implements BillAcceptor {
     return this.creditedIds.includes(escrowId);
   }
 
+  /** The last note credited, until another is escrowed: a credit out of nowhere after it is named a repeat of it. */
+  private lastCredited: EscrowedNote | null = null;
+
+  /** Moves the cycle to a phase, keeping its note. */
+  protected enter(phase: Phase, note: EscrowedNote | null = this.cycle.note, returnEmitted = this.cycle.returnEmitted): void {
+    if (phase === 'idle' && this.cycle.phase === 'credited') this.lastCredited = this.cycle.note;
+    if (phase === 'escrow') this.lastCredited = null;
+    this.cycle = phase === 'idle' ? IDLE : { phase, note, returnEmitted };
+  }
+
+  /** The device broke its protocol: say so, credit nothing, and hold the cycle in dispute until the device is idle. */
+  protected violation(rule: ViolationRule, report: string): void {
+    const repeat = rule === 'credit-without-escrow' && this.cycle.phase === 'idle' ? this.lastCredited : null;
+    const note = repeat ?? this.cycle.note;
+    this.emit({ type: 'protocolViolation', rule: repeat ? 'credit-repeated' : rule, report, ...(note ? { note } : {}) });
+    this.cycle = { phase: 'disputed', note: this.cycle.note, returnEmitted: this.cycle.returnEmitted };
+  }
+
+  /** The note of the cycle went back to the customer: said once per note. */
+  protected noteReturned(reason: Extract<BillAcceptorEvent, { type: 'returned' }>['reason']): void {
+    const { note, returnEmitted } = this.cycle;
+    if (note && !returnEmitted) this.emit({ type: 'returned', note, reason });
+    this.cycle = { ...this.cycle, returnEmitted: true };
+  }
+
   /**
-   * Credits the note once. Resolves true when the credit is journalled (now or before), false if
-   * the host's callback failed: the caller must then NOT acknowledge the device, so the credit
-   * report repeats and is retried.
+   * Credits the note of the cycle once. Only a note the host told to stack is credited: the
+   * transition tables call this from `stack-sent` alone, and anything else credits nothing here
+   * either. Resolves true when the credit is journalled (now or before), false if the host's
+   * callback failed: the caller must then NOT acknowledge the device, so the credit report
+   * repeats and is retried.
    */
-  protected async creditOnce(flight: InFlight, recovered: boolean): Promise<boolean> {
-    if (flight.phase === 'credited' || this.wasCredited(flight.note.escrowId)) {
-      flight.phase = 'credited';
+  protected async creditOnce(recovered: boolean): Promise<boolean> {
+    const { phase, note: n } = this.cycle;
+    if (!n) return true;
+    if (phase === 'credited' || this.wasCredited(n.escrowId)) {
+      this.enter('credited');
       return true;
     }
-    const n = flight.note;
+    if (phase !== 'stack-sent') return true;
     const credit: Credit = { escrowId: n.escrowId, amount: n.amount, currency: n.currency, denomination: n.denomination, recovered };
     try {
       await this.opts.onCredit?.(credit);
@@ -150,7 +183,8 @@ export abstract class BillAcceptorBase implements BillAcceptor {
       this.emit({ type: 'failure', reason: `credit callback failed, device not acknowledged: ${e instanceof Error ? e.message : String(e)}` });
       return false;
     }
-    flight.phase = 'credited';
+    // The cycle may have moved while the host journalled (it never does: reports are handled one at a time).
+    if (this.cycle.note?.escrowId === n.escrowId) this.enter('credited');
     this.creditedIds.push(n.escrowId);
     if (this.creditedIds.length > 64) this.creditedIds.shift();
     this.emit({ type: 'credit', ...credit });

@@ -6,6 +6,16 @@ export type BillStep = 'accepting' | 'escrow' | 'stacking' | 'stacking-late' | '
 
 export type WireFault = 'garble' | 'truncate' | 'drop' | 'noise';
 
+/** The note a simulator holds, and how far it went: past `no-return` it ends in the cashbox whatever happens. */
+export interface NoteInPath {
+  /** Counts the notes the unit took in, so a test can tell one note from the next of the same value. */
+  serial: number;
+  denomination: number;
+  /** ID-003 escrow code or SSP channel. */
+  code: number;
+  stage: 'reading' | 'escrow' | 'stacking' | 'no-return' | 'returning';
+}
+
 export interface BillAcceptorSimControls {
   readonly protocol: 'id003' | 'ssp';
   /** Insert a note of this face value; `reject` makes the validator refuse it (ID-003 reject code). */
@@ -26,6 +36,8 @@ export interface BillAcceptorSimControls {
   readonly powered: boolean;
   /** Face values now in the cashbox (what the casino will count). */
   readonly cashbox: readonly number[];
+  /** The note in the path now, if any. */
+  readonly inPath: NoteInPath | null;
   /** Face values given back to the customer. */
   readonly returned: readonly number[];
   /** Face values stuck in a jam and removed by a technician. */

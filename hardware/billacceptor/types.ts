@@ -54,7 +54,35 @@ export type BillAcceptorEvent =
    */
   | { type: 'powerUp'; notePending: 'none' | 'acceptor' | 'stacker'; note?: EscrowedNote; creditOwed: boolean }
   /** The device reports a credit the host cannot value (note unknown): manual reconciliation. */
-  | { type: 'unvaluedCredit'; reason: string; code?: number };
+  | { type: 'unvaluedCredit'; reason: string; code?: number }
+  /**
+   * The device reported something its protocol does not allow after what the host saw and
+   * commanded (a credit for a note told to go back, an escrow that changed after STACK, a credit
+   * with no escrow…). Nothing is credited for it, and the note it concerns (if any) never will be
+   * by this driver: a cheat or a broken device, for a supervisor. `report` is the device's words.
+   */
+  | { type: 'protocolViolation'; rule: ViolationRule; report: string; note?: EscrowedNote };
+
+/**
+ * What a device claimed that the protocol forbids (docs/protocols/*.md, "Transition table"):
+ * - `credit-without-escrow`: a credit point with no note in escrow;
+ * - `credit-without-stack`: a credit point, or the note moving to the stacker, for a note the host had not told to stack;
+ * - `credit-after-return`: the same, for a note the host told to go back;
+ * - `credit-repeated`: a credit point, or a note in escrow, again after a note was credited;
+ * - `credit-value-mismatch`: a credit of another value than the note in escrow (SSP names the channel);
+ * - `escrow-changed`: another note in escrow while one was held or told to stack;
+ * - `note-vanished`: a note told to stack that left the escrow without a credit point or a return;
+ * - `credited-note-returned`: a note already credited reported as given back.
+ */
+export type ViolationRule =
+  | 'credit-without-escrow'
+  | 'credit-without-stack'
+  | 'credit-after-return'
+  | 'credit-repeated'
+  | 'credit-value-mismatch'
+  | 'escrow-changed'
+  | 'note-vanished'
+  | 'credited-note-returned';
 
 export type EscrowDecision = 'stack' | 'return';
 
@@ -77,6 +105,11 @@ export interface BillAcceptorOptions {
   /** Start accepting as soon as the device is ready (default false: call enable()). */
   enabled?: boolean;
   escrowTimeoutMs?: number;
+  /**
+   * A note told to stack that the device then reports nothing of (no stacking, credit or return)
+   * for this long is a `note-vanished` violation (SSP, whose events can be left out of a reply).
+   */
+  stackTimeoutMs?: number;
   pollIntervalMs?: number;
   replyTimeoutMs?: number;
   /** Attempts per command before the link is considered lost. */

@@ -40,7 +40,7 @@ export interface BillAcceptorDeps {
  */
 export type InhibitReason = InhibitedBy;
 
-const FAULTS = new Set<BillAcceptorEvent['type']>(['jam', 'stackerFull', 'stackerRemoved', 'cheated', 'failure', 'unvaluedCredit']);
+const FAULTS = new Set<BillAcceptorEvent['type']>(['jam', 'stackerFull', 'stackerRemoved', 'cheated', 'failure', 'unvaluedCredit', 'protocolViolation']);
 
 /**
  * One bill acceptor per station, driven through the hardware layer. The money rule of

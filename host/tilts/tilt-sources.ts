@@ -31,6 +31,14 @@ export function onBillAcceptorEvent(tilts: TiltManager, station: number, e: Bill
       return tilts.raise('bill-failure', { ...at, detail: `${e.reason}${e.code !== undefined ? ` (code ${e.code})` : ''}` });
     case 'unvaluedCredit':
       return tilts.raise('bill-failure', { ...at, detail: `credit the host cannot value: ${e.reason}` });
+    case 'protocolViolation':
+      // The device reported what its protocol forbids (a credit for a note told to go back, an
+      // escrow changed after STACK…): nothing was credited; a cheat until a supervisor has looked.
+      // The tilt.raise entry journals it.
+      return tilts.raise('bill-cheat', {
+        ...at,
+        detail: `device broke its protocol (${e.rule}): ${e.report}${e.note ? `; note ${e.note.denomination} ${e.note.currency}, escrow ${e.note.escrowId}` : ''}`,
+      });
     case 'faultCleared':
     case 'idle':
       // The device reports itself healthy: every condition of its own has gone.

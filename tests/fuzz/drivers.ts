@@ -1,123 +1,36 @@
 // Model-based fuzzing of the bill acceptor drivers (ID-003, SSP): fast-check's `fc.commands` drive
-// a real driver against its byte-level simulator through a wire that garbles, truncates, drops
-// and duplicates frames in both directions (a lost ACK is a dropped host frame), adds noise, and
-// is unplugged mid-frame and plugged back; notes are inserted, stacked or returned by the host's
-// decision, and virtual time passes (tests/fuzz/virtual-time.ts). After the commands, the wire
-// heals and the run goes on until every note is in the cashbox or back with the customer. Then:
-// the credits are exactly the cashbox (no note credited wrongly, none twice, none lost), every
-// returned note uncredited, every event of the event model with a typed reason, and nothing
-// thrown out of the driver.
+// a real driver against a hostile device (hostile-acceptor.ts: the honest simulator's mechanism,
+// which decides where each note physically goes, behind firmware that lies in every way its
+// protocol's messages allow) through a wire that garbles, truncates, drops and duplicates frames
+// in both directions, adds noise, and is unplugged mid-frame and plugged back; notes are inserted,
+// stacked or returned by the host's decision, and virtual time passes (virtual-time.ts). After the
+// commands the wire heals, the device stops lying, and the run goes on until every note is in the
+// cashbox, back with the customer or jammed. What must then hold:
+// - every credit is for a note the driver reported in escrow and the host told to stack, at that
+//   note's value, once, and never after the driver said the device broke its protocol over it;
+// - no credit the cashbox does not hold (credits ⊆ cashbox, as faces);
+// - a note in the cashbox with no credit only ever comes with a `protocolViolation` or an
+//   `unvaluedCredit` (the host shows and journals it);
+// - with no lie told: the credits are exactly the cashbox, and no violation is reported;
+// - every event of the event model, with a reason where it has one; nothing thrown out of the driver.
 import fc from 'fast-check';
-import type { Clock } from '../../hardware/clock.js';
-import { Id003BillAcceptor } from '../../hardware/billacceptor/id003/driver.js';
-import { Id003Simulator } from '../../hardware/billacceptor/id003/simulator.js';
-import { SspBillAcceptor } from '../../hardware/billacceptor/ssp/driver.js';
-import { SspSimulator } from '../../hardware/billacceptor/ssp/simulator.js';
-import type { BillAcceptor, BillAcceptorEvent, Credit, EscrowDecision, EscrowedNote } from '../../hardware/billacceptor/types.js';
-import type { DeviceSide } from '../../hardware/sim/device-side.js';
-import { BasePort, type PortOpener } from '../../hardware/transport/byte-port.js';
-import { VirtualTime } from './virtual-time.js';
+import type { BillAcceptorEvent, EscrowDecision } from '../../hardware/billacceptor/types.js';
+import { HostileId003, type Id003Lie, type SspLie } from './hostile-acceptor.js';
+import { HARMS, driverRig, insert, settled, untilEnabled, type DriverProtocol, type DriverRig, type WireHarm } from './driver-rig.js';
+import { id003Lies, sspLies } from './lies.js';
 
-export type DriverProtocol = 'id003' | 'ssp';
-/** What the wire does to the next chunk of bytes in one direction. */
-export type WireHarm = 'garble' | 'truncate' | 'drop' | 'duplicate' | 'noise';
-const HARMS: readonly WireHarm[] = ['garble', 'truncate', 'drop', 'duplicate', 'noise'];
+export type { DriverProtocol } from './driver-rig.js';
+
 /** The faces the simulators know in HKD (and one they do not: refused by the validator). */
 const FACES = [10, 20, 50, 100, 500, 1000, 7] as const;
-
-/** A wire between the driver and the simulator that the commands damage. */
-class FuzzWire {
-  readonly toHost: WireHarm[] = [];
-  readonly toDevice: WireHarm[] = [];
-  /** Cut the next device→host chunk after this many bytes, and pull the cable. */
-  cutAt: number | null = null;
-  /** Virtual time before which the cable is out (an open fails). */
-  outUntil = 0;
-  port: FuzzPort | null = null;
-  healed = false;
-
-  harm(queue: WireHarm[], bytes: Uint8Array): Uint8Array[] {
-    const h = this.healed ? undefined : queue.shift();
-    if (!h) return [bytes];
-    const out = Uint8Array.from(bytes);
-    switch (h) {
-      case 'drop':
-        return [];
-      case 'truncate':
-        return [out.slice(0, Math.max(1, out.length >> 1))];
-      case 'garble': {
-        const i = (out.length * 7) >> 3;
-        out[i] = (out[i] ?? 0) ^ 0x5a;
-        return [out];
-      }
-      case 'duplicate':
-        return [out, Uint8Array.from(out)];
-      case 'noise':
-        return [Uint8Array.from([0x00, 0x13, 0xfc, 0x7f, 0xa5]), out];
-    }
-  }
-}
-
-class FuzzPort extends BasePort {
-  readonly description = 'fuzzed wire';
-
-  constructor(
-    private readonly side: DeviceSide,
-    private readonly wire: FuzzWire,
-    private readonly clock: Clock,
-  ) {
-    super();
-    side.attach((bytes) => this.fromDevice(bytes));
-  }
-
-  private fromDevice(bytes: Uint8Array): void {
-    const cut = this.wire.healed ? null : this.wire.cutAt;
-    if (cut !== null) {
-      // The cable is pulled while this frame is on it: its first bytes arrive, then the link is gone.
-      this.wire.cutAt = null;
-      this.deliver(bytes.slice(0, Math.min(cut, bytes.length)));
-      this.unplug(40);
-      return;
-    }
-    for (const b of this.wire.harm(this.wire.toHost, bytes)) this.deliver(b);
-  }
-
-  unplug(outMs: number): void {
-    this.wire.outUntil = this.clock.now() + outMs;
-    this.side.attach(null);
-    this.lost(new Error('fuzz: cable pulled'));
-  }
-
-  async write(bytes: Uint8Array): Promise<void> {
-    if (this.closed) throw new Error('fuzz: port closed');
-    for (const b of this.wire.harm(this.wire.toDevice, bytes)) this.side.receive(b);
-  }
-
-  protected async shutdown(): Promise<void> {
-    this.side.attach(null);
-  }
-}
-
-interface Real {
-  protocol: DriverProtocol;
-  time: VirtualTime;
-  wire: FuzzWire;
-  sim: Id003Simulator | SspSimulator;
-  driver: BillAcceptor;
-  credits: Credit[];
-  events: BillAcceptorEvent[];
-  decisions: Map<string, EscrowDecision>;
-  /** The host's decision for each note as it reaches escrow, in order. */
-  plan: EscrowDecision[];
-  inserted: number[];
-  thrown: unknown[];
-}
+/** The table takes every HKD note but the 1000, which the unit is told to inhibit (a lie may ignore that). */
+const ACCEPT = [10, 20, 50, 100, 500];
 
 interface Model {
   inserted: number;
 }
 
-type Cmd = fc.AsyncCommand<Model, Real>;
+type Cmd = fc.AsyncCommand<Model, DriverRig>;
 
 class InsertNote implements Cmd {
   constructor(
@@ -127,11 +40,9 @@ class InsertNote implements Cmd {
   check(m: Readonly<Model>): boolean {
     return m.inserted < 5;
   }
-  async run(m: Model, r: Real): Promise<void> {
+  async run(m: Model, r: DriverRig): Promise<void> {
     m.inserted++;
-    r.inserted.push(this.face);
-    r.plan.push(this.decision);
-    r.sim.insertNote(this.face);
+    insert(r, this.face, this.decision);
     await r.time.runFor(20);
   }
   toString(): string {
@@ -147,7 +58,7 @@ class Harm implements Cmd {
   check(): boolean {
     return true;
   }
-  async run(_m: Model, r: Real): Promise<void> {
+  async run(_m: Model, r: DriverRig): Promise<void> {
     (this.direction === 'to-host' ? r.wire.toHost : r.wire.toDevice).push(this.harm);
     await r.time.runFor(5);
   }
@@ -161,7 +72,7 @@ class UnplugMidFrame implements Cmd {
   check(): boolean {
     return true;
   }
-  async run(_m: Model, r: Real): Promise<void> {
+  async run(_m: Model, r: DriverRig): Promise<void> {
     r.wire.cutAt = this.afterBytes;
     await r.time.runFor(60);
   }
@@ -175,7 +86,7 @@ class Wait implements Cmd {
   check(): boolean {
     return true;
   }
-  async run(_m: Model, r: Real): Promise<void> {
+  async run(_m: Model, r: DriverRig): Promise<void> {
     await r.time.runFor(this.ms);
   }
   toString(): string {
@@ -183,15 +94,35 @@ class Wait implements Cmd {
   }
 }
 
-const commands = fc.commands<Model, Real, false>(
-  [
-    fc.tuple(fc.constantFrom(...FACES), fc.constantFrom<EscrowDecision>('stack', 'stack', 'stack', 'return')).map(([f, d]) => new InsertNote(f, d)),
-    fc.tuple(fc.constantFrom<'to-host' | 'to-device'>('to-host', 'to-device'), fc.constantFrom(...HARMS)).map(([d, h]) => new Harm(d, h)),
-    fc.integer({ min: 0, max: 12 }).map((n) => new UnplugMidFrame(n)),
-    fc.integer({ min: 1, max: 400 }).map((ms) => new Wait(ms)),
-  ],
-  { maxCommands: 24 },
-);
+/** The device is told to lie at its next opportunity (it may withhold a lie no driver could see through). */
+class Lie implements Cmd {
+  constructor(readonly lie: Id003Lie | SspLie) {}
+  check(): boolean {
+    return true;
+  }
+  async run(_m: Model, r: DriverRig): Promise<void> {
+    if (r.hostile instanceof HostileId003) r.hostile.tell(this.lie as Id003Lie);
+    else r.hostile.tell(this.lie as SspLie);
+    await r.time.runFor(10);
+  }
+  toString(): string {
+    return `lie(${JSON.stringify(this.lie)})`;
+  }
+}
+
+const common = [
+  fc.tuple(fc.constantFrom(...FACES), fc.constantFrom<EscrowDecision>('stack', 'stack', 'stack', 'return')).map(([f, d]) => new InsertNote(f, d)),
+  fc.tuple(fc.constantFrom<'to-host' | 'to-device'>('to-host', 'to-device'), fc.constantFrom(...HARMS)).map(([d, h]) => new Harm(d, h)),
+  fc.integer({ min: 0, max: 12 }).map((n) => new UnplugMidFrame(n)),
+  fc.integer({ min: 1, max: 400 }).map((ms) => new Wait(ms)),
+];
+
+function commandsFor(protocol: DriverProtocol, hostile: boolean) {
+  const lies = protocol === 'id003' ? id003Lies : sspLies;
+  return fc.commands<Model, DriverRig, false>(hostile ? [...common, lies.map((l) => new Lie(l)), lies.map((l) => new Lie(l))] : common, {
+    maxCommands: 24,
+  });
+}
 
 /**
  * A deliberately broken host, for the fuzzer's own test: its credit handler records every
@@ -199,49 +130,6 @@ const commands = fc.commands<Model, Real, false>(
  */
 export interface Sabotage {
   creditTwiceFace?: number;
-}
-
-function setup(protocol: DriverProtocol, sabotage: Sabotage): Real {
-  const time = new VirtualTime();
-  const wire = new FuzzWire();
-  const sim = protocol === 'id003' ? new Id003Simulator({ currency: 'HKD' }) : new SspSimulator({ currency: 'HKD' });
-  const credits: Credit[] = [];
-  const events: BillAcceptorEvent[] = [];
-  const decisions = new Map<string, EscrowDecision>();
-  const plan: EscrowDecision[] = [];
-  const thrown: unknown[] = [];
-  const opener: PortOpener = async () => {
-    if (time.now() < wire.outUntil) throw new Error('fuzz: no device on the bus');
-    const port = new FuzzPort(sim, wire, time.clock);
-    wire.port = port;
-    return port;
-  };
-  const options = {
-    currency: 'HKD' as const,
-    enabled: true,
-    clock: time.clock,
-    pollIntervalMs: 20,
-    replyTimeoutMs: 60,
-    reconnectBaseMs: 10,
-    reconnectMaxMs: 80,
-    escrowTimeoutMs: 500,
-    // The same note reported in escrow again (a re-sent status) gets the same decision.
-    onEscrow: (note: EscrowedNote): EscrowDecision => {
-      const known = decisions.get(note.escrowId);
-      if (known) return known;
-      const d = plan.shift() ?? 'stack';
-      decisions.set(note.escrowId, d);
-      return d;
-    },
-    onCredit: (c: Credit) => {
-      credits.push(c);
-      if (c.denomination === sabotage.creditTwiceFace) credits.push(c);
-    },
-  };
-  const driver = protocol === 'id003' ? new Id003BillAcceptor(opener, options) : new SspBillAcceptor(opener, { ...options, encryption: 'never' as const });
-  driver.on((e) => events.push(e));
-  driver.start();
-  return { protocol, time, wire, sim, driver, credits, events, decisions, plan, inserted: [], thrown };
 }
 
 const TYPED = new Set<BillAcceptorEvent['type']>([
@@ -264,26 +152,62 @@ const TYPED = new Set<BillAcceptorEvent['type']>([
   'reconnected',
   'powerUp',
   'unvaluedCredit',
+  'protocolViolation',
 ]);
 
 function multiset(xs: readonly number[]): string {
   return [...xs].sort((a, b) => a - b).join(',');
 }
 
+/** Whether `small` ⊆ `big`, as multisets. */
+function within(small: readonly number[], big: readonly number[]): boolean {
+  const left = [...big];
+  for (const x of small) {
+    const i = left.indexOf(x);
+    if (i < 0) return false;
+    left.splice(i, 1);
+  }
+  return true;
+}
+
 /** The invariants once the wire has healed and the notes have settled; a list of what broke. */
-function invariants(r: Real, settled: boolean): string[] {
+function invariants(r: DriverRig, isSettled: boolean): string[] {
   const out: string[] = [];
   const cash = r.sim.cashbox;
-  if (!settled)
-    out.push(
-      `did not settle: inserted [${r.inserted.join(',')}], cashbox [${cash.join(',')}], returned [${r.sim.returned.join(',')}], jammed [${r.sim.jammed.join(',')}], credits [${r.credits.map((c) => c.denomination).join(',')}]`,
-    );
-  if (multiset(r.credits.map((c) => c.denomination)) !== multiset(cash))
-    out.push(`credits [${r.credits.map((c) => c.denomination).join(',')}] are not the cashbox [${cash.join(',')}]`);
+  const faces = r.credits.map((c) => c.denomination);
+  const lied = r.hostile.log.told.length > 0;
+  const trail = () =>
+    `inserted [${r.inserted.join(',')}], cashbox [${cash.join(',')}], returned [${r.sim.returned.join(',')}], jammed [${r.sim.jammed.join(',')}], credits [${faces.join(',')}], lies told ${JSON.stringify(r.hostile.log.told)}`;
+  if (!isSettled) out.push(`did not settle: ${trail()}`);
+  // Every credit: a note the driver escrowed and the host told to stack, at its value, once.
+  const escrowed = new Map<string, { denomination: number; amount: number; currency: string }>();
+  const disputed = new Set<string>();
+  const credited = new Set<string>();
+  for (const e of r.events) {
+    if (e.type === 'escrowed') escrowed.set(e.note.escrowId, e.note);
+    if (e.type === 'protocolViolation' && e.note) disputed.add(e.note.escrowId);
+    if (e.type !== 'credit') continue;
+    const n = escrowed.get(e.escrowId);
+    if (!n) out.push(`credit ${e.escrowId} (${e.denomination}) for a note never reported in escrow`);
+    else if (n.denomination !== e.denomination || n.amount !== e.amount || n.currency !== e.currency)
+      out.push(`credit ${e.escrowId} of ${e.denomination} ${e.currency} for a note escrowed as ${n.denomination} ${n.currency}`);
+    if (r.decisions.get(e.escrowId) !== 'stack')
+      out.push(`credit ${e.escrowId} for a note the host did not tell to stack (${r.decisions.get(e.escrowId) ?? 'never asked'})`);
+    if (disputed.has(e.escrowId)) out.push(`credit ${e.escrowId} after the driver reported a violation over it`);
+    if (credited.has(e.escrowId)) out.push(`note ${e.escrowId} credited twice`);
+    credited.add(e.escrowId);
+  }
   if (new Set(r.credits.map((c) => c.escrowId)).size !== r.credits.length) out.push(`a note credited twice: ${r.credits.map((c) => c.escrowId).join(',')}`);
   for (const c of r.credits) if (c.amount !== c.denomination * 100) out.push(`credit ${c.escrowId}: amount ${c.amount} for a ${c.denomination} note`);
-  for (const [id, d] of r.decisions)
-    if (d === 'return' && r.credits.some((c) => c.escrowId === id)) out.push(`note ${id} was returned by the host and credited`);
+  // The cashbox holds every credit; a note in it uncredited is shown and journalled, never silent.
+  if (!within(faces, cash)) out.push(`credits the cashbox does not hold: ${trail()}`);
+  const flagged = r.events.some((e) => e.type === 'protocolViolation' || e.type === 'unvaluedCredit');
+  if (!within(cash, faces) && !flagged) out.push(`a note in the cashbox with no credit and no violation: ${trail()}`);
+  if (!lied) {
+    if (multiset(faces) !== multiset(cash)) out.push(`no lie told, yet the credits are not the cashbox: ${trail()}`);
+    const v = r.events.find((e) => e.type === 'protocolViolation' || e.type === 'unvaluedCredit');
+    if (v) out.push(`no lie told, yet the driver reported ${JSON.stringify(v)}: ${trail()}`);
+  }
   for (const e of r.events) {
     if (!TYPED.has(e.type)) out.push(`an event outside the model: ${JSON.stringify(e)}`);
     if (
@@ -291,28 +215,43 @@ function invariants(r: Real, settled: boolean): string[] {
       (typeof e.reason !== 'string' || e.reason === '')
     )
       out.push(`a ${e.type} without a reason: ${JSON.stringify(e)}`);
+    if (e.type === 'protocolViolation' && e.report === '') out.push(`a violation that does not say what the device reported: ${JSON.stringify(e)}`);
   }
-  for (const t of r.thrown) out.push(`thrown out of the driver: ${t instanceof Error ? (t.stack ?? t.message) : String(t)}`);
   return out;
 }
 
-/** One case: the commands, the wire healed, the notes settled, the invariants. */
-async function runCase(protocol: DriverProtocol, cmds: Iterable<Cmd>, sabotage: Sabotage): Promise<void> {
-  const r = setup(protocol, sabotage);
-  const onUnhandled = (e: unknown) => r.thrown.push(e);
+/** Tells the driver's host about the case's counts (the campaign prints how many cases lied). */
+export interface CaseCounts {
+  cases: number;
+  lying: number;
+  liesTold: number;
+  liesWithheld: number;
+  violations: number;
+}
+
+/** One case: the commands, the wire healed and the device honest, the notes settled, the invariants. */
+async function runCase(protocol: DriverProtocol, cmds: Iterable<Cmd>, sabotage: Sabotage, counts?: CaseCounts): Promise<void> {
+  const r = driverRig(protocol, { accept: ACCEPT, ...(sabotage.creditTwiceFace !== undefined ? { creditTwiceFace: sabotage.creditTwiceFace } : {}) });
+  const thrown: unknown[] = [];
+  const onUnhandled = (e: unknown) => thrown.push(e);
   process.on('unhandledRejection', onUnhandled);
   try {
-    await r.time.runUntil(() => r.events.some((e) => e.type === 'idle' && e.enabled), 5_000);
+    await untilEnabled(r);
     await fc.asyncModelRun(() => ({ model: { inserted: 0 }, real: r }), cmds);
     r.wire.healed = true;
-    const done = () => {
-      const s = r.sim;
-      return s.cashbox.length + s.returned.length + s.jammed.length === r.inserted.length && r.credits.length >= s.cashbox.length;
-    };
-    const settled = await r.time.runUntil(done, 60_000);
-    // A little longer: a late duplicate credit would show now.
-    await r.time.runFor(1_000);
-    const broken = invariants(r, settled);
+    r.hostile.honest = true;
+    const done = await r.time.runUntil(() => settled(r), 60_000);
+    // A little longer: a late duplicate credit, or the host's verdict on a note, would show now.
+    await r.time.runFor(3_000);
+    const broken = invariants(r, done);
+    for (const t of thrown) broken.push(`thrown out of the driver: ${t instanceof Error ? (t.stack ?? t.message) : String(t)}`);
+    if (counts) {
+      counts.cases++;
+      if (r.hostile.log.told.length) counts.lying++;
+      counts.liesTold += r.hostile.log.told.length;
+      counts.liesWithheld += r.hostile.log.withheld.length;
+      counts.violations += r.events.filter((e) => e.type === 'protocolViolation').length;
+    }
     if (broken.length > 0) throw new Error(`${protocol}: ${broken.join('\n')}`);
   } finally {
     process.off('unhandledRejection', onUnhandled);
@@ -320,11 +259,20 @@ async function runCase(protocol: DriverProtocol, cmds: Iterable<Cmd>, sabotage: 
   }
 }
 
-/** `numRuns` cases of one driver's model-based fuzz from `seed`; throws fast-check's report on a failure. */
-export async function fuzzDriver(protocol: DriverProtocol, numRuns: number, seed: number, sabotage: Sabotage = {}, path?: string): Promise<void> {
+/**
+ * `numRuns` cases of one driver's model-based fuzz from `seed`; throws fast-check's report on a
+ * failure. `hostile: false` draws no lies (the lossy wire alone).
+ */
+export async function fuzzDriver(
+  protocol: DriverProtocol,
+  numRuns: number,
+  seed: number,
+  opts: { sabotage?: Sabotage; path?: string; hostile?: boolean; counts?: CaseCounts } = {},
+): Promise<void> {
+  const { sabotage = {}, path, hostile = true, counts } = opts;
   // fast-check's report names the seed, the path and the shrunk commands; what broke is its cause.
   const details = await fc.check(
-    fc.asyncProperty(commands, (cmds) => runCase(protocol, cmds, sabotage)),
+    fc.asyncProperty(commandsFor(protocol, hostile), (cmds) => runCase(protocol, cmds, sabotage, counts)),
     { numRuns, seed, ...(path !== undefined ? { path } : {}) },
   );
   if (details.failed) {
@@ -338,14 +286,19 @@ export async function fuzzDriver(protocol: DriverProtocol, numRuns: number, seed
 
 /** One step of a written case (a finding kept as a regression test, or a counterexample replayed). */
 export type ScriptStep =
-  { insert: number; decision: EscrowDecision } | { harm: WireHarm; direction: 'to-host' | 'to-device' } | { unplugAfter: number } | { wait: number };
+  | { insert: number; decision: EscrowDecision }
+  | { harm: WireHarm; direction: 'to-host' | 'to-device' }
+  | { unplugAfter: number }
+  | { wait: number }
+  | { lie: Id003Lie | SspLie };
 
-/** Runs one written case through the same wire, settling and invariants as the fuzzer's. */
+/** Runs one written case through the same wire, device, settling and invariants as the fuzzer's. */
 export async function runDriverScript(protocol: DriverProtocol, script: readonly ScriptStep[]): Promise<void> {
   const cmds = script.map((s): Cmd => {
     if ('insert' in s) return new InsertNote(s.insert, s.decision);
     if ('harm' in s) return new Harm(s.direction, s.harm);
     if ('unplugAfter' in s) return new UnplugMidFrame(s.unplugAfter);
+    if ('lie' in s) return new Lie(s.lie);
     return new Wait(s.wait);
   });
   await runCase(protocol, cmds, {});

@@ -1,11 +1,15 @@
-// npm run fuzz [-- --cases N] [--seed S] [--only NAME,…]: the fuzz campaign of tests/fuzz/parsers.ts
-// and of the drivers' model-based fuzz (tests/fuzz/drivers.ts: `driver-id003`, `driver-ssp`),
-// 1,000,000 cases each unless told otherwise; prints cases, time and the result per target.
+// npm run fuzz [-- --cases N] [--seed S] [--only NAME,…] [--honest]: the fuzz campaign of
+// tests/fuzz/parsers.ts and of the drivers' model-based fuzz (tests/fuzz/drivers.ts: `driver-id003`,
+// `driver-ssp`, with the hostile device unless --honest), 1,000,000 cases each unless told
+// otherwise; prints cases, time and the result per target (for a driver: how many cases lied, the
+// lies told and withheld, the violations the driver reported).
 import { parseArgs } from 'node:util';
-import { fuzzDriver, type DriverProtocol } from './drivers.js';
+import { fuzzDriver, type CaseCounts, type DriverProtocol } from './drivers.js';
 import { fuzz, PARSERS, type ParserName } from './parsers.js';
 
-const { values } = parseArgs({ options: { cases: { type: 'string', default: '1000000' }, seed: { type: 'string' }, only: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { cases: { type: 'string', default: '1000000' }, seed: { type: 'string' }, only: { type: 'string' }, honest: { type: 'boolean', default: false } },
+});
 const cases = Number(values.cases);
 if (!Number.isSafeInteger(cases) || cases < 1) throw new Error('--cases must be a positive integer');
 const seed = values.seed === undefined ? Date.now() % 2 ** 31 : Number(values.seed);
@@ -18,14 +22,21 @@ const isParser = (n: string): n is ParserName => Object.keys(PARSERS).includes(n
 let failed = 0;
 for (const name of names) {
   const t0 = performance.now();
+  const counts: CaseCounts = { cases: 0, lying: 0, liesTold: 0, liesWithheld: 0, violations: 0 };
+  const driver = DRIVERS[name];
+  const tally = () =>
+    driver
+      ? `\t${values.honest ? 'lossy wire only' : 'hostile device'}: ${counts.cases} run, ${counts.lying} with lies told (${counts.liesTold} told, ${counts.liesWithheld} withheld), ${counts.violations} violations reported`
+      : '';
   try {
-    const driver = DRIVERS[name];
-    if (driver) await fuzzDriver(driver, cases, seed);
+    if (driver) await fuzzDriver(driver, cases, seed, { hostile: !values.honest, counts });
     else if (isParser(name)) fuzz(name, cases, seed);
-    console.log(`${name}\t${cases} cases\tseed ${seed}\t${((performance.now() - t0) / 1000).toFixed(1)} s\tok`);
+    console.log(`${name}\t${cases} cases\tseed ${seed}\t${((performance.now() - t0) / 1000).toFixed(1)} s\tok${tally()}`);
   } catch (e) {
     failed++;
-    console.log(`${name}\t${cases} cases\tseed ${seed}\tFAILED\n${e instanceof Error ? e.message : String(e)}`);
+    console.log(
+      `${name}\t${cases} cases\tseed ${seed}\t${((performance.now() - t0) / 1000).toFixed(1)} s\tFAILED${tally()}\n${e instanceof Error ? e.message : String(e)}`,
+    );
   }
 }
 process.exit(failed ? 1 : 0);

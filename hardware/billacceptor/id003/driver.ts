@@ -1,17 +1,33 @@
 // Host side of JCM ID-003: polls STATUS REQUEST, configures the unit after power-up/INITIALIZE,
-// decides escrowed notes, credits only at VEND VALID and acknowledges it only after the host's
-// credit callback resolved. States are handled on change only, so a repeated VEND VALID (lost
-// ACK, retried poll) never credits twice. Facts: docs/protocols/id003.md.
+// decides escrowed notes, credits only at VEND VALID for a note it told to stack and acknowledges
+// it only after the host's credit callback resolved. Every status report moves the note cycle
+// through the table in transitions.ts, and a report the table does not allow is a
+// `protocolViolation`, never a credit. Facts: docs/protocols/id003.md.
 import { sleep } from '../../clock.js';
 import { bytesAscii } from '../../bytes.js';
 import { FrameChannel, LinkLostError } from '../../link.js';
 import type { BytePort, PortOpener } from '../../transport/byte-port.js';
 import { id003Rx, id003Tx } from '../../wire-frame.js';
 import { BillAcceptorBase } from '../base.js';
+import { isFault } from '../note-phase.js';
 import { NOTE_FACE_VALUES } from '../notes.js';
-import type { BillAcceptorOptions, EscrowedNote } from '../types.js';
+import type { BillAcceptorEvent, BillAcceptorOptions } from '../types.js';
 import { CMD, ESCROW_CODE_FIRST, ESCROW_CODE_LAST, REJECT_REASONS, STATUS } from './constants.js';
 import { Id003Parser, encodeId003, type Id003Frame } from './frame.js';
+import { ID003_TRANSITIONS, classifyEscrow, id003ReportOf, type Id003Report } from './transitions.js';
+
+type ReturnReason = Extract<BillAcceptorEvent, { type: 'returned' }>['reason'];
+
+/** A status report (0x11–0x1B, 0x40–0x4B), not an ACK or the echo of a setting or a request. */
+function isStatus(f: Id003Frame): boolean {
+  return (f.code >= STATUS.ENABLE && f.code <= STATUS.INITIALIZE) || (f.code >= STATUS.POWER_UP && f.code <= STATUS.INVALID_COMMAND);
+}
+
+/** The status as a violation names it: its code, and its data byte if it has one. */
+function describe(s: Id003Frame): string {
+  const name = Object.entries(STATUS).find(([, v]) => v === s.code)?.[0] ?? 'status';
+  return `${name.replaceAll('_', ' ')} 0x${s.code.toString(16)}${s.data.length ? ` ${Array.from(s.data, (b) => b.toString(16).padStart(2, '0')).join(' ')}` : ''}`;
+}
 
 export class Id003BillAcceptor extends BillAcceptorBase {
   readonly protocol = 'id003' as const;
@@ -23,12 +39,21 @@ export class Id003BillAcceptor extends BillAcceptorBase {
   private configured = false;
   private appliedEnabled: boolean | null = null;
   private fault: number | null = null;
+  /**
+   * A reply was lost (a command retried) or the session is new since the last status report: the
+   * unit may have moved on unseen, e.g. given one note back and taken another.
+   */
+  private gap = true;
+  /** Why the note of a `return-sent` cycle goes back (the host's reason, said when the unit takes RETURN). */
+  private returnReason: ReturnReason = 'host';
+  /** The note whose STACKING was said (once per note). */
+  private stackingShown: string | null = null;
   firmware: string | undefined;
 
   constructor(opener: PortOpener, options: BillAcceptorOptions) {
     // Aristocrat polls every 150 ms and allows 50 ms per reply (more during initialisation); a
     // USB bridge adds its latency, hence 200 ms. Escrow auto-return after 5 s (GDS practice).
-    super(opener, options, { pollIntervalMs: 150, replyTimeoutMs: 200, escrowTimeoutMs: 5000 });
+    super(opener, options, { pollIntervalMs: 150, replyTimeoutMs: 200, escrowTimeoutMs: 5000, stackTimeoutMs: 10_000 });
     NOTE_FACE_VALUES[this.currency].forEach((v, i) => this.table.set(ESCROW_CODE_FIRST + i, v));
   }
 
@@ -37,15 +62,27 @@ export class Id003BillAcceptor extends BillAcceptorBase {
   }
 
   // ── transactions ──────────────────────────────────────────────────────────
+  /**
+   * Sends a command and waits for its answer. ID-003 frames carry no sequence number, so a reply
+   * that comes late (after a timeout, a slow bridge) can arrive while another request waits:
+   * only a frame that can answer this request is taken (a status for STATUS REQUEST, the echo or
+   * INVALID COMMAND for a setting or a request), the rest skipped.
+   */
   private async transact(code: number, data: number[] = [], expect = true): Promise<Id003Frame | null> {
     const ch = this.ch;
     if (!ch) throw new LinkLostError();
+    const answers = code === CMD.STATUS_REQUEST ? isStatus : (f: Id003Frame) => f.code === code || f.code === STATUS.INVALID_COMMAND;
     for (let attempt = 0; attempt < this.opts.retries; attempt++) {
+      if (attempt > 0) this.gap = true;
       ch.clear();
       await ch.write(encodeId003(code, data));
       if (!expect) return null;
-      const f = await ch.next(this.opts.replyTimeoutMs);
-      if (f) return f;
+      const deadline = this.clock.now() + this.opts.replyTimeoutMs;
+      for (;;) {
+        const f = await ch.next(Math.max(1, deadline - this.clock.now()));
+        if (!f) break;
+        if (answers(f)) return f;
+      }
       this.parser.reset(); // a truncated reply must not swallow the next one
     }
     throw new LinkLostError(`ID-003: no valid reply to 0x${code.toString(16)} after ${this.opts.retries} attempts`);
@@ -55,9 +92,42 @@ export class Id003BillAcceptor extends BillAcceptorBase {
     return (await this.transact(CMD.STATUS_REQUEST)) as Id003Frame;
   }
 
-  private async operation(code: number): Promise<boolean> {
-    const r = await this.transact(code);
-    return r?.code === CMD.ACK;
+  /**
+   * An operation command (STACK, RETURN, HOLD, RESET), answered ACK or INVALID COMMAND; any other
+   * frame is a late reply to an earlier request and is skipped. INVALID COMMAND to the first
+   * attempt is a refusal (the unit did not take it); to a retry it says nothing, since the first
+   * attempt may have been taken and only its ACK lost.
+   */
+  private async operation(code: number): Promise<'ack' | 'refused' | 'unsure'> {
+    const ch = this.ch;
+    if (!ch) throw new LinkLostError();
+    for (let attempt = 0; attempt < this.opts.retries; attempt++) {
+      if (attempt > 0) this.gap = true;
+      ch.clear();
+      await ch.write(encodeId003(code));
+      const deadline = this.clock.now() + this.opts.replyTimeoutMs;
+      for (;;) {
+        const f = await ch.next(Math.max(1, deadline - this.clock.now()));
+        if (!f) break;
+        if (f.code === CMD.ACK) return 'ack';
+        if (f.code === STATUS.INVALID_COMMAND) return attempt === 0 ? 'refused' : 'unsure';
+      }
+      this.parser.reset();
+    }
+    throw new LinkLostError(`ID-003: no valid reply to 0x${code.toString(16)} after ${this.opts.retries} attempts`);
+  }
+
+  private async ack(): Promise<void> {
+    await this.transact(CMD.ACK, [], false);
+  }
+
+  /** RESET after a POWER UP report; the unit then initialises (its reports start afresh). */
+  private async reset(): Promise<void> {
+    await this.operation(CMD.RESET);
+    this.last = null;
+    // The unit forgets its settings at RESET: configure again even if its INITIALIZE goes unseen.
+    this.configured = false;
+    this.appliedEnabled = null;
   }
 
   private async setting(code: number, data: number[]): Promise<void> {
@@ -78,7 +148,11 @@ export class Id003BillAcceptor extends BillAcceptorBase {
     this.last = null;
     this.configured = false;
     this.appliedEnabled = null;
+    this.gap = true;
     try {
+      // A reply still on its way from before this session (a USB bridge's buffer, a slow unit) would
+      // be taken for the answer to the first request: that first answer is not read as a report.
+      await this.status();
       let first = true;
       while (!signal.aborted) {
         const s = await this.status();
@@ -132,68 +206,114 @@ export class Id003BillAcceptor extends BillAcceptorBase {
     const changed = key !== this.last;
     this.last = key;
 
-    // Credit point. Handled on every report (not only on change) but credited once per escrow
-    // cycle; the ACK follows the journalled credit, and a failed callback withholds it.
-    if (s.code === STATUS.VEND_VALID) {
-      const flight = this.current;
-      if (!flight) {
-        if (changed) this.emit({ type: 'unvaluedCredit', reason: 'VEND VALID with no note known in escrow' });
-        await this.transact(CMD.ACK, [], false);
+    if (changed) {
+      const wasFault = this.fault !== null;
+      this.fault = s.code >= STATUS.STACKER_FULL && s.code <= STATUS.FAILURE ? s.code : null;
+      if (wasFault && this.fault === null) this.emit({ type: 'faultCleared' });
+    }
+
+    const code = s.data[0] ?? 0;
+    if (changed && s.code === STATUS.REJECTING) this.emit({ type: 'rejected', reason: REJECT_REASONS[code] ?? `reject code 0x${code.toString(16)}`, code });
+    const report = id003ReportOf(s.code, () => classifyEscrow(this.cycle.phase, this.cycle.note, { code, value: this.table.get(code) }, this.gap));
+    this.gap = false;
+    if (report) await this.step(report, s, changed);
+    else if (changed) await this.onOtherStatus(s);
+
+    if (s.code === STATUS.ENABLE || s.code === STATUS.DISABLE) {
+      // Idle otherwise than asked, a poll after the inhibit was applied: the unit lost it (a reset
+      // it did not report), so it is sent again.
+      if (!changed && this.appliedEnabled === this.wantEnabled && (s.code === STATUS.ENABLE) !== this.wantEnabled) this.appliedEnabled = null;
+      if (!this.configured) await this.configure(); // first idle, or setAccepted() changed the inhibits
+      await this.applyEnable();
+      if (changed) this.emit({ type: 'idle', enabled: s.code === STATUS.ENABLE });
+    }
+  }
+
+  /** One report through the transition table. Reports that wait for an answer (VEND VALID, POWER UP, ESCROW) are acted on every time. */
+  private async step(report: Id003Report, s: Id003Frame, changed: boolean): Promise<void> {
+    const cell = ID003_TRANSITIONS[this.cycle.phase][report];
+    if (isFault(cell)) {
+      if (report.startsWith('power-up')) this.powerUpEvent(report, changed, false);
+      this.violation(cell.fault, describe(s));
+      // What the protocol still asks of the host: VEND VALID acknowledged (or it repeats for
+      // ever; the note is past the point of no return), a claimed note given back, a RESET.
+      if (report === 'vend-valid') await this.ack();
+      else if (report.startsWith('escrow')) await this.operation(CMD.RETURN);
+      else if (report.startsWith('power-up')) await this.reset();
+      return;
+    }
+    const note = this.cycle.note;
+    switch (cell) {
+      case 'none':
         return;
-      }
-      if (await this.creditOnce(flight, false)) await this.transact(CMD.ACK, [], false);
-      return;
+      case 'offer':
+        return this.onEscrow(s.data[0] ?? 0, report === 'escrow-same');
+      case 'replace':
+        this.noteReturned('device');
+        this.enter('idle');
+        return this.onEscrow(s.data[0] ?? 0, false);
+      case 'stack-again':
+        return this.sendStack();
+      case 'return-again':
+        return this.sendReturn();
+      case 'credit':
+        if (await this.creditOnce(false)) await this.ack();
+        return;
+      case 'ack':
+        return this.ack();
+      case 'stacking':
+        if (note && this.stackingShown !== note.escrowId) {
+          this.stackingShown = note.escrowId;
+          this.emit({ type: 'stacking', note });
+        }
+        return;
+      case 'stacked':
+        if (changed) this.emit({ type: 'stacked', ...(note ? { escrowId: note.escrowId } : {}) });
+        return;
+      case 'returning':
+        this.noteReturned('device');
+        this.enter('return-sent');
+        return;
+      case 'settle':
+        // Back at idle: a note never told to stack (or told to go back) went back.
+        if (this.cycle.phase === 'escrow' || this.cycle.phase === 'return-sent') this.noteReturned('device');
+        this.enter('idle');
+        return;
+      case 'power-up-return':
+        this.powerUpEvent(report, changed, false);
+        this.noteReturned('power-up');
+        this.enter('idle');
+        return this.reset();
+      case 'recover-credit':
+        this.powerUpEvent(report, changed, true);
+        // The credit is journalled before RESET; if it fails, the report repeats and it is tried again.
+        if (!(await this.creditOnce(true))) return;
+        this.enter('idle');
+        return this.reset();
+      case 'unvalued':
+        this.powerUpEvent(report, changed, true);
+        if (changed) this.emit({ type: 'unvaluedCredit', reason: 'power-up with a bill in the stacker and no escrow on record', code: s.code });
+        return this.reset();
+      case 'power-up':
+        this.powerUpEvent(report, changed, false);
+        this.enter('idle');
+        return this.reset();
     }
-    if (s.code === STATUS.POWER_UP || s.code === STATUS.POWER_UP_BILL_IN_ACCEPTOR || s.code === STATUS.POWER_UP_BILL_IN_STACKER) {
-      if (await this.resolvePowerUp(s.code, changed)) {
-        await this.operation(CMD.RESET);
-        this.last = null;
-      }
-      return;
-    }
-    if (!changed) {
-      if (s.code === STATUS.ENABLE || s.code === STATUS.DISABLE) {
-        if (!this.configured) await this.configure(); // setAccepted() changed the inhibits
-        await this.applyEnable();
-      }
-      return;
-    }
+  }
 
-    const wasFault = this.fault !== null;
-    this.fault = s.code >= STATUS.STACKER_FULL && s.code <= STATUS.FAILURE ? s.code : null;
-    if (wasFault && this.fault === null) this.emit({ type: 'faultCleared' });
+  /** The POWER UP report, said once, with the note of the cycle if there is one. */
+  private powerUpEvent(report: Id003Report, changed: boolean, creditOwed: boolean): void {
+    if (!changed) return;
+    const notePending = report === 'power-up-stacker' ? 'stacker' : report === 'power-up-acceptor' ? 'acceptor' : 'none';
+    const note = this.cycle.note;
+    this.emit({ type: 'powerUp', notePending, ...(note ? { note } : {}), creditOwed });
+  }
 
+  /** Reports outside the note cycle: faults and initialisation, acted on when they change. */
+  private async onOtherStatus(s: Id003Frame): Promise<void> {
     switch (s.code) {
       case STATUS.INITIALIZE:
         await this.configure();
-        return;
-      case STATUS.ENABLE:
-      case STATUS.DISABLE:
-        this.finishIdle();
-        if (!this.configured) await this.configure();
-        await this.applyEnable();
-        this.emit({ type: 'idle', enabled: s.code === STATUS.ENABLE });
-        return;
-      case STATUS.ESCROW:
-        await this.onEscrow(s.data[0] ?? 0);
-        return;
-      case STATUS.STACKING:
-        if (this.current && this.current.phase !== 'credited') this.emit({ type: 'stacking', note: this.current.note });
-        return;
-      case STATUS.STACKED:
-        this.emit({ type: 'stacked', ...(this.current ? { escrowId: this.current.note.escrowId } : {}) });
-        if (this.current?.phase === 'credited') this.current = null;
-        return;
-      case STATUS.REJECTING: {
-        const code = s.data[0] ?? 0;
-        this.emit({ type: 'rejected', reason: REJECT_REASONS[code] ?? `reject code 0x${code.toString(16)}`, code });
-        return;
-      }
-      case STATUS.RETURNING:
-        if (this.current && this.current.phase !== 'credited') {
-          this.emit({ type: 'returned', note: this.current.note, reason: this.current.phase === 'escrow' ? 'host' : 'device' });
-          this.current = null;
-        }
         return;
       case STATUS.STACKER_FULL:
         this.emit({ type: 'stackerFull' });
@@ -202,15 +322,14 @@ export class Id003BillAcceptor extends BillAcceptorBase {
         this.emit({ type: 'stackerRemoved' });
         return;
       case STATUS.JAM_IN_ACCEPTOR:
-      case STATUS.JAM_IN_STACKER:
-        this.emit({
-          type: 'jam',
-          where: s.code === STATUS.JAM_IN_STACKER ? 'stacker' : 'acceptor',
-          ...(this.current && this.current.phase !== 'credited' ? { note: this.current.note } : {}),
-        });
+      case STATUS.JAM_IN_STACKER: {
+        const { phase, note } = this.cycle;
+        const inPath = phase === 'escrow' || phase === 'stack-sent' || phase === 'return-sent';
+        this.emit({ type: 'jam', where: s.code === STATUS.JAM_IN_STACKER ? 'stacker' : 'acceptor', ...(inPath && note ? { note } : {}) });
         // A jammed note is the technician's to resolve (the jam event names it); no credit.
-        if (this.current?.phase !== 'credited') this.current = null;
+        if (inPath) this.enter('idle');
         return;
+      }
       case STATUS.CHEATED:
         this.emit({ type: 'cheated' });
         return;
@@ -227,39 +346,16 @@ export class Id003BillAcceptor extends BillAcceptorBase {
     }
   }
 
-  /** Back at idle: a note still marked in flight has been settled one way or the other. */
-  private finishIdle(): void {
-    const f = this.current;
-    if (!f) return;
-    if (f.phase === 'credited') {
-      this.current = null;
-      return;
-    }
-    // Idle with a note escrowed or sent to the stack and never reported VEND VALID: the unit
-    // gave it back (or a technician removed it from a jam). No credit.
-    this.emit({ type: 'returned', note: f.note, reason: 'device' });
-    this.current = null;
-  }
-
-  private async onEscrow(code: number): Promise<void> {
+  /** A note in escrow: the same one asked about again, or a new one. The host journals it and decides. */
+  private async onEscrow(code: number, same: boolean): Promise<void> {
     const value = this.table.get(code);
     if (value === undefined) {
       this.emit({ type: 'rejected', reason: `unknown escrow code 0x${code.toString(16)}`, code });
       await this.operation(CMD.RETURN);
       return;
     }
-    let note: EscrowedNote;
-    // The same note still in escrow after a reconnect keeps its id (the host journalled it). A
-    // note the host told of after a restart carries its value, not the unit's code: matched by value.
-    const open = this.current && this.current.phase !== 'credited' ? this.current : null;
-    if (open && (open.note.code === code || (open.note.code === 0 && open.note.denomination === value))) note = open.note;
-    else {
-      // Another note in escrow: the one before never reached VEND VALID (held until acknowledged),
-      // so the unit gave it back.
-      if (open) this.emit({ type: 'returned', note: open.note, reason: 'device' });
-      note = this.newNote(this.noteFor(code, value));
-    }
-    this.current = { note, phase: 'escrow' };
+    const note = same && this.cycle.note ? this.cycle.note : this.newNote(this.noteFor(code, value));
+    this.enter('escrow', note, false);
     this.emit({ type: 'escrowed', note });
     // While the host decides, HOLD keeps the note in escrow and the link under watch.
     const decided = this.decide(note);
@@ -270,52 +366,21 @@ export class Id003BillAcceptor extends BillAcceptorBase {
       if (!done) await this.operation(CMD.HOLD);
     }
     const { decision, timedOut } = await decided;
-    if (decision === 'stack') {
-      this.current.phase = 'stack-sent'; // the host journalled the escrow in onEscrow
-      if (!(await this.operation(CMD.STACK_1))) this.current.phase = 'escrow';
-      return;
-    }
-    if (await this.operation(CMD.RETURN)) {
-      this.emit({ type: 'returned', note, reason: timedOut ? 'escrow-timeout' : this.accepted.has(note.denomination) ? 'host' : 'not-accepted' });
-      this.current = null;
-    }
+    if (decision === 'stack') return this.sendStack();
+    this.returnReason = timedOut ? 'escrow-timeout' : this.accepted.has(note.denomination) ? 'host' : 'not-accepted';
+    this.enter('return-sent', note, false);
+    return this.sendReturn();
   }
 
-  /**
-   * POWER UP reports say where a note was when the power went: in the stacker (credit owed), in
-   * the acceptor (it will be returned), or nowhere. Returns false when the credit could not be
-   * journalled, so RESET is withheld and the report repeats.
-   */
-  private async resolvePowerUp(code: number, changed: boolean): Promise<boolean> {
-    const f = this.current;
-    const open = f && f.phase !== 'credited' ? f : null;
-    if (code === STATUS.POWER_UP_BILL_IN_STACKER) {
-      if (f?.phase === 'credited') {
-        if (changed) this.emit({ type: 'powerUp', notePending: 'stacker', note: f.note, creditOwed: false });
-        this.current = null;
-        return true;
-      }
-      if (open) {
-        if (changed) this.emit({ type: 'powerUp', notePending: 'stacker', note: open.note, creditOwed: true });
-        if (!(await this.creditOnce(open, true))) return false;
-        this.current = null;
-        return true;
-      }
-      if (changed) {
-        this.emit({ type: 'powerUp', notePending: 'stacker', creditOwed: true });
-        this.emit({ type: 'unvaluedCredit', reason: 'power-up with a bill in the stacker and no escrow on record', code });
-      }
-      return true;
-    }
-    if (code === STATUS.POWER_UP_BILL_IN_ACCEPTOR) {
-      if (changed) this.emit({ type: 'powerUp', notePending: 'acceptor', ...(open ? { note: open.note } : {}), creditOwed: false });
-      if (open) this.emit({ type: 'returned', note: open.note, reason: 'power-up' });
-      this.current = null;
-      return true;
-    }
-    if (changed) this.emit({ type: 'powerUp', notePending: 'none', ...(open ? { note: open.note } : {}), creditOwed: false });
-    if (open) this.emit({ type: 'returned', note: open.note, reason: 'power-up' });
-    this.current = null;
-    return true;
+  /** STACK-1 for the note of the cycle; a refusal to the first attempt leaves it in escrow, not stacked. */
+  private async sendStack(): Promise<void> {
+    this.enter('stack-sent'); // the host journalled the escrow in onEscrow
+    if ((await this.operation(CMD.STACK_1)) === 'refused') this.enter('escrow');
+  }
+
+  /** RETURN for the note of the cycle (or a note offered during a dispute); said returned once the unit takes it. */
+  private async sendReturn(): Promise<void> {
+    const r = await this.operation(CMD.RETURN);
+    if (r === 'ack' && this.cycle.phase === 'return-sent') this.noteReturned(this.returnReason);
   }
 }

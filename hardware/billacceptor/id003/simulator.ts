@@ -7,7 +7,7 @@ import { PowerSwitch } from '../../sim/power-switch.js';
 import { WireFaults } from '../../sim/wire-faults.js';
 import { LINE_8E1_9600, type LineSettings } from '../../transport/byte-port.js';
 import { NOTE_FACE_VALUES, type Currency } from '../notes.js';
-import type { BillAcceptorSimControls, BillStep, WireFault } from '../sim-controls.js';
+import type { BillAcceptorSimControls, BillStep, NoteInPath, WireFault } from '../sim-controls.js';
 import { CMD, ESCROW_CODE_FIRST, STATUS } from './constants.js';
 import { Id003Parser, encodeId003, type Id003Frame } from './frame.js';
 
@@ -99,6 +99,27 @@ export class Id003Simulator extends ByteDevice implements BillAcceptorSimControl
   get state(): string {
     return this.st;
   }
+
+  /**
+   * The note in the path and how far it went (for a test's or the fuzz's hostile wrapper, which
+   * must know what is true to tell a lie from it). `serial` counts notes taken in.
+   */
+  get inPath(): NoteInPath | null {
+    const n = this.note;
+    if (!n) return null;
+    const stage: NoteInPath['stage'] =
+      this.st === 'escrow'
+        ? 'escrow'
+        : this.st === 'stacking-early'
+          ? 'stacking'
+          : this.st === 'stacking-late' || this.st === 'vend-valid'
+            ? 'no-return'
+            : this.st === 'rejecting' || this.st === 'returning'
+              ? 'returning'
+              : 'reading';
+    return { serial: this.serial, denomination: n.denomination, code: n.code, stage };
+  }
+  private serial = 0;
 
   insertNote(denomination: number, options: { reject?: number } = {}): void {
     const entry = this.table.find((t) => t.denomination === denomination);
@@ -260,7 +281,9 @@ export class Id003Simulator extends ByteDevice implements BillAcceptorSimControl
       this.note = null;
     }
     if (this.note) {
-      this.back.push(this.note.denomination);
+      // A RESET mid-note: past the point of no return the note is in the stacker; before it, it comes back.
+      if (this.st === 'stacking-late' || this.st === 'vend-valid') this.cash.push(this.note.denomination);
+      else this.back.push(this.note.denomination);
       this.note = null;
     }
     this.fault = this.fault?.code === STATUS.STACKER_OPEN || this.fault?.code === STATUS.STACKER_FULL ? this.fault : null;
@@ -323,6 +346,7 @@ export class Id003Simulator extends ByteDevice implements BillAcceptorSimControl
         const next = this.queue.shift();
         if (next) {
           this.note = next;
+          this.serial++;
           this.st = 'accepting';
         }
         return;

@@ -1,15 +1,18 @@
 // Host side of ITL SSP for a note validator: SYNC, protocol version (negotiated downward), serial
 // number, SETUP REQUEST (channel values), SET INHIBITS, ENABLE, then POLL. The sequence flag is
 // toggled only after a valid reply and a retry reuses it, so a lost reply is answered again by the
-// validator and no event is lost. Credit at NOTE CREDIT (0xEE) only; the next POLL, which
-// acknowledges it, is sent after the host's credit callback resolved. Facts: docs/protocols/ssp.md.
+// validator and no event is lost. Credit at NOTE CREDIT (0xEE) only, for the note the host let the
+// validator take; the next POLL, which acknowledges it, is sent after the host's credit callback
+// resolved. Every note event moves the note cycle through the table in transitions.ts, and one the
+// table does not allow is a `protocolViolation`, never a credit. Facts: docs/protocols/ssp.md.
 import { sleep } from '../../clock.js';
 import { FrameChannel, LinkLostError } from '../../link.js';
 import type { BytePort, PortOpener } from '../../transport/byte-port.js';
 import { sspRx, sspTx } from '../../wire-frame.js';
-import { BillAcceptorBase, type InFlight } from '../base.js';
+import { BillAcceptorBase } from '../base.js';
+import { isFault } from '../note-phase.js';
 import { NOTE_FACE_VALUES } from '../notes.js';
-import type { BillAcceptorOptions, EscrowedNote } from '../types.js';
+import type { BillAcceptorEvent, BillAcceptorOptions, EscrowedNote } from '../types.js';
 import { CMD, EVENT, RESP, SEQ_BIT, parsePollEvents, parseSetup, type SspEvent } from './constants.js';
 import {
   CMD_REQUEST_KEY_EXCHANGE,
@@ -26,6 +29,17 @@ import {
   u64le,
 } from './essp.js';
 import { SspParser, encodeSsp, type SspFrame } from './frame.js';
+import { SSP_TRANSITIONS, sspReportOf, type SspReport } from './transitions.js';
+
+type ReturnReason = Extract<BillAcceptorEvent, { type: 'returned' }>['reason'];
+
+const EVENT_NAMES = new Map<number, string>(Object.entries(EVENT).map(([k, v]) => [v, k.replaceAll('_', ' ')]));
+
+/** The event as a violation names it. */
+function describe(e: SspEvent | null): string {
+  if (!e) return 'a POLL reply with no note event';
+  return `${EVENT_NAMES.get(e.code) ?? 'event'} 0x${e.code.toString(16)}${e.data.length ? ` channel ${e.data[0]}` : ''}`;
+}
 
 /** Sessions of silence after which an unanswered POLL is given up and SYNC sent. */
 const UNANSWERED_SESSIONS = 3;
@@ -63,7 +77,7 @@ export class SspBillAcceptor extends BillAcceptorBase {
   constructor(opener: PortOpener, options: SspOptions) {
     // GA973: poll every 200–1000 ms; 1 s reply timeout; the validator rejects an escrowed note
     // after 10 s without a command, so HOLD is sent while the host decides.
-    super(opener, options, { pollIntervalMs: 200, replyTimeoutMs: 1000, escrowTimeoutMs: 8000 });
+    super(opener, options, { pollIntervalMs: 200, replyTimeoutMs: 1000, escrowTimeoutMs: 8000, stackTimeoutMs: 10_000 });
     this.address = options.address ?? 0;
     this.channels = [...NOTE_FACE_VALUES[this.currency]];
     this.maxVersion = options.protocolVersion ?? 7;
@@ -131,7 +145,11 @@ export class SspBillAcceptor extends BillAcceptorBase {
       }
       if (!this.heard) this.unansweredSessions++;
       if (this.unansweredSessions < UNANSWERED_SESSIONS) this.unansweredPoll = bytes;
-      else this.emit({ type: 'failure', reason: 'SSP: the reply to a POLL was never received before SYNC; a note may be stacked uncredited' });
+      else {
+        this.emit({ type: 'failure', reason: 'SSP: the reply to a POLL was never received before SYNC; a note may be stacked uncredited' });
+        // A note whose READ was in that reply may sit in escrow, and the first POLL would take it.
+        this.rejectUnseen = true;
+      }
     };
     this.heard = false;
     try {
@@ -189,7 +207,8 @@ export class SspBillAcceptor extends BillAcceptorBase {
       if (this.needsKey && this.encryption !== 'never') await this.keyExchange();
       this.link.markUp();
       await this.setup();
-      await this.rejectAgain();
+      this.gap = true;
+      await this.resumeCycle();
       this.emit({ type: 'connected', protocol: 'ssp', ...(this.serial !== null ? { serial: String(this.serial) } : {}) });
       let repeat = false;
       while (!signal.aborted) {
@@ -228,22 +247,31 @@ export class SspBillAcceptor extends BillAcceptorBase {
   private unansweredSessions = 0;
   /** Bytes came from the validator since the current exchange began (valid or not). */
   private heard = false;
-  /** A note the host said to give back whose REJECT the link lost: said again before any POLL. */
-  private rejectPending: { note: EscrowedNote; reason: 'escrow-timeout' | 'host' | 'not-accepted' } | null = null;
+  /** A POLL reply was lost for good: REJECT before the next POLL, whatever may sit in escrow unseen. */
+  private rejectUnseen = false;
+  /** The session is new since the last POLL reply (SYNC sent): a note may have come and gone unseen. */
+  private gap = true;
+  /** Why the note of a `return-sent` cycle goes back. */
+  private returnReason: ReturnReason = 'host';
+  /** Since when polls have been quiet while a note taken to the stacker waits for its credit. */
+  private quietSince: number | null = null;
 
   /**
-   * The link went while REJECT was on its way: the note may still be in escrow, and the next POLL
-   * would accept it (SSP's POLL stacks an escrowed note), crediting a note the host refused (found
-   * by the drivers' model-based fuzz, tests/fuzz/drivers.ts). REJECT again first; if the validator
-   * already gave the note back it answers that it cannot, which changes nothing.
+   * What a new session must settle before its first POLL, which would take any note in escrow
+   * (SSP's POLL accepts an escrowed note): a note the host was still deciding about is asked about
+   * again (HOLD meanwhile); a note the host refused whose REJECT the link lost is rejected again
+   * (found by the drivers' model-based fuzz, tests/fuzz/drivers.ts); and after a POLL reply lost
+   * for good, whatever sits in escrow unseen is rejected. A REJECT with nothing in escrow is
+   * answered "cannot process", which changes nothing.
    */
-  private async rejectAgain(): Promise<void> {
-    const pending = this.rejectPending;
-    if (!pending) return;
-    await this.transact([CMD.REJECT]);
-    this.rejectPending = null;
-    this.emit({ type: 'returned', note: pending.note, reason: pending.reason });
-    if (this.current?.note.escrowId === pending.note.escrowId) this.current = null;
+  private async resumeCycle(): Promise<void> {
+    const { phase, note, returnEmitted } = this.cycle;
+    if (phase === 'escrow' && note) await this.decideHeld(note);
+    else if (phase === 'return-sent' && !returnEmitted) await this.sendReject();
+    if (this.rejectUnseen) {
+      await this.transact([CMD.REJECT]);
+      this.rejectUnseen = false;
+    }
   }
 
   private async setup(): Promise<void> {
@@ -301,11 +329,19 @@ export class SspBillAcceptor extends BillAcceptorBase {
     }
     const faults = new Set<number>();
     let idle = true;
+    let noteEvents = 0;
     for (const e of events) {
       if (FAULT_EVENTS.has(e.code)) faults.add(e.code);
       if (e.code !== EVENT.DISABLED && e.code !== EVENT.CASHBOX_REPLACED) idle = false;
-      if (!(await this.onEvent(e))) return false;
+      if (e.code === EVENT.SLAVE_RESET) this.needSetup = true; // inhibits and enable are lost at a reset (field report: re-send them)
+      if (e.code === EVENT.REJECTED) this.emit({ type: 'rejected', reason: 'note rejected by the validator' });
+      const report = sspReportOf(e, this.cycle.phase, this.cycle.note, (ch) => this.channelValue(ch), this.gap);
+      if (!report) continue;
+      noteEvents++;
+      if (!(await this.step(report, e))) return false;
     }
+    if (noteEvents === 0 && !(await this.step('quiet', null))) return false;
+    this.gap = false;
     for (const f of faults) if (!this.lastFaults.has(f)) this.emitFault(f);
     if (this.lastFaults.size > 0 && faults.size === 0) this.emit({ type: 'faultCleared' });
     this.lastFaults = faults;
@@ -322,119 +358,142 @@ export class SspBillAcceptor extends BillAcceptorBase {
 
   private emitFault(code: number): void {
     if (code === EVENT.UNSAFE_JAM || code === EVENT.SAFE_JAM) {
-      this.emit({ type: 'jam', where: 'unknown', ...(this.current && this.current.phase !== 'credited' ? { note: this.current.note } : {}) });
-      if (this.current?.phase !== 'credited') this.current = null;
+      const { phase, note } = this.cycle;
+      const inPath = phase === 'escrow' || phase === 'stack-sent' || phase === 'return-sent';
+      this.emit({ type: 'jam', where: 'unknown', ...(inPath && note ? { note } : {}) });
+      // A jammed note is the technician's to resolve (the jam event names it); no credit.
+      if (inPath) this.enter('idle');
     } else if (code === EVENT.STACKER_FULL) this.emit({ type: 'stackerFull' });
     else if (code === EVENT.CASHBOX_REMOVED) this.emit({ type: 'stackerRemoved' });
     else if (code === EVENT.FRAUD) this.emit({ type: 'cheated' });
     else if (code === EVENT.NOTE_PATH_OPEN) this.emit({ type: 'failure', reason: 'note path open' });
   }
 
-  private async onEvent(e: SspEvent): Promise<boolean> {
-    const ch = e.data[0] ?? 0;
-    switch (e.code) {
-      case EVENT.SLAVE_RESET:
-        // Inhibits and enable are lost at a reset (field report: re-send them).
-        this.needSetup = true;
-        return true;
-      case EVENT.READ: {
-        if (ch === 0) return true;
-        const value = this.channelValue(ch);
-        if (value === undefined) {
-          this.emit({ type: 'rejected', reason: `unknown channel ${ch}`, code: ch });
-          await this.ok([CMD.REJECT]);
-          return true;
-        }
-        // The note still in escrow after a reconnect keeps its id; one the host told of after a
-        // restart carries its value, not the channel: matched by value.
-        const open = this.current && this.current.phase !== 'credited' ? this.current : null;
-        const same = open !== null && (open.note.code === ch || (open.note.code === 0 && open.note.denomination === value));
-        // Another note read: the one before was never credited, so the unit gave it back.
-        if (open && !same) this.emit({ type: 'returned', note: open.note, reason: 'device' });
-        const note = same ? open.note : this.newNote(this.noteFor(ch, value));
-        this.current = { note, phase: 'escrow' };
-        this.emit({ type: 'escrowed', note });
-        const decided = this.decide(note);
-        let done = false;
-        void decided.finally(() => (done = true));
-        // HOLD keeps the note in escrow while the host decides (a plain POLL would accept it).
-        while (!done) {
-          await sleep(this.clock, Math.min(this.opts.pollIntervalMs, 500));
-          if (!done) await this.transact([CMD.HOLD]);
-        }
-        const { decision, timedOut } = await decided;
-        if (decision === 'stack') {
-          this.current.phase = 'stack-sent'; // the next POLL accepts it
-          return true;
-        }
-        const reason = timedOut ? 'escrow-timeout' : this.accepted.has(note.denomination) ? 'host' : 'not-accepted';
-        this.rejectPending = { note, reason };
-        await this.ok([CMD.REJECT]);
-        this.rejectPending = null;
-        this.emit({ type: 'returned', note, reason });
-        this.current = null;
-        return true;
-      }
-      case EVENT.STACKING:
-        if (this.current?.phase === 'stack-sent' && !this.stackingShown) {
-          this.stackingShown = this.current.note.escrowId;
-          this.emit({ type: 'stacking', note: this.current.note });
-        }
-        return true;
-      case EVENT.CREDIT:
-        return this.credit(ch, false);
-      case EVENT.STACKED:
-        this.emit({ type: 'stacked', ...(this.current ? { escrowId: this.current.note.escrowId } : {}) });
-        if (this.current?.phase === 'credited') this.current = null;
-        this.stackingShown = null;
-        return true;
-      case EVENT.REJECTING:
-        return true;
-      case EVENT.REJECTED:
-        this.emit({ type: 'rejected', reason: 'note rejected by the validator' });
-        if (this.current && this.current.phase !== 'credited') this.current = null;
-        return true;
-      case EVENT.CLEARED_FROM_FRONT: {
-        const open = this.current && this.current.phase !== 'credited' ? this.current : null;
-        this.emit({ type: 'powerUp', notePending: 'acceptor', ...(open ? { note: open.note } : {}), creditOwed: false });
-        if (open) this.emit({ type: 'returned', note: open.note, reason: 'power-up' });
-        this.current = null;
-        return true;
-      }
-      case EVENT.CLEARED_INTO_CASHBOX: {
-        const open = this.current && this.current.phase !== 'credited' ? this.current : null;
-        this.emit({ type: 'powerUp', notePending: 'stacker', ...(open ? { note: open.note } : {}), creditOwed: this.current?.phase !== 'credited' });
-        if (this.current?.phase === 'credited') {
-          this.current = null;
-          return true;
-        }
-        return this.credit(ch, true);
-      }
-      case EVENT.CASHBOX_REPLACED:
-        return true;
-      default:
-        return true;
+  /** One note event through the transition table; false withholds the next (acknowledging) POLL. */
+  private async step(report: SspReport, e: SspEvent | null): Promise<boolean> {
+    const cell = SSP_TRANSITIONS[this.cycle.phase][report];
+    if (report !== 'quiet') this.quietSince = null;
+    if (isFault(cell)) {
+      if (report.startsWith('cleared')) this.powerUpEvent(report, false);
+      this.violation(cell.fault, describe(e));
+      // A note the validator claims in escrow is rejected (the next POLL would take it).
+      if (report.startsWith('read-')) await this.transact([CMD.REJECT]);
+      return true;
     }
+    const note = this.cycle.note;
+    const ch = e?.data[0] ?? 0;
+    switch (cell) {
+      case 'none':
+        return true;
+      case 'offer':
+        await this.onRead(ch, report === 'read-same');
+        return true;
+      case 'replace':
+        this.noteReturned('device');
+        this.enter('idle');
+        await this.onRead(ch, false);
+        return true;
+      case 'reject-again':
+        await this.sendReject();
+        return true;
+      case 'credit':
+        return this.creditOnce(false);
+      case 'stacking':
+        if (note && this.stackingShown !== note.escrowId) {
+          this.stackingShown = note.escrowId;
+          this.emit({ type: 'stacking', note });
+        }
+        return true;
+      case 'stacked':
+        this.emit({ type: 'stacked', ...(note ? { escrowId: note.escrowId } : {}) });
+        this.enter('idle');
+        return true;
+      case 'returning':
+        this.noteReturned('device');
+        this.enter('return-sent');
+        return true;
+      case 'settle':
+        if (this.cycle.phase === 'escrow' || this.cycle.phase === 'stack-sent' || this.cycle.phase === 'return-sent') this.noteReturned('device');
+        this.enter('idle');
+        return true;
+      case 'power-up-return':
+        this.powerUpEvent(report, false);
+        this.noteReturned('power-up');
+        this.enter('idle');
+        return true;
+      case 'recover-credit':
+        this.powerUpEvent(report, true);
+        if (!(await this.creditOnce(true))) return false;
+        this.enter('idle');
+        return true;
+      case 'unvalued':
+        this.powerUpEvent(report, true);
+        this.emit({ type: 'unvaluedCredit', reason: `note cleared into the cashbox on channel ${ch} with no escrow on record`, code: ch });
+        return true;
+      case 'power-up':
+        this.powerUpEvent(report, false);
+        this.enter('idle');
+        return true;
+      case 'watch': {
+        const now = this.clock.now();
+        this.quietSince ??= now;
+        if (now - this.quietSince >= this.opts.stackTimeoutMs) {
+          this.quietSince = null;
+          this.violation('note-vanished', `${describe(null)} for ${this.opts.stackTimeoutMs} ms after the note was taken to the stacker`);
+        }
+        return true;
+      }
+    }
+  }
+
+  /** The power-up clearing event, with the note of the cycle if there is one. */
+  private powerUpEvent(report: SspReport, creditOwed: boolean): void {
+    const note = this.cycle.note;
+    this.emit({ type: 'powerUp', notePending: report === 'cleared-front' ? 'acceptor' : 'stacker', ...(note ? { note } : {}), creditOwed });
   }
 
   private stackingShown: string | null = null;
 
-  /** NOTE CREDIT / CLEARED INTO CASHBOX: credit once; false withholds the next (acknowledging) POLL. */
-  private async credit(channel: number, recovered: boolean): Promise<boolean> {
-    let flight: InFlight | null = this.current && this.current.phase !== 'credited' ? this.current : null;
-    const value = channel > 0 ? this.channelValue(channel) : undefined;
-    if (flight && channel > 0 && flight.note.code !== channel) flight = null;
-    if (!flight) {
-      if (value === undefined) {
-        this.emit({ type: 'unvaluedCredit', reason: `credit on channel ${channel} with no known value`, code: channel });
-        this.current = null;
-        return true;
-      }
-      flight = { note: this.newNote(this.noteFor(channel, value)), phase: 'stack-sent' };
+  /** READ with a channel: a note in escrow, the same one asked about again or a new one. */
+  private async onRead(ch: number, same: boolean): Promise<void> {
+    const value = this.channelValue(ch);
+    if (value === undefined) {
+      this.emit({ type: 'rejected', reason: `unknown channel ${ch}`, code: ch });
+      await this.transact([CMD.REJECT]);
+      return;
     }
-    this.current = flight;
-    const ok = await this.creditOnce(flight, recovered);
-    if (ok && recovered) this.current = null;
-    return ok;
+    const note = same && this.cycle.note ? this.cycle.note : this.newNote(this.noteFor(ch, value));
+    this.enter('escrow', note, false);
+    this.emit({ type: 'escrowed', note });
+    await this.decideHeld(note);
+  }
+
+  /** The host decides about the note in escrow while HOLD keeps it there (a plain POLL would accept it). */
+  private async decideHeld(note: EscrowedNote): Promise<void> {
+    const decided = this.decide(note);
+    let done = false;
+    void decided.finally(() => (done = true));
+    while (!done) {
+      await sleep(this.clock, Math.min(this.opts.pollIntervalMs, 500));
+      if (!done) await this.transact([CMD.HOLD]);
+    }
+    const { decision, timedOut } = await decided;
+    if (decision === 'stack') {
+      this.enter('stack-sent'); // the next POLL accepts it
+      return;
+    }
+    this.returnReason = timedOut ? 'escrow-timeout' : this.accepted.has(note.denomination) ? 'host' : 'not-accepted';
+    this.enter('return-sent', note, false);
+    await this.sendReject();
+  }
+
+  /**
+   * REJECT for the note of the cycle (or one offered during a dispute). Said returned once the
+   * validator takes it; if the link goes first, the next session rejects it again before its
+   * first POLL (resumeCycle).
+   */
+  private async sendReject(): Promise<void> {
+    const r = await this.transact([CMD.REJECT]);
+    if (r[0] === RESP.OK && this.cycle.phase === 'return-sent') this.noteReturned(this.returnReason);
   }
 }

@@ -7,7 +7,7 @@ import { PowerSwitch } from '../../sim/power-switch.js';
 import { WireFaults } from '../../sim/wire-faults.js';
 import { LINE_8N2_9600, type LineSettings } from '../../transport/byte-port.js';
 import { NOTE_FACE_VALUES, type Currency } from '../notes.js';
-import type { BillAcceptorSimControls, BillStep, WireFault } from '../sim-controls.js';
+import type { BillAcceptorSimControls, BillStep, NoteInPath, WireFault } from '../sim-controls.js';
 import { CMD, EVENT, RESP, SEQ_BIT } from './constants.js';
 import {
   CMD_REQUEST_KEY_EXCHANGE,
@@ -103,6 +103,29 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
 
   get powered(): boolean {
     return this.power.isOn;
+  }
+
+  /** The note in the path and how far it went (see NoteInPath); `serial` counts notes taken in. */
+  get inPath(): NoteInPath | null {
+    const n = this.note;
+    if (!n) return null;
+    const stage: NoteInPath['stage'] =
+      this.phase === 'escrow'
+        ? 'escrow'
+        : this.phase === 'stacking'
+          ? 'stacking'
+          : this.phase === 'stacking-late' || this.phase === 'credit'
+            ? 'no-return'
+            : this.phase === 'rejecting'
+              ? 'returning'
+              : 'reading';
+    return { serial: this.notesTaken, denomination: n.denomination, code: n.channel, stage };
+  }
+  private notesTaken = 0;
+
+  /** Whether the validator reported the note in escrow (READ with its channel): the next plain POLL takes it. */
+  get escrowReportedNow(): boolean {
+    return this.phase === 'escrow' && this.escrowReported;
   }
   get cashbox(): readonly number[] {
     return this.cash;
@@ -388,6 +411,7 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
         const next = this.queue.shift();
         if (!next) return;
         this.note = next;
+        this.notesTaken++;
         this.phase = 'reading';
         return;
       }

@@ -1,0 +1,190 @@
+// The ID-003 driver's note cycle as a table: each status report the unit may give, from each phase
+// of the cycle, either moves the cycle on or breaks the protocol. Why each cell is what it is:
+// docs/protocols/id003.md ("Transition table"). The unit's status is a snapshot polled faster than
+// the mechanism moves, and VEND VALID and the POWER UP codes repeat until answered, so without a
+// lost reply the host sees every step; after a lost reply or a reconnect (a gap) a new note may
+// have come and gone unseen, which only the escrow reports need to know.
+import { STATUS } from './constants.js';
+import type { Phase, TransitionTable } from '../note-phase.js';
+
+/** A status report as the note cycle reads it. */
+export type Id003Report =
+  | 'idle'
+  | 'accepting'
+  /** ESCROW with the code of the note in the cycle (or its value, for a note known from the journal). */
+  | 'escrow-same'
+  /** ESCROW with another code (or after a credit) and no gap: the unit cannot have changed notes unseen. */
+  | 'escrow-other'
+  /** ESCROW with no note in the cycle, or after a gap. */
+  | 'escrow-new'
+  | 'stacking'
+  | 'vend-valid'
+  | 'stacked'
+  /** RETURNING or REJECTING. */
+  | 'returning'
+  | 'power-up'
+  | 'power-up-acceptor'
+  | 'power-up-stacker';
+
+export type Id003Action =
+  /** Nothing changes for the note. */
+  | 'none'
+  /** Ask the host about the note in escrow (a new one, or the same again), then STACK or RETURN. */
+  | 'offer'
+  /** The note of the cycle went back unseen (across a gap); a new one is offered. */
+  | 'replace'
+  | 'stack-again'
+  | 'return-again'
+  /** Credit (journalled by the host first), then ACK. */
+  | 'credit'
+  /** ACK a VEND VALID that credits nothing (a repeat for a credited or disputed note). */
+  | 'ack'
+  | 'stacking'
+  | 'stacked'
+  /** The unit gives the note back (returned, by the device, unless said already). */
+  | 'returning'
+  /** The cycle is over; a note escrowed and never told to stack went back. */
+  | 'settle'
+  /** POWER UP: the note (if any, never told to stack or told to return) went back; RESET. */
+  | 'power-up-return'
+  /** POWER UP WITH BILL IN STACKER for the note told to stack: credit (recovered), RESET. */
+  | 'recover-credit'
+  /** POWER UP WITH BILL IN STACKER and nothing on record: the host cannot value it; RESET. */
+  | 'unvalued'
+  /** POWER UP with nothing owed; RESET. */
+  | 'power-up';
+
+export const ID003_TRANSITIONS: TransitionTable<Id003Report, Id003Action> = {
+  idle: {
+    idle: 'none',
+    accepting: 'none',
+    'escrow-same': 'offer',
+    'escrow-other': 'offer',
+    'escrow-new': 'offer',
+    stacking: { fault: 'credit-without-escrow' },
+    'vend-valid': { fault: 'credit-without-escrow' },
+    stacked: 'none',
+    returning: 'none',
+    'power-up': 'power-up',
+    'power-up-acceptor': 'power-up',
+    'power-up-stacker': 'unvalued',
+  },
+  escrow: {
+    idle: 'settle',
+    accepting: 'settle',
+    'escrow-same': 'offer',
+    'escrow-other': { fault: 'escrow-changed' },
+    'escrow-new': 'replace',
+    stacking: { fault: 'credit-without-stack' },
+    'vend-valid': { fault: 'credit-without-stack' },
+    stacked: { fault: 'credit-without-stack' },
+    returning: 'returning',
+    'power-up': 'power-up-return',
+    'power-up-acceptor': 'power-up-return',
+    'power-up-stacker': { fault: 'credit-without-stack' },
+  },
+  'stack-sent': {
+    // A unit told to stack reports VEND VALID until acknowledged, or gives the note back
+    // (RETURNING/REJECTING, held for as long as the note takes to come out), or jams.
+    idle: { fault: 'note-vanished' },
+    accepting: { fault: 'note-vanished' },
+    'escrow-same': 'stack-again',
+    'escrow-other': { fault: 'escrow-changed' },
+    'escrow-new': { fault: 'escrow-changed' },
+    stacking: 'stacking',
+    'vend-valid': 'credit',
+    stacked: { fault: 'note-vanished' },
+    returning: 'returning',
+    'power-up': 'power-up-return',
+    'power-up-acceptor': 'power-up-return',
+    'power-up-stacker': 'recover-credit',
+  },
+  'return-sent': {
+    idle: 'settle',
+    accepting: 'settle',
+    'escrow-same': 'return-again',
+    'escrow-other': { fault: 'escrow-changed' },
+    'escrow-new': 'replace',
+    stacking: { fault: 'credit-after-return' },
+    'vend-valid': { fault: 'credit-after-return' },
+    stacked: { fault: 'credit-after-return' },
+    returning: 'returning',
+    'power-up': 'power-up-return',
+    'power-up-acceptor': 'power-up-return',
+    'power-up-stacker': { fault: 'credit-after-return' },
+  },
+  credited: {
+    idle: 'settle',
+    accepting: 'settle',
+    'escrow-same': { fault: 'credit-repeated' },
+    'escrow-other': { fault: 'credit-repeated' },
+    'escrow-new': 'replace',
+    stacking: 'none',
+    'vend-valid': 'ack',
+    stacked: 'stacked',
+    returning: 'settle',
+    'power-up': 'power-up',
+    'power-up-acceptor': { fault: 'credited-note-returned' },
+    'power-up-stacker': 'power-up',
+  },
+  disputed: {
+    idle: 'settle',
+    accepting: 'none',
+    // No note is taken while the unit is in dispute: each one offered goes back.
+    'escrow-same': 'return-again',
+    'escrow-other': 'return-again',
+    'escrow-new': 'return-again',
+    stacking: 'none',
+    'vend-valid': 'ack',
+    stacked: 'none',
+    returning: 'none',
+    'power-up': 'power-up',
+    'power-up-acceptor': 'power-up',
+    'power-up-stacker': 'power-up',
+  },
+};
+
+/** The status codes the note cycle reads; every other code (faults, INITIALIZE, HOLDING…) leaves it as it is. */
+export function id003ReportOf(code: number, escrow: () => 'escrow-same' | 'escrow-other' | 'escrow-new'): Id003Report | null {
+  switch (code) {
+    case STATUS.ENABLE:
+    case STATUS.DISABLE:
+      return 'idle';
+    case STATUS.ACCEPTING:
+      return 'accepting';
+    case STATUS.ESCROW:
+      return escrow();
+    case STATUS.STACKING:
+      return 'stacking';
+    case STATUS.VEND_VALID:
+      return 'vend-valid';
+    case STATUS.STACKED:
+      return 'stacked';
+    case STATUS.RETURNING:
+    case STATUS.REJECTING:
+      return 'returning';
+    case STATUS.POWER_UP:
+      return 'power-up';
+    case STATUS.POWER_UP_BILL_IN_ACCEPTOR:
+      return 'power-up-acceptor';
+    case STATUS.POWER_UP_BILL_IN_STACKER:
+      return 'power-up-stacker';
+    default:
+      return null;
+  }
+}
+
+/** How an ESCROW report relates to the cycle (see Id003Report). */
+export function classifyEscrow(
+  phase: Phase,
+  held: { code: number; denomination: number } | null,
+  reported: { code: number; value: number | undefined },
+  gap: boolean,
+): 'escrow-same' | 'escrow-other' | 'escrow-new' {
+  if (!held || phase === 'idle') return 'escrow-new';
+  const after = phase === 'credited' || phase === 'disputed';
+  // A note known from the journal after a restart carries its value, not the unit's code.
+  const same = held.code === reported.code || (held.code === 0 && reported.value === held.denomination);
+  if (same && !after) return 'escrow-same';
+  return gap ? 'escrow-new' : 'escrow-other';
+}
