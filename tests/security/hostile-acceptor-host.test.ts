@@ -10,6 +10,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
 import { BillAcceptors } from '../../host/devices/bill-acceptors.js';
+import { tableCreditRule } from '../../host/devices/credit-rule/table-credit-rule.js';
 import { silent } from '../../host/testing/table-kit.js';
 import { TiltManager } from '../../host/tilts/tilt-manager.js';
 import { onBillAcceptorEvent } from '../../host/tilts/tilt-sources.js';
@@ -29,6 +30,8 @@ async function hostileStation(t: { after: (fn: () => void) => void }, protocol: 
     config,
     ledger,
     log: silent,
+    // The host's own credit rule stands behind the driver (issue 28 item 1); here the driver credits nothing for it to refuse.
+    credits: tableCreditRule({ config, ledger, log: silent, fault: (station, detail) => tilts.raise('bill-cheat', { station, detail }) }),
     onEvent: (station, e) => onBillAcceptorEvent(tilts, station, e),
     open: (_spec, options) => {
       rig = driverRig(protocol, options);
@@ -80,7 +83,7 @@ describe('a hostile acceptor at the table (issue 28)', () => {
       assert.deepEqual(r.sim.cashbox, [1000], 'the device took the note');
       assert.equal(ledger.credit(1), 0, 'nothing on the meters');
       const journal = entries(ledger);
-      assert.ok(!journal.some((e) => e.type === 'bill.credit'));
+      assert.ok(!journal.some((e) => e.type === 'bill.credit' || e.type === 'bill.refused'), 'the driver credited nothing: the host had nothing to refuse');
       const raised = journal.filter((e) => e.type === 'tilt.raise');
       assert.equal(raised.length, 1, JSON.stringify(raised));
       const payload: unknown = JSON.parse(raised[0]?.body ?? '{}').payload;
