@@ -26,7 +26,15 @@ export const layers = {
   },
   ledger: {
     // The one canonical JSON (issue 32) lives in the pure engine, which the table fold uses too.
-    folders: { engine: 'types', 'engine/canonical-json.ts': 'any', protocol: 'types' },
+    // The ledger witness's socket protocol and the text of what it signs are the witness's,
+    // defined once there: the ledger's client and checks read them (docs/ledger.md, "The witness").
+    folders: {
+      engine: 'types',
+      'engine/canonical-json.ts': 'any',
+      protocol: 'types',
+      'witness/wire.ts': 'any',
+      'witness/statement.ts': 'any',
+    },
     packages: ['better-sqlite3', 'zod'],
     node: true,
     why: 'the ledger imports only plain types',
@@ -76,6 +84,9 @@ export const layers = {
     node: true,
     why: 'electron imports the protocol and starts the host',
   },
+  // The ledger witness: a service of its own under its own system user (deploy/systemd/etg-witness.*);
+  // it takes nothing of the kiosk's code, so nothing the kiosk's user can change runs inside it.
+  witness: { folders: {}, packages: ['zod'], node: true, why: 'the witness stands alone: it imports nothing of ours' },
   upstream: {
     folders: { ledger: 'types', protocol: 'types' },
     // prom-client: /metrics; fastify-type-provider-zod: routes validated and serialised by their zod schemas, OpenAPI from them.
@@ -84,7 +95,7 @@ export const layers = {
     why: 'the upstream service stands alone; it shares only plain types',
   },
   cli: {
-    folders: { engine: 'any', hardware: 'any', ledger: 'any', host: 'any', protocol: 'any', upstream: 'any', locales: 'any' },
+    folders: { engine: 'any', hardware: 'any', ledger: 'any', host: 'any', protocol: 'any', upstream: 'any', locales: 'any', witness: 'any' },
     packages: ['*'],
     node: true,
     why: 'command-line tools drive the Node layers, never screens or electron',
@@ -97,7 +108,7 @@ export const layers = {
     why: 'the bin starts the command line',
   },
   bench: {
-    folders: { engine: 'any', hardware: 'any', ledger: 'any', host: 'any', protocol: 'any', upstream: 'any', cli: 'any' },
+    folders: { engine: 'any', hardware: 'any', ledger: 'any', host: 'any', protocol: 'any', upstream: 'any', cli: 'any', witness: 'any' },
     packages: ['*'],
     node: true,
     why: 'benchmarks run in Node',
@@ -115,6 +126,7 @@ export const layers = {
       assets: 'any',
       renderer: 'any',
       scripts: 'any',
+      witness: 'any',
     },
     packages: ['*'],
     node: true,

@@ -1,11 +1,14 @@
 // Durable journal commits on this machine's disk: WAL + synchronous=FULL, as the kiosk runs, each
 // beside bare one-row SQLite commits on the same disk in the same run (WAL + FULL, no ledger code).
 //   npm run bench -- ledger
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { durability, Ledger, ledgerFile, verifyLedger } from '../ledger/index.js';
+import { fileURLToPath } from 'node:url';
+import { durability, Ledger, ledgerFile, verifyLedger, WitnessClient, WitnessLink } from '../ledger/index.js';
+import { writeNewKeyFile } from '../witness/index.js';
 import { billCredit, settledRound } from '../ledger/fixtures.js';
 import { bareCommits, bareScanRowsPerSecond } from '../ledger/testing/bare-commits.js';
 import { figure, QUICK, times } from './report.js';
@@ -113,6 +116,119 @@ try {
   console.log(
     `verify (chain + full replay) of ${report.entries} entries: ${ms.toFixed(0)} ms = ${Math.round(v.value).toLocaleString('en')} entries/s, ok=${report.ok}; a bare scan of the same rows: ${Math.round(scan.perSecond).toLocaleString('en')} entries/s (${times(v)})`,
   );
+
+  await witnessCost(bare.perSecond);
 } finally {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * 4. What the ledger witness adds to a journal commit (docs/ledger.md, "The witness"). The witness
+ * runs as on a cabinet, in its own process (`etg witness serve`, a key file, fsync of its head per
+ * answer). Each loop commits one bill.credit at a time and lets the event loop turn between commits,
+ * as the host does (a commit per table input), so the link's requests and answers are served
+ * between them; the same loop runs without a witness. Runs alternate (without, with) three times and
+ * the medians are compared. Also: every commit waiting for the witness's signed head, the design
+ * not taken (the host never waits for it).
+ */
+async function witnessCost(bareCommitsPerSecond: number): Promise<void> {
+  const root = path.join(dir, 'witness-bench');
+  const wdir = path.join(root, 'witness');
+  mkdirSync(wdir, { recursive: true });
+  writeNewKeyFile(path.join(wdir, 'witness.key'));
+  const socket = path.join(wdir, 'witness.sock');
+  const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  const child = spawn(
+    process.execPath,
+    ['bin/etg.js', 'witness', 'serve', '--dir', wdir, '--key-file', path.join(wdir, 'witness.key'), '--socket', socket, '--json'],
+    {
+      cwd: repo,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the witness exited (${code})`)));
+  });
+  const W = QUICK ? 100 : 1000;
+  let run = 0;
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  async function commits(mode: 'without' | 'with' | 'strict'): Promise<{ perSecond: number; witnessed: boolean }> {
+    const d = path.join(root, `ledger-${++run}`);
+    const ledger = Ledger.open({ dataDir: d, terminalId: `WB-${run}`, witnessed: mode !== 'without' });
+    const link = mode === 'without' ? null : await WitnessLink.attach(ledger, new WitnessClient(socket), mode === 'strict' ? { batchMs: 0 } : {});
+    link?.start();
+    const t = performance.now();
+    for (let i = 0; i < W; i++) {
+      ledger.append(billCredit(1 + (i % 7), 100_000, `w-${i}`));
+      if (mode === 'strict') await link?.flush();
+      else await turn();
+    }
+    const ms = performance.now() - t;
+    let witnessed = true;
+    if (link) {
+      await link.flush(30_000);
+      witnessed = link.status().witnessedSeq === ledger.headOf().seq;
+      await link.stop();
+    }
+    ledger.close();
+    return { perSecond: (W / ms) * 1000, witnessed };
+  }
+  try {
+    const without: number[] = [];
+    const withWitness: number[] = [];
+    let allWitnessed = true;
+    for (let r = 0; r < 3; r++) {
+      without.push((await commits('without')).perSecond);
+      const w = await commits('with');
+      withWitness.push(w.perSecond);
+      allWitnessed &&= w.witnessed;
+    }
+    const strict = await commits('strict');
+    const median = (xs: number[]) => pct(xs, 50);
+    const a = median(without);
+    const b = median(withWitness);
+    const load = os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ');
+    console.log(
+      `journal commits with the event loop turning between them (${W} each, median of 3 alternating runs): without the witness ${Math.round(a)} commits/s ` +
+        `[${without.map(Math.round).join(', ')}], with it ${Math.round(b)} commits/s [${withWitness.map(Math.round).join(', ')}]; every head witnessed: ${allWitnessed}`,
+    );
+    console.log(
+      `the witness adds ${((a / b - 1) * 100).toFixed(1)}% to a journal commit (goal: under 20%); each commit waiting for its signed head instead: ${Math.round(strict.perSecond)} commits/s (${(a / strict.perSecond).toFixed(2)}× the cost); load average ${load}`,
+    );
+    const withName = 'journal commit with the ledger witness, event loop turning';
+    const notes = 'the witness in its own process (etg witness serve, key file); one bill.credit per transaction; medians of 3 alternating runs';
+    const figures = [
+      figure({
+        name: withName,
+        unit: 'commits/s',
+        value: b,
+        better: 'higher',
+        baseline: { name: 'the same loop without the witness', value: a },
+        note: notes,
+      }),
+      figure({
+        name: `${withName}, against the bare commit`,
+        unit: 'commits/s',
+        value: b,
+        better: 'higher',
+        baseline: { name: 'bare 1-row SQLite commit, WAL+FULL, same disk', value: bareCommitsPerSecond },
+        note: notes,
+      }),
+      figure({
+        name: "journal commit waiting for the witness's signed head (not how the host runs)",
+        unit: 'commits/s',
+        value: strict.perSecond,
+        better: 'higher',
+        baseline: { name: 'the same loop without the witness', value: a },
+        note: notes,
+      }),
+    ];
+    for (const f of figures) console.log(`ratio: ${f.name}: ${times(f)}`);
+  } finally {
+    child.kill('SIGTERM');
+  }
 }

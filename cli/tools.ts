@@ -115,6 +115,18 @@ export const TOOLS = {
     load: (name) => import(`./upstream/${name}.ts`),
     route: serveByDefault,
   },
+  witness: {
+    kind: 'group',
+    name: 'witness',
+    summary: "The ledger witness: a service under its own user that signs the journal's heads and checkpoints.",
+    pick: '<command>',
+    subcommands: {
+      serve: 'The witness on its Unix socket.',
+      keygen: "Makes the witness's key file (where no TPM keeps it).",
+      forget: "Accepts the loss of a terminal's witnessed entries (root, witness stopped).",
+    },
+    load: (name) => import(`./witness/${name}.ts`),
+  },
   package: {
     kind: 'single',
     name: 'package',

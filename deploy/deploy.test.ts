@@ -75,7 +75,7 @@ describe('electron-builder configuration', () => {
 });
 
 describe('systemd units (systemd-analyze verify)', () => {
-  const units = readdirSync(path.join(root, 'deploy/systemd')).filter((f) => /\.(service|timer)$/.test(f));
+  const units = readdirSync(path.join(root, 'deploy/systemd')).filter((f) => /\.(service|timer|socket)$/.test(f));
   const stub = path.join(tmp, 'stub-bin');
 
   /** The units with their programs (not installed here) replaced by a stub, verified together. */
@@ -98,14 +98,54 @@ describe('systemd units (systemd-analyze verify)', () => {
     chmodSync(stub, 0o755);
   });
 
-  it('finds the kiosk session, the upstream, and its backup service and timer', () => {
-    assert.deepEqual(units.sort(), ['etg-upstream-backup.service', 'etg-upstream-backup.timer', 'etg-upstream.service', 'macau-etg-kiosk.service']);
+  it('finds the kiosk session, the ledger witness and its socket, the upstream, and its backup service and timer', () => {
+    assert.deepEqual(units.sort(), [
+      'etg-upstream-backup.service',
+      'etg-upstream-backup.timer',
+      'etg-upstream.service',
+      'etg-witness.service',
+      'etg-witness.socket',
+      'macau-etg-kiosk.service',
+    ]);
   });
 
   it('verifies every unit without a warning', () => {
     const r = verify(Object.fromEntries(units.map((u) => [u, read(`deploy/systemd/${u}`)])));
     assert.deepEqual(r.problems, []);
     assert.equal(r.status, 0);
+  });
+
+  it('verifies the witness with its TPM drop-in in place', () => {
+    const r = verify({
+      'etg-witness.service': `${read('deploy/systemd/etg-witness.service')}\n${read('deploy/systemd/etg-witness.service.d/tpm.conf')}`,
+      'etg-witness.socket': read('deploy/systemd/etg-witness.socket'),
+    });
+    assert.deepEqual(r.problems, []);
+    assert.equal(r.status, 0);
+  });
+
+  it("the witness runs as its own user, its key handed by systemd (or sealed in the TPM), its socket the kiosk's group's only", () => {
+    const unit = read('deploy/systemd/etg-witness.service');
+    const socket = read('deploy/systemd/etg-witness.socket');
+    const tpm = read('deploy/systemd/etg-witness.service.d/tpm.conf');
+    const kiosk = read('deploy/systemd/macau-etg-kiosk.service');
+    assert.match(unit, /^User=etg-witness$/m);
+    assert.match(kiosk, /^User=etg-kiosk$/m);
+    assert.match(unit, /^LoadCredential=witness\.key:\/etc\/etg-witness\/witness\.key$/m);
+    assert.match(unit, /^StateDirectoryMode=0700$/m);
+    assert.match(unit, /^ExecStart=\S+ witness serve --dir \/var\/lib\/etg-witness /m);
+    assert.match(socket, /^ListenStream=\/run\/etg-witness\/witness\.sock$/m);
+    assert.match(socket, /^SocketGroup=etg-kiosk$/m);
+    assert.match(socket, /^SocketMode=0660$/m);
+    assert.match(kiosk, /^Wants=.*\betg-witness\.socket\b/m);
+    assert.match(kiosk, /^After=.*\betg-witness\.socket\b/m);
+    // The TPM drop-in drops the key file and seals under PCR 7.
+    assert.match(tpm, /^LoadCredential=$/m);
+    assert.match(tpm, /--tpm --tpm-tcti device:\/dev\/tpmrm0 --tpm-pcrs sha256:7/);
+    const postinst = read('deploy/debian/postinst.sh');
+    assert.match(postinst, /useradd --system .* etg-witness/);
+    assert.match(postinst, /witness keygen --out \/etc\/etg-witness\/witness\.key/);
+    assert.match(postinst, /--witness=\/run\/etg-witness\/witness\.sock/);
   });
 
   it('would report a mistake (the check is not blind)', () => {

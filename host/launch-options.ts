@@ -16,6 +16,8 @@ export const HOST_ARGS = {
   seed: { type: 'string' },
   'terminal-id': { type: 'string' },
   upstream: { type: 'string' },
+  /** The ledger witness's socket (docs/ledger.md, "The witness"). */
+  witness: { type: 'string' },
   'sim-controls': { type: 'boolean' },
   'betting-seconds': { type: 'string' },
   'decision-seconds': { type: 'string' },
@@ -69,6 +71,7 @@ export function hostOptionsFromArgs(
   | 'seed'
   | 'terminalId'
   | 'upstream'
+  | 'witness'
   | 'simControls'
   | 'autoplay'
   | 'timings'
@@ -157,6 +160,7 @@ export function hostOptionsFromArgs(
     ...(seed !== undefined ? { seed } : {}),
     ...(values['terminal-id'] ? { terminalId: values['terminal-id'] } : {}),
     ...(values.upstream ? { upstream: values.upstream } : {}),
+    ...(values.witness ? { witness: { socket: values.witness } } : {}),
     ...(values['sim-controls'] ? { simControls: true } : {}),
     ...(values.autoplay ? { autoplay: true } : {}),
     ...(values['test-timing']

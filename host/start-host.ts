@@ -3,7 +3,7 @@ import { renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { stationOf, type ViewName } from '../protocol/index.js';
-import { openLedger, startLedgerSync, type Ledger, type SyncClient } from '../ledger/index.js';
+import { openLedger, startLedgerSync, WitnessClient, WitnessLink, type Ledger, type SyncClient } from '../ledger/index.js';
 import { simulatedTableConfig, TableConfig } from './config/table-config.js';
 import { BillAcceptors } from './devices/bill-acceptors.js';
 import { SimDealer } from './devices/sim-dealer.js';
@@ -34,7 +34,7 @@ import { wireFloorServices, type FloorServices } from './floor/floor-services.js
 import { restoreRestartChanges } from './config/config-changes.js';
 import { DiskSpaceMonitor } from './tilts/disk-space.js';
 import { TiltManager } from './tilts/tilt-manager.js';
-import { onBillAcceptorEvent, onShoeEvent, onUpstreamSignal } from './tilts/tilt-sources.js';
+import { onBillAcceptorEvent, onShoeEvent, onUpstreamSignal, onWitnessSignal } from './tilts/tilt-sources.js';
 import { SOFTWARE_VERSION } from './version.js';
 import { limitProblems } from '../engine/table/limits.js';
 import { ledgerAccountJournal } from './service/account-journal.js';
@@ -69,6 +69,12 @@ export interface HostOptions {
   terminalId?: string;
   /** `--upstream URL`: sync the ledger to the casino's upstream service (credentials in the data dir). */
   upstream?: string;
+  /**
+   * `--witness SOCKET`: the ledger witness (witness/, docs/ledger.md "The witness"). The start
+   * waits for it (`waitMs`, default 60 s) and does not start without it; the journal is checked
+   * against the newest head it signed, it signs the checkpoints, and every new head goes to it.
+   */
+  witness?: { socket: string; waitMs?: number; limits?: { maxUnwitnessedEntries?: number; maxUnwitnessedSeconds?: number } };
   /** Simulated mode's dealer pulls each card this long after the table asks for it; false: none. */
   simulatedDealer?: { dealMs: number } | false;
   /** Seed of the simulated shoe's shuffles (reproducible sessions). */
@@ -107,6 +113,8 @@ export interface RunningHost {
   table: LiveTable;
   shoe: TableShoe;
   sync: SyncClient | null;
+  /** The link to the ledger witness, when the host has one. */
+  witness: WitnessLink | null;
   /** Faults, handpays and configuration changes: the casino-floor APIs service mode calls. */
   floor: FloorServices;
   log: Logger;
@@ -147,11 +155,38 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     config = TableConfig.parse(options.config ?? simulatedTableConfig());
     terminalId = options.terminalId ?? config.tableId;
     // Opening checks WAL + synchronous=FULL, integrity and the schema version; a ledger that fails
-    // any of them stops the start-up with its reason, and nothing is touched.
-    ledger = openLedger(dataDir, terminalId);
+    // any of them stops the start-up with its reason, and nothing is touched. Witnessed, its
+    // checkpoints are the witness's to sign: no key file beside the database is made or believed.
+    ledger = openLedger(dataDir, terminalId, options.witness ? { witnessed: true } : {});
   } catch (e) {
     folderLock.release();
     throw e;
+  }
+  // The witness before anything is verified or journalled: its key and the newest head it signed
+  // are what the start's verification checks the journal against. No answer, no start.
+  let witness: WitnessLink | null = null;
+  // The link is made before the tilts exist; what it signals reaches them through these, set once
+  // they do (a stop signalled before then is stated again at the first check of its limits).
+  const witnessEvents = {
+    stop: (_stop: boolean): void => undefined,
+    alarm: (_alarm: { kind: string; message: string }): void => undefined,
+  };
+  if (options.witness) {
+    const w = options.witness;
+    try {
+      witness = await WitnessLink.attach(ledger, new WitnessClient(w.socket), {
+        ...(w.waitMs !== undefined ? { waitMs: w.waitMs } : {}),
+        ...(w.limits ? { limits: w.limits } : {}),
+        onStopNewBets: (stop) => witnessEvents.stop(stop),
+        onAlarm: (alarm) => witnessEvents.alarm(alarm),
+      });
+    } catch (e) {
+      ledger.close();
+      folderLock.release();
+      throw new Error(`the ledger witness at ${w.socket} did not answer: the host does not start without it (${e instanceof Error ? e.message : String(e)})`, {
+        cause: e,
+      });
+    }
   }
   if (options.killAfterRoundEntry !== undefined) installKillSwitch(ledger, options.killAfterRoundEntry);
   const power = new PowerMarker(dataDir);
@@ -165,6 +200,9 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   let sync: SyncClient | null = null;
   const release = async () => {
     await sync?.stop();
+    // A clean stop leaves nothing unwitnessed if the witness answers (the next start sends the rest otherwise).
+    await witness?.flush(2_000).catch(() => undefined);
+    await witness?.stop();
     ledger.close();
     power.stop();
     folderLock.release();
@@ -197,7 +235,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         heartbeat: { snapshot: () => syncEvents.health() },
       });
     }
-    return await serve(options, { log, config, terminalId, ledger, sync, release, syncEvents, layout, manifest });
+    return await serve(options, { log, config, terminalId, ledger, sync, witness, witnessEvents, release, syncEvents, layout, manifest });
   } catch (e) {
     await release();
     throw e;
@@ -210,6 +248,8 @@ interface Opened {
   terminalId: string;
   ledger: Ledger;
   sync: SyncClient | null;
+  witness: WitnessLink | null;
+  witnessEvents: { stop: (stop: boolean) => void; alarm: (alarm: { kind: string; message: string }) => void };
   release: () => Promise<void>;
   syncEvents: { stopNewBets: (stop: boolean) => void; clean: boolean; health: () => unknown };
   layout: ProgramLayout;
@@ -226,7 +266,10 @@ function writeManifest(dataDir: string, manifest: ProgramManifest): void {
   renameSync(tmp, file);
 }
 
-async function serve(options: HostOptions, { log, config, terminalId, ledger, sync, release, syncEvents, layout, manifest }: Opened): Promise<RunningHost> {
+async function serve(
+  options: HostOptions,
+  { log, config, terminalId, ledger, sync, witness, witnessEvents, release, syncEvents, layout, manifest }: Opened,
+): Promise<RunningHost> {
   const dataDir = path.resolve(options.dataDir);
   // Faults outlive a restart: the journal's open ones are current again before any device speaks.
   const tilts = new TiltManager({ ledger, log });
@@ -307,6 +350,18 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
   syncEvents.stopNewBets = (stop) => onUpstreamSignal(tilts, stop, 'unsynced ledger entries beyond the offline limit');
   // The signal fires on changes only: state the current one (a restored fault may have gone).
   onUpstreamSignal(tilts, sync?.status().stopNewBets ?? false, 'unsynced ledger entries beyond the offline limit');
+  // The witness: new bets stop while it is behind beyond its limits; a refusal (the journal no
+  // longer the chain it signed) halts the table like any failed verification. Heads go to it only
+  // from a journal this start verified.
+  if (witness) {
+    witnessEvents.stop = (stop) => onWitnessSignal(tilts, stop, 'journal entries not witnessed beyond the limit');
+    witnessEvents.alarm = (alarm) => {
+      log.error({ alarm }, 'ledger witness alarm');
+      tilts.raise('ledger-integrity', { detail: alarm.message.slice(0, 300) });
+    };
+    onWitnessSignal(tilts, false);
+    if (recovery.ledgerVerified) witness.start();
+  }
   // New bets stop before the disk under the ledger fills (host/tilts/disk-space.ts).
   const disk = new DiskSpaceMonitor({ dir: dataDir, tilts, log, timers });
   disk.start();
@@ -366,6 +421,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     // What a monitor needs to see a held or faulted table without opening service mode.
     table: { phase: table.view().phase, hold: table.view().hold, faults: floor.tilts.list().map((t) => t.kind) },
     sync: sync ? sync.status() : 'off',
+    witness: witness ? witness.status() : 'off',
   });
   // Each heartbeat carries this snapshot upstream.
   syncEvents.health = health;
@@ -529,6 +585,7 @@ async function serve(options: HostOptions, { log, config, terminalId, ledger, sy
     table,
     shoe,
     sync,
+    witness,
     floor,
     log,
     recovery,

@@ -1,5 +1,6 @@
+import { checkpointStatement, statementSigned } from '../witness/statement.js';
 import { chainHash, sha256Hex } from './canonical.js';
-import { connectionOf, internalsOf, type Ledger } from './ledger.js';
+import { connectionOf, internalsOf, WITNESS_SIGNATURE_PREFIX, type Ledger, type LedgerWitnessView } from './ledger.js';
 import { sameSignature, signCheckpoint } from './sign.js';
 
 // Checkpoints: a signed statement, every `checkpointEvery` entries and at every start, of the
@@ -48,28 +49,61 @@ interface CheckpointRow {
   signature: string;
 }
 
+/** Who signs checkpoints, and so which of them are believed: the key file's HMAC, or the witness's Ed25519. */
+type Signer = { kind: 'key'; key: Buffer } | { kind: 'witness'; witness: LedgerWitnessView };
+
 /**
- * The newest checkpoint (or the newest carrying the table's state), checked: its signature under
- * this terminal's key, its fields against the signed state, and the journal entry it names (which
- * must exist, hash to its content and chain to the hash stated).
+ * The newest checkpoint (or the newest carrying the table's state), checked: its signature, its
+ * fields against the signed state, and the journal entry it names (which must exist, hash to its
+ * content and chain to the hash stated). A witnessed ledger believes only checkpoints the witness
+ * signed (`witness:` signatures, under the key it gave); any other is not a starting point, since
+ * the key file beside the database could have signed it. A ledger checked without its witness
+ * believes only the key file's, and says so of the witness's.
  */
 export function latestCheckpoint(ledger: Ledger, options: { withTable?: boolean } = {}): CheckpointCheck {
   const db = connectionOf(ledger);
+  const internals = internalsOf(ledger);
+  const signer: Signer | null = internals.witness
+    ? { kind: 'witness', witness: internals.witness }
+    : internals.key && !internals.witnessed
+      ? { kind: 'key', key: internals.key }
+      : null;
+  const conditions = [
+    ...(options.withTable ? ['has_table = 1'] : []),
+    // Only the signer's own: a key-file checkpoint is no starting point for a witnessed ledger, nor one the witness signed for a key.
+    ...(signer ? [`${signer.kind === 'witness' ? '' : 'NOT '}signature LIKE '${WITNESS_SIGNATURE_PREFIX}%'`] : []),
+  ];
   const row = db
     .prepare(
-      `SELECT seq, hash, written_at, has_table, state, signature FROM checkpoints ${options.withTable ? 'WHERE has_table = 1' : ''} ORDER BY seq DESC LIMIT 1`,
+      `SELECT seq, hash, written_at, has_table, state, signature FROM checkpoints ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''} ORDER BY seq DESC LIMIT 1`,
     )
     .get() as CheckpointRow | undefined;
-  if (!row) return { status: 'none', reason: options.withTable ? 'no checkpoint holds the table' : 'no checkpoint' };
-  const key = internalsOf(ledger).key;
-  if (!key) return { status: 'none', reason: 'no checkpoint key to check the checkpoints with' };
-  return checkRow(ledger, key, row);
+  const what = options.withTable ? 'holds the table' : '';
+  if (!signer) {
+    if (!row) return { status: 'none', reason: options.withTable ? 'no checkpoint holds the table' : 'no checkpoint' };
+    return {
+      status: 'none',
+      reason: internals.witnessed ? 'no witness attached to check the checkpoints with' : 'no checkpoint key to check the checkpoints with',
+    };
+  }
+  if (!row) {
+    const by = signer.kind === 'witness' ? 'signed by the witness' : "signed by the checkpoint key (the witness's are not checked without it)";
+    return { status: 'none', reason: `no checkpoint ${what ? `that ${what}, ` : ''}${by}` };
+  }
+  return checkRow(ledger, signer, row);
 }
 
-function checkRow(ledger: Ledger, key: Buffer, row: CheckpointRow): CheckpointCheck {
+function signatureHolds(ledger: Ledger, signer: Signer, row: CheckpointRow): boolean {
+  if (signer.kind === 'key') return sameSignature(signCheckpoint(signer.key, ledger.terminalId, row.seq, row.hash, row.state), row.signature);
+  if (!row.signature.startsWith(WITNESS_SIGNATURE_PREFIX)) return false;
+  const statement = checkpointStatement(ledger.terminalId, row.seq, row.hash, sha256Hex(row.state));
+  return statementSigned(signer.witness.publicKey, statement, row.signature.slice(WITNESS_SIGNATURE_PREFIX.length));
+}
+
+function checkRow(ledger: Ledger, signer: Signer, row: CheckpointRow): CheckpointCheck {
   const problems: string[] = [];
   const where = `checkpoint ${row.seq}`;
-  if (!sameSignature(signCheckpoint(key, ledger.terminalId, row.seq, row.hash, row.state), row.signature)) problems.push(`${where}: signature does not match`);
+  if (!signatureHolds(ledger, signer, row)) problems.push(`${where}: signature does not match${signer.kind === 'witness' ? " the witness's key" : ''}`);
   let state: CheckpointState | null = null;
   try {
     state = JSON.parse(row.state) as CheckpointState;

@@ -15,8 +15,11 @@ export {
   type EntryBody,
   type JournalEntry,
   type LedgerOptions,
+  type LedgerWitnessView,
   type TableSnapshot,
 } from './ledger.js';
+export { WitnessClient, WitnessRefused, WitnessUnreachable, type WitnessIdentity } from './witness-client.js';
+export { useWitnessForVerify, WitnessLink, type WitnessLimits, type WitnessLinkOptions, type WitnessStatus } from './witness-link.js';
 export {
   account,
   BILL_REFUSALS,

@@ -1,5 +1,6 @@
 import { schemaProblems } from './schema-check.js';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, type KeyObject } from 'node:crypto';
+import type { SignedHead } from '../witness/wire.js';
 import type Database from 'better-sqlite3';
 import { canonicalJson, chainHash, genesisHash, sha256Hex } from './canonical.js';
 import { ledgerFile, LedgerOpenError, openDatabase } from './db.js';
@@ -34,7 +35,37 @@ export interface LedgerOptions {
   checkpointKey?: Buffer | null;
   /** A checkpoint after this many entries since the last one (default 2,000; 0: only when asked). */
   checkpointEvery?: number;
+  /**
+   * The ledger witness signs this ledger's checkpoints (ledger/witness-link.ts), not a key file:
+   * none is made or read, and no checkpoint is written or believed until a witness is attached.
+   */
+  witnessed?: boolean;
 }
+
+/**
+ * What the ledger witness gave (ledger/witness-link.ts `attach`): its key, the newest head it
+ * signed for this terminal when asked, and how to have it sign a checkpoint. Verification checks
+ * the journal against that head and the checkpoints against that key (ledger/witness-check.ts).
+ */
+export interface LedgerWitnessView {
+  publicKey: KeyObject;
+  keyId: string;
+  keyStore: 'tpm' | 'file';
+  /** Where the witness listens (for reports). */
+  address: string;
+  /** The newest head it signed for this terminal (null: none yet). */
+  head: SignedHead | null;
+  /**
+   * Whether a witness without a head of this terminal is the first use (the host's start, which
+   * then gives it the chain from genesis) or a problem (`etg ledger verify --witness`).
+   */
+  firstUse: boolean;
+  /** Has the witness sign the checkpoint at (seq, hash) (the host's link; absent for verify). */
+  signCheckpoint?: (seq: number, hash: string, stateSha256: string) => Promise<string>;
+}
+
+/** How a checkpoint signed by the witness is stored in `checkpoints.signature`, before its base64. */
+export const WITNESS_SIGNATURE_PREFIX = 'witness:';
 
 /** The table's folded state as of entry `seq`, for a checkpoint (opaque to the ledger). */
 export interface TableSnapshot {
@@ -109,10 +140,21 @@ export function rowToEntry(r: JournalRow): JournalEntry {
 
 // Set once by the class's static block, the one place that may read its private connection.
 let reachConnection: (ledger: Ledger) => Database.Database;
-let reachInternals: (ledger: Ledger) => { key: Buffer | null; verified(): void };
+let reachInternals: (ledger: Ledger) => LedgerInternals;
 
-/** The checkpoint key (ledger/checkpoint.ts), and how verification vouches for the state (ledger/verify.ts). */
-export function internalsOf(ledger: Ledger): { key: Buffer | null; verified(): void } {
+interface LedgerInternals {
+  /** The checkpoint key file's key (null when witnessed, or none). */
+  key: Buffer | null;
+  /** Whether checkpoints are the witness's to sign. */
+  witnessed: boolean;
+  /** The witness attached, if any. */
+  witness: LedgerWitnessView | null;
+  useWitness(view: LedgerWitnessView): void;
+  verified(): void;
+}
+
+/** The checkpoint key or witness (ledger/checkpoint.ts), and how verification vouches for the state (ledger/verify.ts). */
+export function internalsOf(ledger: Ledger): LedgerInternals {
   return reachInternals(ledger);
 }
 
@@ -148,6 +190,11 @@ export class Ledger {
   #recallTick = 0;
   private readonly stmt: ReturnType<Ledger['prepare']>;
   readonly #checkpointKey: Buffer | null;
+  readonly #witnessed: boolean;
+  #witness: LedgerWitnessView | null = null;
+  /** Checkpoints sent to the witness to sign and not yet stored. */
+  readonly #signing = new Set<Promise<unknown>>();
+  #closed = false;
   readonly #checkpointEvery: number;
   #lastCheckpoint = 0;
   /** The head kept outside the database (a lost WAL is noticed at the next open); null for `:memory:` and diagnostic opens. */
@@ -166,6 +213,11 @@ export class Ledger {
     reachConnection = (ledger) => ledger.#db;
     reachInternals = (ledger) => ({
       key: ledger.#checkpointKey,
+      witnessed: ledger.#witnessed,
+      witness: ledger.#witness,
+      useWitness: (view) => {
+        ledger.#witness = view;
+      },
       verified: () => {
         ledger.#vouched = true;
       },
@@ -178,9 +230,17 @@ export class Ledger {
     const db = openDatabase(file, options.migrateTo !== undefined ? { migrateTo: options.migrateTo } : {});
     try {
       const tailCheck = options.tailCheck ?? true;
-      const key = options.checkpointKey !== undefined ? options.checkpointKey : file === ':memory:' ? randomBytes(32) : checkpointKey(file, tailCheck);
+      // Witnessed: no key file beside the database is made or believed (docs/ledger.md, "The witness").
+      const key = options.witnessed
+        ? null
+        : options.checkpointKey !== undefined
+          ? options.checkpointKey
+          : file === ':memory:'
+            ? randomBytes(32)
+            : checkpointKey(file, tailCheck);
       return new Ledger(db, file, options.terminalId, options.clock ?? (() => new Date()), tailCheck, {
         key,
+        witnessed: options.witnessed ?? false,
         every: options.checkpointEvery ?? CHECKPOINT_EVERY,
       });
     } catch (e) {
@@ -195,7 +255,7 @@ export class Ledger {
     terminalId: string,
     clock: () => Date,
     tailCheck: boolean,
-    checkpoints: { key: Buffer | null; every: number },
+    checkpoints: { key: Buffer | null; witnessed: boolean; every: number },
   ) {
     if (!/^[A-Za-z0-9._-]{1,64}$/.test(terminalId)) throw new LedgerOpenError(`bad terminal id "${terminalId}"`);
     this.#db = db;
@@ -212,6 +272,7 @@ export class Ledger {
     this.head = last ?? { seq: 0, hash: genesisHash(terminalId) };
     this.#vouched = this.head.seq === 0;
     let key = checkpoints.key;
+    this.#witnessed = checkpoints.witnessed;
     this.#checkpointEvery = checkpoints.every;
     // A database stopped before migration 5 (migration tests) has no checkpoints and writes none.
     const hasCheckpoints = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'").get() !== undefined;
@@ -279,8 +340,14 @@ export class Ledger {
   }
 
   close(): void {
+    this.#closed = true;
     this.#mark?.close();
     this.#db.close();
+  }
+
+  /** Waits until every checkpoint sent to the witness is signed and stored (or refused). */
+  async checkpointsSigned(): Promise<void> {
+    while (this.#signing.size > 0) await Promise.allSettled([...this.#signing]);
   }
 
   /** The last journalled sequence and hash. */
@@ -354,7 +421,7 @@ export class Ledger {
    * verified yet by this process).
    */
   checkpointIfDue(): number | null {
-    if (this.#checkpointEvery <= 0 || this.#checkpointKey === null || !this.#vouched) return null;
+    if (this.#checkpointEvery <= 0 || !this.canSign() || !this.#vouched) return null;
     const since = this.head.seq - this.#lastCheckpoint;
     if (since < this.#checkpointEvery) return null;
     const snap = this.#tableSnapshot?.() ?? null;
@@ -371,7 +438,7 @@ export class Ledger {
    */
   checkpoint(table: TableSnapshot | null = null): number | null {
     const key = this.#checkpointKey;
-    if (key === null || this.head.seq === 0 || !this.#vouched) return null;
+    if (!this.canSign() || this.head.seq === 0 || !this.#vouched) return null;
     if (table && table.seq !== this.head.seq) throw new Error(`the table's state stands at ${table.seq}, the head at ${this.head.seq}`);
     const db = this.#db;
     const { seq, hash } = this.head;
@@ -402,13 +469,40 @@ export class Ledger {
       ).map((r) => [r.round_id, r.station, r.seq, r.amount, r.credit_before]),
       table: table ? { identity: table.identity, state: table.state } : null,
     });
-    const signature = signCheckpoint(key, this.terminalId, seq, hash, state);
-    const r = db
-      .prepare('INSERT OR IGNORE INTO checkpoints (seq, hash, written_at, has_table, state, signature) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(seq, hash, at, table ? 1 : 0, state, signature);
+    const insert = (signature: string) =>
+      db
+        .prepare('INSERT OR IGNORE INTO checkpoints (seq, hash, written_at, has_table, state, signature) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(seq, hash, at, table ? 1 : 0, state, signature).changes > 0;
+    const previous = this.#lastCheckpoint;
     this.#lastCheckpoint = seq;
     this.#mark?.write(this.head, true);
-    return r.changes > 0 ? seq : null;
+    const sign = this.#witness?.signCheckpoint;
+    if (this.#witnessed && sign) {
+      // The witness signs once its head reaches this entry (ledger/witness-link.ts); the row is
+      // stored then. A refusal or a witness gone leaves no row: the next one due is tried again.
+      const signing = sign(seq, hash, sha256Hex(state)).then(
+        (signature) => {
+          try {
+            if (!this.#closed) insert(`${WITNESS_SIGNATURE_PREFIX}${signature}`);
+          } catch {
+            /* a checkpoint not stored costs the next start time, never an entry */
+          }
+        },
+        () => {
+          if (this.#lastCheckpoint === seq) this.#lastCheckpoint = previous;
+        },
+      );
+      this.#signing.add(signing);
+      void signing.finally(() => this.#signing.delete(signing));
+      return seq;
+    }
+    if (key === null) return null;
+    return insert(signCheckpoint(key, this.terminalId, seq, hash, state)) ? seq : null;
+  }
+
+  /** Whether this ledger can have a checkpoint signed now: its key, or an attached witness that signs. */
+  private canSign(): boolean {
+    return this.#witnessed ? this.#witness?.signCheckpoint !== undefined : this.#checkpointKey !== null;
   }
 
   private readonly appendedListeners = new Set<(entries: readonly JournalEntry[]) => void>();

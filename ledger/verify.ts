@@ -11,6 +11,7 @@ import { stationsOfRecord } from './recall.js';
 import { LedgerRefusal } from './refusal.js';
 import { ReplayState, type ReplayedEntry } from './replay-state.js';
 import { rowColumnProblems } from './row-columns.js';
+import { witnessProblems } from './witness-check.js';
 
 export interface VerifyReport {
   ok: boolean;
@@ -89,6 +90,15 @@ export function verifyLedger(ledger: Ledger, options: VerifyOptions = {}): Verif
   const schema = schemaProblems(db);
   for (const p of schema) add(p);
   if (schema.length === 0) checked.push('the schema and its triggers against the migrations');
+  // The witness: the journal must reach, unchanged, the newest head it signed (ledger/witness-check.ts).
+  const internals = internalsOf(ledger);
+  if (internals.witness) {
+    const hashAt = db.prepare('SELECT hash FROM journal WHERE seq = ?').pluck();
+    const w = witnessProblems(ledger.terminalId, head, internals.witness, (seq) => hashAt.get(seq) as string | undefined);
+    for (const p of w.problems) add(p);
+    checked.push(w.checked);
+  } else if (internals.witnessed) add('witness: this ledger is witnessed, and no witness answered to check it against');
+  else checked.push('no witness: a journal re-forged with the files of the data folder is not caught (docs/security.md)');
 
   let checkpoint: Checkpoint | null = null;
   if (options.from === 'checkpoint') {

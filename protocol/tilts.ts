@@ -17,6 +17,7 @@ export const TILT_KINDS = [
   'shoe-alarm',
   'card-hold',
   'upstream-offline',
+  'witness-offline',
   'disk-low',
   'ledger-integrity',
   'table-closed',

@@ -1,7 +1,7 @@
 // `npm test` runs this first: the Debian packages the tests need (Chromium for the browser tests,
 // the Noto CJK fonts they draw Chinese with, PostgreSQL for the sync tests' throwaway cluster,
 // systemd for `systemd-analyze verify` on the units in deploy/, socat for the serial transport's
-// pseudo-terminal pair) are
+// pseudo-terminal pair, swtpm and tpm2-tools for the ledger witness's key sealed in a TPM) are
 // installed where this user may, or the run stops within seconds with the command that installs
 // them, rather than after ten minutes of Node tests. scripts/system-needs.ts decides.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -32,6 +32,16 @@ function hasSystemdAnalyze(): boolean {
   return existsSync('/usr/bin/systemd-analyze') || existsSync('/bin/systemd-analyze');
 }
 
+/** The witness's TPM test runs a software TPM and seals through tpm2-tools (witness/tpm.test.ts). */
+function onPath(tool: string): boolean {
+  return (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(`${dir}/${tool}`));
+}
+
+/** tpm2-tools reach swtpm through this TCTI library (Debian's libtss2-tcti-swtpm0). */
+function hasSwtpmTcti(): boolean {
+  return ['/usr/lib/x86_64-linux-gnu', '/usr/lib/aarch64-linux-gnu', '/usr/lib'].some((d) => existsSync(`${d}/libtss2-tcti-swtpm.so.0`));
+}
+
 function missingNeeds(): Need[] {
   const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   return [
@@ -40,6 +50,9 @@ function missingNeeds(): Need[] {
     ...(hasPostgres() ? [] : [{ pkg: 'postgresql', why: 'the sync tests start their own PostgreSQL cluster (initdb, pg_ctl)' }]),
     ...(hasSystemdAnalyze() ? [] : [{ pkg: 'systemd', why: 'the deploy checks run systemd-analyze verify on the units in deploy/systemd' }]),
     ...(hasSocat() ? [] : [{ pkg: 'socat', why: 'the serial transport test links two pseudo-terminals with it' }]),
+    ...(onPath('swtpm') ? [] : [{ pkg: 'swtpm', why: "the ledger witness's TPM test seals its key in a software TPM" }]),
+    ...(onPath('tpm2_unseal') ? [] : [{ pkg: 'tpm2-tools', why: 'the ledger witness seals and unseals its key with tpm2-tools' }]),
+    ...(hasSwtpmTcti() ? [] : [{ pkg: 'libtss2-tcti-swtpm0', why: 'tpm2-tools reach the software TPM through it' }]),
   ];
 }
 

@@ -1,4 +1,4 @@
-import { verifyLedger } from '../../ledger/index.js';
+import { useWitnessForVerify, verifyLedger, WitnessClient } from '../../ledger/index.js';
 import { DATA_DIR, defineCommand, JSON_OUTPUT, openFromArgs, options } from './common.js';
 import { verifyAccounts } from './verify-accounts.js';
 
@@ -6,10 +6,15 @@ export const command = defineCommand({
   name: 'ledger verify',
   summary:
     "First what the host's start checks, in both modes: the head mark (a journal shorter than one\ncommitted here before) and the schema and its append-only triggers against the migrations. Then\nfrom the newest checkpoint (its signature, then the entries after it replayed against the state\nit signed), or with --full from the first entry: SQLite's integrity check, the hash chain, the\npostings and their balance, and balances/meters/recall recomputed from the journal. Without a\ncheckpoint both check everything. Then the service accounts store against the journal's account\nentries. Exit 0 when everything matches, 1 on any mismatch.",
-  usage: 'usage: etg ledger verify --data-dir DIR [--full] [--json]',
+  usage: 'usage: etg ledger verify --data-dir DIR [--full] [--witness SOCKET] [--json]',
   options: {
     'data-dir': DATA_DIR,
     full: { type: 'boolean', help: 'replay from the first entry, not from the newest checkpoint' },
+    witness: {
+      type: 'string',
+      value: 'SOCKET',
+      help: "check the journal against the newest head the ledger witness signed, and its\ncheckpoints with the witness's key (default: $ETG_WITNESS_SOCKET); an unanswered\nwitness is a failure",
+    },
     json: JSON_OUTPUT,
   },
 });
@@ -17,8 +22,22 @@ export const command = defineCommand({
 export async function run(argv: string[]): Promise<number> {
   const v = options(command, argv);
   const ledger = openFromArgs(v['data-dir'], command.usage, true);
+  const socket = v.witness ?? process.env.ETG_WITNESS_SOCKET;
+  const witnessProblems: string[] = [];
   try {
+    if (socket) {
+      const client = new WitnessClient(String(socket), { timeoutMs: 10_000 });
+      try {
+        await useWitnessForVerify(ledger, client);
+      } catch (e) {
+        witnessProblems.push(`witness: ${e instanceof Error ? e.message : String(e)}: the journal was not checked against it`);
+      } finally {
+        client.close();
+      }
+    }
     const r = verifyLedger(ledger, { from: v.full ? 'genesis' : 'checkpoint' });
+    r.problems.unshift(...witnessProblems);
+    r.ok &&= witnessProblems.length === 0;
     // The service accounts: a check of its own (cli/ledger/verify-accounts.ts), after the ledger's.
     const accounts = verifyAccounts(String(v['data-dir']), ledger);
     const ok = r.ok && accounts.problems.length === 0;

@@ -17,6 +17,11 @@ const HOST_OPTIONS = {
     value: 'URL',
     help: 'sync the ledger to the upstream service (credentials from\netg upstream enroll, saved as <data-dir>/upstream-credentials.json)',
   },
+  witness: {
+    ...HOST_ARGS.witness,
+    value: 'SOCKET',
+    help: "the ledger witness's socket (etg witness serve): the start checks the journal against\nthe newest head it signed and does not start without it; every new head goes to it",
+  },
   'sim-controls': { ...HOST_ARGS['sim-controls'], help: 'open POST /sim/insert-note and /sim/bill-fault for tests and demos (token in the --json line)' },
   'betting-seconds': { ...HOST_ARGS['betting-seconds'], value: 'N', help: "the betting window's timer (default 15)" },
   'decision-seconds': { ...HOST_ARGS['decision-seconds'], value: 'N', help: "a decision's timer (default 15)" },

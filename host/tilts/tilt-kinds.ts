@@ -36,6 +36,8 @@ export interface TiltSpec {
  *   every record of the table in doubt: the whole table halts;
  * - a card hold halts the table until a supervisor enters the card or voids the round;
  * - offline beyond the limit: docs/architecture.md (money and records): new bets stop, rounds in play finish, cash-out goes on;
+ *   the same for the ledger witness gone beyond its limit (docs/ledger.md, "The witness"): the journal
+ *   still holds every credit, only the stretch nobody outside the host has seen grows;
  * - little disk left under the data folder: new bets stop while the ledger can still journal the
  *   rounds in play, their settlements and the cash-outs (host/tilts/disk-space.ts);
  * - the progressive jackpot's pools as the table holds them disagree with the ledger's (a restored
@@ -57,6 +59,7 @@ export const TILTS = {
   'shoe-alarm': { scope: 'table', severity: 'critical', disables: 'table', clears: 'supervisor', latched: true },
   'card-hold': { scope: 'table', severity: 'critical', disables: 'table', clears: 'resolution', latched: false },
   'upstream-offline': { scope: 'table', severity: 'warning', disables: 'new-bets', clears: 'auto', latched: false },
+  'witness-offline': { scope: 'table', severity: 'warning', disables: 'new-bets', clears: 'auto', latched: false },
   'disk-low': { scope: 'table', severity: 'critical', disables: 'new-bets', clears: 'auto', latched: false },
   'ledger-integrity': { scope: 'table', severity: 'critical', disables: 'table', clears: 'supervisor', latched: true },
   // Closed by a supervisor in service mode: no new bets until a supervisor opens it again.

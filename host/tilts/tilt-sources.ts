@@ -96,6 +96,12 @@ export function onUpstreamSignal(tilts: TiltManager, stop: boolean, detail?: str
   else tilts.conditionGone('upstream-offline');
 }
 
+/** The ledger witness link's stop-new-bets signal (journal not witnessed beyond its limit). */
+export function onWitnessSignal(tilts: TiltManager, stop: boolean, detail?: string): void {
+  if (stop) tilts.raise('witness-offline', detail ? { detail } : {});
+  else tilts.conditionGone('witness-offline');
+}
+
 /**
  * The full verification of the ledger (hash chain, replay, projections). A failure halts the
  * table until a supervisor has looked; it returns the report for the log.

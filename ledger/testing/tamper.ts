@@ -5,7 +5,7 @@
 import BetterSqlite from 'better-sqlite3';
 import type Database from 'better-sqlite3';
 import { ledgerFile } from '../db.js';
-import { connectionOf, type Ledger } from '../ledger.js';
+import { connectionOf, internalsOf, type Ledger } from '../ledger.js';
 
 /**
  * Runs `edit` with the named triggers lifted, then puts them back word for word: what someone
@@ -123,4 +123,23 @@ export function setRoundIdInFile(dataDir: string, seq: number, roundId: string):
       if (changed !== 1) throw new Error(`no entry ${seq} to move`);
     }),
   );
+}
+
+/**
+ * Writes a checkpoint at the head of the state as the file holds it now (tampering included),
+ * signed by this ledger's own signer (the key it was opened with): what someone who can read the
+ * key file beside the database does after moving a balance. Any checkpoint at the head is removed
+ * first. Returns the seq written.
+ */
+export function checkpointAsFound(ledger: Ledger): number | null {
+  deleteCheckpoints(ledger, ledger.headOf().seq);
+  internalsOf(ledger).verified();
+  return ledger.checkpoint();
+}
+
+/** The stored state of checkpoint `seq` as its row holds it (to edit it with `tamperCheckpoint`). */
+export function checkpointStateText(ledger: Ledger, seq: number): string {
+  const r = connectionOf(ledger).prepare('SELECT state FROM checkpoints WHERE seq = ?').get(seq) as { state: string } | undefined;
+  if (!r) throw new Error(`no checkpoint at ${seq}`);
+  return r.state;
 }

@@ -1,0 +1,206 @@
+import type { KeyObject } from 'node:crypto';
+import net from 'node:net';
+import type { z } from 'zod';
+import { checkpointStatement, headStatement, importPublicKey, keyIdOf, statementSigned } from '../witness/statement.js';
+import {
+  Answer,
+  CheckpointAnswer,
+  HeadAnswer,
+  HelloAnswer,
+  MAX_LINE_BYTES,
+  WitnessAnswer,
+  type Head,
+  type RefusalReason,
+  type Request,
+  type SignedHead,
+} from '../witness/wire.js';
+
+/** The witness did not answer: no socket, a connection lost, a time-out, or an answer out of protocol. */
+export class WitnessUnreachable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WitnessUnreachable';
+  }
+}
+
+/** The witness answered, and refused (witness/wire.ts `REFUSALS`); `head` is its own head, when it has one. */
+export class WitnessRefused extends Error {
+  constructor(
+    readonly reason: RefusalReason,
+    message: string,
+    readonly head: SignedHead | null,
+  ) {
+    super(`the ledger witness refused: ${reason}: ${message}`);
+    this.name = 'WitnessRefused';
+  }
+}
+
+/** Who the witness says it is: the key its signatures verify with. */
+export interface WitnessIdentity {
+  publicKey: KeyObject;
+  keyId: string;
+  keyStore: 'tpm' | 'file';
+}
+
+type Pending = { resolve: (a: Answer) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> };
+
+/**
+ * The kiosk's end of the witness's socket (witness/wire.ts): one connection, requests answered in
+ * order, each answer parsed against the protocol and every signature in it checked against the key
+ * the witness gave at `hello` — a witness that answers out of protocol, or signs what was not
+ * asked, is treated as unreachable or refusing, never believed. A lost connection fails what was
+ * waiting and is made again at the next request.
+ */
+export class WitnessClient {
+  private socket: net.Socket | null = null;
+  private connecting: Promise<net.Socket> | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private buffer = '';
+  private identity: WitnessIdentity | null = null;
+  private closed = false;
+
+  constructor(
+    readonly socketPath: string,
+    private readonly o: { timeoutMs?: number } = {},
+  ) {}
+
+  /** The witness's key (asked once per client; every signature after is checked with it). */
+  async hello(): Promise<WitnessIdentity> {
+    if (this.identity) return this.identity;
+    const a = await this.ask({ op: 'hello' }, HelloAnswer);
+    let publicKey: KeyObject;
+    try {
+      publicKey = importPublicKey(a.publicKey);
+    } catch (e) {
+      throw new WitnessUnreachable(`the witness's key is not an Ed25519 key: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (keyIdOf(publicKey) !== a.keyId) throw new WitnessUnreachable("the witness's key id does not name its key");
+    this.identity = { publicKey, keyId: a.keyId, keyStore: a.keyStore };
+    return this.identity;
+  }
+
+  /** The newest head the witness signed for `terminal` (null: none yet), its signature checked. */
+  async head(terminal: string): Promise<SignedHead | null> {
+    const { publicKey } = await this.hello();
+    const a = await this.ask({ op: 'head', terminal }, HeadAnswer);
+    if (a.head) this.checkHead(publicKey, a.head, terminal);
+    return a.head;
+  }
+
+  /** Asks the witness to sign `to`, reached from `from` through `links`; the signed head, checked. */
+  async witness(terminal: string, from: Head, links: readonly string[], to: Head): Promise<SignedHead> {
+    const { publicKey } = await this.hello();
+    const a = await this.ask({ op: 'witness', terminal, from, links: [...links], to }, WitnessAnswer);
+    this.checkHead(publicKey, a.head, terminal);
+    if (a.head.seq !== to.seq || a.head.hash !== to.hash) throw new WitnessUnreachable(`the witness signed entry ${a.head.seq}, not ${to.seq}`);
+    return a.head;
+  }
+
+  /** The witness's signature (base64) of a checkpoint at its head, checked. */
+  async checkpoint(terminal: string, seq: number, hash: string, stateSha256: string): Promise<string> {
+    const { publicKey } = await this.hello();
+    const a = await this.ask({ op: 'checkpoint', terminal, seq, hash, stateSha256 }, CheckpointAnswer);
+    if (!statementSigned(publicKey, checkpointStatement(terminal, seq, hash, stateSha256), a.signature)) {
+      throw new WitnessUnreachable("the witness's checkpoint signature does not verify with its key");
+    }
+    return a.signature;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.drop(new WitnessUnreachable('the witness client was closed'));
+  }
+
+  private checkHead(publicKey: KeyObject, head: SignedHead, terminal: string): void {
+    if (head.terminal !== terminal) throw new WitnessUnreachable(`the witness answered with a head of ${head.terminal}, not ${terminal}`);
+    if (!statementSigned(publicKey, headStatement(head), head.signature))
+      throw new WitnessUnreachable("a head's signature does not verify with the witness's key");
+  }
+
+  private async ask<S extends z.ZodType>(request: DistributiveOmit<Request, 'id'>, schema: S): Promise<z.infer<S>> {
+    if (this.closed) throw new WitnessUnreachable('the witness client was closed');
+    const socket = await this.connect();
+    const id = this.nextId++;
+    const answer = await new Promise<Answer>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new WitnessUnreachable(`the witness at ${this.socketPath} did not answer within ${this.o.timeoutMs ?? 10_000} ms`));
+        // Answers come in order: a connection that missed one cannot be trusted to pair the next.
+        this.drop(new WitnessUnreachable('the witness stopped answering'));
+      }, this.o.timeoutMs ?? 10_000);
+      this.pending.set(id, { resolve, reject, timer });
+      socket.write(`${JSON.stringify({ ...request, id })}\n`);
+    });
+    if (answer.ok === false) throw new WitnessRefused(answer.error, answer.message, answer.head);
+    const r = schema.safeParse(answer);
+    if (!r.success) throw new WitnessUnreachable(`the witness answered ${request.op} out of protocol`);
+    return r.data;
+  }
+
+  private connect(): Promise<net.Socket> {
+    if (this.socket) return Promise.resolve(this.socket);
+    this.connecting ??= new Promise<net.Socket>((resolve, reject) => {
+      const s = net.createConnection(this.socketPath);
+      s.setEncoding('utf8');
+      s.once('connect', () => {
+        this.socket = s;
+        this.connecting = null;
+        resolve(s);
+      });
+      s.on('data', (chunk: string) => this.receive(chunk));
+      s.on('error', (e) => {
+        if (this.socket !== s) {
+          this.connecting = null;
+          reject(new WitnessUnreachable(`the witness at ${this.socketPath} cannot be reached: ${e.message}`));
+        }
+      });
+      s.on('close', () => {
+        if (this.socket === s) this.drop(new WitnessUnreachable(`the connection to the witness at ${this.socketPath} was lost`));
+      });
+    });
+    return this.connecting;
+  }
+
+  private receive(chunk: string): void {
+    this.buffer += chunk;
+    for (;;) {
+      const nl = this.buffer.indexOf('\n');
+      if (nl < 0) break;
+      const line = this.buffer.slice(0, nl);
+      this.buffer = this.buffer.slice(nl + 1);
+      let parsed: Answer;
+      try {
+        parsed = Answer.parse(JSON.parse(line));
+      } catch {
+        this.drop(new WitnessUnreachable('the witness sent a line out of protocol'));
+        return;
+      }
+      const waiting = parsed.id === null ? undefined : this.pending.get(parsed.id);
+      if (!waiting) {
+        // An answer to nothing asked (or a refusal of the connection itself): the pairing is lost.
+        this.drop(new WitnessUnreachable(parsed.ok ? 'the witness answered a request never sent' : `the witness refused: ${parsed.message}`));
+        return;
+      }
+      this.pending.delete(parsed.id as number);
+      clearTimeout(waiting.timer);
+      waiting.resolve(parsed);
+    }
+    if (this.buffer.length > MAX_LINE_BYTES) this.drop(new WitnessUnreachable('the witness sent a line longer than the protocol allows'));
+  }
+
+  /** Fails everything waiting and forgets the connection (the next request connects again). */
+  private drop(e: Error): void {
+    const s = this.socket;
+    this.socket = null;
+    this.buffer = '';
+    s?.destroy();
+    for (const [id, p] of this.pending) {
+      clearTimeout(p.timer);
+      p.reject(e);
+      this.pending.delete(id);
+    }
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

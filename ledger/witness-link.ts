@@ -1,0 +1,347 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { MAX_LINKS, type SignedHead } from '../witness/wire.js';
+import { genesisHash } from './canonical.js';
+import { connectionOf, internalsOf, type Ledger } from './ledger.js';
+import { WitnessRefused, WitnessUnreachable, type WitnessClient, type WitnessIdentity } from './witness-client.js';
+
+export interface WitnessLimits {
+  /** Stop new bets when more entries than this are not yet witnessed (default 1,000)… */
+  maxUnwitnessedEntries?: number;
+  /** … or when the oldest of them was journalled longer ago than this (default 60 s). */
+  maxUnwitnessedSeconds?: number;
+}
+
+export interface WitnessLinkOptions {
+  limits?: WitnessLimits;
+  /** Called when the stop-new-bets signal changes: new bets stop, rounds in play finish, cash-outs go on. */
+  onStopNewBets?: (stop: boolean, status: WitnessStatus) => void;
+  /**
+   * The witness refused the journal (`diverging`, `lower`: it was rewritten or lost entries since
+   * the witness signed them), or answers out of protocol: someone must look.
+   */
+  onAlarm?: (alarm: { kind: 'witness-refused' | 'witness-protocol'; message: string }) => void;
+  /** Waits between tries while the witness does not answer: doubling from this (default 250 ms) up to 10 s. */
+  retryMs?: number;
+  /**
+   * At most one head is sent per this many ms (default 100): the heads committed meanwhile go in the
+   * next request. Each answer costs the witness an fsync on the disk the journal's own commits
+   * fsync on; at a table's pace (a few commits a second) every commit still goes alone, and in a
+   * burst this bounds the witness's share of the disk. 0: send as soon as the last answer came.
+   */
+  batchMs?: number;
+  clock?: () => Date;
+}
+
+export interface WitnessStatus {
+  state: 'idle' | 'sending' | 'offline' | 'refused' | 'stopped';
+  address: string;
+  keyId: string;
+  keyStore: 'tpm' | 'file';
+  /** The newest entry the witness signed. */
+  witnessedSeq: number;
+  headSeq: number;
+  lagEntries: number;
+  /** How long the oldest entry not yet witnessed has waited (0 when none waits). */
+  lagSeconds: number;
+  lastError: string | null;
+  stopNewBets: boolean;
+}
+
+/**
+ * The host's link to the ledger witness. At start (`attach`) it asks the witness for its key and
+ * the newest head it signed of this terminal, which the start's verification checks the journal
+ * against (ledger/witness-check.ts); the witness also signs this ledger's checkpoints from then on.
+ * Then (`start`) it sends every new head after its commit, with the content hash of each entry in
+ * between so the witness can check the chain: one request in flight at a time, the heads committed
+ * meanwhile going in the next one. It never holds a commit back: what it adds to a journal commit
+ * is an array push and a wake-up (`npm run bench -- ledger` measures it).
+ *
+ * When the witness does not answer, the journal goes on (nothing a player is owed depends on the
+ * witness) and the link tries again; past the limits (`WitnessLimits`) new bets stop until the
+ * witness has caught up, so the stretch of journal nobody outside the host has seen stays short.
+ */
+export class WitnessLink {
+  private witnessed: { seq: number; hash: string };
+  private signed: SignedHead | null;
+  private state: WitnessStatus['state'] = 'stopped';
+  private lastError: string | null = null;
+  private failures = 0;
+  private stopSignal = false;
+  private unwitnessedSince: number | null = null;
+  private running: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  private stopping = false;
+  private lastSentAt = 0;
+  private unsubscribe: (() => void) | null = null;
+  private pendingCheckpoint: {
+    seq: number;
+    hash: string;
+    stateSha256: string;
+    resolve: (s: string) => void;
+    reject: (e: Error) => void;
+  } | null = null;
+  private readonly clock: () => Date;
+
+  private constructor(
+    private readonly ledger: Ledger,
+    private readonly client: WitnessClient,
+    private readonly identity: WitnessIdentity,
+    head: SignedHead | null,
+    private readonly o: WitnessLinkOptions,
+  ) {
+    this.signed = head;
+    this.witnessed = head ? { seq: head.seq, hash: head.hash } : { seq: 0, hash: genesisHash(ledger.terminalId) };
+    this.clock = o.clock ?? (() => new Date());
+  }
+
+  /**
+   * Asks the witness at `client` who it is and the newest head it signed of this ledger's
+   * terminal, and hands both to the ledger: its verification then checks the journal against
+   * them, and its checkpoints are the witness's to sign. Tries again while the witness does not
+   * answer, for up to `waitMs` (default 60 s), then throws WitnessUnreachable: the host does not
+   * start on a journal nobody outside it can vouch for.
+   */
+  static async attach(ledger: Ledger, client: WitnessClient, o: WitnessLinkOptions & { waitMs?: number } = {}): Promise<WitnessLink> {
+    const until = Date.now() + (o.waitMs ?? 60_000);
+    let delay = o.retryMs ?? 250;
+    for (;;) {
+      try {
+        const identity = await client.hello();
+        const head = await client.head(ledger.terminalId);
+        const link = new WitnessLink(ledger, client, identity, head, o);
+        internalsOf(ledger).useWitness({
+          ...identity,
+          address: client.socketPath,
+          head,
+          firstUse: true,
+          signCheckpoint: (seq, hash, stateSha256) => link.signCheckpoint(seq, hash, stateSha256),
+        });
+        return link;
+      } catch (e) {
+        if (!(e instanceof WitnessUnreachable) || Date.now() + delay > until) throw e;
+        await sleep(delay);
+        delay = Math.min(delay * 2, 10_000);
+      }
+    }
+  }
+
+  /** Starts sending heads: those already journalled past the witness's, then each new one. */
+  start(): void {
+    if (this.running) return;
+    this.state = 'idle';
+    this.unsubscribe = this.ledger.onAppended(() => {
+      this.unwitnessedSince ??= this.clock().getTime();
+      this.wake?.();
+    });
+    if (this.ledger.headOf().seq > this.witnessed.seq) this.unwitnessedSince = this.clock().getTime();
+    this.running = this.loop().finally(() => {
+      this.running = null;
+      this.state = 'stopped';
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.unsubscribe?.();
+    this.wake?.();
+    await this.running;
+    this.pendingCheckpoint?.reject(new WitnessUnreachable('the witness link stopped'));
+    this.pendingCheckpoint = null;
+    this.client.close();
+  }
+
+  /**
+   * Resolves once the witness has signed the head as it stands now, and the checkpoint asked for
+   * before, if any (tests, the bench's strict mode, a clean stop).
+   */
+  async flush(timeoutMs = 10_000): Promise<void> {
+    const target = this.ledger.headOf().seq;
+    const until = Date.now() + timeoutMs;
+    while (this.witnessed.seq < target || this.pendingCheckpoint !== null) {
+      if (this.state === 'refused') throw new WitnessRefused('diverging', this.lastError ?? 'refused', this.signed);
+      if (Date.now() > until)
+        throw new WitnessUnreachable(`the witness did not reach entry ${target} within ${timeoutMs} ms (${this.lastError ?? 'no answer'})`);
+      this.wake?.();
+      await sleep(1);
+    }
+  }
+
+  /** The newest head the witness signed through this link (or at attach). */
+  newestSigned(): SignedHead | null {
+    return this.signed;
+  }
+
+  status(): WitnessStatus {
+    const headSeq = this.ledger.headOf().seq;
+    const lagEntries = Math.max(0, headSeq - this.witnessed.seq);
+    const lagSeconds = lagEntries > 0 && this.unwitnessedSince !== null ? Math.max(0, Math.floor((this.clock().getTime() - this.unwitnessedSince) / 1000)) : 0;
+    const limits = { maxUnwitnessedEntries: 1000, maxUnwitnessedSeconds: 60, ...this.o.limits };
+    return {
+      state: this.state,
+      address: this.client.socketPath,
+      keyId: this.identity.keyId,
+      keyStore: this.identity.keyStore,
+      witnessedSeq: this.witnessed.seq,
+      headSeq,
+      lagEntries,
+      lagSeconds,
+      lastError: this.lastError,
+      stopNewBets: this.state === 'refused' || lagEntries > limits.maxUnwitnessedEntries || lagSeconds > limits.maxUnwitnessedSeconds,
+    };
+  }
+
+  /**
+   * The witness's signature of a checkpoint at (seq, hash): sent once the witness's head stands
+   * there (the link stops its next request at that entry). A newer checkpoint asked for before an
+   * older one was signed replaces it.
+   */
+  signCheckpoint(seq: number, hash: string, stateSha256: string): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      if (seq < this.witnessed.seq) {
+        reject(new WitnessUnreachable(`the witness's head is already past entry ${seq}`));
+        return;
+      }
+      this.pendingCheckpoint?.reject(new WitnessUnreachable(`checkpoint ${this.pendingCheckpoint.seq} superseded by ${seq}`));
+      this.pendingCheckpoint = { seq, hash, stateSha256, resolve, reject };
+      this.wake?.();
+    });
+  }
+
+  private checkLimits(): void {
+    const s = this.status();
+    if (s.stopNewBets !== this.stopSignal) {
+      this.stopSignal = s.stopNewBets;
+      this.o.onStopNewBets?.(s.stopNewBets, s);
+    }
+  }
+
+  /** Sleeps `ms`, or until woken (new entries, a checkpoint, a stop); `hold`: only a stop wakes it. */
+  private waitForWork(ms: number, hold = false): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(t);
+        this.wake = null;
+        resolve();
+      };
+      const t = setTimeout(done, ms);
+      this.wake = hold
+        ? () => {
+            if (this.stopping) done();
+          }
+        : done;
+    });
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopping) {
+      let waitMs = 1000;
+      let hold = false;
+      try {
+        const did = await this.step();
+        this.failures = 0;
+        if (did) {
+          // The next head waits out the batch interval; what is committed meanwhile goes with it.
+          waitMs = Math.max(0, (this.o.batchMs ?? 100) - (Date.now() - this.lastSentAt));
+          hold = true;
+        }
+      } catch (e) {
+        this.lastError = e instanceof Error ? e.message : String(e);
+        if (e instanceof WitnessRefused) {
+          this.state = 'refused';
+          this.o.onAlarm?.({ kind: 'witness-refused', message: this.lastError });
+          this.pendingCheckpoint?.reject(e);
+          this.pendingCheckpoint = null;
+        } else {
+          this.state = 'offline';
+          this.failures++;
+          waitMs = Math.min((this.o.retryMs ?? 250) * 2 ** Math.min(this.failures - 1, 10), 10_000);
+        }
+      }
+      this.checkLimits();
+      if (this.stopping) break;
+      if (this.state === 'refused') waitMs = 60_000;
+      if (waitMs > 0) await this.waitForWork(waitMs, hold);
+    }
+  }
+
+  /** One request: a head or a checkpoint. Returns whether there was anything to send. */
+  private async step(): Promise<boolean> {
+    // Refused once, the link asks again only after a restart's checks (the table is held by then).
+    if (this.state === 'refused') return false;
+    const head = this.ledger.headOf();
+    const c = this.pendingCheckpoint;
+    // A checkpoint at the witness's head goes first: the head must not pass it before it is signed.
+    if (c && c.seq === this.witnessed.seq) {
+      this.pendingCheckpoint = null;
+      try {
+        c.resolve(await this.client.checkpoint(this.ledger.terminalId, c.seq, c.hash, c.stateSha256));
+      } catch (e) {
+        c.reject(e instanceof Error ? e : new Error(String(e)));
+        if (e instanceof WitnessUnreachable) throw e;
+        // A checkpoint refused costs the next start time only: no alarm of its own.
+      }
+      return true;
+    }
+    const target = c && c.seq > this.witnessed.seq ? Math.min(head.seq, c.seq) : head.seq;
+    if (target > this.witnessed.seq) {
+      this.state = 'sending';
+      const to = Math.min(target, this.witnessed.seq + MAX_LINKS);
+      const rows = connectionOf(this.ledger)
+        .prepare('SELECT seq, content_hash, hash FROM journal WHERE seq >= ? AND seq <= ? ORDER BY seq')
+        .raw(true)
+        .all(Math.max(1, this.witnessed.seq), to) as [number, string, string][];
+      // The journal must still hold the witness's head as it signed it before going on from there.
+      const at = this.witnessed.seq === 0 ? null : rows.shift();
+      if (at && (at[0] !== this.witnessed.seq || at[2] !== this.witnessed.hash)) {
+        throw new WitnessRefused('diverging', `entry ${this.witnessed.seq} of the journal is no longer the one the witness signed`, this.signed);
+      }
+      const last = rows[rows.length - 1];
+      if (!last || last[0] !== to || rows.length !== to - this.witnessed.seq)
+        throw new WitnessUnreachable(`entries ${this.witnessed.seq + 1}–${to} cannot be read`);
+      this.lastSentAt = Date.now();
+      try {
+        const signed = await this.client.witness(
+          this.ledger.terminalId,
+          this.witnessed,
+          rows.map((r) => r[1]),
+          { seq: to, hash: last[2] },
+        );
+        this.accept(signed);
+      } catch (e) {
+        // The witness is further on than this link thought (another link of this terminal): go on
+        // from its head, provided the journal holds it.
+        if (!(e instanceof WitnessRefused) || e.reason !== 'stale' || !e.head || !this.onOurChain(e.head)) throw e;
+        this.accept(e.head);
+      }
+      this.state = 'idle';
+      return true;
+    }
+    if (c && c.seq < this.witnessed.seq) {
+      this.pendingCheckpoint = null;
+      c.reject(new WitnessUnreachable(`the witness's head passed entry ${c.seq} before its checkpoint was signed`));
+    }
+    this.state = 'idle';
+    return false;
+  }
+
+  private onOurChain(head: SignedHead): boolean {
+    return this.ledger.entry(head.seq)?.hash === head.hash;
+  }
+
+  private accept(signed: SignedHead): void {
+    this.signed = signed;
+    this.witnessed = { seq: signed.seq, hash: signed.hash };
+    if (this.witnessed.seq >= this.ledger.headOf().seq) this.unwitnessedSince = null;
+  }
+}
+
+/**
+ * For `etg ledger verify --witness SOCKET`: the witness's key and newest head handed to the ledger,
+ * so that its verification checks the journal against them; a witness holding no head of this
+ * terminal is a problem here (the start would give it the chain; a verify has nothing to compare).
+ */
+export async function useWitnessForVerify(ledger: Ledger, client: WitnessClient): Promise<void> {
+  const identity = await client.hello();
+  const head = await client.head(ledger.terminalId);
+  internalsOf(ledger).useWitness({ ...identity, address: client.socketPath, head, firstUse: false });
+}

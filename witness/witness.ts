@@ -1,0 +1,216 @@
+import { mkdirSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { chainHash, genesisHash } from './chain.js';
+import { HeadSlots } from './head-slots.js';
+import type { WitnessKey } from './keys.js';
+import { RECORD_FILE, WitnessRecord } from './record.js';
+import { checkpointStatement, exportPublicKey, headStatement, keyIdOf, signStatement } from './statement.js';
+import { Request, TerminalId, type Answer, type Head, type RefusalReason, type SignedHead } from './wire.js';
+
+export interface WitnessOptions {
+  /** The witness's own folder (its head slots and record); nobody else may write it. */
+  dir: string;
+  key: WitnessKey;
+  /** The terminals it serves; any other is refused. Default: any terminal. */
+  terminals?: readonly string[];
+  clock?: () => Date;
+  /** A head goes into the record at most this often (the newest is always in its slots). Default 60 s. */
+  headEveryMs?: number;
+  /** Refusals go into the record at most this often (the rest are counted). Default 10 s. */
+  refusalEveryMs?: number;
+}
+
+class Refused extends Error {
+  constructor(
+    readonly reason: RefusalReason,
+    message: string,
+    readonly head: SignedHead | null,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The ledger witness: for each terminal it keeps the newest head of the journal it signed, and
+ * signs a new one only when the journal's chain, link by link, leads from that head to the new one
+ * (the host sends the content hash of every entry in between). So every head it ever signed for a
+ * terminal lies on one chain: a journal that was rewritten at or before its newest head, or lost
+ * entries up to it, no longer matches what it signed, whatever the data folder's files say. It
+ * signs checkpoints too, at its own head only, and one state per entry. Its key is its own
+ * (a file only it reads, or sealed in a TPM); docs/security.md says what that defends.
+ */
+export class Witness {
+  private readonly heads = new Map<string, HeadSlots>();
+  private readonly newest = new Map<string, SignedHead | null>();
+  /** terminal → seq → the state digest signed there. */
+  private readonly checkpoints = new Map<string, Map<number, string>>();
+  private readonly lastRecorded = new Map<string, number>();
+  private refusals = { at: 0, unrecorded: 0 };
+  private readonly record: WitnessRecord;
+  private readonly clock: () => Date;
+  private readonly publicKey: string;
+  private readonly keyId: string;
+
+  constructor(private readonly o: WitnessOptions) {
+    mkdirSync(path.join(o.dir, 'heads'), { recursive: true, mode: 0o700 });
+    this.clock = o.clock ?? (() => new Date());
+    this.publicKey = exportPublicKey(o.key.publicKey);
+    this.keyId = keyIdOf(o.key.publicKey);
+    this.record = new WitnessRecord(path.join(o.dir, RECORD_FILE));
+    for (const line of this.record.read()) {
+      // A loss accepted by hand starts the terminal's chain again: its earlier checkpoints go too.
+      if (line.k === 'forget') this.checkpoints.delete(line.terminal);
+      if (line.k !== 'checkpoint') continue;
+      const m = this.checkpoints.get(line.terminal) ?? new Map<number, string>();
+      m.set(line.seq, line.stateSha256);
+      this.checkpoints.set(line.terminal, m);
+    }
+    for (const f of readdirSync(path.join(o.dir, 'heads'))) {
+      if (TerminalId.safeParse(f).success) this.headOf(f);
+    }
+  }
+
+  /** The newest head signed for `terminal` (null: none). */
+  headOf(terminal: string): SignedHead | null {
+    if (!this.newest.has(terminal)) {
+      const slots = this.slots(terminal);
+      this.newest.set(terminal, slots.read());
+    }
+    return this.newest.get(terminal) ?? null;
+  }
+
+  /** Answers one request (already parsed from JSON, not yet checked): an answer or a refusal, never a throw. */
+  handle(raw: unknown): Answer {
+    const id = typeof raw === 'object' && raw !== null && 'id' in raw && Number.isSafeInteger(raw.id) ? (raw.id as number) : null;
+    const parsed = Request.safeParse(raw);
+    if (!parsed.success) {
+      return this.refusal(id, new Refused('bad-request', `not a witness request: ${parsed.error.issues[0]?.message ?? ''}`, null), null);
+    }
+    const r = parsed.data;
+    try {
+      switch (r.op) {
+        case 'hello':
+          return { id: r.id, ok: true, op: 'hello', publicKey: this.publicKey, keyId: this.keyId, keyStore: this.o.key.store };
+        case 'head':
+          this.serves(r.terminal);
+          return { id: r.id, ok: true, op: 'head', head: this.headOf(r.terminal) };
+        case 'witness':
+          return { id: r.id, ok: true, op: 'witness', head: this.witness(r.terminal, r.from, r.links, r.to) };
+        case 'checkpoint':
+          return { id: r.id, ok: true, op: 'checkpoint', signature: this.checkpoint(r.terminal, r.seq, r.hash, r.stateSha256) };
+      }
+    } catch (e) {
+      if (e instanceof Refused) return this.refusal(r.id, e, 'terminal' in r ? r.terminal : null);
+      throw e;
+    }
+  }
+
+  private serves(terminal: string): void {
+    if (this.o.terminals && !this.o.terminals.includes(terminal)) {
+      throw new Refused('unknown-terminal', `this witness serves ${this.o.terminals.join(', ')}, not ${terminal}`, null);
+    }
+  }
+
+  /**
+   * Signs `to` when it extends the newest head signed (or, for a terminal's first, the chain from
+   * its genesis): `links` are the content hashes of the entries after `from`, in order.
+   */
+  witness(terminal: string, from: Head, links: readonly string[], to: Head): SignedHead {
+    this.serves(terminal);
+    const current = this.headOf(terminal);
+    if (current === null) {
+      if (from.seq !== 0 || from.hash !== genesisHash(terminal)) {
+        throw new Refused('stale', `the witness holds no head of ${terminal} yet: send its chain from genesis`, null);
+      }
+    } else {
+      if (to.seq < current.seq) {
+        throw new Refused('lower', `head ${to.seq} is below ${current.seq}, which the witness signed at ${current.at}: entries were lost`, current);
+      }
+      if (to.seq === current.seq) {
+        if (to.hash === current.hash) return current;
+        throw new Refused('diverging', `entry ${to.seq} has another hash than the one the witness signed at ${current.at}: the journal was rewritten`, current);
+      }
+      if (from.seq === current.seq && from.hash !== current.hash) {
+        throw new Refused(
+          'diverging',
+          `entry ${from.seq} has another hash than the one the witness signed at ${current.at}: the journal was rewritten`,
+          current,
+        );
+      }
+      if (from.seq !== current.seq) throw new Refused('stale', `the witness's head is ${current.seq}, not ${from.seq}: send from it`, current);
+    }
+    if (to.seq - from.seq !== links.length) {
+      throw new Refused('bad-chain', `${links.length} links cannot lead from entry ${from.seq} to entry ${to.seq}`, current);
+    }
+    let hash = from.hash;
+    for (const link of links) hash = chainHash(hash, link);
+    if (hash !== to.hash) {
+      throw new Refused(
+        current === null ? 'bad-chain' : 'diverging',
+        `the links from entry ${from.seq} do not lead to the hash given for entry ${to.seq}`,
+        current,
+      );
+    }
+    const at = this.clock().toISOString();
+    const claim = { terminal, seq: to.seq, hash: to.hash, at };
+    const signed: SignedHead = { ...claim, signature: signStatement(this.o.key.privateKey, headStatement(claim)) };
+    // Durable before it is answered: a head the witness signed is never forgotten by a power cut.
+    this.slots(terminal).write(signed);
+    this.newest.set(terminal, signed);
+    const now = this.clock().getTime();
+    const last = this.lastRecorded.get(terminal);
+    if (current === null || last === undefined || now - last >= (this.o.headEveryMs ?? 60_000)) {
+      this.record.append({ k: 'head', head: signed });
+      this.lastRecorded.set(terminal, now);
+    }
+    return signed;
+  }
+
+  /** Signs the state after the witness's own head: once per entry, the same state if asked again. */
+  checkpoint(terminal: string, seq: number, hash: string, stateSha256: string): string {
+    this.serves(terminal);
+    const current = this.headOf(terminal);
+    if (!current || current.seq !== seq || current.hash !== hash) {
+      throw new Refused(
+        'not-at-head',
+        `a checkpoint is signed at the witness's head only (${current ? `entry ${current.seq}` : 'none yet'}), not at entry ${seq}`,
+        current,
+      );
+    }
+    const signed = this.checkpoints.get(terminal)?.get(seq);
+    if (signed !== undefined && signed !== stateSha256) {
+      throw new Refused('checkpoint-conflict', `the witness signed another state at entry ${seq}`, current);
+    }
+    const signature = signStatement(this.o.key.privateKey, checkpointStatement(terminal, seq, hash, stateSha256));
+    if (signed === undefined) {
+      this.record.append({ k: 'checkpoint', terminal, seq, hash, stateSha256, signature, at: this.clock().toISOString() });
+      const m = this.checkpoints.get(terminal) ?? new Map<number, string>();
+      m.set(seq, stateSha256);
+      this.checkpoints.set(terminal, m);
+    }
+    return signature;
+  }
+
+  close(): void {
+    for (const s of this.heads.values()) s.close();
+    this.record.close();
+  }
+
+  private slots(terminal: string): HeadSlots {
+    let s = this.heads.get(terminal);
+    if (!s) {
+      s = new HeadSlots(path.join(this.o.dir, 'heads', terminal), this.o.key.publicKey);
+      this.heads.set(terminal, s);
+    }
+    return s;
+  }
+
+  private refusal(id: number | null, e: Refused, terminal: string | null): Answer {
+    const now = this.clock().getTime();
+    if (now - this.refusals.at >= (this.o.refusalEveryMs ?? 10_000)) {
+      this.record.append({ k: 'refused', at: this.clock().toISOString(), terminal, error: e.reason, message: e.message, repeated: this.refusals.unrecorded });
+      this.refusals = { at: now, unrecorded: 0 };
+    } else this.refusals.unrecorded++;
+    return { id, ok: false, error: e.reason, message: e.message, head: e.head };
+  }
+}
