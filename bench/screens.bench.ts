@@ -19,7 +19,7 @@
 // antialias on, as renderer/src/pixi/stage.ts asks) with a full-screen rectangle and BARE_CARDS
 // card-sized rounded rectangles moving every frame, no text, no textures; its frame times over
 // BENCH_BARE_SECONDS (default 10), after its first BARE_WARM_FRAMES, and its JS heap after GC. pixi.js is bundled for it by esbuild.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from '@playwright/test';
@@ -30,6 +30,7 @@ import { simulatedTableConfig } from '../host/config/table-config.js';
 import { startHost } from '../host/start-host.js';
 import { realTimers, type Timers } from '../host/table/timers.js';
 import { figure, QUICK, times } from './report.js';
+import { selfTimes } from './trace-summary.js';
 
 /** A card's flight from the shoe (renderer/src/anim/motion.ts; the bench may not import the renderer). */
 const FLIGHT_MS = 420;
@@ -46,6 +47,8 @@ const BARE_WARM_FRAMES = 5;
 const MIN_FRAMES = 6;
 /** How much faster than real time the host's timers run once the measured rounds are done. */
 const FAST = Number(process.env.BENCH_SPEED ?? 25);
+/** How long the still table is watched for frames drawn. */
+const STILL_SECONDS = Number(process.env.BENCH_STILL_SECONDS ?? (QUICK ? 2 : 5));
 
 let speed = 1;
 const timers: Timers = {
@@ -81,7 +84,10 @@ const host = await startHost({
 const reads: { code: string; t: number; round: string }[] = [];
 let measuring = true;
 const onCard = host.table.onCard.bind(host.table);
+/** The shoe's reads reach the table (off for the still table at the end). */
+let feeding = true;
 host.table.onCard = (card: Card) => {
+  if (!feeding) return;
   if (measuring) reads.push({ code: cardCode(card), t: Date.now(), round: host.table.view().roundId });
   onCard(card);
 };
@@ -111,7 +117,13 @@ const url = (view: string) => host.screens.find((s) => s.view === view)!.url;
 
 // The page's globals, typed here without the DOM library (this file runs in Node).
 interface PageGlobals {
-  __kiosk?: { events: string[]; cardTrace?: { code: string; t: number }[] };
+  __kiosk?: {
+    events: string[];
+    cardTrace?: { code: string; t: number }[];
+    /** The frames the page drew (render on demand), by their animation-frame timestamps; absent before it. */
+    frameTrace?: { at: Float64Array; n: number };
+    framesDrawn?(): number;
+  };
   __frames?: { at: Float64Array; n: number; on: boolean };
   performance: { timeOrigin: number };
   requestAnimationFrame(cb: (t: number) => void): number;
@@ -229,23 +241,79 @@ const context = await browser.newContext({ viewport: VIEWPORT });
 // The station first, at 15 frames a second (its heap is measured, not its frames), so that the
 // table's frames get most of the one software renderer.
 progress('opening the station page');
-const station = await open(context, 'station/1', '&fps=15');
+const station = await open(context, 'station/1', '&fps=15&trace=1');
 progress('opening the table page');
 const table = await open(context, 'table', '&trace=1');
 progress('pages open; measuring');
 
-// In the table page: each frame's rAF timestamp into a preallocated array, nothing else.
-await table.evaluate(() => {
-  const g = globalThis as unknown as PageGlobals;
-  const rec = { at: new Float64Array(1 << 16), n: 0, on: true };
-  g.__frames = rec;
-  const loop = (t: number) => {
-    if (!rec.on) return;
-    if (rec.n < rec.at.length) rec.at[rec.n++] = t;
+// In the table and station pages: each display frame's rAF timestamp into a preallocated array,
+// nothing else. A page that renders on demand notes the frames it drew (`frameTrace`); a frame's
+// time is from its rAF to the next one (SwiftShader's work on it delays that one), as the bare
+// scene's, which draws every frame. A page without `frameTrace` (before render on demand) drew
+// every display frame.
+const recordFrames = (p: Page) =>
+  p.evaluate(() => {
+    const g = globalThis as unknown as PageGlobals;
+    const rec = { at: new Float64Array(1 << 16), n: 0, on: true };
+    g.__frames = rec;
+    const trace = g.__kiosk?.frameTrace;
+    if (trace) trace.n = 0;
+    const loop = (t: number) => {
+      if (!rec.on) return;
+      if (rec.n < rec.at.length) rec.at[rec.n++] = t;
+      g.requestAnimationFrame(loop);
+    };
     g.requestAnimationFrame(loop);
-  };
-  g.requestAnimationFrame(loop);
-});
+  });
+await recordFrames(table);
+await recordFrames(station);
+/** Stops the recording; the display frames, the frames drawn and the cards shown, in wall-clock ms. */
+const takeFrames = (p: Page) =>
+  p.evaluate(() => {
+    const g = globalThis as unknown as PageGlobals;
+    const f = g.__frames!;
+    f.on = false;
+    const origin = g.performance.timeOrigin;
+    const frames = Array.from(f.at.subarray(0, f.n), (t) => origin + t);
+    const trace = g.__kiosk?.frameTrace;
+    const drawn = trace ? Array.from(trace.at.subarray(0, trace.n), (t) => origin + t) : null;
+    const shown = (g.__kiosk?.cardTrace ?? []).map((c) => ({ code: c.code, t: origin + c.t }));
+    // The recording stops here: nothing of it stays in the heap measured next.
+    delete g.__kiosk?.cardTrace;
+    if (trace) trace.n = 0;
+    g.__frames = undefined;
+    return { frames, drawn, shown };
+  });
+/** Each drawn frame's time: from its display frame to the next one. */
+const drawnFrameTimes = (rec: { frames: number[]; drawn: number[] | null }): { t: number; dt: number }[] => {
+  const out: { t: number; dt: number }[] = [];
+  const drawn = rec.drawn ? new Set(rec.drawn) : null;
+  for (let i = 1; i < rec.frames.length; i++) {
+    const t = rec.frames[i - 1]!;
+    if (!drawn || drawn.has(t)) out.push({ t, dt: rec.frames[i]! - t });
+  }
+  return out;
+};
+
+/** A CDP CPU profile, as far as jsSelf reads it. */
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }[];
+  startTime: number;
+  endTime: number;
+  samples?: number[];
+}
+/** Self time per JS function (name, file and line), ms, largest first. */
+function jsSelf(profile: CpuProfile): { name: string; ms: number }[] {
+  const samples = profile.samples?.length ?? 0;
+  const per = samples ? (profile.endTime - profile.startTime) / 1000 / samples : 0;
+  const by = new Map<string, number>();
+  for (const n of profile.nodes) {
+    const f = n.callFrame;
+    const name = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop() ?? ''}:${f.lineNumber + 1}`;
+    by.set(name, (by.get(name) ?? 0) + (n.hitCount ?? 0) * per);
+  }
+  return [...by].map(([name, ms]) => ({ name, ms })).sort((a, b) => b.ms - a.ms);
+}
 
 async function heapMb(page: Page): Promise<number> {
   const cdp = await page.context().newCDPSession(page);
@@ -259,28 +327,56 @@ const until = async (n: number) => {
   while (rounds < n) await new Promise((r) => setTimeout(r, 200));
 };
 
+// BENCH_TRACE=FILE: a Chromium trace of the table page mid-deal (BENCH_TRACE_SECONDS, default 6)
+// and a JS profile of it (FILE.cpuprofile), before the measured rounds, and the events and JS
+// functions with the most self time per table frame printed. Tracing slows the page: read the
+// figures of a traced run for where the time goes, not for the ratios.
+const TRACE = process.env.BENCH_TRACE;
+if (TRACE) {
+  const seconds = Number(process.env.BENCH_TRACE_SECONDS ?? 6);
+  // Mid-deal: from a round's first card read.
+  const dealt = reads.length;
+  while (reads.length === dealt) await new Promise((r) => setTimeout(r, 50));
+  const cdp = await table.context().newCDPSession(table);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+  await cdp.send('Profiler.start');
+  await browser.startTracing(table, {
+    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink', 'cc', 'gpu', 'viz', 'toplevel', 'benchmark', 'webgl'],
+  });
+  const framesBefore = await table.evaluate(() => (globalThis as unknown as PageGlobals).__frames?.n ?? 0);
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const framesAfter = await table.evaluate(() => (globalThis as unknown as PageGlobals).__frames?.n ?? 0);
+  const buffer = await browser.stopTracing();
+  const { profile } = (await cdp.send('Profiler.stop')) as { profile: CpuProfile };
+  await cdp.detach();
+  writeFileSync(TRACE, buffer);
+  writeFileSync(`${TRACE}.cpuprofile`, JSON.stringify(profile));
+  const frames = Math.max(1, framesAfter - framesBefore);
+  console.log(`trace of the table page mid-deal, ${seconds} s, ${frames} frames (rAF callbacks), load average ${os.loadavg()[0]!.toFixed(1)}: ${TRACE}`);
+  console.log('  self time per frame, by process / thread / event:');
+  for (const t of selfTimes(buffer.toString('utf8')).slice(0, 20))
+    console.log(`    ${(t.ms / frames).toFixed(2).padStart(9)} ms  ${t.process} / ${t.thread} / ${t.name} (×${(t.count / frames).toFixed(1)})`);
+  console.log('  JS self time per frame in the table page, by function:');
+  for (const f of jsSelf(profile).slice(0, 15)) console.log(`    ${(f.ms / frames).toFixed(2).padStart(9)} ms  ${f.name}`);
+}
+
 // The rounds dealt while the pages loaded are not measured: from here, with frames recorded.
 reads.length = 0;
 const t0 = Date.now();
 await until(rounds + MEASURE + 1);
 // On a loaded machine SwiftShader may draw one table frame in 15 s: the measured rounds go on, up
 // to MEASURE more, until the table has drawn MIN_FRAMES frames to take the figures from.
-const drawn = () => table.evaluate(() => (globalThis as unknown as PageGlobals).__frames?.n ?? 0);
+const drawn = () =>
+  table.evaluate(() => {
+    const g = globalThis as unknown as PageGlobals;
+    return g.__kiosk?.frameTrace?.n ?? g.__frames?.n ?? 0;
+  });
 for (let extra = 0; extra < MEASURE && (await drawn()) < MIN_FRAMES; extra++) await until(rounds + 1);
 measuring = false;
 // Frames and sprite times, in wall-clock ms (the page's timeOrigin plus its performance time).
-const page = await table.evaluate(() => {
-  const g = globalThis as unknown as PageGlobals;
-  const f = g.__frames!;
-  f.on = false;
-  const origin = g.performance.timeOrigin;
-  const frames = Array.from(f.at.subarray(0, f.n), (t) => origin + t);
-  const shown = (g.__kiosk?.cardTrace ?? []).map((c) => ({ code: c.code, t: origin + c.t }));
-  // The recording stops here: nothing of it stays in the heap measured next.
-  delete g.__kiosk?.cardTrace;
-  g.__frames = undefined;
-  return { frames, shown };
-});
+const page = await takeFrames(table);
+const stationPage = await takeFrames(station);
 speed = FAST;
 const tMeasured = Date.now();
 
@@ -294,22 +390,28 @@ for (const r of reads) {
 const inBurst = (t: number) => [...bursts.values()].some((b) => t >= b.from && t <= b.to);
 const frameTimes: number[] = [];
 const allFrameTimes: number[] = [];
-for (let i = 1; i < page.frames.length; i++) {
-  const dt = page.frames[i]! - page.frames[i - 1]!;
+for (const { t, dt } of drawnFrameTimes(page)) {
   allFrameTimes.push(dt);
-  if (inBurst(page.frames[i]!)) frameTimes.push(dt);
+  if (inBurst(t + dt)) frameTimes.push(dt);
 }
+const stationFrameTimes = drawnFrameTimes(stationPage).map((f) => f.dt);
+const drawnFrames = page.drawn ?? page.frames;
 
 // Each read paired with the first sprite of that face put on the stage after it, then with the
 // first frame after that sprite: the frame that shows it.
+// The first half (read → sprite on the stage) is the host's push and the screen's handling of it.
 const latencies: number[] = [];
+const pushes: number[] = [];
 const used = new Set<number>();
 for (const r of reads) {
   const i = page.shown.findIndex((s, k) => !used.has(k) && s.code === r.code && s.t >= r.t);
   if (i < 0) continue;
   used.add(i);
-  const frame = page.frames.find((t) => t >= page.shown[i]!.t);
-  if (frame !== undefined) latencies.push(frame - r.t);
+  const frame = drawnFrames.find((t) => t >= page.shown[i]!.t);
+  if (frame !== undefined) {
+    latencies.push(frame - r.t);
+    pushes.push(page.shown[i]!.t - r.t);
+  }
 }
 
 const bareName = `bare pixi scene, 1920×1080, antialias, ${BARE_CARDS} moving cards, beside the same station`;
@@ -333,6 +435,13 @@ console.log(
 );
 console.log(
   `  card read → first frame     p50 ${pct(latencies, 50).toFixed(0)} ms   p99 ${pct(latencies, 99).toFixed(0)} ms   (${latencies.length} of ${reads.length} reads; burns are never shown)`,
+);
+console.log(
+  `    of which read → card on the stage (the host's push and the page's handling)  p50 ${pct(pushes, 50).toFixed(0)} ms; ` +
+    `target: within the bare frame p50 plus that, ${(pct(bareFrameTimes, 50) + pct(pushes, 50)).toFixed(0)} ms`,
+);
+console.log(
+  `  station frame time (15 frames a second at most)  p50 ${pct(stationFrameTimes, 50).toFixed(1)} ms   p99 ${pct(stationFrameTimes, 99).toFixed(1)} ms   (${stationFrameTimes.length} frames drawn)`,
 );
 // SwiftShader on a loaded 2-core machine can draw a frame every 5–20 s: then a dealing burst
 // (a second or two) may hold no frame, and there is nothing to take a percentile of. Each pair of
@@ -360,6 +469,8 @@ if (allFrameTimes.length < 2 || bareFrameTimes.length < 2) {
   frameRatio(`table frame time over ${MEASURE} rounds`, allFrameTimes);
   if (frameTimes.length < 2) console.log(`  too few frames in dealing bursts (${frameTimes.length}): the machine is too loaded; no burst figures recorded`);
   else frameRatio('table frame time in dealing bursts', frameTimes);
+  if (stationFrameTimes.length < 2) console.log(`  too few station frames (${stationFrameTimes.length}); no station figures recorded`);
+  else frameRatio('station frame time', stationFrameTimes);
 }
 if (latencies.length > 0)
   figure({
@@ -395,6 +506,36 @@ for (const view of ['table', 'station'] as const) {
     baseline: { name: `${bareName}, JS heap after GC`, value: bare.heap },
   });
   console.log(`  ratio to the bare scene, ${view} heap: ${times(r)}`);
+}
+
+// A still table: the round held (an unreadable card), nothing moving; the frames it draws in
+// STILL_SECONDS after a second to settle. The shoe's reads stop first (a read during a hold is
+// not taken).
+feeding = false;
+while (host.table.view().phase !== 'dealing') await new Promise((r) => setTimeout(r, 20));
+host.table.onAnomaly('unreadable', null);
+await new Promise((r) => setTimeout(r, 1000));
+const framesOf = (p: Page) =>
+  p.evaluate(() => {
+    const g = globalThis as unknown as PageGlobals;
+    return g.__kiosk?.framesDrawn?.() ?? null;
+  });
+const before = await framesOf(table);
+await new Promise((r) => setTimeout(r, STILL_SECONDS * 1000));
+const after = await framesOf(table);
+const phase = host.table.view().phase;
+if (before === null || after === null) console.log(`  still table (${phase}): the page does not count its frames (it draws every display frame)`);
+else {
+  const rate = (after - before) / STILL_SECONDS;
+  console.log(`  still table (phase ${phase}, ${STILL_SECONDS} s): ${rate.toFixed(2)} frames a second drawn`);
+  figure({
+    name: 'still table (held round), frames drawn a second',
+    unit: 'frames/s',
+    value: rate,
+    better: 'lower',
+    baseline: null,
+    note: 'a still scene should draw nothing: zero is the target, no bare work compares',
+  });
 }
 
 await browser.close();

@@ -9,6 +9,9 @@ import { SteppedClock, wallClock, type Clock } from './anim/clock.js';
 import { CardAtlas, installCardAtlas } from './cards/card-art.js';
 import { designResolution, sharpenTexts } from './pixi/crisp.js';
 import { createStage } from './pixi/stage.js';
+import { FrameLoop, NEVER } from './pixi/frames.js';
+import { traceFrame } from './trace.js';
+import { setLiveResolution, sharpenLiveTexts } from './ui/live-text.js';
 import type { Screen, ScreenContext } from './screens/screen.js';
 import { ServiceScreen } from './screens/service/service-screen.js';
 import { StationScreen } from './screens/station-screen.js';
@@ -22,11 +25,23 @@ async function boot(): Promise<void> {
   // `?clock=stepped` (tests, benchmarks): animations move only when the test hook steps the clock.
   const stepped = new URLSearchParams(location.search).get('clock') === 'stepped' ? new SteppedClock(Date.now()) : null;
   const clock: Clock = stepped ?? wallClock;
-  const emit = installTestHooks(app, stepped);
   // `?fps=N` (browser tests): fewer frames, so three screens fit one software-rendered CPU.
   const fps = Number(new URLSearchParams(location.search).get('fps') ?? 0);
-  if (fps > 0) app.ticker.maxFPS = fps;
+  // Assigned once the screen exists; the loop draws nothing before its first request.
+  let screen: Screen | null = null;
+  const frames = new FrameLoop({
+    now: () => clock.now(),
+    draw: () => {
+      const next = screen?.tick(clock.now()) ?? NEVER;
+      app.render();
+      return next;
+    },
+    minIntervalMs: fps > 0 ? 1000 / fps : 0,
+    drawn: (t) => traceFrame(t),
+  });
+  const emit = installTestHooks(app, stepped, frames);
   const resolution = () => designResolution(app.renderer.resolution, root.scale.x);
+  setLiveResolution(resolution());
   const atlas = new CardAtlas(app.renderer, resolution());
   atlas.warm();
   installCardAtlas(atlas);
@@ -35,13 +50,23 @@ async function boot(): Promise<void> {
   // A refusal that reconnecting cannot cure stays on screen: it names what the attendant must fix.
   let fatal: MessageKey | null = null;
   /** The refusal on the banner now (screens without a place of their own for it). */
-  let shown = 0;
+  let banner = 0;
   const ctx: ScreenContext = { i18n, command: (c) => client?.command(c), sessionStartMs: Date.now(), clock, emit: (e) => emit(e) };
-  const screen: Screen = launch.view === 'table' ? new TableScreen(ctx) : launch.view === 'service' ? new ServiceScreen(ctx) : new StationScreen(ctx);
-  root.addChild(screen.root);
-  if (screen.tick) app.ticker.add(() => screen.tick?.(clock.now()));
-  onFit(() => sharpenTexts(root, resolution()));
-  screen.setStatus('status.connecting');
+  const shown: Screen = launch.view === 'table' ? new TableScreen(ctx) : launch.view === 'service' ? new ServiceScreen(ctx) : new StationScreen(ctx);
+  screen = shown;
+  root.addChild(shown.root);
+  onFit(() => {
+    sharpenTexts(root, resolution());
+    sharpenLiveTexts(root, resolution());
+    shown.sharpen?.(resolution());
+    frames.request();
+  });
+  shown.sharpen?.(resolution());
+  // A press, a key or the wheel may change what a screen shows (a chip chosen, a page scrolled):
+  // the handlers run first, the frame after them.
+  for (const type of ['pointerdown', 'pointerup', 'keydown', 'wheel'] as const) window.addEventListener(type, () => frames.request(), { passive: true });
+  shown.setStatus('status.connecting');
+  frames.request();
   document.title = i18n.t('app.name');
   document.documentElement.lang = INTL_LOCALE['zh-Hant'];
 
@@ -55,10 +80,11 @@ async function boot(): Promise<void> {
       document.documentElement.lang = INTL_LOCALE[state.language];
       document.title = i18n.t('app.name');
     }
-    screen.setStatus(null);
-    screen.render(state);
+    shown.setStatus(null);
+    shown.render(state);
     sharpenTexts(root, resolution());
-    app.render();
+    sharpenLiveTexts(root, resolution());
+    frames.request();
     emit(`snapshot:${launch.view}`);
     emit(`language:${state.language}`);
     if (state.kind === 'station') emit(`credit:${state.credit}`);
@@ -72,7 +98,8 @@ async function boot(): Promise<void> {
     try {
       transport = await launch.connect();
     } catch {
-      screen.setStatus('status.offline');
+      shown.setStatus('status.offline');
+      frames.request();
       retry(attempt + 1);
       return;
     }
@@ -83,21 +110,23 @@ async function boot(): Promise<void> {
       },
       error: (e: ProtocolError) => {
         emit(`error:${e.code}`);
+        frames.request();
         // The refusal's own words where the host names one the catalogues have, else the error code's.
         const key: MessageKey = e.refusal ? refusalKey(e.refusal) : isMessageKey(e.messageKey) ? e.messageKey : `errors.${e.code}`;
         if (e.code === 'unauthorized' || e.code === 'protocol-version' || e.code === 'forbidden-view') {
           fatal = key;
-          screen.setStatus(fatal);
+          shown.setStatus(fatal);
         } else if (e.code === 'rejected' || e.code === 'stale-version' || e.code === 'rate-limited') {
           // A refused bet or decision is said, never silently dropped, and the message clears itself.
           // Over the rate limit too (the host dropped the taps unread): said the same way.
-          if (screen.refused) screen.refused(key);
+          if (shown.refused) shown.refused(key);
           else {
-            screen.setStatus(key);
+            shown.setStatus(key);
             // Only this message's own timer may clear it: a newer one starts its own.
-            const mine = ++shown;
+            const mine = ++banner;
             setTimeout(() => {
-              if (mine === shown) screen.setStatus(fatal);
+              if (mine === banner) shown.setStatus(fatal);
+              frames.request();
             }, 2500);
           }
           emit(`refused:${e.messageKey}`);
@@ -105,7 +134,8 @@ async function boot(): Promise<void> {
       },
       closed: () => {
         emit('closed');
-        screen.setStatus(fatal ?? 'status.offline');
+        shown.setStatus(fatal ?? 'status.offline');
+        frames.request();
         if (!fatal) retry(attempt + 1);
       },
     });

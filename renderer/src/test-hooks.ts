@@ -1,10 +1,12 @@
-import { Text, type Application, type Container } from 'pixi.js';
+import { BitmapText, Text, type Application, type Container } from 'pixi.js';
 import type { SteppedClock } from './anim/clock.js';
 import { CardView } from './cards/card-view.js';
 import { FeltView } from './felt/felt-art.js';
 import { Celebration } from './ui/celebration.js';
-import { setCardTrace, setJackpotTrace } from './trace.js';
+import { setCardTrace, setFrameTrace, setJackpotTrace } from './trace.js';
+import type { FrameLoop } from './pixi/frames.js';
 import { Button } from './ui/button.js';
+import { TableRound } from './screens/table-round.js';
 
 /**
  * A narrow, read-only window onto the screen for end-to-end tests (Signal's and Excalidraw's
@@ -39,12 +41,22 @@ export interface KioskTestHooks {
   /** With `?clock=stepped`: moves the animation clock and draws a frame. */
   step(ms: number): void;
   /**
+   * The highlight ring where the next card or decision is due, in CSS pixels (its centre and
+   * outer radius), with the seat it names and that seat's main spot (null off a seat); null when
+   * none is drawn.
+   */
+  highlight(): { x: number; y: number; r: number; seat: number | null; spot: { x: number; y: number; r: number } | null } | null;
+  /** Frames drawn since the page opened: a still screen draws none (render on demand). */
+  framesDrawn(): number;
+  /**
    * With `?trace=1` (benchmarks): each card sprite put on the stage, by face and `performance.now()`,
    * recorded as it happens (no stage walk, no per-frame work); deleting it stops the recording.
    */
   cardTrace?: { code: string; t: number }[];
   /** With `?trace=1`: each time the jackpot panel drew new pools, and when (`performance.now()`). */
   jackpotTrace?: { pools: string; t: number }[];
+  /** With `?trace=1`: the animation-frame timestamp of each frame drawn, in a preallocated array (no allocation per frame). */
+  frameTrace?: { at: Float64Array; n: number };
 }
 
 declare global {
@@ -59,13 +71,13 @@ function walk(node: Container, visit: (c: Container) => void): void {
   for (const child of node.children) walk(child, visit);
 }
 
-export function installTestHooks(app: Application, clock: SteppedClock | null): (event: string) => void {
+export function installTestHooks(app: Application, clock: SteppedClock | null, frames: FrameLoop): (event: string) => void {
   const hooks: KioskTestHooks = {
     events: [],
     texts() {
       const out: string[] = [];
       walk(app.stage, (c) => {
-        if (c instanceof Text && c.text !== '') out.push(c.text);
+        if ((c instanceof Text || c instanceof BitmapText) && c.text !== '') out.push(c.text);
       });
       return out;
     },
@@ -116,7 +128,7 @@ export function installTestHooks(app: Application, clock: SteppedClock | null): 
         if (node instanceof Button) {
           out.push({ kind: 'button', label: node.testId, ...box(node) });
           owner = node.testId;
-        } else if (node instanceof Text && node.text !== '') {
+        } else if ((node instanceof Text || node instanceof BitmapText) && node.text !== '') {
           out.push({ kind: print ? 'print' : 'text', label: node.text, ...(owner ? { owner } : {}), ...box(node) });
         }
         for (const child of node.children) visit(child, print || node.label === 'felt-print', owner);
@@ -138,7 +150,25 @@ export function installTestHooks(app: Application, clock: SteppedClock | null): 
     step(ms) {
       if (!clock) throw new Error('open the screen with ?clock=stepped to step its clock');
       clock.step(ms);
-      app.ticker.update();
+      frames.drawNow();
+    },
+    highlight() {
+      let round: TableRound | null = null;
+      walk(app.stage, (c) => {
+        if (c instanceof TableRound) round = c;
+      });
+      const h = (round as TableRound | null)?.highlight() ?? null;
+      if (!round || !h) return null;
+      const layer: TableRound = round;
+      const css = (p: { x: number; y: number; r: number }) => {
+        const c = layer.toGlobal({ x: p.x, y: p.y });
+        const e = layer.toGlobal({ x: p.x + p.r, y: p.y });
+        return { x: c.x, y: c.y, r: e.x - c.x };
+      };
+      return { ...css(h), seat: h.seat, spot: h.spot ? css(h.spot) : null };
+    },
+    framesDrawn() {
+      return frames.count;
     },
   };
   if (new URLSearchParams(location.search).get('trace') === '1') {
@@ -147,6 +177,11 @@ export function installTestHooks(app: Application, clock: SteppedClock | null): 
     setCardTrace((code) => hooks.cardTrace?.push({ code, t: performance.now() }));
     hooks.jackpotTrace = [];
     setJackpotTrace((pools) => hooks.jackpotTrace?.push({ pools, t: performance.now() }));
+    const drawn = { at: new Float64Array(1 << 16), n: 0 };
+    hooks.frameTrace = drawn;
+    setFrameTrace((t) => {
+      if (drawn.n < drawn.at.length) drawn.at[drawn.n++] = t;
+    });
   }
   window.__kiosk = hooks;
   return (event) => {

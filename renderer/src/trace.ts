@@ -23,3 +23,14 @@ export function setJackpotTrace(hook: ((pools: string) => void) | null): void {
 export function traceJackpot(pools: string): void {
   jackpotShown?.(pools);
 }
+
+let frameDrawn: ((t: number) => void) | null = null;
+
+export function setFrameTrace(hook: ((t: number) => void) | null): void {
+  frameDrawn = hook;
+}
+
+/** A frame was drawn, in the animation frame of timestamp `t`: the screens bench times the frames drawn, not the display's refreshes. */
+export function traceFrame(t: number): void {
+  frameDrawn?.(t);
+}

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page, TestInfo } from '@playwright/test';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
-import { feltMeetsRect } from '../../renderer/src/felt/felt-layout.js';
 import { drawnCards, drawnTexts, expect, insertNote, press, test, waitForEvent, withKiosk, type Kiosk } from './kiosk-fixture.js';
+import { offTheFelt, overlapping } from './layout-check.js';
 
 /**
  * One full round of each game with two stations, through the simulated shoe and bill acceptors:
@@ -141,54 +141,6 @@ async function everyLanguage(pages: Page[], each: (lang: Lang) => Promise<void>)
     await each(lang);
   }
   await Promise.all(pages.map((p) => setLanguage(p, 'zh-Hant')));
-}
-
-type Box = Awaited<ReturnType<NonNullable<Window['__kiosk']>['boxes']>>[number];
-
-/**
- * Pairs that overlap by more than a pixel each way: any two texts or buttons (a button's own
- * caption and limits against each other, not against their button), a card on a text, a button
- * or a printed word, and anything drawn on the felt's printed words. Cards of one hand overlap
- * by design, and printed words are artwork among themselves.
- */
-function overlapping(boxes: Box[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < boxes.length; i++)
-    for (let j = i + 1; j < boxes.length; j++) {
-      const a = boxes[i]!;
-      const b = boxes[j]!;
-      // Panels hold their own words; a celebration's room is held to the felt below.
-      if (a.kind === 'panel' || b.kind === 'panel' || a.kind === 'overlay' || b.kind === 'overlay') continue;
-      if (a.kind === 'card' && b.kind === 'card') continue;
-      if (a.kind === 'print' && b.kind === 'print') continue;
-      if ((a.kind === 'button' && b.owner === a.label) || (b.kind === 'button' && a.owner === b.label)) continue;
-      const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
-      const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
-      if (w > 1 && h > 1) out.push(`${a.kind} "${a.label}" × ${b.kind} "${b.label}"`);
-    }
-  return out;
-}
-
-type Felt = NonNullable<Awaited<ReturnType<NonNullable<Window['__kiosk']>['felt']>>>;
-
-/**
- * Nothing beside the felt lies on it: the panels (road maps, last rounds) and the language
- * buttons stay off its half-ellipse, rail included; and a celebration, drawn over the felt on
- * purpose, keeps its words and rays off the panels and the buttons. A pixel of antialiasing is
- * allowed, as above.
- */
-function offTheFelt(felt: Felt | null, boxes: Box[]): string[] {
-  const out: string[] = [];
-  const shrunk = (b: Box) => ({ x: b.x + 1, y: b.y + 1, width: b.width - 2, height: b.height - 2 });
-  const beside = boxes.filter((b) => b.kind === 'panel' || b.kind === 'button');
-  if (felt) for (const b of beside) if (feltMeetsRect(felt, shrunk(b))) out.push(`${b.kind} "${b.label}" on the felt`);
-  for (const o of boxes.filter((b) => b.kind === 'overlay'))
-    for (const b of beside) {
-      const w = Math.min(o.x + o.width, b.x + b.width) - Math.max(o.x, b.x);
-      const h = Math.min(o.y + o.height, b.y + b.height) - Math.max(o.y, b.y);
-      if (w > 1 && h > 1) out.push(`celebration "${o.label}" × ${b.kind} "${b.label}"`);
-    }
-  return out;
 }
 
 /** Where the screens run in this test (see the top of the file). */

@@ -16,7 +16,11 @@ export async function createStage(): Promise<{ app: Application; root: Container
     antialias: true,
     autoDensity: true,
     resolution: Math.max(1, window.devicePixelRatio || 1),
+    // Frames are drawn on demand by the screen's frame loop (frames.ts), not by a ticker every display frame.
+    autoStart: false,
+    sharedTicker: false,
   });
+  app.ticker.stop();
   document.body.appendChild(app.canvas);
   const root = new Container();
   app.stage.addChild(root);

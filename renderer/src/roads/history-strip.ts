@@ -33,6 +33,11 @@ export class HistoryStrip extends Container {
     }
   }
 
+  /** What the panel shows now, as a key: the table's cached layer is drawn again when it changes. */
+  get drawn(): string {
+    return this.shown;
+  }
+
   show(history: HistoryEntry[] | undefined, t: TFunction): void {
     this.visible = history !== undefined;
     if (!history) return;

@@ -53,6 +53,11 @@ export class RoadsPanel extends Container {
     this.addChild(bg, this.marks, this.title, this.stats, ...this.labels, ...this.askLabels);
   }
 
+  /** What the panel shows now, as a key: the table's cached layer is drawn again when it changes. */
+  get drawn(): string {
+    return this.shown;
+  }
+
   show(roads: RoadsView | undefined, t: TFunction): void {
     this.visible = roads !== undefined;
     if (!roads) return;

@@ -22,8 +22,14 @@ export interface Screen {
   render(state: ViewState): void;
   /** Shown over the screen while the host is unreachable; null hides it. */
   setStatus(messageKey: MessageKey | null): void;
-  /** Called every frame with the wall-clock time, for screens with something time-driven. */
-  tick?(nowMs: number): void;
+  /**
+   * Called at every frame drawn, with the screen's clock; returns when the screen next needs a
+   * frame (`now` while something moves, a countdown's next second, `NEVER` when still: the frame
+   * loop draws nothing until then or until something changes, renderer/src/pixi/frames.ts).
+   */
+  tick(nowMs: number): number;
+  /** The display's device pixels per design unit changed (and at start): layers cached as textures are drawn again at it. */
+  sharpen?(resolution: number): void;
   /**
    * The host refused this screen's last command: the screen says why (`messageKey`) where it
    * covers nothing the player needs. A screen without it gets the banner for a moment.

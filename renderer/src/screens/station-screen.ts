@@ -15,6 +15,8 @@ import { SessionClock } from '../ui/session-clock.js';
 import { StatusBanner } from '../ui/status-banner.js';
 import { COLORS, DESIGN, TOUCH, textStyle } from '../ui/theme.js';
 import { TiltBand } from '../ui/tilt-band.js';
+import { liveText } from '../ui/live-text.js';
+import { CachedLayer } from '../pixi/cached-layer.js';
 import type { Screen, ScreenContext } from './screen.js';
 import type { MessageKey } from '../../../locales/i18n.js';
 
@@ -36,8 +38,10 @@ export class StationScreen implements Screen {
   private readonly seat = new Text({ text: '', style: textStyle({ fontSize: 40 }) });
   private readonly limits = new Text({ text: '', style: textStyle({ fontSize: 28, fill: COLORS.muted }) });
   private readonly creditLabel = new Text({ text: '', style: textStyle({ fontSize: 36, fill: COLORS.muted }) });
-  private readonly credit = new Text({ text: '', style: textStyle({ fontSize: 92, fill: COLORS.ivory, fontWeight: '700' }) });
+  /** The credit meter, changed by every bet and win: a live text (ui/live-text.ts). */
+  private readonly credit = liveText({ fontSize: 92, fill: COLORS.ivory, fontWeight: '700' });
   private readonly status = new StatusBanner();
+  private readonly still = new CachedLayer('still');
   private readonly tilts = new TiltBand(152);
   private readonly languages: LanguageSwitch;
   private readonly clock: SessionClock;
@@ -107,7 +111,9 @@ export class StationScreen implements Screen {
     this.languages.position.set(40, DESIGN.height - TOUCH.min - 26);
     this.clock = new SessionClock(ctx.sessionStartMs);
     this.clock.position.set(DESIGN.width - 40, DESIGN.height - 30);
-    this.root.addChild(bg, header, meter, this.title, this.limits, this.seat, this.creditLabel, this.credit, this.play);
+    // The backgrounds and the words that change only with the language or the table: one cached layer.
+    this.still.addChild(bg, header, meter, this.title, this.limits, this.seat, this.creditLabel);
+    this.root.addChild(this.still, this.credit, this.play);
     this.root.addChild(this.repeat, this.undo, this.clear, this.cashout, this.recallButton, this.replayButton, this.helpButton, this.roadsButton);
     this.root.addChild(this.recall, this.replay, this.help, this.roads, this.languages, this.clock, this.notice, this.tilts, this.status);
   }
@@ -170,15 +176,17 @@ export class StationScreen implements Screen {
     this.replay.update(state, t);
     this.help.update(state, t);
     this.roads.update(state, t);
+    this.still.refresh();
   }
 
-  tick(nowMs: number): void {
-    this.clock.update(nowMs);
-    this.notice.tick(nowMs);
-    if (this.t) {
-      this.play.tick(nowMs, this.t);
-      this.replay.tick(nowMs, this.t);
-    }
+  sharpen(resolution: number): void {
+    this.still.sharpen(resolution);
+  }
+
+  tick(nowMs: number): number {
+    let next = Math.min(this.clock.update(nowMs), this.notice.tick(nowMs));
+    if (this.t) next = Math.min(next, this.play.tick(nowMs, this.t), this.replay.tick(nowMs, this.t));
+    return next;
   }
 
   setStatus(messageKey: MessageKey | null): void {

@@ -7,14 +7,19 @@ import { HandSprite } from '../cards/hand-view.js';
 import { languagesRect, type FeltLayout, type Point } from '../felt/felt-layout.js';
 import { RING_STROKE, seatRing } from '../felt/seat-ring.js';
 import { Celebration } from '../ui/celebration.js';
+import { liveText } from '../ui/live-text.js';
 import { COLORS, DESIGN, textStyle } from '../ui/theme.js';
 import { PrizeWatch, prizeText, resultText, seatPrizes, seatResults } from './result-text.js';
 import { cueText, phaseText, secondsLeft } from './round-text.js';
+import { NEVER, nextSecondAt, nextStepAt } from '../anim/wake.js';
 
 const handKey = (h: HandView) => (h.owner === 'seat' ? `seat:${h.seat ?? 0}:${h.hand ?? 0}` : h.owner);
 
 /** Burned cards kept drawn on the discard holder (older ones are under them anyway). */
 const DISCARD_SHOWN = 4;
+
+/** The marker's pulse is drawn in steps of this many ms (20 a second): smooth to the eye, a third of a display's frames. */
+export const PULSE_STEP_MS = 50;
 
 /**
  * The round drawn over the felt: every hand keyed by owner, seat and split index, so a card read
@@ -28,7 +33,8 @@ export class TableRound extends Container {
   private readonly burns: CardView[] = [];
   private burnNext = 0;
   private readonly phasePill = new Graphics();
-  private readonly phase = new Text({ text: '', style: textStyle({ fontSize: 44, fill: COLORS.ivory, fontWeight: '700' }) });
+  /** The phase and its countdown, redrawn every second of a betting window: a live text (ui/live-text.ts). */
+  private readonly phase = liveText({ fontSize: 44, fill: COLORS.ivory, fontWeight: '700' });
   private readonly cue = new Text({
     text: '',
     style: textStyle({ fontSize: 36, fill: COLORS.goldText, fontWeight: '700', stroke: { color: '#04100b', width: 5 } }),
@@ -114,10 +120,14 @@ export class TableRound extends Container {
     this.tick(now);
   }
 
-  /** Per frame: the countdown, the cards in flight and the marker's pulse; nothing else changes. */
-  tick(now: number): void {
+  /**
+   * Per frame: the countdown, the cards in flight and the marker's pulse; nothing else changes.
+   * Returns when the round next moves (anim/wake.ts): now while a card flies or a prize is
+   * celebrated, the pulse's next step while the marker is on, the countdown's next second.
+   */
+  tick(now: number): number {
     const round = this.round;
-    if (!round || !this.t) return;
+    if (!round || !this.t || !this.visible) return NEVER;
     // The phase line changes with a snapshot or once a second: no string is built in between.
     const seconds = secondsLeft(round.endsAt, now);
     if (round !== this.phaseRound || seconds !== this.phaseSeconds) {
@@ -125,18 +135,22 @@ export class TableRound extends Container {
       this.phaseSeconds = seconds;
       this.drawPhase(round, phaseText(this.t, round, now));
     }
+    let next = round.phase === 'betting' ? nextSecondAt(round.endsAt, now) : NEVER;
     if (this.busy) {
       let moving = false;
       for (const h of this.hands.values()) if (h.visible) moving = h.update(now) || moving;
       for (const b of this.burns) moving = b.update(now) || moving;
       this.busy = moving;
+      if (moving) next = now;
     }
-    this.drawMarker(round, now);
+    if (this.drawMarker(round, now)) next = Math.min(next, nextStepAt(now, PULSE_STEP_MS));
     if (this.celebrating.size) {
       let on = false;
       for (const c of this.celebrations.values()) on = c.tick(now) || on;
       if (!on) this.celebrating = new Map();
+      else next = now;
     }
+    return next;
   }
 
   private phaseRound: RoundView | null = null;
@@ -151,6 +165,26 @@ export class TableRound extends Container {
       .roundRect(this.phase.x - w / 2, this.phase.y - 34, w, 68, 34)
       .fill({ color: round.phase === 'hold' ? 0x7a1020 : round.phase === 'betting' ? 0x0f4d2e : 0x111111, alpha: 0.85 })
       .stroke({ width: 3, color: COLORS.gold });
+  }
+
+  /**
+   * The highlight as drawn (design units, in this layer's coordinates) and, for a seat, that
+   * seat's main spot: for the tests, which check the ring lies on its seat's spot.
+   */
+  highlight(): { x: number; y: number; r: number; seat: number | null; spot: { x: number; y: number; r: number } | null } | null {
+    const cue = this.round?.cue;
+    if (!this.markerOn || !cue || !this.layout || cue.kind === 'shuffle') return null;
+    const b = this.marker.getLocalBounds();
+    const r = Math.max(b.width, b.height) / 2;
+    const seatNo = cue.kind === 'decision' || cue.to === 'seat' ? (cue.seat ?? null) : null;
+    const seat = seatNo === null ? undefined : this.layout.seats.find((s) => s.seat === seatNo);
+    const main = seat?.spots[0];
+    const spot = !main
+      ? null
+      : main.shape === 'circle'
+        ? { x: main.x, y: main.y, r: main.r }
+        : { x: seat!.x, y: seat!.y, r: Math.hypot(main.width, main.height) / 2 };
+    return { x: this.marker.x, y: this.marker.y, r, seat: seatNo, spot };
   }
 
   /** The codes of the cards drawn (hands only, not the face-down burns), for test hooks. */
@@ -188,13 +222,14 @@ export class TableRound extends Container {
     this.busy = true;
   }
 
-  private drawMarker(round: RoundView, now: number): void {
+  /** Places the marker where the next card goes and sets its pulse; true while it is on. */
+  private drawMarker(round: RoundView, now: number): boolean {
     const cue = round.cue;
     const on = !!cue && cue.kind !== 'shuffle' && round.phase !== 'hold';
     if (!on) {
       if (this.markerOn) this.marker.clear();
       this.markerOn = false;
-      return;
+      return false;
     }
     if (!this.markerOn || this.lastMarker !== this.lastCue) {
       this.markerOn = true;
@@ -220,8 +255,10 @@ export class TableRound extends Container {
       }
       this.marker.position.set(p.x, p.y);
     }
-    // A slow pulse so the dealer's eye finds it; alpha only, no redraw.
-    this.marker.alpha = 0.6 + 0.4 * Math.abs(Math.sin(now / 400));
+    // A slow pulse so the dealer's eye finds it; alpha only, no redraw, in steps (PULSE_STEP_MS).
+    const step = Math.floor(now / PULSE_STEP_MS) * PULSE_STEP_MS;
+    this.marker.alpha = 0.6 + 0.4 * Math.abs(Math.sin(step / 400));
+    return true;
   }
 
   private lastMarker = '';

@@ -12,6 +12,7 @@ import { JackpotPanel } from '../ui/jackpot-panel.js';
 import { formatMoney } from '../../../locales/money.js';
 import type { Screen, ScreenContext } from './screen.js';
 import { TableRound } from './table-round.js';
+import { CachedLayer } from '../pixi/cached-layer.js';
 import type { MessageKey } from '../../../locales/i18n.js';
 
 /** Bets a game's felt prints when the host does not list the profile's bets. */
@@ -47,6 +48,13 @@ export class TableScreen implements Screen {
   private readonly round: TableRound;
   private readonly feltLayer = new Container();
   private readonly panelLayer = new Container();
+  /**
+   * What stays put between snapshots: the felt with its printed words, the holders' and seats'
+   * names and the side panel. Drawn once into a texture (`cacheAsTexture`) and drawn again only
+   * when one of them changes (a language, a layout, a seat taken, a coup on the roads): a frame
+   * draws it as one quad instead of the felt's gradient, spots, rail and some sixty texts.
+   */
+  private readonly still = new CachedLayer('still');
   private roads: RoadsPanel | null = null;
   private history: HistoryStrip | null = null;
   private readonly languages: LanguageSwitch;
@@ -65,11 +73,10 @@ export class TableScreen implements Screen {
     // because the limits come with the state): `felt-print`, like the rest of the felt's words.
     const printed = new Container({ label: 'felt-print' });
     printed.addChild(this.nameZh, this.namePt, this.limitsZh, this.limitsPt);
-    this.root.addChild(this.feltLayer, this.dealerLabel, this.shoeLabel, this.discardLabel, printed);
+    this.still.addChild(this.feltLayer, this.dealerLabel, this.shoeLabel, this.discardLabel, printed, this.seatLayer, this.panelLayer);
     this.stadium.position.set(24, 20);
     this.root.addChild(
-      this.seatLayer,
-      this.panelLayer,
+      this.still,
       this.round,
       this.lastRoundPill,
       this.lastRound,
@@ -138,11 +145,15 @@ export class TableScreen implements Screen {
     this.tilts.show(state.tilts ?? [], t);
     this.jackpot.show(state.jackpot, t, state.currency, state.language, this.ctx.clock.now());
     this.round.show(state.round, t, state.currency, state.language, this.ctx.clock.now(), state.presentation?.betWords);
+    this.still.refresh([this.feltKey, this.roads?.drawn ?? '', this.history?.drawn ?? ''].join('|'));
   }
 
-  tick(nowMs: number): void {
-    this.round.tick(nowMs);
-    this.jackpot.tick(nowMs);
+  sharpen(resolution: number): void {
+    this.still.sharpen(resolution);
+  }
+
+  tick(nowMs: number): number {
+    return Math.min(this.round.tick(nowMs), this.jackpot.tick(nowMs));
   }
 
   /** The pools as drawn now (`level:pool,…`), empty without a progressive: for the tests and the screens bench. */

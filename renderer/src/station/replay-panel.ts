@@ -7,6 +7,7 @@ import { signedMoney } from '../screens/result-text.js';
 import type { ScreenContext } from '../screens/screen.js';
 import { Panel } from './panel.js';
 import { replayCardCount, replayHands, shownCardIndex } from './recall-model.js';
+import { NEVER } from '../anim/wake.js';
 
 /** Time between two cards of a replay: slower than live, so the player can follow. */
 export const REPLAY_STEP_MS = 650;
@@ -58,11 +59,14 @@ export class ReplayPanel extends Panel {
     this.closeButton.setLabel(t('recall.close'));
   }
 
-  tick(now: number, t: TFunction): void {
-    if (!this.visible || !this.round) return;
+  /** Deals the replay on; returns when it next moves (anim/wake.ts): now while a card flies, else the next card's time. */
+  tick(now: number, t: TFunction): number {
+    if (!this.visible || !this.round) return NEVER;
     const n = Math.min(this.total, Math.floor((now - this.startedAt) / REPLAY_STEP_MS) + 1);
-    for (const h of this.hands) if (h.visible) h.update(now);
-    if (n === this.shown) return;
+    let moving = false;
+    for (const h of this.hands) if (h.visible && h.update(now)) moving = true;
+    const next = moving ? now : n < this.total ? this.startedAt + n * REPLAY_STEP_MS : NEVER;
+    if (n === this.shown) return next;
     this.shown = n;
     const r = this.round;
     const hands = replayHands(r, this.seat, shownCardIndex(r, this.seat, n));
@@ -93,5 +97,7 @@ export class ReplayPanel extends Panel {
       this.summary.text = r.status === 'void' ? t('recall.void') : t('replay.result', { net: signedMoney(net, s.currency, s.language) });
       this.ctx.emit(`replay:done:${r.roundId}`);
     }
+    // Cards just put on their way fly from now.
+    return now;
   }
 }

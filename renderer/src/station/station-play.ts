@@ -6,10 +6,12 @@ import { HandSprite } from '../cards/hand-view.js';
 import { formatAmount, formatMoney } from '../../../locales/money.js';
 import { Button } from '../ui/button.js';
 import { Celebration } from '../ui/celebration.js';
+import { liveText } from '../ui/live-text.js';
 import { COLORS, textStyle } from '../ui/theme.js';
 import type { ScreenContext } from '../screens/screen.js';
 import { offerText, PrizeWatch, prizeText, resultText } from '../screens/result-text.js';
 import { phaseText, secondsLeft } from '../screens/round-text.js';
+import { NEVER, nextSecondAt } from '../anim/wake.js';
 import { BetPlan, CommandQueue } from './bet-plan.js';
 import { actionKey } from './action-words.js';
 import { streakText } from './streak-text.js';
@@ -75,7 +77,8 @@ export class StationPlay extends Container {
   private readonly handLayer = new Container();
   private readonly hands: HandSprite[] = [];
   private readonly handLabels: Text[] = [];
-  private readonly status = new Text({ text: '', style: textStyle({ fontSize: 40, fill: COLORS.goldText, fontWeight: '700' }) });
+  /** The phase or decision with its countdown, redrawn every second: a live text (ui/live-text.ts). */
+  private readonly status = liveText({ fontSize: 40, fill: COLORS.goldText, fontWeight: '700' });
   /** The countdown: a track and its fill (a Container: in pixi v8 only containers hold children). */
   private readonly bar = new Container();
   private readonly offer = new Text({ text: '', style: textStyle({ fontSize: 38, fill: COLORS.warning, fontWeight: '700' }) });
@@ -244,21 +247,27 @@ export class StationPlay extends Container {
     } else if (this.celebration.running) this.celebration.setLines(lines(this.prizes));
   }
 
-  /** Countdowns move every frame without a new snapshot; texts change once a second. */
-  tick(now: number, t: TFunction): void {
+  /**
+   * Countdowns move every frame without a new snapshot; texts change once a second. Returns when
+   * the play area next moves (anim/wake.ts): now while the bar drains, a card flies or a prize is
+   * celebrated, else the countdown's next second.
+   */
+  tick(now: number, t: TFunction): number {
     const s = this.state;
-    if (!s) return;
+    if (!s) return NEVER;
     if (this.kindChanged) {
       this.kindChanged = false;
       this.show(s, t, now);
-      return;
+      return now;
     }
-    this.celebration.tick(now);
-    for (const h of this.hands) if (h.visible) h.update(now);
-    this.drawBar(s, now);
+    let next = this.celebration.tick(now) ? now : NEVER;
+    for (const h of this.hands) if (h.visible && h.update(now)) next = now;
+    if (this.drawBar(s, now)) next = now;
+    const endsAt = s.decision?.endsAt ?? s.round?.endsAt ?? null;
+    next = Math.min(next, nextSecondAt(endsAt, now));
     // Texts change with a snapshot or once a second: no string is built in between.
-    const seconds = secondsLeft(s.decision?.endsAt ?? s.round?.endsAt ?? null, now);
-    if (s === this.textState && seconds === this.textSeconds && t === this.textT) return;
+    const seconds = secondsLeft(endsAt, now);
+    if (s === this.textState && seconds === this.textSeconds && t === this.textT) return next;
     this.textState = s;
     this.textSeconds = seconds;
     this.textT = t;
@@ -272,14 +281,15 @@ export class StationPlay extends Container {
     if (status !== this.status.text) this.status.text = status;
     const prompt = s.decision ? t('station.default', { action: t(actionKey(s.presentation?.actionWords, s.decision.default)) }) : '';
     if (prompt !== this.prompt.text) this.prompt.text = prompt;
+    return next;
   }
 
   private textState: StationState | null = null;
   private textSeconds = -1;
   private textT: TFunction | null = null;
 
-  /** The countdown bar: full when the window opens, empty when it closes (scaled, never redrawn). */
-  private drawBar(s: StationState, now: number): void {
+  /** The countdown bar: full when the window opens, empty when it closes (scaled, never redrawn); true while it drains. */
+  private drawBar(s: StationState, now: number): boolean {
     const endsAt = s.decision?.endsAt ?? (s.betting.open ? (s.round?.endsAt ?? null) : null);
     if (endsAt !== this.barEnds) {
       this.barEnds = endsAt;
@@ -287,10 +297,11 @@ export class StationPlay extends Container {
     }
     const on = endsAt !== null && endsAt > this.barFrom;
     this.bar.visible = on;
-    if (!on) return;
+    if (!on) return false;
     const u = Math.max(0, Math.min(1, (endsAt - now) / (endsAt - this.barFrom)));
     this.barFill.scale.x = u;
     this.barFill.tint = u < 0.25 ? 0xff8a3a : 0xffffff;
+    return u > 0;
   }
 
   private showHands(state: StationState, t: TFunction, now: number): void {

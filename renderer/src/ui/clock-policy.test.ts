@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SteppedClock } from '../anim/clock.js';
-import { clockFormat, clockVisible, FLASH_EVERY_MS, FLASH_FOR_MS, sessionBegins } from './clock-policy.js';
+import { clockChangesAt, clockFormat, clockVisible, FLASH_EVERY_MS, FLASH_FOR_MS, sessionBegins } from './clock-policy.js';
 
 describe('station clock (Macau equipment standard)', () => {
   const start = 1_000_000;
@@ -11,6 +11,23 @@ describe('station clock (Macau equipment standard)', () => {
     assert.deepEqual(seen, [true, true, false, false, true, false]);
     assert.equal(clockVisible(start, start + FLASH_FOR_MS), true);
     assert.equal(clockVisible(start, start + FLASH_FOR_MS + 500), true);
+  });
+
+  it('says when it next changes: each half second of a blink, then the next minute or the next flash', () => {
+    // The session starts on a minute, so the blink's steps are the only changes for 10 s.
+    const s0 = 60_000 * 1000;
+    assert.equal(clockChangesAt(s0, s0 + 120), s0 + 500);
+    assert.equal(clockChangesAt(s0, s0 + 9_700), s0 + FLASH_FOR_MS);
+    // Steady: the next minute, and the next flash when it comes first.
+    assert.equal(clockChangesAt(s0, s0 + 15_000), s0 + 60_000);
+    assert.equal(clockChangesAt(s0 + 30_000, s0 + FLASH_EVERY_MS + 20_000), s0 + FLASH_EVERY_MS + 30_000);
+    // Between a change and its time the clock draws the same, so nothing is missed by sleeping.
+    for (let t = s0; t < s0 + 2 * FLASH_EVERY_MS; t += 1_237) {
+      const next = clockChangesAt(s0, t);
+      assert.ok(next > t);
+      assert.equal(clockVisible(s0, next - 1), clockVisible(s0, t), `blink state steady from ${t - s0} to ${next - s0}`);
+      assert.equal(Math.floor((next - 1) / 60_000), Math.floor(t / 60_000));
+    }
   });
 
   it('flashes again at every 10-minute mark', () => {

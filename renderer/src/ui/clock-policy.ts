@@ -17,6 +17,18 @@ export function clockVisible(sessionStartMs: number, nowMs: number): boolean {
 }
 
 /**
+ * When the clock next changes how it is drawn: the next half second of a blink while it flashes,
+ * else the next flash or the next minute, whichever comes first.
+ */
+export function clockChangesAt(sessionStartMs: number, nowMs: number): number {
+  const minute = (Math.floor(nowMs / 60_000) + 1) * 60_000;
+  if (nowMs < sessionStartMs) return Math.min(minute, sessionStartMs);
+  const inPeriod = (nowMs - sessionStartMs) % FLASH_EVERY_MS;
+  const flash = inPeriod < FLASH_FOR_MS ? nowMs + (500 - (inPeriod % 500)) : nowMs + (FLASH_EVERY_MS - inPeriod);
+  return Math.min(minute, flash);
+}
+
+/**
  * Whether a player's session begins: credit arrived at a station that held nothing (no credit,
  * nothing on its spots): a fresh station, or one cashed out or played down to zero. `before` is
  * null on the screen's first snapshot, which is its own start (already flashing).

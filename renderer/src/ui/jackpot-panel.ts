@@ -3,7 +3,9 @@ import type { TFunction } from 'i18next';
 import type { Currency, JackpotView, Language } from '../../../protocol/index.js';
 import { formatMoney } from '../../../locales/money.js';
 import { traceJackpot } from '../trace.js';
+import { NEVER } from '../anim/wake.js';
 import { Celebration } from './celebration.js';
+import { liveText } from './live-text.js';
 import { COLORS, DESIGN, textStyle } from './theme.js';
 
 const WIDTH = 440;
@@ -18,7 +20,8 @@ const LINE = 46;
 export class JackpotPanel extends Container {
   private readonly bg = new Graphics();
   private readonly title = new Text({ text: '', style: textStyle({ fontSize: 30, fill: COLORS.goldText, fontWeight: '700' }) });
-  private readonly levels = new Text({ text: '', style: textStyle({ fontSize: 34, fill: COLORS.ivory, lineHeight: LINE, fontWeight: '700' }) });
+  /** The pools, raised by every round's jackpot chips: a live text (live-text.ts). */
+  private readonly levels = liveText({ fontSize: 34, fill: COLORS.ivory, lineHeight: LINE, fontWeight: '700' });
   private readonly last = new Text({ text: '', style: textStyle({ fontSize: 22, fill: COLORS.muted, wordWrap: true, wordWrapWidth: WIDTH - 32 }) });
   private readonly stopped = new Text({ text: '', style: textStyle({ fontSize: 24, fill: COLORS.warning, fontWeight: '700' }) });
   readonly celebration = new Celebration(64);
@@ -72,7 +75,8 @@ export class JackpotPanel extends Container {
     if (hit || this.celebrated === null) this.celebrated = hit?.roundId ?? '';
   }
 
-  tick(now: number): void {
-    this.celebration.tick(now);
+  /** When the panel next moves: now while its celebration runs (anim/wake.ts). */
+  tick(now: number): number {
+    return this.celebration.tick(now) ? now : NEVER;
   }
 }

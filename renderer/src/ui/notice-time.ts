@@ -14,4 +14,9 @@ export class ShowFor {
   shown(now: number): boolean {
     return now < this.until;
   }
+
+  /** When the message goes (−Infinity when none was shown). */
+  get endsAt(): number {
+    return this.until;
+  }
 }

@@ -1,5 +1,6 @@
 import { Container, Graphics, Text } from 'pixi.js';
 import { NOTICE_MS, ShowFor } from './notice-time.js';
+import { NEVER } from '../anim/wake.js';
 import { COLORS, textStyle } from './theme.js';
 
 export { NOTICE_MS };
@@ -45,7 +46,9 @@ export class Notice extends Container {
     this.visible = true;
   }
 
-  tick(now: number): void {
+  /** Hides the message when its time is up; returns when that is (anim/wake.ts). */
+  tick(now: number): number {
     if (this.visible && !this.time.shown(now)) this.visible = false;
+    return this.visible ? this.time.endsAt : NEVER;
   }
 }

@@ -1,7 +1,7 @@
 import { Container, Text } from 'pixi.js';
 import type { Language } from '../../../protocol/index.js';
 import { INTL_LOCALE } from '../../../locales/money.js';
-import { clockFormat, clockVisible } from './clock-policy.js';
+import { clockChangesAt, clockFormat, clockVisible } from './clock-policy.js';
 import { COLORS, textStyle } from './theme.js';
 
 /**
@@ -29,12 +29,14 @@ export class SessionClock extends Container {
     this.sessionStartMs = nowMs;
   }
 
-  update(nowMs: number): void {
+  /** Draws the clock at `nowMs`; returns when it next changes (anim/wake.ts). */
+  update(nowMs: number): number {
     const minute = Math.floor(nowMs / 60_000);
     if (minute !== this.shownMinute) {
       this.shownMinute = minute;
       this.text.text = this.format.format(nowMs);
     }
     this.text.visible = clockVisible(this.sessionStartMs, nowMs);
+    return clockChangesAt(this.sessionStartMs, nowMs);
   }
 }

@@ -1,4 +1,5 @@
 import { Container, Graphics, Text } from 'pixi.js';
+import { NEVER } from '../../anim/wake.js';
 import type { RecallRound } from '../../../../protocol/index.js';
 import { CARD, CardView } from '../../cards/card-view.js';
 import { Button } from '../../ui/button.js';
@@ -71,14 +72,17 @@ export class ReplayView extends Container {
     this.round = null;
   }
 
-  tick(nowMs: number): void {
-    if (!this.round || !this.visible) return;
-    const due = Math.min(this.cardsLayer.children.length, Math.floor((nowMs - this.startedAt) / STEP_MS) + 1);
+  /** Shows the cards due by `nowMs`; returns when the next is due (anim/wake.ts). */
+  tick(nowMs: number): number {
+    if (!this.round || !this.visible) return NEVER;
+    const count = this.cardsLayer.children.length;
+    const due = Math.min(count, Math.floor((nowMs - this.startedAt) / STEP_MS) + 1);
     for (; this.shown < due; this.shown++) {
       const c = this.cardsLayer.children[this.shown];
       if (c) c.visible = true;
     }
-    this.after.visible = this.shown >= this.cardsLayer.children.length;
+    this.after.visible = this.shown >= count;
+    return due < count ? this.startedAt + due * STEP_MS : NEVER;
   }
 }
 

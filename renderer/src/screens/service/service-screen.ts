@@ -21,6 +21,8 @@ import {
   type PageChoices,
 } from './page-content.js';
 import { CardPad } from './card-pad.js';
+import { CachedLayer } from '../../pixi/cached-layer.js';
+import { nextSecondAt } from '../../anim/wake.js';
 import { TextPad } from './text-pad.js';
 import { isMessageKey, type MessageKey } from '../../../../locales/i18n.js';
 
@@ -45,6 +47,7 @@ export class ServiceScreen implements Screen {
   private readonly idle = new Text({ text: '', style: textStyle({ fontSize: 24, fill: COLORS.warning }) });
   private readonly notice = new Text({ text: '', style: textStyle({ fontSize: 30, fill: COLORS.warning }) });
   private readonly status = new StatusBanner();
+  private readonly still = new CachedLayer('still');
   private readonly languages: LanguageSwitch;
   private readonly signIn = new Container();
   private readonly prompt = new Text({ text: '', style: textStyle({ fontSize: 40, fill: COLORS.warning }) });
@@ -164,7 +167,9 @@ export class ServiceScreen implements Screen {
     this.replay.position.set(CONTENT_X - 10, 120);
     this.pages.addChild(this.replay);
 
-    this.root.addChild(bg, bar, this.title, this.label, this.languages, this.signIn, this.pages, this.overlay, this.notice, this.status);
+    // The backgrounds and the heading: one cached layer (the rows and buttons change with each page).
+    this.still.addChild(bg, bar, this.title, this.label);
+    this.root.addChild(this.still, this.languages, this.signIn, this.pages, this.overlay, this.notice, this.status);
     window.addEventListener('keydown', (e) => {
       if (this.activePad()?.key(e.key)) e.preventDefault();
     });
@@ -179,15 +184,21 @@ export class ServiceScreen implements Screen {
     this.draw();
   }
 
+  sharpen(resolution: number): void {
+    this.still.sharpen(resolution);
+  }
+
   /** The last minute before the idle sign-out is counted down, so nobody is surprised by it. */
-  tick(nowMs: number): void {
-    this.replay.tick(nowMs);
+  tick(nowMs: number): number {
+    const next = this.replay.tick(nowMs);
     const s = this.state;
     const ends = s?.session?.idleEndsAt;
-    if (!s || ends === undefined) return;
+    if (!s || ends === undefined) return next;
     const seconds = Math.max(0, Math.ceil((ends - nowMs) / 1000));
     const text = seconds <= 60 ? this.ctx.i18n.getFixedT(s.language)('service.idleIn', { seconds }) : '';
     if (this.idle.text !== text) this.idle.text = text;
+    // The countdown's next second in its last minute; until then, the minute's start.
+    return Math.min(next, seconds > 60 ? ends - 60_000 : nextSecondAt(ends, nowMs));
   }
 
   setStatus(messageKey: MessageKey | null): void {
@@ -256,6 +267,7 @@ export class ServiceScreen implements Screen {
     const t = this.ctx.i18n.getFixedT(s.language);
     this.title.text = t('service.title');
     this.label.text = t('punctuation.joined', { first: t('service.table', { id: s.tableId }), second: t('service.version', { version: s.softwareVersion }) });
+    this.still.refresh();
     this.languages.setCurrent(s.language);
     // The host names its notice by a catalogue key; one this screen has no words for (a newer host) reads as an error.
     const notice = s.notice ? (isMessageKey(s.notice.key) ? t(s.notice.key, s.notice.values ?? {}) : t('errors.internal')) : '';

@@ -1,0 +1,40 @@
+import { Container, Text } from 'pixi.js';
+
+/**
+ * A layer of things that stay put between snapshots (a felt, its printed words, names, a
+ * screen's backgrounds), drawn once into a texture (`cacheAsTexture`) and drawn again only when
+ * something in it changed: a frame then draws it as one quad, whatever it holds. `refresh`
+ * compares what it shows (its texts, their colours and places, what is visible, and a key the
+ * owner adds for what is not a text, such as a road map's marks) with what it drew.
+ */
+export class CachedLayer extends Container {
+  private drawnKey = '';
+  private resolution = 1;
+
+  constructor(label: string) {
+    super({ label });
+    this.cacheAsTexture({ resolution: this.resolution, antialias: true });
+  }
+
+  /** Drawn again at the display's new resolution (device pixels per design unit), texts and all. */
+  sharpen(resolution: number): void {
+    if (resolution === this.resolution) return;
+    this.resolution = resolution;
+    this.cacheAsTexture({ resolution, antialias: true });
+  }
+
+  /** After the owner changed its children: drawn again at the next frame if anything differs from what was drawn. */
+  refresh(extra = ''): void {
+    const parts: (string | number | boolean)[] = [extra];
+    const visit = (node: Container) => {
+      parts.push(node.visible, node.x, node.y, node.alpha, node.scale.x, node.scale.y, node.children.length);
+      if (node instanceof Text) parts.push(node.text, String(node.style.fill), node.style.fontSize, node.resolution);
+      for (const child of node.children) visit(child);
+    };
+    for (const child of this.children) visit(child);
+    const key = parts.join('|');
+    if (key === this.drawnKey) return;
+    this.drawnKey = key;
+    this.updateCacheTexture();
+  }
+}

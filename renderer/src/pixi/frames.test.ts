@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { FrameLoop, NEVER } from './frames.js';
+
+/** A display that refreshes only when the test says, and a clock the test moves. */
+let callbacks: ((t: number) => void)[] = [];
+let now = 0;
+const g = globalThis as unknown as { requestAnimationFrame: unknown; cancelAnimationFrame: unknown };
+const saved = { raf: g.requestAnimationFrame, caf: g.cancelAnimationFrame };
+beforeEach(() => {
+  callbacks = [];
+  now = 0;
+  g.requestAnimationFrame = (cb: (t: number) => void) => callbacks.push(cb);
+  g.cancelAnimationFrame = (id: number) => {
+    callbacks[id - 1] = () => {};
+  };
+});
+afterEach(() => {
+  g.requestAnimationFrame = saved.raf;
+  g.cancelAnimationFrame = saved.caf;
+});
+/** One display refresh, 16 ms after the last: the frames asked for by then run. */
+function refresh(): void {
+  now += 16;
+  const due = callbacks;
+  callbacks = [];
+  for (const cb of due) cb(now);
+}
+
+describe('render on demand', () => {
+  it('a still screen draws one frame when asked, then none however long it waits', () => {
+    let drawn = 0;
+    const loop = new FrameLoop({ now: () => now, draw: () => (drawn++, NEVER) });
+    loop.request();
+    loop.request();
+    for (let i = 0; i < 100; i++) refresh();
+    assert.equal(drawn, 1);
+    assert.equal(loop.count, 1);
+    loop.request();
+    refresh();
+    assert.equal(drawn, 2);
+  });
+
+  it('a screen that moves draws every refresh until it stops', () => {
+    let moving = 5;
+    const loop = new FrameLoop({ now: () => now, draw: () => (moving-- > 0 ? now : NEVER) });
+    loop.request();
+    for (let i = 0; i < 20; i++) refresh();
+    assert.equal(loop.count, 6, 'five moving frames and the one that found it still');
+  });
+
+  it('a countdown sleeps until its next second, on a timer, not on the display', async () => {
+    let wake = 30;
+    const loop = new FrameLoop({ now: () => now, draw: () => wake });
+    loop.request();
+    refresh(); // at 16: the next change is at 30
+    assert.equal(loop.count, 1);
+    assert.equal(callbacks.length, 0, 'no frame asked of the display meanwhile');
+    now = 30;
+    wake = NEVER;
+    await new Promise((r) => setTimeout(r, 30));
+    assert.equal(callbacks.length, 1, 'the timer asked for a frame');
+    refresh();
+    assert.equal(loop.count, 2);
+  });
+
+  it('under a frame cap, a frame asked too soon waits for its turn and is not lost', () => {
+    const loop = new FrameLoop({ now: () => now, draw: () => NEVER, minIntervalMs: 50 });
+    loop.request();
+    refresh(); // drawn at 16
+    loop.request();
+    refresh(); // 32: too soon
+    refresh(); // 48: too soon
+    refresh(); // 64: 48 ms after the last, still too soon
+    assert.equal(loop.count, 1);
+    refresh(); // 80: its turn
+    assert.equal(loop.count, 2);
+  });
+});
