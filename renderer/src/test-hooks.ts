@@ -45,7 +45,17 @@ export interface KioskTestHooks {
    * outer radius), with the seat it names and that seat's main spot (null off a seat); null when
    * none is drawn.
    */
-  highlight(): { x: number; y: number; r: number; seat: number | null; spot: { x: number; y: number; r: number } | null } | null;
+  highlight(): {
+    x: number;
+    y: number;
+    r: number;
+    seat: number | null;
+    /** A decision awaited (else a card due). */
+    decision: boolean;
+    /** A card still flying or turning. */
+    moving: boolean;
+    spot: { x: number; y: number; r: number } | null;
+  } | null;
   /** Frames drawn since the page opened: a still screen draws none (render on demand). */
   framesDrawn(): number;
   /**
@@ -165,7 +175,7 @@ export function installTestHooks(app: Application, clock: SteppedClock | null, f
         const e = layer.toGlobal({ x: p.x + p.r, y: p.y });
         return { x: c.x, y: c.y, r: e.x - c.x };
       };
-      return { ...css(h), seat: h.seat, spot: h.spot ? css(h.spot) : null };
+      return { ...css(h), seat: h.seat, decision: h.decision, moving: h.moving, spot: h.spot ? css(h.spot) : null };
     },
     framesDrawn() {
       return frames.count;

@@ -171,7 +171,15 @@ export class TableRound extends Container {
    * The highlight as drawn (design units, in this layer's coordinates) and, for a seat, that
    * seat's main spot: for the tests, which check the ring lies on its seat's spot.
    */
-  highlight(): { x: number; y: number; r: number; seat: number | null; spot: { x: number; y: number; r: number } | null } | null {
+  highlight(): {
+    x: number;
+    y: number;
+    r: number;
+    seat: number | null;
+    decision: boolean;
+    moving: boolean;
+    spot: { x: number; y: number; r: number } | null;
+  } | null {
     const cue = this.round?.cue;
     if (!this.markerOn || !cue || !this.layout || cue.kind === 'shuffle') return null;
     const b = this.marker.getLocalBounds();
@@ -184,7 +192,7 @@ export class TableRound extends Container {
       : main.shape === 'circle'
         ? { x: main.x, y: main.y, r: main.r }
         : { x: seat!.x, y: seat!.y, r: Math.hypot(main.width, main.height) / 2 };
-    return { x: this.marker.x, y: this.marker.y, r, seat: seatNo, spot };
+    return { x: this.marker.x, y: this.marker.y, r, seat: seatNo, decision: cue.kind === 'decision', moving: this.busy, spot };
   }
 
   /** The codes of the cards drawn (hands only, not the face-down burns), for test hooks. */
