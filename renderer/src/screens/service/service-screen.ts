@@ -41,7 +41,7 @@ const BUTTON_ROWS = 2;
  */
 export class ServiceScreen implements Screen {
   readonly root = new Container();
-  private readonly title = new Text({ text: '', style: textStyle({ fontSize: 44, fill: COLORS.goldText, fontWeight: '700' }) });
+  private readonly title = new Text({ text: '', style: textStyle({ fontSize: 40, fill: COLORS.goldText, fontWeight: '700' }) });
   private readonly label = new Text({ text: '', style: textStyle({ fontSize: 30, fill: COLORS.muted }) });
   private readonly sessionText = new Text({ text: '', style: textStyle({ fontSize: 24, fill: COLORS.ivory }) });
   private readonly idle = new Text({ text: '', style: textStyle({ fontSize: 24, fill: COLORS.warning }) });
@@ -87,7 +87,8 @@ export class ServiceScreen implements Screen {
   constructor(private readonly ctx: ScreenContext) {
     const bg = new Graphics().rect(0, 0, DESIGN.width, DESIGN.height).fill({ color: 0x14161a });
     const bar = new Graphics().rect(0, 0, DESIGN.width, 110).fill({ color: 0x1d2128 }).rect(0, 108, DESIGN.width, 3).fill({ color: COLORS.gold });
-    this.title.position.set(30, 14);
+    // The heading over the cabinet's label, their boxes clear of each other in every language (screen-matrix.spec.ts).
+    this.title.position.set(30, 8);
     this.label.position.set(30, 66);
     this.sessionText.anchor.set(1, 0);
     this.sessionText.position.set(1650, 38);
