@@ -7,7 +7,8 @@ import type { Correction, Uncorrectable } from '../engine/table/vocabulary.js';
 
 const minor = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const positive = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-const station = z.number().int().min(1).max(999);
+// Seated 1–7 and remote from 101 (engine/table/vocabulary.ts: a thousand remote stations at most, 101–1100).
+const station = z.number().int().min(1).max(9999);
 /** A seat of the felt, or 0: the stadium box, where a remote station's own bets play (no seat). */
 const seat = z.number().int().min(0).max(99);
 const id = z.string().min(1).max(128);
@@ -173,10 +174,10 @@ export const PAYLOADS = {
   /** Credits → wagers in play. Doubles, splits and insurance are further bets of the same round. */
   'bet.place': z.strictObject({ station, roundId: id, tableId: id, bets: z.array(betLine).min(1).max(32).readonly() }),
   /** The round's record for recall and its settlement lines, each with the rule that decided it. */
-  // A stadium's round: 7 seats and 250 remote stations, up to five bets each.
+  // A stadium's round: 7 seats and a thousand remote stations, up to five bets each.
   'round.settle': z.strictObject({
     ...roundCore,
-    lines: z.array(settlementLine).max(4096).readonly(),
+    lines: z.array(settlementLine).max(8192).readonly(),
     held: z.array(heldStake).min(1).max(64).readonly().optional(),
     /** How the round moved each seat's winning-streak marker: recall shows it before and after. */
     streaks: z

@@ -7,7 +7,7 @@ import { JackpotCombination } from './jackpot.js';
 /** The table's words for dealing errors corrected, why a void was the last resort, and rule option classes (the engine's lists). */
 export { CORRECTIONS, OPTION_CLASSES, UNCORRECTABLE, RULE_REFUSALS } from '../engine/table/vocabulary.js';
 export type { Correction, OptionClass, Uncorrectable, RuleRefusalReason } from '../engine/table/vocabulary.js';
-import { MinorUnits, StationNumber } from './units.js';
+import { MAX_REMOTE_STATIONS, MinorUnits, StationNumber } from './units.js';
 
 // Service mode (issue 9): the commands of the `/service` view and what a signed-in session sees.
 // Before sign-in the view carries only the cabinet label (table id, software version) and the
@@ -398,7 +398,7 @@ export const ServicePage = z.discriminatedUnion('page', [
           download: z.boolean().optional(),
         }),
       )
-      .max(250),
+      .max(MAX_REMOTE_STATIONS),
   }),
   /**
    * Portugal's progressive jackpot (rules 38–50): each level's pool, the movements of the pools
