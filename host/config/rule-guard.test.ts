@@ -20,6 +20,8 @@ const FIXED: readonly { game: 'blackjack' | 'baccarat' | 'war'; option: string; 
   { game: 'blackjack', option: 'evenMoney', value: 'none', article: /macau-2009 art\.10 n\.3/, reason: 'fixed' },
   { game: 'blackjack', option: 'fiveCardHalfPay', value: false, article: /macau-2009 art\.19/, reason: 'fixed' },
   { game: 'baccarat', option: 'banker.commissionBasisPoints', value: 400, article: /macau-baccarat art\.18 n\.1/, reason: 'fixed' },
+  // Art. 3 n.1: the cut card's coup is the last or one more is played, never two or three (issue 33 item 3).
+  { game: 'baccarat', option: 'coupsAfterCutCard', value: 2, article: /macau-baccarat art\.3 n\.1/, reason: 'not-offered' },
   { game: 'war', option: 'tiePays', value: 8, article: /macau-war \[art\.7\] n\.3/, reason: 'fixed' },
 ];
 
@@ -39,6 +41,20 @@ describe('the one guard of the rule options: the configuration file', () => {
       }
     });
   }
+
+  it("baccarat: Art. 2 n.1's burn formulas are choices taken with the reference, refused without one (Art. 19)", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'guard-'));
+    try {
+      const file = path.join(dir, 'table.json');
+      const options = { burn: 'fixed', burnFixedCards: 5, coupsAfterCutCard: 0 };
+      writeFileSync(file, JSON.stringify({ ...simulatedTableConfig('baccarat'), profileOptions: options, profileAuthorisation: 'DICJ-7' }));
+      assert.deepEqual(loadTableConfigFile(file).profileOptions, options);
+      writeFileSync(file, JSON.stringify({ ...simulatedTableConfig('baccarat'), profileOptions: options }));
+      assert.throws(() => loadTableConfigFile(file), /authorisation reference \(macau-baccarat art\.19\)/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('accepts a choice the text offers with its reference, and refuses it without one (Art. 21 n.1)', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'guard-'));
