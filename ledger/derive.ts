@@ -174,6 +174,9 @@ export function derive(view: LedgerView, type: EntryType, payload: Record<string
     case 'bill.return':
       checkEscrow(view, payload as Payload<'bill.return'>);
       break;
+    case 'cashbox.drop':
+      checkDrop(payload as Payload<'cashbox.drop'>);
+      break;
     case 'bill.credit': {
       const p = payload as Payload<'bill.credit'>;
       checkEscrow(view, p);
@@ -368,6 +371,18 @@ export function derive(view: LedgerView, type: EntryType, payload: Record<string
     }
   }
   return { postings, meters, credits, projection };
+}
+
+/** A drop count's totals are its notes' sums, and its difference theirs: the record says one thing. */
+function checkDrop(p: Payload<'cashbox.drop'>): void {
+  const counted = sum(p.notes.map((n) => n.counted * n.denomination));
+  const credited = sum(p.notes.map((n) => n.credited * n.denomination));
+  if (new Set(p.notes.map((n) => n.denomination)).size !== p.notes.length) throw new LedgerRefusal('bad-drop', 'a face value is counted twice');
+  if (counted !== p.counted || credited !== p.credited || p.difference !== counted - credited)
+    throw new LedgerRefusal(
+      'bad-drop',
+      `the drop's totals (${p.counted} counted, ${p.credited} credited, ${p.difference}) are not its notes' (${counted}, ${credited})`,
+    );
 }
 
 /** A credit or return that names its escrow must match it, and an escrow resolves once. */

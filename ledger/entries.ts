@@ -171,6 +171,33 @@ export const PAYLOADS = {
     /** Refusals at this acceptor since the last journalled one that were not journalled each (a flood, kept to a budget). */
     suppressed: positive.optional(),
   }),
+  /**
+   * Two people counted a station's cashbox at the drop: per face value, the notes counted and the
+   * notes credited since the station's previous drop (`sinceSeq`: that drop's entry; absent, since
+   * the first entry). `difference` is counted − credited in minor units: below zero, credits no
+   * note in the cashbox stands for (a station machine or device that lied); above, notes no
+   * credit stands for. A record for the reconciliation; no money moves (the cash leaves for the
+   * count room, the journal keeps what the acceptor said and what was found).
+   */
+  'cashbox.drop': z.strictObject({
+    station,
+    currency: z.string().length(3),
+    notes: z
+      .array(
+        z.strictObject({
+          denomination: positive.max(100_000_000),
+          counted: z.number().int().min(0).max(100_000),
+          credited: z.number().int().min(0).max(10_000_000),
+        }),
+      )
+      .max(16)
+      .readonly(),
+    counted: minor,
+    credited: minor,
+    difference: z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER),
+    sinceSeq: z.number().int().positive().optional(),
+    authorisedBy: z.array(who).length(2).readonly(),
+  }),
   /** Credits → wagers in play. Doubles, splits and insurance are further bets of the same round. */
   'bet.place': z.strictObject({ station, roundId: id, tableId: id, bets: z.array(betLine).min(1).max(32).readonly() }),
   /** The round's record for recall and its settlement lines, each with the rule that decided it. */

@@ -54,6 +54,8 @@ const DERIVED: Record<number, string[]> = {
   5: ['SELECT COUNT(*) AS n FROM checkpoints'],
   // No table: the version says the journal may hold refused notes (tested below).
   6: [],
+  // No table: the version says the journal may hold drop counts (tested below).
+  7: [],
 };
 
 describe('migrations', () => {
@@ -92,7 +94,7 @@ describe('migrations', () => {
     );
   });
 
-  for (const version of [2, 3, 4, 5, 6]) {
+  for (const version of [2, 3, 4, 5, 6, 7]) {
     const m = MIGRATIONS.find((x) => x.version === version);
     it(`${version} (${m?.name}) rebuilds its tables from a journal written at version ${version - 1}`, () => {
       const ref = reference();
@@ -131,7 +133,7 @@ describe('migrations', () => {
       at5.close();
       const l = Ledger.open({ file, terminalId: 'T-5' });
       try {
-        assert.equal(schemaVersion(connectionOf(l)), 6);
+        assert.equal(schemaVersion(connectionOf(l)), LATEST_VERSION);
         const escrow = l.append({
           type: 'bill.escrow',
           payload: { station: 101, device: 'BA-101', denomination: 10_000, currency: 'MOP' },
@@ -165,6 +167,30 @@ describe('migrations', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('7 (cashbox drops): a drop count journals after it when its totals are its notes', () => {
+    const l = Ledger.open({ file: ':memory:', terminalId: 'T-7' });
+    const drop = {
+      station: 3,
+      currency: 'MOP',
+      notes: [
+        { denomination: 10_000, counted: 2, credited: 3 },
+        { denomination: 50_000, counted: 1, credited: 1 },
+      ],
+      counted: 70_000,
+      credited: 80_000,
+      difference: -10_000,
+      authorisedBy: ['Ana Lei (1001)', 'Rui Sá (1002)'],
+    };
+    const r = l.append({ type: 'cashbox.drop', payload: drop });
+    assert.deepEqual((JSON.parse(r.entry.body) as { postings: unknown[] }).postings, []);
+    assert.throws(() => l.append({ type: 'cashbox.drop', payload: { ...drop, difference: 0 } }), /totals/);
+    assert.throws(
+      () => l.append({ type: 'cashbox.drop', payload: { ...drop, notes: [...drop.notes, { denomination: 10_000, counted: 0, credited: 0 }] } }),
+      /twice/,
+    );
+    assert.deepEqual(verifyLedger(l).problems, []);
   });
 
   it('a database file migrated from version 1 opens as a ledger and verifies like the one written live', () => {

@@ -190,6 +190,15 @@ export const MIGRATIONS: readonly Migration[] = [
       // halting the table on a ledger-integrity fault.
     },
   },
+  {
+    version: 7,
+    name: 'cashbox drops',
+    up() {
+      // No table changes: from this version the journal may hold `cashbox.drop` entries (the drop
+      // count's reconciliation against the credits, host/floor/cashbox-drop.ts), which the code
+      // before it cannot derive; it refuses the file as newer rather than fail to verify it.
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

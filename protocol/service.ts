@@ -74,6 +74,16 @@ export const ServiceAction = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('station-enrol'), station: Station }),
   /** Revokes a remote station's credential: its connections close at once. */
   z.strictObject({ kind: z.literal('station-revoke'), station: Station }),
+  /**
+   * Two people counted a station's cashbox at the drop (`notes`: face value in major units and how
+   * many): the host sets it against the notes credited there since its previous drop, journals the
+   * reconciliation (`cashbox.drop`) and says the difference.
+   */
+  z.strictObject({
+    kind: z.literal('cashbox-drop'),
+    station: Station,
+    notes: z.array(z.strictObject({ note: z.number().int().positive().max(1_000_000), count: z.number().int().min(0).max(100_000) })).max(16),
+  }),
   /** Two people set a progressive jackpot level on the authority's reference (Portugal rules 40, 44). */
   z.strictObject({
     kind: z.literal('jackpot-reset'),
@@ -97,6 +107,7 @@ export const TWO_PERSON_ACTIONS: ReadonlySet<ServiceActionKind> = new Set([
   'station-enrol',
   'station-revoke',
   'jackpot-reset',
+  'cashbox-drop',
 ]);
 
 export const EventFilter = z.strictObject({
@@ -316,6 +327,8 @@ export const ServicePage = z.discriminatedUnion('page', [
   z.strictObject({
     page: z.literal('meters'),
     currency: Short,
+    /** The currency's face values (major units): what a drop count asks for. */
+    notes: z.array(z.number().int().positive()).max(16),
     /** `table` and `station:N`; each meter's value is minor units of `currency` (`unit: money`) or a count. */
     scopes: z
       .array(

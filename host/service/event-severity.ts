@@ -12,6 +12,7 @@ export type Severity = 'info' | 'warning' | 'critical';
 const CRITICAL = new Set(['round.void', 'meter.clear', 'misread', 'service.denied', 'bill.refused']);
 const WARNING = new Set([
   'bill.return',
+  'cashbox.drop',
   'door.open',
   'door.close',
   'power.reset',

@@ -46,6 +46,7 @@ import { profileItems } from './profile-items.js';
 import type { WireFrame } from '../../hardware/wire-frame.js';
 import { EnrolmentDownloads, type DiscardedFile, type EnrolmentDiscard, type EnrolmentRefusal, type EnrollingSession } from '../stadium/enrolment-downloads.js';
 import { FrameTrace } from './frame-trace.js';
+import { journalDrop } from '../floor/cashbox-drop.js';
 import { metersReport } from './meters-report.js';
 import { manifestDiff, programManifest, type ProgramLayout, type ProgramManifest } from './program-hash.js';
 import {
@@ -587,6 +588,24 @@ export class LiveServiceBackend implements ServiceBackend {
           ? [{ seq: h.seq, ts: h.ts, roundId: h.roundId, station: h.station, seat: h.seat, combination: combination.data, level: h.level, amount: h.amount }]
           : [];
       }),
+    };
+  }
+
+  dropCount(station: number, notes: readonly { note: number; count: number }[], authorisedBy: AuthorisedBy): BackendResult {
+    const stations = [...this.d.config.stations.map((s) => s.station), ...(this.d.stadium?.stations() ?? [])];
+    if (!stations.includes(station)) return { ok: false, code: 'refused', detail: `the table has no station ${station}` };
+    const faces = NOTE_FACE_VALUES[this.d.config.currency];
+    const wrong = notes.find((n) => !faces.includes(n.note));
+    if (wrong) return { ok: false, code: 'refused', detail: `${this.d.config.currency} has no ${wrong.note} note` };
+    if (new Set(notes.map((n) => n.note)).size !== notes.length) return { ok: false, code: 'refused', detail: 'a face value is counted twice' };
+    const counted = new Map(notes.map((n) => [n.note, n.count]));
+    const { seq, payload: p } = journalDrop(this.d.ledger, { station, currency: this.d.config.currency, counted, authorisedBy });
+    this.d.log.info({ station, seq, counted: p.counted, credited: p.credited, difference: p.difference }, 'cashbox drop counted');
+    this.changed();
+    return {
+      ok: true,
+      key: 'service.done.cashboxDrop',
+      values: { station, counted: p.counted, credited: p.credited, difference: p.difference, currency: this.d.config.currency },
     };
   }
 

@@ -38,7 +38,7 @@ export function buildPage(b: ServiceBackend, req: PageRequest, viewer: number): 
     case 'devices':
       return { page: 'devices', device: req.device, devices: b.devices(), trace: b.trace(req.device, 60), frames: req.device ? b.frames(req.device, 80) : [] };
     case 'meters':
-      return { page: 'meters', currency: b.currency, scopes: b.meters().slice(0, 8) };
+      return { page: 'meters', currency: b.currency, notes: b.configExtras().notes.slice(0, 16), scopes: b.meters().slice(0, 8) };
     case 'recall': {
       const r = b.recall({ station: req.station, offset: req.offset, limit: SERVICE_PAGE_SIZE.recall });
       return { page: 'recall', station: req.station, offset: req.offset, more: r.more, rounds: r.rounds };

@@ -28,6 +28,7 @@ const MAY_START: Record<ServiceRole, ReadonlySet<ServiceActionKind>> = {
     'station-enrol',
     'station-revoke',
     'jackpot-reset',
+    'cashbox-drop',
   ]),
 };
 

@@ -94,6 +94,8 @@ export interface ServiceBackend {
   revokeStation(station: number, authorisedBy: AuthorisedBy): BackendResult;
   /** A progressive level set to `to` on the authority's reference (Portugal rules 40, 44). */
   resetJackpot(level: string, to: number, authorisation: string, authorisedBy: AuthorisedBy): BackendResult;
+  /** A station's cashbox counted at the drop, reconciled against its credits since the last drop; journalled, the difference said. */
+  dropCount(station: number, notes: readonly { note: number; count: number }[], authorisedBy: AuthorisedBy): BackendResult;
   /**
    * A remote station's enrolment file, once, to the session that enrolled it, within its deadline;
    * null to anyone else, afterwards, or later. The download and every refusal are journalled.

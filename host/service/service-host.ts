@@ -479,6 +479,8 @@ class ServiceConsole {
         return b.revokeStation(a.station, two);
       case 'jackpot-reset':
         return b.resetJackpot(a.level, a.to, a.authorisation, two);
+      case 'cashbox-drop':
+        return b.dropCount(a.station, a.notes, two);
     }
   }
 

@@ -57,6 +57,7 @@ export function fakeBackend(overrides: Partial<ServiceBackend> = {}) {
     }),
     enrolStation: record('enrolStation', () => ok('service.done.stationEnrol')),
     revokeStation: record('revokeStation', () => ok('service.done.stationRevoke')),
+    dropCount: record('dropCount', () => ok('service.done.cashboxDrop')),
     jackpot: () => ({ reference: null, stake: null, pools: null, stopped: false, history: [], hits: [] }),
     resetJackpot: record('resetJackpot', () => ok('service.done.jackpotReset')),
     takeEnrolment: (station) => (station === 101 ? '{"station":101}' : null),

@@ -4,7 +4,7 @@ import type { DeviceRow, ServiceAction, ServiceState } from '../../../../protoco
 import { createI18n } from '../../../../locales/i18n.js';
 import { formatMoney } from '../../../../locales/money.js';
 import { catalogues } from '../../../../locales/index.js';
-import { configKeyLabel, decisionsLine, INITIAL_CHOICES, pageContent, wrapRow, type AskRequest, type PageActions } from './page-content.js';
+import { actionSummary, configKeyLabel, decisionsLine, INITIAL_CHOICES, pageContent, wrapRow, type AskRequest, type PageActions } from './page-content.js';
 
 const none: PageActions = {
   act: () => undefined,
@@ -291,13 +291,25 @@ describe('service Meters page', () => {
         signedIn: true,
         session: { name: 'Cy', staff: '1003', role: 'auditor', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) },
       } as ServiceState;
-      const all = pageContent(state, { page: 'meters', currency: 'MOP', scopes }, t, { ...INITIAL_CHOICES, meterScope: 'all' }, none);
+      const all = pageContent(
+        state,
+        { page: 'meters', currency: 'MOP', notes: [10, 20, 50, 100, 500, 1000], scopes },
+        t,
+        { ...INITIAL_CHOICES, meterScope: 'all' },
+        none,
+      );
       const text = all.rows.join('\n');
       assert.ok(text.includes(t('service.field.atStation', { station: 7 })), `${language}: station 7 is listed`);
       assert.ok(text.includes(t('service.field.meterRow', { name: t('service.meter.totalIn'), value: money(150_000) })), `${language}: ${text}`);
       assert.ok(text.includes(t('service.meter.billsIn', { note: money(50_000) })), language);
       assert.ok(!/totalIn|=\d|150000/.test(text), `${language}: no raw names or minor units: ${text}`);
-      const oneStation = pageContent(state, { page: 'meters', currency: 'MOP', scopes }, t, { ...INITIAL_CHOICES, meterScope: 'station:7' }, none);
+      const oneStation = pageContent(
+        state,
+        { page: 'meters', currency: 'MOP', notes: [10, 20, 50, 100, 500, 1000], scopes },
+        t,
+        { ...INITIAL_CHOICES, meterScope: 'station:7' },
+        none,
+      );
       assert.equal(oneStation.rows.filter((r) => r.startsWith('  ')).length, 3, "the chosen station's meters only");
       assert.ok(oneStation.buttons.some((b) => b.id === 'meters-station-7' && b.active));
       assert.ok(['export-csv', 'export-json', 'export-print'].every((id) => oneStation.buttons.some((b) => b.id === id)));
@@ -416,6 +428,47 @@ describe('service manual card entry', () => {
     assert.equal(asked[0]?.kind, 'card');
     asked[0]?.then('TD');
     assert.deepEqual(acted, [{ kind: 'enter-card', roundId: 'R-7', card: 'TD' }]);
+  });
+
+  it("asks a drop count for the station's number, then each face value's count, and asks for it as one action (a supervisor's)", () => {
+    const i18n = createI18n('en');
+    const t = i18n.t.bind(i18n);
+    const state = (role: 'supervisor' | 'technician') =>
+      ({
+        kind: 'service',
+        tableId: 'T',
+        softwareVersion: '1',
+        language: 'en',
+        signedIn: true,
+        session: { name: 'Ana', staff: '1001', role, currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) },
+      }) as ServiceState;
+    const page = { page: 'meters' as const, currency: 'MOP', notes: [100, 500, 1000], scopes: [] };
+    const asked: AskRequest[] = [];
+    const acted: ServiceAction[] = [];
+    const { buttons } = pageContent(state('supervisor'), page, t, INITIAL_CHOICES, { ...none, ask: (r) => void asked.push(r), act: (x) => void acted.push(x) });
+    buttons.find((b) => b.id === 'act-cashbox-drop')?.press();
+    asked.at(-1)?.then('103');
+    for (const n of ['4', '0', '2']) {
+      assert.equal(asked.at(-1)?.kind, 'digits');
+      asked.at(-1)?.then(n);
+    }
+    assert.equal(asked.length, 4, 'the station, then one count per face value');
+    assert.ok(asked[1]?.label.includes('100'), asked[1]?.label);
+    assert.deepEqual(acted, [
+      {
+        kind: 'cashbox-drop',
+        station: 103,
+        notes: [
+          { note: 100, count: 4 },
+          { note: 500, count: 0 },
+          { note: 1000, count: 2 },
+        ],
+      },
+    ]);
+    const summary = actionSummary(acted[0] as ServiceAction, page, { t, money: (m) => `MOP ${m / 100}`, minorPerUnit: 100 });
+    assert.equal(summary, 'Station: 103 · MOP 100: 4 · MOP 500: 0 · MOP 1000: 2', 'the second person sees the count they confirm');
+    const technician = pageContent(state('technician'), page, t, INITIAL_CHOICES, none);
+    assert.ok(!technician.buttons.some((b) => b.id === 'act-cashbox-drop'), 'only a supervisor starts it');
   });
 });
 

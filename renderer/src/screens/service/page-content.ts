@@ -93,7 +93,7 @@ export const EVENT_GROUPS = {
   service: ['service.enter', 'service.exit', 'service.denied', 'service.account', 'service.test', 'service.action'],
   round: ['table.input', 'bet.place', 'round.decision', 'round.settle', 'round.void'],
   card: ['card.read', 'misread', 'shoe.change'],
-  bill: ['bill.escrow', 'bill.credit', 'bill.return', 'bill.refused'],
+  bill: ['bill.escrow', 'bill.credit', 'bill.return', 'bill.refused', 'cashbox.drop'],
   handpay: ['credit.cancel', 'handpay.request', 'handpay.confirm'],
   tilt: ['tilt.raise', 'tilt.clear'],
   config: ['config.change'],
@@ -352,6 +352,30 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       btn('export-csv', t('service.action.export-csv'), () => a.download('/service/export/meters.csv'));
       btn('export-json', t('service.action.export-json'), () => a.download('/service/export/meters.json'));
       btn('export-print', t('service.action.export-print'), () => a.view(`/service/export/meters.html?lang=${encodeURIComponent(language)}`));
+      // The drop count: the station's number, then how many notes of each face value were in its
+      // cashbox; a second person confirms, and the host says the difference from its credits.
+      const countNotes = (station: number, counted: { note: number; count: number }[]): void => {
+        const note = page.notes[counted.length];
+        if (note === undefined) return a.act({ kind: 'cashbox-drop', station, notes: counted });
+        a.ask({
+          title: t('punctuation.joined', { first: t('service.action.cashbox-drop'), second: t('service.action.station', { station }) }),
+          label: t('service.action.dropCount', { note: money(note * 100) }),
+          kind: 'digits',
+          then: (n) => countNotes(station, [...counted, { note, count: Number(n) }]),
+        });
+      };
+      btn(
+        'act-cashbox-drop',
+        t('service.action.cashbox-drop'),
+        () =>
+          a.ask({
+            title: t('service.action.cashbox-drop'),
+            label: t('service.action.dropStation'),
+            kind: 'digits',
+            then: (n) => countNotes(Number(n), []),
+          }),
+        sup,
+      );
       break;
     }
     case 'recall': {
@@ -976,6 +1000,12 @@ export function actionSummary(action: ServiceAction, page: ServicePage | undefin
   if (action.kind === 'correct') return joined(action.roundId, fmt.t(`service.correction.${action.correction}`));
   if (action.kind === 'void-round')
     return joined(action.roundId, action.uncorrectable ? fmt.t(`service.uncorrectable.${action.uncorrectable}`) : action.reason);
+  // The count the second person confirms: the station, then each face value and how many were counted.
+  if (action.kind === 'cashbox-drop')
+    return action.notes.reduce(
+      (first, n) => joined(first, fmt.t('punctuation.labelled', { label: fmt.money(n.note * fmt.minorPerUnit), value: n.count })),
+      fmt.t('service.action.station', { station: action.station }),
+    );
   const { kind: _kind, ...rest } = action;
   const [head = '', ...tail] = Object.values(rest).map(String);
   return tail.reduce((first, second) => fmt.t('punctuation.joined', { first, second }), head);
