@@ -43,6 +43,9 @@ export { checkpointStats, latestCheckpoint, type Checkpoint, type CheckpointChec
 export { outboxStats, readBatch, recordAck, syncAnchor, type SyncAnchor, type WireEntry } from './outbox.js';
 export { Credentials, readCredentials, signRequest, SIGNATURE_HEADERS } from './sign.js';
 export { SyncClient, type SyncLimits, type SyncOptions, type SyncStatus } from './sync-client.js';
+export { keepReceipt, readReceipt, Receipt, RECEIPT_FILE, receiptProblems, receiptSigned, receiptStatement } from './receipts.js';
+export { HeadReceipt, ReceiptKey } from './wire.js';
+export { askUpstreamHead } from './upstream-head.js';
 export { canonicalJson, chainHash, genesisHash, sha256Hex } from './canonical.js';
 export { entryCredits, roundProgress, tableJournal } from './table-journal.js';
 export {
@@ -124,7 +127,7 @@ export function startLedgerSync(options: StartSyncOptions): SyncClient {
   if (ledger.terminalId !== terminalId) throw new Error(`the ledger belongs to terminal ${ledger.terminalId}, not ${terminalId}`);
   const url = upstream ?? credentials.upstream;
   if (!url) throw new Error('no upstream URL: pass --upstream');
-  const client = new SyncClient(ledger, { ...rest, url, credentials });
+  const client = new SyncClient(ledger, { ...rest, url, credentials, ...(dataDir ? { receiptsDir: dataDir } : {}) });
   client.start();
   return client;
 }

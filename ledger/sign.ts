@@ -23,6 +23,8 @@ export const Credentials = z.strictObject({
   key: z.string().min(40).max(100),
   /** The upstream's base URL at enrolment, a default for `--upstream`. */
   upstream: z.string().optional(),
+  /** The key the upstream's receipts verify with (Ed25519, DER, base64; ledger/receipts.ts); enrolments before receipts lack it. */
+  receiptKey: z.string().max(200).optional(),
 });
 export type Credentials = z.infer<typeof Credentials>;
 

@@ -1,6 +1,7 @@
 import type { Ledger } from './ledger.js';
 import { AckMismatchError, outboxStats, readBatch, recordAck, recordSyncError, syncAnchor } from './outbox.js';
 import { signRequest, SIGNATURE_HEADERS, type Credentials } from './sign.js';
+import { keepReceipt, readReceipt, receiptSigned } from './receipts.js';
 import { checkAnswer, ErrorAnswer, HeartbeatAck, IngestAck, IngestGap } from './wire.js';
 
 export interface SyncLimits {
@@ -36,6 +37,12 @@ export interface SyncOptions {
   random?: () => number;
   now?: () => Date;
   fetch?: typeof fetch;
+  /**
+   * Where to keep the upstream's newest receipt (the kiosk's data folder, ledger/receipts.ts). A
+   * receipt is kept only when it names the head acknowledged and, when the credentials carry the
+   * upstream's receipt key, verifies with it; otherwise `onAlarm` hears `bad-receipt`.
+   */
+  receiptsDir?: string;
 }
 
 export interface SyncStatus {
@@ -81,8 +88,9 @@ class HttpError extends Error {
  */
 export class SyncClient {
   private readonly ledger: Ledger;
-  private readonly o: Required<Omit<SyncOptions, 'onStopNewBets' | 'onAlarm' | 'limits' | 'heartbeat'>> &
-    Pick<SyncOptions, 'onStopNewBets' | 'onAlarm' | 'heartbeat'>;
+  private readonly o: Required<Omit<SyncOptions, 'onStopNewBets' | 'onAlarm' | 'limits' | 'heartbeat' | 'receiptsDir'>> &
+    Pick<SyncOptions, 'onStopNewBets' | 'onAlarm' | 'heartbeat' | 'receiptsDir'>;
+  private readonly receiptKey: string | undefined;
   private readonly limits: Required<SyncLimits>;
   private readonly key: Buffer;
   private readonly path = '/v1/ingest';
@@ -106,6 +114,7 @@ export class SyncClient {
     }
     this.ledger = ledger;
     this.key = Buffer.from(options.credentials.key, 'base64');
+    this.receiptKey = options.credentials.receiptKey;
     this.limits = { maxUnsyncedEntries: 50_000, maxUnsyncedSeconds: 4 * 3600, ...options.limits };
     this.o = {
       maxBatchEntries: 500,
@@ -255,6 +264,7 @@ export class SyncClient {
     try {
       const ack = await this.post(body);
       recordAck(this.ledger, ack.ackedSeq, ack.headHash, this.o.now());
+      this.keep(ack);
       this.failures = 0;
       if (!this.stopped()) this.state = 'idle';
       return 'sent';
@@ -290,10 +300,36 @@ export class SyncClient {
     }
   }
 
-  private async post(body: string): Promise<{ ackedSeq: number; headHash: string }> {
+  private async post(body: string): Promise<IngestAck> {
     this.abort = new AbortController();
-    const ack = checkAnswer(IngestAck, 'acknowledgement', await this.signedPost(this.path, body, this.abort));
-    return { ackedSeq: ack.ackedSeq, headHash: ack.headHash };
+    return checkAnswer(IngestAck, 'acknowledgement', await this.signedPost(this.path, body, this.abort));
+  }
+
+  /**
+   * Keeps the acknowledgement's receipt (after the ack is recorded: a receipt never stops the
+   * sync). One that names another head, or does not verify with the upstream's key, is an alarm
+   * and is not kept.
+   */
+  private keep(ack: IngestAck): void {
+    const dir = this.o.receiptsDir;
+    const r = ack.receipt;
+    if (!dir || !r) return;
+    const problem =
+      r.seq !== ack.ackedSeq || r.hash !== ack.headHash
+        ? `the receipt names entry ${r.seq}, the acknowledgement ${ack.ackedSeq}`
+        : this.receiptKey && !receiptSigned(this.receiptKey, this.ledger.terminalId, r)
+          ? "the receipt does not verify with the upstream's receipt key"
+          : null;
+    if (problem) {
+      this.o.onAlarm?.({ kind: 'bad-receipt', message: problem });
+      return;
+    }
+    try {
+      if ((readReceipt(dir)?.seq ?? -1) <= r.seq) keepReceipt(dir, r);
+    } catch {
+      // A receipt file that is not one (edited) is replaced by this good one.
+      keepReceipt(dir, r);
+    }
   }
 
   /** A signed POST; the parsed JSON of a 200, else an HttpError carrying the refusal (checked as one). */

@@ -12,6 +12,9 @@ import { LedgerRefusal } from './refusal.js';
 import { ReplayState, type ReplayedEntry } from './replay-state.js';
 import { rowColumnProblems } from './row-columns.js';
 import { witnessProblems } from './witness-check.js';
+import { readReceipt, receiptProblems, RECEIPT_FILE } from './receipts.js';
+import { readCredentials } from './sign.js';
+import { existsSync } from 'node:fs';
 
 export interface VerifyReport {
   ok: boolean;
@@ -99,6 +102,16 @@ export function verifyLedger(ledger: Ledger, options: VerifyOptions = {}): Verif
     checked.push(w.checked);
   } else if (internals.witnessed) add('witness: this ledger is witnessed, and no witness answered to check it against');
   else checked.push('no witness: a journal re-forged with the files of the data folder is not caught (docs/security.md)');
+  // The upstream's newest receipt kept beside the ledger (ledger/receipts.ts).
+  if (ledger.file !== ':memory:') {
+    const r = keptReceiptCheck(
+      ledger,
+      head,
+      (seq) => (db.prepare('SELECT hash FROM journal WHERE seq = ?').pluck().get(seq) as string | undefined) ?? undefined,
+    );
+    for (const p of r.problems) add(p);
+    checked.push(r.checked);
+  }
 
   let checkpoint: Checkpoint | null = null;
   if (options.from === 'checkpoint') {
@@ -373,4 +386,34 @@ function samePostings(rows: readonly [string, number][], body: unknown): boolean
     if (!Array.isArray(b) || b.length !== 2 || b[0] !== r[0] || b[1] !== r[1]) return false;
   }
   return true;
+}
+
+/**
+ * The journal against the upstream's newest receipt kept in the ledger's folder, checked with the
+ * receipt key the credentials carry. No receipt kept, or no key to check it with: said, not a
+ * problem (a kiosk that never synced has none; `--upstream URL` asks the upstream itself).
+ */
+function keptReceiptCheck(
+  ledger: Ledger,
+  head: { seq: number; hash: string },
+  hashAt: (seq: number) => string | undefined,
+): { problems: string[]; checked: string } {
+  const dir = path.dirname(ledger.file);
+  if (!existsSync(path.join(dir, RECEIPT_FILE))) return { problems: [], checked: 'no upstream receipt kept' };
+  let receipt;
+  try {
+    receipt = readReceipt(dir);
+  } catch {
+    return { problems: [`upstream receipt: ${RECEIPT_FILE} is not a receipt`], checked: 'the upstream receipt kept' };
+  }
+  if (!receipt) return { problems: [], checked: 'no upstream receipt kept' };
+  const credentials = path.join(dir, 'upstream-credentials.json');
+  let key: string | undefined;
+  try {
+    key = existsSync(credentials) ? readCredentials(credentials).receiptKey : undefined;
+  } catch {
+    key = undefined;
+  }
+  if (!key) return { problems: [], checked: 'the upstream receipt kept: not checked (no receipt key in the credentials; --upstream URL asks the upstream)' };
+  return receiptProblems(ledger.terminalId, head, receipt, key, 'kept here', hashAt);
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Receipt } from './receipts.js';
 
 // The upstream's answers as the kiosk reads them (docs/upstream.md, "Wire contract"). The service
 // states the same contract in upstream/schemas.ts, which this layer may not import: an answer
@@ -7,7 +8,18 @@ import { z } from 'zod';
 const Seq = z.number().int().nonnegative();
 const Hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 
-export const IngestAck = z.looseObject({ ackedSeq: Seq, headHash: Hex64, inserted: Seq.optional(), duplicates: Seq.optional() });
+export const IngestAck = z.looseObject({
+  ackedSeq: Seq,
+  headHash: Hex64,
+  inserted: Seq.optional(),
+  duplicates: Seq.optional(),
+  /** The upstream's signature over the head it now holds (ledger/receipts.ts); an older service sends none. */
+  receipt: Receipt.optional(),
+});
+
+/** `POST /v1/head`: the receipt of the head the upstream holds now. */
+export const HeadReceipt = z.looseObject({ receipt: Receipt });
+export const ReceiptKey = z.looseObject({ publicKey: z.string().max(200), keyId: z.string().max(64) });
 export type IngestAck = z.infer<typeof IngestAck>;
 
 /**

@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from './sql.js';
 import { genesisHash } from './chain.js';
+import { ReceiptSigner } from './receipts.js';
 
 // Signed requests (the kiosk side is ledger/sign.ts):
 //   signature = hex(HMAC-SHA256(key, METHOD "\n" PATH "\n" TERMINAL "\n" TIMESTAMP_MS "\n" hex(SHA-256(raw body))))
@@ -52,7 +53,7 @@ export class EnrolError extends Error {}
  * Enrols a terminal: a fresh 32-byte key, stored here and printed once for the kiosk. An
  * enrolled terminal is refused unless `rotate` (a new key; its journal and head are kept).
  */
-export async function enrolTerminal(db: Db, terminalId: string, rotate = false): Promise<{ terminalId: string; key: string }> {
+export async function enrolTerminal(db: Db, terminalId: string, rotate = false): Promise<{ terminalId: string; key: string; receiptKey: string }> {
   if (!TERMINAL_ID.test(terminalId)) throw new EnrolError(`bad terminal id "${terminalId}"`);
   const key = randomBytes(32);
   await db.transaction(async (tx) => {
@@ -65,7 +66,8 @@ export async function enrolTerminal(db: Db, terminalId: string, rotate = false):
       await tx.query('INSERT INTO heads (terminal_id, seq, hash) VALUES ($1, 0, $2)', [terminalId, genesisHash(terminalId)]);
     }
   });
-  return { terminalId, key: key.toString('base64') };
+  // The key its receipts verify with goes with the credentials (upstream/receipts.ts).
+  return { terminalId, key: key.toString('base64'), receiptKey: (await ReceiptSigner.load(db)).publicKey };
 }
 
 /** Revokes a terminal's key: its requests are refused (within the key cache's lifetime); its journal stays. */

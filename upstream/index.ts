@@ -14,6 +14,7 @@ export { connectPg, openPglite, type Db, type Sql } from './sql.js';
 export { migrateUpstream, UPSTREAM_LATEST, UPSTREAM_MIGRATIONS, UpstreamSchemaError } from './migrations.js';
 export { enrolTerminal, EnrolError, revokeTerminal } from './auth.js';
 export { ingest, type IngestBatch, type IngestResult } from './ingest.js';
+export { receiptStatement, ReceiptSigner, type Receipt } from './receipts.js';
 export { verifyChain, findGaps, listTerminals, meters, rounds, entries, alarms } from './queries.js';
 export { startLocalCluster, findPgBin, freePort, type LocalCluster } from './local-cluster.js';
 

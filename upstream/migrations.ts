@@ -71,6 +71,19 @@ export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql:
       ALTER TABLE terminals ADD COLUMN last_health jsonb;
     `,
   },
+  {
+    version: 4,
+    name: 'receipt key',
+    sql: `
+      -- The service's Ed25519 key that signs each acknowledgement's receipt (upstream/receipts.ts),
+      -- made at its first start: one row.
+      CREATE TABLE receipt_keys (
+        id int PRIMARY KEY CHECK (id = 1),
+        private_key text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
 ];
 
 export const UPSTREAM_LATEST = UPSTREAM_MIGRATIONS.at(-1)?.version ?? 0;

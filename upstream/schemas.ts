@@ -26,9 +26,18 @@ export const IngestBody = z
   })
   .meta({ id: 'IngestBatch' });
 
+/** The service's signature over the head it holds of the terminal (upstream/receipts.ts). */
+export const Receipt = z
+  .strictObject({ seq: Seq, hash: Hex64, at: Instant, signature: z.string().max(200) })
+  .meta({ id: 'Receipt', description: 'Ed25519 over "macau-etg-upstream receipt v1\\n" terminal "\\n" seq "\\n" hash "\\n" at, base64' });
+
 export const IngestAck = z
-  .strictObject({ ackedSeq: Seq, headHash: Hex64, inserted: Seq, duplicates: Seq })
-  .meta({ id: 'IngestAck', description: 'the acknowledgement: highest contiguous seq stored and its hash' });
+  .strictObject({ ackedSeq: Seq, headHash: Hex64, inserted: Seq, duplicates: Seq, receipt: Receipt })
+  .meta({ id: 'IngestAck', description: 'the acknowledgement: highest contiguous seq stored and its hash, and the receipt of that head' });
+
+export const ReceiptKey = z.strictObject({ publicKey: z.string(), keyId: z.string() }).meta({ id: 'ReceiptKey' });
+export const HeadBody = z.strictObject({ terminalId: TerminalId }).meta({ id: 'HeadRequest' });
+export const HeadAnswer = z.strictObject({ receipt: Receipt }).meta({ id: 'HeadReceipt' });
 export const IngestGap = z.strictObject({ error: z.literal('gap'), ackedSeq: Seq, headHash: Hex64, message: z.string() });
 export const IngestDivergence = z.strictObject({ error: z.literal('divergence'), seq: Seq, ackedSeq: Seq, headHash: Hex64, message: z.string() });
 /** A signed request received a second time: refused, with the head the kiosk goes on from. */
@@ -122,4 +131,4 @@ export const Alarm = z
   .strictObject({ id: Seq, terminalId: z.string().nullable(), kind: z.string(), detail: z.unknown(), raisedAt: Instant, clearedAt: Instant.nullable() })
   .meta({ id: 'Alarm' });
 
-export const Credentials = z.strictObject({ terminalId: TerminalId, key: z.string() }).meta({ id: 'Credentials' });
+export const Credentials = z.strictObject({ terminalId: TerminalId, key: z.string(), receiptKey: z.string() }).meta({ id: 'Credentials' });

@@ -9,6 +9,7 @@ import { enrolTerminal, EnrolError, expectedSignature, HEADERS, KeyStore, signat
 import { ingest, raiseAlarm } from './ingest.js';
 import { UpstreamMetrics } from './metrics.js';
 import * as q from './queries.js';
+import { ReceiptSigner } from './receipts.js';
 import { ReplayGuard } from './replay-guard.js';
 import * as s from './schemas.js';
 import type { Db } from './sql.js';
@@ -52,7 +53,7 @@ declare module 'fastify' {
 }
 
 /** The service's version in its OpenAPI document: the wire contract's, not the package's. */
-export const API_VERSION = '1.2.0';
+export const API_VERSION = '1.3.0';
 
 /** The upstream service's HTTP API (see docs/upstream.md; GET /openapi.json describes every route). */
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
@@ -61,6 +62,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const keys = new KeyStore(db);
   const replays = new ReplayGuard(maxSkew);
   const metrics = new UpstreamMetrics(db);
+  const receipts = await ReceiptSigner.load(db);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const tokens = options.tokens ? checkTokens(options.tokens) : undefined;
   const common = { bodyLimit: options.bodyLimit ?? 8 * 1024 * 1024, trustProxy: options.trustProxy ?? false };
@@ -206,7 +208,34 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
           return reply.code(status).send(body);
         }
         const { status: _ok, ...ack } = r;
-        return ack;
+        // The receipt: the service's signature over the head it now holds (upstream/receipts.ts).
+        return { ...ack, receipt: receipts.sign(terminal, ack.ackedSeq, ack.headHash) };
+      },
+    );
+
+    scope.get(
+      '/v1/receipt-key',
+      { schema: { summary: 'the public key the receipts verify with (Ed25519, DER, base64)', response: { 200: s.ReceiptKey } } },
+      async () => ({ publicKey: receipts.publicKey, keyId: receipts.keyId }),
+    );
+
+    scope.post(
+      '/v1/head',
+      {
+        schema: {
+          summary: 'the receipt of the head the service holds of the signing terminal (etg ledger verify --upstream)',
+          security: [{ terminal: [] }],
+          body: s.HeadBody,
+          response: { 200: s.HeadAnswer, 401: s.ErrorBody, 403: s.ErrorBody },
+        },
+      },
+      async (req, reply) => {
+        const signed = await signedBy(req, reply, '/v1/head');
+        if (!signed) return reply;
+        if (req.body.terminalId !== signed.terminal)
+          return reply.code(403).send({ error: 'foreign-stream', message: 'a terminal may ask only for its own head' });
+        const head = await q.head(db, signed.terminal);
+        return { receipt: receipts.sign(signed.terminal, head.ackedSeq, head.headHash) };
       },
     );
 

@@ -1,4 +1,5 @@
-import { useWitnessForVerify, verifyLedger, WitnessClient } from '../../ledger/index.js';
+import path from 'node:path';
+import { askUpstreamHead, credentialsFile, readCredentials, receiptProblems, useWitnessForVerify, verifyLedger, WitnessClient } from '../../ledger/index.js';
 import { DATA_DIR, defineCommand, JSON_OUTPUT, openFromArgs, options } from './common.js';
 import { verifyAccounts } from './verify-accounts.js';
 
@@ -6,7 +7,7 @@ export const command = defineCommand({
   name: 'ledger verify',
   summary:
     "First what the host's start checks, in both modes: the head mark (a journal shorter than one\ncommitted here before) and the schema and its append-only triggers against the migrations. Then\nfrom the newest checkpoint (its signature, then the entries after it replayed against the state\nit signed), or with --full from the first entry: SQLite's integrity check, the hash chain, the\npostings and their balance, and balances/meters/recall recomputed from the journal. Without a\ncheckpoint both check everything. Then the service accounts store against the journal's account\nentries. Exit 0 when everything matches, 1 on any mismatch.",
-  usage: 'usage: etg ledger verify --data-dir DIR [--full] [--witness SOCKET] [--json]',
+  usage: 'usage: etg ledger verify --data-dir DIR [--full] [--witness SOCKET] [--upstream URL] [--json]',
   options: {
     'data-dir': DATA_DIR,
     full: { type: 'boolean', help: 'replay from the first entry, not from the newest checkpoint' },
@@ -14,6 +15,11 @@ export const command = defineCommand({
       type: 'string',
       value: 'SOCKET',
       help: "check the journal against the newest head the ledger witness signed, and its\ncheckpoints with the witness's key (default: $ETG_WITNESS_SOCKET); an unanswered\nwitness is a failure",
+    },
+    upstream: {
+      type: 'string',
+      value: 'URL',
+      help: "ask the upstream for a receipt of the head it holds now (signed with the terminal's\ncredentials in DIR) and check the journal against it; an unanswered upstream is a failure",
     },
     json: JSON_OUTPUT,
   },
@@ -36,6 +42,19 @@ export async function run(argv: string[]): Promise<number> {
       }
     }
     const r = verifyLedger(ledger, { from: v.full ? 'genesis' : 'checkpoint' });
+    if (v.upstream) {
+      // The upstream asked directly: its key over the URL's TLS, its head now (ledger/upstream-head.ts).
+      try {
+        const credentials = readCredentials(credentialsFile(path.resolve(String(v['data-dir']))));
+        const { receipt, publicKey } = await askUpstreamHead(String(v.upstream), credentials);
+        const hashAt = (seq: number) => ledger.entry(seq)?.hash;
+        const u = receiptProblems(ledger.terminalId, ledger.headOf(), receipt, publicKey, `asked of ${String(v.upstream)}`, hashAt);
+        witnessProblems.push(...u.problems);
+        r.checked.push(u.checked);
+      } catch (e) {
+        witnessProblems.push(`upstream: ${e instanceof Error ? e.message : String(e)}: the journal was not checked against it`);
+      }
+    }
     r.problems.unshift(...witnessProblems);
     r.ok &&= witnessProblems.length === 0;
     // The service accounts: a check of its own (cli/ledger/verify-accounts.ts), after the ledger's.

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { canonicalJson, Ledger, SyncClient, syncAnchor, verifyLedger, signRequest, type Credentials } from '../../ledger/index.js';
+import { canonicalJson, genesisHash, Ledger, SyncClient, syncAnchor, verifyLedger, signRequest, type Credentials } from '../../ledger/index.js';
 import { billCredit, settledRound } from '../../ledger/fixtures.js';
 import {
   connectPg,
@@ -104,8 +104,10 @@ describe('upstream on PostgreSQL', () => {
     const other = connectPg(cluster.url.replace(/\/postgres$/, '/mig_test'));
     try {
       assert.deepEqual(await migrateUpstream(other, 1), [1]);
-      // Journal rows written at version 1; migration 2 must build the meters from them.
-      await enrolTerminal(other, 'M1');
+      // Journal rows written at version 1; migration 2 must build the meters from them. The terminal
+      // as version 1 enrolled it (enrolTerminal now also hands out the receipt key of migration 4).
+      await other.query("INSERT INTO terminals (terminal_id, key) VALUES ('M1', $1)", [Buffer.alloc(32, 1)]);
+      await other.query("INSERT INTO heads (terminal_id, seq, hash) VALUES ('M1', 0, $1)", [genesisHash('M1')]);
       const l = Ledger.open({ file: ':memory:', terminalId: 'M1' });
       fill(l, 3);
       const { ingest } = await import('../../upstream/ingest.js');
@@ -119,7 +121,7 @@ describe('upstream on PostgreSQL', () => {
       }
       await other.query("UPDATE heads SET seq = $1, hash = $2 WHERE terminal_id = 'M1'", [l.headOf().seq, l.headOf().hash]);
       assert.deepEqual(await migrateUpstream(other, 2), [2]);
-      assert.deepEqual(await migrateUpstream(other), [3]);
+      assert.deepEqual(await migrateUpstream(other), [3, 4]);
       assert.deepEqual(await migrateUpstream(other), []);
       const m = await other.query<{ scope: string; name: string; value: number }>(
         "SELECT scope, name, value FROM meters WHERE terminal_id = 'M1' ORDER BY scope, name",
