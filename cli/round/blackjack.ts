@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { runScript, ScriptError, type ScriptInput } from '../../engine/blackjack/script.js';
 import { PROFILE_IDS } from '../../engine/blackjack/rules.js';
-import { STREAK_LEVELS, type StreakLevel } from '../../engine/blackjack/side-bets.js';
+import { STREAK_LEVELS, type StreakLevel } from '../../engine/blackjack/bets/streak.js';
 import { stakeSchema } from '../baccarat-war-round.js';
 import { rulesFromArgs, UsageError } from '../blackjack-args.js';
 import { defineCommand, options } from '../command.js';

@@ -44,7 +44,8 @@ export async function run(argv: string[]): Promise<number> {
   // Off a full shoe the first two cards of another seat's hand are as likely as one's own (the
   // shoe's order is exchangeable): any pair on any player's hand (Art. 13 1)) has the same edge.
   const bets: Record<string, { houseEdge: number; note?: string }> = Object.fromEntries(Object.entries(e).map(([k, v]) => [k, { houseEdge: v }]));
-  bets.anyPairOtherSeat = { houseEdge: e.anyPair, note: "another seat's first two cards are exchangeable with one's own off a full shoe" };
+  if (e.anyPair !== undefined)
+    bets.anyPairOtherSeat = { houseEdge: e.anyPair, note: "another seat's first two cards are exchangeable with one's own off a full shoe" };
   const streak = rounds > 0 ? streakOf(decks, rounds, seed) : null;
   if (values.json) console.log(JSON.stringify({ decks, bets, ...(streak ? { streak } : {}) }));
   else {

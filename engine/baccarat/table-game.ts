@@ -1,10 +1,12 @@
 import { cardCode, type Card } from '../cards/card.js';
+import { additionalBets, offeredBets } from '../table/bet-catalogue.js';
 import type { GameDefinition, GameLine, HandView, Pending, SeatStakes, StadiumStakes } from '../table/game.js';
 import { lineBet, STADIUM_SEAT } from '../table/vocabulary.js';
 import { baccaratPayTable } from './pay-table.js';
 import { baccaratMarks, resolveBaccarat } from './options.js';
 import { isRegulatedBaccaratProfile } from './profiles.js';
-import { BACCARAT_BETS, settleBaccaratSeat, type BaccaratBets } from './settle.js';
+import { BACCARAT_BETS, BACCARAT_CATALOGUE } from './bets.js';
+import { settleBaccaratSeat, type BaccaratBets } from './settle.js';
 import { cutCardOut, newShoeSession, shoeExpected, shoeTake, voidCoup, type ShoeSession } from './shoe-session.js';
 import { handTotal, type CoupResult } from './tableau.js';
 
@@ -26,14 +28,15 @@ export function baccaratTableGame(profileId: string, options: Readonly<Record<st
   const resolved = resolveBaccarat(profileId, options, true);
   const rules = resolved.profile;
   const optionKeys = Object.entries(options).sort(([a], [b]) => a.localeCompare(b));
+  const additional: ReadonlySet<string> = new Set(additionalBets(BACCARAT_CATALOGUE));
   const bets = (b: SeatStakes['bets']): BaccaratBets => Object.fromEntries(BACCARAT_BETS.flatMap((k) => (b[k] !== undefined ? [[k, b[k]]] : [])));
   return {
     kind: 'baccarat',
     profile: profileId,
     identity: optionKeys.length > 0 ? `baccarat/${profileId}/${JSON.stringify(optionKeys)}` : `baccarat/${profileId}`,
     decks: rules.decks,
-    // «6 Sortudo» only where the table offers it (Art. 13 n.1 4)(3), with its reference).
-    bets: rules.lucky6 ? BACCARAT_BETS : BACCARAT_BETS.filter((b) => b !== 'lucky6'),
+    // The catalogue's bets the profile offers («6 Sortudo» only where the table offers it, Art. 13 n.1 4)(3)).
+    bets: offeredBets(BACCARAT_CATALOGUE, rules),
     behind: null,
     // Every seat plays the same coup: a remote station's bets are settled as a seat's (on the stadium box).
     remote: 'own-spots',
@@ -108,8 +111,8 @@ export function baccaratTableGame(profileId: string, options: Readonly<Record<st
       });
       return [view('player', cards.player), view('banker', cards.banker)];
     },
-    /** The pairs and Lucky 6 are the table's additional bets; a tie is a main bet (8 : 1) and not celebrated. */
-    prizeOf: (line) => (line.net > 0 && (line.bet === 'playerPair' || line.bet === 'bankerPair' || line.bet === 'lucky6') ? 'side-bet' : undefined),
+    /** The catalogue's additional bets (the pairs, Lucky 6) are celebrated; a tie is a main bet (8 : 1) and not. */
+    prizeOf: (line) => (line.net > 0 && additional.has(line.bet) ? 'side-bet' : undefined),
     coups: (shoe) => shoe.results,
   };
 }

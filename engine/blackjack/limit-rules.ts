@@ -1,9 +1,7 @@
 import type { LimitRules } from '../table/game.js';
-import type { BetId } from '../table/vocabulary.js';
+import { BLACKJACK_CATALOGUE } from './bets/catalogue.js';
+import type { BlackjackBetEntry } from './bets/entry.js';
 import { describeRules, type BlackjackRules } from './rules.js';
-
-/** The additional bets of Art. 13 (the streak's levels count as one: the table groups them). */
-const ADDITIONAL_BETS: readonly BetId[] = ['anyPair', 'perfectPairs', 'sevens', 'over13', 'under13', 'streak2', 'streak3', 'streak4', 'streak5'];
 
 /**
  * What a blackjack profile fixes about stakes, each with the article its option comes from:
@@ -11,14 +9,16 @@ const ADDITIONAL_BETS: readonly BetId[] = ['anyPair', 'perfectPairs', 'sevens', 
  * Macau 2009's cap on the table's total per round, which the casino may set with procedure 3
  * (Art. 5 n.2 3)(8)); one additional bet per player (Art. 13, the literal reading).
  */
-export function blackjackLimitRules(rules: BlackjackRules): LimitRules {
+export function blackjackLimitRules(rules: BlackjackRules, catalogue: readonly BlackjackBetEntry[] = BLACKJACK_CATALOGUE): LimitRules {
   const articles = describeRules(rules);
+  // The additional bets the table offers (the streak's levels count as one: the table groups them).
+  const additional = catalogue.filter((b) => b.kind === 'additional' && b.offered(rules)).map((b) => b.id);
   return {
     multiplesOfMinimum: rules.betInMultiplesOfMinimum ? articles.betInMultiplesOfMinimum.article : null,
     maxTimesMinimum: rules.maxBetMultiple > 0 ? { times: rules.maxBetMultiple, rule: articles.maxBetMultiple.article } : null,
     minSeats: null,
     // A subparagraph of procedure 3: under the other procedures a cap is the casino's own, citing no article.
     roundMaxRule: rules.profile === 'macau-2009' && rules.dealProcedure === 'macau-3' ? 'macau-2009 art.5 n.2 3)(8)' : null,
-    oneAdditionalBet: rules.oneSideBetPerPlayer ? { bets: ADDITIONAL_BETS, rule: articles.oneSideBetPerPlayer.article } : null,
+    oneAdditionalBet: rules.oneSideBetPerPlayer ? { bets: additional, rule: articles.oneSideBetPerPlayer.article } : null,
   };
 }

@@ -29,11 +29,6 @@ const BY_KEY: Readonly<Record<RefKey, readonly OptionKey[]>> = {
   surrender: ['surrender', 'surrenderMoment'],
   fiveCard: ['fiveCardHalfPay'],
   special678: ['bonus678'],
-  anyPair: ['anyPair', 'oneSideBetPerPlayer'],
-  anyPairSplit: ['anyPair', 'oneSideBetPerPlayer', 'splitPairsBy'],
-  sevens: ['sevens', 'oneSideBetPerPlayer'],
-  overUnder: ['overUnder13', 'overUnderAceValue', 'oneSideBetPerPlayer'],
-  perfectPairs: ['perfectPairs', 'oneSideBetPerPlayer'],
   streakWin: ['winningStreak'],
   streakLose: ['winningStreak'],
   streakSurrender: ['winningStreak', 'surrender', 'surrenderMoment'],
@@ -63,7 +58,12 @@ export interface LineMarks {
  * table's order), with the authorisation reference; nothing for a line the text's defaults decided.
  */
 export function lineChoices(rules: BlackjackRules, key: RefKey, ctx: LineContext = {}): LineMarks {
-  const keys = new Set<OptionKey>(BY_KEY[key]);
+  return choicesOf(rules, BY_KEY[key], ctx);
+}
+
+/** The same for a line whose deciding options its bet states itself (a bet of the catalogue: bets/citation.ts). */
+export function choicesOf(rules: BlackjackRules, options: readonly OptionKey[], ctx: LineContext = {}): LineMarks {
+  const keys = new Set<OptionKey>(options);
   if (ctx.doubled) for (const k of ['doubleOn', 'softDoubleAceLocked'] as const) keys.add(k);
   if (ctx.doubled && ctx.fromSplit) keys.add('doubleAfterSplit');
   if (ctx.fromSplit) for (const k of ['maxHands', 'resplit', 'resplitAces', 'splitPairsBy'] as const) keys.add(k);

@@ -1,10 +1,11 @@
-import { isRegulated, type ProfileId, type RegulatedProfileId } from './rules.js';
+import { articleOf, type Articles } from './bets/citation.js';
+import { isRegulated, type ProfileId } from './rules.js';
 
 /**
- * The article that decides each kind of settlement, per profile: [macau-2009, macau-2004,
- * portugal-2001]. A settlement line's `rule` is `<profile> <article>`, e.g. `macau-2009 art.10 n.5`;
- * null where the profile's text has no such bet (the guard keeps it off, so no line is made
- * under it; were one made, it would name the profile and cite no article).
+ * The article that decides each kind of settlement of the main bet, the insurance, the streak
+ * and the jackpot, per profile: [macau-2009, macau-2004, portugal-2001] (bets/citation.ts). A
+ * settlement line's `rule` is `<profile> <article>`, e.g. `macau-2009 art.10 n.5`; null where the
+ * profile's text has no such bet. The bets of the first cards cite their own (engine/blackjack/bets/).
  */
 const REFS = {
   bust: ['art.7 n.2', 'art.7 n.2', 'rule 22'],
@@ -30,11 +31,6 @@ const REFS = {
   surrender: ['art.18 n.1', 'art.18 n.1', 'rule 36'],
   fiveCard: ['art.19 n.1', 'art.19 n.1', null],
   special678: ['art.15', 'art.15', 'rule 35'],
-  anyPair: ['art.13 1)(1), art.14 n.1', 'art.13 1)(1), art.14 n.1', null],
-  anyPairSplit: ['art.13 1)(2), art.14 n.1', 'art.13 1)(2), art.14 n.1', null],
-  sevens: ['art.13 2), art.14 n.2', 'art.13 2), art.14 n.2', null],
-  overUnder: ['art.13 3), art.14 n.3', 'art.13 3), art.14 n.3', null],
-  perfectPairs: ['art.13 4), art.14 n.4', null, null],
   streakWin: ['art.13 5)(2) i), art.14 n.5', null, null],
   streakLose: ['art.13 5)(2) ii)', null, null],
   streakSurrender: ['art.18 n.3', null, null],
@@ -47,17 +43,13 @@ const REFS = {
   jackpotAward: [null, null, 'rules 42-43, 50 a)'],
   // The top award of a level held by more than one player: split between them (rule 50 b)).
   jackpotShared: [null, null, 'rules 42-43, 50 b)'],
-} as const satisfies Record<string, readonly [string | null, string | null, string | null]>;
+} as const satisfies Record<string, Articles>;
 
 export type RefKey = keyof typeof REFS;
 
-const COLUMN: Record<RegulatedProfileId, 0 | 1 | 2> = { 'macau-2009': 0, 'macau-2004': 1, 'portugal-2001': 2 };
-
 export function ref(profile: ProfileId, key: RefKey): string {
   // The generic profile plays by no text: its lines name the profile and cite no article.
-  if (!isRegulated(profile)) return profile;
-  const article = REFS[key][COLUMN[profile]];
-  return article === null ? profile : `${profile} ${article}`;
+  return articleOf(profile, REFS[key]);
 }
 
 /**

@@ -6,51 +6,39 @@ import { poolsInPlay, settleJackpot, type JackpotEntry, type JackpotLevelMove, t
 import { lineChoices, type LineContext, type LineMarks } from './line-choices.js';
 import { ref, stayedOutRef, type RefKey } from './refs.js';
 import { isRegulated, type BlackjackRules } from './rules.js';
-import {
-  ANY_PAIR_PAYS,
-  OVER_UNDER_PAYS,
-  PERFECT_PAIRS_PAYS,
-  SEVENS_PAYS,
-  STREAK_LEVELS,
-  STREAK_PAYS,
-  isRankPair,
-  overUnderTotal,
-  perfectPairKind,
-  sevensKind,
-  type StreakLevel,
-} from './side-bets.js';
+import { BLACKJACK_CATALOGUE, firstCardsBets } from './bets/catalogue.js';
+import { articleOf } from './bets/citation.js';
+import type { BlackjackBetEntry, FirstCardsBet, SideBetId } from './bets/entry.js';
+import { STREAK_LEVELS, STREAK_PAYS, type StreakLevel } from './bets/streak.js';
+import { choicesOf } from './line-choices.js';
 
 /* ───────────────────────────── inputs ───────────────────────────── */
 
-export interface SeatBets {
+/**
+ * A bettor's additional bets on a hand, by the catalogue's id (engine/blackjack/bets/): the bets
+ * of the first cards, and the seat's jackpot chip. A bet the round's catalogue does not have, or
+ * the rules do not offer, is refused.
+ */
+export type SideStakes = Readonly<Partial<Record<SideBetId, number>>>;
+
+export type SeatBets = SideStakes & {
   readonly main: number;
-  readonly anyPair?: number;
-  readonly sevens?: number;
-  readonly over13?: number;
-  readonly under13?: number;
-  readonly perfectPairs?: number;
-  readonly jackpot?: number;
   /** New winning-streak bets by level (Art. 13 5)); only when the seat has none open. */
   readonly streak?: Partial<Record<`${StreakLevel}`, number>>;
-}
+};
 
 /**
  * A bet behind (Macau Art. 20; Portugal rules 15–16, 28, 30). A bettor may also (or only) place
  * additional bets on this seat's hand: Art. 13 lets them be placed on any player's hand; `main: 0`
  * with a side bet is such a side-only bettor.
  */
-export interface BehindBet {
+export type BehindBet = SideStakes & {
   readonly owner: string;
   readonly main: number;
-  readonly anyPair?: number;
-  readonly sevens?: number;
-  readonly over13?: number;
-  readonly under13?: number;
-  readonly perfectPairs?: number;
   /** With `behindFollows: bettor-chooses`: whether this bettor follows a split / a double. */
   readonly followSplit?: boolean;
   readonly followDouble?: boolean;
-}
+};
 
 export interface SeatEntry {
   readonly seat: number;
@@ -79,6 +67,8 @@ export interface RoundSetup {
   readonly jackpot?: JackpotState;
   /** Shared inventory of the shoe, so a card beyond its copies is refused across rounds. */
   readonly inventory?: ShoeInventory;
+  /** The bets the round knows (engine/blackjack/bets/catalogue.ts unless given). */
+  readonly catalogue?: readonly BlackjackBetEntry[];
 }
 
 /* ───────────────────────────── outputs ───────────────────────────── */
@@ -179,10 +169,6 @@ export type RoundEvent =
 
 /* ───────────────────────────── state ───────────────────────────── */
 
-/** The additional bets of Art. 13 a bettor may place on a hand. */
-type SideBets = Pick<SeatBets, 'anyPair' | 'sevens' | 'over13' | 'under13' | 'perfectPairs'>;
-const SIDE_KEYS = ['anyPair', 'sevens', 'over13', 'under13', 'perfectPairs'] as const;
-
 interface Stake {
   readonly owner: string | undefined;
   stake: number;
@@ -223,8 +209,9 @@ interface Seat {
   declinedResplit: boolean;
   surrendered: boolean;
   firstTwo: Card[];
-  sevensThird?: Card;
-  awaitingSevensThird: boolean;
+  /** The card dealt to the first hand of a split of the first two cards (a third seven, Art. 13 2)(2)). */
+  afterSplit?: Card;
+  awaitingAfterSplit: boolean;
   /** Hands (by index when formed) whose first two cards after a split were a pair. */
   splitPairs: number[];
   /** Every card dealt to the seat's hands, in dealing order: the player's cards of rule 42. */
@@ -258,12 +245,16 @@ export class BlackjackRound {
   private streaksOut: StreakState[] = [];
   private jackpotOut: { state: JackpotState; moves: JackpotLevelMove[]; results: JackpotResult[] } | undefined;
   private heldOut: HeldStreakStake[] = [];
+  /** The catalogue's bets of the first cards, in the order they are settled. */
+  private readonly firstCards: readonly FirstCardsBet[];
 
   constructor(setup: RoundSetup) {
     this.setup = setup;
     this.rules = setup.rules;
     this.inventory = setup.inventory ?? new ShoeInventory(setup.rules.decks);
-    this.seatList = validateAndBuild(setup);
+    const catalogue = setup.catalogue ?? BLACKJACK_CATALOGUE;
+    this.firstCards = firstCardsBets(catalogue);
+    this.seatList = validateAndBuild(setup, catalogue);
     this.flow = this.play();
     const first = this.flow.next();
     this.current = first.done ? { kind: 'done' } : first.value;
@@ -385,21 +376,33 @@ export class BlackjackRound {
       });
       if (s.insurance > 0) this.line(s.seat, 'insurance', 0, s.insurance, 0, rule);
       for (const [owner, amount] of s.behindInsurance) this.line(s.seat, 'insurance', 0, amount, 0, rule, owner);
+      // Every additional bet the catalogue returns on a void: the seat's (the first cards', then
+      // the jackpot chip), then its bettors'. The streak's markers stay where they were (below).
       const b = s.entry.bets;
-      for (const k of ['anyPair', 'sevens', 'over13', 'under13', 'perfectPairs', 'jackpot'] as const) {
+      for (const k of this.returnedOnVoid) {
         const v = b[k];
         if (v) this.line(s.seat, k, 0, v, 0, rule);
       }
       for (const bb of s.entry.behind ?? []) {
-        for (const k of SIDE_KEYS) {
-          const v = bb[k];
-          if (v) this.line(s.seat, k, 0, v, 0, rule, bb.owner);
+        for (const { id } of this.firstCards) {
+          const v = bb[id];
+          if (v) this.line(s.seat, id, 0, v, 0, rule, bb.owner);
         }
       }
     }
     this.streaksOut = (this.setup.streaks ?? []).map((x) => ({ ...x, bets: { ...x.bets } }));
     this.voided = true;
     this.current = { kind: 'done' };
+  }
+
+  /** The seat's additional bets a void returns, in the order their lines are written. */
+  private get returnedOnVoid(): SideBetId[] {
+    const catalogue = this.setup.catalogue ?? BLACKJACK_CATALOGUE;
+    const jackpot = catalogue.flatMap((b) => {
+      const id = b.id;
+      return b.family === 'jackpot' && b.onVoid === 'returned' && id !== 'main' ? [id] : [];
+    });
+    return [...this.firstCards.filter((b) => b.onVoid === 'returned').map((b) => b.id), ...jackpot];
   }
 
   get isVoid(): boolean {
@@ -608,9 +611,9 @@ export class BlackjackRound {
       h.cards.push(c);
       // Each pair formed again after a split is an "any pair" too (Art. 13 1)(2)).
       if ((h.cards[0] as Card).rank === c.rank) s.splitPairs.push(i);
-      if (s.awaitingSevensThird) {
-        s.sevensThird = c;
-        s.awaitingSevensThird = false;
+      if (s.awaitingAfterSplit) {
+        s.afterSplit = c;
+        s.awaitingAfterSplit = false;
       }
     }
     if (h.status !== 'open') return;
@@ -732,7 +735,7 @@ export class BlackjackRound {
     const h = this.hand(s, i);
     const moved = h.cards.pop() as Card;
     const aces = moved.rank === 'A';
-    if (s.hands.length === 1 && s.firstTwo[0]?.rank === '7' && s.firstTwo[1]?.rank === '7') s.awaitingSevensThird = true;
+    if (s.hands.length === 1) s.awaitingAfterSplit = true;
     const stakes: Stake[] = [];
     for (const st of h.stakes) {
       if (st.followSplit && !notFollowing.includes(st.owner as string)) stakes.push({ ...st, stake: st.base, stayedOutSplit: false, stayedOutDouble: false });
@@ -901,57 +904,15 @@ export class BlackjackRound {
     for (const s of this.seatList) {
       const b = s.entry.bets;
       const [c1, c2] = s.firstTwo as [Card, Card];
-      const bettors: [string | undefined, SideBets][] = [[undefined, b], ...(s.entry.behind ?? []).map((x): [string, SideBets] => [x.owner, x])];
+      const cards = { first: c1, second: c2, ...(s.afterSplit ? { afterSplit: s.afterSplit } : {}), splitPairs: s.splitPairs };
+      const bettors: [string | undefined, SideStakes][] = [[undefined, b], ...(s.entry.behind ?? []).map((x): [string, SideStakes] => [x.owner, x])];
       for (const [owner, sb] of bettors) {
         const behind = { behind: owner !== undefined };
-        if (sb.anyPair) {
-          const won = isRankPair(c1, c2);
-          this.line(s.seat, 'anyPair', 0, sb.anyPair, won ? ANY_PAIR_PAYS * sb.anyPair : -sb.anyPair, ref(p, 'anyPair'), owner, this.marks('anyPair', behind));
-          if (won) {
-            // Pairs formed again by split hands pay too (Art. 13 1)(2)); the bet rides on them.
-            for (const i of s.splitPairs)
-              this.line(s.seat, 'anyPair', i, 0, ANY_PAIR_PAYS * sb.anyPair, ref(p, 'anyPairSplit'), owner, this.marks('anyPairSplit', behind));
-          }
-        }
-        if (sb.sevens) {
-          const kind = sevensKind(c1, c2, s.sevensThird);
-          this.line(s.seat, 'sevens', 0, sb.sevens, kind ? SEVENS_PAYS[kind] * sb.sevens : -sb.sevens, ref(p, 'sevens'), owner, this.marks('sevens', behind));
-        }
-        const ou = overUnderTotal(c1, c2, r.overUnderAceValue);
-        if (sb.over13)
-          this.line(
-            s.seat,
-            'over13',
-            0,
-            sb.over13,
-            ou > 13 ? OVER_UNDER_PAYS * sb.over13 : -sb.over13,
-            ref(p, 'overUnder'),
-            owner,
-            this.marks('overUnder', behind),
-          );
-        if (sb.under13)
-          this.line(
-            s.seat,
-            'under13',
-            0,
-            sb.under13,
-            ou < 13 ? OVER_UNDER_PAYS * sb.under13 : -sb.under13,
-            ref(p, 'overUnder'),
-            owner,
-            this.marks('overUnder', behind),
-          );
-        if (sb.perfectPairs) {
-          const kind = perfectPairKind(c1, c2);
-          this.line(
-            s.seat,
-            'perfectPairs',
-            0,
-            sb.perfectPairs,
-            kind ? PERFECT_PAIRS_PAYS[kind] * sb.perfectPairs : -sb.perfectPairs,
-            ref(p, 'perfectPairs'),
-            owner,
-            this.marks('perfectPairs', behind),
-          );
+        for (const bet of this.firstCards) {
+          const stake = sb[bet.id];
+          if (!stake) continue;
+          for (const l of bet.settle(cards, stake, r))
+            this.line(s.seat, bet.id, l.hand, l.stake, l.net, articleOf(p, l.citation.articles), owner, choicesOf(r, l.citation.options, behind));
         }
       }
       if (b.jackpot) {
@@ -1141,8 +1102,11 @@ function decider(r: BlackjackRules, entry: SeatEntry): string {
   }
 }
 
-function validateAndBuild(setup: RoundSetup): Seat[] {
+function validateAndBuild(setup: RoundSetup, catalogue: readonly BlackjackBetEntry[]): Seat[] {
   const r = setup.rules;
+  const first = firstCardsBets(catalogue);
+  // The seat's additional bets: the first cards' in their settlement order, then the jackpot chip.
+  const seatSides: BlackjackBetEntry[] = [...first, ...catalogue.filter((x) => x.family === 'jackpot')];
   if (setup.seats.length === 0) throw new RoundError('no seat has a bet');
   const seen = new Set<number>();
   const streakBySeat = new Map((setup.streaks ?? []).map((x) => [x.seat, x]));
@@ -1156,21 +1120,15 @@ function validateAndBuild(setup: RoundSetup): Seat[] {
     const b = entry.bets;
     const main = checkAmount(b.main, `seat ${entry.seat} main bet`);
     checkLimits(r, main, `seat ${entry.seat} main bet`);
-    const sides: [keyof SeatBets, boolean][] = [
-      ['anyPair', r.anyPair],
-      ['sevens', r.sevens],
-      ['over13', r.overUnder13],
-      ['under13', r.overUnder13],
-      ['perfectPairs', r.perfectPairs],
-      ['jackpot', r.jackpot],
-    ];
     let sideCount = 0;
-    for (const [k, enabled] of sides) {
-      if (b[k] === undefined) continue;
-      if (!enabled) throw new RoundError(`seat ${entry.seat}: the ${k} bet is not offered under these rules`);
+    for (const bet of seatSides) {
+      const k = bet.id;
+      if (k === 'main' || b[k] === undefined) continue;
+      if (!bet.offered(r)) throw new RoundError(`seat ${entry.seat}: the ${k} bet is not offered under these rules`);
       checkAmount(b[k], `seat ${entry.seat} ${k} bet`);
       sideCount++;
     }
+    refuseUnknown(b, ['main', 'streak', ...seatSides.map((x) => x.id)], `seat ${entry.seat}`);
     if (b.jackpot !== undefined && !setup.jackpot) throw new RoundError(`seat ${entry.seat}: a jackpot bet needs the jackpot program and pools`);
     // Rule 47: «uma ficha por cada jogador, no montante previamente definido».
     if (b.jackpot !== undefined && setup.jackpot && b.jackpot !== setup.jackpot.program.stake)
@@ -1205,13 +1163,14 @@ function validateAndBuild(setup: RoundSetup): Seat[] {
       }
       owners.add(bb.owner);
       let sides = 0;
-      for (const k of SIDE_KEYS) {
+      for (const bet of first) {
+        const k = bet.id;
         if (bb[k] === undefined) continue;
-        const enabled = k === 'over13' || k === 'under13' ? r.overUnder13 : r[k];
-        if (!enabled) throw new RoundError(`seat ${entry.seat}: the ${k} bet of ${bb.owner} is not offered under these rules`);
+        if (!bet.offered(r)) throw new RoundError(`seat ${entry.seat}: the ${k} bet of ${bb.owner} is not offered under these rules`);
         checkAmount(bb[k], `seat ${entry.seat} ${k} bet of ${bb.owner}`);
         sides++;
       }
+      refuseUnknown(bb, ['owner', 'main', 'followSplit', 'followDouble', ...first.map((x) => x.id)], `seat ${entry.seat} bettor ${bb.owner}`);
       if (r.oneSideBetPerPlayer && sides > 1) throw new RoundError(`seat ${entry.seat}: only one additional bet per player (art.13)`);
       if (bb.main === 0 && sides > 0) continue; // side bets only, on this seat's hand (Art. 13)
       const amount = checkAmount(bb.main, `seat ${entry.seat} bet behind of ${bb.owner}`);
@@ -1240,7 +1199,7 @@ function validateAndBuild(setup: RoundSetup): Seat[] {
       declinedResplit: false,
       surrendered: false,
       firstTwo: [],
-      awaitingSevensThird: false,
+      awaitingAfterSplit: false,
       splitPairs: [],
       dealt: [],
       ...(streak ? { streak } : {}),
@@ -1250,6 +1209,11 @@ function validateAndBuild(setup: RoundSetup): Seat[] {
     if (!Number.isInteger(st.seat) || st.seat < 1 || st.seat > r.seats) throw new RoundError(`streak marker of seat ${st.seat}: no such seat (1–${r.seats})`);
   }
   return out;
+}
+
+/** A bet the round's catalogue does not place there (a baccarat bet, a jackpot chip behind a seat) is refused, never ignored. */
+function refuseUnknown(bets: object, known: readonly string[], who: string): void {
+  for (const k of Object.keys(bets)) if (!known.includes(k)) throw new RoundError(`${who}: no "${k}" bet here (${known.join(', ')})`);
 }
 
 function checkLimits(r: BlackjackRules, amount: number, what: string): void {

@@ -1,10 +1,12 @@
+import { RANKS, SUITS, type Card } from '../cards/card.js';
+import { BLACKJACK_CATALOGUE, firstCardsBets } from './bets/catalogue.js';
+import type { FirstCardsBet } from './bets/entry.js';
 import type { BlackjackRules } from './rules.js';
-import { ANY_PAIR_PAYS, PERFECT_PAIRS_PAYS, SEVENS_PAYS } from './side-bets.js';
 
 /**
  * The simulator's cards are integers 0..51, rank * 4 + suit (ranks A, 2 … K as 0 … 12; suits in
  * `SUITS` order, so 1 and 2 are the red ones). This file holds what the simulator reads from a
- * card id: its blackjack value, and the side bets settled by the first two cards, as tables.
+ * card id: its blackjack value, its card, and the side bets settled by the first two cards, as tables.
  */
 
 /** Blackjack value by card id, the ace as 1. */
@@ -15,40 +17,33 @@ export const CARD_VALUE: Uint8Array = Uint8Array.from({ length: 52 }, (_, id) =>
 
 export const SEVEN_RANK = 6;
 
-/** The side bets settled by the player's first two cards, in `SIM_SIDE_BETS` order. */
-export const FIRST_TWO_BETS = 5;
+/** The catalogue's bets of the first cards, in the order they are settled: the simulator's first side bets. */
+export const FIRST_TWO: readonly FirstCardsBet[] = firstCardsBets(BLACKJACK_CATALOGUE);
+export const FIRST_TWO_BETS = FIRST_TWO.length;
+
+/** The card of each id, for a bet's own settlement. */
+export const CARD_OF_ID: readonly Card[] = Array.from({ length: 52 }, (_, id) => ({ rank: RANKS[id >> 2] ?? 'A', suit: SUITS[id & 3] ?? 'S' }));
 
 /**
- * Result per unit of each first-two-card side bet, by `(first * 52 + second) * FIRST_TWO_BETS + bet`:
- * any pair (Art. 13 1)), sevens with two cards (13 2); a third seven after a split is added later),
- * over 13, under 13 (13 3)), perfect pairs (13 4)). Bets the rules do not offer stay 0.
+ * Result per unit of each first-two-card side bet, by `(first * 52 + second) * FIRST_TWO_BETS + bet`,
+ * from each bet's own settlement (engine/blackjack/bets/) with no split: a third seven or a pair
+ * formed again after a split is settled when the round splits (`FastBlackjack`). Bets the rules do
+ * not offer stay 0.
  */
 export function firstTwoCardTable(rules: BlackjackRules): Int16Array {
   // Whole-number results: 16-bit entries keep the table (27 kB) within the first-level cache.
   const out = new Int16Array(52 * 52 * FIRST_TWO_BETS);
-  const put = (at: number, pays: number): void => {
-    if (!Number.isInteger(pays) || Math.abs(pays) > 0x7fff) throw new RangeError(`side-bet result ${pays} does not fit the 16-bit table`);
-    out[at] = pays;
-  };
-  const red = (id: number): boolean => (id & 3) === 1 || (id & 3) === 2;
-  const aceAs = (id: number): number => (id >> 2 === 0 ? rules.overUnderAceValue : (CARD_VALUE[id] as number));
-  for (let a = 0; a < 52; a++) {
-    for (let b = 0; b < 52; b++) {
-      const at = (a * 52 + b) * FIRST_TWO_BETS;
-      const sameRank = a >> 2 === b >> 2;
-      const sameSuit = (a & 3) === (b & 3);
-      if (rules.anyPair) put(at, sameRank ? ANY_PAIR_PAYS : -1);
-      if (rules.sevens) put(at + 1, a >> 2 === SEVEN_RANK && b >> 2 === SEVEN_RANK ? (sameSuit ? SEVENS_PAYS.twoSuited : SEVENS_PAYS.two) : -1);
-      if (rules.overUnder13) {
-        const t = aceAs(a) + aceAs(b);
-        put(at + 2, t > 13 ? 1 : -1);
-        put(at + 3, t < 13 ? 1 : -1);
-      }
-      if (rules.perfectPairs) {
-        put(at + 4, !sameRank ? -1 : sameSuit ? PERFECT_PAIRS_PAYS.perfect : red(a) === red(b) ? PERFECT_PAIRS_PAYS.coloured : PERFECT_PAIRS_PAYS.mixed);
+  FIRST_TWO.forEach((bet, k) => {
+    if (!bet.offered(rules)) return;
+    for (let a = 0; a < 52; a++) {
+      for (let b = 0; b < 52; b++) {
+        const cards = { first: CARD_OF_ID[a] as Card, second: CARD_OF_ID[b] as Card, splitPairs: [] };
+        const pays = bet.settle(cards, 1, rules).reduce((t, l) => t + l.net, 0);
+        if (!Number.isInteger(pays) || Math.abs(pays) > 0x7fff) throw new RangeError(`side-bet result ${pays} does not fit the 16-bit table`);
+        out[(a * 52 + b) * FIRST_TWO_BETS + k] = pays;
       }
     }
-  }
+  });
   return out;
 }
 

@@ -1,9 +1,11 @@
 import type { StrategyTable } from '../strategy/basic-strategy.js';
 import type { BlackjackRules } from './rules.js';
-import { CARD_VALUE, FIRST_TWO_BETS, SEVEN_RANK, isSpecial678Ids } from './simulator-cards.js';
+import type { Card } from '../cards/card.js';
+import type { FirstCardsBetId } from './bets/catalogue.js';
+import { STREAK_LEVELS, STREAK_PAYS, type StreakLevel } from './bets/streak.js';
+import { CARD_OF_ID, CARD_VALUE, FIRST_TWO, FIRST_TWO_BETS, isSpecial678Ids } from './simulator-cards.js';
 import { SimRng } from './simulator-rng.js';
 import { DOUBLE, DOUBLE_ACE_LOCKED, SPLIT, STAND, SURRENDER, SimTables, fiveKey, firstKey, laterKey } from './simulator-tables.js';
-import { ANY_PAIR_PAYS, SEVENS_PAYS, STREAK_PAYS } from './side-bets.js';
 
 /**
  * The simulator's fast path: one seat, flat main bet of one unit, basic strategy, side bets of
@@ -16,9 +18,14 @@ import { ANY_PAIR_PAYS, SEVENS_PAYS, STREAK_PAYS } from './side-bets.js';
 
 export type ShuffleMode = 'every-hand' | 'cut-card';
 
-export const SIM_SIDE_BETS = ['anyPair', 'sevens', 'over13', 'under13', 'perfectPairs', 'streak2', 'streak3', 'streak4', 'streak5'] as const;
-const STREAK0 = 5;
-export type SimSideBet = (typeof SIM_SIDE_BETS)[number];
+/** The side bets the simulator settles: the catalogue's bets of the first cards (in their settlement order), then the streak's levels. */
+export type SimSideBet = FirstCardsBetId | `streak${StreakLevel}`;
+export const SIM_SIDE_BETS: readonly SimSideBet[] = [...FIRST_TWO.map((b) => b.id).filter(isSimSideBet), ...STREAK_LEVELS.map((l) => `streak${l}` as const)];
+const STREAK0 = FIRST_TWO_BETS;
+
+function isSimSideBet(id: string): id is FirstCardsBetId {
+  return FIRST_TWO.some((b) => b.id === id);
+}
 
 export interface SimTotals {
   hands: number;
@@ -92,8 +99,6 @@ export class FastBlackjack {
   private readonly resplitAces: boolean;
   private readonly dealerBlackjackTakes: number;
   private readonly dealerDrawsWhenAllLost: boolean;
-  private readonly anyPair: boolean;
-  private readonly sevens: boolean;
   private readonly winningStreak: boolean;
 
   /**
@@ -134,9 +139,7 @@ export class FastBlackjack {
     this.shoe = new Uint8Array(n);
     for (let i = 0; i < n; i++) this.shoe[i] = i % 52;
     this.rng = new SimRng(seed);
-    this.sides = SIM_SIDE_BETS.filter((b) =>
-      b === 'over13' || b === 'under13' ? rules.overUnder13 : b.startsWith('streak') ? rules.winningStreak : rules[b as 'anyPair' | 'sevens' | 'perfectPairs'],
-    );
+    this.sides = SIM_SIDE_BETS.filter((b, k) => (k < FIRST_TWO_BETS ? FIRST_TWO[k]?.offered(rules) === true : rules.winningStreak));
     this.offered = Int32Array.from(this.sides.map((b) => SIM_SIDE_BETS.indexOf(b)));
     this.firstTwoOffered = this.offered.filter((k) => k < FIRST_TWO_BETS);
     // The first-two-card bets are decided every round; the streak levels only when one ends.
@@ -156,8 +159,6 @@ export class FastBlackjack {
     this.dealerBlackjackTakes =
       rules.dealerBlackjackTakes === 'original-only' ? TAKES_ORIGINAL_ONLY : rules.dealerBlackjackTakes === 'all' ? TAKES_ALL : TAKES_DOUBLES_ORIGINAL_ONLY;
     this.dealerDrawsWhenAllLost = rules.dealerDrawsWhenAllLost;
-    this.anyPair = rules.anyPair;
-    this.sevens = rules.sevens;
     this.winningStreak = rules.winningStreak;
   }
 
@@ -286,8 +287,9 @@ export class FastBlackjack {
   /** Plays the seat's hands in table order; a split inserts the new hand after the one split. */
   private playHands(u: number, p1: number, p2: number): void {
     const val = CARD_VALUE;
-    // The third seven for the sevens bet: -1 none, -2 the next card dealt to a split 7-7.
-    let sevensThird = -1;
+    // The card dealt to the first hand of a split of the first two cards (a third seven for the
+    // sevens bet, Art. 13 2)(2)): -1 no split, -2 the next card dealt to a split hand.
+    let afterSplit = -1;
     // Art. 16 n.5: a declined resplit bars later ones (unless resplitAfterDecline).
     let declined = false;
     for (let i = 0; i < this.nh; i++) {
@@ -295,7 +297,7 @@ export class FastBlackjack {
       let second = this.hSecond[i] as number;
       if (second === NO_CARD) {
         second = this.draw();
-        if (sevensThird === -2) sevensThird = second;
+        if (afterSplit === -2) afterSplit = second;
         this.hSecond[i] = second;
         if (first >> 2 === second >> 2) this.splitPairs++;
       }
@@ -373,7 +375,7 @@ export class FastBlackjack {
           break;
         }
         if (act === SPLIT) {
-          if (this.nh === 1 && p1 >> 2 === SEVEN_RANK && p2 >> 2 === SEVEN_RANK && sevensThird === -1) sevensThird = -2;
+          if (this.nh === 1 && afterSplit === -1) afterSplit = -2;
           split = true;
           break;
         }
@@ -397,7 +399,7 @@ export class FastBlackjack {
       }
       this.endHand(i, hard, ace, state, stake, doubled, net, out);
     }
-    if (sevensThird >= 0) this.settleThirdSeven(sevensThird, p1, p2);
+    if (this.nh > 1) this.settleAfterSplit(afterSplit, p1, p2);
   }
 
   /** The dealer's hand, then the main results of the seat's hands (summed, in units). */
@@ -516,18 +518,27 @@ export class FastBlackjack {
     }
   }
 
-  /** Sevens (Art. 13 2)): a seven dealt to the first hand of a split 7-7 makes three. */
-  private settleThirdSeven(third: number, p1: number, p2: number): void {
-    if (!this.sevens || third >> 2 !== SEVEN_RANK) return;
-    const suited = (p1 & 3) === (p2 & 3) && (p2 & 3) === (third & 3);
-    this.sideNet[1] = suited ? SEVENS_PAYS.threeSuited : SEVENS_PAYS.three;
+  /**
+   * A round that split: its bets of the first cards settled again by their own rules with what the
+   * split dealt (a third seven, Art. 13 2)(2); pairs formed again, 1)(2)). Rare (a few rounds in a
+   * hundred), so the catalogue's settlement runs here rather than a table.
+   */
+  private settleAfterSplit(afterSplit: number, p1: number, p2: number): void {
+    const third: Card | undefined = afterSplit >= 0 ? CARD_OF_ID[afterSplit] : undefined;
+    const cards = {
+      first: CARD_OF_ID[p1] as Card,
+      second: CARD_OF_ID[p2] as Card,
+      ...(third ? { afterSplit: third } : {}),
+      splitPairs: Array.from({ length: this.splitPairs }, (_, i) => i + 1),
+    };
+    for (const k of this.firstTwoOffered) {
+      const bet = FIRST_TWO[k];
+      if (bet) this.sideNet[k] = bet.settle(cards, 1, this.rules).reduce((t, l) => t + l.net, 0);
+    }
   }
 
-  /** Adds the any-pair wins of pairs formed by split hands (Art. 13 1)(2)), then returns the main result. */
+  /** Ends the round (the streak follows its result), then returns the main result. */
   private finishRound(main: number): number {
-    if (this.anyPair && this.splitPairs > 0 && (this.sideNet[0] as number) > 0) {
-      this.sideNet[0] = (this.sideNet[0] as number) + ANY_PAIR_PAYS * this.splitPairs;
-    }
     if (this.winningStreak) this.settleStreak(main);
     this.splitPairs = 0;
     this.nh = 0;

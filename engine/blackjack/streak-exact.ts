@@ -1,4 +1,4 @@
-import { STREAK_LEVELS, STREAK_PAYS, type StreakLevel } from './side-bets.js';
+import { STREAK_LEVELS, STREAK_PAYS, type StreakLevel } from './bets/streak.js';
 
 /** One level of the winning streak: the chance it wins once placed, and its house edge per bet decided. */
 export interface StreakLevelFigure {

@@ -19,8 +19,11 @@ import { openJackpot } from './jackpot/settle.js';
 import { blackjackLimitRules } from './limit-rules.js';
 import { blackjackPayTable } from './pay-table.js';
 import { ref } from './refs.js';
-import { RoundError, type Action, type ActionType, type SeatBets, type SeatEntry, type StreakState } from './round.js';
-import { STREAK_LEVELS } from './side-bets.js';
+import { additionalBets, offeredBets } from '../table/bet-catalogue.js';
+import { BLACKJACK_CATALOGUE, firstCardsBets, onOtherSeatsOf } from './bets/catalogue.js';
+import type { BlackjackBetEntry, SideBetId } from './bets/entry.js';
+import { STREAK_LEVELS, type StreakLevel } from './bets/streak.js';
+import { RoundError, type Action, type ActionType, type SeatBets, type SeatEntry, type SideStakes, type StreakState } from './round.js';
 import { resolveRules, isProfileId, isRegulated, type BlackjackRules, type RegulatedProfileId } from './rules.js';
 import { BlackjackTable, type BlackjackTableSnapshot } from './table.js';
 
@@ -69,31 +72,6 @@ export interface BlackjackTableRound {
   /** Bets behind that did not follow a double or split for want of credit, in order. */
   readonly notFollowed: readonly NotFollowed[];
 }
-
-/** Side bets by the rule options that offer them. */
-const SIDE_BETS = [
-  ['anyPair', ['anyPair']],
-  ['perfectPairs', ['perfectPairs']],
-  ['sevens', ['sevens']],
-  ['overUnder13', ['over13', 'under13']],
-  ['winningStreak', ['streak2', 'streak3', 'streak4', 'streak5']],
-] as const;
-
-/**
- * The additional bets a station may place on another seat's hand: «qualquer par» "de uma ou mais
- * mãos de qualquer jogador" (Art. 13 1)), «setes» and «acima e abaixo de 13» "antes da
- * distribuição da primeira carta de qualquer mão" (2), 3)). Not «Par Perfeito» ("da mão do
- * jogador", 4)) nor «Winning Streak» (the rounds "ganhas pelo jogador", 5)): they stay on the
- * station's own seat.
- */
-const ON_OTHER_SEATS = [
-  ['anyPair', ['anyPair'], '1)'],
-  ['sevens', ['sevens'], '2)'],
-  ['overUnder13', ['over13', 'under13'], '3)'],
-] as const;
-
-/** The additional bets of Art. 13 (and Portugal's jackpot, rules 38–50): their wins are celebrated. */
-const ADDITIONAL = new Set(['anyPair', 'sevens', 'over13', 'under13', 'perfectPairs', 'jackpot', 'streak2', 'streak3', 'streak4', 'streak5']);
 
 /**
  * What happens when a seat lets its decision time run out: stand, or hit where the profile
@@ -158,6 +136,7 @@ function blackjackCorrections(profile: RegulatedProfileId): CorrectionRule[] {
 export function blackjackTableGame(
   profileId: string,
   options: Readonly<Record<string, unknown>> = {},
+  catalogue: readonly BlackjackBetEntry[] = BLACKJACK_CATALOGUE,
 ): GameDefinition<BlackjackTableShoe, BlackjackTableRound> {
   if (!isProfileId(profileId)) throw new RangeError(`no blackjack profile "${profileId}"`);
   if (!isRegulated(profileId)) throw new RangeError(`the "${profileId}" profile is for analysis (sim, round): a table plays a profile a text governs`);
@@ -166,14 +145,17 @@ export function blackjackTableGame(
   const rules: BlackjackRules = resolveRules(profileId, ruleOptions);
   const program = jackpotProgramOf(rules, programInput);
   const chooses = rules.behindFollows === 'bettor-chooses';
-  const otherSeats = onOtherSeats(rules, profileId);
+  const otherSeats = onOtherSeats(catalogue, rules, profileId);
+  // The catalogue's additional bets (Art. 13; Portugal's jackpot, rules 38–50): their wins are celebrated.
+  const additional: ReadonlySet<string> = new Set(additionalBets(catalogue));
+  const first = firstCardsBets(catalogue);
 
   // The engine's objects for a shoe state, rebuilt from it on demand and kept while the state is
   // current. A state whose objects were taken to make its successor is rebuilt if asked again,
   // so an old state always answers as it was (the fold and a refused journal write rely on it).
   const live = new WeakMap<BlackjackTableShoe, BlackjackTable>();
   const build = (s: BlackjackTableShoe): BlackjackTable => {
-    const t = BlackjackTable.restore(rules, s.snap);
+    const t = BlackjackTable.restore(rules, s.snap, catalogue);
     for (const e of s.events) replay(t, e);
     return t;
   };
@@ -259,7 +241,7 @@ export function blackjackTableGame(
     profile: profileId,
     identity: `blackjack/${profileId}/${JSON.stringify(Object.entries(options).sort(([a], [b]) => a.localeCompare(b)))}`,
     decks: rules.decks,
-    bets: ['main', ...SIDE_BETS.filter(([key]) => rules[key] === true).flatMap(([, bets]) => bets), ...(program ? (['jackpot'] as const) : [])],
+    bets: offeredBets(catalogue, rules),
     behind: {
       maxBettorsPerSeat: rules.maxBettorsPerSeat,
       rule: profileId === 'portugal-2001' ? `${profileId} rules 15-16` : `${profileId} art.20 n.1`,
@@ -272,15 +254,15 @@ export function blackjackTableGame(
     // the round needs a main bet on every seat it deals.
     // Portugal rule 45: «Apenas poderão jogar para o jackpot os jogadores que tenham feito a sua aposta no jogo principal».
     initialBet: { bet: 'main', rule: profileId === 'macau-2009' ? 'macau-2009 art.13' : program ? 'portugal-2001 rule 45' : null },
-    limitRules: blackjackLimitRules(rules),
-    payTable: blackjackPayTable(rules),
+    limitRules: blackjackLimitRules(rules, catalogue),
+    payTable: blackjackPayTable(rules, catalogue),
     corrections: blackjackCorrections(profileId),
     // Art. 5 n.1 2): "Na impossibilidade de rectificação do erro, são canceladas todas as cartas distribuídas para essa jogada."
     voidRule: profileId === 'portugal-2001' ? null : `${profileId} art.5 n.1 2)`,
     presentation: { dealerHand: true, panel: 'history' },
 
     initial: () => {
-      const t = new BlackjackTable(rules, program ? openJackpot(program) : undefined);
+      const t = new BlackjackTable(rules, program ? openJackpot(program) : undefined, undefined, catalogue);
       t.shuffled(1);
       const s = { snap: t.snapshot(), events: [] };
       live.set(s, t);
@@ -313,9 +295,9 @@ export function blackjackTableGame(
         const may = chooses ? { followSplit: true, followDouble: true } : {};
         const behind = x.behind.map((b) => {
           owners[ownerName(b.station)] = b.station;
-          return { owner: ownerName(b.station), main: b.main, ...sideBets(b.sides ?? {}), ...(b.main > 0 ? may : {}) };
+          return { owner: ownerName(b.station), main: b.main, ...sideStakes(first, b.sides ?? {}), ...(b.main > 0 ? may : {}) };
         });
-        return { seat: x.seat, bets: seatBets(x.bets), ...(behind.length ? { behind } : {}) };
+        return { seat: x.seat, bets: seatBets(catalogue, x.bets), ...(behind.length ? { behind } : {}) };
       });
       // The round starts from the table as it stands: what came before is folded into the snapshot.
       const t = look(s);
@@ -560,7 +542,7 @@ export function blackjackTableGame(
      */
     prizeOf: (line) => {
       if (line.net <= 0) return undefined;
-      if (ADDITIONAL.has(line.bet)) return 'side-bet';
+      if (additional.has(line.bet)) return 'side-bet';
       if (line.bet === 'bonus678') return 'special-prize';
       if (line.bet !== 'main') return undefined;
       if (rules.bonus678 !== 'none' && line.rule.startsWith(ref(profileId, 'special678'))) return 'special-prize';
@@ -570,37 +552,40 @@ export function blackjackTableGame(
   };
 }
 
-/** The engine's bets of a seat from the table's spots. */
-function seatBets(b: Readonly<Partial<Record<BetId, number>>>): SeatBets {
-  const streak: Partial<Record<`${(typeof STREAK_LEVELS)[number]}`, number>> = {};
+/** The engine's bets of a seat from the table's spots: the main bet, the additional bets by the catalogue, the streak's levels. */
+function seatBets(catalogue: readonly BlackjackBetEntry[], b: Readonly<Partial<Record<BetId, number>>>): SeatBets {
+  const streak: Partial<Record<`${StreakLevel}`, number>> = {};
   for (const lvl of STREAK_LEVELS) {
     const amount = b[`streak${lvl}`];
     if (amount !== undefined) streak[`${lvl}`] = amount;
   }
+  const sides = catalogue.filter((x) => x.family === 'first-cards' || x.family === 'jackpot');
   return {
     main: b.main ?? 0,
-    ...sideBets(b),
-    ...(b.perfectPairs !== undefined ? { perfectPairs: b.perfectPairs } : {}),
-    ...(b.jackpot !== undefined ? { jackpot: b.jackpot } : {}),
+    ...sideStakes(sides, b),
     ...(Object.keys(streak).length > 0 ? { streak } : {}),
   };
 }
 
-/** The additional bets a station may place on any seat's hand, as the engine takes them. */
-function sideBets(b: Readonly<Partial<Record<BetId, number>>>): Pick<SeatBets, 'anyPair' | 'sevens' | 'over13' | 'under13'> {
-  return {
-    ...(b.anyPair !== undefined ? { anyPair: b.anyPair } : {}),
-    ...(b.sevens !== undefined ? { sevens: b.sevens } : {}),
-    ...(b.over13 !== undefined ? { over13: b.over13 } : {}),
-    ...(b.under13 !== undefined ? { under13: b.under13 } : {}),
-  };
+/** The stakes a bettor placed on these bets, as the engine takes them. */
+function sideStakes(bets: readonly BlackjackBetEntry[], b: Readonly<Partial<Record<BetId, number>>>): SideStakes {
+  const out: Partial<Record<SideBetId, number>> = {};
+  for (const { id } of bets) {
+    const amount = b[id];
+    if (id !== 'main' && amount !== undefined) out[id] = amount;
+  }
+  return out;
 }
 
-/** Which additional bets the profile offers on another seat's hand, under which articles of Art. 13. */
-function onOtherSeats(rules: BlackjackRules, profileId: RegulatedProfileId): { bets: BetId[]; rule: string } | undefined {
-  const offered = ON_OTHER_SEATS.filter(([key]) => rules[key] === true);
-  if (offered.length === 0) return undefined;
-  return { bets: offered.flatMap(([, bets]) => bets), rule: `${profileId} art.13 ${offered.map(([, , n]) => n).join(', ')}` };
+/** Which additional bets the profile offers on another seat's hand, under which subparagraphs of Art. 13. */
+function onOtherSeats(
+  catalogue: readonly BlackjackBetEntry[],
+  rules: BlackjackRules,
+  profileId: RegulatedProfileId,
+): { bets: BetId[]; rule: string } | undefined {
+  const { bets, subparagraphs } = onOtherSeatsOf(catalogue, rules);
+  if (bets.length === 0) return undefined;
+  return { bets, rule: `${profileId} art.13 ${subparagraphs.join(', ')}` };
 }
 
 /** A seat's engine streak state as the table shows and records it. */

@@ -1,5 +1,7 @@
 import { cardCode, parseCard, type Card, type CardCode } from '../cards/card.js';
 import type { Rng } from '../random/seeded-rng.js';
+import { BLACKJACK_CATALOGUE } from './bets/catalogue.js';
+import type { BlackjackBetEntry } from './bets/entry.js';
 import { START_TIMES_STAKE } from './jackpot/program.js';
 import type { JackpotState } from './jackpot/settle.js';
 import { BlackjackRound, RoundError, type Action, type SeatEntry, type StreakState } from './round.js';
@@ -34,10 +36,19 @@ export class BlackjackTable {
   rounds = 0;
   readonly shoeBurns: Card[] = [];
 
-  constructor(rules: BlackjackRules, jackpot?: JackpotState, shoe: BlackjackShoe = new BlackjackShoe(rules)) {
+  /** The bets its rounds know (engine/blackjack/bets/catalogue.ts). */
+  readonly catalogue: readonly BlackjackBetEntry[];
+
+  constructor(
+    rules: BlackjackRules,
+    jackpot?: JackpotState,
+    shoe: BlackjackShoe = new BlackjackShoe(rules),
+    catalogue: readonly BlackjackBetEntry[] = BLACKJACK_CATALOGUE,
+  ) {
     this.rules = rules;
     this.shoe = shoe;
     this.jackpot = jackpot;
+    this.catalogue = catalogue;
   }
 
   get phase(): TablePhase {
@@ -59,8 +70,8 @@ export class BlackjackTable {
   }
 
   /** The table `snapshot` described, with no round in play. */
-  static restore(rules: BlackjackRules, s: BlackjackTableSnapshot): BlackjackTable {
-    const t = new BlackjackTable(rules, s.jackpot ? { ...s.jackpot } : undefined, BlackjackShoe.restore(rules, s.shoe));
+  static restore(rules: BlackjackRules, s: BlackjackTableSnapshot, catalogue: readonly BlackjackBetEntry[] = BLACKJACK_CATALOGUE): BlackjackTable {
+    const t = new BlackjackTable(rules, s.jackpot ? { ...s.jackpot } : undefined, BlackjackShoe.restore(rules, s.shoe), catalogue);
     t.streaks = s.streaks.map((x) => ({ ...x, bets: { ...x.bets } }));
     t.rounds = s.rounds;
     t.shoeBurns.push(...s.shoeBurns.map(parseCard));
@@ -90,6 +101,7 @@ export class BlackjackTable {
       streaks: this.streaks,
       firstRoundOfShoe,
       inventory: this.shoe.inventory,
+      catalogue: this.catalogue,
       ...(this.jackpot ? { jackpot: this.jackpot } : {}),
     });
     // A round with nothing to deal (impossible with a main bet) would be done at once.

@@ -33,7 +33,7 @@ describe('the games as the table plays them', () => {
   it('blackjack: a winning additional bet, the Art. 15 special prize (own line or instead of the result), five cards at half pay', () => {
     const bj = tableGame('blackjack', 'macau-2009');
     const p = (bet: LineBet, net: number, rule = 'x') => bj.prizeOf({ bet, net, rule });
-    assert.equal(p('anyPair', 110_000, ref('macau-2009', 'anyPair')), 'side-bet');
+    assert.equal(p('anyPair', 110_000, 'macau-2009 art.13 1)(1), art.14 n.1'), 'side-bet');
     assert.equal(p('sevens', 500_000), 'side-bet');
     assert.equal(p('over13', 10_000), 'side-bet');
     assert.equal(p('anyPair', -10_000), undefined, 'a lost additional bet is not celebrated');

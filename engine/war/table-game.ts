@@ -1,7 +1,9 @@
 import { cardCode, type Card } from '../cards/card.js';
+import { additionalBets, offeredBets } from '../table/bet-catalogue.js';
 import type { GameDefinition, GameLine, HandView, Pending } from '../table/game.js';
 import { lineBet, STADIUM_SEAT } from '../table/vocabulary.js';
 import { newWarCoup, warDecide, warDecideOnBox, warExpected, warRank, warTakeCard, type WarAction, type WarCoup } from './coup.js';
+import { WAR_CATALOGUE } from './bets.js';
 import { warPayTable } from './pay-table.js';
 import { resolveWar, warMarks } from './options.js';
 import { isRegulatedWarProfile, WAR_RULES } from './profiles.js';
@@ -43,6 +45,7 @@ export function warTableGame(profileId: string, options: Readonly<Record<string,
   const resolved = resolveWar(profileId, options);
   const rules = resolved.profile;
   const optionKeys = Object.entries(options).sort(([a], [b]) => a.localeCompare(b));
+  const additional: ReadonlySet<string> = new Set(additionalBets(WAR_CATALOGUE));
   const mainOf = (c: WarCoup, seat: number) => c.seats.find((s) => s.seat === seat)?.bets.main ?? 0;
   const boxMainOf = (c: WarCoup, station: number) => c.box?.bettors.find((b) => b.station === station)?.bets.main ?? 0;
   return {
@@ -50,7 +53,7 @@ export function warTableGame(profileId: string, options: Readonly<Record<string,
     profile: profileId,
     identity: optionKeys.length > 0 ? `war/${profileId}/${JSON.stringify(optionKeys)}` : `war/${profileId}`,
     decks: rules.decks,
-    bets: ['main', 'tie'],
+    bets: offeredBets(WAR_CATALOGUE, rules),
     behind: null,
     // Each seat has its own card: the remote stations share one of their own, on the stadium box,
     // dealt like a seat's, each deciding for its own bet after a tie (Art. 7 n.4).
@@ -208,6 +211,7 @@ export function warTableGame(profileId: string, options: Readonly<Record<string,
       return out;
     },
     /** The tie bet (10 : 1) is the side bet celebrated when a coup ties. */
-    prizeOf: (line) => (line.net > 0 && line.bet === 'tie' ? 'side-bet' : undefined),
+    // The catalogue's additional bet (the tie bet, Art. 7 n.3) is celebrated when it wins.
+    prizeOf: (line) => (line.net > 0 && additional.has(line.bet) ? 'side-bet' : undefined),
   };
 }

@@ -1,5 +1,5 @@
-import { isRed, type Card } from '../cards/card.js';
-import { rankValue } from './hand.js';
+import { isRed, type Card } from '../../../engine/cards/card.js';
+import { rankValue } from '../../../engine/blackjack/hand.js';
 
 /**
  * Pay tables of the additional bets (Macau 2009 Art. 14; 2004 Art. 14 n.1–3), as "X to 1":
