@@ -158,9 +158,11 @@ export class FrameChannel<F> {
     }
   }
 
-  /** Drops frames that arrived before a new request (late replies to an earlier one). */
-  clear(): void {
+  /** Drops frames that arrived before a new request (late replies to an earlier one); how many. */
+  clear(): number {
+    const n = this.queue.length;
     this.queue = [];
+    return n;
   }
 
   /** The next frame, or null after timeoutMs. Throws LinkLostError once the port is gone. */

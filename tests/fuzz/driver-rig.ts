@@ -55,7 +55,7 @@ export class FuzzPort extends BasePort {
   readonly description = 'fuzzed wire';
 
   constructor(
-    private readonly side: DeviceSide,
+    private readonly side: DeviceSide & { lineQuiet(): void },
     private readonly wire: FuzzWire,
     private readonly clock: Clock,
   ) {
@@ -84,6 +84,8 @@ export class FuzzPort extends BasePort {
   async write(bytes: Uint8Array): Promise<void> {
     if (this.closed) throw new Error('fuzz: port closed');
     for (const b of this.wire.harm(this.wire.toDevice, bytes)) this.side.receive(b);
+    // The host waits for the answer now: a unit's receive timeout drops what is left of a damaged frame.
+    this.side.lineQuiet();
   }
 
   protected async shutdown(): Promise<void> {

@@ -133,6 +133,13 @@ abstract class HostileDevice<Sim extends Id003Simulator | SspSimulator, Lie> imp
   protected abstract fromSim(bytes: Uint8Array): void;
 
   /**
+   * The line has gone quiet after the host's request: a partial frame still held is dropped, as a
+   * unit's receive timeout drops it (without one, noise holding a SYNC and a long length byte
+   * swallowed the host's requests, and the unit later ran a backlog of them at once).
+   */
+  abstract lineQuiet(): void;
+
+  /**
    * Bytes to the host. What passes through from the mechanism goes on at once (the mechanism
    * already took a UART's turn to send it); an answer the firmware makes up takes that turn here.
    */
@@ -207,6 +214,10 @@ export class HostileId003 extends HostileDevice<Id003Simulator, Id003Lie> {
 
   receive(bytes: Uint8Array): void {
     for (const f of this.parser.push(bytes)) this.fromHost(f);
+  }
+
+  lineQuiet(): void {
+    this.parser.reset();
   }
 
   private forward(f: Id003Frame, reply: (typeof this.pending)[number] | null): void {
@@ -348,6 +359,10 @@ export class HostileSsp extends HostileDevice<SspSimulator, SspLie> {
 
   receive(bytes: Uint8Array): void {
     for (const f of this.parser.push(bytes)) this.fromHost(f);
+  }
+
+  lineQuiet(): void {
+    this.parser.reset();
   }
 
   private forward(f: SspFrame, reply: (typeof this.pending)[number]): void {

@@ -73,8 +73,9 @@ export class Id003BillAcceptor extends BillAcceptorBase {
     if (!ch) throw new LinkLostError();
     const answers = code === CMD.STATUS_REQUEST ? isStatus : (f: Id003Frame) => f.code === code || f.code === STATUS.INVALID_COMMAND;
     for (let attempt = 0; attempt < this.opts.retries; attempt++) {
-      if (attempt > 0) this.gap = true;
-      ch.clear();
+      // A retry, or a frame no request was waiting for: the unit may have moved on unseen.
+      const unasked = ch.clear();
+      if (attempt > 0 || unasked > 0) this.gap = true;
       await ch.write(encodeId003(code, data));
       if (!expect) return null;
       const deadline = this.clock.now() + this.opts.replyTimeoutMs;
@@ -82,6 +83,7 @@ export class Id003BillAcceptor extends BillAcceptorBase {
         const f = await ch.next(Math.max(1, deadline - this.clock.now()));
         if (!f) break;
         if (answers(f)) return f;
+        this.gap = true;
       }
       this.parser.reset(); // a truncated reply must not swallow the next one
     }
@@ -102,8 +104,9 @@ export class Id003BillAcceptor extends BillAcceptorBase {
     const ch = this.ch;
     if (!ch) throw new LinkLostError();
     for (let attempt = 0; attempt < this.opts.retries; attempt++) {
-      if (attempt > 0) this.gap = true;
-      ch.clear();
+      // A retry, or a frame no request was waiting for: the unit may have moved on unseen.
+      const unasked = ch.clear();
+      if (attempt > 0 || unasked > 0) this.gap = true;
       await ch.write(encodeId003(code));
       const deadline = this.clock.now() + this.opts.replyTimeoutMs;
       for (;;) {
@@ -111,6 +114,7 @@ export class Id003BillAcceptor extends BillAcceptorBase {
         if (!f) break;
         if (f.code === CMD.ACK) return 'ack';
         if (f.code === STATUS.INVALID_COMMAND) return attempt === 0 ? 'refused' : 'unsure';
+        this.gap = true;
       }
       this.parser.reset();
     }
