@@ -26,10 +26,12 @@ function markdown<R extends string, A extends string>(table: TransitionTable<R, 
 
 const CREDITING = new Set(['credit', 'recover-credit']);
 
-for (const [name, table, doc] of [
+const TABLES: readonly (readonly [name: 'ID-003' | 'SSP', table: TransitionTable<string, string>, doc: string])[] = [
   ['ID-003', ID003_TRANSITIONS, 'docs/protocols/id003.md'],
   ['SSP', SSP_TRANSITIONS, 'docs/protocols/ssp.md'],
-] as const) {
+];
+
+for (const [name, table, doc] of TABLES) {
   describe(`${name} transition table`, () => {
     it('credits only from stack-sent: a note the host told to stack', () => {
       for (const p of PHASES)
@@ -41,7 +43,10 @@ for (const [name, table, doc] of [
       const creditPoint =
         name === 'ID-003' ? ['vend-valid', 'power-up-stacker'] : ['credit-same', 'credit-other', 'cleared-cashbox-same', 'cleared-cashbox-other'];
       for (const p of ['escrow', 'return-sent'] as const)
-        for (const r of creditPoint) assert.ok(isFault((table[p] as Record<string, unknown>)[r] as never), `${p} × ${r} is not a violation`);
+        for (const r of creditPoint) {
+          const cell = table[p][r];
+          assert.ok(cell !== undefined && isFault(cell), `${p} × ${r} is not a violation`);
+        }
     });
 
     it(`is shown as it is in ${doc}`, () => {
