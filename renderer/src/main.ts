@@ -62,9 +62,11 @@ async function boot(): Promise<void> {
     frames.request();
   });
   shown.sharpen?.(resolution());
-  // A press, a key or the wheel may change what a screen shows (a chip chosen, a page scrolled):
-  // the handlers run first, the frame after them.
-  for (const type of ['pointerdown', 'pointerup', 'keydown', 'wheel'] as const) window.addEventListener(type, () => frames.request(), { passive: true });
+  // A press, a key or the wheel may change what a screen shows (a chip chosen, a pad opened, a page
+  // scrolled): drawn at once, after the screen's own handlers (pixi's on the canvas, the service
+  // screen's on the window before these), so a button that appeared is where pixi hit-tests it
+  // (pixi places its hit areas with the transforms of the last frame drawn).
+  for (const type of ['pointerdown', 'pointerup', 'keydown', 'wheel'] as const) window.addEventListener(type, () => frames.drawNow(), { passive: true });
   shown.setStatus('status.connecting');
   frames.request();
   document.title = i18n.t('app.name');
@@ -84,7 +86,9 @@ async function boot(): Promise<void> {
     shown.render(state);
     sharpenTexts(root, resolution());
     sharpenLiveTexts(root, resolution());
-    frames.request();
+    // Drawn at once, as the snapshot's buttons are pressed where this frame puts them (a press
+    // right after a snapshot, before the next display frame, would miss a button it created).
+    frames.drawNow();
     emit(`snapshot:${launch.view}`);
     emit(`language:${state.language}`);
     if (state.kind === 'station') emit(`credit:${state.credit}`);

@@ -77,3 +77,14 @@ describe('render on demand', () => {
     assert.equal(loop.count, 2);
   });
 });
+
+describe('a frame drawn at once', () => {
+  it('draws before the next display refresh (a snapshot, a press) and keeps no frame of the display asked for', () => {
+    const loop = new FrameLoop({ now: () => now, draw: () => NEVER });
+    loop.request();
+    loop.drawNow();
+    assert.equal(loop.count, 1);
+    refresh();
+    assert.equal(loop.count, 1, 'the frame asked for before was the one drawn at once');
+  });
+});

@@ -33,7 +33,7 @@ export class FrameLoop {
     this.raf = requestAnimationFrame(this.frame);
   }
 
-  /** Draws a frame now, outside the display's rhythm (a test stepping its clock). */
+  /** Draws a frame now, outside the display's rhythm (a snapshot, a press, a test stepping its clock). */
   drawNow(): void {
     if (this.raf !== null) cancelAnimationFrame(this.raf);
     this.raf = null;

@@ -16,6 +16,8 @@ export interface LiveStyle {
 }
 
 const installed = new Set<string>();
+/** Bitmap text layouts kept between snapshots (pixi's cache would keep 1,000). */
+const LAYOUTS_KEPT = 64;
 /** Device pixels per design unit the live texts are drawn at (main.ts sets it from the display, with the other texts'). */
 let current = 1;
 
@@ -56,6 +58,9 @@ export function liveText(style: LiveStyle): BitmapText {
 /** Draws every live text under `root` at `resolution` (a font per resolution, made once). */
 export function sharpenLiveTexts(root: Container, resolution: number): void {
   current = resolution;
+  // pixi keeps the layout of every string a bitmap text showed, up to 1,000: a meter or a countdown
+  // shows a new one each time, so the cache would hold a thousand stale layouts on the heap.
+  if (BitmapFontManager.measureCache.size > LAYOUTS_KEPT) BitmapFontManager.measureCache.clear();
   const visit = (node: Container) => {
     if (node instanceof BitmapText) {
       const spec = specs.get(node);
