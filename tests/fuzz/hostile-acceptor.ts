@@ -39,7 +39,9 @@ export type Id003Lie =
   /** The next STACK is carried out as RETURN, answered ACK. */
   | { kind: 'stack-as-return' }
   /** From now on the denomination inhibits are echoed but not applied. */
-  | { kind: 'ignore-inhibits' };
+  | { kind: 'ignore-inhibits' }
+  /** The next GET CURRENCY ASSIGN is answered with these 4-byte blocks (a scripted test's lie; the fuzz never draws it). */
+  | { kind: 'currency-assign'; blocks: number[] };
 
 export type SspLie =
   /**
@@ -238,6 +240,13 @@ export class HostileId003 extends HostileDevice<Id003Simulator, Id003Lie> {
         (l): l is Extract<Id003Lie, { kind: 'status' | 'replay' | 'mute' }> => l.kind === 'status' || l.kind === 'replay' || l.kind === 'mute',
       );
       return this.forward(f, lie ? { kind: 'status', lie, label: JSON.stringify(lie) } : { kind: 'pass' });
+    }
+    if (c === ID003_CMD.GET_CURRENCY_ASSIGN) {
+      const lie = this.take((l): l is Extract<Id003Lie, { kind: 'currency-assign' }> => l.kind === 'currency-assign');
+      if (lie) {
+        this.note(true, JSON.stringify(lie));
+        return this.forward(f, { kind: 'replace', frame: encodeId003(c, lie.blocks) });
+      }
     }
     if (c === ID003_CMD.SET_DENOMINATION) {
       this.ignoreInhibits ||= this.take((l): l is Extract<Id003Lie, { kind: 'ignore-inhibits' }> => l.kind === 'ignore-inhibits') !== null;

@@ -172,6 +172,24 @@ describe('a hostile ID-003 acceptor (issue 28)', () => {
     assert.ok(r.events.some((e) => e.type === 'rejected' && e.code === 0x6f));
     assert.ok(id003(r).sim.received.some((f) => f.code === ID003.RETURN));
   });
+
+  it('a currency-assign table valuing a code at no note of the currency (50,000): that code is unknown, its note rejected and given back, never escrowed at that value', async () => {
+    const r = driverRig('id003');
+    // 0x61 (the 10 note's code) said to be 5 × 10^4; the other codes as the unit's own table.
+    const blocks = [0x61, 0x59, 5, 4, 0x62, 0x59, 2, 1, 0x63, 0x59, 5, 1, 0x64, 0x59, 1, 2, 0x65, 0x59, 5, 2, 0x66, 0x59, 1, 3];
+    id003(r).tell({ kind: 'currency-assign', blocks });
+    assert.ok(await untilEnabled(r));
+    insert(r, 10, 'return');
+    await finish(r);
+    assert.deepEqual(r.credits, []);
+    assert.deepEqual(
+      r.events.filter((e) => e.type === 'escrowed').map((e) => e.note.denomination),
+      [],
+      'no note escrowed at a value no note has',
+    );
+    assert.ok(r.events.some((e) => e.type === 'rejected' && e.code === 0x61));
+    assert.deepEqual(r.sim.returned, [10]);
+  });
 });
 
 describe('a hostile SSP validator (issue 28)', () => {

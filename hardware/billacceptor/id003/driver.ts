@@ -185,7 +185,10 @@ export class Id003BillAcceptor extends BillAcceptorBase {
         const code = ca.data[i] ?? 0;
         const base = ca.data[i + 2] ?? 0;
         const exp = ca.data[i + 3] ?? 0;
-        if (code >= ESCROW_CODE_FIRST && code <= ESCROW_CODE_LAST && base > 0 && exp < 7) table.set(code, base * 10 ** exp);
+        // Only a note of the table's currency: a code the unit values otherwise is refused as unknown.
+        const value = base * 10 ** exp;
+        if (code >= ESCROW_CODE_FIRST && code <= ESCROW_CODE_LAST && base > 0 && exp < 7 && NOTE_FACE_VALUES[this.currency].includes(value))
+          table.set(code, value);
       }
       if (table.size > 0) this.table = table;
     }

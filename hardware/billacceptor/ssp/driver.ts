@@ -310,9 +310,11 @@ export class SspBillAcceptor extends BillAcceptorBase {
     this.needSetup = false;
   }
 
-  /** Face value of a channel; undefined when unknown or 0 (a value the dataset could not express). */
+  /** Face value of a channel; undefined when unknown, 0 (a value the dataset could not express) or no note of the currency. */
   private channelValue(channel: number): number | undefined {
-    return this.channels[channel - 1] || undefined;
+    const v = this.channels[channel - 1];
+    // Only a note of the table's currency: a channel the dataset values otherwise is refused as unknown.
+    return v && NOTE_FACE_VALUES[this.currency].includes(v) ? v : undefined;
   }
 
   /** Handles one POLL reply; false means "ask again with the same flag" (credit not journalled). */
