@@ -291,7 +291,7 @@ async function serve(
   if (restarted > 0) log.info({ restarted }, 'journalled rule options in effect');
   const params = paramsNow();
   // Recovery before any device opens: the ledger verified, the table folded from its journal.
-  const opened = openTableGame(config, (game) => openTable(game, { ledger, log, timers, params }));
+  const opened = openTableGame(config, (game) => openTable(game, { ledger, log, timers, params, program: manifest.hash }));
   const table = opened.table;
   const recovery = opened.report;
   const unknownBets = unknownBetTypes(config, table.bets);

@@ -24,6 +24,20 @@ export function newestEntriesOfType(ledger: Ledger, type: EntryType, limit: numb
   return rows.map(rowToEntry);
 }
 
+/**
+ * The program that wrote the journal at `seq`: the hash the newest `power.reset` at or before it
+ * names (every start journals one before anything else); null when none does (a journal older
+ * than the program hash, or one no host wrote). The table's fold reads an earlier build's entries
+ * by their facts, and its checkpoints only under the program that wrote them (docs/ledger.md, "Upgrades").
+ */
+export function programAt(ledger: Ledger, seq: number): string | null {
+  const row = connectionOf(ledger).prepare("SELECT * FROM journal WHERE type = 'power.reset' AND seq <= ? ORDER BY seq DESC LIMIT 1").get(seq) as
+    JournalRow | undefined;
+  if (!row) return null;
+  const payload = (JSON.parse(rowToEntry(row).body) as { payload?: { programHash?: unknown } }).payload;
+  return typeof payload?.programHash === 'string' ? payload.programHash : null;
+}
+
 /** How many entries of the given types the journal holds. */
 export function entryCount(ledger: Ledger, types: readonly EntryType[]): number {
   if (types.length === 0) return 0;

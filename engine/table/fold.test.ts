@@ -106,3 +106,99 @@ describe('the fold of a journal', () => {
     assert.equal(folded.state.round, null, 'nothing of the war round');
   });
 });
+
+// A journal written by another program (an earlier build): the table's entries are compared by
+// their facts and money, not their words (docs/ledger.md, "Upgrades").
+describe('the fold of a journal another program wrote', () => {
+  const EARLIER = 'a'.repeat(64);
+  const THIS = 'b'.repeat(64);
+  const powerReset = (seq: number, programHash?: string): JournalItem => ({
+    kind: 'entry',
+    seq,
+    record: { type: 'power.reset', txId: null, payload: { clean: true, softwareVersion: '0.1.0', ...(programHash ? { programHash } : {}) } },
+    credits: [],
+  });
+  /** The war coup as an earlier build journalled it: each settlement line cited otherwise, after its power reset. */
+  function earlier(change: (record: Extract<JournalRecord, { type: 'round.settle' }>) => Extract<JournalRecord, { type: 'round.settle' }>, program = EARLIER) {
+    const t = warCoup();
+    const journal = t.journal.map((item) =>
+      item.kind === 'entry' && item.record.type === 'round.settle'
+        ? { ...item, record: change(item.record as Extract<JournalRecord, { type: 'round.settle' }>) }
+        : item,
+    );
+    return { t, journal: [powerReset(0, program), ...journal] };
+  }
+  const recited = (r: Extract<JournalRecord, { type: 'round.settle' }>) => ({
+    ...r,
+    payload: { ...r.payload, lines: r.payload.lines.map((l) => ({ ...l, rule: 'macau-war' })) },
+  });
+
+  it('reads a settlement cited otherwise by its facts, and comes to the live table', () => {
+    const { t, journal } = earlier(recited);
+    const folded = foldJournal(journal, warTableGame('macau'), params, undefined, { program: THIS });
+    assert.deepEqual(folded.problems, []);
+    assert.equal(folded.byFacts, 1, 'the settlement, read by its facts');
+    assert.deepStrictEqual(folded.state, t.state);
+  });
+
+  it('compares byte for byte what this program wrote, and everything when no program is named', () => {
+    const { journal } = earlier(recited, THIS);
+    assert.match(foldJournal(journal, warTableGame('macau'), params, undefined, { program: THIS }).problems[0] ?? '', /round\.settle differs/);
+    assert.match(foldJournal(earlier(recited).journal, warTableGame('macau'), params).problems[0] ?? '', /round\.settle differs/);
+    // A power reset of this program after the earlier one: what follows it is this program's.
+    const mixed = [powerReset(0, EARLIER), powerReset(0, THIS), ...earlier(recited).journal.slice(1)];
+    assert.match(foldJournal(mixed, warTableGame('macau'), params, undefined, { program: THIS }).problems[0] ?? '', /round\.settle differs/);
+  });
+
+  it('takes an entry without a field this program adds (an earlier build did not write it)', () => {
+    // As a baccarat hold's entry gained the settled round's id (issue 33 item 6): here, the round's decisions.
+    const { journal } = earlier((r) => {
+      const { decisions: _added, ...payload } = r.payload;
+      return { ...r, payload: payload as typeof r.payload };
+    });
+    assert.deepEqual(foldJournal(journal, warTableGame('macau'), params, undefined, { program: THIS }).problems, []);
+    // A field the journal has that this program does not write is a fact it does not re-derive.
+    const extra = earlier((r) => ({ ...r, payload: { ...r.payload, shoeId: 'S-1' } })).journal;
+    assert.match(foldJournal(extra, warTableGame('macau'), params, undefined, { program: THIS }).problems[0] ?? '', /facts differ/);
+  });
+
+  it('stops when the money differs, whatever the program: a stake, a net, a station, a card', () => {
+    type Line = Extract<JournalRecord, { type: 'round.settle' }>['payload']['lines'][number];
+    for (const change of [
+      (l: Line): Line => ({ ...l, net: l.net + 1 }),
+      (l: Line): Line => ({ ...l, stake: l.stake + 1 }),
+      (l: Line): Line => ({ ...l, station: l.station === 1 ? 2 : 1 }),
+    ]) {
+      const { journal } = earlier((r) => ({ ...r, payload: { ...r.payload, lines: r.payload.lines.map((l) => ({ ...change(l), rule: 'macau-war' })) } }));
+      assert.match(foldJournal(journal, warTableGame('macau'), params, undefined, { program: THIS }).problems[0] ?? '', /facts differ/);
+    }
+    const { journal } = earlier((r) => ({ ...r, payload: { ...r.payload, cards: [...r.payload.cards].reverse() } }));
+    assert.match(foldJournal(journal, warTableGame('macau'), params, undefined, { program: THIS }).problems[0] ?? '', /facts differ/);
+  });
+
+  it('stops when the credits the journal recorded are not the ones this program derives', () => {
+    const { journal } = earlier(recited);
+    const i = journal.findIndex((x) => x.kind === 'entry' && x.record.type === 'round.settle');
+    const item = journal[i];
+    assert.ok(item?.kind === 'entry');
+    const moved = journal.map((x, j) => (j === i ? { ...item, credits: item.credits.map(([s, c]) => [s, c + 100] as const) } : x));
+    assert.match(foldJournal(moved, warTableGame('macau'), params, undefined, { program: THIS }).problems[0] ?? '', /credit of station \d+/);
+  });
+
+  it('passes over a command an earlier build took that this one refuses, when it moved nothing', () => {
+    const t = warCoup();
+    // An input that journalled nothing (chips on a spot) and that this program refuses.
+    const refused: JournalItem = {
+      kind: 'input',
+      seq: 998,
+      input: { kind: 'place-bet', at: 4, station: 1, spot: { bet: 'main' }, amount: 9_999_999 },
+      effects: 0,
+    };
+    const journal = [powerReset(0, EARLIER), ...t.journal.slice(0, 3), refused, ...t.journal.slice(3)];
+    const folded = foldJournal(journal, warTableGame('macau'), params, undefined, { program: THIS });
+    assert.deepEqual(folded.problems, []);
+    assert.equal(folded.skippedInputs, 1);
+    assert.deepStrictEqual(folded.state, t.state);
+    assert.match(foldJournal(journal, warTableGame('macau'), params).problems[0] ?? '', /refused on replay/, 'not without a program named');
+  });
+});

@@ -4,7 +4,7 @@ import { foldJournal } from '../../engine/table/fold.js';
 import type { GameDefinition } from '../../engine/table/game.js';
 import type { TableParams, TableState } from '../../engine/table/state.js';
 import { initialTable } from '../../engine/table/step.js';
-import { latestCheckpoint, roundProgress, tableJournal, verifyLedger, type Checkpoint, type Ledger } from '../../ledger/index.js';
+import { latestCheckpoint, programAt, roundProgress, tableJournal, verifyLedger, type Checkpoint, type Ledger } from '../../ledger/index.js';
 import type { LiveTable } from './runtime.js';
 
 /** Who authorises a void the recovery rules decide (every bet returned, nothing kept). */
@@ -29,6 +29,12 @@ export interface RecoveryReport {
   verifiedFrom: number;
   /** The checkpoint the table's fold started from (0: the first entry). */
   foldedFrom: number;
+  /** Why the fold stopped, when it did (the table then opened afresh and its open rounds were voided). */
+  foldProblems: string[];
+  /** Entries an earlier build wrote, worded otherwise, read by their facts and money (docs/ledger.md, "Upgrades"). */
+  entriesByFacts: number;
+  /** Commands an earlier build took that this one refuses, passed over because they journalled nothing. */
+  inputsSkipped: number;
   verifyMs: number;
   replayMs: number;
   /** The checkpoint written at the head once the table was in play again, if one was. */
@@ -54,8 +60,19 @@ export interface Recovered<S, R> {
  * play again (`openTable`'s `resume`) a checkpoint with its state is written at the head, so the
  * next start's cost follows only what is journalled after it.
  */
-export function recoverTable<S, R>(deps: { ledger: Ledger; game: GameDefinition<S, R>; params: TableParams; log: Logger }): Recovered<S, R> {
-  const { ledger, game, params, log } = deps;
+export function recoverTable<S, R>(deps: {
+  ledger: Ledger;
+  game: GameDefinition<S, R>;
+  params: TableParams;
+  log: Logger;
+  /**
+   * The program running (its hash, as its `power.reset` names it): entries another program wrote
+   * are read by their facts, and a checkpoint's table state is taken only from this program's.
+   * Absent: every entry compared byte for byte, any checkpoint taken.
+   */
+  program?: string;
+}): Recovered<S, R> {
+  const { ledger, game, params, log, program } = deps;
   const t0 = performance.now();
   const verified = verifyLedger(ledger, { from: 'checkpoint' });
   // The table's checkpoint may be older than the newest one verification started from: its
@@ -76,6 +93,9 @@ export function recoverTable<S, R>(deps: { ledger: Ledger; game: GameDefinition<
     verifiedEntries: verified.entries,
     verifiedFrom: verified.fromSeq,
     foldedFrom: 0,
+    foldProblems: [],
+    entriesByFacts: 0,
+    inputsSkipped: 0,
     verifyMs,
     replayMs: 0,
     checkpointed: null,
@@ -90,13 +110,27 @@ export function recoverTable<S, R>(deps: { ledger: Ledger; game: GameDefinition<
     return { report, state: held, opened: false, foldProblems: [] };
   }
   const t1 = performance.now();
-  const from = tableCk?.status === 'ok' ? tableState(tableCk.checkpoint, game) : null;
+  // A checkpoint's table state is the shape of the build that folded it: another build folds from
+  // the first entry instead, once, reading the earlier build's entries by their facts.
+  const ck = tableCk?.status === 'ok' ? tableCk.checkpoint : null;
+  const ckProgram = ck && program !== undefined ? programAt(ledger, ck.seq) : null;
+  const from = ck && (program === undefined || ckProgram === program) ? tableState(ck, game) : null;
+  if (ck && !from && program !== undefined && ckProgram !== program)
+    log.info({ checkpoint: ck.seq }, "the table's checkpoint was folded by another program: folding from the first entry");
   const folded = from
-    ? foldJournal(tableJournal(ledger, from.seq + 1), game, params, { state: from.state, opened: true })
-    : foldJournal(tableJournal(ledger), game, params);
+    ? foldJournal(tableJournal(ledger, from.seq + 1), game, params, { state: from.state, opened: true }, { program, writtenBy: program ?? null })
+    : foldJournal(tableJournal(ledger), game, params, undefined, { program });
   report.foldedFrom = from?.seq ?? 0;
   report.replayMs = performance.now() - t1;
   report.replayedEntries = folded.inputs;
+  report.foldProblems = [...folded.problems];
+  report.entriesByFacts = folded.byFacts;
+  report.inputsSkipped = folded.skippedInputs;
+  if (folded.byFacts > 0 || folded.skippedInputs > 0)
+    log.warn(
+      { byFacts: folded.byFacts, skipped: folded.skippedInputs },
+      "entries of an earlier build read by their facts and money; commands it took that this build refuses passed over (docs/ledger.md, 'Upgrades')",
+    );
   if (folded.problems.length > 0)
     log.error({ problems: folded.problems }, 'the journal does not fold through this version: the table opens afresh and open rounds are voided');
   // A fold that stopped early holds the credits as of where it stopped: the ledger's balances are

@@ -26,9 +26,19 @@ export interface OpenedTable {
  * to the ledger; rounds the ledger holds open that the table will not go on with are voided by
  * the recovery rules (every bet returned).
  */
-export function openTable<S, R>(game: GameDefinition<S, R>, deps: { ledger: Ledger; log: Logger; timers: Timers; params: TableParams }): OpenedTable {
-  const { ledger, log, timers, params } = deps;
-  const recovered = recoverTable({ ledger, game, params, log });
+export function openTable<S, R>(
+  game: GameDefinition<S, R>,
+  deps: {
+    ledger: Ledger;
+    log: Logger;
+    timers: Timers;
+    params: TableParams;
+    /** The program running, as its `power.reset` names it: an earlier build's journal is read by its facts (recover.ts). */
+    program?: string;
+  },
+): OpenedTable {
+  const { ledger, log, timers, params, program } = deps;
+  const recovered = recoverTable({ ledger, game, params, log, ...(program !== undefined ? { program } : {}) });
   const runtime = new TableRuntime({ game, ledger, log, timers }, recovered.state);
   const report = recovered.report;
   const sequences = recovered.state.sequences;
