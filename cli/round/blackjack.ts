@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { runScript, ScriptError, type ScriptInput } from '../../engine/blackjack/script.js';
 import { PROFILE_IDS } from '../../engine/blackjack/rules.js';
+import { BLACKJACK_CATALOGUE, firstCardsBets, type FirstCardsBetId } from '../../engine/blackjack/bets/catalogue.js';
 import { STREAK_LEVELS, type StreakLevel } from '../../engine/blackjack/bets/streak.js';
 import { stakeSchema } from '../baccarat-war-round.js';
 import { rulesFromArgs, UsageError } from '../blackjack-args.js';
@@ -22,14 +23,11 @@ export const command = defineCommand({
   },
 });
 
-/** The side bets a seat and a bettor behind can hold (engine/blackjack/round.ts `SeatBets`, `BehindBet`). */
-const sideBets = {
-  anyPair: stakeSchema.optional(),
-  sevens: stakeSchema.optional(),
-  over13: stakeSchema.optional(),
-  under13: stakeSchema.optional(),
-  perfectPairs: stakeSchema.optional(),
-};
+/** The side bets a seat and a bettor behind can hold: the catalogue's bets of the first cards (engine/blackjack/bets/). */
+const sideBets = Object.fromEntries(firstCardsBets(BLACKJACK_CATALOGUE).map((b) => [b.id, stakeSchema.optional()])) as Record<
+  FirstCardsBetId,
+  z.ZodOptional<typeof stakeSchema>
+>;
 
 const streakBets = z.strictObject(
   Object.fromEntries(STREAK_LEVELS.map((l) => [`${l}`, stakeSchema.optional()])) as Record<`${StreakLevel}`, z.ZodOptional<typeof stakeSchema>>,

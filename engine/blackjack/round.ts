@@ -1,227 +1,36 @@
 import { cardCode, isTenValue, parseCard, type Card, type CardCode } from '../cards/card.js';
 import { ShoeInventory } from '../cards/shoe.js';
-import type { SettlementLine } from '../settlement/settlement-line.js';
-import { dealerDraws, handTotal, isNaturalPair, isSpecial678, rankValue } from './hand.js';
-import { poolsInPlay, settleJackpot, type JackpotEntry, type JackpotLevelMove, type JackpotResult, type JackpotState } from './jackpot/settle.js';
-import { lineChoices, type LineContext, type LineMarks } from './line-choices.js';
-import { ref, stayedOutRef, type RefKey } from './refs.js';
-import { isRegulated, type BlackjackRules } from './rules.js';
 import { BLACKJACK_CATALOGUE, firstCardsBets } from './bets/catalogue.js';
-import { articleOf } from './bets/citation.js';
-import type { BlackjackBetEntry, FirstCardsBet, SideBetId } from './bets/entry.js';
-import { STREAK_LEVELS, STREAK_PAYS, type StreakLevel } from './bets/streak.js';
-import { choicesOf } from './line-choices.js';
+import type { FirstCardsBet, SideBetId } from './bets/entry.js';
+import { dealerDraws, handTotal, isNaturalPair, isSpecial678 } from './hand.js';
+import { poolsInPlay, type JackpotLevelMove, type JackpotResult, type JackpotState } from './jackpot/settle.js';
+import { lineChoices, type LineMarks } from './line-choices.js';
+import { ref, type RefKey } from './refs.js';
+import type { BlackjackRules } from './rules.js';
+import {
+  RoundError,
+  type Action,
+  type ActionType,
+  type BlackjackSettlementLine,
+  type CardStep,
+  type CardTarget,
+  type Expectation,
+  type HandView,
+  type HeldStreakStake,
+  type Offer,
+  type RoundEvent,
+  type RoundSetup,
+  type StreakState,
+} from './round-types.js';
+import { canDouble, canSplit, handViews, splitHand, validateAndBuild, type Answer, type Flow, type Hand, type Seat } from './round-seats.js';
+import { additionalLines } from './settle/additional.js';
+import { insuranceLines } from './settle/insurance.js';
+import { handContext, lineOf } from './settle/line.js';
+import { bustedBettors, loseToDealerBlackjack, resultAgainst, settleHand, type HandSettled } from './settle/main-bet.js';
+import { settleStreaks } from './settle/streak.js';
+import { voidLines } from './settle/void.js';
 
-/* ───────────────────────────── inputs ───────────────────────────── */
-
-/**
- * A bettor's additional bets on a hand, by the catalogue's id (engine/blackjack/bets/): the bets
- * of the first cards, and the seat's jackpot chip. A bet the round's catalogue does not have, or
- * the rules do not offer, is refused.
- */
-export type SideStakes = Readonly<Partial<Record<SideBetId, number>>>;
-
-export type SeatBets = SideStakes & {
-  readonly main: number;
-  /** New winning-streak bets by level (Art. 13 5)); only when the seat has none open. */
-  readonly streak?: Partial<Record<`${StreakLevel}`, number>>;
-};
-
-/**
- * A bet behind (Macau Art. 20; Portugal rules 15–16, 28, 30). A bettor may also (or only) place
- * additional bets on this seat's hand: Art. 13 lets them be placed on any player's hand; `main: 0`
- * with a side bet is such a side-only bettor.
- */
-export type BehindBet = SideStakes & {
-  readonly owner: string;
-  readonly main: number;
-  /** With `behindFollows: bettor-chooses`: whether this bettor follows a split / a double. */
-  readonly followSplit?: boolean;
-  readonly followDouble?: boolean;
-};
-
-export interface SeatEntry {
-  readonly seat: number;
-  readonly bets: SeatBets;
-  readonly behind?: readonly BehindBet[];
-  /** Whether a player sits at the seat (false: only standing bettors; Art. 3 n.4, rule 16). */
-  readonly seated?: boolean;
-}
-
-/** Winning-streak marker of a seat, carried from round to round (Art. 13 5), Art. 11 n.2). */
-export interface StreakState {
-  readonly seat: number;
-  /** Open bets by level, in minor units. */
-  readonly bets: Partial<Record<`${StreakLevel}`, number>>;
-  /** Consecutive rounds won so far (the marker's position is wins + 1). */
-  readonly wins: number;
-}
-
-export interface RoundSetup {
-  readonly rules: BlackjackRules;
-  readonly seats: readonly SeatEntry[];
-  readonly streaks?: readonly StreakState[];
-  /** The first round after a shuffle: per-round burns do not apply (the shoe-start burn did). */
-  readonly firstRoundOfShoe?: boolean;
-  /** The jackpot's program and pools as the round starts (Portugal rules 38–50). */
-  readonly jackpot?: JackpotState;
-  /** Shared inventory of the shoe, so a card beyond its copies is refused across rounds. */
-  readonly inventory?: ShoeInventory;
-  /** The bets the round knows (engine/blackjack/bets/catalogue.ts unless given). */
-  readonly catalogue?: readonly BlackjackBetEntry[];
-}
-
-/* ───────────────────────────── outputs ───────────────────────────── */
-
-export type CardTarget = { readonly to: 'burn' } | { readonly to: 'dealer' } | { readonly to: 'hand'; readonly seat: number; readonly hand: number };
-
-export type CardStep =
-  'burn-round' | 'first' | 'dealer-up' | 'second' | 'dealer-hole' | 'split-second' | 'hit' | 'double' | 'burn-dealer-second' | 'dealer-second' | 'dealer-draw';
-
-export type ActionType =
-  | 'hit'
-  | 'stand'
-  | 'double'
-  | 'split'
-  | 'surrender'
-  | 'insurance'
-  | 'decline-insurance'
-  | 'even-money'
-  | 'decline-even-money'
-  | 'take-five-card-half'
-  | 'continue';
-
-export type Action =
-  | { readonly type: Exclude<ActionType, 'insurance' | 'double' | 'split'> }
-  | {
-      readonly type: 'double' | 'split';
-      /**
-       * Bettors behind (owners) whose bet would follow this double or split but does not: it stays
-       * at its original stake on the doubled hand (Portugal rule 30), or rides on the first of the
-       * two hands (rule 28). The seat's own bet always follows. Macau Art. 20 is silent on both;
-       * the same reading applies there (docs/table-host.md). A host lists a bettor who cannot cover
-       * its share, so the deciding player's double or split never depends on another's credit.
-       */
-      readonly notFollowing?: readonly string[];
-    }
-  | { readonly type: 'insurance'; readonly amount: number };
-
-export type Offer = 'play' | 'insurance' | 'even-money' | 'five-card';
-
-export type Expectation =
-  | {
-      readonly kind: 'card';
-      readonly target: CardTarget;
-      /** What the card is, as a code for the dealer's display (translated there). */
-      readonly step: CardStep;
-      /** The same in English, for logs and error messages. */
-      readonly why: string;
-    }
-  | {
-      readonly kind: 'decision';
-      readonly seat: number;
-      readonly hand: number;
-      readonly offer: Offer;
-      readonly legal: readonly ActionType[];
-      /** Who decides for the seat (Art. 20 n.1; rules 15–16): `seat:<n>` or a behind bettor. */
-      readonly decider: string;
-      readonly insurance?: { readonly min: number; readonly max: number };
-    }
-  | { readonly kind: 'done' };
-
-export interface BlackjackSettlementLine extends SettlementLine {
-  /** The bettor behind, for back bets; absent for the seat's own bets. */
-  readonly owner?: string;
-  /** A winning-streak stake wagered in an earlier round and carried open until this one decided it. */
-  readonly carried?: true;
-}
-
-/** A winning-streak stake wagered this round that stays open past it (the host holds it: ledger `held`). */
-export interface HeldStreakStake {
-  readonly seat: number;
-  readonly bet: `streak${StreakLevel}`;
-  readonly amount: number;
-}
-
-export interface HandView {
-  readonly seat: number;
-  readonly hand: number;
-  readonly cards: CardCode[];
-  readonly total: number;
-  readonly soft: boolean;
-  readonly status: HandStatus;
-  /** Ace and a ten as a hand's first two cards, not after a split: «Black Jack» (Art. 10 n.1, n.6; rule 20). */
-  readonly natural: boolean;
-  readonly stake: number;
-}
-
-export type HandStatus = 'open' | 'stood' | 'busted' | 'surrendered' | 'blackjack' | 'settled';
-
-export class RoundError extends Error {}
-
-/** What happened in a round, in order: enough to rebuild it exactly (recovery after a restart). */
-export type RoundEvent =
-  | { readonly card: string }
-  | { readonly action: Action }
-  | { readonly discard: string; readonly why: string }
-  | { readonly held: string }
-  | { readonly void: string };
-
-/* ───────────────────────────── state ───────────────────────────── */
-
-interface Stake {
-  readonly owner: string | undefined;
-  stake: number;
-  readonly base: number;
-  readonly followSplit: boolean;
-  readonly followDouble: boolean;
-  /** The stake stayed out of a split of its hand (rule 28) or a double (rule 30): its lines say so. */
-  stayedOutSplit: boolean;
-  stayedOutDouble: boolean;
-}
-
-interface Hand {
-  readonly seat: number;
-  cards: Card[];
-  stakes: Stake[];
-  fromSplit: boolean;
-  splitAces: boolean;
-  doubled: boolean;
-  aceLocked: boolean;
-  status: HandStatus;
-  acted: boolean;
-  fiveOffered: boolean;
-  bonusDone: boolean;
-  /** Net result of the main bet of the seat owner on this hand, once settled (for streaks). */
-  outcome?: 'win' | 'lose' | 'push';
-}
-
-interface Seat {
-  readonly entry: SeatEntry;
-  readonly seat: number;
-  readonly owner: string;
-  readonly decider: string;
-  hands: Hand[];
-  insurance: number;
-  /** Insurance of bettors behind (rule 15), by bettor. */
-  behindInsurance: Map<string, number>;
-  /** The player declined to split a pair formed after a split (Art. 16 n.5). */
-  declinedResplit: boolean;
-  surrendered: boolean;
-  firstTwo: Card[];
-  /** The card dealt to the first hand of a split of the first two cards (a third seven, Art. 13 2)(2)). */
-  afterSplit?: Card;
-  awaitingAfterSplit: boolean;
-  /** Hands (by index when formed) whose first two cards after a split were a pair. */
-  splitPairs: number[];
-  /** Every card dealt to the seat's hands, in dealing order: the player's cards of rule 42. */
-  dealt: Card[];
-  /** Open streak bets; `carried`: open since an earlier round (their stakes were wagered then). */
-  streak?: { bets: Partial<Record<`${StreakLevel}`, number>>; wins: number; carried: boolean };
-}
-
-type Answer = Card | Action;
-type Flow = Generator<Expectation, void, Answer>;
+export * from './round-types.js';
 
 /* ───────────────────────────── the round ───────────────────────────── */
 
@@ -362,34 +171,8 @@ export class BlackjackRound {
   voidRound(why: string): void {
     if (this.voided) return;
     this.log.push({ void: why });
-    const profile = this.rules.profile;
-    const rule =
-      profile === 'portugal-2001'
-        ? `portugal-2001 round void: ${why}`
-        : isRegulated(profile)
-          ? `${profile} art.5 n.1 2): ${why}`
-          : `${profile} round void: ${why}`;
     this.lines.length = 0;
-    for (const s of this.seatList) {
-      s.hands.forEach((h, i) => {
-        for (const st of h.stakes) this.line(s.seat, 'main', i, st.stake, 0, rule, st.owner);
-      });
-      if (s.insurance > 0) this.line(s.seat, 'insurance', 0, s.insurance, 0, rule);
-      for (const [owner, amount] of s.behindInsurance) this.line(s.seat, 'insurance', 0, amount, 0, rule, owner);
-      // Every additional bet the catalogue returns on a void: the seat's (the first cards', then
-      // the jackpot chip), then its bettors'. The streak's markers stay where they were (below).
-      const b = s.entry.bets;
-      for (const k of this.returnedOnVoid) {
-        const v = b[k];
-        if (v) this.line(s.seat, k, 0, v, 0, rule);
-      }
-      for (const bb of s.entry.behind ?? []) {
-        for (const { id } of this.firstCards) {
-          const v = bb[id];
-          if (v) this.line(s.seat, id, 0, v, 0, rule, bb.owner);
-        }
-      }
-    }
+    this.lines.push(...voidLines(this.rules, this.seatList, this.returnedOnVoid, this.firstCards, why));
     this.streaksOut = (this.setup.streaks ?? []).map((x) => ({ ...x, bets: { ...x.bets } }));
     this.voided = true;
     this.current = { kind: 'done' };
@@ -453,23 +236,7 @@ export class BlackjackRound {
   }
 
   hands(): HandView[] {
-    const out: HandView[] = [];
-    for (const s of this.seatList) {
-      s.hands.forEach((h, i) => {
-        const t = handTotal(h.cards, h.aceLocked);
-        out.push({
-          seat: s.seat,
-          hand: i,
-          cards: h.cards.map(cardCode),
-          total: t.total,
-          soft: t.soft,
-          status: h.status,
-          natural: !h.fromSplit && isNaturalPair(h.cards),
-          stake: h.stakes.find((x) => x.owner === undefined)?.stake ?? 0,
-        });
-      });
-    }
-    return out;
+    return handViews(this.seatList);
   }
 
   /**
@@ -622,7 +389,7 @@ export class BlackjackRound {
       if ((h.cards[1] as Card).rank === 'A' && r.resplitAces && s.hands.length < r.maxHands && (r.resplitAfterDecline || !s.declinedResplit)) {
         const a = yield* this.ask(s, i, 'play', ['split', 'stand']);
         if (a.type === 'split') {
-          this.split(s, i, a.notFollowing);
+          splitHand(s, this.hand(s, i), i, a.notFollowing ?? []);
           yield* this.playHand(s, i);
           return;
         }
@@ -644,7 +411,7 @@ export class BlackjackRound {
           return;
         }
         for (const st of h.stakes)
-          this.line(s.seat, 'bonus678', i, 0, 3 * st.stake, ref(r.profile, 'special678'), st.owner, this.marks('special678', this.handContext(h, st)));
+          this.line(s.seat, 'bonus678', i, 0, 3 * st.stake, ref(r.profile, 'special678'), st.owner, lineChoices(r, 'special678', handContext(h, st)));
       }
       // Art. 19: five cards "sem exceder 21" — 21 included.
       if (h.cards.length === 5 && r.fiveCardHalfPay && !upAce && !h.fiveOffered) {
@@ -661,10 +428,10 @@ export class BlackjackRound {
       }
       const legal: ActionType[] = ['hit'];
       if (t.total >= r.minStandTotal) legal.push('stand');
-      const dbl = this.canDouble(h);
+      const dbl = canDouble(this.rules, h);
       if (h.cards.length === 2 && !h.acted) {
         if (dbl.ok) legal.push('double');
-        if (this.canSplit(s, h)) legal.push('split');
+        if (canSplit(this.rules, s, h)) legal.push('split');
         // Art. 18 n.2, rule 36: decided before the dealer deals any additional card (literal
         // reading, the default), or at the hand's own first decision (`surrenderMoment`).
         const inTime = r.surrenderMoment === 'hand-first-decision' || !this.additionalDealt;
@@ -697,57 +464,13 @@ export class BlackjackRound {
           break; // the loop settles a bust, pays a 6-7-8 and stands
         }
         case 'split':
-          this.split(s, i, a.notFollowing);
+          splitHand(s, this.hand(s, i), i, a.notFollowing ?? []);
           yield* this.playHand(s, i);
           return;
         default:
           throw new RoundError(`unexpected ${a.type}`);
       }
     }
-  }
-
-  private canDouble(h: Hand): { ok: boolean; lockAce: boolean } {
-    const r = this.rules;
-    const no = { ok: false, lockAce: false };
-    if (h.cards.length !== 2 || h.acted || h.splitAces) return no;
-    if (h.fromSplit && !r.doubleAfterSplit) return no;
-    if (r.doubleOn === 'any-two') return { ok: true, lockAce: false };
-    const allowed = r.doubleOn === 'nine-to-eleven' ? [9, 10, 11] : r.doubleOn === 'ten-eleven' ? [10, 11] : [11];
-    const t = handTotal(h.cards);
-    if (allowed.includes(t.total)) return { ok: true, lockAce: false };
-    if (allowed.includes(t.hard) && r.softDoubleAceLocked) return { ok: true, lockAce: true };
-    return no;
-  }
-
-  private canSplit(s: Seat, h: Hand): boolean {
-    const r = this.rules;
-    if (h.cards.length !== 2 || s.hands.length >= r.maxHands) return false;
-    if (h.fromSplit && (!r.resplit || (s.declinedResplit && !r.resplitAfterDecline))) return false;
-    const [a, b] = h.cards as [Card, Card];
-    return r.splitPairsBy === 'rank' ? a.rank === b.rank : rankValue(a.rank) === rankValue(b.rank);
-  }
-
-  /**
-   * Rule 28: a bettor behind may follow a split with a bet equal to its first on the second hand;
-   * one who does not (`followSplit` false, or listed in `notFollowing`) rides on the first hand.
-   */
-  private split(s: Seat, i: number, notFollowing: readonly string[] = []): void {
-    const h = this.hand(s, i);
-    const moved = h.cards.pop() as Card;
-    const aces = moved.rank === 'A';
-    if (s.hands.length === 1) s.awaitingAfterSplit = true;
-    const stakes: Stake[] = [];
-    for (const st of h.stakes) {
-      if (st.followSplit && !notFollowing.includes(st.owner as string)) stakes.push({ ...st, stake: st.base, stayedOutSplit: false, stayedOutDouble: false });
-      else st.stayedOutSplit = true;
-    }
-    h.fromSplit = true;
-    h.splitAces = aces;
-    h.acted = false;
-    const fresh: Hand = newHand(s.seat, [moved], stakes);
-    fresh.fromSplit = true;
-    fresh.splitAces = aces;
-    s.hands.splice(i + 1, 0, fresh);
   }
 
   private *dealerPlay(): Generator<Expectation, void, Answer> {
@@ -775,236 +498,52 @@ export class BlackjackRound {
   private settleInsurance(dealerBlackjack: boolean): void {
     if (this.insuranceSettled) return;
     this.insuranceSettled = true;
-    const p = this.rules.profile;
-    for (const s of this.seatList) {
-      const bets: [string | undefined, number][] = [[undefined, s.insurance], ...s.behindInsurance];
-      for (const [owner, amount] of bets) {
-        if (amount <= 0) continue;
-        const behind = { behind: owner !== undefined };
-        if (dealerBlackjack) this.line(s.seat, 'insurance', 0, amount, 2 * amount, ref(p, 'insuranceWin'), owner, this.marks('insuranceWin', behind));
-        else this.line(s.seat, 'insurance', 0, amount, -amount, ref(p, 'insuranceLose'), owner, this.marks('insuranceLose', behind));
-      }
-    }
+    this.lines.push(...insuranceLines(this.rules, this.seatList, dealerBlackjack));
   }
 
   /** Settles whatever is still open against the dealer's final hand, then the side bets. */
   private finish(): void {
     const dealerBJ = isNaturalPair(this.dealer);
     this.settleInsurance(dealerBJ);
-    const dt = handTotal(this.dealer).total;
     for (const s of this.seatList) {
       const open = s.hands.filter((h) => h.status === 'stood' || h.status === 'blackjack' || h.status === 'open');
-      if (dealerBJ) {
-        this.settleAgainstDealerBlackjack(s, open);
-        continue;
-      }
-      for (const h of open) {
-        if (h.status === 'blackjack') {
-          this.settleHand(s, h, this.dealer.length > 2 && dt === 21 ? 'blackjackVs21' : 'blackjack');
-          continue;
-        }
-        const pt = handTotal(h.cards, h.aceLocked).total;
-        if (dt > 21) this.settleHand(s, h, 'dealerBust');
-        else if (pt > dt) this.settleHand(s, h, pt === 21 && h.cards.length > 2 ? 'win21' : 'win');
-        else if (pt < dt) this.settleHand(s, h, 'lose');
-        else this.settleHand(s, h, 'push');
-      }
+      if (dealerBJ) this.settleAgainstDealerBlackjack(s, open);
+      else for (const h of open) this.settleHand(s, h, resultAgainst(this.dealer, h));
     }
     this.settleSideBets();
     this.settleStreaks();
   }
 
+  /** The hands still open against the dealer's Black Jack: a Black Jack pushes, the others lose what the profile takes. */
   private settleAgainstDealerBlackjack(s: Seat, open: Hand[]): void {
-    const r = this.rules;
-    const limitSplits = r.dealerBlackjackTakes === 'original-only';
-    const limitDoubles = r.dealerBlackjackTakes !== 'all';
-    const split = s.hands.length > 1;
-    // Per bettor: a split or doubled bettor loses only the original bet (Art. 16 n.6, 17 n.3,
-    // 10 n.7). A bettor who already lost a hand by busting has lost at least that much: the rest
-    // of that bettor's hands are returned.
-    const lostAlready = new Map<string | undefined, boolean>();
-    for (const h of s.hands) if (h.status === 'busted') for (const st of h.stakes) lostAlready.set(st.owner, true);
+    const lostAlready = bustedBettors(s);
     for (const h of open) {
-      if (h.status === 'blackjack') {
-        this.settleHand(s, h, 'blackjackPush');
-        continue;
-      }
-      const idx = s.hands.indexOf(h);
-      for (const st of h.stakes) {
-        let net = -st.stake;
-        let key: RefKey = handTotal(h.cards, h.aceLocked).total === 21 ? 'dealerBlackjackBeats21' : 'dealerBlackjack';
-        if (split && limitSplits) {
-          key = 'splitOriginalOnly';
-          net = lostAlready.get(st.owner) ? 0 : -st.base;
-          lostAlready.set(st.owner, true);
-        } else if (h.doubled && limitDoubles && st.stake > st.base) {
-          key = split ? 'splitOriginalOnly' : r.doubleOn === 'eleven' ? 'doubleOnElevenOriginalOnly' : 'doubleOriginalOnly';
-          net = -st.base;
-        }
-        this.line(s.seat, 'main', idx, st.stake, net, this.mainRule(key, st), st.owner, this.marks(key, this.handContext(h, st)));
-      }
-      h.status = 'settled';
-      h.outcome = 'lose';
+      if (h.status === 'blackjack') this.settleHand(s, h, 'blackjackPush');
+      else this.apply(h, loseToDealerBlackjack(this.rules, s, h, lostAlready));
     }
-  }
-
-  /** The article of a main-bet line; a bet behind that stayed out of a split or double names rule 28 / 30 too. */
-  private mainRule(key: RefKey, st: Stake): string {
-    const stayed = stayedOutRef(this.rules.profile, st.stayedOutSplit, st.stayedOutDouble);
-    return stayed ? `${ref(this.rules.profile, key)}; ${stayed}` : ref(this.rules.profile, key);
   }
 
   private settleHand(s: Seat, h: Hand, key: RefKey): void {
-    const idx = s.hands.indexOf(h);
-    let outcome: 'win' | 'lose' | 'push' = 'push';
-    for (const st of h.stakes) {
-      const x = st.stake;
-      // The texts say exactly 3:2 and half. A stake that makes a fraction of a minor unit has it
-      // go to the player (wins up, losses down), as in baccarat and war: never against the player.
-      let net: number;
-      switch (key) {
-        case 'blackjack':
-        case 'blackjackVs21':
-          net = Math.ceil((3 * x) / 2);
-          break;
-        case 'win':
-        case 'win21':
-        case 'dealerBust':
-        case 'evenMoney':
-          net = x;
-          break;
-        case 'special678':
-          net = 3 * x;
-          break;
-        case 'fiveCard':
-          net = Math.ceil(x / 2);
-          break;
-        case 'surrender':
-          net = 0 - Math.floor(x / 2); // not -0 for a 1 unit stake
-          break;
-        case 'push':
-        case 'blackjackPush':
-          net = 0;
-          break;
-        default:
-          net = -x;
-      }
-      // The streak follows the seat's own bet (Art. 13 5)).
-      if (st.owner === undefined) outcome = net > 0 ? 'win' : net < 0 ? 'lose' : 'push';
-      this.line(s.seat, 'main', idx, x, net, this.mainRule(key, st), st.owner, this.marks(key, this.handContext(h, st)));
-    }
-    h.outcome = outcome;
-    h.status = key === 'bust' ? 'busted' : key === 'surrender' ? 'surrendered' : 'settled';
+    this.apply(h, settleHand(this.rules, s, h, key));
+  }
+
+  private apply(h: Hand, settled: HandSettled): void {
+    this.lines.push(...settled.lines);
+    h.outcome = settled.outcome;
+    h.status = settled.status;
   }
 
   private settleSideBets(): void {
-    const r = this.rules;
-    const p = r.profile;
-    const jackpotEntries: JackpotEntry[] = [];
-    for (const s of this.seatList) {
-      const b = s.entry.bets;
-      const [c1, c2] = s.firstTwo as [Card, Card];
-      const cards = { first: c1, second: c2, ...(s.afterSplit ? { afterSplit: s.afterSplit } : {}), splitPairs: s.splitPairs };
-      const bettors: [string | undefined, SideStakes][] = [[undefined, b], ...(s.entry.behind ?? []).map((x): [string, SideStakes] => [x.owner, x])];
-      for (const [owner, sb] of bettors) {
-        const behind = { behind: owner !== undefined };
-        for (const bet of this.firstCards) {
-          const stake = sb[bet.id];
-          if (!stake) continue;
-          for (const l of bet.settle(cards, stake, r))
-            this.line(s.seat, bet.id, l.hand, l.stake, l.net, articleOf(p, l.citation.articles), owner, choicesOf(r, l.citation.options, behind));
-        }
-      }
-      if (b.jackpot) {
-        if (r.jackpotSplitCards === 'player-cards') {
-          // Rule 42: the player's first 2–4 cards as dealt, split pairs included: one chip, one look (rule 47).
-          jackpotEntries.push({ seat: s.seat, hand: 0, stake: b.jackpot, cards: s.dealt.slice(0, r.jackpotCards) });
-        } else {
-          // The other reading: each split hand looked at on its own first cards, on the one chip.
-          s.hands.forEach((h, i) =>
-            jackpotEntries.push({ seat: s.seat, hand: i, stake: i === 0 ? (b.jackpot ?? 0) : 0, cards: h.cards.slice(0, r.jackpotCards) }),
-          );
-        }
-      }
-    }
-    if (jackpotEntries.length > 0 && this.setup.jackpot) {
-      const out = settleJackpot(jackpotEntries, this.setup.jackpot);
-      this.jackpotOut = out;
-      for (const x of out.results) {
-        if (x.stake === 0 && x.award === 0) continue;
-        const key = x.award > 0 ? (x.shared ? 'jackpotShared' : 'jackpotAward') : 'jackpot';
-        this.line(x.seat, 'jackpot', x.hand, x.stake, x.award - x.stake, ref(p, key), undefined, this.marks(key));
-      }
-    }
+    const out = additionalLines(this.rules, this.firstCards, this.seatList, this.setup.jackpot);
+    this.lines.push(...out.lines);
+    if (out.jackpot) this.jackpotOut = out.jackpot;
   }
 
-  /**
-   * Winning streak (Art. 13 5), Art. 11 n.2, Art. 16 n.7, Art. 18 n.3). A seat with open streak
-   * bets that does not bet this round breaks the obligation of Art. 13 5)(2) vi) ("o jogador deve
-   * apostar nos jogos seguintes, consecutivamente"): the text names no other consequence, so its
-   * streak bets are lost (our reading; docs/rules/blackjack.md).
-   */
   private settleStreaks(): void {
-    const p = this.rules.profile;
-    const out: StreakState[] = [];
-    const held: HeldStreakStake[] = [];
-    const dealt = new Set(this.seatList.map((s) => s.seat));
-    for (const absent of this.setup.streaks ?? []) {
-      if (dealt.has(absent.seat)) continue;
-      for (const lvl of STREAK_LEVELS) {
-        const stake = absent.bets[`${lvl}`];
-        if (stake !== undefined) this.streakLine(absent.seat, lvl, stake, -stake, ref(p, 'streakAbsent'), true, 'streakAbsent');
-      }
-    }
-    for (const s of this.seatList) {
-      const st = s.streak;
-      if (!st) continue;
-      let result: 'win' | 'tie' | 'lose';
-      let loseKey: RefKey = 'streakLose';
-      if (s.surrendered) {
-        result = 'lose';
-        loseKey = 'streakSurrender';
-      } else {
-        const outcomes = s.hands.map((h) => h.outcome ?? 'push');
-        const wins = outcomes.filter((o) => o === 'win').length;
-        const losses = outcomes.filter((o) => o === 'lose').length;
-        result = wins > losses ? 'win' : wins < losses ? 'lose' : 'tie';
-        if (s.hands.length > 1 && result === 'lose') loseKey = 'streakSplitLose';
-      }
-      const bets = { ...st.bets };
-      let wins = st.wins;
-      if (result === 'win') {
-        wins++;
-        for (const lvl of STREAK_LEVELS) {
-          const k = `${lvl}` as const;
-          const stake = bets[k];
-          if (stake !== undefined && lvl <= wins) {
-            this.streakLine(s.seat, lvl, stake, STREAK_PAYS[lvl] * stake, ref(p, 'streakWin'), st.carried, 'streakWin');
-            delete bets[k];
-          }
-        }
-      } else if (result === 'lose') {
-        for (const lvl of STREAK_LEVELS) {
-          const k = `${lvl}` as const;
-          const stake = bets[k];
-          if (stake !== undefined) this.streakLine(s.seat, lvl, stake, -stake, ref(p, loseKey), st.carried, loseKey);
-          delete bets[k];
-        }
-        wins = 0;
-      }
-      if (Object.keys(bets).length > 0) {
-        out.push({ seat: s.seat, bets, wins });
-        // Stakes wagered this round and still open are held past it; carried ones stay held.
-        if (!st.carried)
-          for (const lvl of STREAK_LEVELS) if (bets[`${lvl}`] !== undefined) held.push({ seat: s.seat, bet: `streak${lvl}`, amount: bets[`${lvl}`] as number });
-      }
-    }
-    this.streaksOut = out;
-    this.heldOut = held;
-  }
-
-  private streakLine(seat: number, lvl: StreakLevel, stake: number, net: number, rule: string, carried: boolean, key: RefKey): void {
-    this.lines.push({ seat, bet: `streak${lvl}`, hand: 0, stake, net, rule, ...this.marks(key), ...(carried ? { carried: true as const } : {}) });
+    const out = settleStreaks(this.rules, this.seatList, this.setup.streaks ?? []);
+    this.lines.push(...out.lines);
+    this.streaksOut = out.streaks;
+    this.heldOut = out.held;
   }
 
   /* ───────────── helpers ───────────── */
@@ -1016,22 +555,7 @@ export class BlackjackRound {
   }
 
   private line(seat: number, bet: string, hand: number, stake: number, net: number, rule: string, owner?: string, marks: LineMarks = {}): void {
-    this.lines.push({ seat, bet, hand, stake, net, rule, ...marks, ...(owner !== undefined ? { owner } : {}) });
-  }
-
-  /** The non-default choices a line of this kind was settled under (line-choices.ts). */
-  private marks(key: RefKey, ctx: LineContext = {}): LineMarks {
-    return lineChoices(this.rules, key, ctx);
-  }
-
-  /** What a stake's hand went through, for its line's marks. */
-  private handContext(h: Hand, st: Stake): LineContext {
-    return {
-      doubled: h.doubled && st.stake > st.base,
-      fromSplit: h.fromSplit,
-      behind: st.owner !== undefined,
-      stayedOut: st.stayedOutSplit || st.stayedOutDouble,
-    };
+    this.lines.push(lineOf(seat, bet, hand, stake, net, rule, owner, marks));
   }
 
   private *card(target: CardTarget, step: CardStep, why: string): Generator<Expectation, Card, Answer> {
@@ -1056,171 +580,5 @@ export class BlackjackRound {
     const a = yield { kind: 'decision', seat: s.seat, hand, offer, legal, decider, ...(insurance ? { insurance } : {}) };
     if (!('type' in a)) throw new RoundError('a decision was expected');
     return a;
-  }
-}
-
-function newHand(seat: number, cards: Card[], stakes: Stake[]): Hand {
-  return {
-    seat,
-    cards,
-    stakes,
-    fromSplit: false,
-    splitAces: false,
-    doubled: false,
-    aceLocked: false,
-    status: 'open',
-    acted: false,
-    fiveOffered: false,
-    bonusDone: false,
-  };
-}
-
-function checkAmount(v: unknown, what: string): number {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v <= 0)
-    throw new RoundError(`${what} must be a positive whole amount in minor units, got ${String(v)}`);
-  return v;
-}
-
-function decider(r: BlackjackRules, entry: SeatEntry): string {
-  const seatOwner = `seat:${entry.seat}`;
-  const behind = entry.behind ?? [];
-  const seated = entry.seated ?? true;
-  const highest = (): string => {
-    let best = { owner: seatOwner, main: seated ? entry.bets.main : -1 };
-    for (const b of behind) if (b.main > best.main) best = { owner: b.owner, main: b.main };
-    return best.owner;
-  };
-  switch (r.betBehind) {
-    case 'seated':
-      return seatOwner;
-    case 'seated-or-nearest':
-      return seated || behind.length === 0 ? seatOwner : (behind[0] as BehindBet).owner;
-    case 'highest-bet':
-      return highest();
-    case 'seated-else-highest':
-      return seated ? seatOwner : highest();
-  }
-}
-
-function validateAndBuild(setup: RoundSetup, catalogue: readonly BlackjackBetEntry[]): Seat[] {
-  const r = setup.rules;
-  const first = firstCardsBets(catalogue);
-  // The seat's additional bets: the first cards' in their settlement order, then the jackpot chip.
-  const seatSides: BlackjackBetEntry[] = [...first, ...catalogue.filter((x) => x.family === 'jackpot')];
-  if (setup.seats.length === 0) throw new RoundError('no seat has a bet');
-  const seen = new Set<number>();
-  const streakBySeat = new Map((setup.streaks ?? []).map((x) => [x.seat, x]));
-  const seats = [...setup.seats].sort((a, b) => a.seat - b.seat);
-  const out: Seat[] = [];
-  for (const entry of seats) {
-    if (!Number.isInteger(entry.seat) || entry.seat < 1 || entry.seat > r.seats)
-      throw new RoundError(`seat ${entry.seat} is not a seat of this table (1–${r.seats})`);
-    if (seen.has(entry.seat)) throw new RoundError(`seat ${entry.seat} appears twice`);
-    seen.add(entry.seat);
-    const b = entry.bets;
-    const main = checkAmount(b.main, `seat ${entry.seat} main bet`);
-    checkLimits(r, main, `seat ${entry.seat} main bet`);
-    let sideCount = 0;
-    for (const bet of seatSides) {
-      const k = bet.id;
-      if (k === 'main' || b[k] === undefined) continue;
-      if (!bet.offered(r)) throw new RoundError(`seat ${entry.seat}: the ${k} bet is not offered under these rules`);
-      checkAmount(b[k], `seat ${entry.seat} ${k} bet`);
-      sideCount++;
-    }
-    refuseUnknown(b, ['main', 'streak', ...seatSides.map((x) => x.id)], `seat ${entry.seat}`);
-    if (b.jackpot !== undefined && !setup.jackpot) throw new RoundError(`seat ${entry.seat}: a jackpot bet needs the jackpot program and pools`);
-    // Rule 47: «uma ficha por cada jogador, no montante previamente definido».
-    if (b.jackpot !== undefined && setup.jackpot && b.jackpot !== setup.jackpot.program.stake)
-      throw new RoundError(`seat ${entry.seat}: the jackpot bet is one chip of ${setup.jackpot.program.stake} (portugal-2001 rule 47), not ${b.jackpot}`);
-    if (r.oneSideBetPerPlayer && sideCount > 1) throw new RoundError(`seat ${entry.seat}: only one additional bet per player (art.13)`);
-    const open = streakBySeat.get(entry.seat);
-    let streak: Seat['streak'];
-    if (b.streak && Object.keys(b.streak).length > 0) {
-      if (!r.winningStreak) throw new RoundError(`seat ${entry.seat}: winning-streak bets are not offered under these rules`);
-      if (open) throw new RoundError(`seat ${entry.seat}: streak bets may not change until the open ones are decided (art.13 5)(2) v)`);
-      const bets: Partial<Record<`${StreakLevel}`, number>> = {};
-      for (const [k, v] of Object.entries(b.streak)) {
-        if (!['2', '3', '4', '5'].includes(k)) throw new RoundError(`seat ${entry.seat}: streak level ${k} does not exist (2–5)`);
-        bets[k as `${StreakLevel}`] = checkAmount(v, `seat ${entry.seat} streak ${k} bet`);
-      }
-      streak = { bets, wins: 0, carried: false };
-    } else if (open) {
-      streak = { bets: { ...open.bets }, wins: open.wins, carried: true };
-    }
-    const behind = entry.behind ?? [];
-    if (behind.filter((x) => x.main !== 0).length + 1 > r.maxBettorsPerSeat) {
-      throw new RoundError(`seat ${entry.seat}: at most ${r.maxBettorsPerSeat} bettors per seat (art.20 n.1 (2))`);
-    }
-    const stakes: Stake[] = [
-      { owner: undefined, stake: main, base: main, followSplit: true, followDouble: true, stayedOutSplit: false, stayedOutDouble: false },
-    ];
-    let total = main;
-    const owners = new Set<string>();
-    for (const bb of behind) {
-      if (typeof bb.owner !== 'string' || bb.owner === '' || owners.has(bb.owner) || bb.owner.startsWith('seat:')) {
-        throw new RoundError(`seat ${entry.seat}: bettor "${String(bb.owner)}" appears twice or has no usable name`);
-      }
-      owners.add(bb.owner);
-      let sides = 0;
-      for (const bet of first) {
-        const k = bet.id;
-        if (bb[k] === undefined) continue;
-        if (!bet.offered(r)) throw new RoundError(`seat ${entry.seat}: the ${k} bet of ${bb.owner} is not offered under these rules`);
-        checkAmount(bb[k], `seat ${entry.seat} ${k} bet of ${bb.owner}`);
-        sides++;
-      }
-      refuseUnknown(bb, ['owner', 'main', 'followSplit', 'followDouble', ...first.map((x) => x.id)], `seat ${entry.seat} bettor ${bb.owner}`);
-      if (r.oneSideBetPerPlayer && sides > 1) throw new RoundError(`seat ${entry.seat}: only one additional bet per player (art.13)`);
-      if (bb.main === 0 && sides > 0) continue; // side bets only, on this seat's hand (Art. 13)
-      const amount = checkAmount(bb.main, `seat ${entry.seat} bet behind of ${bb.owner}`);
-      total += amount;
-      const chooses = r.behindFollows === 'bettor-chooses';
-      stakes.push({
-        owner: bb.owner,
-        stake: amount,
-        base: amount,
-        followSplit: chooses ? bb.followSplit === true : true,
-        followDouble: chooses ? bb.followDouble === true : true,
-        stayedOutSplit: false,
-        stayedOutDouble: false,
-      });
-    }
-    // Rule 15: the seat's bets together stay within the table maximum.
-    checkLimits(r, total, `seat ${entry.seat} bets together`);
-    out.push({
-      entry,
-      seat: entry.seat,
-      owner: `seat:${entry.seat}`,
-      decider: decider(r, entry),
-      hands: [newHand(entry.seat, [], stakes)],
-      insurance: 0,
-      behindInsurance: new Map(),
-      declinedResplit: false,
-      surrendered: false,
-      firstTwo: [],
-      awaitingAfterSplit: false,
-      splitPairs: [],
-      dealt: [],
-      ...(streak ? { streak } : {}),
-    });
-  }
-  for (const st of setup.streaks ?? []) {
-    if (!Number.isInteger(st.seat) || st.seat < 1 || st.seat > r.seats) throw new RoundError(`streak marker of seat ${st.seat}: no such seat (1–${r.seats})`);
-  }
-  return out;
-}
-
-/** A bet the round's catalogue does not place there (a baccarat bet, a jackpot chip behind a seat) is refused, never ignored. */
-function refuseUnknown(bets: object, known: readonly string[], who: string): void {
-  for (const k of Object.keys(bets)) if (!known.includes(k)) throw new RoundError(`${who}: no "${k}" bet here (${known.join(', ')})`);
-}
-
-function checkLimits(r: BlackjackRules, amount: number, what: string): void {
-  if (r.minBet <= 0) return;
-  if (amount < r.minBet) throw new RoundError(`${what} ${amount} is below the table minimum ${r.minBet}`);
-  if (r.betInMultiplesOfMinimum && amount % r.minBet !== 0) throw new RoundError(`${what} ${amount} must be a multiple of the minimum ${r.minBet} (rule 14)`);
-  if (r.maxBetMultiple > 0 && amount > r.maxBetMultiple * r.minBet) {
-    throw new RoundError(`${what} ${amount} is above ${r.maxBetMultiple}× the minimum (rule 37)`);
   }
 }

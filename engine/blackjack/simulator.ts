@@ -1,8 +1,7 @@
 import type { StrategyTable } from '../strategy/basic-strategy.js';
 import type { BlackjackRules } from './rules.js';
 import type { Card } from '../cards/card.js';
-import type { FirstCardsBetId } from './bets/catalogue.js';
-import { STREAK_LEVELS, STREAK_PAYS, type StreakLevel } from './bets/streak.js';
+import { STREAK_PAYS } from './bets/streak.js';
 import { CARD_OF_ID, CARD_VALUE, FIRST_TWO, FIRST_TWO_BETS, isSpecial678Ids } from './simulator-cards.js';
 import { SimRng } from './simulator-rng.js';
 import { DOUBLE, DOUBLE_ACE_LOCKED, SPLIT, STAND, SURRENDER, SimTables, fiveKey, firstKey, laterKey } from './simulator-tables.js';
@@ -18,23 +17,11 @@ import { DOUBLE, DOUBLE_ACE_LOCKED, SPLIT, STAND, SURRENDER, SimTables, fiveKey,
 
 export type ShuffleMode = 'every-hand' | 'cut-card';
 
-/** The side bets the simulator settles: the catalogue's bets of the first cards (in their settlement order), then the streak's levels. */
-export type SimSideBet = FirstCardsBetId | `streak${StreakLevel}`;
-export const SIM_SIDE_BETS: readonly SimSideBet[] = [...FIRST_TWO.map((b) => b.id).filter(isSimSideBet), ...STREAK_LEVELS.map((l) => `streak${l}` as const)];
 const STREAK0 = FIRST_TWO_BETS;
 
-function isSimSideBet(id: string): id is FirstCardsBetId {
-  return FIRST_TWO.some((b) => b.id === id);
-}
+import { SIM_SIDE_BETS, type SimSideBet, type SimTotals } from './simulator-totals.js';
 
-export interface SimTotals {
-  hands: number;
-  /** Sum and sum of squares of the main result per round, in units of the initial bet. */
-  sum: number;
-  sumSq: number;
-  /** Per side bet: results per unit staked, and how many bets were decided. */
-  side: Record<SimSideBet, { sum: number; sumSq: number; n: number }>;
-}
+export { edge, emptyTotals, mergeTotals, SIM_SIDE_BETS, type SimSideBet, type SimTotals } from './simulator-totals.js';
 
 const MAXH = 100;
 const NO_CARD = 255;
@@ -574,29 +561,4 @@ export class FastBlackjack {
       }
     }
   }
-}
-
-export function emptyTotals(): SimTotals {
-  const side = {} as SimTotals['side'];
-  for (const b of SIM_SIDE_BETS) side[b] = { sum: 0, sumSq: 0, n: 0 };
-  return { hands: 0, sum: 0, sumSq: 0, side };
-}
-
-export function mergeTotals(into: SimTotals, from: SimTotals): void {
-  into.hands += from.hands;
-  into.sum += from.sum;
-  into.sumSq += from.sumSq;
-  for (const b of SIM_SIDE_BETS) {
-    into.side[b].sum += from.side[b].sum;
-    into.side[b].sumSq += from.side[b].sumSq;
-    into.side[b].n += from.side[b].n;
-  }
-}
-
-/** House edge and its standard error, in percent of the stake; positive = house advantage. */
-export function edge(sum: number, sumSq: number, n: number): { houseEdge: number; stdErr: number } {
-  if (n === 0) return { houseEdge: 0, stdErr: 0 };
-  const mean = sum / n;
-  const variance = Math.max(0, sumSq / n - mean * mean);
-  return { houseEdge: -mean * 100, stdErr: Math.sqrt(variance / n) * 100 };
 }

@@ -1,6 +1,5 @@
 import { cardCode, parseCard, type Card, type CardCode } from '../cards/card.js';
 import type {
-  CorrectionRule,
   DecisionRequest,
   GameDefinition,
   GameLine,
@@ -10,9 +9,8 @@ import type {
   ProgressiveSettled,
   ProgressiveView,
   RoundStake,
-  StreakMark,
 } from '../table/game.js';
-import { lineBet, type BetId } from '../table/vocabulary.js';
+import { lineBet } from '../table/vocabulary.js';
 import { handTotal, isNaturalPair } from './hand.js';
 import { JACKPOT_PROGRAM_OPTION, jackpotProgramOf } from './jackpot/option.js';
 import { openJackpot } from './jackpot/settle.js';
@@ -20,11 +18,12 @@ import { blackjackLimitRules } from './limit-rules.js';
 import { blackjackPayTable } from './pay-table.js';
 import { ref } from './refs.js';
 import { additionalBets, offeredBets } from '../table/bet-catalogue.js';
-import { BLACKJACK_CATALOGUE, firstCardsBets, onOtherSeatsOf } from './bets/catalogue.js';
-import type { BlackjackBetEntry, SideBetId } from './bets/entry.js';
-import { STREAK_LEVELS, type StreakLevel } from './bets/streak.js';
-import { RoundError, type Action, type ActionType, type SeatBets, type SeatEntry, type SideStakes, type StreakState } from './round.js';
-import { resolveRules, isProfileId, isRegulated, type BlackjackRules, type RegulatedProfileId } from './rules.js';
+import { BLACKJACK_CATALOGUE, firstCardsBets } from './bets/catalogue.js';
+import type { BlackjackBetEntry } from './bets/entry.js';
+import { blackjackCorrections } from './table-corrections.js';
+import { onOtherSeats, ownerTotals, seatBets, sideStakes, streakMark } from './table-bets.js';
+import { RoundError, type Action, type ActionType, type SeatEntry, type StreakState } from './round.js';
+import { resolveRules, isProfileId, isRegulated, type BlackjackRules } from './rules.js';
 import { BlackjackTable, type BlackjackTableSnapshot } from './table.js';
 
 /**
@@ -104,32 +103,6 @@ function replay(t: BlackjackTable, e: BlackjackTableEvent): void {
   else if ('discard' in e) t.discard(parseCard(e.discard), 'exposed card');
   else if ('jackpotReset' in e) t.resetJackpot(e.jackpotReset.level, e.jackpotReset.to);
   else t.voidRound();
-}
-
-/**
- * The dealing errors each text orders corrected (engine/table/holds.ts), with the article: an
- * exposed card is void (Macau Art. 5 n.1 1); Portugal rule 17, the dealer's second card), a card
- * at another hand goes to the one it belongs to (Art. 5 n.1 2)), a card drawn against what the
- * player asked goes, unseen, to the next player who asks (rule 18; Macau Art. 5 n.1 2): the
- * card is given to the player it falls to), and one seen or the dealer's undue draw is void
- * (Art. 6 1), Art. 5 n.1 1); rules 18–19).
- */
-function blackjackCorrections(profile: RegulatedProfileId): CorrectionRule[] {
-  if (profile === 'portugal-2001') {
-    return [
-      { correction: 'exposed-card', holds: ['dealing-error'], rule: 'portugal-2001 rule 17' },
-      { correction: 'misdrawn-card', holds: ['out-of-turn'], rule: 'portugal-2001 rule 18' },
-      { correction: 'undue-card', holds: ['out-of-turn'], rule: 'portugal-2001 rule 18' },
-      { correction: 'undue-card', holds: ['extra-card'], rule: 'portugal-2001 rule 19' },
-    ];
-  }
-  return [
-    { correction: 'exposed-card', holds: ['dealing-error'], rule: `${profile} art.5 n.1 1)` },
-    { correction: 'wrong-hand', holds: ['dealing-error'], rule: `${profile} art.5 n.1 2)` },
-    { correction: 'misdrawn-card', holds: ['out-of-turn'], rule: `${profile} art.5 n.1 2)` },
-    { correction: 'undue-card', holds: ['out-of-turn'], rule: `${profile} art.5 n.1 1)` },
-    { correction: 'undue-card', holds: ['extra-card'], rule: `${profile} art.6 1)` },
-  ];
 }
 
 /** Blackjack as the table plays it, under a profile and the table's authorised rule options. */
@@ -550,58 +523,4 @@ export function blackjackTableGame(
       return undefined;
     },
   };
-}
-
-/** The engine's bets of a seat from the table's spots: the main bet, the additional bets by the catalogue, the streak's levels. */
-function seatBets(catalogue: readonly BlackjackBetEntry[], b: Readonly<Partial<Record<BetId, number>>>): SeatBets {
-  const streak: Partial<Record<`${StreakLevel}`, number>> = {};
-  for (const lvl of STREAK_LEVELS) {
-    const amount = b[`streak${lvl}`];
-    if (amount !== undefined) streak[`${lvl}`] = amount;
-  }
-  const sides = catalogue.filter((x) => x.family === 'first-cards' || x.family === 'jackpot');
-  return {
-    main: b.main ?? 0,
-    ...sideStakes(sides, b),
-    ...(Object.keys(streak).length > 0 ? { streak } : {}),
-  };
-}
-
-/** The stakes a bettor placed on these bets, as the engine takes them. */
-function sideStakes(bets: readonly BlackjackBetEntry[], b: Readonly<Partial<Record<BetId, number>>>): SideStakes {
-  const out: Partial<Record<SideBetId, number>> = {};
-  for (const { id } of bets) {
-    const amount = b[id];
-    if (id !== 'main' && amount !== undefined) out[id] = amount;
-  }
-  return out;
-}
-
-/** Which additional bets the profile offers on another seat's hand, under which subparagraphs of Art. 13. */
-function onOtherSeats(
-  catalogue: readonly BlackjackBetEntry[],
-  rules: BlackjackRules,
-  profileId: RegulatedProfileId,
-): { bets: BetId[]; rule: string } | undefined {
-  const { bets, subparagraphs } = onOtherSeatsOf(catalogue, rules);
-  if (bets.length === 0) return undefined;
-  return { bets, rule: `${profileId} art.13 ${subparagraphs.join(', ')}` };
-}
-
-/** A seat's engine streak state as the table shows and records it. */
-function streakMark(x: StreakState): StreakMark {
-  return {
-    wins: x.wins,
-    open: STREAK_LEVELS.flatMap((lvl) => {
-      const amount = x.bets[`${lvl}`];
-      return amount === undefined ? [] : [{ bet: `streak${lvl}` as const, amount }];
-    }),
-  };
-}
-
-/** Each bettor's total stake on a seat's hands (the seat's own station under `undefined`). */
-function ownerTotals(stakes: readonly { owner: string | undefined; stake: number }[]): Map<string | undefined, number> {
-  const out = new Map<string | undefined, number>([[undefined, 0]]);
-  for (const st of stakes) out.set(st.owner, (out.get(st.owner) ?? 0) + st.stake);
-  return out;
 }

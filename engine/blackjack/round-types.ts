@@ -1,0 +1,164 @@
+import type { CardCode } from '../cards/card.js';
+import type { ShoeInventory } from '../cards/shoe.js';
+import type { SettlementLine } from '../settlement/settlement-line.js';
+import type { BlackjackBetEntry, SideBetId } from './bets/entry.js';
+import type { StreakLevel } from './bets/streak.js';
+import type { JackpotState } from './jackpot/settle.js';
+import type { BlackjackRules } from './rules.js';
+
+/** A blackjack round's inputs and outputs as plain data (the round itself: round.ts). */
+
+/* ───────────────────────────── inputs ───────────────────────────── */
+
+/**
+ * A bettor's additional bets on a hand, by the catalogue's id (engine/blackjack/bets/): the bets
+ * of the first cards, and the seat's jackpot chip. A bet the round's catalogue does not have, or
+ * the rules do not offer, is refused.
+ */
+export type SideStakes = Readonly<Partial<Record<SideBetId, number>>>;
+
+export type SeatBets = SideStakes & {
+  readonly main: number;
+  /** New winning-streak bets by level (Art. 13 5)); only when the seat has none open. */
+  readonly streak?: Partial<Record<`${StreakLevel}`, number>>;
+};
+
+/**
+ * A bet behind (Macau Art. 20; Portugal rules 15–16, 28, 30). A bettor may also (or only) place
+ * additional bets on this seat's hand: Art. 13 lets them be placed on any player's hand; `main: 0`
+ * with a side bet is such a side-only bettor.
+ */
+export type BehindBet = SideStakes & {
+  readonly owner: string;
+  readonly main: number;
+  /** With `behindFollows: bettor-chooses`: whether this bettor follows a split / a double. */
+  readonly followSplit?: boolean;
+  readonly followDouble?: boolean;
+};
+
+export interface SeatEntry {
+  readonly seat: number;
+  readonly bets: SeatBets;
+  readonly behind?: readonly BehindBet[];
+  /** Whether a player sits at the seat (false: only standing bettors; Art. 3 n.4, rule 16). */
+  readonly seated?: boolean;
+}
+
+/** Winning-streak marker of a seat, carried from round to round (Art. 13 5), Art. 11 n.2). */
+export interface StreakState {
+  readonly seat: number;
+  /** Open bets by level, in minor units. */
+  readonly bets: Partial<Record<`${StreakLevel}`, number>>;
+  /** Consecutive rounds won so far (the marker's position is wins + 1). */
+  readonly wins: number;
+}
+
+export interface RoundSetup {
+  readonly rules: BlackjackRules;
+  readonly seats: readonly SeatEntry[];
+  readonly streaks?: readonly StreakState[];
+  /** The first round after a shuffle: per-round burns do not apply (the shoe-start burn did). */
+  readonly firstRoundOfShoe?: boolean;
+  /** The jackpot's program and pools as the round starts (Portugal rules 38–50). */
+  readonly jackpot?: JackpotState;
+  /** Shared inventory of the shoe, so a card beyond its copies is refused across rounds. */
+  readonly inventory?: ShoeInventory;
+  /** The bets the round knows (engine/blackjack/bets/catalogue.ts unless given). */
+  readonly catalogue?: readonly BlackjackBetEntry[];
+}
+
+/* ───────────────────────────── outputs ───────────────────────────── */
+
+export type CardTarget = { readonly to: 'burn' } | { readonly to: 'dealer' } | { readonly to: 'hand'; readonly seat: number; readonly hand: number };
+
+export type CardStep =
+  'burn-round' | 'first' | 'dealer-up' | 'second' | 'dealer-hole' | 'split-second' | 'hit' | 'double' | 'burn-dealer-second' | 'dealer-second' | 'dealer-draw';
+
+export type ActionType =
+  | 'hit'
+  | 'stand'
+  | 'double'
+  | 'split'
+  | 'surrender'
+  | 'insurance'
+  | 'decline-insurance'
+  | 'even-money'
+  | 'decline-even-money'
+  | 'take-five-card-half'
+  | 'continue';
+
+export type Action =
+  | { readonly type: Exclude<ActionType, 'insurance' | 'double' | 'split'> }
+  | {
+      readonly type: 'double' | 'split';
+      /**
+       * Bettors behind (owners) whose bet would follow this double or split but does not: it stays
+       * at its original stake on the doubled hand (Portugal rule 30), or rides on the first of the
+       * two hands (rule 28). The seat's own bet always follows. Macau Art. 20 is silent on both;
+       * the same reading applies there (docs/table-host.md). A host lists a bettor who cannot cover
+       * its share, so the deciding player's double or split never depends on another's credit.
+       */
+      readonly notFollowing?: readonly string[];
+    }
+  | { readonly type: 'insurance'; readonly amount: number };
+
+export type Offer = 'play' | 'insurance' | 'even-money' | 'five-card';
+
+export type Expectation =
+  | {
+      readonly kind: 'card';
+      readonly target: CardTarget;
+      /** What the card is, as a code for the dealer's display (translated there). */
+      readonly step: CardStep;
+      /** The same in English, for logs and error messages. */
+      readonly why: string;
+    }
+  | {
+      readonly kind: 'decision';
+      readonly seat: number;
+      readonly hand: number;
+      readonly offer: Offer;
+      readonly legal: readonly ActionType[];
+      /** Who decides for the seat (Art. 20 n.1; rules 15–16): `seat:<n>` or a behind bettor. */
+      readonly decider: string;
+      readonly insurance?: { readonly min: number; readonly max: number };
+    }
+  | { readonly kind: 'done' };
+
+export interface BlackjackSettlementLine extends SettlementLine {
+  /** The bettor behind, for back bets; absent for the seat's own bets. */
+  readonly owner?: string;
+  /** A winning-streak stake wagered in an earlier round and carried open until this one decided it. */
+  readonly carried?: true;
+}
+
+/** A winning-streak stake wagered this round that stays open past it (the host holds it: ledger `held`). */
+export interface HeldStreakStake {
+  readonly seat: number;
+  readonly bet: `streak${StreakLevel}`;
+  readonly amount: number;
+}
+
+export interface HandView {
+  readonly seat: number;
+  readonly hand: number;
+  readonly cards: CardCode[];
+  readonly total: number;
+  readonly soft: boolean;
+  readonly status: HandStatus;
+  /** Ace and a ten as a hand's first two cards, not after a split: «Black Jack» (Art. 10 n.1, n.6; rule 20). */
+  readonly natural: boolean;
+  readonly stake: number;
+}
+
+export type HandStatus = 'open' | 'stood' | 'busted' | 'surrendered' | 'blackjack' | 'settled';
+
+export class RoundError extends Error {}
+
+/** What happened in a round, in order: enough to rebuild it exactly (recovery after a restart). */
+export type RoundEvent =
+  | { readonly card: string }
+  | { readonly action: Action }
+  | { readonly discard: string; readonly why: string }
+  | { readonly held: string }
+  | { readonly void: string };
