@@ -47,6 +47,7 @@ import { HostMetrics } from './metrics/host-metrics.js';
 import { RemoteAcceptors } from './devices/remote-acceptors.js';
 import { tableCreditRule } from './devices/credit-rule/table-credit-rule.js';
 import { RemoteStations } from './stadium/remote-stations.js';
+import { ledgerStationJournal } from './stadium/credential-journal.js';
 import { tableCertificate, type TableCertificate } from './stadium/table-certificate.js';
 import { enrolmentFor, type EnrolmentFile } from './stadium/enrolment-file.js';
 import { RemoteStationConnections } from './screens/station-connections.js';
@@ -427,7 +428,9 @@ async function serve(
   syncEvents.health = health;
   // Remote stations: enrolled in service mode, each with its own credential, reaching the host
   // over TLS on the configured LAN address (the table's certificate, which the enrolment pins).
-  const remoteStations = RemoteStations.inDataDir(dataDir);
+  // Checked against the journal's station.credential entries: a credential swapped in the file connects no more.
+  const remoteStations = RemoteStations.inDataDir(dataDir, ledgerStationJournal(ledger));
+  for (const problem of remoteStations.problems()) log.error({ problem }, 'remote station refused: its registry row differs from the journal');
   const connections = new RemoteStationConnections(remoteStations);
   const remoteAcceptors = new RemoteAcceptors({
     ledger,

@@ -168,6 +168,7 @@ export function derive(view: LedgerView, type: EntryType, payload: Record<string
     case 'service.exit':
     case 'service.denied':
     case 'service.account':
+    case 'station.credential':
     case 'service.test':
     case 'service.action':
       break;

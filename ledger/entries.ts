@@ -397,6 +397,22 @@ export const PAYLOADS = {
     disabled: z.boolean().optional(),
   }),
   /**
+   * A remote station's credential enrolled (by two people in service mode), revoked, or — `adopt` —
+   * journalled once as the registry (`remote-stations.json`) held it before credentials were
+   * journalled. `credential`: a digest of the stored SHA-256 of its secret
+   * (host/stadium/credential-journal.ts), never the secret; absent on a revocation. The registry is
+   * checked against these entries, so a credential swapped in the file connects no more.
+   */
+  'station.credential': z.strictObject({
+    station,
+    action: z.enum(['enrol', 'revoke', 'adopt']),
+    by: z.array(who).min(1).max(2),
+    credential: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .optional(),
+  }),
+  /**
    * What a round's jackpot chips and awards did to each level of the progressive (Portugal rules
    * 40, 44, 50), journalled with the round's settlement. The chips and awards themselves are the
    * settlement's `jackpot` lines; this moves the money between the house and the pools.

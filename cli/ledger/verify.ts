@@ -2,11 +2,12 @@ import path from 'node:path';
 import { askUpstreamHead, credentialsFile, readCredentials, receiptProblems, useWitnessForVerify, verifyLedger, WitnessClient } from '../../ledger/index.js';
 import { DATA_DIR, defineCommand, JSON_OUTPUT, openFromArgs, options } from './common.js';
 import { verifyAccounts } from './verify-accounts.js';
+import { verifyStations } from './verify-stations.js';
 
 export const command = defineCommand({
   name: 'ledger verify',
   summary:
-    "First what the host's start checks, in both modes: the head mark (a journal shorter than one\ncommitted here before) and the schema and its append-only triggers against the migrations. Then\nfrom the newest checkpoint (its signature, then the entries after it replayed against the state\nit signed), or with --full from the first entry: SQLite's integrity check, the hash chain, the\npostings and their balance, and balances/meters/recall recomputed from the journal. Without a\ncheckpoint both check everything. Then the service accounts store against the journal's account\nentries. Exit 0 when everything matches, 1 on any mismatch.",
+    "First what the host's start checks, in both modes: the head mark (a journal shorter than one\ncommitted here before) and the schema and its append-only triggers against the migrations. Then\nfrom the newest checkpoint (its signature, then the entries after it replayed against the state\nit signed), or with --full from the first entry: SQLite's integrity check, the hash chain, the\npostings and their balance, and balances/meters/recall recomputed from the journal. Without a\ncheckpoint both check everything. Then the service accounts store against the journal's account\nentries, and the remote stations' credentials against the journal's. Exit 0 when everything matches, 1 on any mismatch.",
   usage: 'usage: etg ledger verify --data-dir DIR [--full] [--witness SOCKET] [--upstream URL] [--json]',
   options: {
     'data-dir': DATA_DIR,
@@ -59,8 +60,10 @@ export async function run(argv: string[]): Promise<number> {
     r.ok &&= witnessProblems.length === 0;
     // The service accounts: a check of its own (cli/ledger/verify-accounts.ts), after the ledger's.
     const accounts = verifyAccounts(String(v['data-dir']), ledger);
-    const ok = r.ok && accounts.problems.length === 0;
-    if (v.json) console.log(JSON.stringify({ ...r, ok, accounts }));
+    // The remote stations' credentials: their registry against the journal (cli/ledger/verify-stations.ts).
+    const stations = verifyStations(String(v['data-dir']), ledger);
+    const ok = r.ok && accounts.problems.length === 0 && stations.problems.length === 0;
+    if (v.json) console.log(JSON.stringify({ ...r, ok, accounts, stations }));
     else {
       console.log(`terminal ${r.terminalId}: head ${r.headSeq} ${r.headHash.slice(0, 16)}…`);
       console.log(r.mode === 'full' ? `  ${r.entries} entries from the first` : `  ${r.entries} entries after checkpoint ${r.fromSeq}`);
@@ -68,7 +71,9 @@ export async function run(argv: string[]): Promise<number> {
       for (const p of r.problems) console.log(`  MISMATCH: ${p}`);
       console.log(`  checked: ${accounts.checked}`);
       for (const p of accounts.problems) console.log(`  MISMATCH: ${p}`);
-      console.log(ok ? 'OK' : `FAILED (${r.problems.length + accounts.problems.length} problems)`);
+      console.log(`  checked: ${stations.checked}`);
+      for (const p of stations.problems) console.log(`  MISMATCH: ${p}`);
+      console.log(ok ? 'OK' : `FAILED (${r.problems.length + accounts.problems.length + stations.problems.length} problems)`);
     }
     return ok ? 0 : 1;
   } finally {

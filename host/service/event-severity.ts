@@ -22,6 +22,7 @@ const WARNING = new Set([
   'handpay.confirm',
   'service.action',
   'service.account',
+  'station.credential',
   'jackpot.reset',
 ]);
 export const TILT_TYPES: readonly string[] = ['tilt.raise', 'tilt.clear'];

@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { auditCredentials, credentialDigest, type StationCredentialJournal } from './credential-journal.js';
 
 /** The file beside the ledger that holds each enrolled remote station's credential, hashed. */
 export const REMOTE_STATIONS_FILE = 'remote-stations.json';
@@ -39,16 +40,46 @@ function sha256(text: string): Buffer {
 export class RemoteStations {
   private stations: EnrolledStation[];
   private readonly revokedListeners = new Set<(station: number) => void>();
+  /** Stations whose registry row is not what the journal says (refused), with why. */
+  private refused = new Map<number, string>();
 
+  /**
+   * With a journal (the host's), every enrolment and revocation is journalled before the file
+   * changes, and the registry is checked against the journal: a station whose row differs is
+   * refused (`problems()` says why). A registry never journalled is adopted once, as found.
+   */
   constructor(
     private readonly file: string | null,
     private readonly clock: () => Date = () => new Date(),
+    private readonly journal: StationCredentialJournal | null = null,
   ) {
     this.stations = file && existsSync(file) ? Registry.parse(JSON.parse(readFileSync(file, 'utf8'))).stations : [];
+    if (journal && !journal.read().any) {
+      const found = this.inForce();
+      if (found.length > 0) {
+        journal.record(
+          found.map((s) => ({ station: s.station, action: 'adopt' as const, by: [...s.enrolledBy], credential: credentialDigest(s.station, s.secretSha256) })),
+        );
+      }
+    }
+    this.audit();
   }
 
-  static inDataDir(dataDir: string): RemoteStations {
-    return new RemoteStations(path.join(dataDir, REMOTE_STATIONS_FILE));
+  static inDataDir(dataDir: string, journal: StationCredentialJournal | null = null): RemoteStations {
+    return new RemoteStations(path.join(dataDir, REMOTE_STATIONS_FILE), () => new Date(), journal);
+  }
+
+  /** How the registry differs from the journal, one line per station (none without a journal). */
+  problems(): string[] {
+    return [...this.refused.values()];
+  }
+
+  private inForce(): EnrolledStation[] {
+    return this.stations.filter((s) => s.revokedAt === undefined);
+  }
+
+  private audit(): void {
+    this.refused = this.journal ? auditCredentials(this.inForce(), this.journal.read()) : new Map();
   }
 
   /** Stations with a credential in force, by number. */
@@ -67,6 +98,8 @@ export class RemoteStations {
    */
   enrol(station: number, by: [string, string]): Credential {
     const secret = randomBytes(32).toString('base64url');
+    // Journalled before the file changes: a credential the journal does not hold never connects.
+    this.journal?.record([{ station, action: 'enrol', by: [...by], credential: credentialDigest(station, sha256(secret).toString('hex')) }]);
     const was = this.current(station);
     if (was) this.revokeNow(station, by);
     this.stations = [
@@ -74,21 +107,24 @@ export class RemoteStations {
       { station, secretSha256: sha256(secret).toString('hex'), enrolledAt: this.clock().toISOString(), enrolledBy: [...by] },
     ].sort((a, b) => a.station - b.station);
     this.save();
+    this.audit();
     return { station, secret };
   }
 
   /** Revokes the station's credential: its connections close, and it connects no more until enrolled again. */
   revoke(station: number, by: [string, string]): boolean {
     if (!this.current(station)) return false;
+    this.journal?.record([{ station, action: 'revoke', by: [...by] }]);
     this.revokeNow(station, by);
     this.save();
+    this.audit();
     return true;
   }
 
   /** Whether `secret` is the credential in force of `station`, compared in constant time. */
   verify(station: number, secret: string): boolean {
     const s = this.current(station);
-    if (!s) return false;
+    if (!s || this.refused.has(station)) return false;
     return timingSafeEqual(Buffer.from(s.secretSha256, 'hex'), sha256(secret));
   }
 

@@ -1,5 +1,6 @@
 import { canonicalJson } from '../../../ledger/index.js';
 import { openAccountsDb } from '../accounts-db.js';
+import { PinRecord } from '../account-record.js';
 
 /**
  * What someone with file access can do to `service-accounts.sqlite` behind the host's back, for
@@ -62,4 +63,16 @@ export function writeProposal(dataDir: string, staff: string, change: object, en
     afterSeq,
     Date.now(),
   );
+}
+
+/** The PIN hash record a row holds, as the file stores it (for an attacker who also rewrites the journal's digest of it). */
+export function pinRecordOf(dataDir: string, staff: string): ReturnType<typeof PinRecord.parse> {
+  const db = openAccountsDb(dataDir);
+  try {
+    const row = db.prepare('SELECT pin FROM accounts WHERE staff = ?').get(staff) as { pin: string } | undefined;
+    if (!row) throw new Error(`no row ${staff}`);
+    return PinRecord.parse(JSON.parse(row.pin));
+  } finally {
+    db.close();
+  }
 }
