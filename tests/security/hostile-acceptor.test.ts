@@ -173,11 +173,28 @@ describe('a hostile ID-003 acceptor (issue 28)', () => {
     assert.ok(id003(r).sim.received.some((f) => f.code === ID003.RETURN));
   });
 
-  it('a currency-assign table valuing a code at no note of the currency (50,000): that code is unknown, its note rejected and given back, never escrowed at that value', async () => {
+  // 4-byte currency-assign blocks [code, country 0x59, base, exponent] of the unit's own table, 10 … 1000.
+  const ASSIGN = [0x61, 0x59, 1, 1, 0x62, 0x59, 2, 1, 0x63, 0x59, 5, 1, 0x64, 0x59, 1, 2, 0x65, 0x59, 5, 2, 0x66, 0x59, 1, 3];
+
+  it('a code left out of the currency-assign table is inhibited at the unit: its note never reaches escrow', async () => {
     const r = driverRig('id003');
-    // 0x61 (the 10 note's code) said to be 5 × 10^4; the other codes as the unit's own table.
-    const blocks = [0x61, 0x59, 5, 4, 0x62, 0x59, 2, 1, 0x63, 0x59, 5, 1, 0x64, 0x59, 1, 2, 0x65, 0x59, 5, 2, 0x66, 0x59, 1, 3];
-    id003(r).tell({ kind: 'currency-assign', blocks });
+    id003(r).tell({ kind: 'currency-assign', blocks: ASSIGN.slice(4) }); // no 0x61 (the 10 note's code)
+    assert.ok(await untilEnabled(r));
+    insert(r, 10, 'return');
+    await finish(r);
+    assert.deepEqual(r.credits, []);
+    assert.deepEqual(
+      r.events.filter((e) => e.type === 'escrowed' || e.type === 'rejected').map((e) => (e.type === 'rejected' ? e.reason : e.type)),
+      ['inhibited denomination'],
+      'the unit itself refused it',
+    );
+    assert.deepEqual(r.sim.returned, [10]);
+  });
+
+  it('a code valued at no note of the currency (50,000), the inhibits ignored: that code is unknown, its note given back, never escrowed at that value', async () => {
+    const r = driverRig('id003');
+    id003(r).tell({ kind: 'currency-assign', blocks: [0x61, 0x59, 5, 4, ...ASSIGN.slice(4)] });
+    id003(r).tell({ kind: 'ignore-inhibits' });
     assert.ok(await untilEnabled(r));
     insert(r, 10, 'return');
     await finish(r);
@@ -185,9 +202,10 @@ describe('a hostile ID-003 acceptor (issue 28)', () => {
     assert.deepEqual(
       r.events.filter((e) => e.type === 'escrowed').map((e) => e.note.denomination),
       [],
-      'no note escrowed at a value no note has',
+      'no escrow journalled at a value no note has',
     );
     assert.ok(r.events.some((e) => e.type === 'rejected' && e.code === 0x61));
+    assert.ok(id003(r).sim.received.some((f) => f.code === ID003.RETURN));
     assert.deepEqual(r.sim.returned, [10]);
   });
 });

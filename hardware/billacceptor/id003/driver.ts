@@ -192,9 +192,13 @@ export class Id003BillAcceptor extends BillAcceptorBase {
       }
       if (table.size > 0) this.table = table;
     }
-    // Denomination inhibit: bit n ↔ escrow code 0x61+n, 1 = disabled.
+    // Denomination inhibit: bit n ↔ escrow code 0x61+n, 1 = disabled. A code the table does not
+    // value (absent from the unit's currency assign, or valued at no note) is disabled too.
     let mask = 0;
-    for (const [code, value] of this.table) if (!this.accepted.has(value)) mask |= 1 << (code - ESCROW_CODE_FIRST);
+    for (let code = ESCROW_CODE_FIRST; code <= ESCROW_CODE_LAST; code++) {
+      const value = this.table.get(code);
+      if (value === undefined || !this.accepted.has(value)) mask |= 1 << (code - ESCROW_CODE_FIRST);
+    }
     await this.setting(CMD.SET_DENOMINATION, [mask & 0xff, (mask >> 8) & 0xff]);
     await this.setting(CMD.SET_SECURITY, [0, 0]);
     await this.setting(CMD.SET_COMMUNICATION_MODE, [0]); // polled
