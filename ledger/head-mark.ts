@@ -59,10 +59,11 @@ export class HeadMark {
 
   /**
    * Refuses a journal that ends before the mark or holds another entry at its seq. `hashAt`: the
-   * journal's hash of an entry (undefined when there is none).
+   * journal's hash of an entry (undefined when there is none). `mark`: the mark as read before the
+   * journal was (a reader beside the host: the host writes it after its commit, so read first it
+   * never names an entry the reader's snapshot lacks).
    */
-  check(head: { seq: number; hash: string }, hashAt: (seq: number) => string | undefined): void {
-    const mark = this.read();
+  check(head: { seq: number; hash: string }, hashAt: (seq: number) => string | undefined, mark = this.read()): void {
     if (mark === null || mark.seq === 0) return;
     const at = mark.seq <= head.seq ? hashAt(mark.seq) : undefined;
     if (at === mark.hash) return;

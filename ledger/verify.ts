@@ -57,6 +57,17 @@ const PAGE = 1000;
  * integrity check and the chain before the checkpoint are left to the full check.
  */
 export function verifyLedger(ledger: Ledger, options: VerifyOptions = {}): VerifyReport {
+  const db = connectionOf(ledger);
+  // The head mark first: the host writes it after its commit, so it names no entry the snapshot below lacks.
+  const mark = HeadMark.of(ledger.file);
+  const marked = mark?.read() ?? null;
+  // Everything else in one read transaction (WAL: one snapshot). Beside a running host, counts read
+  // one after another — the journal replayed, then the outbox — straddled its appends and a sound
+  // ledger was reported broken ("outbox holds 65 entries, 64 are unacknowledged").
+  return db.transaction(() => verifySnapshot(ledger, options, mark, marked))();
+}
+
+function verifySnapshot(ledger: Ledger, options: VerifyOptions, mark: HeadMark | null, marked: { seq: number; hash: string } | null): VerifyReport {
   const problems: string[] = [];
   const add = (p: string) => {
     if (problems.length < 100) problems.push(p);
@@ -64,7 +75,11 @@ export function verifyLedger(ledger: Ledger, options: VerifyOptions = {}): Verif
   };
   const db = connectionOf(ledger);
   const checked: string[] = [];
-  const head = ledger.headOf();
+  // The snapshot's head, not the one this process last knew: another process may have appended since.
+  const head = (db.prepare('SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1').get() as { seq: number; hash: string } | undefined) ?? {
+    seq: 0,
+    hash: genesisHash(ledger.terminalId),
+  };
   const report = (mode: VerifyReport['mode'], fromSeq: number, entries: number): VerifyReport => ({
     ok: problems.length === 0,
     terminalId: ledger.terminalId,
@@ -79,12 +94,11 @@ export function verifyLedger(ledger: Ledger, options: VerifyOptions = {}): Verif
 
   // What the host's start refuses, refused here too, whatever the mode: the head mark (a journal
   // shorter than one committed here before) and the schema against its migrations (triggers).
-  const mark = HeadMark.of(ledger.file);
   if (mark) {
     try {
       const hashAt = db.prepare('SELECT hash FROM journal WHERE seq = ?');
-      mark.check(head, (seq) => (hashAt.get(seq) as { hash: string } | undefined)?.hash);
-      checked.push(mark.read() ? `the head mark (${path.basename(mark.file)})` : 'the head mark: none (a new ledger, or removed on purpose)');
+      mark.check(head, (seq) => (hashAt.get(seq) as { hash: string } | undefined)?.hash, marked);
+      checked.push(marked ? `the head mark (${path.basename(mark.file)})` : 'the head mark: none (a new ledger, or removed on purpose)');
     } catch (e) {
       if (!(e instanceof LedgerRollbackError)) throw e;
       add(`head mark: ${e.message}`);
