@@ -154,8 +154,9 @@ async function open(context: BrowserContext, view: string, query: string): Promi
   await page.addInitScript(() => {
     (globalThis as unknown as { __name: (f: unknown) => unknown }).__name = (f) => f;
   });
-  await page.goto(`${url(view)}${query}`, { timeout: 120_000 });
-  await page.waitForFunction((v) => (globalThis as unknown as PageGlobals).__kiosk?.events.includes(`snapshot:${v}`) ?? false, view, { timeout: 120_000 });
+  // Generous: at load average 11 the table page took more than 120 s to show its first snapshot.
+  await page.goto(`${url(view)}${query}`, { timeout: 300_000 });
+  await page.waitForFunction((v) => (globalThis as unknown as PageGlobals).__kiosk?.events.includes(`snapshot:${v}`) ?? false, view, { timeout: 300_000 });
   return page;
 }
 /**
@@ -545,6 +546,19 @@ const framesOf = (p: Page) =>
     const g = globalThis as unknown as PageGlobals & { __displayFrames?: number };
     return g.__kiosk?.framesDrawn?.() ?? g.__displayFrames ?? 0;
   });
+// Settled: the last card's flight and the hold's notice drawn. On a loaded machine a SwiftShader
+// frame takes seconds, so a fixed second was not enough and the flight's last frames fell in the
+// window (0.2 frames a second at load 27): wait until no frame was drawn for SETTLE_QUIET_MS,
+// for at most SETTLE_MAX_MS, and say how long it took.
+const SETTLE_QUIET_MS = 3000;
+const SETTLE_MAX_MS = 120_000;
+const settleFrom = Date.now();
+for (let last = await framesOf(table), quietFrom = Date.now(); Date.now() - quietFrom < SETTLE_QUIET_MS && Date.now() - settleFrom < SETTLE_MAX_MS;) {
+  await new Promise((r) => setTimeout(r, 250));
+  const now = await framesOf(table);
+  if (now !== last) [last, quietFrom] = [now, Date.now()];
+}
+const settledIn = Date.now() - settleFrom;
 const before = await framesOf(table);
 await new Promise((r) => setTimeout(r, STILL_SECONDS * 1000));
 const after = await framesOf(table);
@@ -552,7 +566,7 @@ const phase = host.table.view().phase;
 {
   const rate = (after - before) / STILL_SECONDS;
   console.log(
-    `  still table (phase ${phase}, ${STILL_SECONDS} s): ${rate.toFixed(2)} frames a second drawn${counts ? '' : ' (display frames: this page draws every one)'}`,
+    `  still table (phase ${phase}, ${STILL_SECONDS} s, after ${(settledIn / 1000).toFixed(1)} s to settle): ${rate.toFixed(2)} frames a second drawn${counts ? '' : ' (display frames: this page draws every one)'}`,
   );
   figure({
     name: 'still table (held round), frames drawn a second',
