@@ -5,7 +5,7 @@
 // Prints figures only; nothing asserts a timing.
 import { freshCards, shuffled } from '../engine/cards/shoe.js';
 import { Rng } from '../engine/random/seeded-rng.js';
-import { BlackjackRound } from '../engine/blackjack/round.js';
+import { dealCard, decideRound, openRound } from '../engine/blackjack/round.js';
 import { resolveRules, type BlackjackRules } from '../engine/blackjack/rules.js';
 import { FastBlackjack, edge, emptyTotals, type ShuffleMode } from '../engine/blackjack/simulator.js';
 import { bareBlackjackDeal, rate } from './bare-deal.js';
@@ -74,12 +74,12 @@ function stateMachine(rules: BlackjackRules): void {
   const t0 = performance.now();
   let rounds = 0;
   while (performance.now() - t0 < SECONDS * 1000) {
-    const r = new BlackjackRound({ rules, seats: [{ seat: 1, bets: { main: 100 } }], firstRoundOfShoe: true });
+    let r = openRound({ rules, seats: [{ seat: 1, bets: { main: 100 } }], firstRoundOfShoe: true });
     let i = (rounds * 17) % 200;
     while (!r.done) {
-      const x = r.expected();
-      if (x.kind === 'card') r.deal(shoe[i++]!);
-      else if (x.kind === 'decision') r.decide({ type: x.legal.includes('stand') ? 'stand' : (x.legal[x.legal.length - 1] as 'continue') });
+      const x = r.expected;
+      if (x.kind === 'card') r = dealCard(r, shoe[i++]!);
+      else if (x.kind === 'decision') r = decideRound(r, { type: x.legal.includes('stand') ? 'stand' : (x.legal[x.legal.length - 1] as 'continue') });
     }
     rounds++;
   }

@@ -1,9 +1,8 @@
-import type { CardCode } from '../cards/card.js';
-import type { ShoeInventory } from '../cards/shoe.js';
+import type { Card, CardCode } from '../cards/card.js';
 import type { SettlementLine } from '../settlement/settlement-line.js';
 import type { BlackjackBetEntry, SideBetId } from './bets/entry.js';
 import type { StreakLevel } from './bets/streak.js';
-import type { JackpotState } from './jackpot/settle.js';
+import type { JackpotLevelMove, JackpotResult, JackpotState } from './jackpot/settle.js';
 import type { BlackjackRules } from './rules.js';
 
 /** A blackjack round's inputs and outputs as plain data (the round itself: round.ts). */
@@ -61,8 +60,8 @@ export interface RoundSetup {
   readonly firstRoundOfShoe?: boolean;
   /** The jackpot's program and pools as the round starts (Portugal rules 38–50). */
   readonly jackpot?: JackpotState;
-  /** Shared inventory of the shoe, so a card beyond its copies is refused across rounds. */
-  readonly inventory?: ShoeInventory;
+  /** How many of each card had left the shoe before the round, so a card beyond its copies is refused across rounds. */
+  readonly out?: Readonly<Partial<Record<CardCode, number>>>;
   /** The bets the round knows (engine/blackjack/bets/catalogue.ts unless given). */
   readonly catalogue?: readonly BlackjackBetEntry[];
 }
@@ -155,10 +154,68 @@ export type HandStatus = 'open' | 'stood' | 'busted' | 'surrendered' | 'blackjac
 
 export class RoundError extends Error {}
 
-/** What happened in a round, in order: enough to rebuild it exactly (recovery after a restart). */
+/** What happened in a round, in order: with its setup, the round itself (round.ts plays it). */
 export type RoundEvent =
-  | { readonly card: string }
+  | { readonly card: Card }
   | { readonly action: Action }
-  | { readonly discard: string; readonly why: string }
-  | { readonly held: string }
+  | { readonly discard: Card; readonly why: string }
+  | { readonly held: Card }
   | { readonly void: string };
+
+/** A stake on a seat's hand now, by bettor (the seat holder's owner is undefined). */
+export interface StakeView {
+  readonly seat: number;
+  readonly hand: number;
+  readonly owner: string | undefined;
+  readonly stake: number;
+  readonly base: number;
+  readonly followSplit: boolean;
+  readonly followDouble: boolean;
+  readonly stayedOutSplit: boolean;
+  readonly stayedOutDouble: boolean;
+}
+
+/** The jackpot after a round in which a chip played: pools, what moved, the hits (Portugal rules 38–50). */
+export interface JackpotSettlement {
+  readonly state: JackpotState;
+  readonly moves: readonly JackpotLevelMove[];
+  readonly results: readonly JackpotResult[];
+}
+
+/**
+ * A round of blackjack as plain data: its setup and what happened (`log`), and what follows from
+ * them, computed when the round moved (round.ts): what is expected next, the lines written, the
+ * hands. Nothing in it changes; a move makes a new one.
+ */
+export interface RoundState {
+  readonly setup: RoundSetup;
+  readonly log: readonly RoundEvent[];
+  /** What must happen next: which card for whom, or which decision with its legal actions. */
+  readonly expected: Expectation;
+  readonly done: boolean;
+  /** Voided (Art. 5 n.1 2)): every bet returned. */
+  readonly voided: boolean;
+  /** The first round after the shoe was shuffled ("o início do jogo", Art. 5 n.1 1)). */
+  readonly firstOfShoe: boolean;
+  /** Settlement lines as bets are decided, each naming its article. */
+  readonly lines: readonly BlackjackSettlementLine[];
+  readonly dealer: readonly Card[];
+  readonly burns: readonly Card[];
+  /** Cards that left the shoe but do not count, with the reason. */
+  readonly discards: readonly { readonly card: Card; readonly why: string }[];
+  readonly hands: readonly HandView[];
+  /** Every stake on every hand now, seat by seat. */
+  readonly stakes: readonly StakeView[];
+  /** Streak markers as the round started: those carried in, and the seats' new streak bets at no wins. */
+  readonly streaksBefore: readonly StreakState[];
+  /** Streak markers after the round (only meaningful once done). */
+  readonly streaks: readonly StreakState[];
+  /** The jackpot after the round (only once done, and only when a chip played). */
+  readonly jackpot?: JackpotSettlement;
+  /** The pools this round plays for: the chips are collected before the deal (rule 48), the display incremented (rule 41). */
+  readonly jackpotPools?: Readonly<Record<string, number>>;
+  /** Streak stakes wagered this round that stay open past it (only meaningful once done). */
+  readonly held: readonly HeldStreakStake[];
+  /** How many of each card have left the shoe, the round's included. */
+  readonly out: Readonly<Partial<Record<CardCode, number>>>;
+}

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { freshCards, shuffled } from '../cards/shoe.js';
 import { Rng } from '../random/seeded-rng.js';
-import { BlackjackRound, type SeatEntry } from './round.js';
+import { dealCard, decideRound, openRound, replayRound, type Action, type SeatEntry } from './round.js';
 import { resolveRules, type ProfileId } from './rules.js';
 
 const macauOverrides = fc.record(
@@ -79,33 +79,33 @@ describe('blackjack round properties', () => {
           const behind = s.behind && i === 0 ? [{ owner: 'b1', main: 200, followSplit: true, followDouble: false }] : [];
           return { seat, bets, behind };
         });
-        const round = new BlackjackRound({ rules, seats });
+        let round = openRound({ rules, seats });
         const shoe = shuffled(freshCards(rules.decks), new Rng([s.seed | 1, 7, 11, 13]));
         let ci = 0;
         let k = 0;
         let insured = 0;
         for (let steps = 0; !round.done; steps++) {
           assert.ok(steps < 500, 'the round must end');
-          const x = round.expected();
+          const x = round.expected;
           if (x.kind === 'card') {
-            round.deal(shoe[ci++]!);
+            round = dealCard(round, shoe[ci++]!);
           } else if (x.kind === 'decision') {
             const pick = x.legal[(s.choices[k++ % s.choices.length] ?? 0) % x.legal.length]!;
             if (pick === 'insurance') {
               const { min, max } = x.insurance!;
               const amount = min + ((s.choices[k++ % s.choices.length] ?? 0) % (max - min + 1));
               insured += amount;
-              round.decide({ type: 'insurance', amount });
+              round = decideRound(round, { type: 'insurance', amount });
             } else {
-              round.decide({ type: pick } as Parameters<BlackjackRound['decide']>[0]);
+              round = decideRound(round, { type: pick } as Action);
             }
           }
         }
         // The event log rebuilds the same round (recovery after a restart).
-        const again = BlackjackRound.replay({ rules, seats }, round.log);
+        const again = replayRound({ rules, seats }, round.log);
         assert.deepEqual(again.lines, round.lines);
-        assert.deepEqual(again.hands(), round.hands());
-        const hands = round.hands();
+        assert.deepEqual(again.hands, round.hands);
+        const hands = round.hands;
         assert.ok(
           hands.every((h) => h.status !== 'open' && h.status !== 'stood' && h.status !== 'blackjack'),
           'every hand settled',
@@ -138,7 +138,7 @@ describe('blackjack round properties', () => {
           }
         }
         // Open streak bets are either settled or carried.
-        const carried = new Map(round.streaks().map((x) => [x.seat, x]));
+        const carried = new Map(round.streaks.map((x) => [x.seat, x]));
         for (const seat of seats) {
           for (const lvl of Object.keys(seat.bets.streak ?? {})) {
             const settled = lines.some((l) => l.seat === seat.seat && l.bet === `streak${lvl}`);

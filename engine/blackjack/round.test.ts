@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseCard } from '../cards/card.js';
-import { BlackjackRound } from './round.js';
+import { dealCard, decideRound, openRound, replayRound } from './round.js';
 import { resolveRules, type ProfileId } from './rules.js';
 import { runScript, ScriptError, type ScriptDecision, type ScriptOutput } from './script.js';
 import type { SeatEntry, StreakState } from './round.js';
@@ -466,12 +466,12 @@ describe('Macau 2009: winning streak (Art. 13 5), 11 n.2, 16 n.7, 18 n.3)', () =
 
   it('new streak stakes still open after the round are held; carried ones are marked on their lines', () => {
     const rules = resolveRules('macau-2009', { winningStreak: true, authorisation: 'TEST-DICJ' });
-    const r = new BlackjackRound({ rules, seats: [{ seat: 1, bets: { main: 100, streak: { '2': 10, '5': 20 } } }] });
-    for (const c of ['TS', '9H', '9D']) r.deal(parseCard(c));
-    r.decide({ type: 'stand' });
-    r.deal(parseCard('8C'));
-    assert.equal(r.expected().kind, 'done');
-    assert.deepEqual(r.heldStakes(), [
+    let r = openRound({ rules, seats: [{ seat: 1, bets: { main: 100, streak: { '2': 10, '5': 20 } } }] });
+    for (const c of ['TS', '9H', '9D']) r = dealCard(r, parseCard(c));
+    r = decideRound(r, { type: 'stand' });
+    r = dealCard(r, parseCard('8C'));
+    assert.equal(r.expected.kind, 'done');
+    assert.deepEqual(r.held, [
       { seat: 1, bet: 'streak2', amount: 10 },
       { seat: 1, bet: 'streak5', amount: 20 },
     ]);
@@ -542,7 +542,7 @@ describe('burns and dealing procedures (Art. 4, Art. 5)', () => {
   });
 
   it('the live path: the round tells which card is expected for whom', () => {
-    const round = new BlackjackRound({
+    let round = openRound({
       rules: resolveRules('macau-2009', { dealProcedure: 'macau-3', holeCard: 'peek', authorisation: 'TEST-DICJ' }),
       seats: [
         { seat: 2, bets: { main: 100 } },
@@ -551,13 +551,13 @@ describe('burns and dealing procedures (Art. 4, Art. 5)', () => {
     });
     const order: string[] = [];
     for (const c of ['TS', '9D', '5C', 'TH', '8D', '7S']) {
-      const x = round.expected();
+      const x = round.expected;
       assert.equal(x.kind, 'card');
       if (x.kind === 'card') order.push(`${x.target.to === 'hand' ? `s${x.target.seat}` : x.target.to}:${x.step}`);
-      round.deal(parseCard(c));
+      round = dealCard(round, parseCard(c));
     }
     assert.deepEqual(order, ['s2:first', 's5:first', 'dealer:dealer-up', 's2:second', 's5:second', 'dealer:dealer-hole']);
-    const x = round.expected();
+    const x = round.expected;
     assert.equal(x.kind, 'decision');
     if (x.kind === 'decision') assert.deepEqual([x.seat, x.hand, x.legal], [2, 0, ['hit', 'stand', 'double', 'split', 'surrender']]);
   });
@@ -800,12 +800,12 @@ describe('bets behind that do not follow a double or split for want of credit (P
     assert.throws(() => run({ seat: 2, hand: 0, action: 'double', notFollowing: ['b', 'b'] }), /"b" has no bet behind/);
     assert.throws(() => run({ seat: 2, hand: 0, action: 'hit', notFollowing: ['b'] }), /notFollowing goes with a double or a split/);
     const setup = { rules: resolveRules('macau-2009'), seats };
-    const round = new BlackjackRound(setup);
-    for (const c of cards.slice(0, 3)) round.deal(parseCard(c));
+    let round = openRound(setup);
+    for (const c of cards.slice(0, 3)) round = dealCard(round, parseCard(c));
     const list = ['b'];
-    round.decide({ type: 'double', notFollowing: list });
+    round = decideRound(round, { type: 'double', notFollowing: list });
     list.length = 0; // the round kept its own copy
-    for (const c of cards.slice(3)) round.deal(parseCard(c));
+    for (const c of cards.slice(3)) round = dealCard(round, parseCard(c));
     assert.equal(round.done, true);
     assert.deepEqual(
       round.lines.map((l) => [l.owner ?? 'seat', l.stake]),
@@ -814,7 +814,7 @@ describe('bets behind that do not follow a double or split for want of credit (P
         ['b', 400],
       ],
     );
-    assert.deepEqual(BlackjackRound.replay(setup, round.log).lines, round.lines);
+    assert.deepEqual(replayRound(setup, round.log).lines, round.lines);
   });
 });
 

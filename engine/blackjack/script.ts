@@ -1,5 +1,17 @@
 import { cardCode, parseCard, CardParseError, type Card } from '../cards/card.js';
-import { BlackjackRound, RoundError, type Action, type ActionType, type BlackjackSettlementLine, type SeatEntry, type StreakState } from './round.js';
+import {
+  dealCard,
+  dealerView,
+  decideRound,
+  openRound,
+  RoundError,
+  type RoundState,
+  type Action,
+  type ActionType,
+  type BlackjackSettlementLine,
+  type SeatEntry,
+  type StreakState,
+} from './round.js';
 import type { BlackjackRules } from './rules.js';
 
 /**
@@ -55,9 +67,9 @@ export function parseAction(text: string): Action {
 }
 
 export function runScript(rules: BlackjackRules, input: ScriptInput): ScriptOutput {
-  let round: BlackjackRound;
+  let round: RoundState;
   try {
-    round = new BlackjackRound({ rules, seats: input.seats, ...(input.streaks ? { streaks: input.streaks } : {}), firstRoundOfShoe: false });
+    round = openRound({ rules, seats: input.seats, ...(input.streaks ? { streaks: input.streaks } : {}), firstRoundOfShoe: false });
   } catch (e) {
     if (e instanceof RoundError) throw new ScriptError(e.message);
     throw e;
@@ -75,7 +87,7 @@ export function runScript(rules: BlackjackRules, input: ScriptInput): ScriptOutp
   let di = 0;
   try {
     for (;;) {
-      const x = round.expected();
+      const x = round.expected;
       if (x.kind === 'done') break;
       if (x.kind === 'card') {
         const c = cards[ci];
@@ -84,7 +96,7 @@ export function runScript(rules: BlackjackRules, input: ScriptInput): ScriptOutp
           const who = t.to === 'hand' ? `seat ${t.seat} hand ${t.hand}` : t.to;
           throw new ScriptError(`missing card: card ${ci + 1} is needed for ${who} (${x.why}) but the list has ${cards.length}`);
         }
-        round.deal(c);
+        round = dealCard(round, c);
         ci++;
         continue;
       }
@@ -108,8 +120,8 @@ export function runScript(rules: BlackjackRules, input: ScriptInput): ScriptOutp
           throw new ScriptError(`decision ${di + 1}: notFollowing goes with a double or a split, not "${d.action}"`);
         if (!Array.isArray(d.notFollowing) || !d.notFollowing.every((o) => typeof o === 'string'))
           throw new ScriptError(`decision ${di + 1}: notFollowing must be a list of bettors behind`);
-        round.decide({ type: action.type, notFollowing: d.notFollowing });
-      } else round.decide(action);
+        round = decideRound(round, { type: action.type, notFollowing: d.notFollowing });
+      } else round = decideRound(round, action);
       di++;
     }
   } catch (e) {
@@ -119,11 +131,11 @@ export function runScript(rules: BlackjackRules, input: ScriptInput): ScriptOutp
   if (ci < cards.length) throw new ScriptError(`${cards.length - ci} card(s) left over after the round: ${cards.slice(ci).map(cardCode).join(' ')}`);
   if (di < decisions.length) throw new ScriptError(`${decisions.length - di} decision(s) left over after the round, first: ${JSON.stringify(decisions[di])}`);
   const out: ScriptOutput = {
-    hands: round.hands().map((h) => ({ seat: h.seat, hand: h.hand, cards: h.cards, total: h.total })),
-    dealer: (({ cards: c, total }) => ({ cards: c, total }))(round.dealerView()),
-    settlements: round.lines,
+    hands: round.hands.map((h) => ({ seat: h.seat, hand: h.hand, cards: h.cards, total: h.total })),
+    dealer: (({ cards: c, total }) => ({ cards: c, total }))(dealerView(round)),
+    settlements: [...round.lines],
   };
   if (round.burns.length > 0) out.burns = round.burns.map(cardCode);
-  if (rules.winningStreak) out.streaks = round.streaks();
+  if (rules.winningStreak) out.streaks = [...round.streaks];
   return out;
 }

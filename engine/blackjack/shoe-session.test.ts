@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseCard } from '../cards/card.js';
 import { Rng } from '../random/seeded-rng.js';
-import { BlackjackRound } from './round.js';
+import { dealCard, dealerView, decideRound, discardCard, holdUnseen, openRound, replayRound, voidRound } from './round.js';
 import { resolveRules } from './rules.js';
 import { BlackjackShoe } from './shoe-session.js';
 
@@ -71,41 +71,41 @@ describe('the shoe between rounds (Macau Art. 2, 4; Portugal rules 8–11, 51–
 
 describe('corrections during a round (Art. 5 n.1)', () => {
   it('an exposed card is discarded and the round still expects a card for the same place', () => {
-    const round = new BlackjackRound({ rules: resolveRules('macau-2009'), seats: [{ seat: 1, bets: { main: 100 } }] });
-    round.deal(parseCard('TS'));
-    const before = round.expected();
-    round.discard(parseCard('5H'), 'exposed (art.5 n.1 (1))');
-    assert.deepEqual(round.expected(), before);
+    let round = openRound({ rules: resolveRules('macau-2009'), seats: [{ seat: 1, bets: { main: 100 } }] });
+    round = dealCard(round, parseCard('TS'));
+    const before = round.expected;
+    round = discardCard(round, parseCard('5H'), 'exposed (art.5 n.1 (1))');
+    assert.deepEqual(round.expected, before);
     assert.deepEqual(round.discards, [{ card: parseCard('5H'), why: 'exposed (art.5 n.1 (1))' }]);
   });
 
   it('rule 18: an unseen card drawn by mistake goes to the next player who asks, else to the dealer', () => {
     const rules = resolveRules('portugal-2001');
-    const round = new BlackjackRound({
+    let round = openRound({
       rules,
       seats: [
         { seat: 1, bets: { main: 100 } },
         { seat: 2, bets: { main: 100 } },
       ],
     });
-    for (const c of ['TS', '9D', '6H', '8C', '9S', 'TH']) round.deal(parseCard(c));
+    for (const c of ['TS', '9D', '6H', '8C', '9S', 'TH']) round = dealCard(round, parseCard(c));
     // Seat 1 (T-8 = 18) said "stand" but the dealer drew a card: it is held, unseen.
-    round.holdUnseen(parseCard('3C'));
-    round.decide({ type: 'stand' });
+    round = holdUnseen(round, parseCard('3C'));
+    round = decideRound(round, { type: 'stand' });
     // Seat 2 (9-9) hits: the held 3 is its card (21, the hand ends).
-    round.decide({ type: 'hit' });
+    round = decideRound(round, { type: 'hit' });
     assert.deepEqual(
-      round.hands().map((h) => h.cards),
+      round.hands.map((h) => h.cards),
       [
         ['TS', '8C'],
         ['9D', '9S', '3C'],
       ],
     );
     // With no player left to ask, a held card is the dealer's (6, T = 16 draws it).
-    round.holdUnseen(parseCard('AC'));
+    round = holdUnseen(round, parseCard('AC'));
     assert.equal(round.done, true);
-    assert.deepEqual(round.dealerView().cards, ['6H', 'TH', 'AC']);
-    const again = BlackjackRound.replay(
+    assert.deepEqual(dealerView(round).cards, ['6H', 'TH', 'AC']);
+    const again = replayRound(
       {
         rules,
         seats: [
@@ -119,16 +119,16 @@ describe('corrections during a round (Art. 5 n.1)', () => {
   });
 
   it('art.5 n.1 2): a void round returns every bet, even those already settled', () => {
-    const round = new BlackjackRound({
+    let round = openRound({
       rules: resolveRules('macau-2009'),
       seats: [
         { seat: 1, bets: { main: 100, anyPair: 10 } },
         { seat: 2, bets: { main: 50 } },
       ],
     });
-    for (const c of ['AS', '9D', '7H', 'KC', '9C']) round.deal(parseCard(c));
+    for (const c of ['AS', '9D', '7H', 'KC', '9C']) round = dealCard(round, parseCard(c));
     assert.equal(round.lines.length, 1, 'the Black Jack was paid at once');
-    round.voidRound('misdeal');
+    round = voidRound(round, 'misdeal');
     assert.equal(round.done, true);
     assert.deepEqual(
       round.lines.map((l) => [l.seat, l.bet, l.stake, l.net]),

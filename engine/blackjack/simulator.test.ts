@@ -1,12 +1,12 @@
 // The simulator's fast path must agree with the round state machine: the same shoes, played by
-// the same basic strategy through `BlackjackRound`, must give the same results, main and side.
+// the same basic strategy through the round (round.ts), must give the same results, main and side.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RANKS, SUITS, rankIndex, type Card } from '../cards/card.js';
 import { freshCards, shuffled } from '../cards/shoe.js';
 import { Rng } from '../random/seeded-rng.js';
 import { handTotal, rankValue } from './hand.js';
-import { BlackjackRound, type ActionType, type SeatBets, type StreakState } from './round.js';
+import { dealCard, decideRound, openRound, type ActionType, type SeatBets, type StreakState } from './round.js';
 import { resolveRules, type BlackjackRules, type ProfileId } from './rules.js';
 import { FastBlackjack, SIM_SIDE_BETS, emptyTotals, edge } from './simulator.js';
 import { exactSideBetEdges } from './side-bet-exact.js';
@@ -24,26 +24,26 @@ function playThroughRound(
   const bets: Record<string, unknown> = { main: unit };
   for (const b of sim.sideBetsOffered()) if (!b.startsWith('streak')) bets[b] = unit;
   if (rules.winningStreak && streaks.length === 0) bets.streak = { '2': unit, '3': unit, '4': unit, '5': unit };
-  const round = new BlackjackRound({ rules, seats: [{ seat: 1, bets: bets as unknown as SeatBets }], firstRoundOfShoe: true, streaks });
+  let round = openRound({ rules, seats: [{ seat: 1, bets: bets as unknown as SeatBets }], firstRoundOfShoe: true, streaks });
   const up = (): number => rankValue((round.dealer[0] as Card).rank);
   let used = 0;
   while (!round.done) {
-    const x = round.expected();
+    const x = round.expected;
     if (x.kind === 'card') {
-      round.deal(cards[used++] as Card);
+      round = dealCard(round, cards[used++] as Card);
       continue;
     }
     if (x.kind !== 'decision') break;
-    if (x.offer === 'insurance') round.decide({ type: 'decline-insurance' });
-    else if (x.offer === 'even-money') round.decide({ type: 'decline-even-money' });
+    if (x.offer === 'insurance') round = decideRound(round, { type: 'decline-insurance' });
+    else if (x.offer === 'even-money') round = decideRound(round, { type: 'decline-even-money' });
     else {
-      const hands = round.hands();
+      const hands = round.hands;
       const h = hands[x.hand]!;
       const hcards = h.cards.map((c) => ({ rank: c[0], suit: c[1] }) as Card);
       const t = handTotal(hcards);
       const ace = hcards.some((c) => c.rank === 'A');
       if (x.offer === 'five-card') {
-        round.decide({ type: sim.strategy.takeFiveCardHalf(up(), t.hard, ace) ? 'take-five-card-half' : 'continue' });
+        round = decideRound(round, { type: sim.strategy.takeFiveCardHalf(up(), t.hard, ace) ? 'take-five-card-half' : 'continue' });
         continue;
       }
       const fromSplit = hands.length > 1;
@@ -61,7 +61,7 @@ function playThroughRound(
           }
         }
       }
-      round.decide({ type: pick } as { type: Exclude<ActionType, 'insurance'> });
+      round = decideRound(round, { type: pick } as { type: Exclude<ActionType, 'insurance'> });
     }
   }
   const side: Record<string, number> = {};
@@ -70,7 +70,7 @@ function playThroughRound(
     if (l.bet === 'main' || l.bet === 'bonus678') main += l.net / unit;
     else side[l.bet] = (side[l.bet] ?? 0) + l.net / unit;
   }
-  return { main, side, used, streaks: round.streaks() };
+  return { main, side, used, streaks: [...round.streaks] };
 }
 
 // The simulator places every additional bet at once (each bet's figures are its own): the round

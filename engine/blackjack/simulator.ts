@@ -11,7 +11,7 @@ import { DOUBLE, DOUBLE_ACE_LOCKED, SPLIT, STAND, SURRENDER, SimTables, fiveKey,
  * one unit each. It shares with the round state machine the rule profile, the dealer's drawing
  * rule, the pay tables and the strategy (as integer tables, `SimTables`); the cards are small
  * integers (rank * 4 + suit) in a typed-array shoe, and the hand being played lives in local
- * variables, so a round allocates nothing. A test plays the same shoes through `BlackjackRound`
+ * variables, so a round allocates nothing. A test plays the same shoes through the round (round.ts)
  * and this path and requires the same results.
  */
 

@@ -22,7 +22,7 @@ import { BLACKJACK_CATALOGUE, firstCardsBets } from './bets/catalogue.js';
 import type { BlackjackBetEntry } from './bets/entry.js';
 import { blackjackCorrections } from './table-corrections.js';
 import { onOtherSeats, ownerTotals, seatBets, sideStakes, streakMark } from './table-bets.js';
-import { RoundError, type Action, type ActionType, type SeatEntry, type StreakState } from './round.js';
+import { dealerView, RoundError, stakesOf, type Action, type ActionType, type SeatEntry, type StreakState } from './round.js';
 import { resolveRules, isProfileId, isRegulated, type BlackjackRules } from './rules.js';
 import { BlackjackTable, type BlackjackTableSnapshot } from './table.js';
 
@@ -165,7 +165,7 @@ export function blackjackTableGame(
     insurer: number | undefined,
   ): ReturnType<GameDefinition<BlackjackTableShoe, BlackjackTableRound>['decide']> => {
     const round = roundOf(s);
-    const before = ownerTotals(round.stakesOf(seat));
+    const before = ownerTotals(stakesOf(round, seat));
     let next: BlackjackTableShoe;
     try {
       next = change(s, { decide: act });
@@ -174,7 +174,7 @@ export function blackjackTableGame(
       throw e;
     }
     // What the decision put into play, by bettor: the growth of their stakes, plus any insurance.
-    const after = ownerTotals(roundOf(next).stakesOf(seat));
+    const after = ownerTotals(stakesOf(roundOf(next), seat));
     const bet = act.type === 'insurance' ? 'insurance' : act.type === 'split' ? 'split' : 'double';
     const stakes: RoundStake[] = [];
     for (const [owner, total] of after) {
@@ -297,7 +297,7 @@ export function blackjackTableGame(
           };
         }
       }
-      const x = roundOf(s).expected();
+      const x = roundOf(s).expected;
       if (x.kind === 'done') return { kind: 'done' };
       if (x.kind === 'decision') {
         const bettor = r.owners[x.decider];
@@ -323,7 +323,7 @@ export function blackjackTableGame(
       };
     },
     takeCard: (s, r, card: Card) => {
-      const x = roundOf(s).expected();
+      const x = roundOf(s).expected;
       if (x.kind !== 'card' || r.staged) return { ok: false, reason: 'no card is expected now' };
       let next: BlackjackTableShoe;
       try {
@@ -336,7 +336,7 @@ export function blackjackTableGame(
     },
     decide: (s, r, d) => {
       if (r.staged) return answerFollow(s, r, r.staged, d);
-      const x = roundOf(s).expected();
+      const x = roundOf(s).expected;
       if (x.kind !== 'decision' || x.seat !== d.seat) return { ok: false, reason: `seat ${d.seat} has no decision to make`, refusal: 'no-decision' };
       const action = x.legal.find((a) => a === d.action);
       if (action === undefined) return { ok: false, reason: `"${d.action}" is not legal now (legal: ${x.legal.join(', ')})`, refusal: 'illegal-action' };
@@ -355,9 +355,7 @@ export function blackjackTableGame(
         add(insurer, insure);
       } else {
         act = { type: action };
-        for (const st of roundOf(s)
-          .stakesOf(d.seat)
-          .filter((z) => z.hand === x.hand)) {
+        for (const st of stakesOf(roundOf(s), d.seat).filter((z) => z.hand === x.hand)) {
           const bettor = st.owner === undefined ? undefined : r.owners[st.owner];
           if (action === 'double' && st.followDouble) add(bettor, st.stake);
           if (action === 'split' && st.followSplit) add(bettor, st.base);
@@ -401,7 +399,7 @@ export function blackjackTableGame(
     },
     settle: (s, r) => {
       const round = roundOf(s);
-      const jp = round.jackpotSettlement();
+      const jp = round.jackpot;
       const progressive: ProgressiveSettled | undefined =
         jp && program
           ? {
@@ -412,9 +410,9 @@ export function blackjackTableGame(
               ),
             }
           : undefined;
-      const held = round.heldStakes().map((h) => ({ seat: h.seat, bet: lineBet(h.bet), amount: h.amount }));
-      const before = round.streaksBefore();
-      const after = round.streaks();
+      const held = round.held.map((h) => ({ seat: h.seat, bet: lineBet(h.bet), amount: h.amount }));
+      const before = round.streaksBefore;
+      const after = round.streaks;
       const seats = [...new Set([...before, ...after].map((x) => x.seat))].sort((a, b) => a - b);
       const mark = (x: StreakState | undefined) => (x ? streakMark(x) : null);
       const streaks = seats.map((seat) => ({ seat, before: mark(before.find((x) => x.seat === seat)), after: mark(after.find((x) => x.seat === seat)) }));
@@ -450,7 +448,7 @@ export function blackjackTableGame(
       const t = look(s);
       const round = r ? t.current : undefined;
       // While a round is in play its chips are in the pools already (rule 41); once it is done the table holds the result.
-      const pools = round && !round.done ? round.jackpotPools() : t.jackpot?.pools;
+      const pools = round && !round.done ? round.jackpotPools : t.jackpot?.pools;
       return {
         reference: program.reference,
         stake: program.stake,
@@ -469,7 +467,7 @@ export function blackjackTableGame(
       if (!last || !('out' in last) || r.staged) return { ok: false, reason: 'a decision followed the last card: it cannot be taken back' };
       const before: BlackjackTableShoe = { snap: s.snap, events: s.events.slice(0, -1) };
       const round = build(before).current;
-      const x = round?.expected();
+      const x = round?.expected;
       if (!round || x?.kind !== 'card') return { ok: false, reason: 'the last card is not one of the round' };
       // Dealt face down: the dealer's hole card always, the players' first two where the procedure
       // deals them face down (Macau procedure 1, procedure 3's alternative 3)(5)); Portugal deals
@@ -486,8 +484,8 @@ export function blackjackTableGame(
     hands: (s, r): HandView[] => {
       if (!r) return [];
       const round = roundOf(s);
-      const x = round.expected();
-      const dealer = round.dealerView();
+      const x = round.expected;
+      const dealer = dealerView(round);
       // The hole card stays face down until the dealer plays (or the round ends).
       const revealed = x.kind === 'done' || (x.kind === 'card' && x.target.to === 'dealer' && x.step !== 'dealer-hole');
       const hidden = rules.holeCard !== 'none' && !revealed && dealer.cards.length >= 2;
@@ -496,7 +494,7 @@ export function blackjackTableGame(
       const natural = { natural: true } as const;
       return [
         { owner: 'dealer', cards, total: cards.length ? shown.total : null, soft: shown.soft, ...(!hidden && isNaturalPair(round.dealer) ? natural : {}) },
-        ...round.hands().map((h): HandView => ({
+        ...round.hands.map((h): HandView => ({
           owner: 'seat',
           seat: h.seat,
           hand: h.hand,

@@ -21,15 +21,15 @@ describe('a table from round to round', () => {
       }
       while (table.phase === 'burn') table.dealFromShoe();
       assert.equal(table.phase, 'betting');
-      const round = table.startRound([
+      let round = table.startRound([
         { seat: 1, bets: { main: 100, ...(table.streaks.length === 0 ? { streak: { '3': 10 } } : {}) } },
         { seat: 5, bets: { main: 200, anyPair: 10 } },
       ]);
-      while (!round.done) {
-        const x = round.expected();
+      for (; !round.done; round = table.current ?? round) {
+        const x = round.expected;
         if (x.kind === 'card') table.dealFromShoe();
         else if (x.kind === 'decision') {
-          const total = round.hands().find((h) => h.seat === x.seat && h.hand === x.hand)?.total ?? 0;
+          const total = round.hands.find((h) => h.seat === x.seat && h.hand === x.hand)?.total ?? 0;
           const pick =
             x.offer === 'play' ? (total < 17 && x.legal.includes('hit') ? 'hit' : 'stand') : x.legal.find((a) => a.startsWith('decline') || a === 'continue');
           table.decide({ type: (pick ?? x.legal[0]) as 'stand' });

@@ -1,10 +1,11 @@
 import { cardCode, parseCard, type Card, type CardCode } from '../cards/card.js';
+import { ShoeInventory } from '../cards/shoe.js';
 import type { Rng } from '../random/seeded-rng.js';
 import { BLACKJACK_CATALOGUE } from './bets/catalogue.js';
 import type { BlackjackBetEntry } from './bets/entry.js';
 import { START_TIMES_STAKE } from './jackpot/program.js';
 import type { JackpotState } from './jackpot/settle.js';
-import { BlackjackRound, RoundError, type Action, type SeatEntry, type StreakState } from './round.js';
+import { dealCard, decideRound, discardCard, openRound, RoundError, type Action, type RoundState, type SeatEntry, type StreakState } from './round.js';
 import type { BlackjackRules } from './rules.js';
 import { BlackjackShoe, type BlackjackShoeSnapshot, type ShoeStep } from './shoe-session.js';
 
@@ -31,7 +32,7 @@ export class BlackjackTable {
   readonly shoe: BlackjackShoe;
   streaks: StreakState[] = [];
   jackpot: JackpotState | undefined;
-  private round: BlackjackRound | undefined;
+  private round: RoundState | undefined;
   /** Rounds completed since the table opened. */
   rounds = 0;
   readonly shoeBurns: Card[] = [];
@@ -79,7 +80,7 @@ export class BlackjackTable {
   }
 
   /** The round in play (or the last one, once done). */
-  get current(): BlackjackRound | undefined {
+  get current(): RoundState | undefined {
     return this.round;
   }
 
@@ -90,17 +91,17 @@ export class BlackjackTable {
   }
 
   /** Closes the betting and starts a round with these bets (validated by the round). */
-  startRound(seats: readonly SeatEntry[]): BlackjackRound {
+  startRound(seats: readonly SeatEntry[]): RoundState {
     const phase = this.phase;
     if (phase !== 'betting') throw new RoundError(`cannot start a round now: ${phase === 'round' ? 'a round is in play' : `the shoe needs a ${phase}`}`);
     const step = this.shoe.next();
     const firstRoundOfShoe = step.kind === 'round' && step.firstRoundOfShoe;
-    this.round = new BlackjackRound({
+    this.round = openRound({
       rules: this.rules,
       seats,
       streaks: this.streaks,
       firstRoundOfShoe,
-      inventory: this.shoe.inventory,
+      out: this.shoe.inventory.counts(),
       catalogue: this.catalogue,
       ...(this.jackpot ? { jackpot: this.jackpot } : {}),
     });
@@ -122,10 +123,11 @@ export class BlackjackTable {
       return;
     }
     if (phase !== 'round' || !this.round) throw new RoundError(`no card is expected now (${phase})`);
-    const x = this.round.expected();
+    const x = this.round.expected;
     if (x.kind !== 'card') throw new RoundError('no card is expected now: a decision is awaited');
-    // The round takes the card into the shared inventory; the shoe counts its position.
-    this.round.deal(card);
+    // The round takes the card out of the shoe's inventory; the shoe counts its position.
+    this.round = dealCard(this.round, card);
+    this.shoe.inventory = ShoeInventory.fromCounts(this.rules.decks, this.round.out);
     this.shoe.countOut();
     if (this.round.done) this.finishRound();
   }
@@ -140,18 +142,19 @@ export class BlackjackTable {
   /** A decision for the round in play (the round may end on it, e.g. a surrender with nothing left to deal). */
   decide(action: Action): void {
     if (!this.round || this.round.done) throw new RoundError('no decision is expected now');
-    this.round.decide(action);
+    this.round = decideRound(this.round, action);
     if (this.round.done) this.finishRound();
   }
 
   /** A card that must not count (Art. 5 n.1 (1), Art. 6 n.1, rule 17): out of the shoe, into the discards. */
   discard(card: Card, why: string): void {
     if (!this.round || this.round.done) throw new RoundError('no round in play');
-    this.round.discard(card, why);
+    this.round = discardCard(this.round, card, why);
+    this.shoe.inventory = ShoeInventory.fromCounts(this.rules.decks, this.round.out);
     this.shoe.countOut();
   }
 
-  private finished = new WeakSet<BlackjackRound>();
+  private finished = new WeakSet<RoundState>();
 
   /**
    * A jackpot level set between rounds (two people, the authority's reference; Portugal rules 40,
@@ -188,8 +191,8 @@ export class BlackjackTable {
     const r = this.round;
     if (!r || this.finished.has(r)) return;
     this.finished.add(r);
-    this.streaks = r.streaks();
-    const jp = r.jackpotSettlement();
+    this.streaks = [...r.streaks];
+    const jp = r.jackpot;
     if (this.jackpot && jp) this.jackpot = jp.state;
     this.rounds++;
     this.shoe.roundEnded();

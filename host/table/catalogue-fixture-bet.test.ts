@@ -13,7 +13,7 @@ import { firstCardsBet } from '../../engine/blackjack/bets/entry.js';
 import { exactSideBetEdges } from '../../engine/blackjack/side-bet-exact.js';
 import { blackjackTableGame } from '../../engine/blackjack/table-game.js';
 import { resolveRules } from '../../engine/blackjack/rules.js';
-import { BlackjackRound } from '../../engine/blackjack/round.js';
+import { dealCard, openRound, voidRound } from '../../engine/blackjack/round.js';
 import { parseCard } from '../../engine/cards/card.js';
 import { betWords } from '../../engine/table/bet-catalogue.js';
 import { odds, payLine } from '../../engine/table/pay-line.js';
@@ -125,15 +125,14 @@ describe('a bet added as one catalogue entry (issue 32)', () => {
   });
 
   it("is returned by the engine's void of a round (the scripted round's record), citing the void's article", () => {
-    const round = new BlackjackRound({ rules: resolveRules('macau-2009'), seats: [{ seat: 1, bets: { main: 1_000, tie: 500 } }], catalogue: CATALOGUE });
-    round.deal(parseCard('9S'));
-    round.voidRound('test');
+    const opened = openRound({ rules: resolveRules('macau-2009'), seats: [{ seat: 1, bets: { main: 1_000, tie: 500 } }], catalogue: CATALOGUE });
+    const round = voidRound(dealCard(opened, parseCard('9S')), 'test');
     assert.deepEqual(
       round.lines.filter((l) => l.bet === 'tie'),
       [{ seat: 1, bet: 'tie', hand: 0, stake: 500, net: 0, rule: 'macau-2009 art.5 n.1 2): test' }],
     );
     assert.throws(
-      () => new BlackjackRound({ rules: resolveRules('macau-2009'), seats: [{ seat: 1, bets: { main: 1_000, tie: 500 } }] }),
+      () => openRound({ rules: resolveRules('macau-2009'), seats: [{ seat: 1, bets: { main: 1_000, tie: 500 } }] }),
       /no "tie" bet here/,
       'a catalogue without it refuses it',
     );

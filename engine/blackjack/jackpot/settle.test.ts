@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseCard, type Card } from '../../cards/card.js';
-import { BlackjackRound, RoundError } from '../round.js';
+import { dealCard, decideRound, openRound, RoundError, type RoundState } from '../round.js';
 import { resolveRules } from '../rules.js';
 import { BlackjackTable } from '../table.js';
 import { contributions, EXAMPLE_JACKPOT_PROGRAM, JackpotProgramError, parseJackpotProgram, type JackpotProgram } from './program.js';
@@ -29,11 +29,13 @@ const at = (program: JackpotProgram, pools: Record<string, number>): JackpotStat
 });
 
 /** Plays a scripted round: two-letter items are cards, the others decisions. */
-function play(round: BlackjackRound, script: string): void {
+function play(round: RoundState, script: string): RoundState {
+  let r = round;
   for (const x of script.split(' ')) {
-    if (x.length <= 3 && /^[2-9TJQKA][SHDC]$/.test(x)) round.deal(parseCard(x));
-    else round.decide({ type: x as 'hit' | 'stand' | 'split' });
+    if (x.length <= 3 && /^[2-9TJQKA][SHDC]$/.test(x)) r = dealCard(r, parseCard(x));
+    else r = decideRound(r, { type: x as 'hit' | 'stand' | 'split' });
   }
+  return r;
 }
 
 describe('Portugal progressive jackpot (rules 38–50)', () => {
@@ -84,11 +86,11 @@ describe('Portugal progressive jackpot (rules 38–50)', () => {
   it('rule 47: the jackpot bet is one chip of the amount fixed beforehand', () => {
     const jackpot = openJackpot(EXAMPLE_JACKPOT_PROGRAM);
     assert.throws(
-      () => new BlackjackRound({ rules: rules(), seats: [{ seat: 1, bets: { main: 100, jackpot: 200 } }], jackpot }),
+      () => openRound({ rules: rules(), seats: [{ seat: 1, bets: { main: 100, jackpot: 200 } }], jackpot }),
       (e: unknown) => e instanceof RoundError && /one chip of 100.*rule 47/.test(e.message),
     );
-    assert.doesNotThrow(() => new BlackjackRound({ rules: rules(), seats: [{ seat: 1, bets: { main: 100, jackpot: 100 } }], jackpot }));
-    assert.throws(() => new BlackjackRound({ rules: rules(), seats: [{ seat: 1, bets: { main: 100, jackpot: 100 } }] }), /needs the jackpot program/);
+    assert.doesNotThrow(() => openRound({ rules: rules(), seats: [{ seat: 1, bets: { main: 100, jackpot: 100 } }], jackpot }));
+    assert.throws(() => openRound({ rules: rules(), seats: [{ seat: 1, bets: { main: 100, jackpot: 100 } }] }), /needs the jackpot program/);
   });
 
   it('rule 50: smaller awards first, the rest of the pool split among the top holders, the indivisible unit stays', () => {
@@ -136,7 +138,7 @@ describe('Portugal progressive jackpot (rules 38–50)', () => {
   });
 
   it("rules 42–43, 46: the player's first cards as dealt, split pairs included; paid whatever the main result", () => {
-    const round = new BlackjackRound({
+    const opened = openRound({
       rules: rules(),
       seats: [{ seat: 1, bets: { main: 100, jackpot: 100 } }],
       jackpot: openJackpot(EXAMPLE_JACKPOT_PROGRAM),
@@ -144,7 +146,7 @@ describe('Portugal progressive jackpot (rules 38–50)', () => {
     // 7-7 split against a 10: the first split hand draws 7D — the player's first three cards are
     // 7S 7H 7D (three sevens), though no one hand holds them; the hand then goes 7-7-5, the
     // second hand 7-5-10 busts.
-    play(round, '7S TD 7H 9C split 7D hit 5C stand 5S hit TS');
+    const round = play(opened, '7S TD 7H 9C split 7D hit 5C stand 5S hit TS');
     assert.equal(round.done, true);
     const jp = round.lines.filter((l) => l.bet === 'jackpot');
     assert.deepEqual(
@@ -156,7 +158,7 @@ describe('Portugal progressive jackpot (rules 38–50)', () => {
       [-100, 0],
       'one hand busts: the award is paid all the same (rule 43)',
     );
-    const s = round.jackpotSettlement();
+    const s = round.jackpot;
     assert.deepEqual(s?.state.pools, { main: 1_000_016, minor: 1_000_000 });
     assert.deepEqual(
       s?.moves.map((m) => [m.level, m.funded, m.contribution, m.award, m.seed]),
@@ -169,12 +171,12 @@ describe('Portugal progressive jackpot (rules 38–50)', () => {
   });
 
   it('rule 42, the other reading (jackpotSplitCards: each-hand): each split hand on its own cards', () => {
-    const round = new BlackjackRound({
+    const opened = openRound({
       rules: rules({ jackpotSplitCards: 'each-hand' }),
       seats: [{ seat: 1, bets: { main: 100, jackpot: 100 } }],
       jackpot: openJackpot(EXAMPLE_JACKPOT_PROGRAM),
     });
-    play(round, '7S TD 7H 9C split 7D hit 5C stand 5S hit TS');
+    const round = play(opened, '7S TD 7H 9C split 7D hit 5C stand 5S hit TS');
     const jp = round.lines.filter((l) => l.bet === 'jackpot');
     assert.deepEqual(
       jp.map((l) => [l.hand, l.stake, l.net]),
@@ -192,7 +194,7 @@ describe('Portugal progressive jackpot (rules 38–50)', () => {
       { seat: 1, bets: { main: 100, jackpot: 100 } },
       { seat: 2, bets: { main: 100, jackpot: 100 } },
     ]);
-    assert.deepEqual(r.jackpotPools(), { main: 1_000_032, minor: 1_000_008 });
+    assert.deepEqual(r.jackpotPools, { main: 1_000_032, minor: 1_000_008 });
     t.voidRound();
     assert.deepEqual(t.jackpot?.pools, { main: 1_000_000, minor: 1_000_000 });
     assert.deepEqual(t.snapshot().jackpot?.unfunded, { main: 1_000_000, minor: 1_000_000 }, 'still to be journalled');
@@ -209,9 +211,9 @@ describe('bets behind: who decides (Macau Art. 20 n.1; Portugal rule 16)', () =>
     ],
   };
   const decider = (rules: ReturnType<typeof resolveRules>, seated = true): string => {
-    const round = new BlackjackRound({ rules, seats: [{ ...seat, seated }] });
-    for (const c of cards('TS 9H 8D 7C')) if (round.expected().kind === 'card') round.deal(c);
-    const x = round.expected();
+    let round = openRound({ rules, seats: [{ ...seat, seated }] });
+    for (const c of cards('TS 9H 8D 7C')) if (round.expected.kind === 'card') round = dealCard(round, c);
+    const x = round.expected;
     assert.equal(x.kind, 'decision');
     return x.kind === 'decision' ? x.decider : '';
   };
