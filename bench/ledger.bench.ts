@@ -127,9 +127,9 @@ try {
  * runs as on a cabinet, in its own process (`etg witness serve`, a key file, fsync of its head per
  * answer). Each loop commits one bill.credit at a time and lets the event loop turn between commits,
  * as the host does (a commit per table input), so the link's requests and answers are served
- * between them; the same loop runs without a witness. Runs alternate (without, with) three times and
- * the medians are compared. Also: every commit waiting for the witness's signed head, the design
- * not taken (the host never waits for it).
+ * between them; the same loop runs without a witness. Seven pairs (without, with) run back to back,
+ * the order flipped every pair; the medians are compared, and each pair's own ratio. Also: every
+ * commit waiting for the witness's signed head, the design not taken (the host never waits for it).
  */
 async function witnessCost(bareCommitsPerSecond: number): Promise<void> {
   const root = path.join(dir, 'witness-bench');
@@ -151,6 +151,7 @@ async function witnessCost(bareCommitsPerSecond: number): Promise<void> {
     child.once('exit', (code) => reject(new Error(`the witness exited (${code})`)));
   });
   const W = QUICK ? 100 : 1000;
+  const PAIRS = QUICK ? 1 : 7;
   let run = 0;
   const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
   async function commits(mode: 'without' | 'with' | 'strict'): Promise<{ perSecond: number; witnessed: boolean }> {
@@ -177,11 +178,19 @@ async function witnessCost(bareCommitsPerSecond: number): Promise<void> {
   try {
     const without: number[] = [];
     const withWitness: number[] = [];
+    // Each pair's own ratio (without ÷ with, measured back to back), so that the load of other work,
+    // which moves the fsync's cost by ±50% from one second to the next on a shared machine, colours
+    // both halves of a pair alike; the order flips every pair, so a drift favours neither.
+    const pairRatios: number[] = [];
     let allWitnessed = true;
-    for (let r = 0; r < 3; r++) {
-      without.push((await commits('without')).perSecond);
-      const w = await commits('with');
+    for (let r = 0; r < PAIRS; r++) {
+      const withFirst = r % 2 === 1;
+      const w0 = withFirst ? await commits('with') : null;
+      const bare = (await commits('without')).perSecond;
+      const w = w0 ?? (await commits('with'));
+      without.push(bare);
       withWitness.push(w.perSecond);
+      pairRatios.push(bare / w.perSecond);
       allWitnessed &&= w.witnessed;
     }
     const strict = await commits('strict');
@@ -192,15 +201,18 @@ async function witnessCost(bareCommitsPerSecond: number): Promise<void> {
       .loadavg()
       .map((l) => l.toFixed(2))
       .join(' ');
+    const pct1 = (x: number) => `${((x - 1) * 100).toFixed(1)}%`;
+    const sortedRatios = [...pairRatios].sort((x, y) => x - y);
     console.log(
-      `journal commits with the event loop turning between them (${W} each, median of 3 alternating runs): without the witness ${Math.round(a)} commits/s ` +
+      `journal commits with the event loop turning between them (${W} each, median of ${PAIRS} back-to-back pairs): without the witness ${Math.round(a)} commits/s ` +
         `[${without.map(Math.round).join(', ')}], with it ${Math.round(b)} commits/s [${withWitness.map(Math.round).join(', ')}]; every head witnessed: ${allWitnessed}`,
     );
     console.log(
-      `the witness adds ${((a / b - 1) * 100).toFixed(1)}% to a journal commit (goal: under 20%); each commit waiting for its signed head instead: ${Math.round(strict.perSecond)} commits/s (${(a / strict.perSecond).toFixed(2)}× the cost); load average ${load}`,
+      `the witness adds ${pct1(a / b)} to a journal commit by the medians, ${pct1(median(pairRatios))} by the median pair (pairs from ${pct1(sortedRatios[0] ?? NaN)} to ${pct1(sortedRatios[sortedRatios.length - 1] ?? NaN)}; goal: under 20%); ` +
+        `each commit waiting for its signed head instead: ${Math.round(strict.perSecond)} commits/s (${(a / strict.perSecond).toFixed(2)}× the cost); load average ${load}`,
     );
     const withName = 'journal commit with the ledger witness, event loop turning';
-    const notes = 'the witness in its own process (etg witness serve, key file); one bill.credit per transaction; medians of 3 alternating runs';
+    const notes = `the witness in its own process (etg witness serve, key file); one bill.credit per transaction; medians of ${PAIRS} back-to-back pairs, order flipped every pair; median pair ratio ${median(pairRatios).toFixed(3)}`;
     const figures = [
       figure({
         name: withName,
