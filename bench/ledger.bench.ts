@@ -1,8 +1,8 @@
 // Durable journal commits on this machine's disk: WAL + synchronous=FULL, as the kiosk runs, each
 // beside bare one-row SQLite commits on the same disk in the same run (WAL + FULL, no ledger code).
 //   npm run bench -- ledger
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -154,11 +154,38 @@ async function witnessCost(bareCommitsPerSecond: number): Promise<void> {
   const PAIRS = QUICK ? 1 : 7;
   let run = 0;
   const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
-  async function commits(mode: 'without' | 'with' | 'strict'): Promise<{ perSecond: number; witnessed: boolean }> {
+  // CPU, beside the wall clock: on a shared machine the fsync's wait swings with other work, while the
+  // CPU each process spends per commit does not. The host's from process.cpuUsage(); the witness's
+  // (another process) from /proc/PID/stat, utime + stime in clock ticks (Linux; null elsewhere).
+  const tick = (() => {
+    try {
+      return 1e6 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+    } catch {
+      return 1e4;
+    }
+  })();
+  const witnessCpuUs = (): number | null => {
+    try {
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      // After the name: state is field 3, utime field 14 and stime field 15 of the whole line.
+      return (Number(fields[11]) + Number(fields[12])) * tick;
+    } catch {
+      return null;
+    }
+  };
+  const hostCpuUs = () => {
+    const u = process.cpuUsage();
+    return u.user + u.system;
+  };
+  async function commits(
+    mode: 'without' | 'with' | 'strict',
+  ): Promise<{ perSecond: number; witnessed: boolean; hostUsPerCommit: number; witnessUsPerCommit: number | null }> {
     const d = path.join(root, `ledger-${++run}`);
     const ledger = Ledger.open({ dataDir: d, terminalId: `WB-${run}`, witnessed: mode !== 'without' });
     const link = mode === 'without' ? null : await WitnessLink.attach(ledger, new WitnessClient(socket), mode === 'strict' ? { batchMs: 0 } : {});
     link?.start();
+    const w0 = witnessCpuUs();
+    const c0 = hostCpuUs();
     const t = performance.now();
     for (let i = 0; i < W; i++) {
       ledger.append(billCredit(1 + (i % 7), 100_000, `w-${i}`));
@@ -172,8 +199,11 @@ async function witnessCost(bareCommitsPerSecond: number): Promise<void> {
       witnessed = link.status().witnessedSeq === ledger.headOf().seq;
       await link.stop();
     }
+    // Up to the last head witnessed: the link's whole work for these commits, and the witness's.
+    const hostUsPerCommit = (hostCpuUs() - c0) / W;
+    const w1 = witnessCpuUs();
     ledger.close();
-    return { perSecond: (W / ms) * 1000, witnessed };
+    return { perSecond: (W / ms) * 1000, witnessed, hostUsPerCommit, witnessUsPerCommit: w0 === null || w1 === null ? null : (w1 - w0) / W };
   }
   try {
     const without: number[] = [];
@@ -182,12 +212,19 @@ async function witnessCost(bareCommitsPerSecond: number): Promise<void> {
     // which moves the fsync's cost by ±50% from one second to the next on a shared machine, colours
     // both halves of a pair alike; the order flips every pair, so a drift favours neither.
     const pairRatios: number[] = [];
+    const cpuWithout: number[] = [];
+    const cpuWith: number[] = [];
+    const cpuWitness: number[] = [];
     let allWitnessed = true;
     for (let r = 0; r < PAIRS; r++) {
       const withFirst = r % 2 === 1;
       const w0 = withFirst ? await commits('with') : null;
-      const bare = (await commits('without')).perSecond;
+      const plain = await commits('without');
+      const bare = plain.perSecond;
       const w = w0 ?? (await commits('with'));
+      cpuWithout.push(plain.hostUsPerCommit);
+      cpuWith.push(w.hostUsPerCommit);
+      if (w.witnessUsPerCommit !== null) cpuWitness.push(w.witnessUsPerCommit);
       without.push(bare);
       withWitness.push(w.perSecond);
       pairRatios.push(bare / w.perSecond);
@@ -239,6 +276,38 @@ async function witnessCost(bareCommitsPerSecond: number): Promise<void> {
         note: notes,
       }),
     ];
+    const ca = median(cpuWithout);
+    const cb = median(cpuWith);
+    const cw = cpuWitness.length === PAIRS ? median(cpuWitness) : null;
+    console.log(
+      `CPU per journal commit (median of ${PAIRS} pairs): the host without the witness ${ca.toFixed(0)} µs [${cpuWithout.map(Math.round).join(', ')}], ` +
+        `with it ${cb.toFixed(0)} µs [${cpuWith.map(Math.round).join(', ')}] (${pct1(cb / ca)}); the witness's process ` +
+        (cw === null
+          ? 'not measured (no /proc)'
+          : `${cw.toFixed(0)} µs [${cpuWitness.map(Math.round).join(', ')}], so the machine's CPU per commit ${pct1((cb + cw) / ca)}`),
+    );
+    const cpuNote = 'CPU time (user + system) per commit, medians of the same pairs: the host from process.cpuUsage(), the witness from /proc/PID/stat';
+    figures.push(
+      figure({
+        name: 'host CPU per journal commit with the ledger witness',
+        unit: 'µs',
+        value: cb,
+        better: 'lower',
+        baseline: { name: 'host CPU per journal commit without the witness, same pairs', value: ca },
+        note: cpuNote,
+      }),
+    );
+    if (cw !== null)
+      figures.push(
+        figure({
+          name: "CPU per journal commit with the ledger witness, the host's and the witness's",
+          unit: 'µs',
+          value: cb + cw,
+          better: 'lower',
+          baseline: { name: 'host CPU per journal commit without the witness, same pairs', value: ca },
+          note: cpuNote,
+        }),
+      );
     for (const f of figures) console.log(`ratio: ${f.name}: ${times(f)}`);
   } finally {
     child.kill('SIGTERM');
