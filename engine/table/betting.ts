@@ -116,6 +116,8 @@ export function placeBet<S, R>(t: Turn<S, R>, station: number, spot: Spot, amoun
   const multiples = t.game.limitRules.multiplesOfMinimum;
   if (multiples && min > 0 && amount % min !== 0) return t.refuse(`a bet is the minimum of ${min} or a multiple of it (${multiples})`, 'not-a-multiple');
   const onSpot = (s.chips.find((c) => c.station === station && sameSpot(c.spot, spot))?.amount ?? 0) + amount;
+  // Refused here, not taken and then left unplayed when betting closes: the player sees why at once.
+  if (onSpot < min) return t.refuse(`under the minimum of ${min} on ${spotName(spot)}`, 'under-min');
   if (onSpot > max) return t.refuse(`over the maximum of ${max} on ${spotName(spot)}`, 'over-max');
   const roundMax = s.params.roundMax;
   if (roundMax !== undefined && s.chips.reduce((sum, c) => sum + c.amount, 0) + amount > roundMax) {
@@ -123,7 +125,6 @@ export function placeBet<S, R>(t: Turn<S, R>, station: number, spot: Spot, amoun
     return t.refuse(`over the table's maximum of ${roundMax} for the round${rule ? ` (${rule})` : ''}`, 'over-round-max');
   }
   if (amount > available(s, station)) return t.refuse(`not enough credit for ${amount}`, 'over-credit');
-  // The minimum applies to what is on the spot when betting closes, so chips below it may be stacked up to it.
   const i = s.chips.findIndex((c) => c.station === station && sameSpot(c.spot, spot));
   const chips = i < 0 ? [...s.chips, { station, spot, amount }] : s.chips.map((c, j) => (j === i ? { ...c, amount: onSpot } : c));
   t.set({ chips });
@@ -171,7 +172,8 @@ interface Closed {
 }
 
 /**
- * What plays when betting closes. A spot under its minimum does not play; a bet behind plays
+ * What plays when betting closes. A spot under its minimum does not play (placement refuses one;
+ * limits changed while betting was open can leave one); a bet behind plays
  * only on a seat whose own station bet its main bet, within the seat's bettor count and — the
  * seat's bets together — the main bet's maximum (Portugal rule 15; the engine holds the same).
  * Nothing that does not play has moved: its chips stay credit, and the station is told.

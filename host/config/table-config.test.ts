@@ -98,17 +98,19 @@ describe('table configuration as data', () => {
     }
   });
 
-  it('tells the station which spots were under their minimum when betting closed; they did not play', () => {
+  it("refuses a bet under its spot's minimum when it is placed, with the translated reason; nothing moves and the rest plays", () => {
     const t = testTable();
     try {
       credit(t.ledger, 1, 100_000);
       assert.equal(place(t, 1, 'main', 20_000).ok, true);
-      assert.equal(place(t, 1, 'tie', 5_000).ok, true); // under the table minimum of 10 000
+      const r = place(t, 1, 'tie', 5_000); // under the tie's minimum of 10 000
+      assert.equal(!r.ok && r.error.refusal, 'under-min');
+      assert.equal(!r.ok && r.error.messageKey, 'refusals.under-min');
       t.clock.runOut(t.table.view().endsAt);
       const s = t.hub.state('station/1');
       assert.ok(s.kind === 'station');
       assert.deepEqual(s.betting.bets, [{ bet: 'main', amount: 20_000 }]);
-      assert.deepEqual(s.betting.unplayed, [{ bet: 'tie', amount: 5_000, min: 10_000, reason: 'under-min' }]);
+      assert.deepEqual(s.betting.unplayed ?? [], [], 'nothing taken and left unplayed');
       assert.equal(t.ledger.credit(1), 80_000, 'only the main bet moved');
     } finally {
       t.close();

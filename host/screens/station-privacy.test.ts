@@ -49,10 +49,10 @@ describe('each station sees only its own data', () => {
       credit(t.ledger, 1, 1_234_500);
       credit(t.ledger, 2, 29_000);
       command('station/1', { name: 'place-bet', spot: { bet: 'main' }, amount: 37_100 });
-      command('station/1', { name: 'place-bet', spot: { bet: 'behind', seat: 3 }, amount: 8_300 }); // seat 3 does not play: unplayed
+      command('station/1', { name: 'place-bet', spot: { bet: 'behind', seat: 3 }, amount: 18_300 }); // seat 3 does not play: unplayed
       command('station/2', { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 });
       command('station/2', { name: 'place-bet', spot: { bet: 'behind', seat: 1 }, amount: 10_000 });
-      const private1 = new Set<number>([1_234_500, 1_234_500 - 37_100, 1_234_500 - 37_100 - 8_300, 37_100, 8_300]);
+      const private1 = new Set<number>([1_234_500, 1_234_500 - 37_100, 1_234_500 - 37_100 - 18_300, 37_100, 18_300]);
       t.clock.runOut(t.table.view().endsAt);
       assert.equal(t.table.view().phase, 'dealing');
 
@@ -112,7 +112,7 @@ describe('each station sees only its own data', () => {
         for (const r of s.recall ?? []) assert.ok(!JSON.stringify(r).includes('37100'), 'no recall line of station 1');
       }
       assert.ok(
-        ones.some((s) => s.betting.unplayed?.some((u) => u.bet === 'behind' && u.seat === 3 && u.amount === 8_300)),
+        ones.some((s) => s.betting.unplayed?.some((u) => u.bet === 'behind' && u.seat === 3 && u.amount === 18_300)),
         'station 1 was told its spot did not play',
       );
       for (const s of ones) {

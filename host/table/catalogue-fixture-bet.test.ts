@@ -77,11 +77,11 @@ describe('a bet added as one catalogue entry (issue 32)', () => {
 
       // Limited: its own limits from the table's configuration, and the one-additional-bet rule (Art. 13) counts it.
       assert.equal(place(t, 1, { bet: 'main' }, 10_000).ok, true);
-      // Chips under its minimum may lie on the spot while betting is open (more may follow); over its maximum they are refused.
-      assert.equal(place(t, 1, { bet: 'tie' }, 400).ok, true);
+      // Under its minimum or over its maximum, chips are refused when placed.
+      assert.equal(refusal(place(t, 1, { bet: 'tie' }, 400)), 'under-min');
+      assert.equal(place(t, 1, { bet: 'tie' }, 1_000).ok, true);
       assert.equal(refusal(place(t, 1, { bet: 'tie' }, 4_800)), 'over-max');
       assert.equal(refusal(place(t, 1, { bet: 'tie', seat: 2 }, 1_000)), 'not-on-other-seat', 'no subparagraph lets it on another hand');
-      assert.equal(place(t, 1, { bet: 'tie' }, 600).ok, true);
       assert.equal(refusal(place(t, 1, { bet: 'anyPair' }, 1_000)), 'one-additional-bet');
       close(t);
 

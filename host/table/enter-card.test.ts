@@ -216,7 +216,8 @@ describe('each card anomaly inside a round → hold → its resolutions (issue 7
       [2, t.ledger.credit(2)],
     ]);
     assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
-    assert.equal(t.table.placeBet(1, { bet: 'tie' }, 1_000).ok, true);
+    // At the tie's minimum: a chip under it is refused, and would not have played.
+    assert.equal(t.table.placeBet(1, { bet: 'tie' }, 10_000).ok, true);
     assert.equal(t.table.placeBet(2, { bet: 'main' }, 20_000).ok, true);
     t.clock.runOut(t.table.view().endsAt);
     assert.equal(t.table.view().phase, 'dealing');

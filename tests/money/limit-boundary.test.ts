@@ -23,6 +23,26 @@ describe('bet limits at the unit boundary', () => {
     }
   });
 
+  it('the minimum of a spot: one unit under it is refused at placement (not taken, then left unplayed), nothing moved; the minimum is taken', () => {
+    const t = testTable({ game: 'baccarat', config: { limits: { min: 1000, max: 100_000 } } });
+    try {
+      credit(t.ledger, 1, 200_000);
+      for (const amount of [999, 1]) {
+        const under = t.table.placeBet(1, { bet: 'banker' }, amount);
+        assert.equal(!under.ok && under.refusal, 'under-min', `${amount}`);
+        assert.match(!under.ok ? under.reason : '', /under the minimum of 1000 on banker/);
+      }
+      assert.deepEqual(t.table.station(1).betting.bets, [], 'nothing on the spot');
+      assert.equal(t.ledger.credit(1), 200_000, 'nothing moved');
+      assert.deepEqual(t.table.placeBet(1, { bet: 'banker' }, 1000), { ok: true });
+      // A spot at its minimum takes more chips, of any size within the maximum.
+      assert.deepEqual(t.table.placeBet(1, { bet: 'banker' }, 1), { ok: true });
+      assert.deepEqual(t.table.station(1).betting.bets, [{ bet: 'banker', amount: 1001 }]);
+    } finally {
+      t.close();
+    }
+  });
+
   it('Portugal rule 14: a 1001 and a 1 unit bet at a minimum of 1000 are refused naming the rule; 1000 and 30 × 1000 (rule 37) are taken', () => {
     const t = testTable({ game: 'blackjack', config: { profile: 'portugal-2001', limits: { min: 1000, max: 30_000 } } });
     try {
