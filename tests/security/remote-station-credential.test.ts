@@ -19,7 +19,11 @@ import { REMOTE_STATIONS_FILE, RemoteStations } from '../../host/stadium/remote-
 import { pinDigest } from '../../host/service/pin-hash.js';
 import { copyPinHash, pinRecordOf } from '../../host/service/testing/tamper-accounts.js';
 import pino from 'pino';
+import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
 import { startHost } from '../../host/start-host.js';
+import { DeviceClient } from '../../host/station-agent/device-client.js';
+import { pinnedAgent } from '../../host/station-agent/pinned-socket.js';
+import type { EnrolmentFile } from '../../host/stadium/enrolment-file.js';
 import { openLedger, WitnessClient, WitnessLink } from '../../ledger/index.js';
 import { startWitness, writeNewKeyFile, type RunningWitness } from '../../witness/index.js';
 import { reforge } from './attacker-kit.js';
@@ -112,6 +116,48 @@ describe("a remote station's credential swapped in remote-stations.json", { time
     const r = await verify(dir, '--witness', socket);
     assert.equal(r.code, 1, r.out);
     assert.match(r.out, /witness: entry \d+ of the journal is not the one the witness .* signed/, r.out);
+  });
+});
+
+/** Whether the host's device link greets an agent presenting this enrolment, or refuses it saying why. */
+async function greets(e: EnrolmentFile): Promise<string> {
+  const agent = pinnedAgent(e);
+  const d = new DeviceClient(e, agent);
+  try {
+    await d.ready();
+    return 'greeted';
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  } finally {
+    d.close();
+    agent.destroy();
+  }
+}
+
+describe("the host's start on a registry with a swapped credential", { timeout: 120_000 }, () => {
+  it("refuses the attacker's secret over the LAN (and the replaced one), and still greets the stations that agree with the journal", async () => {
+    const dir = path.join(root, 'host-start');
+    const config = TableConfig.parse({ ...simulatedTableConfig('baccarat'), remoteStations: 4 });
+    const start = () => startHost({ dataDir: dir, rendererDir: path.join(dir, 'none'), config, logger: pino({ level: 'silent' }), simulatedDealer: false });
+    let running = await start();
+    let e101: EnrolmentFile;
+    try {
+      e101 = running.stadium.enrol(101, ['Ana Lei (1001)', 'Rui Sá (1002)']);
+      assert.equal(await greets(e101), 'greeted', 'the control: the enrolled station connects');
+    } finally {
+      await running.close();
+    }
+    swap(dir);
+    running = await start();
+    try {
+      // Another station enrolled now: the host is up and greets it (and gives its LAN address, new at each start).
+      const e102 = running.stadium.enrol(102, ['Ana Lei (1001)', 'Rui Sá (1002)']);
+      assert.equal(await greets(e102), 'greeted');
+      assert.equal(await greets({ ...e102, station: 101, secret: ATTACKER_SECRET }), 'unknown station credential', "the attacker's secret");
+      assert.equal(await greets({ ...e102, station: 101, secret: e101.secret }), 'unknown station credential', 'the replaced secret');
+    } finally {
+      await running.close();
+    }
   });
 });
 
