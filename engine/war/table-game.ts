@@ -69,10 +69,13 @@ export function warTableGame(profileId: string, options: Readonly<Record<string,
     },
     payTable: warPayTable(rules),
     // Art. 6: an error in the initial or the additional deal is corrected at once, the coup void only
-    // if it cannot be. Art. 3: a card that comes out face up stands, so an exposed card is no error.
+    // if it cannot be. Art. 3: a card that comes out face up is valid, with its bet, and the game
+    // goes on: a dealer who stopped the coup for one lifts the hold and deals on (never a void), and
+    // the card is never taken back.
     corrections: [
       { correction: 'undue-card', holds: ['out-of-turn', 'extra-card'], rule: WAR_RULES.void },
       { correction: 'wrong-hand', holds: ['dealing-error'], rule: WAR_RULES.void },
+      { correction: 'exposed-card-stands', holds: ['dealing-error'], rule: WAR_EXPOSED_VALID },
       { correction: 'exposed-card', holds: ['dealing-error'], forbiddenBy: WAR_EXPOSED_VALID },
     ],
     voidRule: WAR_RULES.void,

@@ -257,6 +257,37 @@ describe('dealing-error corrections: «Desafio ao Casino» Art. 6 and baccarat',
     }
   });
 
+  it('war Art. 3: a card come out face up is valid with its bet: the coup goes on (not voided), settled and recalled with the article', () => {
+    const t = testTable({ game: 'war' });
+    try {
+      credit(t.ledger, 1, 50_000);
+      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      t.clock.runOut(t.table.view().endsAt);
+      // The player's card comes out of the shoe face up: the dealer stops the coup.
+      cards(t, '9S');
+      assert.deepEqual(t.table.reportDealingError('sup-1'), { ok: true });
+      const offered = t.table.holdState()?.corrections.find((c) => c.correction === 'exposed-card-stands');
+      assert.deepEqual(offered, { correction: 'exposed-card-stands', holds: ['dealing-error'], rule: 'macau-war [art.3]' });
+      assert.match(JSON.stringify(t.table.correct('exposed-card-stands', 'sup-1', 'sup-1')), /someone other than the supervisor/);
+      assert.deepEqual(t.table.correct('exposed-card-stands', 'sup-1', 'wit-2'), { ok: true });
+      // The card stands where it was dealt: the croupier's 5C next, the player's 9 wins 1:1.
+      cards(t, '5C');
+      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.ledger.credit(1), 60_000);
+      const done = misreads(t).find((m) => m.resolution === 'corrected');
+      assert.deepEqual([done?.correction, done?.article, done?.card], ['exposed-card-stands', 'macau-war [art.3]', '9S']);
+      const [round] = t.ledger.recall({ station: 1 });
+      assert.deepEqual(round?.status, 'settled');
+      assert.deepEqual(
+        round?.corrections?.map((c) => [c.correction, c.article, c.card]),
+        [['exposed-card-stands', 'macau-war [art.3]', '9S']],
+      );
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
   it('baccarat Art. 4: a card come out face up stays valid and the coup goes on, settled and recalled with the article', () => {
     const t = testTable({ game: 'baccarat' });
     try {
