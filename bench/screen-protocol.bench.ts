@@ -20,7 +20,7 @@ const running = await startHost({
   dataDir: dir,
   rendererDir: path.join(dir, 'none'),
   logger: pino({ level: 'silent' }),
-  incoming: { burst: 1_000_000, perSecond: 1_000_000, dropAfter: 1 },
+  incoming: { burst: 1_000_000, perSecond: 1_000_000, dropAfter: 1, refused: { burst: 1_000_000, perSecond: 1_000_000 } },
 });
 const screen = running.screens.find((s) => s.view === 'station/1')!;
 const ws = new WebSocket(`${running.origin.replace('http', 'ws')}/ws`);

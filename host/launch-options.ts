@@ -37,6 +37,8 @@ export const HOST_ARGS = {
   stations: { type: 'string' },
   /** The size cap of logs/host.log in MiB (default 20); five rotated files are kept beside it. */
   'log-max-mb': { type: 'string' },
+  /** Log lines one client (a connection's address, a screen's view) may cause a minute, after a burst of 20 (default 10). */
+  'log-client-lines': { type: 'string' },
   /** A file holding the bearer token of `/metrics` (Prometheus); without it the host serves no metrics. */
   'metrics-token-file': { type: 'string' },
   /** Test only: instant simulated dealing and timers far below the table's minimums (soak, kill tests). */
@@ -79,6 +81,7 @@ export function hostOptionsFromArgs(
   | 'killAfterRoundEntry'
   | 'roundScript'
   | 'logRotation'
+  | 'logClientBudget'
   | 'metricsToken'
 > {
   const game = GameKind.safeParse(values.game ?? 'blackjack');
@@ -120,6 +123,9 @@ export function hostOptionsFromArgs(
   const logMb = values['log-max-mb'] === undefined ? undefined : Number(values['log-max-mb']);
   if (logMb !== undefined && !(Number.isFinite(logMb) && logMb >= 0.001 && logMb <= 4096))
     throw new UsageError(`--log-max-mb must be a size in MiB from 0.001 to 4096, not "${values['log-max-mb']}"`);
+  const clientLines = values['log-client-lines'] === undefined ? undefined : Number(values['log-client-lines']);
+  if (clientLines !== undefined && !(Number.isInteger(clientLines) && clientLines >= 1 && clientLines <= 10_000))
+    throw new UsageError(`--log-client-lines must be a whole number of lines a minute from 1 to 10000, not "${values['log-client-lines']}"`);
   let metricsToken: string | undefined;
   if (values['metrics-token-file'] !== undefined) {
     try {
@@ -169,6 +175,7 @@ export function hostOptionsFromArgs(
     ...(kill !== undefined ? { killAfterRoundEntry: kill } : {}),
     ...(roundScript ? { roundScript } : {}),
     ...(metricsToken !== undefined ? { metricsToken } : {}),
+    ...(clientLines !== undefined ? { logClientBudget: { perMinute: clientLines } } : {}),
     ...(logMb !== undefined ? { logRotation: { maxBytes: Math.round(logMb * 1024 * 1024), keep: DEFAULT_ROTATION.keep } } : {}),
   };
 }

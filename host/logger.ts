@@ -1,10 +1,12 @@
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
+import { CLIENT_BUDGET, ClientLogBudget, type ClientBudgetLimits } from './logging/client-budget.js';
 import { logFormat, type LogMethodHook } from './logging/log-options.js';
 import { DEFAULT_ROTATION, RotatingFile, type RotationLimits } from './logging/rotating-file.js';
 
 export { logFormat, REDACT_PATHS, scrubUrlSecrets, type LogMethodHook } from './logging/log-options.js';
 export { DEFAULT_ROTATION, RotatingFile, type RotationLimits } from './logging/rotating-file.js';
+export { CLIENT_BUDGET, type ClientBudgetLimits } from './logging/client-budget.js';
 
 export interface LoggerOptions {
   level?: pino.Level;
@@ -15,7 +17,12 @@ export interface LoggerOptions {
   logMethod?: LogMethodHook;
   /** Warnings and errors also go here (stderr by default; null: nowhere else). */
   console?: NodeJS.WritableStream | null;
+  /** The log budget of each client (lines of a logger bound to `{ client }`); default CLIENT_BUDGET. */
+  clientBudget?: Partial<ClientBudgetLimits>;
 }
+
+/** The summary of the lines a client's budget dropped. */
+export const DROPPED_LINES = 'log lines dropped over their client budget';
 
 /** The host's log file in a data dir's `logs/`: the host and Electron's main process both write it. */
 export const HOST_LOG = 'host.log';
@@ -33,10 +40,35 @@ export function createLogger(logDir: string, levelOrOptions: pino.Level | Logger
   const streams: pino.StreamEntry[] = [{ level, stream: file }];
   const console = o.console === undefined ? process.stderr : o.console;
   if (console) streams.push({ level: 'warn', stream: console });
-  const logger = pino(
-    logFormat({ app: o.app ?? 'table-host', level, ...(o.logMethod ? { logMethod: o.logMethod } : {}) }),
-    pino.multistream(streams),
-  ) as Logger & { logFile: RotatingFile };
+  const budget = new ClientLogBudget({ ...CLIENT_BUDGET, ...o.clientBudget });
+  let summary: ReturnType<typeof setTimeout> | null = null;
+  const next = o.logMethod;
+  // A line of a logger bound to a client (`log.child({ client })`: a connection's address, a
+  // screen's view) spends that client's budget; over it, the line is dropped and counted, and the
+  // drops are summed up in one line every `summaryMs` while they go on. Other lines pass.
+  const logMethod: LogMethodHook = function (args, method, level) {
+    const client: unknown = this.bindings().client;
+    if (typeof client === 'string' && !budget.admit(client, messageOf(args))) {
+      summary ??= setTimeout(() => {
+        summary = null;
+        const d = budget.drain();
+        if (d.total > 0)
+          logger.warn(
+            {
+              dropped: d.total,
+              clients: d.clients,
+              ...(d.unlisted > 0 ? { unlisted: d.unlisted } : {}),
+              budget: { burst: budget.limits.burst, perMinute: budget.limits.perMinute },
+            },
+            DROPPED_LINES,
+          );
+      }, budget.limits.summaryMs).unref();
+      return;
+    }
+    if (next) return next.call(this, args, method, level);
+    return method.apply(this, args);
+  };
+  const logger = pino(logFormat({ app: o.app ?? 'table-host', level, logMethod }), pino.multistream(streams)) as Logger & { logFile: RotatingFile };
   logger.logFile = file;
   reopenOnHangup(file);
   return logger;
@@ -48,4 +80,11 @@ const hangup = new Set<RotatingFile>();
 function reopenOnHangup(file: RotatingFile): void {
   if (hangup.size === 0) process.on('SIGHUP', () => hangup.forEach((f) => f.reopen()));
   hangup.add(file);
+}
+
+/** A log call's message: pino takes `(object, message, …)` or `(message, …)`. */
+function messageOf(args: readonly unknown[]): string {
+  const [first, second] = args;
+  if (typeof first === 'string') return first;
+  return typeof second === 'string' ? second : '';
 }

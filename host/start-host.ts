@@ -22,7 +22,7 @@ import { listenRemembering } from './recovery/port-memory.js';
 import { lockDataFolder } from '../ledger/index.js';
 import { prepareDataDir } from './data-dir.js';
 import type { RecoveryReport } from './table/recover.js';
-import { createLogger, type RotationLimits } from './logger.js';
+import { createLogger, type ClientBudgetLimits, type RotationLimits } from './logger.js';
 import { PowerMarker } from './power-marker.js';
 import { LaunchTokens } from './screens/launch-tokens.js';
 import { RefusalLog } from './screens/refusal-log.js';
@@ -52,6 +52,8 @@ import { tableCertificate, type TableCertificate } from './stadium/table-certifi
 import { enrolmentFor, type EnrolmentFile } from './stadium/enrolment-file.js';
 import { RemoteStationConnections } from './screens/station-connections.js';
 import { createLanServer } from './server/lan-server.js';
+import type { ConnectionLimits } from './server/connection-guard.js';
+import { FILES_BESIDE_SOCKETS, openFilesLimit } from './open-files.js';
 import { isRemote } from '../engine/table/state.js';
 import { NOTE_FACE_VALUES } from '../hardware/billacceptor/notes.js';
 
@@ -64,6 +66,8 @@ export interface HostOptions {
   logger?: Logger;
   /** The size cap of `logs/host.log` and how many rotated files to keep (default 20 MiB, 5). */
   logRotation?: RotationLimits;
+  /** Each client's log budget (host/logging/client-budget.ts); default CLIENT_BUDGET. */
+  logClientBudget?: Partial<ClientBudgetLimits>;
   /** The bearer token of `/metrics` (Prometheus); without one the host serves no metrics. */
   metricsToken?: string;
   /** The terminal this kiosk is to the casino system (`--terminal-id`); default: the table id. */
@@ -152,7 +156,12 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   let terminalId: string;
   let ledger: Ledger;
   try {
-    log = options.logger ?? createLogger(logDir, options.logRotation ? { rotation: options.logRotation } : {});
+    log =
+      options.logger ??
+      createLogger(logDir, {
+        ...(options.logRotation ? { rotation: options.logRotation } : {}),
+        ...(options.logClientBudget ? { clientBudget: options.logClientBudget } : {}),
+      });
     config = TableConfig.parse(options.config ?? simulatedTableConfig());
     terminalId = options.terminalId ?? config.tableId;
     // Opening checks WAL + synchronous=FULL, integrity and the schema version; a ledger that fails
@@ -515,6 +524,8 @@ async function serve(
             }
           : {}),
         serviceExport: (token, kind, roundId, language) => service.exportFile(token, kind, roundId, language),
+        connections: listenerLimits(config, 'local'),
+        onGuardClose: (reason) => metrics.connectionClosed('local', reason),
         rendererDir: options.rendererDir,
         ...(options.metricsToken ? { metrics: { token: options.metricsToken, contentType: metrics.contentType, text: () => metrics.text() } } : {}),
         health,
@@ -528,12 +539,27 @@ async function serve(
   if (config.remoteStations > 0) {
     certificate = await tableCertificate(dataDir, config.tableId, [config.lan.host]);
     lan = await createLanServer(
-      { log, openSession, openDevice: (send, close) => remoteAcceptors.open(send, close), certificate },
+      {
+        log,
+        openSession,
+        openDevice: (send, close) => remoteAcceptors.open(send, close),
+        certificate,
+        connections: listenerLimits(config, 'lan'),
+        onGuardClose: (reason) => metrics.connectionClosed('lan', reason),
+      },
       config.lan.host,
       config.lan.port,
     );
     log.info({ lan: `${lan.host}:${lan.port}`, fingerprint: certificate.fingerprint, remoteStations: config.remoteStations }, 'listening for remote stations');
   }
+  // The listeners' caps are what keeps the host within its open files: say so when they do not fit.
+  const files = openFilesLimit();
+  const sockets = config.connections.local.total + (lan ? config.connections.lan.total : 0);
+  if (files !== null && sockets + FILES_BESIDE_SOCKETS > files)
+    log.warn(
+      { openFilesLimit: files, connectionCaps: sockets, besideSockets: FILES_BESIDE_SOCKETS },
+      'the connection caps do not fit under the open-files limit (ulimit -n): lower connections.*.total or raise the limit',
+    );
   // Devices open once the screens can be served: a note inserted at start-up credits a screen that exists.
   billAcceptors.start();
   // A simulated shoe is a new device after an unclean stop: no new round before its shoe is in.
@@ -629,6 +655,11 @@ async function serve(
       log.flush();
     },
   };
+}
+
+/** A listener's hello deadline and caps, as the table's configuration sets them. */
+function listenerLimits(config: TableConfig, listener: 'local' | 'lan'): ConnectionLimits {
+  return { helloMs: Math.round(config.connections.helloSeconds * 1000), ...config.connections[listener] };
 }
 
 function fileSize(file: string): number {

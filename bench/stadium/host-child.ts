@@ -20,7 +20,9 @@ const arg = JSON.parse(process.env.STADIUM_HOST ?? '{}') as {
   dealMs: number;
 };
 
-const config = TableConfig.parse({ ...simulatedTableConfig('baccarat'), remoteStations: arg.stations });
+// Every station connects from 127.0.0.1 here; on the floor each is a machine of its own, under the per-address cap.
+const lanCaps = { perAddress: 2 * arg.stations + 64, total: 2 * arg.stations + 64 };
+const config = TableConfig.parse({ ...simulatedTableConfig('baccarat'), remoteStations: arg.stations, connections: { lan: lanCaps } });
 const dataDir = path.join(arg.dir, 'host');
 const running = await startHost({
   dataDir,

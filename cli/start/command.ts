@@ -42,6 +42,11 @@ const HOST_OPTIONS = {
   },
   stations: { ...HOST_ARGS.stations, value: 'N', help: 'how many stations the simulated table has (default 7)' },
   'log-max-mb': { ...HOST_ARGS['log-max-mb'], value: 'MB', help: 'the size cap of logs/host.log in MiB (default 20; five rotated files kept)' },
+  'log-client-lines': {
+    ...HOST_ARGS['log-client-lines'],
+    value: 'N',
+    help: 'log lines one client (an address, a screen) may cause a minute after a burst of 20\n(default 10; the rest are counted in a summary line; docs/operations.md)',
+  },
   'metrics-token-file': {
     ...HOST_ARGS['metrics-token-file'],
     value: 'FILE',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
 import { Currency, GameKind, Language, Limits, MAX_REMOTE_STATIONS, MAX_STATIONS, MinorUnits } from '../../protocol/index.js';
+import { ConnectionLimitsConfig } from './connection-limits.js';
 import { DeviceSpec } from './device-spec.js';
 import { BET_IDS, type BetId } from '../../engine/table/vocabulary.js';
 import { checkTableOptions, tableGame } from '../../engine/games.js';
@@ -41,6 +42,8 @@ export const TableConfig = z
     lan: z
       .strictObject({ host: z.string().min(1).max(255).default('127.0.0.1'), port: z.number().int().min(0).max(65535).default(0) })
       .default({ host: '127.0.0.1', port: 0 }),
+    /** How the loopback and the LAN listeners admit connections: the hello deadline, caps per address and in all. */
+    connections: ConnectionLimitsConfig,
     shoe: DeviceSpec,
     /**
      * The shoe's protocol: our framed one (sequence numbers, acknowledgements, a gate the host can
@@ -124,6 +127,13 @@ export const TableConfig = z
         });
       }
     }
+    // Each remote station holds two connections (its screen, its acceptor link).
+    if (c.connections.lan.total < 2 * c.remoteStations)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['connections', 'lan', 'total'],
+        message: `${c.remoteStations} remote stations hold ${2 * c.remoteStations} connections: connections.lan.total is ${c.connections.lan.total}`,
+      });
     const stations = new Set<number>();
     const seats = new Set<number>();
     for (const s of c.stations) {

@@ -61,7 +61,10 @@ export class RemoteAcceptors {
   }
 
   /** A new link from an agent: it must say who it is (`hello-device`) before anything else. */
-  open(send: (text: string, written: () => void) => void, close: (code: number, reason: string) => void): { receive(text: string): void; dispose(): void } {
+  open(
+    send: (text: string, written: () => void) => void,
+    close: (code: number, reason: string) => void,
+  ): { receive(text: string): void; dispose(): void; greeted(): boolean } {
     const link: Link = {
       station: null,
       send: (m) => send(JSON.stringify(m), () => undefined),
@@ -70,6 +73,7 @@ export class RemoteAcceptors {
     return {
       receive: (text) => this.receive(link, text),
       dispose: () => this.closed(link),
+      greeted: () => link.station !== null,
     };
   }
 

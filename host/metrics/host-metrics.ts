@@ -54,6 +54,7 @@ export class HostMetrics {
   private readonly tiltsRaised: Counter<'kind'>;
   private readonly pinChecks: Counter<'outcome'>;
   private readonly signInRefusals: Counter<'reason'>;
+  private readonly guardCloses: Counter<'listener' | 'reason'>;
 
   constructor(src: HostMetricSources) {
     const r = this.registry;
@@ -107,6 +108,13 @@ export class HostMetrics {
       name: 'etg_service_sign_in_refused_total',
       help: 'service sign-ins and second-person confirmations refused since the host started, by reason (rate-limited-*: over the limits, no PIN checked)',
       labelNames: ['reason'] as const,
+      registers: [r],
+    });
+    // Connections that did not earn their keep (host/server/connection-guard.ts).
+    this.guardCloses = new Counter({
+      name: 'etg_connections_closed_total',
+      help: 'connections the listeners closed since the host started, by listener (local, lan) and reason (refused: over a cap; evicted: idle, closed to make room; no-hello: no hello in time)',
+      labelNames: ['listener', 'reason'] as const,
       registers: [r],
     });
     new Gauge({
@@ -188,6 +196,11 @@ export class HostMetrics {
   /** A service sign-in or confirmation was refused. */
   signInRefused(reason: string): void {
     this.signInRefusals.inc({ reason });
+  }
+
+  /** A listener's guard closed a connection. */
+  connectionClosed(listener: 'local' | 'lan', reason: string): void {
+    this.guardCloses.inc({ listener, reason });
   }
 
   /** A card read was handled (placed and journalled, or held) in `seconds`. */

@@ -216,8 +216,9 @@ describe('screen session: incoming rate limit', () => {
   it('logs a long flood at most once a second per kind, with the count of those it did not log', () => {
     const { lines, log } = countedLog();
     const refusals = new RefusalLog(log, clock);
-    // A generous drop threshold, so the connection lives through 10 simulated seconds over its limit.
-    const flood = env.greet('station/1', { now: clock, refusals, incoming: { ...INCOMING_LIMITS, dropAfter: Number.MAX_SAFE_INTEGER } }, log);
+    // Generous drop thresholds, so the connection lives through 10 simulated seconds over its limit.
+    const lenient = { ...INCOMING_LIMITS, dropAfter: Number.MAX_SAFE_INTEGER, refused: { burst: Number.MAX_SAFE_INTEGER, perSecond: 0 } };
+    const flood = env.greet('station/1', { now: clock, refusals, incoming: lenient }, log);
     for (let i = 0; i < 10_000; i++) {
       now = i; // one message a millisecond: 1,000 a second for 10 s
       flood.s.receive(bet('station/1', `b${i}`));
@@ -227,6 +228,32 @@ describe('screen session: incoming rate limit', () => {
     const counted = refused.reduce((n, l) => n + 1 + (l.suppressed ?? 0), 0);
     assert.ok(counted > 9_000, `the lines account for ${counted} refusals`);
     assert.equal(flood.t.closed?.code, undefined, 'the screen told to wait was not closed by the threshold it was given');
+  });
+
+  it('closes a screen that keeps sending stale or rejected commands under the rate limit; a few now and then are a race, not a reason', () => {
+    const stale = (view: ViewName, id: string) =>
+      JSON.stringify({ type: 'command', id, view, version: env.host.version(view) - 1, command: { name: 'clear-bets' } });
+    const { refused } = INCOMING_LIMITS;
+    const flood = env.greet('station/1', { now: clock });
+    const person = env.greet('station/2', { now: clock });
+    let closedAt: number | null = null;
+    // 15 a second, under the rate limit: stale ones and rejected bets (no credit), one of each in turn.
+    for (let i = 0; i < 15 * 60 && closedAt === null; i++) {
+      now = Math.round((i * 1000) / 15);
+      flood.s.receive(i % 2 ? stale('station/1', `s${i}`) : bet('station/1', `b${i}`));
+      if (i % 15 === 0) person.s.receive(stale('station/2', `p${i}`));
+      if (flood.t.closed) closedAt = now;
+    }
+    assert.equal(flood.t.closed?.code, 1008);
+    assert.equal(flood.t.closed?.reason, 'too many refused commands');
+    // The budget (burst, refilled at perSecond) runs out at 15 − perSecond a second.
+    const expected = (refused.burst / (15 - refused.perSecond)) * 1000;
+    assert.ok(closedAt !== null && Math.abs(closedAt - expected) < 1000, `closed at ${closedAt} ms, expected about ${expected}`);
+    assert.equal(person.t.closed, null, 'one stale command a second is a person');
+    assert.ok(
+      person.t.sent.some((m) => m.type === 'error' && m.code === 'stale-version'),
+      'and each was refused as stale',
+    );
   });
 
   it('puts no limit on a session opened without one (in-process simulated players)', () => {

@@ -29,6 +29,11 @@ export interface ScreenTransport {
   write?(message: SharedMessage, written: () => void): void;
   /** Where the connection comes from: the loopback (local windows, tools) or the casino LAN over TLS (remote stations). */
   readonly remote?: boolean;
+  /**
+   * The client's address, which its log lines are counted under until its hello (then under its
+   * view), so one client's flood spends its own log budget only (host/logging/client-budget.ts).
+   */
+  readonly client?: string;
 }
 
 /** After this many refused messages a connection is closed: a screen that keeps sending garbage is broken. */
@@ -47,6 +52,12 @@ export interface IncomingLimits {
   readonly perSecond: number;
   /** Messages over the limit in a row, after the screen was told, before it is dropped (1008). */
   readonly dropAfter: number;
+  /**
+   * Commands refused as stale or rejected (a bet over the credit): `burst` at once, then
+   * `perSecond`; a screen past that is dropped (1008). A person meets a few, by the race between a
+   * tap and a new snapshot or a chip over the credit; a script sending them for ever is not a person.
+   */
+  readonly refused: { readonly burst: number; readonly perSecond: number };
 }
 
 /**
@@ -54,7 +65,7 @@ export interface IncomingLimits {
  * 40 at once is several times what a hand on a touch screen can do, and far below what a
  * flooding script sends (100,000 messages in 10 s once held the whole table up).
  */
-export const INCOMING_LIMITS: IncomingLimits = { burst: 40, perSecond: 20, dropAfter: 40 };
+export const INCOMING_LIMITS: IncomingLimits = { burst: 40, perSecond: 20, dropAfter: 40, refused: { burst: 40, perSecond: 2 } };
 
 let nextSession = 1;
 
@@ -87,7 +98,11 @@ export class ScreenSession {
   private isClosed = false;
   private releaseStation: (() => void) | null = null;
   private readonly bucket: TokenBucket | null;
+  /** Stale and rejected commands, which the protocol-error count does not count. */
+  private readonly refusedBucket: TokenBucket | null;
   private readonly incoming: IncomingLimits;
+  /** This client's log: under its address until its hello, then under its view (each client has its own log budget). */
+  private log: Logger;
   private readonly refusals: RefusalLog;
   /** Messages over the rate limit since the last one taken. */
   private overLimit = 0;
@@ -99,9 +114,10 @@ export class ScreenSession {
     private readonly host: ViewHub,
     private readonly tokens: LaunchTokens,
     private readonly transport: ScreenTransport,
-    private readonly log: Logger,
+    private readonly hostLog: Logger,
     private readonly options: ScreenSessionOptions = {},
   ) {
+    this.log = transport.client === undefined ? hostLog : hostLog.child({ client: transport.client });
     const write =
       transport.write?.bind(transport) ??
       ((m: SharedMessage, written: () => void) => {
@@ -111,7 +127,8 @@ export class ScreenSession {
     this.incoming = options.incoming ?? INCOMING_LIMITS;
     const now = options.now ?? (() => performance.now());
     this.bucket = options.incoming === null ? null : new TokenBucket(this.incoming.burst, this.incoming.perSecond, now);
-    this.refusals = options.refusals ?? new RefusalLog(log, now);
+    this.refusedBucket = options.incoming === null ? null : new TokenBucket(this.incoming.refused.burst, this.incoming.refused.perSecond, now);
+    this.refusals = options.refusals ?? new RefusalLog(hostLog, now);
     this.outbox = new Outbox({ write }, options.limits, () => {
       this.log.warn({ session: this.id, view: this.granted }, 'screen reads none of its replies: closed');
       this.transport.close(1013, 'send buffer full');
@@ -169,6 +186,7 @@ export class ScreenSession {
       if (!view)
         return this.refuse(protocolError('unauthorized', m.type === 'hello' ? 'unknown launch token' : 'unknown station credential', { ref: m.id }), true);
       this.granted = view;
+      this.log = this.hostLog.child({ client: view });
       if (m.type === 'hello-station' && this.options.connections)
         this.releaseStation = this.options.connections.opened(m.station, () => {
           this.transport.close(1008, 'credential revoked');
@@ -230,13 +248,18 @@ export class ScreenSession {
   }
 
   private refuse(error: ProtocolError, fatal = false): void {
-    // A stale or refused command is an ordinary race between screen and host, not a broken screen.
-    if (error.code !== 'stale-version' && error.code !== 'rejected') this.errors++;
+    // A stale or refused command is an ordinary race between screen and host, not a broken screen,
+    // unless it keeps coming: those have a budget of their own, which refills.
+    const race = error.code === 'stale-version' || error.code === 'rejected';
+    if (!race) this.errors++;
+    const overRefused = race && this.refusedBucket !== null && !this.refusedBucket.take();
     this.refusedCount++;
     this.refusals.refused(this.granted, error.code, { session: this.id, detail: error.detail });
     this.send(error);
-    if (fatal || this.errors >= MAX_PROTOCOL_ERRORS) {
-      this.transport.close(1008, fatal ? error.code : 'too many protocol errors');
+    if (fatal || overRefused || this.errors >= MAX_PROTOCOL_ERRORS) {
+      const reason = fatal ? error.code : overRefused ? 'too many refused commands' : 'too many protocol errors';
+      if (!fatal) this.log.warn({ session: this.id, view: this.granted, refused: this.refusedCount }, `screen closed: ${reason}`);
+      this.transport.close(1008, reason);
       this.dispose();
     }
   }

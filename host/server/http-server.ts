@@ -3,6 +3,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { LogController, type FastifyReply } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { Language, MAX_MESSAGE_BYTES } from '../../protocol/index.js';
 import { TIMER_KINDS, type TimerKind } from '../../engine/table/state.js';
@@ -10,6 +11,7 @@ import { z } from 'zod';
 
 export type ServiceExportKind = 'meters.csv' | 'meters.json' | 'meters.html' | 'evidence' | 'enrolment';
 import type { ScreenSession, ScreenTransport } from '../screens/screen-session.js';
+import { clientLog, ConnectionGuard, type ConnectionLimits, type GuardClose } from './connection-guard.js';
 import { allowedHosts, screenCsp } from './security-headers.js';
 
 export interface HttpServerDeps {
@@ -18,6 +20,10 @@ export interface HttpServerDeps {
   /** The built renderer (`dist/renderer`); without it the host still serves the protocol. */
   rendererDir: string;
   health: () => Record<string, unknown>;
+  /** The hello deadline and the caps of this listener (connection-guard.ts). */
+  connections: ConnectionLimits;
+  /** Each connection the guard closed, by reason (/metrics). */
+  onGuardClose?: (reason: GuardClose) => void;
   /**
    * Prometheus metrics at `/metrics`, answered only to `Authorization: Bearer <token>` (the
    * token of `--metrics-token-file`, not a screen's); absent: no metrics route.
@@ -60,19 +66,27 @@ const SCREEN_ROUTES = ['/table', '/station/:n', '/service'];
  * The host's loopback web server: the screens' static files, the protocol over WebSocket at
  * `/ws`, and `/healthz`. Listening on 127.0.0.1 only.
  */
-export async function createHttpServer(deps: HttpServerDeps, port: number): Promise<{ port: number; close: () => Promise<void> }> {
+export async function createHttpServer(
+  deps: HttpServerDeps,
+  port: number,
+): Promise<{ port: number; close: () => Promise<void>; connections: () => ReturnType<ConnectionGuard['stats']> }> {
   const app = Fastify({
     loggerInstance: deps.log,
     // Screens poll nothing and load a handful of files: per-request lines would only bury faults.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 16 * 1024,
+    // A request's body trickled in byte by byte holds its connection no longer than this.
+    requestTimeout: 10_000,
   });
+  // Counted from the TCP accept: a connection says its hello (or asks something) in time, or is closed.
+  const guard = new ConnectionGuard(deps.connections, { listener: 'local', log: deps.log, ...(deps.onGuardClose ? { onClose: deps.onGuardClose } : {}) });
+  guard.attach(app.server);
   let hosts = new Set<string>();
 
   app.addHook('onRequest', async (req, reply) => {
     if (!hosts.has(req.headers.host ?? '')) {
       // The path only: a screen's URL carries its launch token in the query, which never reaches a log.
-      deps.log.warn({ host: req.headers.host, path: req.url.split('?')[0] }, 'request for a foreign host refused');
+      clientLog(deps.log, req.socket).warn({ host: req.headers.host, path: req.url.split('?')[0] }, 'request for a foreign host refused');
       return reply.code(421).send({ error: 'misdirected request' });
     }
   });
@@ -135,7 +149,7 @@ export async function createHttpServer(deps: HttpServerDeps, port: number): Prom
 
   const serviceExport = deps.serviceExport;
   if (serviceExport) {
-    const answer = (kind: ServiceExportKind) => async (req: { query: unknown; params: unknown; url: string }, reply: FastifyReply) => {
+    const answer = (kind: ServiceExportKind) => async (req: { query: unknown; params: unknown; url: string; socket: Socket }, reply: FastifyReply) => {
       const query = req.query as { t?: unknown; lang?: unknown };
       const params = req.params as { roundId?: string; station?: string };
       const roundId = params.roundId ?? params.station;
@@ -143,7 +157,7 @@ export async function createHttpServer(deps: HttpServerDeps, port: number): Prom
       const file = typeof query.t === 'string' ? serviceExport(query.t, kind, roundId, language.success ? language.data : undefined) : null;
       if (!file) {
         // The path only: the query holds the export token.
-        deps.log.warn({ path: req.url.split('?')[0] }, 'service export refused');
+        clientLog(deps.log, req.socket).warn({ path: req.url.split('?')[0] }, 'service export refused');
         return reply.code(403).send({ error: 'sign in to service mode to export' });
       }
       const name = file.filename.replace(/[^\w.-]/g, '_');
@@ -170,19 +184,23 @@ export async function createHttpServer(deps: HttpServerDeps, port: number): Prom
     // Browsers always send Origin: a page from anywhere else must not reach the host. Local
     // tools without a browser send none and are kept out by the launch token instead.
     if (origin !== undefined && !hosts.has(origin.replace(/^https?:\/\//, ''))) {
-      deps.log.warn({ origin }, 'websocket from a foreign origin refused');
+      clientLog(deps.log, req.socket).warn({ origin }, 'websocket from a foreign origin refused');
       socket.close(1008, 'origin');
       return;
     }
+    const client = ConnectionGuard.address(req.socket) ?? 'unknown';
     const session = deps.openSession({
+      client,
       send: (text) => socket.send(text),
       // Bytes encoded once for every screen; `written` once ws has handed them to the socket.
       write: (m, written) => socket.send(m.bytes, { binary: false }, () => written()),
       close: (code, reason) => socket.close(code, reason),
     });
+    // Kept once its hello is accepted; closed at the hello deadline otherwise.
+    guard.watch(req.socket, () => session.view() !== null);
     socket.on('message', (data, isBinary) => session.receive(isBinary ? new Uint8Array(data as Buffer) : data.toString()));
     socket.on('close', () => session.dispose());
-    socket.on('error', (err) => deps.log.warn({ err, session: session.id }, 'websocket error'));
+    socket.on('error', (err) => deps.log.child({ client }).warn({ err, session: session.id }, 'websocket error'));
   });
 
   if (existsSync(deps.rendererDir)) {
@@ -202,5 +220,12 @@ export async function createHttpServer(deps: HttpServerDeps, port: number): Prom
   const address = app.server.address();
   const bound = typeof address === 'object' && address ? address.port : port;
   hosts = allowedHosts(bound);
-  return { port: bound, close: () => app.close() };
+  return {
+    port: bound,
+    connections: () => guard.stats(),
+    close: async () => {
+      guard.close();
+      await app.close();
+    },
+  };
 }

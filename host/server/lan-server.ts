@@ -3,12 +3,16 @@ import Fastify, { LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { MAX_MESSAGE_BYTES } from '../../protocol/index.js';
 import type { ScreenSession, ScreenTransport } from '../screens/screen-session.js';
+import { TokenBucket } from '../screens/token-bucket.js';
 import type { TableCertificate } from '../stadium/table-certificate.js';
+import { clientLog, ConnectionGuard, type ConnectionLimits, type GuardClose } from './connection-guard.js';
 
 /** One connection of a station agent's bill acceptor, as the host's remote acceptors take it. */
 export interface DeviceConnection {
   receive(text: string): void;
   dispose(): void;
+  /** Whether the agent's hello-device was accepted (the connection guard keeps it then). */
+  greeted(): boolean;
 }
 
 export interface LanServerDeps {
@@ -18,6 +22,10 @@ export interface LanServerDeps {
   /** A station agent's bill acceptor link (`/station-device`). */
   openDevice: (send: (text: string, written: () => void) => void, close: (code: number, reason: string) => void) => DeviceConnection;
   certificate: TableCertificate;
+  /** The hello deadline and the caps of this listener (connection-guard.ts). */
+  connections: ConnectionLimits;
+  /** Each connection the guard closed, by reason (/metrics). */
+  onGuardClose?: (reason: GuardClose) => void;
 }
 
 /**
@@ -27,52 +35,82 @@ export interface LanServerDeps {
  * (the station agent serves its own), no launch token is accepted (ScreenSession refuses a
  * `hello` from a remote transport), and a browser's cross-origin request is refused.
  */
+/** A station agent's acceptor link: messages at once, and a second sustained (a note is four or five messages). */
+export const DEVICE_LIMITS = { burst: 40, perSecond: 10 } as const;
+
 /** A screen's messages are JSON text frames: one options object for every send. */
 const TEXT_FRAME = { binary: false } as const;
 
-export async function createLanServer(deps: LanServerDeps, host: string, port: number): Promise<{ host: string; port: number; close: () => Promise<void> }> {
+export async function createLanServer(
+  deps: LanServerDeps,
+  host: string,
+  port: number,
+): Promise<{ host: string; port: number; close: () => Promise<void>; connections: () => ReturnType<ConnectionGuard['stats']> }> {
   const app = Fastify({
     loggerInstance: deps.log,
     logController: new LogController({ disableRequestLogging: true }),
     https: { key: deps.certificate.key, cert: deps.certificate.cert, minVersion: 'TLSv1.2' },
     bodyLimit: 1024,
+    requestTimeout: 10_000,
   });
+  // Counted from the TCP accept, before TLS: a socket that never even starts its handshake is closed too.
+  const guard = new ConnectionGuard(deps.connections, { listener: 'lan', log: deps.log, ...(deps.onGuardClose ? { onClose: deps.onGuardClose } : {}) });
+  guard.attach(app.server);
   await app.register(fastifyWebsocket, { options: { maxPayload: 4 * MAX_MESSAGE_BYTES } });
   app.get('/healthz', async () => ({ status: 'ok' }));
-  const refuseBrowsers = (origin: string | undefined, close: (code: number, reason: string) => void): boolean => {
+  const refuseBrowsers = (origin: string | undefined, log: Logger, close: (code: number, reason: string) => void): boolean => {
     // Station agents are not browsers: a page that reached the LAN port is refused.
     if (origin === undefined) return false;
-    deps.log.warn({ origin }, 'LAN websocket from a browser refused');
+    log.warn({ origin }, 'LAN websocket from a browser refused');
     close(1008, 'origin');
     return true;
   };
   app.get('/ws', { websocket: true }, (socket, req) => {
-    if (refuseBrowsers(req.headers.origin, (c, r) => socket.close(c, r))) return;
+    const log = clientLog(deps.log, req.socket);
+    if (refuseBrowsers(req.headers.origin, log, (c, r) => socket.close(c, r))) return;
     const session = deps.openSession({
       remote: true,
+      client: ConnectionGuard.address(req.socket) ?? 'unknown',
       send: (text) => socket.send(text),
       write: (m, written) => socket.send(m.bytes, TEXT_FRAME, () => written()),
       close: (code, reason) => socket.close(code, reason),
     });
+    guard.watch(req.socket, () => session.view() !== null);
     socket.on('message', (data, isBinary) => session.receive(isBinary ? new Uint8Array(data as Buffer) : data.toString()));
     socket.on('close', () => session.dispose());
-    socket.on('error', (err) => deps.log.warn({ err, session: session.id }, 'LAN websocket error'));
+    socket.on('error', (err) => log.warn({ err, session: session.id }, 'LAN websocket error'));
   });
   app.get('/station-device', { websocket: true }, (socket, req) => {
-    if (refuseBrowsers(req.headers.origin, (c, r) => socket.close(c, r))) return;
+    const log = clientLog(deps.log, req.socket);
+    if (refuseBrowsers(req.headers.origin, log, (c, r) => socket.close(c, r))) return;
     const device = deps.openDevice(
       (text, written) => socket.send(text, () => written()),
       (code, reason) => socket.close(code, reason),
     );
+    guard.watch(req.socket, () => device.greeted());
+    // An acceptor reports a note every few seconds at most: a link sending faster is not one.
+    const rate = new TokenBucket(DEVICE_LIMITS.burst, DEVICE_LIMITS.perSecond, () => performance.now());
     socket.on('message', (data, isBinary) => {
       if (isBinary) socket.close(1003, 'text frames only');
-      else device.receive(data.toString());
+      else if (!rate.take()) {
+        log.warn({ ...DEVICE_LIMITS }, 'station device link over its message rate: closed');
+        socket.close(1008, 'rate limit');
+        socket.terminate();
+      } else device.receive(data.toString());
     });
     socket.on('close', () => device.dispose());
-    socket.on('error', (err) => deps.log.warn({ err }, 'station device websocket error'));
+    socket.on('error', (err) => log.warn({ err }, 'station device websocket error'));
   });
   await app.listen({ host, port });
   const address = app.server.address();
   const bound = typeof address === 'object' && address ? address.port : port;
-  return { host, port: bound, close: () => app.close() };
+  return {
+    host,
+    port: bound,
+    connections: () => guard.stats(),
+    close: async () => {
+      guard.close();
+      await app.close();
+    },
+  };
 }

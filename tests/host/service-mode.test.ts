@@ -119,7 +119,7 @@ describe('service mode on a live host', () => {
       seed: 3,
       service: { testTimeoutMs: 20_000 },
       // The test drives the service screen at machine speed (hundreds of commands back to back), not a hand's.
-      incoming: { burst: 100_000, perSecond: 100_000, dropAfter: 1 },
+      incoming: { burst: 100_000, perSecond: 100_000, dropAfter: 1, refused: { burst: 100_000, perSecond: 100_000 } },
     });
   });
   after(async () => {

@@ -9,7 +9,14 @@ import { startHost } from '../../host/start-host.js';
 import { REMOTE_STATION_BASE } from '../../protocol/index.js';
 
 const arg = JSON.parse(process.env.STADIUM_SOAK ?? '{}') as { dataDir: string; stations: number; lanPort: number; viaOrigin: string; out: string };
-const config = TableConfig.parse({ ...simulatedTableConfig('baccarat'), remoteStations: arg.stations, lan: { host: '127.0.0.1', port: arg.lanPort } });
+// Every station connects from 127.0.0.1 here (through the soak's proxy); on the floor each is a machine of its own.
+const lanCaps = { perAddress: 2 * arg.stations + 64, total: 2 * arg.stations + 64 };
+const config = TableConfig.parse({
+  ...simulatedTableConfig('baccarat'),
+  remoteStations: arg.stations,
+  lan: { host: '127.0.0.1', port: arg.lanPort },
+  connections: { lan: lanCaps },
+});
 const running = await startHost({
   dataDir: arg.dataDir,
   rendererDir: path.join(arg.dataDir, 'no-renderer'),

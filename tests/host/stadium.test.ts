@@ -29,7 +29,9 @@ describe('a stadium of 250 remote stations', { timeout: 600_000 }, () => {
   let running: RunningHost;
   before(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'stadium-'));
-    const config = TableConfig.parse({ ...simulatedTableConfig('baccarat'), remoteStations: STATIONS });
+    // Every station connects from 127.0.0.1 here; on the floor each is a machine of its own, under the per-address cap.
+    const lanCaps = { perAddress: 2 * STATIONS + 64, total: 2 * STATIONS + 64 };
+    const config = TableConfig.parse({ ...simulatedTableConfig('baccarat'), remoteStations: STATIONS, connections: { lan: lanCaps } });
     running = await startHost({
       dataDir,
       rendererDir: path.join(dataDir, 'no-renderer'),
