@@ -250,6 +250,15 @@ describe('screen session: incoming rate limit', () => {
     const expected = (refused.burst / (15 - refused.perSecond)) * 1000;
     assert.ok(closedAt !== null && Math.abs(closedAt - expected) < 1000, `closed at ${closedAt} ms, expected about ${expected}`);
     assert.equal(person.t.closed, null, 'one stale command a second is a person');
+    // The service screen's pattern at a busy table: stale, then pressed again and acked.
+    const again = env.greet('station/3', { now: clock });
+    const lang = (id: string) =>
+      JSON.stringify({ type: 'command', id, view: 'station/3', version: env.host.version('station/3'), command: { name: 'set-language', language: 'pt' } });
+    for (let i = 0; i < 15 * 60; i++) {
+      now = 60_000 + Math.round((i * 1000) / 15);
+      again.s.receive(i % 2 ? lang(`l${i}`) : stale('station/3', `s${i}`));
+    }
+    assert.equal(again.t.closed, null, 'a stale command followed by an acked one, over and over, is never closed');
     assert.ok(
       person.t.sent.some((m) => m.type === 'error' && m.code === 'stale-version'),
       'and each was refused as stale',

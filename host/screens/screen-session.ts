@@ -53,9 +53,10 @@ export interface IncomingLimits {
   /** Messages over the limit in a row, after the screen was told, before it is dropped (1008). */
   readonly dropAfter: number;
   /**
-   * Commands refused as stale or rejected (a bet over the credit): `burst` at once, then
-   * `perSecond`; a screen past that is dropped (1008). A person meets a few, by the race between a
-   * tap and a new snapshot or a chip over the credit; a script sending them for ever is not a person.
+   * Commands refused as stale or rejected (a bet over the credit): `burst` more than were acked,
+   * refilled at `perSecond`; a screen past that is dropped (1008). Each acked command gives one
+   * back, so a screen that presses again after a stale refusal (as the service screen does, its
+   * view changing at every round step) never runs out; a script sending only refused ones does.
    */
   readonly refused: { readonly burst: number; readonly perSecond: number };
 }
@@ -65,7 +66,7 @@ export interface IncomingLimits {
  * 40 at once is several times what a hand on a touch screen can do, and far below what a
  * flooding script sends (100,000 messages in 10 s once held the whole table up).
  */
-export const INCOMING_LIMITS: IncomingLimits = { burst: 40, perSecond: 20, dropAfter: 40, refused: { burst: 40, perSecond: 2 } };
+export const INCOMING_LIMITS: IncomingLimits = { burst: 40, perSecond: 20, dropAfter: 40, refused: { burst: 40, perSecond: 1 } };
 
 let nextSession = 1;
 
@@ -213,6 +214,7 @@ export class ScreenSession {
     }
     const result = this.host.apply(m.view, m.version, m.command, this.id);
     if (!result.ok) return this.refuse({ ...result.error, ref: m.id });
+    this.refusedBucket?.give();
     this.send({ type: 'ack', ref: m.id, view: m.view, version: result.version });
   }
 

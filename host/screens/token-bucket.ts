@@ -15,6 +15,11 @@ export class TokenBucket {
     this.at = now();
   }
 
+  /** Gives one token back (up to the burst): what was taken was made good. */
+  give(): void {
+    this.tokens = Math.min(this.burst, this.tokens + 1);
+  }
+
   /** Takes one token; false when the bucket is empty (the message is over the limit). */
   take(): boolean {
     const now = this.now();

@@ -20,9 +20,11 @@ export type GuardClose =
   /** The oldest idle connection, closed to make room under a cap for a newer one. */
   | 'evicted'
   /** No hello (and no request in flight) within `helloMs`. */
-  | 'no-hello';
+  | 'no-hello'
+  /** An HTTP connection kept alive after its answers, idle for `helloMs` (a browser's, normally). */
+  | 'idle';
 
-export const GUARD_CLOSES: readonly GuardClose[] = ['refused', 'evicted', 'no-hello'];
+export const GUARD_CLOSES: readonly GuardClose[] = ['refused', 'evicted', 'no-hello', 'idle'];
 
 interface Ticket {
   readonly socket: Socket;
@@ -32,6 +34,8 @@ interface Ticket {
   earned: (() => boolean) | null;
   /** HTTP requests in flight on it. */
   busy: number;
+  /** HTTP requests answered on it. */
+  served: number;
   timer: ReturnType<typeof setTimeout> | null;
 }
 
@@ -40,7 +44,8 @@ interface Ticket {
  * it is accepted (before TLS, before any byte), against a cap per client address and a cap in
  * all, and it has `helloMs` to become useful: a WebSocket whose session said a hello the host
  * accepted (a launch token, a station's credential) is kept; an HTTP connection is kept while a
- * request is in flight and gets `helloMs` again after each answer; anything else is closed.
+ * request is in flight and gets `helloMs` again after each answer (then closed as `idle`);
+ * anything else is closed (`no-hello`).
  *
  * At a cap, the newcomer is not simply refused, or an attacker holding every slot with idle
  * sockets would lock out a real screen for as long as they are held: the oldest connection that
@@ -52,7 +57,7 @@ export class ConnectionGuard {
   private readonly tickets = new Map<string, Ticket>();
   private readonly bySocket = new WeakMap<Socket, Ticket>();
   private readonly byAddress = new Map<string, Set<Ticket>>();
-  private readonly counts: Record<GuardClose, number> = { refused: 0, evicted: 0, 'no-hello': 0 };
+  private readonly counts: Record<GuardClose, number> = { refused: 0, evicted: 0, 'no-hello': 0, idle: 0 };
   /** Closes since the last log line (one line a second at most, whatever the flood). */
   private unlogged: Partial<Record<GuardClose, number>> = {};
   private logTimer: ReturnType<typeof setTimeout> | null = null;
@@ -72,6 +77,7 @@ export class ConnectionGuard {
       this.disarm(t);
       res.once('close', () => {
         t.busy--;
+        t.served++;
         if (t.busy === 0 && !this.proven(t) && this.tickets.has(t.key)) this.arm(t);
       });
     });
@@ -110,7 +116,7 @@ export class ConnectionGuard {
     const same = this.byAddress.get(address);
     if ((same?.size ?? 0) >= this.limits.perAddress && !this.evictFrom(same?.values() ?? [].values())) return this.closeSocket(socket, 'refused');
     if (this.tickets.size >= this.limits.total && !this.evictFrom(this.tickets.values())) return this.closeSocket(socket, 'refused');
-    const t: Ticket = { socket, address, key: keyOf(socket), earned: null, busy: 0, timer: null };
+    const t: Ticket = { socket, address, key: keyOf(socket), earned: null, busy: 0, served: 0, timer: null };
     this.tickets.set(t.key, t);
     this.bySocket.set(socket, t);
     let set = this.byAddress.get(address);
@@ -145,9 +151,13 @@ export class ConnectionGuard {
     this.disarm(t);
     t.timer = setTimeout(() => {
       t.timer = null;
-      if (t.busy > 0 || this.proven(t)) return;
-      this.forget(t);
-      this.closeSocket(t.socket, 'no-hello');
+      // Decided after this turn's input is read: a hello that arrived while the host was busy
+      // past the deadline is in the socket already, and timers run before input in a turn.
+      setImmediate(() => {
+        if (t.busy > 0 || this.proven(t) || !this.tickets.has(t.key) || t.timer !== null) return;
+        this.forget(t);
+        this.closeSocket(t.socket, t.served > 0 ? 'idle' : 'no-hello');
+      });
     }, this.limits.helloMs);
     t.timer.unref();
   }
@@ -179,8 +189,12 @@ export class ConnectionGuard {
     this.unlogged[reason] = (this.unlogged[reason] ?? 0) + 1;
     this.logTimer ??= setTimeout(() => {
       this.logTimer = null;
-      this.o.log.warn({ listener: this.o.listener, closed: this.unlogged, open: this.tickets.size }, 'connections closed by the guard');
+      const closed = this.unlogged;
       this.unlogged = {};
+      // A browser's kept-alive and preconnected sockets end so every day: only a cap reached is a warning.
+      const line = { listener: this.o.listener, closed, open: this.tickets.size };
+      if (closed.refused || closed.evicted) this.o.log.warn(line, 'connections closed by the guard');
+      else this.o.log.info(line, 'connections closed by the guard');
     }, 1000).unref();
   }
 }
