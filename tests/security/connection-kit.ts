@@ -86,7 +86,7 @@ export function idleWebSocket(url: string, options: WebSocket.ClientOptions): Id
 }
 
 /** `/healthz` on a connection of its own; its status, or the error. */
-export function healthz(origin: string, timeoutMs = 2000): Promise<number | string> {
+export function healthz(origin: string, timeoutMs = 5000): Promise<number | string> {
   return new Promise((resolve) => {
     const req = http.get(`${origin}/healthz`, { agent: false, timeout: timeoutMs }, (res) => {
       res.resume();
@@ -98,7 +98,7 @@ export function healthz(origin: string, timeoutMs = 2000): Promise<number | stri
 }
 
 /** Connects, sends `hello`, and resolves with the first message's type (`welcome` for a real screen), or the failure. */
-export function helloAnswer(url: string, hello: object, options: WebSocket.ClientOptions, timeoutMs = 3000): Promise<string> {
+export function helloAnswer(url: string, hello: object, options: WebSocket.ClientOptions, timeoutMs = 5000): Promise<string> {
   return new Promise((resolve) => {
     const ws = new WebSocket(url, { ...options, perMessageDeflate: false });
     const done = (what: string) => {
