@@ -4,68 +4,81 @@ import { parseCard } from '../cards/card.js';
 import { Rng } from '../random/seeded-rng.js';
 import { dealCard, dealerView, decideRound, discardCard, holdUnseen, openRound, replayRound, voidRound } from './round.js';
 import { resolveRules } from './rules.js';
-import { BlackjackShoe } from './shoe-session.js';
+import {
+  cardsToCut,
+  cutCardFromEnd,
+  cutCardOut,
+  drawShoe,
+  isLastRound,
+  NEW_SHOE,
+  roundEnded,
+  shoeCardOut,
+  shoeNext,
+  shuffledShoe,
+  type ShoeState,
+} from './shoe-session.js';
 
 describe('the shoe between rounds (Macau Art. 2, 4; Portugal rules 8–11, 51–61)', () => {
   it('Macau art.4 n.1: burns as many cards as decks at the start of a shoe, then deals rounds', () => {
-    const shoe = new BlackjackShoe(resolveRules('macau-2009'));
-    assert.equal(shoe.next().kind, 'shuffle');
-    shoe.shuffled(3, Rng.fromSeed(1));
-    assert.deepEqual(shoe.next(), { kind: 'burn', count: 6, why: 'burn at the start of the shoe (art.4 n.1 / rule 10)' });
-    for (let i = 0; i < 6; i++) shoe.draw();
-    assert.deepEqual(shoe.next(), { kind: 'round', firstRoundOfShoe: true, lastRound: false });
-    assert.equal(shoe.cardsToCut(), 312 - 60 - 6);
+    const rules = resolveRules('macau-2009');
+    assert.equal(shoeNext(NEW_SHOE).kind, 'shuffle');
+    let shoe = shuffledShoe(rules, 3, Rng.fromSeed(1));
+    assert.deepEqual(shoeNext(shoe), { kind: 'burn', count: 6, why: 'burn at the start of the shoe (art.4 n.1 / rule 10)' });
+    for (let i = 0; i < 6; i++) shoe = drawShoe(rules, shoe).shoe;
+    assert.deepEqual(shoeNext(shoe), { kind: 'round', firstRoundOfShoe: true, lastRound: false });
+    assert.equal(cardsToCut(shoe), 312 - 60 - 6);
   });
 
   it('Portugal rules 9–11: one burn; the carta-aviso near the 50th card from the end, the middle with one player; its round is the last', () => {
     const rules = resolveRules('portugal-2001');
-    const shoe = new BlackjackShoe(rules);
-    assert.equal(shoe.cutCardFromEnd(1), 156);
-    assert.equal(shoe.cutCardFromEnd(4), 50);
-    shoe.shuffled(4, Rng.fromSeed(2));
-    assert.deepEqual(shoe.next(), { kind: 'burn', count: 1, why: 'burn at the start of the shoe (art.4 n.1 / rule 10)' });
-    shoe.draw();
+    assert.equal(cutCardFromEnd(rules, 1), 156);
+    assert.equal(cutCardFromEnd(rules, 4), 50);
+    let shoe = shuffledShoe(rules, 4, Rng.fromSeed(2));
+    assert.deepEqual(shoeNext(shoe), { kind: 'burn', count: 1, why: 'burn at the start of the shoe (art.4 n.1 / rule 10)' });
+    shoe = drawShoe(rules, shoe).shoe;
     // Deal rounds of ten cards until the carta-aviso shows.
     let rounds = 0;
-    while (!shoe.lastRound) {
-      assert.equal(shoe.next().kind, 'round');
-      for (let i = 0; i < 10; i++) shoe.draw();
-      if (!shoe.lastRound) shoe.roundEnded();
+    while (!isLastRound(rules, shoe)) {
+      assert.equal(shoeNext(shoe).kind, 'round');
+      for (let i = 0; i < 10; i++) shoe = drawShoe(rules, shoe).shoe;
+      if (!isLastRound(rules, shoe)) shoe = roundEnded(rules, shoe);
       rounds++;
     }
     // Card 262 (index 261 = 312 - 50 - 1) came out in this round: it is the last.
     assert.equal(rounds, 27);
-    shoe.roundEnded();
-    assert.equal(shoe.next().kind, 'shuffle');
+    shoe = roundEnded(rules, shoe);
+    assert.equal(shoeNext(shoe).kind, 'shuffle');
   });
 
   it('rule 11: a carta-aviso that shows just before a round still lets that round be played', () => {
-    const shoe = new BlackjackShoe(resolveRules('portugal-2001'));
-    shoe.shuffled(4);
-    shoe.cardOut(parseCard('2C'));
-    shoe.cutCardOut();
-    assert.deepEqual(shoe.next(), { kind: 'round', firstRoundOfShoe: true, lastRound: true });
-    shoe.roundEnded();
-    assert.equal(shoe.next().kind, 'shuffle');
+    const rules = resolveRules('portugal-2001');
+    const out = (s: ShoeState | null): ShoeState => {
+      assert.ok(s, 'the card is taken');
+      return s;
+    };
+    let shoe = cutCardOut(out(shoeCardOut(rules, shuffledShoe(rules, 4), parseCard('2C'))));
+    assert.deepEqual(shoeNext(shoe), { kind: 'round', firstRoundOfShoe: true, lastRound: true });
+    shoe = roundEnded(rules, shoe);
+    assert.equal(shoeNext(shoe).kind, 'shuffle');
   });
 
   it('continuous shuffler (rules 56–60; Macau art.2 n.2 (4)): no cut card, cards return after each round', () => {
-    const shoe = new BlackjackShoe(resolveRules('portugal-2001', { shuffler: 'continuous' }));
-    assert.equal(shoe.cutCardFromEnd(3), undefined);
-    shoe.shuffled(3);
-    shoe.cardOut(parseCard('AS'));
-    for (let i = 0; i < 6; i++) assert.equal(shoe.cardOut(parseCard('KD')), true);
-    assert.equal(shoe.cardOut(parseCard('KD')), false, 'a seventh KD in six decks breaks the inventory');
-    shoe.roundEnded();
-    assert.equal(shoe.cardOut(parseCard('KD')), true, 'the cards went back into the shuffler');
+    const rules = resolveRules('portugal-2001', { shuffler: 'continuous' });
+    assert.equal(cutCardFromEnd(rules, 3), undefined);
+    let shoe: ShoeState | null = shoeCardOut(rules, shuffledShoe(rules, 3), parseCard('AS'));
+    for (let i = 0; i < 6; i++) {
+      shoe = shoe && shoeCardOut(rules, shoe, parseCard('KD'));
+      assert.notEqual(shoe, null);
+    }
+    assert.ok(shoe);
+    assert.equal(shoeCardOut(rules, shoe, parseCard('KD')), null, 'a seventh KD in six decks breaks the inventory');
+    assert.notEqual(shoeCardOut(rules, roundEnded(rules, shoe), parseCard('KD')), null, 'the cards went back into the shuffler');
   });
 
   it('art.2 n.2 (2): the dealer may shuffle after any round', () => {
-    const shoe = new BlackjackShoe(resolveRules('macau-2009', { burnAtShoeStart: 'one', authorisation: 'TEST-DICJ' }));
-    shoe.shuffled(2, Rng.fromSeed(3));
-    shoe.draw();
-    shoe.roundEnded({ dealerWantsShuffle: true });
-    assert.equal(shoe.next().kind, 'shuffle');
+    const rules = resolveRules('macau-2009', { burnAtShoeStart: 'one', authorisation: 'TEST-DICJ' });
+    const shoe = drawShoe(rules, shuffledShoe(rules, 2, Rng.fromSeed(3))).shoe;
+    assert.equal(shoeNext(roundEnded(rules, shoe, { dealerWantsShuffle: true })).kind, 'shuffle');
   });
 });
 

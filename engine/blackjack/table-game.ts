@@ -1,4 +1,4 @@
-import { cardCode, parseCard, type Card, type CardCode } from '../cards/card.js';
+import { cardCode, type Card, type CardCode } from '../cards/card.js';
 import type {
   DecisionRequest,
   GameDefinition,
@@ -24,31 +24,32 @@ import { blackjackCorrections } from './table-corrections.js';
 import { onOtherSeats, ownerTotals, seatBets, sideStakes, streakMark } from './table-bets.js';
 import { dealerView, RoundError, stakesOf, type Action, type ActionType, type SeatEntry, type StreakState } from './round.js';
 import { resolveRules, isProfileId, isRegulated, type BlackjackRules } from './rules.js';
-import { BlackjackTable, type BlackjackTableSnapshot } from './table.js';
+import { isLastRound, shoeNext } from './shoe-session.js';
+import {
+  openTable,
+  resetTableJackpot,
+  startTableRound,
+  tableCardOut,
+  tableCutCardOut,
+  tableDecide,
+  tableDiscard,
+  tablePhase,
+  tableShuffled,
+  voidTableRound,
+  type TableRules,
+  type TableState,
+} from './table.js';
 
 /**
- * The shoe of a blackjack table as plain data: the table as it stood when the current round
- * started (or when the table opened), and what happened to it since, in order. The engine's
- * `BlackjackTable` and `BlackjackRound` are rebuilt from it when needed (and kept, see `live`),
- * so the table state machine holds nothing but data.
+ * A blackjack table's state as plain data (engine/blackjack/table.ts): the shoe, the streaks and
+ * jackpot carried between rounds, and the round in play. `last` is the table as it stood before
+ * the newest card, while that card is the newest thing that happened: a card dealt face down and
+ * exposed is taken back from it (`withdrawLastCard`).
  */
 export interface BlackjackTableShoe {
-  readonly snap: BlackjackTableSnapshot;
-  readonly events: readonly BlackjackTableEvent[];
+  readonly table: TableState;
+  readonly last?: { readonly before: TableState; readonly card: Card };
 }
-
-export type BlackjackTableEvent =
-  /** A card out of the shoe: a shoe-start burn or a round's card. */
-  | { readonly out: CardCode }
-  | { readonly cut: true }
-  | { readonly shuffled: true }
-  | { readonly start: readonly SeatEntry[] }
-  | { readonly decide: Action }
-  /** A card of the round taken back as void (exposed where it is dealt face down): the round deals it again. */
-  | { readonly discard: CardCode }
-  /** A jackpot level set between rounds (Portugal rules 40, 44). */
-  | { readonly jackpotReset: { readonly level: string; readonly to: number } }
-  | { readonly void: true };
 
 /** A seat's double or split waiting for its bettors behind to say whether they follow it (Portugal rules 28, 30). */
 interface StagedFollow {
@@ -94,17 +95,6 @@ export const DECLINE_FOLLOW = 'decline-follow';
 /** How the engine names a station betting behind a seat (an opaque name, never parsed). */
 const ownerName = (station: number) => `station:${station}`;
 
-function replay(t: BlackjackTable, e: BlackjackTableEvent): void {
-  if ('out' in e) t.cardOut(parseCard(e.out));
-  else if ('cut' in e) t.shoe.cutCardOut();
-  else if ('shuffled' in e) t.shuffled(1);
-  else if ('start' in e) t.startRound(e.start);
-  else if ('decide' in e) t.decide(e.decide);
-  else if ('discard' in e) t.discard(parseCard(e.discard), 'exposed card');
-  else if ('jackpotReset' in e) t.resetJackpot(e.jackpotReset.level, e.jackpotReset.to);
-  else t.voidRound();
-}
-
 /** Blackjack as the table plays it, under a profile and the table's authorised rule options. */
 export function blackjackTableGame(
   profileId: string,
@@ -123,34 +113,12 @@ export function blackjackTableGame(
   const additional: ReadonlySet<string> = new Set(additionalBets(catalogue));
   const first = firstCardsBets(catalogue);
 
-  // The engine's objects for a shoe state, rebuilt from it on demand and kept while the state is
-  // current. A state whose objects were taken to make its successor is rebuilt if asked again,
-  // so an old state always answers as it was (the fold and a refused journal write rely on it).
-  const live = new WeakMap<BlackjackTableShoe, BlackjackTable>();
-  const build = (s: BlackjackTableShoe): BlackjackTable => {
-    const t = BlackjackTable.restore(rules, s.snap, catalogue);
-    for (const e of s.events) replay(t, e);
-    return t;
-  };
-  const look = (s: BlackjackTableShoe): BlackjackTable => {
-    let t = live.get(s);
-    if (!t) {
-      t = build(s);
-      live.set(s, t);
-    }
-    return t;
-  };
-  /** `s` with one more event, applied to its engine objects (which move to the new state). */
-  const change = (s: BlackjackTableShoe, e: BlackjackTableEvent): BlackjackTableShoe => {
-    const t = live.get(s) ?? build(s);
-    live.delete(s);
-    replay(t, e);
-    const next = { snap: s.snap, events: [...s.events, e] };
-    live.set(next, t);
-    return next;
-  };
+  const table: TableRules = { rules, catalogue };
+  /** The table after `move`; the newest card is remembered only by the moves that take one (`withCard`). */
+  const moved = (t: TableState): BlackjackTableShoe => ({ table: t });
+  const withCard = (s: BlackjackTableShoe, t: TableState, card: Card): BlackjackTableShoe => ({ table: t, last: { before: s.table, card } });
   const roundOf = (s: BlackjackTableShoe) => {
-    const r = look(s).current;
+    const r = s.table.round;
     if (!r) throw new Error('no blackjack round in play');
     return r;
   };
@@ -168,7 +136,7 @@ export function blackjackTableGame(
     const before = ownerTotals(stakesOf(round, seat));
     let next: BlackjackTableShoe;
     try {
-      next = change(s, { decide: act });
+      next = moved(tableDecide(table, s.table, act));
     } catch (e) {
       if (e instanceof RoundError) return { ok: false, reason: e.message, refusal: 'illegal-action' };
       throw e;
@@ -234,31 +202,24 @@ export function blackjackTableGame(
     voidRule: profileId === 'portugal-2001' ? null : `${profileId} art.5 n.1 2)`,
     presentation: { dealerHand: true, panel: 'history' },
 
-    initial: () => {
-      const t = new BlackjackTable(rules, program ? openJackpot(program) : undefined, undefined, catalogue);
-      t.shuffled(1);
-      const s = { snap: t.snapshot(), events: [] };
-      live.set(s, t);
-      return s;
-    },
-    newShoe: (s) => (look(s).phase === 'round' ? s : change(s, { shuffled: true })),
-    cutCard: (s) => change(s, { cut: true }),
+    initial: () => moved(tableShuffled(table, openTable(program ? openJackpot(program) : undefined), 1)),
+    newShoe: (s) => (tablePhase(s.table) === 'round' ? s : moved(tableShuffled(table, s.table, 1))),
+    cutCard: (s) => moved(tableCutCardOut(s.table)),
     shoeCue: (s) => {
-      const t = look(s);
-      if (t.phase !== 'burn') return null;
-      const step = t.shoe.next();
+      if (tablePhase(s.table) !== 'burn') return null;
+      const step = shoeNext(s.table.shoe);
       return { kind: 'card', to: 'burn', ...(step.kind === 'burn' ? { burnsLeft: step.count } : {}) };
     },
     takeShoeCard: (s, card) => {
-      if (look(s).phase !== 'burn') return { ok: false, reason: 'no burn is expected now' };
+      if (tablePhase(s.table) !== 'burn') return { ok: false, reason: 'no burn is expected now' };
       try {
-        return { ok: true, shoe: change(s, { out: cardCode(card) }), to: 'burn' };
+        return { ok: true, shoe: withCard(s, tableCardOut(table, s.table, card), card), to: 'burn' };
       } catch (e) {
         return { ok: false, reason: e instanceof Error ? e.message : String(e) };
       }
     },
-    shoeFinished: (s) => look(s).phase === 'shuffle',
-    lastRoundOfShoe: (s) => look(s).shoe.lastRound,
+    shoeFinished: (s) => tablePhase(s.table) === 'shuffle',
+    lastRoundOfShoe: (s) => isLastRound(rules, s.table.shoe),
 
     startRound: (s, seats) => {
       const owners: Record<string, number> = {};
@@ -272,14 +233,7 @@ export function blackjackTableGame(
         });
         return { seat: x.seat, bets: seatBets(catalogue, x.bets), ...(behind.length ? { behind } : {}) };
       });
-      // The round starts from the table as it stands: what came before is folded into the snapshot.
-      const t = look(s);
-      const snap = t.snapshot();
-      live.delete(s);
-      const next: BlackjackTableShoe = { snap, events: [{ start: entries }] };
-      t.startRound(entries);
-      live.set(next, t);
-      return { shoe: next, round: { owners, staged: null, notFollowed: [] } };
+      return { shoe: moved(startTableRound(table, s.table, entries)), round: { owners, staged: null, notFollowed: [] } };
     },
     pending: (s, r): Pending => {
       const st = r.staged;
@@ -327,7 +281,7 @@ export function blackjackTableGame(
       if (x.kind !== 'card' || r.staged) return { ok: false, reason: 'no card is expected now' };
       let next: BlackjackTableShoe;
       try {
-        next = change(s, { out: cardCode(card) });
+        next = withCard(s, tableCardOut(table, s.table, card), card);
       } catch (e) {
         return { ok: false, reason: e instanceof Error ? e.message : String(e) };
       }
@@ -431,22 +385,19 @@ export function blackjackTableGame(
       };
     },
     resetProgressive: (s, level, to) => {
-      const t = live.get(s) ?? build(s);
-      if (!program || !t.jackpot) return { ok: false, reason: 'this table plays no jackpot', refusal: 'illegal-action' };
-      // Asked of a copy first: a refused reset leaves the state's objects as they were.
-      let unfunded: number;
+      if (!program || !s.table.jackpot) return { ok: false, reason: 'this table plays no jackpot', refusal: 'illegal-action' };
       try {
-        unfunded = build(s).resetJackpot(level, to);
+        const { table: t, unfunded } = resetTableJackpot(s.table, level, to);
+        return { ok: true, shoe: moved(t), unfunded };
       } catch (e) {
         if (e instanceof RoundError) return { ok: false, reason: e.message, refusal: 'illegal-action' };
         throw e;
       }
-      return { ok: true, shoe: change(s, { jackpotReset: { level, to } }), unfunded };
     },
     progressive: (s, r): ProgressiveView | null => {
       if (!program) return null;
-      const t = look(s);
-      const round = r ? t.current : undefined;
+      const t = s.table;
+      const round = r ? t.round : undefined;
       // While a round is in play its chips are in the pools already (rule 41); once it is done the table holds the result.
       const pools = round && !round.done ? round.jackpotPools : t.jackpot?.pools;
       return {
@@ -460,13 +411,13 @@ export function blackjackTableGame(
         })),
       };
     },
-    streaks: (s) => look(s).streaks.map((x) => ({ seat: x.seat, ...streakMark(x) })),
-    voidRound: (s) => change(s, { void: true }),
+    streaks: (s) => s.table.streaks.map((x) => ({ seat: x.seat, ...streakMark(x) })),
+    voidRound: (s) => moved(voidTableRound(table, s.table)),
     withdrawLastCard: (s, r) => {
-      const last = s.events.at(-1);
-      if (!last || !('out' in last) || r.staged) return { ok: false, reason: 'a decision followed the last card: it cannot be taken back' };
-      const before: BlackjackTableShoe = { snap: s.snap, events: s.events.slice(0, -1) };
-      const round = build(before).current;
+      const last = s.last;
+      if (!last || r.staged) return { ok: false, reason: 'a decision followed the last card: it cannot be taken back' };
+      const before = last.before;
+      const round = before.round;
       const x = round?.expected;
       if (!round || x?.kind !== 'card') return { ok: false, reason: 'the last card is not one of the round' };
       // Dealt face down: the dealer's hole card always, the players' first two where the procedure
@@ -475,9 +426,9 @@ export function blackjackTableGame(
       const faceDown = x.step === 'dealer-hole' || (profileId !== 'portugal-2001' && !rules.playerCardsFaceUp && (x.step === 'first' || x.step === 'second'));
       if (!faceDown) return { ok: false, reason: `the ${x.why} is dealt face up: exposed, it stands` };
       // "podendo, no entanto, optar-se por considerar válida a carta … quando seja a primeira do início do jogo".
-      if (rules.exposedFirstCardValid && round.firstOfShoe && before.events.length === 1)
+      if (rules.exposedFirstCardValid && round.firstOfShoe && round.log.length === 0)
         return { ok: false, reason: `the first card of the game stands face up (exposedFirstCardValid, ${profileId} art.5 n.1 1))` };
-      return { ok: true, shoe: change(before, { discard: last.out }), round: r, card: last.out };
+      return { ok: true, shoe: moved(tableDiscard(before, last.card, 'exposed card')), round: r, card: cardCode(last.card) };
     },
     notFollowed: (r) => r.notFollowed,
 

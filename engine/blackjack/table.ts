@@ -1,200 +1,154 @@
-import { cardCode, parseCard, type Card, type CardCode } from '../cards/card.js';
-import { ShoeInventory } from '../cards/shoe.js';
+import type { Card } from '../cards/card.js';
 import type { Rng } from '../random/seeded-rng.js';
-import { BLACKJACK_CATALOGUE } from './bets/catalogue.js';
 import type { BlackjackBetEntry } from './bets/entry.js';
 import { START_TIMES_STAKE } from './jackpot/program.js';
 import type { JackpotState } from './jackpot/settle.js';
 import { dealCard, decideRound, discardCard, openRound, RoundError, type Action, type RoundState, type SeatEntry, type StreakState } from './round.js';
 import type { BlackjackRules } from './rules.js';
-import { BlackjackShoe, type BlackjackShoeSnapshot, type ShoeStep } from './shoe-session.js';
+import { countOut, NEW_SHOE, peekShoe, roundEnded, shoeCardOut, shoeNext, shuffledShoe, type ShoeState } from './shoe-session.js';
 
 /**
- * A table from round to round: the shoe (shuffle, burns, cut card, last round), the winning-streak
- * markers and the jackpot pool carried between rounds, and the round in play. Every card that
- * leaves the shoe goes through `cardOut`, which sends it where the procedure says: to the start-
- * of-shoe burn or to the round. The same object serves the live path (cards read by the shoe) and
- * the seeded path (`dealFromShoe`).
+ * A table from round to round, as plain data and functions: the shoe (shuffle, burns, cut card,
+ * last round), the winning-streak markers and the jackpot pool carried between rounds, and the
+ * round in play. Every card that leaves the shoe goes through `tableCardOut`, which sends it where
+ * the procedure says: to the start-of-shoe burn or to the round. The same functions serve the
+ * live path (cards read by the shoe) and the seeded path (`dealFromShoe`). Each returns a new
+ * table, or throws a `RoundError` and leaves the one it was given as it was.
  */
 export type TablePhase = 'shuffle' | 'burn' | 'betting' | 'round';
 
-/** A table between rounds as plain data: what carries from one round to the next. */
-export interface BlackjackTableSnapshot {
-  readonly shoe: BlackjackShoeSnapshot;
-  readonly streaks: readonly StreakState[];
-  readonly jackpot?: JackpotState;
-  readonly rounds: number;
-  readonly shoeBurns: readonly CardCode[];
+/** What a table plays under: its rules and the bets its rounds know (engine/blackjack/bets/catalogue.ts). */
+export interface TableRules {
+  readonly rules: BlackjackRules;
+  readonly catalogue: readonly BlackjackBetEntry[];
 }
 
-export class BlackjackTable {
-  readonly rules: BlackjackRules;
-  readonly shoe: BlackjackShoe;
-  streaks: StreakState[] = [];
-  jackpot: JackpotState | undefined;
-  private round: RoundState | undefined;
+export interface TableState {
+  readonly shoe: ShoeState;
+  readonly streaks: readonly StreakState[];
+  readonly jackpot?: JackpotState;
   /** Rounds completed since the table opened. */
-  rounds = 0;
-  readonly shoeBurns: Card[] = [];
+  readonly rounds: number;
+  readonly shoeBurns: readonly Card[];
+  /** The round in play, or the last one once done; none after a void. */
+  readonly round?: RoundState;
+}
 
-  /** The bets its rounds know (engine/blackjack/bets/catalogue.ts). */
-  readonly catalogue: readonly BlackjackBetEntry[];
+/** A table just opened: its shoe waits for a shuffle. */
+export function openTable(jackpot?: JackpotState): TableState {
+  return { shoe: NEW_SHOE, streaks: [], ...(jackpot ? { jackpot } : {}), rounds: 0, shoeBurns: [] };
+}
 
-  constructor(
-    rules: BlackjackRules,
-    jackpot?: JackpotState,
-    shoe: BlackjackShoe = new BlackjackShoe(rules),
-    catalogue: readonly BlackjackBetEntry[] = BLACKJACK_CATALOGUE,
-  ) {
-    this.rules = rules;
-    this.shoe = shoe;
-    this.jackpot = jackpot;
-    this.catalogue = catalogue;
+export function tablePhase(t: TableState): TablePhase {
+  if (t.round && !t.round.done) return 'round';
+  const step = shoeNext(t.shoe);
+  return step.kind === 'shuffle' ? 'shuffle' : step.kind === 'burn' ? 'burn' : 'betting';
+}
+
+/** The shoe was shuffled (physically, or here from `rng`). `players` places the Portugal carta-aviso (rule 9). */
+export function tableShuffled(c: TableRules, t: TableState, players: number, rng?: Rng): TableState {
+  if (tablePhase(t) === 'round') throw new RoundError('cannot shuffle during a round');
+  return { ...t, shoe: shuffledShoe(c.rules, players, rng) };
+}
+
+/** A round's end carried into the table: its streaks and jackpot, and the shoe told. */
+function afterRound(c: TableRules, t: TableState, round: RoundState, shoe: ShoeState): TableState {
+  if (!round.done) return { ...t, round, shoe };
+  const jackpot = t.jackpot && round.jackpot ? round.jackpot.state : t.jackpot;
+  return {
+    ...t,
+    round,
+    streaks: round.streaks,
+    ...(jackpot ? { jackpot } : {}),
+    rounds: t.rounds + 1,
+    shoe: roundEnded(c.rules, shoe),
+  };
+}
+
+/** Closes the betting and starts a round with these bets (validated by the round). */
+export function startTableRound(c: TableRules, t: TableState, seats: readonly SeatEntry[]): TableState {
+  const phase = tablePhase(t);
+  if (phase !== 'betting') throw new RoundError(`cannot start a round now: ${phase === 'round' ? 'a round is in play' : `the shoe needs a ${phase}`}`);
+  const step = shoeNext(t.shoe);
+  const round = openRound({
+    rules: c.rules,
+    seats,
+    streaks: t.streaks,
+    firstRoundOfShoe: step.kind === 'round' && step.firstRoundOfShoe,
+    out: t.shoe.out,
+    catalogue: c.catalogue,
+    ...(t.jackpot ? { jackpot: t.jackpot } : {}),
+  });
+  // A round with nothing to deal (impossible with a main bet) would be done at once.
+  return afterRound(c, t, round, t.shoe);
+}
+
+/**
+ * A card left the shoe (read by the card-reading shoe, or drawn by `dealFromShoe`). Start-of-
+ * shoe burns are taken here; round cards go to the round, which takes them out of the shoe's
+ * inventory: a card beyond its copies is refused (table on hold).
+ */
+export function tableCardOut(c: TableRules, t: TableState, card: Card): TableState {
+  const phase = tablePhase(t);
+  if (phase === 'burn') {
+    const shoe = shoeCardOut(c.rules, t.shoe, card);
+    if (!shoe) throw new RoundError("a card beyond the decks' copies: the table goes on hold");
+    return { ...t, shoe, shoeBurns: [...t.shoeBurns, card] };
   }
+  if (phase !== 'round' || !t.round) throw new RoundError(`no card is expected now (${phase})`);
+  if (t.round.expected.kind !== 'card') throw new RoundError('no card is expected now: a decision is awaited');
+  const round = dealCard(t.round, card);
+  return afterRound(c, t, round, countOut({ ...t.shoe, out: round.out }));
+}
 
-  get phase(): TablePhase {
-    if (this.round && !this.round.done) return 'round';
-    const step: ShoeStep = this.shoe.next();
-    return step.kind === 'shuffle' ? 'shuffle' : step.kind === 'burn' ? 'burn' : 'betting';
-  }
+/** Seeded path: draws the next card of the shuffled shoe and places it. */
+export function dealFromShoe(c: TableRules, t: TableState): { readonly table: TableState; readonly card: Card } {
+  const card = peekShoe(t.shoe);
+  return { table: tableCardOut(c, t, card), card };
+}
 
-  /** The table between rounds as plain data; refused while a round is in play (replay its events instead). */
-  snapshot(): BlackjackTableSnapshot {
-    if (this.phase === 'round') throw new RoundError('a table is snapshotted between rounds only');
-    return {
-      shoe: this.shoe.snapshot(),
-      streaks: this.streaks.map((s) => ({ ...s, bets: { ...s.bets } })),
-      ...(this.jackpot ? { jackpot: { ...this.jackpot } } : {}),
-      rounds: this.rounds,
-      shoeBurns: this.shoeBurns.map(cardCode),
-    };
-  }
+/** A decision for the round in play (the round may end on it, e.g. a surrender with nothing left to deal). */
+export function tableDecide(c: TableRules, t: TableState, action: Action): TableState {
+  if (!t.round || t.round.done) throw new RoundError('no decision is expected now');
+  return afterRound(c, t, decideRound(t.round, action), t.shoe);
+}
 
-  /** The table `snapshot` described, with no round in play. */
-  static restore(rules: BlackjackRules, s: BlackjackTableSnapshot, catalogue: readonly BlackjackBetEntry[] = BLACKJACK_CATALOGUE): BlackjackTable {
-    const t = new BlackjackTable(rules, s.jackpot ? { ...s.jackpot } : undefined, BlackjackShoe.restore(rules, s.shoe), catalogue);
-    t.streaks = s.streaks.map((x) => ({ ...x, bets: { ...x.bets } }));
-    t.rounds = s.rounds;
-    t.shoeBurns.push(...s.shoeBurns.map(parseCard));
-    return t;
-  }
+/** A card that must not count (Art. 5 n.1 (1), Art. 6 n.1, rule 17): out of the shoe, into the discards. */
+export function tableDiscard(t: TableState, card: Card, why: string): TableState {
+  if (!t.round || t.round.done) throw new RoundError('no round in play');
+  const round = discardCard(t.round, card, why);
+  return { ...t, round, shoe: countOut({ ...t.shoe, out: round.out }) };
+}
 
-  /** The round in play (or the last one, once done). */
-  get current(): RoundState | undefined {
-    return this.round;
-  }
+/** The card-reading shoe reported the cut card (live path). */
+export function tableCutCardOut(t: TableState): TableState {
+  return { ...t, shoe: { ...t.shoe, cutSeen: true } };
+}
 
-  /** The shoe was shuffled (physically, or here from `rng`). `players` places the Portugal carta-aviso (rule 9). */
-  shuffled(players: number, rng?: Rng): void {
-    if (this.phase === 'round') throw new RoundError('cannot shuffle during a round');
-    this.shoe.shuffled(players, rng);
-  }
+/**
+ * A jackpot level set between rounds (two people, the authority's reference; Portugal rules 40,
+ * 44). Returns what the house had committed to it unjournalled (now journalled with the reset).
+ */
+export function resetTableJackpot(t: TableState, level: string, to: number): { readonly table: TableState; readonly unfunded: number } {
+  if (tablePhase(t) === 'round') throw new RoundError('a jackpot level is reset between rounds only');
+  const j = t.jackpot;
+  if (!j) throw new RoundError('this table plays no jackpot');
+  const def = j.program.levels.find((l) => l.level === level);
+  if (!def) throw new RoundError(`the jackpot has no level "${level}"`);
+  const min = j.program.stake * START_TIMES_STAKE;
+  if (to < min) throw new RoundError(`${to} is below 10,000 × the chip of ${j.program.stake} = ${min} (portugal-2001 rule 44)`);
+  const held = j.pools[level] ?? 0;
+  if (to < held) throw new RoundError(`level ${level} holds ${held}: a reset never takes from the players`);
+  const unfunded = j.unfunded[level] ?? 0;
+  return { table: { ...t, jackpot: { ...j, pools: { ...j.pools, [level]: to }, unfunded: { ...j.unfunded, [level]: 0 } } }, unfunded };
+}
 
-  /** Closes the betting and starts a round with these bets (validated by the round). */
-  startRound(seats: readonly SeatEntry[]): RoundState {
-    const phase = this.phase;
-    if (phase !== 'betting') throw new RoundError(`cannot start a round now: ${phase === 'round' ? 'a round is in play' : `the shoe needs a ${phase}`}`);
-    const step = this.shoe.next();
-    const firstRoundOfShoe = step.kind === 'round' && step.firstRoundOfShoe;
-    this.round = openRound({
-      rules: this.rules,
-      seats,
-      streaks: this.streaks,
-      firstRoundOfShoe,
-      out: this.shoe.inventory.counts(),
-      catalogue: this.catalogue,
-      ...(this.jackpot ? { jackpot: this.jackpot } : {}),
-    });
-    // A round with nothing to deal (impossible with a main bet) would be done at once.
-    if (this.round.done) this.finishRound();
-    return this.round;
-  }
-
-  /**
-   * A card left the shoe (read by the card-reading shoe, or drawn by `dealFromShoe`). Start-of-
-   * shoe burns are taken here; round cards go to the round. The shoe's inventory is shared with
-   * the round, so a card beyond its copies is refused (table on hold).
-   */
-  cardOut(card: Card): void {
-    const phase = this.phase;
-    if (phase === 'burn') {
-      if (!this.shoe.cardOut(card)) throw new RoundError("a card beyond the decks' copies: the table goes on hold");
-      this.shoeBurns.push(card);
-      return;
-    }
-    if (phase !== 'round' || !this.round) throw new RoundError(`no card is expected now (${phase})`);
-    const x = this.round.expected;
-    if (x.kind !== 'card') throw new RoundError('no card is expected now: a decision is awaited');
-    // The round takes the card out of the shoe's inventory; the shoe counts its position.
-    this.round = dealCard(this.round, card);
-    this.shoe.inventory = ShoeInventory.fromCounts(this.rules.decks, this.round.out);
-    this.shoe.countOut();
-    if (this.round.done) this.finishRound();
-  }
-
-  /** Seeded path: draws the next card of the shuffled shoe and places it. */
-  dealFromShoe(): Card {
-    const c = this.shoe.peek();
-    this.cardOut(c);
-    return c;
-  }
-
-  /** A decision for the round in play (the round may end on it, e.g. a surrender with nothing left to deal). */
-  decide(action: Action): void {
-    if (!this.round || this.round.done) throw new RoundError('no decision is expected now');
-    this.round = decideRound(this.round, action);
-    if (this.round.done) this.finishRound();
-  }
-
-  /** A card that must not count (Art. 5 n.1 (1), Art. 6 n.1, rule 17): out of the shoe, into the discards. */
-  discard(card: Card, why: string): void {
-    if (!this.round || this.round.done) throw new RoundError('no round in play');
-    this.round = discardCard(this.round, card, why);
-    this.shoe.inventory = ShoeInventory.fromCounts(this.rules.decks, this.round.out);
-    this.shoe.countOut();
-  }
-
-  private finished = new WeakSet<RoundState>();
-
-  /**
-   * A jackpot level set between rounds (two people, the authority's reference; Portugal rules 40,
-   * 44). Returns what the house had committed to it unjournalled (now journalled with the reset).
-   */
-  resetJackpot(level: string, to: number): number {
-    if (this.phase === 'round') throw new RoundError('a jackpot level is reset between rounds only');
-    const j = this.jackpot;
-    if (!j) throw new RoundError('this table plays no jackpot');
-    const def = j.program.levels.find((l) => l.level === level);
-    if (!def) throw new RoundError(`the jackpot has no level "${level}"`);
-    const min = j.program.stake * START_TIMES_STAKE;
-    if (to < min) throw new RoundError(`${to} is below 10,000 × the chip of ${j.program.stake} = ${min} (portugal-2001 rule 44)`);
-    const held = j.pools[level] ?? 0;
-    if (to < held) throw new RoundError(`level ${level} holds ${held}: a reset never takes from the players`);
-    const unfunded = j.unfunded[level] ?? 0;
-    this.jackpot = { ...j, pools: { ...j.pools, [level]: to }, unfunded: { ...j.unfunded, [level]: 0 } };
-    return unfunded;
-  }
-
-  /**
-   * The round in play was voided (every bet returned): it is over for the shoe, whose cards stay
-   * out, while the winning streaks and the jackpot pool stay as they were before it.
-   */
-  voidRound(): void {
-    const r = this.round;
-    if (!r || r.done || this.finished.has(r)) return;
-    this.finished.add(r);
-    this.round = undefined;
-    this.shoe.roundEnded();
-  }
-
-  private finishRound(): void {
-    const r = this.round;
-    if (!r || this.finished.has(r)) return;
-    this.finished.add(r);
-    this.streaks = [...r.streaks];
-    const jp = r.jackpot;
-    if (this.jackpot && jp) this.jackpot = jp.state;
-    this.rounds++;
-    this.shoe.roundEnded();
-  }
+/**
+ * The round in play was voided (every bet returned): it is over for the shoe, whose cards stay
+ * out, while the winning streaks and the jackpot pool stay as they were before it.
+ */
+export function voidTableRound(c: TableRules, t: TableState): TableState {
+  if (!t.round || t.round.done) return t;
+  const { round: _voided, ...rest } = t;
+  return { ...rest, shoe: roundEnded(c.rules, t.shoe) };
 }

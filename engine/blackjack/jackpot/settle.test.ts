@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import { parseCard, type Card } from '../../cards/card.js';
 import { dealCard, decideRound, openRound, RoundError, type RoundState } from '../round.js';
 import { resolveRules } from '../rules.js';
-import { BlackjackTable } from '../table.js';
+import { BLACKJACK_CATALOGUE } from '../bets/catalogue.js';
+import { openTable, startTableRound, tableCardOut, tablePhase, tableShuffled, voidTableRound } from '../table.js';
 import { contributions, EXAMPLE_JACKPOT_PROGRAM, JackpotProgramError, parseJackpotProgram, type JackpotProgram } from './program.js';
 import { openJackpot, settleJackpot, type JackpotState } from './settle.js';
 
@@ -187,17 +188,17 @@ describe('Portugal progressive jackpot (rules 38–50)', () => {
   });
 
   it('rule 41: the pools a round plays for rise when the chips are collected; a void leaves them as they were', () => {
-    const t = new BlackjackTable(rules(), openJackpot(EXAMPLE_JACKPOT_PROGRAM));
-    t.shuffled(1);
-    while (t.phase === 'burn') t.cardOut(parseCard('2C'));
-    const r = t.startRound([
+    const c = { rules: rules(), catalogue: BLACKJACK_CATALOGUE };
+    let t = tableShuffled(c, openTable(openJackpot(EXAMPLE_JACKPOT_PROGRAM)), 1);
+    while (tablePhase(t) === 'burn') t = tableCardOut(c, t, parseCard('2C'));
+    t = startTableRound(c, t, [
       { seat: 1, bets: { main: 100, jackpot: 100 } },
       { seat: 2, bets: { main: 100, jackpot: 100 } },
     ]);
-    assert.deepEqual(r.jackpotPools, { main: 1_000_032, minor: 1_000_008 });
-    t.voidRound();
+    assert.deepEqual(t.round?.jackpotPools, { main: 1_000_032, minor: 1_000_008 });
+    t = voidTableRound(c, t);
     assert.deepEqual(t.jackpot?.pools, { main: 1_000_000, minor: 1_000_000 });
-    assert.deepEqual(t.snapshot().jackpot?.unfunded, { main: 1_000_000, minor: 1_000_000 }, 'still to be journalled');
+    assert.deepEqual(t.jackpot?.unfunded, { main: 1_000_000, minor: 1_000_000 }, 'still to be journalled');
   });
 });
 
