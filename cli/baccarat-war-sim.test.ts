@@ -12,7 +12,7 @@ function sim(args: string[]): { status: number | null; stderr: string } {
 
 describe('sim: --removed that leaves too few cards', () => {
   it('is a usage error (exit 2, one line), not a crash', () => {
-    const b = sim(['baccarat', '--decks', '1', '--exact', '--removed', deck.slice(0, 48).join(' ')]);
+    const b = sim(['baccarat', '--rules', 'generic', '--decks', '1', '--exact', '--removed', deck.slice(0, 48).join(' ')]);
     assert.equal(b.status, 2, b.stderr);
     assert.match(b.stderr, /^sim baccarat: --removed: a coup may need 6 cards; the shoe has 4\n/);
     const w = sim(['war', '--decks', '1', '--exact', '--removed', deck.join(' ')]);

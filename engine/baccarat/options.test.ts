@@ -29,6 +29,25 @@ describe("the shoe's procedure as the house's authorised choices (Art. 2 n.1, Ar
     ]);
   });
 
+  it('Art. 1 1): six to twelve decks at a table, set by the house without authorisation; fewer or more refused naming the article', () => {
+    for (const decks of [6, 7, 12]) {
+      assert.deepEqual(reasons('macau-commission', { decks }), [], `${decks}`);
+      assert.deepEqual(reasons('macau-no-commission', { decks, authorisation: 'DICJ 2/2026' }), [], `${decks}`);
+    }
+    for (const decks of [1, 4, 5, 13, 16]) {
+      const r = checkBaccaratOptions('macau-commission', { decks, authorisation: 'DICJ 1/2026' }, true);
+      assert.deepEqual(
+        r.map((x) => [x.option, x.reason, x.article, x.allowed]),
+        [['decks', 'out-of-range', 'macau-baccarat art.1 1)', '6–12']],
+        `${decks}`,
+      );
+    }
+    assert.throws(() => baccaratTableGame('macau-commission', { decks: 4 }), /decks=4 is out of the range set by macau-baccarat art\.1 1\); allowed: 6–12/);
+    assert.equal(baccaratTableGame('macau-commission', { decks: 6 }).profile, 'macau-commission');
+    // The analysis profile keeps any count its schema allows (a one-deck enumeration).
+    assert.deepEqual(reasons('generic', { decks: 1 }, false), []);
+  });
+
   it('Art. 3 n.1 allows the cut card coup to be the last or one more: 0 with authorisation, 2 and 3 refused', () => {
     assert.deepEqual(reasons('macau-no-commission', { coupsAfterCutCard: 0, authorisation: 'DICJ 9' }), []);
     assert.deepEqual(reasons('macau-commission', { coupsAfterCutCard: 0 }), [['coupsAfterCutCard', 'needs-authorisation', 'macau-baccarat art.19']]);

@@ -37,8 +37,16 @@ const choice = (value: unknown, article: string, others: readonly unknown[]): Op
 const operator = (value: unknown): OptionRule => ({ value, article: null, class: 'operator' });
 const both = (rule: OptionRule) => ({ 'macau-commission': rule, 'macau-no-commission': rule });
 
+/** Art. 1 1): the material is «seis a doze baralhos de 52 cartas». */
+export const BACCARAT_DECKS_RULE = 'macau-baccarat art.1 1)';
+
 export const BACCARAT_OPTIONS: FieldCatalogue = {
-  decks: { spec: { kind: 'int', min: 1, max: 16 }, about: 'decks in the shoe', rules: both(operator(8)) },
+  // The house sets the decks within Art. 1's six to twelve; the analysis profile keeps 1–16.
+  decks: {
+    spec: { kind: 'int', min: 1, max: 16 },
+    about: 'decks in the shoe (Art. 1 1): six to twelve)',
+    rules: both({ value: 8, article: BACCARAT_DECKS_RULE, class: 'operator', range: { min: 6, max: 12 } }),
+  },
   cutCardFromEnd: { spec: { kind: 'int', min: 1, max: 812 }, about: 'cards behind the cut card', rules: both(operator(16)) },
   // Art. 3 n.1: "乃最後一局或只可多進行一局" — that coup is the last, or only one more is played.
   coupsAfterCutCard: {
