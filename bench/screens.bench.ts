@@ -154,9 +154,14 @@ async function open(context: BrowserContext, view: string, query: string): Promi
   await page.addInitScript(() => {
     (globalThis as unknown as { __name: (f: unknown) => unknown }).__name = (f) => f;
   });
-  // Generous: at load average 11 the table page took more than 120 s to show its first snapshot.
+  // Generous, and polled by the clock: playwright polls on requestAnimationFrame by default, and a
+  // starved software renderer runs those seconds apart (2 in 287 s at load 17), so at load 11-20
+  // the table page was not seen to show its first snapshot within 120 s, then 300 s.
   await page.goto(`${url(view)}${query}`, { timeout: 300_000 });
-  await page.waitForFunction((v) => (globalThis as unknown as PageGlobals).__kiosk?.events.includes(`snapshot:${v}`) ?? false, view, { timeout: 300_000 });
+  await page.waitForFunction((v) => (globalThis as unknown as PageGlobals).__kiosk?.events.includes(`snapshot:${v}`) ?? false, view, {
+    timeout: 300_000,
+    polling: 500,
+  });
   return page;
 }
 /**
