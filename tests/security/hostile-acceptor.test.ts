@@ -17,6 +17,7 @@ import { HostileId003, HostileSsp } from '../fuzz/hostile-acceptor.js';
 const ESCROW_100 = 0x64;
 const ESCROW_1000 = 0x66;
 const CHANNEL_100 = 4;
+const CHANNEL_500 = 5;
 const CHANNEL_1000 = 6;
 
 type Violation = Extract<BillAcceptorEvent, { type: 'protocolViolation' }>;
@@ -221,6 +222,22 @@ describe('a hostile SSP validator (issue 28)', () => {
     assert.deepEqual(r.credits, []);
     caught(r, 'credit-after-return', 1000);
     assert.deepEqual(r.sim.cashbox, [1000]);
+  });
+
+  it('READ and NOTE CREDIT of a 500 in one reply: credit-without-stack, nothing credited, the note not credited and given back (found by the hostile fuzz, seed 505)', async () => {
+    // The host tells the note to stack while that reply is being read; only the next POLL takes
+    // it, so a credit in the same reply is the validator's own doing. The lie is offered at every
+    // POLL from the insertion on and told (see the hostile device's rule) at the first one whose
+    // true reply has the note in escrow.
+    const r = driverRig('ssp');
+    assert.ok(await untilEnabled(r));
+    insert(r, 500);
+    for (let i = 0; i < 40; i++) ssp(r).tell({ kind: 'events', events: [EVENT.READ, CHANNEL_500, EVENT.CREDIT, CHANNEL_500] });
+    await finish(r);
+    assert.deepEqual(r.credits, [], 'the driver before credited it, and the note then went back');
+    caught(r, 'credit-without-stack', 500);
+    assert.deepEqual(r.sim.returned, [500]);
+    assert.deepEqual(r.sim.cashbox, []);
   });
 
   it('READ of a 100 taken to the stacker, then READ of a 1000: escrow-changed, nothing credited', async () => {

@@ -10,7 +10,7 @@ import { FrameChannel, LinkLostError } from '../../link.js';
 import type { BytePort, PortOpener } from '../../transport/byte-port.js';
 import { sspRx, sspTx } from '../../wire-frame.js';
 import { BillAcceptorBase } from '../base.js';
-import { isFault } from '../note-phase.js';
+import { isFault, type Phase } from '../note-phase.js';
 import { NOTE_FACE_VALUES } from '../notes.js';
 import type { BillAcceptorEvent, BillAcceptorOptions, EscrowedNote } from '../types.js';
 import { CMD, EVENT, RESP, SEQ_BIT, parsePollEvents, parseSetup, type SspEvent } from './constants.js';
@@ -332,15 +332,22 @@ export class SspBillAcceptor extends BillAcceptorBase {
     const faults = new Set<number>();
     let idle = true;
     let noteEvents = 0;
+    // A note the host told to stack during this reply is taken by the next POLL, not before: the
+    // reply's later events (NOTE CREDIT after the READ that offered it, in one reply) are judged
+    // as the validator's while the note still waited in escrow.
+    let stackNotPolled = false;
     for (const e of events) {
       if (FAULT_EVENTS.has(e.code)) faults.add(e.code);
       if (e.code !== EVENT.DISABLED && e.code !== EVENT.CASHBOX_REPLACED) idle = false;
       if (e.code === EVENT.SLAVE_RESET) this.needSetup = true; // inhibits and enable are lost at a reset (field report: re-send them)
       if (e.code === EVENT.REJECTED) this.emit({ type: 'rejected', reason: 'note rejected by the validator' });
-      const report = sspReportOf(e, this.cycle.phase, this.cycle.note, (ch) => this.channelValue(ch), this.gap);
+      const phase = stackNotPolled && this.cycle.phase === 'stack-sent' ? 'escrow' : this.cycle.phase;
+      const report = sspReportOf(e, phase, this.cycle.note, (ch) => this.channelValue(ch), this.gap);
       if (!report) continue;
       noteEvents++;
-      if (!(await this.step(report, e))) return false;
+      const before = this.cycle.phase;
+      if (!(await this.step(report, e, phase))) return false;
+      if (before !== 'stack-sent' && this.cycle.phase === 'stack-sent') stackNotPolled = true;
     }
     if (noteEvents === 0 && !(await this.step('quiet', null))) return false;
     this.gap = false;
@@ -372,8 +379,8 @@ export class SspBillAcceptor extends BillAcceptorBase {
   }
 
   /** One note event through the transition table; false withholds the next (acknowledging) POLL. */
-  private async step(report: SspReport, e: SspEvent | null): Promise<boolean> {
-    const cell = SSP_TRANSITIONS[this.cycle.phase][report];
+  private async step(report: SspReport, e: SspEvent | null, phase: Phase = this.cycle.phase): Promise<boolean> {
+    const cell = SSP_TRANSITIONS[phase][report];
     if (report !== 'quiet') this.quietSince = null;
     if (isFault(cell)) {
       if (report.startsWith('cleared')) this.powerUpEvent(report, false);
