@@ -35,6 +35,7 @@ const BY_KEY: Readonly<Record<RefKey, readonly OptionKey[]>> = {
   streakSplitLose: ['winningStreak'],
   streakAbsent: ['winningStreak'],
   jackpot: ['jackpot', 'jackpotCards', 'jackpotSplitCards'],
+  jackpotHit: ['jackpot', 'jackpotCards', 'jackpotSplitCards'],
   jackpotAward: ['jackpot', 'jackpotCards', 'jackpotSplitCards'],
   jackpotShared: ['jackpot', 'jackpotCards', 'jackpotSplitCards'],
 };

@@ -39,7 +39,9 @@ const REFS = {
   streakAbsent: ['art.13 5)(2) vi)', null, null],
   // The chip is collected whatever happens (rules 41, 48) and decided by the first cards alone (rule 46).
   jackpot: [null, null, 'rules 46, 48'],
-  // An award: the cards rule 42 counts hold an approved combination (rule 43), paid smallest first (rule 50 a)).
+  // An award: the cards rule 42 counts hold an approved combination (rule 43), the round's only one.
+  jackpotHit: [null, null, 'rules 42-43'],
+  // An award when the round has more than one winning combination: paid smallest first (rule 50 a)).
   jackpotAward: [null, null, 'rules 42-43, 50 a)'],
   // The top award of a level held by more than one player: split between them (rule 50 b)).
   jackpotShared: [null, null, 'rules 42-43, 50 b)'],

@@ -112,6 +112,13 @@ export function blackjackTableGame(
   // The catalogue's additional bets (Art. 13; Portugal's jackpot, rules 38–50): their wins are celebrated.
   const additional: ReadonlySet<string> = new Set(additionalBets(catalogue));
   const first = firstCardsBets(catalogue);
+  /**
+   * The dealer's cards a misdrawn card kept unseen may become. Portugal rule 18: the next player
+   * who asks, else «será para o jogo da banca», its next draw. Macau Art. 5 n.1 2): «atribuindo-se
+   * a carta ou cartas ao jogador a quem ela deve caber», so under procedures 1 and 2 (the dealer's
+   * second card dealt after the players) the card is the dealer's second, in the shoe's order.
+   */
+  const takesKeptCard = (step: string) => step === 'dealer-draw' || (step === 'dealer-second' && profileId !== 'portugal-2001');
 
   const table: TableRules = { rules, catalogue };
   /** The table after `move`; the newest card is remembered only by the moves that take one (`withCard`). */
@@ -269,7 +276,7 @@ export function blackjackTableGame(
       if (t.to === 'dealer')
         return {
           kind: 'card',
-          cue: { kind: 'card', to: 'dealer', ...(x.step === 'dealer-hole' ? { faceDown: true } : {}), ...(x.step === 'dealer-draw' ? { asked: true } : {}) },
+          cue: { kind: 'card', to: 'dealer', ...(x.step === 'dealer-hole' ? { faceDown: true } : {}), ...(takesKeptCard(x.step) ? { asked: true } : {}) },
         };
       return {
         kind: 'card',

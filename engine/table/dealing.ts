@@ -68,6 +68,15 @@ function applyDecision<S, R>(t: Turn<S, R>, station: number, p: DecisionDue, act
     t.refuse(r.reason, r.refusal);
     return false;
   }
+  // Macau 2009 Art. 5 n.2 (3)(8): the maximum is «total, por mesa, … para cada jogada»: a double,
+  // a split or an insurance counts against it as the bets placed before the deal do.
+  const roundMax = t.state.params.roundMax;
+  const raised = r.stakes.reduce((a, x) => a + x.amount, 0);
+  if (roundMax !== undefined && raised > 0 && t.state.placed.reduce((a, x) => a + x.amount, 0) + raised > roundMax) {
+    const rule = t.game.limitRules.roundMaxRule;
+    t.refuse(`over the table's maximum of ${roundMax} for the round${rule ? ` (${rule})` : ''}`, 'over-round-max');
+    return false;
+  }
   const { roundId } = t.state;
   const byStation = new Map<number, RoundStake[]>();
   for (const x of r.stakes) byStation.set(payer(x.bettor), [...(byStation.get(payer(x.bettor)) ?? []), x]);

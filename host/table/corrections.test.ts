@@ -122,6 +122,37 @@ describe('dealing-error corrections at the live table (Macau 2009 Art. 5 n.1, Ar
     }
   });
 
+  it("misdrawn card nobody asks for (Macau 2009 Art. 5 n.1 2), procedure 1): the dealer's second card, the shoe's order restored", () => {
+    // «atribuindo-se a carta ou cartas ao jogador a quem ela deve caber»: the card out of the shoe
+    // before the dealer's second is the dealer's second, not a third after a later card (issue 33 item 7).
+    const t = dealtEleven();
+    try {
+      cards(t, '9C');
+      assert.deepEqual(t.table.correct('misdrawn-card', 'sup-1', 'wit-2'), { ok: true });
+      assert.equal(decide(t, 'stand').ok, true);
+      cards(t, 'TH');
+      assert.equal(t.table.view().phase, 'results');
+      const recalled = t.ledger.recall({ station: 1, limit: 1 })[0];
+      assert.deepEqual(
+        recalled?.cards.map((c) => c.card),
+        ['5S', '6H', '6D', '9C', 'TH'],
+        "the kept 9C is the dealer's second card, the next read its third",
+      );
+      assert.deepEqual(
+        payloadsOf(t, 'card.read')
+          .slice(-2)
+          .map((p) => [p.card, p.to]),
+        [
+          ['9C', 'dealer'],
+          ['TH', 'dealer'],
+        ],
+      );
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
   it('a card to the wrong hand (Art. 5 n.1 2)): rectified, journalled with its article; the round goes on', () => {
     const t = dealtEleven();
     try {

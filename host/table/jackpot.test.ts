@@ -55,6 +55,36 @@ describe('Portugal progressive jackpot at the table (rules 38–50)', () => {
     }
   });
 
+  it('rule 48: the chip is placed before the deal and taken at the close, journalled with the bets before the first card; none is taken after', () => {
+    // «As apostas no jackpot deverão ser colocadas antes de o pagador iniciar a distribuição das
+    // cartas. De seguida, o pagador pronuncia «jogo feito, nada mais» e retira … as fichas».
+    const t = testTable(portugal());
+    try {
+      credit(t.ledger, 1, 1_000_000);
+      burnShoeStart(t);
+      assert.equal(place(t, 1, { bet: 'main' }, 10_000).ok, true);
+      assert.equal(place(t, 1, { bet: 'jackpot' }, PROGRAM.stake).ok, true);
+      t.clock.runOut(t.table.view().endsAt);
+      assert.equal(t.table.view().phase, 'dealing');
+      assert.equal(t.ledger.credit(1), 1_000_000 - 10_000 - PROGRAM.stake, 'the chip left the credit at the close');
+      const journal = [...t.ledger.entries(1)].map((e) => ({
+        type: e.type,
+        body: JSON.parse(e.body) as { payload: { bets?: { bet: string; amount: number }[] } },
+      }));
+      const taken = journal.findIndex(
+        (e) => e.type === 'bet.place' && (e.body.payload.bets ?? []).some((b) => b.bet === 'jackpot' && b.amount === PROGRAM.stake),
+      );
+      assert.ok(taken >= 0, 'the chip is journalled with the bets');
+      t.table.onCard(parseCard('9S'));
+      const firstCard = [...t.ledger.entries(1)].findIndex((e) => e.type === 'card.read' && e.body.includes('"9S"'));
+      assert.ok(firstCard > taken, 'taken before the first card');
+      assert.equal(place(t, 1, { bet: 'jackpot' }, PROGRAM.stake).ok, false, 'no chip once the deal began');
+      assert.equal(t.ledger.credit(1), 1_000_000 - 10_000 - PROGRAM.stake);
+    } finally {
+      t.close();
+    }
+  });
+
   it('rule 45: a jackpot chip without a main bet does not play: it stays credit, and the station is told why', () => {
     const t = testTable(portugal());
     try {

@@ -100,6 +100,19 @@ const codes = (log: readonly RoundEvent[]) =>
     'card' in e ? { card: cardCode(e.card) } : 'discard' in e ? { discard: cardCode(e.discard), why: e.why } : 'held' in e ? { held: cardCode(e.held) } : e,
   );
 
+/**
+ * The old round's lines with the corrections made on purpose since it was frozen, each with its
+ * issue: the only differences the comparison allows.
+ * - Issue 33 item 12: Portugal rule 50 applies «caso exista, na mesma jogada, mais de uma
+ *   combinação ganhadora»; a round's lone jackpot award cites rules 42-43 alone.
+ */
+function intended<L extends { readonly bet: string; readonly rule: string }>(lines: readonly L[]): L[] {
+  const awards = lines.filter((l) => l.bet === 'jackpot' && /, 50 [ab]\)$/.test(l.rule)).length;
+  return lines.map((l) =>
+    awards === 1 && l.bet === 'jackpot' && l.rule.endsWith('rules 42-43, 50 a)') ? { ...l, rule: l.rule.slice(0, -', 50 a)'.length) } : l,
+  );
+}
+
 const stats = { rounds: 0, refused: 0, lines: 0, bets: new Set<string>() };
 
 describe('blackjack round: the catalogue settles as the round before it did', () => {
@@ -183,7 +196,7 @@ describe('blackjack round: the catalogue settles as the round before it did', ()
           stats.rounds++;
           stats.lines += newRound.lines.length;
           for (const l of newRound.lines) stats.bets.add(`${l.bet} ${l.rule.split(' ').slice(0, 2).join(' ')}`);
-          assert.deepEqual(newRound.lines, oldRound.lines);
+          assert.deepEqual(newRound.lines, intended(oldRound.lines));
           assert.deepEqual(newRound.hands, oldRound.hands());
           assert.deepEqual(dealerView(newRound), oldRound.dealerView());
           assert.deepEqual(newRound.streaks, oldRound.streaks());

@@ -152,7 +152,7 @@ describe('Portugal progressive jackpot (rules 38–50)', () => {
     const jp = round.lines.filter((l) => l.bet === 'jackpot');
     assert.deepEqual(
       jp.map((l) => [l.hand, l.stake, l.net, l.rule]),
-      [[0, 100, 19_900, 'portugal-2001 rules 42-43, 50 a)']],
+      [[0, 100, 19_900, 'portugal-2001 rules 42-43']],
     );
     assert.deepEqual(
       round.lines.filter((l) => l.bet === 'main').map((l) => l.net),
@@ -168,6 +168,49 @@ describe('Portugal progressive jackpot (rules 38–50)', () => {
         ['minor', 1_000_000, 4, 20_000, 19_996],
       ],
       'the start values are journalled with the first settlement',
+    );
+  });
+
+  it('rule 50 orders awards only when the round has more than one winning combination: a lone award cites rules 42-43 alone', () => {
+    const two = play(
+      openRound({
+        rules: rules({ jackpotCards: 2 }),
+        seats: [
+          { seat: 1, bets: { main: 100, jackpot: 100 } },
+          { seat: 2, bets: { main: 100, jackpot: 100 } },
+        ],
+        jackpot: openJackpot(EXAMPLE_JACKPOT_PROGRAM),
+      }),
+      'AH AS 5C KH KS 9D',
+    );
+    assert.equal(two.done, true);
+    assert.deepEqual(
+      two.lines.filter((l) => l.bet === 'jackpot').map((l) => [l.seat, l.net, l.rule]),
+      [
+        [1, 2_400, 'portugal-2001 rules 42-43, 50 a)'],
+        [2, 2_400, 'portugal-2001 rules 42-43, 50 a)'],
+      ],
+      'two suited Black Jacks in one round: rule 50 a) orders them',
+    );
+    const one = play(
+      openRound({
+        rules: rules({ jackpotCards: 2 }),
+        seats: [
+          { seat: 1, bets: { main: 100, jackpot: 100 } },
+          { seat: 2, bets: { main: 100, jackpot: 100 } },
+        ],
+        jackpot: openJackpot(EXAMPLE_JACKPOT_PROGRAM),
+      }),
+      'AH TS 5C KH 9D 7C stand TD',
+    );
+    assert.equal(one.done, true);
+    assert.deepEqual(
+      one.lines.filter((l) => l.bet === 'jackpot').map((l) => [l.seat, l.net, l.rule]),
+      [
+        [1, 2_400, 'portugal-2001 rules 42-43'],
+        [2, -100, 'portugal-2001 rules 46, 48'],
+      ],
+      'one award in the round: rule 50 does not apply',
     );
   });
 

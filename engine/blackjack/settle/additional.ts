@@ -48,9 +48,12 @@ export function additionalLines(
   }
   if (jackpotEntries.length === 0 || !jackpot) return { lines };
   const out = settleJackpot(jackpotEntries, jackpot);
+  // Rule 50 («Caso exista, na mesma jogada, mais de uma combinação ganhadora») orders the awards
+  // only when the round has more than one: a lone award cites rules 42-43 alone.
+  const several = out.results.filter((x) => x.award > 0).length > 1;
   for (const x of out.results) {
     if (x.stake === 0 && x.award === 0) continue;
-    const key = x.award > 0 ? (x.shared ? 'jackpotShared' : 'jackpotAward') : 'jackpot';
+    const key = x.award > 0 ? (x.shared ? 'jackpotShared' : several ? 'jackpotAward' : 'jackpotHit') : 'jackpot';
     lines.push(lineOf(x.seat, 'jackpot', x.hand, x.stake, x.award - x.stake, ref(p, key), undefined, lineChoices(rules, key)));
   }
   return { lines, jackpot: out };
