@@ -25,6 +25,10 @@ export const command = defineCommand({
     currency: { type: 'string', value: 'MOP|HKD', default: 'MOP', help: "the table's currency" },
     'screen-port': { type: 'string', value: 'N', help: "the station screen's loopback port (default: a free one)" },
     'no-screen': { type: 'boolean', help: 'the acceptor only: serve no screen' },
+    relay: {
+      type: 'boolean',
+      help: "relay the acceptor's bytes and let the table run the driver (preferred; a table with remoteAcceptors.relayOnly requires it)",
+    },
     json: { type: 'boolean', help: "one JSON line when running: the station, the screen's URL" },
   },
 });
@@ -48,6 +52,7 @@ export async function run(argv: string[]): Promise<number> {
     currency,
     log,
     rendererDir: v['no-screen'] ? null : path.resolve(import.meta.dirname, '../dist/renderer'),
+    ...(v.relay ? { relay: true } : {}),
     ...(port !== undefined ? { screenPort: port } : {}),
   });
   const about = { station: enrolment.station, table: enrolment.tableId, host: enrolment.host, screen: running.screenUrl };

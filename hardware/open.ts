@@ -44,7 +44,7 @@ export interface OpenOptions {
   usbReadTimeoutMs?: number;
 }
 
-export type OpenedBillAcceptor = BillAcceptor & { simulator?: BillAcceptorSimControls & SimCable };
+export type OpenedBillAcceptor = BillAcceptor & { simulator?: BillAcceptorSimControls & SimCable; wake?: () => void };
 export type OpenedShoe = ShoeDevice & { simulator?: ShoeSimControls & SimCable };
 
 function usbOpener(
@@ -151,14 +151,17 @@ function attach<T extends object, C extends object>(target: T, sim: C | undefine
   return Object.assign(target, { simulator });
 }
 
+type PortOptions = OpenOptions & { protocol: BillProtocol; currency: Currency; sim?: Partial<Id003SimOptions & SspSimOptions> };
+
 /**
- * Opens a bill acceptor: `protocol` picks the driver. The device starts connecting at once; call
- * `enable()` to accept notes (or pass `enabled: true`).
+ * A bill acceptor's port, without a driver: what a remote station's agent relays to the table
+ * host, whose own driver speaks to the device through it. For `sim` the simulator stands behind
+ * the fake USB bridge as for `openBillAcceptor`; `watch` is the USB hot-plug watch, if any.
  */
-export function openBillAcceptor(
+export function openBillAcceptorPort(
   spec: string,
-  options: BillAcceptorOptions & SspOptions & OpenOptions & { protocol: BillProtocol; currency: Currency; sim?: Partial<Id003SimOptions & SspSimOptions> },
-): OpenedBillAcceptor {
+  options: PortOptions,
+): { opener: PortOpener; simulator?: BillAcceptorSimControls & SimCable; watch?: (onConnect: () => void) => () => void } {
   const id003 = options.protocol === 'id003';
   const line = options.line ?? (id003 ? LINE_8E1_9600 : LINE_8N2_9600);
   let sim: (Id003Simulator | SspSimulator) | undefined;
@@ -166,11 +169,32 @@ export function openBillAcceptor(
     sim = id003 ? new Id003Simulator({ ...options.sim, currency: options.currency }) : new SspSimulator({ ...options.sim, currency: options.currency });
     return { side: sim, bridge: options.simBridge ?? (id003 ? 'ftdi' : 'cdc-acm') };
   });
-  const device = id003 ? new Id003BillAcceptor(opener, options) : new SspBillAcceptor(opener, options);
+  const { simulator } = attach({}, sim as BillAcceptorSimControls | undefined, cable);
+  return { opener, ...(simulator ? { simulator } : {}), ...(watch ? { watch } : {}) };
+}
+
+/**
+ * Opens a bill acceptor: `protocol` picks the driver. The device starts connecting at once; call
+ * `enable()` to accept notes (or pass `enabled: true`).
+ */
+export function openBillAcceptor(spec: string, options: BillAcceptorOptions & SspOptions & PortOptions): OpenedBillAcceptor {
+  const { opener, simulator, watch } = openBillAcceptorPort(spec, options);
+  const device = openBillAcceptorOn(opener, options);
   watchDevice(device, watch);
-  const opened = attach(device, sim as BillAcceptorSimControls | undefined, cable);
+  return simulator ? Object.assign(device, { simulator }) : device;
+}
+
+/**
+ * A bill acceptor's driver over a port someone else opens (a remote station's acceptor, its bytes
+ * relayed by the station's agent). Starts connecting at once.
+ */
+export function openBillAcceptorOn(
+  opener: PortOpener,
+  options: BillAcceptorOptions & SspOptions & { protocol: BillProtocol },
+): Id003BillAcceptor | SspBillAcceptor {
+  const device = options.protocol === 'id003' ? new Id003BillAcceptor(opener, options) : new SspBillAcceptor(opener, options);
   device.start();
-  return opened;
+  return device;
 }
 
 /** Opens a card-reading shoe speaking our framed protocol or a vendor ASCII stream. */

@@ -338,8 +338,11 @@ async function serve(
   // Faults gate the seated stations' acceptors here and the remote ones at their agents.
   let remoteGate: RemoteAcceptors | null = null;
   const acceptorGate = {
-    setInhibited: (station: number, reason: Parameters<BillAcceptors['setInhibited']>[1], inhibited: boolean) =>
-      isRemote(table.state.params, station) ? remoteGate?.setInhibited(station, reason, inhibited) : billAcceptors.setInhibited(station, reason, inhibited),
+    setInhibited: (station: number, reason: Parameters<BillAcceptors['setInhibited']>[1], inhibited: boolean) => {
+      // A remote station's reasons go to its agent (driver mode) and to the host's own driver (relay mode) alike.
+      if (isRemote(table.state.params, station)) remoteGate?.setInhibited(station, reason, inhibited);
+      billAcceptors.setInhibited(station, reason, inhibited);
+    },
     setAccepted: (d: readonly number[]) => {
       billAcceptors.setAccepted(d);
       remoteGate?.setAccepted();
@@ -449,6 +452,10 @@ async function serve(
     hasStation: (station) => isRemote(table.state.params, station),
     accepted: () => config.denominations ?? NOTE_FACE_VALUES[config.currency],
     onEvent: (station, e) => onBillAcceptorEvent(tilts, station, e),
+    // A relaying agent's acceptor is driven here, by the seated stations' code.
+    relayed: billAcceptors,
+    relayOnly: config.remoteAcceptors.relayOnly,
+    ...(config.remoteAcceptors.esspFixedKey ? { esspFixedKey: BigInt(`0x${config.remoteAcceptors.esspFixedKey}`) } : {}),
   });
   const sessionOptions = {
     remoteStations,

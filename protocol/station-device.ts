@@ -38,6 +38,9 @@ export const RELAYED_EVENTS = [
   'rejected',
 ] as const;
 
+/** Device bytes as one message carries them (base64): a frame or a few, far under the message limit. */
+const Bytes = z.base64().min(1).max(4096);
+
 export const AgentMessage = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('hello-device'),
@@ -45,7 +48,17 @@ export const AgentMessage = z.discriminatedUnion('type', [
     station: StationNumber,
     secret: z.string().min(32).max(128),
     acceptor: z.enum(['id003', 'ssp']),
+    /**
+     * `relay`: the agent only relays the acceptor's bytes (`port`, `bytes`) and the host runs the
+     * driver, as for a seated station; absent or `driver`: the agent runs the driver and relays
+     * its money questions (`escrow`, `credit`, `returned`).
+     */
+    mode: z.enum(['driver', 'relay']).optional(),
   }),
+  /** Relay mode: the acceptor's port on the station's machine opened (`open`) or went. */
+  z.strictObject({ type: z.literal('port'), open: z.boolean(), detail: z.string().max(400).optional() }),
+  /** Relay mode: bytes the acceptor sent, in order. */
+  z.strictObject({ type: z.literal('bytes'), data: Bytes }),
   /** A note in escrow: the host journals it, then answers stack or return. */
   z.strictObject({ type: z.literal('escrow'), id: Id, ...Note }),
   /** The protocol's credit point: the host journals the credit, then answers; only then does the agent acknowledge the device. */
@@ -75,6 +88,8 @@ export const HostDeviceMessage = z.discriminatedUnion('type', [
   /** The host could not journal it: the agent must not acknowledge the device. */
   z.strictObject({ type: z.literal('refused'), ref: Id.optional(), reason: z.string().max(400) }),
   z.strictObject({ type: z.literal('enable'), enabled: z.boolean(), accept: z.array(z.number().int().positive()).max(16) }),
+  /** Relay mode: bytes the host's driver writes to the acceptor, in order. */
+  z.strictObject({ type: z.literal('bytes'), data: Bytes }),
 ]);
 export type HostDeviceMessage = z.infer<typeof HostDeviceMessage>;
 

@@ -44,6 +44,21 @@ export const TableConfig = z
       .default({ host: '127.0.0.1', port: 0 }),
     /** How the loopback and the LAN listeners admit connections: the hello deadline, caps per address and in all. */
     connections: ConnectionLimitsConfig,
+    /**
+     * The remote stations' acceptors. `relayOnly`: an agent must relay its acceptor's bytes (the
+     * host runs the driver, `station-agent --relay`); one that runs the driver itself is refused.
+     * `esspFixedKey`: the 64-bit fixed part of the SSP validators' eSSP key (16 hex digits), held
+     * by the host only: a relayed SSP acceptor always runs encrypted, end to end (docs/security.md).
+     */
+    remoteAcceptors: z
+      .strictObject({
+        relayOnly: z.boolean().default(false),
+        esspFixedKey: z
+          .string()
+          .regex(/^[0-9a-fA-F]{16}$/, '16 hex digits')
+          .optional(),
+      })
+      .default({ relayOnly: false }),
     shoe: DeviceSpec,
     /**
      * The shoe's protocol: our framed one (sequence numbers, acknowledgements, a gate the host can

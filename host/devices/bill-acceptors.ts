@@ -1,6 +1,9 @@
 import type { Logger } from 'pino';
-import { openBillAcceptor, type OpenedBillAcceptor } from '../../hardware/open.js';
-import type { BillAcceptorEvent, Credit, EscrowDecision, EscrowedNote } from '../../hardware/billacceptor/types.js';
+import { openBillAcceptor, openBillAcceptorOn, type OpenedBillAcceptor } from '../../hardware/open.js';
+import type { Currency } from '../../hardware/billacceptor/notes.js';
+import type { SspOptions } from '../../hardware/billacceptor/ssp/driver.js';
+import type { BillAcceptorEvent, BillAcceptorOptions, Credit, EscrowDecision, EscrowedNote } from '../../hardware/billacceptor/types.js';
+import type { PortOpener } from '../../hardware/transport/byte-port.js';
 import type { WireFrame } from '../../hardware/wire-frame.js';
 import type { InhibitedBy } from '../../protocol/index.js';
 import { serviceDisabledDevices, type Ledger } from '../../ledger/index.js';
@@ -73,30 +76,54 @@ export class BillAcceptors {
   constructor(private readonly deps: BillAcceptorDeps) {}
 
   start(): void {
-    const { config } = this.deps;
     const open = this.deps.open ?? openBillAcceptor;
+    for (const s of this.deps.config.stations) this.add(s.station, s.billAcceptor, s.billProtocol, (options) => open(s.billAcceptor, options));
+  }
+
+  /**
+   * A remote station whose agent relays its acceptor's bytes (host/devices/remote-acceptors.ts):
+   * the host's own driver over that relay, with everything a seated station's has (the credit
+   * rule, the faults, the inhibit, service mode's trace). Opened once; a later link of the agent
+   * reaches the same driver through `opener`. SSP runs encrypted end to end (`ssp`: always, with
+   * the table's fixed key), so the station's machine carries only ciphertext.
+   */
+  attachRelayed(station: number, protocol: 'id003' | 'ssp', opener: PortOpener, ssp: Pick<SspOptions, 'encryption' | 'fixedKey'> = {}): void {
+    if (this.devices.has(station)) return;
+    this.add(station, `relay:${station}`, protocol, (options) => openBillAcceptorOn(opener, { ...options, ...ssp }));
+  }
+
+  /** Reconnects a station's driver now rather than after its backoff (the relayed port came back). */
+  wake(station: number): void {
+    const d = this.devices.get(station);
+    if (d && 'wake' in d && typeof d.wake === 'function') d.wake();
+  }
+
+  private add(
+    station: number,
+    spec: string,
+    protocol: 'id003' | 'ssp',
+    open: (options: BillAcceptorOptions & { protocol: 'id003' | 'ssp'; currency: Currency }) => OpenedBillAcceptor,
+  ): void {
+    const { config } = this.deps;
+    const device = `BA-${station}`;
     // A technician's disable stands until a technician enables the device again, restart or not.
-    const disabled = new Set(serviceDisabledDevices(this.deps.ledger));
-    for (const s of config.stations) {
-      const device = `BA-${s.station}`;
-      if (disabled.has(device)) this.reasons(s.station).add('service-disable');
-      this.status.set(s.station, { station: s.station, device, spec: s.billAcceptor, protocol: s.billProtocol, state: 'connecting', lastEvent: null });
-      const acceptor = open(s.billAcceptor, {
-        protocol: s.billProtocol,
-        currency: config.currency,
-        ...(config.denominations ? { accept: config.denominations } : {}),
-        enabled: this.reasons(s.station).size === 0,
-        // A note in escrow when the host stopped: the power-up report resolves it (host/recovery/escrow.ts).
-        pendingNote: pendingNoteFor(this.deps.ledger, device),
-        onEscrow: (note) => this.escrow(s.station, device, note),
-        onCredit: (credit) => this.credit(s.station, device, credit),
-      });
-      acceptor.on((e) => this.track(s.station, e));
-      acceptor.onFrame((f) => {
-        for (const l of this.frameListeners) l(s.station, f);
-      });
-      this.devices.set(s.station, acceptor);
-    }
+    if (serviceDisabledDevices(this.deps.ledger).includes(device)) this.reasons(station).add('service-disable');
+    this.status.set(station, { station, device, spec, protocol, state: 'connecting', lastEvent: null });
+    const acceptor = open({
+      protocol,
+      currency: config.currency,
+      ...(config.denominations ? { accept: config.denominations } : {}),
+      enabled: this.reasons(station).size === 0,
+      // A note in escrow when the host stopped: the power-up report resolves it (host/recovery/escrow.ts).
+      pendingNote: pendingNoteFor(this.deps.ledger, device),
+      onEscrow: (note) => this.escrow(station, device, note),
+      onCredit: (credit) => this.credit(station, device, credit),
+    });
+    acceptor.on((e) => this.track(station, e));
+    acceptor.onFrame((f) => {
+      for (const l of this.frameListeners) l(station, f);
+    });
+    this.devices.set(station, acceptor);
   }
 
   /** The simulator behind a `sim` station (insert a note, inject a fault); null for real hardware. */

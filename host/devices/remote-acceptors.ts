@@ -7,6 +7,9 @@ import { escrowTxId, journalReturn, pendingNoteFor } from '../recovery/escrow.js
 import type { RemoteStations } from '../stadium/remote-stations.js';
 import type { InhibitReason } from './bill-acceptors.js';
 import type { CreditRule } from './credit-rule/credit-rule.js';
+import { MessagePort } from '../../hardware/transport/message-port.js';
+import type { PortOpener } from '../../hardware/transport/byte-port.js';
+import type { BillAcceptors } from './bill-acceptors.js';
 
 export interface RemoteAcceptorDeps {
   ledger: Ledger;
@@ -20,6 +23,16 @@ export interface RemoteAcceptorDeps {
   accepted: () => readonly number[];
   /** Every device event, for the faults (host/tilts/tilt-sources.ts), as a local acceptor's would be. */
   onEvent?: (station: number, e: BillAcceptorEvent) => void;
+  /**
+   * The host's own drivers, for the stations whose agent relays the acceptor's bytes (`mode:
+   * relay`): the seated stations' BillAcceptors, so a relayed station is their code path after
+   * the transport. Absent: relay mode is refused.
+   */
+  relayed?: Pick<BillAcceptors, 'attachRelayed' | 'wake'>;
+  /** The eSSP fixed key of the remote validators (held here only); relayed SSP always runs encrypted. */
+  esspFixedKey?: bigint;
+  /** Refuse agents that run the driver themselves (`mode: driver`): only relayed acceptors. */
+  relayOnly?: boolean;
 }
 
 /** A remote station's acceptor as service mode and /healthz see it. */
@@ -36,6 +49,8 @@ export const remoteDevice = (station: number) => `BA-${station}`;
 
 interface Link {
   station: number | null;
+  /** `relay`: the agent carries bytes and the host runs the driver; `driver`: the agent runs it and asks. */
+  mode: 'driver' | 'relay';
   send(m: HostDeviceMessage): void;
   close(code: number, reason: string): void;
 }
@@ -55,6 +70,8 @@ export class RemoteAcceptors {
   private readonly links = new Map<number, Link>();
   private readonly status = new Map<number, RemoteAcceptorStatus>();
   private readonly inhibitions = new Map<number, Set<InhibitReason>>();
+  /** Relay mode: each station's link, whether its agent has the acceptor's port open, and the port the driver has now. */
+  private readonly relays = new Map<number, { link: Link; open: boolean; current: MessagePort | null }>();
 
   constructor(private readonly d: RemoteAcceptorDeps) {
     d.stations.onRevoked((station) => this.links.get(station)?.close(1008, 'credential revoked'));
@@ -67,6 +84,7 @@ export class RemoteAcceptors {
   ): { receive(text: string): void; dispose(): void; greeted(): boolean } {
     const link: Link = {
       station: null,
+      mode: 'driver',
       send: (m) => send(JSON.stringify(m), () => undefined),
       close,
     };
@@ -84,12 +102,14 @@ export class RemoteAcceptors {
     const before = r.size === 0;
     if (inhibited) r.add(reason);
     else r.delete(reason);
-    if (before !== (r.size === 0)) this.links.get(station)?.send({ type: 'enable', enabled: r.size === 0, accept: [...this.d.accepted()] });
+    const link = this.links.get(station);
+    if (before !== (r.size === 0) && link?.mode === 'driver') link.send({ type: 'enable', enabled: r.size === 0, accept: [...this.d.accepted()] });
   }
 
   /** The notes every acceptor takes (a configuration change of `denominations`). */
   setAccepted(): void {
-    for (const [station, link] of this.links) link.send({ type: 'enable', enabled: this.enabled(station), accept: [...this.d.accepted()] });
+    for (const [station, link] of this.links)
+      if (link.mode === 'driver') link.send({ type: 'enable', enabled: this.enabled(station), accept: [...this.d.accepted()] });
   }
 
   statuses(): RemoteAcceptorStatus[] {
@@ -133,9 +153,13 @@ export class RemoteAcceptors {
       link.send({ type: 'refused', reason: 'hello-device first' });
       return link.close(1008, 'hello-device required');
     }
+    if (link.mode === 'relay') return this.relay(link, station, m);
     const device = remoteDevice(station);
     const at = { station, device, enabled: this.enabled(station) };
     switch (m.type) {
+      case 'port':
+      case 'bytes':
+        return link.send({ type: 'refused', reason: 'bytes are relayed only on a link greeted in relay mode' });
       case 'escrow': {
         // Journalled before the answer when it is "stack": after a cut or a kill the record says which note it was.
         const decision = this.d.credits.escrow(at, m);
@@ -163,8 +187,54 @@ export class RemoteAcceptors {
     }
   }
 
+  /**
+   * A relayed link: the agent only carries bytes, and says nothing about notes. A money question
+   * on it is refused: the host's own driver asks the credit rule, as a seated station's.
+   */
+  private relay(link: Link, station: number, m: AgentMessage): void {
+    const r = this.relays.get(station);
+    if (!r || r.link !== link) return;
+    switch (m.type) {
+      case 'bytes':
+        r.current?.receive(Buffer.from(m.data, 'base64'));
+        return;
+      case 'port':
+        r.open = m.open;
+        if (m.open) this.d.relayed?.wake(station);
+        else r.current?.end(`the station's acceptor port went: ${m.detail ?? 'closed'}`);
+        this.track(station, m.open ? 'port open' : 'port closed');
+        return;
+      case 'escrow':
+      case 'credit':
+      case 'returned':
+        this.d.log.warn({ station, type: m.type }, 'a relaying agent sent a money message');
+        return link.send({ type: 'refused', ref: m.id, reason: 'this link relays bytes: the host runs the driver' });
+      default:
+        return;
+    }
+  }
+
+  /** The port the host's driver of a relayed station opens: the agent's, while it has it open. */
+  private portFor(station: number): Promise<MessagePort> {
+    const r = this.relays.get(station);
+    if (!r?.open) return Promise.reject(new Error(`station ${station}'s agent has no acceptor port open`));
+    r.current?.end('a new session of the driver');
+    const link = r.link;
+    const port = new MessagePort(`relay:${station}`, (bytes) => link.send({ type: 'bytes', data: Buffer.from(bytes).toString('base64') }));
+    r.current = port;
+    return Promise.resolve(port);
+  }
+
   private hello(link: Link, m: Extract<AgentMessage, { type: 'hello-device' }>): void {
     if (link.station !== null) return link.send({ type: 'refused', reason: 'already greeted' });
+    const relay = m.mode === 'relay';
+    if (relay ? !this.d.relayed : this.d.relayOnly) {
+      link.send({
+        type: 'refused',
+        reason: relay ? 'this host takes no relayed acceptors' : 'this table takes relayed acceptors only (station-agent --relay)',
+      });
+      return link.close(1008, 'mode');
+    }
     if (m.protocol !== DEVICE_PROTOCOL_VERSION || !this.d.hasStation(m.station) || !this.d.stations.verify(m.station, m.secret)) {
       link.send({
         type: 'refused',
@@ -178,6 +248,7 @@ export class RemoteAcceptors {
     this.links.set(m.station, link);
     const device = remoteDevice(m.station);
     this.status.set(m.station, { station: m.station, device, connected: true, protocol: m.acceptor, lastEvent: 'connected' });
+    if (relay) return this.helloRelay(link, m.station, m.acceptor);
     // An acceptor holds one note at a time, and a note reaches VEND VALID only to be credited
     // (the device holds it there until acknowledged): of several escrows the ledger holds open,
     // every one but the last went back to the customer before the next was taken in.
@@ -199,10 +270,32 @@ export class RemoteAcceptors {
     this.d.log.info({ station: m.station, device, pending: pending?.escrowId ?? null }, 'station agent connected');
   }
 
+  /**
+   * A relaying agent greeted: the host's own driver for the station (opened once, with what the
+   * ledger holds in escrow for it, as a seated station's) talks through this link's port.
+   */
+  private helloRelay(link: Link, station: number, protocol: 'id003' | 'ssp'): void {
+    link.mode = 'relay';
+    this.relays.get(station)?.current?.end('replaced by a newer link');
+    this.relays.set(station, { link, open: false, current: null });
+    const opener: PortOpener = () => this.portFor(station);
+    this.d.relayed?.attachRelayed(station, protocol, opener, {
+      encryption: 'always',
+      ...(this.d.esspFixedKey !== undefined ? { fixedKey: this.d.esspFixedKey } : {}),
+    });
+    link.send({ type: 'device-welcome', pendingNote: null, enabled: this.enabled(station), accept: [...this.d.accepted()] });
+    this.d.log.info({ station, protocol }, 'station agent connected (relay)');
+  }
+
   private closed(link: Link): void {
     const station = link.station;
     if (station === null || this.links.get(station) !== link) return;
     this.links.delete(station);
+    const r = this.relays.get(station);
+    if (r?.link === link) {
+      r.current?.end('the station agent link closed');
+      this.relays.delete(station);
+    }
     const s = this.status.get(station);
     if (s) s.connected = false;
     this.d.onEvent?.(station, { type: 'disconnected', reason: 'station agent link closed' });

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Currency } from '../../hardware/billacceptor/notes.js';
 import type { EnrolmentFile } from '../stadium/enrolment-file.js';
+import { ByteRelay } from './byte-relay.js';
 import { DeviceRelay } from './device-relay.js';
 import { pinnedAgent, pinnedSocket } from './pinned-socket.js';
 import { startScreenRelay } from './screen-relay.js';
@@ -16,10 +17,16 @@ export interface StationAgentOptions {
   rendererDir: string | null;
   /** The screen's loopback port (0: any free one). */
   screenPort?: number;
+  /**
+   * Relay the acceptor's bytes and let the table host run the driver (preferred: the host then
+   * trusts this machine as little as a cable; docs/security.md). Default: run the driver here and
+   * relay its money questions.
+   */
+  relay?: boolean;
 }
 
 export interface RunningAgent {
-  relay: DeviceRelay;
+  relay: DeviceRelay | ByteRelay;
   /** The station screen's local URL, with its launch token (null without a screen). */
   screenUrl: string | null;
   close(): Promise<void>;
@@ -33,14 +40,15 @@ export interface RunningAgent {
  */
 export async function startStationAgent(o: StationAgentOptions): Promise<RunningAgent> {
   const agent = pinnedAgent(o.enrolment);
-  const relay = new DeviceRelay({
+  const link = {
     enrolment: o.enrolment,
     spec: o.billAcceptor,
     protocol: o.protocol,
     currency: o.currency,
     log: o.log,
     connect: () => pinnedSocket(o.enrolment, agent, '/station-device'),
-  });
+  };
+  const relay = o.relay ? new ByteRelay(link) : new DeviceRelay(link);
   relay.start();
   const screen =
     o.rendererDir === null

@@ -162,7 +162,11 @@ export class SspBillAcceptor extends BillAcceptorBase {
           if (!f) break;
           if (f.seqId !== seqId) continue; // a stale reply to an earlier packet
           let reply: Uint8Array | null = f.data;
-          if (reply[0] === STEX) reply = this.essp?.unwrap(reply) ?? null; // wrong key/count: not ours
+          if (reply[0] === STEX)
+            reply = this.essp?.unwrap(reply) ?? null; // wrong key/count: not ours
+          // Once a key is agreed the validator answers encrypted only: a reply in clear is someone
+          // else's (a machine in the middle of a relayed link forging events: tests/security/essp-forgery.test.ts).
+          else if (this.essp) reply = null;
           if (!reply) continue;
           this.flag = (seqId & SEQ_BIT) ^ SEQ_BIT;
           return reply;

@@ -1,0 +1,179 @@
+import type { Logger } from 'pino';
+import type WebSocket from 'ws';
+import { openBillAcceptorPort } from '../../hardware/open.js';
+import type { Currency } from '../../hardware/billacceptor/notes.js';
+import type { BillAcceptorSimControls } from '../../hardware/billacceptor/sim-controls.js';
+import type { SimCable } from '../../hardware/open.js';
+import type { BytePort, PortOpener } from '../../hardware/transport/byte-port.js';
+import { decodeHostDeviceMessage, DEVICE_PROTOCOL_VERSION, type AgentMessage } from '../../protocol/index.js';
+import type { EnrolmentFile } from '../stadium/enrolment-file.js';
+
+export interface ByteRelayOptions {
+  enrolment: EnrolmentFile;
+  /** The acceptor: `sim`, `usb:VID:PID[:serial]`, `tcp:HOST:PORT` or `serial:PATH` (hardware/open.ts). */
+  spec: string;
+  protocol: 'id003' | 'ssp';
+  currency: Currency;
+  log: Logger;
+  /** Opens the link to the host (the pinned socket); tests pass their own. */
+  connect: () => WebSocket;
+  /** For tests: the acceptor's port (default: the spec's, hardware/open.ts). */
+  openPort?: typeof openBillAcceptorPort;
+}
+
+/** The most bytes one message carries (a few frames of either protocol). */
+const CHUNK = 2048;
+
+/**
+ * The station's bill acceptor relayed byte for byte: the table host runs the driver, as for a
+ * seated station, and this agent only carries the serial bytes over the TLS link to the pinned
+ * table (`hello-device` with `mode: relay`, then `port` and `bytes`). The agent decides nothing
+ * and is asked nothing about money: the device is then as trustworthy as a cable, and an eSSP
+ * validator's encryption runs end to end between the host and the validator (docs/security.md).
+ * The port is opened once the host has greeted the link and kept open across the link's drops (the
+ * device keeps its state; the host's driver resynchronises by polling); a port that goes is
+ * opened again with backoff and the host is told.
+ */
+export class ByteRelay {
+  private socket: WebSocket | null = null;
+  private up = false;
+  private port: BytePort | null = null;
+  private opening = false;
+  private readonly opener: PortOpener;
+  private readonly sim: (BillAcceptorSimControls & SimCable) | undefined;
+  private stopped = false;
+  private attempt = 0;
+  private portAttempt = 0;
+  private timers = new Set<NodeJS.Timeout>();
+  private readonly upListeners = new Set<(up: boolean) => void>();
+
+  constructor(private readonly o: ByteRelayOptions) {
+    const opened = (o.openPort ?? openBillAcceptorPort)(o.spec, { protocol: o.protocol, currency: o.currency });
+    this.opener = opened.opener;
+    this.sim = opened.simulator;
+  }
+
+  start(): void {
+    this.dial();
+  }
+
+  /** The simulator behind a `sim` acceptor (tests, demos). */
+  simulator(): (BillAcceptorSimControls & SimCable) | null {
+    return this.sim ?? null;
+  }
+
+  /** Whether the link to the host is up (greeted). */
+  connected(): boolean {
+    return this.up;
+  }
+
+  onLink(listener: (up: boolean) => void): () => void {
+    this.upListeners.add(listener);
+    return () => this.upListeners.delete(listener);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    this.socket?.terminate();
+    await this.port?.close();
+  }
+
+  private later(ms: number, run: () => void): void {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      run();
+    }, ms);
+    this.timers.add(t);
+  }
+
+  private dial(): void {
+    if (this.stopped) return;
+    const ws = this.o.connect();
+    this.socket = ws;
+    ws.on('open', () => {
+      this.attempt = 0;
+      this.send({
+        type: 'hello-device',
+        protocol: DEVICE_PROTOCOL_VERSION,
+        station: this.o.enrolment.station,
+        secret: this.o.enrolment.secret,
+        acceptor: this.o.protocol,
+        mode: 'relay',
+      });
+    });
+    ws.on('message', (data) => this.receive(String(data)));
+    ws.on('error', (err) => this.o.log.warn({ err: err.message }, 'link to the table failed'));
+    ws.on('close', () => {
+      if (this.socket !== ws) return;
+      this.socket = null;
+      this.setUp(false);
+      if (this.stopped) return;
+      // Backoff, capped and jittered: 250 agents reconnecting after a host restart spread out.
+      this.later(Math.min(5000, 200 * 2 ** this.attempt++) * (0.5 + Math.random() / 2), () => this.dial());
+    });
+  }
+
+  private setUp(up: boolean): void {
+    if (this.up === up) return;
+    this.up = up;
+    for (const l of this.upListeners) l(up);
+  }
+
+  private send(m: AgentMessage): void {
+    const ws = this.socket;
+    if (ws && ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
+  }
+
+  private receive(text: string): void {
+    const d = decodeHostDeviceMessage(text);
+    if (!d.ok) return this.o.log.warn({ error: d.error }, 'a message from the table fails its schema');
+    const m = d.message;
+    if (m.type === 'device-welcome') {
+      this.setUp(true);
+      if (this.port) this.send({ type: 'port', open: true });
+      else void this.openPort();
+      return;
+    }
+    if (m.type === 'bytes') {
+      const port = this.port;
+      if (!port) return;
+      port
+        .write(Buffer.from(m.data, 'base64'))
+        .catch((e: unknown) => this.o.log.warn({ err: e instanceof Error ? e.message : String(e) }, 'write to the acceptor failed'));
+      return;
+    }
+    if (m.type === 'refused') this.o.log.warn({ reason: m.reason }, 'the table refused a message');
+  }
+
+  private async openPort(): Promise<void> {
+    if (this.opening || this.port || this.stopped) return;
+    this.opening = true;
+    try {
+      const port = await this.opener();
+      this.portAttempt = 0;
+      this.port = port;
+      port.onData((bytes) => {
+        for (let i = 0; i < bytes.length; i += CHUNK) this.send({ type: 'bytes', data: Buffer.from(bytes.subarray(i, i + CHUNK)).toString('base64') });
+      });
+      port.onClose((err) => {
+        if (this.port !== port) return;
+        this.port = null;
+        this.send({ type: 'port', open: false, detail: (err?.message ?? 'closed').slice(0, 400) });
+        if (!this.stopped) this.later(this.portBackoff(), () => void this.openPort());
+      });
+      this.send({ type: 'port', open: true });
+    } catch (e) {
+      this.o.log.warn({ err: e instanceof Error ? e.message : String(e) }, "the acceptor's port did not open");
+      this.send({ type: 'port', open: false, detail: (e instanceof Error ? e.message : String(e)).slice(0, 400) });
+      this.later(this.portBackoff(), () => void this.openPort());
+    } finally {
+      this.opening = false;
+    }
+  }
+
+  private portBackoff(): number {
+    return Math.min(5000, 250 * 2 ** this.portAttempt++);
+  }
+}
