@@ -86,6 +86,32 @@ describe('Macau 2009: Black Jack, wins and ties (Art. 9–11)', () => {
     assert.deepEqual(mains(bj), [[0, 0, 'macau-2009 art.11 n.1 1)']]);
   });
 
+  it("art.7 n.1: the players' decisions first, each hand's points shown, then the dealer's second card", () => {
+    let r = openRound({
+      rules: resolveRules('macau-2009'),
+      seats: [
+        { seat: 1, bets: { main: 100 } },
+        { seat: 2, bets: { main: 100 } },
+      ],
+    });
+    for (const c of ['TS', '9D', '7C', '8H', '9H']) r = dealCard(r, parseCard(c));
+    assert.deepEqual(
+      r.hands.map((h) => [h.seat, h.total]),
+      [
+        [1, 18],
+        [2, 18],
+      ],
+    );
+    assert.deepEqual([r.expected.kind, r.expected.kind === 'decision' && r.expected.seat], ['decision', 1]);
+    r = decideRound(r, { type: 'stand' });
+    assert.deepEqual([r.expected.kind, r.expected.kind === 'decision' && r.expected.seat], ['decision', 2], 'the next player decides before the dealer draws');
+    r = decideRound(r, { type: 'stand' });
+    assert.deepEqual(r.expected, { kind: 'card', target: { to: 'dealer' }, step: 'dealer-second', why: "dealer's second card" });
+    assert.equal(r.dealer.length, 1, 'one dealer card until every player has decided');
+    r = dealCard(r, parseCard('TD'));
+    assert.equal(r.done, true);
+  });
+
   it('art.7 n.2: a bust loses even if the dealer would bust too (and the dealer then draws nothing)', () => {
     const out = play('macau-2009', 1000, 'TS 6H 6D KC', [[1, 0, 'hit']]);
     assert.deepEqual(mains(out), [[0, -1000, 'macau-2009 art.7 n.2']]);
@@ -199,6 +225,30 @@ describe('Macau 2009: splits (Art. 16) and doubles (Art. 17)', () => {
       ],
     );
     assert.deepEqual(out.dealer.cards, ['9H', 'TD'], 'procedure 1: the dealer gets the second card after the players');
+  });
+
+  it('art.16 n.4: a split pair other than aces may take any number of cards until it busts', () => {
+    const out = play('macau-2009', 1000, '8S 6H 8D 2C 2D 3C 2H 3S TS 9C TD', [
+      [1, 0, 'split'],
+      [1, 0, 'hit'],
+      [1, 0, 'hit'],
+      [1, 0, 'hit'],
+      [1, 0, 'continue'], // five cards: Art. 19's half is declined
+      [1, 0, 'stand'],
+      [1, 1, 'hit'],
+    ]);
+    assert.deepEqual(
+      out.hands.map((h) => h.cards),
+      [
+        ['8S', '2C', '2D', '3C', '2H'],
+        ['8D', '3S', 'TS'],
+      ],
+      'three cards asked for on the first split hand (split aces take one: n.3)',
+    );
+    assert.deepEqual(mains(out), [
+      [0, 1000, 'macau-2009 art.9'],
+      [1, 1000, 'macau-2009 art.9'],
+    ]);
   });
 
   it('art.16 n.3: 21 with split aces is not Black Jack (art.10 n.6) and pays 1:1', () => {

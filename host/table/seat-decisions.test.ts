@@ -1,0 +1,60 @@
+// Who may act on a seat's hand and when bets are made, at the live table: Macau 2009 Art. 20 n.2
+// (a player at another seat does not interfere with a seat's decisions) and Portugal rule 13
+// (every bet is made before the deal begins).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseCard } from '../../engine/cards/card.js';
+import { verifyLedger } from '../../ledger/index.js';
+import { credit, testTable, type TestTable } from '../testing/table-kit.js';
+
+function burnShoeStart(t: TestTable): void {
+  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard('2C'));
+}
+
+describe('a seat decides its own hand; bets are made before the deal', () => {
+  it('Macau 2009 Art. 20 n.2: a station at another seat cannot decide for the seat whose turn it is', () => {
+    const t = testTable({ game: 'blackjack' });
+    try {
+      credit(t.ledger, 1, 100_000);
+      credit(t.ledger, 2, 100_000);
+      burnShoeStart(t);
+      assert.deepEqual(t.table.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
+      assert.deepEqual(t.table.placeBet(2, { bet: 'main' }, 10_000), { ok: true });
+      t.clock.runOut(t.table.view().endsAt);
+      for (const c of ['5S', '6S', '6H', '6D', '7D']) t.table.onCard(parseCard(c)); // seat 1: 11, seat 2: 13
+      assert.ok(t.table.station(1).decision?.legal.includes('double'));
+      assert.equal(t.table.station(2).decision, null, 'station 2 is not asked');
+      for (const action of ['stand', 'hit', 'double'] as const) {
+        const r = t.table.decide(2, action);
+        assert.equal(!r.ok && r.refusal, 'no-decision', action);
+      }
+      assert.equal(t.ledger.credit(2), 90_000, "station 2's credit untouched");
+      assert.ok(t.table.station(1).decision?.legal.includes('double'), "seat 1's decision still its own");
+      assert.deepEqual(t.table.decide(1, 'double'), { ok: true });
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('Portugal rule 13: a bet is made before the deal begins; none is taken once the cards are dealt', () => {
+    const t = testTable({ game: 'blackjack', config: { profile: 'portugal-2001', limits: { min: 10_000, max: 300_000 } } });
+    try {
+      credit(t.ledger, 1, 100_000);
+      credit(t.ledger, 2, 100_000);
+      burnShoeStart(t);
+      assert.deepEqual(t.table.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
+      t.clock.runOut(t.table.view().endsAt);
+      assert.equal(t.table.view().phase, 'dealing');
+      t.table.onCard(parseCard('9S'));
+      for (const station of [1, 2]) {
+        const late = t.table.placeBet(station, { bet: 'main' }, 10_000);
+        assert.equal(late.ok, false, `station ${station}`);
+      }
+      assert.equal(t.ledger.credit(1), 90_000);
+      assert.equal(t.ledger.credit(2), 100_000);
+    } finally {
+      t.close();
+    }
+  });
+});
