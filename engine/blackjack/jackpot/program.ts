@@ -89,17 +89,37 @@ export function parseJackpotProgram(input: unknown): JackpotProgram {
   return parsed.data;
 }
 
+/** Where a level's increment stands in parts of 100,000,000 of a minor unit: what the floor left over, carried to the next round. */
+export type JackpotCarry = Readonly<Record<string, number>>;
+
+const PARTS = 100_000_000;
+
 /**
  * What a round's jackpot chips add to each level (rule 40): the increment percentage of the
- * stakes, shared by the levels' basis points. Floored to the minor unit per level; the fraction
- * left over stays with the house (the chip is the house's once collected, rule 48 — the pool
- * receives only what the authority's percentage gives it, never less).
+ * stakes, shared by the levels' basis points. A level receives whole minor units; the fraction a
+ * round leaves (`carry`, in parts of 100,000,000 of a unit) is added to the next round's, so over
+ * the rounds each level receives every unit the authority's percentage gives it, none kept by the
+ * house (issue 33 item 11).
  */
+export function carriedContributions(
+  p: JackpotProgram,
+  totalStake: number,
+  carry: JackpotCarry = {},
+): { added: Record<string, number>; carry: Record<string, number> } {
+  const added: Record<string, number> = {};
+  const left: Record<string, number> = {};
+  for (const l of p.levels) {
+    // Integer arithmetic: stake × bp × share fits in a safe integer for any realistic round.
+    const parts = totalStake * p.incrementBasisPoints * l.share + (carry[l.level] ?? 0);
+    added[l.level] = Math.floor(parts / PARTS);
+    left[l.level] = parts % PARTS;
+  }
+  return { added, carry: left };
+}
+
+/** What one round's chips add to each level, with nothing carried in (`carriedContributions`). */
 export function contributions(p: JackpotProgram, totalStake: number): Record<string, number> {
-  const out: Record<string, number> = {};
-  // Integer arithmetic: stake × bp × share fits in a safe integer for any realistic round.
-  for (const l of p.levels) out[l.level] = Math.floor((totalStake * p.incrementBasisPoints * l.share) / 100_000_000);
-  return out;
+  return carriedContributions(p, totalStake).added;
 }
 
 /**

@@ -6,7 +6,7 @@ import { resolveRules } from '../rules.js';
 import { BLACKJACK_CATALOGUE } from '../bets/catalogue.js';
 import { openTable, startTableRound, tableCardOut, tablePhase, tableShuffled, voidTableRound } from '../table.js';
 import { contributions, EXAMPLE_JACKPOT_PROGRAM, JackpotProgramError, parseJackpotProgram, type JackpotProgram } from './program.js';
-import { openJackpot, settleJackpot, type JackpotState } from './settle.js';
+import { openJackpot, poolsInPlay, settleJackpot, type JackpotState } from './settle.js';
 
 const cards = (s: string): Card[] => s.split(' ').map(parseCard);
 
@@ -59,7 +59,7 @@ describe('Portugal progressive jackpot (rules 38–50)', () => {
     );
     assert.equal(state.pools.main, 5_020, '10% of 200');
     assert.deepEqual(moves, [{ level: 'main', before: 5_000, funded: 0, contribution: 20, award: 0, hits: 0, seed: 0, after: 5_020 }]);
-    // Two levels, 80/20 of 20%: the fraction of a minor unit stays with the house, never more to it.
+    // Two levels, 80/20 of 20%: whole units to each level in one round (a fraction is carried: the next test).
     assert.deepEqual(contributions(EXAMPLE_JACKPOT_PROGRAM, 300), { main: 48, minor: 12 });
     assert.deepEqual(contributions(EXAMPLE_JACKPOT_PROGRAM, 3), { main: 0, minor: 0 });
   });
@@ -130,6 +130,21 @@ describe('Portugal progressive jackpot (rules 38–50)', () => {
       [5_000, 5_000],
     );
     assert.equal(odd.moves[0]?.after, 10_000, 'the odd unit (10,001 / 2) stays in the pool, counted in its reset');
+  });
+
+  it('rule 40: the fraction of a minor unit a round leaves is carried to the next, never kept by the house (issue 33 item 11)', () => {
+    // Half a unit a chip (50% of a chip of 1): one unit every second round, none lost.
+    let state = at(ONE_LEVEL, { main: 10_000 });
+    const added: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const r = settleJackpot([{ seat: 1, hand: 0, stake: 1, cards: cards('2C 3D') }], state);
+      added.push(r.moves[0]?.contribution ?? -1);
+      // The pools a round plays for (rule 41) count the fraction carried in.
+      assert.equal(poolsInPlay(state, 1).main, state.pools.main! + (i % 2 === 1 ? 1 : 0));
+      state = r.state;
+    }
+    assert.deepEqual(added, [0, 1, 0, 1]);
+    assert.equal(state.pools.main, 10_002);
   });
 
   it('a fixed award is never more than its level holds', () => {

@@ -1,7 +1,7 @@
 import type { Card } from '../../cards/card.js';
 import type { ProgressiveLevelMove } from '../../table/game.js';
 import { holds, type JackpotCombination } from './combinations.js';
-import { contributions, type JackpotAwardLine, type JackpotProgram } from './program.js';
+import { carriedContributions, type JackpotAwardLine, type JackpotCarry, type JackpotProgram } from './program.js';
 
 /**
  * The jackpot as it stands between rounds: the program and each level's pool. `unfunded` is the
@@ -12,6 +12,8 @@ export interface JackpotState {
   readonly program: JackpotProgram;
   readonly pools: Readonly<Record<string, number>>;
   readonly unfunded: Readonly<Record<string, number>>;
+  /** The fraction of a unit each level's increments left, for the next round (rule 40); absent while none. */
+  readonly carry?: JackpotCarry;
 }
 
 /** A table opening with a program: every level at its start value (rule 44), not yet journalled. */
@@ -23,7 +25,7 @@ export function openJackpot(program: JackpotProgram): JackpotState {
 
 /** The pools a round plays for once its chips are collected (rule 41: the display is incremented then). */
 export function poolsInPlay(state: JackpotState, totalStake: number): Record<string, number> {
-  const c = contributions(state.program, totalStake);
+  const c = carriedContributions(state.program, totalStake, state.carry).added;
   const out: Record<string, number> = {};
   for (const l of state.program.levels) out[l.level] = (state.pools[l.level] ?? 0) + (c[l.level] ?? 0);
   return out;
@@ -71,7 +73,7 @@ export function settleJackpot(
 ): { results: JackpotResult[]; moves: JackpotLevelMove[]; state: JackpotState } {
   const program = state.program;
   const totalStake = entries.reduce((t, e) => t + e.stake, 0);
-  const added = contributions(program, totalStake);
+  const { added, carry } = carriedContributions(program, totalStake, state.carry);
   const evaluated = entries.map((e) => ({ e, award: bestAward(program, e.cards) }));
   const awards = new Map<JackpotEntry, { amount: number; shared: boolean }>();
   const moves: JackpotLevelMove[] = [];
@@ -116,5 +118,6 @@ export function settleJackpot(
   });
   const unfunded: Record<string, number> = {};
   for (const l of program.levels) unfunded[l.level] = 0;
-  return { results, moves, state: { program, pools, unfunded } };
+  const carried = Object.values(carry).some((x) => x > 0);
+  return { results, moves, state: { program, pools, unfunded, ...(carried ? { carry } : {}) } };
 }
