@@ -57,4 +57,39 @@ describe('a seat decides its own hand; bets are made before the deal', () => {
       t.close();
     }
   });
+
+  it("Macau 2009 Art. 3 n.2: the house's restriction, one seat per station: its main bet on its own seat only", () => {
+    const t = testTable({ game: 'blackjack' });
+    try {
+      credit(t.ledger, 2, 100_000);
+      burnShoeStart(t);
+      const other = t.table.placeBet(2, { bet: 'main', seat: 1 }, 10_000);
+      assert.equal(!other.ok && other.refusal, 'not-on-other-seat');
+      assert.equal(t.ledger.credit(2), 100_000);
+      assert.deepEqual(t.table.placeBet(2, { bet: 'main' }, 10_000), { ok: true });
+    } finally {
+      t.close();
+    }
+  });
+
+  it('Portugal rule 24: a tie returns the stake, which the player may take back, keep or change for the next round', () => {
+    const t = testTable({ game: 'blackjack', config: { profile: 'portugal-2001', limits: { min: 10_000, max: 300_000 } } });
+    try {
+      credit(t.ledger, 1, 100_000);
+      burnShoeStart(t);
+      assert.deepEqual(t.table.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
+      t.clock.runOut(t.table.view().endsAt);
+      for (const c of ['9S', 'TH', '9D', '8C']) t.table.onCard(parseCard(c)); // seat 18, the dealer's 18 face down
+      assert.deepEqual(t.table.decide(1, 'stand'), { ok: true });
+      assert.equal(t.table.view().phase, 'results');
+      assert.equal(t.ledger.credit(1), 100_000, 'the tie neither lost nor won: the stake is back');
+      t.clock.runOut(t.table.view().endsAt);
+      assert.equal(t.table.view().phase, 'betting');
+      assert.deepEqual(t.table.station(1).betting.bets, [], 'nothing stays on the spot unasked');
+      assert.deepEqual(t.table.placeBet(1, { bet: 'main' }, 20_000), { ok: true }, 'changed for the next round');
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
 });
