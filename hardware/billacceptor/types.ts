@@ -72,7 +72,9 @@ export type BillAcceptorEvent =
  * - `credit-value-mismatch`: a credit of another value than the note in escrow (SSP names the channel);
  * - `escrow-changed`: another note in escrow while one was held or told to stack;
  * - `note-vanished`: a note told to stack that left the escrow without a credit point or a return;
- * - `credited-note-returned`: a note already credited reported as given back.
+ * - `credited-note-returned`: a note already credited reported as given back;
+ * - `unreadable-report`: a report the driver cannot read (an event SSP's version in use does not
+ *   have): whatever it said of a note, a credit among it, is lost.
  */
 export type ViolationRule =
   | 'credit-without-escrow'
@@ -82,7 +84,8 @@ export type ViolationRule =
   | 'credit-value-mismatch'
   | 'escrow-changed'
   | 'note-vanished'
-  | 'credited-note-returned';
+  | 'credited-note-returned'
+  | 'unreadable-report';
 
 export type EscrowDecision = 'stack' | 'return';
 

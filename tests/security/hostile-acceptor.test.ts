@@ -240,6 +240,21 @@ describe('a hostile SSP validator (issue 28)', () => {
     assert.deepEqual(r.sim.cashbox, []);
   });
 
+  it('a POLL reply with an event no driver can size hides the NOTE CREDIT after it: unreadable-report, a violation (the driver before said only a failure; found by the hostile fuzz, seeds 501–503)', async () => {
+    const r = driverRig('ssp');
+    ssp(r).afterReport(EVENT.STACKING, { kind: 'events', events: [0x99] });
+    assert.ok(await untilEnabled(r));
+    insert(r, 100);
+    await finish(r);
+    assert.deepEqual(r.sim.cashbox, [100]);
+    // The validator here says its credit again in a later reply, which the table still judges.
+    assert.deepEqual(
+      r.credits.map((c) => c.denomination),
+      [100],
+    );
+    caught(r, 'unreadable-report');
+  });
+
   it('READ of a 100 taken to the stacker, then READ of a 1000: escrow-changed, nothing credited', async () => {
     const r = driverRig('ssp');
     ssp(r).afterReport(EVENT.READ, { kind: 'events', events: [EVENT.READ, CHANNEL_1000] });

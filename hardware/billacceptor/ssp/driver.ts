@@ -331,6 +331,16 @@ export class SspBillAcceptor extends BillAcceptorBase {
     const events = parsePollEvents(reply);
     if (!events) {
       this.emit({ type: 'failure', reason: 'POLL reply with an event this driver cannot size' });
+      // The validator sends only the events of the version set up: a reply that cannot be read
+      // hides whatever else it said (a NOTE CREDIT after the unknown event). Said as a violation
+      // (the host stops the station; the drop count settles a note whose credit was lost), never
+      // a silent loss. The cycle is left as it was: the reply credited nothing, and a credit the
+      // validator reports again later is still judged by the table.
+      this.emit({
+        type: 'protocolViolation',
+        rule: 'unreadable-report',
+        report: `POLL reply ${Array.from(reply, (b) => b.toString(16).padStart(2, '0')).join(' ')}`,
+      });
       return true;
     }
     const faults = new Set<number>();
