@@ -10,6 +10,7 @@ import { SimDealer } from './devices/sim-dealer.js';
 import { TableShoe } from './devices/shoe.js';
 import { openTableGame } from './table/table-game.js';
 import { openTable } from './table/start-table.js';
+import { GROUP_COMMIT, type GroupCommit } from './table/command-batch.js';
 import type { LiveTable } from './table/runtime.js';
 import { realTimers, type Timers } from './table/timers.js';
 import type { Timings } from '../engine/table/state.js';
@@ -101,6 +102,11 @@ export interface HostOptions {
   sendBuffer?: number;
   /** Benchmarks: each screen connection's incoming rate limit (default INCOMING_LIMITS; a bench's client sends faster than a hand). */
   incoming?: IncomingLimits;
+  /**
+   * Station commands share durable commits within this window (default `GROUP_COMMIT`, 2 ms);
+   * null: each is committed alone, as it comes (the bench's "before").
+   */
+  groupCommit?: GroupCommit | null;
 }
 
 export interface RunningHost {
@@ -301,7 +307,10 @@ async function serve(
   if (restarted > 0) log.info({ restarted }, 'journalled rule options in effect');
   const params = paramsNow();
   // Recovery before any device opens: the ledger verified, the table folded from its journal.
-  const opened = openTableGame(config, (game) => openTable(game, { ledger, log, timers, params, program: manifest.hash }));
+  const groupCommit = options.groupCommit === undefined ? GROUP_COMMIT : options.groupCommit;
+  const opened = openTableGame(config, (game) =>
+    openTable(game, { ledger, log, timers, params, program: manifest.hash, ...(groupCommit ? { groupCommit } : {}) }),
+  );
   const table = opened.table;
   const recovery = opened.report;
   const unknownBets = unknownBetTypes(config, table.bets);

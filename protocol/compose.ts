@@ -1,59 +1,144 @@
-import type { HostMessage } from './messages.js';
-import type { PublicPanel, RoundView, StationOwnState, ViewName, ViewState } from './index.js';
+import type { z } from 'zod';
+import type { HostMessage, PartName } from './messages.js';
+import { applyPatch, PatchError, type PatchOp } from './patch.js';
+import type { RoundView } from './round.js';
+import { PublicPanel, PublicRound, SnapshotState, type ViewName, type ViewState } from './views.js';
+
+export interface ComposerOptions {
+  /**
+   * Asks the host for parts whole again (the screen sends `resync`): a patch did not follow the
+   * version held, or did not fit it. Absent: the screen cannot ask and waits for a whole part.
+   */
+  resync?: (parts: PartName[]) => void;
+  /** A clock in milliseconds, for how long ago a part was asked for (default `Date.now`). */
+  now?: () => number;
+  /** After asking for a part, how long before asking again if it has not come whole (default 1 s). */
+  retryMs?: number;
+}
+
+/** A part as the screen holds it: its version and its state, checked against its schema. */
+interface Held<T> {
+  version: number;
+  state: T;
+}
+
+/** One part's copy: the latest whole or patched version, and when it was last asked for whole. */
+class PartCopy<T> {
+  held: Held<T> | null = null;
+  /** When the part was asked for whole and has not come yet (null: not waiting). */
+  asked: number | null = null;
+
+  constructor(
+    readonly name: PartName,
+    private readonly schema: z.ZodType<T>,
+  ) {}
+
+  /** A whole part: taken unless older than the one held, and always when it answers an ask. */
+  whole(version: number, state: T): boolean {
+    if (this.held && version < this.held.version && this.asked === null) return false;
+    this.held = { version, state };
+    this.asked = null;
+    return true;
+  }
+
+  /** A patch to `version`: applied to `version - 1` only; 'gap' when it does not follow or does not fit. */
+  patch(version: number, ops: readonly PatchOp[]): 'applied' | 'gap' {
+    const held = this.held;
+    if (!held || held.version !== version - 1) return 'gap';
+    let next: unknown;
+    try {
+      next = applyPatch(held.state, ops);
+    } catch (e) {
+      if (e instanceof PatchError) return 'gap';
+      throw e;
+    }
+    const parsed = this.schema.safeParse(next);
+    if (!parsed.success) return 'gap';
+    this.held = { version, state: parsed.data };
+    return 'applied';
+  }
+}
 
 /**
  * A screen's end of the split snapshot: a station's own part comes as `snapshot`, the parts every
  * station shares (the public round, the roads or last rounds) as `public`, each with its own
- * version. The composer keeps the latest of each and gives the whole view the screen draws,
- * with the own part's version (the one commands name). The table display and service mode come
- * whole and pass through. Pure: the renderer, the autoplay players and the tests use it alike.
+ * version, and any of them as a patch (`patch`, `public-patch`) against the version before.
+ * The composer keeps the latest of each, applies each patch to the version it follows and checks
+ * the result against the part's schema; a patch that does not follow what it holds (one was lost)
+ * or does not fit is dropped and the part asked for whole (`resync`), at most once a `retryMs`
+ * while it has not come. It gives the whole view the screen draws, with the own part's version
+ * (the one commands name). The table display and service mode come whole and pass through. Pure
+ * but for the clock it is handed: the renderer, the station agent's relay, the autoplay players
+ * and the tests use it alike.
  */
 export class ViewComposer {
-  private own: StationOwnState | null = null;
-  private ownVersion = -1;
-  private round: RoundView | null = null;
-  private roundVersion = -1;
-  private panel: PublicPanel = {};
-  private panelVersion = -1;
-  private whole: ViewState | null = null;
+  /** A station's own part, or the whole view of the table display and service mode. */
+  private readonly own = new PartCopy('own', SnapshotState);
+  private readonly round = new PartCopy<RoundView | null>('round', PublicRound);
+  private readonly panel = new PartCopy<PublicPanel>('panel', PublicPanel);
+  private readonly now: () => number;
+  private readonly retryMs: number;
 
-  constructor(private readonly view: ViewName) {}
+  constructor(
+    private readonly view: ViewName,
+    private readonly options: ComposerOptions = {},
+  ) {
+    this.now = options.now ?? (() => Date.now());
+    this.retryMs = options.retryMs ?? 1000;
+  }
 
-  /** The view after this message, when the message changed it (else null). Older versions are ignored. */
+  /**
+   * The view after this message, when the message changed it (else null): an older whole part,
+   * a patch that does not apply and a message of another view are ignored.
+   */
   take(m: HostMessage): { version: number; state: ViewState } | null {
-    if (m.type === 'snapshot') {
-      if (m.view !== this.view || m.version < this.ownVersion) return null;
-      this.ownVersion = m.version;
-      if (m.state.kind !== 'station') {
-        this.whole = m.state;
-        return { version: m.version, state: m.state };
-      }
-      this.own = m.state;
-    } else if (m.type === 'public') {
-      if (m.part === 'round') {
-        if (m.version < this.roundVersion) return null;
-        this.roundVersion = m.version;
-        this.round = m.state;
-      } else {
-        if (m.version < this.panelVersion) return null;
-        this.panelVersion = m.version;
-        this.panel = m.state;
-      }
-      if (this.own === null) return null;
-    } else return null;
-    const own = this.own;
-    if (own === null) return null;
-    return { version: this.ownVersion, state: { ...own, round: this.round, ...this.panel } };
+    if (!this.apply(m)) return null;
+    const own = this.own.held;
+    if (!own) return null;
+    return { version: own.version, state: this.compose(own.state) };
+  }
+
+  /**
+   * Whether the message changed a part held: a whole part not older than the one held (or one
+   * asked for), a patch that followed it and fit. Messages that are not parts change nothing.
+   */
+  apply(m: HostMessage): boolean {
+    if (m.type === 'snapshot') return m.view === this.view && this.own.whole(m.version, m.state);
+    if (m.type === 'public') return m.part === 'round' ? this.round.whole(m.version, m.state) : this.panel.whole(m.version, m.state);
+    if (m.type === 'patch') return m.view === this.view && this.patch(this.own, m.version, m.ops);
+    if (m.type === 'public-patch') return m.part === 'round' ? this.patch(this.round, m.version, m.ops) : this.patch(this.panel, m.version, m.ops);
+    return false;
   }
 
   /** The version commands are made against (-1 before the first snapshot). */
   version(): number {
-    return this.ownVersion;
+    return this.own.held?.version ?? -1;
   }
 
   /** The latest whole view, if any. */
   latest(): ViewState | null {
-    if (this.own) return { ...this.own, round: this.round, ...this.panel };
-    return this.whole;
+    const own = this.own.held;
+    return own ? this.compose(own.state) : null;
+  }
+
+  /** The parts asked for whole that have not come yet (tests). */
+  waiting(): PartName[] {
+    return [this.own, this.round, this.panel].filter((p) => p.asked !== null).map((p) => p.name);
+  }
+
+  private compose(own: z.infer<typeof SnapshotState>): ViewState {
+    if (own.kind !== 'station') return own;
+    return { ...own, round: this.round.held?.state ?? null, ...(this.panel.held?.state ?? {}) };
+  }
+
+  private patch<T>(part: PartCopy<T>, version: number, ops: readonly PatchOp[]): boolean {
+    if (part.patch(version, ops) === 'applied') return true;
+    // A patch the screen cannot apply: one was lost, came out of order, or was altered on the way.
+    const t = this.now();
+    if (part.asked === null || t - part.asked >= this.retryMs) {
+      part.asked = t;
+      this.options.resync?.([part.name]);
+    }
+    return false;
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PatchOps } from './patch.js';
 import { RefusalReason } from './refusals.js';
 import { DecisionAction, Spot } from './round.js';
 import { SERVICE_COMMANDS } from './service.js';
@@ -67,12 +68,34 @@ export const Command = z.strictObject({
   command: CommandBody,
 });
 
-export const ClientMessage = z.discriminatedUnion('type', [Hello, HelloStation, Subscribe, Command]);
+/** The parts of a station's view a screen holds apart: its own part (`snapshot`), the public round, the roads or last rounds. */
+export const PartName = z.enum(['own', 'round', 'panel']);
+export type PartName = z.infer<typeof PartName>;
+
+/** The public parts, each sent once per change to every station screen. */
+export const PublicPartName = z.enum(['round', 'panel']);
+export type PublicPartName = z.infer<typeof PublicPartName>;
+
+/**
+ * A screen asks for parts of its view whole again: a patch did not follow the version it holds
+ * (one was lost on the way) or did not fit its copy. The host sends each part whole, then patches
+ * against that version again. `own` is the view's own state (a station's own part, or the whole
+ * view of the table display and service mode).
+ */
+export const Resync = z.strictObject({
+  type: z.literal('resync'),
+  id: MessageId,
+  view: ViewName,
+  parts: z.array(PartName).min(1).max(PartName.options.length),
+});
+
+export const ClientMessage = z.discriminatedUnion('type', [Hello, HelloStation, Subscribe, Command, Resync]);
 export type ClientMessage = z.infer<typeof ClientMessage>;
 export type Hello = z.infer<typeof Hello>;
 export type HelloStation = z.infer<typeof HelloStation>;
 export type Subscribe = z.infer<typeof Subscribe>;
 export type Command = z.infer<typeof Command>;
+export type Resync = z.infer<typeof Resync>;
 
 // ── Host → client ────────────────────────────────────────────────────────────
 
@@ -103,6 +126,22 @@ export const PublicPart = z.discriminatedUnion('part', [
   z.strictObject({ type: z.literal('public'), part: z.literal('panel'), version: Version, state: PublicPanel }),
 ]);
 export type PublicPart = z.infer<typeof PublicPart>;
+
+/** A patch makes a part's next version: it applies to the version before it, and to no other. */
+const PatchedVersion = Version.min(1);
+
+/**
+ * What changed in a view's own state (a station's own part) to make `version` from the version
+ * before it, which the screen must hold: applied to that version only (protocol/patch.ts), the
+ * result checked against the view's schema. A screen holding any other version asks for the part
+ * whole (`resync`).
+ */
+export const Patch = z.strictObject({ type: z.literal('patch'), view: ViewName, version: PatchedVersion, ops: PatchOps });
+export type Patch = z.infer<typeof Patch>;
+
+/** What changed in a public part to make `version` from the one before: made once, the same bytes for every station screen. */
+export const PublicPatch = z.strictObject({ type: z.literal('public-patch'), part: PublicPartName, version: PatchedVersion, ops: PatchOps });
+export type PublicPatch = z.infer<typeof PublicPatch>;
 
 export const Ack = z.strictObject({
   type: z.literal('ack'),
@@ -143,7 +182,7 @@ export const ProtocolError = z.strictObject({
   refusal: RefusalReason.optional(),
 });
 
-export const HostMessage = z.union([Welcome, Snapshot, PublicPart, Ack, ProtocolError]);
+export const HostMessage = z.union([Welcome, Snapshot, PublicPart, Patch, PublicPatch, Ack, ProtocolError]);
 export type HostMessage = z.infer<typeof HostMessage>;
 export type Welcome = z.infer<typeof Welcome>;
 export type Snapshot = z.infer<typeof Snapshot>;

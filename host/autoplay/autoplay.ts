@@ -106,7 +106,7 @@ class Player {
     private readonly script: { bets: { spot: Spot; amount: number }[]; decisions: DecisionAction[]; ready: (roundId: string) => boolean } | null = null,
   ) {
     this.view = `station/${station}`;
-    this.composer = new ViewComposer(this.view);
+    this.composer = new ViewComposer(this.view, { resync: (parts) => this.send({ type: 'resync', id: this.id(), view: this.view, parts }) });
     this.chooser = deps.config.game === 'blackjack' ? new BlackjackChooser(deps.config.profile) : null;
   }
 

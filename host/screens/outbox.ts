@@ -17,6 +17,23 @@ export class SharedMessage {
   }
 }
 
+/**
+ * A new version of a view or a public part, as the hub hands it to every screen showing it: the
+ * patch from the version before (encoded once, the same bytes for every screen; null when there
+ * is none or it would be bigger than the whole), and the whole part (encoded once when first
+ * asked for). Each screen's outbox picks one by what that screen was last sent.
+ */
+export interface Update {
+  readonly version: number;
+  readonly patch: SharedMessage | null;
+  whole(): SharedMessage;
+}
+
+/** An update with no patch: a whole message (the table display's and service mode's views). */
+export function wholeUpdate(version: number, message: SharedMessage): Update {
+  return { version, patch: null, whole: () => message };
+}
+
 /** What an outbox writes to: `written` is called once the transport has handed the message on (WebSocket: to the socket). */
 export interface OutboxTransport {
   write(message: SharedMessage, written: () => void): void;
@@ -40,17 +57,21 @@ export interface OutboxCounters {
 }
 
 /**
- * One connection's send buffer, bounded. Snapshots go in slots, one per view or shared part:
+ * One connection's send buffer, bounded. Updates go in slots, one per view or shared part:
  * a newer one replaces the one still waiting, so a slow or stalled screen gets the latest state
- * when it catches up, never a queue of old ones, and never holds anyone else up. Replies keep
- * their order in the same queue (a slot waits where it was first queued). Past `highWater`
- * bytes in flight nothing more is handed to the transport until it has written some out.
+ * when it catches up, never a queue of old ones, and never holds anyone else up. Each slot
+ * remembers the version it last wrote: an update whose patch follows it goes as the patch, any
+ * other (the first, one after a replaced one, one after `forget`) goes whole. Replies keep their
+ * order in the same queue (a slot waits where it was first queued). Past `highWater` bytes in
+ * flight nothing more is handed to the transport until it has written some out.
  */
 export class Outbox {
   private inFlight = 0;
   /** In order: a reply's text, or the name of a slot whose latest message goes out then. */
   private readonly queue: ({ reply: SharedMessage } | { slot: string })[] = [];
-  private readonly slots = new Map<string, SharedMessage>();
+  private readonly slots = new Map<string, Update>();
+  /** Per slot, the version last written to the transport: a patch to the next one may go as a patch. */
+  private readonly written = new Map<string, number>();
   private replies = 0;
   private closed = false;
   readonly counters: OutboxCounters = { sent: 0, bytes: 0, superseded: 0 };
@@ -62,16 +83,21 @@ export class Outbox {
     private readonly overflow: () => void = () => undefined,
   ) {}
 
-  /** A snapshot for `slot`: replaces one still waiting there. */
-  latest(slot: string, message: SharedMessage): void {
+  /** An update for `slot`: replaces one still waiting there. */
+  latest(slot: string, update: Update): void {
     if (this.closed) return;
     // Nothing waiting and room in flight (a stadium's every station at every card): straight to
     // the transport, without a slot or a queue entry on the way.
-    if (this.queue.length === 0 && this.inFlight < this.limits.highWater) return this.write(message);
+    if (this.queue.length === 0 && this.inFlight < this.limits.highWater) return this.send(slot, update);
     if (this.slots.has(slot)) this.counters.superseded++;
     else this.queue.push({ slot });
-    this.slots.set(slot, message);
+    this.slots.set(slot, update);
     this.flush();
+  }
+
+  /** The screen lost track of `slot` (it asked for the part whole): its next update goes whole. */
+  forget(slot: string): void {
+    this.written.delete(slot);
   }
 
   /** A reply (ack, error, welcome): sent in order, never dropped; too many waiting closes the connection. */
@@ -90,7 +116,13 @@ export class Outbox {
   /** Bytes waiting here (not yet handed to the transport). */
   waiting(): number {
     let n = 0;
-    for (const e of this.queue) n += 'reply' in e ? e.reply.size : (this.slots.get(e.slot)?.size ?? 0);
+    for (const e of this.queue) {
+      if ('reply' in e) n += e.reply.size;
+      else {
+        const u = this.slots.get(e.slot);
+        if (u) n += (this.written.get(e.slot) === u.version - 1 && u.patch ? u.patch : u.whole()).size;
+      }
+    }
     return n;
   }
 
@@ -103,22 +135,29 @@ export class Outbox {
     this.closed = true;
     this.queue.length = 0;
     this.slots.clear();
+    this.written.clear();
   }
 
   private flush(): void {
     while (!this.closed && this.inFlight < this.limits.highWater) {
       const next = this.queue.shift();
       if (!next) return;
-      let m: SharedMessage | undefined;
       if ('reply' in next) {
         this.replies--;
-        m = next.reply;
+        this.write(next.reply);
       } else {
-        m = this.slots.get(next.slot);
+        const u = this.slots.get(next.slot);
         this.slots.delete(next.slot);
+        if (u) this.send(next.slot, u);
       }
-      if (m) this.write(m);
     }
+  }
+
+  /** The patch when the screen holds the version it follows, else the whole part. */
+  private send(slot: string, u: Update): void {
+    const m = u.patch && this.written.get(slot) === u.version - 1 ? u.patch : u.whole();
+    this.written.set(slot, u.version);
+    this.write(m);
   }
 
   private write(m: SharedMessage): void {

@@ -96,15 +96,46 @@ describe('screen session', () => {
     assert.equal(snapshots[0]?.type === 'snapshot' && snapshots[0].view, 'station/1');
   });
 
-  it('applies a command made against the current version, acks it and pushes the new snapshot', () => {
+  it('applies a command made against the current version, acks it and pushes what changed as a patch to the version the screen holds', () => {
     const { t, s } = env.greet('station/3');
     const version = env.host.version('station/3');
     s.receive(JSON.stringify({ type: 'command', id: 'c1', view: 'station/3', version, command: { name: 'set-language', language: 'pt' } }));
-    const snap = t.sent.at(-2);
+    const patch = t.sent.at(-2);
     const ack = t.sent.at(-1);
-    assert.equal(snap?.type, 'snapshot');
-    assert.equal(snap?.type === 'snapshot' && snap.state.language, 'pt');
+    assert.deepEqual(patch, { type: 'patch', view: 'station/3', version: version + 1, ops: [['set', ['language'], 'pt']] });
     assert.deepEqual(ack, { type: 'ack', ref: 'c1', view: 'station/3', version: version + 1 });
+  });
+
+  it('sends the parts a screen asks for again whole (resync), then patches against them; only of its own view', () => {
+    const { t, s } = env.greet('station/3');
+    const n = t.sent.length;
+    s.receive(JSON.stringify({ type: 'resync', id: 'r1', view: 'station/3', parts: ['round', 'own', 'round'] }));
+    const again = t.sent.slice(n);
+    assert.deepEqual(
+      again.map((m) => m.type + (m.type === 'public' ? `:${m.part}` : '')),
+      ['public:round', 'snapshot'],
+      'each part once, whole',
+    );
+    const version = env.host.version('station/3');
+    s.receive(JSON.stringify({ type: 'command', id: 'c1', view: 'station/3', version, command: { name: 'set-language', language: 'en' } }));
+    assert.equal(t.sent.at(-2)?.type, 'patch', 'then patches again');
+    // Another view's parts are not its to ask for, and a table display's view has no public parts.
+    s.receive(JSON.stringify({ type: 'resync', id: 'r2', view: 'station/2', parts: ['own'] }));
+    const refused = t.last();
+    assert.equal(refused.type === 'error' && refused.code, 'not-subscribed');
+    const table = env.greet('table');
+    const m = table.t.sent.length;
+    table.s.receive(JSON.stringify({ type: 'resync', id: 'r3', view: 'table', parts: ['round', 'panel', 'own'] }));
+    assert.deepEqual(
+      table.t.sent.slice(m).map((x) => x.type),
+      ['snapshot'],
+    );
+    // A resync names parts the protocol has, at most three.
+    for (const parts of [['recall'], ['own', 'own', 'own', 'own'], []]) {
+      s.receive(JSON.stringify({ type: 'resync', id: 'r4', view: 'station/3', parts }));
+      const last = t.last();
+      assert.equal(last.type === 'error' && last.code, 'invalid-message', JSON.stringify(parts));
+    }
   });
 
   it('refuses a stale command with the current version and changes nothing', () => {
@@ -203,7 +234,7 @@ describe('screen session: incoming rate limit', () => {
       }),
     );
     const got = other.t.sent.slice(o);
-    assert.equal(got.at(-2)?.type, 'snapshot');
+    assert.equal(got.at(-2)?.type, 'patch');
     assert.equal(got.at(-1)?.type, 'ack');
 
     // A few lines, not one per message: connected ×2, the first of each refusal kind, the disconnect with its count.

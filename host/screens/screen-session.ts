@@ -6,6 +6,7 @@ import {
   protocolError,
   stationView,
   type ClientMessage,
+  type Command,
   type HostMessage,
   type ProtocolError,
   type ViewName,
@@ -15,7 +16,7 @@ import type { LaunchTokens } from './launch-tokens.js';
 import { Outbox, SharedMessage, type OutboxLimits } from './outbox.js';
 import { RefusalLog } from './refusal-log.js';
 import { TokenBucket } from './token-bucket.js';
-import type { ViewHub } from './view-hub.js';
+import type { ApplyResult, ViewHub, ViewSink } from './view-hub.js';
 
 /**
  * What a session needs from its transport: WebSocket, MessagePort or a test double. `written`,
@@ -110,6 +111,8 @@ export class ScreenSession {
   /** Messages refused in all (the disconnect line reports it; the warnings are sampled). */
   private refusedCount = 0;
   readonly outbox: Outbox;
+  /** Where the hub hands this screen its views' and parts' updates: the outbox, which picks patch or whole. */
+  private readonly sink: ViewSink = { deliver: (slot, update) => this.outbox.latest(slot, update) };
 
   constructor(
     private readonly host: ViewHub,
@@ -205,14 +208,40 @@ export class ScreenSession {
       if (this.subscribed.has(m.view)) return;
       this.host.screenOpened(m.view, this.id);
       // The hub sends the current snapshot (and a station's public parts) at once, then every new one.
-      this.subscribed.set(m.view, this.host.subscribe(m.view, this.id, { deliver: (slot, message) => this.outbox.latest(slot, message) }));
+      this.subscribed.set(m.view, this.host.subscribe(m.view, this.id, this.sink));
       return;
     }
 
     if (!this.subscribed.has(m.view)) {
-      return this.refuse(protocolError('not-subscribed', `command for ${m.view} before subscribing`, { ref: m.id, view: m.view }));
+      return this.refuse(protocolError('not-subscribed', `${m.type} for ${m.view} before subscribing`, { ref: m.id, view: m.view }));
     }
-    const result = this.host.apply(m.view, m.version, m.command, this.id);
+    if (m.type === 'resync') {
+      // The screen lost track of these parts: each goes whole now, then patches follow it again.
+      // Nothing is answered but the parts: a resync costs the host no more than a subscribe.
+      for (const part of m.parts) this.outbox.forget(part === 'own' ? `view:${m.view}` : `public:${part}`);
+      return this.host.resend(m.view, this.id, this.sink, m.parts);
+    }
+    const result = this.host.submit(m.view, m.version, m.command, this.id);
+    // A bet or a decision is answered once its group commit is durable; replies keep the commands' order.
+    if (result instanceof Promise || this.answering !== null) {
+      const answering: Promise<void> = (this.answering ?? Promise.resolve())
+        .then(() => result)
+        .then((r) => this.answer(m, r))
+        .catch((e: unknown) => this.log.error({ session: this.id, err: e }, 'a command’s answer failed'))
+        .finally(() => {
+          if (this.answering === answering) this.answering = null;
+        });
+      this.answering = answering;
+      return;
+    }
+    this.answer(m, result);
+  }
+
+  /** Replies still waiting for a command's commit, in order (null: none waits). */
+  private answering: Promise<void> | null = null;
+
+  private answer(m: Command, result: ApplyResult): void {
+    if (this.isClosed) return;
     if (!result.ok) return this.refuse({ ...result.error, ref: m.id });
     this.refusedBucket?.give();
     this.send({ type: 'ack', ref: m.id, view: m.view, version: result.version });

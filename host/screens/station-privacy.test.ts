@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
 import { decodeHostMessage, ViewComposer, type CommandBody, type StationState, type ViewName, type ViewState } from '../../protocol/index.js';
 import { credit, testTable } from '../testing/table-kit.js';
+import { Outbox } from './outbox.js';
 
 /** What a station may not see of another: everything but the table's public round and the static help. */
 function privatePart(s: StationState): Omit<StationState, 'round' | 'payTable' | 'limits'> {
@@ -27,14 +28,17 @@ describe('each station sees only its own data', () => {
       // What each screen is sent, as it puts it together: a station's own part and the public parts apart.
       for (const view of views) {
         const composer = new ViewComposer(view);
-        t.hub.subscribe(view, `test-${view}`, {
-          deliver: (_slot, message) => {
+        // Through a send buffer as a connection's, which sends each screen a patch or the whole part.
+        const outbox = new Outbox({
+          write: (message, written) => {
             const m = decodeHostMessage(message.text);
             assert.ok(m.ok, `${view}: a message that fails its schema`);
             const composed = composer.take(m.message);
             if (composed) seen[view]?.push(composed.state);
+            written();
           },
         });
+        t.hub.subscribe(view, `test-${view}`, { deliver: (slot, update) => outbox.latest(slot, update) });
       }
       const snap = (view: ViewName) => t.hub.state(view) as StationState;
       const command = (view: ViewName, body: CommandBody) => {

@@ -1,4 +1,5 @@
 import {
+  diffParts,
   MAX_RECALL_ROUNDS,
   protocolError,
   REMOTE_STATION_BASE,
@@ -14,30 +15,50 @@ import {
   type StationState,
   type TableState as TableView,
   type JackpotView,
+  type PartName,
+  type PublicPartName,
   type ViewName,
   type ViewState,
 } from '../../protocol/index.js';
 import { isRemote } from '../../engine/table/state.js';
-import { SharedMessage } from './outbox.js';
+import { SharedMessage, type Update } from './outbox.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { StationGate } from '../floor/station-gates.js';
 import type { ServiceHost } from '../service/service-host.js';
 import type { LiveTable } from '../table/runtime.js';
+import type { Outcome } from '../../engine/table/game.js';
 import { recallRound, type RecallSource } from './recall.js';
 
 /** `conn` names the one connection whose view changed (service mode is per connection); absent: every subscriber. */
 export type ViewListener = (view: ViewName, conn?: string) => void;
 
 /** The parts every station shows, sent apart from each station's own part (protocol `public`). */
-export const PUBLIC_PARTS = ['round', 'panel'] as const;
-export type PublicPartName = (typeof PUBLIC_PARTS)[number];
+export const PUBLIC_PARTS: readonly PublicPartName[] = ['round', 'panel'];
+export type { PublicPartName };
 
 /**
- * Where a subscribed screen's messages go: `slot` names what the message replaces (a newer
- * snapshot of the same view or part makes an older one still waiting worthless).
+ * Where a subscribed screen's messages go: `slot` names what the update replaces (a newer
+ * version of the same view or part makes an older one still waiting worthless).
  */
 export interface ViewSink {
-  deliver(slot: string, message: SharedMessage): void;
+  deliver(slot: string, update: Update): void;
+}
+
+/** A station's views are sent as patches; the table display and service mode come whole. */
+function patched(view: ViewName): boolean {
+  return stationOf(view) !== null;
+}
+
+/**
+ * A patch message for a new version, or null when the patch would not be smaller than the whole
+ * (`wholeBytes`, the whole message's length) or there is nothing to say (the content is the same
+ * JSON in another key order).
+ */
+function patchMessage(head: string, version: number, before: object, after: object, wholeBytes: number): SharedMessage | null {
+  const ops = diffParts(before, after);
+  if (ops.length === 0) return null;
+  const text = `${head},"version":${version},"ops":${JSON.stringify(ops)}}`;
+  return text.length < wholeBytes ? new SharedMessage(text) : null;
 }
 
 export type ApplyResult = { ok: true; version: number } | { ok: false; error: ProtocolError };
@@ -51,14 +72,15 @@ interface Built {
   version: number;
   /** The snapshot message, encoded once for every screen that shows this view. */
   snapshot: SharedMessage | null;
+  /** The patch from the version before, made when the version was built for the screens showing it (null: none). */
+  patch: SharedMessage | null;
   /** Something it is built from changed while nobody watched it: built again when next asked for. */
   stale: boolean;
 }
 
-/** A public part as last built: its source, its version, its message (encoded once for every station). */
-interface BuiltPart {
-  of: unknown;
-  version: number;
+/** A public part as last built: its source, its version, its whole message and its patch (each encoded once for every station). */
+interface BuiltPart extends Update {
+  of: object;
   message: SharedMessage;
 }
 
@@ -198,6 +220,8 @@ export class ViewHub {
    * Returns the unsubscribe.
    */
   subscribe(view: ViewName, conn: string, sink: ViewSink): () => void {
+    // Built before the sink is added: a rebuild now must not hand it a version it is about to be sent whole.
+    this.current(view, conn);
     const key = this.key(view, conn);
     let set = this.sinks.get(key);
     if (!set) this.sinks.set(key, (set = new Set()));
@@ -205,14 +229,32 @@ export class ViewHub {
     const station = stationOf(view) !== null;
     if (station) {
       this.publicSinks.add(sink);
-      for (const part of PUBLIC_PARTS) sink.deliver(`public:${part}`, this.publicPart(part).message);
+      for (const part of PUBLIC_PARTS) sink.deliver(`public:${part}`, this.publicPart(part));
     }
-    sink.deliver(`view:${view}`, this.snapshotMessage(view, conn));
+    sink.deliver(`view:${view}`, this.update(view, conn));
     return () => {
       set.delete(sink);
       if (set.size === 0) this.sinks.delete(key);
       this.publicSinks.delete(sink);
     };
+  }
+
+  /**
+   * A screen lost track of parts of its view (a patch did not follow what it held): each is
+   * handed to its sink again as it stands now. The sink (its outbox, told to forget) sends them
+   * whole. A table display's or service mode's view has no public parts.
+   */
+  resend(view: ViewName, conn: string, sink: ViewSink, parts: readonly PartName[]): void {
+    for (const part of new Set(parts)) {
+      if (part === 'own') sink.deliver(`view:${view}`, this.update(view, conn));
+      else if (stationOf(view) !== null) sink.deliver(`public:${part}`, this.publicPart(part));
+    }
+  }
+
+  /** The view's current version as its screens are handed it: its patch from the version before, and its whole snapshot. */
+  private update(view: ViewName, conn?: string): Update {
+    const b = this.current(view, conn);
+    return { version: b.version, patch: b.patch, whole: () => this.snapshotMessage(view, conn) };
   }
 
   /** How many screens are subscribed (the stadium bench prints it). */
@@ -269,7 +311,9 @@ export class ViewHub {
       json = encodeView(of, this.encoded);
       this.encoded.set(of, json);
     }
-    const built: BuiltPart = { of, version, message: new SharedMessage(`{"type":"public","part":"${part}","version":${version},"state":${json}}`) };
+    const message = new SharedMessage(`{"type":"public","part":"${part}","version":${version},"state":${json}}`);
+    const patch = had ? patchMessage(`{"type":"public-patch","part":"${part}"`, version, had.of, of, message.text.length) : null;
+    const built: BuiltPart = { of, version, message, patch, whole: () => message };
     this.parts.set(part, built);
     this.counters.parts++;
     return built;
@@ -285,6 +329,38 @@ export class ViewHub {
   }
 
   private panelOf: { extras: unknown; panel: PublicPanel } | null = null;
+
+  /**
+   * A screen's command: a station's bet, chips cleared or decision goes to the table's group
+   * commit and its result comes once the commit is durable (journalled before acknowledged);
+   * every other command is applied at once, as `apply` does.
+   */
+  submit(view: ViewName, version: number, command: CommandBody, conn?: string): ApplyResult | Promise<ApplyResult> {
+    const station = stationOf(view);
+    if (station === null || (command.name !== 'place-bet' && command.name !== 'clear-bets' && command.name !== 'decide'))
+      return this.apply(view, version, command, conn);
+    const current = this.version(view, conn);
+    if (version !== current) return this.apply(view, version, command, conn);
+    const gated = this.floor?.refuse(station, command.name);
+    if (gated) return { ok: false, error: protocolError('rejected', gated.reason, { view, currentVersion: current, refusal: gated.refusal }) };
+    const outcome = this.table.submit(
+      command.name === 'place-bet'
+        ? { kind: 'place-bet', station, spot: command.spot, amount: command.amount }
+        : command.name === 'clear-bets'
+          ? { kind: 'clear-bets', station }
+          : { kind: 'decide', station, action: command.action, ...(command.amount !== undefined ? { amount: command.amount } : {}) },
+    );
+    return outcome instanceof Promise ? outcome.then((r) => this.result(view, r)) : this.result(view, outcome);
+  }
+
+  /** A table command's outcome as the screen is answered: the view's version after it, or the refusal. */
+  private result(view: ViewName, r: Outcome): ApplyResult {
+    if (!r.ok) {
+      const extra = { view, currentVersion: this.version(view), ...(r.refusal ? { refusal: r.refusal } : {}) };
+      return { ok: false, error: protocolError('rejected', r.reason, extra) };
+    }
+    return { ok: true, version: this.version(view) };
+  }
 
   /** Applies a command made against `version` of `view`; a stale version is refused. */
   apply(view: ViewName, version: number, command: CommandBody, conn?: string): ApplyResult {
@@ -325,11 +401,7 @@ export class ViewHub {
           : command.name === 'clear-bets'
             ? this.table.clearBets(station)
             : this.table.decide(station, command.action, command.amount);
-    if (!r.ok) {
-      const extra = { view, currentVersion: this.version(view), ...(r.refusal ? { refusal: r.refusal } : {}) };
-      return { ok: false, error: protocolError('rejected', r.reason, extra) };
-    }
-    return { ok: true, version: this.version(view) };
+    return this.result(view, r);
   }
 
   /** The configuration changed (limits, timers, notes): every view is looked at again. */
@@ -355,7 +427,7 @@ export class ViewHub {
     for (const part of PUBLIC_PARTS) {
       const had = this.parts.get(part);
       const now = this.publicPart(part);
-      if (had !== now) for (const sink of this.publicSinks) sink.deliver(`public:${part}`, now.message);
+      if (had !== now) for (const sink of this.publicSinks) sink.deliver(`public:${part}`, now);
     }
     this.refresh('table');
     this.refresh('service');
@@ -432,13 +504,18 @@ export class ViewHub {
       had.stale = false;
       return had;
     }
-    const b: Built = { deps, state, json, version: (had?.version ?? 0) + 1, snapshot: null, stale: false };
+    const version = (had?.version ?? 0) + 1;
+    const sinks = first ? undefined : this.sinks.get(key);
+    const watched = sinks !== undefined && sinks.size > 0;
+    // The patch is made for the screens showing the view now; one that subscribes later gets it whole.
+    const patch =
+      had && watched && patched(view) ? patchMessage(`{"type":"patch","view":${JSON.stringify(view)}`, version, had.state, state, json.length + 64) : null;
+    const b: Built = { deps, state, json, version, snapshot: null, patch, stale: false };
     this.built.set(key, b);
     if (!first) {
-      const sinks = this.sinks.get(key);
-      if (sinks && sinks.size > 0) {
-        const message = this.snapshotMessage(view, conn);
-        for (const sink of sinks) sink.deliver(`view:${view}`, message);
+      if (watched) {
+        const update = this.update(view, conn);
+        for (const sink of sinks) sink.deliver(`view:${view}`, update);
       }
       for (const l of [...this.listeners]) l(view, conn);
     }

@@ -47,7 +47,8 @@ export class HeadlessStation {
     private readonly events: HeadlessStationEvents = {},
   ) {
     this.view = stationView(enrolment.station);
-    this.composer = new ViewComposer(this.view);
+    // A patch that does not follow what it holds asks for the part whole, as a screen does.
+    this.composer = new ViewComposer(this.view, { resync: (parts) => this.send({ type: 'resync', id: this.id(), view: this.view, parts }) });
   }
 
   /** Connects, says who it is and subscribes; resolves once the link is open. */
@@ -80,8 +81,11 @@ export class HeadlessStation {
     return this.composer.version();
   }
 
-  command(command: CommandBody): void {
-    this.send({ type: 'command', id: this.id(), view: this.view, version: this.composer.version(), command });
+  /** Sends a command against the view's version; returns its message id (the reply's `ref`). */
+  command(command: CommandBody): string {
+    const id = this.id();
+    this.send({ type: 'command', id, view: this.view, version: this.composer.version(), command });
+    return id;
   }
 
   close(): void {
@@ -107,7 +111,7 @@ export class HeadlessStation {
 
   private decode(data: Buffer, at: bigint): void {
     const d = decodeHostMessage(data.toString());
-    if (!d.ok) throw new Error(`station ${this.enrolment.station}: a message that fails its schema: ${d.error.detail}`);
+    if (!d.ok) throw new Error(`station ${this.enrolment.station}: a message that fails its schema: ${d.error.detail}: ${data.toString().slice(0, 400)}`);
     this.events.message?.(d.message, at, data.byteLength);
     if (d.message.type === 'error') this.events.error?.(d.message);
     const composed = this.composer.take(d.message);

@@ -5,7 +5,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type WebSocket from 'ws';
-import { decodeClientMessage, encode, MAX_MESSAGE_BYTES, protocolError, stationView } from '../../protocol/index.js';
+import { decodeClientMessage, decodeHostMessage, encode, MAX_MESSAGE_BYTES, protocolError, stationView, ViewComposer } from '../../protocol/index.js';
 import type { EnrolmentFile } from '../stadium/enrolment-file.js';
 import { screenCsp } from '../server/security-headers.js';
 
@@ -23,8 +23,10 @@ export interface ScreenRelayOptions {
  * The station's own screen, served to the browser on this machine (loopback only) and relayed
  * to the table: the browser proves it is the window the agent opened with a local launch token,
  * and the agent presents the station's credential to the table in its place, so the secret never
- * reaches the browser and the browser never reaches the LAN. Every other message passes as it is:
- * the table grants this station's view and nothing else.
+ * reaches the browser and the browser never reaches the LAN. Every other message passes as it is
+ * (the table grants this station's view and nothing else), but for the parts of the view: the
+ * relay applies each patch to its own copy of the view and passes on only what applied, so the
+ * screen behind it is never handed a patch that does not follow what it was handed before.
  */
 export async function startScreenRelay(o: ScreenRelayOptions): Promise<{ url: string; token: string; port: number; close: () => Promise<void> }> {
   const token = randomBytes(24).toString('base64url');
@@ -69,8 +71,23 @@ export async function startScreenRelay(o: ScreenRelayOptions): Promise<{ url: st
         up.on('open', () => {
           for (const m of early.splice(0)) up.send(m);
         });
-        up.on('message', (m) => {
-          if (local.readyState === local.OPEN) local.send(String(m));
+        // The relay holds the station's view as the screen does: each patch from the table is
+        // applied to its copy first. One that does not follow it (lost on the LAN's way, or
+        // altered) is not passed on; the relay asks the table for the part whole in the screen's
+        // place, and the whole part passes on when it comes.
+        let asked = 0;
+        const copy = new ViewComposer(view, { resync: (parts) => sendUp(JSON.stringify({ type: 'resync', id: `relay-${++asked}`, view, parts })) });
+        const sendUp = (text: string) => {
+          if (up.readyState === up.OPEN) up.send(text);
+        };
+        up.on('message', (data) => {
+          const text = String(data);
+          const d = decodeHostMessage(text);
+          if (!d.ok) return o.log.warn({ detail: d.error.detail }, 'the table sent a message that fails its schema: not passed on');
+          const m = d.message;
+          const part = m.type === 'snapshot' || m.type === 'public' || m.type === 'patch' || m.type === 'public-patch';
+          if (part && !copy.apply(m)) return;
+          if (local.readyState === local.OPEN) local.send(text);
         });
         up.on('close', () => local.close(1012, 'table link closed'));
         up.on('error', (err) => o.log.warn({ err: err.message }, 'screen link to the table failed'));

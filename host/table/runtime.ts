@@ -21,6 +21,7 @@ import {
 } from '../../engine/table/views.js';
 import type { Correction, DecisionAction, HoldReason, Spot, Uncorrectable } from '../../engine/table/vocabulary.js';
 import { entryCredits, type JournalEntry, type Ledger, type NewEntry } from '../../ledger/index.js';
+import { CommandBatch, type GroupCommit } from './command-batch.js';
 import type { Timers } from './timers.js';
 
 export interface TableRuntimeDeps<S, R> {
@@ -28,7 +29,15 @@ export interface TableRuntimeDeps<S, R> {
   ledger: Ledger;
   log: Logger;
   timers: Timers;
+  /** Station commands share durable commits within this window (absent: `submit` commits each at once). */
+  groupCommit?: GroupCommit;
 }
+
+/** A station's command to the table: a bet, its chips cleared, a decision. */
+export type StationCommand =
+  | { kind: 'place-bet'; station: number; spot: Spot; amount: number }
+  | { kind: 'clear-bets'; station: number }
+  | { kind: 'decide'; station: number; action: DecisionAction; amount?: number };
 
 /** The hold in force, with the reads that left the shoe since it began (service mode, tests). */
 export interface HoldState {
@@ -61,6 +70,12 @@ export interface LiveTable {
   placeBet(station: number, spot: Spot, amount: number): Outcome;
   clearBets(station: number): Outcome;
   decide(station: number, action: DecisionAction, amount?: number): Outcome;
+  /**
+   * A station's command, committed with the others arriving within the group-commit window in
+   * one durable transaction (group commit); settles once that commit returned, never before.
+   * Without group commit (or once stopped) it is committed now and its outcome returned at once.
+   */
+  submit(command: StationCommand): Outcome | Promise<Outcome>;
   onCard(card: Card, sequence?: number): void;
   onAnomaly(reason: 'unreadable' | 'wrong-deck', card: string | null, sequence?: number): void;
   onCutCard(sequence?: number): void;
@@ -135,12 +150,15 @@ export class TableRuntime<S, R> implements LiveTable {
   private extras: { of: readonly unknown[]; extras: TableExtras } | null = null;
   private inputs: { of: TableState<S, R>; inputs: StationInputs } | null = null;
   private stadiumView: { of: readonly unknown[]; view: StadiumView | null } | null = null;
+  /** Station commands waiting for their group commit (null: each is committed as it comes). */
+  private readonly batch: CommandBatch | null;
 
   constructor(
     private readonly d: TableRuntimeDeps<S, R>,
     state: TableState<S, R>,
   ) {
     this.current = state;
+    this.batch = d.groupCommit ? new CommandBatch(d.groupCommit, d.timers, (inputs) => this.commitTogether(inputs)) : null;
     this.unlisten = d.ledger.onAppended((entries) => this.othersWrote(entries));
     this.unprovide = d.ledger.provideTableSnapshot(() =>
       this.standsAt >= 0 && !this.writing && this.standsAt === d.ledger.headOf().seq
@@ -178,7 +196,16 @@ export class TableRuntime<S, R> implements LiveTable {
   }
 
   get state(): TableState<S, R> {
+    this.settle();
     return this.current;
+  }
+
+  /**
+   * Commits the station commands waiting for their group commit: whatever reads the table or
+   * feeds it next (a card, a timer, a credit, a cash-out's check) sees them as they came first.
+   */
+  private settle(): void {
+    if (this.batch?.pending()) this.batch.flush();
   }
 
   get gameKind() {
@@ -223,6 +250,7 @@ export class TableRuntime<S, R> implements LiveTable {
   }
 
   stop(): void {
+    this.batch?.close('the table stopped before the command was journalled');
     this.stopped = true;
     this.unlisten();
     this.unprovide();
@@ -236,6 +264,12 @@ export class TableRuntime<S, R> implements LiveTable {
   }
 
   input(input: TableInput): Outcome {
+    this.settle();
+    return this.inputNow(input);
+  }
+
+  /** One input, stepped and journalled now (the station commands waiting for their group commit stay waiting). */
+  private inputNow(input: TableInput): Outcome {
     const before = this.current;
     const r = step(before, input, this.d.game);
     if (r.refused) {
@@ -277,8 +311,68 @@ export class TableRuntime<S, R> implements LiveTable {
     this.apply(r.state, r.effects);
   }
 
+  /**
+   * Station commands stepped in order and journalled in one durable transaction (group commit):
+   * each with its own `table.input` entry and records, as if each had come alone. A command that
+   * asks for a follow-up (the last decision settling a round) closes the group: the follow-up
+   * comes right after it, as it would alone, and the commands behind it form the next group. A
+   * commit the ledger refuses is taken again command by command, so only the one it refuses
+   * fails (and holds the table, as alone).
+   */
+  private commitTogether(inputs: readonly TableInput[]): Outcome[] {
+    const outcomes: Outcome[] = [];
+    let i = 0;
+    while (i < inputs.length) {
+      const before = this.current;
+      let state = before;
+      const group: { input: TableInput; journal: readonly JournalRecord[] }[] = [];
+      const effects: Effect[] = [];
+      const start = i;
+      for (; i < inputs.length; i++) {
+        const input = inputs[i] as TableInput;
+        const r = step(state, input, this.d.game);
+        effects.push(...r.effects);
+        if (r.refused) {
+          outcomes.push(r.refused);
+          continue;
+        }
+        outcomes.push({ ok: true });
+        if (r.state !== state) {
+          group.push({ input, journal: r.journal });
+          state = r.state;
+        }
+        if (r.effects.some((e) => e.type === 'next')) {
+          i++;
+          break;
+        }
+      }
+      if (group.length > 0) {
+        try {
+          this.journalMany(group);
+        } catch (e) {
+          this.d.log.warn({ err: e, commands: group.length }, 'a group commit was refused: its commands are journalled one by one');
+          outcomes.length = start;
+          for (const input of inputs.slice(start, i)) outcomes.push(this.input(input));
+          continue;
+        }
+        this.apply(state, effects);
+        this.checkpoint();
+      } else this.runEffects(effects);
+      this.followUp(effects);
+    }
+    return outcomes;
+  }
+
   private journal(input: TableInput, records: readonly JournalRecord[]): void {
-    const entries: NewEntry[] = [{ type: 'table.input', payload: { input, effects: records.length } }, ...records];
+    this.journalMany([{ input, journal: records }]);
+  }
+
+  /** Each input with its records, in one durable transaction. */
+  private journalMany(steps: readonly { input: TableInput; journal: readonly JournalRecord[] }[]): void {
+    const entries: NewEntry[] = steps.flatMap(({ input, journal: records }) => [
+      { type: 'table.input' as const, payload: { input, effects: records.length } },
+      ...records,
+    ]);
     const before = this.d.ledger.headOf().seq;
     this.writing = true;
     try {
@@ -349,7 +443,9 @@ export class TableRuntime<S, R> implements LiveTable {
   private othersWrote(entries: readonly JournalEntry[]): void {
     if (this.writing || this.stopped) return;
     for (const e of entries) {
-      for (const [station, balance] of entryCredits(e)) this.input({ kind: 'credit', station, balance });
+      // Before the station commands still waiting for their commit: they are stepped against the
+      // credit the ledger holds now (a cash-out's cancel, a note's credit), not the one they saw.
+      for (const [station, balance] of entryCredits(e)) this.inputNow({ kind: 'credit', station, balance });
       this.standsAt = this.standsAt === e.seq - 1 ? e.seq : -1;
     }
     this.checkpoint();
@@ -371,6 +467,17 @@ export class TableRuntime<S, R> implements LiveTable {
 
   decide(station: number, action: DecisionAction, amount?: number): Outcome {
     return this.input({ kind: 'decide', at: this.now(), station, action, ...(amount !== undefined ? { amount } : {}) });
+  }
+
+  submit(c: StationCommand): Outcome | Promise<Outcome> {
+    const input: TableInput =
+      c.kind === 'place-bet'
+        ? { kind: 'place-bet', at: this.now(), station: c.station, spot: c.spot, amount: c.amount }
+        : c.kind === 'clear-bets'
+          ? { kind: 'clear-bets', at: this.now(), station: c.station }
+          : { kind: 'decide', at: this.now(), station: c.station, action: c.action, ...(c.amount !== undefined ? { amount: c.amount } : {}) };
+    if (!this.batch || this.stopped) return this.input(input);
+    return this.batch.submit(input);
   }
 
   /**
@@ -451,6 +558,7 @@ export class TableRuntime<S, R> implements LiveTable {
    * a fault gate leaves it (and every view that holds it) as it was.
    */
   view(): RoundViewData {
+    this.settle();
     const s = this.current;
     const of = [s.roundId, s.phase, s.countdown, s.hold, s.round, s.shoe, s.results, s.needsShuffle, s.params];
     const had = this.roundView;
@@ -462,6 +570,7 @@ export class TableRuntime<S, R> implements LiveTable {
 
   /** The table display's parts, built again only when the shoe, its results or the history moved (the roads are the costly part). */
   tableExtras(seats: number): TableExtras {
+    this.settle();
     const s = this.current;
     const of = tableExtrasInputs(s, this.d.game, seats);
     const had = this.extras;
@@ -472,15 +581,18 @@ export class TableRuntime<S, R> implements LiveTable {
   }
 
   station(station: number): StationTableView {
+    this.settle();
     return projectStation(this.current, this.d.game, station);
   }
 
   progressive(): ProgressiveView | null {
+    this.settle();
     const s = this.current;
     return this.d.game.progressive?.(s.shoe, s.round) ?? null;
   }
 
   stationInputs(): StationInputs {
+    this.settle();
     const s = this.current;
     if (this.inputs?.of === s) return this.inputs.inputs;
     const inputs = stationInputs(s, this.d.game);
@@ -489,6 +601,7 @@ export class TableRuntime<S, R> implements LiveTable {
   }
 
   stadium(): StadiumView | null {
+    this.settle();
     const s = this.current;
     const of = [s.phase, s.chips, s.placed, s.params];
     const had = this.stadiumView;
@@ -499,22 +612,27 @@ export class TableRuntime<S, R> implements LiveTable {
   }
 
   cue(): DealerCue | null {
+    this.settle();
     return cueOf(this.current, this.d.game);
   }
 
   expectsCard(): boolean {
+    this.settle();
     return expectsCard(this.current, this.d.game);
   }
 
   hasBets(station: number): boolean {
+    this.settle();
     return hasBets(this.current, station);
   }
 
   betweenRounds(): boolean {
+    this.settle();
     return betweenRounds(this.current);
   }
 
   holdState(): HoldState | null {
+    this.settle();
     const h = this.current.hold;
     return h
       ? {
@@ -528,6 +646,7 @@ export class TableRuntime<S, R> implements LiveTable {
   }
 
   cardsLeftInOldShoe(): string[] | null {
+    this.settle();
     if (!this.current.shoeDeferred) return null;
     const out = this.current.out;
     return RANKS.flatMap((rank) => SUITS.map((suit) => cardCode({ rank, suit }))).filter((c) => (out[c] ?? 0) < this.d.game.decks);

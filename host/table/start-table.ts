@@ -4,6 +4,7 @@ import type { TableParams } from '../../engine/table/state.js';
 import type { Ledger } from '../../ledger/index.js';
 import { recoverTable, voidStrayRounds, type RecoveryReport } from './recover.js';
 import { TableRuntime, type LiveTable } from './runtime.js';
+import type { GroupCommit } from './command-batch.js';
 import type { Timers } from './timers.js';
 
 export interface OpenedTable {
@@ -35,11 +36,13 @@ export function openTable<S, R>(
     params: TableParams;
     /** The program running, as its `power.reset` names it: an earlier build's journal is read by its facts (recover.ts). */
     program?: string;
+    /** Station commands share durable commits within this window (absent: each is committed as it comes). */
+    groupCommit?: GroupCommit;
   },
 ): OpenedTable {
   const { ledger, log, timers, params, program } = deps;
   const recovered = recoverTable({ ledger, game, params, log, ...(program !== undefined ? { program } : {}) });
-  const runtime = new TableRuntime({ game, ledger, log, timers }, recovered.state);
+  const runtime = new TableRuntime({ game, ledger, log, timers, ...(deps.groupCommit ? { groupCommit: deps.groupCommit } : {}) }, recovered.state);
   const report = recovered.report;
   const sequences = recovered.state.sequences;
   return {

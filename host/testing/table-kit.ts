@@ -11,6 +11,7 @@ import { ViewHub } from '../screens/view-hub.js';
 import { wireFloorServices, type FloorServices } from '../floor/floor-services.js';
 import type { LiveTable } from '../table/runtime.js';
 import { openTable } from '../table/start-table.js';
+import type { GroupCommit } from '../table/command-batch.js';
 import { openTableGame } from '../table/table-game.js';
 import type { GameDefinition } from '../../engine/table/game.js';
 import { TiltManager } from '../tilts/tilt-manager.js';
@@ -49,6 +50,8 @@ export function testTable<S, R>(
     config?: Partial<TableConfig>;
     /** The game's definition itself, in place of the configured one (a test's own rules). */
     definition?: GameDefinition<S, R>;
+    /** Station commands submitted share durable commits within this window (on the test's clock). */
+    groupCommit?: GroupCommit;
   } = {},
 ): TestTable {
   const dir = options.dir ?? mkdtempSync(path.join(os.tmpdir(), 'floor-'));
@@ -57,7 +60,7 @@ export function testTable<S, R>(
   // The simulated table of the profile asked for (its limits keep to what the profile's text fixes), then the test's own settings.
   const config = TableConfig.parse({ ...simulatedTableConfig(gameKind, options.config?.profile, options.config?.profileAuthorisation), ...options.config });
   const clock = manualTimers();
-  const deps = { ledger, log: silent, timers: clock.timers, params: tableParams(config) };
+  const deps = { ledger, log: silent, timers: clock.timers, params: tableParams(config), ...(options.groupCommit ? { groupCommit: options.groupCommit } : {}) };
   const opened = options.definition ? openTable(options.definition, deps) : openTableGame(config, (game) => openTable(game, deps));
   const table = opened.table;
   const hub = new ViewHub(config, '0.0.0-test', table, ledger);

@@ -1,4 +1,4 @@
-import { PROTOCOL_VERSION } from '../../protocol/index.js';
+import { decodeHostMessage, PROTOCOL_VERSION, ViewComposer, ViewName } from '../../protocol/index.js';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -118,22 +118,27 @@ export async function stationClient(url: string) {
   let version = 0;
   let n = 0;
   let state: StationState | null = null;
-  // The station's own part comes as snapshots, the round every station shares as its public part
-  // (protocol v3): the test keeps both, as the screen's composer does.
+  // The station's own part and the round every station shares come apart, whole or as patches
+  // (protocol 4): the protocol's own composer puts them together, as the screen's does.
   let round: { phase: string; cards: number } | null = null;
+  const composer = new ViewComposer(ViewName.parse(view), {
+    resync: (parts) => ws.send(JSON.stringify({ type: 'resync', id: `r${++n}`, view, parts })),
+  });
   ws.on('message', (d) => {
-    const m = JSON.parse(d.toString()) as { type: string; part?: string; version: number; state: StationState | null };
-    if (m.type === 'snapshot') {
-      version = m.version;
-      state = m.state;
-    } else if (m.type === 'public' && m.part === 'round') {
-      const r: unknown = JSON.parse(d.toString()).state;
-      const phase = typeof r === 'object' && r !== null && 'phase' in r ? r.phase : undefined;
-      // The cards on the felt so far (every hand's), for a test that acts once a card is out.
-      const hands: unknown[] = typeof r === 'object' && r !== null && 'hands' in r && Array.isArray(r.hands) ? r.hands : [];
-      const cards = hands.reduce<number>((n, h) => n + (typeof h === 'object' && h !== null && 'cards' in h && Array.isArray(h.cards) ? h.cards.length : 0), 0);
-      round = typeof phase === 'string' ? { phase, cards } : null;
-    }
+    const m = decodeHostMessage(d.toString());
+    const composed = m.ok ? composer.take(m.message) : null;
+    if (!composed || composed.state.kind !== 'station') return;
+    const s = composed.state;
+    version = composed.version;
+    state = {
+      credit: s.credit,
+      betting: { open: s.betting.open, bets: Object.fromEntries(s.betting.bets.map((b) => [b.bet, b.amount])) },
+      decision: s.decision,
+      ...(s.cashout ? { cashout: s.cashout } : {}),
+      ...(s.recall ? { recall: s.recall } : {}),
+    };
+    // The cards on the felt so far (every hand's), for a test that acts once a card is out.
+    round = s.round ? { phase: s.round.phase, cards: s.round.hands.reduce((k, h) => k + h.cards.length, 0) } : null;
   });
   ws.send(JSON.stringify({ type: 'hello', id: 'h', protocol: PROTOCOL_VERSION, token: u.searchParams.get('token') }));
   ws.send(JSON.stringify({ type: 'subscribe', id: 's', view }));

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import WebSocket from 'ws';
-import { decodeHostMessage, MAX_MESSAGE_BYTES, type HostMessage } from '../../protocol/index.js';
+import { decodeHostMessage, MAX_MESSAGE_BYTES, ViewComposer, type HostMessage, type ViewName } from '../../protocol/index.js';
 import { startHost, type RunningHost } from '../../host/start-host.js';
 
 function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
@@ -24,17 +24,20 @@ function get(url: string, headers: Record<string, string> = {}): Promise<{ statu
 
 /**
  * A WebSocket client that queues host messages so a test can await them in order. The public
- * parts a station's view comes with (protocol 3: round and panel, in any order beside its own
- * snapshot) are left out: these tests look at the station's own snapshot, acks and errors.
+ * parts a station's view comes with (round and panel, whole or as patches, in any order beside
+ * its own part) are left out: these tests look at the station's own part, acks and errors.
+ * `latest()` is the station's view as a screen puts it together (protocol 4: patches applied).
  */
-async function connect(url: string, origin?: string) {
+async function connect(url: string, origin?: string, view: ViewName = 'station/1') {
   const ws = new WebSocket(url, origin ? { origin } : {});
   const queue: HostMessage[] = [];
   const waiters: ((m: HostMessage) => void)[] = [];
+  const composer = new ViewComposer(view);
   ws.on('message', (data) => {
     const d = decodeHostMessage(data.toString());
     assert.ok(d.ok, 'the host sent a message that fails its own schema');
-    if (d.message.type === 'public') return;
+    composer.take(d.message);
+    if (d.message.type === 'public' || d.message.type === 'public-patch') return;
     const w = waiters.shift();
     if (w) w(d.message);
     else queue.push(d.message);
@@ -58,6 +61,7 @@ async function connect(url: string, origin?: string) {
     /** Every message received and not yet taken (after the close: all the host said). */
     drain: () => queue.splice(0),
     close: () => ws.close(),
+    latest: () => composer.latest(),
   };
 }
 
@@ -106,7 +110,8 @@ describe('table host server', () => {
     assert.equal(snap.state.kind, 'station');
     c.send({ type: 'command', id: 'c', view: 'station/1', version: snap.version, command: { name: 'set-language', language: 'pt' } });
     const pushed = await c.next();
-    assert.equal(pushed.type === 'snapshot' && pushed.state.language, 'pt');
+    assert.deepEqual(pushed.type === 'patch' && pushed.ops, [['set', ['language'], 'pt']], 'what changed, as a patch');
+    assert.equal(c.latest()?.language, 'pt');
     assert.deepEqual(await c.next(), { type: 'ack', ref: 'c', view: 'station/1', version: snap.version + 1 });
     c.send('not json');
     const err = await c.next();
@@ -148,7 +153,7 @@ describe('table host server', () => {
     const greet = async (view: 'station/4' | 'station/5') => {
       const screen = running.screens.find((s) => s.view === view);
       assert.ok(screen);
-      const c = await connect(url, running.origin);
+      const c = await connect(url, running.origin, view);
       c.send({ type: 'hello', id: 'h', protocol: PROTOCOL_VERSION, token: screen.token });
       assert.equal((await c.next()).type, 'welcome');
       c.send({ type: 'subscribe', id: 's', view });
@@ -185,7 +190,7 @@ describe('table host server', () => {
     assert.equal(running.ledger.headOf().seq, head, 'the flood journalled nothing');
     other.c.send({ type: 'command', id: 'c', view: 'station/5', version: other.version, command: { name: 'set-language', language: 'en' } });
     const pushed = await other.c.next();
-    assert.equal(pushed.type === 'snapshot' && pushed.state.language, 'en');
+    assert.deepEqual(pushed.type === 'patch' && pushed.ops, [['set', ['language'], 'en']]);
     assert.deepEqual(await other.c.next(), { type: 'ack', ref: 'c', view: 'station/5', version: other.version + 1 });
     assert.equal((await get(`${running.origin}/healthz`)).status, 200);
     other.c.close();
@@ -221,7 +226,7 @@ describe('simulated bill acceptor through the real driver', () => {
   it('credits a station for an inserted note: journalled escrow, then credit, then the screen sees it', async () => {
     const screen = running.screens.find((s) => s.view === 'station/3');
     assert.ok(screen);
-    const c = await connect(`${running.origin.replace('http', 'ws')}/ws`, running.origin);
+    const c = await connect(`${running.origin.replace('http', 'ws')}/ws`, running.origin, 'station/3');
     c.send({ type: 'hello', id: 'h', protocol: PROTOCOL_VERSION, token: screen.token });
     await c.next();
     c.send({ type: 'subscribe', id: 's', view: 'station/3' });
@@ -237,8 +242,9 @@ describe('simulated bill acceptor through the real driver', () => {
     // Round snapshots (the betting countdown) come too; the credit arrives in one of them.
     let credited = false;
     for (let i = 0; i < 200 && !credited; i++) {
-      const m = await c.next();
-      credited = m.type === 'snapshot' && m.state.kind === 'station' && m.state.credit === 50_000;
+      await c.next();
+      const v = c.latest();
+      credited = v?.kind === 'station' && v.credit === 50_000;
     }
     assert.ok(credited, 'the station screen was pushed its new credit');
     c.close();

@@ -78,9 +78,10 @@ describe('a stadium of 250 remote stations', { timeout: 600_000 }, () => {
     const stations = numbers.map((n, i) => {
       const betRound = { id: '' };
       const mine = (m: HostMessage) => {
+        if ((m.type === 'snapshot' || m.type === 'patch') && m.view !== `station/${n}`) leaks.push(`station ${n} was sent ${m.view}`);
         if (m.type === 'snapshot') {
+          // Whole: on subscribing (and after the storm's reconnect), then only when a patch would be bigger.
           snapshots[i] = (snapshots[i] ?? 0) + 1;
-          if (m.view !== `station/${n}`) leaks.push(`station ${n} was sent ${m.view}`);
           if (m.state.kind !== 'station' || m.state.station !== n) leaks.push(`station ${n} was sent another view's state`);
           else if (m.state.recall?.some((r) => r.bets.some((b) => b.seat !== 0))) leaks.push(`station ${n} recalls a seat's bet`);
         }
@@ -90,6 +91,10 @@ describe('a stadium of 250 remote stations', { timeout: 600_000 }, () => {
       const s: HeadlessStation = new HeadlessStation(enrolments.get(n) as EnrolmentFile, agent, {
         message: mine,
         view: (state) => {
+          // What the station shows, its patches applied: its own part only, and no remote station's line in the public round.
+          if (state.kind !== 'station' || state.station !== n) leaks.push(`station ${n} shows another view`);
+          else if (state.recall?.some((r) => r.bets.some((b) => b.seat !== 0))) leaks.push(`station ${n} recalls a seat's bet`);
+          if (state.kind === 'station' && state.round?.results?.some((l) => l.seat === 0)) leaks.push(`a remote station's line in the public round`);
           if (state.kind !== 'station' || !state.betting.open || !state.round || betRound.id === state.round.roundId) return;
           betRound.id = state.round.roundId;
           bet(s, state, rng);

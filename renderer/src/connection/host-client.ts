@@ -46,7 +46,8 @@ export class HostClient {
     private readonly events: HostClientEvents,
   ) {
     this.view = view;
-    this.composer = new ViewComposer(view);
+    // A patch that does not follow what the screen holds (one was lost) asks for the part whole.
+    this.composer = new ViewComposer(view, { resync: (parts) => this.send({ type: 'resync', id: this.nextId(), view: this.view, parts }) });
     transport.onMessage((data) => this.receive(data));
     transport.onClose(() => events.closed());
   }
@@ -77,9 +78,10 @@ export class HostClient {
       return;
     }
     const m = decoded.message;
-    if (m.type === 'snapshot' || m.type === 'public') {
+    if (m.type === 'snapshot' || m.type === 'public' || m.type === 'patch' || m.type === 'public-patch') {
+      // The composer keeps the versions' order (an older whole part is ignored, a resynchronised one taken).
       const composed = this.composer.take(m);
-      if (composed && composed.version >= this.version) {
+      if (composed) {
         this.version = composed.version;
         this.events.snapshot(this.view, composed.version, composed.state);
       }
