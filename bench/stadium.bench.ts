@@ -274,6 +274,14 @@ async function run(stations: number, throttledShare: number): Promise<void> {
     console.log(
       `    sent per coup: ${(perRound(measured.bytesSent) / 1024).toFixed(0)} KiB in ${perRound(measured.messagesSent).toFixed(0)} messages, ${(bytesPerStation / 1024).toFixed(2)} KiB in ${messagesPerStation.toFixed(1)} messages per station (${perRound(measured.superseded).toFixed(1)} superseded by a newer snapshot before they went); a card's public round message ${measured.roundMessageBytes} bytes`,
     );
+    // What those bytes carried, per station per coup: the part, whole or as a patch, and the replies.
+    const kinds = Object.entries(measured.kinds ?? {})
+      .sort(([, a], [, b]) => b.bytes - a.bytes)
+      .map(
+        ([kind, k]) =>
+          `${kind} ${(perRound(k.bytes) / Math.max(1, measured.subscribers)).toFixed(0)} B in ${(perRound(k.messages) / Math.max(1, measured.subscribers)).toFixed(1)}`,
+      );
+    if (kinds.length > 0) console.log(`    per station per coup by kind: ${kinds.join(', ')}`);
     const betsPerCommit = measured.bets / Math.max(1, measured.betCommits);
     console.log(
       `    bets: ${perRound(measured.bets).toFixed(0)} a coup in ${perRound(measured.betCommits).toFixed(0)} durable commits (${betsPerCommit.toFixed(2)} bets a commit); the journal's commits in all ${perRound(measured.commits).toFixed(0)} a coup`,

@@ -28,6 +28,7 @@ import { PowerMarker } from './power-marker.js';
 import { LaunchTokens } from './screens/launch-tokens.js';
 import { RefusalLog } from './screens/refusal-log.js';
 import { ScreenSession, type IncomingLimits, type ScreenTransport } from './screens/screen-session.js';
+import type { OutboxCounters } from './screens/outbox.js';
 import { ViewHub } from './screens/view-hub.js';
 import { createHttpServer } from './server/http-server.js';
 import { unknownBetTypes } from './config/table-config.js';
@@ -136,7 +137,7 @@ export interface RunningHost {
   /** A screen connection over any transport (WebSocket, Electron MessagePort), same rules for all. */
   openSession(transport: ScreenTransport): ScreenSession;
   /** What the screen connections sent, summed over every one opened (benchmarks). */
-  sent(): { sessions: number; messages: number; bytes: number; superseded: number };
+  sent(): { sessions: number; messages: number; bytes: number; superseded: number; kinds: OutboxCounters['kinds'] };
   /** Remote stations: their credentials, their acceptors, and the LAN listener (TLS) they reach the host on. */
   stadium: {
     stations: RemoteStations;
@@ -474,7 +475,7 @@ async function serve(
     ...(options.sendBuffer !== undefined ? { limits: { highWater: options.sendBuffer, maxReplies: 64 } } : {}),
     ...(options.incoming ? { incoming: options.incoming } : {}),
   };
-  const sent = { sessions: 0, messages: 0, bytes: 0, superseded: 0 };
+  const sent = { sessions: 0, messages: 0, bytes: 0, superseded: 0, kinds: {} as OutboxCounters['kinds'] };
   const openSessions = new Set<ScreenSession>();
   const openSession = (transport: ScreenTransport, unlimited = false) => {
     // `sessions`: the live ones (the metrics' connected screens); `openSessions` keep their send counters until summed.
@@ -485,20 +486,30 @@ async function serve(
     sent.sessions++;
     return session;
   };
+  const addKinds = (to: OutboxCounters['kinds'], from: OutboxCounters['kinds']) => {
+    for (const [kind, k] of Object.entries(from)) {
+      const t = (to[kind] ??= { messages: 0, bytes: 0 });
+      t.messages += k.messages;
+      t.bytes += k.bytes;
+    }
+  };
   // Sessions' counters are summed when asked; a closed session's are kept in `sent`.
   const sentNow = () => {
-    const out = { ...sent };
+    const out = { ...sent, kinds: {} };
+    addKinds(out.kinds, sent.kinds);
     for (const s of [...openSessions]) {
       const c = s.outbox.counters;
       if (s.closed()) {
         sent.messages += c.sent;
         sent.bytes += c.bytes;
         sent.superseded += c.superseded;
+        addKinds(sent.kinds, c.kinds);
         openSessions.delete(s);
       }
       out.messages += c.sent;
       out.bytes += c.bytes;
       out.superseded += c.superseded;
+      addKinds(out.kinds, c.kinds);
     }
     return out;
   };

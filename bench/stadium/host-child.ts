@@ -133,6 +133,12 @@ async function handle(m: ToHost): Promise<void> {
       bytesSent: sent1.bytes - sent0.bytes,
       messagesSent: sent1.messages - sent0.messages,
       superseded: sent1.superseded - sent0.superseded,
+      kinds: Object.fromEntries(
+        Object.entries(sent1.kinds).map(([kind, k]) => [
+          kind,
+          { messages: k.messages - (sent0.kinds[kind]?.messages ?? 0), bytes: k.bytes - (sent0.kinds[kind]?.bytes ?? 0) },
+        ]),
+      ),
       subscribers,
       roundMessageBytes: Math.round(sizes.splice(0).reduce((a, b) => a + b, 0) / Math.max(1, cards.length)),
       bets: counts.bets,

@@ -23,6 +23,8 @@ export type FromHost =
       bytesSent: number;
       messagesSent: number;
       superseded: number;
+      /** Messages and bytes by what they carried (the outbox's kinds: own, round, panel, whole or patch; reply). */
+      kinds: Record<string, { messages: number; bytes: number }>;
       /** The subscribed screens while measuring (the stations connected). */
       subscribers: number;
       /** The average size of what a card read sent each station (the public round, whole or as a patch). */

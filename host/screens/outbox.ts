@@ -54,6 +54,13 @@ export interface OutboxCounters {
   bytes: number;
   /** Snapshots replaced by a newer one before they were sent (latest wins). */
   superseded: number;
+  /** Messages and bytes by what they carried: `own`, `round` or `panel`, whole or as a patch, and `reply`. */
+  kinds: Record<string, { messages: number; bytes: number }>;
+}
+
+/** A slot's kind as the counters name it: a station's own part, or the public part it names. */
+function kindOf(slot: string): string {
+  return slot.startsWith('public:') ? slot.slice('public:'.length) : 'own';
 }
 
 /**
@@ -74,7 +81,7 @@ export class Outbox {
   private readonly written = new Map<string, number>();
   private replies = 0;
   private closed = false;
-  readonly counters: OutboxCounters = { sent: 0, bytes: 0, superseded: 0 };
+  readonly counters: OutboxCounters = { sent: 0, bytes: 0, superseded: 0, kinds: {} };
 
   constructor(
     private readonly transport: OutboxTransport,
@@ -144,7 +151,7 @@ export class Outbox {
       if (!next) return;
       if ('reply' in next) {
         this.replies--;
-        this.write(next.reply);
+        this.write(next.reply, 'reply');
       } else {
         const u = this.slots.get(next.slot);
         this.slots.delete(next.slot);
@@ -155,16 +162,20 @@ export class Outbox {
 
   /** The patch when the screen holds the version it follows, else the whole part. */
   private send(slot: string, u: Update): void {
-    const m = u.patch && this.written.get(slot) === u.version - 1 ? u.patch : u.whole();
+    const patch = u.patch !== null && this.written.get(slot) === u.version - 1;
+    const m = patch && u.patch ? u.patch : u.whole();
     this.written.set(slot, u.version);
-    this.write(m);
+    this.write(m, `${kindOf(slot)} ${patch ? 'patch' : 'whole'}`);
   }
 
-  private write(m: SharedMessage): void {
+  private write(m: SharedMessage, kind: string): void {
     const size = m.size;
     this.inFlight += size;
     this.counters.sent++;
     this.counters.bytes += size;
+    const k = (this.counters.kinds[kind] ??= { messages: 0, bytes: 0 });
+    k.messages++;
+    k.bytes += size;
     let done = false;
     this.transport.write(m, () => {
       if (done) return;
