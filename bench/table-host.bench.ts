@@ -19,6 +19,7 @@ import { shuffledShoe } from '../hardware/shoe/simulator.js';
 import { simulatedTableConfig } from '../host/config/table-config.js';
 import { tableParams } from '../host/config/table-params.js';
 import { ViewHub } from '../host/screens/view-hub.js';
+import type { Update } from '../host/screens/outbox.js';
 import { startHost } from '../host/start-host.js';
 import { openTable } from '../host/table/start-table.js';
 import { openTableGame } from '../host/table/table-game.js';
@@ -46,9 +47,10 @@ async function client(url: string, onSnapshot: (bytes: number) => void, hello?: 
   // A station's screen has a card once the public round part arrives (protocol 2 sends the round
   // apart from each station's own part, which a card leaves unchanged); the table display's
   // snapshot holds it. Counting snapshots only, every read waited for stations that never got one.
+  // Since protocol 4 either may come as a patch (`patch`, `public-patch`).
   ws.on('message', (d: Buffer) => {
     const head = d.subarray(0, 20).toString();
-    if (!hello || head.startsWith('{"type":"snapshot"') || head.startsWith('{"type":"public"')) onSnapshot(d.length);
+    if (!hello || head.startsWith('{"type":"snapshot"') || head.startsWith('{"type":"public') || head.startsWith('{"type":"patch"')) onSnapshot(d.length);
   });
   if (hello) {
     ws.send(JSON.stringify({ type: 'hello', id: 'h', protocol: PROTOCOL_VERSION, token: hello.token }));
@@ -225,11 +227,12 @@ async function ceiling(game: 'blackjack' | 'baccarat' | 'war', rounds: number): 
   // A screen subscribed to every view, as the table display's and the seven stations' sessions
   // are: the hub builds only views someone watches (a view nobody shows is only marked stale), so
   // without these it built nothing and the figure read 0.0. Each message's bytes are taken as a
-  // socket would take them.
+  // socket would take them: a station's as the patch from the version before where there is one
+  // (protocol 4: the screen holds that version), else whole.
   let delivered = 0;
   const sink = {
-    deliver: (_slot: string, message: { bytes: Uint8Array }) => {
-      delivered += message.bytes.byteLength > 0 ? 1 : 0;
+    deliver: (_slot: string, update: Update) => {
+      delivered += (update.patch ?? update.whole()).bytes.byteLength > 0 ? 1 : 0;
     },
   };
   for (const view of views) hub.subscribe(view, `bench-${view}`, sink);

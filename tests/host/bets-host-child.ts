@@ -20,7 +20,7 @@ const running = await startHost({
   simulatedDealer: { dealMs: 20 },
   timings: { bettingMs: 2500, decisionMs: 1000, resultsMs: 200 },
   groupCommit: { windowMs: arg.windowMs },
-  incoming: { burst: 1000, perSecond: 1000, dropAfter: 1000 },
+  incoming: { burst: 1000, perSecond: 1000, dropAfter: 1000, refused: { burst: 1000, perSecond: 1000 } },
 });
 if (!existsSync(arg.out)) {
   const files = Array.from({ length: arg.stations }, (_, i) => {
