@@ -187,7 +187,14 @@ describe('table host server', () => {
         `told it was over the rate before the close (${reason})`,
       );
     }
-    assert.equal(running.ledger.headOf().seq, head, 'the flood journalled nothing');
+    // The simulated shoe's burn cards may be journalled meanwhile (under load the flood outlasts
+    // the host's start): nothing of station 4's is.
+    const since = Array.from({ length: running.ledger.headOf().seq - head }, (_, i) => running.ledger.entry(head + 1 + i));
+    assert.deepEqual(
+      since.filter((e) => e === undefined || e.type === 'bet.place' || e.body.includes('"kind":"place-bet"')),
+      [],
+      'the flood journalled nothing',
+    );
     other.c.send({ type: 'command', id: 'c', view: 'station/5', version: other.version, command: { name: 'set-language', language: 'en' } });
     const pushed = await other.c.next();
     assert.deepEqual(pushed.type === 'patch' && pushed.ops, [['set', ['language'], 'en']]);
