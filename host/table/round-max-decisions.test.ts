@@ -40,6 +40,22 @@ describe("the table's maximum per round counts what the round's decisions put in
     }
   });
 
+  it('a split that would take the round past the maximum is refused; the pair is played as it stands', () => {
+    const t = open(30_000);
+    try {
+      assert.deepEqual(t.table.placeBet(1, { bet: 'main' }, 20_000), { ok: true });
+      t.clock.runOut(t.table.view().endsAt);
+      dealt(t, '8S 6H 8D 9C'); // seat 1: a pair of eights against a 6
+      assert.ok(t.table.station(1).decision?.legal.includes('split'));
+      const over = t.table.decide(1, 'split');
+      assert.equal(!over.ok && over.refusal, 'over-round-max');
+      assert.equal(t.ledger.credit(1), 80_000, 'nothing more was taken');
+      assert.deepEqual(t.table.decide(1, 'stand'), { ok: true });
+    } finally {
+      t.close();
+    }
+  });
+
   it('a double within the maximum is taken', () => {
     const t = open(40_000);
     try {
