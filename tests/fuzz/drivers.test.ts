@@ -40,6 +40,19 @@ describe('bill acceptor drivers under a fuzzed wire (model-based, seeded slice)'
         { wait: 99 },
         { harm: 'garble', direction: 'to-host' },
       ]));
+  // Hostile campaign seed 503, case 2,755 (ID-003), with no lie told: STACK sent, duplicated on
+  // the wire; the unit ACKs the first and answers INVALID COMMAND to the second, the ACK arrives
+  // garbled, so the driver read the INVALID COMMAND as STACK refused, went back to escrow and took
+  // the unit's STACKING for a credit-without-stack: a false cheat and the note uncredited.
+  for (const protocol of ['id003', 'ssp'] as const)
+    it(`${protocol}: STACK duplicated on the wire and its ACK garbled: not read as refused, the note credited`, () =>
+      runDriverScript(protocol, [
+        { insert: 10, decision: 'stack' },
+        { unplugAfter: 5 },
+        { unplugAfter: 0 },
+        { harm: 'duplicate', direction: 'to-device' },
+        { harm: 'garble', direction: 'to-host' },
+      ]));
   for (const protocol of ['id003', 'ssp'] as const) {
     it(`${protocol}: ${CASES} command sequences with a lying device, seed ${SEED}: no credit the cashbox does not hold`, () =>
       fuzzDriver(protocol, CASES, SEED));

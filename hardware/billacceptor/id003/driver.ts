@@ -107,13 +107,16 @@ export class Id003BillAcceptor extends BillAcceptorBase {
       // A retry, or a frame no request was waiting for: the unit may have moved on unseen.
       const unasked = ch.clear();
       if (attempt > 0 || unasked > 0) this.gap = true;
+      const garbledBefore = this.parser.errors;
       await ch.write(encodeId003(code));
       const deadline = this.clock.now() + this.opts.replyTimeoutMs;
       for (;;) {
         const f = await ch.next(Math.max(1, deadline - this.clock.now()));
         if (!f) break;
         if (f.code === CMD.ACK) return 'ack';
-        if (f.code === STATUS.INVALID_COMMAND) return attempt === 0 ? 'refused' : 'unsure';
+        // A garbled frame before it may have been this command's ACK, the INVALID COMMAND the
+        // answer to a copy of it the wire duplicated: not a refusal the driver can rely on.
+        if (f.code === STATUS.INVALID_COMMAND) return attempt === 0 && this.parser.errors === garbledBefore ? 'refused' : 'unsure';
         this.gap = true;
       }
       this.parser.reset();
