@@ -28,6 +28,13 @@ export interface Command<O extends OptionSpecs = OptionSpecs> {
   readonly positionals?: string;
 }
 
+/** A command as `etg` runs it: its definition (for the help and the messages) and its body. */
+export interface CommandModule {
+  readonly command: Command;
+  /** Returns the exit code; throws UsageError or HelpRequested, or any error for a failure. */
+  run(argv: string[]): Promise<number> | number;
+}
+
 /** Keeps the literal types of the options, so the parsed values are typed from the definition. */
 export function defineCommand<const O extends OptionSpecs>(command: Command<O>): Command<O> {
   return command;

@@ -6,11 +6,11 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it, mock } from 'node:test';
-import { helpJson, helpText, parseCommand, type Command } from './command.js';
+import { helpJson, helpText, parseCommand, type Command, type CommandModule } from './command.js';
 import { main } from './etg.js';
 import { runtimeProblem } from './runtime.js';
 import { loadSingle, loadSubcommand, type Tool } from './subcommand.js';
-import { HelpRequested, UsageError, type CommandModule } from './tool.js';
+import { HelpRequested, UsageError } from './tool.js';
 import { TOOLS } from './tools.js';
 
 const root = path.resolve(import.meta.dirname, '..');

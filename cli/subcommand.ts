@@ -1,8 +1,8 @@
 // The tools `etg` dispatches to: a group of subcommands (`etg ledger verify …`), each in its own
 // module loaded only when run, or a single command (`etg start …`). Every module exports the
 // command's definition and its body (`CommandModule`).
-import { jsonLast } from './command.js';
-import { runTool, UsageError, type CommandModule } from './tool.js';
+import { jsonLast, type CommandModule } from './command.js';
+import { runTool, UsageError } from './tool.js';
 
 interface ToolBase {
   readonly name: string;

@@ -2,7 +2,6 @@
 //   0  done, or --help answered
 //   1  the command ran and failed (a ledger that does not verify, a device that does not answer)
 //   2  the command line was refused: an unknown option or command, a missing or bad value
-import type { Command } from './command.js';
 
 /** A refusal of the command line: printed without a stack, exit code 2. */
 export class UsageError extends Error {}
@@ -16,13 +15,6 @@ export class HelpRequested extends Error {
   ) {
     super(text);
   }
-}
-
-/** A command as `etg` runs it: its definition (for the help and the messages) and its body. */
-export interface CommandModule {
-  readonly command: Command;
-  /** Returns the exit code; throws UsageError or HelpRequested, or any error for a failure. */
-  run(argv: string[]): Promise<number> | number;
 }
 
 /** Prints how a command ended and returns its exit code (see the table at the top). */

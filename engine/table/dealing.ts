@@ -1,7 +1,8 @@
 import type { DecisionDue, ProgressiveSettled, RoundStake } from './game.js';
-import { discardHeld, putOnHold } from './holds.js';
+import { discardHeld, placeHeld } from './held-cards.js';
+import { putOnHold } from './on-hold.js';
 import { creditOf, decidesNow, deciderStations, pendingOf, timeoutDefault } from './queries.js';
-import { applyDeferredShoe, placeHeld } from './shoe.js';
+import { applyDeferredShoe } from './shoe-change.js';
 import { MAX_HISTORY, stationAt, type Decision, type HistoryItem, type InPlay, type SettledLine } from './state.js';
 import type { Turn } from './turn.js';
 import type { DecisionAction } from './vocabulary.js';

@@ -3,7 +3,10 @@ import { advance, roundCore, resumeCountdown, showResults } from './dealing.js';
 import type { JournalRecord } from './effects.js';
 import type { CorrectionRule } from './game.js';
 import { pendingOf, remaining } from './queries.js';
-import { applyDeferredShoe, takeCard } from './shoe.js';
+import { putOnHold, readDuringHold } from './on-hold.js';
+import { discardHeld } from './held-cards.js';
+import { applyDeferredShoe } from './shoe-change.js';
+import { takeCard } from './shoe.js';
 import type { Hold } from './state.js';
 import type { Turn } from './turn.js';
 import type { Correction, HoldReason, Uncorrectable } from './vocabulary.js';
@@ -20,59 +23,6 @@ function twoPeopleRefusal(action: string, who: readonly string[]): string | null
   if (who.length < 2 || !who[0] || !who[1]) return `${action} needs a supervisor and a second person`;
   if (new Set(who).size !== who.length) return 'the second person must be someone other than the supervisor';
   return null;
-}
-
-/**
- * Puts the table on hold, journalled (pending) so that a fold of the journal puts it back on
- * hold too, in a round or between rounds.
- */
-export function putOnHold<S, R>(t: Turn<S, R>, reason: HoldReason, card: string | null, sequence?: number): void {
-  // A hold while a round is dealt is that round's; so is one in the results of a round just settled
-  // (a card the dealer draws after standing: Macau 2009 Art. 6 1), Portugal rule 19), which its
-  // correction, its recall and its evidence must show (issue 33 item 6).
-  const roundId = t.state.phase === 'dealing' || (t.state.phase === 'results' && t.state.results !== null) ? t.state.roundId : null;
-  t.write({
-    type: 'misread',
-    payload: {
-      tableId: t.tableId,
-      ...(roundId ? { roundId } : {}),
-      detail: reason,
-      resolution: 'pending',
-      ...(card ? { card } : {}),
-      ...(sequence !== undefined ? { shoeSequence: [sequence] } : {}),
-    },
-  });
-  // The read that caused the hold is journalled: a re-report of its sequence is not a new read.
-  if (sequence !== undefined) t.set({ sequences: [...t.state.sequences, sequence] });
-  t.set({ hold: { reason, card, sequence: sequence ?? null, reads: [], roundId }, countdown: null });
-  t.log('warn', 'table on hold', { roundId: t.state.roundId, reason, card, phase: t.state.phase });
-}
-
-/**
- * A read while the table is already on hold (a shoe without a gate, or a draw that beat the
- * lock): nothing is placed, but the card left the shoe, so it is journalled with its sequence
- * number and the hold's round for the inspector, and the hold's resolution must account for it.
- */
-export function readDuringHold<S, R>(t: Turn<S, R>, kind: 'card' | 'unreadable' | 'wrong-deck', card: string | null, sequence?: number): void {
-  const hold = t.state.hold;
-  if (!hold) return;
-  t.write({
-    type: 'misread',
-    payload: {
-      tableId: t.tableId,
-      ...(hold.roundId ? { roundId: hold.roundId } : {}),
-      detail: `${kind === 'card' ? 'card' : `${kind} card`} read during the ${hold.reason} hold`,
-      resolution: 'pending',
-      duringHold: true,
-      ...(card ? { card } : {}),
-      ...(sequence !== undefined ? { shoeSequence: [sequence] } : {}),
-    },
-  });
-  t.set({
-    hold: { ...hold, reads: [...hold.reads, { ...(card ? { card } : {}), ...(sequence !== undefined ? { shoeSequence: sequence } : {}) }] },
-    ...(sequence !== undefined ? { sequences: [...t.state.sequences, sequence] } : {}),
-  });
-  t.log('warn', 'card read while the table is on hold: journalled, not placed', { roundId: hold.roundId, card, kind, sequence, hold: hold.reason });
 }
 
 /** The shoe could not read a card, or read one of another deck set: hold until resolved. */
@@ -295,11 +245,4 @@ export function correct<S, R>(t: Turn<S, R>, correction: Correction, supervisor:
   t.set({ hold: null });
   if (dealing) advance(t);
   else if (!t.state.faults.halted) resumeCountdown(t);
-}
-
-/** Misdrawn cards nobody asked for go to the discards with the round (rule 18), recorded with its cards. */
-export function discardHeld<S, R>(t: Turn<S, R>): void {
-  const held = t.state.held ?? [];
-  if (held.length === 0) return;
-  t.set({ held: [], cards: [...t.state.cards, ...held.map((h) => ({ card: h.card, to: 'discard' }))] });
 }

@@ -1,6 +1,7 @@
-import { cardCode, parseCard, type Card } from '../cards/card.js';
+import { cardCode, type Card } from '../cards/card.js';
 import { advance } from './dealing.js';
-import { putOnHold, readDuringHold } from './holds.js';
+import { putOnHold, readDuringHold } from './on-hold.js';
+import { applyNewShoe } from './shoe-change.js';
 import type { Turn } from './turn.js';
 
 // The card-reading shoe's events: each card in the order it left the shoe, the cut card, a new
@@ -67,40 +68,4 @@ export function shoeLoaded<S, R>(t: Turn<S, R>, sequence?: number): void {
   // round finishes on the game's current shoe, the new shoe's procedure starts after it.
   if (t.state.phase === 'dealing' && t.state.round !== null) return t.set({ shoeDeferred: true });
   applyNewShoe(t, sequence);
-}
-
-function applyNewShoe<S, R>(t: Turn<S, R>, sequence?: number): void {
-  t.set({ out: {}, shoeDeferred: false, shoe: t.game.newShoe(t.state.shoe), shoeNo: t.state.shoeNo + 1 });
-  t.write({ type: 'shoe.change', payload: { tableId: t.tableId, event: 'loaded', ...(sequence !== undefined ? { sequence } : {}) } });
-}
-
-/** A round ended while a new shoe waited: it is applied now. */
-export function applyDeferredShoe<S, R>(t: Turn<S, R>): void {
-  if (t.state.shoeDeferred) applyNewShoe(t);
-}
-
-/**
- * The round asks for a card a player asked for (or the dealer draws) while a misdrawn card is
- * kept for it (Portugal rule 18; Macau Art. 5 n.1 2)): that card is placed, journalled as read
- * with its own sequence number. It left the shoe before, so the inventory has it already.
- */
-export function placeHeld<S, R>(t: Turn<S, R>): boolean {
-  const [first, ...rest] = t.state.held ?? [];
-  const round = t.state.round;
-  if (!first || round === null) return false;
-  const r = t.game.takeCard(t.state.shoe, round, parseCard(first.card));
-  if (!r.ok) return false;
-  t.write({
-    type: 'card.read',
-    payload: {
-      tableId: t.tableId,
-      roundId: t.state.roundId,
-      ...(first.sequence !== undefined ? { sequence: first.sequence } : {}),
-      card: first.card,
-      to: r.to,
-    },
-  });
-  t.set({ held: rest, shoe: r.shoe, round: r.round, cards: [...t.state.cards, { card: first.card, to: r.to }] });
-  t.log('info', 'misdrawn card placed where it was asked for', { roundId: t.state.roundId, card: first.card, to: r.to });
-  return true;
 }
