@@ -53,6 +53,20 @@ describe('bill acceptor drivers under a fuzzed wire (model-based, seeded slice)'
         { harm: 'duplicate', direction: 'to-device' },
         { harm: 'garble', direction: 'to-host' },
       ]));
+  // Hostile campaign seed 502, case 35,876 (ID-003): STACK of a 20 answered INVALID COMMAND yet
+  // carried out; a status reply lost (a gap), then ESCROW of a 10 (a lie) was taken as a new note
+  // after the 20 gone back unseen, and the 20's VEND VALID credited the 10: the player short by 10.
+  it('id003: a STACK refused yet carried out, a reply lost, another note claimed in escrow: no credit the cashbox does not hold', () =>
+    runDriverScript('id003', [
+      { lie: { kind: 'refuse', command: 'stack', execute: true } },
+      { insert: 20, decision: 'stack' },
+      { lie: { kind: 'status', code: 0x13, data: [0x61] } },
+      { lie: { kind: 'mute' } },
+      { harm: 'duplicate', direction: 'to-host' },
+      { lie: { kind: 'return-as-stack', answer: 'ack' } },
+      { insert: 10, decision: 'stack' },
+      { unplugAfter: 6 },
+    ]));
   for (const protocol of ['id003', 'ssp'] as const) {
     it(`${protocol}: ${CASES} command sequences with a lying device, seed ${SEED}: no credit the cashbox does not hold`, () =>
       fuzzDriver(protocol, CASES, SEED));
