@@ -43,8 +43,12 @@ export const TableParamsSchema = z.strictObject({
 });
 
 export const TableInput = z.discriminatedUnion('kind', [
-  /** The table's parameters as this run starts with them (first start, or a changed configuration file). */
-  z.strictObject({ kind: z.literal('open'), at, params: TableParamsSchema, game: z.string().min(1).max(64) }),
+  /**
+   * The table's parameters as this run starts with them (first start, or a changed configuration
+   * file). `game` is the game's identity: its kind, profile and every option, a jackpot program's
+   * figures included (several hundred characters for Portugal's progressive), so its bound is wide.
+   */
+  z.strictObject({ kind: z.literal('open'), at, params: TableParamsSchema, game: z.string().min(1).max(65_536) }),
   /** A journalled configuration change takes effect (between rounds): new limits or timings. */
   z.strictObject({ kind: z.literal('configure'), at, params: TableParamsSchema }),
   /** The host started again on this journal: countdowns start afresh; `newShoe` when its shoe is a new device. */

@@ -1,27 +1,56 @@
-// The table is one state machine whose log is the journal: random sequences of everything that
-// can happen to a table (chips, countdowns, cards in and out of turn, unreadable cards, decisions
-// right and wrong, voids, manual entries, faults, notes, new shoes) are fed to the live runtime
-// over a real ledger. After every input the money must be conserved and the table's credits must
-// be the ledger's; at the end, `step` folded over the journal must give back the live state exactly.
+// The table is one state machine whose log is the journal: random sequences of every kind of
+// input a table takes (chips from seated and remote stations, countdowns, cards in and out of
+// turn, unreadable and wrong-deck cards, decisions right and wrong, dealing errors and their
+// corrections (right, wrong and forbidden ones), voids with and without a reason no correction
+// could fix, manual entries, faults and disabled stations, configuration changes, jackpot resets,
+// writes the ledger refuses, notes, new shoes) are fed to the live runtime over a real ledger.
+// After every input the money must be conserved and the table's credits must be the ledger's; at
+// the end, `step` folded over the journal must give back the live state exactly.
+//
+// A test of the test: each family of input fed to a fold planted with a bug that drops or
+// misreads that family (a parameter of `play`, never a change to the production code) must be
+// caught, so a kind the generator stops reaching fails here, not silently.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import pino from 'pino';
 import { parseCard, RANKS, SUITS, type CardCode } from '../../engine/cards/card.js';
-import { foldJournal } from '../../engine/table/fold.js';
-import { pendingOf } from '../../engine/table/queries.js';
+import { EXAMPLE_JACKPOT_PROGRAM } from '../../engine/blackjack/jackpot/program.js';
+import { foldJournal, type JournalItem } from '../../engine/table/fold.js';
+import { TableInput } from '../../engine/table/inputs.js';
+import { correctionsFor, deciderStations, pendingOf } from '../../engine/table/queries.js';
 import type { TableParams } from '../../engine/table/state.js';
 import { withTableGame } from '../../engine/games.js';
-import { latestCheckpoint, Ledger, tableJournal, verifyLedger } from '../../ledger/index.js';
+import { CORRECTIONS, UNCORRECTABLE, type DecisionAction } from '../../engine/table/vocabulary.js';
+import { jackpotPools, latestCheckpoint, Ledger, tableJournal, verifyLedger } from '../../ledger/index.js';
 import type { GameKind, Spot } from '../../protocol/index.js';
 import { manualTimers } from '../testing/manual-timers.js';
 import { openTable } from './start-table.js';
 
 const PROFILE: Record<GameKind, string> = { blackjack: 'portugal-2001', baccarat: 'macau-no-commission', war: 'macau' };
-/** The no-commission alternative is the regulator's choice (Art. 19): it needs its reference. */
-const OPTIONS: Record<GameKind, Record<string, unknown>> = { blackjack: {}, baccarat: { authorisation: 'DICJ-TEST-1' }, war: {} };
+/**
+ * The no-commission alternative is the regulator's choice (Art. 19): it needs its reference.
+ * Blackjack plays Portugal's progressive (rules 38–50), so jackpot chips and resets are reached.
+ */
+const OPTIONS: Record<GameKind, Record<string, unknown>> = {
+  blackjack: { jackpot: true, jackpotCards: 3, jackpotProgram: EXAMPLE_JACKPOT_PROGRAM, authorisation: 'IGJ-TEST-1' },
+  baccarat: { authorisation: 'DICJ-TEST-1' },
+  war: {},
+};
 const CARDS: CardCode[] = RANKS.flatMap((r) => SUITS.map((s) => `${r}${s}` as const));
 const NOTES = [10_000, 50_000, 100_000];
+/** Seated stations 1–4 and two remote stations (a stadium: 101, 102). */
+const STATIONS = [1, 2, 3, 4, 101, 102];
+/** Rule 47: the jackpot chip is the program's amount, its only limit (as host/config/table-params.ts sets it). */
+const JACKPOT_LIMIT = { jackpot: { min: EXAMPLE_JACKPOT_PROGRAM.stake, max: EXAMPLE_JACKPOT_PROGRAM.stake } };
+/** Configurations a `configure` may switch to (limits, timings, a round maximum). */
+const CONFIGS: ReadonlyArray<Partial<TableParams>> = [
+  { limits: { min: 1_000, max: 100_000 } },
+  { limits: { min: 2_000, max: 50_000 }, timings: { bettingMs: 2_000, decisionMs: 500, resultsMs: 0 } },
+  { limits: { min: 1_000, max: 100_000 }, roundMax: 30_000 },
+  { limits: { min: 5_000, max: 5_000 }, betLimits: { ...JACKPOT_LIMIT, behind: { min: 1_000, max: 2_000 } } },
+];
+const JACKPOT_LEVELS = ['main', 'minor', 'grand'];
 
 /** What happens next, drawn by fast-check; interpreted against the table as it stands then. */
 type Act =
@@ -39,7 +68,17 @@ type Act =
   | { kind: 'note'; station: number; note: number }
   | { kind: 'halt'; on: boolean }
   | { kind: 'new-shoe' }
-  | { kind: 'cut' };
+  | { kind: 'cut' }
+  | { kind: 'wrong-deck'; card: number }
+  | { kind: 'faults'; halted: boolean; stopped: boolean; jackpot: boolean; disabled: number[] }
+  | { kind: 'configure'; config: number }
+  | { kind: 'dealing-error' }
+  /** A correction: one the hold's text lists (`listed`), or any correction at all (often a wrong one). */
+  | { kind: 'correct'; pick: number; listed: boolean }
+  | { kind: 'void-uncorrectable'; why: number }
+  | { kind: 'jackpot-reset'; level: number; to: number }
+  /** The ledger refuses the next write: the table must hold, journalled, with nothing of it done. */
+  | { kind: 'refuse-write' };
 
 const act: fc.Arbitrary<Act> = fc.oneof(
   { weight: 30, arbitrary: fc.record({ kind: fc.constant('auto' as const), pick: fc.nat(1000) }) },
@@ -64,18 +103,63 @@ const act: fc.Arbitrary<Act> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('halt' as const), on: fc.boolean() }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'new-shoe' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'cut' as const }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('wrong-deck' as const), card: fc.nat(51) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('faults' as const),
+      halted: fc.boolean(),
+      stopped: fc.boolean(),
+      jackpot: fc.boolean(),
+      disabled: fc.subarray(STATIONS),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('configure' as const), config: fc.nat(CONFIGS.length - 1) }) },
+  { weight: 2, arbitrary: fc.constant({ kind: 'dealing-error' as const }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('correct' as const), pick: fc.nat(20), listed: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('void-uncorrectable' as const), why: fc.nat(UNCORRECTABLE.length - 1) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('jackpot-reset' as const),
+      level: fc.nat(JACKPOT_LEVELS.length - 1),
+      to: fc.constantFrom(500_000, 1_000_000, 1_500_000, 3_000_000),
+    }),
+  },
+  { weight: 1, arbitrary: fc.constant({ kind: 'refuse-write' as const }) },
 );
 
 const params: TableParams = {
   tableId: 'PROP-1',
   stations: [1, 2, 3, 4].map((n) => ({ station: n, seat: n })),
+  remote: 2,
   limits: { min: 1_000, max: 100_000 },
-  betLimits: {},
+  betLimits: JACKPOT_LIMIT,
   timings: { bettingMs: 1_000, decisionMs: 1_000, resultsMs: 500 },
 };
 
+/**
+ * A bug planted in what checks the table (a test of the test): `fold` rewrites the journal the
+ * fold reads back, as a fold that drops or misreads an input kind would.
+ */
+export interface Plant {
+  readonly fold?: (items: readonly JournalItem[]) => readonly JournalItem[];
+}
+
+/**
+ * A difference found by the recovery checks (the fold against the live table), told apart from
+ * any other failure so a planted bug in the fold counts as caught only when the fold check caught it.
+ */
+class FoldMismatch extends Error {}
+
+/** Every station's credit on the ledger's meters, and what the progressive's pools hold. */
+function held(ledger: Ledger): number {
+  const meters = STATIONS.reduce((sum, st) => sum + ledger.credit(st), 0);
+  return meters + jackpotPools(ledger).reduce((sum, p) => sum + p.pool, 0);
+}
+
 /** Plays `acts` on a fresh table of `game`, checking after each; returns the number of rounds closed. */
-function play(game: GameKind, acts: readonly Act[]): number {
+function play(game: GameKind, acts: readonly Act[], plant: Plant = {}): number {
   // Checkpoints every few entries: the runtime's state goes into them as the table plays.
   const ledger = Ledger.open({ file: ':memory:', terminalId: 'PROP-1', checkpointEvery: 9 });
   try {
@@ -96,24 +180,44 @@ function play(game: GameKind, acts: readonly Act[]): number {
           txId: `note-${station}-${notesIn}-${seq++}`,
         });
       };
-      for (const st of params.stations) note(st.station, 100_000);
+      for (const st of STATIONS) note(st, 100_000);
+      // Money in play is the notes taken: on the meters, in the pools, in open rounds, less what
+      // the house won (its balance). The pools' seed is the house's, so it is measured from here.
+      const base = held(ledger) - ledger.balance('house') - notesIn;
       const deal = (pick: number) => {
         const card = CARDS[(pick + shoe * 7) % CARDS.length] ?? 'AS';
         shoe++;
         table.onCard(parseCard(card), ++seq);
       };
+      const decider = (pick: number): { station: number; legal: readonly DecisionAction[]; default: DecisionAction } | null => {
+        const p = pendingOf(table.state, def);
+        if (!p || p.kind !== 'decision') return null;
+        const stations = deciderStations(table.state, p);
+        const station = stations[pick % Math.max(1, stations.length)];
+        return station === undefined ? null : { station, legal: p.legal, default: p.default };
+      };
       for (const a of acts) {
         switch (a.kind) {
           case 'auto': {
             const cue = table.cue();
-            const p = pendingOf(table.state, def);
+            const d = decider(a.pick);
             if (cue?.kind === 'shuffle') table.onNewShoe(++seq);
             else if (cue?.kind === 'card') deal(a.pick);
-            else if (p?.kind === 'decision')
-              table.decide(p.decider.kind === 'behind' ? p.decider.station : p.seat, p.legal[a.pick % p.legal.length] ?? p.default);
-            else if (table.state.hold) table.voidRound('property test: resolved', ['sup-1', 'wit-2']);
-            else if (table.state.phase === 'betting' && table.state.chips.length === 0) {
-              const station = 1 + (a.pick % 4);
+            else if (d) table.decide(d.station, d.legal[a.pick % d.legal.length] ?? d.default);
+            else if (table.state.hold) {
+              // As a supervisor and a witness would: the card entered by hand where the shoe could
+              // not read it, the hold's own correction where its text has one, else the last resort.
+              const hold = table.state.hold;
+              const rules = correctionsFor(table.state, def).filter((c) => 'rule' in c);
+              const rule = rules[a.pick % Math.max(1, rules.length)];
+              const entered =
+                hold.reason === 'unreadable' && hold.reads.length === 0 && a.pick % 3 !== 2
+                  ? table.input({ kind: 'enter-card', at: clock.now(), card: CARDS[a.pick % CARDS.length] ?? 'AS', supervisor: 'sup-1', witness: 'wit-2' }).ok
+                  : false;
+              const corrected = !entered && rule && a.pick % 3 !== 2 ? table.correct(rule.correction, 'sup-1', 'wit-2').ok : entered;
+              if (!corrected) table.voidRound('property test: resolved', ['sup-1', 'wit-2']);
+            } else if (table.state.phase === 'betting' && table.state.chips.length === 0) {
+              const station = STATIONS[a.pick % STATIONS.length] ?? 1;
               table.placeBet(station, { bet: def.bets[a.pick % def.bets.length] ?? 'main' }, 1_000 * (1 + (a.pick % 10)));
             } else if (table.view().endsAt !== null) clock.runOut(table.view().endsAt);
             break;
@@ -121,7 +225,9 @@ function play(game: GameKind, acts: readonly Act[]): number {
           case 'bet': {
             const spots: Spot[] = [...def.bets.map((bet): Spot => ({ bet })), { bet: 'behind', seat: 1 + (a.spot % 4) }];
             const spot = spots[a.spot % spots.length];
-            if (spot) table.placeBet(a.station, spot, a.chips * 1_000);
+            const station = STATIONS[(a.station + a.spot) % STATIONS.length] ?? a.station;
+            // The jackpot chip is the program's amount (rule 47); any other is refused.
+            if (spot) table.placeBet(station, spot, spot.bet === 'jackpot' ? EXAMPLE_JACKPOT_PROGRAM.stake : a.chips * 1_000);
             break;
           }
           case 'clear':
@@ -141,25 +247,37 @@ function play(game: GameKind, acts: readonly Act[]): number {
           case 'unreadable':
             table.onAnomaly('unreadable', null, ++seq);
             break;
+          case 'wrong-deck':
+            table.onAnomaly('wrong-deck', CARDS[a.card] ?? 'AS', ++seq);
+            break;
           case 'decide': {
-            const p = pendingOf(table.state, def);
-            if (!p || p.kind !== 'decision') break;
-            const station = p.decider.kind === 'behind' ? p.decider.station : p.seat;
-            const action = a.wrong ? 'war' : (p.legal[a.pick % p.legal.length] ?? p.default);
-            table.decide(station, action);
+            const d = decider(a.pick);
+            if (!d) break;
+            table.decide(d.station, a.wrong ? 'war' : (d.legal[a.pick % d.legal.length] ?? d.default));
             break;
           }
           case 'void':
             table.voidRound('property test', ['sup-1', 'wit-2']);
             break;
+          case 'void-uncorrectable':
+            table.voidRound('property test: no correction', ['sup-1', 'wit-2'], UNCORRECTABLE[a.why]);
+            break;
           case 'enter':
             table.input({ kind: 'enter-card', at: clock.now(), card: CARDS[a.card] ?? 'AS', supervisor: 'sup-1', witness: 'wit-2' });
             break;
           case 'note':
-            note(a.station, NOTES[a.note] ?? 10_000);
+            note(STATIONS[a.station + a.note] ?? a.station, NOTES[a.note] ?? 10_000);
             break;
           case 'halt':
             table.setFaults({ halted: a.on ? 'shoe-alarm' : null, newBetsStopped: a.on ? 'shoe-alarm' : null, disabled: [] });
+            break;
+          case 'faults':
+            table.setFaults({
+              halted: a.halted ? 'shoe-alarm' : null,
+              newBetsStopped: a.stopped ? 'acceptor-fault' : null,
+              jackpotStopped: a.jackpot ? 'jackpot-link' : null,
+              disabled: a.disabled,
+            });
             break;
           case 'new-shoe':
             table.onNewShoe(++seq);
@@ -167,12 +285,46 @@ function play(game: GameKind, acts: readonly Act[]): number {
           case 'cut':
             table.onCutCard(++seq);
             break;
+          case 'configure':
+            table.configure({ ...params, ...CONFIGS[a.config] });
+            break;
+          case 'dealing-error':
+            table.reportDealingError('sup-1');
+            break;
+          case 'correct': {
+            const listed = correctionsFor(table.state, def);
+            const correction = a.listed ? listed[a.pick % Math.max(1, listed.length)]?.correction : CORRECTIONS[a.pick % CORRECTIONS.length];
+            if (correction) table.correct(correction, 'sup-1', 'wit-2');
+            break;
+          }
+          case 'jackpot-reset':
+            table.input({
+              kind: 'jackpot-reset',
+              at: clock.now(),
+              level: JACKPOT_LEVELS[a.level] ?? 'main',
+              to: a.to,
+              supervisor: 'sup-1',
+              witness: 'wit-2',
+              authorisation: 'IGJ-TEST-1',
+            });
+            break;
+          case 'refuse-write': {
+            // The next write the table asks for is refused once (a full disk, a locked file).
+            const appendMany = ledger.appendMany.bind(ledger);
+            ledger.appendMany = (entries) => {
+              ledger.appendMany = appendMany;
+              throw new Error(`property test: the ledger refuses ${entries.length} entr(ies)`);
+            };
+            // Something the table writes: the first chip of a station, or the hold's last resort.
+            if (table.state.phase === 'betting') table.placeBet(1, { bet: def.bets[0] ?? 'main' }, 1_000);
+            else table.voidRound('property test: refused write', ['sup-1', 'wit-2']);
+            ledger.appendMany = appendMany;
+            break;
+          }
         }
         if (table.state.phase === 'results' && table.state.results) closed++;
         // The table plays against the ledger's credits, and no minor unit is made or lost.
-        for (const st of params.stations)
-          assert.equal(table.state.credits[st.station] ?? 0, ledger.credit(st.station), `station ${st.station}'s credit after ${a.kind}`);
-        const onMeters = params.stations.reduce((sum, st) => sum + ledger.credit(st.station), 0);
+        for (const st of STATIONS) assert.equal(table.state.credits[st] ?? 0, ledger.credit(st), `station ${st}'s credit after ${a.kind}`);
         const inPlay = table.state.placed.reduce((sum, p) => sum + p.amount, 0);
         const open = ledger
           .openRounds()
@@ -180,26 +332,37 @@ function play(game: GameKind, acts: readonly Act[]): number {
           .reduce((sum, x) => sum + x.amount, 0);
         if (table.state.phase === 'dealing') assert.equal(inPlay, open, `what the table has in play is what the ledger has open, after ${a.kind}`);
         else assert.equal(open, 0, `no round open in the ledger outside a round, after ${a.kind}`);
-        assert.equal(onMeters + open - ledger.balance('house'), notesIn, `money conserved after ${a.kind}`);
+        assert.equal(held(ledger) + open - ledger.balance('house') - base, notesIn, `money conserved after ${a.kind}`);
       }
       // Recovery: the fold of the journal is the live table, exactly.
-      const folded = foldJournal(tableJournal(ledger), def, params);
-      assert.deepEqual(folded.problems, []);
-      assert.equal(folded.opened, true);
-      assert.deepStrictEqual(JSON.parse(JSON.stringify(folded.state)), JSON.parse(JSON.stringify(table.state)));
-      // A restart folds from the newest checkpoint holding the table's state: the same table.
-      const c = latestCheckpoint(ledger, { withTable: true });
-      assert.equal(c.status, 'ok', 'the runtime wrote checkpoints with its state');
-      if (c.status === 'ok' && c.checkpoint.state.table) {
-        assert.equal(c.checkpoint.state.table.identity, def.identity);
-        const from = { state: c.checkpoint.state.table.state as typeof folded.state, opened: true };
-        const resumed = foldJournal(tableJournal(ledger, c.checkpoint.seq + 1), def, params, from);
-        assert.deepEqual(resumed.problems, []);
-        assert.deepStrictEqual(JSON.parse(JSON.stringify(resumed.state)), JSON.parse(JSON.stringify(table.state)));
+      try {
+        recovered();
+      } catch (e) {
+        throw new FoldMismatch(e instanceof Error ? e.message : String(e), { cause: e });
       }
-      assert.equal(verifyLedger(ledger, { from: 'checkpoint' }).ok, true, 'verified from the newest checkpoint');
       table.stop();
       return closed;
+      function recovered() {
+        const journal = (from?: number) => {
+          const items = [...tableJournal(ledger, from)];
+          return plant.fold ? plant.fold(items) : items;
+        };
+        const folded = foldJournal(journal(), def, params);
+        assert.deepEqual(folded.problems, []);
+        assert.equal(folded.opened, true);
+        assert.deepStrictEqual(JSON.parse(JSON.stringify(folded.state)), JSON.parse(JSON.stringify(table.state)));
+        // A restart folds from the newest checkpoint holding the table's state: the same table.
+        const c = latestCheckpoint(ledger, { withTable: true });
+        assert.equal(c.status, 'ok', 'the runtime wrote checkpoints with its state');
+        if (c.status === 'ok' && c.checkpoint.state.table) {
+          assert.equal(c.checkpoint.state.table.identity, def.identity);
+          const from = { state: c.checkpoint.state.table.state as typeof folded.state, opened: true };
+          const resumed = foldJournal(journal(c.checkpoint.seq + 1), def, params, from);
+          assert.deepEqual(resumed.problems, []);
+          assert.deepStrictEqual(JSON.parse(JSON.stringify(resumed.state)), JSON.parse(JSON.stringify(table.state)));
+        }
+        assert.equal(verifyLedger(ledger, { from: 'checkpoint' }).ok, true, 'verified from the newest checkpoint');
+      }
     });
   } finally {
     ledger.close();
@@ -208,22 +371,97 @@ function play(game: GameKind, acts: readonly Act[]): number {
 
 /**
  * A fresh seed each run, printed, so every run explores new sequences and a failure is replayed
- * with `FC_SEED=<seed>` (fast-check prints the path to the shrunk case beside it).
+ * with `FC_SEED=<seed>` (fast-check prints the path to the shrunk case beside it). `FC_RUNS` sets
+ * the number of sequences per game: a few seconds' worth in the suite, a campaign by hand.
  */
 const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : Math.floor(Math.random() * 0x7fffffff);
+const RUNS = process.env.FC_RUNS ? Number(process.env.FC_RUNS) : 25;
+const sequences = fc.array(act, { minLength: 20, maxLength: 240 });
 
 describe('the table as a state machine over its journal (property)', () => {
   for (const game of ['blackjack', 'baccarat', 'war'] as const) {
     it(`${game}: any sequence of inputs conserves money at every step, and the fold of the journal is the live table`, () => {
-      console.log(`fold property (${game}): seed ${SEED} (replay: FC_SEED=${SEED})`);
+      console.log(`fold property (${game}): seed ${SEED}, ${RUNS} runs (replay: FC_SEED=${SEED}; more: FC_RUNS=<n>)`);
       let rounds = 0;
+      const kinds = new Set<string>();
       fc.assert(
-        fc.property(fc.array(act, { minLength: 20, maxLength: 240 }), (acts) => {
-          rounds += play(game, acts);
+        fc.property(sequences, (acts) => {
+          rounds += play(game, acts, { fold: (items) => (items.forEach((i) => i.kind === 'input' && kinds.add(kindOf(i))), items) });
         }),
-        { numRuns: 60, seed: SEED },
+        { numRuns: RUNS, seed: SEED },
       );
       assert.ok(rounds > 0, 'the random sequences closed rounds (the property saw settlements, not only betting)');
+      console.log(`fold property (${game}): journalled input kinds: ${[...kinds].sort().join(', ')}`);
     });
   }
+});
+
+/** The kind of a journalled table input (`?` for one that is not an object with a kind). */
+function kindOf(item: Extract<JournalItem, { kind: 'input' }>): string {
+  const input = item.input;
+  return input !== null && typeof input === 'object' && 'kind' in input && typeof input.kind === 'string' ? input.kind : '?';
+}
+
+/** A fold that never sees inputs of `kind` nor the entries they wrote: as if its step ignored them. */
+function dropping(kind: TableInput['kind']): Plant {
+  return {
+    fold: (items) => {
+      const out: JournalItem[] = [];
+      let skip = 0;
+      for (const item of items) {
+        if (skip > 0 && item.kind === 'entry') {
+          skip--;
+          continue;
+        }
+        skip = 0;
+        if (item.kind === 'input' && kindOf(item) === kind) skip = item.effects;
+        else out.push(item);
+      }
+      return out;
+    },
+  };
+}
+
+/** A fold that reads every `correct` input as another correction than the one journalled. */
+const misreadCorrections: Plant = {
+  fold: (items) =>
+    items.map((item) => {
+      const parsed = item.kind === 'input' ? TableInput.safeParse(item.input) : null;
+      const input = parsed?.success ? parsed.data : null;
+      if (item.kind !== 'input' || input?.kind !== 'correct') return item;
+      const other = CORRECTIONS[(CORRECTIONS.indexOf(input.correction) + 1) % CORRECTIONS.length] ?? input.correction;
+      return { ...item, input: { ...input, correction: other } };
+    }),
+};
+
+/**
+ * The test of the test: a fold planted with a bug in one family of inputs must fail the property
+ * (within the runs the suite gives it). A family the generator stops reaching, or a check that
+ * stops looking, makes its case fail here.
+ */
+describe('the property catches a planted bug in each family of inputs (a test of the test)', () => {
+  const planted: [GameKind, string, Plant][] = [
+    ['baccarat', 'a fold that ignores configuration changes', dropping('configure')],
+    ['blackjack', 'a fold that ignores dealing errors reported by a supervisor', dropping('dealing-error')],
+    ['war', 'a fold that ignores corrections', dropping('correct')],
+    ['baccarat', 'a fold that reads each correction as another', misreadCorrections],
+    ['blackjack', 'a fold that ignores jackpot resets', dropping('jackpot-reset')],
+    ['war', 'a fold that ignores the ledger refusing a write', dropping('journal-refused')],
+    ['baccarat', 'a fold that ignores voids', dropping('void')],
+    ['war', 'a fold that ignores card anomalies', dropping('anomaly')],
+    ['blackjack', 'a fold that ignores manual card entries', dropping('enter-card')],
+    ['baccarat', 'a fold that ignores faults', dropping('faults')],
+  ];
+  for (const [game, name, plant] of planted)
+    it(`${game}: ${name} is caught`, () => {
+      const r = fc.check(
+        fc.property(sequences, (acts) => {
+          play(game, acts, plant);
+        }),
+        // Stops at the first failure: a caught bug costs a few runs, a surviving one all of them.
+        { numRuns: Math.max(RUNS, 200), seed: SEED, endOnFailure: true },
+      );
+      assert.equal(r.failed, true, `the planted bug survived ${r.numRuns} runs (seed ${SEED})`);
+      assert.ok(r.errorInstance instanceof FoldMismatch, `caught by the fold check, not another failure: ${String(r.errorInstance)}`);
+    });
 });
