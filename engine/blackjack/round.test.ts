@@ -623,6 +623,17 @@ describe('burns and dealing procedures (Art. 4, Art. 5)', () => {
 });
 
 describe('Portugal 2001 (rules 17–37)', () => {
+  it('rule 1: Black Jack is an ace and a ten-value card as the first two cards of an initial bet; 21 otherwise is a plain 21', () => {
+    // a): the first two cards of the bet: Black Jack, paid 3:2 (rule 21).
+    assert.deepEqual(mains(play('portugal-2001', 1000, 'AS 9H KD 9C')), [[0, 1500, 'portugal-2001 rule 21']]);
+    // b): 21 reached with an additional card is not Black Jack: 1:1 against the dealer's 18.
+    assert.deepEqual(mains(play('portugal-2001', 1000, 'AS 9H 5D 9S 5C', [[1, 0, 'hit']])), [[0, 1000, 'portugal-2001 rule 23']]);
+    // A split hand is not an initial bet: ace and king after splitting aces is 21, paid 1:1.
+    const split = play('portugal-2001', 1000, 'AS 9H AD 9S KC 5D', [[1, 0, 'split']]);
+    assert.equal(split.hands[0]?.total, 21);
+    assert.equal(mains(split)[0]?.[1], 1000);
+  });
+
   it('rule 17: hole card dealt face down; rule 22: no third dealer card when every hand is lost', () => {
     const out = play('portugal-2001', 1000, 'TS 6H 6D 9C KC', [[1, 0, 'hit']]);
     assert.deepEqual(out.dealer.cards, ['6H', '9C']);

@@ -80,6 +80,13 @@ describe('the shoe between rounds (Macau Art. 2, 4; Portugal rules 8–11, 51–
     const shoe = drawShoe(rules, shuffledShoe(rules, 2, Rng.fromSeed(3))).shoe;
     assert.equal(shoeNext(roundEnded(rules, shoe, { dealerWantsShuffle: true })).kind, 'shuffle');
   });
+
+  it('Portugal rule 12: play interrupted, the dealer may end the shoe before the carta-aviso; otherwise the next round is dealt from it', () => {
+    const rules = resolveRules('portugal-2001');
+    const shoe = drawShoe(rules, shuffledShoe(rules, 2, Rng.fromSeed(3))).shoe;
+    assert.equal(shoeNext(roundEnded(rules, shoe, { dealerWantsShuffle: true })).kind, 'shuffle');
+    assert.notEqual(shoeNext(roundEnded(rules, shoe, {})).kind, 'shuffle', 'without the dealer asking, the shoe goes on');
+  });
 });
 
 describe('corrections during a round (Art. 5 n.1)', () => {
