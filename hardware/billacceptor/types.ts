@@ -73,6 +73,9 @@ export type BillAcceptorEvent =
  * - `escrow-changed`: another note in escrow while one was held or told to stack;
  * - `note-vanished`: a note told to stack that left the escrow without a credit point or a return;
  * - `credited-note-returned`: a note already credited reported as given back;
+ * - `returned-while-stacking`: a note the host told to stack reported as given back at power-up
+ *   (SSP's NOTE CLEARED FROM FRONT): the validator may have stacked it, its credit unseen, so it is
+ *   disputed (settled by the drop count), never taken back on the device's word;
  * - `unreadable-report`: a report the driver cannot read (an event SSP's version in use does not
  *   have): whatever it said of a note, a credit among it, is lost.
  */
@@ -85,6 +88,7 @@ export type ViolationRule =
   | 'escrow-changed'
   | 'note-vanished'
   | 'credited-note-returned'
+  | 'returned-while-stacking'
   | 'unreadable-report';
 
 export type EscrowDecision = 'stack' | 'return';

@@ -11,6 +11,7 @@ import { CMD as ID003, STATUS } from '../../hardware/billacceptor/id003/constant
 import { EVENT } from '../../hardware/billacceptor/ssp/constants.js';
 import type { BillAcceptorEvent, ViolationRule } from '../../hardware/billacceptor/types.js';
 import { driverRig, insert, settled, untilEnabled, type DriverRig } from '../fuzz/driver-rig.js';
+import { runDriverScript } from '../fuzz/drivers.js';
 import { HostileId003, HostileSsp } from '../fuzz/hostile-acceptor.js';
 
 /** HKD escrow codes (0x61… in the currency-assign order 10, 20, 50, 100, 500, 1000) and SSP channels (1…). */
@@ -320,5 +321,33 @@ describe('a hostile SSP validator (issue 28)', () => {
     assert.deepEqual(r.credits, []);
     caught(r, 'note-vanished', 10);
     assert.deepEqual(r.sim.cashbox, [10], 'stacked and never reported: the violation is what the host sees');
+  });
+
+  // Hostile campaign seed 704, case 9,341, shrunk: a stale reply (an old SLAVE RESET, its flag
+  // matching by chance) arrives before the reply carrying the note's NOTE CREDIT, which arrives
+  // garbled: the credit is lost for good. Then NOTE CLEARED FROM FRONT, a lie, while the note is
+  // on its way to the cashbox: the driver said the note returned and the note was in the cashbox,
+  // uncredited, with nothing said. Now a note the host told to stack is never taken back on the
+  // validator's word: it is disputed (returned-while-stacking), settled by the drop count.
+  it('NOTE CLEARED FROM FRONT for a note on its way to the cashbox, its credit lost: returned-while-stacking, never silence (found by the hostile fuzz, seed 704)', () =>
+    runDriverScript('ssp', [
+      { insert: 10, decision: 'stack' },
+      { wait: 90 },
+      { lie: { kind: 'stale', back: 6 } },
+      { lie: { kind: 'events', events: [EVENT.CLEARED_FROM_FRONT, 0] } },
+      { wait: 75 },
+      { harm: 'garble', direction: 'to-host' },
+    ]));
+
+  it('NOTE CLEARED FROM FRONT while the note is stacking, then its NOTE CREDIT: returned-while-stacking, nothing credited, not said returned', async () => {
+    const r = driverRig('ssp');
+    ssp(r).afterReport(EVENT.STACKING, { kind: 'events', events: [EVENT.CLEARED_FROM_FRONT, 0] });
+    assert.ok(await untilEnabled(r));
+    insert(r, 10);
+    await finish(r);
+    assert.deepEqual(r.credits, []);
+    caught(r, 'returned-while-stacking', 10);
+    assert.deepEqual(r.sim.cashbox, [10], 'the validator stacked it: the violation is what the host sees');
+    assert.ok(!r.events.some((e) => e.type === 'returned'), 'the note is not said returned on the validator’s word');
   });
 });

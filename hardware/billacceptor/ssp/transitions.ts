@@ -103,7 +103,10 @@ export const SSP_TRANSITIONS: TransitionTable<SspReport, SspAction> = {
     stacked: { fault: 'note-vanished' },
     rejecting: 'returning',
     rejected: 'settle',
-    'cleared-front': 'power-up-return',
+    // The validator was let take the note: it may be in the cashbox with its NOTE CREDIT lost (a
+    // reply lost for good), so "cleared from front" is its word against the cashbox. Disputed, never
+    // a silent return (found by the hostile fuzz, seed 704; docs/protocols/ssp.md).
+    'cleared-front': { fault: 'returned-while-stacking' },
     'cleared-cashbox-same': 'recover-credit',
     'cleared-cashbox-other': { fault: 'credit-value-mismatch' },
     quiet: 'watch',
