@@ -35,6 +35,9 @@ test('a record whose ratio is not its figure over its baseline is refused', () =
   assert.equal(BenchRecord.safeParse({ ...base, baseline: null, ratio: null, note: 'the timers set it' }).success, true);
   assert.equal(BenchRecord.safeParse({ ...base, baseline: null, ratio: null }).success, false);
   assert.equal(BenchRecord.safeParse({ ...base, ratio: 3, value: Number.NaN }).success, false);
+  // Zero is a measurement (a still table drawing no frames, the target), not a broken one.
+  assert.equal(BenchRecord.safeParse({ ...base, unit: 'frames/s', value: 0, baseline: null, ratio: null, note: 'target zero' }).success, true);
+  assert.equal(BenchRecord.safeParse({ ...base, value: -1, baseline: null, ratio: null, note: 'x' }).success, false);
 });
 
 test('npm run bench -- --quick --json FILE ledger writes one report that fits the schema', () => {

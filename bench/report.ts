@@ -18,7 +18,8 @@ const RecordFields = z.object({
   name: z.string().min(1),
   /** The unit of `value` and of the baseline's value: 'ms', 'commits/s', 'M hands/s', 'MB'… */
   unit: z.string().min(1),
-  value: z.number().positive(),
+  // Zero is a figure (a still table's frames a second, whose target is zero); below it is broken.
+  value: z.number().nonnegative(),
   /** Whether a lower value is better (a time, a size) or a higher one (a rate). */
   better: z.enum(['lower', 'higher']),
   baseline: Baseline.nullable(),
@@ -91,7 +92,7 @@ export interface FigureInput {
 /**
  * Records a figure: computes its ratio, checks it against the schema and, under the runner's
  * `--json`, appends it to the child's records file. Returns the record so the bench can print
- * the ratio. A figure that is not a positive finite number (a broken measurement) throws: a
+ * the ratio. A figure that is negative or not a finite number (a broken measurement) throws: a
  * report never carries a NaN.
  */
 export function figure(f: FigureInput): BenchRecord {
