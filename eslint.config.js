@@ -57,6 +57,8 @@ export const layers = {
       metrics: [],
       // Remote stations: enrolment, credentials, the table's TLS certificate.
       stadium: [],
+      // Credit moved between table hosts (issue 34): a pure protocol over the ledger's transfer entries.
+      transfers: [],
       table: ['config'],
       tilts: ['table'],
       devices: ['config', 'recovery', 'stadium', 'table'],

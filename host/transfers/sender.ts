@@ -1,0 +1,91 @@
+import { keyOf, sameTerms, type TableId, type Transfer, type TransferId, type TransferRefusal } from '../../ledger/transfer-terms.js';
+import { NO_EFFECTS, type Outbound, type TransferAlarmReason, type TransferEffects } from './effects.js';
+import type { Outgoing, TransferState } from './state.js';
+
+// The sending side: the host that holds the station's credit debits it (journalled) before it
+// asks, asks until it hears an answer it can trust, and closes the transfer once: complete on
+// "taken" on its own terms, reversed on "never took it". It never reverses on silence.
+
+export type StartRefusal = 'insufficient-credit' | 'to-self' | 'bad-amount' | 'bad-currency';
+
+/** A transfer asked for by the host (a bet at another table, a station leaving): the station's credit now is `available`. */
+export interface StartTransfer {
+  readonly station: number;
+  readonly to: TableId;
+  readonly amount: number;
+  readonly available: number;
+}
+
+export function startTransfer(state: TransferState, ask: StartTransfer): TransferEffects & { refused?: StartRefusal } {
+  if (!Number.isSafeInteger(ask.amount) || ask.amount <= 0) return { ...NO_EFFECTS, refused: 'bad-amount' };
+  if (ask.to === state.self) return { ...NO_EFFECTS, refused: 'to-self' };
+  if (ask.amount > ask.available) return { ...NO_EFFECTS, refused: 'insufficient-credit' };
+  const transfer: Transfer = {
+    id: { origin: state.self, serial: state.lastSerial + 1 },
+    currency: state.currency,
+    station: ask.station,
+    from: state.self,
+    to: ask.to,
+    amount: ask.amount,
+  };
+  return { journal: [{ type: 'transfer.out', payload: { transfer } }], send: [offer(transfer)], alarms: [] };
+}
+
+/** Ask for an open transfer back: from now on the sender asks the receiver to refuse it, never to take it. */
+export function recallTransfer(state: TransferState, id: TransferId): TransferEffects {
+  const o = state.outgoing[keyOf(id)];
+  if (o?.phase !== 'offering') return NO_EFFECTS;
+  return { journal: [{ type: 'transfer.recall', payload: { id } }], send: [{ to: o.transfer.to, message: { kind: 'recall', id } }], alarms: [] };
+}
+
+/** The timer: every open transfer is asked about again (an offer, or a recall), whatever was lost. */
+export function askAgain(state: TransferState): TransferEffects {
+  const send: Outbound[] = [];
+  for (const o of Object.values(state.outgoing)) {
+    if (o.phase === 'offering') send.push(offer(o.transfer));
+    else if (o.phase === 'recalling') send.push({ to: o.transfer.to, message: { kind: 'recall', id: o.transfer.id } });
+  }
+  return { journal: [], send, alarms: [] };
+}
+
+function offer(transfer: Transfer): Outbound {
+  return { to: transfer.to, message: { kind: 'offer', transfer } };
+}
+
+function alarm(link: TableId, reason: TransferAlarmReason, id: TransferId, detail: string): TransferEffects {
+  return { journal: [], send: [], alarms: [{ reason, link, id, detail }] };
+}
+
+/** The open transfer an answer over `link` may speak for, or the alarm it raises. */
+function answered(state: TransferState, link: TableId, id: TransferId): Outgoing | TransferEffects {
+  const o = state.outgoing[keyOf(id)];
+  if (!o) return alarm(link, 'unknown-transfer', id, `an answer for ${keyOf(id)}, which this host never sent`);
+  if (o.transfer.to !== link) return alarm(link, 'wrong-peer', id, `an answer for ${keyOf(id)} from ${link}; it went to ${o.transfer.to}`);
+  return o;
+}
+
+/** The receiver says it took the transfer on `terms`. */
+export function onTaken(state: TransferState, link: TableId, terms: Transfer): TransferEffects {
+  const o = answered(state, link, terms.id);
+  if (!('phase' in o)) return o;
+  if (!sameTerms(o.transfer, terms))
+    return alarm(
+      link,
+      'terms-mismatch',
+      terms.id,
+      `"taken" for ${terms.amount} ${terms.currency} to station ${terms.station}; debited ${o.transfer.amount} ${o.transfer.currency} of station ${o.transfer.station}`,
+    );
+  if (o.phase === 'completed') return NO_EFFECTS;
+  if (o.phase === 'reversed')
+    return alarm(link, 'contradiction', terms.id, `"taken" after "never took it": the credit went back to station ${o.transfer.station}`);
+  return { journal: [{ type: 'transfer.complete', payload: { transfer: o.transfer } }], send: [], alarms: [] };
+}
+
+/** The receiver says it never took the transfer and never will. */
+export function onRefused(state: TransferState, link: TableId, id: TransferId, reason: TransferRefusal): TransferEffects {
+  const o = answered(state, link, id);
+  if (!('phase' in o)) return o;
+  if (o.phase === 'reversed') return NO_EFFECTS;
+  if (o.phase === 'completed') return alarm(link, 'contradiction', id, `"never took it" after "taken": the transfer stays complete`);
+  return { journal: [{ type: 'transfer.reverse', payload: { transfer: o.transfer, reason } }], send: [], alarms: [] };
+}

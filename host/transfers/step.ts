@@ -1,0 +1,59 @@
+import type { TableId, TransferId } from '../../ledger/transfer-terms.js';
+import type { TransferEffects } from './effects.js';
+import { TransferMessage } from './messages.js';
+import { onOffer, onRecall } from './receiver.js';
+import { askAgain, onRefused, onTaken, recallTransfer, startTransfer, type StartRefusal, type StartTransfer } from './sender.js';
+import { apply, type TransferState } from './state.js';
+
+/** Everything that moves a host's transfers: its own asks, its timer, and what a peer says over a link. */
+export type TransferEvent =
+  | ({ readonly kind: 'start' } & StartTransfer)
+  | { readonly kind: 'recall'; readonly id: TransferId }
+  | { readonly kind: 'tick' }
+  /** A message as it came off the link named `link` (unparsed: a peer's bytes are distrusted here). */
+  | { readonly kind: 'receive'; readonly link: TableId; readonly message: unknown };
+
+export interface TransferStep extends TransferEffects {
+  /** The state once `journal` is appended: `apply` of each entry, so always the fold of the journal. */
+  readonly state: TransferState;
+  /** A start the host refused (nothing journalled, nothing sent). */
+  readonly refused?: StartRefusal;
+}
+
+/**
+ * One step of a host's transfers: pure, (state, event) → (state, effects). The caller journals
+ * `journal` in one transaction and only then sends `send`; the state it keeps is `state`, which is
+ * what its journal folds to, so a kill anywhere loses nothing that was acknowledged.
+ */
+export function step(state: TransferState, event: TransferEvent): TransferStep {
+  const effects = effectsOf(state, event);
+  let next = state;
+  for (const e of effects.journal) next = apply(next, e);
+  return { ...effects, state: next };
+}
+
+function effectsOf(state: TransferState, event: TransferEvent): TransferEffects & { refused?: StartRefusal } {
+  switch (event.kind) {
+    case 'start':
+      return startTransfer(state, event);
+    case 'recall':
+      return recallTransfer(state, event.id);
+    case 'tick':
+      return askAgain(state);
+    case 'receive': {
+      const parsed = TransferMessage.safeParse(event.message);
+      if (!parsed.success) return { journal: [], send: [], alarms: [{ reason: 'malformed', link: event.link, detail: parsed.error.message.slice(0, 200) }] };
+      const m = parsed.data;
+      switch (m.kind) {
+        case 'offer':
+          return onOffer(state, event.link, m.transfer);
+        case 'recall':
+          return onRecall(state, event.link, m.id);
+        case 'taken':
+          return onTaken(state, event.link, m.transfer);
+        case 'refused':
+          return onRefused(state, event.link, m.id, m.reason);
+      }
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+
+// One transfer of a station's credit from one table host to another (issue 34 item 2, "One
+// credit, many ledgers"). Money is integer minor units of the table's currency.
+
+/** A table host, as its peers know it over their authenticated link (its enrolled table id). */
+export const TableId = z.string().min(1).max(64).brand<'TableId'>();
+export type TableId = z.infer<typeof TableId>;
+
+/**
+ * A transfer's id: the table that debits the credit and that table's own serial for it, issued
+ * from its journal. Two fields, never one string parsed apart: a peer can only name transfers of
+ * its own origin (the receiver checks `origin` against the link the message came over), and two
+ * senders can never issue the same id.
+ */
+export const TransferId = z.strictObject({ origin: TableId, serial: z.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+export type TransferId = z.infer<typeof TransferId>;
+
+/** The terms of a transfer: what the sender journals with its debit and the receiver with its credit. */
+export const Transfer = z.strictObject({
+  id: TransferId,
+  currency: z.string().regex(/^[A-Z]{3}$/),
+  /** The player station whose credit moves (seated 1–7, remote from 101: engine/table/vocabulary.ts). */
+  station: z.number().int().min(1).max(9999),
+  from: TableId,
+  to: TableId,
+  amount: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+});
+export type Transfer = z.infer<typeof Transfer>;
+
+/**
+ * The key of an id in a host's maps. Only ever built from an id, never read back: the typed id
+ * travels and is journalled, this string only indexes.
+ */
+export function keyOf(id: TransferId): string {
+  return JSON.stringify([id.origin, id.serial]);
+}
+
+export function sameId(a: TransferId, b: TransferId): boolean {
+  return a.origin === b.origin && a.serial === b.serial;
+}
+
+/** Whether two transfers have the same terms, field by field. */
+export function sameTerms(a: Transfer, b: Transfer): boolean {
+  return sameId(a.id, b.id) && a.currency === b.currency && a.station === b.station && a.from === b.from && a.to === b.to && a.amount === b.amount;
+}
+
+/** Why a receiving table refused a transfer: journalled, so that a later arrival of the id is refused too. */
+export const TRANSFER_REFUSALS = [
+  /** The sender asked for it back before it arrived (its debit is reversed): the id is spent. */
+  'recalled',
+  /** The transfer is not in this table's currency. */
+  'wrong-currency',
+  /** The station is not at this table. */
+  'station-not-here',
+] as const;
+export type TransferRefusal = (typeof TRANSFER_REFUSALS)[number];
+
+/**
+ * The journal entries of a transfer, in the ledger's payload shapes (docs/transfers.md). The
+ * sender journals `transfer.out` (the debit) before it asks, `transfer.recall` before it asks for
+ * the credit back, and closes with `transfer.complete` or `transfer.reverse`; the receiver
+ * journals `transfer.in` (the credit) or `transfer.refuse` before it answers.
+ */
+export const TRANSFER_PAYLOADS = {
+  /** Sender: the station's credit leaves for the other table (in flight until closed). */
+  'transfer.out': z.strictObject({ transfer: Transfer }),
+  /** Sender: it asks the receiver to refuse the transfer if it has not taken it (the station left, the table is gone too long). No money moves. */
+  'transfer.recall': z.strictObject({ id: TransferId }),
+  /** Sender: the receiver said it took the transfer, on these terms; the credit in flight is the other table's now. */
+  'transfer.complete': z.strictObject({ transfer: Transfer }),
+  /** Sender: the receiver said it never took the transfer and never will (`reason`); the credit is the station's again. */
+  'transfer.reverse': z.strictObject({ transfer: Transfer, reason: z.enum(TRANSFER_REFUSALS) }),
+  /** Receiver: the station is credited, once for this id. */
+  'transfer.in': z.strictObject({ transfer: Transfer }),
+  /** Receiver: it never took the id and never will (the terms offered, when it was an offer it refused). No money moves. */
+  'transfer.refuse': z.strictObject({ id: TransferId, reason: z.enum(TRANSFER_REFUSALS), offered: Transfer.optional() }),
+} as const;
+export type TransferEntryType = keyof typeof TRANSFER_PAYLOADS;
+export type TransferEntry = {
+  [T in TransferEntryType]: { type: T; payload: z.infer<(typeof TRANSFER_PAYLOADS)[T]> };
+}[TransferEntryType];
