@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CMD as ID003, STATUS } from '../../hardware/billacceptor/id003/constants.js';
+import { acceptorRig, untilEnabled as acceptorEnabled, type AcceptorRig } from '../../hardware/billacceptor/acceptor-rig.js';
 import { EVENT } from '../../hardware/billacceptor/ssp/constants.js';
 import type { BillAcceptorEvent, ViolationRule } from '../../hardware/billacceptor/types.js';
 import { driverRig, insert, settled, untilEnabled, type DriverRig } from '../fuzz/driver-rig.js';
@@ -349,5 +350,82 @@ describe('a hostile SSP validator (issue 28)', () => {
     caught(r, 'returned-while-stacking', 10);
     assert.deepEqual(r.sim.cashbox, [10], 'the validator stacked it: the violation is what the host sees');
     assert.ok(!r.events.some((e) => e.type === 'returned'), 'the note is not said returned on the validator’s word');
+  });
+
+  // The seed-704 script again, with the other lies a validator can tell in place of NOTE CLEARED
+  // FROM FRONT once the note's credit is lost (found analysing seed 704): each left the note in the
+  // cashbox uncredited, with nothing said. After STACKING, the validator has the note: REJECTING,
+  // REJECTED or a jam is its word against the cashbox, disputed.
+  const LOST_CREDIT_THEN = (events: number[]) =>
+    runDriverScript('ssp', [
+      { insert: 10, decision: 'stack' },
+      { wait: 90 },
+      { lie: { kind: 'stale', back: 6 } },
+      { lie: { kind: 'events', events } },
+      { wait: 75 },
+      { harm: 'garble', direction: 'to-host' },
+    ]);
+  it('REJECTING for a note on its way to the cashbox, its credit lost: a violation, never silence', () => LOST_CREDIT_THEN([EVENT.REJECTING]));
+  it('REJECTED for a note on its way to the cashbox, its credit lost: a violation, never silence', () => LOST_CREDIT_THEN([EVENT.REJECTED]));
+  it('UNSAFE JAM for a note on its way to the cashbox, its credit lost: a violation, never a silent technician job', () =>
+    LOST_CREDIT_THEN([EVENT.UNSAFE_JAM]));
+  it('SAFE JAM for a note on its way to the cashbox, its credit lost: a violation, never a silent technician job', () => LOST_CREDIT_THEN([EVENT.SAFE_JAM]));
+
+  for (const [name, code] of [
+    ['REJECTING', EVENT.REJECTING],
+    ['REJECTED', EVENT.REJECTED],
+  ] as const)
+    it(`${name} after STACKING, then the note's NOTE CREDIT: returned-while-stacking, nothing credited, not said returned`, async () => {
+      const r = driverRig('ssp');
+      ssp(r).afterReport(EVENT.STACKING, { kind: 'events', events: [code] });
+      assert.ok(await untilEnabled(r));
+      insert(r, 20);
+      await finish(r);
+      assert.deepEqual(r.credits, []);
+      caught(r, 'returned-while-stacking', 20);
+      assert.deepEqual(r.sim.cashbox, [20]);
+      assert.ok(!r.events.some((e) => e.type === 'returned'), 'the note is not said returned on the validator’s word');
+    });
+
+  for (const [name, code] of [
+    ['UNSAFE JAM', EVENT.UNSAFE_JAM],
+    ['SAFE JAM', EVENT.SAFE_JAM],
+  ] as const)
+    it(`${name} after STACKING, then the note's NOTE CREDIT: a jam naming the note and jammed-while-stacking, nothing credited`, async () => {
+      const r = driverRig('ssp');
+      ssp(r).afterReport(EVENT.STACKING, { kind: 'events', events: [code] });
+      assert.ok(await untilEnabled(r));
+      insert(r, 20);
+      await finish(r);
+      assert.deepEqual(r.credits, []);
+      caught(r, 'jammed-while-stacking', 20);
+      assert.ok(r.events.some((e) => e.type === 'jam' && e.note?.denomination === 20));
+      assert.deepEqual(r.sim.cashbox, [20]);
+    });
+
+  // The honest path these must not break: a validator that gives back, on its own, a note told to
+  // stack whose accepting POLL never reached it (SSP: after 10 s without a command; 50 ms here).
+  // It never said STACKING for it, so its REJECTING and REJECTED are believed.
+  it('an honest validator rejects a note told to stack whose accepting POLL never reached it: returned, no violation', async () => {
+    const r: AcceptorRig<'ssp'> = acceptorRig('ssp', 'HKD', {
+      sim: { escrowTimeoutMs: 50 },
+      onEscrow: () => {
+        r.sim.unplug(); // the cable goes as the host decides: the next POLL never reaches the validator
+        setTimeout(() => r.sim.replug(), 300);
+        return 'stack';
+      },
+    });
+    try {
+      await acceptorEnabled(r);
+      r.sim.insertNote(50);
+      await r.rec.until(() => r.sim.returned.length === 1 && r.rec.of('returned').length === 1, 8000, 'returned');
+      assert.deepEqual(r.sim.cashbox, []);
+      assert.deepEqual(r.credits, []);
+      assert.deepEqual(r.rec.of('protocolViolation'), []);
+      assert.equal(r.rec.of('returned')[0]?.note?.denomination, 50);
+      assert.ok(r.rec.of('escrowed').length === 1 && r.rec.of('stacking').length === 0, 'told to stack, never taken');
+    } finally {
+      await r.dev.close();
+    }
   });
 });
