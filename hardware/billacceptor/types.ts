@@ -74,8 +74,12 @@ export type BillAcceptorEvent =
  * - `note-vanished`: a note told to stack that left the escrow without a credit point or a return;
  * - `credited-note-returned`: a note already credited reported as given back;
  * - `returned-while-stacking`: a note the host told to stack reported as given back at power-up
- *   (SSP's NOTE CLEARED FROM FRONT): the validator may have stacked it, its credit unseen, so it is
- *   disputed (settled by the drop count), never taken back on the device's word;
+ *   (SSP's NOTE CLEARED FROM FRONT), or by REJECTING / REJECTED after the device said it was
+ *   stacking it: the validator may have stacked it, its credit unseen, so it is disputed (settled
+ *   by the drop count), never taken back on the device's word;
+ * - `jammed-while-stacking`: a jam after the device said it was stacking the note told to stack
+ *   (SSP): the note may be in the cashbox, its credit unseen, so its credit is disputed (settled by
+ *   the drop count), not left to the technician in silence;
  * - `unreadable-report`: a report the driver cannot read (an event SSP's version in use does not
  *   have): whatever it said of a note, a credit among it, is lost.
  */
@@ -89,6 +93,7 @@ export type ViolationRule =
   | 'note-vanished'
   | 'credited-note-returned'
   | 'returned-while-stacking'
+  | 'jammed-while-stacking'
   | 'unreadable-report';
 
 export type EscrowDecision = 'stack' | 'return';

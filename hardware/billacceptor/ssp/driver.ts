@@ -356,7 +356,8 @@ export class SspBillAcceptor extends BillAcceptorBase {
       if (e.code === EVENT.SLAVE_RESET) this.needSetup = true; // inhibits and enable are lost at a reset (field report: re-send them)
       if (e.code === EVENT.REJECTED) this.emit({ type: 'rejected', reason: 'note rejected by the validator' });
       const phase = stackNotPolled && this.cycle.phase === 'stack-sent' ? 'escrow' : this.cycle.phase;
-      const report = sspReportOf(e, phase, this.cycle.note, (ch) => this.channelValue(ch), this.gap);
+      const taken = this.cycle.note !== null && this.stackingShown === this.cycle.note.escrowId;
+      const report = sspReportOf(e, phase, this.cycle.note, (ch) => this.channelValue(ch), this.gap, taken);
       if (!report) continue;
       noteEvents++;
       const before = this.cycle.phase;
@@ -384,8 +385,14 @@ export class SspBillAcceptor extends BillAcceptorBase {
       const { phase, note } = this.cycle;
       const inPath = phase === 'escrow' || phase === 'stack-sent' || phase === 'return-sent';
       this.emit({ type: 'jam', where: 'unknown', ...(inPath && note ? { note } : {}) });
-      // A jammed note is the technician's to resolve (the jam event names it); no credit.
-      if (inPath) this.enter('idle');
+      // After STACKING the validator had the note: it may be in the cashbox with its NOTE CREDIT
+      // lost (a reply lost for good), so the jam is its word against the cashbox and the note's
+      // credit is disputed, settled by the drop count, not left to the technician in silence
+      // (found analysing the hostile fuzz's seed 704). Before STACKING a jammed note is the
+      // technician's to resolve (the jam event names it); no credit either way.
+      if (phase === 'stack-sent' && note && this.stackingShown === note.escrowId)
+        this.violation('jammed-while-stacking', `${EVENT_NAMES.get(code) ?? 'jam'} 0x${code.toString(16)} after STACKING`);
+      else if (inPath) this.enter('idle');
     } else if (code === EVENT.STACKER_FULL) this.emit({ type: 'stackerFull' });
     else if (code === EVENT.CASHBOX_REMOVED) this.emit({ type: 'stackerRemoved' });
     else if (code === EVENT.FRAUD) this.emit({ type: 'cheated' });

@@ -22,6 +22,12 @@ export type SspReport =
   | 'stacked'
   | 'rejecting'
   | 'rejected'
+  /**
+   * REJECTING / REJECTED for the note of the cycle after the validator said STACKING for it: it
+   * had taken the note, so "given back" is its word against the cashbox.
+   */
+  | 'rejecting-taken'
+  | 'rejected-taken'
   /** NOTE CLEARED FROM FRONT (power-up): the note went back. */
   | 'cleared-front'
   /** NOTE CLEARED INTO CASHBOX (power-up) with the channel of the note in the cycle, or 0 (unknown). */
@@ -69,6 +75,8 @@ export const SSP_TRANSITIONS: TransitionTable<SspReport, SspAction> = {
     stacked: 'none',
     rejecting: 'none',
     rejected: 'none',
+    'rejecting-taken': 'none',
+    'rejected-taken': 'none',
     'cleared-front': 'power-up',
     'cleared-cashbox-same': 'unvalued',
     'cleared-cashbox-other': 'unvalued',
@@ -87,6 +95,8 @@ export const SSP_TRANSITIONS: TransitionTable<SspReport, SspAction> = {
     stacked: { fault: 'credit-without-stack' },
     rejecting: 'returning',
     rejected: 'settle',
+    'rejecting-taken': 'returning',
+    'rejected-taken': 'settle',
     'cleared-front': 'power-up-return',
     'cleared-cashbox-same': { fault: 'credit-without-stack' },
     'cleared-cashbox-other': { fault: 'credit-without-stack' },
@@ -103,6 +113,12 @@ export const SSP_TRANSITIONS: TransitionTable<SspReport, SspAction> = {
     stacked: { fault: 'note-vanished' },
     rejecting: 'returning',
     rejected: 'settle',
+    // After STACKING the validator had the note: it may be in the cashbox with its NOTE CREDIT lost
+    // (a reply lost for good), so a return is disputed, never believed. Before STACKING a return is
+    // honest (the accepting POLL never reached the validator, which gave the note back after its
+    // 10 s). Found analysing the hostile fuzz's seed 704 (tests/security/hostile-acceptor.test.ts).
+    'rejecting-taken': { fault: 'returned-while-stacking' },
+    'rejected-taken': { fault: 'returned-while-stacking' },
     // The validator was let take the note: it may be in the cashbox with its NOTE CREDIT lost (a
     // reply lost for good), so "cleared from front" is its word against the cashbox. Disputed, never
     // a silent return (found by the hostile fuzz, seed 704; docs/protocols/ssp.md).
@@ -123,6 +139,8 @@ export const SSP_TRANSITIONS: TransitionTable<SspReport, SspAction> = {
     stacked: { fault: 'credit-after-return' },
     rejecting: 'none',
     rejected: 'settle',
+    'rejecting-taken': 'none',
+    'rejected-taken': 'settle',
     'cleared-front': 'power-up-return',
     'cleared-cashbox-same': { fault: 'credit-after-return' },
     'cleared-cashbox-other': { fault: 'credit-after-return' },
@@ -139,6 +157,8 @@ export const SSP_TRANSITIONS: TransitionTable<SspReport, SspAction> = {
     stacked: 'stacked',
     rejecting: 'settle',
     rejected: 'settle',
+    'rejecting-taken': 'settle',
+    'rejected-taken': 'settle',
     'cleared-front': { fault: 'credited-note-returned' },
     'cleared-cashbox-same': 'power-up',
     'cleared-cashbox-other': 'power-up',
@@ -156,6 +176,8 @@ export const SSP_TRANSITIONS: TransitionTable<SspReport, SspAction> = {
     stacked: 'none',
     rejecting: 'none',
     rejected: 'settle',
+    'rejecting-taken': 'none',
+    'rejected-taken': 'settle',
     'cleared-front': 'power-up',
     'cleared-cashbox-same': 'power-up',
     'cleared-cashbox-other': 'power-up',
@@ -170,6 +192,8 @@ export function sspReportOf(
   held: { code: number; denomination: number } | null,
   valueOf: (channel: number) => number | undefined,
   gap: boolean,
+  /** The validator said STACKING for the note of the cycle (it took the note). */
+  taken = false,
 ): SspReport | null {
   const ch = e.data[0] ?? 0;
   const after = phase === 'credited' || phase === 'disputed';
@@ -188,9 +212,9 @@ export function sspReportOf(
     case EVENT.STACKED:
       return 'stacked';
     case EVENT.REJECTING:
-      return 'rejecting';
+      return taken ? 'rejecting-taken' : 'rejecting';
     case EVENT.REJECTED:
-      return 'rejected';
+      return taken ? 'rejected-taken' : 'rejected';
     case EVENT.CLEARED_FROM_FRONT:
       return 'cleared-front';
     case EVENT.CLEARED_INTO_CASHBOX:
