@@ -2,10 +2,13 @@
 // tests/fuzz/parsers.ts and of the drivers' model-based fuzz (tests/fuzz/drivers.ts: `driver-id003`,
 // `driver-ssp`, with the hostile device unless --honest), 1,000,000 cases each unless told
 // otherwise; prints cases, time and the result per target (for a driver: how many cases lied, the
-// lies told and withheld, the violations the driver reported).
+// lies told and withheld, the violations the driver reported). `transfers`: that many seeded worlds
+// of the transfer protocol between table hosts (tests/fuzz/transfers/), with the faults and lies
+// injected summed.
 import { parseArgs } from 'node:util';
 import { fuzzDriver, type CaseCounts, type DriverProtocol } from './drivers.js';
 import { fuzz, PARSERS, type ParserName } from './parsers.js';
+import { describeRun, fuzzTransfers } from './transfers/campaign.js';
 
 const { values } = parseArgs({
   options: { cases: { type: 'string', default: '1000000' }, seed: { type: 'string' }, only: { type: 'string' }, honest: { type: 'boolean', default: false } },
@@ -14,7 +17,7 @@ const cases = Number(values.cases);
 if (!Number.isSafeInteger(cases) || cases < 1) throw new Error('--cases must be a positive integer');
 const seed = values.seed === undefined ? Date.now() % 2 ** 31 : Number(values.seed);
 const DRIVERS: Record<string, DriverProtocol> = { 'driver-id003': 'id003', 'driver-ssp': 'ssp' };
-const all = [...Object.keys(PARSERS), ...Object.keys(DRIVERS)];
+const all = [...Object.keys(PARSERS), ...Object.keys(DRIVERS), 'transfers'];
 const names = values.only ? values.only.split(',').map((n) => n.trim()) : all;
 const unknown = names.filter((n) => !all.includes(n));
 if (unknown.length) throw new Error(`unknown fuzz target ${unknown.join(', ')}; known: ${all.join(', ')}`);
@@ -29,9 +32,11 @@ for (const name of names) {
       ? `\t${values.honest ? 'lossy wire only' : 'hostile device'}: ${counts.cases} run, ${counts.lying} with lies told (${counts.liesTold} told, ${counts.liesWithheld} withheld), ${counts.violations} violations reported`
       : '';
   try {
+    let figures = '';
     if (driver) await fuzzDriver(driver, cases, seed, { hostile: !values.honest, counts });
     else if (isParser(name)) fuzz(name, cases, seed);
-    console.log(`${name}\t${cases} cases\tseed ${seed}\t${((performance.now() - t0) / 1000).toFixed(1)} s\tok${tally()}`);
+    else if (name === 'transfers') figures = `\n\t${describeRun(fuzzTransfers(cases, seed))}`;
+    console.log(`${name}\t${cases} cases\tseed ${seed}\t${((performance.now() - t0) / 1000).toFixed(1)} s\tok${tally()}${figures}`);
   } catch (e) {
     failed++;
     console.log(

@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { TableId, type Transfer, type TransferEntry } from '../../ledger/transfer-terms.js';
+import { reconcile } from './reconcile.js';
+
+const HOME = TableId.parse('home');
+const BACC = TableId.parse('baccarat');
+const t: Transfer = { id: { origin: HOME, serial: 1 }, currency: 'MOP', station: 3, from: HOME, to: BACC, amount: 500 };
+
+function pair(home: TransferEntry[], bacc: TransferEntry[]) {
+  const [p] = reconcile(
+    new Map([
+      [HOME, home],
+      [BACC, bacc],
+    ]),
+  );
+  assert.ok(p);
+  return { sender: p.sender, receiver: p.receiver, net: p.net, disagreements: p.disagreements };
+}
+
+const out: TransferEntry = { type: 'transfer.out', payload: { transfer: t } };
+const taken: TransferEntry = { type: 'transfer.in', payload: { transfer: t } };
+const refused: TransferEntry = { type: 'transfer.refuse', payload: { id: t.id, reason: 'recalled' } };
+const complete: TransferEntry = { type: 'transfer.complete', payload: { transfer: t } };
+const reverse: TransferEntry = { type: 'transfer.reverse', payload: { transfer: t, reason: 'recalled' } };
+
+describe('transfers: the reconciliation pairs each id across the two ledgers', () => {
+  it('agrees, with nothing made or lost, wherever two honest hosts can be', () => {
+    assert.deepEqual(pair([out], []), { sender: 'open', receiver: 'none', net: 0, disagreements: [] });
+    assert.deepEqual(pair([out], [taken]), { sender: 'open', receiver: 'taken', net: 0, disagreements: [] });
+    assert.deepEqual(pair([out, complete], [taken]), { sender: 'completed', receiver: 'taken', net: 0, disagreements: [] });
+    assert.deepEqual(pair([out], [refused]), { sender: 'open', receiver: 'refused', net: 0, disagreements: [] });
+    assert.deepEqual(pair([out, reverse], [refused]), { sender: 'reversed', receiver: 'refused', net: 0, disagreements: [] });
+  });
+
+  it('names each disagreement with the money it made or lost', () => {
+    assert.deepEqual(pair([out, complete], []), { sender: 'completed', receiver: 'none', net: -500, disagreements: ['completed-not-taken'] });
+    assert.deepEqual(pair([out, reverse], [taken]), { sender: 'reversed', receiver: 'taken', net: 500, disagreements: ['taken-and-reversed'] });
+    assert.deepEqual(pair([out, reverse], []), { sender: 'reversed', receiver: 'none', net: 0, disagreements: ['reversed-not-refused'] });
+    assert.deepEqual(pair([], [taken]), { sender: 'none', receiver: 'taken', net: 500, disagreements: ['taken-not-sent'] });
+    assert.deepEqual(pair([out, complete], [{ type: 'transfer.in', payload: { transfer: { ...t, amount: 700 } } }]), {
+      sender: 'completed',
+      receiver: 'taken',
+      net: 200,
+      disagreements: ['terms-differ'],
+    });
+  });
+});

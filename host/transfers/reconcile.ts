@@ -1,0 +1,93 @@
+import { keyOf, sameTerms, type TableId, type Transfer, type TransferEntry, type TransferId } from '../../ledger/transfer-terms.js';
+
+// Every transfer id paired across the ledgers of the tables it names: what the sender's journal
+// says of it beside what the receiver's says. Two honest hosts always agree (docs/transfers.md);
+// each disagreement is a host that answered otherwise than it journalled, or journalled what it
+// never answered, and is named here with the money it made or lost.
+
+export type SenderSide = 'none' | 'open' | 'completed' | 'reversed';
+export type ReceiverSide = 'none' | 'taken' | 'refused';
+
+export const TRANSFER_DISAGREEMENTS = [
+  /** The sender completed (it heard "taken") and the receiver's journal has no credit: the station lost it. */
+  'completed-not-taken',
+  /** The receiver credited it and the sender reversed it (it heard "never took it"): credited twice. */
+  'taken-and-reversed',
+  /** The sender reversed it and the receiver never journalled its refusal: it could still take it. */
+  'reversed-not-refused',
+  /** The receiver credited an id its origin never debited. */
+  'taken-not-sent',
+  /** Both journalled the id, with different terms. */
+  'terms-differ',
+] as const;
+export type TransferDisagreement = (typeof TRANSFER_DISAGREEMENTS)[number];
+
+export interface PairedTransfer {
+  readonly id: TransferId;
+  /** The sender's terms (its `transfer.out`), else the receiver's. */
+  readonly transfer: Transfer;
+  readonly sender: SenderSide;
+  readonly receiver: ReceiverSide;
+  /**
+   * The credit this id added across the ledgers, in minor units: 0 when the two sides agree (the
+   * debit at the sender is the credit at the receiver, or is still in flight, or came back).
+   */
+  readonly net: number;
+  readonly disagreements: readonly TransferDisagreement[];
+}
+
+interface Sides {
+  out?: Transfer;
+  sender: SenderSide;
+  taken?: Transfer;
+  receiver: ReceiverSide;
+  offered?: Transfer;
+}
+
+/** The transfers named in the journals of the given tables, each paired, ids in first-seen order. */
+export function reconcile(journals: ReadonlyMap<TableId, readonly TransferEntry[]>): PairedTransfer[] {
+  const byId = new Map<string, Sides & { id: TransferId }>();
+  const sides = (id: TransferId) => {
+    const k = keyOf(id);
+    let s = byId.get(k);
+    if (!s) byId.set(k, (s = { id, sender: 'none', receiver: 'none' }));
+    return s;
+  };
+  for (const [table, journal] of journals) {
+    for (const e of journal) {
+      switch (e.type) {
+        case 'transfer.out':
+          if (e.payload.transfer.from === table) Object.assign(sides(e.payload.transfer.id), { out: e.payload.transfer, sender: 'open' });
+          break;
+        case 'transfer.complete':
+        case 'transfer.reverse':
+          if (e.payload.transfer.from === table) sides(e.payload.transfer.id).sender = e.type === 'transfer.complete' ? 'completed' : 'reversed';
+          break;
+        case 'transfer.in':
+          if (e.payload.transfer.to === table) Object.assign(sides(e.payload.transfer.id), { taken: e.payload.transfer, receiver: 'taken' });
+          break;
+        case 'transfer.refuse':
+          sides(e.payload.id).receiver = 'refused';
+          break;
+        case 'transfer.recall':
+          break;
+      }
+    }
+  }
+  const paired: PairedTransfer[] = [];
+  for (const s of byId.values()) {
+    const transfer = s.out ?? s.taken;
+    if (!transfer) continue; // a refusal of an id nobody debited or credited: no money, nothing to pair
+    const d: TransferDisagreement[] = [];
+    if (s.sender === 'completed' && s.receiver !== 'taken') d.push('completed-not-taken');
+    if (s.sender === 'reversed' && s.receiver === 'taken') d.push('taken-and-reversed');
+    if (s.sender === 'reversed' && s.receiver === 'none') d.push('reversed-not-refused');
+    if (s.sender === 'none' && s.receiver === 'taken') d.push('taken-not-sent');
+    if (s.out && s.taken && !sameTerms(s.out, s.taken)) d.push('terms-differ');
+    const debited = s.out && s.sender !== 'reversed' ? s.out.amount : 0;
+    const inFlight = s.out && s.sender === 'open' && s.receiver !== 'taken' ? s.out.amount : 0;
+    const credited = s.taken ? s.taken.amount : 0;
+    paired.push({ id: s.id, transfer, sender: s.sender, receiver: s.receiver, net: credited + inFlight - debited, disagreements: d });
+  }
+  return paired;
+}

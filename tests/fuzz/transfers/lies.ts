@@ -1,0 +1,147 @@
+import type { TableId, Transfer, TransferId } from '../../../ledger/transfer-terms.js';
+import type { TransferMessage } from '../../../host/transfers/messages.js';
+import type { Rng } from '../../../engine/random/seeded-rng.js';
+import type { TransferState } from '../../../host/transfers/state.js';
+
+// The lies a hostile table host can tell with the transfer protocol's messages (its link is its
+// own: it cannot speak over another host's). Its journal is what it really did; these are what it
+// says besides, or instead.
+
+export const LIES = [
+  /** "Taken" for an id of a victim's it never got, on terms it guessed. */
+  'forged-taken',
+  /** "Taken" on the exact terms of an offer it got, without journalling the credit. */
+  'taken-unjournalled',
+  /** Its real "taken", on another amount. */
+  'other-amount',
+  /** An answer or offer it sent before, sent again. */
+  'replay',
+  /** "Never took it" for an id it journalled as taken. */
+  'refused-after-taken',
+  /** "Never took it" for an offer it got, without journalling the refusal (it could take it later). */
+  'refused-unjournalled',
+  /** An offer of another host's id (another origin). */
+  'offer-other-origin',
+  /** One of its own transfers offered again for more. */
+  'offer-changed-terms',
+  /** An offer of a transfer it never debited. */
+  'offer-undebited',
+  /** A recall of another host's id, to spoil it. */
+  'recall-other-origin',
+  /** An answer about a victim's transfer to a third host. */
+  'answer-for-others',
+  /** Bytes that are no transfer message. */
+  'malformed',
+] as const;
+export type Lie = (typeof LIES)[number];
+
+export interface Lying {
+  readonly liar: TableId;
+  readonly state: TransferState;
+  /** Offers that reached the liar and that it kept from its own journal (never took, never refused). */
+  readonly offersSeen: readonly Transfer[];
+  /** What the liar sent before, with where to. */
+  readonly sent: readonly { to: TableId; message: TransferMessage }[];
+  readonly others: readonly { table: TableId; lastSerial: number }[];
+  /** Serials for undebited offers: far above any the liar journals. */
+  readonly forgedSerial: number;
+}
+
+function pick<T>(rng: Rng, xs: readonly T[]): T | undefined {
+  return xs.length ? xs[rng.below(xs.length)] : undefined;
+}
+
+function someId(rng: Rng, table: TableId, lastSerial: number): TransferId {
+  return { origin: table, serial: 1 + rng.below(lastSerial + 2) };
+}
+
+/** One lie of the given kind, where the liar's situation allows it (else undefined). */
+export function tell(rng: Rng, lie: Lie, l: Lying): { to: TableId; message: unknown } | undefined {
+  const victim = pick(rng, l.others);
+  if (!victim) return undefined;
+  const amount = 1 + rng.below(2000);
+  switch (lie) {
+    case 'forged-taken':
+      return {
+        to: victim.table,
+        message: {
+          kind: 'taken',
+          transfer: { id: someId(rng, victim.table, victim.lastSerial), currency: 'MOP', station: 1 + rng.below(4), from: victim.table, to: l.liar, amount },
+        },
+      };
+    case 'taken-unjournalled': {
+      const t = pick(rng, l.offersSeen);
+      return t && { to: t.from, message: { kind: 'taken', transfer: t } };
+    }
+    case 'other-amount': {
+      const taken = pick(
+        rng,
+        Object.values(l.state.incoming).flatMap((i) => (i.kind === 'taken' ? [i.transfer] : [])),
+      );
+      return taken && { to: taken.from, message: { kind: 'taken', transfer: { ...taken, amount: taken.amount + 1 + rng.below(500) } } };
+    }
+    case 'replay':
+      return pick(rng, l.sent);
+    case 'refused-after-taken': {
+      const taken = pick(
+        rng,
+        Object.values(l.state.incoming).flatMap((i) => (i.kind === 'taken' ? [i.transfer] : [])),
+      );
+      return taken && { to: taken.from, message: { kind: 'refused', id: taken.id, reason: 'recalled' } };
+    }
+    case 'refused-unjournalled': {
+      const t = pick(rng, l.offersSeen);
+      return t && { to: t.from, message: { kind: 'refused', id: t.id, reason: 'wrong-currency' } };
+    }
+    case 'offer-other-origin': {
+      const third = pick(rng, l.others);
+      if (!third) return undefined;
+      const id = someId(rng, third.table, third.lastSerial);
+      return {
+        to: victim.table,
+        message: {
+          kind: 'offer',
+          transfer: { id, currency: 'MOP', station: 1 + rng.below(4), from: rng.below(2) ? third.table : l.liar, to: victim.table, amount },
+        },
+      };
+    }
+    case 'offer-changed-terms': {
+      const own = pick(rng, Object.values(l.state.outgoing));
+      return own && { to: own.transfer.to, message: { kind: 'offer', transfer: { ...own.transfer, amount: own.transfer.amount + 1 + rng.below(500) } } };
+    }
+    case 'offer-undebited':
+      return {
+        to: victim.table,
+        message: {
+          kind: 'offer',
+          transfer: { id: { origin: l.liar, serial: l.forgedSerial }, currency: 'MOP', station: 1 + rng.below(4), from: l.liar, to: victim.table, amount },
+        },
+      };
+    case 'recall-other-origin': {
+      const third = pick(rng, l.others);
+      return third && { to: victim.table, message: { kind: 'recall', id: someId(rng, third.table, third.lastSerial) } };
+    }
+    case 'answer-for-others': {
+      const third = pick(rng, l.others);
+      if (!third || third.table === victim.table) return undefined;
+      const id = someId(rng, victim.table, victim.lastSerial);
+      return rng.below(2)
+        ? { to: victim.table, message: { kind: 'refused', id, reason: 'recalled' } }
+        : {
+            to: victim.table,
+            message: { kind: 'taken', transfer: { id, currency: 'MOP', station: 1 + rng.below(4), from: victim.table, to: third.table, amount } },
+          };
+    }
+    case 'malformed': {
+      const junk: unknown[] = [
+        null,
+        'taken',
+        { kind: 'taken' },
+        { kind: 'offer', transfer: { id: `${l.liar}#1`, amount } },
+        { kind: 'refused', id: { origin: l.liar, serial: -1 }, reason: 'recalled' },
+        { kind: 'offer', transfer: { id: { origin: l.liar, serial: 1 }, currency: 'MOP', station: 1, from: l.liar, to: victim.table, amount: 0.5 } },
+      ];
+      return { to: victim.table, message: pick(rng, junk) };
+    }
+  }
+}
