@@ -100,9 +100,11 @@ interface TargetExit {
 /** One target: started, killed at the seeded moment, reaped. */
 async function runTarget(cmd: { node: string; args: string[] }, killAt: { duringStart: boolean; ms: number }): Promise<TargetExit> {
   const child = spawn(cmd.node, cmd.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // A crash's first lines say what was thrown; its last lines say where: keep both.
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => {
-    stderr = (stderr + d.toString()).slice(-2000);
+    const all = stderr + d.toString();
+    stderr = all.length <= 4000 ? all : `${all.slice(0, 2000)}\n…\n${all.slice(-2000)}`;
   });
   let killed = false;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -203,7 +205,7 @@ export async function killCampaign(o: KillCampaignOptions): Promise<KillCampaign
     const ready: TargetReady | null = r.ready;
     if (r.early) {
       early++;
-      violations.push(`trial ${trial} (${run.game} ${run.profile}): the target exited before its kill: ${r.stderr.slice(-600)}`);
+      violations.push(`trial ${trial} (${run.game} ${run.profile}): the target exited before its kill: ${r.stderr}`);
     } else kills[ready === null ? 'sigkill-during-start' : 'sigkill-during-play']++;
     if (ready !== null) {
       starts.push(ready.startMs);

@@ -435,7 +435,7 @@ export function blackjackTableGame(
       // "podendo, no entanto, optar-se por considerar válida a carta … quando seja a primeira do início do jogo".
       if (rules.exposedFirstCardValid && round.firstOfShoe && round.log.length === 0)
         return { ok: false, reason: `the first card of the game stands face up (exposedFirstCardValid, ${profileId} art.5 n.1 1))` };
-      return { ok: true, shoe: moved(tableDiscard(before, last.card, 'exposed card')), round: r, card: cardCode(last.card) };
+      return { ok: true, shoe: moved(tableDiscard(table, before, last.card, 'exposed card')), round: r, card: cardCode(last.card) };
     },
     notFollowed: (r) => r.notFollowed,
 

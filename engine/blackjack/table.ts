@@ -51,8 +51,26 @@ export function tableShuffled(c: TableRules, t: TableState, players: number, rng
   return { ...t, shoe: shuffledShoe(c.rules, players, rng) };
 }
 
+/**
+ * The round as the table keeps it: plain data. A table's state goes into checkpoints as JSON, so
+ * the catalogue (its bets' functions) is the table's, given with each move (`inPlay`), never the
+ * state's: restored from a checkpoint, a round holding it had lost every function, and the next
+ * move threw (found by the kill trials: `bet.offered is not a function`, the host unable to start).
+ */
+function kept(round: RoundState): RoundState {
+  if (round.setup.catalogue === undefined) return round;
+  const { catalogue: _table, ...setup } = round.setup;
+  return { ...round, setup };
+}
+
+/** The round in play with the table's catalogue, for a move. */
+function inPlay(c: TableRules, round: RoundState): RoundState {
+  return { ...round, setup: { ...round.setup, catalogue: c.catalogue } };
+}
+
 /** A round's end carried into the table: its streaks and jackpot, and the shoe told. */
-function afterRound(c: TableRules, t: TableState, round: RoundState, shoe: ShoeState): TableState {
+function afterRound(c: TableRules, t: TableState, played: RoundState, shoe: ShoeState): TableState {
+  const round = kept(played);
   if (!round.done) return { ...t, round, shoe };
   const jackpot = t.jackpot && round.jackpot ? round.jackpot.state : t.jackpot;
   return {
@@ -97,7 +115,7 @@ export function tableCardOut(c: TableRules, t: TableState, card: Card): TableSta
   }
   if (phase !== 'round' || !t.round) throw new RoundError(`no card is expected now (${phase})`);
   if (t.round.expected.kind !== 'card') throw new RoundError('no card is expected now: a decision is awaited');
-  const round = dealCard(t.round, card);
+  const round = dealCard(inPlay(c, t.round), card);
   return afterRound(c, t, round, countOut({ ...t.shoe, out: round.out }));
 }
 
@@ -110,13 +128,13 @@ export function dealFromShoe(c: TableRules, t: TableState): { readonly table: Ta
 /** A decision for the round in play (the round may end on it, e.g. a surrender with nothing left to deal). */
 export function tableDecide(c: TableRules, t: TableState, action: Action): TableState {
   if (!t.round || t.round.done) throw new RoundError('no decision is expected now');
-  return afterRound(c, t, decideRound(t.round, action), t.shoe);
+  return afterRound(c, t, decideRound(inPlay(c, t.round), action), t.shoe);
 }
 
 /** A card that must not count (Art. 5 n.1 (1), Art. 6 n.1, rule 17): out of the shoe, into the discards. */
-export function tableDiscard(t: TableState, card: Card, why: string): TableState {
+export function tableDiscard(c: TableRules, t: TableState, card: Card, why: string): TableState {
   if (!t.round || t.round.done) throw new RoundError('no round in play');
-  const round = discardCard(t.round, card, why);
+  const round = kept(discardCard(inPlay(c, t.round), card, why));
   return { ...t, round, shoe: countOut({ ...t.shoe, out: round.out }) };
 }
 

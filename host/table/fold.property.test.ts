@@ -25,6 +25,7 @@ import { CORRECTIONS, UNCORRECTABLE, type DecisionAction } from '../../engine/ta
 import { jackpotPools, latestCheckpoint, Ledger, tableJournal, verifyLedger } from '../../ledger/index.js';
 import type { GameKind, Spot } from '../../protocol/index.js';
 import { manualTimers } from '../testing/manual-timers.js';
+import { notPlainData } from '../testing/plain-data.js';
 import { openTable } from './start-table.js';
 
 const PROFILE: Record<GameKind, string> = { blackjack: 'portugal-2001', baccarat: 'macau-no-commission', war: 'macau' };
@@ -333,6 +334,8 @@ function play(game: GameKind, acts: readonly Act[], plant: Plant = {}): number {
         if (table.state.phase === 'dealing') assert.equal(inPlay, open, `what the table has in play is what the ledger has open, after ${a.kind}`);
         else assert.equal(open, 0, `no round open in the ledger outside a round, after ${a.kind}`);
         assert.equal(held(ledger) + open - ledger.balance('house') - base, notesIn, `money conserved after ${a.kind}`);
+        // A checkpoint holds the state as JSON: plain data only, or a restart folds from a state that lost part of itself.
+        assert.equal(notPlainData(table.state), null, `the table's state is plain data after ${a.kind}`);
       }
       // Recovery: the fold of the journal is the live table, exactly.
       try {
