@@ -41,6 +41,11 @@ export class Emitter<E> {
     return () => this.listeners.delete(fn);
   }
 
+  /** Whether anyone listens (an event costly to build is built only then). */
+  get listened(): boolean {
+    return this.listeners.size > 0;
+  }
+
   emit(e: E): void {
     for (const fn of [...this.listeners]) {
       try {

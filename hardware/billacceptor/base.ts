@@ -66,8 +66,9 @@ export abstract class BillAcceptorBase implements BillAcceptor {
     return this.frames.on(listener);
   }
 
-  protected frame(f: WireFrame): void {
-    this.frames.emit(f);
+  /** A frame for the trace, built only while someone listens (hex and meaning cost more than the exchange itself). */
+  protected frame(make: () => WireFrame): void {
+    if (this.frames.listened) this.frames.emit(make());
   }
 
   protected emit(e: BillAcceptorEvent): void {

@@ -148,9 +148,9 @@ export class Id003BillAcceptor extends BillAcceptorBase {
   protected async session(port: BytePort, signal: AbortSignal): Promise<void> {
     this.parser = new Id003Parser();
     this.ch = new FrameChannel(port, (b) => this.parser.push(b), this.clock, {
-      tx: (bytes) => this.frame(id003Tx(bytes)),
+      tx: (bytes) => this.frame(() => id003Tx(bytes)),
       // The parser checked the CRC: the frame re-encodes to the bytes received.
-      rx: (f) => this.frame(id003Rx(f, encodeId003(f.code, f.data))),
+      rx: (f) => this.frame(() => id003Rx(f, encodeId003(f.code, f.data))),
     });
     this.last = null;
     this.configured = false;

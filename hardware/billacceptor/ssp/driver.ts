@@ -195,8 +195,8 @@ export class SspBillAcceptor extends BillAcceptorBase {
       },
       this.clock,
       {
-        tx: (bytes) => this.frame(sspTx(bytes)),
-        rx: (f) => this.frame(sspRx(f.data)),
+        tx: (bytes) => this.frame(() => sspTx(bytes)),
+        rx: (f) => this.frame(() => sspRx(f.data)),
       },
     );
     this.needSetup = true;
