@@ -80,6 +80,10 @@ export type BillAcceptorEvent =
  * - `jammed-while-stacking`: a jam after the device said it was stacking the note told to stack
  *   (SSP): the note may be in the cashbox, its credit unseen, so its credit is disputed (settled by
  *   the drop count), not left to the technician in silence;
+ * - `dataset-mismatch`: the validator values a channel otherwise than the table's dataset (SSP's
+ *   SETUP REQUEST): that channel takes no note;
+ * - `dataset-changed`: the validator values a channel otherwise than it first did (a new SETUP
+ *   REQUEST after a reset or reconnect): that channel takes no note until the host restarts;
  * - `unreadable-report`: a report the driver cannot read (an event SSP's version in use does not
  *   have): whatever it said of a note, a credit among it, is lost.
  */
@@ -94,6 +98,8 @@ export type ViolationRule =
   | 'credited-note-returned'
   | 'returned-while-stacking'
   | 'jammed-while-stacking'
+  | 'dataset-mismatch'
+  | 'dataset-changed'
   | 'unreadable-report';
 
 export type EscrowDecision = 'stack' | 'return';

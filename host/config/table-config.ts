@@ -80,6 +80,13 @@ export const TableConfig = z
     betLimits: z.partialRecord(BetType, Limits).default({}),
     /** Note face values the acceptors take (major units); default every note of the currency. */
     denominations: z.array(z.number().int().positive()).min(1).max(16).optional(),
+    /**
+     * The SSP validators' dataset: each channel's note face value (major units), channel 1 first, as
+     * the units were set up. A validator whose SETUP REQUEST values a channel otherwise takes no note
+     * on it (a `dataset-mismatch` violation); without this, each is held to the first dataset it
+     * reported (docs/security.md, "A hostile SSP dataset").
+     */
+    sspDataset: z.array(z.number().int().nonnegative()).min(1).max(16).optional(),
     /** Past either limit of unsynced entries, new bets stop until the upstream catches up. */
     offlineLimit: z
       .strictObject({

@@ -102,7 +102,7 @@ export class BillAcceptors {
     station: number,
     spec: string,
     protocol: 'id003' | 'ssp',
-    open: (options: BillAcceptorOptions & { protocol: 'id003' | 'ssp'; currency: Currency }) => OpenedBillAcceptor,
+    open: (options: BillAcceptorOptions & Pick<SspOptions, 'dataset'> & { protocol: 'id003' | 'ssp'; currency: Currency }) => OpenedBillAcceptor,
   ): void {
     const { config } = this.deps;
     const device = `BA-${station}`;
@@ -113,6 +113,7 @@ export class BillAcceptors {
       protocol,
       currency: config.currency,
       ...(config.denominations ? { accept: config.denominations } : {}),
+      ...(protocol === 'ssp' && config.sspDataset ? { dataset: config.sspDataset } : {}),
       enabled: this.reasons(station).size === 0,
       // A note in escrow when the host stopped: the power-up report resolves it (host/recovery/escrow.ts).
       pendingNote: pendingNoteFor(this.deps.ledger, device),

@@ -113,7 +113,10 @@ export interface DriverRig {
  * A host that journals as the table's does: the same note asked about again (a re-sent escrow
  * report) gets the same answer. `creditTwiceFace` breaks it on purpose (the fuzz's own test).
  */
-export function driverRig(protocol: DriverProtocol, options: Partial<BillAcceptorOptions> & { creditTwiceFace?: number } = {}): DriverRig {
+export function driverRig(
+  protocol: DriverProtocol,
+  options: Partial<BillAcceptorOptions> & { creditTwiceFace?: number; sspDataset?: readonly number[] } = {},
+): DriverRig {
   const time = new VirtualTime();
   const wire = new FuzzWire();
   const currency = options.currency ?? 'HKD';
@@ -129,7 +132,7 @@ export function driverRig(protocol: DriverProtocol, options: Partial<BillAccepto
     wire.port = port;
     return port;
   };
-  const { creditTwiceFace, ...rest } = options;
+  const { creditTwiceFace, sspDataset, ...rest } = options;
   const driverOptions: BillAcceptorOptions = {
     currency: 'HKD',
     enabled: true,
@@ -153,7 +156,10 @@ export function driverRig(protocol: DriverProtocol, options: Partial<BillAccepto
     },
     ...rest,
   };
-  const driver = protocol === 'id003' ? new Id003BillAcceptor(opener, driverOptions) : new SspBillAcceptor(opener, { ...driverOptions, encryption: 'never' });
+  const driver =
+    protocol === 'id003'
+      ? new Id003BillAcceptor(opener, driverOptions)
+      : new SspBillAcceptor(opener, { ...driverOptions, encryption: 'never', ...(sspDataset ? { dataset: sspDataset } : {}) });
   driver.on((e) => events.push(e));
   driver.start();
   return { protocol, time, wire, sim, hostile, driver, credits, events, decisions, plan, inserted: [] };

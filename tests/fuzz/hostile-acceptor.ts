@@ -61,7 +61,13 @@ export type SspLie =
   /** The next such command is answered CANNOT PROCESS, and carried out by the mechanism or not. */
   | { kind: 'refuse'; command: 'reject' | 'hold'; execute: boolean }
   /** From now on SET INHIBITS is answered OK but every channel is enabled. */
-  | { kind: 'ignore-inhibits' };
+  | { kind: 'ignore-inhibits' }
+  /**
+   * The next SETUP REQUEST is answered with these channel values (face values, channel 1 first)
+   * instead of the unit's own; the mechanism still knows each note by its true channel (a scripted
+   * test's lie; the fuzz never draws it).
+   */
+  | { kind: 'dataset'; channels: number[] };
 
 /** What the hostile device did with the lies it was given. */
 export interface LieLog {
@@ -355,7 +361,35 @@ export class HostileId003 extends HostileDevice<Id003Simulator, Id003Lie> {
   }
 }
 
-/** SSP (plain, not eSSP): lies on POLL replies and on REJECT / HOLD / SET INHIBITS. */
+/**
+ * A SETUP REQUEST reply (after its OK) of a version-7 note validator with these channel values, in
+ * the layout of ITL's GA138 (the one `parseSetup` reads): unit type, firmware, country, value
+ * multiplier 1, the channels with their one-byte values and security levels, the real value
+ * multiplier 100, the version, then each channel's country and four-byte value.
+ */
+function setupReply(currency: string, channels: readonly number[]): number[] {
+  const ascii = (s: string): number[] => Array.from(s, (c) => c.charCodeAt(0));
+  const n = channels.length;
+  return [
+    0x00,
+    ...ascii('0440'),
+    ...ascii(currency),
+    0,
+    0,
+    1,
+    n,
+    ...channels.map((v) => (v <= 255 ? v : 0)),
+    ...channels.map(() => 2),
+    0,
+    0,
+    100,
+    7,
+    ...channels.flatMap(() => ascii(currency)),
+    ...channels.flatMap((v) => [v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff, (v >>> 24) & 0xff]),
+  ];
+}
+
+/** SSP (plain, not eSSP): lies on POLL replies and on REJECT / HOLD / SET INHIBITS / SETUP REQUEST. */
 export class HostileSsp extends HostileDevice<SspSimulator, SspLie> {
   private readonly parser = new SspParser();
   private readonly pending: (
@@ -403,6 +437,13 @@ export class HostileSsp extends HostileDevice<SspSimulator, SspLie> {
       if (this.ignoreInhibits && !this.honest) {
         this.note(true, 'ignore-inhibits');
         return this.forward({ seqId: f.seqId, data: Uint8Array.from([cmd, 0xff, 0xff]) }, { kind: 'pass' });
+      }
+    }
+    if (cmd === SSP_CMD.SETUP_REQUEST) {
+      const lie = this.take((l): l is Extract<SspLie, { kind: 'dataset' }> => l.kind === 'dataset');
+      if (lie) {
+        this.note(true, JSON.stringify(lie));
+        return this.forward(f, { kind: 'replace', data: [RESP.OK, ...setupReply(this.sim.currency, lie.channels)], seqId: f.seqId });
       }
     }
     const command = cmd === SSP_CMD.REJECT ? 'reject' : cmd === SSP_CMD.HOLD ? 'hold' : null;

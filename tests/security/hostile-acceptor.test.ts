@@ -403,6 +403,52 @@ describe('a hostile SSP validator (issue 28)', () => {
       assert.deepEqual(r.sim.cashbox, [20]);
     });
 
+  // The validator's dataset (SETUP REQUEST) says what each channel is worth; the driver used to take
+  // it on the validator's word. HKD channels 1… are 10, 20, 50, 100, 500, 1000.
+  const HKD_DATASET = [10, 20, 50, 100, 500, 1000];
+
+  it('a dataset that values channel 1 (the 10 note) at 1000, against the table’s dataset: nothing credited, the note given back, dataset-mismatch', async () => {
+    const r = driverRig('ssp', { sspDataset: HKD_DATASET });
+    ssp(r).tell({ kind: 'dataset', channels: [1000, 20, 50, 100, 500, 1000] });
+    assert.ok(await untilEnabled(r));
+    insert(r, 10);
+    await finish(r);
+    assert.deepEqual(r.credits, [], 'the driver before credited 1000 for the 10 note');
+    caught(r, 'dataset-mismatch');
+    assert.deepEqual(r.sim.cashbox, []);
+    assert.deepEqual(r.sim.returned, [10], 'channel 1 inhibited: the unit gives the note back');
+    assert.ok(!r.events.some((e) => e.type === 'escrowed' && e.note.denomination === 1000), 'no escrow journalled at 1000');
+  });
+
+  it('a dataset that changes after a SLAVE RESET (channel 1, the 10 note, now 1000): nothing credited at 1000, dataset-changed', async () => {
+    const r = driverRig('ssp');
+    assert.ok(await untilEnabled(r));
+    ssp(r).tell({ kind: 'dataset', channels: [1000, 20, 50, 100, 500, 1000] });
+    ssp(r).tell({ kind: 'events', events: [EVENT.SLAVE_RESET] }); // the driver sets the unit up again, and reads the dataset again
+    await r.time.runUntil(() => ssp(r).queued === 0, 5_000);
+    insert(r, 10);
+    await finish(r);
+    assert.deepEqual(r.credits, [], 'the driver before credited 1000 for the 10 note');
+    caught(r, 'dataset-changed');
+    assert.deepEqual(r.sim.cashbox, []);
+    assert.deepEqual(r.sim.returned, [10]);
+  });
+
+  it('the same dataset read again after a SLAVE RESET: no violation, the note credited at its value', async () => {
+    const r = driverRig('ssp', { sspDataset: HKD_DATASET });
+    assert.ok(await untilEnabled(r));
+    ssp(r).tell({ kind: 'dataset', channels: HKD_DATASET });
+    ssp(r).tell({ kind: 'events', events: [EVENT.SLAVE_RESET] });
+    await r.time.runUntil(() => ssp(r).queued === 0, 5_000);
+    insert(r, 100);
+    await finish(r);
+    assert.deepEqual(
+      r.credits.map((c) => c.denomination),
+      [100],
+    );
+    assert.deepEqual(violations(r), []);
+  });
+
   // The honest path these must not break: a validator that gives back, on its own, a note told to
   // stack whose accepting POLL never reached it (SSP: after 10 s without a command; 50 ms here).
   // It never said STACKING for it, so its REJECTING and REJECTED are believed.

@@ -57,6 +57,13 @@ export interface SspOptions extends BillAcceptorOptions {
   encryption?: 'auto' | 'always' | 'never';
   /** The 64-bit fixed part of the eSSP key (set in the validator by the operator). */
   fixedKey?: bigint;
+  /**
+   * The table's dataset: the face value (major units) of each channel, channel 1 first, as the
+   * validator was set up. A channel the validator's SETUP REQUEST values otherwise takes no note
+   * (inhibited, refused if read) and is a `dataset-mismatch` violation. Without it, the first
+   * dataset the validator reports is the one it is held to.
+   */
+  dataset?: readonly number[];
 }
 
 export class SspBillAcceptor extends BillAcceptorBase {
@@ -84,7 +91,16 @@ export class SspBillAcceptor extends BillAcceptorBase {
     this.encryption = options.encryption ?? 'auto';
     this.needsKey = this.encryption === 'always';
     this.fixedKey = options.fixedKey ?? DEFAULT_FIXED_KEY;
+    this.expectedDataset = options.dataset ?? null;
   }
+
+  private readonly expectedDataset: readonly number[] | null;
+  /** Without the table's dataset, the first one the validator reported: a later SETUP REQUEST must say the same. */
+  private pinnedDataset: readonly number[] | null = null;
+  /** Channels whose value the validator's word cannot settle (mismatched or changed): no note is taken on them. */
+  private readonly distrusted = new Set<number>();
+  /** The last dataset a violation was reported for (a mismatch is said once, not at every session). */
+  private reportedDataset = '';
 
   private readonly maxVersion: number;
   private readonly encryption: 'auto' | 'always' | 'never';
@@ -303,19 +319,42 @@ export class SspBillAcceptor extends BillAcceptorBase {
     if (info && info.channels.length > 0) {
       if (info.country.trim() && info.country !== this.currency)
         this.emit({ type: 'failure', reason: `validator dataset is ${info.country}, table currency is ${this.currency}` });
-      this.channels = info.channels;
+      this.adoptDataset(info.channels);
     }
     let mask = 0;
     this.channels.forEach((v, i) => {
-      if (this.accepted.has(v) && i < 16) mask |= 1 << i;
+      if (this.accepted.has(v) && i < 16 && !this.distrusted.has(i + 1)) mask |= 1 << i;
     });
     await this.ok([CMD.SET_INHIBITS, mask & 0xff, (mask >> 8) & 0xff]);
     this.appliedEnabled = null; // inhibits and enable do not survive a reset: always re-send
     this.needSetup = false;
   }
 
-  /** Face value of a channel; undefined when unknown, 0 (a value the dataset could not express) or no note of the currency. */
+  /**
+   * The validator's channel values, held to the table's dataset (if configured) and to the first
+   * one it reported: a channel valued otherwise is distrusted for good (until the host restarts and
+   * a technician has looked), inhibited, and its notes refused, so a validator that says channel 1
+   * (the 10 note) is worth 1000, at once or after a reset, credits nothing for it. A value of 0 (a
+   * note the dataset's version cannot express) claims nothing: that channel is unknown anyway.
+   */
+  private adoptDataset(values: readonly number[]): void {
+    const differs = (from: readonly number[]) => values.flatMap((v, i) => (v !== 0 && v !== from[i] ? [{ channel: i + 1, said: v, was: from[i] ?? 0 }] : []));
+    const say = (rule: 'dataset-mismatch' | 'dataset-changed', what: string, wrong: { channel: number; said: number; was: number }[]) => {
+      for (const w of wrong) this.distrusted.add(w.channel);
+      const key = `${rule} ${values.join(',')}`;
+      if (wrong.length === 0 || this.reportedDataset === key) return;
+      this.reportedDataset = key;
+      this.violation(rule, `SETUP REQUEST ${wrong.map((w) => `channel ${w.channel} = ${w.said} (${what} ${w.was})`).join(', ')}`);
+    };
+    if (this.expectedDataset) say('dataset-mismatch', 'the table’s dataset:', differs(this.expectedDataset));
+    else if (this.pinnedDataset) say('dataset-changed', 'first reported:', differs(this.pinnedDataset));
+    else this.pinnedDataset = [...values];
+    this.channels = [...values];
+  }
+
+  /** Face value of a channel; undefined when unknown, 0 (a value the dataset could not express), no note of the currency, or distrusted. */
   private channelValue(channel: number): number | undefined {
+    if (this.distrusted.has(channel)) return undefined;
     const v = this.channels[channel - 1];
     // Only a note of the table's currency: a channel the dataset values otherwise is refused as unknown.
     return v && NOTE_FACE_VALUES[this.currency].includes(v) ? v : undefined;
