@@ -2,7 +2,7 @@
 // its own TLS connection with its own credential, credited through its device link, betting at
 // random within the limits every coup. A throttled station reaches the table through a local
 // proxy that passes the table's bytes at 64 kbit/s, so TCP's own backpressure reaches the host.
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import { Rng } from '../../engine/random/seeded-rng.js';
@@ -11,6 +11,7 @@ import { HeadlessStation } from '../../host/station-agent/headless-station.js';
 import { pinnedAgent, pinnedSocket } from '../../host/station-agent/pinned-socket.js';
 import type { EnrolmentFile } from '../../host/stadium/enrolment-file.js';
 import type { StationState } from '../../protocol/index.js';
+import { REMOTE_STATION_BASE } from '../../protocol/index.js';
 import type { FromClients, ToClients } from './messages.js';
 
 const arg = JSON.parse(process.env.STADIUM_CLIENTS ?? '{}') as { file: string; stations: number[]; throttled: number[]; seed: number; notes: number };
@@ -25,6 +26,8 @@ const mine = all.filter((e) => arg.stations.includes(e.station));
 const throttled = new Set(arg.throttled);
 const agent = pinnedAgent(mine[0] as EnrolmentFile);
 const rng = Rng.fromSeed(arg.seed);
+// STADIUM_DUMP=FILE: every frame the first station of the first client process receives, one a line (what the bytes are spent on).
+const dump = arg.stations[0] === REMOTE_STATION_BASE + 1 ? process.env.STADIUM_DUMP : undefined;
 
 /** A local TCP proxy to the table passing the table's bytes at `bytesPerSecond`, the station's own unthrottled. */
 async function throttle(target: URL, bytesPerSecond: number): Promise<string> {
@@ -87,6 +90,7 @@ await inWaves(mine, async (e) => {
     // broadcast's clients read theirs (JSON.parse), the schema check after. The round comes
     // whole (`public`) or as a patch (`public-patch`, protocol 4): either names its version.
     arrived: (data, at) => {
+      if (dump && e.station === mine[0]?.station) appendFileSync(dump, `${data.toString()}\n`);
       const m = JSON.parse(data.toString()) as { type?: string; part?: string; version?: number };
       const round = (m.type === 'public' || m.type === 'public-patch') && m.part === 'round';
       if (round && typeof m.version === 'number' && !seen.has(m.version)) seen.set(m.version, String(at));
