@@ -1,6 +1,7 @@
 import { canonicalJson } from './canonical.js';
 import { account, MONEY_TYPES, parsePayload, type EntryType, type MeterDelta, type Payload, type Posting } from './entries.js';
 import { LedgerRefusal } from './refusal.js';
+import { isTransferEntryType, parseTransferEntry, sameTerms, transferTxId, txIdOfTransferEntry, type Transfer } from './transfer-terms.js';
 
 // What an entry means for the accounts, derived from its payload and the ledger as it stands
 // before it: the postings, the meter deltas and the station credits before and after. One
@@ -97,6 +98,11 @@ export function admitEntry(type: EntryType, payload: unknown, txId: string | und
   }
   if (MONEY_TYPES.has(type) && !txId) throw new LedgerRefusal('tx-id-required', `${type} moves credit and needs a transaction id`);
   if (txId !== undefined && !/^[\x21-\x7e]{1,128}$/.test(txId)) throw new LedgerRefusal('bad-tx-id', `bad transaction id "${txId}"`);
+  // A transfer's entries go under the ids its steps share (a decision, a closing), so a second one is refused.
+  if (isTransferEntryType(type)) {
+    const expected = txIdOfTransferEntry(parseTransferEntry(type, parsed));
+    if (txId !== expected) throw new LedgerRefusal('bad-tx-id', `${type} goes under transaction id ${expected}, not ${txId ?? 'none'}`);
+  }
   return parsed;
 }
 
@@ -359,6 +365,44 @@ export function derive(view: LedgerView, type: EntryType, payload: Record<string
     case 'table.input':
       // Round progress for recovery: no money, no meter (the settlement counts the games).
       break;
+    case 'transfer.out': {
+      const t = (payload as Payload<'transfer.out'>).transfer;
+      creditChange(t.station, -t.amount);
+      post(account.stationCredit(t.station), t.amount);
+      post(account.transferInFlight(t.to), -t.amount);
+      break;
+    }
+    case 'transfer.recall':
+      openTransfer(view, (payload as Payload<'transfer.recall'>).id);
+      break;
+    case 'transfer.complete':
+    case 'transfer.reverse': {
+      const t = (payload as Payload<'transfer.complete'>).transfer;
+      const debited = openTransfer(view, t.id);
+      if (!sameTerms(debited, t))
+        throw new LedgerRefusal('transfer-mismatch', `${type} names other terms than the transfer.out of ${transferTxId('out', t.id)}`);
+      post(account.transferInFlight(t.to), t.amount);
+      if (type === 'transfer.complete') {
+        post(account.tableSettlement(t.to), -t.amount);
+      } else {
+        creditChange(t.station, t.amount);
+        post(account.stationCredit(t.station), -t.amount);
+      }
+      break;
+    }
+    case 'transfer.in': {
+      const t = (payload as Payload<'transfer.in'>).transfer;
+      if (view.entryByTx(transferTxId('decide', t.id))) throw new LedgerRefusal('transfer-decided', `${transferTxId('decide', t.id)} is already decided`);
+      creditChange(t.station, t.amount);
+      post(account.tableSettlement(t.from), t.amount);
+      post(account.stationCredit(t.station), -t.amount);
+      break;
+    }
+    case 'transfer.refuse': {
+      const id = (payload as Payload<'transfer.refuse'>).id;
+      if (view.entryByTx(transferTxId('decide', id))) throw new LedgerRefusal('transfer-decided', `${transferTxId('decide', id)} is already decided`);
+      break;
+    }
     case 'meter.clear': {
       const p = payload as Payload<'meter.clear'>;
       for (const m of view.meters(p.scope)) {
@@ -372,6 +416,14 @@ export function derive(view: LedgerView, type: EntryType, payload: Record<string
     }
   }
   return { postings, meters, credits, projection };
+}
+
+/** The terms of a transfer this ledger debited and has not closed; else a refusal. */
+function openTransfer(view: LedgerView, id: Transfer['id']): Transfer {
+  const out = view.entryByTx(transferTxId('out', id));
+  if (out?.type !== 'transfer.out') throw new LedgerRefusal('no-transfer', `no transfer.out under ${transferTxId('out', id)}`);
+  if (view.entryByTx(transferTxId('close', id))) throw new LedgerRefusal('transfer-closed', `${transferTxId('close', id)} is already journalled`);
+  return parsePayload('transfer.out', (JSON.parse(out.body) as EntryBody).payload).transfer;
 }
 
 /** A drop count's totals are its notes' sums, and its difference theirs: the record says one thing. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Correction, Uncorrectable } from '../engine/table/vocabulary.js';
+import { TRANSFER_PAYLOADS } from './transfer-terms.js';
 
 // The typed payloads a kiosk journals. Every amount is integer minor units (avos/cents) of the
 // table's currency. Stations are numbered from 1, as on the table config: seated ones 1–7,
@@ -471,6 +472,9 @@ export const PAYLOADS = {
   'service.test': z.strictObject({ who, device: z.string().min(1).max(32), test: z.enum(['note', 'card', 'enable', 'disable', 'reconnect']), result: text }),
   /** Any other service action, with the second person of a two-person action. */
   'service.action': z.strictObject({ who, action: z.string().min(1).max(32), confirmedBy: who.optional(), detail: text }),
+  // A station's credit moved between table hosts (docs/transfers.md): `transfer.out`, `.recall`,
+  // `.complete`, `.reverse` at the sender, `transfer.in`, `.refuse` at the receiver.
+  ...TRANSFER_PAYLOADS,
 } as const;
 
 export type EntryType = keyof typeof PAYLOADS;
@@ -488,6 +492,10 @@ export const MONEY_TYPES: ReadonlySet<EntryType> = new Set<EntryType>([
   'handpay.confirm',
   'jackpot.settle',
   'jackpot.reset',
+  'transfer.out',
+  'transfer.complete',
+  'transfer.reverse',
+  'transfer.in',
 ]);
 
 /** What a caller hands to `Ledger.append`. */
@@ -516,6 +524,10 @@ export const account = {
   cage: 'cage',
   /** A level of the progressive jackpot: owed to the players who will hit it (credit-normal). */
   jackpotPool: (level: string) => `jackpot:${level}:pool`,
+  /** Credit sent to another table's host and not answered yet (docs/transfers.md): owed to the station until closed (credit-normal). */
+  transferInFlight: (to: string) => `transfer:${to}:in-flight`,
+  /** What this table and another owe each other for completed transfers: + owed to this table, − owed by it. */
+  tableSettlement: (table: string) => `table:${table}:settlement`,
 } as const;
 
 export type Posting = readonly [account: string, amount: number];

@@ -8,6 +8,7 @@ import { openDatabase } from './db.js';
 import { billCredit, settledRound, bet } from './fixtures.js';
 import { connectionOf, Ledger } from './ledger.js';
 import { LATEST_VERSION, migrate, MIGRATIONS, schemaVersion } from './migrations.js';
+import { TableId, transferTxId } from './transfer-terms.js';
 import { verifyLedger } from './verify.js';
 
 /** A ledger with some of everything, written by the current code. */
@@ -56,6 +57,8 @@ const DERIVED: Record<number, string[]> = {
   6: [],
   // No table: the version says the journal may hold drop counts (tested below).
   7: [],
+  // No table: the version says the journal may hold transfers between table hosts (tested below).
+  8: [],
 };
 
 describe('migrations', () => {
@@ -94,7 +97,7 @@ describe('migrations', () => {
     );
   });
 
-  for (const version of [2, 3, 4, 5, 6, 7]) {
+  for (const version of [2, 3, 4, 5, 6, 7, 8]) {
     const m = MIGRATIONS.find((x) => x.version === version);
     it(`${version} (${m?.name}) rebuilds its tables from a journal written at version ${version - 1}`, () => {
       const ref = reference();
@@ -190,6 +193,25 @@ describe('migrations', () => {
       () => l.append({ type: 'cashbox.drop', payload: { ...drop, notes: [...drop.notes, { denomination: 10_000, counted: 0, credited: 0 }] } }),
       /twice/,
     );
+    assert.deepEqual(verifyLedger(l).problems, []);
+  });
+
+  it('8 (transfers): a transfer debited, completed, and one credited from another table journal after it and verify', () => {
+    const l = Ledger.open({ file: ':memory:', terminalId: 'T-8' });
+    l.append(billCredit(3, 10_000, 'b1'));
+    const t = {
+      id: { origin: TableId.parse('home'), serial: 1 },
+      currency: 'MOP',
+      station: 3,
+      from: TableId.parse('home'),
+      to: TableId.parse('war'),
+      amount: 4_000,
+    };
+    const u = { ...t, id: { origin: TableId.parse('war'), serial: 7 }, from: TableId.parse('war'), to: TableId.parse('home'), amount: 1_500 };
+    l.append({ type: 'transfer.out', txId: transferTxId('out', t.id), payload: { transfer: t } });
+    l.append({ type: 'transfer.complete', txId: transferTxId('close', t.id), payload: { transfer: t } });
+    l.append({ type: 'transfer.in', txId: transferTxId('decide', u.id), payload: { transfer: u } });
+    assert.equal(l.credit(3), 7_500);
     assert.deepEqual(verifyLedger(l).problems, []);
   });
 

@@ -199,6 +199,15 @@ export const MIGRATIONS: readonly Migration[] = [
       // before it cannot derive; it refuses the file as newer rather than fail to verify it.
     },
   },
+  {
+    version: 8,
+    name: 'transfers',
+    up() {
+      // No table changes: from this version the journal may hold the entries of a station's
+      // credit moved between table hosts (`transfer.*`, docs/transfers.md), which the code before
+      // it cannot derive; it refuses the file as newer rather than fail to verify it.
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

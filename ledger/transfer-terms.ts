@@ -4,7 +4,11 @@ import { z } from 'zod';
 // credit, many ledgers"). Money is integer minor units of the table's currency.
 
 /** A table host, as its peers know it over their authenticated link (its enrolled table id). */
-export const TableId = z.string().min(1).max(64).brand<'TableId'>();
+// Letters, digits and . _ - only: a table id is part of account names (`table:<id>:settlement`) and transaction ids.
+export const TableId = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/)
+  .brand<'TableId'>();
 export type TableId = z.infer<typeof TableId>;
 
 /**
@@ -80,3 +84,51 @@ export type TransferEntryType = keyof typeof TRANSFER_PAYLOADS;
 export type TransferEntry = {
   [T in TransferEntryType]: { type: T; payload: z.infer<(typeof TRANSFER_PAYLOADS)[T]> };
 }[TransferEntryType];
+
+/**
+ * The transaction ids a transfer's entries are journalled under (ledger/derive.ts): the receiver's
+ * credit and refusal of an id share one decision, the sender's completion and reversal one
+ * closing, so a ledger refuses a second decision or closing whatever the code above it does.
+ */
+export function transferTxId(step: 'out' | 'recall' | 'close' | 'decide', id: TransferId): string {
+  return `transfer:${step}:${id.origin}:${id.serial}`;
+}
+
+/** The transaction id a transfer entry must be journalled under. */
+export function txIdOfTransferEntry(e: TransferEntry): string {
+  switch (e.type) {
+    case 'transfer.out':
+      return transferTxId('out', e.payload.transfer.id);
+    case 'transfer.recall':
+      return transferTxId('recall', e.payload.id);
+    case 'transfer.complete':
+    case 'transfer.reverse':
+      return transferTxId('close', e.payload.transfer.id);
+    case 'transfer.in':
+      return transferTxId('decide', e.payload.transfer.id);
+    case 'transfer.refuse':
+      return transferTxId('decide', e.payload.id);
+  }
+}
+
+export function isTransferEntryType(type: string): type is TransferEntryType {
+  return Object.hasOwn(TRANSFER_PAYLOADS, type);
+}
+
+/** A transfer entry from its type and an unchecked payload (the schema of its type parses it). */
+export function parseTransferEntry(type: TransferEntryType, payload: unknown): TransferEntry {
+  switch (type) {
+    case 'transfer.out':
+      return { type, payload: TRANSFER_PAYLOADS[type].parse(payload) };
+    case 'transfer.recall':
+      return { type, payload: TRANSFER_PAYLOADS[type].parse(payload) };
+    case 'transfer.complete':
+      return { type, payload: TRANSFER_PAYLOADS[type].parse(payload) };
+    case 'transfer.reverse':
+      return { type, payload: TRANSFER_PAYLOADS[type].parse(payload) };
+    case 'transfer.in':
+      return { type, payload: TRANSFER_PAYLOADS[type].parse(payload) };
+    case 'transfer.refuse':
+      return { type, payload: TRANSFER_PAYLOADS[type].parse(payload) };
+  }
+}
