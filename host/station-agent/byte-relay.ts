@@ -5,8 +5,9 @@ import type { Currency } from '../../hardware/billacceptor/notes.js';
 import type { BillAcceptorSimControls } from '../../hardware/billacceptor/sim-controls.js';
 import type { SimCable } from '../../hardware/open.js';
 import type { BytePort, PortOpener } from '../../hardware/transport/byte-port.js';
-import { decodeHostDeviceMessage, DEVICE_PROTOCOL_VERSION, type AgentMessage } from '../../protocol/index.js';
+import type { AgentMessage, HostDeviceMessage } from '../../protocol/index.js';
 import type { EnrolmentFile } from '../stadium/enrolment-file.js';
+import { DeviceLink } from './device-link.js';
 
 export interface ByteRelayOptions {
   enrolment: EnrolmentFile;
@@ -35,26 +36,31 @@ const CHUNK = 2048;
  * opened again with backoff and the host is told.
  */
 export class ByteRelay {
-  private socket: WebSocket | null = null;
-  private up = false;
+  private readonly link: DeviceLink;
   private port: BytePort | null = null;
   private opening = false;
   private readonly opener: PortOpener;
   private readonly sim: (BillAcceptorSimControls & SimCable) | undefined;
   private stopped = false;
-  private attempt = 0;
   private portAttempt = 0;
   private timers = new Set<NodeJS.Timeout>();
-  private readonly upListeners = new Set<(up: boolean) => void>();
 
   constructor(private readonly o: ByteRelayOptions) {
     const opened = (o.openPort ?? openBillAcceptorPort)(o.spec, { protocol: o.protocol, currency: o.currency });
     this.opener = opened.opener;
     this.sim = opened.simulator;
+    this.link = new DeviceLink({
+      enrolment: o.enrolment,
+      acceptor: o.protocol,
+      mode: 'relay',
+      log: o.log,
+      connect: o.connect,
+      onMessage: (m) => this.receive(m),
+    });
   }
 
   start(): void {
-    this.dial();
+    this.link.start();
   }
 
   /** The simulator behind a `sim` acceptor (tests, demos). */
@@ -64,19 +70,18 @@ export class ByteRelay {
 
   /** Whether the link to the host is up (greeted). */
   connected(): boolean {
-    return this.up;
+    return this.link.connected();
   }
 
   onLink(listener: (up: boolean) => void): () => void {
-    this.upListeners.add(listener);
-    return () => this.upListeners.delete(listener);
+    return this.link.onLink(listener);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
-    this.socket?.terminate();
+    this.link.stop();
     await this.port?.close();
   }
 
@@ -88,50 +93,12 @@ export class ByteRelay {
     this.timers.add(t);
   }
 
-  private dial(): void {
-    if (this.stopped) return;
-    const ws = this.o.connect();
-    this.socket = ws;
-    ws.on('open', () => {
-      this.attempt = 0;
-      this.send({
-        type: 'hello-device',
-        protocol: DEVICE_PROTOCOL_VERSION,
-        station: this.o.enrolment.station,
-        secret: this.o.enrolment.secret,
-        acceptor: this.o.protocol,
-        mode: 'relay',
-      });
-    });
-    ws.on('message', (data) => this.receive(String(data)));
-    ws.on('error', (err) => this.o.log.warn({ err: err.message }, 'link to the table failed'));
-    ws.on('close', () => {
-      if (this.socket !== ws) return;
-      this.socket = null;
-      this.setUp(false);
-      if (this.stopped) return;
-      // Backoff, capped and jittered: 250 agents reconnecting after a host restart spread out.
-      this.later(Math.min(5000, 200 * 2 ** this.attempt++) * (0.5 + Math.random() / 2), () => this.dial());
-    });
-  }
-
-  private setUp(up: boolean): void {
-    if (this.up === up) return;
-    this.up = up;
-    for (const l of this.upListeners) l(up);
-  }
-
   private send(m: AgentMessage): void {
-    const ws = this.socket;
-    if (ws && ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
+    this.link.send(m);
   }
 
-  private receive(text: string): void {
-    const d = decodeHostDeviceMessage(text);
-    if (!d.ok) return this.o.log.warn({ error: d.error }, 'a message from the table fails its schema');
-    const m = d.message;
+  private receive(m: HostDeviceMessage): void {
     if (m.type === 'device-welcome') {
-      this.setUp(true);
       if (this.port) this.send({ type: 'port', open: true });
       else void this.openPort();
       return;

@@ -4,8 +4,9 @@ import type WebSocket from 'ws';
 import { openBillAcceptor, type OpenedBillAcceptor } from '../../hardware/open.js';
 import type { BillAcceptorEvent, Credit, EscrowDecision, EscrowedNote } from '../../hardware/billacceptor/types.js';
 import type { Currency } from '../../hardware/billacceptor/notes.js';
-import { decodeHostDeviceMessage, DEVICE_PROTOCOL_VERSION, RELAYED_EVENTS, type AgentMessage, type HostDeviceMessage } from '../../protocol/index.js';
+import { RELAYED_EVENTS, type AgentMessage, type HostDeviceMessage } from '../../protocol/index.js';
 import type { EnrolmentFile } from '../stadium/enrolment-file.js';
+import { DeviceLink } from './device-link.js';
 
 export interface DeviceRelayOptions {
   enrolment: EnrolmentFile;
@@ -42,21 +43,18 @@ const RELAYED: ReadonlySet<string> = new Set(RELAYED_EVENTS);
  * station (a kill or a cut mid-note), so the driver resolves it from the device's own report.
  */
 export class DeviceRelay {
-  private socket: WebSocket | null = null;
-  private up = false;
+  private readonly link: DeviceLink;
   private acceptor: OpenedBillAcceptor | null = null;
   private readonly waiting = new Map<string, Waiting>();
-  private stopped = false;
-  private attempt = 0;
-  private retryTimer: NodeJS.Timeout | null = null;
-  private readonly upListeners = new Set<(up: boolean) => void>();
   /** The message id of each note's credit report, by escrow id: a report repeated is the same message. */
   private readonly creditIds = new Map<string, string>();
 
-  constructor(private readonly o: DeviceRelayOptions) {}
+  constructor(private readonly o: DeviceRelayOptions) {
+    this.link = new DeviceLink({ enrolment: o.enrolment, acceptor: o.protocol, log: o.log, connect: o.connect, onMessage: (m) => this.receive(m) });
+  }
 
   start(): void {
-    this.dial();
+    this.link.start();
   }
 
   /** The simulator behind a `sim` acceptor (tests, demos), once the acceptor is open. */
@@ -66,73 +64,30 @@ export class DeviceRelay {
 
   /** Whether the link to the host is up. */
   connected(): boolean {
-    return this.up;
+    return this.link.connected();
   }
 
   onLink(listener: (up: boolean) => void): () => void {
-    this.upListeners.add(listener);
-    return () => this.upListeners.delete(listener);
+    return this.link.onLink(listener);
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
     for (const w of this.waiting.values()) {
       if (w.timer) clearTimeout(w.timer);
       w.reject(new Error('agent stopping'));
     }
     this.waiting.clear();
-    this.socket?.terminate();
+    this.link.stop();
     await this.acceptor?.close();
   }
 
-  private dial(): void {
-    if (this.stopped) return;
-    const ws = this.o.connect();
-    this.socket = ws;
-    ws.on('open', () => {
-      this.attempt = 0;
-      this.send({
-        type: 'hello-device',
-        protocol: DEVICE_PROTOCOL_VERSION,
-        station: this.o.enrolment.station,
-        secret: this.o.enrolment.secret,
-        acceptor: this.o.protocol,
-      });
-    });
-    ws.on('message', (data) => this.receive(String(data)));
-    ws.on('error', (err) => this.o.log.warn({ err: err.message }, 'link to the table failed'));
-    ws.on('close', () => {
-      if (this.socket !== ws) return;
-      this.socket = null;
-      this.setUp(false);
-      if (this.stopped) return;
-      // Backoff, capped: a storm of 250 agents reconnecting after a host restart spreads itself out.
-      const ms = Math.min(5000, 200 * 2 ** this.attempt++) * (0.5 + Math.random() / 2);
-      this.retryTimer = setTimeout(() => this.dial(), ms);
-    });
-  }
-
-  private setUp(up: boolean): void {
-    if (this.up === up) return;
-    this.up = up;
-    for (const l of this.upListeners) l(up);
-  }
-
   private send(m: AgentMessage): boolean {
-    const ws = this.socket;
-    if (!ws || ws.readyState !== ws.OPEN) return false;
-    ws.send(JSON.stringify(m));
-    return true;
+    return this.link.send(m);
   }
 
-  private receive(text: string): void {
-    const d = decodeHostDeviceMessage(text);
-    if (!d.ok) return this.o.log.warn({ error: d.error }, 'a message from the table fails its schema');
-    const m = d.message;
+  private receive(m: HostDeviceMessage): void {
     switch (m.type) {
       case 'device-welcome':
-        this.setUp(true);
         this.openAcceptor(m);
         // Whatever was asked and not answered is asked again: the host journals each escrow id once.
         for (const w of this.waiting.values()) this.send(w.message);
@@ -207,7 +162,7 @@ export class DeviceRelay {
 
   /** The driver's own escrow timeout returns the note if no answer comes: nothing to journal then. */
   private async escrow(note: EscrowedNote): Promise<EscrowDecision> {
-    if (!this.up) return 'return';
+    if (!this.link.connected()) return 'return';
     const r = await this.ask({ type: 'escrow', id: randomUUID(), ...this.note(note) });
     return r.type === 'decision' ? r.decision : 'return';
   }

@@ -1,0 +1,108 @@
+import type { Logger } from 'pino';
+import type WebSocket from 'ws';
+import { decodeHostDeviceMessage, DEVICE_PROTOCOL_VERSION, type AgentMessage, type HostDeviceMessage } from '../../protocol/index.js';
+import type { EnrolmentFile } from '../stadium/enrolment-file.js';
+
+type Hello = Extract<AgentMessage, { type: 'hello-device' }>;
+
+export interface DeviceLinkOptions {
+  enrolment: EnrolmentFile;
+  acceptor: Hello['acceptor'];
+  /** `relay`: the agent relays the acceptor's bytes (ByteRelay); absent: it runs the driver (DeviceRelay). */
+  mode?: Hello['mode'];
+  log: Logger;
+  /** Opens the link to the host (the pinned socket); tests pass their own. */
+  connect: () => WebSocket;
+  /** Each message from the host that passes its schema; the link is marked up before a `device-welcome` is passed on. */
+  onMessage: (m: HostDeviceMessage) => void;
+}
+
+/**
+ * A station agent's device link to its table host, whichever side runs the acceptor's driver:
+ * dials, says `hello-device` with the station's enrolment, counts the link up at the host's
+ * `device-welcome`, and dials again after a drop with a capped, jittered backoff. What crosses it
+ * (bytes, or escrows and credits) is the user's (byte-relay.ts, device-relay.ts).
+ */
+export class DeviceLink {
+  private socket: WebSocket | null = null;
+  private up = false;
+  private stopped = false;
+  private attempt = 0;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private readonly upListeners = new Set<(up: boolean) => void>();
+
+  constructor(private readonly o: DeviceLinkOptions) {}
+
+  start(): void {
+    this.dial();
+  }
+
+  /** Whether the link to the host is up (greeted). */
+  connected(): boolean {
+    return this.up;
+  }
+
+  onLink(listener: (up: boolean) => void): () => void {
+    this.upListeners.add(listener);
+    return () => this.upListeners.delete(listener);
+  }
+
+  /** Sends if the link is open; whether it was. */
+  send(m: AgentMessage): boolean {
+    const ws = this.socket;
+    if (!ws || ws.readyState !== ws.OPEN) return false;
+    ws.send(JSON.stringify(m));
+    return true;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.socket?.terminate();
+  }
+
+  private dial(): void {
+    if (this.stopped) return;
+    const ws = this.o.connect();
+    this.socket = ws;
+    ws.on('open', () => {
+      this.attempt = 0;
+      this.send({
+        type: 'hello-device',
+        protocol: DEVICE_PROTOCOL_VERSION,
+        station: this.o.enrolment.station,
+        secret: this.o.enrolment.secret,
+        acceptor: this.o.acceptor,
+        ...(this.o.mode ? { mode: this.o.mode } : {}),
+      });
+    });
+    ws.on('message', (data) => this.receive(String(data)));
+    ws.on('error', (err) => this.o.log.warn({ err: err.message }, 'link to the table failed'));
+    ws.on('close', () => {
+      if (this.socket !== ws) return;
+      this.socket = null;
+      this.setUp(false);
+      if (this.stopped) return;
+      // Backoff, capped and jittered: 250 agents reconnecting after a host restart spread out.
+      const ms = Math.min(5000, 200 * 2 ** this.attempt++) * (0.5 + Math.random() / 2);
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = null;
+        this.dial();
+      }, ms);
+    });
+  }
+
+  private setUp(up: boolean): void {
+    if (this.up === up) return;
+    this.up = up;
+    for (const l of this.upListeners) l(up);
+  }
+
+  private receive(text: string): void {
+    const d = decodeHostDeviceMessage(text);
+    if (!d.ok) return this.o.log.warn({ error: d.error }, 'a message from the table fails its schema');
+    if (d.message.type === 'device-welcome') this.setUp(true);
+    this.o.onMessage(d.message);
+  }
+}
