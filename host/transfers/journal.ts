@@ -1,0 +1,14 @@
+import type { TransferEntry } from '../../ledger/transfer-terms.js';
+
+/**
+ * Where a host's transfers are journalled: the table's ledger (ledger-journal.ts), or a model of
+ * it (the simulation's). `append` is one durable transaction, all or nothing, and throws when the
+ * journal refuses (nothing of the step is then sent).
+ */
+export interface TransferJournal {
+  /** Every transfer entry journalled, in order (what a start folds). */
+  entries(): Iterable<TransferEntry>;
+  append(entries: readonly TransferEntry[]): void;
+  /** A station's credit now, as the journal's accounts say. */
+  credit(station: number): number;
+}

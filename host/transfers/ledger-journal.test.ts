@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { Rng } from '../../engine/random/seeded-rng.js';
+import { billCredit } from '../../ledger/fixtures.js';
+import { Ledger, verifyLedger } from '../../ledger/index.js';
+import { TableId } from '../../ledger/transfer-terms.js';
+import type { Outbound } from './effects.js';
+import { LedgerTransferJournal } from './ledger-journal.js';
+import { reconcile } from './reconcile.js';
+import { TransferHost } from './transfer-host.js';
+
+// The transfer protocol over two real SQLite ledgers: hosts dropped between steps (the ledger
+// closed uncleanly is what a kill leaves of it: only what was committed) and opened again from
+// their files, messages lost, repeated and reordered. Every station's credit across the two
+// ledgers, plus what is in flight, is what was put in; every transfer closes once.
+
+const HOME = TableId.parse('home');
+const WAR = TableId.parse('war');
+const STATIONS = [1, 2, 3];
+
+interface Side {
+  readonly id: TableId;
+  readonly dir: string;
+  ledger: Ledger;
+  host: TransferHost | null;
+}
+
+describe('transfers over two real ledgers', () => {
+  it('conserve money and close every transfer once through kills, losses and repeats (seeded)', () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'transfers-'));
+    const wire: { from: TableId; to: TableId; message: unknown }[] = [];
+    let dropSends = false;
+    const sides: Side[] = [HOME, WAR].map((id) => {
+      const dir = path.join(root, id);
+      const ledger = Ledger.open({ dataDir: dir, terminalId: id });
+      // Each station brings 10,000 to each table.
+      for (const s of STATIONS) ledger.append(billCredit(s, 10_000, `${id}-b${s}`));
+      return { id, dir, ledger, host: null };
+    });
+    const open = (side: Side) => {
+      side.host = new TransferHost({
+        self: side.id,
+        currency: 'MOP',
+        journal: new LedgerTransferJournal(side.ledger),
+        send: (o: Outbound) => {
+          if (!dropSends) wire.push({ from: side.id, to: o.to, message: o.message });
+        },
+        alarm: (a) => assert.fail(`${side.id} alarmed at an honest peer: ${a.reason} ${a.detail}`),
+      });
+    };
+    const kill = (side: Side) => {
+      side.ledger.close();
+      side.host = null;
+      side.ledger = Ledger.open({ dataDir: side.dir, terminalId: side.id });
+      open(side);
+    };
+    for (const s of sides) open(s);
+    const rng = Rng.fromSeed(2026);
+    const total = () => {
+      const journals = new Map(sides.map((s) => [s.id, [...new LedgerTransferJournal(s.ledger).entries()]] as const));
+      const paired = reconcile(journals);
+      for (const p of paired) assert.deepEqual(p.disagreements, [], JSON.stringify(p));
+      const inFlight = paired.filter((p) => p.sender === 'open' && p.receiver !== 'taken').reduce((a, p) => a + p.transfer.amount, 0);
+      return sides.reduce((a, s) => a + STATIONS.reduce((b, st) => b + s.ledger.credit(st), 0), 0) + inFlight;
+    };
+    const opening = total();
+    let kills = 0;
+    let started = 0;
+    try {
+      for (let i = 0; i < 400; i++) {
+        const side = sides[rng.below(2)];
+        const other = sides.find((s) => s !== side);
+        if (!side?.host || !other) continue;
+        const r = rng.below(100);
+        if (r < 15) {
+          const station = STATIONS[rng.below(STATIONS.length)] ?? 1;
+          if (!side.host.start(station, other.id, 1 + rng.below(3_000)).refused) started++;
+        } else if (r < 55 && wire.length) {
+          const [w] = wire.splice(rng.below(wire.length), 1);
+          const to = sides.find((s) => s.id === w?.to);
+          if (w && to?.host) {
+            // A kill after the append and before the send: the answer is lost, the journal has it.
+            dropSends = rng.below(10) === 0;
+            to.host.receive(w.from, w.message);
+            if (dropSends) {
+              kill(to);
+              kills++;
+            }
+            dropSends = false;
+          }
+        } else if (r < 62 && wire.length) wire.splice(rng.below(wire.length), 1);
+        else if (r < 68 && wire.length) wire.push(wire[rng.below(wire.length)] ?? wire[0]!);
+        else if (r < 80) side.host.tick();
+        else if (r < 85) {
+          const o = Object.values(side.host.state.outgoing).find((x) => x.phase === 'offering');
+          if (o) side.host.recall(o.transfer.id);
+        } else if (r < 92) {
+          kill(side);
+          kills++;
+        }
+        assert.equal(total(), opening, `step ${i}`);
+      }
+      // The links heal: ask and answer until nothing is open.
+      for (
+        let round = 0;
+        round < 10 && sides.some((s) => Object.values(s.host?.state.outgoing ?? {}).some((o) => o.phase === 'offering' || o.phase === 'recalling'));
+        round++
+      ) {
+        for (const s of sides) s.host?.tick();
+        while (wire.length) {
+          const w = wire.shift();
+          if (w) sides.find((s) => s.id === w.to)?.host?.receive(w.from, w.message);
+        }
+      }
+      for (const s of sides)
+        assert.deepEqual(
+          Object.values(s.host?.state.outgoing ?? {}).filter((o) => o.phase === 'offering' || o.phase === 'recalling'),
+          [],
+        );
+      assert.equal(total(), opening);
+      assert.ok(started > 20 && kills > 20, `${started} transfers, ${kills} kills`);
+      // What each table owes the other for transfers is the mirror of the other's.
+      const [home, war] = sides;
+      assert.equal(home?.ledger.balance(`table:${WAR}:settlement`), -(war?.ledger.balance(`table:${HOME}:settlement`) ?? 0));
+      for (const s of sides) assert.deepEqual(verifyLedger(s.ledger).problems, []);
+    } finally {
+      for (const s of sides) s.ledger.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,58 @@
+import type { TableId, TransferId } from '../../ledger/transfer-terms.js';
+import type { Outbound, TransferAlarm } from './effects.js';
+import type { TransferJournal } from './journal.js';
+import type { StartRefusal } from './sender.js';
+import { fold, type TransferState } from './state.js';
+import { step, type TransferEvent } from './step.js';
+
+export interface TransferHostOptions {
+  readonly self: TableId;
+  readonly currency: string;
+  readonly journal: TransferJournal;
+  /** Hands a message to the link of `to` (it may be lost: the next tick asks again). */
+  readonly send: (out: Outbound) => void;
+  readonly alarm: (a: TransferAlarm) => void;
+}
+
+/**
+ * A host's transfers over its journal: started from what the journal folds to; every event
+ * stepped, its entries appended (one transaction), and only then its messages sent. An append the
+ * journal refuses leaves the state as it was and sends nothing.
+ */
+export class TransferHost {
+  private current: TransferState;
+
+  constructor(private readonly o: TransferHostOptions) {
+    this.current = fold(o.self, o.currency, o.journal.entries());
+  }
+
+  get state(): TransferState {
+    return this.current;
+  }
+
+  /** Moves `amount` of the station's credit to the table `to`; a refusal journals nothing. */
+  start(station: number, to: TableId, amount: number): { refused?: StartRefusal } {
+    return this.on({ kind: 'start', station, to, amount, available: this.o.journal.credit(station) });
+  }
+
+  recall(id: TransferId): void {
+    this.on({ kind: 'recall', id });
+  }
+
+  tick(): void {
+    this.on({ kind: 'tick' });
+  }
+
+  receive(link: TableId, message: unknown): void {
+    this.on({ kind: 'receive', link, message });
+  }
+
+  private on(event: TransferEvent): { refused?: StartRefusal } {
+    const r = step(this.current, event);
+    this.o.journal.append(r.journal);
+    this.current = r.state;
+    for (const a of r.alarms) this.o.alarm(a);
+    for (const s of r.send) this.o.send(s);
+    return r.refused ? { refused: r.refused } : {};
+  }
+}
