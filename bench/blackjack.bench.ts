@@ -1,14 +1,14 @@
 // Blackjack simulator throughput on one core (one thread): hands per second of the fast path
 // with basic strategy, for a few rule sets and both shuffle modes, each beside a bare
 // shuffle-and-deal loop of the same shoe, generator and cards per hand measured just after it
-// (bench/bare-deal.ts); and, for scale, rounds per second through the full round state machine.
+// (bench/bare-deal.ts); and rounds per second through the full round state machine, beside the
+// same loop on the commit before the round became one step per move (bench/round-trees.ts).
 // Prints figures only; nothing asserts a timing.
-import { freshCards, shuffled } from '../engine/cards/shoe.js';
-import { Rng } from '../engine/random/seeded-rng.js';
-import { dealCard, decideRound, openRound } from '../engine/blackjack/round.js';
 import { resolveRules, type BlackjackRules } from '../engine/blackjack/rules.js';
 import { FastBlackjack, edge, emptyTotals, type ShuffleMode } from '../engine/blackjack/simulator.js';
 import { bareBlackjackDeal, rate } from './bare-deal.js';
+import { roundsPerSecond, SCENARIOS } from './round-loop.js';
+import { commitModules, REPLAY_COMMIT, ROOT, treeModules } from './round-trees.js';
 import { figure, QUICK, times } from './report.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 0.2 : 2));
@@ -68,31 +68,37 @@ function cardsPerHand(rules: BlackjackRules): number {
   return cards / hands;
 }
 
-function stateMachine(rules: BlackjackRules): void {
-  const rng = Rng.fromSeed(3);
-  const shoe = shuffled(freshCards(rules.decks), rng);
-  const t0 = performance.now();
-  let rounds = 0;
-  while (performance.now() - t0 < SECONDS * 1000) {
-    let r = openRound({ rules, seats: [{ seat: 1, bets: { main: 100 } }], firstRoundOfShoe: true });
-    let i = (rounds * 17) % 200;
-    while (!r.done) {
-      const x = r.expected;
-      if (x.kind === 'card') r = dealCard(r, shoe[i++]!);
-      else if (x.kind === 'decision') r = decideRound(r, { type: x.legal.includes('stand') ? 'stand' : (x.legal[x.legal.length - 1] as 'continue') });
-    }
-    rounds++;
+/**
+ * Rounds a second through the round state machine (openRound / dealCard / decideRound), beside the
+ * same loop on the last commit whose round replayed its log at every move, loaded into this
+ * process (bench/round-trees.ts): their ratio is what one step per move saves. Under --quick the
+ * old tree is not unpacked and the figure has no baseline.
+ */
+async function stateMachine(): Promise<void> {
+  const now = await treeModules(ROOT);
+  const old = QUICK ? null : await commitModules(REPLAY_COMMIT);
+  for (const scenario of SCENARIOS) {
+    roundsPerSecond(now, scenario, QUICK ? 0.05 : 0.5); // warm-up (JIT)
+    if (old) roundsPerSecond(old.modules, scenario, 0.5);
+    const value = roundsPerSecond(now, scenario, SECONDS) / 1e3;
+    const before = old ? roundsPerSecond(old.modules, scenario, SECONDS) / 1e3 : null;
+    const r = figure({
+      name: scenario.name,
+      unit: 'k rounds/s',
+      value,
+      better: 'higher',
+      baseline: old && before ? { name: `the same loop on ${old.commit}'s round, which replayed its log at every move`, value: before } : null,
+      note: old
+        ? 'the baseline is the code before, not bare work: the ratio is the new cost of a round in units of the old (below 1: faster)'
+        : 'under --quick the old tree is not unpacked; its cards come from one pre-shuffled shoe, so a shuffle-and-deal loop is not its bare counterpart',
+    });
+    console.log(
+      `${scenario.name.padEnd(72)} ${value.toFixed(1).padStart(7)} k rounds/s` +
+        (before !== null
+          ? `   before (${old?.commit}, replay per move) ${before.toFixed(1)} k rounds/s, ratio ${times(r)} (new/old speed ${(value / before).toFixed(1)}×)`
+          : ''),
+    );
   }
-  const s = (performance.now() - t0) / 1000;
-  console.log(`${'round state machine (stand on everything)'.padEnd(55)} ${(rounds / s / 1e3).toFixed(0).padStart(6)} k rounds/s`);
-  figure({
-    name: 'round state machine (stand on everything)',
-    unit: 'k rounds/s',
-    value: rounds / s / 1e3,
-    better: 'higher',
-    baseline: null,
-    note: 'shown for scale beside the fast path; its cards come from one pre-shuffled shoe, so a shuffle-and-deal loop is not its bare counterpart',
-  });
 }
 
 const standard = resolveRules('generic', {
@@ -115,4 +121,4 @@ if (!QUICK) {
   fast('macau-2009 defaults + 4 side bets', macau, 'every-hand');
   fast('portugal-2001 defaults', resolveRules('portugal-2001'), 'cut-card');
 }
-stateMachine(resolveRules('macau-2009'));
+await stateMachine();

@@ -1,12 +1,10 @@
-import { cardCode, isTenValue, type Card } from '../cards/card.js';
-import { ShoeInventory } from '../cards/shoe.js';
-import { BLACKJACK_CATALOGUE, firstCardsBets } from './bets/catalogue.js';
-import type { FirstCardsBet, SideBetId } from './bets/entry.js';
+import { isTenValue, type Card } from '../cards/card.js';
+import type { FirstCardsBet } from './bets/entry.js';
 import { dealerDraws, handTotal, isNaturalPair, isSpecial678 } from './hand.js';
-import { poolsInPlay } from './jackpot/settle.js';
-import { lineChoices, type LineMarks } from './line-choices.js';
+import { lineChoices } from './line-choices.js';
 import { ref, type RefKey } from './refs.js';
 import type { BlackjackRules } from './rules.js';
+import { canDouble, canSplit, splitHand } from './round-seats.js';
 import {
   RoundError,
   type Action,
@@ -15,533 +13,539 @@ import {
   type CardStep,
   type CardTarget,
   type Expectation,
+  type Hand,
   type HeldStreakStake,
   type JackpotSettlement,
   type Offer,
-  type RoundEvent,
+  type Resume,
   type RoundSetup,
-  type RoundState,
-  type StakeView,
+  type Seat,
+  type Stake,
   type StreakState,
 } from './round-types.js';
-import { canDouble, canSplit, handViews, splitHand, validateAndBuild, type Answer, type Flow, type Hand, type Seat } from './round-seats.js';
 import { additionalLines } from './settle/additional.js';
 import { insuranceLines } from './settle/insurance.js';
 import { handContext, lineOf } from './settle/line.js';
 import { bustedBettors, loseToDealerBlackjack, resultAgainst, settleHand, type HandSettled } from './settle/main-bet.js';
 import { settleStreaks } from './settle/streak.js';
-import { voidLines } from './settle/void.js';
 
 /**
- * A round's state from its setup and log: the procedure (a generator that asks for each card and
- * decision in table order, and settles as bets are decided) played over the log from the start.
- * The procedure's working objects live only while `runRound` runs; what comes out is plain data.
- * A round's moves (round.ts) are this function over the log with one more event, so a move that
- * is refused throws and leaves the state it was given as it was.
+ * The round's procedure as functions of a working copy: cards come one at a time (from a seeded
+ * shoe or the card-reading shoe, it does not know which) and decisions are asked for in table
+ * order; settlement lines appear as bets are decided, each naming its article. Each function runs
+ * the procedure from one point until it needs a card or a decision (it sets `expected` and the
+ * `resume` point that takes the answer) or the round is settled. The working copy is made fresh
+ * for one move by round-step.ts from the round's plain state and becomes the next state; nothing
+ * here outlives the move, and no move replays the ones before it.
  */
-export function runRound(setup: RoundSetup, log: readonly RoundEvent[]): RoundState {
-  const p = new Procedure(setup);
-  for (const e of log) {
-    if ('card' in e) p.deal(e.card);
-    else if ('action' in e) p.decide(e.action);
-    else if ('discard' in e) p.discard(e.discard, e.why);
-    else if ('held' in e) p.holdUnseen(e.held);
-    else p.voidRound(e.void);
-  }
-  return p.state();
+export interface Work {
+  readonly setup: RoundSetup;
+  readonly rules: BlackjackRules;
+  /** The catalogue's bets of the first cards, in the order they are settled. */
+  readonly firstCards: readonly FirstCardsBet[];
+  /** The seats in table order: read them here; change one only through `seat(w, k)`, which makes it this move's own copy first. */
+  readonly seats: Seat[];
+  /** Which seats this move has copied (the others are the state's, shared, and must not change). */
+  readonly owned: boolean[];
+  readonly dealer: Card[];
+  readonly burns: Card[];
+  readonly discards: { card: Card; why: string }[];
+  readonly unseen: Card[];
+  lines: BlackjackSettlementLine[];
+  expected: Expectation;
+  resume: Resume;
+  voided: boolean;
+  insuranceSettled: boolean;
+  additionalDealt: boolean;
+  streaks: StreakState[];
+  jackpot: JackpotSettlement | undefined;
+  held: HeldStreakStake[];
 }
 
-/**
- * The procedure's working state while `runRound` plays a log: cards come one at a time — from a
- * seeded shoe or the card-reading shoe, it does not know which — and decisions are asked for in
- * table order; settlement lines appear as bets are decided, each naming its article. Private to
- * this file: nothing outside ever holds one.
- */
-class Procedure {
-  private readonly rules: BlackjackRules;
-  private readonly lines: BlackjackSettlementLine[] = [];
-  private readonly dealer: Card[] = [];
-  private readonly burns: Card[] = [];
-  private readonly seatList: Seat[];
-  private readonly flow: Flow;
-  private current: Expectation;
-  private readonly inventory: ShoeInventory;
-  private readonly setup: RoundSetup;
-  private streaksOut: StreakState[] = [];
-  private jackpotOut: JackpotSettlement | undefined;
-  private heldOut: HeldStreakStake[] = [];
-  /** The catalogue's bets of the first cards, in the order they are settled. */
-  private readonly firstCards: readonly FirstCardsBet[];
+/** The procedure from its start: the per-round burn, then the first cards (Art. 5 n.1; rule 17). */
+export function begin(w: Work): void {
+  if (w.rules.burnEachRound && !w.setup.firstRoundOfShoe)
+    card(w, { to: 'burn' }, 'burn-round', 'burn one card at the start of the round (art.4 n.2)', { at: 'burn-round' });
+  else dealFirst(w, 0);
+}
 
-  constructor(setup: RoundSetup) {
-    this.setup = setup;
-    this.rules = setup.rules;
-    this.inventory = ShoeInventory.fromCounts(setup.rules.decks, setup.out ?? {});
-    const catalogue = setup.catalogue ?? BLACKJACK_CATALOGUE;
-    this.firstCards = firstCardsBets(catalogue);
-    this.seatList = validateAndBuild(setup, catalogue);
-    this.flow = this.play();
-    const first = this.flow.next();
-    this.current = first.done ? { kind: 'done' } : first.value;
-  }
-
-  /** Places the next card read from the shoe where the procedure says it goes. */
-  deal(card: Card): void {
-    const cur = this.current;
-    if (cur.kind !== 'card') {
-      throw new RoundError(
-        cur.kind === 'done'
-          ? `card ${cardCode(card)} left over: the round is complete`
-          : `card ${cardCode(card)} arrived while a decision is awaited from seat ${cur.seat} hand ${cur.hand}`,
-      );
+/** The procedure takes the card or decision it waits for (already checked by round-step.ts) and runs on to its next question. */
+export function answer(w: Work, a: Card | Action): void {
+  const at = w.resume;
+  const cur = w.expected;
+  if (cur.kind === 'card') {
+    if (!('rank' in a)) throw new RoundError('a card was expected');
+    const t = cur.target;
+    if (t.to === 'hand') {
+      const k = w.seats.findIndex((x) => x.seat === t.seat);
+      if (k >= 0) seat(w, k).dealt.push(a);
     }
-    if (!this.inventory.take(card)) {
-      throw new RoundError(`card ${cardCode(card)} is impossible: more copies than the ${this.rules.decks} deck(s) hold`);
-    }
-    this.log.push({ card });
-    this.advance(card);
-  }
+    if (cur.step === 'hit' || cur.step === 'double' || cur.step === 'split-second') w.additionalDealt = true;
+    takeCard(w, at, a);
+  } else if (cur.kind === 'decision') {
+    if (!('type' in a)) throw new RoundError('a decision was expected');
+    takeDecision(w, at, a, cur.legal);
+  } else throw new RoundError('the round is complete');
+}
 
-  decide(action: Action): void {
-    const cur = this.current;
-    if (cur.kind !== 'decision') {
-      throw new RoundError(
-        cur.kind === 'done'
-          ? `decision "${action.type}" left over: the round is complete`
-          : `decision "${action.type}" given while a card is expected (${cur.why})`,
-      );
-    }
-    if (!cur.legal.includes(action.type)) {
-      throw new RoundError(`"${action.type}" is not legal for seat ${cur.seat} hand ${cur.hand} now (${cur.offer}); legal: ${cur.legal.join(', ')}`);
-    }
-    if ((action.type === 'double' || action.type === 'split') && action.notFollowing !== undefined) {
-      const stakes = this.seatList.find((x) => x.seat === cur.seat)?.hands[cur.hand]?.stakes ?? [];
-      const seen = new Set<string>();
-      for (const owner of action.notFollowing) {
-        const st = stakes.find((x) => x.owner === owner);
-        if (seen.has(owner) || !st || !(action.type === 'double' ? st.followDouble : st.followSplit)) {
-          throw new RoundError(`"${owner}" has no bet behind on seat ${cur.seat} hand ${cur.hand} that would follow the ${action.type}`);
-        }
-        seen.add(owner);
-      }
-      // A copy goes into the log: the caller's list may change after this.
-      action = { type: action.type, notFollowing: [...action.notFollowing] };
-    }
-    if (action.type === 'insurance') {
-      const range = cur.insurance;
-      if (!range || !Number.isSafeInteger(action.amount) || action.amount < range.min || action.amount > range.max) {
-        throw new RoundError(`insurance of ${action.amount} for seat ${cur.seat}: must be a whole amount from ${range?.min} to ${range?.max}`);
-      }
-    }
-    this.log.push({ action });
-    this.advance(action);
-  }
-
-  /** Every card, decision, discard and void, in order: the round's state (`runRound` plays it again). */
-  private readonly log: RoundEvent[] = [];
-
-  /** Cards that left the shoe but do not count, with the reason. */
-  private readonly discards: { card: Card; why: string }[] = [];
-  private voided = false;
-
-  /**
-   * A card that must not count: exposed when it should not be (Art. 5 n.1 (1)), drawn by the
-   * dealer unduly and shown (Art. 6 n.1; rule 19), the dealer's second card turned while dealt
-   * (rule 17). It leaves the shoe (the inventory counts it) and goes to the discards; the round
-   * still expects the same card as before.
-   */
-  discard(card: Card, why: string): void {
-    if (this.current.kind === 'done') throw new RoundError('the round is complete');
-    if (!this.inventory.take(card)) throw new RoundError(`card ${cardCode(card)} is impossible: more copies than the ${this.rules.decks} deck(s) hold`);
-    this.discards.push({ card, why });
-    this.log.push({ discard: card, why });
-  }
-
-  /**
-   * Art. 5 n.1 (2): an error in dealing that cannot be rectified cancels every card of the round,
-   * and a supervisor may void a round on hold (docs/architecture.md, a round): every bet of the round is returned.
-   * Lines already written are replaced by returns; streak markers stay where they were.
-   */
-  voidRound(why: string): void {
-    if (this.voided) return;
-    this.log.push({ void: why });
-    this.lines.length = 0;
-    this.lines.push(...voidLines(this.rules, this.seatList, this.returnedOnVoid, this.firstCards, why));
-    this.streaksOut = (this.setup.streaks ?? []).map((x) => ({ ...x, bets: { ...x.bets } }));
-    this.voided = true;
-    this.current = { kind: 'done' };
-  }
-
-  /** The seat's additional bets a void returns, in the order their lines are written. */
-  private get returnedOnVoid(): SideBetId[] {
-    const catalogue = this.setup.catalogue ?? BLACKJACK_CATALOGUE;
-    const jackpot = catalogue.flatMap((b) => {
-      const id = b.id;
-      return b.family === 'jackpot' && b.onVoid === 'returned' && id !== 'main' ? [id] : [];
-    });
-    return [...this.firstCards.filter((b) => b.onVoid === 'returned').map((b) => b.id), ...jackpot];
-  }
-
-  /** Cards drawn by mistake and not seen, waiting for the next player who asks for a card (rule 18). */
-  private readonly held: Card[] = [];
-
-  /**
-   * Portugal rule 18: a card drawn against what the player asked, while still unseen, goes to the
-   * next player who asks for a card (a hit or a double), or else to the dealer's next draw; a card
-   * nobody takes is discarded at the end of the round. (Macau Art. 6 n.1 is the dealer's own
-   * undue card: it is void if shown — `discard` — and may stay valid if not.)
-   */
-  holdUnseen(card: Card): void {
-    if (this.current.kind === 'done') throw new RoundError('the round is complete');
-    if (!this.inventory.take(card)) throw new RoundError(`card ${cardCode(card)} is impossible: more copies than the ${this.rules.decks} deck(s) hold`);
-    this.held.push(card);
-    this.log.push({ held: card });
-    this.feedHeld();
-  }
-
-  private feedHeld(): void {
-    for (;;) {
-      const cur = this.current;
-      if (cur.kind === 'done') {
-        for (const c of this.held.splice(0)) this.discards.push({ card: c, why: 'held card nobody asked for (rule 18)' });
-        return;
-      }
-      const c = this.held[0];
-      if (!c || cur.kind !== 'card' || !(cur.step === 'hit' || cur.step === 'double' || cur.step === 'dealer-draw')) return;
-      this.held.shift();
-      const next = this.flow.next(c);
-      this.current = next.done ? { kind: 'done' } : next.value;
-    }
-  }
-
-  private advance(answer: Answer): void {
-    const next = this.flow.next(answer);
-    this.current = next.done ? { kind: 'done' } : next.value;
-    if (this.held.length > 0) this.feedHeld();
-  }
-
-  /** The round as plain data. The procedure is dropped after it, so nothing mutable escapes. */
-  state(): RoundState {
-    return {
-      setup: this.setup,
-      log: this.log,
-      expected: this.current,
-      done: this.current.kind === 'done',
-      voided: this.voided,
-      firstOfShoe: this.setup.firstRoundOfShoe === true,
-      lines: this.lines,
-      dealer: this.dealer,
-      burns: this.burns,
-      discards: this.discards,
-      hands: handViews(this.seatList),
-      stakes: this.seatList.flatMap((s) => s.hands.flatMap((h, hand) => h.stakes.map((st): StakeView => ({ seat: s.seat, hand, ...st })))),
-      streaksBefore: this.streaksBefore(),
-      streaks: this.streaksOut,
-      ...(this.jackpotOut ? { jackpot: this.jackpotOut } : {}),
-      ...(this.setup.jackpot
-        ? {
-            jackpotPools: poolsInPlay(
-              this.setup.jackpot,
-              this.seatList.reduce((t, s) => t + (s.entry.bets.jackpot ?? 0), 0),
-            ),
-          }
-        : {}),
-      held: this.heldOut,
-      out: this.inventory.counts(),
-    };
-  }
-
-  /** Streak markers as the round started: those carried in, and the seats' new streak bets at no wins. */
-  private streaksBefore(): StreakState[] {
-    const carried = (this.setup.streaks ?? []).map((x) => ({ ...x, bets: { ...x.bets } }));
-    const fresh = this.seatList.flatMap((s) => (s.streak && !s.streak.carried ? [{ seat: s.seat, bets: { ...s.streak.bets }, wins: 0 }] : []));
-    return [...carried, ...fresh].sort((a, b) => a.seat - b.seat);
-  }
-
-  /* ───────────── the procedure ───────────── */
-
-  private *play(): Flow {
-    const r = this.rules;
-    const seats = this.seatList;
-    if (r.burnEachRound && !this.setup.firstRoundOfShoe) {
-      this.burns.push(yield* this.card({ to: 'burn' }, 'burn-round', 'burn one card at the start of the round (art.4 n.2)'));
-    }
-    // One card at a time from the left, then the dealer (Art. 5 n.1; rule 17).
-    for (const s of seats) this.hand(s, 0).cards.push(yield* this.card({ to: 'hand', seat: s.seat, hand: 0 }, 'first', 'first card'));
-    this.dealer.push(yield* this.card({ to: 'dealer' }, 'dealer-up', "dealer's face-up card"));
-    for (const s of seats) this.hand(s, 0).cards.push(yield* this.card({ to: 'hand', seat: s.seat, hand: 0 }, 'second', 'second card'));
-    if (r.holeCard !== 'none') this.dealer.push(yield* this.card({ to: 'dealer' }, 'dealer-hole', "dealer's hole card, face down"));
-    for (const s of seats) s.firstTwo = this.hand(s, 0).cards.slice();
-
-    const up = this.dealer[0] as Card;
-    const upAce = up.rank === 'A';
-    const upTen = isTenValue(up.rank);
-
-    for (const s of seats) {
-      const h = this.hand(s, 0);
-      if (isNaturalPair(h.cards)) {
-        h.status = 'blackjack';
-        // Nothing the dealer can draw beats or ties it: paid at once (rule 21; Art. 10 n.2).
-        if (!upAce && !upTen) this.settleHand(s, h, 'blackjack');
-      }
-    }
-
-    // Offers on an ace (or a ten for even money), seat by seat from the left.
-    for (const s of seats) {
-      const h = this.hand(s, 0);
-      const evenMoneyHere = r.evenMoney === 'vs-ace-or-ten' ? upAce || upTen : r.evenMoney === 'vs-ace' ? upAce : false;
-      if (h.status === 'blackjack' && evenMoneyHere) {
-        const a = yield* this.ask(s, 0, 'even-money', ['even-money', 'decline-even-money']);
-        if (a.type === 'even-money') this.settleHand(s, h, 'evenMoney');
-      } else if (upAce) {
-        const main = s.entry.bets.main;
-        const max = r.insuranceMax === 'full' ? main : Math.floor(main / 2);
-        const min = r.insuranceMin === 'half' ? Math.min(max, Math.ceil(main / 2)) : 1;
-        if (max >= 1) {
-          const a = yield* this.ask(s, 0, 'insurance', ['insurance', 'decline-insurance'], { min, max }, s.owner);
-          if (a.type === 'insurance') s.insurance = a.amount;
-        }
-        // Rule 15: when the seat holder insures, each bettor behind may insure their own bet.
-        if (s.insurance > 0) {
-          for (const st of h.stakes) {
-            if (st.owner === undefined) continue;
-            const bmax = r.insuranceMax === 'full' ? st.base : Math.floor(st.base / 2);
-            const bmin = r.insuranceMin === 'half' ? Math.min(bmax, Math.ceil(st.base / 2)) : 1;
-            if (bmax < 1) continue;
-            const b = yield* this.ask(s, 0, 'insurance', ['insurance', 'decline-insurance'], { min: bmin, max: bmax }, st.owner);
-            if (b.type === 'insurance') s.behindInsurance.set(st.owner, b.amount);
-          }
-        }
-      }
-    }
-
-    // Procedure 3: the dealer checks the hole card on an ace or a ten (Art. 5 n.2 (3)(3)-(4)).
-    if (r.holeCard === 'peek' && (upAce || upTen)) {
-      if (isNaturalPair(this.dealer)) {
-        this.finish();
-        return;
-      }
-      this.settleInsurance(false);
-    }
-
-    for (const s of seats) {
-      for (let i = 0; i < s.hands.length; i++) yield* this.playHand(s, i);
-    }
-
-    yield* this.dealerPlay();
-    this.finish();
-  }
-
-  private *playHand(s: Seat, i: number): Generator<Expectation, void, Answer> {
-    const r = this.rules;
-    const h = this.hand(s, i);
-    const upAce = (this.dealer[0] as Card).rank === 'A';
-    if (h.cards.length === 1) {
-      const c = yield* this.card({ to: 'hand', seat: s.seat, hand: i }, 'split-second', 'second card of a split hand');
+function takeCard(w: Work, at: Resume, c: Card): void {
+  switch (at.at) {
+    case 'burn-round':
+      w.burns.push(c);
+      return dealFirst(w, 0);
+    case 'first':
+      hand(seat(w, at.k), 0).cards.push(c);
+      return dealFirst(w, at.k + 1);
+    case 'dealer-up':
+      w.dealer.push(c);
+      return dealSecond(w, 0);
+    case 'second':
+      hand(seat(w, at.k), 0).cards.push(c);
+      return dealSecond(w, at.k + 1);
+    case 'dealer-hole':
+      w.dealer.push(c);
+      return afterDeal(w);
+    case 'split-second': {
+      const s = seat(w, at.k);
+      const h = hand(s, at.i);
       h.cards.push(c);
       // Each pair formed again after a split is an "any pair" too (Art. 13 1)(2)).
-      if ((h.cards[0] as Card).rank === c.rank) s.splitPairs.push(i);
+      if ((h.cards[0] as Card).rank === c.rank) s.splitPairs.push(at.i);
       if (s.awaitingAfterSplit) {
         s.afterSplit = c;
         s.awaitingAfterSplit = false;
       }
+      return handThen(w, at.k, at.i, playOpenHand(w, at.k, at.i));
     }
-    if (h.status !== 'open') return;
-    if (h.splitAces) {
-      // One card to each split ace (Art. 16 n.3; rule 26), which may itself be split again.
-      if ((h.cards[1] as Card).rank === 'A' && r.resplitAces && s.hands.length < r.maxHands && (r.resplitAfterDecline || !s.declinedResplit)) {
-        const a = yield* this.ask(s, i, 'play', ['split', 'stand']);
-        if (a.type === 'split') {
-          splitHand(s, this.hand(s, i), i, a.notFollowing ?? []);
-          yield* this.playHand(s, i);
-          return;
-        }
-        s.declinedResplit = true;
+    case 'hit':
+    case 'double':
+      hand(seat(w, at.k), at.i).cards.push(c);
+      return handThen(w, at.k, at.i, handLoop(w, at.k, at.i));
+    case 'burn-dealer-second':
+      w.burns.push(c);
+      return void card(w, { to: 'dealer' }, 'dealer-second', "dealer's second card", { at: 'dealer-second' });
+    case 'dealer-second':
+    case 'dealer-draw':
+      w.dealer.push(c);
+      return dealerDrawing(w);
+    default:
+      throw new RoundError(`a card is not what the round waits for (${at.at})`);
+  }
+}
+
+function takeDecision(w: Work, at: Resume, a: Action, legal: readonly ActionType[]): void {
+  switch (at.at) {
+    case 'even-money': {
+      const s = seat(w, at.k);
+      if (a.type === 'even-money') settle(w, s, hand(s, 0), 'evenMoney');
+      return offers(w, at.k + 1);
+    }
+    case 'insurance': {
+      const s = seat(w, at.k);
+      if (a.type === 'insurance') s.insurance = a.amount;
+      return offersBehind(w, at.k, 0);
+    }
+    case 'insurance-behind': {
+      const s = seat(w, at.k);
+      const owner = hand(s, 0).stakes[at.j]?.owner;
+      if (a.type === 'insurance' && owner !== undefined) s.behindInsurance.push([owner, a.amount]);
+      return offersBehind(w, at.k, at.j + 1);
+    }
+    case 'resplit-aces': {
+      const s = seat(w, at.k);
+      if (a.type === 'split') {
+        splitHand(s, hand(s, at.i), at.i, a.notFollowing ?? []);
+        return handThen(w, at.k, at.i, playHand(w, at.k, at.i));
       }
+      s.declinedResplit = true;
+      hand(s, at.i).status = 'stood';
+      return handThen(w, at.k, at.i, false);
+    }
+    case 'five-card': {
+      const s = seat(w, at.k);
+      if (a.type === 'take-five-card-half') {
+        settle(w, s, hand(s, at.i), 'fiveCard');
+        return handThen(w, at.k, at.i, false);
+      }
+      return handThen(w, at.k, at.i, handDecision(w, at.k, at.i));
+    }
+    case 'play':
+      return handThen(w, at.k, at.i, play(w, at.k, at.i, a, legal));
+    default:
+      throw new RoundError(`a decision is not what the round waits for (${at.at})`);
+  }
+}
+
+/* ───────────── the deal ───────────── */
+
+/** One card at a time from the left, then the dealer (Art. 5 n.1; rule 17). */
+function dealFirst(w: Work, k: number): void {
+  const s = w.seats[k];
+  if (s) card(w, { to: 'hand', seat: s.seat, hand: 0 }, 'first', 'first card', { at: 'first', k });
+  else card(w, { to: 'dealer' }, 'dealer-up', "dealer's face-up card", { at: 'dealer-up' });
+}
+
+function dealSecond(w: Work, k: number): void {
+  const s = w.seats[k];
+  if (s) card(w, { to: 'hand', seat: s.seat, hand: 0 }, 'second', 'second card', { at: 'second', k });
+  else if (w.rules.holeCard !== 'none') card(w, { to: 'dealer' }, 'dealer-hole', "dealer's hole card, face down", { at: 'dealer-hole' });
+  else afterDeal(w);
+}
+
+const upCard = (w: Work): Card => w.dealer[0] as Card;
+
+function afterDeal(w: Work): void {
+  for (let k = 0; k < w.seats.length; k++) seat(w, k).firstTwo = hand(seat(w, k), 0).cards.slice();
+  const up = upCard(w);
+  for (const s of w.seats) {
+    const h = hand(s, 0);
+    if (isNaturalPair(h.cards)) {
+      h.status = 'blackjack';
+      // Nothing the dealer can draw beats or ties it: paid at once (rule 21; Art. 10 n.2).
+      if (up.rank !== 'A' && !isTenValue(up.rank)) settle(w, s, h, 'blackjack');
+    }
+  }
+  offers(w, 0);
+}
+
+/* ───────────── offers on an ace (or a ten for even money), seat by seat from the left ───────────── */
+
+function offers(w: Work, from: number): void {
+  const r = w.rules;
+  const up = upCard(w);
+  const upAce = up.rank === 'A';
+  const evenMoneyHere = r.evenMoney === 'vs-ace-or-ten' ? upAce || isTenValue(up.rank) : r.evenMoney === 'vs-ace' ? upAce : false;
+  for (let k = from; k < w.seats.length; k++) {
+    const s = peek(w, k);
+    if (hand(s, 0).status === 'blackjack' && evenMoneyHere)
+      return void ask(w, s, 0, 'even-money', ['even-money', 'decline-even-money'], { at: 'even-money', k });
+    if (!upAce) continue;
+    const main = s.entry.bets.main;
+    const max = r.insuranceMax === 'full' ? main : Math.floor(main / 2);
+    const min = r.insuranceMin === 'half' ? Math.min(max, Math.ceil(main / 2)) : 1;
+    if (max >= 1) return void ask(w, s, 0, 'insurance', ['insurance', 'decline-insurance'], { at: 'insurance', k }, { min, max }, s.owner);
+  }
+  afterOffers(w);
+}
+
+/** Rule 15: when the seat holder insures, each bettor behind may insure their own bet. */
+function offersBehind(w: Work, k: number, from: number): void {
+  const r = w.rules;
+  const s = peek(w, k);
+  if (s.insurance > 0) {
+    const stakes = hand(s, 0).stakes;
+    for (let j = from; j < stakes.length; j++) {
+      const st = stakes[j];
+      if (st?.owner === undefined) continue;
+      const bmax = r.insuranceMax === 'full' ? st.base : Math.floor(st.base / 2);
+      const bmin = r.insuranceMin === 'half' ? Math.min(bmax, Math.ceil(st.base / 2)) : 1;
+      if (bmax < 1) continue;
+      return void ask(w, s, 0, 'insurance', ['insurance', 'decline-insurance'], { at: 'insurance-behind', k, j }, { min: bmin, max: bmax }, st.owner);
+    }
+  }
+  offers(w, k + 1);
+}
+
+/** Procedure 3: the dealer checks the hole card on an ace or a ten (Art. 5 n.2 (3)(3)-(4)). */
+function afterOffers(w: Work): void {
+  const up = upCard(w);
+  if (w.rules.holeCard === 'peek' && (up.rank === 'A' || isTenValue(up.rank))) {
+    if (isNaturalPair(w.dealer)) return finish(w);
+    settleInsurance(w, false);
+  }
+  playFrom(w, 0, 0);
+}
+
+/* ───────────── the players' hands ───────────── */
+
+/** The hands from seat `k`'s hand `i` on, in table order; a split's new hand is played after the one it came from. */
+function playFrom(w: Work, from: number, fromHand: number): void {
+  // A hand's play may split it: the seat's hands are counted again after each.
+  for (let k = from, i = fromHand; k < w.seats.length; k++, i = 0) for (; i < peek(w, k).hands.length; i++) if (playHand(w, k, i)) return;
+  dealerPlay(w);
+}
+
+/** After a hand's move: the procedure waits on it (true), or goes on to the next hand. */
+function handThen(w: Work, k: number, i: number, waiting: boolean): void {
+  if (!waiting) playFrom(w, k, i + 1);
+}
+
+/** Plays hand `i` of seat `k` from its start: true when it waits for a card or a decision, false when it is over. */
+function playHand(w: Work, k: number, i: number): boolean {
+  const s = peek(w, k);
+  if (hand(s, i).cards.length === 1)
+    return card(w, { to: 'hand', seat: s.seat, hand: i }, 'split-second', 'second card of a split hand', { at: 'split-second', k, i });
+  return playOpenHand(w, k, i);
+}
+
+function playOpenHand(w: Work, k: number, i: number): boolean {
+  const r = w.rules;
+  const s = seat(w, k);
+  const h = hand(s, i);
+  if (h.status !== 'open') return false;
+  if (!h.splitAces) return handLoop(w, k, i);
+  // One card to each split ace (Art. 16 n.3; rule 26), which may itself be split again.
+  if ((h.cards[1] as Card).rank === 'A' && r.resplitAces && s.hands.length < r.maxHands && (r.resplitAfterDecline || !s.declinedResplit))
+    return ask(w, s, i, 'play', ['split', 'stand'], { at: 'resplit-aces', k, i });
+  h.status = 'stood';
+  return false;
+}
+
+/** The hand as it stands after a card: bust, the 6-7-8 bonus, the five-card offer, then its decision. */
+function handLoop(w: Work, k: number, i: number): boolean {
+  const r = w.rules;
+  const s = seat(w, k);
+  const h = hand(s, i);
+  const t = handTotal(h.cards, h.aceLocked);
+  if (t.total > 21) {
+    settle(w, s, h, 'bust');
+    return false;
+  }
+  if (r.bonus678 !== 'none' && !h.bonusDone && isSpecial678(h.cards)) {
+    h.bonusDone = true;
+    if (r.bonus678 === 'replaces-main') {
+      settle(w, s, h, 'special678');
+      return false;
+    }
+    for (const st of h.stakes)
+      w.lines.push(lineOf(s.seat, 'bonus678', i, 0, 3 * st.stake, ref(r.profile, 'special678'), st.owner, lineChoices(r, 'special678', handContext(h, st))));
+  }
+  // Art. 19: five cards "sem exceder 21" — 21 included.
+  if (h.cards.length === 5 && r.fiveCardHalfPay && upCard(w).rank !== 'A' && !h.fiveOffered) {
+    h.fiveOffered = true;
+    return ask(w, s, i, 'five-card', ['take-five-card-half', 'continue'], { at: 'five-card', k, i });
+  }
+  return handDecision(w, k, i);
+}
+
+/** The hand's own decision, with what is legal now. */
+function handDecision(w: Work, k: number, i: number): boolean {
+  const r = w.rules;
+  const s = seat(w, k);
+  const h = hand(s, i);
+  const t = handTotal(h.cards, h.aceLocked);
+  if (t.total === 21 || h.doubled) {
+    h.status = 'stood';
+    return false;
+  }
+  const legal: ActionType[] = ['hit'];
+  if (t.total >= r.minStandTotal) legal.push('stand');
+  if (h.cards.length === 2 && !h.acted) {
+    if (canDouble(r, h).ok) legal.push('double');
+    if (canSplit(r, s, h)) legal.push('split');
+    // Art. 18 n.2, rule 36: decided before the dealer deals any additional card (literal
+    // reading, the default), or at the hand's own first decision (`surrenderMoment`).
+    const inTime = r.surrenderMoment === 'hand-first-decision' || !w.additionalDealt;
+    if (!h.fromSplit && inTime && r.surrender !== 'none' && (r.surrender === 'late' || upCard(w).rank !== 'A')) legal.push('surrender');
+  }
+  return ask(w, s, i, 'play', legal, { at: 'play', k, i });
+}
+
+function play(w: Work, k: number, i: number, a: Action, legal: readonly ActionType[]): boolean {
+  const s = seat(w, k);
+  const h = hand(s, i);
+  // Whether the hand may double, as it was offered: before the hand has acted.
+  const dbl = canDouble(w.rules, h);
+  h.acted = true;
+  // Art. 16 n.5: having declined to split again, the player may not split a later pair.
+  if (h.fromSplit && legal.includes('split') && a.type !== 'split') s.declinedResplit = true;
+  switch (a.type) {
+    case 'hit':
+      return card(w, { to: 'hand', seat: s.seat, hand: i }, 'hit', 'hit', { at: 'hit', k, i });
+    case 'stand':
       h.status = 'stood';
-      return;
-    }
-    for (;;) {
-      const t = handTotal(h.cards, h.aceLocked);
-      if (t.total > 21) {
-        this.settleHand(s, h, 'bust');
-        return;
+      return false;
+    case 'surrender':
+      s.surrendered = true;
+      settle(w, s, h, 'surrender');
+      return false;
+    case 'double':
+      h.doubled = true;
+      h.aceLocked = dbl.lockAce;
+      // Rule 30: a bettor behind may double its own bet; one who does not stays at its stake.
+      for (const st of h.stakes) {
+        if (st.followDouble && !(st.owner !== undefined && a.notFollowing?.includes(st.owner))) st.stake *= 2;
+        else st.stayedOutDouble = true;
       }
-      if (r.bonus678 !== 'none' && !h.bonusDone && isSpecial678(h.cards)) {
-        h.bonusDone = true;
-        if (r.bonus678 === 'replaces-main') {
-          this.settleHand(s, h, 'special678');
-          return;
-        }
-        for (const st of h.stakes)
-          this.line(s.seat, 'bonus678', i, 0, 3 * st.stake, ref(r.profile, 'special678'), st.owner, lineChoices(r, 'special678', handContext(h, st)));
+      // The loop then settles a bust, pays a 6-7-8 and stands.
+      return card(w, { to: 'hand', seat: s.seat, hand: i }, 'double', 'the one card of a double', { at: 'double', k, i });
+    case 'split':
+      splitHand(s, h, i, a.notFollowing ?? []);
+      return playHand(w, k, i);
+    default:
+      throw new RoundError(`unexpected ${a.type}`);
+  }
+}
+
+/* ───────────── the dealer, then settlement ───────────── */
+
+function dealerPlay(w: Work): void {
+  const r = w.rules;
+  const waiting = w.seats.flatMap((s) => s.hands).filter((h) => h.status === 'stood' || h.status === 'blackjack');
+  const insurancePending = w.seats.some((s) => s.insurance > 0 && !w.insuranceSettled);
+  if (r.holeCard === 'none' && (waiting.length > 0 || insurancePending || r.dealerDrawsWhenAllLost)) {
+    if (r.burnBeforeDealerSecond)
+      return void card(w, { to: 'burn' }, 'burn-dealer-second', "burn one card before the dealer's second card (art.4 n.2)", { at: 'burn-dealer-second' });
+    return void card(w, { to: 'dealer' }, 'dealer-second', "dealer's second card", { at: 'dealer-second' });
+  }
+  dealerDrawing(w);
+}
+
+function dealerDrawing(w: Work): void {
+  const r = w.rules;
+  if (isNaturalPair(w.dealer)) return finish(w);
+  // Only a hand still standing against the dealer makes the dealer draw (rule 22).
+  const contested = w.seats.some((s) => s.hands.some((h) => h.status === 'stood'));
+  if (!contested && !r.dealerDrawsWhenAllLost) return finish(w);
+  if (dealerDraws(w.dealer, r.dealerSoft17)) return void card(w, { to: 'dealer' }, 'dealer-draw', 'dealer draws (art.6 n.1)', { at: 'dealer-draw' });
+  finish(w);
+}
+
+function settleInsurance(w: Work, dealerBlackjack: boolean): void {
+  if (w.insuranceSettled) return;
+  w.insuranceSettled = true;
+  w.lines.push(...insuranceLines(w.rules, w.seats, dealerBlackjack));
+}
+
+/** Settles whatever is still open against the dealer's final hand, then the side bets and the streaks. */
+function finish(w: Work): void {
+  const dealerBJ = isNaturalPair(w.dealer);
+  settleInsurance(w, dealerBJ);
+  for (let k = 0; k < w.seats.length; k++) {
+    const s = seat(w, k);
+    const open = s.hands.filter((h) => h.status === 'stood' || h.status === 'blackjack' || h.status === 'open');
+    if (dealerBJ) {
+      // A Black Jack pushes, the others lose what the profile takes.
+      const lostAlready = bustedBettors(s);
+      for (const h of open) {
+        if (h.status === 'blackjack') settle(w, s, h, 'blackjackPush');
+        else apply(w, h, loseToDealerBlackjack(w.rules, s, h, lostAlready));
       }
-      // Art. 19: five cards "sem exceder 21" — 21 included.
-      if (h.cards.length === 5 && r.fiveCardHalfPay && !upAce && !h.fiveOffered) {
-        h.fiveOffered = true;
-        const a = yield* this.ask(s, i, 'five-card', ['take-five-card-half', 'continue']);
-        if (a.type === 'take-five-card-half') {
-          this.settleHand(s, h, 'fiveCard');
-          return;
-        }
-      }
-      if (t.total === 21 || h.doubled) {
-        h.status = 'stood';
-        return;
-      }
-      const legal: ActionType[] = ['hit'];
-      if (t.total >= r.minStandTotal) legal.push('stand');
-      const dbl = canDouble(this.rules, h);
-      if (h.cards.length === 2 && !h.acted) {
-        if (dbl.ok) legal.push('double');
-        if (canSplit(this.rules, s, h)) legal.push('split');
-        // Art. 18 n.2, rule 36: decided before the dealer deals any additional card (literal
-        // reading, the default), or at the hand's own first decision (`surrenderMoment`).
-        const inTime = r.surrenderMoment === 'hand-first-decision' || !this.additionalDealt;
-        if (!h.fromSplit && inTime && r.surrender !== 'none' && (r.surrender === 'late' || !upAce)) legal.push('surrender');
-      }
-      const a = yield* this.ask(s, i, 'play', legal);
-      h.acted = true;
-      // Art. 16 n.5: having declined to split again, the player may not split a later pair.
-      if (h.fromSplit && legal.includes('split') && a.type !== 'split') s.declinedResplit = true;
-      switch (a.type) {
-        case 'hit':
-          h.cards.push(yield* this.card({ to: 'hand', seat: s.seat, hand: i }, 'hit', 'hit'));
-          break;
-        case 'stand':
-          h.status = 'stood';
-          return;
-        case 'surrender':
-          s.surrendered = true;
-          this.settleHand(s, h, 'surrender');
-          return;
-        case 'double': {
-          h.doubled = true;
-          h.aceLocked = dbl.lockAce;
-          // Rule 30: a bettor behind may double its own bet; one who does not stays at its stake.
-          for (const st of h.stakes) {
-            if (st.followDouble && !a.notFollowing?.includes(st.owner as string)) st.stake *= 2;
-            else st.stayedOutDouble = true;
-          }
-          h.cards.push(yield* this.card({ to: 'hand', seat: s.seat, hand: i }, 'double', 'the one card of a double'));
-          break; // the loop settles a bust, pays a 6-7-8 and stands
-        }
-        case 'split':
-          splitHand(s, this.hand(s, i), i, a.notFollowing ?? []);
-          yield* this.playHand(s, i);
-          return;
-        default:
-          throw new RoundError(`unexpected ${a.type}`);
-      }
-    }
+    } else for (const h of open) settle(w, s, h, resultAgainst(w.dealer, h));
   }
+  const side = additionalLines(w.rules, w.firstCards, w.seats, w.setup.jackpot);
+  w.lines.push(...side.lines);
+  if (side.jackpot) w.jackpot = side.jackpot;
+  const streaks = settleStreaks(w.rules, w.seats, w.setup.streaks ?? []);
+  w.lines.push(...streaks.lines);
+  w.streaks = streaks.streaks;
+  w.held = streaks.held;
+  w.expected = { kind: 'done' };
+  w.resume = { at: 'done' };
+}
 
-  private *dealerPlay(): Generator<Expectation, void, Answer> {
-    const r = this.rules;
-    const hands = this.seatList.flatMap((s) => s.hands);
-    const waiting = hands.filter((h) => h.status === 'stood' || h.status === 'blackjack');
-    const contested = waiting.filter((h) => h.status === 'stood');
-    const insurancePending = this.seatList.some((s) => s.insurance > 0 && !this.insuranceSettled);
-    if (r.holeCard === 'none' && (waiting.length > 0 || insurancePending || r.dealerDrawsWhenAllLost)) {
-      if (r.burnBeforeDealerSecond) {
-        this.burns.push(yield* this.card({ to: 'burn' }, 'burn-dealer-second', "burn one card before the dealer's second card (art.4 n.2)"));
-      }
-      this.dealer.push(yield* this.card({ to: 'dealer' }, 'dealer-second', "dealer's second card"));
-    }
-    if (isNaturalPair(this.dealer)) return;
-    // Only a hand still standing against the dealer makes the dealer draw (rule 22).
-    if (contested.length === 0 && !r.dealerDrawsWhenAllLost) return;
-    while (dealerDraws(this.dealer, r.dealerSoft17)) {
-      this.dealer.push(yield* this.card({ to: 'dealer' }, 'dealer-draw', 'dealer draws (art.6 n.1)'));
-    }
-  }
+function settle(w: Work, s: Seat, h: Hand, key: RefKey): void {
+  apply(w, h, settleHand(w.rules, s, h, key));
+}
 
-  private insuranceSettled = false;
+function apply(w: Work, h: Hand, settled: HandSettled): void {
+  w.lines.push(...settled.lines);
+  h.outcome = settled.outcome;
+  h.status = settled.status;
+}
 
-  private settleInsurance(dealerBlackjack: boolean): void {
-    if (this.insuranceSettled) return;
-    this.insuranceSettled = true;
-    this.lines.push(...insuranceLines(this.rules, this.seatList, dealerBlackjack));
-  }
+/* ───────────── helpers ───────────── */
 
-  /** Settles whatever is still open against the dealer's final hand, then the side bets. */
-  private finish(): void {
-    const dealerBJ = isNaturalPair(this.dealer);
-    this.settleInsurance(dealerBJ);
-    for (const s of this.seatList) {
-      const open = s.hands.filter((h) => h.status === 'stood' || h.status === 'blackjack' || h.status === 'open');
-      if (dealerBJ) this.settleAgainstDealerBlackjack(s, open);
-      else for (const h of open) this.settleHand(s, h, resultAgainst(this.dealer, h));
-    }
-    this.settleSideBets();
-    this.settleStreaks();
-  }
+/** Seat `k` to read. */
+function peek(w: Work, k: number): Seat {
+  const s = w.seats[k];
+  if (!s) throw new RoundError(`the round has no seat at index ${k}`);
+  return s;
+}
 
-  /** The hands still open against the dealer's Black Jack: a Black Jack pushes, the others lose what the profile takes. */
-  private settleAgainstDealerBlackjack(s: Seat, open: Hand[]): void {
-    const lostAlready = bustedBettors(s);
-    for (const h of open) {
-      if (h.status === 'blackjack') this.settleHand(s, h, 'blackjackPush');
-      else this.apply(h, loseToDealerBlackjack(this.rules, s, h, lostAlready));
-    }
-  }
+/** Seat `k` to change: this move's own copy of it (made on first use), never the state's. */
+function seat(w: Work, k: number): Seat {
+  const s = peek(w, k);
+  if (w.owned[k]) return s;
+  const own = cloneSeat(s);
+  w.seats[k] = own;
+  w.owned[k] = true;
+  return own;
+}
 
-  private settleHand(s: Seat, h: Hand, key: RefKey): void {
-    this.apply(h, settleHand(this.rules, s, h, key));
-  }
+function hand(s: Seat, i: number): Hand {
+  const h = s.hands[i];
+  if (!h) throw new RoundError(`seat ${s.seat} has no hand ${i}`);
+  return h;
+}
 
-  private apply(h: Hand, settled: HandSettled): void {
-    this.lines.push(...settled.lines);
-    h.outcome = settled.outcome;
-    h.status = settled.status;
-  }
+/*
+ * A seat, its hands and stakes copied field by field: these copies run at every move, and a spread
+ * of an object built with optional fields is V8's slow path. A field added to `Seat`, `Hand` or
+ * `Stake` must be copied here (TypeScript names a required one left out; round-step.test.ts checks
+ * that a copy keeps every field, optional ones included).
+ */
 
-  private settleSideBets(): void {
-    const out = additionalLines(this.rules, this.firstCards, this.seatList, this.setup.jackpot);
-    this.lines.push(...out.lines);
-    if (out.jackpot) this.jackpotOut = out.jackpot;
-  }
+function cloneStake(st: Stake): Stake {
+  return {
+    owner: st.owner,
+    stake: st.stake,
+    base: st.base,
+    followSplit: st.followSplit,
+    followDouble: st.followDouble,
+    stayedOutSplit: st.stayedOutSplit,
+    stayedOutDouble: st.stayedOutDouble,
+  };
+}
 
-  private settleStreaks(): void {
-    const out = settleStreaks(this.rules, this.seatList, this.setup.streaks ?? []);
-    this.lines.push(...out.lines);
-    this.streaksOut = out.streaks;
-    this.heldOut = out.held;
-  }
+function cloneHand(h: Hand): Hand {
+  const own: Hand = {
+    seat: h.seat,
+    cards: h.cards.slice(),
+    stakes: h.stakes.map(cloneStake),
+    fromSplit: h.fromSplit,
+    splitAces: h.splitAces,
+    doubled: h.doubled,
+    aceLocked: h.aceLocked,
+    status: h.status,
+    acted: h.acted,
+    fiveOffered: h.fiveOffered,
+    bonusDone: h.bonusDone,
+  };
+  if (h.outcome !== undefined) own.outcome = h.outcome;
+  return own;
+}
 
-  /* ───────────── helpers ───────────── */
+export function cloneSeat(s: Seat): Seat {
+  const own: Seat = {
+    entry: s.entry,
+    seat: s.seat,
+    owner: s.owner,
+    decider: s.decider,
+    hands: s.hands.map(cloneHand),
+    insurance: s.insurance,
+    behindInsurance: s.behindInsurance.map(([owner, amount]): [string, number] => [owner, amount]),
+    declinedResplit: s.declinedResplit,
+    surrendered: s.surrendered,
+    firstTwo: s.firstTwo.slice(),
+    awaitingAfterSplit: s.awaitingAfterSplit,
+    splitPairs: s.splitPairs.slice(),
+    dealt: s.dealt.slice(),
+  };
+  if (s.afterSplit !== undefined) own.afterSplit = s.afterSplit;
+  if (s.streak !== undefined) own.streak = { bets: { ...s.streak.bets }, wins: s.streak.wins, carried: s.streak.carried };
+  return own;
+}
 
-  private hand(s: Seat, i: number): Hand {
-    const h = s.hands[i];
-    if (!h) throw new RoundError(`seat ${s.seat} has no hand ${i}`);
-    return h;
-  }
+/** The procedure waits for a card (true: it waits). */
+function card(w: Work, target: CardTarget, step: CardStep, why: string, resume: Resume): true {
+  w.expected = { kind: 'card', target, step, why };
+  w.resume = resume;
+  return true;
+}
 
-  private line(seat: number, bet: string, hand: number, stake: number, net: number, rule: string, owner?: string, marks: LineMarks = {}): void {
-    this.lines.push(lineOf(seat, bet, hand, stake, net, rule, owner, marks));
-  }
-
-  private *card(target: CardTarget, step: CardStep, why: string): Generator<Expectation, Card, Answer> {
-    const a = yield { kind: 'card', target, step, why };
-    if (!('rank' in a)) throw new RoundError('a card was expected');
-    if (target.to === 'hand') this.seatList.find((x) => x.seat === target.seat)?.dealt.push(a);
-    if (step === 'hit' || step === 'double' || step === 'split-second') this.additionalDealt = true;
-    return a;
-  }
-
-  /** A card beyond the first deal has been dealt to a hand (hit, double, a split hand's second): surrender is then too late (Art. 18 n.2). */
-  private additionalDealt = false;
-
-  private *ask(
-    s: Seat,
-    hand: number,
-    offer: Offer,
-    legal: ActionType[],
-    insurance?: { min: number; max: number },
-    decider: string = s.decider,
-  ): Generator<Expectation, Action, Answer> {
-    const a = yield { kind: 'decision', seat: s.seat, hand, offer, legal, decider, ...(insurance ? { insurance } : {}) };
-    if (!('type' in a)) throw new RoundError('a decision was expected');
-    return a;
-  }
+/** The procedure waits for a decision of the seat, or of the bettor who decides for it (true: it waits). */
+function ask(
+  w: Work,
+  s: Seat,
+  hand: number,
+  offer: Offer,
+  legal: ActionType[],
+  resume: Resume,
+  insurance?: { min: number; max: number },
+  decider: string = s.decider,
+): true {
+  w.expected = { kind: 'decision', seat: s.seat, hand, offer, legal, decider, ...(insurance ? { insurance } : {}) };
+  w.resume = resume;
+  return true;
 }

@@ -4,7 +4,7 @@ import type { BlackjackBetEntry } from './bets/entry.js';
 import type { StreakLevel } from './bets/streak.js';
 import { handTotal, isNaturalPair, rankValue } from './hand.js';
 import type { BlackjackRules } from './rules.js';
-import { RoundError, type Action, type BehindBet, type Expectation, type HandStatus, type HandView, type RoundSetup, type SeatEntry } from './round-types.js';
+import { RoundError, type BehindBet, type Hand, type HandView, type RoundSetup, type Seat, type SeatEntry, type Stake } from './round-types.js';
 
 /**
  * A round's seats, hands and stakes as the round keeps them, and how they are built from its
@@ -12,61 +12,7 @@ import { RoundError, type Action, type BehindBet, type Expectation, type HandSta
  * a card is dealt.
  */
 
-/* ───────────────────────────── state ───────────────────────────── */
-
-export interface Stake {
-  readonly owner: string | undefined;
-  stake: number;
-  readonly base: number;
-  readonly followSplit: boolean;
-  readonly followDouble: boolean;
-  /** The stake stayed out of a split of its hand (rule 28) or a double (rule 30): its lines say so. */
-  stayedOutSplit: boolean;
-  stayedOutDouble: boolean;
-}
-
-export interface Hand {
-  readonly seat: number;
-  cards: Card[];
-  stakes: Stake[];
-  fromSplit: boolean;
-  splitAces: boolean;
-  doubled: boolean;
-  aceLocked: boolean;
-  status: HandStatus;
-  acted: boolean;
-  fiveOffered: boolean;
-  bonusDone: boolean;
-  /** Net result of the main bet of the seat owner on this hand, once settled (for streaks). */
-  outcome?: 'win' | 'lose' | 'push';
-}
-
-export interface Seat {
-  readonly entry: SeatEntry;
-  readonly seat: number;
-  readonly owner: string;
-  readonly decider: string;
-  hands: Hand[];
-  insurance: number;
-  /** Insurance of bettors behind (rule 15), by bettor. */
-  behindInsurance: Map<string, number>;
-  /** The player declined to split a pair formed after a split (Art. 16 n.5). */
-  declinedResplit: boolean;
-  surrendered: boolean;
-  firstTwo: Card[];
-  /** The card dealt to the first hand of a split of the first two cards (a third seven, Art. 13 2)(2)). */
-  afterSplit?: Card;
-  awaitingAfterSplit: boolean;
-  /** Hands (by index when formed) whose first two cards after a split were a pair. */
-  splitPairs: number[];
-  /** Every card dealt to the seat's hands, in dealing order: the player's cards of rule 42. */
-  dealt: Card[];
-  /** Open streak bets; `carried`: open since an earlier round (their stakes were wagered then). */
-  streak?: { bets: Partial<Record<`${StreakLevel}`, number>>; wins: number; carried: boolean };
-}
-
-export type Answer = Card | Action;
-export type Flow = Generator<Expectation, void, Answer>;
+export type { Hand, Seat, Stake } from './round-types.js';
 
 export function newHand(seat: number, cards: Card[], stakes: Stake[]): Hand {
   return {
@@ -204,7 +150,7 @@ export function validateAndBuild(setup: RoundSetup, catalogue: readonly Blackjac
       decider: decider(r, entry),
       hands: [newHand(entry.seat, [], stakes)],
       insurance: 0,
-      behindInsurance: new Map(),
+      behindInsurance: [],
       declinedResplit: false,
       surrendered: false,
       firstTwo: [],
@@ -278,21 +224,21 @@ export function splitHand(s: Seat, h: Hand, i: number, notFollowing: readonly st
   s.hands.splice(i + 1, 0, fresh);
 }
 
-/** The seats' hands as a round shows them. */
-export function handViews(seats: readonly Seat[]): HandView[] {
-  return seats.flatMap((s) =>
-    s.hands.map((h, i): HandView => {
-      const t = handTotal(h.cards, h.aceLocked);
-      return {
-        seat: s.seat,
-        hand: i,
-        cards: h.cards.map(cardCode),
-        total: t.total,
-        soft: t.soft,
-        status: h.status,
-        natural: !h.fromSplit && isNaturalPair(h.cards),
-        stake: h.stakes.find((x) => x.owner === undefined)?.stake ?? 0,
-      };
-    }),
-  );
+/** The seat's hands as a round shows them (a loop, not flatMap: this runs at every move that changes the seat). */
+export function handViews(s: Seat): HandView[] {
+  const out: HandView[] = [];
+  s.hands.forEach((h, i) => {
+    const t = handTotal(h.cards, h.aceLocked);
+    out.push({
+      seat: s.seat,
+      hand: i,
+      cards: h.cards.map(cardCode),
+      total: t.total,
+      soft: t.soft,
+      status: h.status,
+      natural: !h.fromSplit && isNaturalPair(h.cards),
+      stake: h.stakes.find((x) => x.owner === undefined)?.stake ?? 0,
+    });
+  });
+  return out;
 }

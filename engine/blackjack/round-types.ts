@@ -1,6 +1,6 @@
 import type { Card, CardCode } from '../cards/card.js';
 import type { SettlementLine } from '../settlement/settlement-line.js';
-import type { BlackjackBetEntry, SideBetId } from './bets/entry.js';
+import type { BlackjackBetEntry, FirstCardsBet, SideBetId } from './bets/entry.js';
 import type { StreakLevel } from './bets/streak.js';
 import type { JackpotLevelMove, JackpotResult, JackpotState } from './jackpot/settle.js';
 import type { BlackjackRules } from './rules.js';
@@ -154,6 +154,89 @@ export type HandStatus = 'open' | 'stood' | 'busted' | 'surrendered' | 'blackjac
 
 export class RoundError extends Error {}
 
+/* ─────────────── the procedure's own state (round-procedure.ts; plain data) ─────────────── */
+
+export interface Stake {
+  readonly owner: string | undefined;
+  stake: number;
+  readonly base: number;
+  readonly followSplit: boolean;
+  readonly followDouble: boolean;
+  /** The stake stayed out of a split of its hand (rule 28) or a double (rule 30): its lines say so. */
+  stayedOutSplit: boolean;
+  stayedOutDouble: boolean;
+}
+
+export interface Hand {
+  readonly seat: number;
+  cards: Card[];
+  stakes: Stake[];
+  fromSplit: boolean;
+  splitAces: boolean;
+  doubled: boolean;
+  aceLocked: boolean;
+  status: HandStatus;
+  acted: boolean;
+  fiveOffered: boolean;
+  bonusDone: boolean;
+  /** Net result of the main bet of the seat owner on this hand, once settled (for streaks). */
+  outcome?: 'win' | 'lose' | 'push';
+}
+
+export interface Seat {
+  readonly entry: SeatEntry;
+  readonly seat: number;
+  readonly owner: string;
+  readonly decider: string;
+  hands: Hand[];
+  insurance: number;
+  /** Insurance of bettors behind (rule 15), by bettor, in the order they were asked. */
+  behindInsurance: [string, number][];
+  /** The player declined to split a pair formed after a split (Art. 16 n.5). */
+  declinedResplit: boolean;
+  surrendered: boolean;
+  firstTwo: Card[];
+  /** The card dealt to the first hand of a split of the first two cards (a third seven, Art. 13 2)(2)). */
+  afterSplit?: Card;
+  awaitingAfterSplit: boolean;
+  /** Hands (by index when formed) whose first two cards after a split were a pair. */
+  splitPairs: number[];
+  /** Every card dealt to the seat's hands, in dealing order: the player's cards of rule 42. */
+  dealt: Card[];
+  /** Open streak bets; `carried`: open since an earlier round (their stakes were wagered then). */
+  streak?: { bets: Partial<Record<`${StreakLevel}`, number>>; wins: number; carried: boolean };
+}
+
+/**
+ * Where the procedure waits, and what it does with the answer: a card for a place in the deal, or
+ * a decision of a seat (`k`: the seat's index in table order; `i`: its hand; `j`: a stake on it).
+ */
+export type Resume =
+  | { readonly at: 'burn-round' | 'dealer-up' | 'dealer-hole' | 'burn-dealer-second' | 'dealer-second' | 'dealer-draw' | 'done' }
+  | { readonly at: 'first' | 'second' | 'even-money' | 'insurance'; readonly k: number }
+  | { readonly at: 'insurance-behind'; readonly k: number; readonly j: number }
+  | { readonly at: 'split-second' | 'resplit-aces' | 'five-card' | 'play' | 'hit' | 'double'; readonly k: number; readonly i: number };
+
+export interface SeatViews {
+  readonly hands: readonly HandView[];
+  readonly stakes: readonly StakeView[];
+}
+
+/** What the procedure keeps between moves beside what a round shows: its seats, where it waits, its flags. */
+export interface ProcedureState {
+  readonly seats: readonly Seat[];
+  /** Each seat's hands and stakes as the round shows them, kept so that a move rebuilds only the seats it changed. */
+  readonly views: readonly SeatViews[];
+  /** The catalogue's bets of the first cards, in the order they are settled. */
+  readonly firstCards: readonly FirstCardsBet[];
+  readonly resume: Resume;
+  /** Cards drawn by mistake and not seen, waiting for the next player who asks for a card (rule 18). */
+  readonly unseen: readonly Card[];
+  readonly insuranceSettled: boolean;
+  /** A card beyond the first deal has been dealt to a hand (hit, double, a split hand's second): surrender is then too late (Art. 18 n.2). */
+  readonly additionalDealt: boolean;
+}
+
 /** What happened in a round, in order: with its setup, the round itself (round.ts plays it). */
 export type RoundEvent =
   | { readonly card: Card }
@@ -218,4 +301,6 @@ export interface RoundState {
   readonly held: readonly HeldStreakStake[];
   /** How many of each card have left the shoe, the round's included. */
   readonly out: Readonly<Partial<Record<CardCode, number>>>;
+  /** The procedure's own state: each move (round-procedure.ts) starts from it, never from the log. */
+  readonly procedure: ProcedureState;
 }

@@ -1,6 +1,6 @@
 import { cardCode, type Card, type CardCode } from '../cards/card.js';
 import { handTotal } from './hand.js';
-import { runRound } from './round-procedure.js';
+import { openRoundState, stepRound } from './round-step.js';
 import type { Action, RoundEvent, RoundSetup, RoundState, StakeView } from './round-types.js';
 
 export * from './round-types.js';
@@ -10,20 +10,21 @@ export * from './round-types.js';
  * what happened, and what follows from it); each move below takes one and returns the next, or
  * throws a `RoundError` naming what the procedure refuses, leaving the state it was given as it
  * was. `expected` says what must happen next (which card for whom, or which decision with its
- * legal actions). The procedure itself: round-procedure.ts.
+ * legal actions). Each move is one `stepRound` (round-step.ts) from the state it is given, never a
+ * replay of the moves before it; the procedure itself: round-procedure.ts.
  */
 
 /** A round opened on these bets (validated: a bet its catalogue or rules do not have is refused). */
 export function openRound(setup: RoundSetup): RoundState {
-  return runRound(setup, []);
+  return openRoundState(setup);
 }
 
 /** A round rebuilt from its setup and events, e.g. from the journal after a restart. */
 export function replayRound(setup: RoundSetup, log: readonly RoundEvent[]): RoundState {
-  return runRound(setup, log);
+  return log.reduce(stepRound, openRoundState(setup));
 }
 
-const next = (r: RoundState, e: RoundEvent): RoundState => runRound(r.setup, [...r.log, e]);
+const next = stepRound;
 
 /** The next card read from the shoe, placed where the procedure says it goes (`r.expected.target`). */
 export function dealCard(r: RoundState, card: Card): RoundState {
