@@ -23,6 +23,8 @@ export type { DriverProtocol } from './driver-rig.js';
 
 /** The faces the simulators know in HKD (and one they do not: refused by the validator). */
 const FACES = [10, 20, 50, 100, 500, 1000, 7] as const;
+/** The HKD validator's channels, 1 first (the simulator's dataset). */
+const SSP_DATASET = [10, 20, 50, 100, 500, 1000];
 /** The table takes every HKD note but the 1000, which the unit is told to inhibit (a lie may ignore that). */
 const ACCEPT = [10, 20, 50, 100, 500];
 
@@ -231,7 +233,12 @@ export interface CaseCounts {
 
 /** One case: the commands, the wire healed and the device honest, the notes settled, the invariants. */
 async function runCase(protocol: DriverProtocol, cmds: Iterable<Cmd>, sabotage: Sabotage, counts?: CaseCounts): Promise<void> {
-  const r = driverRig(protocol, { accept: ACCEPT, ...(sabotage.creditTwiceFace !== undefined ? { creditTwiceFace: sabotage.creditTwiceFace } : {}) });
+  const r = driverRig(protocol, {
+    accept: ACCEPT,
+    // The table's SSP dataset is configured, as docs/security.md asks: a lying dataset is then always one the driver can catch.
+    ...(protocol === 'ssp' ? { sspDataset: SSP_DATASET } : {}),
+    ...(sabotage.creditTwiceFace !== undefined ? { creditTwiceFace: sabotage.creditTwiceFace } : {}),
+  });
   const thrown: unknown[] = [];
   const onUnhandled = (e: unknown) => thrown.push(e);
   process.on('unhandledRejection', onUnhandled);

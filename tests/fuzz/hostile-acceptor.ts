@@ -64,8 +64,9 @@ export type SspLie =
   | { kind: 'ignore-inhibits' }
   /**
    * The next SETUP REQUEST is answered with these channel values (face values, channel 1 first)
-   * instead of the unit's own; the mechanism still knows each note by its true channel (a scripted
-   * test's lie; the fuzz never draws it).
+   * instead of the unit's own; the mechanism still knows each note by its true channel. The fuzz
+   * draws it with the table's dataset configured, so that it is always a lie the driver can catch
+   * (without one, a dataset that lies from the first setup on agrees with everything the host saw).
    */
   | { kind: 'dataset'; channels: number[] };
 

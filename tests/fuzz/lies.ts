@@ -75,4 +75,12 @@ export const sspLies: fc.Arbitrary<SspLie> = fc.oneof(
     weight: 2,
   },
   { arbitrary: fc.constant<SspLie>({ kind: 'ignore-inhibits' }), weight: 1 },
+  // The next SETUP REQUEST (the first, or one after a reset or reconnect) values the channels so:
+  // any note's face, 0 (no claim) or a face no note has, for 4 to 8 channels.
+  {
+    arbitrary: fc
+      .array(fc.constantFrom(0, 10, 20, 50, 100, 500, 1000, 7), { minLength: 4, maxLength: 8 })
+      .map((channels): SspLie => ({ kind: 'dataset', channels })),
+    weight: 1,
+  },
 );
