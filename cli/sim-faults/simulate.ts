@@ -9,7 +9,6 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, truncateSync }
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import Database from 'better-sqlite3';
 import pino from 'pino';
 import { cardCode, RANKS, SUITS, type CardCode } from '../../engine/cards/card.js';
 import { withTableGame } from '../../engine/games.js';
@@ -24,7 +23,7 @@ import { tableCreditRule } from '../../host/devices/credit-rule/table-credit-rul
 import { openTable } from '../../host/table/start-table.js';
 import type { TiltKind } from '../../host/tilts/tilt-kinds.js';
 import { TiltManager } from '../../host/tilts/tilt-manager.js';
-import { Ledger, SyncClient, verifyLedger, type EntryBody } from '../../ledger/index.js';
+import { Ledger, rowsLost, SyncClient, verifyLedger, type EntryBody } from '../../ledger/index.js';
 import type { LinkFault } from './fake-upstream.js';
 import { FakeUpstream } from './fake-upstream.js';
 import { FaultyLedger, Killed, type WriteFault } from './faulty-ledger.js';
@@ -507,34 +506,6 @@ async function run<S, R>(def: GameDefinition<S, R>, pick: (typeof TABLES)[number
     trace,
     violations,
   };
-}
-
-/**
- * What a copy of a ledger lacks of the whole file, table by table (rows compared in storage
- * order), or null when it holds every row of it; both opened read-only.
- */
-function rowsLost(wholeFile: string, copyFile: string): string | null {
-  const whole = new Database(wholeFile, { readonly: true, fileMustExist: true });
-  const copy = new Database(copyFile, { readonly: true, fileMustExist: true });
-  try {
-    const tables = whole.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all();
-    for (const name of tables) {
-      if (typeof name !== 'string') continue;
-      const q = `SELECT * FROM "${name.replaceAll('"', '""')}"`;
-      const a = JSON.stringify(whole.prepare(q).raw().all());
-      let b: string;
-      try {
-        b = JSON.stringify(copy.prepare(q).raw().all());
-      } catch (e) {
-        return `table ${name} cannot be read (${e instanceof Error ? e.message : String(e)})`;
-      }
-      if (a !== b) return `table ${name} differs from the whole file's`;
-    }
-    return null;
-  } finally {
-    whole.close();
-    copy.close();
-  }
 }
 
 function verifyFromGenesis(l: Ledger): boolean {
