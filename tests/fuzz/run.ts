@@ -4,11 +4,13 @@
 // otherwise; prints cases, time and the result per target (for a driver: how many cases lied, the
 // lies told and withheld, the violations the driver reported). `transfers`: that many seeded worlds
 // of the transfer protocol between table hosts (tests/fuzz/transfers/), with the faults and lies
-// injected summed.
+// injected summed. `transfers-sigkill`: that many SIGKILL trials of two table-host processes over
+// their SQLite ledgers (tests/transfers/kill-trial.ts), 160 steps each.
 import { parseArgs } from 'node:util';
 import { fuzzDriver, type CaseCounts, type DriverProtocol } from './drivers.js';
 import { fuzz, PARSERS, type ParserName } from './parsers.js';
 import { describeRun, fuzzTransfers } from './transfers/campaign.js';
+import { describeKillTrials, runKillTrials } from '../transfers/kill-campaign.js';
 
 const { values } = parseArgs({
   options: { cases: { type: 'string', default: '1000000' }, seed: { type: 'string' }, only: { type: 'string' }, honest: { type: 'boolean', default: false } },
@@ -17,7 +19,7 @@ const cases = Number(values.cases);
 if (!Number.isSafeInteger(cases) || cases < 1) throw new Error('--cases must be a positive integer');
 const seed = values.seed === undefined ? Date.now() % 2 ** 31 : Number(values.seed);
 const DRIVERS: Record<string, DriverProtocol> = { 'driver-id003': 'id003', 'driver-ssp': 'ssp' };
-const all = [...Object.keys(PARSERS), ...Object.keys(DRIVERS), 'transfers'];
+const all = [...Object.keys(PARSERS), ...Object.keys(DRIVERS), 'transfers', 'transfers-sigkill'];
 const names = values.only ? values.only.split(',').map((n) => n.trim()) : all;
 const unknown = names.filter((n) => !all.includes(n));
 if (unknown.length) throw new Error(`unknown fuzz target ${unknown.join(', ')}; known: ${all.join(', ')}`);
@@ -36,6 +38,7 @@ for (const name of names) {
     if (driver) await fuzzDriver(driver, cases, seed, { hostile: !values.honest, counts });
     else if (isParser(name)) fuzz(name, cases, seed);
     else if (name === 'transfers') figures = `\n\t${describeRun(fuzzTransfers(cases, seed))}`;
+    else if (name === 'transfers-sigkill') figures = `\n\t${describeKillTrials(await runKillTrials(cases, seed))}`;
     console.log(`${name}\t${cases} cases\tseed ${seed}\t${((performance.now() - t0) / 1000).toFixed(1)} s\tok${tally()}${figures}`);
   } catch (e) {
     failed++;
