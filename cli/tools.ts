@@ -2,6 +2,7 @@
 // any other name, and cli/help.test.ts checks that each answers --help and that every module in a
 // tool's folder is listed. A tool's modules are loaded only when one of them runs.
 import { isHelp, type Tool } from './subcommand.js';
+import { DEVELOPMENT_INSTALL, loadNeeding, UPSTREAM_WORKSPACE } from './workspace-load.js';
 
 /** `round --game war …` → `war …` (the game picks the subcommand); `round war …` works too. */
 function byGame(argv: string[]): string[] {
@@ -112,7 +113,8 @@ export const TOOLS = {
       verify: "Re-hashes each terminal's stored chain and looks for gaps.",
       revoke: "Refuses a terminal's requests from now on.",
     },
-    load: (name) => import(`./upstream/${name}.ts`),
+    // The upstream workspace's packages: a cabinet's install has none of them (cli/workspace-load.ts).
+    load: (name) => loadNeeding(UPSTREAM_WORKSPACE, () => import(`./upstream/${name}.ts`)),
     route: serveByDefault,
   },
   witness: {
@@ -137,7 +139,8 @@ export const TOOLS = {
     kind: 'single',
     name: 'soak',
     summary: 'The autoplay host killed and restarted on the same data, then the money accounted from the ledger.',
-    load: () => import('./soak.js'),
+    // Its kill campaign bundles its target with esbuild, a development tool (cli/workspace-load.ts).
+    load: () => loadNeeding(DEVELOPMENT_INSTALL, () => import('./soak.js')),
   },
   'station-agent': {
     kind: 'single',
