@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { severityOf } from '../../host/service/event-severity.js';
 import { ENTRY_TYPES } from '../../ledger/index.js';
-import { EVENT_GROUPS, eventFilter, INITIAL_CHOICES, localTime, typedTime } from '../../renderer/src/screens/service/page-content.js';
+import { INITIAL_CHOICES } from '../../renderer/src/screens/service/pages/choices.js';
+import { eventFilter } from '../../renderer/src/screens/service/pages/event-filter.js';
+import { EVENT_GROUPS } from '../../renderer/src/screens/service/pages/event-groups.js';
+import { localTime, typedTime } from '../../renderer/src/screens/service/pages/time.js';
 
 describe('event log filters', () => {
   it('every journal entry type is in exactly one type group the screen offers', () => {

@@ -4,7 +4,12 @@ import type { DeviceRow, ServiceAction, ServiceState } from '../../../../protoco
 import { createI18n } from '../../../../locales/i18n.js';
 import { formatMoney } from '../../../../locales/money.js';
 import { catalogues } from '../../../../locales/index.js';
-import { actionSummary, configKeyLabel, decisionsLine, INITIAL_CHOICES, pageContent, wrapRow, type AskRequest, type PageActions } from './page-content.js';
+import { pageContent } from './page-content.js';
+import { actionSummary } from './pages/action-summary.js';
+import { INITIAL_CHOICES, type AskRequest, type PageActions } from './pages/choices.js';
+import { configKeyLabel } from './pages/config-labels.js';
+import { decisionsLine } from './pages/decisions-line.js';
+import { wrapRow } from './pages/rows.js';
 
 const none: PageActions = {
   act: () => undefined,

@@ -9,17 +9,11 @@ import { COLORS, DESIGN, textStyle } from '../../ui/theme.js';
 import type { Screen, ScreenContext } from '../screen.js';
 import { Keypad } from './keypad.js';
 import { ReplayView } from './replay-view.js';
-import {
-  actionSummary,
-  decisionsLine,
-  eventFilter,
-  INITIAL_CHOICES,
-  pageContent,
-  type AskRequest,
-  type PageActions,
-  type PageButton,
-  type PageChoices,
-} from './page-content.js';
+import { pageContent } from './page-content.js';
+import { actionSummary } from './pages/action-summary.js';
+import { INITIAL_CHOICES, type AskRequest, type PageActions, type PageButton, type PageChoices } from './pages/choices.js';
+import { decisionsLine } from './pages/decisions-line.js';
+import { eventFilter } from './pages/event-filter.js';
 import { CardPad } from './card-pad.js';
 import { CachedLayer } from '../../pixi/cached-layer.js';
 import { nextSecondAt } from '../../anim/wake.js';

@@ -1,0 +1,24 @@
+import type { ServicePage } from '../../../../../protocol/index.js';
+import { shorten } from './rows.js';
+import type { PageKit } from './kit.js';
+
+/** Cash-out: the handpays waiting (each confirmed by its own button) and the credits cancelled. */
+export function cashoutPage(page: Extract<ServicePage, { page: 'cashout' }>, k: PageKit): void {
+  const { t, a, money, canAct, rows, btn } = k;
+  rows.push(t('service.field.pending'));
+  if (page.pending === null) rows.push('  ' + t('service.field.pendingOff'));
+  else if (page.pending.length === 0) rows.push('  ' + t('service.field.pendingNone'));
+  else
+    page.pending.forEach((p, i) => {
+      const row = t('service.field.pendingRow', { station: p.station, amount: money(p.amount), two: p.twoPerson ? t('service.field.twoPerson') : '' });
+      rows.push('  ' + t('punctuation.numbered', { n: i + 1, text: row }));
+      btn(
+        `handpay-${i + 1}`,
+        t('service.action.handpay-confirm-row', { n: i + 1 }),
+        () => a.act({ kind: 'handpay-confirm', station: p.station, requestTxId: p.requestTxId }),
+        canAct,
+      );
+    });
+  rows.push(t('service.field.twoPersonAbove', { amount: money(page.twoPersonAbove) }), '', t('service.field.cancelledCredits'));
+  for (const e of page.cancelled) rows.push(shorten(`  #${e.seq} ${e.ts.slice(0, 19)} ${e.summary}`));
+}

@@ -1,0 +1,17 @@
+/** The event log's type groups: every journal entry type is in one (ledger/entries.ts). */
+export const EVENT_GROUPS = {
+  service: ['service.enter', 'service.exit', 'service.denied', 'service.account', 'station.credential', 'service.test', 'service.action'],
+  round: ['table.input', 'bet.place', 'round.decision', 'round.settle', 'round.void'],
+  card: ['card.read', 'misread', 'shoe.change'],
+  bill: ['bill.escrow', 'bill.credit', 'bill.return', 'bill.refused', 'cashbox.drop'],
+  handpay: ['credit.cancel', 'handpay.request', 'handpay.confirm'],
+  tilt: ['tilt.raise', 'tilt.clear'],
+  config: ['config.change'],
+  door: ['door.open', 'door.close'],
+  power: ['power.reset'],
+  meter: ['meter.clear'],
+  jackpot: ['jackpot.settle', 'jackpot.reset'],
+  transfer: ['transfer.out', 'transfer.recall', 'transfer.complete', 'transfer.reverse', 'transfer.in', 'transfer.refuse'],
+} as const;
+export type EventGroup = keyof typeof EVENT_GROUPS;
+export const GROUP_NAMES = Object.keys(EVENT_GROUPS) as EventGroup[];

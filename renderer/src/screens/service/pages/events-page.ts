@@ -1,0 +1,93 @@
+import { SERVICE_PAGE_SIZE, type ServicePage } from '../../../../../protocol/index.js';
+import type { PageChoices } from './choices.js';
+import { eventFilter } from './event-filter.js';
+import { GROUP_NAMES } from './event-groups.js';
+import { cycle, shorten, wrapRow } from './rows.js';
+import { localTime, typedTime } from './time.js';
+import type { PageKit } from './kit.js';
+
+/** The event log: its filter above the entries, the filter buttons (severity, type groups, span, typed ends) and the pages. */
+export function eventsPage(page: Extract<ServicePage, { page: 'events' }>, k: PageKit): void {
+  const { t, c, a, rows, btn } = k;
+  eventsHeader(k);
+  if (page.entries.length === 0) rows.push(t('service.field.noEntries'));
+  else rows.push(t('service.field.page', { from: page.offset + 1, to: page.offset + page.entries.length }));
+  for (const e of page.entries) rows.push(shorten(`#${e.seq} ${localTime(e.ts)} ${t(`service.severity.${e.severity}`)} ${e.type} ${e.summary}`));
+  const refilter = (u: Partial<PageChoices>) => {
+    a.choose(u);
+    a.open('events', { filter: eventFilter({ ...c, ...u }, Date.now()) });
+  };
+  if (c.eventPicker) {
+    // The type groups, each a toggle; none chosen is every type.
+    btn('type-all', t('service.action.allTypes'), () => refilter({ eventGroups: [] }), true, c.eventGroups.length === 0);
+    for (const g of GROUP_NAMES) {
+      const on = c.eventGroups.includes(g);
+      btn(
+        `type-${g}`,
+        t(`service.eventGroup.${g}`),
+        () => refilter({ eventGroups: on ? c.eventGroups.filter((x) => x !== g) : [...c.eventGroups, g] }),
+        true,
+        on,
+      );
+    }
+    btn('types-done', t('service.action.done'), () => a.choose({ eventPicker: false }));
+    return;
+  }
+  btn(
+    'filter-severity',
+    t('service.action.severity', { severity: c.eventSeverity === 'all' ? t('service.action.all') : t(`service.severity.${c.eventSeverity}`) }),
+    () => refilter({ eventSeverity: cycle(['all', 'info', 'warning', 'critical'] as const, c.eventSeverity) }),
+  );
+  btn('filter-type', t('service.action.types'), () => a.choose({ eventPicker: true }), true, c.eventGroups.length > 0);
+  btn('filter-since', t('service.action.since', { since: t(`service.since.${c.eventSince}`) }), () =>
+    refilter({
+      eventSince: cycle(['all', 'hour', 'shift', 'day', 'week'] as const, c.eventSince === 'custom' ? 'week' : c.eventSince),
+      eventFrom: null,
+      eventTo: null,
+    }),
+  );
+  for (const end of ['from', 'to'] as const) {
+    const key = end === 'from' ? 'eventFrom' : 'eventTo';
+    const value = c[key];
+    btn(
+      `filter-${end}`,
+      t(`service.action.${end}`, { at: value === null ? '—' : localTime(value).slice(0, 16) }),
+      () =>
+        a.ask({
+          title: t('service.pages.events'),
+          label: t('service.action.typeTime'),
+          kind: 'digits',
+          then: (digits) => {
+            const at = typedTime(digits);
+            if (at === null) return;
+            const other = end === 'from' ? c.eventTo : c.eventFrom;
+            // From after to would list nothing: the ends are swapped rather than refused.
+            const [from, to] = end === 'from' ? [at, other] : [other, at];
+            const ordered = from !== null && to !== null && from > to ? { eventFrom: to, eventTo: from } : { eventFrom: from, eventTo: to };
+            refilter({ eventSince: 'custom', ...ordered });
+          },
+        }),
+      true,
+      value !== null,
+    );
+  }
+  // The host's page holds forty entries; the screen scrolls through them, then asks for the next forty.
+  const at = (offset: number) => () => a.open('events', { offset, filter: page.filter });
+  btn('page-prev', t('service.action.prev'), at(Math.max(0, page.offset - SERVICE_PAGE_SIZE.events)), page.offset > 0);
+  btn('page-next', t('service.action.next'), at(page.offset + SERVICE_PAGE_SIZE.events), page.more);
+}
+
+/** What the log is filtered by, above the entries. */
+function eventsHeader(k: PageKit): void {
+  const { c, t, rows } = k;
+  const severity = c.eventSeverity === 'all' ? t('service.action.all') : t(`service.severity.${c.eventSeverity}`);
+  const types = c.eventGroups.length ? c.eventGroups.map((g) => t(`service.eventGroup.${g}`)) : [t('service.action.allTypes')];
+  const when =
+    c.eventSince === 'custom'
+      ? t('service.field.between', {
+          from: c.eventFrom === null ? '…' : localTime(c.eventFrom).slice(0, 16),
+          to: c.eventTo === null ? '…' : localTime(c.eventTo).slice(0, 16),
+        })
+      : t(`service.since.${c.eventSince}`);
+  rows.push(...wrapRow(t('service.field.filterNow', { severity, types, when })));
+}

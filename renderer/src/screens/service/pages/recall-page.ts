@@ -1,0 +1,51 @@
+import { SERVICE_PAGE_SIZE, type ServicePage } from '../../../../../protocol/index.js';
+import { decisionsLine } from './decisions-line.js';
+import type { PageKit } from './kit.js';
+
+/** Game recall: the rounds of a page, each with its cards, decisions, bets, settled lines, corrections and void; replay and evidence. */
+export function recallPage(page: Extract<ServicePage, { page: 'recall' }>, k: PageKit): void {
+  const { t, a, money, rows, wrap, btn } = k;
+  if (page.rounds.length === 0) rows.push(t('service.field.noRounds'));
+  page.rounds.forEach((r, i) => {
+    rows.push(
+      t('punctuation.numbered', {
+        n: i + 1,
+        text: t('service.field.recallRound', { seq: r.seq, round: r.roundId, status: t(`service.recallStatus.${r.status}`), ts: r.ts }),
+      }),
+    );
+    wrap('   ' + t('service.field.cards', { cards: r.cards.map((x) => `${x.card}→${x.to}`).join(' ') }));
+    if (r.decisions.length) wrap('   ' + decisionsLine(t, r));
+    for (const b of r.bets) wrap('   ' + t('service.field.bet', { station: b.station, seat: b.seat, bet: b.bet, amount: money(b.amount) }));
+    for (const l of r.lines) {
+      wrap('   ' + t('service.field.line', { seat: l.seat, bet: l.bet, stake: money(l.stake), net: money(l.net), rule: l.rule }));
+      // A line settled under a non-default choice names it, with the authorisation reference.
+      if (l.choices?.length) wrap('      ' + t('service.field.lineChoices', { choices: l.choices, authorisation: l.authorisation ?? '—' }));
+    }
+    for (const x of r.corrections ?? [])
+      wrap(
+        '   ' +
+          t('service.field.correctionDone', {
+            correction: t(`service.correction.${x.correction}`),
+            card: x.card ?? '—',
+            article: x.article,
+            by: x.confirmedBy,
+          }),
+      );
+    if (r.status === 'void') {
+      const why = r.uncorrectable ? t(`service.uncorrectable.${r.uncorrectable}`) : (r.reason ?? '');
+      rows.push('   ' + t('service.field.voidReason', { reason: why, by: r.authorisedBy ?? [] }));
+      if (r.voidRule) rows.push('   ' + t('service.field.voidRule', { article: r.voidRule }));
+    }
+    btn(`replay-${i + 1}`, t('service.action.replay', { n: i + 1 }), () => a.replay(r), r.cards.length > 0);
+    btn(`evidence-${i + 1}`, t('service.action.export-evidence', { n: i + 1 }), () => a.download(`/service/export/evidence/${encodeURIComponent(r.roundId)}`));
+  });
+  const station = page.station;
+  btn('recall-station', station === null ? t('service.action.allStations') : t('service.action.station', { station }), () => {
+    const next = station === null ? 1 : station >= 7 ? null : station + 1;
+    a.choose({ recallStation: next });
+    a.open('recall', next === null ? {} : { station: next });
+  });
+  const at = (offset: number) => () => a.open('recall', { offset, ...(station !== null ? { station } : {}) });
+  btn('page-prev', t('service.action.prev'), at(Math.max(0, page.offset - SERVICE_PAGE_SIZE.recall)), page.offset > 0);
+  btn('page-next', t('service.action.next'), at(page.offset + SERVICE_PAGE_SIZE.recall), page.more);
+}

@@ -1,0 +1,40 @@
+/** About what one row holds across the screen: a Chinese character counts twice a Latin letter. */
+const ROW_WIDTH = 132;
+const weight = (ch: string) => (/[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]/.test(ch) ? 2 : 1);
+
+/**
+ * A long line as as many rows as it takes (at spaces where it can), the rows after the first
+ * indented under it: nothing a page lists is cut off at the screen's edge.
+ */
+export function wrapRow(text: string, width = ROW_WIDTH): string[] {
+  const indent = (/^ */.exec(text)?.[0] ?? '') + '    ';
+  const out: string[] = [];
+  let rest = text;
+  let room = width;
+  while (rest.length > 0) {
+    let used = 0;
+    let cut = 0;
+    let lastSpace = -1;
+    for (const ch of rest) {
+      if (used + weight(ch) > room) break;
+      used += weight(ch);
+      cut += ch.length;
+      if (ch === ' ') lastSpace = cut;
+    }
+    if (cut >= rest.length) {
+      out.push(rest);
+      break;
+    }
+    const at = lastSpace > room / 2 ? lastSpace : cut;
+    out.push(rest.slice(0, at).trimEnd());
+    rest = indent + rest.slice(at).trimStart();
+    room = width;
+  }
+  return out.length > 0 ? out : [''];
+}
+
+/** A line shortened for a list, marked as such (the whole of it is in the export). */
+export const shorten = (text: string, n = ROW_WIDTH) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
+
+/** The value after `current` in `list`, round again after the last: a button that steps through choices. */
+export const cycle = <T>(list: readonly T[], current: T): T => list[(list.indexOf(current) + 1) % list.length] as T;

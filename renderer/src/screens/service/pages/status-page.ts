@@ -1,0 +1,37 @@
+import type { ServicePage } from '../../../../../protocol/index.js';
+import { deviceRows } from './device-rows.js';
+import { syncRows } from './sync-rows.js';
+import { tableRows } from './table-rows.js';
+import type { PageKit } from './kit.js';
+
+/** The Status page: the table and its hold, the program hash, the faults (each cleared by its own button), the upstream link, the devices. */
+export function statusPage(page: Extract<ServicePage, { page: 'status' }>, k: PageKit): void {
+  const { t, a, canAct, rows, wrap, btn } = k;
+  tableRows(page.table, k);
+  rows.push(t('service.field.version', { version: page.softwareVersion }), t('service.field.hashStart', { hash: page.programHash.atStart }));
+  if (page.programHash.latest) rows.push(t('service.field.hashNow', { hash: page.programHash.latest, at: page.programHash.latestAt ?? '' }));
+  if (page.programHash.changed?.length) wrap(t('service.field.hashChanged', { files: page.programHash.changed }));
+  rows.push(t('service.field.tilts'));
+  if (page.tilts === null) rows.push('  ' + t('service.field.tiltsOff'));
+  else if (page.tilts.length === 0) rows.push('  ' + t('service.field.tiltsNone'));
+  else {
+    for (const x of page.tilts) {
+      const kind = t(`tilt.${x.kind}`);
+      // Four jams read alike: each row and its button name the station.
+      const where = x.station !== undefined ? t('service.field.atStation', { station: x.station }) : t('service.field.atTable');
+      // Who clears it (tiltClears.*) and how, for this kind of fault.
+      const how = t(`service.tiltHow.${x.kind}`);
+      const tilt = t('service.field.tilt', { severity: t(`service.severity.${x.severity}`), kind, clearedBy: t(`tiltClears.${x.clearedBy}`), how });
+      wrap('  ' + t('punctuation.joined', { first: where, second: tilt }));
+      // A fault a person clears, once its condition has gone; the host checks the role.
+      const clear = { kind: 'clear-tilt' as const, tilt: x.kind, ...(x.station !== undefined ? { station: x.station } : {}) };
+      const label = x.station !== undefined ? t('service.action.clear-tilt-station', { kind, station: x.station }) : t('service.action.clear-tilt', { kind });
+      btn(`act-clear-tilt-${x.kind}${x.station ?? ''}`, label, () => a.act(clear), canAct && x.clearable === true);
+    }
+  }
+  rows.push(t('service.field.sync'));
+  syncRows(page.sync, k);
+  rows.push(t('service.field.devices'));
+  deviceRows(page.devices, k);
+  btn('act-program-hash', t('service.action.program-hash'), () => a.act({ kind: 'program-hash' }), canAct);
+}

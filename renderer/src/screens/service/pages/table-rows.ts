@@ -1,0 +1,34 @@
+import type { ServicePage } from '../../../../../protocol/index.js';
+import type { PageKit } from './kit.js';
+
+type TableData = Extract<ServicePage, { page: 'status' }>['table'];
+
+/** The table's phase, round and hold: the cards read since the hold and the corrections its text offers. */
+export function tableRows(tb: TableData, k: PageKit): void {
+  const { t, rows, wrap } = k;
+  rows.push(t('service.field.tableRow', { id: k.state.tableId, game: t(`game.${tb.game}`), profile: tb.profile }));
+  rows.push(
+    t('punctuation.joined', {
+      first: t('service.field.phase', { phase: t(`service.phase.${tb.phase}`) }),
+      second: t('service.field.round', { round: tb.roundId }),
+    }),
+  );
+  rows.push(tb.hold ? t(`hold.${tb.hold}`) : t('service.field.noHold'));
+  if (tb.hold && tb.holdReads) {
+    // Every card that left the shoe since the hold began must be accounted for by its resolution.
+    if (tb.holdReads.shoeSequence !== null) rows.push('  ' + t('service.field.holdSequence', { seq: tb.holdReads.shoeSequence }));
+    for (const r of tb.holdReads.reads) {
+      rows.push('  ' + t('service.field.holdRead', { card: r.card ?? t('service.field.unreadableCard'), seq: r.shoeSequence ?? '—' }));
+    }
+    if (tb.holdReads.reads.length > 0) wrap('  ' + t('service.field.holdReadsVoid'));
+  }
+  if (tb.hold && tb.holdCard) rows.push('  ' + t('service.field.holdCard', { card: tb.holdCard }));
+  // The corrections the game's text orders for this hold, each with its article; or the article that keeps the card.
+  for (const x of tb.corrections ?? []) {
+    const name = t(`service.correction.${x.correction}`);
+    wrap('  ' + t(x.forbidden ? 'service.field.correctionForbidden' : 'service.field.correctionOffered', { correction: name, article: x.article }));
+  }
+  if (tb.hold && (tb.corrections ?? []).every((x) => x.forbidden)) wrap('  ' + t('service.field.noCorrection'));
+  if (tb.held?.length) rows.push('  ' + t('service.field.heldCards', { cards: tb.held.join(' ') }));
+  rows.push(t('service.field.newBets', { state: t(tb.newBets ? 'service.field.open' : 'service.field.closed') }));
+}
