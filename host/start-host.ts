@@ -41,7 +41,7 @@ import { SOFTWARE_VERSION } from './version.js';
 import { limitProblems } from '../engine/table/limits.js';
 import { ledgerAccountJournal } from './service/account-journal.js';
 import { AccountStore } from './service/accounts.js';
-import { LiveServiceBackend } from './service/live-backend.js';
+import { liveServiceBackend } from './service/backend/live-backend.js';
 import { programLayout, programManifest, type ProgramLayout, type ProgramManifest } from './service/program-hash.js';
 import { ServiceHost } from './service/service-host.js';
 import { createI18n } from '../locales/i18n.js';
@@ -391,7 +391,7 @@ async function serve(
   // After a kill the screens still open reconnect with their tokens and resynchronise from a snapshot.
   const tokens = LaunchTokens.forLaunch(host.views(), path.join(dataDir, 'launch-tokens.json'), !syncEvents.clean);
   // The program files were hashed at start (journalled in power.reset); service mode shows it and recomputes on demand.
-  const serviceBackend = new LiveServiceBackend({
+  const serviceBackend = liveServiceBackend({
     config,
     ledger,
     table,

@@ -4,7 +4,8 @@ import type { EnrollingSession } from '../stadium/enrolment-downloads.js';
 
 /**
  * What service mode needs from the rest of the host. The live implementation
- * (`live-backend.ts`) reads the ledger, the devices, the rounds and the sync client; the parts
+ * (`backend/live-backend.ts`, composed of one file per service area) reads the ledger, the
+ * devices, the rounds and the sync client; the parts
  * tilt manager, handpay queue, configuration changes and manual card entry are the floor's
  * (`host/stations/floor.ts`); a forced re-open of real hardware answers `not-available`.
  *

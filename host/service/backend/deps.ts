@@ -1,0 +1,47 @@
+import type { i18n } from 'i18next';
+import type { Logger } from 'pino';
+import type { Ledger, SyncClient } from '../../../ledger/index.js';
+import type { TableConfig } from '../../config/table-config.js';
+import type { BillAcceptors } from '../../devices/bill-acceptors.js';
+import type { TableShoe } from '../../devices/shoe.js';
+import type { FloorServices } from '../../floor/floor-services.js';
+import type { LiveTable } from '../../table/runtime.js';
+import type { ProgramLayout, ProgramManifest } from '../program-hash.js';
+
+/** What the live service backend reads and drives: the host's services, handed in by start-host.ts. */
+export interface LiveBackendDeps {
+  config: TableConfig;
+  ledger: Ledger;
+  table: LiveTable;
+  billAcceptors: BillAcceptors;
+  shoe: TableShoe;
+  sync: SyncClient | null;
+  /** Faults, handpays and configuration changes (host/stations/floor.ts). */
+  floor: FloorServices;
+  log: Logger;
+  /** The host's words (the printable report): one i18next instance over the screens' catalogues. */
+  i18n: i18n;
+  softwareVersion: string;
+  /** The files of the running program and their manifest at start (journalled in power.reset). */
+  program: { layout: ProgramLayout; atStart: ProgramManifest };
+  /** How long a note or card test waits for the technician (ms). */
+  testTimeoutMs?: number;
+  now?: () => number;
+  /** The remote stations: their credentials, links and enrolment (host/stadium); absent: none. */
+  stadium?: StadiumService;
+}
+
+/** What service mode does with the remote stations (start-host.ts wires it). */
+export interface StadiumService {
+  /** `https://host:port`, null without remote stations. */
+  lan(): string | null;
+  fingerprint(): string | null;
+  /** The remote station numbers the table takes. */
+  stations(): number[];
+  enrolledAt(station: number): string | null;
+  screenConnected(station: number): boolean;
+  acceptorConnected(station: number): boolean;
+  /** Enrols (journalled by the caller's two people) and returns the enrolment file's text. */
+  enrol(station: number, by: [string, string]): string;
+  revoke(station: number, by: [string, string]): boolean;
+}

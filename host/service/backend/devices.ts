@@ -1,0 +1,85 @@
+import type { DeviceRow } from '../../../protocol/index.js';
+import { notAvailable, type ServiceBackend } from '../service-backend.js';
+import type { Changes } from './changes.js';
+import type { LiveBackendDeps } from './deps.js';
+import type { DeviceTrace } from './device-trace.js';
+import { stationOfDevice } from './event-text.js';
+import type { ServiceJournal } from './service-journal.js';
+
+type Deps = Pick<LiveBackendDeps, 'billAcceptors' | 'shoe'>;
+
+/** The Devices page's rows, and the technician's switch and reconnect of a device. */
+export function devices(
+  d: Deps,
+  trace: Pick<DeviceTrace, 'shoeIdentity'>,
+  journal: ServiceJournal,
+  changes: Changes,
+): Pick<ServiceBackend, 'devices' | 'setDeviceEnabled' | 'reconnectDevice'> {
+  return {
+    devices: () => [...acceptorRows(d), shoeRow(d, trace.shoeIdentity())],
+
+    setDeviceEnabled(device, enabled, who) {
+      const station = stationOfDevice(device);
+      if (station === null || !d.billAcceptors.hasStation(station)) return { ok: false, code: 'no-device', detail: `${device} cannot be enabled or disabled` };
+      // Journalled before it takes effect: the journal is what a restart rebuilds the disable from.
+      journal.test(who, device, enabled ? 'enable' : 'disable', 'done');
+      d.billAcceptors.setInhibited(station, 'service-disable', !enabled);
+      changes.changed();
+      // Enabled by the technician, but a fault still inhibits it: say so rather than "enabled".
+      if (enabled && d.billAcceptors.inhibitedBy(station).length > 0) return { ok: true, key: 'service.done.enabledInhibited', values: { device } };
+      return { ok: true, key: enabled ? 'service.done.enabled' : 'service.done.disabled', values: { device } };
+    },
+
+    reconnectDevice(device, who) {
+      const station = stationOfDevice(device);
+      const sim = station !== null ? d.billAcceptors.simulator(station) : device === 'shoe' ? d.shoe.simulator() : null;
+      if (!sim) {
+        // WIRE: reconnect of real hardware — the drivers reconnect on their own; a forced
+        // re-open needs `billAcceptors.reopen(station)` / `shoe.reopen()`.
+        return notAvailable('forced reconnect of real hardware');
+      }
+      sim.unplug();
+      sim.replug();
+      journal.test(who, device, 'reconnect', 'cable unplugged and replugged');
+      return { ok: true, key: 'service.done.reconnect', values: { device } };
+    },
+  };
+}
+
+function acceptorRows(d: Deps): DeviceRow[] {
+  return d.billAcceptors.statuses().map((s) => {
+    const inhibitedBy = d.billAcceptors.inhibitedBy(s.station);
+    return {
+      device: s.device,
+      kind: 'bill-acceptor' as const,
+      station: s.station,
+      spec: s.spec,
+      state: s.state,
+      protocol: s.protocol,
+      ...(s.firmware ? { firmware: s.firmware.slice(0, 128) } : {}),
+      ...(s.serial ? { serial: s.serial.slice(0, 128) } : {}),
+      lastEvent: s.lastEvent,
+      // `enabled` is the technician's switch; a fault may inhibit the acceptor with it on.
+      enabled: !inhibitedBy.includes('service-disable'),
+      ...(inhibitedBy.length > 0 ? { inhibitedBy: inhibitedBy.slice(0, 16) } : {}),
+    };
+  });
+}
+
+function shoeRow(d: Deps, identity: { serial?: string; firmware?: string }): DeviceRow {
+  const shoe = d.shoe.state();
+  return {
+    device: 'shoe',
+    kind: 'shoe' as const,
+    spec: shoe.spec,
+    state: shoe.lidOpen ? `${shoe.state} (lid open)` : shoe.state,
+    ...(identity.firmware ? { firmware: identity.firmware.slice(0, 128) } : {}),
+    ...(identity.serial ? { serial: identity.serial.slice(0, 128) } : {}),
+    lastEvent: shoe.lastEvent,
+    protocol: 'framed',
+    // The shoe is the table's only card source and the round locks it between coups: service
+    // mode does not switch it off; closing the table (Holds and voids) stops new rounds instead.
+    enabled: true,
+    switchable: false,
+  };
+}

@@ -1,0 +1,140 @@
+import { EnrolmentDownloads, type DiscardedFile, type EnrolmentDiscard, type EnrolmentRefusal } from '../../stadium/enrolment-downloads.js';
+import type { ServiceBackend } from '../service-backend.js';
+import type { Changes } from './changes.js';
+import type { LiveBackendDeps, StadiumService } from './deps.js';
+import type { ServiceJournal } from './service-journal.js';
+
+/** The journal's words for a refused enrolment download and a discarded file. */
+const ENROLMENT_REFUSED: Record<EnrolmentRefusal, string> = {
+  'no-file': 'no enrolment file waits (downloaded, discarded, or never made): enrol the station again',
+  'other-session': 'the file belongs to the session that enrolled the station',
+  expired: 'not downloaded within its deadline: enrol the station again',
+};
+const ENROLMENT_DISCARDED: Record<EnrolmentDiscard, string> = {
+  expired: 'not downloaded within its deadline',
+  'session-ended': 'the enrolling session ended before the download',
+  revoked: 'the credential was revoked before the download',
+  're-enrolled': 'the station was enrolled again before the download',
+};
+
+export interface Enrolment extends Pick<ServiceBackend, 'remoteStations' | 'enrolStation' | 'revokeStation' | 'takeEnrolment' | 'sessionEnded'> {
+  dispose(): void;
+}
+
+/**
+ * The remote stations' page and their credentials: enrolled and revoked by two people, each new
+ * enrolment file downloaded once, by the session that made it, before its deadline; a file not
+ * taken is discarded and journalled.
+ */
+export function enrolment(d: Pick<LiveBackendDeps, 'stadium' | 'log'>, now: () => number, journal: ServiceJournal, changes: Changes): Enrolment {
+  /** Enrolment files waiting for their one download, each by the session that enrolled its station. */
+  const enrolments = new EnrolmentDownloads(now);
+  const journalDiscarded = (files: readonly DiscardedFile[]): void => {
+    for (const f of files)
+      journal.action([f.owner.who], 'enrolment-discarded', `station ${f.station}: ${ENROLMENT_DISCARDED[f.why]}; session ${f.owner.enterSeq}`);
+  };
+  // The secret does not stay in memory past its deadline, whether or not anyone looks.
+  const timer = expiryTimer(enrolments, now, (gone) => {
+    journalDiscarded(gone);
+    if (gone.length > 0) changes.changed();
+  });
+
+  return {
+    remoteStations: (viewer) => stationRows(d.stadium, enrolments, viewer),
+
+    enrolStation(station, authorisedBy, session) {
+      const st = d.stadium;
+      if (!st || !st.stations().includes(station))
+        return { ok: false, code: 'refused', detail: `station ${station} is not one of this table's remote stations` };
+      let file: string;
+      try {
+        // The enrolment journals itself (service.action, both names); its file leaves the host once.
+        file = st.enrol(station, authorisedBy);
+      } catch (e) {
+        return { ok: false, code: 'refused', detail: e instanceof Error ? e.message : String(e) };
+      }
+      journalDiscarded(enrolments.hold(station, file, session));
+      timer.arm();
+      changes.changed();
+      return { ok: true, key: 'service.done.stationEnrol', values: { station } };
+    },
+
+    revokeStation(station, authorisedBy) {
+      const st = d.stadium;
+      if (!st || !st.revoke(station, authorisedBy)) return { ok: false, code: 'refused', detail: `station ${station} has no credential in force` };
+      journalDiscarded(enrolments.discard(station, 'revoked'));
+      journal.action(authorisedBy, 'station-revoke', `station ${station}`);
+      changes.changed();
+      return { ok: true, key: 'service.done.stationRevoke', values: { station } };
+    },
+
+    takeEnrolment(station, by) {
+      const r = enrolments.take(station, by);
+      journalDiscarded(r.discarded);
+      if (r.file === null) {
+        journal.action([by.who], 'enrolment-refused', `station ${station}: ${ENROLMENT_REFUSED[r.refused ?? 'no-file']}; session ${by.enterSeq}`);
+        d.log.warn({ station, who: by.who, reason: r.refused }, 'enrolment file refused');
+      } else {
+        journal.action([by.who], 'enrolment-download', `station ${station}; session ${by.enterSeq}`);
+        d.log.info({ station, who: by.who }, 'enrolment file downloaded');
+      }
+      changes.changed();
+      return r.file;
+    },
+
+    sessionEnded(enterSeq) {
+      const gone = enrolments.sessionEnded(enterSeq);
+      journalDiscarded(gone);
+      if (gone.length > 0) changes.changed();
+    },
+
+    dispose: () => timer.dispose(),
+  };
+}
+
+/** The Remote stations page: the LAN address, the certificate, each station; a download offered to the enrolling session only. */
+function stationRows(st: StadiumService | undefined, enrolments: EnrolmentDownloads, viewer: number): ReturnType<ServiceBackend['remoteStations']> {
+  if (!st) return { lan: null, fingerprint: null, stations: [] };
+  return {
+    lan: st.lan(),
+    fingerprint: st.fingerprint(),
+    stations: st.stations().map((station) => {
+      const at = st.enrolledAt(station);
+      return {
+        station,
+        enrolled: at !== null,
+        ...(at !== null ? { enrolledAt: at } : {}),
+        screen: st.screenConnected(station),
+        acceptor: st.acceptorConnected(station),
+        // Offered to the enrolling session only: any other would be refused.
+        ...(enrolments.waitsFor(station, viewer) ? { download: true } : {}),
+      };
+    }),
+  };
+}
+
+/** A timer at the next file's deadline: files past it are discarded (handed to `expired`), then it is set for the next. */
+function expiryTimer(enrolments: EnrolmentDownloads, now: () => number, expired: (gone: readonly DiscardedFile[]) => void): { arm(): void; dispose(): void } {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const arm = (): void => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    const next = enrolments.nextDeadline();
+    if (next === null) return;
+    timer = setTimeout(
+      () => {
+        timer = null;
+        expired(enrolments.expire());
+        arm();
+      },
+      Math.max(0, next - now()) + 10,
+    );
+    timer.unref();
+  };
+  return {
+    arm,
+    dispose: () => {
+      if (timer) clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import type { ServiceBackend } from '../service-backend.js';
+import type { Changes } from './changes.js';
+import type { LiveBackendDeps } from './deps.js';
+import type { ServiceJournal } from './service-journal.js';
+
+/** The handpays waiting at the stations, and an attendant's confirmation (with a witness above the two-person amount). */
+export function handpays(
+  d: Pick<LiveBackendDeps, 'floor'>,
+  journal: ServiceJournal,
+  changes: Changes,
+): Pick<ServiceBackend, 'pendingHandpays' | 'confirmHandpay'> {
+  return {
+    pendingHandpays() {
+      // Every pending one (the page shows the first 16; a confirm looks its request up here).
+      return d.floor.handpays.pending().map((p) => ({ station: p.station, amount: p.amount, requestTxId: p.requestTxId }));
+    },
+
+    confirmHandpay(station, requestTxId, authorisedBy) {
+      const pending = d.floor.handpays.pending().find((p) => p.requestTxId === requestTxId);
+      if (!pending || pending.station !== station) return { ok: false, code: 'refused', detail: `no pending handpay ${requestTxId} at station ${station}` };
+      const [attendant = '', witness] = authorisedBy;
+      const r = d.floor.handpays.confirm(requestTxId, attendant, witness);
+      if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
+      journal.action(authorisedBy, 'handpay-confirm', `station ${station}: ${r.amount} (${requestTxId})`);
+      changes.changed();
+      return { ok: true, key: 'service.done.handpay', values: { station } };
+    },
+  };
+}

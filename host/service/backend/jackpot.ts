@@ -1,0 +1,42 @@
+import { jackpotHits, jackpotMovements, jackpotPools } from '../../../ledger/index.js';
+import { JackpotCombination } from '../../../protocol/index.js';
+import { resetJackpotLevel } from '../../floor/jackpot-reset.js';
+import type { ServiceBackend } from '../service-backend.js';
+import type { Changes } from './changes.js';
+import type { LiveBackendDeps } from './deps.js';
+import type { ServiceJournal } from './service-journal.js';
+
+/** Portugal's progressive (rules 38–50): its pools, movements and awards; a level reset by two people. */
+export function jackpot(
+  d: Pick<LiveBackendDeps, 'ledger' | 'table'>,
+  journal: ServiceJournal,
+  changes: Changes,
+): Pick<ServiceBackend, 'jackpot' | 'resetJackpot'> {
+  return {
+    jackpot() {
+      const view = d.table.progressive();
+      const journalled = new Map(jackpotPools(d.ledger).map((p) => [p.level, p.pool]));
+      return {
+        reference: view?.reference ?? null,
+        stake: view?.stake ?? null,
+        pools: view ? view.levels.map((l) => ({ level: l.level, pool: journalled.get(l.level) ?? 0, held: l.held })) : null,
+        stopped: (d.table.state.faults.jackpotStopped ?? null) !== null,
+        history: jackpotMovements(d.ledger, 40).map((m) => ({ ...m })),
+        hits: jackpotHits(d.ledger, 25).flatMap((h) => {
+          const combination = JackpotCombination.safeParse(h.combination);
+          return combination.success
+            ? [{ seq: h.seq, ts: h.ts, roundId: h.roundId, station: h.station, seat: h.seat, combination: combination.data, level: h.level, amount: h.amount }]
+            : [];
+        }),
+      };
+    },
+
+    resetJackpot(level, to, authorisation, authorisedBy) {
+      const r = resetJackpotLevel(d, { level, to, supervisor: authorisedBy[0], witness: authorisedBy[1], authorisation });
+      if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
+      journal.action(authorisedBy, 'jackpot-reset', `${level} → ${to} (${authorisation})`);
+      changes.changed();
+      return { ok: true, key: 'service.done.jackpotReset', values: { level } };
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import { jackpotPools } from '../../../ledger/index.js';
+import { NOTE_FACE_VALUES } from '../../../hardware/billacceptor/notes.js';
+import { compareMeters, meterUnit, metersOf } from '../../../protocol/index.js';
+import { journalDrop } from '../../floor/cashbox-drop.js';
+import type { MeterScope, ServiceBackend } from '../service-backend.js';
+import type { Changes } from './changes.js';
+import type { LiveBackendDeps } from './deps.js';
+import type { ServiceJournal } from './service-journal.js';
+
+/** Every scope's meters: the table's, then each station's, every meter of the catalogue listed (zero until counted). */
+export function readMeters(d: Pick<LiveBackendDeps, 'ledger' | 'config'>): MeterScope[] {
+  const all = d.ledger.meters();
+  const scopes = new Map<string, Map<string, number>>();
+  // Every configured station and every meter of the catalogue is listed, zero until counted.
+  const notes = (d.config.denominations ?? NOTE_FACE_VALUES[d.config.currency]).map((n) => n * 100);
+  for (const scope of ['table', ...d.config.stations.map((s) => `station:${s.station}`)]) scopes.set(scope, new Map(metersOf(scope, notes).map((n) => [n, 0])));
+  for (const [key, value] of Object.entries(all)) {
+    const cut = key.indexOf('/');
+    const scope = key.slice(0, cut);
+    const list = scopes.get(scope) ?? new Map<string, number>();
+    list.set(key.slice(cut + 1), value);
+    scopes.set(scope, list);
+  }
+  // Each progressive level's pool, from its liability account (a balance, not a meter: it goes down on a hit).
+  for (const { level, pool } of jackpotPools(d.ledger)) scopes.get('table')?.set(`progressivePool.${level}`, pool);
+  const order = (s: string) => (s === 'table' ? 0 : Number(s.split(':')[1] ?? 99));
+  return [...scopes.entries()]
+    .sort((a, b) => order(a[0]) - order(b[0]))
+    .map(([scope, meters]) => ({
+      scope,
+      meters: [...meters].sort((a, b) => compareMeters(a[0], b[0])).map(([name, value]) => ({ name, unit: meterUnit(name), value })),
+    }));
+}
+
+/** The Meters page, a meter clear (two people, the regulator's reference) and a cashbox drop count. */
+export function meters(
+  d: Pick<LiveBackendDeps, 'ledger' | 'config' | 'stadium' | 'log'>,
+  journal: ServiceJournal,
+  changes: Changes,
+): Pick<ServiceBackend, 'meters' | 'clearMeters' | 'dropCount'> {
+  return {
+    meters: () => readMeters(d),
+
+    clearMeters(scope, authorisation, reason, authorisedBy) {
+      d.ledger.append({ type: 'meter.clear', payload: { who: authorisedBy.join(' / '), authorisation, scope, reason } });
+      journal.action(authorisedBy, 'meter-clear', `${scope} (${authorisation}): ${reason}`);
+      changes.changed();
+      return { ok: true, key: 'service.done.meterClear', values: { scope } };
+    },
+
+    dropCount(station, notes, authorisedBy) {
+      const stations = [...d.config.stations.map((s) => s.station), ...(d.stadium?.stations() ?? [])];
+      if (!stations.includes(station)) return { ok: false, code: 'refused', detail: `the table has no station ${station}` };
+      const faces = NOTE_FACE_VALUES[d.config.currency];
+      const wrong = notes.find((n) => !faces.includes(n.note));
+      if (wrong) return { ok: false, code: 'refused', detail: `${d.config.currency} has no ${wrong.note} note` };
+      if (new Set(notes.map((n) => n.note)).size !== notes.length) return { ok: false, code: 'refused', detail: 'a face value is counted twice' };
+      const counted = new Map(notes.map((n) => [n.note, n.count]));
+      const { seq, payload: p } = journalDrop(d.ledger, { station, currency: d.config.currency, counted, authorisedBy });
+      d.log.info({ station, seq, counted: p.counted, credited: p.credited, difference: p.difference }, 'cashbox drop counted');
+      changes.changed();
+      return {
+        ok: true,
+        key: 'service.done.cashboxDrop',
+        values: { station, counted: p.counted, credited: p.credited, difference: p.difference, currency: d.config.currency },
+      };
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import { manifestDiff, programManifest } from '../program-hash.js';
+import type { ServiceBackend } from '../service-backend.js';
+import type { Changes } from './changes.js';
+import type { LiveBackendDeps } from './deps.js';
+import type { ServiceJournal } from './service-journal.js';
+
+/** The program's hash at start and on demand, a different one traced to its files. */
+export function programCheck(
+  d: Pick<LiveBackendDeps, 'program'>,
+  now: () => number,
+  journal: ServiceJournal,
+  changes: Changes,
+): Pick<ServiceBackend, 'programHashAtStart' | 'programHashLatest' | 'computeProgramHash'> {
+  let latestHash: { hash: string; at: string; changed: string[] } | null = null;
+  return {
+    programHashAtStart: () => d.program.atStart.hash,
+    programHashLatest: () => latestHash,
+
+    async computeProgramHash(who) {
+      const current = await programManifest(d.program.layout);
+      const start = d.program.atStart;
+      // A different hash is traced to its files: changed, added or removed since the start.
+      const diff = manifestDiff(start, current);
+      const changed = [...diff.changed, ...diff.added.map((p) => `+${p}`), ...diff.removed.map((p) => `-${p}`)];
+      latestHash = { hash: current.hash, at: new Date(now()).toISOString(), changed: changed.slice(0, 16) };
+      const detail = `${current.hash} over ${current.files.length} files (${current.mode})${changed.length ? `; differs from the start in ${changed.length}: ${changed.join(', ')}` : ''}`;
+      journal.action([who], 'program-hash', detail);
+      changes.changed();
+      return {
+        ok: true,
+        key: current.hash === start.hash ? 'service.done.hashSame' : 'service.done.hashDiffers',
+        values: { hash: current.hash.slice(0, 16), count: changed.length },
+      };
+    },
+  };
+}

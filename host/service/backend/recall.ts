@@ -1,0 +1,75 @@
+import { evidenceBundle } from '../../../ledger/index.js';
+import { MAX_STATIONS, type RecallRound } from '../../../protocol/index.js';
+import { isCorrection, isUncorrectable, type Correction } from '../../../engine/table/vocabulary.js';
+import type { ServiceBackend } from '../service-backend.js';
+import type { LiveBackendDeps } from './deps.js';
+
+type RecallRecord = ReturnType<LiveBackendDeps['ledger']['recall']>[number];
+
+/** Game recall: a page of rounds (of one station, or of the table), and a round's evidence bundle. */
+export function recall(d: Pick<LiveBackendDeps, 'ledger' | 'table' | 'config'>, now: () => number): Pick<ServiceBackend, 'recall' | 'evidenceJson'> {
+  const tableId = d.config.tableId;
+  return {
+    recall(q) {
+      // The ledger answers at most 500 rounds per query: older ones are in the export tools.
+      const want = Math.min(500, q.offset + q.limit + 1);
+      const records = q.station !== null ? d.ledger.recall({ station: q.station, limit: want }) : d.ledger.recall({ tableId, limit: want });
+      const page = records.slice(q.offset, q.offset + q.limit);
+      return { more: records.length > q.offset + q.limit, rounds: page.map((r) => recallRound(r, q.station, d.table)) };
+    },
+
+    evidenceJson(roundId) {
+      const b = evidenceBundle(d.ledger, roundId, new Date(now()));
+      return b ? JSON.stringify(b, null, 1) : null;
+    },
+  };
+}
+
+/** A recalled round within the page's limits, its decisions in the game's own words. */
+function recallRound(r: RecallRecord, station: number | null, table: LiveBackendDeps['table']): RecallRound {
+  return {
+    roundId: r.roundId,
+    status: r.status,
+    seq: r.seq,
+    ts: r.ts,
+    game: r.game,
+    profile: r.profile,
+    cards: r.cards,
+    decisions: r.decisions.map((x) => ({
+      seat: x.seat,
+      ...(x.hand !== undefined ? { hand: x.hand } : {}),
+      action: x.action,
+      ...(x.auto ? { auto: true } : {}),
+    })),
+    ...(r.game === table.gameKind && table.presentation.actionWords ? { actionWords: { ...table.presentation.actionWords } } : {}),
+    // One station's recall shows its own; a stadium round's whole record (hundreds of stations)
+    // is cut to the page's limits here, the seated stations first: the export has all of it.
+    bets: byStation(r.bets, station)
+      .slice(0, 224)
+      .map((b) => ({ station: b.station, seat: b.seat, bet: b.bet, amount: b.amount })),
+    lines: byStation(r.lines, station).slice(0, 512),
+    ...(r.reason !== undefined ? { reason: r.reason.slice(0, 400) } : {}),
+    ...(r.authorisedBy ? { authorisedBy: r.authorisedBy } : {}),
+    ...(r.uncorrectable !== undefined && isUncorrectable(r.uncorrectable) ? { uncorrectable: r.uncorrectable } : {}),
+    ...(r.voidRule ? { voidRule: r.voidRule.slice(0, 128) } : {}),
+    ...(r.corrections?.length
+      ? {
+          corrections: r.corrections
+            .filter((c) => isCorrection(c.correction))
+            .slice(0, 16)
+            .map((c) => ({
+              correction: c.correction as Correction,
+              article: c.article.slice(0, 128),
+              ...(c.card ? { card: c.card } : {}),
+              confirmedBy: c.confirmedBy.slice(0, 4),
+            })),
+        }
+      : {}),
+  };
+}
+
+/** A station's own items, or every item with the seated stations' (1–7) first. */
+function byStation<T extends { station: number }>(xs: readonly T[], station: number | null): T[] {
+  if (station !== null) return xs.filter((x) => x.station === station);
+  return [...xs].sort((a, b) => Number(a.station > MAX_STATIONS) - Number(b.station > MAX_STATIONS));
+}

@@ -1,0 +1,58 @@
+import { parseCard } from '../../../engine/cards/card.js';
+import type { BackendResult, ServiceBackend } from '../service-backend.js';
+import type { LiveBackendDeps } from './deps.js';
+import type { ServiceJournal } from './service-journal.js';
+
+/**
+ * What a supervisor does to the round in play (Holds and voids): report a dealing error, apply a
+ * correction the game's text orders, enter a card by hand, void the round as the last resort.
+ * Each names the round it was asked for: a round that has moved on is refused, not acted on.
+ */
+export function roundActions(
+  d: Pick<LiveBackendDeps, 'table'>,
+  journal: ServiceJournal,
+): Pick<ServiceBackend, 'voidRound' | 'correct' | 'reportDealingError' | 'enterCard'> {
+  const stale = (roundId: string): BackendResult | null => {
+    const current = d.table.view();
+    return current.roundId !== roundId ? { ok: false, code: 'stale-round', detail: `round ${roundId} is not the current round (${current.roundId})` } : null;
+  };
+  return {
+    voidRound(roundId, reason, authorisedBy, uncorrectable) {
+      const refused = stale(roundId);
+      if (refused) return refused;
+      const r = d.table.voidRound(reason, authorisedBy, uncorrectable);
+      if (!r.ok) return { ok: false, code: 'no-round', detail: r.reason };
+      journal.action(authorisedBy, 'void-round', `round ${roundId}: ${reason}${uncorrectable ? ` (${uncorrectable})` : ''}`);
+      return { ok: true, key: 'service.done.voidRound', values: { round: roundId } };
+    },
+
+    correct(roundId, correction, authorisedBy) {
+      const refused = stale(roundId);
+      if (refused) return refused;
+      const rule = d.table.holdState()?.corrections.find((c) => c.correction === correction && 'rule' in c);
+      const r = d.table.correct(correction, authorisedBy[0], authorisedBy[1]);
+      if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
+      const article = rule && 'rule' in rule ? rule.rule : '';
+      journal.action(authorisedBy, 'correct', `round ${roundId}: ${correction} (${article})`);
+      return { ok: true, key: 'service.done.correct', values: { correction, article } };
+    },
+
+    reportDealingError(roundId, who) {
+      const refused = stale(roundId);
+      if (refused) return refused;
+      const r = d.table.reportDealingError(who);
+      if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
+      journal.action([who], 'dealing-error', `round ${roundId}`);
+      return { ok: true, key: 'service.done.dealingError', values: { round: roundId } };
+    },
+
+    enterCard(roundId, card, authorisedBy) {
+      const refused = stale(roundId);
+      if (refused) return refused;
+      const r = d.table.enterCard(parseCard(card), authorisedBy[0], authorisedBy[1]);
+      if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
+      journal.action(authorisedBy, 'enter-card', `round ${roundId}: ${card}`);
+      return { ok: true, key: 'service.done.enterCard', values: { card } };
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import type { ServiceBackend } from '../service-backend.js';
+import type { LiveBackendDeps } from './deps.js';
+import type { ServiceJournal } from './service-journal.js';
+
+/** The upstream link's state, and a retry now. */
+export function upstreamSync(d: Pick<LiveBackendDeps, 'sync'>, journal: ServiceJournal): Pick<ServiceBackend, 'sync' | 'retrySync'> {
+  return {
+    sync() {
+      if (!d.sync) return null;
+      const s = d.sync.status();
+      return {
+        state: s.state,
+        upstream: s.upstream,
+        ackedSeq: s.ackedSeq,
+        headSeq: s.headSeq,
+        lagEntries: s.lagEntries,
+        lagSeconds: s.lagSeconds,
+        lastError: s.lastError ? s.lastError.slice(0, 400) : null,
+        lastErrorAt: s.lastErrorAt,
+        lastSuccessAt: s.lastSuccessAt,
+      };
+    },
+
+    retrySync(who) {
+      if (!d.sync) return { ok: false, code: 'refused', detail: 'no upstream is configured' };
+      d.sync.kick();
+      journal.action([who], 'sync-retry', '');
+      return { ok: true, key: 'service.done.syncRetry' };
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import type { ServiceBackend } from '../service-backend.js';
+import type { LiveBackendDeps } from './deps.js';
+import type { ServiceJournal } from './service-journal.js';
+import { tableClosed } from './table-summary.js';
+
+/** The table's switches: a new shoe, the table closed or reopened, a fault cleared. */
+export function tableActions(
+  d: Pick<LiveBackendDeps, 'table' | 'shoe' | 'floor'>,
+  journal: ServiceJournal,
+): Pick<ServiceBackend, 'newShoe' | 'setTableOpen' | 'clearTilt'> {
+  return {
+    newShoe(who) {
+      if (d.table.view().phase === 'dealing') return { ok: false, code: 'busy', detail: 'a round is being dealt' };
+      const sim = d.shoe.simulator();
+      // A simulated shoe is reloaded (its shoeLoaded event starts the new shoe); a real shoe reports
+      // its own loading, and this is the supervisor's declaration that a new shoe is in.
+      if (sim) sim.loadShoe();
+      else d.table.onNewShoe();
+      journal.action([who], 'new-shoe', sim ? 'simulated shoe reloaded' : 'declared by the supervisor');
+      return { ok: true, key: 'service.done.newShoe' };
+    },
+
+    setTableOpen(open, who) {
+      // A closed table is a fault of its own (table-closed: new bets stop, a supervisor reopens), so
+      // no other fault's clearing, such as the upstream coming back, reopens it.
+      const tilts = d.floor.tilts;
+      if (!open) tilts.raise('table-closed', { detail: `closed in service mode by ${who}` });
+      else if (tableClosed(d.floor)) {
+        const r = tilts.clear('table-closed', undefined, { user: who, role: 'supervisor' });
+        if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
+      }
+      journal.action([who], open ? 'table-open' : 'table-close', '');
+      return { ok: true, key: open ? 'service.done.tableOpen' : 'service.done.tableClose' };
+    },
+
+    clearTilt(kind, station, who, role) {
+      const r = d.floor.tilts.clear(kind, station, { user: who, role });
+      if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
+      journal.action([who], 'clear-tilt', `${kind}${station !== undefined ? ` at station ${station}` : ''}`);
+      return { ok: true, key: 'service.done.clearTilt', values: { kind } };
+    },
+  };
+}

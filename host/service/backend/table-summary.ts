@@ -1,0 +1,63 @@
+import { bettingOpen } from '../../../engine/table/queries.js';
+import type { FloorServices } from '../../floor/floor-services.js';
+import type { LiveTable } from '../../table/runtime.js';
+import type { ServiceBackend, TableSummary } from '../service-backend.js';
+import type { LiveBackendDeps } from './deps.js';
+
+/** Whether service mode closed the table (its own fault, so it survives a restart). */
+export function tableClosed(floor: FloorServices): boolean {
+  return floor.tilts.list().some((t) => t.kind === 'table-closed');
+}
+
+/** The table as the Status and Holds pages show it, and its faults. */
+export function tableSummary(d: Pick<LiveBackendDeps, 'config' | 'table' | 'floor'>): Pick<ServiceBackend, 'table' | 'tilts'> {
+  return {
+    table() {
+      const v = d.table.view();
+      return {
+        game: d.config.game,
+        profile: d.config.profile,
+        phase: v.phase,
+        roundId: v.roundId,
+        hold: v.hold,
+        ...holdReads(d.table.holdState()),
+        ...holdCorrections(d.table.holdState(), d.table.state.held ?? []),
+        newBets: v.phase === 'betting' ? bettingOpen(d.table.state) : !d.floor.tilts.effects().newBetsStopped,
+        closed: tableClosed(d.floor),
+      };
+    },
+    tilts() {
+      return d.floor.tilts.list().map((t) => ({
+        kind: t.kind,
+        severity: t.severity,
+        clearedBy: t.clears,
+        ...(t.station !== undefined ? { station: t.station } : {}),
+        clearable: t.clearable,
+      }));
+    },
+  };
+}
+
+/** The hold's sequence and the reads during it, for the Holds page (the newest 64 reads). */
+function holdReads(h: ReturnType<LiveTable['holdState']>): Pick<TableSummary, 'holdReads'> {
+  return h ? { holdReads: { shoeSequence: h.shoeSequence, reads: h.readsDuringHold.slice(-64) } } : {};
+}
+
+/** The hold's card and the corrections its game's text has for it, for the Holds page. */
+function holdCorrections(h: ReturnType<LiveTable['holdState']>, held: readonly { card: string }[]): Pick<TableSummary, 'holdCard' | 'corrections' | 'held'> {
+  return {
+    ...(h?.card ? { holdCard: h.card } : {}),
+    ...(h && h.corrections.length > 0
+      ? {
+          corrections: h.corrections
+            .slice(0, 8)
+            .map((c) =>
+              'rule' in c
+                ? { correction: c.correction, article: c.rule.slice(0, 128) }
+                : { correction: c.correction, article: c.forbiddenBy.slice(0, 128), forbidden: true },
+            ),
+        }
+      : {}),
+    ...(held.length > 0 ? { held: held.slice(0, 8).map((x) => x.card) } : {}),
+  };
+}
