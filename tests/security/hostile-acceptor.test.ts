@@ -211,6 +211,36 @@ describe('a hostile ID-003 acceptor (issue 28)', () => {
     assert.ok(id003(r).sim.received.some((f) => f.code === ID003.RETURN));
     assert.deepEqual(r.sim.returned, [10]);
   });
+  it('a currency-assign table that changes after a power-up (0x61, the 10 note, now 1000): nothing credited at 1000, dataset-changed', async () => {
+    const r = driverRig('id003');
+    assert.ok(await untilEnabled(r));
+    // The unit says POWER UP; the driver resets and configures it again, reading the table again.
+    id003(r).tell({ kind: 'currency-assign', blocks: [0x61, 0x59, 1, 3, ...ASSIGN.slice(4)] });
+    id003(r).tell({ kind: 'status', code: STATUS.POWER_UP });
+    await r.time.runUntil(() => id003(r).queued === 0, 5_000);
+    assert.equal(id003(r).queued, 0, 'both lies told');
+    insert(r, 10);
+    await finish(r);
+    assert.deepEqual(r.credits, [], 'the driver before credited 1000 for the 10 note');
+    caught(r, 'dataset-changed');
+    assert.deepEqual(r.sim.cashbox, []);
+    assert.deepEqual(r.sim.returned, [10]);
+  });
+
+  it('the same currency-assign table read again after a power-up: no violation, the note credited at its value', async () => {
+    const r = driverRig('id003');
+    assert.ok(await untilEnabled(r));
+    id003(r).tell({ kind: 'currency-assign', blocks: ASSIGN });
+    id003(r).tell({ kind: 'status', code: STATUS.POWER_UP });
+    await r.time.runUntil(() => id003(r).queued === 0, 5_000);
+    insert(r, 100);
+    await finish(r);
+    assert.deepEqual(
+      r.credits.map((c) => c.denomination),
+      [100],
+    );
+    assert.deepEqual(violations(r), []);
+  });
 });
 
 describe('a hostile SSP validator (issue 28)', () => {
