@@ -82,8 +82,9 @@ export type BillAcceptorEvent =
  *   the drop count), not left to the technician in silence;
  * - `dataset-mismatch`: the validator values a channel otherwise than the table's dataset (SSP's
  *   SETUP REQUEST): that channel takes no note;
- * - `dataset-changed`: the validator values a channel otherwise than it first did (a new SETUP
- *   REQUEST after a reset or reconnect): that channel takes no note until the host restarts;
+ * - `dataset-changed`: the device values a channel or escrow code otherwise than it first did (SSP's
+ *   SETUP REQUEST, ID-003's currency-assign table, read again after a reset or reconnect): that
+ *   channel or code takes no note until the host restarts;
  * - `unreadable-report`: a report the driver cannot read (an event SSP's version in use does not
  *   have): whatever it said of a note, a credit among it, is lost.
  */

@@ -193,7 +193,7 @@ export class Id003BillAcceptor extends BillAcceptorBase {
         if (code >= ESCROW_CODE_FIRST && code <= ESCROW_CODE_LAST && base > 0 && exp < 7 && NOTE_FACE_VALUES[this.currency].includes(value))
           table.set(code, value);
       }
-      if (table.size > 0) this.table = table;
+      if (table.size > 0) this.adoptAssign(table);
     }
     // Denomination inhibit: bit n ↔ escrow code 0x61+n, 1 = disabled. A code the table does not
     // value (absent from the unit's currency assign, or valued at no note) is disabled too.
@@ -208,6 +208,40 @@ export class Id003BillAcceptor extends BillAcceptorBase {
     this.configured = true;
     this.appliedEnabled = null;
   }
+
+  /**
+   * The unit's currency-assign table, held to the first one it reported while the host runs: a
+   * code valued otherwise later (after a power-up or reset) is a `dataset-changed` violation and
+   * takes no note until the host restarts, so a unit that says 0x61 (the 10 note) is now worth 1000
+   * credits nothing for it. A unit that lies so from its first report agrees with everything the
+   * host saw: the drop count catches that (docs/security.md, "A hostile SSP dataset").
+   */
+  private adoptAssign(table: Map<number, number>): void {
+    const first = this.firstAssign;
+    if (!first) {
+      this.firstAssign = new Map(table);
+      this.table = table;
+      return;
+    }
+    const changed = [...table].filter(([code, v]) => first.get(code) !== v);
+    for (const [code] of changed) this.distrusted.add(code);
+    for (const code of this.distrusted) table.delete(code);
+    this.table = table;
+    const key = [...changed].map(([c, v]) => `${c}:${v}`).join(',');
+    if (changed.length === 0 || key === this.reportedAssign) return;
+    this.reportedAssign = key;
+    this.violation(
+      'dataset-changed',
+      `CURRENCY ASSIGN ${changed.map(([c, v]) => `code 0x${c.toString(16)} = ${v} (first reported ${first.get(c) ?? 'no note'})`).join(', ')}`,
+    );
+  }
+
+  /** The first currency-assign table the unit reported. */
+  private firstAssign: Map<number, number> | null = null;
+  /** Escrow codes whose value the unit's word cannot settle (changed): no note is taken on them. */
+  private readonly distrusted = new Set<number>();
+  /** The last change a violation was reported for (said once, not at every configuration). */
+  private reportedAssign = '';
 
   private async applyEnable(): Promise<void> {
     if (this.appliedEnabled === this.wantEnabled) return;
