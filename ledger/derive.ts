@@ -398,6 +398,8 @@ export function derive(view: LedgerView, type: EntryType, payload: Record<string
       post(account.stationCredit(t.station), -t.amount);
       break;
     }
+    case 'transfer.alarm':
+      break;
     case 'transfer.refuse': {
       const id = (payload as Payload<'transfer.refuse'>).id;
       if (view.entryByTx(transferTxId('decide', id))) throw new LedgerRefusal('transfer-decided', `${transferTxId('decide', id)} is already decided`);

@@ -55,10 +55,29 @@ export const TRANSFER_REFUSALS = [
   'recalled',
   /** The transfer is not in this table's currency. */
   'wrong-currency',
-  /** The station is not at this table. */
-  'station-not-here',
 ] as const;
 export type TransferRefusal = (typeof TRANSFER_REFUSALS)[number];
+
+/** Why a host distrusted a peer's message (a security event; nothing else changes). */
+export const TRANSFER_ALARMS = [
+  /** Not a transfer message at all. */
+  'malformed',
+  /** A transfer offered or recalled over a link that is not its sender's (its id's origin, its `from`). */
+  'wrong-link',
+  /** A transfer offered to this host that names another as its receiver. */
+  'not-for-us',
+  /** An id offered again with other terms than the ones taken or refused. */
+  'terms-changed',
+  /** An answer for a transfer this host never sent. */
+  'unknown-transfer',
+  /** An answer over another link than the transfer's receiver's. */
+  'wrong-peer',
+  /** "Taken" on other terms than the ones this host debited. */
+  'terms-mismatch',
+  /** An answer that contradicts the one this host already acted on ("taken" after "never took it", or the reverse). */
+  'contradiction',
+] as const;
+export type TransferAlarmReason = (typeof TRANSFER_ALARMS)[number];
 
 /**
  * The journal entries of a transfer, in the ledger's payload shapes (docs/transfers.md). The
@@ -79,6 +98,19 @@ export const TRANSFER_PAYLOADS = {
   'transfer.in': z.strictObject({ transfer: Transfer }),
   /** Receiver: it never took the id and never will (the terms offered, when it was an offer it refused). No money moves. */
   'transfer.refuse': z.strictObject({ id: TransferId, reason: z.enum(TRANSFER_REFUSALS), offered: Transfer.optional() }),
+  /**
+   * A security event: a peer's message this host distrusted (`reason`) over the link of `link`,
+   * about `id` when it named one; nothing else changed. Kept to a budget per link between two of
+   * the host's ticks; `suppressed`: the alarms at that link since the last journalled one that
+   * were not journalled each. No money moves.
+   */
+  'transfer.alarm': z.strictObject({
+    link: TableId,
+    reason: z.enum(TRANSFER_ALARMS),
+    id: TransferId.optional(),
+    detail: z.string().max(500),
+    suppressed: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+  }),
 } as const;
 export type TransferEntryType = keyof typeof TRANSFER_PAYLOADS;
 export type TransferEntry = {
@@ -94,8 +126,8 @@ export function transferTxId(step: 'out' | 'recall' | 'close' | 'decide', id: Tr
   return `transfer:${step}:${id.origin}:${id.serial}`;
 }
 
-/** The transaction id a transfer entry must be journalled under. */
-export function txIdOfTransferEntry(e: TransferEntry): string {
+/** The transaction id a transfer entry must be journalled under (none for an alarm). */
+export function txIdOfTransferEntry(e: TransferEntry): string | undefined {
   switch (e.type) {
     case 'transfer.out':
       return transferTxId('out', e.payload.transfer.id);
@@ -108,6 +140,8 @@ export function txIdOfTransferEntry(e: TransferEntry): string {
       return transferTxId('decide', e.payload.transfer.id);
     case 'transfer.refuse':
       return transferTxId('decide', e.payload.id);
+    case 'transfer.alarm':
+      return undefined;
   }
 }
 
@@ -129,6 +163,8 @@ export function parseTransferEntry(type: TransferEntryType, payload: unknown): T
     case 'transfer.in':
       return { type, payload: TRANSFER_PAYLOADS[type].parse(payload) };
     case 'transfer.refuse':
+      return { type, payload: TRANSFER_PAYLOADS[type].parse(payload) };
+    case 'transfer.alarm':
       return { type, payload: TRANSFER_PAYLOADS[type].parse(payload) };
   }
 }

@@ -1,26 +1,7 @@
-import type { TableId, TransferEntry, TransferId } from '../../ledger/transfer-terms.js';
+import type { TableId, TransferAlarmReason, TransferEntry, TransferId } from '../../ledger/transfer-terms.js';
 import type { TransferMessage } from './messages.js';
 
-/** Why a host distrusted a message (a security event the host journals and shows; nothing else changes). */
-export const TRANSFER_ALARMS = [
-  /** Not a transfer message at all. */
-  'malformed',
-  /** A transfer offered or recalled over a link that is not its sender's (its id's origin, its `from`). */
-  'wrong-link',
-  /** A transfer offered to this host that names another as its receiver. */
-  'not-for-us',
-  /** An id offered again with other terms than the ones taken or refused. */
-  'terms-changed',
-  /** An answer for a transfer this host never sent. */
-  'unknown-transfer',
-  /** An answer over another link than the transfer's receiver's. */
-  'wrong-peer',
-  /** "Taken" on other terms than the ones this host debited. */
-  'terms-mismatch',
-  /** An answer that contradicts the one this host already acted on ("taken" after "never took it", or the reverse). */
-  'contradiction',
-] as const;
-export type TransferAlarmReason = (typeof TRANSFER_ALARMS)[number];
+export { TRANSFER_ALARMS, type TransferAlarmReason } from '../../ledger/transfer-terms.js';
 
 export interface TransferAlarm {
   readonly reason: TransferAlarmReason;

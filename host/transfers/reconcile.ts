@@ -70,6 +70,7 @@ export function reconcile(journals: ReadonlyMap<TableId, readonly TransferEntry[
           sides(e.payload.id).receiver = 'refused';
           break;
         case 'transfer.recall':
+        case 'transfer.alarm':
           break;
       }
     }

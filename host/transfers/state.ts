@@ -77,6 +77,8 @@ export function apply(state: TransferState, entry: TransferEntry): TransferState
       return withIncoming(state, entry.payload.transfer.id, { kind: 'taken', transfer: entry.payload.transfer });
     case 'transfer.refuse':
       return withIncoming(state, entry.payload.id, { kind: 'refused', id: entry.payload.id, reason: entry.payload.reason });
+    case 'transfer.alarm':
+      return state;
   }
 }
 

@@ -5,6 +5,9 @@ import type { StartRefusal } from './sender.js';
 import { fold, type TransferState } from './state.js';
 import { step, type TransferEvent } from './step.js';
 
+/** Alarms journalled per link between two ticks; the rest are counted on the next one journalled (a flood of lies stays small). */
+export const ALARM_BUDGET = 20;
+
 export interface TransferHostOptions {
   readonly self: TableId;
   readonly currency: string;
@@ -21,6 +24,8 @@ export interface TransferHostOptions {
  */
 export class TransferHost {
   private current: TransferState;
+  /** Per link: alarms journalled since the last tick, and alarms not journalled since the last one that was. */
+  private readonly budget = new Map<TableId, { journalled: number; suppressed: number }>();
 
   constructor(private readonly o: TransferHostOptions) {
     this.current = fold(o.self, o.currency, o.journal.entries());
@@ -40,6 +45,7 @@ export class TransferHost {
   }
 
   tick(): void {
+    for (const b of this.budget.values()) b.journalled = 0;
     this.on({ kind: 'tick' });
   }
 
@@ -51,8 +57,35 @@ export class TransferHost {
     const r = step(this.current, event);
     this.o.journal.append(r.journal);
     this.current = r.state;
-    for (const a of r.alarms) this.o.alarm(a);
+    for (const a of r.alarms) {
+      this.journalAlarm(a);
+      this.o.alarm(a);
+    }
     for (const s of r.send) this.o.send(s);
     return r.refused ? { refused: r.refused } : {};
+  }
+
+  /** A security event in the journal, within the link's budget (docs/security.md). */
+  private journalAlarm(a: TransferAlarm): void {
+    const b = this.budget.get(a.link) ?? { journalled: 0, suppressed: 0 };
+    this.budget.set(a.link, b);
+    if (b.journalled >= ALARM_BUDGET) {
+      b.suppressed++;
+      return;
+    }
+    this.o.journal.append([
+      {
+        type: 'transfer.alarm',
+        payload: {
+          link: a.link,
+          reason: a.reason,
+          ...(a.id ? { id: a.id } : {}),
+          detail: a.detail.slice(0, 500),
+          ...(b.suppressed ? { suppressed: b.suppressed } : {}),
+        },
+      },
+    ]);
+    b.journalled++;
+    b.suppressed = 0;
   }
 }

@@ -11,7 +11,7 @@ export const EVENT_GROUPS = {
   power: ['power.reset'],
   meter: ['meter.clear'],
   jackpot: ['jackpot.settle', 'jackpot.reset'],
-  transfer: ['transfer.out', 'transfer.recall', 'transfer.complete', 'transfer.reverse', 'transfer.in', 'transfer.refuse'],
+  transfer: ['transfer.out', 'transfer.recall', 'transfer.complete', 'transfer.reverse', 'transfer.in', 'transfer.refuse', 'transfer.alarm'],
 } as const;
 export type EventGroup = keyof typeof EVENT_GROUPS;
 export const GROUP_NAMES = Object.keys(EVENT_GROUPS) as EventGroup[];
