@@ -196,7 +196,9 @@ function thaw(r: RoundState): Work {
   return {
     setup: r.setup,
     rules: r.setup.rules,
-    firstCards: p.firstCards,
+    // From the catalogue the move is given with (a table keeps its round as plain data, without it:
+    // engine/blackjack/table.ts), never from the state: functions do not survive a checkpoint.
+    firstCards: firstCardsBets(r.setup.catalogue ?? BLACKJACK_CATALOGUE),
     // Shared with the state until the move changes one (round-procedure.ts `seat`).
     seats: [...p.seats],
     owned: p.seats.map(() => false),
@@ -253,7 +255,6 @@ function freeze(w: Work, log: readonly RoundEvent[], out: RoundState['out'], bef
     procedure: {
       seats: w.seats,
       views,
-      firstCards: w.firstCards,
       resume: w.resume,
       unseen: w.unseen,
       insuranceSettled: w.insuranceSettled,

@@ -1,6 +1,6 @@
 import type { Card, CardCode } from '../cards/card.js';
 import type { SettlementLine } from '../settlement/settlement-line.js';
-import type { BlackjackBetEntry, FirstCardsBet, SideBetId } from './bets/entry.js';
+import type { BlackjackBetEntry, SideBetId } from './bets/entry.js';
 import type { StreakLevel } from './bets/streak.js';
 import type { JackpotLevelMove, JackpotResult, JackpotState } from './jackpot/settle.js';
 import type { BlackjackRules } from './rules.js';
@@ -227,8 +227,6 @@ export interface ProcedureState {
   readonly seats: readonly Seat[];
   /** Each seat's hands and stakes as the round shows them, kept so that a move rebuilds only the seats it changed. */
   readonly views: readonly SeatViews[];
-  /** The catalogue's bets of the first cards, in the order they are settled. */
-  readonly firstCards: readonly FirstCardsBet[];
   readonly resume: Resume;
   /** Cards drawn by mistake and not seen, waiting for the next player who asks for a card (rule 18). */
   readonly unseen: readonly Card[];
