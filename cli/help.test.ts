@@ -7,11 +7,10 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it, mock } from 'node:test';
 import { helpJson, helpText, parseCommand, type Command, type CommandModule } from './command.js';
-import { main } from './etg.js';
+import { main, TOOLS } from './etg.js';
 import { runtimeProblem } from './runtime.js';
 import { loadSingle, loadSubcommand, type Tool } from './subcommand.js';
 import { HelpRequested, UsageError } from './tool.js';
-import { TOOLS } from './tools.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const bin = path.join(root, 'bin/etg.js');

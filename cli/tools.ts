@@ -1,8 +1,8 @@
-// Every tool `etg` runs, and the subcommands of each: the help lists these, the dispatcher refuses
-// any other name, and cli/help.test.ts checks that each answers --help and that every module in a
-// tool's folder is listed. A tool's modules are loaded only when one of them runs.
-import { isHelp, type Tool } from './subcommand.js';
-import { DEVELOPMENT_INSTALL, loadNeeding, UPSTREAM_WORKSPACE } from './workspace-load.js';
+// The kiosk's tools (the upstream's are in cli/upstream-tools.ts), and the subcommands of each: the
+// help lists these, the dispatcher refuses any other name, and cli/help.test.ts checks that each
+// answers --help and that every module in a tool's folder is listed. A tool's modules are loaded only when one of them runs.
+import type { Tool } from './subcommand.js';
+import { DEVELOPMENT_INSTALL, loadNeeding } from './workspace-load.js';
 
 /** `round --game war …` → `war …` (the game picks the subcommand); `round war …` works too. */
 function byGame(argv: string[]): string[] {
@@ -15,13 +15,8 @@ function byGame(argv: string[]): string[] {
   return game === undefined ? rest : [game, ...rest];
 }
 
-/** `upstream --pg URL …`: options first means `serve`. */
-function serveByDefault(argv: string[]): string[] {
-  const first = argv[0];
-  return first !== undefined && first.startsWith('-') && !isHelp(first) ? ['serve', ...argv] : argv;
-}
-
-export const TOOLS = {
+/** The kiosk's tools: every tool but the upstream's (cli/upstream-tools.ts); a cabinet's `etg` has these. */
+export const KIOSK_TOOLS = {
   start: {
     kind: 'single',
     name: 'start',
@@ -101,21 +96,6 @@ export const TOOLS = {
       'program-hash': 'The reference program hash of a build, and the files behind a mismatch.',
     },
     load: (name) => import(`./service/${name}.ts`),
-  },
-  upstream: {
-    kind: 'group',
-    name: 'upstream',
-    summary: 'The upstream service (options first means serve) and its tools.',
-    pick: '<command>',
-    subcommands: {
-      serve: 'The upstream service.',
-      enroll: "Creates a terminal's key and prints its credentials (once).",
-      verify: "Re-hashes each terminal's stored chain and looks for gaps.",
-      revoke: "Refuses a terminal's requests from now on.",
-    },
-    // The upstream workspace's packages: a cabinet's install has none of them (cli/workspace-load.ts).
-    load: (name) => loadNeeding(UPSTREAM_WORKSPACE, () => import(`./upstream/${name}.ts`)),
-    route: serveByDefault,
   },
   witness: {
     kind: 'group',

@@ -2,8 +2,8 @@
 // and then electron-builder (which downloads Electron, flips its fuses and makes the .deb and the
 // AppImage: docs/deploy.md). The tests run every step here on a temporary folder.
 //
-//   1. bundles (esbuild): Electron main and preload, the table host, `etg` (the cabinet's tools and
-//      the upstream service are the same command line)
+//   1. bundles (esbuild): Electron main and preload, the table host, and two `etg`: the cabinet's
+//      tools and the upstream's (one command line, each bundle with its own tools only)
 //   2. the app folder electron-builder packs: bundles, built screens, the native packages, and a
 //      package.json of its own whose only dependencies are those native packages
 //   3. the tools' folder (`etg` for the cabinet) and the upstream's folder (`etg` for a server)
@@ -42,15 +42,9 @@ const noTestFiles: Plugin = {
   },
 };
 
-/**
- * Step 1: every bundle. `out` receives electron/ and bin/ (etg.mjs and its chunks). Each tool's
- * commands are a chunk of their own (code splitting), so a native or PGlite import is reached only
- * when a command that needs it runs: the upstream has no better-sqlite3, the cabinet no PGlite.
- */
-export async function bundleAll(out: string): Promise<string[]> {
-  const electron = await buildElectron(path.join(out, 'electron'));
-  const bin = path.join(out, 'bin');
-  rmSync(bin, { recursive: true, force: true });
+/** One `etg` bundle: its entry, code-split so that a tool's commands are a chunk loaded when one runs. */
+async function bundleEtg(entry: string, outdir: string, external: readonly string[]): Promise<string> {
+  rmSync(outdir, { recursive: true, force: true });
   await build({
     bundle: true,
     platform: 'node',
@@ -59,16 +53,30 @@ export async function bundleAll(out: string): Promise<string[]> {
     sourcemap: true,
     logLevel: 'warning',
     banner: { js: BANNER },
-    entryPoints: { etg: path.join(root, 'deploy', 'etg-entry.ts') },
-    outdir: bin,
+    entryPoints: { etg: path.join(root, 'deploy', entry) },
+    outdir,
     splitting: true,
     outExtension: { '.js': '.mjs' },
     chunkNames: 'chunks/[name]-[hash]',
-    // pg-native is pg's optional binding, never installed.
-    external: [...NATIVE, ...UPSTREAM_EXTERNAL, 'pg-native'],
+    external: [...external],
     plugins: [noTestFiles],
   });
-  return [...electron, path.join(bin, 'etg.mjs')];
+  return path.join(outdir, 'etg.mjs');
+}
+
+/**
+ * Step 1: every bundle. `out` receives electron/, bin/ (the cabinet's etg.mjs and its chunks: the
+ * kiosk's tools, deploy/etg-entry.ts) and upstream/ (the upstream's: its tool alone,
+ * deploy/upstream-entry.ts). Each tool's commands are a chunk of their own, so a native import is
+ * reached only when a command that needs it runs; and neither etg holds the other's commands: the
+ * cabinet's has no pg, PGlite or Swagger, the upstream's no host, devices or better-sqlite3.
+ */
+export async function bundleAll(out: string): Promise<string[]> {
+  const electron = await buildElectron(path.join(out, 'electron'));
+  const cabinet = await bundleEtg('etg-entry.ts', path.join(out, 'bin'), NATIVE);
+  // pg-native is pg's optional binding, never installed.
+  const upstream = await bundleEtg('upstream-entry.ts', path.join(out, 'upstream'), [...UPSTREAM_EXTERNAL, 'pg-native']);
+  return [...electron, cabinet, upstream];
 }
 
 interface PackageJson {
@@ -126,20 +134,21 @@ export function stageApp(bundles: string, rendererDir: string, appDir: string, p
 }
 
 /**
- * Step 3: a folder that runs `etg` without the repository: bin/etg.mjs, a package.json with our
+ * Step 3: a folder that runs `etg` without the repository: the bundle `bin` (bundleAll's bin/ for
+ * the cabinet, upstream/ for the upstream) as bin/etg.mjs and its chunks, a package.json with our
  * version and engines (etg refuses another Node line), `packages` in node_modules, and bin/etg, a
  * wrapper that runs the bundle on bin/node when one is there (the cabinet's: `node` is the pinned
  * Node binary, copied in by `withNode`) or on the `node` of PATH (a server's own Node 24).
  */
 export function stageEtg(
-  bundles: string,
+  bin: string,
   dir: string,
   packages: readonly string[],
   extra: { dependencies?: Record<string, string>; withNode?: string } = {},
 ): void {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(path.join(dir, 'bin'), { recursive: true });
-  cpSync(path.join(bundles, 'bin'), path.join(dir, 'bin'), { recursive: true, filter: (f) => !f.endsWith('.map') });
+  cpSync(bin, path.join(dir, 'bin'), { recursive: true, filter: (f) => !f.endsWith('.map') });
   copyPackages(packages, dir);
   const pkg = ourPackage();
   const own = {
@@ -216,8 +225,8 @@ async function main(dryRun: boolean, json: boolean): Promise<void> {
   const built = await bundleAll(bundles);
   const natives = runtimePackages(root, NATIVE);
   stageApp(bundles, renderer, path.join(dist, 'app'), natives);
-  stageEtg(bundles, path.join(dist, 'tools'), natives, { withNode: pinnedNode() });
-  stageEtg(bundles, path.join(dist, 'upstream'), [], { dependencies: upstreamDependencies() });
+  stageEtg(path.join(bundles, 'bin'), path.join(dist, 'tools'), natives, { withNode: pinnedNode() });
+  stageEtg(path.join(bundles, 'upstream'), path.join(dist, 'upstream'), [], { dependencies: upstreamDependencies() });
   const rel = (f: string) => path.relative(root, f);
   const report: PackagingReport = { bundles: built.map(rel), app: 'dist/app', tools: 'dist/tools', upstream: 'dist/upstream' };
   if (dryRun) {

@@ -223,8 +223,8 @@ describe('packaging dry run (every step that needs no download)', () => {
     const natives = runtimePackages(root, NATIVE);
     stageApp(bundles, renderer, appDir, natives);
     // The cabinet's copy also gets the pinned Node binary (withNode); here bin/etg finds this Node on PATH.
-    stageEtg(bundles, tools, natives);
-    stageEtg(bundles, upstream, [], { dependencies: upstreamDependencies() });
+    stageEtg(path.join(bundles, 'bin'), tools, natives);
+    stageEtg(path.join(bundles, 'upstream'), upstream, [], { dependencies: upstreamDependencies() });
     // What `npm install --omit=dev` puts there on the server (deploy/upstream/Containerfile).
     mkdirSync(path.join(upstream, 'node_modules', '@electric-sql'), { recursive: true });
     symlinkSync(path.join(root, 'node_modules', '@electric-sql', 'pglite'), path.join(upstream, 'node_modules', '@electric-sql', 'pglite'));
@@ -244,7 +244,53 @@ describe('packaging dry run (every step that needs no download)', () => {
   it('bundles the host and etg with esbuild: no tsx, vite or test file inside', () => {
     const host = readFileSync(path.join(bundles, 'electron', 'host.mjs'), 'utf8');
     const cli = readFileSync(path.join(bundles, 'bin', 'etg.mjs'), 'utf8');
-    for (const b of [host, cli]) assert.doesNotMatch(b, /from ["'](tsx|vite)["']|require\(["'](tsx|vite)["']\)|node:test/);
+    const up = readFileSync(path.join(bundles, 'upstream', 'etg.mjs'), 'utf8');
+    for (const b of [host, cli, up]) assert.doesNotMatch(b, /from ["'](tsx|vite)["']|require\(["'](tsx|vite)["']\)|node:test/);
+  });
+
+  /** The sources esbuild put in a staged etg (its `// path` comments, one per bundled module), and the packages left outside it. */
+  function bundled(dir: string): { sources: Set<string>; external: Set<string> } {
+    const sources = new Set<string>();
+    const external = new Set<string>();
+    for (const f of readdirSync(path.join(dir, 'bin'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.mjs'))) {
+      const text = readFileSync(path.join(dir, 'bin', f), 'utf8');
+      for (const m of text.matchAll(/^\/\/ ((?:node_modules\/(?:@[^/\n]+\/)?[^/\n]+)|[a-z-]+)\//gm)) sources.add(m[1]!);
+      // esbuild writes an external package as a top-level `import … from "x"` or an `import("x")`.
+      for (const m of text.matchAll(/^import [^;]*from "([^".][^"]*)"|\bimport\("([^".][^"]*)"\)/gm)) {
+        const name = m[1] ?? m[2]!;
+        if (!name.startsWith('node:')) external.add(name);
+      }
+    }
+    return { sources, external };
+  }
+
+  it("bundles each machine's etg with its own commands only: the cabinet's without the upstream's packages, the upstream's without the cabinet's", () => {
+    const cabinet = bundled(tools);
+    for (const ours of ['cli', 'ledger', 'host', 'hardware', 'witness']) assert.ok(cabinet.sources.has(ours), `the cabinet's etg holds ${ours}/`);
+    for (const theirs of [
+      'upstream',
+      'node_modules/pg',
+      'node_modules/@fastify/swagger',
+      'node_modules/@fastify/rate-limit',
+      'node_modules/fastify-type-provider-zod',
+    ])
+      assert.ok(!cabinet.sources.has(theirs), `the cabinet's etg holds ${theirs}`);
+    assert.deepEqual([...cabinet.external].sort(), [...NATIVE].sort());
+    const up = bundled(upstream);
+    for (const ours of ['cli', 'upstream', 'node_modules/pg', 'node_modules/fastify']) assert.ok(up.sources.has(ours), `the upstream's etg holds ${ours}`);
+    for (const theirs of ['host', 'hardware', 'ledger', 'engine', 'renderer', 'electron', 'node_modules/usb', 'node_modules/serialport'])
+      assert.ok(!up.sources.has(theirs), `the upstream's etg holds ${theirs}`);
+    assert.deepEqual([...up.external].sort(), ['@electric-sql/pglite']);
+    // And each refuses the other's tool as unknown.
+    const refused = etg(tools, ['upstream', 'serve', '--help']);
+    assert.equal(refused.status, 2, refused.stderr);
+    assert.match(refused.stderr, /unknown tool "upstream"/);
+    const list = etg(upstream, ['--help']);
+    assert.equal(list.status, 0, list.stderr);
+    assert.deepEqual(
+      [...list.stdout.matchAll(/^ {2}([a-z-]+) /gm)].map((m) => m[1]),
+      ['upstream'],
+    );
   });
 
   it("runs the cabinet's etg from its own folder: the tools listed, a ledger made and verified with the packed better-sqlite3", () => {
