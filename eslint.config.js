@@ -70,6 +70,9 @@ export const layers = {
       'station-agent': ['server', 'stadium'],
       autoplay: ['config', 'floor', 'screens', 'table'],
       testing: ['config', 'floor', 'screens', 'table', 'tilts'],
+      // The start's steps (host/start-host.ts calls them in order): the composition root's own
+      // wiring, so it may import every folder the host runs (not the station agent, not the test kit).
+      start: ['autoplay', 'config', 'devices', 'floor', 'logging', 'metrics', 'recovery', 'screens', 'server', 'service', 'stadium', 'table', 'tilts'],
     },
   },
   renderer: {

@@ -1,0 +1,60 @@
+import { Autoplay } from '../autoplay/autoplay.js';
+import { startSimAttendant } from '../autoplay/sim-attendant.js';
+import { SimDealer } from '../devices/sim-dealer.js';
+import type { TableShoe } from '../devices/shoe.js';
+import type { FloorServices } from '../floor/floor-services.js';
+import type { LaunchTokens } from '../screens/launch-tokens.js';
+import type { ScreenSessions } from './screen-sessions.js';
+import type { HostOptions } from './host-options.js';
+import type { Opened } from './opened.js';
+import type { TableRuntime } from './table-runtime.js';
+
+/** What runs once the devices are open, and how each stops. */
+export interface RunningDevices {
+  simDealer: SimDealer | null;
+  autoplay: Autoplay | null;
+  stopDealer: () => void;
+  stopAttendant: () => void;
+}
+
+/**
+ * Devices open once the screens can be served: a note inserted at start-up credits a screen that
+ * exists. Then the recovered table is put in play, the shoe started, and in simulated mode the
+ * dealer, the players and the attendant.
+ */
+export function startDevices(
+  options: HostOptions,
+  { config, ledger, log, syncEvents }: Pick<Opened, 'config' | 'ledger' | 'log' | 'syncEvents'>,
+  { billAcceptors, game, recovery, paramsNow, table, timers }: Pick<TableRuntime, 'billAcceptors' | 'game' | 'recovery' | 'paramsNow' | 'table' | 'timers'>,
+  w: { shoe: TableShoe; floor: FloorServices; tokens: LaunchTokens; openSession: ScreenSessions['openSession'] },
+): RunningDevices {
+  billAcceptors.start();
+  // A simulated shoe is a new device after an unclean stop: no new round before its shoe is in.
+  // The parameters now, the journalled configuration changes applied again (by the floor services, above).
+  game.resume({ newShoe: !syncEvents.clean && config.shoe === 'sim' && recovery.resumedRound === null, params: paramsNow() });
+  w.shoe.start();
+  const dealer = options.simulatedDealer ?? { dealMs: 800 };
+  const simDealer = w.shoe.simulator() && dealer !== false ? new SimDealer(table, w.shoe, timers, log, dealer.dealMs, options.roundScript?.cards) : null;
+  const stopDealer = simDealer ? simDealer.start() : () => undefined;
+  const autoplay = options.autoplay
+    ? new Autoplay({
+        config,
+        // Simulated players act at the test's speed (30 ms betting windows), not a hand's: no rate limit.
+        openSession: (transport) => w.openSession(transport, true),
+        tokenFor: (view) => w.tokens.tokenFor(view),
+        insertNote: (station, note) => {
+          const sim = billAcceptors.simulator(station);
+          sim?.insertNote(note);
+          return sim !== null;
+        },
+        seed: options.seed ?? 1,
+        log,
+        credit: (station) => ledger.credit(station),
+        ...(options.roundScript ? { script: options.roundScript } : {}),
+      })
+    : null;
+  autoplay?.start();
+  // Simulated players cash out now and then: a simulated attendant pays their handpays.
+  const stopAttendant = options.autoplay ? startSimAttendant(w.floor.handpays, timers, log) : () => undefined;
+  return { simDealer, autoplay, stopDealer, stopAttendant };
+}

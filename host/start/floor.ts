@@ -1,0 +1,55 @@
+import { isRemote } from '../../engine/table/state.js';
+import type { BillAcceptors } from '../devices/bill-acceptors.js';
+import type { RemoteAcceptors } from '../devices/remote-acceptors.js';
+import { wireFloorServices, type FloorServices } from '../floor/floor-services.js';
+import { ViewHub } from '../screens/view-hub.js';
+import type { Opened } from './opened.js';
+import type { TableRuntime } from './table-runtime.js';
+
+export interface WiredFloor {
+  hub: ViewHub;
+  floor: FloorServices;
+  /** The remote stations' acceptors, gated by the faults from the moment they exist. */
+  gateRemote(remote: RemoteAcceptors): void;
+}
+
+/**
+ * The screens' view hub and the floor services (faults, handpays, configuration changes), the
+ * faults gating the seated acceptors here and the remote ones at their agents.
+ */
+export function wireFloor(
+  { config, ledger, log, softwareVersion }: Pick<Opened, 'config' | 'ledger' | 'log' | 'softwareVersion'>,
+  { tilts, table, billAcceptors, paramsNow }: Pick<TableRuntime, 'tilts' | 'table' | 'billAcceptors' | 'paramsNow'>,
+): WiredFloor {
+  const hub = new ViewHub(config, softwareVersion, table, ledger);
+  let remoteGate: RemoteAcceptors | null = null;
+  const acceptorGate = {
+    setInhibited: (station: number, reason: Parameters<BillAcceptors['setInhibited']>[1], inhibited: boolean) => {
+      // A remote station's reasons go to its agent (driver mode) and to the host's own driver (relay mode) alike.
+      if (isRemote(table.state.params, station)) remoteGate?.setInhibited(station, reason, inhibited);
+      billAcceptors.setInhibited(station, reason, inhibited);
+    },
+    setAccepted: (d: readonly number[]) => {
+      billAcceptors.setAccepted(d);
+      remoteGate?.setAccepted();
+    },
+  };
+  const floor = wireFloorServices({
+    config,
+    ledger,
+    log,
+    tilts,
+    table,
+    billAcceptors: acceptorGate,
+    params: paramsNow,
+    onConfigApplied: () => hub.configChanged(),
+  });
+  hub.attachFloor(floor.gate);
+  return {
+    hub,
+    floor,
+    gateRemote: (remote) => {
+      remoteGate = remote;
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import type { Logger } from 'pino';
+import type { Ledger, SyncClient, WitnessLink } from '../../ledger/index.js';
+import type { TableConfig } from '../config/table-config.js';
+import type { ProgramLayout, ProgramManifest } from '../service/program-hash.js';
+
+/** What the witness signals, routed to the tilts once they exist (host/start/signals.ts). */
+export interface WitnessEvents {
+  stop: (stop: boolean) => void;
+  alarm: (alarm: { kind: string; message: string }) => void;
+}
+
+/** What the sync client signals, routed once the table exists; `clean`: the previous run stopped cleanly. */
+export interface SyncEvents {
+  stopNewBets: (stop: boolean) => void;
+  clean: boolean;
+  /** The heartbeat's health snapshot: /healthz's body, once the table exists. */
+  health: () => unknown;
+}
+
+/** What the start hands the wiring once the data folder is locked and the ledger open (start-host.ts). */
+export interface Opened {
+  log: Logger;
+  config: TableConfig;
+  terminalId: string;
+  ledger: Ledger;
+  sync: SyncClient | null;
+  witness: WitnessLink | null;
+  witnessEvents: WitnessEvents;
+  /** Stops the sync and the witness, closes the ledger, ends the power marker, releases the folder. */
+  release: () => Promise<void>;
+  syncEvents: SyncEvents;
+  layout: ProgramLayout;
+  manifest: ProgramManifest;
+  softwareVersion: string;
+}

@@ -1,0 +1,38 @@
+import { isRemote } from '../../engine/table/state.js';
+import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
+import { RemoteAcceptors } from '../devices/remote-acceptors.js';
+import { RemoteStationConnections } from '../screens/station-connections.js';
+import { ledgerStationJournal } from '../stadium/credential-journal.js';
+import { RemoteStations } from '../stadium/remote-stations.js';
+import { onBillAcceptorEvent } from '../tilts/tilt-sources.js';
+import type { Opened } from './opened.js';
+import type { TableRuntime } from './table-runtime.js';
+
+/**
+ * Remote stations: enrolled in service mode, each with its own credential, reaching the host
+ * over TLS on the configured LAN address (the table's certificate, which the enrolment pins).
+ * Checked against the journal's station.credential entries: a credential swapped in the file connects no more.
+ */
+export function openRemoteStations(
+  dataDir: string,
+  { config, ledger, log }: Pick<Opened, 'config' | 'ledger' | 'log'>,
+  { credits, table, tilts, billAcceptors }: Pick<TableRuntime, 'credits' | 'table' | 'tilts' | 'billAcceptors'>,
+): { remoteStations: RemoteStations; connections: RemoteStationConnections; remoteAcceptors: RemoteAcceptors } {
+  const remoteStations = RemoteStations.inDataDir(dataDir, ledgerStationJournal(ledger));
+  for (const problem of remoteStations.problems()) log.error({ problem }, 'remote station refused: its registry row differs from the journal');
+  const connections = new RemoteStationConnections(remoteStations);
+  const remoteAcceptors = new RemoteAcceptors({
+    ledger,
+    log,
+    credits,
+    stations: remoteStations,
+    hasStation: (station) => isRemote(table.state.params, station),
+    accepted: () => config.denominations ?? NOTE_FACE_VALUES[config.currency],
+    onEvent: (station, e) => onBillAcceptorEvent(tilts, station, e),
+    // A relaying agent's acceptor is driven here, by the seated stations' code.
+    relayed: billAcceptors,
+    relayOnly: config.remoteAcceptors.relayOnly,
+    ...(config.remoteAcceptors.esspFixedKey ? { esspFixedKey: BigInt(`0x${config.remoteAcceptors.esspFixedKey}`) } : {}),
+  });
+  return { remoteStations, connections, remoteAcceptors };
+}

@@ -1,0 +1,56 @@
+import type { TableShoe } from '../devices/shoe.js';
+import type { FloorServices } from '../floor/floor-services.js';
+import type { HostMetrics } from '../metrics/host-metrics.js';
+import type { ViewHub } from '../screens/view-hub.js';
+import { ledgerAccountJournal } from '../service/account-journal.js';
+import { AccountStore } from '../service/accounts.js';
+import type { StadiumService } from '../service/backend/deps.js';
+import { liveServiceBackend, type LiveServiceBackend } from '../service/backend/live-backend.js';
+import { ServiceHost } from '../service/service-host.js';
+import { createI18n } from '../../locales/i18n.js';
+import type { HostOptions } from './host-options.js';
+import type { Opened } from './opened.js';
+import type { TableRuntime } from './table-runtime.js';
+
+/** Service mode: its backend over the host's services, and its sign-in, pages and two-person actions on the hub. */
+export function startService(
+  dataDir: string,
+  options: HostOptions,
+  o: Pick<Opened, 'config' | 'ledger' | 'sync' | 'log' | 'layout' | 'manifest' | 'softwareVersion'>,
+  { table, billAcceptors, timers }: Pick<TableRuntime, 'table' | 'billAcceptors' | 'timers'>,
+  w: { shoe: TableShoe; floor: FloorServices; hub: ViewHub; metrics: HostMetrics; stadium: StadiumService },
+): { service: ServiceHost; backend: LiveServiceBackend } {
+  const { config, ledger, log } = o;
+  // The program files were hashed at start (journalled in power.reset); service mode shows it and recomputes on demand.
+  const backend = liveServiceBackend({
+    config,
+    ledger,
+    table,
+    billAcceptors,
+    shoe: w.shoe,
+    sync: o.sync,
+    floor: w.floor,
+    log,
+    i18n: createI18n(config.defaultLanguage),
+    softwareVersion: o.softwareVersion,
+    // The host's clock: an enrolment file's deadline, the exports' stamps.
+    now: () => timers.now(),
+    program: { layout: o.layout, atStart: o.manifest },
+    stadium: w.stadium,
+    ...(options.service?.testTimeoutMs !== undefined ? { testTimeoutMs: options.service.testTimeoutMs } : {}),
+  });
+  const service = new ServiceHost({
+    // Checked against the journal at start and at every sign-in; its locks run on the host's clock.
+    accounts: new AccountStore(dataDir, {
+      journal: ledgerAccountJournal(ledger),
+      now: () => timers.now(),
+      onPinCheck: (outcome) => w.metrics.pinChecked(outcome),
+    }),
+    backend,
+    timers,
+    onRefused: (reason) => w.metrics.signInRefused(reason),
+    ...(options.service?.idleMs !== undefined ? { idleMs: options.service.idleMs } : {}),
+  });
+  w.hub.attachService(service);
+  return { service, backend };
+}

@@ -1,0 +1,54 @@
+import type { Logger } from 'pino';
+import type { BillAcceptors } from '../devices/bill-acceptors.js';
+import type { RemoteAcceptors } from '../devices/remote-acceptors.js';
+import type { TableShoe } from '../devices/shoe.js';
+import type { FloorServices } from '../floor/floor-services.js';
+import type { ServiceHost } from '../service/service-host.js';
+import type { LiveServiceBackend } from '../service/backend/live-backend.js';
+import type { LiveTable } from '../table/runtime.js';
+import type { RunningDevices } from './devices.js';
+
+/** Everything the host started, in the order `shutdown` stops it. */
+export interface Started {
+  stopCountingTilts: () => void;
+  disk: { stop(): void };
+  devices: RunningDevices;
+  floor: FloorServices;
+  table: LiveTable;
+  service: ServiceHost;
+  serviceBackend: LiveServiceBackend;
+  remoteAcceptors: RemoteAcceptors;
+  lan: { close(): Promise<void> } | null;
+  server: { close(): Promise<void> };
+  shoe: TableShoe;
+  billAcceptors: BillAcceptors;
+  /** Stops the sync and the witness, closes the ledger, ends the power marker, releases the folder. */
+  release: () => Promise<void>;
+  log: Logger;
+}
+
+/**
+ * The host stopped: what makes rounds first (simulated players, the dealer, the floor, the
+ * table), then service mode (whoever is signed in is journalled out before the ledger closes),
+ * the listeners, the devices, and last the ledger and the data folder.
+ */
+export async function shutdown(s: Started): Promise<void> {
+  s.stopCountingTilts();
+  s.disk.stop();
+  s.devices.autoplay?.stop();
+  s.devices.stopAttendant();
+  s.devices.stopDealer();
+  s.floor.close();
+  s.table.stop();
+  // Whoever is signed in to service mode is journalled out before the ledger closes.
+  s.service.stop();
+  s.serviceBackend.dispose();
+  s.remoteAcceptors.closeAll();
+  await s.lan?.close();
+  await s.server.close();
+  await s.shoe.close();
+  await s.billAcceptors.close();
+  await s.release();
+  s.log.info('table host stopped');
+  s.log.flush();
+}

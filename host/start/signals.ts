@@ -1,0 +1,36 @@
+import { DiskSpaceMonitor } from '../tilts/disk-space.js';
+import { onUpstreamSignal, onWitnessSignal } from '../tilts/tilt-sources.js';
+import type { Opened } from './opened.js';
+import type { TableRuntime } from './table-runtime.js';
+
+/**
+ * What stops new bets from outside the table, each through its fault: the upstream beyond its
+ * offline limit, the witness behind (or refusing the journal), the disk under the ledger filling.
+ * Returns the disk monitor, started.
+ */
+export function routeSignals(
+  dataDir: string,
+  { log, sync, syncEvents, witness, witnessEvents }: Pick<Opened, 'log' | 'sync' | 'syncEvents' | 'witness' | 'witnessEvents'>,
+  { tilts, recovery, timers }: Pick<TableRuntime, 'tilts' | 'recovery' | 'timers'>,
+): DiskSpaceMonitor {
+  // New bets stop through the upstream-offline fault, so every stop has one place and one record.
+  syncEvents.stopNewBets = (stop) => onUpstreamSignal(tilts, stop, 'unsynced ledger entries beyond the offline limit');
+  // The signal fires on changes only: state the current one (a restored fault may have gone).
+  onUpstreamSignal(tilts, sync?.status().stopNewBets ?? false, 'unsynced ledger entries beyond the offline limit');
+  // The witness: new bets stop while it is behind beyond its limits; a refusal (the journal no
+  // longer the chain it signed) halts the table like any failed verification. Heads go to it only
+  // from a journal this start verified.
+  if (witness) {
+    witnessEvents.stop = (stop) => onWitnessSignal(tilts, stop, 'journal entries not witnessed beyond the limit');
+    witnessEvents.alarm = (alarm) => {
+      log.error({ alarm }, 'ledger witness alarm');
+      tilts.raise('ledger-integrity', { detail: alarm.message.slice(0, 300) });
+    };
+    onWitnessSignal(tilts, false);
+    if (recovery.ledgerVerified) witness.start();
+  }
+  // New bets stop before the disk under the ledger fills (host/tilts/disk-space.ts).
+  const disk = new DiskSpaceMonitor({ dir: dataDir, tilts, log, timers });
+  disk.start();
+  return disk;
+}

@@ -1,0 +1,43 @@
+import type { BillAcceptors } from '../devices/bill-acceptors.js';
+import type { SimDealer } from '../devices/sim-dealer.js';
+import type { HttpServerDeps } from '../server/http-server.js';
+import type { LiveTable } from '../table/runtime.js';
+
+/**
+ * The simulated devices' control channel (`--sim-controls`, tests and demos): a note inserted, the
+ * dealer's next card unreadable or a card misdrawn, an acceptor jammed, a countdown ended or
+ * frozen. The dealer is made once the devices open, after the server listens: it is asked for when used.
+ */
+export function simControls(
+  token: string,
+  { billAcceptors, table, simDealer }: { billAcceptors: BillAcceptors; table: LiveTable; simDealer: () => SimDealer | null },
+): NonNullable<HttpServerDeps['simControls']> {
+  return {
+    token,
+    insertNote: (station: number, note: number) => {
+      const sim = billAcceptors.simulator(station);
+      if (!sim) return `station ${station} has no simulated bill acceptor`;
+      sim.insertNote(note);
+      return null;
+    },
+    unreadableNext: () => {
+      const dealer = simDealer();
+      if (!dealer) return 'no simulated dealer at this table';
+      dealer.unreadableNext();
+      return null;
+    },
+    misdraw: () => {
+      const dealer = simDealer();
+      return dealer ? dealer.misdrawNow() : 'no simulated dealer at this table';
+    },
+    billFault: (station: number, fault: 'jam' | 'clear') => {
+      const sim = billAcceptors.simulator(station);
+      if (!sim) return `station ${station} has no simulated bill acceptor`;
+      if (fault === 'jam') sim.jam();
+      else sim.clearFault();
+      return null;
+    },
+    endCountdown: (kind) => (table.endCountdown(kind) ? null : `no ${kind} countdown is running`),
+    freezeCountdown: (kind) => (table.freezeCountdown(kind) ? null : `no ${kind} countdown is running`),
+  };
+}

@@ -1,0 +1,74 @@
+import type { TableParams } from '../../engine/table/state.js';
+import { limitProblems } from '../../engine/table/limits.js';
+import { restoreRestartChanges } from '../config/config-changes.js';
+import { unknownBetTypes } from '../config/table-config.js';
+import { tableParams } from '../config/table-params.js';
+import { BillAcceptors } from '../devices/bill-acceptors.js';
+import type { CreditRule } from '../devices/credit-rule/credit-rule.js';
+import { tableCreditRule } from '../devices/credit-rule/table-credit-rule.js';
+import { GROUP_COMMIT } from '../table/command-batch.js';
+import type { RecoveryReport } from '../table/recover.js';
+import type { LiveTable } from '../table/runtime.js';
+import { openTable, type OpenedTable } from '../table/start-table.js';
+import { openTableGame } from '../table/table-game.js';
+import { realTimers, type Timers } from '../table/timers.js';
+import { TiltManager } from '../tilts/tilt-manager.js';
+import { onBillAcceptorEvent } from '../tilts/tilt-sources.js';
+import type { HostOptions } from './host-options.js';
+import type { Opened } from './opened.js';
+
+/** The table rebuilt from its journal, and what it needs before any device opens. */
+export interface TableRuntime {
+  tilts: TiltManager;
+  /** One credit rule for every acceptor, seated or remote. */
+  credits: CreditRule;
+  /** The seated stations' acceptors, made but not started. */
+  billAcceptors: BillAcceptors;
+  timers: Timers;
+  /** The table's parameters now: the configuration with its journalled changes (and a test's timings). */
+  paramsNow: () => TableParams;
+  game: OpenedTable;
+  table: LiveTable;
+  recovery: RecoveryReport;
+}
+
+/**
+ * Faults restored, the credit rule and the seated acceptors made, then the table recovered from
+ * its journal (before any device opens) and its configuration checked against its game.
+ */
+export function openTableRuntime(
+  options: HostOptions,
+  { config, ledger, log, manifest }: Pick<Opened, 'config' | 'ledger' | 'log' | 'manifest'>,
+): TableRuntime {
+  // Faults outlive a restart: the journal's open ones are current again before any device speaks.
+  const tilts = new TiltManager({ ledger, log });
+  tilts.restore();
+  // One credit rule for every acceptor, seated or remote: the host decides each credit.
+  const credits = tableCreditRule({ config, ledger, log, fault: (station, detail) => tilts.raise('bill-cheat', { station, detail }) });
+  const billAcceptors = new BillAcceptors({
+    config,
+    ledger,
+    log,
+    credits,
+    onEvent: (station, e) => onBillAcceptorEvent(tilts, station, e),
+  });
+  const timers = options.timers ?? realTimers;
+  // Test only: round timers shorter than the configuration's minimums (which are for people).
+  const paramsNow = () => ({ ...tableParams(config), ...(options.timings ? { timings: { ...options.timings } } : {}) });
+  // Rule options changed in service mode take effect at a start: the game is built under them.
+  const restarted = restoreRestartChanges(ledger, config, log);
+  if (restarted > 0) log.info({ restarted }, 'journalled rule options in effect');
+  const params = paramsNow();
+  // Recovery before any device opens: the ledger verified, the table folded from its journal.
+  const groupCommit = options.groupCommit === undefined ? GROUP_COMMIT : options.groupCommit;
+  const game = openTableGame(config, (g) => openTable(g, { ledger, log, timers, params, program: manifest.hash, ...(groupCommit ? { groupCommit } : {}) }));
+  const table = game.table;
+  const recovery = game.report;
+  const unknownBets = unknownBetTypes(config, table.bets);
+  if (unknownBets.length > 0)
+    throw new Error(`the table configuration limits bets this ${config.game} table does not have: ${unknownBets.join(', ')} (bets: ${table.bets.join(', ')})`);
+  const broken = limitProblems(table.limitRules, config);
+  if (broken.length > 0) throw new Error(`the table configuration breaks the rules of ${config.game} ${config.profile}: ${broken.join('; ')}`);
+  if (!recovery.ledgerVerified) tilts.raise('ledger-integrity', { detail: recovery.problems.slice(0, 5).join('; ') });
+  return { tilts, credits, billAcceptors, timers, paramsNow, game, table, recovery };
+}
