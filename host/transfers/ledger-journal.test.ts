@@ -10,6 +10,7 @@ import { TableId } from '../../ledger/transfer-terms.js';
 import type { Outbound } from './effects.js';
 import { LedgerTransferJournal } from './ledger-journal.js';
 import { reconcile } from './reconcile.js';
+import { outgoingTransfers } from './state.js';
 import { TransferHost } from './transfer-host.js';
 
 // The transfer protocol over two real SQLite ledgers: hosts dropped between steps (the ledger
@@ -95,7 +96,7 @@ describe('transfers over two real ledgers', () => {
         else if (r < 68 && wire.length) wire.push(wire[rng.below(wire.length)] ?? wire[0]!);
         else if (r < 80) side.host.tick();
         else if (r < 85) {
-          const o = Object.values(side.host.state.outgoing).find((x) => x.phase === 'offering');
+          const o = outgoingTransfers(side.host.state).find((x) => x.phase === 'offering');
           if (o) side.host.recall(o.transfer.id);
         } else if (r < 92) {
           kill(side);
@@ -106,7 +107,7 @@ describe('transfers over two real ledgers', () => {
       // The links heal: ask and answer until nothing is open.
       for (
         let round = 0;
-        round < 10 && sides.some((s) => Object.values(s.host?.state.outgoing ?? {}).some((o) => o.phase === 'offering' || o.phase === 'recalling'));
+        round < 10 && sides.some((s) => (s.host ? outgoingTransfers(s.host.state) : []).some((o) => o.phase === 'offering' || o.phase === 'recalling'));
         round++
       ) {
         for (const s of sides) s.host?.tick();
@@ -117,7 +118,7 @@ describe('transfers over two real ledgers', () => {
       }
       for (const s of sides)
         assert.deepEqual(
-          Object.values(s.host?.state.outgoing ?? {}).filter((o) => o.phase === 'offering' || o.phase === 'recalling'),
+          (s.host ? outgoingTransfers(s.host.state) : []).filter((o) => o.phase === 'offering' || o.phase === 'recalling'),
           [],
         );
       assert.equal(total(), opening);

@@ -1,6 +1,6 @@
 import { keyOf, sameTerms, type TableId, type Transfer, type TransferId, type TransferRefusal } from '../../ledger/transfer-terms.js';
 import { type TransferAlarmReason, type TransferEffects } from './effects.js';
-import type { TransferState } from './state.js';
+import { incomingOf, type TransferState } from './state.js';
 
 // The receiving side: an id is decided once, taken (the station credited) or refused for ever,
 // journalled before the answer goes out; every later question about the id gets the same answer
@@ -12,7 +12,7 @@ function alarm(link: TableId, reason: TransferAlarmReason, id: TransferId, detai
 
 /** What the journal says of an id, sent back over the link. */
 function answer(state: TransferState, link: TableId, id: TransferId): TransferEffects | undefined {
-  const i = state.incoming[keyOf(id)];
+  const i = incomingOf(state, id);
   if (!i) return undefined;
   const message = i.kind === 'taken' ? { kind: 'taken' as const, transfer: i.transfer } : { kind: 'refused' as const, id, reason: i.reason };
   return { journal: [], send: [{ to: link, message }], alarms: [] };
@@ -30,7 +30,7 @@ export function onOffer(state: TransferState, link: TableId, transfer: Transfer)
   if (transfer.to !== state.self) return alarm(link, 'not-for-us', id, `${keyOf(id)} is for ${transfer.to}`);
   const known = answer(state, link, id);
   if (known) {
-    const i = state.incoming[keyOf(id)];
+    const i = incomingOf(state, id);
     if (i?.kind === 'taken' && !sameTerms(i.transfer, transfer))
       return {
         ...known,

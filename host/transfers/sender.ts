@@ -1,6 +1,6 @@
 import { keyOf, sameTerms, type TableId, type Transfer, type TransferId, type TransferRefusal } from '../../ledger/transfer-terms.js';
 import { NO_EFFECTS, type Outbound, type TransferAlarmReason, type TransferEffects } from './effects.js';
-import type { Outgoing, TransferState } from './state.js';
+import { outgoingOf, outgoingTransfers, type Outgoing, type TransferState } from './state.js';
 
 // The sending side: the host that holds the station's credit debits it (journalled) before it
 // asks, asks until it hears an answer it can trust, and closes the transfer once: complete on
@@ -33,7 +33,7 @@ export function startTransfer(state: TransferState, ask: StartTransfer): Transfe
 
 /** Ask for an open transfer back: from now on the sender asks the receiver to refuse it, never to take it. */
 export function recallTransfer(state: TransferState, id: TransferId): TransferEffects {
-  const o = state.outgoing[keyOf(id)];
+  const o = outgoingOf(state, id);
   if (o?.phase !== 'offering') return NO_EFFECTS;
   return { journal: [{ type: 'transfer.recall', payload: { id } }], send: [{ to: o.transfer.to, message: { kind: 'recall', id } }], alarms: [] };
 }
@@ -41,7 +41,7 @@ export function recallTransfer(state: TransferState, id: TransferId): TransferEf
 /** The timer: every open transfer is asked about again (an offer, or a recall), whatever was lost. */
 export function askAgain(state: TransferState): TransferEffects {
   const send: Outbound[] = [];
-  for (const o of Object.values(state.outgoing)) {
+  for (const o of outgoingTransfers(state)) {
     if (o.phase === 'offering') send.push(offer(o.transfer));
     else if (o.phase === 'recalling') send.push({ to: o.transfer.to, message: { kind: 'recall', id: o.transfer.id } });
   }
@@ -58,7 +58,7 @@ function alarm(link: TableId, reason: TransferAlarmReason, id: TransferId, detai
 
 /** The open transfer an answer over `link` may speak for, or the alarm it raises. */
 function answered(state: TransferState, link: TableId, id: TransferId): Outgoing | TransferEffects {
-  const o = state.outgoing[keyOf(id)];
+  const o = outgoingOf(state, id);
   if (!o) return alarm(link, 'unknown-transfer', id, `an answer for ${keyOf(id)}, which this host never sent`);
   if (o.transfer.to !== link) return alarm(link, 'wrong-peer', id, `an answer for ${keyOf(id)} from ${link}; it went to ${o.transfer.to}`);
   return o;

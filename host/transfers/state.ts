@@ -1,3 +1,4 @@
+import { emptyIdMap, getById, setById, valuesOf, type IdMap } from './id-map.js';
 import { keyOf, type TableId, type Transfer, type TransferEntry, type TransferId, type TransferRefusal } from '../../ledger/transfer-terms.js';
 
 // A host's side of every transfer it sent or received, as plain data, and the one function that
@@ -20,12 +21,12 @@ export interface TransferState {
   readonly currency: string;
   /** The highest serial this host issued (ids are never reused, across restarts too). */
   readonly lastSerial: number;
-  readonly outgoing: Readonly<Record<string, Outgoing>>;
-  readonly incoming: Readonly<Record<string, Incoming>>;
+  readonly outgoing: IdMap<Outgoing>;
+  readonly incoming: IdMap<Incoming>;
 }
 
 export function initialState(self: TableId, currency: string): TransferState {
-  return { self, currency, lastSerial: 0, outgoing: {}, incoming: {} };
+  return { self, currency, lastSerial: 0, outgoing: emptyIdMap(), incoming: emptyIdMap() };
 }
 
 /** A journal that is not one this code wrote: an entry that closes what was never opened, an id taken twice. */
@@ -37,19 +38,20 @@ export class TransferJournalError extends Error {
 }
 
 function outgoing(state: TransferState, id: TransferId, open: boolean): Outgoing {
-  const o = state.outgoing[keyOf(id)];
+  const o = getById(state.outgoing, id);
   if (!o) throw new TransferJournalError(`no transfer.out for ${keyOf(id)}`);
   if (open && (o.phase === 'completed' || o.phase === 'reversed')) throw new TransferJournalError(`${keyOf(id)} is already ${o.phase}`);
   return o;
 }
 
 function withOutgoing(state: TransferState, o: Outgoing): TransferState {
-  return { ...state, outgoing: { ...state.outgoing, [keyOf(o.transfer.id)]: o } };
+  return { ...state, outgoing: setById(state.outgoing, o.transfer.id, o) };
 }
 
 function withIncoming(state: TransferState, id: TransferId, i: Incoming): TransferState {
-  if (state.incoming[keyOf(id)]) throw new TransferJournalError(`${keyOf(id)} is already ${state.incoming[keyOf(id)]?.kind}`);
-  return { ...state, incoming: { ...state.incoming, [keyOf(id)]: i } };
+  const before = getById(state.incoming, id);
+  if (before) throw new TransferJournalError(`${keyOf(id)} is already ${before.kind}`);
+  return { ...state, incoming: setById(state.incoming, id, i) };
 }
 
 /** The state after one journalled entry. Throws `TransferJournalError` for an entry this code could not have written. */
@@ -87,4 +89,24 @@ export function fold(self: TableId, currency: string, journal: Iterable<Transfer
   let s = initialState(self, currency);
   for (const e of journal) s = apply(s, e);
   return s;
+}
+
+/** A transfer this host debited, by id. */
+export function outgoingOf(state: TransferState, id: TransferId): Outgoing | undefined {
+  return getById(state.outgoing, id);
+}
+
+/** What this host decided for an id another named to it. */
+export function incomingOf(state: TransferState, id: TransferId): Incoming | undefined {
+  return getById(state.incoming, id);
+}
+
+/** Every transfer this host debited, in the order of their serials. */
+export function outgoingTransfers(state: TransferState): Outgoing[] {
+  return valuesOf(state.outgoing).sort((a, b) => a.transfer.id.serial - b.transfer.id.serial);
+}
+
+/** Every id this host decided (taken or refused), in no particular order. */
+export function incomingDecisions(state: TransferState): Incoming[] {
+  return valuesOf(state.incoming);
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TableId, type Transfer, type TransferEntry } from '../../ledger/transfer-terms.js';
-import { fold, initialState, TransferJournalError, type TransferState } from './state.js';
+import { fold, initialState, outgoingOf, TransferJournalError, type TransferState } from './state.js';
 import { step, type TransferEvent, type TransferStep } from './step.js';
 
 // The transfer protocol's two sides, one step at a time, and the attacks a lying peer can make
@@ -71,7 +71,7 @@ describe('transfers: the sender', () => {
       assert.deepEqual(r.journal, []);
       assert.deepEqual(r.send, [{ to: BACC, message: { kind: 'offer', transfer: t } }]);
     }
-    assert.equal(home.state.outgoing[JSON.stringify([HOME, 1])]?.phase, 'offering');
+    assert.equal(outgoingOf(home.state, { origin: HOME, serial: 1 })?.phase, 'offering');
   });
 
   it('completes once on "taken" on its own terms; the same answer again changes nothing', () => {

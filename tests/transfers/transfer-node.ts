@@ -7,6 +7,7 @@ import { billCredit } from '../../ledger/fixtures.js';
 import { Ledger } from '../../ledger/index.js';
 import { TableId } from '../../ledger/transfer-terms.js';
 import { LedgerTransferJournal } from '../../host/transfers/ledger-journal.js';
+import { outgoingTransfers } from '../../host/transfers/state.js';
 import { TransferHost } from '../../host/transfers/transfer-host.js';
 import { NodeCommand, STATIONS, OPENING_CREDIT } from './node-wire.js';
 
@@ -41,7 +42,7 @@ for await (const line of createInterface({ input: process.stdin })) {
       host.receive(TableId.parse(c.link), c.message);
       break;
     case 'recall': {
-      const open = Object.values(host.state.outgoing).find((o) => o.phase === 'offering');
+      const open = outgoingTransfers(host.state).find((o) => o.phase === 'offering');
       if (open) host.recall(open.transfer.id);
       break;
     }
@@ -52,6 +53,6 @@ for await (const line of createInterface({ input: process.stdin })) {
       out({ kind: 'done', n: c.n, open: 0 });
       process.exit(0);
   }
-  const open = Object.values(host.state.outgoing).filter((o) => o.phase === 'offering' || o.phase === 'recalling').length;
+  const open = outgoingTransfers(host.state).filter((o) => o.phase === 'offering' || o.phase === 'recalling').length;
   out({ kind: 'done', n: c.n, open, ...(refused ? { refused } : {}) });
 }

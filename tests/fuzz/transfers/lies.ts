@@ -1,7 +1,7 @@
 import type { TableId, Transfer, TransferId } from '../../../ledger/transfer-terms.js';
 import type { TransferMessage } from '../../../host/transfers/messages.js';
 import type { Rng } from '../../../engine/random/seeded-rng.js';
-import type { TransferState } from '../../../host/transfers/state.js';
+import { incomingDecisions, outgoingTransfers, type TransferState } from '../../../host/transfers/state.js';
 
 // The lies a hostile table host can tell with the transfer protocol's messages (its link is its
 // own: it cannot speak over another host's). Its journal is what it really did; these are what it
@@ -76,7 +76,7 @@ export function tell(rng: Rng, lie: Lie, l: Lying): { to: TableId; message: unkn
     case 'other-amount': {
       const taken = pick(
         rng,
-        Object.values(l.state.incoming).flatMap((i) => (i.kind === 'taken' ? [i.transfer] : [])),
+        incomingDecisions(l.state).flatMap((i) => (i.kind === 'taken' ? [i.transfer] : [])),
       );
       return taken && { to: taken.from, message: { kind: 'taken', transfer: { ...taken, amount: taken.amount + 1 + rng.below(500) } } };
     }
@@ -85,7 +85,7 @@ export function tell(rng: Rng, lie: Lie, l: Lying): { to: TableId; message: unkn
     case 'refused-after-taken': {
       const taken = pick(
         rng,
-        Object.values(l.state.incoming).flatMap((i) => (i.kind === 'taken' ? [i.transfer] : [])),
+        incomingDecisions(l.state).flatMap((i) => (i.kind === 'taken' ? [i.transfer] : [])),
       );
       return taken && { to: taken.from, message: { kind: 'refused', id: taken.id, reason: 'recalled' } };
     }
@@ -106,7 +106,7 @@ export function tell(rng: Rng, lie: Lie, l: Lying): { to: TableId; message: unkn
       };
     }
     case 'offer-changed-terms': {
-      const own = pick(rng, Object.values(l.state.outgoing));
+      const own = pick(rng, outgoingTransfers(l.state));
       return own && { to: own.transfer.to, message: { kind: 'offer', transfer: { ...own.transfer, amount: own.transfer.amount + 1 + rng.below(500) } } };
     }
     case 'offer-undebited':

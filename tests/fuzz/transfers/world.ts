@@ -3,7 +3,7 @@ import { keyOf, TableId, type Transfer, type TransferEntry } from '../../../ledg
 import { TRANSFER_ALARMS, type TransferAlarmReason } from '../../../host/transfers/effects.js';
 import type { TransferMessage } from '../../../host/transfers/messages.js';
 import { reconcile } from '../../../host/transfers/reconcile.js';
-import { fold, type TransferState } from '../../../host/transfers/state.js';
+import { fold, outgoingTransfers, type TransferState } from '../../../host/transfers/state.js';
 import { step, type TransferEvent } from '../../../host/transfers/step.js';
 import { LIES, tell, type Lie } from './lies.js';
 
@@ -181,7 +181,7 @@ export class World {
   }
 
   private recall(host: Host): void {
-    const open = Object.values(host.state?.outgoing ?? {}).filter((o) => o.phase === 'offering');
+    const open = (host.state ? outgoingTransfers(host.state) : []).filter((o) => o.phase === 'offering');
     const o = open[this.rng.below(Math.max(1, open.length))];
     if (o) {
       this.stats.recalls++;
@@ -377,7 +377,7 @@ export class World {
       this.check();
       const open = this.hosts
         .filter((h) => h.honest)
-        .flatMap((h) => Object.values(h.state?.outgoing ?? {}).filter((o) => o.phase === 'offering' || o.phase === 'recalling'));
+        .flatMap((h) => (h.state ? outgoingTransfers(h.state) : []).filter((o) => o.phase === 'offering' || o.phase === 'recalling'));
       if (!open.length) {
         for (const h of this.hosts) this.checkFold(h);
         return;
