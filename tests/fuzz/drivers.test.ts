@@ -53,6 +53,20 @@ describe('bill acceptor drivers under a fuzzed wire (model-based, seeded slice)'
         { harm: 'duplicate', direction: 'to-device' },
         { harm: 'garble', direction: 'to-host' },
       ]));
+  // Hostile campaign seeds 2402 (case 1,462) and 2211 (case 8,354), no lie told, shrunk: the same
+  // duplicated STACK, its ACK dropped rather than garbled, so nothing showed the driver that the
+  // INVALID COMMAND answered the copy: it read STACK as refused, went back to escrow and took the
+  // unit's STACKING for a credit-without-stack (a false cheat, the note uncredited).
+  for (const protocol of ['id003', 'ssp'] as const)
+    it(`${protocol}: STACK duplicated on the wire and its ACK dropped: not read as refused, the note credited`, () =>
+      runDriverScript(protocol, [
+        { insert: 10, decision: 'stack' },
+        { unplugAfter: 5 },
+        { wait: 10 },
+        { harm: 'drop', direction: 'to-host' },
+        { harm: 'duplicate', direction: 'to-device' },
+        { wait: 10 },
+      ]));
   // Hostile campaign seed 502, case 35,876 (ID-003): STACK of a 20 answered INVALID COMMAND yet
   // carried out; a status reply lost (a gap), then ESCROW of a 10 (a lie) was taken as a new note
   // after the 20 gone back unseen, and the 20's VEND VALID credited the 10: the player short by 10.

@@ -133,14 +133,38 @@ describe('a hostile ID-003 acceptor (issue 28)', () => {
     assert.equal(r.events.filter((e) => e.type === 'escrowed').length, 1);
   });
 
-  it('STACK refused with INVALID COMMAND yet carried out: STACKING and VEND VALID are credit-without-stack, nothing credited', async () => {
+  // A unit that answers STACK with INVALID COMMAND and stacks all the same says nothing a lossy
+  // wire cannot: a STACK duplicated on the wire, its ACK lost, gets INVALID COMMAND for the copy
+  // (hostile campaign seeds 2402 and 2211, no lie told). The host told it to stack this note and it
+  // is in the cashbox: it is credited. The driver used to call it credit-without-stack, a false cheat
+  // on an honest unit whenever the wire did that, and the note uncredited.
+  it('STACK answered INVALID COMMAND yet carried out: the note the host told to stack is credited, the cashbox holds it, no violation', async () => {
     const r = driverRig('id003');
     id003(r).tell({ kind: 'refuse', command: 'stack', execute: true });
     assert.ok(await untilEnabled(r));
     insert(r, 50);
     await finish(r);
-    assert.deepEqual(r.credits, []);
-    caught(r, 'credit-without-stack', 50);
+    assert.deepEqual(
+      r.credits.map((c) => c.denomination),
+      [50],
+    );
+    assert.deepEqual(violations(r), []);
+    assert.deepEqual(r.sim.cashbox, [50]);
+  });
+
+  it('STACK answered INVALID COMMAND and not carried out: the note still in escrow is told STACK again, then credited', async () => {
+    const r = driverRig('id003');
+    id003(r).tell({ kind: 'refuse', command: 'stack', execute: false });
+    assert.ok(await untilEnabled(r));
+    insert(r, 50);
+    await finish(r);
+    assert.deepEqual(
+      r.credits.map((c) => c.denomination),
+      [50],
+    );
+    assert.deepEqual(violations(r), []);
+    // The refused STACK never reached the mechanism: the one it took is the driver's second.
+    assert.equal(id003(r).sim.received.filter((f) => f.code === ID003.STACK_1).length, 1);
     assert.deepEqual(r.sim.cashbox, [50]);
   });
 

@@ -262,13 +262,7 @@ export class Id003BillAcceptor extends BillAcceptorBase {
 
     const code = s.data[0] ?? 0;
     if (changed && s.code === STATUS.REJECTING) this.emit({ type: 'rejected', reason: REJECT_REASONS[code] ?? `reject code 0x${code.toString(16)}`, code });
-    // After a STACK the unit refused, its note may still be on its way to the stacker (a unit
-    // that refuses and stacks all the same): another code in escrow is then the note changed, not
-    // a new note after one gone back unseen, even across a lost reply.
-    const refusedStack = this.stackRefusedFor !== null && this.stackRefusedFor === this.cycle.note?.escrowId;
-    const report = id003ReportOf(s.code, () =>
-      classifyEscrow(this.cycle.phase, this.cycle.note, { code, value: this.table.get(code) }, this.gap && !refusedStack),
-    );
+    const report = id003ReportOf(s.code, () => classifyEscrow(this.cycle.phase, this.cycle.note, { code, value: this.table.get(code) }, this.gap));
     this.gap = false;
     if (report) await this.step(report, s, changed);
     else if (changed) await this.onOtherStatus(s);
@@ -426,17 +420,18 @@ export class Id003BillAcceptor extends BillAcceptorBase {
     return this.sendReturn();
   }
 
-  /** STACK-1 for the note of the cycle; a refusal to the first attempt leaves it in escrow, not stacked. */
+  /**
+   * STACK-1 for the note of the cycle. Whatever the answer, the cycle stays `stack-sent`: an
+   * INVALID COMMAND may answer a copy of STACK the wire duplicated, the ACK of the first lost
+   * without a trace (hostile campaign seeds 2402 and 2211, no lie told: read as a refusal, the
+   * unit's STACKING was a false credit-without-stack). The unit's own reports say what it did: the
+   * note still in escrow is told STACK again (`stack-again`); stacked, it is credited, the host
+   * having told it to stack; another note in escrow is `escrow-changed`.
+   */
   private async sendStack(): Promise<void> {
     this.enter('stack-sent'); // the host journalled the escrow in onEscrow
-    if ((await this.operation(CMD.STACK_1)) === 'refused') {
-      this.stackRefusedFor = this.cycle.note?.escrowId ?? null;
-      this.enter('escrow');
-    }
+    await this.operation(CMD.STACK_1);
   }
-
-  /** The escrow id of the note whose STACK the unit answered INVALID COMMAND. */
-  private stackRefusedFor: string | null = null;
 
   /** RETURN for the note of the cycle (or a note offered during a dispute); said returned once the unit takes it. */
   private async sendReturn(): Promise<void> {
