@@ -30,6 +30,7 @@ import { simulatedTableConfig } from '../host/config/table-config.js';
 import { startHost } from '../host/start-host.js';
 import { realTimers, type Timers } from '../host/table/timers.js';
 import { figure, QUICK, times } from './report.js';
+import { heapGrowth, heapKinds, type HeapKind } from './heap-summary.js';
 import { selfTimes } from './trace-summary.js';
 
 /** A card's flight from the shoe (renderer/src/anim/motion.ts; the bench may not import the renderer). */
@@ -112,7 +113,9 @@ const launch = () =>
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
   });
-const VIEWPORT = { width: 1920, height: 1080 };
+// BENCH_VIEWPORT=960x540: smaller pages (and bare scene) where only the heap is wanted on a loaded machine.
+const [vw, vh] = (process.env.BENCH_VIEWPORT ?? '1920x1080').split('x').map(Number);
+const VIEWPORT = { width: vw && vw > 0 ? vw : 1920, height: vh && vh > 0 ? vh : 1080 };
 const url = (view: string) => host.screens.find((s) => s.view === view)!.url;
 
 // The page's globals, typed here without the DOM library (this file runs in Node).
@@ -187,13 +190,18 @@ async function bareScene(): Promise<{ frames: number[]; heap: number }> {
   await page.evaluate('globalThis.__name = (f) => f');
   await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
   const frames = await page.evaluate(
-    async ({ seconds, cards, warmFrames, minFrames }) => {
+    async ({ seconds, cards, warmFrames, minFrames, width, height }) => {
       const g = globalThis as unknown as PageGlobals;
       const PIXI = g.PIXI!;
       const app = new PIXI.Application();
-      await app.init({ preference: 'webgl', background: 0x05140e, width: 1920, height: 1080, antialias: true, autoDensity: true, resolution: 1 });
+      await app.init({ preference: 'webgl', background: 0x05140e, width, height, antialias: true, autoDensity: true, resolution: 1 });
       g.document.body.appendChild(app.canvas);
-      app.stage.addChild(new PIXI.Graphics().rect(40, 40, 1840, 1000).fill(0x0b4d33).stroke({ width: 4, color: 0xc9a64b }));
+      app.stage.addChild(
+        new PIXI.Graphics()
+          .rect(40, 40, width - 80, height - 80)
+          .fill(0x0b4d33)
+          .stroke({ width: 4, color: 0xc9a64b }),
+      );
       const moving: BareGraphics[] = [];
       for (let i = 0; i < cards; i++) {
         const card = new PIXI.Graphics().roundRect(0, 0, 150, 210, 12).fill(0xfafafa).stroke({ width: 2, color: 0x222222 });
@@ -230,7 +238,7 @@ async function bareScene(): Promise<{ frames: number[]; heap: number }> {
         g.requestAnimationFrame(loop);
       });
     },
-    { seconds: BARE_SECONDS, cards: BARE_CARDS, warmFrames: BARE_WARM_FRAMES, minFrames: MIN_FRAMES },
+    { seconds: BARE_SECONDS, cards: BARE_CARDS, warmFrames: BARE_WARM_FRAMES, minFrames: MIN_FRAMES, width: VIEWPORT.width, height: VIEWPORT.height },
   );
   const heap = await heapMb(page);
   await own.close();
@@ -329,6 +337,21 @@ function jsSelf(profile: CpuProfile): { name: string; ms: number }[] {
     by.set(name, (by.get(name) ?? 0) + (n.hitCount ?? 0) * per);
   }
   return [...by].map(([name, ms]) => ({ name, ms })).sort((a, b) => b.ms - a.ms);
+}
+
+// BENCH_HEAP_SNAPSHOT=1: a heap snapshot of each page at BENCH_FIRST and at BENCH_ROUNDS rounds,
+// and what grew between them by kind (bench/heap-summary.ts): what a page keeps that it should not.
+const SNAPSHOTS = process.env.BENCH_HEAP_SNAPSHOT === '1';
+
+async function heapSnapshot(page: Page): Promise<Map<string, HeapKind>> {
+  const cdp = await page.context().newCDPSession(page);
+  const chunks: string[] = [];
+  cdp.on('HeapProfiler.addHeapSnapshotChunk', (e: { chunk: string }) => void chunks.push(e.chunk));
+  await cdp.send('HeapProfiler.enable');
+  await cdp.send('HeapProfiler.collectGarbage');
+  await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+  await cdp.detach();
+  return heapKinds(chunks.join(''));
 }
 
 async function heapMb(page: Page): Promise<number> {
@@ -432,7 +455,7 @@ for (const r of reads) {
   }
 }
 
-const bareName = `bare pixi scene, 1920×1080, antialias, ${BARE_CARDS} moving cards, beside the same station`;
+const bareName = `bare pixi scene, ${VIEWPORT.width}×${VIEWPORT.height}, antialias, ${BARE_CARDS} moving cards, beside the same station`;
 const load = () =>
   os
     .loadavg()
@@ -448,7 +471,7 @@ console.log(
   `  table frame time in bursts  p50 ${pct(frameTimes, 50).toFixed(1)} ms   p99 ${pct(frameTimes, 99).toFixed(1)} ms   (${frameTimes.length} frames of ${page.frames.length})`,
 );
 console.log(
-  `  baseline, a bare pixi scene of the same size (1920×1080, antialias, ${BARE_CARDS} moving cards) beside the same station, ${BARE_SECONDS} s: ` +
+  `  baseline, a bare pixi scene of the same size (${VIEWPORT.width}×${VIEWPORT.height}, antialias, ${BARE_CARDS} moving cards) beside the same station, ${BARE_SECONDS} s: ` +
     `frame p50 ${pct(bareFrameTimes, 50).toFixed(1)} ms, p99 ${pct(bareFrameTimes, 99).toFixed(1)} ms (${bare.frames.length} frames); JS heap after GC ${bare.heap.toFixed(1)} MB`,
 );
 console.log(
@@ -502,12 +525,22 @@ if (latencies.length > 0)
 
 progress(`measured; on to ${FIRST} rounds at ${FAST}×`);
 await until(FIRST);
+progress('the heaps after GC');
 const heapFirst = { table: await heapMb(table), station: await heapMb(station) };
+if (SNAPSHOTS) progress('the heap snapshots');
+const kindsFirst = SNAPSHOTS ? { table: await heapSnapshot(table), station: await heapSnapshot(station) } : null;
 const tFirst = Date.now();
 progress(`heap at ${FIRST} rounds taken; on to ${ROUNDS}`);
 await until(ROUNDS);
 progress(`${ROUNDS} rounds; the heaps`);
 const heapLast = { table: await heapMb(table), station: await heapMb(station) };
+if (kindsFirst) {
+  for (const view of ['table', 'station'] as const) {
+    console.log(`  what grew in the ${view}'s heap from ${FIRST} to ${ROUNDS} rounds (count, self size):`);
+    for (const g of heapGrowth(kindsFirst[view], await heapSnapshot(view === 'table' ? table : station)))
+      console.log(`    ${g.kind.slice(0, 60).padEnd(60)} ${String(g.count).padStart(7)}  ${(g.bytes / 1024).toFixed(1).padStart(9)} KiB`);
+  }
+}
 const tLast = Date.now();
 
 console.log(`  JS heap after GC, table     ${FIRST} rounds ${heapFirst.table.toFixed(1)} MB   ${ROUNDS} rounds ${heapLast.table.toFixed(1)} MB`);

@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { heapGrowth, heapKinds } from './heap-summary.js';
+
+/** A snapshot of `nodes`, each [type index, name, self size], in V8's layout. */
+function snapshot(nodes: [number, string, number][]): string {
+  const strings = [...new Set(nodes.map((n) => n[1]))];
+  return JSON.stringify({
+    snapshot: {
+      meta: { node_fields: ['type', 'name', 'id', 'self_size', 'edge_count'], node_types: [['hidden', 'array', 'string', 'object', 'code', 'closure']] },
+    },
+    nodes: nodes.flatMap(([type, name, size], id) => [type, strings.indexOf(name), id, size, 0]),
+    strings,
+  });
+}
+
+describe('a heap snapshot, by kind', () => {
+  it('counts objects by constructor, closures by function, the rest by type; and says what grew', () => {
+    const before = heapKinds(
+      snapshot([
+        [3, 'Text', 100],
+        [5, 'onTick', 32],
+        [2, 'abc', 20],
+      ]),
+    );
+    assert.deepEqual(before.get('Text'), { kind: 'Text', count: 1, bytes: 100 });
+    assert.deepEqual(before.get('ƒ onTick'), { kind: 'ƒ onTick', count: 1, bytes: 32 });
+    assert.deepEqual(before.get('(string)'), { kind: '(string)', count: 1, bytes: 20 });
+    const after = heapKinds(
+      snapshot([
+        [3, 'Text', 100],
+        [3, 'Text', 100],
+        [3, 'Texture', 60],
+        [5, 'onTick', 32],
+        [2, 'abc', 20],
+      ]),
+    );
+    assert.deepEqual(heapGrowth(before, after), [
+      { kind: 'Text', count: 1, bytes: 100 },
+      { kind: 'Texture', count: 1, bytes: 60 },
+    ]);
+  });
+
+  it('refuses what is not a snapshot', () => {
+    assert.throws(
+      () => heapKinds(JSON.stringify({ snapshot: { meta: { node_fields: ['id'], node_types: [[]] } }, nodes: [], strings: [] })),
+      /no node field "type"/,
+    );
+  });
+});
