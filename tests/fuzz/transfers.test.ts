@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { TRANSFER_ALARMS } from '../../ledger/transfer-terms.js';
 import { FAULTS } from './transfers/world.js';
 import { LIES } from './transfers/lies.js';
 import { fuzzTransfers, worldOf } from './transfers/campaign.js';
@@ -17,8 +18,7 @@ describe('transfers: the seeded simulation', () => {
     for (const l of LIES) assert.ok(s.lies[l] > 0, `lie ${l} never told`);
     assert.ok(s.completed > 1000 && s.reversed > 100, `${s.completed} completed, ${s.reversed} reversed`);
     // Honest worlds raise no alarm (checked per step in the world); the liar's lies raise them.
-    for (const a of ['wrong-link', 'unknown-transfer', 'wrong-peer', 'terms-mismatch', 'contradiction', 'malformed'] as const)
-      assert.ok(s.alarms[a] > 0, `alarm ${a} never raised`);
+    for (const a of TRANSFER_ALARMS) assert.ok(s.alarms[a] > 0, `alarm ${a} never raised`);
     assert.ok(s.disagreements > 0, 'the liar never made the ledgers disagree');
   });
 

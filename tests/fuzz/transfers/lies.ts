@@ -26,6 +26,8 @@ export const LIES = [
   'offer-changed-terms',
   /** An offer of a transfer it never debited. */
   'offer-undebited',
+  /** An offer of its own naming another table as the receiver. */
+  'offer-not-for-you',
   /** A recall of another host's id, to spoil it. */
   'recall-other-origin',
   /** An answer about a victim's transfer to a third host. */
@@ -117,6 +119,16 @@ export function tell(rng: Rng, lie: Lie, l: Lying): { to: TableId; message: unkn
           transfer: { id: { origin: l.liar, serial: l.forgedSerial }, currency: 'MOP', station: 1 + rng.below(4), from: l.liar, to: victim.table, amount },
         },
       };
+    case 'offer-not-for-you': {
+      const elsewhere = pick(rng, [l.liar, ...l.others.map((o) => o.table).filter((t) => t !== victim.table)]) ?? l.liar;
+      return {
+        to: victim.table,
+        message: {
+          kind: 'offer',
+          transfer: { id: { origin: l.liar, serial: l.forgedSerial }, currency: 'MOP', station: 1 + rng.below(4), from: l.liar, to: elsewhere, amount },
+        },
+      };
+    }
     case 'recall-other-origin': {
       const third = pick(rng, l.others);
       return third && { to: victim.table, message: { kind: 'recall', id: someId(rng, third.table, third.lastSerial) } };
