@@ -28,6 +28,7 @@ import type { ServiceHost } from '../service/service-host.js';
 import type { LiveTable } from '../table/runtime.js';
 import type { Outcome } from '../../engine/table/game.js';
 import { recallRound, type RecallSource } from './recall.js';
+import { stationKey, stationsKey } from './station-reads.js';
 
 /** `conn` names the one connection whose view changed (service mode is per connection); absent: every subscriber. */
 export type ViewListener = (view: ViewName, conn?: string) => void;
@@ -431,7 +432,8 @@ export class ViewHub {
     }
     this.refresh('table');
     this.refresh('service');
-    const key = this.stationsKey();
+    // What the stations read of the table's state is declared once (station-reads.ts): this key and each station's deps follow from it.
+    const key = stationsKey(this.table.state, this.table.stationInputs());
     const same = tableOnly && this.lastStationsKey !== null && sameDeps(this.lastStationsKey, key);
     this.lastStationsKey = key;
     if (same) return;
@@ -440,26 +442,6 @@ export class ViewHub {
   }
 
   private lastStationsKey: readonly unknown[] | null = null;
-
-  /** Everything of the table's state any station's own part is built from (compared by identity). */
-  private stationsKey(): readonly unknown[] {
-    const s = this.table.state;
-    const deciding = this.table.stationInputs().deciders.size > 0;
-    return [
-      s.params,
-      s.credits,
-      s.chips,
-      s.placed,
-      s.unplayed,
-      s.results,
-      s.phase,
-      s.hold,
-      s.needsShuffle,
-      s.faults,
-      deciding ? s.round : null,
-      deciding ? s.countdown : null,
-    ];
-  }
 
   /**
    * Without `conn`, the service view refreshes for every connection subscribed to it. A station
@@ -533,25 +515,10 @@ export class ViewHub {
     const language = this.languageOf(view, conn);
     const station = stationOf(view);
     if (station !== null) {
-      // Grouped by station once per state: each station compares its own, not the whole lists.
-      const own = this.table.stationInputs();
-      const decides = own.deciders.has(station);
+      // Grouped by station once per state: each station compares its own share, not the whole lists.
       return [
         language,
-        s.params,
-        s.credits[station],
-        own.chips.get(station),
-        own.placed.get(station),
-        own.unplayed.get(station),
-        own.results.get(station),
-        own.notFollowed.get(station),
-        s.phase,
-        s.hold,
-        s.needsShuffle,
-        s.faults,
-        // Its decision (what it may do, when its countdown ends) only while one is due from it.
-        decides ? s.round : null,
-        decides ? s.countdown : null,
+        ...stationKey(s, this.table.stationInputs(), station),
         // Faults and handpays come as new objects each time they are asked for: compared by content.
         JSON.stringify(this.floor?.notices(station) ?? null),
         JSON.stringify(this.floor?.cashout(station) ?? null),

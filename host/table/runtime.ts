@@ -7,8 +7,6 @@ import { betweenRounds, correctionsFor, cueOf, expectsCard, hasBets, type Dealer
 import type { FaultGates, HeldRead, TableParams, TableState, TimerKind } from '../../engine/table/state.js';
 import { step } from '../../engine/table/step.js';
 import {
-  projectRound,
-  projectStadium,
   projectStation,
   projectTableExtras,
   stationInputs,
@@ -22,6 +20,7 @@ import {
 import type { Correction, DecisionAction, HoldReason, Spot, Uncorrectable } from '../../engine/table/vocabulary.js';
 import { entryCredits, type JournalEntry, type Ledger, type NewEntry } from '../../ledger/index.js';
 import { CommandBatch, type GroupCommit } from './command-batch.js';
+import { tableViews, type TableViews } from './table-views.js';
 import type { Timers } from './timers.js';
 
 export interface TableRuntimeDeps<S, R> {
@@ -146,10 +145,10 @@ export class TableRuntime<S, R> implements LiveTable {
    * standing at the head goes into a checkpoint (ledger/checkpoint.ts).
    */
   private standsAt = -1;
-  private roundView: { of: readonly unknown[]; view: RoundViewData } | null = null;
   private extras: { of: readonly unknown[]; extras: TableExtras } | null = null;
   private inputs: { of: TableState<S, R>; inputs: StationInputs } | null = null;
-  private stadiumView: { of: readonly unknown[]; view: StadiumView | null } | null = null;
+  /** The round and stadium views, each built again only when a field of the state it read was replaced (table-views.ts). */
+  private readonly views: TableViews<S, R>;
   /** Station commands waiting for their group commit (null: each is committed as it comes). */
   private readonly batch: CommandBatch | null;
 
@@ -158,6 +157,7 @@ export class TableRuntime<S, R> implements LiveTable {
     state: TableState<S, R>,
   ) {
     this.current = state;
+    this.views = tableViews(d.game);
     this.batch = d.groupCommit ? new CommandBatch(d.groupCommit, d.timers, (inputs) => this.commitTogether(inputs)) : null;
     this.unlisten = d.ledger.onAppended((entries) => this.othersWrote(entries));
     this.unprovide = d.ledger.provideTableSnapshot(() =>
@@ -559,13 +559,7 @@ export class TableRuntime<S, R> implements LiveTable {
    */
   view(): RoundViewData {
     this.settle();
-    const s = this.current;
-    const of = [s.roundId, s.phase, s.countdown, s.hold, s.round, s.shoe, s.results, s.needsShuffle, s.params];
-    const had = this.roundView;
-    if (had && of.every((x, i) => x === had.of[i])) return had.view;
-    const view = projectRound(s, this.d.game);
-    this.roundView = { of, view };
-    return view;
+    return this.views.round(this.current);
   }
 
   /** The table display's parts, built again only when the shoe, its results or the history moved (the roads are the costly part). */
@@ -602,13 +596,7 @@ export class TableRuntime<S, R> implements LiveTable {
 
   stadium(): StadiumView | null {
     this.settle();
-    const s = this.current;
-    const of = [s.phase, s.chips, s.placed, s.params];
-    const had = this.stadiumView;
-    if (had && of.every((x, i) => x === had.of[i])) return had.view;
-    const view = projectStadium(s, this.d.game);
-    this.stadiumView = { of, view };
-    return view;
+    return this.views.stadium(this.current);
   }
 
   cue(): DealerCue | null {

@@ -8,7 +8,7 @@ import { openLedger, type Ledger } from '../../ledger/index.js';
 import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
 import { tableParams } from '../config/table-params.js';
 import { ViewHub } from '../screens/view-hub.js';
-import { wireFloorServices, type FloorServices } from '../floor/floor-services.js';
+import { wireFloorServices, type WiredFloorServices } from '../floor/floor-services.js';
 import type { LiveTable } from '../table/runtime.js';
 import { openTable } from '../table/start-table.js';
 import type { GroupCommit } from '../table/command-batch.js';
@@ -28,7 +28,8 @@ export interface TestTable {
   /** The table (its state machine's runtime). */
   table: LiveTable;
   hub: ViewHub;
-  floor: FloorServices;
+  /** The floor services, with the gate a hub of the test's own attaches (host/screens/view-hub-stale.test.ts). */
+  floor: WiredFloorServices;
   tilts: TiltManager;
   accepted: (readonly number[])[];
   /** Whether each station's acceptor takes notes after the floor's last word to it (absent: never told, so accepting). */

@@ -1,0 +1,86 @@
+// Issue 32 item 6: the hub's memo keys for the stations follow from one declaration of what a
+// station's own part reads of the table's state (station-reads.ts). Here, the station's
+// projection and its inputs are run over the states of played rounds through a proxy that
+// records the fields they read: a field read and not declared fails, naming it. A test of the
+// test: a declaration with any one field left out is caught.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseCard } from '../../engine/cards/card.js';
+import type { TableState } from '../../engine/table/state.js';
+import { projectStation, stationInputs } from '../../engine/table/views.js';
+import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
+import { openTableGame } from '../table/table-game.js';
+import { credit, testTable } from '../testing/table-kit.js';
+import { STATION_READS } from './station-reads.js';
+
+type State = TableState<unknown, unknown>;
+const CARDS = ['9S', '8H', '7D', '2C', 'KD', '5H', 'AS', '3C', '6D', 'QH', '4S', 'TC'];
+const STATIONS = [1, 2, 101, 102];
+
+/** The states of a played table (two seated and two remote stations betting, cards, decisions on timeout, results). */
+function playedStates(game: 'blackjack' | 'baccarat' | 'war'): State[] {
+  const t = testTable({ game, config: { remoteStations: 2 } });
+  try {
+    const states: State[] = [];
+    t.table.onChange(() => states.push(t.table.state));
+    for (const station of STATIONS) credit(t.ledger, station, 100_000);
+    t.table.onNewShoe();
+    for (let i = 0; i < 150; i++) {
+      const cue = t.table.cue();
+      const view = t.table.view();
+      if (view.phase === 'betting' && !t.table.hasBets(1)) {
+        const bet = game === 'baccarat' ? 'banker' : 'main';
+        for (const station of STATIONS) t.table.placeBet(station, { bet }, 10_000);
+      } else if (cue?.kind === 'card') t.table.onCard(parseCard(CARDS[i % CARDS.length] ?? '2C'));
+      else if (cue?.kind === 'shuffle') t.table.onNewShoe();
+      else if (view.endsAt !== null) t.clock.runOut(view.endsAt);
+      else t.clock.advance(1_000);
+    }
+    return [...new Set(states)];
+  } finally {
+    t.close();
+  }
+}
+
+/** The fields of the state `read` reads, over every state. */
+function fieldsRead(states: readonly State[], read: (s: State) => unknown): Set<string> {
+  const fields = new Set<string>();
+  for (const s of states)
+    read(
+      new Proxy(s, {
+        get(target, key) {
+          if (typeof key === 'string') fields.add(key);
+          return Reflect.get(target, key) as unknown;
+        },
+      }),
+    );
+  return fields;
+}
+
+const undeclared = (read: Set<string>, declared: readonly string[]) => [...read].filter((f) => !declared.includes(f)).sort();
+
+describe("what a station's own part reads of the table's state is declared (issue 32 item 6)", () => {
+  for (const game of ['blackjack', 'baccarat', 'war'] as const) {
+    const config = TableConfig.parse({ ...simulatedTableConfig(game), remoteStations: 2 });
+    const states = playedStates(game);
+    const station = openTableGame(config, (g) => (s: State) => [STATIONS.map((n) => projectStation(s as never, g, n)), stationInputs(s as never, g)]);
+    const read = fieldsRead(states, station);
+    const declared = STATION_READS.map(([field]) => field);
+
+    it(`${game}: the station's projection and its inputs read no field the declaration leaves out`, () => {
+      assert.ok(states.length > 40, `a round was played (${states.length} states)`);
+      assert.deepEqual(undeclared(read, declared), []);
+    });
+
+    it(`${game}: a declaration leaving out any one field it reads is caught (a test of the test)`, () => {
+      for (const field of read)
+        assert.deepEqual(
+          undeclared(
+            read,
+            declared.filter((f) => f !== field),
+          ),
+          [field],
+        );
+    });
+  }
+});
