@@ -1,10 +1,12 @@
-import { cardCode, RANKS, SUITS, type CardCode } from '../../engine/cards/card.js';
+import { CARD_CODES, cardOf, type Card } from '../../engine/cards/card.js';
 import type { Rng } from '../../engine/random/seeded-rng.js';
 import { pendingOf } from '../../engine/table/queries.js';
 import type { Spot } from '../../engine/table/vocabulary.js';
 import type { TableHost } from './table-host.js';
 
-const ALL_CARDS: CardCode[] = RANKS.flatMap((r) => SUITS.map((s) => cardCode({ rank: r, suit: s })));
+const ALL_CARDS: readonly Card[] = CARD_CODES.map(cardOf);
+/** Never dealt: the fallback of an index the loops keep in range. */
+const ACE_OF_SPADES = cardOf('AS');
 
 /**
  * Seeded play on a table host, one step at a time: the dealer's cards from a shuffled shoe,
@@ -13,7 +15,7 @@ const ALL_CARDS: CardCode[] = RANKS.flatMap((r) => SUITS.map((s) => cardCode({ r
  * numbers continue the journal's, so a card read after a restart is never taken for a re-report.
  */
 export class Player {
-  private shoe: CardCode[] = [];
+  private shoe: Card[] = [];
   private sequence: number;
 
   constructor(
@@ -38,7 +40,7 @@ export class Player {
     this.shoe = Array.from({ length: decks }, () => ALL_CARDS).flat();
     for (let i = this.shoe.length - 1; i > 0; i--) {
       const j = this.rng.below(i + 1);
-      [this.shoe[i], this.shoe[j]] = [this.shoe[j] ?? 'AS', this.shoe[i] ?? 'AS'];
+      [this.shoe[i], this.shoe[j]] = [this.shoe[j] ?? ACE_OF_SPADES, this.shoe[i] ?? ACE_OF_SPADES];
     }
   }
 
@@ -51,7 +53,7 @@ export class Player {
       table.onNewShoe(++this.sequence);
     } else if (cue?.kind === 'card') {
       if (this.shoe.length === 0) this.shuffle();
-      table.input({ kind: 'card', at: clock.wall(), card: this.shoe.pop() ?? 'AS', sequence: ++this.sequence });
+      table.input({ kind: 'card', at: clock.wall(), card: this.shoe.pop() ?? ACE_OF_SPADES, sequence: ++this.sequence });
     } else if (p?.kind === 'decision') {
       const who = p.decider.kind === 'behind' ? p.decider.station : p.seat;
       table.decide(who, p.legal[this.rng.below(p.legal.length)] ?? p.default);

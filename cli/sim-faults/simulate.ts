@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
-import { cardCode, RANKS, SUITS, type CardCode } from '../../engine/cards/card.js';
+import { CARD_CODES, cardOf, type Card } from '../../engine/cards/card.js';
 import { withTableGame } from '../../engine/games.js';
 import { Rng } from '../../engine/random/seeded-rng.js';
 import type { GameDefinition } from '../../engine/table/game.js';
@@ -152,19 +152,20 @@ async function run<S, R>(def: GameDefinition<S, R>, pick: (typeof TABLES)[number
   const key = Buffer.alloc(32, options.seed & 0xff).toString('base64');
   const truths = new Map<number, AcceptorTruth>(stations.map((s) => [s, acceptorTruth(`BA-${s}`)]));
   // The shoe: a shuffled shoe of the game's decks; its sequence numbers outlive the host, as the device's.
-  const allCards: CardCode[] = RANKS.flatMap((r) => SUITS.map((s) => cardCode({ rank: r, suit: s })));
-  let shoe: CardCode[] = [];
+  const allCards: readonly Card[] = CARD_CODES.map(cardOf);
+  const aceOfSpades = cardOf('AS');
+  let shoe: Card[] = [];
   const shuffle = () => {
     shoe = Array.from({ length: def.decks }, () => allCards).flat();
     for (let i = shoe.length - 1; i > 0; i--) {
       const j = rng.below(i + 1);
-      [shoe[i], shoe[j]] = [shoe[j] ?? 'AS', shoe[i] ?? 'AS'];
+      [shoe[i], shoe[j]] = [shoe[j] ?? aceOfSpades, shoe[i] ?? aceOfSpades];
     }
   };
   shuffle();
   let shoeSeq = 0;
   /** A card the shoe read and sent whose ACK it has not had: it sends it again. */
-  let unackedCard: { card: CardCode; sequence: number } | null = null;
+  let unackedCard: { card: Card; sequence: number } | null = null;
   let kills = 0;
   let starts = 0;
   let tiltsBefore: string[] | null = null;
@@ -332,7 +333,7 @@ async function run<S, R>(def: GameDefinition<S, R>, pick: (typeof TABLES)[number
   const dealCard = () => {
     if (unackedCard === null) {
       if (shoe.length === 0) shuffle();
-      const card = shoe.pop() ?? 'AS';
+      const card = shoe.pop() ?? aceOfSpades;
       unackedCard = { card, sequence: ++shoeSeq };
     }
     if (rates.cardGarbled > 0 && chance(rates.cardGarbled)) {

@@ -20,18 +20,28 @@ export class CardParseError extends Error {
   }
 }
 
-const RANK_SET: ReadonlySet<string> = new Set(RANKS);
-const SUIT_SET: ReadonlySet<string> = new Set(SUITS);
+/** The 52 cards, each one value by its code: a card read or written as a code is always this value. */
+const BY_CODE: ReadonlyMap<string, Card> = new Map(
+  RANKS.flatMap((rank) => SUITS.map((suit): [CardCode, Card] => [`${rank}${suit}`, Object.freeze({ rank, suit })])),
+);
 
+/** Every card's code, in rank then suit order (the journal's form of a card). */
+export const CARD_CODES: readonly CardCode[] = RANKS.flatMap((rank) => SUITS.map((suit): CardCode => `${rank}${suit}`));
+
+/** The card of a code the type system already knows to be one (a journal entry read by its schema). */
+export function cardOf(code: CardCode): Card {
+  const card = BY_CODE.get(code);
+  if (!card) throw new CardParseError(code);
+  return card;
+}
+
+/** A card as a person or a device writes it: parsed once, at that edge, into the card's value. */
 export function parseCard(code: string): Card {
   const s = code.trim().toUpperCase();
   // "10" is accepted for ten because people type it; the canonical code is "T".
-  const rank = s.length === 3 && s.startsWith('10') ? 'T' : s.length === 2 ? s[0] : undefined;
-  const suit = s[s.length - 1];
-  if (rank === undefined || suit === undefined || !RANK_SET.has(rank) || !SUIT_SET.has(suit)) {
-    throw new CardParseError(code);
-  }
-  return { rank: rank as Rank, suit: suit as Suit };
+  const card = BY_CODE.get(s.length === 3 && s.startsWith('10') ? `T${s[2]}` : s);
+  if (!card) throw new CardParseError(code);
+  return card;
 }
 
 export function cardCode(card: Card): CardCode {

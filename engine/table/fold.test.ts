@@ -4,7 +4,8 @@ import { warTableGame } from '../war/table-game.js';
 import { baccaratTableGame } from '../baccarat/table-game.js';
 import type { JournalRecord } from './effects.js';
 import { foldJournal, type JournalItem } from './fold.js';
-import type { TableInput } from './inputs.js';
+import { cardOf } from '../cards/card.js';
+import { journalledInput, type TableInput } from './inputs.js';
 import type { TableParams, TableState } from './state.js';
 import { initialTable, step } from './step.js';
 import type { GameDefinition } from './game.js';
@@ -28,7 +29,7 @@ function live<S, R>(game: GameDefinition<S, R>) {
   const feed = (input: TableInput) => {
     const r = step(state, input, game);
     if (r.refused || r.state === state) return r;
-    journal.push({ kind: 'input', seq: ++seq, input, effects: r.journal.length });
+    journal.push({ kind: 'input', seq: ++seq, input: journalledInput(input), effects: r.journal.length });
     // The credits the transaction moved ride on its last entry, as the ledger would record them.
     const moved = Object.entries(r.state.credits)
       .filter(([st, c]) => state.credits[Number(st)] !== c)
@@ -62,7 +63,7 @@ function warCoup() {
   t.feed({ kind: 'place-bet', at: 2, station: 1, spot: { bet: 'main' }, amount: 500 });
   t.feed({ kind: 'place-bet', at: 3, station: 2, spot: { bet: 'main' }, amount: 300 });
   t.feed({ kind: 'timer', at: 1_001, countdown: t.state.countdown?.id ?? 0 });
-  for (const card of ['5S', 'KD', '9C'] as const) t.feed({ kind: 'card', at: 1_100, card });
+  for (const card of ['5S', 'KD', '9C'] as const) t.feed({ kind: 'card', at: 1_100, card: cardOf(card) });
   return t;
 }
 

@@ -1,4 +1,4 @@
-import { parseCard } from '../cards/card.js';
+import { cardCode } from '../cards/card.js';
 import type { Turn } from './turn.js';
 
 // Misdrawn cards kept for the hand that asks for one (Portugal rule 18; Macau Art. 5 n.1 2)): placed
@@ -13,20 +13,21 @@ export function placeHeld<S, R>(t: Turn<S, R>): boolean {
   const [first, ...rest] = t.state.held ?? [];
   const round = t.state.round;
   if (!first || round === null) return false;
-  const r = t.game.takeCard(t.state.shoe, round, parseCard(first.card));
+  const r = t.game.takeCard(t.state.shoe, round, first.card);
   if (!r.ok) return false;
+  const code = cardCode(first.card);
   t.write({
     type: 'card.read',
     payload: {
       tableId: t.tableId,
       roundId: t.state.roundId,
       ...(first.sequence !== undefined ? { sequence: first.sequence } : {}),
-      card: first.card,
+      card: code,
       to: r.to,
     },
   });
-  t.set({ held: rest, shoe: r.shoe, round: r.round, cards: [...t.state.cards, { card: first.card, to: r.to }] });
-  t.log('info', 'misdrawn card placed where it was asked for', { roundId: t.state.roundId, card: first.card, to: r.to });
+  t.set({ held: rest, shoe: r.shoe, round: r.round, cards: [...t.state.cards, { card: code, to: r.to }] });
+  t.log('info', 'misdrawn card placed where it was asked for', { roundId: t.state.roundId, card: code, to: r.to });
   return true;
 }
 
@@ -34,5 +35,5 @@ export function placeHeld<S, R>(t: Turn<S, R>): boolean {
 export function discardHeld<S, R>(t: Turn<S, R>): void {
   const held = t.state.held ?? [];
   if (held.length === 0) return;
-  t.set({ held: [], cards: [...t.state.cards, ...held.map((h) => ({ card: h.card, to: 'discard' }))] });
+  t.set({ held: [], cards: [...t.state.cards, ...held.map((h) => ({ card: cardCode(h.card), to: 'discard' }))] });
 }

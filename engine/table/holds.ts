@@ -1,4 +1,4 @@
-import { cardCode, type Card, type CardCode } from '../cards/card.js';
+import { cardCode, type Card } from '../cards/card.js';
 import { advance, roundCore, resumeCountdown, showResults } from './dealing.js';
 import type { JournalRecord } from './effects.js';
 import type { CorrectionRule } from './game.js';
@@ -29,7 +29,7 @@ function twoPeopleRefusal(action: string, who: readonly string[]): string | null
 export function anomaly<S, R>(t: Turn<S, R>, reason: 'unreadable' | 'wrong-deck', card: string | null, sequence?: number): void {
   if (sequence !== undefined && t.state.sequences.includes(sequence)) return;
   if (t.state.hold) return readDuringHold(t, reason, card, sequence);
-  putOnHold(t, reason, card, sequence);
+  putOnHold(t, reason, card !== null ? { reported: card } : null, sequence);
 }
 
 /**
@@ -192,7 +192,7 @@ export function correct<S, R>(t: Turn<S, R>, correction: Correction, supervisor:
   if (refused) return t.refuse(refused);
   const dealing = t.state.phase === 'dealing' && t.state.round !== null;
   const card = hold.card ?? null;
-  let journalCard: string | null = card;
+  let journalCard: string | null = card !== null ? cardCode(card) : null;
   switch (correction) {
     case 'exposed-card': {
       const round = t.state.round;
@@ -206,12 +206,12 @@ export function correct<S, R>(t: Turn<S, R>, correction: Correction, supervisor:
     }
     case 'undue-card':
       if (card === null) return t.refuse('the hold names no card to discard');
-      if (dealing) t.set({ cards: [...t.state.cards, { card: card as CardCode, to: 'discard' }] });
+      if (dealing) t.set({ cards: [...t.state.cards, { card: cardCode(card), to: 'discard' }] });
       break;
     case 'misdrawn-card':
       if (!dealing) return t.refuse('no round in play: nobody can ask for the card');
       if (card === null) return t.refuse('the hold names no card to keep');
-      t.set({ held: [...(t.state.held ?? []), { card: card as CardCode, ...(hold.sequence !== null ? { sequence: hold.sequence } : {}) }] });
+      t.set({ held: [...(t.state.held ?? []), { card, ...(hold.sequence !== null ? { sequence: hold.sequence } : {}) }] });
       break;
     case 'wrong-hand':
       if (!dealing) return t.refuse('no round in play');

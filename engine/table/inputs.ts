@@ -1,13 +1,22 @@
 import { z } from 'zod';
-import { RANKS, SUITS, type CardCode } from '../cards/card.js';
+import { CARD_CODES, cardCode, cardOf, RANKS, SUITS, type CardCode } from '../cards/card.js';
 import { BET_IDS, CORRECTIONS, DECISION_ACTIONS, MAX_REMOTE_STATIONS, MAX_STATION, UNCORRECTABLE } from './vocabulary.js';
 
 // Everything that can happen to a table, as data. Each input the table accepts is journalled
 // (`table.input`) in the same transaction as what it caused, and a fold of `step` over them
 // rebuilds the table exactly: these schemas are what the fold reads back.
 
-const CARD_CODES = RANKS.flatMap((r) => SUITS.map((s) => `${r}${s}` as const));
-export const CardCodeSchema = z.enum(CARD_CODES satisfies CardCode[]);
+export const CardCodeSchema = z.enum(CARD_CODES satisfies readonly CardCode[]);
+
+/**
+ * A card in a table input: the `Card` value the shoe's driver parsed, written to the journal as
+ * its code (`AS`) and read back from it as the same value. The journal's form is the code it
+ * always was, so journals written before still fold.
+ */
+export const CardSchema = z.codec(CardCodeSchema, z.strictObject({ rank: z.enum(RANKS), suit: z.enum(SUITS) }).readonly(), {
+  decode: cardOf,
+  encode: cardCode,
+});
 
 const station = z.number().int().min(1).max(MAX_STATION);
 const seat = z.number().int().min(1).max(99);
@@ -61,7 +70,7 @@ export const TableInput = z.discriminatedUnion('kind', [
   /** The countdown numbered `countdown` ran out. */
   z.strictObject({ kind: z.literal('timer'), at, countdown: z.number().int().nonnegative() }),
   /** A card read by the shoe, in the order it left the shoe. */
-  z.strictObject({ kind: z.literal('card'), at, card: CardCodeSchema, sequence: sequence.optional() }),
+  z.strictObject({ kind: z.literal('card'), at, card: CardSchema, sequence: sequence.optional() }),
   /** The shoe could not read a card, or read one of another deck set. */
   z.strictObject({
     kind: z.literal('anomaly'),
@@ -88,7 +97,7 @@ export const TableInput = z.discriminatedUnion('kind', [
   /** Two people correct the dealing error the table holds for, as its text orders (engine/table/holds.ts). */
   z.strictObject({ kind: z.literal('correct'), at, correction: z.enum(CORRECTIONS), supervisor: person, witness: person }),
   /** Two people enter by hand the card the shoe could not read. */
-  z.strictObject({ kind: z.literal('enter-card'), at, card: CardCodeSchema, supervisor: person, witness: person }),
+  z.strictObject({ kind: z.literal('enter-card'), at, card: CardSchema, supervisor: person, witness: person }),
   /** What the current faults stop (host/tilts). */
   z.strictObject({
     kind: z.literal('faults'),
@@ -117,5 +126,12 @@ export const TableInput = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('journal-refused'), at, reason: z.string().max(2000) }),
 ]);
 export type TableInput = z.infer<typeof TableInput>;
+/** A table input as the journal stores it (its cards as codes). */
+export type JournalledInput = z.input<typeof TableInput>;
+
+/** The journal's form of an input: what `TableInput` reads back as the same input. */
+export function journalledInput(input: TableInput): JournalledInput {
+  return z.encode(TableInput, input);
+}
 export type InputKind = TableInput['kind'];
 export type InputOf<K extends InputKind> = Extract<TableInput, { kind: K }>;

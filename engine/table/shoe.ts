@@ -28,13 +28,13 @@ export function takeCard<S, R>(t: Turn<S, R>, card: Card, sequence?: number): vo
   }
   if (t.state.hold) return readDuringHold(t, 'card', code, sequence);
   // A halted table deals nothing: a card drawn anyway must be looked at by a supervisor.
-  if (t.state.faults.halted) return putOnHold(t, 'out-of-turn', code, sequence);
-  if (!takeFromInventory(t, card)) return putOnHold(t, 'inventory', code, sequence);
+  if (t.state.faults.halted) return putOnHold(t, 'out-of-turn', { card }, sequence);
+  if (!takeFromInventory(t, card)) return putOnHold(t, 'inventory', { card }, sequence);
   const { round } = t.state;
   if (t.state.phase === 'dealing' && round !== null) {
-    if (t.game.pending(t.state.shoe, round).kind !== 'card') return putOnHold(t, 'out-of-turn', code, sequence);
+    if (t.game.pending(t.state.shoe, round).kind !== 'card') return putOnHold(t, 'out-of-turn', { card }, sequence);
     const r = t.game.takeCard(t.state.shoe, round, card);
-    if (!r.ok) return putOnHold(t, 'out-of-turn', code, sequence);
+    if (!r.ok) return putOnHold(t, 'out-of-turn', { card }, sequence);
     t.write({
       type: 'card.read',
       payload: { tableId: t.tableId, roundId: t.state.roundId, ...(sequence !== undefined ? { sequence } : {}), card: code, to: r.to },
@@ -51,7 +51,7 @@ export function takeCard<S, R>(t: Turn<S, R>, card: Card, sequence?: number): vo
       return t.set({ shoe: r.shoe });
     }
   }
-  putOnHold(t, 'extra-card', code, sequence);
+  putOnHold(t, 'extra-card', { card }, sequence);
 }
 
 export function cutCard<S, R>(t: Turn<S, R>, sequence?: number): void {

@@ -1,4 +1,4 @@
-import type { CardCode } from '../cards/card.js';
+import type { Card, CardCode } from '../cards/card.js';
 import {
   REMOTE_STATION_BASE,
   type LineBet,
@@ -119,8 +119,10 @@ export interface HeldRead {
 
 export interface Hold {
   readonly reason: HoldReason;
-  /** The card that caused it, when one was read (an extra card, one out of turn); absent in older states. */
-  readonly card?: string | null;
+  /** The card that caused it, when one of the table's decks was read (an extra card, one out of turn); absent in older states. */
+  readonly card?: Card | null;
+  /** What the shoe reported for a card it could not take as one of the table's (another deck set), as evidence. */
+  readonly reported?: string;
   /** The shoe's sequence number of the event that caused it, when the shoe gave one. */
   readonly sequence: number | null;
   /** Reads that left the shoe after the hold began; the hold's resolution must account for them. */
@@ -223,7 +225,7 @@ export interface JackpotHit {
 
 /** A misdrawn card kept for the next card asked for, with the shoe's sequence number of its read. */
 export interface HeldCard {
-  readonly card: CardCode;
+  readonly card: Card;
   readonly sequence?: number;
 }
 

@@ -1,4 +1,3 @@
-import { parseCard } from '../cards/card.js';
 import { clearBets, closeBetting, openBetting, placeBet } from './betting.js';
 import { decide, decisionTimedOut, resumeCountdown, settle } from './dealing.js';
 import type { Effect, JournalRecord } from './effects.js';
@@ -87,7 +86,7 @@ function apply<S, R>(t: Turn<S, R>, input: TableInput): void {
     case 'settle':
       return settle(t);
     case 'card':
-      return takeCard(t, parseCard(input.card), input.sequence);
+      return takeCard(t, input.card, input.sequence);
     case 'anomaly':
       return anomaly(t, input.reason, input.card ?? null, input.sequence);
     case 'cut-card':
@@ -101,7 +100,7 @@ function apply<S, R>(t: Turn<S, R>, input: TableInput): void {
     case 'correct':
       return correct(t, input.correction, input.supervisor, input.witness);
     case 'enter-card':
-      return enterCard(t, parseCard(input.card), input.supervisor, input.witness);
+      return enterCard(t, input.card, input.supervisor, input.witness);
     case 'faults':
       return faults(t, input);
     case 'jackpot-reset':

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import pino from 'pino';
-import { parseCard, RANKS, SUITS, type CardCode } from '../../engine/cards/card.js';
+import { cardOf, parseCard, RANKS, SUITS, type CardCode } from '../../engine/cards/card.js';
 import { EXAMPLE_JACKPOT_PROGRAM } from '../../engine/blackjack/jackpot/program.js';
 import { foldJournal, type JournalItem } from '../../engine/table/fold.js';
 import { TableInput } from '../../engine/table/inputs.js';
@@ -213,7 +213,13 @@ function play(game: GameKind, acts: readonly Act[], plant: Plant = {}): number {
               const rule = rules[a.pick % Math.max(1, rules.length)];
               const entered =
                 hold.reason === 'unreadable' && hold.reads.length === 0 && a.pick % 3 !== 2
-                  ? table.input({ kind: 'enter-card', at: clock.now(), card: CARDS[a.pick % CARDS.length] ?? 'AS', supervisor: 'sup-1', witness: 'wit-2' }).ok
+                  ? table.input({
+                      kind: 'enter-card',
+                      at: clock.now(),
+                      card: cardOf(CARDS[a.pick % CARDS.length] ?? 'AS'),
+                      supervisor: 'sup-1',
+                      witness: 'wit-2',
+                    }).ok
                   : false;
               const corrected = !entered && rule && a.pick % 3 !== 2 ? table.correct(rule.correction, 'sup-1', 'wit-2').ok : entered;
               if (!corrected) table.voidRound('property test: resolved', ['sup-1', 'wit-2']);
@@ -241,7 +247,7 @@ function play(game: GameKind, acts: readonly Act[], plant: Plant = {}): number {
             if (table.cue()?.kind === 'card') deal(a.pick);
             break;
           case 'stray-card': {
-            const card = CARDS[a.card] ?? 'AS';
+            const card = cardOf(CARDS[a.card] ?? 'AS');
             table.input({ kind: 'card', at: clock.now(), card, sequence: ++seq });
             break;
           }
@@ -264,7 +270,7 @@ function play(game: GameKind, acts: readonly Act[], plant: Plant = {}): number {
             table.voidRound('property test: no correction', ['sup-1', 'wit-2'], UNCORRECTABLE[a.why]);
             break;
           case 'enter':
-            table.input({ kind: 'enter-card', at: clock.now(), card: CARDS[a.card] ?? 'AS', supervisor: 'sup-1', witness: 'wit-2' });
+            table.input({ kind: 'enter-card', at: clock.now(), card: cardOf(CARDS[a.card] ?? 'AS'), supervisor: 'sup-1', witness: 'wit-2' });
             break;
           case 'note':
             note(STATIONS[a.station + a.note] ?? a.station, NOTES[a.note] ?? 10_000);

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { cardCode, RANKS, SUITS, type Card } from '../../engine/cards/card.js';
 import type { Effect, JournalRecord } from '../../engine/table/effects.js';
 import type { CorrectionRule, GameDefinition, Outcome, ProgressiveView } from '../../engine/table/game.js';
-import type { TableInput } from '../../engine/table/inputs.js';
+import { journalledInput, type TableInput } from '../../engine/table/inputs.js';
 import { betweenRounds, correctionsFor, cueOf, expectsCard, hasBets, type DealerCue } from '../../engine/table/queries.js';
 import type { FaultGates, HeldRead, TableParams, TableState, TimerKind } from '../../engine/table/state.js';
 import { step } from '../../engine/table/step.js';
@@ -370,7 +370,7 @@ export class TableRuntime<S, R> implements LiveTable {
   /** Each input with its records, in one durable transaction. */
   private journalMany(steps: readonly { input: TableInput; journal: readonly JournalRecord[] }[]): void {
     const entries: NewEntry[] = steps.flatMap(({ input, journal: records }) => [
-      { type: 'table.input' as const, payload: { input, effects: records.length } },
+      { type: 'table.input' as const, payload: { input: journalledInput(input), effects: records.length } },
       ...records,
     ]);
     const before = this.d.ledger.headOf().seq;
@@ -487,7 +487,7 @@ export class TableRuntime<S, R> implements LiveTable {
    */
   onCard(card: Card, sequence?: number): void {
     const held = this.current.hold !== null;
-    const r = this.input({ kind: 'card', at: this.now(), card: cardCode(card), ...(sequence !== undefined ? { sequence } : {}) });
+    const r = this.input({ kind: 'card', at: this.now(), card, ...(sequence !== undefined ? { sequence } : {}) });
     if (!r.ok && held) throw new Error(r.reason);
   }
 
@@ -512,7 +512,7 @@ export class TableRuntime<S, R> implements LiveTable {
   }
 
   enterCard(card: Card, supervisor: string, witness: string): Outcome {
-    return this.input({ kind: 'enter-card', at: this.now(), card: cardCode(card), supervisor, witness });
+    return this.input({ kind: 'enter-card', at: this.now(), card, supervisor, witness });
   }
 
   voidRound(reason: string, authorisedBy: string[], uncorrectable?: Uncorrectable): Outcome {
@@ -627,7 +627,7 @@ export class TableRuntime<S, R> implements LiveTable {
           reason: h.reason,
           shoeSequence: h.sequence,
           readsDuringHold: [...h.reads],
-          card: h.card ?? null,
+          card: h.card ? cardCode(h.card) : (h.reported ?? null),
           corrections: [...correctionsFor(this.current, this.d.game)],
         }
       : null;

@@ -1,3 +1,4 @@
+import { cardCode } from '../../../engine/cards/card.js';
 import { bettingOpen } from '../../../engine/table/queries.js';
 import type { FloorServices } from '../../floor/floor-services.js';
 import type { LiveTable } from '../../table/runtime.js';
@@ -21,7 +22,10 @@ export function tableSummary(d: Pick<LiveBackendDeps, 'config' | 'table' | 'floo
         roundId: v.roundId,
         hold: v.hold,
         ...holdReads(d.table.holdState()),
-        ...holdCorrections(d.table.holdState(), d.table.state.held ?? []),
+        ...holdCorrections(
+          d.table.holdState(),
+          (d.table.state.held ?? []).map((h) => ({ card: cardCode(h.card) })),
+        ),
         newBets: v.phase === 'betting' ? bettingOpen(d.table.state) : !d.floor.tilts.effects().newBetsStopped,
         closed: tableClosed(d.floor),
       };
