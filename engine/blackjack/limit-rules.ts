@@ -9,7 +9,12 @@ import { describeRules, type BlackjackRules } from './rules.js';
  * Macau 2009's cap on the table's total per round, which the casino may set with procedure 3
  * (Art. 5 n.2 3)(8)); one additional bet per player (Art. 13, the literal reading).
  */
-export function blackjackLimitRules(rules: BlackjackRules, catalogue: readonly BlackjackBetEntry[] = BLACKJACK_CATALOGUE): LimitRules {
+export function blackjackLimitRules(
+  rules: BlackjackRules,
+  catalogue: readonly BlackjackBetEntry[] = BLACKJACK_CATALOGUE,
+  /** The progressive's chip, when the table plays one (its program's stake, Portugal rule 47). */
+  jackpotStake?: number,
+): LimitRules {
   const articles = describeRules(rules);
   // The additional bets the table offers (the streak's levels count as one: the table groups them).
   const additional = catalogue.filter((b) => b.kind === 'additional' && b.offered(rules)).map((b) => b.id);
@@ -20,5 +25,7 @@ export function blackjackLimitRules(rules: BlackjackRules, catalogue: readonly B
     // A subparagraph of procedure 3: under the other procedures a cap is the casino's own, citing no article.
     roundMaxRule: rules.profile === 'macau-2009' && rules.dealProcedure === 'macau-3' ? 'macau-2009 art.5 n.2 3)(8)' : null,
     oneAdditionalBet: rules.oneSideBetPerPlayer ? { bets: additional, rule: articles.oneSideBetPerPlayer.article } : null,
+    // «a aposta no jackpot é constituída apenas por uma ficha por cada jogador, no montante previamente definido».
+    ...(jackpotStake !== undefined ? { oneChip: { bet: 'jackpot', amount: jackpotStake, rule: 'portugal-2001 rule 47' } } : {}),
   };
 }

@@ -202,7 +202,7 @@ export function blackjackTableGame(
     // the round needs a main bet on every seat it deals.
     // Portugal rule 45: «Apenas poderão jogar para o jackpot os jogadores que tenham feito a sua aposta no jogo principal».
     initialBet: { bet: 'main', rule: profileId === 'macau-2009' ? 'macau-2009 art.13' : program ? 'portugal-2001 rule 45' : null },
-    limitRules: blackjackLimitRules(rules, catalogue),
+    limitRules: blackjackLimitRules(rules, catalogue, program?.stake),
     payTable: blackjackPayTable(rules, catalogue),
     corrections: blackjackCorrections(profileId),
     // Art. 5 n.1 2): "Na impossibilidade de rectificação do erro, são canceladas todas as cartas distribuídas para essa jogada."

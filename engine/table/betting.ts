@@ -116,9 +116,12 @@ export function placeBet<S, R>(t: Turn<S, R>, station: number, spot: Spot, amoun
   const multiples = t.game.limitRules.multiplesOfMinimum;
   if (multiples && min > 0 && amount % min !== 0) return t.refuse(`a bet is the minimum of ${min} or a multiple of it (${multiples})`, 'not-a-multiple');
   const onSpot = (s.chips.find((c) => c.station === station && sameSpot(c.spot, spot))?.amount ?? 0) + amount;
+  // A one-chip bet (Portugal rule 47) names its rule: its limits are the chip (withChipLimits).
+  const chip = t.game.limitRules.oneChip;
+  const oneChip = chip && !isBehind(spot) && spot.bet === chip.bet ? ` (one chip of ${chip.amount}, ${chip.rule})` : '';
   // Refused here, not taken and then left unplayed when betting closes: the player sees why at once.
-  if (onSpot < min) return t.refuse(`under the minimum of ${min} on ${spotName(spot)}`, 'under-min');
-  if (onSpot > max) return t.refuse(`over the maximum of ${max} on ${spotName(spot)}`, 'over-max');
+  if (onSpot < min) return t.refuse(`under the minimum of ${min} on ${spotName(spot)}${oneChip}`, 'under-min');
+  if (onSpot > max) return t.refuse(`over the maximum of ${max} on ${spotName(spot)}${oneChip}`, 'over-max');
   const roundMax = s.params.roundMax;
   if (roundMax !== undefined && s.chips.reduce((sum, c) => sum + c.amount, 0) + amount > roundMax) {
     const rule = t.game.limitRules.roundMaxRule;

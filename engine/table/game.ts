@@ -214,6 +214,12 @@ export interface LimitRules {
   readonly roundMaxRule: string | null;
   /** A station may place only one of these additional bets per round (Macau Art. 13 "uma das seguintes apostas", read literally). */
   readonly oneAdditionalBet: { readonly bets: readonly BetId[]; readonly rule: string } | null;
+  /**
+   * A bet that is one chip of a fixed amount, whatever the table's limits say (Portugal rule 47:
+   * the jackpot bet «apenas por uma ficha por cada jogador, no montante previamente definido»):
+   * the table makes that amount the bet's minimum and maximum (`withChipLimits`).
+   */
+  readonly oneChip?: { readonly bet: BetId; readonly amount: number; readonly rule: string };
 }
 
 /** What the table display draws beside the felt, and how it names things, per game. */

@@ -38,3 +38,16 @@ export function limitProblems(rules: LimitRules, c: LimitsToCheck): string[] {
   }
   return out;
 }
+
+/**
+ * The table's parameters with a one-chip bet's limits set to the chip (Portugal rule 47), whatever
+ * the configuration gave: a table configured without that line (or with another) would otherwise
+ * take any amount the table's limits allow, which the round then refuses at the close of betting.
+ */
+export function withChipLimits(params: TableParams, rules: LimitRules): TableParams {
+  const chip = rules.oneChip;
+  if (!chip) return params;
+  const l = params.betLimits[chip.bet];
+  if (l && l.min === chip.amount && l.max === chip.amount) return params;
+  return { ...params, betLimits: { ...params.betLimits, [chip.bet]: { min: chip.amount, max: chip.amount } } };
+}

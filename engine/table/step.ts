@@ -3,6 +3,7 @@ import { decide, decisionTimedOut, resumeCountdown, settle } from './dealing.js'
 import type { Effect, JournalRecord } from './effects.js';
 import type { GameDefinition, Outcome } from './game.js';
 import { anomaly, correct, dealingError, enterCard, voidRound } from './holds.js';
+import { withChipLimits } from './limits.js';
 import { putOnHold } from './on-hold.js';
 import type { InputOf, TableInput } from './inputs.js';
 import { expectsCard } from './queries.js';
@@ -23,7 +24,7 @@ export interface StepResult<S, R> {
 /** A table that has never opened a round: its first `open` input starts the first betting window. */
 export function initialTable<S, R>(params: TableParams, game: GameDefinition<S, R>): TableState<S, R> {
   return {
-    params,
+    params: withChipLimits(params, game.limitRules),
     credits: {},
     roundNo: 0,
     roundId: '',
@@ -72,7 +73,7 @@ function apply<S, R>(t: Turn<S, R>, input: TableInput): void {
     case 'open':
       return open(t, input);
     case 'configure':
-      return t.set({ params: input.params });
+      return t.set({ params: withChipLimits(input.params, t.game.limitRules) });
     case 'resume':
       return resume(t, input);
     case 'place-bet':
