@@ -67,6 +67,18 @@ describe('bill acceptor drivers under a fuzzed wire (model-based, seeded slice)'
         { harm: 'duplicate', direction: 'to-device' },
         { wait: 10 },
       ]));
+  // Hostile campaign seed 2604, case 326 (ID-003; fails on e438451 too): the cable pulled right
+  // after the 20's ESCROW report, so STACK was never written; the driver had entered stack-sent
+  // before writing it, and took the unit's VEND VALID after the reconnect (a lie: the note was
+  // never told to stack, and went back) for the 20's credit: a credit the cashbox does not hold.
+  it('id003: the link lost before STACK is written: a VEND VALID after the reconnect is no credit', () =>
+    runDriverScript('id003', [
+      { lie: { kind: 'status', code: 0x13, data: [0x62] } },
+      { lie: { kind: 'status', code: 0x11 } },
+      { lie: { kind: 'status', code: 0x15 } },
+      { insert: 20, decision: 'stack' },
+      { unplugAfter: 6 },
+    ]));
   // Hostile campaign seed 502, case 35,876 (ID-003): STACK of a 20 answered INVALID COMMAND yet
   // carried out; a status reply lost (a gap), then ESCROW of a 10 (a lie) was taken as a new note
   // after the 20 gone back unseen, and the 20's VEND VALID credited the 10: the player short by 10.

@@ -100,7 +100,7 @@ export class Id003BillAcceptor extends BillAcceptorBase {
    * attempt is a refusal (the unit did not take it); to a retry it says nothing, since the first
    * attempt may have been taken and only its ACK lost.
    */
-  private async operation(code: number): Promise<'ack' | 'refused' | 'unsure'> {
+  private async operation(code: number, written?: () => void): Promise<'ack' | 'refused' | 'unsure'> {
     const ch = this.ch;
     if (!ch) throw new LinkLostError();
     for (let attempt = 0; attempt < this.opts.retries; attempt++) {
@@ -109,6 +109,7 @@ export class Id003BillAcceptor extends BillAcceptorBase {
       if (attempt > 0 || unasked > 0) this.gap = true;
       const garbledBefore = this.parser.errors;
       await ch.write(encodeId003(code));
+      if (attempt === 0) written?.();
       const deadline = this.clock.now() + this.opts.replyTimeoutMs;
       for (;;) {
         const f = await ch.next(Math.max(1, deadline - this.clock.now()));
@@ -421,7 +422,7 @@ export class Id003BillAcceptor extends BillAcceptorBase {
   }
 
   /**
-   * STACK-1 for the note of the cycle. Whatever the answer, the cycle stays `stack-sent`: an
+   * STACK-1 for the note of the cycle. Whatever the answer, the cycle is then `stack-sent`: an
    * INVALID COMMAND may answer a copy of STACK the wire duplicated, the ACK of the first lost
    * without a trace (hostile campaign seeds 2402 and 2211, no lie told: read as a refusal, the
    * unit's STACKING was a false credit-without-stack). The unit's own reports say what it did: the
@@ -429,8 +430,11 @@ export class Id003BillAcceptor extends BillAcceptorBase {
    * having told it to stack; another note in escrow is `escrow-changed`.
    */
   private async sendStack(): Promise<void> {
-    this.enter('stack-sent'); // the host journalled the escrow in onEscrow
-    await this.operation(CMD.STACK_1);
+    // Stack-sent once STACK is on the wire (the host journalled the escrow in onEscrow), not before:
+    // a link lost before it was written leaves the note in escrow, so a credit reported after the
+    // reconnect is credit-without-stack, not this note's (hostile campaign seed 2604: a VEND VALID
+    // lie after the cable went before STACK was written was credited, the note given back).
+    await this.operation(CMD.STACK_1, () => this.enter('stack-sent'));
   }
 
   /** RETURN for the note of the cycle (or a note offered during a dispute); said returned once the unit takes it. */
