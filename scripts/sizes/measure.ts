@@ -1,0 +1,116 @@
+// No god objects (issue 32): how long our files and functions are, measured with TypeScript's own
+// parser, so that a long function is found whatever its form (a declaration, a method, an arrow
+// function kept in a variable or passed as an argument). `npm run lint` runs scripts/check-sizes.ts.
+import path from 'node:path';
+import ts from 'typescript';
+
+/** The limits the issue sets: a file of engine/, host/ or renderer/; a function of host/ or renderer/. */
+export const FILE_LIMIT = 600;
+export const FUNCTION_LIMIT = 100;
+export const FILE_FOLDERS = ['engine', 'host', 'renderer'];
+export const FUNCTION_FOLDERS = ['host', 'renderer'];
+
+export interface Measured {
+  /** `file` or `file: name` (a function's name as its file spells it: `Class.method`, `outer > inner`). */
+  readonly what: string;
+  readonly lines: number;
+}
+
+/** Non-test TypeScript under the folders (paths relative to the root, with forward slashes). */
+export function isMeasured(rel: string, folders: readonly string[]): boolean {
+  return folders.some((f) => rel.startsWith(`${f}/`)) && /\.tsx?$/.test(rel) && !/\.(test|spec)\.tsx?$/.test(rel) && !rel.endsWith('.d.ts');
+}
+
+function lineCount(text: string): number {
+  return text.endsWith('\n') ? text.split('\n').length - 1 : text.split('\n').length;
+}
+
+/** The name a function goes by: its own, its variable's or property's, else where it starts. */
+function nameOf(node: ts.Node, source: ts.SourceFile): string {
+  const named = (n: ts.Node | undefined) => (n && (ts.isIdentifier(n) || ts.isStringLiteral(n) || ts.isPrivateIdentifier(n)) ? n.text : undefined);
+  if (ts.isConstructorDeclaration(node)) return 'constructor';
+  if (
+    (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isGetAccessor(node) || ts.isSetAccessor(node) || ts.isFunctionExpression(node)) &&
+    node.name
+  ) {
+    const own = named(node.name);
+    if (own) return own;
+  }
+  const p = node.parent;
+  if (ts.isVariableDeclaration(p) || ts.isPropertyAssignment(p) || ts.isPropertyDeclaration(p)) {
+    const own = named(p.name);
+    if (own) return own;
+  }
+  return `(line ${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1})`;
+}
+
+function isFunction(node: ts.Node): node is ts.FunctionLikeDeclaration {
+  return (
+    ts.isFunctionDeclaration(node) ||
+    ts.isMethodDeclaration(node) ||
+    ts.isConstructorDeclaration(node) ||
+    ts.isGetAccessor(node) ||
+    ts.isSetAccessor(node) ||
+    ts.isArrowFunction(node) ||
+    ts.isFunctionExpression(node)
+  );
+}
+
+/** Every function of one file with its length in lines (its whole span, nested functions included). */
+export function functionLengths(file: string, text: string): Measured[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const out: Measured[] = [];
+  const visit = (node: ts.Node, outer: string[]) => {
+    let names = outer;
+    if (isFunction(node) && node.body) {
+      const klass = node.parent && (ts.isClassDeclaration(node.parent) || ts.isClassExpression(node.parent)) ? node.parent.name?.text : undefined;
+      const name = klass ? `${klass}.${nameOf(node, source)}` : nameOf(node, source);
+      names = [...outer, name];
+      const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+      const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+      out.push({ what: `${file}: ${names.join(' > ')}`, lines: end - start + 1 });
+    }
+    ts.forEachChild(node, (c) => visit(c, names));
+  };
+  visit(source, []);
+  return out;
+}
+
+/** What is over its limit among `sources` (relative path → text). */
+export function overLimits(sources: ReadonlyMap<string, string>): Measured[] {
+  const over: Measured[] = [];
+  for (const [rel, text] of sources) {
+    const file = rel.split(path.sep).join('/');
+    if (isMeasured(file, FILE_FOLDERS)) {
+      const lines = lineCount(text);
+      if (lines > FILE_LIMIT) over.push({ what: file, lines });
+    }
+    if (isMeasured(file, FUNCTION_FOLDERS)) over.push(...functionLengths(file, text).filter((f) => f.lines > FUNCTION_LIMIT));
+  }
+  return over.sort((a, b) => b.lines - a.lines);
+}
+
+export interface SizeVerdict {
+  /** Over the limit and not in the list, or longer than the list allows: the check fails. */
+  readonly failures: string[];
+  /** In the list but now within the limit or shorter: the list may shrink (printed, never a failure, so a split lands alone). */
+  readonly shrunk: string[];
+}
+
+/**
+ * Held against the list of what was already too long when the check came (`allowed`: what →
+ * lines). A ratchet: nothing new may be over, nothing listed may grow.
+ */
+export function judge(over: readonly Measured[], allowed: Readonly<Record<string, number>>): SizeVerdict {
+  const failures: string[] = [];
+  const seen = new Set<string>();
+  for (const m of over) {
+    seen.add(m.what);
+    const limit = m.what.includes(': ') ? FUNCTION_LIMIT : FILE_LIMIT;
+    const listed = Object.hasOwn(allowed, m.what) ? allowed[m.what] : undefined;
+    if (listed === undefined) failures.push(`${m.what}: ${m.lines} lines, over the limit of ${limit}`);
+    else if (m.lines > listed) failures.push(`${m.what}: ${m.lines} lines, longer than the ${listed} it had when the limit came (${limit})`);
+  }
+  const shrunk = Object.keys(allowed).filter((w) => !seen.has(w) || (over.find((m) => m.what === w)?.lines ?? 0) < (allowed[w] ?? 0));
+  return { failures, shrunk };
+}
