@@ -80,11 +80,11 @@ async function stateMachine(): Promise<void> {
   for (const scenario of SCENARIOS) {
     roundsPerSecond(now, scenario, QUICK ? 0.05 : 0.5); // warm-up (JIT)
     if (old) roundsPerSecond(old.modules, scenario, 0.5);
-    const value = roundsPerSecond(now, scenario, SECONDS) / 1e3;
-    const before = old ? roundsPerSecond(old.modules, scenario, SECONDS) / 1e3 : null;
+    const value = roundsPerSecond(now, scenario, SECONDS);
+    const before = old ? roundsPerSecond(old.modules, scenario, SECONDS) : null;
     const r = figure({
       name: scenario.name,
-      unit: 'k rounds/s',
+      unit: 'rounds/s',
       value,
       better: 'higher',
       baseline: old && before ? { name: `the same loop on ${old.commit}'s round, which replayed its log at every move`, value: before } : null,
@@ -93,9 +93,9 @@ async function stateMachine(): Promise<void> {
         : 'under --quick the old tree is not unpacked; its cards come from one pre-shuffled shoe, so a shuffle-and-deal loop is not its bare counterpart',
     });
     console.log(
-      `${scenario.name.padEnd(72)} ${value.toFixed(1).padStart(7)} k rounds/s` +
+      `${scenario.name.padEnd(72)} ${Math.round(value).toLocaleString('en').padStart(7)} rounds/s` +
         (before !== null
-          ? `   before (${old?.commit}, replay per move) ${before.toFixed(1)} k rounds/s, ratio ${times(r)} (new/old speed ${(value / before).toFixed(1)}×)`
+          ? `   before (${old?.commit}, replay per move) ${Math.round(before).toLocaleString('en')} rounds/s, ratio ${times(r)} (new/old speed ${(value / before).toFixed(1)}×)`
           : ''),
     );
   }
