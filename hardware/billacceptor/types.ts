@@ -85,6 +85,8 @@ export type BillAcceptorEvent =
  * - `dataset-changed`: the device values a channel or escrow code otherwise than it first did (SSP's
  *   SETUP REQUEST, ID-003's currency-assign table, read again after a reset or reconnect): that
  *   channel or code takes no note until the host restarts;
+ * - `clearing-without-reset`: SSP's NOTE CLEARED FROM FRONT / INTO CASHBOX (power-up reports)
+ *   in the middle of a session, with no reset: nothing is credited or said returned for it;
  * - `unreadable-report`: a report the driver cannot read (an event SSP's version in use does not
  *   have): whatever it said of a note, a credit among it, is lost.
  */
@@ -101,6 +103,7 @@ export type ViolationRule =
   | 'jammed-while-stacking'
   | 'dataset-mismatch'
   | 'dataset-changed'
+  | 'clearing-without-reset'
   | 'unreadable-report';
 
 export type EscrowDecision = 'stack' | 'return';

@@ -79,6 +79,19 @@ describe('bill acceptor drivers under a fuzzed wire (model-based, seeded slice)'
       { insert: 20, decision: 'stack' },
       { unplugAfter: 6 },
     ]));
+  // Hostile campaign seed 1322, case 3,361 (SSP): the 10's READ left out of a reply and its
+  // STACKING hidden by an error answer, so the 10 was taken unseen; a READ of channel 2 (a lie) was
+  // offered and told to stack; then NOTE CLEARED INTO CASHBOX with channel 0, mid-session with no
+  // reset, was read as the power-up recovery of that 20 and credited: 20 credited, a 10 in the cashbox.
+  it('ssp: NOTE CLEARED INTO CASHBOX in the middle of a session (no reset) is no credit', () =>
+    runDriverScript('ssp', [
+      { insert: 10, decision: 'stack' },
+      { lie: { kind: 'events', events: [] } },
+      { lie: { kind: 'answer', code: 0xf2 } },
+      { lie: { kind: 'events', events: [0xef, 2] } },
+      { lie: { kind: 'events', events: [0xe2, 0] } },
+      { wait: 70 },
+    ]));
   // Hostile campaign seed 502, case 35,876 (ID-003): STACK of a 20 answered INVALID COMMAND yet
   // carried out; a status reply lost (a gap), then ESCROW of a 10 (a lie) was taken as a new note
   // after the 20 gone back unseen, and the 20's VEND VALID credited the 10: the player short by 10.

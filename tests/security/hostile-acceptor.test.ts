@@ -394,14 +394,14 @@ describe('a hostile SSP validator (issue 28)', () => {
       { harm: 'garble', direction: 'to-host' },
     ]));
 
-  it('NOTE CLEARED FROM FRONT while the note is stacking, then its NOTE CREDIT: returned-while-stacking, nothing credited, not said returned', async () => {
+  it('NOTE CLEARED FROM FRONT while the note is stacking (no reset), then its NOTE CREDIT: clearing-without-reset, nothing credited, not said returned', async () => {
     const r = driverRig('ssp');
     ssp(r).afterReport(EVENT.STACKING, { kind: 'events', events: [EVENT.CLEARED_FROM_FRONT, 0] });
     assert.ok(await untilEnabled(r));
     insert(r, 10);
     await finish(r);
     assert.deepEqual(r.credits, []);
-    caught(r, 'returned-while-stacking', 10);
+    caught(r, 'clearing-without-reset', 10); // was returned-while-stacking, before clearing events were held to a reset
     assert.deepEqual(r.sim.cashbox, [10], 'the validator stacked it: the violation is what the host sees');
     assert.ok(!r.events.some((e) => e.type === 'returned'), 'the note is not said returned on the validator’s word');
   });

@@ -389,7 +389,19 @@ export class SspBillAcceptor extends BillAcceptorBase {
     // reply's later events (NOTE CREDIT after the READ that offered it, in one reply) are judged
     // as the validator's while the note still waited in escrow.
     let stackNotPolled = false;
+    // The clearing events (NOTE CLEARED FROM FRONT / INTO CASHBOX) belong to the validator's reset
+    // routine: the first reply of a session, or after SLAVE RESET in the same reply. Anywhere else
+    // they are the validator's word for a note it says it cleared without a reset: a violation,
+    // never a recovered credit (hostile campaign seed 1322: a mid-session CLEARED INTO CASHBOX,
+    // channel 0, credited a 20 that was never there, a 10 in the cashbox).
+    let resetNow = this.gap;
     for (const e of events) {
+      if (e.code === EVENT.SLAVE_RESET) resetNow = true;
+      if ((e.code === EVENT.CLEARED_INTO_CASHBOX || e.code === EVENT.CLEARED_FROM_FRONT) && !resetNow) {
+        noteEvents++;
+        this.violation('clearing-without-reset', describe(e));
+        continue;
+      }
       if (FAULT_EVENTS.has(e.code)) faults.add(e.code);
       if (e.code !== EVENT.DISABLED && e.code !== EVENT.CASHBOX_REPLACED) idle = false;
       if (e.code === EVENT.SLAVE_RESET) this.needSetup = true; // inhibits and enable are lost at a reset (field report: re-send them)
