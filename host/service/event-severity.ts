@@ -9,7 +9,8 @@ export type Severity = 'info' | 'warning' | 'critical';
  * and clear take the severity of the fault's kind (a ledger that failed its check is critical, a
  * closed table is information), so "critical" lists every critical fault.
  */
-const CRITICAL = new Set(['round.void', 'meter.clear', 'misread', 'service.denied', 'bill.refused']);
+// A peer table host caught lying about a transfer (host/transfers/) is a credit refused, as a lying acceptor's note is.
+const CRITICAL = new Set(['round.void', 'meter.clear', 'misread', 'service.denied', 'bill.refused', 'transfer.alarm']);
 const WARNING = new Set([
   'bill.return',
   'cashbox.drop',
@@ -24,6 +25,8 @@ const WARNING = new Set([
   'service.account',
   'station.credential',
   'jackpot.reset',
+  // A debit given back: the receiver said it never took it.
+  'transfer.reverse',
 ]);
 export const TILT_TYPES: readonly string[] = ['tilt.raise', 'tilt.clear'];
 

@@ -23,6 +23,12 @@ describe('event log filters', () => {
     assert.equal(severityOf('round.void'), 'critical');
   });
 
+  it('a peer table host caught lying about a transfer is critical, like a refused note; a transfer reversed is a warning', () => {
+    assert.equal(severityOf('transfer.alarm'), 'critical');
+    assert.equal(severityOf('transfer.reverse'), 'warning');
+    assert.equal(severityOf('transfer.in'), 'info');
+  });
+
   it('builds the filter from the groups, the severity and the span or the typed minutes', () => {
     const now = Date.UTC(2026, 0, 10, 12, 0, 0);
     assert.deepEqual(eventFilter(INITIAL_CHOICES, now), {});
