@@ -15,3 +15,4 @@ export * from './compose.js';
 export * from './patch.js';
 export * from './units.js';
 export * from './station-device.js';
+export * from './transfer-requests.js';

@@ -3,6 +3,7 @@ import { PatchOps } from './patch.js';
 import { RefusalReason } from './refusals.js';
 import { DecisionAction, Spot } from './round.js';
 import { SERVICE_COMMANDS } from './service.js';
+import { TRANSFER_COMMANDS } from './transfer-requests.js';
 import { MinorUnits, StationNumber } from './units.js';
 import { Language, PublicPanel, PublicRound, SnapshotState, ViewName } from './views.js';
 
@@ -54,6 +55,8 @@ export const CommandBody = z.discriminatedUnion('name', [
   z.strictObject({ name: z.literal('decide'), action: DecisionAction, amount: MinorUnits.positive().optional() }),
   /** Asks for the station's whole credit to be paid by an attendant (handpay); the station locks until paid. */
   z.strictObject({ name: z.literal('cash-out') }),
+  /** A station's credit moved between the tables it follows (protocol/transfer-requests.ts). */
+  ...TRANSFER_COMMANDS,
   /** Service mode: sign-in, pages, actions and the second person's confirmation (protocol/service.ts). */
   ...SERVICE_COMMANDS,
 ]);

@@ -132,6 +132,12 @@ export const REFUSAL_REASONS = [
   'streak-open',
   // An additional bet on another seat's hand the text does not let a station place there.
   'not-on-other-seat',
+  // A station's credit moved between the tables it follows (issue 34, protocol/transfer-requests.ts):
+  // `move-credit` at a table that is not the station's home, `leave-table` at its home, a table
+  // that is not a peer of this one.
+  'not-home-table',
+  'not-away-table',
+  'unknown-table',
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
