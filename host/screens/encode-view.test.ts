@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { encodeView } from './view-hub.js';
+import { encodeView } from './encode-view.js';
 
 describe('encodeView', () => {
   it('writes the same text as JSON.stringify, whether a part was encoded before or not', () => {

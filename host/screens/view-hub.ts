@@ -1,6 +1,4 @@
 import {
-  diffParts,
-  MAX_RECALL_ROUNDS,
   protocolError,
   REMOTE_STATION_BASE,
   stationOf,
@@ -11,10 +9,7 @@ import {
   type PublicPanel,
   type ServiceState,
   type StationOwnState,
-  type StationRecallRound,
   type StationState,
-  type TableState as TableView,
-  type JackpotView,
   type PartName,
   type PublicPartName,
   type ViewName,
@@ -27,8 +22,13 @@ import type { StationGate } from '../floor/station-gates.js';
 import type { ServiceHost } from '../service/service-host.js';
 import type { LiveTable } from '../table/runtime.js';
 import type { Outcome } from '../../engine/table/game.js';
-import { recallRound, type RecallSource } from './recall.js';
-import { stationKey, stationsKey } from './station-reads.js';
+import type { RecallSource } from './recall.js';
+import { stationsKey } from './station-reads.js';
+import { encodeView, patchMessage } from './encode-view.js';
+import { sameDeps } from './same-deps.js';
+import { StationRecall } from './station-recall.js';
+import { stationOwnView, stationViewDeps } from './station-view.js';
+import { tableView, tableViewDeps, type ViewSources } from './table-view.js';
 
 /** `conn` names the one connection whose view changed (service mode is per connection); absent: every subscriber. */
 export type ViewListener = (view: ViewName, conn?: string) => void;
@@ -48,18 +48,6 @@ export interface ViewSink {
 /** A station's views are sent as patches; the table display and service mode come whole. */
 function patched(view: ViewName): boolean {
   return stationOf(view) !== null;
-}
-
-/**
- * A patch message for a new version, or null when the patch would not be smaller than the whole
- * (`wholeBytes`, the whole message's length) or there is nothing to say (the content is the same
- * JSON in another key order).
- */
-function patchMessage(head: string, version: number, before: object, after: object, wholeBytes: number): SharedMessage | null {
-  const ops = diffParts(before, after);
-  if (ops.length === 0) return null;
-  const text = `${head},"version":${version},"ops":${JSON.stringify(ops)}}`;
-  return text.length < wholeBytes ? new SharedMessage(text) : null;
 }
 
 export type ApplyResult = { ok: true; version: number } | { ok: false; error: ProtocolError };
@@ -97,41 +85,6 @@ export interface HubCounters {
   parts: number;
 }
 
-/** Two dependency lists are equal when each element is the same value, arrays compared element by element. */
-function sameDeps(a: readonly unknown[], b: readonly unknown[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i];
-    const y = b[i];
-    if (x === y) continue;
-    if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length || x.some((v, j) => v !== y[j])) return false;
-  }
-  return true;
-}
-
-/**
- * A view's JSON, the same text as `JSON.stringify(state)`, with each top-level part that is an
- * object encoded once while it lives: the round view is shared by every screen, a recall list
- * and the pay table by every build of a station, and none of them is changed in place (a change
- * makes a new object). The parts are views' plain data: no `toJSON`, no functions.
- */
-export function encodeView(state: object, parts: WeakMap<object, string>): string {
-  let out = '';
-  for (const [k, v] of Object.entries(state)) {
-    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-    let json: string;
-    if (typeof v === 'object' && v !== null) {
-      const cached = parts.get(v);
-      if (cached === undefined) {
-        json = JSON.stringify(v);
-        parts.set(v, json);
-      } else json = cached;
-    } else json = JSON.stringify(v);
-    out += `${out === '' ? '{' : ','}${JSON.stringify(k)}:${json}`;
-  }
-  return out === '' ? '{}' : `${out}}`;
-}
-
 /**
  * Every screen's view, built once per change. Each view kind (the table display, each station,
  * each service console) is a pure projection of the table's state and the floor's; the hub
@@ -147,10 +100,8 @@ export class ViewHub {
   private readonly listeners = new Set<ViewListener>();
   private floor: StationGate | null = null;
   private service: ServiceHost | null = null;
-  /** Each station's recall as last read, with the ledger's recall version it was read at. */
-  private readonly recall = new Map<number, { version: number; list: StationRecallRound[] }>();
-  /** Recorded rounds split by station, newest last. */
-  private readonly rounds = new Map<string, Map<number, StationRecallRound>>();
+  /** Each station's last rounds, read from the ledger's recall. */
+  private readonly recall: StationRecall;
   /** The JSON of parts views share (the round, a recall list, the pay table), encoded once while they live. */
   private readonly encoded = new WeakMap<object, string>();
   readonly counters: HubCounters = { changes: 0, built: 0, encoded: 0, parts: 0 };
@@ -165,9 +116,10 @@ export class ViewHub {
     private readonly config: TableConfig,
     private readonly softwareVersion: string,
     private readonly table: LiveTable,
-    private readonly recallSource: RecallSource,
+    recallSource: RecallSource,
   ) {
     this.payTable = [...table.payTable];
+    this.recall = new StationRecall(recallSource);
     table.onChange(() => this.refreshAll(true));
   }
 
@@ -508,153 +460,27 @@ export class ViewHub {
     return this.languages.get(this.key(view, conn)) ?? this.config.defaultLanguage;
   }
 
+  /** What the table display's and the stations' views are projected from. */
+  private sources(): ViewSources {
+    return { config: this.config, table: this.table, floor: this.floor };
+  }
+
   /** What a view is built from: the parts of the table's and the floor's state it shows. */
   private depsOf(view: ViewName, conn?: string): unknown[] {
-    const s = this.table.state;
-    const round = this.table.view();
     const language = this.languageOf(view, conn);
     const station = stationOf(view);
-    if (station !== null) {
-      // Grouped by station once per state: each station compares its own share, not the whole lists.
-      return [
-        language,
-        ...stationKey(s, this.table.stationInputs(), station),
-        // Faults and handpays come as new objects each time they are asked for: compared by content.
-        JSON.stringify(this.floor?.notices(station) ?? null),
-        JSON.stringify(this.floor?.cashout(station) ?? null),
-        this.floor?.refuse(station, 'place-bet')?.refusal,
-        this.recallOf(station),
-      ];
-    }
-    if (view === 'table')
-      // The shoe holds the progressive's pools (a reset, a round's chips); its gate is in the faults.
-      return [
-        round,
-        language,
-        s.params,
-        s.shoe,
-        s.shoeNo,
-        s.history,
-        this.table.stadium(),
-        JSON.stringify(this.floor?.notices(null) ?? null),
-        s.lastJackpotHit,
-        s.faults,
-      ];
+    if (station !== null) return stationViewDeps(this.sources(), station, language, this.recall.of(station));
+    if (view === 'table') return tableViewDeps(this.sources(), language);
     return [language];
   }
 
   private build(view: ViewName, conn?: string): ViewState | StationOwnState {
-    const c = this.config;
     const language = this.languageOf(view, conn);
     const station = stationOf(view);
-    if (station !== null) return this.buildStation(station, language);
-    if (view === 'service') {
-      if (this.service && conn !== undefined) return this.service.state(conn, language);
-      const signedOut: ServiceState = { kind: 'service', tableId: c.tableId, softwareVersion: this.softwareVersion, language, signedIn: false };
-      return signedOut;
-    }
-    const s = this.table.state;
-    const extras = this.table.tableExtras(c.seats);
-    const stadium = this.table.stadium();
-    const table: TableView = {
-      kind: 'table',
-      tableId: c.tableId,
-      game: c.game,
-      profile: c.profile,
-      currency: c.currency,
-      limits: s.params.limits,
-      language,
-      seats: extras.seats,
-      round: this.table.view(),
-      ...(this.floor ? { tilts: this.floor.notices(null) } : {}),
-      bets: extras.bets,
-      presentation: extras.presentation,
-      ...(extras.lastRound ? { lastRound: true } : {}),
-      ...(extras.roads ? { roads: extras.roads } : {}),
-      ...(extras.history ? { history: extras.history } : {}),
-      ...(extras.streaks ? { streaks: extras.streaks.map((x) => ({ seat: x.seat, wins: x.wins, open: x.open.map((o) => ({ ...o })) })) } : {}),
-      ...(stadium ? { stadium } : {}),
-      ...this.jackpotView(),
-    };
-    return table;
-  }
-
-  private buildStation(station: number, language: Language): StationOwnState {
-    const c = this.config;
-    const cfg = c.stations.find((s) => s.station === station);
-    if (!cfg && !isRemote(this.table.state.params, station)) throw new Error(`no station ${station} at this table`);
-    const own = this.table.station(station);
-    const jackpot = this.jackpotView().jackpot;
-    // A fault or a pending handpay closes this station's betting even while the table's is open.
-    const open = own.betting.open && !this.floor?.refuse(station, 'place-bet');
-    const state: StationOwnState = {
-      kind: 'station',
-      station,
-      ...(cfg ? { seat: cfg.seat } : {}),
-      game: c.game,
-      currency: c.currency,
-      limits: this.table.state.params.limits,
-      language,
-      credit: own.credit,
-      betting: { ...own.betting, open },
-      decision: own.decision,
-      ...(this.floor ? { tilts: this.floor.notices(station), cashout: this.floor.cashout(station) } : {}),
-      recall: this.recallOf(station),
-      payTable: this.payTable,
-      presentation: this.table.presentation,
-      ...(jackpot ? { jackpot: { stake: jackpot.stake, stopped: jackpot.stopped } } : {}),
-    };
-    return state;
-  }
-
-  /** The progressive's pools, its last award and its gate, for the table display (nothing where the table plays none). */
-  private jackpotView(): { jackpot?: JackpotView } {
-    const p = this.table.progressive();
-    if (!p) return {};
-    const s = this.table.state;
-    const hit = s.lastJackpotHit;
-    return {
-      jackpot: {
-        reference: p.reference,
-        stake: p.stake,
-        levels: p.levels.map((l) => ({ level: l.level, pool: l.pool })),
-        ...(hit ? { lastHit: { roundId: hit.roundId, seat: hit.seat, combination: hit.combination, level: hit.level, amount: hit.amount } } : {}),
-        stopped: (s.faults.jackpotStopped ?? null) !== null,
-      },
-    };
-  }
-
-  /**
-   * A station's last rounds from the ledger's recall, read again only when a round it played in
-   * was recorded. Each round's record is read and split by station once (a stadium's round holds
-   * hundreds of stations' lines), then every station takes its own part of it.
-   */
-  private recallOf(station: number): StationRecallRound[] {
-    const version = this.recallSource.recallVersion(station);
-    const had = this.recall.get(station);
-    if (had && had.version === version) return had.list;
-    const list = this.recallSource.recallIds(station, MAX_RECALL_ROUNDS).flatMap((id) => {
-      const own = this.recallRounds(id)?.get(station);
-      return own ? [own] : [];
-    });
-    this.recall.set(station, { version, list });
-    return list;
-  }
-
-  /** A recorded round, split by station once; the newest rounds are kept (a station recalls ten). */
-  private recallRounds(roundId: string): Map<number, StationRecallRound> | null {
-    const had = this.rounds.get(roundId);
-    if (had) return had;
-    const record = this.recallSource.round(roundId);
-    if (!record) return null;
-    const byStation = new Map<number, StationRecallRound>();
-    for (const s of new Set([...record.bets.map((b) => b.station), ...record.lines.map((l) => l.station)])) byStation.set(s, recallRound(record, s));
-    this.rounds.set(roundId, byStation);
-    // Twice a station's recall: every station's ten are in here.
-    for (const oldest of this.rounds.keys()) {
-      if (this.rounds.size <= 2 * MAX_RECALL_ROUNDS + 2) break;
-      this.rounds.delete(oldest);
-    }
-    return byStation;
+    if (station !== null) return stationOwnView(this.sources(), station, language, { recall: this.recall.of(station), payTable: this.payTable });
+    if (view !== 'service') return tableView(this.sources(), language);
+    if (this.service && conn !== undefined) return this.service.state(conn, language);
+    const signedOut: ServiceState = { kind: 'service', tableId: this.config.tableId, softwareVersion: this.softwareVersion, language, signedIn: false };
+    return signedOut;
   }
 }

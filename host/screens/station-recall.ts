@@ -1,0 +1,46 @@
+import { MAX_RECALL_ROUNDS, type StationRecallRound } from '../../protocol/index.js';
+import { recallRound, type RecallSource } from './recall.js';
+
+/**
+ * Each station's last rounds from the ledger's recall, read again only when a round it played in
+ * was recorded. Each round's record is read and split by station once (a stadium's round holds
+ * hundreds of stations' lines), then every station takes its own part of it.
+ */
+export class StationRecall {
+  /** Each station's recall as last read, with the ledger's recall version it was read at. */
+  private readonly recall = new Map<number, { version: number; list: StationRecallRound[] }>();
+  /** Recorded rounds split by station, newest last. */
+  private readonly rounds = new Map<string, Map<number, StationRecallRound>>();
+
+  constructor(private readonly source: RecallSource) {}
+
+  /** A station's recall list: the same array while its recall version stands (so encoded once). */
+  of(station: number): StationRecallRound[] {
+    const version = this.source.recallVersion(station);
+    const had = this.recall.get(station);
+    if (had && had.version === version) return had.list;
+    const list = this.source.recallIds(station, MAX_RECALL_ROUNDS).flatMap((id) => {
+      const own = this.split(id)?.get(station);
+      return own ? [own] : [];
+    });
+    this.recall.set(station, { version, list });
+    return list;
+  }
+
+  /** A recorded round, split by station once; the newest rounds are kept (a station recalls ten). */
+  private split(roundId: string): Map<number, StationRecallRound> | null {
+    const had = this.rounds.get(roundId);
+    if (had) return had;
+    const record = this.source.round(roundId);
+    if (!record) return null;
+    const byStation = new Map<number, StationRecallRound>();
+    for (const s of new Set([...record.bets.map((b) => b.station), ...record.lines.map((l) => l.station)])) byStation.set(s, recallRound(record, s));
+    this.rounds.set(roundId, byStation);
+    // Twice a station's recall: every station's ten are in here.
+    for (const oldest of this.rounds.keys()) {
+      if (this.rounds.size <= 2 * MAX_RECALL_ROUNDS + 2) break;
+      this.rounds.delete(oldest);
+    }
+    return byStation;
+  }
+}

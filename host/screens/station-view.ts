@@ -1,0 +1,52 @@
+import type { Language, StationOwnState, StationRecallRound, StationState } from '../../protocol/index.js';
+import { isRemote } from '../../engine/table/state.js';
+import { stationKey } from './station-reads.js';
+import { jackpotView, type ViewSources } from './table-view.js';
+
+/** What a station's own part shows besides the table's state: its recall and the table's pay table (each the same array while it stands). */
+export interface StationExtras {
+  readonly recall: StationRecallRound[];
+  readonly payTable: StationState['payTable'];
+}
+
+/** A station's own part of its view (the public parts, the round and the panel, are sent apart). */
+export function stationOwnView(src: ViewSources, station: number, language: Language, extras: StationExtras): StationOwnState {
+  const { config: c, table, floor } = src;
+  const cfg = c.stations.find((s) => s.station === station);
+  if (!cfg && !isRemote(table.state.params, station)) throw new Error(`no station ${station} at this table`);
+  const own = table.station(station);
+  const jackpot = jackpotView(table).jackpot;
+  // A fault or a pending handpay closes this station's betting even while the table's is open.
+  const open = own.betting.open && !floor?.refuse(station, 'place-bet');
+  return {
+    kind: 'station',
+    station,
+    ...(cfg ? { seat: cfg.seat } : {}),
+    game: c.game,
+    currency: c.currency,
+    limits: table.state.params.limits,
+    language,
+    credit: own.credit,
+    betting: { ...own.betting, open },
+    decision: own.decision,
+    ...(floor ? { tilts: floor.notices(station), cashout: floor.cashout(station) } : {}),
+    recall: extras.recall,
+    payTable: extras.payTable,
+    presentation: table.presentation,
+    ...(jackpot ? { jackpot: { stake: jackpot.stake, stopped: jackpot.stopped } } : {}),
+  };
+}
+
+/** What a station's own part is built from: its share of the table's state (station-reads.ts), the floor's word on it, its recall. */
+export function stationViewDeps({ table, floor }: ViewSources, station: number, language: Language, recall: StationRecallRound[]): unknown[] {
+  // Grouped by station once per state: each station compares its own share, not the whole lists.
+  return [
+    language,
+    ...stationKey(table.state, table.stationInputs(), station),
+    // Faults and handpays come as new objects each time they are asked for: compared by content.
+    JSON.stringify(floor?.notices(station) ?? null),
+    JSON.stringify(floor?.cashout(station) ?? null),
+    floor?.refuse(station, 'place-bet')?.refusal,
+    recall,
+  ];
+}
