@@ -59,20 +59,38 @@ export const layers = {
       stadium: [],
       // Credit moved between table hosts (issue 34): a pure protocol over the ledger's transfer entries.
       transfers: [],
+      // The links between table hosts of a floor carrying transfers (issue 34): peers' credentials, the pinned links.
+      peers: ['screens', 'transfers'],
       table: ['config'],
       tilts: ['table'],
       devices: ['config', 'recovery', 'stadium', 'table'],
       floor: ['config', 'devices', 'table', 'tilts'],
       service: ['config', 'devices', 'floor', 'stadium', 'table', 'tilts'],
       screens: ['config', 'floor', 'service', 'stadium', 'table'],
-      server: ['screens', 'stadium'],
+      server: ['peers', 'screens', 'stadium'],
       // The station agent runs on a remote station's machine: its acceptor, its screen, its link to the host.
       'station-agent': ['server', 'stadium'],
       autoplay: ['config', 'floor', 'screens', 'table'],
       testing: ['config', 'floor', 'screens', 'table', 'tilts'],
       // The start's steps (host/start-host.ts calls them in order): the composition root's own
       // wiring, so it may import every folder the host runs (not the station agent, not the test kit).
-      start: ['autoplay', 'config', 'devices', 'floor', 'logging', 'metrics', 'recovery', 'screens', 'server', 'service', 'stadium', 'table', 'tilts'],
+      start: [
+        'autoplay',
+        'config',
+        'devices',
+        'floor',
+        'logging',
+        'metrics',
+        'peers',
+        'recovery',
+        'screens',
+        'server',
+        'service',
+        'stadium',
+        'table',
+        'tilts',
+        'transfers',
+      ],
     },
   },
   renderer: {

@@ -5,6 +5,7 @@ import { MAX_MESSAGE_BYTES } from '../../protocol/index.js';
 import type { ScreenSession, ScreenTransport } from '../screens/screen-session.js';
 import { TokenBucket } from '../screens/token-bucket.js';
 import type { TableCertificate } from '../stadium/table-certificate.js';
+import type { PeerConnection } from '../peers/peer-listener.js';
 import { clientLog, ConnectionGuard, type ConnectionLimits, type GuardClose } from './connection-guard.js';
 
 /** One connection of a station agent's bill acceptor, as the host's remote acceptors take it. */
@@ -21,6 +22,8 @@ export interface LanServerDeps {
   openSession: (transport: ScreenTransport) => ScreenSession;
   /** A station agent's bill acceptor link (`/station-device`). */
   openDevice: (send: (text: string, written: () => void) => void, close: (code: number, reason: string) => void) => DeviceConnection;
+  /** A peer table host's link carrying transfers (`/peer`, host/peers/); none when the table has no peers. */
+  openPeer?: (send: (text: string) => void, close: (code: number, reason: string) => void) => PeerConnection;
   certificate: TableCertificate;
   /** The hello deadline and the caps of this listener (connection-guard.ts). */
   connections: ConnectionLimits;
@@ -101,6 +104,24 @@ export async function createLanServer(
     socket.on('close', () => device.dispose());
     socket.on('error', (err) => log.warn({ err }, 'station device websocket error'));
   });
+  const openPeer = deps.openPeer;
+  if (openPeer) {
+    app.get('/peer', { websocket: true }, (socket, req) => {
+      const log = clientLog(deps.log, req.socket);
+      if (refuseBrowsers(req.headers.origin, log, (c, r) => socket.close(c, r))) return;
+      const peer = openPeer(
+        (text) => socket.send(text),
+        (code, reason) => {
+          socket.close(code, reason);
+          socket.terminate();
+        },
+      );
+      guard.watch(req.socket, () => peer.greeted());
+      socket.on('message', (data, isBinary) => peer.receive(isBinary ? '' : data.toString(), isBinary));
+      socket.on('close', () => peer.dispose());
+      socket.on('error', (err) => log.warn({ err }, 'peer websocket error'));
+    });
+  }
   await app.listen({ host, port });
   const address = app.server.address();
   const bound = typeof address === 'object' && address ? address.port : port;

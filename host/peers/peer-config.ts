@@ -1,0 +1,58 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { TableId } from '../../ledger/transfer-terms.js';
+import { StationNumber } from '../../protocol/index.js';
+
+/** The file beside the ledger that names this host's peers (owner-only: it holds their secrets for us). */
+export const PEERS_FILE = 'peers.json';
+
+/**
+ * What a peer table's host gave this one when it enrolled it: where it listens, its certificate
+ * pinned (the only trust anchor of the link; its SHA-256 must match), and the secret it knows this
+ * host by. Like a remote station's enrolment file (host/stadium/enrolment-file.ts).
+ */
+export const PeerEnrolment = z.strictObject({
+  /** The peer table's id: what it says it is in its welcome, and the link's name here. */
+  table: TableId,
+  /** Its LAN listener, `https://host:port`. */
+  url: z.url({ protocol: /^https$/ }),
+  certificate: z.string().min(100).max(20_000),
+  fingerprint: z.string().regex(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/),
+  secret: z.string().min(32).max(128),
+});
+export type PeerEnrolment = z.infer<typeof PeerEnrolment>;
+
+/** One peer as this host is configured with it: its enrolment, and the stations whose home it is. */
+export const Peer = z.strictObject({
+  enrolment: PeerEnrolment,
+  /** The remote stations homed at that table (their bill acceptor is its): a station listed under no peer is homed here. */
+  stations: z.array(StationNumber).max(250),
+});
+export type Peer = z.infer<typeof Peer>;
+
+export const PeersFile = z
+  .strictObject({ v: z.literal(1), peers: z.array(Peer).max(16) })
+  .refine((f) => new Set(f.peers.map((p) => p.enrolment.table)).size === f.peers.length, { message: 'a peer table is listed twice' })
+  .refine((f) => new Set(f.peers.flatMap((p) => p.stations)).size === f.peers.flatMap((p) => p.stations).length, {
+    message: 'a station is homed at two tables',
+  });
+export type PeersFile = z.infer<typeof PeersFile>;
+
+export function readPeers(dataDir: string): PeersFile | null {
+  try {
+    return PeersFile.parse(JSON.parse(readFileSync(path.join(dataDir, PEERS_FILE), 'utf8')));
+  } catch (e) {
+    if (e instanceof Error && 'code' in e && e.code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+export function writePeers(dataDir: string, peers: PeersFile): void {
+  writeFileSync(path.join(dataDir, PEERS_FILE), JSON.stringify(PeersFile.parse(peers), null, 1), { mode: 0o600, flush: true });
+}
+
+/** The home table of a station, as this host's peers say (this table when no peer lists it). */
+export function homeOf(self: TableId, peers: readonly Peer[], station: number): TableId {
+  return peers.find((p) => p.stations.includes(station))?.enrolment.table ?? self;
+}

@@ -1,0 +1,76 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { TableId } from '../../ledger/transfer-terms.js';
+
+/** The file beside the ledger that holds each peer table's credential, hashed (owner-only). */
+export const PEER_CREDENTIALS_FILE = 'peer-credentials.json';
+
+const Enrolled = z.strictObject({
+  table: TableId,
+  /** SHA-256 of the secret, hex: the secret is handed to the peer once, at enrolment, and never kept. */
+  secretSha256: z.string().regex(/^[0-9a-f]{64}$/),
+  enrolledAt: z.string().max(40),
+});
+const Registry = z.strictObject({ v: z.literal(1), peers: z.array(Enrolled).max(64) });
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+/**
+ * The peer tables allowed to dial this host, each with its own credential, as remote stations are
+ * (host/stadium/remote-stations.ts): a secret of 256 random bits, kept only as its SHA-256, the
+ * secret handed to the peer's host once. A peer is known by the table id it was enrolled as and
+ * by nothing it says: its hello names the table and must carry that table's secret.
+ */
+export class PeerCredentials {
+  private peers: z.infer<typeof Enrolled>[];
+
+  constructor(
+    private readonly file: string | null,
+    private readonly clock: () => Date = () => new Date(),
+  ) {
+    this.peers = file && existsSync(file) ? Registry.parse(JSON.parse(readFileSync(file, 'utf8'))).peers : [];
+  }
+
+  static inDataDir(dataDir: string): PeerCredentials {
+    return new PeerCredentials(path.join(dataDir, PEER_CREDENTIALS_FILE));
+  }
+
+  /** Enrols (or enrols again: the old secret stops working) the peer table `table`; the secret, to hand to its host once. */
+  enrol(table: TableId): string {
+    const secret = randomBytes(32).toString('base64url');
+    this.peers = [
+      ...this.peers.filter((p) => p.table !== table),
+      { table, secretSha256: sha256(secret).toString('hex'), enrolledAt: this.clock().toISOString() },
+    ];
+    this.save();
+    return secret;
+  }
+
+  revoke(table: TableId): boolean {
+    const before = this.peers.length;
+    this.peers = this.peers.filter((p) => p.table !== table);
+    this.save();
+    return this.peers.length !== before;
+  }
+
+  /** Whether `secret` is the credential of the peer table `table`, compared in constant time. */
+  verify(table: TableId, secret: string): boolean {
+    const p = this.peers.find((e) => e.table === table);
+    return p !== undefined && timingSafeEqual(Buffer.from(p.secretSha256, 'hex'), sha256(secret));
+  }
+
+  tables(): TableId[] {
+    return this.peers.map((p) => p.table);
+  }
+
+  private save(): void {
+    if (!this.file) return;
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ v: 1, peers: this.peers }, null, 1), { mode: 0o600, flush: true });
+    renameSync(tmp, this.file);
+  }
+}

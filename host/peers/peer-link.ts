@@ -1,0 +1,139 @@
+import { Agent } from 'node:https';
+import type { PeerCertificate } from 'node:tls';
+import type { Logger } from 'pino';
+import WebSocket from 'ws';
+import type { TableId } from '../../ledger/transfer-terms.js';
+import type { TransferMessage } from '../transfers/messages.js';
+import type { PeerEnrolment } from './peer-config.js';
+import { decodePeer, PEER_PROTOCOL_VERSION, PeerWelcome, type PeerInbound } from './peer-wire.js';
+
+/** The TLS settings of a link to a peer: its certificate from the enrolment is the only trust anchor, and its SHA-256 must match. */
+export function pinnedPeerAgent(peer: PeerEnrolment): Agent {
+  return new Agent({
+    ca: peer.certificate,
+    checkServerIdentity: (_host: string, cert: PeerCertificate) =>
+      cert.fingerprint256 === peer.fingerprint ? undefined : new Error(`the peer's certificate is not the one enrolled (${cert.fingerprint256})`),
+    keepAlive: false,
+  });
+}
+
+export function pinnedPeerSocket(peer: PeerEnrolment, agent: Agent): WebSocket {
+  const url = new URL('/peer', peer.url);
+  url.protocol = 'wss:';
+  return new WebSocket(url, { agent, handshakeTimeout: 10_000, perMessageDeflate: false });
+}
+
+export interface PeerLinkOptions {
+  /** This host's table id, as the peer enrolled it. */
+  readonly self: TableId;
+  readonly peer: PeerEnrolment;
+  readonly log: Logger;
+  /** Opens the socket (the pinned one); tests pass their own. */
+  readonly connect?: () => WebSocket;
+  readonly onLink?: (up: boolean) => void;
+}
+
+/**
+ * The link this host dials to one peer table, and sends its transfer messages over: the peer's
+ * certificate pinned, `hello-peer` with the secret the peer enrolled this host with, up only once
+ * the peer's welcome names the table enrolled. Dialled again after a drop, backing off from
+ * 200 ms, doubled, capped at 5 s, jittered (as a station agent's link). A message sent while it is
+ * down is dropped: the transfer protocol asks again from its journal on its next tick.
+ */
+export class PeerLink {
+  private socket: WebSocket | null = null;
+  private up = false;
+  private stopped = false;
+  private attempt = 0;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private readonly agent: Agent | null;
+  /** Messages sent, and dropped because the link was down. */
+  readonly counts = { sent: 0, dropped: 0, dials: 0 };
+
+  constructor(private readonly o: PeerLinkOptions) {
+    this.agent = o.connect ? null : pinnedPeerAgent(o.peer);
+  }
+
+  get table(): TableId {
+    return this.o.peer.table;
+  }
+
+  start(): void {
+    this.dial();
+  }
+
+  connected(): boolean {
+    return this.up;
+  }
+
+  send(message: TransferMessage): boolean {
+    const ws = this.socket;
+    if (!this.up || !ws || ws.readyState !== ws.OPEN) {
+      this.counts.dropped++;
+      return false;
+    }
+    const carry: PeerInbound = { type: 'transfer', message };
+    ws.send(JSON.stringify(carry));
+    this.counts.sent++;
+    return true;
+  }
+
+  /** Drops the socket now (a cut): the link dials again after its backoff. */
+  cut(): void {
+    this.socket?.terminate();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.socket?.terminate();
+    this.agent?.destroy();
+  }
+
+  private dial(): void {
+    if (this.stopped) return;
+    this.counts.dials++;
+    const ws = this.o.connect ? this.o.connect() : pinnedPeerSocket(this.o.peer, this.agent ?? pinnedPeerAgent(this.o.peer));
+    this.socket = ws;
+    ws.on('open', () => {
+      const hello: PeerInbound = { type: 'hello-peer', protocol: PEER_PROTOCOL_VERSION, table: this.o.self, secret: this.o.peer.secret };
+      ws.send(JSON.stringify(hello));
+    });
+    ws.on('message', (data, isBinary) => this.receive(ws, isBinary ? '' : String(data)));
+    ws.on('error', (err) => this.o.log.warn({ peer: this.o.peer.table, err: err.message }, 'link to a peer table failed'));
+    ws.on('close', (code, reason) => {
+      if (this.socket !== ws) return;
+      this.socket = null;
+      this.setUp(false);
+      if (this.stopped) return;
+      if (code >= 4000) this.o.log.warn({ peer: this.o.peer.table, code, reason: String(reason) }, 'a peer table closed the link');
+      const ms = Math.min(5000, 200 * 2 ** this.attempt++) * (0.5 + Math.random() / 2);
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = null;
+        this.dial();
+      }, ms);
+    });
+  }
+
+  private receive(ws: WebSocket, text: string): void {
+    const d = decodePeer(PeerWelcome, text);
+    if (!d.ok || d.message.table !== this.o.peer.table || d.message.protocol !== PEER_PROTOCOL_VERSION || this.up) {
+      this.o.log.error(
+        { peer: this.o.peer.table, error: d.ok ? `welcome from ${d.message.table}` : d.error },
+        'a peer table answered otherwise than its enrolment: link dropped',
+      );
+      ws.terminate();
+      return;
+    }
+    this.attempt = 0;
+    this.setUp(true);
+  }
+
+  private setUp(up: boolean): void {
+    if (this.up === up) return;
+    this.up = up;
+    this.o.log.info({ peer: this.o.peer.table, up }, up ? 'linked to a peer table' : 'link to a peer table down');
+    this.o.onLink?.(up);
+  }
+}

@@ -1,0 +1,97 @@
+import type { Logger } from 'pino';
+import type { TableId } from '../../ledger/transfer-terms.js';
+import { TokenBucket } from '../screens/token-bucket.js';
+import type { PeerCredentials } from './peer-credentials.js';
+import { decodePeer, PEER_PROTOCOL_VERSION, PeerHello, PeerInbound, type PeerWelcome } from './peer-wire.js';
+
+/**
+ * A peer's messages at once, and a second sustained: a host asks again about each of its open
+ * transfers once a tick, so a floor of busy tables stays far under it; a link over it is not a
+ * host keeping the protocol, and is closed.
+ */
+export const PEER_LIMITS = { burst: 2_000, perSecond: 1_000 } as const;
+
+/** Why the listener closed a peer's connection (logged, and counted for the tests and /metrics). */
+export const PEER_REFUSALS = ['not-hello', 'wrong-protocol', 'wrong-secret', 'is-self', 'malformed', 'binary', 'rate'] as const;
+export type PeerRefusal = (typeof PEER_REFUSALS)[number];
+
+/** One connection dialled into this host on `/peer`, as the LAN listener drives it. */
+export interface PeerConnection {
+  receive(text: string, binary: boolean): void;
+  dispose(): void;
+  /** Whether the dialler's hello was accepted (the connection guard keeps it then). */
+  greeted(): boolean;
+}
+
+export interface PeerListenerOptions {
+  readonly self: TableId;
+  readonly credentials: PeerCredentials;
+  readonly log: Logger;
+  /** A transfer message from the peer table `link` (authenticated by its secret), unparsed: the transfer step distrusts it. */
+  readonly onMessage: (link: TableId, message: unknown) => void;
+  readonly now?: () => number;
+}
+
+/**
+ * The host's side of the links its peers dial: a hello naming a table enrolled here with that
+ * table's secret, then transfer messages only, within a rate. Anything else closes the connection
+ * and is logged; nothing of it reaches the transfers (so nothing is journalled or credited). One
+ * link per peer table: a new one greeted replaces the one before.
+ */
+export class PeerListener {
+  private readonly live = new Map<TableId, () => void>();
+  readonly refused = new Map<PeerRefusal, number>();
+
+  constructor(private readonly o: PeerListenerOptions) {}
+
+  /** Whether the peer table has a greeted link into this host now. */
+  connected(table: TableId): boolean {
+    return this.live.has(table);
+  }
+
+  open(send: (text: string) => void, close: (code: number, reason: string) => void): PeerConnection {
+    let table: TableId | null = null;
+    let closed = false;
+    const rate = new TokenBucket(PEER_LIMITS.burst, PEER_LIMITS.perSecond, this.o.now ?? (() => performance.now()));
+    const drop = () => {
+      closed = true;
+      if (table !== null && this.live.get(table) === drop) this.live.delete(table);
+    };
+    const refuse = (why: PeerRefusal, code: number, detail: Record<string, unknown> = {}) => {
+      this.refused.set(why, (this.refused.get(why) ?? 0) + 1);
+      this.o.log.warn({ peer: table, refused: why, ...detail }, 'peer link refused');
+      drop();
+      close(code, why);
+    };
+    return {
+      greeted: () => table !== null,
+      dispose: drop,
+      receive: (text, binary) => {
+        if (closed) return;
+        if (binary) return refuse('binary', 1003);
+        if (!rate.take()) return refuse('rate', 1008, { ...PEER_LIMITS });
+        if (table === null) {
+          const d = decodePeer(PeerHello, text);
+          if (!d.ok) return refuse('not-hello', 1008, { error: d.error });
+          const hello = d.message;
+          if (hello.protocol !== PEER_PROTOCOL_VERSION) return refuse('wrong-protocol', 1008, { protocol: hello.protocol });
+          if (hello.table === this.o.self) return refuse('is-self', 4401, { claimed: hello.table });
+          if (!this.o.credentials.verify(hello.table, hello.secret)) return refuse('wrong-secret', 4401, { claimed: hello.table });
+          table = hello.table;
+          this.live.get(table)?.();
+          this.live.set(table, () => {
+            drop();
+            close(4409, 'replaced');
+          });
+          const welcome: PeerWelcome = { type: 'peer-welcome', protocol: PEER_PROTOCOL_VERSION, table: this.o.self };
+          send(JSON.stringify(welcome));
+          this.o.log.info({ peer: table }, 'peer table linked in');
+          return;
+        }
+        const d = decodePeer(PeerInbound, text);
+        if (!d.ok || d.message.type !== 'transfer') return refuse('malformed', 1008, { error: d.ok ? 'hello again' : d.error });
+        this.o.onMessage(table, d.message.message);
+      },
+    };
+  }
+}

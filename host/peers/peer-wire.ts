@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { MAX_MESSAGE_BYTES, utf8ByteLength } from '../../protocol/index.js';
+import { TableId } from '../../ledger/transfer-terms.js';
+
+// The link between two table hosts of one floor (`/peer` on the LAN listener, TLS): the dialling
+// host says who it is with the secret the other enrolled it with, then only carries transfer
+// messages (host/transfers/messages.ts) one way, to the host it dialled. Each host sends over the
+// link it dialled (the other's certificate pinned) and takes over the links dialled into it (the
+// dialler's secret checked): whichever way a message goes, both ends are authenticated.
+
+export const PEER_PROTOCOL_VERSION = 1;
+
+/** A peer's secret as enrolment gives it: 256 random bits, base64url (43 characters). */
+const Secret = z.string().min(32).max(128);
+
+export const PeerHello = z.strictObject({
+  type: z.literal('hello-peer'),
+  protocol: z.number().int(),
+  /** The dialling table, as the listening host enrolled it. */
+  table: TableId,
+  secret: Secret,
+});
+export type PeerHello = z.infer<typeof PeerHello>;
+
+/** What a dialling host sends once welcomed: one transfer message, unparsed here (the transfer step distrusts it). */
+export const PeerCarry = z.strictObject({ type: z.literal('transfer'), message: z.unknown() });
+
+export const PeerInbound = z.discriminatedUnion('type', [PeerHello, PeerCarry]);
+export type PeerInbound = z.infer<typeof PeerInbound>;
+
+/** The listening host's only words: it knows the dialler (and says which table it is itself). */
+export const PeerWelcome = z.strictObject({ type: z.literal('peer-welcome'), protocol: z.number().int(), table: TableId });
+export type PeerWelcome = z.infer<typeof PeerWelcome>;
+
+export function decodePeer<T>(schema: z.ZodType<T>, raw: string): { ok: true; message: T } | { ok: false; error: string } {
+  if (utf8ByteLength(raw) > MAX_MESSAGE_BYTES) return { ok: false, error: 'oversized' };
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (e) {
+    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+  }
+  const r = schema.safeParse(json);
+  return r.success
+    ? { ok: true, message: r.data }
+    : {
+        ok: false,
+        error: r.error.issues
+          .map((i) => `${i.path.join('.')}: ${i.message}`)
+          .join('; ')
+          .slice(0, 400),
+      };
+}
