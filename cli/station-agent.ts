@@ -1,4 +1,4 @@
-// `etg station-agent --enrolment FILE [--bill-acceptor SPEC] [--protocol id003|ssp] [--screen-port N] [--json]`
+// `etg station-agent --enrolment FILE [--join FILE]… [--bill-acceptor SPEC] [--protocol id003|ssp] [--screen-port N] [--json]`
 // (`npm run --silent station-agent -- …`):
 // a remote station's agent on the station's machine: its bill acceptor relayed to the table, its
 // screen served on this machine's loopback (docs/stadium.md).
@@ -19,7 +19,13 @@ export const command = defineCommand({
     "under the station's credential. Every link to the table is TLS to the certificate its enrolment pinned.",
   usage: 'usage: etg station-agent --enrolment FILE [options]',
   options: {
-    enrolment: { type: 'string', value: 'FILE', help: "the station's enrolment file (service mode gives it once, at enrolment)" },
+    enrolment: { type: 'string', value: 'FILE', help: "the station's enrolment file at its home table (service mode gives it once, at enrolment)" },
+    join: {
+      type: 'string',
+      multiple: true,
+      value: 'FILE',
+      help: "another table's enrolment file: the screen follows that table too (one --join per table; the acceptor and credit stay home's)",
+    },
     'bill-acceptor': { type: 'string', value: 'SPEC', default: 'sim', help: 'sim, usb:VID:PID[:serial], tcp:HOST:PORT or serial:PATH (serial:/dev/ttyS0)' },
     protocol: { type: 'string', value: 'id003|ssp', default: 'id003', help: "the acceptor's protocol" },
     currency: { type: 'string', value: 'MOP|HKD', default: 'MOP', help: "the table's currency" },
@@ -44,9 +50,11 @@ export async function run(argv: string[]): Promise<number> {
   const port = v['screen-port'] === undefined ? undefined : Number(v['screen-port']);
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new UsageError('--screen-port must be a port number');
   const enrolment = readEnrolment(path.resolve(v.enrolment));
+  const others = (v.join ?? []).map((file) => readEnrolment(path.resolve(file)));
   const log = pino({ level: process.env.LOG_LEVEL ?? 'warn' }, pino.destination(2));
   const running = await startStationAgent({
     enrolment,
+    others,
     billAcceptor: v['bill-acceptor'] ?? 'sim',
     protocol,
     currency,
@@ -55,8 +63,18 @@ export async function run(argv: string[]): Promise<number> {
     ...(v.relay ? { relay: true } : {}),
     ...(port !== undefined ? { screenPort: port } : {}),
   });
-  const about = { station: enrolment.station, table: enrolment.tableId, host: enrolment.host, screen: running.screenUrl };
-  console.log(v.json ? JSON.stringify(about) : `Station ${about.station} of ${about.table} (${about.host}); screen: ${about.screen ?? 'none'}. Ctrl+C stops.`);
+  const about = {
+    station: enrolment.station,
+    table: enrolment.tableId,
+    host: enrolment.host,
+    joined: others.map((e) => ({ table: e.tableId, station: e.station, host: e.host })),
+    screen: running.screenUrl,
+  };
+  console.log(
+    v.json
+      ? JSON.stringify(about)
+      : `Station ${about.station} of ${about.table} (${about.host})${others.map((e) => `, station ${e.station} of ${e.tableId} (${e.host})`).join('')}; screen: ${about.screen ?? 'none'}. Ctrl+C stops.`,
+  );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

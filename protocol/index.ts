@@ -16,3 +16,4 @@ export * from './patch.js';
 export * from './units.js';
 export * from './station-device.js';
 export * from './transfer-requests.js';
+export * from './station-tables.js';

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Currency } from '../../hardware/billacceptor/notes.js';
+import { MAX_JOINED_TABLES } from '../../protocol/index.js';
 import type { EnrolmentFile } from '../stadium/enrolment-file.js';
 import { ByteRelay } from './byte-relay.js';
 import { DeviceRelay } from './device-relay.js';
@@ -7,7 +8,10 @@ import { pinnedAgent, pinnedSocket } from './pinned-socket.js';
 import { startScreenRelay } from './screen-relay.js';
 
 export interface StationAgentOptions {
+  /** The station's home table: its bill acceptor and its credit belong there. */
   enrolment: EnrolmentFile;
+  /** Other tables the station joins, each enrolled there as at home (its screen follows them all; docs/stadium.md). */
+  others?: readonly EnrolmentFile[];
   /** The acceptor: `sim`, `usb:VID:PID[:serial]`, `tcp:HOST:PORT` or `serial:PATH`. */
   billAcceptor: string;
   protocol: 'id003' | 'ssp';
@@ -34,12 +38,21 @@ export interface RunningAgent {
 
 /**
  * A remote station's agent, on the station's own machine: it drives the station's bill acceptor
- * with the hardware layer and relays its money decisions to the table (DeviceRelay), and serves
- * the station's screen to the browser on this machine, relayed to the table under the station's
- * credential (startScreenRelay). Every link to the table is TLS to the pinned certificate.
+ * with the hardware layer and relays its money decisions to its home table (DeviceRelay), and
+ * serves the station's screen to the browser on this machine, relayed to each table it joined
+ * under the station's credential there (startScreenRelay). Every link to a table is TLS to that
+ * table's pinned certificate, each its own: one lost leaves the others as they were.
  */
 export async function startStationAgent(o: StationAgentOptions): Promise<RunningAgent> {
-  const agent = pinnedAgent(o.enrolment);
+  const joined = [o.enrolment, ...(o.others ?? [])];
+  const seen = new Set<string>();
+  for (const e of joined) {
+    if (seen.has(e.tableId)) throw new Error(`table ${e.tableId} is enrolled twice: one enrolment file per table`);
+    seen.add(e.tableId);
+  }
+  if (joined.length > MAX_JOINED_TABLES) throw new Error(`a station joins ${MAX_JOINED_TABLES} tables at most (${joined.length} enrolments)`);
+  const agents = joined.map((e) => pinnedAgent(e));
+  const agent = agents[0]!;
   const link = {
     enrolment: o.enrolment,
     spec: o.billAcceptor,
@@ -54,10 +67,9 @@ export async function startStationAgent(o: StationAgentOptions): Promise<Running
     o.rendererDir === null
       ? null
       : await startScreenRelay({
-          enrolment: o.enrolment,
+          tables: joined.map((e, i) => ({ enrolment: e, connect: () => pinnedSocket(e, agents[i]!, '/ws') })),
           log: o.log,
           rendererDir: o.rendererDir,
-          connect: () => pinnedSocket(o.enrolment, agent, '/ws'),
           ...(o.screenPort !== undefined ? { port: o.screenPort } : {}),
         });
   return {
@@ -66,7 +78,7 @@ export async function startStationAgent(o: StationAgentOptions): Promise<Running
     async close() {
       await screen?.close();
       await relay.stop();
-      agent.destroy();
+      for (const a of agents) a.destroy();
     },
   };
 }

@@ -82,10 +82,9 @@ describe('the station agent’s screen relay', () => {
   it('passes on only patches that follow what it passed before, asks the table for a part lost on the way, and the screen behind it ends with the table’s view', async () => {
     const table = await fakeTable();
     const relay = await startScreenRelay({
-      enrolment,
+      tables: [{ enrolment, connect: () => new WebSocket(`ws://127.0.0.1:${table.port}`) }],
       log: pino({ level: 'silent' }),
       rendererDir: '/nonexistent',
-      connect: () => new WebSocket(`ws://127.0.0.1:${table.port}`),
     });
     const browser = new WebSocket(`ws://127.0.0.1:${relay.port}/ws`, { origin: `http://127.0.0.1:${relay.port}` });
     const got: HostMessage[] = [];

@@ -1,103 +1,74 @@
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify, { LogController } from 'fastify';
+import Fastify, { LogController, type FastifyRequest } from 'fastify';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type WebSocket from 'ws';
-import { decodeClientMessage, decodeHostMessage, encode, MAX_MESSAGE_BYTES, protocolError, stationView, ViewComposer } from '../../protocol/index.js';
+import { decodeClientMessage, encode, MAX_MESSAGE_BYTES, protocolError, StationTables, stationView } from '../../protocol/index.js';
 import type { EnrolmentFile } from '../stadium/enrolment-file.js';
 import { screenCsp } from '../server/security-headers.js';
+import { relayTable, type TableRelayOptions } from './table-relay.js';
 
 export interface ScreenRelayOptions {
-  enrolment: EnrolmentFile;
+  /** The tables joined, the home first: each enrolment, and how to open a link to its `/ws` over its pinned TLS settings. */
+  tables: readonly { enrolment: EnrolmentFile; connect: () => WebSocket }[];
   log: Logger;
   /** The built renderer (`dist/renderer`): the station's screen is served from this machine. */
   rendererDir: string;
-  /** Opens a link to the table's `/ws` over the pinned TLS settings. */
-  connect: () => WebSocket;
   port?: number;
+  /** A table's flood limit per screen link (tests set it low). */
+  flood?: TableRelayOptions['flood'];
 }
 
 /**
  * The station's own screen, served to the browser on this machine (loopback only) and relayed
- * to the table: the browser proves it is the window the agent opened with a local launch token,
- * and the agent presents the station's credential to the table in its place, so the secret never
- * reaches the browser and the browser never reaches the LAN. Every other message passes as it is
- * (the table grants this station's view and nothing else), but for the parts of the view: the
- * relay applies each patch to its own copy of the view and passes on only what applied, so the
- * screen behind it is never handed a patch that does not follow what it was handed before.
+ * to each table it joined: the browser proves it is the window the agent opened with a local
+ * launch token, and the agent presents the station's credential at each table in its place, so
+ * the secret never reaches the browser and the browser never reaches the LAN (table-relay.ts).
+ * `/ws` is the home table's link (a screen of one table is the single-table station screen, as
+ * before), `/ws/N` the Nth table's, and `/tables` says which table each link is, from the
+ * enrolments: a table never names itself to the screen.
  */
 export async function startScreenRelay(o: ScreenRelayOptions): Promise<{ url: string; token: string; port: number; close: () => Promise<void> }> {
+  const home = o.tables[0];
+  if (!home) throw new Error('a station screen needs one table at least');
   const token = randomBytes(24).toString('base64url');
-  const view = stationView(o.enrolment.station);
+  const tokenOk = (given: string) => {
+    const a = Buffer.from(given);
+    const b = Buffer.from(token);
+    return a.length === b.length && timingSafeEqual(a, b);
+  };
+  const tables = StationTables.parse({ tables: o.tables.map((t, i) => ({ tableId: t.enrolment.tableId, station: t.enrolment.station, home: i === 0 })) });
+  const view = stationView(home.enrolment.station);
   const app = Fastify({ loggerInstance: o.log, logController: new LogController({ disableRequestLogging: true }), bodyLimit: 1024 });
   await app.register(fastifyWebsocket, { options: { maxPayload: 4 * MAX_MESSAGE_BYTES } });
   let hosts = new Set<string>();
   app.addHook('onRequest', async (req, reply) => {
     if (!hosts.has(req.headers.host ?? '')) return reply.code(421).send({ error: 'misdirected request' });
   });
-  app.get('/ws', { websocket: true }, (local, req) => {
+  const screenLink = (table: (typeof o.tables)[number]) => (local: WebSocket, req: FastifyRequest) => {
     const origin = req.headers.origin;
     if (origin !== undefined && !hosts.has(origin.replace(/^https?:\/\//, ''))) return local.close(1008, 'origin');
-    let upstream: WebSocket | null = null;
-    const early: string[] = [];
-    let greeted = false;
     const refuse = (code: 'unauthorized' | 'hello-required', detail: string) => {
       local.send(encode(protocolError(code, detail)));
       local.close(1008, code);
     };
-    local.on('message', (data) => {
-      const text = String(data);
-      if (!greeted) {
-        const d = decodeClientMessage(text);
-        if (!d.ok || d.message.type !== 'hello') return refuse('hello-required', 'hello with the local launch token first');
-        const given = Buffer.from(d.message.token);
-        const mine = Buffer.from(token);
-        if (given.length !== mine.length || !timingSafeEqual(given, mine)) return refuse('unauthorized', 'unknown launch token');
-        greeted = true;
-        // The table hears the station's credential, with the browser's own message id.
-        early.push(
-          JSON.stringify({
-            type: 'hello-station',
-            id: d.message.id,
-            protocol: d.message.protocol,
-            station: o.enrolment.station,
-            secret: o.enrolment.secret,
-          }),
-        );
-        const up = o.connect();
-        upstream = up;
-        up.on('open', () => {
-          for (const m of early.splice(0)) up.send(m);
-        });
-        // The relay holds the station's view as the screen does: each patch from the table is
-        // applied to its copy first. One that does not follow it (lost on the LAN's way, or
-        // altered) is not passed on; the relay asks the table for the part whole in the screen's
-        // place, and the whole part passes on when it comes.
-        let asked = 0;
-        const copy = new ViewComposer(view, { resync: (parts) => sendUp(JSON.stringify({ type: 'resync', id: `relay-${++asked}`, view, parts })) });
-        const sendUp = (text: string) => {
-          if (up.readyState === up.OPEN) up.send(text);
-        };
-        up.on('message', (data) => {
-          const text = String(data);
-          const d = decodeHostMessage(text);
-          if (!d.ok) return o.log.warn({ detail: d.error.detail }, 'the table sent a message that fails its schema: not passed on');
-          const m = d.message;
-          const part = m.type === 'snapshot' || m.type === 'public' || m.type === 'patch' || m.type === 'public-patch';
-          if (part && !copy.apply(m)) return;
-          if (local.readyState === local.OPEN) local.send(text);
-        });
-        up.on('close', () => local.close(1012, 'table link closed'));
-        up.on('error', (err) => o.log.warn({ err: err.message }, 'screen link to the table failed'));
-        return;
-      }
-      const up = upstream;
-      if (up && up.readyState === up.OPEN) up.send(text);
-      else early.push(text);
+    // The first message is the screen's hello with the local launch token; the rest is the table relay's.
+    local.once('message', (data) => {
+      const d = decodeClientMessage(String(data));
+      if (!d.ok || d.message.type !== 'hello') return refuse('hello-required', 'hello with the local launch token first');
+      if (!tokenOk(d.message.token)) return refuse('unauthorized', 'unknown launch token');
+      relayTable(local, { enrolment: table.enrolment, connect: table.connect, log: o.log, ...(o.flood ? { flood: o.flood } : {}) }, d.message);
     });
-    local.on('close', () => upstream?.close());
+  };
+  app.get('/ws', { websocket: true }, screenLink(home));
+  o.tables.forEach((table, i) => app.get(`/ws/${i}`, { websocket: true }, screenLink(table)));
+  app.get('/tables', (req, reply) => {
+    const given = new URL(req.url, 'http://local').searchParams.get('token') ?? '';
+    if (!tokenOk(given)) return reply.code(401).send({ error: 'unknown launch token' });
+    reply.header('Cache-Control', 'no-store');
+    return tables;
   });
   if (existsSync(o.rendererDir)) {
     await app.register(fastifyStatic, { root: o.rendererDir, prefix: '/', index: false });
@@ -111,5 +82,7 @@ export async function startScreenRelay(o: ScreenRelayOptions): Promise<{ url: st
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (o.port ?? 0);
   hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
-  return { url: `http://127.0.0.1:${port}/${view}?token=${encodeURIComponent(token)}`, token, port, close: () => app.close() };
+  // A screen of several tables is told so in its address; one of one table is the station screen as before.
+  const several = o.tables.length > 1 ? '&tables=1' : '';
+  return { url: `http://127.0.0.1:${port}/${view}?token=${encodeURIComponent(token)}${several}`, token, port, close: () => app.close() };
 }
