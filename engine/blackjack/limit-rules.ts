@@ -27,5 +27,6 @@ export function blackjackLimitRules(
     oneAdditionalBet: rules.oneSideBetPerPlayer ? { bets: additional, rule: articles.oneSideBetPerPlayer.article } : null,
     // «a aposta no jackpot é constituída apenas por uma ficha por cada jogador, no montante previamente definido».
     ...(jackpotStake !== undefined ? { oneChip: { bet: 'jackpot', amount: jackpotStake, rule: 'portugal-2001 rule 47' } } : {}),
+    ...(rules.profile === 'portugal-2001' ? { shoeEndsEarlyOnlyWithoutStakes: 'portugal-2001 rule 12' } : {}),
   };
 }

@@ -220,6 +220,13 @@ export interface LimitRules {
    * the table makes that amount the bet's minimum and maximum (`withChipLimits`).
    */
   readonly oneChip?: { readonly bet: BetId; readonly amount: number; readonly rule: string };
+  /**
+   * The article under which the shoe may end before it is spent only while play is interrupted (no
+   * stake on the layout): Portugal rule 12 lets the dealer spread the shoe's cards «sempre que o jogo
+   * for interrompido por ausência de jogadores ou quando, embora algum permaneça na mesa, não faça
+   * aposta». Absent where the text says nothing of it.
+   */
+  readonly shoeEndsEarlyOnlyWithoutStakes?: string;
 }
 
 /** What the table display draws beside the felt, and how it names things, per game. */

@@ -5,12 +5,20 @@ import { tableClosed } from './table-summary.js';
 
 /** The table's switches: a new shoe, the table closed or reopened, a fault cleared. */
 export function tableActions(
-  d: Pick<LiveBackendDeps, 'table' | 'shoe' | 'floor'>,
+  d: Pick<LiveBackendDeps, 'table' | 'floor'> & { shoe: Pick<LiveBackendDeps['shoe'], 'simulator'> },
   journal: ServiceJournal,
 ): Pick<ServiceBackend, 'newShoe' | 'setTableOpen' | 'clearTilt'> {
   return {
     newShoe(who) {
       if (d.table.view().phase === 'dealing') return { ok: false, code: 'busy', detail: 'a round is being dealt' };
+      const article = d.table.limitRules.shoeEndsEarlyOnlyWithoutStakes;
+      if (article && !d.table.shoeSpent() && d.table.state.chips.some((c) => c.amount > 0))
+        return {
+          ok: false,
+          code: 'refused',
+          detail: `stakes are on the layout and the cut card is not out: the shoe ends early only while play is interrupted (${article})`,
+          notice: { key: 'service.ruleRefusal.shoe-end-with-stakes', values: { article } },
+        };
       const sim = d.shoe.simulator();
       // A simulated shoe is reloaded (its shoeLoaded event starts the new shoe); a real shoe reports
       // its own loading, and this is the supervisor's declaration that a new shoe is in.
