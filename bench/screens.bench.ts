@@ -52,10 +52,42 @@ const FAST = Number(process.env.BENCH_SPEED ?? 25);
 const STILL_SECONDS = Number(process.env.BENCH_STILL_SECONDS ?? (QUICK ? 2 : 5));
 
 let speed = 1;
+/**
+ * While the heaps are measured the host's play is held: a timer that comes due then runs when play
+ * resumes. Measuring while the host plays at BENCH_SPEED× never finished on a loaded machine: the
+ * pages kept drawing what it queued and the GC request waited behind SwiftShader.
+ */
+let held: Pending[] | null = null;
+interface Pending {
+  readonly fn: () => void;
+  real: unknown;
+  cancelled: boolean;
+}
+const isPending = (h: unknown): h is Pending => typeof h === 'object' && h !== null && 'cancelled' in h;
 const timers: Timers = {
   now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms / speed),
-  clearTimeout: (h) => realTimers.clearTimeout(h),
+  setTimeout: (fn, ms) => {
+    const p: Pending = { fn, real: null, cancelled: false };
+    p.real = setTimeout(() => {
+      if (p.cancelled) return;
+      if (held) held.push(p);
+      else fn();
+    }, ms / speed);
+    return p;
+  },
+  clearTimeout: (h) => {
+    if (!isPending(h)) return;
+    h.cancelled = true;
+    realTimers.clearTimeout(h.real);
+  },
+};
+const holdPlay = () => {
+  held ??= [];
+};
+const resumePlay = () => {
+  const due = held ?? [];
+  held = null;
+  for (const p of due) if (!p.cancelled) p.fn();
 };
 
 function pct(values: number[], p: number): number {
@@ -354,6 +386,29 @@ async function heapSnapshot(page: Page): Promise<Map<string, HeapKind>> {
   return heapKinds(chunks.join(''));
 }
 
+/** Waits (bounded) until the page has drawn no frame for a second: play held, its last card landed. */
+async function still(page: Page, limitMs = 120_000): Promise<void> {
+  const drawn = () => page.evaluate(() => (globalThis as unknown as PageGlobals).__kiosk?.framesDrawn?.() ?? 0);
+  const until = Date.now() + limitMs;
+  let last = await drawn();
+  while (Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const n = await drawn();
+    if (n === last) return;
+    last = n;
+  }
+  progress(`the page still drew frames after ${limitMs / 1000} s; its heap is measured anyway`);
+}
+
+/** The heap of each page after GC, with the host's play held and the pages still. */
+async function heaps(pages: { table: Page; station: Page }): Promise<{ table: number; station: number }> {
+  holdPlay();
+  await still(pages.table);
+  await still(pages.station);
+  const r = { table: await heapMb(pages.table), station: await heapMb(pages.station) };
+  return r;
+}
+
 async function heapMb(page: Page): Promise<number> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('HeapProfiler.collectGarbage');
@@ -526,14 +581,15 @@ if (latencies.length > 0)
 progress(`measured; on to ${FIRST} rounds at ${FAST}×`);
 await until(FIRST);
 progress('the heaps after GC');
-const heapFirst = { table: await heapMb(table), station: await heapMb(station) };
+const heapFirst = await heaps({ table, station });
 if (SNAPSHOTS) progress('the heap snapshots');
 const kindsFirst = SNAPSHOTS ? { table: await heapSnapshot(table), station: await heapSnapshot(station) } : null;
+resumePlay();
 const tFirst = Date.now();
 progress(`heap at ${FIRST} rounds taken; on to ${ROUNDS}`);
 await until(ROUNDS);
 progress(`${ROUNDS} rounds; the heaps`);
-const heapLast = { table: await heapMb(table), station: await heapMb(station) };
+const heapLast = await heaps({ table, station });
 if (kindsFirst) {
   for (const view of ['table', 'station'] as const) {
     console.log(`  what grew in the ${view}'s heap from ${FIRST} to ${ROUNDS} rounds (count, self size):`);
@@ -562,6 +618,7 @@ for (const view of ['table', 'station'] as const) {
 // A still table: the round held (an unreadable card), nothing moving; the frames it draws in
 // STILL_SECONDS after a second to settle. The shoe's reads stop first (a read during a hold is
 // not taken).
+resumePlay();
 feeding = false;
 while (host.table.view().phase !== 'dealing') await new Promise((r) => setTimeout(r, 20));
 host.table.onAnomaly('unreadable', null);
