@@ -104,8 +104,6 @@ export interface LiveTable {
   holdState(): HoldState | null;
   /** Simulated mode after a restart mid-round: the cards the engine's shoe still holds, or null. */
   cardsLeftInOldShoe(): string[] | null;
-  /** The shoe is spent: its cut card is out, or it is finished and wants a new one. */
-  shoeSpent(): boolean;
   /**
    * The countdown running now ends at once, as if its time were up (simulated mode's control for
    * tests and demos: a dealer's "no more bets"). Only a countdown of the kind named, so a call
@@ -633,11 +631,6 @@ export class TableRuntime<S, R> implements LiveTable {
           corrections: [...correctionsFor(this.current, this.d.game)],
         }
       : null;
-  }
-
-  shoeSpent(): boolean {
-    this.settle();
-    return this.current.needsShuffle || this.d.game.lastRoundOfShoe(this.current.shoe);
   }
 
   cardsLeftInOldShoe(): string[] | null {

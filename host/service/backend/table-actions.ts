@@ -1,7 +1,14 @@
+import type { LiveTable } from '../../table/runtime.js';
 import type { ServiceBackend } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
 import type { ServiceJournal } from './service-journal.js';
 import { tableClosed } from './table-summary.js';
+
+/**
+ * The shoe is spent: finished, or its cut card out (the table display's "last round of the shoe",
+ * a flag the seat count given does not change).
+ */
+const shoeSpent = (table: LiveTable): boolean => table.state.needsShuffle || table.tableExtras(0).lastRound === true;
 
 /** The table's switches: a new shoe, the table closed or reopened, a fault cleared. */
 export function tableActions(
@@ -12,7 +19,7 @@ export function tableActions(
     newShoe(who) {
       if (d.table.view().phase === 'dealing') return { ok: false, code: 'busy', detail: 'a round is being dealt' };
       const article = d.table.limitRules.shoeEndsEarlyOnlyWithoutStakes;
-      if (article && !d.table.shoeSpent() && d.table.state.chips.some((c) => c.amount > 0))
+      if (article && !shoeSpent(d.table) && d.table.state.chips.some((c) => c.amount > 0))
         return {
           ok: false,
           code: 'refused',
