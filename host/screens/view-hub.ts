@@ -289,6 +289,28 @@ export class ViewHub {
    * every other command is applied at once, as `apply` does.
    */
   submit(view: ViewName, version: number, command: CommandBody, conn?: string): ApplyResult | Promise<ApplyResult> {
+    // A station's commands are judged one after another, each against the version the one before
+    // it left: a command that comes while another of the same view waits for its group commit
+    // waits for that one's answer, then is checked as if it had come alone. Without this, two bets
+    // made against one version (a resend, a double tap, a station replaying its own command) both
+    // passed the version check inside one window and were both staked (issue 30).
+    if (stationOf(view) === null) return this.submitNow(view, version, command, conn);
+    const key = this.key(view, conn);
+    const ahead = this.answering.get(key);
+    const now = () => this.submitNow(view, version, command, conn);
+    const r = ahead ? ahead.then(now, now) : now();
+    if (!(r instanceof Promise)) return r;
+    const tail: Promise<ApplyResult> = r.finally(() => {
+      if (this.answering.get(key) === tail) this.answering.delete(key);
+    });
+    this.answering.set(key, tail);
+    return tail;
+  }
+
+  /** Each station view's last command still waiting for its answer (its group commit). */
+  private readonly answering = new Map<string, Promise<ApplyResult>>();
+
+  private submitNow(view: ViewName, version: number, command: CommandBody, conn?: string): ApplyResult | Promise<ApplyResult> {
     const station = stationOf(view);
     if (station === null || (command.name !== 'place-bet' && command.name !== 'clear-bets' && command.name !== 'decide'))
       return this.apply(view, version, command, conn);

@@ -236,6 +236,55 @@ describe('group commit of station commands', () => {
   });
 });
 
+describe('group commit and the version a command was made against', () => {
+  // A station's command names the version of its own part it was made against: a second command
+  // against the same version is stale once the first moved the part (a screen that resends a bet
+  // after a drop, a double tap, a hostile station replaying its own command). One at a time, the
+  // hub refuses it; within one group-commit window the two must not both be staked.
+  const submit = (t: TestTable, version: number, amount: number) =>
+    t.hub.submit(stationView(101), version, { name: 'place-bet', spot: { bet: 'banker' }, amount });
+  const answer = async (r: ReturnType<typeof submit>) => {
+    const x = await r;
+    return x.ok ? 'ok' : x.error.code;
+  };
+
+  it('refuses the second of two bets made against the same version in one window as stale: one bet staked, not two', async () => {
+    const t = open();
+    try {
+      const commits = watchCommits(t);
+      const v = t.hub.version(stationView(101));
+      const first = submit(t, v, 10_000);
+      const second = submit(t, v, 10_000);
+      // The first's window, then the second's (it waits for the first's answer).
+      t.clock.advance(WINDOW.windowMs);
+      await new Promise((r) => setImmediate(r));
+      t.clock.advance(WINDOW.windowMs);
+      assert.deepEqual([await answer(first), await answer(second)], ['ok', 'stale-version']);
+      assert.deepEqual(commits.flat(), [101], 'one bet journalled');
+      assert.ok(t.hub.version(stationView(101)) > v, 'the first moved the view');
+    } finally {
+      t.close();
+    }
+  });
+
+  it('judges the second against the state the first left: after a refused first, the second made against the same version is taken', async () => {
+    const t = open();
+    try {
+      const v = t.hub.version(stationView(101));
+      // More than the station's credit: refused, and the view does not move.
+      const first = submit(t, v, 1_000_000);
+      const second = submit(t, v, 10_000);
+      // The first's window, then the second's (it waits for the first's answer).
+      t.clock.advance(WINDOW.windowMs);
+      await new Promise((r) => setImmediate(r));
+      t.clock.advance(WINDOW.windowMs);
+      assert.deepEqual([await answer(first), await answer(second)], ['rejected', 'ok']);
+    } finally {
+      t.close();
+    }
+  });
+});
+
 describe('group commit with a live round', () => {
   it('deals on after a window of bets: the close commits what waits first', async () => {
     const t = open();
