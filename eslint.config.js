@@ -60,7 +60,7 @@ export const layers = {
       // Credit moved between table hosts (issue 34): a pure protocol over the ledger's transfer entries.
       transfers: [],
       // The links between table hosts of a floor carrying transfers (issue 34): peers' credentials, the pinned links.
-      peers: ['screens', 'transfers'],
+      peers: ['screens', 'stadium', 'transfers'],
       table: ['config'],
       tilts: ['table'],
       devices: ['config', 'recovery', 'stadium', 'table'],

@@ -30,6 +30,7 @@ import { openHttp, openLan } from './start/listeners.js';
 import { startDevices, type RunningDevices } from './start/devices.js';
 import { enroller } from './start/enrol.js';
 import { shutdown, type Started } from './start/shutdown.js';
+import { openTransfers } from './start/transfers.js';
 
 export type { HostOptions, RunningHost } from './start/host-options.js';
 
@@ -200,7 +201,15 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
   const sim = simToken ? simControls(simToken, { billAcceptors: rt.billAcceptors, table: rt.table, simDealer: () => devices?.simDealer ?? null }) : null;
   const server = await openHttp(dataDir, options, o, { openSession, service, metrics, health, simControls: sim });
   gateRemote(remoteAcceptors);
-  const { lan, certificate } = await openLan(dataDir, o, { openSession, remoteAcceptors, metrics });
+  const transfers = openTransfers(dataDir, o, rt.table);
+  if (transfers) hub.attachTransfers(transfers);
+  const { lan, certificate } = await openLan(dataDir, o, {
+    openSession,
+    remoteAcceptors,
+    metrics,
+    ...(transfers ? { openPeer: (send, close) => transfers.listener.open(send, close) } : {}),
+  });
+  transfers?.start();
   warnOpenFiles(config, lan !== null, log);
   devices = startDevices(options, o, rt, { shoe, floor, tokens, openSession });
   const origin = `http://127.0.0.1:${server.port}`;
@@ -218,6 +227,7 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
     service,
     serviceBackend: backend,
     remoteAcceptors,
+    transfers,
     lan,
     server,
     shoe,
@@ -242,6 +252,7 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
     service,
     openSession,
     sent,
+    transfers,
     stadium: { stations: remoteStations, acceptors: remoteAcceptors, connections, lanOrigin, certificate, enrol },
     screens: tokens.entries().map(([view, token]) => ({ view, token, url: `${origin}/${view}?token=${encodeURIComponent(token)}` })),
     close: () => shutdown(started),

@@ -36,9 +36,10 @@ export const TRANSFER_COMMANDS = [
   z.strictObject({ name: z.literal('move-credit'), to: FloorTableId, amount: MinorUnits.positive() }),
   /**
    * To a table that is NOT the station's home: I leave this table. The host sends the station's
-   * whole credit here home by a transfer (nothing to send: nothing journalled), and recalls any
-   * transfer of its own to the station still unanswered. Refused with bets in play
-   * (`bets-in-play`); at the station's home table (`not-away-table`).
+   * whole credit here home by a transfer (nothing to send: nothing journalled; `ok` once the
+   * debit is journalled). A transfer from home still on its way arrives as credit here, which
+   * goes home at the next `leave-table`. Refused with bets in play (`bets-in-play`); at the
+   * station's home table (`not-away-table`).
    */
   z.strictObject({ name: z.literal('leave-table') }),
 ] as const;

@@ -32,7 +32,14 @@ export const Peer = z.strictObject({
 export type Peer = z.infer<typeof Peer>;
 
 export const PeersFile = z
-  .strictObject({ v: z.literal(1), peers: z.array(Peer).max(16) })
+  .strictObject({
+    v: z.literal(1),
+    peers: z.array(Peer).max(16),
+    /** How often the host asks again about its open transfers (default 1 s). */
+    tickMs: z.number().int().min(50).max(60_000).optional(),
+    /** How long a transfer may stay unanswered before its sender recalls it (default 60 s). */
+    recallAfterSeconds: z.number().min(0.1).max(86_400).optional(),
+  })
   .refine((f) => new Set(f.peers.map((p) => p.enrolment.table)).size === f.peers.length, { message: 'a peer table is listed twice' })
   .refine((f) => new Set(f.peers.flatMap((p) => p.stations)).size === f.peers.flatMap((p) => p.stations).length, {
     message: 'a station is homed at two tables',

@@ -10,6 +10,7 @@ import {
   type ServiceState,
   type StationOwnState,
   type StationState,
+  type TransferCommand,
   type PartName,
   type PublicPartName,
   type ViewName,
@@ -29,6 +30,11 @@ import { sameDeps } from './same-deps.js';
 import { StationRecall } from './station-recall.js';
 import { stationOwnView, stationViewDeps } from './station-view.js';
 import { tableView, tableViewDeps, type ViewSources } from './table-view.js';
+
+/** Where a station's credit moves between tables are decided (host/peers/host-transfers.ts). */
+export interface StationCreditMoves {
+  command(station: number, command: TransferCommand): Outcome;
+}
 
 /** `conn` names the one connection whose view changed (service mode is per connection); absent: every subscriber. */
 export type ViewListener = (view: ViewName, conn?: string) => void;
@@ -100,6 +106,7 @@ export class ViewHub {
   private readonly listeners = new Set<ViewListener>();
   private floor: StationGate | null = null;
   private service: ServiceHost | null = null;
+  private transfers: StationCreditMoves | null = null;
   /** Each station's last rounds, read from the ledger's recall. */
   private readonly recall: StationRecall;
   /** The JSON of parts views share (the round, a recall list, the pay table), encoded once while they live. */
@@ -128,6 +135,11 @@ export class ViewHub {
     this.floor = floor;
     floor.onChange(() => this.refreshAll());
     this.refreshAll();
+  }
+
+  /** Attaches the transfers with peer tables: a station's `move-credit` and `leave-table` are theirs (issue 34). */
+  attachTransfers(transfers: StationCreditMoves): void {
+    this.transfers = transfers;
   }
 
   /** Attaches service mode: the `/service` view's state and commands are its. */
@@ -363,6 +375,14 @@ export class ViewHub {
     }
     const station = stationOf(view);
     if (station === null) return { ok: false, error: protocolError('rejected', `${command.name} is a station command`, { view, refusal: 'not-a-station' }) };
+    if (command.name === 'move-credit' || command.name === 'leave-table') {
+      const moved = this.transfers?.command(station, command) ?? {
+        ok: false as const,
+        reason: 'this table has no peer tables',
+        refusal: 'unknown-table' as const,
+      };
+      return this.result(view, moved);
+    }
     if (command.name !== 'cash-out' && command.name !== 'place-bet' && command.name !== 'clear-bets' && command.name !== 'decide') {
       return { ok: false, error: protocolError('rejected', `${command.name} is a service command`, { view, refusal: 'not-a-station' }) };
     }

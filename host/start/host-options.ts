@@ -16,6 +16,7 @@ import type { RemoteStationConnections } from '../screens/station-connections.js
 import type { ViewHub } from '../screens/view-hub.js';
 import type { ServiceHost } from '../service/service-host.js';
 import type { EnrolmentFile } from '../stadium/enrolment-file.js';
+import type { HostTransfers } from '../peers/host-transfers.js';
 import type { RemoteStations } from '../stadium/remote-stations.js';
 import type { TableCertificate } from '../stadium/table-certificate.js';
 import type { GroupCommit } from '../table/command-batch.js';
@@ -102,6 +103,8 @@ export interface RunningHost {
   openSession(transport: ScreenTransport): ScreenSession;
   /** What the screen connections sent, summed over every one opened (benchmarks). */
   sent(): { sessions: number; messages: number; bytes: number; superseded: number; kinds: OutboxCounters['kinds'] };
+  /** The transfers of stations' credit with the peer tables (issue 34), when the data folder names peers (`peers.json`). */
+  transfers: HostTransfers | null;
   /** Remote stations: their credentials, their acceptors, and the LAN listener (TLS) they reach the host on. */
   stadium: {
     stations: RemoteStations;

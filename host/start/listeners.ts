@@ -3,7 +3,7 @@ import { listenRemembering } from '../recovery/port-memory.js';
 import type { ScreenTransport, ScreenSession } from '../screens/screen-session.js';
 import type { ConnectionLimits } from '../server/connection-guard.js';
 import { createHttpServer, type HttpServerDeps } from '../server/http-server.js';
-import { createLanServer } from '../server/lan-server.js';
+import { createLanServer, type LanServerDeps } from '../server/lan-server.js';
 import type { RemoteAcceptors } from '../devices/remote-acceptors.js';
 import type { ServiceHost } from '../service/service-host.js';
 import { tableCertificate, type TableCertificate } from '../stadium/table-certificate.js';
@@ -52,15 +52,22 @@ export async function openHttp(
 export async function openLan(
   dataDir: string,
   { config, log }: Pick<Opened, 'config' | 'log'>,
-  w: { openSession: (transport: ScreenTransport) => ScreenSession; remoteAcceptors: RemoteAcceptors; metrics: HostMetrics },
+  w: {
+    openSession: (transport: ScreenTransport) => ScreenSession;
+    remoteAcceptors: RemoteAcceptors;
+    metrics: HostMetrics;
+    /** The peer tables' links (`/peer`), when the table has peers: the listener opens for them too. */
+    openPeer?: LanServerDeps['openPeer'];
+  },
 ): Promise<{ lan: LanServer | null; certificate: TableCertificate | null }> {
-  if (config.remoteStations <= 0) return { lan: null, certificate: null };
+  if (config.remoteStations <= 0 && !w.openPeer) return { lan: null, certificate: null };
   const certificate = await tableCertificate(dataDir, config.tableId, [config.lan.host]);
   const lan = await createLanServer(
     {
       log,
       openSession: w.openSession,
       openDevice: (send, close) => w.remoteAcceptors.open(send, close),
+      ...(w.openPeer ? { openPeer: w.openPeer } : {}),
       certificate,
       connections: listenerLimits(config, 'lan'),
       onGuardClose: (reason) => w.metrics.connectionClosed('lan', reason),

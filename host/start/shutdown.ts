@@ -18,6 +18,8 @@ export interface Started {
   service: ServiceHost;
   serviceBackend: LiveServiceBackend;
   remoteAcceptors: RemoteAcceptors;
+  /** The transfers with peer tables: their links and tick (none without peers). */
+  transfers: { stop(): void } | null;
   lan: { close(): Promise<void> } | null;
   server: { close(): Promise<void> };
   shoe: TableShoe;
@@ -44,6 +46,7 @@ export async function shutdown(s: Started): Promise<void> {
   s.service.stop();
   s.serviceBackend.dispose();
   s.remoteAcceptors.closeAll();
+  s.transfers?.stop();
   await s.lan?.close();
   await s.server.close();
   await s.shoe.close();

@@ -1,0 +1,183 @@
+import type { Logger } from 'pino';
+import type { Outcome } from '../../engine/table/game.js';
+import { TableId, type TransferId } from '../../ledger/transfer-terms.js';
+import { MAX_STATION_TRANSFERS, type StationTransfer, type StationTransfers, type TransferCommand } from '../../protocol/index.js';
+import type { TransferAlarm } from '../transfers/effects.js';
+import type { TransferJournal } from '../transfers/journal.js';
+import { incomingDecisions, outgoingTransfers } from '../transfers/state.js';
+import { TransferHost } from '../transfers/transfer-host.js';
+import { homeOf, type PeersFile } from './peer-config.js';
+import type { PeerCredentials } from './peer-credentials.js';
+import { PeerLink } from './peer-link.js';
+import { PeerListener } from './peer-listener.js';
+
+export interface HostTransfersOptions {
+  readonly self: TableId;
+  readonly currency: string;
+  /** The table's ledger (LedgerTransferJournal): every transfer entry beside every other credit. */
+  readonly journal: TransferJournal;
+  readonly peers: PeersFile;
+  readonly credentials: PeerCredentials;
+  readonly log: Logger;
+  /** Whether the station has chips on a spot or bets in play at this table now. */
+  readonly betsInPlay: (station: number) => boolean;
+  /** Each alarm, once journalled (the event log shows it); the host also logs it. */
+  readonly onAlarm?: (a: TransferAlarm) => void;
+  /** Each change to the transfers (the station screens show them). */
+  readonly onChange?: () => void;
+}
+
+/** How often the host asks again about its open transfers, and how long it waits before it recalls one. */
+export const DEFAULT_TICK_MS = 1_000;
+export const DEFAULT_RECALL_AFTER_MS = 60_000;
+
+/**
+ * A table host's transfers, wired: the pure protocol over the table's ledger (TransferHost), its
+ * messages over the links this host dials to its peers, the links its peers dial in handed to it
+ * (PeerListener), a tick, and the stations' two commands. Each table's rules stay its own: the
+ * credit that arrives is the station's credit at this table, bet under this table's limits.
+ */
+export class HostTransfers {
+  readonly host: TransferHost;
+  readonly listener: PeerListener;
+  readonly links = new Map<TableId, PeerLink>();
+  private timer: NodeJS.Timeout | null = null;
+  /** When each open transfer was first seen open by this run (a restart waits again: it recalls later, never earlier). */
+  private readonly openSince = new Map<string, number>();
+  readonly counters = { started: 0, recalledLate: 0, sentHome: 0 };
+
+  constructor(private readonly o: HostTransfersOptions) {
+    this.host = new TransferHost({
+      self: o.self,
+      currency: o.currency,
+      journal: o.journal,
+      send: (out) => {
+        const link = this.links.get(out.to);
+        if (link) link.send(out.message);
+        else o.log.warn({ to: out.to }, 'a transfer message for a table that is not a peer: not sent');
+      },
+      alarm: (a) => {
+        o.log.error(
+          { link: a.link, reason: a.reason, id: a.id, detail: a.detail },
+          'transfer alarm: a peer table said what its link or the journal does not allow',
+        );
+        o.onAlarm?.(a);
+      },
+    });
+    this.listener = new PeerListener({
+      self: o.self,
+      credentials: o.credentials,
+      log: o.log,
+      onMessage: (link, message) => this.guard(() => this.host.receive(link, message)),
+    });
+    for (const p of o.peers.peers) this.links.set(p.enrolment.table, new PeerLink({ self: o.self, peer: p.enrolment, log: o.log }));
+  }
+
+  start(): void {
+    for (const l of this.links.values()) l.start();
+    const tickMs = this.o.peers.tickMs ?? DEFAULT_TICK_MS;
+    this.timer = setInterval(() => this.tick(), tickMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    for (const l of this.links.values()) l.stop();
+  }
+
+  /** The station's home table, as this host's peers say. */
+  homeOf(station: number): TableId {
+    return homeOf(this.o.self, this.o.peers.peers, station);
+  }
+
+  /** One tick: asks again about every open transfer, and recalls those open too long. */
+  tick(): void {
+    this.guard(() => this.host.tick());
+    const now = Date.now();
+    const recallAfter = (this.o.peers.recallAfterSeconds ?? DEFAULT_RECALL_AFTER_MS / 1000) * 1000;
+    const open = new Set<string>();
+    for (const t of outgoingTransfers(this.host.state)) {
+      if (t.phase !== 'offering') continue;
+      const k = `${t.transfer.id.serial}`;
+      open.add(k);
+      const since = this.openSince.get(k) ?? now;
+      this.openSince.set(k, since);
+      if (now - since >= recallAfter) {
+        this.counters.recalledLate++;
+        this.o.log.warn({ id: t.transfer.id, to: t.transfer.to, openMs: now - since }, 'transfer unanswered too long: recalled');
+        this.guard(() => this.host.recall(t.transfer.id));
+      }
+    }
+    for (const k of this.openSince.keys()) if (!open.has(k)) this.openSince.delete(k);
+    this.o.onChange?.();
+  }
+
+  /** A station's `move-credit` or `leave-table` (protocol/transfer-requests.ts). */
+  command(station: number, c: TransferCommand): Outcome {
+    const home = this.homeOf(station);
+    if (c.name === 'move-credit') {
+      if (home !== this.o.self) return { ok: false, reason: `station ${station}'s credit is moved from its home table ${home}`, refusal: 'not-home-table' };
+      const to = TableId.safeParse(c.to);
+      if (!to.success || !this.links.has(to.data)) return { ok: false, reason: `${c.to} is not a peer of this table`, refusal: 'unknown-table' };
+      if (this.o.betsInPlay(station)) return { ok: false, reason: `station ${station} has bets in play here`, refusal: 'bets-in-play' };
+      return this.startTransfer(station, to.data, c.amount);
+    }
+    if (home === this.o.self) return { ok: false, reason: `this is station ${station}'s home table`, refusal: 'not-away-table' };
+    if (this.o.betsInPlay(station)) return { ok: false, reason: `station ${station} has bets in play here`, refusal: 'bets-in-play' };
+    const credit = this.o.journal.credit(station);
+    if (credit <= 0) return { ok: true };
+    this.counters.sentHome++;
+    return this.startTransfer(station, home, credit);
+  }
+
+  /** Recalls one of this host's open transfers (the station asked, or the receiver is gone too long). */
+  recall(id: TransferId): void {
+    this.guard(() => this.host.recall(id));
+  }
+
+  /** The station's transfers this host sent or took, the open ones first, then the newest. */
+  transfersOf(station: number): StationTransfers {
+    const s = this.host.state;
+    const shown: (StationTransfer & { open: boolean })[] = [];
+    for (const o of outgoingTransfers(s)) {
+      if (o.transfer.station !== station) continue;
+      const phase = o.phase === 'offering' ? 'in-flight' : o.phase;
+      shown.push({ ...this.terms(o.transfer), phase, open: phase === 'in-flight' || phase === 'recalling' });
+    }
+    for (const i of incomingDecisions(s))
+      if (i.kind === 'taken' && i.transfer.station === station) shown.push({ ...this.terms(i.transfer), phase: 'completed', open: false });
+    shown.sort((a, b) => Number(b.open) - Number(a.open) || (a.id.origin === b.id.origin ? b.id.serial - a.id.serial : 0));
+    return {
+      station,
+      home: this.homeOf(station),
+      table: this.o.self,
+      transfers: shown.slice(0, MAX_STATION_TRANSFERS).map(({ open: _open, ...t }) => t),
+    };
+  }
+
+  private terms(t: { id: TransferId; from: TableId; to: TableId; amount: number }): Omit<StationTransfer, 'phase'> {
+    return { id: { origin: t.id.origin, serial: t.id.serial }, from: t.from, to: t.to, amount: t.amount };
+  }
+
+  private startTransfer(station: number, to: TableId, amount: number): Outcome {
+    let r: ReturnType<TransferHost['start']> = {};
+    const ok = this.guard(() => (r = this.host.start(station, to, amount)));
+    if (!ok) return { ok: false, reason: 'the ledger refused the transfer', refusal: 'over-credit' };
+    if (r.refused) return { ok: false, reason: `transfer refused: ${r.refused}`, refusal: r.refused === 'to-self' ? 'unknown-table' : 'over-credit' };
+    this.counters.started++;
+    this.o.onChange?.();
+    return { ok: true };
+  }
+
+  /** A step the ledger refused (a debit above the credit a bet took first): nothing of it was journalled or sent. */
+  private guard(f: () => void): boolean {
+    try {
+      f();
+      return true;
+    } catch (e) {
+      this.o.log.error({ err: e instanceof Error ? e.message : String(e) }, 'transfer step refused by the ledger: nothing sent');
+      return false;
+    }
+  }
+}

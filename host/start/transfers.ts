@@ -1,0 +1,29 @@
+import { TableId } from '../../ledger/transfer-terms.js';
+import { HostTransfers } from '../peers/host-transfers.js';
+import { readPeers } from '../peers/peer-config.js';
+import { PeerCredentials } from '../peers/peer-credentials.js';
+import type { LiveTable } from '../table/runtime.js';
+import { LedgerTransferJournal } from '../transfers/ledger-journal.js';
+import type { Opened } from './opened.js';
+
+/**
+ * The table's transfers with its peer tables (issue 34), when its data folder names peers
+ * (`peers.json`): the transfer protocol over the table's own ledger, its links, its tick. None
+ * without peers. Started once the LAN listener (which takes the peers' links) is open.
+ */
+export function openTransfers(dataDir: string, { config, ledger, log }: Pick<Opened, 'config' | 'ledger' | 'log'>, table: LiveTable): HostTransfers | null {
+  const peers = readPeers(dataDir);
+  if (!peers) return null;
+  const inPlay = (station: number) => table.state.chips.some((c) => c.station === station) || table.state.placed.some((p) => p.station === station);
+  const transfers = new HostTransfers({
+    self: TableId.parse(config.tableId),
+    currency: config.currency,
+    journal: new LedgerTransferJournal(ledger),
+    peers,
+    credentials: PeerCredentials.inDataDir(dataDir),
+    log,
+    betsInPlay: inPlay,
+  });
+  log.info({ peers: peers.peers.map((p) => p.enrolment.table) }, 'transfers with peer tables');
+  return transfers;
+}

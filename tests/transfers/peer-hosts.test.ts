@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import pino from 'pino';
+import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
+import { enrolFloor } from '../../host/peers/enrol-floor.js';
+import { startHost, type RunningHost } from '../../host/start-host.js';
+import { reconcile } from '../../host/transfers/reconcile.js';
+import { LedgerTransferJournal } from '../../host/transfers/ledger-journal.js';
+import { outgoingTransfers } from '../../host/transfers/state.js';
+import { billCredit } from '../../ledger/fixtures.js';
+import { TableId } from '../../ledger/transfer-terms.js';
+
+// Two table hosts of one floor, each over its own ledger, carrying a station's credit between
+// them over their peer links (issue 34): the station's home table moves credit to the other, the
+// station bets there under that table's rules, leaves, and what is left goes home.
+
+const BAC = TableId.parse('bac-1');
+const WAR = TableId.parse('war-1');
+const STATION = 101;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => (typeof a === 'object' && a ? resolve(a.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+const until = async (what: string, ok: () => boolean, ms = 10_000) => {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe('two table hosts move a station credit between them (issue 34)', () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'peer-hosts-'));
+  const hosts = new Map<TableId, RunningHost>();
+  const host = (t: TableId): RunningHost => hosts.get(t) ?? assert.fail(`no host ${t}`);
+
+  before(async () => {
+    const tables = [
+      { table: BAC, game: 'baccarat' as const, port: await freePort(), stations: [STATION] },
+      { table: WAR, game: 'war' as const, port: await freePort(), stations: [] },
+    ];
+    await enrolFloor(
+      tables.map((t) => ({ table: t.table, dataDir: path.join(root, t.table), url: `https://127.0.0.1:${t.port}`, stations: t.stations })),
+      { tickMs: 100 },
+    );
+    for (const t of tables) {
+      const config = TableConfig.parse({ ...simulatedTableConfig(t.game), tableId: t.table, remoteStations: 2, lan: { host: '127.0.0.1', port: t.port } });
+      hosts.set(
+        t.table,
+        await startHost({ dataDir: path.join(root, t.table), rendererDir: path.join(root, 'no-renderer'), config, logger: pino({ level: 'silent' }) }),
+      );
+    }
+    host(BAC).ledger.append(billCredit(STATION, 500, 'bac-note-1'));
+  });
+
+  after(async () => {
+    for (const h of hosts.values()) await h.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  const transfers = (t: TableId) => host(t).transfers ?? assert.fail(`${t} has no transfers`);
+
+  it('links both ways, moves credit from home to the other table, and sends what is left home when the station leaves', async () => {
+    await until('the links up', () => transfers(BAC).links.get(WAR)?.connected() === true && transfers(WAR).links.get(BAC)?.connected() === true);
+    const homeCredit = host(BAC).ledger.credit(STATION);
+    assert.ok(homeCredit > 0);
+
+    // Asked at the away table, refused: the credit moves from home.
+    assert.deepEqual(transfers(WAR).command(STATION, { name: 'move-credit', to: BAC, amount: 100 }).ok, false);
+    const refusedAway = transfers(WAR).command(STATION, { name: 'move-credit', to: BAC, amount: 100 });
+    assert.equal(!refusedAway.ok && refusedAway.refusal, 'not-home-table');
+    const unknown = transfers(BAC).command(STATION, { name: 'move-credit', to: 'bj-9', amount: 100 });
+    assert.equal(!unknown.ok && unknown.refusal, 'unknown-table');
+    const over = transfers(BAC).command(STATION, { name: 'move-credit', to: WAR, amount: homeCredit + 1 });
+    assert.equal(!over.ok && over.refusal, 'over-credit');
+
+    // Through the station's own view, as its screen sends it.
+    const view = `station/${STATION}` as const;
+    const moved = Math.floor(homeCredit / 2);
+    const r = host(BAC).hub.apply(view, host(BAC).hub.version(view), { name: 'move-credit', to: WAR, amount: moved });
+    assert.equal(r.ok, true, JSON.stringify(r));
+    assert.equal(host(BAC).ledger.credit(STATION), homeCredit - moved);
+    await until('the credit at war', () => host(WAR).ledger.credit(STATION) === moved);
+    await until('the transfer completed at home', () => outgoingTransfers(transfers(BAC).host.state).every((t) => t.phase === 'completed'));
+    assert.deepEqual(
+      transfers(BAC)
+        .transfersOf(STATION)
+        .transfers.map((t) => [t.from, t.to, t.amount, t.phase]),
+      [[BAC, WAR, moved, 'completed']],
+    );
+    // The table's own credit (the one its bets are checked against) follows the ledger.
+    await until("war's table sees the credit", () => host(WAR).table.state.credits[STATION] === moved);
+
+    const home = transfers(BAC).command(STATION, { name: 'leave-table' });
+    assert.equal(!home.ok && home.refusal, 'not-away-table');
+    assert.equal(transfers(WAR).command(STATION, { name: 'leave-table' }).ok, true);
+    await until('the credit home again', () => host(BAC).ledger.credit(STATION) === homeCredit);
+    assert.equal(host(WAR).ledger.credit(STATION), 0);
+
+    await until('every transfer closed', () =>
+      [BAC, WAR].every((t) => outgoingTransfers(transfers(t).host.state).every((o) => o.phase === 'completed' || o.phase === 'reversed')),
+    );
+    const paired = reconcile(new Map([BAC, WAR].map((t) => [t, [...new LedgerTransferJournal(host(t).ledger).entries()]])));
+    assert.equal(paired.length, 2);
+    assert.deepEqual(
+      paired.filter((p) => p.disagreements.length > 0 || p.net !== 0),
+      [],
+    );
+  });
+});
