@@ -1,9 +1,9 @@
-import type { ProtocolError, ViewState } from '../../protocol/index.js';
-import { refusalKey, stationOf } from '../../protocol/index.js';
-import { HostClient } from './connection/host-client.js';
+import { stationOf } from '../../protocol/index.js';
+import { HostLink } from './boot/host-link.js';
+import { showSnapshots } from './boot/show-snapshots.js';
 import { resolveLaunch } from './connection/launch.js';
 import { loadFonts } from './fonts.js';
-import { createI18n, isMessageKey, type MessageKey } from '../../locales/i18n.js';
+import { createI18n } from '../../locales/i18n.js';
 import { INTL_LOCALE } from '../../locales/money.js';
 import { SteppedClock, wallClock, type Clock } from './anim/clock.js';
 import { CardAtlas, installCardAtlas } from './cards/card-art.js';
@@ -46,12 +46,9 @@ async function boot(): Promise<void> {
   atlas.warm();
   installCardAtlas(atlas);
 
-  let client: HostClient | null = null;
-  // A refusal that reconnecting cannot cure stays on screen: it names what the attendant must fix.
-  let fatal: MessageKey | null = null;
-  /** The refusal on the banner now (screens without a place of their own for it). */
-  let banner = 0;
-  const ctx: ScreenContext = { i18n, command: (c) => client?.command(c), sessionStartMs: Date.now(), clock, emit: (e) => emit(e) };
+  // Assigned before the first command can be made (the screen draws its buttons from the first snapshot).
+  let link: HostLink | null = null;
+  const ctx: ScreenContext = { i18n, command: (c) => link?.command(c), sessionStartMs: Date.now(), clock, emit: (e) => emit(e) };
   const shown: Screen = launch.view === 'table' ? new TableScreen(ctx) : launch.view === 'service' ? new ServiceScreen(ctx) : new StationScreen(ctx);
   screen = shown;
   root.addChild(shown.root);
@@ -72,80 +69,9 @@ async function boot(): Promise<void> {
   document.title = i18n.t('app.name');
   document.documentElement.lang = INTL_LOCALE['zh-Hant'];
 
-  let language: ViewState['language'] | null = null;
-  const onSnapshot = async (state: ViewState) => {
-    if (state.language !== language) {
-      language = state.language;
-      await i18n.changeLanguage(state.language);
-      // The page's language is the screen's, as a BCP 47 tag (the one Intl formats with): what
-      // assistive tools and the browser's own font fallback go by.
-      document.documentElement.lang = INTL_LOCALE[state.language];
-      document.title = i18n.t('app.name');
-    }
-    shown.setStatus(null);
-    shown.render(state);
-    sharpenTexts(root, resolution());
-    sharpenLiveTexts(root, resolution());
-    // Drawn at once, as the snapshot's buttons are pressed where this frame puts them (a press
-    // right after a snapshot, before the next display frame, would miss a button it created).
-    frames.drawNow();
-    emit(`snapshot:${launch.view}`);
-    emit(`language:${state.language}`);
-    if (state.kind === 'station') emit(`credit:${state.credit}`);
-  };
-
-  // The screen keeps trying to reach the host: after a restart of the host (or a lost socket)
-  // it reconnects by itself and resynchronises from the next snapshot.
-  const retry = (attempt: number) => setTimeout(() => void connect(attempt), Math.min(10_000, 500 * 2 ** attempt));
-  const connect = async (attempt: number): Promise<void> => {
-    let transport;
-    try {
-      transport = await launch.connect();
-    } catch {
-      shown.setStatus('status.offline');
-      frames.request();
-      retry(attempt + 1);
-      return;
-    }
-    client = new HostClient(transport, launch.view, {
-      snapshot: (_view, _version, state) => {
-        attempt = 0;
-        void onSnapshot(state);
-      },
-      error: (e: ProtocolError) => {
-        emit(`error:${e.code}`);
-        frames.request();
-        // The refusal's own words where the host names one the catalogues have, else the error code's.
-        const key: MessageKey = e.refusal ? refusalKey(e.refusal) : isMessageKey(e.messageKey) ? e.messageKey : `errors.${e.code}`;
-        if (e.code === 'unauthorized' || e.code === 'protocol-version' || e.code === 'forbidden-view') {
-          fatal = key;
-          shown.setStatus(fatal);
-        } else if (e.code === 'rejected' || e.code === 'stale-version' || e.code === 'rate-limited') {
-          // A refused bet or decision is said, never silently dropped, and the message clears itself.
-          // Over the rate limit too (the host dropped the taps unread): said the same way.
-          if (shown.refused) shown.refused(key);
-          else {
-            shown.setStatus(key);
-            // Only this message's own timer may clear it: a newer one starts its own.
-            const mine = ++banner;
-            setTimeout(() => {
-              if (mine === banner) shown.setStatus(fatal);
-              frames.request();
-            }, 2500);
-          }
-          emit(`refused:${e.messageKey}`);
-        }
-      },
-      closed: () => {
-        emit('closed');
-        shown.setStatus(fatal ?? 'status.offline');
-        frames.request();
-        if (!fatal) retry(attempt + 1);
-      },
-    });
-    client.start(launch.token);
-  };
-  await connect(0);
+  const snapshot = showSnapshots({ i18n, view: launch.view, shown, root, resolution, frames, emit });
+  link = new HostLink({ launch, shown, frames, emit, snapshot: (state) => void snapshot(state) });
+  await link.connect(0);
   emit(`ready:${stationOf(launch.view) === null ? launch.view : 'station'}`);
 }
 

@@ -1,0 +1,100 @@
+import type { CommandBody, ProtocolError, ViewState } from '../../../protocol/index.js';
+import { refusalKey } from '../../../protocol/index.js';
+import { isMessageKey, type MessageKey } from '../../../locales/i18n.js';
+import { HostClient } from '../connection/host-client.js';
+import type { Launch } from '../connection/launch.js';
+import type { FrameLoop } from '../pixi/frames.js';
+import type { Screen } from '../screens/screen.js';
+
+/** What the link to the host shows on: the screen, its frames, the test hooks' events, and where snapshots go. */
+export interface HostLinkDeps {
+  readonly launch: Launch;
+  readonly shown: Screen;
+  readonly frames: FrameLoop;
+  readonly emit: (event: string) => void;
+  readonly snapshot: (state: ViewState) => void;
+}
+
+/** Errors that reconnecting cannot cure: the screen stays on them until an attendant fixes what they name. */
+const FATAL: ReadonlySet<ProtocolError['code']> = new Set(['unauthorized', 'protocol-version', 'forbidden-view']);
+/** Errors that refuse one command: said, never silently dropped, and the message clears itself. */
+const REFUSED: ReadonlySet<ProtocolError['code']> = new Set(['rejected', 'stale-version', 'rate-limited']);
+
+/**
+ * The screen's link to the host. It keeps trying to reach the host: after a restart of the host
+ * (or a lost socket) it reconnects by itself and resynchronises from the next snapshot.
+ */
+export class HostLink {
+  private client: HostClient | null = null;
+  /** A refusal that reconnecting cannot cure stays on screen: it names what the attendant must fix. */
+  private fatal: MessageKey | null = null;
+  /** The refusal on the banner now (screens without a place of their own for it). */
+  private banner = 0;
+
+  constructor(private readonly d: HostLinkDeps) {}
+
+  /** Sends a screen's command (dropped while no link is up: the screen shows it is offline). */
+  command(command: CommandBody): void {
+    this.client?.command(command);
+  }
+
+  async connect(attempt: number): Promise<void> {
+    const { launch, shown, frames, emit } = this.d;
+    let transport;
+    try {
+      transport = await launch.connect();
+    } catch {
+      shown.setStatus('status.offline');
+      frames.request();
+      this.retry(attempt + 1);
+      return;
+    }
+    this.client = new HostClient(transport, launch.view, {
+      snapshot: (_view, _version, state) => {
+        attempt = 0;
+        this.d.snapshot(state);
+      },
+      error: (e: ProtocolError) => this.error(e),
+      closed: () => {
+        emit('closed');
+        shown.setStatus(this.fatal ?? 'status.offline');
+        frames.request();
+        if (!this.fatal) this.retry(attempt + 1);
+      },
+    });
+    this.client.start(launch.token);
+  }
+
+  private retry(attempt: number): void {
+    setTimeout(() => void this.connect(attempt), Math.min(10_000, 500 * 2 ** attempt));
+  }
+
+  private error(e: ProtocolError): void {
+    const { shown, frames, emit } = this.d;
+    emit(`error:${e.code}`);
+    frames.request();
+    // The refusal's own words where the host names one the catalogues have, else the error code's.
+    const key: MessageKey = e.refusal ? refusalKey(e.refusal) : isMessageKey(e.messageKey) ? e.messageKey : `errors.${e.code}`;
+    if (FATAL.has(e.code)) {
+      this.fatal = key;
+      shown.setStatus(key);
+    } else if (REFUSED.has(e.code)) {
+      // Over the rate limit too (the host dropped the taps unread): said the same way.
+      this.refused(key);
+      emit(`refused:${e.messageKey}`);
+    }
+  }
+
+  /** A refused bet or decision: in the screen's own place for it, else on the banner for a moment. */
+  private refused(key: MessageKey): void {
+    const { shown, frames } = this.d;
+    if (shown.refused) return shown.refused(key);
+    shown.setStatus(key);
+    // Only this message's own timer may clear it: a newer one starts its own.
+    const mine = ++this.banner;
+    setTimeout(() => {
+      if (mine === this.banner) shown.setStatus(this.fatal);
+      frames.request();
+    }, 2500);
+  }
+}

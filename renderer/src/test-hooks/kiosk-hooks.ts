@@ -1,0 +1,66 @@
+/**
+ * A narrow, read-only window onto the screen for end-to-end tests (Signal's and Excalidraw's
+ * habit): named events to wait on instead of sleeping, the strings actually drawn, and where a
+ * button is so the test can press it with a real pointer. It exposes nothing the screen itself
+ * does not already show.
+ */
+export interface KioskTestHooks {
+  events: string[];
+  texts(): string[];
+  /** The codes of the cards in play on screen (`XX` for a card face down; burns on the discard pile are not in play). */
+  cards(): string[];
+  bounds(testId: string): { x: number; y: number; width: number; height: number } | null;
+  /**
+   * Bounds of everything the overlap check compares, in CSS pixels: texts and buttons (a button's
+   * own caption and limits are texts with the button as `owner`), the felt's printed words
+   * (`print`), the cards (`card`), the panels beside the felt (`panel`: the road maps, the last
+   * rounds) and the room each celebration placed this round takes at its largest (`overlay`, shown
+   * or not: it is gone in seconds, its room is not).
+   */
+  boxes(): {
+    kind: 'text' | 'button' | 'print' | 'card' | 'panel' | 'overlay';
+    label: string;
+    owner?: string;
+    x: number;
+    y: number;
+    width: number;
+    height: number;
+  }[];
+  /** The half-ellipse the table's felt covers, rail included, in CSS pixels (`top` is its straight dealer's edge); null off the table display. */
+  felt(): { cx: number; top: number; rx: number; ry: number } | null;
+  /** With `?clock=stepped`: moves the animation clock and draws a frame. */
+  step(ms: number): void;
+  /**
+   * The highlight ring where the next card or decision is due, in CSS pixels (its centre and
+   * outer radius), with the seat it names and that seat's main spot (null off a seat); null when
+   * none is drawn.
+   */
+  highlight(): {
+    x: number;
+    y: number;
+    r: number;
+    seat: number | null;
+    /** A decision awaited (else a card due). */
+    decision: boolean;
+    /** A card still flying or turning. */
+    moving: boolean;
+    spot: { x: number; y: number; r: number } | null;
+  } | null;
+  /** Frames drawn since the page opened: a still screen draws none (render on demand). */
+  framesDrawn(): number;
+  /**
+   * With `?trace=1` (benchmarks): each card sprite put on the stage, by face and `performance.now()`,
+   * recorded as it happens (no stage walk, no per-frame work); deleting it stops the recording.
+   */
+  cardTrace?: { code: string; t: number }[];
+  /** With `?trace=1`: each time the jackpot panel drew new pools, and when (`performance.now()`). */
+  jackpotTrace?: { pools: string; t: number }[];
+  /** With `?trace=1`: the animation-frame timestamp of each frame drawn, in a preallocated array (no allocation per frame). */
+  frameTrace?: { at: Float64Array; n: number };
+}
+
+declare global {
+  interface Window {
+    __kiosk?: KioskTestHooks;
+  }
+}

@@ -1,0 +1,58 @@
+import { BitmapText, Text, type Container } from 'pixi.js';
+import { CardView } from '../cards/card-view.js';
+import { FeltView } from '../felt/felt-art.js';
+import { Button } from '../ui/button.js';
+import { TableRound } from '../screens/table-round.js';
+import type { KioskTestHooks } from './kiosk-hooks.js';
+import { findLast, walk } from './walk.js';
+
+/** The strings drawn on the stage. */
+export function stageTexts(stage: Container): string[] {
+  const out: string[] = [];
+  walk(stage, (c) => {
+    if ((c instanceof Text || c instanceof BitmapText) && c.text !== '') out.push(c.text);
+  });
+  return out;
+}
+
+/** The codes of the cards in play on the stage (burns on the discard pile are not in play). */
+export function stageCards(stage: Container): string[] {
+  const out: string[] = [];
+  const inPlay = (c: Container): void => {
+    if (!c.visible || c.label === 'discard-pile') return;
+    if (c instanceof CardView) out.push(c.code());
+    for (const child of c.children) inPlay(child);
+  };
+  inPlay(stage);
+  return out;
+}
+
+/** Where the button with this test id is, in CSS pixels. */
+export function buttonBounds(stage: Container, testId: string): ReturnType<KioskTestHooks['bounds']> {
+  const found = findLast(stage, (c): c is Button => c instanceof Button && c.testId === testId);
+  if (!found) return null;
+  const b = found.getBounds();
+  return { x: b.x, y: b.y, width: b.width, height: b.height };
+}
+
+/** The felt's half-ellipse in CSS pixels. */
+export function feltExtent(stage: Container): ReturnType<KioskTestHooks['felt']> {
+  const f = findLast(stage, (c): c is FeltView => c instanceof FeltView);
+  if (!f) return null;
+  const centre = f.toGlobal({ x: f.extent.cx, y: f.extent.top });
+  const corner = f.toGlobal({ x: f.extent.cx + f.extent.rx, y: f.extent.top + f.extent.ry });
+  return { cx: centre.x, top: centre.y, rx: corner.x - centre.x, ry: corner.y - centre.y };
+}
+
+/** The highlight ring where the next card or decision is due, in CSS pixels. */
+export function highlightRing(stage: Container): ReturnType<KioskTestHooks['highlight']> {
+  const layer = findLast(stage, (c): c is TableRound => c instanceof TableRound);
+  const h = layer?.highlight() ?? null;
+  if (!layer || !h) return null;
+  const css = (p: { x: number; y: number; r: number }) => {
+    const c = layer.toGlobal({ x: p.x, y: p.y });
+    const e = layer.toGlobal({ x: p.x + p.r, y: p.y });
+    return { x: c.x, y: c.y, r: e.x - c.x };
+  };
+  return { ...css(h), seat: h.seat, decision: h.decision, moving: h.moving, spot: h.spot ? css(h.spot) : null };
+}
