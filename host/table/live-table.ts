@@ -1,0 +1,95 @@
+import type { Card } from '../../engine/cards/card.js';
+import type { CorrectionRule, GameDefinition, Outcome, ProgressiveView } from '../../engine/table/game.js';
+import type { TableInput } from '../../engine/table/inputs.js';
+import type { DealerCue } from '../../engine/table/queries.js';
+import type { FaultGates, HeldRead, TableParams, TableState, TimerKind } from '../../engine/table/state.js';
+import type { RoundViewData, StadiumView, StationInputs, StationTableView, TableExtras } from '../../engine/table/views.js';
+import type { Correction, DecisionAction, HoldReason, Spot, Uncorrectable } from '../../engine/table/vocabulary.js';
+
+/** A station's command to the table: a bet, its chips cleared, a decision. */
+export type StationCommand =
+  | { kind: 'place-bet'; station: number; spot: Spot; amount: number }
+  | { kind: 'clear-bets'; station: number }
+  | { kind: 'decide'; station: number; action: DecisionAction; amount?: number };
+
+/** The hold in force, with the reads that left the shoe since it began (service mode, tests). */
+export interface HoldState {
+  reason: HoldReason;
+  shoeSequence: number | null;
+  readsDuringHold: HeldRead[];
+  /** The card that caused it, when one was read. */
+  card: string | null;
+  /** The corrections the game's text has for it, each with its article (or the article that forbids it). */
+  corrections: CorrectionRule[];
+}
+
+/**
+ * The table as the rest of the host sees it: inputs in, state and projections out. No game
+ * rule lives behind it; every one is in the engine's state machine (engine/table/step.ts).
+ */
+export interface LiveTable {
+  readonly state: TableState<unknown, unknown>;
+  readonly gameKind: GameDefinition<unknown, unknown>['kind'];
+  readonly profile: string;
+  readonly decks: number;
+  readonly bets: GameDefinition<unknown, unknown>['bets'];
+  readonly limitRules: GameDefinition<unknown, unknown>['limitRules'];
+  readonly payTable: GameDefinition<unknown, unknown>['payTable'];
+  readonly presentation: GameDefinition<unknown, unknown>['presentation'];
+  /** How a remote station plays here (own spots, behind a seat) or null: none. */
+  readonly remote: GameDefinition<unknown, unknown>['remote'];
+  /** Feeds one input; the outcome says whether it was taken (a command may be refused). */
+  input(input: TableInput): Outcome;
+  placeBet(station: number, spot: Spot, amount: number): Outcome;
+  clearBets(station: number): Outcome;
+  decide(station: number, action: DecisionAction, amount?: number): Outcome;
+  /**
+   * A station's command, committed with the others arriving within the group-commit window in
+   * one durable transaction (group commit); settles once that commit returned, never before.
+   * Without group commit (or once stopped) it is committed now and its outcome returned at once.
+   */
+  submit(command: StationCommand): Outcome | Promise<Outcome>;
+  onCard(card: Card, sequence?: number): void;
+  onAnomaly(reason: 'unreadable' | 'wrong-deck', card: string | null, sequence?: number): void;
+  onCutCard(sequence?: number): void;
+  onNewShoe(sequence?: number): void;
+  enterCard(card: Card, supervisor: string, witness: string): Outcome;
+  /** The last resort: every bet of the round returned; `uncorrectable` says why no correction was possible. */
+  voidRound(reason: string, authorisedBy: string[], uncorrectable?: Uncorrectable): Outcome;
+  /** A supervisor stops the round for a dealing error seen at the table. */
+  reportDealingError(by: string): Outcome;
+  /** Two people correct the dealing error the table holds for, as its text orders. */
+  correct(correction: Correction, supervisor: string, witness: string): Outcome;
+  setFaults(gates: FaultGates): void;
+  configure(params: TableParams): void;
+  view(): RoundViewData;
+  tableExtras(seats: number): TableExtras;
+  station(station: number): StationTableView;
+  /** Each station's own inputs, grouped once per state (the view hub compares them per station). */
+  stationInputs(): StationInputs;
+  /** The remote stations' totals per spot, for the table display (null: no remote stations). */
+  stadium(): StadiumView | null;
+  /** The progressive jackpot's pools (Portugal rules 38–50), null where the table plays none. */
+  progressive(): ProgressiveView | null;
+  cue(): DealerCue | null;
+  expectsCard(): boolean;
+  hasBets(station: number): boolean;
+  betweenRounds(): boolean;
+  holdState(): HoldState | null;
+  /** Simulated mode after a restart mid-round: the cards the engine's shoe still holds, or null. */
+  cardsLeftInOldShoe(): string[] | null;
+  /**
+   * The countdown running now ends at once, as if its time were up (simulated mode's control for
+   * tests and demos: a dealer's "no more bets"). Only a countdown of the kind named, so a call
+   * that arrives late never ends the next one. False when no such countdown runs.
+   */
+  endCountdown(kind: TimerKind): boolean;
+  /**
+   * Simulated mode only: the running countdown of this kind does not end by itself (its timer is
+   * not kept; nothing is journalled, and the screens still count down) until endCountdown. So a
+   * test on a slow machine is never overtaken by a window it is still looking at.
+   */
+  freezeCountdown(kind: TimerKind): boolean;
+  onChange(listener: () => void): () => void;
+  stop(): void;
+}
