@@ -3,9 +3,10 @@ import type { z } from 'zod';
 import { canonicalJson, type SqliteDb } from '../../ledger/index.js';
 import { Pin, StaffNumber } from '../../protocol/index.js';
 import { JournalledAccounts, type AccountEntry, type AccountJournal } from './account-journal.js';
-import { Account, AccountError, AccountsFile, applyChange, Change } from './account-record.js';
+import { AccountError, AccountsFile, applyChange, Change, type Account } from './account-record.js';
 import { ACCOUNTS_DB, importLegacyOnce, openAccountsDb } from './accounts-db.js';
 import { auditAccount, auditAccounts } from './accounts-audit.js';
+import { changeAccounts, isJournalled, markJournalled, putAccount, readAccounts } from './account-rows.js';
 import { hashPin, pinDigest, samePinHash, SCRYPT_PARAMS, verifyPin, type PinHash } from './pin-hash.js';
 
 /**
@@ -70,19 +71,6 @@ function checkNewPin(pin: string): void {
   }
 }
 
-interface AccountRow {
-  staff: string;
-  name: string;
-  role: string;
-  pin: string;
-  created_at: string;
-  created_by: string;
-  failures: number;
-  locked_until: string | null;
-  journalled_seq: number | null;
-  disabled: number;
-}
-
 interface ProposalRow {
   id: number;
   staff: string;
@@ -131,7 +119,7 @@ export class AccountStore {
         } catch (e) {
           throw new AccountError(`the old accounts file cannot be imported: ${e instanceof Error ? e.message : String(e)}`);
         }
-        for (const a of parsed.accounts) this.put(a);
+        for (const a of parsed.accounts) putAccount(this.db, a);
         return parsed.accounts.length;
       });
     } catch (e) {
@@ -146,29 +134,7 @@ export class AccountStore {
 
   /** Read from the database every time: `npm run service -- add-user` may change it while the host runs. */
   list(): Account[] {
-    const rows = this.db.prepare('SELECT * FROM accounts ORDER BY rowid').all() as AccountRow[];
-    const pending = this.db.prepare('SELECT staff, action, by, at FROM unjournalled ORDER BY id').all() as {
-      staff: string;
-      action: string;
-      by: string;
-      at: string;
-    }[];
-    return rows.map((r) => {
-      const todo = pending.filter((u) => u.staff === r.staff).map(({ action, by, at }) => ({ action, by, at }));
-      return Account.parse({
-        staff: r.staff,
-        name: r.name,
-        role: r.role,
-        pin: JSON.parse(r.pin) as unknown,
-        createdAt: r.created_at,
-        createdBy: r.created_by,
-        failures: r.failures,
-        lockedUntil: r.locked_until,
-        ...(r.journalled_seq !== null ? { journalledSeq: r.journalled_seq } : {}),
-        ...(r.disabled ? { disabled: true } : {}),
-        ...(todo.length ? { unjournalled: todo } : {}),
-      });
-    });
+    return readAccounts(this.db);
   }
 
   find(staff: string): Account | undefined {
@@ -194,7 +160,7 @@ export class AccountStore {
         journalled.refresh();
         if (journalled.adopted) {
           this.db.prepare('DELETE FROM unjournalled').run();
-          this.markJournalled();
+          markJournalled(this.db);
           return 0;
         }
         const rows = this.list();
@@ -214,7 +180,7 @@ export class AccountStore {
         const seqs = journal.record([...legacy, ...baseline]).slice(legacy.length);
         rows.forEach((a, i) => this.db.prepare('UPDATE accounts SET journalled_seq = ? WHERE staff = ?').run(seqs[i] ?? null, a.staff));
         this.db.prepare('DELETE FROM unjournalled').run();
-        this.markJournalled();
+        markJournalled(this.db);
         return rows.length;
       })
       .immediate();
@@ -487,9 +453,9 @@ export class AccountStore {
   ): Account {
     const journal = this.journal;
     if (!journal) {
-      if (this.isJournalled())
+      if (isJournalled(this.db))
         throw new AccountError("the accounts of this data folder are journalled: change them with `npm run service`, which opens the folder's ledger");
-      return this.change((current) => {
+      return changeAccounts(this.db, (current) => {
         const b = build(current);
         const before = current.find((a) => a.staff === b.staff);
         const row = applyChange(b.change, before);
@@ -520,9 +486,9 @@ export class AccountStore {
     return this.db
       .transaction(() => {
         const row = applyChange(proposal.change, this.find(proposal.staff), seq);
-        this.put(row);
+        putAccount(this.db, row);
         this.db.prepare('DELETE FROM proposals WHERE id = ?').run(proposal.id);
-        this.markJournalled();
+        markJournalled(this.db);
         return row;
       })
       .immediate();
@@ -553,63 +519,10 @@ export class AccountStore {
           }
           // Applied to the row as it is now (its count of wrong PINs may have moved since).
           if (this.db.prepare('DELETE FROM proposals WHERE id = ?').run(p.id).changes === 0) continue; // its maker applied it meanwhile
-          this.put(applyChange(Change.parse(JSON.parse(p.change)), this.find(p.staff), seq));
+          putAccount(this.db, applyChange(Change.parse(JSON.parse(p.change)), this.find(p.staff), seq));
         }
       })
       .immediate();
     return new Map(this.list().map((a) => [a.staff, a]));
-  }
-
-  /** Whether the accounts were ever journalled in full here (adopted, or changed through the journal). */
-  private isJournalled(): boolean {
-    return this.db.prepare("SELECT value FROM meta WHERE key = 'journalled'").pluck().get() !== undefined;
-  }
-
-  private markJournalled(): void {
-    this.db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('journalled', '1')").run();
-  }
-
-  /**
-   * Reads the accounts, changes them and writes back what changed in one IMMEDIATE transaction:
-   * neither another await in this process nor the other process (the host, a command) can slip a
-   * write in between and have one of the two changes lost, and a power cut keeps all or none.
-   */
-  private change<T>(f: (current: Account[]) => { accounts: Account[]; result: T }): T {
-    return this.db
-      .transaction(() => {
-        const current = this.list();
-        const before = new Map(current.map((a) => [a.staff, JSON.stringify(a)]));
-        const { accounts, result } = f(current);
-        for (const a of accounts) if (before.get(a.staff) !== JSON.stringify(a)) this.put(Account.parse(a));
-        return result;
-      })
-      .immediate();
-  }
-
-  /** Inserts or replaces one account and its unjournalled actions (inside a transaction). */
-  private put(a: Account): void {
-    this.db
-      .prepare(
-        `INSERT INTO accounts (staff, name, role, pin, created_at, created_by, failures, locked_until, journalled_seq, disabled)
-         VALUES (@staff, @name, @role, @pin, @createdAt, @createdBy, @failures, @lockedUntil, @journalledSeq, @disabled)
-         ON CONFLICT (staff) DO UPDATE SET name = excluded.name, role = excluded.role, pin = excluded.pin,
-           failures = excluded.failures, locked_until = excluded.locked_until, journalled_seq = excluded.journalled_seq,
-           disabled = excluded.disabled`,
-      )
-      .run({
-        staff: a.staff,
-        name: a.name,
-        role: a.role,
-        pin: JSON.stringify(a.pin),
-        createdAt: a.createdAt,
-        createdBy: a.createdBy,
-        failures: a.failures,
-        lockedUntil: a.lockedUntil,
-        journalledSeq: a.journalledSeq ?? null,
-        disabled: a.disabled ? 1 : 0,
-      });
-    this.db.prepare('DELETE FROM unjournalled WHERE staff = ?').run(a.staff);
-    const add = this.db.prepare('INSERT INTO unjournalled (staff, action, by, at) VALUES (?, ?, ?, ?)');
-    for (const u of a.unjournalled ?? []) add.run(a.staff, u.action, u.by, u.at);
   }
 }
