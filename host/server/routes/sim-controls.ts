@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { TIMER_KINDS } from '../../../engine/table/state.js';
+import type { HostApp, SimControls } from '../http-deps.js';
+
+/** Simulated mode's control channel for tests and demos (`--sim-controls`): each route needs the sim token. */
+export function simControlRoutes(app: HostApp, sim: SimControls): void {
+  app.post<{ Body: { station?: unknown; note?: unknown } }>('/sim/insert-note', async (req, reply) => {
+    if (req.headers['x-sim-token'] !== sim.token) return reply.code(401).send({ error: 'sim token required' });
+    const { station, note } = req.body ?? {};
+    if (typeof station !== 'number' || typeof note !== 'number') return reply.code(400).send({ error: 'station and note (face value) are numbers' });
+    const refused = sim.insertNote(station, note);
+    return refused ? reply.code(409).send({ error: refused }) : { ok: true };
+  });
+  for (const [path, act] of [
+    ['/sim/unreadable-next', sim.unreadableNext],
+    ['/sim/misdraw', sim.misdraw],
+  ] as const) {
+    app.post(path, async (req, reply) => {
+      if (req.headers['x-sim-token'] !== sim.token) return reply.code(401).send({ error: 'sim token required' });
+      const refused = act();
+      return refused ? reply.code(409).send({ error: refused }) : { ok: true };
+    });
+  }
+  for (const [path, act] of [
+    ['/sim/end-countdown', sim.endCountdown],
+    ['/sim/freeze-countdown', sim.freezeCountdown],
+  ] as const) {
+    app.post<{ Body: { kind?: unknown } }>(path, async (req, reply) => {
+      if (req.headers['x-sim-token'] !== sim.token) return reply.code(401).send({ error: 'sim token required' });
+      const kind = z.enum(TIMER_KINDS).safeParse(req.body?.kind);
+      if (!kind.success) return reply.code(400).send({ error: `kind is one of ${TIMER_KINDS.join(', ')}` });
+      const refused = act(kind.data);
+      return refused ? reply.code(409).send({ error: refused }) : { ok: true };
+    });
+  }
+  app.post<{ Body: { station?: unknown; fault?: unknown } }>('/sim/bill-fault', async (req, reply) => {
+    if (req.headers['x-sim-token'] !== sim.token) return reply.code(401).send({ error: 'sim token required' });
+    const { station, fault } = req.body ?? {};
+    if (typeof station !== 'number' || (fault !== 'jam' && fault !== 'clear'))
+      return reply.code(400).send({ error: 'station is a number, fault is jam or clear' });
+    const refused = sim.billFault(station, fault);
+    return refused ? reply.code(409).send({ error: refused }) : { ok: true };
+  });
+}
