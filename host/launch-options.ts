@@ -84,10 +84,41 @@ export function hostOptionsFromArgs(
   | 'logClientBudget'
   | 'metricsToken'
 > {
-  const game = GameKind.safeParse(values.game ?? 'blackjack');
-  if (!game.success) throw new UsageError(`--game must be blackjack, baccarat or war, not "${values.game}"`);
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (seed !== undefined && !Number.isSafeInteger(seed)) throw new UsageError(`--seed must be an integer, not "${values.seed}"`);
+  const config = tableFromArgs(values);
+  const { logMb, clientLines, metricsToken, kill } = operationsFromArgs(values);
+  let roundScript: HostOptions['roundScript'];
+  if (values['test-script'] !== undefined) {
+    try {
+      roundScript = loadRoundScript(values['test-script']);
+    } catch (e) {
+      throw new UsageError(e instanceof Error ? e.message : String(e));
+    }
+  }
+  return {
+    config,
+    ...(seed !== undefined ? { seed } : {}),
+    ...(values['terminal-id'] ? { terminalId: values['terminal-id'] } : {}),
+    ...(values.upstream ? { upstream: values.upstream } : {}),
+    ...(values.witness ? { witness: { socket: values.witness } } : {}),
+    ...(values['sim-controls'] ? { simControls: true } : {}),
+    ...(values.autoplay ? { autoplay: true } : {}),
+    ...(values['test-timing']
+      ? { timings: { ...TEST_TIMINGS, ...(roundScript ? { bettingMs: TEST_SCRIPT_BETTING_MS } : {}) }, simulatedDealer: { dealMs: 0 } }
+      : {}),
+    ...(kill !== undefined ? { killAfterRoundEntry: kill } : {}),
+    ...(roundScript ? { roundScript } : {}),
+    ...(metricsToken !== undefined ? { metricsToken } : {}),
+    ...(clientLines !== undefined ? { logClientBudget: { perMinute: clientLines } } : {}),
+    ...(logMb !== undefined ? { logRotation: { maxBytes: Math.round(logMb * 1024 * 1024), keep: DEFAULT_ROTATION.keep } } : {}),
+  };
+}
+
+/** The table the arguments ask for: a simulated one, or the configuration file's, with the flags that adjust it. */
+function tableFromArgs(values: HostArgValues): TableConfig {
+  const game = GameKind.safeParse(values.game ?? 'blackjack');
+  if (!game.success) throw new UsageError(`--game must be blackjack, baccarat or war, not "${values.game}"`);
   let base: TableConfig;
   try {
     base = simulatedTableConfig(game.data, values.rules, values.authorisation);
@@ -120,6 +151,27 @@ export function hostOptionsFromArgs(
       throw new UsageError(`--stations must be 1 to ${base.stations.length}, not "${values.stations}"`);
     base.stations = base.stations.slice(0, n);
   }
+  const ms = (flag: 'betting-seconds' | 'decision-seconds' | 'results-seconds', fallback: number) => {
+    const v = values[flag];
+    if (v === undefined) return fallback;
+    const n = Number(v);
+    if (!Number.isFinite(n)) throw new UsageError(`--${flag} must be a number of seconds, not "${v}"`);
+    return Math.round(n * 1000);
+  };
+  const config = TableConfig.safeParse({
+    ...base,
+    timings: {
+      bettingMs: ms('betting-seconds', base.timings.bettingMs),
+      decisionMs: ms('decision-seconds', base.timings.decisionMs),
+      resultsMs: ms('results-seconds', base.timings.resultsMs),
+    },
+  });
+  if (!config.success) throw new UsageError(`the table configuration is refused:\n${describeIssues(config.error.issues)}`);
+  return config.data;
+}
+
+/** The log's rotation and client budget, the metrics token and the test's kill point, each checked. */
+function operationsFromArgs(values: HostArgValues): { logMb?: number; clientLines?: number; metricsToken?: string; kill?: number } {
   const logMb = values['log-max-mb'] === undefined ? undefined : Number(values['log-max-mb']);
   if (logMb !== undefined && !(Number.isFinite(logMb) && logMb >= 0.001 && logMb <= 4096))
     throw new UsageError(`--log-max-mb must be a size in MiB from 0.001 to 4096, not "${values['log-max-mb']}"`);
@@ -137,46 +189,11 @@ export function hostOptionsFromArgs(
   }
   const kill = values['test-kill-after-round-entry'] === undefined ? undefined : Number(values['test-kill-after-round-entry']);
   if (kill !== undefined && !(Number.isInteger(kill) && kill >= 1)) throw new UsageError(`--test-kill-after-round-entry must be a positive integer`);
-  const ms = (flag: 'betting-seconds' | 'decision-seconds' | 'results-seconds', fallback: number) => {
-    const v = values[flag];
-    if (v === undefined) return fallback;
-    const n = Number(v);
-    if (!Number.isFinite(n)) throw new UsageError(`--${flag} must be a number of seconds, not "${v}"`);
-    return Math.round(n * 1000);
-  };
-  const config = TableConfig.safeParse({
-    ...base,
-    timings: {
-      bettingMs: ms('betting-seconds', base.timings.bettingMs),
-      decisionMs: ms('decision-seconds', base.timings.decisionMs),
-      resultsMs: ms('results-seconds', base.timings.resultsMs),
-    },
-  });
-  if (!config.success) throw new UsageError(`the table configuration is refused:\n${describeIssues(config.error.issues)}`);
-  let roundScript: HostOptions['roundScript'];
-  if (values['test-script'] !== undefined) {
-    try {
-      roundScript = loadRoundScript(values['test-script']);
-    } catch (e) {
-      throw new UsageError(e instanceof Error ? e.message : String(e));
-    }
-  }
   return {
-    config: config.data,
-    ...(seed !== undefined ? { seed } : {}),
-    ...(values['terminal-id'] ? { terminalId: values['terminal-id'] } : {}),
-    ...(values.upstream ? { upstream: values.upstream } : {}),
-    ...(values.witness ? { witness: { socket: values.witness } } : {}),
-    ...(values['sim-controls'] ? { simControls: true } : {}),
-    ...(values.autoplay ? { autoplay: true } : {}),
-    ...(values['test-timing']
-      ? { timings: { ...TEST_TIMINGS, ...(roundScript ? { bettingMs: TEST_SCRIPT_BETTING_MS } : {}) }, simulatedDealer: { dealMs: 0 } }
-      : {}),
-    ...(kill !== undefined ? { killAfterRoundEntry: kill } : {}),
-    ...(roundScript ? { roundScript } : {}),
+    ...(logMb !== undefined ? { logMb } : {}),
+    ...(clientLines !== undefined ? { clientLines } : {}),
     ...(metricsToken !== undefined ? { metricsToken } : {}),
-    ...(clientLines !== undefined ? { logClientBudget: { perMinute: clientLines } } : {}),
-    ...(logMb !== undefined ? { logRotation: { maxBytes: Math.round(logMb * 1024 * 1024), keep: DEFAULT_ROTATION.keep } } : {}),
+    ...(kill !== undefined ? { kill } : {}),
   };
 }
 
