@@ -130,7 +130,14 @@ const authorisation = {
 
 export const PAYLOADS = {
   /** The acceptor holds a note in escrow; journalled before STACK is sent. No money moves. */
-  'bill.escrow': z.strictObject({ station, device: id, denomination: positive, currency: z.string().length(3) }),
+  'bill.escrow': z.strictObject({
+    station,
+    device: id,
+    denomination: positive,
+    currency: z.string().length(3),
+    /** The driver's id of the escrow (its credit and return name it); absent in entries journalled before it was written here. */
+    escrowId: id.optional(),
+  }),
   /** The note was returned (rejected, timeout, or the escrow resolved as not stacked on restart). */
   'bill.return': z.strictObject({
     station,

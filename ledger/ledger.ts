@@ -6,7 +6,7 @@ import { canonicalJson, chainHash, genesisHash, sha256Hex } from './canonical.js
 import { ledgerFile, LedgerOpenError, openDatabase } from './db.js';
 import { HeadMark } from './head-mark.js';
 import { admitEntry, bodyText, derive, roundIdOf, type EntryBody, type LedgerView, type StoredEntry } from './derive.js';
-import { account, type EntryType, type NewEntry } from './entries.js';
+import { account, PAYLOADS, type EntryType, type NewEntry } from './entries.js';
 import { parseRecord, projectBet, projectRound, roundEntryOfRow, stationsOfRecord, withLateEntries, type RoundRecord } from './recall.js';
 import { LedgerRefusal } from './refusal.js';
 import { checkpointKey, signCheckpoint } from './sign.js';
@@ -627,7 +627,7 @@ export class Ledger {
    * Notes journalled in escrow and neither credited nor returned: after a power cut mid-stack
    * the host asks the acceptor what became of each and journals the credit or the return.
    */
-  unresolvedEscrows(): { seq: number; station: number; device: string; denomination: number; currency: string }[] {
+  unresolvedEscrows(): { seq: number; station: number; device: string; denomination: number; currency: string; escrowId?: string }[] {
     const rows = this.#db
       .prepare(
         `SELECT seq, body FROM journal WHERE type = 'bill.escrow' AND seq NOT IN (
@@ -636,8 +636,15 @@ export class Ledger {
       )
       .all() as { seq: number; body: string }[];
     return rows.map((r) => {
-      const p = (JSON.parse(r.body) as EntryBody).payload as { station: number; device: string; denomination: number; currency: string };
-      return { seq: r.seq, station: p.station, device: p.device, denomination: p.denomination, currency: p.currency };
+      const p = PAYLOADS['bill.escrow'].parse((JSON.parse(r.body) as EntryBody).payload);
+      return {
+        seq: r.seq,
+        station: p.station,
+        device: p.device,
+        denomination: p.denomination,
+        currency: p.currency,
+        ...(p.escrowId ? { escrowId: p.escrowId } : {}),
+      };
     });
   }
 

@@ -1,9 +1,8 @@
 import type { Logger } from 'pino';
 import type { BillAcceptorEvent } from '../../hardware/billacceptor/types.js';
-import { isCurrency } from '../../hardware/billacceptor/notes.js';
 import type { Ledger } from '../../ledger/index.js';
 import { decodeAgentMessage, DEVICE_PROTOCOL_VERSION, type AgentMessage, type HostDeviceMessage } from '../../protocol/index.js';
-import { escrowTxId, journalReturn, pendingNoteFor } from '../recovery/escrow.js';
+import { journalReturn, openEscrows, pendingNoteFor } from '../recovery/escrow.js';
 import type { RemoteStations } from '../stadium/remote-stations.js';
 import type { InhibitReason } from './bill-acceptors.js';
 import type { CreditRule } from './credit-rule/credit-rule.js';
@@ -252,14 +251,7 @@ export class RemoteAcceptors {
     // An acceptor holds one note at a time, and a note reaches VEND VALID only to be credited
     // (the device holds it there until acknowledged): of several escrows the ledger holds open,
     // every one but the last went back to the customer before the next was taken in.
-    const open = this.d.ledger.unresolvedEscrows().filter((e) => e.device === device);
-    for (const e of open.slice(0, -1)) {
-      const txId = this.d.ledger.entry(e.seq)?.txId ?? '';
-      const escrowId = txId.slice(`${device}:`.length, -':escrow'.length);
-      if (txId !== escrowTxId(device, escrowId) || !isCurrency(e.currency)) continue;
-      const note = { escrowId, amount: e.denomination, denomination: e.denomination / 100, currency: e.currency, code: 0 };
-      journalReturn(this.d.ledger, m.station, device, note, 'a later note was taken in');
-    }
+    for (const e of openEscrows(this.d.ledger, device).slice(0, -1)) journalReturn(this.d.ledger, m.station, device, e.note, 'a later note was taken in');
     const pending = pendingNoteFor(this.d.ledger, device);
     link.send({
       type: 'device-welcome',

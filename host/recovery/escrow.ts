@@ -1,5 +1,5 @@
 import type { EscrowedNote } from '../../hardware/billacceptor/types.js';
-import type { Currency } from '../../hardware/billacceptor/notes.js';
+import { isCurrency } from '../../hardware/billacceptor/notes.js';
 import type { Ledger } from '../../ledger/index.js';
 
 /** The transaction id a note's escrow is journalled under (the credit rule): `<device>:<escrowId>:escrow`. */
@@ -16,22 +16,31 @@ export const returnTxId = (device: string, escrowId: string) => `${device}:${esc
  * once against its escrow entry. The escrow was journalled just before STACK, so it counts as sent.
  */
 export function pendingNoteFor(ledger: Ledger, device: string): (EscrowedNote & { stackSent: boolean }) | null {
-  const open = ledger.unresolvedEscrows().filter((e) => e.device === device);
-  const last = open.at(-1);
-  if (!last) return null;
-  const txId = ledger.entry(last.seq)?.txId ?? '';
-  const prefix = `${device}:`;
-  if (!txId.startsWith(prefix) || !txId.endsWith(':escrow')) return null;
-  const escrowId = txId.slice(prefix.length, -':escrow'.length);
-  // The journal writes the note's amount in minor units; the driver's note carries both.
-  return {
-    escrowId,
-    amount: last.denomination,
-    denomination: last.denomination / 100,
-    currency: last.currency as Currency,
-    code: 0,
-    stackSent: true,
-  };
+  const last = openEscrows(ledger, device).at(-1);
+  return last ? { ...last.note, stackSent: true } : null;
+}
+
+type OpenEscrow = ReturnType<Ledger['unresolvedEscrows']>[number];
+
+/**
+ * The notes journalled in escrow at `device` and not yet resolved, oldest first, as the driver's
+ * notes. The escrow's id is the one its entry names; an entry journalled before entries named it
+ * gives it by its transaction id, taken only if it is exactly `escrowTxId(device, id)`. An entry
+ * with neither, or in a currency no acceptor takes, is left out (it was not written by this rule).
+ */
+export function openEscrows(ledger: Ledger, device: string): { seq: number; note: EscrowedNote }[] {
+  return ledger.unresolvedEscrows().flatMap((e) => {
+    const escrowId = e.device === device ? (e.escrowId ?? idFromTxId(ledger, e)) : null;
+    if (escrowId === null || !isCurrency(e.currency)) return [];
+    // The journal writes the note's amount in minor units; the driver's note carries both.
+    return [{ seq: e.seq, note: { escrowId, amount: e.denomination, denomination: e.denomination / 100, currency: e.currency, code: 0 } }];
+  });
+}
+
+function idFromTxId(ledger: Ledger, e: OpenEscrow): string | null {
+  const txId = ledger.entry(e.seq)?.txId ?? '';
+  const id = txId.slice(`${e.device}:`.length, -':escrow'.length);
+  return id.length > 0 && txId === escrowTxId(e.device, id) ? id : null;
 }
 
 /**

@@ -67,7 +67,7 @@ export class CreditRule {
     // Journalled before the answer: after a power cut mid-stack the record says which note it was.
     this.d.ledger.append({
       type: 'bill.escrow',
-      payload: { station: at.station, device: at.device, denomination: note.amount, currency: this.d.currency },
+      payload: { station: at.station, device: at.device, denomination: note.amount, currency: this.d.currency, escrowId: note.escrowId },
       txId: escrowTxId(at.device, note.escrowId),
     });
     return 'stack';
