@@ -591,6 +591,12 @@ await until(ROUNDS);
 progress(`${ROUNDS} rounds; the heaps`);
 const heapLast = await heaps({ table, station });
 if (kindsFirst) {
+  // What each page holds at all (the largest kinds at the first snapshot): beside the bare scene's heap, where a page's extra megabytes are.
+  for (const view of ['table', 'station'] as const) {
+    console.log(`  the largest kinds in the ${view}'s heap at ${FIRST} rounds (count, self size):`);
+    for (const g of heapGrowth(new Map(), kindsFirst[view]))
+      console.log(`    ${g.kind.slice(0, 60).padEnd(60)} ${String(g.count).padStart(7)}  ${(g.bytes / 1024).toFixed(1).padStart(9)} KiB`);
+  }
   for (const view of ['table', 'station'] as const) {
     console.log(`  what grew in the ${view}'s heap from ${FIRST} to ${ROUNDS} rounds (count, self size):`);
     for (const g of heapGrowth(kindsFirst[view], await heapSnapshot(view === 'table' ? table : station)))
