@@ -13,7 +13,25 @@ const NODE_SERVER = ['fastify', '@fastify/*', 'ws', 'pino', 'zod'];
 
 /** @type {Record<string, import('./scripts/eslint/layering.js').Layer>} */
 export const layers = {
-  engine: { folders: {}, packages: ['zod'], node: false, why: 'the engine is pure and imports nothing of ours' },
+  engine: {
+    folders: {},
+    packages: ['zod'],
+    node: false,
+    why: 'the engine is pure and imports nothing of ours',
+    // Inside engine/table, bottom to top (docs/architecture.md, "The table's tiers"): a file imports
+    // its own tier and the ones below, never above. The step and the views sit on the phases, the
+    // phases on the rules, the rules on the shapes, the shapes on the words; the fold on the step.
+    tiers: {
+      'engine/table': [
+        ['words', ['vocabulary', 'pay-line', 'rule-options']],
+        ['shapes', ['state', 'inputs', 'game', 'bet-catalogue', 'field-options', 'effects']],
+        ['rules', ['turn', 'queries', 'limits', 'held-cards', 'on-hold', 'shoe-change']],
+        ['phases', ['dealing', 'shoe', 'betting', 'holds']],
+        ['step', ['step', 'views']],
+        ['fold', ['fold']],
+      ],
+    },
+  },
   // serialport: a device on an on-board RS-232 port (`serial:/dev/ttyS0`), beside USB bridges and TCP.
   hardware: { folders: {}, packages: ['usb', 'serialport', 'zod'], node: true, why: 'hardware imports nothing of ours' },
   protocol: {

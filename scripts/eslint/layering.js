@@ -73,6 +73,8 @@ export const layeringRule = {
       pkg: "'{{from}}/' may not import the package '{{name}}'. Allowed here: {{allowed}}.",
       inside: "'{{from}}/{{a}}/' may not import '{{from}}/{{b}}/'. It may import: {{allowed}}.",
       insideUnknown: "'{{from}}/{{sub}}/' has no layering rule of its own: add it to the layer's `inside` table.",
+      tier: "'{{folder}}/{{a}}' ({{aTier}}) may not import '{{folder}}/{{b}}' ({{bTier}}): a file imports only its own tier and the ones below ({{order}}).",
+      tierUnknown: "'{{folder}}/{{file}}' has no tier: add it to the `tiers` table of '{{folder}}/' (eslint.config.js, docs/architecture.md).",
       owned: "'{{from}}/' may not import the package '{{name}}': only '{{owner}}/' may; use what '{{owner}}/' exports.",
     },
   },
@@ -100,6 +102,7 @@ export const layeringRule = {
         const to = target.split(path.sep)[0] ?? '';
         if (to === from) {
           checkInside(node, rel, target);
+          checkTiers(node, rel, target);
           return;
         }
         const access = grant(layer.folders ?? {}, target.split(path.sep).join('/'));
@@ -166,6 +169,44 @@ export const layeringRule = {
       });
     }
 
+    /**
+     * Inside a folder with `tiers` (engine/table): its files are ranked bottom to top, and a file
+     * may import files of its own tier and of the tiers below it, never above. Test files are not
+     * held to it; a file of the folder with no tier is refused until it is given one.
+     * @param {import('estree').Node} node
+     * @param {string} fromPath  the importing file, from the repository root
+     * @param {string} target  the imported file, from the repository root
+     */
+    function checkTiers(node, fromPath, target) {
+      const folder = path.dirname(fromPath).split(path.sep).join('/');
+      const order = layer.tiers?.[folder];
+      if (!order || fromPath.endsWith('.test.ts')) return;
+      if (path.dirname(target).split(path.sep).join('/') !== folder) return;
+      const rank = (/** @type {string} */ p) => {
+        const name = path.basename(p).replace(/\.(js|ts)$/, '');
+        return { name, at: order.findIndex(([, files]) => files.includes(name)) };
+      };
+      const a = rank(fromPath);
+      const b = rank(target);
+      for (const unknown of [a, b].filter((x) => x.at < 0)) {
+        context.report({ node, messageId: 'tierUnknown', data: { folder, file: `${unknown.name}.ts` } });
+        return;
+      }
+      if (b.at <= a.at) return;
+      context.report({
+        node,
+        messageId: 'tier',
+        data: {
+          folder,
+          a: `${a.name}.ts`,
+          aTier: order[a.at]?.[0] ?? '',
+          b: `${b.name}.ts`,
+          bTier: order[b.at]?.[0] ?? '',
+          order: order.map(([tier]) => tier).join(' < '),
+        },
+      });
+    }
+
     /** @param {any} node */
     function fromSource(node) {
       if (node.source && node.source.type === 'Literal' && typeof node.source.value === 'string') {
@@ -214,6 +255,7 @@ export const layeringRule = {
  * @property {boolean} [node]  whether Node built-ins are allowed
  * @property {string} [why]  the reason shown with a refused folder import
  * @property {Record<string, string[]>} [inside]  per subfolder, the subfolders of the same layer it may import
+ * @property {Record<string, [string, string[]][]>} [tiers]  per folder (from the repository root), its files' tiers bottom to top: each tier's name and its files (without `.ts`)
  */
 
 export default { rules: { layering: layeringRule } };

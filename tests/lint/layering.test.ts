@@ -56,6 +56,19 @@ const refused: [string, string, RegExp][] = [
   ],
   ['host/floor/fixture.ts', "import { ViewHub } from '../screens/view-hub.js';\nvoid ViewHub;", /'host\/floor\/' may not import 'host\/screens\/'/],
   ['host/table/fixture.ts', "import { startHost } from '../start-host.js';\nvoid startHost;", /may not import 'host\/\(the composition root\)\/'/],
+  // Inside engine/table, each file imports its own tier and the ones below (issue 32 item 5).
+  [
+    'engine/table/state.ts',
+    "import { step } from './step.js';\nvoid step;",
+    /'engine\/table\/state.ts' \(shapes\) may not import 'engine\/table\/step.ts' \(step\): a file imports only its own tier and the ones below \(words < shapes < rules < phases < step < fold\)/,
+  ],
+  [
+    'engine/table/vocabulary.ts',
+    "import type { TableState } from './state.js';\nexport type S = TableState<unknown, unknown>;",
+    /\(words\) may not import 'engine\/table\/state.ts' \(shapes\)/,
+  ],
+  ['engine/table/queries.ts', "import { onDealing } from './dealing.js';\nvoid onDealing;", /\(rules\) may not import 'engine\/table\/dealing.ts' \(phases\)/],
+  ['engine/table/fixture.ts', "import { step } from './step.js';\nvoid step;", /'engine\/table\/fixture.ts' has no tier/],
   [
     'host/newfolder/fixture.ts',
     "import { tableParams } from '../config/table-params.js';\nvoid tableParams;",
@@ -75,6 +88,9 @@ const allowed: [string, string][] = [
   ['host/fixture.ts', "import { ViewHub } from './screens/view-hub.js';\nvoid ViewHub;"],
   ['host/table/fixture.test.ts', "import { testTable } from '../testing/table-kit.js';\nvoid testTable;"],
   ['protocol/fixture.ts', "import { BET_IDS } from '../engine/table/vocabulary.js';\nvoid BET_IDS;"],
+  ['engine/table/step.ts', "import { onHold } from './holds.js';\nimport { BET_IDS } from './vocabulary.js';\nvoid onHold; void BET_IDS;"],
+  ['engine/table/shoe.ts', "import { onDealing } from './dealing.js';\nvoid onDealing;"],
+  ['engine/table/fixture.test.ts', "import { fold } from './fold.js';\nvoid fold;"],
 ];
 
 describe('layering lint rule (docs/architecture.md)', () => {
