@@ -28,6 +28,11 @@ const BY_CODE: ReadonlyMap<string, Card> = new Map(
 /** Every card's code, in rank then suit order (the journal's form of a card). */
 export const CARD_CODES: readonly CardCode[] = RANKS.flatMap((rank) => SUITS.map((suit): CardCode => `${rank}${suit}`));
 
+/** Whether a string is one of the 52 codes exactly as the journal writes them (no trimming, no "10"): a check, not a parse. */
+export function isCardCode(s: string): s is CardCode {
+  return BY_CODE.has(s);
+}
+
 /** The card of a code the type system already knows to be one (a journal entry read by its schema). */
 export function cardOf(code: CardCode): Card {
   const card = BY_CODE.get(code);

@@ -1,4 +1,4 @@
-import { RANKS, SUITS, cardCode, parseCard, type Card, type CardCode } from './card.js';
+import { RANKS, SUITS, cardCode, isCardCode, type Card, type CardCode } from './card.js';
 import type { Rng } from '../random/seeded-rng.js';
 
 /** All cards of `decks` 52-card decks, in pack order (suit by suit, A…K). */
@@ -51,10 +51,12 @@ export class ShoeInventory {
   /** An inventory with these cards already out (the inverse of `counts`). */
   static fromCounts(decks: number, counts: Readonly<Partial<Record<CardCode, number>>>): ShoeInventory {
     const inv = new ShoeInventory(decks);
+    // The keys are card codes by type (a state read by its schema): checked against the 52, never parsed.
     for (const [code, n] of Object.entries(counts)) {
+      if (!isCardCode(code)) throw new RangeError(`${code} is not a card code`);
       if (n === undefined) continue;
       if (!Number.isInteger(n) || n < 0 || n > decks) throw new RangeError(`${code}: ${n} out of a ${decks}-deck shoe`);
-      if (n > 0) inv.seen.set(cardCode(parseCard(code)), n);
+      if (n > 0) inv.seen.set(code, n);
     }
     return inv;
   }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { CardCodeSchema } from '../../engine/table/inputs.js';
 import { BetId, DecisionAction, MAX_STATIONS, type Spot } from '../../protocol/index.js';
 
 /**
@@ -23,7 +24,12 @@ function spotOf(key: string): Spot {
 export const RoundScript = z.strictObject({
   /** The round's cards in shoe order (burns inside the round included), as card codes. */
   cards: z
-    .array(z.string().regex(/^([2-9TJQKA])([SHDC])$/, 'a card code such as "TS"'))
+    .array(
+      z
+        .string()
+        .regex(/^([2-9TJQKA])([SHDC])$/, 'a card code such as "TS"')
+        .pipe(CardCodeSchema),
+    )
     .min(1)
     .max(64),
   stations: z

@@ -50,7 +50,7 @@ export class SimDealer {
     private readonly log: Logger,
     private readonly dealMs: number,
     /** Test only: the first round's cards, dealt in this order (host/autoplay/round-script.ts). */
-    private readonly script: readonly string[] = [],
+    private readonly script: readonly CardCode[] = [],
   ) {}
 
   start(): () => void {
@@ -69,11 +69,11 @@ export class SimDealer {
   /** The next card; after a restart mid-round, one the engine's shoe still holds (LiveTable.cardsLeftInOldShoe). */
   private draw(sim: NonNullable<ReturnType<TableShoe['simulator']>>): string | null {
     if (this.scripted < this.script.length && this.controller.view().phase === 'dealing') {
-      return sim.drawCard({ card: this.script[this.scripted++] as CardCode });
+      return sim.drawCard({ card: this.script[this.scripted++] });
     }
     const left = this.controller.cardsLeftInOldShoe();
     if (!left || left.length === 0) return sim.drawCard();
-    return sim.drawCard({ card: left[this.rng.below(left.length)] as CardCode });
+    return sim.drawCard({ card: left[this.rng.below(left.length)] });
   }
 
   private look(): void {

@@ -1,4 +1,4 @@
-import { cardCode, RANKS, SUITS } from '../../engine/cards/card.js';
+import { CARD_CODES, cardCode, type CardCode } from '../../engine/cards/card.js';
 import type { GameDefinition } from '../../engine/table/game.js';
 import { correctionsFor } from '../../engine/table/queries.js';
 import type { TableState } from '../../engine/table/state.js';
@@ -19,8 +19,8 @@ export function holdStateOf<S, R>(s: TableState<S, R>, game: GameDefinition<S, R
 }
 
 /** Simulated mode after a restart mid-round: the cards the engine's shoe still holds, or null. */
-export function cardsLeftInOldShoe<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>): string[] | null {
+export function cardsLeftInOldShoe<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>): CardCode[] | null {
   if (!s.shoeDeferred) return null;
   const out = s.out;
-  return RANKS.flatMap((rank) => SUITS.map((suit) => cardCode({ rank, suit }))).filter((c) => (out[c] ?? 0) < game.decks);
+  return CARD_CODES.filter((c) => (out[c] ?? 0) < game.decks);
 }

@@ -1,4 +1,4 @@
-import type { Card } from '../../engine/cards/card.js';
+import type { Card, CardCode } from '../../engine/cards/card.js';
 import type { CorrectionRule, GameDefinition, Outcome, ProgressiveView } from '../../engine/table/game.js';
 import type { TableInput } from '../../engine/table/inputs.js';
 import type { DealerCue } from '../../engine/table/queries.js';
@@ -77,7 +77,7 @@ export interface LiveTable {
   betweenRounds(): boolean;
   holdState(): HoldState | null;
   /** Simulated mode after a restart mid-round: the cards the engine's shoe still holds, or null. */
-  cardsLeftInOldShoe(): string[] | null;
+  cardsLeftInOldShoe(): CardCode[] | null;
   /**
    * The countdown running now ends at once, as if its time were up (simulated mode's control for
    * tests and demos: a dealer's "no more bets"). Only a countdown of the kind named, so a call

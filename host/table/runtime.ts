@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Card } from '../../engine/cards/card.js';
+import type { Card, CardCode } from '../../engine/cards/card.js';
 import type { Effect, JournalRecord } from '../../engine/table/effects.js';
 import type { GameDefinition, Outcome, ProgressiveView } from '../../engine/table/game.js';
 import { journalledInput, type TableInput } from '../../engine/table/inputs.js';
@@ -540,7 +540,7 @@ export class TableRuntime<S, R> implements LiveTable {
     return holdStateOf(this.current, this.d.game);
   }
 
-  cardsLeftInOldShoe(): string[] | null {
+  cardsLeftInOldShoe(): CardCode[] | null {
     this.settle();
     return cardsLeftInOldShoe(this.current, this.d.game);
   }
