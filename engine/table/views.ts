@@ -1,6 +1,6 @@
 import { roadsView, type RoadsData } from '../baccarat/roads-view.js';
 import { behindSpots, otherSeatSpots } from './betting.js';
-import type { GameDefinition, HandView, Presentation, SeatStreak } from './game.js';
+import type { CoupSummary, GameDefinition, HandView, Presentation, SeatStreak } from './game.js';
 import { available, bettingOpen, cueOf, decidesNow, deciderStations, pendingOf, timeoutDefault, type DealerCue } from './queries.js';
 import { isRemote, seatOf, spotLimits, stationAt, type HistoryItem, type SettledLine, type TableState } from './state.js';
 import {
@@ -143,33 +143,51 @@ export interface TableExtras {
 }
 
 /**
- * Everything `projectTableExtras` reads, for a caller that keeps its last result: while each is
- * the same value, the extras are the same. The shoe's coups, not the shoe, since the shoe moves
- * with every card and the roads only with a coup.
+ * Everything the table display's own parts are built from, read off the state once: the
+ * projection below takes this record and nothing else (its type says so), so a caller keeping its
+ * last result compares exactly these fields (host/table/memo-on-inputs.ts). The shoe's coups, not
+ * the shoe, since the shoe moves with every card and the roads only with a coup; the streaks are
+ * the game's list made anew on each read, compared by content (`TABLE_EXTRAS_BY_CONTENT`).
  */
-export function tableExtrasInputs<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>, seats: number): readonly unknown[] {
-  return [seats, s.shoeNo, game.coups?.(s.shoe), game.lastRoundOfShoe(s.shoe), s.history, s.params];
+export interface TableExtrasInputs {
+  readonly seats: number;
+  readonly params: TableState<unknown, unknown>['params'];
+  readonly shoeNo: number;
+  readonly history: TableState<unknown, unknown>['history'];
+  readonly coups: readonly CoupSummary[] | undefined;
+  readonly lastRound: boolean;
+  readonly streaks: readonly SeatStreak[];
 }
 
-/** The table display's own parts: the seats, the felt's printed bets, the roads or the last rounds (inputs: `tableExtrasInputs`). */
-export function projectTableExtras<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>, seats: number): TableExtras {
-  const panel =
-    game.presentation.panel === 'roads' && game.coups
-      ? { roads: roadsView(`shoe-${s.shoeNo}`, game.coups(s.shoe)) }
-      : { history: s.history.map((h) => ({ roundId: h.roundId, dealer: [...h.dealer], dealerTotal: h.dealerTotal, seats: h.seats.map((x) => ({ ...x })) })) };
+/** The fields of `TableExtrasInputs` a game makes anew on each read: compared by content, the rest by identity. */
+export const TABLE_EXTRAS_BY_CONTENT = ['streaks'] as const satisfies readonly (keyof TableExtrasInputs)[];
+
+export function tableExtrasInputs<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>, seats: number): TableExtrasInputs {
   return {
-    seats: Array.from({ length: seats }, (_, i) => ({ seat: i + 1, station: stationAt(s.params, i + 1) ?? null })),
-    bets: [...game.bets],
-    presentation: game.presentation,
-    ...panel,
-    ...(game.lastRoundOfShoe(s.shoe) ? { lastRound: true as const } : {}),
-    ...streaksOf(s, game),
+    seats,
+    params: s.params,
+    shoeNo: s.shoeNo,
+    history: s.history,
+    coups: game.coups?.(s.shoe),
+    lastRound: game.lastRoundOfShoe(s.shoe),
+    streaks: game.streaks?.(s.shoe) ?? [],
   };
 }
 
-function streaksOf<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>): { streaks?: SeatStreak[] } {
-  const streaks = game.streaks?.(s.shoe) ?? [];
-  return streaks.length > 0 ? { streaks: streaks.map((x) => ({ seat: x.seat, wins: x.wins, open: x.open.map((o) => ({ ...o })) })) } : {};
+/** The table display's own parts: the seats, the felt's printed bets, the roads or the last rounds, from their inputs alone. */
+export function projectTableExtras(i: TableExtrasInputs, game: Pick<GameDefinition<unknown, unknown>, 'bets' | 'presentation'>): TableExtras {
+  const panel =
+    game.presentation.panel === 'roads' && i.coups
+      ? { roads: roadsView(`shoe-${i.shoeNo}`, i.coups) }
+      : { history: i.history.map((h) => ({ roundId: h.roundId, dealer: [...h.dealer], dealerTotal: h.dealerTotal, seats: h.seats.map((x) => ({ ...x })) })) };
+  return {
+    seats: Array.from({ length: i.seats }, (_, n) => ({ seat: n + 1, station: stationAt(i.params, n + 1) ?? null })),
+    bets: [...game.bets],
+    presentation: game.presentation,
+    ...panel,
+    ...(i.lastRound ? { lastRound: true as const } : {}),
+    ...(i.streaks.length > 0 ? { streaks: i.streaks.map((x) => ({ seat: x.seat, wins: x.wins, open: x.open.map((o) => ({ ...o })) })) } : {}),
+  };
 }
 
 /** A stake on a spot or in play: the bet line, and the seat it is behind when it is a bet behind. */

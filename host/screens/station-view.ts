@@ -1,7 +1,7 @@
 import type { Language, StationOwnState, StationRecallRound, StationState } from '../../protocol/index.js';
 import { isRemote } from '../../engine/table/state.js';
 import { stationKey } from './station-reads.js';
-import { jackpotView, type ViewSources } from './table-view.js';
+import type { ViewSources } from './table-view.js';
 
 /** What a station's own part shows besides the table's state: its recall and the table's pay table (each the same array while it stands). */
 export interface StationExtras {
@@ -15,7 +15,8 @@ export function stationOwnView(src: ViewSources, station: number, language: Lang
   const cfg = c.stations.find((s) => s.station === station);
   if (!cfg && !isRemote(table.state.params, station)) throw new Error(`no station ${station} at this table`);
   const own = table.station(station);
-  const jackpot = jackpotView(table).jackpot;
+  const p = table.progressive();
+  const jackpot = p ? { stake: p.stake, stopped: (table.state.faults.jackpotStopped ?? null) !== null } : null;
   // A fault or a pending handpay closes this station's betting even while the table's is open.
   const open = own.betting.open && !floor?.refuse(station, 'place-bet');
   return {

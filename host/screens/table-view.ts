@@ -1,4 +1,7 @@
-import type { JackpotView, Language, TableState as TableView } from '../../protocol/index.js';
+import type { Language, TableState as TableView } from '../../protocol/index.js';
+import type { ProgressiveView } from '../../engine/table/game.js';
+import type { TableState } from '../../engine/table/state.js';
+import type { RoundViewData, StadiumView, TableExtras } from '../../engine/table/views.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { StationGate } from '../floor/station-gates.js';
 import type { LiveTable } from '../table/runtime.js';
@@ -11,22 +14,58 @@ export interface ViewSources {
   readonly floor: StationGate | null;
 }
 
-/** The table display's view: the table's state as the felt-side screen shows it. */
-export function tableView({ config: c, table, floor }: ViewSources, language: Language): TableView {
+type Floor = NonNullable<ViewSources['floor']>;
+
+/**
+ * Everything the table display's view is built from, declared once: `tableView` takes this record
+ * and the table's fixed configuration, nothing else, and the hub's memo compares exactly these
+ * fields (host/table/memo-on-inputs.ts), those the sources make anew on each read by content.
+ */
+export interface TableViewInputs {
+  readonly language: Language;
+  readonly round: RoundViewData;
+  readonly limits: TableState<unknown, unknown>['params']['limits'];
+  readonly extras: TableExtras;
+  readonly stadium: StadiumView | null;
+  /** The table's own faults (absent before the floor is attached). */
+  readonly tilts: ReturnType<Floor['notices']> | undefined;
+  readonly progressive: ProgressiveView | null;
+  readonly lastHit: TableState<unknown, unknown>['lastJackpotHit'];
+  readonly jackpotStopped: boolean;
+}
+
+/** The fields of `TableViewInputs` made anew on each read: compared by content, the rest by identity. */
+export const TABLE_VIEW_BY_CONTENT = ['tilts', 'progressive'] as const satisfies readonly (keyof TableViewInputs)[];
+
+export function tableViewInputs({ config, table, floor }: ViewSources, language: Language): TableViewInputs {
   const s = table.state;
-  const extras = table.tableExtras(c.seats);
-  const stadium = table.stadium();
+  return {
+    language,
+    round: table.view(),
+    limits: s.params.limits,
+    extras: table.tableExtras(config.seats),
+    stadium: table.stadium(),
+    tilts: floor ? floor.notices(null) : undefined,
+    progressive: table.progressive(),
+    lastHit: s.lastJackpotHit,
+    jackpotStopped: (s.faults.jackpotStopped ?? null) !== null,
+  };
+}
+
+/** The table display's view: the table's state as the felt-side screen shows it. */
+export function tableView(c: TableConfig, i: TableViewInputs): TableView {
+  const { extras, stadium } = i;
   return {
     kind: 'table',
     tableId: c.tableId,
     game: c.game,
     profile: c.profile,
     currency: c.currency,
-    limits: s.params.limits,
-    language,
+    limits: i.limits,
+    language: i.language,
     seats: extras.seats,
-    round: table.view(),
-    ...(floor ? { tilts: floor.notices(null) } : {}),
+    round: i.round,
+    ...(i.tilts ? { tilts: i.tilts } : {}),
     bets: extras.bets,
     presentation: extras.presentation,
     ...(extras.lastRound ? { lastRound: true } : {}),
@@ -34,41 +73,20 @@ export function tableView({ config: c, table, floor }: ViewSources, language: La
     ...(extras.history ? { history: extras.history } : {}),
     ...(extras.streaks ? { streaks: extras.streaks.map((x) => ({ seat: x.seat, wins: x.wins, open: x.open.map((o) => ({ ...o })) })) } : {}),
     ...(stadium ? { stadium } : {}),
-    ...jackpotView(table),
+    ...jackpotView(i.progressive, i.lastHit, i.jackpotStopped),
   };
 }
 
-/** The progressive's pools, its last award and its gate, for the table display (nothing where the table plays none). */
-export function jackpotView(table: LiveTable): { jackpot?: JackpotView } {
-  const p = table.progressive();
+/** The progressive's pools, its last award and its gate (nothing where the table plays none). */
+export function jackpotView(p: ProgressiveView | null, hit: TableViewInputs['lastHit'], stopped: boolean): Pick<TableView, 'jackpot'> {
   if (!p) return {};
-  const s = table.state;
-  const hit = s.lastJackpotHit;
   return {
     jackpot: {
       reference: p.reference,
       stake: p.stake,
       levels: p.levels.map((l) => ({ level: l.level, pool: l.pool })),
       ...(hit ? { lastHit: { roundId: hit.roundId, seat: hit.seat, combination: hit.combination, level: hit.level, amount: hit.amount } } : {}),
-      stopped: (s.faults.jackpotStopped ?? null) !== null,
+      stopped,
     },
   };
-}
-
-/** What the table display's view is built from: the parts of the table's and the floor's state it shows. */
-export function tableViewDeps({ table, floor }: ViewSources, language: Language): unknown[] {
-  const s = table.state;
-  // The shoe holds the progressive's pools (a reset, a round's chips); its gate is in the faults.
-  return [
-    table.view(),
-    language,
-    s.params,
-    s.shoe,
-    s.shoeNo,
-    s.history,
-    table.stadium(),
-    JSON.stringify(floor?.notices(null) ?? null),
-    s.lastJackpotHit,
-    s.faults,
-  ];
 }

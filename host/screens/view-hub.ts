@@ -29,7 +29,8 @@ import { encodeView, patchMessage } from './encode-view.js';
 import { sameDeps } from './same-deps.js';
 import { StationRecall } from './station-recall.js';
 import { stationOwnView, stationViewDeps } from './station-view.js';
-import { tableView, tableViewDeps, type ViewSources } from './table-view.js';
+import { TABLE_VIEW_BY_CONTENT, tableView, tableViewInputs, type ViewSources } from './table-view.js';
+import { inputsKey } from '../table/memo-on-inputs.js';
 
 /** Where a station's credit moves between tables are decided (host/peers/host-transfers.ts). */
 export interface StationCreditMoves {
@@ -512,7 +513,7 @@ export class ViewHub {
     const language = this.languageOf(view, conn);
     const station = stationOf(view);
     if (station !== null) return stationViewDeps(this.sources(), station, language, this.recall.of(station));
-    if (view === 'table') return tableViewDeps(this.sources(), language);
+    if (view === 'table') return inputsKey(tableViewInputs(this.sources(), language), TABLE_VIEW_BY_CONTENT);
     return [language];
   }
 
@@ -520,7 +521,7 @@ export class ViewHub {
     const language = this.languageOf(view, conn);
     const station = stationOf(view);
     if (station !== null) return stationOwnView(this.sources(), station, language, { recall: this.recall.of(station), payTable: this.payTable });
-    if (view !== 'service') return tableView(this.sources(), language);
+    if (view !== 'service') return tableView(this.config, tableViewInputs(this.sources(), language));
     if (this.service && conn !== undefined) return this.service.state(conn, language);
     const signedOut: ServiceState = { kind: 'service', tableId: this.config.tableId, softwareVersion: this.softwareVersion, language, signedIn: false };
     return signedOut;

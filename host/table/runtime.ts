@@ -13,6 +13,8 @@ import {
   projectTableExtras,
   stationInputs,
   tableExtrasInputs,
+  TABLE_EXTRAS_BY_CONTENT,
+  type TableExtrasInputs,
   type RoundViewData,
   type StadiumView,
   type StationInputs,
@@ -22,6 +24,7 @@ import {
 import type { Correction, DecisionAction, Spot, Uncorrectable } from '../../engine/table/vocabulary.js';
 import { entryCredits, type JournalEntry, type Ledger, type NewEntry } from '../../ledger/index.js';
 import { CommandBatch, type GroupCommit } from './command-batch.js';
+import { memoOnInputs } from './memo-on-inputs.js';
 import { tableViews, type TableViews } from './table-views.js';
 import type { Timers } from './timers.js';
 
@@ -61,7 +64,8 @@ export class TableRuntime<S, R> implements LiveTable {
    * standing at the head goes into a checkpoint (ledger/checkpoint.ts).
    */
   private standsAt = -1;
-  private extras: { of: readonly unknown[]; extras: TableExtras } | null = null;
+  /** The table display's own parts, memoised on what they are declared to read (engine/table/views.ts `TableExtrasInputs`). */
+  private readonly extras: (inputs: TableExtrasInputs) => TableExtras;
   private inputs: { of: TableState<S, R>; inputs: StationInputs } | null = null;
   /** The round and stadium views, each built again only when a field of the state it read was replaced (table-views.ts). */
   private readonly views: TableViews<S, R>;
@@ -74,6 +78,7 @@ export class TableRuntime<S, R> implements LiveTable {
   ) {
     this.current = state;
     this.views = tableViews(d.game);
+    this.extras = memoOnInputs((i: TableExtrasInputs) => projectTableExtras(i, d.game), TABLE_EXTRAS_BY_CONTENT);
     this.batch = d.groupCommit ? new CommandBatch(d.groupCommit, d.timers, (inputs) => this.commitTogether(inputs)) : null;
     this.unlisten = d.ledger.onAppended((entries) => this.othersWrote(entries));
     this.unprovide = d.ledger.provideTableSnapshot(() =>
@@ -478,16 +483,10 @@ export class TableRuntime<S, R> implements LiveTable {
     return this.views.round(this.current);
   }
 
-  /** The table display's parts, built again only when the shoe, its results or the history moved (the roads are the costly part). */
+  /** The table display's parts, built again only when one of their declared inputs moved (the roads are the costly part). */
   tableExtras(seats: number): TableExtras {
     this.settle();
-    const s = this.current;
-    const of = tableExtrasInputs(s, this.d.game, seats);
-    const had = this.extras;
-    if (had && of.every((x, i) => x === had.of[i])) return had.extras;
-    const extras = projectTableExtras(s, this.d.game, seats);
-    this.extras = { of, extras };
-    return extras;
+    return this.extras(tableExtrasInputs(this.current, this.d.game, seats));
   }
 
   station(station: number): StationTableView {
