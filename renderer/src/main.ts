@@ -17,6 +17,7 @@ import { ServiceScreen } from './screens/service/service-screen.js';
 import { StationScreen } from './screens/station-screen.js';
 import { TableScreen } from './screens/table-screen.js';
 import { installTestHooks } from './test-hooks.js';
+import { mountSeveral } from './several/start-several.js';
 
 async function boot(): Promise<void> {
   const launch = await resolveLaunch();
@@ -28,7 +29,7 @@ async function boot(): Promise<void> {
   // `?fps=N` (browser tests): fewer frames, so three screens fit one software-rendered CPU.
   const fps = Number(new URLSearchParams(location.search).get('fps') ?? 0);
   // Assigned once the screen exists; the loop draws nothing before its first request.
-  let screen: Screen | null = null;
+  let screen: Pick<Screen, 'tick'> | null = null;
   const frames = new FrameLoop({
     now: () => clock.now(),
     draw: () => {
@@ -49,6 +50,7 @@ async function boot(): Promise<void> {
   // Assigned before the first command can be made (the screen draws its buttons from the first snapshot).
   let link: HostLink | null = null;
   const ctx: ScreenContext = { i18n, command: (c) => link?.command(c), sessionStartMs: Date.now(), clock, emit: (e) => emit(e) };
+  if (launch.several) return void (screen = mountSeveral({ ...launch.several, token: launch.token, ctx, i18n, root, frames, onFit, resolution })); // renderer/src/several/
   const shown: Screen = launch.view === 'table' ? new TableScreen(ctx) : launch.view === 'service' ? new ServiceScreen(ctx) : new StationScreen(ctx);
   screen = shown;
   root.addChild(shown.root);

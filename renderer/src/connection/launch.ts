@@ -1,4 +1,4 @@
-import { BRIDGE_PORT_MESSAGE, ViewName, type KioskBridge } from '../../../protocol/index.js';
+import { BRIDGE_PORT_MESSAGE, StationTables, ViewName, type KioskBridge } from '../../../protocol/index.js';
 import { messagePortTransport, webSocketTransport, type Transport } from './transport.js';
 
 declare global {
@@ -11,6 +11,11 @@ export interface Launch {
   view: ViewName;
   token: string;
   connect(): Promise<Transport>;
+  /**
+   * A station that follows several tables (its agent says which, `StationTables`): each table's
+   * link by its place in the list. Null: one table, the single-table station screen.
+   */
+  several: { tables: StationTables; connect(index: number): Promise<Transport> } | null;
 }
 
 /**
@@ -25,6 +30,7 @@ export async function resolveLaunch(): Promise<Launch> {
     return {
       view,
       token,
+      several: null,
       connect: () =>
         new Promise((resolve) => {
           const onMessage = (e: MessageEvent) => {
@@ -40,7 +46,19 @@ export async function resolveLaunch(): Promise<Launch> {
     };
   }
   const view = ViewName.parse(location.pathname.replace(/^\/+|\/+$/g, ''));
-  const token = new URLSearchParams(location.search).get('token') ?? '';
+  const query = new URLSearchParams(location.search);
+  const token = query.get('token') ?? '';
   const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
-  return { view, token, connect: () => webSocketTransport(wsUrl) };
+  return { view, token, connect: () => webSocketTransport(wsUrl), several: query.get('tables') === '1' ? await severalTables(wsUrl, token) : null };
+}
+
+/**
+ * The tables a station agent joined, as it lists them from its enrolment files (the agent's own
+ * word on this machine, never a table's): one link each, `/ws/N`.
+ */
+async function severalTables(wsUrl: string, token: string): Promise<NonNullable<Launch['several']>> {
+  const answer = await fetch(`/tables?token=${encodeURIComponent(token)}`, { cache: 'no-store' });
+  if (!answer.ok) throw new Error(`the station agent did not list its tables (${answer.status})`);
+  const tables = StationTables.parse(await answer.json());
+  return { tables, connect: (index) => webSocketTransport(`${wsUrl}/${index}`) };
 }

@@ -24,11 +24,23 @@ import type { MessageKey } from '../../../locales/i18n.js';
 const ROADS_BUTTON = { x: 820, y: 23, width: 300 } as const;
 
 /** The right-hand column: credit meter, bet tools, cash-out, recall/replay/help, then refusals said. */
-const SIDE = { x: 1230, width: 650, meterY: 178, meterH: 230, row1: 440, row2: 566, row3: 692, notice: 822, noticeH: 150 } as const;
+export const SIDE = { x: 1230, width: 650, meterY: 178, meterH: 230, row1: 440, row2: 566, row3: 692, notice: 822, noticeH: 150 } as const;
 
 /** What a station holds: its credit and what is on its spots. A session begins when this leaves zero. */
 export function holding(state: Pick<StationState, 'credit' | 'betting'>): number {
   return state.credit + state.betting.bets.reduce((a, b) => a + b.amount, 0);
+}
+
+/** A tool's width in the side column's rows of three. */
+export const SIDE_THIRD = Math.floor((SIDE.width - 32) / 3);
+
+export interface StationScreenOptions {
+  /**
+   * One of several tables' screens (renderer/src/several/): the header's room is the tables'
+   * tabs, which name the table, its game and limits; the roads go beside the cash-out, whose
+   * row keeps its last third free for the credit moves.
+   */
+  compact?: boolean;
 }
 
 /** A player's own touch screen: seat, credit meter, limits, bets and decisions, recall, help, language. */
@@ -63,7 +75,10 @@ export class StationScreen implements Screen {
   private language: StationState['language'] | null = null;
   private t: TFunction | null = null;
 
-  constructor(private readonly ctx: ScreenContext) {
+  constructor(
+    private readonly ctx: ScreenContext,
+    options: StationScreenOptions = {},
+  ) {
     const bg = new Graphics().rect(0, 0, DESIGN.width, DESIGN.height).fill({ color: 0x0a2219 });
     const header = new Graphics().rect(0, 0, DESIGN.width, 150).fill({ color: COLORS.panel }).rect(0, 148, DESIGN.width, 4).fill({ color: COLORS.gold });
     const meter = new Graphics()
@@ -78,7 +93,7 @@ export class StationScreen implements Screen {
     this.credit.anchor.set(1, 0);
     this.credit.position.set(SIDE.x + SIDE.width - 36, SIDE.meterY + 90);
 
-    const third = Math.floor((SIDE.width - 32) / 3);
+    const third = SIDE_THIRD;
     const tool = (id: string, row: number, col: number, onPress: () => void, width = third) => {
       const b = new Button(id, width, 108, onPress);
       b.position.set(SIDE.x + col * (third + 16), row);
@@ -88,13 +103,15 @@ export class StationScreen implements Screen {
     this.repeat = tool('bet-repeat', SIDE.row1, 0, () => this.play.queue.run(this.play.plan.repeat()));
     this.undo = tool('bet-undo', SIDE.row1, 1, () => this.play.queue.run(this.play.plan.undo()));
     this.clear = tool('bet-clear', SIDE.row1, 2, () => ctx.command({ name: 'clear-bets' }));
-    this.cashout = tool('cash-out', SIDE.row2, 0, () => ctx.command({ name: 'cash-out' }), SIDE.width);
+    this.cashout = tool('cash-out', SIDE.row2, 0, () => ctx.command({ name: 'cash-out' }), options.compact ? third : SIDE.width);
     this.recallButton = tool('open-recall', SIDE.row3, 0, () => this.open('recall'));
     this.replayButton = tool('open-replay', SIDE.row3, 1, () => this.open('replay'));
     this.helpButton = tool('open-help', SIDE.row3, 2, () => this.open('help'));
     // Baccarat's roads, in the header: a remote station has no table display in sight to read them on.
-    this.roadsButton = new Button('open-roads', ROADS_BUTTON.width, TOUCH.min, () => this.open('roads'));
-    this.roadsButton.position.set(ROADS_BUTTON.x, ROADS_BUTTON.y);
+    this.roadsButton = options.compact
+      ? tool('open-roads', SIDE.row2, 1, () => this.open('roads'))
+      : new Button('open-roads', ROADS_BUTTON.width, TOUCH.min, () => this.open('roads'));
+    if (!options.compact) this.roadsButton.position.set(ROADS_BUTTON.x, ROADS_BUTTON.y);
     this.roadsButton.visible = false;
 
     const area = { x: 40, y: 170, width: 1150, height: 750 };
@@ -113,6 +130,7 @@ export class StationScreen implements Screen {
     this.clock.position.set(DESIGN.width - 40, DESIGN.height - 30);
     // The backgrounds and the words that change only with the language or the table: one cached layer.
     this.still.addChild(bg, header, meter, this.title, this.limits, this.seat, this.creditLabel);
+    this.title.visible = this.limits.visible = this.seat.visible = !options.compact;
     this.root.addChild(this.still, this.credit, this.play);
     this.root.addChild(this.repeat, this.undo, this.clear, this.cashout, this.recallButton, this.replayButton, this.helpButton, this.roadsButton);
     this.root.addChild(this.recall, this.replay, this.help, this.roads, this.languages, this.clock, this.notice, this.tilts, this.status);
@@ -181,6 +199,11 @@ export class StationScreen implements Screen {
 
   sharpen(resolution: number): void {
     this.still.sharpen(resolution);
+  }
+
+  /** Whether the cash-out is offered here (one of several tables: at the station's home only, its place is the leave's elsewhere). */
+  offerCashout(shown: boolean): void {
+    this.cashout.visible = shown;
   }
 
   tick(nowMs: number): number {

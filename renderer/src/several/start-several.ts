@@ -1,0 +1,132 @@
+import type { i18n as I18n } from 'i18next';
+import type { Container } from 'pixi.js';
+import type { FrameLoop } from '../pixi/frames.js';
+import { sharpenTexts } from '../pixi/crisp.js';
+import { sharpenLiveTexts } from '../ui/live-text.js';
+import { INTL_LOCALE } from '../../../locales/money.js';
+import { isMessageKey, type MessageKey } from '../../../locales/i18n.js';
+import { refusalKey, stationView, type ProtocolError, type StationTables } from '../../../protocol/index.js';
+import { HostClient } from '../connection/host-client.js';
+import type { Transport } from '../connection/transport-contract.js';
+import type { ScreenContext } from '../screens/screen.js';
+import { joined, SeveralTablesScreen } from './several-screen.js';
+
+export interface SeveralOptions {
+  tables: StationTables;
+  token: string;
+  connect(index: number): Promise<Transport>;
+  ctx: ScreenContext;
+  i18n: I18n;
+  /** After a table's view changed on screen: texts sharpened, the frame drawn at once. */
+  drawn(): void;
+}
+
+/**
+ * The screen of a station following several tables: one link per table, each with its own
+ * client (its own view, versions and commands), each reconnecting by itself, so a table lost
+ * leaves the others playing. Events for tests: `snapshot:<table>`, `credit:<table>:<amount>` (as
+ * that table's host said), `closed:<table>`, `focus:<table>`, `language:<lang>`, `refused:<key>`.
+ */
+export function startSeveral(o: SeveralOptions): SeveralTablesScreen {
+  const clients: (HostClient | null)[] = o.tables.tables.map(() => null);
+  const screen = new SeveralTablesScreen(
+    o.ctx,
+    joined(o.tables, (i, c) => clients[i]?.command(c)),
+  );
+  let language: string | null = null;
+  const fatal: (MessageKey | null)[] = o.tables.tables.map(() => null);
+
+  o.tables.tables.forEach((table, index) => {
+    const view = stationView(table.station);
+    const retry = (attempt: number) => setTimeout(() => void connect(attempt), Math.min(10_000, 500 * 2 ** attempt));
+    const connect = async (attempt: number): Promise<void> => {
+      let transport: Transport;
+      try {
+        transport = await o.connect(index);
+      } catch {
+        screen.setLink(index, false, 'status.offline');
+        o.drawn();
+        retry(attempt + 1);
+        return;
+      }
+      const client = new HostClient(transport, view, {
+        snapshot: (_view, _version, state) => {
+          attempt = 0;
+          if (state.kind !== 'station') return;
+          screen.render(index, state);
+          const wanted = screen.focusLanguage();
+          if (wanted && wanted !== language) {
+            language = wanted;
+            void o.i18n.changeLanguage(wanted).then(() => {
+              document.documentElement.lang = INTL_LOCALE[wanted];
+              document.title = o.i18n.t('app.name');
+              screen.render(index, state);
+              o.drawn();
+              o.ctx.emit(`language:${wanted}`);
+            });
+          }
+          o.drawn();
+          o.ctx.emit(`snapshot:${table.tableId}`);
+          o.ctx.emit(`credit:${table.tableId}:${state.credit}`);
+        },
+        error: (e: ProtocolError) => {
+          o.ctx.emit(`error:${table.tableId}:${e.code}`);
+          const key: MessageKey = e.refusal ? refusalKey(e.refusal) : isMessageKey(e.messageKey) ? e.messageKey : `errors.${e.code}`;
+          if (e.code === 'unauthorized' || e.code === 'protocol-version' || e.code === 'forbidden-view') {
+            fatal[index] = key;
+            screen.setLink(index, false, key);
+          } else if (e.code === 'rejected' || e.code === 'stale-version' || e.code === 'rate-limited') {
+            screen.refused(key);
+            o.ctx.emit(`refused:${e.messageKey}`);
+          }
+          o.drawn();
+        },
+        closed: () => {
+          o.ctx.emit(`closed:${table.tableId}`);
+          screen.setLink(index, false, fatal[index] ?? 'status.offline');
+          o.drawn();
+          if (!fatal[index]) retry(attempt + 1);
+        },
+      });
+      clients[index] = client;
+      client.start(o.token);
+    };
+    void connect(0);
+  });
+  return screen;
+}
+
+/** What mounting the screen needs of the page's stage (renderer/src/main.ts). */
+export interface SeveralStage {
+  root: Container;
+  frames: FrameLoop;
+  onFit(listener: () => void): void;
+  resolution(): number;
+}
+
+/** Mounts the several-tables screen on the stage: drawn at once after each change, sharpened at each fit. */
+export function mountSeveral(o: Omit<SeveralOptions, 'drawn'> & SeveralStage): SeveralTablesScreen {
+  const sharpen = () => {
+    sharpenTexts(o.root, o.resolution());
+    sharpenLiveTexts(o.root, o.resolution());
+  };
+  const several = startSeveral({
+    ...o,
+    drawn: () => {
+      sharpen();
+      o.frames.drawNow();
+    },
+  });
+  o.root.addChild(several.root);
+  o.onFit(() => {
+    sharpen();
+    several.sharpen(o.resolution());
+    o.frames.request();
+  });
+  // A press may change what the screen shows: drawn at once (as main.ts does for one table's screen).
+  for (const type of ['pointerdown', 'pointerup', 'keydown', 'wheel'] as const) window.addEventListener(type, () => o.frames.drawNow(), { passive: true });
+  document.title = o.i18n.t('app.name');
+  o.frames.request();
+  o.ctx.emit('ready:several');
+  return several;
+}

@@ -1,0 +1,128 @@
+// A station following three live tables of three games (issue 34): baccarat (its home: its bill
+// acceptor and credit), blackjack and «Desafio ao Casino», each its own host, one station agent
+// joined to all three (tests/browser/several-kiosk.ts). In Traditional Chinese, Portuguese and
+// English: every table's tab stays live (its phase and countdown, then its results) whichever
+// table has the focus; the focus table's screen is that table's own (its game, limits, credit);
+// the credit at a table is what its host says; nothing overlaps at 1920×1080 nor at 1280×800, and
+// every button keeps its touch size at 1280×800.
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import type { Page } from '@playwright/test';
+import { drawnTexts, expect, press, test, waitForEvent } from './kiosk-fixture.js';
+import { overlapping } from './layout-check.js';
+
+const shots = path.resolve(import.meta.dirname, '../../artifacts/screenshots');
+const [BAC, BJ, WAR] = ['SIM-BAC-01', 'SIM-BJ-01', 'SIM-WAR-01'] as const;
+
+/** 15 mm on the smallest station screen we support (13.3″, 1280×800, 113.5 dpi), as games.spec.ts. */
+const TOUCH_PX_AT_1280 = Math.ceil((15 * Math.hypot(1280, 800)) / 13.3 / 25.4);
+
+async function checkLayout(page: Page, label: string): Promise<void> {
+  for (const size of [
+    { width: 1920, height: 1080 },
+    { width: 1280, height: 800 },
+  ]) {
+    await page.setViewportSize(size);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(null))));
+    const boxes = await page.evaluate(() => window.__kiosk?.boxes() ?? []);
+    expect(overlapping(boxes), `${label} ${size.width}×${size.height}`).toEqual([]);
+    if (size.width === 1280) {
+      const small = boxes
+        .filter((b) => b.kind === 'button' && (b.width < TOUCH_PX_AT_1280 || b.height < TOUCH_PX_AT_1280))
+        .map((b) => `${b.label} ${Math.round(b.width)}×${Math.round(b.height)}`);
+      expect(small, `${label}: buttons under 15 mm at 1280×800`).toEqual([]);
+    }
+  }
+  await page.setViewportSize({ width: 1920, height: 1080 });
+}
+
+/** How many drawn texts start with `start`. */
+async function drawn(page: Page, start: string): Promise<number> {
+  return (await drawnTexts(page)).filter((t) => t.startsWith(start)).length;
+}
+
+test('a station follows three live tables of three games, in Traditional Chinese, Portuguese and English', async ({ openScreen }) => {
+  test.setTimeout(240_000);
+  const root = path.resolve(import.meta.dirname, '../..');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/browser/several-kiosk.ts'], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+  try {
+    const { station } = await new Promise<{ station: string }>((resolve, reject) => {
+      child.once('exit', (code) => reject(new Error(`the kiosk of three tables exited with ${code}`)));
+      readline.createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line) as { station: string }));
+    });
+    const control = (line: string) => child.stdin?.write(`${line}\n`);
+    const errors: string[] = [];
+    const page = await openScreen(station, { errors, fps: 10, viewport: { width: 1920, height: 1080 } });
+    await waitForEvent(page, 'ready:several');
+    for (const t of [BAC, BJ, WAR]) await waitForEvent(page, `snapshot:${t}`);
+    // The home table has the focus: its acceptor credits it, and only it.
+    control('note 500');
+    await waitForEvent(page, `credit:${BAC}:50000`);
+    await expect.poll(() => drawn(page, `${BAC} · 百家樂`), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => drawn(page, '所屬博彩桌 · 餘額 MOP$500 · 最低投注額'), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => drawn(page, `${BJ} · 《Black Jack》二十一點`), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => drawn(page, `${WAR} · 挑戰娛樂場`), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => drawn(page, '餘額 MOP$0 · 最低投注額'), { timeout: 20_000 }).toBe(2);
+    // Every tab is live: each table counts its own betting down (three tabs and the focus table's own line)…
+    await expect.poll(() => drawn(page, '請下注'), { timeout: 60_000 }).toBe(4);
+    // A coup at the home table, where the credit is: a chip on the banker, the cards, the result
+    // on its tab and its screen. The other tables, where nobody bets, open their betting again.
+    await expect.poll(async () => page.evaluate(() => window.__kiosk?.bounds('bet-banker') ?? null), { timeout: 60_000 }).not.toBeNull();
+    await press(page, 'chip-10000');
+    await press(page, 'bet-banker');
+    await expect.poll(async () => (await drawnTexts(page)).some((t) => /^莊\nMOP\$100/.test(t)), { timeout: 20_000 }).toBe(true);
+    for (const game of ['baccarat', 'blackjack', 'war']) control(`end-betting ${game}`);
+    await expect.poll(() => drawn(page, '派彩'), { timeout: 90_000 }).toBe(2);
+    await expect.poll(() => drawn(page, '本局結果'), { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
+    expect(await drawn(page, '請下注')).toBeGreaterThanOrEqual(2);
+    mkdirSync(shots, { recursive: true });
+    await page.screenshot({ path: path.join(shots, 'several-tables-zh-Hant.png') });
+    await checkLayout(page, 'zh-Hant, home table');
+
+    // The blackjack table in focus: its own screen (no cash-out there: leaving sends its credit home).
+    await press(page, `table-${BJ}`);
+    await waitForEvent(page, `focus:${BJ}`);
+    expect(await page.evaluate(() => window.__kiosk?.bounds('cash-out') ?? null)).toBeNull();
+    expect(await page.evaluate(() => window.__kiosk?.bounds('leave-table') ?? null)).not.toBeNull();
+    // Credit moved here only once a host says so: a press asks the home host, and until a host
+    // answers with the credit here, the tab still shows what the blackjack host said (nothing).
+    await press(page, 'move-credit');
+    await expect
+      .poll(
+        async () => {
+          const events = await page.evaluate(() => window.__kiosk?.events ?? []);
+          return events.some((e) => e.startsWith('refused:') || (e.startsWith(`credit:${BJ}:`) && e !== `credit:${BJ}:0`));
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true);
+    const events = await page.evaluate(() => window.__kiosk?.events ?? []);
+    if (!events.some((e) => e.startsWith(`credit:${BJ}:`) && e !== `credit:${BJ}:0`)) expect(await drawn(page, '餘額 MOP$0 · ')).toBe(2);
+
+    // Portuguese: said once, to every table; each tab in Portuguese.
+    await press(page, 'language-pt');
+    await waitForEvent(page, 'language:pt');
+    await expect.poll(() => drawn(page, `${WAR} · «Desafio ao Casino»`), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => drawn(page, `${BAC} · Bacará`), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => drawn(page, 'Mesa de origem · créditos '), { timeout: 20_000 }).toBe(1);
+    await page.screenshot({ path: path.join(shots, 'several-tables-pt.png') });
+    await checkLayout(page, 'pt');
+
+    await press(page, `table-${WAR}`);
+    await waitForEvent(page, `focus:${WAR}`);
+    await press(page, 'language-en');
+    await waitForEvent(page, 'language:en');
+    await expect.poll(() => drawn(page, `${BJ} · Blackjack`), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => drawn(page, `${BAC} · Baccarat`), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => drawn(page, 'Home table · credit MOP$'), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => drawn(page, 'Credit MOP$0 · Minimum bet'), { timeout: 20_000 }).toBe(2);
+    await page.screenshot({ path: path.join(shots, 'several-tables-en.png') });
+    await checkLayout(page, 'en, war table');
+    expect(errors).toEqual([]);
+  } finally {
+    child.stdin?.end();
+    child.kill('SIGTERM');
+  }
+});
