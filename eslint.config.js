@@ -129,7 +129,9 @@ export const layers = {
   // it takes nothing of the kiosk's code, so nothing the kiosk's user can change runs inside it.
   witness: { folders: {}, packages: ['zod'], node: true, why: 'the witness stands alone: it imports nothing of ours' },
   upstream: {
-    folders: { ledger: 'types', protocol: 'types' },
+    // The transfers' terms and their reconciliation (issue 34): pure, zod only, defined once for
+    // the hosts and the upstream that pairs their ledgers.
+    folders: { ledger: 'types', protocol: 'types', 'ledger/transfer-terms.ts': 'any', 'ledger/transfer-reconcile.ts': 'any' },
     // prom-client: /metrics; fastify-type-provider-zod: routes validated and serialised by their zod schemas, OpenAPI from them.
     packages: [...NODE_SERVER, 'pg', '@electric-sql/pglite', 'prom-client', 'fastify-type-provider-zod'],
     node: true,

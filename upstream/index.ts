@@ -5,6 +5,7 @@ import { migrateUpstream } from './migrations.js';
 import { buildServer, type RateLimits } from './server.js';
 import type { AdminTokens } from './admin-auth.js';
 import { connectPg, openPglite, type Db } from './sql.js';
+import { reconcileTransfers, type TransferWatch } from './transfers.js';
 
 export { buildServer, API_VERSION, DEFAULT_LIMITS, type RateLimits, type ServerOptions } from './server.js';
 export { AdminTokenError, checkTokens, MIN_TOKEN_LENGTH, type AdminTokens, type Role } from './admin-auth.js';
@@ -17,6 +18,7 @@ export { ingest, type IngestBatch, type IngestResult } from './ingest.js';
 export { receiptStatement, ReceiptSigner, type Receipt } from './receipts.js';
 export { verifyChain, findGaps, listTerminals, meters, rounds, entries, alarms } from './queries.js';
 export { startLocalCluster, findPgBin, freePort, type LocalCluster } from './local-cluster.js';
+export { reconcileTransfers, TRANSFER_ALARM_KINDS, type TransferReport, type TransferWatch } from './transfers.js';
 
 /** `--pg URL` → PostgreSQL; otherwise PGlite in `dataDir` (in memory when neither is given). */
 export async function openUpstreamDb(options: { pg?: string; dataDir?: string }): Promise<Db> {
@@ -49,6 +51,11 @@ export async function startUpstream(options: {
   tls?: { key: string | Buffer; cert: string | Buffer };
   logger?: Logger | boolean;
   db?: Db;
+  /**
+   * Reconcile the terminals' transfers every `everySeconds` and alarm on any open longer than
+   * `openAfterSeconds` and on any disagreement (issue 34; upstream/transfers.ts). None: not run.
+   */
+  transfers?: TransferWatch & { everySeconds: number };
 }): Promise<RunningUpstream> {
   const db = options.db ?? (await openUpstreamDb(options));
   const app = await buildServer({
@@ -59,6 +66,20 @@ export async function startUpstream(options: {
     ...(options.tls ? { tls: options.tls } : {}),
     logger: options.logger ?? false,
   });
+  const watch = options.transfers;
+  const timer = watch
+    ? setInterval(
+        () =>
+          void reconcileTransfers(db, watch).then(
+            (r) =>
+              r.raised > 0
+                ? app.log.warn({ raised: r.raised, open: r.open.length, disagreements: r.disagreements.length }, 'transfer alarms raised')
+                : undefined,
+            (err: unknown) => app.log.error({ err }, 'transfer reconciliation failed'),
+          ),
+        watch.everySeconds * 1000,
+      )
+    : null;
   const host = options.host ?? '127.0.0.1';
   await app.listen({ host, port: options.port ?? 0 });
   const addr = app.server.address();
@@ -68,6 +89,7 @@ export async function startUpstream(options: {
     db,
     url: `${options.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`,
     async close() {
+      if (timer) clearInterval(timer);
       await app.close();
       if (!options.db) await db.close();
     },

@@ -8,7 +8,7 @@ export const command = defineCommand({
   summary:
     'The upstream service. Serve behind a TLS-terminating proxy (or on loopback), or with\n--tls-cert/--tls-key: kiosks accept https:// only, except loopback.',
   usage:
-    'usage: etg upstream [serve] [--pg postgres://… | --data-dir DIR] --admin-token-file F [--query-token-file F] [--metrics-token-file F] [--listen HOST:PORT] [--trust-proxy ADDR,…] [--tls-cert PEM --tls-key PEM]',
+    'usage: etg upstream [serve] [--pg postgres://… | --data-dir DIR] --admin-token-file F [--query-token-file F] [--metrics-token-file F] [--listen HOST:PORT] [--trust-proxy ADDR,…] [--tls-cert PEM --tls-key PEM] [--transfer-open-after SECONDS]',
   options: {
     ...DB_OPTIONS,
     listen: { type: 'string', value: 'HOST:PORT', help: 'where to listen', default: '127.0.0.1:8787' },
@@ -30,6 +30,12 @@ export const command = defineCommand({
     },
     'tls-cert': { type: 'string', value: 'PEM', help: 'serve HTTPS with this certificate (chain), with --tls-key' },
     'tls-key': { type: 'string', value: 'PEM', help: 'the private key of --tls-cert' },
+    'transfer-open-after': {
+      type: 'string',
+      value: 'SECONDS',
+      help: "reconcile the tables' transfers every minute; alarm on one open longer than this\n(default 300) and on any disagreement between two tables' ledgers",
+      default: '300',
+    },
   },
 });
 
@@ -71,10 +77,21 @@ export async function run(argv: string[]): Promise<number> {
     : false;
   if (Boolean(v['tls-cert']) !== Boolean(v['tls-key'])) throw new UsageError(`--tls-cert and --tls-key go together\n${command.usage}`);
   const tls = v['tls-cert'] ? { cert: readFileSync(String(v['tls-cert'])), key: readFileSync(String(v['tls-key'])) } : undefined;
+  const openAfterSeconds = Number(v['transfer-open-after'] ?? '300');
+  if (!Number.isFinite(openAfterSeconds) || openAfterSeconds <= 0) throw new UsageError(`--transfer-open-after must be a number of seconds\n${command.usage}`);
   const wanted = process.env.LOG_LEVEL ?? 'info';
   const level = LOG_LEVELS.find((l) => l === wanted);
   if (!level) throw new UsageError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not ${wanted}`);
-  const running = await startUpstream({ ...db, host, port, logger: upstreamLogger(level), tokens, trustProxy, ...(tls ? { tls } : {}) });
+  const running = await startUpstream({
+    ...db,
+    host,
+    port,
+    logger: upstreamLogger(level),
+    tokens,
+    trustProxy,
+    ...(tls ? { tls } : {}),
+    transfers: { openAfterSeconds, everySeconds: 60 },
+  });
   console.log(
     JSON.stringify({
       listening: running.url,

@@ -9,7 +9,7 @@ import { Ledger, verifyLedger } from '../../ledger/index.js';
 import { TableId } from '../../ledger/transfer-terms.js';
 import type { Outbound } from './effects.js';
 import { LedgerTransferJournal } from './ledger-journal.js';
-import { reconcile } from './reconcile.js';
+import { reconcile } from '../../ledger/transfer-reconcile.js';
 import { outgoingTransfers } from './state.js';
 import { TransferHost } from './transfer-host.js';
 

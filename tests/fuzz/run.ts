@@ -5,12 +5,15 @@
 // lies told and withheld, the violations the driver reported). `transfers`: that many seeded worlds
 // of the transfer protocol between table hosts (tests/fuzz/transfers/), with the faults and lies
 // injected summed. `transfers-sigkill`: that many SIGKILL trials of two table-host processes over
-// their SQLite ledgers (tests/transfers/kill-trial.ts), 160 steps each.
+// their SQLite ledgers (tests/transfers/kill-trial.ts), 160 steps each. `transfers-floor` (only when
+// named): the three-table soak (tests/transfers/floor-soak.ts) with that many SIGKILLs of the hosts,
+// a third as many of the station agents, and at least 10 link cuts.
 import { parseArgs } from 'node:util';
 import { fuzzDriver, type CaseCounts, type DriverProtocol } from './drivers.js';
 import { fuzz, PARSERS, type ParserName } from './parsers.js';
 import { describeRun, fuzzTransfers } from './transfers/campaign.js';
 import { describeKillTrials, runKillTrials } from '../transfers/kill-campaign.js';
+import { describeFloorSoak, runFloorSoak } from '../transfers/floor-soak.js';
 
 const { values } = parseArgs({
   options: { cases: { type: 'string', default: '1000000' }, seed: { type: 'string' }, only: { type: 'string' }, honest: { type: 'boolean', default: false } },
@@ -20,9 +23,11 @@ if (!Number.isSafeInteger(cases) || cases < 1) throw new Error('--cases must be 
 const seed = values.seed === undefined ? Date.now() % 2 ** 31 : Number(values.seed);
 const DRIVERS: Record<string, DriverProtocol> = { 'driver-id003': 'id003', 'driver-ssp': 'ssp' };
 const all = [...Object.keys(PARSERS), ...Object.keys(DRIVERS), 'transfers', 'transfers-sigkill'];
+// Run only when named: a campaign of real processes, sized by --cases (SIGKILLs), not a million of anything.
+const named = ['transfers-floor'];
 const names = values.only ? values.only.split(',').map((n) => n.trim()) : all;
-const unknown = names.filter((n) => !all.includes(n));
-if (unknown.length) throw new Error(`unknown fuzz target ${unknown.join(', ')}; known: ${all.join(', ')}`);
+const unknown = names.filter((n) => !all.includes(n) && !named.includes(n));
+if (unknown.length) throw new Error(`unknown fuzz target ${unknown.join(', ')}; known: ${[...all, ...named].join(', ')}`);
 const isParser = (n: string): n is ParserName => Object.keys(PARSERS).includes(n);
 let failed = 0;
 for (const name of names) {
@@ -39,6 +44,20 @@ for (const name of names) {
     else if (isParser(name)) fuzz(name, cases, seed);
     else if (name === 'transfers') figures = `\n\t${describeRun(fuzzTransfers(cases, seed))}`;
     else if (name === 'transfers-sigkill') figures = `\n\t${describeKillTrials(await runKillTrials(cases, seed))}`;
+    else if (name === 'transfers-floor') {
+      const r = await runFloorSoak({
+        seed,
+        hostKills: cases,
+        agentKills: Math.ceil(cases / 3),
+        cuts: Math.max(10, Math.ceil(cases / 3)),
+        stations: 6,
+        faultEveryMs: 1_000,
+        log: (l) => console.error(l),
+      });
+      if (r.transfers === 0) r.problems.push('no transfer was made: the soak proved nothing');
+      if (r.problems.length) throw new Error(`${describeFloorSoak(r)}\n${r.problems.slice(0, 20).join('\n')}`);
+      figures = `\n\t${describeFloorSoak(r)}`;
+    }
     console.log(`${name}\t${cases} cases\tseed ${seed}\t${((performance.now() - t0) / 1000).toFixed(1)} s\tok${tally()}${figures}`);
   } catch (e) {
     failed++;

@@ -8,7 +8,7 @@ import pino from 'pino';
 import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
 import { enrolFloor } from '../../host/peers/enrol-floor.js';
 import { startHost, type RunningHost } from '../../host/start-host.js';
-import { reconcile } from '../../host/transfers/reconcile.js';
+import { reconcile } from '../../ledger/transfer-reconcile.js';
 import { LedgerTransferJournal } from '../../host/transfers/ledger-journal.js';
 import { outgoingTransfers } from '../../host/transfers/state.js';
 import { billCredit } from '../../ledger/fixtures.js';

@@ -1,4 +1,4 @@
-import { keyOf, sameTerms, type TableId, type Transfer, type TransferEntry, type TransferId } from '../../ledger/transfer-terms.js';
+import { keyOf, sameTerms, type TableId, type Transfer, type TransferEntry, type TransferId } from './transfer-terms.js';
 
 // Every transfer id paired across the ledgers of the tables it names: what the sender's journal
 // says of it beside what the receiver's says. Two honest hosts always agree (docs/transfers.md);

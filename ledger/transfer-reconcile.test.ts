@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TableId, type Transfer, type TransferEntry } from '../../ledger/transfer-terms.js';
-import { reconcile } from './reconcile.js';
+import { TableId, type Transfer, type TransferEntry } from './transfer-terms.js';
+import { reconcile } from './transfer-reconcile.js';
 
 const HOME = TableId.parse('home');
 const BACC = TableId.parse('baccarat');

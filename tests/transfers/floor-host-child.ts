@@ -1,0 +1,61 @@
+// One table host of the three-table soak (floor-soak.ts), a process of its own so the soak can
+// SIGKILL it: its game, its ledger and LAN listener, its peers (peers.json, written by the soak),
+// simulated shoe and dealer. The first start enrols the floor's stations (their enrolment files
+// pointing at the soak's cuttable proxy) and gives the stations homed here their opening credit.
+// Every 250 ms it prints how many of its transfers are open, for the soak to know when all closed.
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import pino from 'pino';
+import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
+import { startHost } from '../../host/start-host.js';
+import { outgoingTransfers } from '../../host/transfers/state.js';
+import { billCredit } from '../../ledger/fixtures.js';
+
+export interface FloorHostArgs {
+  dataDir: string;
+  tableId: string;
+  game: 'baccarat' | 'blackjack' | 'war';
+  lanPort: number;
+  /** Every station of the floor (each table enrols them all), and those homed here. */
+  stations: number[];
+  homed: number[];
+  viaOrigin: string;
+  enrolments: string;
+  /** Notes of this face value credited to each station homed here at the first start. */
+  openingNotes: number;
+}
+
+const arg = JSON.parse(process.env.FLOOR_SOAK ?? '{}') as FloorHostArgs;
+const remote = Math.max(...arg.stations) - 100;
+const config = TableConfig.parse({
+  ...simulatedTableConfig(arg.game),
+  tableId: arg.tableId,
+  remoteStations: remote,
+  lan: { host: '127.0.0.1', port: arg.lanPort },
+  connections: { lan: { perAddress: 4 * remote + 64, total: 4 * remote + 64 } },
+});
+const running = await startHost({
+  dataDir: arg.dataDir,
+  rendererDir: path.join(arg.dataDir, 'no-renderer'),
+  config,
+  logger: pino({ level: 'error' }, pino.destination(2)),
+  simulatedDealer: { dealMs: 20 },
+  timings: { bettingMs: 1500, decisionMs: 1000, resultsMs: 200 },
+});
+if (!existsSync(arg.enrolments)) {
+  for (const s of arg.homed) running.ledger.append(billCredit(s, arg.openingNotes, `${arg.tableId}-opening-${s}`));
+  const files = arg.stations.map((s) => ({ ...running.stadium.enrol(s, ['Soak A', 'Soak B']), host: arg.viaOrigin }));
+  const tmp = `${arg.enrolments}.tmp`;
+  writeFileSync(tmp, JSON.stringify(files));
+  // Renamed whole: a kill mid-write leaves no half file the next start would believe.
+  (await import('node:fs')).renameSync(tmp, arg.enrolments);
+}
+const report = () => {
+  const t = running.transfers;
+  const open = t ? outgoingTransfers(t.host.state).filter((o) => o.phase === 'offering' || o.phase === 'recalling').length : -1;
+  const links = t ? [...t.links.values()].filter((l) => l.connected()).length : 0;
+  process.stdout.write(`${JSON.stringify({ open, links, started: t?.counters.started ?? 0 })}\n`);
+};
+console.log(JSON.stringify({ ready: true }));
+setInterval(report, 250);
+process.once('SIGTERM', () => void running.close().then(() => process.exit(0)));

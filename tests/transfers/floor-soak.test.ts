@@ -1,0 +1,14 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { describeFloorSoak, runFloorSoak } from './floor-soak.js';
+
+// The small version of the three-table soak (the campaign: `npm run fuzz -- --only transfers-floor`).
+describe('three table hosts through SIGKILLs and cut links (issue 34)', { timeout: 300_000 }, () => {
+  it('every transfer completed or reversed once, the reconciliation names nothing, the money that left one ledger is in another', async () => {
+    const lines: string[] = [];
+    const r = await runFloorSoak({ seed: 34, hostKills: 2, agentKills: 1, cuts: 2, stations: 3, faultEveryMs: 1_000, log: (l) => lines.push(l) });
+    assert.deepEqual(r.problems, [], describeFloorSoak(r));
+    assert.ok(r.hostKills >= 2 && r.agentKills >= 1 && r.cuts >= 2, describeFloorSoak(r));
+    assert.ok(r.transfers > 0 && r.completed > 0 && r.betsJournalled > 0, `transfers happened: ${describeFloorSoak(r)}\n${lines.slice(-20).join('\n')}`);
+  });
+});

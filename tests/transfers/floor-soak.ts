@@ -1,0 +1,328 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { Rng } from '../../engine/random/seeded-rng.js';
+import { enrolFloor } from '../../host/peers/enrol-floor.js';
+import { LedgerTransferJournal } from '../../host/transfers/ledger-journal.js';
+import { reconcile } from '../../ledger/transfer-reconcile.js';
+import { account, entriesOfTypes, Ledger, verifyLedger } from '../../ledger/index.js';
+import { keyOf, TableId, type TransferEntry } from '../../ledger/transfer-terms.js';
+import type { FloorHostArgs } from './floor-host-child.js';
+
+// Three table hosts (baccarat, blackjack, war) as processes, each over its own ledger and LAN
+// listener behind a TCP proxy the soak can cut; scripted stations (processes) that follow all
+// three, move credit from home to the others, bet there and leave. The soak SIGKILLs every host
+// and every agent at seeded moments and cuts the links (station and peer links alike), then lets
+// everything heal, stops the hosts and opens the three ledgers itself: every transfer completed
+// or reversed exactly once, the reconciliation names nothing, the money that left one ledger is
+// in another (in-flight accounts empty, settlement accounts mirror), every ledger verifies.
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const GAMES = [
+  { table: TableId.parse('bac-1'), game: 'baccarat' },
+  { table: TableId.parse('bj-1'), game: 'blackjack' },
+  { table: TableId.parse('war-1'), game: 'war' },
+] as const;
+
+export interface FloorSoakOptions {
+  readonly seed: number;
+  /** SIGKILLs of hosts to reach before the faults stop. */
+  readonly hostKills: number;
+  readonly agentKills: number;
+  readonly cuts: number;
+  /** Stations, homed round the three tables. */
+  readonly stations: number;
+  /** Milliseconds between two faults (at random up to twice this). */
+  readonly faultEveryMs: number;
+  readonly log?: (line: string) => void;
+}
+
+export interface FloorSoakResult {
+  hostKills: number;
+  agentKills: number;
+  cuts: number;
+  /** Connections the cuts closed. */
+  cutConnections: number;
+  transfers: number;
+  completed: number;
+  reversed: number;
+  /** Bets the three tables journalled (`bet.place`), each under its own table's limits. */
+  betsJournalled: number;
+  /** Station commands the hosts answered: accepted, refused. */
+  stationCommands: { ok: number; refused: number; moves: number; bets: number; leaves: number };
+  problems: string[];
+  seconds: number;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+/** A TCP proxy to a host's LAN listener whose every connection can be cut at once. */
+async function cuttable(target: number): Promise<{ port: number; cut: () => number; close: () => void }> {
+  const pairs = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const up = net.connect(target, '127.0.0.1');
+    client.pipe(up);
+    up.pipe(client);
+    const end = () => {
+      client.destroy();
+      up.destroy();
+      pairs.delete(client);
+    };
+    pairs.add(client);
+    client.on('error', end);
+    up.on('error', end);
+    client.on('close', end);
+    up.on('close', end);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const a = server.address();
+  return {
+    port: typeof a === 'object' && a ? a.port : 0,
+    cut: () => {
+      const n = pairs.size;
+      for (const c of [...pairs]) c.destroy();
+      return n;
+    },
+    close: () => server.close(),
+  };
+}
+
+/** A child process (tsx) whose stdout is JSON lines; `last` is the newest. */
+class Proc {
+  child: ChildProcess | null = null;
+  last: Record<string, unknown> = {};
+  ready = false;
+  exited: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly script: string,
+    private readonly env: Record<string, string>,
+    private readonly log: (line: string) => void,
+    readonly name: string,
+  ) {}
+
+  start(): void {
+    this.ready = false;
+    const child = spawn(process.execPath, ['--import', 'tsx', this.script], {
+      cwd: root,
+      env: { ...process.env, ...this.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    this.exited = new Promise((r) => child.once('exit', () => r()));
+    child.once('exit', () => {
+      if (this.child === child) this.child = null;
+    });
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+      try {
+        const v = JSON.parse(line) as Record<string, unknown>;
+        if (v.ready === true) this.ready = true;
+        else this.last = v;
+      } catch {
+        this.log(`${this.name}: ${line}`);
+      }
+    });
+    createInterface({ input: child.stderr as NodeJS.ReadableStream }).on('line', (line) => this.log(`${this.name} ! ${line.slice(0, 400)}`));
+  }
+
+  async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    const c = this.child;
+    if (!c) return;
+    c.kill(signal);
+    await this.exited;
+  }
+}
+
+const until = async (what: string, ok: () => boolean, ms: number) => {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`floor soak: timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+export async function runFloorSoak(o: FloorSoakOptions): Promise<FloorSoakResult> {
+  const t0 = performance.now();
+  const log = o.log ?? (() => undefined);
+  const rng = Rng.fromSeed(o.seed);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'floor-soak-'));
+  const stations = Array.from({ length: o.stations }, (_, i) => 101 + i);
+  const homeOf = (s: number) => GAMES[(s - 101) % GAMES.length]?.table ?? GAMES[0].table;
+  const tables: {
+    table: TableId;
+    game: (typeof GAMES)[number]['game'];
+    lanPort: number;
+    proxy: Awaited<ReturnType<typeof cuttable>>;
+    dataDir: string;
+    enrolments: string;
+  }[] = [];
+  for (const g of GAMES) {
+    const lanPort = await freePort();
+    const proxy = await cuttable(lanPort);
+    tables.push({ ...g, lanPort, proxy, dataDir: path.join(dir, g.table), enrolments: path.join(dir, `${g.table}-enrolments.json`) });
+  }
+  const counts = { hostKills: 0, agentKills: 0, cuts: 0, cutConnections: 0 };
+  const hosts: Proc[] = [];
+  const agents: Proc[] = [];
+  try {
+    await enrolFloor(
+      tables.map((t) => ({
+        table: t.table,
+        dataDir: t.dataDir,
+        url: `https://127.0.0.1:${t.proxy.port}`,
+        stations: stations.filter((s) => homeOf(s) === t.table),
+      })),
+      { tickMs: 200, recallAfterSeconds: 3 },
+    );
+    for (const t of tables) {
+      const args: FloorHostArgs = {
+        dataDir: t.dataDir,
+        tableId: t.table,
+        game: t.game,
+        lanPort: t.lanPort,
+        stations,
+        homed: stations.filter((s) => homeOf(s) === t.table),
+        viaOrigin: `https://127.0.0.1:${t.proxy.port}`,
+        enrolments: t.enrolments,
+        openingNotes: 1_000_000,
+      };
+      const p = new Proc('tests/transfers/floor-host-child.ts', { FLOOR_SOAK: JSON.stringify(args) }, log, t.table);
+      p.start();
+      hosts.push(p);
+    }
+    await until('the hosts up and the stations enrolled', () => hosts.every((h) => h.ready) && tables.every((t) => existsSync(t.enrolments)), 120_000);
+    for (const s of stations) {
+      const env = {
+        FLOOR_STATION: JSON.stringify({
+          station: s,
+          home: homeOf(s),
+          tables: tables.map((t) => ({ tableId: t.table, enrolments: t.enrolments })),
+          seed: o.seed * 1000 + s,
+        }),
+      };
+      const p = new Proc('tests/transfers/floor-station-child.ts', env, log, `station ${s}`);
+      p.start();
+      agents.push(p);
+    }
+    // Faults until every count is reached: each host killed, restarted after a moment; an agent killed and restarted; a proxy cut.
+    const restarting = new Set<Proc>();
+    // Each fault once every host is up again (a restart takes seconds on a loaded machine): faults
+    // faster than the hosts come back would leave no host up to move anything.
+    const allUp = () => restarting.size === 0 && hosts.every((h) => h.ready && h.child !== null);
+    while (counts.hostKills < o.hostKills || counts.agentKills < o.agentKills || counts.cuts < o.cuts) {
+      await until('every host up between faults', allUp, 120_000);
+      await new Promise((r) => setTimeout(r, o.faultEveryMs / 2 + rng.below(o.faultEveryMs * 1.5)));
+      const r = rng.below(100);
+      if (r < 50 && counts.hostKills < o.hostKills) {
+        const h = hosts[rng.below(hosts.length)];
+        if (!h || restarting.has(h)) continue;
+        restarting.add(h);
+        await h.kill();
+        counts.hostKills++;
+        setTimeout(
+          () => {
+            h.start();
+            restarting.delete(h);
+          },
+          50 + rng.below(600),
+        );
+      } else if (r < 75 && counts.agentKills < o.agentKills) {
+        const a = agents[rng.below(agents.length)];
+        if (!a) continue;
+        await a.kill();
+        counts.agentKills++;
+        a.start();
+      } else if (counts.cuts < o.cuts) {
+        const t = tables[rng.below(tables.length)];
+        if (!t) continue;
+        counts.cutConnections += t.proxy.cut();
+        counts.cuts++;
+      }
+    }
+    log(`faults done: ${JSON.stringify(counts)}`);
+    // The faults stop: the stations stop asking, every host is up, and every transfer closes.
+    await until('the hosts up again', () => restarting.size === 0 && hosts.every((h) => h.child !== null), 30_000);
+    const commands = { ok: 0, refused: 0, moves: 0, bets: 0, leaves: 0 };
+    for (const a of agents) await a.kill();
+    // Only the last run of each agent reports; what it counted before a kill is gone with it (the ledgers are the record).
+    for (const a of agents) for (const k of Object.keys(commands) as (keyof typeof commands)[]) commands[k] += Number(a.last[k] ?? 0);
+    await until('every host up', () => hosts.every((h) => h.ready), 120_000);
+    await until('every transfer closed', () => hosts.every((h) => h.last.open === 0 && h.last.links === GAMES.length - 1), 120_000);
+    for (const h of hosts) await h.kill('SIGTERM');
+    const checked = check(tables.map((t) => ({ table: t.table, dataDir: t.dataDir })));
+    return { ...counts, ...checked, stationCommands: commands, seconds: (performance.now() - t0) / 1000 };
+  } finally {
+    for (const p of [...agents, ...hosts]) await p.kill();
+    for (const t of tables) t.proxy.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The three ledgers, opened once their hosts stopped: every transfer closed once, and the money that left one is in another. */
+function check(tables: readonly { table: TableId; dataDir: string }[]): {
+  transfers: number;
+  completed: number;
+  reversed: number;
+  betsJournalled: number;
+  problems: string[];
+} {
+  const problems: string[] = [];
+  const ledgers = tables.map((t) => ({ ...t, ledger: Ledger.open({ dataDir: t.dataDir, terminalId: t.table }) }));
+  try {
+    const journals = new Map<TableId, TransferEntry[]>(ledgers.map((l) => [l.table, [...new LedgerTransferJournal(l.ledger).entries()]]));
+    const paired = reconcile(journals);
+    let completed = 0;
+    let reversed = 0;
+    for (const p of paired) {
+      if (p.disagreements.length || p.net !== 0) problems.push(`${keyOf(p.id)}: ${p.disagreements.join(', ')} net ${p.net}`);
+      if (p.sender === 'completed' && p.receiver === 'taken') completed++;
+      else if (p.sender === 'reversed' && p.receiver === 'refused') reversed++;
+      else problems.push(`${keyOf(p.id)}: left ${p.sender} / ${p.receiver}`);
+    }
+    // Exactly once: one closing at the sender and one decision at the receiver for every id.
+    for (const [table, entries] of journals) {
+      const closings = new Map<string, number>();
+      const decisions = new Map<string, number>();
+      for (const e of entries) {
+        if (e.type === 'transfer.complete' || e.type === 'transfer.reverse')
+          closings.set(keyOf(e.payload.transfer.id), (closings.get(keyOf(e.payload.transfer.id)) ?? 0) + 1);
+        if (e.type === 'transfer.in') decisions.set(keyOf(e.payload.transfer.id), (decisions.get(keyOf(e.payload.transfer.id)) ?? 0) + 1);
+        if (e.type === 'transfer.refuse') decisions.set(keyOf(e.payload.id), (decisions.get(keyOf(e.payload.id)) ?? 0) + 1);
+        if (e.type === 'transfer.alarm') problems.push(`${table}: alarm ${e.payload.reason} at ${e.payload.link}: ${e.payload.detail}`);
+      }
+      for (const [id, n] of [...closings, ...decisions]) if (n !== 1) problems.push(`${table}: ${id} journalled ${n} times`);
+    }
+    for (const a of ledgers) {
+      for (const b of ledgers) {
+        if (a === b) continue;
+        const inFlight = a.ledger.balance(account.transferInFlight(b.table));
+        if (inFlight !== 0) problems.push(`${a.table}: ${inFlight} still in flight to ${b.table}`);
+        const mine = a.ledger.balance(account.tableSettlement(b.table));
+        const theirs = b.ledger.balance(account.tableSettlement(a.table));
+        if (mine !== -theirs) problems.push(`${a.table} settles ${mine} with ${b.table}, which settles ${theirs}`);
+      }
+      problems.push(...verifyLedger(a.ledger).problems.map((p) => `${a.table}: ${p}`));
+    }
+    const betsJournalled = ledgers.reduce((n, l) => n + [...entriesOfTypes(l.ledger, ['bet.place'])].length, 0);
+    return { transfers: paired.length, completed, reversed, betsJournalled, problems };
+  } finally {
+    for (const l of ledgers) l.ledger.close();
+  }
+}
+
+export function describeFloorSoak(r: FloorSoakResult): string {
+  const c = r.stationCommands;
+  return `${r.hostKills} host SIGKILLs, ${r.agentKills} agent SIGKILLs, ${r.cuts} link cuts (${r.cutConnections} connections); ${r.transfers} transfers: ${r.completed} completed, ${r.reversed} reversed; ${r.betsJournalled} bets journalled; station commands (last run of each agent) ${c.moves} moves, ${c.bets} bets, ${c.leaves} leaves, ${c.ok} accepted, ${c.refused} refused; ${r.problems.length} problems; ${r.seconds.toFixed(1)} s`;
+}
