@@ -260,14 +260,7 @@ export class ServiceScreen implements Screen {
     const s = this.state;
     if (!s) return;
     const t = this.ctx.i18n.getFixedT(s.language);
-    this.title.text = t('service.title');
-    this.label.text = t('punctuation.joined', { first: t('service.table', { id: s.tableId }), second: t('service.version', { version: s.softwareVersion }) });
-    this.still.refresh();
-    this.languages.setCurrent(s.language);
-    // The host names its notice by a catalogue key; one this screen has no words for (a newer host) reads as an error.
-    const notice = s.notice ? (isMessageKey(s.notice.key) ? t(s.notice.key, s.notice.values ?? {}) : t('errors.internal')) : '';
-    this.notice.text = s.busy ? t('service.signIn.checking') : notice;
-    this.notice.style.fill = s.notice?.ok === false ? COLORS.warning : '#9fe2b0';
+    this.drawHeader(s, t);
     const labelled = (label: string, value: string) => t('punctuation.labelled', { label, value });
     const pad = {
       labelled,
@@ -297,7 +290,27 @@ export class ServiceScreen implements Screen {
       b.setLabel(t(`service.pages.${page}`));
       b.setActive(s.page?.page === page);
     }
-    const actions: PageActions = {
+    const content = s.page ? pageContent(s, s.page, t, this.choices, this.pageActions(s, t)) : { rows: [], buttons: [] };
+    this.drawRows(s, content.rows, t);
+    this.layoutButtons(content.buttons, t);
+    this.drawOverlay(s, t, pad);
+  }
+
+  /** The title, the cabinet label, the language switch and the host's notice. */
+  private drawHeader(s: ServiceState, t: TFunction): void {
+    this.title.text = t('service.title');
+    this.label.text = t('punctuation.joined', { first: t('service.table', { id: s.tableId }), second: t('service.version', { version: s.softwareVersion }) });
+    this.still.refresh();
+    this.languages.setCurrent(s.language);
+    // The host names its notice by a catalogue key; one this screen has no words for (a newer host) reads as an error.
+    const notice = s.notice ? (isMessageKey(s.notice.key) ? t(s.notice.key, s.notice.values ?? {}) : t('errors.internal')) : '';
+    this.notice.text = s.busy ? t('service.signIn.checking') : notice;
+    this.notice.style.fill = s.notice?.ok === false ? COLORS.warning : '#9fe2b0';
+  }
+
+  /** What a page's buttons do: a command to the host, another page, a download, a replay, a pad asked for, a choice. */
+  private pageActions(s: ServiceState, t: TFunction): PageActions {
+    return {
       act: (action: ServiceAction) => this.ctx.command({ name: 'service-action', action }),
       open: (page, extra) => this.open(page, extra),
       download: (path) => this.download(path),
@@ -321,7 +334,10 @@ export class ServiceScreen implements Screen {
         this.draw();
       },
     };
-    const content = s.page ? pageContent(s, s.page, t, this.choices, actions) : { rows: [], buttons: [] };
+  }
+
+  /** The page's rows from where it is scrolled to; another page starts at the top. */
+  private drawRows(s: ServiceState, rows: readonly string[], t: TFunction): void {
     // Another page (or another slice of the log, another filter, the editor opened) starts at the top.
     const shown = s.page
       ? JSON.stringify([
@@ -337,20 +353,21 @@ export class ServiceScreen implements Screen {
       this.rowFrom = 0;
       this.buttonPage = 0;
     }
-    this.rowCount = content.rows.length;
-    this.rowFrom = Math.min(this.rowFrom, Math.max(0, content.rows.length - ROWS));
-    this.rows.forEach((row, i) => (row.text = content.rows[this.rowFrom + i] ?? ''));
-    const scrolls = content.rows.length > ROWS;
+    this.rowCount = rows.length;
+    this.rowFrom = Math.min(this.rowFrom, Math.max(0, rows.length - ROWS));
+    this.rows.forEach((row, i) => (row.text = rows[this.rowFrom + i] ?? ''));
+    const scrolls = rows.length > ROWS;
     this.rowsUp.visible = this.rowsDown.visible = this.rowsAt.visible = scrolls;
     this.rowsUp.setLabel(t('service.action.rowsUp'));
     this.rowsDown.setLabel(t('service.action.rowsDown'));
     this.rowsUp.setEnabled(this.rowFrom > 0);
-    this.rowsDown.setEnabled(this.rowFrom + ROWS < content.rows.length);
-    this.rowsAt.text = scrolls
-      ? t('service.field.rowsOf', { from: this.rowFrom + 1, to: Math.min(content.rows.length, this.rowFrom + ROWS), total: content.rows.length })
-      : '';
-    this.layoutButtons(content.buttons, t);
+    this.rowsDown.setEnabled(this.rowFrom + ROWS < rows.length);
+    this.rowsAt.text = scrolls ? t('service.field.rowsOf', { from: this.rowFrom + 1, to: Math.min(rows.length, this.rowFrom + ROWS), total: rows.length }) : '';
+  }
 
+  /** The second person's pad over the page while a two-person action waits, or the pad a button asked for. */
+  private drawOverlay(s: ServiceState, t: TFunction, pad: Parameters<Keypad['setLabels']>[0]): void {
+    const labelled = pad.labelled;
     const confirm = s.confirm ?? null;
     const asking = this.asking;
     this.overlay.visible = confirm !== null || asking !== null;
