@@ -1,15 +1,20 @@
 // Three live tables of three games for the browser test of the several-tables station screen
 // (issue 34): a baccarat, a blackjack and a «Desafio ao Casino» table host (simulated shoes and
 // dealers), each enrolling remote station 101, and one station agent on this machine joined to
-// all three (the baccarat table its home: its simulated bill acceptor is relayed there). Prints
+// all three (the baccarat table its home: its simulated bill acceptor is relayed there). The three
+// hosts are enrolled with each other as one floor (peers.json), so the station's credit moves
+// between them by transfers (docs/transfers.md). Prints
 // one JSON line: the station screen's URL. Control lines on stdin: `note N` inserts a note of N at
 // the station's acceptor; `end-betting GAME` ends that table's betting countdown.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import pino from 'pino';
 import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
+import { enrolFloor } from '../../host/peers/enrol-floor.js';
+import { TableId } from '../../ledger/transfer-terms.js';
 import { startHost } from '../../host/start-host.js';
 import { startStationAgent } from '../../host/station-agent/agent.js';
 
@@ -17,12 +22,27 @@ const root = path.resolve(import.meta.dirname, '../..');
 const log = pino({ level: 'warn' }, pino.destination(2));
 const games = ['baccarat', 'blackjack', 'war'] as const;
 const dirs = games.map((g) => mkdtempSync(path.join(os.tmpdir(), `several-browser-${g}-`)));
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => (typeof a === 'object' && a ? resolve(a.port) : reject(new Error('no free port'))));
+    });
+  });
+const configs = await Promise.all(
+  games.map(async (game) => TableConfig.parse({ ...simulatedTableConfig(game), remoteStations: 4, lan: { host: '127.0.0.1', port: await freePort() } })),
+);
+await enrolFloor(
+  configs.map((c, i) => ({ table: TableId.parse(c.tableId), dataDir: dirs[i]!, url: `https://127.0.0.1:${c.lan.port}`, stations: i === 0 ? [101] : [] })),
+  { tickMs: 100 },
+);
 const hosts = await Promise.all(
   games.map((game, i) =>
     startHost({
       dataDir: dirs[i]!,
       rendererDir: path.join(root, 'dist/renderer'),
-      config: TableConfig.parse({ ...simulatedTableConfig(game), remoteStations: 4 }),
+      config: configs[i]!,
       logger: log,
       seed: 5 + i,
       simulatedDealer: { dealMs: 400 },

@@ -3,7 +3,8 @@
 // joined to all three (tests/browser/several-kiosk.ts). In Traditional Chinese, Portuguese and
 // English: every table's tab stays live (its phase and countdown, then its results) whichever
 // table has the focus; the focus table's screen is that table's own (its game, limits, credit);
-// the credit at a table is what its host says; nothing overlaps at 1920×1080 nor at 1280×800, and
+// credit moves to another table and back home by transfers between the hosts, each table's credit
+// what its own host says; nothing overlaps at 1920×1080 nor at 1280×800, and
 // every button keeps its touch size at 1280×800.
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -38,13 +39,22 @@ async function checkLayout(page: Page, label: string): Promise<void> {
   await page.setViewportSize({ width: 1920, height: 1080 });
 }
 
+/** Waits for an event named after the `from`th event (one named before does not count). */
+async function eventAfter(page: Page, from: number, name: string): Promise<void> {
+  await page.waitForFunction(([n, i]) => window.__kiosk?.events.slice(i).includes(n) ?? false, [name, from] as const, { polling: 200 });
+}
+
+async function eventCount(page: Page): Promise<number> {
+  return page.evaluate(() => window.__kiosk?.events.length ?? 0);
+}
+
 /** How many drawn texts start with `start`. */
 async function drawn(page: Page, start: string): Promise<number> {
   return (await drawnTexts(page)).filter((t) => t.startsWith(start)).length;
 }
 
 test('a station follows three live tables of three games, in Traditional Chinese, Portuguese and English', async ({ openScreen }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(420_000);
   const root = path.resolve(import.meta.dirname, '../..');
   const child = spawn(process.execPath, ['--import', 'tsx', 'tests/browser/several-kiosk.ts'], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
   try {
@@ -67,6 +77,7 @@ test('a station follows three live tables of three games, in Traditional Chinese
     await expect.poll(() => drawn(page, '餘額 MOP$0 · 最低投注額'), { timeout: 20_000 }).toBe(2);
     // Every tab is live: each table counts its own betting down (three tabs and the focus table's own line)…
     await expect.poll(() => drawn(page, '請下注'), { timeout: 60_000 }).toBe(4);
+    console.error('several-tables: three tabs live');
     // A coup at the home table, where the credit is: a chip on the banker, the cards, the result
     // on its tab and its screen. The other tables, where nobody bets, open their betting again.
     await expect.poll(async () => page.evaluate(() => window.__kiosk?.bounds('bet-banker') ?? null), { timeout: 60_000 }).not.toBeNull();
@@ -86,20 +97,28 @@ test('a station follows three live tables of three games, in Traditional Chinese
     await waitForEvent(page, `focus:${BJ}`);
     expect(await page.evaluate(() => window.__kiosk?.bounds('cash-out') ?? null)).toBeNull();
     expect(await page.evaluate(() => window.__kiosk?.bounds('leave-table') ?? null)).not.toBeNull();
-    // Credit moved here only once a host says so: a press asks the home host, and until a host
-    // answers with the credit here, the tab still shows what the blackjack host said (nothing).
+    // Credit moved here from home by a transfer: the home host debits it, the blackjack host
+    // credits it, and each tab shows what its own host says (the events are the hosts' views).
+    const homeCredit = async () => {
+      const events = await page.evaluate(() => window.__kiosk?.events ?? []);
+      const last = events.filter((e) => e.startsWith(`credit:${BAC}:`)).at(-1) ?? '';
+      return Number(last.slice(`credit:${BAC}:`.length));
+    };
+    const before = await homeCredit();
+    console.error(`several-tables: moving credit from ${before} at home`);
+    const moved = Math.min(5 * 10_000, before);
+    let from = await eventCount(page);
     await press(page, 'move-credit');
-    await expect
-      .poll(
-        async () => {
-          const events = await page.evaluate(() => window.__kiosk?.events ?? []);
-          return events.some((e) => e.startsWith('refused:') || (e.startsWith(`credit:${BJ}:`) && e !== `credit:${BJ}:0`));
-        },
-        { timeout: 20_000 },
-      )
-      .toBe(true);
-    const events = await page.evaluate(() => window.__kiosk?.events ?? []);
-    if (!events.some((e) => e.startsWith(`credit:${BJ}:`) && e !== `credit:${BJ}:0`)) expect(await drawn(page, '餘額 MOP$0 · ')).toBe(2);
+    await eventAfter(page, from, `credit:${BJ}:${moved}`);
+    await eventAfter(page, from, `credit:${BAC}:${before - moved}`);
+    await expect.poll(() => drawn(page, '所屬博彩桌 · 餘額 '), { timeout: 20_000 }).toBe(1);
+    await checkLayout(page, 'zh-Hant, away table');
+    console.error('several-tables: credit moved');
+    // Leaving the table sends what is left there home.
+    from = await eventCount(page);
+    await press(page, 'leave-table');
+    await eventAfter(page, from, `credit:${BJ}:0`);
+    await eventAfter(page, from, `credit:${BAC}:${before}`);
 
     // Portuguese: said once, to every table; each tab in Portuguese.
     await press(page, 'language-pt');
