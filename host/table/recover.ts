@@ -72,17 +72,8 @@ export function recoverTable<S, R>(deps: {
    */
   program?: string;
 }): Recovered<S, R> {
-  const { ledger, game, params, log, program } = deps;
-  const t0 = performance.now();
-  const verified = verifyLedger(ledger, { from: 'checkpoint' });
-  // The table's checkpoint may be older than the newest one verification started from: its
-  // signature is checked too, and a tampered one fails the ledger like any other tampering.
-  const tableCk = verified.ok ? latestCheckpoint(ledger, { withTable: true }) : null;
-  if (tableCk?.status === 'bad') {
-    verified.ok = false;
-    verified.problems.push(...tableCk.problems);
-  }
-  const verifyMs = performance.now() - t0;
+  const { ledger, game, params, log } = deps;
+  const { verified, tableCk, verifyMs } = verifyForRecovery(ledger);
   const report: RecoveryReport = {
     ledgerVerified: verified.ok,
     problems: verified.problems,
@@ -110,16 +101,7 @@ export function recoverTable<S, R>(deps: {
     return { report, state: held, opened: false, foldProblems: [] };
   }
   const t1 = performance.now();
-  // A checkpoint's table state is the shape of the build that folded it: another build folds from
-  // the first entry instead, once, reading the earlier build's entries by their facts.
-  const ck = tableCk?.status === 'ok' ? tableCk.checkpoint : null;
-  const ckProgram = ck && program !== undefined ? programAt(ledger, ck.seq) : null;
-  const from = ck && (program === undefined || ckProgram === program) ? tableState(ck, game) : null;
-  if (ck && !from && program !== undefined && ckProgram !== program)
-    log.info({ checkpoint: ck.seq }, "the table's checkpoint was folded by another program: folding from the first entry");
-  const folded = from
-    ? foldJournal(tableJournal(ledger, from.seq + 1), game, params, { state: from.state, opened: true }, { program, writtenBy: program ?? null })
-    : foldJournal(tableJournal(ledger), game, params, undefined, { program });
+  const { folded, from } = foldFromCheckpoint(deps, tableCk?.status === 'ok' ? tableCk.checkpoint : null);
   report.foldedFrom = from?.seq ?? 0;
   report.replayMs = performance.now() - t1;
   report.replayedEntries = folded.inputs;
@@ -140,6 +122,42 @@ export function recoverTable<S, R>(deps: {
   report.resumedRound = inPlay ? s.roundId : null;
   report.tableHold = folded.problems.length === 0 && folded.opened && !inPlay && s.hold ? s.hold.reason : null;
   return { report, state: s, opened: folded.opened && folded.problems.length === 0, foldProblems: folded.problems };
+}
+
+/**
+ * The ledger verified from its newest checkpoint, and the newest checkpoint holding the table's
+ * state. That one may be older than the checkpoint verification started from: its signature is
+ * checked too, and a tampered one fails the ledger like any other tampering.
+ */
+function verifyForRecovery(ledger: Ledger) {
+  const t0 = performance.now();
+  const verified = verifyLedger(ledger, { from: 'checkpoint' });
+  const tableCk = verified.ok ? latestCheckpoint(ledger, { withTable: true }) : null;
+  if (tableCk?.status === 'bad') {
+    verified.ok = false;
+    verified.problems.push(...tableCk.problems);
+  }
+  return { verified, tableCk, verifyMs: performance.now() - t0 };
+}
+
+/**
+ * The journal folded from the table's checkpoint, or from the first entry. A checkpoint's table
+ * state is the shape of the build that folded it: another build folds from the first entry
+ * instead, once, reading the earlier build's entries by their facts.
+ */
+function foldFromCheckpoint<S, R>(
+  deps: { ledger: Ledger; game: GameDefinition<S, R>; params: TableParams; log: Logger; program?: string },
+  ck: Checkpoint | null,
+) {
+  const { ledger, game, params, log, program } = deps;
+  const ckProgram = ck && program !== undefined ? programAt(ledger, ck.seq) : null;
+  const from = ck && (program === undefined || ckProgram === program) ? tableState(ck, game) : null;
+  if (ck && !from && program !== undefined && ckProgram !== program)
+    log.info({ checkpoint: ck.seq }, "the table's checkpoint was folded by another program: folding from the first entry");
+  const folded = from
+    ? foldJournal(tableJournal(ledger, from.seq + 1), game, params, { state: from.state, opened: true }, { program, writtenBy: program ?? null })
+    : foldJournal(tableJournal(ledger), game, params, undefined, { program });
+  return { folded, from };
 }
 
 /**
