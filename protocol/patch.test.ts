@@ -83,6 +83,25 @@ describe('patches: the host diffs a part, the screen applies it', () => {
     ]);
   });
 
+  it("sets a small object whole where its keys' operations would be longer (the roads' ask), and key by key where not", () => {
+    const ask = (a: string, b: string, c: string) => ({ bigEye: a, small: b, cockroach: c });
+    const roads = (player: object, banker: object, coups: number) => ({
+      roads: { ask: { player, banker }, stats: { coups, banker: 3, player: 2, tie: 0 }, beadPlate: [] },
+    });
+    const a = roads(ask('red', 'blue', 'red'), ask('blue', 'red', 'blue'), 5);
+    const b = roads(ask('blue', 'red', 'blue'), ask('red', 'blue', 'red'), 6);
+    const ops = roundTrip(a, b);
+    assert.deepEqual(ops, [
+      ['set', ['roads', 'ask'], b.roads.ask],
+      ['set', ['roads', 'stats', 'coups'], 6],
+    ]);
+    assert.ok(
+      JSON.stringify(ops).length <
+        JSON.stringify([...['player', 'banker'].flatMap((side) => ['bigEye', 'small', 'cockroach'].map((r) => ['set', ['roads', 'ask', side, r], 'x']))])
+          .length,
+    );
+  });
+
   it('skips what the two share by identity without looking inside', () => {
     const shared = {
       get big(): never {

@@ -161,17 +161,29 @@ function diffInto(a: unknown, b: unknown, path: (string | number)[], ops: PatchO
   if (a === b) return;
   if (Array.isArray(a) && Array.isArray(b) && path.length > 0) return diffArrays(a, b, path, ops);
   if (isPlainObject(a) && isPlainObject(b)) {
+    const each: PatchOp[] = [];
     for (const k of Object.keys(a)) {
       if (Reflect.get(a, k) === undefined) continue;
-      if (!Object.hasOwn(b, k) || Reflect.get(b, k) === undefined) ops.push(['del', [...path, k]]);
+      if (!Object.hasOwn(b, k) || Reflect.get(b, k) === undefined) each.push(['del', [...path, k]]);
     }
     for (const k of Object.keys(b)) {
       const bv: unknown = Reflect.get(b, k);
       if (bv === undefined) continue;
       const av: unknown = Object.hasOwn(a, k) ? Reflect.get(a, k) : undefined;
-      if (av === undefined) ops.push(['set', [...path, k], bv]);
-      else diffInto(av, bv, [...path, k], ops);
+      if (av === undefined) each.push(['set', [...path, k], bv]);
+      else diffInto(av, bv, [...path, k], each);
     }
+    // Below the root, the object whole where that is shorter than its keys' operations: every
+    // operation repeats the path, so a small object (the roads' ask, the stats) that changed in
+    // several keys is cheaper set at once.
+    if (each.length > 1 && path.length > 0) {
+      const whole: PatchOp = ['set', path, b];
+      if (JSON.stringify(whole).length < JSON.stringify(each).length) {
+        ops.push(whole);
+        return;
+      }
+    }
+    ops.push(...each);
     return;
   }
   if (jsonEqual(a, b)) return;
