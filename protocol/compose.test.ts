@@ -50,16 +50,7 @@ function ownAt(i: number): StationOwnState {
     credit: 1_000_000 - 10_000 * (i % 7),
     betting: { open, spots: [{ bet: 'banker', min: 10_000, max: 500_000 }], bets: i % 3 === 0 ? [] : [{ bet: 'banker', amount: 10_000 * (i % 3) }] },
     decision: null,
-    recall: Array.from({ length: Math.min(3, Math.floor(i / 9)) }, (_, j) => ({
-      roundId: `r${Math.floor(i / 9) - 1 - j}`,
-      ts: '2026-01-01T00:00:00.000Z',
-      status: 'settled' as const,
-      cards: [{ card: 'AS', to: 'player' }],
-      bets: [],
-      lines: [],
-      creditBefore: 0,
-      creditAfter: 0,
-    })),
+    recalled: { rounds: Math.min(3, Math.floor(i / 9)), version: Math.floor(i / 9) },
   };
 }
 
@@ -236,5 +227,73 @@ describe('a screen composing a station view from whole parts and patches', () =>
       }),
       { numRuns: 100 },
     );
+  });
+});
+
+describe('a station screen and its recall (protocol 5: asked for, not pushed)', () => {
+  const rounds = (n: number) =>
+    Array.from({ length: n }, (_, j) => ({
+      roundId: `r${n - 1 - j}`,
+      ts: '2026-01-01T00:00:00.000Z',
+      status: 'settled' as const,
+      cards: [{ card: 'AS', to: 'player' as const }],
+      bets: [],
+      lines: [],
+      creditBefore: 0,
+      creditAfter: 0,
+    }));
+  const own = (version: number, rounds: number): HostMessage => ({
+    type: 'snapshot',
+    view: VIEW,
+    version,
+    state: { ...ownAt(0), recalled: { rounds, version } },
+  });
+  const recallOf = (v: ViewState | null) => (v?.kind === 'station' ? v.recall : undefined);
+
+  it('asks for nothing while no panel shows it, asks once a panel opens, and shows only the version the own part names', () => {
+    let t = 0;
+    const asked: PartName[][] = [];
+    const c = new ViewComposer(VIEW, { resync: (p) => asked.push(p), now: () => t });
+    c.take(own(1, 2));
+    assert.deepEqual(asked, [], 'not asked for while no panel shows it');
+    c.want(true);
+    assert.deepEqual(asked, [['recall']]);
+    assert.equal(recallOf(c.latest()), undefined, 'not shown before it came');
+    const got = c.take({ type: 'recall', view: VIEW, version: 1, rounds: rounds(2) });
+    assert.deepEqual(recallOf(got?.state ?? null), rounds(2), 'shown once it came');
+    // A round settles while the panel is open: the own part names a newer version, which is asked for.
+    c.take(own(2, 3));
+    assert.equal(recallOf(c.latest()), undefined, 'the outdated list is never shown');
+    assert.deepEqual(asked, [['recall'], ['recall']]);
+    c.take({ type: 'recall', view: VIEW, version: 2, rounds: rounds(3) });
+    assert.equal(recallOf(c.latest())?.length, 3);
+    // Closed: a newer version is not asked for.
+    c.want(false);
+    c.take(own(3, 4));
+    t += 5_000;
+    c.take(own(3, 4));
+    assert.equal(asked.length, 2);
+  });
+
+  it('asks again for a recall that was lost on the way (after retryMs), and ignores one for another view or that fails its schema', () => {
+    let t = 0;
+    const asked: PartName[][] = [];
+    const c = new ViewComposer(VIEW, { resync: (p) => asked.push(p), now: () => t, retryMs: 1000 });
+    c.take(own(1, 2));
+    c.want(true);
+    // Lost: the screen keeps on receiving other parts, and asks again once a second has passed.
+    t += 500;
+    c.take(own(1, 2));
+    assert.equal(asked.length, 1, 'not asked again within retryMs');
+    t += 600;
+    c.take({ type: 'public', part: 'round', version: 1, state: roundAt(1) });
+    assert.equal(asked.length, 2, 'asked again');
+    assert.equal(c.take({ type: 'recall', view: stationView(138), version: 1, rounds: rounds(2) }), null, 'another view’s recall is not taken');
+    const forged = decodeHostMessage(JSON.stringify({ type: 'recall', view: VIEW, version: 1, rounds: [{ roundId: 'x' }] }));
+    assert.equal(forged.ok, false, 'a recall outside its schema is refused at the codec');
+    assert.equal(recallOf(c.latest()), undefined);
+    c.take({ type: 'recall', view: VIEW, version: 1, rounds: rounds(2) });
+    assert.equal(recallOf(c.latest())?.length, 2);
+    assert.deepEqual(c.waiting(), []);
   });
 });

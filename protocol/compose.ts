@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { HostMessage, PartName } from './messages.js';
 import { applyPatch, PatchError, type PatchOp } from './patch.js';
 import type { RoundView } from './round.js';
+import { MAX_RECALL_ROUNDS, StationRecallRound } from './screen-extras.js';
 import { PublicPanel, PublicRound, SnapshotState, type ViewName, type ViewState } from './views.js';
 
 export interface ComposerOptions {
@@ -76,6 +77,10 @@ export class ViewComposer {
   private readonly own = new PartCopy('own', SnapshotState);
   private readonly round = new PartCopy<RoundView | null>('round', PublicRound);
   private readonly panel = new PartCopy<PublicPanel>('panel', PublicPanel);
+  /** The station's recall, held only once asked for (`want`), whole, never patched. */
+  private readonly recall = new PartCopy<StationRecallRound[]>('recall', StationRecallRound.array().max(MAX_RECALL_ROUNDS));
+  /** Whether the screen shows the recall now (its recall or replay panel open): only then is it asked for. */
+  private wanted = false;
   private readonly now: () => number;
   private readonly retryMs: number;
 
@@ -93,6 +98,7 @@ export class ViewComposer {
    */
   take(m: HostMessage): { version: number; state: ViewState } | null {
     if (!this.apply(m)) return null;
+    this.askRecall();
     const own = this.own.held;
     if (!own) return null;
     return { version: own.version, state: this.compose(own.state) };
@@ -103,11 +109,39 @@ export class ViewComposer {
    * asked for), a patch that followed it and fit. Messages that are not parts change nothing.
    */
   apply(m: HostMessage): boolean {
-    if (m.type === 'snapshot') return m.view === this.view && this.own.whole(m.version, m.state);
+    if (m.type === 'snapshot') {
+      if (m.view !== this.view || !this.own.whole(m.version, m.state)) return false;
+      // A whole own part (a subscribe after a reconnect, perhaps to a host that restarted and
+      // counts its recall's versions afresh): the recall held is asked for again before it is shown.
+      this.recall.held = null;
+      return true;
+    }
     if (m.type === 'public') return m.part === 'round' ? this.round.whole(m.version, m.state) : this.panel.whole(m.version, m.state);
     if (m.type === 'patch') return m.view === this.view && this.patch(this.own, m.version, m.ops);
     if (m.type === 'public-patch') return m.part === 'round' ? this.patch(this.round, m.version, m.ops) : this.patch(this.panel, m.version, m.ops);
+    if (m.type === 'recall') return m.view === this.view && this.recall.whole(m.version, m.rounds);
     return false;
+  }
+
+  /**
+   * The screen shows its recall (a recall or replay panel opened) or no longer does. While it
+   * does, the recall is asked for whenever the own part names a version the screen does not hold
+   * (a round settled meanwhile), and asked again after `retryMs` if it has not come.
+   */
+  want(on: boolean): void {
+    this.wanted = on;
+    this.askRecall();
+  }
+
+  private askRecall(): void {
+    const own = this.own.held?.state;
+    if (!this.wanted || own?.kind !== 'station' || !own.recalled) return;
+    if (this.recall.held?.version === own.recalled.version) return;
+    const t = this.now();
+    if (this.recall.asked === null || t - this.recall.asked >= this.retryMs) {
+      this.recall.asked = t;
+      this.options.resync?.(['recall']);
+    }
   }
 
   /** The version commands are made against (-1 before the first snapshot). */
@@ -123,12 +157,14 @@ export class ViewComposer {
 
   /** The parts asked for whole that have not come yet (tests). */
   waiting(): PartName[] {
-    return [this.own, this.round, this.panel].filter((p) => p.asked !== null).map((p) => p.name);
+    return [this.own, this.round, this.panel, this.recall].filter((p) => p.asked !== null).map((p) => p.name);
   }
 
   private compose(own: z.infer<typeof SnapshotState>): ViewState {
     if (own.kind !== 'station') return own;
-    return { ...own, round: this.round.held?.state ?? null, ...(this.panel.held?.state ?? {}) };
+    // The recall only at the version the own part names: a screen never shows an outdated one.
+    const recall = this.recall.held && own.recalled && this.recall.held.version === own.recalled.version ? { recall: this.recall.held.state } : {};
+    return { ...own, round: this.round.held?.state ?? null, ...(this.panel.held?.state ?? {}), ...recall };
   }
 
   private patch<T>(part: PartCopy<T>, version: number, ops: readonly PatchOp[]): boolean {

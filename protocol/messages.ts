@@ -5,6 +5,7 @@ import { DecisionAction, Spot } from './round.js';
 import { SERVICE_COMMANDS } from './service.js';
 import { TRANSFER_COMMANDS } from './transfer-requests.js';
 import { MinorUnits, StationNumber } from './units.js';
+import { MAX_RECALL_ROUNDS, StationRecallRound } from './screen-extras.js';
 import { Language, PublicPanel, PublicRound, SnapshotState, ViewName } from './views.js';
 
 /** Correlates a reply with the client message it answers. */
@@ -71,8 +72,11 @@ export const Command = z.strictObject({
   command: CommandBody,
 });
 
-/** The parts of a station's view a screen holds apart: its own part (`snapshot`), the public round, the roads or last rounds. */
-export const PartName = z.enum(['own', 'round', 'panel']);
+/**
+ * The parts of a station's view a screen holds apart: its own part (`snapshot`), the public round,
+ * the roads or last rounds, and its recall (`recall`: sent only when asked for, by `resync`).
+ */
+export const PartName = z.enum(['own', 'round', 'panel', 'recall']);
 export type PartName = z.infer<typeof PartName>;
 
 /** The public parts, each sent once per change to every station screen. */
@@ -142,6 +146,20 @@ const PatchedVersion = Version.min(1);
 export const Patch = z.strictObject({ type: z.literal('patch'), view: ViewName, version: PatchedVersion, ops: PatchOps });
 export type Patch = z.infer<typeof Patch>;
 
+/**
+ * A station's recall, whole: its last rounds, newest first, at the version its own part names
+ * (`recalled.version`). Sent only to a screen that asked for it (`resync` of `recall`), while its
+ * recall or replay panel is open: every station is no longer sent each settled round it may
+ * never look at (protocol 5).
+ */
+export const Recall = z.strictObject({
+  type: z.literal('recall'),
+  view: ViewName,
+  version: Version,
+  rounds: z.array(StationRecallRound).max(MAX_RECALL_ROUNDS),
+});
+export type Recall = z.infer<typeof Recall>;
+
 /** What changed in a public part to make `version` from the one before: made once, the same bytes for every station screen. */
 export const PublicPatch = z.strictObject({ type: z.literal('public-patch'), part: PublicPartName, version: PatchedVersion, ops: PatchOps });
 export type PublicPatch = z.infer<typeof PublicPatch>;
@@ -185,7 +203,7 @@ export const ProtocolError = z.strictObject({
   refusal: RefusalReason.optional(),
 });
 
-export const HostMessage = z.union([Welcome, Snapshot, PublicPart, Patch, PublicPatch, Ack, ProtocolError]);
+export const HostMessage = z.union([Welcome, Snapshot, PublicPart, Patch, PublicPatch, Recall, Ack, ProtocolError]);
 export type HostMessage = z.infer<typeof HostMessage>;
 export type Welcome = z.infer<typeof Welcome>;
 export type Snapshot = z.infer<typeof Snapshot>;

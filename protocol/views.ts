@@ -180,8 +180,14 @@ export const StationState = z.object({
   round: RoundView.nullable(),
   tilts: z.array(TiltNotice).max(64).optional(),
   cashout: CashoutState.optional(),
-  /** This station's last rounds from the ledger's recall, newest first (replay plays the first). */
+  /**
+   * This station's last rounds from the ledger's recall, newest first (replay plays the first).
+   * Sent apart (`recall`), only to a screen that asks for it (its recall or replay panel open):
+   * present in the composed view once the screen holds the version `recalled` names.
+   */
   recall: z.array(StationRecallRound).max(MAX_RECALL_ROUNDS).optional(),
+  /** How many rounds the station's recall holds and its version: what the own part says of it (protocol 5). */
+  recalled: z.strictObject({ rounds: z.number().int().min(0).max(MAX_RECALL_ROUNDS), version: z.number().int().min(0) }).optional(),
   /** The active rule profile's pay table, for the help pages. */
   payTable: z.array(PayLine).max(32).optional(),
   presentation: Presentation.optional(),
@@ -194,8 +200,8 @@ export const StationState = z.object({
 });
 export type StationState = z.infer<typeof StationState>;
 
-/** A station's own part as the host sends it: everything but what every station shares. */
-export const StationOwnState = StationState.omit({ round: true, roads: true, history: true });
+/** A station's own part as the host sends it: everything but what every station shares, and its recall (asked for apart). */
+export const StationOwnState = StationState.omit({ round: true, roads: true, history: true, recall: true });
 export type StationOwnState = z.infer<typeof StationOwnState>;
 
 /** The parts of the table every station shows, each sent once per change to every station screen. */

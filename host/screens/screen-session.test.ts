@@ -130,8 +130,19 @@ describe('screen session', () => {
       table.t.sent.slice(m).map((x) => x.type),
       ['snapshot'],
     );
-    // A resync names parts the protocol has, at most three.
-    for (const parts of [['recall'], ['own', 'own', 'own', 'own'], []]) {
+    // The recall (protocol 5) is asked for the same way: the station's own, whole, never pushed; a table display has none.
+    const k = t.sent.length;
+    s.receive(JSON.stringify({ type: 'resync', id: 'r5', view: 'station/3', parts: ['recall'] }));
+    const recall = t.sent.slice(k);
+    assert.deepEqual(
+      recall.map((x) => x.type === 'recall' && x.view),
+      ['station/3'],
+    );
+    const mt = table.t.sent.length;
+    table.s.receive(JSON.stringify({ type: 'resync', id: 'r6', view: 'table', parts: ['recall'] }));
+    assert.equal(table.t.sent.length, mt, 'nothing for a table display');
+    // A resync names parts the protocol has, at most four.
+    for (const parts of [['history'], ['own', 'own', 'own', 'own', 'own'], []]) {
       s.receive(JSON.stringify({ type: 'resync', id: 'r4', view: 'station/3', parts }));
       const last = t.last();
       assert.equal(last.type === 'error' && last.code, 'invalid-message', JSON.stringify(parts));

@@ -218,7 +218,7 @@ export class ScreenSession {
     if (m.type === 'resync') {
       // The screen lost track of these parts: each goes whole now, then patches follow it again.
       // Nothing is answered but the parts: a resync costs the host no more than a subscribe.
-      for (const part of m.parts) this.outbox.forget(part === 'own' ? `view:${m.view}` : `public:${part}`);
+      for (const part of m.parts) this.outbox.forget(part === 'own' ? `view:${m.view}` : part === 'recall' ? `recall:${m.view}` : `public:${part}`);
       return this.host.resend(m.view, this.id, this.sink, m.parts);
     }
     const result = this.host.submit(m.view, m.version, m.command, this.id);

@@ -100,6 +100,16 @@ describe('each station sees only its own data', () => {
       assert.equal(recall1.length, 1);
       assert.equal(recall2.length, 1);
       assert.ok(JSON.stringify(recall1).includes('37100'), 'station 1 recalls its own stake');
+      // Asked for by station 2's screen (its recall panel open): its own rounds, nobody else's; a table display asks for none.
+      const asked: string[] = [];
+      const capture = { deliver: (_slot: string, u: { whole(): { text: string } }) => asked.push(u.whole().text) };
+      t.hub.resend('station/2', 'test-station/2', capture, ['recall']);
+      t.hub.resend('table', 'test-table', capture, ['recall']);
+      assert.equal(asked.length, 1);
+      const recalled = decodeHostMessage(asked[0]);
+      assert.ok(recalled.ok && recalled.message.type === 'recall' && recalled.message.view === 'station/2');
+      assert.equal(recalled.message.rounds.length, 1);
+      assert.ok(!(asked[0] ?? '').includes('37100'), "no recall line of station 1 in station 2's recall");
 
       // Every snapshot station 2 was ever sent, and every one station 1 was sent, in their private parts.
       const twos = seen['station/2'] as StationState[];

@@ -27,6 +27,12 @@ export class StationRecall {
     return list;
   }
 
+  /** The version of the station's recall list `of` gives (the ledger's, which only grows): its screen asks for the list by it. */
+  versionOf(station: number): number {
+    this.of(station);
+    return this.recall.get(station)?.version ?? 0;
+  }
+
   /** A recorded round, split by station once; the newest rounds are kept (a station recalls ten). */
   private split(roundId: string): Map<number, StationRecallRound> | null {
     const had = this.rounds.get(roundId);

@@ -5,7 +5,9 @@ import type { ViewSources } from './table-view.js';
 
 /** What a station's own part shows besides the table's state: its recall and the table's pay table (each the same array while it stands). */
 export interface StationExtras {
+  /** The station's recall: its own part says only how many rounds and which version (the list is asked for apart). */
   readonly recall: StationRecallRound[];
+  readonly recallVersion: number;
   readonly payTable: StationState['payTable'];
 }
 
@@ -31,7 +33,7 @@ export function stationOwnView(src: ViewSources, station: number, language: Lang
     betting: { ...own.betting, open },
     decision: own.decision,
     ...(floor ? { tilts: floor.notices(station), cashout: floor.cashout(station) } : {}),
-    recall: extras.recall,
+    recalled: { rounds: extras.recall.length, version: extras.recallVersion },
     payTable: extras.payTable,
     presentation: table.presentation,
     ...(jackpot ? { jackpot: { stake: jackpot.stake, stopped: jackpot.stopped } } : {}),

@@ -211,10 +211,26 @@ export class ViewHub {
    * whole. A table display's or service mode's view has no public parts.
    */
   resend(view: ViewName, conn: string, sink: ViewSink, parts: readonly PartName[]): void {
+    const station = stationOf(view);
     for (const part of new Set(parts)) {
       if (part === 'own') sink.deliver(`view:${view}`, this.update(view, conn));
-      else if (stationOf(view) !== null) sink.deliver(`public:${part}`, this.publicPart(part));
+      else if (station === null) continue;
+      else if (part === 'recall') sink.deliver(`recall:${view}`, this.recallPart(view, station));
+      else sink.deliver(`public:${part}`, this.publicPart(part));
     }
+  }
+
+  /** A station's recall as its screen asks for it: encoded once per version of its list (only its own: the view was granted). */
+  private recallPart(view: ViewName, station: number): Update {
+    const rounds = this.recall.of(station);
+    const version = this.recall.versionOf(station);
+    let json = this.encoded.get(rounds);
+    if (json === undefined) {
+      json = JSON.stringify(rounds);
+      this.encoded.set(rounds, json);
+    }
+    const message = new SharedMessage(`{"type":"recall","view":${JSON.stringify(view)},"version":${version},"rounds":${json}}`);
+    return { version, patch: null, whole: () => message };
   }
 
   /** The view's current version as its screens are handed it: its patch from the version before, and its whole snapshot. */
@@ -244,7 +260,7 @@ export class ViewHub {
   state(view: ViewName, conn?: string): ViewState {
     const s = this.current(view, conn).state;
     if (s.kind !== 'station') return s;
-    return { ...s, round: this.table.view(), ...this.panel() };
+    return { ...s, round: this.table.view(), ...this.panel(), recall: this.recall.of(s.station) };
   }
 
   /** The view's snapshot message, encoded once per version and shared by every screen showing it. */
@@ -520,7 +536,12 @@ export class ViewHub {
   private build(view: ViewName, conn?: string): ViewState | StationOwnState {
     const language = this.languageOf(view, conn);
     const station = stationOf(view);
-    if (station !== null) return stationOwnView(this.sources(), station, language, { recall: this.recall.of(station), payTable: this.payTable });
+    if (station !== null)
+      return stationOwnView(this.sources(), station, language, {
+        recall: this.recall.of(station),
+        recallVersion: this.recall.versionOf(station),
+        payTable: this.payTable,
+      });
     if (view !== 'service') return tableView(this.config, tableViewInputs(this.sources(), language));
     if (this.service && conn !== undefined) return this.service.state(conn, language);
     const signedOut: ServiceState = { kind: 'service', tableId: this.config.tableId, softwareVersion: this.softwareVersion, language, signedIn: false };

@@ -81,6 +81,11 @@ export class HeadlessStation {
     return this.composer.version();
   }
 
+  /** Shows the station's recall (a player with its recall panel open) or stops: it is asked for from the table only meanwhile. */
+  wantRecall(on: boolean): void {
+    this.composer.want(on);
+  }
+
   /** Sends a command against the view's version; returns its message id (the reply's `ref`). */
   command(command: CommandBody): string {
     const id = this.id();

@@ -68,7 +68,7 @@ export function relayTable(local: WebSocket, o: TableRelayOptions, hello: { id: 
     const lie = lieOf(d.message, view, o.enrolment.station);
     if (lie) return dropTable('the table spoke for a view that is not this station’s: link dropped', { lie });
     const m = d.message;
-    const part = m.type === 'snapshot' || m.type === 'public' || m.type === 'patch' || m.type === 'public-patch';
+    const part = m.type === 'snapshot' || m.type === 'public' || m.type === 'patch' || m.type === 'public-patch' || m.type === 'recall';
     if (part && !copy.apply(m)) return;
     // A patch may rewrite the station number: what it made is checked as a snapshot is.
     const held = copy.latest();
@@ -93,5 +93,6 @@ export function lieOf(m: HostMessage, view: string, station: number): string | n
   if (m.type === 'snapshot' && m.state.kind !== 'station') return `a ${m.state.kind} view in place of a station's`;
   if (m.type === 'snapshot' && m.state.kind === 'station' && m.state.station !== station) return `station ${m.state.station}'s state`;
   if (m.type === 'patch' && m.view !== view) return `patch for ${m.view}`;
+  if (m.type === 'recall' && m.view !== view) return `recall for ${m.view}`;
   return null;
 }

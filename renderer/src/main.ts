@@ -49,7 +49,14 @@ async function boot(): Promise<void> {
 
   // Assigned before the first command can be made (the screen draws its buttons from the first snapshot).
   let link: HostLink | null = null;
-  const ctx: ScreenContext = { i18n, command: (c) => link?.command(c), sessionStartMs: Date.now(), clock, emit: (e) => emit(e) };
+  const ctx: ScreenContext = {
+    i18n,
+    command: (c) => link?.command(c),
+    sessionStartMs: Date.now(),
+    clock,
+    emit: (e) => emit(e),
+    wantRecall: (on) => link?.wantRecall(on),
+  };
   if (launch.several) return void (screen = mountSeveral({ ...launch.several, token: launch.token, ctx, i18n, root, frames, onFit, resolution })); // renderer/src/several/
   const shown: Screen = launch.view === 'table' ? new TableScreen(ctx) : launch.view === 'service' ? new ServiceScreen(ctx) : new StationScreen(ctx);
   screen = shown;

@@ -124,6 +124,8 @@ export async function stationClient(url: string) {
   const composer = new ViewComposer(ViewName.parse(view), {
     resync: (parts) => ws.send(JSON.stringify({ type: 'resync', id: `r${++n}`, view, parts })),
   });
+  // The tests read the station's recall: this client shows it throughout, so it asks for it (protocol 5).
+  composer.want(true);
   ws.on('message', (d) => {
     const m = decodeHostMessage(d.toString());
     const composed = m.ok ? composer.take(m.message) : null;

@@ -75,6 +75,7 @@ describe('a stadium of 250 remote stations', { timeout: 600_000 }, () => {
     const refusals = new Map<string, number>();
     const rng = Rng.fromSeed(42);
     const snapshots: number[] = numbers.map(() => 0);
+    const recalls: number[] = numbers.map(() => 0);
     const stations = numbers.map((n, i) => {
       const betRound = { id: '' };
       const mine = (m: HostMessage) => {
@@ -83,7 +84,12 @@ describe('a stadium of 250 remote stations', { timeout: 600_000 }, () => {
           // Whole: on subscribing (and after the storm's reconnect), then only when a patch would be bigger.
           snapshots[i] = (snapshots[i] ?? 0) + 1;
           if (m.state.kind !== 'station' || m.state.station !== n) leaks.push(`station ${n} was sent another view's state`);
-          else if (m.state.recall?.some((r) => r.bets.some((b) => b.seat !== 0))) leaks.push(`station ${n} recalls a seat's bet`);
+        }
+        // The recall, asked for by the stations whose player has it open: its own rounds only, on the stadium box.
+        if (m.type === 'recall') {
+          recalls[i] = (recalls[i] ?? 0) + 1;
+          if (m.view !== `station/${n}`) leaks.push(`station ${n} was sent ${m.view}'s recall`);
+          if (m.rounds.some((r) => r.bets.some((b) => b.seat !== 0))) leaks.push(`station ${n} recalls a seat's bet`);
         }
         if (m.type === 'public' && m.part === 'round' && m.state?.results?.some((l) => l.seat === 0)) leaks.push(`a remote station's line in the public round`);
         if (m.type === 'error' && m.refusal) refusals.set(m.refusal, (refusals.get(m.refusal) ?? 0) + 1);
@@ -102,6 +108,8 @@ describe('a stadium of 250 remote stations', { timeout: 600_000 }, () => {
       });
       return s;
     });
+    // One station in ten has its recall panel open throughout: it is sent its recall, the others never.
+    stations.forEach((s, i) => i % 10 === 0 && s.wantRecall(true));
     await inBatches(stations, 25, (s) => s.connect());
 
     const settled = () => running.ledger.recall({ tableId: running.table.state.params.tableId, limit: 500 }).filter((r) => r.status === 'settled');
@@ -135,6 +143,11 @@ describe('a stadium of 250 remote stations', { timeout: 600_000 }, () => {
     for (const d of devices) d.close();
 
     assert.deepEqual(leaks, []);
+    // The recall went to the screens that showed it (several times: a round settled while open), and to no other.
+    assert.ok(
+      recalls.every((c, i) => (i % 10 === 0 ? c > 1 : c === 0)),
+      `recalls sent: ${JSON.stringify(recalls.filter((_, i) => i % 10 === 0))}`,
+    );
     const rounds = settled();
     const played = new Set(rounds.flatMap((r) => r.lines.map((l) => l.station)));
     assert.ok(played.size > STATIONS * 0.9, `most stations played (${played.size})`);

@@ -33,6 +33,15 @@ export class HostLink {
 
   constructor(private readonly d: HostLinkDeps) {}
 
+  /** Whether the station screen shows its recall now: kept across reconnects (each link's client asks for it anew). */
+  private recallWanted = false;
+
+  /** The station's recall panel or replay opened or closed: the recall is asked for from the host only meanwhile (protocol 5). */
+  wantRecall(on: boolean): void {
+    this.recallWanted = on;
+    this.client?.wantRecall(on);
+  }
+
   /** Sends a screen's command (dropped while no link is up: the screen shows it is offline). */
   command(command: CommandBody): void {
     this.client?.command(command);
@@ -62,6 +71,7 @@ export class HostLink {
         if (!this.fatal) this.retry(attempt + 1);
       },
     });
+    if (this.recallWanted) this.client.wantRecall(true);
     this.client.start(launch.token);
   }
 

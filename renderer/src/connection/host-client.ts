@@ -70,6 +70,11 @@ export class HostClient {
     return true;
   }
 
+  /** The station's recall panel or replay opened (asked for from the host) or closed (no longer sent). */
+  wantRecall(on: boolean): void {
+    this.composer.want(on);
+  }
+
   private receive(data: unknown): void {
     const decoded = decodeHostMessage(data);
     if (!decoded.ok) {
@@ -78,7 +83,7 @@ export class HostClient {
       return;
     }
     const m = decoded.message;
-    if (m.type === 'snapshot' || m.type === 'public' || m.type === 'patch' || m.type === 'public-patch') {
+    if (m.type === 'snapshot' || m.type === 'public' || m.type === 'patch' || m.type === 'public-patch' || m.type === 'recall') {
       // The composer keeps the versions' order (an older whole part is ignored, a resynchronised one taken).
       const composed = this.composer.take(m);
       if (composed) {

@@ -14,6 +14,8 @@ export interface ScreenContext {
   clock: Clock;
   /** Names a moment for end-to-end tests (`window.__kiosk.events`). */
   emit(event: string): void;
+  /** A station screen shows its recall (a recall or replay panel open) or no longer does: the host sends it only meanwhile. */
+  wantRecall?(on: boolean): void;
 }
 
 /** A screen draws one view's state; `render` is called with every new snapshot. */

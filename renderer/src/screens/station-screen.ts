@@ -183,9 +183,10 @@ export class StationScreen implements Screen {
     this.cashout.setEnabled(pending === null && state.credit > 0);
     this.recallButton.setLabel(t('recall.open'));
     this.replayButton.setLabel(t('replay.open'));
-    const rounds = state.recall ?? [];
-    this.recallButton.setEnabled(rounds.length > 0);
-    this.replayButton.setEnabled(rounds.length > 0);
+    // The own part says how many rounds the recall holds; the list itself comes when a panel asks for it.
+    const rounds = state.recalled?.rounds ?? state.recall?.length ?? 0;
+    this.recallButton.setEnabled(rounds > 0);
+    this.replayButton.setEnabled(rounds > 0);
     this.helpButton.setLabel(t('help.open'));
     this.roadsButton.visible = state.presentation?.panel === 'roads';
     this.roadsButton.setLabel(t('roads.open'));
@@ -228,6 +229,7 @@ export class StationScreen implements Screen {
 
   private open(panel: 'recall' | 'replay' | 'help' | 'roads', round = 0): void {
     this.close();
+    if (panel === 'recall' || panel === 'replay') this.ctx.wantRecall?.(true);
     if (panel === 'recall') this.recall.open();
     else if (panel === 'help') this.help.open();
     else if (panel === 'roads') this.roads.open();
@@ -238,5 +240,6 @@ export class StationScreen implements Screen {
   private close(): void {
     this.recall.visible = this.replay.visible = this.help.visible = this.roads.visible = false;
     this.play.visible = true;
+    this.ctx.wantRecall?.(false);
   }
 }

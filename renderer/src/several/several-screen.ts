@@ -21,6 +21,8 @@ export interface JoinedTable {
   tableId: string;
   home: boolean;
   command(command: CommandBody): void;
+  /** This table's recall shown or not (its screen's recall or replay panel): asked for from its host only meanwhile. */
+  wantRecall?(on: boolean): void;
 }
 
 /**
@@ -65,6 +67,7 @@ export class SeveralTablesScreen {
           // The screen's language is the station's at every table: a choice is said to each.
           command: (c) => (c.name === 'set-language' ? tables.forEach((each) => each.command(c)) : table.command(c)),
           emit: (e) => ctx.emit(`${table.tableId}:${e}`),
+          wantRecall: (on) => table.wantRecall?.(on),
         },
         { compact: true },
       );
@@ -137,6 +140,15 @@ export class SeveralTablesScreen {
 }
 
 /** The tables as the screen joins them, for `SeveralTablesScreen`: each with its link's commands. */
-export function joined(list: StationTables, command: (index: number, c: CommandBody) => void): JoinedTable[] {
-  return list.tables.map((t, i) => ({ tableId: t.tableId, home: t.home, command: (c: CommandBody) => command(i, c) }));
+export function joined(
+  list: StationTables,
+  command: (index: number, c: CommandBody) => void,
+  wantRecall?: (index: number, on: boolean) => void,
+): JoinedTable[] {
+  return list.tables.map((t, i) => ({
+    tableId: t.tableId,
+    home: t.home,
+    command: (c: CommandBody) => command(i, c),
+    wantRecall: (on: boolean) => wantRecall?.(i, on),
+  }));
 }

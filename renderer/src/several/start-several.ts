@@ -29,9 +29,18 @@ export interface SeveralOptions {
  */
 export function startSeveral(o: SeveralOptions): SeveralTablesScreen {
   const clients: (HostClient | null)[] = o.tables.tables.map(() => null);
+  // Each table's recall asked for while its screen shows it (protocol 5), kept across that link's reconnects.
+  const recallWanted: boolean[] = o.tables.tables.map(() => false);
   const screen = new SeveralTablesScreen(
     o.ctx,
-    joined(o.tables, (i, c) => clients[i]?.command(c)),
+    joined(
+      o.tables,
+      (i, c) => clients[i]?.command(c),
+      (i, on) => {
+        recallWanted[i] = on;
+        clients[i]?.wantRecall(on);
+      },
+    ),
   );
   let language: string | null = null;
   const fatal: (MessageKey | null)[] = o.tables.tables.map(() => null);
@@ -89,6 +98,7 @@ export function startSeveral(o: SeveralOptions): SeveralTablesScreen {
         },
       });
       clients[index] = client;
+      if (recallWanted[index]) client.wantRecall(true);
       client.start(o.token);
     };
     void connect(0);

@@ -23,6 +23,8 @@ export class ReplayPanel extends Panel {
   private round: StationRecallRound | null = null;
   private seat = 0;
   private startedAt = 0;
+  /** Which of the recall's rounds plays (0: the newest). */
+  private index = 0;
   private shown = -1;
   private total = 0;
   private key = '';
@@ -39,6 +41,7 @@ export class ReplayPanel extends Panel {
 
   start(index: number, state: StationState, t: TFunction, now: number): void {
     const r = state.recall?.[index] ?? null;
+    this.index = index;
     this.round = r;
     this.state = state;
     this.seat = state.seat ?? STADIUM_SEAT;
@@ -54,6 +57,8 @@ export class ReplayPanel extends Panel {
   }
 
   update(state: StationState, t: TFunction): void {
+    // Opened before the recall came from the host (it is asked for when a panel opens): starts once it is here.
+    if (this.visible && this.round === null && state.recall?.[this.index]) return this.start(this.index, state, t, this.ctx.clock.now());
     this.state = state;
     this.heading.text = t('replay.title');
     this.closeButton.setLabel(t('recall.close'));
