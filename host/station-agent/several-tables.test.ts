@@ -149,6 +149,7 @@ describe('a station agent joined to several tables', () => {
     ['another station’s state under this station’s view', (o) => o.send({ type: 'snapshot', view: stationView(7), version: 2, state: own(101, 999_999) })],
     ['a welcome for another view', (o) => o.send({ type: 'welcome', ref: 'h', protocol: PROTOCOL_VERSION, session: 'x', view: stationView(101) })],
     ['a patch for another view', (o) => o.send({ type: 'patch', view: stationView(101), version: 2, ops: [['set', ['credit'], 999_999]] })],
+    ['another view’s recall (protocol 5)', (o) => o.send({ type: 'recall', view: stationView(101), version: 1, rounds: [] })],
     ['a patch that rewrites the station number', (o) => o.send({ type: 'patch', view: stationView(7), version: 2, ops: [['set', ['station'], 101]] })],
     [
       'a table display’s state naming the home table',
