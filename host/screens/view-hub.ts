@@ -393,6 +393,9 @@ export class ViewHub {
     const station = stationOf(view);
     if (station === null) return { ok: false, error: protocolError('rejected', `${command.name} is a station command`, { view, refusal: 'not-a-station' }) };
     if (command.name === 'move-credit' || command.name === 'leave-table') {
+      // Credit leaving this table is gated as a cash-out is (a halted table, a locked station).
+      const held = this.floor?.refuse(station, command.name);
+      if (held) return { ok: false, error: protocolError('rejected', held.reason, { view, currentVersion: current, refusal: held.refusal }) };
       const moved = this.transfers?.command(station, command) ?? {
         ok: false as const,
         reason: 'this table has no peer tables',
