@@ -5,7 +5,8 @@
 // hosts are enrolled with each other as one floor (peers.json), so the station's credit moves
 // between them by transfers (docs/transfers.md). Prints
 // one JSON line: the station screen's URL. Control lines on stdin: `note N` inserts a note of N at
-// the station's acceptor; `end-betting GAME` ends that table's betting countdown.
+// the station's acceptor; `end-betting GAME` ends that table's betting countdown; `stop GAME`
+// closes that table's host (its links go; the others play on).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -66,6 +67,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   const [what, arg] = line.trim().split(' ');
   if (what === 'note') agent.relay.simulator()?.insertNote(Number(arg));
   else if (what === 'end-betting') hosts[games.findIndex((g) => g === arg)]?.table.endCountdown('betting');
+  else if (what === 'stop') void hosts[games.findIndex((g) => g === arg)]?.close();
 });
 const stop = async () => {
   await agent.close();

@@ -139,6 +139,17 @@ test('a station follows three live tables of three games, in Traditional Chinese
     await expect.poll(() => drawn(page, 'Credit MOP$0 · Minimum bet'), { timeout: 20_000 }).toBe(2);
     await page.screenshot({ path: path.join(shots, 'several-tables-en.png') });
     await checkLayout(page, 'en, war table');
+
+    // The war table's host goes: its tab says its link is lost, and the other tables play on
+    // (their countdowns still move).
+    control('stop war');
+    await waitForEvent(page, `closed:${WAR}`);
+    await expect.poll(() => drawn(page, 'Link to this table lost'), { timeout: 20_000 }).toBe(1);
+    const counting = async () =>
+      (await drawnTexts(page)).filter((t) => t.startsWith('Place your bets') || t.startsWith('No more bets') || t.startsWith('Results')).join('|');
+    const now = await counting();
+    await expect.poll(counting, { timeout: 30_000 }).not.toBe(now);
+    await page.screenshot({ path: path.join(shots, 'several-tables-one-lost-en.png') });
     expect(errors).toEqual([]);
   } finally {
     child.stdin?.end();

@@ -135,7 +135,9 @@ export class SeveralTablesScreen {
     const now = this.ctx.clock.now();
     this.tabs.forEach((tab, i) => tab.show(this.states[i] ?? null, this.offline[i] ?? true, i === this.focus, this.t, now));
     const home = this.states[this.tables.findIndex((t) => t.home)] ?? null;
-    this.moves.show(this.tables[this.focus]?.home ?? true, this.tables[this.focus]?.tableId ?? '', focused ?? null, home, this.t);
+    // A focus table whose link is down offers no moves: neither host could say what came of them.
+    const reachable = !this.offline[this.focus] && !this.offline[this.tables.findIndex((t) => t.home)];
+    this.moves.show(this.tables[this.focus]?.home ?? true, this.tables[this.focus]?.tableId ?? '', reachable ? (focused ?? null) : null, home, this.t);
   }
 }
 
