@@ -31,8 +31,9 @@ const sharesFor = (n: number): number[] => (process.env.STADIUM_SHARES ? process
 const CLIENT_PROCESSES = 4;
 const TIMINGS = { bettingMs: 3000, decisionMs: 1000, resultsMs: 1000 };
 const DEAL_MS = 150;
-// Notes of 1,000 MOP per station: enough credit for a hundred coups of the clients' bets.
-const NOTES = quick ? 1 : 5;
+// Notes of 1,000 MOP per station: five are enough credit for a hundred coups of the clients' bets, one
+// for about twenty (STADIUM_NOTES=1: a thousand stations' notes are a long setup on a loaded machine).
+const NOTES = process.env.STADIUM_NOTES ? Number(process.env.STADIUM_NOTES) : quick ? 1 : 5;
 
 // STADIUM_CPU_PROF=DIR: the host process writes a V8 CPU profile there (`node --cpu-prof`), one per size.
 const profileDir = process.env.STADIUM_CPU_PROF;
