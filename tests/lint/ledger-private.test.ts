@@ -35,7 +35,7 @@ const RULES: { what: string; pattern: RegExp; allowed?: (rel: string) => boolean
     // The service accounts are a database of their own (service-accounts.sqlite, opened through
     // ledger/sqlite-store.ts), not the ledger's schema: their store, its tests and the attack
     // tests' tampering with the file keep their SQL.
-    allowed: (rel) => /^host\/service\/(accounts(-[a-z]+)?(\.test)?|testing\/tamper-accounts)\.ts$/.test(rel),
+    allowed: (rel) => /^host\/service\/(account(s|-rows)(-[a-z]+)?(\.test)?|testing\/tamper-accounts)\.ts$/.test(rel),
   },
   { what: "reaches the ledger's connection", pattern: /\bconnectionOf\b|\[\s*['"]db['"]\s*\]/ },
   {
