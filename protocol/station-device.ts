@@ -93,7 +93,8 @@ export const HostDeviceMessage = z.discriminatedUnion('type', [
 ]);
 export type HostDeviceMessage = z.infer<typeof HostDeviceMessage>;
 
-function decodeWith<T>(schema: z.ZodType<T>, raw: string): { ok: true; message: T } | { ok: false; error: string } {
+/** A JSON message under the size limit, checked against its schema: the decoder of every typed link (agents, peer hosts). */
+export function decodeWith<T>(schema: z.ZodType<T>, raw: string): { ok: true; message: T } | { ok: false; error: string } {
   if (utf8ByteLength(raw) > MAX_MESSAGE_BYTES) return { ok: false, error: 'oversized' };
   let json: unknown;
   try {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_MESSAGE_BYTES, utf8ByteLength } from '../../protocol/index.js';
+import { decodeWith } from '../../protocol/index.js';
 import { TableId } from '../../ledger/transfer-terms.js';
 
 // The link between two table hosts of one floor (`/peer` on the LAN listener, TLS): the dialling
@@ -32,22 +32,4 @@ export type PeerInbound = z.infer<typeof PeerInbound>;
 export const PeerWelcome = z.strictObject({ type: z.literal('peer-welcome'), protocol: z.number().int(), table: TableId });
 export type PeerWelcome = z.infer<typeof PeerWelcome>;
 
-export function decodePeer<T>(schema: z.ZodType<T>, raw: string): { ok: true; message: T } | { ok: false; error: string } {
-  if (utf8ByteLength(raw) > MAX_MESSAGE_BYTES) return { ok: false, error: 'oversized' };
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) };
-  }
-  const r = schema.safeParse(json);
-  return r.success
-    ? { ok: true, message: r.data }
-    : {
-        ok: false,
-        error: r.error.issues
-          .map((i) => `${i.path.join('.')}: ${i.message}`)
-          .join('; ')
-          .slice(0, 400),
-      };
-}
+export const decodePeer = decodeWith;
