@@ -158,6 +158,11 @@ export class FrameChannel<F> {
     }
   }
 
+  /** Frames that arrived and were not yet taken (late replies to an earlier request), oldest first. */
+  pending(): readonly F[] {
+    return this.queue;
+  }
+
   /** Drops frames that arrived before a new request (late replies to an earlier one); how many. */
   clear(): number {
     const n = this.queue.length;

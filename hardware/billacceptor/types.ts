@@ -89,6 +89,9 @@ export type BillAcceptorEvent =
  *   in the middle of a session, with no reset: nothing is credited or said returned for it;
  * - `unreadable-report`: a report the driver cannot read (an event SSP's version in use does not
  *   have): whatever it said of a note, a credit among it, is lost.
+ * - `reply-conflict`: two different replies to one packet (SSP's sequence flag): one of them is not
+ *   the validator's answer (a stale or forged reply), and what the other said of a note is unknown;
+ *   a note that may sit in escrow is rejected, and none is taken until the validator is quiet.
  */
 export type ViolationRule =
   | 'credit-without-escrow'
@@ -104,7 +107,8 @@ export type ViolationRule =
   | 'dataset-mismatch'
   | 'dataset-changed'
   | 'clearing-without-reset'
-  | 'unreadable-report';
+  | 'unreadable-report'
+  | 'reply-conflict';
 
 export type EscrowDecision = 'stack' | 'return';
 

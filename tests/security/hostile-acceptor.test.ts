@@ -394,6 +394,49 @@ describe('a hostile SSP validator (issue 28)', () => {
       { harm: 'garble', direction: 'to-host' },
     ]));
 
+  // Hostile campaign seeds 5042, 5069 and 5098 (issue 28's million-case run, shrunk): an old reply
+  // replayed with its sequence flag matching by chance arrives before the validator's own, and the
+  // driver took the old one. The true reply (a READ, or a NOTE CREDIT) was dropped unseen: a note in
+  // the cashbox with no credit and no violation (5042, 5069), or (5098) a READ of the 10 note unseen,
+  // then a lie that restated it as a 50, read and credited: 50 credited for a 10 in the cashbox.
+  // Now a second, different reply to one packet is a `reply-conflict` violation, and whatever may sit
+  // in escrow is rejected before the next POLL. Each fails on the driver before (checked).
+  it('a stale reply before the true READ, then the READ restated as a 50 and credited: reply-conflict, never 50 for a 10 (hostile fuzz, seed 5098)', () =>
+    runDriverScript('ssp', [
+      { harm: 'garble', direction: 'to-device' },
+      { lie: { kind: 'replay', back: 0 } },
+      { lie: { kind: 'answer', code: 0xf2 } },
+      { lie: { kind: 'stale', back: 0 } },
+      { insert: 10, decision: 'stack' },
+      { lie: { kind: 'events', events: [EVENT.READ, 3] } },
+      { lie: { kind: 'events', events: [EVENT.CREDIT, 3] } },
+      { wait: 85 },
+      { lie: { kind: 'refuse', command: 'reject', execute: false } },
+    ]));
+  it('a stale reply taken in place of the one with NOTE CREDIT: reply-conflict, never a silent uncredited note (hostile fuzz, seed 5042)', () =>
+    runDriverScript('ssp', [
+      { insert: 10, decision: 'stack' },
+      { insert: 10, decision: 'stack' },
+      { lie: { kind: 'dataset', channels: [0, 0, 0, 0] } },
+      { lie: { kind: 'ignore-inhibits' } },
+      { lie: { kind: 'events', events: [EVENT.REJECTED] } },
+      { lie: { kind: 'answer', code: 0xf2 } },
+      { lie: { kind: 'stale', back: 0 } },
+      { unplugAfter: 6 },
+      { lie: { kind: 'events', events: [] } },
+    ]));
+  it('a stale reply three back taken in place of the one with NOTE CREDIT: reply-conflict, never a silent uncredited note (hostile fuzz, seed 5069)', () =>
+    runDriverScript('ssp', [
+      { insert: 10, decision: 'stack' },
+      { insert: 10, decision: 'stack' },
+      { insert: 10, decision: 'stack' },
+      { lie: { kind: 'events', events: [EVENT.SAFE_JAM] } },
+      { lie: { kind: 'events', events: [EVENT.READ, 0] } },
+      { lie: { kind: 'stale', back: 3 } },
+      { wait: 20 },
+      { insert: 10, decision: 'stack' },
+    ]));
+
   it('NOTE CLEARED FROM FRONT while the note is stacking (no reset), then its NOTE CREDIT: clearing-without-reset, nothing credited, not said returned', async () => {
     const r = driverRig('ssp');
     ssp(r).afterReport(EVENT.STACKING, { kind: 'events', events: [EVENT.CLEARED_FROM_FRONT, 0] });

@@ -41,6 +41,9 @@ function describe(e: SspEvent | null): string {
   return `${EVENT_NAMES.get(e.code) ?? 'event'} 0x${e.code.toString(16)}${e.data.length ? ` channel ${e.data[0]}` : ''}`;
 }
 
+const hex = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join(' ');
+const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
 /** Sessions of silence after which an unanswered POLL is given up and SYNC sent. */
 const UNANSWERED_SESSIONS = 3;
 
@@ -142,6 +145,7 @@ export class SspBillAcceptor extends BillAcceptorBase {
     if (opts.sync) this.flag = SEQ_BIT;
     const bytes = opts.raw ?? (opts.repeat && this.lastBytes ? this.lastBytes : encodeSsp(this.flag | this.address, this.essp ? this.essp.wrap(data) : data));
     const seqId = bytes[1] === 0x7f ? 0x7f : (bytes[1] ?? 0);
+    this.judgeLateReplies();
     this.lastBytes = bytes;
     // A POLL whose reply never came may have carried a credit: keep the packet so the next session
     // re-sends it with the same flag before SYNC, and the validator repeats that reply. That holds
@@ -176,7 +180,10 @@ export class SspBillAcceptor extends BillAcceptorBase {
         while (this.clock.now() < deadline) {
           const f = await ch.next(Math.max(1, deadline - this.clock.now()));
           if (!f) break;
-          if (f.seqId !== seqId) continue; // a stale reply to an earlier packet
+          if (f.seqId !== seqId) {
+            this.judgeLate(f); // a late reply to an earlier packet: the same again, or a second answer to it
+            continue;
+          }
           let reply: Uint8Array | null = f.data;
           if (reply[0] === STEX)
             reply = this.essp?.unwrap(reply) ?? null; // wrong key/count: not ours
@@ -185,6 +192,7 @@ export class SspBillAcceptor extends BillAcceptorBase {
           else if (this.essp) reply = null;
           if (!reply) continue;
           this.flag = (seqId & SEQ_BIT) ^ SEQ_BIT;
+          this.lastReply = this.essp ? null : f;
           return reply;
         }
         this.parser.reset();
@@ -195,6 +203,31 @@ export class SspBillAcceptor extends BillAcceptorBase {
     }
     unanswered();
     throw new LinkLostError(`SSP: no reply to 0x${(data[0] ?? 0).toString(16)} after ${this.opts.retries} attempts`);
+  }
+
+  /**
+   * The clear reply taken for the last packet. The validator answers each packet once (a re-sent
+   * packet gets the same bytes again), so a second, different reply with its sequence flag means
+   * one of the two is not the validator's answer: an old reply replayed with its flag matching by
+   * chance, or a forged one. If the host took the false one, the true one's events are unseen (a
+   * note in escrow the next POLL would take, a READ whose value a later lie could restate): found by
+   * the hostile fuzz, seed 5098 (tests/security/hostile-acceptor.test.ts). eSSP needs no such check:
+   * a reply whose count was used is refused by the session.
+   */
+  private lastReply: SspFrame | null = null;
+  /** A conflict was found: REJECT before the next POLL, whatever may sit in escrow unseen. */
+  private conflictSeen = false;
+
+  private judgeLateReplies(): void {
+    for (const f of this.ch?.pending() ?? []) this.judgeLate(f);
+  }
+
+  private judgeLate(f: SspFrame): void {
+    const taken = this.lastReply;
+    if (!taken || f.seqId !== taken.seqId || sameBytes(f.data, taken.data)) return;
+    this.lastReply = null; // said once per packet
+    this.conflictSeen = true;
+    this.violation('reply-conflict', `two replies to one packet: ${hex(taken.data)}, then ${hex(f.data)}`);
   }
 
   private async ok(data: number[]): Promise<boolean> {
@@ -218,6 +251,8 @@ export class SspBillAcceptor extends BillAcceptorBase {
     this.needSetup = true;
     this.appliedEnabled = null;
     this.lastBytes = null;
+    this.lastReply = null;
+    this.conflictSeen = false;
     this.lastFaults = new Set();
     this.lastIdle = null;
     try {
@@ -235,6 +270,12 @@ export class SspBillAcceptor extends BillAcceptorBase {
         if (this.needSetup) await this.setup();
         if (this.appliedEnabled !== this.wantEnabled) {
           if (await this.ok([this.wantEnabled ? CMD.ENABLE : CMD.DISABLE])) this.appliedEnabled = this.wantEnabled;
+        }
+        this.judgeLateReplies();
+        if (this.conflictSeen) {
+          // The POLL would take a note the true reply may have said was in escrow.
+          this.conflictSeen = false;
+          await this.transact([CMD.REJECT]);
         }
         const reply = await this.transact([CMD.POLL], { repeat });
         repeat = !(await this.onPoll(reply));
@@ -378,7 +419,7 @@ export class SspBillAcceptor extends BillAcceptorBase {
       this.emit({
         type: 'protocolViolation',
         rule: 'unreadable-report',
-        report: `POLL reply ${Array.from(reply, (b) => b.toString(16).padStart(2, '0')).join(' ')}`,
+        report: `POLL reply ${hex(reply)}`,
       });
       return true;
     }
