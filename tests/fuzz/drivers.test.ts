@@ -67,6 +67,13 @@ describe('bill acceptor drivers under a fuzzed wire (model-based, seeded slice)'
         { harm: 'duplicate', direction: 'to-device' },
         { wait: 10 },
       ]));
+  // Found checking the reply-conflict rule (SSP), hostile campaign seeds 6001–6055, no lie told:
+  // the cable pulled as a POLL's reply began, the POLL re-sent after the reconnect and duplicated on
+  // the wire; the validator's repeat of its reply carried SYNC's flag (SYNC restarts it at 1) and
+  // was taken as SYNC's answer, the true one following. The rule, held to every packet then, called
+  // that a reply-conflict: a false cheat on an honest unit. It holds POLL replies only now.
+  it('ssp: a POLL re-sent after the reconnect and duplicated: no violation, the credits the cashbox', () =>
+    runDriverScript('ssp', [{ insert: 10, decision: 'stack' }, { unplugAfter: 0 }, { harm: 'duplicate', direction: 'to-device' }, { wait: 15 }]));
   // Hostile campaign seed 2604, case 326 (ID-003; fails on e438451 too): the cable pulled right
   // after the 20's ESCROW report, so STACK was never written; the driver had entered stack-sent
   // before writing it, and took the unit's VEND VALID after the reconnect (a lie: the note was

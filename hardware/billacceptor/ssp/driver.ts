@@ -192,7 +192,7 @@ export class SspBillAcceptor extends BillAcceptorBase {
           else if (this.essp) reply = null;
           if (!reply) continue;
           this.flag = (seqId & SEQ_BIT) ^ SEQ_BIT;
-          this.lastReply = this.essp ? null : f;
+          this.lastReply = this.essp || data[0] !== CMD.POLL ? null : f;
           return reply;
         }
         this.parser.reset();
@@ -206,13 +206,17 @@ export class SspBillAcceptor extends BillAcceptorBase {
   }
 
   /**
-   * The clear reply taken for the last packet. The validator answers each packet once (a re-sent
-   * packet gets the same bytes again), so a second, different reply with its sequence flag means
-   * one of the two is not the validator's answer: an old reply replayed with its flag matching by
-   * chance, or a forged one. If the host took the false one, the true one's events are unseen (a
-   * note in escrow the next POLL would take, a READ whose value a later lie could restate): found by
-   * the hostile fuzz, seed 5098 (tests/security/hostile-acceptor.test.ts). eSSP needs no such check:
-   * a reply whose count was used is refused by the session.
+   * The clear reply taken for the last packet, when that packet was a POLL. The validator answers
+   * each packet once (a re-sent packet gets the same bytes again), so a second, different reply
+   * with its sequence flag means one of the two is not the validator's answer: an old reply
+   * replayed with its flag matching by chance, or a forged one. If the host took the false one, the
+   * true one's events are unseen (a note in escrow the next POLL would take, a READ whose value a
+   * later lie could restate): found by the hostile fuzz, seed 5098
+   * (tests/security/hostile-acceptor.test.ts). Only a POLL's reply is held to this: SYNC restarts the
+   * flag at 1, so an honest validator's repeat of the POLL before it (a packet duplicated on the
+   * wire) can carry SYNC's flag and be taken as its answer, the true one following (the fuzz's
+   * honest cases, seed 6001); that costs no event, a POLL's does. eSSP needs no such check: a reply
+   * whose count was used is refused by the session.
    */
   private lastReply: SspFrame | null = null;
   /** A conflict was found: REJECT before the next POLL, whatever may sit in escrow unseen. */
