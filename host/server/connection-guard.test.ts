@@ -118,6 +118,41 @@ describe('the connection guard', () => {
     for (const x of [...socks, sixth]) x.s.destroy();
   });
 
+  // Issue 30: under load the host itself took 4.7 s of a 5 s deadline (2.5 s of a 2 s one) to
+  // finish the TLS handshake and the upgrade, then closed the WebSocket before the station could
+  // answer its 101 with a hello; the station's device link waited for ever on its welcome.
+  it('gives a WebSocket its whole deadline for its hello from the upgrade, however long the host took to upgrade it', async () => {
+    const late = http.createServer();
+    const g = new ConnectionGuard({ helloMs: HELLO_MS, perAddress: 3, total: 5 }, { listener: 'lan', log: pino({ level: 'silent' }) });
+    g.attach(late);
+    const said = new Set<number>();
+    // The upgrade done near the end of the deadline: the host was slow, not the client.
+    late.on('connection', (s: net.Socket) => setTimeout(() => g.watch(s, () => said.has(s.remotePort ?? 0)), HELLO_MS * 0.8));
+    await new Promise<void>((r) => late.listen(0, '127.0.0.1', r));
+    const at = (late.address() as net.AddressInfo).port;
+    try {
+      const a = silent(at);
+      const b = silent(at);
+      await Promise.all([a.opened, b.opened]);
+      // Past the deadline counted from the accept, within the one counted from the upgrade: b says its hello.
+      await tick(HELLO_MS * 1.4);
+      assert.equal(a.isClosed(), false, 'not closed before the deadline counted from its upgrade');
+      assert.equal(b.isClosed(), false, 'not closed before the deadline counted from its upgrade');
+      said.add(b.s.localPort ?? 0);
+      // One that never says its hello is closed all the same, at the deadline from its upgrade.
+      await a.closed;
+      await tick(HELLO_MS);
+      assert.equal(b.isClosed(), false, 'the one that said its hello stays');
+      assert.equal(g.stats().closed['no-hello'], 1);
+      b.s.destroy();
+      await b.closed;
+    } finally {
+      g.close();
+      late.closeAllConnections();
+      await new Promise((r) => late.close(r));
+    }
+  });
+
   it('reads an IPv4-mapped IPv6 address as IPv4', () => {
     assert.equal(ConnectionGuard.address({ remoteAddress: '::ffff:10.1.2.3' } as net.Socket), '10.1.2.3');
     assert.equal(ConnectionGuard.address({ remoteAddress: 'fe80::1' } as net.Socket), 'fe80::1');

@@ -85,11 +85,18 @@ export class ConnectionGuard {
 
   /**
    * The connection under `socket` is a WebSocket now: it is kept once `greeted()` (its session
-   * said a hello the host accepted), else closed at its deadline.
+   * said a hello the host accepted), else closed at its deadline, `helloMs` from now. The time
+   * until the upgrade (the TLS handshake, the upgrade request, the host's own backlog under load)
+   * was not the client's to say its hello in: a client can answer the host's 101 only once it
+   * has it. Counted from the accept, a busy host closed stations it had just upgraded (issue 30:
+   * 4.7 s of a 5 s deadline gone before the 101 was written). A connection is held at most twice
+   * `helloMs` so, and may be evicted for a newcomer all the while.
    */
   watch(socket: Socket, greeted: () => boolean): void {
     const t = this.ticketOf(socket);
-    if (t) t.earned = greeted;
+    if (!t) return;
+    t.earned = greeted;
+    if (t.busy === 0 && !this.proven(t)) this.arm(t);
   }
 
   /** The client address of a connection, as the caps count it (an IPv4-mapped IPv6 address as IPv4). */
