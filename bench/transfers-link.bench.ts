@@ -76,6 +76,7 @@ try {
       currency: 'MOP',
       journal: new LedgerTransferJournal(ledger),
       peers,
+      stations: [STATION],
       credentials: PeerCredentials.inDataDir(dataDir),
       log,
       betsInPlay: () => false,

@@ -46,6 +46,8 @@ try {
       new TransferHost({
         self: id,
         currency: 'MOP',
+        // Station 1 is homed at HOME: it goes to war and comes back, as a station's credit does.
+        homes: { 1: HOME },
         journal: new LedgerTransferJournal(ledger),
         send: (o) => wire.push({ from: id, to: o.to, message: o.message }),
         alarm: (a) => {
@@ -94,7 +96,7 @@ try {
       const transfer = { id: { origin: HOME, serial: i }, currency: 'MOP', station: 1, from: HOME, to: WAR, amount: 1 };
       entries.push({ type: 'transfer.out' as const, payload: { transfer } }, { type: 'transfer.complete' as const, payload: { transfer } });
     }
-    return fold(HOME, 'MOP', entries);
+    return fold(HOME, 'MOP', { 1: HOME }, entries);
   };
   const stepCost = (s: TransferState, reps: number) => {
     const t = performance.now();

@@ -55,6 +55,14 @@ export const TRANSFER_REFUSALS = [
   'recalled',
   /** The transfer is not in this table's currency. */
   'wrong-currency',
+  /** No station of that number at this table: it has no remote station of that number (a seated station's number is every table's own). */
+  'unknown-station',
+  /** The station is homed neither at the offering table nor at this one: its credit is not the offering table's to move. */
+  'homed-elsewhere',
+  /** The station is homed here, and this table never sent its credit to the offering table: there is nothing of it there to come home. */
+  'never-sent-there',
+  /** The station's credit here would pass the largest safe integer: the ledger could not hold it. */
+  'over-limit',
 ] as const;
 export type TransferRefusal = (typeof TRANSFER_REFUSALS)[number];
 
@@ -76,6 +84,16 @@ export const TRANSFER_ALARMS = [
   'terms-mismatch',
   /** An answer that contradicts the one this host already acted on ("taken" after "never took it", or the reverse). */
   'contradiction',
+  /** An offer refused for its currency (every table of a floor keeps one). */
+  'wrong-currency',
+  /** An offer refused for a station this table does not have. */
+  'unknown-station',
+  /** An offer refused for a station homed neither at the offering table nor here. */
+  'homed-elsewhere',
+  /** An offer refused: a station homed here coming "home" from a table this one never sent its credit to. */
+  'never-sent-there',
+  /** An offer refused for an amount the station's credit here could not hold. */
+  'over-limit',
 ] as const;
 export type TransferAlarmReason = (typeof TRANSFER_ALARMS)[number];
 

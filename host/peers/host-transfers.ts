@@ -1,10 +1,12 @@
 import type { Logger } from 'pino';
 import type { Outcome } from '../../engine/table/game.js';
+import type { RefusalReason } from '../../engine/table/vocabulary.js';
 import { TableId, type TransferId } from '../../ledger/transfer-terms.js';
-import { MAX_STATION_TRANSFERS, type StationTransfer, type StationTransfers, type TransferCommand } from '../../protocol/index.js';
+import { MAX_STATION_TRANSFERS, REMOTE_STATION_BASE, type StationTransfer, type StationTransfers, type TransferCommand } from '../../protocol/index.js';
 import type { TransferAlarm } from '../transfers/effects.js';
 import type { TransferJournal } from '../transfers/journal.js';
-import { incomingDecisions, outgoingTransfers } from '../transfers/state.js';
+import { incomingDecisions, outgoingTransfers, type StationHomes } from '../transfers/state.js';
+import type { StartRefusal } from '../transfers/sender.js';
 import { TransferHost } from '../transfers/transfer-host.js';
 import { homeOf, type PeersFile } from './peer-config.js';
 import type { PeerCredentials } from './peer-credentials.js';
@@ -17,6 +19,8 @@ export interface HostTransfersOptions {
   /** The table's ledger (LedgerTransferJournal): every transfer entry beside every other credit. */
   readonly journal: TransferJournal;
   readonly peers: PeersFile;
+  /** The table's remote stations (101…): the stations a transfer may name here, each homed here unless a peer's list names it. */
+  readonly stations: readonly number[];
   readonly credentials: PeerCredentials;
   readonly log: Logger;
   /** Whether the station has chips on a spot or bets in play at this table now. */
@@ -26,6 +30,25 @@ export interface HostTransfersOptions {
   /** Each change to the transfers (the station screens show them). */
   readonly onChange?: () => void;
 }
+
+/**
+ * Each remote station of this table and its home: the peer whose list names it, else this table.
+ * A station a peer lists that this table does not have is left out (nothing may be credited to
+ * it here), and so is every seated station: a seat's number is each table's own, not the floor's.
+ */
+export function stationHomes(self: TableId, peers: PeersFile, stations: readonly number[]): StationHomes {
+  return Object.fromEntries(stations.filter((s) => s > REMOTE_STATION_BASE).map((s) => [s, homeOf(self, peers.peers, s)]));
+}
+
+/** A start the transfer machine refused, as the station's screen is told it. */
+const START_REFUSALS = {
+  'insufficient-credit': 'over-credit',
+  'bad-amount': 'over-credit',
+  'bad-currency': 'over-credit',
+  'to-self': 'unknown-table',
+  'unknown-station': 'not-a-station',
+  'away-to-away': 'not-home-table',
+} as const satisfies Record<StartRefusal, RefusalReason>;
 
 /** How often the host asks again about its open transfers, and how long it waits before it recalls one. */
 export const DEFAULT_TICK_MS = 1_000;
@@ -50,6 +73,7 @@ export class HostTransfers {
     this.host = new TransferHost({
       self: o.self,
       currency: o.currency,
+      homes: stationHomes(o.self, o.peers, o.stations),
       journal: o.journal,
       send: (out) => {
         const link = this.links.get(out.to);
@@ -164,7 +188,7 @@ export class HostTransfers {
     let r: ReturnType<TransferHost['start']> = {};
     const ok = this.guard(() => (r = this.host.start(station, to, amount)));
     if (!ok) return { ok: false, reason: 'the ledger refused the transfer', refusal: 'over-credit' };
-    if (r.refused) return { ok: false, reason: `transfer refused: ${r.refused}`, refusal: r.refused === 'to-self' ? 'unknown-table' : 'over-credit' };
+    if (r.refused) return { ok: false, reason: `transfer refused: ${r.refused}`, refusal: START_REFUSALS[r.refused] };
     this.counters.started++;
     this.o.onChange?.();
     return { ok: true };

@@ -67,7 +67,14 @@ describe('the link between two table hosts (issue 34)', () => {
   before(async () => {
     ledger = Ledger.open({ dataDir: path.join(dir, 'war'), terminalId: 'war' });
     ledger.append(billCredit(STATION, 100, 'war-b1'));
-    host = new TransferHost({ self: WAR, currency: 'MOP', journal: new LedgerTransferJournal(ledger), send: () => undefined, alarm: () => undefined });
+    host = new TransferHost({
+      self: WAR,
+      currency: 'MOP',
+      homes: { [STATION]: HOME },
+      journal: new LedgerTransferJournal(ledger),
+      send: () => undefined,
+      alarm: () => undefined,
+    });
     listener = new PeerListener({
       self: WAR,
       credentials,

@@ -1,4 +1,5 @@
 import { TableId } from '../../ledger/transfer-terms.js';
+import { REMOTE_STATION_BASE } from '../../protocol/index.js';
 import { HostTransfers } from '../peers/host-transfers.js';
 import { readPeers } from '../peers/peer-config.js';
 import { PeerCredentials } from '../peers/peer-credentials.js';
@@ -20,6 +21,7 @@ export function openTransfers(dataDir: string, { config, ledger, log }: Pick<Ope
     currency: config.currency,
     journal: new LedgerTransferJournal(ledger),
     peers,
+    stations: Array.from({ length: config.remoteStations }, (_, i) => REMOTE_STATION_BASE + 1 + i),
     credentials: PeerCredentials.inDataDir(dataDir),
     log,
     betsInPlay: inPlay,

@@ -20,7 +20,9 @@ import { TransferHost } from './transfer-host.js';
 
 const HOME = TableId.parse('home');
 const WAR = TableId.parse('war');
-const STATIONS = [1, 2, 3];
+const STATIONS = [101, 102, 103];
+/** 101 and 102 are homed at HOME, 103 at WAR: a station's credit leaves its home and comes back. */
+const HOMES = { 101: HOME, 102: HOME, 103: WAR };
 
 interface Side {
   readonly id: TableId;
@@ -37,14 +39,15 @@ describe('transfers over two real ledgers', () => {
     const sides: Side[] = [HOME, WAR].map((id) => {
       const dir = path.join(root, id);
       const ledger = Ledger.open({ dataDir: dir, terminalId: id });
-      // Each station brings 10,000 to each table.
-      for (const s of STATIONS) ledger.append(billCredit(s, 10_000, `${id}-b${s}`));
+      // Each station brings 10,000 to its home table.
+      for (const s of STATIONS) if (HOMES[s as keyof typeof HOMES] === id) ledger.append(billCredit(s, 10_000, `${id}-b${s}`));
       return { id, dir, ledger, host: null };
     });
     const open = (side: Side) => {
       side.host = new TransferHost({
         self: side.id,
         currency: 'MOP',
+        homes: HOMES,
         journal: new LedgerTransferJournal(side.ledger),
         send: (o: Outbound) => {
           if (!dropSends) wire.push({ from: side.id, to: o.to, message: o.message });

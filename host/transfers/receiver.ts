@@ -1,10 +1,13 @@
 import { keyOf, sameTerms, type TableId, type Transfer, type TransferId, type TransferRefusal } from '../../ledger/transfer-terms.js';
 import { type TransferAlarmReason, type TransferEffects } from './effects.js';
-import { incomingOf, type TransferState } from './state.js';
+import { homeOf, incomingOf, sentKey, type Incoming, type TransferState } from './state.js';
 
 // The receiving side: an id is decided once, taken (the station credited) or refused for ever,
 // journalled before the answer goes out; every later question about the id gets the same answer
-// from the journal, whatever it claims.
+// from the journal, whatever it claims. An offer is taken only for a station of this table that
+// the offering table may move (homed there, or homed here and sent there), in the table's
+// currency, for an amount the station's credit can hold; any other is refused and raised as an
+// alarm (docs/security.md, "Transfers between table hosts").
 
 function alarm(link: TableId, reason: TransferAlarmReason, id: TransferId, detail: string): TransferEffects {
   return { journal: [], send: [], alarms: [{ reason, link, id, detail }] };
@@ -23,27 +26,61 @@ function fromItsSender(link: TableId, id: TransferId): boolean {
   return id.origin === link;
 }
 
-export function onOffer(state: TransferState, link: TableId, transfer: Transfer): TransferEffects {
+/** Why an offer is refused: each is also an alarm (a recall's refusal is not: an honest sender recalls). */
+type OfferRefusal = Exclude<TransferRefusal, 'recalled'> & TransferAlarmReason;
+
+/**
+ * Why this table refuses an offer it has not decided yet, and what the alarm says; none when it
+ * takes it. The offering table is believed only for a station it may move: one homed there (its
+ * credit leaving home), or one homed here that this table sent there (its credit coming home).
+ */
+function refusalOf(
+  state: TransferState,
+  link: TableId,
+  t: Transfer,
+  credit: (station: number) => number,
+): { reason: OfferRefusal; detail: string } | undefined {
+  const key = keyOf(t.id);
+  if (t.currency !== state.currency) return { reason: 'wrong-currency', detail: `${key}: ${t.amount} ${t.currency} offered to a ${state.currency} table` };
+  const home = homeOf(state, t.station);
+  if (home === undefined) return { reason: 'unknown-station', detail: `${key}: station ${t.station} is no station of this table` };
+  if (home !== link && home !== state.self)
+    return { reason: 'homed-elsewhere', detail: `${key}: station ${t.station} is homed at ${home}; ${link} offered its credit` };
+  if (home === state.self && !state.sentTo[sentKey(t.station, link)])
+    return { reason: 'never-sent-there', detail: `${key}: station ${t.station} is homed here and its credit was never sent to ${link}` };
+  const now = credit(t.station);
+  if (!Number.isSafeInteger(now + t.amount))
+    return { reason: 'over-limit', detail: `${key}: ${t.amount} on station ${t.station}'s credit of ${now} passes the largest safe integer` };
+  return undefined;
+}
+
+/** An offer on other terms than the ones this table decided the id on (a refusal of a recall has none to compare). */
+function changedTerms(i: Incoming, t: Transfer): string | undefined {
+  if (i.kind === 'taken') return sameTerms(i.transfer, t) ? undefined : `${keyOf(t.id)} offered again for ${t.amount}; taken for ${i.transfer.amount}`;
+  if (!i.offered || sameTerms(i.offered, t)) return undefined;
+  return `${keyOf(t.id)} offered again for ${t.amount} ${t.currency} to station ${t.station}; refused (${i.reason}) as offered for ${i.offered.amount} ${i.offered.currency} to station ${i.offered.station}`;
+}
+
+/** An offer over `link`; `credit` is each station's credit now, as the journal's accounts say. */
+export function onOffer(state: TransferState, link: TableId, transfer: Transfer, credit: (station: number) => number): TransferEffects {
   const id = transfer.id;
   if (!fromItsSender(link, id) || transfer.from !== link)
     return alarm(link, 'wrong-link', id, `${keyOf(id)} from ${transfer.from} offered over the link of ${link}`);
   if (transfer.to !== state.self) return alarm(link, 'not-for-us', id, `${keyOf(id)} is for ${transfer.to}`);
+  const decided = incomingOf(state, id);
   const known = answer(state, link, id);
-  if (known) {
-    const i = incomingOf(state, id);
-    if (i?.kind === 'taken' && !sameTerms(i.transfer, transfer))
-      return {
-        ...known,
-        alarms: [{ reason: 'terms-changed', link, id, detail: `${keyOf(id)} offered again for ${transfer.amount}; taken for ${i.transfer.amount}` }],
-      };
-    return known;
+  if (decided && known) {
+    const changed = changedTerms(decided, transfer);
+    return changed ? { ...known, alarms: [{ reason: 'terms-changed', link, id, detail: changed }] } : known;
   }
-  const refusal: TransferRefusal | undefined = transfer.currency !== state.currency ? 'wrong-currency' : undefined;
+  const refusal = refusalOf(state, link, transfer, credit);
   if (refusal)
+    // Journalled as every refusal (the id is spent; an honest sender reverses its debit on the
+    // answer) and raised: a table that offers what it may not is lying or misconfigured.
     return {
-      journal: [{ type: 'transfer.refuse', payload: { id, reason: refusal, offered: transfer } }],
-      send: [{ to: link, message: { kind: 'refused', id, reason: refusal } }],
-      alarms: [],
+      journal: [{ type: 'transfer.refuse', payload: { id, reason: refusal.reason, offered: transfer } }],
+      send: [{ to: link, message: { kind: 'refused', id, reason: refusal.reason } }],
+      alarms: [{ reason: refusal.reason, link, id, detail: refusal.detail }],
     };
   return { journal: [{ type: 'transfer.in', payload: { transfer } }], send: [{ to: link, message: { kind: 'taken', transfer } }], alarms: [] };
 }

@@ -1,12 +1,16 @@
 import { keyOf, sameTerms, type TableId, type Transfer, type TransferId, type TransferRefusal } from '../../ledger/transfer-terms.js';
 import { NO_EFFECTS, type Outbound, type TransferAlarmReason, type TransferEffects } from './effects.js';
-import { outgoingOf, outgoingTransfers, type Outgoing, type TransferState } from './state.js';
+import { homeOf, outgoingOf, outgoingTransfers, type Outgoing, type TransferState } from './state.js';
 
 // The sending side: the host that holds the station's credit debits it (journalled) before it
 // asks, asks until it hears an answer it can trust, and closes the transfer once: complete on
 // "taken" on its own terms, reversed on "never took it". It never reverses on silence.
 
-export type StartRefusal = 'insufficient-credit' | 'to-self' | 'bad-amount' | 'bad-currency';
+/**
+ * `unknown-station`: this table has no such station; `away-to-away`: a station away from home
+ * sends its credit here only home (its home's peers would refuse it elsewhere: homed-elsewhere).
+ */
+export type StartRefusal = 'insufficient-credit' | 'to-self' | 'bad-amount' | 'bad-currency' | 'unknown-station' | 'away-to-away';
 
 /** A transfer asked for by the host (a bet at another table, a station leaving): the station's credit now is `available`. */
 export interface StartTransfer {
@@ -19,6 +23,9 @@ export interface StartTransfer {
 export function startTransfer(state: TransferState, ask: StartTransfer): TransferEffects & { refused?: StartRefusal } {
   if (!Number.isSafeInteger(ask.amount) || ask.amount <= 0) return { ...NO_EFFECTS, refused: 'bad-amount' };
   if (ask.to === state.self) return { ...NO_EFFECTS, refused: 'to-self' };
+  const home = homeOf(state, ask.station);
+  if (home === undefined) return { ...NO_EFFECTS, refused: 'unknown-station' };
+  if (home !== state.self && ask.to !== home) return { ...NO_EFFECTS, refused: 'away-to-away' };
   if (ask.amount > ask.available) return { ...NO_EFFECTS, refused: 'insufficient-credit' };
   const transfer: Transfer = {
     id: { origin: state.self, serial: state.lastSerial + 1 },

@@ -13,20 +13,46 @@ export interface Outgoing {
 
 /** A transfer id another host named to this one: taken (credited) or refused for ever. */
 export type Incoming =
-  { readonly kind: 'taken'; readonly transfer: Transfer } | { readonly kind: 'refused'; readonly id: TransferId; readonly reason: TransferRefusal };
+  | { readonly kind: 'taken'; readonly transfer: Transfer }
+  /** `offered`: the terms of the offer refused (none for a recall's refusal). */
+  | { readonly kind: 'refused'; readonly id: TransferId; readonly reason: TransferRefusal; readonly offered?: Transfer };
+
+/**
+ * Each station this table has, and its home table (where its bill acceptor and credit belong:
+ * this table's id, or a peer's). Only these stations' credit may arrive here, and only from
+ * their home, or home from a table this one sent it to. Built from the table's configuration
+ * and its peers' (`host/peers/host-transfers.ts`); never from what a peer says.
+ */
+export type StationHomes = Readonly<Record<number, TableId>>;
 
 export interface TransferState {
   readonly self: TableId;
   /** The table's currency: a transfer in another is refused. */
   readonly currency: string;
+  readonly homes: StationHomes;
+  /**
+   * The (station, table) pairs this host ever debited a station's credit for (a `transfer.out`),
+   * keyed by `sentKey`: a peer may send a station homed here home only from a table it went to.
+   */
+  readonly sentTo: Readonly<Record<string, true>>;
   /** The highest serial this host issued (ids are never reused, across restarts too). */
   readonly lastSerial: number;
   readonly outgoing: IdMap<Outgoing>;
   readonly incoming: IdMap<Incoming>;
 }
 
-export function initialState(self: TableId, currency: string): TransferState {
-  return { self, currency, lastSerial: 0, outgoing: emptyIdMap(), incoming: emptyIdMap() };
+export function initialState(self: TableId, currency: string, homes: StationHomes): TransferState {
+  return { self, currency, homes, sentTo: {}, lastSerial: 0, outgoing: emptyIdMap(), incoming: emptyIdMap() };
+}
+
+/** The key of a (station, table) pair in `sentTo`: only ever built, never read back. */
+export function sentKey(station: number, to: TableId): string {
+  return JSON.stringify([station, to]);
+}
+
+/** The station's home table, or undefined when this table has no such station. */
+export function homeOf(state: TransferState, station: number): TableId | undefined {
+  return Object.hasOwn(state.homes, station) ? state.homes[station] : undefined;
 }
 
 /** A journal that is not one this code wrote: an entry that closes what was never opened, an id taken twice. */
@@ -61,7 +87,10 @@ export function apply(state: TransferState, entry: TransferEntry): TransferState
       const t = entry.payload.transfer;
       if (t.from !== state.self || t.id.origin !== state.self) throw new TransferJournalError(`transfer.out ${keyOf(t.id)} is not from ${state.self}`);
       if (t.id.serial <= state.lastSerial) throw new TransferJournalError(`transfer.out ${keyOf(t.id)}: serial reused`);
-      return { ...withOutgoing(state, { transfer: t, phase: 'offering' }), lastSerial: t.id.serial };
+      const k = sentKey(t.station, t.to);
+      // Copied only for a pair not seen before (a station's first move to a table), so a step stays cheap.
+      const sentTo = state.sentTo[k] ? state.sentTo : { ...state.sentTo, [k]: true as const };
+      return { ...withOutgoing(state, { transfer: t, phase: 'offering' }), sentTo, lastSerial: t.id.serial };
     }
     case 'transfer.recall': {
       const o = outgoing(state, entry.payload.id, true);
@@ -78,15 +107,20 @@ export function apply(state: TransferState, entry: TransferEntry): TransferState
     case 'transfer.in':
       return withIncoming(state, entry.payload.transfer.id, { kind: 'taken', transfer: entry.payload.transfer });
     case 'transfer.refuse':
-      return withIncoming(state, entry.payload.id, { kind: 'refused', id: entry.payload.id, reason: entry.payload.reason });
+      return withIncoming(state, entry.payload.id, {
+        kind: 'refused',
+        id: entry.payload.id,
+        reason: entry.payload.reason,
+        ...(entry.payload.offered ? { offered: entry.payload.offered } : {}),
+      });
     case 'transfer.alarm':
       return state;
   }
 }
 
 /** The state a journal folds to (a start, or a restart after a kill). */
-export function fold(self: TableId, currency: string, journal: Iterable<TransferEntry>): TransferState {
-  let s = initialState(self, currency);
+export function fold(self: TableId, currency: string, homes: StationHomes, journal: Iterable<TransferEntry>): TransferState {
+  let s = initialState(self, currency, homes);
   for (const e of journal) s = apply(s, e);
   return s;
 }

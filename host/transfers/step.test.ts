@@ -10,6 +10,8 @@ import { step, type TransferEvent, type TransferStep } from './step.js';
 const HOME = TableId.parse('home');
 const BACC = TableId.parse('baccarat');
 const WAR = TableId.parse('war');
+/** Stations 1, 3 and 4 are homed at HOME, 5 at WAR; every table has these four. */
+const HOMES = { 1: HOME, 3: HOME, 4: HOME, 5: WAR };
 
 class Host {
   state: TransferState;
@@ -18,7 +20,7 @@ class Host {
     readonly self: TableId,
     readonly currency = 'MOP',
   ) {
-    this.state = initialState(self, currency);
+    this.state = initialState(self, currency, HOMES);
   }
   on(event: TransferEvent): TransferStep {
     const r = step(this.state, event);
@@ -26,8 +28,10 @@ class Host {
     this.state = r.state;
     return r;
   }
+  /** Each station's credit here, as far as a test says (an offer must fit in it). */
+  credit = new Map<number, number>();
   hear(link: TableId, message: unknown): TransferStep {
-    return this.on({ kind: 'receive', link, message });
+    return this.on({ kind: 'receive', link, message, credit: (s) => this.credit.get(s) ?? 0 });
   }
 }
 
@@ -139,8 +143,13 @@ describe('transfers: the receiver', () => {
     const t = started(home);
     const r = bacc.hear(HOME, { kind: 'offer', transfer: t });
     assert.deepEqual(r.journal, [{ type: 'transfer.refuse', payload: { id: t.id, reason: 'wrong-currency', offered: t } }]);
-    // The same id in the right currency later is still refused: the id was answered "never".
-    assert.deepEqual(bacc.hear(HOME, { kind: 'offer', transfer: { ...t, currency: 'MOP' } }).journal, []);
+    assert.deepEqual(
+      r.alarms.map((a) => a.reason),
+      ['wrong-currency'],
+    );
+    // The same id in the right currency later is still refused: the id was answered "never", and the other terms are an alarm.
+    const again = bacc.hear(HOME, { kind: 'offer', transfer: { ...t, currency: 'MOP' } });
+    assert.deepEqual([again.journal, again.send, again.alarms.map((a) => a.reason)], [[], r.send, ['terms-changed']]);
     assert.deepEqual(
       home.hear(BACC, r.send[0]?.message).journal.map((e) => e.type),
       ['transfer.reverse'],
@@ -269,6 +278,84 @@ describe('transfers: a sender that lies', () => {
   });
 });
 
+describe('transfers: a sender that offers a station not its to move', () => {
+  const offer = (over: Partial<Transfer>): Transfer => ({
+    id: { origin: HOME, serial: 1 },
+    currency: 'MOP',
+    station: 3,
+    from: HOME,
+    to: BACC,
+    amount: 500,
+    ...over,
+  });
+  const refusedWith = (r: TransferStep, t: Transfer, reason: string) => {
+    assert.deepEqual(r.journal, [{ type: 'transfer.refuse', payload: { id: t.id, reason, offered: t } }]);
+    assert.deepEqual(r.send, [{ to: t.from, message: { kind: 'refused', id: t.id, reason } }]);
+    assert.deepEqual(
+      r.alarms.map((a) => [a.reason, a.link]),
+      [[reason, t.from]],
+    );
+  };
+
+  it('a station homed at a third table: refused for ever, journalled, answered, an alarm', () => {
+    const bacc = new Host(BACC);
+    const t = offer({ station: 5 });
+    refusedWith(bacc.hear(HOME, { kind: 'offer', transfer: t }), t, 'homed-elsewhere');
+    // Offered again, answered from the journal.
+    assert.deepEqual(bacc.hear(HOME, { kind: 'offer', transfer: t }).journal, []);
+  });
+
+  it('a station this table does not have (a seated number, a remote one not here): unknown-station', () => {
+    const bacc = new Host(BACC);
+    for (const [serial, station] of [
+      [1, 2],
+      [2, 150],
+    ] as const) {
+      const t = offer({ id: { origin: HOME, serial }, station });
+      refusedWith(bacc.hear(HOME, { kind: 'offer', transfer: t }), t, 'unknown-station');
+    }
+  });
+
+  it('a station homed here comes home only from a table this one sent it to', () => {
+    const home = new Host(HOME);
+    const back = (serial: number): Transfer => ({ id: { origin: BACC, serial }, currency: 'MOP', station: 3, from: BACC, to: HOME, amount: 900 });
+    refusedWith(home.hear(BACC, { kind: 'offer', transfer: back(1) }), back(1), 'never-sent-there');
+    // Sent to war: still nothing of it at baccarat.
+    started(home, 100, WAR);
+    refusedWith(home.hear(BACC, { kind: 'offer', transfer: back(2) }), back(2), 'never-sent-there');
+    started(home, 100, BACC);
+    assert.deepEqual(
+      home.hear(BACC, { kind: 'offer', transfer: back(3) }).journal.map((e) => e.type),
+      ['transfer.in'],
+    );
+    // After a restart too: the pairs sent are the journal's.
+    assert.deepEqual(fold(HOME, 'MOP', HOMES, home.journal), home.state);
+  });
+
+  it('an amount the credit cannot hold: over-limit', () => {
+    const bacc = new Host(BACC);
+    bacc.credit.set(3, 10);
+    const t = offer({ amount: Number.MAX_SAFE_INTEGER - 9 });
+    refusedWith(bacc.hear(HOME, { kind: 'offer', transfer: t }), t, 'over-limit');
+    const fits = offer({ id: { origin: HOME, serial: 2 }, amount: Number.MAX_SAFE_INTEGER - 10 });
+    assert.deepEqual(
+      bacc.hear(HOME, { kind: 'offer', transfer: fits }).journal.map((e) => e.type),
+      ['transfer.in'],
+    );
+  });
+
+  it('an honest sender never starts what its peer would refuse: an unknown station, or a station away from home sent elsewhere than home', () => {
+    const bacc = new Host(BACC);
+    assert.equal(bacc.on({ kind: 'start', station: 2, to: HOME, amount: 1, available: 10 }).refused, 'unknown-station');
+    assert.equal(bacc.on({ kind: 'start', station: 3, to: WAR, amount: 1, available: 10 }).refused, 'away-to-away');
+    assert.equal(bacc.on({ kind: 'start', station: 3, to: HOME, amount: 1, available: 10 }).refused, undefined);
+    assert.deepEqual(
+      bacc.journal.map((e) => e.type),
+      ['transfer.out'],
+    );
+  });
+});
+
 describe('transfers: the journal is the state', () => {
   it('a host started again from its journal is where it was, and asks again about every open transfer', () => {
     const home = new Host(HOME);
@@ -278,9 +365,9 @@ describe('transfers: the journal is the state', () => {
     started(home, 300);
     home.hear(BACC, bacc.hear(HOME, { kind: 'offer', transfer: a }).send[0]?.message);
     home.on({ kind: 'recall', id: b.id });
-    const again = fold(HOME, 'MOP', home.journal);
+    const again = fold(HOME, 'MOP', HOMES, home.journal);
     assert.deepEqual(again, home.state);
-    assert.deepEqual(fold(BACC, 'MOP', bacc.journal), bacc.state);
+    assert.deepEqual(fold(BACC, 'MOP', HOMES, bacc.journal), bacc.state);
     assert.deepEqual(
       step(again, { kind: 'tick' }).send.map((s) => s.message.kind),
       ['recall', 'offer'],
@@ -291,10 +378,10 @@ describe('transfers: the journal is the state', () => {
 
   it('refuses to fold a journal this code could not have written', () => {
     const t: Transfer = { id: { origin: HOME, serial: 1 }, currency: 'MOP', station: 3, from: HOME, to: BACC, amount: 500 };
-    assert.throws(() => fold(HOME, 'MOP', [{ type: 'transfer.complete', payload: { transfer: t } }]), TransferJournalError);
+    assert.throws(() => fold(HOME, 'MOP', HOMES, [{ type: 'transfer.complete', payload: { transfer: t } }]), TransferJournalError);
     assert.throws(
       () =>
-        fold(BACC, 'MOP', [
+        fold(BACC, 'MOP', HOMES, [
           { type: 'transfer.in', payload: { transfer: t } },
           { type: 'transfer.refuse', payload: { id: t.id, reason: 'recalled' } },
         ]),
@@ -302,7 +389,7 @@ describe('transfers: the journal is the state', () => {
     );
     assert.throws(
       () =>
-        fold(HOME, 'MOP', [
+        fold(HOME, 'MOP', HOMES, [
           { type: 'transfer.out', payload: { transfer: t } },
           { type: 'transfer.reverse', payload: { transfer: t, reason: 'recalled' } },
           { type: 'transfer.complete', payload: { transfer: t } },

@@ -10,8 +10,11 @@ export type TransferEvent =
   | ({ readonly kind: 'start' } & StartTransfer)
   | { readonly kind: 'recall'; readonly id: TransferId }
   | { readonly kind: 'tick' }
-  /** A message as it came off the link named `link` (unparsed: a peer's bytes are distrusted here). */
-  | { readonly kind: 'receive'; readonly link: TableId; readonly message: unknown };
+  /**
+   * A message as it came off the link named `link` (unparsed: a peer's bytes are distrusted here);
+   * `credit`: a station's credit now, as the journal's accounts say (an offer must fit in it).
+   */
+  | { readonly kind: 'receive'; readonly link: TableId; readonly message: unknown; readonly credit: (station: number) => number };
 
 export interface TransferStep extends TransferEffects {
   /** The state once `journal` is appended: `apply` of each entry, so always the fold of the journal. */
@@ -46,7 +49,7 @@ function effectsOf(state: TransferState, event: TransferEvent): TransferEffects 
       const m = parsed.data;
       switch (m.kind) {
         case 'offer':
-          return onOffer(state, event.link, m.transfer);
+          return onOffer(state, event.link, m.transfer, event.credit);
         case 'recall':
           return onRecall(state, event.link, m.id);
         case 'taken':

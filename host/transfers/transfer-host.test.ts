@@ -15,7 +15,14 @@ const WAR = TableId.parse('war');
 function host() {
   const ledger = Ledger.open({ file: ':memory:', terminalId: 'home' });
   const raised: string[] = [];
-  const h = new TransferHost({ self: HOME, currency: 'MOP', journal: new LedgerTransferJournal(ledger), send: () => {}, alarm: (a) => raised.push(a.reason) });
+  const h = new TransferHost({
+    self: HOME,
+    currency: 'MOP',
+    homes: { 3: HOME },
+    journal: new LedgerTransferJournal(ledger),
+    send: () => {},
+    alarm: (a) => raised.push(a.reason),
+  });
   const alarms = () => [...entriesOfTypes(ledger, ['transfer.alarm'])].map((e) => (JSON.parse(e.body) as EntryBody).payload);
   return { ledger, h, raised, alarms };
 }

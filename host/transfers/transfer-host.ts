@@ -2,7 +2,7 @@ import type { TableId, TransferId } from '../../ledger/transfer-terms.js';
 import type { Outbound, TransferAlarm } from './effects.js';
 import type { TransferJournal } from './journal.js';
 import type { StartRefusal } from './sender.js';
-import { fold, type TransferState } from './state.js';
+import { fold, type StationHomes, type TransferState } from './state.js';
 import { step, type TransferEvent } from './step.js';
 
 /** Alarms journalled per link between two ticks; the rest are counted on the next one journalled (a flood of lies stays small). */
@@ -11,6 +11,8 @@ export const ALARM_BUDGET = 20;
 export interface TransferHostOptions {
   readonly self: TableId;
   readonly currency: string;
+  /** The table's stations and their homes: the only stations a transfer may name here. */
+  readonly homes: StationHomes;
   readonly journal: TransferJournal;
   /** Hands a message to the link of `to` (it may be lost: the next tick asks again). */
   readonly send: (out: Outbound) => void;
@@ -28,7 +30,7 @@ export class TransferHost {
   private readonly budget = new Map<TableId, { journalled: number; suppressed: number }>();
 
   constructor(private readonly o: TransferHostOptions) {
-    this.current = fold(o.self, o.currency, o.journal.entries());
+    this.current = fold(o.self, o.currency, o.homes, o.journal.entries());
   }
 
   get state(): TransferState {
@@ -50,7 +52,7 @@ export class TransferHost {
   }
 
   receive(link: TableId, message: unknown): void {
-    this.on({ kind: 'receive', link, message });
+    this.on({ kind: 'receive', link, message, credit: (station) => this.o.journal.credit(station) });
   }
 
   private on(event: TransferEvent): { refused?: StartRefusal } {

@@ -37,6 +37,7 @@ describe('the upstream reconciles transfers across terminals (issue 34)', () => 
         new TransferHost({
           self: t,
           currency: 'MOP',
+          homes: { [STATION]: BAC },
           journal: new LedgerTransferJournal(ledger),
           send: (o) => wire.push({ from: t, to: o.to, message: o.message }),
           alarm: () => undefined,

@@ -149,7 +149,7 @@ export async function runKillTrial(o: KillTrialOptions): Promise<KillTrialResult
     reversed: 0,
     transfers: [],
     credits: 0,
-    opening: TABLES.length * STATIONS.length * OPENING_CREDIT,
+    opening: STATIONS.length * OPENING_CREDIT,
     settlements: [0, 0],
     problems: [],
     alarms: [],

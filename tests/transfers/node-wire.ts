@@ -2,7 +2,9 @@ import { z } from 'zod';
 
 // What the SIGKILL trial's parent says to a transfer node (transfer-node.ts), and hears back.
 
-export const STATIONS = [1, 2, 3] as const;
+export const STATIONS = [101, 102, 103] as const;
+/** Each station's home table: it is credited there (OPENING_CREDIT), and its credit goes away and comes back. */
+export const HOMES: Readonly<Record<(typeof STATIONS)[number], string>> = { 101: 'home', 102: 'home', 103: 'war' };
 export const OPENING_CREDIT = 10_000;
 
 export const NodeCommand = z.discriminatedUnion('kind', [

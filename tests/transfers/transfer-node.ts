@@ -9,7 +9,7 @@ import { TableId } from '../../ledger/transfer-terms.js';
 import { LedgerTransferJournal } from '../../host/transfers/ledger-journal.js';
 import { outgoingTransfers } from '../../host/transfers/state.js';
 import { TransferHost } from '../../host/transfers/transfer-host.js';
-import { NodeCommand, STATIONS, OPENING_CREDIT } from './node-wire.js';
+import { HOMES, NodeCommand, STATIONS, OPENING_CREDIT } from './node-wire.js';
 
 const [dataDir, selfArg] = process.argv.slice(2);
 if (!dataDir || !selfArg) throw new Error('usage: transfer-node <data-dir> <table>');
@@ -17,11 +17,12 @@ const self = TableId.parse(selfArg);
 const out = (line: unknown) => process.stdout.write(`${JSON.stringify(line)}\n`);
 
 const ledger = Ledger.open({ dataDir, terminalId: self });
-// The stations' opening credit, under fixed transaction ids: after a kill mid-way they are appended again as duplicates, never twice.
-ledger.appendMany(STATIONS.map((s) => billCredit(s, OPENING_CREDIT, `${self}-opening-${s}`)));
+// The opening credit of the stations homed here, under fixed transaction ids: after a kill mid-way they are appended again as duplicates, never twice.
+ledger.appendMany(STATIONS.filter((s) => HOMES[s] === self).map((s) => billCredit(s, OPENING_CREDIT, `${self}-opening-${s}`)));
 const host = new TransferHost({
   self,
   currency: 'MOP',
+  homes: Object.fromEntries(STATIONS.map((s) => [s, TableId.parse(HOMES[s])])),
   journal: new LedgerTransferJournal(ledger),
   send: (o) => out({ kind: 'send', to: o.to, message: o.message }),
   alarm: (a) => out({ kind: 'alarm', reason: a.reason, detail: a.detail }),

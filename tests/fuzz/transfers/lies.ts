@@ -1,7 +1,7 @@
 import type { TableId, Transfer, TransferId } from '../../../ledger/transfer-terms.js';
 import type { TransferMessage } from '../../../host/transfers/messages.js';
 import type { Rng } from '../../../engine/random/seeded-rng.js';
-import { incomingDecisions, outgoingTransfers, type TransferState } from '../../../host/transfers/state.js';
+import { incomingDecisions, outgoingTransfers, type StationHomes, type TransferState } from '../../../host/transfers/state.js';
 
 // The lies a hostile table host can tell with the transfer protocol's messages (its link is its
 // own: it cannot speak over another host's). Its journal is what it really did; these are what it
@@ -34,6 +34,16 @@ export const LIES = [
   'answer-for-others',
   /** Bytes that are no transfer message. */
   'malformed',
+  /** An offer of its own for a station homed at a third table (not its to move). */
+  'offer-homed-elsewhere',
+  /** An offer of its own for a station no table has. */
+  'offer-unknown-station',
+  /** An offer of its own sending "home" a station of the victim's (taken only if the victim ever sent it there). */
+  'offer-station-home',
+  /** An offer of its own in another currency. */
+  'offer-wrong-currency',
+  /** An offer of its own for an amount the victim's credit for the station cannot hold. */
+  'offer-over-limit',
 ] as const;
 export type Lie = (typeof LIES)[number];
 
@@ -47,6 +57,15 @@ export interface Lying {
   readonly others: readonly { table: TableId; lastSerial: number }[];
   /** Serials for undebited offers: far above any the liar journals. */
   readonly forgedSerial: number;
+  /** Every station's home, as every host is configured. */
+  readonly homes: StationHomes;
+  /** A station's credit at a table now (the liar aims its over-limit offers at a credit it knows). */
+  readonly credit: (table: TableId, station: number) => number;
+}
+
+/** The stations homed at `table`. */
+function homedAt(l: Lying, table: TableId): number[] {
+  return Object.entries(l.homes).flatMap(([s, home]) => (home === table ? [Number(s)] : []));
 }
 
 function pick<T>(rng: Rng, xs: readonly T[]): T | undefined {
@@ -62,6 +81,14 @@ export function tell(rng: Rng, lie: Lie, l: Lying): { to: TableId; message: unkn
   const victim = pick(rng, l.others);
   if (!victim) return undefined;
   const amount = 1 + rng.below(2000);
+  /** An offer of the liar's own, under a serial it never journalled. */
+  const forged = (station: number, over: Partial<Transfer> = {}) => ({
+    to: victim.table,
+    message: {
+      kind: 'offer',
+      transfer: { id: { origin: l.liar, serial: l.forgedSerial }, currency: 'MOP', station, from: l.liar, to: victim.table, amount, ...over },
+    },
+  });
   switch (lie) {
     case 'forged-taken':
       return {
@@ -111,14 +138,35 @@ export function tell(rng: Rng, lie: Lie, l: Lying): { to: TableId; message: unkn
       const own = pick(rng, outgoingTransfers(l.state));
       return own && { to: own.transfer.to, message: { kind: 'offer', transfer: { ...own.transfer, amount: own.transfer.amount + 1 + rng.below(500) } } };
     }
-    case 'offer-undebited':
-      return {
-        to: victim.table,
-        message: {
-          kind: 'offer',
-          transfer: { id: { origin: l.liar, serial: l.forgedSerial }, currency: 'MOP', station: 1 + rng.below(4), from: l.liar, to: victim.table, amount },
-        },
-      };
+    case 'offer-undebited': {
+      // A station of its own: the victim takes it (it cannot know), and only the reconciliation names it.
+      const station = pick(rng, homedAt(l, l.liar));
+      return station === undefined ? undefined : forged(station);
+    }
+    case 'offer-homed-elsewhere': {
+      const station = pick(
+        rng,
+        Object.entries(l.homes).flatMap(([s, home]) => (home !== l.liar && home !== victim.table ? [Number(s)] : [])),
+      );
+      return station === undefined ? undefined : forged(station);
+    }
+    case 'offer-unknown-station':
+      return forged(Object.keys(l.homes).length + 1 + rng.below(200));
+    case 'offer-station-home': {
+      const station = pick(rng, homedAt(l, victim.table));
+      return station === undefined ? undefined : forged(station);
+    }
+    case 'offer-wrong-currency': {
+      const station = pick(rng, homedAt(l, l.liar));
+      return station === undefined ? undefined : forged(station, { currency: 'HKD' });
+    }
+    case 'offer-over-limit': {
+      const station = pick(
+        rng,
+        homedAt(l, l.liar).filter((s) => l.credit(victim.table, s) > 0),
+      );
+      return station === undefined ? undefined : forged(station, { amount: Number.MAX_SAFE_INTEGER });
+    }
     case 'offer-not-for-you': {
       const elsewhere = pick(rng, [l.liar, ...l.others.map((o) => o.table).filter((t) => t !== victim.table)]) ?? l.liar;
       return {

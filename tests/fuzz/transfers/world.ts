@@ -3,7 +3,7 @@ import { keyOf, TableId, type Transfer, type TransferEntry } from '../../../ledg
 import { TRANSFER_ALARMS, type TransferAlarmReason } from '../../../host/transfers/effects.js';
 import type { TransferMessage } from '../../../host/transfers/messages.js';
 import { reconcile } from '../../../ledger/transfer-reconcile.js';
-import { fold, outgoingTransfers, type TransferState } from '../../../host/transfers/state.js';
+import { fold, outgoingTransfers, type StationHomes, type TransferState } from '../../../host/transfers/state.js';
 import { step, type TransferEvent } from '../../../host/transfers/step.js';
 import { LIES, tell, type Lie } from './lies.js';
 
@@ -21,7 +21,7 @@ export interface WorldOptions {
   readonly steps: number;
   /** The last host lies. */
   readonly hostile: boolean;
-  /** Stations, each with credit at every host to begin with. */
+  /** Stations, homed round the hosts, each with credit at its home to begin with. */
   readonly stations: number;
 }
 
@@ -91,9 +91,19 @@ const NAMES = ['home', 'baccarat', 'war'].map((n) => TableId.parse(n));
 const CURRENCY = 'MOP';
 const OPENING = 1000;
 
-function creditsOf(host: { id: TableId }, journal: readonly TransferEntry[], stations: number): Map<number, number> {
+/** Station s is homed at the ((s - 1) mod hosts)th host: its credit leaves from there and comes back there. */
+function homesOf(hosts: number, stations: number): StationHomes {
+  const homes: Record<number, TableId> = {};
+  for (let s = 1; s <= stations; s++) {
+    const home = NAMES[(s - 1) % hosts];
+    if (home) homes[s] = home;
+  }
+  return homes;
+}
+
+function creditsOf(host: { id: TableId }, journal: readonly TransferEntry[], homes: StationHomes): Map<number, number> {
   const credit = new Map<number, number>();
-  for (let s = 1; s <= stations; s++) credit.set(s, OPENING);
+  for (const [s, home] of Object.entries(homes)) credit.set(Number(s), home === host.id ? OPENING : 0);
   for (const e of journal) moveCredit(credit, host.id, e);
   return credit;
 }
@@ -116,15 +126,17 @@ export class World {
   private forgedSerial = 1_000_000;
   private faulty = true;
   private at = 'start';
+  private readonly homes: StationHomes;
 
   constructor(private readonly o: WorldOptions) {
     this.rng = Rng.fromSeed(o.seed);
+    this.homes = homesOf(o.hosts, o.stations);
     this.hosts = NAMES.slice(0, o.hosts).map((id, i) => ({
       id,
       honest: !(o.hostile && i === o.hosts - 1),
       journal: [],
-      state: fold(id, CURRENCY, []),
-      credit: creditsOf({ id }, [], o.stations),
+      state: fold(id, CURRENCY, this.homes, []),
+      credit: creditsOf({ id }, [], this.homes),
     }));
   }
 
@@ -169,7 +181,9 @@ export class World {
   private start(host: Host): void {
     if (!host.state) return;
     const station = 1 + this.rng.below(this.o.stations);
-    const others = this.hosts.filter((h) => h !== host);
+    // From its home to any other table; from elsewhere, home (a station's credit goes nowhere else).
+    const home = this.homes[station];
+    const others = this.hosts.filter((h) => h !== host && (host.id === home || h.id === home));
     const to = others[this.rng.below(others.length)];
     if (!to) return;
     const available = host.credit.get(station) ?? 0;
@@ -248,7 +262,7 @@ export class World {
       this.stats.swallowed++;
       return;
     }
-    this.event(to, { kind: 'receive', link: w.from, message: w.message });
+    this.event(to, { kind: 'receive', link: w.from, message: w.message, credit: (s) => to.credit.get(s) ?? 0 });
   }
 
   private isOffer(m: unknown): m is { kind: 'offer'; transfer: Transfer } {
@@ -290,14 +304,14 @@ export class World {
 
   private restart(host: Host): void {
     if (host.state) return;
-    host.state = fold(host.id, CURRENCY, host.journal);
-    const credit = creditsOf(host, host.journal, this.o.stations);
+    host.state = fold(host.id, CURRENCY, this.homes, host.journal);
+    const credit = creditsOf(host, host.journal, this.homes);
     for (const [s, c] of credit) if (host.credit.get(s) !== c) this.fail(`${host.id} station ${s}: credit ${host.credit.get(s)} kept, ${c} in the journal`);
   }
 
   private checkFold(host: Host): void {
     if (!host.state) return;
-    const again = JSON.stringify(fold(host.id, CURRENCY, host.journal));
+    const again = JSON.stringify(fold(host.id, CURRENCY, this.homes, host.journal));
     if (again !== JSON.stringify(host.state)) this.fail(`${host.id}: its state is not the fold of its journal`);
   }
 
@@ -312,6 +326,8 @@ export class World {
       sent: this.sentByLiar,
       others: this.hosts.filter((h) => h.honest).map((h) => ({ table: h.id, lastSerial: h.state?.lastSerial ?? 0 })),
       forgedSerial: this.forgedSerial++,
+      homes: this.homes,
+      credit: (table, station) => this.hosts.find((h) => h.id === table)?.credit.get(station) ?? 0,
     });
     if (!said) return;
     this.stats.lies[lie]++;
@@ -360,7 +376,7 @@ export class World {
     this.stats.disagreements = disagreements;
     let credits = 0;
     for (const h of this.hosts) for (const c of h.credit.values()) credits += c;
-    const opening = this.hosts.length * this.o.stations * OPENING;
+    const opening = this.o.stations * OPENING;
     if (credits + inFlight - named !== opening) this.fail(`credits ${credits} + in flight ${inFlight} - named ${named} != ${opening}`);
   }
 
