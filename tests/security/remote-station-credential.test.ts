@@ -21,7 +21,7 @@ import { copyPinHash, pinRecordOf } from '../../host/service/testing/tamper-acco
 import pino from 'pino';
 import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
 import { startHost } from '../../host/start-host.js';
-import { DeviceClient } from '../../host/station-agent/device-client.js';
+import { DeviceClient, DeviceLinkError } from '../../host/station-agent/device-client.js';
 import { pinnedAgent } from '../../host/station-agent/pinned-socket.js';
 import type { EnrolmentFile } from '../../host/stadium/enrolment-file.js';
 import { openLedger, WitnessClient, WitnessLink } from '../../ledger/index.js';
@@ -127,7 +127,8 @@ async function greets(e: EnrolmentFile): Promise<string> {
     await d.ready();
     return 'greeted';
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    // The host's own words (the error's message names the station and the link besides).
+    return error instanceof DeviceLinkError ? error.reason : String(error);
   } finally {
     d.close();
     agent.destroy();
