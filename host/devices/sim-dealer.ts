@@ -24,6 +24,25 @@ export class SimDealer {
   /** The next card pulled reads as unreadable (sim controls): a card hold to resolve in service mode. */
   private unreadable = false;
 
+  /**
+   * Cards the dealer still draws before it holds (sim controls), or null: dealing as the table
+   * asks. A test that must act while a coup is being dealt (a supervisor reporting a dealing error
+   * after its first card) holds the dealer there, rather than racing a card every `dealMs`.
+   */
+  private holdAfter: number | null = null;
+
+  /** Sim controls: the dealer draws `cards` more cards (0: none), then holds until released. */
+  holdAfterCards(cards: number): void {
+    this.holdAfter = cards;
+    this.look(); // a dealer held at 0 and now let draw more starts at once
+  }
+
+  /** Sim controls: the dealer draws again as the table asks. */
+  release(): void {
+    this.holdAfter = null;
+    this.look();
+  }
+
   /** Sim controls: the next card the table asks for cannot be read (the shoe reports it unreadable). */
   unreadableNext(): void {
     this.unreadable = true;
@@ -82,6 +101,7 @@ export class SimDealer {
     if (!cue || cue.kind === 'decision') return;
     // A card only through an open gate, as a person meets a locked shoe; loading a new shoe needs none.
     if (cue.kind === 'card' && !this.shoe.gateOpen()) return;
+    if (cue.kind === 'card' && this.holdAfter === 0) return;
     this.timer = this.timers.setTimeout(() => {
       this.timer = null;
       if (this.stopped) return;
@@ -89,6 +109,8 @@ export class SimDealer {
       const now = this.controller.cue();
       if (!sim || !now || now.kind === 'decision') return;
       if (now.kind === 'card' && !this.shoe.gateOpen()) return this.look();
+      if (now.kind === 'card' && this.holdAfter === 0) return;
+      if (now.kind === 'card' && this.holdAfter !== null) this.holdAfter--;
       if (now.kind === 'shuffle') {
         this.log.info('simulated dealer: new shoe');
         sim.loadShoe();

@@ -33,6 +33,10 @@ export interface HttpServerDeps {
     unreadableNext(): string | null;
     /** The dealer draws a card now that the table did not ask for (a dealing error to correct); null, or why not. */
     misdraw(): string | null;
+    /** The simulated dealer draws this many more cards, then holds until released; null, or why not. */
+    holdDealer(cards: number): string | null;
+    /** The simulated dealer draws again as the table asks; null, or why not. */
+    releaseDealer(): string | null;
     /** Jams a station's simulated bill acceptor (a fault the screens must word), or clears it. */
     billFault(station: number, fault: 'jam' | 'clear'): string | null;
     /** The countdown of this kind running now ends at once; null, or why not. */

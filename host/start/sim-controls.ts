@@ -5,7 +5,7 @@ import type { LiveTable } from '../table/runtime.js';
 
 /**
  * The simulated devices' control channel (`--sim-controls`, tests and demos): a note inserted, the
- * dealer's next card unreadable or a card misdrawn, an acceptor jammed, a countdown ended or
+ * dealer's next card unreadable or a card misdrawn, the dealer held after some cards, an acceptor jammed, a countdown ended or
  * frozen. The dealer is made once the devices open, after the server listens: it is asked for when used.
  */
 export function simControls(
@@ -29,6 +29,18 @@ export function simControls(
     misdraw: () => {
       const dealer = simDealer();
       return dealer ? dealer.misdrawNow() : 'no simulated dealer at this table';
+    },
+    holdDealer: (cards: number) => {
+      const dealer = simDealer();
+      if (!dealer) return 'no simulated dealer at this table';
+      dealer.holdAfterCards(cards);
+      return null;
+    },
+    releaseDealer: () => {
+      const dealer = simDealer();
+      if (!dealer) return 'no simulated dealer at this table';
+      dealer.release();
+      return null;
     },
     billFault: (station: number, fault: 'jam' | 'clear') => {
       const sim = billAcceptors.simulator(station);

@@ -400,17 +400,22 @@ test('baccarat (Art. 4): a card come out face up is played on, not voided: the c
     await press(page, 'page-holds');
     await expect.poll(() => texts(page), { timeout: 30_000 }).toContain(tr('zh-Hant', 'service.field.noHold'));
 
-    // Bet, and report the dealing error while the coup is being dealt (a round that ends first is
-    // simply played out, and the next one tried).
+    // Bet, and report the dealing error while the coup is being dealt. The simulated dealer is held
+    // after the coup's first card, so the supervisor's press does not race a card every 800 ms (a
+    // loaded machine lost that race: the press kept missing a page redrawn at every card). A round
+    // that ends first all the same is played out, and the next one tried.
     let before: string | undefined;
     let held = false;
     for (let tries = 0; tries < 6 && !held; tries++) {
       await expect.poll(() => station.state()?.betting.open, { timeout: 60_000 }).toBe(true);
       before = station.state()?.recall?.[0]?.roundId;
       const free = station.state()?.credit ?? 0;
+      await simControl(kiosk, 'hold-dealer', { cards: 0 });
       station.bet(10_000, 'banker');
       // The stake leaves the credit meter as it is placed.
       await expect.poll(() => station.state()?.credit).toBe(free - 10_000);
+      await expect.poll(() => station.round()?.phase, { timeout: 60_000 }).toBe('dealing');
+      await simControl(kiosk, 'hold-dealer', { cards: 1 });
       // The first card is out (the one the dealer turned face up).
       await expect.poll(() => (station.round()?.phase === 'dealing' ? station.round()?.cards : 0), { timeout: 60_000 }).toBeGreaterThan(0);
       if ((await onScreen('act-dealing-error')) === null) await press(page, 'page-holds');
@@ -430,13 +435,17 @@ test('baccarat (Art. 4): a card come out face up is played on, not voided: the c
           () => true,
           () => false,
         );
-      if (!held) await expect.poll(() => station.round()?.phase, { timeout: 60_000 }).not.toBe('dealing');
+      if (!held) {
+        await simControl(kiosk, 'release-dealer');
+        await expect.poll(() => station.round()?.phase, { timeout: 60_000 }).not.toBe('dealing');
+      }
     }
     expect(held).toBe(true);
     const credit = station.state()?.credit ?? 0;
 
     // Art. 4 is the one correction the text orders: the card stands, the coup goes on.
     await correctOnHoldsPage(page, 'en', 'dealing-error', 'exposed-card-stands', 'macau-baccarat art.4');
+    await simControl(kiosk, 'release-dealer');
     await screenshot(page, testInfo, 'correction-baccarat-exposed-card-stands-en');
     await playOut(station, before);
     // Settled, not voided: the banker bet won or lost (a tie returns it), never refunded as a void.

@@ -11,9 +11,22 @@ export function simControlRoutes(app: HostApp, sim: SimControls): void {
     const refused = sim.insertNote(station, note);
     return refused ? reply.code(409).send({ error: refused }) : { ok: true };
   });
+  app.post<{ Body: { cards?: unknown } }>('/sim/hold-dealer', async (req, reply) => {
+    if (req.headers['x-sim-token'] !== sim.token) return reply.code(401).send({ error: 'sim token required' });
+    const cards = z
+      .number()
+      .int()
+      .min(0)
+      .max(416)
+      .safeParse(req.body?.cards ?? 0);
+    if (!cards.success) return reply.code(400).send({ error: 'cards is a whole number from 0 to 416 (eight decks)' });
+    const refused = sim.holdDealer(cards.data);
+    return refused ? reply.code(409).send({ error: refused }) : { ok: true };
+  });
   for (const [path, act] of [
     ['/sim/unreadable-next', sim.unreadableNext],
     ['/sim/misdraw', sim.misdraw],
+    ['/sim/release-dealer', sim.releaseDealer],
   ] as const) {
     app.post(path, async (req, reply) => {
       if (req.headers['x-sim-token'] !== sim.token) return reply.code(401).send({ error: 'sim token required' });

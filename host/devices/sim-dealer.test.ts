@@ -1,0 +1,87 @@
+// The simulated dealer held after some cards (sim controls): it draws that many, then no card
+// until released, whatever the table asks; then it deals on as before.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import pino from 'pino';
+import type { LiveTable } from '../table/runtime.js';
+import type { Timers } from '../table/timers.js';
+import { SimDealer } from './sim-dealer.js';
+import type { TableShoe } from './shoe.js';
+
+/** A table that always asks for a card, a shoe whose cards the table handles a moment after each draw, timers run by hand. */
+function rig() {
+  const listeners: (() => void)[] = [];
+  const due: (() => void)[] = [];
+  let drawn = 0;
+  const shoe = {
+    cardsHandled: 0,
+    loadsHandled: 1,
+    gateOpen: () => true,
+    onGateChange: () => () => undefined,
+    simulator: () => ({
+      drawCard: () => {
+        drawn++;
+        // The shoe's driver reads the card and the table handles it a moment later.
+        due.push(() => {
+          shoe.cardsHandled++;
+          for (const l of listeners) l();
+        });
+        return 'AS';
+      },
+    }),
+  };
+  const table = {
+    onChange: (l: () => void) => {
+      listeners.push(l);
+      return () => undefined;
+    },
+    cue: () => ({ kind: 'card', to: 'player' }),
+    view: () => ({ phase: 'dealing' }),
+    cardsLeftInOldShoe: () => null,
+  };
+  const timers: Timers = {
+    now: () => 0,
+    setTimeout: (fn) => {
+      due.push(fn);
+      return due.length;
+    },
+    clearTimeout: () => undefined,
+  };
+  // The fakes carry only what SimDealer reads.
+  const dealer = new SimDealer(table as unknown as LiveTable, shoe as unknown as TableShoe, timers, pino({ level: 'silent' }), 800);
+  /** Runs what is due (a dealer's timer, a card handled) in turn, up to `rounds` steps; the cards drawn so far. */
+  const run = (rounds = 40): number => {
+    for (let i = 0; i < rounds && due.length > 0; i++) due.shift()?.();
+    return drawn;
+  };
+  return { dealer, run };
+}
+
+describe('the simulated dealer held after some cards', () => {
+  it('deals as the table asks', () => {
+    const { dealer, run } = rig();
+    dealer.start();
+    assert.equal(run(10), 5);
+  });
+
+  it('draws the cards it was told to, then none until released, then deals on', () => {
+    const { dealer, run } = rig();
+    dealer.holdAfterCards(1);
+    dealer.start();
+    assert.equal(run(), 1, 'one card, then it holds');
+    assert.equal(run(), 1, 'still one, however long the table asks');
+    dealer.release();
+    assert.equal(run(6), 4);
+  });
+
+  it('held at 0 draws nothing; a hold set while a card is on its way stops after it', () => {
+    const { dealer, run } = rig();
+    dealer.holdAfterCards(0);
+    dealer.start();
+    assert.equal(run(), 0);
+    dealer.release();
+    assert.equal(run(3), 2);
+    dealer.holdAfterCards(0); // the card whose timer is running is not drawn either
+    assert.equal(run(), 2);
+  });
+});
