@@ -166,7 +166,18 @@ async function run(stations: number, throttledShare: number): Promise<void> {
           { cpus: CLIENT_CPUS },
         ),
       );
-    await Promise.all(clients.map((c) => c.next('connected')));
+    // Every station credited and its screen viewing, or the run fails naming the ones that are not (issue 30: it hung).
+    const connected = await Promise.all(clients.map((c) => c.next<Extract<FromClients, { type: 'connected' }>>('connected')));
+    const failed = connected.flatMap((c) => c.failed);
+    const retried = connected.reduce((n, c) => n + c.retried, 0);
+    if (retried > 0) console.log(`  ${retried} links opened again while the stations connected (a handshake failed or a link was lost)`);
+    if (failed.length > 0)
+      throw new Error(
+        `${failed.length} of ${stations} stations could not be set up:\n${failed
+          .sort((a, b) => a.station - b.station)
+          .map((f) => `    station ${f.station}: ${f.why}`)
+          .join('\n')}`,
+      );
     const loadBefore = load();
     host.send({ type: 'measure', cards: CARDS });
     const measured = await host.next<Extract<FromHost, { type: 'measured' }>>('measured');
@@ -309,9 +320,8 @@ async function run(stations: number, throttledShare: number): Promise<void> {
       betsPerCommit,
     });
   } finally {
-    for (const c of clients) c.send({ type: 'stop' });
-    if (host.proc.exitCode === null) host.send({ type: 'stop' });
-    bare?.send({ type: 'stop' });
+    // Only to the processes still there: one that exited (a failed run) has no channel left.
+    for (const c of [...clients, host, ...(bare ? [bare] : [])]) if (c.proc.connected) c.send({ type: 'stop' });
     await Promise.all(
       [host, ...clients, ...(bare ? [bare] : [])].map((c) => new Promise((r) => (c.proc.exitCode !== null ? r(null) : c.proc.once('exit', r)))),
     );

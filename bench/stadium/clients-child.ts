@@ -6,7 +6,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import { Rng } from '../../engine/random/seeded-rng.js';
-import { DeviceClient } from '../../host/station-agent/device-client.js';
+import { DeviceClient, DeviceLinkError } from '../../host/station-agent/device-client.js';
 import { HeadlessStation } from '../../host/station-agent/headless-station.js';
 import { pinnedAgent, pinnedSocket } from '../../host/station-agent/pinned-socket.js';
 import type { EnrolmentFile } from '../../host/stadium/enrolment-file.js';
@@ -56,14 +56,28 @@ async function throttle(target: URL, bytesPerSecond: number): Promise<string> {
 const received = new Map<number, Map<number, string>>();
 const stations: HeadlessStation[] = [];
 const devices: DeviceClient[] = [];
-/** Tries again after a failed handshake, as a station does in a reconnect storm (backoff with jitter). */
-async function persist<T>(what: () => Promise<T>): Promise<T> {
+/** Stations given up on, and why; and how many links were opened again on the way. */
+const failed: { station: number; why: string }[] = [];
+let retried = 0;
+/** Set once the bench closes the stations itself: their closes are not news then. */
+let closing = false;
+/**
+ * How long the table may take to answer a note's question or a screen's hello on this loaded,
+ * shared machine: past it the link is given up and opened again (a silent table fails the run
+ * instead of hanging it).
+ */
+const ANSWER_MS = Number(process.env.STADIUM_ANSWER_MS ?? 60_000);
+/** Tries again after a failed handshake or a lost link, as a station does in a reconnect storm (backoff with jitter). */
+async function persist<T>(label: string, what: () => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await what();
     } catch (e) {
       if (attempt >= 8) throw e;
-      await new Promise((r) => setTimeout(r, Math.min(5000, 250 * 2 ** attempt) * (0.5 + Math.random() / 2)));
+      retried++;
+      const ms = Math.min(5000, 250 * 2 ** attempt) * (0.5 + Math.random() / 2);
+      console.error(`stadium clients: ${label}: ${e instanceof Error ? e.message : String(e)}; again in ${ms.toFixed(0)} ms`);
+      await new Promise((r) => setTimeout(r, ms));
     }
   }
 }
@@ -72,40 +86,123 @@ async function inWaves<T>(xs: readonly T[], run: (x: T) => Promise<void>): Promi
   for (let i = 0; i < xs.length; i += 10) await Promise.all(xs.slice(i, i + 10).map(run));
 }
 
-await inWaves(mine, async (e) => {
-  const device = await persist(async () => {
-    const d = new DeviceClient(e, agent);
-    await d.ready();
-    return d;
+/** A station's device link, greeted (the welcome says which note, if any, the table holds in escrow for it). */
+async function deviceLink(e: EnrolmentFile): Promise<{ device: DeviceClient; pending: string | null }> {
+  return persist(`station ${e.station}'s device link`, async () => {
+    const device = new DeviceClient(e, agent, { answerMs: ANSWER_MS });
+    try {
+      const welcome = await device.ready();
+      return { device, pending: welcome.pendingNote?.escrowId ?? null };
+    } catch (err) {
+      device.close();
+      throw err;
+    }
   });
-  for (let k = 0; k < arg.notes; k++) await device.insert(`bench-${e.station}-${k}`, 1000, 'MOP');
-  devices.push(device);
+}
+
+/**
+ * The station's notes through its device link. A link lost under a note is opened again and the
+ * note taken up where the table has it, as a station agent does after a cut: still in escrow
+ * (the welcome names it), it is credited; else it is asked about again by the same escrow id,
+ * and "return" then means the table had already credited it (the first answer lost with the
+ * link: the bench's acceptors are never inhibited and take every note asked). A credit resent
+ * under a new message id for a note already credited would be a forgery to the table.
+ */
+async function creditNotes(e: EnrolmentFile): Promise<DeviceClient> {
+  let link = await deviceLink(e);
+  for (let k = 0; k < arg.notes; k++) {
+    const note = { escrowId: `bench-${e.station}-${k}`, amount: 100_000, denomination: 1000, currency: 'MOP' as const };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        if (link.pending === note.escrowId) {
+          const c = await link.device.credit(note, { recovered: true });
+          if (c.type !== 'journalled') throw new Error(`note ${note.escrowId}, in escrow after a lost link, not credited: ${JSON.stringify(c)}`);
+        } else {
+          const r = await link.device.insert(note.escrowId, note.denomination, note.currency);
+          if (!r.credited && !(attempt > 0 && r.decision === 'return')) throw new Error(`note ${note.escrowId} not credited: ${r.decision}`);
+        }
+        break;
+      } catch (err) {
+        if (!(err instanceof DeviceLinkError) || attempt >= 3) throw err;
+        console.error(`stadium clients: ${err.message}; opening it again`);
+        retried++;
+        link.device.close();
+        link = await deviceLink(e);
+      }
+    }
+    link.pending = null;
+  }
+  return link.device;
+}
+
+await inWaves(mine, async (e) => {
+  try {
+    devices.push(await creditNotes(e));
+  } catch (err) {
+    failed.push({ station: e.station, why: `device link: ${err instanceof Error ? err.message : String(err)}` });
+    return;
+  }
   const slow = throttled.has(e.station);
   const via = slow ? { ...e, host: await throttle(new URL(e.host), 8000) } : e;
   const seen = new Map<number, string>();
   received.set(e.station, seen);
   const betRound = { id: '' };
-  const s: HeadlessStation = new HeadlessStation(via, agent, {
-    // Stamped as it arrives; the public round's version read off the frame as the bare
-    // broadcast's clients read theirs (JSON.parse), the schema check after. The round comes
-    // whole (`public`) or as a patch (`public-patch`, protocol 4): either names its version.
-    arrived: (data, at) => {
-      if (dump && e.station === mine[0]?.station) appendFileSync(dump, `${data.toString()}\n`);
-      const m = JSON.parse(data.toString()) as { type?: string; part?: string; version?: number };
-      const round = (m.type === 'public' || m.type === 'public-patch') && m.part === 'round';
-      if (round && typeof m.version === 'number' && !seen.has(m.version)) seen.set(m.version, String(at));
-    },
-    deferDecode: true,
-    view: (state) => {
-      if (state.kind !== 'station' || !state.betting.open || !state.round || betRound.id === state.round.roundId) return;
-      betRound.id = state.round.roundId;
-      bet(s, state);
-    },
-  });
-  await persist(() => s.connect());
-  stations.push(s);
+  try {
+    // Connected once the table has sent the station its first view: a link closed before it
+    // (the host's hello deadline, a refused hello) is opened again, one that never gets it given up.
+    const s = await persist(
+      `station ${e.station}'s screen`,
+      () =>
+        new Promise<HeadlessStation>((resolve, reject) => {
+          let viewed = false;
+          const lost = (why: string) => {
+            if (viewed) return;
+            clearTimeout(timer);
+            s.terminate();
+            reject(new Error(`station ${e.station}'s screen ${why} before its first view`));
+          };
+          const timer = setTimeout(() => lost(`had no answer within ${ANSWER_MS} ms`), ANSWER_MS);
+          const s: HeadlessStation = new HeadlessStation(via, agent, {
+            // Stamped as it arrives; the public round's version read off the frame as the bare
+            // broadcast's clients read theirs (JSON.parse), the schema check after. The round comes
+            // whole (`public`) or as a patch (`public-patch`, protocol 4): either names its version.
+            arrived: (data, at) => {
+              if (dump && e.station === mine[0]?.station) appendFileSync(dump, `${data.toString()}\n`);
+              const m = JSON.parse(data.toString()) as { type?: string; part?: string; version?: number };
+              const round = (m.type === 'public' || m.type === 'public-patch') && m.part === 'round';
+              if (round && typeof m.version === 'number' && !seen.has(m.version)) seen.set(m.version, String(at));
+            },
+            deferDecode: true,
+            view: (state) => {
+              if (!viewed) {
+                viewed = true;
+                clearTimeout(timer);
+                resolve(s);
+              }
+              if (state.kind !== 'station' || !state.betting.open || !state.round || betRound.id === state.round.roundId) return;
+              betRound.id = state.round.roundId;
+              bet(s, state);
+            },
+            error: (m) => {
+              if (m.code === 'unauthorized' || m.code === 'hello-required') lost(`was refused: ${m.code} ${m.detail ?? ''}`);
+            },
+            closed: () => {
+              if (viewed && !closing) console.error(`stadium clients: station ${e.station}'s screen closed by the table`);
+              lost('closed');
+            },
+          });
+          s.connect().catch((err: unknown) => {
+            clearTimeout(timer);
+            reject(err instanceof Error ? err : new Error(String(err)));
+          });
+        }),
+    );
+    stations.push(s);
+  } catch (err) {
+    failed.push({ station: e.station, why: `screen: ${err instanceof Error ? err.message : String(err)}` });
+  }
 });
-send({ type: 'connected', stations: stations.length });
+send({ type: 'connected', stations: stations.length, failed, retried });
 
 /** One or two bets, each the spot's minimum times 1–3, within the credit. */
 function bet(s: HeadlessStation, state: StationState): void {
@@ -133,6 +230,7 @@ process.on('message', (m: ToClients) => {
         received: [...received].map(([station, seen]) => ({ station, throttled: throttled.has(station), versions: [...seen] })),
       });
     } else if (m.type === 'close-stations') {
+      closing = true;
       // The table's links closed before the bare broadcast opens its own (one link per station at a time).
       for (const s of stations) s.terminate();
       for (const d of devices) d.close();
@@ -143,6 +241,7 @@ process.on('message', (m: ToClients) => {
         const slow = throttled.has(e.station);
         const origin = slow ? await throttle(new URL(`https://127.0.0.1:${m.port}`), 8000) : `https://127.0.0.1:${m.port}`;
         const ws = await persist(
+          `station ${e.station}'s bare link`,
           () =>
             new Promise<ReturnType<typeof pinnedSocket>>((resolve, reject) => {
               const w = pinnedSocket({ ...e, host: origin }, agent, '/ws');
@@ -163,6 +262,7 @@ process.on('message', (m: ToClients) => {
     } else if (m.type === 'bare-report') {
       send({ type: 'bare-report', received: bare.map((b) => ({ throttled: b.throttled, seqs: [...b.seqs] })) });
     } else if (m.type === 'stop') {
+      closing = true;
       for (const s of stations) s.terminate();
       for (const b of bareSockets) b.terminate();
       process.exit(0);

@@ -58,7 +58,8 @@ export type FromBare =
 export type ToClients = { type: 'report' } | { type: 'close-stations' } | { type: 'bare-connect'; port: number } | { type: 'bare-report' } | { type: 'stop' };
 
 export type FromClients =
-  | { type: 'connected'; stations: number }
+  /** Every station of the process set up, or given up on: `failed` names each station that was, and why (the bench then fails). */
+  | { type: 'connected'; stations: number; failed: { station: number; why: string }[]; retried: number }
   | { type: 'report'; received: { station: number; throttled: boolean; versions: [number, string][] }[] }
   | { type: 'stations-closed' }
   | { type: 'bare-connected'; clients: number }
