@@ -55,6 +55,8 @@ for (const name of names) {
         log: (l) => console.error(l),
       });
       if (r.transfers === 0) r.problems.push('no transfer was made: the soak proved nothing');
+      for (const [table, g] of Object.entries(r.games))
+        if (g.remoteBets === 0 || g.remoteLines === 0) r.problems.push(`the stations bet nothing settled at ${table} (${g.game}): its money was not tested`);
       if (r.problems.length) throw new Error(`${describeFloorSoak(r)}\n${r.problems.slice(0, 20).join('\n')}`);
       figures = `\n\t${describeFloorSoak(r)}`;
     }

@@ -2,6 +2,8 @@
 // SIGKILL it: its game, its ledger and LAN listener, its peers (peers.json, written by the soak),
 // simulated shoe and dealer. The first start enrols the floor's stations (their enrolment files
 // pointing at the soak's cuttable proxy) and gives the stations homed here their opening credit.
+// At blackjack three seated players play (autoplay: notes, main bets, basic strategy, now and then
+// a cash-out an attendant pays): a remote station bets there only behind a seat whose player bets.
 // Every 250 ms it prints how many of its transfers are open, for the soak to know when all closed.
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -23,12 +25,20 @@ export interface FloorHostArgs {
   enrolments: string;
   /** Notes of this face value credited to each station homed here at the first start. */
   openingNotes: number;
+  /** Seeds the seated players (blackjack). */
+  seed: number;
 }
+
+/** Seated players at the blackjack table: enough seats for the remote stations to bet behind (three bettors a seat, Macau Art. 20). */
+export const BLACKJACK_SEATED = 3;
 
 const arg = JSON.parse(process.env.FLOOR_SOAK ?? '{}') as FloorHostArgs;
 const remote = Math.max(...arg.stations) - 100;
+const base = simulatedTableConfig(arg.game);
+const seated = arg.game === 'blackjack';
 const config = TableConfig.parse({
-  ...simulatedTableConfig(arg.game),
+  ...base,
+  ...(seated ? { stations: base.stations.slice(0, BLACKJACK_SEATED) } : {}),
   tableId: arg.tableId,
   remoteStations: remote,
   lan: { host: '127.0.0.1', port: arg.lanPort },
@@ -41,6 +51,7 @@ const running = await startHost({
   logger: pino({ level: 'error' }, pino.destination(2)),
   simulatedDealer: { dealMs: 20 },
   timings: { bettingMs: 1500, decisionMs: 1000, resultsMs: 200 },
+  ...(seated ? { autoplay: true, seed: arg.seed } : {}),
 });
 if (!existsSync(arg.enrolments)) {
   for (const s of arg.homed) running.ledger.append(billCredit(s, arg.openingNotes, `${arg.tableId}-opening-${s}`));

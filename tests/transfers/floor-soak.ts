@@ -9,17 +9,22 @@ import { Rng } from '../../engine/random/seeded-rng.js';
 import { enrolFloor } from '../../host/peers/enrol-floor.js';
 import { LedgerTransferJournal } from '../../host/transfers/ledger-journal.js';
 import { reconcile } from '../../ledger/transfer-reconcile.js';
-import { account, entriesOfTypes, Ledger, verifyLedger } from '../../ledger/index.js';
+import { account, entriesOfTypes, Ledger, verifyLedger, type EntryBody, type Payload } from '../../ledger/index.js';
+import { accountFor } from '../../cli/soak/account.js';
+import { REMOTE_STATION_BASE } from '../../protocol/index.js';
 import { keyOf, TableId, type TransferEntry } from '../../ledger/transfer-terms.js';
 import type { FloorHostArgs } from './floor-host-child.js';
 
 // Three table hosts (baccarat, blackjack, war) as processes, each over its own ledger and LAN
 // listener behind a TCP proxy the soak can cut; scripted stations (processes) that follow all
-// three, move credit from home to the others, bet there and leave. The soak SIGKILLs every host
+// three, move credit from home to the others, bet at all three (at blackjack behind the seats of
+// three seated players the blackjack host plays itself) and leave. The soak SIGKILLs every host
 // and every agent at seeded moments and cuts the links (station and peer links alike), then lets
 // everything heal, stops the hosts and opens the three ledgers itself: every transfer completed
 // or reversed exactly once, the reconciliation names nothing, the money that left one ledger is
-// in another (in-flight accounts empty, settlement accounts mirror), every ledger verifies.
+// in another (in-flight accounts empty, settlement accounts mirror), each ledger's meters are
+// what its notes, transfers, bets and settlements leave, the floor's notes are its meters plus
+// what the houses won, and every ledger verifies.
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const GAMES = [
@@ -52,10 +57,29 @@ export interface FloorSoakResult {
   reversed: number;
   /** Bets the three tables journalled (`bet.place`), each under its own table's limits. */
   betsJournalled: number;
+  /** Per table, from its ledger: what was bet and settled there, by the seated players and by the soak's remote stations. */
+  games: Record<string, GameFigures>;
+  /** The floor's money: notes credited at the three tables = the meters + cashed out + the houses' net + wagers still in play. */
+  money: { notesIn: number; meters: number; cashedOut: number; houseNet: number; inPlay: number; conserved: boolean };
   /** Station commands the hosts answered: accepted, refused. */
   stationCommands: { ok: number; refused: number; moves: number; bets: number; leaves: number };
   problems: string[];
   seconds: number;
+}
+
+export interface GameFigures {
+  game: string;
+  /** `bet.place` entries of the remote (soak) stations and of the seated players. */
+  remoteBets: number;
+  seatedBets: number;
+  /** The remote stations' bet lines behind a seat (blackjack). */
+  behindLines: number;
+  /** Settled rounds, and the remote stations' settlement lines in them with their net (+ won by the stations). */
+  rounds: number;
+  remoteLines: number;
+  remoteNet: number;
+  wagered: number;
+  houseNet: number;
 }
 
 function freePort(): Promise<number> {
@@ -105,6 +129,9 @@ class Proc {
   last: Record<string, unknown> = {};
   ready = false;
   exited: Promise<void> = Promise.resolve();
+  /** Exits the soak did not cause (a crash): each one is a problem, or a station that stopped playing would go unseen. */
+  crashes = 0;
+  private killing = false;
 
   constructor(
     private readonly script: string,
@@ -124,6 +151,7 @@ class Proc {
     this.exited = new Promise((r) => child.once('exit', () => r()));
     child.once('exit', () => {
       if (this.child === child) this.child = null;
+      if (!this.killing) this.crashes++;
     });
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
       try {
@@ -140,8 +168,10 @@ class Proc {
   async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
     const c = this.child;
     if (!c) return;
+    this.killing = true;
     c.kill(signal);
     await this.exited;
+    this.killing = false;
   }
 }
 
@@ -197,6 +227,7 @@ export async function runFloorSoak(o: FloorSoakOptions): Promise<FloorSoakResult
         viaOrigin: `https://127.0.0.1:${t.proxy.port}`,
         enrolments: t.enrolments,
         openingNotes: 1_000_000,
+        seed: o.seed,
       };
       const p = new Proc('tests/transfers/floor-host-child.ts', { FLOOR_SOAK: JSON.stringify(args) }, log, t.table);
       p.start();
@@ -261,7 +292,8 @@ export async function runFloorSoak(o: FloorSoakOptions): Promise<FloorSoakResult
     await until('every host up', () => hosts.every((h) => h.ready), 120_000);
     await until('every transfer closed', () => hosts.every((h) => h.last.open === 0 && h.last.links === GAMES.length - 1), 120_000);
     for (const h of hosts) await h.kill('SIGTERM');
-    const checked = check(tables.map((t) => ({ table: t.table, dataDir: t.dataDir })));
+    const checked = check(tables.map((t) => ({ table: t.table, game: t.game, dataDir: t.dataDir })));
+    for (const p of [...hosts, ...agents]) if (p.crashes) checked.problems.push(`${p.name} exited on its own ${p.crashes} times`);
     return { ...counts, ...checked, stationCommands: commands, seconds: (performance.now() - t0) / 1000 };
   } finally {
     for (const p of [...agents, ...hosts]) await p.kill();
@@ -271,11 +303,13 @@ export async function runFloorSoak(o: FloorSoakOptions): Promise<FloorSoakResult
 }
 
 /** The three ledgers, opened once their hosts stopped: every transfer closed once, and the money that left one is in another. */
-function check(tables: readonly { table: TableId; dataDir: string }[]): {
+function check(tables: readonly { table: TableId; game: string; dataDir: string }[]): {
   transfers: number;
   completed: number;
   reversed: number;
   betsJournalled: number;
+  games: Record<string, GameFigures>;
+  money: FloorSoakResult['money'];
   problems: string[];
 } {
   const problems: string[] = [];
@@ -316,7 +350,66 @@ function check(tables: readonly { table: TableId; dataDir: string }[]): {
       problems.push(...verifyLedger(a.ledger).problems.map((p) => `${a.table}: ${p}`));
     }
     const betsJournalled = ledgers.reduce((n, l) => n + [...entriesOfTypes(l.ledger, ['bet.place'])].length, 0);
-    return { transfers: paired.length, completed, reversed, betsJournalled, problems };
+    // The money, table by table and across the floor, with real bets and settlements beside the transfers.
+    const games: Record<string, GameFigures> = {};
+    const money = { notesIn: 0, meters: 0, cashedOut: 0, houseNet: 0, inPlay: 0, conserved: false };
+    for (const l of ledgers) {
+      const a = accountFor(l.ledger);
+      let transfersIn = 0;
+      let transfersOut = 0;
+      for (const e of journals.get(l.table) ?? []) {
+        if (e.type === 'transfer.in') transfersIn += e.payload.transfer.amount;
+        if (e.type === 'transfer.out') transfersOut += e.payload.transfer.amount;
+        if (e.type === 'transfer.reverse') transfersOut -= e.payload.transfer.amount;
+      }
+      // The soak's own identity (cli/soak/account.ts) with the transfers that moved credit in and out.
+      const left = a.creditsIn + transfersIn - transfersOut;
+      const right = a.creditsOnMeters + a.creditsOut + a.houseNet + a.inPlay;
+      if (left !== right)
+        problems.push(
+          `${l.table}: notes ${a.creditsIn} + transfers in ${transfersIn} - out ${transfersOut} = ${left}; meters ${a.creditsOnMeters} + cashed out ${a.creditsOut} + house ${a.houseNet} + in play ${a.inPlay} = ${right}`,
+        );
+      const house = -l.ledger.balance(account.house);
+      if (house !== a.houseNet) problems.push(`${l.table}: the house account holds ${house}, the bets and settlements leave ${a.houseNet}`);
+      money.notesIn += a.creditsIn;
+      money.meters += a.creditsOnMeters;
+      money.cashedOut += a.creditsOut;
+      money.houseNet += a.houseNet;
+      money.inPlay += a.inPlay;
+      const g: GameFigures = {
+        game: l.game,
+        remoteBets: 0,
+        seatedBets: 0,
+        behindLines: 0,
+        rounds: a.rounds - a.voided,
+        remoteLines: 0,
+        remoteNet: 0,
+        wagered: a.wagered,
+        houseNet: a.houseNet,
+      };
+      for (const e of entriesOfTypes(l.ledger, ['bet.place', 'round.settle'])) {
+        const p = (JSON.parse(e.body) as EntryBody).payload;
+        if (e.type === 'bet.place') {
+          const b = p as Payload<'bet.place'>;
+          if (b.station > REMOTE_STATION_BASE) {
+            g.remoteBets++;
+            g.behindLines += b.bets.filter((x) => x.bet === 'behind').length;
+          } else g.seatedBets++;
+        } else
+          for (const line of (p as Payload<'round.settle'>).lines)
+            if (line.station > REMOTE_STATION_BASE) {
+              g.remoteLines++;
+              g.remoteNet += line.net;
+            }
+      }
+      games[l.table] = g;
+    }
+    money.conserved = money.notesIn === money.meters + money.cashedOut + money.houseNet + money.inPlay;
+    if (!money.conserved)
+      problems.push(
+        `the floor: notes ${money.notesIn} != meters ${money.meters} + cashed out ${money.cashedOut} + houses ${money.houseNet} + in play ${money.inPlay}`,
+      );
+    return { transfers: paired.length, completed, reversed, betsJournalled, games, money, problems };
   } finally {
     for (const l of ledgers) l.ledger.close();
   }
@@ -324,5 +417,12 @@ function check(tables: readonly { table: TableId; dataDir: string }[]): {
 
 export function describeFloorSoak(r: FloorSoakResult): string {
   const c = r.stationCommands;
-  return `${r.hostKills} host SIGKILLs, ${r.agentKills} agent SIGKILLs, ${r.cuts} link cuts (${r.cutConnections} connections); ${r.transfers} transfers: ${r.completed} completed, ${r.reversed} reversed; ${r.betsJournalled} bets journalled; station commands (last run of each agent) ${c.moves} moves, ${c.bets} bets, ${c.leaves} leaves, ${c.ok} accepted, ${c.refused} refused; ${r.problems.length} problems; ${r.seconds.toFixed(1)} s`;
+  const games = Object.entries(r.games)
+    .map(
+      ([t, g]) =>
+        `${t} (${g.game}): ${g.rounds} rounds settled, remote stations ${g.remoteBets} bets${g.behindLines ? ` (${g.behindLines} behind a seat)` : ''}, ${g.remoteLines} lines settled, net ${g.remoteNet}; seated ${g.seatedBets} bets; wagered ${g.wagered}, house ${g.houseNet}`,
+    )
+    .join('; ');
+  const m = r.money;
+  return `${r.hostKills} host SIGKILLs, ${r.agentKills} agent SIGKILLs, ${r.cuts} link cuts (${r.cutConnections} connections); ${r.transfers} transfers: ${r.completed} completed, ${r.reversed} reversed; ${r.betsJournalled} bets journalled: ${games}; money: notes ${m.notesIn} = meters ${m.meters} + cashed out ${m.cashedOut} + houses ${m.houseNet} + in play ${m.inPlay}: ${m.conserved ? 'conserved' : 'NOT conserved'}; station commands (last run of each agent) ${c.moves} moves, ${c.bets} bets, ${c.leaves} leaves, ${c.ok} accepted, ${c.refused} refused; ${r.problems.length} problems; ${r.seconds.toFixed(1)} s`;
 }

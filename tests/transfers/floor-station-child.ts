@@ -1,7 +1,9 @@
 // One scripted station of the three-table soak (floor-soak.ts), a process of its own so the soak
 // can SIGKILL it: it follows all three tables (HeadlessStation, enrolled at each, over the pinned
 // TLS through the soak's proxies) and, from a seed, moves credit from its home table to another,
-// bets there at its minimum when betting is open, and leaves (its credit there goes home).
+// bets at any of the three (its home too) at a spot's minimum when betting is open — at blackjack
+// behind a seated player's seat, the only bet a remote station has there (Macau Art. 20) — and
+// leaves a table away from home (its credit there goes home).
 import { readFileSync } from 'node:fs';
 import type { Agent } from 'node:https';
 import { Rng } from '../../engine/random/seeded-rng.js';
@@ -13,6 +15,8 @@ import type { CommandBody, StationState } from '../../protocol/index.js';
 const arg = JSON.parse(process.env.FLOOR_STATION ?? '{}') as { station: number; home: string; tables: { tableId: string; enrolments: string }[]; seed: number };
 const rng = Rng.fromSeed(arg.seed);
 const counts = { moves: 0, bets: 0, leaves: 0, ok: 0, refused: 0 };
+/** The bets this run asked for, per table (the ledgers say which played). */
+const betsAt: Record<string, number> = {};
 
 const links = arg.tables.map((t) => {
   const files = JSON.parse(readFileSync(t.enrolments, 'utf8')) as EnrolmentFile[];
@@ -62,21 +66,29 @@ const act = () => {
     }
     return;
   }
+  if (r < 75) {
+    // A bet at any of the three tables, home included.
+    const at = links[rng.below(links.length)];
+    const s = at?.state();
+    if (!at || !s || !s.betting.open || s.credit <= 0 || s.betting.bets.length > 0) return;
+    // The station's own spots (baccarat, war), or behind a seat (blackjack: a seat whose player does not bet leaves it unplayed, its chips credit).
+    const spots = s.betting.spots.filter((p) => p.min <= s.credit && (!('seat' in p) || p.bet === 'behind'));
+    // None within the credit (or none offered: blackjack behind a seat with three bettors already): no bet this time.
+    if (spots.length === 0) return;
+    const spot = spots[rng.below(spots.length)];
+    if (!spot) return;
+    counts.bets++;
+    betsAt[at.tableId] = (betsAt[at.tableId] ?? 0) + 1;
+    at.send({ name: 'place-bet', spot: 'seat' in spot ? { bet: 'behind', seat: spot.seat } : { bet: spot.bet }, amount: spot.min });
+    return;
+  }
   const at = away[rng.below(away.length)];
   const s = at?.state();
   if (!at || !s) return;
-  if (r < 75 && s.betting.open && s.credit > 0) {
-    const spot = s.betting.spots.find((p) => !('seat' in p) && p.min <= s.credit);
-    if (spot && spot.bet !== 'behind') {
-      counts.bets++;
-      at.send({ name: 'place-bet', spot: { bet: spot.bet }, amount: spot.min });
-    }
-    return;
-  }
   if (s.credit > 0 && s.betting.bets.length === 0) {
     counts.leaves++;
     at.send({ name: 'leave-table' });
   }
 };
 setInterval(act, 150);
-setInterval(() => process.stdout.write(`${JSON.stringify(counts)}\n`), 500);
+setInterval(() => process.stdout.write(`${JSON.stringify({ ...counts, betsAt })}\n`), 500);
