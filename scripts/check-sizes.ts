@@ -1,5 +1,5 @@
 // `npm run lint`'s size check (issue 32, docs/architecture.md "No god objects"): no file of
-// engine/, host/ or renderer/ over 600 lines and no function of host/ or renderer/ over 100,
+// engine/, host/ or renderer/ over 600 lines and no function of host/ or renderer/ over 80,
 // beyond those that were so when the check came (scripts/sizes/allowed.json), which may only
 // shrink. Prints what is over and fails on anything new or grown.
 import { readFileSync } from 'node:fs';

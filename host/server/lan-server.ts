@@ -31,6 +31,12 @@ export interface LanServerDeps {
   onGuardClose?: (reason: GuardClose) => void;
 }
 
+/** A station agent's acceptor link: messages at once, and a second sustained (a note is four or five messages). */
+export const DEVICE_LIMITS = { burst: 40, perSecond: 10 } as const;
+
+/** A screen's messages are JSON text frames: one options object for every send. */
+const TEXT_FRAME = { binary: false } as const;
+
 /**
  * The table's listener on the casino LAN, for remote stations only: TLS with the table's own
  * certificate (the stations pin it), a WebSocket for each remote station's screen (`/ws`) and
@@ -38,36 +44,58 @@ export interface LanServerDeps {
  * (the station agent serves its own), no launch token is accepted (ScreenSession refuses a
  * `hello` from a remote transport), and a browser's cross-origin request is refused.
  */
-/** A station agent's acceptor link: messages at once, and a second sustained (a note is four or five messages). */
-export const DEVICE_LIMITS = { burst: 40, perSecond: 10 } as const;
-
-/** A screen's messages are JSON text frames: one options object for every send. */
-const TEXT_FRAME = { binary: false } as const;
-
 export async function createLanServer(
   deps: LanServerDeps,
   host: string,
   port: number,
 ): Promise<{ host: string; port: number; close: () => Promise<void>; connections: () => ReturnType<ConnectionGuard['stats']> }> {
-  const app = Fastify({
+  const app = lanApp(deps);
+  // Counted from the TCP accept, before TLS: a socket that never even starts its handshake is closed too.
+  const guard = new ConnectionGuard(deps.connections, { listener: 'lan', log: deps.log, ...(deps.onGuardClose ? { onClose: deps.onGuardClose } : {}) });
+  guard.attach(app.server);
+  await app.register(fastifyWebsocket, { options: { maxPayload: 4 * MAX_MESSAGE_BYTES } });
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  serveScreens(app, deps, guard);
+  serveDevices(app, deps, guard);
+  const openPeer = deps.openPeer;
+  if (openPeer) servePeers(app, openPeer, deps, guard);
+  await app.listen({ host, port });
+  const address = app.server.address();
+  const bound = typeof address === 'object' && address ? address.port : port;
+  return {
+    host,
+    port: bound,
+    connections: () => guard.stats(),
+    close: async () => {
+      guard.close();
+      await app.close();
+    },
+  };
+}
+
+/** The HTTPS server with the table's certificate: small bodies, no request logs. */
+function lanApp(deps: LanServerDeps) {
+  return Fastify({
     loggerInstance: deps.log,
     logController: new LogController({ disableRequestLogging: true }),
     https: { key: deps.certificate.key, cert: deps.certificate.cert, minVersion: 'TLSv1.2' },
     bodyLimit: 1024,
     requestTimeout: 10_000,
   });
-  // Counted from the TCP accept, before TLS: a socket that never even starts its handshake is closed too.
-  const guard = new ConnectionGuard(deps.connections, { listener: 'lan', log: deps.log, ...(deps.onGuardClose ? { onClose: deps.onGuardClose } : {}) });
-  guard.attach(app.server);
-  await app.register(fastifyWebsocket, { options: { maxPayload: 4 * MAX_MESSAGE_BYTES } });
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  const refuseBrowsers = (origin: string | undefined, log: Logger, close: (code: number, reason: string) => void): boolean => {
-    // Station agents are not browsers: a page that reached the LAN port is refused.
-    if (origin === undefined) return false;
-    log.warn({ origin }, 'LAN websocket from a browser refused');
-    close(1008, 'origin');
-    return true;
-  };
+}
+
+type LanApp = ReturnType<typeof lanApp>;
+
+/** Station agents are not browsers: a page that reached the LAN port is refused (true when closed). */
+function refuseBrowsers(origin: string | undefined, log: Logger, close: (code: number, reason: string) => void): boolean {
+  if (origin === undefined) return false;
+  log.warn({ origin }, 'LAN websocket from a browser refused');
+  close(1008, 'origin');
+  return true;
+}
+
+/** `/ws`: a remote station's screen session. */
+function serveScreens(app: LanApp, deps: LanServerDeps, guard: ConnectionGuard): void {
   app.get('/ws', { websocket: true }, (socket, req) => {
     const log = clientLog(deps.log, req.socket);
     if (refuseBrowsers(req.headers.origin, log, (c, r) => socket.close(c, r))) return;
@@ -83,6 +111,10 @@ export async function createLanServer(
     socket.on('close', () => session.dispose());
     socket.on('error', (err) => log.warn({ err, session: session.id }, 'LAN websocket error'));
   });
+}
+
+/** `/station-device`: a station agent's bill acceptor, text frames only, at an acceptor's rate. */
+function serveDevices(app: LanApp, deps: LanServerDeps, guard: ConnectionGuard): void {
   app.get('/station-device', { websocket: true }, (socket, req) => {
     const log = clientLog(deps.log, req.socket);
     if (refuseBrowsers(req.headers.origin, log, (c, r) => socket.close(c, r))) return;
@@ -104,34 +136,23 @@ export async function createLanServer(
     socket.on('close', () => device.dispose());
     socket.on('error', (err) => log.warn({ err }, 'station device websocket error'));
   });
-  const openPeer = deps.openPeer;
-  if (openPeer) {
-    app.get('/peer', { websocket: true }, (socket, req) => {
-      const log = clientLog(deps.log, req.socket);
-      if (refuseBrowsers(req.headers.origin, log, (c, r) => socket.close(c, r))) return;
-      const peer = openPeer(
-        (text) => socket.send(text),
-        (code, reason) => {
-          socket.close(code, reason);
-          socket.terminate();
-        },
-      );
-      guard.watch(req.socket, () => peer.greeted());
-      socket.on('message', (data, isBinary) => peer.receive(isBinary ? '' : data.toString(), isBinary));
-      socket.on('close', () => peer.dispose());
-      socket.on('error', (err) => log.warn({ err }, 'peer websocket error'));
-    });
-  }
-  await app.listen({ host, port });
-  const address = app.server.address();
-  const bound = typeof address === 'object' && address ? address.port : port;
-  return {
-    host,
-    port: bound,
-    connections: () => guard.stats(),
-    close: async () => {
-      guard.close();
-      await app.close();
-    },
-  };
+}
+
+/** `/peer`: a peer table host's transfer link. */
+function servePeers(app: LanApp, openPeer: NonNullable<LanServerDeps['openPeer']>, deps: LanServerDeps, guard: ConnectionGuard): void {
+  app.get('/peer', { websocket: true }, (socket, req) => {
+    const log = clientLog(deps.log, req.socket);
+    if (refuseBrowsers(req.headers.origin, log, (c, r) => socket.close(c, r))) return;
+    const peer = openPeer(
+      (text) => socket.send(text),
+      (code, reason) => {
+        socket.close(code, reason);
+        socket.terminate();
+      },
+    );
+    guard.watch(req.socket, () => peer.greeted());
+    socket.on('message', (data, isBinary) => peer.receive(isBinary ? '' : data.toString(), isBinary));
+    socket.on('close', () => peer.dispose());
+    socket.on('error', (err) => log.warn({ err }, 'peer websocket error'));
+  });
 }

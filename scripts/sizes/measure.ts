@@ -4,9 +4,12 @@
 import path from 'node:path';
 import ts from 'typescript';
 
-/** The limits the issue sets: a file of engine/, host/ or renderer/; a function of host/ or renderer/. */
+/**
+ * The limits the issue sets: a file of engine/, host/ or renderer/; a function of host/ or
+ * renderer/ (the issue's "about 80"; the check first held 100, lowered once every function fit).
+ */
 export const FILE_LIMIT = 600;
-export const FUNCTION_LIMIT = 100;
+export const FUNCTION_LIMIT = 80;
 export const FILE_FOLDERS = ['engine', 'host', 'renderer'];
 export const FUNCTION_FOLDERS = ['host', 'renderer'];
 

@@ -149,6 +149,28 @@ export class StationPlay extends Container {
     this.rebuild(state, t);
     const { betting, decision } = state;
     const locked = state.cashout?.pending != null || (state.tilts ?? []).some((x) => x.disables !== 'nothing' && x.disables !== 'jackpot');
+    const behind = this.labelSpots(state, t, locked);
+    this.labelKinds(state, t, locked, behind);
+    // The seat's winning-streak marker (Art. 13 5)(2) iii)): its own only.
+    this.streak.visible = betting.streak !== undefined;
+    this.streak.text = betting.streak ? streakText(t, betting.streak, state.language) : '';
+    this.chips.forEach((b, i) => b.setActive(chipValues(state.limits.min, state.limits.max)[i] === this.chip));
+    const betting_ = betting.open && decision === null;
+    this.spotLayer.visible = this.chipLayer.visible = betting_;
+    this.showDecision(state, t);
+    this.showHands(state, t, now);
+    this.celebrate(state, t, now);
+    this.showResult(state, t);
+    this.tick(now, t);
+  }
+
+  /**
+   * Each spot's name, the amount on it and its limits; refused while the station is locked (a
+   * cashout pending, a tilt) or, for the jackpot's chip, while its controller is at fault. Gives the
+   * spots behind other seats.
+   */
+  private labelSpots(state: StationState, t: TFunction, locked: boolean): BetSpot[] {
+    const { betting } = state;
     const own = ownSpots(betting.spots);
     const behind = seatSpots(betting.spots, this.kind);
     const label = (b: Button, spot: BetSpot, name: string, oneLine: boolean) => {
@@ -172,7 +194,12 @@ export class StationPlay extends Container {
       const b = this.behindSpots[i];
       if (b && 'seat' in spot) label(b, spot, t('table.seat', { n: spot.seat }), true);
     });
-    const kinds = seatKinds(betting.spots);
+    return behind;
+  }
+
+  /** The tabs of what the seat buttons place, and the heading over the seats. */
+  private labelKinds(state: StationState, t: TFunction, locked: boolean, behind: readonly BetSpot[]): void {
+    const kinds = seatKinds(state.betting.spots);
     this.kinds.forEach((b, i) => {
       const k = kinds[i];
       if (!k) return;
@@ -185,12 +212,11 @@ export class StationPlay extends Container {
       : this.kind === 'behind'
         ? t('desk.behindHeading')
         : t('desk.otherSeatHeading', { bet: t(`bet.${this.kind}`) });
-    // The seat's winning-streak marker (Art. 13 5)(2) iii)): its own only.
-    this.streak.visible = betting.streak !== undefined;
-    this.streak.text = betting.streak ? streakText(t, betting.streak, state.language) : '';
-    this.chips.forEach((b, i) => b.setActive(chipValues(state.limits.min, state.limits.max)[i] === this.chip));
-    const betting_ = betting.open && decision === null;
-    this.spotLayer.visible = this.chipLayer.visible = betting_;
+  }
+
+  /** The decision asked of this station: its buttons, the default named, and the offer's question. */
+  private showDecision(state: StationState, t: TFunction): void {
+    const { decision } = state;
     this.actionLayer.visible = decision !== null;
     this.actions.forEach((b, i) => {
       const a = decision?.legal[i];
@@ -199,11 +225,14 @@ export class StationPlay extends Container {
     const offer = offerText(t, decision, state.currency);
     this.offer.visible = offer !== null;
     this.offer.text = offer ?? '';
-    this.showHands(state, t, now);
+  }
+
+  /** The round's net for this station, or why a spot did not play or a bet behind did not follow. */
+  private showResult(state: StationState, t: TFunction): void {
+    const { betting, decision } = state;
     // The host sums this station's own lines, its bets behind other seats included (lines are by seat).
     const mine = betting.roundNet !== undefined ? [betting.roundNet] : [];
     const net = betting.roundNet ?? 0;
-    this.celebrate(state, t, now);
     // A spot under its minimum when betting closed did not play: said, never silent (its chips stayed credit).
     const unplayed = mine.length === 0 ? (betting.unplayed ?? []) : [];
     // A bet behind that could not cover its share of the seat's double or split stayed out of it: said too.
@@ -226,7 +255,6 @@ export class StationPlay extends Container {
       ...notFollowed.map((n) => t(`station.notFollowed.${n.action}`, { n: n.seat })),
     ].join('\n');
     this.result.style.fill = net > 0 ? '#7dff9a' : net < 0 ? '#ff8a8a' : COLORS.ivory;
-    this.tick(now, t);
   }
 
   /**

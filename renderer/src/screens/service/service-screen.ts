@@ -79,6 +79,49 @@ export class ServiceScreen implements Screen {
   private rowCount = 0;
 
   constructor(private readonly ctx: ScreenContext) {
+    this.languages = this.placeHeading();
+    // Sign-in: the cabinet label, the prompt and the pad.
+    this.signInPad = new Keypad('signin', (staff, pin) => ctx.command({ name: 'service-sign-in', staff, pin }));
+    this.placeSignIn();
+
+    // Signed in: navigation, rows, actions.
+    this.placeNavigation();
+    this.placeRows();
+    // Touch-sized scroll buttons beside the rows: a long page (seven stations' meters, many faults)
+    // shows every row, a screenful at a time.
+    this.rowsUp = new Button('rows-up', 120, 96, () => this.scroll(-(ROWS - 2)));
+    this.rowsDown = new Button('rows-down', 120, 96, () => this.scroll(ROWS - 2));
+    this.placeScroll();
+    this.moreButtons = new Button('actions-more', 220, 72, () => {
+      this.buttonPage++;
+      this.draw();
+    });
+    this.signOut = new Button('sign-out', 230, 84, () => ctx.command({ name: 'service-sign-out' }));
+    this.placeActions();
+
+    // Second person (two-person actions) or an authorisation number, over the page.
+    const shade = this.overlayShade();
+    this.confirmPad = new Keypad('confirm', (staff, pin) => ctx.command({ name: 'service-confirm', staff, pin }));
+    const answer = (value: string) => this.answer(value);
+    this.numberPad = new Keypad('number', answer, true);
+    this.refPad = new TextPad('ref', answer);
+    this.cardPad = new CardPad(answer);
+    this.cancel = new Button('confirm-cancel', 240, 96, () => this.cancelPad());
+    this.placeOverlay(shade);
+
+    this.replay = new ReplayView(DESIGN.width - CONTENT_X - 20, 900, () => this.replay.stop());
+    this.replay.position.set(CONTENT_X - 10, 120);
+    this.pages.addChild(this.replay);
+
+    this.root.addChild(this.still, this.languages, this.signIn, this.pages, this.overlay, this.notice, this.status);
+    this.listenToKeysAndWheel();
+  }
+
+  /**
+   * The backgrounds and the heading (one cached layer: the rows and buttons change with each
+   * page), the signed-in name, the idle countdown, the notice and the language switch.
+   */
+  private placeHeading(): LanguageSwitch {
     const bg = new Graphics().rect(0, 0, DESIGN.width, DESIGN.height).fill({ color: 0x14161a });
     const bar = new Graphics().rect(0, 0, DESIGN.width, 110).fill({ color: 0x1d2128 }).rect(0, 108, DESIGN.width, 3).fill({ color: COLORS.gold });
     // The heading over the cabinet's label, their boxes clear of each other in every language (screen-matrix.spec.ts).
@@ -89,18 +132,22 @@ export class ServiceScreen implements Screen {
     this.notice.position.set(CONTENT_X, 1034);
     this.idle.anchor.set(1, 0);
     this.idle.position.set(1650, 74);
-    this.languages = new LanguageSwitch(ctx, { width: 150, height: 96, gap: 16 });
-    this.languages.scale.set(0.8);
+    this.still.addChild(bg, bar, this.title, this.label);
+    const languages = new LanguageSwitch(this.ctx, { width: 150, height: 96, gap: 16 });
+    languages.scale.set(0.8);
     // Clear of the cabinet label on the left and of the signed-in name on the right, in every language.
-    this.languages.position.set(700, 16);
+    languages.position.set(700, 16);
+    return languages;
+  }
 
-    // Sign-in: the cabinet label, the prompt and the pad.
+  private placeSignIn(): void {
     this.prompt.position.set(760, 170);
-    this.signInPad = new Keypad('signin', (staff, pin) => ctx.command({ name: 'service-sign-in', staff, pin }));
     this.signInPad.position.set(760, 260);
     this.signIn.addChild(this.prompt, this.signInPad);
+  }
 
-    // Signed in: navigation, rows, actions.
+  /** One button a page, down the left edge. */
+  private placeNavigation(): void {
     SERVICE_PAGES.forEach((page, i) => {
       // Eleven pages down the left edge of 1080 design units.
       const b = new Button(`page-${page}`, 240, 80, () => this.open(page));
@@ -108,63 +155,65 @@ export class ServiceScreen implements Screen {
       this.navButtons.set(page, b);
       this.nav.addChild(b);
     });
+  }
+
+  /** The page's rows of text, a screenful of them. */
+  private placeRows(): void {
     for (let i = 0; i < ROWS; i++) {
       const row = new Text({ text: '', style: textStyle({ fontSize: 22 }) });
       row.position.set(CONTENT_X, 128 + i * ROW_H);
       this.rows.push(row);
       this.pages.addChild(row);
     }
-    // Touch-sized scroll buttons beside the rows: a long page (seven stations' meters, many faults)
-    // shows every row, a screenful at a time.
-    this.rowsUp = new Button('rows-up', 120, 96, () => this.scroll(-(ROWS - 2)));
+  }
+
+  private placeScroll(): void {
     this.rowsUp.position.set(1780, 128);
-    this.rowsDown = new Button('rows-down', 120, 96, () => this.scroll(ROWS - 2));
     this.rowsDown.position.set(1780, 128 + ROWS * ROW_H - 96);
     this.rowsAt.anchor.set(0.5, 0.5);
     this.rowsAt.position.set(1840, 128 + (ROWS * ROW_H) / 2);
     this.pages.addChild(this.rowsUp, this.rowsDown, this.rowsAt);
-    this.moreButtons = new Button('actions-more', 220, 72, () => {
-      this.buttonPage++;
-      this.draw();
-    });
+  }
+
+  private placeActions(): void {
     this.actionBar.position.set(CONTENT_X, 870);
-    this.signOut = new Button('sign-out', 230, 84, () => ctx.command({ name: 'service-sign-out' }));
     this.signOut.position.set(1670, 14);
     this.pages.addChild(this.nav, this.actionBar, this.signOut, this.sessionText, this.idle);
+  }
 
-    // Second person (two-person actions) or an authorisation number, over the page.
+  /** The dark shade under the overlay's pads: the page's buttons under it take no presses while it is open. */
+  private overlayShade(): Graphics {
     const shade = new Graphics().rect(CONTENT_X - 10, 120, DESIGN.width - CONTENT_X, 900).fill({ color: 0x000000, alpha: 0.88 });
-    // The page's buttons under the pad take no presses while it is open.
     shade.eventMode = 'static';
+    return shade;
+  }
+
+  private placeOverlay(shade: Graphics): void {
     this.overlayTitle.position.set(CONTENT_X + 20, 140);
     this.overlayText.position.set(CONTENT_X + 20, 250);
-    this.confirmPad = new Keypad('confirm', (staff, pin) => ctx.command({ name: 'service-confirm', staff, pin }));
-    const answer = (value: string) => {
-      const asked = this.asking;
-      this.asking = null;
-      this.draw();
-      asked?.then(value);
-    };
-    this.numberPad = new Keypad('number', answer, true);
-    this.refPad = new TextPad('ref', answer);
-    this.cardPad = new CardPad(answer);
     for (const pad of [this.confirmPad, this.numberPad, this.refPad, this.cardPad]) pad.position.set(CONTENT_X + 20, 330);
-    this.cancel = new Button('confirm-cancel', 240, 96, () => {
-      if (this.asking) {
-        this.asking = null;
-        this.draw();
-      } else ctx.command({ name: 'service-cancel' });
-    });
     this.cancel.position.set(CONTENT_X + 420, 330 + 200 + 3 * 106);
     this.overlay.addChild(shade, this.overlayTitle, this.overlayText, this.confirmPad, this.numberPad, this.refPad, this.cardPad, this.cancel);
+  }
 
-    this.replay = new ReplayView(DESIGN.width - CONTENT_X - 20, 900, () => this.replay.stop());
-    this.replay.position.set(CONTENT_X - 10, 120);
-    this.pages.addChild(this.replay);
+  /** A value typed on the pad a page's button asked for: the pad closes, then the button hears it. */
+  private answer(value: string): void {
+    const asked = this.asking;
+    this.asking = null;
+    this.draw();
+    asked?.then(value);
+  }
 
-    // The backgrounds and the heading: one cached layer (the rows and buttons change with each page).
-    this.still.addChild(bg, bar, this.title, this.label);
-    this.root.addChild(this.still, this.languages, this.signIn, this.pages, this.overlay, this.notice, this.status);
+  /** Cancel closes the pad a button asked for, else cancels the two-person action waiting. */
+  private cancelPad(): void {
+    if (this.asking) {
+      this.asking = null;
+      this.draw();
+    } else this.ctx.command({ name: 'service-cancel' });
+  }
+
+  /** Keys type on the pad on screen; the wheel scrolls a signed-in page with no pad over it. */
+  private listenToKeysAndWheel(): void {
     window.addEventListener('keydown', (e) => {
       if (this.activePad()?.key(e.key)) e.preventDefault();
     });
