@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, it } from 'node:test';
+import Database from 'better-sqlite3';
 import fc from 'fast-check';
+import { canonicalJson as engineCanonicalJson } from '../engine/canonical-json.js';
 import { canonicalJson, chainHash, sha256Hex } from './canonical.js';
 
 /** The canonical JSON as first written (map/filter/sort/join): the fast one must give the same bytes. */
@@ -56,6 +61,35 @@ describe('canonical JSON and hashes', () => {
     assert.throws(() => canonicalJson({ a: 0.5 }), /safe integers/);
     assert.throws(() => canonicalJson({ a: 2 ** 53 }), /safe integers/);
     assert.throws(() => canonicalJson({ a: () => 1 }), /cannot hold a function/);
+  });
+
+  it("is the one canonical JSON of the project: the engine's, which the table fold compares payloads with", () => {
+    assert.equal(canonicalJson, engineCanonicalJson);
+  });
+
+  it('writes every body that journals on disk hold again byte for byte, and it hashes to its stored content hash', () => {
+    // Journals recorded by build d7a140c, before the canonical JSON moved from the ledger to the
+    // engine (tests/fixtures/upgrade/): a body the move changed would no longer match its hash.
+    const fixtures = path.resolve(import.meta.dirname, '../tests/fixtures/upgrade');
+    let bodies = 0;
+    for (const dir of readdirSync(fixtures, { withFileTypes: true }).filter((d) => d.isDirectory())) {
+      // A copy: even read-only, SQLite leaves its WAL's side files beside a database it opens.
+      const copy = mkdtempSync(path.join(os.tmpdir(), 'canonical-'));
+      copyFileSync(path.join(fixtures, dir.name, 'ledger.sqlite'), path.join(copy, 'ledger.sqlite'));
+      const db = new Database(path.join(copy, 'ledger.sqlite'), { readonly: true, fileMustExist: true });
+      try {
+        const rows = db.prepare('SELECT seq, body, content_hash FROM journal ORDER BY seq').all() as { seq: number; body: string; content_hash: string }[];
+        for (const row of rows) {
+          assert.equal(canonicalJson(JSON.parse(row.body)), row.body, `${dir.name} entry ${row.seq}`);
+          assert.equal(sha256Hex(row.body), row.content_hash, `${dir.name} entry ${row.seq}`);
+        }
+        bodies += rows.length;
+      } finally {
+        db.close();
+        rmSync(copy, { recursive: true, force: true });
+      }
+    }
+    assert.ok(bodies > 100, `only ${bodies} bodies on disk`);
   });
 
   it('hashes as SHA-256 of the body, and links as SHA-256 of the two hashes’ bytes', () => {
