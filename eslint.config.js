@@ -33,7 +33,13 @@ export const layers = {
     },
   },
   // serialport: a device on an on-board RS-232 port (`serial:/dev/ttyS0`), beside USB bridges and TCP.
-  hardware: { folders: {}, packages: ['usb', 'serialport', 'zod'], node: true, why: 'hardware imports nothing of ours' },
+  // The one backoff (issue 32) is the pure engine's, as every other link that tries again uses it.
+  hardware: {
+    folders: { 'engine/backoff.ts': 'any' },
+    packages: ['usb', 'serialport', 'zod'],
+    node: true,
+    why: 'hardware imports nothing of ours but the one backoff',
+  },
   protocol: {
     // The table's words (bet ids, decision actions, hold and refusal reasons) are the engine's;
     // the protocol validates against them, and imports nothing else of ours.
@@ -43,12 +49,14 @@ export const layers = {
     why: 'the protocol is shared by host and screens: it may use the engine vocabulary only',
   },
   ledger: {
-    // The one canonical JSON (issue 32) lives in the pure engine, which the table fold uses too.
+    // The one canonical JSON and the one backoff (issue 32) live in the pure engine, which the
+    // table fold and every other link that tries again use too.
     // The ledger witness's socket protocol and the text of what it signs are the witness's,
     // defined once there: the ledger's client and checks read them (docs/ledger.md, "The witness").
     folders: {
       engine: 'types',
       'engine/canonical-json.ts': 'any',
+      'engine/backoff.ts': 'any',
       protocol: 'types',
       'witness/wire.ts': 'any',
       'witness/statement.ts': 'any',
@@ -112,10 +120,11 @@ export const layers = {
     },
   },
   renderer: {
-    folders: { protocol: 'any', locales: 'any', assets: 'any' },
+    // engine/backoff.ts: the one backoff (issue 32), for the screen's reconnects.
+    folders: { protocol: 'any', locales: 'any', assets: 'any', 'engine/backoff.ts': 'any' },
     packages: ['pixi.js', 'i18next', 'zod', 'vite'],
     node: false,
-    why: 'screens are thin clients: protocol, locales and assets only',
+    why: 'screens are thin clients: protocol, locales and assets only (and the one backoff)',
   },
   electron: {
     // locales: the out-of-service page's words; the USB bridges' ids: the only devices a page may be granted;

@@ -27,11 +27,6 @@ export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<v
   });
 }
 
-/** Exponential backoff with a ceiling: 1, 2, 4 … × base, capped. */
-export function backoffDelay(attempt: number, baseMs: number, maxMs: number): number {
-  return Math.min(maxMs, baseMs * 2 ** Math.min(attempt, 20));
-}
-
 /** A tiny typed event emitter (no Node EventEmitter so listeners' types are checked). */
 export class Emitter<E> {
   private listeners = new Set<(e: E) => void>();

@@ -2,7 +2,8 @@
 // link is lost, then reconnect with exponential backoff. An unplug or a dropped TCP connection is
 // treated like a power cut of the device: the next session starts with the protocol's
 // power-up/sync sequence and resolves whatever was in flight.
-import { backoffDelay, realClock, sleep, type Clock } from './clock.js';
+import { backoffDelay } from '../engine/backoff.js';
+import { realClock, sleep, type Clock } from './clock.js';
 import type { BytePort, PortOpener } from './transport/byte-port.js';
 import type { FrameTap } from './wire-frame.js';
 
@@ -105,7 +106,10 @@ export class Link {
       this.backoff = new AbortController();
       const stop = (): void => this.backoff?.abort();
       this.abort.signal.addEventListener('abort', stop, { once: true });
-      await sleep(this.clock, backoffDelay(attempt++, this.options.reconnectBaseMs ?? 250, this.options.reconnectMaxMs ?? 10_000), this.backoff.signal);
+      // No jitter: a device's link is its own, no crowd of links comes back with it, and a fuzz
+      // campaign on virtual time replays the same waits.
+      const wait = backoffDelay(attempt++, { baseMs: this.options.reconnectBaseMs ?? 250, capMs: this.options.reconnectMaxMs ?? 10_000 });
+      await sleep(this.clock, wait, this.backoff.signal);
       this.abort.signal.removeEventListener('abort', stop);
       this.backoff = null;
     }

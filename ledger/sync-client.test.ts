@@ -4,7 +4,7 @@ import { chainHash, genesisHash, sha256Hex } from './canonical.js';
 import { billCredit, settledRound } from './fixtures.js';
 import { Ledger } from './ledger.js';
 import { syncAnchor } from './outbox.js';
-import { backoffDelay, SyncClient } from './sync-client.js';
+import { SyncClient } from './sync-client.js';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
 
@@ -205,23 +205,32 @@ describe('sync client', () => {
     assert.throws(() => new SyncClient(l, { url: 'https://upstream.example', credentials: { terminalId: 'C2', key: KEY } }), /terminal/);
   });
 
-  it('backs off exponentially with full jitter, capped', () => {
-    assert.equal(
-      backoffDelay(0, 100, 10_000, () => 0.999),
-      99,
-    );
-    assert.equal(
-      backoffDelay(3, 100, 10_000, () => 0.5),
-      400,
-    );
-    assert.equal(
-      backoffDelay(20, 100, 10_000, () => 0.999),
-      9990,
-    );
-    assert.equal(
-      backoffDelay(5, 100, 10_000, () => 0),
-      0,
-    );
+  it('waits after a failure as engine/backoff.ts says, all of the wait drawn with the random it is given (full jitter)', async () => {
+    // Base and cap of a minute: a draw of 0 tries again at once, a draw of one half waits 30 s.
+    const posts = async (draw: number): Promise<{ posts: number; draws: number }> => {
+      const up = new FakeUpstream();
+      up.fail = () => 500;
+      let draws = 0;
+      const c = new SyncClient(kiosk(1), {
+        url: 'http://127.0.0.1:1',
+        credentials: { terminalId: 'C1', key: KEY },
+        fetch: up.fetch,
+        backoffBaseMs: 60_000,
+        backoffCapMs: 60_000,
+        random: () => {
+          draws++;
+          return draw;
+        },
+      });
+      c.start();
+      await new Promise((r) => setTimeout(r, 300));
+      await c.stop();
+      return { posts: up.requests.length, draws };
+    };
+    const atOnce = await posts(0);
+    assert.ok(atOnce.posts >= 3, `only ${atOnce.posts} tries in 300 ms with no wait between them`);
+    assert.ok(atOnce.draws >= atOnce.posts - 1, 'one draw a wait');
+    assert.deepEqual(await posts(0.5), { posts: 1, draws: 1 });
   });
 });
 

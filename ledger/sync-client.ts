@@ -1,3 +1,4 @@
+import { backoffDelay } from '../engine/backoff.js';
 import type { Ledger } from './ledger.js';
 import { AckMismatchError, outboxStats, readBatch, recordAck, recordSyncError, syncAnchor } from './outbox.js';
 import { signRequest, SIGNATURE_HEADERS, type Credentials } from './sign.js';
@@ -61,15 +62,6 @@ export interface SyncStatus {
   stopNewBets: boolean;
   /** The last heartbeat sent, when heartbeats are on. */
   heartbeat?: { at: string; ok: boolean; error: string | null } | null;
-}
-
-/**
- * "Full jitter": uniform in [0, min(cap, base·2^failures)). Spreads the retries of many kiosks
- * coming back after an outage instead of synchronising them.
- */
-export function backoffDelay(failures: number, baseMs: number, capMs: number, random: () => number): number {
-  const ceiling = Math.min(capMs, baseMs * 2 ** Math.min(failures, 30));
-  return Math.floor(random() * ceiling);
 }
 
 class HttpError extends Error {
@@ -230,7 +222,9 @@ export class SyncClient {
   }
 
   private backoffMs(): number {
-    return backoffDelay(this.failures, this.o.backoffBaseMs, this.o.backoffCapMs, this.o.random);
+    // "Full jitter" (all of the wait random): spreads the retries of many kiosks coming back
+    // after an upstream outage instead of synchronising them.
+    return backoffDelay(this.failures, { baseMs: this.o.backoffBaseMs, capMs: this.o.backoffCapMs, jitter: { share: 1, random: this.o.random } });
   }
 
   private async loop(): Promise<void> {

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffDelay, type Backoff } from '../engine/backoff.js';
 import { MAX_LINKS, type SignedHead } from '../witness/wire.js';
 import { genesisHash } from './canonical.js';
 import { connectionOf, internalsOf, type Ledger } from './ledger.js';
@@ -45,6 +46,14 @@ export interface WitnessStatus {
   lagSeconds: number;
   lastError: string | null;
   stopNewBets: boolean;
+}
+
+/**
+ * The waits between tries while the witness does not answer: doubling from `retryMs` up to 10 s.
+ * No jitter: the witness serves this one host on its own machine, no crowd comes back with it.
+ */
+function witnessRetry(o: WitnessLinkOptions): Backoff {
+  return { baseMs: o.retryMs ?? 250, capMs: 10_000 };
 }
 
 /**
@@ -103,8 +112,8 @@ export class WitnessLink {
    */
   static async attach(ledger: Ledger, client: WitnessClient, o: WitnessLinkOptions & { waitMs?: number } = {}): Promise<WitnessLink> {
     const until = Date.now() + (o.waitMs ?? 60_000);
-    let delay = o.retryMs ?? 250;
-    for (;;) {
+    const retry = witnessRetry(o);
+    for (let attempt = 0; ; attempt++) {
       try {
         const identity = await client.hello();
         const head = await client.head(ledger.terminalId);
@@ -118,9 +127,9 @@ export class WitnessLink {
         });
         return link;
       } catch (e) {
+        const delay = backoffDelay(attempt, retry);
         if (!(e instanceof WitnessUnreachable) || Date.now() + delay > until) throw e;
         await sleep(delay);
-        delay = Math.min(delay * 2, 10_000);
       }
     }
   }
@@ -254,7 +263,7 @@ export class WitnessLink {
         } else {
           this.state = 'offline';
           this.failures++;
-          waitMs = Math.min((this.o.retryMs ?? 250) * 2 ** Math.min(this.failures - 1, 10), 10_000);
+          waitMs = backoffDelay(this.failures - 1, witnessRetry(this.o));
         }
       }
       this.checkLimits();

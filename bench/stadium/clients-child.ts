@@ -5,6 +5,7 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
+import { backoffDelay } from '../../engine/backoff.js';
 import { Rng } from '../../engine/random/seeded-rng.js';
 import { DeviceClient, DeviceLinkError } from '../../host/station-agent/device-client.js';
 import { HeadlessStation } from '../../host/station-agent/headless-station.js';
@@ -75,7 +76,7 @@ async function persist<T>(label: string, what: () => Promise<T>): Promise<T> {
     } catch (e) {
       if (attempt >= 8) throw e;
       retried++;
-      const ms = Math.min(5000, 250 * 2 ** attempt) * (0.5 + Math.random() / 2);
+      const ms = backoffDelay(attempt, { baseMs: 250, capMs: 5000, jitter: { share: 0.5, random: Math.random } });
       console.error(`stadium clients: ${label}: ${e instanceof Error ? e.message : String(e)}; again in ${ms.toFixed(0)} ms`);
       await new Promise((r) => setTimeout(r, ms));
     }

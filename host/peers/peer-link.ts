@@ -2,6 +2,7 @@ import { Agent } from 'node:https';
 import type { PeerCertificate } from 'node:tls';
 import type { Logger } from 'pino';
 import WebSocket from 'ws';
+import { backoffDelay, type Backoff } from '../../engine/backoff.js';
 import type { TableId } from '../../ledger/transfer-terms.js';
 import type { TransferMessage } from '../transfers/messages.js';
 import type { PeerEnrolment } from './peer-config.js';
@@ -31,7 +32,12 @@ export interface PeerLinkOptions {
   /** Opens the socket (the pinned one); tests pass their own. */
   readonly connect?: () => WebSocket;
   readonly onLink?: (up: boolean) => void;
+  /** The redial's jitter, in [0, 1) (default Math.random); a test passes a seeded one. */
+  readonly random?: () => number;
 }
+
+/** Redials from 200 ms, doubled, capped at 5 s; the upper half of each wait random, so the links of a floor's tables restarted at once spread out. */
+const REDIAL: Omit<Backoff, 'jitter'> = { baseMs: 200, capMs: 5000 };
 
 /**
  * The link this host dials to one peer table, and sends its transfer messages over: the peer's
@@ -108,7 +114,7 @@ export class PeerLink {
       this.setUp(false);
       if (this.stopped) return;
       if (code >= 4000) this.o.log.warn({ peer: this.o.peer.table, code, reason: String(reason) }, 'a peer table closed the link');
-      const ms = Math.min(5000, 200 * 2 ** this.attempt++) * (0.5 + Math.random() / 2);
+      const ms = backoffDelay(this.attempt++, { ...REDIAL, jitter: { share: 0.5, random: this.o.random ?? Math.random } });
       this.retryTimer = setTimeout(() => {
         this.retryTimer = null;
         this.dial();

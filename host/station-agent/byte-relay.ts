@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type WebSocket from 'ws';
+import { backoffDelay } from '../../engine/backoff.js';
 import { openBillAcceptorPort } from '../../hardware/open.js';
 import type { Currency } from '../../hardware/billacceptor/notes.js';
 import type { BillAcceptorSimControls } from '../../hardware/billacceptor/sim-controls.js';
@@ -140,7 +141,8 @@ export class ByteRelay {
     }
   }
 
+  /** From 250 ms, doubled, capped at 5 s; no jitter: the port is this station's own, no crowd comes back with it. */
   private portBackoff(): number {
-    return Math.min(5000, 250 * 2 ** this.portAttempt++);
+    return backoffDelay(this.portAttempt++, { baseMs: 250, capMs: 5000 });
   }
 }

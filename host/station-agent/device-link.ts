@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type WebSocket from 'ws';
+import { backoffDelay, type Backoff } from '../../engine/backoff.js';
 import { decodeHostDeviceMessage, DEVICE_PROTOCOL_VERSION, type AgentMessage, type HostDeviceMessage } from '../../protocol/index.js';
 import type { EnrolmentFile } from '../stadium/enrolment-file.js';
 
@@ -15,7 +16,12 @@ export interface DeviceLinkOptions {
   connect: () => WebSocket;
   /** Each message from the host that passes its schema; the link is marked up before a `device-welcome` is passed on. */
   onMessage: (m: HostDeviceMessage) => void;
+  /** The redial's jitter, in [0, 1) (default Math.random); a test passes a seeded one. */
+  random?: () => number;
 }
+
+/** Redials from 200 ms, doubled, capped at 5 s; the upper half of each wait random. */
+const REDIAL: Omit<Backoff, 'jitter'> = { baseMs: 200, capMs: 5000 };
 
 /**
  * A station agent's device link to its table host, whichever side runs the acceptor's driver:
@@ -85,7 +91,7 @@ export class DeviceLink {
       this.setUp(false);
       if (this.stopped) return;
       // Backoff, capped and jittered: 250 agents reconnecting after a host restart spread out.
-      const ms = Math.min(5000, 200 * 2 ** this.attempt++) * (0.5 + Math.random() / 2);
+      const ms = backoffDelay(this.attempt++, { ...REDIAL, jitter: { share: 0.5, random: this.o.random ?? Math.random } });
       this.retryTimer = setTimeout(() => {
         this.retryTimer = null;
         this.dial();

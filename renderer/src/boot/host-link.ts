@@ -1,3 +1,4 @@
+import { backoffDelay, type Backoff } from '../../../engine/backoff.js';
 import type { CommandBody, ProtocolError, ViewState } from '../../../protocol/index.js';
 import { refusalKey } from '../../../protocol/index.js';
 import { isMessageKey, type MessageKey } from '../../../locales/i18n.js';
@@ -17,6 +18,12 @@ export interface HostLinkDeps {
 
 /** Errors that reconnecting cannot cure: the screen stays on them until an attendant fixes what they name. */
 const FATAL: ReadonlySet<ProtocolError['code']> = new Set(['unauthorized', 'protocol-version', 'forbidden-view']);
+/**
+ * Reconnects wait from 500 ms, doubled, capped at 10 s (a first failure is attempt 1: 1 s). No
+ * jitter: a screen reconnects to its own host or station agent on the same machine.
+ */
+export const RECONNECT: Backoff = { baseMs: 500, capMs: 10_000 };
+
 /** Errors that refuse one command: said, never silently dropped, and the message clears itself. */
 const REFUSED: ReadonlySet<ProtocolError['code']> = new Set(['rejected', 'stale-version', 'rate-limited']);
 
@@ -76,7 +83,7 @@ export class HostLink {
   }
 
   private retry(attempt: number): void {
-    setTimeout(() => void this.connect(attempt), Math.min(10_000, 500 * 2 ** attempt));
+    setTimeout(() => void this.connect(attempt), backoffDelay(attempt, RECONNECT));
   }
 
   private error(e: ProtocolError): void {

@@ -1,5 +1,7 @@
 import type { i18n as I18n } from 'i18next';
 import type { Container } from 'pixi.js';
+import { backoffDelay } from '../../../engine/backoff.js';
+import { RECONNECT } from '../boot/host-link.js';
 import type { FrameLoop } from '../pixi/frames.js';
 import { sharpenTexts } from '../pixi/crisp.js';
 import { sharpenLiveTexts } from '../ui/live-text.js';
@@ -47,7 +49,7 @@ export function startSeveral(o: SeveralOptions): SeveralTablesScreen {
 
   o.tables.tables.forEach((table, index) => {
     const view = stationView(table.station);
-    const retry = (attempt: number) => setTimeout(() => void connect(attempt), Math.min(10_000, 500 * 2 ** attempt));
+    const retry = (attempt: number) => setTimeout(() => void connect(attempt), backoffDelay(attempt, RECONNECT));
     const connect = async (attempt: number): Promise<void> => {
       let transport: Transport;
       try {
