@@ -9,6 +9,7 @@ import {
   confirmBy,
   LANGUAGES,
   press,
+  pressUntilShown,
   signIn,
   typeOnPad,
   simControl,
@@ -103,7 +104,7 @@ async function recallShows(page: Page, corrections: readonly (readonly [correcti
  * With `selfConfirmFirst` the supervisor first tries to confirm their own request, which is refused.
  */
 async function correctOnHoldsPage(page: Page, lang: Lang, hold: string, correction: string, article: string, selfConfirmFirst = false): Promise<void> {
-  await press(page, `language-${lang}`);
+  await pressUntilShown(page, `language-${lang}`, tr(lang, 'service.pages.holds'));
   await press(page, 'page-holds');
   await expect.poll(() => texts(page), { timeout: 60_000 }).toContain(tr(lang, `hold.${hold}`));
   const name = tr(lang, `service.correction.${correction}`);

@@ -76,6 +76,27 @@ export async function press(page: Page, testId: string): Promise<void> {
 }
 
 /** Types on a pad: its keys do not move, so after the first only the press itself is waited for. */
+/**
+ * Presses a button until the screen shows what it should (`expected` among its texts). A press
+ * that lands while the page is being drawn again (a hold arriving, a card read) can miss, as a
+ * finger on a glass that moved under it; a person presses again, and so does this. Only for
+ * buttons whose press is idempotent (a language, a page, a device chosen). Seen in the final CI
+ * run of 25 November: a language press after a misdrawn card's hold, a device press on the
+ * Devices page, each left the page as it was.
+ */
+export async function pressUntilShown(page: Page, testId: string, expected: string, timeout = 60_000): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        if ((await texts(page)).includes(expected)) return true;
+        await press(page, testId).catch(() => undefined);
+        return (await texts(page)).includes(expected);
+      },
+      { timeout, intervals: [250, 500, 1_000, 2_000] },
+    )
+    .toBe(true);
+}
+
 export async function typeOnPad(page: Page, prefix: string, keys: string): Promise<void> {
   let first = true;
   for (const k of keys) {

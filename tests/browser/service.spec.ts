@@ -3,7 +3,21 @@ import path from 'node:path';
 import type { Page, TestInfo } from '@playwright/test';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { drawnCards, drawnTexts, expect, insertNote, press as pressNow, test as base, waitForEvent, type Kiosk } from './kiosk-fixture.js';
-import { LANGUAGES, press, signIn, simControl, startServiceKiosk, stationClient, SUP, TECH, texts, tr, typeOnPad, type Lang } from './service-kit.js';
+import {
+  LANGUAGES,
+  press,
+  pressUntilShown,
+  signIn,
+  simControl,
+  startServiceKiosk,
+  stationClient,
+  SUP,
+  TECH,
+  texts,
+  tr,
+  typeOnPad,
+  type Lang,
+} from './service-kit.js';
 
 const shots = path.resolve(import.meta.dirname, '../../artifacts/screenshots');
 
@@ -93,8 +107,7 @@ test('service pages: sign-in, every page in zh-Hant, pt and en with a screenshot
   // A diagnostic: the test note is read and given back, journalled as a test.
   await press(page, 'page-devices');
   await expect.poll(() => texts(page)).toContain('Test note');
-  await press(page, 'device-BA-2');
-  await expect.poll(() => texts(page)).toContain('Frames of BA-2 (hex and meaning)');
+  await pressUntilShown(page, 'device-BA-2', 'Frames of BA-2 (hex and meaning)');
   await expect.poll(() => texts(page)).toMatch(/host→device FC 05 11 27 56 · STATUS REQUEST/);
   await press(page, 'act-test-note');
   await expect.poll(() => texts(page)).toContain('BA-2: note 100 MOP read and returned');
