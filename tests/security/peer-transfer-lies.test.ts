@@ -12,7 +12,6 @@
 // (`transfer.alarm`, logged as the host's other peer alarms are).
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -31,6 +30,7 @@ import { startHost, type RunningHost } from '../../host/start-host.js';
 import { billCredit } from '../../ledger/fixtures.js';
 import { entriesOfTypes, verifyLedger, type EntryBody } from '../../ledger/index.js';
 import { keyOf, TableId, type Transfer, type TransferId } from '../../ledger/transfer-terms.js';
+import { freePort } from '../../upstream/local-cluster.js';
 
 const BAC = TableId.parse('bac-1');
 const BJ = TableId.parse('bj-1');
@@ -43,16 +43,6 @@ const AT_BJ = 102;
 const AT_WAR = 103;
 /** Homed at war-1, sent to bj-1 (so bj-1 may send it home). */
 const SENT = 104;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => (typeof a === 'object' && a ? resolve(a.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 const until = async (what: string, ok: () => boolean, ms = 10_000) => {
   const end = Date.now() + ms;

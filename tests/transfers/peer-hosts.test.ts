@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -13,6 +12,7 @@ import { LedgerTransferJournal } from '../../host/transfers/ledger-journal.js';
 import { outgoingTransfers } from '../../host/transfers/state.js';
 import { billCredit } from '../../ledger/fixtures.js';
 import { TableId } from '../../ledger/transfer-terms.js';
+import { freePort } from '../../upstream/local-cluster.js';
 
 // Two table hosts of one floor, each over its own ledger, carrying a station's credit between
 // them over their peer links (issue 34): the station's home table moves credit to the other, the
@@ -21,16 +21,6 @@ import { TableId } from '../../ledger/transfer-terms.js';
 const BAC = TableId.parse('bac-1');
 const WAR = TableId.parse('war-1');
 const STATION = 101;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => (typeof a === 'object' && a ? resolve(a.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 const until = async (what: string, ok: () => boolean, ms = 10_000) => {
   const end = Date.now() + ms;

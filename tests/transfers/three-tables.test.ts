@@ -13,7 +13,6 @@
 // the home table only.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -29,6 +28,7 @@ import { account, entriesOfTypes, verifyLedger, type EntryBody, type Payload } f
 import { reconcile } from '../../ledger/transfer-reconcile.js';
 import { TableId } from '../../ledger/transfer-terms.js';
 import { decodeHostMessage, PROTOCOL_VERSION, stationView, ViewComposer, type BetSpot, type CommandBody, type StationState } from '../../protocol/index.js';
+import { freePort } from '../../upstream/local-cluster.js';
 
 const STATION = 101;
 const SEATED = 1;
@@ -38,16 +38,6 @@ const TABLES = [
   { table: TableId.parse('war-1'), game: 'war' },
 ] as const;
 const [BAC, BJ, WAR] = TABLES.map((t) => t.table) as [TableId, TableId, TableId];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => (typeof a === 'object' && a ? resolve(a.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 const until = async (what: string, ok: () => boolean, ms = 60_000) => {
   const end = Date.now() + ms;
