@@ -15,7 +15,6 @@ import type { Opened } from './opened.js';
 export function openTransfers(dataDir: string, { config, ledger, log }: Pick<Opened, 'config' | 'ledger' | 'log'>, table: LiveTable): HostTransfers | null {
   const peers = readPeers(dataDir);
   if (!peers) return null;
-  const inPlay = (station: number) => table.state.chips.some((c) => c.station === station) || table.state.placed.some((p) => p.station === station);
   const transfers = new HostTransfers({
     self: TableId.parse(config.tableId),
     currency: config.currency,
@@ -24,7 +23,9 @@ export function openTransfers(dataDir: string, { config, ledger, log }: Pick<Ope
     stations: Array.from({ length: config.remoteStations }, (_, i) => REMOTE_STATION_BASE + 1 + i),
     credentials: PeerCredentials.inDataDir(dataDir),
     log,
-    betsInPlay: inPlay,
+    // The engine's own question (chips on a spot, or a bet in the round being dealt): a settled
+    // round's bets, kept in the state while its results are shown, no longer hold the credit.
+    betsInPlay: (station) => table.hasBets(station),
   });
   log.info({ peers: peers.peers.map((p) => p.enrolment.table) }, 'transfers with peer tables');
   return transfers;
