@@ -42,11 +42,13 @@ export const layers = {
   },
   protocol: {
     // The table's words (bet ids, decision actions, hold and refusal reasons) are the engine's;
-    // the protocol validates against them, and imports nothing else of ours.
-    folders: { 'engine/table/vocabulary.ts': 'any' },
+    // the protocol validates against them. A station screen lays out baccarat's roads from the
+    // shoe's coups with the engine's own pure road functions, the table display's (protocol 6):
+    // the protocol imports nothing else of ours.
+    folders: { 'engine/table/vocabulary.ts': 'any', 'engine/baccarat/roads-view.ts': 'any', 'engine/baccarat/roads.ts': 'types' },
     packages: ['zod'],
     node: false,
-    why: 'the protocol is shared by host and screens: it may use the engine vocabulary only',
+    why: 'the protocol is shared by host and screens: it may use the engine vocabulary and its road maps only',
   },
   ledger: {
     // The one canonical JSON and the one backoff (issue 32) live in the pure engine, which the

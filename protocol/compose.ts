@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import type { HostMessage, PartName } from './messages.js';
 import { applyPatch, PatchError, type PatchOp } from './patch.js';
 import type { RoundView } from './round.js';
-import { MAX_RECALL_ROUNDS, StationRecallRound } from './screen-extras.js';
+import { MAX_RECALL_ROUNDS, StationRecallRound, type RoadsView } from './screen-extras.js';
+import { coupsFollow, roadsOfCoups } from './shoe-coups.js';
 import { PublicPanel, PublicRound, SnapshotState, type ViewName, type ViewState } from './views.js';
 
 export interface ComposerOptions {
@@ -32,6 +33,8 @@ class PartCopy<T> {
   constructor(
     readonly name: PartName,
     private readonly schema: z.ZodType<T>,
+    /** What a patched version must keep of the one before, beyond its schema (the panel: a shoe's coups only grow). */
+    private readonly follows: (before: T, after: T) => boolean = () => true,
   ) {}
 
   /** A whole part: taken unless older than the one held, and always when it answers an ask. */
@@ -54,7 +57,7 @@ class PartCopy<T> {
       throw e;
     }
     const parsed = this.schema.safeParse(next);
-    if (!parsed.success) return 'gap';
+    if (!parsed.success || !this.follows(held.state, parsed.data)) return 'gap';
     this.held = { version, state: parsed.data };
     return 'applied';
   }
@@ -76,7 +79,9 @@ export class ViewComposer {
   /** A station's own part, or the whole view of the table display and service mode. */
   private readonly own = new PartCopy('own', SnapshotState);
   private readonly round = new PartCopy<RoundView | null>('round', PublicRound);
-  private readonly panel = new PartCopy<PublicPanel>('panel', PublicPanel);
+  private readonly panel = new PartCopy<PublicPanel>('panel', PublicPanel, (a, b) => coupsFollow(a.shoe, b.shoe));
+  /** The roads laid out from the panel's shoe, once per version of the panel (every message composes the view). */
+  private roads: { of: PublicPanel; roads: RoadsView } | null = null;
   /** The station's recall, held only once asked for (`want`), whole, never patched. */
   private readonly recall = new PartCopy<StationRecallRound[]>('recall', StationRecallRound.array().max(MAX_RECALL_ROUNDS));
   /** Whether the screen shows the recall now (its recall or replay panel open): only then is it asked for. */
@@ -164,7 +169,17 @@ export class ViewComposer {
     if (own.kind !== 'station') return own;
     // The recall only at the version the own part names: a screen never shows an outdated one.
     const recall = this.recall.held && own.recalled && this.recall.held.version === own.recalled.version ? { recall: this.recall.held.state } : {};
-    return { ...own, round: this.round.held?.state ?? null, ...(this.panel.held?.state ?? {}), ...recall };
+    return { ...own, round: this.round.held?.state ?? null, ...this.shownPanel(), ...recall };
+  }
+
+  /** The panel as a station draws it: baccarat's roads laid out from the shoe's coups, or the last rounds. */
+  private shownPanel(): { roads?: RoadsView; history?: PublicPanel['history'] } {
+    const panel = this.panel.held?.state;
+    if (!panel) return {};
+    const history = panel.history ? { history: panel.history } : {};
+    if (!panel.shoe) return history;
+    if (this.roads?.of !== panel) this.roads = { of: panel, roads: roadsOfCoups(panel.shoe) };
+    return { roads: this.roads.roads, ...history };
   }
 
   private patch<T>(part: PartCopy<T>, version: number, ops: readonly PatchOp[]): boolean {

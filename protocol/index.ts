@@ -12,6 +12,7 @@ export * from './meters.js';
 export * from './screen-extras.js';
 export * from './tilts.js';
 export * from './compose.js';
+export * from './shoe-coups.js';
 export * from './patch.js';
 export * from './units.js';
 export * from './station-device.js';

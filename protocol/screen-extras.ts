@@ -61,6 +61,21 @@ export const RoadsView = z.strictObject({
 });
 export type RoadsView = z.infer<typeof RoadsView>;
 
+/**
+ * One coup of a baccarat shoe as the station screens are sent it (protocol 6): the winner (`B`,
+ * `P`, `T`), the winning total (a tie's: either), `p` for a player pair, `b` for a banker pair.
+ * The screen lays its roads out from these (protocol/shoe-coups.ts).
+ */
+export const CoupMark = z.string().regex(/^[BPT][0-9]p?b?$/);
+
+/** A shoe's coups, in dealing order: what every station's roads are laid out from. */
+export const ShoeCoups = z.strictObject({
+  /** The shoe (the roads' `shoe`); a new shoe starts its list again. */
+  id: z.string().max(64),
+  coups: z.array(CoupMark).max(MAX_ROAD_COUPS),
+});
+export type ShoeCoups = z.infer<typeof ShoeCoups>;
+
 export const MAX_HISTORY = 20;
 
 /** One finished round on the blackjack/war history strip: the dealer's cards and each seat's outcome. */

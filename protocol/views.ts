@@ -5,7 +5,7 @@ import { BetId, DecisionAction, LineBet, OwnWord, RoundView, Spot, StationBettin
 import { TiltKind } from './tilts.js';
 import { isStationNumber, MAX_REMOTE_STATIONS, MAX_STATION, MAX_STATIONS, MinorUnits, StationNumber } from './units.js';
 import { ServiceSessionFields } from './service.js';
-import { HistoryEntry, MAX_HISTORY, MAX_RECALL_ROUNDS, PayLine, StationRecallRound, RoadsView } from './screen-extras.js';
+import { HistoryEntry, MAX_HISTORY, MAX_RECALL_ROUNDS, PayLine, StationRecallRound, RoadsView, ShoeCoups } from './screen-extras.js';
 
 /** Languages every screen offers; resource names of the catalogues in `locales/`. */
 export const Language = z.enum(['zh-Hant', 'pt', 'en']);
@@ -206,7 +206,12 @@ export type StationOwnState = z.infer<typeof StationOwnState>;
 
 /** The parts of the table every station shows, each sent once per change to every station screen. */
 export const PublicRound = RoundView.nullable();
-export const PublicPanel = z.strictObject({ roads: RoadsView.optional(), history: z.array(HistoryEntry).max(MAX_HISTORY).optional() });
+/**
+ * The panel as it travels (protocol 6): baccarat's shoe as its coups (`shoe`), which each screen
+ * lays out as the roads (`roadsOfCoups`), or the other games' last rounds. A station's composed
+ * view holds the roads, never the coups.
+ */
+export const PublicPanel = z.strictObject({ shoe: ShoeCoups.optional(), history: z.array(HistoryEntry).max(MAX_HISTORY).optional() });
 export type PublicPanel = z.infer<typeof PublicPanel>;
 
 /** Service mode before sign-in shows only what the cabinet label would: no meters, no logs. */

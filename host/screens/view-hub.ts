@@ -1,5 +1,7 @@
 import {
+  coupsFollow,
   protocolError,
+  shoeCoups,
   REMOTE_STATION_BASE,
   stationOf,
   stationView,
@@ -260,7 +262,7 @@ export class ViewHub {
   state(view: ViewName, conn?: string): ViewState {
     const s = this.current(view, conn).state;
     if (s.kind !== 'station') return s;
-    return { ...s, round: this.table.view(), ...this.panel(), recall: this.recall.of(s.station) };
+    return { ...s, round: this.table.view(), ...this.shownPanel(), recall: this.recall.of(s.station) };
   }
 
   /** The view's snapshot message, encoded once per version and shared by every screen showing it. */
@@ -294,20 +296,36 @@ export class ViewHub {
       this.encoded.set(of, json);
     }
     const message = new SharedMessage(`{"type":"public","part":"${part}","version":${version},"state":${json}}`);
-    const patch = had ? patchMessage(`{"type":"public-patch","part":"${part}"`, version, had.of, of, message.text.length) : null;
+    // A shoe's coups only grow: a list that does not extend the one sent (never made by a table) goes whole, as a screen would ask for it.
+    const follows = part !== 'panel' || coupsFollow((had?.of as PublicPanel | undefined)?.shoe, (of as PublicPanel).shoe);
+    const patch = had && follows ? patchMessage(`{"type":"public-patch","part":"${part}"`, version, had.of, of, message.text.length) : null;
     const built: BuiltPart = { of, version, message, patch, whole: () => message };
     this.parts.set(part, built);
     this.counters.parts++;
     return built;
   }
 
-  /** The roads (baccarat) or the last rounds (blackjack, war), as every station shows them. */
+  /**
+   * The roads (baccarat) or the last rounds (blackjack, war), as every station is sent them: the
+   * roads as the shoe's coups, which each screen lays out itself (protocol 6), so that a coup is
+   * one mark more and not the cells of five roads.
+   */
   private panel(): PublicPanel {
     const extras = this.table.tableExtras(this.config.seats);
     if (this.panelOf?.extras === extras) return this.panelOf.panel;
-    const panel: PublicPanel = { ...(extras.roads ? { roads: extras.roads } : {}), ...(extras.history ? { history: extras.history } : {}) };
+    const coups = extras.roads ? this.table.coups() : undefined;
+    const panel: PublicPanel = {
+      ...(extras.roads && coups ? { shoe: shoeCoups(extras.roads.shoe, coups) } : {}),
+      ...(extras.history ? { history: extras.history } : {}),
+    };
     this.panelOf = { extras, panel };
     return panel;
+  }
+
+  /** The panel as a station shows it (its whole view, for the host's own readers): the roads laid out, as the table display's. */
+  private shownPanel(): Pick<StationState, 'roads' | 'history'> {
+    const extras = this.table.tableExtras(this.config.seats);
+    return { ...(extras.roads ? { roads: extras.roads } : {}), ...(extras.history ? { history: extras.history } : {}) };
   }
 
   private panelOf: { extras: unknown; panel: PublicPanel } | null = null;

@@ -1,5 +1,5 @@
 import type { Card, CardCode } from '../../engine/cards/card.js';
-import type { CorrectionRule, GameDefinition, Outcome, ProgressiveView } from '../../engine/table/game.js';
+import type { CorrectionRule, CoupSummary, GameDefinition, Outcome, ProgressiveView } from '../../engine/table/game.js';
 import type { TableInput } from '../../engine/table/inputs.js';
 import type { DealerCue } from '../../engine/table/queries.js';
 import type { FaultGates, HeldRead, TableParams, TableState, TimerKind } from '../../engine/table/state.js';
@@ -64,6 +64,8 @@ export interface LiveTable {
   configure(params: TableParams): void;
   view(): RoundViewData;
   tableExtras(seats: number): TableExtras;
+  /** The current shoe's coups (what its roads are laid out from: the station screens lay them out themselves), or undefined for a game without roads. */
+  coups(): readonly CoupSummary[] | undefined;
   station(station: number): StationTableView;
   /** Each station's own inputs, grouped once per state (the view hub compares them per station). */
   stationInputs(): StationInputs;

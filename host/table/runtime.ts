@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Card, CardCode } from '../../engine/cards/card.js';
 import type { Effect, JournalRecord } from '../../engine/table/effects.js';
-import type { GameDefinition, Outcome, ProgressiveView } from '../../engine/table/game.js';
+import type { CoupSummary, GameDefinition, Outcome, ProgressiveView } from '../../engine/table/game.js';
 import { journalledInput, type TableInput } from '../../engine/table/inputs.js';
 import { cardsLeftInOldShoe, holdStateOf } from './hold-state.js';
 import type { HoldState, LiveTable, StationCommand } from './live-table.js';
@@ -487,6 +487,12 @@ export class TableRuntime<S, R> implements LiveTable {
   tableExtras(seats: number): TableExtras {
     this.settle();
     return this.extras(tableExtrasInputs(this.current, this.d.game, seats));
+  }
+
+  /** The current shoe's coups (baccarat: what its roads are laid out from), the same array until a coup is added; undefined for a game without roads. */
+  coups(): readonly CoupSummary[] | undefined {
+    this.settle();
+    return this.d.game.coups?.(this.current.shoe);
   }
 
   station(station: number): StationTableView {

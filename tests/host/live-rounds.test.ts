@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import WebSocket from 'ws';
@@ -167,6 +168,10 @@ describe('live baccarat rounds through the simulated shoe and bill acceptors', (
       two.errors.some((e) => e.startsWith('rejected: not enough credit') && e.endsWith('[refusals.over-credit]')),
       two.errors.join('; '),
     );
+
+    // The station is sent the shoe's coups and lays out its roads itself (protocol 6): they are the table display's.
+    const laid = await table.until<TableState>((s) => (s.roads?.stats.coups ?? 0) >= 1, 'the coup on the table display’s roads');
+    await one.until<StationState>((s) => isDeepStrictEqual(s.roads, laid.roads), 'the station’s roads laid out as the table display’s');
 
     const report = verifyLedger(running.ledger);
     assert.equal(report.ok, true, JSON.stringify(report));
