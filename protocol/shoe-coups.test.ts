@@ -12,7 +12,7 @@ import type { HostMessage, PartName } from './messages.js';
 import { diffParts, type PatchOp } from './patch.js';
 import { MAX_ROAD_COUPS, ShoeCoups } from './screen-extras.js';
 import { coupMark, coupsFollow, roadsOfCoups, shoeCoups, type CoupOutcome } from './shoe-coups.js';
-import { PublicPanel, stationView, type StationOwnState } from './views.js';
+import { stationView, type PublicPanel, type StationOwnState } from './views.js';
 
 const VIEW = stationView(101);
 
