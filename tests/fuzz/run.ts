@@ -7,7 +7,8 @@
 // injected summed. `transfers-sigkill`: that many SIGKILL trials of two table-host processes over
 // their SQLite ledgers (tests/transfers/kill-trial.ts), 160 steps each. `transfers-floor` (only when
 // named): the three-table soak (tests/transfers/floor-soak.ts) with that many SIGKILLs of the hosts,
-// a third as many of the station agents, and at least 10 link cuts.
+// a third as many of the station agents, and at least 10 link cuts; its hosts sync to a real
+// upstream, whose reconciliation must agree with the ledgers' (tests/transfers/floor-upstream.ts).
 import { parseArgs } from 'node:util';
 import { fuzzDriver, type CaseCounts, type DriverProtocol } from './drivers.js';
 import { fuzz, PARSERS, type ParserName } from './parsers.js';

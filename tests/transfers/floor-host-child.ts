@@ -4,7 +4,9 @@
 // pointing at the soak's cuttable proxy) and gives the stations homed here their opening credit.
 // At blackjack three seated players play (autoplay: notes, main bets, basic strategy, now and then
 // a cash-out an attendant pays): a remote station bets there only behind a seat whose player bets.
-// Every 250 ms it prints how many of its transfers are open, for the soak to know when all closed.
+// It syncs its ledger to the soak's upstream through every kill (its sync resumes where the
+// upstream says it stopped). Every 250 ms it prints how many of its transfers are open and how
+// far the upstream has acknowledged its ledger, for the soak to know when all closed and synced.
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
@@ -27,6 +29,8 @@ export interface FloorHostArgs {
   openingNotes: number;
   /** Seeds the seated players (blackjack). */
   seed: number;
+  /** The upstream the host syncs its ledger to (its credentials in the data folder, enrolled by the soak). */
+  upstream: string;
 }
 
 /** Seated players at the blackjack table: enough seats for the remote stations to bet behind (three bettors a seat, Macau Art. 20). */
@@ -49,6 +53,7 @@ const running = await startHost({
   rendererDir: path.join(arg.dataDir, 'no-renderer'),
   config,
   logger: pino({ level: 'error' }, pino.destination(2)),
+  upstream: arg.upstream,
   simulatedDealer: { dealMs: 20 },
   timings: { bettingMs: 1500, decisionMs: 1000, resultsMs: 200 },
   ...(seated ? { autoplay: true, seed: arg.seed } : {}),
@@ -65,7 +70,9 @@ const report = () => {
   const t = running.transfers;
   const open = t ? outgoingTransfers(t.host.state).filter((o) => o.phase === 'offering' || o.phase === 'recalling').length : -1;
   const links = t ? [...t.links.values()].filter((l) => l.connected()).length : 0;
-  process.stdout.write(`${JSON.stringify({ open, links, started: t?.counters.started ?? 0 })}\n`);
+  // What the upstream acknowledged beside the ledger's head: the soak waits for the one to reach the other.
+  const sync = running.sync?.status();
+  process.stdout.write(`${JSON.stringify({ open, links, started: t?.counters.started ?? 0, acked: sync?.ackedSeq ?? -1, head: sync?.headSeq ?? -1 })}\n`);
 };
 console.log(JSON.stringify({ ready: true }));
 setInterval(report, 250);

@@ -14,6 +14,7 @@ import { accountFor } from '../../cli/soak/account.js';
 import { REMOTE_STATION_BASE } from '../../protocol/index.js';
 import { keyOf, TableId, type TransferEntry } from '../../ledger/transfer-terms.js';
 import type { FloorHostArgs } from './floor-host-child.js';
+import { drainToUpstream, startFloorUpstream, upstreamVerdict, type FloorUpstream, type UpstreamVerdict } from './floor-upstream.js';
 
 // Three table hosts (baccarat, blackjack, war) as processes, each over its own ledger and LAN
 // listener behind a TCP proxy the soak can cut; scripted stations (processes) that follow all
@@ -24,7 +25,11 @@ import type { FloorHostArgs } from './floor-host-child.js';
 // or reversed exactly once, the reconciliation names nothing, the money that left one ledger is
 // in another (in-flight accounts empty, settlement accounts mirror), each ledger's meters are
 // what its notes, transfers, bets and settlements leave, the floor's notes are its meters plus
-// what the houses won, and every ledger verifies.
+// what the houses won, and every ledger verifies. Throughout, the three hosts sync their ledgers
+// to a real upstream (floor-upstream.ts), enrolled there as production enrols a terminal, through
+// every kill and cut of theirs; at the end the upstream must hold every ledger to its last entry,
+// and its own reconciliation of what it ingested must pair every transfer, raise no alarm, and
+// count what the ledgers count: the soak passes only when both checks do.
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const GAMES = [
@@ -61,6 +66,8 @@ export interface FloorSoakResult {
   games: Record<string, GameFigures>;
   /** The floor's money: notes credited at the three tables = the meters + cashed out + the houses' net + wagers still in play. */
   money: { notesIn: number; meters: number; cashedOut: number; houseNet: number; inPlay: number; conserved: boolean };
+  /** The upstream's verdict on what the hosts synced to it (floor-upstream.ts), with the entries sent after the hosts stopped. */
+  upstream: UpstreamVerdict & { drained: number };
   /** Station commands the hosts answered: accepted, refused. */
   stationCommands: { ok: number; refused: number; moves: number; bets: number; leaves: number };
   problems: string[];
@@ -206,7 +213,9 @@ export async function runFloorSoak(o: FloorSoakOptions): Promise<FloorSoakResult
   const counts = { hostKills: 0, agentKills: 0, cuts: 0, cutConnections: 0 };
   const hosts: Proc[] = [];
   const agents: Proc[] = [];
+  let upstream: FloorUpstream | null = null;
   try {
+    upstream = await startFloorUpstream();
     await enrolFloor(
       tables.map((t) => ({
         table: t.table,
@@ -216,6 +225,7 @@ export async function runFloorSoak(o: FloorSoakOptions): Promise<FloorSoakResult
       })),
       { tickMs: 200, recallAfterSeconds: 3 },
     );
+    for (const t of tables) await upstream.enrol(t.table, t.dataDir);
     for (const t of tables) {
       const args: FloorHostArgs = {
         dataDir: t.dataDir,
@@ -228,6 +238,7 @@ export async function runFloorSoak(o: FloorSoakOptions): Promise<FloorSoakResult
         enrolments: t.enrolments,
         openingNotes: 1_000_000,
         seed: o.seed,
+        upstream: upstream.up.url,
       };
       const p = new Proc('tests/transfers/floor-host-child.ts', { FLOOR_SOAK: JSON.stringify(args) }, log, t.table);
       p.start();
@@ -291,27 +302,44 @@ export async function runFloorSoak(o: FloorSoakOptions): Promise<FloorSoakResult
     for (const a of agents) for (const k of Object.keys(commands) as (keyof typeof commands)[]) commands[k] += Number(a.last[k] ?? 0);
     await until('every host up', () => hosts.every((h) => h.ready), 120_000);
     await until('every transfer closed', () => hosts.every((h) => h.last.open === 0 && h.last.links === GAMES.length - 1), 120_000);
+    // Each host's own sync reaches the upstream with everything journalled until the transfers
+    // closed (the tables play on meanwhile: what they journal after, and at their stop, the
+    // host's sync client sends once they are stopped, as their next start would).
+    const closedAt = hosts.map((h) => Number(h.last.head));
+    await until('every host synced to the upstream', () => hosts.every((h, i) => Number(h.last.acked) >= (closedAt[i] ?? Infinity)), 120_000);
     for (const h of hosts) await h.kill('SIGTERM');
-    const checked = check(tables.map((t) => ({ table: t.table, game: t.game, dataDir: t.dataDir })));
+    const checked = await check(
+      tables.map((t) => ({ table: t.table, game: t.game, dataDir: t.dataDir })),
+      upstream,
+    );
     for (const p of [...hosts, ...agents]) if (p.crashes) checked.problems.push(`${p.name} exited on its own ${p.crashes} times`);
     return { ...counts, ...checked, stationCommands: commands, seconds: (performance.now() - t0) / 1000 };
   } finally {
     for (const p of [...agents, ...hosts]) await p.kill();
     for (const t of tables) t.proxy.close();
+    await upstream?.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** The three ledgers, opened once their hosts stopped: every transfer closed once, and the money that left one is in another. */
-function check(tables: readonly { table: TableId; game: string; dataDir: string }[]): {
+/**
+ * The three ledgers, opened once their hosts stopped: every transfer closed once, and the money
+ * that left one is in another. Then the upstream's verdict on the same ledgers, once it holds
+ * them whole: both must pass.
+ */
+async function check(
+  tables: readonly { table: TableId; game: string; dataDir: string }[],
+  upstream: FloorUpstream,
+): Promise<{
   transfers: number;
   completed: number;
   reversed: number;
   betsJournalled: number;
   games: Record<string, GameFigures>;
   money: FloorSoakResult['money'];
+  upstream: FloorSoakResult['upstream'];
   problems: string[];
-} {
+}> {
   const problems: string[] = [];
   const ledgers = tables.map((t) => ({ ...t, ledger: Ledger.open({ dataDir: t.dataDir, terminalId: t.table }) }));
   try {
@@ -409,7 +437,11 @@ function check(tables: readonly { table: TableId; game: string; dataDir: string 
       problems.push(
         `the floor: notes ${money.notesIn} != meters ${money.meters} + cashed out ${money.cashedOut} + houses ${money.houseNet} + in play ${money.inPlay}`,
       );
-    return { transfers: paired.length, completed, reversed, betsJournalled, games, money, problems };
+    let drained = 0;
+    for (const l of ledgers) drained += await drainToUpstream(l.ledger, l.dataDir);
+    const verdict = await upstreamVerdict(upstream.up, ledgers, { transfers: paired.length, completed, reversed });
+    problems.push(...verdict.problems);
+    return { transfers: paired.length, completed, reversed, betsJournalled, games, money, upstream: { ...verdict, drained }, problems };
   } finally {
     for (const l of ledgers) l.ledger.close();
   }
@@ -424,5 +456,11 @@ export function describeFloorSoak(r: FloorSoakResult): string {
     )
     .join('; ');
   const m = r.money;
-  return `${r.hostKills} host SIGKILLs, ${r.agentKills} agent SIGKILLs, ${r.cuts} link cuts (${r.cutConnections} connections); ${r.transfers} transfers: ${r.completed} completed, ${r.reversed} reversed; ${r.betsJournalled} bets journalled: ${games}; money: notes ${m.notesIn} = meters ${m.meters} + cashed out ${m.cashedOut} + houses ${m.houseNet} + in play ${m.inPlay}: ${m.conserved ? 'conserved' : 'NOT conserved'}; station commands (last run of each agent) ${c.moves} moves, ${c.bets} bets, ${c.leaves} leaves, ${c.ok} accepted, ${c.refused} refused; ${r.problems.length} problems; ${r.seconds.toFixed(1)} s`;
+  const u = r.upstream;
+  const upstream = `upstream: ${u.transfers} transfers paired (${u.completed} completed, ${u.reversed} reversed), ${u.open} open, ${u.disagreements} disagreements, ${u.alarms} alarms, heads ${Object.entries(
+    u.heads,
+  )
+    .map(([t, h]) => `${t} ${h.upstream}/${h.ledger}`)
+    .join(', ')} (${u.drained} entries sent after the stop): ${u.problems.length === 0 ? 'agrees' : 'DISAGREES'}`;
+  return `${r.hostKills} host SIGKILLs, ${r.agentKills} agent SIGKILLs, ${r.cuts} link cuts (${r.cutConnections} connections); ${r.transfers} transfers: ${r.completed} completed, ${r.reversed} reversed; ${r.betsJournalled} bets journalled: ${games}; money: notes ${m.notesIn} = meters ${m.meters} + cashed out ${m.cashedOut} + houses ${m.houseNet} + in play ${m.inPlay}: ${m.conserved ? 'conserved' : 'NOT conserved'}; ${upstream}; station commands (last run of each agent) ${c.moves} moves, ${c.bets} bets, ${c.leaves} leaves, ${c.ok} accepted, ${c.refused} refused; ${r.problems.length} problems; ${r.seconds.toFixed(1)} s`;
 }
