@@ -47,10 +47,10 @@ async function client(url: string, onSnapshot: (bytes: number) => void, hello?: 
   // A station's screen has a card once the public round part arrives (protocol 2 sends the round
   // apart from each station's own part, which a card leaves unchanged); the table display's
   // snapshot holds it. Counting snapshots only, every read waited for stations that never got one.
-  // Since protocol 4 either may come as a patch (`patch`, `public-patch`).
+  // Since protocol 4 either may come as a patch, since protocol 6 the tuple `[target, version, ops]`.
   ws.on('message', (d: Buffer) => {
     const head = d.subarray(0, 20).toString();
-    if (!hello || head.startsWith('{"type":"snapshot"') || head.startsWith('{"type":"public') || head.startsWith('{"type":"patch"')) onSnapshot(d.length);
+    if (!hello || head.startsWith('{"type":"snapshot"') || head.startsWith('{"type":"public') || head.startsWith('[')) onSnapshot(d.length);
   });
   if (hello) {
     ws.send(JSON.stringify({ type: 'hello', id: 'h', protocol: PROTOCOL_VERSION, token: hello.token }));

@@ -164,6 +164,20 @@ export type Recall = z.infer<typeof Recall>;
 export const PublicPatch = z.strictObject({ type: z.literal('public-patch'), part: PublicPartName, version: PatchedVersion, ops: PatchOps });
 export type PublicPatch = z.infer<typeof PublicPatch>;
 
+/**
+ * A patch as the host writes it (protocol 6): `[target, version, ops]`, the target a public part
+ * (`round`, `panel`) or the view whose own part it patches (`station/101`). The object envelope
+ * (`{"type":"public-patch","part":"round","version":N,"ops":…}`) was 50–60 bytes of every patch,
+ * a patch about 170: the tuple's is 10–20. It is read into the same `public-patch` or `patch`
+ * message, checked by the same schemas (the ops, the version, the view), so nothing past the
+ * decoder knows which form came; the object form is still read (tests and tools write it).
+ */
+export const PatchTuple = z
+  .tuple([z.union([PublicPartName, ViewName]), PatchedVersion, PatchOps])
+  .transform(([target, version, ops]): Patch | PublicPatch =>
+    target === 'round' || target === 'panel' ? { type: 'public-patch', part: target, version, ops } : { type: 'patch', view: target, version, ops },
+  );
+
 export const Ack = z.strictObject({
   type: z.literal('ack'),
   ref: MessageId,
@@ -203,7 +217,7 @@ export const ProtocolError = z.strictObject({
   refusal: RefusalReason.optional(),
 });
 
-export const HostMessage = z.union([Welcome, Snapshot, PublicPart, Patch, PublicPatch, Recall, Ack, ProtocolError]);
+export const HostMessage = z.union([PatchTuple, Welcome, Snapshot, PublicPart, Patch, PublicPatch, Recall, Ack, ProtocolError]);
 export type HostMessage = z.infer<typeof HostMessage>;
 export type Welcome = z.infer<typeof Welcome>;
 export type Snapshot = z.infer<typeof Snapshot>;

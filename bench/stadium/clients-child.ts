@@ -166,12 +166,13 @@ await inWaves(mine, async (e) => {
           const s: HeadlessStation = new HeadlessStation(via, agent, {
             // Stamped as it arrives; the public round's version read off the frame as the bare
             // broadcast's clients read theirs (JSON.parse), the schema check after. The round comes
-            // whole (`public`) or as a patch (`public-patch`, protocol 4): either names its version.
+            // whole (`public`) or as a patch (protocol 4; the tuple `["round",version,ops]` since 6): either names its version.
             arrived: (data, at) => {
               if (dump && e.station === mine[0]?.station) appendFileSync(dump, `${data.toString()}\n`);
-              const m = JSON.parse(data.toString()) as { type?: string; part?: string; version?: number };
-              const round = (m.type === 'public' || m.type === 'public-patch') && m.part === 'round';
-              if (round && typeof m.version === 'number' && !seen.has(m.version)) seen.set(m.version, String(at));
+              // Since protocol 6 a patch is the tuple `[target, version, ops]` (`["round",12,…]`).
+              const m = JSON.parse(data.toString()) as { type?: string; part?: string; version?: number } | [unknown, unknown, unknown];
+              const [round, version] = Array.isArray(m) ? [m[0] === 'round', m[1]] : [m.type === 'public' && m.part === 'round', m.version];
+              if (round && typeof version === 'number' && !seen.has(version)) seen.set(version, String(at));
             },
             deferDecode: true,
             view: (state) => {

@@ -27,11 +27,12 @@ export function encodeView(state: object, parts: WeakMap<object, string>): strin
 /**
  * A patch message for a new version, or null when the patch would not be smaller than the whole
  * (`wholeBytes`, the whole message's length) or there is nothing to say (the content is the same
- * JSON in another key order).
+ * JSON in another key order). Written as the tuple `[target, version, ops]` (protocol 6,
+ * `PatchTuple`): `target` a public part (`round`, `panel`) or the view whose own part it patches.
  */
-export function patchMessage(head: string, version: number, before: object, after: object, wholeBytes: number): SharedMessage | null {
+export function patchMessage(target: string, version: number, before: object, after: object, wholeBytes: number): SharedMessage | null {
   const ops = diffParts(before, after);
   if (ops.length === 0) return null;
-  const text = `${head},"version":${version},"ops":${JSON.stringify(ops)}}`;
+  const text = `[${JSON.stringify(target)},${version},${JSON.stringify(ops)}]`;
   return text.length < wholeBytes ? new SharedMessage(text) : null;
 }

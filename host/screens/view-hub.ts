@@ -298,7 +298,7 @@ export class ViewHub {
     const message = new SharedMessage(`{"type":"public","part":"${part}","version":${version},"state":${json}}`);
     // A shoe's coups only grow: a list that does not extend the one sent (never made by a table) goes whole, as a screen would ask for it.
     const follows = part !== 'panel' || coupsFollow((had?.of as PublicPanel | undefined)?.shoe, (of as PublicPanel).shoe);
-    const patch = had && follows ? patchMessage(`{"type":"public-patch","part":"${part}"`, version, had.of, of, message.text.length) : null;
+    const patch = had && follows ? patchMessage(part, version, had.of, of, message.text.length) : null;
     const built: BuiltPart = { of, version, message, patch, whole: () => message };
     this.parts.set(part, built);
     this.counters.parts++;
@@ -522,8 +522,7 @@ export class ViewHub {
     const sinks = first ? undefined : this.sinks.get(key);
     const watched = sinks !== undefined && sinks.size > 0;
     // The patch is made for the screens showing the view now; one that subscribes later gets it whole.
-    const patch =
-      had && watched && patched(view) ? patchMessage(`{"type":"patch","view":${JSON.stringify(view)}`, version, had.state, state, json.length + 64) : null;
+    const patch = had && watched && patched(view) ? patchMessage(view, version, had.state, state, json.length + 64) : null;
     const b: Built = { deps, state, json, version, snapshot: null, patch, stale: false };
     this.built.set(key, b);
     if (!first) {

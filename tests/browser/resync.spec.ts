@@ -27,9 +27,10 @@ test('a station screen that misses patches of the round asks for it whole and sh
       server.send(m);
     });
     server.onMessage((m) => {
-      const got = JSON.parse(String(m)) as { type?: string; part?: string; version?: number };
-      if (got.type === 'public-patch' && got.part === 'round' && ++patches % 3 === 0) {
-        dropped.push(got.version ?? -1);
+      // A patch is the tuple `[target, version, ops]` (protocol 6): the round's are `["round",N,…]`.
+      const got = JSON.parse(String(m)) as unknown;
+      if (Array.isArray(got) && got[0] === 'round' && ++patches % 3 === 0) {
+        dropped.push(typeof got[1] === 'number' ? got[1] : -1);
         return;
       }
       ws.send(m);
