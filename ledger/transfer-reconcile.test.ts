@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TableId, type Transfer, type TransferEntry } from './transfer-terms.js';
-import { reconcile } from './transfer-reconcile.js';
+import { awaitedSide, reconcile } from './transfer-reconcile.js';
 
 const HOME = TableId.parse('home');
 const BACC = TableId.parse('baccarat');
@@ -44,5 +44,28 @@ describe('transfers: the reconciliation pairs each id across the two ledgers', (
       net: 200,
       disagreements: ['terms-differ'],
     });
+  });
+
+  it('names the side whose later sync can mend a one-sided pairing, and none for what no later entry mends', () => {
+    const side = (home: TransferEntry[], bacc: TransferEntry[]) => {
+      const [p] = reconcile(
+        new Map([
+          [HOME, home],
+          [BACC, bacc],
+        ]),
+      );
+      assert.ok(p);
+      return awaitedSide(p);
+    };
+    // The missing entry precedes the one seen: the lagging end's sync brings it.
+    assert.equal(side([], [taken]), 'sender');
+    assert.equal(side([out, complete], []), 'receiver');
+    assert.equal(side([out, reverse], []), 'receiver');
+    // Agreeing pairings await nothing; nor does what no entry can mend.
+    assert.equal(side([out], []), null);
+    assert.equal(side([out, complete], [taken]), null);
+    assert.equal(side([out, complete], [refused]), null);
+    assert.equal(side([out, reverse], [taken]), null);
+    assert.equal(side([out, complete], [{ type: 'transfer.in', payload: { transfer: { ...t, amount: 700 } } }]), null);
   });
 });

@@ -92,3 +92,22 @@ export function reconcile(journals: ReadonlyMap<TableId, readonly TransferEntry[
   }
   return paired;
 }
+
+/**
+ * The side of a transfer whose journal can still mend its pairing, or null. The table hosts sync
+ * their ledgers to the upstream independently, so the upstream may see one end of a transfer
+ * before the other; three disagreements are only an entry missing that causally precedes the one
+ * seen, and the lagging end's later sync brings it: `taken-not-sent` (the sender journals its
+ * `transfer.out` before it offers: awaits the sender), `completed-not-taken` with no decision at
+ * the receiver (it journals its `transfer.in` before it answers "taken": awaits the receiver),
+ * `reversed-not-refused` (it journals its refusal before it answers: awaits the receiver). A
+ * completion the receiver refused, a credit reversed or terms that differ no later entry can
+ * mend: null, as for a pairing that agrees.
+ */
+export function awaitedSide(p: PairedTransfer): 'sender' | 'receiver' | null {
+  if (p.disagreements.length !== 1) return null;
+  const [d] = p.disagreements;
+  if (d === 'taken-not-sent' && p.sender === 'none') return 'sender';
+  if ((d === 'completed-not-taken' || d === 'reversed-not-refused') && p.receiver === 'none') return 'receiver';
+  return null;
+}

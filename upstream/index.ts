@@ -18,7 +18,14 @@ export { ingest, type IngestBatch, type IngestResult } from './ingest.js';
 export { receiptStatement, ReceiptSigner, type Receipt } from './receipts.js';
 export { verifyChain, findGaps, listTerminals, meters, rounds, entries, alarms } from './queries.js';
 export { startLocalCluster, findPgBin, freePort, type LocalCluster } from './local-cluster.js';
-export { reconcileTransfers, TRANSFER_ALARM_KINDS, type TransferReport, type TransferWatch } from './transfers.js';
+export {
+  DEFAULT_SKEW_MARGIN_SECONDS,
+  reconcileTransfers,
+  TRANSFER_ALARM_KINDS,
+  type PendingTransfer,
+  type TransferReport,
+  type TransferWatch,
+} from './transfers.js';
 
 /** `--pg URL` → PostgreSQL; otherwise PGlite in `dataDir` (in memory when neither is given). */
 export async function openUpstreamDb(options: { pg?: string; dataDir?: string }): Promise<Db> {
@@ -53,7 +60,8 @@ export async function startUpstream(options: {
   db?: Db;
   /**
    * Reconcile the terminals' transfers every `everySeconds` and alarm on any open longer than
-   * `openAfterSeconds` and on any disagreement (issue 34; upstream/transfers.ts). None: not run.
+   * `openAfterSeconds` and on any disagreement, a one-sided one once its lagging end is no longer
+   * expected (issue 34; upstream/transfers.ts). None: not run.
    */
   transfers?: TransferWatch & { everySeconds: number };
 }): Promise<RunningUpstream> {
@@ -73,7 +81,10 @@ export async function startUpstream(options: {
           void reconcileTransfers(db, watch).then(
             (r) =>
               r.raised > 0
-                ? app.log.warn({ raised: r.raised, open: r.open.length, disagreements: r.disagreements.length }, 'transfer alarms raised')
+                ? app.log.warn(
+                    { raised: r.raised, open: r.open.length, disagreements: r.disagreements.length, pending: r.pending.length },
+                    'transfer alarms raised',
+                  )
                 : undefined,
             (err: unknown) => app.log.error({ err }, 'transfer reconciliation failed'),
           ),

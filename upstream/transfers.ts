@@ -1,4 +1,4 @@
-import { reconcile, type PairedTransfer } from '../ledger/transfer-reconcile.js';
+import { awaitedSide, reconcile, type PairedTransfer } from '../ledger/transfer-reconcile.js';
 import { isTransferEntryType, keyOf, parseTransferEntry, TableId, type TransferEntry } from '../ledger/transfer-terms.js';
 import { raiseAlarm } from './ingest.js';
 import type { Sql } from './sql.js';
@@ -13,9 +13,21 @@ import type { Sql } from './sql.js';
 export const TRANSFER_ALARM_KINDS = ['transfer-open-too-long', 'transfer-disagreement'] as const;
 
 export interface TransferWatch {
-  /** A transfer whose sender has journalled its debit and not its closing for longer than this is an alarm. */
+  /**
+   * A transfer whose sender has journalled its debit and not its closing for longer than this is an
+   * alarm; so is a one-sided disagreement (`pending`) whose missing end has not synced for as long.
+   */
   readonly openAfterSeconds: number;
+  /**
+   * How far two tables' clocks may differ (default `DEFAULT_SKEW_MARGIN_SECONDS`): a one-sided
+   * disagreement is an alarm once the terminal whose entry is missing has synced an entry journalled
+   * at least this long after the entry seen, by its own clock.
+   */
+  readonly skewMarginSeconds?: number;
 }
+
+/** The clock skew between two tables' hosts the reconciliation allows unless told otherwise. */
+export const DEFAULT_SKEW_MARGIN_SECONDS = 60;
 
 export interface OpenTransfer {
   readonly transfer: PairedTransfer['transfer'];
@@ -24,6 +36,18 @@ export interface OpenTransfer {
   readonly openSeconds: number;
 }
 
+/**
+ * A disagreement that the lagging end's later sync can still mend (`awaitedSide`), not yet an
+ * alarm: the terminal whose entry is missing has not synced past the entry seen (+ the margin),
+ * and it has not been `openAfterSeconds` since.
+ */
+export type PendingTransfer = PairedTransfer & {
+  /** The terminal whose entry is awaited. */
+  readonly awaiting: TableId;
+  /** Since the entry seen was journalled (its terminal's clock, as synced). */
+  readonly waitedSeconds: number;
+};
+
 export interface TransferReport {
   /** Transfer ids paired across the terminals. */
   readonly transfers: number;
@@ -31,8 +55,13 @@ export interface TransferReport {
   readonly reversed: number;
   /** Every transfer still open at its sender, and for how long. */
   readonly open: readonly OpenTransfer[];
-  /** Every id whose two journals disagree, with the money it made or lost across them. */
+  /**
+   * Every id whose two journals disagree, with the money it made or lost across them (each an
+   * alarm): at once when no later entry can mend it, else once its missing end is no longer expected.
+   */
   readonly disagreements: readonly PairedTransfer[];
+  /** Every one-sided disagreement still waiting for its lagging end's sync: reported, not alarmed. */
+  readonly pending: readonly PendingTransfer[];
   /** Alarms raised by this run (none for an id already alarmed and not cleared). */
   readonly raised: number;
   /** Entries that did not parse as transfer entries, or terminals whose id is no table id: named, never believed. */
@@ -45,6 +74,14 @@ const TYPES = ['transfer.out', 'transfer.recall', 'transfer.complete', 'transfer
  * Reads every terminal's synced transfer entries, pairs them, and raises an alarm for each
  * transfer open longer than `watch.openAfterSeconds` and each disagreement (once per id and kind
  * while the alarm stands). `now` is the service's clock.
+ *
+ * The hosts sync independently, so the upstream often holds one end of a transfer before the
+ * other. A disagreement that is only the missing entry's end lagging (`awaitedSide`) waits: it is
+ * an alarm once that terminal's synced head was journalled at or after the entry seen plus
+ * `skewMarginSeconds` (it syncs in order, so the missing entry, journalled before by causality,
+ * would be there), or once the entry seen is older than `openAfterSeconds` (a terminal silent that
+ * long is itself worth a look). The head's time stands for the terminal's: a clock stepped back
+ * only makes it wait longer, up to `openAfterSeconds`.
  */
 export async function reconcileTransfers(sql: Sql, watch: TransferWatch, now: Date = new Date()): Promise<TransferReport> {
   const rows = await sql.query<{ terminal_id: string; seq: number; type: string; body: string; ts: Date | string }>(
@@ -53,6 +90,9 @@ export async function reconcileTransfers(sql: Sql, watch: TransferWatch, now: Da
   );
   const journals = new Map<TableId, TransferEntry[]>();
   const debitedAt = new Map<string, number>();
+  // When each id's credit (at its receiver) and closing (at its sender) were journalled: the entries a one-sided disagreement has seen.
+  const takenAt = new Map<string, number>();
+  const closedAt = new Map<string, number>();
   const unreadable: string[] = [];
   for (const r of rows.rows) {
     const table = TableId.safeParse(r.terminal_id);
@@ -70,7 +110,12 @@ export async function reconcileTransfers(sql: Sql, watch: TransferWatch, now: Da
     const list = journals.get(table.data) ?? [];
     list.push(entry);
     journals.set(table.data, list);
-    if (entry.type === 'transfer.out' && entry.payload.transfer.from === table.data) debitedAt.set(keyOf(entry.payload.transfer.id), new Date(r.ts).getTime());
+    const ts = new Date(r.ts).getTime();
+    if (entry.type === 'transfer.out' && entry.payload.transfer.from === table.data) debitedAt.set(keyOf(entry.payload.transfer.id), ts);
+    if (entry.type === 'transfer.in' && entry.payload.transfer.to === table.data && !takenAt.has(keyOf(entry.payload.transfer.id)))
+      takenAt.set(keyOf(entry.payload.transfer.id), ts);
+    if ((entry.type === 'transfer.complete' || entry.type === 'transfer.reverse') && entry.payload.transfer.from === table.data)
+      if (!closedAt.has(keyOf(entry.payload.transfer.id))) closedAt.set(keyOf(entry.payload.transfer.id), ts);
   }
   const paired = reconcile(journals);
   const open: OpenTransfer[] = [];
@@ -79,7 +124,25 @@ export async function reconcileTransfers(sql: Sql, watch: TransferWatch, now: Da
     const at = debitedAt.get(keyOf(p.id));
     if (at !== undefined) open.push({ transfer: p.transfer, receiver: p.receiver, openSeconds: Math.max(0, (now.getTime() - at) / 1000) });
   }
-  const disagreements = paired.filter((p) => p.disagreements.length > 0);
+  const syncedTo = await syncedHeads(sql);
+  const marginMs = (watch.skewMarginSeconds ?? DEFAULT_SKEW_MARGIN_SECONDS) * 1000;
+  const disagreements: PairedTransfer[] = [];
+  const pending: PendingTransfer[] = [];
+  for (const p of paired) {
+    if (p.disagreements.length === 0) continue;
+    const side = awaitedSide(p);
+    const seen = side === 'sender' ? takenAt.get(keyOf(p.id)) : side === 'receiver' ? closedAt.get(keyOf(p.id)) : undefined;
+    if (side === null || seen === undefined) {
+      disagreements.push(p);
+      continue;
+    }
+    const awaiting = side === 'sender' ? p.transfer.from : p.transfer.to;
+    const head = syncedTo.get(awaiting);
+    const waitedSeconds = Math.max(0, (now.getTime() - seen) / 1000);
+    const syncedPast = head !== undefined && head >= seen + marginMs;
+    if (syncedPast || waitedSeconds > watch.openAfterSeconds) disagreements.push(p);
+    else pending.push({ ...p, awaiting, waitedSeconds });
+  }
   let raised = 0;
   const standing = await standingAlarms(sql);
   const raise = async (kind: (typeof TRANSFER_ALARM_KINDS)[number], terminal: string, id: PairedTransfer['id'], detail: Record<string, unknown>) => {
@@ -110,9 +173,18 @@ export async function reconcileTransfers(sql: Sql, watch: TransferWatch, now: Da
     reversed: paired.filter((p) => p.sender === 'reversed').length,
     open,
     disagreements,
+    pending,
     raised,
     unreadable,
   };
+}
+
+/** When each terminal journalled the last entry the upstream holds of it (its own clock). */
+async function syncedHeads(sql: Sql): Promise<Map<string, number>> {
+  const r = await sql.query<{ terminal_id: string; ts: Date | string }>(
+    'SELECT h.terminal_id, j.ts FROM heads h JOIN journal j ON j.terminal_id = h.terminal_id AND j.seq = h.seq',
+  );
+  return new Map(r.rows.map((row) => [row.terminal_id, new Date(row.ts).getTime()]));
 }
 
 /** The transfer alarms not cleared, by kind and id. */

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { AdminTokenError, checkTokens, startUpstream, upstreamLogger, type AdminTokens } from '../../upstream/index.js';
+import { AdminTokenError, checkTokens, DEFAULT_SKEW_MARGIN_SECONDS, startUpstream, upstreamLogger, type AdminTokens } from '../../upstream/index.js';
 import { dbChoice, DB_OPTIONS, defineCommand, options, UsageError } from './common.js';
 import { dataDirAdminToken, type DataDirToken } from './first-run-token.js';
 
@@ -8,7 +8,7 @@ export const command = defineCommand({
   summary:
     'The upstream service. Serve behind a TLS-terminating proxy (or on loopback), or with\n--tls-cert/--tls-key: kiosks accept https:// only, except loopback.',
   usage:
-    'usage: etg upstream [serve] [--pg postgres://… | --data-dir DIR] --admin-token-file F [--query-token-file F] [--metrics-token-file F] [--listen HOST:PORT] [--trust-proxy ADDR,…] [--tls-cert PEM --tls-key PEM] [--transfer-open-after SECONDS]',
+    'usage: etg upstream [serve] [--pg postgres://… | --data-dir DIR] --admin-token-file F [--query-token-file F] [--metrics-token-file F] [--listen HOST:PORT] [--trust-proxy ADDR,…] [--tls-cert PEM --tls-key PEM] [--transfer-open-after SECONDS] [--transfer-clock-skew SECONDS]',
   options: {
     ...DB_OPTIONS,
     listen: { type: 'string', value: 'HOST:PORT', help: 'where to listen', default: '127.0.0.1:8787' },
@@ -35,6 +35,12 @@ export const command = defineCommand({
       value: 'SECONDS',
       help: "reconcile the tables' transfers every minute; alarm on one open longer than this\n(default 300) and on any disagreement between two tables' ledgers",
       default: '300',
+    },
+    'transfer-clock-skew': {
+      type: 'string',
+      value: 'SECONDS',
+      help: "how far two tables' clocks may differ: a transfer seen at one end only\nis an alarm once the other end has synced entries this long after it (or after\n--transfer-open-after); until then its sync may be behind",
+      default: '60',
     },
   },
 });
@@ -79,6 +85,8 @@ export async function run(argv: string[]): Promise<number> {
   const tls = v['tls-cert'] ? { cert: readFileSync(String(v['tls-cert'])), key: readFileSync(String(v['tls-key'])) } : undefined;
   const openAfterSeconds = Number(v['transfer-open-after'] ?? '300');
   if (!Number.isFinite(openAfterSeconds) || openAfterSeconds <= 0) throw new UsageError(`--transfer-open-after must be a number of seconds\n${command.usage}`);
+  const skewMarginSeconds = Number(v['transfer-clock-skew'] ?? String(DEFAULT_SKEW_MARGIN_SECONDS));
+  if (!Number.isFinite(skewMarginSeconds) || skewMarginSeconds < 0) throw new UsageError(`--transfer-clock-skew must be a number of seconds\n${command.usage}`);
   const wanted = process.env.LOG_LEVEL ?? 'info';
   const level = LOG_LEVELS.find((l) => l === wanted);
   if (!level) throw new UsageError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not ${wanted}`);
@@ -90,7 +98,7 @@ export async function run(argv: string[]): Promise<number> {
     tokens,
     trustProxy,
     ...(tls ? { tls } : {}),
-    transfers: { openAfterSeconds, everySeconds: 60 },
+    transfers: { openAfterSeconds, skewMarginSeconds, everySeconds: 60 },
   });
   console.log(
     JSON.stringify({

@@ -215,7 +215,9 @@ export async function runFloorSoak(o: FloorSoakOptions): Promise<FloorSoakResult
   const agents: Proc[] = [];
   let upstream: FloorUpstream | null = null;
   try {
-    upstream = await startFloorUpstream();
+    // The upstream's watch runs every second while the hosts sync through their kills and cuts, so
+    // a false alarm on a lagging end (a host whose sync is behind its peer's) stands in the verdict.
+    upstream = await startFloorUpstream({ transfers: { everySeconds: 1, openAfterSeconds: 3600 } });
     await enrolFloor(
       tables.map((t) => ({
         table: t.table,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { credentialsFile, Credentials, readCredentials, SyncClient, type Ledger } from '../../ledger/index.js';
 import { alarms, startUpstream, verifyChain, type RunningUpstream } from '../../upstream/index.js';
-import { reconcileTransfers } from '../../upstream/transfers.js';
+import { reconcileTransfers, type TransferWatch } from '../../upstream/transfers.js';
 
 // The upstream of the three-table soak (floor-soak.ts): the real service (Fastify over PGlite,
 // in the soak's own process, never killed) that the table hosts sync their ledgers to while they
@@ -20,11 +20,15 @@ export interface FloorUpstream {
   close(): Promise<void>;
 }
 
-export async function startFloorUpstream(): Promise<FloorUpstream> {
+/**
+ * `transfers`: run the upstream's periodic transfer reconciliation while the hosts sync (as
+ * `etg upstream serve` does every minute); its alarms then stand in the verdict.
+ */
+export async function startFloorUpstream(options: { transfers?: TransferWatch & { everySeconds: number } } = {}): Promise<FloorUpstream> {
   const admin = randomBytes(24).toString('base64url');
   // Every host of the soak reaches the service from 127.0.0.1, so the per-address ingest limit
   // (meant for one kiosk an address) would count three tables catching up after kills as one.
-  const up = await startUpstream({ tokens: { admin }, limits: { ingest: 60_000 } });
+  const up = await startUpstream({ tokens: { admin }, limits: { ingest: 60_000 }, ...(options.transfers ? { transfers: options.transfers } : {}) });
   return {
     up,
     async enrol(table, dataDir) {
@@ -107,6 +111,9 @@ export async function upstreamVerdict(
   for (const o of r.open) problems.push(`upstream: transfer ${o.transfer.id.origin}#${o.transfer.id.serial} open (receiver ${o.receiver})`);
   for (const d of r.disagreements)
     problems.push(`upstream: transfer ${d.id.origin}#${d.id.serial}: ${d.disagreements.join(', ')} (${d.sender} / ${d.receiver}, net ${d.net})`);
+  // None can be pending with no wait allowed, unless a clock ran backwards: named all the same.
+  for (const p of r.pending)
+    problems.push(`upstream: transfer ${p.id.origin}#${p.id.serial}: ${p.disagreements.join(', ')} pending ${p.awaiting}'s sync (${p.sender} / ${p.receiver})`);
   for (const u of r.unreadable) problems.push(`upstream: unreadable ${u}`);
   if (r.transfers !== local.transfers || r.completed !== local.completed || r.reversed !== local.reversed)
     problems.push(
