@@ -6,6 +6,7 @@ import { buildServer, type RateLimits } from './server.js';
 import type { AdminTokens } from './admin-auth.js';
 import { connectPg, openPglite, type Db } from './sql.js';
 import { reconcileTransfers, type TransferWatch } from './transfers.js';
+import { oneAtATime } from './one-at-a-time.js';
 
 export { buildServer, API_VERSION, DEFAULT_LIMITS, type RateLimits, type ServerOptions } from './server.js';
 export { AdminTokenError, checkTokens, MIN_TOKEN_LENGTH, type AdminTokens, type Role } from './admin-auth.js';
@@ -75,22 +76,21 @@ export async function startUpstream(options: {
     logger: options.logger ?? false,
   });
   const watch = options.transfers;
-  const timer = watch
-    ? setInterval(
+  const reconciling = watch
+    ? oneAtATime(
         () =>
-          void reconcileTransfers(db, watch).then(
-            (r) =>
-              r.raised > 0
-                ? app.log.warn(
-                    { raised: r.raised, open: r.open.length, disagreements: r.disagreements.length, pending: r.pending.length },
-                    'transfer alarms raised',
-                  )
-                : undefined,
-            (err: unknown) => app.log.error({ err }, 'transfer reconciliation failed'),
+          reconcileTransfers(db, watch).then((r) =>
+            r.raised > 0
+              ? app.log.warn(
+                  { raised: r.raised, open: r.open.length, disagreements: r.disagreements.length, pending: r.pending.length },
+                  'transfer alarms raised',
+                )
+              : undefined,
           ),
-        watch.everySeconds * 1000,
+        (err: unknown) => app.log.error({ err }, 'transfer reconciliation failed'),
       )
     : null;
+  const timer = watch && reconciling ? setInterval(() => reconciling.tick(), watch.everySeconds * 1000) : null;
   const host = options.host ?? '127.0.0.1';
   await app.listen({ host, port: options.port ?? 0 });
   const addr = app.server.address();
