@@ -44,6 +44,44 @@ async function eventAfter(page: Page, from: number, name: string): Promise<void>
   await page.waitForFunction(([n, i]) => window.__kiosk?.events.slice(i).includes(n) ?? false, [name, from] as const, { polling: 200 });
 }
 
+/**
+ * Presses Move credit here until the blackjack host has credited what one press moves, or a host
+ * refused it (then the test fails, naming the refusal). The CI run on c202aad timed out waiting
+ * for that credit with no refusal logged by any host: the press is sent again if, after 20 s,
+ * neither the credit nor a refusal came (a second press then would move twice, and the credit
+ * awaited after it is checked against one press's amount, so a doubled move fails the test).
+ * The screen's events since the press are printed if it never comes.
+ */
+async function pressMoveCredit(page: Page, pressedAt: number, moved: number): Promise<void> {
+  let from = pressedAt;
+  const since = async () => page.evaluate((i) => window.__kiosk?.events.slice(i) ?? [], from);
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    await press(page, 'move-credit');
+    const deadline = Date.now() + 20_000;
+    let outcome: 'credited' | 'stale' | 'nothing' = 'nothing';
+    while (outcome === 'nothing' && Date.now() < deadline) {
+      const events = await since();
+      // A command made against a version the home host has moved past (its round goes on) is
+      // refused as stale: the player presses again, and so does this.
+      const stale = events.find((e) => /^error:[^:]+:stale-version$/.test(e));
+      const refused = events.find((e) => e.startsWith('error:') && e !== stale);
+      if (refused) throw new Error(`move-credit refused: ${refused}; events since: ${events.join(' ')}`);
+      if (events.some((e) => e.startsWith(`credit:${BJ}:`) && e !== `credit:${BJ}:0`)) outcome = 'credited';
+      else if (stale) {
+        outcome = 'stale';
+        from += events.length;
+      } else await new Promise((r) => setTimeout(r, 250));
+    }
+    if (outcome === 'credited') return;
+    console.error(
+      outcome === 'stale'
+        ? `several-tables: move-credit press ${attempt} refused as stale; pressing again`
+        : `several-tables: no credit at blackjack 20 s after move-credit press ${attempt} (of ${moved}); events since: ${(await since()).join(' ')}`,
+    );
+  }
+  throw new Error(`move-credit: no credit at blackjack after three presses; events since: ${(await since()).join(' ')}`);
+}
+
 async function eventCount(page: Page): Promise<number> {
   return page.evaluate(() => window.__kiosk?.events.length ?? 0);
 }
@@ -108,7 +146,7 @@ test('a station follows three live tables of three games, in Traditional Chinese
     console.error(`several-tables: moving credit from ${before} at home`);
     const moved = Math.min(5 * 10_000, before);
     let from = await eventCount(page);
-    await press(page, 'move-credit');
+    await pressMoveCredit(page, from, moved);
     await eventAfter(page, from, `credit:${BJ}:${moved}`);
     await eventAfter(page, from, `credit:${BAC}:${before - moved}`);
     await expect.poll(() => drawn(page, '所屬博彩桌 · 餘額 '), { timeout: 20_000 }).toBe(1);
