@@ -12,7 +12,7 @@
 // the first half of them and the client processes on the other half; on fewer, everything shares
 // the cores and the clients run at niceness 10, standing for machines of their own.
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,15 +28,18 @@ const SIZES = process.env.STADIUM_SIZES ? process.env.STADIUM_SIZES.split(',').m
 const CARDS = process.env.STADIUM_CARDS ? Number(process.env.STADIUM_CARDS) : quick ? 10 : 300;
 // STADIUM_SHARES=0,0.1: the shares of throttled stations for every size (default: 0, and 0.1 at 250 too).
 const sharesFor = (n: number): number[] => (process.env.STADIUM_SHARES ? process.env.STADIUM_SHARES.split(',').map(Number) : n === 250 ? [0, 0.1] : [0]);
-const CLIENT_PROCESSES = 4;
+// STADIUM_CLIENT_PROCESSES=8: the processes the stations are shared among (default 4).
+const CLIENT_PROCESSES = Number(process.env.STADIUM_CLIENT_PROCESSES ?? 4);
 const TIMINGS = { bettingMs: 3000, decisionMs: 1000, resultsMs: 1000 };
 const DEAL_MS = 150;
 // Notes of 1,000 MOP per station: five are enough credit for a hundred coups of the clients' bets, one
 // for about twenty (STADIUM_NOTES=1: a thousand stations' notes are a long setup on a loaded machine).
 const NOTES = process.env.STADIUM_NOTES ? Number(process.env.STADIUM_NOTES) : quick ? 1 : 5;
 
-// STADIUM_CPU_PROF=DIR: the host process writes a V8 CPU profile there (`node --cpu-prof`), one per size.
+// STADIUM_CPU_PROF=DIR: the host process writes a V8 CPU profile there (`node --cpu-prof`), one per
+// size; STADIUM_CLIENTS_CPU_PROF=DIR: each client process does.
 const profileDir = process.env.STADIUM_CPU_PROF;
+const clientsProfileDir = process.env.STADIUM_CLIENTS_CPU_PROF;
 
 // Cores of their own for the clients where there are enough (STADIUM_PIN=0: never).
 const cores = os.cpus().length;
@@ -49,9 +52,9 @@ const CLIENT_NICE = process.env.STADIUM_CLIENTS_NICE ?? (canPin ? '0' : '10');
 function child<In, Out>(
   file: string,
   env: Record<string, string>,
-  o: { cpus: string | null; profile?: boolean },
+  o: { cpus: string | null; profile?: string },
 ): { proc: ChildProcess; next: <T extends Out>(type: string) => Promise<T>; send: (m: In) => void } {
-  const execArgv = ['--import', 'tsx', ...(o.profile && profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
+  const execArgv = ['--import', 'tsx', ...(o.profile ? ['--cpu-prof', `--cpu-prof-dir=${o.profile}`] : [])];
   const script = path.join(here, 'stadium', file);
   const options = { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] as ('ignore' | 'inherit' | 'ipc')[] };
   // taskset execs node with the IPC channel's descriptor and environment as fork would pass them.
@@ -120,6 +123,26 @@ function lastSocket(events: { key: number; t0: bigint }[], clients: Map<number, 
   return { p50: pct(delays, 50), p99: pct(delays, 99), max: Math.max(...delays), events: delays.length };
 }
 
+/**
+ * The six slowest card reads to their last unthrottled station, each with its place in its coup
+ * (the card that settled it marked), the host's own part (read → last socket written) and the
+ * last station of each client process: whether a slow read is the host's or the clients', and
+ * which cards of a coup they are.
+ */
+function slowestCards(cards: Extract<FromHost, { type: 'measured' }>['cards'], processes: Map<number, bigint>[][]): string[] {
+  const rows = cards.map((c) => {
+    const perProcess = processes.map((stations) => lastSocket([{ key: c.version, t0: BigInt(c.t0) }], stations).max);
+    return { c, perProcess, last: Math.max(...perProcess) };
+  });
+  return rows
+    .sort((a, b) => b.last - a.last)
+    .slice(0, 6)
+    .map(
+      ({ c, perProcess, last }) =>
+        `${last.toFixed(1)} ms: card ${c.position} of its coup${c.settled ? ' (settled it)' : ''}; host ${ms(BigInt(c.sent) - BigInt(c.t0)).toFixed(1)} ms; processes ${perProcess.map((x) => x.toFixed(1)).join(' / ')} ms`,
+    );
+}
+
 /** One line of the summary table printed at the end. */
 interface Row {
   label: string;
@@ -141,7 +164,7 @@ async function run(stations: number, throttledShare: number): Promise<void> {
   const host = child<ToHost, FromHost>(
     'host-child.ts',
     { STADIUM_HOST: JSON.stringify({ stations, dir, seed: 5, timings: TIMINGS, dealMs: DEAL_MS }) },
-    { cpus: HOST_CPUS, profile: true },
+    { cpus: HOST_CPUS, profile: profileDir },
   );
   let bare: ReturnType<typeof child<ToBare, FromBare>> | null = null;
   const clients: ReturnType<typeof child<ToClients, FromClients>>[] = [];
@@ -163,7 +186,7 @@ async function run(stations: number, throttledShare: number): Promise<void> {
             }),
             STADIUM_CLIENTS_NICE: CLIENT_NICE,
           },
-          { cpus: CLIENT_CPUS },
+          { cpus: CLIENT_CPUS, profile: clientsProfileDir },
         ),
       );
     // Every station credited and its screen viewing, or the run fails naming the ones that are not (issue 30: it hung).
@@ -179,6 +202,7 @@ async function run(stations: number, throttledShare: number): Promise<void> {
           .join('\n')}`,
       );
     const loadBefore = load();
+    for (const c of clients) c.send({ type: 'mark' });
     host.send({ type: 'measure', cards: CARDS });
     const measured = await host.next<Extract<FromHost, { type: 'measured' }>>('measured');
     const loadMeasured = load();
@@ -187,9 +211,21 @@ async function run(stations: number, throttledShare: number): Promise<void> {
     const received = reports.flatMap((r) => r.received);
     const asMap = (versions: [number, string][]) => new Map(versions.map(([v, t]) => [v, BigInt(t)]));
     const events = measured.cards.map((c) => ({ key: c.version, t0: BigInt(c.t0) }));
+    if (process.env.STADIUM_DUMP) appendFileSync(`${process.env.STADIUM_DUMP}.cards`, measured.cards.map((c) => JSON.stringify(c)).join('\n') + '\n');
     const free = lastSocket(
       events,
       received.filter((r) => !r.throttled).map((r) => asMap(r.versions)),
+    );
+    // A card that settles the coup: the results (the round's next version, sent once the settlement is journalled) to the last station.
+    const settling = measured.cards.flatMap((c) => (c.results ? [{ key: c.results.version, t0: BigInt(c.t0) }] : []));
+    const results = lastSocket(
+      settling,
+      received.filter((r) => !r.throttled).map((r) => asMap(r.versions)),
+    );
+    const resultsSent = measured.cards.flatMap((c) => (c.results ? [ms(BigInt(c.results.sent) - BigInt(c.t0))] : []));
+    const worst = slowestCards(
+      measured.cards,
+      reports.map((r) => r.received.filter((x) => !x.throttled).map((x) => asMap(x.versions))),
     );
     const slow = throttled.length
       ? lastSocket(
@@ -246,6 +282,17 @@ async function run(stations: number, throttledShare: number): Promise<void> {
       ratios[p] = r.ratio ?? NaN;
       console.log(`    ${p} card read → last station: ${free[p].toFixed(1)} ms, bare broadcast ${bareLatency[p].toFixed(1)} ms (${times(r)})`);
     }
+    console.log(
+      `    the ${results.events} card reads that settled their coup → their results at the last station (after the settlement is journalled): p50 ${results.p50.toFixed(1)} / p99 ${results.p99.toFixed(1)} / max ${results.max.toFixed(1)} ms; on the host, results sent p50 ${pct(resultsSent, 50).toFixed(1)} / p99 ${pct(resultsSent, 99).toFixed(1)} ms`,
+    );
+    figure({
+      name: `stadium: a settling card read → its results at the last ${throttled.length ? 'unthrottled ' : ''}station, p99, ${label}`,
+      unit: 'ms',
+      value: results.p99,
+      better: 'lower',
+      baseline: { name: `bare ws broadcast of ${measured.roundMessageBytes} bytes to the same clients, p99`, value: bareLatency.p99 },
+      note: "includes the settlement: its durable commit and the stations' own parts",
+    });
     const bareSent = done.times.map((x) => ms(BigInt(x.sent) - BigInt(x.t0)));
     console.log(
       `    on the host, the bare broadcast: its last socket written p50 ${pct(bareSent, 50).toFixed(1)} / p99 ${pct(bareSent, 99).toFixed(1)} ms (${bareLatency.events} broadcasts to ${done.clients} clients)`,
@@ -253,6 +300,11 @@ async function run(stations: number, throttledShare: number): Promise<void> {
     console.log(
       `    on the host: card read → journal committed p50 ${pct(committed, 50).toFixed(1)} / p99 ${pct(committed, 99).toFixed(1)} ms; → public round built p50 ${pct(built, 50).toFixed(1)} / p99 ${pct(built, 99).toFixed(1)} ms; → the last socket written p50 ${pct(sentOut, 50).toFixed(1)} / p99 ${pct(sentOut, 99).toFixed(1)} ms`,
     );
+    console.log(
+      `    the client processes while measured: CPU per coup ${reports.map((r) => (r.cpuMs / measured.rounds).toFixed(0)).join(' / ')} ms; event loop delay p99 ${reports.map((r) => r.loopDelayMs.p99.toFixed(1)).join(' / ')} ms, max ${reports.map((r) => r.loopDelayMs.max.toFixed(1)).join(' / ')} ms`,
+    );
+    console.log(`    the slowest card reads (their place in the coup; the host's part; each client process's last station):`);
+    for (const w of worst) console.log(`      ${w}`);
     if (slow)
       console.log(
         `    the ${throttled.length} throttled stations: p50 ${slow.p50.toFixed(0)} ms, p99 ${slow.p99.toFixed(0)} ms, max ${slow.max.toFixed(0)} ms (latest snapshot wins)`,

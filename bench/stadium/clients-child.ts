@@ -5,6 +5,7 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { backoffDelay } from '../../engine/backoff.js';
 import { Rng } from '../../engine/random/seeded-rng.js';
 import { DeviceClient, DeviceLinkError } from '../../host/station-agent/device-client.js';
@@ -168,7 +169,7 @@ await inWaves(mine, async (e) => {
             // broadcast's clients read theirs (JSON.parse), the schema check after. The round comes
             // whole (`public`) or as a patch (protocol 4; the tuple `["round",version,ops]` since 6): either names its version.
             arrived: (data, at) => {
-              if (dump && e.station === mine[0]?.station) appendFileSync(dump, `${data.toString()}\n`);
+              if (dump && e.station === mine[0]?.station) appendFileSync(dump, `${String(at)} ${data.toString()}\n`);
               // Since protocol 6 a patch is the tuple `[target, version, ops]` (`["round",12,…]`).
               const m = JSON.parse(data.toString()) as { type?: string; part?: string; version?: number } | [unknown, unknown, unknown];
               const [round, version] = Array.isArray(m) ? [m[0] === 'round', m[1]] : [m.type === 'public' && m.part === 'round', m.version];
@@ -224,12 +225,25 @@ function bet(s: HeadlessStation, state: StationState): void {
 const bare: { throttled: boolean; seqs: Map<number, string> }[] = [];
 const bareSockets: ReturnType<typeof pinnedSocket>[] = [];
 
+// The process's own cost while measured: its CPU time, and how long its event loop was held up (a
+// frame that arrives while the loop is busy is stamped late).
+let mark = process.cpuUsage();
+const loop = monitorEventLoopDelay({ resolution: 10 });
+
 process.on('message', (m: ToClients) => {
   void (async () => {
-    if (m.type === 'report') {
+    if (m.type === 'mark') {
+      mark = process.cpuUsage();
+      loop.reset();
+      loop.enable();
+    } else if (m.type === 'report') {
+      loop.disable();
+      const cpu = process.cpuUsage(mark);
       send({
         type: 'report',
         received: [...received].map(([station, seen]) => ({ station, throttled: throttled.has(station), versions: [...seen] })),
+        cpuMs: (cpu.user + cpu.system) / 1000,
+        loopDelayMs: { p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 },
       });
     } else if (m.type === 'close-stations') {
       closing = true;

@@ -46,7 +46,22 @@ const sizes: number[] = [];
 let measuring = false;
 const table = running.table;
 const onCard = table.onCard.bind(table);
-let reading: { commits: number; committed?: bigint; built?: bigint; sent?: bigint } | null = null;
+/**
+ * The card read under way: when its journal commit was done, its public round built and sent,
+ * and the version of that round (the one that shows the card). A card that settles the coup
+ * makes a second version after it, the results, sent once the settlement is journalled: its
+ * version and when it was sent are kept apart (`results`).
+ */
+let reading: {
+  commits: number;
+  committed?: bigint;
+  built?: bigint;
+  sent?: bigint;
+  version?: number;
+  results?: { version: number; sent: bigint };
+} | null = null;
+// Which card of its coup each read is (1 for the first after betting closed): where a slow card falls.
+let coup = { id: '', cards: 0 };
 // When the public round the card made was built (projected and encoded), just before its sends.
 const publicPart = running.hub.publicPart.bind(running.hub);
 running.hub.publicPart = (part) => {
@@ -80,12 +95,16 @@ table.onCard = (card: Card, sequence?: number) => {
     const end = process.hrtime.bigint();
     if (measuring && table.state.round !== null) {
       const part = running.hub.publicPart('round');
+      if (coup.id !== table.state.roundId) coup = { id: table.state.roundId, cards: 0 };
       cards.push({
-        version: part.version,
+        version: at.version ?? part.version,
+        position: ++coup.cards,
+        settled: table.state.phase !== 'dealing',
         t0: String(t0),
         committed: String(at.committed ?? end),
         built: String(at.built ?? end),
         sent: String(at.sent ?? end),
+        ...(at.results ? { results: { version: at.results.version, sent: String(at.results.sent) } } : {}),
       });
       sizes.push(part.message.size);
     }
@@ -106,7 +125,13 @@ async function handle(m: ToHost): Promise<void> {
     // Subscribed after every station's screen: the hub hands it each public part after theirs.
     running.hub.subscribe(stationView(REMOTE_STATION_BASE + 1), 'bench-probe', {
       deliver: (slot) => {
-        if (slot === 'public:round' && reading) reading.sent ??= process.hrtime.bigint();
+        if (slot !== 'public:round' || !reading) return;
+        const at = process.hrtime.bigint();
+        const version = running.hub.publicPart('round').version;
+        if (reading.version === undefined) {
+          reading.sent = at;
+          reading.version = version;
+        } else if (version !== reading.version) reading.results = { version, sent: at };
       },
     });
     const startRounds = settled();

@@ -35,9 +35,20 @@ export type FromHost =
       betCommits: number;
       /**
        * Each card read: its start, and on the host's side when its journal commit was done, when
-       * the public round it made was built (before its sends), and when its sends were done.
+       * the public round it made was built (before its sends), and when its sends were done; its
+       * place in the coup, whether it settled the coup, and then the results' version (the round
+       * after the card's own) and when the host had sent it.
        */
-      cards: { version: number; t0: string; committed: string; built: string; sent: string }[];
+      cards: {
+        version: number;
+        position: number;
+        settled: boolean;
+        t0: string;
+        committed: string;
+        built: string;
+        sent: string;
+        results?: { version: number; sent: string };
+      }[];
     };
 
 export type ToBare = { type: 'broadcast'; bytes: number; count: number; gapMs: number } | { type: 'stop' };
@@ -55,12 +66,19 @@ export type FromBare =
       rss: number;
     };
 
-export type ToClients = { type: 'report' } | { type: 'close-stations' } | { type: 'bare-connect'; port: number } | { type: 'bare-report' } | { type: 'stop' };
+export type ToClients =
+  { type: 'mark' } | { type: 'report' } | { type: 'close-stations' } | { type: 'bare-connect'; port: number } | { type: 'bare-report' } | { type: 'stop' };
 
 export type FromClients =
   /** Every station of the process set up, or given up on: `failed` names each station that was, and why (the bench then fails). */
   | { type: 'connected'; stations: number; failed: { station: number; why: string }[]; retried: number }
-  | { type: 'report'; received: { station: number; throttled: boolean; versions: [number, string][] }[] }
+  | {
+      type: 'report';
+      received: { station: number; throttled: boolean; versions: [number, string][] }[];
+      /** The process's CPU time since the bench's mark (the measurement's start), and its event loop's delay p99 and max meanwhile. */
+      cpuMs: number;
+      loopDelayMs: { p99: number; max: number };
+    }
   | { type: 'stations-closed' }
   | { type: 'bare-connected'; clients: number }
   | { type: 'bare-report'; received: { throttled: boolean; seqs: [number, string][] }[] };
