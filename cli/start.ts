@@ -6,8 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultDataDir } from '../host/data-dir.js';
 import { hostArgsToForward, hostOptionsFromArgs, UsageError as HostUsageError } from '../host/launch-options.js';
-import { DataFolderBusy } from '../ledger/index.js';
-import { startHost } from '../host/start-host.js';
+import { DataFolderBusy, type DataFolderLock } from '../ledger/index.js';
+import { lockHostFolder, startHost } from '../host/start-host.js';
 import { options } from './command.js';
 import { openChromiumWindows } from './start/chromium-windows.js';
 import { START_COMMAND } from './start/command.js';
@@ -21,11 +21,6 @@ export const command = START_COMMAND;
 /** Serves until SIGINT or SIGTERM (then exits the process); returns only when it cannot start. */
 export async function run(argv: string[]): Promise<number> {
   const values = options(command, argv);
-  if (values.build) {
-    // `npm start` builds the screens here, after the options are checked, so `--help` answers at once.
-    const build = spawnSync('npm', ['run', '--silent', 'build:renderer'], { cwd: root, stdio: 'inherit' });
-    if (build.status !== 0) return build.status ?? 1;
-  }
   const dataDir = path.resolve(values['data-dir'] ?? defaultDataDir());
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, not "${values.port}"`);
@@ -41,11 +36,28 @@ export async function run(argv: string[]): Promise<number> {
     .map((s) => s.trim())
     .filter(Boolean);
 
+  // One host per data folder: the lock before any build, so a second `npm start` on a running
+  // host's folder exits 2 at once, and neither waits for a build nor rewrites the dist/ files the
+  // running host serves. This process keeps it and hands it to its host (startHost below): taken
+  // once and never let go between the check and the start, so two starts cannot both pass it.
+  const folderLock = lockForStart(dataDir);
+  if (values.build) {
+    // `npm start` builds the screens here, after the options are checked, so `--help` answers at once.
+    const build = spawnSync('npm', ['run', '--silent', 'build:renderer'], { cwd: root, stdio: 'inherit' });
+    if (build.status !== 0) {
+      folderLock.release();
+      return build.status ?? 1;
+    }
+  }
+
   const electron = values.headless || values.browser ? null : findElectron(root);
   if (electron) {
     // Inside Electron the host runs as a utility process of the main process.
     const build = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/build-electron.ts')], { stdio: 'inherit' });
     const built = await new Promise<number>((resolve) => build.on('close', (c) => resolve(c ?? 1)));
+    // Electron's host is another process, which takes the lock itself: let it go once our builds
+    // are done. A start slipping in between is refused by that host's own lock, only later.
+    folderLock.release();
     if (built !== 0) return built;
     // Every option but the launcher's own goes to Electron's main, which forwards the host's options.
     const forwarded = hostArgsToForward(values);
@@ -65,10 +77,9 @@ export async function run(argv: string[]): Promise<number> {
   }
   let running: Awaited<ReturnType<typeof startHost>>;
   try {
-    running = await startHost({ dataDir, rendererDir: path.join(root, 'dist/renderer'), port, ...hostOptions });
+    // The host holds the lock from here and releases it when it stops or fails to start.
+    running = await startHost({ dataDir, folderLock, rendererDir: path.join(root, 'dist/renderer'), port, ...hostOptions });
   } catch (e) {
-    // Another host on this folder: exit 2 naming it (the user started a second one), nothing touched.
-    if (e instanceof DataFolderBusy) throw new UsageError(`the kiosk cannot start: ${e.message}`);
     // A ledger that fails its checks, missing upstream credentials, a port in use: say which, touch nothing.
     throw new Error(`the kiosk cannot start: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
@@ -126,4 +137,14 @@ export async function run(argv: string[]): Promise<number> {
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
   return new Promise<number>(() => undefined);
+}
+
+/** The data folder's lock for this start; another host on the folder: exit 2 naming it (the user started a second one), nothing touched. */
+function lockForStart(dataDir: string): DataFolderLock {
+  try {
+    return lockHostFolder(dataDir);
+  } catch (e) {
+    if (e instanceof DataFolderBusy) throw new UsageError(`the kiosk cannot start: ${e.message}`);
+    throw e;
+  }
 }

@@ -3,7 +3,7 @@ import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { openLedger, startLedgerSync, WitnessClient, WitnessLink, type Ledger, type SyncClient } from '../ledger/index.js';
-import { lockDataFolder } from '../ledger/index.js';
+import { lockDataFolder, type DataFolderLock } from '../ledger/index.js';
 import { simulatedTableConfig, TableConfig } from './config/table-config.js';
 import { installKillSwitch } from './recovery/kill-switch.js';
 import { prepareDataDir } from './data-dir.js';
@@ -99,6 +99,16 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
 }
 
 /**
+ * The data folder made and locked for a table host (throws DataFolderBusy while another holds it):
+ * the start's first step, which `etg start` takes itself before its build and hands over as
+ * `HostOptions.folderLock`.
+ */
+export function lockHostFolder(dir: string): DataFolderLock {
+  const { dataDir } = prepareDataDir(dir);
+  return lockDataFolder(dataDir, 'the table host');
+}
+
+/**
  * One host per data folder: the lock comes before anything in the folder is read or written
  * (the log, the ledger, the launch tokens); a second host stops here (DataFolderBusy). Then the
  * log, the configuration and the ledger; the lock is released if any of them fails.
@@ -112,8 +122,9 @@ function openDataFolder(options: HostOptions): {
   ledger: Ledger;
 } {
   const { dataDir, logDir } = prepareDataDir(options.dataDir);
-  const folderLock = lockDataFolder(dataDir, 'the table host');
+  const folderLock = options.folderLock ?? lockHostFolder(dataDir);
   try {
+    if (folderLock.dataDir !== dataDir) throw new Error(`the lock handed to the host is on ${folderLock.dataDir}, not on its data folder ${dataDir}`);
     const log =
       options.logger ??
       createLogger(logDir, {

@@ -14,6 +14,8 @@ export interface HostChildOptions {
   seed: number;
   /** Extra host arguments (e.g. `--test-kill-after-round-entry=3`). */
   extra?: string[];
+  /** The child's environment (default: this process's). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** What the host child printed on start (`--json`): its origin and screen URLs. */
@@ -48,7 +50,7 @@ export class HostChild {
       ...(o.rules ? [`--rules=${o.rules}`] : []),
       ...(o.extra ?? []),
     ];
-    this.process = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.process = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], ...(o.env ? { env: o.env } : {}) });
     this.process.stderr?.on('data', (d: Buffer) => {
       this.stderr = (this.stderr + d.toString()).slice(-4000);
     });

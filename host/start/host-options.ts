@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { ViewName } from '../../protocol/index.js';
-import type { Ledger, SyncClient, WitnessLink } from '../../ledger/index.js';
+import type { DataFolderLock, Ledger, SyncClient, WitnessLink } from '../../ledger/index.js';
 import type { Timings } from '../../engine/table/state.js';
 import type { RoundPlan } from '../autoplay/round-script.js';
 import type { TableConfig } from '../config/table-config.js';
@@ -26,6 +26,11 @@ import type { Timers } from '../table/timers.js';
 
 export interface HostOptions {
   dataDir: string;
+  /**
+   * The data folder's lock when the caller took it already (`lockHostFolder`; `etg start` takes it
+   * before its build): the host holds it from here on and releases it as it would its own.
+   */
+  folderLock?: DataFolderLock;
   rendererDir: string;
   /** 0 picks a free port. */
   port?: number;

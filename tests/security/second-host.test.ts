@@ -3,10 +3,12 @@
 // credited. Now the first host holds the folder's lock from before it reads anything; a second
 // exits 2 within seconds naming the folder and the running host's PID, and the first is unharmed.
 // The lock is the kernel's, so a host killed with SIGKILL leaves none behind; the command-line
-// tools that write (the accounts) refuse while a host runs.
+// tools that write (the accounts) refuse while a host runs. `npm start` (`etg start --build`)
+// takes the lock before it builds the screens, so a second one neither waits for a build nor
+// rewrites the renderer files the first host serves.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -51,6 +53,50 @@ describe('one host per data folder', { timeout: 240_000 }, () => {
       watch.close();
     } finally {
       await first.kill('SIGTERM');
+    }
+  });
+
+  it("a second `etg start --build` (npm start) on a running host's folder exits 2 before it builds anything; the folder free, it builds and starts", async () => {
+    // The build `--build` runs is `npm run build:renderer` (vite, into the dist/renderer the first
+    // host serves). An `npm` first on PATH records each call instead: no vite here, and a call
+    // recorded is a build that ran.
+    const fakeBin = mkdtempSync(path.join(tmpdir(), 'second-host-npm-'));
+    const calls = path.join(fakeBin, 'calls');
+    writeFileSync(path.join(fakeBin, 'npm'), `#!/bin/sh\necho "$*" >> '${calls}'\n`, { mode: 0o755 });
+    const env = { ...process.env, PATH: `${fakeBin}${path.delimiter}${process.env.PATH ?? ''}` };
+    const npmStart = () => new HostChild({ dataDir, game: 'war', stations: 1, seed: 1, extra: ['--build'], env });
+    const built = () => (existsSync(calls) ? readFileSync(calls, 'utf8') : '');
+    try {
+      const first = host();
+      const started = await first.started;
+      assert.ok(started, `the first host starts: ${first.errors()}`);
+      try {
+        const tokensBefore = readFileSync(path.join(dataDir, 'launch-tokens.json'), 'utf8');
+        const t0 = Date.now();
+        const second = npmStart();
+        const ended = await Promise.race([second.exited, sleep(20_000).then(() => null)]);
+        if (ended === null) await second.kill();
+        assert.ok(ended, 'the second start exits by itself');
+        assert.equal(ended.code, 2, second.errors());
+        assert.ok(Date.now() - t0 < 20_000);
+        assert.ok(second.errors().includes(dataDir), `names the folder: ${second.errors()}`);
+        assert.ok(second.errors().includes(String(first.process.pid)), `names the running host's PID ${first.process.pid}: ${second.errors()}`);
+        assert.equal(built(), '', 'the refused start built nothing');
+        assert.equal(readFileSync(path.join(dataDir, 'launch-tokens.json'), 'utf8'), tokensBefore);
+        assert.equal((await fetch(`${started.origin}/healthz`)).status, 200);
+      } finally {
+        await first.kill('SIGTERM');
+      }
+      // The folder free: the same command builds, then its host starts under the lock taken before the build.
+      const next = npmStart();
+      try {
+        assert.ok(await next.started, `starts after its build: ${next.errors()}`);
+        assert.equal(built(), 'run --silent build:renderer\n');
+      } finally {
+        await next.kill('SIGTERM');
+      }
+    } finally {
+      rmSync(fakeBin, { recursive: true, force: true });
     }
   });
 
