@@ -12,17 +12,17 @@
 // the round (a decision, a correction, a card entered by hand, bets taken back, a reset between
 // rounds) play the table on to it first, so they seldom come to nothing.
 //
-// A test of the test: each family of input fed to a fold planted with a bug that drops or
-// misreads that family (a parameter of `play`, never a change to the production code) must be
-// caught, so a kind the generator stops reaching fails here, not silently.
+// A test of the test: for each kind of input, a fold planted with a bug that drops or misreads
+// that kind (a parameter of `play`, never a change to the production code) must be caught, so a
+// kind the generator stops reaching, or a check that stops looking, fails here, not silently.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import pino from 'pino';
-import { cardOf, parseCard, RANKS, SUITS, type CardCode } from '../../engine/cards/card.js';
+import { cardCode, cardOf, parseCard, RANKS, SUITS, type CardCode } from '../../engine/cards/card.js';
 import { EXAMPLE_JACKPOT_PROGRAM } from '../../engine/blackjack/jackpot/program.js';
 import { foldJournal, type JournalItem } from '../../engine/table/fold.js';
-import { TableInput, type InputKind } from '../../engine/table/inputs.js';
+import { journalledInput, TableInput, type InputKind, type InputOf } from '../../engine/table/inputs.js';
 import { correctionsFor, deciderStations, pendingOf } from '../../engine/table/queries.js';
 import type { TableParams } from '../../engine/table/state.js';
 import { withTableGame } from '../../engine/games.js';
@@ -562,37 +562,90 @@ function dropping(kind: TableInput['kind']): Plant {
   };
 }
 
+function isKind<K extends InputKind>(input: TableInput, kind: K): input is InputOf<K> {
+  return input.kind === kind;
+}
+
+/** A fold that reads every input of `kind` otherwise than it was journalled (and the rest as journalled). */
+function misreading<K extends InputKind>(kind: K, misread: (input: InputOf<K>) => InputOf<K>): Plant {
+  return {
+    fold: (items) =>
+      items.map((item) => {
+        const parsed = item.kind === 'input' ? TableInput.safeParse(item.input) : null;
+        if (item.kind !== 'input' || !parsed?.success || !isKind(parsed.data, kind)) return item;
+        return { ...item, input: journalledInput(misread(parsed.data)) };
+      }),
+  };
+}
+
 /** A fold that reads every `correct` input as another correction than the one journalled. */
-const misreadCorrections: Plant = {
-  fold: (items) =>
-    items.map((item) => {
-      const parsed = item.kind === 'input' ? TableInput.safeParse(item.input) : null;
-      const input = parsed?.success ? parsed.data : null;
-      if (item.kind !== 'input' || input?.kind !== 'correct') return item;
-      const other = CORRECTIONS[(CORRECTIONS.indexOf(input.correction) + 1) % CORRECTIONS.length] ?? input.correction;
-      return { ...item, input: { ...input, correction: other } };
-    }),
+const misreadCorrections = misreading('correct', (input) => ({
+  ...input,
+  correction: CORRECTIONS[(CORRECTIONS.indexOf(input.correction) + 1) % CORRECTIONS.length] ?? input.correction,
+}));
+
+/** A fold that never credits the entries the table did not write (a note taken): as if it dropped their `credit` inputs. */
+const ignoringCredits: Plant = {
+  fold: (items) => {
+    let effects = 0;
+    return items.map((item) => {
+      if (item.kind === 'input') effects = item.effects;
+      else if (effects > 0) effects--;
+      else return { ...item, credits: [] };
+      return item;
+    });
+  },
 };
 
 /**
- * The test of the test: a fold planted with a bug in one family of inputs must fail the property
- * (within the runs the suite gives it). A family the generator stops reaching, or a check that
- * stops looking, makes its case fail here.
+ * The test of the test: a fold planted with a bug in one kind of input must fail the property
+ * (within the runs the suite gives it), and every kind has one. A kind the generator stops
+ * reaching, or a check that stops looking, makes its case fail here. Each is caught by the fold of
+ * the whole journal (its problems, or its state against the live table; the opening by `opened`)
+ * and, but the resume that comes before any checkpoint, by the fold from the newest checkpoint too.
  */
 describe('the property catches a planted bug in each family of inputs (a test of the test)', () => {
-  const planted: [GameKind, string, Plant][] = [
-    ['baccarat', 'a fold that ignores configuration changes', dropping('configure')],
-    ['blackjack', 'a fold that ignores dealing errors reported by a supervisor', dropping('dealing-error')],
-    ['war', 'a fold that ignores corrections', dropping('correct')],
-    ['baccarat', 'a fold that reads each correction as another', misreadCorrections],
-    ['blackjack', 'a fold that ignores jackpot resets', dropping('jackpot-reset')],
-    ['war', 'a fold that ignores the ledger refusing a write', dropping('journal-refused')],
-    ['baccarat', 'a fold that ignores voids', dropping('void')],
-    ['war', 'a fold that ignores card anomalies', dropping('anomaly')],
-    ['blackjack', 'a fold that ignores manual card entries', dropping('enter-card')],
-    ['baccarat', 'a fold that ignores faults', dropping('faults')],
+  /** Each with the one kind of input it misreads: the property catches it only through that kind. */
+  const planted: [GameKind, InputKind, string, Plant][] = [
+    ['blackjack', 'open', "a fold that ignores the table's opening", dropping('open')],
+    ['baccarat', 'configure', 'a fold that ignores configuration changes', dropping('configure')],
+    ['war', 'resume', 'a fold that ignores the host starting again', dropping('resume')],
+    ['blackjack', 'place-bet', 'a fold that reads every bet as 1,000 more', misreading('place-bet', (i) => ({ ...i, amount: i.amount + 1_000 }))],
+    ['war', 'clear-bets', 'a fold that ignores bets taken back', dropping('clear-bets')],
+    [
+      'blackjack',
+      'decide',
+      'a fold that reads a decision to stand as one to hit, and any other as one to stand',
+      misreading('decide', (i) => ({ ...i, action: i.action === 'stand' ? 'hit' : 'stand' })),
+    ],
+    ['war', 'settle', 'a fold that ignores the settlement of a round', dropping('settle')],
+    ['baccarat', 'timer', 'a fold that ignores countdowns running out', dropping('timer')],
+    [
+      'war',
+      'card',
+      'a fold that reads each card a rank higher',
+      misreading('card', (i) => ({ ...i, card: cardOf(CARDS[(CARDS.indexOf(cardCode(i.card)) + SUITS.length) % CARDS.length] ?? 'AS') })),
+    ],
+    ['war', 'anomaly', 'a fold that ignores card anomalies', dropping('anomaly')],
+    ['blackjack', 'cut-card', 'a fold that ignores the cut card', dropping('cut-card')],
+    ['baccarat', 'shoe-loaded', 'a fold that ignores new shoes', dropping('shoe-loaded')],
+    ['baccarat', 'void', 'a fold that ignores voids', dropping('void')],
+    ['blackjack', 'dealing-error', 'a fold that ignores dealing errors reported by a supervisor', dropping('dealing-error')],
+    ['war', 'correct', 'a fold that ignores corrections', dropping('correct')],
+    ['baccarat', 'correct', 'a fold that reads each correction as another', misreadCorrections],
+    ['blackjack', 'enter-card', 'a fold that ignores manual card entries', dropping('enter-card')],
+    ['baccarat', 'faults', 'a fold that ignores faults', dropping('faults')],
+    ['blackjack', 'jackpot-reset', 'a fold that ignores jackpot resets', dropping('jackpot-reset')],
+    ['baccarat', 'credit', 'a fold that does not credit the notes taken', ignoringCredits],
+    ['war', 'journal-refused', 'a fold that ignores the ledger refusing a write', dropping('journal-refused')],
   ];
-  for (const [game, name, plant] of planted)
+  it('plants a bug in every kind of input a table takes', () => {
+    assert.deepEqual(
+      INPUT_KINDS.filter((k) => !planted.some(([, kind]) => kind === k)),
+      [],
+    );
+  });
+  for (const [game, , name, plant] of planted)
     it(`${game}: ${name} is caught`, () => {
       const r = fc.check(
         fc.property(sequences, (acts) => {
