@@ -2,8 +2,18 @@
 // first cards is defined here, in this one module, and added to the blackjack catalogue; nothing
 // else in the engine, the host or the ledger knows it, and it is offered, limited, settled (its
 // article cited), voided, recalled, translated and given an exact figure through a real table over
-// a real ledger. Its words are a spot and a help item of the vocabulary that blackjack never used
-// (`tie`, `tieBet`: the closed lists the screen protocol checks; a new bet adds its own there).
+// a real ledger.
+//
+// What a test cannot do is give it a name of its own. A bet's id and its help items are the
+// vocabulary's (`BET_IDS`, `PAY_ITEMS` in engine/table/vocabulary.ts): closed lists that the
+// entry's type, the screen protocol's schemas and the typed locale keys are all built from, so a
+// new name is step 3 of docs/architecture.md's five lines, in shipped files, never a test's. The
+// fixture borrows a spot and a help item blackjack never uses (baccarat's `tie`, war's `tieBet`)
+// and brings its own words for them in the three languages, supplied here as a new bet's locale
+// entries would be: the screens' words for it are those, read by the keys its entry names. That
+// its own name would cross the protocol and have words in every shipped catalogue is what the
+// protocol's and the locales' own tests check once a bet adds it there; this test shows only that
+// a name outside the vocabulary is refused.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { rankValue } from '../../engine/blackjack/hand.js';
@@ -18,8 +28,9 @@ import { parseCard } from '../../engine/cards/card.js';
 import { betWords } from '../../engine/table/bet-catalogue.js';
 import { odds, payLine } from '../../engine/table/pay-line.js';
 import { entriesOfTypes, verifyLedger, type EntryBody } from '../../ledger/index.js';
+import { catalogues } from '../../locales/index.js';
 import { createI18n } from '../../locales/i18n.js';
-import { Language, type Spot } from '../../protocol/index.js';
+import { Language, Spot } from '../../protocol/index.js';
 import { recallRound } from '../screens/recall.js';
 import { credit, testTable, type TestTable } from '../testing/table-kit.js';
 
@@ -39,6 +50,27 @@ const firstTwoTie = firstCardsBet({
   payLines: (r) => [payLine('tieBet', odds(TIE_PAYS, 1), articleOf(r.profile, TIE.articles), true)],
   settle: (c, stake) => [{ hand: 0, stake, net: rankValue(c.first.rank) === rankValue(c.second.rank) ? TIE_PAYS * stake : -stake, citation: TIE }],
 });
+
+/** Its words in the three languages, under the keys its entry names (`bet.<id>`, `help.item.<item>`). */
+const WORDS: Record<Language, { readonly name: string; readonly line: string }> = {
+  'zh-Hant': { name: '兩張同點', line: '首兩張牌同點' },
+  pt: { name: 'Duas iguais', line: 'Duas primeiras cartas do mesmo valor' },
+  en: { name: 'Two alike', line: 'First two cards of one value' },
+};
+
+/**
+ * An i18next instance of the screens' (`createI18n`) whose catalogue has the fixture's words, as
+ * the shipped one would once its locale entries were added: a copy, for the catalogues are
+ * shared by every instance and stay as shipped.
+ */
+function withFixtureWords(lang: Language) {
+  const i18n = createI18n(lang);
+  const catalogue = structuredClone(catalogues[lang]);
+  catalogue.bet.tie = WORDS[lang].name;
+  catalogue.help.item.tieBet = WORDS[lang].line;
+  i18n.addResourceBundle(lang, 'translation', catalogue, false, true);
+  return i18n;
+}
 
 /* ───────────── the table, as every bet's ───────────── */
 
@@ -163,16 +195,36 @@ describe('a bet added as one catalogue entry (issue 32)', () => {
     }
   });
 
-  it('is worded in every language by its spot and its help items', () => {
+  it('is worded in every language by the words its locale entries give its spot and its help item', () => {
     const words = betWords(firstTwoTie, resolveRules('macau-2009'));
     assert.deepEqual(words, { name: 'bet.tie', items: ['help.item.tieBet'] });
+    // What the table states of it: its spot, and its line of the help's pay table.
+    const definition = blackjackTableGame('macau-2009', {}, CATALOGUE);
+    const spot = definition.bets.at(-1);
+    const line = definition.payTable.find((l) => l.rule === 'macau-2009 fixture art.1');
+    assert.equal(spot, 'tie');
+    assert.ok(line, 'its pay line');
+    assert.equal(definition.presentation.betWords?.tie, undefined, 'no word of the game names it otherwise');
     for (const lang of Language.options) {
-      const i18n = createI18n(lang);
-      for (const key of [words.name, ...words.items]) {
-        const text: unknown = i18n.getResource(lang, 'translation', key);
-        assert.ok(typeof text === 'string' && text.trim().length > 0, `${lang} words ${key}`);
-      }
+      const shipped = createI18n(lang);
+      const i18n = withFixtureWords(lang);
+      // Worded as the screens word a spot and a pay line (`t(`bet.${spot}`)`, `help.item.<item>`): by its keys, with its words.
+      assert.equal(i18n.t(`bet.${spot}`), WORDS[lang].name, `${lang} names the spot`);
+      assert.equal(i18n.t(`help.item.${line.item}`), WORDS[lang].line, `${lang} words its pay line`);
+      assert.deepEqual(
+        [words.name, ...words.items].map((key) => i18n.getResource(lang, 'translation', key)),
+        [WORDS[lang].name, WORDS[lang].line],
+      );
+      // The words are the fixture's, not the borrowed keys' shipped ones, and the shipped catalogue is untouched.
+      assert.notEqual(shipped.t(`bet.${spot}`), WORDS[lang].name);
+      assert.notEqual(shipped.t(`help.item.${line.item}`), WORDS[lang].line);
+      assert.notEqual(catalogues[lang].bet.tie, WORDS[lang].name);
     }
+  });
+
+  it('cannot carry a name outside the vocabulary: the screen protocol refuses it', () => {
+    assert.equal(Spot.safeParse({ bet: 'tie' }).success, true);
+    assert.equal(Spot.safeParse({ bet: 'twoAlike' }).success, false, 'a new name needs BET_IDS (engine/table/vocabulary.ts)');
   });
 
   it('has its exact figure from its own settlement, enumerated over every first two cards', () => {
