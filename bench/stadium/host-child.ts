@@ -58,8 +58,12 @@ let reading: {
   built?: bigint;
   sent?: bigint;
   version?: number;
+  /** The size of what the card's version sent each station (its patch, or the whole part when there was none). */
+  size?: number;
   results?: { version: number; sent: bigint };
 } | null = null;
+/** Card reads that sent no new public round (refused, or changing nothing a station sees): not measured, counted. */
+let unsent = 0;
 // Which card of its coup each read is (1 for the first after betting closed): where a slow card falls.
 let coup = { id: '', cards: 0 };
 // When the public round the card made was built (projected and encoded), just before its sends.
@@ -93,20 +97,20 @@ table.onCard = (card: Card, sequence?: number) => {
     const at = reading;
     reading = null;
     const end = process.hrtime.bigint();
-    if (measuring && table.state.round !== null) {
-      const part = running.hub.publicPart('round');
+    if (measuring && at.version === undefined) unsent++;
+    else if (measuring && at.version !== undefined) {
       if (coup.id !== table.state.roundId) coup = { id: table.state.roundId, cards: 0 };
       cards.push({
-        version: at.version ?? part.version,
+        version: at.version,
         position: ++coup.cards,
-        settled: table.state.phase !== 'dealing',
+        settled: at.results !== undefined,
         t0: String(t0),
         committed: String(at.committed ?? end),
         built: String(at.built ?? end),
         sent: String(at.sent ?? end),
         ...(at.results ? { results: { version: at.results.version, sent: String(at.results.sent) } } : {}),
       });
-      sizes.push(part.message.size);
+      sizes.push(at.size ?? 0);
     }
   }
 };
@@ -124,17 +128,20 @@ async function handle(m: ToHost): Promise<void> {
     while (table.state.phase !== 'betting') await new Promise((r) => setTimeout(r, 20));
     // Subscribed after every station's screen: the hub hands it each public part after theirs.
     running.hub.subscribe(stationView(REMOTE_STATION_BASE + 1), 'bench-probe', {
-      deliver: (slot) => {
+      // The version handed over, not the hub's part asked for again (that would build it anew).
+      // The first is the card's own; the next, the results of a card that settled the coup.
+      deliver: (slot, update) => {
         if (slot !== 'public:round' || !reading) return;
         const at = process.hrtime.bigint();
-        const version = running.hub.publicPart('round').version;
         if (reading.version === undefined) {
           reading.sent = at;
-          reading.version = version;
-        } else if (version !== reading.version) reading.results = { version, sent: at };
+          reading.version = update.version;
+          reading.size = (update.patch ?? update.whole()).size;
+        } else if (reading.results === undefined && update.version !== reading.version) reading.results = { version: update.version, sent: at };
       },
     });
     const startRounds = settled();
+    unsent = 0;
     const cpu0 = process.cpuUsage();
     const sent0 = running.sent();
     const subscribers = running.hub.subscribers() - 1;
@@ -170,6 +177,7 @@ async function handle(m: ToHost): Promise<void> {
       commits: counts.commits,
       betCommits: counts.betCommits,
       cards: cards.splice(0),
+      unsent,
     });
   } else if (m.type === 'stop') {
     await running.close();

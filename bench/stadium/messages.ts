@@ -27,7 +27,9 @@ export type FromHost =
       kinds: Record<string, { messages: number; bytes: number }>;
       /** The subscribed screens while measuring (the stations connected). */
       subscribers: number;
-      /** The average size of what a card read sent each station (the public round, whole or as a patch). */
+      /** Card reads that sent no new public round (refused, or changing nothing a station sees): not in `cards`. */
+      unsent: number;
+      /** The average size of what a card read's own version sent each station (its patch, or the whole round where it went whole). */
       roundMessageBytes: number;
       /** Bets taken while measuring; the journal's durable commits, and those that carried bets. */
       bets: number;

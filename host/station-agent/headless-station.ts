@@ -32,6 +32,7 @@ export interface HeadlessStationEvents {
 
 /** The process's stations with frames waiting to be decoded, in the order their first frame came. */
 const turns: (() => void)[] = [];
+let turning = false;
 
 /**
  * Decodes one station's waiting frames a turn of the event loop: each turn ends in a poll of the
@@ -41,15 +42,18 @@ const turns: (() => void)[] = [];
  */
 function decodeInTurn(decode: () => void): void {
   turns.push(decode);
-  if (turns.length === 1) setImmediate(nextTurn);
+  if (turning) return;
+  turning = true;
+  setImmediate(nextTurn);
 }
 
 function nextTurn(): void {
   try {
+    // A frame that fails its schema throws, to the process, as it did when decoded at once.
     turns.shift()?.();
   } finally {
-    // A station whose frame failed its schema throws (to the process, as before), and the others still get their turns.
     if (turns.length > 0) setImmediate(nextTurn);
+    else turning = false;
   }
 }
 
