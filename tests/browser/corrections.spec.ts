@@ -415,7 +415,29 @@ test('baccarat (Art. 4): a card come out face up is played on, not voided: the c
       station.bet(10_000, 'banker');
       // The stake leaves the credit meter as it is placed.
       await expect.poll(() => station.state()?.credit).toBe(free - 10_000);
-      await expect.poll(() => station.round()?.phase, { timeout: 60_000 }).toBe('dealing');
+      // The CI run on de4ce35 failed here (the station saw 'betting' for 60 s). Run again, the
+      // table's /healthz said betting too, six tries in a row once a try re-held the dealer at once;
+      // likely (not shown) a new shoe's first coup waiting for its burned cards (Art. 2), which a
+      // dealer held at 0 never draws. Which side stood still decides: a table
+      // dealing that its station still shows betting is a stale screen, and fails; a table not
+      // dealing yet gets its dealer back until the coup is dealt, and the next round is tried.
+      const dealing = await expect
+        .poll(() => station.round()?.phase, { timeout: 30_000 })
+        .toBe('dealing')
+        .then(
+          () => true,
+          () => false,
+        );
+      if (!dealing) {
+        const table = ((await (await fetch(`${kiosk.origin}/healthz`)).json()) as { table?: { phase?: string; hold?: unknown } }).table;
+        console.log(
+          `corrections.spec Art. 4: no dealing seen in 30 s; the station's round ${JSON.stringify(station.round())}, the table's ${JSON.stringify(table)}`,
+        );
+        expect(table?.phase, 'the table deals while its station still shows its round as before').not.toBe('dealing');
+        await simControl(kiosk, 'release-dealer');
+        await expect.poll(() => station.round()?.phase, { timeout: 60_000 }).toBe('dealing');
+        continue;
+      }
       await simControl(kiosk, 'hold-dealer', { cards: 1 });
       // The first card is out (the one the dealer turned face up).
       await expect.poll(() => (station.round()?.phase === 'dealing' ? station.round()?.cards : 0), { timeout: 60_000 }).toBeGreaterThan(0);
