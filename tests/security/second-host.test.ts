@@ -29,6 +29,18 @@ async function roundsGrowFrom(watch: LedgerWatch, from: number, withinMs: number
   return false;
 }
 
+/** A second start beside a running host: it exits 2 by itself within 20 s, naming the folder and the running host's PID. */
+async function refusedBeside(second: HostChild, runningPid: number | undefined): Promise<void> {
+  const t0 = Date.now();
+  const ended = await Promise.race([second.exited, sleep(20_000).then(() => null)]);
+  if (ended === null) await second.kill();
+  assert.ok(ended, 'the second start exits by itself');
+  assert.equal(ended.code, 2, second.errors());
+  assert.ok(Date.now() - t0 < 20_000);
+  assert.ok(second.errors().includes(dataDir), `names the folder: ${second.errors()}`);
+  assert.ok(second.errors().includes(String(runningPid)), `names the running host's PID ${runningPid}: ${second.errors()}`);
+}
+
 describe('one host per data folder', { timeout: 240_000 }, () => {
   it("a second host on a running host's folder exits 2 within seconds, naming the folder and the PID; the first is unharmed", async () => {
     const first = host();
@@ -37,15 +49,7 @@ describe('one host per data folder', { timeout: 240_000 }, () => {
     try {
       const tokensBefore = readFileSync(path.join(dataDir, 'launch-tokens.json'), 'utf8');
       const watch = new LedgerWatch(dataDir);
-      const t0 = Date.now();
-      const second = host();
-      const ended = await Promise.race([second.exited, sleep(20_000).then(() => null)]);
-      if (ended === null) await second.kill();
-      assert.ok(ended, 'the second host exits by itself');
-      assert.equal(ended.code, 2, second.errors());
-      assert.ok(Date.now() - t0 < 20_000);
-      assert.ok(second.errors().includes(dataDir), `names the folder: ${second.errors()}`);
-      assert.ok(second.errors().includes(String(first.process.pid)), `names the running host's PID ${first.process.pid}: ${second.errors()}`);
+      await refusedBeside(host(), first.process.pid);
       // The first host: its tokens untouched, /healthz answering, still journalling rounds.
       assert.equal(readFileSync(path.join(dataDir, 'launch-tokens.json'), 'utf8'), tokensBefore);
       assert.equal((await fetch(`${started.origin}/healthz`)).status, 200);
@@ -72,15 +76,7 @@ describe('one host per data folder', { timeout: 240_000 }, () => {
       assert.ok(started, `the first host starts: ${first.errors()}`);
       try {
         const tokensBefore = readFileSync(path.join(dataDir, 'launch-tokens.json'), 'utf8');
-        const t0 = Date.now();
-        const second = npmStart();
-        const ended = await Promise.race([second.exited, sleep(20_000).then(() => null)]);
-        if (ended === null) await second.kill();
-        assert.ok(ended, 'the second start exits by itself');
-        assert.equal(ended.code, 2, second.errors());
-        assert.ok(Date.now() - t0 < 20_000);
-        assert.ok(second.errors().includes(dataDir), `names the folder: ${second.errors()}`);
-        assert.ok(second.errors().includes(String(first.process.pid)), `names the running host's PID ${first.process.pid}: ${second.errors()}`);
+        await refusedBeside(npmStart(), first.process.pid);
         assert.equal(built(), '', 'the refused start built nothing');
         assert.equal(readFileSync(path.join(dataDir, 'launch-tokens.json'), 'utf8'), tokensBefore);
         assert.equal((await fetch(`${started.origin}/healthz`)).status, 200);
