@@ -142,6 +142,7 @@ async function handle(m: ToHost): Promise<void> {
     });
     const startRounds = settled();
     unsent = 0;
+    send({ type: 'measuring' });
     const cpu0 = process.cpuUsage();
     const sent0 = running.sent();
     const subscribers = running.hub.subscribers() - 1;

@@ -4,6 +4,8 @@
 export type ToHost = { type: 'measure'; cards: number } | { type: 'stop' };
 
 export type FromHost =
+  /** The measurement starts (the next betting window has opened): the clients' CPU is counted from here. */
+  | { type: 'measuring' }
   | {
       type: 'ready';
       file: string;
