@@ -10,6 +10,7 @@ import {
   LANGUAGES,
   press,
   pressUntilShown,
+  pressWhenShown,
   signIn,
   typeOnPad,
   simControl,
@@ -146,7 +147,7 @@ test('blackjack (Macau 2009): exposed card, undue card, misdrawn card and card t
     // Art. 5 n.1 1): a card come out face up is void; the same place is dealt again.
     let before = await untilDeciding(station, 10_000);
     await press(page, 'page-holds');
-    await press(page, 'act-dealing-error');
+    await pressWhenShown(page, 'act-dealing-error');
     await expect.poll(() => texts(page)).toContain(tr('zh-Hant', 'hold.dealing-error'));
     await correctOnHoldsPage(page, 'zh-Hant', 'dealing-error', 'exposed-card', 'macau-2009 art.5 n.1 1)', true);
     await screenshot(page, testInfo, 'correction-exposed-card-zh-Hant');
@@ -176,7 +177,7 @@ test('blackjack (Macau 2009): exposed card, undue card, misdrawn card and card t
     // Art. 5 n.1 2): a card laid at the wrong hand is rectified.
     before = await untilDeciding(station, 10_000);
     await press(page, 'page-holds');
-    await press(page, 'act-dealing-error');
+    await pressWhenShown(page, 'act-dealing-error');
     await correctOnHoldsPage(page, 'pt', 'dealing-error', 'wrong-hand', 'macau-2009 art.5 n.1 2)');
     await playOut(station, before);
     await recallShows(page, [['wrong-hand', 'macau-2009 art.5 n.1 2)']]);
@@ -219,7 +220,7 @@ test("blackjack (Portugal 2001): the dealer's turned second card (rule 17), a mi
     // goes to the discards and another is drawn. The text orders nothing for a card at another hand.
     let before = await untilDeciding(station, 10_000);
     await press(page, 'page-holds');
-    await press(page, 'act-dealing-error');
+    await pressWhenShown(page, 'act-dealing-error');
     const shown = (id: string) => page.evaluate((i) => window.__kiosk?.bounds(i) ?? null, id);
     await expect.poll(() => shown('act-correct-exposed-card')).not.toBeNull();
     expect(await shown('act-correct-wrong-hand')).toBeNull();
@@ -342,7 +343,7 @@ test('«Desafio ao Casino» ([art.6]): a card to the wrong hand and an undue car
 
     // A card laid at the wrong hand: corrected at once; the card come out face up stands.
     await press(page, 'page-holds');
-    await press(page, 'act-dealing-error');
+    await pressWhenShown(page, 'act-dealing-error');
     await press(page, 'language-en');
     await expect
       .poll(() => texts(page))

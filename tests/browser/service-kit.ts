@@ -75,6 +75,18 @@ export async function press(page: Page, testId: string): Promise<void> {
   await pressNow(page, testId);
 }
 
+/**
+ * Presses a button once the page offers it: an action's button is drawn only once the service
+ * view has the state it acts on (the dealing error's once the table is dealing), and that view
+ * can arrive after the station's. A person waits to see the button; so does this. Seen in the CI
+ * run of 25 November on 5c1d0f3: the Holds page was opened and the press came before the view
+ * that shows the table dealing.
+ */
+export async function pressWhenShown(page: Page, testId: string, timeout = 30_000): Promise<void> {
+  await expect.poll(() => page.evaluate((id) => window.__kiosk?.bounds(id) ?? null, testId), { timeout }).not.toBeNull();
+  await press(page, testId);
+}
+
 /** Types on a pad: its keys do not move, so after the first only the press itself is waited for. */
 /**
  * Presses a button until the screen shows what it should (`expected` among its texts). A press

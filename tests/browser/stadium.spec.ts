@@ -4,6 +4,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import type { Page } from '@playwright/test';
 import { drawnTexts, expect, press, test, waitForEvent } from './kiosk-fixture.js';
+import { tr } from './service-kit.js';
 
 const shots = path.resolve(import.meta.dirname, '../../artifacts/screenshots');
 
@@ -13,15 +14,25 @@ async function language(page: Page, lang: 'zh-Hant' | 'pt'): Promise<void> {
   await waitForEvent(page, `language:${lang}`);
 }
 
-/** One coup at the remote station: a chip on the banker, the cards as read, the result. */
-async function playCoup(station: Page, control: (line: string) => void, betWord: RegExp, resultWord: RegExp): Promise<void> {
-  await expect.poll(async () => station.evaluate(() => window.__kiosk?.bounds('bet-banker') ?? null), { timeout: 90_000 }).not.toBeNull();
+/**
+ * One coup at the remote station: a chip on the banker, the cards as read, the result. The chip
+ * goes down while the betting countdown still shows 8 s or more (the window is 15 s): a press
+ * that lands as the window closes is refused, as a player's would be. Seen in the CI run of
+ * 25 November on 5c1d0f3, where the bet never showed.
+ */
+async function playCoup(station: Page, lang: 'zh-Hant' | 'pt', control: (line: string) => void, betWord: RegExp, resultWord: RegExp): Promise<void> {
+  const [head, tail] = tr(lang, 'phase.betting', { seconds: '\u0000' }).split('\u0000') as [string, string];
+  const countdown = new RegExp(`^${escape(head)}(\\d+)${escape(tail)}$`);
+  const secondsLeft = async () => Math.max(0, ...(await drawnTexts(station)).map((t) => Number(countdown.exec(t)?.[1] ?? 0)));
+  await expect.poll(secondsLeft, { timeout: 120_000, intervals: [250] }).toBeGreaterThanOrEqual(8);
   await press(station, 'chip-10000');
   await press(station, 'bet-banker');
   await expect.poll(async () => (await drawnTexts(station)).some((t) => betWord.test(t)), { timeout: 20_000 }).toBe(true);
   control('end-betting');
   await expect.poll(async () => (await drawnTexts(station)).some((t) => resultWord.test(t)), { timeout: 90_000 }).toBe(true);
 }
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 test('a remote station plays a baccarat coup through its station agent, in Traditional Chinese and in Portuguese', async ({ openScreen }, testInfo) => {
   test.setTimeout(300_000);
@@ -43,7 +54,7 @@ test('a remote station plays a baccarat coup through its station agent, in Tradi
     control('note 500');
     await waitForEvent(station, 'credit:50000');
 
-    await playCoup(station, control, /^莊\nMOP\$100/, /^本局結果/);
+    await playCoup(station, 'zh-Hant', control, /^莊\nMOP\$100/, /^本局結果/);
     // The table display shows the stadium: its players and their total on each spot.
     await expect.poll(async () => (await drawnTexts(table)).some((t) => t.startsWith('遙距投注機：1 部投注中')), { timeout: 20_000 }).toBe(true);
     mkdirSync(shots, { recursive: true });
@@ -57,7 +68,7 @@ test('a remote station plays a baccarat coup through its station agent, in Tradi
 
     await language(station, 'pt');
     await expect.poll(() => drawnTexts(station), { timeout: 20_000 }).toContain('Terminal remoto 101');
-    await playCoup(station, control, /^Banqueiro\n/, /^Resultado/);
+    await playCoup(station, 'pt', control, /^Banqueiro\n/, /^Resultado/);
     await station.screenshot({ path: path.join(shots, 'stadium-station-101-pt.png') });
     await testInfo.attach('stadium-station-101-pt', { path: path.join(shots, 'stadium-station-101-pt.png'), contentType: 'image/png' });
     expect(errors).toEqual([]);
