@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { HostMessage, PartName } from './messages.js';
+import { checkPatched, fieldPlan, type FieldPlan } from './field-check.js';
 import { applyPatch, PatchError, type PatchOp } from './patch.js';
 import type { RoundView } from './round.js';
 import { MAX_RECALL_ROUNDS, StationRecallRound, type RoadsView } from './screen-extras.js';
@@ -29,13 +30,16 @@ class PartCopy<T> {
   held: Held<T> | null = null;
   /** When the part was asked for whole and has not come yet (null: not waiting). */
   asked: number | null = null;
+  private readonly plan: FieldPlan;
 
   constructor(
     readonly name: PartName,
     private readonly schema: z.ZodType<T>,
     /** What a patched version must keep of the one before, beyond its schema (the panel: a shoe's coups only grow). */
     private readonly follows: (before: T, after: T) => boolean = () => true,
-  ) {}
+  ) {
+    this.plan = fieldPlan(schema);
+  }
 
   /** A whole part: taken unless older than the one held, and always when it answers an ask. */
   whole(version: number, state: T): boolean {
@@ -56,9 +60,10 @@ class PartCopy<T> {
       if (e instanceof PatchError) return 'gap';
       throw e;
     }
-    const parsed = this.schema.safeParse(next);
-    if (!parsed.success || !this.follows(held.state, parsed.data)) return 'gap';
-    this.held = { version, state: parsed.data };
+    // Only the fields the patch touched are parsed again (what a whole parse would give: field-check.ts).
+    const checked = checkPatched(this.schema, this.plan, held.state, next, ops);
+    if (checked === null || !this.follows(held.state, checked)) return 'gap';
+    this.held = { version, state: checked };
     return 'applied';
   }
 }

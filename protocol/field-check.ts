@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import type { PatchOp } from './patch.js';
+
+/**
+ * A patched part checked against its schema field by field: only the top-level fields a patch
+ * touched are parsed again; the others are the copy already checked. Every station checks every
+ * patch (a card, a cue), and parsing the whole part each time was most of a station's own work
+ * (profile of the stadium bench's clients, issue 30). The result is the one the whole parse
+ * gives (`field-check.property.test.ts`): where that cannot be promised (an object with checks
+ * of its own, a key not in the schema, a changed discriminator, a schema of another kind) the
+ * whole part is parsed, as before.
+ */
+
+type Shape = Readonly<Record<string, z.ZodType>>;
+
+/** For the copy held, the fields a patch of it is checked against one by one; null: a patch of it is parsed whole. */
+export type FieldPlan = (held: unknown) => Shape | null;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Worked out once per part from its schema. */
+export function fieldPlan(schema: z.ZodType): FieldPlan {
+  if (schema instanceof z.ZodNullable) {
+    const inner = fieldPlan(schema.unwrap() as z.ZodType);
+    return (held) => (held === null ? null : inner(held));
+  }
+  if (schema instanceof z.ZodDiscriminatedUnion) {
+    const key = schema.def.discriminator;
+    const options = (schema.options as readonly z.ZodType[]).map((o) => ({ o, plan: fieldPlan(o) }));
+    // The option the copy held is, by its discriminator. A patch of the discriminator is checked
+    // against that option's literal, so it is refused as a whole parse would refuse it (a patch
+    // that also brings the other option's fields has keys outside this shape: parsed whole).
+    return (held) => {
+      if (!isRecord(held)) return null;
+      const option = options.find(({ o }) => o instanceof z.ZodObject && (o.shape as Shape)[key]?.safeParse(held[key]).success);
+      return option ? option.plan(held) : null;
+    };
+  }
+  if (schema instanceof z.ZodObject) {
+    // An object's own checks (a refinement over several fields) run only in a whole parse.
+    const shape = (schema.def.checks?.length ?? 0) === 0 ? (schema.shape as Shape) : null;
+    return () => shape;
+  }
+  return () => null;
+}
+
+/** `patched` (the copy `held` after `ops`) checked: the parse's data, or null where it fails the schema. */
+export function checkPatched<T>(schema: z.ZodType<T>, plan: FieldPlan, held: T, patched: unknown, ops: readonly PatchOp[]): T | null {
+  const shape = plan(held);
+  const touched = new Set(ops.map((op) => op[1][0]));
+  if (shape === null || !isRecord(patched) || ![...touched].every((k) => typeof k === 'string' && Object.hasOwn(shape, k))) {
+    const whole = schema.safeParse(patched);
+    return whole.success ? whole.data : null;
+  }
+  const out: Record<string, unknown> = { ...patched };
+  for (const key of touched as Set<string>) {
+    const r = (shape[key] as z.ZodType).safeParse(patched[key]);
+    if (!r.success) return null;
+    // A field the patch removed stays absent (an optional one), as in a whole parse.
+    if (Object.hasOwn(patched, key)) out[key] = r.data;
+  }
+  // The fields untouched are the held copy's own, already parsed.
+  return out as T;
+}
