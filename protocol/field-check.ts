@@ -4,11 +4,11 @@ import type { PatchOp } from './patch.js';
 /**
  * A patched part checked against its schema field by field: only the top-level fields a patch
  * touched are parsed again; the others are the copy already checked. Every station checks every
- * patch (a card, a cue), and parsing the whole part each time was most of a station's own work
- * (profile of the stadium bench's clients, issue 30). The result is the one the whole parse
- * gives (`field-check.property.test.ts`): where that cannot be promised (an object with checks
- * of its own, a key not in the schema, a changed discriminator, a schema of another kind) the
- * whole part is parsed, as before.
+ * patch (a card, a cue), and a whole parse of the round at each was a tenth of a station's
+ * composing (a stadium station's recorded frames replayed: 10.6 against 9.6 µs a message), and
+ * garbage for its collector. The result is the one the whole parse gives
+ * (`field-check.property.test.ts`): where that cannot be promised (an object with checks of its
+ * own, a key not in the schema, a null part, a schema of another kind) the part is parsed whole.
  */
 
 type Shape = Readonly<Record<string, z.ZodType>>;
