@@ -45,6 +45,8 @@ const NOTES = process.env.STADIUM_NOTES ? Number(process.env.STADIUM_NOTES) : qu
 // size; STADIUM_CLIENTS_CPU_PROF=DIR: each client process does.
 const profileDir = process.env.STADIUM_CPU_PROF;
 const clientsProfileDir = process.env.STADIUM_CLIENTS_CPU_PROF;
+// STADIUM_HOST_FLAGS="--trace-gc ...": V8 flags for the host process alone (what its collector does at a slow card).
+const hostFlags = (process.env.STADIUM_HOST_FLAGS ?? '').split(' ').filter((f) => f.length > 0);
 
 // Cores of their own for the clients where there are enough (STADIUM_PIN=0: never).
 const cores = os.cpus().length;
@@ -57,9 +59,9 @@ const CLIENT_NICE = process.env.STADIUM_CLIENTS_NICE ?? (canPin ? '0' : '10');
 function child<In, Out>(
   file: string,
   env: Record<string, string>,
-  o: { cpus: string | null; profile?: string },
+  o: { cpus: string | null; profile?: string; flags?: readonly string[] },
 ): { proc: ChildProcess; next: <T extends Out>(type: string) => Promise<T>; send: (m: In) => void } {
-  const execArgv = ['--import', 'tsx', ...(o.profile ? ['--cpu-prof', `--cpu-prof-dir=${o.profile}`] : [])];
+  const execArgv = ['--import', 'tsx', ...(o.flags ?? []), ...(o.profile ? ['--cpu-prof', `--cpu-prof-dir=${o.profile}`] : [])];
   const script = path.join(here, 'stadium', file);
   const options = { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] as ('ignore' | 'inherit' | 'ipc')[] };
   // taskset execs node with the IPC channel's descriptor and environment as fork would pass them.
@@ -171,7 +173,7 @@ async function run(stations: number, throttledShare: number): Promise<void> {
   const host = child<ToHost, FromHost>(
     'host-child.ts',
     { STADIUM_HOST: JSON.stringify({ stations, dir, seed: 5, timings: TIMINGS, dealMs: DEAL_MS }) },
-    { cpus: HOST_CPUS, profile: profileDir },
+    { cpus: HOST_CPUS, profile: profileDir, flags: hostFlags },
   );
   let bare: ReturnType<typeof child<ToBare, FromBare>> | null = null;
   const clients: ReturnType<typeof child<ToClients, FromClients>>[] = [];

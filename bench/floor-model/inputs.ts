@@ -38,19 +38,21 @@ export const FloorInputs = z.strictObject({
 export type FloorInputs = z.infer<typeof FloorInputs>;
 
 /**
- * The figures of docs/stadium.md, "Issue 30: protocol 4 and group commit" (2026-11-24, the code
- * after, 2 shared cores at a load average of 14–23, so every time is pessimistic for an idle
- * machine), the sync bench of docs/benchmarks.md, and the assumptions named below.
+ * The figures of docs/stadium.md, "Issue 30, 25 November (night)": the stadium bench as it is
+ * (protocol 6, group commit, the card measured to its own version), 300 card reads a size on 2
+ * shared cores at a load average of 1.4–2.5; the sync bench of docs/benchmarks.md; and the
+ * assumptions named below.
  */
 export const MEASURED: FloorInputs = {
   source:
-    'stadium bench 2026-11-24 (protocol 4, group commit; 2 cores, load 14–23), sync bench 10,779 entries/s; assumed: 10 entries a coup besides the bets, a 0.5 ms broker hop, a 1 Gbit/s LAN',
+    'stadium bench 2026-11-25 (protocol 6, group commit; 250 and 1,000 stations, 300 card reads each; 2 cores, load 1.4–2.5), sync bench 10,779 entries/s; assumed: 10 entries a coup besides the bets, a 0.5 ms broker hop, a 1 Gbit/s LAN',
   sizes: [
-    { stations: 250, hostCpuMsPerCoup: 535.8, cardHostP50Ms: 36.2, cardHostP99Ms: 166.5, bytesPerStationPerCoup: 3.06 * 1024, rssKiBPerStation: 1147.1 },
-    { stations: 500, hostCpuMsPerCoup: 784.6, cardHostP50Ms: 58.8, cardHostP99Ms: 240.1, bytesPerStationPerCoup: 3.01 * 1024, rssKiBPerStation: 891.6 },
+    { stations: 250, hostCpuMsPerCoup: 368, cardHostP50Ms: 7.9, cardHostP99Ms: 13.9, bytesPerStationPerCoup: 1.55 * 1024, rssKiBPerStation: 989 },
+    { stations: 1000, hostCpuMsPerCoup: 603, cardHostP50Ms: 26.5, cardHostP99Ms: 38.1, bytesPerStationPerCoup: 1.23 * 1024, rssKiBPerStation: 473 },
   ],
-  // 246 bets a coup from 250 stations, 475 from 500: about 0.97 `bet.place` a station a coup.
-  entriesPerStationPerCoup: 0.97,
+  // 229 bets a coup from 250 stations (two notes each), 191 from 1,000 (one note each): 0.92 and 0.19
+  // `bet.place` a station a coup; the larger, with every station in funds, is the one assumed.
+  entriesPerStationPerCoup: 0.92,
   entriesPerCoup: 10,
   upstreamEntriesPerSecond: 10_779,
   hostCores: 2,
