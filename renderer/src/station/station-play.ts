@@ -1,4 +1,5 @@
 import { Container, Graphics, Text } from 'pixi.js';
+import { DISPOSE } from '../pixi/dispose.js';
 import type { TFunction } from 'i18next';
 import { amountOn, STADIUM_SEAT, type BetSpot, type HandView, type LineBet, type PrizeWin, type Spot, type StationState } from '../../../protocol/index.js';
 import { CARD } from '../cards/card-view.js';
@@ -373,7 +374,7 @@ export class StationPlay extends Container {
     if (shape === this.shape) return;
     this.shape = shape;
     this.spotLayer.removeChild(this.behindHeading);
-    for (const layer of [this.spotLayer, this.chipLayer, this.actionLayer]) layer.removeChildren().forEach((c) => c.destroy({ children: true }));
+    for (const layer of [this.spotLayer, this.chipLayer, this.actionLayer]) layer.removeChildren().forEach((c) => c.destroy(DISPOSE));
     const press = (spot: BetSpot) => () => {
       // The jackpot's one chip has its own amount (Portugal rule 47), whatever chip is chosen.
       const amount = spot.bet === 'jackpot' ? spot.min : this.chip;
