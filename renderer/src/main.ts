@@ -1,3 +1,4 @@
+import { TexturePool } from 'pixi.js';
 import { stationOf } from '../../protocol/index.js';
 import { HostLink } from './boot/host-link.js';
 import { showSnapshots } from './boot/show-snapshots.js';
@@ -35,6 +36,10 @@ async function boot(): Promise<void> {
     draw: () => {
       const next = screen?.tick(clock.now()) ?? NEVER;
       app.render();
+      // A text that changes hands its old texture back to pixi's pool, which keeps it (GPU memory and
+      // its JS objects, a few hundred after the first rounds: issue 31) for a text of the same size
+      // that never comes; a screen that has gone still needs none of them.
+      if (next === NEVER) TexturePool.clear(true);
       return next;
     },
     minIntervalMs: fps > 0 ? 1000 / fps : 0,
