@@ -128,13 +128,10 @@ export class StationScreen implements Screen {
     this.languages.position.set(40, DESIGN.height - TOUCH.min - 26);
     this.clock = new SessionClock(ctx.sessionStartMs);
     this.clock.position.set(DESIGN.width - 40, DESIGN.height - 30);
-    // The header, the meter's frame and the words that change only with the language or the table:
-    // one cached layer. The full-screen background stays out of it, a flat fill: in it, the layer's
-    // texture covered the whole screen, and every frame sampled 1920×1080 texels where a flat
-    // colour costs less (SwiftShader fills it on the CPU; issue 31).
-    this.still.addChild(header, meter, this.title, this.limits, this.seat, this.creditLabel);
+    // The backgrounds and the words that change only with the language or the table: one cached layer.
+    this.still.addChild(bg, header, meter, this.title, this.limits, this.seat, this.creditLabel);
     this.title.visible = this.limits.visible = this.seat.visible = !options.compact;
-    this.root.addChild(bg, this.still, this.credit, this.play);
+    this.root.addChild(this.still, this.credit, this.play);
     this.root.addChild(this.repeat, this.undo, this.clear, this.cashout, this.recallButton, this.replayButton, this.helpButton, this.roadsButton);
     this.root.addChild(this.recall, this.replay, this.help, this.roads, this.languages, this.clock, this.notice, this.tilts, this.status);
   }
