@@ -15,7 +15,7 @@ import { traceFrame } from './trace.js';
 import { setLiveResolution, sharpenLiveTexts } from './ui/live-text.js';
 import type { Screen, ScreenContext } from './screens/screen.js';
 import { ServiceScreen } from './screens/service/service-screen.js';
-import { StationScreen } from './screens/station-screen.js';
+import { STATION_BACKGROUND, StationScreen } from './screens/station-screen.js';
 import { TableScreen } from './screens/table-screen.js';
 import { installTestHooks } from './test-hooks.js';
 import { mountSeveral } from './several/start-several.js';
@@ -63,7 +63,10 @@ async function boot(): Promise<void> {
     wantRecall: (on) => link?.wantRecall(on),
   };
   if (launch.several) return void (screen = mountSeveral({ ...launch.several, token: launch.token, ctx, i18n, root, frames, onFit, resolution })); // renderer/src/several/
-  const shown: Screen = launch.view === 'table' ? new TableScreen(ctx) : launch.view === 'service' ? new ServiceScreen(ctx) : new StationScreen(ctx);
+  // A station alone on its page: the canvas is cleared to its background (StationScreenOptions).
+  if (launch.view !== 'table' && launch.view !== 'service') app.renderer.background.color = STATION_BACKGROUND;
+  const shown: Screen =
+    launch.view === 'table' ? new TableScreen(ctx) : launch.view === 'service' ? new ServiceScreen(ctx) : new StationScreen(ctx, { clearedBackground: true });
   screen = shown;
   root.addChild(shown.root);
   onFit(() => {
