@@ -1,3 +1,4 @@
+import { TexturePool } from 'pixi.js';
 import { stationOf } from '../../protocol/index.js';
 import { HostLink } from './boot/host-link.js';
 import { showSnapshots } from './boot/show-snapshots.js';
@@ -14,7 +15,7 @@ import { traceFrame } from './trace.js';
 import { setLiveResolution, sharpenLiveTexts } from './ui/live-text.js';
 import type { Screen, ScreenContext } from './screens/screen.js';
 import { ServiceScreen } from './screens/service/service-screen.js';
-import { StationScreen } from './screens/station-screen.js';
+import { STATION_BACKGROUND, StationScreen } from './screens/station-screen.js';
 import { TableScreen } from './screens/table-screen.js';
 import { installTestHooks } from './test-hooks.js';
 import { mountSeveral } from './several/start-several.js';
@@ -35,6 +36,10 @@ async function boot(): Promise<void> {
     draw: () => {
       const next = screen?.tick(clock.now()) ?? NEVER;
       app.render();
+      // A text that changes hands its old texture back to pixi's pool, which keeps it (GPU memory and
+      // its JS objects, a few hundred after the first rounds: issue 31) for a text of the same size
+      // that never comes; a screen that has gone still needs none of them.
+      if (next === NEVER) TexturePool.clear(true);
       return next;
     },
     minIntervalMs: fps > 0 ? 1000 / fps : 0,
@@ -58,7 +63,10 @@ async function boot(): Promise<void> {
     wantRecall: (on) => link?.wantRecall(on),
   };
   if (launch.several) return void (screen = mountSeveral({ ...launch.several, token: launch.token, ctx, i18n, root, frames, onFit, resolution })); // renderer/src/several/
-  const shown: Screen = launch.view === 'table' ? new TableScreen(ctx) : launch.view === 'service' ? new ServiceScreen(ctx) : new StationScreen(ctx);
+  // A station alone on its page: the canvas is cleared to its background (StationScreenOptions).
+  if (launch.view !== 'table' && launch.view !== 'service') app.renderer.background.color = STATION_BACKGROUND;
+  const shown: Screen =
+    launch.view === 'table' ? new TableScreen(ctx) : launch.view === 'service' ? new ServiceScreen(ctx) : new StationScreen(ctx, { clearedBackground: true });
   screen = shown;
   root.addChild(shown.root);
   onFit(() => {

@@ -1,4 +1,5 @@
 import { Container, Graphics, Rectangle, Text, Texture, type Renderer } from 'pixi.js';
+import { DISPOSE } from '../pixi/dispose.js';
 import { textStyle } from '../ui/theme.js';
 import { CARD } from './card-size.js';
 
@@ -58,7 +59,7 @@ export class CardAtlas {
     const width = cols * (CARD.width + pad);
     const height = Math.ceil(CARD_CODES.length / cols) * (CARD.height + pad);
     const atlas = this.renderer.generateTexture({ target: sheet, resolution: this.resolution, antialias: true, frame: new Rectangle(0, 0, width, height) });
-    sheet.destroy({ children: true });
+    sheet.destroy(DISPOSE);
     CARD_CODES.forEach((code, i) => {
       const frame = new Rectangle((i % cols) * (CARD.width + pad), Math.floor(i / cols) * (CARD.height + pad), CARD.width, CARD.height);
       this.textures.set(code, new Texture({ source: atlas.source, frame }));

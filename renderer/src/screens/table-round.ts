@@ -1,4 +1,5 @@
 import { Container, Graphics, Text } from 'pixi.js';
+import { DISPOSE } from '../pixi/dispose.js';
 import type { TFunction } from 'i18next';
 import { STADIUM_SEAT, type Currency, type HandView, type Language, type Presentation, type PrizeWin, type RoundView } from '../../../protocol/index.js';
 import { fanOffset, FLIGHT_MS } from '../anim/motion.js';
@@ -71,9 +72,9 @@ export class TableRound extends Container {
     this.cue.position.set(layout.cue.x, layout.cue.y);
     // The marker is placed from the layout: a new layout places it again.
     this.markerOn = false;
-    for (const h of this.hands.values()) h.destroy({ children: true });
+    for (const h of this.hands.values()) h.destroy(DISPOSE);
     this.hands.clear();
-    for (const c of this.celebrations.values()) c.destroy({ children: true });
+    for (const c of this.celebrations.values()) c.destroy(DISPOSE);
     this.celebrations.clear();
   }
 

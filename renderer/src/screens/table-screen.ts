@@ -1,4 +1,5 @@
 import { Container, Graphics, Text } from 'pixi.js';
+import { DISPOSE } from '../pixi/dispose.js';
 import type { BetId, TableState, ViewState } from '../../../protocol/index.js';
 import { drawFelt } from '../felt/felt-art.js';
 import { feltLayout, LANGUAGE_BUTTON, type FeltLayout } from '../felt/felt-layout.js';
@@ -176,7 +177,7 @@ export class TableScreen implements Screen {
     this.feltKey = key;
     const layout = feltLayout(state.game, state.seats.length, bets);
     this.layout = layout;
-    this.felt?.destroy({ children: true });
+    this.felt?.destroy(DISPOSE);
     this.felt = drawFelt(layout, { zh: this.ctx.i18n.getFixedT('zh-Hant'), pt: this.ctx.i18n.getFixedT('pt') });
     this.feltLayer.addChild(this.felt);
     // Beside the dealer's cards (baccarat's two boxes carry their own names).
@@ -209,7 +210,7 @@ export class TableScreen implements Screen {
       this.seatLayer.addChild(label);
       this.seatLabels.push(label);
     }
-    this.panelLayer.removeChildren().forEach((c) => c.destroy({ children: true }));
+    this.panelLayer.removeChildren().forEach((c) => c.destroy(DISPOSE));
     this.roads = this.history = null;
     if ((state.presentation?.panel ?? 'history') === 'roads') this.panelLayer.addChild((this.roads = new RoadsPanel(layout.panel)));
     else this.panelLayer.addChild((this.history = new HistoryStrip(layout.panel)));

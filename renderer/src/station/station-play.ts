@@ -1,4 +1,5 @@
 import { Container, Graphics, Text } from 'pixi.js';
+import { DISPOSE } from '../pixi/dispose.js';
 import type { TFunction } from 'i18next';
 import { amountOn, STADIUM_SEAT, type BetSpot, type HandView, type LineBet, type PrizeWin, type Spot, type StationState } from '../../../protocol/index.js';
 import { CARD } from '../cards/card-view.js';
@@ -11,7 +12,7 @@ import { COLORS, textStyle } from '../ui/theme.js';
 import type { ScreenContext } from '../screens/screen.js';
 import { offerText, PrizeWatch, prizeText, resultText } from '../screens/result-text.js';
 import { phaseText, secondsLeft } from '../screens/round-text.js';
-import { NEVER, nextSecondAt } from '../anim/wake.js';
+import { NEVER, nextSecondAt, nextStepAt } from '../anim/wake.js';
 import { BetPlan, CommandQueue } from './bet-plan.js';
 import { actionKey } from './action-words.js';
 import { streakText } from './streak-text.js';
@@ -29,6 +30,13 @@ const CHIP_COLOURS = [0x2d6cc0, 0xc8102e, 0x1f8a4c, 0x222222, 0x6b2fa0];
 
 /** Cards on the station are drawn larger than on the table: the player sits a forearm away. */
 const HAND_SCALE = 1.2;
+
+/**
+ * The countdown bar drains in steps of this many ms (4 a second), not at the display's rate: each
+ * step is a whole frame of the station (a full-screen frame for SwiftShader on the build machines,
+ * and GPU time on a cabinet), and a bar moving 4 times a second still reads as moving (issue 31).
+ */
+export const BAR_STEP_MS = 250;
 
 /**
  * The station's left column, in design units. While betting there are no hands yet, so the spots
@@ -276,9 +284,9 @@ export class StationPlay extends Container {
   }
 
   /**
-   * Countdowns move every frame without a new snapshot; texts change once a second. Returns when
-   * the play area next moves (anim/wake.ts): now while the bar drains, a card flies or a prize is
-   * celebrated, else the countdown's next second.
+   * Countdowns move without a new snapshot; texts change once a second. Returns when the play area
+   * next moves (anim/wake.ts): now while a card flies or a prize is celebrated, the bar's next step
+   * while it drains, else the countdown's next second.
    */
   tick(now: number, t: TFunction): number {
     const s = this.state;
@@ -290,7 +298,7 @@ export class StationPlay extends Container {
     }
     let next = this.celebration.tick(now) ? now : NEVER;
     for (const h of this.hands) if (h.visible && h.update(now)) next = now;
-    if (this.drawBar(s, now)) next = now;
+    if (this.drawBar(s, now)) next = Math.min(next, nextStepAt(now, BAR_STEP_MS));
     const endsAt = s.decision?.endsAt ?? s.round?.endsAt ?? null;
     next = Math.min(next, nextSecondAt(endsAt, now));
     // Texts change with a snapshot or once a second: no string is built in between.
@@ -316,7 +324,10 @@ export class StationPlay extends Container {
   private textSeconds = -1;
   private textT: TFunction | null = null;
 
-  /** The countdown bar: full when the window opens, empty when it closes (scaled, never redrawn); true while it drains. */
+  /**
+   * The countdown bar: full when the window opens, empty when it closes (scaled, never redrawn),
+   * in steps of BAR_STEP_MS; true while it drains.
+   */
   private drawBar(s: StationState, now: number): boolean {
     const endsAt = s.decision?.endsAt ?? (s.betting.open ? (s.round?.endsAt ?? null) : null);
     if (endsAt !== this.barEnds) {
@@ -326,7 +337,8 @@ export class StationPlay extends Container {
     const on = endsAt !== null && endsAt > this.barFrom;
     this.bar.visible = on;
     if (!on) return false;
-    const u = Math.max(0, Math.min(1, (endsAt - now) / (endsAt - this.barFrom)));
+    const step = Math.floor(now / BAR_STEP_MS) * BAR_STEP_MS;
+    const u = Math.max(0, Math.min(1, (endsAt - step) / (endsAt - this.barFrom)));
     this.barFill.scale.x = u;
     this.barFill.tint = u < 0.25 ? 0xff8a3a : 0xffffff;
     return u > 0;
@@ -373,7 +385,7 @@ export class StationPlay extends Container {
     if (shape === this.shape) return;
     this.shape = shape;
     this.spotLayer.removeChild(this.behindHeading);
-    for (const layer of [this.spotLayer, this.chipLayer, this.actionLayer]) layer.removeChildren().forEach((c) => c.destroy({ children: true }));
+    for (const layer of [this.spotLayer, this.chipLayer, this.actionLayer]) layer.removeChildren().forEach((c) => c.destroy(DISPOSE));
     const press = (spot: BetSpot) => () => {
       // The jackpot's one chip has its own amount (Portugal rule 47), whatever chip is chosen.
       const amount = spot.bet === 'jackpot' ? spot.min : this.chip;

@@ -1,4 +1,5 @@
 import { Container, Graphics, Text } from 'pixi.js';
+import { DISPOSE } from '../../pixi/dispose.js';
 import { NEVER } from '../../anim/wake.js';
 import type { RecallRound } from '../../../../protocol/index.js';
 import { CARD, CardView } from '../../cards/card-view.js';
@@ -37,7 +38,7 @@ export class ReplayView extends Container {
     this.round = round;
     this.startedAt = nowMs;
     this.shown = 0;
-    this.cardsLayer.removeChildren().forEach((c) => c.destroy({ children: true }));
+    this.cardsLayer.removeChildren().forEach((c) => c.destroy(DISPOSE));
     this.labels.removeChildren().forEach((c) => c.destroy());
     this.close.setLabel(closeLabel);
     this.after.text = '';

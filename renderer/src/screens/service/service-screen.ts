@@ -1,4 +1,5 @@
 import type { TFunction } from 'i18next';
+import { DISPOSE } from '../../pixi/dispose.js';
 import { Container, Graphics, Text } from 'pixi.js';
 import { SERVICE_PAGES, type ServiceAction, type ServicePageName, type ServiceState, type ViewState } from '../../../../protocol/index.js';
 import { formatMoney, minorDigits } from '../../../../locales/money.js';
@@ -475,7 +476,7 @@ export class ServiceScreen implements Screen {
     const keep = new Set(specs.map((b) => b.id));
     for (const [id, entry] of this.actionButtons) {
       if (keep.has(id)) continue;
-      entry.button.destroy({ children: true });
+      entry.button.destroy(DISPOSE);
       this.actionButtons.delete(id);
     }
     specs.forEach((spec, i) => {
