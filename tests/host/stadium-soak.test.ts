@@ -68,10 +68,10 @@ function start(script: string, args: string[], env: Record<string, string> = {})
   return spawn(process.execPath, [...loader, script, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-async function until(what: string, ms: number, ok: () => boolean): Promise<void> {
+async function until(what: string, ms: number, ok: () => boolean, detail: () => string = () => ''): Promise<void> {
   const end = Date.now() + ms;
   while (!ok()) {
-    assert.ok(Date.now() < end, `timed out: ${what}`);
+    if (Date.now() >= end) assert.fail(`timed out: ${what}${detail() ? `; ${detail()}` : ''}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -160,7 +160,21 @@ describe('the remote acceptors through kills and cuts', { timeout: 900_000 }, ()
       }
       // Every note ends in a cashbox or back with the customer.
       const resolved = () => sims.every((s, i) => [...s.cashbox, ...s.returned, ...s.jammed].reduce((a, b) => a + b, 0) === inserted[i]);
-      await until('every note stacked or returned', 240_000, resolved);
+      // Seen once, in the CI run on bf208f2 (not again in a run alone): a note neither stacked nor
+      // returned after 240 s. What each such station's acceptor and agent were doing then, and
+      // what the host logged as an error, is in the failure.
+      const stuck = () =>
+        sims
+          .map((s, i) => ({ s, i, out: [...s.cashbox, ...s.returned, ...s.jammed].reduce((a, b) => a + b, 0) }))
+          .filter(({ out, i }) => out !== inserted[i])
+          .map(
+            ({ s, i, out }) =>
+              `station ${REMOTE_STATION_BASE + 1 + i} (${i % 2 === 1 ? 'relayed' : 'driver on the agent'}): inserted ${inserted[i]}, out ${out}, ` +
+              `acceptor ${s.state}${s.powered ? '' : ' (off)'}, in the path ${JSON.stringify(s.inPath)}, agent ${agents[i]?.exitCode === null && agents[i]?.signalCode === null ? 'running' : 'gone'}`,
+          )
+          .concat(errors.slice(-5).map((e) => `host error: ${e}`))
+          .join('; ');
+      await until('every note stacked or returned', 240_000, resolved, stuck);
       // …and the host has heard every outcome: no escrow left unresolved.
       const unresolved = () => {
         const l = openExistingLedger(dataDir);
