@@ -7,6 +7,7 @@ import { profileItems } from '../../host/service/profile-items.js';
 import { expect, insertNote, test, waitForEvent } from './kiosk-fixture.js';
 import {
   confirmBy,
+  escapeRegExp,
   LANGUAGES,
   press,
   pressUntilShown,
@@ -40,14 +41,12 @@ async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise
   await testInfo.attach(name, { path: file, contentType: 'image/png' });
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** Recall's line for a correction, in a language, up to the names of the two people (any card, or none for a card moved to its hand). */
 function correctionDone(lang: Lang, correction: string, article: string): RegExp {
   const CARD = '\u0000';
   const line = tr(lang, 'service.field.correctionDone', { correction: tr(lang, `service.correction.${correction}`), card: CARD, article });
   const head = line.slice(0, line.indexOf('{{by'));
-  return new RegExp(escape(head).replace(CARD, '([2-9TJQKA][SHDC]|—)'));
+  return new RegExp(escapeRegExp(head).replace(CARD, '([2-9TJQKA][SHDC]|—)'));
 }
 
 /** Bets at the station round after round until a round stops at one of its decisions (a dealt Black Jack asks none). */
@@ -235,7 +234,7 @@ test("blackjack (Portugal 2001): the dealer's turned second card (rule 17), a mi
     await correctOnHoldsPage(page, 'pt', 'out-of-turn', 'misdrawn-card', 'portugal-2001 rule 18');
     await expect
       .poll(() => texts(page))
-      .toMatch(new RegExp(escape(tr('pt', 'service.field.heldCards', { cards: '\u0000' })).replace('\u0000', '[2-9TJQKA][SHDC]')));
+      .toMatch(new RegExp(escapeRegExp(tr('pt', 'service.field.heldCards', { cards: '\u0000' })).replace('\u0000', '[2-9TJQKA][SHDC]')));
     await screenshot(page, testInfo, 'correction-portugal-misdrawn-card-pt');
     await playOut(station, before, true);
     await recallShows(page, [['misdrawn-card', 'portugal-2001 rule 18']]);
@@ -298,7 +297,7 @@ test("the Configuration page refuses an override of a fixed article, naming the 
       await typeOnPad(page, 'ref', 'DICJ-2026/9');
       // The guard answers when the change is asked for: nobody is called to confirm what would be refused.
       const words = tr(lang, 'service.ruleRefusal.fixed', { option: 'fiveCardHalfPay', value: 'false', allowed: '\u0000', article: 'macau-2009 art.19' });
-      await expect.poll(() => texts(page)).toMatch(new RegExp(escape(words).replace('\u0000', '.+')));
+      await expect.poll(() => texts(page)).toMatch(new RegExp(escapeRegExp(words).replace('\u0000', '.+')));
       await screenshot(page, testInfo, `config-refusal-fixed-${lang}`);
     }
     expect(verifyLedgerOf(kiosk.dataDir)).toEqual({ ok: true, problems: [] });

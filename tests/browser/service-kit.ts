@@ -28,6 +28,9 @@ export function tr(lang: Lang, key: string, values: Record<string, string | numb
   return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k: string) => String(values[k] ?? ''));
 }
 
+/** A text as a regular expression matching itself (words from the catalogue built into a pattern). */
+export const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** A kiosk whose data folder holds a supervisor and a technician (as `npm run service -- add-user` would), started with this configuration. */
 export async function startServiceKiosk(config: object, args: readonly string[]): Promise<{ kiosk: Kiosk & { dataDir: string }; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'kiosk-service-'));
