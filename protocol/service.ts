@@ -23,68 +23,73 @@ export const StaffNumber = z.string().regex(/^\d{3,8}$/);
 /** PINs are digits only, so the service screen's keypad can enter them. */
 export const Pin = z.string().regex(/^\d{4,12}$/);
 
-/** Actions of service mode; those in TWO_PERSON_ACTIONS wait for a second person's PIN. */
-export const ServiceAction = z.discriminatedUnion('kind', [
-  // The round on screen when the action was asked for: the host refuses it for any other round.
-  // The last resort: `uncorrectable` says why no correction the text orders could put the round right.
-  z.strictObject({
-    kind: z.literal('void-round'),
-    roundId: z.string().min(1).max(128),
-    reason: z.string().min(1).max(200),
-    uncorrectable: z.enum(UNCORRECTABLE).optional(),
-  }),
-  /** A supervisor stops the round for a dealing error seen at the table: the table holds until it is corrected or voided. */
-  z.strictObject({ kind: z.literal('dealing-error'), roundId: z.string().min(1).max(128) }),
-  /** Two people correct the dealing error the table holds for, as the game's text orders (the article is the engine's). */
-  z.strictObject({ kind: z.literal('correct'), roundId: z.string().min(1).max(128), correction: z.enum(CORRECTIONS) }),
-  z.strictObject({ kind: z.literal('enter-card'), roundId: z.string().min(1).max(128), card: z.string().regex(/^[A2-9TJQK][SHDC]$/) }),
-  z.strictObject({
-    kind: z.literal('meter-clear'),
-    scope: z.string().regex(/^(table|station:\d{1,3})$/),
-    authorisation: z.string().min(1).max(64),
-    reason: z.string().min(1).max(200),
-  }),
-  z.strictObject({
-    kind: z.literal('config-change'),
-    key: z.string().min(1).max(64),
-    /** The new value as JSON (the screen's editor builds it; the host validates it before anyone confirms). */
-    value: z.string().min(1).max(1000),
-    /** The regulator's reference, e.g. `DICJ-2026/123`. */
-    authorisation: z.string().min(1).max(64),
-  }),
-  z.strictObject({ kind: z.literal('handpay-confirm'), station: Station, requestTxId: z.string().min(1).max(128) }),
-  z.strictObject({ kind: z.literal('new-shoe') }),
-  z.strictObject({ kind: z.literal('table-open'), open: z.boolean() }),
-  z.strictObject({ kind: z.literal('test-note'), station: Station }),
-  z.strictObject({ kind: z.literal('test-card') }),
-  z.strictObject({ kind: z.literal('device-enable'), device: z.string().min(1).max(32), enabled: z.boolean() }),
-  z.strictObject({ kind: z.literal('device-reconnect'), device: z.string().min(1).max(32) }),
-  z.strictObject({ kind: z.literal('sync-retry') }),
-  /** Clears a fault a person may clear (the tilt manager checks the role and that its condition went). */
-  z.strictObject({ kind: z.literal('clear-tilt'), tilt: z.string().min(1).max(48), station: Station.optional() }),
-  z.strictObject({ kind: z.literal('program-hash') }),
-  /** Gives a remote station a new credential (its enrolment file, downloadable once); any old one stops working. */
-  z.strictObject({ kind: z.literal('station-enrol'), station: Station }),
-  /** Revokes a remote station's credential: its connections close at once. */
-  z.strictObject({ kind: z.literal('station-revoke'), station: Station }),
-  /**
-   * Two people counted a station's cashbox at the drop (`notes`: face value in major units and how
-   * many): the host sets it against the notes credited there since its previous drop, journals the
-   * reconciliation (`cashbox.drop`) and says the difference.
-   */
-  z.strictObject({
-    kind: z.literal('cashbox-drop'),
-    station: Station,
-    notes: z.array(z.strictObject({ note: z.number().int().positive().max(1_000_000), count: z.number().int().min(0).max(100_000) })).max(16),
-  }),
-  /** Two people set a progressive jackpot level on the authority's reference (Portugal rules 40, 44). */
-  z.strictObject({
-    kind: z.literal('jackpot-reset'),
-    level: z.string().regex(/^[a-z][a-z0-9-]{0,23}$/),
-    to: MinorUnits.positive(),
-    authorisation: z.string().min(1).max(64),
-  }),
-]);
+/**
+ * Actions of service mode; those in TWO_PERSON_ACTIONS wait for a second person's PIN. Built on
+ * its first parse (the host's, of a command): a screen never parses one (issue 31, a page's heap).
+ */
+export const ServiceAction = z.lazy(() =>
+  z.discriminatedUnion('kind', [
+    // The round on screen when the action was asked for: the host refuses it for any other round.
+    // The last resort: `uncorrectable` says why no correction the text orders could put the round right.
+    z.strictObject({
+      kind: z.literal('void-round'),
+      roundId: z.string().min(1).max(128),
+      reason: z.string().min(1).max(200),
+      uncorrectable: z.enum(UNCORRECTABLE).optional(),
+    }),
+    /** A supervisor stops the round for a dealing error seen at the table: the table holds until it is corrected or voided. */
+    z.strictObject({ kind: z.literal('dealing-error'), roundId: z.string().min(1).max(128) }),
+    /** Two people correct the dealing error the table holds for, as the game's text orders (the article is the engine's). */
+    z.strictObject({ kind: z.literal('correct'), roundId: z.string().min(1).max(128), correction: z.enum(CORRECTIONS) }),
+    z.strictObject({ kind: z.literal('enter-card'), roundId: z.string().min(1).max(128), card: z.string().regex(/^[A2-9TJQK][SHDC]$/) }),
+    z.strictObject({
+      kind: z.literal('meter-clear'),
+      scope: z.string().regex(/^(table|station:\d{1,3})$/),
+      authorisation: z.string().min(1).max(64),
+      reason: z.string().min(1).max(200),
+    }),
+    z.strictObject({
+      kind: z.literal('config-change'),
+      key: z.string().min(1).max(64),
+      /** The new value as JSON (the screen's editor builds it; the host validates it before anyone confirms). */
+      value: z.string().min(1).max(1000),
+      /** The regulator's reference, e.g. `DICJ-2026/123`. */
+      authorisation: z.string().min(1).max(64),
+    }),
+    z.strictObject({ kind: z.literal('handpay-confirm'), station: Station, requestTxId: z.string().min(1).max(128) }),
+    z.strictObject({ kind: z.literal('new-shoe') }),
+    z.strictObject({ kind: z.literal('table-open'), open: z.boolean() }),
+    z.strictObject({ kind: z.literal('test-note'), station: Station }),
+    z.strictObject({ kind: z.literal('test-card') }),
+    z.strictObject({ kind: z.literal('device-enable'), device: z.string().min(1).max(32), enabled: z.boolean() }),
+    z.strictObject({ kind: z.literal('device-reconnect'), device: z.string().min(1).max(32) }),
+    z.strictObject({ kind: z.literal('sync-retry') }),
+    /** Clears a fault a person may clear (the tilt manager checks the role and that its condition went). */
+    z.strictObject({ kind: z.literal('clear-tilt'), tilt: z.string().min(1).max(48), station: Station.optional() }),
+    z.strictObject({ kind: z.literal('program-hash') }),
+    /** Gives a remote station a new credential (its enrolment file, downloadable once); any old one stops working. */
+    z.strictObject({ kind: z.literal('station-enrol'), station: Station }),
+    /** Revokes a remote station's credential: its connections close at once. */
+    z.strictObject({ kind: z.literal('station-revoke'), station: Station }),
+    /**
+     * Two people counted a station's cashbox at the drop (`notes`: face value in major units and how
+     * many): the host sets it against the notes credited there since its previous drop, journals the
+     * reconciliation (`cashbox.drop`) and says the difference.
+     */
+    z.strictObject({
+      kind: z.literal('cashbox-drop'),
+      station: Station,
+      notes: z.array(z.strictObject({ note: z.number().int().positive().max(1_000_000), count: z.number().int().min(0).max(100_000) })).max(16),
+    }),
+    /** Two people set a progressive jackpot level on the authority's reference (Portugal rules 40, 44). */
+    z.strictObject({
+      kind: z.literal('jackpot-reset'),
+      level: z.string().regex(/^[a-z][a-z0-9-]{0,23}$/),
+      to: MinorUnits.positive(),
+      authorisation: z.string().min(1).max(64),
+    }),
+  ]),
+);
 export type ServiceAction = z.infer<typeof ServiceAction>;
 export type ServiceActionKind = ServiceAction['kind'];
 
