@@ -1,5 +1,4 @@
-import type { ColorSource } from 'pixi.js';
-import { stationOf, type ViewName } from '../../protocol/index.js';
+import { stationOf } from '../../protocol/index.js';
 import { HostLink } from './boot/host-link.js';
 import { showSnapshots } from './boot/show-snapshots.js';
 import { resolveLaunch } from './connection/launch.js';
@@ -15,7 +14,11 @@ import { releaseWhenStill } from './pixi/release-still.js';
 import { traceFrame } from './trace.js';
 import { setLiveResolution, sharpenLiveTexts } from './ui/live-text.js';
 import type { Screen, ScreenContext } from './screens/screen.js';
+import { ServiceScreen } from './screens/service/service-screen.js';
+import { STATION_BACKGROUND, StationScreen } from './screens/station-screen.js';
+import { TableScreen } from './screens/table-screen.js';
 import { installTestHooks } from './test-hooks.js';
+import { mountSeveral } from './several/start-several.js';
 
 async function boot(): Promise<void> {
   const launch = await resolveLaunch();
@@ -57,13 +60,11 @@ async function boot(): Promise<void> {
     emit: (e) => emit(e),
     wantRecall: (on) => link?.wantRecall(on),
   };
-  // Each screen is loaded (and its code compiled) only on the page that shows it: one page shows one
-  // screen, and the others' code was a third of a page's JS heap (issue 31, docs/benchmarks.md).
-  if (launch.several) {
-    const { mountSeveral } = await import('./several/start-several.js'); // renderer/src/several/
-    return void (screen = mountSeveral({ ...launch.several, token: launch.token, ctx, i18n, root, frames, onFit, resolution }));
-  }
-  const shown = await screenFor(launch.view, ctx, app.renderer.background);
+  if (launch.several) return void (screen = mountSeveral({ ...launch.several, token: launch.token, ctx, i18n, root, frames, onFit, resolution })); // renderer/src/several/
+  // A station alone on its page: the canvas is cleared to its background (StationScreenOptions).
+  if (launch.view !== 'table' && launch.view !== 'service') app.renderer.background.color = STATION_BACKGROUND;
+  const shown: Screen =
+    launch.view === 'table' ? new TableScreen(ctx) : launch.view === 'service' ? new ServiceScreen(ctx) : new StationScreen(ctx, { clearedBackground: true });
   screen = shown;
   root.addChild(shown.root);
   onFit(() => {
@@ -87,16 +88,6 @@ async function boot(): Promise<void> {
   link = new HostLink({ launch, shown, frames, emit, snapshot: (state) => void snapshot(state) });
   await link.connect(0);
   emit(`ready:${stationOf(launch.view) === null ? launch.view : 'station'}`);
-}
-
-/** The screen of a page's view, its module loaded now. */
-async function screenFor(view: ViewName, ctx: ScreenContext, background: { color: ColorSource }): Promise<Screen> {
-  if (view === 'table') return new (await import('./screens/table-screen.js')).TableScreen(ctx);
-  if (view === 'service') return new (await import('./screens/service/service-screen.js')).ServiceScreen(ctx);
-  const { STATION_BACKGROUND, StationScreen } = await import('./screens/station-screen.js');
-  // A station alone on its page: the canvas is cleared to its background (StationScreenOptions).
-  background.color = STATION_BACKGROUND;
-  return new StationScreen(ctx, { clearedBackground: true });
 }
 
 boot().catch((e: unknown) => {
