@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { refusalKey } from './refusals.js';
 import { MAX_HOST_MESSAGE_BYTES, MAX_MESSAGE_BYTES, utf8ByteLength } from './limits.js';
-import { ClientMessage, HostMessage, type ErrorCode, type ProtocolError } from './messages.js';
+import { ClientMessage, HostMessage, hostMessageFor, type ErrorCode, type ProtocolError } from './messages.js';
+import type { ViewName } from './views.js';
 
 export type Decoded<T> = { ok: true; message: T } | { ok: false; error: ProtocolError };
 
@@ -45,9 +46,13 @@ export function decodeClientMessage(raw: unknown): Decoded<ClientMessage> {
   return decode(raw, ClientMessage, MAX_MESSAGE_BYTES);
 }
 
-/** Screen side: validate a frame from the host. Never throws. */
-export function decodeHostMessage(raw: unknown): Decoded<HostMessage> {
-  return decode(raw, HostMessage, MAX_HOST_MESSAGE_BYTES);
+/**
+ * Screen side: validate a frame from the host. Never throws. A screen names its view: a snapshot
+ * of another kind of view is then refused, and the other kinds' schemas are never built
+ * (`hostMessageFor`); without one, any view's (tools, tests, the station agent's relay).
+ */
+export function decodeHostMessage(raw: unknown, view?: ViewName): Decoded<HostMessage> {
+  return decode(raw, view === undefined ? HostMessage : hostMessageFor(view), MAX_HOST_MESSAGE_BYTES);
 }
 
 export function encode(message: ClientMessage | HostMessage): string {

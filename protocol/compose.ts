@@ -5,7 +5,7 @@ import { applyPatch, PatchError, type PatchOp } from './patch.js';
 import type { RoundView } from './round.js';
 import { MAX_RECALL_ROUNDS, StationRecallRound, type RoadsView } from './screen-extras.js';
 import { coupsFollow, roadsOfCoups } from './shoe-coups.js';
-import { PublicPanel, PublicRound, SnapshotState, type ViewName, type ViewState } from './views.js';
+import { PublicPanel, PublicRound, snapshotStateOf, type SnapshotState, type ViewName, type ViewState } from './views.js';
 
 export interface ComposerOptions {
   /**
@@ -81,8 +81,8 @@ class PartCopy<T> {
  * and the tests use it alike.
  */
 export class ViewComposer {
-  /** A station's own part, or the whole view of the table display and service mode. */
-  private readonly own = new PartCopy('own', SnapshotState);
+  /** A station's own part, or the whole view of the table display and service mode; its patches checked against the view's own kind. */
+  private readonly own: PartCopy<SnapshotState>;
   private readonly round = new PartCopy<RoundView | null>('round', PublicRound);
   private readonly panel = new PartCopy<PublicPanel>('panel', PublicPanel, (a, b) => coupsFollow(a.shoe, b.shoe));
   /** The roads laid out from the panel's shoe, once per version of the panel (every message composes the view). */
@@ -100,6 +100,7 @@ export class ViewComposer {
   ) {
     this.now = options.now ?? (() => Date.now());
     this.retryMs = options.retryMs ?? 1000;
+    this.own = new PartCopy('own', snapshotStateOf(view));
   }
 
   /**
@@ -170,7 +171,7 @@ export class ViewComposer {
     return [this.own, this.round, this.panel, this.recall].filter((p) => p.asked !== null).map((p) => p.name);
   }
 
-  private compose(own: z.infer<typeof SnapshotState>): ViewState {
+  private compose(own: SnapshotState): ViewState {
     if (own.kind !== 'station') return own;
     // The recall only at the version the own part names: a screen never shows an outdated one.
     const recall = this.recall.held && own.recalled && this.recall.held.version === own.recalled.version ? { recall: this.recall.held.state } : {};

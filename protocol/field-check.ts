@@ -24,6 +24,15 @@ export function fieldPlan(schema: z.ZodType): FieldPlan {
     const inner = fieldPlan(schema.unwrap() as z.ZodType);
     return (held) => (held === null ? null : inner(held));
   }
+  if (schema instanceof z.ZodLazy) {
+    // Planned at the first patch: a schema built on first use (service mode's state) stays unbuilt until then.
+    let inner: FieldPlan | null = null;
+    return (held) => {
+      const unwrapped: unknown = schema.unwrap();
+      inner ??= unwrapped instanceof z.ZodType ? fieldPlan(unwrapped) : () => null;
+      return inner(held);
+    };
+  }
   if (schema instanceof z.ZodDiscriminatedUnion) {
     const key = schema.def.discriminator;
     const options = (schema.options as readonly z.ZodType[]).map((o) => ({ o, plan: fieldPlan(o) }));

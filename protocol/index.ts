@@ -8,6 +8,7 @@ export * from './utility-messages.js';
 export * from './round.js';
 export * from './refusals.js';
 export * from './service.js';
+export * from './service-view.js';
 export * from './meters.js';
 export * from './screen-extras.js';
 export * from './tilts.js';

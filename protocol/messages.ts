@@ -6,7 +6,7 @@ import { SERVICE_COMMANDS } from './service.js';
 import { TRANSFER_COMMANDS } from './transfer-requests.js';
 import { MinorUnits, StationNumber } from './units.js';
 import { MAX_RECALL_ROUNDS, StationRecallRound } from './screen-extras.js';
-import { Language, PublicPanel, PublicRound, SnapshotState, ViewName } from './views.js';
+import { Language, PublicPanel, PublicRound, SnapshotState, snapshotStateOf, ViewName } from './views.js';
 
 /** Correlates a reply with the client message it answers. */
 const MessageId = z.string().min(1).max(64);
@@ -223,3 +223,23 @@ export type Welcome = z.infer<typeof Welcome>;
 export type Snapshot = z.infer<typeof Snapshot>;
 export type Ack = z.infer<typeof Ack>;
 export type ProtocolError = z.infer<typeof ProtocolError>;
+
+/** `hostMessageFor`'s schemas, one per kind of view, each made on its first use. */
+const HOST_MESSAGE_OF_KIND = new Map<ViewName, z.ZodType<HostMessage>>();
+
+/**
+ * A host message as a screen of this view receives it: `HostMessage` but for a snapshot's state,
+ * which must be the view's own kind. A table or a station page so never builds service mode's
+ * schemas (a third of protocol/'s, issue 31); what it accepts is what `HostMessage` accepts for
+ * its view, less snapshots of another kind, which the host never sends it.
+ */
+export function hostMessageFor(view: ViewName): z.ZodType<HostMessage> {
+  // Every station view's snapshot is a station's own part: one schema serves them all.
+  const kind: ViewName = view === 'table' || view === 'service' ? view : 'station/1';
+  let schema = HOST_MESSAGE_OF_KIND.get(kind);
+  if (!schema) {
+    schema = z.union([PatchTuple, Welcome, Snapshot.extend({ state: snapshotStateOf(kind) }), PublicPart, Patch, PublicPatch, Recall, Ack, ProtocolError]);
+    HOST_MESSAGE_OF_KIND.set(kind, schema);
+  }
+  return schema;
+}

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodeClientMessage, encode } from './codec.js';
 import { MAX_HOST_MESSAGE_BYTES, utf8ByteLength } from './limits.js';
-import { SERVICE_PAGE_SIZE, ServicePage, type RecallRound } from './service.js';
+import { SERVICE_PAGE_SIZE, ServicePage, type RecallRound } from './service-view.js';
 import { ServiceState } from './views.js';
 
 const command = (c: Record<string, unknown>) => JSON.stringify({ type: 'command', id: 'c1', view: 'service', version: 1, command: c });

@@ -4,7 +4,7 @@ import { JackpotCombination } from './jackpot.js';
 import { BetId, DecisionAction, LineBet, OwnWord, RoundView, Spot, StationBetting, StationDecision, StreakMarker } from './round.js';
 import { TiltKind } from './tilts.js';
 import { isStationNumber, MAX_REMOTE_STATIONS, MAX_STATION, MAX_STATIONS, MinorUnits, StationNumber } from './units.js';
-import { ServiceSessionFields } from './service.js';
+import { serviceSchemas } from './service-view.js';
 import { HistoryEntry, MAX_HISTORY, MAX_RECALL_ROUNDS, PayLine, StationRecallRound, RoadsView, ShoeCoups } from './screen-extras.js';
 
 /** Languages every screen offers; resource names of the catalogues in `locales/`. */
@@ -214,16 +214,22 @@ export const PublicRound = RoundView.nullable();
 export const PublicPanel = z.strictObject({ shoe: ShoeCoups.optional(), history: z.array(HistoryEntry).max(MAX_HISTORY).optional() });
 export type PublicPanel = z.infer<typeof PublicPanel>;
 
-/** Service mode before sign-in shows only what the cabinet label would: no meters, no logs. */
-export const ServiceState = z.object({
-  kind: z.literal('service'),
-  tableId: z.string().min(1),
-  softwareVersion: z.string(),
-  language: Language,
-  signedIn: z.boolean(),
-  // Service mode's session, page, pending two-person action and last outcome (protocol/service.ts).
-  ...ServiceSessionFields,
-});
+/**
+ * Service mode before sign-in shows only what the cabinet label would: no meters, no logs. Built on
+ * its first parse, with the session's schemas (protocol/service-view.ts): a table or a station page
+ * never parses it (`hostMessageFor`, `snapshotStateOf`).
+ */
+export const ServiceState = z.lazy(() =>
+  z.object({
+    kind: z.literal('service'),
+    tableId: z.string().min(1),
+    softwareVersion: z.string(),
+    language: Language,
+    signedIn: z.boolean(),
+    // Service mode's session, page, pending two-person action and last outcome (protocol/service-view.ts).
+    ...serviceSchemas().ServiceSessionFields,
+  }),
+);
 export type ServiceState = z.infer<typeof ServiceState>;
 
 export const ViewState = z.discriminatedUnion('kind', [TableState, StationState, ServiceState]);
@@ -232,3 +238,13 @@ export type ViewState = z.infer<typeof ViewState>;
 /** What a snapshot carries: a station's own part, or a whole view (table display, service mode). */
 export const SnapshotState = z.discriminatedUnion('kind', [TableState, StationOwnState, ServiceState]);
 export type SnapshotState = z.infer<typeof SnapshotState>;
+
+/**
+ * The state a snapshot of this view carries, its own kind only: a table or a station page parses
+ * no other kind, and never builds service mode's schemas (issue 31).
+ */
+export function snapshotStateOf(view: ViewName): z.ZodType<SnapshotState> {
+  if (view === 'table') return TableState;
+  if (view === 'service') return ServiceState;
+  return StationOwnState;
+}

@@ -1,4 +1,3 @@
-import { TexturePool } from 'pixi.js';
 import { stationOf } from '../../protocol/index.js';
 import { HostLink } from './boot/host-link.js';
 import { showSnapshots } from './boot/show-snapshots.js';
@@ -11,6 +10,7 @@ import { CardAtlas, installCardAtlas } from './cards/card-art.js';
 import { designResolution, sharpenTexts } from './pixi/crisp.js';
 import { createStage } from './pixi/stage.js';
 import { FrameLoop, NEVER } from './pixi/frames.js';
+import { releaseWhenStill } from './pixi/release-still.js';
 import { traceFrame } from './trace.js';
 import { setLiveResolution, sharpenLiveTexts } from './ui/live-text.js';
 import type { Screen, ScreenContext } from './screens/screen.js';
@@ -36,10 +36,8 @@ async function boot(): Promise<void> {
     draw: () => {
       const next = screen?.tick(clock.now()) ?? NEVER;
       app.render();
-      // A text that changes hands its old texture back to pixi's pool, which keeps it (GPU memory and
-      // its JS objects, a few hundred after the first rounds: issue 31) for a text of the same size
-      // that never comes; a screen that has gone still needs none of them.
-      if (next === NEVER) TexturePool.clear(true);
+      // A screen gone still lets go of what pixi keeps for the next change (its texture pool, its text measurements).
+      if (next === NEVER) releaseWhenStill();
       return next;
     },
     minIntervalMs: fps > 0 ? 1000 / fps : 0,

@@ -418,7 +418,7 @@ describe('service mode on a live host', () => {
     const mine = settled.lines.filter((l) => l.station === 1);
     assert.equal(ledger.credit(1), credit1 + mine.reduce((sum, l) => sum + l.stake + l.net, 0), 'station 1 got its settlement and nothing else');
 
-    assert.deepEqual([...covered].sort(), [...ServiceAction.options.map((o) => o.shape.kind.value)].sort(), 'every service action was tried');
+    assert.deepEqual([...covered].sort(), [...ServiceAction.unwrap().options.map((o) => o.shape.kind.value)].sort(), 'every service action was tried');
     const report = verifyLedger(ledger);
     assert.equal(report.ok, true, JSON.stringify(report.problems));
     await screen.close();

@@ -76,7 +76,8 @@ export class HostClient {
   }
 
   private receive(data: unknown): void {
-    const decoded = decodeHostMessage(data);
+    // Its own view's snapshots only: a table or a station page never builds service mode's schemas.
+    const decoded = decodeHostMessage(data, this.view);
     if (!decoded.ok) {
       console.warn('invalid message from host', decoded.error.detail);
       this.events.error(decoded.error);
