@@ -220,6 +220,7 @@ export class StationScreen implements Screen {
   sharpen(resolution: number): void {
     this.headerLayer.sharpen(resolution);
     this.meterLayer.sharpen(resolution);
+    this.play.sharpen(resolution);
   }
 
   /** Whether the cash-out is offered here (one of several tables: at the station's home only, its place is the leave's elsewhere). */
