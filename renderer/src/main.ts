@@ -14,7 +14,7 @@ import { releaseWhenStill } from './pixi/release-still.js';
 import { traceFrame } from './trace.js';
 import { setLiveResolution, sharpenLiveTexts } from './ui/live-text.js';
 import type { Screen, ScreenContext } from './screens/screen.js';
-import { ServiceScreen } from './screens/service/service-screen.js';
+import { SERVICE_BACKGROUND, ServiceScreen } from './screens/service/service-screen.js';
 import { STATION_BACKGROUND, StationScreen } from './screens/station-screen.js';
 import { TableScreen } from './screens/table-screen.js';
 import { installTestHooks } from './test-hooks.js';
@@ -61,8 +61,10 @@ async function boot(): Promise<void> {
     wantRecall: (on) => link?.wantRecall(on),
   };
   if (launch.several) return void (screen = mountSeveral({ ...launch.several, token: launch.token, ctx, i18n, root, frames, onFit, resolution })); // renderer/src/several/
-  // A station alone on its page: the canvas is cleared to its background (StationScreenOptions).
-  if (launch.view !== 'table' && launch.view !== 'service') app.renderer.background.color = STATION_BACKGROUND;
+  // A station alone on its page, and the service screen: the canvas is cleared to its background
+  // instead of a full-screen rectangle drawn (StationScreenOptions, ServiceScreen.placeHeading).
+  if (launch.view === 'service') app.renderer.background.color = SERVICE_BACKGROUND;
+  else if (launch.view !== 'table') app.renderer.background.color = STATION_BACKGROUND;
   const shown: Screen =
     launch.view === 'table' ? new TableScreen(ctx) : launch.view === 'service' ? new ServiceScreen(ctx) : new StationScreen(ctx, { clearedBackground: true });
   screen = shown;

@@ -62,7 +62,14 @@ export class StationScreen implements Screen {
   /** The credit meter, changed by every bet and win: a live text (ui/live-text.ts). */
   private readonly credit = liveText({ fontSize: 92, fill: COLORS.ivory, fontWeight: '700' });
   private readonly status = new StatusBanner();
-  private readonly still = new CachedLayer('still');
+  /**
+   * What changes only with the language or the table, cached in two layers over their own bounds
+   * (the header's band, the credit meter's panel) rather than one: a cached layer is drawn as one
+   * textured quad over its bounds, and one layer over both covered the 1266×258 empty corner
+   * between them too (issue 31: `npm run bench -- screen-frame`).
+   */
+  private readonly headerLayer = new CachedLayer('header');
+  private readonly meterLayer = new CachedLayer('meter');
   private readonly tilts = new TiltBand(152);
   private readonly languages: LanguageSwitch;
   private readonly clock: SessionClock;
@@ -138,10 +145,11 @@ export class StationScreen implements Screen {
     this.languages.position.set(40, DESIGN.height - TOUCH.min - 26);
     this.clock = new SessionClock(ctx.sessionStartMs);
     this.clock.position.set(DESIGN.width - 40, DESIGN.height - 30);
-    // The backgrounds and the words that change only with the language or the table: one cached layer.
-    this.still.addChild(bg, header, meter, this.title, this.limits, this.seat, this.creditLabel);
+    this.headerLayer.addChild(header, this.title, this.limits, this.seat);
+    this.meterLayer.addChild(meter, this.creditLabel);
     this.title.visible = this.limits.visible = this.seat.visible = !options.compact;
-    this.root.addChild(this.still, this.credit, this.play);
+    // A station at several tables draws its own full-screen background, under the cached layers.
+    this.root.addChild(bg, this.headerLayer, this.meterLayer, this.credit, this.play);
     this.root.addChild(this.repeat, this.undo, this.clear, this.cashout, this.recallButton, this.replayButton, this.helpButton, this.roadsButton);
     this.root.addChild(this.recall, this.replay, this.help, this.roads, this.languages, this.clock, this.notice, this.tilts, this.status);
   }
@@ -205,11 +213,14 @@ export class StationScreen implements Screen {
     this.replay.update(state, t);
     this.help.update(state, t);
     this.roads.update(state, t);
-    this.still.refresh();
+    this.headerLayer.refresh();
+    this.meterLayer.refresh();
   }
 
   sharpen(resolution: number): void {
-    this.still.sharpen(resolution);
+    this.headerLayer.sharpen(resolution);
+    this.meterLayer.sharpen(resolution);
+    this.play.sharpen(resolution);
   }
 
   /** Whether the cash-out is offered here (one of several tables: at the station's home only, its place is the leave's elsewhere). */

@@ -1,4 +1,5 @@
 import { Container, Graphics, Text } from 'pixi.js';
+import { CachedLayer } from '../pixi/cached-layer.js';
 import { DISPOSE } from '../pixi/dispose.js';
 import type { TFunction } from 'i18next';
 import { amountOn, STADIUM_SEAT, type BetSpot, type HandView, type LineBet, type PrizeWin, type Spot, type StationState } from '../../../protocol/index.js';
@@ -79,8 +80,14 @@ export class StationPlay extends Container {
   private spots: Button[] = [];
   private chips: Button[] = [];
   private actions: Button[] = [];
-  private readonly spotLayer = new Container();
-  private readonly chipLayer = new Container();
+  /**
+   * The spots and the chips, each cached over its own bounds (pixi/cached-layer.ts): a chip is a
+   * dozen circles and rings, a spot a stroked rounded rectangle, and drawn anew every frame of the
+   * draining bar they cost SwiftShader about as much as the rest of the play area (issue 31,
+   * `npm run bench -- screen-frame`). Drawn again when a snapshot or a chip chosen changes them.
+   */
+  private readonly spotLayer = new CachedLayer('spots');
+  private readonly chipLayer = new CachedLayer('chips');
   private readonly actionLayer = new Container();
   private readonly handLayer = new Container();
   private readonly hands: HandSprite[] = [];
@@ -169,7 +176,21 @@ export class StationPlay extends Container {
     this.showHands(state, t, now);
     this.celebrate(state, t, now);
     this.showResult(state, t);
+    this.refreshLayers();
     this.tick(now, t);
+  }
+
+  /** The cached spots and chips drawn again if anything in them changed (a button's highlight is a Graphics, not in the layers' own key). */
+  private refreshLayers(): void {
+    const lit = (buttons: Button[]) => buttons.map((b) => (b.isActive() ? 1 : 0)).join('');
+    this.spotLayer.refresh(`${lit(this.spots)}|${lit(this.behindSpots)}|${lit(this.kinds)}`);
+    this.chipLayer.refresh(lit(this.chips));
+  }
+
+  /** The cached layers at the display's resolution (device pixels per design unit). */
+  sharpen(resolution: number): void {
+    this.spotLayer.sharpen(resolution);
+    this.chipLayer.sharpen(resolution);
   }
 
   /**
@@ -436,6 +457,7 @@ export class StationPlay extends Container {
         () => {
           this.chip = value;
           this.chips.forEach((c, j) => c.setActive(chipList[j] === value));
+          this.refreshLayers();
         },
         { chip: CHIP_COLOURS[i % CHIP_COLOURS.length] ?? 0x222222 },
       );

@@ -85,6 +85,11 @@ export class Button extends Container {
     this.cursor = enabled ? 'pointer' : 'default';
   }
 
+  /** Highlighted (a chosen chip, a spot with a bet): drawn in its Graphics, which a cached layer's key does not see. */
+  isActive(): boolean {
+    return this.active;
+  }
+
   isEnabled(): boolean {
     return this.enabled;
   }

@@ -22,6 +22,9 @@ import { TextPad } from './text-pad.js';
 import { isMessageKey, type MessageKey } from '../../../../locales/i18n.js';
 
 /** Rows of text on screen at once; a longer page scrolls (buttons and the wheel). */
+/** The service screen's background, to which its page clears the canvas (no full-screen rectangle is drawn). */
+export const SERVICE_BACKGROUND = 0x14161a;
+
 const ROWS = 24;
 const ROW_H = 29;
 const CONTENT_X = 290;
@@ -119,11 +122,12 @@ export class ServiceScreen implements Screen {
   }
 
   /**
-   * The backgrounds and the heading (one cached layer: the rows and buttons change with each
-   * page), the signed-in name, the idle countdown, the notice and the language switch.
+   * The heading's band (one cached layer: the rows and buttons change with each page), the
+   * signed-in name, the idle countdown, the notice and the language switch. No background: the
+   * page clears its canvas to SERVICE_BACKGROUND (main.ts), as a station's does; a full-screen
+   * rectangle in the cached layer made its texture a full-screen quad every frame (issue 31).
    */
   private placeHeading(): LanguageSwitch {
-    const bg = new Graphics().rect(0, 0, DESIGN.width, DESIGN.height).fill({ color: 0x14161a });
     const bar = new Graphics().rect(0, 0, DESIGN.width, 110).fill({ color: 0x1d2128 }).rect(0, 108, DESIGN.width, 3).fill({ color: COLORS.gold });
     // The heading over the cabinet's label, their boxes clear of each other in every language (screen-matrix.spec.ts).
     this.title.position.set(30, 8);
@@ -133,7 +137,7 @@ export class ServiceScreen implements Screen {
     this.notice.position.set(CONTENT_X, 1034);
     this.idle.anchor.set(1, 0);
     this.idle.position.set(1650, 74);
-    this.still.addChild(bg, bar, this.title, this.label);
+    this.still.addChild(bar, this.title, this.label);
     const languages = new LanguageSwitch(this.ctx, { width: 150, height: 96, gap: 16 });
     languages.scale.set(0.8);
     // Clear of the cabinet label on the left and of the signed-in name on the right, in every language.
