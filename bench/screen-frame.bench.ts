@@ -22,13 +22,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { build } from 'esbuild';
 import pino from 'pino';
 import { SERVICE_PAGES } from '../protocol/service.js';
 import { simulatedTableConfig } from '../host/config/table-config.js';
 import { AccountStore } from '../host/service/accounts.js';
 import { startHost } from '../host/start-host.js';
 import { QUICK } from './report.js';
+import { barePixiScript } from './bare-pixi.js';
 import { selfTimes } from './trace-summary.js';
 
 const FRAMES = Number(process.env.PROBE_FRAMES ?? (QUICK ? 10 : 40));
@@ -127,23 +127,12 @@ const stepFrames = (page: Page) =>
 /** tsx keeps function names with an `__name` helper that does not exist in the page (a string, so nothing of it is transformed). */
 const NAME_HELPER = 'globalThis.__name = (f) => f';
 
-let bareBundle: string | null = null;
 async function bare(browser: Browser): Promise<Frames> {
-  bareBundle ??= (
-    await build({
-      stdin: { contents: "import * as PIXI from 'pixi.js'; globalThis.PIXI = PIXI;", resolveDir: root, loader: 'js' },
-      bundle: true,
-      format: 'iife',
-      minify: true,
-      write: false,
-      logLevel: 'error',
-    })
-  ).outputFiles[0]!.text;
   const context = await browser.newContext({ viewport: VIEWPORT });
   const page = await context.newPage();
   await page.setContent('<!doctype html><html><body style="margin:0;overflow:hidden"></body></html>');
   await page.evaluate(NAME_HELPER);
-  await page.addScriptTag({ content: bareBundle });
+  await page.addScriptTag({ content: await barePixiScript() });
   await page.evaluate(async ({ width, height }) => {
     const g = globalThis as unknown as G & { __bareStep?: () => void; document: { body: { appendChild(n: unknown): void } } };
     const PIXI = g.PIXI!;

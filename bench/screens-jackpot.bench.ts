@@ -14,12 +14,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
-import { build } from 'esbuild';
 import pino from 'pino';
 import { EXAMPLE_JACKPOT_PROGRAM } from '../engine/blackjack/jackpot/program.js';
 import { simulatedTableConfig } from '../host/config/table-config.js';
 import { startHost } from '../host/start-host.js';
 import { figure, QUICK, times } from './report.js';
+import { barePixiScript } from './bare-pixi.js';
 
 const CHANGES = Number(process.env.BENCH_JACKPOT_CHANGES ?? (QUICK ? 3 : 12));
 const BARE_SECONDS = Number(process.env.BENCH_BARE_SECONDS ?? (QUICK ? 3 : 8));
@@ -58,17 +58,9 @@ const VIEWPORT = { width: 1920, height: 1080 };
 async function bareScene(): Promise<number[]> {
   const own = await launch();
   const page = await own.newPage({ viewport: VIEWPORT });
-  const bundle = await build({
-    stdin: { contents: "import * as PIXI from 'pixi.js'; globalThis.PIXI = PIXI;", resolveDir: root, loader: 'js' },
-    bundle: true,
-    format: 'iife',
-    minify: true,
-    write: false,
-    logLevel: 'error',
-  });
   await page.setContent('<!doctype html><html><body style="margin:0;overflow:hidden"></body></html>');
   await page.evaluate('globalThis.__name = (f) => f');
-  await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
+  await page.addScriptTag({ content: await barePixiScript() });
   const frames = await page.evaluate(async (seconds) => {
     const g = globalThis as unknown as PageGlobals;
     const PIXI = g.PIXI!;

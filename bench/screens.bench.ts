@@ -18,18 +18,18 @@
 // closed before the measured pages open: a bare pixi scene of the same size (1920×1080, WebGL,
 // antialias on, as renderer/src/pixi/stage.ts asks) with a full-screen rectangle and BARE_CARDS
 // card-sized rounded rectangles moving every frame, no text, no textures; its frame times over
-// BENCH_BARE_SECONDS (default 10), after its first BARE_WARM_FRAMES, and its JS heap after GC. pixi.js is bundled for it by esbuild.
+// BENCH_BARE_SECONDS (default 10), after its first BARE_WARM_FRAMES, and its JS heap after GC. pixi.js is bundled for it by esbuild (bench/bare-pixi.ts).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from '@playwright/test';
-import { build } from 'esbuild';
 import pino from 'pino';
 import { cardCode, type Card } from '../engine/cards/card.js';
 import { simulatedTableConfig } from '../host/config/table-config.js';
 import { startHost } from '../host/start-host.js';
 import { realTimers, type Timers } from '../host/table/timers.js';
 import { figure, QUICK, times } from './report.js';
+import { barePixiScript } from './bare-pixi.js';
 import { heapGrowth, heapKinds, type HeapKind } from './heap-summary.js';
 import { selfTimes } from './trace-summary.js';
 
@@ -163,7 +163,7 @@ interface PageGlobals {
   performance: { timeOrigin: number };
   requestAnimationFrame(cb: (t: number) => void): number;
   document: { body: { appendChild(node: unknown): void } };
-  /** The bare scene's pixi (bundled by esbuild below), typed as far as the scene uses it. */
+  /** The bare scene's pixi (bench/bare-pixi.ts), typed as far as the scene uses it. */
   PIXI?: {
     Application: new () => {
       init(options: Record<string, unknown>): Promise<void>;
@@ -208,19 +208,11 @@ async function bareScene(): Promise<{ frames: number[]; heap: number }> {
   const own = await launch();
   const context = await own.newContext({ viewport: VIEWPORT });
   await open(context, 'station/1', '&fps=15');
-  const bundle = await build({
-    stdin: { contents: "import * as PIXI from 'pixi.js'; globalThis.PIXI = PIXI;", resolveDir: root, loader: 'js' },
-    bundle: true,
-    format: 'iife',
-    minify: true,
-    write: false,
-    logLevel: 'error',
-  });
   const page = await context.newPage();
   await page.setContent('<!doctype html><html><body style="margin:0;overflow:hidden"></body></html>');
   // tsx's `__name` helper, as in `open` (a string, so that nothing of it is transformed).
   await page.evaluate('globalThis.__name = (f) => f');
-  await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
+  await page.addScriptTag({ content: await barePixiScript() });
   const frames = await page.evaluate(
     async ({ seconds, cards, warmFrames, minFrames, width, height }) => {
       const g = globalThis as unknown as PageGlobals;
