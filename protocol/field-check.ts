@@ -27,9 +27,13 @@ export function fieldPlan(schema: z.ZodType): FieldPlan {
   if (schema instanceof z.ZodLazy) {
     // Planned at the first patch: a schema built on first use (service mode's state) stays unbuilt until then.
     let inner: FieldPlan | null = null;
+    // zod's lazy `unwrap()` calls its getter again each time (a new schema each call): planned once.
     return (held) => {
-      const unwrapped: unknown = schema.unwrap();
-      inner ??= unwrapped instanceof z.ZodType ? fieldPlan(unwrapped) : () => null;
+      if (inner === null) {
+        const unwrapped: unknown = schema.unwrap();
+        // Not a schema zod could parse with: no field plan (the part is parsed whole).
+        inner = unwrapped instanceof z.ZodType ? fieldPlan(unwrapped) : () => null;
+      }
       return inner(held);
     };
   }

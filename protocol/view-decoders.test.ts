@@ -6,9 +6,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodeHostMessage, encode } from './codec.js';
 import { ViewComposer } from './compose.js';
-import type { HostMessage } from './messages.js';
 import { serviceSchemasBuilt } from './service-view.js';
-import { stationView, type StationOwnState, type TableState } from './views.js';
+import { stationView, type StationOwnState, type TableState, type ViewName } from './views.js';
 
 const TABLE: TableState = {
   kind: 'table',
@@ -37,7 +36,7 @@ const OWN: StationOwnState = {
 const SERVICE = { kind: 'service', tableId: 'T1', softwareVersion: '1.0', language: 'en', signedIn: false };
 
 /** The messages as a page of `view` reads them, each through its composer: the composed views, in order. */
-function screen(view: Parameters<typeof decodeHostMessage>[1] & string, frames: string[]): unknown[] {
+function screen(view: ViewName, frames: string[]): unknown[] {
   const composer = new ViewComposer(view);
   const shown: unknown[] = [];
   for (const f of frames) {
@@ -86,7 +85,7 @@ describe("a screen's decoder, for its own view", () => {
     const composer = new ViewComposer('service');
     const take = (m: string) => {
       const d = decodeHostMessage(m, 'service');
-      return d.ok ? composer.take(d.message satisfies HostMessage) : null;
+      return d.ok ? composer.take(d.message) : null;
     };
     assert.ok(take(good));
     assert.equal(take('["service",2,[["set",["signedIn"],"yes"]]]'), null);

@@ -11,6 +11,13 @@ import { CanvasTextMetrics, TexturePool } from 'pixi.js';
  */
 export function releaseWhenStill(): void {
   TexturePool.clear(true);
-  // pixi gives no call to empty it; the cache is its own LRU, emptied by its own `clear`.
-  CanvasTextMetrics['_measurementCache'].clear();
+  // pixi gives no call to empty it; the cache is its own LRU, emptied by its own `clear`. A private
+  // field: read without trusting it, so a pixi that renamed it keeps its cache rather than throwing
+  // in every still frame.
+  const cache: unknown = Reflect.get(CanvasTextMetrics, '_measurementCache');
+  if (hasClear(cache)) cache.clear();
+}
+
+function hasClear(x: unknown): x is { clear(): void } {
+  return typeof x === 'object' && x !== null && 'clear' in x && typeof x.clear === 'function';
 }

@@ -130,6 +130,9 @@ export function mountSeveral(o: Omit<SeveralOptions, 'drawn'> & SeveralStage): S
     },
   });
   o.root.addChild(several.root);
+  // Its cached layers at the display's resolution from the start (as main.ts does for one screen):
+  // pixi's first fit came before `onFit` was listened to.
+  several.sharpen(o.resolution());
   o.onFit(() => {
     sharpen();
     several.sharpen(o.resolution());

@@ -21,10 +21,10 @@ import { nextSecondAt } from '../../anim/wake.js';
 import { TextPad } from './text-pad.js';
 import { isMessageKey, type MessageKey } from '../../../../locales/i18n.js';
 
-/** Rows of text on screen at once; a longer page scrolls (buttons and the wheel). */
 /** The service screen's background, to which its page clears the canvas (no full-screen rectangle is drawn). */
 export const SERVICE_BACKGROUND = 0x14161a;
 
+/** Rows of text on screen at once; a longer page scrolls (buttons and the wheel). */
 const ROWS = 24;
 const ROW_H = 29;
 const CONTENT_X = 290;
