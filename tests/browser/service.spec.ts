@@ -7,6 +7,7 @@ import {
   LANGUAGES,
   press,
   pressUntilShown,
+  pressWhenShown,
   signIn,
   simControl,
   startServiceKiosk,
@@ -194,8 +195,10 @@ test("two-person meter clear with the regulator's authorisation number", async (
   await typeOnPad(page, 'confirm', TECH.pin);
   await expect.poll(() => texts(page)).toContain('Meters of station:1 cleared');
   await screenshot(page, testInfo, 'service-meter-clear-done');
-  await press(page, 'page-meters');
-  await press(page, 'meters-station-1');
+  // The Meters page comes from the host: its station buttons are there once its snapshot is drawn
+  // (pressed one frame after the page's button, in the CI run of 25 November on 08de614, they were not yet).
+  await pressUntilShown(page, 'page-meters', 'Export CSV');
+  await pressWhenShown(page, 'meters-station-1');
   // Every meter of station 1 reads zero, money and counts alike.
   await expect
     .poll(async () => {
