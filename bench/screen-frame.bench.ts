@@ -28,7 +28,7 @@ import { simulatedTableConfig } from '../host/config/table-config.js';
 import { AccountStore } from '../host/service/accounts.js';
 import { startHost } from '../host/start-host.js';
 import { QUICK } from './report.js';
-import { barePixiScript } from './bare-pixi.js';
+import { barePixiScript, mountBareScene } from './bare-pixi.js';
 import { selfTimes } from './trace-summary.js';
 
 const FRAMES = Number(process.env.PROBE_FRAMES ?? (QUICK ? 10 : 40));
@@ -67,28 +67,12 @@ interface G {
   __frameOf?: (draw: () => void) => { total: number; js: number };
   document: { querySelector(s: string): { getContext(k: string): Gl | null } | null };
   performance: { now(): number };
-  PIXI?: { Application: new () => BareApp; Graphics: new () => BareGraphics };
 }
 interface Gl {
   readPixels(x: number, y: number, w: number, h: number, format: number, type: number, out: Uint8Array): void;
   RGBA: number;
   UNSIGNED_BYTE: number;
 }
-interface BareApp {
-  init(o: Record<string, unknown>): Promise<void>;
-  canvas: unknown;
-  stage: { addChild(c: unknown): void };
-  render(): void;
-}
-interface BareGraphics {
-  rect(x: number, y: number, w: number, h: number): BareGraphics;
-  roundRect(x: number, y: number, w: number, h: number, r: number): BareGraphics;
-  fill(c: number): BareGraphics;
-  stroke(s: { width: number; color: number }): BareGraphics;
-  x: number;
-  y: number;
-}
-
 /** In the page: a frame timer that finishes each frame with a 1-pixel readPixels of the page's canvas. */
 const installFrameTimer = (page: Page) =>
   page.evaluate(() => {
@@ -133,34 +117,7 @@ async function bare(browser: Browser): Promise<Frames> {
   await page.setContent('<!doctype html><html><body style="margin:0;overflow:hidden"></body></html>');
   await page.evaluate(NAME_HELPER);
   await page.addScriptTag({ content: await barePixiScript() });
-  await page.evaluate(async ({ width, height }) => {
-    const g = globalThis as unknown as G & { __bareStep?: () => void; document: { body: { appendChild(n: unknown): void } } };
-    const PIXI = g.PIXI!;
-    const app = new PIXI.Application();
-    await app.init({ preference: 'webgl', background: 0x05140e, width, height, antialias: true, autoDensity: true, resolution: 1, autoStart: false });
-    g.document.body.appendChild(app.canvas);
-    app.stage.addChild(
-      new PIXI.Graphics()
-        .rect(40, 40, width - 80, height - 80)
-        .fill(0x0b4d33)
-        .stroke({ width: 4, color: 0xc9a64b }),
-    );
-    const cards: BareGraphics[] = [];
-    for (let i = 0; i < 6; i++) {
-      const card = new PIXI.Graphics().roundRect(0, 0, 150, 210, 12).fill(0xfafafa).stroke({ width: 2, color: 0x222222 });
-      app.stage.addChild(card);
-      cards.push(card);
-    }
-    let tick = 0;
-    g.__bareStep = () => {
-      tick++;
-      cards.forEach((c, i) => {
-        c.x = 200 + i * 240 + 40 * Math.sin((tick + i * 10) / 20);
-        c.y = 420 + 60 * Math.cos((tick + i * 7) / 25);
-      });
-      app.render();
-    };
-  }, VIEWPORT);
+  await page.evaluate(mountBareScene, { ...VIEWPORT, cards: 6, autoStart: false });
   await installFrameTimer(page);
   const frames = await page.evaluate(
     ({ warm, frames }) => {

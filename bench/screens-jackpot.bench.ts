@@ -19,7 +19,7 @@ import { EXAMPLE_JACKPOT_PROGRAM } from '../engine/blackjack/jackpot/program.js'
 import { simulatedTableConfig } from '../host/config/table-config.js';
 import { startHost } from '../host/start-host.js';
 import { figure, QUICK, times } from './report.js';
-import { barePixiScript } from './bare-pixi.js';
+import { barePixiScript, type BareApplication } from './bare-pixi.js';
 
 const CHANGES = Number(process.env.BENCH_JACKPOT_CHANGES ?? (QUICK ? 3 : 12));
 const BARE_SECONDS = Number(process.env.BENCH_BARE_SECONDS ?? (QUICK ? 3 : 8));
@@ -32,12 +32,7 @@ interface PageGlobals {
   requestAnimationFrame(cb: (t: number) => void): number;
   document: { body: { appendChild(node: unknown): void } };
   PIXI?: {
-    Application: new () => {
-      init(options: Record<string, unknown>): Promise<void>;
-      canvas: unknown;
-      stage: { addChild(child: unknown): void };
-      ticker: { add(fn: () => void): void };
-    };
+    Application: BareApplication;
     Graphics: new () => { rect(x: number, y: number, w: number, h: number): { fill(c: number): unknown } };
     Text: new (o: { text: string; style: Record<string, unknown> }) => { text: string; x: number; y: number };
   };

@@ -29,7 +29,7 @@ import { simulatedTableConfig } from '../host/config/table-config.js';
 import { startHost } from '../host/start-host.js';
 import { realTimers, type Timers } from '../host/table/timers.js';
 import { figure, QUICK, times } from './report.js';
-import { barePixiScript } from './bare-pixi.js';
+import { barePixiScript, mountBareScene } from './bare-pixi.js';
 import { heapGrowth, heapKinds, type HeapKind } from './heap-summary.js';
 import { selfTimes } from './trace-summary.js';
 
@@ -162,25 +162,6 @@ interface PageGlobals {
   __frames?: { at: Float64Array; n: number; on: boolean };
   performance: { timeOrigin: number };
   requestAnimationFrame(cb: (t: number) => void): number;
-  document: { body: { appendChild(node: unknown): void } };
-  /** The bare scene's pixi (bench/bare-pixi.ts), typed as far as the scene uses it. */
-  PIXI?: {
-    Application: new () => {
-      init(options: Record<string, unknown>): Promise<void>;
-      canvas: unknown;
-      stage: { addChild(child: unknown): void };
-      ticker: { add(fn: () => void): void };
-    };
-    Graphics: new () => BareGraphics;
-  };
-}
-interface BareGraphics {
-  rect(x: number, y: number, w: number, h: number): BareGraphics;
-  roundRect(x: number, y: number, w: number, h: number, r: number): BareGraphics;
-  fill(color: number): BareGraphics;
-  stroke(style: { width: number; color: number }): BareGraphics;
-  x: number;
-  y: number;
 }
 
 async function open(context: BrowserContext, view: string, query: string): Promise<Page> {
@@ -213,33 +194,10 @@ async function bareScene(): Promise<{ frames: number[]; heap: number }> {
   // tsx's `__name` helper, as in `open` (a string, so that nothing of it is transformed).
   await page.evaluate('globalThis.__name = (f) => f');
   await page.addScriptTag({ content: await barePixiScript() });
+  await page.evaluate(mountBareScene, { ...VIEWPORT, cards: BARE_CARDS, autoStart: true });
   const frames = await page.evaluate(
-    async ({ seconds, cards, warmFrames, minFrames, width, height }) => {
+    async ({ seconds, warmFrames, minFrames }) => {
       const g = globalThis as unknown as PageGlobals;
-      const PIXI = g.PIXI!;
-      const app = new PIXI.Application();
-      await app.init({ preference: 'webgl', background: 0x05140e, width, height, antialias: true, autoDensity: true, resolution: 1 });
-      g.document.body.appendChild(app.canvas);
-      app.stage.addChild(
-        new PIXI.Graphics()
-          .rect(40, 40, width - 80, height - 80)
-          .fill(0x0b4d33)
-          .stroke({ width: 4, color: 0xc9a64b }),
-      );
-      const moving: BareGraphics[] = [];
-      for (let i = 0; i < cards; i++) {
-        const card = new PIXI.Graphics().roundRect(0, 0, 150, 210, 12).fill(0xfafafa).stroke({ width: 2, color: 0x222222 });
-        app.stage.addChild(card);
-        moving.push(card);
-      }
-      let tick = 0;
-      app.ticker.add(() => {
-        tick++;
-        moving.forEach((c, i) => {
-          c.x = 200 + i * 240 + 40 * Math.sin((tick + i * 10) / 20);
-          c.y = 420 + 60 * Math.cos((tick + i * 7) / 25);
-        });
-      });
       const rec = { at: new Float64Array(1 << 16), n: 0 };
       return new Promise<number[]>((resolve) => {
         // The first frames compile SwiftShader's shaders (seconds on a loaded machine: a 7.5 s
@@ -262,7 +220,7 @@ async function bareScene(): Promise<{ frames: number[]; heap: number }> {
         g.requestAnimationFrame(loop);
       });
     },
-    { seconds: BARE_SECONDS, cards: BARE_CARDS, warmFrames: BARE_WARM_FRAMES, minFrames: MIN_FRAMES, width: VIEWPORT.width, height: VIEWPORT.height },
+    { seconds: BARE_SECONDS, warmFrames: BARE_WARM_FRAMES, minFrames: MIN_FRAMES },
   );
   const heap = await heapMb(page);
   await own.close();
