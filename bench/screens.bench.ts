@@ -164,8 +164,33 @@ interface PageGlobals {
   requestAnimationFrame(cb: (t: number) => void): number;
 }
 
+/**
+ * A page in a window of its own. A context's second page opens as a tab of the first one's window,
+ * in front of it, and the tab behind is never drawn: Chromium then sends that page about one
+ * animation frame a second, whatever it draws (viz's throttling of a frame sink whose frames are
+ * not drawn). The station, opened first and so behind the table, had its frame time read as the
+ * intervals of that throttling: 433 ms p50 at 960×540 while its page was idle 97% of the time and
+ * its snapshots took 4–20 ms of JS (BENCH_TRACE_VIEW=station, 2026-11-25); a WebGL page that only
+ * clears its canvas, behind another tab, got its frames 1,033 ms apart; in its own window, 67 ms
+ * (at 15 frames a second, as asked).
+ */
+async function ownWindow(context: BrowserContext): Promise<Page> {
+  const first = context.pages()[0];
+  if (!first) return context.newPage();
+  const session = await context.newCDPSession(first);
+  const { targetInfo } = await session.send('Target.getTargetInfo');
+  await session.detach();
+  const browserSession = await context.browser()!.newBrowserCDPSession();
+  const [page] = await Promise.all([
+    context.waitForEvent('page'),
+    browserSession.send('Target.createTarget', { url: 'about:blank', browserContextId: targetInfo.browserContextId, newWindow: true }),
+  ]);
+  await browserSession.detach();
+  return page;
+}
+
 async function open(context: BrowserContext, view: string, query: string): Promise<Page> {
-  const page = await context.newPage();
+  const page = await ownWindow(context);
   // tsx keeps function names with an `__name` helper that does not exist in the page.
   await page.addInitScript(() => {
     (globalThis as unknown as { __name: (f: unknown) => unknown }).__name = (f) => f;
@@ -189,7 +214,8 @@ async function bareScene(): Promise<{ frames: number[]; heap: number }> {
   const own = await launch();
   const context = await own.newContext({ viewport: VIEWPORT });
   await open(context, 'station/1', '&fps=15');
-  const page = await context.newPage();
+  // In a window of its own, as the measured pages are (`ownWindow`): the station beside it draws.
+  const page = await ownWindow(context);
   await page.setContent('<!doctype html><html><body style="margin:0;overflow:hidden"></body></html>');
   // tsx's `__name` helper, as in `open` (a string, so that nothing of it is transformed).
   await page.evaluate('globalThis.__name = (f) => f');
@@ -375,34 +401,50 @@ const until = async (n: number) => {
 // and a JS profile of it (FILE.cpuprofile), before the measured rounds, and the events and JS
 // functions with the most self time per table frame printed. Tracing slows the page: read the
 // figures of a traced run for where the time goes, not for the ratios.
+// BENCH_TRACE_VIEW=station: the station page's JS profile instead, per frame the station drew
+// (its render-on-demand trace, not the display's refreshes: a station at 15 frames a second sits
+// out most of them), and the renderer processes named by the page they hold, so the station's
+// own main thread is told from the table's.
 const TRACE = process.env.BENCH_TRACE;
+const TRACE_VIEW = process.env.BENCH_TRACE_VIEW === 'station' ? 'station' : 'table';
 if (TRACE) {
   const seconds = Number(process.env.BENCH_TRACE_SECONDS ?? 6);
+  const traced = TRACE_VIEW === 'station' ? station : table;
   // Mid-deal: from a round's first card read.
   const dealt = reads.length;
   while (reads.length === dealt) await new Promise((r) => setTimeout(r, 50));
-  const cdp = await table.context().newCDPSession(table);
+  const cdp = await traced.context().newCDPSession(traced);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
   await cdp.send('Profiler.start');
-  await browser.startTracing(table, {
+  await browser.startTracing(traced, {
     categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink', 'cc', 'gpu', 'viz', 'toplevel', 'benchmark', 'webgl'],
   });
-  const framesBefore = await table.evaluate(() => (globalThis as unknown as PageGlobals).__frames?.n ?? 0);
+  // Frames drawn by the page (render on demand), else its display frames.
+  const count = () =>
+    traced.evaluate(() => {
+      const g = globalThis as unknown as PageGlobals;
+      return g.__kiosk?.frameTrace?.n ?? g.__frames?.n ?? 0;
+    });
+  const framesBefore = await count();
+  const readsBefore = reads.length;
   await new Promise((r) => setTimeout(r, seconds * 1000));
-  const framesAfter = await table.evaluate(() => (globalThis as unknown as PageGlobals).__frames?.n ?? 0);
+  const framesAfter = await count();
+  const cardsRead = reads.length - readsBefore;
   const buffer = await browser.stopTracing();
   const { profile } = (await cdp.send('Profiler.stop')) as { profile: CpuProfile };
   await cdp.detach();
   writeFileSync(TRACE, buffer);
   writeFileSync(`${TRACE}.cpuprofile`, JSON.stringify(profile));
   const frames = Math.max(1, framesAfter - framesBefore);
-  console.log(`trace of the table page mid-deal, ${seconds} s, ${frames} frames (rAF callbacks), load average ${os.loadavg()[0]!.toFixed(1)}: ${TRACE}`);
-  console.log('  self time per frame, by process / thread / event:');
-  for (const t of selfTimes(buffer.toString('utf8')).slice(0, 20))
+  console.log(
+    `trace of the ${TRACE_VIEW} page mid-deal, ${seconds} s, ${frames} frames drawn, ${cardsRead} cards read, load average ${os.loadavg()[0]!.toFixed(1)}: ${TRACE}`,
+  );
+  console.log(`  self time per ${TRACE_VIEW} frame, by process / thread / event:`);
+  for (const t of selfTimes(buffer.toString('utf8')).slice(0, 24))
     console.log(`    ${(t.ms / frames).toFixed(2).padStart(9)} ms  ${t.process} / ${t.thread} / ${t.name} (×${(t.count / frames).toFixed(1)})`);
-  console.log('  JS self time per frame in the table page, by function:');
-  for (const f of jsSelf(profile).slice(0, 15)) console.log(`    ${(f.ms / frames).toFixed(2).padStart(9)} ms  ${f.name}`);
+  console.log(`  JS self time per frame in the ${TRACE_VIEW} page, by function:`);
+  for (const f of jsSelf(profile).slice(0, 25)) console.log(`    ${(f.ms / frames).toFixed(2).padStart(9)} ms  ${f.name}`);
 }
 
 // The rounds dealt while the pages loaded are not measured: from here, with frames recorded.

@@ -10,7 +10,7 @@ interface TraceEvent {
   tid: number;
   ts: number;
   dur?: number;
-  args?: { name?: string };
+  args?: { name?: string; data?: { frames?: { processId?: number; url?: string; parent?: string }[] } };
 }
 
 export interface SelfTime {
@@ -32,6 +32,16 @@ export function selfTimes(json: string): SelfTime[] {
     if (e.ph !== 'M') continue;
     if (e.name === 'process_name') processes.set(e.pid, e.args?.name ?? String(e.pid));
     if (e.name === 'thread_name') threads.set(`${e.pid}:${e.tid}`, e.args?.name ?? String(e.tid));
+  }
+  // Two pages of one browser are two processes both named "Renderer": each is named by the page
+  // it holds (its top frame's path, as Chromium notes them when tracing starts).
+  for (const e of events) {
+    if (e.name !== 'TracingStartedInBrowser') continue;
+    for (const f of e.args?.data?.frames ?? []) {
+      if (f.parent || f.processId === undefined || !f.url) continue;
+      const page = f.url.replace(/^[a-z]+:\/\/[^/]+/, '').replace(/[?#].*/, '');
+      processes.set(f.processId, `${processes.get(f.processId) ?? 'Renderer'} ${page}`);
+    }
   }
   // Spans per thread, from complete events and begin/end pairs.
   const spans = new Map<string, { name: string; ts: number; end: number }[]>();

@@ -4,11 +4,22 @@ import type { Currency, Language } from '../protocol/index.js';
 export const INTL_LOCALE: Record<Language, string> = { 'zh-Hant': 'zh-Hant-MO', pt: 'pt-MO', en: 'en-MO' };
 
 /**
+ * Each currency's minor digits, asked of Intl once: a NumberFormat made for every amount formatted
+ * was the station's largest JS cost in a snapshot while dealing (issue 31, BENCH_TRACE_VIEW=station).
+ */
+const digitsOf = new Map<Currency, number>();
+
+/**
  * Minor units per major unit of a currency, as ISO 4217 (through Intl) has it: 2 for the pataca's
  * avos and the Hong Kong dollar's cents. Nothing here assumes 100.
  */
 export function minorDigits(currency: Currency): number {
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  let digits = digitsOf.get(currency);
+  if (digits === undefined) {
+    digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    digitsOf.set(currency, digits);
+  }
+  return digits;
 }
 
 /** An integer amount of minor units as an exact decimal string (`-12345` avos → `-123.45`): no float on the way. */
@@ -51,5 +62,11 @@ export function formatMoney(minor: number, currency: Currency, language: Languag
 /** An amount of minor units as a bare number in the language's locale (a chip's face: `1,000`, `0.5`), without the currency. */
 export function formatAmount(minor: number, currency: Currency, language: Language): string {
   const digits = minorDigits(currency);
-  return new Intl.NumberFormat(INTL_LOCALE[language], { maximumFractionDigits: digits }).format(minorToDecimal(minor, digits));
+  const key = `${language}|amount|${digits}`;
+  let f = cache.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(INTL_LOCALE[language], { maximumFractionDigits: digits });
+    cache.set(key, f);
+  }
+  return f.format(minorToDecimal(minor, digits));
 }

@@ -90,6 +90,8 @@ export class StationScreen implements Screen {
   private state: StationState | null = null;
   private language: StationState['language'] | null = null;
   private t: TFunction | null = null;
+  /** What the fixed words were last translated from (`render`). */
+  private worded = '';
 
   constructor(
     private readonly ctx: ScreenContext,
@@ -178,36 +180,37 @@ export class StationScreen implements Screen {
       this.close();
       this.ctx.emit(decisionArrives ? 'panel:closed-for-decision' : 'panel:closed-for-betting');
     }
-    this.title.text = t(`game.${state.game}`);
-    // A remote station has no seat: it says which station it is.
-    this.seat.text = state.seat !== undefined ? t('station.yourSeat', { n: state.seat }) : t('station.remote', { n: state.station });
-    this.creditLabel.text = t('station.credit');
+    // The words that change only with the language, the table or the seat, translated again only
+    // then: not with every snapshot (a card each while dealing; issue 31, BENCH_TRACE_VIEW=station).
+    const words = JSON.stringify([state.language, state.game, state.seat, state.station, state.limits, state.currency]);
+    const reword = words !== this.worded;
+    this.worded = words;
+    if (reword) {
+      this.title.text = t(`game.${state.game}`);
+      // A remote station has no seat: it says which station it is.
+      this.seat.text = state.seat !== undefined ? t('station.yourSeat', { n: state.seat }) : t('station.remote', { n: state.station });
+      this.creditLabel.text = t('station.credit');
+      this.recallButton.setLabel(t('recall.open'));
+      this.replayButton.setLabel(t('replay.open'));
+    }
     this.credit.text = formatMoney(state.credit, state.currency, state.language);
     this.credit.scale.set(1);
     if (this.credit.width > SIDE.width - 72) this.credit.scale.set((SIDE.width - 72) / this.credit.width);
-    this.limits.text = t('table.limits', { min: state.limits.min, max: state.limits.max, currency: state.currency });
     this.languages.setCurrent(state.language);
     this.clock.setLanguage(state.language);
     this.play.show(state, t, now);
     const open = state.betting.open && !this.play.queue.busy();
-    this.repeat.setLabel(t('desk.repeat'));
     this.repeat.setEnabled(open && this.play.plan.canRepeat(state.betting.bets));
-    this.undo.setLabel(t('desk.undo'));
     this.undo.setEnabled(open && this.play.plan.canUndo());
-    this.clear.setLabel(t('station.clear'));
     this.clear.setEnabled(open && state.betting.bets.length > 0);
     const pending = state.cashout?.pending ?? null;
     this.cashout.setLabel(t(pending ? 'desk.cashoutPending' : 'desk.cashout'), pending ? formatMoney(pending.amount, state.currency, state.language) : '');
     this.cashout.setEnabled(pending === null && state.credit > 0);
-    this.recallButton.setLabel(t('recall.open'));
-    this.replayButton.setLabel(t('replay.open'));
     // The own part says how many rounds the recall holds; the list itself comes when a panel asks for it.
     const rounds = state.recalled?.rounds ?? state.recall?.length ?? 0;
     this.recallButton.setEnabled(rounds > 0);
     this.replayButton.setEnabled(rounds > 0);
-    this.helpButton.setLabel(t('help.open'));
     this.roadsButton.visible = state.presentation?.panel === 'roads';
-    this.roadsButton.setLabel(t('roads.open'));
     this.tilts.show(state.tilts ?? [], t);
     this.recall.update(state, t);
     this.replay.update(state, t);

@@ -116,6 +116,8 @@ export class StationPlay extends Container {
   private chip = 0;
   private state: StationState | null = null;
   private shape = '';
+  /** What the spots and tabs were last labelled from (`show`). */
+  private labelled = '';
   private barEnds: number | null = null;
   private readonly barFill = new Graphics();
   private barFrom = 0;
@@ -164,8 +166,14 @@ export class StationPlay extends Container {
     this.rebuild(state, t);
     const { betting, decision } = state;
     const locked = state.cashout?.pending != null || (state.tilts ?? []).some((x) => x.disables !== 'nothing' && x.disables !== 'jackpot');
-    const behind = this.labelSpots(state, t, locked);
-    this.labelKinds(state, t, locked, behind);
+    // The spots' and tabs' words are made again only when what they say changed: while dealing a
+    // snapshot comes with every card, and their dozens of translations and amounts, for spots
+    // not even shown then, were most of the station's JS in it (issue 31, BENCH_TRACE_VIEW=station).
+    const labels = JSON.stringify([this.shape, state.language, state.currency, locked, state.jackpot?.stopped === true, betting.spots, betting.bets]);
+    if (labels !== this.labelled) {
+      this.labelled = labels;
+      this.labelKinds(state, t, locked, this.labelSpots(state, t, locked));
+    }
     // The seat's winning-streak marker (Art. 13 5)(2) iii)): its own only.
     this.streak.visible = betting.streak !== undefined;
     this.streak.text = betting.streak ? streakText(t, betting.streak, state.language) : '';

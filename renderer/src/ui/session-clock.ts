@@ -12,6 +12,7 @@ export class SessionClock extends Container {
   private readonly text = new Text({ text: '', style: textStyle({ fontSize: 40, fill: COLORS.ivory, fontWeight: '600' }) });
   private format = clockFormat(INTL_LOCALE['zh-Hant']);
   private shownMinute = -1;
+  private language: Language = 'zh-Hant';
 
   constructor(private sessionStartMs: number) {
     super();
@@ -19,7 +20,10 @@ export class SessionClock extends Container {
     this.addChild(this.text);
   }
 
+  /** Called with every snapshot: the formatter is made anew only when the language changed (an Intl.DateTimeFormat is costly to make). */
   setLanguage(language: Language): void {
+    if (language === this.language) return;
+    this.language = language;
     this.format = clockFormat(INTL_LOCALE[language]);
     this.shownMinute = -1;
   }
