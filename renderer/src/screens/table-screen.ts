@@ -1,4 +1,4 @@
-import { Container, Graphics, Text } from 'pixi.js';
+import { Container, Graphics, Text, type Texture } from 'pixi.js';
 import { DISPOSE } from '../pixi/dispose.js';
 import type { BetId, TableState, ViewState } from '../../../protocol/index.js';
 import { drawFelt, type FeltView } from '../felt/felt-art.js';
@@ -156,6 +156,7 @@ export class TableScreen implements Screen {
     if (resolution !== this.resolution) {
       this.resolution = resolution;
       if (this.layout) this.drawFelt(this.layout);
+      this.roads?.sharpen();
     }
     this.still.sharpen(resolution);
   }
@@ -177,12 +178,18 @@ export class TableScreen implements Screen {
     this.status.show(messageKey === null ? null : this.ctx.i18n.t(messageKey));
   }
 
+  /** Draws into a texture at the display's resolution at the time, where the screen can. */
+  private baker(): ((target: Container) => Texture) | undefined {
+    const bake = this.ctx.bake;
+    return bake ? (target) => bake(target, this.resolution) : undefined;
+  }
+
   /** The felt drawn anew (a new layout or resolution), its unchanging art baked into textures. */
   private drawFelt(layout: FeltLayout): void {
     this.felt?.destroy(DISPOSE);
     this.felt = drawFelt(layout, { zh: this.ctx.i18n.getFixedT('zh-Hant'), pt: this.ctx.i18n.getFixedT('pt') });
-    const bake = this.ctx.bake;
-    if (bake) this.felt.bake((target) => bake(target, this.resolution));
+    const bake = this.baker();
+    if (bake) this.felt.bake(bake);
     this.feltLayer.addChild(this.felt);
   }
 
@@ -226,7 +233,7 @@ export class TableScreen implements Screen {
     }
     this.panelLayer.removeChildren().forEach((c) => c.destroy(DISPOSE));
     this.roads = this.history = null;
-    if ((state.presentation?.panel ?? 'history') === 'roads') this.panelLayer.addChild((this.roads = new RoadsPanel(layout.panel)));
+    if ((state.presentation?.panel ?? 'history') === 'roads') this.panelLayer.addChild((this.roads = new RoadsPanel(layout.panel, this.baker())));
     else this.panelLayer.addChild((this.history = new HistoryStrip(layout.panel)));
     this.round.setLayout(layout);
     return layout;
