@@ -59,6 +59,7 @@ async function boot(): Promise<void> {
     clock,
     emit: (e) => emit(e),
     wantRecall: (on) => link?.wantRecall(on),
+    bake: (target, res) => app.renderer.generateTexture({ target, resolution: res, antialias: true }),
   };
   if (launch.several) return void (screen = mountSeveral({ ...launch.several, token: launch.token, ctx, i18n, root, frames, onFit, resolution })); // renderer/src/several/
   // A station alone on its page, and the service screen: the canvas is cleared to its background

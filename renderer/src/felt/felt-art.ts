@@ -1,5 +1,6 @@
-import { Container, FillGradient, Graphics, Text } from 'pixi.js';
+import { Container, FillGradient, Graphics, Sprite, Text, type DestroyOptions, type Texture } from 'pixi.js';
 import type { TFunction } from 'i18next';
+import { DISPOSE } from '../pixi/dispose.js';
 import { COLORS, textStyle } from '../ui/theme.js';
 import { feltExtent, feltOutline, RAIL_WIDTH, type FeltLayout } from './felt-layout.js';
 
@@ -18,8 +19,35 @@ const CLOTH: Record<FeltLayout['game'], { inner: string; outer: string }> = {
 
 /** The drawn felt, knowing the half-ellipse it covers (rail included) for the layout check. */
 export class FeltView extends Container {
+  /** The textures its Graphics were drawn into (`bake`): the felt's own, destroyed with it. */
+  private readonly baked: Texture[] = [];
+
   constructor(readonly extent: FeltLayout['felt']) {
     super();
+  }
+
+  /**
+   * The rail, cloth, holders and spots drawn once into textures and shown as sprites in their
+   * place; the Graphics are destroyed with their geometry. They never change (a new layout is a
+   * new felt), and kept they held their triangulated outlines, gradient and strokes in the JS heap
+   * (about 0.3 MB, issue 31). The printed words stay texts: the layout check reads them.
+   */
+  bake(draw: (target: Container) => Texture): void {
+    for (const g of [...this.children]) {
+      if (!(g instanceof Graphics)) continue;
+      const bounds = g.getLocalBounds();
+      const texture = draw(g);
+      this.baked.push(texture);
+      const sprite = new Sprite(texture);
+      sprite.position.set(bounds.x, bounds.y);
+      this.addChildAt(sprite, this.getChildIndex(g));
+      g.destroy(DISPOSE);
+    }
+  }
+
+  override destroy(options?: DestroyOptions): void {
+    super.destroy(options);
+    for (const t of this.baked.splice(0)) t.destroy(true);
   }
 }
 

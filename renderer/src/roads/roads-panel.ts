@@ -1,4 +1,5 @@
-import { Container, Graphics, Text } from 'pixi.js';
+import { Container, Graphics, Sprite, Text, type DestroyOptions, type Texture } from 'pixi.js';
+import { DISPOSE } from '../pixi/dispose.js';
 import type { TFunction } from 'i18next';
 import type { RoadsView } from '../../../protocol/index.js';
 import type { Rect } from '../felt/felt-layout.js';
@@ -33,7 +34,11 @@ export function firstColumn(cells: readonly { x: number }[], columns: number): n
  * only when a coup is added, one Graphics for all the marks.
  */
 export class RoadsPanel extends Container {
-  private readonly marks = new Graphics();
+  private marks = new Graphics();
+  /** The marks drawn into a texture (`bake`), in the marks' place; null while they are drawn as Graphics. */
+  private marksArt: Sprite | null = null;
+  /** What was drawn last, drawn again at a new resolution (`sharpen`). */
+  private last: { roads: RoadsView; grid: ReturnType<typeof roadGrids> } | null = null;
   private readonly title = new Text({ text: '', style: textStyle({ fontSize: 30, fill: COLORS.goldText, fontWeight: '700' }) });
   private readonly stats = new Text({ text: '', style: textStyle({ fontSize: 24, fill: COLORS.ivory, fontWeight: '600' }) });
   private readonly labels = ['bead', 'big', 'eye', 'small', 'pig', 'ask'].map(
@@ -42,7 +47,15 @@ export class RoadsPanel extends Container {
   private readonly askLabels = [0, 1].map(() => new Text({ text: '', style: textStyle({ fontSize: 22, fontWeight: '700' }) }));
   private shown = '';
 
-  constructor(private readonly area: Rect) {
+  /**
+   * `bake`, where the screen can: the grids and marks are drawn into a texture at each coup and
+   * their Graphics destroyed. Kept, a Graphics held the triangulated strokes of every line and
+   * ring of the shoe's roads in the JS heap until the next coup (issue 31).
+   */
+  constructor(
+    private readonly area: Rect,
+    private readonly bake?: (target: Container) => Texture,
+  ) {
     super();
     // `panel`: beside the felt, never on it (the layout check).
     this.label = 'panel';
@@ -91,9 +104,39 @@ export class RoadsPanel extends Container {
     this.draw(roads, grid);
   }
 
+  override destroy(options?: DestroyOptions): void {
+    // The marks' texture is the panel's own: it goes with it.
+    const texture = this.marksArt?.texture;
+    this.marksArt = null;
+    super.destroy(options);
+    texture?.destroy(true);
+  }
+
+  /** The marks drawn again (their texture at the display's new resolution). */
+  sharpen(): void {
+    if (this.last && this.bake) this.draw(this.last.roads, this.last.grid);
+  }
+
   private draw(r: RoadsView, grid: ReturnType<typeof roadGrids>): void {
+    this.last = { roads: r, grid };
     const g = this.marks;
     g.clear();
+    this.drawMarks(g, r, grid);
+    if (!this.bake) return;
+    const bounds = g.getLocalBounds();
+    const art = new Sprite(this.bake(g));
+    art.position.set(bounds.x, bounds.y);
+    const old = this.marksArt;
+    this.addChildAt(art, this.getChildIndex(g));
+    if (old) old.destroy({ texture: true, textureSource: true });
+    this.marksArt = art;
+    // A new empty Graphics in its place for the next coup; the drawn one goes with its geometry.
+    this.marks = new Graphics();
+    this.addChildAt(this.marks, this.getChildIndex(g));
+    g.destroy(DISPOSE);
+  }
+
+  private drawMarks(g: Graphics, r: RoadsView, grid: ReturnType<typeof roadGrids>): void {
     const x0 = 16;
     const gridLines = (gr: RoadGrid) => {
       for (let c = 0; c <= gr.columns; c++) g.moveTo(x0 + c * gr.cell, gr.y).lineTo(x0 + c * gr.cell, gr.y + 6 * gr.cell);

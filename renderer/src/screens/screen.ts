@@ -1,4 +1,4 @@
-import type { Container } from 'pixi.js';
+import type { Container, Texture } from 'pixi.js';
 import type { i18n } from 'i18next';
 import type { MessageKey } from '../../../locales/i18n.js';
 import type { CommandBody, ViewState } from '../../../protocol/index.js';
@@ -16,6 +16,12 @@ export interface ScreenContext {
   emit(event: string): void;
   /** A station screen shows its recall (a recall or replay panel open) or no longer does: the host sends it only meanwhile. */
   wantRecall?(on: boolean): void;
+  /**
+   * Draws a container once into a texture at a resolution (device pixels per design unit): art
+   * that never changes is shown as a sprite of it and its Graphics let go (their triangulated
+   * geometry stays in the JS heap as long as they live; issue 31). Absent, the art stays drawn.
+   */
+  bake?(target: Container, resolution: number): Texture;
 }
 
 /** A screen draws one view's state; `render` is called with every new snapshot. */

@@ -1,7 +1,7 @@
-import { Container, Graphics, Text } from 'pixi.js';
+import { Container, Graphics, Text, type Texture } from 'pixi.js';
 import { DISPOSE } from '../pixi/dispose.js';
 import type { BetId, TableState, ViewState } from '../../../protocol/index.js';
-import { drawFelt } from '../felt/felt-art.js';
+import { drawFelt, type FeltView } from '../felt/felt-art.js';
 import { feltLayout, LANGUAGE_BUTTON, type FeltLayout } from '../felt/felt-layout.js';
 import { HistoryStrip } from '../roads/history-strip.js';
 import { RoadsPanel } from '../roads/roads-panel.js';
@@ -30,7 +30,9 @@ const DEFAULT_BETS: Record<TableState['game'], BetId[]> = {
  */
 export class TableScreen implements Screen {
   readonly root = new Container();
-  private felt: Container | null = null;
+  private felt: FeltView | null = null;
+  /** Device pixels per design unit (`sharpen`): the felt's art is drawn at it. */
+  private resolution = 1;
   private feltKey = '';
   private layout: FeltLayout | null = null;
   private readonly seatLabels: Text[] = [];
@@ -150,6 +152,12 @@ export class TableScreen implements Screen {
   }
 
   sharpen(resolution: number): void {
+    // The felt's baked art is drawn again at the new resolution, before the still layer is.
+    if (resolution !== this.resolution) {
+      this.resolution = resolution;
+      if (this.layout) this.drawFelt(this.layout);
+      this.roads?.sharpen();
+    }
     this.still.sharpen(resolution);
   }
 
@@ -170,6 +178,21 @@ export class TableScreen implements Screen {
     this.status.show(messageKey === null ? null : this.ctx.i18n.t(messageKey));
   }
 
+  /** Draws into a texture at the display's resolution at the time, where the screen can. */
+  private baker(): ((target: Container) => Texture) | undefined {
+    const bake = this.ctx.bake;
+    return bake ? (target) => bake(target, this.resolution) : undefined;
+  }
+
+  /** The felt drawn anew (a new layout or resolution), its unchanging art baked into textures. */
+  private drawFelt(layout: FeltLayout): void {
+    this.felt?.destroy(DISPOSE);
+    this.felt = drawFelt(layout, { zh: this.ctx.i18n.getFixedT('zh-Hant'), pt: this.ctx.i18n.getFixedT('pt') });
+    const bake = this.baker();
+    if (bake) this.felt.bake(bake);
+    this.feltLayer.addChild(this.felt);
+  }
+
   private syncFelt(state: TableState): FeltLayout {
     const bets = state.bets ?? DEFAULT_BETS[state.game];
     const key = JSON.stringify([state.game, state.seats.length, bets]);
@@ -177,9 +200,7 @@ export class TableScreen implements Screen {
     this.feltKey = key;
     const layout = feltLayout(state.game, state.seats.length, bets);
     this.layout = layout;
-    this.felt?.destroy(DISPOSE);
-    this.felt = drawFelt(layout, { zh: this.ctx.i18n.getFixedT('zh-Hant'), pt: this.ctx.i18n.getFixedT('pt') });
-    this.feltLayer.addChild(this.felt);
+    this.drawFelt(layout);
     // Beside the dealer's cards (baccarat's two boxes carry their own names).
     this.dealerLabel.position.set(layout.hands.dealer.x - 190, layout.hands.dealer.y + 20);
     this.dealerLabel.visible = state.presentation?.dealerHand ?? true;
@@ -212,7 +233,7 @@ export class TableScreen implements Screen {
     }
     this.panelLayer.removeChildren().forEach((c) => c.destroy(DISPOSE));
     this.roads = this.history = null;
-    if ((state.presentation?.panel ?? 'history') === 'roads') this.panelLayer.addChild((this.roads = new RoadsPanel(layout.panel)));
+    if ((state.presentation?.panel ?? 'history') === 'roads') this.panelLayer.addChild((this.roads = new RoadsPanel(layout.panel, this.baker())));
     else this.panelLayer.addChild((this.history = new HistoryStrip(layout.panel)));
     this.round.setLayout(layout);
     return layout;

@@ -27,7 +27,14 @@ export interface KioskTestHooks {
     height: number;
   }[];
   /** The half-ellipse the table's felt covers, rail included, in CSS pixels (`top` is its straight dealer's edge); null off the table display. */
-  felt(): { cx: number; top: number; rx: number; ry: number } | null;
+  felt(): {
+    cx: number;
+    top: number;
+    rx: number;
+    ry: number;
+    /** Graphics the felt still holds: none once its art is drawn into textures (issue 31: their geometry stays in the heap). */
+    graphics: number;
+  } | null;
   /** With `?clock=stepped`: moves the animation clock and draws a frame. */
   step(ms: number): void;
   /**

@@ -1,4 +1,4 @@
-import { BitmapText, Text, type Container } from 'pixi.js';
+import { BitmapText, Graphics, Text, type Container } from 'pixi.js';
 import { CardView } from '../cards/card-view.js';
 import { FeltView } from '../felt/felt-art.js';
 import { Button } from '../ui/button.js';
@@ -41,7 +41,13 @@ export function feltExtent(stage: Container): ReturnType<KioskTestHooks['felt']>
   if (!f) return null;
   const centre = f.toGlobal({ x: f.extent.cx, y: f.extent.top });
   const corner = f.toGlobal({ x: f.extent.cx + f.extent.rx, y: f.extent.top + f.extent.ry });
-  return { cx: centre.x, top: centre.y, rx: corner.x - centre.x, ry: corner.y - centre.y };
+  let graphics = 0;
+  const count = (c: Container) => {
+    if (c instanceof Graphics) graphics++;
+    for (const child of c.children) count(child);
+  };
+  count(f);
+  return { cx: centre.x, top: centre.y, rx: corner.x - centre.x, ry: corner.y - centre.y, graphics };
 }
 
 /** The highlight ring where the next card or decision is due, in CSS pixels. */
