@@ -56,16 +56,20 @@ test('a player station shows its seat and credit meter in each language, and kee
   await waitForEvent(page, 'snapshot:station/1');
   let texts = await drawnTexts(page);
   expect(texts).toEqual(expect.arrayContaining(['餘額', '您的座位：第1門', 'MOP$0', '《Black Jack》二十一點']));
+  // The words a snapshot does not change (the limits, the desk's buttons) are drawn too, in each language.
+  expect(texts).toEqual(expect.arrayContaining(['最低投注額 MOP$100　最高投注額 MOP$10,000', '重複投注', '撤回', '清除', '說明']));
   await screenshot(page, testInfo, 'station-1-zh-Hant');
 
   await switchLanguage(page, 'pt');
   texts = await drawnTexts(page);
   expect(texts).toEqual(expect.arrayContaining(['Créditos', 'O seu lugar: 1', '0 MOP$', '«Black Jack» ou «Vinte e Um»']));
+  expect(texts).toEqual(expect.arrayContaining(['Aposta mínima 100 MOP$ · Aposta máxima 10 000 MOP$', 'Repetir', 'Desfazer', 'Limpar', 'Ajuda']));
   await screenshot(page, testInfo, 'station-1-pt');
 
   await switchLanguage(page, 'en');
   texts = await drawnTexts(page);
   expect(texts).toEqual(expect.arrayContaining(['Credit', 'Your seat: 1', 'MOP$0']));
+  expect(texts).toEqual(expect.arrayContaining(['Minimum bet MOP$100 · Maximum bet MOP$10,000', 'Repeat', 'Undo', 'Clear', 'Help']));
   await screenshot(page, testInfo, 'station-1-en');
 
   // The host remembers the station's language: a reload (or a renderer crash) comes back in English.

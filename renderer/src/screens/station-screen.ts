@@ -190,8 +190,14 @@ export class StationScreen implements Screen {
       // A remote station has no seat: it says which station it is.
       this.seat.text = state.seat !== undefined ? t('station.yourSeat', { n: state.seat }) : t('station.remote', { n: state.station });
       this.creditLabel.text = t('station.credit');
+      this.limits.text = t('table.limits', { min: state.limits.min, max: state.limits.max, currency: state.currency });
+      this.repeat.setLabel(t('desk.repeat'));
+      this.undo.setLabel(t('desk.undo'));
+      this.clear.setLabel(t('station.clear'));
       this.recallButton.setLabel(t('recall.open'));
       this.replayButton.setLabel(t('replay.open'));
+      this.helpButton.setLabel(t('help.open'));
+      this.roadsButton.setLabel(t('roads.open'));
     }
     this.credit.text = formatMoney(state.credit, state.currency, state.language);
     this.credit.scale.set(1);
