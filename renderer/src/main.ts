@@ -1,3 +1,4 @@
+import { Rectangle, Sprite } from 'pixi.js';
 import { stationOf } from '../../protocol/index.js';
 import { HostLink } from './boot/host-link.js';
 import { showSnapshots } from './boot/show-snapshots.js';
@@ -59,7 +60,18 @@ async function boot(): Promise<void> {
     clock,
     emit: (e) => emit(e),
     wantRecall: (on) => link?.wantRecall(on),
-    bake: (target, res) => app.renderer.generateTexture({ target, resolution: res, antialias: true }),
+    bake: (target, res) => {
+      // The art's bounds snapped out to whole design units: a stroke's half width puts them on a
+      // half unit, and a texture laid from there would fall between the pixels of the still layer
+      // (pixi snaps its cached layers to whole units too), blurring 1-unit lines to two at half contrast.
+      const b = target.getLocalBounds();
+      const x = Math.floor(b.minX);
+      const y = Math.floor(b.minY);
+      const frame = new Rectangle(x, y, Math.ceil(b.maxX) - x, Math.ceil(b.maxY) - y);
+      const sprite = new Sprite(app.renderer.generateTexture({ target, frame, resolution: res, antialias: true }));
+      sprite.position.set(x, y);
+      return sprite;
+    },
   };
   if (launch.several) return void (screen = mountSeveral({ ...launch.several, token: launch.token, ctx, i18n, root, frames, onFit, resolution })); // renderer/src/several/
   // A station alone on its page, and the service screen: the canvas is cleared to its background

@@ -1,4 +1,4 @@
-import { Container, FillGradient, Graphics, Sprite, Text, type DestroyOptions, type Texture } from 'pixi.js';
+import { Container, FillGradient, Graphics, Text, type DestroyOptions, type Sprite, type Texture } from 'pixi.js';
 import type { TFunction } from 'i18next';
 import { DISPOSE } from '../pixi/dispose.js';
 import { COLORS, textStyle } from '../ui/theme.js';
@@ -21,39 +21,50 @@ const CLOTH: Record<FeltLayout['game'], { inner: string; outer: string }> = {
 export class FeltView extends Container {
   /** The textures its Graphics were drawn into (`bake`): the felt's own, destroyed with it. */
   private readonly baked: Texture[] = [];
+  /**
+   * The cloth's gradient: pixi draws it into a canvas texture of its own, which neither the
+   * Graphics nor its context destroys. Let go once baked, or with the felt.
+   */
+  private readonly gradients: FillGradient[] = [];
 
   constructor(readonly extent: FeltLayout['felt']) {
     super();
   }
 
   /**
-   * The rail, cloth, holders and spots drawn once into textures and shown as sprites in their
-   * place; the Graphics are destroyed with their geometry. They never change (a new layout is a
-   * new felt), and kept they held their triangulated outlines, gradient and strokes in the JS heap
-   * (about 0.3 MB, issue 31). The printed words stay texts: the layout check reads them.
+   * The rail, cloth, holders and spots drawn into textures and shown as sprites in their place;
+   * the Graphics are destroyed with their geometry. They change only with the layout or the
+   * display's resolution (either draws a new felt), and kept they held their triangulated
+   * outlines, gradient and strokes in the JS heap (about 0.3 MB, issue 31). The printed words stay
+   * texts: the layout check reads them.
    */
-  bake(draw: (target: Container) => Texture): void {
+  bake(draw: (target: Container) => Sprite): void {
     for (const g of [...this.children]) {
       if (!(g instanceof Graphics)) continue;
-      const bounds = g.getLocalBounds();
-      const texture = draw(g);
-      this.baked.push(texture);
-      const sprite = new Sprite(texture);
-      sprite.position.set(bounds.x, bounds.y);
+      const sprite = draw(g);
+      this.baked.push(sprite.texture);
       this.addChildAt(sprite, this.getChildIndex(g));
       g.destroy(DISPOSE);
     }
+    for (const f of this.gradients.splice(0)) f.destroy();
+  }
+
+  /** A gradient the felt's Graphics fill with, destroyed when no longer drawn. */
+  own(gradient: FillGradient): FillGradient {
+    this.gradients.push(gradient);
+    return gradient;
   }
 
   override destroy(options?: DestroyOptions): void {
     super.destroy(options);
     for (const t of this.baked.splice(0)) t.destroy(true);
+    for (const f of this.gradients.splice(0)) f.destroy();
   }
 }
 
 /**
- * Draws a game's felt once (rail, cloth, printed lines, spots, shoe and discard holders); it is
- * rebuilt only when the game, the seats or the profile's bets change. Seat labels and everything
+ * Draws a game's felt (rail, cloth, printed lines, spots, shoe and discard holders); it is drawn
+ * again only when the game, the seats, the profile's bets or the display's resolution change. Seat labels and everything
  * in the screen language live on the table screen, not here.
  */
 export function drawFelt(layout: FeltLayout, print: FeltPrint): FeltView {
@@ -65,18 +76,20 @@ export function drawFelt(layout: FeltLayout, print: FeltPrint): FeltView {
   g.poly(feltOutline(f, RAIL_WIDTH)).fill({ color: COLORS.rail }).stroke({ width: 4, color: COLORS.railEdge });
   g.poly(feltOutline(f, 12)).stroke({ width: 2, color: 0x5a3a1e });
   const cloth = CLOTH[layout.game];
-  const gradient = new FillGradient({
-    type: 'radial',
-    center: { x: 0.5, y: 0.1 },
-    innerRadius: 0,
-    outerCenter: { x: 0.5, y: 0.1 },
-    outerRadius: 0.95,
-    colorStops: [
-      { offset: 0, color: cloth.inner },
-      { offset: 1, color: cloth.outer },
-    ],
-    textureSpace: 'local',
-  });
+  const gradient = root.own(
+    new FillGradient({
+      type: 'radial',
+      center: { x: 0.5, y: 0.1 },
+      innerRadius: 0,
+      outerCenter: { x: 0.5, y: 0.1 },
+      outerRadius: 0.95,
+      colorStops: [
+        { offset: 0, color: cloth.inner },
+        { offset: 1, color: cloth.outer },
+      ],
+      textureSpace: 'local',
+    }),
+  );
   g.poly(feltOutline(f)).fill(gradient);
   // The dealer's tray and the card holders.
   g.roundRect(f.cx - 260, f.top + 2, 520, 60, 12)

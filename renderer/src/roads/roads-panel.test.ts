@@ -19,7 +19,7 @@ describe("the table display's roads panel (issue 31: its JS heap)", () => {
     const panel = new RoadsPanel({ x: 0, y: 0, width: 420, height: 1000 }, () => {
       const texture = new Texture();
       baked.push(texture);
-      return texture;
+      return new Sprite(texture);
     });
     panel.show(roads(2), t);
     panel.show(roads(4), t);

@@ -1,4 +1,4 @@
-import { Container, Graphics, Sprite, Text, type DestroyOptions, type Texture } from 'pixi.js';
+import { Container, Graphics, Text, type DestroyOptions, type Sprite } from 'pixi.js';
 import { DISPOSE } from '../pixi/dispose.js';
 import type { TFunction } from 'i18next';
 import type { RoadsView } from '../../../protocol/index.js';
@@ -31,7 +31,8 @@ export function firstColumn(cells: readonly { x: number }[], columns: number): n
 /**
  * Baccarat's road maps from the host's data (the engine computes them): bead plate, big road,
  * big eye boy, small road, cockroach pig, the ask-road preview and the shoe's counts. Redrawn
- * only when a coup is added, one Graphics for all the marks.
+ * only when a coup is added (and, baked, when the display's resolution changes), one Graphics
+ * for all the marks; where the screen bakes, the marks are then shown as a sprite of a texture.
  */
 export class RoadsPanel extends Container {
   private marks = new Graphics();
@@ -54,7 +55,7 @@ export class RoadsPanel extends Container {
    */
   constructor(
     private readonly area: Rect,
-    private readonly bake?: (target: Container) => Texture,
+    private readonly bake?: (target: Container) => Sprite,
   ) {
     super();
     // `panel`: beside the felt, never on it (the layout check).
@@ -123,9 +124,7 @@ export class RoadsPanel extends Container {
     g.clear();
     this.drawMarks(g, r, grid);
     if (!this.bake) return;
-    const bounds = g.getLocalBounds();
-    const art = new Sprite(this.bake(g));
-    art.position.set(bounds.x, bounds.y);
+    const art = this.bake(g);
     const old = this.marksArt;
     this.addChildAt(art, this.getChildIndex(g));
     if (old) old.destroy({ texture: true, textureSource: true });

@@ -1,4 +1,4 @@
-import type { Container, Texture } from 'pixi.js';
+import type { Container, Sprite } from 'pixi.js';
 import type { i18n } from 'i18next';
 import type { MessageKey } from '../../../locales/i18n.js';
 import type { CommandBody, ViewState } from '../../../protocol/index.js';
@@ -17,11 +17,14 @@ export interface ScreenContext {
   /** A station screen shows its recall (a recall or replay panel open) or no longer does: the host sends it only meanwhile. */
   wantRecall?(on: boolean): void;
   /**
-   * Draws a container once into a texture at a resolution (device pixels per design unit): art
-   * that never changes is shown as a sprite of it and its Graphics let go (their triangulated
-   * geometry stays in the JS heap as long as they live; issue 31). Absent, the art stays drawn.
+   * Draws a container into a texture at a resolution (device pixels per design unit) and returns
+   * a sprite of it, placed where the container's art is (in the container's parent's space, the
+   * container untransformed): art that changes seldom (the felt at a layout or resolution change,
+   * the road maps at a coup) is shown so and its Graphics let go (their triangulated geometry
+   * stays in the JS heap as long as they live; issue 31). The sprite's texture is the caller's to
+   * destroy. Absent, the art stays drawn.
    */
-  bake?(target: Container, resolution: number): Texture;
+  bake?(target: Container, resolution: number): Sprite;
 }
 
 /** A screen draws one view's state; `render` is called with every new snapshot. */

@@ -1,5 +1,6 @@
-import { Container, Graphics, Text, type Texture } from 'pixi.js';
+import { Container, Graphics, Text, type Sprite } from 'pixi.js';
 import { DISPOSE } from '../pixi/dispose.js';
+import { sharpenTexts } from '../pixi/crisp.js';
 import type { BetId, TableState, ViewState } from '../../../protocol/index.js';
 import { drawFelt, type FeltView } from '../felt/felt-art.js';
 import { feltLayout, LANGUAGE_BUTTON, type FeltLayout } from '../felt/felt-layout.js';
@@ -179,7 +180,7 @@ export class TableScreen implements Screen {
   }
 
   /** Draws into a texture at the display's resolution at the time, where the screen can. */
-  private baker(): ((target: Container) => Texture) | undefined {
+  private baker(): ((target: Container) => Sprite) | undefined {
     const bake = this.ctx.bake;
     return bake ? (target) => bake(target, this.resolution) : undefined;
   }
@@ -190,6 +191,9 @@ export class TableScreen implements Screen {
     this.felt = drawFelt(layout, { zh: this.ctx.i18n.getFixedT('zh-Hant'), pt: this.ctx.i18n.getFixedT('pt') });
     const bake = this.baker();
     if (bake) this.felt.bake(bake);
+    // Its printed words at the display's resolution now: on a resize the screen's texts were
+    // sharpened before this felt existed, and the still layer would cache them soft.
+    sharpenTexts(this.felt, this.resolution);
     this.feltLayer.addChild(this.felt);
   }
 
