@@ -23,7 +23,8 @@ export class FeltView extends Container {
   private readonly baked: Texture[] = [];
   /**
    * The cloth's gradient: pixi draws it into a canvas texture of its own, which neither the
-   * Graphics nor its context destroys. Let go once baked, or with the felt.
+   * Graphics nor its context destroys. Let go with the felt (not at once when baked: pixi still
+   * holds it bound to the batch that drew the bake, and warns).
    */
   private readonly gradients: FillGradient[] = [];
 
@@ -46,7 +47,6 @@ export class FeltView extends Container {
       this.addChildAt(sprite, this.getChildIndex(g));
       g.destroy(DISPOSE);
     }
-    for (const f of this.gradients.splice(0)) f.destroy();
   }
 
   /** A gradient the felt's Graphics fill with, destroyed when no longer drawn. */
