@@ -1,4 +1,4 @@
-import { Rectangle, Sprite } from 'pixi.js';
+import { Sprite } from 'pixi.js';
 import { stationOf } from '../../protocol/index.js';
 import { HostLink } from './boot/host-link.js';
 import { showSnapshots } from './boot/show-snapshots.js';
@@ -61,15 +61,10 @@ async function boot(): Promise<void> {
     emit: (e) => emit(e),
     wantRecall: (on) => link?.wantRecall(on),
     bake: (target, res) => {
-      // The art's bounds snapped out to whole design units: a stroke's half width puts them on a
-      // half unit, and a texture laid from there would fall between the pixels of the still layer
-      // (pixi snaps its cached layers to whole units too), blurring 1-unit lines to two at half contrast.
+      // pixi lays the texture from the art's own bounds; the sprite goes where they begin.
       const b = target.getLocalBounds();
-      const x = Math.floor(b.minX);
-      const y = Math.floor(b.minY);
-      const frame = new Rectangle(x, y, Math.ceil(b.maxX) - x, Math.ceil(b.maxY) - y);
-      const sprite = new Sprite(app.renderer.generateTexture({ target, frame, resolution: res, antialias: true }));
-      sprite.position.set(x, y);
+      const sprite = new Sprite(app.renderer.generateTexture({ target, resolution: res, antialias: true }));
+      sprite.position.set(b.x, b.y);
       return sprite;
     },
   };
@@ -83,9 +78,11 @@ async function boot(): Promise<void> {
   screen = shown;
   root.addChild(shown.root);
   onFit(() => {
+    // The screen first: the table draws its felt anew at a new resolution, and its printed words
+    // are then sharpened with the rest.
+    shown.sharpen?.(resolution());
     sharpenTexts(root, resolution());
     sharpenLiveTexts(root, resolution());
-    shown.sharpen?.(resolution());
     frames.request();
   });
   shown.sharpen?.(resolution());

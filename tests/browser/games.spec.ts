@@ -170,7 +170,12 @@ async function checkLayout(page: Page, station: boolean): Promise<void> {
       expect(small, 'buttons under 15 mm at 1280×800').toEqual([]);
     }
   }
+  // Back at the test's size, and drawn there before anything is pressed: pixi hit-tests with the
+  // transforms of the last frame drawn, and at 15 frames a second a press right after the resize
+  // (the felt drawn anew at the new resolution first) could land where a button was at 1280×800.
+  const drawn = await page.evaluate(() => window.__kiosk?.framesDrawn() ?? 0);
   await page.setViewportSize(SCREEN);
+  await page.waitForFunction((n) => (window.__kiosk?.framesDrawn() ?? 0) > n, drawn, { polling: 50, timeout: 20_000 });
 }
 
 async function post(kiosk: Kiosk, what: string, body: object): Promise<void> {

@@ -1,6 +1,5 @@
 import { Container, Graphics, Text, type Sprite } from 'pixi.js';
 import { DISPOSE } from '../pixi/dispose.js';
-import { sharpenTexts } from '../pixi/crisp.js';
 import type { BetId, TableState, ViewState } from '../../../protocol/index.js';
 import { drawFelt, type FeltView } from '../felt/felt-art.js';
 import { feltLayout, LANGUAGE_BUTTON, type FeltLayout } from '../felt/felt-layout.js';
@@ -191,9 +190,6 @@ export class TableScreen implements Screen {
     this.felt = drawFelt(layout, { zh: this.ctx.i18n.getFixedT('zh-Hant'), pt: this.ctx.i18n.getFixedT('pt') });
     const bake = this.baker();
     if (bake) this.felt.bake(bake);
-    // Its printed words at the display's resolution now: on a resize the screen's texts were
-    // sharpened before this felt existed, and the still layer would cache them soft.
-    sharpenTexts(this.felt, this.resolution);
     this.feltLayer.addChild(this.felt);
   }
 
