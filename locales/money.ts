@@ -37,7 +37,18 @@ function isDecimal(s: string): s is `${number}` {
   return /^-?\d+(\.\d+)?$/.test(s);
 }
 
-const cache = new Map<string, Intl.NumberFormat>();
+const formats = new Map<string, Intl.NumberFormat>();
+
+/** One NumberFormat per language and options, made once: making one costs far more than formatting with it. */
+function numberFormat(language: Language, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `${language}|${JSON.stringify(options)}`;
+  let f = formats.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(INTL_LOCALE[language], options);
+    formats.set(key, f);
+  }
+  return f;
+}
 
 /**
  * Formats an integer amount of minor units in the language's Macau locale. Intl reads the amount
@@ -49,12 +60,7 @@ export function formatMoney(minor: number, currency: Currency, language: Languag
   const digits = minorDigits(currency);
   const decimal = minorToDecimal(minor, digits);
   const fraction = options.fraction === 'always' || minor % 10 ** digits !== 0 ? digits : 0;
-  const key = `${language}|${currency}|${fraction}`;
-  let f = cache.get(key);
-  if (!f) {
-    f = new Intl.NumberFormat(INTL_LOCALE[language], { style: 'currency', currency, minimumFractionDigits: fraction, maximumFractionDigits: fraction });
-    cache.set(key, f);
-  }
+  const f = numberFormat(language, { style: 'currency', currency, minimumFractionDigits: fraction, maximumFractionDigits: fraction });
   // A numeric string is formatted as the exact decimal it spells (Intl.NumberFormat v3).
   return f.format(decimal);
 }
@@ -62,11 +68,5 @@ export function formatMoney(minor: number, currency: Currency, language: Languag
 /** An amount of minor units as a bare number in the language's locale (a chip's face: `1,000`, `0.5`), without the currency. */
 export function formatAmount(minor: number, currency: Currency, language: Language): string {
   const digits = minorDigits(currency);
-  const key = `${language}|amount|${digits}`;
-  let f = cache.get(key);
-  if (!f) {
-    f = new Intl.NumberFormat(INTL_LOCALE[language], { maximumFractionDigits: digits });
-    cache.set(key, f);
-  }
-  return f.format(minorToDecimal(minor, digits));
+  return numberFormat(language, { maximumFractionDigits: digits }).format(minorToDecimal(minor, digits));
 }
