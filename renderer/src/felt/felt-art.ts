@@ -64,8 +64,8 @@ export class FeltView extends Container {
 
 /**
  * Draws a game's felt (rail, cloth, printed lines, spots, shoe and discard holders); it is drawn
- * again only when the game, the seats, the profile's bets or the display's resolution change. Seat labels and everything
- * in the screen language live on the table screen, not here.
+ * again only when the game, the seats, the profile's bets or the display's resolution change.
+ * Seat labels and everything in the screen language live on the table screen, not here.
  */
 export function drawFelt(layout: FeltLayout, print: FeltPrint): FeltView {
   const root = new FeltView(feltExtent(layout.felt));

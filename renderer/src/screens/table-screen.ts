@@ -152,10 +152,11 @@ export class TableScreen implements Screen {
   }
 
   sharpen(resolution: number): void {
-    // The felt's baked art is drawn again at the new resolution, before the still layer is.
+    // The felt's baked art is drawn again at the new resolution, before the still layer is (a felt
+    // kept as Graphics is drawn at any resolution as it is).
     if (resolution !== this.resolution) {
       this.resolution = resolution;
-      if (this.layout) this.drawFelt(this.layout);
+      if (this.layout && this.ctx.bake) this.drawFelt(this.layout);
       this.roads?.sharpen();
     }
     this.still.sharpen(resolution);
