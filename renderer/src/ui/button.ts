@@ -1,4 +1,5 @@
-import { Container, Graphics, Text } from 'pixi.js';
+import { Container, Graphics, Text, type DestroyOptions } from 'pixi.js';
+import { acquireFace, releaseFace, type Face } from './button-faces.js';
 import { COLORS, textStyle } from './theme.js';
 
 export interface ButtonLook {
@@ -10,7 +11,9 @@ export interface ButtonLook {
 
 /** A touch button; a player's buttons are at least TOUCH.min design units each way (≥ 15 mm, docs/screens.md). */
 export class Button extends Container {
-  private readonly bg = new Graphics();
+  /** Its face, drawn from a geometry shared with every button of the same look (button-faces.ts). */
+  private readonly bg: Graphics;
+  private face: Face;
   private readonly caption: Text;
   private readonly sub: Text;
   private active = false;
@@ -24,6 +27,8 @@ export class Button extends Container {
     private readonly look: ButtonLook = {},
   ) {
     super();
+    this.face = { width: w, height: h, ...look, active: false };
+    this.bg = new Graphics(acquireFace(this.face));
     this.caption = new Text({ text: '', style: textStyle({ fontSize: Math.round(Math.min(h * 0.36, 46)), fontWeight: '700', align: 'center' }) });
     this.sub = new Text({ text: '', style: textStyle({ fontSize: Math.round(Math.min(h * 0.2, 26)), fill: COLORS.muted, align: 'center' }) });
     this.caption.anchor.set(0.5);
@@ -39,6 +44,17 @@ export class Button extends Container {
       if (this.enabled) onPress();
     });
     this.draw();
+  }
+
+  /**
+   * The face is shared: it is given back, never destroyed with the button, whatever the options
+   * (`DISPOSE` destroys a Graphics' context with it); the last button of a look lets it go.
+   */
+  override destroy(options?: DestroyOptions): void {
+    releaseFace(this.face);
+    this.removeChild(this.bg);
+    this.bg.destroy();
+    super.destroy(options);
   }
 
   setLabel(label: string, sub = ''): void {
@@ -95,29 +111,16 @@ export class Button extends Container {
   }
 
   private draw(): void {
-    this.bg.clear();
+    const face: Face = { ...this.face, active: this.active };
+    if (face.active !== this.face.active) {
+      this.bg.context = acquireFace(face);
+      releaseFace(this.face);
+      this.face = face;
+    }
     if (this.look.chip !== undefined) {
-      const r = Math.min(this.w, this.h) / 2;
-      const cx = this.w / 2;
-      const cy = this.h / 2;
-      this.bg.circle(cx, cy, r).fill({ color: this.look.chip });
-      // Edge inserts, as on real chips: six white blocks around the rim.
-      for (let i = 0; i < 6; i++) {
-        const a = (i * Math.PI) / 3;
-        this.bg.circle(cx + Math.cos(a) * r * 0.84, cy + Math.sin(a) * r * 0.84, r * 0.13).fill({ color: 0xf4ecd8 });
-      }
-      this.bg
-        .circle(cx, cy, r * 0.66)
-        .fill({ color: 0x0b0b0b, alpha: 0.25 })
-        .stroke({ width: 3, color: 0xf4ecd8, alpha: 0.9 });
-      if (this.active) this.bg.circle(cx, cy, r + 5).stroke({ width: 6, color: COLORS.gold });
       this.caption.style.fill = COLORS.ivory;
       return;
     }
-    this.bg
-      .roundRect(0, 0, this.w, this.h, 18)
-      .fill({ color: this.active ? COLORS.buttonActive : (this.look.idle ?? COLORS.buttonIdle) })
-      .stroke({ width: 3, color: COLORS.gold });
     this.caption.style.fill = this.active ? '#1b1205' : COLORS.ivory;
     this.sub.style.fill = this.active ? '#3b2a0a' : COLORS.muted;
   }
