@@ -145,6 +145,11 @@ const launch = () =>
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
   });
+// BENCH_HEAP_SNAPSHOT=1: a heap snapshot of each page at BENCH_FIRST and at BENCH_ROUNDS rounds,
+// and what grew between them by kind (bench/heap-summary.ts): what a page keeps that it should not.
+const SNAPSHOTS = process.env.BENCH_HEAP_SNAPSHOT === '1';
+// BENCH_HEAP_SNAPSHOT_DIR=DIR: the snapshots are also written there, the bare scene's too (to read in DevTools).
+const SNAPSHOT_DIR = process.env.BENCH_HEAP_SNAPSHOT_DIR;
 // BENCH_VIEWPORT=960x540: smaller pages (and bare scene) where only the heap is wanted on a loaded machine.
 const [vw, vh] = (process.env.BENCH_VIEWPORT ?? '1920x1080').split('x').map(Number);
 const VIEWPORT = { width: vw && vw > 0 ? vw : 1920, height: vh && vh > 0 ? vh : 1080 };
@@ -249,6 +254,7 @@ async function bareScene(): Promise<{ frames: number[]; heap: number }> {
     { seconds: BARE_SECONDS, warmFrames: BARE_WARM_FRAMES, minFrames: MIN_FRAMES },
   );
   const heap = await heapMb(page);
+  if (SNAPSHOT_DIR) await heapSnapshot(page);
   await own.close();
   return { frames, heap };
 }
@@ -347,10 +353,6 @@ function jsSelf(profile: CpuProfile): { name: string; ms: number }[] {
   return [...by].map(([name, ms]) => ({ name, ms })).sort((a, b) => b.ms - a.ms);
 }
 
-// BENCH_HEAP_SNAPSHOT=1: a heap snapshot of each page at BENCH_FIRST and at BENCH_ROUNDS rounds,
-// and what grew between them by kind (bench/heap-summary.ts): what a page keeps that it should not.
-const SNAPSHOTS = process.env.BENCH_HEAP_SNAPSHOT === '1';
-
 async function heapSnapshot(page: Page): Promise<Map<string, HeapKind>> {
   const cdp = await page.context().newCDPSession(page);
   const chunks: string[] = [];
@@ -359,7 +361,9 @@ async function heapSnapshot(page: Page): Promise<Map<string, HeapKind>> {
   await cdp.send('HeapProfiler.collectGarbage');
   await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
   await cdp.detach();
-  return heapKinds(chunks.join(''));
+  const json = chunks.join('');
+  if (SNAPSHOT_DIR) writeFileSync(path.join(SNAPSHOT_DIR, `${new URL(page.url()).pathname.replaceAll('/', '_') || 'bare'}-${Date.now()}.heapsnapshot`), json);
+  return heapKinds(json);
 }
 
 /** Waits (bounded) until the page has drawn no frame for a second: play held, its last card landed. */

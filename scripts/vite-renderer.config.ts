@@ -15,6 +15,8 @@ export default defineConfig({
     assetsInlineLimit: 0,
     target: 'es2022',
     chunkSizeWarningLimit: 2048,
+    // RENDERER_SOURCEMAP=1: source maps beside the scripts, for bench/heap-attribution.ts.
+    sourcemap: process.env.RENDERER_SOURCEMAP === '1',
   },
   server: { fs: { allow: [fileURLToPath(new URL('..', import.meta.url))] } },
 });
