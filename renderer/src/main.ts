@@ -1,4 +1,4 @@
-import { Sprite } from 'pixi.js';
+import { Rectangle, Sprite } from 'pixi.js';
 import { stationOf } from '../../protocol/index.js';
 import { HostLink } from './boot/host-link.js';
 import { showSnapshots } from './boot/show-snapshots.js';
@@ -11,10 +11,10 @@ import { CardAtlas, installCardAtlas } from './cards/card-art.js';
 import { designResolution, sharpenTexts } from './pixi/crisp.js';
 import { createStage } from './pixi/stage.js';
 import { FrameLoop, NEVER } from './pixi/frames.js';
-import { releaseWhenStill } from './pixi/release-still.js';
+import { isIdle, releaseWhenStill } from './pixi/release-still.js';
 import { traceFrame } from './trace.js';
 import { setLiveResolution, sharpenLiveTexts } from './ui/live-text.js';
-import type { Screen, ScreenContext } from './screens/screen.js';
+import { BAKED, type Screen, type ScreenContext } from './screens/screen.js';
 import { SERVICE_BACKGROUND, ServiceScreen } from './screens/service/service-screen.js';
 import { STATION_BACKGROUND, StationScreen } from './screens/station-screen.js';
 import { TableScreen } from './screens/table-screen.js';
@@ -35,10 +35,11 @@ async function boot(): Promise<void> {
   const frames = new FrameLoop({
     now: () => clock.now(),
     draw: () => {
-      const next = screen?.tick(clock.now()) ?? NEVER;
+      const now = clock.now();
+      const next = screen?.tick(now) ?? NEVER;
       app.render();
-      // A screen gone still lets go of what pixi keeps for the next change (its texture pool, its text measurements).
-      if (next === NEVER) releaseWhenStill();
+      // A screen idle lets go of what pixi keeps for the next change (release-still.ts).
+      if (isIdle(now, next)) releaseWhenStill();
       return next;
     },
     minIntervalMs: fps > 0 ? 1000 / fps : 0,
@@ -61,10 +62,16 @@ async function boot(): Promise<void> {
     emit: (e) => emit(e),
     wantRecall: (on) => link?.wantRecall(on),
     bake: (target, res) => {
-      // pixi lays the texture from the art's own bounds; the sprite goes where they begin.
+      // The art's bounds snapped out to whole design units: a stroke's half width puts them on a
+      // half unit, and a texture laid from there would fall between the pixels of the still layer
+      // (pixi snaps its cached layers to whole units too), blurring 1-unit lines to two at half contrast.
       const b = target.getLocalBounds();
-      const sprite = new Sprite(app.renderer.generateTexture({ target, resolution: res, antialias: true }));
-      sprite.position.set(b.x, b.y);
+      const x = Math.floor(b.minX);
+      const y = Math.floor(b.minY);
+      const frame = new Rectangle(x, y, Math.ceil(b.maxX) - x, Math.ceil(b.maxY) - y);
+      const sprite = new Sprite(app.renderer.generateTexture({ target, frame, resolution: res, antialias: true }));
+      sprite.position.set(x, y);
+      sprite.label = BAKED;
       return sprite;
     },
   };

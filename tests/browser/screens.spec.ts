@@ -30,6 +30,10 @@ test('the table display draws the felt in zh-Hant, pt and en', async ({ page, ki
   expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-Hant-MO');
   // The felt's rail, cloth and spots are drawn once into textures, their Graphics let go (issue 31: the heap).
   expect(await page.evaluate(() => window.__kiosk?.felt()?.graphics)).toBe(0);
+  // ...each on whole design units: its texels on the pixels of the layer that caches it, not between them.
+  const baked = await page.evaluate(() => window.__kiosk?.baked() ?? []);
+  expect(baked.length).toBeGreaterThan(0);
+  expect(baked.filter((b) => !Number.isInteger(b.x) || !Number.isInteger(b.y))).toEqual([]);
   await screenshot(page, testInfo, 'table-zh-Hant');
 
   await switchLanguage(page, 'pt');

@@ -27,6 +27,9 @@ export interface ScreenContext {
   bake?(target: Container, resolution: number): Sprite;
 }
 
+/** The label of a sprite `ScreenContext.bake` made (the test hooks find baked art by it). */
+export const BAKED = 'baked';
+
 /** A screen draws one view's state; `render` is called with every new snapshot. */
 export interface Screen {
   readonly root: Container;

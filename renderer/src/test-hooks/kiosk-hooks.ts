@@ -35,6 +35,12 @@ export interface KioskTestHooks {
     /** Graphics the felt still holds: none once its art is drawn into textures (issue 31: their geometry stays in the heap). */
     graphics: number;
   } | null;
+  /**
+   * Where each sprite of baked art (`ScreenContext.bake`: the felt, the table's road maps) lies in
+   * its parent's design units: on whole units, or its texels fall between the pixels of the layer
+   * that caches it (1-unit lines drawn 2 px wide at half contrast).
+   */
+  baked(): { x: number; y: number }[];
   /** With `?clock=stepped`: moves the animation clock and draws a frame. */
   step(ms: number): void;
   /**

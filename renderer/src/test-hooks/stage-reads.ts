@@ -1,7 +1,8 @@
-import { BitmapText, Graphics, Text, type Container } from 'pixi.js';
+import { BitmapText, Graphics, Sprite, Text, type Container } from 'pixi.js';
 import { CardView } from '../cards/card-view.js';
 import { FeltView } from '../felt/felt-art.js';
 import { Button } from '../ui/button.js';
+import { BAKED } from '../screens/screen.js';
 import { TableRound } from '../screens/table-round.js';
 import type { KioskTestHooks } from './kiosk-hooks.js';
 import { findLast, walk } from './walk.js';
@@ -48,6 +49,15 @@ export function feltExtent(stage: Container): ReturnType<KioskTestHooks['felt']>
   };
   count(f);
   return { cx: centre.x, top: centre.y, rx: corner.x - centre.x, ry: corner.y - centre.y, graphics };
+}
+
+/** The baked art on the stage, where each lies in its parent's design units. */
+export function bakedArt(stage: Container): ReturnType<KioskTestHooks['baked']> {
+  const out: ReturnType<KioskTestHooks['baked']> = [];
+  walk(stage, (c) => {
+    if (c instanceof Sprite && c.label === BAKED) out.push({ x: c.x, y: c.y });
+  });
+  return out;
 }
 
 /** The highlight ring where the next card or decision is due, in CSS pixels. */
