@@ -1,5 +1,17 @@
 import { CanvasTextMetrics, TexturePool } from 'pixi.js';
 
+/** A frame whose next is this far away (ms) or more leaves its screen idle. */
+export const IDLE_MS = 1000;
+
+/**
+ * Whether a screen that has just drawn at `now` and wants its next frame at `next` is idle: still
+ * (`NEVER`), or woken only by a slow clock. A station's clock wakes it each minute: it was never
+ * still, so it kept pixi's caches for good (issue 31).
+ */
+export function isIdle(now: number, next: number): boolean {
+  return next - now >= IDLE_MS;
+}
+
 /**
  * What pixi keeps for a next change that a still screen (nothing to draw until the host says
  * something) does not need, let go (issue 31: a screen's JS heap):
