@@ -1,4 +1,3 @@
-import { Rectangle, Sprite } from 'pixi.js';
 import { stationOf } from '../../protocol/index.js';
 import { HostLink } from './boot/host-link.js';
 import { showSnapshots } from './boot/show-snapshots.js';
@@ -9,12 +8,13 @@ import { INTL_LOCALE } from '../../locales/money.js';
 import { SteppedClock, wallClock, type Clock } from './anim/clock.js';
 import { CardAtlas, installCardAtlas } from './cards/card-art.js';
 import { designResolution, sharpenTexts } from './pixi/crisp.js';
+import { bakeWith } from './pixi/bake.js';
 import { createStage } from './pixi/stage.js';
 import { FrameLoop, NEVER } from './pixi/frames.js';
 import { isIdle, releaseWhenStill } from './pixi/release-still.js';
 import { traceFrame } from './trace.js';
 import { setLiveResolution, sharpenLiveTexts } from './ui/live-text.js';
-import { BAKED, type Screen, type ScreenContext } from './screens/screen.js';
+import type { Screen, ScreenContext } from './screens/screen.js';
 import { SERVICE_BACKGROUND, ServiceScreen } from './screens/service/service-screen.js';
 import { STATION_BACKGROUND, StationScreen } from './screens/station-screen.js';
 import { TableScreen } from './screens/table-screen.js';
@@ -61,19 +61,7 @@ async function boot(): Promise<void> {
     clock,
     emit: (e) => emit(e),
     wantRecall: (on) => link?.wantRecall(on),
-    bake: (target, res) => {
-      // The art's bounds snapped out to whole design units: a stroke's half width puts them on a
-      // half unit, and a texture laid from there would fall between the pixels of the still layer
-      // (pixi snaps its cached layers to whole units too), blurring 1-unit lines to two at half contrast.
-      const b = target.getLocalBounds();
-      const x = Math.floor(b.minX);
-      const y = Math.floor(b.minY);
-      const frame = new Rectangle(x, y, Math.ceil(b.maxX) - x, Math.ceil(b.maxY) - y);
-      const sprite = new Sprite(app.renderer.generateTexture({ target, frame, resolution: res, antialias: true }));
-      sprite.position.set(x, y);
-      sprite.label = BAKED;
-      return sprite;
-    },
+    bake: bakeWith(app.renderer),
   };
   if (launch.several) return void (screen = mountSeveral({ ...launch.several, token: launch.token, ctx, i18n, root, frames, onFit, resolution })); // renderer/src/several/
   // A station alone on its page, and the service screen: the canvas is cleared to its background
