@@ -69,15 +69,16 @@ export function attributeCode(json: string, locate: Locate): Map<string, ModuleB
     firstEdge[k + 1] = e;
   }
   const edgesOf = (k: number) => {
-    const out: { name: string; to: number }[] = [];
+    const out: { name: string; weak: boolean; to: number }[] = [];
     for (let j = firstEdge[k]!; j < firstEdge[k + 1]!; j += E) {
       const t = m.edge_types[0][s.edges[j + eti]!];
-      out.push({ name: t === 'element' || t === 'hidden' ? '' : (s.strings[s.edges[j + eni]!] ?? ''), to: s.edges[j + eto]! / N });
+      out.push({ name: t === 'element' || t === 'hidden' ? '' : (s.strings[s.edges[j + eni]!] ?? ''), weak: t === 'weak', to: s.edges[j + eto]! / N });
     }
     return out;
   };
+  // Who holds what, strongly: a weak reference (a feedback vector's to code it may drop) names no owner.
   const retainers: number[][] = Array.from({ length: count }, () => []);
-  for (let k = 0; k < count; k++) for (const e of edgesOf(k)) retainers[e.to]!.push(k);
+  for (let k = 0; k < count; k++) for (const e of edgesOf(k)) if (!e.weak) retainers[e.to]!.push(k);
 
   const location = new Map<number, [number, number]>();
   const lf = m.location_fields ?? [];

@@ -19,7 +19,7 @@
 // antialias on, as renderer/src/pixi/stage.ts asks) with a full-screen rectangle and BARE_CARDS
 // card-sized rounded rectangles moving every frame, no text, no textures; its frame times over
 // BENCH_BARE_SECONDS (default 10), after its first BARE_WARM_FRAMES, and its JS heap after GC. pixi.js is bundled for it by esbuild (bench/bare-pixi.ts).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from '@playwright/test';
@@ -148,8 +148,10 @@ const launch = () =>
 // BENCH_HEAP_SNAPSHOT=1: a heap snapshot of each page at BENCH_FIRST and at BENCH_ROUNDS rounds,
 // and what grew between them by kind (bench/heap-summary.ts): what a page keeps that it should not.
 const SNAPSHOTS = process.env.BENCH_HEAP_SNAPSHOT === '1';
-// BENCH_HEAP_SNAPSHOT_DIR=DIR: the snapshots are also written there, the bare scene's too (to read in DevTools).
+// BENCH_HEAP_SNAPSHOT_DIR=DIR: the snapshots are also written there (with BENCH_HEAP_SNAPSHOT=1; the
+// bare scene's with or without it), to read in DevTools or with bench/heap-attribution.ts.
 const SNAPSHOT_DIR = process.env.BENCH_HEAP_SNAPSHOT_DIR;
+if (SNAPSHOT_DIR) mkdirSync(SNAPSHOT_DIR, { recursive: true });
 // BENCH_VIEWPORT=960x540: smaller pages (and bare scene) where only the heap is wanted on a loaded machine.
 const [vw, vh] = (process.env.BENCH_VIEWPORT ?? '1920x1080').split('x').map(Number);
 const VIEWPORT = { width: vw && vw > 0 ? vw : 1920, height: vh && vh > 0 ? vh : 1080 };

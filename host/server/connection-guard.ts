@@ -69,11 +69,14 @@ export class ConnectionGuard {
 
   /** Guards every connection `server` accepts (for an HTTPS server: the TCP connection, before TLS). */
   attach(server: Server): void {
-    // An idle kept-alive HTTP connection is the server's to close, and first: at half the guard's
-    // deadline, said to the client in its answers' Keep-Alive header, so that no client reuses a
-    // connection at the moment the guard closes it (a lost request, ECONNRESET). Fastify's own
-    // default is 72 s, and Node's 5 s was the guard's deadline exactly.
+    // An idle kept-alive HTTP connection is the server's to close, and first: after half the
+    // guard's deadline, said to the client in its answers' Keep-Alive header, so that no client
+    // reuses a connection at the moment the guard closes it (a lost request, ECONNRESET). Fastify's
+    // own default is 72 s, and Node's 5 s was the guard's deadline exactly. Node closes the socket
+    // `keepAliveTimeoutBuffer` later than it says (1 s by default): a quarter of the deadline here,
+    // so that the server's close comes before the guard's at any `helloSeconds` (1 s: at 750 ms).
     server.keepAliveTimeout = Math.floor(this.limits.helloMs / 2);
+    server.keepAliveTimeoutBuffer = Math.floor(this.limits.helloMs / 4);
     server.on('connection', (socket: Socket) => this.admit(socket));
     server.on('request', (req: { socket: Socket }, res: { once(event: 'close', l: () => void): unknown }) => {
       const t = this.ticketOf(req.socket);

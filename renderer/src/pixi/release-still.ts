@@ -1,6 +1,6 @@
 import { CanvasTextMetrics, TexturePool } from 'pixi.js';
 
-/** A frame whose next is this far away (ms) or more leaves its screen idle. */
+/** A frame whose next is further away than this (ms) leaves its screen idle. */
 export const IDLE_MS = 1000;
 
 /**
@@ -9,7 +9,7 @@ export const IDLE_MS = 1000;
  * still, so it kept pixi's caches for good (issue 31).
  */
 export function isIdle(now: number, next: number): boolean {
-  return next - now >= IDLE_MS;
+  return next - now > IDLE_MS;
 }
 
 /**

@@ -46,6 +46,8 @@ describe('a button face (issue 31: the JS heap of a screen full of buttons)', ()
     a.destroy(DISPOSE);
     assert.equal(shared.destroyed, false, "the other button's face is still drawn");
     assert.equal(face(b), shared);
+    a.destroy(DISPOSE);
+    assert.equal(shared.destroyed, false, 'a button destroyed twice gives its face back once');
     b.destroy(DISPOSE);
     assert.equal(shared.destroyed, true, 'no button left: the geometry is let go');
     assert.equal(liveFaces(), before);

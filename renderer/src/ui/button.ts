@@ -51,9 +51,11 @@ export class Button extends Container {
    * (`DISPOSE` destroys a Graphics' context with it); the last button of a look lets it go.
    */
   override destroy(options?: DestroyOptions): void {
-    releaseFace(this.face);
+    // Once: a second call would give the shared face back again, and destroy it under its other buttons.
+    if (this.destroyed) return;
     this.removeChild(this.bg);
     this.bg.destroy();
+    releaseFace(this.face);
     super.destroy(options);
   }
 
