@@ -13,10 +13,10 @@ export interface ButtonLook {
 export class Button extends Container {
   /** Its face, drawn from a geometry shared with every button of the same look (button-faces.ts). */
   private readonly bg: Graphics;
+  /** The look it has now, highlighted or not: the key of the face it holds. */
   private face: Face;
   private readonly caption: Text;
   private readonly sub: Text;
-  private active = false;
   private enabled = true;
 
   constructor(
@@ -43,7 +43,7 @@ export class Button extends Container {
     this.on('pointertap', () => {
       if (this.enabled) onPress();
     });
-    this.draw();
+    this.colourWords();
   }
 
   /**
@@ -90,9 +90,12 @@ export class Button extends Container {
   }
 
   setActive(active: boolean): void {
-    if (active === this.active) return;
-    this.active = active;
-    this.draw();
+    if (active === this.face.active) return;
+    const face: Face = { ...this.face, active };
+    this.bg.context = acquireFace(face);
+    releaseFace(this.face);
+    this.face = face;
+    this.colourWords();
   }
 
   /** A disabled button stays visible (the layout does not jump) but greyed and inert. */
@@ -105,25 +108,19 @@ export class Button extends Container {
 
   /** Highlighted (a chosen chip, a spot with a bet): drawn in its Graphics, which a cached layer's key does not see. */
   isActive(): boolean {
-    return this.active;
+    return this.face.active;
   }
 
   isEnabled(): boolean {
     return this.enabled;
   }
 
-  private draw(): void {
-    const face: Face = { ...this.face, active: this.active };
-    if (face.active !== this.face.active) {
-      this.bg.context = acquireFace(face);
-      releaseFace(this.face);
-      this.face = face;
-    }
+  private colourWords(): void {
     if (this.look.chip !== undefined) {
       this.caption.style.fill = COLORS.ivory;
       return;
     }
-    this.caption.style.fill = this.active ? '#1b1205' : COLORS.ivory;
-    this.sub.style.fill = this.active ? '#3b2a0a' : COLORS.muted;
+    this.caption.style.fill = this.face.active ? '#1b1205' : COLORS.ivory;
+    this.sub.style.fill = this.face.active ? '#3b2a0a' : COLORS.muted;
   }
 }
