@@ -256,7 +256,7 @@ async function bareScene(): Promise<{ frames: number[]; heap: number }> {
     { seconds: BARE_SECONDS, warmFrames: BARE_WARM_FRAMES, minFrames: MIN_FRAMES },
   );
   const heap = await heapMb(page);
-  if (SNAPSHOT_DIR) await heapSnapshot(page);
+  if (SNAPSHOT_DIR) await heapSnapshot(page, 'bare');
   await own.close();
   return { frames, heap };
 }
@@ -355,7 +355,8 @@ function jsSelf(profile: CpuProfile): { name: string; ms: number }[] {
   return [...by].map(([name, ms]) => ({ name, ms })).sort((a, b) => b.ms - a.ms);
 }
 
-async function heapSnapshot(page: Page): Promise<Map<string, HeapKind>> {
+/** A heap snapshot of `page` by kind; written to SNAPSHOT_DIR as `name-<ms>.heapsnapshot` when set. */
+async function heapSnapshot(page: Page, name: 'table' | 'station' | 'bare'): Promise<Map<string, HeapKind>> {
   const cdp = await page.context().newCDPSession(page);
   const chunks: string[] = [];
   cdp.on('HeapProfiler.addHeapSnapshotChunk', (e: { chunk: string }) => void chunks.push(e.chunk));
@@ -364,7 +365,7 @@ async function heapSnapshot(page: Page): Promise<Map<string, HeapKind>> {
   await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
   await cdp.detach();
   const json = chunks.join('');
-  if (SNAPSHOT_DIR) writeFileSync(path.join(SNAPSHOT_DIR, `${new URL(page.url()).pathname.replaceAll('/', '_') || 'bare'}-${Date.now()}.heapsnapshot`), json);
+  if (SNAPSHOT_DIR) writeFileSync(path.join(SNAPSHOT_DIR, `${name}-${Date.now()}.heapsnapshot`), json);
   return heapKinds(json);
 }
 
@@ -581,7 +582,7 @@ await until(FIRST);
 progress('the heaps after GC');
 const heapFirst = await heaps({ table, station });
 if (SNAPSHOTS) progress('the heap snapshots');
-const kindsFirst = SNAPSHOTS ? { table: await heapSnapshot(table), station: await heapSnapshot(station) } : null;
+const kindsFirst = SNAPSHOTS ? { table: await heapSnapshot(table, 'table'), station: await heapSnapshot(station, 'station') } : null;
 resumePlay();
 const tFirst = Date.now();
 progress(`heap at ${FIRST} rounds taken; on to ${ROUNDS}`);
@@ -597,7 +598,7 @@ if (kindsFirst) {
   }
   for (const view of ['table', 'station'] as const) {
     console.log(`  what grew in the ${view}'s heap from ${FIRST} to ${ROUNDS} rounds (count, self size):`);
-    for (const g of heapGrowth(kindsFirst[view], await heapSnapshot(view === 'table' ? table : station)))
+    for (const g of heapGrowth(kindsFirst[view], await heapSnapshot(view === 'table' ? table : station, view)))
       console.log(`    ${g.kind.slice(0, 60).padEnd(60)} ${String(g.count).padStart(7)}  ${(g.bytes / 1024).toFixed(1).padStart(9)} KiB`);
   }
 }
