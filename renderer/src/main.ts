@@ -13,6 +13,7 @@ import { createStage } from './pixi/stage.js';
 import { FrameLoop, NEVER } from './pixi/frames.js';
 import { isIdle, releaseWhenStill } from './pixi/release-still.js';
 import { traceFrame } from './trace.js';
+import { installFaceBake, sharpenFaces } from './ui/button-faces.js';
 import { setLiveResolution, sharpenLiveTexts } from './ui/live-text.js';
 import type { Screen, ScreenContext } from './screens/screen.js';
 import { SERVICE_BACKGROUND, ServiceScreen } from './screens/service/service-screen.js';
@@ -51,6 +52,11 @@ async function boot(): Promise<void> {
   const atlas = new CardAtlas(app.renderer, resolution());
   atlas.warm();
   installCardAtlas(atlas);
+  // Buttons' faces are drawn into textures, shared by look; again when the display's resolution
+  // changes, before the screen's cached layers are (listened to first).
+  const bake = bakeWith(app.renderer);
+  installFaceBake(bake, resolution());
+  onFit(() => sharpenFaces(resolution()));
 
   // Assigned before the first command can be made (the screen draws its buttons from the first snapshot).
   let link: HostLink | null = null;
@@ -61,7 +67,7 @@ async function boot(): Promise<void> {
     clock,
     emit: (e) => emit(e),
     wantRecall: (on) => link?.wantRecall(on),
-    bake: bakeWith(app.renderer),
+    bake,
   };
   if (launch.several) return void (screen = mountSeveral({ ...launch.several, token: launch.token, ctx, i18n, root, frames, onFit, resolution })); // renderer/src/several/
   // A station alone on its page, and the service screen: the canvas is cleared to its background

@@ -2,7 +2,7 @@ import type { Application } from 'pixi.js';
 import type { SteppedClock } from './anim/clock.js';
 import type { FrameLoop } from './pixi/frames.js';
 import { stageBoxes } from './test-hooks/stage-boxes.js';
-import { bakedArt, buttonBounds, feltExtent, highlightRing, stageCards, stageTexts } from './test-hooks/stage-reads.js';
+import { bakedArt, buttonBounds, buttonFaces, feltExtent, highlightRing, stageCards, stageTexts } from './test-hooks/stage-reads.js';
 import { installTraces } from './test-hooks/traces.js';
 import type { KioskTestHooks } from './test-hooks/kiosk-hooks.js';
 
@@ -17,6 +17,7 @@ export function installTestHooks(app: Application, clock: SteppedClock | null, f
     boxes: () => stageBoxes(app.stage),
     felt: () => feltExtent(app.stage),
     baked: () => bakedArt(app.stage),
+    faces: () => buttonFaces(app.stage),
     step(ms) {
       if (!clock) throw new Error('open the screen with ?clock=stepped to step its clock');
       clock.step(ms);

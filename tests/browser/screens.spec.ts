@@ -62,6 +62,14 @@ test('a player station shows its seat and credit meter in each language, and kee
   expect(texts).toEqual(expect.arrayContaining(['餘額', '您的座位：第1門', 'MOP$0', '《Black Jack》二十一點']));
   // The words a snapshot does not change (the limits, the desk's buttons) are drawn too, in each language.
   expect(texts).toEqual(expect.arrayContaining(['最低投注額 MOP$100　最高投注額 MOP$10,000', '重複投注', '撤回', '清除', '說明']));
+  // Its buttons' faces are drawn into textures shared by look, their Graphics let go (issue 31: the
+  // heap), each on whole design units like the felt's.
+  const faces = await page.evaluate(() => window.__kiosk?.faces());
+  expect(faces?.buttons).toBeGreaterThan(10);
+  expect(faces?.graphics).toBe(0);
+  const baked = await page.evaluate(() => window.__kiosk?.baked() ?? []);
+  expect(baked.length).toBeGreaterThanOrEqual(faces?.buttons ?? 0);
+  expect(baked.filter((b) => !Number.isInteger(b.x) || !Number.isInteger(b.y))).toEqual([]);
   await screenshot(page, testInfo, 'station-1-zh-Hant');
 
   await switchLanguage(page, 'pt');

@@ -41,6 +41,8 @@ export interface KioskTestHooks {
    * that caches it (1-unit lines drawn 2 px wide at half contrast).
    */
   baked(): { x: number; y: number }[];
+  /** The buttons on the stage, and the Graphics they still hold: none once their faces are drawn into textures (issue 31). */
+  faces(): { buttons: number; graphics: number };
   /** With `?clock=stepped`: moves the animation clock and draws a frame. */
   step(ms: number): void;
   /**

@@ -60,6 +60,20 @@ export function bakedArt(stage: Container): ReturnType<KioskTestHooks['baked']> 
   return out;
 }
 
+/** The buttons on the stage and the Graphics under them (their faces, where not baked). */
+export function buttonFaces(stage: Container): ReturnType<KioskTestHooks['faces']> {
+  let buttons = 0;
+  let graphics = 0;
+  walk(stage, (c) => {
+    if (!(c instanceof Button)) return;
+    buttons++;
+    walk(c, (g) => {
+      if (g instanceof Graphics) graphics++;
+    });
+  });
+  return { buttons, graphics };
+}
+
 /** The highlight ring where the next card or decision is due, in CSS pixels. */
 export function highlightRing(stage: Container): ReturnType<KioskTestHooks['highlight']> {
   const layer = findLast(stage, (c): c is TableRound => c instanceof TableRound);

@@ -1,4 +1,6 @@
-import { GraphicsContext } from 'pixi.js';
+import { Graphics, GraphicsContext, Sprite, type Container, type Texture } from 'pixi.js';
+import { DISPOSE } from '../pixi/dispose.js';
+import { BAKED } from '../screens/screen.js';
 import { COLORS } from './theme.js';
 
 /** What a button's face looks like: its size, its kind, and whether it is highlighted. */
@@ -12,43 +14,105 @@ export interface Face {
   active: boolean;
 }
 
+/** Draws a container into a texture at a resolution: `ScreenContext.bake` (pixi/bake.ts). */
+export type FaceBake = (target: Container, resolution: number) => Sprite;
+
+interface Baked {
+  texture: Texture;
+  x: number;
+  y: number;
+}
+
 interface Held {
-  context: GraphicsContext;
+  readonly face: Face;
+  /** Where the screen cannot bake (no renderer: the Node tests), the drawn geometry itself. */
+  context: GraphicsContext | null;
+  baked: Baked | null;
+  /** The sprites showing the baked face: given the new texture when it is drawn again. */
+  readonly shown: Set<Sprite>;
   users: number;
 }
 
 /**
- * The faces drawn, one geometry per look, shared by every button that has it. pixi keeps a drawn
- * context's vertices, uvs and indices as plain JS arrays (about 11 KB for a rounded button, 30 KB
- * for a chip): a station's row of equal tool buttons, its language buttons and its bet spots each
- * kept their own copy (issue 31, `BENCH_HEAP_SNAPSHOT_DIR`). Counted, so that the last button of
- * a look lets its geometry go.
+ * The faces drawn, one per look, shared by every button that has it. pixi keeps a drawn context's
+ * vertices, uvs and indices as plain JS arrays, with a heap number for every coordinate that is
+ * not whole (about 11 KB for a rounded button, 30 KB for a chip): a station's row of equal tool
+ * buttons, its language buttons and its bet spots each kept their own copy, and its five chips
+ * one each (issue 31, `BENCH_HEAP_SNAPSHOT_DIR`). Where the screen can bake, each look is drawn
+ * once into a texture and its geometry let go; the face is then a sprite of it. Counted, so that
+ * the last button of a look lets it go.
  */
 const held = new Map<string, Held>();
+let bakery: { bake: FaceBake; resolution: number } | null = null;
 
 const keyOf = (f: Face): string => `${f.width}x${f.height}:${f.chip ?? '-'}:${f.idle ?? '-'}:${f.active ? 1 : 0}`;
 
-/** The shared context for a face, drawn on first use. Give it back with `releaseFace`. */
-export function acquireFace(face: Face): GraphicsContext {
-  const key = keyOf(face);
-  const h = held.get(key) ?? { context: draw(face), users: 0 };
-  h.users++;
-  held.set(key, h);
-  return h.context;
+/**
+ * From now on faces are drawn into textures at this resolution (device pixels per design unit).
+ * Installed at boot, before the first button: a look drawn before stays geometry until let go.
+ * `null` (tests): faces drawn from now on keep their geometry.
+ */
+export function installFaceBake(bake: FaceBake | null, resolution: number): void {
+  bakery = bake ? { bake, resolution } : null;
 }
 
-export function releaseFace(face: Face): void {
+/** The display's resolution changed: every face is drawn again at it, in the sprites that show it. */
+export function sharpenFaces(resolution: number): void {
+  if (!bakery || bakery.resolution === resolution) return;
+  bakery = { ...bakery, resolution };
+  for (const h of held.values()) if (h.baked) bake(h);
+}
+
+/** A display object of the face, drawn on the look's first use. Give it back with `releaseFace`. */
+export function acquireFace(face: Face): Container {
   const key = keyOf(face);
-  const h = held.get(key);
-  if (!h) return;
-  if (--h.users > 0) return;
-  held.delete(key);
-  h.context.destroy();
+  let h = held.get(key);
+  if (!h) {
+    h = { face, context: null, baked: null, shown: new Set(), users: 0 };
+    held.set(key, h);
+    if (bakery) bake(h);
+    else h.context = draw(face);
+  }
+  h.users++;
+  if (!h.baked) return new Graphics(h.context ?? undefined);
+  const sprite = new Sprite(h.baked.texture);
+  sprite.position.set(h.baked.x, h.baked.y);
+  sprite.label = BAKED;
+  h.shown.add(sprite);
+  return sprite;
+}
+
+/** Gives back what `acquireFace` returned (destroyed here); the last user of a look lets it go. */
+export function releaseFace(face: Face, shown: Container): void {
+  const h = held.get(keyOf(face));
+  if (shown instanceof Sprite) h?.shown.delete(shown);
+  // The shared texture or context is not the display object's to destroy.
+  shown.destroy();
+  if (!h || --h.users > 0) return;
+  held.delete(keyOf(face));
+  h.context?.destroy();
+  h.baked?.texture.destroy(true);
 }
 
 /** How many faces are drawn now (tests). */
 export function liveFaces(): number {
   return held.size;
+}
+
+/** The face drawn (again) into a texture, its geometry let go; the sprites showing it follow. */
+function bake(h: Held): void {
+  if (!bakery) return;
+  const g = new Graphics(draw(h.face));
+  const sprite = bakery.bake(g, bakery.resolution);
+  g.destroy(DISPOSE);
+  const old = h.baked;
+  h.baked = { texture: sprite.texture, x: sprite.x, y: sprite.y };
+  sprite.destroy();
+  for (const s of h.shown) {
+    s.texture = h.baked.texture;
+    s.position.set(h.baked.x, h.baked.y);
+  }
+  old?.texture.destroy(true);
 }
 
 function draw(f: Face): GraphicsContext {

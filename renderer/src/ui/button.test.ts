@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Graphics, type GraphicsContext } from 'pixi.js';
+import { Graphics, Sprite, Texture, type Container, type GraphicsContext } from 'pixi.js';
 import { DISPOSE } from '../pixi/dispose.js';
 import { Button } from './button.js';
-import { liveFaces } from './button-faces.js';
+import { installFaceBake, liveFaces, sharpenFaces } from './button-faces.js';
 
 /** The context a button's face is drawn from (its first child, the Graphics under its words). */
 const face = (b: Button): GraphicsContext => {
@@ -51,5 +51,72 @@ describe('a button face (issue 31: the JS heap of a screen full of buttons)', ()
     b.destroy(DISPOSE);
     assert.equal(shared.destroyed, true, 'no button left: the geometry is let go');
     assert.equal(liveFaces(), before);
+  });
+});
+
+describe('a button face where the screen bakes (issue 31: no geometry kept in the heap)', () => {
+  /** A bake that records what it drew and at what resolution, its art 4 units up and left of the box. */
+  const bakes: { target: Container; resolution: number; texture: Texture }[] = [];
+  const fakeBake = (target: Container, resolution: number): Sprite => {
+    const texture = new Texture();
+    bakes.push({ target, resolution, texture });
+    const s = new Sprite(texture);
+    s.position.set(-4, -4);
+    return s;
+  };
+  const sprite = (b: Button): Sprite => {
+    const s = b.children[0];
+    assert.ok(s instanceof Sprite, 'the face is a sprite of its texture, not a Graphics');
+    return s;
+  };
+
+  it('draws each look once into a texture, lets its Graphics go, and shows it where the art lies', () => {
+    installFaceBake(fakeBake, 1.5);
+    bakes.length = 0;
+    const a = new Button('a', 320, 108, noop);
+    const b = new Button('b', 320, 108, noop);
+    assert.equal(bakes.length, 1, 'one bake for the look');
+    assert.equal(bakes[0]?.resolution, 1.5);
+    assert.equal(bakes[0]?.target.destroyed, true, 'the Graphics drawn is destroyed after the bake');
+    assert.equal(sprite(a).texture, bakes[0]?.texture);
+    assert.equal(sprite(b).texture, bakes[0]?.texture);
+    assert.deepEqual([sprite(a).x, sprite(a).y], [-4, -4]);
+    a.setActive(true);
+    assert.equal(bakes.length, 2, 'the highlighted look is baked once too');
+    assert.equal(sprite(a).texture, bakes[1]?.texture);
+    a.setActive(false);
+    assert.equal(sprite(a).texture, bakes[0]?.texture);
+    assert.equal(bakes[1]?.texture.destroyed, true, 'no button highlighted: its texture is let go');
+    for (const x of [a, b]) x.destroy(DISPOSE);
+    assert.equal(bakes[0]?.texture.destroyed, true, 'the last button of the look lets its texture go');
+    installFaceBake(null, 1);
+  });
+
+  it('draws every face again at a new resolution, in the sprites already shown', () => {
+    installFaceBake(fakeBake, 1);
+    bakes.length = 0;
+    const a = new Button('a', 330, 108, noop);
+    const chip = new Button('chip', 120, 120, noop, { chip: 0xd8283c });
+    const first = bakes.map((x) => x.texture);
+    sharpenFaces(1);
+    assert.equal(bakes.length, 2, 'the same resolution draws nothing again');
+    sharpenFaces(2);
+    assert.equal(bakes.length, 4);
+    assert.deepEqual(
+      bakes.slice(2).map((x) => x.resolution),
+      [2, 2],
+    );
+    assert.equal(sprite(a).texture, bakes[2]?.texture);
+    assert.equal(sprite(chip).texture, bakes[3]?.texture);
+    assert.ok(
+      first.every((t) => t.destroyed),
+      'the textures at the old resolution are let go',
+    );
+    // Pressed on its disc only, not in the corners of the square its texture fills.
+    assert.equal(chip.hitArea?.contains(60, 60), true);
+    assert.equal(chip.hitArea?.contains(4, 4), false);
+    for (const x of [a, chip]) x.destroy(DISPOSE);
+    assert.ok(bakes.slice(2).every((x) => x.texture.destroyed));
+    installFaceBake(null, 1);
   });
 });

@@ -1,4 +1,4 @@
-import { Container, Graphics, Text, type DestroyOptions } from 'pixi.js';
+import { Circle, Container, Rectangle, Text, type DestroyOptions } from 'pixi.js';
 import { acquireFace, releaseFace, type Face } from './button-faces.js';
 import { COLORS, textStyle } from './theme.js';
 
@@ -11,8 +11,8 @@ export interface ButtonLook {
 
 /** A touch button; a player's buttons are at least TOUCH.min design units each way (≥ 15 mm, docs/screens.md). */
 export class Button extends Container {
-  /** Its face, drawn from a geometry shared with every button of the same look (button-faces.ts). */
-  private readonly bg: Graphics;
+  /** Its face: a sprite of a texture (or a geometry) shared with every button of the same look (button-faces.ts). */
+  private bg: Container;
   /** The look it has now, highlighted or not: the key of the face it holds. */
   private face: Face;
   private readonly caption: Text;
@@ -28,7 +28,7 @@ export class Button extends Container {
   ) {
     super();
     this.face = { width: w, height: h, ...look, active: false };
-    this.bg = new Graphics(acquireFace(this.face));
+    this.bg = acquireFace(this.face);
     this.caption = new Text({ text: '', style: textStyle({ fontSize: Math.round(Math.min(h * 0.36, 46)), fontWeight: '700', align: 'center' }) });
     this.sub = new Text({ text: '', style: textStyle({ fontSize: Math.round(Math.min(h * 0.2, 26)), fill: COLORS.muted, align: 'center' }) });
     this.caption.anchor.set(0.5);
@@ -36,6 +36,8 @@ export class Button extends Container {
     this.caption.position.set(w / 2, h / 2);
     this.sub.position.set(w / 2, h * 0.72);
     this.addChild(this.bg, this.caption, this.sub);
+    // Pressed where it is drawn: the chip's disc, the rectangle; not the square a chip's texture fills.
+    this.hitArea = look.chip !== undefined ? new Circle(w / 2, h / 2, Math.min(w, h) / 2) : new Rectangle(0, 0, w, h);
     this.eventMode = 'static';
     this.cursor = 'pointer';
     this.accessible = true;
@@ -48,14 +50,14 @@ export class Button extends Container {
 
   /**
    * The face is shared: it is given back, never destroyed with the button, whatever the options
-   * (`DISPOSE` destroys a Graphics' context with it); the last button of a look lets it go.
+   * (`DISPOSE` destroys a sprite's texture and a Graphics' context with it); the last button of a
+   * look lets it go.
    */
   override destroy(options?: DestroyOptions): void {
     // Once: a second call would give the shared face back again, and destroy it under its other buttons.
     if (this.destroyed) return;
     this.removeChild(this.bg);
-    this.bg.destroy();
-    releaseFace(this.face);
+    releaseFace(this.face, this.bg);
     super.destroy(options);
   }
 
@@ -92,8 +94,11 @@ export class Button extends Container {
   setActive(active: boolean): void {
     if (active === this.face.active) return;
     const face: Face = { ...this.face, active };
-    this.bg.context = acquireFace(face);
-    releaseFace(this.face);
+    const bg = acquireFace(face);
+    this.addChildAt(bg, this.getChildIndex(this.bg));
+    this.removeChild(this.bg);
+    releaseFace(this.face, this.bg);
+    this.bg = bg;
     this.face = face;
     this.colourWords();
   }
@@ -106,7 +111,7 @@ export class Button extends Container {
     this.cursor = enabled ? 'pointer' : 'default';
   }
 
-  /** Highlighted (a chosen chip, a spot with a bet): drawn in its Graphics, which a cached layer's key does not see. */
+  /** Highlighted (a chosen chip, a spot with a bet): drawn in its face, which a cached layer's key does not see. */
   isActive(): boolean {
     return this.face.active;
   }
