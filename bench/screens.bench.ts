@@ -140,10 +140,14 @@ host.table.onChange(() => {
   }
 });
 
+// BENCH_JS_FLAGS='--no-sparkplug': V8 flags for every browser the bench opens, the bare scene's
+// alike, to see what part of a page's heap a tier of V8's compiled code is (docs/benchmarks.md).
+// An analysis: the kiosk sets no V8 flag.
+const JS_FLAGS = process.env.BENCH_JS_FLAGS ?? '';
 const launch = () =>
   chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+    args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', ...(JS_FLAGS ? [`--js-flags=${JS_FLAGS}`] : [])],
   });
 // BENCH_HEAP_SNAPSHOT=1: a heap snapshot of each page at BENCH_FIRST and at BENCH_ROUNDS rounds,
 // and what grew between them by kind (bench/heap-summary.ts): what a page keeps that it should not.
@@ -369,8 +373,13 @@ async function heapSnapshot(page: Page, name: 'table' | 'station' | 'bare'): Pro
   return heapKinds(json);
 }
 
-/** Waits (bounded) until the page has drawn no frame for a second: play held, its last card landed. */
-async function still(page: Page, limitMs = 120_000): Promise<void> {
+/**
+ * Waits (bounded) until the page has drawn no frame for a second: play held, its last card landed.
+ * A table held mid-deal never is: its marker pulses 20 times a second for the dealer's eye
+ * (table-round.ts). 20 s lets a loaded machine land its cards without waiting on the pulse for
+ * minutes; the heap is taken after forced GCs either way.
+ */
+async function still(page: Page, limitMs = 20_000): Promise<void> {
   const drawn = () => page.evaluate(() => (globalThis as unknown as PageGlobals).__kiosk?.framesDrawn?.() ?? 0);
   const until = Date.now() + limitMs;
   let last = await drawn();
@@ -516,7 +525,9 @@ const load = () =>
     .map((l) => l.toFixed(1))
     .join(' ');
 // The frame figures are recorded now: the heap phases below can take long on a loaded machine.
-console.log(`screens, baccarat, Chromium ${browser.version()} with SwiftShader, ${os.cpus().length} cores, load average ${load()}`);
+console.log(
+  `screens, baccarat, Chromium ${browser.version()} with SwiftShader${JS_FLAGS ? ` and V8 flags ${JS_FLAGS}` : ''}, ${os.cpus().length} cores, load average ${load()}`,
+);
 console.log(`  measured: ${MEASURE} rounds in real time (${((tMeasured - t0) / 1000).toFixed(0)} s), ${bursts.size} dealing bursts`);
 console.log(
   `  table frame time, all frames  p50 ${pct(allFrameTimes, 50).toFixed(1)} ms   p99 ${pct(allFrameTimes, 99).toFixed(1)} ms   (${allFrameTimes.length} intervals)`,
