@@ -1,20 +1,19 @@
 import { stationOf } from '../../protocol/index.js';
 import { HostLink } from './boot/host-link.js';
+import { installSharedArt } from './boot/shared-art.js';
 import { showSnapshots } from './boot/show-snapshots.js';
 import { resolveLaunch } from './connection/launch.js';
 import { loadFonts } from './fonts.js';
 import { createI18n } from '../../locales/i18n.js';
 import { INTL_LOCALE } from '../../locales/money.js';
 import { SteppedClock, wallClock, type Clock } from './anim/clock.js';
-import { CardAtlas, installCardAtlas } from './cards/card-art.js';
 import { designResolution, sharpenTexts } from './pixi/crisp.js';
-import { bakeWith } from './pixi/bake.js';
 import { createStage } from './pixi/stage.js';
 import { FrameLoop, NEVER } from './pixi/frames.js';
 import { isIdle, releaseWhenStill } from './pixi/release-still.js';
 import { traceFrame } from './trace.js';
-import { installFaceBake, sharpenFaces } from './ui/button-faces.js';
-import { setLiveResolution, sharpenLiveTexts } from './ui/live-text.js';
+import { releaseUnusedFaces } from './ui/button-faces.js';
+import { sharpenLiveTexts } from './ui/live-text.js';
 import type { Screen, ScreenContext } from './screens/screen.js';
 import { SERVICE_BACKGROUND, ServiceScreen } from './screens/service/service-screen.js';
 import { STATION_BACKGROUND, StationScreen } from './screens/station-screen.js';
@@ -40,7 +39,10 @@ async function boot(): Promise<void> {
       const next = screen?.tick(now) ?? NEVER;
       app.render();
       // A screen idle lets go of what pixi keeps for the next change (release-still.ts).
-      if (isIdle(now, next)) releaseWhenStill();
+      if (isIdle(now, next)) {
+        releaseWhenStill();
+        releaseUnusedFaces();
+      }
       return next;
     },
     minIntervalMs: fps > 0 ? 1000 / fps : 0,
@@ -48,15 +50,7 @@ async function boot(): Promise<void> {
   });
   const emit = installTestHooks(app, stepped, frames);
   const resolution = () => designResolution(app.renderer.resolution, root.scale.x);
-  setLiveResolution(resolution());
-  const atlas = new CardAtlas(app.renderer, resolution());
-  atlas.warm();
-  installCardAtlas(atlas);
-  // Buttons' faces are drawn into textures, shared by look; again when the display's resolution
-  // changes, before the screen's cached layers are (listened to first).
-  const bake = bakeWith(app.renderer);
-  installFaceBake(bake, resolution());
-  onFit(() => sharpenFaces(resolution()));
+  const bake = installSharedArt(app, resolution, onFit);
 
   // Assigned before the first command can be made (the screen draws its buttons from the first snapshot).
   let link: HostLink | null = null;

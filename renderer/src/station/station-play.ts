@@ -188,7 +188,7 @@ export class StationPlay extends Container {
     this.tick(now, t);
   }
 
-  /** The cached spots and chips drawn again if anything in them changed (a button's highlight is a Graphics, not in the layers' own key). */
+  /** The cached spots and chips drawn again if anything in them changed (a button's highlight is in its face, not in the layers' own key). */
   private refreshLayers(): void {
     const lit = (buttons: Button[]) => buttons.map((b) => (b.isActive() ? 1 : 0)).join('');
     this.spotLayer.refresh(`${lit(this.spots)}|${lit(this.behindSpots)}|${lit(this.kinds)}`);

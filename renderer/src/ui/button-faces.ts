@@ -39,8 +39,10 @@ interface Held {
  * not whole (about 11 KB for a rounded button, 30 KB for a chip): a station's row of equal tool
  * buttons, its language buttons and its bet spots each kept their own copy, and its five chips
  * one each (issue 31, `BENCH_HEAP_SNAPSHOT_DIR`). Where the screen can bake, each look is drawn
- * once into a texture and its geometry let go; the face is then a sprite of it. Counted, so that
- * the last button of a look lets it go.
+ * once into a texture and its geometry let go; the face is then a sprite of it. Counted: a look no
+ * button shows is let go when the screen is idle (`releaseUnusedFaces`), not at once, since a
+ * station rebuilds its buttons with the same looks at every change of the legal actions or the
+ * language, and would draw each again.
  */
 const held = new Map<string, Held>();
 let bakery: { bake: FaceBake; resolution: number } | null = null;
@@ -69,9 +71,10 @@ export function acquireFace(face: Face): Container {
   let h = held.get(key);
   if (!h) {
     h = { face, context: null, baked: null, shown: new Set(), users: 0 };
-    held.set(key, h);
     if (bakery) bake(h);
     else h.context = draw(face);
+    // Only once drawn: a bake that threw leaves no look half made for the next button to show.
+    held.set(key, h);
   }
   h.users++;
   if (!h.baked) return new Graphics(h.context ?? undefined);
@@ -82,16 +85,23 @@ export function acquireFace(face: Face): Container {
   return sprite;
 }
 
-/** Gives back what `acquireFace` returned (destroyed here); the last user of a look lets it go. */
+/** Gives back what `acquireFace` returned (destroyed here); a look no button shows waits for `releaseUnusedFaces`. */
 export function releaseFace(face: Face, shown: Container): void {
   const h = held.get(keyOf(face));
   if (shown instanceof Sprite) h?.shown.delete(shown);
   // The shared texture or context is not the display object's to destroy.
   shown.destroy();
-  if (!h || --h.users > 0) return;
-  held.delete(keyOf(face));
-  h.context?.destroy();
-  h.baked?.texture.destroy(true);
+  if (h) h.users--;
+}
+
+/** The screen is idle (its next frame a second or more away): the looks no button shows are let go. */
+export function releaseUnusedFaces(): void {
+  for (const [key, h] of held) {
+    if (h.users > 0) continue;
+    held.delete(key);
+    h.context?.destroy();
+    h.baked?.texture.destroy(true);
+  }
 }
 
 /** How many faces are drawn now (tests). */

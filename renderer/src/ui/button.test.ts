@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Graphics, Sprite, Texture, type Container, type GraphicsContext } from 'pixi.js';
+import { Graphics, Rectangle, Sprite, Texture, type Container, type GraphicsContext } from 'pixi.js';
 import { DISPOSE } from '../pixi/dispose.js';
 import { Button } from './button.js';
-import { installFaceBake, liveFaces, sharpenFaces } from './button-faces.js';
+import { installFaceBake, liveFaces, releaseUnusedFaces, sharpenFaces } from './button-faces.js';
 
 /** The context a button's face is drawn from (its first child, the Graphics under its words). */
 const face = (b: Button): GraphicsContext => {
@@ -38,6 +38,7 @@ describe('a button face (issue 31: the JS heap of a screen full of buttons)', ()
   });
 
   it('outlives a button destroyed with its contexts, and goes with the last one', () => {
+    releaseUnusedFaces();
     const before = liveFaces();
     const a = new Button('a', 310, 108, noop);
     const b = new Button('b', 310, 108, noop);
@@ -49,7 +50,9 @@ describe('a button face (issue 31: the JS heap of a screen full of buttons)', ()
     a.destroy(DISPOSE);
     assert.equal(shared.destroyed, false, 'a button destroyed twice gives its face back once');
     b.destroy(DISPOSE);
-    assert.equal(shared.destroyed, true, 'no button left: the geometry is let go');
+    assert.equal(shared.destroyed, false, 'no button left: kept until the screen is idle (a rebuild makes the same looks)');
+    releaseUnusedFaces();
+    assert.equal(shared.destroyed, true, 'idle, no button left: the geometry is let go');
     assert.equal(liveFaces(), before);
   });
 });
@@ -86,9 +89,20 @@ describe('a button face where the screen bakes (issue 31: no geometry kept in th
     assert.equal(sprite(a).texture, bakes[1]?.texture);
     a.setActive(false);
     assert.equal(sprite(a).texture, bakes[0]?.texture);
-    assert.equal(bakes[1]?.texture.destroyed, true, 'no button highlighted: its texture is let go');
+    a.setActive(true);
+    assert.equal(bakes.length, 2, 'highlighted again before the screen was idle: nothing drawn again');
+    a.setActive(false);
+    releaseUnusedFaces();
+    assert.equal(bakes[1]?.texture.destroyed, true, 'idle, no button highlighted: its texture is let go');
+    assert.equal(bakes[0]?.texture.destroyed, false);
+    // A screen rebuilt (new legal actions, another language): its buttons destroyed and made again.
     for (const x of [a, b]) x.destroy(DISPOSE);
-    assert.equal(bakes[0]?.texture.destroyed, true, 'the last button of the look lets its texture go');
+    const again = new Button('a', 320, 108, noop);
+    assert.equal(bakes.length, 2, 'a rebuild shows the faces it had, not drawn again');
+    assert.equal(sprite(again).texture, bakes[0]?.texture);
+    again.destroy(DISPOSE);
+    releaseUnusedFaces();
+    assert.equal(bakes[0]?.texture.destroyed, true, 'idle, the last button of the look gone: its texture is let go');
     installFaceBake(null, 1);
   });
 
@@ -112,11 +126,30 @@ describe('a button face where the screen bakes (issue 31: no geometry kept in th
       first.every((t) => t.destroyed),
       'the textures at the old resolution are let go',
     );
-    // Pressed on its disc only, not in the corners of the square its texture fills.
-    assert.equal(chip.hitArea?.contains(60, 60), true);
-    assert.equal(chip.hitArea?.contains(4, 4), false);
+    // Pressed on its box, not on the margin its texture has for a highlight ring; a box the
+    // accessibility layer can place its element over (it reads the hit area's x, y, width, height).
+    assert.ok(chip.hitArea instanceof Rectangle);
+    assert.deepEqual([chip.hitArea.x, chip.hitArea.y, chip.hitArea.width, chip.hitArea.height], [0, 0, 120, 120]);
     for (const x of [a, chip]) x.destroy(DISPOSE);
+    releaseUnusedFaces();
     assert.ok(bakes.slice(2).every((x) => x.texture.destroyed));
+    installFaceBake(null, 1);
+  });
+
+  it('keeps no half-made look when a bake fails: the next button of that look bakes it', () => {
+    let fail = true;
+    installFaceBake((target, resolution) => {
+      if (fail) throw new Error('context lost');
+      return fakeBake(target, resolution);
+    }, 1);
+    bakes.length = 0;
+    assert.throws(() => new Button('a', 340, 108, noop), /context lost/);
+    fail = false;
+    const b = new Button('b', 340, 108, noop);
+    assert.equal(bakes.length, 1);
+    assert.equal(sprite(b).texture, bakes[0]?.texture);
+    b.destroy(DISPOSE);
+    releaseUnusedFaces();
     installFaceBake(null, 1);
   });
 });

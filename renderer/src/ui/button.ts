@@ -1,4 +1,4 @@
-import { Circle, Container, Rectangle, Text, type DestroyOptions } from 'pixi.js';
+import { Container, Rectangle, Text, type DestroyOptions } from 'pixi.js';
 import { acquireFace, releaseFace, type Face } from './button-faces.js';
 import { COLORS, textStyle } from './theme.js';
 
@@ -36,8 +36,10 @@ export class Button extends Container {
     this.caption.position.set(w / 2, h / 2);
     this.sub.position.set(w / 2, h * 0.72);
     this.addChild(this.bg, this.caption, this.sub);
-    // Pressed where it is drawn: the chip's disc, the rectangle; not the square a chip's texture fills.
-    this.hitArea = look.chip !== undefined ? new Circle(w / 2, h / 2, Math.min(w, h) / 2) : new Rectangle(0, 0, w, h);
+    // Pressed on its box, not on the margin its face's texture keeps for a highlight ring; a box,
+    // not a chip's circle, since the accessibility layer places its element from the hit area's
+    // x, y, width and height.
+    this.hitArea = new Rectangle(0, 0, w, h);
     this.eventMode = 'static';
     this.cursor = 'pointer';
     this.accessible = true;
@@ -50,8 +52,7 @@ export class Button extends Container {
 
   /**
    * The face is shared: it is given back, never destroyed with the button, whatever the options
-   * (`DISPOSE` destroys a sprite's texture and a Graphics' context with it); the last button of a
-   * look lets it go.
+   * (`DISPOSE` would destroy a Graphics' context with it, `destroy(true)` a sprite's texture).
    */
   override destroy(options?: DestroyOptions): void {
     // Once: a second call would give the shared face back again, and destroy it under its other buttons.

@@ -1,0 +1,26 @@
+import type { Application, Container, Sprite } from 'pixi.js';
+import { CardAtlas, installCardAtlas } from '../cards/card-art.js';
+import { bakeWith } from '../pixi/bake.js';
+import { installFaceBake, sharpenFaces } from '../ui/button-faces.js';
+import { setLiveResolution } from '../ui/live-text.js';
+
+/**
+ * What every screen draws once against the renderer and shares: the live texts' resolution, the
+ * card atlas, and the buttons' faces, drawn into textures by look (ui/button-faces.ts) and again
+ * when the display's resolution changes, before the screen's cached layers are (listened to
+ * first). Returns the bake the screens draw their own art with (`ScreenContext.bake`).
+ */
+export function installSharedArt(
+  app: Application,
+  resolution: () => number,
+  onFit: (listener: () => void) => void,
+): (target: Container, resolution: number) => Sprite {
+  setLiveResolution(resolution());
+  const atlas = new CardAtlas(app.renderer, resolution());
+  atlas.warm();
+  installCardAtlas(atlas);
+  const bake = bakeWith(app.renderer);
+  installFaceBake(bake, resolution());
+  onFit(() => sharpenFaces(resolution()));
+  return bake;
+}
