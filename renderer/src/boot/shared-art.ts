@@ -1,6 +1,6 @@
-import type { Application, Container, Sprite } from 'pixi.js';
+import type { Application } from 'pixi.js';
 import { CardAtlas, installCardAtlas } from '../cards/card-art.js';
-import { bakeWith } from '../pixi/bake.js';
+import { bakeWith, type Bake } from '../pixi/bake.js';
 import { installFaceBake, sharpenFaces } from '../ui/button-faces.js';
 import { setLiveResolution } from '../ui/live-text.js';
 
@@ -10,11 +10,7 @@ import { setLiveResolution } from '../ui/live-text.js';
  * when the display's resolution changes, before the screen's cached layers are (listened to
  * first). Returns the bake the screens draw their own art with (`ScreenContext.bake`).
  */
-export function installSharedArt(
-  app: Application,
-  resolution: () => number,
-  onFit: (listener: () => void) => void,
-): (target: Container, resolution: number) => Sprite {
+export function installSharedArt(app: Application, resolution: () => number, onFit: (listener: () => void) => void): Bake {
   setLiveResolution(resolution());
   const atlas = new CardAtlas(app.renderer, resolution());
   atlas.warm();

@@ -1,5 +1,10 @@
 import { Rectangle, Sprite, type Container, type Renderer } from 'pixi.js';
-import { BAKED } from '../screens/screen.js';
+
+/** Draws a container into a texture at a resolution (device pixels per design unit); `ScreenContext.bake`. */
+export type Bake = (target: Container, resolution: number) => Sprite;
+
+/** The label of a baked sprite, a bake's or a button face's (the test hooks find baked art by it). */
+export const BAKED = 'baked';
 
 /**
  * `ScreenContext.bake` over a renderer: the container drawn into a texture and a sprite of it
@@ -8,7 +13,7 @@ import { BAKED } from '../screens/screen.js';
  * the still layer (pixi snaps its cached layers to whole units too), blurring 1-unit lines to two
  * at half contrast.
  */
-export function bakeWith(renderer: Renderer): (target: Container, resolution: number) => Sprite {
+export function bakeWith(renderer: Renderer): Bake {
   return (target, resolution) => {
     const b = target.getLocalBounds();
     const x = Math.floor(b.minX);

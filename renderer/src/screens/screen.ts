@@ -1,8 +1,9 @@
-import type { Container, Sprite } from 'pixi.js';
+import type { Container } from 'pixi.js';
 import type { i18n } from 'i18next';
 import type { MessageKey } from '../../../locales/i18n.js';
 import type { CommandBody, ViewState } from '../../../protocol/index.js';
 import type { Clock } from '../anim/clock.js';
+import type { Bake } from '../pixi/bake.js';
 
 /** What every screen gets: its i18n instance and a way to send commands to the host. */
 export interface ScreenContext {
@@ -24,11 +25,8 @@ export interface ScreenContext {
    * stays in the JS heap as long as they live; issue 31). The sprite's texture is the caller's to
    * destroy. Absent, the art stays drawn.
    */
-  bake?(target: Container, resolution: number): Sprite;
+  bake?: Bake;
 }
-
-/** The label of a sprite `ScreenContext.bake` made (the test hooks find baked art by it). */
-export const BAKED = 'baked';
 
 /** A screen draws one view's state; `render` is called with every new snapshot. */
 export interface Screen {

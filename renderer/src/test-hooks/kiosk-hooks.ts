@@ -36,7 +36,7 @@ export interface KioskTestHooks {
     graphics: number;
   } | null;
   /**
-   * Where each sprite of baked art (`ScreenContext.bake`: the felt, the table's road maps) lies in
+   * Where each sprite of baked art (`ScreenContext.bake`: the felt, the table's road maps; the buttons' faces) lies in
    * its parent's design units: on whole units, or its texels fall between the pixels of the layer
    * that caches it (1-unit lines drawn 2 px wide at half contrast).
    */

@@ -2,7 +2,7 @@ import { BitmapText, Graphics, Sprite, Text, type Container } from 'pixi.js';
 import { CardView } from '../cards/card-view.js';
 import { FeltView } from '../felt/felt-art.js';
 import { Button } from '../ui/button.js';
-import { BAKED } from '../screens/screen.js';
+import { BAKED } from '../pixi/bake.js';
 import { TableRound } from '../screens/table-round.js';
 import type { KioskTestHooks } from './kiosk-hooks.js';
 import { findLast, walk } from './walk.js';

@@ -1,6 +1,6 @@
 import { Graphics, GraphicsContext, Sprite, type Container, type Texture } from 'pixi.js';
 import { DISPOSE } from '../pixi/dispose.js';
-import { BAKED } from '../screens/screen.js';
+import { BAKED, type Bake } from '../pixi/bake.js';
 import { COLORS } from './theme.js';
 
 /** What a button's face looks like: its size, its kind, and whether it is highlighted. */
@@ -13,9 +13,6 @@ export interface Face {
   idle?: number;
   active: boolean;
 }
-
-/** Draws a container into a texture at a resolution: `ScreenContext.bake` (pixi/bake.ts). */
-export type FaceBake = (target: Container, resolution: number) => Sprite;
 
 interface Baked {
   texture: Texture;
@@ -45,7 +42,7 @@ interface Held {
  * language, and would draw each again.
  */
 const held = new Map<string, Held>();
-let bakery: { bake: FaceBake; resolution: number } | null = null;
+let bakery: { bake: Bake; resolution: number } | null = null;
 
 const keyOf = (f: Face): string => `${f.width}x${f.height}:${f.chip ?? '-'}:${f.idle ?? '-'}:${f.active ? 1 : 0}`;
 
@@ -54,7 +51,7 @@ const keyOf = (f: Face): string => `${f.width}x${f.height}:${f.chip ?? '-'}:${f.
  * Installed at boot, before the first button: a look drawn before stays geometry until let go.
  * `null` (tests): faces drawn from now on keep their geometry.
  */
-export function installFaceBake(bake: FaceBake | null, resolution: number): void {
+export function installFaceBake(bake: Bake | null, resolution: number): void {
   bakery = bake ? { bake, resolution } : null;
 }
 
@@ -62,6 +59,8 @@ export function installFaceBake(bake: FaceBake | null, resolution: number): void
 export function sharpenFaces(resolution: number): void {
   if (!bakery || bakery.resolution === resolution) return;
   bakery = { ...bakery, resolution };
+  // Looks no button shows are let go rather than drawn again for nobody.
+  releaseUnusedFaces();
   for (const h of held.values()) if (h.baked) bake(h);
 }
 

@@ -111,11 +111,14 @@ describe('a button face where the screen bakes (issue 31: no geometry kept in th
     bakes.length = 0;
     const a = new Button('a', 330, 108, noop);
     const chip = new Button('chip', 120, 120, noop, { chip: 0xd8283c });
+    const gone = new Button('gone', 350, 108, noop);
+    gone.destroy(DISPOSE);
     const first = bakes.map((x) => x.texture);
     sharpenFaces(1);
-    assert.equal(bakes.length, 2, 'the same resolution draws nothing again');
+    assert.equal(bakes.length, 3, 'the same resolution draws nothing again');
     sharpenFaces(2);
-    assert.equal(bakes.length, 4);
+    assert.equal(bakes.length, 5, 'a look no button shows is let go, not drawn again');
+    bakes.splice(2, 1);
     assert.deepEqual(
       bakes.slice(2).map((x) => x.resolution),
       [2, 2],
