@@ -85,3 +85,100 @@ describe('the simulated dealer held after some cards', () => {
     assert.equal(run(), 2);
   });
 });
+
+/**
+ * A table as the runtime is one: reading its cue first commits the station commands waiting for
+ * their group commit (host/table/command-batch.ts), whose listeners run there and then, the
+ * dealer's among them. `cue` is what the table asks for while nothing is handled; each card or
+ * shoe handled (a moment after the dealer acts, as the shoe's driver delivers it) moves it on.
+ */
+function settlingRig(start: 'shuffle' | 'burn') {
+  const listeners: (() => void)[] = [];
+  const due: (() => void)[] = [];
+  let state: 'shuffle' | 'burn' | 'betting' = start;
+  /** A bet waits for its group commit: the next read of the table commits it, and tells every listener. */
+  let betWaiting = true;
+  const acts = { loads: 0, cards: 0 };
+  const tell = () => {
+    for (const l of [...listeners]) l();
+  };
+  const shoe = {
+    cardsHandled: 0,
+    loadsHandled: 1,
+    gateOpen: () => true,
+    onGateChange: () => () => undefined,
+    simulator: () => ({
+      loadShoe: () => {
+        acts.loads++;
+        due.push(() => {
+          shoe.loadsHandled++;
+          state = 'burn'; // Portugal rule 10: one card burnt before the shoe's first round
+          tell();
+        });
+      },
+      drawCard: () => {
+        acts.cards++;
+        due.push(() => {
+          shoe.cardsHandled++;
+          state = 'betting';
+          tell();
+        });
+        return 'TD';
+      },
+    }),
+  };
+  const table = {
+    onChange: (l: () => void) => {
+      listeners.push(l);
+      return () => undefined;
+    },
+    cue: () => {
+      if (betWaiting) {
+        betWaiting = false;
+        tell();
+      }
+      return state === 'shuffle' ? { kind: 'shuffle' } : state === 'burn' ? { kind: 'card', to: 'burn', burnsLeft: 1 } : null;
+    },
+    view: () => ({ phase: 'betting' }),
+    cardsLeftInOldShoe: () => null,
+  };
+  const timers: Timers = {
+    now: () => 0,
+    setTimeout: (fn) => {
+      due.push(fn);
+      return due.length;
+    },
+    clearTimeout: () => undefined,
+  };
+  const dealer = new SimDealer(table as unknown as LiveTable, shoe as unknown as TableShoe, timers, pino({ level: 'silent' }), 0);
+  const run = () => {
+    for (let i = 0; i < 50 && due.length > 0; i++) due.shift()?.();
+    return acts;
+  };
+  /** A station's bet arrives and waits for its group commit. */
+  const bet = () => {
+    betWaiting = true;
+  };
+  return { dealer, run, bet };
+}
+
+describe('the simulated dealer and the group commit (issue 52: a Portugal table stopped at its first new shoe)', () => {
+  it('loads one new shoe when reading the cue commits a waiting bet', () => {
+    const { dealer, run } = settlingRig('shuffle');
+    dealer.start();
+    assert.deepEqual(run(), { loads: 1, cards: 1 }, 'one shoe loaded, one card burnt');
+  });
+
+  it('burns one card, not two, when reading the cue commits a waiting bet (rule 10: one card burnt)', () => {
+    const { dealer, run } = settlingRig('burn');
+    dealer.start();
+    assert.deepEqual(run(), { loads: 0, cards: 1 });
+  });
+
+  it('burns one card when a bet waits at the moment its timer reads the cue', () => {
+    const { dealer, run, bet } = settlingRig('burn');
+    dealer.start();
+    bet();
+    assert.deepEqual(run(), { loads: 0, cards: 1 });
+  });
+});

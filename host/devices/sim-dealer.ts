@@ -56,9 +56,11 @@ export class SimDealer {
   misdrawNow(): string | null {
     const sim = this.shoe.simulator();
     if (!sim) return 'no simulated shoe';
+    // One more card for the table to handle than before it, a draw of the dealer's own on its way or not.
+    const awaited = Math.max(this.drawn, this.shoe.cardsHandled) + 1;
     const card = sim.drawCard({ pastLock: true });
     if (card === null) return 'the shoe gave no card';
-    this.drawn = this.shoe.cardsHandled + 1;
+    this.drawn = awaited;
     return null;
   }
 
@@ -95,38 +97,67 @@ export class SimDealer {
     return sim.drawCard({ card: left[this.rng.below(left.length)] });
   }
 
+  /**
+   * Whether the dealer may act: not stopped, no draw on its way, and the last card drawn and the
+   * last shoe loaded handled by the table (each arrives a moment later, through the shoe's driver).
+   */
+  private free(): boolean {
+    return !this.stopped && this.timer === null && this.shoe.cardsHandled >= this.drawn && this.shoe.loadsHandled >= this.loaded;
+  }
+
   private look(): void {
-    if (this.stopped || this.timer !== null || this.shoe.cardsHandled < this.drawn || this.shoe.loadsHandled < this.loaded) return;
+    if (!this.free()) return;
     const cue = this.controller.cue();
+    // Reading the cue commits the station commands waiting for their group commit, whose listeners
+    // call look() again: the look within may have acted, and a second timer here would draw a
+    // second burn or load a second shoe (issue 52: the Portugal table's one burn, then an extra card).
+    if (!this.free()) return;
     if (!cue || cue.kind === 'decision') return;
     // A card only through an open gate, as a person meets a locked shoe; loading a new shoe needs none.
     if (cue.kind === 'card' && !this.shoe.gateOpen()) return;
     if (cue.kind === 'card' && this.holdAfter === 0) return;
     this.timer = this.timers.setTimeout(() => {
-      this.timer = null;
-      if (this.stopped) return;
-      const sim = this.shoe.simulator();
-      const now = this.controller.cue();
-      if (!sim || !now || now.kind === 'decision') return;
-      if (now.kind === 'card' && !this.shoe.gateOpen()) return this.look();
-      if (now.kind === 'card' && this.holdAfter === 0) return;
-      if (now.kind === 'card' && this.holdAfter !== null) this.holdAfter--;
-      if (now.kind === 'shuffle') {
-        this.log.info('simulated dealer: new shoe');
-        sim.loadShoe();
-        this.loaded = this.shoe.loadsHandled + 1;
-      } else if (this.unreadable) {
-        this.unreadable = false;
-        sim.drawUnreadable();
-        this.drawn = this.shoe.cardsHandled + 1;
-      } else if (this.draw(sim) !== null) {
-        this.drawn = this.shoe.cardsHandled + 1;
-      } else {
-        this.log.warn('simulated dealer: the shoe gave no card (locked or empty); loading a new shoe');
-        sim.loadShoe();
-        this.loaded = this.shoe.loadsHandled + 1;
+      // The timer stays set while the dealer acts, for the same reason: the cue read here commits
+      // waiting commands too, and a look from their listeners must not start another draw.
+      let again: boolean;
+      try {
+        again = this.act();
+      } finally {
+        this.timer = null;
       }
-      this.look();
+      if (again) this.look();
     }, this.dealMs);
+  }
+
+  /** What the timer does: one card or one new shoe, as the table asks now. Whether to look again. */
+  private act(): boolean {
+    if (this.stopped) return false;
+    const sim = this.shoe.simulator();
+    const now = this.controller.cue();
+    if (!sim || !now || now.kind === 'decision') return false;
+    if (now.kind === 'card' && !this.shoe.gateOpen()) return true;
+    if (now.kind === 'card' && this.holdAfter === 0) return false;
+    if (now.kind === 'card' && this.holdAfter !== null) this.holdAfter--;
+    // Counted before the act: a driver that hands the event to the table at once has then handled it.
+    const cards = this.shoe.cardsHandled;
+    const loads = this.shoe.loadsHandled;
+    if (now.kind === 'shuffle') {
+      this.log.info('simulated dealer: new shoe');
+      this.loaded = loads + 1;
+      sim.loadShoe();
+    } else if (this.unreadable) {
+      this.unreadable = false;
+      this.drawn = cards + 1;
+      sim.drawUnreadable();
+    } else {
+      this.drawn = cards + 1;
+      if (this.draw(sim) === null) {
+        this.drawn = cards;
+        this.log.warn('simulated dealer: the shoe gave no card (locked or empty); loading a new shoe');
+        this.loaded = loads + 1;
+        sim.loadShoe();
+      }
+    }
+    return true;
   }
 }
