@@ -11,10 +11,14 @@
 //   const shoe = openShoe('sim', { protocol: 'framed', onEvent: async (e) => journal.shoe(e) });
 //   shoe.simulator?.loadShoe(); shoe.simulator?.drawCard();
 //
+//   const printer = openPrinter('sim' | 'serial:/dev/ttyS1' | …, {});
+//   const out = await printer.print({ ticket, onSend: (attempt) => journal.ticketSent(attempt) });
+//   out.outcome: 'printed' | 'not-printed' | 'unknown';  printer.resolve(attempt) after a restart.
+//
 // Events, options and guarantees: billacceptor/types.ts, shoe/types.ts, docs/protocols/*.md.
 
-export { openBillAcceptor, openShoe, openerFor } from './open.js';
-export type { BillProtocol, OpenOptions, OpenedBillAcceptor, OpenedShoe, ShoeProtocol, SimCable } from './open.js';
+export { openBillAcceptor, openPrinter, openShoe, openerFor } from './open.js';
+export type { BillProtocol, OpenOptions, OpenedBillAcceptor, OpenedPrinter, OpenedShoe, ShoeProtocol, SimCable } from './open.js';
 
 export type { BillAcceptor, BillAcceptorEvent, BillAcceptorOptions, Credit, EscrowDecision, EscrowedNote, Note } from './billacceptor/types.js';
 export { NOTE_FACE_VALUES, MINOR_PER_UNIT, isCurrency, minorUnits, type Currency } from './billacceptor/notes.js';
@@ -29,6 +33,14 @@ export { RANKS, SUITS, isCardCode, parseVendorCard, type CardCode, type Rank, ty
 export { FramedShoe } from './shoe/framed-driver.js';
 export { AsciiShoe } from './shoe/ascii.js';
 export { ShoeSimulator, shuffledShoe, type ShoeSimOptions } from './shoe/simulator.js';
+
+export { TclPrinter } from './printer/driver.js';
+export { TclPrinterSimulator, type PaperTicket, type PrinterSimOptions, type PrinterStep } from './printer/simulator.js';
+export { PRINTER_LIES, type PrinterLie } from './printer/lies.js';
+export type { PrintOutcome, PrintRequest, PrinterEvent, PrinterOptions, PrinterViolation, TicketPrinter } from './printer/types.js';
+export type { PrintAttempt, PrintEvidence, NotPrintedReason, UnknownReason } from './printer/judge.js';
+export type { PrinterCondition, PrinterFault } from './printer/condition.js';
+export { TicketData, TicketLabels, ValidationNumber, formatAmountFigures, formatValidationNumber } from './printer/ticket.js';
 
 export { EventRecorder } from './sim/recorder.js';
 export { serveDevice, type DeviceServer } from './sim/tcp-server.js';

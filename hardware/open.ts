@@ -9,6 +9,9 @@ import type { BillAcceptorSimControls } from './billacceptor/sim-controls.js';
 import { SspBillAcceptor, type SspOptions } from './billacceptor/ssp/driver.js';
 import { SspSimulator, type SspSimOptions } from './billacceptor/ssp/simulator.js';
 import type { BillAcceptor, BillAcceptorOptions } from './billacceptor/types.js';
+import { TclPrinter } from './printer/driver.js';
+import { TclPrinterSimulator, type PrinterSimOptions } from './printer/simulator.js';
+import type { PrinterOptions } from './printer/types.js';
 import { AsciiShoe } from './shoe/ascii.js';
 import { FramedShoe } from './shoe/framed-driver.js';
 import { ShoeSimulator, type ShoeSimOptions } from './shoe/simulator.js';
@@ -46,6 +49,7 @@ export interface OpenOptions {
 
 export type OpenedBillAcceptor = BillAcceptor & { simulator?: BillAcceptorSimControls & SimCable; wake?: () => void };
 export type OpenedShoe = ShoeDevice & { simulator?: ShoeSimControls & SimCable };
+export type OpenedPrinter = TclPrinter & { simulator?: TclPrinterSimulator & SimCable };
 
 function usbOpener(
   bus: Promise<UsbBusLike> | UsbBusLike,
@@ -211,6 +215,24 @@ export function openShoe(
   const device = options.protocol === 'framed' ? new FramedShoe(opener, options) : new AsciiShoe(opener, options);
   watchDevice(device, watch);
   const opened = attach(device, sim as ShoeSimControls | undefined, cable);
+  device.start();
+  return opened;
+}
+
+/**
+ * Opens a ticket printer speaking TCL (FutureLogic/JCM GEN2–GEN5, and the printers that emulate
+ * it); `sim` puts the byte-level simulator behind a fake FTDI bridge. Starts connecting at once.
+ */
+export function openPrinter(spec: string, options: PrinterOptions & OpenOptions & { sim?: PrinterSimOptions } = {}): OpenedPrinter {
+  const line = options.line ?? LINE_8N1_9600;
+  let sim: TclPrinterSimulator | undefined;
+  const { opener, cable, watch } = openerFor(spec, line, options, () => {
+    sim = new TclPrinterSimulator({ ...options.sim, line });
+    return { side: sim, bridge: options.simBridge ?? 'ftdi' };
+  });
+  const device = new TclPrinter(opener, options);
+  watchDevice(device, watch);
+  const opened = attach(device, sim, cable);
   device.start();
   return opened;
 }

@@ -9,6 +9,7 @@ import { encodeSsp, SspParser } from '../../hardware/billacceptor/ssp/frame.js';
 import { STX as SSP_STX } from '../../hardware/billacceptor/ssp/constants.js';
 import { encodeShoeFrame, ShoeFrameParser, STX as SHOE_STX } from '../../hardware/shoe/framed.js';
 import { LineSplitter, MAX_LINE, parseAsciiLine } from '../../hardware/shoe/ascii.js';
+import { encodeStatus, TclReplyParser } from '../../hardware/printer/tcl.js';
 import { ConfigFileError, parseTableConfigText } from '../../host/config/load-config.js';
 import { decodeClientMessage } from '../../protocol/index.js';
 import { checkEntryBody, Refused } from '../../upstream/ingest.js';
@@ -68,6 +69,23 @@ export const PARSERS = {
         .tuple(fc.integer({ min: 0, max: 0xffff }), fc.integer({ min: 0, max: 255 }), fc.uint8Array({ maxLength: 40 }))
         .map(([seq, type, payload]) => ({ bytes: encodeShoeFrame(seq, type, payload), expect: { seq, type, payload: Uint8Array.from(payload) } })),
       parser: () => new ShoeFrameParser(),
+    }),
+  /** The TCL printer's status replies: binary flag bytes (0x40–0x7F, `|` among them) inside an ASCII reply. */
+  tcl: () =>
+    frameProperty({
+      start: 0x2a,
+      frame: fc
+        .record({
+          unit: fc.constantFrom('0', '1', '7'),
+          version: fc.stringMatching(/^[0-9A-Z-]{0,12}$/),
+          flags: fc.oneof(
+            fc.array(fc.integer({ min: 0x40, max: 0x7f }), { minLength: 5, maxLength: 5 }),
+            fc.array(fc.integer({ min: 0x40, max: 0x7f }), { minLength: 3, maxLength: 3 }),
+          ),
+          lastTemplate: fc.stringMatching(/^[0-9A-Za-z ]{0,2}$/),
+        })
+        .map((s) => ({ bytes: encodeStatus(s), expect: s })),
+      parser: () => new TclReplyParser(),
     }),
   /** The ASCII dialect: any bytes through the line splitter and the line parser. */
   'shoe-ascii': () =>
@@ -161,6 +179,8 @@ export function fuzz(name: ParserName, numRuns: number, seed: number): void {
       return run(PARSERS['shoe-framed']());
     case 'shoe-ascii':
       return run(PARSERS['shoe-ascii']());
+    case 'tcl':
+      return run(PARSERS.tcl());
     case 'screen-protocol':
       return run(PARSERS['screen-protocol']());
     case 'config':
