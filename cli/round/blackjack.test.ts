@@ -62,6 +62,21 @@ describe('round --game blackjack', () => {
     assert.match(refused.err, /perfectPairs=true needs the regulator's authorisation reference \(macau-2009 art\.21 n\.3\)/);
   });
 
+  it('a double on 11 only (doubleOn=eleven) against a dealer Black Jack loses the whole doubled stake unless the house offers Art. 10 n.7', () => {
+    const input = { seats: [{ seat: 1, bets: { main: 1000 } }], cards: ['6S', 'TH', '5D', '9C', 'AD'], decisions: [{ seat: 1, hand: 0, action: 'double' }] };
+    type Out = { settlements: { bet: string; stake: number; net: number; rule: string }[] };
+    const lines = (r: { code: number | null; out: string; err: string }) => {
+      assert.equal(r.code, 0, r.err);
+      return (JSON.parse(r.out) as Out).settlements.map((l) => [l.bet, l.stake, l.net, l.rule]);
+    };
+    const plain = round(input, ['--set', 'doubleOn=eleven', '--set', 'authorisation=DICJ-2026/8']);
+    assert.deepEqual(lines(plain), [['main', 2000, -2000, 'macau-2009 art.12 n.2']]);
+    const offered = round(input, ['--set', 'doubleOn=eleven', '--set', 'elevenDoubleOriginalOnly=true', '--set', 'authorisation=DICJ-2026/8']);
+    assert.deepEqual(lines(offered), [['main', 2000, -1000, 'macau-2009 art.10 n.7']]);
+    const anyTwo = round(input);
+    assert.deepEqual(lines(anyTwo), [['main', 2000, -1000, 'macau-2009 art.17 n.3']]);
+  });
+
   it('exits 2 with a message on an illegal decision, left-over cards or a bad option (as JSON, as --json asks)', () => {
     /** The one JSON line a refusal prints on stderr under --json. */
     const refusal = (r: { err: string }) => JSON.parse(r.err) as { error: string; message: string };

@@ -224,6 +224,18 @@ export const OPTIONS = {
       'portugal-2001': fixed('all', pt('rules 21-23 (no limitation in the text)')),
     },
   } as OptionDef<string>,
+  elevenDoubleOriginalOnly: {
+    spec: bool,
+    about:
+      "with doubles on 11 only (doubleOn=eleven, Macau 2009 Art. 17 n.1 3)), a double loses only the original bet to a dealer Black Jack: the house's offer of Art. 10 n.7, not Art. 17 n.3 (which covers modalities 1) and 2) only)",
+    profiles: {
+      // «a banca pode oferecer»: the house's option, listed in Art. 21 n.1 («n.º 7 do artigo 10.º»); off unless authorised.
+      'macau-2009': choice(false, m9('art.10 n.7'), [true], AUTH9),
+      // 2004 has no Art. 17 n.3: every double's limited loss is its Art. 10 n.7 offer, chosen once by dealerBlackjackTakes.
+      'macau-2004': fixed(true, m4('art.10 n.7 (every double alike: dealerBlackjackTakes)')),
+      'portugal-2001': fixed(false, null),
+    },
+  } as OptionDef<boolean>,
   blackjackPays: {
     spec: e('3:2'),
     about: 'Black Jack pays one and a half times the bet',

@@ -21,9 +21,10 @@ const REFS = {
   dealerBlackjackBeats21: ['art.10 n.6', 'art.10 n.6', 'rule 20'],
   dealerBlackjack: ['art.12 n.2', 'art.12 n.2', 'rule 23'],
   splitOriginalOnly: ['art.16 n.6', 'art.10 n.7', 'rule 23'],
-  doubleOriginalOnly: ['art.17 n.3, art.10 n.7', 'art.10 n.7', 'rule 23'],
+  // 2009: Art. 17 n.3 itself limits a double of its n.1 1)-2); 2004: only the bank's offer of Art. 10 n.7.
+  doubleOriginalOnly: ['art.17 n.3', 'art.10 n.7', 'rule 23'],
   // A double of Art. 17 n.1 3) (two cards of 11): n.3 protects only modalities 1) and 2), so the
-  // limited loss is the offer of Art. 10 n.7 alone.
+  // limited loss is the house's offer of Art. 10 n.7 (`elevenDoubleOriginalOnly`), when it makes it.
   doubleOnElevenOriginalOnly: ['art.10 n.7', 'art.10 n.7', 'rule 23'],
   evenMoney: ['art.10 n.3', 'art.10 n.3', 'rule 34'],
   insuranceWin: ['art.12 n.2', 'art.12 n.2', 'rule 33'],

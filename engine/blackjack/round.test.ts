@@ -202,13 +202,33 @@ describe('Macau 2009: splits (Art. 16) and doubles (Art. 17)', () => {
 
   it('art.17 n.3: a doubled hand loses only the original bet to a dealer Black Jack', () => {
     const out = play('macau-2009', 1000, '6S TH 5D 9C AD', [[1, 0, 'double']]);
-    assert.deepEqual(mains(out), [[0, -1000, 'macau-2009 art.17 n.3, art.10 n.7']]);
+    // Modality 1) of Art. 17 n.1: n.3 itself limits the loss; the house's offer of Art. 10 n.7 is not what decides it.
+    assert.deepEqual(mains(out), [[0, -1000, 'macau-2009 art.17 n.3']]);
     assert.equal(line(out, 'main').stake, 2000);
   });
 
-  it('art.10 n.7 alone: a double on 11 (art.17 n.1 3)) is outside art.17 n.3, whose protection covers 1) and 2)', () => {
+  it('art.17 n.3 covers modalities 1) and 2) only: a double on 11 (art.17 n.1 3)) loses the whole doubled stake to a dealer Black Jack', () => {
     const out = play('macau-2009', 1000, '6S TH 5D 9C AD', [[1, 0, 'double']], { doubleOn: 'eleven' });
+    assert.deepEqual(mains(out), [[0, -2000, 'macau-2009 art.12 n.2']]);
+    assert.equal(line(out, 'main').stake, 2000);
+  });
+
+  it("art.10 n.7: the limited loss of a double on 11 is the house's offer (elevenDoubleOriginalOnly), a choice needing the reference of art.21 n.1", () => {
+    const out = play('macau-2009', 1000, '6S TH 5D 9C AD', [[1, 0, 'double']], { doubleOn: 'eleven', elevenDoubleOriginalOnly: true });
     assert.deepEqual(mains(out), [[0, -1000, 'macau-2009 art.10 n.7']]);
+    assert.deepEqual(line(out, 'main').choices, ['doubleOn=eleven', 'elevenDoubleOriginalOnly=true']);
+    assert.throws(
+      () => resolveRules('macau-2009', { doubleOn: 'eleven', elevenDoubleOriginalOnly: true }),
+      /elevenDoubleOriginalOnly=true needs the regulator's authorisation reference \(macau-2009 art\.21 n\.1\)/,
+    );
+    // The offer is of doubles of modality 3): with doubles on any two cards Art. 17 n.3 already decides.
+    assert.throws(
+      () => resolveRules('macau-2009', { elevenDoubleOriginalOnly: true, authorisation: 'TEST-DICJ' }),
+      /elevenDoubleOriginalOnly=true does not fit/,
+    );
+    // 2004 has no Art. 17 n.3: every double's limited loss is the offer of its Art. 10 n.7 (dealerBlackjackTakes).
+    const old = play('macau-2004', 1000, '6S TH 5D 9C AD', [[1, 0, 'double']], { doubleOn: 'eleven' });
+    assert.deepEqual(mains(old), [[0, -1000, 'macau-2004 art.10 n.7']]);
   });
 
   it('art.16 n.3: split aces take one card each and may be split again', () => {
@@ -795,7 +815,7 @@ describe('bets behind that do not follow a double or split for want of credit (P
       decisions: [{ seat: 1, hand: 0, action: 'double', notFollowing: ['c'] }],
     });
     assert.deepEqual(rows(out), [
-      [0, 'seat', 2000, -1000, 'macau-2009 art.17 n.3, art.10 n.7'],
+      [0, 'seat', 2000, -1000, 'macau-2009 art.17 n.3'],
       [0, 'c', 200, -200, 'macau-2009 art.12 n.2; art.20 silent, as portugal-2001 rule 30'],
     ]);
   });

@@ -48,6 +48,7 @@ export interface BlackjackRules {
   readonly dealerSoft17: 'stand' | 'hit' | 'hit-ace-six';
   readonly dealerDrawsWhenAllLost: boolean;
   readonly dealerBlackjackTakes: 'original-only' | 'doubles-original-only' | 'all';
+  readonly elevenDoubleOriginalOnly: boolean;
   readonly blackjackPays: '3:2';
   readonly evenMoney: 'none' | 'vs-ace' | 'vs-ace-or-ten';
   readonly insuranceMax: 'half' | 'full';
@@ -195,6 +196,18 @@ export function checkRules(profile: string, overrides: Readonly<Record<string, u
   return consistencyProblems(merged(profile, overrides));
 }
 
+/**
+ * Whether a doubled hand loses only its original bet to a dealer Black Jack met after play: Macau
+ * 2009 Art. 17 n.3 for the modalities 1) and 2) of its n.1 (doubles on any first two cards); for
+ * modality 3) (on 11 only) n.3 does not apply, and the limit is the house's offer of Art. 10 n.7
+ * (`elevenDoubleOriginalOnly`); Macau 2004 has only Art. 10 n.7, for every double
+ * (`dealerBlackjackTakes`). The round, the simulator, the exact analysis and the strategy share it.
+ */
+export function doublesLoseOriginalOnly(r: Pick<BlackjackRules, 'dealerBlackjackTakes' | 'doubleOn' | 'elevenDoubleOriginalOnly'>): boolean {
+  if (r.dealerBlackjackTakes === 'all') return false;
+  return r.doubleOn !== 'eleven' || r.elevenDoubleOriginalOnly;
+}
+
 /** The profile's defaults with the overrides over them, and the values that follow the procedure chosen. */
 function merged(profile: ProfileId, overrides: Readonly<Record<string, unknown>>): BlackjackRules {
   const out: Record<string, unknown> = { profile };
@@ -242,6 +255,9 @@ function consistencyProblems(r: BlackjackRules): RuleRefusal[] {
     no('burnBeforeDealerSecond', art('art.4 n.2'), 'needs burnEachRound ("uma carta no início de cada jogada seguinte e outra…")');
   if (r.burnBeforeDealerSecond && r.holeCard !== 'none')
     no('burnBeforeDealerSecond', art('art.4 n.2'), "burns before the dealer's second face-up card: it needs holeCard=none");
+  // The offer of Art. 10 n.7 is of a double of modality 3): with doubles on any two cards Art. 17 n.3 already limits the loss.
+  if (r.profile === 'macau-2009' && r.elevenDoubleOriginalOnly && r.doubleOn !== 'eleven')
+    no('elevenDoubleOriginalOnly', art('art.10 n.7, art.17 n.3'), 'needs doubleOn=eleven (Art. 17 n.1 3)); other doubles are limited by Art. 17 n.3 itself');
   if (r.cutCardFromEnd >= r.decks * 52) no('cutCardFromEnd', null, `must be below the ${r.decks * 52} cards of the shoe`);
   return out;
 }

@@ -1,5 +1,5 @@
 import type { StrategyTable } from '../strategy/basic-strategy.js';
-import type { BlackjackRules } from './rules.js';
+import { doublesLoseOriginalOnly, type BlackjackRules } from './rules.js';
 import type { Card } from '../cards/card.js';
 import { STREAK_PAYS } from './bets/streak.js';
 import { CARD_OF_ID, CARD_VALUE, FIRST_TWO, FIRST_TWO_BETS, isSpecial678Ids } from './simulator-cards.js';
@@ -85,6 +85,8 @@ export class FastBlackjack {
   private readonly resplitAfterDecline: boolean;
   private readonly resplitAces: boolean;
   private readonly dealerBlackjackTakes: number;
+  /** Art. 17 n.3 / Art. 10 n.7 (`doublesLoseOriginalOnly`). */
+  private readonly doublesLimited: boolean;
   private readonly dealerDrawsWhenAllLost: boolean;
   private readonly winningStreak: boolean;
 
@@ -145,6 +147,7 @@ export class FastBlackjack {
     this.resplitAces = rules.resplitAces;
     this.dealerBlackjackTakes =
       rules.dealerBlackjackTakes === 'original-only' ? TAKES_ORIGINAL_ONLY : rules.dealerBlackjackTakes === 'all' ? TAKES_ALL : TAKES_DOUBLES_ORIGINAL_ONLY;
+    this.doublesLimited = doublesLoseOriginalOnly(rules);
     this.dealerDrawsWhenAllLost = rules.dealerDrawsWhenAllLost;
     this.winningStreak = rules.winningStreak;
   }
@@ -424,7 +427,7 @@ export class FastBlackjack {
           if (split && this.dealerBlackjackTakes === TAKES_ORIGINAL_ONLY) {
             net = lostAlready ? 0 : -base;
             lostAlready = true;
-          } else if (this.hDoubled[i] && this.dealerBlackjackTakes !== TAKES_ALL) net = -base;
+          } else if (this.hDoubled[i] && this.doublesLimited) net = -base;
           this.hNet[i] = (this.hNet[i] as number) + net;
           this.hOut[i] = -1;
         }

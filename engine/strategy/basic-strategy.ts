@@ -1,5 +1,5 @@
 import { dealerDrawsOn } from '../blackjack/hand.js';
-import type { BlackjackRules } from '../blackjack/rules.js';
+import { doublesLoseOriginalOnly, type BlackjackRules } from '../blackjack/rules.js';
 
 /**
  * Basic strategy computed from the rules, not typed in: expected values of every action for
@@ -158,7 +158,7 @@ export function computeStrategy(rules: BlackjackRules): StrategyTable {
 
   const lossOnBj = {
     play: -1,
-    double: rules.dealerBlackjackTakes === 'all' ? -2 : -1,
+    double: doublesLoseOriginalOnly(rules) ? -1 : -2,
     split: rules.dealerBlackjackTakes === 'original-only' ? -1 : -2,
   };
   const mix = (u: number, ev: number, loss: number): number => {

@@ -37,6 +37,7 @@ const scenario = fc.record({
       dealerSoft17: fc.constantFrom('stand', 'hit', 'hit-ace-six'),
       dealerBlackjackTakes: fc.constantFrom('original-only', 'doubles-original-only', 'all'),
       doubleOn: fc.constantFrom('any-two', 'eleven'),
+      elevenDoubleOriginalOnly: fc.boolean(),
       surrender: fc.constantFrom('none', 'not-vs-ace', 'late'),
       maxHands: fc.integer({ min: 1, max: 5 }),
       evenMoney: fc.constantFrom('none', 'vs-ace', 'vs-ace-or-ten'),
@@ -68,6 +69,8 @@ function rulesFor(s: Scenario): BlackjackRules {
     Object.assign(o, { perfectPairs: true, winningStreak: true, authorisation: 'TEST-DICJ' });
     if (s.overrides.dealerSoft17 && s.overrides.dealerSoft17 !== 'stand') o.dealerSoft17 = s.overrides.dealerSoft17;
     if (s.overrides.overUnderAceValue) o.overUnderAceValue = s.overrides.overUnderAceValue;
+    // Doubles on 11 only (Art. 17 n.1 3)), with or without the house's offer of Art. 10 n.7.
+    if (s.overrides.doubleOn === 'eleven') Object.assign(o, { doubleOn: 'eleven', elevenDoubleOriginalOnly: s.overrides.elevenDoubleOriginalOnly ?? false });
     if (s.peek) Object.assign(o, { dealProcedure: 'macau-3', holeCard: 'peek', burnBeforeDealerSecond: false });
   } else if (s.profile === 'macau-2004') {
     o.authorisation = 'TEST-DICJ';

@@ -1,4 +1,4 @@
-import type { BlackjackRules } from '../rules.js';
+import { doublesLoseOriginalOnly, type BlackjackRules } from '../rules.js';
 import { SPLIT_LEVEL_CAP, type ExactBlackjack } from './expectation.js';
 import type { StrategyId } from './policy.js';
 
@@ -47,7 +47,7 @@ export function exactNotes(rules: BlackjackRules, r: ExactBlackjack): ExactNote[
             : rules.dealerBlackjackTakes === 'doubles-original-only'
               ? 'a doubled hand loses only its original bet'
               : 'one hand loses only its original bet; a split seat loses one original bet in all, nothing once a hand has busted — valued treating the split hands as independent given the dealer Black Jack'
-        }`
+        }${rules.dealerBlackjackTakes !== 'all' && !doublesLoseOriginalOnly(rules) ? '; but a double on 11 only (doubleOn=eleven, no offer of Art. 10 n.7) loses its whole stake' : ''}`
       : 'irrelevant with a peek',
     ...(noPeek && rules.dealerBlackjackTakes === 'original-only' ? { bound: worst('originalOnlySplits') } : {}),
   });

@@ -1,4 +1,4 @@
-import type { BlackjackRules } from '../rules.js';
+import { doublesLoseOriginalOnly, type BlackjackRules } from '../rules.js';
 import type { Compositions } from './compositions.js';
 import { DealerCache } from './dealer-cache.js';
 import { DealerTree } from './dealer.js';
@@ -59,6 +59,7 @@ export class UpCard {
 
   /** Loss of a standing hand of `stake` units to a dealer Black Jack found after play. */
   standingLossToBlackjack(stake: number): number {
-    return this.rules.dealerBlackjackTakes === 'all' ? -stake : -1;
+    // A doubled hand (stake 2) loses one unit only where Art. 17 n.3 or the offer of Art. 10 n.7 limits it.
+    return doublesLoseOriginalOnly(this.rules) ? -1 : -stake;
   }
 }

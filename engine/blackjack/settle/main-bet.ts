@@ -2,7 +2,7 @@ import type { Card } from '../../cards/card.js';
 import { handTotal } from '../hand.js';
 import { lineChoices } from '../line-choices.js';
 import { ref, stayedOutRef, type RefKey } from '../refs.js';
-import type { BlackjackRules } from '../rules.js';
+import { doublesLoseOriginalOnly, type BlackjackRules } from '../rules.js';
 import type { BlackjackSettlementLine, HandStatus } from '../round-types.js';
 import type { Hand, Seat, Stake } from '../round-seats.js';
 import { handContext, lineOf } from './line.js';
@@ -80,13 +80,14 @@ export function settleHand(rules: BlackjackRules, s: Seat, h: Hand, key: RefKey)
 
 /**
  * A hand still open against the dealer's Black Jack that is not one itself. Per bettor: a split
- * or doubled bettor loses only the original bet (Art. 16 n.6, 17 n.3, 10 n.7). A bettor who
+ * or doubled bettor loses only the original bet (Art. 16 n.6; Art. 17 n.3 for doubles of its n.1
+ * 1)-2); the house's offer of Art. 10 n.7 for a double on 11, `doublesLoseOriginalOnly`). A bettor who
  * already lost a hand by busting has lost at least that much: the rest of that bettor's hands are
  * returned (`lostAlready`, shared over the seat's hands, is updated).
  */
 export function loseToDealerBlackjack(rules: BlackjackRules, s: Seat, h: Hand, lostAlready: Map<string | undefined, boolean>): HandSettled {
   const limitSplits = rules.dealerBlackjackTakes === 'original-only';
-  const limitDoubles = rules.dealerBlackjackTakes !== 'all';
+  const limitDoubles = doublesLoseOriginalOnly(rules);
   const split = s.hands.length > 1;
   const idx = s.hands.indexOf(h);
   const lines: BlackjackSettlementLine[] = [];

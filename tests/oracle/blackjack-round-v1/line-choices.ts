@@ -22,7 +22,7 @@ const BY_KEY: Readonly<Record<RefKey, readonly OptionKey[]>> = {
   dealerBlackjack: DEALER,
   splitOriginalOnly: ['dealerBlackjackTakes', ...DEALER],
   doubleOriginalOnly: ['dealerBlackjackTakes', 'doubleOn', ...DEALER],
-  doubleOnElevenOriginalOnly: ['dealerBlackjackTakes', 'doubleOn', ...DEALER],
+  doubleOnElevenOriginalOnly: ['dealerBlackjackTakes', 'doubleOn', 'elevenDoubleOriginalOnly', ...DEALER],
   evenMoney: ['evenMoney'],
   insuranceWin: ['insuranceMax', 'insuranceMin', ...DEALER],
   insuranceLose: ['insuranceMax', 'insuranceMin', ...DEALER],

@@ -821,7 +821,8 @@ export class BlackjackRound {
   private settleAgainstDealerBlackjack(s: Seat, open: Hand[]): void {
     const r = this.rules;
     const limitSplits = r.dealerBlackjackTakes === 'original-only';
-    const limitDoubles = r.dealerBlackjackTakes !== 'all';
+    // Issue 51: a double on 11 only (2009 Art. 17 n.1 3)) is outside Art. 17 n.3; limited only by the house's offer (Art. 10 n.7).
+    const limitDoubles = r.dealerBlackjackTakes !== 'all' && (r.doubleOn !== 'eleven' || r.elevenDoubleOriginalOnly);
     const split = s.hands.length > 1;
     // Per bettor: a split or doubled bettor loses only the original bet (Art. 16 n.6, 17 n.3,
     // 10 n.7). A bettor who already lost a hand by busting has lost at least that much: the rest
