@@ -11,9 +11,12 @@ const KERMIT_TABLE = (() => {
   return t;
 })();
 
-/** CRC-16/KERMIT: init 0, reflected, no final XOR. Check value of "123456789" is 0x2189. */
-export function crc16Kermit(data: Uint8Array, from = 0, to = data.length): number {
-  let crc = 0;
+/**
+ * CRC-16/KERMIT: init 0, reflected, no final XOR. Check value of "123456789" is 0x2189. `seed`
+ * replaces the initial 0: SAS's ROM signature (long poll 0x21) is this CRC seeded by the host.
+ */
+export function crc16Kermit(data: Uint8Array, from = 0, to = data.length, seed = 0): number {
+  let crc = seed & 0xffff;
   for (let i = from; i < to; i++) crc = (crc >>> 8) ^ (KERMIT_TABLE[(crc ^ (data[i] ?? 0)) & 0xff] ?? 0);
   return crc & 0xffff;
 }

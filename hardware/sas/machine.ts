@@ -1,0 +1,214 @@
+// The machine side of a SAS link, without a transport: characters in, bytes out. It answers
+// general polls from the exception queue and long polls through the responder, keeps the host's
+// implied ACK and NACK (SAS 6.02 §3.1–3.2: a poll repeated is answered again with the same bytes,
+// anything else acknowledges the last answer), synchronises after start and after a loop break
+// (§3.3), chirps when no address byte has come for 5 s and reports the link down then or after
+// 30 s without an implied ACK (§4.2–4.3). Time is the injected clock's; nothing here waits.
+import { crc16Kermit } from '../crc.js';
+import { Emitter, realClock, type Clock } from '../clock.js';
+import { LP } from './constants.js';
+import { ExceptionQueue } from './exceptions.js';
+import { RequestAssembler, type Heard } from './request.js';
+import { respond, withCrc } from './responder.js';
+import type { SasGameSide, SasLinkEvent } from './types.js';
+
+export interface SasMachineOptions {
+  /** 1–127 (SAS 6.02 §2.1; an address of 0 answers nothing and is refused here). */
+  address: number;
+  game: SasGameSide;
+  /** Writes bytes to the host; `wake` sets the ninth bit of the first (only the chirp does). */
+  write(bytes: Uint8Array, wake: boolean): void;
+  clock?: Clock;
+  /** §2.3.2: 5 ms. */
+  interByteMs?: number;
+  /** §4.2: 5 s without an address byte. */
+  silenceMs?: number;
+  /** §4.2: a chirp every 200 ms while silent. */
+  chirpMs?: number;
+  /** §4.3: 30 s without an implied ACK. */
+  ackTimeoutMs?: number;
+  exceptionCapacity?: number;
+  /** Bytes of the ROM image hashed per turn of the event loop, so polls are answered meanwhile (§6.1). */
+  romChunk?: number;
+}
+
+/** A general poll's key in `Pending`, apart from every long poll's command byte. */
+const GENERAL_KEY = 0x100;
+
+interface Pending {
+  /** What a repeat must match: a general poll, or a long poll's command (only this machine's polls reach it; §3.1). */
+  key: number;
+  reply: Uint8Array;
+  onAck?: () => void;
+  repeats: number;
+}
+
+export class SasMachine {
+  readonly events = new Emitter<SasLinkEvent>();
+  readonly exceptions: ExceptionQueue;
+  private readonly clock: Clock;
+  private readonly assembler: RequestAssembler;
+  private synced = false;
+  /** 'unknown' until the host first answers or the link is first found silent. */
+  private state: 'unknown' | 'up' | 'down' = 'unknown';
+  private everUp = false;
+  private pending: Pending | null = null;
+  private lastAddressAt: number;
+  private lastAckAt: number;
+  private timer: unknown = null;
+  private rom: { generation: number; signature: number | null } = { generation: 0, signature: null };
+  /** Answers sent, for diagnostics and the fuzz. */
+  answered = 0;
+
+  constructor(private readonly options: SasMachineOptions) {
+    if (!Number.isInteger(options.address) || options.address < 1 || options.address > 127) throw new RangeError('a SAS address is 1–127');
+    this.clock = options.clock ?? realClock;
+    this.exceptions = new ExceptionQueue(options.exceptionCapacity);
+    this.assembler = new RequestAssembler(
+      options.address,
+      (h) => this.heard(h),
+      () => this.clock.now(),
+      options.interByteMs ?? 5,
+    );
+    this.lastAddressAt = this.lastAckAt = this.clock.now();
+  }
+
+  get address(): number {
+    return this.options.address;
+  }
+
+  /** Counts of dropped messages and stray characters (line noise the host never sees answered). */
+  get counts(): Readonly<{ truncated: number; stray: number }> {
+    return this.assembler.counts;
+  }
+
+  /** Starts the silence watchdog (chirps, link-down). */
+  start(): void {
+    if (this.timer !== null) return;
+    const tick = (): void => {
+      this.watch();
+      this.timer = this.clock.setTimeout(tick, this.options.chirpMs ?? 200);
+    };
+    this.timer = this.clock.setTimeout(tick, this.options.chirpMs ?? 200);
+  }
+
+  stop(): void {
+    if (this.timer !== null) this.clock.clearTimeout(this.timer);
+    this.timer = null;
+    this.rom.generation++;
+  }
+
+  /** Raises an exception for the host (a priority one sets its flag; §2.2.1). */
+  raise(code: number): void {
+    const lost = this.exceptions.raise(code);
+    if (lost !== null) this.events.emit({ type: 'exception-lost', code: lost });
+  }
+
+  /** One received character. */
+  char(byte: number, wake: boolean): void {
+    if (wake) this.lastAddressAt = this.clock.now();
+    this.assembler.char(byte, wake);
+  }
+
+  private heard(h: Heard): void {
+    const mine = h.address === this.options.address;
+    if (h.kind === 'other' || (h.kind === 'general' && !mine) || (h.kind === 'long' && h.address === 0)) {
+      // A poll to another machine or a broadcast: an implied ACK, and the poll cycle to synchronise on.
+      this.acknowledge(true);
+      this.synced = true;
+      if (h.kind === 'long' && h.known && h.command === LP.receiveDateTime) respond(h.bytes, this.options.game); // a broadcast is never answered
+      return;
+    }
+    if (!this.synced) return;
+    const key = h.kind === 'general' ? GENERAL_KEY : h.command;
+    if (this.pending && this.pending.key === key) return this.repeat(this.pending);
+    this.acknowledge();
+    if (h.kind === 'general') this.generalPoll();
+    else if (h.known) this.longPoll(h.bytes, key);
+    else this.markUp(); // a long poll we do not support: ignored, not NACKed (§4.4), but the host is there
+  }
+
+  /** An implied NACK: the same bytes again, never the poll's effect twice; after the third poll the answer is forgotten but its exception kept (§3.2). */
+  private repeat(p: Pending): void {
+    this.send(p.reply);
+    if (++p.repeats >= 2) this.pending = null;
+  }
+
+  /** An implied ACK of the last answer, if one is awaited (`cycle`: the host polled another address, which also shows it cycling). */
+  private acknowledge(cycle = false): void {
+    const p = this.pending;
+    this.pending = null;
+    if (p || cycle) this.lastAckAt = this.clock.now();
+    p?.onAck?.();
+  }
+
+  private generalPoll(): void {
+    const signature = this.rom.signature;
+    if (signature !== null) {
+      const reply = withCrc(this.options.address, LP.romSignature, Uint8Array.of(signature & 0xff, signature >>> 8));
+      return this.answer(GENERAL_KEY, reply, () => {
+        this.rom.signature = null;
+      });
+    }
+    const code = this.exceptions.peek();
+    this.answer(GENERAL_KEY, Uint8Array.of(code), code === 0 ? undefined : () => this.exceptions.acknowledge(code));
+  }
+
+  private longPoll(bytes: Uint8Array, key: number): void {
+    const reply = respond(bytes, this.options.game);
+    if (reply.kind === 'ignore') return;
+    if (reply.kind === 'rom') this.computeRom(reply.seed);
+    this.answer(key, reply.bytes);
+  }
+
+  private answer(key: number, reply: Uint8Array, onAck?: () => void): void {
+    this.pending = { key, reply, repeats: 0, ...(onAck ? { onAck } : {}) };
+    this.send(reply);
+    this.markUp();
+  }
+
+  private send(bytes: Uint8Array): void {
+    this.answered++;
+    this.options.write(bytes, false);
+  }
+
+  private markUp(): void {
+    if (this.state === 'up') return;
+    this.state = 'up';
+    this.lastAckAt = this.clock.now();
+    this.events.emit({ type: 'link-up', again: this.everUp });
+    this.everUp = true;
+  }
+
+  /** The watchdog's turn: chirp while silent; report the link down once per outage. */
+  private watch(): void {
+    const now = this.clock.now();
+    const silent = now - this.lastAddressAt >= (this.options.silenceMs ?? 5000);
+    if (silent) this.options.write(Uint8Array.of(this.options.address), true);
+    const reason = silent ? 'no-address' : now - this.lastAckAt >= (this.options.ackTimeoutMs ?? 30_000) ? 'no-ack' : null;
+    if (reason === null || this.state === 'down') return;
+    this.state = 'down';
+    this.synced = false;
+    this.pending = null;
+    this.events.emit({ type: 'link-down', reason });
+  }
+
+  /** Long poll 0x21: the seeded CRC over the running program, a chunk per turn; reported at a general poll (§6.1). A new request restarts it. */
+  private computeRom(seed: number): void {
+    const generation = ++this.rom.generation;
+    this.rom.signature = null;
+    const image = this.options.game.romImage();
+    const chunk = this.options.romChunk ?? 65_536;
+    let crc = seed & 0xffff;
+    let at = 0;
+    const step = (): void => {
+      if (generation !== this.rom.generation) return;
+      const to = Math.min(image.length, at + chunk);
+      crc = crc16Kermit(image, at, to, crc);
+      at = to;
+      if (at < image.length) this.clock.setTimeout(step, 0);
+      else this.rom.signature = crc;
+    };
+    this.clock.setTimeout(step, 0);
+  }
+}

@@ -1,0 +1,123 @@
+// Assembles the host's messages from received characters. A message starts at a character with
+// the wake-up bit (SAS 6.02 §1.2.1) and, for the long polls this machine answers, its length is
+// known from its command (fixed, or 3 + the length byte + 2); an unknown command's bytes are
+// skipped up to the next wake-up character, as is any message that stalls longer than the
+// inter-byte limit (5 ms, §2.3.2) or is cut short by the next wake-up character.
+import { LP } from './constants.js';
+
+export type Heard =
+  /** A general poll (0x80 | address), for any address. */
+  | { kind: 'general'; address: number }
+  /** A long poll to this machine or a global broadcast (address 0): the whole message, or, for a command this machine does not know, its first two bytes. */
+  | { kind: 'long'; address: number; command: number; bytes: Uint8Array; known: boolean }
+  /** The address byte of a long poll to another machine. */
+  | { kind: 'other'; address: number };
+
+const TYPE_R: readonly number[] = [
+  LP.meters10to15,
+  LP.cancelledCredits,
+  LP.coinIn,
+  LP.coinOut,
+  LP.drop,
+  LP.jackpot,
+  LP.gamesPlayed,
+  LP.gamesWon,
+  LP.gamesLost,
+  LP.gamesSincePowerUpAndDoor,
+  LP.meters11to15,
+  LP.currentCredits,
+  LP.handpayInfo,
+  LP.meters,
+  LP.machineInfo,
+  LP.versionAndSerial,
+  LP.sendDateTime,
+];
+const FIXED = new Map<number, number>([
+  ...TYPE_R.map((c): [number, number] => [c, 2]),
+  [LP.shutdown, 4],
+  [LP.startup, 4],
+  [LP.enableBills, 4],
+  [LP.disableBills, 4],
+  [LP.remoteHandpayReset, 4],
+  [LP.romSignature, 6],
+  [LP.receiveDateTime, 11],
+]);
+const VARIABLE = new Set<number>([LP.selectedMeters, LP.extendedMeters, LP.extendedMetersAlt]);
+
+/** Whether a request carries a CRC (type S, M and G do; type R does not). */
+export function hasCrc(command: number): boolean {
+  return FIXED.get(command) !== 2;
+}
+
+/** The whole length of a request whose first bytes are `bytes`: a number, 'more' (not known yet) or null (a command this machine does not know). */
+export function requestLength(bytes: Uint8Array, length: number): number | 'more' | null {
+  if (length < 2) return 'more';
+  const command = bytes[1] ?? 0;
+  const fixed = FIXED.get(command);
+  if (fixed !== undefined) return fixed;
+  if (!VARIABLE.has(command)) return null;
+  return length < 3 ? 'more' : 3 + (bytes[2] ?? 0) + 2;
+}
+
+const MAX_REQUEST = 3 + 255 + 2;
+
+export interface AssemblerCounts {
+  /** Messages dropped: cut short by a wake-up character or stalled past the inter-byte limit. */
+  truncated: number;
+  /** Data characters with no message to belong to. */
+  stray: number;
+}
+
+export class RequestAssembler {
+  private readonly buf = new Uint8Array(MAX_REQUEST);
+  private len = 0;
+  /** Collecting a message for this machine or the broadcast address; else skipping to the next wake-up. */
+  private collecting = false;
+  private lastAt = 0;
+  readonly counts: AssemblerCounts = { truncated: 0, stray: 0 };
+
+  constructor(
+    private readonly address: number,
+    private readonly heard: (h: Heard) => void,
+    private readonly now: () => number,
+    private readonly interByteMs: number,
+  ) {}
+
+  char(byte: number, wake: boolean): void {
+    const t = this.now();
+    if (wake) this.wake(byte);
+    else if (!this.collecting) this.counts.stray++;
+    else if (t - this.lastAt > this.interByteMs) {
+      this.drop();
+      this.counts.stray++;
+    } else this.data(byte);
+    this.lastAt = t;
+  }
+
+  private wake(byte: number): void {
+    if (this.collecting) this.drop();
+    if (byte & 0x80) return this.heard({ kind: 'general', address: byte & 0x7f });
+    if (byte !== this.address && byte !== 0) return this.heard({ kind: 'other', address: byte });
+    this.buf[0] = byte;
+    this.len = 1;
+    this.collecting = true;
+  }
+
+  private data(byte: number): void {
+    this.buf[this.len++] = byte;
+    const need = requestLength(this.buf, this.len);
+    if (need === 'more' || (typeof need === 'number' && this.len < need)) return;
+    const address = this.buf[0] ?? 0;
+    const command = this.buf[1] ?? 0;
+    this.collecting = false;
+    const bytes = this.buf.slice(0, this.len);
+    this.len = 0;
+    this.heard({ kind: 'long', address, command, bytes, known: need !== null });
+  }
+
+  private drop(): void {
+    this.collecting = false;
+    this.len = 0;
+    this.counts.truncated++;
+  }
+}

@@ -1,0 +1,81 @@
+// What the machine side of SAS needs from the station it speaks for, injected: it never imports
+// the ledger or the host. Every amount is in credits of the accounting denomination (the host
+// converts its integer minor units: docs/sas.md, "Meters").
+import type { MeterName } from './constants.js';
+
+/** The station's meters at the instant of a poll; a meter left out is one the station does not track. */
+export type SasMeters = Partial<Record<MeterName, number>>;
+
+/** Long poll 0x1F's fields and 0x54's serial number. */
+export interface SasMachineInfo {
+  /** 2 ASCII characters (Table C-1's manufacturer code). */
+  gameId: string;
+  /** 3 ASCII characters; "000" when there is none. */
+  additionalId: string;
+  /** The accounting denomination in minor units (cents, avos): one of Table C-4's. */
+  denominationMinor: number;
+  /** The largest configured max bet in credits (sent as FF above 255). */
+  maxBet: number;
+  progressiveGroup: number;
+  /** Table C-2's option bits (2 bytes, binary). */
+  gameOptions: number;
+  /** 6 ASCII characters. */
+  paytableId: string;
+  /** Theoretical return at max bet, 4 ASCII digits with the decimal point implied ("9750" = 97.50 %). */
+  basePercent: string;
+  /** 0–40 ASCII characters. */
+  serialNumber: string;
+}
+
+/** A date and time as the station's clock shows it (local time of the floor), as SAS carries it. */
+export interface SasDateTime {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+/** Long poll 0x1B's answer while a handpay is pending. */
+export interface SasHandpay {
+  /** 00 for a handpay that is no SAS progressive. */
+  progressiveGroup: number;
+  /** 0x40 a non-progressive win, 0x80 cancelled credits, 01–20 a progressive level. */
+  level: number;
+  /** Credits. */
+  amount: number;
+  /** Credits paid before the handpay (0 for the kiosk). */
+  partialPay: number;
+  /** 00 only an attendant may reset it, 01 it may also be reset to the credit meter. */
+  resetId: number;
+}
+
+export type HandpayResetResult = 'reset' | 'unable' | 'none';
+
+export interface SasGameSide {
+  readonly info: SasMachineInfo;
+  meters(): SasMeters;
+  /** Long polls 0x01/0x02: the host disables or enables play (the round in play ends first). */
+  setPlay(enabled: boolean): void;
+  /** Long polls 0x06/0x07. */
+  setBillAcceptor(enabled: boolean): void;
+  now(): SasDateTime;
+  /** Long poll 0x7F: false refuses the time (the machine NACKs it). */
+  setTime(t: SasDateTime): boolean;
+  /** The pending handpay, or null. */
+  handpay(): SasHandpay | null;
+  /** Long poll 0x94. */
+  resetHandpay(): HandpayResetResult;
+  /** The program actually running, over which long poll 0x21's seeded CRC is computed. */
+  romImage(): Uint8Array;
+}
+
+/** What the machine side reports to its caller (the host tilts and journals these). */
+export type SasLinkEvent =
+  /** No address byte for 5 s (the machine chirps), or no implied ACK for 30 s (SAS 6.02 §4.2–4.3). */
+  | { type: 'link-down'; reason: 'no-address' | 'no-ack' }
+  /** The host answered again after a link-down, or for the first time. */
+  | { type: 'link-up'; again: boolean }
+  /** The exception queue was full: its oldest exception was lost (exception 0x70 is reported). */
+  | { type: 'exception-lost'; code: number };

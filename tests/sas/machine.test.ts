@@ -1,0 +1,129 @@
+// The machine side's link rules on a manual clock, without a transport: synchronising after start
+// and after a loop break (§3.3), the chirp and link-down after 5 s without an address byte (§4.2),
+// link-down after 30 s without an implied ACK (§4.3), the third identical poll (§3.2), address
+// filtering, and the ROM check answering polls while it runs (§6.1).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { SasMachine } from '../../hardware/sas/machine.js';
+import type { SasLinkEvent } from '../../hardware/sas/types.js';
+import { ManualClock, MemoryGame } from './fixture.js';
+import { appendCrc, sasCrc } from './host/codec.js';
+
+const A = 5;
+
+function rig(options: { rom?: Uint8Array } = {}) {
+  const clock = new ManualClock();
+  const game = new MemoryGame(options.rom ? { rom: options.rom } : {});
+  const out: { bytes: number[]; wake: boolean }[] = [];
+  const machine = new SasMachine({ address: A, game, clock, write: (b, wake) => out.push({ bytes: [...b], wake }), romChunk: 1024 });
+  const events: SasLinkEvent[] = [];
+  machine.events.on((e) => events.push(e));
+  const send = (bytes: number[]): void => bytes.forEach((b, i) => machine.char(b, i === 0));
+  const take = (): { bytes: number[]; wake: boolean }[] => out.splice(0);
+  return { clock, game, machine, events, send, take };
+}
+
+describe('SAS machine side: link rules (manual clock)', () => {
+  it('answers nothing until another address is polled, then only its own address', () => {
+    const r = rig();
+    r.send([0x80 | A]);
+    r.send([A, 0x1c]);
+    assert.deepEqual(r.take(), [], 'not synchronised');
+    r.send([0x80 | 9]);
+    r.send([0x80 | A]);
+    assert.deepEqual(r.take(), [{ bytes: [0x00], wake: false }]);
+    r.send([0x80 | 6]);
+    r.send([6, 0x1c]);
+    r.send([0x80 | 4]);
+    assert.deepEqual(r.take(), [], 'polls to other machines are not answered');
+  });
+
+  it('chirps its address with the wake-up bit every 200 ms after 5 s without an address byte, reports the link down once, then resynchronises', () => {
+    const r = rig();
+    r.machine.start();
+    r.send([0x80 | 1]);
+    r.send([0x80 | A]);
+    r.take();
+    assert.deepEqual(r.events, [{ type: 'link-up', again: false }]);
+    r.clock.advance(4_900);
+    assert.deepEqual(r.take(), [], 'no chirp within 5 s');
+    r.clock.advance(700);
+    const chirps = r.take();
+    assert.ok(chirps.length >= 2 && chirps.every((c) => c.wake && c.bytes.length === 1 && c.bytes[0] === A), JSON.stringify(chirps));
+    assert.deepEqual(r.events.slice(1), [{ type: 'link-down', reason: 'no-address' }]);
+    r.clock.advance(2_000);
+    assert.equal(r.events.length, 2, 'reported once per outage');
+    r.take();
+    r.send([0x80 | A]);
+    r.clock.advance(1_000);
+    assert.deepEqual(r.take(), [], 'the address byte stops the chirp; its own poll is not answered before a poll to another address');
+    r.send([0x80 | 2]);
+    r.send([0x80 | A]);
+    assert.deepEqual(r.take(), [{ bytes: [0x00], wake: false }]);
+    assert.deepEqual(r.events.at(-1), { type: 'link-up', again: true });
+    r.machine.stop();
+  });
+
+  it('reports the link down after 30 s of polls without an implied ACK', () => {
+    const r = rig();
+    r.machine.start();
+    r.send([0x80 | 1]);
+    for (let t = 0; t < 31_000; t += 1_000) {
+      r.send([0x80 | A]); // the same general poll, never acknowledged
+      r.clock.advance(1_000);
+    }
+    assert.deepEqual(
+      r.events.map((e) => e.type === 'link-down' && e.reason),
+      [false, 'no-ack'],
+    );
+    r.machine.stop();
+  });
+
+  it('the third identical poll is answered alike; the exception stays until an implied ACK', () => {
+    const r = rig();
+    r.send([0x80 | 1]);
+    r.machine.raise(0x11);
+    for (let i = 0; i < 4; i++) r.send([0x80 | A]);
+    assert.deepEqual(
+      r.take().map((o) => o.bytes[0]),
+      [0x11, 0x11, 0x11, 0x11],
+    );
+    r.send([0x80 | 1]);
+    r.send([0x80 | A]);
+    assert.deepEqual(r.take()[0]?.bytes, [0x00]);
+  });
+
+  it('0x21: while the signature is computed polls are answered (00); it is reported once, then exceptions resume', () => {
+    const rom = new Uint8Array(10_000).map((_, i) => (i * 7) & 0xff);
+    const r = rig({ rom });
+    r.send([0x80 | 1]);
+    r.send(appendCrc([A, 0x21, 0x34, 0x12]));
+    assert.deepEqual(r.take(), [{ bytes: [A], wake: false }], 'ACKed');
+    r.send([0x80 | 1]);
+    r.send([0x80 | A]);
+    assert.deepEqual(r.take()[0]?.bytes, [0x00], 'still computing: no exception pending');
+    r.clock.advance(1);
+    r.send([0x80 | 1]);
+    r.send([0x80 | A]);
+    const answer = r.take()[0]?.bytes ?? [];
+    const sig = sasCrc(rom, 0x1234);
+    assert.deepEqual(answer.slice(0, 4), [A, 0x21, sig & 0xff, sig >>> 8]);
+    r.send([0x80 | 1]);
+    r.send([0x80 | A]);
+    assert.deepEqual(r.take()[0]?.bytes, [0x00], 'reported once');
+  });
+
+  it('a message stalled past 5 ms between bytes, or cut short by the next address byte, is dropped', () => {
+    const r = rig();
+    r.send([0x80 | 1]);
+    r.machine.char(A, true);
+    r.clock.advance(6);
+    r.machine.char(0x1c, false);
+    r.machine.char(A, true);
+    r.machine.char(0x01, false);
+    r.send([0x80 | 1]);
+    assert.deepEqual(r.take(), []);
+    assert.deepEqual(r.game.calls, []);
+    assert.equal(r.machine.counts.truncated, 2);
+  });
+});
