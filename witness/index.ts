@@ -3,7 +3,7 @@
 // ledger witness"; docs/ledger.md, "The witness"). `etg witness serve` runs it.
 import { loadKey, type KeySource } from './keys.js';
 import { listenWitness, type Listen, type Listening } from './server.js';
-import { Witness } from './witness.js';
+import { Witness, type WitnessOptions } from './witness.js';
 
 export { forgetTerminal } from './forget.js';
 export { KeyFileError, loadKey, readKeyFile, writeNewKeyFile, type KeySource, type WitnessKey } from './keys.js';
@@ -20,9 +20,15 @@ export interface RunningWitness {
 }
 
 /** Loads the key, opens the folder and listens. */
-export async function startWitness(o: { dir: string; key: KeySource; listen: Listen; terminals?: readonly string[] }): Promise<RunningWitness> {
+export async function startWitness(o: {
+  dir: string;
+  key: KeySource;
+  listen: Listen;
+  terminals?: readonly string[];
+  log?: WitnessOptions['log'];
+}): Promise<RunningWitness> {
   const key = loadKey(o.key);
-  const witness = new Witness({ dir: o.dir, key, ...(o.terminals ? { terminals: o.terminals } : {}) });
+  const witness = new Witness({ dir: o.dir, key, ...(o.terminals ? { terminals: o.terminals } : {}), ...(o.log ? { log: o.log } : {}) });
   let listening: Listening;
   try {
     listening = await listenWitness(witness, o.listen);

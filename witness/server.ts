@@ -61,30 +61,61 @@ function closeServer(server: net.Server, open: Set<net.Socket>): Promise<void> {
   });
 }
 
+/**
+ * Splits what a connection sends into request lines: every whole line, then, when the text after
+ * the last newline is longer than a request may be, `overflow` (the connection is refused and
+ * ended: the witness holds at most one line's worth per connection).
+ */
+export class LineReader {
+  private pending = '';
+
+  push(chunk: string): { lines: string[]; overflow: boolean } {
+    this.pending += chunk;
+    const lines: string[] = [];
+    for (;;) {
+      const nl = this.pending.indexOf('\n');
+      if (nl < 0) break;
+      lines.push(this.pending.slice(0, nl));
+      this.pending = this.pending.slice(nl + 1);
+    }
+    const overflow = Buffer.byteLength(this.pending) > MAX_LINE_BYTES;
+    if (overflow) this.pending = '';
+    return { lines, overflow };
+  }
+}
+
+/** One line to its answer: not JSON is refused (and the caller ends the connection); nothing here throws. */
+export function answerLine(witness: Witness, line: string): { answer: Answer; end: boolean } {
+  let request: unknown;
+  try {
+    request = JSON.parse(line);
+  } catch {
+    return { answer: { id: null, ok: false, error: 'bad-request', message: 'a request is one JSON object on one line', head: null }, end: true };
+  }
+  try {
+    return { answer: witness.handle(request), end: false };
+  } catch {
+    // handle() answers every error itself; this is the last guard, so no request can end the process.
+    return { answer: { id: null, ok: false, error: 'failed', message: 'the witness could not answer', head: null }, end: false };
+  }
+}
+
 function serveConnection(witness: Witness, socket: net.Socket): void {
-  let pending = '';
+  const reader = new LineReader();
   socket.setEncoding('utf8');
   const answer = (a: Answer) => socket.write(`${JSON.stringify(a)}\n`);
   socket.on('data', (chunk: string) => {
-    pending += chunk;
-    for (;;) {
-      const nl = pending.indexOf('\n');
-      if (nl < 0) break;
-      const line = pending.slice(0, nl);
-      pending = pending.slice(nl + 1);
-      let request: unknown;
-      try {
-        request = JSON.parse(line);
-      } catch {
-        answer({ id: null, ok: false, error: 'bad-request', message: 'a request is one JSON object on one line', head: null });
+    const { lines, overflow } = reader.push(chunk);
+    for (const line of lines) {
+      const a = answerLine(witness, line);
+      answer(a.answer);
+      if (a.end) {
         socket.end();
         return;
       }
-      answer(witness.handle(request));
     }
-    if (Buffer.byteLength(pending) > MAX_LINE_BYTES) {
+    if (overflow) {
       answer({ id: null, ok: false, error: 'bad-request', message: `a request is at most ${MAX_LINE_BYTES} bytes`, head: null });
-      pending = '';
       socket.end();
     }
   });

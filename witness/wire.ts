@@ -16,8 +16,12 @@ const Base64 = z
   .string()
   .regex(/^[A-Za-z0-9+/]+={0,2}$/)
   .max(200);
-export const TerminalId = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/);
-const Id = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+/**
+ * A terminal's id, which the witness uses as a file name in its folder (`heads/<id>`): letters,
+ * digits, `_`, `-` and `.`, but never first (no `.`, `..` or hidden file can be named).
+ */
+export const TerminalId = z.string().regex(/^[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}$/);
+export const Id = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 
 export const Head = z.strictObject({ seq: Seq, hash: Hex64 });
 export type Head = z.infer<typeof Head>;
@@ -51,9 +55,21 @@ export type Request = z.infer<typeof Request>;
  * - `not-at-head`: a checkpoint not at the head the witness holds;
  * - `checkpoint-conflict`: a checkpoint at a seq the witness already signed another state for;
  * - `unknown-terminal`: this witness does not serve that terminal;
- * - `bad-request`: not a request of this protocol.
+ * - `bad-request`: not a request of this protocol;
+ * - `failed`: the witness could not do it (its own file or disk failed): answered and logged, it
+ *   serves on; the same request may succeed once the fault is mended.
  */
-export const REFUSALS = ['lower', 'diverging', 'stale', 'bad-chain', 'not-at-head', 'checkpoint-conflict', 'unknown-terminal', 'bad-request'] as const;
+export const REFUSALS = [
+  'lower',
+  'diverging',
+  'stale',
+  'bad-chain',
+  'not-at-head',
+  'checkpoint-conflict',
+  'unknown-terminal',
+  'bad-request',
+  'failed',
+] as const;
 export type RefusalReason = (typeof REFUSALS)[number];
 
 export const Refusal = z.strictObject({

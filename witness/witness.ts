@@ -5,7 +5,7 @@ import { HeadSlots } from './head-slots.js';
 import type { WitnessKey } from './keys.js';
 import { RECORD_FILE, WitnessRecord } from './record.js';
 import { checkpointStatement, exportPublicKey, headStatement, keyIdOf, signStatement } from './statement.js';
-import { Request, TerminalId, type Answer, type Head, type RefusalReason, type SignedHead } from './wire.js';
+import { Id, Request, TerminalId, type Answer, type Head, type RefusalReason, type SignedHead } from './wire.js';
 
 export interface WitnessOptions {
   /** The witness's own folder (its head slots and record); nobody else may write it. */
@@ -18,6 +18,12 @@ export interface WitnessOptions {
   headEveryMs?: number;
   /** Refusals go into the record at most this often (the rest are counted). Default 10 s. */
   refusalEveryMs?: number;
+  /**
+   * Where refusals and failures are logged (`etg witness serve`: one JSON line each on stderr, for
+   * the journal), at most once per `refusalEveryMs` for refusals and once a second for failures,
+   * with the count of those not logged since.
+   */
+  log?: (line: Record<string, unknown>) => void;
 }
 
 class Refused extends Error {
@@ -46,6 +52,7 @@ export class Witness {
   private readonly checkpoints = new Map<string, Map<number, string>>();
   private readonly lastRecorded = new Map<string, number>();
   private refusals = { at: 0, unrecorded: 0 };
+  private failures = { at: 0, unlogged: 0 };
   private readonly record: WitnessRecord;
   private readonly clock: () => Date;
   private readonly publicKey: string;
@@ -66,11 +73,17 @@ export class Witness {
       this.checkpoints.set(line.terminal, m);
     }
     for (const f of readdirSync(path.join(o.dir, 'heads'))) {
-      if (TerminalId.safeParse(f).success) this.headOf(f);
+      if (!TerminalId.safeParse(f).success) continue;
+      try {
+        this.headOf(f);
+      } catch (e) {
+        // One terminal's unreadable head file does not keep the others from their witness: its requests fail, answered.
+        this.logFailure(null, f, e);
+      }
     }
   }
 
-  /** The newest head signed for `terminal` (null: none). */
+  /** The newest head signed for `terminal` (null: none). Throws when its head file cannot be read. */
   headOf(terminal: string): SignedHead | null {
     if (!this.newest.has(terminal)) {
       const slots = this.slots(terminal);
@@ -79,30 +92,54 @@ export class Witness {
     return this.newest.get(terminal) ?? null;
   }
 
-  /** Answers one request (already parsed from JSON, not yet checked): an answer or a refusal, never a throw. */
+  /**
+   * Answers one request (already parsed from JSON, not yet checked): an answer or a refusal, never
+   * a throw. An error of the witness's own (a file it cannot read or write, a full disk) is
+   * answered `failed` and logged: one terminal's fault never ends the service of the others.
+   */
   handle(raw: unknown): Answer {
-    const id = typeof raw === 'object' && raw !== null && 'id' in raw && Number.isSafeInteger(raw.id) ? (raw.id as number) : null;
     const parsed = Request.safeParse(raw);
     if (!parsed.success) {
-      return this.refusal(id, new Refused('bad-request', `not a witness request: ${parsed.error.issues[0]?.message ?? ''}`, null), null);
+      const id = Id.safeParse(typeof raw === 'object' && raw !== null && 'id' in raw ? raw.id : null);
+      const why = parsed.error.issues[0];
+      const message = `not a witness request: ${why ? `${why.path.join('.')}: ${why.message}` : ''}`.slice(0, 500);
+      return this.refusal(id.success ? id.data : null, new Refused('bad-request', message, null), null);
     }
     const r = parsed.data;
     try {
-      switch (r.op) {
-        case 'hello':
-          return { id: r.id, ok: true, op: 'hello', publicKey: this.publicKey, keyId: this.keyId, keyStore: this.o.key.store };
-        case 'head':
-          this.serves(r.terminal);
-          return { id: r.id, ok: true, op: 'head', head: this.headOf(r.terminal) };
-        case 'witness':
-          return { id: r.id, ok: true, op: 'witness', head: this.witness(r.terminal, r.from, r.links, r.to) };
-        case 'checkpoint':
-          return { id: r.id, ok: true, op: 'checkpoint', signature: this.checkpoint(r.terminal, r.seq, r.hash, r.stateSha256) };
-      }
+      return this.answer(r);
     } catch (e) {
-      if (e instanceof Refused) return this.refusal(r.id, e, 'terminal' in r ? r.terminal : null);
-      throw e;
+      const terminal = 'terminal' in r ? r.terminal : null;
+      if (e instanceof Refused) return this.refusal(r.id, e, terminal);
+      this.logFailure(r.id, terminal, e);
+      return { id: r.id, ok: false, error: 'failed', message: 'the witness could not do it (its own fault, logged): try again later', head: null };
     }
+  }
+
+  private answer(r: Request): Answer {
+    switch (r.op) {
+      case 'hello':
+        return { id: r.id, ok: true, op: 'hello', publicKey: this.publicKey, keyId: this.keyId, keyStore: this.o.key.store };
+      case 'head':
+        this.serves(r.terminal);
+        return { id: r.id, ok: true, op: 'head', head: this.headOf(r.terminal) };
+      case 'witness':
+        return { id: r.id, ok: true, op: 'witness', head: this.witness(r.terminal, r.from, r.links, r.to) };
+      case 'checkpoint':
+        return { id: r.id, ok: true, op: 'checkpoint', signature: this.checkpoint(r.terminal, r.seq, r.hash, r.stateSha256) };
+    }
+  }
+
+  /** A failure of the witness's own, on its log (rate-limited: a loop of the same request cannot flood the journal). */
+  private logFailure(id: number | null, terminal: string | null, e: unknown): void {
+    const now = this.clock().getTime();
+    if (now - this.failures.at < 1_000) {
+      this.failures.unlogged++;
+      return;
+    }
+    const message = e instanceof Error ? `${(e as NodeJS.ErrnoException).code ?? e.name}: ${e.message}` : String(e);
+    this.o.log?.({ level: 'error', at: this.clock().toISOString(), error: 'failed', id, terminal, message, notLogged: this.failures.unlogged });
+    this.failures = { at: now, unlogged: 0 };
   }
 
   private serves(terminal: string): void {
@@ -208,8 +245,15 @@ export class Witness {
   private refusal(id: number | null, e: Refused, terminal: string | null): Answer {
     const now = this.clock().getTime();
     if (now - this.refusals.at >= (this.o.refusalEveryMs ?? 10_000)) {
-      this.record.append({ k: 'refused', at: this.clock().toISOString(), terminal, error: e.reason, message: e.message, repeated: this.refusals.unrecorded });
+      const line = { k: 'refused', at: this.clock().toISOString(), terminal, error: e.reason, message: e.message, repeated: this.refusals.unrecorded } as const;
+      this.o.log?.({ level: 'warn', ...line });
       this.refusals = { at: now, unrecorded: 0 };
+      try {
+        this.record.append(line);
+      } catch (err) {
+        // The refusal is answered all the same; that the record could not take it is logged.
+        this.logFailure(id, terminal, err);
+      }
     } else this.refusals.unrecorded++;
     return { id, ok: false, error: e.reason, message: e.message, head: e.head };
   }

@@ -39,7 +39,9 @@ export async function run(argv: string[]): Promise<number> {
   else if (v.socket) listen = { socket: String(v.socket) };
   else throw new UsageError(`--socket PATH is required (no socket was passed by systemd)\n${command.usage}`);
   const terminals = v.terminal?.map(String);
-  const running = await startWitness({ dir, key, listen, ...(terminals?.length ? { terminals } : {}) });
+  // Refusals and failures, one JSON line each on stderr (the journal under systemd), rate-limited by the witness.
+  const log = (line: Record<string, unknown>) => process.stderr.write(`${JSON.stringify(line)}\n`);
+  const running = await startWitness({ dir, key, listen, log, ...(terminals?.length ? { terminals } : {}) });
   const line = { listening: running.listening.address, keyStore: running.keyStore, dir };
   console.log(v.json ? JSON.stringify(line) : `ledger witness on ${line.listening} (key: ${line.keyStore}), folder ${dir}`);
   await new Promise<void>((resolve) => {
