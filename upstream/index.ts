@@ -7,6 +7,7 @@ import type { AdminTokens } from './admin-auth.js';
 import { connectPg, openPglite, type Db } from './sql.js';
 import { reconcileTransfers, type TransferWatch } from './transfers.js';
 import { oneAtATime } from './one-at-a-time.js';
+import type { BackofficeServerOptions } from './backoffice/index.js';
 
 export { buildServer, API_VERSION, DEFAULT_LIMITS, type RateLimits, type ServerOptions } from './server.js';
 export { AdminTokenError, checkTokens, MIN_TOKEN_LENGTH, type AdminTokens, type Role } from './admin-auth.js';
@@ -18,6 +19,7 @@ export { enrolTerminal, EnrolError, revokeTerminal } from './auth.js';
 export { ingest, type IngestBatch, type IngestResult } from './ingest.js';
 export { receiptStatement, ReceiptSigner, type Receipt } from './receipts.js';
 export { verifyChain, findGaps, listTerminals, meters, rounds, entries, alarms } from './queries.js';
+export { putUser, disableUser, listUsers, UserError, BackofficeRole, MIN_PASSWORD_LENGTH, SCRYPT, type BackofficeUser } from './backoffice/index.js';
 export { startLocalCluster, findPgBin, freePort, type LocalCluster } from './local-cluster.js';
 export {
   DEFAULT_SKEW_MARGIN_SECONDS,
@@ -65,6 +67,8 @@ export async function startUpstream(options: {
    * expected (issue 34; upstream/transfers.ts). None: not run.
    */
   transfers?: TransferWatch & { everySeconds: number };
+  /** The back office (docs/backoffice.md): on unless `false`. */
+  backoffice?: BackofficeServerOptions | false;
 }): Promise<RunningUpstream> {
   const db = options.db ?? (await openUpstreamDb(options));
   const app = await buildServer({
@@ -74,6 +78,7 @@ export async function startUpstream(options: {
     trustProxy: options.trustProxy ?? false,
     ...(options.tls ? { tls: options.tls } : {}),
     logger: options.logger ?? false,
+    ...(options.backoffice !== undefined ? { backoffice: options.backoffice } : {}),
   });
   const watch = options.transfers;
   const reconciling = watch

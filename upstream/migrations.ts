@@ -1,4 +1,5 @@
 import type { Db, Sql } from './sql.js';
+import { BACKOFFICE_SQL } from './backoffice/schema.js';
 
 /** Numbered schema migrations; `schema_migrations` lists those applied. Never edit a shipped one. */
 export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
@@ -83,6 +84,11 @@ export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql:
         created_at timestamptz NOT NULL DEFAULT now()
       );
     `,
+  },
+  {
+    version: 5,
+    name: 'back office: users, sessions, audit log, alarm acknowledgements, settings',
+    sql: BACKOFFICE_SQL,
   },
 ];
 

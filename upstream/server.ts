@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { allows, checkTokens, roleOf, type AdminTokens, type Role } from './admin-auth.js';
 import { enrolTerminal, EnrolError, expectedSignature, HEADERS, KeyStore, signatureMatches, TERMINAL_ID } from './auth.js';
+import { registerBackoffice, type BackofficeServerOptions } from './backoffice/index.js';
 import { ingest, raiseAlarm } from './ingest.js';
 import { UpstreamMetrics } from './metrics.js';
 import * as q from './queries.js';
@@ -35,6 +36,8 @@ export interface ServerOptions {
   /** HTTPS: key and certificate in PEM (TLS 1.2 at least). */
   tls?: { key: string | Buffer; cert: string | Buffer };
   logger?: Logger | boolean;
+  /** The back office's page and API (docs/backoffice.md); on unless `false`. */
+  backoffice?: BackofficeServerOptions | false;
 }
 
 export interface RateLimits {
@@ -364,6 +367,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       async (req, reply) => issue(reply, req.params.id, true),
     );
   });
+  if (options.backoffice !== false) await registerBackoffice(base, { db, ...options.backoffice });
   await app.ready();
   return app as unknown as FastifyInstance;
 }

@@ -1,0 +1,67 @@
+// Test-only: an upstream with its back office on in-memory PGlite, users with light scrypt
+// parameters (the production ones are checked by upstream/backoffice/password.test.ts), and a
+// browser's sign-in as `inject` calls.
+import assert from 'node:assert/strict';
+import { buildServer, migrateUpstream, openPglite, putUser, type Db } from '../../upstream/index.js';
+
+type FastifyInstance = Awaited<ReturnType<typeof buildServer>>;
+
+export const FAST = { N: 2 ** 10, r: 8, p: 1 };
+export const PASSWORD = 'correct horse battery';
+export const ROLES = ['viewer', 'supervisor', 'accounting', 'administrator'] as const;
+
+export interface BackofficeKit {
+  app: FastifyInstance;
+  db: Db;
+  clock: { now: number };
+  close(): Promise<void>;
+}
+
+/** One user per role, named after it (`viewer`, `supervisor`…), all with PASSWORD. */
+export async function backofficeKit(options: { signInPerMinute?: number } = {}): Promise<BackofficeKit> {
+  const db = await openPglite();
+  await migrateUpstream(db);
+  for (const role of ROLES) await putUser(db, { name: role, role, password: PASSWORD, by: 'test' }, FAST);
+  const clock = { now: Date.UTC(2026, 10, 26, 8, 0, 0) };
+  const app = await buildServer({ db, backoffice: { now: () => clock.now, signInPerMinute: options.signInPerMinute ?? 10_000 } });
+  return {
+    app,
+    db,
+    clock,
+    async close() {
+      await app.close();
+      await db.close();
+    },
+  };
+}
+
+export interface SignedIn {
+  cookie: string;
+  csrf: string;
+}
+
+export async function signIn(app: FastifyInstance, name: string, password = PASSWORD, remoteAddress = '10.1.1.1'): Promise<SignedIn> {
+  const r = await app.inject({ method: 'POST', url: '/backoffice/api/sign-in', payload: { name, password }, remoteAddress });
+  assert.equal(r.statusCode, 200, r.body);
+  const set = String(r.headers['set-cookie']);
+  assert.match(set, /HttpOnly/);
+  assert.match(set, /SameSite=Strict/);
+  const cookie = set.split(';')[0] ?? '';
+  const body = z(r.json());
+  return { cookie, csrf: body.csrf };
+}
+
+function z(v: unknown): { csrf: string } {
+  assert.ok(typeof v === 'object' && v !== null && 'csrf' in v && typeof v.csrf === 'string');
+  return { csrf: v.csrf };
+}
+
+/** A signed-in POST as the page sends it: the cookie, the CSRF token, its own origin. */
+export function post(app: FastifyInstance, who: SignedIn, url: string, payload: unknown = {}) {
+  return app.inject({
+    method: 'POST',
+    url,
+    payload: payload as Record<string, unknown>,
+    headers: { cookie: who.cookie, 'x-csrf-token': who.csrf, origin: 'http://127.0.0.1:8787', host: '127.0.0.1:8787' },
+  });
+}

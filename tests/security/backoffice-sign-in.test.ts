@@ -1,0 +1,139 @@
+// The back office's sign-in under attack (issue 49): a password guesser, a viewer reaching for a
+// supervisor's and an administrator's actions, a stolen cookie replayed after sign-out, and a
+// forged cross-site POST. Each is written as the attack it is, against the real routes.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { MAX_LOCK_MS } from '../../upstream/backoffice/throttle.js';
+import { backofficeKit, PASSWORD, post, signIn, type BackofficeKit } from './backoffice-kit.js';
+
+describe('back office sign-in under attack', () => {
+  let kit: BackofficeKit;
+  let alarmId: number;
+  before(async () => {
+    kit = await backofficeKit();
+    const a = await kit.db.query<{ id: number }>("INSERT INTO alarms (terminal_id, kind, detail) VALUES ('T1', 'divergence', '{}') RETURNING id");
+    alarmId = Number(a.rows[0]?.id);
+  });
+  after(() => kit.close());
+
+  it('1,000 wrong passwords from one address let nobody in and lock the account out of nowhere for ever', async () => {
+    const attacker = '203.0.113.9';
+    const answers = new Map<number, number>();
+    let longestWait = 0;
+    for (let i = 0; i < 1000; i++) {
+      kit.clock.now += 7_000;
+      const r = await kit.app.inject({
+        method: 'POST',
+        url: '/backoffice/api/sign-in',
+        payload: { name: 'supervisor', password: `guess-${i}` },
+        remoteAddress: attacker,
+      });
+      answers.set(r.statusCode, (answers.get(r.statusCode) ?? 0) + 1);
+      if (r.statusCode === 429) longestWait = Math.max(longestWait, Number(r.headers['retry-after']) * 1000);
+    }
+    assert.equal(answers.get(200), undefined, 'no wrong password signs in');
+    assert.deepEqual([...answers.keys()].sort(), [401, 429]);
+    // The guesser is slowed to a few checks an hour, not one per request…
+    assert.ok((answers.get(401) ?? 0) < 40, `${answers.get(401)} passwords were checked`);
+    // …but never for longer than the cap: the lock opens by itself.
+    assert.ok(longestWait <= MAX_LOCK_MS, `waited ${longestWait} ms`);
+    // The right password from the user's own address works at once: nobody is locked out.
+    await signIn(kit.app, 'supervisor', PASSWORD, '10.1.1.20');
+    // And from the attacker's address once the lock has run out.
+    const locked = await kit.app.inject({
+      method: 'POST',
+      url: '/backoffice/api/sign-in',
+      payload: { name: 'supervisor', password: PASSWORD },
+      remoteAddress: attacker,
+    });
+    assert.equal(locked.statusCode, 429, 'still locked right after the last failure');
+    kit.clock.now += MAX_LOCK_MS;
+    await signIn(kit.app, 'supervisor', PASSWORD, attacker);
+    // Every attempt is in the audit log.
+    const audited = await kit.db.query<{ n: number }>("SELECT COUNT(*)::int AS n FROM audit_log WHERE action = 'sign-in.refused' AND address = $1", [attacker]);
+    assert.equal(audited.rows[0]?.n, 1001);
+  });
+
+  it('an unknown name is refused like a wrong password', async () => {
+    const r = await kit.app.inject({
+      method: 'POST',
+      url: '/backoffice/api/sign-in',
+      payload: { name: 'nobody', password: PASSWORD },
+      remoteAddress: '10.9.9.9',
+    });
+    assert.equal(r.statusCode, 401);
+    assert.equal(r.json().error, 'wrong-name-or-password');
+  });
+
+  it('a viewer can neither acknowledge an alarm nor configure', async () => {
+    const viewer = await signIn(kit.app, 'viewer');
+    const ack = await post(kit.app, viewer, `/backoffice/api/alarms/${alarmId}/acknowledge`, { note: 'I am only a viewer' });
+    assert.equal(ack.statusCode, 403);
+    assert.equal(ack.json().error, 'role');
+    const conf = await post(kit.app, viewer, '/backoffice/api/settings', { gamingDayStartHour: 3 });
+    assert.equal(conf.statusCode, 403);
+    const acks = await kit.db.query('SELECT 1 FROM alarm_acks WHERE alarm_id = $1', [alarmId]);
+    assert.equal(acks.rows.length, 0);
+    const settings = await kit.app.inject({ method: 'GET', url: '/backoffice/api/settings', headers: { cookie: viewer.cookie } });
+    assert.equal(settings.json().gamingDayStartHour, 6);
+    // A supervisor acknowledges, an administrator configures: the refusals above are the role's.
+    const supervisor = await signIn(kit.app, 'supervisor');
+    assert.equal((await post(kit.app, supervisor, `/backoffice/api/alarms/${alarmId}/acknowledge`, { note: 'checked' })).statusCode, 200);
+    assert.equal((await post(kit.app, supervisor, '/backoffice/api/settings', { gamingDayStartHour: 3 })).statusCode, 403);
+    const admin = await signIn(kit.app, 'administrator');
+    assert.equal((await post(kit.app, admin, '/backoffice/api/settings', { gamingDayStartHour: 7 })).json().gamingDayStartHour, 7);
+  });
+
+  it('a session cannot be replayed after sign-out', async () => {
+    const s = await signIn(kit.app, 'supervisor');
+    const before = await kit.app.inject({ method: 'GET', url: '/backoffice/api/session', headers: { cookie: s.cookie } });
+    assert.equal(before.statusCode, 200);
+    const out = await post(kit.app, s, '/backoffice/api/sign-out');
+    assert.equal(out.statusCode, 204);
+    assert.match(String(out.headers['set-cookie']), /Max-Age=0/);
+    // The captured cookie and CSRF token, sent again as they were.
+    const replayGet = await kit.app.inject({ method: 'GET', url: '/backoffice/api/session', headers: { cookie: s.cookie } });
+    assert.equal(replayGet.statusCode, 401);
+    const replayPost = await post(kit.app, s, `/backoffice/api/alarms/${alarmId}/acknowledge`, { note: 'replayed' });
+    assert.equal(replayPost.statusCode, 401);
+  });
+
+  it('a session ends when idle past its limit', async () => {
+    const s = await signIn(kit.app, 'viewer');
+    kit.clock.now += 31 * 60_000;
+    const r = await kit.app.inject({ method: 'GET', url: '/backoffice/api/session', headers: { cookie: s.cookie } });
+    assert.equal(r.statusCode, 401);
+  });
+
+  it('a POST without its CSRF token, or from another origin, is refused', async () => {
+    const s = await signIn(kit.app, 'supervisor');
+    const url = `/backoffice/api/alarms/${alarmId}/acknowledge`;
+    const noToken = await kit.app.inject({ method: 'POST', url, payload: { note: 'forged' }, headers: { cookie: s.cookie } });
+    assert.equal(noToken.statusCode, 403);
+    assert.equal(noToken.json().error, 'csrf');
+    const wrongToken = await kit.app.inject({
+      method: 'POST',
+      url,
+      payload: { note: 'forged' },
+      headers: { cookie: s.cookie, 'x-csrf-token': 'x'.repeat(43) },
+    });
+    assert.equal(wrongToken.statusCode, 403);
+    const foreign = await kit.app.inject({
+      method: 'POST',
+      url,
+      payload: { note: 'forged' },
+      headers: { cookie: s.cookie, 'x-csrf-token': s.csrf, origin: 'https://evil.example', host: '127.0.0.1:8787' },
+    });
+    assert.equal(foreign.statusCode, 403);
+    const signOut = await kit.app.inject({ method: 'POST', url: '/backoffice/api/sign-out', headers: { cookie: s.cookie } });
+    assert.equal(signOut.statusCode, 403, 'signing someone out is a state change too');
+    const notes = await kit.db.query<{ note: string }>('SELECT note FROM alarm_acks WHERE alarm_id = $1', [alarmId]);
+    assert.ok(notes.rows.every((n) => n.note !== 'forged'));
+  });
+
+  it('answers no admin token and needs none: the query routes still refuse a session cookie', async () => {
+    const s = await signIn(kit.app, 'administrator');
+    const r = await kit.app.inject({ method: 'GET', url: '/v1/terminals', headers: { cookie: s.cookie } });
+    assert.equal(r.statusCode, 403);
+  });
+});

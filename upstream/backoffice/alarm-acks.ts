@@ -1,0 +1,53 @@
+import type { Sql } from '../sql.js';
+import { iso } from '../queries.js';
+import { audit } from './audit.js';
+
+export interface WorkedAlarm {
+  id: number;
+  terminalId: string | null;
+  kind: string;
+  detail: unknown;
+  raisedAt: string;
+  clearedAt: string | null;
+  acks: { by: string; at: string; note: string }[];
+}
+
+/** Alarms, newest first, each with every acknowledgement it was given (who, when, what note). */
+export async function workedAlarms(sql: Sql, options: { terminal?: string; open?: boolean; limit?: number } = {}): Promise<WorkedAlarm[]> {
+  const r = await sql.query<{ id: number; terminal_id: string | null; kind: string; detail: unknown; raised_at: Date; cleared_at: Date | null }>(
+    `SELECT id, terminal_id, kind, detail, raised_at, cleared_at FROM alarms
+     WHERE ($1::text IS NULL OR terminal_id = $1) AND (NOT $2::boolean OR cleared_at IS NULL) ORDER BY id DESC LIMIT $3`,
+    [options.terminal ?? null, options.open ?? false, options.limit ?? 200],
+  );
+  const ids = r.rows.map((x) => Number(x.id));
+  const acks = ids.length
+    ? await sql.query<{ alarm_id: number; user_name: string; at: Date; note: string }>(
+        'SELECT alarm_id, user_name, at, note FROM alarm_acks WHERE alarm_id = ANY($1::bigint[]) ORDER BY id',
+        [ids],
+      )
+    : { rows: [] };
+  const byAlarm = new Map<number, WorkedAlarm['acks']>();
+  for (const a of acks.rows) {
+    const list = byAlarm.get(Number(a.alarm_id)) ?? [];
+    list.push({ by: a.user_name, at: iso(a.at), note: a.note });
+    byAlarm.set(Number(a.alarm_id), list);
+  }
+  return r.rows.map((x) => ({
+    id: Number(x.id),
+    terminalId: x.terminal_id,
+    kind: x.kind,
+    detail: x.detail,
+    raisedAt: iso(x.raised_at),
+    clearedAt: x.cleared_at === null ? null : iso(x.cleared_at),
+    acks: byAlarm.get(Number(x.id)) ?? [],
+  }));
+}
+
+/** Appends an acknowledgement (never replaces one) and audits it; false when there is no such alarm. */
+export async function acknowledge(sql: Sql, alarmId: number, by: string, address: string, note: string): Promise<boolean> {
+  const exists = await sql.query('SELECT 1 FROM alarms WHERE id = $1', [alarmId]);
+  if (exists.rows.length === 0) return false;
+  await sql.query('INSERT INTO alarm_acks (alarm_id, user_name, note) VALUES ($1, $2, $3)', [alarmId, by, note]);
+  await audit(sql, { actor: by, address, action: 'alarm.acknowledge', detail: { alarmId, note } });
+  return true;
+}

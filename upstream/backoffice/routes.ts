@@ -1,0 +1,136 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Db } from '../sql.js';
+import { acknowledge, workedAlarms } from './alarm-acks.js';
+import { audit, auditTrail } from './audit.js';
+import { authorise } from './guard.js';
+import { permissionsOf, type Permission } from './roles.js';
+import { COOKIE, endSession, openSession, SECURE_COOKIE, type Session } from './sessions.js';
+import { readSettings, Settings, writeSettings } from './settings.js';
+import { SignInThrottle } from './throttle.js';
+import { checkPassword } from './users.js';
+
+export interface BackofficeOptions {
+  db: Db;
+  /** The clock of sessions and the sign-in throttle (tests move it). */
+  now?: () => number;
+  /** Sign-in attempts per client address and minute, before any password is checked. */
+  signInPerMinute?: number;
+}
+
+const SignIn = z.strictObject({ name: z.string().max(64), password: z.string().max(1024) });
+const Ack = z.strictObject({ note: z.string().trim().min(1).max(1000) });
+const AlarmParams = z.strictObject({ id: z.coerce.number().int().positive() });
+
+/**
+ * The back office's API under /backoffice/api (docs/backoffice.md): its own sign-in with a
+ * cookie session, CSRF on every state-changing request, roles per route, and every sign-in and
+ * action in the audit log. `more` adds the routes of the floor and the reports inside the same
+ * scope, so every one of them goes through `signedIn`.
+ */
+export async function registerBackofficeApi(
+  app: FastifyInstance,
+  options: BackofficeOptions,
+  more: (scope: FastifyInstance, signedIn: (req: FastifyRequest, reply: FastifyReply, need: Permission) => Promise<Session | null>) => void = () => {},
+): Promise<void> {
+  const { db } = options;
+  const now = options.now ?? Date.now;
+  const throttle = new SignInThrottle(now);
+  const signedIn = (req: FastifyRequest, reply: FastifyReply, need: Permission) => authorise(db, req, reply, need, now());
+
+  await app.register(
+    async (plain) => {
+      const scope = plain.withTypeProvider<ZodTypeProvider>();
+      // Nothing the back office answers is for a cache or another site's frame.
+      scope.addHook('onSend', async (_req, reply) => {
+        reply.header('cache-control', 'no-store');
+        reply.header('x-frame-options', 'DENY');
+      });
+      scope.register(async (signIn) => {
+        await signIn.register(rateLimit, { max: options.signInPerMinute ?? 30, timeWindow: 60_000 });
+        signIn.withTypeProvider<ZodTypeProvider>().post('/sign-in', { schema: { hide: true, body: SignIn } }, async (req, reply) => {
+          const { name, password } = req.body;
+          const address = req.ip;
+          const wait = throttle.waitMs(name, address);
+          if (wait > 0) {
+            await audit(db, { actor: name, address, action: 'sign-in.refused', detail: { reason: 'throttled', waitMs: wait } });
+            reply.header('retry-after', String(Math.ceil(wait / 1000)));
+            return reply.code(429).send({ error: 'throttled', message: 'too many wrong passwords from here: wait', retryAfterSeconds: Math.ceil(wait / 1000) });
+          }
+          const user = await checkPassword(db, name, password);
+          if (!user) {
+            throttle.failed(name, address);
+            await audit(db, { actor: name, address, action: 'sign-in.refused', detail: { reason: 'wrong-name-or-password' } });
+            return reply.code(401).send({ error: 'wrong-name-or-password', message: 'wrong name or password' });
+          }
+          throttle.succeeded(name, address);
+          const { token, session } = await openSession(db, user, address, now());
+          await audit(db, { actor: user.name, address, action: 'sign-in', detail: { role: user.role } });
+          setCookie(req, reply, token, Math.floor((session.expiresAt.getTime() - now()) / 1000));
+          return { name: user.name, role: user.role, permissions: permissionsOf(user.role), csrf: session.csrf };
+        });
+      });
+
+      scope.register(async (inner) => {
+        await inner.register(rateLimit, { max: 1200, timeWindow: 60_000 });
+        const api = inner.withTypeProvider<ZodTypeProvider>();
+        api.get('/session', { schema: { hide: true } }, async (req, reply) => {
+          const s = await signedIn(req, reply, 'floor');
+          if (!s) return reply;
+          return { name: s.name, role: s.role, permissions: permissionsOf(s.role), csrf: s.csrf, expiresAt: s.expiresAt.toISOString() };
+        });
+        api.post('/sign-out', { schema: { hide: true } }, async (req, reply) => {
+          const s = await signedIn(req, reply, 'floor');
+          if (!s) return reply;
+          await endSession(db, s.id, now());
+          await audit(db, { actor: s.name, address: req.ip, action: 'sign-out' });
+          setCookie(req, reply, '', 0);
+          return reply.code(204).send();
+        });
+        api.get('/settings', { schema: { hide: true } }, async (req, reply) => {
+          if (!(await signedIn(req, reply, 'floor'))) return reply;
+          return readSettings(db);
+        });
+        api.post('/settings', { schema: { hide: true, body: Settings.partial() } }, async (req, reply) => {
+          const s = await signedIn(req, reply, 'configure');
+          if (!s) return reply;
+          return writeSettings(db, req.body, s.name, req.ip);
+        });
+        api.get(
+          '/alarms',
+          { schema: { hide: true, querystring: z.strictObject({ terminal: z.string().max(64).optional(), open: z.enum(['1']).optional() }) } },
+          async (req, reply) => {
+            if (!(await signedIn(req, reply, 'floor'))) return reply;
+            return workedAlarms(db, { ...(req.query.terminal ? { terminal: req.query.terminal } : {}), open: req.query.open === '1' });
+          },
+        );
+        api.post('/alarms/:id/acknowledge', { schema: { hide: true, params: AlarmParams, body: Ack } }, async (req, reply) => {
+          const s = await signedIn(req, reply, 'acknowledge');
+          if (!s) return reply;
+          if (!(await acknowledge(db, req.params.id, s.name, req.ip, req.body.note)))
+            return reply.code(404).send({ error: 'no-alarm', message: 'no such alarm' });
+          return { ok: true };
+        });
+        api.get('/audit', { schema: { hide: true } }, async (req, reply) => {
+          if (!(await signedIn(req, reply, 'configure'))) return reply;
+          return auditTrail(db);
+        });
+        more(inner, signedIn);
+      });
+    },
+    { prefix: '/backoffice/api' },
+  );
+}
+
+/**
+ * The session cookie: HttpOnly (no script reads it), SameSite=Strict (no other site's page sends
+ * it), Path=/; over HTTPS also Secure with the `__Host-` prefix, which a browser keeps only from a
+ * secure origin. Max-Age 0 clears it.
+ */
+function setCookie(req: FastifyRequest, reply: FastifyReply, token: string, maxAgeSeconds: number): void {
+  const secure = req.protocol === 'https';
+  const name = secure ? SECURE_COOKIE : COOKIE;
+  reply.header('set-cookie', `${name}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.max(0, maxAgeSeconds)}${secure ? '; Secure' : ''}`);
+}

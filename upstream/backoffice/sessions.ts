@@ -1,0 +1,77 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Sql } from '../sql.js';
+import { BackofficeRole } from './roles.js';
+import type { BackofficeUser } from './users.js';
+
+/** A session ends after this long without a request… */
+export const IDLE_MS = 30 * 60_000;
+/** …and this long after sign-in whatever happens (a shift, with margin). */
+export const ABSOLUTE_MS = 12 * 60 * 60_000;
+
+/** The cookie's name; `__Host-` (Secure, Path=/, no Domain) when the page is served over HTTPS. */
+export const COOKIE = 'etg_backoffice';
+export const SECURE_COOKIE = `__Host-${COOKIE}`;
+
+export interface Session extends BackofficeUser {
+  /** The SHA-256 of the cookie's secret: the database never holds the secret itself. */
+  id: string;
+  csrf: string;
+  expiresAt: Date;
+}
+
+const digest = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** A new session: the cookie's secret (sent once, in the Set-Cookie) and its CSRF token. */
+export async function openSession(sql: Sql, user: BackofficeUser, address: string, now: number): Promise<{ token: string; session: Session }> {
+  const token = randomBytes(32).toString('base64url');
+  const csrf = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(now + IDLE_MS);
+  await sql.query(
+    `INSERT INTO backoffice_sessions (token_hash, user_name, csrf, address, created_at, expires_at, ends_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [digest(token), user.name, csrf, address, new Date(now), expiresAt, new Date(now + ABSOLUTE_MS)],
+  );
+  return { token, session: { ...user, id: digest(token), csrf, expiresAt } };
+}
+
+/**
+ * The live session of a cookie's secret, its idle expiry moved on; null when there is none: never
+ * opened, signed out, expired, or its user disabled since.
+ */
+export async function findSession(sql: Sql, token: string, now: number): Promise<Session | null> {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  const id = digest(token);
+  const r = await sql.query<{ user_name: string; role: string; csrf: string; expires_at: Date; ends_by: Date }>(
+    `SELECT s.user_name, u.role, s.csrf, s.expires_at, s.ends_by FROM backoffice_sessions s JOIN backoffice_users u ON u.name = s.user_name
+     WHERE s.token_hash = $1 AND s.ended_at IS NULL AND u.disabled_at IS NULL`,
+    [id],
+  );
+  const row = r.rows[0];
+  if (!row) return null;
+  if (new Date(row.expires_at).getTime() <= now || new Date(row.ends_by).getTime() <= now) return null;
+  const role = BackofficeRole.safeParse(row.role);
+  if (!role.success) return null;
+  const expiresAt = new Date(Math.min(now + IDLE_MS, new Date(row.ends_by).getTime()));
+  await sql.query('UPDATE backoffice_sessions SET expires_at = $2 WHERE token_hash = $1', [id, expiresAt]);
+  return { id, name: row.user_name, role: role.data, csrf: row.csrf, expiresAt };
+}
+
+/** Ends a session for good: its cookie is worth nothing from now on, whoever holds a copy. */
+export async function endSession(sql: Sql, id: string, now: number): Promise<void> {
+  await sql.query('UPDATE backoffice_sessions SET ended_at = $2 WHERE token_hash = $1 AND ended_at IS NULL', [id, new Date(now)]);
+}
+
+export function sameToken(given: string, want: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(want);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The value of one cookie in a Cookie header (RFC 6265 §5.4: `name=value` pairs split by `; `). */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import type { Sql } from '../sql.js';
+import { audit } from './audit.js';
+
+/**
+ * What an administrator configures from the back office. The gaming day begins at
+ * `gamingDayStartHour` in Macau time (Asia/Macau, UTC+8 all year: Macau keeps no summer time);
+ * a table not heard from for `offlineLimitSeconds` raises a `table-offline` alarm.
+ */
+export const Settings = z.strictObject({
+  gamingDayStartHour: z.number().int().min(0).max(23),
+  offlineLimitSeconds: z.number().int().min(30).max(86_400),
+  currency: z.enum(['HKD', 'MOP']),
+});
+export type Settings = z.infer<typeof Settings>;
+
+export const DEFAULT_SETTINGS: Settings = { gamingDayStartHour: 6, offlineLimitSeconds: 120, currency: 'HKD' };
+
+export async function readSettings(sql: Sql): Promise<Settings> {
+  const r = await sql.query<{ key: string; value: unknown }>('SELECT key, value FROM backoffice_settings');
+  const stored = Object.fromEntries(r.rows.map((x) => [x.key, x.value]));
+  const parsed = Settings.partial().safeParse(stored);
+  return { ...DEFAULT_SETTINGS, ...(parsed.success ? parsed.data : {}) };
+}
+
+export async function writeSettings(sql: Sql, change: Partial<Settings>, by: string, address: string): Promise<Settings> {
+  const before = await readSettings(sql);
+  for (const [key, value] of Object.entries(change)) {
+    await sql.query(
+      `INSERT INTO backoffice_settings (key, value, updated_by) VALUES ($1, $2::jsonb, $3)
+       ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_by = EXCLUDED.updated_by, updated_at = now()`,
+      [key, JSON.stringify(value), by],
+    );
+  }
+  await audit(sql, { actor: by, address, action: 'settings.change', detail: { before, change } });
+  return readSettings(sql);
+}
