@@ -15,3 +15,7 @@ export function wordAt(catalogue: unknown, key: string): string | undefined {
   }
   return typeof node === 'string' ? node : undefined;
 }
+
+/** The amount in words a cash-out ticket prints: Chinese financial numerals, Portuguese. */
+export { amountInWordsZh } from './amount-words-zh.js';
+export { amountInWordsPt } from './amount-words-pt.js';
