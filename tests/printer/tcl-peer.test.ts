@@ -1,0 +1,54 @@
+// The real TCL driver and simulator against a second implementation written from the protocol page
+// (tcl-peer.ts): the driver prints on the peer's printer, the peer's host prints on the simulator.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { EventRecorder } from '../../hardware/sim/recorder.js';
+import { LoopbackPort } from '../../hardware/transport/loopback.js';
+import { TclPrinter } from '../../hardware/printer/driver.js';
+import { FAST_PRINTER } from '../../hardware/printer/printer-rig.js';
+import { TclPrinterSimulator } from '../../hardware/printer/simulator.js';
+import { sampleTicket } from '../../hardware/printer/test-ticket.js';
+import type { PrinterEvent } from '../../hardware/printer/types.js';
+import { PeerPrinter, peerHostPrint } from './tcl-peer.js';
+
+describe('TCL: our driver and simulator against an independent peer', () => {
+  it("the driver prints on the peer's printer: printed, every field as sent (escapes and UTF-8 included)", async () => {
+    const peer = new PeerPrinter();
+    const p = new TclPrinter(async () => new LoopbackPort(peer), FAST_PRINTER);
+    const rec = new EventRecorder<PrinterEvent>();
+    p.on(rec.listener);
+    p.start();
+    try {
+      await rec.until(() => p.ready, 3000, 'layout defined on the peer');
+      const t = sampleTicket({ labels: { ...sampleTicket().labels, title: 'CASH|OUT ^ ~ 兌現' } });
+      const out = await p.print({ ticket: t });
+      assert.equal(out.outcome, 'printed', JSON.stringify(out));
+      assert.equal(peer.printed.length, 1);
+      const fields = peer.printed[0] ?? [];
+      assert.equal(fields[0], 'CASH|OUT ^ ~ 兌現');
+      assert.ok(fields.includes('123456789012345678'), 'the barcode digits');
+      assert.ok(fields.includes('澳門元壹佰圓正'));
+      assert.equal(rec.of('protocolViolation').length, 0);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it("the peer's host prints on the simulator: busy, then the validation number done, then its template named; the ticket comes out", async () => {
+    const sim = new TclPrinterSimulator();
+    const port = new LoopbackPort(sim);
+    const seen = await peerHostPrint(port, '000000000000004242');
+    await port.close();
+    const last = seen.at(-1);
+    assert.deepEqual(last && [last.busy, last.validationDone, last.lastTemplate], [false, true, 'Q']);
+    assert.ok(
+      seen.some((s) => s.busy && !s.validationDone),
+      'the job was seen taken with its flag clear',
+    );
+    assert.ok(seen.length > 0 && seen.every((s) => !s.reset), "the power-up reset flag was cleared by the peer's ^C|^");
+    assert.deepEqual(
+      sim.paper.map((t) => [t.barcode, t.whole, t.barcodeComplete]),
+      [['000000000000004242', true, true]],
+    );
+  });
+});
