@@ -19,6 +19,8 @@ export interface LoggerOptions {
   console?: NodeJS.WritableStream | null;
   /** The log budget of each client (lines of a logger bound to `{ client }`); default CLIENT_BUDGET. */
   clientBudget?: Partial<ClientBudgetLimits>;
+  /** The clock of the client budget and its summaries (ms; a test's own); default performance.now. */
+  clock?: () => number;
 }
 
 /** The summary of the lines a client's budget dropped. */
@@ -40,29 +42,38 @@ export function createLogger(logDir: string, levelOrOptions: pino.Level | Logger
   const streams: pino.StreamEntry[] = [{ level, stream: file }];
   const console = o.console === undefined ? process.stderr : o.console;
   if (console) streams.push({ level: 'warn', stream: console });
-  const budget = new ClientLogBudget({ ...CLIENT_BUDGET, ...o.clientBudget });
+  const clock = o.clock ?? (() => performance.now());
+  const budget = new ClientLogBudget({ ...CLIENT_BUDGET, ...o.clientBudget }, clock);
   let summary: ReturnType<typeof setTimeout> | null = null;
+  let summedAt = clock();
+  const sumUp = (): void => {
+    if (summary) clearTimeout(summary);
+    summary = null;
+    summedAt = clock();
+    const d = budget.drain();
+    if (d.total > 0)
+      logger.warn(
+        {
+          dropped: d.total,
+          clients: d.clients,
+          ...(d.unlisted > 0 ? { unlisted: d.unlisted } : {}),
+          budget: { burst: budget.limits.burst, perMinute: budget.limits.perMinute, total: budget.limits.total },
+        },
+        DROPPED_LINES,
+      );
+  };
   const next = o.logMethod;
   // A line of a logger bound to a client (`log.child({ client })`: a connection's address, a
-  // screen's view) spends that client's budget; over it, the line is dropped and counted, and the
-  // drops are summed up in one line every `summaryMs` while they go on. Other lines pass.
+  // screen's view) spends that client's budget, and an address's the budget all addresses share
+  // (a view is bound with `known`); over either, the line is dropped and counted, and the
+  // drops are summed up in one line every `summaryMs` while they go on (at the next drop once that
+  // long has passed, or by a timer when they stop). Other lines pass.
   const logMethod: LogMethodHook = function (args, method, level) {
-    const client: unknown = this.bindings().client;
-    if (typeof client === 'string' && !budget.admit(client, messageOf(args))) {
-      summary ??= setTimeout(() => {
-        summary = null;
-        const d = budget.drain();
-        if (d.total > 0)
-          logger.warn(
-            {
-              dropped: d.total,
-              clients: d.clients,
-              ...(d.unlisted > 0 ? { unlisted: d.unlisted } : {}),
-              budget: { burst: budget.limits.burst, perMinute: budget.limits.perMinute },
-            },
-            DROPPED_LINES,
-          );
-      }, budget.limits.summaryMs).unref();
+    const bound = this.bindings();
+    const client: unknown = bound.client;
+    if (typeof client === 'string' && !budget.admit(client, messageOf(args), bound.known === true)) {
+      if (clock() - summedAt >= budget.limits.summaryMs) sumUp();
+      else summary ??= setTimeout(sumUp, budget.limits.summaryMs).unref();
       return;
     }
     if (next) return next.call(this, args, method, level);

@@ -10,14 +10,24 @@ export interface ClientBudgetLimits {
   readonly summaryMs: number;
   /** Clients tracked at once; past it, the new ones share one budget (`other clients`). */
   readonly maxClients: number;
+  /**
+   * All clients that have not said who they are (addresses) together (issue 50): such a line passes
+   * its client's budget and this one. Per client
+   * alone, 1,000 LAN addresses each spending their own wrote 452 KB in 31 s and rotated the 120 MB
+   * of logs away in about 75 minutes.
+   */
+  readonly total: { readonly burst: number; readonly perMinute: number };
 }
 
 /**
  * 20 lines at once, then 10 a minute: a client flooding for ever writes ~4 KB a minute (lines of
  * ~300 bytes, plus its share of the summary), so the 120 MB of logs would last it about three
  * weeks; before this a flooding client wrote 83–196 KB a second and rotated them away in ten minutes.
+ * All clients together: 200 at once, then 30 a minute, and the summary of the rest once a minute,
+ * so however many addresses flood, their lines take at most ~13 MB a day of the 120 MB
+ * (tests/security/log-flood-listener.test.ts measures it) and the kiosk's own lines of the day stay.
  */
-export const CLIENT_BUDGET: ClientBudgetLimits = { burst: 20, perMinute: 10, summaryMs: 10_000, maxClients: 1000 };
+export const CLIENT_BUDGET: ClientBudgetLimits = { burst: 20, perMinute: 10, summaryMs: 60_000, maxClients: 1000, total: { burst: 200, perMinute: 30 } };
 
 /** The budget key the clients beyond `maxClients` share. */
 export const OTHER_CLIENTS = 'other clients';
@@ -45,20 +55,31 @@ export interface DroppedLines {
  */
 export class ClientLogBudget {
   private readonly clients = new Map<string, Client>();
+  private total: { tokens: number; at: number };
 
   constructor(
     readonly limits: ClientBudgetLimits = CLIENT_BUDGET,
     private readonly now: () => number = () => performance.now(),
-  ) {}
+  ) {
+    this.total = { tokens: limits.total.burst, at: now() };
+  }
 
-  /** Whether a line of `client` with message `msg` may be written now; false counts it as dropped. */
-  admit(client: string, msg: string): boolean {
+  /**
+   * Whether a line of `client` with message `msg` may be written now; false counts it as dropped.
+   * `known`: a client that proved who it is (a launch token, a station's credential) spends its own
+   * budget only; every other (an address) spends the total too.
+   */
+  admit(client: string, msg: string, known = false): boolean {
     const c = this.client(client);
     const now = this.now();
     c.tokens = Math.min(this.limits.burst, c.tokens + (Math.max(0, now - c.at) * this.limits.perMinute) / 60_000);
     c.at = now;
-    if (c.tokens >= 1) {
+    const all = this.total;
+    all.tokens = Math.min(this.limits.total.burst, all.tokens + (Math.max(0, now - all.at) * this.limits.total.perMinute) / 60_000);
+    all.at = now;
+    if (c.tokens >= 1 && (known || all.tokens >= 1)) {
       c.tokens -= 1;
+      if (!known) all.tokens -= 1;
       return true;
     }
     c.dropped++;

@@ -190,7 +190,8 @@ export class ScreenSession {
       if (!view)
         return this.refuse(protocolError('unauthorized', m.type === 'hello' ? 'unknown launch token' : 'unknown station credential', { ref: m.id }), true);
       this.granted = view;
-      this.log = this.hostLog.child({ client: view });
+      // A client that said who it is: its own budget only, not the one all strangers share (host/logger.ts).
+      this.log = this.hostLog.child({ client: view, known: true });
       if (m.type === 'hello-station' && this.options.connections)
         this.releaseStation = this.options.connections.opened(m.station, () => {
           this.transport.close(1008, 'credential revoked');
