@@ -177,6 +177,11 @@ function build() {
         /** Files that differ from the start (`+` added, `-` removed), the first 16. */
         changed: z.array(Short).max(16).optional(),
       }),
+      /** Service accounts locked now (wrong PINs): a supervisor other than the account lifts the lock. */
+      locked: z
+        .array(z.strictObject({ staff: Short, name: Short, until: Iso }))
+        .max(32)
+        .optional(),
     }),
     z.strictObject({
       page: z.literal('devices'),

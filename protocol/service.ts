@@ -69,6 +69,8 @@ export const ServiceAction = z.lazy(() =>
     z.strictObject({ kind: z.literal('program-hash') }),
     /** Gives a remote station a new credential (its enrolment file, downloadable once); any old one stops working. */
     z.strictObject({ kind: z.literal('station-enrol'), station: Station }),
+    /** A supervisor lifts another account's lock (issue 50): journalled as `service.account`, action `unlock`. */
+    z.strictObject({ kind: z.literal('account-unlock'), staff: StaffNumber }),
     /** Revokes a remote station's credential: its connections close at once. */
     z.strictObject({ kind: z.literal('station-revoke'), station: Station }),
     /**

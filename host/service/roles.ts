@@ -29,6 +29,7 @@ const MAY_START: Record<ServiceRole, ReadonlySet<ServiceActionKind>> = {
     'station-revoke',
     'jackpot-reset',
     'cashbox-drop',
+    'account-unlock',
   ]),
 };
 

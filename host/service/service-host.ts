@@ -9,17 +9,18 @@ import {
   type ServiceState,
 } from '../../protocol/index.js';
 import type { Timers } from '../table/timers.js';
-import { label, type Account, type AccountStore, type CheckResult } from './accounts.js';
+import { AccountError, label, type Account, type AccountStore, type CheckResult } from './accounts.js';
+import type { DeniedReason } from './account-journal.js';
 import { buildPage, FIRST_PAGE, type PageRequest } from './pages.js';
 import { mayConfirm, mayStart, mayStartTwoPerson } from './roles.js';
 import type { BackendResult, ServiceBackend } from './service-backend.js';
-import { SIGN_IN_LIMITS, SignInGate, type Admission, type Limited, type SignInLimits, type TokenBucket } from './sign-in-limits.js';
+import { SIGN_IN_LIMITS, SignInGate, type Admission, type SignInLimits, type TokenBucket } from './sign-in-limits.js';
 
 /** Why a service command was refused; worded under `service.refused.<reason>` in every locale. */
 export type ServiceRefusal = 'not-signed-in' | 'signed-in' | 'busy' | 'role' | 'no-confirm' | 'not-service' | 'rate-limited';
 
 /** Why a sign-in or a confirmation was refused, as /metrics counts them. */
-export type SignInRefusal = Exclude<CheckResult, { ok: true }>['reason'] | 'same-person' | 'role' | 'rate-limited-connection' | 'rate-limited-table';
+export type SignInRefusal = Exclude<CheckResult, { ok: true }>['reason'] | 'same-person' | 'role' | 'rate-limited-connection';
 
 export type ServiceApply = { ok: true } | { ok: false; reason: ServiceRefusal; detail: string };
 
@@ -31,7 +32,7 @@ export interface ServiceHostOptions {
   idleMs?: number;
   /** A two-person action waits this long for its second person (default 2 minutes). */
   confirmMs?: number;
-  /** How fast PINs may be tried per connection and for the whole table (default SIGN_IN_LIMITS). */
+  /** How fast PINs may be tried per connection, how many refusals the table journals (default SIGN_IN_LIMITS). */
   limits?: SignInLimits;
   /** Each refused sign-in or confirmation, by reason (/metrics). */
   onRefused?: (reason: SignInRefusal) => void;
@@ -67,6 +68,8 @@ export class ServiceHost {
   private readonly consoles = new Map<string, ServiceConsole>();
   private readonly listeners = new Set<(conn: string) => void>();
   private readonly gate: SignInGate;
+  /** The latest lock journalled per staff number: a new lock is journalled whatever the budget. */
+  private readonly locksJournalled = new Map<string, string>();
 
   constructor(private readonly o: ServiceHostOptions) {
     this.gate = new SignInGate(o.limits ?? SIGN_IN_LIMITS, () => o.timers.now());
@@ -140,6 +143,7 @@ export class ServiceHost {
           bucket: this.gate.connection(),
           admit: (own) => this.admit(own),
           refused: (reason) => this.o.onRefused?.(reason),
+          denied: (staff, reason, lockedUntil) => this.denied(staff, reason, lockedUntil),
         },
         () => this.changed(conn),
       );
@@ -154,22 +158,33 @@ export class ServiceHost {
 
   /**
    * An attempt at a PIN (a sign-in or a second person's confirmation), let through or refused by
-   * the limits. A refusal is a burst: a security event, journalled once as the
+   * its connection's limit. A refusal is a burst: a security event, journalled once as the
    * `service-sign-in-burst` fault until a supervisor clears it, and counted on /metrics.
    */
   private admit(own: TokenBucket): Admission | null {
     const r = this.gate.admit(own);
-    if (typeof r !== 'string') return r;
-    this.o.onRefused?.(r === 'connection' ? 'rate-limited-connection' : 'rate-limited-table');
-    this.o.backend.raiseFault('service-sign-in-burst', BURST_DETAIL[r]);
+    if (r) return r;
+    this.o.onRefused?.('rate-limited-connection');
+    this.o.backend.raiseFault('service-sign-in-burst', 'PINs tried faster than one service connection may try them');
     return null;
   }
-}
 
-const BURST_DETAIL: Record<Limited, string> = {
-  connection: 'PINs tried faster than one service connection may try them',
-  table: 'PINs tried faster than the table allows for all service connections together',
-};
+  /**
+   * A refused PIN check, journalled (`service.denied`) within the table's budget of refusals; past
+   * it, counted only (the caller counted it) and the burst fault raised, so a flood from fresh
+   * connections cannot fill the journal. A lock not journalled before is journalled always: the
+   * journal's locks are what the accounts store is checked against.
+   */
+  private denied(staff: string, reason: DeniedReason, lockedUntil?: string): void {
+    const newLock = reason === 'locked' && lockedUntil !== undefined && this.locksJournalled.get(staff) !== lockedUntil;
+    if (!newLock && !this.gate.journalRefusal()) {
+      this.o.backend.raiseFault('service-sign-in-burst', 'PINs refused faster than the table journals refusals: the rest are counted on /metrics');
+      return;
+    }
+    if (newLock) this.locksJournalled.set(staff, lockedUntil);
+    this.o.backend.journalDenied(staff, reason, lockedUntil);
+  }
+}
 
 /** What a console asks of its host for each PIN attempt. */
 interface Attempts {
@@ -177,6 +192,8 @@ interface Attempts {
   bucket: TokenBucket;
   admit(own: TokenBucket): Admission | null;
   refused(reason: SignInRefusal): void;
+  /** Journals a refusal, within the table's budget of journalled refusals. */
+  denied(staff: string, reason: DeniedReason, lockedUntil?: string): void;
 }
 
 /**
@@ -238,9 +255,17 @@ class ServiceConsole {
         exportToken: s.exportToken,
       },
       // Parsed so a page that outgrew its schema is a host error here, not a frame the screen drops.
-      page: ServicePage.parse(buildPage(b, this.request, s.enterSeq)),
+      page: ServicePage.parse(this.page(s)),
       confirm: this.confirm ? { action: this.confirm.action, requestedBy: label(this.confirm.by), expiresAt: this.confirm.expiresAt } : null,
     };
+  }
+
+  /** The page asked for; the status page lists the accounts locked now, which a supervisor may unlock. */
+  private page(s: Session): ServicePage {
+    const page = buildPage(this.o.backend, this.request, s.enterSeq);
+    if (page.page !== 'status') return page;
+    const locked = this.o.accounts.locked().slice(0, 32);
+    return locked.length > 0 ? { ...page, locked } : page;
   }
 
   apply(command: CommandBody): ServiceApply {
@@ -385,7 +410,7 @@ class ServiceConsole {
   private async secondPerson(pending: NonNullable<ServiceConsole['confirm']>, staff: string, pin: string, admitted: Admission): Promise<void> {
     if (staff === pending.by.staff) {
       this.attempts.refused('same-person');
-      this.o.backend.journalDenied(staff, 'same-person');
+      this.attempts.denied(staff, 'same-person');
       return this.say({ ok: false, key: 'service.confirm.samePerson' });
     }
     const r = await this.o.accounts.check(staff, pin);
@@ -393,7 +418,7 @@ class ServiceConsole {
     admitted.succeeded();
     if (!mayConfirm(r.account.role)) {
       this.attempts.refused('role');
-      this.o.backend.journalDenied(staff, 'role');
+      this.attempts.denied(staff, 'role');
       return this.say({ ok: false, key: 'service.confirm.role' });
     }
     // The request may have expired or been cancelled while the PIN was checked.
@@ -422,10 +447,10 @@ class ServiceConsole {
     if (r.reason === 'integrity') {
       // The row is not what the journal says: someone changed the accounts store behind the journal's back.
       this.o.backend.raiseFault('accounts-integrity', `service account ${staff}: ${r.problems.join('; ')}`);
-      this.o.backend.journalDenied(staff, 'integrity');
+      this.attempts.denied(staff, 'integrity');
       return this.say({ ok: false, key: 'service.signIn.integrity' });
     }
-    this.o.backend.journalDenied(staff, r.reason, r.lockedUntil);
+    this.attempts.denied(staff, r.reason, r.lockedUntil);
     // An unknown staff number reads like a wrong PIN: the screen does not confirm which numbers exist.
     this.say(
       r.reason === 'locked' ? { ok: false, key: 'service.signIn.locked', values: { until: r.lockedUntil ?? '' } } : { ok: false, key: 'service.signIn.bad' },
@@ -481,6 +506,23 @@ class ServiceConsole {
         return b.resetJackpot(a.level, a.to, a.authorisation, two);
       case 'cashbox-drop':
         return b.dropCount(a.station, a.notes, two);
+      case 'account-unlock':
+        return this.unlock(a.staff);
+    }
+  }
+
+  /** A supervisor lifts another account's lock (AccountStore.unlockBy journals it); never their own. */
+  private unlock(staff: string): BackendResult {
+    const s = this.session;
+    if (!s) return { ok: false, code: 'refused', detail: 'nobody is signed in' };
+    if (staff === s.account.staff)
+      return { ok: false, code: 'refused', detail: 'not their own lock', notice: { key: 'service.failed.samePerson', values: {} } };
+    try {
+      const a = this.o.accounts.unlockBy(staff, s.account);
+      return { ok: true, key: 'service.done.accountUnlock', values: { name: label(a), staff } };
+    } catch (e) {
+      if (e instanceof AccountError) return { ok: false, code: 'refused', detail: e.message };
+      throw e;
     }
   }
 

@@ -299,6 +299,8 @@ describe('service mode on a live host', () => {
     // Remote stations: enrolling issues a credential file and revoking withdraws it; neither moves money.
     await still({ kind: 'station-enrol', station: 101 }, /^service\.(done|failed)\./);
     await still({ kind: 'station-revoke', station: 101 }, /^service\.(done|failed)\./);
+    // No account is locked: nothing to lift (tests/security/service-stranger-lockout.test.ts lifts one).
+    await still({ kind: 'account-unlock', staff: TECH.staff }, /^service\.failed\.refused$/);
     // The drop count of station 1's cashbox (its 500 note) is a record: no credit, no posting (tests/security/cashbox-reconciliation.test.ts).
     await still({ kind: 'cashbox-drop', station: 1, notes: [{ note: 500, count: 1 }] }, /^service\.done\.cashboxDrop$/);
     // This table plays no progressive jackpot: a reset is refused and moves nothing (host/table/jackpot.test.ts plays one).

@@ -65,7 +65,8 @@ describe('parallel PIN guessing (issue 27)', () => {
       const raised = journalled<{ kind: string }>(running, 'tilt.raise').filter((t) => t.kind === 'service-sign-in-burst');
       assert.equal(raised.length, 1, 'the burst is journalled once');
       assert.equal(await metric(running, 'etg_faults_active{kind="service-sign-in-burst"}'), 1);
-      assert.ok(((await metricSum(running, 'etg_service_sign_in_refused_total', ['reason="rate-limited'])) ?? 0) > 0, 'refusals counted on /metrics');
+      // Refused at the lock, with no PIN checked; counted on /metrics though not each journalled (issue 50: no table-wide limit refuses a PIN).
+      assert.ok(((await metricSum(running, 'etg_service_sign_in_refused_total', ['reason="locked"'])) ?? 0) > 100, 'refusals counted on /metrics');
       await Promise.all(screens.map((s) => s.close()));
 
       // 14 minutes on, the right PIN is still refused; after 15, it opens.
@@ -91,13 +92,15 @@ describe('parallel PIN guessing (issue 27)', () => {
     const running = await startServiceHost(dir);
     try {
       const screen = await serviceScreen(running);
+      const startedAt = Date.now();
       let taken = 0;
       for (let i = 0; i < 30; i++) {
         const r = await screen.act({ name: 'service-sign-in', staff: String(2000 + i), pin: '104729' }, `staff ${2000 + i}`);
         if (r.reply.type === 'ack') taken++;
         else assert.equal(r.reply.messageKey, 'service.refused.rate-limited', JSON.stringify(r.reply));
       }
-      assert.ok(taken <= 5, `${taken} of 30 tries taken from one screen`);
+      // Five at once, then one per 15 s (a loaded machine takes seconds per check).
+      assert.ok(taken <= 5 + Math.floor((Date.now() - startedAt) / 15_000), `${taken} of 30 tries taken from one screen`);
       assert.equal(journalled<{ kind: string }>(running, 'tilt.raise').filter((t) => t.kind === 'service-sign-in-burst').length, 1);
       await screen.close();
     } finally {

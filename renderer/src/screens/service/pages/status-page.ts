@@ -2,11 +2,12 @@ import type { ServicePage } from '../../../../../protocol/index.js';
 import { deviceRows } from './device-rows.js';
 import { syncRows } from './sync-rows.js';
 import { tableRows } from './table-rows.js';
+import { localTime } from './time.js';
 import type { PageKit } from './kit.js';
 
-/** The Status page: the table and its hold, the program hash, the faults (each cleared by its own button), the upstream link, the devices. */
+/** The Status page: the table and its hold, the program hash, the faults (each cleared by its own button), locked accounts, the upstream link, the devices. */
 export function statusPage(page: Extract<ServicePage, { page: 'status' }>, k: PageKit): void {
-  const { t, a, canAct, rows, wrap, btn } = k;
+  const { t, a, canAct, sup, rows, wrap, btn } = k;
   tableRows(page.table, k);
   rows.push(t('service.field.version', { version: page.softwareVersion }), t('service.field.hashStart', { hash: page.programHash.atStart }));
   if (page.programHash.latest) rows.push(t('service.field.hashNow', { hash: page.programHash.latest, at: page.programHash.latestAt ?? '' }));
@@ -27,6 +28,14 @@ export function statusPage(page: Extract<ServicePage, { page: 'status' }>, k: Pa
       const clear = { kind: 'clear-tilt' as const, tilt: x.kind, ...(x.station !== undefined ? { station: x.station } : {}) };
       const label = x.station !== undefined ? t('service.action.clear-tilt-station', { kind, station: x.station }) : t('service.action.clear-tilt', { kind });
       btn(`act-clear-tilt-${x.kind}${x.station ?? ''}`, label, () => a.act(clear), canAct && x.clearable === true);
+    }
+  }
+  // Accounts locked by wrong PINs (perhaps a stranger's): another supervisor lifts the lock (issue 50).
+  if (page.locked?.length) {
+    rows.push(t('service.field.locked'));
+    for (const x of page.locked) {
+      wrap('  ' + t('service.field.lockedRow', { name: x.name, staff: x.staff, until: localTime(x.until) }));
+      btn(`act-account-unlock-${x.staff}`, t('service.action.account-unlock', { name: x.name }), () => a.act({ kind: 'account-unlock', staff: x.staff }), sup);
     }
   }
   rows.push(t('service.field.sync'));
