@@ -37,6 +37,8 @@ describe('soak CLI', () => {
       'logCapBytes',
       'logPeakBytes',
       'logFiles',
+      'shoeChanges',
+      'holds',
     ]);
     assert.equal(out.logCapBytes, Math.round(0.002 * 1024 * 1024));
     assert.ok(

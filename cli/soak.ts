@@ -51,6 +51,7 @@ export async function run(argv: string[]): Promise<number> {
   const stations = int('stations', v.stations, 3, 1);
   const seed = int('seed', v.seed, 1, 0);
   const killEvery = v['kill-every'] === undefined ? null : int('kill-every', v['kill-every'], null, 1);
+  const cutCardAt = v['cut-card-at'] === undefined ? null : int('cut-card-at', v['cut-card-at'], null, 1);
   const dataDir = v['data-dir'] ? path.resolve(v['data-dir']) : mkdtempSync(path.join(os.tmpdir(), 'soak-'));
   const say = (s: string) => {
     if (!v.json) console.error(s);
@@ -87,6 +88,7 @@ export async function run(argv: string[]): Promise<number> {
           ...(logMb !== undefined ? [`--log-max-mb=${logMb}`] : []),
           ...(v.jackpot ? ['--jackpot'] : []),
           ...(v.authorisation ? [`--authorisation=${v.authorisation}`] : []),
+          ...(cutCardAt !== null ? [`--test-cut-card-at=${cutCardAt}`] : []),
         ],
       });
       const started = await child.started;
@@ -151,6 +153,8 @@ export async function run(argv: string[]): Promise<number> {
     logCapBytes: logCap,
     logPeakBytes: logPeak,
     logFiles,
+    shoeChanges: a.shoeChanges,
+    holds: a.holds,
     ...(v.jackpot ? { jackpot: a.jackpot } : {}),
   };
   if (v.json) console.log(JSON.stringify(out));

@@ -47,6 +47,8 @@ export const HOST_ARGS = {
   'test-kill-after-round-entry': { type: 'string' },
   /** Test only: a JSON round script for the first round (cards, bets, decisions; host/autoplay/round-script.ts). */
   'test-script': { type: 'string' },
+  /** Test only: the simulated shoe's cut card comes out after N cards of each shoe (short shoes: many shoe changes). */
+  'test-cut-card-at': { type: 'string' },
 } as const;
 
 /** The timers of `--test-timing`: short enough for thousands of rounds, long enough for simulated players to answer. */
@@ -80,6 +82,7 @@ export function hostOptionsFromArgs(
   | 'simulatedDealer'
   | 'killAfterRoundEntry'
   | 'roundScript'
+  | 'simShoeCutCardAt'
   | 'logRotation'
   | 'logClientBudget'
   | 'metricsToken'
@@ -87,7 +90,7 @@ export function hostOptionsFromArgs(
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (seed !== undefined && !Number.isSafeInteger(seed)) throw new UsageError(`--seed must be an integer, not "${values.seed}"`);
   const config = tableFromArgs(values);
-  const { logMb, clientLines, metricsToken, kill } = operationsFromArgs(values);
+  const { logMb, clientLines, metricsToken, kill, cutCardAt } = operationsFromArgs(values);
   let roundScript: HostOptions['roundScript'];
   if (values['test-script'] !== undefined) {
     try {
@@ -109,6 +112,7 @@ export function hostOptionsFromArgs(
       : {}),
     ...(kill !== undefined ? { killAfterRoundEntry: kill } : {}),
     ...(roundScript ? { roundScript } : {}),
+    ...(cutCardAt !== undefined ? { simShoeCutCardAt: cutCardAt } : {}),
     ...(metricsToken !== undefined ? { metricsToken } : {}),
     ...(clientLines !== undefined ? { logClientBudget: { perMinute: clientLines } } : {}),
     ...(logMb !== undefined ? { logRotation: { maxBytes: Math.round(logMb * 1024 * 1024), keep: DEFAULT_ROTATION.keep } } : {}),
@@ -171,7 +175,7 @@ function tableFromArgs(values: HostArgValues): TableConfig {
 }
 
 /** The log's rotation and client budget, the metrics token and the test's kill point, each checked. */
-function operationsFromArgs(values: HostArgValues): { logMb?: number; clientLines?: number; metricsToken?: string; kill?: number } {
+function operationsFromArgs(values: HostArgValues): { logMb?: number; clientLines?: number; metricsToken?: string; kill?: number; cutCardAt?: number } {
   const logMb = values['log-max-mb'] === undefined ? undefined : Number(values['log-max-mb']);
   if (logMb !== undefined && !(Number.isFinite(logMb) && logMb >= 0.001 && logMb <= 4096))
     throw new UsageError(`--log-max-mb must be a size in MiB from 0.001 to 4096, not "${values['log-max-mb']}"`);
@@ -189,11 +193,14 @@ function operationsFromArgs(values: HostArgValues): { logMb?: number; clientLine
   }
   const kill = values['test-kill-after-round-entry'] === undefined ? undefined : Number(values['test-kill-after-round-entry']);
   if (kill !== undefined && !(Number.isInteger(kill) && kill >= 1)) throw new UsageError(`--test-kill-after-round-entry must be a positive integer`);
+  const cutCardAt = values['test-cut-card-at'] === undefined ? undefined : Number(values['test-cut-card-at']);
+  if (cutCardAt !== undefined && !(Number.isInteger(cutCardAt) && cutCardAt >= 1)) throw new UsageError('--test-cut-card-at must be a positive integer');
   return {
     ...(logMb !== undefined ? { logMb } : {}),
     ...(clientLines !== undefined ? { clientLines } : {}),
     ...(metricsToken !== undefined ? { metricsToken } : {}),
     ...(kill !== undefined ? { kill } : {}),
+    ...(cutCardAt !== undefined ? { cutCardAt } : {}),
   };
 }
 

@@ -71,4 +71,39 @@ describe('soak accounting', () => {
       l.close();
     }
   });
+
+  it('counts a shoe change only where the cut card came out before the new shoe and a round closed on it; counts each hold once', () => {
+    const l = Ledger.open({ file: ':memory:', terminalId: 'T-1' });
+    try {
+      const shoe = (event: 'loaded' | 'cut-card') => l.append({ type: 'shoe.change', payload: { tableId: 'T1', event } });
+      let n = 0;
+      const round = () => {
+        const { bets, settle } = settledRound(`R-${++n}`, [1], 10_000);
+        for (const b of bets) l.append(b);
+        l.append(settle);
+      };
+      const misread = (duringHold: boolean) =>
+        l.append({
+          type: 'misread',
+          payload: { tableId: 'T1', detail: 'extra-card', resolution: 'pending', ...(duringHold ? { duringHold: true as const } : {}) },
+        });
+      l.append(billCredit(1, 100_000, 'n1'));
+      shoe('loaded'); // the first shoe: no cut card before it
+      round();
+      shoe('cut-card');
+      round(); // the last round of the shoe
+      shoe('loaded');
+      round(); // a shoe change
+      shoe('loaded'); // a restart's fresh shoe, no cut card: not one
+      round();
+      shoe('cut-card');
+      shoe('loaded'); // the cut card, a new shoe, but no round closed on it yet
+      misread(false);
+      misread(true); // a read during that hold: the same hold
+      const a = accountFor(l);
+      assert.deepEqual({ shoeChanges: a.shoeChanges, holds: a.holds }, { shoeChanges: 1, holds: 1 });
+    } finally {
+      l.close();
+    }
+  });
 });

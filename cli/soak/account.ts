@@ -19,6 +19,13 @@ export interface SoakAccount {
   problems: string[];
   /** The progressive jackpot (Portugal rules 38–50), from the journal: all zero on a table without one. */
   jackpot: JackpotAccount;
+  /**
+   * Shoes finished and replaced in play: the cut card out, then a new shoe loaded, then a round
+   * closed on it. A restart's fresh simulated shoe is no such change (no cut card before it).
+   */
+  shoeChanges: number;
+  /** Times the table went on hold (a `misread` left pending, not a read during a hold already on). */
+  holds: number;
 }
 
 export interface JackpotAccount {
@@ -66,9 +73,39 @@ export function accountFor(ledger: Ledger): SoakAccount {
   const jackpotSettled = new Map<string, number>();
   // Winning-streak stakes held open past their round (round.settle `held`), until a carried line settles them.
   let held = 0;
-  for (const r of entriesOfTypes(ledger, ['bill.credit', 'credit.cancel', 'bet.place', 'round.settle', 'round.void', 'jackpot.settle', 'handpay.request'])) {
+  const shoes = { changes: 0, cut: false, loaded: false, holds: 0 };
+  const types = [
+    'bill.credit',
+    'credit.cancel',
+    'bet.place',
+    'round.settle',
+    'round.void',
+    'jackpot.settle',
+    'handpay.request',
+    'shoe.change',
+    'misread',
+  ] as const;
+  for (const r of entriesOfTypes(ledger, [...types])) {
     const p = (JSON.parse(r.body) as EntryBody).payload;
+    if (r.type === 'round.settle' || r.type === 'round.void') {
+      if (shoes.loaded) shoes.changes++;
+      shoes.loaded = false;
+    }
     switch (r.type) {
+      case 'shoe.change': {
+        const event = (p as Payload<'shoe.change'>).event;
+        if (event === 'cut-card') shoes.cut = true;
+        if (event === 'loaded') {
+          shoes.loaded = shoes.loaded || shoes.cut;
+          shoes.cut = false;
+        }
+        break;
+      }
+      case 'misread': {
+        const m = p as Payload<'misread'>;
+        if (m.resolution === 'pending' && m.duringHold !== true) shoes.holds++;
+        break;
+      }
       case 'bill.credit':
         creditsIn += (p as Payload<'bill.credit'>).denomination;
         break;
@@ -155,5 +192,7 @@ export function accountFor(ledger: Ledger): SoakAccount {
     ledgerVerified: verified.ok,
     problems: verified.problems,
     jackpot: jp,
+    shoeChanges: shoes.changes,
+    holds: shoes.holds,
   };
 }

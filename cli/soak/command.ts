@@ -25,6 +25,11 @@ export const SOAK_COMMAND = defineCommand({
     stations: { type: 'string', value: 'K', help: 'stations with a simulated player (default 3)' },
     seed: { type: 'string', value: 'S', help: 'seed of the shoe and the players (default 1)' },
     'kill-every': { type: 'string', value: 'M', help: 'SIGKILL the host every M rounds and restart it on the same data' },
+    'cut-card-at': {
+      type: 'string',
+      value: 'N',
+      help: "the simulated shoe's cut card comes out after N cards of each shoe: a shoe change every\nround or two (tests; default: 16 cards from the end)",
+    },
     'log-max-mb': { type: 'string', value: 'MB', help: "the host's log cap (host.log rotates past it; default 20): the soak fails if host.log passes it" },
     campaign: {
       type: 'boolean',
@@ -49,7 +54,7 @@ export const SOAK_COMMAND = defineCommand({
     'data-dir': { type: 'string', value: 'DIR', help: 'keep the data here (default: a temporary folder, removed after)' },
     json: {
       type: 'boolean',
-      help: 'one JSON line: rounds, restarts, voided, creditsIn, creditsOut, creditsOnMeters,\nwagered, won, conserved, ledgerVerified, roundsPerHour,\nlogCapBytes, logPeakBytes (largest host.log seen), logFiles (host.log and its rotations)',
+      help: 'one JSON line: rounds, restarts, voided, creditsIn, creditsOut, creditsOnMeters,\nwagered, won, conserved, ledgerVerified, roundsPerHour,\nlogCapBytes, logPeakBytes (largest host.log seen), logFiles (host.log and its rotations),\nshoeChanges (cut card out, new shoe, a round on it), holds (times the table went on hold)',
     },
   },
 });

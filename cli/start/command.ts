@@ -59,6 +59,11 @@ const HOST_OPTIONS = {
     help: 'tests only: SIGKILL after the K-th journal entry of the first round',
   },
   'test-script': { ...HOST_ARGS['test-script'], value: 'FILE', help: 'tests only: a JSON round script for the first round' },
+  'test-cut-card-at': {
+    ...HOST_ARGS['test-cut-card-at'],
+    value: 'N',
+    help: "tests only: the simulated shoe's cut card comes out after N cards of each shoe",
+  },
 } as const satisfies Record<keyof typeof HOST_ARGS, OptionSpec>;
 
 /** `etg start`'s (`npm start`'s) options, apart from its body so that `--help` and the help test need nothing else. */

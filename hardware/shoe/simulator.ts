@@ -20,6 +20,11 @@ export interface ShoeSimOptions {
   /** Framed: resend unacknowledged events this often. */
   retransmitMs?: number;
   serial?: string;
+  /**
+   * The cut card comes out after this many cards of each shoe loaded (default: 16 cards from the
+   * end). Tests put it early: a shoe change every round or two, where a whole shoe takes dozens.
+   */
+  cutCardAt?: number;
 }
 
 /** mulberry32: a small seeded PRNG (hardware cannot import the engine's RNG). */
@@ -63,6 +68,7 @@ export class ShoeSimulator extends ByteDevice implements ShoeSimControls {
   private cutAt = -1;
   private decks: number;
   private seed: number;
+  private readonly cutCardAt: number | undefined;
   private sessionId = 0;
   private seq = 0;
   private queue: { seq: number; frame: Uint8Array }[] = [];
@@ -80,6 +86,7 @@ export class ShoeSimulator extends ByteDevice implements ShoeSimControls {
     this.serial = options.serial ?? 'SHOE-SIM-1';
     this.decks = options.decks ?? 8;
     this.seed = options.seed ?? 1;
+    this.cutCardAt = options.cutCardAt;
   }
 
   get powered(): boolean {
@@ -116,7 +123,7 @@ export class ShoeSimulator extends ByteDevice implements ShoeSimControls {
     this.seed = options.seed ?? this.seed + 1;
     this.order = shuffledShoe(this.decks, this.seed);
     this.pos = 0;
-    this.cutAt = options.cutCardAt ?? this.order.length - 16;
+    this.cutAt = options.cutCardAt ?? this.cutCardAt ?? this.order.length - 16;
     this.sessionId = (this.sessionId + 1) >>> 0;
     this.lid = false;
     const setId = `SET-${this.seed}`;

@@ -52,6 +52,8 @@ export class TableShoe {
     private readonly options: {
       seed?: number;
       decks: number;
+      /** A simulated shoe's cut card comes out after this many cards (tests: short shoes). */
+      simCutCardAt?: number;
       /** The shoe's protocol (TableConfig `shoeProtocol`); default framed. */
       protocol?: 'framed' | 'ascii';
       open?: typeof openShoe;
@@ -72,6 +74,7 @@ export class TableShoe {
     this.device = open(this.spec, {
       protocol: this.options.protocol ?? 'framed',
       ...(this.options.seed !== undefined ? { seed: this.options.seed } : {}),
+      ...(this.options.simCutCardAt !== undefined ? { sim: { cutCardAt: this.options.simCutCardAt } } : {}),
       // A simulated shoe is a new device at every start, numbering from 1: only real hardware resumes.
       ...(this.options.lastSequence !== undefined && this.spec !== 'sim' ? { lastSequence: this.options.lastSequence } : {}),
       onEvent: (e) => this.handle(e),

@@ -67,6 +67,8 @@ export interface HostOptions {
   killAfterRoundEntry?: number;
   /** Test only: the first round's cards, bets and decisions (host/autoplay/round-script.ts). */
   roundScript?: RoundPlan;
+  /** Test only: the simulated shoe's cut card comes out after this many cards of each shoe (a shoe change every round or two). */
+  simShoeCutCardAt?: number;
   /** Service mode: idle timeout, device test time-out (the two-person handpay amount is the table configuration's). */
   service?: { idleMs?: number; testTimeoutMs?: number };
   /** Benchmarks: each screen connection's send buffer (bytes in flight before latest-wins holds the rest). */

@@ -18,6 +18,7 @@ export function makeShoe(
     decks: table.decks,
     protocol: config.shoeProtocol,
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(options.simShoeCutCardAt !== undefined ? { simCutCardAt: options.simShoeCutCardAt } : {}),
     ...(game.lastSequence !== undefined ? { lastSequence: game.lastSequence } : {}),
     onDeviceEvent: (e) => onShoeEvent(tilts, e, () => table.cue()?.kind === 'shuffle'),
   });
