@@ -1,0 +1,11 @@
+import { describe, it } from 'node:test';
+import { PROFILES, soakThroughShoes } from './shoe-changes-harness.js';
+
+describe('through many shoes with kills: Macau blackjack', () => {
+  for (const p of [PROFILES['blackjack macau-2009'], PROFILES['blackjack macau-2004']]) {
+    it(`${p.name}: three shoe changes or more, killed and restarted, no hold, the money conserved`, { timeout: 300_000 }, async (t) => {
+      const out = await soakThroughShoes(p);
+      t.diagnostic(`${out.rounds} rounds, ${out.restarts} restarts, ${out.shoeChanges} shoe changes`);
+    });
+  }
+});
