@@ -30,7 +30,7 @@ function group(n: number): string {
     }
     if (zero) out += DIGIT[0];
     zero = false;
-    out += DIGIT[d] + IN_GROUP[p];
+    out += `${DIGIT[d] ?? ''}${IN_GROUP[p] ?? ''}`;
   }
   return out;
 }
