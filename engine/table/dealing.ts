@@ -1,7 +1,7 @@
 import type { DecisionDue, ProgressiveSettled, RoundStake } from './game.js';
 import { discardHeld, placeHeld } from './held-cards.js';
 import { putOnHold } from './on-hold.js';
-import { creditOf, decidesNow, deciderStations, pendingOf, timeoutDefault } from './queries.js';
+import { creditOf, decidesNow, deciderStations, pendingOf } from './queries.js';
 import { applyDeferredShoe } from './shoe-change.js';
 import { MAX_HISTORY, stationAt, type Decision, type HistoryItem, type InPlay, type SettledLine } from './state.js';
 import type { Turn } from './turn.js';
@@ -67,6 +67,12 @@ function applyDecision<S, R>(t: Turn<S, R>, station: number, p: DecisionDue, act
   });
   if (!r.ok) {
     t.refuse(r.reason, r.refusal);
+    return false;
+  }
+  // A timeout is no act of the player's: it never puts the player's credit into play (the war of
+  // Art. 7 n.5 is the player's own doubling; a blackjack double, split or insurance likewise).
+  if (auto && r.stakes.length > 0) {
+    t.refuse(`the default "${action}" would stake credit without the player`, 'illegal-action');
     return false;
   }
   // Macau 2009 Art. 5 n.2 (3)(8): the maximum is «total, por mesa, … para cada jogada»: a double,
@@ -138,8 +144,8 @@ function addInPlay(placed: InPlay[], x: InPlay): void {
 }
 
 /**
- * The countdown ran out: the stated default, chosen when the time runs out so that it is one the
- * seat can take with the credit it has then (a war raise it cannot cover falls back to surrender).
+ * The countdown ran out: the stated default, which puts no credit into play (a war tie surrenders,
+ * Art. 7 n.4 1); a blackjack hand stands or declines).
  *
  * Should the game refuse even that (it never should: the default is legal and costs nothing the
  * station lacks), the table holds (`default-refused`, journalled) rather than guess another
@@ -156,7 +162,7 @@ export function decisionTimedOut<S, R>(t: Turn<S, R>): void {
     const now = pendingOf(t.state, t.game);
     if (!now || now.kind !== 'decision' || !decidesNow(t.state, now, station)) continue;
     const refusedBefore = t.refused;
-    const action = timeoutDefault(t.state, now, station);
+    const action = now.default;
     if (applyDecision(t, station, now, action, true)) continue;
     const why = t.refused?.reason ?? 'refused';
     // A timeout is not a command: its refusal is the table's hold, not an answer to anyone.

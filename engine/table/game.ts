@@ -52,11 +52,9 @@ export type Decider =
   | { readonly kind: 'behind'; readonly station: number }
   | { readonly kind: 'stadium'; readonly stations: readonly StadiumDecider[] };
 
-/** A remote station deciding on the stadium box, and what the stated default would stake from it. */
+/** A remote station deciding on the stadium box for its own bet. */
 export interface StadiumDecider {
   readonly station: number;
-  /** As `DecisionDue.defaultCost`, for this station. */
-  readonly defaultCost?: { readonly amount: number; readonly otherwise: DecisionAction };
 }
 
 export interface DecisionDue {
@@ -64,14 +62,11 @@ export interface DecisionDue {
   readonly seat: number;
   readonly hand?: number;
   readonly legal: readonly DecisionAction[];
-  /** What a timeout takes, when the deciding station can stake what it costs (see `defaultCost`). */
-  readonly default: DecisionAction;
   /**
-   * The default stakes `amount` more from the seat's station (a war raise). Without that credit
-   * the timeout takes `otherwise`, which costs nothing: the stated default is always one the
-   * player can take. A stadium decision gives it per station (`StadiumDecider`).
+   * What a timeout takes: an action that puts no credit into play (the table refuses a default
+   * that stakes, engine/table/dealing.ts), so it is always one the player can take.
    */
-  readonly defaultCost?: { readonly amount: number; readonly otherwise: DecisionAction };
+  readonly default: DecisionAction;
   readonly decider: Decider;
   /** What taking the offer costs the one who decides (a bettor behind following a double or split). */
   readonly cost?: number;

@@ -1,7 +1,6 @@
 import { cardCode, type Card } from '../cards/card.js';
 import type { CardCue, CorrectionRule, DecisionDue, GameDefinition, Pending } from './game.js';
 import { stationAt, type TableState } from './state.js';
-import type { DecisionAction } from './vocabulary.js';
 
 // Read-only questions about a table state. Pure: the screens' projections, the shell and the
 // step functions all ask the same ones.
@@ -58,18 +57,6 @@ export function deciderStations(s: TableState<unknown, unknown>, p: DecisionDue)
 /** Whether `station` is one the pending decision is due from. */
 export function decidesNow(s: TableState<unknown, unknown>, p: DecisionDue, station: number): boolean {
   return p.decider.kind === 'stadium' ? p.decider.stations.some((x) => x.station === station) : deciderStations(s, p)[0] === station;
-}
-
-/**
- * The default a timeout takes now for `station` (one of `deciderStations`): the stated one, or
- * the free one when its stake cannot be covered.
- */
-export function timeoutDefault(s: TableState<unknown, unknown>, p: DecisionDue, station: number): DecisionAction {
-  const cost = p.decider.kind === 'stadium' ? p.decider.stations.find((x) => x.station === station)?.defaultCost : p.defaultCost;
-  if (!cost) return p.default;
-  // The seat's own station pays a seat's raise, whoever decides; on the box, the station itself.
-  const payer = p.decider.kind === 'stadium' ? station : (stationAt(s.params, p.seat) ?? station);
-  return cost.amount <= creditOf(s, payer) ? p.default : cost.otherwise;
 }
 
 /** Whether betting is open to new chips at all (a station's own faults aside). */

@@ -1,7 +1,7 @@
 import { roadsView, type RoadsData } from '../baccarat/roads-view.js';
 import { behindSpots, otherSeatSpots } from './betting.js';
 import type { CoupSummary, GameDefinition, HandView, Presentation, SeatStreak } from './game.js';
-import { available, bettingOpen, cueOf, decidesNow, deciderStations, pendingOf, timeoutDefault, type DealerCue } from './queries.js';
+import { available, bettingOpen, cueOf, decidesNow, deciderStations, pendingOf, type DealerCue } from './queries.js';
 import { isRemote, seatOf, spotLimits, stationAt, type HistoryItem, type SettledLine, type TableState } from './state.js';
 import {
   isBehind,
@@ -286,7 +286,7 @@ export function decisionFor<S, R>(s: TableState<S, R>, game: GameDefinition<S, R
     seat: p.seat,
     ...(p.hand !== undefined ? { hand: p.hand } : {}),
     legal: [...p.legal],
-    default: timeoutDefault(s, p, station),
+    default: p.default,
     endsAt: s.countdown.endsAt,
     ...(p.cost !== undefined ? { cost: p.cost } : {}),
   };

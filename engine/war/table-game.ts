@@ -11,17 +11,16 @@ import { settleWarBox, settleWarCoup } from './settle.js';
 import { newWarShoe, warAfterCoup, warCutCardOut, type WarShoe } from './shoe-session.js';
 
 /**
- * The default when a seat lets its decision time run out after a tie: war. Going to war loses
- * less on average than surrendering half (about −0.31 of the bet against −0.5 under the Macau
- * payouts of Art. 7 n.5), so the default never costs the player more than the choice would.
+ * What a tied seat that lets its decision time run out takes: surrender half, Art. 7 n.4 1)
+ * («Perder metade do valor da aposta inicial»). Of the two choices n.4 gives the player, only war
+ * puts more money in play, and n.5 makes that the player's own act: «o jogador dobra a aposta
+ * inicial». The table never stakes credit without the player (no timeout does, in any game:
+ * engine/table/dealing.ts), and holding the table for an absent player would stop every other
+ * seat's coup, which the text does not provide for either. The line cites `[art.7] n.4 al.1`.
+ * The same holds for a tie bettor's main bet under `mainBetOnTieWithTieBet: choose` (the reading
+ * that gives these players n.4's choice too): its timeout surrenders.
  */
-export const WAR_TIMEOUT_DEFAULT: WarAction = 'war';
-
-/**
- * War doubles the initial bet (Art. 7 n.5); a seat whose credit cannot cover that raise cannot go
- * to war, so its timeout takes the one choice left to it by Art. 7 n.4: surrender half.
- */
-export const WAR_TIMEOUT_FALLBACK: WarAction = 'surrender';
+export const WAR_TIMEOUT_DEFAULT: WarAction = 'surrender';
 
 /** The shoe of a war table: the cut card, and whether the coup just played was its last. */
 export interface WarTableShoe {
@@ -109,7 +108,6 @@ export function warTableGame(profileId: string, options: Readonly<Record<string,
             seat,
             legal: ['war', 'surrender'],
             default: WAR_TIMEOUT_DEFAULT,
-            defaultCost: { amount: mainOf(coup, seat), otherwise: WAR_TIMEOUT_FALLBACK },
             decider: { kind: 'seat' },
           };
         }
@@ -120,10 +118,7 @@ export function warTableGame(profileId: string, options: Readonly<Record<string,
             seat: STADIUM_SEAT,
             legal: ['war', 'surrender'],
             default: WAR_TIMEOUT_DEFAULT,
-            decider: {
-              kind: 'stadium',
-              stations: e.stations.map((station) => ({ station, defaultCost: { amount: boxMainOf(coup, station), otherwise: WAR_TIMEOUT_FALLBACK } })),
-            },
+            decider: { kind: 'stadium', stations: e.stations.map((station) => ({ station })) },
           };
         case 'burn':
           return { kind: 'card', cue: { kind: 'card', to: 'burn', burnsLeft: e.remaining } };

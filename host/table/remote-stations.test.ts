@@ -109,11 +109,12 @@ describe('remote stations at war: their own spots, the stadium box dealt like a 
         'the public round shows the box',
       );
       const due = t.table.station(101).decision;
-      assert.deepEqual([due?.seat, due?.legal, due?.default], [STADIUM_SEAT, ['war', 'surrender'], 'war']);
+      // A timeout surrenders half (Art. 7 n.4 1)): war is the player's own doubling (n.5), never a default.
+      assert.deepEqual([due?.seat, due?.legal, due?.default], [STADIUM_SEAT, ['war', 'surrender'], 'surrender']);
       assert.equal(t.table.station(102).decision, null, 'a tie bettor has no choice');
       assert.equal(t.table.station(1).decision, null, 'the seat won: nothing to decide');
-      // 103 bet 20,000 of its 25,000: war's raise is more than it has, so its default is surrender.
       assert.equal(t.table.station(103).decision?.default, 'surrender');
+      assert.equal(t.table.station(104).decision?.default, 'surrender', 'whatever credit it has');
       const endsAt = due?.endsAt;
       assert.equal(refusal(decide(t, 102, 'war')), 'no-decision');
       assert.equal(refusal(decide(t, 1, 'war')), 'no-decision');
@@ -131,7 +132,7 @@ describe('remote stations at war: their own spots, the stadium box dealt like a 
       assert.deepEqual(decisions, [
         [STADIUM_SEAT, 101, 'war', false],
         [STADIUM_SEAT, 103, 'surrender', true],
-        [STADIUM_SEAT, 104, 'war', true],
+        [STADIUM_SEAT, 104, 'surrender', true],
       ]);
       // Art. 7 n.5: three burned, the box's war card, three burned, the croupier's.
       for (let i = 0; i < 3; i++) {
@@ -151,11 +152,11 @@ describe('remote stations at war: their own spots, the stadium box dealt like a 
         [102, STADIUM_SEAT, 'main', 10_000, 0, 'macau-war interp:main-returned-with-tie-bet'],
         [102, STADIUM_SEAT, 'tie', 10_000, 100_000, 'macau-war [art.7] n.3'],
         [103, STADIUM_SEAT, 'main', 20_000, -10_000, 'macau-war [art.7] n.4 al.1'],
-        [104, STADIUM_SEAT, 'main', 20_000, 10_000, 'macau-war [art.7] n.5 al.1'],
+        [104, STADIUM_SEAT, 'main', 10_000, -5_000, 'macau-war [art.7] n.4 al.1'],
       ]);
       assert.deepEqual(
         [1, 101, 102, 103, 104].map((s) => t.ledger.credit(s)),
-        [110_000, 110_000, 200_000, 15_000, 110_000],
+        [110_000, 110_000, 200_000, 15_000, 95_000],
       );
       // The public round names no stadium line; each station sees its own result only.
       assert.ok(t.table.view().results?.every((l) => l.seat !== STADIUM_SEAT));

@@ -120,7 +120,7 @@ describe('the table runtime', () => {
     table.clock.runOut(c.view().endsAt);
     c.onCard(parseCard('7S'));
     c.onCard(parseCard('7D')); // a tie: seat 1 must decide before any card
-    assert.equal(c.station(1).decision?.default, 'war');
+    assert.equal(c.station(1).decision?.default, 'surrender');
     c.onCard(parseCard('5C'));
     assert.equal(c.view().phase, 'hold');
     assert.equal(c.view().hold, 'out-of-turn');
@@ -139,12 +139,22 @@ describe('the table runtime', () => {
     table.clock.runOut(c.view().endsAt);
     c.onCard(parseCard('8S'));
     c.onCard(parseCard('8D'));
+    const roundId = c.view().roundId;
     table.clock.runOut(c.station(1).decision!.endsAt);
-    assert.equal(ledger.credit(1), before - 20_000, 'war by default: the raise is in play');
     const decision = lastPayload(ledger, 'round.decision');
-    assert.deepEqual([decision.action, decision.auto, decision.roundId], ['war', true, c.view().roundId], 'journalled as automatic');
+    assert.deepEqual([decision.action, decision.auto, decision.roundId], ['surrender', true, roundId], 'journalled as automatic');
+    assert.deepEqual(
+      (c.view().results ?? []).map((l) => [l.net, l.rule]),
+      [[-5_000, 'macau-war [art.7] n.4 al.1']],
+    );
+    assert.equal(ledger.credit(1), before - 5_000, 'half the initial bet lost; nothing more was staked');
   });
 });
+
+/** Some fields of a payload, in order. */
+function pick(payload: Record<string, unknown>, ...keys: string[]): unknown[] {
+  return keys.map((k) => payload[k]);
+}
 
 /** The payload of the newest journal entry of a type. */
 function lastPayload(ledger: Ledger, type: string): Record<string, unknown> {
@@ -169,7 +179,7 @@ function deal(t: TestTable, cards: string[]): void {
 }
 
 describe('timeout defaults never stall the table (issue 7 review, item 1)', () => {
-  it('war: a seat that bet all its credit and walks away at a tie is shown surrender and gets it on timeout', () => {
+  it('war Art. 7 n.4: a timeout at a tie never stakes: every seat that does not choose surrenders half (alínea 1)), whatever its credit', () => {
     const t = testTable();
     try {
       credit(t.ledger, 1, 10_000);
@@ -177,29 +187,25 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
       assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true, 'all of its credit');
       assert.equal(t.table.placeBet(2, { bet: 'main' }, 10_000).ok, true);
       t.clock.runOut(t.table.view().endsAt);
-      assert.equal(t.ledger.credit(1), 0);
       deal(t, ['8S', '8H', '8D']); // seat 1 and seat 2 both tie the croupier
       const one = t.table.station(1).decision;
-      assert.deepEqual([one?.legal, one?.default], [['war', 'surrender'], 'surrender'], 'the stated default is one it can take');
+      assert.deepEqual([one?.legal, one?.default], [['war', 'surrender'], 'surrender']);
       t.clock.runOut(one?.endsAt ?? null);
-      const auto = lastPayload(t.ledger, 'round.decision');
-      assert.deepEqual([auto.seat, auto.action, auto.auto], [1, 'surrender', true]);
-      // Seat 2 can cover its raise: its stated default stays war.
+      assert.deepEqual(pick(lastPayload(t.ledger, 'round.decision'), 'seat', 'action', 'auto'), [1, 'surrender', true]);
+      // Seat 2 could cover the raise: war is still only the player's own act («o jogador dobra a aposta inicial», n.5).
       const two = t.table.station(2).decision;
-      assert.equal(two?.default, 'war');
+      assert.equal(two?.default, 'surrender');
       t.clock.runOut(two?.endsAt ?? null);
-      assert.deepEqual([lastPayload(t.ledger, 'round.decision').action, t.ledger.credit(2)], ['war', 30_000]);
-      deal(t, ['2C', '3C', '4C', 'KS', '5C', '6C', '7C', 'QH']); // seat 2's war: burns, card, burns, croupier
-      assert.equal(t.table.view().phase, 'results', 'the round settled: nothing waits on a refused default');
-      const lines = t.table.view().results ?? [];
+      assert.deepEqual(pick(lastPayload(t.ledger, 'round.decision'), 'seat', 'action', 'auto'), [2, 'surrender', true]);
+      assert.equal(t.table.view().phase, 'results', 'the round settled: no war was dealt');
       assert.deepEqual(
-        lines.map((l) => [l.seat, l.net, l.rule]),
+        (t.table.view().results ?? []).map((l) => [l.seat, l.net, l.rule]),
         [
           [1, -5_000, 'macau-war [art.7] n.4 al.1'],
-          [2, 10_000, 'macau-war [art.7] n.5 al.1'],
+          [2, -5_000, 'macau-war [art.7] n.4 al.1'],
         ],
       );
-      assert.equal(t.ledger.credit(1), 5_000, 'half the bet back, the other half lost');
+      assert.deepEqual([t.ledger.credit(1), t.ledger.credit(2)], [5_000, 45_000], 'no credit was staked without the player');
       t.clock.advance(t.config.timings.resultsMs);
       assert.equal(t.table.view().phase, 'betting', 'the next window opens');
     } finally {
@@ -207,19 +213,42 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
     }
   });
 
-  it('war: a note inserted during the countdown makes war the default again', () => {
+  it('war: a player who chooses war in time stakes the raise; the timeout never does', () => {
     const t = testTable();
     try {
-      credit(t.ledger, 1, 10_000);
+      credit(t.ledger, 1, 30_000);
       assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
       t.clock.runOut(t.table.view().endsAt);
       deal(t, ['9S', '9H']);
       assert.equal(t.table.station(1).decision?.default, 'surrender');
-      credit(t.ledger, 1, 10_000);
-      assert.equal(t.table.station(1).decision?.default, 'war');
+      assert.equal(t.ledger.credit(1), 20_000);
+      assert.deepEqual(t.table.decide(1, 'war'), { ok: true });
+      assert.deepEqual(pick(lastPayload(t.ledger, 'round.decision'), 'action', 'auto'), ['war', undefined]);
+      assert.equal(t.ledger.credit(1), 10_000, 'the raise, by the player');
+    } finally {
+      t.close();
+    }
+  });
+
+  it('war, the main bet of a tie bettor on a tie (mainBetOnTieWithTieBet=choose): its timeout surrenders too, staking nothing', () => {
+    const t = testTable({ config: { profileOptions: { mainBetOnTieWithTieBet: 'choose' }, profileAuthorisation: 'TEST-DICJ' } });
+    try {
+      credit(t.ledger, 1, 30_000);
+      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      assert.equal(t.table.placeBet(1, { bet: 'tie' }, 10_000).ok, true);
+      t.clock.runOut(t.table.view().endsAt);
+      deal(t, ['JS', 'JH']);
+      assert.equal(t.table.station(1).decision?.default, 'surrender');
       t.clock.runOut(t.table.station(1).decision?.endsAt ?? null);
-      assert.equal(lastPayload(t.ledger, 'round.decision').action, 'war');
-      assert.equal(t.ledger.credit(1), 0, 'the raise came from the new note');
+      assert.deepEqual(pick(lastPayload(t.ledger, 'round.decision'), 'action', 'auto'), ['surrender', true]);
+      assert.deepEqual(
+        (t.table.view().results ?? []).map((l) => [String(l.bet), l.net, l.rule]),
+        [
+          ['main', -5_000, 'macau-war [art.7] n.4 al.1'],
+          ['tie', 100_000, 'macau-war [art.7] n.3'],
+        ],
+      );
+      assert.equal(t.ledger.credit(1), 30_000 - 20_000 + 5_000 + 110_000, 'half the main bet back, the tie bet paid 10:1; no raise');
     } finally {
       t.close();
     }
@@ -244,6 +273,31 @@ describe('timeout defaults never stall the table (issue 7 review, item 1)', () =
       assert.deepEqual(c.voidRound('default refused at a tie', ['sup-1', 'wit-2']), { ok: true });
       assert.equal(l.credit(1), 50_000, 'every bet returned');
       assert.equal(verifyLedger(l).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('a game whose stated default would stake credit is refused on the timeout: the table holds, nothing is staked', () => {
+    // A war whose timeout went to war, as the table played it before issue 51: the table itself refuses it.
+    const war = warTableGame('macau');
+    const staking = {
+      ...war,
+      pending: (s: Parameters<typeof war.pending>[0], r: Parameters<typeof war.pending>[1]) => {
+        const p = war.pending(s, r);
+        return p.kind === 'decision' ? { ...p, default: 'war' as const } : p;
+      },
+    };
+    const t = testTable({ game: 'war', definition: staking });
+    try {
+      credit(t.ledger, 1, 50_000);
+      assert.equal(t.table.placeBet(1, { bet: 'main' }, 10_000).ok, true);
+      t.clock.runOut(t.table.view().endsAt);
+      deal(t, ['6S', '6H']);
+      t.clock.runOut(t.table.station(1).decision?.endsAt ?? null);
+      assert.deepEqual([t.table.view().phase, t.table.view().hold], ['hold', 'default-refused']);
+      assert.equal(t.ledger.credit(1), 40_000, 'the raise was not taken');
+      assert.equal([...t.ledger.entries(1)].filter((e) => e.type === 'round.decision').length, 0, 'no decision journalled');
     } finally {
       t.close();
     }
