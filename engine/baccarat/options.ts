@@ -40,6 +40,9 @@ const both = (rule: OptionRule) => ({ 'macau-commission': rule, 'macau-no-commis
 /** Art. 1 1): the material is «seis a doze baralhos de 52 cartas». */
 export const BACCARAT_DECKS_RULE = 'macau-baccarat art.1 1)';
 
+/** Art. 1 5): «mesa de jogo de um ou dois tabuleiros, com sete ou mais lugares sentados». */
+export const BACCARAT_MIN_SEATS_RULE = 'macau-baccarat art.1 5)';
+
 export const BACCARAT_OPTIONS: FieldCatalogue = {
   // The house sets the decks within Art. 1's six to twelve; the analysis profile keeps 1–16.
   decks: {

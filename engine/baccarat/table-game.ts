@@ -3,7 +3,7 @@ import { additionalBets, offeredBets } from '../table/bet-catalogue.js';
 import type { GameDefinition, GameLine, HandView, Pending, SeatStakes, StadiumStakes } from '../table/game.js';
 import { lineBet, STADIUM_SEAT } from '../table/vocabulary.js';
 import { baccaratPayTable } from './pay-table.js';
-import { baccaratMarks, resolveBaccarat } from './options.js';
+import { BACCARAT_MIN_SEATS_RULE, baccaratMarks, resolveBaccarat } from './options.js';
 import { isRegulatedBaccaratProfile } from './profiles.js';
 import { BACCARAT_BETS, BACCARAT_CATALOGUE } from './bets.js';
 import { settleBaccaratSeat, type BaccaratBets } from './settle.js';
@@ -42,7 +42,14 @@ export function baccaratTableGame(profileId: string, options: Readonly<Record<st
     remote: 'own-spots',
     initialBet: null,
     // The baccarat text on file fixes no stake unit, spread or seat count: the limits are the operator's.
-    limitRules: { multiplesOfMinimum: null, maxTimesMinimum: null, minSeats: null, roundMaxRule: null, oneAdditionalBet: null },
+    // Art. 1 5): a table of seven or more seats; a configuration of fewer is refused, naming it.
+    limitRules: {
+      multiplesOfMinimum: null,
+      maxTimesMinimum: null,
+      minSeats: { seats: 7, rule: BACCARAT_MIN_SEATS_RULE },
+      roundMaxRule: null,
+      oneAdditionalBet: null,
+    },
     payTable: baccaratPayTable(rules),
     // Art. 4 (陽反牌): a card come out of the shoe face up stays valid, the bets on the coup stand
     // and the coup goes on. The text found has no other article on dealing errors: a coup that

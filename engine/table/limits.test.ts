@@ -14,6 +14,16 @@ describe('the limits a text fixes (limitProblems)', () => {
     assert.match(six[0] ?? '', /7 or more seats \(macau-war \[art\.1\] 5\)\); it has 6/);
   });
 
+  it('baccarat Art. 1 5): a table of seven or more seats; six is refused, naming the list of material', () => {
+    for (const profile of ['macau-commission', 'macau-no-commission']) {
+      const baccarat = tableGame('baccarat', profile, { authorisation: 'TEST-DICJ' }).limitRules;
+      assert.deepEqual(limitProblems(baccarat, { limits: limits(100, 10_000), betLimits: {}, seats: 7 }), []);
+      const six = limitProblems(baccarat, { limits: limits(100, 10_000), betLimits: {}, seats: 6 });
+      assert.equal(six.length, 1);
+      assert.match(six[0] ?? '', /7 or more seats \(macau-baccarat art\.1 5\)\); it has 6/);
+    }
+  });
+
   it('Portugal rule 37: a maximum of 30 minimums, for the table, the main bet and a bet behind', () => {
     const pt = tableGame('blackjack', 'portugal-2001').limitRules;
     assert.deepEqual(limitProblems(pt, { limits: limits(10_000, 300_000), betLimits: {}, seats: 7 }), []);

@@ -131,6 +131,15 @@ describe('table configuration as data', () => {
     }
   });
 
+  it('baccarat Art. 1 5): a table configuration of six seats is refused, naming the article; seven opens', () => {
+    const base = simulatedTableConfig('baccarat');
+    const six = { ...base, seats: 6, stations: base.stations.filter((s) => s.seat <= 6) };
+    const r = TableConfig.safeParse(six);
+    assert.equal(r.success, false);
+    assert.match(r.error?.message ?? '', /7 or more seats \(macau-baccarat art\.1 5\)\); it has 6/);
+    assert.equal(TableConfig.safeParse(base).success, true);
+  });
+
   it('a demo table of any profile keeps to its limits: Portugal opens with at most 30 minimums', () => {
     const pt = simulatedTableConfig('blackjack', 'portugal-2001');
     assert.deepEqual(pt.limits, { min: 10_000, max: 300_000 });
