@@ -9,7 +9,6 @@
 // - `garbage`: every reply is bytes that are no status; `silence`: no reply at all.
 import { FLAG } from './tcl.js';
 import type { TclStatus } from './tcl.js';
-import type { Mechanism } from './sim-mechanism.js';
 
 export type PrinterLie =
   'jam-claims-printed' | 'jam-silent' | 'print-twice' | 'stale-validation' | 'reset-mid-print' | 'wrong-template' | 'garbage' | 'silence';
@@ -26,7 +25,8 @@ export const PRINTER_LIES: readonly PrinterLie[] = [
 ];
 
 /** The status as the lying printer tells it (the lies that are told in the status rather than done). */
-export function lieStatus(m: Mechanism, truth: TclStatus): TclStatus {
+// The mechanism's job, as far as this reads it (sim-mechanism.ts imports this file: no import back).
+export function lieStatus(m: { readonly job: { readonly lie: PrinterLie | null; readonly step: string } | null }, truth: TclStatus): TclStatus {
   const job = m.job;
   if (job?.lie === 'reset-mid-print' && (job.step === 'validated' || job.step === 'cutting')) {
     const flags = [...truth.flags];
