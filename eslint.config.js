@@ -128,6 +128,14 @@ export const layers = {
     node: false,
     why: 'screens are thin clients: protocol, locales and assets only (and the one backoff)',
   },
+  // The back office's page (issue 49): plain DOM in a browser, served by the upstream; it talks to
+  // the upstream only over HTTP, so it imports none of the upstream's code. uplot: its plots.
+  backoffice: {
+    folders: { protocol: 'any', locales: 'any' },
+    packages: ['i18next', 'uplot', 'zod', 'vite'],
+    node: false,
+    why: 'the back office page is a thin client: protocol and locales only',
+  },
   electron: {
     // locales: the out-of-service page's words; the USB bridges' ids: the only devices a page may be granted;
     // pino: the main process logs into the host's log, in its format.

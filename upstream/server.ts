@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { allows, checkTokens, roleOf, type AdminTokens, type Role } from './admin-auth.js';
 import { enrolTerminal, EnrolError, expectedSignature, HEADERS, KeyStore, signatureMatches, TERMINAL_ID } from './auth.js';
-import { registerBackoffice, type BackofficeServerOptions } from './backoffice/index.js';
+import { attachBackoffice, type BackofficeServerOptions } from './backoffice/index.js';
 import { ingest, raiseAlarm } from './ingest.js';
 import { UpstreamMetrics } from './metrics.js';
 import * as q from './queries.js';
@@ -82,6 +82,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   base.setValidatorCompiler(validatorCompiler);
   base.setSerializerCompiler(serializerCompiler);
   const app = base.withTypeProvider<ZodTypeProvider>();
+  // Before the routes: its hook sees which terminal each batch and heartbeat came from.
+  const backoffice = options.backoffice === false ? null : attachBackoffice(base, { db, ...options.backoffice });
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -367,7 +369,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       async (req, reply) => issue(reply, req.params.id, true),
     );
   });
-  if (options.backoffice !== false) await registerBackoffice(base, { db, ...options.backoffice });
+  if (backoffice) await backoffice.register();
   await app.ready();
   return app as unknown as FastifyInstance;
 }

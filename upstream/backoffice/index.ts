@@ -1,12 +1,73 @@
 // The back office (issue 49; docs/backoffice.md): a web page the upstream serves, with its own
 // sign-in, the floor live, worked alarms and the gaming day's reports.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { FloorHub } from './floor-hub.js';
 import { registerBackofficeApi, type BackofficeOptions } from './routes.js';
+import { tableDetail } from './table-detail.js';
 
-export type BackofficeServerOptions = Omit<BackofficeOptions, 'db'>;
+export interface BackofficeServerOptions extends Omit<BackofficeOptions, 'db'> {
+  /** The built page (`npm run build:backoffice`); default dist/backoffice of the repository. */
+  pageDir?: string;
+}
 
-export async function registerBackoffice(app: FastifyInstance, options: BackofficeOptions): Promise<void> {
-  await registerBackofficeApi(app, options);
+const DEFAULT_PAGE = fileURLToPath(new URL('../../dist/backoffice', import.meta.url));
+const TableParams = z.strictObject({ id: z.string().regex(/^[A-Za-z0-9._:-]{1,64}$/) });
+
+/**
+ * Attaches the back office to the upstream: a hook that tells the live floor which terminal a
+ * batch or heartbeat came from (added before the ingest routes, so it covers them), and
+ * `register`, called once the other routes are in, which adds the API and the page.
+ */
+export function attachBackoffice(app: FastifyInstance, options: BackofficeOptions & BackofficeServerOptions): { register(): Promise<void> } {
+  const now = options.now ?? Date.now;
+  const hub = new FloorHub(options.db, now);
+  app.addHook('onResponse', async (req, reply) => {
+    if (reply.statusCode !== 200 || (req.url !== '/v1/ingest' && req.url !== '/v1/heartbeat')) return;
+    const terminal = req.headers['x-etg-terminal'];
+    if (typeof terminal === 'string') hub.touched(terminal);
+  });
+  app.addHook('onReady', async () => hub.start());
+  app.addHook('onClose', async () => hub.stop());
+  return {
+    async register() {
+      await registerBackofficeApi(app, options, (inner, signedIn) => {
+        const api = inner.withTypeProvider<ZodTypeProvider>();
+        api.get('/floor', { schema: { hide: true } }, async (req, reply) => {
+          if (!(await signedIn(req, reply, 'floor'))) return reply;
+          return hub.rows();
+        });
+        api.get('/floor/events', { schema: { hide: true } }, async (req, reply) => {
+          if (!(await signedIn(req, reply, 'floor'))) return reply;
+          reply.hijack();
+          await hub.subscribe(reply.raw);
+        });
+        api.get('/tables/:id', { schema: { hide: true, params: TableParams } }, async (req, reply) => {
+          if (!(await signedIn(req, reply, 'floor'))) return reply;
+          const detail = await tableDetail(options.db, hub.projection, req.params.id);
+          return detail ?? reply.code(404).send({ error: 'no-table', message: 'no such terminal' });
+        });
+      });
+      const root = options.pageDir ?? DEFAULT_PAGE;
+      if (existsSync(root)) {
+        await app.register(fastifyStatic, { root, prefix: '/backoffice/', index: 'index.html' });
+        app.addHook('onSend', async (req, reply) => {
+          if (req.url.startsWith('/backoffice/') && !req.url.startsWith('/backoffice/api/')) {
+            reply.header('content-security-policy', "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'");
+            reply.header('x-content-type-options', 'nosniff');
+          }
+        });
+      } else {
+        app.get('/backoffice/', { schema: { hide: true } }, async (_req, reply) =>
+          reply.code(503).type('text/plain').send('the back office page is not built: npm run build:backoffice'),
+        );
+      }
+    },
+  };
 }
 
 export { putUser, disableUser, listUsers, UserError, type BackofficeUser } from './users.js';

@@ -1,0 +1,55 @@
+import type { Alarm } from './api.js';
+import { h } from './dom.js';
+import type { Words } from './i18n.js';
+
+const KINDS = ['divergence', 'bad-chain', 'bad-entry', 'foreign-stream', 'transfer-open-too-long', 'transfer-disagreement', 'table-offline'] as const;
+type Kind = (typeof KINDS)[number];
+const isKind = (k: string): k is Kind => KINDS.some((x) => x === k);
+
+export function kindWord(t: Words['t'], kind: string): string {
+  return isKind(kind) ? t(`backoffice.alarms.kinds.${kind}`) : t('backoffice.alarms.kinds.other', { kind });
+}
+
+/**
+ * Alarms with who acknowledged each, when and with what note; a form to add one's own note for a
+ * role that may. Nothing here removes an alarm or an acknowledgement: the API has no such route.
+ */
+export function alarmList(w: Words, alarms: Alarm[], canAck: boolean, ack: (id: number, note: string) => Promise<void>): HTMLElement {
+  const t = w.t;
+  if (alarms.length === 0) return h('p', { class: 'empty' }, t('backoffice.floor.none'));
+  return h(
+    'ul',
+    { class: 'alarms', 'data-testid': 'alarms' },
+    ...alarms.map((a) => {
+      const acks = h(
+        'ul',
+        { class: 'acks' },
+        ...a.acks.map((k) => h('li', {}, `✔ ${t('backoffice.alarms.ackBy', { by: k.by, at: w.time(k.at), note: k.note })}`)),
+      );
+      const li = h(
+        'li',
+        { 'data-alarm': String(a.id), 'data-open': String(a.clearedAt === null) },
+        h('strong', {}, `${a.clearedAt === null ? '⚠' : '✔'} ${kindWord(t, a.kind)}`),
+        ` ${a.terminalId ?? ''} — ${t('backoffice.alarms.raised')} ${w.time(a.raisedAt)}`,
+        a.clearedAt === null ? ` (${t('backoffice.alarms.open')})` : ` (${t('backoffice.alarms.cleared')} ${w.time(a.clearedAt)})`,
+        acks,
+      );
+      if (canAck) {
+        const note = h('input', {
+          name: 'note',
+          required: '',
+          maxlength: '1000',
+          'aria-label': t('backoffice.alarms.note'),
+          placeholder: t('backoffice.alarms.note'),
+        });
+        const form = h('form', { class: 'ack' }, note, h('button', { type: 'submit' }, t('backoffice.alarms.acknowledge')));
+        form.addEventListener('submit', (e) => {
+          e.preventDefault();
+          void ack(a.id, note.value.trim());
+        });
+        li.append(form);
+      }
+      return li;
+    }),
+  );
+}

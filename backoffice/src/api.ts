@@ -1,0 +1,112 @@
+import { z } from 'zod';
+
+/** The API's answers, checked at the boundary (zod): the page never trusts a shape it was not told. */
+export const Permission = z.enum(['floor', 'acknowledge', 'report', 'configure']);
+export const Session = z.object({
+  name: z.string(),
+  role: z.enum(['viewer', 'supervisor', 'accounting', 'administrator']),
+  permissions: z.array(Permission),
+  csrf: z.string(),
+});
+export type Session = z.infer<typeof Session>;
+
+export const FloorRow = z.object({
+  terminalId: z.string(),
+  tableId: z.string().nullable(),
+  game: z.string().nullable(),
+  profile: z.string().nullable(),
+  state: z.string(),
+  hold: z.boolean(),
+  faults: z.array(z.string()),
+  occupied: z.number(),
+  stations: z.number(),
+  lastSeenAt: z.string().nullable(),
+  lagEntries: z.number().nullable(),
+  lagSeconds: z.number().nullable(),
+  headSeq: z.number(),
+  openAlarms: z.number(),
+  unacknowledged: z.number(),
+});
+export type FloorRow = z.infer<typeof FloorRow>;
+
+export const Alarm = z.object({
+  id: z.number(),
+  terminalId: z.string().nullable(),
+  kind: z.string(),
+  detail: z.unknown(),
+  raisedAt: z.string(),
+  clearedAt: z.string().nullable(),
+  acks: z.array(z.object({ by: z.string(), at: z.string(), note: z.string() })),
+});
+export type Alarm = z.infer<typeof Alarm>;
+
+const Entry = z.object({ seq: z.number(), type: z.string(), ts: z.string(), payload: z.unknown() });
+export const TableDetail = z.object({
+  terminalId: z.string(),
+  health: z.looseObject({ tableId: z.string().optional(), game: z.string().optional() }).nullable(),
+  faults: z.array(z.string()),
+  table: z.record(z.string(), z.number()),
+  stations: z.array(z.object({ station: z.number(), credit: z.number(), meters: z.record(z.string(), z.number()) })),
+  rounds: z.array(
+    z.object({
+      seq: z.number(),
+      status: z.enum(['settled', 'void']),
+      ts: z.string(),
+      round: z.looseObject({ roundId: z.string().optional(), cards: z.array(z.object({ card: z.string(), to: z.string() })).optional() }).nullable(),
+      credits: z.unknown(),
+    }),
+  ),
+  jackpots: z.array(Entry),
+  transfers: z.array(Entry),
+  handpays: z.array(Entry),
+  alarms: z.array(Alarm),
+});
+export type TableDetail = z.infer<typeof TableDetail>;
+
+export const Settings = z.object({ gamingDayStartHour: z.number(), offlineLimitSeconds: z.number(), currency: z.enum(['HKD', 'MOP']) });
+export type Settings = z.infer<typeof Settings>;
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly retryAfter?: number,
+  ) {
+    super(`${status} ${code}`);
+  }
+}
+
+const ErrorBody = z.object({ error: z.string() }).loose();
+const BASE = '/backoffice/api';
+
+let csrf = '';
+export function useCsrf(token: string): void {
+  csrf = token;
+}
+
+async function call<T>(schema: z.ZodType<T>, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const r = await fetch(`${BASE}${path}`, {
+    method,
+    credentials: 'same-origin',
+    headers: method === 'POST' ? { 'content-type': 'application/json', 'x-csrf-token': csrf } : {},
+    ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}),
+  });
+  const text = await r.text();
+  const json: unknown = text ? JSON.parse(text) : null;
+  if (!r.ok) {
+    const e = ErrorBody.safeParse(json);
+    throw new ApiError(r.status, e.success ? e.data.error : 'http', Number(r.headers.get('retry-after') ?? '') || undefined);
+  }
+  return schema.parse(json);
+}
+
+export const api = {
+  session: () => call(Session, 'GET', '/session'),
+  signIn: (name: string, password: string) => call(Session, 'POST', '/sign-in', { name, password }),
+  signOut: () => call(z.null(), 'POST', '/sign-out'),
+  floor: () => call(z.array(FloorRow), 'GET', '/floor'),
+  table: (id: string) => call(TableDetail, 'GET', `/tables/${encodeURIComponent(id)}`),
+  alarms: () => call(z.array(Alarm), 'GET', '/alarms'),
+  acknowledge: (id: number, note: string) => call(z.object({ ok: z.literal(true) }), 'POST', `/alarms/${id}/acknowledge`, { note }),
+  settings: () => call(Settings, 'GET', '/settings'),
+};

@@ -1,0 +1,27 @@
+import type { i18n } from 'i18next';
+import { createI18n } from '../../locales/i18n.js';
+import { INTL_LOCALE } from '../../locales/money.js';
+import { Language } from '../../protocol/index.js';
+
+/** The page's language: chosen on the page, kept in this browser; Traditional Chinese first. */
+export function pageLanguage(): Language {
+  const stored = Language.safeParse(localStorage.getItem('backoffice.language'));
+  return stored.success ? stored.data : 'zh-Hant';
+}
+
+export function setPageLanguage(l: Language): void {
+  localStorage.setItem('backoffice.language', l);
+}
+
+export interface Words {
+  language: Language;
+  t: i18n['t'];
+  /** A time in Macau's time zone, in the language's Macau locale. */
+  time(iso: string): string;
+}
+
+export function words(language: Language): Words {
+  const i = createI18n(language);
+  const f = new Intl.DateTimeFormat(INTL_LOCALE[language], { timeZone: 'Asia/Macau', dateStyle: 'short', timeStyle: 'medium' });
+  return { language, t: i.t.bind(i), time: (iso) => f.format(new Date(iso)) };
+}

@@ -1,0 +1,149 @@
+import { Language } from '../../protocol/index.js';
+import { api, ApiError, useCsrf, type Session } from './api.js';
+import { alarmList } from './alarms.js';
+import { clear, h } from './dom.js';
+import { FloorView } from './floor.js';
+import { pageLanguage, setPageLanguage, words, type Words } from './i18n.js';
+import { reportPage } from './report-page.js';
+import { tablePage } from './table-page.js';
+
+const root = document.getElementById('app') ?? document.body;
+let w: Words = words(pageLanguage());
+let session: Session | null = null;
+let floor: FloorView | null = null;
+let ticker: number | undefined;
+
+const LANGUAGE_NAMES: Record<Language, string> = { 'zh-Hant': '中文', pt: 'Português', en: 'English' };
+
+function languagePicker(): HTMLElement {
+  const select = h('select', { 'aria-label': w.t('backoffice.nav.language'), 'data-testid': 'language' });
+  for (const l of Language.options) {
+    const o = h('option', { value: l }, LANGUAGE_NAMES[l]);
+    o.selected = l === w.language;
+    select.append(o);
+  }
+  select.addEventListener('change', () => {
+    const l = Language.safeParse(select.value);
+    if (!l.success) return;
+    setPageLanguage(l.data);
+    w = words(l.data);
+    void render();
+  });
+  return select;
+}
+
+function signInForm(message = ''): HTMLElement {
+  const t = w.t;
+  const name = h('input', { name: 'name', autocomplete: 'username', required: '' });
+  const password = h('input', { name: 'password', type: 'password', autocomplete: 'current-password', required: '' });
+  const error = h('p', { class: 'error', role: 'alert' }, message);
+  const form = h(
+    'form',
+    { class: 'sign-in' },
+    h('h1', {}, t('backoffice.title')),
+    h('label', {}, t('backoffice.signIn.name'), name),
+    h('label', {}, t('backoffice.signIn.password'), password),
+    h('button', { type: 'submit' }, t('backoffice.signIn.submit')),
+    error,
+    languagePicker(),
+  );
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    api.signIn(name.value, password.value).then(
+      (s) => {
+        session = s;
+        useCsrf(s.csrf);
+        void render();
+      },
+      (err: unknown) => {
+        error.textContent =
+          err instanceof ApiError && err.status === 429 ? t('backoffice.signIn.throttled', { seconds: err.retryAfter ?? 1 }) : t('backoffice.signIn.wrong');
+      },
+    );
+  });
+  return form;
+}
+
+function header(s: Session): HTMLElement {
+  const t = w.t;
+  const link = (hash: string, text: string) => h('a', { href: hash }, text);
+  const out = h('button', { type: 'button' }, t('backoffice.signIn.signOut'));
+  out.addEventListener('click', () => {
+    void api.signOut().finally(() => {
+      session = null;
+      void render();
+    });
+  });
+  return h(
+    'header',
+    {},
+    h('strong', {}, t('backoffice.title')),
+    h(
+      'nav',
+      {},
+      link('#/floor', t('backoffice.nav.floor')),
+      link('#/alarms', t('backoffice.nav.alarms')),
+      s.permissions.includes('report') ? link('#/report', t('backoffice.nav.report')) : null,
+    ),
+    h('span', { 'data-testid': 'who' }, t('backoffice.signIn.who', { name: s.name, role: t(`backoffice.role.${s.role}`) })),
+    languagePicker(),
+    out,
+  );
+}
+
+async function acknowledge(id: number, note: string): Promise<void> {
+  if (note) await api.acknowledge(id, note);
+  await render();
+}
+
+async function page(s: Session): Promise<HTMLElement> {
+  const route = location.hash.replace(/^#\/?/, '');
+  const canAck = s.permissions.includes('acknowledge');
+  if (route.startsWith('table/')) {
+    const id = decodeURIComponent(route.slice('table/'.length));
+    const [detail, settings] = await Promise.all([api.table(id), api.settings()]);
+    return tablePage(w, detail, settings.currency, canAck, acknowledge, () => (location.hash = '#/floor'));
+  }
+  if (route === 'alarms') return h('section', {}, h('h1', {}, w.t('backoffice.alarms.title')), alarmList(w, await api.alarms(), canAck, acknowledge));
+  if (route === 'report') return s.permissions.includes('report') ? reportPage(w, await api.settings()) : h('p', {}, w.t('backoffice.error.role'));
+  floor = new FloorView(w, (id) => (location.hash = `#/table/${encodeURIComponent(id)}`));
+  floor.connect();
+  ticker = window.setInterval(() => floor?.tick(Date.now()), 1000);
+  return floor.element;
+}
+
+async function render(): Promise<void> {
+  floor?.close();
+  floor = null;
+  window.clearInterval(ticker);
+  document.documentElement.lang = w.language;
+  document.title = w.t('backoffice.title');
+  if (!session) {
+    try {
+      session = await api.session();
+      useCsrf(session.csrf);
+    } catch {
+      clear(root);
+      root.append(signInForm());
+      return;
+    }
+  }
+  const s = session;
+  let body: HTMLElement;
+  try {
+    body = await page(s);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 401) {
+      session = null;
+      clear(root);
+      root.append(signInForm());
+      return;
+    }
+    body = h('p', { class: 'error', role: 'alert' }, w.t('backoffice.error.load', { message: e instanceof Error ? e.message : String(e) }));
+  }
+  clear(root);
+  root.append(header(s), h('main', {}, body));
+}
+
+window.addEventListener('hashchange', () => void render());
+void render();

@@ -1,0 +1,167 @@
+// The back office's live floor over real sync: two kiosks' ledgers synced to an upstream on PGlite;
+// a signed-in supervisor's Server-Sent Events stream shows a table's new round within 2 s of its
+// sync, its stations and profile derived from the journal; a table never heard from is offline and
+// raises its alarm, which the supervisor acknowledges with a note.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Ledger, SyncClient, type Credentials } from '../../ledger/index.js';
+import { billCredit, settledRound } from '../../ledger/fixtures.js';
+import { enrolTerminal, migrateUpstream, openPglite, putUser, startUpstream, type Db } from '../../upstream/index.js';
+
+const FAST = { N: 2 ** 10, r: 8, p: 1 };
+const PASSWORD = 'correct horse battery';
+
+/** Reads SSE events off a fetch body, one `{event, data}` at a time. */
+function events(body: ReadableStream<Uint8Array>) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  return async function next(): Promise<{ event: string; data: unknown }> {
+    for (;;) {
+      const end = buffer.indexOf('\n\n');
+      if (end >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const event = /^event: (.*)$/m.exec(block)?.[1];
+        const data = /^data: (.*)$/m.exec(block)?.[1];
+        if (event && data) return { event, data: JSON.parse(data) };
+        continue;
+      }
+      const { value, done } = await reader.read();
+      if (done) throw new Error('stream ended');
+      buffer += decoder.decode(value, { stream: true });
+    }
+  };
+}
+
+interface Row {
+  terminalId: string;
+  headSeq: number;
+  occupied: number;
+  stations: number;
+  profile: string | null;
+  state: string;
+  game: string | null;
+  lagEntries: number | null;
+}
+
+interface WorkedAlarm {
+  id: number;
+  kind: string;
+  terminalId: string;
+  acks: unknown[];
+}
+
+describe('back office: the live floor', () => {
+  let db: Db;
+  let up: Awaited<ReturnType<typeof startUpstream>>;
+  let cred: Credentials;
+  let cookie = '';
+  let csrf = '';
+  before(async () => {
+    db = await openPglite();
+    await migrateUpstream(db);
+    await putUser(db, { name: 'ana', role: 'supervisor', password: PASSWORD, by: 'test' }, FAST);
+    cred = { ...(await enrolTerminal(db, 'T1', false)), upstream: '' };
+    await enrolTerminal(db, 'T2', false);
+    up = await startUpstream({ db, backoffice: {} });
+    const r = await fetch(`${up.url}/backoffice/api/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'ana', password: PASSWORD }),
+    });
+    assert.equal(r.status, 200);
+    cookie = (r.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    csrf = ((await r.json()) as { csrf: string }).csrf;
+  });
+  after(async () => {
+    await up.close();
+    await db.close();
+  });
+
+  it('streams a table whose round was synced within 2 s, its stations and profile from the journal', async () => {
+    const none = await fetch(`${up.url}/backoffice/api/floor/events`);
+    assert.equal(none.status, 401, 'no stream without a session');
+    const ac = new AbortController();
+    const stream = await fetch(`${up.url}/backoffice/api/floor/events`, { headers: { cookie }, signal: ac.signal });
+    assert.equal(stream.status, 200);
+    assert.match(stream.headers.get('content-type') ?? '', /text\/event-stream/);
+    const next = events(stream.body as ReadableStream<Uint8Array>);
+    const first = await next();
+    assert.equal(first.event, 'floor');
+    assert.deepEqual(
+      (first.data as Row[]).map((r) => r.terminalId),
+      ['T1', 'T2'],
+    );
+
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T1' });
+    for (const s of [1, 2, 3]) ledger.append(billCredit(s, 10_000, `b${s}`));
+    const { bets, settle } = settledRound('r1', [1, 2, 3], 100);
+    ledger.appendMany([...bets, settle]);
+    const client = new SyncClient(ledger, {
+      url: up.url,
+      credentials: { ...cred, upstream: up.url },
+      heartbeat: { snapshot: () => ({ tableId: 'BJ-01', game: 'blackjack', table: { phase: 'betting', faults: [] }, sync: { lagEntries: 0, lagSeconds: 0 } }) },
+    });
+    const sent = Date.now();
+    while ((await client.syncOnce()) === 'sent');
+    assert.equal(await client.sendHeartbeat(), true);
+    let row: Row | undefined;
+    while (!row || row.headSeq !== ledger.headOf().seq || row.game === null) {
+      const e = await next();
+      if (e.event === 'rows') row = (e.data as Row[]).find((r) => r.terminalId === 'T1') ?? row;
+    }
+    const took = Date.now() - sent;
+    assert.ok(took < 2000, `the floor showed the round ${took} ms after it was synced`);
+    assert.equal(row.state, 'betting');
+    assert.equal(row.profile, 'macau-2009');
+    assert.equal(row.stations, 3);
+    assert.equal(row.occupied, 3);
+    assert.equal(row.lagEntries, 0);
+    ac.abort();
+
+    const detail = (await (await fetch(`${up.url}/backoffice/api/tables/T1`, { headers: { cookie } })).json()) as {
+      stations: { station: number; credit: number; meters: Record<string, number> }[];
+      rounds: { round: { roundId: string } }[];
+    };
+    assert.deepEqual(
+      detail.stations.map((s) => [s.station, s.credit]),
+      [1, 2, 3].map((s) => [s, ledger.credit(s)]),
+    );
+    assert.deepEqual(detail.stations[0]?.meters, ledger.meters('station:1'));
+    assert.equal(detail.rounds[0]?.round.roundId, 'r1');
+    ledger.close();
+  });
+
+  it('marks a table never heard from offline, raises its alarm, and keeps every acknowledgement', async () => {
+    let alarm: WorkedAlarm | undefined;
+    const deadline = Date.now() + 15_000;
+    while (!alarm && Date.now() < deadline) {
+      const list = (await (await fetch(`${up.url}/backoffice/api/alarms?open=1`, { headers: { cookie } })).json()) as WorkedAlarm[];
+      alarm = list.find((a) => a.kind === 'table-offline' && a.terminalId === 'T2');
+      if (!alarm) await new Promise((r) => setTimeout(r, 500));
+    }
+    assert.ok(alarm, 'T2 offline raised an alarm');
+    const rows = (await (await fetch(`${up.url}/backoffice/api/floor`, { headers: { cookie } })).json()) as Row[];
+    assert.equal(rows.find((r) => r.terminalId === 'T2')?.state, 'offline');
+    for (const note of ['called the pit', 'cable replaced']) {
+      const r = await fetch(`${up.url}/backoffice/api/alarms/${alarm.id}/acknowledge`, {
+        method: 'POST',
+        headers: { cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' },
+        body: JSON.stringify({ note }),
+      });
+      assert.equal(r.status, 200);
+    }
+    const after = (await (await fetch(`${up.url}/backoffice/api/alarms`, { headers: { cookie } })).json()) as {
+      id: number;
+      acks: { by: string; note: string }[];
+    }[];
+    assert.deepEqual(
+      after.find((a) => a.id === alarm.id)?.acks.map((k) => [k.by, k.note]),
+      [
+        ['ana', 'called the pit'],
+        ['ana', 'cable replaced'],
+      ],
+    );
+  });
+});

@@ -1,0 +1,108 @@
+import type { Sql } from '../sql.js';
+import { KioskHealth } from '../schemas.js';
+
+/** What the floor shows of one table host, derived from what the upstream ingests. */
+export interface FloorRow {
+  terminalId: string;
+  tableId: string | null;
+  game: string | null;
+  /** The rule profile of the table's last settled round (`round.settle`'s `profile`). */
+  profile: string | null;
+  /** The table's phase from its heartbeat, or `offline` when it has not been heard from within the limit, `revoked` when its key is. */
+  state: string;
+  hold: boolean;
+  faults: string[];
+  /** Stations with credit on their meter, of those the journal has seen. */
+  occupied: number;
+  stations: number;
+  lastSeenAt: string | null;
+  /** Entries the kiosk still has to send, and how old the oldest is, as its last heartbeat said. */
+  lagEntries: number | null;
+  lagSeconds: number | null;
+  headSeq: number;
+  openAlarms: number;
+  /** Open alarms nobody has acknowledged yet. */
+  unacknowledged: number;
+}
+
+/** What the journal told of a terminal so far, read on from `seq` at each change (never from the start again). */
+interface Seen {
+  seq: number;
+  profile: string | null;
+  credits: Map<number, number>;
+}
+
+const Credits = (v: unknown): [number, number, number][] =>
+  Array.isArray(v) ? v.filter((c): c is [number, number, number] => Array.isArray(c) && c.length === 3 && c.every((x) => typeof x === 'number')) : [];
+
+/**
+ * The floor's rows. Each terminal's stations and profile are read from the journal incrementally
+ * (only entries past the last one read), so an update after a round costs that round's entries.
+ */
+export class FloorProjection {
+  private readonly seen = new Map<string, Seen>();
+  constructor(private readonly sql: Sql) {}
+
+  private async catchUp(terminalId: string): Promise<Seen> {
+    const s = this.seen.get(terminalId) ?? { seq: 0, profile: null, credits: new Map<number, number>() };
+    const r = await this.sql.query<{ seq: number; type: string; profile: string | null; credits: unknown }>(
+      `SELECT seq, type, doc->'payload'->>'profile' AS profile, doc->'credits' AS credits FROM journal
+       WHERE terminal_id = $1 AND seq > $2 AND (doc ? 'credits' OR type = 'round.settle') ORDER BY seq`,
+      [terminalId, s.seq],
+    );
+    for (const row of r.rows) {
+      if (row.type === 'round.settle' && row.profile) s.profile = row.profile;
+      for (const [station, , after] of Credits(row.credits)) s.credits.set(station, after);
+      s.seq = Number(row.seq);
+    }
+    this.seen.set(terminalId, s);
+    return s;
+  }
+
+  /** The rows of `only` (or every terminal), in terminal order. */
+  async rows(offlineAfterMs: number, now: number, only?: readonly string[]): Promise<FloorRow[]> {
+    const t = await this.sql.query<{ terminal_id: string; revoked: boolean; seq: number; last_seen_at: Date | null; last_health: unknown }>(
+      `SELECT t.terminal_id, t.revoked_at IS NOT NULL AS revoked, h.seq, t.last_seen_at, t.last_health
+       FROM terminals t JOIN heads h USING (terminal_id) WHERE ($1::text[] IS NULL OR t.terminal_id = ANY($1::text[])) ORDER BY t.terminal_id`,
+      [only ? [...only] : null],
+    );
+    const a = await this.sql.query<{ terminal_id: string; open: number; unacked: number }>(
+      `SELECT terminal_id, COUNT(*)::int AS open, COUNT(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM alarm_acks k WHERE k.alarm_id = a.id))::int AS unacked
+       FROM alarms a WHERE cleared_at IS NULL AND terminal_id IS NOT NULL GROUP BY terminal_id`,
+    );
+    const alarms = new Map(a.rows.map((x) => [x.terminal_id, x]));
+    const out: FloorRow[] = [];
+    for (const x of t.rows) {
+      const seen = await this.catchUp(x.terminal_id);
+      const parsed = KioskHealth.safeParse(x.last_health);
+      const health = parsed.success ? parsed.data : undefined;
+      const lastSeen = x.last_seen_at === null ? null : new Date(x.last_seen_at);
+      const offline = lastSeen === null || now - lastSeen.getTime() > offlineAfterMs;
+      const sync = health?.sync && health.sync !== 'off' ? health.sync : undefined;
+      const credits = [...seen.credits.values()];
+      out.push({
+        terminalId: x.terminal_id,
+        tableId: health?.tableId ?? null,
+        game: health?.game ?? null,
+        profile: seen.profile,
+        state: x.revoked ? 'revoked' : offline ? 'offline' : (health?.table?.phase ?? 'unknown'),
+        hold: Boolean(health?.table?.hold),
+        faults: health?.table?.faults ?? [],
+        occupied: credits.filter((c) => c > 0).length,
+        stations: credits.length,
+        lastSeenAt: lastSeen?.toISOString() ?? null,
+        lagEntries: sync?.lagEntries ?? null,
+        lagSeconds: sync?.lagSeconds ?? null,
+        headSeq: Number(x.seq),
+        openAlarms: alarms.get(x.terminal_id)?.open ?? 0,
+        unacknowledged: alarms.get(x.terminal_id)?.unacked ?? 0,
+      });
+    }
+    return out;
+  }
+
+  /** Each station's credit as the journal last left it. */
+  async stationCredits(terminalId: string): Promise<Map<number, number>> {
+    return (await this.catchUp(terminalId)).credits;
+  }
+}

@@ -1,0 +1,45 @@
+import { KioskHealth } from '../schemas.js';
+import { iso, rounds } from '../queries.js';
+import type { Sql } from '../sql.js';
+import { workedAlarms } from './alarm-acks.js';
+import type { FloorProjection } from './floor.js';
+
+/** One table's page: its stations with credit and meters, recent rounds, faults, jackpots, transfers, alarms. */
+export async function tableDetail(sql: Sql, projection: FloorProjection, terminalId: string) {
+  const t = await sql.query<{ last_health: unknown }>('SELECT last_health FROM terminals WHERE terminal_id = $1', [terminalId]);
+  const row = t.rows[0];
+  if (!row) return null;
+  const health = KioskHealth.safeParse(row.last_health);
+  const credits = await projection.stationCredits(terminalId);
+  const m = await sql.query<{ scope: string; name: string; value: number }>(
+    'SELECT scope, name, value FROM meters WHERE terminal_id = $1 ORDER BY scope, name',
+    [terminalId],
+  );
+  const meters = new Map<string, Record<string, number>>();
+  for (const x of m.rows) meters.set(x.scope, { ...meters.get(x.scope), [x.name]: Number(x.value) });
+  const stationNumbers = new Set([
+    ...credits.keys(),
+    ...[...meters.keys()].flatMap((s) => (/^station:(\d+)$/.exec(s)?.[1] ? [Number(/^station:(\d+)$/.exec(s)?.[1])] : [])),
+  ]);
+  const entries = async (types: string[], limit: number) =>
+    (
+      await sql.query<{ seq: number; type: string; ts: Date; payload: unknown }>(
+        `SELECT seq, type, ts, doc->'payload' AS payload FROM journal WHERE terminal_id = $1 AND type = ANY($2::text[]) ORDER BY seq DESC LIMIT $3`,
+        [terminalId, types, limit],
+      )
+    ).rows.map((x) => ({ seq: Number(x.seq), type: x.type, ts: iso(x.ts), payload: x.payload }));
+  return {
+    terminalId,
+    health: health.success ? health.data : null,
+    faults: health.success ? (health.data.table?.faults ?? []) : [],
+    table: meters.get('table') ?? {},
+    stations: [...stationNumbers]
+      .sort((a, b) => a - b)
+      .map((station) => ({ station, credit: credits.get(station) ?? 0, meters: meters.get(`station:${station}`) ?? {} })),
+    rounds: await rounds(sql, terminalId, 20),
+    jackpots: await entries(['jackpot.settle', 'jackpot.reset'], 20),
+    transfers: await entries(['transfer.out', 'transfer.in', 'transfer.complete', 'transfer.reverse', 'transfer.refuse', 'transfer.recall'], 50),
+    handpays: await entries(['handpay.request', 'handpay.confirm'], 20),
+    alarms: await workedAlarms(sql, { terminal: terminalId, limit: 50 }),
+  };
+}
