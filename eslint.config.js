@@ -187,6 +187,7 @@ export const layers = {
       locales: 'any',
       assets: 'any',
       renderer: 'any',
+      backoffice: 'any',
       scripts: 'any',
       witness: 'any',
     },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GamingDayReport } from './report-model.js';
 
 /** The API's answers, checked at the boundary (zod): the page never trusts a shape it was not told. */
 export const Permission = z.enum(['floor', 'acknowledge', 'report', 'configure']);
@@ -109,4 +110,5 @@ export const api = {
   alarms: () => call(z.array(Alarm), 'GET', '/alarms'),
   acknowledge: (id: number, note: string) => call(z.object({ ok: z.literal(true) }), 'POST', `/alarms/${id}/acknowledge`, { note }),
   settings: () => call(Settings, 'GET', '/settings'),
+  report: (date?: string) => call(GamingDayReport, 'GET', `/reports/gaming-day${date ? `?date=${encodeURIComponent(date)}` : ''}`),
 };

@@ -105,7 +105,7 @@ async function page(s: Session): Promise<HTMLElement> {
     return tablePage(w, detail, settings.currency, canAck, acknowledge, () => (location.hash = '#/floor'));
   }
   if (route === 'alarms') return h('section', {}, h('h1', {}, w.t('backoffice.alarms.title')), alarmList(w, await api.alarms(), canAck, acknowledge));
-  if (route === 'report') return s.permissions.includes('report') ? reportPage(w, await api.settings()) : h('p', {}, w.t('backoffice.error.role'));
+  if (route === 'report') return s.permissions.includes('report') ? reportPage(w) : h('p', {}, w.t('backoffice.error.role'));
   floor = new FloorView(w, (id) => (location.hash = `#/table/${encodeURIComponent(id)}`));
   floor.connect();
   ticker = window.setInterval(() => floor?.tick(Date.now()), 1000);

@@ -1,8 +1,90 @@
-import type { Settings } from './api.js';
+import { formatMoney, INTL_LOCALE } from '../../locales/money.js';
+import { api } from './api.js';
+import { reportCsv } from './csv.js';
 import { h } from './dom.js';
 import type { Words } from './i18n.js';
+import { COUNTS, hold, MONEY, totals, type GamingDayReport, type ReportLine } from './report-model.js';
+import { table } from './table-page.js';
 
-/** The gaming day's report (filled in by the report slice). */
-export function reportPage(w: Words, _settings: Settings): HTMLElement {
-  return h('section', {}, h('h1', {}, w.t('backoffice.nav.report')));
+/**
+ * The gaming day's report: per table, per station, the floor's total, and the voids and
+ * corrections with their articles; a CSV of the same figures, and a page that prints on A4 (the
+ * print stylesheet hides the controls) with lines to sign.
+ */
+export function reportPage(w: Words, initial?: string): HTMLElement {
+  const t = w.t;
+  const date = h('input', { type: 'date', name: 'date', 'data-testid': 'report-date', ...(initial ? { value: initial } : {}) });
+  const body = h('div', { class: 'report' });
+  const form = h(
+    'form',
+    { class: 'report-controls' },
+    h('label', {}, t('backoffice.report.date'), ' ', date),
+    h('button', { type: 'submit' }, t('backoffice.report.show')),
+  );
+  const load = async () => {
+    const report = await api.report(date.value || undefined);
+    date.value = report.date;
+    body.replaceChildren(reportBody(w, report));
+  };
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    void load();
+  });
+  void load();
+  return h('section', { 'data-testid': 'report' }, form, body);
+}
+
+function reportBody(w: Words, r: GamingDayReport): HTMLElement {
+  const t = w.t;
+  const money = (v: number) => formatMoney(v, r.currency, w.language, { fraction: 'always' });
+  const percent = new Intl.NumberFormat(INTL_LOCALE[w.language], { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const head = [
+    t('backoffice.report.col.table'),
+    ...MONEY.map((c) => t(`backoffice.report.col.${c}`)),
+    ...COUNTS.map((c) => t(`backoffice.report.col.${c}`)),
+    t('backoffice.report.col.hold'),
+  ];
+  const cells = (l: ReportLine, name: string) => {
+    const hp = hold(l);
+    return [name, ...MONEY.map((c) => money(l[c])), ...COUNTS.map((c) => String(l[c])), hp === null ? '—' : percent.format(hp)];
+  };
+  const tables = r.lines.filter((l) => l.scope === 'table');
+  const stations = r.lines.filter((l) => /^station:\d+$/.test(l.scope));
+  const csv = h('button', { type: 'button', 'data-testid': 'csv' }, t('backoffice.report.csv'));
+  csv.addEventListener('click', () => {
+    const blob = new Blob([reportCsv(w, r, r.currency)], { type: 'text/csv;charset=utf-8' });
+    const a = h('a', { href: URL.createObjectURL(blob), download: `gaming-day-${r.date}-${w.language}.csv` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+  });
+  const print = h('button', { type: 'button', 'data-testid': 'print' }, t('backoffice.report.print'));
+  print.addEventListener('click', () => window.print());
+  const time = new Intl.DateTimeFormat(INTL_LOCALE[w.language], { timeZone: 'Asia/Macau', dateStyle: 'medium', timeStyle: 'short' });
+  return h(
+    'div',
+    {},
+    h('h1', {}, t('backoffice.report.title', { date: r.date })),
+    h('p', {}, t('backoffice.report.window', { from: time.format(new Date(r.from)), to: time.format(new Date(r.to)), hour: r.startHour })),
+    h('p', { class: 'report-actions' }, csv, ' ', print),
+    h('h2', {}, t('backoffice.report.perTable')),
+    table(head, [...tables.map((l) => cells(l, l.terminalId)), cells(totals(r.lines), t('backoffice.report.total'))]),
+    h('h2', {}, t('backoffice.report.perStation')),
+    table(
+      [t('backoffice.report.col.station'), ...head.slice(1)],
+      stations.map((l) => cells(l, `${l.terminalId} — ${t('backoffice.table.station', { n: Number(l.scope.slice('station:'.length)) })}`)),
+    ),
+    h('h2', {}, t('backoffice.report.corrections')),
+    table(
+      [
+        t('backoffice.report.col.table'),
+        t('backoffice.table.round'),
+        t('backoffice.table.time'),
+        t('backoffice.report.article'),
+        t('backoffice.report.detail'),
+      ],
+      r.corrections.map((c) => [c.terminalId, c.roundId ?? String(c.seq), w.time(c.ts), c.article, c.detail]),
+    ),
+    h('div', { class: 'signatures' }, ...[1, 2].map(() => h('p', {}, `${t('backoffice.report.signature')}: ____________________`))),
+  );
 }

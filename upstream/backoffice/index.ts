@@ -6,7 +6,10 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { audit } from './audit.js';
 import { FloorHub } from './floor-hub.js';
+import { gamingDayOf, gamingDayReport } from './gaming-day.js';
+import { readSettings } from './settings.js';
 import { registerBackofficeApi, type BackofficeOptions } from './routes.js';
 import { tableDetail } from './table-detail.js';
 
@@ -17,6 +20,12 @@ export interface BackofficeServerOptions extends Omit<BackofficeOptions, 'db'> {
 
 const DEFAULT_PAGE = fileURLToPath(new URL('../../dist/backoffice', import.meta.url));
 const TableParams = z.strictObject({ id: z.string().regex(/^[A-Za-z0-9._:-]{1,64}$/) });
+const ReportQuery = z.strictObject({
+  date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
+});
 
 /**
  * Attaches the back office to the upstream: a hook that tells the live floor which terminal a
@@ -50,6 +59,14 @@ export function attachBackoffice(app: FastifyInstance, options: BackofficeOption
           if (!(await signedIn(req, reply, 'floor'))) return reply;
           const detail = await tableDetail(options.db, hub.projection, req.params.id);
           return detail ?? reply.code(404).send({ error: 'no-table', message: 'no such terminal' });
+        });
+        api.get('/reports/gaming-day', { schema: { hide: true, querystring: ReportQuery } }, async (req, reply) => {
+          const s = await signedIn(req, reply, 'report');
+          if (!s) return reply;
+          const settings = await readSettings(options.db);
+          const date = req.query.date ?? gamingDayOf(new Date(now()), settings.gamingDayStartHour);
+          await audit(options.db, { actor: s.name, address: req.ip, action: 'report.read', detail: { date } });
+          return { ...(await gamingDayReport(options.db, date, settings.gamingDayStartHour)), currency: settings.currency };
         });
       });
       const root = options.pageDir ?? DEFAULT_PAGE;

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+
+/** The gaming day's report as the upstream answers it (upstream/backoffice/gaming-day.ts); money in minor units. */
+export const ReportLine = z.object({
+  terminalId: z.string(),
+  scope: z.string(),
+  notes: z.record(z.string(), z.number()),
+  drop: z.number().int(),
+  creditsIn: z.number().int(),
+  creditsOut: z.number().int(),
+  handpays: z.number().int(),
+  handpaid: z.number().int(),
+  jackpots: z.number().int(),
+  wagered: z.number().int(),
+  won: z.number().int(),
+  win: z.number().int(),
+  rounds: z.number().int(),
+  voids: z.number().int(),
+  voidRefunds: z.number().int(),
+  transfersIn: z.number().int(),
+  transfersOut: z.number().int(),
+});
+export type ReportLine = z.infer<typeof ReportLine>;
+
+export const GamingDayReport = z.object({
+  date: z.string(),
+  from: z.string(),
+  to: z.string(),
+  startHour: z.number(),
+  currency: z.enum(['HKD', 'MOP']),
+  lines: z.array(ReportLine),
+  corrections: z.array(
+    z.object({
+      terminalId: z.string(),
+      seq: z.number(),
+      ts: z.string(),
+      type: z.string(),
+      roundId: z.string().nullable(),
+      article: z.string(),
+      detail: z.string(),
+    }),
+  ),
+});
+export type GamingDayReport = z.infer<typeof GamingDayReport>;
+
+/** The money columns, in the report's order; each is a ReportLine field in minor units. */
+export const MONEY = [
+  'drop',
+  'creditsIn',
+  'creditsOut',
+  'handpaid',
+  'jackpots',
+  'wagered',
+  'won',
+  'win',
+  'voidRefunds',
+  'transfersIn',
+  'transfersOut',
+] as const;
+/** The count columns. */
+export const COUNTS = ['handpays', 'rounds', 'voids'] as const;
+export type MoneyColumn = (typeof MONEY)[number];
+export type CountColumn = (typeof COUNTS)[number];
+
+/** The floor's total: the tables' lines added up (a station's figures are inside its table's). */
+export function totals(lines: readonly ReportLine[]): ReportLine {
+  const t: ReportLine = {
+    terminalId: '',
+    scope: 'total',
+    notes: {},
+    drop: 0,
+    creditsIn: 0,
+    creditsOut: 0,
+    handpays: 0,
+    handpaid: 0,
+    jackpots: 0,
+    wagered: 0,
+    won: 0,
+    win: 0,
+    rounds: 0,
+    voids: 0,
+    voidRefunds: 0,
+    transfersIn: 0,
+    transfersOut: 0,
+  };
+  for (const l of lines) {
+    if (l.scope !== 'table') continue;
+    for (const k of [...MONEY, ...COUNTS]) t[k] += l[k];
+    for (const [d, n] of Object.entries(l.notes)) t.notes[d] = (t.notes[d] ?? 0) + n;
+  }
+  return t;
+}
+
+/** Hold: win ÷ wagered, as a fraction (null with nothing wagered). A ratio to show, not money. */
+export function hold(l: ReportLine): number | null {
+  return l.wagered === 0 ? null : l.win / l.wagered;
+}

@@ -1,0 +1,143 @@
+// The gaming day's report reconciled with the tables' ledgers (issue 49 item 4): two kiosks'
+// ledgers synced to an upstream, one entry journalled before the gaming day's start hour (Macau
+// time) so it belongs to the day before; the CSV of each day, read back to integer minor units,
+// adds up to the ledgers' own meters exactly, per table, per station and in the floor's total.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { reportCsv } from '../../backoffice/src/csv.js';
+import { GamingDayReport } from '../../backoffice/src/report-model.js';
+import { Ledger, SyncClient } from '../../ledger/index.js';
+import { billCredit, settledRound } from '../../ledger/fixtures.js';
+import { createI18n } from '../../locales/i18n.js';
+import { enrolTerminal, migrateUpstream, openPglite, putUser, startUpstream, type Db } from '../../upstream/index.js';
+
+const FAST = { N: 2 ** 10, r: 8, p: 1 };
+const PASSWORD = 'correct horse battery';
+
+/** An exact decimal ("1234.50", "-0.05") back to integer minor units, by its digits alone. */
+function minor(text: string, digits = 2): number {
+  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+  assert.ok(m, `not a decimal: ${text}`);
+  const frac = (m[3] ?? '').padEnd(digits, '0');
+  assert.equal(frac.length, digits, text);
+  return (m[1] ? -1 : 1) * Number(`${m[2]}${frac}`);
+}
+
+/** RFC 4180 lines of plain cells (ours quote nothing in these figures). */
+function parse(csv: string): string[][] {
+  return csv
+    .replace(/^\ufeff/, '')
+    .trimEnd()
+    .split('\r\n')
+    .map((l) => l.split(','));
+}
+
+describe('back office: the gaming day reconciles with the ledgers', () => {
+  let db: Db;
+  let up: Awaited<ReturnType<typeof startUpstream>>;
+  const ledgers: Ledger[] = [];
+  let cookie = '';
+  before(async () => {
+    db = await openPglite();
+    await migrateUpstream(db);
+    await putUser(db, { name: 'cash', role: 'accounting', password: PASSWORD, by: 'test' }, FAST);
+    await putUser(db, { name: 'eye', role: 'viewer', password: PASSWORD, by: 'test' }, FAST);
+    up = await startUpstream({ db, backoffice: {} });
+    for (const [i, id] of ['T1', 'T2'].entries()) {
+      const cred = await enrolTerminal(db, id, false);
+      // 05:30 Macau on 25 November: before the 06:00 start, so the gaming day of the 24th.
+      let at = Date.parse('2026-11-24T21:30:00Z');
+      const ledger = Ledger.open({ file: ':memory:', terminalId: id, clock: () => new Date(at) });
+      ledger.append(billCredit(1, 50_000, `early-${id}`));
+      at = Date.parse('2026-11-25T03:00:00Z');
+      const stations = [1, 2, 3, 4].slice(0, 3 + i);
+      for (const s of stations) ledger.append(billCredit(s, s % 2 ? 10_000 : 100_000, `b${s}`));
+      for (let r = 0; r < 6; r++) {
+        at += 60_000;
+        const { bets, settle } = settledRound(`${id}-r${r}`, stations, 2_500 + 500 * r, r);
+        ledger.appendMany([...bets, settle]);
+      }
+      const client = new SyncClient(ledger, { url: up.url, credentials: { ...cred, upstream: up.url } });
+      while ((await client.syncOnce()) === 'sent');
+      ledgers.push(ledger);
+    }
+    const r = await fetch(`${up.url}/backoffice/api/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'cash', password: PASSWORD }),
+    });
+    cookie = (r.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  });
+  after(async () => {
+    ledgers.forEach((l) => l.close());
+    await up.close();
+    await db.close();
+  });
+
+  const report = async (date: string) =>
+    GamingDayReport.parse(await (await fetch(`${up.url}/backoffice/api/reports/gaming-day?date=${date}`, { headers: { cookie } })).json());
+
+  it("adds up, over the two gaming days, to every table's and station's meters to the avo", async () => {
+    const days = [await report('2026-11-24'), await report('2026-11-25')];
+    assert.equal(days[1]?.from, '2026-11-24T22:00:00.000Z', '06:00 in Macau is 22:00 UTC the day before');
+    const en = createI18n('en');
+    const csvs = days.map((d) => parse(reportCsv(en, d, d.currency)));
+    const head = csvs[0]?.[0] ?? [];
+    const col = (name: string) => head.indexOf(name);
+    const fields: [string, string][] = [
+      ['Drop (notes)', 'totalBillsIn'],
+      ['Credits in', 'totalIn'],
+      ['Wagered', 'creditsWagered'],
+      ['Won', 'creditsWon'],
+    ];
+    for (const [header] of fields) assert.ok(col(header) >= 0, header);
+    const sum = (table: string, station: string, header: string) =>
+      csvs.reduce((acc, rows) => acc + rows.filter((r) => r[0] === table && r[1] === station).reduce((a, r) => a + minor(r[col(header)] ?? ''), 0), 0);
+    for (const ledger of ledgers) {
+      const id = ledger.terminalId;
+      const meters = ledger.meters('table');
+      for (const [header, meter] of fields) assert.equal(sum(id, '', header), meters[meter] ?? 0, `${id} ${header}`);
+      assert.equal(sum(id, '', 'Win'), (meters.creditsWagered ?? 0) - (meters.creditsWon ?? 0), `${id} win`);
+      assert.equal(
+        csvs.reduce((a, rows) => a + Number(rows.find((r) => r[0] === id && r[1] === '')?.[col('Rounds')] ?? 0), 0),
+        meters.gamesPlayed,
+      );
+      for (const s of [1, 2, 3]) {
+        const m = ledger.meters(`station:${s}`);
+        for (const [header, meter] of fields) assert.equal(sum(id, String(s), header), m[meter] ?? 0, `${id} station ${s} ${header}`);
+      }
+    }
+    // The floor's total line: both ledgers' meters together.
+    for (const [header, meter] of fields) {
+      const total = csvs.reduce((a, rows) => a + minor(rows.find((r) => r[0] === 'Total')?.[col(header)] ?? '0'), 0);
+      assert.equal(
+        total,
+        ledgers.reduce((a, l) => a + (l.meters('table')[meter] ?? 0), 0),
+        `total ${header}`,
+      );
+    }
+    // The early note is in the 24th's report, and only there.
+    assert.deepEqual(
+      days[0]?.lines.filter((l) => l.scope === 'table').map((l) => [l.terminalId, l.drop, l.rounds]),
+      [
+        ['T1', 50_000, 0],
+        ['T2', 50_000, 0],
+      ],
+    );
+  });
+
+  it('writes its header in each language, and a viewer may not read it', async () => {
+    const day = await report('2026-11-25');
+    assert.match(reportCsv(createI18n('zh-Hant'), day, day.currency), /^\ufeff博彩桌,投注站,貨幣,收鈔金額/);
+    assert.match(reportCsv(createI18n('pt'), day, day.currency), /^\ufeffMesa de jogo,Posto,Moeda,Drop \(notas\)/);
+    const r = await fetch(`${up.url}/backoffice/api/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'eye', password: PASSWORD }),
+    });
+    const viewer = (r.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    assert.equal((await fetch(`${up.url}/backoffice/api/reports/gaming-day?date=2026-11-25`, { headers: { cookie: viewer } })).status, 403);
+    const audited = await db.query<{ n: number }>("SELECT COUNT(*)::int AS n FROM audit_log WHERE action = 'report.read' AND actor = 'cash'");
+    assert.ok((audited.rows[0]?.n ?? 0) >= 3);
+  });
+});

@@ -1,0 +1,162 @@
+import type { Sql } from '../sql.js';
+
+/**
+ * The gaming day (issue 49 item 4): the 24 hours from the configured hour in Macau time. Macau
+ * keeps UTC+8 all year (no summer time since 1979), so a day is a fixed span of instants.
+ */
+export const MACAU_OFFSET_MS = 8 * 60 * 60_000;
+
+export function gamingDayWindow(date: string, startHour: number): { from: Date; to: Date } {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (!m) throw new RangeError(`a gaming day is YYYY-MM-DD, not ${date}`);
+  const from = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), startHour) - MACAU_OFFSET_MS;
+  return { from: new Date(from), to: new Date(from + 24 * 60 * 60_000) };
+}
+
+/** The gaming day an instant belongs to (its Macau date, less a day before the start hour). */
+export function gamingDayOf(at: Date, startHour: number): string {
+  return new Date(at.getTime() + MACAU_OFFSET_MS - startHour * 60 * 60_000).toISOString().slice(0, 10);
+}
+
+/** One line of the report: a table (`scope: 'table'`) or one of its stations (`station:N`). Money in minor units. */
+export interface ReportLine {
+  terminalId: string;
+  scope: string;
+  /** Notes stacked, by denomination (minor units): how many. */
+  notes: Record<string, number>;
+  /** The drop by notes: their value. */
+  drop: number;
+  creditsIn: number;
+  creditsOut: number;
+  handpays: number;
+  handpaid: number;
+  jackpots: number;
+  wagered: number;
+  won: number;
+  /** wagered − won: what the house kept of the play. */
+  win: number;
+  rounds: number;
+  voids: number;
+  voidRefunds: number;
+  transfersIn: number;
+  transfersOut: number;
+}
+
+export interface Correction {
+  terminalId: string;
+  seq: number;
+  ts: string;
+  type: string;
+  roundId: string | null;
+  /** The article that decided it (a void's `rule`, a correction's `article`), or the reason given. */
+  article: string;
+  detail: string;
+}
+
+export interface GamingDayReport {
+  date: string;
+  from: string;
+  to: string;
+  startHour: number;
+  lines: ReportLine[];
+  corrections: Correction[];
+}
+
+const empty = (terminalId: string, scope: string): ReportLine => ({
+  terminalId,
+  scope,
+  notes: {},
+  drop: 0,
+  creditsIn: 0,
+  creditsOut: 0,
+  handpays: 0,
+  handpaid: 0,
+  jackpots: 0,
+  wagered: 0,
+  won: 0,
+  win: 0,
+  rounds: 0,
+  voids: 0,
+  voidRefunds: 0,
+  transfersIn: 0,
+  transfersOut: 0,
+});
+
+/** Which line field a ledger meter adds to (docs/ledger.md, "Meters"). */
+function add(line: ReportLine, name: string, value: number): void {
+  const note = /^billsIn\.(\d+)$/.exec(name);
+  if (note?.[1]) line.notes[note[1]] = (line.notes[note[1]] ?? 0) + value;
+  else if (name === 'totalBillsIn') line.drop += value;
+  else if (name === 'totalIn') line.creditsIn += value;
+  else if (name === 'totalOut') line.creditsOut += value;
+  else if (name === 'handpays') line.handpays += value;
+  else if (name === 'handpaidCancelledCredits' || name === 'jackpotHandpays') line.handpaid += value;
+  else if (name.startsWith('progressiveWins.')) line.jackpots += value;
+  else if (name === 'creditsWagered') line.wagered += value;
+  else if (name === 'creditsWon') line.won += value;
+  else if (name === 'gamesPlayed') line.rounds += value;
+  else if (name === 'voidedRounds') line.voids += value;
+  else if (name === 'voidRefunds') line.voidRefunds += value;
+}
+
+/**
+ * The gaming day's report from the journal: every meter delta of every entry journalled in the
+ * day (by the entry's own time), summed per table and station, so a day's figures are the
+ * ledgers' meters moved in that day, to the avo. A `meter.clear` is not play and is left out.
+ */
+export async function gamingDayReport(sql: Sql, date: string, startHour: number): Promise<GamingDayReport> {
+  const { from, to } = gamingDayWindow(date, startHour);
+  const m = await sql.query<{ terminal_id: string; scope: string; name: string; value: number }>(
+    `SELECT j.terminal_id, m->>0 AS scope, m->>1 AS name, SUM((m->>2)::bigint)::bigint AS value
+     FROM journal j, jsonb_array_elements(j.doc->'meters') m
+     WHERE j.ts >= $1 AND j.ts < $2 AND j.type <> 'meter.clear'
+     GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+    [from, to],
+  );
+  const lines = new Map<string, ReportLine>();
+  const line = (terminal: string, scope: string) => {
+    const key = `${terminal}\u0000${scope}`;
+    let l = lines.get(key);
+    if (!l) lines.set(key, (l = empty(terminal, scope)));
+    return l;
+  };
+  for (const r of m.rows) add(line(r.terminal_id, r.scope), r.name, Number(r.value));
+  const t = await sql.query<{ terminal_id: string; type: string; station: number | null; amount: number | null }>(
+    `SELECT terminal_id, type, (doc->'payload'->'transfer'->>'station')::int AS station, (doc->'payload'->'transfer'->>'amount')::bigint AS amount
+     FROM journal WHERE ts >= $1 AND ts < $2 AND type IN ('transfer.in', 'transfer.out')`,
+    [from, to],
+  );
+  for (const r of t.rows) {
+    const amount = Number(r.amount ?? 0);
+    for (const l of [line(r.terminal_id, 'table'), ...(r.station === null ? [] : [line(r.terminal_id, `station:${r.station}`)])]) {
+      if (r.type === 'transfer.in') l.transfersIn += amount;
+      else l.transfersOut += amount;
+    }
+  }
+  for (const l of lines.values()) l.win = l.wagered - l.won;
+  const c = await sql.query<{ terminal_id: string; seq: number; ts: Date; type: string; payload: Record<string, unknown> }>(
+    `SELECT terminal_id, seq, ts, type, doc->'payload' AS payload FROM journal
+     WHERE ts >= $1 AND ts < $2 AND (type = 'round.void' OR (type = 'misread' AND doc->'payload'->>'resolution' IN ('corrected', 'round-void')))
+     ORDER BY terminal_id, seq`,
+    [from, to],
+  );
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  const corrections = c.rows.map((r) => ({
+    terminalId: r.terminal_id,
+    seq: Number(r.seq),
+    ts: new Date(r.ts).toISOString(),
+    type: r.type,
+    roundId: text(r.payload.roundId) || null,
+    article: text(r.payload.rule) || text(r.payload.article) || text(r.payload.reason),
+    detail: [text(r.payload.reason), text(r.payload.correction), text(r.payload.detail), text(r.payload.uncorrectable)].filter(Boolean).join('; '),
+  }));
+  const order = (s: string) => (s === 'table' ? -1 : Number(/^station:(\d+)$/.exec(s)?.[1] ?? Number.MAX_SAFE_INTEGER));
+  return {
+    date,
+    from: from.toISOString(),
+    to: to.toISOString(),
+    startHour,
+    lines: [...lines.values()].sort((a, b) => a.terminalId.localeCompare(b.terminalId) || order(a.scope) - order(b.scope)),
+    corrections,
+  };
+}
