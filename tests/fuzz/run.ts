@@ -10,9 +10,11 @@
 // a third as many of the station agents, and at least 10 link cuts; its hosts sync to a real
 // upstream, whose reconciliation must agree with the ledgers' (tests/transfers/floor-upstream.ts).
 // `witness-wire`: that many frames on the ledger witness's wire (tests/fuzz/witness-wire.ts).
+// `sas`: that many byte-level frames at the SAS machine side (tests/fuzz/sas.ts).
 import { parseArgs } from 'node:util';
 import { fuzzDriver, type CaseCounts, type DriverProtocol } from './drivers.js';
 import { fuzz, PARSERS, type ParserName } from './parsers.js';
+import { fuzzSas } from './sas.js';
 import { describeRun, fuzzTransfers } from './transfers/campaign.js';
 import { describeKillTrials, runKillTrials } from '../transfers/kill-campaign.js';
 import { describeFloorSoak, runFloorSoak } from '../transfers/floor-soak.js';
@@ -25,7 +27,7 @@ const cases = Number(values.cases);
 if (!Number.isSafeInteger(cases) || cases < 1) throw new Error('--cases must be a positive integer');
 const seed = values.seed === undefined ? Date.now() % 2 ** 31 : Number(values.seed);
 const DRIVERS: Record<string, DriverProtocol> = { 'driver-id003': 'id003', 'driver-ssp': 'ssp' };
-const all = [...Object.keys(PARSERS), ...Object.keys(DRIVERS), 'transfers', 'transfers-sigkill', 'witness-wire'];
+const all = [...Object.keys(PARSERS), ...Object.keys(DRIVERS), 'sas', 'transfers', 'transfers-sigkill', 'witness-wire'];
 // Run only when named: a campaign of real processes, sized by --cases (SIGKILLs), not a million of anything.
 const named = ['transfers-floor'];
 const names = values.only ? values.only.split(',').map((n) => n.trim()) : all;
@@ -45,7 +47,12 @@ for (const name of names) {
     let figures = '';
     if (driver) await fuzzDriver(driver, cases, seed, { hostile: !values.honest, counts });
     else if (isParser(name)) fuzz(name, cases, seed);
-    else if (name === 'transfers') figures = `\n\t${describeRun(fuzzTransfers(cases, seed))}`;
+    else if (name === 'sas') {
+      const r = fuzzSas(cases, seed);
+      figures = `\n\t${r.bytes} bytes, ${r.answers} answers; ${Object.entries(r.kinds)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ')}`;
+    } else if (name === 'transfers') figures = `\n\t${describeRun(fuzzTransfers(cases, seed))}`;
     else if (name === 'witness-wire') figures = `\n\t${describeWitnessFuzz(fuzzWitnessWire(cases, seed))}`;
     else if (name === 'transfers-sigkill') figures = `\n\t${describeKillTrials(await runKillTrials(cases, seed))}`;
     else if (name === 'transfers-floor') {
