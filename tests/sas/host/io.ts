@@ -42,33 +42,39 @@ export async function openPtyHost(file: string): Promise<HostIo> {
   };
 }
 
-/** A TCP listener on loopback whose first connection is the host's link; `port` to dial. */
-export async function listenTcpHost(): Promise<{ port: number; connected: Promise<HostIo>; close(): Promise<void> }> {
+/** A TCP listener on loopback; `connected` is its first connection, `next()` each one after. */
+export async function listenTcpHost(): Promise<{ port: number; connected: Promise<HostIo>; next(): Promise<HostIo>; close(): Promise<void> }> {
   const server = net.createServer();
   const sockets = new Set<net.Socket>();
-  const connected = new Promise<HostIo>((resolve) => {
-    server.once('connection', (socket) => {
-      socket.setNoDelay(true);
-      const listeners: ((b: Uint8Array) => void)[] = [];
-      socket.on('data', (b: Buffer) => listeners.forEach((fn) => fn(new Uint8Array(b))));
-      socket.on('error', () => undefined);
-      resolve({
-        write: (bytes) => new Promise((ok, fail) => socket.write(bytes, (err) => (err ? fail(err) : ok()))),
-        onData: (fn) => void listeners.push(fn),
-        close: async () => void socket.destroy(),
-      });
-    });
+  const arrived: HostIo[] = [];
+  const waiting: ((io: HostIo) => void)[] = [];
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.setNoDelay(true);
+    const listeners: ((b: Uint8Array) => void)[] = [];
+    socket.on('data', (b: Buffer) => listeners.forEach((fn) => fn(new Uint8Array(b))));
+    socket.on('error', () => undefined);
+    const io: HostIo = {
+      write: (bytes) => new Promise((ok, fail) => socket.write(bytes, (err) => (err ? fail(err) : ok()))),
+      onData: (fn) => void listeners.push(fn),
+      close: async () => void socket.destroy(),
+    };
+    const w = waiting.shift();
+    if (w) w(io);
+    else arrived.push(io);
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
+  const next = (): Promise<HostIo> => {
+    const io = arrived.shift();
+    return io ? Promise.resolve(io) : new Promise((resolve) => waiting.push(resolve));
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('no TCP port');
   return {
     port: address.port,
-    connected,
+    connected: next(),
+    next,
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
