@@ -86,10 +86,22 @@ export function createLogger(logDir: string, levelOrOptions: pino.Level | Logger
 }
 
 const hangup = new Set<RotatingFile>();
+let hangupHandled = false;
+
+/**
+ * Closes the log file of a logger `createLogger` made, the last thing a host does at its stop: no
+ * descriptor is left on `host.log`, and SIGHUP no longer reopens it. The logger writes nowhere after.
+ */
+export function closeLogFile(file: RotatingFile): Promise<void> {
+  hangup.delete(file);
+  return file.close();
+}
 
 /** One SIGHUP handler for every log file of the process (a test may create many loggers). */
 function reopenOnHangup(file: RotatingFile): void {
-  if (hangup.size === 0) process.on('SIGHUP', () => hangup.forEach((f) => f.reopen()));
+  // Once per process, not per first file: a host started and stopped again empties the set.
+  if (!hangupHandled) process.on('SIGHUP', () => hangup.forEach((f) => f.reopen()));
+  hangupHandled = true;
   hangup.add(file);
 }
 

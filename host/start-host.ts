@@ -7,7 +7,7 @@ import { lockDataFolder, type DataFolderLock } from '../ledger/index.js';
 import { simulatedTableConfig, TableConfig } from './config/table-config.js';
 import { installKillSwitch } from './recovery/kill-switch.js';
 import { prepareDataDir } from './data-dir.js';
-import { createLogger } from './logger.js';
+import { closeLogFile, createLogger } from './logger.js';
 import { PowerMarker } from './power-marker.js';
 import { LaunchTokens } from './screens/launch-tokens.js';
 import { SOFTWARE_VERSION } from './version.js';
@@ -40,10 +40,13 @@ export type { HostOptions, RunningHost } from './start/host-options.js';
  * the steps in `host/start/`, in the order `serve` lists them.
  */
 export async function startHost(options: HostOptions): Promise<RunningHost> {
-  const { dataDir, folderLock, log, config, terminalId, ledger } = openDataFolder(options);
+  const { dataDir, folderLock, log, closeLog, config, terminalId, ledger } = openDataFolder(options);
   // The witness before anything is verified or journalled: its key and the newest head it signed
   // are what the start's verification checks the journal against. No answer, no start.
-  const { witness, witnessEvents } = await attachWitness(options, ledger, () => folderLock.release());
+  const { witness, witnessEvents } = await attachWitness(options, ledger, () => folderLock.release()).catch(async (e: unknown) => {
+    await closeLog();
+    throw e;
+  });
   if (options.killAfterRoundEntry !== undefined) installKillSwitch(ledger, options.killAfterRoundEntry);
   const power = new PowerMarker(dataDir);
   // The sync client starts before the table exist; its stop-new-bets signal is routed once they do.
@@ -90,10 +93,25 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         heartbeat: { snapshot: () => syncEvents.health() },
       });
     }
-    const opened = { log, config, terminalId, ledger, sync, witness, witnessEvents, release, syncEvents, layout, manifest, softwareVersion: SOFTWARE_VERSION };
+    const opened = {
+      log,
+      config,
+      terminalId,
+      ledger,
+      sync,
+      witness,
+      witnessEvents,
+      release,
+      closeLog,
+      syncEvents,
+      layout,
+      manifest,
+      softwareVersion: SOFTWARE_VERSION,
+    };
     return await serve(options, opened);
   } catch (e) {
     await release();
+    await closeLog();
     throw e;
   }
 }
@@ -111,35 +129,43 @@ export function lockHostFolder(dir: string): DataFolderLock {
 /**
  * One host per data folder: the lock comes before anything in the folder is read or written
  * (the log, the ledger, the launch tokens); a second host stops here (DataFolderBusy). Then the
- * log, the configuration and the ledger; the lock is released if any of them fails.
+ * log, the configuration and the ledger; the lock is released (and the log closed) if any of them fails.
+ * `closeLog` closes the log file the host opened here (none when the caller gave its own logger).
  */
 function openDataFolder(options: HostOptions): {
   dataDir: string;
   folderLock: { release(): void };
   log: Logger;
+  closeLog: () => Promise<void>;
   config: TableConfig;
   terminalId: string;
   ledger: Ledger;
 } {
   const { dataDir, logDir } = prepareDataDir(options.dataDir);
   const folderLock = options.folderLock ?? lockHostFolder(dataDir);
+  let closeLog = (): Promise<void> => Promise.resolve();
   try {
     if (folderLock.dataDir !== dataDir) throw new Error(`the lock handed to the host is on ${folderLock.dataDir}, not on its data folder ${dataDir}`);
-    const log =
-      options.logger ??
-      createLogger(logDir, {
+    let log: Logger;
+    if (options.logger) log = options.logger;
+    else {
+      const own = createLogger(logDir, {
         ...(options.logRotation ? { rotation: options.logRotation } : {}),
         ...(options.logClientBudget ? { clientBudget: options.logClientBudget } : {}),
       });
+      closeLog = () => closeLogFile(own.logFile);
+      log = own;
+    }
     const config = TableConfig.parse(options.config ?? simulatedTableConfig());
     const terminalId = options.terminalId ?? config.tableId;
     // Opening checks WAL + synchronous=FULL, integrity and the schema version; a ledger that fails
     // any of them stops the start-up with its reason, and nothing is touched. Witnessed, its
     // checkpoints are the witness's to sign: no key file beside the database is made or believed.
     const ledger = openLedger(dataDir, terminalId, options.witness ? { witnessed: true } : {});
-    return { dataDir, folderLock, log, config, terminalId, ledger };
+    return { dataDir, folderLock, log, closeLog, config, terminalId, ledger };
   } catch (e) {
     folderLock.release();
+    void closeLog();
     throw e;
   }
 }
@@ -200,7 +226,7 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
   // After a kill the screens still open reconnect with their tokens and resynchronise from a snapshot.
   const tokens = LaunchTokens.forLaunch(hub.views(), path.join(dataDir, 'launch-tokens.json'), !syncEvents.clean);
   const stadium = lateStadium(hub);
-  const { service, backend } = startService(dataDir, options, o, rt, { shoe, floor, hub, metrics, stadium: stadium.service });
+  const { service, backend, accounts } = startService(dataDir, options, o, rt, { shoe, floor, hub, metrics, stadium: stadium.service });
   const health = healthSnapshot(o, rt, { shoe, floor });
   // Each heartbeat carries this snapshot upstream.
   syncEvents.health = health;
@@ -237,14 +263,14 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
     table,
     service,
     serviceBackend: backend,
+    accounts,
     remoteAcceptors,
     transfers,
     lan,
     server,
     shoe,
     billAcceptors,
-    release: o.release,
-    log,
+    opened: o,
   };
   return {
     origin,

@@ -16,7 +16,7 @@ after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 const line = (n: number) => `${JSON.stringify({ n, pad: 'x'.repeat(80) })}\n`;
 
 describe('the size-capped log file', () => {
-  it('never lets the live file pass its cap, and keeps only the newest rotated files', () => {
+  it('never lets the live file pass its cap, and keeps only the newest rotated files', async () => {
     const file = path.join(tmp(), 'host.log');
     const f = new RotatingFile(file, { maxBytes: 1000, keep: 3 });
     let peak = 0;
@@ -24,7 +24,7 @@ describe('the size-capped log file', () => {
       f.write(line(n));
       peak = Math.max(peak, statSync(file).size);
     }
-    f.close();
+    await f.close();
     assert.ok(peak <= 1000, `peak ${peak}`);
     assert.ok(existsSync(`${file}.1`) && existsSync(`${file}.3`));
     assert.ok(!existsSync(`${file}.4`), 'no more than keep rotated files');
@@ -41,7 +41,7 @@ describe('the size-capped log file', () => {
     );
   });
 
-  it('shares one file between two writers: a rotation by one is followed by the other, and both count', () => {
+  it('shares one file between two writers: a rotation by one is followed by the other, and both count', async () => {
     const file = path.join(tmp(), 'host.log');
     let clock = 0;
     const a = new RotatingFile(file, { maxBytes: 2000, keep: 5 }, () => clock);
@@ -52,8 +52,8 @@ describe('the size-capped log file', () => {
       (n % 3 === 0 ? b : a).write(line(n));
       peak = Math.max(peak, statSync(file).size);
     }
-    a.close();
-    b.close();
+    await a.close();
+    await b.close();
     // Between two looks the other writer adds at most a line or two beyond the cap.
     assert.ok(peak <= 2000 + 2 * line(0).length, `peak ${peak}`);
     const all = ['.5', '.4', '.3', '.2', '.1', '']
@@ -75,7 +75,7 @@ describe('the size-capped log file', () => {
     renameSync(file, `${file}.old`);
     f.reopen();
     f.write(line(2));
-    f.close();
+    await f.close();
     assert.match(readFileSync(file, 'utf8'), /"n":2/);
     assert.match(readFileSync(`${file}.old`, 'utf8'), /"n":1/);
   });

@@ -29,7 +29,13 @@ const FOLLOW_MS = 1000;
  * - `reopen()` (on SIGHUP) opens the path again, for an outside logrotate.
  */
 export class RotatingFile {
-  private readonly dest: pino.DestinationStream & { reopen(file?: string): void; fd: number; flushSync(): void; end(): void };
+  private readonly dest: pino.DestinationStream & {
+    reopen(file?: string): void;
+    fd: number;
+    flushSync(): void;
+    end(): void;
+    once(event: 'close', listener: () => void): void;
+  };
   private size: number;
   private followedAt = 0;
 
@@ -63,9 +69,15 @@ export class RotatingFile {
     this.dest.flushSync();
   }
 
-  close(): void {
+  /** Flushes and closes the file; settles once its descriptor is closed (SonicBoom closes it after an fsync). */
+  close(): Promise<void> {
+    if (this.closing) return this.closing;
+    this.closing = new Promise((resolve) => this.dest.once('close', resolve));
     this.dest.end();
+    return this.closing;
   }
+
+  private closing: Promise<void> | null = null;
 
   private sizeAtPath(): number | null {
     try {

@@ -19,7 +19,7 @@ export function startService(
   o: Pick<Opened, 'config' | 'ledger' | 'sync' | 'log' | 'layout' | 'manifest' | 'softwareVersion'>,
   { table, billAcceptors, timers }: Pick<TableRuntime, 'table' | 'billAcceptors' | 'timers'>,
   w: { shoe: TableShoe; floor: FloorServices; hub: ViewHub; metrics: HostMetrics; stadium: StadiumService },
-): { service: ServiceHost; backend: LiveServiceBackend } {
+): { service: ServiceHost; backend: LiveServiceBackend; accounts: AccountStore } {
   const { config, ledger, log } = o;
   // The program files were hashed at start (journalled in power.reset); service mode shows it and recomputes on demand.
   const backend = liveServiceBackend({
@@ -39,18 +39,20 @@ export function startService(
     stadium: w.stadium,
     ...(options.service?.testTimeoutMs !== undefined ? { testTimeoutMs: options.service.testTimeoutMs } : {}),
   });
+  // Checked against the journal at start and at every sign-in; its locks run on the host's clock.
+  // Its own database, closed at the host's stop (host/start/shutdown.ts).
+  const accounts = new AccountStore(dataDir, {
+    journal: ledgerAccountJournal(ledger),
+    now: () => timers.now(),
+    onPinCheck: (outcome) => w.metrics.pinChecked(outcome),
+  });
   const service = new ServiceHost({
-    // Checked against the journal at start and at every sign-in; its locks run on the host's clock.
-    accounts: new AccountStore(dataDir, {
-      journal: ledgerAccountJournal(ledger),
-      now: () => timers.now(),
-      onPinCheck: (outcome) => w.metrics.pinChecked(outcome),
-    }),
+    accounts,
     backend,
     timers,
     onRefused: (reason) => w.metrics.signInRefused(reason),
     ...(options.service?.idleMs !== undefined ? { idleMs: options.service.idleMs } : {}),
   });
   w.hub.attachService(service);
-  return { service, backend };
+  return { service, backend, accounts };
 }

@@ -1,12 +1,13 @@
-import type { Logger } from 'pino';
 import type { BillAcceptors } from '../devices/bill-acceptors.js';
 import type { RemoteAcceptors } from '../devices/remote-acceptors.js';
 import type { TableShoe } from '../devices/shoe.js';
 import type { FloorServices } from '../floor/floor-services.js';
+import type { AccountStore } from '../service/accounts.js';
 import type { ServiceHost } from '../service/service-host.js';
 import type { LiveServiceBackend } from '../service/backend/live-backend.js';
 import type { LiveTable } from '../table/runtime.js';
 import type { RunningDevices } from './devices.js';
+import type { Opened } from './opened.js';
 
 /** Everything the host started, in the order `shutdown` stops it. */
 export interface Started {
@@ -17,6 +18,8 @@ export interface Started {
   table: LiveTable;
   service: ServiceHost;
   serviceBackend: LiveServiceBackend;
+  /** The service accounts' own database (service-accounts.sqlite). */
+  accounts: AccountStore;
   remoteAcceptors: RemoteAcceptors;
   /** The transfers with peer tables: their links and tick (none without peers). */
   transfers: { stop(): void } | null;
@@ -24,15 +27,16 @@ export interface Started {
   server: { close(): Promise<void> };
   shoe: TableShoe;
   billAcceptors: BillAcceptors;
-  /** Stops the sync and the witness, closes the ledger, ends the power marker, releases the folder. */
-  release: () => Promise<void>;
-  log: Logger;
+  /** The log; `release` (the sync, the witness, the ledger, the power marker, the folder) and `closeLog`. */
+  opened: Pick<Opened, 'release' | 'closeLog' | 'log'>;
 }
 
 /**
  * The host stopped: what makes rounds first (simulated players, the dealer, the floor, the
  * table), then service mode (whoever is signed in is journalled out before the ledger closes),
- * the listeners, the devices, and last the ledger and the data folder.
+ * the listeners, the devices, the service accounts' database once no request can reach it, then
+ * the ledger and the data folder, and last the log file: nothing of the folder is left open, no
+ * WAL beside a database (issue 52 item 6; tests/host/clean-shutdown.test.ts).
  */
 export async function shutdown(s: Started): Promise<void> {
   s.stopCountingTilts();
@@ -51,7 +55,9 @@ export async function shutdown(s: Started): Promise<void> {
   await s.server.close();
   await s.shoe.close();
   await s.billAcceptors.close();
-  await s.release();
-  s.log.info('table host stopped');
-  s.log.flush();
+  s.accounts.close();
+  await s.opened.release();
+  s.opened.log.info('table host stopped');
+  s.opened.log.flush();
+  await s.opened.closeLog();
 }
