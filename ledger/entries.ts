@@ -438,6 +438,8 @@ export const PAYLOADS = {
           /** Part of `before` the house committed and no entry journalled yet (the start value, a reset). */
           funded: minor,
           contribution: minor,
+          /** The fraction of a unit carried into the round (parts of 100,000,000, rule 40); absent when none. */
+          carryIn: z.number().int().min(1).max(99_999_999).optional(),
           award: minor,
           hits: z.number().int().nonnegative().max(4096),
           seed: minor,

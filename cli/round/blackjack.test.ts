@@ -13,10 +13,14 @@ function cli(tool: 'round' | 'sim', args: string[]): { code: number | null; out:
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-function round(input: unknown, extra: string[] = []): { code: number | null; out: string; err: string } {
+function write(input: unknown): string {
   const file = path.join(dir, `r${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, JSON.stringify(input));
-  return cli('round', ['--game', 'blackjack', '--rules', 'macau-2009', ...extra, '--input', file, '--json']);
+  return file;
+}
+
+function round(input: unknown, extra: string[] = []): { code: number | null; out: string; err: string } {
+  return cli('round', ['--game', 'blackjack', '--rules', 'macau-2009', ...extra, '--input', write(input), '--json']);
 }
 
 describe('round --game blackjack', () => {
@@ -75,6 +79,70 @@ describe('round --game blackjack', () => {
     assert.deepEqual(lines(offered), [['main', 2000, -1000, 'macau-2009 art.10 n.7']]);
     const anyTwo = round(input);
     assert.deepEqual(lines(anyTwo), [['main', 2000, -1000, 'macau-2009 art.17 n.3']]);
+  });
+
+  it('replays a Portugal jackpot round from the program and the pools in the round file (rules 40-44, 50), fractions carried in included', () => {
+    const portugal = ['--set', 'jackpot=true', '--set', 'jackpotCards=3', '--set', 'authorisation=TEST-IGJ'];
+    const program = {
+      reference: 'TEST-IGJ-2026/1',
+      stake: 100,
+      incrementBasisPoints: 1_111,
+      levels: [
+        { level: 'main', start: 1_000_000, reset: 1_000_000, share: 7_000 },
+        { level: 'minor', start: 1_000_000, reset: 1_000_000, share: 3_000 },
+      ],
+      awards: [
+        { combination: 'four-aces-suited', level: 'main', pays: 'pool' },
+        { combination: 'suited-blackjack', level: 'minor', pays: { fixed: 2_500 } },
+      ],
+    };
+    // A suited Black Jack (AS KS) against a 9: the main bet is paid 3:2, the chip's fixed award from `minor`.
+    const input = { seats: [{ seat: 1, bets: { main: 10_000, jackpot: 100 } }], cards: ['AS', '9H', 'KS', '7D'] };
+    const run = (jackpot: unknown) =>
+      spawnSync(
+        process.execPath,
+        ['bin/etg.js', 'round', '--game', 'blackjack', '--rules', 'portugal-2001', ...portugal, '--input', write({ ...input, jackpot }), '--json'],
+        {
+          encoding: 'utf8',
+        },
+      );
+    const out = run({ program, pools: { main: 1_234_567, minor: 1_000_003 }, carry: { main: 50_000_000, minor: 90_000_000 } });
+    assert.equal(out.status, 0, out.stderr);
+    const r = JSON.parse(out.stdout) as {
+      settlements: { bet: string; stake: number; net: number; rule: string }[];
+      jackpot: { moves: { level: string; before: number; contribution: number; award: number; seed: number; after: number }[]; carry?: Record<string, number> };
+    };
+    assert.deepEqual(
+      r.settlements.map((l) => [l.bet, l.stake, l.net, l.rule]),
+      [
+        ['main', 10_000, 15_000, 'portugal-2001 rule 21'],
+        ['jackpot', 100, 2_400, 'portugal-2001 rules 42-43'],
+      ],
+    );
+    // 100 × 11.11% = 11.11 units: 7.777 to main and 3.333 to minor, plus the fractions carried in (0.5 and 0.9).
+    assert.deepEqual(
+      r.jackpot.moves.map((m) => [m.level, m.before, m.contribution, m.award, m.seed, m.after]),
+      [
+        ['main', 1_234_567, 8, 0, 0, 1_234_575],
+        ['minor', 1_000_003, 4, 2_500, 2_493, 1_000_000],
+      ],
+    );
+    assert.deepEqual(r.jackpot.carry, { main: 27_700_000, minor: 23_300_000 });
+    // Without the program and pools the dispute tool cannot settle the chip, and says what is missing.
+    const none = run(undefined);
+    assert.equal(none.status, 2);
+    assert.match(none.stderr, /jackpot/);
+    // A program the rules refuse is named as such (rule 44: a start below 10,000 chips).
+    const low = run({
+      program: { ...program, levels: [{ level: 'main', start: 10, reset: 1_000_000, share: 10_000 }], awards: [program.awards[0]] },
+      pools: { main: 10 },
+    });
+    assert.equal(low.status, 2);
+    assert.match(low.stderr, /rule 44/);
+    // Pools for a level the program does not have, or none for one it has, are refused.
+    const wrong = run({ program, pools: { main: 1_000_000 } });
+    assert.equal(wrong.status, 2);
+    assert.match(wrong.stderr, /minor/);
   });
 
   it('exits 2 with a message on an illegal decision, left-over cards or a bad option (as JSON, as --json asks)', () => {

@@ -7,6 +7,7 @@ import { runScript, ScriptError, type ScriptInput } from '../../engine/blackjack
 import { PROFILE_IDS } from '../../engine/blackjack/rules.js';
 import { BLACKJACK_CATALOGUE, firstCardsBets, type FirstCardsBetId } from '../../engine/blackjack/bets/catalogue.js';
 import { STREAK_LEVELS, type StreakLevel } from '../../engine/blackjack/bets/streak.js';
+import { JackpotProgram } from '../../engine/blackjack/jackpot/program.js';
 import { stakeSchema } from '../baccarat-war-round.js';
 import { rulesFromArgs, UsageError } from '../blackjack-args.js';
 import { defineCommand, options } from '../command.js';
@@ -18,7 +19,11 @@ export const command = defineCommand({
   options: {
     rules: { type: 'string', value: 'PROFILE', help: `the rule profile: ${PROFILE_IDS.join(', ')}` },
     set: { type: 'string', multiple: true, value: 'KEY=VALUE', help: "override one of the profile's options" },
-    input: { type: 'string', value: 'FILE|-', help: 'the round as JSON: seats and bets, cards in shoe order, decisions (- reads standard input)' },
+    input: {
+      type: 'string',
+      value: 'FILE|-',
+      help: 'the round as JSON: seats and bets, cards in shoe order, decisions; a jackpot round also its program and pools (- reads standard input)',
+    },
     json: { type: 'boolean', help: 'print JSON' },
   },
 });
@@ -72,6 +77,15 @@ const RoundInput = z.strictObject({
     )
     .optional(),
   streaks: z.array(z.strictObject({ seat: seatNumber, bets: streakBets, wins: z.number().int().nonnegative() })).optional(),
+  // Portugal's progressive (rules 38–50): the approved program, each level's pool before the
+  // round's chips and the fraction of a unit carried in (the journal's `jackpot.settle`).
+  jackpot: z
+    .strictObject({
+      program: JackpotProgram,
+      pools: z.record(z.string(), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)),
+      carry: z.record(z.string(), z.number().int().min(0).max(99_999_999)).optional(),
+    })
+    .optional(),
 }) satisfies z.ZodType<ScriptInput>;
 
 function checkShape(x: unknown): ScriptInput {
@@ -107,6 +121,7 @@ function playFromArgs(values: ReturnType<typeof options<typeof command.options>>
     } else {
       for (const h of out.hands) console.log(`seat ${h.seat} hand ${h.hand}: ${h.cards.join(' ')} = ${h.total}`);
       console.log(`dealer: ${out.dealer.cards.join(' ')} = ${out.dealer.total}`);
+      for (const m of out.jackpot?.moves ?? []) console.log(`jackpot ${m.level}: ${m.before} + ${m.contribution} − ${m.award} + ${m.seed} = ${m.after}`);
       for (const l of out.settlements) {
         console.log(
           `seat ${l.seat}${l.owner ? ` (${l.owner})` : ''} ${l.bet}${l.hand !== undefined ? ` hand ${l.hand}` : ''}: stake ${l.stake} net ${l.net > 0 ? '+' : ''}${l.net}  [${l.rule}]${l.choices?.length ? ` [${l.choices.join(', ')}${l.authorisation ? `; authorised ${l.authorisation}` : ''}]` : ''}`,

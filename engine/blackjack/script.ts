@@ -13,6 +13,8 @@ import {
   type StreakState,
 } from './round.js';
 import type { BlackjackRules } from './rules.js';
+import { jackpotProgramProblems, type JackpotCarry, type JackpotProgram } from './jackpot/program.js';
+import type { JackpotLevelMove, JackpotState } from './jackpot/settle.js';
 
 /**
  * The scripted round (disputes, tests, inspectors): bets, the cards in the exact order they left
@@ -24,6 +26,18 @@ export interface ScriptInput {
   readonly cards: readonly string[];
   readonly decisions?: readonly ScriptDecision[];
   readonly streaks?: readonly StreakState[];
+  /**
+   * Portugal's progressive (rules 38–50): the program the round played under and each level's pool
+   * as the round started, before its chips (the journal's `jackpot.settle` `before`), with the
+   * fraction of a unit each level's increments carried in (`carryIn`, parts of 100,000,000).
+   */
+  readonly jackpot?: ScriptJackpot;
+}
+
+export interface ScriptJackpot {
+  readonly program: JackpotProgram;
+  readonly pools: Readonly<Record<string, number>>;
+  readonly carry?: JackpotCarry;
 }
 
 export interface ScriptDecision {
@@ -42,6 +56,8 @@ export interface ScriptOutput {
   burns?: string[];
   settlements: BlackjackSettlementLine[];
   streaks?: StreakState[];
+  /** What the round did to each level of the progressive, and the fractions it carries on. */
+  jackpot?: { moves: JackpotLevelMove[]; carry?: JackpotCarry };
 }
 
 export class ScriptError extends Error {}
@@ -66,10 +82,40 @@ export function parseAction(text: string): Action {
   throw new ScriptError(`"${text}" is not an action; actions: ${[...SIMPLE, 'insurance:<amount>'].join(', ')}`);
 }
 
+/** The jackpot as the round file gives it, checked against the program's levels and the profile. */
+function jackpotOf(rules: BlackjackRules, j: ScriptJackpot | undefined): JackpotState | undefined {
+  if (j === undefined) return undefined;
+  if (!rules.jackpot) throw new ScriptError('the round file has a jackpot but the rules play none (set jackpot=true under portugal-2001, rules 38-39)');
+  const problems = jackpotProgramProblems(j.program);
+  if (problems.length > 0) throw new ScriptError(`jackpot program refused: ${problems.join('; ')}`);
+  const levels = j.program.levels.map((l) => l.level);
+  const missing = levels.filter((l) => !Object.hasOwn(j.pools, l));
+  const extra = Object.keys(j.pools).filter((l) => !levels.includes(l));
+  const strayCarry = Object.keys(j.carry ?? {}).filter((l) => !levels.includes(l));
+  if (missing.length > 0 || extra.length > 0 || strayCarry.length > 0)
+    throw new ScriptError(
+      `jackpot pools must name each level of the program (${levels.join(', ')}): ${[
+        ...missing.map((l) => `no pool for "${l}"`),
+        ...extra.map((l) => `"${l}" is not a level of the program`),
+        ...strayCarry.map((l) => `a carry for "${l}", not a level of the program`),
+      ].join('; ')}`,
+    );
+  // The pools as they stood: nothing left to journal, so no funding (`unfunded` is the ledger's).
+  const unfunded = Object.fromEntries(levels.map((l) => [l, 0]));
+  return { program: j.program, pools: { ...j.pools }, unfunded, ...(j.carry ? { carry: { ...j.carry } } : {}) };
+}
+
 export function runScript(rules: BlackjackRules, input: ScriptInput): ScriptOutput {
   let round: RoundState;
+  const jackpot = jackpotOf(rules, input.jackpot);
   try {
-    round = openRound({ rules, seats: input.seats, ...(input.streaks ? { streaks: input.streaks } : {}), firstRoundOfShoe: false });
+    round = openRound({
+      rules,
+      seats: input.seats,
+      ...(input.streaks ? { streaks: input.streaks } : {}),
+      ...(jackpot ? { jackpot } : {}),
+      firstRoundOfShoe: false,
+    });
   } catch (e) {
     if (e instanceof RoundError) throw new ScriptError(e.message);
     throw e;
@@ -137,5 +183,6 @@ export function runScript(rules: BlackjackRules, input: ScriptInput): ScriptOutp
   };
   if (round.burns.length > 0) out.burns = round.burns.map(cardCode);
   if (rules.winningStreak) out.streaks = [...round.streaks];
+  if (round.jackpot) out.jackpot = { moves: [...round.jackpot.moves], ...(round.jackpot.state.carry ? { carry: { ...round.jackpot.state.carry } } : {}) };
   return out;
 }

@@ -376,6 +376,12 @@ export interface ProgressiveLevelMove {
   /** The part of `before` journalled now for the first time (start value, reset). */
   readonly funded: number;
   readonly contribution: number;
+  /**
+   * The fraction of a unit this level's increments carried into the round (parts of 100,000,000,
+   * Portugal rule 40), absent when none: with `before` it is all a replay needs to give the same
+   * contribution (`etg round`).
+   */
+  readonly carryIn?: number;
   readonly award: number;
   readonly hits: number;
   /** What the house adds after an award so the pool is back at its reset value (Portugal rule 44). */

@@ -102,7 +102,18 @@ export function settleJackpot(
     }
     const seed = winners.length > 0 ? Math.max(0, level.reset - remaining) : 0;
     const after = remaining + seed;
-    moves.push({ level: id, before, funded: state.unfunded[id] ?? 0, contribution, award: paid, hits: winners.length, seed, after });
+    const carryIn = state.carry?.[id] ?? 0;
+    moves.push({
+      level: id,
+      before,
+      funded: state.unfunded[id] ?? 0,
+      contribution,
+      ...(carryIn > 0 ? { carryIn } : {}),
+      award: paid,
+      hits: winners.length,
+      seed,
+      after,
+    });
     pools[id] = after;
   }
   const results = evaluated.map(({ e, award }): JackpotResult => {
