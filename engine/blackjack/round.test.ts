@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseCard } from '../cards/card.js';
 import { dealCard, decideRound, openRound, replayRound } from './round.js';
-import { resolveRules, type ProfileId } from './rules.js';
+import { checkRules, resolveRules, ruleOptionInfos, type ProfileId } from './rules.js';
 import { runScript, ScriptError, type ScriptDecision, type ScriptOutput } from './script.js';
 import type { SeatEntry, StreakState } from './round.js';
 
@@ -1049,5 +1049,36 @@ describe('rounding at the money boundary: exactly 3:2 and half, a fraction of a 
         assert.ok(Number.isInteger(net));
       }
     }
+  });
+});
+
+describe("Macau 2009 Art. 21: the house's options and their authorisation", () => {
+  it('n.1: every choice is an option of the articles it lists (1–6, 10 n.7, 12 n.1, 13, 14, 16, 17, 20) and needs the reference; n.2: only Arts. 15 and 18 are waived; n.3: perfect pairs and the streak', () => {
+    const infos = ruleOptionInfos('macau-2009');
+    const listed = /^macau-2009 art\.(?:(?:1|2|3|4|5|6|13|14|16|17|20)\b|10 n\.7|12 n\.1)/;
+    const choices = infos.filter((i) => i.class === 'choice');
+    for (const c of choices) {
+      assert.match(c.article ?? '', listed, `${c.key}: a choice of an article Art. 21 n.1 lists`);
+      const n3 = c.key === 'perfectPairs' || c.key === 'winningStreak';
+      assert.equal(c.authorisation?.article, n3 ? 'macau-2009 art.21 n.3' : 'macau-2009 art.21 n.1', c.key);
+      // Any value but the default is refused without the reference, naming the article that requires it.
+      const other = c.alternatives[0]?.value ?? (c.range ? (c.default === c.range.max ? c.range.min : c.range.max) : undefined);
+      assert.notEqual(other, undefined, c.key);
+      const refused = checkRules('macau-2009', { [c.key]: other });
+      assert.ok(
+        refused.some((r) => r.option === c.key && r.reason === 'needs-authorisation' && r.article === c.authorisation?.article),
+        `${c.key}=${JSON.stringify(other)}: ${JSON.stringify(refused)}`,
+      );
+    }
+    // «n.º 7 do artigo 10.º»: the bank's offer of a limited loss has its option (issue 51).
+    assert.deepEqual(
+      choices.filter((c) => c.article?.startsWith('macau-2009 art.10 n.7')).map((c) => c.key),
+      ['elevenDoubleOriginalOnly'],
+    );
+    const waivable = infos.filter((i) => i.class === 'waivable');
+    assert.deepEqual(waivable.map((w) => [w.key, w.article, w.authorisation?.article]).sort(), [
+      ['bonus678', 'macau-2009 art.15', 'macau-2009 art.21 n.2'],
+      ['surrender', 'macau-2009 art.18 n.1', 'macau-2009 art.21 n.2'],
+    ]);
   });
 });
