@@ -19,6 +19,16 @@ export const TRANSFER_DISAGREEMENTS = [
   'taken-not-sent',
   /** Both journalled the id, with different terms. */
   'terms-differ',
+  /**
+   * The receiver credited the id and a refusal of it is journalled too, by any table (issue 50: a
+   * sender that recalls at a third table an id it offered to another). Never an honest pair's.
+   */
+  'taken-and-refused',
+  /**
+   * A table other than the transfer's receiver refused the id: an honest sender recalls only at its
+   * receiver, so its origin asked elsewhere. The refusal is not the receiver's and counts for nothing.
+   */
+  'refused-by-other',
 ] as const;
 export type TransferDisagreement = (typeof TRANSFER_DISAGREEMENTS)[number];
 
@@ -40,17 +50,23 @@ interface Sides {
   out?: Transfer;
   sender: SenderSide;
   taken?: Transfer;
-  receiver: ReceiverSide;
-  offered?: Transfer;
+  /** The tables that journalled a refusal of the id (only the receiver's counts). */
+  refusedBy: Set<TableId>;
 }
 
-/** The transfers named in the journals of the given tables, each paired, ids in first-seen order. */
+/**
+ * The transfers named in the journals of the given tables, each paired, ids in first-seen order.
+ * Each table is believed only about its own part (issue 50): the sender's entries count from the
+ * id's sender (`from`), the credit from its receiver (`to`), and a refusal only from the receiver
+ * and never over a credit; a credit beside anyone's refusal, or a refusal by another table, is a
+ * disagreement. So the order the journals come in changes nothing.
+ */
 export function reconcile(journals: ReadonlyMap<TableId, readonly TransferEntry[]>): PairedTransfer[] {
   const byId = new Map<string, Sides & { id: TransferId }>();
   const sides = (id: TransferId) => {
     const k = keyOf(id);
     let s = byId.get(k);
-    if (!s) byId.set(k, (s = { id, sender: 'none', receiver: 'none' }));
+    if (!s) byId.set(k, (s = { id, sender: 'none', refusedBy: new Set() }));
     return s;
   };
   for (const [table, journal] of journals) {
@@ -64,10 +80,10 @@ export function reconcile(journals: ReadonlyMap<TableId, readonly TransferEntry[
           if (e.payload.transfer.from === table) sides(e.payload.transfer.id).sender = e.type === 'transfer.complete' ? 'completed' : 'reversed';
           break;
         case 'transfer.in':
-          if (e.payload.transfer.to === table) Object.assign(sides(e.payload.transfer.id), { taken: e.payload.transfer, receiver: 'taken' });
+          if (e.payload.transfer.to === table) sides(e.payload.transfer.id).taken ??= e.payload.transfer;
           break;
         case 'transfer.refuse':
-          sides(e.payload.id).receiver = 'refused';
+          sides(e.payload.id).refusedBy.add(table);
           break;
         case 'transfer.recall':
         case 'transfer.alarm':
@@ -79,16 +95,19 @@ export function reconcile(journals: ReadonlyMap<TableId, readonly TransferEntry[
   for (const s of byId.values()) {
     const transfer = s.out ?? s.taken;
     if (!transfer) continue; // a refusal of an id nobody debited or credited: no money, nothing to pair
+    const receiver: ReceiverSide = s.taken ? 'taken' : s.refusedBy.has(transfer.to) ? 'refused' : 'none';
     const d: TransferDisagreement[] = [];
-    if (s.sender === 'completed' && s.receiver !== 'taken') d.push('completed-not-taken');
-    if (s.sender === 'reversed' && s.receiver === 'taken') d.push('taken-and-reversed');
-    if (s.sender === 'reversed' && s.receiver === 'none') d.push('reversed-not-refused');
-    if (s.sender === 'none' && s.receiver === 'taken') d.push('taken-not-sent');
+    if (s.sender === 'completed' && receiver !== 'taken') d.push('completed-not-taken');
+    if (s.sender === 'reversed' && receiver === 'taken') d.push('taken-and-reversed');
+    if (s.sender === 'reversed' && receiver === 'none') d.push('reversed-not-refused');
+    if (s.sender === 'none' && receiver === 'taken') d.push('taken-not-sent');
     if (s.out && s.taken && !sameTerms(s.out, s.taken)) d.push('terms-differ');
+    if (s.taken && s.refusedBy.size > 0) d.push('taken-and-refused');
+    if ([...s.refusedBy].some((t) => t !== transfer.to)) d.push('refused-by-other');
     const debited = s.out && s.sender !== 'reversed' ? s.out.amount : 0;
-    const inFlight = s.out && s.sender === 'open' && s.receiver !== 'taken' ? s.out.amount : 0;
+    const inFlight = s.out && s.sender === 'open' && receiver !== 'taken' ? s.out.amount : 0;
     const credited = s.taken ? s.taken.amount : 0;
-    paired.push({ id: s.id, transfer, sender: s.sender, receiver: s.receiver, net: credited + inFlight - debited, disagreements: d });
+    paired.push({ id: s.id, transfer, sender: s.sender, receiver, net: credited + inFlight - debited, disagreements: d });
   }
   return paired;
 }

@@ -12,6 +12,13 @@ import type { Sql } from './sql.js';
 /** The alarm kinds this raises (one open alarm per transfer id and kind). */
 export const TRANSFER_ALARM_KINDS = ['transfer-open-too-long', 'transfer-disagreement'] as const;
 
+/**
+ * A table journalled a `transfer.alarm` (a peer's message it distrusted and refused: terms changed,
+ * wrong currency, never sent there, a contradiction, a wrong link…): raised upstream once per entry,
+ * at the next reconciliation after it synced (issue 50: before, none of them reached the floor).
+ */
+export const PEER_ALARM_KIND = 'transfer-peer-alarm';
+
 export interface TransferWatch {
   /**
    * A transfer whose sender has journalled its debit and not its closing for longer than this is an
@@ -62,13 +69,15 @@ export interface TransferReport {
   readonly disagreements: readonly PairedTransfer[];
   /** Every one-sided disagreement still waiting for its lagging end's sync: reported, not alarmed. */
   readonly pending: readonly PendingTransfer[];
-  /** Alarms raised by this run (none for an id already alarmed and not cleared). */
+  /** Alarms raised by this run (none for an id already alarmed and not cleared, none for a peer alarm raised before). */
   readonly raised: number;
+  /** The `transfer.alarm` entries synced (each an alarm once). */
+  readonly peerAlarms: number;
   /** Entries that did not parse as transfer entries, or terminals whose id is no table id: named, never believed. */
   readonly unreadable: readonly string[];
 }
 
-const TYPES = ['transfer.out', 'transfer.recall', 'transfer.complete', 'transfer.reverse', 'transfer.in', 'transfer.refuse'];
+const TYPES = ['transfer.out', 'transfer.recall', 'transfer.complete', 'transfer.reverse', 'transfer.in', 'transfer.refuse', 'transfer.alarm'];
 
 /**
  * Reads every terminal's synced transfer entries, pairs them, and raises an alarm for each
@@ -94,6 +103,7 @@ export async function reconcileTransfers(sql: Sql, watch: TransferWatch, now: Da
   const takenAt = new Map<string, number>();
   const closedAt = new Map<string, number>();
   const unreadable: string[] = [];
+  const peerAlarms: { terminal: TableId; seq: number; payload: Extract<TransferEntry, { type: 'transfer.alarm' }>['payload'] }[] = [];
   for (const r of rows.rows) {
     const table = TableId.safeParse(r.terminal_id);
     if (!table.success || !isTransferEntryType(r.type)) {
@@ -105,6 +115,10 @@ export async function reconcileTransfers(sql: Sql, watch: TransferWatch, now: Da
       entry = parseTransferEntry(r.type, (JSON.parse(r.body) as { payload?: unknown }).payload);
     } catch (e) {
       unreadable.push(`${r.terminal_id} seq ${r.seq}: ${e instanceof Error ? e.message.slice(0, 200) : String(e)}`);
+      continue;
+    }
+    if (entry.type === 'transfer.alarm') {
+      peerAlarms.push({ terminal: table.data, seq: r.seq, payload: entry.payload });
       continue;
     }
     const list = journals.get(table.data) ?? [];
@@ -167,6 +181,12 @@ export async function reconcileTransfers(sql: Sql, watch: TransferWatch, now: Da
       sender: d.sender,
       receiver: d.receiver,
     });
+  const raisedBefore = await peerAlarmsRaised(sql);
+  for (const a of peerAlarms) {
+    if (raisedBefore.has(`${a.terminal} ${a.seq}`)) continue;
+    await raiseAlarm(sql, a.terminal, PEER_ALARM_KIND, { terminal: a.terminal, seq: a.seq, ...a.payload });
+    raised++;
+  }
   return {
     transfers: paired.length,
     completed: paired.filter((p) => p.sender === 'completed').length,
@@ -175,8 +195,20 @@ export async function reconcileTransfers(sql: Sql, watch: TransferWatch, now: Da
     disagreements,
     pending,
     raised,
+    peerAlarms: peerAlarms.length,
     unreadable,
   };
+}
+
+/** The `transfer.alarm` entries already raised (cleared or not), as `terminal seq`: each is raised once. */
+async function peerAlarmsRaised(sql: Sql): Promise<Set<string>> {
+  const r = await sql.query<{ terminal_id: string | null; detail: unknown }>('SELECT terminal_id, detail FROM alarms WHERE kind = $1', [PEER_ALARM_KIND]);
+  const done = new Set<string>();
+  for (const a of r.rows) {
+    const detail = typeof a.detail === 'string' ? (JSON.parse(a.detail) as unknown) : a.detail;
+    if (typeof detail === 'object' && detail !== null && 'seq' in detail && typeof detail.seq === 'number') done.add(`${a.terminal_id} ${detail.seq}`);
+  }
+  return done;
 }
 
 /** When each terminal journalled the last entry the upstream holds of it (its own clock). */

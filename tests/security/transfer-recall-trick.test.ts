@@ -1,0 +1,181 @@
+// Issue 50 item 7, "A lying peer hides minted credit from the upstream": with only its peer
+// credential, a table host offered credit for its own station to a victim table (never journalled
+// at the sender: the victim credits it, and the upstream normally alarms it as `taken-not-sent`),
+// then sent a *recall* of the same id to a third, honest table, which journalled `transfer.refuse`.
+// The reconciliation took that refusal from a table that was not the transfer's receiver and let it
+// overwrite the victim's `taken` (the upstream reads rows by terminal id, and the honest table's
+// id sorts after the victim's): the id was named nowhere. And the victim's own `transfer.alarm`
+// entries (a refused lie) never reached the upstream. Here three live transfer hosts (the liar
+// bj-1, the victim bac-1, the honest war-1) over their real journals, synced to an upstream.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { LedgerTransferJournal } from '../../host/transfers/ledger-journal.js';
+import { TransferHost } from '../../host/transfers/transfer-host.js';
+import { billCredit } from '../../ledger/fixtures.js';
+import { Ledger, type EntryBody } from '../../ledger/index.js';
+import { awaitedSide, reconcile, type PairedTransfer } from '../../ledger/transfer-reconcile.js';
+import { isTransferEntryType, parseTransferEntry, TableId, type Transfer, type TransferEntry } from '../../ledger/transfer-terms.js';
+import { alarms, enrolTerminal, ingest, openUpstreamDb, type Db } from '../../upstream/index.js';
+import { reconcileTransfers } from '../../upstream/transfers.js';
+
+const LIAR = TableId.parse('bj-1');
+const VICTIM = TableId.parse('bac-1');
+const HONEST = TableId.parse('war-1');
+const STATION = 101;
+const MINTED: Transfer = { id: { origin: LIAR, serial: 7 }, currency: 'MOP', station: STATION, from: LIAR, to: VICTIM, amount: 2_000_000 };
+
+function permutations<T>(xs: readonly T[]): T[][] {
+  if (xs.length <= 1) return [[...xs]];
+  return xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((rest) => [x, ...rest]));
+}
+
+/** The pairing of every id, in each order the three journals can be given in: the same in all six. */
+function inEveryOrder(journals: readonly [TableId, TransferEntry[]][]): PairedTransfer[] {
+  const results = permutations(journals).map((order) => reconcile(new Map(order)));
+  const [first, ...rest] = results;
+  assert.ok(first);
+  const key = (ps: PairedTransfer[]) => JSON.stringify([...ps].sort((a, b) => a.id.serial - b.id.serial));
+  for (const r of rest) assert.equal(key(r), key(first), 'the order the journals come in changes nothing');
+  return first;
+}
+
+describe('transfers reconciled by who may say what (issue 50 item 7)', () => {
+  const out = (t: Transfer): TransferEntry => ({ type: 'transfer.out', payload: { transfer: t } });
+  const taken = (t: Transfer): TransferEntry => ({ type: 'transfer.in', payload: { transfer: t } });
+  const refused = (t: Transfer): TransferEntry => ({ type: 'transfer.refuse', payload: { id: t.id, reason: 'recalled' } });
+  const complete = (t: Transfer): TransferEntry => ({ type: 'transfer.complete', payload: { transfer: t } });
+  const reverse = (t: Transfer): TransferEntry => ({ type: 'transfer.reverse', payload: { transfer: t, reason: 'recalled' } });
+
+  it('the recall trick, in every order of three journals: a taken beside a refusal is a disagreement no later entry mends', () => {
+    const [p] = inEveryOrder([
+      [LIAR, []],
+      [VICTIM, [taken(MINTED)]],
+      [HONEST, [refused(MINTED)]],
+    ]);
+    assert.ok(p);
+    assert.equal(p.receiver, 'taken', "a refusal never overwrites the receiver's taken");
+    assert.equal(p.net, MINTED.amount, 'the credit made is named');
+    assert.deepEqual([...p.disagreements].sort(), ['refused-by-other', 'taken-and-refused', 'taken-not-sent']);
+    assert.equal(awaitedSide(p), null, "an alarm at once: no sync of the liar's can mend it");
+  });
+
+  it("a refusal counts only from the transfer's receiver, in every order", () => {
+    const t: Transfer = { ...MINTED, id: { origin: LIAR, serial: 8 } };
+    // The receiver refused and the sender reversed: they agree, whatever a third table says.
+    const [agree] = inEveryOrder([
+      [LIAR, [out(t), reverse(t)]],
+      [VICTIM, [refused(t)]],
+      [HONEST, []],
+    ]);
+    assert.deepEqual([agree?.receiver, agree?.disagreements], ['refused', []]);
+    // A third table's refusal is no refusal of the receiver's: the reversal is still unanswered there.
+    const [other] = inEveryOrder([
+      [LIAR, [out(t), reverse(t)]],
+      [VICTIM, []],
+      [HONEST, [refused(t)]],
+    ]);
+    assert.deepEqual([other?.receiver, other?.disagreements], ['none', ['reversed-not-refused', 'refused-by-other']]);
+    // Honest hosts, a completed transfer: nothing named, in every order.
+    const [honest] = inEveryOrder([
+      [LIAR, [out(t), complete(t)]],
+      [VICTIM, [taken(t)]],
+      [HONEST, []],
+    ]);
+    assert.deepEqual([honest?.receiver, honest?.net, honest?.disagreements], ['taken', 0, []]);
+    // The receiver's own refusal beside its own taken (it contradicts itself): a disagreement.
+    const [both] = inEveryOrder([
+      [LIAR, [out(t), complete(t)]],
+      [VICTIM, [taken(t), refused(t)]],
+      [HONEST, []],
+    ]);
+    assert.deepEqual([both?.receiver, both?.disagreements], ['taken', ['taken-and-refused']]);
+  });
+});
+
+describe('the recall trick against live hosts is an upstream alarm; so is every refused lie (issue 50 item 7)', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'recall-trick-'));
+  const ledgers = new Map<TableId, Ledger>();
+  let db: Db;
+
+  before(async () => {
+    const hosts = new Map<TableId, TransferHost>();
+    for (const t of [LIAR, VICTIM, HONEST]) {
+      const ledger = Ledger.open({ dataDir: path.join(dir, t), terminalId: t });
+      ledgers.set(t, ledger);
+      ledger.append(billCredit(1, 10_000, `${t}-note`));
+      hosts.set(
+        t,
+        new TransferHost({
+          self: t,
+          currency: 'MOP',
+          homes: { [STATION]: LIAR },
+          journal: new LedgerTransferJournal(ledger),
+          send: () => undefined,
+          alarm: () => undefined,
+        }),
+      );
+    }
+    const victim = hosts.get(VICTIM);
+    const honest = hosts.get(HONEST);
+    assert.ok(victim && honest);
+    // The liar offers credit it never debited (its own journal says nothing) to the victim, which takes it…
+    victim.receive(LIAR, { kind: 'offer', transfer: MINTED });
+    // …then recalls the same id at the honest table, which refuses it for ever.
+    honest.receive(LIAR, { kind: 'recall', id: MINTED.id });
+    // And a lie the victim refuses: an offer in another currency (journalled as a transfer.alarm).
+    victim.receive(LIAR, { kind: 'offer', transfer: { ...MINTED, id: { origin: LIAR, serial: 9 }, currency: 'HKD' } });
+    const types = (t: TableId) => [...(ledgers.get(t)?.entries(1) ?? [])].map((e) => e.type).filter(isTransferEntryType);
+    assert.deepEqual(types(LIAR), []);
+    assert.ok(types(VICTIM).includes('transfer.in') && types(VICTIM).includes('transfer.alarm'), JSON.stringify(types(VICTIM)));
+    assert.deepEqual(types(HONEST), ['transfer.refuse']);
+
+    db = await openUpstreamDb({});
+    for (const [t, ledger] of ledgers) {
+      await enrolTerminal(db, t);
+      const entries = [...ledger.entries(1)].map((e) => ({ seq: e.seq, hash: e.hash, body: e.body }));
+      const first = ledger.entry(1);
+      assert.ok(first);
+      const r = await ingest(db, { terminalId: t, prevHash: first.prevHash, entries });
+      assert.equal(r.status, 200, JSON.stringify(r));
+    }
+  });
+
+  after(async () => {
+    await db.close();
+    for (const l of ledgers.values()) l.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('raises the minted credit at once, and every transfer.alarm journalled, each once', async () => {
+    const r = await reconcileTransfers(db, { openAfterSeconds: 3600 });
+    assert.deepEqual(r.pending, [], 'not waiting for the liar to sync');
+    assert.deepEqual(
+      r.disagreements.map((d) => [d.id.serial, [...d.disagreements].sort(), d.net]),
+      [[7, ['refused-by-other', 'taken-and-refused', 'taken-not-sent'], MINTED.amount]],
+    );
+    const raised = await alarms(db);
+    const minted = raised.filter((a) => a.kind === 'transfer-disagreement');
+    assert.deepEqual(
+      minted.map((a) => [a.terminalId, (a.detail as { id: unknown }).id]),
+      [[LIAR, MINTED.id]],
+    );
+    // Every transfer.alarm the victim journalled is an alarm upstream, naming the table and the link.
+    const journalled = [...(ledgers.get(VICTIM)?.entries(1) ?? [])].filter((e) => e.type === 'transfer.alarm');
+    const reasons = journalled.map((e) => parseTransferEntry('transfer.alarm', (JSON.parse(e.body) as EntryBody).payload));
+    const peer = raised.filter((a) => a.kind === 'transfer-peer-alarm');
+    assert.equal(peer.length, journalled.length);
+    assert.ok(peer.length >= 1);
+    for (const a of peer) assert.equal(a.terminalId, VICTIM);
+    assert.deepEqual(
+      peer.map((a) => (a.detail as { reason: string }).reason).sort(),
+      reasons.map((e) => (e.type === 'transfer.alarm' ? e.payload.reason : '')).sort(),
+    );
+    assert.ok(peer.every((a) => (a.detail as { link: string }).link === LIAR));
+    // Run again: nothing raised twice.
+    assert.equal((await reconcileTransfers(db, { openAfterSeconds: 3600 })).raised, 0);
+    assert.equal((await alarms(db)).length, raised.length);
+  });
+});
