@@ -33,7 +33,7 @@ export const command = defineCommand({
     'no-screen': { type: 'boolean', help: 'the acceptor only: serve no screen' },
     relay: {
       type: 'boolean',
-      help: "relay the acceptor's bytes and let the table run the driver (preferred; a table with remoteAcceptors.relayOnly requires it)",
+      help: "relay the acceptor's bytes and let the table run the driver (a production table takes no other; a test build with remoteAcceptors.relayOnly neither)",
     },
     json: { type: 'boolean', help: "one JSON line when running: the station, the screen's URL" },
   },

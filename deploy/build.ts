@@ -18,6 +18,7 @@ import { build, type Plugin } from 'esbuild';
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CABINET_DEFINE } from '../host/config/build-kind.js';
 import { buildElectron } from '../scripts/build-electron.js';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -43,7 +44,7 @@ const noTestFiles: Plugin = {
 };
 
 /** One `etg` bundle: its entry, code-split so that a tool's commands are a chunk loaded when one runs. */
-async function bundleEtg(entry: string, outdir: string, external: readonly string[]): Promise<string> {
+async function bundleEtg(entry: string, outdir: string, external: readonly string[], define: Readonly<Record<string, string>> = {}): Promise<string> {
   rmSync(outdir, { recursive: true, force: true });
   await build({
     bundle: true,
@@ -60,6 +61,7 @@ async function bundleEtg(entry: string, outdir: string, external: readonly strin
     chunkNames: 'chunks/[name]-[hash]',
     external: [...external],
     plugins: [noTestFiles],
+    define,
   });
   return path.join(outdir, 'etg.mjs');
 }
@@ -72,8 +74,8 @@ async function bundleEtg(entry: string, outdir: string, external: readonly strin
  * cabinet's has no pg, PGlite or Swagger, the upstream's no host, devices or better-sqlite3.
  */
 export async function bundleAll(out: string): Promise<string[]> {
-  const electron = await buildElectron(path.join(out, 'electron'));
-  const cabinet = await bundleEtg('etg-entry.ts', path.join(out, 'bin'), NATIVE);
+  const electron = await buildElectron(path.join(out, 'electron'), CABINET_DEFINE);
+  const cabinet = await bundleEtg('etg-entry.ts', path.join(out, 'bin'), NATIVE, CABINET_DEFINE);
   // pg-native is pg's optional binding, never installed.
   const upstream = await bundleEtg('upstream-entry.ts', path.join(out, 'upstream'), [...UPSTREAM_EXTERNAL, 'pg-native']);
   return [...electron, cabinet, upstream];

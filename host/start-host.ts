@@ -24,6 +24,7 @@ import { lateStadium } from './start/stadium-service.js';
 import { startService } from './start/service.js';
 import { healthSnapshot } from './start/health.js';
 import { openRemoteStations } from './start/remote-stations.js';
+import { BUILD, relayOnlyFor } from './config/build-kind.js';
 import { screenSessions } from './start/screen-sessions.js';
 import { simControls } from './start/sim-controls.js';
 import { openHttp, openLan } from './start/listeners.js';
@@ -157,6 +158,8 @@ function openDataFolder(options: HostOptions): {
       log = own;
     }
     const config = TableConfig.parse(options.config ?? simulatedTableConfig());
+    // A production build takes relayed acceptors only: a configuration that turns that off stops here.
+    relayOnlyFor(config.remoteAcceptors.relayOnly, options.build ?? BUILD);
     const terminalId = options.terminalId ?? config.tableId;
     // Opening checks WAL + synchronous=FULL, integrity and the schema version; a ledger that fails
     // any of them stops the start-up with its reason, and nothing is touched. Witnessed, its
@@ -230,7 +233,7 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
   const health = healthSnapshot(o, rt, { shoe, floor });
   // Each heartbeat carries this snapshot upstream.
   syncEvents.health = health;
-  const { remoteStations, connections, remoteAcceptors } = openRemoteStations(dataDir, o, rt);
+  const { remoteStations, connections, remoteAcceptors } = openRemoteStations(dataDir, o, rt, options.build ?? BUILD);
   const { openSession, sent } = screenSessions(options, { hub, tokens, log, remoteStations, connections, sessions });
   const simToken = options.simControls ? randomBytes(24).toString('base64url') : null;
   // Made once the devices are open (below); the sim controls ask for it when used.

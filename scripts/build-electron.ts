@@ -7,8 +7,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-export async function buildElectron(outdir = path.join(root, 'dist/electron')): Promise<string[]> {
-  const common = { bundle: true, platform: 'node' as const, target: 'node22', sourcemap: true, logLevel: 'warning' as const };
+/** `define`: the packaged build's (deploy/build.ts CABINET_DEFINE); none for a build from the sources. */
+export async function buildElectron(outdir = path.join(root, 'dist/electron'), define: Readonly<Record<string, string>> = {}): Promise<string[]> {
+  const common = { bundle: true, platform: 'node' as const, target: 'node22', sourcemap: true, logLevel: 'warning' as const, define };
   await Promise.all([
     build({ ...common, entryPoints: [path.join(root, 'electron/main.ts')], outfile: path.join(outdir, 'main.cjs'), format: 'cjs', external: ['electron'] }),
     build({

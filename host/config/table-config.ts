@@ -47,18 +47,21 @@ export const TableConfig = z
     /**
      * The remote stations' acceptors. `relayOnly`: an agent must relay its acceptor's bytes (the
      * host runs the driver, `station-agent --relay`); one that runs the driver itself is refused.
+     * Absent: relay only in a production build, both modes in a test build; `false` refuses a
+     * production start (issue 50: an agent running its own driver can report a consistent credit
+     * for a note that never existed; host/config/build-kind.ts).
      * `esspFixedKey`: the 64-bit fixed part of the SSP validators' eSSP key (16 hex digits), held
      * by the host only: a relayed SSP acceptor always runs encrypted, end to end (docs/security.md).
      */
     remoteAcceptors: z
       .strictObject({
-        relayOnly: z.boolean().default(false),
+        relayOnly: z.boolean().optional(),
         esspFixedKey: z
           .string()
           .regex(/^[0-9a-fA-F]{16}$/, '16 hex digits')
           .optional(),
       })
-      .default({ relayOnly: false }),
+      .default({}),
     shoe: DeviceSpec,
     /**
      * The shoe's protocol: our framed one (sequence numbers, acknowledgements, a gate the host can

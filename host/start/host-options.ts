@@ -3,6 +3,7 @@ import type { ViewName } from '../../protocol/index.js';
 import type { DataFolderLock, Ledger, SyncClient, WitnessLink } from '../../ledger/index.js';
 import type { Timings } from '../../engine/table/state.js';
 import type { RoundPlan } from '../autoplay/round-script.js';
+import type { BuildKind } from '../config/build-kind.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { BillAcceptors } from '../devices/bill-acceptors.js';
 import type { RemoteAcceptors } from '../devices/remote-acceptors.js';
@@ -35,6 +36,8 @@ export interface HostOptions {
   /** 0 picks a free port. */
   port?: number;
   config?: TableConfig;
+  /** Which build this is (default: host/config/build-kind.ts's BUILD): a production one refuses the modes kept for tests. */
+  build?: BuildKind;
   logger?: Logger;
   /** The size cap of `logs/host.log` and how many rotated files to keep (default 20 MiB, 5). */
   logRotation?: RotationLimits;

@@ -1,4 +1,5 @@
 import { isRemote } from '../../engine/table/state.js';
+import { relayOnlyFor, type BuildKind } from '../config/build-kind.js';
 import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
 import { RemoteAcceptors } from '../devices/remote-acceptors.js';
 import { RemoteStationConnections } from '../screens/station-connections.js';
@@ -17,6 +18,7 @@ export function openRemoteStations(
   dataDir: string,
   { config, ledger, log }: Pick<Opened, 'config' | 'ledger' | 'log'>,
   { credits, table, tilts, billAcceptors }: Pick<TableRuntime, 'credits' | 'table' | 'tilts' | 'billAcceptors'>,
+  build: BuildKind,
 ): { remoteStations: RemoteStations; connections: RemoteStationConnections; remoteAcceptors: RemoteAcceptors } {
   const remoteStations = RemoteStations.inDataDir(dataDir, ledgerStationJournal(ledger));
   for (const problem of remoteStations.problems()) log.error({ problem }, 'remote station refused: its registry row differs from the journal');
@@ -31,7 +33,8 @@ export function openRemoteStations(
     onEvent: (station, e) => onBillAcceptorEvent(tilts, station, e),
     // A relaying agent's acceptor is driven here, by the seated stations' code.
     relayed: billAcceptors,
-    relayOnly: config.remoteAcceptors.relayOnly,
+    // Relay only in a production build (issue 50); an agent that runs the driver is for tests.
+    relayOnly: relayOnlyFor(config.remoteAcceptors.relayOnly, build),
     ...(config.remoteAcceptors.esspFixedKey ? { esspFixedKey: BigInt(`0x${config.remoteAcceptors.esspFixedKey}`) } : {}),
   });
   return { remoteStations, connections, remoteAcceptors };
