@@ -72,7 +72,7 @@ describe('soak accounting', () => {
     }
   });
 
-  it('counts a shoe change only where the cut card came out before the new shoe and a round closed on it; counts each hold once', () => {
+  it('counts a shoe change where a round closed on the new shoe, after the cut card or a round of the same run; counts each hold once', () => {
     const l = Ledger.open({ file: ':memory:', terminalId: 'T-1' });
     try {
       const shoe = (event: 'loaded' | 'cut-card') => l.append({ type: 'shoe.change', payload: { tableId: 'T1', event } });
@@ -94,14 +94,17 @@ describe('soak accounting', () => {
       round(); // the last round of the shoe
       shoe('loaded');
       round(); // a shoe change
+      l.append({ type: 'power.reset', payload: { clean: false, softwareVersion: '0.1.0', programHash: 'a'.repeat(64), programMode: 'tsx', programFiles: 1 } });
       shoe('loaded'); // a restart's fresh shoe, no cut card: not one
+      round();
+      shoe('loaded'); // blackjack's own count ended the shoe (no cut card journalled): one
       round();
       shoe('cut-card');
       shoe('loaded'); // the cut card, a new shoe, but no round closed on it yet
       misread(false);
       misread(true); // a read during that hold: the same hold
       const a = accountFor(l);
-      assert.deepEqual({ shoeChanges: a.shoeChanges, holds: a.holds }, { shoeChanges: 1, holds: 1 });
+      assert.deepEqual({ shoeChanges: a.shoeChanges, holds: a.holds }, { shoeChanges: 2, holds: 1 });
     } finally {
       l.close();
     }

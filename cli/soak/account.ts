@@ -20,8 +20,10 @@ export interface SoakAccount {
   /** The progressive jackpot (Portugal rules 38–50), from the journal: all zero on a table without one. */
   jackpot: JackpotAccount;
   /**
-   * Shoes finished and replaced in play: the cut card out, then a new shoe loaded, then a round
-   * closed on it. A restart's fresh simulated shoe is no such change (no cut card before it).
+   * Shoes finished and replaced in play, each followed by a round closed on the new shoe: a new
+   * shoe loaded after the shoe reported its cut card, or after a round closed with no start of the
+   * host between them (blackjack's engine ends a shoe by its own count too, with no cut card
+   * journalled). A restart's fresh simulated shoe (a `power.reset` before it) is no such change.
    */
   shoeChanges: number;
   /** Times the table went on hold (a `misread` left pending, not a read during a hold already on). */
@@ -73,7 +75,9 @@ export function accountFor(ledger: Ledger): SoakAccount {
   const jackpotSettled = new Map<string, number>();
   // Winning-streak stakes held open past their round (round.settle `held`), until a carried line settles them.
   let held = 0;
-  const shoes = { changes: 0, cut: false, loaded: false, holds: 0 };
+  // Since the last shoe loaded: the cut card out, a round closed (and no start after it); and
+  // whether that load was a change still waiting for a round on the new shoe.
+  const shoes = { changes: 0, cut: false, played: false, loaded: false, holds: 0 };
   const types = [
     'bill.credit',
     'credit.cancel',
@@ -84,20 +88,26 @@ export function accountFor(ledger: Ledger): SoakAccount {
     'handpay.request',
     'shoe.change',
     'misread',
+    'power.reset',
   ] as const;
   for (const r of entriesOfTypes(ledger, [...types])) {
     const p = (JSON.parse(r.body) as EntryBody).payload;
     if (r.type === 'round.settle' || r.type === 'round.void') {
       if (shoes.loaded) shoes.changes++;
       shoes.loaded = false;
+      shoes.played = true;
     }
     switch (r.type) {
+      case 'power.reset':
+        shoes.played = false; // the next load is the restarted host's fresh shoe, unless the cut card came first
+        break;
       case 'shoe.change': {
         const event = (p as Payload<'shoe.change'>).event;
         if (event === 'cut-card') shoes.cut = true;
         if (event === 'loaded') {
-          shoes.loaded = shoes.loaded || shoes.cut;
+          shoes.loaded = shoes.loaded || shoes.cut || shoes.played;
           shoes.cut = false;
+          shoes.played = false;
         }
         break;
       }
