@@ -182,3 +182,57 @@ describe('the simulated dealer and the group commit (issue 52: a Portugal table 
     assert.deepEqual(run(), { loads: 0, cards: 1 });
   });
 });
+
+describe('the simulated dealer at a gate that closed under its hand', () => {
+  it('waits for the gate rather than loading a new shoe in the middle of a round', () => {
+    const listeners: (() => void)[] = [];
+    const due: (() => void)[] = [];
+    const acts = { loads: 0, cards: 0 };
+    // The host still believes the gate open (its lock is on the way); the device is locked already.
+    let locked = true;
+    const shoe = {
+      cardsHandled: 0,
+      loadsHandled: 1,
+      gateOpen: () => true,
+      onGateChange: (l: () => void) => {
+        listeners.push(l);
+        return () => undefined;
+      },
+      simulator: () => ({
+        get locked() {
+          return locked;
+        },
+        loadShoe: () => {
+          acts.loads++;
+        },
+        drawCard: () => {
+          if (locked) return null;
+          acts.cards++;
+          return 'AS';
+        },
+      }),
+    };
+    const table = {
+      onChange: () => () => undefined,
+      cue: () => ({ kind: 'card', to: 'seat', seat: 1, hand: 0 }),
+      view: () => ({ phase: 'dealing' }),
+      cardsLeftInOldShoe: () => null,
+    };
+    const timers: Timers = {
+      now: () => 0,
+      setTimeout: (fn) => {
+        due.push(fn);
+        return due.length;
+      },
+      clearTimeout: () => undefined,
+    };
+    const dealer = new SimDealer(table as unknown as LiveTable, shoe as unknown as TableShoe, timers, pino({ level: 'silent' }), 0);
+    dealer.start();
+    for (let i = 0; i < 10 && due.length > 0; i++) due.shift()?.();
+    assert.deepEqual(acts, { loads: 0, cards: 0 }, 'no new shoe for a locked gate');
+    locked = false; // the gate opens again: the host tells its listeners
+    for (const l of listeners) l();
+    due.shift()?.();
+    assert.deepEqual(acts, { loads: 0, cards: 1 });
+  });
+});

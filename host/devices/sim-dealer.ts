@@ -153,7 +153,10 @@ export class SimDealer {
       this.drawn = cards + 1;
       if (this.draw(sim) === null) {
         this.drawn = cards;
-        this.log.warn('simulated dealer: the shoe gave no card (locked or empty); loading a new shoe');
+        // The gate closed under the hand (the host's lock was on its way): a person waits for it to
+        // open again, which the host says (onGateChange); a new shoe mid-round only for an empty one.
+        if (sim.locked) return false;
+        this.log.warn('simulated dealer: the shoe gave no card (empty); loading a new shoe');
         this.loaded = loads + 1;
         sim.loadShoe();
       }
