@@ -10,6 +10,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
 import { startHost } from '../../host/start-host.js';
 import { genesisHash } from '../../ledger/index.js';
@@ -57,10 +58,14 @@ describe('the witness as a service: no request is fatal', { timeout: 120_000 }, 
     assert.deepEqual(kinds(answers), ['failed', 'hello'], JSON.stringify(answers));
     assert.equal(answers[0]?.id, 4, 'answered under its own id');
     assert.ok(witness.alive(), witness.stderr());
-    const logged = witness
-      .stderr()
-      .split('\n')
-      .find((l) => l.includes('"error":"failed"'));
+    // The log line travels on another pipe than the answer: wait for it.
+    const failedLine = () =>
+      witness
+        .stderr()
+        .split('\n')
+        .find((l) => l.includes('"error":"failed"'));
+    for (const until = Date.now() + 10_000; !failedLine() && Date.now() < until;) await sleep(20);
+    const logged = failedLine();
     assert.ok(logged?.includes('"terminal":"broken"') && logged.includes('EISDIR'), witness.stderr());
   });
 });
