@@ -1,6 +1,6 @@
 import { checkpointStatement, statementSigned } from '../witness/statement.js';
 import { chainHash, sha256Hex } from './canonical.js';
-import { connectionOf, internalsOf, WITNESS_SIGNATURE_PREFIX, type Ledger, type LedgerWitnessView } from './ledger.js';
+import { ANY_WITNESS_SIGNATURE_PREFIX, connectionOf, internalsOf, WITNESS_SIGNATURE_PREFIX, type Ledger, type LedgerWitnessView } from './ledger.js';
 import { sameSignature, signCheckpoint } from './sign.js';
 
 // Checkpoints: a signed statement, every `checkpointEvery` entries and at every start, of the
@@ -71,7 +71,8 @@ export function latestCheckpoint(ledger: Ledger, options: { withTable?: boolean 
   const conditions = [
     ...(options.withTable ? ['has_table = 1'] : []),
     // Only the signer's own: a key-file checkpoint is no starting point for a witnessed ledger, nor one the witness signed for a key.
-    ...(signer ? [`${signer.kind === 'witness' ? '' : 'NOT '}signature LIKE '${WITNESS_SIGNATURE_PREFIX}%'`] : []),
+    // Of the witness's, only the v2 ones (a state it derived); v1 rows (any state at its head) are no starting point.
+    ...(signer ? [signer.kind === 'witness' ? `signature LIKE '${WITNESS_SIGNATURE_PREFIX}%'` : `signature NOT LIKE '${ANY_WITNESS_SIGNATURE_PREFIX}%'`] : []),
   ];
   const row = db
     .prepare(

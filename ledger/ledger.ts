@@ -60,12 +60,21 @@ export interface LedgerWitnessView {
    * then gives it the chain from genesis) or a problem (`etg ledger verify --witness`).
    */
   firstUse: boolean;
-  /** Has the witness sign the checkpoint at (seq, hash) (the host's link; absent for verify). */
-  signCheckpoint?: (seq: number, hash: string, stateSha256: string) => Promise<string>;
+  /**
+   * Has the witness sign the checkpoint of `state` (its exact text) at (seq, hash) (the host's link;
+   * absent for verify). The witness signs it only when it holds the effects it folded itself.
+   */
+  signCheckpoint?: (seq: number, hash: string, state: string) => Promise<string>;
 }
 
-/** How a checkpoint signed by the witness is stored in `checkpoints.signature`, before its base64. */
-export const WITNESS_SIGNATURE_PREFIX = 'witness:';
+/**
+ * How a checkpoint signed by the witness is stored in `checkpoints.signature`, before its base64:
+ * `witness2:` for the v2 statement, signed only of a state the witness derived itself. The
+ * `witness:` rows of before (v1, signed of any state at its head) are believed by nobody.
+ */
+export const WITNESS_SIGNATURE_PREFIX = 'witness2:';
+/** The prefix every witness signature shares, old or new: never a key file's checkpoint. */
+export const ANY_WITNESS_SIGNATURE_PREFIX = 'witness';
 
 /** The table's folded state as of entry `seq`, for a checkpoint (opaque to the ledger). */
 export interface TableSnapshot {
@@ -480,7 +489,7 @@ export class Ledger {
     if (this.#witnessed && sign) {
       // The witness signs once its head reaches this entry (ledger/witness-link.ts); the row is
       // stored then. A refusal or a witness gone leaves no row: the next one due is tried again.
-      const signing = sign(seq, hash, sha256Hex(state)).then(
+      const signing = sign(seq, hash, state).then(
         (signature) => {
           try {
             if (!this.#closed) insert(`${WITNESS_SIGNATURE_PREFIX}${signature}`);

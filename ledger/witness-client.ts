@@ -1,10 +1,13 @@
 import type { KeyObject } from 'node:crypto';
 import net from 'node:net';
+import { sha256Hex } from './canonical.js';
 import type { z } from 'zod';
 import { checkpointStatement, headStatement, importPublicKey, keyIdOf, statementSigned } from '../witness/statement.js';
 import {
   Answer,
   CheckpointAnswer,
+  FoldAnswer,
+  FoldedAnswer,
   HeadAnswer,
   HelloAnswer,
   MAX_LINE_BYTES,
@@ -97,11 +100,25 @@ export class WitnessClient {
     return a.head;
   }
 
-  /** The witness's signature (base64) of a checkpoint at its head, checked. */
-  async checkpoint(terminal: string, seq: number, hash: string, stateSha256: string): Promise<string> {
+  /** Where the witness's fold of this terminal's entries' effects stands. */
+  async folded(terminal: string): Promise<Head> {
+    await this.hello();
+    return (await this.ask({ op: 'folded', terminal }, FoldedAnswer)).folded;
+  }
+
+  /** Has the witness fold the bodies of the entries after `from` up to `to`; where its fold then stands. */
+  async fold(terminal: string, from: Head, bodies: readonly string[], to: Head): Promise<Head> {
+    await this.hello();
+    const a = await this.ask({ op: 'fold', terminal, from, bodies: [...bodies], to }, FoldAnswer);
+    if (a.folded.seq !== to.seq || a.folded.hash !== to.hash) throw new WitnessUnreachable(`the witness folded up to entry ${a.folded.seq}, not ${to.seq}`);
+    return a.folded;
+  }
+
+  /** The witness's signature (base64) of a checkpoint of `state` (its exact text) at its head, checked. */
+  async checkpoint(terminal: string, seq: number, hash: string, state: string): Promise<string> {
     const { publicKey } = await this.hello();
-    const a = await this.ask({ op: 'checkpoint', terminal, seq, hash, stateSha256 }, CheckpointAnswer);
-    if (!statementSigned(publicKey, checkpointStatement(terminal, seq, hash, stateSha256), a.signature)) {
+    const a = await this.ask({ op: 'checkpoint', terminal, seq, hash, state }, CheckpointAnswer);
+    if (!statementSigned(publicKey, checkpointStatement(terminal, seq, hash, sha256Hex(state)), a.signature)) {
       throw new WitnessUnreachable("the witness's checkpoint signature does not verify with its key");
     }
     return a.signature;

@@ -5,6 +5,9 @@ import { genesisHash } from './canonical.js';
 import { connectionOf, internalsOf, type Ledger } from './ledger.js';
 import { WitnessRefused, WitnessUnreachable, type WitnessClient, type WitnessIdentity } from './witness-client.js';
 
+/** The bodies one `fold` request carries at most, in characters (the witness takes 4 MiB a line). */
+const FOLD_CHARS = 1024 * 1024;
+
 export interface WitnessLimits {
   /** Stop new bets when more entries than this are not yet witnessed (default 1,000)… */
   maxUnwitnessedEntries?: number;
@@ -82,10 +85,12 @@ export class WitnessLink {
   private stopping = false;
   private lastSentAt = 0;
   private unsubscribe: (() => void) | null = null;
+  /** Where the witness's fold of the entries' effects stands, as last heard (null: ask). */
+  private folded: { seq: number; hash: string } | null = null;
   private pendingCheckpoint: {
     seq: number;
     hash: string;
-    stateSha256: string;
+    state: string;
     resolve: (s: string) => void;
     reject: (e: Error) => void;
   } | null = null;
@@ -123,7 +128,7 @@ export class WitnessLink {
           address: client.socketPath,
           head,
           firstUse: true,
-          signCheckpoint: (seq, hash, stateSha256) => link.signCheckpoint(seq, hash, stateSha256),
+          signCheckpoint: (seq, hash, state) => link.signCheckpoint(seq, hash, state),
         });
         return link;
       } catch (e) {
@@ -200,18 +205,19 @@ export class WitnessLink {
   }
 
   /**
-   * The witness's signature of a checkpoint at (seq, hash): sent once the witness's head stands
-   * there (the link stops its next request at that entry). A newer checkpoint asked for before an
-   * older one was signed replaces it.
+   * The witness's signature of a checkpoint of `state` (its exact text) at (seq, hash): sent once
+   * the witness's head stands there (the link stops its next request at that entry), after the
+   * bodies of the entries since its fold (the witness signs only the state it derives itself). A
+   * newer checkpoint asked for before an older one was signed replaces it.
    */
-  signCheckpoint(seq: number, hash: string, stateSha256: string): Promise<string> {
+  signCheckpoint(seq: number, hash: string, state: string): Promise<string> {
     return new Promise<string>((resolve, reject) => {
       if (seq < this.witnessed.seq) {
         reject(new WitnessUnreachable(`the witness's head is already past entry ${seq}`));
         return;
       }
       this.pendingCheckpoint?.reject(new WitnessUnreachable(`checkpoint ${this.pendingCheckpoint.seq} superseded by ${seq}`));
-      this.pendingCheckpoint = { seq, hash, stateSha256, resolve, reject };
+      this.pendingCheckpoint = { seq, hash, state, resolve, reject };
       this.wake?.();
     });
   }
@@ -283,8 +289,11 @@ export class WitnessLink {
     if (c && c.seq === this.witnessed.seq) {
       this.pendingCheckpoint = null;
       try {
-        c.resolve(await this.client.checkpoint(this.ledger.terminalId, c.seq, c.hash, c.stateSha256));
+        await this.foldTo(c.seq, c.hash);
+        c.resolve(await this.client.checkpoint(this.ledger.terminalId, c.seq, c.hash, c.state));
       } catch (e) {
+        // Asked again at the next checkpoint: the witness's fold may have moved (a restart, another client).
+        this.folded = null;
         c.reject(e instanceof Error ? e : new Error(String(e)));
         if (e instanceof WitnessUnreachable) throw e;
         // A checkpoint refused costs the next start time only: no alarm of its own.
@@ -331,6 +340,33 @@ export class WitnessLink {
     }
     this.state = 'idle';
     return false;
+  }
+
+  /**
+   * Brings the witness's fold of the entries' effects up to entry `seq`: the bodies of the entries
+   * after where it stands, at most 1 MiB of them a request. Once per checkpoint, so a commit costs
+   * the witness nothing more; the first checkpoint of a journal the witness never folded sends
+   * every body from the first entry, once (docs/ledger.md, "The witness").
+   */
+  private async foldTo(seq: number, hash: string): Promise<void> {
+    const terminal = this.ledger.terminalId;
+    let at = this.folded ?? (await this.client.folded(terminal));
+    const read = connectionOf(this.ledger).prepare('SELECT seq, hash, body FROM journal WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?').raw(true);
+    while (at.seq < seq) {
+      const bodies: string[] = [];
+      let size = 0;
+      let last: { seq: number; hash: string } | null = null;
+      for (const [s, h, body] of read.iterate(at.seq, seq, MAX_LINKS) as Iterable<[number, string, string]>) {
+        if (bodies.length > 0 && size + body.length > FOLD_CHARS) break;
+        bodies.push(body);
+        size += body.length;
+        last = { seq: s, hash: h };
+      }
+      if (!last || last.seq !== at.seq + bodies.length) throw new WitnessUnreachable(`entries ${at.seq + 1}–${seq} cannot be read`);
+      at = await this.client.fold(terminal, at, bodies, last);
+      this.folded = at;
+    }
+    if (at.seq !== seq || at.hash !== hash) throw new WitnessUnreachable(`the witness's fold stands at entry ${at.seq}, past the checkpoint ${seq}`);
   }
 
   private onOurChain(head: SignedHead): boolean {

@@ -1,5 +1,6 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { z } from 'zod';
+import { EffectsSnapshot } from './effects.js';
 import { SignedHead, TerminalId } from './wire.js';
 
 // The witness's append-only record (`record.jsonl` in its folder): one JSON line per event, each
@@ -7,7 +8,8 @@ import { SignedHead, TerminalId } from './wire.js';
 // witness signed (a second, different state at the same entry is refused against it), the first
 // head of each terminal, a head at most every `headEvery` (the newest is always in the terminal's
 // head slots, witness/head-slots.ts), every refusal (rate-limited: a flood of refusals cannot fill
-// the disk) and every loss accepted by hand (`etg witness forget`). Nothing in it is rewritten.
+// the disk), every loss accepted by hand (`etg witness forget`), and its fold of the entries'
+// effects at each checkpoint it signed (the next start goes on from the newest). Nothing in it is rewritten.
 
 const Hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 
@@ -30,6 +32,8 @@ export const RecordLine = z.discriminatedUnion('k', [
     message: z.string(),
     repeated: z.number().int(),
   }),
+  /** The witness's fold of the entries' effects where it signed a checkpoint (witness/effects.ts): a restart goes on from it. */
+  z.strictObject({ k: z.literal('fold'), terminal: TerminalId, effects: EffectsSnapshot }),
   z.strictObject({ k: z.literal('forget'), at: z.string(), terminal: TerminalId, head: SignedHead.nullable(), by: z.string() }),
 ]);
 export type RecordLine = z.infer<typeof RecordLine>;

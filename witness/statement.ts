@@ -19,10 +19,12 @@ export function headStatement(h: HeadClaim): string {
 
 /**
  * A checkpoint of the terminal's ledger (ledger/checkpoint.ts): the state after entry `seq`, whose
- * exact bytes hash to `stateSha256`. The witness signs one only at a head it witnessed.
+ * exact bytes hash to `stateSha256`. The witness signs one only at a head it witnessed, and only
+ * when the state holds the effects it folded itself from the entries' bodies (v2; a v1 signature
+ * was given to any state at its head, and is believed by nobody now).
  */
 export function checkpointStatement(terminal: string, seq: number, hash: string, stateSha256: string): string {
-  return `macau-etg-witness checkpoint v1\n${terminal}\n${seq}\n${hash}\n${stateSha256}`;
+  return `macau-etg-witness checkpoint v2\n${terminal}\n${seq}\n${hash}\n${stateSha256}`;
 }
 
 /** Ed25519 over the statement's UTF-8 bytes, base64. */

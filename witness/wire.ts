@@ -7,8 +7,10 @@ import { z } from 'zod';
 
 /** The most chain links one `witness` request carries (a longer stretch goes in several requests). */
 export const MAX_LINKS = 10_000;
-/** The longest line either side accepts: MAX_LINKS links of 64 hex digits, with room to spare. */
-export const MAX_LINE_BYTES = 1024 * 1024;
+/** The longest line either side accepts: MAX_LINKS links of 64 hex digits, with room to spare; a checkpoint's state; a stretch of bodies. */
+export const MAX_LINE_BYTES = 4 * 1024 * 1024;
+/** The longest entry body a `fold` carries (the kiosk sends at most 1 MiB of bodies a request). */
+export const MAX_BODY_CHARS = 1024 * 1024;
 
 const Seq = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const Hex64 = z.string().regex(/^[0-9a-f]{64}$/);
@@ -41,8 +43,30 @@ export const Request = z.discriminatedUnion('op', [
    * that `to` extends what it signed before.
    */
   z.strictObject({ id: Id, op: z.literal('witness'), terminal: TerminalId, from: Head, links: z.array(Hex64).max(MAX_LINKS), to: Head }),
-  /** Sign a checkpoint of the state after the head the witness holds (`seq`, `hash`). */
-  z.strictObject({ id: Id, op: z.literal('checkpoint'), terminal: TerminalId, seq: Seq, hash: Hex64, stateSha256: Hex64 }),
+  /**
+   * Where the witness's own fold of the entries' effects stands for a terminal (witness/effects.ts):
+   * the entry after which `fold` goes on.
+   */
+  z.strictObject({ id: Id, op: z.literal('folded'), terminal: TerminalId }),
+  /**
+   * The bodies of the entries after `from` (where the witness's fold stands, or the end of the
+   * previous `fold` of this stretch), in order: the witness hashes and chains each and folds its
+   * effects. The stretch counts once it reaches the witness's head (`to`); a stretch that ends
+   * below it waits, in memory, for the next.
+   */
+  z.strictObject({
+    id: Id,
+    op: z.literal('fold'),
+    terminal: TerminalId,
+    from: Head,
+    bodies: z.array(z.string().max(MAX_BODY_CHARS)).max(MAX_LINKS),
+    to: Head,
+  }),
+  /**
+   * Sign a checkpoint of the state after the head the witness holds (`seq`, `hash`): `state` is its
+   * exact text (ledger/checkpoint.ts), which the witness checks against the effects it folded.
+   */
+  z.strictObject({ id: Id, op: z.literal('checkpoint'), terminal: TerminalId, seq: Seq, hash: Hex64, state: z.string().max(MAX_LINE_BYTES) }),
 ]);
 export type Request = z.infer<typeof Request>;
 
@@ -54,6 +78,10 @@ export type Request = z.infer<typeof Request>;
  * - `bad-chain`: the links do not lead from `from` to `to`;
  * - `not-at-head`: a checkpoint not at the head the witness holds;
  * - `checkpoint-conflict`: a checkpoint at a seq the witness already signed another state for;
+ * - `fold-behind`: the witness's fold of the entries' effects does not stand at that head yet:
+ *   send the bodies from where it stands (`folded`);
+ * - `not-derived`: the state is not the one the entries' effects make (witness/effects.ts);
+ * - `bad-entry`: a body that is not an entry's, or whose postings do not sum to zero;
  * - `unknown-terminal`: this witness does not serve that terminal;
  * - `bad-request`: not a request of this protocol;
  * - `failed`: the witness could not do it (its own file or disk failed): answered and logged, it
@@ -66,6 +94,9 @@ export const REFUSALS = [
   'bad-chain',
   'not-at-head',
   'checkpoint-conflict',
+  'fold-behind',
+  'not-derived',
+  'bad-entry',
   'unknown-terminal',
   'bad-request',
   'failed',
@@ -96,7 +127,9 @@ export const HelloAnswer = z.strictObject({
 });
 export const HeadAnswer = z.strictObject({ id: Id, ok: z.literal(true), op: z.literal('head'), head: SignedHead.nullable() });
 export const WitnessAnswer = z.strictObject({ id: Id, ok: z.literal(true), op: z.literal('witness'), head: SignedHead });
+export const FoldedAnswer = z.strictObject({ id: Id, ok: z.literal(true), op: z.literal('folded'), folded: Head });
+export const FoldAnswer = z.strictObject({ id: Id, ok: z.literal(true), op: z.literal('fold'), folded: Head });
 export const CheckpointAnswer = z.strictObject({ id: Id, ok: z.literal(true), op: z.literal('checkpoint'), signature: Base64 });
 
-export const Answer = z.union([HelloAnswer, HeadAnswer, WitnessAnswer, CheckpointAnswer, Refusal]);
+export const Answer = z.union([HelloAnswer, HeadAnswer, WitnessAnswer, FoldedAnswer, FoldAnswer, CheckpointAnswer, Refusal]);
 export type Answer = z.infer<typeof Answer>;

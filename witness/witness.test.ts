@@ -13,7 +13,7 @@ import { chainHash, genesisHash } from './chain.js';
 import { forgetTerminal } from './forget.js';
 import { readKeyFile, writeNewKeyFile, type WitnessKey } from './keys.js';
 import { listenWitness } from './server.js';
-import { headStatement, statementSigned } from './statement.js';
+import { checkpointStatement, headStatement, statementSigned } from './statement.js';
 import { Witness } from './witness.js';
 import type { Answer, SignedHead } from './wire.js';
 
@@ -27,18 +27,74 @@ function key(): WitnessKey {
   return { privateKey, publicKey, store: 'file' };
 }
 
-/** A chain of `count` entries for terminal T: content hashes and the hash after each. */
-function chain(count: number, salt = ''): { links: string[]; hashes: string[] } {
+/**
+ * A chain of `count` entries for terminal T: their bodies (the ledger's shape, witness/effects.ts
+ * reads it), content hashes and the hash after each. Entry 2 credits a note of 100 at station 1,
+ * entry 3 bets 60 of it in round r1, entry 5 settles r1 lost (the house keeps the 60).
+ */
+function chain(count: number, salt = ''): { bodies: string[]; links: string[]; hashes: string[] } {
+  const bodies: string[] = [];
   const links: string[] = [];
   const hashes: string[] = [];
   let h = genesisHash('T');
   for (let i = 1; i <= count; i++) {
-    const c = createHash('sha256').update(`entry ${i}${salt}`).digest('hex');
+    const effects: Record<number, object> = {
+      2: {
+        type: 'bill.credit',
+        payload: { station: 1 },
+        postings: [
+          ['cashbox:1:100', 100],
+          ['station:1:credit', -100],
+        ],
+        meters: [['station:1', 'totalIn', 100]],
+      },
+      3: {
+        type: 'bet.place',
+        payload: { roundId: 'r1', station: 1 },
+        postings: [
+          ['station:1:credit', 60],
+          ['wagers:1', -60],
+        ],
+        meters: [],
+        credits: [[1, 100, 40]],
+      },
+      5: {
+        type: 'round.settle',
+        payload: { roundId: 'r1' },
+        postings: [
+          ['wagers:1', 60],
+          ['house', -60],
+        ],
+        meters: [['table', 'gamesPlayed', 1]],
+      },
+    };
+    const body = JSON.stringify({ v: 1, terminal: 'T', seq: i, type: 'door.open', payload: { salt }, postings: [], meters: [], ...effects[i] });
+    const c = createHash('sha256').update(body).digest('hex');
     h = chainHash(h, c);
+    bodies.push(body);
     links.push(c);
     hashes.push(h);
   }
-  return { links, hashes };
+  return { bodies, links, hashes };
+}
+
+/** A checkpoint's state text (ledger/checkpoint.ts) at entry `seq` of `c`. */
+function stateAt(
+  c: { hashes: string[] },
+  seq: number,
+  o: { balances?: [string, number][]; meters?: [string, string, number][]; openBets?: unknown[]; at?: string } = {},
+): string {
+  return JSON.stringify({
+    v: 1,
+    terminal: 'T',
+    seq,
+    hash: c.hashes[seq - 1],
+    at: o.at ?? '2026-01-01T00:00:00.000Z',
+    balances: o.balances ?? [],
+    meters: o.meters ?? [],
+    openBets: o.openBets ?? [],
+    table: null,
+  });
 }
 
 const G = { seq: 0, hash: genesisHash('T') };
@@ -134,19 +190,37 @@ describe('the ledger witness', () => {
     const dir = fresh();
     const k = key();
     const c = chain(12);
-    const state = createHash('sha256').update('state').digest('hex');
-    const other = createHash('sha256').update('other').digest('hex');
+    // What entries 1–10 make: the note's 100 at station 1, 60 of it lost to the house; r1 closed.
+    const made = {
+      balances: [
+        ['cashbox:1:100', 100],
+        ['house', -60],
+        ['station:1:credit', -40],
+      ] as [string, number][],
+      meters: [
+        ['station:1', 'totalIn', 100],
+        ['table', 'gamesPlayed', 1],
+      ] as [string, string, number][],
+    };
+    const state = stateAt(c, 10, made);
+    const other = stateAt(c, 10, { ...made, at: '2026-01-02T00:00:00.000Z' });
     let w = new Witness({ dir, key: k });
     assert.ok(w.handle({ id: 1, op: 'witness', terminal: 'T', from: G, links: c.links.slice(0, 10), to: at(c, 10) }).ok);
-    assert.equal(refused(w.handle({ id: 2, op: 'checkpoint', terminal: 'T', ...at(c, 9), stateSha256: state })), 'not-at-head');
-    assert.equal(refused(w.handle({ id: 3, op: 'checkpoint', terminal: 'T', seq: 10, hash: c.hashes[8] as string, stateSha256: state })), 'not-at-head');
-    const a = w.handle({ id: 4, op: 'checkpoint', terminal: 'T', ...at(c, 10), stateSha256: state });
-    assert.ok(a.ok);
-    assert.deepEqual(w.handle({ id: 4, op: 'checkpoint', terminal: 'T', ...at(c, 10), stateSha256: state }), a);
+    assert.ok(w.handle({ id: 1, op: 'fold', terminal: 'T', from: G, bodies: c.bodies.slice(0, 10), to: at(c, 10) }).ok);
+    assert.equal(refused(w.handle({ id: 2, op: 'checkpoint', terminal: 'T', ...at(c, 9), state: stateAt(c, 9, made) })), 'not-at-head');
+    assert.equal(refused(w.handle({ id: 3, op: 'checkpoint', terminal: 'T', seq: 10, hash: c.hashes[8] as string, state })), 'not-at-head');
+    const a = w.handle({ id: 4, op: 'checkpoint', terminal: 'T', ...at(c, 10), state });
+    assert.ok(a.ok, JSON.stringify(a));
+    assert.ok(
+      a.ok &&
+        a.op === 'checkpoint' &&
+        statementSigned(k.publicKey, checkpointStatement('T', 10, at(c, 10).hash, createHash('sha256').update(state).digest('hex')), a.signature),
+    );
+    assert.deepEqual(w.handle({ id: 4, op: 'checkpoint', terminal: 'T', ...at(c, 10), state }), a);
     w.close();
     // After a restart too: another state at entry 10 is refused (the record holds the one signed).
     w = new Witness({ dir, key: k });
-    assert.equal(refused(w.handle({ id: 5, op: 'checkpoint', terminal: 'T', ...at(c, 10), stateSha256: other })), 'checkpoint-conflict');
+    assert.equal(refused(w.handle({ id: 5, op: 'checkpoint', terminal: 'T', ...at(c, 10), state: other })), 'checkpoint-conflict');
     w.close();
     const forgotten = forgetTerminal(dir, 'T', 'test');
     assert.equal(forgotten?.seq, 10);
@@ -154,10 +228,74 @@ describe('the ledger witness', () => {
     assert.equal(w.headOf('T'), null);
     const forged = chain(12, '-restored');
     assert.ok(w.handle({ id: 6, op: 'witness', terminal: 'T', from: G, links: forged.links.slice(0, 10), to: at(forged, 10) }).ok);
-    assert.ok(w.handle({ id: 7, op: 'checkpoint', terminal: 'T', ...at(forged, 10), stateSha256: other }).ok);
+    // The fold was forgotten with the head: from genesis again.
+    assert.ok(w.handle({ id: 6, op: 'fold', terminal: 'T', from: G, bodies: forged.bodies.slice(0, 10), to: at(forged, 10) }).ok);
+    assert.ok(w.handle({ id: 7, op: 'checkpoint', terminal: 'T', ...at(forged, 10), state: stateAt(forged, 10, { ...made, at: 'x' }) }).ok);
     w.close();
     const record = readFileSync(path.join(dir, 'record.jsonl'), 'utf8');
     assert.match(record, /"k":"forget".*"by":"test"/);
+  });
+
+  it('signs only the state its own fold of the bodies makes: a made-up balance, meter or bet is refused (issue 50 item 1)', () => {
+    const dir = fresh();
+    const k = key();
+    const c = chain(12);
+    let w = new Witness({ dir, key: k });
+    assert.ok(w.handle({ id: 1, op: 'witness', terminal: 'T', from: G, links: c.links.slice(0, 4), to: at(c, 4) }).ok);
+    // At entry 4 round r1 is open: station 1's bet of 60, its credit 100 before it.
+    const open = {
+      balances: [
+        ['cashbox:1:100', 100],
+        ['station:1:credit', -40],
+        ['wagers:1', -60],
+      ] as [string, number][],
+      meters: [['station:1', 'totalIn', 100]] as [string, string, number][],
+      openBets: [['r1', 1, 3, 60, 100]],
+    };
+    assert.equal(refused(w.handle({ id: 2, op: 'checkpoint', terminal: 'T', ...at(c, 4), state: stateAt(c, 4, open) })), 'fold-behind');
+    // Folded in two stretches: the first ends below the head and waits; the checkpoint waits with it.
+    assert.deepEqual(w.handle({ id: 3, op: 'folded', terminal: 'T' }), { id: 3, ok: true, op: 'folded', folded: G });
+    assert.ok(w.handle({ id: 4, op: 'fold', terminal: 'T', from: G, bodies: c.bodies.slice(0, 2), to: at(c, 2) }).ok);
+    assert.equal(refused(w.handle({ id: 5, op: 'checkpoint', terminal: 'T', ...at(c, 4), state: stateAt(c, 4, open) })), 'fold-behind');
+    // A body changed, a body whose postings do not balance, a stretch from elsewhere, past the head: refused.
+    const changed = c.bodies[2]?.replace('"wagers:1",-60', '"wagers:1",-6000').replace('"station:1:credit",60', '"station:1:credit",6000') as string;
+    assert.equal(refused(w.handle({ id: 6, op: 'fold', terminal: 'T', from: at(c, 2), bodies: [changed, c.bodies[3]], to: at(c, 4) })), 'bad-chain');
+    const unbalanced = c.bodies[2]?.replace('"wagers:1",-60', '"wagers:1",-59') as string;
+    assert.equal(refused(w.handle({ id: 7, op: 'fold', terminal: 'T', from: at(c, 2), bodies: [unbalanced, c.bodies[3]], to: at(c, 4) })), 'bad-entry');
+    assert.equal(refused(w.handle({ id: 8, op: 'fold', terminal: 'T', from: at(c, 3), bodies: [c.bodies[3]], to: at(c, 4) })), 'stale');
+    assert.equal(refused(w.handle({ id: 9, op: 'fold', terminal: 'T', from: at(c, 2), bodies: c.bodies.slice(2, 6), to: at(c, 6) })), 'not-at-head');
+    assert.ok(w.handle({ id: 10, op: 'fold', terminal: 'T', from: at(c, 2), bodies: c.bodies.slice(2, 4), to: at(c, 4) }).ok);
+    // The made-up states: station 1's credit raised and the house lowered to match; a meter; a bet.
+    const forged = [
+      { ...open, balances: [...open.balances, ['house', 10_000_000]] as [string, number][] },
+      { ...open, balances: open.balances.map(([a, v]) => [a, a === 'station:1:credit' ? v - 10_000_000 : v]) as [string, number][] },
+      { ...open, meters: [['station:1', 'totalIn', 1_000]] as [string, string, number][] },
+      { ...open, openBets: [['r1', 1, 3, 6_000, 100]] },
+      { ...open, openBets: [] },
+    ];
+    for (const [i, f] of forged.entries()) {
+      assert.equal(refused(w.handle({ id: 20 + i, op: 'checkpoint', terminal: 'T', ...at(c, 4), state: stateAt(c, 4, f) })), 'not-derived', JSON.stringify(f));
+    }
+    assert.ok(w.handle({ id: 30, op: 'checkpoint', terminal: 'T', ...at(c, 4), state: stateAt(c, 4, open) }).ok);
+    w.close();
+    // Restarted, it goes on from the fold of the checkpoint it signed.
+    w = new Witness({ dir, key: k });
+    assert.deepEqual(w.handle({ id: 31, op: 'folded', terminal: 'T' }), { id: 31, ok: true, op: 'folded', folded: at(c, 4) });
+    assert.ok(w.handle({ id: 32, op: 'witness', terminal: 'T', from: at(c, 4), links: c.links.slice(4, 6), to: at(c, 6) }).ok);
+    assert.ok(w.handle({ id: 33, op: 'fold', terminal: 'T', from: at(c, 4), bodies: c.bodies.slice(4, 6), to: at(c, 6) }).ok);
+    const closed = {
+      balances: [
+        ['cashbox:1:100', 100],
+        ['house', -60],
+        ['station:1:credit', -40],
+      ] as [string, number][],
+      meters: [
+        ['station:1', 'totalIn', 100],
+        ['table', 'gamesPlayed', 1],
+      ] as [string, string, number][],
+    };
+    assert.ok(w.handle({ id: 34, op: 'checkpoint', terminal: 'T', ...at(c, 6), state: stateAt(c, 6, closed) }).ok);
+    w.close();
   });
 
   it('serves only the terminals it is given', () => {
@@ -224,7 +362,7 @@ describe('the socket, against a hostile client', () => {
         ['bad-request'],
       );
       assert.deepEqual(
-        (await talk(socket, ['{"id":8,"op":"hello","x":"' + 'a'.repeat(1_100_000)])).map((a) => (a.ok ? a.op : a.error)),
+        (await talk(socket, ['{"id":8,"op":"hello","x":"' + 'a'.repeat(4_300_000)])).map((a) => (a.ok ? a.op : a.error)),
         ['bad-request'],
       );
       // Another client is served as before.

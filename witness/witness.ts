@@ -1,6 +1,8 @@
+import { hash as digest } from 'node:crypto';
 import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { chainHash, genesisHash } from './chain.js';
+import { Effects, EffectsError } from './effects.js';
 import { HeadSlots } from './head-slots.js';
 import type { WitnessKey } from './keys.js';
 import { RECORD_FILE, WitnessRecord } from './record.js';
@@ -42,7 +44,9 @@ class Refused extends Error {
  * (the host sends the content hash of every entry in between). So every head it ever signed for a
  * terminal lies on one chain: a journal that was rewritten at or before its newest head, or lost
  * entries up to it, no longer matches what it signed, whatever the data folder's files say. It
- * signs checkpoints too, at its own head only, and one state per entry. Its key is its own
+ * signs checkpoints too, at its own head only, one state per entry, and only a state that holds
+ * the effects (balances, meters, open bets) it folded itself from the bodies of the entries up to
+ * there (witness/effects.ts): it signs no state it did not derive. Its key is its own
  * (a file only it reads, or sealed in a TPM); docs/security.md says what that defends.
  */
 export class Witness {
@@ -50,6 +54,10 @@ export class Witness {
   private readonly newest = new Map<string, SignedHead | null>();
   /** terminal → seq → the state digest signed there. */
   private readonly checkpoints = new Map<string, Map<number, string>>();
+  /** terminal → its entries' effects, folded up to a head it signed (witness/effects.ts). */
+  private readonly folds = new Map<string, Effects>();
+  /** terminal → a stretch being folded that has not reached its head yet (`fold` in several requests). */
+  private readonly pendingFolds = new Map<string, Effects>();
   private readonly lastRecorded = new Map<string, number>();
   private refusals = { at: 0, unrecorded: 0 };
   private failures = { at: 0, unlogged: 0 };
@@ -65,8 +73,12 @@ export class Witness {
     this.keyId = keyIdOf(o.key.publicKey);
     this.record = new WitnessRecord(path.join(o.dir, RECORD_FILE));
     for (const line of this.record.read()) {
-      // A loss accepted by hand starts the terminal's chain again: its earlier checkpoints go too.
-      if (line.k === 'forget') this.checkpoints.delete(line.terminal);
+      // A loss accepted by hand starts the terminal's chain again: its earlier checkpoints and fold go too.
+      if (line.k === 'forget') {
+        this.checkpoints.delete(line.terminal);
+        this.folds.delete(line.terminal);
+      }
+      if (line.k === 'fold') this.folds.set(line.terminal, Effects.of(line.terminal, line.effects));
       if (line.k !== 'checkpoint') continue;
       const m = this.checkpoints.get(line.terminal) ?? new Map<number, string>();
       m.set(line.seq, line.stateSha256);
@@ -125,8 +137,15 @@ export class Witness {
         return { id: r.id, ok: true, op: 'head', head: this.headOf(r.terminal) };
       case 'witness':
         return { id: r.id, ok: true, op: 'witness', head: this.witness(r.terminal, r.from, r.links, r.to) };
+      case 'folded': {
+        this.serves(r.terminal);
+        const f = this.foldOf(r.terminal);
+        return { id: r.id, ok: true, op: 'folded', folded: { seq: f.seq, hash: f.hash } };
+      }
+      case 'fold':
+        return { id: r.id, ok: true, op: 'fold', folded: this.fold(r.terminal, r.from, r.bodies, r.to) };
       case 'checkpoint':
-        return { id: r.id, ok: true, op: 'checkpoint', signature: this.checkpoint(r.terminal, r.seq, r.hash, r.stateSha256) };
+        return { id: r.id, ok: true, op: 'checkpoint', signature: this.checkpoint(r.terminal, r.seq, r.hash, r.state) };
     }
   }
 
@@ -203,8 +222,50 @@ export class Witness {
     return signed;
   }
 
-  /** Signs the state after the witness's own head: once per entry, the same state if asked again. */
-  checkpoint(terminal: string, seq: number, hash: string, stateSha256: string): string {
+  /** The effects it folded for `terminal` up to a head it signed (genesis when none yet). */
+  private foldOf(terminal: string): Effects {
+    let f = this.folds.get(terminal);
+    if (!f) this.folds.set(terminal, (f = Effects.genesis(terminal, genesisHash(terminal))));
+    return f;
+  }
+
+  /**
+   * Folds the effects of the entries after `from` (its fold, or the end of a stretch it holds
+   * pending), each body hashed and chained: the result counts once the chain reaches the head it
+   * signed, and waits as the pending stretch while it ends below it.
+   */
+  fold(terminal: string, from: Head, bodies: readonly string[], to: Head): Head {
+    this.serves(terminal);
+    const head = this.headOf(terminal);
+    const done = this.foldOf(terminal);
+    const pending = this.pendingFolds.get(terminal);
+    const base = from.seq === done.seq && from.hash === done.hash ? done : pending && from.seq === pending.seq && from.hash === pending.hash ? pending : null;
+    if (!base) throw new Refused('stale', `the witness's fold of ${terminal} stands at entry ${done.seq}, not ${from.seq}: send from it`, head);
+    if (to.seq - from.seq !== bodies.length)
+      throw new Refused('bad-chain', `${bodies.length} bodies cannot lead from entry ${from.seq} to entry ${to.seq}`, head);
+    if (!head || to.seq > head.seq)
+      throw new Refused('not-at-head', `entry ${to.seq} is past the witness's head (${head?.seq ?? 'none'}): witness it first`, head);
+    const next = base.copy();
+    try {
+      for (const body of bodies) next.apply(body);
+    } catch (e) {
+      if (e instanceof EffectsError) throw new Refused(e.reason === 'not-derived' ? 'bad-entry' : e.reason, e.message, head);
+      throw e;
+    }
+    if (next.hash !== to.hash) throw new Refused('bad-chain', `the bodies from entry ${from.seq} do not lead to the hash given for entry ${to.seq}`, head);
+    if (to.seq === head.seq) {
+      if (to.hash !== head.hash) throw new Refused('diverging', `entry ${to.seq} has another hash than the one the witness signed at ${head.at}`, head);
+      this.folds.set(terminal, next);
+      this.pendingFolds.delete(terminal);
+    } else this.pendingFolds.set(terminal, next);
+    return { seq: next.seq, hash: next.hash };
+  }
+
+  /**
+   * Signs the state after the witness's own head, once per entry (the same state if asked again),
+   * and only when the state holds the effects it folded itself up to there.
+   */
+  checkpoint(terminal: string, seq: number, hash: string, state: string): string {
     this.serves(terminal);
     const current = this.headOf(terminal);
     if (!current || current.seq !== seq || current.hash !== hash) {
@@ -214,12 +275,24 @@ export class Witness {
         current,
       );
     }
+    const effects = this.foldOf(terminal);
+    if (effects.seq !== seq || effects.hash !== hash) {
+      throw new Refused('fold-behind', `the witness folded the entries' effects up to entry ${effects.seq}: send the bodies from there (fold)`, current);
+    }
+    try {
+      effects.check(state);
+    } catch (e) {
+      if (e instanceof EffectsError) throw new Refused('not-derived', `the state at entry ${seq} is not the entries': ${e.message}`, current);
+      throw e;
+    }
+    const stateSha256 = digest('sha256', state, 'hex');
     const signed = this.checkpoints.get(terminal)?.get(seq);
     if (signed !== undefined && signed !== stateSha256) {
       throw new Refused('checkpoint-conflict', `the witness signed another state at entry ${seq}`, current);
     }
     const signature = signStatement(this.o.key.privateKey, checkpointStatement(terminal, seq, hash, stateSha256));
     if (signed === undefined) {
+      this.record.append({ k: 'fold', terminal, effects: effects.snapshot() });
       this.record.append({ k: 'checkpoint', terminal, seq, hash, stateSha256, signature, at: this.clock().toISOString() });
       const m = this.checkpoints.get(terminal) ?? new Map<number, string>();
       m.set(seq, stateSha256);

@@ -6,7 +6,8 @@
 // protocol (witness/wire.ts `Answer`) and carries the request's id when it had a valid one; and no
 // signature is given on anything that does not extend the witness's head: every head it signs
 // is checked here, with this file's own SHA-256 chain (not the witness's code), to follow from
-// the head it signed before, and every checkpoint it signs to stand at that head.
+// the head it signed before, and every checkpoint it signs to stand at that head and state the
+// balances this file's own fold of the signed entries' bodies makes (a forged state is sent often).
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -66,12 +67,54 @@ export function fuzzWitnessWire(frames: number, seed: number): WitnessFuzzReport
   let nextId = 1;
 
   const randomHex = () => sha(String(rnd()));
+  /** Every body made, by its content hash; and per terminal the bodies of the chain the witness signed. */
+  const bodyOf = new Map<string, string>();
+  const signedBodies = new Map<string, string[]>(TERMINALS.map((t) => [t, []]));
+  const signedHashes = new Map<string, string[]>(TERMINALS.map((t) => [t, []]));
+  /** Where the witness's fold stands, as its answers said (it only moves to its head). */
+  const foldedAt = new Map<string, number>(TERMINALS.map((t) => [t, 0]));
+  /** The balances of the signed chain after each entry, this fuzz's own fold, kept as it grows. */
+  const balanceSteps = new Map<string, Map<string, number>[]>(TERMINALS.map((t) => [t, []]));
+  /** An entry's body as the ledger writes it (witness/effects.ts reads it): a note credited, or nothing moved. */
+  function body(t: string, seq: number): string {
+    const amount = 100 * (1 + int(50));
+    const money =
+      rnd() < 0.5
+        ? {
+            type: 'bill.credit',
+            postings: [
+              ['cashbox:1:100', amount],
+              ['station:1:credit', -amount],
+            ],
+          }
+        : { type: 'door.open', postings: [] };
+    const b = JSON.stringify({ v: 1, terminal: t, seq, type: 'door.open', payload: { n: rnd() }, meters: [], ...money });
+    bodyOf.set(sha(b), b);
+    return b;
+  }
   function honestExtension(t: string): Record<string, unknown> {
     const k = known.get(t) as Known;
-    const links = Array.from({ length: 1 + int(3) }, randomHex);
+    const links = Array.from({ length: 1 + int(3) }, (_, i) => sha(body(t, k.seq + 1 + i)));
     let h = k.hash;
     for (const l of links) h = link(h, l);
     return { op: 'witness', terminal: t, from: { ...k }, links, to: { seq: k.seq + links.length, hash: h } };
+  }
+  /** This fuzz's own fold of the signed chain's bodies up to `seq`: the balances not zero, by account. */
+  function balancesAt(t: string, seq: number): [string, number][] {
+    if (seq === 0) return [];
+    const steps = balanceSteps.get(t) as Map<string, number>[];
+    const bodies = signedBodies.get(t) as string[];
+    while (steps.length < seq) {
+      const m = new Map(steps[steps.length - 1] ?? []);
+      for (const [a, v] of (JSON.parse(bodies[steps.length] as string) as { postings: [string, number][] }).postings) m.set(a, (m.get(a) ?? 0) + v);
+      steps.push(m);
+    }
+    return [...(steps[seq - 1] as Map<string, number>)].filter(([, v]) => v !== 0).sort(([a], [b]) => (a < b ? -1 : 1));
+  }
+  function state(t: string, k: Known, forged: boolean): string {
+    const balances = balancesAt(t, k.seq);
+    if (forged) balances.push(['house', 1 + int(1_000_000)]);
+    return JSON.stringify({ v: 1, terminal: t, seq: k.seq, hash: k.hash, at: new Date(now).toISOString(), balances, meters: [], openBets: [], table: null });
   }
   function base(): Record<string, unknown> {
     const t = pick(TERMINALS);
@@ -90,15 +133,21 @@ export function fuzzWitnessWire(frames: number, seed: number): WitnessFuzzReport
         return { ...e, from, to: rnd() < 0.5 ? { seq: (e.to as Known).seq, hash: randomHex() } : e.to };
       }
       case 4:
+        if (rnd() < 0.5) {
+          // The witness's fold brought up to its head, from genesis or from a point a little back.
+          const from = rnd() < 0.7 ? (foldedAt.get(t) as number) : Math.max(0, k.seq - int(4));
+          const bodies = (signedBodies.get(t) as string[]).slice(from, k.seq);
+          return { op: 'fold', terminal: t, from: { seq: from, hash: chainHashAt(t, from) }, bodies, to: { ...k } };
+        }
         return {
           op: 'checkpoint',
           terminal: t,
-          seq: rnd() < 0.7 ? k.seq : k.seq + int(5) - 2,
-          hash: rnd() < 0.7 ? k.hash : randomHex(),
-          stateSha256: randomHex(),
+          seq: rnd() < 0.8 ? k.seq : k.seq + int(5) - 2,
+          hash: rnd() < 0.8 ? k.hash : randomHex(),
+          state: state(t, k, rnd() < 0.4),
         };
       case 5:
-        return { op: pick(['witness', 'checkpoint', 'sign', 'HEAD', '']), terminal: t, links: [], from: k, to: k };
+        return { op: pick(['witness', 'checkpoint', 'fold', 'folded', 'sign', 'HEAD', '']), terminal: t, links: [], bodies: [], from: k, to: k };
       default:
         return honestExtension(t);
     }
@@ -132,6 +181,14 @@ export function fuzzWitnessWire(frames: number, seed: number): WitnessFuzzReport
         break;
     }
     return out;
+  }
+  /** The hash after entry `seq` of the signed chain (this fuzz's own SHA-256 chain, kept as it grows). */
+  function chainHashAt(t: string, seq: number): string {
+    const hashes = signedHashes.get(t) as string[];
+    let h = hashes[hashes.length - 1] ?? genesis(t);
+    const bodies = signedBodies.get(t) as string[];
+    while (hashes.length < bodies.length) hashes.push((h = link(h, sha(bodies[hashes.length] as string))));
+    return seq === 0 ? genesis(t) : (hashes[seq - 1] as string);
   }
   /** Byte-level damage to a line: flipped, cut, joined with another, nested deep. */
   function damage(line: string): string {
@@ -206,15 +263,28 @@ export function fuzzWitnessWire(frames: number, seed: number): WitnessFuzzReport
       for (const l of links) h = link(h, l);
       const extends_ = from.seq === k.seq && from.hash === k.hash && to.seq === k.seq + links.length && h === to.hash;
       if (!retry && !extends_) throw new Error(`signed a head that does not extend its own (${k.seq}): ${line}`);
+      if (!retry) {
+        const bodies = links.map((l) => bodyOf.get(l));
+        if (bodies.some((b) => b === undefined)) throw new Error(`signed a head whose entries this fuzz never made: ${line.slice(0, 200)}`);
+        (signedBodies.get(t) as string[]).push(...(bodies as string[]));
+      }
       known.set(t, { seq: to.seq, hash: to.hash });
       report.headsSigned++;
     } else if (a.op === 'checkpoint') {
       const t = req.terminal as string;
       const k = known.get(t);
       if (!k || req.seq !== k.seq || req.hash !== k.hash) throw new Error(`signed a checkpoint away from its head: ${line}`);
-      if (!statementSigned(publicKey, checkpointStatement(t, k.seq, k.hash, req.stateSha256 as string), a.signature))
+      const text = req.state as string;
+      if (!statementSigned(publicKey, checkpointStatement(t, k.seq, k.hash, sha(text)), a.signature))
         throw new Error('a checkpoint signature that does not verify');
+      // The state signed must be the one the signed chain's bodies make, by this fuzz's own fold.
+      const stated = (JSON.parse(text) as { balances: [string, number][] }).balances.filter(([, v]) => v !== 0);
+      if (JSON.stringify(stated) !== JSON.stringify(balancesAt(t, k.seq))) throw new Error(`signed a state it did not derive: ${text.slice(0, 300)}`);
       report.checkpointsSigned++;
+    } else if (a.op === 'fold') {
+      const k = known.get(req.terminal as string);
+      if (!k || a.folded.seq > k.seq) throw new Error(`folded past its head: ${line.slice(0, 200)}`);
+      if (a.folded.seq === k.seq) foldedAt.set(req.terminal as string, k.seq);
     }
   }
 }

@@ -77,7 +77,9 @@ async function forge(dir: string, terminal: string): Promise<Record<string, unkn
   assert.equal(witnessed[0]?.ok, true, `the witness witnesses a well-formed entry: ${JSON.stringify(witnessed)}`);
 
   const db = connectionOf(l);
-  const balances = new Map((db.prepare('SELECT account, balance FROM balances ORDER BY account').raw(true).all() as [string, number][]).map((r) => [r[0], r[1]]));
+  const balances = new Map(
+    (db.prepare('SELECT account, balance FROM balances ORDER BY account').raw(true).all() as [string, number][]).map((r) => [r[0], r[1]]),
+  );
   balances.set('station:2:credit', (balances.get('station:2:credit') ?? 0) - FORGED);
   balances.set('house', (balances.get('house') ?? 0) + FORGED);
   const at = new Date().toISOString();
@@ -92,7 +94,14 @@ async function forge(dir: string, terminal: string): Promise<Record<string, unkn
     openBets: [],
     table: null,
   });
-  // Every way the protocol has, old and new, to ask for a checkpoint of that state.
+  // Every way the protocol has, old and new, to ask for a checkpoint of that state: with the
+  // witness's fold of the entries' effects brought to the head first, with the journal's own bodies.
+  const folded = (await rawLines(socket, [`${JSON.stringify({ id: 4, op: 'folded', terminal })}\n`]))[0]?.folded as { seq: number; hash: string } | undefined;
+  if (folded) {
+    const bodies = [...l.entries(folded.seq + 1)].map((e) => e.body);
+    const f = await rawLines(socket, [`${JSON.stringify({ id: 5, op: 'fold', terminal, from: folded, bodies, to: { seq: head.seq, hash: head.hash } })}\n`]);
+    assert.equal(f[0]?.ok, true, `the witness folds the journal's own bodies: ${JSON.stringify(f)}`);
+  }
   const answers = await rawLines(socket, [
     `${JSON.stringify({ id: 2, op: 'checkpoint', terminal, seq: head.seq, hash: head.hash, stateSha256: sha256(state) })}\n`,
     `${JSON.stringify({ id: 3, op: 'checkpoint', terminal, seq: head.seq, hash: head.hash, state })}\n`,
