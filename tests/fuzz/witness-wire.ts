@@ -88,7 +88,7 @@ export function fuzzWitnessWire(frames: number, seed: number): WitnessFuzzReport
             ],
           }
         : { type: 'door.open', postings: [] };
-    const b = JSON.stringify({ v: 1, terminal: t, seq, type: 'door.open', payload: { n: rnd() }, meters: [], ...money });
+    const b = JSON.stringify({ v: 1, terminal: t, seq, payload: { n: rnd() }, meters: [], ...money });
     bodyOf.set(sha(b), b);
     return b;
   }
