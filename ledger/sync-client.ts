@@ -40,8 +40,8 @@ export interface SyncOptions {
   fetch?: typeof fetch;
   /**
    * Where to keep the upstream's newest receipt (the kiosk's data folder, ledger/receipts.ts). A
-   * receipt is kept only when it names the head acknowledged and, when the credentials carry the
-   * upstream's receipt key, verifies with it; otherwise `onAlarm` hears `bad-receipt`.
+   * receipt is kept only when it names the head acknowledged and verifies with the upstream's
+   * receipt key from the credentials (none there: none kept); otherwise `onAlarm` hears `bad-receipt`.
    */
   receiptsDir?: string;
 }
@@ -83,6 +83,7 @@ export class SyncClient {
   private readonly o: Required<Omit<SyncOptions, 'onStopNewBets' | 'onAlarm' | 'limits' | 'heartbeat' | 'receiptsDir'>> &
     Pick<SyncOptions, 'onStopNewBets' | 'onAlarm' | 'heartbeat' | 'receiptsDir'>;
   private readonly receiptKey: string | undefined;
+  private uncheckedSaid = false;
   private readonly limits: Required<SyncLimits>;
   private readonly key: Buffer;
   private readonly path = '/v1/ingest';
@@ -257,6 +258,7 @@ export class SyncClient {
     const body = JSON.stringify({ terminalId: this.ledger.terminalId, prevHash: batch.prevHash, entries: batch.entries });
     try {
       const ack = await this.post(body);
+      this.backwards(anchor.ackedSeq, ack.ackedSeq);
       recordAck(this.ledger, ack.ackedSeq, ack.headHash, this.o.now());
       this.keep(ack);
       this.failures = 0;
@@ -272,6 +274,7 @@ export class SyncClient {
         // The upstream holds less than we thought (restored from a backup): resend from its head,
         // provided its head is a point of our own chain.
         try {
+          this.backwards(anchor.ackedSeq, gap.data.ackedSeq);
           recordAck(this.ledger, gap.data.ackedSeq, gap.data.headHash, this.o.now());
           this.failures = 0;
           return 'sent';
@@ -300,9 +303,24 @@ export class SyncClient {
   }
 
   /**
+   * An acknowledgement below the one recorded before: the upstream no longer holds entries it
+   * acknowledged (restored from a backup, or lying). The entries go again (recordAck queues them),
+   * and it is an alarm, never followed silently: someone must ask why the casino's copy lost them.
+   */
+  private backwards(before: number, acked: number): void {
+    if (acked >= before) return;
+    this.o.onAlarm?.({
+      kind: 'ack-backwards',
+      message: `the upstream acknowledged entry ${acked}, having acknowledged entry ${before} before: its copy lost ${before - acked} entries; they are sent again`,
+    });
+  }
+
+  /**
    * Keeps the acknowledgement's receipt (after the ack is recorded: a receipt never stops the
    * sync). One that names another head, or does not verify with the upstream's key, is an alarm
-   * and is not kept.
+   * and is not kept; so is every receipt while the credentials carry no receipt key (an older
+   * enrolment): a receipt nobody checked, kept, would be believed by nothing and, once the real
+   * key came back, would stop the start until someone deleted it.
    */
   private keep(ack: IngestAck): void {
     const dir = this.o.receiptsDir;
@@ -311,11 +329,15 @@ export class SyncClient {
     const problem =
       r.seq !== ack.ackedSeq || r.hash !== ack.headHash
         ? `the receipt names entry ${r.seq}, the acknowledgement ${ack.ackedSeq}`
-        : this.receiptKey && !receiptSigned(this.receiptKey, this.ledger.terminalId, r)
-          ? "the receipt does not verify with the upstream's receipt key"
-          : null;
+        : !this.receiptKey
+          ? 'the credentials carry no receipt key (an older enrolment): the receipt cannot be checked and is not kept; enrol again to get the key'
+          : !receiptSigned(this.receiptKey, this.ledger.terminalId, r)
+            ? "the receipt does not verify with the upstream's receipt key"
+            : null;
     if (problem) {
-      this.o.onAlarm?.({ kind: 'bad-receipt', message: problem });
+      // Unchecked receipts come with every acknowledgement: said once per run, not per batch.
+      if (this.receiptKey || !this.uncheckedSaid) this.o.onAlarm?.({ kind: 'bad-receipt', message: problem });
+      if (!this.receiptKey) this.uncheckedSaid = true;
       return;
     }
     try {
