@@ -63,7 +63,6 @@ try {
       [`${what}: the start and its checkpoint signed`, signedMs],
     ] as const) {
       const rec = figure({
-        bench: 'witness-start',
         name: `${label} (${head.toLocaleString('en')} entries, verified from ${r.verifiedFrom.toLocaleString('en')})`,
         unit: 'ms',
         better: 'lower',

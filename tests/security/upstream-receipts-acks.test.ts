@@ -117,7 +117,7 @@ describe("the upstream's receipts and acknowledgements, from a hostile upstream"
     });
     assert.equal(await c.syncOnce(), 'sent');
     assert.equal(syncAnchor(ledger).ackedSeq, 8);
-    assert.deepEqual(alarms, [], 'an honest acknowledgement raises nothing');
+    assert.equal(alarms.length, 0, `an honest acknowledgement raises nothing: ${JSON.stringify(alarms)}`);
     // The next batch is acknowledged at entry 3: the upstream lost entries 4–9 it had acknowledged.
     ledger.append(billCredit(1, 10_000, 'backwards-9'));
     plan = () => ({ ackedSeq: 3 });
