@@ -13,14 +13,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
+import type * as HostModule from '../host/start-host.js';
+import type * as LedgerModule from '../ledger/index.js';
+import type * as BareModule from '../ledger/testing/bare-commits.js';
+import type * as SyntheticModule from '../ledger/testing/synthetic.js';
+import type * as WitnessModule from '../witness/index.js';
 import { figure, QUICK, times } from './report.js';
 
 const code = process.env.WITNESS_BENCH_CODE ?? path.resolve(import.meta.dirname, '..');
-const { startHost } = (await import(path.join(code, 'host/start-host.ts'))) as typeof import('../host/start-host.js');
-const { Ledger, ledgerFile } = (await import(path.join(code, 'ledger/index.ts'))) as typeof import('../ledger/index.js');
-const { appendSynthetic } = (await import(path.join(code, 'ledger/testing/synthetic.ts'))) as typeof import('../ledger/testing/synthetic.js');
-const { bareScanRowsPerSecond } = (await import(path.join(code, 'ledger/testing/bare-commits.ts'))) as typeof import('../ledger/testing/bare-commits.js');
-const { startWitness, writeNewKeyFile } = (await import(path.join(code, 'witness/index.ts'))) as typeof import('../witness/index.js');
+// The modules of the checkout measured (this one, or the one named): the same API on both sides.
+const { startHost } = (await import(path.join(code, 'host/start-host.ts'))) as typeof HostModule;
+const { Ledger, ledgerFile } = (await import(path.join(code, 'ledger/index.ts'))) as typeof LedgerModule;
+const { appendSynthetic } = (await import(path.join(code, 'ledger/testing/synthetic.ts'))) as typeof SyntheticModule;
+const { bareScanRowsPerSecond } = (await import(path.join(code, 'ledger/testing/bare-commits.ts'))) as typeof BareModule;
+const { startWitness, writeNewKeyFile } = (await import(path.join(code, 'witness/index.ts'))) as typeof WitnessModule;
 
 const ENTRIES = Number(process.env.WITNESS_BENCH_ENTRIES ?? (QUICK ? 3_000 : 200_000));
 const MORE = QUICK ? 100 : 1_000;
