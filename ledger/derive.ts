@@ -175,6 +175,7 @@ export function derive(view: LedgerView, type: EntryType, payload: Record<string
     case 'service.denied':
     case 'service.account':
     case 'station.credential':
+    case 'peer.credential':
     case 'service.test':
     case 'service.action':
       break;

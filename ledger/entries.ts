@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Correction, Uncorrectable } from '../engine/table/vocabulary.js';
-import { TRANSFER_PAYLOADS } from './transfer-terms.js';
+import { TableId, TRANSFER_PAYLOADS } from './transfer-terms.js';
 
 // The typed payloads a kiosk journals. Every amount is integer minor units (avos/cents) of the
 // table's currency. Stations are numbered from 1, as on the table config: seated ones 1–7,
@@ -416,6 +416,23 @@ export const PAYLOADS = {
     action: z.enum(['enrol', 'revoke', 'adopt']),
     by: z.array(who).min(1).max(2),
     credential: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .optional(),
+  }),
+  /**
+   * A peer table this host trusts for transfers (issue 50): enrolled, revoked, or — `adopt` — journalled
+   * once as the data folder's `peers.json` and `peer-credentials.json` held it when peers were first
+   * journalled. `digest`: SHA-256 over what the two files say of it (its address, its certificate's
+   * fingerprint, the stations homed there, the SHA-256 of the secret it gave us and of the one we
+   * gave it; host/peers/peer-journal.ts), never a secret; absent on a revocation. The files are
+   * checked against these entries at start, so a peer swapped or added in them is refused.
+   */
+  'peer.credential': z.strictObject({
+    table: TableId,
+    action: z.enum(['enrol', 'revoke', 'adopt']),
+    by: z.array(who).min(1).max(2),
+    digest: z
       .string()
       .regex(/^[0-9a-f]{64}$/)
       .optional(),

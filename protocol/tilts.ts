@@ -24,6 +24,7 @@ export const TILT_KINDS = [
   'jackpot-controller',
   'service-sign-in-burst',
   'accounts-integrity',
+  'peer-integrity',
 ] as const;
 export const TiltKind = z.enum(TILT_KINDS);
 export type TiltKind = z.infer<typeof TiltKind>;

@@ -63,6 +63,16 @@ export class PeerCredentials {
     return p !== undefined && timingSafeEqual(Buffer.from(p.secretSha256, 'hex'), sha256(secret));
   }
 
+  /** The stored SHA-256 of the secret `table` dials this host with (what the journal's digest covers), or null. */
+  secretSha256(table: TableId): string | null {
+    return this.peers.find((p) => p.table === table)?.secretSha256 ?? null;
+  }
+
+  /** Stops believing `table` in this process (its file is left as found, for the supervisor to see). */
+  withhold(table: TableId): void {
+    this.peers = this.peers.filter((p) => p.table !== table);
+  }
+
   tables(): TableId[] {
     return this.peers.map((p) => p.table);
   }

@@ -24,6 +24,7 @@ const WARNING = new Set([
   'service.action',
   'service.account',
   'station.credential',
+  'peer.credential',
   'jackpot.reset',
   // A debit given back: the receiver said it never took it.
   'transfer.reverse',

@@ -67,6 +67,8 @@ export const TILTS = {
   'jackpot-controller': { scope: 'table', severity: 'critical', disables: 'jackpot', clears: 'auto', latched: false },
   'service-sign-in-burst': { scope: 'table', severity: 'warning', disables: 'nothing', clears: 'supervisor', latched: true, staffOnly: true },
   'accounts-integrity': { scope: 'table', severity: 'critical', disables: 'nothing', clears: 'supervisor', latched: true, staffOnly: true },
+  // A peer table in the data folder's files that the journal does not vouch for: its transfers are refused (issue 50).
+  'peer-integrity': { scope: 'table', severity: 'critical', disables: 'nothing', clears: 'supervisor', latched: true, staffOnly: true },
 } as const satisfies Record<ProtocolTiltKind, TiltSpec>;
 
 export type TiltKind = keyof typeof TILTS;

@@ -1,6 +1,6 @@
 /** The event log's type groups: every journal entry type is in one (ledger/entries.ts). */
 export const EVENT_GROUPS = {
-  service: ['service.enter', 'service.exit', 'service.denied', 'service.account', 'station.credential', 'service.test', 'service.action'],
+  service: ['service.enter', 'service.exit', 'service.denied', 'service.account', 'station.credential', 'peer.credential', 'service.test', 'service.action'],
   round: ['table.input', 'bet.place', 'round.decision', 'round.settle', 'round.void'],
   card: ['card.read', 'misread', 'shoe.change'],
   bill: ['bill.escrow', 'bill.credit', 'bill.return', 'bill.refused', 'cashbox.drop'],
