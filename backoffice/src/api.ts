@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GamingDayReport } from './report-model.js';
+import { GamingDayReport, Plots } from './report-model.js';
 
 /** The API's answers, checked at the boundary (zod): the page never trusts a shape it was not told. */
 export const Permission = z.enum(['floor', 'acknowledge', 'report', 'configure']);
@@ -110,5 +110,6 @@ export const api = {
   alarms: () => call(z.array(Alarm), 'GET', '/alarms'),
   acknowledge: (id: number, note: string) => call(z.object({ ok: z.literal(true) }), 'POST', `/alarms/${id}/acknowledge`, { note }),
   settings: () => call(Settings, 'GET', '/settings'),
+  plots: (date?: string) => call(Plots, 'GET', `/reports/plots${date ? `?date=${encodeURIComponent(date)}` : ''}`),
   report: (date?: string) => call(GamingDayReport, 'GET', `/reports/gaming-day${date ? `?date=${encodeURIComponent(date)}` : ''}`),
 };

@@ -4,6 +4,7 @@ import { alarmList } from './alarms.js';
 import { clear, h } from './dom.js';
 import { FloorView } from './floor.js';
 import { pageLanguage, setPageLanguage, words, type Words } from './i18n.js';
+import { plotsPage } from './plots-page.js';
 import { reportPage } from './report-page.js';
 import { tablePage } from './table-page.js';
 
@@ -84,6 +85,7 @@ function header(s: Session): HTMLElement {
       link('#/floor', t('backoffice.nav.floor')),
       link('#/alarms', t('backoffice.nav.alarms')),
       s.permissions.includes('report') ? link('#/report', t('backoffice.nav.report')) : null,
+      s.permissions.includes('report') ? link('#/plots', t('backoffice.nav.plots')) : null,
     ),
     h('span', { 'data-testid': 'who' }, t('backoffice.signIn.who', { name: s.name, role: t(`backoffice.role.${s.role}`) })),
     languagePicker(),
@@ -105,6 +107,7 @@ async function page(s: Session): Promise<HTMLElement> {
     return tablePage(w, detail, settings.currency, canAck, acknowledge, () => (location.hash = '#/floor'));
   }
   if (route === 'alarms') return h('section', {}, h('h1', {}, w.t('backoffice.alarms.title')), alarmList(w, await api.alarms(), canAck, acknowledge));
+  if (route === 'plots') return s.permissions.includes('report') ? plotsPage(w) : h('p', {}, w.t('backoffice.error.role'));
   if (route === 'report') return s.permissions.includes('report') ? reportPage(w) : h('p', {}, w.t('backoffice.error.role'));
   floor = new FloorView(w, (id) => (location.hash = `#/table/${encodeURIComponent(id)}`));
   floor.connect();

@@ -95,3 +95,22 @@ export function totals(lines: readonly ReportLine[]): ReportLine {
 export function hold(l: ReportLine): number | null {
   return l.wagered === 0 ? null : l.win / l.wagered;
 }
+
+/** What the plots draw (upstream/backoffice/plots.ts): 24 hourly slots per table, money in minor units. */
+export const Plots = z.object({
+  date: z.string(),
+  from: z.string(),
+  currency: z.enum(['HKD', 'MOP']),
+  hours: z.array(z.string()),
+  tables: z.array(
+    z.object({
+      terminalId: z.string(),
+      drop: z.array(z.number()),
+      wagered: z.array(z.number()),
+      won: z.array(z.number()),
+      win: z.array(z.number()),
+      lagMax: z.array(z.number().nullable()),
+    }),
+  ),
+});
+export type Plots = z.infer<typeof Plots>;

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { audit } from './audit.js';
 import { FloorHub } from './floor-hub.js';
 import { gamingDayOf, gamingDayReport } from './gaming-day.js';
+import { hourlyPlots } from './plots.js';
 import { readSettings } from './settings.js';
 import { registerBackofficeApi, type BackofficeOptions } from './routes.js';
 import { tableDetail } from './table-detail.js';
@@ -67,6 +68,12 @@ export function attachBackoffice(app: FastifyInstance, options: BackofficeOption
           const date = req.query.date ?? gamingDayOf(new Date(now()), settings.gamingDayStartHour);
           await audit(options.db, { actor: s.name, address: req.ip, action: 'report.read', detail: { date } });
           return { ...(await gamingDayReport(options.db, date, settings.gamingDayStartHour)), currency: settings.currency };
+        });
+        api.get('/reports/plots', { schema: { hide: true, querystring: ReportQuery } }, async (req, reply) => {
+          if (!(await signedIn(req, reply, 'report'))) return reply;
+          const settings = await readSettings(options.db);
+          const date = req.query.date ?? gamingDayOf(new Date(now()), settings.gamingDayStartHour);
+          return { ...(await hourlyPlots(options.db, date, settings.gamingDayStartHour)), currency: settings.currency };
         });
       });
       const root = options.pageDir ?? DEFAULT_PAGE;
