@@ -20,9 +20,10 @@
 export { openBillAcceptor, openPrinter, openShoe, openerFor } from './open.js';
 export type { BillProtocol, OpenOptions, OpenedBillAcceptor, OpenedPrinter, OpenedShoe, ShoeProtocol, SimCable } from './open.js';
 
-export type { BillAcceptor, BillAcceptorEvent, BillAcceptorOptions, Credit, EscrowDecision, EscrowedNote, Note } from './billacceptor/types.js';
+export type { BillAcceptor, BillAcceptorEvent, BillAcceptorOptions, Credit, EscrowDecision, EscrowedNote, EscrowedTicket, Note } from './billacceptor/types.js';
 export { NOTE_FACE_VALUES, MINOR_PER_UNIT, isCurrency, minorUnits, type Currency } from './billacceptor/notes.js';
-export type { BillAcceptorSimControls, BillStep, WireFault } from './billacceptor/sim-controls.js';
+export type { BillAcceptorSimControls, BillStep, TicketLies, WireFault } from './billacceptor/sim-controls.js';
+export { isValidationNumber } from './validation-number.js';
 export { Id003BillAcceptor } from './billacceptor/id003/driver.js';
 export { Id003Simulator, type Id003SimOptions } from './billacceptor/id003/simulator.js';
 export { SspBillAcceptor, type SspOptions } from './billacceptor/ssp/driver.js';

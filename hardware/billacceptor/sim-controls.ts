@@ -16,10 +16,24 @@ export interface NoteInPath {
   stage: 'reading' | 'escrow' | 'stacking' | 'no-return' | 'returning';
 }
 
+export interface TicketLies {
+  escrowAnything?: boolean;
+  swapTo?: string;
+  swapAt?: 'escrow' | 'stacking';
+  stackWhenReturned?: boolean;
+}
+
 export interface BillAcceptorSimControls {
   readonly protocol: 'id003' | 'ssp';
   /** Insert a note of this face value; `reject` makes the validator refuse it (ID-003 reject code). */
   insertNote(denomination: number, options?: { reject?: number }): void;
+  /**
+   * Insert a barcode ticket (ID-003 only). A real unit refuses a barcode that is not 18 digits
+   * (count error 0x93, unknown barcode 0x92); the lies: `escrowAnything` escrows it anyway,
+   * `swapTo` reports other digits after the first ESCROW report (`swapAt: 'escrow'`) or after
+   * STACK (`'stacking'`), `stackWhenReturned` stacks it when told RETURN.
+   */
+  insertTicket?(barcode: string, options?: TicketLies): void;
   jam(where?: 'acceptor' | 'stacker'): void;
   stackerFull(): void;
   removeStacker(): void;

@@ -20,6 +20,14 @@ export interface EscrowedNote extends Note {
   escrowId: string;
 }
 
+/** A barcode ticket (TITO) in escrow: ID-003 escrow code 0x6F with the ticket's 18 digits. */
+export interface EscrowedTicket {
+  /** The validation number the barcode carries: 18 digits, checked by the driver. */
+  validationNumber: string;
+  /** The id the host journals the ticket's escrow under (the same when the same ticket is asked about again). */
+  escrowId: string;
+}
+
 export interface Credit {
   escrowId: string;
   amount: number;
@@ -37,7 +45,17 @@ export type BillAcceptorEvent =
   | { type: 'stacked'; escrowId?: string }
   | { type: 'returned'; note?: EscrowedNote; reason: 'host' | 'escrow-timeout' | 'not-accepted' | 'power-up' | 'device' }
   | { type: 'rejected'; reason: string; code?: number }
-  | { type: 'jam'; where: 'acceptor' | 'stacker' | 'unknown'; note?: EscrowedNote }
+  | { type: 'jam'; where: 'acceptor' | 'stacker' | 'unknown'; note?: EscrowedNote; ticket?: EscrowedTicket }
+  /** A ticket in escrow (ID-003 0x6F): the host asks the validation authority and answers STACK or RETURN (`onTicket`). */
+  | { type: 'ticketEscrowed'; ticket: EscrowedTicket }
+  /**
+   * The ticket the host told to stack is in the stacker (VEND VALID, or a power-up with it in the
+   * stacker: `recovered`): said after `onTicketStacked` resolved, before the unit is acknowledged.
+   */
+  | { type: 'ticketStacked'; ticket: EscrowedTicket; recovered: boolean }
+  | { type: 'ticketReturned'; ticket: EscrowedTicket; reason: 'host' | 'escrow-timeout' | 'power-up' | 'device' }
+  /** A ticket given back without asking the host: the table takes no tickets, or its barcode is not 18 digits. */
+  | { type: 'ticketRefused'; reason: 'tickets-off' | 'bad-length' | 'not-digits'; barcode: string }
   | { type: 'stackerFull' }
   | { type: 'stackerRemoved' }
   | { type: 'stackerReplaced' }
@@ -52,7 +70,7 @@ export type BillAcceptorEvent =
    * the device says a note was: in the stacker means a credit is owed (it follows as a `credit`
    * event with recovered=true when the note is known); in the acceptor means it is returned.
    */
-  | { type: 'powerUp'; notePending: 'none' | 'acceptor' | 'stacker'; note?: EscrowedNote; creditOwed: boolean }
+  | { type: 'powerUp'; notePending: 'none' | 'acceptor' | 'stacker'; note?: EscrowedNote; ticket?: EscrowedTicket; creditOwed: boolean }
   /** The device reports a credit the host cannot value (note unknown): manual reconciliation. */
   | { type: 'unvaluedCredit'; reason: string; code?: number }
   /**
@@ -61,7 +79,7 @@ export type BillAcceptorEvent =
    * with no escrow…). Nothing is credited for it, and the note it concerns (if any) never will be
    * by this driver: a cheat or a broken device, for a supervisor. `report` is the device's words.
    */
-  | { type: 'protocolViolation'; rule: ViolationRule; report: string; note?: EscrowedNote };
+  | { type: 'protocolViolation'; rule: ViolationRule; report: string; note?: EscrowedNote; ticket?: EscrowedTicket };
 
 /**
  * What a device claimed that the protocol forbids (docs/protocols/*.md, "Transition table"):
@@ -128,6 +146,18 @@ export interface BillAcceptorOptions {
    * before a restart. Used to value a power-up "note in stacker" report.
    */
   pendingNote?: (EscrowedNote & { stackSent: boolean }) | null;
+  /**
+   * ID-003 barcode tickets: called with each ticket in escrow (18 digits, checked). Journal it, ask
+   * the validation authority, answer 'stack' or 'return'; HOLD keeps the ticket in escrow meanwhile,
+   * for at most `ticketEscrowTimeoutMs` (then it is returned). Absent, tickets are refused.
+   */
+  onTicket?: (ticket: EscrowedTicket) => EscrowDecision | Promise<EscrowDecision>;
+  /** The ticket told to stack is stacked: confirm its redemption. The unit is acknowledged after it resolves; a throw withholds the ACK. */
+  onTicketStacked?: (ticket: EscrowedTicket, recovered: boolean) => void | Promise<void>;
+  /** Default 15 s: an authority's round trip, longer than a note's decision. */
+  ticketEscrowTimeoutMs?: number;
+  /** A ticket the host journalled as escrowed (and told to stack) but never saw stacked, from before a restart. */
+  pendingTicket?: (EscrowedTicket & { stackSent: boolean }) | null;
   /** Start accepting as soon as the device is ready (default false: call enable()). */
   enabled?: boolean;
   escrowTimeoutMs?: number;

@@ -4,9 +4,9 @@
 import { z } from 'zod';
 import { hasControlCharacter } from './tcl.js';
 
-/** 18 digits: the SAS validation number's length (the ID-003 barcode function `01 12`: I2of5, 18 characters). */
-export const ValidationNumber = z.string().regex(/^\d{18}$/, 'a validation number is 18 digits');
-export type ValidationNumber = z.infer<typeof ValidationNumber>;
+import { ValidationNumber } from '../validation-number.js';
+
+export { ValidationNumber };
 
 /** A line of a ticket: printable text, no control characters, short enough for one region. */
 const Line = (max: number) =>

@@ -155,6 +155,8 @@ const TYPED = new Set<BillAcceptorEvent['type']>([
   'powerUp',
   'unvaluedCredit',
   'protocolViolation',
+  // Barcode tickets (ID-003 0x6F): the fuzz's table takes none, so only a refusal may be said.
+  'ticketRefused',
 ]);
 
 function multiset(xs: readonly number[]): string {
@@ -218,6 +220,7 @@ function invariants(r: DriverRig, isSettled: boolean): string[] {
     )
       out.push(`a ${e.type} without a reason: ${JSON.stringify(e)}`);
     if (e.type === 'protocolViolation' && e.report === '') out.push(`a violation that does not say what the device reported: ${JSON.stringify(e)}`);
+    if (e.type === 'ticketRefused' && e.reason !== 'tickets-off') out.push(`a ticket refused for ${e.reason} at a table that takes none: ${JSON.stringify(e)}`);
   }
   return out;
 }

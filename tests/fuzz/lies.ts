@@ -9,8 +9,17 @@ const STATUS_CODES = Object.values(STATUS);
 /** The currency-assign codes (0x61… the HKD notes, then codes the table does not use), a ticket, and nonsense. */
 const ESCROW_CODES = [...Array.from({ length: 8 }, (_, i) => ESCROW_CODE_FIRST + i), 0x6f, 0x00, 0xff];
 
+/** A barcode ticket's escrow: 0x6F and its characters (18 digits, or any bytes at all). */
+const ticketEscrow: fc.Arbitrary<Id003Lie> = fc
+  .oneof(
+    fc.stringMatching(/^\d{18}$/).map((d) => Array.from(d, (c) => c.charCodeAt(0))),
+    fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 24 }),
+  )
+  .map((digits): Id003Lie => ({ kind: 'status', code: STATUS.ESCROW, data: [0x6f, ...digits] }));
+
 const id003Status: fc.Arbitrary<Id003Lie> = fc.oneof(
   fc.constantFrom(...ESCROW_CODES).map((c): Id003Lie => ({ kind: 'status', code: STATUS.ESCROW, data: [c] })),
+  ticketEscrow,
   fc.constantFrom(...STATUS_CODES).map((code): Id003Lie => ({ kind: 'status', code })),
   fc.constantFrom(STATUS.VEND_VALID, STATUS.STACKING, STATUS.STACKED, STATUS.POWER_UP_BILL_IN_STACKER).map((code): Id003Lie => ({ kind: 'status', code })),
   fc

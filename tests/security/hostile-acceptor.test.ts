@@ -192,11 +192,24 @@ describe('a hostile ID-003 acceptor (issue 28)', () => {
   it('an escrow code outside the currency table is rejected and given back, never credited', async () => {
     const r = driverRig('id003');
     assert.ok(await untilEnabled(r));
+    id003(r).tell({ kind: 'status', code: STATUS.ESCROW, data: [0x6e] });
+    await r.time.runFor(500);
+    await finish(r);
+    assert.deepEqual(r.credits, []);
+    assert.ok(r.events.some((e) => e.type === 'rejected' && e.code === 0x6e));
+    assert.ok(id003(r).sim.received.some((f) => f.code === ID003.RETURN));
+  });
+
+  it('the ticket code 0x6F with no barcode, at a table that takes no tickets: refused as a ticket and given back, never credited', async () => {
+    // Before issue 47 every 0x6F was an unknown escrow code; a ticket is now its own event (tests/security/hostile-acceptor-tickets.test.ts).
+    const r = driverRig('id003');
+    assert.ok(await untilEnabled(r));
     id003(r).tell({ kind: 'status', code: STATUS.ESCROW, data: [0x6f] });
     await r.time.runFor(500);
     await finish(r);
     assert.deepEqual(r.credits, []);
-    assert.ok(r.events.some((e) => e.type === 'rejected' && e.code === 0x6f));
+    assert.ok(r.events.some((e) => e.type === 'ticketRefused' && e.reason === 'tickets-off'));
+    assert.ok(!r.events.some((e) => e.type === 'ticketEscrowed' || e.type === 'ticketStacked'));
     assert.ok(id003(r).sim.received.some((f) => f.code === ID003.RETURN));
   });
 

@@ -18,6 +18,10 @@ export const CMD = {
   SET_INHIBIT: 0xc3,
   SET_DIRECTION: 0xc4,
   SET_OPTIONAL_FUNCTION: 0xc5,
+  /** Barcode function: `01 12` = Interleaved 2 of 5, 18 characters (Aristocrat's ConfigureDevice). */
+  SET_BARCODE_FUNCTION: 0xc6,
+  /** Bar inhibit: 0xFC takes notes and tickets (Aristocrat's EnableNotesAndBarcodes). */
+  SET_BAR_INHIBIT: 0xc7,
   GET_VERSION: 0x88,
   GET_BOOT_VERSION: 0x89,
   GET_CURRENCY_ASSIGN: 0x8a,
@@ -76,6 +80,12 @@ export const REJECT_REASONS: Readonly<Record<number, string>> = {
 /** First escrow code of the currency-assign table (0x61…0x68 are denominations, 0x6F a ticket). */
 export const ESCROW_CODE_FIRST = 0x61;
 export const ESCROW_CODE_LAST = 0x68;
+
+/** ESCROW's code of a barcode ticket; its digits follow in the same reply (Aristocrat: 6–18 ASCII characters). */
+export const TICKET_ESCROW_CODE = 0x6f;
+export const BARCODE_I2OF5 = 0x01;
+export const BARCODE_LENGTH = 18;
+export const BAR_INHIBIT_NOTES_AND_TICKETS = 0xfc;
 
 /** Status codes whose reply carries one data byte. */
 export const STATUS_WITH_BYTE = new Set<number>([STATUS.ESCROW, STATUS.REJECTING, STATUS.FAILURE]);

@@ -12,21 +12,17 @@ import { BillAcceptorBase } from '../base.js';
 import { isFault } from '../note-phase.js';
 import { NOTE_FACE_VALUES } from '../notes.js';
 import type { BillAcceptorEvent, BillAcceptorOptions } from '../types.js';
-import { CMD, ESCROW_CODE_FIRST, ESCROW_CODE_LAST, REJECT_REASONS, STATUS } from './constants.js';
+import { BAR_INHIBIT_NOTES_AND_TICKETS, BARCODE_I2OF5, BARCODE_LENGTH, CMD, ESCROW_CODE_FIRST, ESCROW_CODE_LAST, REJECT_REASONS, STATUS } from './constants.js';
 import { Id003Parser, encodeId003, type Id003Frame } from './frame.js';
-import { ID003_TRANSITIONS, classifyEscrow, id003ReportOf, type Id003Report } from './transitions.js';
+import { offerTicket, stepTicket, type TicketUnit } from './ticket-steps.js';
+import { TicketCycle, classifyTicketEscrow, isTicketEscrow } from './tickets.js';
+import { ID003_TRANSITIONS, classifyEscrow, describeStatus, id003ReportOf, type Id003Report } from './transitions.js';
 
 type ReturnReason = Extract<BillAcceptorEvent, { type: 'returned' }>['reason'];
 
 /** A status report (0x11–0x1B, 0x40–0x4B), not an ACK or the echo of a setting or a request. */
 function isStatus(f: Id003Frame): boolean {
   return (f.code >= STATUS.ENABLE && f.code <= STATUS.INITIALIZE) || (f.code >= STATUS.POWER_UP && f.code <= STATUS.INVALID_COMMAND);
-}
-
-/** The status as a violation names it: its code, and its data byte if it has one. */
-function describe(s: Id003Frame): string {
-  const name = Object.entries(STATUS).find(([, v]) => v === s.code)?.[0] ?? 'status';
-  return `${name.replaceAll('_', ' ')} 0x${s.code.toString(16)}${s.data.length ? ` ${Array.from(s.data, (b) => b.toString(16).padStart(2, '0')).join(' ')}` : ''}`;
 }
 
 export class Id003BillAcceptor extends BillAcceptorBase {
@@ -49,12 +45,29 @@ export class Id003BillAcceptor extends BillAcceptorBase {
   /** The note whose STACKING was said (once per note). */
   private stackingShown: string | null = null;
   firmware: string | undefined;
+  /** The barcode ticket's cycle, beside the note's (tickets.ts), and what its steps may do on the wire. */
+  private readonly tickets: TicketCycle;
+  private readonly ticketUnit: TicketUnit;
 
   constructor(opener: PortOpener, options: BillAcceptorOptions) {
     // Aristocrat polls every 150 ms and allows 50 ms per reply (more during initialisation); a
     // USB bridge adds its latency, hence 200 ms. Escrow auto-return after 5 s (GDS practice).
     super(opener, options, { pollIntervalMs: 150, replyTimeoutMs: 200, escrowTimeoutMs: 5000, stackTimeoutMs: 10_000 });
     NOTE_FACE_VALUES[this.currency].forEach((v, i) => this.table.set(ESCROW_CODE_FIRST + i, v));
+    this.tickets = new TicketCycle((e) => this.emit(e), options, options.pendingTicket);
+    this.ticketUnit = {
+      cycle: this.tickets,
+      clock: this.clock,
+      pollIntervalMs: this.opts.pollIntervalMs,
+      escrowTimeoutMs: options.ticketEscrowTimeoutMs ?? 15_000,
+      onTicket: options.onTicket,
+      emit: (e) => this.emit(e),
+      ack: () => this.ack(),
+      operation: (code, written) => this.operation(code, written),
+      reset: () => this.reset(),
+      status: () => this.status(),
+      offerNote: (code) => this.onEscrow(code, false),
+    };
   }
 
   protected override settingsChanged(): void {
@@ -206,6 +219,10 @@ export class Id003BillAcceptor extends BillAcceptorBase {
     await this.setting(CMD.SET_DENOMINATION, [mask & 0xff, (mask >> 8) & 0xff]);
     await this.setting(CMD.SET_SECURITY, [0, 0]);
     await this.setting(CMD.SET_COMMUNICATION_MODE, [0]); // polled
+    if (this.opts.onTicket) {
+      await this.setting(CMD.SET_BARCODE_FUNCTION, [BARCODE_I2OF5, BARCODE_LENGTH]);
+      await this.setting(CMD.SET_BAR_INHIBIT, [BAR_INHIBIT_NOTES_AND_TICKETS]);
+    }
     this.configured = true;
     this.appliedEnabled = null;
   }
@@ -263,9 +280,17 @@ export class Id003BillAcceptor extends BillAcceptorBase {
 
     const code = s.data[0] ?? 0;
     if (changed && s.code === STATUS.REJECTING) this.emit({ type: 'rejected', reason: REJECT_REASONS[code] ?? `reject code 0x${code.toString(16)}`, code });
-    const report = id003ReportOf(s.code, () => classifyEscrow(this.cycle.phase, this.cycle.note, { code, value: this.table.get(code) }, this.gap));
+    // A ticket's cycle, while it lasts, reads every report; otherwise the note's (which hands a ticket in escrow over).
+    const t = this.tickets;
+    const ticket = t.active;
+    const report = id003ReportOf(s.code, () =>
+      ticket
+        ? classifyTicketEscrow(t.phase, t.ticket, s.data, this.gap)
+        : classifyEscrow(this.cycle.phase, this.cycle.note, { code, value: this.table.get(code) }, this.gap),
+    );
     this.gap = false;
-    if (report) await this.step(report, s, changed);
+    if (report && ticket) await stepTicket(this.ticketUnit, report, s, changed);
+    else if (report) await this.step(report, s, changed);
     else if (changed) await this.onOtherStatus(s);
 
     if (s.code === STATUS.ENABLE || s.code === STATUS.DISABLE) {
@@ -283,7 +308,7 @@ export class Id003BillAcceptor extends BillAcceptorBase {
     const cell = ID003_TRANSITIONS[this.cycle.phase][report];
     if (isFault(cell)) {
       if (report.startsWith('power-up')) this.powerUpEvent(report, changed, false);
-      this.violation(cell.fault, describe(s));
+      this.violation(cell.fault, describeStatus(s));
       // What the protocol still asks of the host: VEND VALID acknowledged (or it repeats for
       // ever; the note is past the point of no return), a claimed note given back, a RESET.
       if (report === 'vend-valid') await this.ack();
@@ -296,11 +321,11 @@ export class Id003BillAcceptor extends BillAcceptorBase {
       case 'none':
         return;
       case 'offer':
-        return this.onEscrow(s.data[0] ?? 0, report === 'escrow-same');
+        return this.offer(s, report === 'escrow-same');
       case 'replace':
         this.noteReturned('device');
         this.enter('idle');
-        return this.onEscrow(s.data[0] ?? 0, false);
+        return this.offer(s, false);
       case 'stack-again':
         return this.sendStack();
       case 'return-again':
@@ -350,6 +375,11 @@ export class Id003BillAcceptor extends BillAcceptorBase {
     }
   }
 
+  /** A new item in escrow: a ticket (0x6F) takes the ticket's path, a note the note's. */
+  private offer(s: Id003Frame, same: boolean): Promise<void> {
+    return isTicketEscrow(s.data) ? offerTicket(this.ticketUnit, s.data, false) : this.onEscrow(s.data[0] ?? 0, same);
+  }
+
   /** The POWER UP report, said once, with the note of the cycle if there is one. */
   private powerUpEvent(report: Id003Report, changed: boolean, creditOwed: boolean): void {
     if (!changed) return;
@@ -372,6 +402,13 @@ export class Id003BillAcceptor extends BillAcceptorBase {
         return;
       case STATUS.JAM_IN_ACCEPTOR:
       case STATUS.JAM_IN_STACKER: {
+        const t = this.tickets;
+        if (t.phase === 'escrow' || t.phase === 'stack-sent' || t.phase === 'return-sent') {
+          // A jammed ticket is the technician's (the jam names it); the host never hears it stacked.
+          this.emit({ type: 'jam', where: s.code === STATUS.JAM_IN_STACKER ? 'stacker' : 'acceptor', ...(t.ticket ? { ticket: t.ticket } : {}) });
+          t.enter('idle');
+          return;
+        }
         const { phase, note } = this.cycle;
         const inPath = phase === 'escrow' || phase === 'stack-sent' || phase === 'return-sent';
         this.emit({ type: 'jam', where: s.code === STATUS.JAM_IN_STACKER ? 'stacker' : 'acceptor', ...(inPath && note ? { note } : {}) });

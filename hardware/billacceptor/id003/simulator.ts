@@ -7,8 +7,8 @@ import { PowerSwitch } from '../../sim/power-switch.js';
 import { WireFaults } from '../../sim/wire-faults.js';
 import { LINE_8E1_9600, type LineSettings } from '../../transport/byte-port.js';
 import { NOTE_FACE_VALUES, type Currency } from '../notes.js';
-import type { BillAcceptorSimControls, BillStep, NoteInPath, WireFault } from '../sim-controls.js';
-import { CMD, ESCROW_CODE_FIRST, STATUS } from './constants.js';
+import type { BillAcceptorSimControls, BillStep, NoteInPath, TicketLies, WireFault } from '../sim-controls.js';
+import { BARCODE_LENGTH, CMD, ESCROW_CODE_FIRST, STATUS, TICKET_ESCROW_CODE } from './constants.js';
 import { Id003Parser, encodeId003, type Id003Frame } from './frame.js';
 
 type State =
@@ -29,6 +29,13 @@ interface NoteInside {
   denomination: number;
   code: number;
   reject?: number;
+  /** A ticket's barcode (then denomination is 0 and code 0x6F), and the lies told about it. */
+  barcode?: string;
+  lies?: TicketLies;
+  /** The ESCROW report was given once (a swap at `escrow` shows from the next one). */
+  reported?: boolean;
+  /** The swap at `stacking` was told. */
+  swapped?: boolean;
 }
 
 export interface Id003SimOptions {
@@ -71,6 +78,8 @@ export class Id003Simulator extends ByteDevice implements BillAcceptorSimControl
   private readonly cash: number[] = [];
   private readonly back: number[] = [];
   private readonly stuck: number[] = [];
+  private readonly ticketCash: string[] = [];
+  private readonly ticketBack: string[] = [];
   /** Host frames received, for tests that check what the driver sent. */
   readonly received: Id003Frame[] = [];
 
@@ -95,6 +104,13 @@ export class Id003Simulator extends ByteDevice implements BillAcceptorSimControl
   }
   get jammed(): readonly number[] {
     return this.stuck;
+  }
+  /** Barcodes of the tickets in the cashbox, and of those given back. */
+  get ticketsStacked(): readonly string[] {
+    return this.ticketCash;
+  }
+  get ticketsReturned(): readonly string[] {
+    return this.ticketBack;
   }
   get state(): string {
     return this.st;
@@ -127,6 +143,38 @@ export class Id003Simulator extends ByteDevice implements BillAcceptorSimControl
     this.queue.push(entry ? { ...entry, ...options } : { denomination, code: 0, reject: options.reject ?? 0x76 });
   }
 
+  /**
+   * A barcode ticket. The unit reads it only with the barcode function set to I2of5, 18 characters
+   * (else reject 0x91), and only 18 digits (else 0x93 count error, 0x92 unknown barcode), unless it lies.
+   */
+  insertTicket(barcode: string, options: TicketLies = {}): void {
+    const reject = options.escrowAnything ? undefined : barcode.length !== BARCODE_LENGTH ? 0x93 : /^\d+$/.test(barcode) ? undefined : 0x92;
+    this.queue.push({ denomination: 0, code: TICKET_ESCROW_CODE, barcode, lies: options, ...(reject === undefined ? {} : { reject }) });
+  }
+
+  private toCash(n: NoteInside): void {
+    if (n.barcode === undefined) this.cash.push(n.denomination);
+    else this.ticketCash.push(n.barcode);
+  }
+  private toBack(n: NoteInside): void {
+    if (n.barcode === undefined) this.back.push(n.denomination);
+    else this.ticketBack.push(n.barcode);
+  }
+  private toStuck(n: NoteInside): void {
+    if (n.barcode === undefined) this.stuck.push(n.denomination);
+  }
+
+  /** ESCROW's data: the note's code, or 0x6F and the ticket's barcode (another one once the lie swaps it). */
+  private escrowData(): number[] {
+    const n = this.note;
+    if (!n) return [0];
+    if (n.barcode === undefined) return [n.code];
+    const l = n.lies ?? {};
+    const swap = l.swapTo !== undefined && ((l.swapAt === 'escrow' && n.reported === true) || (l.swapAt === 'stacking' && this.st !== 'escrow'));
+    n.reported = true;
+    return [TICKET_ESCROW_CODE, ...new TextEncoder().encode(swap ? l.swapTo : n.barcode)];
+  }
+
   jam(where: 'acceptor' | 'stacker' = 'acceptor'): void {
     this.fault = { code: where === 'stacker' ? STATUS.JAM_IN_STACKER : STATUS.JAM_IN_ACCEPTOR };
   }
@@ -143,7 +191,7 @@ export class Id003Simulator extends ByteDevice implements BillAcceptorSimControl
     this.fault = { code: STATUS.CHEATED };
     // The fishing attempt pulls the note back out: no credit, the customer has it.
     if (this.note && this.inAcceptor()) {
-      this.back.push(this.note.denomination);
+      this.toBack(this.note);
       this.note = null;
       this.st = 'enabled';
     }
@@ -155,7 +203,7 @@ export class Id003Simulator extends ByteDevice implements BillAcceptorSimControl
     if (!this.fault) return;
     const jam = this.fault.code === STATUS.JAM_IN_ACCEPTOR || this.fault.code === STATUS.JAM_IN_STACKER;
     if (jam && this.note) {
-      this.stuck.push(this.note.denomination);
+      this.toStuck(this.note);
       this.note = null;
       this.st = this.inhibited ? 'disabled' : 'enabled';
     }
@@ -210,7 +258,7 @@ export class Id003Simulator extends ByteDevice implements BillAcceptorSimControl
     }
     if (c === CMD.ACK) {
       if (this.st === 'vend-valid' && this.note) {
-        this.cash.push(this.note.denomination);
+        this.toCash(this.note);
         this.note = null;
         this.st = 'stacked';
       }
@@ -263,7 +311,8 @@ export class Id003Simulator extends ByteDevice implements BillAcceptorSimControl
     }
     if (c === CMD.RETURN && inEscrow) {
       this.reply(CMD.ACK);
-      this.st = 'returning';
+      // The lie: a ticket told to go back is stacked instead.
+      this.st = this.note?.lies?.stackWhenReturned ? 'stacking-early' : 'returning';
       return;
     }
     if ((c === CMD.HOLD && inEscrow) || c === CMD.WAIT) {
@@ -276,14 +325,14 @@ export class Id003Simulator extends ByteDevice implements BillAcceptorSimControl
   private doReset(): void {
     if (this.st === 'power-up' && this.note) {
       // Initialisation finishes the interrupted movement: back to the customer, or into the box.
-      if (this.powerUpCode === STATUS.POWER_UP_BILL_IN_STACKER) this.cash.push(this.note.denomination);
-      else this.back.push(this.note.denomination);
+      if (this.powerUpCode === STATUS.POWER_UP_BILL_IN_STACKER) this.toCash(this.note);
+      else this.toBack(this.note);
       this.note = null;
     }
     if (this.note) {
       // A RESET mid-note: past the point of no return the note is in the stacker; before it, it comes back.
-      if (this.st === 'stacking-late' || this.st === 'vend-valid') this.cash.push(this.note.denomination);
-      else this.back.push(this.note.denomination);
+      if (this.st === 'stacking-late' || this.st === 'vend-valid') this.toCash(this.note);
+      else this.toBack(this.note);
       this.note = null;
     }
     this.fault = this.fault?.code === STATUS.STACKER_OPEN || this.fault?.code === STATUS.STACKER_FULL ? this.fault : null;
@@ -309,8 +358,13 @@ export class Id003Simulator extends ByteDevice implements BillAcceptorSimControl
       case 'accepting':
         return this.reply(STATUS.ACCEPTING);
       case 'escrow':
-        return this.reply(STATUS.ESCROW, [this.note?.code ?? 0]);
+        return this.reply(STATUS.ESCROW, this.escrowData());
       case 'stacking-early':
+        if (this.note?.lies?.swapAt === 'stacking' && !this.note.swapped) {
+          this.note.swapped = true;
+          return this.reply(STATUS.ESCROW, this.escrowData());
+        }
+        return this.reply(STATUS.STACKING);
       case 'stacking-late':
         return this.reply(STATUS.STACKING);
       case 'vend-valid':
@@ -356,6 +410,8 @@ export class Id003Simulator extends ByteDevice implements BillAcceptorSimControl
         if (!n) return;
         const index = n.code - ESCROW_CODE_FIRST;
         const inhibitedDenomination = n.code === 0 || (index >= 0 && index < 16 && ((this.denominationMask >> index) & 1) === 1);
+        if (n.barcode !== undefined && !n.lies?.escrowAnything && this.settings.get(CMD.SET_BARCODE_FUNCTION)?.join() !== `1,${BARCODE_LENGTH}`)
+          n.reject ??= 0x91;
         if (n.reject !== undefined || inhibitedDenomination) {
           n.reject ??= 0x79;
           this.st = 'rejecting';
@@ -371,7 +427,7 @@ export class Id003Simulator extends ByteDevice implements BillAcceptorSimControl
       case 'stacked':
       case 'rejecting':
       case 'returning':
-        if (this.st !== 'stacked' && this.note) this.back.push(this.note.denomination);
+        if (this.st !== 'stacked' && this.note) this.toBack(this.note);
         if (this.st !== 'stacked') this.note = null;
         this.st = this.inhibited ? 'disabled' : 'enabled';
         return;

@@ -144,6 +144,12 @@ export const ID003_TRANSITIONS: TransitionTable<Id003Report, Id003Action> = {
   },
 };
 
+/** A status as a violation names it: its code, and its data bytes if it has any. */
+export function describeStatus(s: { code: number; data: Uint8Array }): string {
+  const name = Object.entries(STATUS).find(([, v]) => v === s.code)?.[0] ?? 'status';
+  return `${name.replaceAll('_', ' ')} 0x${s.code.toString(16)}${s.data.length ? ` ${Array.from(s.data, (b) => b.toString(16).padStart(2, '0')).join(' ')}` : ''}`;
+}
+
 /** The status codes the note cycle reads; every other code (faults, INITIALIZE, HOLDING…) leaves it as it is. */
 export function id003ReportOf(code: number, escrow: () => 'escrow-same' | 'escrow-other' | 'escrow-new'): Id003Report | null {
   switch (code) {

@@ -1,0 +1,193 @@
+// Barcode tickets through the real ID-003 driver → FTDI bridge code → fake USBDevice → simulator:
+// ESCROW 0x13 with 0x6F and the ticket's 18 digits, a typed event, held in escrow while the host
+// asks, then STACK or RETURN like a note; the host told it is stacked at VEND VALID, before the ACK.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { EventRecorder } from '../../sim/recorder.js';
+import { LoopbackPort } from '../../transport/loopback.js';
+import { FAST, acceptorRig, type RigOptions } from '../acceptor-rig.js';
+import type { BillAcceptorEvent, EscrowedTicket } from '../types.js';
+import { CMD } from './constants.js';
+import { Id003BillAcceptor } from './driver.js';
+import { Id003Simulator } from './simulator.js';
+
+const TICKET = '123456789012345678';
+
+function rig(extra: RigOptions = {}) {
+  const stacked: { ticket: EscrowedTicket; recovered: boolean }[] = [];
+  const asked: EscrowedTicket[] = [];
+  const r = acceptorRig('id003', 'MOP', {
+    onTicket: (t) => {
+      asked.push(t);
+      return 'stack';
+    },
+    onTicketStacked: (ticket, recovered) => void stacked.push({ ticket, recovered }),
+    ...extra,
+  });
+  return { ...r, stacked, asked };
+}
+
+const enabled = (r: ReturnType<typeof rig>) => r.rec.until(() => r.rec.of('idle').some((e) => e.enabled), 3000, 'enabled');
+
+describe('ID-003 barcode tickets end to end', () => {
+  it('a ticket in escrow is a typed event with its validation number; stacked once, told before the ACK, never a note credit', async () => {
+    let ackBeforeTold = false;
+    const r = rig({
+      onTicketStacked: (ticket, recovered) => {
+        ackBeforeTold = r.sim.received.some((f) => f.code === CMD.ACK);
+        r.stacked.push({ ticket, recovered });
+      },
+    });
+    await enabled(r);
+    assert.ok(
+      r.sim.received.some((f) => f.code === CMD.SET_BARCODE_FUNCTION && f.data[0] === 0x01 && f.data[1] === 18),
+      'barcode function: I2of5, 18 characters',
+    );
+    r.sim.insertTicket(TICKET);
+    await r.rec.untilCount('ticketStacked');
+    assert.deepEqual(
+      r.rec.of('ticketEscrowed').map((e) => e.ticket.validationNumber),
+      [TICKET],
+    );
+    assert.deepEqual(
+      r.stacked.map((s) => [s.ticket.validationNumber, s.recovered]),
+      [[TICKET, false]],
+    );
+    assert.equal(r.stacked[0]?.ticket.escrowId, r.asked[0]?.escrowId);
+    assert.equal(ackBeforeTold, false);
+    await r.rec.until(() => r.sim.ticketsStacked.length === 1, 2000, 'the ACK stacks it');
+    assert.deepEqual(r.sim.ticketsStacked, [TICKET]);
+    assert.deepEqual(r.credits, []);
+    assert.equal(r.rec.of('escrowed').length, 0, 'not a note');
+    await r.dev.close();
+  });
+
+  it('held in escrow (HOLD) while the host asks the authority, returned when it says no or says nothing in time', async () => {
+    let n = 0;
+    const r = rig({
+      onTicket: () => (++n === 1 ? new Promise((res) => setTimeout(() => res('return'), 60)) : new Promise<never>(() => undefined)),
+      ticketEscrowTimeoutMs: 300,
+    });
+    await enabled(r);
+    r.sim.insertTicket(TICKET);
+    r.sim.insertTicket('000000000000000042');
+    await r.rec.untilCount('ticketReturned', 2);
+    await r.rec.until(() => r.sim.ticketsReturned.length === 2);
+    assert.deepEqual(
+      r.rec.of('ticketReturned').map((e) => [e.ticket.validationNumber, e.reason]),
+      [
+        [TICKET, 'host'],
+        ['000000000000000042', 'escrow-timeout'],
+      ],
+    );
+    assert.ok(r.sim.received.some((f) => f.code === CMD.HOLD));
+    assert.deepEqual(r.stacked, []);
+    await r.dev.close();
+  });
+
+  it('tickets not taken (no onTicket): the barcode function is never set, so the unit itself rejects the ticket (0x91)', async () => {
+    const r = acceptorRig('id003', 'MOP');
+    await r.rec.until(() => r.rec.of('idle').some((e) => e.enabled));
+    assert.ok(!r.sim.received.some((f) => f.code === CMD.SET_BARCODE_FUNCTION));
+    r.sim.insertTicket(TICKET);
+    await r.rec.until(() => r.sim.ticketsReturned.length === 1);
+    assert.deepEqual(
+      r.rec.of('rejected').map((e) => e.code),
+      [0x91],
+    );
+    assert.equal(r.rec.of('ticketEscrowed').length, 0);
+    await r.dev.close();
+  });
+
+  it('a failing stacked callback withholds the ACK; the repeated VEND VALID tells it once', async () => {
+    let calls = 0;
+    const r = rig({
+      onTicketStacked: (ticket, recovered) => {
+        if (++calls === 1) throw new Error('journal full');
+        r.stacked.push({ ticket, recovered });
+      },
+    });
+    await enabled(r);
+    r.sim.insertTicket(TICKET);
+    await r.rec.untilCount('ticketStacked');
+    assert.equal(calls, 2);
+    assert.equal(r.stacked.length, 1);
+    assert.ok(r.rec.of('failure').some((f) => /not acknowledged/.test(f.reason)));
+    await r.dev.close();
+  });
+
+  it('a power cut while the ticket is past the point of no return: told stacked (recovered), once', async () => {
+    const r = rig();
+    await enabled(r);
+    r.sim.powerCut({ at: 'stacking-late', restoreAfterMs: 50 });
+    r.sim.insertTicket(TICKET);
+    await r.rec.untilCount('ticketStacked');
+    await r.rec.until(() => r.rec.of('idle').filter((e) => e.enabled).length >= 2);
+    assert.deepEqual(
+      r.stacked.map((s) => [s.ticket.validationNumber, s.recovered]),
+      [[TICKET, true]],
+    );
+    assert.equal(r.rec.of('powerUp').find((e) => e.ticket)?.ticket?.validationNumber, TICKET);
+    assert.deepEqual(r.sim.ticketsStacked, [TICKET]);
+    await r.dev.close();
+  });
+
+  it('a restart with the ticket journalled as told to stack: the power-up with it in the stacker tells it stacked (recovered)', async () => {
+    const sim = new Id003Simulator({ currency: 'MOP' });
+    const journal: EscrowedTicket[] = [];
+    const first = new Id003BillAcceptor(async () => new LoopbackPort(sim), {
+      currency: 'MOP',
+      enabled: true,
+      ...FAST,
+      onTicket: (t) => (journal.push(t), 'stack'),
+    });
+    const rec = new EventRecorder<BillAcceptorEvent>();
+    first.on(rec.listener);
+    first.start();
+    await rec.until(() => rec.of('idle').some((e) => e.enabled));
+    sim.powerCut({ at: 'stacking-late' }); // the site goes dark with the ticket past the point of no return
+    sim.insertTicket(TICKET);
+    await rec.until(() => !sim.powered, 3000, 'power cut');
+    await first.close();
+    const told = journal[0];
+    assert.ok(told);
+    sim.powerOn();
+    const stacked: [string, boolean][] = [];
+    const second = new Id003BillAcceptor(async () => new LoopbackPort(sim), {
+      currency: 'MOP',
+      enabled: true,
+      ...FAST,
+      onTicket: () => 'stack',
+      onTicketStacked: (t, recovered) => void stacked.push([t.escrowId, recovered]),
+      pendingTicket: { ...told, stackSent: true },
+    });
+    second.start();
+    const rec2 = new EventRecorder<BillAcceptorEvent>();
+    second.on(rec2.listener);
+    await rec2.untilCount('ticketStacked');
+    assert.deepEqual(stacked, [[told.escrowId, true]]);
+    await rec2.until(() => sim.ticketsStacked.length === 1, 2000, 'RESET finishes the stacking');
+    assert.deepEqual(sim.ticketsStacked, [TICKET]);
+    await second.close();
+  });
+
+  it('notes and tickets one after the other', async () => {
+    const r = rig();
+    await enabled(r);
+    r.sim.insertNote(100);
+    r.sim.insertTicket(TICKET);
+    r.sim.insertNote(500);
+    await r.rec.until(
+      () => r.credits.length === 2 && r.stacked.length === 1 && r.sim.cashbox.length === 2 && r.sim.ticketsStacked.length === 1,
+      5000,
+      'two notes and a ticket',
+    );
+    assert.deepEqual(
+      r.credits.map((c) => c.denomination),
+      [100, 500],
+    );
+    assert.deepEqual(r.sim.cashbox, [100, 500]);
+    assert.deepEqual(r.sim.ticketsStacked, [TICKET]);
+    await r.dev.close();
+  });
+});
