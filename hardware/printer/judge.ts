@@ -49,6 +49,8 @@ export class PrintJudge {
   private validationPrinted = false;
   private valdoneLowSeen: boolean;
   private busy: boolean;
+  /** Busy was seen set since the command (the job reached the print engine). */
+  private busySeen = false;
   private busyRises = 0;
   private valdoneRises = 0;
   private faultWhileStarted = false;
@@ -82,6 +84,7 @@ export class PrintJudge {
     if (!c.extended) return this.unknown('short-status');
     if (c.reset) return this.unknown('printer-restarted');
     if (c.busy && !this.busy) this.busyRises++;
+    if (c.busy) this.busySeen = true;
     this.busy = c.busy;
     if (c.busy || (this.before.validationDone && !c.validationDone) || (c.barcodeAccessed && !this.before.barcodeAccessed)) this.started = true;
     if (!c.validationDone) this.valdoneLowSeen = true;
@@ -99,6 +102,9 @@ export class PrintJudge {
       return null;
     }
     if (c.busy) return null;
+    // A flag cleared with no busy and no validation number yet: the printer took the command and
+    // has not started printing (a printer may clear first, then start); wait, within the deadline.
+    if (!this.busySeen && !this.validationPrinted) return null;
     // The job has left the print engine: the status must now name it and its validation number.
     if (this.faultWhileStarted) return this.unknown('fault-while-printing');
     if (c.lastTemplate !== this.template) return this.unknown('aborted');
