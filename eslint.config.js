@@ -89,11 +89,13 @@ export const layers = {
       transfers: [],
       // The links between table hosts of a floor carrying transfers (issue 34): peers' credentials, the pinned links.
       peers: ['screens', 'stadium', 'transfers'],
+      // Cash-out tickets (issue 47): the validation authority's interface, its guard and its upstream client.
+      tickets: [],
       table: ['config'],
       tilts: ['table'],
-      devices: ['config', 'recovery', 'stadium', 'table'],
-      floor: ['config', 'devices', 'table', 'tilts'],
-      service: ['config', 'devices', 'floor', 'stadium', 'table', 'tilts'],
+      devices: ['config', 'recovery', 'stadium', 'table', 'tickets'],
+      floor: ['config', 'devices', 'table', 'tickets', 'tilts'],
+      service: ['config', 'devices', 'floor', 'stadium', 'table', 'tickets', 'tilts'],
       screens: ['config', 'floor', 'service', 'stadium', 'table'],
       server: ['peers', 'screens', 'stadium'],
       // The station agent runs on a remote station's machine: its acceptor, its screen, its link to the host.
@@ -116,6 +118,7 @@ export const layers = {
         'service',
         'stadium',
         'table',
+        'tickets',
         'tilts',
         'transfers',
       ],
@@ -150,7 +153,15 @@ export const layers = {
   upstream: {
     // The transfers' terms and their reconciliation (issue 34): pure, zod only, defined once for
     // the hosts and the upstream that pairs their ledgers.
-    folders: { ledger: 'types', protocol: 'types', 'ledger/transfer-terms.ts': 'any', 'ledger/transfer-reconcile.ts': 'any' },
+    // The tickets' terms and validation numbers (issue 47): pure, zod only, the hosts' and the authority's.
+    folders: {
+      ledger: 'types',
+      protocol: 'types',
+      'ledger/transfer-terms.ts': 'any',
+      'ledger/transfer-reconcile.ts': 'any',
+      'ledger/ticket-terms.ts': 'any',
+      'ledger/validation-number.ts': 'any',
+    },
     // prom-client: /metrics; fastify-type-provider-zod: routes validated and serialised by their zod schemas, OpenAPI from them.
     packages: [...NODE_SERVER, 'pg', '@electric-sql/pglite', 'prom-client', 'fastify-type-provider-zod'],
     node: true,

@@ -22,6 +22,7 @@ export const UPSTREAM_TOOLS = {
       verify: "Re-hashes each terminal's stored chain and looks for gaps.",
       revoke: "Refuses a terminal's requests from now on.",
       user: "Makes, replaces, disables or lists the back office's users (docs/backoffice.md).",
+      ticket: 'Looks a cash-out ticket up by its validation number, or prints the ticket liability.',
     },
     // The upstream workspace's packages: a cabinet's install has none of them (cli/workspace-load.ts).
     load: (name) => loadNeeding(UPSTREAM_WORKSPACE, () => import(`./upstream/${name}.ts`)),

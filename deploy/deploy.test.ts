@@ -283,8 +283,14 @@ describe('packaging dry run (every step that needs no download)', () => {
     for (const theirs of ['host', 'hardware', 'engine', 'renderer', 'electron', 'node_modules/usb', 'node_modules/serialport'])
       assert.ok(!up.sources.has(theirs), `the upstream's etg holds ${theirs}`);
     // Of the ledger, only the transfers' terms and their reconciliation (pure, zod only): the one
-    // pairing of transfer ids the hosts' tests and the upstream run (issue 34).
-    assert.deepEqual([...up.ledgerFiles].sort(), ['ledger/transfer-reconcile.ts', 'ledger/transfer-terms.ts']);
+    // pairing of transfer ids the hosts' tests and the upstream run (issue 34); and the tickets'
+    // terms and validation numbers, the hosts' and the authority's (issue 47).
+    assert.deepEqual([...up.ledgerFiles].sort(), [
+      'ledger/ticket-terms.ts',
+      'ledger/transfer-reconcile.ts',
+      'ledger/transfer-terms.ts',
+      'ledger/validation-number.ts',
+    ]);
     assert.deepEqual([...up.external].sort(), ['@electric-sql/pglite']);
     // And each refuses the other's tool as unknown.
     const refused = etg(tools, ['upstream', 'serve', '--help']);

@@ -1,5 +1,8 @@
 import { chainHash, genesisHash, sha256Hex } from './chain.js';
-import type { Db, Sql } from './sql.js';
+import { isTicketEntryType, parseTicketEntry, type TicketEntry } from '../ledger/ticket-terms.js';
+import { raiseAlarm } from './alarm.js';
+import { applyTicketEntries } from './tickets.js';
+import type { Db } from './sql.js';
 
 export interface IngestEntry {
   seq: number;
@@ -65,6 +68,7 @@ function holdsNul(v: unknown): boolean {
 }
 
 interface Body {
+  payload?: unknown;
   terminal?: unknown;
   seq?: unknown;
   ts?: unknown;
@@ -151,6 +155,7 @@ export async function ingest(db: Db, batch: IngestBatch): Promise<IngestResult> 
         body: [] as string[],
       };
       const meters = new Map<string, number>();
+      const tickets: { seq: number; entry: TicketEntry | null }[] = [];
       for (const e of fresh) {
         const content = sha256Hex(e.body);
         if (chainHash(prev, content) !== e.hash) {
@@ -177,6 +182,7 @@ export async function ingest(db: Db, batch: IngestBatch): Promise<IngestResult> 
         cols.prev.push(prev);
         cols.hash.push(e.hash);
         cols.body.push(e.body);
+        if (isTicketEntryType(body.type)) tickets.push({ seq: e.seq, entry: parseTicketEntry(body.type, body.payload) });
         prev = e.hash;
       }
       const ins = await tx.query(
@@ -197,6 +203,15 @@ export async function ingest(db: Db, batch: IngestBatch): Promise<IngestResult> 
           [t, keys.map((k) => k[0]), keys.map((k) => k[1]), [...meters.values()]],
         );
       }
+      // The tables' ticket entries settle the authority's register in this same transaction, each once.
+      // An entry that does not fit its schema is stored (the journal is the table's) and alarmed, never believed.
+      const unreadable = tickets.filter((x) => x.entry === null).map((x) => x.seq);
+      if (unreadable.length) await raiseAlarm(tx, t, 'ticket-entry-unreadable', { seqs: unreadable });
+      await applyTicketEntries(
+        tx,
+        t,
+        tickets.flatMap((x) => (x.entry ? [x.entry] : [])),
+      );
       const last = fresh[fresh.length - 1] as IngestEntry;
       await tx.query('UPDATE heads SET seq = $2, hash = $3, updated_at = now() WHERE terminal_id = $1', [t, last.seq, last.hash]);
       return { status: 200, ackedSeq: last.seq, headHash: last.hash, inserted: fresh.length, duplicates };
@@ -207,8 +222,4 @@ export async function ingest(db: Db, batch: IngestBatch): Promise<IngestResult> 
     if (r.error !== 'gap') await raiseAlarm(db, t, r.error, { ...r });
     return r;
   }
-}
-
-export async function raiseAlarm(sql: Sql, terminalId: string | null, kind: string, detail: Record<string, unknown>): Promise<void> {
-  await sql.query('INSERT INTO alarms (terminal_id, kind, detail) VALUES ($1, $2, $3::jsonb)', [terminalId, kind, JSON.stringify(detail)]);
 }

@@ -90,6 +90,61 @@ export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql:
     name: 'back office: users, sessions, audit log, alarm acknowledgements, settings',
     sql: BACKOFFICE_SQL,
   },
+  {
+    version: 6,
+    name: 'tickets: the validation authority',
+    sql: `
+      -- Each table's validation id (SAS's machine validation id): a table makes its tickets'
+      -- numbers from it and its own sequence, so two tables never make the same number (docs/tito.md).
+      CREATE TABLE ticket_machines (
+        machine_id int PRIMARY KEY CHECK (machine_id BETWEEN 1 AND 16777215),
+        terminal_id text NOT NULL UNIQUE REFERENCES terminals,
+        assigned_at timestamptz NOT NULL DEFAULT now()
+      );
+      -- One row per ticket issued. 'issued': the credit left the station, the print not yet confirmed;
+      -- 'printed': redeemable; 'pending': held by one redemption (redeem_*), approved and not yet
+      -- stacked or returned; 'redeemed': paid; 'voided': not printed, the credit given back. Expiry
+      -- is read against expires_at, never written by a timer.
+      CREATE TABLE tickets (
+        validation text PRIMARY KEY CHECK (validation ~ '^[0-9]{18}$'),
+        terminal_id text NOT NULL REFERENCES terminals,
+        station int NOT NULL,
+        machine_id int NOT NULL,
+        sequence int NOT NULL,
+        amount bigint NOT NULL CHECK (amount > 0),
+        currency text NOT NULL CHECK (currency ~ '^[A-Z]{3}$'),
+        issued_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        state text NOT NULL CHECK (state IN ('issued', 'printed', 'pending', 'redeemed', 'voided')),
+        printed_at timestamptz,
+        voided_at timestamptz,
+        redeem_terminal text REFERENCES terminals,
+        redeem_station int,
+        redeem_request text,
+        pending_at timestamptz,
+        redeemed_at timestamptz,
+        CHECK ((state IN ('pending', 'redeemed')) = (redeem_request IS NOT NULL AND redeem_terminal IS NOT NULL)),
+        UNIQUE (machine_id, sequence)
+      );
+      CREATE INDEX tickets_outstanding ON tickets (currency, expires_at) WHERE state IN ('issued', 'printed', 'pending');
+      -- Every attempt to redeem, by the table that asked and its request id: answered once, the same
+      -- answer again when asked again; 'returned' before any answer (a cancel or the journal's
+      -- ticket.redeem.returned) refuses a late approval.
+      CREATE TABLE ticket_redemptions (
+        terminal_id text NOT NULL REFERENCES terminals,
+        request_id text NOT NULL,
+        validation text NOT NULL,
+        station int NOT NULL,
+        outcome text NOT NULL CHECK (outcome IN ('approved', 'refused', 'stacked', 'returned')),
+        reason text,
+        amount bigint,
+        asked_at timestamptz NOT NULL DEFAULT now(),
+        closed_at timestamptz,
+        PRIMARY KEY (terminal_id, request_id)
+      );
+      CREATE INDEX ticket_redemptions_validation ON ticket_redemptions (validation, asked_at);
+    `,
+  },
 ];
 
 export const UPSTREAM_LATEST = UPSTREAM_MIGRATIONS.at(-1)?.version ?? 0;

@@ -6,13 +6,15 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { allows, checkTokens, roleOf, type AdminTokens, type Role } from './admin-auth.js';
 import { enrolTerminal, EnrolError, expectedSignature, HEADERS, KeyStore, signatureMatches, TERMINAL_ID } from './auth.js';
+import { raiseAlarm } from './alarm.js';
 import { attachBackoffice, type BackofficeServerOptions } from './backoffice/index.js';
-import { ingest, raiseAlarm } from './ingest.js';
+import { ingest } from './ingest.js';
 import { UpstreamMetrics } from './metrics.js';
 import * as q from './queries.js';
 import { ReceiptSigner } from './receipts.js';
 import { ReplayGuard } from './replay-guard.js';
 import * as s from './schemas.js';
+import { ticketQueryRoutes, ticketRoutes } from './ticket-routes.js';
 import type { Db } from './sql.js';
 
 export interface ServerOptions {
@@ -44,10 +46,12 @@ export interface RateLimits {
   ingest: number;
   query: number;
   admin: number;
+  /** The tables' ticket calls (issue, print, redeem, confirm, cancel): a stadium table's stations share one address. */
+  tickets: number;
 }
 
 /** Per client address and minute. Ingest is generous (a kiosk sends a batch a second at most when catching up). */
-export const DEFAULT_LIMITS: RateLimits = { ingest: 600, query: 120, admin: 10 };
+export const DEFAULT_LIMITS: RateLimits = { ingest: 600, query: 120, admin: 10, tickets: 1200 };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -56,7 +60,7 @@ declare module 'fastify' {
 }
 
 /** The service's version in its OpenAPI document: the wire contract's, not the package's. */
-export const API_VERSION = '1.3.0';
+export const API_VERSION = '1.4.0';
 
 /** The upstream service's HTTP API (see docs/upstream.md; GET /openapi.json describes every route). */
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
@@ -269,6 +273,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     );
   });
 
+  // The validation authority (issue 47): tickets issued, printed, voided, redeemed, confirmed, cancelled.
+  limited(limits.tickets, (scope) => ticketRoutes(scope, { db, signedBy, replays }));
+
   // Queries: read only, the query (or admin) token.
   const query = { security: [{ admin: [] }] };
   limited(limits.query, (scope) => {
@@ -332,6 +339,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       { schema: { ...query, summary: 'divergences, bad chains, foreign streams', querystring: s.AlarmsQuery, response: { 200: z.array(s.Alarm) } } },
       async (req) => q.alarms(db, req.query.terminal),
     );
+    ticketQueryRoutes(scope, db);
   });
 
   // Key issuing: the admin token only, its own tighter limit, answers never cached.

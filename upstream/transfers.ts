@@ -1,6 +1,6 @@
 import { awaitedSide, reconcile, type PairedTransfer } from '../ledger/transfer-reconcile.js';
 import { isTransferEntryType, keyOf, parseTransferEntry, TableId, type TransferEntry } from '../ledger/transfer-terms.js';
-import { raiseAlarm } from './ingest.js';
+import { raiseAlarm } from './alarm.js';
 import type { Sql } from './sql.js';
 
 // Transfers of stations' credit between table hosts (docs/transfers.md), reconciled across the

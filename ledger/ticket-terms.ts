@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { MACHINE_ID_MAX, parseValidationNumber, SEQUENCE_MAX, ValidationNumber } from './validation-number.js';
+
+// Cash-out tickets (TITO, issue 47; docs/tito.md): the words the table host, the validation
+// authority (host/tickets/authority.ts) and the upstream that is its first implementation share,
+// defined once, pure and zod only, as the transfers' terms are (ledger/transfer-terms.ts). Money is
+// integer minor units of the table's currency.
+
+/** A station of the table (seated 1–7, remote from 101: engine/table/vocabulary.ts). */
+export const TicketStation = z.number().int().min(1).max(9999);
+export const TicketCurrency = z.string().regex(/^[A-Z]{3}$/);
+const Amount = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const Instant = z.iso.datetime({ offset: true });
+
+/** A validation number that is one of ours (`parseValidationNumber`): 18 digits with its checks right. */
+export const TicketNumber = ValidationNumber.refine((n) => parseValidationNumber(n).ok, 'not a validation number this scheme makes');
+
+/**
+ * One attempt to redeem a ticket at a station: made by the table (a UUID), journalled in
+ * `ticket.redeem.request` before the authority is asked, and named by every later word about that
+ * attempt — the approval, the confirmation, the cancel, the journal's outcome. A table can name
+ * only its own attempts (the authority keys them by the table that asked).
+ */
+export const RequestId = z.string().regex(/^[A-Za-z0-9._:-]{8,128}$/);
+export type RequestId = z.infer<typeof RequestId>;
+
+/** What the table journals with `ticket.issue` and tells the authority: the ticket as printed. */
+export const TicketTerms = z.strictObject({
+  validation: TicketNumber,
+  /** The validation id the number was made under (the authority's for this table) and its sequence. */
+  machineId: z.number().int().min(1).max(MACHINE_ID_MAX),
+  sequence: z.number().int().min(1).max(SEQUENCE_MAX),
+  station: TicketStation,
+  amount: Amount,
+  currency: TicketCurrency,
+  issuedAt: Instant,
+  expiresAt: Instant,
+});
+export type TicketTerms = z.infer<typeof TicketTerms>;
+
+/** The terms' number is the one its machine id and sequence make: a table cannot register another's number. */
+export function termsConsistent(t: TicketTerms): boolean {
+  const p = parseValidationNumber(t.validation);
+  return p.ok && p.machineId === t.machineId && p.sequence === t.sequence && Date.parse(t.expiresAt) > Date.parse(t.issuedAt);
+}
+
+/**
+ * Why the authority refused a redemption (the player is told in their language; the ticket goes
+ * back). `offline` is the host's own answer too: no answer in time, or one it could not believe.
+ */
+export const TICKET_REFUSALS = [
+  /** No printed ticket has that number (never issued, not yet known, or not printed). */
+  'unknown',
+  /** Redeemed already. */
+  'already-paid',
+  /** Held by a redemption at a station (this one or another) not yet stacked or returned. */
+  'pending-elsewhere',
+  /** Past its expiry. */
+  'expired',
+  /** Voided by its table (the credit given back there): never paid. */
+  'voided',
+  /** Not in this table's currency. */
+  'other-currency',
+  /** Above what this table takes by ticket. */
+  'over-limit',
+  /** The authority did not answer in time, or not believably. */
+  'offline',
+] as const;
+export type TicketRefusal = (typeof TICKET_REFUSALS)[number];
+export const TicketRefusal = z.enum(TICKET_REFUSALS);
+
+/** Why a table returned a ticket it asked about: a refusal, or its own reason after an approval. */
+export const TICKET_RETURNS = [...TICKET_REFUSALS, 'acceptor-returned', 'acceptor-fault', 'player-cancelled', 'table-stopped'] as const;
+export const TicketReturn = z.enum(TICKET_RETURNS);
+
+const ticketOf = { validation: TicketNumber, station: TicketStation };
+const attempt = { requestId: RequestId, ...ticketOf };
+
+/**
+ * The ledger entries of a ticket's life, as the host journals them (the host's integration writes
+ * them; docs/tito.md, "Journal entries"). The upstream reads them from each table's synced journal
+ * and resolves by them what the table's direct words left open (a redemption never confirmed).
+ */
+export const TICKET_PAYLOADS = {
+  /** The credit leaves the station's meter for a ticket; journalled before the print command. */
+  'ticket.issue': TicketTerms,
+  /** The printer reported the ticket printed (its validation number accepted): now redeemable. */
+  'ticket.printed': z.strictObject(ticketOf),
+  /** The ticket was not printed: the credit is given back; the number is never paid. */
+  'ticket.void': z.strictObject({ ...ticketOf, reason: z.string().min(1).max(200) }),
+  /** A ticket in escrow at a station's acceptor; journalled before the authority is asked. No money moves. */
+  'ticket.redeem.request': z.strictObject(attempt),
+  /** The authority approved it for this amount; journalled before STACK, so a restart knows what to credit. */
+  'ticket.redeem.approved': z.strictObject({ ...attempt, amount: Amount, currency: TicketCurrency }),
+  /** The acceptor stacked it: the station is credited by this entry. */
+  'ticket.redeem.stacked': z.strictObject({ ...attempt, amount: Amount, currency: TicketCurrency }),
+  /** It went back to the player (refused, no answer, or returned after an approval). */
+  'ticket.redeem.returned': z.strictObject({ ...attempt, reason: TicketReturn }),
+} as const;
+
+export type TicketEntryType = keyof typeof TICKET_PAYLOADS;
+export const TICKET_ENTRY_TYPES = Object.keys(TICKET_PAYLOADS) as readonly TicketEntryType[];
+export type TicketEntry = { [T in TicketEntryType]: { type: T; payload: z.infer<(typeof TICKET_PAYLOADS)[T]> } }[TicketEntryType];
+
+export function isTicketEntryType(type: string): type is TicketEntryType {
+  return Object.hasOwn(TICKET_PAYLOADS, type);
+}
+
+/** A journalled ticket entry read back, checked by its schema; null when it does not fit. */
+export function parseTicketEntry(type: TicketEntryType, payload: unknown): TicketEntry | null {
+  switch (type) {
+    case 'ticket.issue': {
+      const r = TICKET_PAYLOADS[type].safeParse(payload);
+      return r.success ? { type, payload: r.data } : null;
+    }
+    case 'ticket.printed': {
+      const r = TICKET_PAYLOADS[type].safeParse(payload);
+      return r.success ? { type, payload: r.data } : null;
+    }
+    case 'ticket.void': {
+      const r = TICKET_PAYLOADS[type].safeParse(payload);
+      return r.success ? { type, payload: r.data } : null;
+    }
+    case 'ticket.redeem.request': {
+      const r = TICKET_PAYLOADS[type].safeParse(payload);
+      return r.success ? { type, payload: r.data } : null;
+    }
+    case 'ticket.redeem.approved': {
+      const r = TICKET_PAYLOADS[type].safeParse(payload);
+      return r.success ? { type, payload: r.data } : null;
+    }
+    case 'ticket.redeem.stacked': {
+      const r = TICKET_PAYLOADS[type].safeParse(payload);
+      return r.success ? { type, payload: r.data } : null;
+    }
+    case 'ticket.redeem.returned': {
+      const r = TICKET_PAYLOADS[type].safeParse(payload);
+      return r.success ? { type, payload: r.data } : null;
+    }
+  }
+}

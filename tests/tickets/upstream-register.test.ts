@@ -1,0 +1,260 @@
+// The validation authority's register in the upstream (issue 47 item 4): migration 6, the machine
+// ids, a ticket's life issued → printed → pending → redeemed, every refusal, the cancel and its
+// tombstone, and the tables' journals resolving what their words left open. One PGlite in memory
+// (its start takes seconds on a loaded machine): migrated to 5, then to 6, then used throughout.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { alarms, enrolTerminal, ingest, migrateUpstream, openPglite, UPSTREAM_LATEST, type Db } from '../../upstream/index.js';
+import { ticketByNumber, ticketLiability } from '../../upstream/ticket-queries.js';
+import { cancel, confirm, machineIdOf, redeem, registerIssue, registerPrinted, registerVoid } from '../../upstream/tickets.js';
+import { validationNumber } from '../../ledger/validation-number.js';
+import { DAY, FakeJournal, requestId, ticket } from './kit.js';
+
+/** An attempt at station 3 (of whichever table asks). */
+const ask = (t: { validation: string }, over: { currency?: string; limit?: number; requestId?: string } = {}) => ({
+  requestId: over.requestId ?? requestId(),
+  validation: t.validation,
+  station: 3,
+  currency: over.currency ?? 'MOP',
+  limit: over.limit ?? 1_000_000,
+});
+
+describe('the upstream as validation authority (migration 6)', () => {
+  let db: Db;
+  let m1: number;
+  let m2: number;
+  let migrated: number[][] = [];
+  before(async () => {
+    db = await openPglite();
+    migrated = [await migrateUpstream(db, 5), await migrateUpstream(db)];
+    for (const t of ['T-1', 'T-2', 'T-3']) await enrolTerminal(db, t);
+    m1 = await machineIdOf(db, 'T-1');
+    m2 = await machineIdOf(db, 'T-2');
+  });
+  after(async () => db.close());
+
+  it('migrates from version 5 to 6 and is the latest', async () => {
+    assert.deepEqual(migrated, [[1, 2, 3, 4, 5], [6]]);
+    assert.equal(UPSTREAM_LATEST, 6);
+    const cols = await db.query<{ table_name: string }>(
+      "SELECT DISTINCT table_name FROM information_schema.columns WHERE table_name IN ('tickets', 'ticket_machines', 'ticket_redemptions') ORDER BY 1",
+    );
+    assert.deepEqual(
+      cols.rows.map((r) => r.table_name),
+      ['ticket_machines', 'ticket_redemptions', 'tickets'],
+    );
+    // The state is a closed list, and a pending or redeemed ticket names its redemption.
+    await assert.rejects(
+      db.query(
+        "INSERT INTO tickets (validation, terminal_id, station, machine_id, sequence, amount, currency, issued_at, expires_at, state) VALUES ('001234567890123456', 'T-1', 1, 1, 1, 5, 'MOP', now(), now(), 'pending')",
+      ),
+    );
+    await assert.rejects(
+      db.query(
+        "INSERT INTO tickets (validation, terminal_id, station, machine_id, sequence, amount, currency, issued_at, expires_at, state) VALUES ('001234567890123456', 'T-1', 1, 1, 1, 5, 'MOP', now(), now(), 'lost')",
+      ),
+    );
+  });
+
+  it('gives each table its own validation id, the same on every ask', async () => {
+    assert.notEqual(m1, m2);
+    assert.equal(await machineIdOf(db, 'T-1'), m1);
+    assert.equal(await machineIdOf(db, 'T-2'), m2);
+  });
+
+  it('a ticket: issued (not redeemable), printed, approved for one station, refused elsewhere, confirmed, never again', async () => {
+    const t = ticket(m1, 1, 12_300);
+    assert.deepEqual(await db.transaction((tx) => registerIssue(tx, 'T-1', t)), { ok: true });
+    // Issued, its print not yet confirmed: no one may be paid it yet.
+    assert.deepEqual(await redeem(db, 'T-2', ask(t, { requestId: 'fixed-id-1' })), { kind: 'refused', requestId: 'fixed-id-1', reason: 'unknown' });
+    assert.deepEqual(await registerPrinted(db, 'T-1', t), { ok: true });
+    const first = ask(t);
+    assert.deepEqual(await redeem(db, 'T-2', first), {
+      kind: 'approved',
+      requestId: first.requestId,
+      validation: t.validation,
+      amount: 12_300,
+      currency: 'MOP',
+    });
+    // The same attempt asked again: the same approval (one hold, not two).
+    assert.deepEqual((await redeem(db, 'T-2', first)).kind, 'approved');
+    assert.deepEqual(await redeem(db, 'T-3', { ...ask(t), requestId: 'other-table-1' }), {
+      kind: 'refused',
+      requestId: 'other-table-1',
+      reason: 'pending-elsewhere',
+    });
+    assert.deepEqual(await confirm(db, 'T-2', first.requestId, first), { ok: true });
+    assert.deepEqual(await confirm(db, 'T-2', first.requestId, first), { ok: true });
+    const replay = ask(t);
+    assert.deepEqual(await redeem(db, 'T-3', replay), { kind: 'refused', requestId: replay.requestId, reason: 'already-paid' });
+    assert.deepEqual(await redeem(db, 'T-2', first), { kind: 'refused', requestId: first.requestId, reason: 'already-paid' });
+    const view = await ticketByNumber(db, t.validation);
+    assert.equal(view.ticket?.state, 'redeemed');
+    assert.deepEqual(view.ticket?.redemption && [view.ticket.redemption.terminalId, view.ticket.redemption.station], ['T-2', 3]);
+    // Every attempt kept, once each: the one before the print, the paid one, the two refused while and after.
+    assert.deepEqual(
+      view.attempts.map((a) => [a.terminalId, a.outcome, a.reason]),
+      [
+        ['T-2', 'refused', 'unknown'],
+        ['T-2', 'stacked', null],
+        ['T-3', 'refused', 'pending-elsewhere'],
+        ['T-3', 'refused', 'already-paid'],
+      ],
+    );
+  });
+
+  it('refuses: never issued (right shape), voided, other currency, over the limit, expired, a number the scheme cannot make', async () => {
+    const never = validationNumber(m1, 999_999);
+    assert.equal((await redeem(db, 'T-2', ask({ validation: never }))).kind === 'refused' && 'unknown', 'unknown');
+    const reason = async (v: string, over = {}) => {
+      const d = await redeem(db, 'T-2', ask({ validation: v }, over));
+      return d.kind === 'refused' ? d.reason : 'approved';
+    };
+    assert.equal(await reason(never), 'unknown');
+    assert.equal(await reason('001111111111111111'), 'unknown');
+    const voided = ticket(m1, 2, 500);
+    await registerIssue(db, 'T-1', voided);
+    assert.deepEqual(await registerVoid(db, 'T-1', voided), { ok: true });
+    assert.equal(await reason(voided.validation), 'voided');
+    assert.deepEqual(await registerPrinted(db, 'T-1', voided), { ok: false, error: 'voided', message: 'the ticket was voided' });
+    const hkd = ticket(m1, 3, 500, { currency: 'HKD' });
+    await registerIssue(db, 'T-1', hkd);
+    await registerPrinted(db, 'T-1', hkd);
+    assert.equal(await reason(hkd.validation), 'other-currency');
+    assert.equal(await reason(hkd.validation, { currency: 'HKD' }), 'approved');
+    const big = ticket(m1, 4, 5_000_000);
+    await registerIssue(db, 'T-1', big);
+    await registerPrinted(db, 'T-1', big);
+    assert.equal(await reason(big.validation, { limit: 4_999_999 }), 'over-limit');
+    const old = ticket(m1, 5, 700, { issuedAt: Date.now() - 40 * DAY, days: 30 });
+    await registerIssue(db, 'T-1', old);
+    await registerPrinted(db, 'T-1', old);
+    assert.equal(await reason(old.validation), 'expired');
+    assert.equal((await ticketByNumber(db, old.validation)).ticket?.state, 'expired');
+  });
+
+  it('a table cannot register a number of another table, nor the same number with other terms', async () => {
+    const theirs = ticket(m2, 1, 100);
+    assert.deepEqual((await registerIssue(db, 'T-1', theirs)).ok, false);
+    assert.equal((await ticketByNumber(db, theirs.validation)).ticket, null);
+    const t = ticket(m1, 6, 100);
+    await registerIssue(db, 'T-1', t);
+    assert.deepEqual(await registerIssue(db, 'T-1', t), { ok: true });
+    assert.deepEqual((await registerIssue(db, 'T-1', { ...t, amount: 100_000 })).ok, false);
+    const kinds = (await alarms(db, 'T-1')).map((a) => a.kind);
+    assert.ok(kinds.includes('ticket-foreign-issuer') && kinds.includes('ticket-disagreement'), kinds.join());
+  });
+
+  it('a cancel makes a pending ticket redeemable again; a cancel before the answer refuses the late approval', async () => {
+    const t = ticket(m1, 7, 800);
+    await registerIssue(db, 'T-1', t);
+    await registerPrinted(db, 'T-1', t);
+    const a = ask(t);
+    assert.equal((await redeem(db, 'T-2', a)).kind, 'approved');
+    assert.deepEqual(await cancel(db, 'T-2', a.requestId, a), { ok: true });
+    assert.equal((await ticketByNumber(db, t.validation)).ticket?.state, 'printed');
+    // A confirm of the returned attempt: the table credited a ticket it gave back. Refused, alarmed.
+    assert.equal((await confirm(db, 'T-2', a.requestId, a)).ok, false);
+    const late = ask(t);
+    assert.deepEqual(await cancel(db, 'T-3', late.requestId, late), { ok: true });
+    assert.deepEqual(await redeem(db, 'T-3', late), { kind: 'refused', requestId: late.requestId, reason: 'offline' });
+    assert.equal((await ticketByNumber(db, t.validation)).ticket?.state, 'printed');
+    const b = ask(t);
+    assert.equal((await redeem(db, 'T-3', b)).kind, 'approved');
+  });
+
+  it("the tables' journals resolve: issued and printed by sync alone; a pending redemption closed by the redeeming table's journal", async () => {
+    const j1 = new FakeJournal('T-1');
+    const j2 = new FakeJournal('T-2');
+    const t = ticket(m1, 8, 4_200, { station: 2 });
+    const stackedTicket = ticket(m1, 9, 1_000, { station: 2 });
+    const at = { station: 2 };
+    let r = await ingest(
+      db,
+      j1.batch([
+        { type: 'ticket.issue', payload: t },
+        { type: 'ticket.printed', payload: { validation: t.validation, ...at } },
+        { type: 'ticket.issue', payload: stackedTicket },
+        { type: 'ticket.printed', payload: { validation: stackedTicket.validation, ...at } },
+      ]),
+    );
+    assert.equal(r.status, 200);
+    assert.equal((await ticketByNumber(db, t.validation)).ticket?.state, 'printed');
+    // T-2 is approved for both, then killed before confirming either: both pending.
+    const a = ask(t);
+    const b = ask(stackedTicket);
+    assert.equal((await redeem(db, 'T-2', a)).kind, 'approved');
+    assert.equal((await redeem(db, 'T-2', b)).kind, 'approved');
+    // Its journal, synced after its restart: one returned (it was still in escrow), one stacked.
+    r = await ingest(
+      db,
+      j2.batch([
+        { type: 'ticket.redeem.request', payload: { requestId: a.requestId, validation: t.validation, station: 3 } },
+        { type: 'ticket.redeem.request', payload: { requestId: b.requestId, validation: stackedTicket.validation, station: 3 } },
+        {
+          type: 'ticket.redeem.approved',
+          payload: { requestId: b.requestId, validation: stackedTicket.validation, station: 3, amount: 1_000, currency: 'MOP' },
+        },
+        { type: 'ticket.redeem.returned', payload: { requestId: a.requestId, validation: t.validation, station: 3, reason: 'acceptor-returned' } },
+        {
+          type: 'ticket.redeem.stacked',
+          payload: { requestId: b.requestId, validation: stackedTicket.validation, station: 3, amount: 1_000, currency: 'MOP' },
+        },
+      ]),
+    );
+    assert.equal(r.status, 200);
+    assert.equal((await ticketByNumber(db, t.validation)).ticket?.state, 'printed');
+    assert.equal((await ticketByNumber(db, stackedTicket.validation)).ticket?.state, 'redeemed');
+    // A journal that credits a ticket never approved for it: stored, alarmed, the ticket untouched.
+    const before = (await alarms(db, 'T-3')).length;
+    const j3 = new FakeJournal('T-3');
+    r = await ingest(
+      db,
+      j3.batch([
+        { type: 'ticket.redeem.stacked', payload: { requestId: 'never-asked-1', validation: t.validation, station: 1, amount: 4_200, currency: 'MOP' } },
+      ]),
+    );
+    assert.equal(r.status, 200);
+    assert.equal((await ticketByNumber(db, t.validation)).ticket?.state, 'printed');
+    assert.equal((await alarms(db, 'T-3')).length, before + 1);
+  });
+
+  it('the liability: issued or printed and not expired, or pending; per currency', async () => {
+    const before = await ticketLiability(db);
+    await enrolTerminal(db, 'L');
+    const m = await machineIdOf(db, 'L');
+    const mk = async (seq: number, amount: number, o: Parameters<typeof ticket>[3] = {}) => {
+      const t = ticket(m, seq, amount, { currency: 'SGD', ...o });
+      await registerIssue(db, 'L', t);
+      return t;
+    };
+    await mk(1, 100); // issued, not yet printed: counts
+    const printed = await mk(2, 200);
+    await registerPrinted(db, 'L', printed);
+    const paid = await mk(3, 400);
+    await registerPrinted(db, 'L', paid);
+    const p = ask(paid, { currency: 'SGD' });
+    await redeem(db, 'L', p);
+    await confirm(db, 'L', p.requestId, p);
+    const voided = await mk(4, 800);
+    await registerVoid(db, 'L', voided);
+    const expired = await mk(5, 1_600, { issuedAt: Date.now() - 10 * DAY, days: 1 });
+    await registerPrinted(db, 'L', expired);
+    const pending = await mk(6, 3_200);
+    await registerPrinted(db, 'L', pending);
+    assert.equal((await redeem(db, 'L', ask(pending, { currency: 'SGD' }))).kind, 'approved');
+    await mk(7, 6_400, { currency: 'EUR' });
+    const l = await ticketLiability(db);
+    assert.equal(
+      before.currencies.find((c) => c.currency === 'SGD' || c.currency === 'EUR'),
+      undefined,
+    );
+    assert.deepEqual(
+      l.currencies.filter((c) => c.currency === 'SGD' || c.currency === 'EUR'),
+      [
+        { currency: 'EUR', tickets: 1, amount: 6_400 },
+        { currency: 'SGD', tickets: 3, amount: 100 + 200 + 3_200 },
+      ],
+    );
+  });
+});

@@ -1,0 +1,103 @@
+import { iso } from './queries.js';
+import type { Sql } from './sql.js';
+
+// The tickets' queries (issue 47 item 5): one ticket by its validation number, with every attempt
+// to redeem it; the liability, what the floor owes on tickets out.
+
+/** A ticket's state as the floor reads it: 'expired' is an issued or printed ticket past its expiry (nothing writes it). */
+export type TicketState = 'issued' | 'printed' | 'pending' | 'redeemed' | 'voided' | 'expired';
+
+export async function ticketByNumber(sql: Sql, validation: string) {
+  const r = await sql.query<{
+    validation: string;
+    terminal_id: string;
+    station: number;
+    machine_id: number;
+    sequence: number;
+    amount: number;
+    currency: string;
+    issued_at: Date;
+    expires_at: Date;
+    state: 'issued' | 'printed' | 'pending' | 'redeemed' | 'voided';
+    expired: boolean;
+    printed_at: Date | null;
+    voided_at: Date | null;
+    redeem_terminal: string | null;
+    redeem_station: number | null;
+    redeem_request: string | null;
+    pending_at: Date | null;
+    redeemed_at: Date | null;
+  }>('SELECT *, expires_at <= now() AS expired FROM tickets WHERE validation = $1', [validation]);
+  const attempts = await sql.query<{
+    terminal_id: string;
+    request_id: string;
+    station: number;
+    outcome: 'approved' | 'refused' | 'stacked' | 'returned';
+    reason: string | null;
+    amount: number | null;
+    asked_at: Date;
+    closed_at: Date | null;
+  }>('SELECT terminal_id, request_id, station, outcome, reason, amount, asked_at, closed_at FROM ticket_redemptions WHERE validation = $1 ORDER BY asked_at', [
+    validation,
+  ]);
+  const t = r.rows[0];
+  const at = (v: Date | null) => (v === null ? null : iso(v));
+  const state: TicketState = t && t.expired && (t.state === 'issued' || t.state === 'printed') ? 'expired' : (t?.state ?? 'issued');
+  return {
+    validation,
+    ticket: t
+      ? {
+          state,
+          terminalId: t.terminal_id,
+          station: t.station,
+          machineId: t.machine_id,
+          sequence: t.sequence,
+          amount: Number(t.amount),
+          currency: t.currency,
+          issuedAt: iso(t.issued_at),
+          expiresAt: iso(t.expires_at),
+          printedAt: at(t.printed_at),
+          voidedAt: at(t.voided_at),
+          redemption:
+            t.redeem_terminal !== null && t.redeem_request !== null && t.redeem_station !== null
+              ? {
+                  terminalId: t.redeem_terminal,
+                  station: t.redeem_station,
+                  requestId: t.redeem_request,
+                  pendingAt: at(t.pending_at),
+                  redeemedAt: at(t.redeemed_at),
+                }
+              : null,
+        }
+      : null,
+    attempts: attempts.rows.map((a) => ({
+      terminalId: a.terminal_id,
+      requestId: a.request_id,
+      station: a.station,
+      outcome: a.outcome,
+      reason: a.reason,
+      amount: a.amount === null ? null : Number(a.amount),
+      askedAt: iso(a.asked_at),
+      closedAt: at(a.closed_at),
+    })),
+  };
+}
+
+/**
+ * The ticket liability: tickets issued and not redeemed, voided or expired — their credit left a
+ * station and no one has been paid it — per currency, at the database's clock. A pending ticket
+ * counts, even past its expiry (approved in time, not paid until
+ * stacked); one issued and not yet confirmed printed counts too (its credit
+ * is gone from the meter until its table voids it).
+ */
+export async function ticketLiability(sql: Sql) {
+  const r = await sql.query<{ currency: string; tickets: number; amount: number }>(
+    `SELECT currency, COUNT(*)::int AS tickets, SUM(amount)::bigint AS amount FROM tickets
+     WHERE state = 'pending' OR (state IN ('issued', 'printed') AND expires_at > now()) GROUP BY currency ORDER BY currency`,
+  );
+  const now = await sql.query<{ now: Date }>('SELECT now() AS now');
+  return {
+    asOf: iso(now.rows[0]?.now ?? new Date()),
+    currencies: r.rows.map((x) => ({ currency: x.currency, tickets: x.tickets, amount: Number(x.amount) })),
+  };
+}

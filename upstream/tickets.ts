@@ -1,0 +1,337 @@
+import { parseValidationNumber } from '../ledger/validation-number.js';
+import { termsConsistent, type RequestId, type TicketEntry, type TicketRefusal, type TicketTerms } from '../ledger/ticket-terms.js';
+import { raiseAlarm } from './alarm.js';
+import type { Db, Sql } from './sql.js';
+
+// The validation authority's register (issue 47 item 4; docs/tito.md): a row per ticket, a row per
+// attempt to redeem one. Every decision is one statement the database decides under the ticket's
+// row lock — a conditional UPDATE — never a read then a write: the same ticket asked at two tables
+// at once is approved for one, and the other's UPDATE, waiting on the row, finds it pending and
+// is refused. Nothing here runs on a timer: a redemption the table never confirmed is resolved by
+// the table's own journal when it syncs (`applyTicketEntries`, called by ingest in the batch's
+// transaction).
+
+/** The alarms this raises. */
+export const TICKET_ALARM_KINDS = ['ticket-foreign-issuer', 'ticket-disagreement'] as const;
+
+export interface TicketAt {
+  readonly validation: string;
+  readonly station: number;
+}
+
+export interface RedeemAsk extends TicketAt {
+  readonly requestId: RequestId;
+  readonly currency: string;
+  readonly limit: number;
+}
+
+export type RedeemDecision =
+  | { readonly kind: 'approved'; readonly requestId: string; readonly validation: string; readonly amount: number; readonly currency: string }
+  | { readonly kind: 'refused'; readonly requestId: string; readonly reason: TicketRefusal };
+
+/** A word the authority did not take: why, for the table's log (nothing changed). */
+export type TicketWord = { readonly ok: true } | { readonly ok: false; readonly error: string; readonly message: string };
+
+const OK: TicketWord = { ok: true };
+const no = (error: string, message: string): TicketWord => ({ ok: false, error, message });
+
+/** The table's validation id: assigned on its first ask (the next free one), the same ever after. */
+export async function machineIdOf(db: Db, terminal: string): Promise<number> {
+  return db.transaction(async (tx) => {
+    // Two tables asking at once must not both take MAX + 1.
+    await tx.query('SELECT pg_advisory_xact_lock(727275)');
+    await tx.query(
+      `INSERT INTO ticket_machines (machine_id, terminal_id)
+       SELECT COALESCE(MAX(machine_id), 0) + 1, $1 FROM ticket_machines
+       ON CONFLICT (terminal_id) DO NOTHING`,
+      [terminal],
+    );
+    const r = await tx.query<{ machine_id: number }>('SELECT machine_id FROM ticket_machines WHERE terminal_id = $1', [terminal]);
+    const id = r.rows[0]?.machine_id;
+    if (id === undefined) throw new Error(`no machine id for ${terminal}`);
+    return id;
+  });
+}
+
+/**
+ * A ticket issued by `terminal` (its word or its journal's `ticket.issue`). Its number must be one
+ * this table's validation id makes: a table cannot register a number of another's.
+ */
+export async function registerIssue(sql: Sql, terminal: string, t: TicketTerms): Promise<TicketWord> {
+  const mine = await sql.query<{ machine_id: number }>('SELECT machine_id FROM ticket_machines WHERE terminal_id = $1', [terminal]);
+  if (!termsConsistent(t) || mine.rows[0]?.machine_id !== t.machineId) {
+    await raiseAlarm(sql, terminal, 'ticket-foreign-issuer', { validation: t.validation, machineId: t.machineId, sequence: t.sequence });
+    return no('foreign-issuer', 'the number is not one this table makes under its validation id');
+  }
+  const ins = await sql.query(
+    `INSERT INTO tickets (validation, terminal_id, station, machine_id, sequence, amount, currency, issued_at, expires_at, state)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::timestamptz, $9::timestamptz, 'issued')
+     ON CONFLICT DO NOTHING`,
+    [t.validation, terminal, t.station, t.machineId, t.sequence, t.amount, t.currency, t.issuedAt, t.expiresAt],
+  );
+  if (ins.rowCount === 1) return OK;
+  // Told again (its word, then its journal): the same terms are harmless, other terms are not.
+  const had = await sql.query<{ terminal_id: string; station: number; amount: number; currency: string; issued_at: Date; expires_at: Date }>(
+    'SELECT terminal_id, station, amount, currency, issued_at, expires_at FROM tickets WHERE validation = $1',
+    [t.validation],
+  );
+  const h = had.rows[0];
+  const same =
+    h &&
+    h.terminal_id === terminal &&
+    h.station === t.station &&
+    Number(h.amount) === t.amount &&
+    h.currency === t.currency &&
+    new Date(h.issued_at).getTime() === Date.parse(t.issuedAt) &&
+    new Date(h.expires_at).getTime() === Date.parse(t.expiresAt);
+  if (same) return OK;
+  await raiseAlarm(sql, terminal, 'ticket-disagreement', { validation: t.validation, what: 'issued again with other terms' });
+  return no('terms-differ', 'this number is registered with other terms');
+}
+
+/** The printer printed it: redeemable. */
+export async function registerPrinted(sql: Sql, terminal: string, t: TicketAt): Promise<TicketWord> {
+  const r = await sql.query<{ state: string }>(
+    `UPDATE tickets SET state = 'printed', printed_at = now() WHERE validation = $1 AND terminal_id = $2 AND state = 'issued' RETURNING state`,
+    [t.validation, terminal],
+  );
+  if (r.rowCount === 1) return OK;
+  const s = await stateOf(sql, t.validation, terminal);
+  if (s === null) return no('unknown-ticket', 'no ticket of this table has this number (its issue not yet registered)');
+  if (s === 'voided') {
+    await raiseAlarm(sql, terminal, 'ticket-disagreement', { validation: t.validation, what: 'printed after it was voided' });
+    return no('voided', 'the ticket was voided');
+  }
+  return OK; // printed already, or further on
+}
+
+/** Not printed, the credit given back: never redeemable. A printed ticket voided is an alarm (its paper may be out). */
+export async function registerVoid(sql: Sql, terminal: string, t: TicketAt): Promise<TicketWord> {
+  const from = (state: string) =>
+    sql.query(`UPDATE tickets SET state = 'voided', voided_at = now() WHERE validation = $1 AND terminal_id = $2 AND state = $3`, [
+      t.validation,
+      terminal,
+      state,
+    ]);
+  if ((await from('issued')).rowCount === 1) return OK;
+  if ((await from('printed')).rowCount === 1) {
+    await raiseAlarm(sql, terminal, 'ticket-disagreement', { validation: t.validation, what: 'voided after it was printed' });
+    return OK;
+  }
+  const s = await stateOf(sql, t.validation, terminal);
+  if (s === null) return no('unknown-ticket', 'no ticket of this table has this number');
+  if (s === 'voided') return OK;
+  await raiseAlarm(sql, terminal, 'ticket-disagreement', { validation: t.validation, what: `voided by its table while ${s}` });
+  return no('not-voidable', `the ticket is ${s}`);
+}
+
+async function stateOf(sql: Sql, validation: string, terminal: string): Promise<string | null> {
+  const r = await sql.query<{ state: string }>('SELECT state FROM tickets WHERE validation = $1 AND terminal_id = $2', [validation, terminal]);
+  return r.rows[0]?.state ?? null;
+}
+
+/**
+ * Asks to redeem: one transaction. The attempt is recorded first (a second ask with the same
+ * request id is answered as the first was); then one conditional UPDATE takes the ticket from
+ * `printed` to `pending` for this attempt if, and only if, it is printed, in the currency asked,
+ * within the limit and not expired. Only when it takes nothing is the row read, to say why.
+ */
+export async function redeem(db: Db, terminal: string, ask: RedeemAsk): Promise<RedeemDecision> {
+  return db.transaction(async (tx) => {
+    const fresh = await tx.query(
+      `INSERT INTO ticket_redemptions (terminal_id, request_id, validation, station, outcome, reason)
+       VALUES ($1, $2, $3, $4, 'refused', 'unknown') ON CONFLICT (terminal_id, request_id) DO NOTHING`,
+      [terminal, ask.requestId, ask.validation, ask.station],
+    );
+    if (fresh.rowCount === 0) return askedAgain(tx, terminal, ask);
+    // A number this scheme could not have made is no ticket: refused without reading the register (the attempt is kept).
+    if (!parseValidationNumber(ask.validation).ok) {
+      await tx.query('UPDATE ticket_redemptions SET closed_at = now() WHERE terminal_id = $1 AND request_id = $2', [terminal, ask.requestId]);
+      return { kind: 'refused', requestId: ask.requestId, reason: 'unknown' };
+    }
+    const won = await tx.query<{ amount: number; currency: string }>(
+      `UPDATE tickets SET state = 'pending', redeem_terminal = $2, redeem_station = $3, redeem_request = $4, pending_at = now()
+       WHERE validation = $1 AND state = 'printed' AND currency = $5 AND amount <= $6 AND expires_at > now()
+       RETURNING amount, currency`,
+      [ask.validation, terminal, ask.station, ask.requestId, ask.currency, ask.limit],
+    );
+    const row = won.rows[0];
+    if (row) {
+      const amount = Number(row.amount);
+      await tx.query(`UPDATE ticket_redemptions SET outcome = 'approved', reason = NULL, amount = $3 WHERE terminal_id = $1 AND request_id = $2`, [
+        terminal,
+        ask.requestId,
+        amount,
+      ]);
+      return { kind: 'approved', requestId: ask.requestId, validation: ask.validation, amount, currency: row.currency };
+    }
+    const reason = await whyNot(tx, ask);
+    await tx.query('UPDATE ticket_redemptions SET reason = $3, closed_at = now() WHERE terminal_id = $1 AND request_id = $2', [
+      terminal,
+      ask.requestId,
+      reason,
+    ]);
+    return { kind: 'refused', requestId: ask.requestId, reason };
+  });
+}
+
+/** Why the conditional UPDATE took nothing: the row as it stands now (committed). */
+async function whyNot(tx: Sql, ask: RedeemAsk): Promise<TicketRefusal> {
+  const r = await tx.query<{ state: string; currency: string; amount: number; expired: boolean }>(
+    'SELECT state, currency, amount, expires_at <= now() AS expired FROM tickets WHERE validation = $1',
+    [ask.validation],
+  );
+  const t = r.rows[0];
+  if (!t || t.state === 'issued') return 'unknown';
+  if (t.state === 'voided') return 'voided';
+  if (t.state === 'redeemed') return 'already-paid';
+  if (t.state === 'pending') return 'pending-elsewhere';
+  if (t.currency !== ask.currency) return 'other-currency';
+  if (t.expired) return 'expired';
+  if (Number(t.amount) > ask.limit) return 'over-limit';
+  // Printed, same currency, within the limit, not expired, yet not taken: cannot be, since the
+  // UPDATE and this read see the same committed row. Refuse rather than guess.
+  return 'unknown';
+}
+
+interface Attempt {
+  validation: string;
+  outcome: 'approved' | 'refused' | 'stacked' | 'returned';
+  reason: string | null;
+  amount: number | null;
+}
+
+async function attemptOf(tx: Sql, terminal: string, requestId: string): Promise<Attempt | null> {
+  const r = await tx.query<Attempt>(
+    'SELECT validation, outcome, reason, amount FROM ticket_redemptions WHERE terminal_id = $1 AND request_id = $2 FOR UPDATE',
+    [terminal, requestId],
+  );
+  return r.rows[0] ?? null;
+}
+
+/** The same request id again: the first answer, never a second approval of another attempt. */
+async function askedAgain(tx: Sql, terminal: string, ask: RedeemAsk): Promise<RedeemDecision> {
+  const a = await attemptOf(tx, terminal, ask.requestId);
+  const refused = (reason: TicketRefusal): RedeemDecision => ({ kind: 'refused', requestId: ask.requestId, reason });
+  if (!a || a.validation !== ask.validation) {
+    await raiseAlarm(tx, terminal, 'ticket-disagreement', { requestId: ask.requestId, what: 'a request id used again for another ticket' });
+    return refused('unknown');
+  }
+  if (a.outcome === 'approved') {
+    const t = await tx.query<{ currency: string }>('SELECT currency FROM tickets WHERE validation = $1', [a.validation]);
+    return { kind: 'approved', requestId: ask.requestId, validation: ask.validation, amount: Number(a.amount), currency: t.rows[0]?.currency ?? ask.currency };
+  }
+  if (a.outcome === 'stacked') return refused('already-paid');
+  // Returned by the table before this ask arrived (a cancel, its journal): this attempt is over.
+  if (a.outcome === 'returned') return refused('offline');
+  return refused(isRefusal(a.reason) ? a.reason : 'unknown');
+}
+
+function isRefusal(r: string | null): r is TicketRefusal {
+  return r !== null && ['unknown', 'already-paid', 'pending-elsewhere', 'expired', 'voided', 'other-currency', 'over-limit', 'offline'].includes(r);
+}
+
+/**
+ * The acceptor stacked the ticket and the station was credited: paid. Only an approved attempt of
+ * this table can be confirmed; anything else is an alarm (the table credited a ticket the
+ * authority did not hold for it).
+ */
+export async function confirmIn(tx: Sql, terminal: string, requestId: string, t: TicketAt, amount?: number): Promise<TicketWord> {
+  const a = await attemptOf(tx, terminal, requestId);
+  if (a?.outcome === 'stacked' && a.validation === t.validation) return OK;
+  if (a?.outcome === 'approved' && a.validation === t.validation) {
+    if (amount !== undefined && amount !== Number(a.amount)) {
+      await raiseAlarm(tx, terminal, 'ticket-disagreement', {
+        validation: t.validation,
+        requestId,
+        approved: Number(a.amount),
+        credited: amount,
+        what: 'credited another amount',
+      });
+    }
+    const r = await tx.query(
+      `UPDATE tickets SET state = 'redeemed', redeemed_at = now()
+       WHERE validation = $1 AND state = 'pending' AND redeem_terminal = $2 AND redeem_request = $3`,
+      [t.validation, terminal, requestId],
+    );
+    if (r.rowCount !== 1) throw new Error(`attempt ${requestId} approved but ticket ${t.validation} is not pending for it`);
+    await tx.query(`UPDATE ticket_redemptions SET outcome = 'stacked', closed_at = now() WHERE terminal_id = $1 AND request_id = $2`, [terminal, requestId]);
+    return OK;
+  }
+  await raiseAlarm(tx, terminal, 'ticket-disagreement', {
+    validation: t.validation,
+    requestId,
+    station: t.station,
+    ...(amount === undefined ? {} : { amount }),
+    what: a ? `stacked an attempt that was ${a.outcome}` : 'stacked a ticket never approved for it',
+  });
+  return no('not-approved', a ? `this attempt was ${a.outcome}` : 'no such attempt of this table');
+}
+
+/**
+ * The ticket went back to the player: a pending ticket is redeemable again. An attempt the
+ * authority never saw is recorded as returned, so its approval, arriving late, is refused.
+ */
+export async function cancelIn(tx: Sql, terminal: string, requestId: string, t: TicketAt): Promise<TicketWord> {
+  const tomb = await tx.query(
+    `INSERT INTO ticket_redemptions (terminal_id, request_id, validation, station, outcome, reason, closed_at)
+     VALUES ($1, $2, $3, $4, 'returned', 'returned', now()) ON CONFLICT (terminal_id, request_id) DO NOTHING`,
+    [terminal, requestId, t.validation, t.station],
+  );
+  if (tomb.rowCount === 1) return OK;
+  const a = await attemptOf(tx, terminal, requestId);
+  if (!a || a.validation !== t.validation) {
+    await raiseAlarm(tx, terminal, 'ticket-disagreement', { requestId, validation: t.validation, what: 'returned an attempt of another ticket' });
+    return no('not-this-ticket', 'this attempt was for another ticket');
+  }
+  if (a.outcome === 'stacked') {
+    await raiseAlarm(tx, terminal, 'ticket-disagreement', { requestId, validation: t.validation, what: 'returned a ticket it had stacked' });
+    return no('stacked', 'this attempt was stacked');
+  }
+  if (a.outcome === 'approved') {
+    await tx.query(
+      `UPDATE tickets SET state = 'printed', redeem_terminal = NULL, redeem_station = NULL, redeem_request = NULL, pending_at = NULL
+       WHERE validation = $1 AND state = 'pending' AND redeem_terminal = $2 AND redeem_request = $3`,
+      [t.validation, terminal, requestId],
+    );
+  }
+  await tx.query(`UPDATE ticket_redemptions SET outcome = 'returned', closed_at = COALESCE(closed_at, now()) WHERE terminal_id = $1 AND request_id = $2`, [
+    terminal,
+    requestId,
+  ]);
+  return OK;
+}
+
+export const confirm = (db: Db, terminal: string, requestId: string, t: TicketAt) => db.transaction((tx) => confirmIn(tx, terminal, requestId, t));
+export const cancel = (db: Db, terminal: string, requestId: string, t: TicketAt) => db.transaction((tx) => cancelIn(tx, terminal, requestId, t));
+
+/**
+ * A table's ticket entries, as its journal synced them (in the batch's transaction, each entry
+ * once): the table's journal is the truth of what it printed, credited and gave back, so it
+ * resolves what the table's direct words left open — a redemption approved and never confirmed
+ * is closed by `ticket.redeem.stacked` or `ticket.redeem.returned`, whatever time it arrives.
+ */
+export async function applyTicketEntries(tx: Sql, terminal: string, entries: readonly TicketEntry[]): Promise<void> {
+  for (const e of entries) {
+    switch (e.type) {
+      case 'ticket.issue':
+        await registerIssue(tx, terminal, e.payload);
+        break;
+      case 'ticket.printed':
+        await registerPrinted(tx, terminal, e.payload);
+        break;
+      case 'ticket.void':
+        await registerVoid(tx, terminal, e.payload);
+        break;
+      case 'ticket.redeem.stacked':
+        await confirmIn(tx, terminal, e.payload.requestId, e.payload, e.payload.amount);
+        break;
+      case 'ticket.redeem.returned':
+        await cancelIn(tx, terminal, e.payload.requestId, e.payload);
+        break;
+      case 'ticket.redeem.request':
+      case 'ticket.redeem.approved':
+        break; // the authority's own answer decided these; nothing to resolve
+    }
+  }
+}
