@@ -2,10 +2,15 @@
 // entries as the host's integration will journal them (ledger/ticket-terms.ts), hashed and chained
 // as the ledger does (upstream/chain.ts states the same chain), for the upstream's ingest.
 import { randomUUID } from 'node:crypto';
-import { TICKET_PAYLOADS, type TicketEntryType, type TicketTerms } from '../../ledger/ticket-terms.js';
-import { validationNumber } from '../../ledger/validation-number.js';
+import type { RedeemRequest, TicketAuthority } from '../../host/tickets/authority.js';
+import { guardAuthority, type GuardEvent } from '../../host/tickets/guard.js';
+import { UpstreamAuthority } from '../../host/tickets/upstream-authority.js';
+import type { Credentials } from '../../ledger/sign.js';
+import { RequestId, TICKET_PAYLOADS, type TicketEntryType, type TicketTerms } from '../../ledger/ticket-terms.js';
+import { validationNumber, type ValidationNumber } from '../../ledger/validation-number.js';
 import { chainHash, genesisHash, sha256Hex } from '../../upstream/chain.js';
 import type { IngestBatch } from '../../upstream/ingest.js';
+import { enrolTerminal, startUpstream, type Db, type RunningUpstream } from '../../upstream/index.js';
 
 export const DAY = 86_400_000;
 
@@ -52,4 +57,52 @@ export class FakeJournal {
     });
     return { terminalId: this.terminal, prevHash, entries: out };
   }
+}
+
+/** One table of the floor: its credentials, its raw client of the upstream, and that client behind the guard. */
+export interface FloorTable {
+  readonly id: string;
+  readonly credentials: Credentials;
+  readonly raw: UpstreamAuthority;
+  readonly authority: TicketAuthority;
+  machineId: number;
+  sequence: number;
+}
+
+/**
+ * An upstream on `db` (its ticket rate limit lifted: every table of a test shares one loopback
+ * address) and `count` tables enrolled on it, each with its guarded client. `url` is where the
+ * tables reach it (a hostile proxy in front, say); default the upstream itself.
+ */
+export async function startFloor(
+  db: Db,
+  count: number,
+  o: { deadlineMs?: number; timeoutMs?: number; url?: (upstream: string) => string; onEvent?: (e: GuardEvent) => void } = {},
+): Promise<{ up: RunningUpstream; tables: FloorTable[] }> {
+  const up = await startUpstream({ db, limits: { tickets: 1_000_000, ingest: 1_000_000 } });
+  const tables: FloorTable[] = [];
+  for (let i = 1; i <= count; i++) {
+    const enrolled = await enrolTerminal(db, `T-${i}`);
+    const credentials: Credentials = { terminalId: enrolled.terminalId, key: enrolled.key };
+    const raw = new UpstreamAuthority({ url: o.url ? o.url(up.url) : up.url, credentials, timeoutMs: o.timeoutMs ?? 60_000 });
+    const authority = guardAuthority(raw, { deadlineMs: o.deadlineMs ?? 60_000, wordDeadlineMs: 60_000, ...(o.onEvent ? { onEvent: o.onEvent } : {}) });
+    const m = await authority.machineId();
+    if (!m.ok) throw new Error(`no machine id for T-${i}: ${m.detail}`);
+    tables.push({ id: enrolled.terminalId, credentials, raw, authority, machineId: m.machineId, sequence: 0 });
+  }
+  return { up, tables };
+}
+
+/** A ticket `table` issues and prints (registered through its guarded client): redeemable. */
+export async function printed(table: FloorTable, amount: number, o: { station?: number; currency?: string } = {}): Promise<TicketTerms> {
+  const t = ticket(table.machineId, ++table.sequence, amount, o);
+  const issued = await table.authority.registerIssue(t);
+  const done = await table.authority.registerPrinted({ validation: t.validation, station: t.station });
+  if (!issued.ok || !done.ok) throw new Error(`ticket ${t.validation} not registered: ${JSON.stringify([issued, done])}`);
+  return t;
+}
+
+/** A redemption request at `station` of a table playing in `currency`. */
+export function redemption(t: { validation: ValidationNumber }, station = 1, o: { currency?: string; limit?: number } = {}): RedeemRequest {
+  return { requestId: RequestId.parse(requestId()), validation: t.validation, station, currency: o.currency ?? 'MOP', limit: o.limit ?? 10_000_000 };
 }
