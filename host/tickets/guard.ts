@@ -8,8 +8,9 @@ import type { AuthorityAck, RedeemAnswer, RedeemRequest, TicketAt, TicketAuthori
 // late, never, twice, or with something other than was asked:
 // - one answer per attempt: the first believed; the same request id asked again is refused
 //   (`offline`) without a word to the authority, so the host cannot act on two answers;
-// - no answer within the deadline is `offline`, and the attempt is cancelled at once (the
-//   authority then refuses its late approval) and again if an approval lands after all;
+// - no answer within the deadline, or `offline` from the implementation, is `offline`, and the
+//   attempt is cancelled at once (the authority then refuses its late approval) and again if an
+//   approval lands after all;
 // - an answer is believed only for this request and this ticket, in the table's currency, for a
 //   positive whole amount within the table's limit; any other is `offline`, and cancelled;
 // - a number the scheme could not have made is refused (`unknown`) without asking anyone.
@@ -112,6 +113,9 @@ export function guardAuthority(inner: TicketAuthority, o: GuardOptions = {}): Ti
       cancelQuietly(q);
       return refused('offline');
     }
+    // `offline` from the implementation itself (its request went out, its answer did not come back
+    // or was not one): the authority may have approved all the same, so the attempt is cancelled.
+    if (first.value.kind === 'refused' && first.value.reason === 'offline') cancelQuietly(q);
     return first.value;
   };
 
