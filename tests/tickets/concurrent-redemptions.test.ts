@@ -9,12 +9,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { RedeemAnswer } from '../../host/tickets/authority.js';
 import { connectPg, migrateUpstream, openPglite, startLocalCluster, type Db, type LocalCluster } from '../../upstream/index.js';
+import * as ticketTool from '../../cli/upstream/ticket.js';
 import { printed, redemption, startFloor, type FloorTable } from './kit.js';
 
 const TABLES = 5;
 const TICKETS = 20;
 
-async function campaign(db: Db): Promise<void> {
+async function campaign(db: Db): Promise<string[]> {
   const { up, tables } = await startFloor(db, TABLES);
   try {
     // Each table issues four of the twenty tickets.
@@ -59,6 +60,7 @@ async function campaign(db: Db): Promise<void> {
       assert.equal(r.redeem_terminal, paid?.table.id);
       assert.equal(r.redeem_station, 101 + tables.findIndex((x) => x.id === paid?.table.id));
     }
+    return tickets.map((t) => t.validation);
   } finally {
     await up.close();
   }
@@ -87,6 +89,28 @@ describe('100 concurrent redemptions of 20 tickets across 5 tables pay each exac
       await db?.close();
       cluster?.destroy();
     });
-    it('row locks, ten connections', async () => campaign(db));
+    let numbers: string[] = [];
+    it('row locks, ten connections', async () => {
+      numbers = await campaign(db);
+    });
+    it('etg upstream ticket looks a ticket up by its number, and sums the liability', async () => {
+      const said: string[] = [];
+      const log = console.log;
+      console.log = (line: string) => void said.push(line);
+      try {
+        assert.equal(await ticketTool.run([numbers[0] ?? '', '--pg', cluster.url, '--json']), 0);
+        assert.equal(await ticketTool.run(['--liability', '--pg', cluster.url, '--json']), 0);
+        assert.equal(await ticketTool.run(['001111111111111111', '--pg', cluster.url]), 1);
+      } finally {
+        console.log = log;
+      }
+      const view = JSON.parse(said[0] ?? '{}') as { ticket?: { state?: string; amount?: number }; attempts?: unknown[]; scheme?: { sequence?: number } };
+      assert.equal(view.ticket?.state, 'redeemed');
+      assert.equal(view.ticket?.amount, 1_000);
+      assert.equal(view.attempts?.length, 5);
+      assert.equal(view.scheme?.sequence, 1);
+      assert.deepEqual((JSON.parse(said[1] ?? '{}') as { currencies?: unknown[] }).currencies, []);
+      assert.match(said.slice(2).join('\n'), /not a number this scheme makes \(check\)[\s\S]*no ticket has this number/);
+    });
   });
 });
