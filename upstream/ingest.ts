@@ -4,6 +4,9 @@ import { raiseAlarm } from './alarm.js';
 import { applyTicketEntries } from './tickets.js';
 import type { Db } from './sql.js';
 
+// Others import it from here still (the back office); it lives in alarm.ts, which the tickets import without a loop.
+export { raiseAlarm };
+
 export interface IngestEntry {
   seq: number;
   hash: string;
