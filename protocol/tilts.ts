@@ -25,6 +25,9 @@ export const TILT_KINDS = [
   'service-sign-in-burst',
   'accounts-integrity',
   'peer-integrity',
+  'sas-link-down',
+  'sas-play-disabled',
+  'sas-bills-disabled',
 ] as const;
 export const TiltKind = z.enum(TILT_KINDS);
 export type TiltKind = z.infer<typeof TiltKind>;

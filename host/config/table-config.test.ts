@@ -25,6 +25,27 @@ describe('table configuration as data', () => {
     return file;
   };
 
+  it('a station SAS link: serial:PATH or tcp:HOST:PORT, address 1–127, no address twice on one link', () => {
+    const base = simulatedTableConfig('war');
+    const withSas = (sas: Record<number, unknown>) => ({ ...base, stations: base.stations.map((s) => (sas[s.station] ? { ...s, sas: sas[s.station] } : s)) });
+    const ok = TableConfig.safeParse(
+      withSas({ 1: { link: 'serial:/dev/ttyS4', address: 1 }, 2: { link: 'tcp:10.0.0.5:4001', address: 1 }, 3: { link: 'serial:/dev/ttyS4', address: 2 } }),
+    );
+    assert.ok(ok.success, ok.success ? '' : ok.error.message);
+    assert.deepEqual(ok.data.stations[0]?.sas, { link: 'serial:/dev/ttyS4', address: 1 });
+    for (const bad of [
+      { link: 'com4', address: 1 },
+      { link: 'tcp:host', address: 1 },
+      { link: 'serial:/dev/ttyS4', address: 0 },
+      { link: 'serial:/dev/ttyS4', address: 128 },
+      { link: 'serial:/dev/ttyS4', address: 1, extra: true },
+    ])
+      assert.equal(TableConfig.safeParse(withSas({ 1: bad })).success, false, JSON.stringify(bad));
+    const twice = TableConfig.safeParse(withSas({ 1: { link: 'serial:/dev/ttyS4', address: 3 }, 2: { link: 'serial:/dev/ttyS4', address: 3 } }));
+    assert.equal(twice.success, false);
+    assert.match(twice.error?.message ?? '', /SAS address 3 on serial:\/dev\/ttyS4 is another station's/);
+  });
+
   it('loads a valid file with limits per bet type, notes, offline limit and an SSP station', () => {
     const base = simulatedTableConfig('war');
     const file = write(

@@ -18,6 +18,13 @@ const Station = z.strictObject({
   billAcceptor: DeviceSpec,
   /** The acceptor's protocol: JCM ID-003 or Innovative SSP (hardware/billacceptor/{id003,ssp}). */
   billProtocol: z.enum(['id003', 'ssp']).default('id003'),
+  /** The casino's SAS link of this station (docs/sas.md): `serial:PATH` or `tcp:HOST:PORT`, and its address 1–127. */
+  sas: z
+    .strictObject({
+      link: z.string().regex(/^(serial:\/.+|tcp:[^:\s]+:\d{1,5})$/, 'serial:/dev/PATH or tcp:HOST:PORT'),
+      address: z.number().int().min(1).max(127),
+    })
+    .optional(),
 });
 
 /** A table's configuration is data, validated before the host starts (docs/architecture.md). */
@@ -160,12 +167,19 @@ export const TableConfig = z
         message: `${c.remoteStations} remote stations hold ${2 * c.remoteStations} connections: connections.lan.total is ${c.connections.lan.total}`,
       });
     const stations = new Set<number>();
+    const sasAt = new Set<string>();
     const seats = new Set<number>();
     for (const s of c.stations) {
       if (stations.has(s.station)) ctx.addIssue({ code: 'custom', message: `station ${s.station} is listed twice` });
       if (seats.has(s.seat)) ctx.addIssue({ code: 'custom', message: `seat ${s.seat} is controlled by two stations` });
       if (s.seat > c.seats) ctx.addIssue({ code: 'custom', message: `station ${s.station} controls seat ${s.seat}, but the table has ${c.seats} seats` });
       stations.add(s.station);
+      if (s.sas) {
+        const at = `${s.sas.link}#${s.sas.address}`;
+        if (sasAt.has(at))
+          ctx.addIssue({ code: 'custom', message: `station ${s.station}: SAS address ${s.sas.address} on ${s.sas.link} is another station's` });
+        sasAt.add(at);
+      }
       seats.add(s.seat);
     }
   });

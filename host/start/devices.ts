@@ -4,6 +4,7 @@ import { SimDealer } from '../devices/sim-dealer.js';
 import type { TableShoe } from '../devices/shoe.js';
 import type { FloorServices } from '../floor/floor-services.js';
 import type { LaunchTokens } from '../screens/launch-tokens.js';
+import { openSasLinks, type SasLinks } from './sas-links.js';
 import type { ScreenSessions } from './screen-sessions.js';
 import type { HostOptions } from './host-options.js';
 import type { Opened } from './opened.js';
@@ -15,6 +16,8 @@ export interface RunningDevices {
   autoplay: Autoplay | null;
   stopDealer: () => void;
   stopAttendant: () => void;
+  /** The stations' SAS links to the casino's system (docs/sas.md), for those configured with one. */
+  sas: SasLinks;
 }
 
 /**
@@ -24,10 +27,12 @@ export interface RunningDevices {
  */
 export function startDevices(
   options: HostOptions,
-  { config, ledger, log, syncEvents }: Pick<Opened, 'config' | 'ledger' | 'log' | 'syncEvents'>,
-  { billAcceptors, game, recovery, paramsNow, table, timers }: Pick<TableRuntime, 'billAcceptors' | 'game' | 'recovery' | 'paramsNow' | 'table' | 'timers'>,
+  o: Pick<Opened, 'config' | 'ledger' | 'log' | 'syncEvents' | 'layout' | 'manifest'>,
+  rt: Pick<TableRuntime, 'billAcceptors' | 'game' | 'recovery' | 'paramsNow' | 'table' | 'timers' | 'tilts'>,
   w: { shoe: TableShoe; floor: FloorServices; tokens: LaunchTokens; openSession: ScreenSessions['openSession'] },
 ): RunningDevices {
+  const { config, ledger, log, syncEvents } = o;
+  const { billAcceptors, game, recovery, paramsNow, table, timers } = rt;
   billAcceptors.start();
   // A simulated shoe is a new device after an unclean stop: no new round before its shoe is in.
   // The parameters now, the journalled configuration changes applied again (by the floor services, above).
@@ -56,5 +61,7 @@ export function startDevices(
   autoplay?.start();
   // Simulated players cash out now and then: a simulated attendant pays their handpays.
   const stopAttendant = options.autoplay ? startSimAttendant(w.floor.handpays, timers, log) : () => undefined;
-  return { simDealer, autoplay, stopDealer, stopAttendant };
+  // The casino's system polls the stations once they play (their meters and disables are the journal's).
+  const sas = openSasLinks(options, o, rt, w.floor);
+  return { simDealer, autoplay, stopDealer, stopAttendant, sas };
 }

@@ -32,6 +32,8 @@ export interface HostOptions {
    * before its build): the host holds it from here on and releases it as it would its own.
    */
   folderLock?: DataFolderLock;
+  /** The SAS links' silence and ACK timeouts (tests: seconds, not the protocol's 5 s and 30 s). */
+  sasTiming?: { silenceMs?: number; ackTimeoutMs?: number; chirpMs?: number };
   rendererDir: string;
   /** 0 picks a free port. */
   port?: number;

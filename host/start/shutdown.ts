@@ -54,6 +54,7 @@ export async function shutdown(s: Started): Promise<void> {
   await s.lan?.close();
   await s.server.close();
   await s.shoe.close();
+  await s.devices.sas.close();
   await s.billAcceptors.close();
   s.accounts.close();
   await s.opened.release();

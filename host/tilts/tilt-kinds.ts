@@ -43,6 +43,10 @@ export interface TiltSpec {
  * - the progressive jackpot's pools as the table holds them disagree with the ledger's (a restored
  *   database, a program changed under the pools): its chip is refused until they agree again (a
  *   two-person reset), the rest of the table plays on (host/tilts/jackpot-controller.ts);
+ * - the casino's SAS link silent (docs/sas.md): its system no longer sees the station's meters and
+ *   events, which the journal keeps for it; play goes on and the exceptions wait for the host;
+ * - the casino's system disabled play or the bill acceptor (SAS long polls 0x01 / 0x07): the station
+ *   stops, or takes no notes, until the system enables it again (0x02 / 0x06);
  * - PINs tried at service mode faster than its limits allow, or an account of the accounts store
  *   that differs from the journal (host/service): security events for staff, which stop no play
  *   (the limits and the refused account are the defence) and which a supervisor clears once seen.
@@ -69,6 +73,9 @@ export const TILTS = {
   'accounts-integrity': { scope: 'table', severity: 'critical', disables: 'nothing', clears: 'supervisor', latched: true, staffOnly: true },
   // A peer table in the data folder's files that the journal does not vouch for: its transfers are refused (issue 50).
   'peer-integrity': { scope: 'table', severity: 'critical', disables: 'nothing', clears: 'supervisor', latched: true, staffOnly: true },
+  'sas-link-down': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false, staffOnly: true },
+  'sas-play-disabled': { scope: 'station', severity: 'info', disables: 'station', clears: 'auto', latched: false },
+  'sas-bills-disabled': { scope: 'station', severity: 'info', disables: 'nothing', clears: 'auto', latched: false },
 } as const satisfies Record<ProtocolTiltKind, TiltSpec>;
 
 export type TiltKind = keyof typeof TILTS;

@@ -1,0 +1,150 @@
+// Each station configured with `sas: { link, address }` is a machine on the casino's SAS link
+// (docs/sas.md, "The host's wiring"): its game side reads the station's ledger meters, the
+// table's identity and the clock, and turns the host's commands into journalled faults — disable
+// play (0x01) holds the station like any station fault until 0x02; disable the bill acceptor
+// (0x06) is its own reason at the acceptor until 0x07. The link going silent is a fault too.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import { openSasLink, type SasLink } from '../../hardware/sas/link.js';
+import type { HandpayResetResult, SasDateTime, SasGameSide, SasHandpay, SasMachineInfo } from '../../hardware/sas/types.js';
+import type { TableConfig } from '../config/table-config.js';
+import type { Ledger } from '../../ledger/index.js';
+import type { TiltManager } from '../tilts/tilt-manager.js';
+import type { BillAcceptors } from '../devices/bill-acceptors.js';
+import { sasMetersOf } from '../devices/sas-meters.js';
+import type { FloorServices } from '../floor/floor-services.js';
+import type { Opened } from './opened.js';
+import type { TableRuntime } from './table-runtime.js';
+
+/** The kiosk's accounting denomination: one minor unit (docs/sas.md, "The meter map"). */
+const DENOMINATION_MINOR = 1;
+/** The acceptor's reason while the casino's system has disabled it (beside the technician's and the faults'). */
+export const SAS_BILLS_REASON = 'tilt:sas-bills-disabled' as const;
+
+export interface SasLinksDeps {
+  config: TableConfig;
+  ledger: Ledger;
+  tilts: TiltManager;
+  billAcceptors: BillAcceptors;
+  log: Logger;
+  /** The station's pending handpay (amount in minor units), or null. */
+  pendingHandpay: (station: number) => { amount: number } | null;
+  /** The running program: its root and files (host/service/program-hash.ts), for long poll 0x21. */
+  program: { root: string; files: readonly string[] };
+  /** Link timings, for tests (the protocol's by default). */
+  timing?: { silenceMs?: number; ackTimeoutMs?: number; chirpMs?: number };
+}
+
+export class SasLinks {
+  private readonly links = new Map<number, SasLink>();
+  private rom: Uint8Array | null = null;
+
+  constructor(private readonly d: SasLinksDeps) {}
+
+  /** Opens every configured station's link; a disable journalled before a restart stands. */
+  start(): void {
+    for (const s of this.d.config.stations) {
+      if (!s.sas) continue;
+      const station = s.station;
+      if (this.d.tilts.list().some((t) => t.kind === 'sas-bills-disabled' && t.station === station))
+        this.d.billAcceptors.setInhibited(station, SAS_BILLS_REASON, true);
+      const link = openSasLink(s.sas.link, { address: s.sas.address, game: this.gameSide(station), ...this.d.timing });
+      link.machine.events.on((e) => {
+        if (e.type === 'link-down') this.d.tilts.raise('sas-link-down', { station, detail: `${s.sas?.link} ${e.reason}` });
+        else if (e.type === 'link-up') this.d.tilts.conditionGone('sas-link-down', station);
+        else this.d.log.warn({ station, code: e.code }, 'SAS exception lost to a full queue');
+      });
+      this.links.set(station, link);
+      this.d.log.info({ station, link: s.sas.link, address: s.sas.address }, 'SAS link opened');
+    }
+  }
+
+  /** The station's SAS link, if it has one. */
+  link(station: number): SasLink | null {
+    return this.links.get(station) ?? null;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.links.values()].map((l) => l.close()));
+    this.links.clear();
+  }
+
+  private gameSide(station: number): SasGameSide {
+    const d = this.d;
+    const info: SasMachineInfo = {
+      gameId: 'ET',
+      additionalId: '000',
+      denominationMinor: DENOMINATION_MINOR,
+      maxBet: Math.floor(d.config.limits.max / DENOMINATION_MINOR),
+      progressiveGroup: 0,
+      gameOptions: 0,
+      paytableId: d.config.game.slice(0, 6).toUpperCase().padEnd(6, '0'),
+      basePercent: '0000',
+      serialNumber: `${d.config.tableId}-S${station}`.slice(0, 40),
+    };
+    return {
+      info,
+      meters: () =>
+        sasMetersOf(
+          { station: d.ledger.meters(`station:${station}`), credit: d.ledger.credit(station), powerResets: d.ledger.meters('table').powerResets ?? 0 },
+          DENOMINATION_MINOR,
+        ),
+      setPlay: (enabled) => {
+        // Journalled by the fault manager before it takes effect: a restart keeps the station disabled.
+        if (enabled) d.tilts.conditionGone('sas-play-disabled', station);
+        else d.tilts.raise('sas-play-disabled', { station, detail: 'long poll 0x01' });
+      },
+      setBillAcceptor: (enabled) => {
+        if (enabled) d.tilts.conditionGone('sas-bills-disabled', station);
+        else d.tilts.raise('sas-bills-disabled', { station, detail: 'long poll 0x07' });
+        d.billAcceptors.setInhibited(station, SAS_BILLS_REASON, !enabled);
+      },
+      now: () => localNow(new Date()),
+      // The host's clock is the operating system's (NTP): the casino's system may read it, not set it.
+      setTime: () => false,
+      handpay: () => handpayOf(d.pendingHandpay(station)),
+      // A handpay is paid by an attendant who confirms it in service mode: never reset from the link.
+      resetHandpay: (): HandpayResetResult => (d.pendingHandpay(station) ? 'unable' : 'none'),
+      romImage: () => this.romImage(),
+    };
+  }
+
+  /** The program's files as the start hashed them, in the manifest's order, read once on the first 0x21. */
+  private romImage(): Uint8Array {
+    if (this.rom) return this.rom;
+    const parts = this.d.program.files.map((rel) => readFileSync(path.join(this.d.program.root, rel)));
+    this.rom = Buffer.concat(parts);
+    return this.rom;
+  }
+}
+
+function handpayOf(p: { amount: number } | null): SasHandpay | null {
+  // 0x80: cancelled credits (Table 7.8.2c); the kiosk's handpays are cash-outs paid by an attendant.
+  return p ? { progressiveGroup: 0, level: 0x80, amount: Math.floor(p.amount / DENOMINATION_MINOR), partialPay: 0, resetId: 0 } : null;
+}
+
+function localNow(t: Date): SasDateTime {
+  return { year: t.getFullYear(), month: t.getMonth() + 1, day: t.getDate(), hour: t.getHours(), minute: t.getMinutes(), second: t.getSeconds() };
+}
+
+/** The stations' SAS links, opened once the devices are (docs/sas.md, "The host's wiring"). */
+export function openSasLinks(
+  options: { sasTiming?: SasLinksDeps['timing'] },
+  { config, ledger, log, layout, manifest }: Pick<Opened, 'config' | 'ledger' | 'log' | 'layout' | 'manifest'>,
+  { tilts, billAcceptors }: Pick<TableRuntime, 'tilts' | 'billAcceptors'>,
+  floor: Pick<FloorServices, 'handpays'>,
+): SasLinks {
+  const sas = new SasLinks({
+    config,
+    ledger,
+    tilts,
+    billAcceptors,
+    log,
+    pendingHandpay: (station) => floor.handpays.pendingAt(station),
+    program: { root: layout.root, files: manifest.files.map(([file]) => file) },
+    ...(options.sasTiming ? { timing: options.sasTiming } : {}),
+  });
+  sas.start();
+  return sas;
+}

@@ -1,0 +1,122 @@
+// A station configured with a SAS link (`stations[].sas`), started through the real host start:
+// the host simulator (tests/sas/host, its own codecs) reads its meters over a socat pty pair and
+// they equal the station's ledger meters after a note and a handpay; 0x01/0x02 and 0x07/0x06
+// disable and enable the station and its acceptor as journalled faults; the link going silent is
+// a journalled fault that the next poll clears (docs/sas.md, "The host's wiring").
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, it } from 'node:test';
+import pino from 'pino';
+import { simulatedTableConfig } from '../../host/config/table-config.js';
+import { SAS_BILLS_REASON } from '../../host/start/sas-links.js';
+import { startHost, type RunningHost } from '../../host/start-host.js';
+import { entryCount } from '../../ledger/index.js';
+import { SasHost } from './host/host.js';
+import { openPtyHost, ptyPair } from './host/io.js';
+import * as P from './host/polls.js';
+
+const STATION = 1;
+const ADDRESS = 9;
+
+async function until(test: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const t0 = Date.now();
+  while (!test()) {
+    if (Date.now() - t0 > ms) assert.fail(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+describe('a station with a SAS link, through the host start', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sas-host-'));
+  let running: RunningHost;
+  let pair: Awaited<ReturnType<typeof ptyPair>>;
+  let io: Awaited<ReturnType<typeof openPtyHost>> | null = null;
+  let host: SasHost;
+  const held = (kind: string) => running.floor.tilts.list().some((t) => t.kind === kind && t.station === STATION);
+
+  before(async () => {
+    pair = await ptyPair(dir);
+    const config = simulatedTableConfig('war');
+    config.stations = config.stations.map((s) => (s.station === STATION ? { ...s, sas: { link: `serial:${pair.machine}`, address: ADDRESS } } : s));
+    running = await startHost({
+      dataDir: path.join(dir, 'data'),
+      rendererDir: path.join(dir, 'none'),
+      logger: pino({ level: 'silent' }),
+      config,
+      simulatedDealer: false,
+      sasTiming: { silenceMs: 400, chirpMs: 100 },
+    });
+    io = await openPtyHost(pair.host);
+    host = new SasHost(io, ADDRESS);
+  });
+  after(async () => {
+    await io?.close();
+    await running?.close();
+    pair?.socat.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const ledgerView = () => {
+    const s = running.ledger.meters(`station:${STATION}`);
+    return {
+      meters1C: {
+        coinIn: s.creditsWagered ?? 0,
+        coinOut: s.creditsWon ?? 0,
+        drop: s.totalIn ?? 0,
+        jackpot: s.jackpotHandpays ?? 0,
+        gamesPlayed: s.gamesPlayed ?? 0,
+        gamesWon: s.gamesWon ?? 0,
+        slotDoorOpened: s.doorOpens ?? 0,
+        powerResets: running.ledger.meters('table').powerResets ?? 0,
+      },
+      cancelled: s.cancelledCredits ?? 0,
+      credit: running.ledger.credit(STATION),
+    };
+  };
+
+  it('answers the meters, equal to the ledger after a note and a handpay; 0x1B shows the handpay pending', async () => {
+    const v0 = ledgerView();
+    assert.deepEqual(await P.meters1C(host), v0.meters1C);
+    assert.equal(v0.meters1C.powerResets, 1, 'the start journalled a power-up');
+    running.billAcceptors.simulator(STATION)?.insertNote(100);
+    await until(() => running.ledger.credit(STATION) > 0, 'the note credited');
+    assert.equal(await P.singleMeter(host, 0x1a), running.ledger.credit(STATION));
+    const cash = running.floor.handpays.cashOut(STATION);
+    assert.ok(cash.ok, 'cash-out by handpay');
+    const v1 = ledgerView();
+    assert.ok(v1.meters1C.drop > 0 && v1.cancelled > 0);
+    assert.deepEqual(await P.meters1C(host), v1.meters1C);
+    assert.equal(await P.singleMeter(host, 0x10), v1.cancelled);
+    assert.equal(await P.singleMeter(host, 0x1a), 0);
+    const hp = await P.handpay1B(host);
+    assert.equal(hp.level, 0x80);
+    assert.equal(hp.amount, v1.cancelled);
+    assert.equal(await P.handpayReset94(host), 1, 'an attendant pays it: the link may not reset it');
+    const info = await P.machineInfo1F(host);
+    assert.ok(info);
+  });
+
+  it('0x01/0x02 disable and enable the station, 0x07/0x06 its acceptor, each journalled', async () => {
+    const raises = () => entryCount(running.ledger, ['tilt.raise']);
+    const r0 = raises();
+    assert.equal(await P.control(host, 0x01), 'ack');
+    assert.ok(held('sas-play-disabled'));
+    assert.ok(running.floor.tilts.refusal(STATION, 'bet'), 'a disabled station takes no bet');
+    assert.equal(await P.control(host, 0x07), 'ack');
+    assert.ok(running.billAcceptors.inhibitedBy(STATION).includes(SAS_BILLS_REASON));
+    assert.equal(raises(), r0 + 2, 'both journalled');
+    assert.equal(await P.control(host, 0x02), 'ack');
+    assert.equal(await P.control(host, 0x06), 'ack');
+    assert.ok(!held('sas-play-disabled') && !held('sas-bills-disabled'));
+    assert.ok(!running.billAcceptors.inhibitedBy(STATION).includes(SAS_BILLS_REASON));
+  });
+
+  it('a silent link is a journalled fault, cleared when the host polls again', async () => {
+    await until(() => held('sas-link-down'), 'the link-down fault', 5_000);
+    await P.meters1C(host);
+    await until(() => !held('sas-link-down'), 'the link-up');
+  });
+});
