@@ -1,6 +1,8 @@
 import { canonicalJson } from './canonical.js';
 import { account, MONEY_TYPES, parsePayload, type EntryType, type MeterDelta, type Payload, type Posting } from './entries.js';
 import { LedgerRefusal } from './refusal.js';
+import { deriveTicket, txIdOfTicketEntry } from './ticket-postings.js';
+import { isTicketEntryType, parseTicketEntry } from './ticket-terms.js';
 import { isTransferEntryType, parseTransferEntry, sameTerms, transferTxId, txIdOfTransferEntry, type Transfer } from './transfer-terms.js';
 
 // What an entry means for the accounts, derived from its payload and the ledger as it stands
@@ -102,6 +104,12 @@ export function admitEntry(type: EntryType, payload: unknown, txId: string | und
   if (isTransferEntryType(type)) {
     const expected = txIdOfTransferEntry(parseTransferEntry(type, parsed));
     if (txId !== expected) throw new LedgerRefusal('bad-tx-id', `${type} goes under transaction id ${expected}, not ${txId ?? 'none'}`);
+  }
+  // A ticket's steps share ids too (ledger/ticket-postings.ts): printed and voided one end, one credit per ticket.
+  if (isTicketEntryType(type)) {
+    const e = parseTicketEntry(type, parsed);
+    const expected = e ? txIdOfTicketEntry(e) : undefined;
+    if (txId !== expected) throw new LedgerRefusal('bad-tx-id', `${type} goes under transaction id ${expected ?? '?'}, not ${txId ?? 'none'}`);
   }
   return parsed;
 }
@@ -404,6 +412,18 @@ export function derive(view: LedgerView, type: EntryType, payload: Record<string
     case 'transfer.refuse': {
       const id = (payload as Payload<'transfer.refuse'>).id;
       if (view.entryByTx(transferTxId('decide', id))) throw new LedgerRefusal('transfer-decided', `${transferTxId('decide', id)} is already decided`);
+      break;
+    }
+    case 'ticket.issue':
+    case 'ticket.printed':
+    case 'ticket.void':
+    case 'ticket.redeem.request':
+    case 'ticket.redeem.approved':
+    case 'ticket.redeem.stacked':
+    case 'ticket.redeem.returned': {
+      const e = parseTicketEntry(type, payload);
+      if (!e) throw new LedgerRefusal('invalid-payload', `${type}: not a ticket entry`);
+      deriveTicket(view, e, { post, both, creditChange: (s, change) => creditChange(s, change), stationCredit: account.stationCredit });
       break;
     }
     case 'meter.clear': {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { Correction, Uncorrectable } from '../engine/table/vocabulary.js';
+import { TICKET_MONEY_TYPES } from './ticket-postings.js';
+import { TICKET_PAYLOADS } from './ticket-terms.js';
 import { TableId, TRANSFER_PAYLOADS } from './transfer-terms.js';
 
 // The typed payloads a kiosk journals. Every amount is integer minor units (avos/cents) of the
@@ -501,6 +503,9 @@ export const PAYLOADS = {
   // A station's credit moved between table hosts (docs/transfers.md): `transfer.out`, `.recall`,
   // `.complete`, `.reverse` at the sender, `transfer.in`, `.refuse` at the receiver.
   ...TRANSFER_PAYLOADS,
+  // A cash-out ticket's life at this table (docs/tito.md): issued, printed or voided; a ticket
+  // inserted here asked about, approved, stacked or returned.
+  ...TICKET_PAYLOADS,
 } as const;
 
 export type EntryType = keyof typeof PAYLOADS;
@@ -522,6 +527,7 @@ export const MONEY_TYPES: ReadonlySet<EntryType> = new Set<EntryType>([
   'transfer.complete',
   'transfer.reverse',
   'transfer.in',
+  ...TICKET_MONEY_TYPES,
 ]);
 
 /** What a caller hands to `Ledger.append`. */

@@ -30,6 +30,12 @@ const METERS = [
   ['jackpotHandpays', { unit: 'money', gli: 'Jackpot handpays' }],
   ['handpays', { unit: 'count', gli: 'Handpays' }],
   ['totalOut', { unit: 'money', gli: 'Total out' }],
+  // GLI-11's ticket meters (TITO, docs/tito.md): a ticket out counts once printed, a ticket in once stacked.
+  ['ticketsIn', { unit: 'count', gli: 'Cashable tickets in (count)' }],
+  ['ticketsInAmount', { unit: 'money', gli: 'Cashable tickets in' }],
+  ['ticketsOut', { unit: 'count', gli: 'Cashable tickets out (count)' }],
+  ['ticketsOutAmount', { unit: 'money', gli: 'Cashable tickets out' }],
+  ['ticketsVoided', { unit: 'count', gli: 'Tickets voided (not printed)' }],
   ['voidedRounds', { unit: 'count', kept: 'table', gli: 'Voided games' }],
   ['voidRefunds', { unit: 'money', gli: 'Void refunds' }],
   ['misreads', { unit: 'count', kept: 'table', gli: 'Card misreads' }],

@@ -1,0 +1,152 @@
+import { LedgerRefusal } from './refusal.js';
+import { isTicketEntryType, parseTicketEntry, type RequestId, type TicketEntry, type TicketEntryType } from './ticket-terms.js';
+import type { ValidationNumber } from './validation-number.js';
+
+// What a ticket's entries mean for the accounts (issue 47, docs/tito.md). The ledger holds the
+// ticket's rules itself, through the transaction ids its steps share, so that no caller's mistake
+// (or a lying printer or authority) can journal a ticket both printed and given back, nor credit a
+// ticket twice at this table:
+//
+//   ticket.issue              ticket:out:<number>            once per number
+//   ticket.printed | .void    ticket:out:<number>:end        one end: printed or voided, never both
+//   ticket.redeem.request     ticket:in:<request>            once per attempt
+//   ticket.redeem.approved    ticket:in:<request>:approved   once per attempt
+//   ticket.redeem.returned    ticket:in:<request>:end        the attempt's end when it went back
+//   ticket.redeem.stacked     ticket:in:<number>:stacked     once per number: this table credits a ticket once
+//
+// Accounts: `tickets:printing` holds the credit of a ticket issued and not yet printed or voided;
+// `tickets:out` what this table's printed tickets are worth to whoever holds them (credit-normal:
+// the floor owes it); `tickets:in` what this table paid out for tickets (debit: the floor owes it
+// to this table). Across the floor `tickets:out` of the issuer and `tickets:in` of the redeemer net
+// to zero for every redeemed ticket.
+
+export const TICKET_ACCOUNTS = { printing: 'tickets:printing', out: 'tickets:out', in: 'tickets:in' } as const;
+
+/** Ticket entries that move credit: each needs its transaction id. */
+export const TICKET_MONEY_TYPES = ['ticket.issue', 'ticket.printed', 'ticket.void', 'ticket.redeem.stacked'] as const satisfies readonly TicketEntryType[];
+
+export function ticketOutTxId(validation: ValidationNumber, step: 'issue' | 'end'): string {
+  return step === 'issue' ? `ticket:out:${validation}` : `ticket:out:${validation}:end`;
+}
+
+export function ticketInTxId(requestId: RequestId, step: 'request' | 'approved' | 'end'): string {
+  return step === 'request' ? `ticket:in:${requestId}` : `ticket:in:${requestId}:${step}`;
+}
+
+export function ticketStackedTxId(validation: ValidationNumber): string {
+  return `ticket:in:${validation}:stacked`;
+}
+
+/** The transaction id a ticket entry must be journalled under. */
+export function txIdOfTicketEntry(e: TicketEntry): string {
+  switch (e.type) {
+    case 'ticket.issue':
+      return ticketOutTxId(e.payload.validation, 'issue');
+    case 'ticket.printed':
+    case 'ticket.void':
+      return ticketOutTxId(e.payload.validation, 'end');
+    case 'ticket.redeem.request':
+      return ticketInTxId(e.payload.requestId, 'request');
+    case 'ticket.redeem.approved':
+      return ticketInTxId(e.payload.requestId, 'approved');
+    case 'ticket.redeem.returned':
+      return ticketInTxId(e.payload.requestId, 'end');
+    case 'ticket.redeem.stacked':
+      return ticketStackedTxId(e.payload.validation);
+  }
+}
+
+/** What deriving a ticket entry reads of the ledger before it: the entry under a transaction id. */
+export interface TicketView {
+  entryByTx(txId: string): { type: string; body: string } | undefined;
+  credit(station: number): number;
+}
+
+/** How a derivation records what an entry does (derive.ts's own helpers). */
+export interface TicketSink {
+  post(account: string, amount: number): void;
+  /** The station's credit moves by `change` (refused below zero). */
+  creditChange(station: number, change: number): void;
+  /** A meter of the station and of the table. */
+  both(station: number, name: string, delta: number): void;
+  stationCredit(station: number): string;
+}
+
+/** The ticket entry journalled under `txId`, read back with its type's schema; null when there is none. */
+function earlier(view: TicketView, txId: string): TicketEntry | null {
+  const row = view.entryByTx(txId);
+  if (!row || !isTicketEntryType(row.type)) return null;
+  const body: unknown = JSON.parse(row.body);
+  return parseTicketEntry(row.type, body && typeof body === 'object' && 'payload' in body ? body.payload : undefined);
+}
+
+/** The postings and meters of a ticket entry (its payload already admitted by its schema). */
+export function deriveTicket(view: TicketView, e: TicketEntry, out: TicketSink): void {
+  switch (e.type) {
+    case 'ticket.issue': {
+      const p = e.payload;
+      out.creditChange(p.station, -p.amount);
+      out.post(out.stationCredit(p.station), p.amount);
+      out.post(TICKET_ACCOUNTS.printing, -p.amount);
+      return;
+    }
+    case 'ticket.printed':
+    case 'ticket.void': {
+      const p = e.payload;
+      const found = earlier(view, ticketOutTxId(p.validation, 'issue'));
+      if (found?.type !== 'ticket.issue') throw new LedgerRefusal('ticket-mismatch', `ticket ${p.validation} was not issued here`);
+      const issued = found.payload;
+      if (issued.station !== p.station) throw new LedgerRefusal('ticket-mismatch', `ticket ${p.validation} was issued at station ${issued.station}`);
+      out.post(TICKET_ACCOUNTS.printing, issued.amount);
+      if (e.type === 'ticket.printed') {
+        out.post(TICKET_ACCOUNTS.out, -issued.amount);
+        // GLI-11's ticket-out meters count a ticket once it exists on paper.
+        out.both(p.station, 'ticketsOut', 1);
+        out.both(p.station, 'ticketsOutAmount', issued.amount);
+        out.both(p.station, 'totalOut', issued.amount);
+      } else {
+        out.creditChange(p.station, issued.amount);
+        out.post(out.stationCredit(p.station), -issued.amount);
+        out.both(p.station, 'ticketsVoided', 1);
+      }
+      return;
+    }
+    case 'ticket.redeem.request':
+      return;
+    case 'ticket.redeem.approved':
+    case 'ticket.redeem.returned': {
+      const p = e.payload;
+      const found = earlier(view, ticketInTxId(p.requestId, 'request'));
+      if (found?.type !== 'ticket.redeem.request') throw new LedgerRefusal('ticket-mismatch', `no ticket.redeem.request ${p.requestId}`);
+      const asked = found.payload;
+      if (asked.validation !== p.validation || asked.station !== p.station)
+        throw new LedgerRefusal('ticket-mismatch', `attempt ${p.requestId} was for ticket ${asked.validation} at station ${asked.station}`);
+      if (e.type === 'ticket.redeem.returned') {
+        const stacked = earlier(view, ticketStackedTxId(p.validation));
+        if (stacked?.type === 'ticket.redeem.stacked' && stacked.payload.requestId === p.requestId)
+          throw new LedgerRefusal('ticket-mismatch', `attempt ${p.requestId} was stacked: it cannot have gone back`);
+      }
+      return;
+    }
+    case 'ticket.redeem.stacked': {
+      const p = e.payload;
+      const found = earlier(view, ticketInTxId(p.requestId, 'approved'));
+      if (found?.type !== 'ticket.redeem.approved') throw new LedgerRefusal('ticket-mismatch', `attempt ${p.requestId} was not approved`);
+      const ok = found.payload;
+      if (ok.validation !== p.validation || ok.station !== p.station || ok.amount !== p.amount || ok.currency !== p.currency)
+        throw new LedgerRefusal(
+          'ticket-mismatch',
+          `attempt ${p.requestId} was approved for ${ok.amount} ${ok.currency} of ticket ${ok.validation} at station ${ok.station}`,
+        );
+      if (view.entryByTx(ticketInTxId(p.requestId, 'end')))
+        throw new LedgerRefusal('ticket-mismatch', `attempt ${p.requestId} went back: it cannot be stacked`);
+      out.creditChange(p.station, p.amount);
+      out.post(TICKET_ACCOUNTS.in, p.amount);
+      out.post(out.stationCredit(p.station), -p.amount);
+      out.both(p.station, 'ticketsIn', 1);
+      out.both(p.station, 'ticketsInAmount', p.amount);
+      out.both(p.station, 'totalIn', p.amount);
+      return;
+    }
+  }
+}
