@@ -4,7 +4,7 @@ import type { NewEntry } from './entries.js';
 import { billCredit } from './fixtures.js';
 import { Ledger, LedgerRefusal } from './ledger.js';
 import { TICKET_ACCOUNTS, ticketInTxId, ticketOutTxId, ticketStackedTxId } from './ticket-postings.js';
-import { validationNumber } from './validation-number.js';
+import { validationNumber, type ValidationNumber } from './validation-number.js';
 import { verifyLedger } from './verify.js';
 
 const N1 = validationNumber(7, 1);
@@ -18,7 +18,7 @@ function fresh(): Ledger {
   return l;
 }
 
-function issue(validation: string, sequence: number, amount: number, station = 1): NewEntry {
+function issue(validation: ValidationNumber, sequence: number, amount: number, station = 1): NewEntry {
   return {
     type: 'ticket.issue',
     payload: {
@@ -34,32 +34,32 @@ function issue(validation: string, sequence: number, amount: number, station = 1
     txId: ticketOutTxId(validation, 'issue'),
   };
 }
-const printed = (validation: string, station = 1): NewEntry => ({
+const printed = (validation: ValidationNumber, station = 1): NewEntry => ({
   type: 'ticket.printed',
   payload: { validation, station },
   txId: ticketOutTxId(validation, 'end'),
 });
-const voided = (validation: string, station = 1): NewEntry => ({
+const voided = (validation: ValidationNumber, station = 1): NewEntry => ({
   type: 'ticket.void',
   payload: { validation, station, reason: 'paper jam' },
   txId: ticketOutTxId(validation, 'end'),
 });
-const request = (requestId: string, validation: string, station = 2): NewEntry => ({
+const request = (requestId: string, validation: ValidationNumber, station = 2): NewEntry => ({
   type: 'ticket.redeem.request',
   payload: { requestId, validation, station },
   txId: ticketInTxId(requestId, 'request'),
 });
-const approved = (requestId: string, validation: string, amount: number, station = 2): NewEntry => ({
+const approved = (requestId: string, validation: ValidationNumber, amount: number, station = 2): NewEntry => ({
   type: 'ticket.redeem.approved',
   payload: { requestId, validation, station, amount, currency: 'MOP' },
   txId: ticketInTxId(requestId, 'approved'),
 });
-const stacked = (requestId: string, validation: string, amount: number, station = 2): NewEntry => ({
+const stacked = (requestId: string, validation: ValidationNumber, amount: number, station = 2): NewEntry => ({
   type: 'ticket.redeem.stacked',
   payload: { requestId, validation, station, amount, currency: 'MOP' },
   txId: ticketStackedTxId(validation),
 });
-const returned = (requestId: string, validation: string, station = 2): NewEntry => ({
+const returned = (requestId: string, validation: ValidationNumber, station = 2): NewEntry => ({
   type: 'ticket.redeem.returned',
   payload: { requestId, validation, station, reason: 'acceptor-returned' },
   txId: ticketInTxId(requestId, 'end'),

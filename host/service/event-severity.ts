@@ -28,6 +28,9 @@ const WARNING = new Set([
   'jackpot.reset',
   // A debit given back: the receiver said it never took it.
   'transfer.reverse',
+  // A ticket the printer did not print (the credit went back), and one that went back to the player.
+  'ticket.void',
+  'ticket.redeem.returned',
 ]);
 export const TILT_TYPES: readonly string[] = ['tilt.raise', 'tilt.clear'];
 

@@ -12,6 +12,15 @@ export const EVENT_GROUPS = {
   meter: ['meter.clear'],
   jackpot: ['jackpot.settle', 'jackpot.reset'],
   transfer: ['transfer.out', 'transfer.recall', 'transfer.complete', 'transfer.reverse', 'transfer.in', 'transfer.refuse', 'transfer.alarm'],
+  ticket: [
+    'ticket.issue',
+    'ticket.printed',
+    'ticket.void',
+    'ticket.redeem.request',
+    'ticket.redeem.approved',
+    'ticket.redeem.stacked',
+    'ticket.redeem.returned',
+  ],
 } as const;
 export type EventGroup = keyof typeof EVENT_GROUPS;
 export const GROUP_NAMES = Object.keys(EVENT_GROUPS) as EventGroup[];
