@@ -82,8 +82,14 @@ const attempt = { requestId: RequestId, ...ticketOf };
  * and resolves by them what the table's direct words left open (a redemption never confirmed).
  */
 export const TICKET_PAYLOADS = {
-  /** The credit leaves the station's meter for a ticket; journalled before the print command. */
-  'ticket.issue': TicketTerms,
+  /**
+   * The credit leaves the station's meter for a ticket; journalled before the print command, with
+   * the print attempt (the printer's template for it and its last one before), so a restart can
+   * ask the printer whether it printed (docs/protocols/tcl.md). Absent: no command was sent.
+   */
+  'ticket.issue': TicketTerms.extend({
+    print: z.strictObject({ template: z.string().min(1).max(8), before: z.string().max(8) }).optional(),
+  }),
   /** The printer reported the ticket printed (its validation number accepted): now redeemable. */
   'ticket.printed': z.strictObject(ticketOf),
   /** The ticket was not printed: the credit is given back; the number is never paid. */

@@ -25,6 +25,20 @@ const Station = z.strictObject({
       address: z.number().int().min(1).max(127),
     })
     .optional(),
+  /** The station's ticket printer (TCL: FutureLogic/JCM GEN2–GEN5 and the printers that emulate it; docs/tito.md); none: cash-out by handpay only. */
+  printer: DeviceSpec.optional(),
+});
+
+/**
+ * Cash-out tickets (issue 47, docs/tito.md). `limit`: the most one ticket pays (minor units);
+ * above it a cash-out is a handpay. `expiryDays`: how long a ticket is redeemable. `machineId`:
+ * the validation id this table numbers its tickets under, when the floor assigns it by
+ * configuration rather than through the validation authority (a table offline at its first cash-out).
+ */
+const Tickets = z.strictObject({
+  limit: MinorUnits.positive().default(5_000_000),
+  expiryDays: z.number().int().min(1).max(3650).default(90),
+  machineId: z.number().int().min(1).max(0xff_ff_ff).optional(),
 });
 
 /** A table's configuration is data, validated before the host starts (docs/architecture.md). */
@@ -127,6 +141,7 @@ export const TableConfig = z
     roundMax: MinorUnits.positive().optional(),
     /** A handpay above this amount (minor units) is confirmed by two people (issue 9). */
     handpayTwoPersonAbove: MinorUnits.nonnegative().default(5_000_000),
+    tickets: Tickets.default({ limit: 5_000_000, expiryDays: 90 }),
   })
   .superRefine((c, ctx) => {
     // The one guard of the rule options: a table plays only a profile a text governs, under what it allows.

@@ -1,0 +1,210 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import pino from 'pino';
+import { TclPrinter } from '../../hardware/printer/driver.js';
+import { FAST_PRINTER, layoutDefined, printerRig, type PrinterRig } from '../../hardware/printer/printer-rig.js';
+import { TclPrinterSimulator } from '../../hardware/printer/simulator.js';
+import { LoopbackPort } from '../../hardware/transport/loopback.js';
+import { billCredit } from '../../ledger/fixtures.js';
+import { Ledger } from '../../ledger/ledger.js';
+import { ticketOutTxId } from '../../ledger/ticket-postings.js';
+import { ticketsInPrint } from '../../ledger/ticket-queries.js';
+import { parseValidationNumber, validationNumber } from '../../ledger/validation-number.js';
+import { simulatedTableConfig, type TableConfig } from '../config/table-config.js';
+import { TicketOut } from './ticket-out.js';
+import { ticketPaper } from './ticket-paper.js';
+
+const rigs: PrinterRig[] = [];
+after(async () => {
+  for (const r of rigs) await r.p.close();
+});
+
+async function readyPrinter(): Promise<PrinterRig> {
+  const r = printerRig();
+  rigs.push(r);
+  await layoutDefined(r);
+  return r;
+}
+
+function config(over: Partial<TableConfig['tickets']> = {}): TableConfig {
+  const c = simulatedTableConfig();
+  return { ...c, tickets: { ...c.tickets, machineId: 4242, ...over } };
+}
+
+const hosts: TclPrinter[] = [];
+after(async () => {
+  for (const p of hosts) await p.close();
+});
+
+/** A new host's driver on a printer that stays powered (the simulator outlives the host). */
+function newHost(sim: TclPrinterSimulator): TclPrinter {
+  const p = new TclPrinter(async () => new LoopbackPort(sim), FAST_PRINTER);
+  hosts.push(p);
+  p.start();
+  return p;
+}
+
+async function until(ok: () => boolean, ms = 3000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+function table(ledger: Ledger, printers: Map<number, PrinterRig | TclPrinter>, c = config()): TicketOut {
+  return new TicketOut({
+    config: c,
+    ledger,
+    log: pino({ level: 'silent' }),
+    printerAt: (s) => {
+      const p = printers.get(s);
+      return p instanceof TclPrinter ? p : p?.p;
+    },
+    now: () => new Date('2026-11-26T10:00:00.000Z'),
+    onChanged: () => {},
+  });
+}
+
+function funded(amount = 123_450): Ledger {
+  const l = Ledger.open({ file: ':memory:', terminalId: 'T-01' });
+  l.append(billCredit(3, amount, 'bill-3'));
+  return l;
+}
+
+describe('cash-out to a ticket', () => {
+  it('prints the whole credit on a ticket whose barcode is the journalled validation number', async () => {
+    const r = await readyPrinter();
+    const l = funded();
+    const out = await table(l, new Map([[3, r]])).cashOut(3);
+    assert.equal(out.kind, 'printed');
+    assert.equal(l.credit(3), 0);
+    const v = validationNumber(4242, 1);
+    assert.deepEqual(out, { kind: 'printed', validation: v, amount: 123_450 });
+    assert.equal(r.sim.paper.length, 1);
+    assert.equal(r.sim.paper[0]?.barcode, v);
+    assert.ok(r.sim.paper[0]?.fields.includes('澳門元壹仟貳佰參拾肆圓伍角正'), 'the amount in Chinese financial numerals');
+    const issue = l.byTxId(ticketOutTxId(v, 'issue'));
+    const end = l.byTxId(ticketOutTxId(v, 'end'));
+    assert.ok(issue && end && issue.seq < end.seq);
+    assert.equal(end.type, 'ticket.printed');
+    assert.equal(l.meters('station:3').ticketsOutAmount, 123_450);
+    assert.deepEqual(ticketsInPrint(l), []);
+  });
+
+  it('numbers the next ticket with the next sequence of the same machine id', async () => {
+    const r = await readyPrinter();
+    const l = funded();
+    const t = table(l, new Map([[3, r]]));
+    await t.cashOut(3);
+    r.sim.takeTicket();
+    await until(() => r.p.condition?.paperInChute === false);
+    l.append(billCredit(3, 10_000, 'bill-3b'));
+    const out = await t.cashOut(3);
+    assert.equal(out.kind, 'printed');
+    const parsed = out.kind === 'printed' ? parseValidationNumber(out.validation) : null;
+    assert.deepEqual(parsed?.ok ? [parsed.machineId, parsed.sequence] : null, [4242, 2]);
+  });
+
+  it('journals nothing and keeps the credit when there is no ticket to print: no printer, over the limit, no machine id', async () => {
+    const r = await readyPrinter();
+    const l = funded();
+    assert.deepEqual(await table(l, new Map()).cashOut(3), { kind: 'no-ticket', reason: 'no-printer' });
+    assert.deepEqual(await table(l, new Map([[3, r]]), config({ limit: 100_000 })).cashOut(3), { kind: 'no-ticket', reason: 'over-ticket-limit' });
+    const noId = simulatedTableConfig();
+    assert.deepEqual(await table(l, new Map([[3, r]]), noId).cashOut(3), { kind: 'no-ticket', reason: 'no-machine-id' });
+    assert.equal(l.credit(3), 123_450);
+    assert.equal(l.meters('station:3').ticketsOut, undefined);
+  });
+
+  it('never journals printed for a printer that says printed when it jammed: the ticket stays in print and the station waits', async () => {
+    const r = await readyPrinter();
+    r.sim.tell('jam-claims-printed', 1);
+    const l = funded();
+    const t = table(l, new Map([[3, r]]));
+    const out = await t.cashOut(3);
+    assert.notEqual(out.kind, 'printed');
+    assert.equal(l.byTxId(ticketOutTxId(validationNumber(4242, 1), 'end'))?.type === 'ticket.printed', false);
+    // The jam is in the status beside the lie: the driver cannot tell, so a person or the printer must settle it.
+    assert.equal(out.kind, 'unresolved');
+    assert.ok(t.isPrinting(3), 'the station is locked while its ticket is unresolved');
+    assert.equal(ticketsInPrint(l).length, 1);
+    assert.equal(l.credit(3), 0, 'neither printed nor given back: never both');
+  });
+
+  it('after a kill between the print command and its end, the next host asks the printer and journals printed once', async () => {
+    const sim = new TclPrinterSimulator();
+    const first = newHost(sim);
+    await until(() => first.ready);
+    const l = funded();
+    const dying = table(l, new Map([[3, first]]));
+    const printing = dying.cashOut(3);
+    await until(() => sim.received.some((c) => c.startsWith('^P|')));
+    await first.close(); // the host dies with the job in the printer: its end is never journalled
+    await printing;
+    const v = validationNumber(4242, 1);
+    assert.equal(l.byTxId(ticketOutTxId(v, 'end')), undefined);
+    assert.equal(ticketsInPrint(l).length, 1);
+    const second = newHost(sim);
+    const restarted = table(l, new Map([[3, second]]));
+    await restarted.recover();
+    await second.close();
+    assert.equal(l.byTxId(ticketOutTxId(v, 'end'))?.type, 'ticket.printed');
+    assert.deepEqual(
+      sim.paper.map((t) => t.barcode),
+      [v],
+    );
+    assert.equal(l.credit(3), 0, 'printed and not given back');
+    assert.equal(restarted.isPrinting(3), false);
+  });
+
+  it('after a kill between the entry and the print command, the next host voids the ticket and gives the credit back', async () => {
+    const sim = new TclPrinterSimulator();
+    const first = newHost(sim);
+    await until(() => first.ready);
+    const l = funded();
+    const v = validationNumber(4242, 1);
+    // The host journals the issue with its attempt, as TicketOut's onSend does, and dies before the command.
+    await first.print({
+      ticket: ticketPaper(
+        {
+          validation: v,
+          machineId: 4242,
+          sequence: 1,
+          station: 3,
+          amount: 123_450,
+          currency: 'MOP',
+          issuedAt: '2026-11-26T10:00:00.000Z',
+          expiresAt: '2027-02-24T10:00:00.000Z',
+        },
+        'T-01',
+      ),
+      onSend: (a) => {
+        l.append({
+          type: 'ticket.issue',
+          payload: {
+            validation: v,
+            machineId: 4242,
+            sequence: 1,
+            station: 3,
+            amount: 123_450,
+            currency: 'MOP',
+            issuedAt: '2026-11-26T10:00:00.000Z',
+            expiresAt: '2027-02-24T10:00:00.000Z',
+            print: { template: a.template, before: a.before },
+          },
+          txId: ticketOutTxId(v, 'issue'),
+        });
+        void first.close();
+        throw new Error('power cut');
+      },
+    });
+    assert.equal(l.credit(3), 0);
+    const second = newHost(sim);
+    await table(l, new Map([[3, second]])).recover();
+    await second.close();
+    assert.equal(l.byTxId(ticketOutTxId(v, 'end'))?.type, 'ticket.void');
+    assert.equal(l.credit(3), 123_450);
+    assert.equal(sim.paper.length, 0);
+  });
+});

@@ -1,0 +1,186 @@
+import type { Logger } from 'pino';
+import { blocking } from '../../hardware/printer/condition.js';
+import type { PrintAttempt } from '../../hardware/printer/judge.js';
+import { TEMPLATE_IDS } from '../../hardware/printer/template.js';
+import type { PrintOutcome, TicketPrinter } from '../../hardware/printer/types.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import { ticketOutTxId } from '../../ledger/ticket-postings.js';
+import { lastTicketIssued, ticketsInPrint, type IssuedTicket } from '../../ledger/ticket-queries.js';
+import type { TicketTerms } from '../../ledger/ticket-terms.js';
+import { SEQUENCE_MAX, validationNumber } from '../../ledger/validation-number.js';
+import type { TableConfig } from '../config/table-config.js';
+import type { TicketAuthority } from '../tickets/authority.js';
+import { ticketPaper } from './ticket-paper.js';
+
+export interface TicketOutDeps {
+  config: TableConfig;
+  ledger: Ledger;
+  log: Logger;
+  /** The station's printer, if it has one. */
+  printerAt: (station: number) => TicketPrinter | undefined;
+  /** Told of each ticket as soon as it is journalled (a fast path: the synced journal reaches it anyway). */
+  authority?: TicketAuthority;
+  now: () => Date;
+  /** A station's credit or lock changed: its screen must be told. */
+  onChanged: (station: number) => void;
+}
+
+/** Why a cash-out did not print a ticket and goes to an attendant instead (the handpay fallback). */
+export type NoTicket = 'no-printer' | 'printer-not-ready' | 'over-ticket-limit' | 'no-machine-id' | 'numbers-used-up' | 'not-printed';
+
+export type TicketOutcome =
+  | { kind: 'printed'; validation: TicketTerms['validation']; amount: number }
+  /** Nothing was journalled: the credit is on the meter as it was. */
+  | { kind: 'no-ticket'; reason: NoTicket }
+  /** Journalled, then not printed (from the printer's own status): the credit went back. */
+  | { kind: 'voided'; validation: TicketTerms['validation']; amount: number; reason: string }
+  /** The printer could not say: the ticket stays in print, the station locked, until the printer or a person settles it. */
+  | { kind: 'unresolved'; validation: TicketTerms['validation']; amount: number; reason: string };
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Cash-out to a ticket (issue 47, docs/tito.md). The station's whole credit leaves the meter by a
+ * `ticket.issue` journalled in the printer driver's `onSend`, that is after the printer was found
+ * ready and before the print command is written; the ticket ends `ticket.printed` or
+ * `ticket.void` (credit back) from the printer's own status, and the ledger takes one end only.
+ * A print the printer cannot judge (a link lost mid-ticket, a power cut) stays in print and locks
+ * the station; the printer is asked again when it is back, and at every start.
+ */
+export class TicketOut {
+  /** Tickets journalled and not ended, by station: each locks its station. */
+  private readonly inPrint = new Map<number, IssuedTicket>();
+  private nextSequence: number | null = null;
+
+  constructor(private readonly deps: TicketOutDeps) {}
+
+  /** At start: the tickets a kill left in print, asked about once their printers answer. */
+  async recover(): Promise<void> {
+    for (const t of ticketsInPrint(this.deps.ledger)) this.inPrint.set(t.terms.station, t);
+    await Promise.all([...this.inPrint.values()].map((t) => this.settle(t)));
+  }
+
+  isPrinting(station: number): boolean {
+    return this.inPrint.has(station);
+  }
+
+  /** The ticket a station waits on, if any (its screen shows it; service mode lists it). */
+  pendingAt(station: number): IssuedTicket | null {
+    return this.inPrint.get(station) ?? null;
+  }
+
+  /** Whether a cash-out of `amount` at `station` can be a ticket now; why not otherwise. */
+  whyNot(station: number, amount: number): NoTicket | null {
+    const printer = this.deps.printerAt(station);
+    if (!printer) return 'no-printer';
+    if (amount > this.deps.config.tickets.limit) return 'over-ticket-limit';
+    const c = printer.condition;
+    if (!c?.extended || c.busy || c.chassisOpen || c.paperInChute || blocking(c).length > 0) return 'printer-not-ready';
+    return null;
+  }
+
+  /**
+   * Prints a ticket for the station's whole credit. Refusals that leave the credit where it was
+   * come back as `no-ticket` (the caller falls back to a handpay); once journalled, the outcome is
+   * the printer's.
+   */
+  async cashOut(station: number): Promise<TicketOutcome> {
+    if (this.inPrint.has(station)) return { kind: 'no-ticket', reason: 'printer-not-ready' };
+    const amount = this.deps.ledger.credit(station);
+    const why = this.whyNot(station, amount);
+    if (why) return { kind: 'no-ticket', reason: why };
+    const printer = this.deps.printerAt(station);
+    const numbered = await this.number();
+    if (!printer || !numbered.ok) return { kind: 'no-ticket', reason: numbered.ok ? 'no-printer' : numbered.reason };
+    const now = this.deps.now();
+    const terms: TicketTerms = {
+      validation: validationNumber(numbered.machineId, numbered.sequence),
+      machineId: numbered.machineId,
+      sequence: numbered.sequence,
+      station,
+      amount,
+      currency: this.deps.config.currency,
+      issuedAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + this.deps.config.tickets.expiryDays * DAY_MS).toISOString(),
+    };
+    let journalled = false;
+    const out = await printer.print({
+      ticket: ticketPaper(terms, this.deps.config.tableId),
+      onSend: (attempt) => {
+        this.journalIssue(terms, attempt);
+        journalled = true;
+      },
+    });
+    if (!journalled) return { kind: 'no-ticket', reason: out.outcome === 'not-printed' && out.reason === 'not-ready' ? 'printer-not-ready' : 'not-printed' };
+    return this.end({ seq: 0, terms }, out);
+  }
+
+  /** Asks a printer again about a ticket left in print (it reconnected; a person asked). */
+  async settle(t: IssuedTicket): Promise<TicketOutcome> {
+    const printer = this.deps.printerAt(t.terms.station);
+    const template = TEMPLATE_IDS.find((id) => id === t.print?.template);
+    if (!printer || !t.print || !template) {
+      // No command was ever sent for it (a kill between the entry and the bytes cannot happen: the
+      // entry is written in onSend, just before them), or the printer is gone from the configuration.
+      return { kind: 'unresolved', validation: t.terms.validation, amount: t.terms.amount, reason: printer ? 'no-attempt' : 'no-printer' };
+    }
+    const attempt: PrintAttempt = { validationNumber: t.terms.validation, template, before: t.print.before };
+    return this.end(t, await printer.resolve(attempt));
+  }
+
+  private journalIssue(terms: TicketTerms, attempt: PrintAttempt): void {
+    this.deps.ledger.append({
+      type: 'ticket.issue',
+      payload: { ...terms, print: { template: attempt.template, before: attempt.before } },
+      txId: ticketOutTxId(terms.validation, 'issue'),
+    });
+    this.inPrint.set(terms.station, { seq: 0, terms, print: { template: attempt.template, before: attempt.before } });
+    this.deps.log.info({ station: terms.station, amount: terms.amount, validation: terms.validation }, 'cash-out: ticket issued, printing');
+    this.deps.onChanged(terms.station);
+    void this.tell('issue', () => this.deps.authority?.registerIssue(terms));
+  }
+
+  private end(t: IssuedTicket, out: PrintOutcome): TicketOutcome {
+    const { validation, station, amount } = t.terms;
+    if (out.outcome === 'unknown') {
+      this.deps.log.warn({ station, validation, reason: out.reason }, 'ticket: the printer cannot say whether it printed; the station waits');
+      return { kind: 'unresolved', validation, amount, reason: out.reason };
+    }
+    const printed = out.outcome === 'printed';
+    this.deps.ledger.append(
+      printed
+        ? { type: 'ticket.printed', payload: { validation, station }, txId: ticketOutTxId(validation, 'end') }
+        : { type: 'ticket.void', payload: { validation, station, reason: `not printed: ${out.reason}` }, txId: ticketOutTxId(validation, 'end') },
+    );
+    this.inPrint.delete(station);
+    this.deps.onChanged(station);
+    const at = { validation, station };
+    void this.tell(printed ? 'printed' : 'void', () => (printed ? this.deps.authority?.registerPrinted(at) : this.deps.authority?.registerVoid(at)));
+    this.deps.log.info({ station, validation, amount, outcome: out.outcome }, printed ? 'ticket printed' : 'ticket not printed: credit given back');
+    return printed ? { kind: 'printed', validation, amount } : { kind: 'voided', validation, amount, reason: out.reason };
+  }
+
+  /** The machine id and the next sequence: the journal's last ticket, else the configuration's or the authority's id. */
+  private async number(): Promise<{ ok: true; machineId: number; sequence: number } | { ok: false; reason: NoTicket }> {
+    const last = lastTicketIssued(this.deps.ledger);
+    let machineId = last?.terms.machineId ?? this.deps.config.tickets.machineId;
+    if (machineId === undefined && this.deps.authority) {
+      const r = await this.deps.authority.machineId();
+      if (r.ok) machineId = r.machineId;
+    }
+    if (machineId === undefined) return { ok: false, reason: 'no-machine-id' };
+    const sequence = Math.max(this.nextSequence ?? 1, (last?.terms.sequence ?? 0) + 1);
+    if (sequence > SEQUENCE_MAX) return { ok: false, reason: 'numbers-used-up' };
+    // Reserved now, journalled or not: two stations cashing out at once never share a number (a number skipped is harmless).
+    this.nextSequence = sequence + 1;
+    return { ok: true, machineId, sequence };
+  }
+
+  private async tell(what: string, call: () => Promise<unknown> | undefined): Promise<void> {
+    try {
+      await call();
+    } catch (err) {
+      this.deps.log.warn({ err, what }, 'ticket: the validation authority was not told now (the synced journal will tell it)');
+    }
+  }
+}
