@@ -101,7 +101,7 @@ export const layers = {
       // The station agent runs on a remote station's machine: its acceptor, its screen, its link to the host.
       'station-agent': ['server', 'stadium'],
       autoplay: ['config', 'floor', 'screens', 'table'],
-      testing: ['config', 'floor', 'screens', 'table', 'tilts'],
+      testing: ['config', 'devices', 'floor', 'screens', 'table', 'tilts'],
       // The start's steps (host/start-host.ts calls them in order): the composition root's own
       // wiring, so it may import every folder the host runs (not the station agent, not the test kit).
       start: [

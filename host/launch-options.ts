@@ -5,6 +5,7 @@ import { JACKPOT_PROGRAM_OPTION } from '../engine/blackjack/jackpot/option.js';
 import { EXAMPLE_JACKPOT_PROGRAM } from '../engine/blackjack/jackpot/program.js';
 import { ConfigFileError, describeIssues, loadTableConfigFile } from './config/load-config.js';
 import { simulatedTableConfig, TableConfig } from './config/table-config.js';
+import { crc16 } from '../ledger/validation-number.js';
 import { loadRoundScript } from './autoplay/round-script.js';
 import type { HostOptions } from './start-host.js';
 import { DEFAULT_ROTATION } from './logging/rotating-file.js';
@@ -155,6 +156,7 @@ function tableFromArgs(values: HostArgValues): TableConfig {
       throw new UsageError(`--stations must be 1 to ${base.stations.length}, not "${values.stations}"`);
     base.stations = base.stations.slice(0, n);
   }
+  if (values['sim-controls'] && values.config === undefined) base = withSimulatedPrinters(base);
   const ms = (flag: 'betting-seconds' | 'decision-seconds' | 'results-seconds', fallback: number) => {
     const v = values[flag];
     if (v === undefined) return fallback;
@@ -172,6 +174,21 @@ function tableFromArgs(values: HostArgValues): TableConfig {
   });
   if (!config.success) throw new UsageError(`the table configuration is refused:\n${describeIssues(config.error.issues)}`);
   return config.data;
+}
+
+/**
+ * The demonstration table (`--sim-controls`, no `--config`): a simulated TCL printer at every
+ * station, so a cash-out prints a ticket (docs/tito.md). Its validation id comes from the table id
+ * (a CRC-16 of it, never 0): stable across restarts, distinct for the demo tables of one machine
+ * (T-1, T-2…). A floor assigns real ids through its validation authority or its configuration.
+ */
+export function withSimulatedPrinters(base: TableConfig): TableConfig {
+  const crc = crc16([...Buffer.from(base.tableId)]);
+  return {
+    ...base,
+    stations: base.stations.map((s) => ({ ...s, printer: s.printer ?? 'sim' })),
+    tickets: { ...base.tickets, machineId: base.tickets.machineId ?? crc + 1 },
+  };
 }
 
 /** The log's rotation and client budget, the metrics token and the test's kill point, each checked. */

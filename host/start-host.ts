@@ -238,7 +238,7 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
   const simToken = options.simControls ? randomBytes(24).toString('base64url') : null;
   // Made once the devices are open (below); the sim controls ask for it when used.
   let devices: RunningDevices | null = null;
-  const sim = simToken ? simControls(simToken, { billAcceptors: rt.billAcceptors, table: rt.table, simDealer: () => devices?.simDealer ?? null }) : null;
+  const sim = simToken ? simControls(simToken, { billAcceptors: rt.billAcceptors, printers: rt.printers, table: rt.table, simDealer: () => devices?.simDealer ?? null }) : null;
   const server = await openHttp(dataDir, options, o, { openSession, service, metrics, health, simControls: sim });
   gateRemote(remoteAcceptors);
   const transfers = openTransfers(dataDir, o, rt.table, (detail) => rt.tilts.raise('peer-integrity', { detail }));
@@ -273,6 +273,7 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
     server,
     shoe,
     billAcceptors,
+    printers: rt.printers,
     opened: o,
   };
   return {
@@ -281,6 +282,7 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
     hub,
     ledger,
     billAcceptors,
+    printers: rt.printers,
     simToken,
     table,
     shoe,

@@ -55,7 +55,8 @@ export const CommandBody = z.discriminatedUnion('name', [
   /** Answers the station's pending decision with one of its legal actions. */
   z.strictObject({ name: z.literal('decide'), action: DecisionAction, amount: MinorUnits.positive().optional() }),
   /** Asks for the station's whole credit to be paid by an attendant (handpay); the station locks until paid. */
-  z.strictObject({ name: z.literal('cash-out') }),
+  /** `via`: the player's choice; absent, a ticket where the station's printer can print one, else a handpay (docs/tito.md). */
+  z.strictObject({ name: z.literal('cash-out'), via: z.enum(['ticket', 'handpay']).optional() }),
   /** A station's credit moved between the tables it follows (protocol/transfer-requests.ts). */
   ...TRANSFER_COMMANDS,
   /** Service mode: sign-in, pages, actions and the second person's confirmation (protocol/service.ts). */

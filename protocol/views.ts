@@ -74,6 +74,15 @@ export type TiltNotice = z.infer<typeof TiltNotice>;
 /** A station's cash-out: a pending handpay locks the station until an attendant pays it. */
 export const CashoutState = z.strictObject({
   pending: z.strictObject({ amount: MinorUnits.positive(), requestTxId: z.string().min(1).max(128) }).nullable(),
+  /**
+   * The station's last cash-out ticket (docs/tito.md): `printing` and `unresolved` lock the station
+   * (the printer has not said, or cannot say, whether it printed); `printed` and `voided` (not
+   * printed, the credit back) tell the player what happened.
+   */
+  ticket: z
+    .strictObject({ state: z.enum(['printing', 'printed', 'voided', 'unresolved']), amount: MinorUnits.positive(), validation: z.string().regex(/^\d{18}$/) })
+    .nullable()
+    .optional(),
 });
 export type CashoutState = z.infer<typeof CashoutState>;
 

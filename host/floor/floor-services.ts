@@ -13,11 +13,16 @@ import type { TiltManager } from '../tilts/tilt-manager.js';
 import { verifyForTilts, watchHolds } from '../tilts/tilt-sources.js';
 import { Handpays } from './handpays.js';
 import { StationGates, type StationGate } from './station-gates.js';
+import { TicketOut } from './ticket-out.js';
+import type { Printers } from '../devices/printers.js';
+import type { TicketAuthority } from '../tickets/authority.js';
 
 /** The casino-floor services of a running table, for service mode (issue 9). */
 export interface FloorServices {
   tilts: TiltManager;
   handpays: Handpays;
+  /** Cash-out tickets: at start, the tickets a kill left in print are asked of their printers. */
+  tickets: TicketOut;
   configChanges: ConfigChanges;
   /** The full ledger verification, on demand; a failure raises `ledger-integrity` (table halted). */
   verifyLedger(): VerifyReport;
@@ -35,6 +40,10 @@ export interface FloorServicesDeps {
   params: () => TableParams;
   /** A configuration change took effect: the screens look again. */
   onConfigApplied: () => void;
+  /** The stations' ticket printers (cash-out to a ticket, docs/tito.md); absent: handpays only. */
+  printers?: Pick<Printers, 'at'>;
+  /** The validation authority, told of each ticket at once (the synced journal tells it anyway). */
+  authority?: TicketAuthority;
 }
 
 /** The floor services with what the screens need of them (refusals, notices, cash-out). */
@@ -72,7 +81,16 @@ export function wireFloorServices(d: FloorServicesDeps): WiredFloorServices {
   });
   const restored = configChanges.restore();
   if (restored > 0) d.log.info({ restored }, 'journalled configuration changes in effect');
-  const gate = new StationGates(d.tilts, handpays, (listener) => handpayChanges.on(listener));
+  const tickets = new TicketOut({
+    config: d.config,
+    ledger: d.ledger,
+    log: d.log,
+    printerAt: (s) => d.printers?.at(s),
+    ...(d.authority ? { authority: d.authority } : {}),
+    now: () => new Date(),
+    onChanged: () => handpayChanges.emit(),
+  });
+  const gate = new StationGates(d.tilts, handpays, (listener) => handpayChanges.on(listener), tickets);
   // A station disabled by a fault (a jam, a removed stacker, a cheat attempt) or a halted table
   // takes no notes either. Each fault is its own reason at the acceptor, beside a technician's
   // disable: the acceptor takes notes again only once every reason has gone.
@@ -108,6 +126,7 @@ export function wireFloorServices(d: FloorServicesDeps): WiredFloorServices {
     gate,
     tilts: d.tilts,
     handpays,
+    tickets,
     configChanges,
     verifyLedger: () => verifyForTilts(d.ledger, d.tilts),
     close: () => off.forEach((f) => f()),

@@ -35,10 +35,9 @@ export class Handpays {
 
   /** The station asks to cash out its whole credit. */
   cashOut(station: number): Outcome<{ requestTxId: string; amount: number }> {
-    if (this.pendingAt(station)) return { ok: false, reason: `station ${station} already has a handpay waiting`, refusal: 'cash-out-pending' };
-    if (this.deps.hasBets(station)) return { ok: false, reason: `station ${station} has bets on the table`, refusal: 'bets-in-play' };
+    const refused = this.refusal(station);
+    if (refused) return refused;
     const amount = this.deps.ledger.credit(station);
-    if (amount <= 0) return { ok: false, reason: `station ${station} has no credit`, refusal: 'cash-out-empty' };
     // Unique across restarts and tables: the ledger refuses a reused id with other content.
     const requestTxId = `${this.deps.config.tableId}:cashout:${station}:${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
     this.deps.ledger.append({ type: 'credit.cancel', payload: { station, amount, reason: 'cash-out by handpay' }, txId: requestTxId });
@@ -46,6 +45,14 @@ export class Handpays {
     this.deps.log.info({ station, amount, requestTxId }, 'cash-out: credit cancelled, handpay pending');
     this.deps.onChanged(station);
     return { ok: true, requestTxId, amount };
+  }
+
+  /** Why the station cannot cash out now, by handpay or by ticket; null when it can. */
+  refusal(station: number): Extract<Outcome, { ok: false }> | null {
+    if (this.pendingAt(station)) return { ok: false, reason: `station ${station} already has a handpay waiting`, refusal: 'cash-out-pending' };
+    if (this.deps.hasBets(station)) return { ok: false, reason: `station ${station} has bets on the table`, refusal: 'bets-in-play' };
+    if (this.deps.ledger.credit(station) <= 0) return { ok: false, reason: `station ${station} has no credit`, refusal: 'cash-out-empty' };
+    return null;
   }
 
   /** Every handpay waiting for an attendant (cash-outs and jackpot/limit handpays), oldest first. */

@@ -2,6 +2,7 @@ import type { CommandBody, CashoutState, RefusalReason, TiltNotice } from '../..
 import type { Outcome } from '../../engine/table/game.js';
 import type { TiltManager } from '../tilts/tilt-manager.js';
 import type { Handpays } from './handpays.js';
+import type { TicketOut } from './ticket-out.js';
 
 /** What the screens need of the floor: refusals by faults and locks, the notices, the cash-out. */
 export interface StationGate {
@@ -9,7 +10,8 @@ export interface StationGate {
   refuse(station: number, command: CommandBody['name']): { reason: string; refusal: RefusalReason } | null;
   notices(station: number | null): TiltNotice[];
   cashout(station: number): CashoutState;
-  cashOut(station: number): Outcome;
+  /** `via`: the player's choice; absent, a ticket where the station's printer can print one, else a handpay. */
+  cashOut(station: number, via?: 'ticket' | 'handpay'): Outcome;
   onChange(listener: () => void): () => void;
 }
 
@@ -23,6 +25,7 @@ export class StationGates implements StationGate {
     private readonly tilts: TiltManager,
     private readonly handpays: Handpays,
     private readonly onHandpayChange: (listener: () => void) => () => void,
+    private readonly tickets: TicketOut | null = null,
   ) {}
 
   refuse(station: number, command: CommandBody['name']): { reason: string; refusal: RefusalReason } | null {
@@ -31,6 +34,8 @@ export class StationGates implements StationGate {
     if (command === 'place-bet') {
       const locked = this.handpays.pendingAt(station);
       if (locked) return { reason: `station ${station} is locked until handpay ${locked.requestTxId} is paid`, refusal: 'station-locked' };
+      const ticket = this.tickets?.pendingAt(station);
+      if (ticket) return { reason: `station ${station} is locked until ticket ${ticket.terms.validation} is printed or voided`, refusal: 'station-locked' };
       return this.tilts.refusal(station, 'bet');
     }
     return this.tilts.refusal(station, 'cash-out');
@@ -41,11 +46,26 @@ export class StationGates implements StationGate {
   }
 
   cashout(station: number): CashoutState {
-    return this.handpays.state(station);
+    const ticket = this.tickets?.lastAt(station);
+    return { ...this.handpays.state(station), ...(ticket ? { ticket } : {}) };
   }
 
-  cashOut(station: number): Outcome {
-    return this.handpays.cashOut(station);
+  cashOut(station: number, via?: 'ticket' | 'handpay'): Outcome {
+    const tickets = this.tickets;
+    if (via === 'handpay' || !tickets) return this.handpays.cashOut(station);
+    const refused = this.handpays.refusal(station);
+    if (refused) return refused;
+    if (tickets.pendingAt(station)) return { ok: false, reason: `station ${station} has a ticket in print`, refusal: 'cash-out-pending' };
+    // No ticket can be printed now (no printer, over the ticket limit, the printer at fault): an attendant pays.
+    if (tickets.whyNot(station, tickets.creditOf(station)) !== null) return this.handpays.cashOut(station);
+    // The print runs on; the station is locked until it ends, and its screen is told each step.
+    void tickets.cashOut(station).then(
+      (out) => {
+        if (out.kind === 'no-ticket' && this.handpays.refusal(station) === null) this.handpays.cashOut(station);
+      },
+      () => {},
+    );
+    return { ok: true };
   }
 
   onChange(listener: () => void): () => void {

@@ -8,6 +8,7 @@ import { ticketOutTxId } from '../../ledger/ticket-postings.js';
 import { lastTicketIssued, ticketsInPrint, type IssuedTicket } from '../../ledger/ticket-queries.js';
 import type { TicketTerms } from '../../ledger/ticket-terms.js';
 import { SEQUENCE_MAX, validationNumber } from '../../ledger/validation-number.js';
+import type { CashoutState } from '../../protocol/index.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { TicketAuthority } from '../tickets/authority.js';
 import { ticketPaper } from './ticket-paper.js';
@@ -51,13 +52,26 @@ export class TicketOut {
   /** Tickets journalled and not ended, by station: each locks its station. */
   private readonly inPrint = new Map<number, IssuedTicket>();
   private nextSequence: number | null = null;
+  /** Each station's last ticket, for its screen (`CashoutState.ticket`). */
+  private readonly last = new Map<number, NonNullable<CashoutState['ticket']>>();
 
   constructor(private readonly deps: TicketOutDeps) {}
 
   /** At start: the tickets a kill left in print, asked about once their printers answer. */
   async recover(): Promise<void> {
-    for (const t of ticketsInPrint(this.deps.ledger)) this.inPrint.set(t.terms.station, t);
+    for (const t of ticketsInPrint(this.deps.ledger)) {
+      this.inPrint.set(t.terms.station, t);
+      this.last.set(t.terms.station, { state: 'printing', amount: t.terms.amount, validation: t.terms.validation });
+    }
     await Promise.all([...this.inPrint.values()].map((t) => this.settle(t)));
+  }
+
+  lastAt(station: number): CashoutState['ticket'] {
+    return this.last.get(station) ?? null;
+  }
+
+  creditOf(station: number): number {
+    return this.deps.ledger.credit(station);
   }
 
   isPrinting(station: number): boolean {
@@ -74,6 +88,7 @@ export class TicketOut {
     const printer = this.deps.printerAt(station);
     if (!printer) return 'no-printer';
     if (amount > this.deps.config.tickets.limit) return 'over-ticket-limit';
+    if (this.deps.config.tickets.machineId === undefined && !this.deps.authority && !lastTicketIssued(this.deps.ledger)) return 'no-machine-id';
     const c = printer.condition;
     if (!c?.extended || c.busy || c.chassisOpen || c.paperInChute || blocking(c).length > 0) return 'printer-not-ready';
     return null;
@@ -135,6 +150,7 @@ export class TicketOut {
       txId: ticketOutTxId(terms.validation, 'issue'),
     });
     this.inPrint.set(terms.station, { seq: 0, terms, print: { template: attempt.template, before: attempt.before } });
+    this.last.set(terms.station, { state: 'printing', amount: terms.amount, validation: terms.validation });
     this.deps.log.info({ station: terms.station, amount: terms.amount, validation: terms.validation }, 'cash-out: ticket issued, printing');
     this.deps.onChanged(terms.station);
     void this.tell('issue', () => this.deps.authority?.registerIssue(terms));
@@ -143,6 +159,8 @@ export class TicketOut {
   private end(t: IssuedTicket, out: PrintOutcome): TicketOutcome {
     const { validation, station, amount } = t.terms;
     if (out.outcome === 'unknown') {
+      this.last.set(station, { state: 'unresolved', amount, validation });
+      this.deps.onChanged(station);
       this.deps.log.warn({ station, validation, reason: out.reason }, 'ticket: the printer cannot say whether it printed; the station waits');
       return { kind: 'unresolved', validation, amount, reason: out.reason };
     }
@@ -153,6 +171,7 @@ export class TicketOut {
         : { type: 'ticket.void', payload: { validation, station, reason: `not printed: ${out.reason}` }, txId: ticketOutTxId(validation, 'end') },
     );
     this.inPrint.delete(station);
+    this.last.set(station, { state: printed ? 'printed' : 'voided', amount, validation });
     this.deps.onChanged(station);
     const at = { validation, station };
     void this.tell(printed ? 'printed' : 'void', () => (printed ? this.deps.authority?.registerPrinted(at) : this.deps.authority?.registerVoid(at)));

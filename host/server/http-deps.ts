@@ -37,6 +37,8 @@ export interface HttpServerDeps {
     holdDealer(cards: number): string | null;
     /** The simulated dealer draws again as the table asks; null, or why not. */
     releaseDealer(): string | null;
+    /** The player takes the tickets out of a station's simulated printer: the validation numbers printed on them, oldest first; or why not. */
+    takeTicket(station: number): { barcodes: string[] } | string;
     /** Jams a station's simulated bill acceptor (a fault the screens must word), or clears it. */
     billFault(station: number, fault: 'jam' | 'clear'): string | null;
     /** The countdown of this kind running now ends at once; null, or why not. */

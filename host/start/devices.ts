@@ -28,12 +28,15 @@ export interface RunningDevices {
 export function startDevices(
   options: HostOptions,
   o: Pick<Opened, 'config' | 'ledger' | 'log' | 'syncEvents' | 'layout' | 'manifest'>,
-  rt: Pick<TableRuntime, 'billAcceptors' | 'game' | 'recovery' | 'paramsNow' | 'table' | 'timers' | 'tilts'>,
+  rt: Pick<TableRuntime, 'billAcceptors' | 'printers' | 'game' | 'recovery' | 'paramsNow' | 'table' | 'timers' | 'tilts'>,
   w: { shoe: TableShoe; floor: FloorServices; tokens: LaunchTokens; openSession: ScreenSessions['openSession'] },
 ): RunningDevices {
   const { config, ledger, log, syncEvents } = o;
-  const { billAcceptors, game, recovery, paramsNow, table, timers } = rt;
+  const { billAcceptors, printers, game, recovery, paramsNow, table, timers } = rt;
   billAcceptors.start();
+  printers.start();
+  // Tickets a kill left in print: each printer is asked once it answers (docs/tito.md).
+  void w.floor.tickets.recover().catch((err: unknown) => log.error({ err }, 'tickets in print at start could not be settled'));
   // A simulated shoe is a new device after an unclean stop: no new round before its shoe is in.
   // The parameters now, the journalled configuration changes applied again (by the floor services, above).
   game.resume({ newShoe: !syncEvents.clean && config.shoe === 'sim' && recovery.resumedRound === null, params: paramsNow() });

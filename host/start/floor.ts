@@ -19,7 +19,7 @@ export interface WiredFloor {
  */
 export function wireFloor(
   { config, ledger, log, softwareVersion }: Pick<Opened, 'config' | 'ledger' | 'log' | 'softwareVersion'>,
-  { tilts, table, billAcceptors, paramsNow }: Pick<TableRuntime, 'tilts' | 'table' | 'billAcceptors' | 'paramsNow'>,
+  { tilts, table, billAcceptors, printers, paramsNow }: Pick<TableRuntime, 'tilts' | 'table' | 'billAcceptors' | 'printers' | 'paramsNow'>,
 ): WiredFloor {
   const hub = new ViewHub(config, softwareVersion, table, ledger);
   let remoteGate: RemoteAcceptors | null = null;
@@ -42,6 +42,7 @@ export function wireFloor(
     table,
     billAcceptors: acceptorGate,
     params: paramsNow,
+    printers,
     onConfigApplied: () => hub.configChanged(),
   });
   hub.attachFloor(floor.gate);

@@ -5,6 +5,7 @@ import type { Timings } from '../../engine/table/state.js';
 import type { RoundPlan } from '../autoplay/round-script.js';
 import type { BuildKind } from '../config/build-kind.js';
 import type { TableConfig } from '../config/table-config.js';
+import type { Printers } from '../devices/printers.js';
 import type { BillAcceptors } from '../devices/bill-acceptors.js';
 import type { RemoteAcceptors } from '../devices/remote-acceptors.js';
 import type { TableShoe } from '../devices/shoe.js';
@@ -98,6 +99,8 @@ export interface RunningHost {
   hub: ViewHub;
   ledger: Ledger;
   billAcceptors: BillAcceptors;
+  /** The stations' ticket printers (`stations[].printer`); a `sim` one's simulator through `printers.simulator(station)`. */
+  printers: Printers;
   /** The table (its state machine's runtime) and its card-reading shoe. */
   table: LiveTable;
   shoe: TableShoe;

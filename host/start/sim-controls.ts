@@ -1,4 +1,5 @@
 import type { BillAcceptors } from '../devices/bill-acceptors.js';
+import type { Printers } from '../devices/printers.js';
 import type { SimDealer } from '../devices/sim-dealer.js';
 import type { HttpServerDeps } from '../server/http-server.js';
 import type { LiveTable } from '../table/runtime.js';
@@ -10,7 +11,7 @@ import type { LiveTable } from '../table/runtime.js';
  */
 export function simControls(
   token: string,
-  { billAcceptors, table, simDealer }: { billAcceptors: BillAcceptors; table: LiveTable; simDealer: () => SimDealer | null },
+  { billAcceptors, printers, table, simDealer }: { billAcceptors: BillAcceptors; printers: Printers; table: LiveTable; simDealer: () => SimDealer | null },
 ): NonNullable<HttpServerDeps['simControls']> {
   return {
     token,
@@ -19,6 +20,15 @@ export function simControls(
       if (!sim) return `station ${station} has no simulated bill acceptor`;
       sim.insertNote(note);
       return null;
+    },
+    takeTicket: (station: number) => {
+      const sim = printers.simulator(station);
+      if (!sim) return `station ${station} has no simulated printer`;
+      // The tickets in the chute are the last ones out of the printer: the player takes them all.
+      const inChute = sim.ticketsInChute;
+      const barcodes = sim.paper.slice(sim.paper.length - inChute).map((t) => t.barcode);
+      sim.takeTicket();
+      return { barcodes };
     },
     unreadableNext: () => {
       const dealer = simDealer();

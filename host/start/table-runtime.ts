@@ -4,6 +4,7 @@ import { restoreRestartChanges } from '../config/config-changes.js';
 import { unknownBetTypes } from '../config/table-config.js';
 import { tableParams } from '../config/table-params.js';
 import { BillAcceptors } from '../devices/bill-acceptors.js';
+import { Printers } from '../devices/printers.js';
 import type { CreditRule } from '../devices/credit-rule/credit-rule.js';
 import { tableCreditRule } from '../devices/credit-rule/table-credit-rule.js';
 import { GROUP_COMMIT } from '../table/command-batch.js';
@@ -24,6 +25,8 @@ export interface TableRuntime {
   credits: CreditRule;
   /** The seated stations' acceptors, made but not started. */
   billAcceptors: BillAcceptors;
+  /** The stations' ticket printers, made but not started. */
+  printers: Printers;
   timers: Timers;
   /** The table's parameters now: the configuration with its journalled changes (and a test's timings). */
   paramsNow: () => TableParams;
@@ -52,6 +55,7 @@ export function openTableRuntime(
     credits,
     onEvent: (station, e) => onBillAcceptorEvent(tilts, station, e),
   });
+  const printers = new Printers({ config, log });
   const timers = options.timers ?? realTimers;
   // Test only: round timers shorter than the configuration's minimums (which are for people).
   const paramsNow = () => ({ ...tableParams(config), ...(options.timings ? { timings: { ...options.timings } } : {}) });
@@ -70,5 +74,5 @@ export function openTableRuntime(
   const broken = limitProblems(table.limitRules, config);
   if (broken.length > 0) throw new Error(`the table configuration breaks the rules of ${config.game} ${config.profile}: ${broken.join('; ')}`);
   if (!recovery.ledgerVerified) tilts.raise('ledger-integrity', { detail: recovery.problems.slice(0, 5).join('; ') });
-  return { tilts, credits, billAcceptors, timers, paramsNow, game, table, recovery };
+  return { tilts, credits, billAcceptors, printers, timers, paramsNow, game, table, recovery };
 }

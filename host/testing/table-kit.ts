@@ -9,6 +9,7 @@ import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
 import { tableParams } from '../config/table-params.js';
 import { ViewHub } from '../screens/view-hub.js';
 import { wireFloorServices, type WiredFloorServices } from '../floor/floor-services.js';
+import type { Printers } from '../devices/printers.js';
 import type { LiveTable } from '../table/runtime.js';
 import { openTable } from '../table/start-table.js';
 import type { GroupCommit } from '../table/command-batch.js';
@@ -53,6 +54,8 @@ export function testTable<S, R>(
     definition?: GameDefinition<S, R>;
     /** Station commands submitted share durable commits within this window (on the test's clock). */
     groupCommit?: GroupCommit;
+    /** The stations' ticket printers (cash-out to a ticket); none: handpays only. */
+    printers?: Pick<Printers, 'at'>;
   } = {},
 ): TestTable {
   const dir = options.dir ?? mkdtempSync(path.join(os.tmpdir(), 'floor-'));
@@ -85,6 +88,7 @@ export function testTable<S, R>(
     table,
     billAcceptors: { setAccepted: (d) => void accepted.push(d), setInhibited },
     params: () => tableParams(config),
+    ...(options.printers ? { printers: options.printers } : {}),
     onConfigApplied: () => hub.configChanged(),
   });
   hub.attachFloor(floor.gate);

@@ -11,6 +11,13 @@ export function simControlRoutes(app: HostApp, sim: SimControls): void {
     const refused = sim.insertNote(station, note);
     return refused ? reply.code(409).send({ error: refused }) : { ok: true };
   });
+  app.post<{ Body: { station?: unknown } }>('/sim/take-ticket', async (req, reply) => {
+    if (req.headers['x-sim-token'] !== sim.token) return reply.code(401).send({ error: 'sim token required' });
+    const station = z.number().int().min(1).max(9999).safeParse(req.body?.station);
+    if (!station.success) return reply.code(400).send({ error: 'station is a station number' });
+    const taken = sim.takeTicket(station.data);
+    return typeof taken === 'string' ? reply.code(409).send({ error: taken }) : taken;
+  });
   app.post<{ Body: { cards?: unknown } }>('/sim/hold-dealer', async (req, reply) => {
     if (req.headers['x-sim-token'] !== sim.token) return reply.code(401).send({ error: 'sim token required' });
     const cards = z

@@ -209,7 +209,9 @@ export class StationScreen implements Screen {
     this.repeat.setEnabled(open && this.play.plan.canRepeat(state.betting.bets));
     this.undo.setEnabled(open && this.play.plan.canUndo());
     this.clear.setEnabled(open && state.betting.bets.length > 0);
-    const pending = state.cashout?.pending ?? null;
+    const ticket = state.cashout?.ticket;
+    const inPrint = ticket?.state === 'printing' || ticket?.state === 'unresolved' ? ticket : null;
+    const pending = state.cashout?.pending ?? inPrint;
     this.cashout.setLabel(t(pending ? 'desk.cashoutPending' : 'desk.cashout'), pending ? formatMoney(pending.amount, state.currency, state.language) : '');
     this.cashout.setEnabled(pending === null && state.credit > 0);
     // The own part says how many rounds the recall holds; the list itself comes when a panel asks for it.

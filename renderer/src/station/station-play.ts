@@ -165,7 +165,12 @@ export class StationPlay extends Container {
     if (!this.queue.busy()) this.plan.sync(state.betting.open, state.betting.bets);
     this.rebuild(state, t);
     const { betting, decision } = state;
-    const locked = state.cashout?.pending != null || (state.tilts ?? []).some((x) => x.disables !== 'nothing' && x.disables !== 'jackpot');
+    const ticket = state.cashout?.ticket?.state;
+    const locked =
+      state.cashout?.pending != null ||
+      ticket === 'printing' ||
+      ticket === 'unresolved' ||
+      (state.tilts ?? []).some((x) => x.disables !== 'nothing' && x.disables !== 'jackpot');
     // The spots' and tabs' words are made again only when what they say changed: while dealing a
     // snapshot comes with every card, and their dozens of translations and amounts, for spots
     // not even shown then, were most of the station's JS in it (issue 31, BENCH_TRACE_VIEW=station).
@@ -336,13 +341,16 @@ export class StationPlay extends Container {
     this.textState = s;
     this.textSeconds = seconds;
     this.textT = t;
+    const ticket = s.cashout?.ticket;
     const status = s.cashout?.pending
       ? t('desk.handpay', { amount: s.cashout.pending.amount, currency: s.currency })
-      : s.decision
-        ? t('station.decide', { seconds: secondsLeft(s.decision.endsAt, now) })
-        : s.round
-          ? phaseText(t, s.round, now)
-          : '';
+      : ticket
+        ? t(TICKET_WORDS[ticket.state], { amount: ticket.amount, currency: s.currency })
+        : s.decision
+          ? t('station.decide', { seconds: secondsLeft(s.decision.endsAt, now) })
+          : s.round
+            ? phaseText(t, s.round, now)
+            : '';
     if (status !== this.status.text) this.status.text = status;
     const prompt = s.decision ? t('station.default', { action: t(actionKey(s.presentation?.actionWords, s.decision.default)) }) : '';
     if (prompt !== this.prompt.text) this.prompt.text = prompt;
@@ -549,3 +557,11 @@ export function seatKinds(spots: readonly BetSpot[]): BetSpot['bet'][] {
   for (const s of spots) if ('seat' in s && !kinds.includes(s.bet)) kinds.push(s.bet);
   return kinds;
 }
+
+/** What the station says of its last cash-out ticket (docs/tito.md). */
+const TICKET_WORDS = {
+  printing: 'desk.ticketPrinting',
+  printed: 'desk.ticketPrinted',
+  voided: 'desk.ticketVoided',
+  unresolved: 'desk.ticketUnresolved',
+} as const;

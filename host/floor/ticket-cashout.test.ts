@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { layoutDefined, printerRig, type PrinterRig } from '../../hardware/printer/printer-rig.js';
+import { verifyLedger } from '../../ledger/index.js';
+import { credit, testTable, type TestTable } from '../testing/table-kit.js';
+
+const rigs: PrinterRig[] = [];
+after(async () => {
+  for (const r of rigs) await r.p.close();
+});
+
+const cmd = (t: TestTable, station: number, command: Parameters<TestTable['hub']['apply']>[2]) =>
+  t.hub.apply(`station/${station}`, t.hub.version(`station/${station}`), command);
+
+async function until(ok: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+async function tableWithPrinter(limit = 5_000_000): Promise<{ t: TestTable; r: PrinterRig }> {
+  const r = printerRig();
+  rigs.push(r);
+  await layoutDefined(r);
+  const t = testTable({ config: { tickets: { limit, expiryDays: 90, machineId: 77 } }, printers: { at: (s) => (s === 1 ? r.p : undefined) } });
+  return { t, r };
+}
+
+describe('the station’s cash-out: a ticket where the printer can print one, else a handpay', () => {
+  it('prints a ticket for the whole credit, locks the station while printing, and says so on its screen', async () => {
+    const { t, r } = await tableWithPrinter();
+    try {
+      credit(t.ledger, 1, 30_000);
+      assert.equal(cmd(t, 1, { name: 'cash-out' }).ok, true);
+      await until(() => t.hub.state('station/1').kind === 'station' && JSON.stringify(t.hub.state('station/1')).includes('"printed"'));
+      const s = t.hub.state('station/1');
+      assert.ok(s.kind === 'station');
+      assert.equal(s.cashout?.ticket?.state, 'printed');
+      assert.equal(s.cashout?.ticket?.amount, 30_000);
+      assert.equal(s.cashout?.pending, null, 'no handpay');
+      assert.equal(t.ledger.credit(1), 0);
+      assert.equal(r.sim.paper[0]?.barcode, s.cashout?.ticket?.validation);
+      assert.equal(t.floor.handpays.pending().length, 0);
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('pays by handpay when the player asks, above the ticket limit, and at a station without a printer', async () => {
+    const { t, r } = await tableWithPrinter(20_000);
+    try {
+      credit(t.ledger, 1, 10_000);
+      assert.equal(cmd(t, 1, { name: 'cash-out', via: 'handpay' }).ok, true);
+      assert.equal(t.floor.handpays.pending().length, 1);
+      const [p] = t.floor.handpays.pending();
+      assert.ok(p);
+      t.floor.handpays.confirm(p.requestTxId, 'att-1');
+      credit(t.ledger, 1, 30_000);
+      assert.equal(cmd(t, 1, { name: 'cash-out' }).ok, true, 'above the ticket limit');
+      assert.equal(t.floor.handpays.pending()[0]?.amount, 30_000);
+      credit(t.ledger, 2, 5_000);
+      assert.equal(cmd(t, 2, { name: 'cash-out' }).ok, true, 'no printer at station 2');
+      assert.equal(t.floor.handpays.pending().length, 2);
+      assert.equal(r.sim.paper.length, 0);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('refuses a bet while the ticket is in print and a second cash-out meanwhile', async () => {
+    const { t, r } = await tableWithPrinter();
+    try {
+      r.sim.tell('jam-claims-printed', 1);
+      credit(t.ledger, 1, 30_000);
+      assert.equal(cmd(t, 1, { name: 'cash-out' }).ok, true);
+      await until(() => JSON.stringify(t.hub.state('station/1')).includes('"unresolved"'));
+      credit(t.ledger, 1, 10_000);
+      const bet = cmd(t, 1, { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 });
+      assert.equal(bet.ok ? null : bet.error.refusal, 'station-locked');
+      const again = cmd(t, 1, { name: 'cash-out' });
+      assert.equal(again.ok ? null : again.error.refusal, 'cash-out-pending');
+      assert.equal(t.ledger.credit(1), 10_000, 'the ticket’s credit neither printed nor given back');
+    } finally {
+      t.close();
+    }
+  });
+});
