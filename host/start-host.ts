@@ -238,7 +238,9 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
   const simToken = options.simControls ? randomBytes(24).toString('base64url') : null;
   // Made once the devices are open (below); the sim controls ask for it when used.
   let devices: RunningDevices | null = null;
-  const sim = simToken ? simControls(simToken, { billAcceptors: rt.billAcceptors, printers: rt.printers, table: rt.table, simDealer: () => devices?.simDealer ?? null }) : null;
+  const sim = simToken
+    ? simControls(simToken, { billAcceptors: rt.billAcceptors, printers: rt.printers, table: rt.table, simDealer: () => devices?.simDealer ?? null })
+    : null;
   const server = await openHttp(dataDir, options, o, { openSession, service, metrics, health, simControls: sim });
   gateRemote(remoteAcceptors);
   const transfers = openTransfers(dataDir, o, rt.table, (detail) => rt.tilts.raise('peer-integrity', { detail }));

@@ -1,5 +1,5 @@
 import { connectionOf, type Ledger } from './ledger.js';
-import { ticketOutTxId } from './ticket-postings.js';
+import { ticketInTxId, ticketOutTxId } from './ticket-postings.js';
 import { parseTicketEntry, type TicketTerms } from './ticket-terms.js';
 
 // Read-only queries of the journal's tickets (docs/tito.md) that the table host rebuilds its
@@ -44,4 +44,43 @@ export function ticketsInPrint(ledger: Ledger): IssuedTicket[] {
 /** Whether a ticket's end (printed or voided) is journalled. */
 export function ticketEnded(ledger: Ledger, validation: TicketTerms['validation']): boolean {
   return ledger.byTxId(ticketOutTxId(validation, 'end')) !== undefined;
+}
+
+/** A ticket asked about at a station and not yet stacked or returned (in the acceptor's escrow at a kill). */
+export interface TicketInEscrow {
+  requestId: string;
+  validation: TicketTerms['validation'];
+  station: number;
+  /** The authority's approval journalled for it (the host told the acceptor to stack), if any. */
+  approved: { amount: number; currency: string } | null;
+}
+
+/** The station's newest redemption attempt with no end, if any: what a restart resolves from the acceptor. */
+export function ticketInEscrow(ledger: Ledger, station: number): TicketInEscrow | null {
+  const rows = connectionOf(ledger)
+    .prepare(
+      `SELECT body FROM journal AS r WHERE type = 'ticket.redeem.request' AND json_extract(body, '$.payload.station') = ?
+         AND NOT EXISTS (SELECT 1 FROM journal AS e WHERE e.tx_id = r.tx_id || ':end')
+         AND NOT EXISTS (SELECT 1 FROM journal AS s WHERE s.type = 'ticket.redeem.stacked'
+                           AND json_extract(s.body, '$.payload.requestId') = json_extract(r.body, '$.payload.requestId'))
+       ORDER BY seq DESC LIMIT 1`,
+    )
+    .all(station) as { body: string }[];
+  const row = rows[0];
+  if (!row) return null;
+  const asked = entryOf(row.body, 'ticket.redeem.request');
+  if (asked?.type !== 'ticket.redeem.request') return null;
+  const ok = ledger.byTxId(ticketInTxId(asked.payload.requestId, 'approved'));
+  const approved = ok ? entryOf(ok.body, 'ticket.redeem.approved') : null;
+  return {
+    requestId: asked.payload.requestId,
+    validation: asked.payload.validation,
+    station,
+    approved: approved?.type === 'ticket.redeem.approved' ? { amount: approved.payload.amount, currency: approved.payload.currency } : null,
+  };
+}
+
+function entryOf(text: string, type: 'ticket.redeem.request' | 'ticket.redeem.approved') {
+  const body: unknown = JSON.parse(text);
+  return parseTicketEntry(type, body && typeof body === 'object' && 'payload' in body ? body.payload : undefined);
 }

@@ -19,3 +19,4 @@ export * from './units.js';
 export * from './station-device.js';
 export * from './transfer-requests.js';
 export * from './station-tables.js';
+export { TICKET_RETURN_REASONS, type TicketReturnReason } from './tickets.js';

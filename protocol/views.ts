@@ -3,6 +3,7 @@ import { GAME_KINDS } from '../engine/table/vocabulary.js';
 import { JackpotCombination } from './jackpot.js';
 import { BetId, DecisionAction, LineBet, OwnWord, RoundView, Spot, StationBetting, StationDecision, StreakMarker } from './round.js';
 import { TiltKind } from './tilts.js';
+import { TICKET_RETURN_REASONS } from './tickets.js';
 import { isStationNumber, MAX_REMOTE_STATIONS, MAX_STATION, MAX_STATIONS, MinorUnits, StationNumber } from './units.js';
 import { serviceSchemas } from './service-view.js';
 import { HistoryEntry, MAX_HISTORY, MAX_RECALL_ROUNDS, PayLine, StationRecallRound, RoadsView, ShoeCoups } from './screen-extras.js';
@@ -80,8 +81,32 @@ export const CashoutState = z.strictObject({
    * printed, the credit back) tell the player what happened.
    */
   ticket: z
-    .strictObject({ state: z.enum(['printing', 'printed', 'voided', 'unresolved']), amount: MinorUnits.positive(), validation: z.string().regex(/^\d{18}$/) })
+    .strictObject({
+      state: z.enum(['printing', 'printed', 'voided', 'unresolved']),
+      amount: MinorUnits.positive(),
+      validation: z.string().regex(/^\d{18}$/),
+      /** When it came to this state (ms since the epoch): an outcome is said for a few seconds. */
+      at: z.number().int().nonnegative(),
+    })
     .nullable()
+    .optional(),
+  /** The last ticket inserted at the station: being checked, credited, or returned with the reason the player is told. */
+  ticketIn: z
+    .discriminatedUnion('state', [
+      z.strictObject({ state: z.literal('checking'), validation: z.string().regex(/^\d{1,40}$/), at: z.number().int().nonnegative() }),
+      z.strictObject({
+        state: z.literal('credited'),
+        validation: z.string().regex(/^\d{18}$/),
+        amount: MinorUnits.positive(),
+        at: z.number().int().nonnegative(),
+      }),
+      z.strictObject({
+        state: z.literal('returned'),
+        validation: z.string().regex(/^\d{1,40}$/),
+        reason: z.enum(TICKET_RETURN_REASONS),
+        at: z.number().int().nonnegative(),
+      }),
+    ])
     .optional(),
 });
 export type CashoutState = z.infer<typeof CashoutState>;

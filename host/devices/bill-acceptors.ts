@@ -9,6 +9,7 @@ import type { InhibitedBy } from '../../protocol/index.js';
 import { serviceDisabledDevices, type Ledger } from '../../ledger/index.js';
 import type { TableConfig } from '../config/table-config.js';
 import { pendingNoteFor } from '../recovery/escrow.js';
+import type { TicketIn } from './ticket-in.js';
 import type { CreditRule } from './credit-rule/credit-rule.js';
 
 /** What service mode and /healthz show of one station's acceptor. */
@@ -35,6 +36,8 @@ export interface BillAcceptorDeps {
   onEvent?: (station: number, e: BillAcceptorEvent) => void;
   /** For tests: the device factory (default: the real drivers, over the simulator for `sim`). */
   open?: typeof openBillAcceptor;
+  /** Tickets in (ID-003 barcodes, docs/tito.md): each asked of the validation authority while it waits in escrow. Absent: tickets refused. */
+  tickets?: TicketIn;
 }
 
 /**
@@ -119,12 +122,21 @@ export class BillAcceptors {
       pendingNote: pendingNoteFor(this.deps.ledger, device),
       onEscrow: (note) => this.escrow(station, device, note),
       onCredit: (credit) => this.credit(station, device, credit),
+      ...(this.deps.tickets ? this.ticketOptions(station, this.deps.tickets) : {}),
     });
     acceptor.on((e) => this.track(station, e));
     acceptor.onFrame((f) => {
       for (const l of this.frameListeners) l(station, f);
     });
     this.devices.set(station, acceptor);
+  }
+
+  private ticketOptions(station: number, tickets: TicketIn): Pick<BillAcceptorOptions, 'onTicket' | 'onTicketStacked' | 'pendingTicket'> {
+    return {
+      onTicket: (t) => tickets.escrow(station, t),
+      onTicketStacked: (t) => tickets.stacked(station, t),
+      pendingTicket: tickets.pendingFor(station),
+    };
   }
 
   /** The simulator behind a `sim` station (insert a note, inject a fault); null for real hardware. */
@@ -224,6 +236,13 @@ export class BillAcceptors {
     if (!s) return;
     this.deps.onEvent?.(station, e);
     s.lastEvent = e.type;
+    if (e.type === 'ticketReturned') {
+      try {
+        this.deps.tickets?.deviceReturned(station, e.ticket, e.reason);
+      } catch (err) {
+        this.deps.log.error({ err, station }, 'the return of a ticket in escrow could not be journalled');
+      }
+    }
     if (e.type === 'returned' && e.note) {
       try {
         if (this.deps.credits.returned(this.at(station, s.device), e.note, e.reason))

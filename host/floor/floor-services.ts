@@ -15,6 +15,7 @@ import { Handpays } from './handpays.js';
 import { StationGates, type StationGate } from './station-gates.js';
 import { TicketOut } from './ticket-out.js';
 import type { Printers } from '../devices/printers.js';
+import type { TicketIn } from '../devices/ticket-in.js';
 import type { TicketAuthority } from '../tickets/authority.js';
 
 /** The casino-floor services of a running table, for service mode (issue 9). */
@@ -42,6 +43,8 @@ export interface FloorServicesDeps {
   onConfigApplied: () => void;
   /** The stations' ticket printers (cash-out to a ticket, docs/tito.md); absent: handpays only. */
   printers?: Pick<Printers, 'at'>;
+  /** Tickets in at the acceptors: what each station's screen says of the last one. */
+  ticketsIn?: Pick<TicketIn, 'lastAt' | 'onChange'>;
   /** The validation authority, told of each ticket at once (the synced journal tells it anyway). */
   authority?: TicketAuthority;
 }
@@ -90,7 +93,7 @@ export function wireFloorServices(d: FloorServicesDeps): WiredFloorServices {
     now: () => new Date(),
     onChanged: () => handpayChanges.emit(),
   });
-  const gate = new StationGates(d.tilts, handpays, (listener) => handpayChanges.on(listener), tickets);
+  const gate = new StationGates(d.tilts, handpays, (listener) => handpayChanges.on(listener), tickets, d.ticketsIn ?? null);
   // A station disabled by a fault (a jam, a removed stacker, a cheat attempt) or a halted table
   // takes no notes either. Each fault is its own reason at the acceptor, beside a technician's
   // disable: the acceptor takes notes again only once every reason has gone.

@@ -3,6 +3,7 @@ import type { Outcome } from '../../engine/table/game.js';
 import type { TiltManager } from '../tilts/tilt-manager.js';
 import type { Handpays } from './handpays.js';
 import type { TicketOut } from './ticket-out.js';
+import type { TicketIn } from '../devices/ticket-in.js';
 
 /** What the screens need of the floor: refusals by faults and locks, the notices, the cash-out. */
 export interface StationGate {
@@ -26,6 +27,7 @@ export class StationGates implements StationGate {
     private readonly handpays: Handpays,
     private readonly onHandpayChange: (listener: () => void) => () => void,
     private readonly tickets: TicketOut | null = null,
+    private readonly ticketsIn: Pick<TicketIn, 'lastAt' | 'onChange'> | null = null,
   ) {}
 
   refuse(station: number, command: CommandBody['name']): { reason: string; refusal: RefusalReason } | null {
@@ -47,7 +49,8 @@ export class StationGates implements StationGate {
 
   cashout(station: number): CashoutState {
     const ticket = this.tickets?.lastAt(station);
-    return { ...this.handpays.state(station), ...(ticket ? { ticket } : {}) };
+    const ticketIn = this.ticketsIn?.lastAt(station);
+    return { ...this.handpays.state(station), ...(ticket ? { ticket } : {}), ...(ticketIn ? { ticketIn } : {}) };
   }
 
   cashOut(station: number, via?: 'ticket' | 'handpay'): Outcome {
@@ -71,9 +74,11 @@ export class StationGates implements StationGate {
   onChange(listener: () => void): () => void {
     const offTilts = this.tilts.onChange(listener);
     const offHandpays = this.onHandpayChange(listener);
+    const offTickets = this.ticketsIn?.onChange(() => listener()) ?? (() => {});
     return () => {
       offTilts();
       offHandpays();
+      offTickets();
     };
   }
 }

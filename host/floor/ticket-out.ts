@@ -61,7 +61,7 @@ export class TicketOut {
   async recover(): Promise<void> {
     for (const t of ticketsInPrint(this.deps.ledger)) {
       this.inPrint.set(t.terms.station, t);
-      this.last.set(t.terms.station, { state: 'printing', amount: t.terms.amount, validation: t.terms.validation });
+      this.last.set(t.terms.station, { state: 'printing', amount: t.terms.amount, validation: t.terms.validation, at: this.deps.now().getTime() });
     }
     await Promise.all([...this.inPrint.values()].map((t) => this.settle(t)));
   }
@@ -150,7 +150,7 @@ export class TicketOut {
       txId: ticketOutTxId(terms.validation, 'issue'),
     });
     this.inPrint.set(terms.station, { seq: 0, terms, print: { template: attempt.template, before: attempt.before } });
-    this.last.set(terms.station, { state: 'printing', amount: terms.amount, validation: terms.validation });
+    this.last.set(terms.station, { state: 'printing', amount: terms.amount, validation: terms.validation, at: this.deps.now().getTime() });
     this.deps.log.info({ station: terms.station, amount: terms.amount, validation: terms.validation }, 'cash-out: ticket issued, printing');
     this.deps.onChanged(terms.station);
     void this.tell('issue', () => this.deps.authority?.registerIssue(terms));
@@ -159,7 +159,7 @@ export class TicketOut {
   private end(t: IssuedTicket, out: PrintOutcome): TicketOutcome {
     const { validation, station, amount } = t.terms;
     if (out.outcome === 'unknown') {
-      this.last.set(station, { state: 'unresolved', amount, validation });
+      this.last.set(station, { state: 'unresolved', amount, validation, at: this.deps.now().getTime() });
       this.deps.onChanged(station);
       this.deps.log.warn({ station, validation, reason: out.reason }, 'ticket: the printer cannot say whether it printed; the station waits');
       return { kind: 'unresolved', validation, amount, reason: out.reason };
@@ -171,7 +171,7 @@ export class TicketOut {
         : { type: 'ticket.void', payload: { validation, station, reason: `not printed: ${out.reason}` }, txId: ticketOutTxId(validation, 'end') },
     );
     this.inPrint.delete(station);
-    this.last.set(station, { state: printed ? 'printed' : 'voided', amount, validation });
+    this.last.set(station, { state: printed ? 'printed' : 'voided', amount, validation, at: this.deps.now().getTime() });
     this.deps.onChanged(station);
     const at = { validation, station };
     void this.tell(printed ? 'printed' : 'void', () => (printed ? this.deps.authority?.registerPrinted(at) : this.deps.authority?.registerVoid(at)));

@@ -428,7 +428,11 @@ export class ViewHub {
     if (gated) return { ok: false, error: protocolError('rejected', gated.reason, { view, currentVersion: current, refusal: gated.refusal }) };
     const r =
       command.name === 'cash-out'
-        ? (this.floor?.cashOut(station, command.via) ?? { ok: false as const, reason: 'cash-out is not available at this table', refusal: 'cash-out-empty' as const })
+        ? (this.floor?.cashOut(station, command.via) ?? {
+            ok: false as const,
+            reason: 'cash-out is not available at this table',
+            refusal: 'cash-out-empty' as const,
+          })
         : command.name === 'place-bet'
           ? this.table.placeBet(station, command.spot, command.amount)
           : command.name === 'clear-bets'

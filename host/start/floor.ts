@@ -19,7 +19,15 @@ export interface WiredFloor {
  */
 export function wireFloor(
   { config, ledger, log, softwareVersion }: Pick<Opened, 'config' | 'ledger' | 'log' | 'softwareVersion'>,
-  { tilts, table, billAcceptors, printers, paramsNow }: Pick<TableRuntime, 'tilts' | 'table' | 'billAcceptors' | 'printers' | 'paramsNow'>,
+  {
+    tilts,
+    table,
+    billAcceptors,
+    printers,
+    ticketsIn,
+    authority,
+    paramsNow,
+  }: Pick<TableRuntime, 'tilts' | 'table' | 'billAcceptors' | 'printers' | 'ticketsIn' | 'authority' | 'paramsNow'>,
 ): WiredFloor {
   const hub = new ViewHub(config, softwareVersion, table, ledger);
   let remoteGate: RemoteAcceptors | null = null;
@@ -43,6 +51,8 @@ export function wireFloor(
     billAcceptors: acceptorGate,
     params: paramsNow,
     printers,
+    ticketsIn,
+    ...(authority ? { authority } : {}),
     onConfigApplied: () => hub.configChanged(),
   });
   hub.attachFloor(floor.gate);

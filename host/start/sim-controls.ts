@@ -21,6 +21,12 @@ export function simControls(
       sim.insertNote(note);
       return null;
     },
+    insertTicket: (station: number, barcode: string) => {
+      const sim = billAcceptors.simulator(station);
+      if (!sim?.insertTicket) return `station ${station} has no simulated ID-003 acceptor (tickets are ID-003 barcodes)`;
+      sim.insertTicket(barcode);
+      return null;
+    },
     takeTicket: (station: number) => {
       const sim = printers.simulator(station);
       if (!sim) return `station ${station} has no simulated printer`;

@@ -5,6 +5,9 @@ import { unknownBetTypes } from '../config/table-config.js';
 import { tableParams } from '../config/table-params.js';
 import { BillAcceptors } from '../devices/bill-acceptors.js';
 import { Printers } from '../devices/printers.js';
+import { TicketIn } from '../devices/ticket-in.js';
+import { ticketAuthority } from '../tickets/wiring.js';
+import type { TicketAuthority } from '../tickets/authority.js';
 import type { CreditRule } from '../devices/credit-rule/credit-rule.js';
 import { tableCreditRule } from '../devices/credit-rule/table-credit-rule.js';
 import { GROUP_COMMIT } from '../table/command-batch.js';
@@ -27,6 +30,10 @@ export interface TableRuntime {
   billAcceptors: BillAcceptors;
   /** The stations' ticket printers, made but not started. */
   printers: Printers;
+  /** Tickets in at the stations' acceptors. */
+  ticketsIn: TicketIn;
+  /** The validation authority (the upstream's, guarded), or null without an upstream. */
+  authority: TicketAuthority | null;
   timers: Timers;
   /** The table's parameters now: the configuration with its journalled changes (and a test's timings). */
   paramsNow: () => TableParams;
@@ -48,11 +55,14 @@ export function openTableRuntime(
   tilts.restore();
   // One credit rule for every acceptor, seated or remote: the host decides each credit.
   const credits = tableCreditRule({ config, ledger, log, fault: (station, detail) => tilts.raise('bill-cheat', { station, detail }) });
+  const authority = ticketAuthority(options, config, log);
+  const ticketsIn = new TicketIn({ config, ledger, log, authority });
   const billAcceptors = new BillAcceptors({
     config,
     ledger,
     log,
     credits,
+    tickets: ticketsIn,
     onEvent: (station, e) => onBillAcceptorEvent(tilts, station, e),
   });
   const printers = new Printers({ config, log });
@@ -74,5 +84,5 @@ export function openTableRuntime(
   const broken = limitProblems(table.limitRules, config);
   if (broken.length > 0) throw new Error(`the table configuration breaks the rules of ${config.game} ${config.profile}: ${broken.join('; ')}`);
   if (!recovery.ledgerVerified) tilts.raise('ledger-integrity', { detail: recovery.problems.slice(0, 5).join('; ') });
-  return { tilts, credits, billAcceptors, printers, timers, paramsNow, game, table, recovery };
+  return { tilts, credits, billAcceptors, printers, ticketsIn, authority, timers, paramsNow, game, table, recovery };
 }

@@ -11,6 +11,13 @@ export function simControlRoutes(app: HostApp, sim: SimControls): void {
     const refused = sim.insertNote(station, note);
     return refused ? reply.code(409).send({ error: refused }) : { ok: true };
   });
+  app.post<{ Body: { station?: unknown; barcode?: unknown } }>('/sim/insert-ticket', async (req, reply) => {
+    if (req.headers['x-sim-token'] !== sim.token) return reply.code(401).send({ error: 'sim token required' });
+    const body = z.strictObject({ station: z.number().int().min(1).max(9999), barcode: z.string().regex(/^\d{1,40}$/) }).safeParse(req.body);
+    if (!body.success) return reply.code(400).send({ error: 'station is a station number and barcode its digits' });
+    const refused = sim.insertTicket(body.data.station, body.data.barcode);
+    return refused ? reply.code(409).send({ error: refused }) : { ok: true };
+  });
   app.post<{ Body: { station?: unknown } }>('/sim/take-ticket', async (req, reply) => {
     if (req.headers['x-sim-token'] !== sim.token) return reply.code(401).send({ error: 'sim token required' });
     const station = z.number().int().min(1).max(9999).safeParse(req.body?.station);

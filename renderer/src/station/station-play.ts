@@ -2,7 +2,17 @@ import { Container, Graphics, Text } from 'pixi.js';
 import { CachedLayer } from '../pixi/cached-layer.js';
 import { DISPOSE } from '../pixi/dispose.js';
 import type { TFunction } from 'i18next';
-import { amountOn, STADIUM_SEAT, type BetSpot, type HandView, type LineBet, type PrizeWin, type Spot, type StationState } from '../../../protocol/index.js';
+import {
+  amountOn,
+  STADIUM_SEAT,
+  type BetSpot,
+  type HandView,
+  type LineBet,
+  type PrizeWin,
+  type Spot,
+  type StationState,
+  type TicketReturnReason,
+} from '../../../protocol/index.js';
 import { CARD } from '../cards/card-view.js';
 import { HandSprite } from '../cards/hand-view.js';
 import { formatAmount, formatMoney } from '../../../locales/money.js';
@@ -337,15 +347,17 @@ export class StationPlay extends Container {
     next = Math.min(next, nextSecondAt(endsAt, now));
     // Texts change with a snapshot or once a second: no string is built in between.
     const seconds = secondsLeft(endsAt, now);
-    if (s === this.textState && seconds === this.textSeconds && t === this.textT) return next;
+    const ticket = ticketWords(s, now);
+    if (ticket) next = Math.min(next, ticket.until);
+    if (s === this.textState && seconds === this.textSeconds && t === this.textT && ticket?.key === this.textTicket) return next;
     this.textState = s;
     this.textSeconds = seconds;
     this.textT = t;
-    const ticket = s.cashout?.ticket;
+    this.textTicket = ticket?.key;
     const status = s.cashout?.pending
       ? t('desk.handpay', { amount: s.cashout.pending.amount, currency: s.currency })
       : ticket
-        ? t(TICKET_WORDS[ticket.state], { amount: ticket.amount, currency: s.currency })
+        ? t(ticket.key, { amount: ticket.amount, currency: s.currency })
         : s.decision
           ? t('station.decide', { seconds: secondsLeft(s.decision.endsAt, now) })
           : s.round
@@ -360,6 +372,7 @@ export class StationPlay extends Container {
   private textState: StationState | null = null;
   private textSeconds = -1;
   private textT: TFunction | null = null;
+  private textTicket: TicketKey | undefined = undefined;
 
   /**
    * The countdown bar: full when the window opens, empty when it closes (scaled, never redrawn),
@@ -558,10 +571,34 @@ export function seatKinds(spots: readonly BetSpot[]): BetSpot['bet'][] {
   return kinds;
 }
 
-/** What the station says of its last cash-out ticket (docs/tito.md). */
-const TICKET_WORDS = {
-  printing: 'desk.ticketPrinting',
-  printed: 'desk.ticketPrinted',
-  voided: 'desk.ticketVoided',
-  unresolved: 'desk.ticketUnresolved',
-} as const;
+/** How long the station says what became of a ticket (printed, credited, returned…). */
+const TICKET_SAID_MS = 10_000;
+
+/**
+ * What the station says of its tickets (docs/tito.md): a ticket in print or being checked while it
+ * lasts, an outcome for a few seconds after it came; the newest of the two. `until`: when the words
+ * next change.
+ */
+type TicketKey =
+  | `desk.ticketReturned.${TicketReturnReason}`
+  | 'desk.ticketChecking'
+  | 'desk.ticketCredited'
+  | 'desk.ticketPrinting'
+  | 'desk.ticketPrinted'
+  | 'desk.ticketVoided'
+  | 'desk.ticketUnresolved';
+
+function ticketWords(s: StationState, now: number): { key: TicketKey; amount: number; until: number } | null {
+  const out = s.cashout?.ticket;
+  const into = s.cashout?.ticketIn;
+  const lasting = (state: string) => state === 'printing' || state === 'unresolved' || state === 'checking';
+  const said = [out, into].filter((x) => x !== undefined && x !== null).sort((a, b) => b.at - a.at)[0];
+  if (!said) return null;
+  const until = lasting(said.state) ? NEVER : said.at + TICKET_SAID_MS;
+  if (until <= now) return null;
+  if (said.state === 'returned') return { key: `desk.ticketReturned.${said.reason}`, amount: 0, until };
+  if (said.state === 'checking') return { key: 'desk.ticketChecking', amount: 0, until };
+  if (said.state === 'credited') return { key: 'desk.ticketCredited', amount: said.amount, until };
+  const keys = { printing: 'desk.ticketPrinting', printed: 'desk.ticketPrinted', voided: 'desk.ticketVoided', unresolved: 'desk.ticketUnresolved' } as const;
+  return { key: keys[said.state], amount: said.amount, until };
+}

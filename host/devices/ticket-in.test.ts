@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { openLedger, type Ledger } from '../../ledger/index.js';
+import { ticketStackedTxId } from '../../ledger/ticket-postings.js';
+import { validationNumber } from '../../ledger/validation-number.js';
+import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
+import { silent } from '../testing/table-kit.js';
+import type { RedeemAnswer, RedeemRequest, TicketAuthority } from '../tickets/authority.js';
+import { BillAcceptors } from './bill-acceptors.js';
+import { tableCreditRule } from './credit-rule/table-credit-rule.js';
+import { TicketIn } from './ticket-in.js';
+
+const TICKET = validationNumber(31, 5);
+
+/** An authority that approves each ticket once for 25.00, and records what it was told. */
+function fakeAuthority(answer?: (r: RedeemRequest) => RedeemAnswer): TicketAuthority & { words: string[] } {
+  const paid = new Set<string>();
+  const words: string[] = [];
+  const ok = async () => ({ ok: true }) as const;
+  return {
+    words,
+    machineId: async () => ({ ok: true, machineId: 1 }),
+    registerIssue: ok,
+    registerPrinted: ok,
+    registerVoid: ok,
+    redeem: async (r) => {
+      words.push(`redeem ${r.validation}`);
+      if (answer) return answer(r);
+      if (paid.has(r.validation)) return { kind: 'refused', requestId: r.requestId, reason: 'already-paid' };
+      paid.add(r.validation);
+      return { kind: 'approved', requestId: r.requestId, validation: r.validation, amount: 2_500, currency: r.currency };
+    },
+    confirm: async (id) => (words.push(`confirm ${id.slice(0, 4)}`), { ok: true }),
+    cancel: async (id) => (words.push(`cancel ${id.slice(0, 4)}`), { ok: true }),
+  };
+}
+
+function rig(
+  t: { after: (fn: () => void | Promise<void>) => void },
+  authority: TicketAuthority | null,
+): { ledger: Ledger; acceptors: BillAcceptors; tickets: TicketIn } {
+  const base = simulatedTableConfig('war');
+  const config = TableConfig.parse({ ...base, stations: base.stations.slice(0, 1) });
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ticket-in-'));
+  const ledger = openLedger(dir, 'SIM-WAR-01');
+  const tickets = new TicketIn({ config, ledger, log: silent, authority });
+  const acceptors = new BillAcceptors({
+    config,
+    ledger,
+    log: silent,
+    credits: tableCreditRule({ config, ledger, log: silent, fault: () => undefined }),
+    tickets,
+  });
+  acceptors.start();
+  t.after(async () => {
+    await acceptors.close();
+    ledger.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { ledger, acceptors, tickets };
+}
+
+async function until(ok: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('ticket in at a station’s acceptor', () => {
+  it('credits a ticket the authority approves once, at the stacked point, and returns it the second time', async (t) => {
+    const authority = fakeAuthority();
+    const { ledger, acceptors, tickets } = rig(t, authority);
+    const sim = acceptors.simulator(1);
+    assert.ok(sim?.insertTicket);
+    await until(() => acceptors.statuses().some((s) => s.state === 'ready'));
+    sim.insertTicket(TICKET);
+    await until(() => tickets.lastAt(1)?.state === 'credited');
+    assert.equal(ledger.credit(1), 2_500);
+    assert.equal(ledger.meters('station:1').ticketsIn, 1);
+    assert.equal(ledger.byTxId(ticketStackedTxId(TICKET))?.type, 'ticket.redeem.stacked');
+    sim.insertTicket(TICKET);
+    await until(() => tickets.lastAt(1)?.state === 'returned');
+    const last = tickets.lastAt(1);
+    assert.equal(last?.state === 'returned' ? last.reason : null, 'already-paid');
+    assert.equal(ledger.credit(1), 2_500, 'credited once');
+    assert.deepEqual(
+      authority.words.map((w) => w.split(' ')[0]),
+      ['redeem', 'confirm', 'redeem', 'cancel'],
+    );
+  });
+
+  it('returns every ticket as offline when the table has no authority, journalling the attempt and its return', async (t) => {
+    const { ledger, acceptors, tickets } = rig(t, null);
+    await until(() => acceptors.statuses().some((s) => s.state === 'ready'));
+    acceptors.simulator(1)?.insertTicket?.(TICKET);
+    await until(() => tickets.lastAt(1)?.state === 'returned');
+    const last = tickets.lastAt(1);
+    assert.equal(last?.state === 'returned' ? last.reason : null, 'offline');
+    assert.equal(ledger.credit(1), 0);
+  });
+
+  it('never credits an approval in another currency, nor a barcode no scheme of ours makes', async (t) => {
+    const authority = fakeAuthority((r) => ({ kind: 'approved', requestId: r.requestId, validation: r.validation, amount: 2_500, currency: 'HKD' }));
+    const { ledger, acceptors, tickets } = rig(t, authority);
+    await until(() => acceptors.statuses().some((s) => s.state === 'ready'));
+    acceptors.simulator(1)?.insertTicket?.(TICKET);
+    await until(() => tickets.lastAt(1)?.state === 'returned');
+    acceptors.simulator(1)?.insertTicket?.('123456789012345678');
+    await until(() => tickets.lastAt(1)?.validation === '123456789012345678');
+    const last = tickets.lastAt(1);
+    assert.equal(last?.state === 'returned' ? last.reason : null, 'unknown');
+    assert.equal(ledger.credit(1), 0);
+    assert.deepEqual(
+      authority.words.map((w) => w.split(' ')[0]),
+      ['redeem', 'cancel'],
+      'the approval not believed is cancelled; the shape-only barcode was never asked about',
+    );
+    assert.equal(authority.words[0], `redeem ${TICKET}`);
+  });
+});
