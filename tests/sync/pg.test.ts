@@ -121,7 +121,7 @@ describe('upstream on PostgreSQL', () => {
       }
       await other.query("UPDATE heads SET seq = $1, hash = $2 WHERE terminal_id = 'M1'", [l.headOf().seq, l.headOf().hash]);
       assert.deepEqual(await migrateUpstream(other, 2), [2]);
-      assert.deepEqual(await migrateUpstream(other), [3, 4, 5]);
+      assert.deepEqual(await migrateUpstream(other), [3, 4, 5, 6]);
       assert.deepEqual(await migrateUpstream(other), []);
       const m = await other.query<{ scope: string; name: string; value: number }>(
         "SELECT scope, name, value FROM meters WHERE terminal_id = 'M1' ORDER BY scope, name",
