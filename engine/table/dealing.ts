@@ -71,7 +71,9 @@ function applyDecision<S, R>(t: Turn<S, R>, station: number, p: DecisionDue, act
   }
   // A timeout is no act of the player's: it never puts the player's credit into play (the war of
   // Art. 7 n.5 is the player's own doubling; a blackjack double, split or insurance likewise).
-  if (auto && r.stakes.length > 0) {
+  // Only the timed-out station's own credit counts: a bettor behind who declines a split completes
+  // the seat's split, whose second stake the seat's own player put into play (Portugal rule 28).
+  if (auto && r.stakes.some((x) => payer(x.bettor) === station && x.amount > 0)) {
     t.refuse(`the default "${action}" would stake credit without the player`, 'illegal-action');
     return false;
   }
