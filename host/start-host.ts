@@ -238,9 +238,7 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
   const simToken = options.simControls ? randomBytes(24).toString('base64url') : null;
   // Made once the devices are open (below); the sim controls ask for it when used.
   let devices: RunningDevices | null = null;
-  const sim = simToken
-    ? simControls(simToken, { billAcceptors: rt.billAcceptors, printers: rt.printers, table: rt.table, simDealer: () => devices?.simDealer ?? null })
-    : null;
+  const sim = simToken ? simControls(simToken, { ...rt, simDealer: () => devices?.simDealer ?? null }) : null;
   const server = await openHttp(dataDir, options, o, { openSession, service, metrics, health, simControls: sim });
   gateRemote(remoteAcceptors);
   const transfers = openTransfers(dataDir, o, rt.table, (detail) => rt.tilts.raise('peer-integrity', { detail }));
@@ -259,13 +257,12 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
   const enrol = enroller(o, { lanOrigin, certificate, table: rt.table, remoteStations });
   stadium.open({ lanOrigin, certificate, remoteStations, connections, remoteAcceptors, enrol });
   log.info({ origin, dataDir, tableId: config.tableId, terminalId: o.terminalId, ledger: ledger.file }, 'table host started');
-  const { billAcceptors, table, recovery } = rt;
   const started: Started = {
     stopCountingTilts,
     disk,
     devices,
     floor,
-    table,
+    table: rt.table,
     service,
     serviceBackend: backend,
     accounts,
@@ -274,8 +271,7 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
     lan,
     server,
     shoe,
-    billAcceptors,
-    printers: rt.printers,
+    billAcceptors: rt.billAcceptors,
     opened: o,
   };
   return {
@@ -283,16 +279,16 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
     dataDir,
     hub,
     ledger,
-    billAcceptors,
+    billAcceptors: rt.billAcceptors,
     printers: rt.printers,
     simToken,
-    table,
+    table: rt.table,
     shoe,
     sync: o.sync,
     witness: o.witness,
     floor,
     log,
-    recovery,
+    recovery: rt.recovery,
     service,
     openSession,
     sent,

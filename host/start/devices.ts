@@ -2,6 +2,7 @@ import { Autoplay } from '../autoplay/autoplay.js';
 import { startSimAttendant } from '../autoplay/sim-attendant.js';
 import { SimDealer } from '../devices/sim-dealer.js';
 import type { TableShoe } from '../devices/shoe.js';
+import type { Printers } from '../devices/printers.js';
 import type { FloorServices } from '../floor/floor-services.js';
 import type { LaunchTokens } from '../screens/launch-tokens.js';
 import { openSasLinks, type SasLinks } from './sas-links.js';
@@ -13,6 +14,8 @@ import type { TableRuntime } from './table-runtime.js';
 /** What runs once the devices are open, and how each stops. */
 export interface RunningDevices {
   simDealer: SimDealer | null;
+  /** The stations' ticket printers, started here, closed at shutdown. */
+  printers: Printers;
   autoplay: Autoplay | null;
   stopDealer: () => void;
   stopAttendant: () => void;
@@ -66,5 +69,5 @@ export function startDevices(
   const stopAttendant = options.autoplay ? startSimAttendant(w.floor.handpays, timers, log) : () => undefined;
   // The casino's system polls the stations once they play (their meters and disables are the journal's).
   const sas = openSasLinks(options, o, rt, w.floor);
-  return { simDealer, autoplay, stopDealer, stopAttendant, sas };
+  return { simDealer, printers, autoplay, stopDealer, stopAttendant, sas };
 }

@@ -1,4 +1,3 @@
-import type { Printers } from '../devices/printers.js';
 import type { BillAcceptors } from '../devices/bill-acceptors.js';
 import type { RemoteAcceptors } from '../devices/remote-acceptors.js';
 import type { TableShoe } from '../devices/shoe.js';
@@ -28,7 +27,6 @@ export interface Started {
   server: { close(): Promise<void> };
   shoe: TableShoe;
   billAcceptors: BillAcceptors;
-  printers: Printers;
   /** The log; `release` (the sync, the witness, the ledger, the power marker, the folder) and `closeLog`. */
   opened: Pick<Opened, 'release' | 'closeLog' | 'log'>;
 }
@@ -58,7 +56,7 @@ export async function shutdown(s: Started): Promise<void> {
   await s.shoe.close();
   await s.devices.sas.close();
   await s.billAcceptors.close();
-  await s.printers.close();
+  await s.devices.printers.close();
   s.accounts.close();
   await s.opened.release();
   s.opened.log.info('table host stopped');

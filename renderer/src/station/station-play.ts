@@ -2,17 +2,7 @@ import { Container, Graphics, Text } from 'pixi.js';
 import { CachedLayer } from '../pixi/cached-layer.js';
 import { DISPOSE } from '../pixi/dispose.js';
 import type { TFunction } from 'i18next';
-import {
-  amountOn,
-  STADIUM_SEAT,
-  type BetSpot,
-  type HandView,
-  type LineBet,
-  type PrizeWin,
-  type Spot,
-  type StationState,
-  type TicketReturnReason,
-} from '../../../protocol/index.js';
+import { amountOn, STADIUM_SEAT, type BetSpot, type HandView, type LineBet, type PrizeWin, type Spot, type StationState } from '../../../protocol/index.js';
 import { CARD } from '../cards/card-view.js';
 import { HandSprite } from '../cards/hand-view.js';
 import { formatAmount, formatMoney } from '../../../locales/money.js';
@@ -24,6 +14,7 @@ import type { ScreenContext } from '../screens/screen.js';
 import { offerText, PrizeWatch, prizeText, resultText } from '../screens/result-text.js';
 import { phaseText, secondsLeft } from '../screens/round-text.js';
 import { NEVER, nextSecondAt, nextStepAt } from '../anim/wake.js';
+import { ticketWords, type TicketKey } from './ticket-words.js';
 import { BetPlan, CommandQueue } from './bet-plan.js';
 import { actionKey } from './action-words.js';
 import { streakText } from './streak-text.js';
@@ -569,36 +560,4 @@ export function seatKinds(spots: readonly BetSpot[]): BetSpot['bet'][] {
   const kinds: BetSpot['bet'][] = [];
   for (const s of spots) if ('seat' in s && !kinds.includes(s.bet)) kinds.push(s.bet);
   return kinds;
-}
-
-/** How long the station says what became of a ticket (printed, credited, returned…). */
-const TICKET_SAID_MS = 10_000;
-
-/**
- * What the station says of its tickets (docs/tito.md): a ticket in print or being checked while it
- * lasts, an outcome for a few seconds after it came; the newest of the two. `until`: when the words
- * next change.
- */
-type TicketKey =
-  | `desk.ticketReturned.${TicketReturnReason}`
-  | 'desk.ticketChecking'
-  | 'desk.ticketCredited'
-  | 'desk.ticketPrinting'
-  | 'desk.ticketPrinted'
-  | 'desk.ticketVoided'
-  | 'desk.ticketUnresolved';
-
-function ticketWords(s: StationState, now: number): { key: TicketKey; amount: number; until: number } | null {
-  const out = s.cashout?.ticket;
-  const into = s.cashout?.ticketIn;
-  const lasting = (state: string) => state === 'printing' || state === 'unresolved' || state === 'checking';
-  const said = [out, into].filter((x) => x !== undefined && x !== null).sort((a, b) => b.at - a.at)[0];
-  if (!said) return null;
-  const until = lasting(said.state) ? NEVER : said.at + TICKET_SAID_MS;
-  if (until <= now) return null;
-  if (said.state === 'returned') return { key: `desk.ticketReturned.${said.reason}`, amount: 0, until };
-  if (said.state === 'checking') return { key: 'desk.ticketChecking', amount: 0, until };
-  if (said.state === 'credited') return { key: 'desk.ticketCredited', amount: said.amount, until };
-  const keys = { printing: 'desk.ticketPrinting', printed: 'desk.ticketPrinted', voided: 'desk.ticketVoided', unresolved: 'desk.ticketUnresolved' } as const;
-  return { key: keys[said.state], amount: said.amount, until };
 }

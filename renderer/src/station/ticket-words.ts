@@ -1,0 +1,34 @@
+import type { StationState, TicketReturnReason } from '../../../protocol/index.js';
+import { NEVER } from '../anim/wake.js';
+
+/** How long the station says what became of a ticket (printed, credited, returned…). */
+const TICKET_SAID_MS = 10_000;
+
+/**
+ * What the station says of its tickets (docs/tito.md): a ticket in print or being checked while it
+ * lasts, an outcome for a few seconds after it came; the newest of the two. `until`: when the words
+ * next change.
+ */
+export type TicketKey =
+  | `desk.ticketReturned.${TicketReturnReason}`
+  | 'desk.ticketChecking'
+  | 'desk.ticketCredited'
+  | 'desk.ticketPrinting'
+  | 'desk.ticketPrinted'
+  | 'desk.ticketVoided'
+  | 'desk.ticketUnresolved';
+
+export function ticketWords(s: StationState, now: number): { key: TicketKey; amount: number; until: number } | null {
+  const out = s.cashout?.ticket;
+  const into = s.cashout?.ticketIn;
+  const lasting = (state: string) => state === 'printing' || state === 'unresolved' || state === 'checking';
+  const said = [out, into].filter((x) => x !== undefined && x !== null).sort((a, b) => b.at - a.at)[0];
+  if (!said) return null;
+  const until = lasting(said.state) ? NEVER : said.at + TICKET_SAID_MS;
+  if (until <= now) return null;
+  if (said.state === 'returned') return { key: `desk.ticketReturned.${said.reason}`, amount: 0, until };
+  if (said.state === 'checking') return { key: 'desk.ticketChecking', amount: 0, until };
+  if (said.state === 'credited') return { key: 'desk.ticketCredited', amount: said.amount, until };
+  const keys = { printing: 'desk.ticketPrinting', printed: 'desk.ticketPrinted', voided: 'desk.ticketVoided', unresolved: 'desk.ticketUnresolved' } as const;
+  return { key: keys[said.state], amount: said.amount, until };
+}
