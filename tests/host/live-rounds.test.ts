@@ -228,7 +228,7 @@ describe('live casino war with a tie decided at the station', () => {
     await deal('7D'); // croupier: seats 1 and 2 tie
     const asked = await one.until<StationState>((s) => s.decision !== null, 'the war decision');
     assert.deepEqual(asked.decision?.legal, ['war', 'surrender']);
-    assert.equal(asked.decision?.default, 'war');
+    assert.equal(asked.decision?.default, 'surrender', 'a timeout never stakes: Art. 7 n.4 1) (issue 51 item 3)');
     assert.equal(
       two.latest()?.kind === 'station' && (two.latest() as StationState).decision,
       null,
