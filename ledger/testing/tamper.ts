@@ -38,10 +38,33 @@ export function tamperJournalBody(ledger: Ledger, seq: number, from: string, to:
   );
 }
 
-/** Moves an account's balance projection by `delta` minor units with no entry behind it. */
-export function tamperBalance(ledger: Ledger, account: string, delta: number): void {
-  const r = connectionOf(ledger).prepare('UPDATE balances SET balance = balance + ? WHERE account = ?').run(delta, account);
+/**
+ * Moves an account's balance projection by `delta` minor units with no entry behind it. With
+ * `create`, an account the projection does not hold yet is added (the attacker's house row).
+ */
+export function tamperBalance(ledger: Ledger, account: string, delta: number, options: { create?: boolean } = {}): void {
+  const db = connectionOf(ledger);
+  const r = options.create
+    ? db
+        .prepare('INSERT INTO balances (account, balance) VALUES (?, ?) ON CONFLICT(account) DO UPDATE SET balance = balance + excluded.balance')
+        .run(account, delta)
+    : db.prepare('UPDATE balances SET balance = balance + ? WHERE account = ?').run(delta, account);
   if (r.changes !== 1) throw new Error(`no balance of ${account} to tamper with`);
+}
+
+/** The balance and meter projections as the file holds them: what someone forging a checkpoint state reads. */
+export function projectionsAsFound(ledger: Ledger): { balances: [string, number][]; meters: unknown[] } {
+  const db = connectionOf(ledger);
+  const balances = db.prepare('SELECT account, balance FROM balances ORDER BY account').raw(true).all() as [string, number][];
+  const meters = db.prepare('SELECT scope, name, value FROM meters ORDER BY scope, name').raw(true).all();
+  return { balances, meters };
+}
+
+/** Inserts a checkpoint row by hand, with whatever state and signature the editor chose. */
+export function insertCheckpointRow(ledger: Ledger, row: { seq: number; hash: string; writtenAt: string; state: string; signature: string }): void {
+  connectionOf(ledger)
+    .prepare('INSERT INTO checkpoints (seq, hash, written_at, has_table, state, signature) VALUES (?, ?, ?, 0, ?, ?)')
+    .run(row.seq, row.hash, row.writtenAt, row.state, row.signature);
 }
 
 /**

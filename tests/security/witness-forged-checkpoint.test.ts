@@ -16,7 +16,8 @@ import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { startHost, type RunningHost } from '../../host/start-host.js';
 import { Ledger, openExistingLedger } from '../../ledger/index.js';
-import { connectionOf, WITNESS_SIGNATURE_PREFIX } from '../../ledger/ledger.js';
+import { WITNESS_SIGNATURE_PREFIX } from '../../ledger/ledger.js';
+import { insertCheckpointRow, projectionsAsFound, tamperBalance } from '../../ledger/testing/tamper.js';
 import { startWitness, writeNewKeyFile, type RunningWitness } from '../../witness/index.js';
 import { rawLines } from './witness-kit.js';
 
@@ -76,10 +77,8 @@ async function forge(dir: string, terminal: string): Promise<Record<string, unkn
   ]);
   assert.equal(witnessed[0]?.ok, true, `the witness witnesses a well-formed entry: ${JSON.stringify(witnessed)}`);
 
-  const db = connectionOf(l);
-  const balances = new Map(
-    (db.prepare('SELECT account, balance FROM balances ORDER BY account').raw(true).all() as [string, number][]).map((r) => [r[0], r[1]]),
-  );
+  const found = projectionsAsFound(l);
+  const balances = new Map(found.balances);
   balances.set('station:2:credit', (balances.get('station:2:credit') ?? 0) - FORGED);
   balances.set('house', (balances.get('house') ?? 0) + FORGED);
   const at = new Date().toISOString();
@@ -90,7 +89,7 @@ async function forge(dir: string, terminal: string): Promise<Record<string, unkn
     hash: head.hash,
     at,
     balances: [...balances].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-    meters: db.prepare('SELECT scope, name, value FROM meters ORDER BY scope, name').raw(true).all(),
+    meters: found.meters,
     openBets: [],
     table: null,
   });
@@ -109,16 +108,9 @@ async function forge(dir: string, terminal: string): Promise<Record<string, unkn
   const signed = answers.find((a) => a.ok === true && typeof a.signature === 'string');
   // Without a signature the attacker writes one of its own: the row is there either way.
   const signature = typeof signed?.signature === 'string' ? signed.signature : Buffer.alloc(64, 7).toString('base64');
-  db.prepare('INSERT INTO checkpoints (seq, hash, written_at, has_table, state, signature) VALUES (?, ?, ?, 0, ?, ?)').run(
-    head.seq,
-    head.hash,
-    at,
-    state,
-    `${WITNESS_SIGNATURE_PREFIX}${signature}`,
-  );
-  const upsert = db.prepare('INSERT INTO balances (account, balance) VALUES (?, ?) ON CONFLICT(account) DO UPDATE SET balance = balance + excluded.balance');
-  upsert.run('station:2:credit', -FORGED);
-  upsert.run('house', FORGED);
+  insertCheckpointRow(l, { seq: head.seq, hash: head.hash, writtenAt: at, state, signature: `${WITNESS_SIGNATURE_PREFIX}${signature}` });
+  tamperBalance(l, 'station:2:credit', -FORGED, { create: true });
+  tamperBalance(l, 'house', FORGED, { create: true });
   l.close();
   return answers;
 }

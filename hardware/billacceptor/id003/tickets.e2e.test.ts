@@ -2,7 +2,7 @@
 // ESCROW 0x13 with 0x6F and the ticket's 18 digits, a typed event, held in escrow while the host
 // asks, then STACK or RETURN like a note; the host told it is stacked at VEND VALID, before the ACK.
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { afterEach, describe, it } from 'node:test';
 import { EventRecorder } from '../../sim/recorder.js';
 import { LoopbackPort } from '../../transport/loopback.js';
 import { FAST, acceptorRig, type RigOptions } from '../acceptor-rig.js';
@@ -13,10 +13,22 @@ import { Id003Simulator } from './simulator.js';
 
 const TICKET = '123456789012345678';
 
+// A failed assertion must not leave a device polling: the file would never end (a CI run once
+// waited 84 minutes on one). Every rig opened here is closed after its test, passed or not.
+const opened: { dev: { close(): Promise<void> } }[] = [];
+afterEach(async () => {
+  for (const r of opened.splice(0)) await r.dev.close();
+});
+function openRig(...args: Parameters<typeof acceptorRig<'id003'>>) {
+  const r = acceptorRig(...args);
+  opened.push(r);
+  return r;
+}
+
 function rig(extra: RigOptions = {}) {
   const stacked: { ticket: EscrowedTicket; recovered: boolean }[] = [];
   const asked: EscrowedTicket[] = [];
-  const r = acceptorRig('id003', 'MOP', {
+  const r = openRig('id003', 'MOP', {
     onTicket: (t) => {
       asked.push(t);
       return 'stack';
@@ -86,11 +98,12 @@ describe('ID-003 barcode tickets end to end', () => {
   });
 
   it('tickets not taken (no onTicket): the barcode function is never set, so the unit itself rejects the ticket (0x91)', async () => {
-    const r = acceptorRig('id003', 'MOP');
+    const r = openRig('id003', 'MOP');
     await r.rec.until(() => r.rec.of('idle').some((e) => e.enabled));
     assert.ok(!r.sim.received.some((f) => f.code === CMD.SET_BARCODE_FUNCTION));
     r.sim.insertTicket(TICKET);
-    await r.rec.until(() => r.sim.ticketsReturned.length === 1);
+    // The unit returns the ticket before the driver's next poll reads the rejection: wait for both.
+    await r.rec.until(() => r.sim.ticketsReturned.length === 1 && r.rec.of('rejected').length > 0, 3000, 'returned and told rejected');
     assert.deepEqual(
       r.rec.of('rejected').map((e) => e.code),
       [0x91],
