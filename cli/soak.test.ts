@@ -39,6 +39,7 @@ describe('soak CLI', () => {
       'logFiles',
       'shoeChanges',
       'holds',
+      'tickets',
     ]);
     assert.equal(out.logCapBytes, Math.round(0.002 * 1024 * 1024));
     assert.ok(

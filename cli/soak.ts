@@ -155,13 +155,20 @@ export async function run(argv: string[]): Promise<number> {
     logFiles,
     shoeChanges: a.shoeChanges,
     holds: a.holds,
+    tickets: {
+      printed: a.tickets.printed,
+      voided: a.tickets.voided,
+      inPrint: a.tickets.inPrint,
+      redeemed: a.tickets.redeemed,
+      pendingRedemptions: a.tickets.pendingRedemptions,
+    },
     ...(v.jackpot ? { jackpot: a.jackpot } : {}),
   };
   if (v.json) console.log(JSON.stringify(out));
   else {
     for (const [k, x] of Object.entries(out)) console.log(`${k.padEnd(16)} ${typeof x === 'object' ? JSON.stringify(x) : String(x)}`);
     console.log(`${'inPlay'.padEnd(16)} ${a.inPlay}   houseNet ${a.houseNet}   data ${dataDir}`);
-    for (const p of a.problems) console.log(`  MISMATCH: ${p}`);
+    for (const p of [...a.problems, ...a.tickets.problems]) console.log(`  MISMATCH: ${p}`);
     if (logPeak > logCap) console.log(`  host.log reached ${logPeak} bytes, past its cap of ${logCap}`);
   }
   if (!v['data-dir']) rmSync(dataDir, { recursive: true, force: true });

@@ -2,8 +2,70 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { bet, billCredit, settledRound } from '../../ledger/fixtures.js';
 import { Ledger } from '../../ledger/ledger.js';
-import { tamperBalance } from '../../ledger/testing/tamper.js';
+import type { NewEntry } from '../../ledger/entries.js';
+import { tamperBalance, tamperJournalBody } from '../../ledger/testing/tamper.js';
+import { TICKET_ACCOUNTS, ticketInTxId, ticketOutTxId, ticketStackedTxId } from '../../ledger/ticket-postings.js';
+import { validationNumber, type ValidationNumber } from '../../ledger/validation-number.js';
 import { accountFor } from './account.js';
+
+const T1 = validationNumber(7, 1);
+const T2 = validationNumber(7, 2);
+const T3 = validationNumber(7, 3);
+const T4 = validationNumber(7, 4);
+
+function issue(validation: ValidationNumber, sequence: number, station: number, amount: number): NewEntry {
+  return {
+    type: 'ticket.issue',
+    payload: {
+      validation,
+      machineId: 7,
+      sequence,
+      station,
+      amount,
+      currency: 'MOP',
+      issuedAt: '2026-11-26T10:00:00.000Z',
+      expiresAt: '2027-02-24T10:00:00.000Z',
+    },
+    txId: ticketOutTxId(validation, 'issue'),
+  };
+}
+const end = (type: 'ticket.printed' | 'ticket.void', validation: ValidationNumber, station: number): NewEntry =>
+  type === 'ticket.printed'
+    ? { type, payload: { validation, station }, txId: ticketOutTxId(validation, 'end') }
+    : { type, payload: { validation, station, reason: 'not printed: paper-jam' }, txId: ticketOutTxId(validation, 'end') };
+function redeem(
+  requestId: string,
+  validation: ValidationNumber,
+  station: number,
+  amount: number | null,
+  outcome: 'stacked' | 'returned' | 'pending',
+): NewEntry[] {
+  const at = { requestId, validation, station };
+  const out: NewEntry[] = [{ type: 'ticket.redeem.request', payload: at, txId: ticketInTxId(requestId, 'request') }];
+  if (amount !== null) out.push({ type: 'ticket.redeem.approved', payload: { ...at, amount, currency: 'MOP' }, txId: ticketInTxId(requestId, 'approved') });
+  if (outcome === 'stacked' && amount !== null)
+    out.push({ type: 'ticket.redeem.stacked', payload: { ...at, amount, currency: 'MOP' }, txId: ticketStackedTxId(validation) });
+  if (outcome === 'returned') out.push({ type: 'ticket.redeem.returned', payload: { ...at, reason: 'already-paid' }, txId: ticketInTxId(requestId, 'end') });
+  return out;
+}
+
+/**
+ * The soak's journal with cash-out tickets besides: station 1 prints one of 30,000, another is
+ * voided (its 20,000 back on the meter), a third of 10,000 is still in print; station 2 redeems a
+ * ticket of 25,000 another table printed, has one returned and one approved and not yet stacked.
+ */
+function withTickets(): Ledger {
+  const l = journal();
+  l.append(issue(T1, 1, 1, 30_000));
+  l.append(end('ticket.printed', T1, 1));
+  l.append(issue(T2, 2, 1, 20_000));
+  l.append(end('ticket.void', T2, 1));
+  l.append(issue(T3, 3, 1, 10_000));
+  for (const e of redeem('req-00001', T4, 2, 25_000, 'stacked')) l.append(e);
+  for (const e of redeem('req-00002', T4, 2, null, 'returned')) l.append(e);
+  for (const e of redeem('req-00003', T1, 2, 30_000, 'pending')) l.append(e);
+  return l;
+}
 
 /** A journal of every kind the soak accounts: notes, a settled round, a voided one, one still open, a cash-out. */
 function journal(): Ledger {
@@ -69,6 +131,51 @@ describe('soak accounting', () => {
       assert.equal(a.conserved, false, 'the mismatch is caught');
     } finally {
       l.close();
+    }
+  });
+
+  it('counts tickets: printed and in print are cashed out, voided ones went back, redeemed ones came in; each ticket once', () => {
+    const l = withTickets();
+    try {
+      const a = accountFor(l);
+      const t = a.tickets;
+      assert.deepEqual(
+        { printed: t.printed, voided: t.voided, inPrint: t.inPrint, redeemed: t.redeemed, pending: t.pendingRedemptions, returned: t.returned },
+        {
+          printed: { count: 1, amount: 30_000 },
+          voided: { count: 1, amount: 20_000 },
+          inPrint: { count: 1, amount: 10_000 },
+          redeemed: { count: 1, amount: 25_000 },
+          pending: 1,
+          returned: 1,
+        },
+      );
+      assert.deepEqual(t.problems, []);
+      // Station 1's 85,000 less the 30,000 printed and the 10,000 in print; station 2 got 25,000 by ticket.
+      assert.equal(a.creditsOnMeters, 85_000 - 40_000 + 25_000);
+      assert.deepEqual([a.conserved, a.ledgerVerified], [true, true]);
+      // The check without the tickets could not balance this journal: they are what it now counts.
+      assert.notEqual(a.creditsIn, a.creditsOnMeters + a.creditsOut + a.houseNet + a.inPlay);
+    } finally {
+      l.close();
+    }
+  });
+
+  it('says not conserved when a ticket is miscounted: its amount in the journal, or the ledger’s ticket accounts', () => {
+    for (const harm of ['journal', 'printed-account', 'printing-account'] as const) {
+      const l = withTickets();
+      try {
+        if (harm === 'journal') {
+          // The issue of the printed ticket rewritten to say 300.00 more left the meter than did.
+          const seq = [...Array(l.headOf().seq).keys()].map((i) => i + 1).find((s) => l.entry(s)?.txId === ticketOutTxId(T1, 'issue'));
+          assert.ok(seq !== undefined && tamperJournalBody(l, seq, '"amount":30000', '"amount":30300'));
+        } else tamperBalance(l, harm === 'printed-account' ? TICKET_ACCOUNTS.out : TICKET_ACCOUNTS.printing, 100);
+        const a = accountFor(l);
+        assert.equal(a.conserved, false, `${harm}: the miscount is caught`);
+        if (harm !== 'journal') assert.match(a.tickets.problems.join('\n'), /holds .*, the journal's tickets give/);
+      } finally {
+        l.close();
+      }
     }
   });
 

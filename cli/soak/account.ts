@@ -1,4 +1,5 @@
 import { account, entriesOfTypes, verifyLedger, type EntryBody, type Ledger, type Payload } from '../../ledger/index.js';
+import { ticketAccountFor, type TicketAccount } from './ticket-account.js';
 
 /** The money of a soak, from the journal's payloads (not the balance projections, so that it checks them). */
 export interface SoakAccount {
@@ -28,6 +29,8 @@ export interface SoakAccount {
   shoeChanges: number;
   /** Times the table went on hold (a `misread` left pending, not a read during a hold already on). */
   holds: number;
+  /** Cash-out tickets printed, voided, in print and redeemed here (issue 47): part of the money check. */
+  tickets: TicketAccount;
 }
 
 export interface JackpotAccount {
@@ -48,8 +51,11 @@ export interface JackpotAccount {
 }
 
 /**
- * Credits in = credits on meters + cashed out + net house result + wagers still in play, each
- * side summed from the journal's own entries, and the meters read from the ledger's balances.
+ * Credits in (notes, tickets redeemed here) = credits on meters + cashed out (by handpay, by
+ * tickets printed) + tickets still in print + net house result + wagers still in play, each side
+ * summed from the journal's own entries, and the meters read from the ledger's balances. A ticket
+ * voided is no cash-out: its credit went back to a meter. Every ticket must have ended at most
+ * once (never printed and given back) and be credited here at most once (ticket-account.ts).
  */
 export function accountFor(ledger: Ledger): SoakAccount {
   let rounds = 0;
@@ -175,7 +181,10 @@ export function accountFor(ledger: Ledger): SoakAccount {
   const inPlay = [...betsByRound.values()].reduce((a, b) => a + b, held);
   const creditsOnMeters = Object.values(ledger.stationCredits()).reduce((a, b) => a + b, 0);
   const houseNet = wagered - won - voidReturned - inPlay;
-  const conserved = creditsIn === creditsOnMeters + creditsOut + houseNet + inPlay;
+  const tickets = ticketAccountFor(ledger);
+  const conserved =
+    creditsIn + tickets.redeemed.amount === creditsOnMeters + creditsOut + tickets.printed.amount + tickets.inPrint.amount + houseNet + inPlay &&
+    tickets.problems.length === 0;
   for (const [level, lv] of Object.entries(jp.levels)) {
     lv.ledgerPool = -ledger.balance(account.jackpotPool(level));
     if (lv.ledgerPool !== lv.pool) jp.problems.push(`level ${level}: the journal's movements leave ${lv.pool}, the ledger holds ${lv.ledgerPool}`);
@@ -204,5 +213,6 @@ export function accountFor(ledger: Ledger): SoakAccount {
     jackpot: jp,
     shoeChanges: shoes.changes,
     holds: shoes.holds,
+    tickets,
   };
 }
