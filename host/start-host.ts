@@ -241,7 +241,7 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
   const sim = simToken ? simControls(simToken, { ...rt, simDealer: () => devices?.simDealer ?? null }) : null;
   const server = await openHttp(dataDir, options, o, { openSession, service, metrics, health, simControls: sim });
   gateRemote(remoteAcceptors);
-  const transfers = openTransfers(dataDir, o, rt.table, (detail) => rt.tilts.raise('peer-integrity', { detail }));
+  const { transfers } = openTransfers(dataDir, o, rt.table, (detail) => rt.tilts.raise('peer-integrity', { detail }));
   if (transfers) hub.attachTransfers(transfers);
   const { lan, certificate } = await openLan(dataDir, o, {
     openSession,

@@ -29,6 +29,12 @@ export interface HostTransfersOptions {
   readonly onAlarm?: (a: TransferAlarm) => void;
   /** Each change to the transfers (the station screens show them). */
   readonly onChange?: () => void;
+  /**
+   * Whether transfers with the peer table may go on now (host/peers/peer-guard.ts: its files are
+   * the journal's), asked before every step with it: a link's hello and messages, each message
+   * sent, each station's request, each tick. Absent: every peer of `peers` (tests, the bench).
+   */
+  readonly admits?: (table: TableId) => boolean;
 }
 
 /**
@@ -49,6 +55,11 @@ const START_REFUSALS = {
   'unknown-station': 'not-a-station',
   'away-to-away': 'not-home-table',
 } as const satisfies Record<StartRefusal, RefusalReason>;
+
+/** A peer whose files are not the journal's (the peer-integrity fault is raised): no credit moves to or from it. */
+function refusedPeer(table: TableId): Outcome {
+  return { ok: false, reason: `peer table ${table} is refused: its files are not the ones journalled`, refusal: 'unknown-table' };
+}
 
 /** How often the host asks again about its open transfers, and how long it waits before it recalls one. */
 export const DEFAULT_TICK_MS = 1_000;
@@ -77,7 +88,8 @@ export class HostTransfers {
       journal: o.journal,
       send: (out) => {
         const link = this.links.get(out.to);
-        if (link) link.send(out.message);
+        if (!this.admits(out.to)) o.log.warn({ to: out.to }, 'a transfer message for a peer table refused by its files: not sent');
+        else if (link) link.send(out.message);
         else o.log.warn({ to: out.to }, 'a transfer message for a table that is not a peer: not sent');
       },
       alarm: (a) => {
@@ -92,6 +104,7 @@ export class HostTransfers {
       self: o.self,
       credentials: o.credentials,
       log: o.log,
+      admits: (table) => this.admits(table),
       onMessage: (link, message) => this.guard(() => this.host.receive(link, message)),
     });
     for (const p of o.peers.peers) this.links.set(p.enrolment.table, new PeerLink({ self: o.self, peer: p.enrolment, log: o.log }));
@@ -115,8 +128,15 @@ export class HostTransfers {
     return homeOf(this.o.self, this.o.peers.peers, station);
   }
 
+  /** Whether transfers with `table` may go on now (its files are the journal's). */
+  private admits(table: TableId): boolean {
+    return this.o.admits?.(table) ?? true;
+  }
+
   /** One tick: asks again about every open transfer, and recalls those open too long. */
   tick(): void {
+    // A file edited with no transfer under way is seen within a tick (and raised) all the same.
+    for (const t of this.links.keys()) this.admits(t);
     this.guard(() => this.host.tick());
     const now = Date.now();
     const recallAfter = (this.o.peers.recallAfterSeconds ?? DEFAULT_RECALL_AFTER_MS / 1000) * 1000;
@@ -144,10 +164,12 @@ export class HostTransfers {
       if (home !== this.o.self) return { ok: false, reason: `station ${station}'s credit is moved from its home table ${home}`, refusal: 'not-home-table' };
       const to = TableId.safeParse(c.to);
       if (!to.success || !this.links.has(to.data)) return { ok: false, reason: `${c.to} is not a peer of this table`, refusal: 'unknown-table' };
+      if (!this.admits(to.data)) return refusedPeer(to.data);
       if (this.o.betsInPlay(station)) return { ok: false, reason: `station ${station} has bets in play here`, refusal: 'bets-in-play' };
       return this.startTransfer(station, to.data, c.amount);
     }
     if (home === this.o.self) return { ok: false, reason: `this is station ${station}'s home table`, refusal: 'not-away-table' };
+    if (!this.admits(home)) return refusedPeer(home);
     if (this.o.betsInPlay(station)) return { ok: false, reason: `station ${station} has bets in play here`, refusal: 'bets-in-play' };
     const credit = this.o.journal.credit(station);
     if (credit <= 0) return { ok: true };

@@ -77,6 +77,11 @@ export class PeerCredentials {
     return this.peers.map((p) => p.table);
   }
 
+  /** The stored SHA-256 of each peer's secret, by table (what the journal's digest covers). */
+  hashes(): Map<TableId, string> {
+    return new Map(this.peers.map((p) => [p.table, p.secretSha256]));
+  }
+
   private save(): void {
     if (!this.file) return;
     const tmp = `${this.file}.${process.pid}.tmp`;

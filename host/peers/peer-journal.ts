@@ -12,24 +12,39 @@ import type { Peer } from './peer-config.js';
  * transferred to a station.
  */
 
+/** What the two files say of the peers: each peer of `peers.json`, and the stored SHA-256 of each secret of `peer-credentials.json`. */
+export interface PeerFiles {
+  readonly peers: readonly Peer[];
+  readonly theirs: ReadonlyMap<TableId, string>;
+}
+
 /**
  * The digest a peer is journalled as: SHA-256 over its table id, its address, its certificate's
  * fingerprint, the stations homed there, the SHA-256 of the secret it gave this host and the
- * stored SHA-256 of the secret this host gave it. Never a secret: the journal goes upstream.
+ * stored SHA-256 of the secret this host gave it; `-` for a half the files do not hold (a peer
+ * enrolled to dial in before its own enrolment file was added, or the other way round). Never a
+ * secret: the journal goes upstream.
  */
-export function peerDigest(peer: Peer, theirSecretSha256: string | null): string {
-  const ours = createHash('sha256').update(peer.enrolment.secret, 'utf8').digest('hex');
-  const stations = [...peer.stations].sort((a, b) => a - b).join(',');
+export function peerDigest(table: TableId, peer: Peer | undefined, theirSecretSha256: string | null): string {
+  const ours = peer ? createHash('sha256').update(peer.enrolment.secret, 'utf8').digest('hex') : '-';
+  const stations = peer ? [...peer.stations].sort((a, b) => a - b).join(',') : '-';
   return createHash('sha256')
     .update(
-      `macau-etg-peer v1\n${peer.enrolment.table}\n${peer.enrolment.url}\n${peer.enrolment.fingerprint}\n${stations}\n${ours}\n${theirSecretSha256 ?? '-'}`,
+      `macau-etg-peer v1\n${table}\n${peer?.enrolment.url ?? '-'}\n${peer?.enrolment.fingerprint ?? '-'}\n${stations}\n${ours}\n${theirSecretSha256 ?? '-'}`,
     )
     .digest('hex');
 }
 
+/** The digest of `table` as the files now hold it, or null when neither file names it. */
+export function filesDigest(files: PeerFiles, table: TableId): string | null {
+  const peer = files.peers.find((p) => p.enrolment.table === table);
+  const theirs = files.theirs.get(table) ?? null;
+  return peer || theirs ? peerDigest(table, peer, theirs) : null;
+}
+
 /** The digest in force per peer table as the journal leaves it (null: revoked), and whether any entry exists. */
-export function journalledPeers(ledger: Ledger): { any: boolean; inForce: Map<string, string | null> } {
-  const inForce = new Map<string, string | null>();
+export function journalledPeers(ledger: Ledger): { any: boolean; inForce: Map<TableId, string | null> } {
+  const inForce = new Map<TableId, string | null>();
   let any = false;
   for (const e of entriesOfTypes(ledger, ['peer.credential'])) {
     any = true;
@@ -40,31 +55,39 @@ export function journalledPeers(ledger: Ledger): { any: boolean; inForce: Map<st
 }
 
 /**
- * Checks the peers of the files against the journal and returns the problem of each peer refused
- * (its table id → why). A data folder whose journal has no `peer.credential` entry yet adopts its
- * files once, as found (one `adopt` entry per peer): a floor enrolled before this check, or by the
- * floor set-up of the tests. From then on a peer whose digest is not the one journalled, or that
- * the journal does not know, is refused.
+ * A data folder whose journal has no `peer.credential` entry yet adopts its files once, as found
+ * (one `adopt` entry per peer): a floor enrolled before this check, or by the floor set-up of the
+ * tests. Only at start: files that appear while the host runs are never adopted. Returns whether
+ * it adopted.
  */
-export function auditPeers(ledger: Ledger, peers: readonly Peer[], theirs: (table: TableId) => string | null): Map<TableId, string> {
+export function adoptPeers(ledger: Ledger, files: PeerFiles): boolean {
+  if (journalledPeers(ledger).any) return false;
+  const found = [...new Set([...files.peers.map((p) => p.enrolment.table), ...files.theirs.keys()])].flatMap((table) => {
+    const digest = filesDigest(files, table);
+    return digest ? [{ type: 'peer.credential' as const, payload: { table, action: 'adopt' as const, by: ['adopted as found'], digest } }] : [];
+  });
+  if (found.length === 0) return false;
+  ledger.appendMany(found);
+  return true;
+}
+
+/**
+ * Checks the files against the journal and returns the problem of each peer refused (its table id
+ * → why): a peer in the files the journal does not know (or revoked), one whose digest is not the
+ * one journalled, and one the journal has in force that the files no longer hold (removed behind
+ * the journal's back: its open transfers would be stranded unseen).
+ */
+export function auditPeers(ledger: Ledger, files: PeerFiles): Map<TableId, string> {
   const journal = journalledPeers(ledger);
-  if (!journal.any) {
-    if (peers.length > 0)
-      ledger.appendMany(
-        peers.map((p) => ({
-          type: 'peer.credential' as const,
-          payload: { table: p.enrolment.table, action: 'adopt' as const, by: ['adopted as found'], digest: peerDigest(p, theirs(p.enrolment.table)) },
-        })),
-      );
-    return new Map();
-  }
   const problems = new Map<TableId, string>();
-  for (const p of peers) {
-    const t = p.enrolment.table;
-    const journalled = journal.inForce.get(t);
-    if (journalled === undefined || journalled === null) problems.set(t, `peer table ${t}: in the data folder's files, not enrolled in the journal`);
-    else if (journalled !== peerDigest(p, theirs(t)))
-      problems.set(t, `peer table ${t}: its address, certificate, stations or secrets are not the ones journalled`);
+  const tables = new Set<TableId>([...files.peers.map((p) => p.enrolment.table), ...files.theirs.keys(), ...journal.inForce.keys()]);
+  for (const t of tables) {
+    const journalled = journal.inForce.get(t) ?? null;
+    const now = filesDigest(files, t);
+    if (journalled === now) continue;
+    if (journalled === null) problems.set(t, `peer table ${t}: in the data folder's files, not enrolled in the journal`);
+    else if (now === null) problems.set(t, `peer table ${t}: enrolled in the journal, missing from the data folder's files`);
+    else problems.set(t, `peer table ${t}: its address, certificate, stations or secrets are not the ones journalled`);
   }
   return problems;
 }

@@ -12,7 +12,7 @@ import { decodePeer, PEER_PROTOCOL_VERSION, PeerHello, PeerInbound, type PeerWel
 export const PEER_LIMITS = { burst: 2_000, perSecond: 1_000 } as const;
 
 /** Why the listener closed a peer's connection (logged, and counted for the tests and /metrics). */
-export const PEER_REFUSALS = ['not-hello', 'wrong-protocol', 'wrong-secret', 'is-self', 'malformed', 'binary', 'rate'] as const;
+export const PEER_REFUSALS = ['not-hello', 'wrong-protocol', 'wrong-secret', 'is-self', 'malformed', 'binary', 'rate', 'not-journalled'] as const;
 export type PeerRefusal = (typeof PEER_REFUSALS)[number];
 
 /** One connection dialled into this host on `/peer`, as the LAN listener drives it. */
@@ -27,6 +27,8 @@ export interface PeerListenerOptions {
   readonly self: TableId;
   readonly credentials: PeerCredentials;
   readonly log: Logger;
+  /** Whether the peer table's files are the journal's now (host/peers/peer-guard.ts), asked at its hello and each of its messages; absent: always. */
+  readonly admits?: (table: TableId) => boolean;
   /** A transfer message from the peer table `link` (authenticated by its secret), unparsed: the transfer step distrusts it. */
   readonly onMessage: (link: TableId, message: unknown) => void;
   readonly now?: () => number;
@@ -76,6 +78,8 @@ export class PeerListener {
           const hello = d.message;
           if (hello.protocol !== PEER_PROTOCOL_VERSION) return refuse('wrong-protocol', 1008, { protocol: hello.protocol });
           if (hello.table === this.o.self) return refuse('is-self', 4401, { claimed: hello.table });
+          // The files are checked first: a peer added to them while the host runs is refused and raised as a fault, not only let in no further.
+          if (this.o.admits?.(hello.table) === false) return refuse('not-journalled', 4401, { claimed: hello.table });
           if (!this.o.credentials.verify(hello.table, hello.secret)) return refuse('wrong-secret', 4401, { claimed: hello.table });
           table = hello.table;
           this.live.get(table)?.();
@@ -90,6 +94,8 @@ export class PeerListener {
         }
         const d = decodePeer(PeerInbound, text);
         if (!d.ok || d.message.type !== 'transfer') return refuse('malformed', 1008, { error: d.ok ? 'hello again' : d.error });
+        // Checked at every message: a file edited since the hello closes the link before anything of it is journalled.
+        if (this.o.admits?.(table) === false) return refuse('not-journalled', 4401);
         this.o.onMessage(table, d.message.message);
       },
     };
