@@ -33,7 +33,7 @@ const AT_BJ = 102;
 /** Homed at war-1: its credit may move to bj-1. */
 const AT_WAR = 103;
 
-const until = async (what: string, ok: () => boolean, ms = 5_000) => {
+const until = async (what: string, ok: () => boolean, ms = 10_000) => {
   const end = Date.now() + ms;
   while (!ok()) {
     if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
