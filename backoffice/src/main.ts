@@ -4,8 +4,6 @@ import { alarmList } from './alarms.js';
 import { clear, h } from './dom.js';
 import { FloorView } from './floor.js';
 import { pageLanguage, setPageLanguage, words, type Words } from './i18n.js';
-import { plotsPage } from './plots-page.js';
-import { reportPage } from './report-page.js';
 import { tablePage } from './table-page.js';
 
 const root = document.getElementById('app') ?? document.body;
@@ -107,15 +105,39 @@ async function page(s: Session): Promise<HTMLElement> {
     return tablePage(w, detail, settings.currency, canAck, acknowledge, () => (location.hash = '#/floor'));
   }
   if (route === 'alarms') return h('section', {}, h('h1', {}, w.t('backoffice.alarms.title')), alarmList(w, await api.alarms(), canAck, acknowledge));
-  if (route === 'plots') return s.permissions.includes('report') ? plotsPage(w) : h('p', {}, w.t('backoffice.error.role'));
-  if (route === 'report') return s.permissions.includes('report') ? reportPage(w) : h('p', {}, w.t('backoffice.error.role'));
-  floor = new FloorView(w, (id) => (location.hash = `#/table/${encodeURIComponent(id)}`));
-  floor.connect();
+  // The plots and the report pages (uPlot, the report's model) load when first opened: the floor,
+  // the page a supervisor opens first, does not wait for code it does not show.
+  if (route === 'plots') return s.permissions.includes('report') ? (await import('./plots-page.js')).plotsPage(w) : h('p', {}, w.t('backoffice.error.role'));
+  if (route === 'report') return s.permissions.includes('report') ? (await import('./report-page.js')).reportPage(w) : h('p', {}, w.t('backoffice.error.role'));
+  floor = early ?? openFloor();
+  early = null;
   ticker = window.setInterval(() => floor?.tick(Date.now()), 1000);
   return floor.element;
 }
 
+function isFloorRoute(): boolean {
+  const route = location.hash.replace(/^#\/?/, '');
+  return route === '' || route === 'floor';
+}
+
+function openFloor(): FloorView {
+  const view = new FloorView(w, (id) => (location.hash = `#/table/${encodeURIComponent(id)}`));
+  view.connect();
+  return view;
+}
+
+/**
+ * The floor's stream opened at once, beside the session's request rather than after it: the first
+ * paint waits for one round trip, not two. Without a session the stream is refused (401) and
+ * closed when the sign-in form is shown; it never carries anything the session would not.
+ */
+let early: FloorView | null = isFloorRoute() ? openFloor() : null;
+
 async function render(): Promise<void> {
+  if (!isFloorRoute()) {
+    early?.close();
+    early = null;
+  }
   floor?.close();
   floor = null;
   window.clearInterval(ticker);
@@ -126,6 +148,8 @@ async function render(): Promise<void> {
       session = await api.session();
       useCsrf(session.csrf);
     } catch {
+      early?.close();
+      early = null;
       clear(root);
       root.append(signInForm());
       return;
