@@ -368,6 +368,9 @@ export function derive(view: LedgerView, type: EntryType, payload: Record<string
     case 'config.change':
       meters.push(['table', 'configChanges', 1]);
       break;
+    case 'rules.record':
+      // The rule set's authorisation on record: no money, no meter.
+      break;
     case 'card.read':
     case 'round.decision':
     case 'shoe.change':

@@ -295,6 +295,23 @@ export const PAYLOADS = {
     /** The second person who confirmed the change (two-person rule, issue 9). */
     witness: who.optional(),
   }),
+  /**
+   * The table's rule set and its authorisation on record (issue 51), at every open and after every
+   * configuration change: the regulator's reference (none on a demonstration table), the day it
+   * takes effect, the SHA-256 of the rule set it covers, the article requiring it. No money moves.
+   */
+  'rules.record': z.strictObject({
+    reference: z.string().min(1).max(128).optional(),
+    effective: z.iso.date().optional(),
+    digest: z.string().regex(/^[0-9a-f]{64}$/),
+    game: z.string().min(1).max(32),
+    profile: z.string().min(1).max(64),
+    article: text,
+    demonstration: z.boolean(),
+    /** Why it was journalled: the table opened, or the `config.change` of that seq. */
+    cause: z.enum(['open', 'config.change']),
+    changeSeq: z.number().int().positive().optional(),
+  }),
   /** A fault began (host/tilts): what it disables and how it clears follow from its kind. No money moves. */
   'tilt.raise': z.strictObject({ kind: tiltKind, station: station.optional(), detail: text.optional() }),
   /** A fault ended: by itself (the condition went) or cleared by a person of the named role. No money moves. */

@@ -63,7 +63,17 @@ export {
   type PendingHandpay,
   type PendingTableHold,
 } from './floor-queries.js';
-export { closedRoundCount, entriesOfTypes, entryCount, journalBodyBytes, newestEntriesOfType, programAt } from './journal-queries.js';
+export {
+  closedRoundCount,
+  entriesOfTypes,
+  entryCount,
+  journalBodyBytes,
+  newestEntriesOfType,
+  programAt,
+  ruleRecordAt,
+  digestsOfReference,
+  type RuleRecordEntry,
+} from './journal-queries.js';
 export { eventLog, type EventLogFilter } from './event-log.js';
 export { postingsAfter, type PostedEntry } from './postings-queries.js';
 export { durability, type Durability } from './durability.js';

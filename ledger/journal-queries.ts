@@ -1,4 +1,4 @@
-import type { EntryType } from './entries.js';
+import { parsePayload, type EntryType, type Payload } from './entries.js';
 import { connectionOf, rowToEntry, type JournalEntry, type JournalRow, type Ledger } from './ledger.js';
 
 // Reads of the journal by entry type, for the tools, the service pages and the soak's accounting.
@@ -56,4 +56,36 @@ export function closedRoundCount(ledger: Ledger): number {
 export function journalBodyBytes(ledger: Ledger): number {
   const r = connectionOf(ledger).prepare('SELECT COALESCE(SUM(length(CAST(body AS BLOB))), 0) AS b FROM journal').get() as { b: number };
   return r.b;
+}
+
+/** A `rules.record` entry (issue 51) read through its schema, with the entry it is. */
+export interface RuleRecordEntry {
+  entry: JournalEntry;
+  payload: Payload<'rules.record'>;
+}
+
+/**
+ * The rule set's authorisation on record at `seq` (the newest `rules.record` at or before it; the
+ * newest of all without `seq`): what a round played at `seq` was played under. Null when the
+ * journal holds none there (a journal older than the record).
+ */
+export function ruleRecordAt(ledger: Ledger, seq?: number): RuleRecordEntry | null {
+  const row = connectionOf(ledger)
+    .prepare("SELECT * FROM journal WHERE type = 'rules.record' AND seq <= ? ORDER BY seq DESC LIMIT 1")
+    .get(seq ?? Number.MAX_SAFE_INTEGER) as JournalRow | undefined;
+  if (!row) return null;
+  const entry = rowToEntry(row);
+  const body: unknown = JSON.parse(entry.body);
+  const payload = typeof body === 'object' && body !== null && 'payload' in body ? body.payload : undefined;
+  return { entry, payload: parsePayload('rules.record', payload) };
+}
+
+/** The rule-set digests journalled under an authorisation reference (`rules.record`), oldest first, each once. */
+export function digestsOfReference(ledger: Ledger, reference: string): string[] {
+  const rows = connectionOf(ledger)
+    .prepare(
+      "SELECT json_extract(body, '$.payload.digest') AS digest FROM journal WHERE type = 'rules.record' AND json_extract(body, '$.payload.reference') = ? ORDER BY seq",
+    )
+    .all(reference) as { digest: unknown }[];
+  return [...new Set(rows.flatMap((r) => (typeof r.digest === 'string' ? [r.digest] : [])))];
 }

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import { configChanges, type Ledger } from '../../ledger/index.js';
+import { configChanges, digestsOfReference, type Ledger } from '../../ledger/index.js';
+import { localDay, recordPayload, ruleRecordOf, sameReferenceRefusal } from './authorisation.js';
 import { checkTableOptions } from '../../engine/games.js';
 import { describeRuleRefusal, type RuleRefusal } from '../../engine/table/rule-options.js';
 import { describeIssues } from './load-config.js';
@@ -121,6 +122,10 @@ export class ConfigChanges {
       payload: { who, witness, authorisation, key: k, before: before ?? null, after: v.value ?? null },
     });
     this.deps.log.info({ key: k, before, after: v.value, who, witness, authorisation, seq: r.entry.seq }, 'configuration change journalled');
+    // The rule set and its authorisation on record after the change (issue 51): the new options'
+    // under the change's reference, else the running ones'.
+    const rules = ruleRecordOf(k === 'profileOptions' ? this.withOptions(v.value, authorisation) : this.deps.config);
+    this.deps.ledger.append({ type: 'rules.record', payload: recordPayload(rules, { changeSeq: r.entry.seq }) });
     if (RESTART_KEYS.has(k)) {
       this.atRestart.push({ key: k, after: v.value, seq: r.entry.seq, authorisation });
       return { ok: true, status: 'restart', seq: r.entry.seq };
@@ -165,6 +170,24 @@ export class ConfigChanges {
     }
   }
 
+  /** The running configuration under other rule options and the change's reference, in effect from today. */
+  private withOptions(options: unknown, authorisation: string): TableConfig {
+    const reference = authorisation.trim();
+    const { profileAuthorisation: _r, profileAuthorisationEffective: _e, ...rest } = this.deps.config;
+    void _r;
+    void _e;
+    return TableConfig.parse({
+      ...rest,
+      profileOptions: options,
+      ...(reference ? { profileAuthorisation: reference, profileAuthorisationEffective: localDay(Date.now()) } : {}),
+    });
+  }
+
+  /** The running rule set's digest when it runs under `reference` (it is on record since the table opened). */
+  private runningDigest(reference: string): string[] {
+    return this.deps.config.profileAuthorisation === reference ? [ruleRecordOf(this.deps.config).digest] : [];
+  }
+
   private current(key: ChangeableKey): unknown {
     return this.deps.config[key];
   }
@@ -195,6 +218,13 @@ export class ConfigChanges {
     }
     const parsed = TableConfig.safeParse(candidate);
     if (!parsed.success) return { ok: false, reason: `the new ${key} is not valid:\n${describeIssues(parsed.error.issues)}` };
+    if (key === 'profileOptions') {
+      // A reference is given for one rule set: another needs a new one (Art. 21 n.1, Art. 19).
+      const record = ruleRecordOf(parsed.data);
+      const reference = record.reference;
+      const same = reference ? sameReferenceRefusal(record, [...digestsOfReference(this.deps.ledger, reference), ...this.runningDigest(reference)]) : null;
+      if (same) return { ok: false, reason: same };
+    }
     const unknown = unknownBetTypes(parsed.data, this.deps.bets);
     if (unknown.length > 0) return { ok: false, reason: `this table has no ${unknown.join(', ')} bet (bets: ${this.deps.bets.join(', ')})` };
     // Limits the text fixes (Portugal rules 14, 37; war's seats) are part of the configuration's own check.
@@ -242,8 +272,14 @@ export function restoreRestartChanges(ledger: Ledger, config: TableConfig, log: 
       continue;
     }
     config.profileOptions = parsed.data.profileOptions;
-    if (parsed.data.profileAuthorisation) config.profileAuthorisation = parsed.data.profileAuthorisation;
-    else delete config.profileAuthorisation;
+    // The change's reference is the options' from the day it was journalled (its effective date).
+    if (parsed.data.profileAuthorisation) {
+      config.profileAuthorisation = parsed.data.profileAuthorisation;
+      config.profileAuthorisationEffective = c.ts.slice(0, 10);
+    } else {
+      delete config.profileAuthorisation;
+      delete config.profileAuthorisationEffective;
+    }
     applied++;
   }
   return applied;

@@ -135,6 +135,11 @@ export const TableConfig = z
     profileOptions: z.record(z.string().min(1).max(64), z.unknown()).default({}),
     profileAuthorisation: z.string().min(1).max(128).optional(),
     /**
+     * The day (YYYY-MM-DD) the authorisation takes effect: a live table opens under its reference
+     * from that day, for the rule set it was recorded for (host/config/authorisation.ts, issue 51).
+     */
+    profileAuthorisationEffective: z.iso.date().optional(),
+    /**
      * The most all stations together may bet on the table in one round (minor units), if the
      * casino sets one (Macau 2009 Art. 5 n.2 (3)(8)); absent, only each bet's maximum applies.
      */
@@ -150,6 +155,12 @@ export const TableConfig = z
       const path = r.option === 'profile' ? ['profile'] : r.reason === 'needs-authorisation' ? ['profileAuthorisation'] : ['profileOptions', r.option];
       ctx.addIssue({ code: 'custom', path, message: describeRuleRefusal(r) });
     }
+    if (c.profileAuthorisationEffective !== undefined && c.profileAuthorisation === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['profileAuthorisationEffective'],
+        message: 'an effective date without its authorisation reference (profileAuthorisation)',
+      });
     if (Object.hasOwn(c.profileOptions, 'authorisation'))
       ctx.addIssue({
         code: 'custom',

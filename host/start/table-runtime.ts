@@ -1,5 +1,7 @@
 import type { TableParams } from '../../engine/table/state.js';
 import { limitProblems } from '../../engine/table/limits.js';
+import { digestsOfReference } from '../../ledger/index.js';
+import { liveOpenRefusal, localDay, recordPayload, ruleRecordOf } from '../config/authorisation.js';
 import { restoreRestartChanges } from '../config/config-changes.js';
 import { unknownBetTypes } from '../config/table-config.js';
 import { tableParams } from '../config/table-params.js';
@@ -72,6 +74,14 @@ export function openTableRuntime(
   // Rule options changed in service mode take effect at a start: the game is built under them.
   const restarted = restoreRestartChanges(ledger, config, log);
   if (restarted > 0) log.info({ restarted }, 'journalled rule options in effect');
+  // The authorisation on record (issue 51): a live table opens only under a reference for its whole
+  // rule set; a demonstration table (every device simulated) opens without one and says so.
+  const rules = ruleRecordOf(config);
+  const refused = liveOpenRefusal(rules, rules.reference ? digestsOfReference(ledger, rules.reference) : [], localDay(Date.now()));
+  if (refused) throw new Error(refused);
+  ledger.append({ type: 'rules.record', payload: recordPayload(rules, 'open') });
+  if (rules.demonstration) log.warn({ digest: rules.digest, reference: rules.reference }, 'a demonstration table: every device simulated, no live play');
+  else log.info({ digest: rules.digest, reference: rules.reference, effective: rules.effective }, 'rule set and its authorisation on record');
   const params = paramsNow();
   // Recovery before any device opens: the ledger verified, the table folded from its journal.
   const groupCommit = options.groupCommit === undefined ? GROUP_COMMIT : options.groupCommit;

@@ -1,0 +1,135 @@
+// Issue 51 item 2, through the host: a live table does not start without the regulator's
+// reference for its whole rule set (Macau 2009 Art. 21 n.1, baccarat Art. 19); a changed rule set
+// under a reference recorded for another is refused at the start and in service mode; the record
+// (reference, effective day, digest) is journalled at every open and after every change.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import pino from 'pino';
+import { openLedger, ruleRecordAt, type Ledger } from '../../ledger/index.js';
+import { ruleRecordOf } from '../../host/config/authorisation.js';
+import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
+import { startHost } from '../../host/start-host.js';
+import { testTable } from '../../host/testing/table-kit.js';
+
+const silent = pino({ level: 'silent' });
+const supervisors = { who: 'sup-1', witness: 'sup-2' };
+
+function liveConfig(game: TableConfig['game'], extra: Partial<TableConfig> = {}): TableConfig {
+  return TableConfig.parse({ ...simulatedTableConfig(game), shoe: 'tcp:127.0.0.1:9', ...extra });
+}
+
+async function withDir(f: (dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'etg-live-auth-'));
+  try {
+    await f(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function records(ledger: Ledger): { payload: Record<string, unknown> }[] {
+  return [...ledger.entries(1)].filter((e) => e.type === 'rules.record').map((e) => JSON.parse(e.body) as { payload: Record<string, unknown> });
+}
+
+describe('the host opens a live table only under its authorisation', () => {
+  it('a blackjack table with a real shoe and no reference does not start, naming Art. 21 n.1', () =>
+    withDir(async (dir) => {
+      await assert.rejects(
+        startHost({ dataDir: dir, rendererDir: path.join(dir, 'none'), logger: silent, config: liveConfig('blackjack') }),
+        /authorisation reference for its whole rule set \(macau-2009 art\.21 n\.1\)/,
+      );
+    }));
+
+  it('a baccarat table with a real shoe and no reference does not start, naming Art. 19', () =>
+    withDir(async (dir) => {
+      await assert.rejects(
+        startHost({ dataDir: dir, rendererDir: path.join(dir, 'none'), logger: silent, config: liveConfig('baccarat') }),
+        /macau-baccarat art\.19/,
+      );
+    }));
+
+  it('a rule set changed under the reference the journal recorded for another does not start', () =>
+    withDir(async (dir) => {
+      const auth = { profileAuthorisation: 'DICJ-2026-0042', profileAuthorisationEffective: '2026-01-02' };
+      // The journal of an earlier run: DICJ-2026-0042 recorded for the table's first rule set.
+      const first = ruleRecordOf(liveConfig('blackjack', auth));
+      const ledger = openLedger(dir, 'SIM-BJ-01');
+      ledger.append({
+        type: 'rules.record',
+        payload: {
+          reference: 'DICJ-2026-0042',
+          effective: '2026-01-02',
+          digest: first.digest,
+          game: 'blackjack',
+          profile: 'macau-2009',
+          article: first.article,
+          demonstration: false,
+          cause: 'open',
+        },
+      });
+      ledger.close();
+      await assert.rejects(
+        startHost({
+          dataDir: dir,
+          rendererDir: path.join(dir, 'none'),
+          logger: silent,
+          config: liveConfig('blackjack', { ...auth, profileOptions: { surrender: 'none' } }),
+        }),
+        /rule set changed under the same authorisation DICJ-2026-0042/,
+      );
+    }));
+
+  it('a demonstration table starts without one, and its record says so', () =>
+    withDir(async (dir) => {
+      const running = await startHost({ dataDir: dir, rendererDir: path.join(dir, 'none'), logger: silent });
+      try {
+        const r = ruleRecordAt(running.ledger);
+        assert.equal(r?.payload.demonstration, true);
+        assert.equal(r?.payload.reference, undefined);
+        assert.equal(r?.payload.cause, 'open');
+        assert.equal(r?.payload.digest, ruleRecordOf(simulatedTableConfig()).digest);
+        assert.equal(r?.payload.article, 'macau-2009 art.21 n.1');
+      } finally {
+        await running.close();
+      }
+    }));
+});
+
+describe('a configuration change and the authorisation on record', () => {
+  it('refuses new rule options under the running reference, takes them under a new one, and journals the record after every change', () => {
+    const t = testTable({ game: 'blackjack', config: { profileAuthorisation: 'DICJ-2026-0042', profileOptions: { betBehind: 'highest-bet' } } });
+    try {
+      const running = ruleRecordOf(t.config);
+      const same = t.floor.configChanges.change(
+        'profileOptions',
+        { betBehind: 'highest-bet', surrender: 'none' },
+        { ...supervisors, authorisation: 'DICJ-2026-0042' },
+      );
+      assert.equal(same.ok, false);
+      assert.match(same.ok ? '' : same.reason, /rule set changed under the same authorisation DICJ-2026-0042.*\(macau-2009 art\.21 n\.1\)/);
+      assert.deepEqual(records(t.ledger), [], 'nothing refused is journalled');
+
+      const limits = t.floor.configChanges.change('limits', { min: 20_000, max: 500_000 }, { ...supervisors, authorisation: 'DICJ-2026-0050' });
+      assert.equal(limits.ok, true);
+      const renewed = t.floor.configChanges.change(
+        'profileOptions',
+        { betBehind: 'highest-bet', surrender: 'none' },
+        { ...supervisors, authorisation: 'DICJ-2026-0077' },
+      );
+      assert.equal(renewed.ok && renewed.status, 'restart');
+      const [afterLimits, afterOptions] = records(t.ledger).map((r) => r.payload);
+      assert.equal(afterLimits?.changeSeq, limits.ok ? limits.seq : -1);
+      assert.equal(afterLimits?.digest, running.digest, 'limits are not the rule set');
+      assert.equal(afterLimits?.reference, 'DICJ-2026-0042');
+      assert.equal(afterOptions?.changeSeq, renewed.ok ? renewed.seq : -1);
+      assert.equal(afterOptions?.reference, 'DICJ-2026-0077');
+      assert.notEqual(afterOptions?.digest, running.digest);
+      assert.match(String(afterOptions?.effective), /^\d{4}-\d{2}-\d{2}$/);
+    } finally {
+      t.close();
+    }
+  });
+});
