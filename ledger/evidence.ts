@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import { chainHash, genesisHash, sha256Hex } from './canonical.js';
 import type { Ledger } from './ledger.js';
+import { ruleRecordAt } from './journal-queries.js';
 import { syncAnchor } from './outbox.js';
 import type { RoundRecord } from './recall.js';
 
@@ -21,6 +23,13 @@ export interface EvidenceBundle {
   proof: { prevHash: string; links: [seq: number, contentHash: string, hash: string][] };
   head: { seq: number; hash: string };
   upstreamAck: { seq: number; hash: string } | null;
+  /**
+   * The rule set and its authorisation on record when the round began (issue 51): the newest
+   * `rules.record` before the round's first entry, proven by its own link (the hash before it, its
+   * body's hash, its hash; the upstream holds the hash of every sequence). Absent in a journal
+   * older than the record.
+   */
+  rules?: { seq: number; body: string; prevHash: string; contentHash: string; hash: string };
 }
 
 export function evidenceBundle(ledger: Ledger, roundId: string, now = new Date()): EvidenceBundle | undefined {
@@ -38,6 +47,7 @@ export function evidenceBundle(ledger: Ledger, roundId: string, now = new Date()
     return { seq: e.seq, body: e.body, contentHash: e.contentHash, hash: e.hash };
   });
   const anchor = syncAnchor(ledger);
+  const rules = ruleRecordAt(ledger, first)?.entry;
   return {
     kind: 'macau-etg-round-evidence',
     version: 1,
@@ -49,6 +59,7 @@ export function evidenceBundle(ledger: Ledger, roundId: string, now = new Date()
     proof: { prevHash, links },
     head: ledger.headOf(),
     upstreamAck: anchor.ackedSeq > 0 ? { seq: anchor.ackedSeq, hash: anchor.ackedHash } : null,
+    ...(rules ? { rules: { seq: rules.seq, body: rules.body, prevHash: rules.prevHash, contentHash: rules.contentHash, hash: rules.hash } } : {}),
   };
 }
 
@@ -75,6 +86,20 @@ export function verifyEvidence(bundle: EvidenceBundle): { ok: boolean; problems:
     if (body.terminal !== bundle.terminalId || body.seq !== e.seq) problems.push(`entry ${e.seq} names another terminal or seq`);
     if (body.payload?.roundId !== bundle.round.roundId) problems.push(`entry ${e.seq} is not of round ${bundle.round.roundId}`);
   }
+  if (bundle.rules) problems.push(...ruleProblems(bundle.rules, bundle));
   if (bundle.head.seq === (bundle.proof.links.at(-1)?.[0] ?? -1) && bundle.head.hash !== prev) problems.push('head hash does not match the proof');
   return { ok: problems.length === 0, problems };
+}
+
+const RuleRecordHead = z.object({ terminal: z.string(), seq: z.number(), type: z.literal('rules.record') });
+
+/** The rule record's own link: its body hashes to it, it chains from the hash before it, it is this terminal's record from before the round. */
+function ruleProblems(r: NonNullable<EvidenceBundle['rules']>, bundle: EvidenceBundle): string[] {
+  const out: string[] = [];
+  if (sha256Hex(r.body) !== r.contentHash || chainHash(r.prevHash, r.contentHash) !== r.hash) out.push(`rule record ${r.seq} does not match its link`);
+  const body = RuleRecordHead.safeParse(JSON.parse(r.body));
+  if (!body.success || body.data.terminal !== bundle.terminalId || body.data.seq !== r.seq)
+    out.push(`rule record ${r.seq} is not this terminal's rules.record`);
+  if (r.seq > (bundle.proof.links[0]?.[0] ?? 0)) out.push(`rule record ${r.seq} is after the round began`);
+  return out;
 }

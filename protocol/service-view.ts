@@ -151,6 +151,16 @@ function build() {
       .array(z.strictObject({ correction: z.enum(CORRECTIONS), article: Short, card: z.string().max(3).optional(), confirmedBy: z.array(Short).max(4) }))
       .max(16)
       .optional(),
+    /** The rule set and its authorisation on record when the round was played (issue 51); absent in a journal older than the record. */
+    rules: z
+      .strictObject({
+        reference: Short.optional(),
+        effective: Short.optional(),
+        digest: z.string().regex(/^[0-9a-f]{64}$/),
+        article: Short,
+        demonstration: z.boolean(),
+      })
+      .optional(),
   });
 
   const EventRow = z.strictObject({

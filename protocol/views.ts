@@ -190,6 +190,8 @@ export const TableState = z.object({
   stadium: StadiumView.optional(),
   /** Portugal's progressive jackpot, where the table plays one. */
   jackpot: JackpotView.optional(),
+  /** A demonstration table: every device simulated, no live play, no authorisation on record (issue 51). */
+  demonstration: z.literal(true).optional(),
 });
 export type TableState = z.infer<typeof TableState>;
 
@@ -227,6 +229,8 @@ export const StationState = z.object({
   presentation: Presentation.optional(),
   /** The jackpot chip (Portugal rule 47) and whether it is taken now. */
   jackpot: z.strictObject({ stake: MinorUnits.positive(), stopped: z.boolean() }).optional(),
+  /** A demonstration table: every device simulated, no live play, no authorisation on record (issue 51). */
+  demonstration: z.literal(true).optional(),
   /** Baccarat: the current shoe's road maps (from the public panel part). */
   roads: RoadsView.optional(),
   /** Blackjack and war: the last rounds (from the public panel part). */
@@ -260,6 +264,8 @@ export const ServiceState = z.lazy(() =>
     softwareVersion: z.string(),
     language: Language,
     signedIn: z.boolean(),
+    /** A demonstration table: every device simulated, no live play, no authorisation on record (issue 51). */
+    demonstration: z.literal(true).optional(),
     // Service mode's session, page, pending two-person action and last outcome (protocol/service-view.ts).
     ...serviceSchemas().ServiceSessionFields,
   }),

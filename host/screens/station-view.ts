@@ -1,3 +1,4 @@
+import { isDemonstration } from '../config/authorisation.js';
 import type { Language, StationOwnState, StationRecallRound, StationState } from '../../protocol/index.js';
 import { isRemote } from '../../engine/table/state.js';
 import { stationKey } from './station-reads.js';
@@ -37,6 +38,7 @@ export function stationOwnView(src: ViewSources, station: number, language: Lang
     payTable: extras.payTable,
     presentation: table.presentation,
     ...(jackpot ? { jackpot: { stake: jackpot.stake, stopped: jackpot.stopped } } : {}),
+    ...(isDemonstration(c) ? { demonstration: true as const } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Language, TableState as TableView } from '../../protocol/index.js';
+import { isDemonstration } from '../config/authorisation.js';
 import type { ProgressiveView } from '../../engine/table/game.js';
 import type { TableState } from '../../engine/table/state.js';
 import type { RoundViewData, StadiumView, TableExtras } from '../../engine/table/views.js';
@@ -73,6 +74,7 @@ export function tableView(c: TableConfig, i: TableViewInputs): TableView {
     ...(extras.history ? { history: extras.history } : {}),
     ...(extras.streaks ? { streaks: extras.streaks.map((x) => ({ seat: x.seat, wins: x.wins, open: x.open.map((o) => ({ ...o })) })) } : {}),
     ...(stadium ? { stadium } : {}),
+    ...(isDemonstration(c) ? { demonstration: true as const } : {}),
     ...jackpotView(i.progressive, i.lastHit, i.jackpotStopped),
   };
 }

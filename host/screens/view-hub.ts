@@ -18,6 +18,7 @@ import {
   type ViewName,
   type ViewState,
 } from '../../protocol/index.js';
+import { isDemonstration } from '../config/authorisation.js';
 import { isRemote } from '../../engine/table/state.js';
 import { SharedMessage, type Update } from './outbox.js';
 import type { TableConfig } from '../config/table-config.js';
@@ -568,7 +569,14 @@ export class ViewHub {
       });
     if (view !== 'service') return tableView(this.config, tableViewInputs(this.sources(), language));
     if (this.service && conn !== undefined) return this.service.state(conn, language);
-    const signedOut: ServiceState = { kind: 'service', tableId: this.config.tableId, softwareVersion: this.softwareVersion, language, signedIn: false };
+    const signedOut: ServiceState = {
+      kind: 'service',
+      tableId: this.config.tableId,
+      softwareVersion: this.softwareVersion,
+      language,
+      signedIn: false,
+      ...(isDemonstration(this.config) ? { demonstration: true as const } : {}),
+    };
     return signedOut;
   }
 }

@@ -37,6 +37,8 @@ export type AuthorisedBy = [supervisor: string, second: string];
 
 export interface ServiceBackend {
   readonly tableId: string;
+  /** A demonstration table (every device simulated): service mode says so (issue 51). */
+  readonly demonstration?: boolean;
   readonly currency: string;
   readonly softwareVersion: string;
 

@@ -239,6 +239,7 @@ class ServiceConsole {
       softwareVersion: b.softwareVersion,
       language,
       signedIn: this.session !== null,
+      ...(b.demonstration ? { demonstration: true as const } : {}),
       notice: this.notice,
       busy: this.busy,
     };

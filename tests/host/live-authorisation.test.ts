@@ -8,11 +8,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import pino from 'pino';
-import { openLedger, ruleRecordAt, type Ledger } from '../../ledger/index.js';
+import { parseCard } from '../../engine/cards/card.js';
+import { evidenceBundle, openLedger, ruleRecordAt, verifyEvidence, verifyLedger, type Ledger } from '../../ledger/index.js';
+import { recall } from '../../host/service/backend/recall.js';
 import { ruleRecordOf } from '../../host/config/authorisation.js';
 import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
 import { startHost } from '../../host/start-host.js';
-import { testTable } from '../../host/testing/table-kit.js';
+import { credit, testTable, type TestTable } from '../../host/testing/table-kit.js';
 
 const silent = pino({ level: 'silent' });
 const supervisors = { who: 'sup-1', witness: 'sup-2' };
@@ -128,6 +130,48 @@ describe('a configuration change and the authorisation on record', () => {
       assert.equal(afterOptions?.reference, 'DICJ-2026-0077');
       assert.notEqual(afterOptions?.digest, running.digest);
       assert.match(String(afterOptions?.effective), /^\d{4}-\d{2}-\d{2}$/);
+    } finally {
+      t.close();
+    }
+  });
+});
+
+/** Seat 1 bets 100, stands on 11 against the dealer's 6, and the dealer busts. */
+function playBust(t: TestTable): string {
+  credit(t.ledger, 1, 100_000);
+  for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard('2C'));
+  assert.deepEqual(t.table.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
+  t.clock.runOut(t.table.view().endsAt);
+  for (const c of ['5S', '6H', '6D']) t.table.onCard(parseCard(c));
+  assert.equal(t.hub.apply('station/1', t.hub.version('station/1'), { name: 'decide', action: 'stand' }).ok, true);
+  for (const c of ['TH', '8S']) t.table.onCard(parseCard(c));
+  return t.ledger.recall({ station: 1, limit: 1 })[0]?.roundId ?? '';
+}
+
+describe('the authorisation on record in recall and in the evidence bundle', () => {
+  it('names the record the round was played under, proven by its own link; a forged record is caught', () => {
+    const t = testTable({ game: 'blackjack', config: { profileAuthorisation: 'DICJ-2026-0042', profileAuthorisationEffective: '2026-01-02' } });
+    try {
+      assert.equal(t.floor.configChanges.change('limits', { min: 10_000, max: 500_000 }, { ...supervisors, authorisation: 'DICJ-2026-0050' }).ok, true);
+      const roundId = playBust(t);
+      const record = ruleRecordAt(t.ledger);
+      assert.ok(record);
+      const page = recall({ ledger: t.ledger, table: t.table, config: t.config }, () => Date.now()).recall({ station: null, offset: 0, limit: 3 });
+      assert.deepEqual(page.rounds[0]?.rules, {
+        reference: 'DICJ-2026-0042',
+        effective: '2026-01-02',
+        digest: ruleRecordOf(t.config).digest,
+        article: 'macau-2009 art.21 n.1',
+        demonstration: true,
+      });
+      const bundle = evidenceBundle(t.ledger, roundId);
+      assert.ok(bundle?.rules);
+      assert.equal(bundle.rules.seq, record.entry.seq);
+      assert.match(bundle.rules.body, /"reference":"DICJ-2026-0042"/);
+      assert.deepEqual(verifyEvidence(bundle), { ok: true, problems: [] });
+      const forged = { ...bundle, rules: { ...bundle.rules, body: bundle.rules.body.replace('DICJ-2026-0042', 'DICJ-2026-0099') } };
+      assert.match(verifyEvidence(forged).problems.join('; '), /rule record \d+ does not match its link/);
+      assert.equal(verifyLedger(t.ledger).ok, true);
     } finally {
       t.close();
     }

@@ -1,3 +1,4 @@
+import { isDemonstration } from '../../config/authorisation.js';
 import type { ServiceBackend } from '../service-backend.js';
 import { accessJournal } from './access-journal.js';
 import { changeSignal } from './changes.js';
@@ -40,6 +41,7 @@ export function liveServiceBackend(d: LiveBackendDeps): LiveServiceBackend {
   const { dispose: _stations, ...stationActions } = stations;
   return {
     tableId: d.config.tableId,
+    demonstration: isDemonstration(d.config),
     currency: d.config.currency,
     softwareVersion: d.softwareVersion,
     /** Handpays above this (minor units) need two people: the table configuration's, which may change. */

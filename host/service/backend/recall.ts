@@ -1,4 +1,4 @@
-import { evidenceBundle } from '../../../ledger/index.js';
+import { evidenceBundle, ruleRecordAt } from '../../../ledger/index.js';
 import { MAX_STATIONS, type RecallRound } from '../../../protocol/index.js';
 import { isCorrection, isUncorrectable, type Correction } from '../../../engine/table/vocabulary.js';
 import type { ServiceBackend } from '../service-backend.js';
@@ -15,7 +15,7 @@ export function recall(d: Pick<LiveBackendDeps, 'ledger' | 'table' | 'config'>, 
       const want = Math.min(500, q.offset + q.limit + 1);
       const records = q.station !== null ? d.ledger.recall({ station: q.station, limit: want }) : d.ledger.recall({ tableId, limit: want });
       const page = records.slice(q.offset, q.offset + q.limit);
-      return { more: records.length > q.offset + q.limit, rounds: page.map((r) => recallRound(r, q.station, d.table)) };
+      return { more: records.length > q.offset + q.limit, rounds: page.map((r) => ({ ...recallRound(r, q.station, d.table), ...rulesOf(d.ledger, r) })) };
     },
 
     evidenceJson(roundId) {
@@ -72,4 +72,20 @@ function recallRound(r: RecallRecord, station: number | null, table: LiveBackend
 function byStation<T extends { station: number }>(xs: readonly T[], station: number | null): T[] {
   if (station !== null) return xs.filter((x) => x.station === station);
   return [...xs].sort((a, b) => Number(a.station > MAX_STATIONS) - Number(b.station > MAX_STATIONS));
+}
+
+/** The rule set and its authorisation on record at the round's first entry (issue 51). */
+function rulesOf(ledger: LiveBackendDeps['ledger'], r: RecallRecord): Pick<RecallRound, 'rules'> {
+  const at = ruleRecordAt(ledger, Math.min(...r.entrySeqs));
+  if (!at) return {};
+  const p = at.payload;
+  return {
+    rules: {
+      ...(p.reference ? { reference: p.reference } : {}),
+      ...(p.effective ? { effective: p.effective } : {}),
+      digest: p.digest,
+      article: p.article.slice(0, 128),
+      demonstration: p.demonstration,
+    },
+  };
 }

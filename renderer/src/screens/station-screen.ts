@@ -1,4 +1,5 @@
 import type { TFunction } from 'i18next';
+import { DemoBanner } from '../ui/demo-banner.js';
 import { Container, Graphics, Text } from 'pixi.js';
 import type { StationState, ViewState } from '../../../protocol/index.js';
 import { formatMoney } from '../../../locales/money.js';
@@ -71,6 +72,7 @@ export class StationScreen implements Screen {
   private readonly headerLayer = new CachedLayer('header');
   private readonly meterLayer = new CachedLayer('meter');
   private readonly tilts = new TiltBand(152);
+  private readonly demo = new DemoBanner();
   private readonly languages: LanguageSwitch;
   private readonly clock: SessionClock;
   private readonly play: StationPlay;
@@ -153,7 +155,7 @@ export class StationScreen implements Screen {
     // A station at several tables draws its own full-screen background, under the cached layers.
     this.root.addChild(bg, this.headerLayer, this.meterLayer, this.credit, this.play);
     this.root.addChild(this.repeat, this.undo, this.clear, this.cashout, this.recallButton, this.replayButton, this.helpButton, this.roadsButton);
-    this.root.addChild(this.recall, this.replay, this.help, this.roads, this.languages, this.clock, this.notice, this.tilts, this.status);
+    this.root.addChild(this.recall, this.replay, this.help, this.roads, this.languages, this.clock, this.notice, this.tilts, this.demo, this.status);
   }
 
   render(state: ViewState): void {
@@ -220,6 +222,7 @@ export class StationScreen implements Screen {
     this.replayButton.setEnabled(rounds > 0);
     this.roadsButton.visible = state.presentation?.panel === 'roads';
     this.tilts.show(state.tilts ?? [], t);
+    this.demo.show(state.demonstration, t);
     this.recall.update(state, t);
     this.replay.update(state, t);
     this.help.update(state, t);

@@ -13,6 +13,7 @@ import { JackpotPanel } from '../ui/jackpot-panel.js';
 import { formatMoney } from '../../../locales/money.js';
 import type { Screen, ScreenContext } from './screen.js';
 import { TableRound } from './table-round.js';
+import { DemoBanner } from '../ui/demo-banner.js';
 import { CachedLayer } from '../pixi/cached-layer.js';
 import type { MessageKey } from '../../../locales/i18n.js';
 
@@ -48,6 +49,7 @@ export class TableScreen implements Screen {
   private readonly lastRoundPill = new Graphics();
   private readonly status = new StatusBanner();
   private readonly tilts = new TiltBand();
+  private readonly demo = new DemoBanner();
   private readonly round: TableRound;
   private readonly feltLayer = new Container();
   private readonly panelLayer = new Container();
@@ -88,6 +90,7 @@ export class TableScreen implements Screen {
       this.jackpot,
       this.jackpot.celebration,
       this.tilts,
+      this.demo,
       this.status,
     );
   }
@@ -146,6 +149,7 @@ export class TableScreen implements Screen {
         ].join('\n')
       : '';
     this.tilts.show(state.tilts ?? [], t);
+    this.demo.show(state.demonstration, t);
     this.jackpot.show(state.jackpot, t, state.currency, state.language, this.ctx.clock.now());
     this.round.show(state.round, t, state.currency, state.language, this.ctx.clock.now(), state.presentation?.betWords);
     this.still.refresh([this.feltKey, this.roads?.drawn ?? '', this.history?.drawn ?? ''].join('|'));

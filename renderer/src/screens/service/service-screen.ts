@@ -1,4 +1,5 @@
 import type { TFunction } from 'i18next';
+import { DemoBanner } from '../../ui/demo-banner.js';
 import { DISPOSE } from '../../pixi/dispose.js';
 import { Container, Graphics, Text } from 'pixi.js';
 import { SERVICE_PAGES, type ServiceAction, type ServicePageName, type ServiceState, type ViewState } from '../../../../protocol/index.js';
@@ -45,6 +46,7 @@ export class ServiceScreen implements Screen {
   private readonly idle = new Text({ text: '', style: textStyle({ fontSize: 24, fill: COLORS.warning }) });
   private readonly notice = new Text({ text: '', style: textStyle({ fontSize: 30, fill: COLORS.warning }) });
   private readonly status = new StatusBanner();
+  private readonly demo = new DemoBanner();
   private readonly still = new CachedLayer('still');
   private readonly languages: LanguageSwitch;
   private readonly signIn = new Container();
@@ -117,7 +119,7 @@ export class ServiceScreen implements Screen {
     this.replay.position.set(CONTENT_X - 10, 120);
     this.pages.addChild(this.replay);
 
-    this.root.addChild(this.still, this.languages, this.signIn, this.pages, this.overlay, this.notice, this.status);
+    this.root.addChild(this.still, this.languages, this.signIn, this.pages, this.overlay, this.notice, this.demo, this.status);
     this.listenToKeysAndWheel();
   }
 
@@ -230,6 +232,7 @@ export class ServiceScreen implements Screen {
   render(state: ViewState): void {
     if (state.kind !== 'service') return;
     this.state = state;
+    this.demo.show(state.demonstration, this.ctx.i18n.getFixedT(state.language));
     this.draw();
   }
 

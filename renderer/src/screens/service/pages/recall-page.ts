@@ -13,6 +13,19 @@ export function recallPage(page: Extract<ServicePage, { page: 'recall' }>, k: Pa
         text: t('service.field.recallRound', { seq: r.seq, round: r.roundId, status: t(`service.recallStatus.${r.status}`), ts: r.ts }),
       }),
     );
+    // The rule set the round was played under, and its authorisation on record (issue 51).
+    if (r.rules)
+      wrap(
+        '   ' +
+          (r.rules.reference
+            ? t('service.field.ruleRecord', {
+                digest: r.rules.digest.slice(0, 12),
+                reference: r.rules.reference,
+                effective: r.rules.effective ?? '—',
+                article: r.rules.article,
+              })
+            : t('service.field.ruleRecordDemo', { digest: r.rules.digest.slice(0, 12) })),
+      );
     wrap('   ' + t('service.field.cards', { cards: r.cards.map((x) => `${x.card}→${x.to}`).join(' ') }));
     if (r.decisions.length) wrap('   ' + decisionsLine(t, r));
     for (const b of r.bets) wrap('   ' + t('service.field.bet', { station: b.station, seat: b.seat, bet: b.bet, amount: money(b.amount) }));
