@@ -4,6 +4,8 @@ import { options } from './command.js';
 import { SIM_FAULTS_COMMAND } from './sim-faults/command.js';
 import { FAULT_KINDS } from './sim-faults/faults.js';
 import { simulate, TABLES, type SimResult } from './sim-faults/simulate.js';
+import { ticketCampaign, ticketCampaignOk, ticketCampaignTable } from './sim-faults/tickets/campaign.js';
+import { simulateTickets } from './sim-faults/tickets/simulate-tickets.js';
 import { UsageError } from './tool.js';
 
 export const command = SIM_FAULTS_COMMAND;
@@ -31,6 +33,7 @@ function json(r: SimResult): string {
 
 export async function run(argv: string[]): Promise<number> {
   const v = options(SIM_FAULTS_COMMAND, argv);
+  if (v.tickets) return runTickets(v);
   const steps = int('steps', v.steps, 300, 1);
   const table = v.table === undefined ? undefined : int('table', v.table, 0, 0, TABLES.length - 1);
   const common = { steps, sideBetsAlone: v['side-bets-alone'] === true, ...(table !== undefined ? { table } : {}) };
@@ -76,4 +79,36 @@ export async function run(argv: string[]): Promise<number> {
     console.log(failing.length === 0 ? 'every invariant held on every seed' : `failing seeds: ${failing.join(' ')}`);
   }
   return failing.length === 0 ? 0 : 1;
+}
+
+/** `--tickets`: one seed of the tickets' floor with its trace, or the kill points and N seeds with their table. */
+async function runTickets(v: {
+  seed?: string | undefined;
+  seeds?: string | undefined;
+  from?: string | undefined;
+  steps?: string | undefined;
+  json?: boolean | undefined;
+}): Promise<number> {
+  const steps = int('steps', v.steps, 200, 1);
+  if (v.seed !== undefined) {
+    const r = await simulateTickets({ seed: int('seed', v.seed, 1, 0, 0xffffffff), steps });
+    if (v.json) console.log(JSON.stringify({ seed: r.seed, starts: r.starts, kills: r.kills, faults: r.faults, tally: r.tally, violations: r.violations }));
+    else {
+      for (const line of r.trace) console.log(line);
+      console.log(`seed ${r.seed}: ${r.steps} steps, ${r.kills} kill(s); ${JSON.stringify(r.tally)}`);
+      console.log(r.violations.length === 0 ? 'every invariant holds' : `${r.violations.length} invariant(s) broken:`);
+      for (const x of r.violations) console.log(`  ${x}`);
+    }
+    return r.violations.length === 0 ? 0 : 1;
+  }
+  const r = await ticketCampaign({
+    seeds: int('seeds', v.seeds, 200, 0),
+    from: int('from', v.from, 1, 0, 0xffffffff),
+    steps,
+    progress: (s) => {
+      if (!v.json) console.error(s);
+    },
+  });
+  console.log(v.json ? JSON.stringify(r) : ticketCampaignTable(r));
+  return ticketCampaignOk(r) ? 0 : 1;
 }

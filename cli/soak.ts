@@ -14,6 +14,7 @@ import { HostChild, LedgerWatch } from './soak/child.js';
 import { options } from './command.js';
 import { campaign, campaignTable, sigkillRows, sigkillTrials } from './soak/campaign.js';
 import { killCampaign, killCampaignTable, measureTargetStart, startCostRows } from './kill-trials/campaign.js';
+import { ticketCampaign, ticketCampaignOk, ticketCampaignTable } from './sim-faults/tickets/campaign.js';
 import { SOAK_COMMAND } from './soak/command.js';
 import { UsageError } from './tool.js';
 
@@ -185,6 +186,7 @@ async function runCampaign(v: {
   'start-cost'?: string | undefined;
   'data-dir'?: string | undefined;
   'kill-every'?: string | undefined;
+  'ticket-seeds'?: string | undefined;
 }): Promise<number> {
   const num = (name: string, value: string | undefined, fallback: number, min = 1) => {
     if (value === undefined) return fallback;
@@ -211,6 +213,8 @@ async function runCampaign(v: {
       if (!v.json) console.error(s);
     },
   });
+  // Tickets (issue 47): a kill at every journal step of a ticket's issue and redemption, then seeded floors under every fault.
+  const tickets = await ticketCampaign({ seeds: num('ticket-seeds', v['ticket-seeds'], 200, 0), from: num('seed', v.seed, 1), steps: 200, progress });
   const sigkill =
     v['sigkill-rounds'] === undefined
       ? null
@@ -222,13 +226,15 @@ async function runCampaign(v: {
             if (!v.json) console.error(s);
           },
         });
-  if (v.json) console.log(JSON.stringify({ ...r, ...(kills ? { kills } : {}), ...(cost ? { startCost: cost } : {}), ...(sigkill ? { sigkill } : {}) }));
+  if (v.json)
+    console.log(JSON.stringify({ ...r, ...(kills ? { kills } : {}), ...(cost ? { startCost: cost } : {}), tickets, ...(sigkill ? { sigkill } : {}) }));
   else
     console.log(
       [
         kills ? `OS-level SIGKILL trials (cli/kill-trials/)\n${killCampaignTable(kills)}` : null,
         cost ? startCostRows(cost) : null,
         `Simulated kills at journal writes, with the other faults (cli/sim-faults/)\n${campaignTable(r)}`,
+        `Tickets: kills at every journal step, then seeded floors under every fault (cli/sim-faults/tickets/)\n${ticketCampaignTable(tickets)}`,
         sigkill ? sigkillRows(sigkill) : null,
       ]
         .filter((x) => x !== null)
@@ -236,5 +242,5 @@ async function runCampaign(v: {
     );
   const ok = r.failingSeeds.length === 0 && r.lostCredits === 0 && r.duplicatedCredits === 0 && r.ledgerFailures === 0;
   const killsOk = kills === null || kills.violations.length === 0;
-  return ok && killsOk && (sigkill?.failures.length ?? 0) === 0 ? 0 : 1;
+  return ok && killsOk && ticketCampaignOk(tickets) && (sigkill?.failures.length ?? 0) === 0 ? 0 : 1;
 }

@@ -9,7 +9,8 @@ export const SIM_FAULTS_COMMAND = defineCommand({
     'journal writes, SQLITE_FULL/IOERR, lost ACKs, garbled frames, clock steps, a truncated database,\n' +
     '500/reset/slow/duplicate/reordered/gap on the upstream). After each run it checks the invariants;\n' +
     'exit 1 when one fails. One seed prints its fault trace; it replays exactly.',
-  usage: 'usage: etg sim-faults --seed S [--trace]\n       etg sim-faults --seeds N [--from S]',
+  usage:
+    'usage: etg sim-faults --seed S [--trace]\n       etg sim-faults --seeds N [--from S]\n       etg sim-faults --tickets (--seed S | --seeds N [--from S])',
   options: {
     seed: { type: 'string', value: 'S', help: 'run this seed alone and print its fault trace' },
     seeds: { type: 'string', value: 'N', help: 'run N seeds (default 200), from --from' },
@@ -21,6 +22,10 @@ export const SIM_FAULTS_COMMAND = defineCommand({
       help: 'one table for every seed: 0 blackjack macau-2009, 1 blackjack portugal-2001,\n2 baccarat, 3 war (default: drawn by the seed)',
     },
     'side-bets-alone': { type: 'boolean', help: 'players may place an additional bet with no main bet (a known engine failure)' },
+    tickets: {
+      type: 'boolean',
+      help: "the tickets' floor instead (cli/sim-faults/tickets/): two tables printing and taking\ntickets under kills, lying printers and a late, silent or repeating authority; with --seeds,\nthe kill at every journal step of a ticket's issue and redemption first",
+    },
     trace: { type: 'boolean', help: 'with --seeds: print the trace of every failing seed' },
     json: { type: 'boolean', help: 'one JSON line per seed: seed, game, profile, starts, roundsClosed, faults, notes, violations' },
   },

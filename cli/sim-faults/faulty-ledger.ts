@@ -34,6 +34,8 @@ export type WriteFault =
  */
 export class FaultyLedger {
   writes = 0;
+  /** The types of the entries of each write, in order (the kill campaign names its kill points by them). */
+  readonly written: (readonly string[])[] = [];
   killed: Killed | null = null;
   /** Writes refused by a storage fault, by code. */
   readonly refused = { SQLITE_FULL: 0, SQLITE_IOERR: 0 };
@@ -49,6 +51,7 @@ export class FaultyLedger {
     ledger.appendMany = (entries) => {
       if (this.killed) throw this.killed;
       const n = ++this.writes;
+      this.written.push(entries.map((e) => e.type));
       for (const f of this.faults) {
         if (f.kind === 'storage' && n >= f.from && n < f.from + f.count) {
           this.refused[f.code]++;
@@ -83,6 +86,11 @@ export class FaultyLedger {
       if (this.killed) throw this.killed;
       return checkpointIfDue();
     };
+  }
+
+  /** A kill armed on the write `after` writes from now (the ticket floor arms them during play, not only at a start). */
+  armKill(after: number, committed: boolean): void {
+    this.faults = [...this.faults, { kind: 'kill', at: this.writes + after, committed }];
   }
 
   /** The faults stop (the end of a run): writes go through again. */

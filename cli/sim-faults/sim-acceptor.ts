@@ -33,7 +33,7 @@ export class SimAcceptor implements BillAcceptor {
 
   constructor(
     private readonly truth: AcceptorTruth,
-    private readonly options: BillAcceptorOptions,
+    protected readonly options: BillAcceptorOptions,
   ) {
     this.enabled = options.enabled ?? false;
   }
@@ -116,7 +116,7 @@ export class SimAcceptor implements BillAcceptor {
     return { escrowId, amount, denomination: amount / 100, currency: 'MOP', code: 0 };
   }
 
-  private emit(e: BillAcceptorEvent): void {
+  protected emit(e: BillAcceptorEvent): void {
     for (const l of this.listeners) l(e);
   }
 }

@@ -8,7 +8,7 @@ export const SOAK_COMMAND = defineCommand({
     'data; then the money is accounted from the ledger. Exit 1 when the money is not conserved or the\n' +
     'ledger does not verify.',
   usage:
-    'usage: etg soak --game blackjack|baccarat|war [--rules P [--authorisation REF]] --rounds N [options]\n       etg soak --campaign [--sigkill-trials N] [--start-cost N] [--trials N] [--seed S]\n                   [--sigkill-rounds N [--kill-every M]]',
+    'usage: etg soak --game blackjack|baccarat|war [--rules P [--authorisation REF]] --rounds N [options]\n       etg soak --campaign [--sigkill-trials N] [--start-cost N] [--trials N] [--ticket-seeds N] [--seed S]\n                   [--sigkill-rounds N [--kill-every M]]',
   options: {
     game: { type: 'string', value: 'GAME', help: 'blackjack, baccarat or war' },
     rules: { type: 'string', value: 'PROFILE', help: "rule profile (default: the game's Macau profile)" },
@@ -36,6 +36,11 @@ export const SOAK_COMMAND = defineCommand({
       help: "kill trials over the three games and both blackjack jurisdictions with the simulation's other\nfaults (cli/sim-faults/): one table of trials, faults by kind, lost and duplicated credits,\nledger failures, time to recover p50/p99. Exit 1 on any failure",
     },
     trials: { type: 'string', value: 'N', help: 'with --campaign: simulated kill trials at journal writes to run (default 1000)' },
+    'ticket-seeds': {
+      type: 'string',
+      value: 'N',
+      help: "with --campaign: seeded ticket floors after the kill at every journal step of a ticket's\nissue and redemption (cli/sim-faults/tickets/; default 200; 0: the kill points only)",
+    },
     'sigkill-trials': {
       type: 'string',
       value: 'N',
