@@ -207,7 +207,9 @@ describe('sync client', () => {
 
   it('waits after a failure as engine/backoff.ts says, all of the wait drawn with the random it is given (full jitter)', async () => {
     // Base and cap of a minute: a draw of 0 tries again at once, a draw of one half waits 30 s.
-    const posts = async (draw: number): Promise<{ posts: number; draws: number }> => {
+    // A draw of 0 is watched until its third try (10 s at most, so a loaded machine is not
+    // mistaken for a wait); a draw of one half for 300 ms, in which a 30 s wait allows one try.
+    const posts = async (draw: number, until: (tries: number) => boolean, withinMs: number): Promise<{ posts: number; draws: number }> => {
       const up = new FakeUpstream();
       up.fail = () => 500;
       let draws = 0;
@@ -223,14 +225,15 @@ describe('sync client', () => {
         },
       });
       c.start();
-      await new Promise((r) => setTimeout(r, 300));
+      const deadline = Date.now() + withinMs;
+      while (!until(up.requests.length) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
       await c.stop();
       return { posts: up.requests.length, draws };
     };
-    const atOnce = await posts(0);
-    assert.ok(atOnce.posts >= 3, `only ${atOnce.posts} tries in 300 ms with no wait between them`);
+    const atOnce = await posts(0, (n) => n >= 3, 10_000);
+    assert.ok(atOnce.posts >= 3, `only ${atOnce.posts} tries in 10 s with no wait between them`);
     assert.ok(atOnce.draws >= atOnce.posts - 1, 'one draw a wait');
-    assert.deepEqual(await posts(0.5), { posts: 1, draws: 1 });
+    assert.deepEqual(await posts(0.5, () => false, 300), { posts: 1, draws: 1 });
   });
 });
 

@@ -30,7 +30,7 @@ function freePort(): Promise<number> {
   });
 }
 
-describe('group commit through SIGKILLs', { timeout: 300_000 }, () => {
+describe('group commit through SIGKILLs', { timeout: 600_000 }, () => {
   it('every bet acknowledged is in the journal after the host is killed and restarted six times', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'group-commit-kill-'));
     const dataDir = path.join(dir, 'host');

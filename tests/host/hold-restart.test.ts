@@ -103,7 +103,7 @@ async function assertHeld(running: RunningHost, hold: string): Promise<void> {
 }
 
 describe('a hold between rounds across a kill', () => {
-  it('an extra card between rounds: held again after SIGKILL until voided by two people; the lifting is journalled', { timeout: 60_000 }, async () => {
+  it('an extra card between rounds: held again after SIGKILL until voided by two people; the lifting is journalled', { timeout: 180_000 }, async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'hold-extra-'));
     try {
       assert.deepEqual(await holdThenKill(dir, 'extra-card'), { hold: 'extra-card', phase: 'hold' });
@@ -137,7 +137,7 @@ describe('a hold between rounds across a kill', () => {
 
   it(
     'an unreadable burn between rounds: held again after SIGKILL; the card entered by two people names the shoe sequence of the unreadable read',
-    { timeout: 60_000 },
+    { timeout: 180_000 },
     async () => {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'hold-unreadable-'));
       try {
@@ -165,7 +165,7 @@ describe('a hold between rounds across a kill', () => {
     },
   );
 
-  it('a ledger hold between rounds (a burn the ledger refused): journalled, held again at the next start until voided', { timeout: 60_000 }, async () => {
+  it('a ledger hold between rounds (a burn the ledger refused): journalled, held again at the next start until voided', { timeout: 180_000 }, async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'hold-ledger-'));
     try {
       const first = await start(dir, 'blackjack');
@@ -227,7 +227,7 @@ describe('a hold inside a round across a kill (issue 7 review, item 4)', () => {
     }
   };
 
-  it('an unreadable card mid-deal: held again after SIGKILL; the card entered by two people, the round settles with it', { timeout: 60_000 }, async () => {
+  it('an unreadable card mid-deal: held again after SIGKILL; the card entered by two people, the round settles with it', { timeout: 180_000 }, async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'hold-in-round-'));
     try {
       assert.deepEqual(await holdThenKill(dir, 'in-round-unreadable'), { hold: 'unreadable', phase: 'hold' });
@@ -273,7 +273,7 @@ describe('a hold inside a round across a kill (issue 7 review, item 4)', () => {
 
   it(
     'an unreadable card and one more card drawn during the hold, then SIGKILL: both reads come back with the hold; entry is refused; a void by two people returns every bet',
-    { timeout: 60_000 },
+    { timeout: 180_000 },
     async () => {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'hold-in-round-reads-'));
       try {
