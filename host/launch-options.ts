@@ -156,7 +156,7 @@ function tableFromArgs(values: HostArgValues): TableConfig {
       throw new UsageError(`--stations must be 1 to ${base.stations.length}, not "${values.stations}"`);
     base.stations = base.stations.slice(0, n);
   }
-  if (values['sim-controls'] && values.config === undefined) base = withSimulatedPrinters(base);
+  if (values['sim-controls'] && values.config === undefined) base = withSimulatedPrinters(base, { authority: values.upstream !== undefined });
   const ms = (flag: 'betting-seconds' | 'decision-seconds' | 'results-seconds', fallback: number) => {
     const v = values[flag];
     if (v === undefined) return fallback;
@@ -178,16 +178,18 @@ function tableFromArgs(values: HostArgValues): TableConfig {
 
 /**
  * The demonstration table (`--sim-controls`, no `--config`): a simulated TCL printer at every
- * station, so a cash-out prints a ticket (docs/tito.md). Its validation id comes from the table id
- * (a CRC-16 of it, never 0): stable across restarts, distinct for the demo tables of one machine
- * (T-1, T-2…). A floor assigns real ids through its validation authority or its configuration.
+ * station, so a cash-out prints a ticket (docs/tito.md). With an upstream (`authority`), the
+ * validation id is the one it assigns this table (`POST /v1/tickets/machine`): any other would make
+ * numbers the authority refuses as another table's, never redeemable. Without one it comes from
+ * the table id (a CRC-16 of it, never 0): stable across restarts, distinct for the demo tables of
+ * one machine (T-1, T-2…).
  */
-export function withSimulatedPrinters(base: TableConfig): TableConfig {
+export function withSimulatedPrinters(base: TableConfig, { authority }: { authority: boolean }): TableConfig {
   const crc = crc16([...Buffer.from(base.tableId)]);
   return {
     ...base,
     stations: base.stations.map((s) => ({ ...s, printer: s.printer ?? 'sim' })),
-    tickets: { ...base.tickets, machineId: base.tickets.machineId ?? crc + 1 },
+    tickets: { ...base.tickets, ...(authority ? {} : { machineId: base.tickets.machineId ?? crc + 1 }) },
   };
 }
 

@@ -260,6 +260,21 @@ describe('--config', () => {
   });
 });
 
+describe('--sim-controls without --config (the demonstration table)', () => {
+  it('puts a simulated printer at every station; the validation id is made from the table id only when no upstream can assign one', async () => {
+    const { hostOptionsFromArgs } = await import('../launch-options.js');
+    const alone = hostOptionsFromArgs({ 'sim-controls': true }).config;
+    assert.ok(alone?.stations.every((s) => s.printer === 'sim'));
+    assert.ok(alone?.tickets.machineId !== undefined && alone.tickets.machineId > 0);
+    // With an upstream the id is the authority's (POST /v1/tickets/machine): an id made here would
+    // be one the upstream never assigned to this table, and every ticket it printed refused as
+    // another table's (ticket-foreign-issuer), so never redeemable (tests/browser/tito.spec.ts found it).
+    const floor = hostOptionsFromArgs({ 'sim-controls': true, upstream: 'http://127.0.0.1:8787' }).config;
+    assert.ok(floor?.stations.every((s) => s.printer === 'sim'));
+    assert.equal(floor?.tickets.machineId, undefined);
+  });
+});
+
 describe('the example configuration (docs/examples/table-config.json)', () => {
   it('loads, and its bet limits name bets of its game', async () => {
     const { tableGame } = await import('../../engine/games.js');
