@@ -79,4 +79,21 @@ describe('the size-capped log file', () => {
     assert.match(readFileSync(file, 'utf8'), /"n":2/);
     assert.match(readFileSync(`${file}.old`, 'utf8'), /"n":1/);
   });
+
+  it('a line logged after the file closed goes to stderr, never throws (a screen socket closing after the host stopped)', async () => {
+    const file = path.join(tmp(), 'host.log');
+    const f = new RotatingFile(file, { maxBytes: 1 << 20, keep: 2 });
+    f.write(line(1));
+    await f.close();
+    const said: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => said.push(String(chunk)) > 0) as typeof process.stderr.write;
+    try {
+      f.write(line(2));
+    } finally {
+      process.stderr.write = write;
+    }
+    assert.deepEqual(said, [line(2)]);
+    assert.doesNotMatch(readFileSync(file, 'utf8'), /"n":2/);
+  });
 });

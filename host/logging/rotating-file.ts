@@ -49,6 +49,12 @@ export class RotatingFile {
   }
 
   write(line: string): void {
+    // A line after close (a screen's socket whose close event comes after the host stopped) goes
+    // to stderr: the stopped host must not throw from its log, and the line is still seen.
+    if (this.closing) {
+      process.stderr.write(line);
+      return;
+    }
     const bytes = Buffer.byteLength(line);
     if (this.now() - this.followedAt >= FOLLOW_MS) this.follow();
     if (this.size > 0 && this.size + bytes > this.limits.maxBytes) {
