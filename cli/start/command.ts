@@ -22,7 +22,10 @@ const HOST_OPTIONS = {
     value: 'SOCKET',
     help: "the ledger witness's socket (etg witness serve): the start checks the journal against\nthe newest head it signed and does not start without it; every new head goes to it",
   },
-  'sim-controls': { ...HOST_ARGS['sim-controls'], help: 'open POST /sim/insert-note and /sim/bill-fault for tests and demos (token in the --json line)' },
+  'sim-controls': {
+    ...HOST_ARGS['sim-controls'],
+    help: 'open POST /sim/insert-note, /sim/insert-ticket, /sim/take-ticket, /sim/bill-fault…\nfor tests and demos (token in the --json line); without --config, a simulated\nticket printer at every station',
+  },
   'betting-seconds': { ...HOST_ARGS['betting-seconds'], value: 'N', help: "the betting window's timer (default 15)" },
   'decision-seconds': { ...HOST_ARGS['decision-seconds'], value: 'N', help: "a decision's timer (default 15)" },
   'results-seconds': { ...HOST_ARGS['results-seconds'], value: 'N', help: 'how long the results show (default 5)' },
