@@ -1,5 +1,5 @@
 /** The screen protocol's version; a hello with another version is refused with a typed error. */
-export const PROTOCOL_VERSION = 6;
+export const PROTOCOL_VERSION = 7;
 
 /**
  * Largest message either side accepts, in UTF-8 bytes. Commands are small; a larger frame is

@@ -97,7 +97,41 @@ export const Resync = z.strictObject({
   parts: z.array(PartName).min(1).max(PartName.options.length),
 });
 
-export const ClientMessage = z.discriminatedUnion('type', [Hello, HelloStation, Subscribe, Command, Resync]);
+/**
+ * What a screen drew into textures itself, by name (renderer/src/pixi/context-loss.ts): the card
+ * atlas, the buttons' faces, the table's felt and its road maps. A closed list, so a report names
+ * nothing the host would log as free text.
+ */
+export const BakedArt = z.enum(['card-atlas', 'button-faces', 'felt', 'road-marks']);
+export type BakedArt = z.infer<typeof BakedArt>;
+
+/**
+ * A screen tells the host what befell it that the kiosk's log must keep (protocol 7): its WebGL
+ * context lost (a GPU reset, a driver update), and restored with everything it baked drawn again.
+ * No free text: the events and the art are closed lists and the numbers bounded, so a screen
+ * that lies can put no more in the log than a line of its own budget (docs/operations.md).
+ */
+export const Report = z.discriminatedUnion('event', [
+  z.strictObject({ type: z.literal('report'), id: MessageId, event: z.literal('gpu-context-lost') }),
+  z.strictObject({
+    type: z.literal('report'),
+    id: MessageId,
+    event: z.literal('gpu-context-restored'),
+    /** The art drawn again, each once. */
+    redrawn: z.array(BakedArt).max(BakedArt.options.length),
+    /** Art whose drawing threw (the screen shows it blank until it is drawn again). */
+    failed: z.array(BakedArt).max(BakedArt.options.length),
+    /** Layers cached as textures (`cacheAsTexture`) marked to be drawn again. */
+    cachedLayers: z.number().int().nonnegative().max(10_000),
+    /** From the browser's `webglcontextrestored` to the first frame drawn after it, in ms. */
+    ms: z.number().int().nonnegative().max(3_600_000),
+  }),
+]);
+export type Report = z.infer<typeof Report>;
+/** A report as the screen makes it, before the link gives it its type and id. */
+export type ReportBody = Report extends infer R ? (R extends Report ? Omit<R, 'type' | 'id'> : never) : never;
+
+export const ClientMessage = z.discriminatedUnion('type', [Hello, HelloStation, Subscribe, Command, Resync, Report]);
 export type ClientMessage = z.infer<typeof ClientMessage>;
 export type Hello = z.infer<typeof Hello>;
 export type HelloStation = z.infer<typeof HelloStation>;

@@ -9,6 +9,7 @@ import {
   type Command,
   type HostMessage,
   type ProtocolError,
+  type Report,
   type ViewName,
 } from '../../protocol/index.js';
 import type { RemoteStations } from '../stadium/remote-stations.js';
@@ -201,6 +202,7 @@ export class ScreenSession {
       return this.send({ type: 'welcome', ref: m.id, protocol: PROTOCOL_VERSION, session: this.id, view });
     }
     if (!this.granted) return this.refuse(protocolError('hello-required', `${m.type} before hello`, { ref: m.id }));
+    if (m.type === 'report') return this.report(m);
 
     if (m.type === 'subscribe') {
       if (m.view !== this.granted || !this.host.hasView(m.view)) {
@@ -236,6 +238,19 @@ export class ScreenSession {
       return;
     }
     this.answer(m, result);
+  }
+
+  /**
+   * What befell the screen, into the kiosk's log (protocol 7): under this client's own log budget,
+   * like every line it causes, so a screen reporting in a loop fills no more than its share.
+   */
+  private report(m: Report): void {
+    const at = { session: this.id, view: this.granted };
+    if (m.event === 'gpu-context-lost') return this.log.warn(at, 'screen lost its WebGL context: its art is drawn again when the browser restores it');
+    const { redrawn, failed, cachedLayers, ms } = m;
+    const fields = { ...at, redrawn, failed, cachedLayers, ms };
+    if (failed.length > 0) this.log.error(fields, 'screen restored its WebGL context, but some art could not be drawn again');
+    else this.log.info(fields, 'screen restored its WebGL context: its art drawn again');
   }
 
   /** Replies still waiting for a command's commit, in order (null: none waits). */
