@@ -8,6 +8,7 @@ import { createI18n } from '../../locales/i18n.js';
 import { INTL_LOCALE } from '../../locales/money.js';
 import { SteppedClock, wallClock, type Clock } from './anim/clock.js';
 import { designResolution, sharpenTexts } from './pixi/crisp.js';
+import { ContextLoss } from './pixi/context-loss.js';
 import { createStage } from './pixi/stage.js';
 import { FrameLoop, NEVER } from './pixi/frames.js';
 import { isIdle, releaseWhenStill } from './pixi/release-still.js';
@@ -37,7 +38,8 @@ async function boot(): Promise<void> {
     draw: () => {
       const now = clock.now();
       const next = screen?.tick(now) ?? NEVER;
-      app.render();
+      // Nothing is drawn against a lost context; the restore draws a frame at once (context-loss.ts).
+      if (!loss.lost) app.render();
       // A screen idle lets go of what pixi keeps for the next change (release-still.ts).
       if (isIdle(now, next)) {
         releaseWhenStill();
@@ -49,8 +51,9 @@ async function boot(): Promise<void> {
     drawn: (t) => traceFrame(t),
   });
   const emit = installTestHooks(app, stepped, frames);
+  const loss = new ContextLoss({ canvas: app.canvas, stage: app.stage, drawNow: () => frames.drawNow(), now: () => performance.now(), emit });
   const resolution = () => designResolution(app.renderer.resolution, root.scale.x);
-  const bake = installSharedArt(app, resolution, onFit);
+  const bake = installSharedArt(app, resolution, onFit, loss.add);
 
   // Assigned before the first command can be made (the screen draws its buttons from the first snapshot).
   let link: HostLink | null = null;
@@ -62,8 +65,10 @@ async function boot(): Promise<void> {
     emit: (e) => emit(e),
     wantRecall: (on) => link?.wantRecall(on),
     bake,
+    rebake: loss.add,
   };
-  if (launch.several) return void (screen = mountSeveral({ ...launch.several, token: launch.token, ctx, i18n, root, frames, onFit, resolution })); // renderer/src/several/
+  const reportsTo = loss.reportTo; // the several-tables screen reports to every table's host (renderer/src/several/)
+  if (launch.several) return void (screen = mountSeveral({ ...launch.several, token: launch.token, ctx, i18n, root, frames, onFit, resolution, reportsTo }));
   // A station alone on its page, and the service screen: the canvas is cleared to its background
   // instead of a full-screen rectangle drawn (StationScreenOptions, ServiceScreen.placeHeading).
   if (launch.view === 'service') app.renderer.background.color = SERVICE_BACKGROUND;
@@ -93,6 +98,7 @@ async function boot(): Promise<void> {
 
   const snapshot = showSnapshots({ i18n, view: launch.view, shown, root, resolution, frames, emit });
   link = new HostLink({ launch, shown, frames, emit, snapshot: (state) => void snapshot(state) });
+  loss.reportTo(link.report);
   await link.connect(0);
   emit(`ready:${stationOf(launch.view) === null ? launch.view : 'station'}`);
 }

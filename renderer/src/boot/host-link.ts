@@ -1,5 +1,5 @@
 import { backoffDelay, type Backoff } from '../../../engine/backoff.js';
-import type { CommandBody, ProtocolError, ViewState } from '../../../protocol/index.js';
+import type { CommandBody, ProtocolError, ReportBody, ViewState } from '../../../protocol/index.js';
 import { refusalKey } from '../../../protocol/index.js';
 import { isMessageKey, type MessageKey } from '../../../locales/i18n.js';
 import { HostClient } from '../connection/host-client.js';
@@ -49,6 +49,23 @@ export class HostLink {
     this.client?.wantRecall(on);
   }
 
+  /** Reports not yet sent: made while no link was up (a GPU reset often comes with a reconnect), sent once one is. */
+  private readonly reports: ReportBody[] = [];
+  /** Whether a link is up now (connected, not yet closed). */
+  private up = false;
+
+  /** Tells the host what befell the screen, for its log: now, or once the link is up again (the last 8 kept). */
+  readonly report = (body: ReportBody): void => {
+    this.reports.push(body);
+    if (this.reports.length > 8) this.reports.shift();
+    this.flushReports();
+  };
+
+  private flushReports(): void {
+    if (!this.up || !this.client) return;
+    for (const body of this.reports.splice(0)) this.client.report(body);
+  }
+
   /** Sends a screen's command (dropped while no link is up: the screen shows it is offline). */
   command(command: CommandBody): void {
     this.client?.command(command);
@@ -72,6 +89,7 @@ export class HostLink {
       },
       error: (e: ProtocolError) => this.error(e),
       closed: () => {
+        this.up = false;
         emit('closed');
         shown.setStatus(this.fatal ?? 'status.offline');
         frames.request();
@@ -80,6 +98,8 @@ export class HostLink {
     });
     if (this.recallWanted) this.client.wantRecall(true);
     this.client.start(launch.token);
+    this.up = true;
+    this.flushReports();
   }
 
   private retry(attempt: number): void {

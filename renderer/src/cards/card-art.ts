@@ -23,6 +23,8 @@ export const CARD_CODES: readonly string[] = ['XX', ...Object.keys(SUITS).flatMa
  */
 export class CardAtlas {
   private readonly textures = new Map<string, Texture>();
+  /** The one texture the deck is drawn into (every card's texture a frame of it). */
+  private atlas: Texture | null = null;
 
   constructor(
     private readonly renderer: Renderer,
@@ -47,25 +49,47 @@ export class CardAtlas {
    * upload); each card is a frame of it, so every card sprite on screen shares one GPU texture.
    */
   private build(): void {
-    const sheet = new Container();
-    const pad = 4;
-    const cols = 9;
-    CARD_CODES.forEach((code, i) => {
-      const art = code === 'XX' ? drawBack() : drawFace(code);
-      art.position.set((i % cols) * (CARD.width + pad), Math.floor(i / cols) * (CARD.height + pad));
-      for (const c of art.children) if (c instanceof Text) c.resolution = this.resolution;
-      sheet.addChild(art);
-    });
-    const width = cols * (CARD.width + pad);
-    const height = Math.ceil(CARD_CODES.length / cols) * (CARD.height + pad);
+    const sheet = this.sheet();
+    const width = COLS * (CARD.width + PAD);
+    const height = Math.ceil(CARD_CODES.length / COLS) * (CARD.height + PAD);
     const atlas = this.renderer.generateTexture({ target: sheet, resolution: this.resolution, antialias: true, frame: new Rectangle(0, 0, width, height) });
     sheet.destroy(DISPOSE);
+    this.atlas = atlas;
     CARD_CODES.forEach((code, i) => {
-      const frame = new Rectangle((i % cols) * (CARD.width + pad), Math.floor(i / cols) * (CARD.height + pad), CARD.width, CARD.height);
+      const frame = new Rectangle((i % COLS) * (CARD.width + PAD), Math.floor(i / COLS) * (CARD.height + PAD), CARD.width, CARD.height);
       this.textures.set(code, new Texture({ source: atlas.source, frame }));
     });
   }
+
+  /**
+   * The deck drawn again into the same texture (a lost WebGL context took its pixels,
+   * pixi/context-loss.ts): every card sprite keeps its texture and shows the faces again.
+   */
+  redraw(): boolean {
+    if (!this.atlas) return false;
+    const sheet = this.sheet();
+    this.renderer.render({ container: sheet, target: this.atlas, clear: true, clearColor: [0, 0, 0, 0] });
+    this.atlas.source.updateMipmaps();
+    sheet.destroy(DISPOSE);
+    return true;
+  }
+
+  /** The 53 cards laid out in the atlas's grid, their texts at the atlas's resolution. */
+  private sheet(): Container {
+    const sheet = new Container();
+    CARD_CODES.forEach((code, i) => {
+      const art = code === 'XX' ? drawBack() : drawFace(code);
+      art.position.set((i % COLS) * (CARD.width + PAD), Math.floor(i / COLS) * (CARD.height + PAD));
+      for (const c of art.children) if (c instanceof Text) c.resolution = this.resolution;
+      sheet.addChild(art);
+    });
+    return sheet;
+  }
 }
+
+/** The atlas's grid: 9 cards a row, 4 design units apart. */
+const COLS = 9;
+const PAD = 4;
 
 let installed: CardAtlas | null = null;
 

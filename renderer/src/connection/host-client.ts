@@ -6,6 +6,7 @@ import {
   type ClientMessage,
   type CommandBody,
   type ProtocolError,
+  type ReportBody,
   type ViewName,
   type ViewState,
 } from '../../../protocol/index.js';
@@ -68,6 +69,11 @@ export class HostClient {
     }
     this.send({ type: 'command', id, view: this.view, version: this.version, command });
     return true;
+  }
+
+  /** Tells the host what befell the screen, for the kiosk's log (protocol 7: a lost WebGL context). */
+  report(body: ReportBody): void {
+    this.send({ type: 'report', id: this.nextId(), ...body });
   }
 
   /** The station's recall panel or replay opened (asked for from the host) or closed (no longer sent). */

@@ -113,9 +113,11 @@ export class RoadsPanel extends Container {
     texture?.destroy(true);
   }
 
-  /** The marks drawn again (their texture at the display's new resolution). */
-  sharpen(): void {
-    if (this.last && this.bake) this.draw(this.last.roads, this.last.grid);
+  /** The marks drawn again (their texture at the display's new resolution, or after a lost context); false when none are baked. */
+  sharpen(): boolean {
+    if (!this.last || !this.bake) return false;
+    this.draw(this.last.roads, this.last.grid);
+    return true;
   }
 
   private draw(r: RoadsView, grid: ReturnType<typeof roadGrids>): void {

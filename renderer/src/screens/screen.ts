@@ -4,6 +4,7 @@ import type { MessageKey } from '../../../locales/i18n.js';
 import type { CommandBody, ViewState } from '../../../protocol/index.js';
 import type { Clock } from '../anim/clock.js';
 import type { Bake } from '../pixi/bake.js';
+import type { Rebake } from '../pixi/context-loss.js';
 
 /** What every screen gets: its i18n instance and a way to send commands to the host. */
 export interface ScreenContext {
@@ -26,6 +27,11 @@ export interface ScreenContext {
    * destroy. Absent, the art stays drawn.
    */
   bake?: Bake;
+  /**
+   * Registers art the screen baked (with `bake`) and how to draw it again: a lost WebGL context
+   * takes the pixels of every texture drawn on the GPU (renderer/src/pixi/context-loss.ts).
+   */
+  rebake?: Rebake;
 }
 
 /** A screen draws one view's state; `render` is called with every new snapshot. */

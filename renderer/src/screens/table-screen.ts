@@ -74,6 +74,9 @@ export class TableScreen implements Screen {
     for (const t of [this.nameZh, this.namePt, this.limitsZh, this.limitsPt, this.dealerLabel, this.shoeLabel, this.discardLabel, this.lastRound])
       t.anchor.set(0.5);
     this.languages = new LanguageSwitch(ctx, LANGUAGE_BUTTON);
+    // The felt's art and the road maps are baked: drawn again after a lost WebGL context.
+    ctx.rebake?.('felt', () => this.redrawFelt());
+    ctx.rebake?.('road-marks', () => this.roads?.sharpen() ?? false);
     // The game's name and limits are printed on the felt (both official languages, set here
     // because the limits come with the state): `felt-print`, like the rest of the felt's words.
     const printed = new Container({ label: 'felt-print' });
@@ -160,7 +163,7 @@ export class TableScreen implements Screen {
     // kept as Graphics is drawn at any resolution as it is).
     if (resolution !== this.resolution) {
       this.resolution = resolution;
-      if (this.layout && this.ctx.bake) this.drawFelt(this.layout);
+      this.redrawFelt();
       this.roads?.sharpen();
     }
     this.still.sharpen(resolution);
@@ -187,6 +190,13 @@ export class TableScreen implements Screen {
   private baker(): ((target: Container) => Sprite) | undefined {
     const bake = this.ctx.bake;
     return bake ? (target) => bake(target, this.resolution) : undefined;
+  }
+
+  /** The felt's baked art drawn again (a new resolution, a lost context); false when there is none. */
+  private redrawFelt(): boolean {
+    if (!this.layout || !this.ctx.bake) return false;
+    this.drawFelt(this.layout);
+    return true;
   }
 
   /** The felt drawn anew (a new layout or resolution), its unchanging art baked into textures. */

@@ -7,7 +7,7 @@ import { sharpenTexts } from '../pixi/crisp.js';
 import { sharpenLiveTexts } from '../ui/live-text.js';
 import { INTL_LOCALE } from '../../../locales/money.js';
 import { isMessageKey, type MessageKey } from '../../../locales/i18n.js';
-import { refusalKey, stationView, type ProtocolError, type StationTables } from '../../../protocol/index.js';
+import { refusalKey, stationView, type ProtocolError, type ReportBody, type StationTables } from '../../../protocol/index.js';
 import { HostClient } from '../connection/host-client.js';
 import type { Transport } from '../connection/transport-contract.js';
 import type { ScreenContext } from '../screens/screen.js';
@@ -21,6 +21,8 @@ export interface SeveralOptions {
   i18n: I18n;
   /** After a table's view changed on screen: texts sharpened, the frame drawn at once. */
   drawn(): void;
+  /** Given how this screen reports to its hosts (a lost WebGL context: to every table's host linked now). */
+  reportsTo?(send: (body: ReportBody) => void): void;
 }
 
 /**
@@ -45,6 +47,7 @@ export function startSeveral(o: SeveralOptions): SeveralTablesScreen {
     ),
   );
   let language: string | null = null;
+  o.reportsTo?.((body) => clients.forEach((c) => c?.report(body)));
   const fatal: (MessageKey | null)[] = o.tables.tables.map(() => null);
 
   o.tables.tables.forEach((table, index) => {

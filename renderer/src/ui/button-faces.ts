@@ -64,6 +64,20 @@ export function sharpenFaces(resolution: number): void {
   for (const h of held.values()) if (h.baked) bake(h);
 }
 
+/**
+ * Every face drawn again at the resolution it has (a lost WebGL context took the textures' pixels,
+ * pixi/context-loss.ts); false when no face is baked.
+ */
+export function redrawFaces(): boolean {
+  let drew = false;
+  for (const h of held.values())
+    if (h.baked) {
+      bake(h);
+      drew = true;
+    }
+  return drew;
+}
+
 /** A display object of the face, drawn on the look's first use. Give it back with `releaseFace`. */
 export function acquireFace(face: Face): Container {
   const key = keyOf(face);
