@@ -42,6 +42,8 @@ export const DealerCue = z.discriminatedUnion('kind', [
   /** A seat's decision, or (seat 0, the stadium box) the remote stations' own at war. */
   z.strictObject({ kind: z.literal('decision'), seat: Box }),
   z.strictObject({ kind: z.literal('shuffle') }),
+  /** Portugal rule 49: the winner's cards stay on the table until the jackpot paid by hand is paid. */
+  z.strictObject({ kind: z.literal('jackpot-unpaid'), seat: Box }),
 ]);
 export type DealerCue = z.infer<typeof DealerCue>;
 

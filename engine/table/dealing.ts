@@ -240,14 +240,20 @@ export function settle<S, R>(t: Turn<S, R>): void {
  */
 function writeProgressive<S, R>(t: Turn<S, R>, lines: readonly SettledLine[], progressive: ProgressiveSettled | undefined): void {
   const roundId = t.state.roundId;
+  const owed: string[] = [];
   for (const l of lines) {
     if (!l.handpay) continue;
+    const txId = `${roundId}:handpay:${l.station}:${l.seat}:${l.hand ?? 0}`;
     t.write({
       type: 'handpay.request',
-      txId: `${roundId}:handpay:${l.station}:${l.seat}:${l.hand ?? 0}`,
+      txId,
       payload: { station: l.station, amount: l.handpay, reason: 'jackpot', detail: `round ${roundId} seat ${l.seat}: ${l.rule}` },
     });
+    owed.push(txId);
   }
+  // Rule 49: the winner's cards stay on the table until the award is paid.
+  const first = lines.find((l) => l.handpay);
+  if (first) t.set({ jackpotUnpaid: { roundId, seat: first.seat, handpays: owed } });
   if (!progressive) return;
   // A hit is paid at the seat's station (the jackpot is a seat's own bet, never one behind).
   const hits = progressive.hits.flatMap((h) => {
@@ -296,4 +302,22 @@ export function resumeCountdown<S, R>(t: Turn<S, R>): void {
   if (t.state.phase === 'betting') t.schedule('betting', t.state.params.timings.bettingMs);
   else if (t.state.phase === 'dealing') advance(t);
   else t.schedule('results', t.state.params.timings.resultsMs);
+}
+
+/**
+ * An attendant paid one of the round's jackpot awards handed to them. Once the last is paid the
+ * cards may be collected (Portugal rule 49, "só depois sendo recolhidas"): the results show for
+ * their time again, then the next betting opens. A handpay this table does not owe is refused.
+ */
+export function jackpotPaid<S, R>(t: Turn<S, R>, handpay: string): void {
+  const owed = t.state.jackpotUnpaid;
+  if (!owed || !owed.handpays.includes(handpay)) return t.refuse(`no jackpot award of this table awaits handpay ${handpay}`, 'no-round');
+  const rest = owed.handpays.filter((h) => h !== handpay);
+  if (rest.length > 0) return t.set({ jackpotUnpaid: { ...owed, handpays: rest } });
+  const { jackpotUnpaid: _paid, ...state } = t.state;
+  void _paid;
+  t.state = state;
+  t.log('info', 'jackpot paid: the cards may be collected (portugal-2001 rule 49)', { roundId: owed.roundId });
+  if (t.state.phase === 'results' && t.state.countdown === null && !t.state.hold && !t.state.faults.halted)
+    t.schedule('results', t.state.params.timings.resultsMs);
 }

@@ -120,6 +120,11 @@ export const TableInput = z.discriminatedUnion('kind', [
     witness: person,
     authorisation: z.string().min(1).max(128),
   }),
+  /**
+   * An attendant paid a jackpot award handed to them (its `handpay.confirm` journalled): once the
+   * round's last one is, its cards may be collected (Portugal rule 49).
+   */
+  z.strictObject({ kind: z.literal('jackpot-paid'), at, handpay: z.string().min(1).max(256) }),
   /** A station's credit meter changed outside the table (a note, a cash-out): derived from that ledger entry, never journalled as an input. */
   z.strictObject({ kind: z.literal('credit'), station, balance: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER) }),
   /** The ledger refused to journal what the last input caused: nothing of it happened, and the table holds. */

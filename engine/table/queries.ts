@@ -6,7 +6,8 @@ import { stationAt, type TableState } from './state.js';
 // step functions all ask the same ones.
 
 /** What the dealer must do next, shown on the table display. */
-export type DealerCue = CardCue | { readonly kind: 'decision'; readonly seat: number } | { readonly kind: 'shuffle' };
+export type DealerCue =
+  CardCue | { readonly kind: 'decision'; readonly seat: number } | { readonly kind: 'shuffle' } | { readonly kind: 'jackpot-unpaid'; readonly seat: number };
 
 export function pendingOf<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>): Pending | null {
   return s.round !== null && s.phase === 'dealing' ? game.pending(s.shoe, s.round) : null;
@@ -14,6 +15,8 @@ export function pendingOf<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>)
 
 export function cueOf<S, R>(s: TableState<S, R>, game: GameDefinition<S, R>): DealerCue | null {
   if (s.hold) return null;
+  // Portugal rule 49: the winner's cards stay on the table until the jackpot is paid.
+  if (s.jackpotUnpaid && s.phase === 'results') return { kind: 'jackpot-unpaid', seat: s.jackpotUnpaid.seat };
   if (s.needsShuffle) return { kind: 'shuffle' };
   if (s.phase === 'dealing' && s.round !== null) {
     const p = game.pending(s.shoe, s.round);

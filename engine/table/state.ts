@@ -211,6 +211,12 @@ export interface TableState<S, R> {
   readonly held?: readonly HeldCard[];
   /** The last progressive jackpot award (Portugal rules 38–50), for the table display. Absent in older states and until one. */
   readonly lastJackpotHit?: JackpotHit;
+  /**
+   * A jackpot award of the round on show paid by hand and not yet paid: its cards stay on the
+   * table until it is (Portugal rule 49), so the round stays in its results and no new betting
+   * opens. `handpays`: the `handpay.request` transaction ids still owed. Absent otherwise.
+   */
+  readonly jackpotUnpaid?: { readonly roundId: string; readonly seat: number; readonly handpays: readonly string[] };
 }
 
 /** A progressive jackpot award: the round, the seat and its station, the combination, the level, the amount. */

@@ -1,5 +1,5 @@
 import { clearBets, closeBetting, openBetting, placeBet } from './betting.js';
-import { decide, decisionTimedOut, resumeCountdown, settle } from './dealing.js';
+import { decide, decisionTimedOut, jackpotPaid, resumeCountdown, settle } from './dealing.js';
 import type { Effect, JournalRecord } from './effects.js';
 import type { GameDefinition, Outcome } from './game.js';
 import { anomaly, correct, dealingError, enterCard, voidRound } from './holds.js';
@@ -104,6 +104,8 @@ function apply<S, R>(t: Turn<S, R>, input: TableInput): void {
       return enterCard(t, input.card, input.supervisor, input.witness);
     case 'faults':
       return faults(t, input);
+    case 'jackpot-paid':
+      return jackpotPaid(t, input.handpay);
     case 'jackpot-reset':
       return jackpotReset(t, input);
     case 'credit':
@@ -172,6 +174,9 @@ function timer<S, R>(t: Turn<S, R>, input: InputOf<'timer'>): void {
   t.set({ countdown: null });
   if (c.kind === 'betting') return closeBetting(t);
   if (c.kind === 'decision') return decisionTimedOut(t);
+  // Portugal rule 49: a jackpot paid by hand keeps its round's cards on the table until paid.
+  if (t.state.jackpotUnpaid)
+    return t.log('info', 'the cards stay on the table until the jackpot is paid (portugal-2001 rule 49)', { ...t.state.jackpotUnpaid });
   openBetting(t);
 }
 

@@ -68,6 +68,7 @@ export function wireFloorServices(d: FloorServicesDeps): WiredFloorServices {
     log: d.log,
     hasBets: (s) => d.table.hasBets(s),
     onChanged: () => handpayChanges.emit(),
+    onPaid: (requestTxId) => jackpotHandpaid(d.table, requestTxId),
   });
   const configChanges = new ConfigChanges({
     config: d.config,
@@ -124,6 +125,7 @@ export function wireFloorServices(d: FloorServicesDeps): WiredFloorServices {
     watchJackpotController({ ledger: d.ledger, table: d.table, tilts: d.tilts }),
     d.tilts.onChange(gateAcceptors),
     d.table.onChange(() => configChanges.applyQueued()),
+    tableHandpays(d.ledger, handpays, () => handpayChanges.emit()),
   ];
   return {
     gate,
@@ -134,4 +136,36 @@ export function wireFloorServices(d: FloorServicesDeps): WiredFloorServices {
     verifyLedger: () => verifyForTilts(d.ledger, d.tilts),
     close: () => off.forEach((f) => f()),
   };
+}
+
+/**
+ * Portugal rule 49: a jackpot award paid by hand keeps its round's cards on the table until it is
+ * paid; its confirmation is the table's input that lets them be collected. Only a handpay the
+ * table owes is fed (a cash-out's is none of the table's).
+ */
+export function jackpotHandpaid(table: LiveTable, requestTxId: string): void {
+  if (!table.state.jackpotUnpaid?.handpays.includes(requestTxId)) return;
+  table.input({ kind: 'jackpot-paid', at: Date.now(), handpay: requestTxId });
+}
+
+/**
+ * At a start, the jackpot handpays the table still owes that were confirmed before a kill could
+ * journal the table's input: fed now, so the round is not held for a paid award.
+ */
+export function jackpotsPaidMeanwhile(table: LiveTable, handpays: Pick<Handpays, 'pending'>): void {
+  const owed = table.state.jackpotUnpaid?.handpays ?? [];
+  const pending = new Set(handpays.pending().map((p) => p.requestTxId));
+  for (const tx of owed) if (!pending.has(tx)) jackpotHandpaid(table, tx);
+}
+
+/**
+ * A jackpot award paid by hand is the table's handpay request, not the Handpays class's own
+ * write: the pending ones are read again, so the station locks and service mode lists it at once.
+ */
+function tableHandpays(ledger: FloorServicesDeps['ledger'], handpays: Handpays, changed: () => void): () => void {
+  return ledger.onAppended((entries) => {
+    if (!entries.some((e) => e.type === 'handpay.request')) return;
+    handpays.refresh();
+    changed();
+  });
 }

@@ -13,6 +13,8 @@ export interface HandpayDeps {
   hasBets: (station: number) => boolean;
   /** A station's credit or lock changed: its screen must be told. */
   onChanged: (station: number) => void;
+  /** A handpay was paid (its confirmation journalled): a jackpot's round may be collected (Portugal rule 49). */
+  onPaid?: (requestTxId: string) => void;
 }
 
 /**
@@ -97,6 +99,7 @@ export class Handpays {
     this.cache = null;
     this.deps.log.info({ station: p.station, amount: p.amount, requestTxId, attendant: who, witness: second }, 'handpay paid');
     this.deps.onChanged(p.station);
+    this.deps.onPaid?.(requestTxId);
     return { ok: true, station: p.station, amount: p.amount };
   }
 

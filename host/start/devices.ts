@@ -3,7 +3,7 @@ import { startSimAttendant } from '../autoplay/sim-attendant.js';
 import { SimDealer } from '../devices/sim-dealer.js';
 import type { TableShoe } from '../devices/shoe.js';
 import type { Printers } from '../devices/printers.js';
-import type { FloorServices } from '../floor/floor-services.js';
+import { jackpotsPaidMeanwhile, type FloorServices } from '../floor/floor-services.js';
 import type { LaunchTokens } from '../screens/launch-tokens.js';
 import { openSasLinks, type SasLinks } from './sas-links.js';
 import type { ScreenSessions } from './screen-sessions.js';
@@ -43,6 +43,8 @@ export function startDevices(
   // A simulated shoe is a new device after an unclean stop: no new round before its shoe is in.
   // The parameters now, the journalled configuration changes applied again (by the floor services, above).
   game.resume({ newShoe: !syncEvents.clean && config.shoe === 'sim' && recovery.resumedRound === null, params: paramsNow() });
+  // Portugal rule 49: an award confirmed paid before a kill journalled the table's word of it.
+  jackpotsPaidMeanwhile(table, w.floor.handpays);
   w.shoe.start();
   const dealer = options.simulatedDealer ?? { dealMs: 800 };
   const simDealer = w.shoe.simulator() && dealer !== false ? new SimDealer(table, w.shoe, timers, log, dealer.dealMs, options.roundScript?.cards) : null;

@@ -17,6 +17,8 @@ export function phaseText(t: TFunction, round: RoundView, now: number): string {
 export function cueText(t: TFunction, cue: DealerCue | null): string {
   if (!cue) return '';
   if (cue.kind === 'shuffle') return t('cue.shuffle');
+  // Portugal rule 49: the cards stay until the jackpot is paid.
+  if (cue.kind === 'jackpot-unpaid') return t('cue.jackpotUnpaid', { n: cue.seat });
   // The stadium box (war) is no seat of the felt: its card and its decisions are the remote stations'.
   if (cue.kind === 'decision') return cue.seat === STADIUM_SEAT ? t('cue.stadiumDecision') : t('cue.decision', { n: cue.seat });
   if (cue.to === 'burn') return cue.burnsLeft ? t('cue.burnCount', { count: cue.burnsLeft }) : t('cue.burn');

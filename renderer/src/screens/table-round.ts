@@ -182,7 +182,7 @@ export class TableRound extends Container {
     spot: { x: number; y: number; r: number } | null;
   } | null {
     const cue = this.round?.cue;
-    if (!this.markerOn || !cue || !this.layout || cue.kind === 'shuffle') return null;
+    if (!this.markerOn || !cue || !this.layout || cue.kind === 'shuffle' || cue.kind === 'jackpot-unpaid') return null;
     const b = this.marker.getLocalBounds();
     const r = Math.max(b.width, b.height) / 2;
     const seatNo = cue.kind === 'decision' || cue.to === 'seat' ? (cue.seat ?? null) : null;
@@ -234,7 +234,7 @@ export class TableRound extends Container {
   /** Places the marker where the next card goes and sets its pulse; true while it is on. */
   private drawMarker(round: RoundView, now: number): boolean {
     const cue = round.cue;
-    const on = !!cue && cue.kind !== 'shuffle' && round.phase !== 'hold';
+    const on = !!cue && cue.kind !== 'shuffle' && cue.kind !== 'jackpot-unpaid' && round.phase !== 'hold';
     if (!on) {
       if (this.markerOn) this.marker.clear();
       this.markerOn = false;
