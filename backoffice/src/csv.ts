@@ -1,5 +1,5 @@
 import { minorDigits, minorToDecimal } from '../../locales/money.js';
-import type { Currency } from '../../protocol/index.js';
+import { Currency } from '../../protocol/index.js';
 import type { i18n } from 'i18next';
 import { COUNTS, hold, MONEY, totals, type GamingDayReport, type ReportLine } from './report-model.js';
 
@@ -43,6 +43,18 @@ export function reportCsv(w: { t: i18n['t'] }, report: GamingDayReport, currency
     lines.push(row(l, l.terminalId, station ?? ''));
   }
   lines.push(row(totals(report.lines), t('backoffice.report.total'), ''));
+  // The outstanding ticket liability after a blank line: its label, as of when, currency, tickets, amount.
+  if (report.liability.currencies.length > 0) lines.push([]);
+  for (const c of report.liability.currencies) {
+    const d = Currency.safeParse(c.currency);
+    lines.push([
+      t('backoffice.report.liability'),
+      report.liability.asOf,
+      c.currency,
+      String(c.tickets),
+      d.success ? minorToDecimal(c.amount, minorDigits(d.data)) : String(c.amount),
+    ]);
+  }
   return `\ufeff${lines.map((cells) => cells.map(cell).join(',')).join('\r\n')}\r\n`;
 }
 

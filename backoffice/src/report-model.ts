@@ -19,6 +19,11 @@ export const ReportLine = z.object({
   voidRefunds: z.number().int(),
   transfersIn: z.number().int(),
   transfersOut: z.number().int(),
+  ticketsIn: z.number().int(),
+  ticketDrop: z.number().int(),
+  ticketsOut: z.number().int(),
+  ticketsOutAmount: z.number().int(),
+  ticketsVoided: z.number().int(),
 });
 export type ReportLine = z.infer<typeof ReportLine>;
 
@@ -40,12 +45,17 @@ export const GamingDayReport = z.object({
       detail: z.string(),
     }),
   ),
+  liability: z.object({
+    asOf: z.string(),
+    currencies: z.array(z.object({ currency: z.string(), tickets: z.number().int(), amount: z.number().int() })),
+  }),
 });
 export type GamingDayReport = z.infer<typeof GamingDayReport>;
 
 /** The money columns, in the report's order; each is a ReportLine field in minor units. */
 export const MONEY = [
   'drop',
+  'ticketDrop',
   'creditsIn',
   'creditsOut',
   'handpaid',
@@ -56,9 +66,10 @@ export const MONEY = [
   'voidRefunds',
   'transfersIn',
   'transfersOut',
+  'ticketsOutAmount',
 ] as const;
 /** The count columns. */
-export const COUNTS = ['handpays', 'rounds', 'voids'] as const;
+export const COUNTS = ['handpays', 'rounds', 'voids', 'ticketsIn', 'ticketsOut', 'ticketsVoided'] as const;
 export type MoneyColumn = (typeof MONEY)[number];
 export type CountColumn = (typeof COUNTS)[number];
 
@@ -82,6 +93,11 @@ export function totals(lines: readonly ReportLine[]): ReportLine {
     voidRefunds: 0,
     transfersIn: 0,
     transfersOut: 0,
+    ticketsIn: 0,
+    ticketDrop: 0,
+    ticketsOut: 0,
+    ticketsOutAmount: 0,
+    ticketsVoided: 0,
   };
   for (const l of lines) {
     if (l.scope !== 'table') continue;

@@ -1,4 +1,5 @@
 import { formatMoney, INTL_LOCALE } from '../../locales/money.js';
+import { Currency } from '../../protocol/index.js';
 import { api } from './api.js';
 import { reportCsv } from './csv.js';
 import { h } from './dom.js';
@@ -85,6 +86,24 @@ function reportBody(w: Words, r: GamingDayReport): HTMLElement {
       ],
       r.corrections.map((c) => [c.terminalId, c.roundId ?? String(c.seq), w.time(c.ts), c.article, c.detail]),
     ),
+    h('h2', {}, t('backoffice.report.liability')),
+    liabilityLines(w, r),
     h('div', { class: 'signatures' }, ...[1, 2].map(() => h('p', {}, `${t('backoffice.report.signature')}: ____________________`))),
+  );
+}
+
+/** The floor's outstanding ticket liability at the day's end, one line per currency. */
+function liabilityLines(w: Words, r: GamingDayReport): HTMLElement {
+  const t = w.t;
+  const at = w.time(r.liability.asOf);
+  if (r.liability.currencies.length === 0) return h('p', { 'data-testid': 'liability' }, t('backoffice.report.liabilityNone', { at }));
+  return h(
+    'ul',
+    { 'data-testid': 'liability' },
+    ...r.liability.currencies.map((c) => {
+      const currency = Currency.safeParse(c.currency);
+      const amount = currency.success ? formatMoney(c.amount, currency.data, w.language, { fraction: 'always' }) : String(c.amount);
+      return h('li', {}, t('backoffice.report.liabilityLine', { currency: c.currency, tickets: c.tickets, amount, at }));
+    }),
   );
 }

@@ -9,7 +9,12 @@ import { GamingDayReport } from '../../backoffice/src/report-model.js';
 import { Ledger, SyncClient } from '../../ledger/index.js';
 import { billCredit, settledRound } from '../../ledger/fixtures.js';
 import { createI18n } from '../../locales/i18n.js';
+import type { NewEntry } from '../../ledger/entries.js';
+import { ticketInTxId, ticketOutTxId, ticketStackedTxId } from '../../ledger/ticket-postings.js';
+import { validationNumber, type ValidationNumber } from '../../ledger/validation-number.js';
+import { gamingDayOf } from '../../upstream/backoffice/gaming-day.js';
 import { enrolTerminal, migrateUpstream, openPglite, putUser, startUpstream, type Db } from '../../upstream/index.js';
+import { machineIdOf, redeem } from '../../upstream/tickets.js';
 
 const FAST = { N: 2 ** 10, r: 8, p: 1 };
 const PASSWORD = 'correct horse battery';
@@ -32,10 +37,44 @@ function parse(csv: string): string[][] {
     .map((l) => l.split(','));
 }
 
+/** A ticket T1's station 2 prints (or, with `voidIt`, gives back before it prints). */
+function ticketOut(v: ValidationNumber, machineId: number, sequence: number, amount: number, voidIt = false): NewEntry[] {
+  return [
+    {
+      type: 'ticket.issue',
+      payload: {
+        validation: v,
+        machineId,
+        sequence,
+        station: 2,
+        amount,
+        currency: 'MOP',
+        issuedAt: '2026-11-25T03:00:30.000Z',
+        expiresAt: '2027-02-23T03:00:30.000Z',
+      },
+      txId: ticketOutTxId(v, 'issue'),
+    },
+    voidIt
+      ? { type: 'ticket.void', payload: { validation: v, station: 2, reason: 'paper jam' }, txId: ticketOutTxId(v, 'end') }
+      : { type: 'ticket.printed', payload: { validation: v, station: 2 }, txId: ticketOutTxId(v, 'end') },
+  ];
+}
+
+/** T2's station 1 takes ticket `v` in, approved by the authority for `amount`. */
+function ticketIn(requestId: string, v: ValidationNumber, amount: number): NewEntry[] {
+  const at = { requestId, validation: v, station: 1 };
+  return [
+    { type: 'ticket.redeem.request', payload: at, txId: ticketInTxId(requestId, 'request') },
+    { type: 'ticket.redeem.approved', payload: { ...at, amount, currency: 'MOP' }, txId: ticketInTxId(requestId, 'approved') },
+    { type: 'ticket.redeem.stacked', payload: { ...at, amount, currency: 'MOP' }, txId: ticketStackedTxId(v) },
+  ];
+}
+
 describe('back office: the gaming day reconciles with the ledgers', () => {
   let db: Db;
   let up: Awaited<ReturnType<typeof startUpstream>>;
   const ledgers: Ledger[] = [];
+  const tickets: ValidationNumber[] = [];
   let cookie = '';
   before(async () => {
     db = await openPglite();
@@ -52,6 +91,17 @@ describe('back office: the gaming day reconciles with the ledgers', () => {
       at = Date.parse('2026-11-25T03:00:00Z');
       const stations = [1, 2, 3, 4].slice(0, 3 + i);
       for (const s of stations) ledger.append(billCredit(s, s % 2 ? 10_000 : 100_000, `b${s}`));
+      // Tickets: T1 prints two and gives one back before it prints; T2 takes the first in. The
+      // second stays on the floor: the liability.
+      if (id === 'T1') {
+        const m = await machineIdOf(db, id);
+        tickets.push(validationNumber(m, 1), validationNumber(m, 2), validationNumber(m, 3));
+        ledger.appendMany([...ticketOut(tickets[0]!, m, 1, 20_000), ...ticketOut(tickets[1]!, m, 2, 15_000), ...ticketOut(tickets[2]!, m, 3, 5_000, true)]);
+      } else {
+        const asked = await redeem(db, id, { requestId: 'report-in-1', validation: tickets[0]!, station: 1, currency: 'MOP', limit: 1_000_000 });
+        assert.equal(asked.kind, 'approved', JSON.stringify(asked));
+        ledger.appendMany(ticketIn('report-in-1', tickets[0]!, 20_000));
+      }
       for (let r = 0; r < 6; r++) {
         at += 60_000;
         const { bets, settle } = settledRound(`${id}-r${r}`, stations, 2_500 + 500 * r, r);
@@ -89,7 +139,16 @@ describe('back office: the gaming day reconciles with the ledgers', () => {
       ['Credits in', 'totalIn'],
       ['Wagered', 'creditsWagered'],
       ['Won', 'creditsWon'],
+      ['Drop (tickets)', 'ticketsInAmount'],
+      ['Tickets out (value)', 'ticketsOutAmount'],
     ];
+    const counts: [string, string][] = [
+      ['Tickets in', 'ticketsIn'],
+      ['Tickets out', 'ticketsOut'],
+      ['Tickets voided', 'ticketsVoided'],
+    ];
+    const count = (table: string, station: string, header: string) =>
+      csvs.reduce((acc, rows) => acc + rows.filter((r) => r[0] === table && r[1] === station).reduce((a, r) => a + Number(r[col(header)] ?? ''), 0), 0);
     for (const [header] of fields) assert.ok(col(header) >= 0, header);
     const sum = (table: string, station: string, header: string) =>
       csvs.reduce((acc, rows) => acc + rows.filter((r) => r[0] === table && r[1] === station).reduce((a, r) => a + minor(r[col(header)] ?? ''), 0), 0);
@@ -102,9 +161,11 @@ describe('back office: the gaming day reconciles with the ledgers', () => {
         csvs.reduce((a, rows) => a + Number(rows.find((r) => r[0] === id && r[1] === '')?.[col('Rounds')] ?? 0), 0),
         meters.gamesPlayed,
       );
+      for (const [header, meter] of counts) assert.equal(count(id, '', header), meters[meter] ?? 0, `${id} ${header}`);
       for (const s of [1, 2, 3]) {
         const m = ledger.meters(`station:${s}`);
         for (const [header, meter] of fields) assert.equal(sum(id, String(s), header), m[meter] ?? 0, `${id} station ${s} ${header}`);
+        for (const [header, meter] of counts) assert.equal(count(id, String(s), header), m[meter] ?? 0, `${id} station ${s} ${header}`);
       }
     }
     // The floor's total line: both ledgers' meters together.
@@ -116,6 +177,11 @@ describe('back office: the gaming day reconciles with the ledgers', () => {
         `total ${header}`,
       );
     }
+    // Not vacuous: the tickets moved the meters the report reads.
+    assert.deepEqual(
+      [ledgers[0]?.meters('station:2').ticketsOut, ledgers[0]?.meters('station:2').ticketsVoided, ledgers[1]?.meters('station:1').ticketsInAmount],
+      [2, 1, 20_000],
+    );
     // The early note is in the 24th's report, and only there.
     assert.deepEqual(
       days[0]?.lines.filter((l) => l.scope === 'table').map((l) => [l.terminalId, l.drop, l.rounds]),
@@ -124,6 +190,18 @@ describe('back office: the gaming day reconciles with the ledgers', () => {
         ['T2', 50_000, 0],
       ],
     );
+  });
+
+  it("states the floor's outstanding ticket liability at the day's end, and now for today", async () => {
+    // The register's times are the database's: the redemption and the void happened now, after the
+    // 25th ended, so at that day's end all three tickets were still owed; today only the unredeemed one is.
+    const day = await report('2026-11-25');
+    assert.equal(day.liability.asOf, '2026-11-25T22:00:00.000Z');
+    assert.deepEqual(day.liability.currencies, [{ currency: 'MOP', tickets: 3, amount: 40_000 }]);
+    const today = await report(gamingDayOf(new Date(), day.startHour));
+    assert.deepEqual(today.liability.currencies, [{ currency: 'MOP', tickets: 1, amount: 15_000 }]);
+    const csv = parse(reportCsv(createI18n('en'), today, today.currency));
+    assert.deepEqual(csv.at(-1), ['Outstanding ticket liability', today.liability.asOf, 'MOP', '1', '150.00']);
   });
 
   it('writes its header in each language, and a viewer may not read it', async () => {

@@ -40,6 +40,14 @@ export interface ReportLine {
   voidRefunds: number;
   transfersIn: number;
   transfersOut: number;
+  /** Tickets taken in (stacked and credited): how many, and the drop by tickets, their value. */
+  ticketsIn: number;
+  ticketDrop: number;
+  /** Tickets printed: how many and their value. */
+  ticketsOut: number;
+  ticketsOutAmount: number;
+  /** Tickets issued and voided before they printed (their credit went back to the station). */
+  ticketsVoided: number;
 }
 
 export interface Correction {
@@ -53,6 +61,16 @@ export interface Correction {
   detail: string;
 }
 
+/**
+ * The floor's outstanding ticket liability at the day's end (or now, for a day not yet over): tickets
+ * issued before it and neither redeemed nor voided by then, and not expired unless a redemption
+ * was already pending — what the floor owes on paper, per currency.
+ */
+export interface TicketLiability {
+  asOf: string;
+  currencies: { currency: string; tickets: number; amount: number }[];
+}
+
 export interface GamingDayReport {
   date: string;
   from: string;
@@ -60,6 +78,7 @@ export interface GamingDayReport {
   startHour: number;
   lines: ReportLine[];
   corrections: Correction[];
+  liability: TicketLiability;
 }
 
 const empty = (terminalId: string, scope: string): ReportLine => ({
@@ -80,6 +99,11 @@ const empty = (terminalId: string, scope: string): ReportLine => ({
   voidRefunds: 0,
   transfersIn: 0,
   transfersOut: 0,
+  ticketsIn: 0,
+  ticketDrop: 0,
+  ticketsOut: 0,
+  ticketsOutAmount: 0,
+  ticketsVoided: 0,
 });
 
 /** Which line field a ledger meter adds to (docs/ledger.md, "Meters"). */
@@ -97,6 +121,30 @@ function add(line: ReportLine, name: string, value: number): void {
   else if (name === 'gamesPlayed') line.rounds += value;
   else if (name === 'voidedRounds') line.voids += value;
   else if (name === 'voidRefunds') line.voidRefunds += value;
+  else if (name === 'ticketsIn') line.ticketsIn += value;
+  else if (name === 'ticketsInAmount') line.ticketDrop += value;
+  else if (name === 'ticketsOut') line.ticketsOut += value;
+  else if (name === 'ticketsOutAmount') line.ticketsOutAmount += value;
+  else if (name === 'ticketsVoided') line.ticketsVoided += value;
+}
+
+/** The ticket liability at the end of the window (or now, if sooner), from the authority's register. */
+async function liabilityAt(sql: Sql, to: Date): Promise<TicketLiability> {
+  const r = await sql.query<{ at: Date; currency: string | null; tickets: number; amount: number | null }>(
+    `WITH t AS (SELECT LEAST($1::timestamptz, now()) AS at)
+     SELECT t.at, k.currency, COUNT(k.validation)::int AS tickets, SUM(k.amount)::bigint AS amount
+     FROM t LEFT JOIN tickets k ON k.issued_at < t.at
+       AND (k.redeemed_at IS NULL OR k.redeemed_at >= t.at)
+       AND (k.voided_at IS NULL OR k.voided_at >= t.at)
+       AND (k.expires_at > t.at OR (k.pending_at IS NOT NULL AND k.pending_at < t.at))
+     GROUP BY t.at, k.currency ORDER BY k.currency`,
+    [to],
+  );
+  const at = r.rows[0]?.at ?? to;
+  return {
+    asOf: new Date(at).toISOString(),
+    currencies: r.rows.filter((x) => x.currency !== null).map((x) => ({ currency: x.currency ?? '', tickets: x.tickets, amount: Number(x.amount ?? 0) })),
+  };
 }
 
 /**
@@ -158,5 +206,6 @@ export async function gamingDayReport(sql: Sql, date: string, startHour: number)
     startHour,
     lines: [...lines.values()].sort((a, b) => a.terminalId.localeCompare(b.terminalId) || order(a.scope) - order(b.scope)),
     corrections,
+    liability: await liabilityAt(sql, to),
   };
 }
