@@ -70,6 +70,7 @@ export {
   journalBodyBytes,
   newestEntriesOfType,
   programAt,
+  roundEntriesOfTypes,
   ruleRecordAt,
   digestsOfReference,
   type RuleRecordEntry,

@@ -18,6 +18,15 @@ export function* entriesOfTypes(ledger: Ledger, types: readonly EntryType[], fro
   }
 }
 
+/** A round's entries of the given types, in order (through the journal's round index). */
+export function roundEntriesOfTypes(ledger: Ledger, roundId: string, types: readonly EntryType[]): JournalEntry[] {
+  if (types.length === 0) return [];
+  const rows = connectionOf(ledger)
+    .prepare(`SELECT * FROM journal WHERE round_id = ? AND type IN (${types.map(() => '?').join(', ')}) ORDER BY seq`)
+    .all(roundId, ...types) as JournalRow[];
+  return rows.map(rowToEntry);
+}
+
 /** The newest `limit` entries of one type, newest first. */
 export function newestEntriesOfType(ledger: Ledger, type: EntryType, limit: number): JournalEntry[] {
   const rows = connectionOf(ledger).prepare('SELECT * FROM journal WHERE type = ? ORDER BY seq DESC LIMIT ?').all(type, limit) as JournalRow[];

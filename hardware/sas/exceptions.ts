@@ -3,46 +3,77 @@
 // opportunity), and the priority exceptions, which are never queued: each is a flag until the
 // host acknowledges it, and a set flag is always reported before the queue, highest first in
 // the order of PRIORITY_ORDER. An exception leaves only when the host acknowledges it (an implied
-// ACK, §3.1); a repeated poll (an implied NACK) is answered with the same exception.
+// ACK, §3.1); a repeated poll (an implied NACK) is answered with the same exception. Each may
+// carry its raiser's tag (the host's: the journal entry it comes from), handed back when the host
+// acknowledges it or when an overflow loses it, so the raiser knows which of its events the host has.
 import { EXC, PRIORITY_ORDER } from './constants.js';
 
 const PRIORITY = new Set(PRIORITY_ORDER);
 
+/** An exception as queued, with its raiser's tag (absent: nobody asked to hear of it). */
+export interface Queued {
+  code: number;
+  tag?: string;
+}
+
+export function isPriority(code: number): boolean {
+  return PRIORITY.has(code);
+}
+
 export class ExceptionQueue {
-  private readonly fifo: number[] = [];
-  private readonly flags = new Set<number>();
+  private readonly fifo: Queued[] = [];
+  private readonly flags = new Map<number, Queued>();
 
   /** `capacity`: the FIFO's size; SAS asks for at least 20. */
   constructor(readonly capacity = 20) {
     if (!Number.isInteger(capacity) || capacity < 20) throw new RangeError('SAS asks for an exception queue of at least 20');
   }
 
-  /** Queues an exception (a priority one sets its flag); returns the exception lost to an overflow, if any. */
-  raise(code: number): number | null {
+  /**
+   * Queues an exception (a priority one sets its flag; raised again while set, it is reported once
+   * and keeps its first tag); returns the exception lost to an overflow, if any.
+   */
+  raise(code: number, tag?: string): Queued | null {
     if (code === EXC.none || !Number.isInteger(code) || code < 0 || code > 0xff) throw new RangeError(`not an exception code: ${code}`);
+    const item: Queued = tag === undefined ? { code } : { code, tag };
     if (PRIORITY.has(code)) {
-      this.flags.add(code);
+      if (!this.flags.has(code)) this.flags.set(code, item);
       return null;
     }
-    let lost: number | null = null;
+    let lost: Queued | null = null;
     if (this.fifo.length >= this.capacity) {
       lost = this.fifo.shift() ?? null;
-      this.flags.add(EXC.bufferOverflow);
+      if (!this.flags.has(EXC.bufferOverflow)) this.flags.set(EXC.bufferOverflow, { code: EXC.bufferOverflow });
     }
-    this.fifo.push(code);
+    this.fifo.push(item);
     return lost;
   }
 
   /** The exception the next general poll reports: the highest priority flag, else the oldest queued, else 0x00. */
   peek(): number {
     if (this.flags.size > 0) for (const code of PRIORITY_ORDER) if (this.flags.has(code)) return code;
-    return this.fifo[0] ?? EXC.none;
+    return this.fifo[0]?.code ?? EXC.none;
   }
 
-  /** The host acknowledged `code`, which a general poll reported: it leaves. */
-  acknowledge(code: number): void {
-    if (this.flags.delete(code)) return;
-    if (this.fifo[0] === code) this.fifo.shift();
+  /** The host acknowledged `code`, which a general poll reported: it leaves (returned, with its tag). */
+  acknowledge(code: number): Queued | null {
+    const flag = this.flags.get(code);
+    if (flag) {
+      this.flags.delete(code);
+      return flag;
+    }
+    if (this.fifo[0]?.code === code) return this.fifo.shift() ?? null;
+    return null;
+  }
+
+  /** Whether a priority exception's flag is set (raising it again would not report it twice). */
+  flagged(code: number): boolean {
+    return this.flags.has(code);
+  }
+
+  /** Exceptions in the FIFO (not the flags): room left is `capacity − queued`. */
+  get queued(): number {
+    return this.fifo.length;
   }
 
   /** Queued exceptions and set flags, for tests and diagnostics. */

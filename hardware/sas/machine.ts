@@ -98,10 +98,10 @@ export class SasMachine {
     this.rom.generation++;
   }
 
-  /** Raises an exception for the host (a priority one sets its flag; §2.2.1). */
-  raise(code: number): void {
-    const lost = this.exceptions.raise(code);
-    if (lost !== null) this.events.emit({ type: 'exception-lost', code: lost });
+  /** Raises an exception for the host (a priority one sets its flag; §2.2.1); `tag` comes back in its `exception-acked` or `exception-lost`. */
+  raise(code: number, tag?: string): void {
+    const lost = this.exceptions.raise(code, tag);
+    if (lost !== null) this.events.emit({ type: 'exception-lost', ...lost });
   }
 
   /** One received character. */
@@ -151,7 +151,12 @@ export class SasMachine {
       });
     }
     const code = this.exceptions.peek();
-    this.answer(GENERAL_KEY, Uint8Array.of(code), code === 0 ? undefined : () => this.exceptions.acknowledge(code));
+    this.answer(GENERAL_KEY, Uint8Array.of(code), code === 0 ? undefined : () => this.acknowledged(code));
+  }
+
+  private acknowledged(code: number): void {
+    const done = this.exceptions.acknowledge(code);
+    if (done) this.events.emit({ type: 'exception-acked', ...done });
   }
 
   private longPoll(bytes: Uint8Array, key: number): void {

@@ -78,4 +78,6 @@ export type SasLinkEvent =
   /** The host answered again after a link-down, or for the first time. */
   | { type: 'link-up'; again: boolean }
   /** The exception queue was full: its oldest exception was lost (exception 0x70 is reported). */
-  | { type: 'exception-lost'; code: number };
+  | { type: 'exception-lost'; code: number; tag?: string }
+  /** The host acknowledged an exception a general poll reported (§3.1): it has it. */
+  | { type: 'exception-acked'; code: number; tag?: string };

@@ -15,8 +15,7 @@ export interface StationLedgerMeters {
 
 /**
  * The SAS meters of one station. Amounts are floored to whole credits (a denomination that does
- * not divide the table's amounts is a configuration to refuse, not to round: see the caller);
- * ticket meters are absent until tickets are journalled (issue 47).
+ * not divide the table's amounts is a configuration to refuse, not to round: see the caller).
  */
 export function sasMetersOf(m: StationLedgerMeters, denominationMinor: number): SasMeters {
   if (!Number.isSafeInteger(denominationMinor) || denominationMinor < 1) throw new RangeError(`accounting denomination ${denominationMinor}`);
@@ -33,6 +32,8 @@ export function sasMetersOf(m: StationLedgerMeters, denominationMinor: number): 
     gamesWon: count(s.gamesWon),
     gamesLost: count(s.gamesLost),
     billsInCredits: credits(s.totalBillsIn),
+    ticketInCredits: credits(s.ticketsInAmount),
+    ticketOutCredits: credits(s.ticketsOutAmount),
     drop: credits(s.totalIn),
     currentCredits: credits(m.credit),
     slotDoorOpened: count(s.doorOpens),

@@ -13,6 +13,7 @@ import type { Ledger } from '../../ledger/index.js';
 import type { TiltManager } from '../tilts/tilt-manager.js';
 import type { BillAcceptors } from '../devices/bill-acceptors.js';
 import { sasMetersOf } from '../devices/sas-meters.js';
+import { journalFacts, ReportedStore, StationFeed } from '../devices/sas-feed.js';
 import type { FloorServices } from '../floor/floor-services.js';
 import type { Opened } from './opened.js';
 import type { TableRuntime } from './table-runtime.js';
@@ -32,31 +33,59 @@ export interface SasLinksDeps {
   pendingHandpay: (station: number) => { amount: number } | null;
   /** The running program: its root and files (host/service/program-hash.ts), for long poll 0x21. */
   program: { root: string; files: readonly string[] };
+  /** The data folder: what each station's SAS host acknowledged is kept there (`sas-reported.json`). */
+  dataDir: string;
   /** Link timings, for tests (the protocol's by default). */
   timing?: { silenceMs?: number; ackTimeoutMs?: number; chirpMs?: number };
 }
 
 export class SasLinks {
   private readonly links = new Map<number, SasLink>();
+  private readonly feeds = new Map<number, StationFeed>();
+  private offAppended: (() => void) | null = null;
   private rom: Uint8Array | null = null;
 
   constructor(private readonly d: SasLinksDeps) {}
 
-  /** Opens every configured station's link; a disable journalled before a restart stands. */
+  /** Opens every configured station's link; a disable journalled before a restart stands; the journal's exceptions it has not reported are fed to it. */
   start(): void {
+    const store = new ReportedStore(this.d.dataDir);
+    const facts = journalFacts(this.d.ledger);
     for (const s of this.d.config.stations) {
       if (!s.sas) continue;
       const station = s.station;
       if (this.d.tilts.list().some((t) => t.kind === 'sas-bills-disabled' && t.station === station))
         this.d.billAcceptors.setInhibited(station, SAS_BILLS_REASON, true);
       const link = openSasLink(s.sas.link, { address: s.sas.address, game: this.gameSide(station), ...this.d.timing });
+      const feed = new StationFeed(station, { ledger: this.d.ledger, store, machine: link.machine, facts });
       link.machine.events.on((e) => {
         if (e.type === 'link-down') this.d.tilts.raise('sas-link-down', { station, detail: `${s.sas?.link} ${e.reason}` });
         else if (e.type === 'link-up') this.d.tilts.conditionGone('sas-link-down', station);
-        else this.d.log.warn({ station, code: e.code }, 'SAS exception lost to a full queue');
+        else if (e.type === 'exception-acked') {
+          const tag = e.tag;
+          if (tag !== undefined) this.guard(station, () => feed.acknowledged(tag));
+        } else {
+          this.d.log.warn({ station, code: e.code }, 'SAS exception lost to a full queue');
+          if (e.tag !== undefined) feed.lost(e.tag);
+        }
       });
       this.links.set(station, link);
-      this.d.log.info({ station, link: s.sas.link, address: s.sas.address }, 'SAS link opened');
+      this.feeds.set(station, feed);
+      this.d.log.info({ station, link: s.sas.link, address: s.sas.address, exceptions: feed.outstanding }, 'SAS link opened');
+    }
+    // The append is committed when its listeners hear of it: a feed that fails must not fail the appender.
+    if (this.feeds.size > 0)
+      this.offAppended = this.d.ledger.onAppended((entries) => {
+        for (const f of this.feeds.values()) this.guard(f.station, () => f.appended(entries));
+      });
+  }
+
+  /** A feed's failure (the data folder unwritable, say) is logged; the exception is fed again on the next append or acknowledgement. */
+  private guard(station: number, fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.d.log.error({ err, station }, 'SAS exceptions from the journal');
     }
   }
 
@@ -66,6 +95,9 @@ export class SasLinks {
   }
 
   async close(): Promise<void> {
+    this.offAppended?.();
+    this.offAppended = null;
+    this.feeds.clear();
     await Promise.all([...this.links.values()].map((l) => l.close()));
     this.links.clear();
   }
@@ -130,7 +162,7 @@ function localNow(t: Date): SasDateTime {
 
 /** The stations' SAS links, opened once the devices are (docs/sas.md, "The host's wiring"). */
 export function openSasLinks(
-  options: { sasTiming?: SasLinksDeps['timing'] },
+  options: { dataDir: string; sasTiming?: SasLinksDeps['timing'] },
   { config, ledger, log, layout, manifest }: Pick<Opened, 'config' | 'ledger' | 'log' | 'layout' | 'manifest'>,
   { tilts, billAcceptors }: Pick<TableRuntime, 'tilts' | 'billAcceptors'>,
   floor: Pick<FloorServices, 'handpays'>,
@@ -143,6 +175,7 @@ export function openSasLinks(
     log,
     pendingHandpay: (station) => floor.handpays.pendingAt(station),
     program: { root: layout.root, files: manifest.files.map(([file]) => file) },
+    dataDir: options.dataDir,
     ...(options.sasTiming ? { timing: options.sasTiming } : {}),
   });
   sas.start();

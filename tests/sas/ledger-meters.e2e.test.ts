@@ -51,6 +51,8 @@ describe('SAS meters from the ledger', () => {
       gamesWon: 1,
       gamesLost: 0,
       billsInCredits: 60_000,
+      ticketInCredits: 0,
+      ticketOutCredits: 0,
       drop: 60_000,
       currentCredits: 60_000 - 10_000 + 25_000 - 20_000,
       slotDoorOpened: 1,

@@ -1,0 +1,155 @@
+// The journal's exceptions for one station (sas-exceptions.ts, sas-feed.ts), against a real ledger
+// and the machine side's real queue, with a host that acknowledges what the general poll reports:
+// the mapping of each journalled event, a backlog larger than the queue delivered whole and in
+// order, and a restart after the host acknowledged a priority exception ahead of older queued ones
+// that reports nothing twice.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { ExceptionQueue } from '../../hardware/sas/exceptions.js';
+import { bet, billCredit, settledRound } from '../../ledger/fixtures.js';
+import { Ledger, type NewEntry } from '../../ledger/index.js';
+import { journalFacts, REPORTED_FILE, ReportedStore, StationFeed } from './sas-feed.js';
+
+const STATION = 1;
+
+/** A station's machine as far as the feed sees it, and a host that reads and acknowledges. */
+function machine(capacity = 20) {
+  const q = new ExceptionQueue(capacity);
+  let overflowed = false;
+  return {
+    exceptions: q,
+    raise(code: number, tag?: string) {
+      if (q.raise(code, tag) !== null) overflowed = true;
+    },
+    get overflowed() {
+      return overflowed;
+    },
+  };
+}
+
+describe('SAS exceptions fed from the journal', () => {
+  let dir: string;
+  let ledger: Ledger;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'sas-feed-'));
+    ledger = Ledger.open({ file: ':memory:', terminalId: 'T-1' });
+    ledger.append({ type: 'power.reset', payload: { clean: true, softwareVersion: '0.1.0' } });
+  });
+  afterEach(() => {
+    ledger.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const open = (m = machine()) => {
+    const feed = new StationFeed(STATION, { ledger, store: new ReportedStore(dir), machine: m, facts: journalFacts(ledger) });
+    const off = ledger.onAppended((e) => feed.appended(e));
+    /** General polls, each acknowledged, until the queue is empty (at most `limit`). */
+    const read = (limit = 1000): number[] => {
+      const out: number[] = [];
+      for (let code = m.exceptions.peek(); code !== 0 && out.length < limit; code = m.exceptions.peek()) {
+        out.push(code);
+        const done = m.exceptions.acknowledge(code);
+        if (done?.tag !== undefined) feed.acknowledged(done.tag);
+      }
+      return out;
+    };
+    return { feed, read, off, m };
+  };
+  const append = (...entries: NewEntry[]) => entries.forEach((e) => ledger.append(e));
+
+  it('maps each journalled event to Table A-1: doors, notes by face value, rounds once per station, handpays, tickets, faults', () => {
+    const f = open();
+    assert.deepEqual(f.read(), [0x17], 'the first run: power applied, no power lost');
+    append(billCredit(STATION, 10_000, 'n1'), billCredit(STATION, 2_000, 'n2'), billCredit(STATION, 100_000, 'n3'), billCredit(2, 10_000, 'n4'));
+    assert.deepEqual(f.read(), [0x4c, 0x4a, 0x4f], '100 → 0x4C, 20 → 0x4A, a 1000 note has no code of its own → 0x4F; station 2’s is not ours');
+    // Two bets of station 1 in one round (a double), one of station 2: one game started; the settlement ends it.
+    const { settle } = settledRound('r1', [STATION, 2], 1_000);
+    append(bet(STATION, 'r1', 500, 'b1'), bet(2, 'r1', 1_000, 'b2'), bet(STATION, 'r1', 500, 'b3'), settle);
+    assert.deepEqual(f.read(), [0x7e, 0x7f]);
+    append(bet(2, 'r2', 1_000, 'b4'), {
+      type: 'round.void',
+      txId: 'r2:void',
+      payload: { roundId: 'r2', tableId: 'T1', game: 'blackjack', profile: 'macau-2009', cards: [], decisions: [], reason: 'test', authorisedBy: ['sup-1'] },
+    });
+    assert.deepEqual(f.read(), [], 'a round station 1 did not bet in neither starts nor ends for it');
+    append(
+      { type: 'door.open', payload: { door: 'main', station: STATION } },
+      { type: 'door.open', payload: { door: 'cashbox', station: STATION } },
+      { type: 'door.close', payload: { door: 'cashbox', station: STATION } },
+      { type: 'door.open', payload: { door: 'main' } },
+      { type: 'door.close', payload: { door: 'main', station: STATION } },
+    );
+    assert.deepEqual(f.read(), [0x11, 0x19, 0x1a, 0x12], 'slot door, cashbox door; a door of the table is no station’s');
+    append(
+      { type: 'tilt.raise', payload: { kind: 'stacker-removed', station: STATION } },
+      { type: 'tilt.raise', payload: { kind: 'bill-jam', station: 2 } },
+      { type: 'tilt.raise', payload: { kind: 'shoe-lost' } },
+      { type: 'tilt.raise', payload: { kind: 'sas-link-down', station: STATION } },
+      { type: 'tilt.raise', payload: { kind: 'sas-play-disabled', station: STATION } },
+    );
+    const raised = ledger.entry(ledger.headOf().seq - 4)?.seq ?? 0;
+    append({ type: 'tilt.clear', payload: { kind: 'stacker-removed', station: STATION, raisedSeq: raised, automatic: false, by: 'att-1', role: 'attendant' } });
+    assert.deepEqual(f.read(), [0x1b, 0x20, 0x20, 0x1c], 'cashbox removed, the table’s fault and the link’s as general tilts, cashbox installed');
+    append({ type: 'power.reset', payload: { clean: false, softwareVersion: '0.1.0' } });
+    assert.deepEqual(f.read(), [0x18, 0x17], 'a run before: power lost, then applied');
+  });
+
+  it('a backlog larger than the queue comes whole and in journal order: the journal holds it, the queue never overflows', () => {
+    const f = open();
+    f.read();
+    const doors: NewEntry[] = [];
+    for (let i = 0; i < 40; i++) doors.push({ type: i % 2 === 0 ? 'door.open' : 'door.close', payload: { door: 'main', station: STATION } });
+    append(...doors);
+    assert.equal(f.m.exceptions.queued, 20, 'the queue holds its capacity');
+    assert.equal(f.feed.outstanding, 40);
+    const got = f.read();
+    assert.deepEqual(
+      got,
+      doors.map((_, i) => (i % 2 === 0 ? 0x11 : 0x12)),
+    );
+    assert.ok(!f.m.overflowed, 'no exception lost, no 0x70');
+  });
+
+  it('the host acknowledges a priority exception ahead of older ones, the host restarts: the rest come once, nothing twice', () => {
+    const first = open();
+    append(billCredit(STATION, 10_000, 'n1'));
+    first.read();
+    append(
+      { type: 'door.open', payload: { door: 'main', station: STATION } },
+      { type: 'credit.cancel', txId: 'c1', payload: { station: STATION, amount: 500, reason: 'cash out by hand' } },
+      { type: 'door.close', payload: { door: 'main', station: STATION } },
+    );
+    assert.deepEqual(first.read(1), [0x51], 'the handpay first (§2.2.1), though journalled after the door');
+    first.off();
+    // A kill: the queue is gone; what was acknowledged is in the data folder.
+    const second = open();
+    assert.deepEqual(second.read(), [0x11, 0x12]);
+    second.off();
+    const third = open();
+    assert.deepEqual(third.read(), [], 'a restart after everything was acknowledged reports nothing');
+    append({ type: 'handpay.confirm', txId: 'p1', payload: { station: STATION, requestTxId: 'c1', amount: 500, attendant: 'att-1' } });
+    assert.deepEqual(third.read(), [0x52]);
+  });
+
+  it('priority exceptions keep the journal’s order among themselves (a reset never before its pending); one journalled twice is reported twice', () => {
+    const f = open();
+    append(billCredit(STATION, 10_000, 'n1'));
+    f.read();
+    append(
+      { type: 'credit.cancel', txId: 'c1', payload: { station: STATION, amount: 500, reason: 'a' } },
+      { type: 'handpay.confirm', txId: 'p1', payload: { station: STATION, requestTxId: 'c1', amount: 500, attendant: 'att-1' } },
+      { type: 'credit.cancel', txId: 'c2', payload: { station: STATION, amount: 500, reason: 'b' } },
+    );
+    assert.deepEqual(f.read(), [0x51, 0x52, 0x51]);
+  });
+
+  it('a reported-file that is not ours is not believed: the feed starts from this run’s power-up', () => {
+    append(billCredit(STATION, 10_000, 'old'));
+    ledger.append({ type: 'power.reset', payload: { clean: true, softwareVersion: '0.1.0' } });
+    writeFileSync(path.join(dir, REPORTED_FILE), JSON.stringify({ v: 1, stations: { '1': { through: -5, acked: [] } } }));
+    assert.deepEqual(open().read(), [0x18, 0x17], 'not the note of the earlier run');
+  });
+});
