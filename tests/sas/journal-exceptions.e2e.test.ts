@@ -93,12 +93,16 @@ describe('SAS exceptions from the journal, through the host start', () => {
     seen.push(...got);
     return got;
   };
-  /** A general poll answered: a machine that has just started or reconnected opens its port after a moment. */
+  /**
+   * A general poll answered, after a start or a reconnect: the machine opens its port after a
+   * moment, and a poll written before then is read when it does (the pty keeps it). So one poll
+   * with a long window, never a quick retry whose late answer would be read as the next one's.
+   */
   const firstPoll = async (): Promise<number> => {
-    for (let i = 0; i < 50; i++) {
-      const code = await host.generalPoll().catch(() => null);
-      if (code !== null) return code;
-      await sleep(100);
+    for (let i = 0; i < 5; i++) {
+      await host.pollOther();
+      const a = await host.exchange([0x80 | ADDRESS], 1, 3_000);
+      if (a?.[0] !== undefined) return a[0];
     }
     return assert.fail('the machine never answered a general poll');
   };
