@@ -4,7 +4,9 @@
 // a round, a ticket out and in, a door, a handpay, a power cycle (the host stopped and started on
 // the same data folder, with exceptions journalled and not yet read) and the link killed and made
 // again, the simulator has seen every exception once, in journal order except where SAS's
-// priority exceptions go first, and none twice.
+// priority exceptions go first, and none twice. Along the way its meters (0x1C, 0x1A, 0x2F with
+// the ticket meters) equal the station's ledger meters after the round, the ticket out, the
+// handpay and the restart.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -112,6 +114,39 @@ describe('SAS exceptions from the journal, through the host start', () => {
     r().billAcceptors.simulator(STATION)?.insertNote(100);
     await until(() => r().ledger.credit(STATION) === before + 10_000, 'the note credited');
   };
+  /** What the host simulator reads of the station's meters equals what the ledger says of it (the meter map, docs/sas.md). */
+  const metersMatch = async (what: string): Promise<void> => {
+    const m = r().ledger.meters(`station:${STATION}`);
+    const v = (name: string): number => m[name] ?? 0;
+    assert.deepEqual(
+      await P.meters1C(host),
+      {
+        coinIn: v('creditsWagered'),
+        coinOut: v('creditsWon'),
+        drop: v('totalIn'),
+        jackpot: v('jackpotHandpays'),
+        gamesPlayed: v('gamesPlayed'),
+        gamesWon: v('gamesWon'),
+        slotDoorOpened: v('doorOpens'),
+        powerResets: r().ledger.meters('table').powerResets ?? 0,
+      },
+      `0x1C ${what}`,
+    );
+    assert.equal(await P.singleMeter(host, 0x1a), r().ledger.credit(STATION), `current credits ${what}`);
+    const selected = await P.selected2F(host, [0x03, 0x04, 0x07, 0x0b, 0x15, 0x16]);
+    assert.deepEqual(
+      Object.fromEntries(selected),
+      {
+        3: v('handpaidCancelledCredits'),
+        4: v('cancelledCredits'),
+        7: v('gamesLost'),
+        11: v('totalBillsIn'),
+        21: v('ticketsInAmount'),
+        22: v('ticketsOutAmount'),
+      },
+      `0x2F ${what}`,
+    );
+  };
   const r = (): RunningHost => {
     assert.ok(running);
     return running;
@@ -137,6 +172,8 @@ describe('SAS exceptions from the journal, through the host start', () => {
     assert.deepEqual(r().table.placeBet(STATION, { bet: 'main' }, 10_000), { ok: true });
     await until(() => r().ledger.recall({ station: STATION }).length > settled, 'the round settled');
     assert.deepEqual(await drain(), [A1.gameStarted, A1.gameEnded]);
+    assert.equal(r().ledger.meters(`station:${STATION}`).gamesPlayed, 1);
+    await metersMatch('after a note and a round');
   });
 
   it('a ticket out and in, and a door: the priority exceptions first, then the queue in journal order', async () => {
@@ -162,6 +199,8 @@ describe('SAS exceptions from the journal, through the host start', () => {
     r().ledger.append({ type: 'door.close', payload: { door: 'main', station: STATION } });
     // The priority exceptions first (§2.2.1), in the journal's order among themselves; then the FIFO: the door opened, closed.
     assert.deepEqual(await drain(), [A1.ticketPrinted, A1.ticketInserted, A1.ticketTransferComplete, A1.slotDoorOpened, A1.slotDoorClosed]);
+    assert.ok((r().ledger.meters(`station:${STATION}`).ticketsOutAmount ?? 0) > 0, 'the ticket is on the ledger’s ticket-out meter');
+    await metersMatch('after a ticket out');
   });
 
   it('a power cycle: what was journalled and not acknowledged comes after the restart, then power lost and applied', async () => {
@@ -179,6 +218,8 @@ describe('SAS exceptions from the journal, through the host start', () => {
     const paid = r().floor.handpays.confirm(cash.requestTxId, 'attendant-1');
     assert.ok(paid.ok);
     assert.deepEqual(await drain(), [A1.handpayReset]);
+    assert.ok((r().ledger.meters(`station:${STATION}`).handpaidCancelledCredits ?? 0) > 0);
+    await metersMatch('after a handpay and a restart');
   });
 
   it('the link killed and made again: what was journalled meanwhile comes once; a device fault too; nothing twice', async () => {
