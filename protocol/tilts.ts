@@ -26,6 +26,7 @@ export const TILT_KINDS = [
   'accounts-integrity',
   'peer-integrity',
   'sas-link-down',
+  'sas-link-stop',
   'sas-play-disabled',
   'sas-bills-disabled',
 ] as const;

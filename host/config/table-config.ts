@@ -23,6 +23,8 @@ const Station = z.strictObject({
     .strictObject({
       link: z.string().regex(/^(serial:\/.+|tcp:[^:\s]+:\d{1,5})$/, 'serial:/dev/PATH or tcp:HOST:PORT'),
       address: z.number().int().min(1).max(127),
+      /** Stop play (no bet, no note, no cash-out) while the link is down (docs/sas.md); default: play goes on, the journal keeps what the system has not read. */
+      stopPlayOnLinkDown: z.boolean().optional(),
     })
     .optional(),
   /** The station's ticket printer (TCL: FutureLogic/JCM GEN2–GEN5 and the printers that emulate it; docs/tito.md); none: cash-out by handpay only. */

@@ -57,11 +57,16 @@ export class SasLinks {
       if (this.d.tilts.list().some((t) => t.kind === 'sas-bills-disabled' && t.station === station))
         this.d.billAcceptors.setInhibited(station, SAS_BILLS_REASON, true);
       const link = openSasLink(s.sas.link, { address: s.sas.address, game: this.gameSide(station), ...this.d.timing });
+      const stopPlay = s.sas.stopPlayOnLinkDown === true;
       const feed = new StationFeed(station, { ledger: this.d.ledger, store, machine: link.machine, facts });
       link.machine.events.on((e) => {
-        if (e.type === 'link-down') this.d.tilts.raise('sas-link-down', { station, detail: `${s.sas?.link} ${e.reason}` });
-        else if (e.type === 'link-up') this.d.tilts.conditionGone('sas-link-down', station);
-        else if (e.type === 'exception-acked') {
+        if (e.type === 'link-down') {
+          this.d.tilts.raise('sas-link-down', { station, detail: `${s.sas?.link} ${e.reason}` });
+          if (stopPlay) this.d.tilts.raise('sas-link-stop', { station, detail: 'stations[].sas.stopPlayOnLinkDown' });
+        } else if (e.type === 'link-up') {
+          this.d.tilts.conditionGone('sas-link-down', station);
+          this.d.tilts.conditionGone('sas-link-stop', station);
+        } else if (e.type === 'exception-acked') {
           const tag = e.tag;
           if (tag !== undefined) this.guard(station, () => feed.acknowledged(tag));
         } else {

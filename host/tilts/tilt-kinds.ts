@@ -44,7 +44,8 @@ export interface TiltSpec {
  *   database, a program changed under the pools): its chip is refused until they agree again (a
  *   two-person reset), the rest of the table plays on (host/tilts/jackpot-controller.ts);
  * - the casino's SAS link silent (docs/sas.md): its system no longer sees the station's meters and
- *   events, which the journal keeps for it; play goes on and the exceptions wait for the host;
+ *   events, which the journal keeps for it; play goes on and the exceptions wait for the host —
+ *   unless the station is configured to stop without it (`sas-link-stop`);
  * - the casino's system disabled play or the bill acceptor (SAS long polls 0x01 / 0x07): the station
  *   stops, or takes no notes, until the system enables it again (0x02 / 0x06);
  * - PINs tried at service mode faster than its limits allow, or an account of the accounts store
@@ -74,6 +75,8 @@ export const TILTS = {
   // A peer table in the data folder's files that the journal does not vouch for: its transfers are refused (issue 50).
   'peer-integrity': { scope: 'table', severity: 'critical', disables: 'nothing', clears: 'supervisor', latched: true, staffOnly: true },
   'sas-link-down': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false, staffOnly: true },
+  // The same outage at a station configured to stop play without its casino system (`stations[].sas.stopPlayOnLinkDown`).
+  'sas-link-stop': { scope: 'station', severity: 'warning', disables: 'station', clears: 'auto', latched: false },
   'sas-play-disabled': { scope: 'station', severity: 'info', disables: 'station', clears: 'auto', latched: false },
   'sas-bills-disabled': { scope: 'station', severity: 'info', disables: 'nothing', clears: 'auto', latched: false },
 } as const satisfies Record<ProtocolTiltKind, TiltSpec>;

@@ -2,7 +2,9 @@
 // the host simulator (tests/sas/host, its own codecs) reads its meters over a socat pty pair and
 // they equal the station's ledger meters after a note and a handpay; 0x01/0x02 and 0x07/0x06
 // disable and enable the station and its acceptor as journalled faults; the link going silent is
-// a journalled fault that the next poll clears (docs/sas.md, "The host's wiring").
+// a journalled fault that the next poll clears (docs/sas.md, "The host's wiring"); station 2, on
+// its own link and configured to stop play without its casino system, takes no bet meanwhile;
+// station 1, with the default, plays on.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -33,14 +35,23 @@ describe('a station with a SAS link, through the host start', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sas-host-'));
   let running: RunningHost;
   let pair: Awaited<ReturnType<typeof ptyPair>>;
+  let pair2: Awaited<ReturnType<typeof ptyPair>> | null = null;
   let io: Awaited<ReturnType<typeof openPtyHost>> | null = null;
   let host: SasHost;
-  const held = (kind: string) => running.floor.tilts.list().some((t) => t.kind === kind && t.station === STATION);
+  const held = (kind: string, station = STATION) => running.floor.tilts.list().some((t) => t.kind === kind && t.station === station);
 
   before(async () => {
     pair = await ptyPair(dir);
+    pair2 = await ptyPair(mkdtempSync(path.join(dir, 'second-')));
+    const second = pair2.machine;
     const config = simulatedTableConfig('war');
-    config.stations = config.stations.map((s) => (s.station === STATION ? { ...s, sas: { link: `serial:${pair.machine}`, address: ADDRESS } } : s));
+    config.stations = config.stations.map((s) =>
+      s.station === STATION
+        ? { ...s, sas: { link: `serial:${pair.machine}`, address: ADDRESS } }
+        : s.station === 2
+          ? { ...s, sas: { link: `serial:${second}`, address: ADDRESS, stopPlayOnLinkDown: true } }
+          : s,
+    );
     running = await startHost({
       dataDir: path.join(dir, 'data'),
       rendererDir: path.join(dir, 'none'),
@@ -56,6 +67,7 @@ describe('a station with a SAS link, through the host start', () => {
     await io?.close();
     await running?.close();
     pair?.socat.kill();
+    pair2?.socat.kill();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -114,9 +126,21 @@ describe('a station with a SAS link, through the host start', () => {
     assert.ok(!running.billAcceptors.inhibitedBy(STATION).includes(SAS_BILLS_REASON));
   });
 
-  it('a silent link is a journalled fault, cleared when the host polls again', async () => {
-    await until(() => held('sas-link-down'), 'the link-down fault', 5_000);
+  it('a silent link is a journalled fault, cleared when the host polls again; play stops only where configured', async () => {
+    await until(() => held('sas-link-down') && held('sas-link-down', 2), 'the link-down faults', 5_000);
+    assert.ok(held('sas-link-stop', 2), 'station 2 stops play without its casino system');
+    assert.ok(running.floor.tilts.refusal(2, 'bet'), 'station 2 takes no bet');
+    assert.ok(!held('sas-link-stop'), 'station 1 (the default) plays on');
+    assert.equal(running.floor.tilts.refusal(STATION, 'bet'), null, 'station 1 takes bets');
     await P.meters1C(host);
     await until(() => !held('sas-link-down'), 'the link-up');
+    const io2 = await openPtyHost(pair2?.host ?? '');
+    try {
+      await P.meters1C(new SasHost(io2, ADDRESS));
+      await until(() => !held('sas-link-down', 2) && !held('sas-link-stop', 2), 'station 2’s link-up');
+    } finally {
+      await io2.close();
+    }
+    assert.equal(running.floor.tilts.refusal(2, 'bet'), null, 'station 2 plays again');
   });
 });
