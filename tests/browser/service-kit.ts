@@ -31,12 +31,20 @@ export function tr(lang: Lang, key: string, values: Record<string, string | numb
 /** A text as a regular expression matching itself (words from the catalogue built into a pattern). */
 export const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** A kiosk whose data folder holds a supervisor and a technician (as `npm run service -- add-user` would), started with this configuration. */
-export async function startServiceKiosk(config: object, args: readonly string[]): Promise<{ kiosk: Kiosk & { dataDir: string }; stop: () => Promise<void> }> {
+/**
+ * A kiosk whose data folder holds a supervisor and a technician (as `npm run service -- add-user` would), and any `more`
+ * accounts (added by the supervisor), started with this configuration.
+ */
+export async function startServiceKiosk(
+  config: object,
+  args: readonly string[],
+  more: readonly { name: string; role: 'supervisor' | 'technician' | 'auditor'; pin: string; staff: string }[] = [],
+): Promise<{ kiosk: Kiosk & { dataDir: string }; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'kiosk-service-'));
   const accounts = new AccountStore(dataDir);
   await accounts.add({ name: SUP.name, role: 'supervisor', pin: SUP.pin, staff: SUP.staff }, null);
   await accounts.add({ name: TECH.name, role: 'technician', pin: TECH.pin, staff: TECH.staff }, SUP);
+  for (const a of more) await accounts.add(a, SUP);
   const file = path.join(dataDir, 'table.json');
   writeFileSync(file, JSON.stringify(config));
   const child: ChildProcess = spawn(process.execPath, ['bin/etg.js', 'start', '--headless', '--json', '--data-dir', dataDir, '--config', file, ...args], {
