@@ -229,7 +229,7 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
   // After a kill the screens still open reconnect with their tokens and resynchronise from a snapshot.
   const tokens = LaunchTokens.forLaunch(hub.views(), path.join(dataDir, 'launch-tokens.json'), !syncEvents.clean);
   const stadium = lateStadium(hub);
-  const { service, backend, accounts } = startService(dataDir, options, o, rt, { shoe, floor, hub, metrics, stadium: stadium.service });
+  const { service, backend, accounts, peers } = startService(dataDir, options, o, rt, { shoe, floor, hub, metrics, stadium: stadium.service });
   const health = healthSnapshot(o, rt, { shoe, floor });
   // Each heartbeat carries this snapshot upstream.
   syncEvents.health = health;
@@ -241,7 +241,7 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
   const sim = simToken ? simControls(simToken, { ...rt, simDealer: () => devices?.simDealer ?? null }) : null;
   const server = await openHttp(dataDir, options, o, { openSession, service, metrics, health, simControls: sim });
   gateRemote(remoteAcceptors);
-  const { transfers } = openTransfers(dataDir, o, rt.table, (detail) => rt.tilts.raise('peer-integrity', { detail }));
+  const transfers = openTransfers(dataDir, o, rt.table, peers);
   if (transfers) hub.attachTransfers(transfers);
   const { lan, certificate } = await openLan(dataDir, o, {
     openSession,

@@ -71,6 +71,18 @@ export const ServiceAction = z.lazy(() =>
     z.strictObject({ kind: z.literal('station-enrol'), station: Station }),
     /** A supervisor lifts another account's lock (issue 50): journalled as `service.account`, action `unlock`. */
     z.strictObject({ kind: z.literal('account-unlock'), staff: StaffNumber }),
+    /**
+     * Two people enrol a peer table (issue 50 item 4): `enrolment` is the file its host handed this
+     * one (its address, certificate, the secret it knows this table by), `stations` the remote
+     * stations homed there. Journalled as `peer.credential` with a digest; dialled from the next start.
+     */
+    z.strictObject({
+      kind: z.literal('peer-add'),
+      enrolment: z.string().min(2).max(24_000),
+      stations: z.array(Station).max(250),
+    }),
+    /** Two people remove a peer table from both peer files: its link closes at once, no credit moves to or from it. */
+    z.strictObject({ kind: z.literal('peer-revoke'), table: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/) }),
     /** Revokes a remote station's credential: its connections close at once. */
     z.strictObject({ kind: z.literal('station-revoke'), station: Station }),
     /**
@@ -106,6 +118,8 @@ export const TWO_PERSON_ACTIONS: ReadonlySet<ServiceActionKind> = new Set([
   'handpay-confirm',
   'station-enrol',
   'station-revoke',
+  'peer-add',
+  'peer-revoke',
   'jackpot-reset',
   'cashbox-drop',
 ]);

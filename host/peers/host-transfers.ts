@@ -123,6 +123,14 @@ export class HostTransfers {
     for (const l of this.links.values()) l.stop();
   }
 
+  /** A peer removed in service mode: its link closed, its credential forgotten; nothing more is sent to it or taken from it. */
+  drop(table: TableId): void {
+    this.links.get(table)?.stop();
+    this.links.delete(table);
+    this.o.credentials.withhold(table);
+    this.listener.disconnect(table);
+  }
+
   /** The station's home table, as this host's peers say. */
   homeOf(station: number): TableId {
     return homeOf(this.o.self, this.o.peers.peers, station);

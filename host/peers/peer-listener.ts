@@ -51,6 +51,11 @@ export class PeerListener {
     return this.live.has(table);
   }
 
+  /** Closes the peer table's link into this host, if it has one (the peer was removed). */
+  disconnect(table: TableId): void {
+    this.live.get(table)?.();
+  }
+
   open(send: (text: string) => void, close: (code: number, reason: string) => void): PeerConnection {
     let table: TableId | null = null;
     let closed = false;

@@ -27,6 +27,8 @@ const MAY_START: Record<ServiceRole, ReadonlySet<ServiceActionKind>> = {
     'clear-tilt',
     'station-enrol',
     'station-revoke',
+    'peer-add',
+    'peer-revoke',
     'jackpot-reset',
     'cashbox-drop',
     'account-unlock',

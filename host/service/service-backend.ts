@@ -95,6 +95,10 @@ export interface ServiceBackend {
   /** A new credential for a remote station; its enrolment file waits for one download by `session`, the session that enrolled it. */
   enrolStation(station: number, authorisedBy: AuthorisedBy, session: EnrollingSession): BackendResult;
   revokeStation(station: number, authorisedBy: AuthorisedBy): BackendResult;
+  /** A peer table enrolled from the file its host handed this one, with the stations homed there (journalled `peer.credential`). */
+  addPeer(enrolment: string, stations: readonly number[], authorisedBy: AuthorisedBy): BackendResult;
+  /** A peer table removed from both peer files (journalled `peer.credential` `revoke`); its link closes. */
+  revokePeer(table: string, authorisedBy: AuthorisedBy): BackendResult;
   /** A progressive level set to `to` on the authority's reference (Portugal rules 40, 44). */
   resetJackpot(level: string, to: number, authorisation: string, authorisedBy: AuthorisedBy): BackendResult;
   /** A station's cashbox counted at the drop, reconciled against its credits since the last drop; journalled, the difference said. */

@@ -503,6 +503,10 @@ class ServiceConsole {
       }
       case 'station-revoke':
         return b.revokeStation(a.station, two);
+      case 'peer-add':
+        return b.addPeer(a.enrolment, a.stations, two);
+      case 'peer-revoke':
+        return b.revokePeer(a.table, two);
       case 'jackpot-reset':
         return b.resetJackpot(a.level, a.to, a.authorisation, two);
       case 'cashbox-drop':

@@ -5,6 +5,7 @@ import type { ViewHub } from '../screens/view-hub.js';
 import { ledgerAccountJournal } from '../service/account-journal.js';
 import { AccountStore } from '../service/accounts.js';
 import type { StadiumService } from '../service/backend/deps.js';
+import { PeerRegistry } from '../peers/peer-registry.js';
 import { liveServiceBackend, type LiveServiceBackend } from '../service/backend/live-backend.js';
 import { ServiceHost } from '../service/service-host.js';
 import { createI18n } from '../../locales/i18n.js';
@@ -17,10 +18,12 @@ export function startService(
   dataDir: string,
   options: HostOptions,
   o: Pick<Opened, 'config' | 'ledger' | 'sync' | 'log' | 'layout' | 'manifest' | 'softwareVersion'>,
-  { table, billAcceptors, timers }: Pick<TableRuntime, 'table' | 'billAcceptors' | 'timers'>,
+  { table, billAcceptors, timers, tilts }: Pick<TableRuntime, 'table' | 'billAcceptors' | 'timers' | 'tilts'>,
   w: { shoe: TableShoe; floor: FloorServices; hub: ViewHub; metrics: HostMetrics; stadium: StadiumService },
-): { service: ServiceHost; backend: LiveServiceBackend; accounts: AccountStore } {
+): { service: ServiceHost; backend: LiveServiceBackend; accounts: AccountStore; peers: PeerRegistry } {
   const { config, ledger, log } = o;
+  // The peer files checked against the journal from here on (adopted at a folder's first start); two people change them in service mode.
+  const peers = new PeerRegistry({ dataDir, self: config.tableId, ledger, log, fault: (detail) => tilts.raise('peer-integrity', { detail }) });
   // The program files were hashed at start (journalled in power.reset); service mode shows it and recomputes on demand.
   const backend = liveServiceBackend({
     config,
@@ -37,6 +40,7 @@ export function startService(
     now: () => timers.now(),
     program: { layout: o.layout, atStart: o.manifest },
     stadium: w.stadium,
+    peers,
     ...(options.service?.testTimeoutMs !== undefined ? { testTimeoutMs: options.service.testTimeoutMs } : {}),
   });
   // Checked against the journal at start and at every sign-in; its locks run on the host's clock.
@@ -54,5 +58,5 @@ export function startService(
     ...(options.service?.idleMs !== undefined ? { idleMs: options.service.idleMs } : {}),
   });
   w.hub.attachService(service);
-  return { service, backend, accounts };
+  return { service, backend, accounts, peers };
 }

@@ -3,7 +3,7 @@ import { REMOTE_STATION_BASE } from '../../protocol/index.js';
 import { HostTransfers } from '../peers/host-transfers.js';
 import { readPeers } from '../peers/peer-config.js';
 import { PeerCredentials } from '../peers/peer-credentials.js';
-import { PeerGuard } from '../peers/peer-guard.js';
+import type { PeerRegistry } from '../peers/peer-registry.js';
 import type { LiveTable } from '../table/runtime.js';
 import { LedgerTransferJournal } from '../transfers/ledger-journal.js';
 import type { Opened } from './opened.js';
@@ -19,13 +19,13 @@ export function openTransfers(
   dataDir: string,
   { config, ledger, log }: Pick<Opened, 'config' | 'ledger' | 'log'>,
   table: LiveTable,
-  fault: (detail: string) => void,
-): { guard: PeerGuard; transfers: HostTransfers | null } {
+  registry: PeerRegistry,
+): HostTransfers | null {
   // The files are checked against the journal's peer.credential entries (issue 50): a peer swapped,
   // added or removed in them is neither dialled nor let in, and is a fault.
-  const guard = new PeerGuard({ dataDir, ledger, log, fault });
+  const guard = registry.guard;
   const file = readPeers(dataDir);
-  if (!file) return { guard, transfers: null };
+  if (!file) return null;
   const problems = guard.check();
   const credentials = PeerCredentials.inDataDir(dataDir);
   for (const t of problems.keys()) credentials.withhold(t);
@@ -43,6 +43,8 @@ export function openTransfers(
     betsInPlay: (station) => table.hasBets(station),
     admits: (peer) => guard.allows(peer),
   });
+  // A peer removed by two people in service mode: its link closed, its credential forgotten, at once.
+  registry.onRevoke((t) => transfers.drop(t));
   log.info({ peers: peers.peers.map((p) => p.enrolment.table) }, 'transfers with peer tables');
-  return { guard, transfers };
+  return transfers;
 }

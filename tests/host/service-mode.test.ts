@@ -299,6 +299,10 @@ describe('service mode on a live host', () => {
     // Remote stations: enrolling issues a credential file and revoking withdraws it; neither moves money.
     await still({ kind: 'station-enrol', station: 101 }, /^service\.(done|failed)\./);
     await still({ kind: 'station-revoke', station: 101 }, /^service\.(done|failed)\./);
+    // Peer tables (this table has none): a file that is not an enrolment, a table that is no peer, are refused; neither moves money
+    // (tests/security/peer-service-enrol.test.ts removes and adds one).
+    await still({ kind: 'peer-add', enrolment: '{}', stations: [] }, /^service\.failed\.refused$/);
+    await still({ kind: 'peer-revoke', table: 'bj-1' }, /^service\.failed\.refused$/);
     // No account is locked: nothing to lift (tests/security/service-stranger-lockout.test.ts lifts one).
     await still({ kind: 'account-unlock', staff: TECH.staff }, /^service\.failed\.refused$/);
     // The drop count of station 1's cashbox (its 500 note) is a record: no credit, no posting (tests/security/cashbox-reconciliation.test.ts).

@@ -29,6 +29,14 @@ export interface LiveBackendDeps {
   now?: () => number;
   /** The remote stations: their credentials, links and enrolment (host/stadium); absent: none. */
   stadium?: StadiumService;
+  /** The peer tables' files, changed by two people (host/peers/peer-registry.ts); absent: none. */
+  peers?: PeerService;
+}
+
+/** What service mode does with the peer tables (start-host.ts wires host/peers/peer-registry.ts). */
+export interface PeerService {
+  add(enrolment: string, stations: readonly number[], by: readonly [string, string]): { ok: true; table: string } | { ok: false; detail: string };
+  revoke(table: string, by: readonly [string, string]): { ok: true; table: string } | { ok: false; detail: string };
 }
 
 /** What service mode does with the remote stations (start-host.ts wires it). */

@@ -11,6 +11,7 @@ import { enrolment } from './enrolment.js';
 import { eventLogReader } from './event-log.js';
 import { handpays } from './handpays.js';
 import { jackpot } from './jackpot.js';
+import { peerActions } from './peers.js';
 import { meterExports } from './meter-exports.js';
 import { meters } from './meters.js';
 import { programCheck } from './program-check.js';
@@ -61,6 +62,7 @@ export function liveServiceBackend(d: LiveBackendDeps): LiveServiceBackend {
     ...handpays(d, journal, changes),
     ...jackpot(d, journal, changes),
     ...stationActions,
+    ...peerActions(d, changes),
     ...roundActions(d, journal),
     ...tableActions(d, journal),
     ...programCheck(d, now, journal, changes),

@@ -1,5 +1,14 @@
 import type { BackendResult, ServiceBackend } from '../service-backend.js';
 
+/** A backend method that records each call in `calls` and answers `result()`. */
+function recorder(calls: { method: string; args: unknown[] }[]) {
+  return (method: string, result: () => BackendResult) =>
+    (...args: unknown[]) => {
+      calls.push({ method, args });
+      return result();
+    };
+}
+
 /**
  * A service backend that records every call, for the unit tests of the service view and its
  * pages (the real one needs a running host). Results can be set per method.
@@ -9,12 +18,7 @@ export function fakeBackend(overrides: Partial<ServiceBackend> = {}) {
   const journal: { type: string; payload: Record<string, unknown> }[] = [];
   const listeners = new Set<() => void>();
   const ok = (key: string): BackendResult => ({ ok: true, key });
-  const record =
-    (method: string, result: () => BackendResult) =>
-    (...args: unknown[]) => {
-      calls.push({ method, args });
-      return result();
-    };
+  const record = recorder(calls);
   const backend: ServiceBackend = {
     tableId: 'T-FAKE',
     currency: 'MOP',
@@ -57,6 +61,8 @@ export function fakeBackend(overrides: Partial<ServiceBackend> = {}) {
     }),
     enrolStation: record('enrolStation', () => ok('service.done.stationEnrol')),
     revokeStation: record('revokeStation', () => ok('service.done.stationRevoke')),
+    addPeer: record('addPeer', () => ok('service.done.peerAdd')),
+    revokePeer: record('revokePeer', () => ok('service.done.peerRevoke')),
     dropCount: record('dropCount', () => ok('service.done.cashboxDrop')),
     jackpot: () => ({ reference: null, stake: null, pools: null, stopped: false, history: [], hits: [] }),
     resetJackpot: record('resetJackpot', () => ok('service.done.jackpotReset')),

@@ -1,0 +1,88 @@
+import type { Logger } from 'pino';
+import type { Ledger } from '../../ledger/index.js';
+import { TableId } from '../../ledger/transfer-terms.js';
+import { Peer, PeerEnrolment, PeersFile, readPeers, writePeers } from './peer-config.js';
+import { PeerCredentials } from './peer-credentials.js';
+import { PeerGuard } from './peer-guard.js';
+import { peerDigest } from './peer-journal.js';
+
+export type PeerChange = { ok: true; table: TableId } | { ok: false; detail: string };
+
+/**
+ * The peer tables of this host's data folder, changed only by two people in service mode (issue 50
+ * item 4): each change journalled first (`peer.credential`, both names, the peer's new digest, never
+ * a secret), then written to the files, then checked like every other read (PeerGuard). What the
+ * running host does with a change: a removed peer's link is closed and its credential forgotten at
+ * once (`onRevoke`); an added peer is dialled from the next start.
+ */
+export class PeerRegistry {
+  readonly guard: PeerGuard;
+  private readonly revoked = new Set<(table: TableId) => void>();
+
+  constructor(private readonly o: { dataDir: string; self: string; ledger: Ledger; log: Logger; fault: (detail: string) => void }) {
+    this.guard = new PeerGuard(o);
+  }
+
+  /** `listener(table)`: a peer was removed (the transfers drop its link). */
+  onRevoke(listener: (table: TableId) => void): void {
+    this.revoked.add(listener);
+  }
+
+  /**
+   * Adds (or replaces) the peer whose enrolment file is `text` (what that table's host handed this
+   * one: its address, certificate, the secret it knows this host by), with the remote stations
+   * homed there.
+   */
+  add(text: string, stations: readonly number[], by: readonly [string, string]): PeerChange {
+    let enrolment: PeerEnrolment;
+    try {
+      const parsed = PeerEnrolment.safeParse(JSON.parse(text));
+      if (!parsed.success) return { ok: false, detail: `not a peer enrolment file: ${parsed.error.issues[0]?.message ?? 'invalid'}` };
+      enrolment = parsed.data;
+    } catch {
+      return { ok: false, detail: 'not a peer enrolment file: not JSON' };
+    }
+    const table = enrolment.table;
+    if (table === this.o.self) return { ok: false, detail: 'a table is not its own peer' };
+    const before = this.peersFile();
+    if (!before.ok) return before;
+    const peer = Peer.safeParse({ enrolment, stations: [...stations] });
+    if (!peer.success) return { ok: false, detail: `stations: ${peer.error.issues[0]?.message ?? 'invalid'}` };
+    const next = PeersFile.safeParse({ ...before.file, peers: [...before.file.peers.filter((p) => p.enrolment.table !== table), peer.data] });
+    if (!next.success) return { ok: false, detail: next.error.issues[0]?.message ?? 'invalid' };
+    const theirs = PeerCredentials.inDataDir(this.o.dataDir).secretSha256(table);
+    // Journalled before the file is written: a cut in between leaves a file older than the journal, refused (a fault), never a peer unjournalled.
+    this.o.ledger.append({ type: 'peer.credential', payload: { table, action: 'enrol', by: [...by], digest: peerDigest(table, peer.data, theirs) } });
+    writePeers(this.o.dataDir, next.data);
+    this.guard.invalidate();
+    this.o.log.warn({ peer: table, stations, by }, 'peer table enrolled by two people: dialled from the next start');
+    return { ok: true, table };
+  }
+
+  /** Removes the peer from both files: this host neither dials it nor lets it in again. */
+  revoke(tableText: string, by: readonly [string, string]): PeerChange {
+    const t = TableId.safeParse(tableText);
+    if (!t.success) return { ok: false, detail: 'not a table id' };
+    const table = t.data;
+    const before = this.peersFile();
+    if (!before.ok) return before;
+    const credentials = PeerCredentials.inDataDir(this.o.dataDir);
+    const listed = before.file.peers.some((p) => p.enrolment.table === table);
+    if (!listed && credentials.secretSha256(table) === null) return { ok: false, detail: `${table} is not a peer of this table` };
+    this.o.ledger.append({ type: 'peer.credential', payload: { table, action: 'revoke', by: [...by] } });
+    if (listed) writePeers(this.o.dataDir, { ...before.file, peers: before.file.peers.filter((p) => p.enrolment.table !== table) });
+    credentials.revoke(table);
+    this.guard.invalidate();
+    for (const l of this.revoked) l(table);
+    this.o.log.warn({ peer: table, by }, 'peer table removed by two people');
+    return { ok: true, table };
+  }
+
+  private peersFile(): { ok: true; file: PeersFile } | { ok: false; detail: string } {
+    try {
+      return { ok: true, file: readPeers(this.o.dataDir) ?? { v: 1, peers: [] } };
+    } catch (e) {
+      return { ok: false, detail: `peers.json cannot be read: ${e instanceof Error ? e.message.slice(0, 200) : String(e)}` };
+    }
+  }
+}

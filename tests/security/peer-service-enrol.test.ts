@@ -1,0 +1,130 @@
+// Issue 50 item 4, "a two-person service action adds or removes a peer table": before, peers were
+// enrolled only by writing `peers.json` and `peer-credentials.json` (the floor set-up, or whoever
+// can write the data folder), adopted as found. Now a supervisor asks in service mode and a second
+// person confirms; the change is journalled (`peer.credential`, both names, a digest, never a
+// secret) before the files are written, and the files then pass the check at every transfer and at
+// the next start (no `peer-integrity` fault). A removed peer's link is refused at once.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import type WebSocket from 'ws';
+import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
+import { enrolFloor } from '../../host/peers/enrol-floor.js';
+import { readPeers, type PeerEnrolment } from '../../host/peers/peer-config.js';
+import { PeerCredentials } from '../../host/peers/peer-credentials.js';
+import { pinnedPeerAgent, pinnedPeerSocket } from '../../host/peers/peer-link.js';
+import { PEER_PROTOCOL_VERSION } from '../../host/peers/peer-wire.js';
+import type { RunningHost } from '../../host/start-host.js';
+import { TableId } from '../../ledger/transfer-terms.js';
+import { realTimers } from '../../host/table/timers.js';
+import { freePort } from '../../upstream/local-cluster.js';
+import { folderWithAccounts, journalled, removeFolder, serviceScreen, signIn, startServiceHost, SUP, TECH, type ServiceScreen } from './service-kit.js';
+
+const BJ = TableId.parse('bj-1');
+const WAR = TableId.parse('war-1');
+
+/** Whether `table` dialling war-1 with `secret` is welcomed. */
+async function welcomed(toWar: PeerEnrolment, table: TableId, secret: string): Promise<boolean> {
+  const ws: WebSocket = pinnedPeerSocket(toWar, pinnedPeerAgent(toWar));
+  ws.on('error', () => undefined);
+  await new Promise<void>((r, j) => {
+    ws.once('open', () => r());
+    ws.once('error', j);
+  });
+  const answer = new Promise<boolean>((r) => {
+    ws.once('message', (d) => r(String(d).includes('peer-welcome')));
+    ws.once('close', () => r(false));
+  });
+  ws.send(JSON.stringify({ type: 'hello-peer', protocol: PEER_PROTOCOL_VERSION, table, secret }));
+  const a = await answer;
+  ws.terminate();
+  return a;
+}
+
+/** A two-person action: the supervisor asks on `screen`, the technician confirms on the same pad; the outcome's notice. */
+async function twoPerson(screen: ServiceScreen, action: Parameters<ServiceScreen['send']>[0] & { name: 'service-action' }): Promise<string | undefined> {
+  const started = await screen.act(action, `${action.action.kind} asked`);
+  assert.ok(started.state?.confirm, `${action.action.kind} waits for a second person (${JSON.stringify(started.state?.notice)})`);
+  const done = await screen.act({ name: 'service-confirm', staff: TECH.staff, pin: TECH.pin }, `${action.action.kind} confirmed`);
+  return done.state?.notice?.key;
+}
+
+describe('peer tables added and removed by two people in service mode (issue 50 item 4)', { timeout: 120_000 }, () => {
+  it('removes bj-1 (its hello refused at once), adds it back from its enrolment file, journalled with both names and a digest; the next start raises no fault', async () => {
+    const dir = await folderWithAccounts();
+    const bjDir = path.join(dir, 'bj');
+    const ports = { bj: await freePort(), war: await freePort() };
+    await enrolFloor([
+      { table: BJ, dataDir: bjDir, url: `https://127.0.0.1:${ports.bj}`, stations: [102] },
+      { table: WAR, dataDir: dir, url: `https://127.0.0.1:${ports.war}`, stations: [103] },
+    ]);
+    const config = TableConfig.parse({ ...simulatedTableConfig('war'), tableId: WAR, remoteStations: 3, lan: { host: '127.0.0.1', port: ports.war } });
+    const toWar = readPeers(bjDir)?.peers.find((p) => p.enrolment.table === WAR)?.enrolment ?? assert.fail('bj-1 has no enrolment at war-1');
+    // What bj-1's host handed war-1 (its address, certificate, the secret it knows war-1 by): the file to enrol it from.
+    const bjFile = readPeers(dir)?.peers.find((p) => p.enrolment.table === BJ)?.enrolment ?? assert.fail('war-1 has no enrolment of bj-1');
+    let running: RunningHost | null = await startServiceHost(dir, realTimers, config);
+    const faults = () => (running ?? assert.fail('stopped')).floor.tilts.list().filter((t) => t.kind === 'peer-integrity');
+    const screen = await serviceScreen(running);
+    try {
+      assert.ok(await welcomed(toWar, BJ, toWar.secret), 'bj-1 is welcomed before');
+      await signIn(screen, SUP);
+
+      // One person cannot: the supervisor's own PIN as the second person is refused, nothing journalled.
+      await screen.act({ name: 'service-action', action: { kind: 'peer-revoke', table: BJ } }, 'asked');
+      const alone = await screen.act({ name: 'service-confirm', staff: SUP.staff, pin: SUP.pin }, 'confirmed by the same person');
+      assert.notEqual(alone.state?.notice?.key, 'service.done.peerRevoke');
+      await screen.send({ name: 'service-cancel' });
+      assert.deepEqual(
+        journalled(running, 'peer.credential').map((p) => p.action),
+        ['adopt'],
+      );
+
+      assert.equal(await twoPerson(screen, { name: 'service-action', action: { kind: 'peer-revoke', table: BJ } }), 'service.done.peerRevoke');
+      const revoked = journalled<{ table: string; action: string; by: string[] }>(running, 'peer.credential').at(-1);
+      assert.equal(revoked?.action, 'revoke');
+      assert.equal(revoked?.table, BJ);
+      assert.ok(revoked?.by.length === 2 && revoked.by[0]?.includes(SUP.name) && revoked.by[1]?.includes(TECH.name), JSON.stringify(revoked));
+      assert.equal(readPeers(dir)?.peers.length, 0, 'gone from peers.json');
+      assert.equal(PeerCredentials.inDataDir(dir).secretSha256(BJ), null, 'gone from peer-credentials.json');
+      assert.equal(await welcomed(toWar, BJ, toWar.secret), false, "bj-1's hello is refused at once");
+      assert.equal(running.transfers?.links.has(BJ), false, 'war-1 no longer dials bj-1');
+      assert.deepEqual(faults(), [], 'files and journal agree: no fault');
+
+      // A file that is not an enrolment, or names this table, is refused: nothing journalled, nothing written.
+      const journalledBefore = journalled(running, 'peer.credential').length;
+      for (const enrolment of ['{"table":"bj-1"}', JSON.stringify({ ...bjFile, table: WAR })]) {
+        const key = await twoPerson(screen, { name: 'service-action', action: { kind: 'peer-add', enrolment, stations: [102] } });
+        assert.equal(key, 'service.failed.refused', `refused: ${enrolment.slice(0, 40)}`);
+      }
+      assert.equal(readPeers(dir)?.peers.length, 0);
+      assert.equal(journalled(running, 'peer.credential').length, journalledBefore);
+
+      const added = await twoPerson(screen, { name: 'service-action', action: { kind: 'peer-add', enrolment: JSON.stringify(bjFile), stations: [102] } });
+      assert.equal(added, 'service.done.peerAdd');
+      const enrolled = journalled<{ table: string; action: string; by: string[]; digest?: string }>(running, 'peer.credential').at(-1);
+      assert.equal(enrolled?.action, 'enrol');
+      assert.match(enrolled?.digest ?? '', /^[0-9a-f]{64}$/);
+      assert.equal(enrolled?.by.length, 2);
+      assert.deepEqual(
+        readPeers(dir)?.peers.map((p) => [p.enrolment.table, p.stations]),
+        [[BJ, [102]]],
+      );
+      const ledgerText = readFileSync(running.ledger.file).toString('latin1');
+      assert.ok(!ledgerText.includes(bjFile.secret), 'the secret is never journalled');
+      assert.deepEqual(faults(), [], 'no fault while it runs');
+    } finally {
+      await screen.close();
+      await running?.close();
+    }
+    // The next start: the files are what the two people journalled; bj-1 is dialled, nothing raised.
+    running = await startServiceHost(dir, realTimers, config);
+    try {
+      assert.deepEqual(faults(), [], 'no peer-integrity fault at the next start');
+      assert.equal(running.transfers?.links.has(BJ), true, 'bj-1 dialled again');
+    } finally {
+      await running.close();
+      removeFolder(dir);
+    }
+  });
+});
