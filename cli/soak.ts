@@ -16,6 +16,8 @@ import { campaign, campaignTable, sigkillRows, sigkillTrials } from './soak/camp
 import { killCampaign, killCampaignTable, measureTargetStart, startCostRows } from './kill-trials/campaign.js';
 import { ticketCampaign, ticketCampaignOk, ticketCampaignTable } from './sim-faults/tickets/campaign.js';
 import { SOAK_COMMAND } from './soak/command.js';
+import { soakUpstream } from './soak/upstream.js';
+import { simulatedTableConfig } from '../host/config/table-config.js';
 import { UsageError } from './tool.js';
 
 /** A host that stops closing rounds for this long is stuck: the soak says so rather than wait forever. */
@@ -77,6 +79,9 @@ export async function run(argv: string[]): Promise<number> {
   const jitter = Rng.fromSeed(seed ^ 0x5eed);
   const t0 = Date.now();
   let restarts = 0;
+  // With tickets, the validation authority the players' tickets are asked of: an upstream in this process.
+  const tableId = v.jackpot ? null : simulatedTableConfig(game === 'baccarat' ? 'baccarat' : game === 'war' ? 'war' : 'blackjack').tableId;
+  const upstream = v.tickets && tableId ? await soakUpstream(dataDir, tableId) : null;
   try {
     for (;;) {
       const child = new HostChild({
@@ -90,6 +95,8 @@ export async function run(argv: string[]): Promise<number> {
           ...(v.jackpot ? ['--jackpot'] : []),
           ...(v.authorisation ? [`--authorisation=${v.authorisation}`] : []),
           ...(cutCardAt !== null ? [`--test-cut-card-at=${cutCardAt}`] : []),
+          // A simulated printer at every station (docs/tito.md): cash-outs print tickets the players insert elsewhere.
+          ...(upstream ? ['--sim-controls', `--upstream=${upstream.url}`] : []),
         ],
       });
       const started = await child.started;
@@ -128,6 +135,7 @@ export async function run(argv: string[]): Promise<number> {
     }
   } finally {
     watch.close();
+    await upstream?.close();
   }
   sampleLog();
   const logFiles = readdirSync(path.dirname(hostLog)).filter((f) => /^host\.log(\.\d+)?$/.test(f)).length;
@@ -161,6 +169,7 @@ export async function run(argv: string[]): Promise<number> {
       voided: a.tickets.voided,
       inPrint: a.tickets.inPrint,
       redeemed: a.tickets.redeemed,
+      returned: a.tickets.returned,
       pendingRedemptions: a.tickets.pendingRedemptions,
     },
     ...(v.jackpot ? { jackpot: a.jackpot } : {}),

@@ -24,6 +24,10 @@ export const SOAK_COMMAND = defineCommand({
     rounds: { type: 'string', value: 'N', help: 'rounds to play' },
     stations: { type: 'string', value: 'K', help: 'stations with a simulated player (default 3)' },
     seed: { type: 'string', value: 'S', help: 'seed of the shoe and the players (default 1)' },
+    tickets: {
+      type: 'boolean',
+      help: "a simulated ticket printer at every station (the host's --sim-controls): players cash out to\ntickets and insert them at other stations; the money check counts them",
+    },
     'kill-every': { type: 'string', value: 'M', help: 'SIGKILL the host every M rounds and restart it on the same data' },
     'cut-card-at': {
       type: 'string',

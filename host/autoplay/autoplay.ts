@@ -27,8 +27,12 @@ export interface AutoplayDeps {
   insertNote(station: number, denomination: number): boolean;
   seed: number;
   log: Logger;
-  /** How often a player cashes out (a handpay the simulated attendant pays: sim-attendant.ts). */
+  /** How often a player cashes out (a ticket where the station prints one, else a handpay the simulated attendant pays: sim-attendant.ts). */
   cashOutChance?: number;
+  /** Takes the tickets out of a station's simulated printer: their validation numbers (none without one). */
+  takeTickets?(station: number): string[];
+  /** Inserts a ticket's barcode into a station's simulated ID-003 acceptor; false if it takes none. */
+  insertTicket?(station: number, barcode: string): boolean;
   /** Each station's credit meter (the ledger's), so scripted players can wait for one another. */
   credit?: (station: number) => number;
   /** Test only: the first round's bets and decisions per station (round-script.ts). */
@@ -50,6 +54,22 @@ const NOTES = [100, 500, 1000];
  */
 export class Autoplay {
   private readonly players: Player[] = [];
+  /** The players' cash-out tickets, taken from the printers, to be inserted at another station (docs/tito.md). */
+  private readonly pocket: { barcode: string; from: number }[] = [];
+  private readonly hand: TicketHand = {
+    take: (station) => {
+      for (const barcode of this.deps.takeTickets?.(station) ?? []) this.pocket.push({ barcode, from: station });
+    },
+    insertAt: (station) => {
+      const i = this.pocket.findIndex((t) => t.from !== station);
+      const t = this.pocket[i];
+      if (!t) return;
+      // Kept after: a ticket sent back (offline, say) is tried again later, one paid is a replay the floor refuses.
+      if (!this.deps.insertTicket?.(station, t.barcode)) return;
+      this.pocket.splice(i, 1);
+      if (this.pocket.length < 20) this.pocket.push({ ...t, from: station });
+    },
+  };
 
   constructor(private readonly deps: AutoplayDeps) {}
 
@@ -70,7 +90,7 @@ export class Autoplay {
     };
     for (const s of this.deps.config.stations) {
       const mine = script?.stations[String(s.station)];
-      this.players.push(new Player(this.deps, s.station, Rng.fromSeed(this.deps.seed * 100 + s.station), mine ? { ...mine, ready } : null));
+      this.players.push(new Player(this.deps, s.station, Rng.fromSeed(this.deps.seed * 100 + s.station), mine ? { ...mine, ready } : null, this.hand));
     }
     for (const p of this.players) p.connect();
   }
@@ -80,8 +100,15 @@ export class Autoplay {
   }
 }
 
+/** The players' tickets: taken from a station's printer, inserted at another station's acceptor. */
+interface TicketHand {
+  take(station: number): void;
+  insertAt(station: number): void;
+}
+
 class Player {
   private session: ScreenSession | null = null;
+  private ticketRound = '';
   private closed = false;
   private readonly view: ViewName;
   private betRound = '';
@@ -104,6 +131,7 @@ class Player {
     private readonly station: number,
     private readonly rng: Rng,
     private readonly script: { bets: { spot: Spot; amount: number }[]; decisions: DecisionAction[]; ready: (roundId: string) => boolean } | null = null,
+    private readonly tickets: TicketHand | null = null,
   ) {
     this.view = `station/${station}`;
     this.composer = new ViewComposer(this.view, { resync: (parts) => this.send({ type: 'resync', id: this.id(), view: this.view, parts }) });
@@ -146,6 +174,12 @@ class Player {
     const roundId = state.round?.roundId ?? '';
     if (this.script && !this.scriptDone) return this.actScripted(version, state, this.script);
     const { min, max } = state.limits;
+    // A ticket out of this station's printer is taken; now and then one printed elsewhere is inserted here.
+    if (this.tickets && state.betting.open && roundId && this.ticketRound !== roundId) {
+      this.ticketRound = roundId;
+      this.tickets.take(this.station);
+      if (this.chance(0.2)) this.tickets.insertAt(this.station);
+    }
     if (state.betting.open && roundId && this.noteRound !== roundId && (state.credit < min || this.chance(0.03))) {
       this.noteRound = roundId;
       const note = NOTES[this.rng.below(NOTES.length)] as number;

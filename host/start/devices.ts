@@ -63,6 +63,9 @@ export function startDevices(
         seed: options.seed ?? 1,
         log,
         credit: (station) => ledger.credit(station),
+        // With simulated printers and a validation authority (etg soak --tickets: --sim-controls
+        // --upstream), players cash out to tickets more often and insert them at other stations.
+        ...(config.stations.some((s) => s.printer) && options.upstream !== undefined ? simulatedTicketHands(printers, billAcceptors) : {}),
         ...(options.roundScript ? { script: options.roundScript } : {}),
       })
     : null;
@@ -72,4 +75,24 @@ export function startDevices(
   // The casino's system polls the stations once they play (their meters and disables are the journal's).
   const sas = openSasLinks(options, o, rt, w.floor);
   return { simDealer, printers, autoplay, stopDealer, stopAttendant, sas };
+}
+
+/** Autoplay's hands on the simulated printers and acceptors: tickets taken from a chute, barcodes inserted. */
+function simulatedTicketHands(printers: Printers, billAcceptors: TableRuntime['billAcceptors']) {
+  return {
+    cashOutChance: 0.05,
+    takeTickets: (station: number) => {
+      const sim = printers.simulator(station);
+      if (!sim) return [];
+      const barcodes = sim.paper.slice(sim.paper.length - sim.ticketsInChute).map((t) => t.barcode);
+      sim.takeTicket();
+      return barcodes;
+    },
+    insertTicket: (station: number, barcode: string) => {
+      const sim = billAcceptors.simulator(station);
+      if (!sim?.insertTicket) return false;
+      sim.insertTicket(barcode);
+      return true;
+    },
+  };
 }
