@@ -19,4 +19,11 @@ export * from './units.js';
 export * from './station-device.js';
 export * from './transfer-requests.js';
 export * from './station-tables.js';
-export { TICKET_RETURN_REASONS, type TicketReturnReason } from './tickets.js';
+export {
+  PRINTER_FAULTS,
+  TICKET_LOG_STATES,
+  TICKET_RETURN_REASONS,
+  type PrinterFaultName,
+  type TicketLogStateName,
+  type TicketReturnReason,
+} from './tickets.js';

@@ -5,7 +5,8 @@ import { TILT_KINDS, TiltKind } from './tilts.js';
 import { JackpotCombination } from './jackpot.js';
 import { EventFilter, ServiceAction, ServiceRole, StaffNumber } from './service.js';
 import { Iso, Short, Station, Text } from './service-fields.js';
-import { MAX_REMOTE_STATIONS, MinorUnits } from './units.js';
+import { PRINTER_FAULTS, TICKET_LOG_STATES, TICKET_RETURN_REASONS } from './tickets.js';
+import { MAX_REMOTE_STATIONS, MAX_STATIONS, MinorUnits } from './units.js';
 
 // What a signed-in service session sees (issue 9): the pages, the pending two-person action and
 // the last outcome, the optional fields of `ServiceState` (protocol/views.ts). Their schemas are
@@ -16,7 +17,7 @@ import { MAX_REMOTE_STATIONS, MinorUnits } from './units.js';
  * Items per page of the event log and of game recall. Three rounds of the largest size the ledger
  * accepts still make a snapshot under MAX_HOST_MESSAGE_BYTES (`service.test.ts` builds them).
  */
-export const SERVICE_PAGE_SIZE = { events: 40, recall: 3 } as const;
+export const SERVICE_PAGE_SIZE = { events: 40, recall: 3, tickets: 35 } as const;
 
 /** The session view's schemas, each built once, on the first call. */
 function build() {
@@ -59,6 +60,38 @@ function build() {
     lastError: Text.nullable(),
     lastErrorAt: Iso.nullable(),
     lastSuccessAt: Iso.nullable(),
+  });
+  /** A station's ticket printer: its link, its paper, what stops it, and when it last answered. */
+  const PrinterRow = z.strictObject({
+    station: Station,
+    device: Short,
+    spec: Short,
+    state: z.enum(['connecting', 'ready', 'disconnected', 'fault']),
+    firmware: Short.optional(),
+    /** Null until its first full status reply. */
+    paper: z.enum(['ok', 'low', 'out']).nullable(),
+    faults: z.array(z.enum(PRINTER_FAULTS)).max(PRINTER_FAULTS.length),
+    chassisOpen: z.boolean(),
+    /** A ticket waits in the chute for the player to take it. */
+    paperInChute: z.boolean(),
+    busy: z.boolean(),
+    /** When its link or its status last changed (the driver polls it; the same reply again changes nothing). */
+    changedAt: Iso.nullable(),
+  });
+  /** A ticket out, or an attempt to redeem one here; `last4`: the validation number's last four digits only. */
+  const TicketRow = z.strictObject({
+    direction: z.enum(['out', 'in']),
+    seq: z.number().int(),
+    ts: Iso,
+    since: Iso,
+    station: Station,
+    last4: z.string().regex(/^\d{4}$/),
+    amount: MinorUnits.nullable(),
+    state: z.enum(TICKET_LOG_STATES),
+    /** A ticket in that went back: why, in the player's words too. */
+    returned: z.enum(TICKET_RETURN_REASONS).optional(),
+    /** A ticket out voided: the printer's reason as the driver gave it. */
+    voided: Short.optional(),
   });
   const TiltRow = z.strictObject({
     kind: TiltKind,
@@ -272,6 +305,21 @@ function build() {
       twoPersonAbove: MinorUnits,
     }),
     z.strictObject({ page: z.literal('sync'), sync: SyncRow.nullable() }),
+    /**
+     * Cash-out tickets (issue 47, docs/tito.md): each station's printer, and the last 35 tickets out
+     * and in (GLI-11's voucher recall), newest first. A ticket's number is a bearer's: only its last
+     * four digits leave the host, as a casino's reports print it.
+     */
+    z.strictObject({
+      page: z.literal('tickets'),
+      /** The table's ticket limit (above it a cash-out is a handpay) and validation id (null: not yet assigned). */
+      limit: MinorUnits,
+      machineId: z.number().int().min(1).max(0xff_ff_ff).nullable(),
+      printers: z.array(PrinterRow).max(MAX_STATIONS),
+      out: z.array(TicketRow).max(SERVICE_PAGE_SIZE.tickets),
+      in: z.array(TicketRow).max(SERVICE_PAGE_SIZE.tickets),
+    }),
+
     z.strictObject({
       page: z.literal('stations'),
       /** The table's LAN listener (`https://host:port`) and its certificate's fingerprint, which an enrolment pins; null without remote stations. */
@@ -381,6 +429,8 @@ function build() {
     FrameRow,
     SyncRow,
     TiltRow,
+    PrinterRow,
+    TicketRow,
     ConfigChangeRow,
     TableRow,
     RecallRound,
@@ -409,6 +459,8 @@ export type InhibitedBy = z.infer<Built['InhibitedBy']>;
 export type DeviceRow = z.infer<Built['DeviceRow']>;
 export type RecallRound = z.infer<Built['RecallRound']>;
 export type EventRow = z.infer<Built['EventRow']>;
+export type PrinterRow = z.infer<Built['PrinterRow']>;
+export type TicketRow = z.infer<Built['TicketRow']>;
 export type ServicePage = z.infer<Built['ServicePage']>;
 export type ServiceNotice = z.infer<Built['ServiceNotice']>;
 

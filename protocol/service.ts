@@ -14,7 +14,20 @@ import { MinorUnits } from './units.js';
 export const ServiceRole = z.enum(['technician', 'supervisor', 'auditor']);
 export type ServiceRole = z.infer<typeof ServiceRole>;
 
-export const SERVICE_PAGES = ['status', 'devices', 'meters', 'recall', 'events', 'config', 'holds', 'cashout', 'sync', 'stations', 'jackpot'] as const;
+export const SERVICE_PAGES = [
+  'status',
+  'devices',
+  'meters',
+  'recall',
+  'events',
+  'config',
+  'holds',
+  'cashout',
+  'tickets',
+  'sync',
+  'stations',
+  'jackpot',
+] as const;
 export const ServicePageName = z.enum(SERVICE_PAGES);
 export type ServicePageName = z.infer<typeof ServicePageName>;
 

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { Emitter } from '../../hardware/clock.js';
 import { openPrinter, type OpenedPrinter } from '../../hardware/open.js';
 import type { PrinterCondition } from '../../hardware/printer/condition.js';
 import type { TicketPrinter } from '../../hardware/printer/types.js';
@@ -12,6 +13,8 @@ export interface PrinterStatus {
   state: 'connecting' | 'ready' | 'disconnected' | 'fault';
   condition: PrinterCondition | null;
   firmware?: string;
+  /** When its link or its status last changed (ms since the epoch); null before the first. */
+  changedAt: number | null;
 }
 
 export interface PrinterDeps {
@@ -21,21 +24,28 @@ export interface PrinterDeps {
   open?: typeof openPrinter;
   /** Told whenever a printer's state changes (its station's screen and service mode look again). */
   onChange?: (station: number) => void;
+  now?: () => number;
 }
 
 /** One ticket printer per station that has one in the configuration (`stations[].printer`), through the hardware layer. */
 export class Printers {
   private readonly devices = new Map<number, OpenedPrinter>();
   private readonly status = new Map<number, PrinterStatus>();
+  private readonly changes = new Emitter<number>();
 
   constructor(private readonly deps: PrinterDeps) {}
+
+  /** A printer's link or status changed (service mode's Tickets page looks again). */
+  onChange(listener: (station: number) => void): () => void {
+    return this.changes.on(listener);
+  }
 
   start(): void {
     const open = this.deps.open ?? openPrinter;
     for (const s of this.deps.config.stations) {
       if (!s.printer) continue;
       const device = `PR-${s.station}`;
-      this.status.set(s.station, { station: s.station, device, spec: s.printer, state: 'connecting', condition: null });
+      this.status.set(s.station, { station: s.station, device, spec: s.printer, state: 'connecting', condition: null, changedAt: null });
       const p = open(s.printer);
       p.on((e) => {
         const st = this.status.get(s.station);
@@ -45,7 +55,10 @@ export class Printers {
         else if (e.type === 'reconnected') st.state = 'ready';
         else if (e.type === 'condition') Object.assign(st, { condition: e.condition, state: e.condition.faults.length > 0 ? 'fault' : 'ready' });
         else if (e.type === 'protocolViolation' || e.type === 'failure') this.deps.log.warn({ station: s.station, event: e }, 'ticket printer');
+        if (e.type === 'connected' || e.type === 'disconnected' || e.type === 'reconnected' || e.type === 'condition')
+          st.changedAt = (this.deps.now ?? Date.now)();
         this.deps.onChange?.(s.station);
+        this.changes.emit(s.station);
       });
       this.devices.set(s.station, p);
     }

@@ -62,6 +62,8 @@ export function buildPage(b: ServiceBackend, req: PageRequest, viewer: number): 
         twoPersonAbove: b.twoPersonHandpayAbove,
       };
     }
+    case 'tickets':
+      return { page: 'tickets', ...b.tickets() };
     case 'sync':
       return { page: 'sync', sync: b.sync() };
     case 'stations':

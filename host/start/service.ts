@@ -18,7 +18,7 @@ export function startService(
   dataDir: string,
   options: HostOptions,
   o: Pick<Opened, 'config' | 'ledger' | 'sync' | 'log' | 'layout' | 'manifest' | 'softwareVersion'>,
-  { table, billAcceptors, timers, tilts }: Pick<TableRuntime, 'table' | 'billAcceptors' | 'timers' | 'tilts'>,
+  { table, billAcceptors, printers, timers, tilts }: Pick<TableRuntime, 'table' | 'billAcceptors' | 'printers' | 'timers' | 'tilts'>,
   w: { shoe: TableShoe; floor: FloorServices; hub: ViewHub; metrics: HostMetrics; stadium: StadiumService },
 ): { service: ServiceHost; backend: LiveServiceBackend; accounts: AccountStore; peers: PeerRegistry } {
   const { config, ledger, log } = o;
@@ -30,6 +30,7 @@ export function startService(
     ledger,
     table,
     billAcceptors,
+    printers,
     shoe: w.shoe,
     sync: o.sync,
     floor: w.floor,

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Ledger, SyncClient } from '../../../ledger/index.js';
 import type { TableConfig } from '../../config/table-config.js';
 import type { BillAcceptors } from '../../devices/bill-acceptors.js';
+import type { Printers } from '../../devices/printers.js';
 import type { TableShoe } from '../../devices/shoe.js';
 import type { FloorServices } from '../../floor/floor-services.js';
 import type { LiveTable } from '../../table/runtime.js';
@@ -14,6 +15,8 @@ export interface LiveBackendDeps {
   ledger: Ledger;
   table: LiveTable;
   billAcceptors: BillAcceptors;
+  /** The stations' ticket printers (the Tickets page); absent: none. */
+  printers?: Pick<Printers, 'statuses' | 'onChange'>;
   shoe: TableShoe;
   sync: SyncClient | null;
   /** Faults, handpays and configuration changes (host/stations/floor.ts). */

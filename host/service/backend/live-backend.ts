@@ -21,6 +21,7 @@ import { serviceJournal } from './service-journal.js';
 import { upstreamSync } from './sync.js';
 import { tableActions } from './table-actions.js';
 import { tableSummary } from './table-summary.js';
+import { tickets } from './tickets.js';
 
 /** The service backend over the host's services, and its end when the host stops (timers, listeners, tests waiting). */
 export type LiveServiceBackend = ServiceBackend & { dispose(): void };
@@ -36,10 +37,12 @@ export function liveServiceBackend(d: LiveBackendDeps): LiveServiceBackend {
   const trace = deviceTrace(d, now, changes);
   const tests = deviceTests(d, journal);
   const stations = enrolment(d, now, journal, changes);
+  const ticketPage = tickets(d, changes);
   const unlisten = [d.table.onChange(() => changes.changed()), d.floor.tilts.onChange(() => changes.changed())];
   const { dispose: _trace, shoeIdentity: _identity, ...traceReads } = trace;
   const { dispose: _tests, ...testActions } = tests;
   const { dispose: _stations, ...stationActions } = stations;
+  const { dispose: _tickets, ...ticketReads } = ticketPage;
   return {
     tableId: d.config.tableId,
     demonstration: isDemonstration(d.config),
@@ -61,6 +64,7 @@ export function liveServiceBackend(d: LiveBackendDeps): LiveServiceBackend {
     ...configuration(d, changes),
     ...handpays(d, journal, changes),
     ...jackpot(d, journal, changes),
+    ...ticketReads,
     ...stationActions,
     ...peerActions(d, changes),
     ...roundActions(d, journal),
@@ -71,6 +75,7 @@ export function liveServiceBackend(d: LiveBackendDeps): LiveServiceBackend {
     dispose() {
       trace.dispose();
       stations.dispose();
+      ticketPage.dispose();
       for (const u of unlisten) u();
       tests.dispose();
     },

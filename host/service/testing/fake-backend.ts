@@ -9,6 +9,12 @@ function recorder(calls: { method: string; args: unknown[] }[]) {
     };
 }
 
+/** Pages a table without a progressive or ticket printers shows. */
+const EMPTY_PAGES: Pick<ServiceBackend, 'jackpot' | 'tickets'> = {
+  jackpot: () => ({ reference: null, stake: null, pools: null, stopped: false, history: [], hits: [] }),
+  tickets: () => ({ limit: 5_000_000, machineId: null, printers: [], out: [], in: [] }),
+};
+
 /**
  * A service backend that records every call, for the unit tests of the service view and its
  * pages (the real one needs a running host). Results can be set per method.
@@ -64,7 +70,7 @@ export function fakeBackend(overrides: Partial<ServiceBackend> = {}) {
     addPeer: record('addPeer', () => ok('service.done.peerAdd')),
     revokePeer: record('revokePeer', () => ok('service.done.peerRevoke')),
     dropCount: record('dropCount', () => ok('service.done.cashboxDrop')),
-    jackpot: () => ({ reference: null, stake: null, pools: null, stopped: false, history: [], hits: [] }),
+    ...EMPTY_PAGES,
     resetJackpot: record('resetJackpot', () => ok('service.done.jackpotReset')),
     takeEnrolment: (station) => (station === 101 ? '{"station":101}' : null),
     sessionEnded: () => undefined,

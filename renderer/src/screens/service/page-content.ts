@@ -13,6 +13,7 @@ import { recallPage } from './pages/recall-page.js';
 import { stationsPage } from './pages/stations-page.js';
 import { statusPage } from './pages/status-page.js';
 import { syncPage } from './pages/sync-page.js';
+import { ticketsPage } from './pages/tickets-page.js';
 
 /**
  * The rows and buttons of one page, in the screen's language. Each page is drawn by its own file
@@ -44,6 +45,9 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       break;
     case 'cashout':
       cashoutPage(page, k);
+      break;
+    case 'tickets':
+      ticketsPage(page, k);
       break;
     case 'sync':
       syncPage(page, k);

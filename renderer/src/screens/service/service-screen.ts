@@ -155,10 +155,11 @@ export class ServiceScreen implements Screen {
 
   /** One button a page, down the left edge. */
   private placeNavigation(): void {
+    // Twelve pages down the left edge of 1080 design units, below the title bar.
+    const step = Math.min(86, Math.floor((1080 - 124) / SERVICE_PAGES.length));
     SERVICE_PAGES.forEach((page, i) => {
-      // Eleven pages down the left edge of 1080 design units.
-      const b = new Button(`page-${page}`, 240, 80, () => this.open(page));
-      b.position.set(20, 124 + i * 86);
+      const b = new Button(`page-${page}`, 240, step - 6, () => this.open(page));
+      b.position.set(20, 124 + i * step);
       this.navButtons.set(page, b);
       this.nav.addChild(b);
     });

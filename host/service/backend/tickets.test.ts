@@ -1,0 +1,150 @@
+// Service mode's Tickets page (issue 47 item 5, docs/tito.md): the printers' state and the last
+// tickets out and in, read from the journal, as the page's schema takes them; a ticket's number
+// never leaves the host whole; the page looks again when a ticket is journalled or a printer changes.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { PrinterCondition } from '../../../hardware/printer/condition.js';
+import { billCredit } from '../../../ledger/fixtures.js';
+import { Ledger } from '../../../ledger/ledger.js';
+import { ticketInTxId, ticketOutTxId, ticketStackedTxId } from '../../../ledger/ticket-postings.js';
+import { validationNumber } from '../../../ledger/validation-number.js';
+import { ServicePage } from '../../../protocol/index.js';
+import { simulatedTableConfig } from '../../config/table-config.js';
+import type { PrinterStatus } from '../../devices/printers.js';
+import { changeSignal } from './changes.js';
+import { tickets } from './tickets.js';
+
+const condition = (c: Partial<PrinterCondition>): PrinterCondition => ({
+  extended: true,
+  busy: false,
+  paperLow: false,
+  paperInChute: false,
+  chassisOpen: false,
+  topOfForm: true,
+  reset: false,
+  barcodeAccessed: false,
+  validationDone: false,
+  journalMode: false,
+  faults: [],
+  lastTemplate: '0',
+  firmware: 'GURSA-1',
+  ...c,
+});
+
+function fakePrinters(statuses: PrinterStatus[]) {
+  const listeners = new Set<(station: number) => void>();
+  return {
+    statuses: () => statuses,
+    onChange: (l: (station: number) => void) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    change: (station: number) => listeners.forEach((l) => l(station)),
+  };
+}
+
+const AT = Date.parse('2026-11-26T10:00:00.000Z');
+
+describe('the Tickets page of service mode', () => {
+  it('shows each printer (paper low or out, jam, head and chassis open, since when) and the tickets out and in, each number by its last four digits', () => {
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-7' });
+    const config = simulatedTableConfig('blackjack');
+    const printers = fakePrinters([
+      { station: 1, device: 'PR-1', spec: 'sim', state: 'ready', condition: condition({ paperLow: true }), firmware: 'GURSA-1', changedAt: AT },
+      {
+        station: 2,
+        device: 'PR-2',
+        spec: 'serial:/dev/ttyS1',
+        state: 'fault',
+        condition: condition({ faults: ['paper-jam', 'platen-up'], chassisOpen: true }),
+        changedAt: AT + 1000,
+      },
+      { station: 3, device: 'PR-3', spec: 'tcp:10.0.0.9:9100', state: 'fault', condition: condition({ faults: ['paper-out'] }), changedAt: AT },
+      { station: 4, device: 'PR-4', spec: 'usb:0x0f20:0x2001', state: 'connecting', condition: null, changedAt: null },
+    ]);
+    const changes = changeSignal();
+    let looked = 0;
+    changes.onChange(() => looked++);
+    const page = tickets({ ledger, config, printers }, changes);
+
+    const printed = validationNumber(7, 1);
+    const theirs = validationNumber(9, 40);
+    ledger.append(billCredit(1, 100_000, 'b1'));
+    ledger.append({
+      type: 'ticket.issue',
+      payload: {
+        validation: printed,
+        machineId: 7,
+        sequence: 1,
+        station: 1,
+        amount: 30_000,
+        currency: 'MOP',
+        issuedAt: '2026-11-26T10:00:00.000Z',
+        expiresAt: '2027-02-24T10:00:00.000Z',
+      },
+      txId: ticketOutTxId(printed, 'issue'),
+    });
+    ledger.append({ type: 'ticket.printed', payload: { validation: printed, station: 1 }, txId: ticketOutTxId(printed, 'end') });
+    const [r1, r2] = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'];
+    ledger.append({ type: 'ticket.redeem.request', payload: { requestId: r1, validation: theirs, station: 2 }, txId: ticketInTxId(r1, 'request') });
+    ledger.append({
+      type: 'ticket.redeem.approved',
+      payload: { requestId: r1, validation: theirs, station: 2, amount: 12_500, currency: 'MOP' },
+      txId: ticketInTxId(r1, 'approved'),
+    });
+    ledger.append({
+      type: 'ticket.redeem.stacked',
+      payload: { requestId: r1, validation: theirs, station: 2, amount: 12_500, currency: 'MOP' },
+      txId: ticketStackedTxId(theirs),
+    });
+    ledger.append({ type: 'ticket.redeem.request', payload: { requestId: r2, validation: theirs, station: 3 }, txId: ticketInTxId(r2, 'request') });
+    ledger.append({
+      type: 'ticket.redeem.returned',
+      payload: { requestId: r2, validation: theirs, station: 3, reason: 'already-paid' },
+      txId: ticketInTxId(r2, 'end'),
+    });
+    assert.equal(looked, 7, 'each ticket entry makes the page look again; the note does not');
+    printers.change(2);
+    assert.equal(looked, 8, 'a printer change too');
+
+    const built = ServicePage.parse({ page: 'tickets', ...page.tickets() });
+    assert.equal(built.page, 'tickets');
+    if (built.page !== 'tickets') return;
+    assert.equal(built.limit, config.tickets.limit);
+    assert.equal(built.machineId, 7, "the journal's last ticket names the table's validation id");
+    assert.deepEqual(
+      built.printers.map((p) => [p.device, p.state, p.paper, p.faults, p.chassisOpen, p.changedAt]),
+      [
+        ['PR-1', 'ready', 'low', [], false, '2026-11-26T10:00:00.000Z'],
+        ['PR-2', 'fault', 'ok', ['paper-jam', 'platen-up'], true, '2026-11-26T10:00:01.000Z'],
+        ['PR-3', 'fault', 'out', ['paper-out'], false, '2026-11-26T10:00:00.000Z'],
+        ['PR-4', 'connecting', null, [], false, null],
+      ],
+    );
+    assert.deepEqual(
+      built.out.map((r) => [r.station, r.last4, r.amount, r.state]),
+      [[1, printed.slice(-4), 30_000, 'printed']],
+    );
+    assert.deepEqual(
+      built.in.map((r) => [r.station, r.last4, r.amount, r.state, r.returned]),
+      [
+        [3, theirs.slice(-4), null, 'returned', 'already-paid'],
+        [2, theirs.slice(-4), 12_500, 'redeemed', undefined],
+      ],
+    );
+    // A ticket is paid to whoever holds its number: no whole number is in what the screen receives.
+    const sent = JSON.stringify(built);
+    for (const n of [printed, theirs]) assert.equal(sent.includes(n.slice(0, 14)), false, `${n} goes only as its last four digits`);
+    page.dispose();
+    ledger.close();
+  });
+
+  it('without printers or tickets: an empty page that the schema takes, and no validation id yet', () => {
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-8' });
+    const page = tickets({ ledger, config: simulatedTableConfig('baccarat') }, changeSignal());
+    const built = ServicePage.parse({ page: 'tickets', ...page.tickets() });
+    assert.deepEqual(built, { page: 'tickets', limit: 5_000_000, machineId: null, printers: [], out: [], in: [] });
+    page.dispose();
+    ledger.close();
+  });
+});

@@ -1,0 +1,74 @@
+import type { PrinterFault } from '../../../hardware/printer/condition.js';
+import { ticketLog, type TicketLogRow } from '../../../ledger/ticket-log.js';
+import { lastTicketIssued } from '../../../ledger/ticket-queries.js';
+import { TICKET_RETURN_REASONS, type PrinterFaultName, type PrinterRow, type TicketRow } from '../../../protocol/index.js';
+import type { PrinterStatus } from '../../devices/printers.js';
+import type { ServiceBackend } from '../service-backend.js';
+import type { Changes } from './changes.js';
+import type { LiveBackendDeps } from './deps.js';
+
+// The hardware's list of printer faults and the screens' are one: a fault one adds is a compile error here until the other has it.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const _sameFaults: Same<PrinterFault, PrinterFaultName> = true;
+void _sameFaults;
+
+/** A station's printer as service mode shows it: its link, paper, faults, and when that last changed. */
+export function printerRow(p: PrinterStatus): PrinterRow {
+  const c = p.condition;
+  return {
+    station: p.station,
+    device: p.device,
+    spec: p.spec.slice(0, 128),
+    state: p.state,
+    ...(p.firmware ? { firmware: p.firmware.slice(0, 128) } : {}),
+    paper: c === null ? null : c.faults.includes('paper-out') ? 'out' : c.paperLow ? 'low' : 'ok',
+    faults: c ? [...c.faults] : [],
+    chassisOpen: c?.chassisOpen ?? false,
+    paperInChute: c?.paperInChute ?? false,
+    busy: c?.busy ?? false,
+    changedAt: p.changedAt === null ? null : new Date(p.changedAt).toISOString(),
+  };
+}
+
+/**
+ * A ticket of the log as the page carries it: the number's last four digits only (a ticket is
+ * paid to whoever holds it; the full number stays in the journal and at the authority).
+ */
+export function ticketRow(r: TicketLogRow): TicketRow {
+  const returned = TICKET_RETURN_REASONS.find((x) => x === r.reason);
+  return {
+    direction: r.direction,
+    seq: r.seq,
+    ts: r.ts,
+    since: r.since,
+    station: r.station,
+    last4: r.validation.slice(-4),
+    amount: r.amount,
+    state: r.state,
+    ...(r.state === 'returned' && returned ? { returned } : {}),
+    ...(r.state === 'voided' && r.reason ? { voided: r.reason.slice(0, 128) } : {}),
+  };
+}
+
+/** Service mode's Tickets page: the printers and the last tickets out and in (docs/tito.md); it looks again at each ticket entry and printer change. */
+export function tickets(d: Pick<LiveBackendDeps, 'ledger' | 'config' | 'printers'>, changes: Changes): Pick<ServiceBackend, 'tickets'> & { dispose(): void } {
+  const off = [
+    d.ledger.onAppended((entries) => {
+      if (entries.some((e) => e.type.startsWith('ticket.'))) changes.changed();
+    }),
+    d.printers?.onChange(() => changes.changed()) ?? (() => undefined),
+  ];
+  return {
+    tickets() {
+      const log = ticketLog(d.ledger);
+      return {
+        limit: d.config.tickets.limit,
+        machineId: lastTicketIssued(d.ledger)?.terms.machineId ?? d.config.tickets.machineId ?? null,
+        printers: (d.printers?.statuses() ?? []).map(printerRow),
+        out: log.out.map(ticketRow),
+        in: log.in.map(ticketRow),
+      };
+    },
+    dispose: () => off.forEach((f) => f()),
+  };
+}

@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ServicePage, ServiceState } from '../../../../../protocol/index.js';
+import { createI18n } from '../../../../../locales/i18n.js';
+import { formatMoney } from '../../../../../locales/money.js';
+import { pageContent } from '../page-content.js';
+import { INITIAL_CHOICES, type PageActions } from './choices.js';
+
+const none: PageActions = {
+  act: () => undefined,
+  open: () => undefined,
+  download: () => undefined,
+  view: () => undefined,
+  replay: () => undefined,
+  ask: () => undefined,
+  choose: () => undefined,
+};
+
+const PAGE: Extract<ServicePage, { page: 'tickets' }> = {
+  page: 'tickets',
+  limit: 5_000_000,
+  machineId: 7,
+  printers: [
+    {
+      station: 1,
+      device: 'PR-1',
+      spec: 'sim',
+      state: 'ready',
+      paper: 'low',
+      faults: [],
+      chassisOpen: false,
+      paperInChute: true,
+      busy: false,
+      changedAt: '2026-11-26T10:00:00.000Z',
+    },
+    {
+      station: 2,
+      device: 'PR-2',
+      spec: 'serial:/dev/ttyS1',
+      state: 'fault',
+      paper: 'out',
+      faults: ['paper-out', 'paper-jam', 'platen-up'],
+      chassisOpen: true,
+      paperInChute: false,
+      busy: false,
+      changedAt: null,
+    },
+  ],
+  out: [
+    {
+      direction: 'out',
+      seq: 9,
+      ts: '2026-11-26T10:05:00.000Z',
+      since: '2026-11-26T10:04:59.000Z',
+      station: 1,
+      last4: '5032',
+      amount: 50_000,
+      state: 'printed',
+    },
+    {
+      direction: 'out',
+      seq: 5,
+      ts: '2026-11-26T10:01:00.000Z',
+      since: '2026-11-26T10:00:59.000Z',
+      station: 2,
+      last4: '1187',
+      amount: 20_000,
+      state: 'voided',
+      voided: 'not printed: paper-jam',
+    },
+  ],
+  in: [
+    {
+      direction: 'in',
+      seq: 12,
+      ts: '2026-11-26T10:07:00.000Z',
+      since: '2026-11-26T10:07:00.000Z',
+      station: 3,
+      last4: '5032',
+      amount: null,
+      state: 'returned',
+      returned: 'already-paid',
+    },
+    {
+      direction: 'in',
+      seq: 11,
+      ts: '2026-11-26T10:06:00.000Z',
+      since: '2026-11-26T10:06:00.000Z',
+      station: 2,
+      last4: '5032',
+      amount: 50_000,
+      state: 'redeemed',
+    },
+  ],
+};
+
+describe('service Tickets page', () => {
+  it('words the printers, their faults and the tickets out and in in each language, every number by its last four digits, no key left raw', () => {
+    for (const language of ['zh-Hant', 'pt', 'en'] as const) {
+      const i18n = createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const state = { kind: 'service', tableId: 'T', softwareVersion: '1', language, signedIn: true } as ServiceState;
+      const rows = pageContent(state, PAGE, t, INITIAL_CHOICES, none).rows.join('\n');
+      assert.doesNotMatch(rows, /service\.tickets\./, `${language}: a key shown raw`);
+      for (const key of [
+        'service.tickets.paper.low',
+        'service.tickets.paper.out',
+        'service.tickets.fault.paper-jam',
+        'service.tickets.fault.platen-up',
+        'service.tickets.flag.chassisOpen',
+        'service.tickets.flag.inChute',
+        'service.tickets.state.printed',
+        'service.tickets.state.voided',
+        'service.tickets.state.redeemed',
+        'service.tickets.reason.already-paid',
+      ] as const)
+        assert.ok(rows.includes(t(key)), `${language}: ${key} (${t(key)}) in\n${rows}`);
+      assert.ok(rows.includes('…5032') && rows.includes('…1187'), `${language}: numbers by their last four digits`);
+      assert.ok(rows.includes(formatMoney(50_000, 'MOP', language)) && rows.includes(formatMoney(5_000_000, 'MOP', language)), `${language}: amounts`);
+      assert.ok(rows.includes('not printed: paper-jam'), "the driver's reason for a void");
+    }
+  });
+});
