@@ -28,8 +28,17 @@ export function eventLogReader(d: Pick<LiveBackendDeps, 'ledger'>): Pick<Service
   };
 }
 
+/**
+ * A ticket's validation number is a bearer's (typed into a barcode, it is paid): the log shows its
+ * last four digits, as the Tickets page does; the journal and the export keep it whole.
+ */
+function masked(type: string, payload: Record<string, unknown>): Record<string, unknown> {
+  const v = payload.validation;
+  return type.startsWith('ticket.') && typeof v === 'string' ? { ...payload, validation: `…${v.slice(-4)}` } : payload;
+}
+
 function toEventRow(r: { seq: number; ts: string; type: string; body: string }): EventRow {
-  const payload = (JSON.parse(r.body) as { payload: Record<string, unknown> }).payload;
+  const payload = masked(r.type, (JSON.parse(r.body) as { payload: Record<string, unknown> }).payload);
   const kind = typeof payload.kind === 'string' ? payload.kind : undefined;
   return { seq: r.seq, ts: r.ts, type: r.type, severity: severityOf(r.type, kind), summary: canonicalJson(payload as never).slice(0, 400) };
 }
