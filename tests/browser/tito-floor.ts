@@ -3,13 +3,16 @@
 // (`etg upstream --data-dir`), each table enrolled on it through its admin route
 // (`POST /v1/admin/terminals`, the credentials saved in the table's data folder as
 // `upstream-credentials.json`) and started `etg start --headless --json --sim-controls --upstream
-// URL` (the demonstration table: a simulated TCL printer at every station).
+// URL` (the demonstration table: a simulated TCL printer at every station), each with a supervisor
+// and a technician for service mode (tests/browser/service-kit.ts).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import { AccountStore } from '../../host/service/accounts.js';
 import type { Kiosk } from './kiosk-fixture.js';
+import { SUP, TECH } from './service-kit.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -86,6 +89,13 @@ export async function startTitoFloor(tables: readonly { game: string; terminalId
       });
       if (!r.ok) throw new Error(`enrol ${t.terminalId}: ${r.status} ${await r.text()}`);
       writeFileSync(path.join(dirs[i]!, 'upstream-credentials.json'), await r.text(), { mode: 0o600 });
+    }
+    // Each table's service accounts, as `etg service add-user` makes them before the first start.
+    for (const dir of dirs) {
+      const accounts = new AccountStore(dir);
+      await accounts.add({ name: SUP.name, role: 'supervisor', pin: SUP.pin, staff: SUP.staff }, null);
+      await accounts.add({ name: TECH.name, role: 'technician', pin: TECH.pin, staff: TECH.staff }, SUP);
+      accounts.close();
     }
     // Both tables start at once: on a loaded machine each start takes its time.
     const kiosks = await Promise.all(

@@ -6,13 +6,18 @@
 // of table B (POST /sim/insert-ticket), which is credited exactly that amount, once; the same
 // ticket again, at B and back at A, goes back and the player is told it was already paid, in their
 // language. Then the tables' ledgers (verified), their ticket meters and the upstream's row.
-import type { Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Page, TestInfo } from '@playwright/test';
 import { catalogues, wordAt } from '../../locales/index.js';
 import { formatMoney } from '../../locales/money.js';
 import { drawnTexts, expect, insertNote, press, test, waitForEvent, type Kiosk } from './kiosk-fixture.js';
+import { LANGUAGES, pressUntilShown, signIn, texts, TECH } from './service-kit.js';
 import { metersOf, startTitoFloor, verifyLedger, type TitoFloor } from './tito-floor.js';
 
 type Lang = 'zh-Hant' | 'pt' | 'en';
+const money = (lang: Lang, amount: number) => formatMoney(amount, 'MOP', lang).replace(/[\u00a0\u202f]/g, ' ');
+
 /** A catalogue's words as the station draws them, an amount in patacas put in (spaces made plain, as drawnTexts gives them). */
 function say(lang: Lang, key: string, amount = 0): string {
   const words = wordAt(catalogues[lang], key);
@@ -54,9 +59,51 @@ async function creditOf(page: Page): Promise<number | null> {
   return last ? Number(last.slice('credit:'.length)) : null;
 }
 
-test('a ticket printed at one table is paid once at another, and refused after, in the player’s language', async ({ openScreen }) => {
-  // Two kiosks and an upstream start in about a minute on an idle machine; four under a shared one's load.
-  test.setTimeout(480_000);
+const shots = path.resolve(import.meta.dirname, '../../artifacts/screenshots');
+
+/**
+ * Service mode's Tickets page at a table, in each language: every station's printer ready with
+ * its paper, the ticket it printed and the one that went back, each number by its last four
+ * digits only, with its amount and state (and why it went back).
+ */
+async function ticketsPage(
+  service: Page,
+  testInfo: TestInfo,
+  validation: string,
+  expect_: { table: string; out: boolean; in: ('redeemed' | 'returned')[]; languages: readonly Lang[] },
+): Promise<void> {
+  await waitForEvent(service, 'snapshot:service');
+  await signIn(service, TECH);
+  const last4 = validation.slice(-4);
+  for (const lang of expect_.languages) {
+    await pressUntilShown(service, `language-${lang}`, say(lang, 'service.pages.tickets'));
+    await pressUntilShown(service, 'page-tickets', say(lang, 'service.tickets.printers'));
+    const page = await texts(service);
+    expect(page).toContain(say(lang, 'service.tickets.out'));
+    expect(page).toContain(say(lang, 'service.tickets.in'));
+    // The demonstration table: a simulated printer at every one of its seven stations, all ready.
+    for (let s = 1; s <= 7; s++) expect(page).toMatch(new RegExp(`PR-${s} · .*${escape(say(lang, 'service.tickets.printerState.ready'))}`));
+    const rows = page.split('\n').filter((r) => r.includes(`…${last4}`));
+    if (expect_.out) expect(rows.some((r) => r.includes(say(lang, 'service.tickets.state.printed')) && r.includes(money(lang, 50_000)))).toBe(true);
+    for (const state of expect_.in) expect(rows.some((r) => r.includes(say(lang, `service.tickets.state.${state}`)))).toBe(true);
+    if (expect_.in.includes('returned')) expect(rows.some((r) => r.includes(say(lang, 'service.tickets.reason.already-paid')))).toBe(true);
+    // Never the whole number: it is the bearer's.
+    expect(page).not.toContain(validation.slice(0, 14));
+    mkdirSync(shots, { recursive: true });
+    const file = path.join(shots, `service-tickets-${expect_.table}-${lang}.png`);
+    await service.screenshot({ path: file });
+    await testInfo.attach(`service-tickets-${expect_.table}-${lang}`, { path: file, contentType: 'image/png' });
+  }
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+test('a ticket printed at one table is paid once at another, and refused after, in the player’s language', async ({ openScreen }, testInfo) => {
+  // Two kiosks and an upstream start in about a minute on an idle machine, five under a shared
+  // one's load (average 15–20); the steps after take two more there.
+  test.setTimeout(720_000);
+  const t0 = Date.now();
+  const step = (what: string) => console.error(`tito: ${what} (${Math.round((Date.now() - t0) / 1000)} s)`);
   let floor: TitoFloor | null = null;
   try {
     floor = await startTitoFloor([
@@ -67,14 +114,14 @@ test('a ticket printed at one table is paid once at another, and refused after, 
     if (!A || !B) throw new Error('two tables were asked for');
     const a = await openScreen(A.screens['station/1']!, { fps: 10 });
     const b = await openScreen(B.screens['station/1']!, { fps: 10 });
-    console.error('tito: floor up');
+    step('floor up');
     await Promise.all([waitForEvent(a, 'snapshot:station/1'), waitForEvent(b, 'snapshot:station/1')]);
-    console.error('tito: screens up');
+    step('screens up');
 
     // Table A: 500 patacas in, cashed out to a ticket at the station's printer.
     await insertNote(A, 1, 500);
     await waitForEvent(a, 'credit:50000');
-    console.error('tito: credited at A');
+    step('credited at A');
     await press(a, 'cash-out');
     await expect.poll(() => shows(a, say('zh-Hant', 'desk.ticketPrinted', 50_000)), { timeout: 30_000 }).toBe(true);
     await waitForEvent(a, 'credit:0');
@@ -102,6 +149,21 @@ test('a ticket printed at one table is paid once at another, and refused after, 
     expect(await creditOf(a)).toBe(0);
     expect(await creditOf(b)).toBe(50_000);
 
+    step('ticket paid once, refused twice');
+    // Service mode's Tickets page: at A the ticket printed and the attempt that went back; at B the one paid and the one returned.
+    await ticketsPage(await openScreen(A.screens['service']!, { fps: 10 }), testInfo, validation, {
+      table: A.terminalId,
+      out: true,
+      in: ['returned'],
+      languages: LANGUAGES,
+    });
+    await ticketsPage(await openScreen(B.screens['service']!, { fps: 10 }), testInfo, validation, {
+      table: B.terminalId,
+      out: false,
+      in: ['redeemed', 'returned'],
+      languages: ['pt'],
+    });
+
     // The authority's row: printed at A's station 1, redeemed at B's station 1, one attempt approved.
     const r = await fetch(`${floor.upstream.url}/v1/tickets/${validation}`, { headers: { authorization: `Bearer ${floor.upstream.adminToken}` } });
     expect(r.status).toBe(200);
@@ -116,6 +178,7 @@ test('a ticket printed at one table is paid once at another, and refused after, 
       ['SIM-BJ-01', 'returned', 'already-paid'],
     ]);
 
+    step('service pages shown');
     await floor.stop();
     // Both ledgers verify, and each table's ticket meters say what happened there.
     for (const t of floor.tables) expect(verifyLedger(t.dataDir), t.terminalId).toEqual({ ok: true, problems: [] });
