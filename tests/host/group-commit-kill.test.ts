@@ -44,6 +44,8 @@ describe('group commit through SIGKILLs', { timeout: 600_000 }, () => {
         env: { ...process.env, BETS_HOST: JSON.stringify({ dataDir, stations: STATIONS, lanPort, out, windowMs: 50 }) },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
+      // A test that times out is abandoned, its finally never run: the host must not outlive this process.
+      process.once('exit', () => child.kill('SIGKILL'));
       await new Promise<void>((resolve, reject) => {
         child.stdout?.once('data', () => resolve());
         child.once('exit', (code) => reject(new Error(`the host exited (${code}) before it was ready`)));
