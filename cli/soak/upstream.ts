@@ -1,6 +1,10 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { credentialsFile } from '../../ledger/index.js';
-import { enrolTerminal, migrateUpstream, openPglite, startUpstream } from '../../upstream/index.js';
+import type * as Upstream from '../../upstream/index.js';
+
+// Defined as true in the cabinet's bundles (deploy/build.ts, host/config/build-kind.ts).
+declare const ETG_PRODUCTION_BUILD: boolean | undefined;
+const UPSTREAM_MODULE = '../../upstream/index.js';
 
 /**
  * The soak's validation authority (`etg soak --tickets`, docs/tito.md): an upstream on an
@@ -9,12 +13,21 @@ import { enrolTerminal, migrateUpstream, openPglite, startUpstream } from '../..
  * ticket its players insert (without one every ticket would go back `offline`).
  */
 export async function soakUpstream(dataDir: string, terminalId: string): Promise<{ url: string; close: () => Promise<void> }> {
+  // The cabinet's etg holds no upstream (deploy/deploy.test.ts): the soak's own authority runs from
+  // the sources only. The module is named by a variable so that the bundler does not pull it in.
+  if (typeof ETG_PRODUCTION_BUILD !== 'undefined' && ETG_PRODUCTION_BUILD)
+    throw new Error('etg soak --tickets runs its own validation authority, which a cabinet does not hold: run it from the sources (npm run soak -- --tickets)');
+  const module = UPSTREAM_MODULE;
+  const upstream: typeof Upstream = await import(module);
+  const { enrolTerminal, migrateUpstream, openPglite, startUpstream } = upstream;
   const db = await openPglite();
   try {
     await migrateUpstream(db);
     // One loopback client: the per-address limits lifted, as the tickets' tests do.
     const up = await startUpstream({ db, limits: { tickets: 1_000_000, ingest: 1_000_000 }, backoffice: false, logger: false });
     const c = await enrolTerminal(db, terminalId);
+    // --data-dir names a folder that may not exist yet (the host child makes it later).
+    mkdirSync(dataDir, { recursive: true });
     writeFileSync(credentialsFile(dataDir), JSON.stringify({ terminalId: c.terminalId, key: c.key, receiptKey: c.receiptKey, upstream: up.url }), {
       mode: 0o600,
     });

@@ -64,13 +64,24 @@ const INPUT_KINDS: readonly InputKind[] = TableInput.options.map((o) => o.shape.
  * with why. Every other kind must reach the fold in some run of each game (asserted), and a kind
  * listed here that a run does reach is no longer out of reach: it fails until taken off.
  */
+/**
+ * A kind no game's sequences reach yet, with where it is tested instead: a gap of this property, not
+ * of the table. `jackpot-paid` (Portugal rule 49) needs a jackpot award paid by hand, which these
+ * sequences never make; host/table/jackpot-rule49.test.ts holds its round, its payment and its
+ * restart. It has no planted bug below until a sequence reaches it.
+ */
+const NOT_YET_REACHED = 'no sequence here awards a jackpot paid by hand; rule 49 is tested in host/table/jackpot-rule49.test.ts';
 const OUT_OF_REACH: Record<GameKind, Partial<Record<InputKind, string>>> = {
-  blackjack: {},
+  blackjack: { 'jackpot-paid': NOT_YET_REACHED },
   baccarat: {
     decide: 'nobody decides in a coup of baccarat: its third cards follow the drawing rules',
     'jackpot-reset': 'baccarat plays no progressive jackpot (Portugal blackjack plays the only one here)',
+    'jackpot-paid': 'baccarat plays no progressive jackpot (Portugal blackjack plays the only one here)',
   },
-  war: { 'jackpot-reset': 'war plays no progressive jackpot (Portugal blackjack plays the only one here)' },
+  war: {
+    'jackpot-reset': 'war plays no progressive jackpot (Portugal blackjack plays the only one here)',
+    'jackpot-paid': 'war plays no progressive jackpot (Portugal blackjack plays the only one here)',
+  },
 };
 
 /** What happens next, drawn by fast-check; interpreted against the table as it stands then. */
@@ -641,7 +652,7 @@ describe('the property catches a planted bug in each family of inputs (a test of
   ];
   it('plants a bug in every kind of input a table takes', () => {
     assert.deepEqual(
-      INPUT_KINDS.filter((k) => !planted.some(([, kind]) => kind === k)),
+      INPUT_KINDS.filter((k) => !planted.some(([, kind]) => kind === k) && OUT_OF_REACH.blackjack[k] !== NOT_YET_REACHED),
       [],
     );
   });
