@@ -79,7 +79,6 @@ export function openTableRuntime(
   const rules = ruleRecordOf(config);
   const refused = liveOpenRefusal(rules, rules.reference ? digestsOfReference(ledger, rules.reference) : [], localDay(Date.now()));
   if (refused) throw new Error(refused);
-  ledger.append({ type: 'rules.record', payload: recordPayload(rules, 'open') });
   if (rules.demonstration) log.warn({ digest: rules.digest, reference: rules.reference }, 'a demonstration table: every device simulated, no live play');
   else log.info({ digest: rules.digest, reference: rules.reference, effective: rules.effective }, 'rule set and its authorisation on record');
   const params = paramsNow();
@@ -94,5 +93,8 @@ export function openTableRuntime(
   const broken = limitProblems(table.limitRules, config);
   if (broken.length > 0) throw new Error(`the table configuration breaks the rules of ${config.game} ${config.profile}: ${broken.join('; ')}`);
   if (!recovery.ledgerVerified) tilts.raise('ledger-integrity', { detail: recovery.problems.slice(0, 5).join('; ') });
+  // Journalled only on a journal that verified: an entry appended before the check would extend a
+  // tampered chain, and a witness would see it as the rewrite of an entry it signed.
+  else ledger.append({ type: 'rules.record', payload: recordPayload(rules, 'open') });
   return { tilts, credits, billAcceptors, printers, ticketsIn, authority, timers, paramsNow, game, table, recovery };
 }
