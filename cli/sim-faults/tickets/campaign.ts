@@ -6,23 +6,14 @@ import { simulateTickets } from './simulate-tickets.js';
 // at every journal step of a ticket's issue and redemption, then N seeded floors under every
 // fault, and one table of what they met and found.
 
-export interface TicketCampaignResult {
+/** What the campaign met and found: the seeded floors' tallies added up, beside the kill points. */
+export interface TicketCampaignResult extends TicketTally {
   killPoints: number;
   killPointsFailing: string[];
   seeds: number;
   failingSeeds: number[];
   kills: number;
   faults: Record<string, number>;
-  issued: number;
-  printed: number;
-  voided: number;
-  heldForPerson: number;
-  redeemed: number;
-  printedTwice: number;
-  returned: Record<string, number>;
-  lost: number;
-  paidTwice: number;
-  printedAndGivenBack: number;
   seconds: number;
 }
 
