@@ -4,7 +4,8 @@ import { bet, billCredit, settledRound } from '../../ledger/fixtures.js';
 import { Ledger } from '../../ledger/ledger.js';
 import type { NewEntry } from '../../ledger/entries.js';
 import { tamperBalance, tamperJournalBody } from '../../ledger/testing/tamper.js';
-import { TICKET_ACCOUNTS, ticketInTxId, ticketOutTxId, ticketStackedTxId } from '../../ledger/ticket-postings.js';
+import { redeemApproved, redeemRequest, redeemReturned, redeemStacked, ticketIssue, ticketPrinted, ticketVoided } from '../../ledger/ticket-fixtures.js';
+import { TICKET_ACCOUNTS, ticketOutTxId } from '../../ledger/ticket-postings.js';
 import { validationNumber, type ValidationNumber } from '../../ledger/validation-number.js';
 import { accountFor } from './account.js';
 
@@ -13,26 +14,6 @@ const T2 = validationNumber(7, 2);
 const T3 = validationNumber(7, 3);
 const T4 = validationNumber(7, 4);
 
-function issue(validation: ValidationNumber, sequence: number, station: number, amount: number): NewEntry {
-  return {
-    type: 'ticket.issue',
-    payload: {
-      validation,
-      machineId: 7,
-      sequence,
-      station,
-      amount,
-      currency: 'MOP',
-      issuedAt: '2026-11-26T10:00:00.000Z',
-      expiresAt: '2027-02-24T10:00:00.000Z',
-    },
-    txId: ticketOutTxId(validation, 'issue'),
-  };
-}
-const end = (type: 'ticket.printed' | 'ticket.void', validation: ValidationNumber, station: number): NewEntry =>
-  type === 'ticket.printed'
-    ? { type, payload: { validation, station }, txId: ticketOutTxId(validation, 'end') }
-    : { type, payload: { validation, station, reason: 'not printed: paper-jam' }, txId: ticketOutTxId(validation, 'end') };
 function redeem(
   requestId: string,
   validation: ValidationNumber,
@@ -40,12 +21,10 @@ function redeem(
   amount: number | null,
   outcome: 'stacked' | 'returned' | 'pending',
 ): NewEntry[] {
-  const at = { requestId, validation, station };
-  const out: NewEntry[] = [{ type: 'ticket.redeem.request', payload: at, txId: ticketInTxId(requestId, 'request') }];
-  if (amount !== null) out.push({ type: 'ticket.redeem.approved', payload: { ...at, amount, currency: 'MOP' }, txId: ticketInTxId(requestId, 'approved') });
-  if (outcome === 'stacked' && amount !== null)
-    out.push({ type: 'ticket.redeem.stacked', payload: { ...at, amount, currency: 'MOP' }, txId: ticketStackedTxId(validation) });
-  if (outcome === 'returned') out.push({ type: 'ticket.redeem.returned', payload: { ...at, reason: 'already-paid' }, txId: ticketInTxId(requestId, 'end') });
+  const out: NewEntry[] = [redeemRequest(requestId, validation, station)];
+  if (amount !== null) out.push(redeemApproved(requestId, validation, station, amount));
+  if (outcome === 'stacked' && amount !== null) out.push(redeemStacked(requestId, validation, station, amount));
+  if (outcome === 'returned') out.push(redeemReturned(requestId, validation, station));
   return out;
 }
 
@@ -56,11 +35,11 @@ function redeem(
  */
 function withTickets(): Ledger {
   const l = journal();
-  l.append(issue(T1, 1, 1, 30_000));
-  l.append(end('ticket.printed', T1, 1));
-  l.append(issue(T2, 2, 1, 20_000));
-  l.append(end('ticket.void', T2, 1));
-  l.append(issue(T3, 3, 1, 10_000));
+  l.append(ticketIssue(T1, 1, 30_000, 1));
+  l.append(ticketPrinted(T1, 1));
+  l.append(ticketIssue(T2, 2, 20_000, 1));
+  l.append(ticketVoided(T2, 1));
+  l.append(ticketIssue(T3, 3, 10_000, 1));
   for (const e of redeem('req-00001', T4, 2, 25_000, 'stacked')) l.append(e);
   for (const e of redeem('req-00002', T4, 2, null, 'returned')) l.append(e);
   for (const e of redeem('req-00003', T1, 2, 30_000, 'pending')) l.append(e);

@@ -10,7 +10,7 @@ import { Ledger, SyncClient } from '../../ledger/index.js';
 import { billCredit, settledRound } from '../../ledger/fixtures.js';
 import { createI18n } from '../../locales/i18n.js';
 import type { NewEntry } from '../../ledger/entries.js';
-import { ticketInTxId, ticketOutTxId, ticketStackedTxId } from '../../ledger/ticket-postings.js';
+import { redeemed, ticketIssue, ticketPrinted, ticketVoided } from '../../ledger/ticket-fixtures.js';
 import { validationNumber, type ValidationNumber } from '../../ledger/validation-number.js';
 import { gamingDayOf } from '../../upstream/backoffice/gaming-day.js';
 import { enrolTerminal, migrateUpstream, openPglite, putUser, startUpstream, type Db } from '../../upstream/index.js';
@@ -39,36 +39,11 @@ function parse(csv: string): string[][] {
 
 /** A ticket T1's station 2 prints (or, with `voidIt`, gives back before it prints). */
 function ticketOut(v: ValidationNumber, machineId: number, sequence: number, amount: number, voidIt = false): NewEntry[] {
-  return [
-    {
-      type: 'ticket.issue',
-      payload: {
-        validation: v,
-        machineId,
-        sequence,
-        station: 2,
-        amount,
-        currency: 'MOP',
-        issuedAt: '2026-11-25T03:00:30.000Z',
-        expiresAt: '2027-02-23T03:00:30.000Z',
-      },
-      txId: ticketOutTxId(v, 'issue'),
-    },
-    voidIt
-      ? { type: 'ticket.void', payload: { validation: v, station: 2, reason: 'paper jam' }, txId: ticketOutTxId(v, 'end') }
-      : { type: 'ticket.printed', payload: { validation: v, station: 2 }, txId: ticketOutTxId(v, 'end') },
-  ];
+  return [ticketIssue(v, sequence, amount, 2, machineId, '2026-11-25T03:00:30.000Z'), voidIt ? ticketVoided(v, 2, 'paper jam') : ticketPrinted(v, 2)];
 }
 
 /** T2's station 1 takes ticket `v` in, approved by the authority for `amount`. */
-function ticketIn(requestId: string, v: ValidationNumber, amount: number): NewEntry[] {
-  const at = { requestId, validation: v, station: 1 };
-  return [
-    { type: 'ticket.redeem.request', payload: at, txId: ticketInTxId(requestId, 'request') },
-    { type: 'ticket.redeem.approved', payload: { ...at, amount, currency: 'MOP' }, txId: ticketInTxId(requestId, 'approved') },
-    { type: 'ticket.redeem.stacked', payload: { ...at, amount, currency: 'MOP' }, txId: ticketStackedTxId(v) },
-  ];
-}
+const ticketIn = (requestId: string, v: ValidationNumber, amount: number): NewEntry[] => redeemed(requestId, v, 1, amount);
 
 describe('back office: the gaming day reconciles with the ledgers', () => {
   let db: Db;

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Ledger } from '../../../ledger/ledger.js';
-import { ticketInTxId, ticketOutTxId } from '../../../ledger/ticket-postings.js';
+import { redeemRequest, ticketIssue, ticketPrinted } from '../../../ledger/ticket-fixtures.js';
 import { validationNumber } from '../../../ledger/validation-number.js';
 import { billCredit } from '../../../ledger/fixtures.js';
 import { eventLogReader } from './event-log.js';
@@ -15,22 +15,9 @@ describe('the event log of service mode', () => {
     const v = validationNumber(7, 1);
     const rid = '00000000-0000-4000-8000-000000000001';
     ledger.append(billCredit(1, 100_000, 'b1'));
-    ledger.append({
-      type: 'ticket.issue',
-      payload: {
-        validation: v,
-        machineId: 7,
-        sequence: 1,
-        station: 1,
-        amount: 30_000,
-        currency: 'MOP',
-        issuedAt: '2026-11-26T10:00:00.000Z',
-        expiresAt: '2027-02-24T10:00:00.000Z',
-      },
-      txId: ticketOutTxId(v, 'issue'),
-    });
-    ledger.append({ type: 'ticket.printed', payload: { validation: v, station: 1 }, txId: ticketOutTxId(v, 'end') });
-    ledger.append({ type: 'ticket.redeem.request', payload: { requestId: rid, validation: v, station: 2 }, txId: ticketInTxId(rid, 'request') });
+    ledger.append(ticketIssue(v, 1, 30_000, 1));
+    ledger.append(ticketPrinted(v, 1));
+    ledger.append(redeemRequest(rid, v, 2));
     const rows = eventLogReader({ ledger }).events({ filter: {}, offset: 0, limit: 40 }).entries;
     const tickets = rows.filter((r) => r.type.startsWith('ticket.'));
     assert.equal(tickets.length, 3);

@@ -1,0 +1,72 @@
+// Builders of ticket entries for tests (not used by the kiosk itself): one place for the payloads'
+// shape, so a change to an entry's schema is made once rather than in every test that journals a
+// ticket.
+import type { NewEntry } from './entries.js';
+import { ticketInTxId, ticketOutTxId, ticketStackedTxId } from './ticket-postings.js';
+import type { TICKET_RETURNS } from './ticket-terms.js';
+import type { ValidationNumber } from './validation-number.js';
+
+const DAY_MS = 86_400_000;
+
+/** A cash-out ticket issued at `station` of machine `machineId`, expiring 90 days after `issuedAt`. */
+export function ticketIssue(
+  validation: ValidationNumber,
+  sequence: number,
+  amount: number,
+  station = 1,
+  machineId = 7,
+  issuedAt = '2026-11-26T10:00:00.000Z',
+): NewEntry {
+  const expiresAt = new Date(Date.parse(issuedAt) + 90 * DAY_MS).toISOString();
+  return {
+    type: 'ticket.issue',
+    payload: { validation, machineId, sequence, station, amount, currency: 'MOP', issuedAt, expiresAt },
+    txId: ticketOutTxId(validation, 'issue'),
+  };
+}
+
+export function ticketPrinted(validation: ValidationNumber, station = 1): NewEntry {
+  return { type: 'ticket.printed', payload: { validation, station }, txId: ticketOutTxId(validation, 'end') };
+}
+
+export function ticketVoided(validation: ValidationNumber, station = 1, reason = 'not printed: paper-jam'): NewEntry {
+  return { type: 'ticket.void', payload: { validation, station, reason }, txId: ticketOutTxId(validation, 'end') };
+}
+
+export function redeemRequest(requestId: string, validation: ValidationNumber, station: number): NewEntry {
+  return { type: 'ticket.redeem.request', payload: { requestId, validation, station }, txId: ticketInTxId(requestId, 'request') };
+}
+
+export function redeemApproved(requestId: string, validation: ValidationNumber, station: number, amount: number): NewEntry {
+  return {
+    type: 'ticket.redeem.approved',
+    payload: { requestId, validation, station, amount, currency: 'MOP' },
+    txId: ticketInTxId(requestId, 'approved'),
+  };
+}
+
+export function redeemStacked(requestId: string, validation: ValidationNumber, station: number, amount: number): NewEntry {
+  return {
+    type: 'ticket.redeem.stacked',
+    payload: { requestId, validation, station, amount, currency: 'MOP' },
+    txId: ticketStackedTxId(validation),
+  };
+}
+
+export function redeemReturned(
+  requestId: string,
+  validation: ValidationNumber,
+  station: number,
+  reason: (typeof TICKET_RETURNS)[number] = 'already-paid',
+): NewEntry {
+  return { type: 'ticket.redeem.returned', payload: { requestId, validation, station, reason }, txId: ticketInTxId(requestId, 'end') };
+}
+
+/** A ticket taken in whole: asked, approved and stacked. */
+export function redeemed(requestId: string, validation: ValidationNumber, station: number, amount: number): NewEntry[] {
+  return [
+    redeemRequest(requestId, validation, station),
+    redeemApproved(requestId, validation, station, amount),
+    redeemStacked(requestId, validation, station, amount),
+  ];
+}
