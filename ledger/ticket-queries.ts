@@ -84,3 +84,27 @@ function entryOf(text: string, type: 'ticket.redeem.request' | 'ticket.redeem.ap
   const body: unknown = JSON.parse(text);
   return parseTicketEntry(type, body && typeof body === 'object' && 'payload' in body ? body.payload : undefined);
 }
+
+/** A ticket the printer printed, with the terms it was issued under; `seq` is its `ticket.printed` entry's. */
+export interface PrintedTicket {
+  seq: number;
+  terms: TicketTerms;
+}
+
+/**
+ * The station's printed tickets whose `ticket.printed` comes after `afterSeq`, oldest (or newest)
+ * first, at most `limit` (the casino system reads them by SAS long poll 0x4D: docs/sas.md).
+ */
+export function ticketsPrintedAt(ledger: Ledger, station: number, afterSeq: number, limit: number, order: 'oldest' | 'newest' = 'oldest'): PrintedTicket[] {
+  const rows = connectionOf(ledger)
+    .prepare(
+      `SELECT p.seq AS seq, i.seq AS issueSeq, i.body AS body FROM journal AS p JOIN journal AS i ON i.tx_id = substr(p.tx_id, 1, length(p.tx_id) - 4)
+         WHERE p.type = 'ticket.printed' AND p.seq > ? AND json_extract(p.body, '$.payload.station') = ? AND i.type = 'ticket.issue'
+         ORDER BY p.seq ${order === 'oldest' ? 'ASC' : 'DESC'} LIMIT ?`,
+    )
+    .all(afterSeq, station, limit) as { seq: number; issueSeq: number; body: string }[];
+  return rows.flatMap((r) => {
+    const t = issued({ seq: r.issueSeq, body: r.body });
+    return t ? [{ seq: r.seq, terms: t.terms }] : [];
+  });
+}

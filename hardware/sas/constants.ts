@@ -26,9 +26,13 @@ export const LP = {
   machineInfo: 0x1f,
   romSignature: 0x21,
   selectedMeters: 0x2f,
+  setValidationId: 0x4c, // set secure enhanced validation id (type S)
+  validationInfo: 0x4d, // send enhanced validation information (type S)
   versionAndSerial: 0x54,
   extendedMeters: 0x6f,
   extendedMetersAlt: 0xaf,
+  ticketValidationData: 0x70, // send ticket validation data (type R)
+  redeemTicket: 0x71, // redeem ticket (type M, variable)
   sendDateTime: 0x7e,
   receiveDateTime: 0x7f,
   remoteHandpayReset: 0x94,

@@ -163,7 +163,7 @@ export class SasMachine {
     const reply = respond(bytes, this.options.game);
     if (reply.kind === 'ignore') return;
     if (reply.kind === 'rom') this.computeRom(reply.seed);
-    this.answer(key, reply.bytes);
+    this.answer(key, reply.bytes, reply.kind === 'send' ? reply.onAck : undefined);
   }
 
   private answer(key: number, reply: Uint8Array, onAck?: () => void): void {

@@ -31,6 +31,7 @@ const TYPE_R: readonly number[] = [
   LP.machineInfo,
   LP.versionAndSerial,
   LP.sendDateTime,
+  LP.ticketValidationData,
 ];
 const FIXED = new Map<number, number>([
   ...TYPE_R.map((c): [number, number] => [c, 2]),
@@ -41,8 +42,10 @@ const FIXED = new Map<number, number>([
   [LP.remoteHandpayReset, 4],
   [LP.romSignature, 6],
   [LP.receiveDateTime, 11],
+  [LP.setValidationId, 10],
+  [LP.validationInfo, 5],
 ]);
-const VARIABLE = new Set<number>([LP.selectedMeters, LP.extendedMeters, LP.extendedMetersAlt]);
+const VARIABLE = new Set<number>([LP.selectedMeters, LP.extendedMeters, LP.extendedMetersAlt, LP.redeemTicket]);
 
 /** Whether a request carries a CRC (type S, M and G do; type R does not). */
 export function hasCrc(command: number): boolean {

@@ -6,11 +6,13 @@ import { fromBcd, bcdBytesFor, toBcd } from './bcd.js';
 import { DENOMINATION_CODES, LP, meterForCode, type MeterName } from './constants.js';
 import { crc16Kermit } from '../crc.js';
 import { hasCrc } from './request.js';
+import { ticketPoll } from './ticket-polls.js';
 import type { SasDateTime, SasGameSide, SasMeters } from './types.js';
 
 export type Reply =
   | { kind: 'ignore' }
-  | { kind: 'send'; bytes: Uint8Array }
+  /** `onAck`: what the host's implied ACK of this answer does (0x4D's record read). */
+  | { kind: 'send'; bytes: Uint8Array; onAck?: () => void }
   /** Long poll 0x21: ACKed now, the signature reported at a general poll once computed (§6.1). */
   | { kind: 'rom'; seed: number; bytes: Uint8Array };
 
@@ -90,7 +92,17 @@ export function respond(bytes: Uint8Array, game: SasGameSide): Reply {
   }
   const block = BLOCKS.get(command);
   if (block) return send(withCrc(address, command, meterBlock(game.meters(), block)));
-  return control(bytes, game) ?? information(bytes, game) ?? IGNORE;
+  return control(bytes, game) ?? information(bytes, game) ?? tickets(bytes, game) ?? IGNORE;
+}
+
+function tickets(bytes: Uint8Array, game: SasGameSide): Reply | null {
+  const r = ticketPoll(bytes, game);
+  if (r === null) return null;
+  const address = bytes[0] ?? 0;
+  if (r.kind === 'ignore') return IGNORE;
+  if (r.kind === 'nack') return nack(address);
+  const answer = withCrc(address, bytes[1] ?? 0, r.payload);
+  return r.onAck ? { kind: 'send', bytes: answer, onAck: r.onAck } : send(answer);
 }
 
 /** The polls that change the station: play, the bill acceptor, the clock, a handpay, the ROM check. */

@@ -2,6 +2,7 @@
 // the ledger or the host. Every amount is in credits of the accounting denomination (the host
 // converts its integer minor units: docs/sas.md, "Meters").
 import type { MeterName } from './constants.js';
+import type { TicketRedemption } from './redemption.js';
 
 /** The station's meters at the instant of a poll; a meter left out is one the station does not track. */
 export type SasMeters = Partial<Record<MeterName, number>>;
@@ -69,6 +70,40 @@ export interface SasGameSide {
   resetHandpay(): HandpayResetResult;
   /** The program actually running, over which long poll 0x21's seeded CRC is computed. */
   romImage(): Uint8Array;
+  /** Tickets through the casino's system (0x4C, 0x4D, 0x70, 0x71); absent: those polls are ignored as unknown. */
+  tickets?: SasTicketSide;
+}
+
+/** Long poll 0x4C's machine validation id and sequence (3 bytes each). */
+export interface SasValidationId {
+  machineId: number;
+  sequence: number;
+}
+
+/** Long poll 0x4D's record of one validation (a ticket printed), Table 15.13c's fields. */
+export interface SasValidationRecord {
+  /** Table 15.13c: 00 a cashable ticket from a cash-out. */
+  type: number;
+  /** Its position in the machine's buffer, 1–31. */
+  index: number;
+  at: SasDateTime;
+  /** 18 digits: the 2-digit validation system id, then the 16-digit number. */
+  validation: string;
+  /** Credits. */
+  amount: number;
+  /** The number printed on the ticket, 0–9999. */
+  ticketNumber: number;
+  /** The expiry date printed, or null (sent as 00000000). */
+  expires: { year: number; month: number; day: number } | null;
+}
+
+/** What a station gives the ticket polls: its redemption cycle, its validation id and the tickets it printed. */
+export interface SasTicketSide {
+  readonly redemption: TicketRedemption;
+  /** 0x4C: a machine id of 0 only reads; else the id and sequence to take. Null: no secure enhanced validation here (ignored). */
+  validationId(requested: SasValidationId): SasValidationId | null;
+  /** 0x4D: 'current' the oldest not yet read (read once the host acknowledges it), 'look-ahead' the same without reading it, 1–31 a buffer index. */
+  validationInfo(which: 'current' | 'look-ahead' | number): { record: SasValidationRecord; onAck?: () => void } | null;
 }
 
 /** What the machine side reports to its caller (the host tilts and journals these). */

@@ -41,6 +41,13 @@ const Tickets = z.strictObject({
   limit: MinorUnits.positive().default(5_000_000),
   expiryDays: z.number().int().min(1).max(3650).default(90),
   machineId: z.number().int().min(1).max(0xff_ff_ff).optional(),
+  /**
+   * Who validates this table's tickets (docs/sas.md, "Tickets through SAS"): `upstream` (the
+   * floor's own authority, docs/tito.md) or `sas` (the casino's system over each station's SAS
+   * link: 0x4C sets the id, 0x4D reads the tickets printed, 0x70/0x71 redeem). Never both.
+   * Absent: `upstream`.
+   */
+  authority: z.enum(['upstream', 'sas']).optional(),
 });
 
 /** A table's configuration is data, validated before the host starts (docs/architecture.md). */

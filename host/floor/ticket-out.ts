@@ -89,6 +89,7 @@ export class TicketOut {
     if (!printer) return 'no-printer';
     if (amount > this.deps.config.tickets.limit) return 'over-ticket-limit';
     if (this.deps.config.tickets.machineId === undefined && !this.deps.authority && !lastTicketIssued(this.deps.ledger)) return 'no-machine-id';
+    if (this.deps.config.tickets.authority === 'sas' && !this.deps.authority) return 'no-machine-id';
     const c = printer.condition;
     if (!c?.extended || c.busy || c.chassisOpen || c.paperInChute || blocking(c).length > 0) return 'printer-not-ready';
     return null;
@@ -179,10 +180,16 @@ export class TicketOut {
     return printed ? { kind: 'printed', validation, amount } : { kind: 'voided', validation, amount, reason: out.reason };
   }
 
-  /** The machine id and the next sequence: the journal's last ticket, else the configuration's or the authority's id. */
+  /**
+   * The machine id and the next sequence: the journal's last ticket, else the configuration's or
+   * the authority's id. Validated by the casino's system (`tickets.authority: sas`), always the id
+   * its long poll 0x4C gave: a number under an id the upstream assigned would be known to both
+   * systems, and both could pay it (docs/sas.md, "Tickets through SAS").
+   */
   private async number(): Promise<{ ok: true; machineId: number; sequence: number } | { ok: false; reason: NoTicket }> {
     const last = lastTicketIssued(this.deps.ledger);
-    let machineId = last?.terms.machineId ?? this.deps.config.tickets.machineId;
+    const sas = this.deps.config.tickets.authority === 'sas';
+    let machineId = sas ? undefined : (last?.terms.machineId ?? this.deps.config.tickets.machineId);
     if (machineId === undefined && this.deps.authority) {
       const r = await this.deps.authority.machineId();
       if (r.ok) machineId = r.machineId;

@@ -31,7 +31,7 @@ export interface RunningDevices {
 export function startDevices(
   options: HostOptions,
   o: Pick<Opened, 'config' | 'ledger' | 'log' | 'syncEvents' | 'layout' | 'manifest'>,
-  rt: Pick<TableRuntime, 'billAcceptors' | 'printers' | 'game' | 'recovery' | 'paramsNow' | 'table' | 'timers' | 'tilts'>,
+  rt: Pick<TableRuntime, 'billAcceptors' | 'printers' | 'game' | 'recovery' | 'paramsNow' | 'table' | 'timers' | 'tilts' | 'sasTickets'>,
   w: { shoe: TableShoe; floor: FloorServices; tokens: LaunchTokens; openSession: ScreenSessions['openSession'] },
 ): RunningDevices {
   const { config, ledger, log, syncEvents } = o;

@@ -14,6 +14,8 @@ import type { TiltManager } from '../tilts/tilt-manager.js';
 import type { BillAcceptors } from '../devices/bill-acceptors.js';
 import { sasMetersOf } from '../devices/sas-meters.js';
 import { journalFacts, ReportedStore, StationFeed } from '../devices/sas-feed.js';
+import { ValidationRecords } from '../devices/sas-validation-info.js';
+import type { SasAuthority } from '../tickets/sas-authority.js';
 import type { FloorServices } from '../floor/floor-services.js';
 import type { Opened } from './opened.js';
 import type { TableRuntime } from './table-runtime.js';
@@ -37,6 +39,8 @@ export interface SasLinksDeps {
   dataDir: string;
   /** Link timings, for tests (the protocol's by default). */
   timing?: { silenceMs?: number; ackTimeoutMs?: number; chirpMs?: number };
+  /** The casino system as the table's validation authority (`tickets.authority: sas`): the ticket polls answer from it. */
+  sasTickets?: SasAuthority | null;
 }
 
 export class SasLinks {
@@ -44,8 +48,11 @@ export class SasLinks {
   private readonly feeds = new Map<number, StationFeed>();
   private offAppended: (() => void) | null = null;
   private rom: Uint8Array | null = null;
+  private readonly validations: ValidationRecords;
 
-  constructor(private readonly d: SasLinksDeps) {}
+  constructor(private readonly d: SasLinksDeps) {
+    this.validations = new ValidationRecords(d.ledger, d.dataDir, DENOMINATION_MINOR);
+  }
 
   /** Opens every configured station's link; a disable journalled before a restart stands; the journal's exceptions it has not reported are fed to it. */
   start(): void {
@@ -144,6 +151,20 @@ export class SasLinks {
       // A handpay is paid by an attendant who confirms it in service mode: never reset from the link.
       resetHandpay: (): HandpayResetResult => (d.pendingHandpay(station) ? 'unable' : 'none'),
       romImage: () => this.romImage(),
+      ...this.ticketSide(station),
+    };
+  }
+
+  /** The ticket polls (0x4C, 0x4D, 0x70, 0x71), only where the casino system validates the table's tickets. */
+  private ticketSide(station: number): Pick<SasGameSide, 'tickets'> {
+    const sas = this.d.sasTickets;
+    if (!sas) return {};
+    return {
+      tickets: {
+        redemption: sas.redemption(station),
+        validationId: (requested) => sas.validationId(requested),
+        validationInfo: (which) => this.validations.of(station, which),
+      },
     };
   }
 
@@ -169,7 +190,7 @@ function localNow(t: Date): SasDateTime {
 export function openSasLinks(
   options: { dataDir: string; sasTiming?: SasLinksDeps['timing'] },
   { config, ledger, log, layout, manifest }: Pick<Opened, 'config' | 'ledger' | 'log' | 'layout' | 'manifest'>,
-  { tilts, billAcceptors }: Pick<TableRuntime, 'tilts' | 'billAcceptors'>,
+  { tilts, billAcceptors, sasTickets }: Pick<TableRuntime, 'tilts' | 'billAcceptors' | 'sasTickets'>,
   floor: Pick<FloorServices, 'handpays'>,
 ): SasLinks {
   const sas = new SasLinks({
@@ -181,6 +202,7 @@ export function openSasLinks(
     pendingHandpay: (station) => floor.handpays.pendingAt(station),
     program: { root: layout.root, files: manifest.files.map(([file]) => file) },
     dataDir: options.dataDir,
+    sasTickets,
     ...(options.sasTiming ? { timing: options.sasTiming } : {}),
   });
   sas.start();

@@ -8,7 +8,8 @@ import { tableParams } from '../config/table-params.js';
 import { BillAcceptors } from '../devices/bill-acceptors.js';
 import { Printers } from '../devices/printers.js';
 import { TicketIn } from '../devices/ticket-in.js';
-import { ticketAuthority } from '../tickets/wiring.js';
+import { sasTicketAuthority, ticketAuthority } from '../tickets/wiring.js';
+import type { SasAuthority } from '../tickets/sas-authority.js';
 import type { TicketAuthority } from '../tickets/authority.js';
 import type { CreditRule } from '../devices/credit-rule/credit-rule.js';
 import { tableCreditRule } from '../devices/credit-rule/table-credit-rule.js';
@@ -34,8 +35,10 @@ export interface TableRuntime {
   printers: Printers;
   /** Tickets in at the stations' acceptors. */
   ticketsIn: TicketIn;
-  /** The validation authority (the upstream's, guarded), or null without an upstream. */
+  /** The validation authority (the upstream's or the casino system's, guarded), or null without one. */
   authority: TicketAuthority | null;
+  /** The casino system's side of it (`tickets.authority: sas`), which the stations' SAS links answer from. */
+  sasTickets: SasAuthority | null;
   timers: Timers;
   /** The table's parameters now: the configuration with its journalled changes (and a test's timings). */
   paramsNow: () => TableParams;
@@ -57,7 +60,8 @@ export function openTableRuntime(
   tilts.restore();
   // One credit rule for every acceptor, seated or remote: the host decides each credit.
   const credits = tableCreditRule({ config, ledger, log, fault: (station, detail) => tilts.raise('bill-cheat', { station, detail }) });
-  const authority = ticketAuthority(options, config, log);
+  const bySas = config.tickets.authority === 'sas' ? sasTicketAuthority(options.dataDir, ledger, log) : null;
+  const authority = bySas ? bySas.authority : ticketAuthority(options, config, log);
   const ticketsIn = new TicketIn({ config, ledger, log, authority });
   const billAcceptors = new BillAcceptors({
     config,
@@ -96,5 +100,5 @@ export function openTableRuntime(
   // Journalled only on a journal that verified: an entry appended before the check would extend a
   // tampered chain, and a witness would see it as the rewrite of an entry it signed.
   else ledger.append({ type: 'rules.record', payload: recordPayload(rules, 'open') });
-  return { tilts, credits, billAcceptors, printers, ticketsIn, authority, timers, paramsNow, game, table, recovery };
+  return { tilts, credits, billAcceptors, printers, ticketsIn, authority, sasTickets: bySas?.sas ?? null, timers, paramsNow, game, table, recovery };
 }

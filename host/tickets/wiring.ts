@@ -1,8 +1,11 @@
 import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
-import { credentialsFile, readCredentials } from '../../ledger/index.js';
+import { credentialsFile, readCredentials, type Ledger } from '../../ledger/index.js';
+import { ticketStackedTxId } from '../../ledger/ticket-postings.js';
+import { lastTicketIssued } from '../../ledger/ticket-queries.js';
 import type { TicketAuthority } from './authority.js';
 import { guardAuthority } from './guard.js';
+import { SasAuthority, ValidationIdStore } from './sas-authority.js';
 import { UpstreamAuthority } from './upstream-authority.js';
 
 /**
@@ -21,4 +24,18 @@ export function ticketAuthority(
   if (!url || !existsSync(file)) return null;
   const upstream = new UpstreamAuthority({ url, credentials: readCredentials(file) });
   return guardAuthority(upstream, { onEvent: (e) => log.warn({ event: e }, 'validation authority') });
+}
+
+/**
+ * The casino's system as the authority (`tickets.authority: sas`, docs/sas.md "Tickets through
+ * SAS"): `sas` is what each station's SAS link answers the ticket polls from, `authority` the
+ * same behind the guard, for the table host.
+ */
+export function sasTicketAuthority(dataDir: string, ledger: Ledger, log: Logger): { sas: SasAuthority; authority: TicketAuthority } {
+  const sas = new SasAuthority({
+    store: new ValidationIdStore(dataDir),
+    lastSequence: () => lastTicketIssued(ledger)?.terms.sequence ?? 0,
+    paidHere: (validation) => ledger.byTxId(ticketStackedTxId(validation)) !== undefined,
+  });
+  return { sas, authority: guardAuthority(sas, { onEvent: (e) => log.warn({ event: e }, 'validation authority (SAS)') }) };
 }

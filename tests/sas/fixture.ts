@@ -2,7 +2,7 @@
 // polls make (play, the bill acceptor, the clock, handpay resets), so a test can say what a poll
 // changed and the fuzz that nothing did. A manual clock for the machine's timers.
 import type { Clock } from '../../hardware/clock.js';
-import type { HandpayResetResult, SasDateTime, SasGameSide, SasHandpay, SasMachineInfo, SasMeters } from '../../hardware/sas/types.js';
+import type { HandpayResetResult, SasDateTime, SasGameSide, SasHandpay, SasMachineInfo, SasMeters, SasTicketSide } from '../../hardware/sas/types.js';
 
 export const INFO: SasMachineInfo = {
   gameId: 'ET',
@@ -49,6 +49,8 @@ export class MemoryGame implements SasGameSide {
   clockNow: SasDateTime = { year: 2026, month: 11, day: 26, hour: 9, minute: 30, second: 5 };
   pendingHandpay: SasHandpay | null = null;
   rom: Uint8Array;
+  /** Ticket polls (0x4C, 0x4D, 0x70, 0x71): absent, they are ignored as unknown. */
+  tickets?: SasTicketSide;
 
   constructor(options: { meters?: SasMeters; info?: Partial<SasMachineInfo>; rom?: Uint8Array } = {}) {
     this.info = { ...INFO, ...options.info };

@@ -1,0 +1,172 @@
+// Ticket redemption through the casino's system (SAS 6.02 §15, ticket redemption; docs/sas.md,
+// "Tickets through SAS"): one ticket at a time per machine. The station holds the ticket in
+// escrow and asks (`begin`); the system hears exception 0x67 (raised from the journal's
+// `ticket.redeem.request`), reads the number by long poll 0x70 and answers by long poll 0x71 with
+// a transfer code and an amount. The first 0x71 that decides is the only one that counts: a
+// second one (the same or another amount, another code) is "not compatible with the current
+// redemption cycle" (0xC0) and changes nothing. What the station then does (stacked, or returned)
+// ends the cycle (`end`), the system hears 0x68 (from the journal again) and reads the outcome by
+// 0x71 with transfer code FF. Nothing here waits: the host's guard holds the deadline and calls
+// `end` when it passes, after which a late 0x71 approves nothing.
+
+/** 0x71's transfer codes (Table 15.12c): what the system says of the ticket. */
+export const TRANSFER = {
+  cashable: 0x00,
+  restrictedPromo: 0x01,
+  nonRestrictedPromo: 0x02,
+  unableToValidate: 0x80,
+  notValid: 0x81,
+  notInSystem: 0x82,
+  markedPending: 0x83,
+  alreadyRedeemed: 0x84,
+  expired: 0x85,
+  infoNotAvailable: 0x86,
+  amountMismatch: 0x87,
+  overAutoRedemptionLimit: 0x88,
+  statusRequest: 0xff,
+} as const;
+
+/** 0x71's machine status (Table 15.12d): where the ticket stands at the machine. */
+export const REDEEM_STATUS = {
+  cashableRedeemed: 0x00,
+  waitingFor71: 0x20,
+  pending: 0x40,
+  rejectedByHost: 0x80,
+  validationMismatch: 0x81,
+  notValidFunction: 0x82,
+  notValidAmount: 0x83,
+  overLimit: 0x84,
+  unableNow: 0x87,
+  timeout: 0x88,
+  linkDown: 0x89,
+  validatorFailure: 0x8b,
+  notCompatible: 0xc0,
+  noInfo: 0xff,
+} as const;
+
+/** Why the system refused, in the table's words (ledger/ticket-terms.ts's refusals that SAS can say). */
+export type SystemRefusal = 'unknown' | 'already-paid' | 'pending-elsewhere' | 'expired' | 'over-limit' | 'offline';
+
+export type SystemDecision = { kind: 'approved'; amount: number } | { kind: 'refused'; reason: SystemRefusal; code: number };
+
+const REFUSAL_OF: ReadonlyMap<number, SystemRefusal> = new Map([
+  [TRANSFER.unableToValidate, 'offline'],
+  [TRANSFER.notValid, 'unknown'],
+  [TRANSFER.notInSystem, 'unknown'],
+  [TRANSFER.markedPending, 'pending-elsewhere'],
+  [TRANSFER.alreadyRedeemed, 'already-paid'],
+  [TRANSFER.expired, 'expired'],
+  [TRANSFER.infoNotAvailable, 'offline'],
+  [TRANSFER.amountMismatch, 'unknown'],
+  [TRANSFER.overAutoRedemptionLimit, 'over-limit'],
+]);
+
+/** How a cycle ended at the station. */
+export type RedemptionEnd = 'stacked' | 'returned' | 'timeout' | 'link-down';
+
+interface Cycle {
+  /** 18 digits: the 2-digit system id and the 16-digit number, as the barcode read it. */
+  validation: string;
+  /** The most one ticket may pay here (credits). */
+  limit: number;
+  state: 'waiting' | 'approved' | 'refused' | 'ended';
+  amount: number;
+  status: number;
+  decide: ((d: SystemDecision) => void) | null;
+}
+
+/** 0x70's answer: a ticket in escrow awaiting the system, or none. */
+export type EscrowView = { validation: string } | null;
+
+/** 0x71's answer: a machine status, and (except for C0 and FF) the amount and the ticket's number. */
+export interface RedeemReply {
+  status: number;
+  amount: number;
+  validation: string | null;
+}
+
+/** One machine's redemption cycle, between the station (begin/end) and the system's polls (0x70/0x71). */
+export class TicketRedemption {
+  private cycle: Cycle | null = null;
+
+  /** A ticket is in escrow: the system is to decide it. Resolves with the first decision believed, or never (the caller's deadline ends it). */
+  begin(validation: string, limit: number): Promise<SystemDecision> {
+    this.abandon('timeout');
+    return new Promise((resolve) => {
+      this.cycle = { validation, limit, state: 'waiting', amount: 0, status: REDEEM_STATUS.waitingFor71, decide: resolve };
+    });
+  }
+
+  /** The station ended the cycle: `stacked` (paid) for `amount`, or the ticket went back (returned, the deadline passed, the link went down). */
+  end(validation: string, how: RedemptionEnd, amount = 0): void {
+    const c = this.cycle;
+    if (!c || c.validation !== validation || c.state === 'ended') return;
+    const was = c.state;
+    c.state = 'ended';
+    this.settle(c, { kind: 'refused', reason: 'offline', code: REDEEM_STATUS.timeout }); // a decision nobody waits for any more
+    if (how === 'stacked' && was === 'approved') {
+      c.status = REDEEM_STATUS.cashableRedeemed;
+      c.amount = amount;
+      return;
+    }
+    c.amount = 0;
+    if (was === 'refused') return; // the system's own refusal stands as the outcome
+    if (was === 'approved')
+      c.status = REDEEM_STATUS.validatorFailure; // approved, then not stacked: the acceptor gave it back
+    else c.status = how === 'link-down' ? REDEEM_STATUS.linkDown : REDEEM_STATUS.timeout;
+  }
+
+  /** Long poll 0x70. */
+  escrow(): EscrowView {
+    const c = this.cycle;
+    return c && c.state === 'waiting' ? { validation: c.validation } : null;
+  }
+
+  /** Long poll 0x71: the system's transfer code, amount (credits, or null if not BCD) and the number it names. */
+  redeem(code: number, amount: number | null, validation: string): RedeemReply {
+    const c = this.cycle;
+    if (code === TRANSFER.statusRequest) return this.status();
+    if (!c || c.state !== 'waiting') return { status: REDEEM_STATUS.notCompatible, amount: 0, validation: null };
+    if (validation !== c.validation) return this.reply(c, REDEEM_STATUS.validationMismatch);
+    const refusal = REFUSAL_OF.get(code) ?? (code >= 0x80 ? 'unknown' : null);
+    if (refusal !== null) return this.refuse(c, { kind: 'refused', reason: refusal, code }, REDEEM_STATUS.rejectedByHost);
+    if (code !== TRANSFER.cashable) return this.reply(c, REDEEM_STATUS.notValidFunction); // promotional credits: the kiosk has none
+    if (amount === null || amount <= 0) return this.reply(c, REDEEM_STATUS.notValidAmount);
+    if (amount > c.limit) return this.refuse(c, { kind: 'refused', reason: 'over-limit', code }, REDEEM_STATUS.overLimit);
+    c.state = 'approved';
+    c.amount = amount;
+    c.status = REDEEM_STATUS.pending;
+    this.settle(c, { kind: 'approved', amount });
+    return this.reply(c, REDEEM_STATUS.pending);
+  }
+
+  private refuse(c: Cycle, d: SystemDecision, status: number): RedeemReply {
+    c.state = 'refused';
+    c.status = status;
+    this.settle(c, d);
+    return this.reply(c, status);
+  }
+
+  private settle(c: Cycle, d: SystemDecision): void {
+    const decide = c.decide;
+    c.decide = null;
+    decide?.(d);
+  }
+
+  /** 0x71 FF: where the current (or last) ticket stands. */
+  private status(): RedeemReply {
+    const c = this.cycle;
+    if (!c) return { status: REDEEM_STATUS.noInfo, amount: 0, validation: null };
+    return this.reply(c, c.status);
+  }
+
+  private reply(c: Cycle, status: number): RedeemReply {
+    return { status, amount: status === REDEEM_STATUS.cashableRedeemed || status === REDEEM_STATUS.pending ? c.amount : 0, validation: c.validation };
+  }
+
+  /** A new ticket replaces a cycle the station never ended (it cannot be approved any more). */
+  private abandon(how: RedemptionEnd): void {
+    const c = this.cycle;
+    if (c && c.state !== 'ended') this.end(c.validation, how);
+  }
+}

@@ -1,0 +1,123 @@
+// The casino's system as the table's validation authority, over each station's SAS link
+// (docs/sas.md, "Tickets through SAS"; `tickets.authority: "sas"`). The table asks it through the
+// same guard as the upstream (host/tickets/guard.ts), so its deadline, its one-answer-per-attempt
+// rule and its disbelief of an answer for another ticket, currency or amount hold here too.
+//
+//   redeem      the station's redemption cycle begins; the system hears exception 0x67 (from the
+//               journal's ticket.redeem.request), reads the number by 0x70 and decides by 0x71
+//   confirm     the cycle ends stacked: 0x71's status is "cashable ticket redeemed" with the amount
+//   cancel      the cycle ends returned (the system's refusal stands; else timeout or validator failure)
+//   machineId   the id long poll 0x4C gave, kept in the data folder: the table's tickets are
+//               numbered under it and no other (host/floor/ticket-out.ts)
+//   register*   nothing to send: the system reads each printed ticket by 0x4D after exception 0x3D
+//
+// Amounts are credits of the accounting denomination, one minor unit (host/start/sas-links.ts).
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { TicketRedemption, type SystemDecision } from '../../hardware/sas/redemption.js';
+import type { SasValidationId } from '../../hardware/sas/types.js';
+import type { RequestId } from '../../ledger/ticket-terms.js';
+import type { AuthorityAck, RedeemAnswer, RedeemRequest, TicketAt, TicketAuthority } from './authority.js';
+
+export const SAS_VALIDATION_FILE = 'sas-validation.json';
+const Stored = z.strictObject({ v: z.literal(1), machineId: z.number().int().min(1).max(0xff_ff_ff) });
+
+/** The validation id long poll 0x4C gave, in the data folder (null: none, or a file that is not ours). */
+export class ValidationIdStore {
+  private readonly file: string;
+  private id: number | null = null;
+
+  constructor(dataDir: string) {
+    this.file = path.join(dataDir, SAS_VALIDATION_FILE);
+    if (!existsSync(this.file)) return;
+    const parsed = Stored.safeParse(JSON.parse(readFileSync(this.file, 'utf8')));
+    if (parsed.success) this.id = parsed.data.machineId;
+  }
+
+  get(): number | null {
+    return this.id;
+  }
+
+  /** Written (flushed, renamed into place) before the 0x4C that set it is answered. */
+  set(machineId: number): void {
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ v: 1, machineId }), { mode: 0o600, flush: true });
+    renameSync(tmp, this.file);
+    this.id = machineId;
+  }
+}
+
+export interface SasAuthorityDeps {
+  store: ValidationIdStore;
+  /** The sequence of the table's last ticket (0 before the first). */
+  lastSequence(): number;
+  /** Whether this table's journal already credits the ticket (a system approving it again is not believed). */
+  paidHere(validation: TicketAt['validation']): boolean;
+}
+
+export class SasAuthority implements TicketAuthority {
+  private readonly cycles = new Map<number, TicketRedemption>();
+  private readonly attempts = new Map<RequestId, { station: number; amount: number }>();
+
+  constructor(private readonly d: SasAuthorityDeps) {}
+
+  /** The station's redemption cycle, which its SAS link's ticket polls answer from. */
+  redemption(station: number): TicketRedemption {
+    let r = this.cycles.get(station);
+    if (!r) {
+      r = new TicketRedemption();
+      this.cycles.set(station, r);
+    }
+    return r;
+  }
+
+  /**
+   * Long poll 0x4C: the first id the system sets is the table's for good (every station of a table
+   * numbers under one id; a number is never made twice under it, so the system's sequence is not
+   * taken: the journal's count goes on); a machine id of 0 only reads.
+   */
+  validationId(requested: SasValidationId): SasValidationId {
+    const current = this.d.store.get();
+    if (requested.machineId !== 0 && current === null) this.d.store.set(requested.machineId);
+    return { machineId: this.d.store.get() ?? 0, sequence: this.d.lastSequence() };
+  }
+
+  machineId(): Promise<{ ok: true; machineId: number } | { ok: false; detail: string }> {
+    const id = this.d.store.get();
+    return Promise.resolve(id === null ? { ok: false, detail: 'the casino system has not set a validation id (long poll 0x4C)' } : { ok: true, machineId: id });
+  }
+
+  registerIssue(): Promise<AuthorityAck> {
+    return Promise.resolve({ ok: true });
+  }
+  registerPrinted(): Promise<AuthorityAck> {
+    return Promise.resolve({ ok: true });
+  }
+  registerVoid(): Promise<AuthorityAck> {
+    return Promise.resolve({ ok: true });
+  }
+
+  async redeem(q: RedeemRequest): Promise<RedeemAnswer> {
+    const cycle = this.cycles.get(q.station);
+    if (!cycle) return { kind: 'refused', requestId: q.requestId, reason: 'offline' };
+    if (this.d.paidHere(q.validation)) return { kind: 'refused', requestId: q.requestId, reason: 'already-paid' };
+    const d: SystemDecision = await cycle.begin(q.validation, q.limit);
+    if (d.kind === 'refused') return { kind: 'refused', requestId: q.requestId, reason: d.reason };
+    this.attempts.set(q.requestId, { station: q.station, amount: d.amount });
+    return { kind: 'approved', requestId: q.requestId, validation: q.validation, amount: d.amount, currency: q.currency };
+  }
+
+  confirm(requestId: RequestId, t: TicketAt): Promise<AuthorityAck> {
+    const a = this.attempts.get(requestId);
+    this.attempts.delete(requestId);
+    this.cycles.get(t.station)?.end(t.validation, 'stacked', a?.amount ?? 0);
+    return Promise.resolve({ ok: true });
+  }
+
+  cancel(requestId: RequestId, t: TicketAt): Promise<AuthorityAck> {
+    this.attempts.delete(requestId);
+    this.cycles.get(t.station)?.end(t.validation, 'returned');
+    return Promise.resolve({ ok: true });
+  }
+}

@@ -1,0 +1,151 @@
+// A table whose tickets the casino's system validates (`tickets.authority: "sas"`, docs/sas.md
+// "Tickets through SAS"), through the real host start, stations 1 and 2 each on a socat pty pair
+// driven by the host simulator (tests/sas/host, from the document): no ticket before the system
+// sets the validation id (0x4C; the configuration's id is not used under SAS); a ticket printed at
+// station 1 is read by 0x4D after exception 0x3D, once; inserted at station 2, it is offered by
+// 0x67 and 0x70, approved by 0x71, stacked and credited, reported by 0x68 and 0x71 FF; the same
+// paper again, approved again by a lying system, is returned already paid and credits nothing.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, it } from 'node:test';
+import pino from 'pino';
+import { simulatedTableConfig, type TableConfig } from '../../host/config/table-config.js';
+import { startHost, type RunningHost } from '../../host/start-host.js';
+import { entryCount, newestEntriesOfType } from '../../ledger/index.js';
+import { SasHost, type HostIo } from './host/host.js';
+import { openPtyHost, ptyPair } from './host/io.js';
+import * as T from './host/tickets.js';
+
+const ADDRESS = 9;
+// Table A-1, from the document.
+const TICKET_PRINTED = 0x3d;
+const TICKET_INSERTED = 0x67;
+const TRANSFER_COMPLETE = 0x68;
+
+async function until(test: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const t0 = Date.now();
+  while (!test()) {
+    if (Date.now() - t0 > ms) assert.fail(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+describe('tickets validated by the casino system over SAS, through the host start', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sas-host-tickets-'));
+  let running: RunningHost;
+  const pairs: Awaited<ReturnType<typeof ptyPair>>[] = [];
+  const ios: HostIo[] = [];
+  const hosts: SasHost[] = [];
+  const r = (): RunningHost => running;
+
+  before(async () => {
+    for (const s of [1, 2]) pairs.push(await ptyPair(mkdtempSync(path.join(dir, `s${s}-`))));
+    const config: TableConfig = simulatedTableConfig('war');
+    config.stations = config.stations.map((s) =>
+      s.station <= 2 ? { ...s, printer: 'sim', sas: { link: `serial:${pairs[s.station - 1]?.machine ?? ''}`, address: ADDRESS } } : s,
+    );
+    config.tickets = { ...config.tickets, machineId: 4801, authority: 'sas' };
+    running = await startHost({
+      dataDir: path.join(dir, 'data'),
+      rendererDir: path.join(dir, 'none'),
+      logger: pino({ level: 'silent' }),
+      config,
+      simulatedDealer: false,
+      sasTiming: { silenceMs: 60_000, ackTimeoutMs: 120_000 },
+    });
+    for (const p of pairs) {
+      const io = await openPtyHost(p.host);
+      ios.push(io);
+      hosts.push(new SasHost(io, ADDRESS));
+    }
+  });
+  after(async () => {
+    for (const io of ios) await io.close();
+    await running?.close();
+    for (const p of pairs) p.socat.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const h = (station: 1 | 2): SasHost => {
+    const x = hosts[station - 1];
+    assert.ok(x);
+    return x;
+  };
+  /** General polls until `code` (each acknowledging the last answer); throws if the machine runs dry first. */
+  const expectException = async (station: 1 | 2, code: number): Promise<void> => {
+    for (let i = 0; i < 100; i++) {
+      const got = await h(station).generalPoll();
+      if (got === code) return;
+      if (got === 0) await sleep(20);
+    }
+    assert.fail(`exception ${code.toString(16)} never came at station ${station}`);
+  };
+  const note = async (station: number): Promise<void> => {
+    const before = r().ledger.credit(station);
+    r().billAcceptors.simulator(station)?.insertNote(100);
+    await until(() => r().ledger.credit(station) === before + 10_000, 'the note credited');
+  };
+
+  it('no ticket before the system sets the validation id: the configuration’s id is not used under SAS', async () => {
+    await note(1);
+    await until(() => r().floor.tickets.whyNot(1, r().ledger.credit(1)) === null, 'the printer ready');
+    const out = await r().floor.tickets.cashOut(1);
+    assert.equal(out.kind, 'no-ticket');
+    assert.equal(entryCount(r().ledger, ['ticket.issue']), 0);
+    assert.deepEqual(await T.validationId4C(h(1), 0, 0), { machineId: 0, sequence: 0 });
+    assert.deepEqual(await T.validationId4C(h(1), 0x00beef, 1), { machineId: 0x00beef, sequence: 0 });
+    assert.deepEqual(await T.validationId4C(h(2), 0, 0), { machineId: 0x00beef, sequence: 0 }, 'one id for the table’s stations');
+  });
+
+  let validation = '';
+  let amount = 0;
+
+  it('a ticket printed at station 1: exception 0x3D, then 0x4D reads it once, under the system’s id', async () => {
+    amount = r().ledger.credit(1);
+    const out = await r().floor.tickets.cashOut(1);
+    assert.equal(out.kind, 'printed');
+    if (out.kind !== 'printed') return;
+    validation = out.validation;
+    await expectException(1, TICKET_PRINTED);
+    const look = await T.validationInfo4D(h(1), 0xff);
+    assert.ok(look);
+    assert.equal(look.validation, validation);
+    assert.equal(look.amount, amount);
+    assert.equal(look.type, 0x00, 'a cashable ticket from a cash-out');
+    const read = await T.validationInfo4D(h(1), 0x00);
+    assert.deepEqual(read, look, 'look-ahead and read give the same record');
+    assert.equal(await T.validationInfo4D(h(1), 0x00), null, 'read once: nothing more to read');
+    assert.equal((await T.validationInfo4D(h(1), 0x01))?.validation, validation, 'still in the buffer at position 1');
+    assert.deepEqual(await T.validationId4C(h(1), 0, 0), { machineId: 0x00beef, sequence: 1 });
+  });
+
+  it('inserted at station 2: 0x67, 0x70, 0x71 approves, stacked and credited once, 0x68 and 0x71 FF say redeemed', async () => {
+    const before = r().ledger.credit(2);
+    r().billAcceptors.simulator(2)?.insertTicket?.(validation);
+    await expectException(2, TICKET_INSERTED);
+    const e = await T.ticketData70(h(2));
+    assert.deepEqual(e, { amount: 0, parsing: 0, validation });
+    assert.equal((await T.redeem71(h(2), 0x00, amount, validation)).status, 0x40);
+    await until(() => r().ledger.credit(2) === before + amount, 'station 2 credited');
+    await expectException(2, TRANSFER_COMPLETE);
+    assert.deepEqual(await T.status71(h(2)), { status: 0x00, amount, validation });
+    assert.equal(r().ledger.meters('station:2').ticketsInAmount, amount);
+  });
+
+  it('the same paper again, approved again by a lying system: returned already paid, nothing credited', async () => {
+    const before = r().ledger.credit(2);
+    const returned = entryCount(r().ledger, ['ticket.redeem.returned']);
+    r().billAcceptors.simulator(2)?.insertTicket?.(validation);
+    await until(() => entryCount(r().ledger, ['ticket.redeem.returned']) === returned + 1, 'the ticket returned');
+    const last = newestEntriesOfType(r().ledger, 'ticket.redeem.returned', 1)[0];
+    assert.match(last?.body ?? '', /"reason":"already-paid"/);
+    assert.equal(await T.ticketData70(h(2)), null, 'never offered to the system');
+    assert.equal((await T.redeem71(h(2), 0x00, amount, validation)).status, 0xc0, 'a lying approval finds no cycle');
+    await sleep(200);
+    assert.equal(r().ledger.credit(2), before);
+    assert.equal(entryCount(r().ledger, ['ticket.redeem.stacked']), 1);
+  });
+});
