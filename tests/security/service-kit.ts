@@ -127,24 +127,31 @@ export async function serviceScreen(running: RunningHost) {
       ws.send(JSON.stringify({ type: 'command', id, view: 'service', version, command }));
     });
   };
-  /** Sends, and when the host took it, waits until it has finished with it (its outcome's notice). */
-  const act = async (command: CommandBody, what: string): Promise<{ reply: Reply; state: ServiceState | null }> => {
-    const before = state;
+  /**
+   * Sends; a command sent against a view that changed meanwhile (a tilt raised, a countdown) is
+   * refused as stale before anything is checked, and the screen shows the new view and the person
+   * presses again. So does this kit, at most three times, after the newer snapshot has arrived.
+   */
+  const press = async (command: CommandBody): Promise<Reply> => {
     let reply = await send(command);
-    // A command sent against a view that changed meanwhile (a tilt raised, a countdown) is refused
-    // as stale before anything is checked; the screen shows the new view and the person presses
-    // again. So does this kit, at most three times, after the newer snapshot has arrived.
     for (let tries = 0; reply.type === 'error' && reply.code === 'stale-version' && tries < 3; tries++) {
       const deadline = Date.now() + 5_000;
       while (version === sentVersion && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       reply = await send(command);
     }
+    return reply;
+  };
+  /** Presses, and when the host took it, waits until it has finished with it (its outcome's notice). */
+  const act = async (command: CommandBody, what: string): Promise<{ reply: Reply; state: ServiceState | null }> => {
+    const before = state;
+    const reply = await press(command);
     if (reply.type !== 'ack') return { reply, state };
     const s = await until((x) => x !== before && x.busy !== true && x.notice !== null, what);
     return { reply, state: s };
   };
   return {
     send,
+    press,
     act,
     until,
     state: () => state,
@@ -165,6 +172,17 @@ export async function signIn(screen: ServiceScreen, who: Pick<Person, 'staff' | 
   assert.equal(r.reply.type, 'ack', `sign-in of ${who.staff} refused: ${JSON.stringify(r.reply)}`);
   assert.equal(r.state?.signedIn, true, `sign-in of ${who.staff}: ${JSON.stringify(r.state?.notice)}`);
   return r.state;
+}
+
+/**
+ * Signs a screen out and waits until it is. Pressed like a person would (again if the view changed
+ * under it): a sign-out refused as stale — the flood's burst tilt changes the view — was once waited
+ * on for 60 s in a whole run.
+ */
+export async function signOut(screen: ServiceScreen): Promise<void> {
+  const reply = await screen.press({ name: 'service-sign-out' });
+  assert.equal(reply.type, 'ack', `sign-out refused: ${JSON.stringify(reply)}`);
+  await screen.until((s) => !s.signedIn && s.busy !== true, 'signed out');
 }
 
 /** The payloads of the journal's entries of `type`, in order. */

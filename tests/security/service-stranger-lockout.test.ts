@@ -12,6 +12,7 @@ import {
   journalled,
   serviceScreen,
   signIn,
+  signOut,
   startServiceHost,
   stopServiceHost,
   SUP,
@@ -32,8 +33,7 @@ describe('a stranger cannot lock the staff out (issue 50 item 5)', () => {
       const b0 = Date.now();
       await signIn(mine, SUP);
       const bare = Date.now() - b0;
-      await mine.send({ name: 'service-sign-out' });
-      await mine.until((s) => !s.signedIn && s.busy !== true, 'signed out');
+      await signOut(mine);
       let flooding = true;
       let guesses = 0;
       // Each attacker keeps one guess in flight; when its connection is refused, it comes back fresh.
@@ -71,8 +71,7 @@ describe('a stranger cannot lock the staff out (issue 50 item 5)', () => {
             await new Promise((res) => setTimeout(res, 1_000));
             continue;
           }
-          await mine.send({ name: 'service-sign-out' });
-          await mine.until((s) => !s.signedIn && s.busy !== true, 'signed out');
+          await signOut(mine);
         }
       } finally {
         flooding = false;
