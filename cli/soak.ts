@@ -10,6 +10,7 @@ import { Rng } from '../engine/random/seeded-rng.js';
 import { openExistingLedger } from '../ledger/index.js';
 import { DEFAULT_ROTATION } from '../host/logger.js';
 import { accountFor } from './soak/account.js';
+import { ticketSummary } from './soak/ticket-account.js';
 import { HostChild, LedgerWatch } from './soak/child.js';
 import { options } from './command.js';
 import { campaign, campaignTable, sigkillRows, sigkillTrials } from './soak/campaign.js';
@@ -176,7 +177,8 @@ export async function run(argv: string[]): Promise<number> {
   };
   if (v.json) console.log(JSON.stringify(out));
   else {
-    for (const [k, x] of Object.entries(out)) console.log(`${k.padEnd(16)} ${typeof x === 'object' ? JSON.stringify(x) : String(x)}`);
+    for (const [k, x] of Object.entries(out))
+      console.log(`${k.padEnd(16)} ${k === 'tickets' ? ticketSummary(a.tickets) : typeof x === 'object' ? JSON.stringify(x) : String(x)}`);
     console.log(`${'inPlay'.padEnd(16)} ${a.inPlay}   houseNet ${a.houseNet}   data ${dataDir}`);
     for (const p of [...a.problems, ...a.tickets.problems]) console.log(`  MISMATCH: ${p}`);
     if (logPeak > logCap) console.log(`  host.log reached ${logPeak} bytes, past its cap of ${logCap}`);

@@ -8,6 +8,7 @@ import { redeemApproved, redeemRequest, redeemReturned, redeemStacked, ticketIss
 import { TICKET_ACCOUNTS, ticketOutTxId } from '../../ledger/ticket-postings.js';
 import { validationNumber, type ValidationNumber } from '../../ledger/validation-number.js';
 import { accountFor } from './account.js';
+import { ticketSummary } from './ticket-account.js';
 
 const T1 = validationNumber(7, 1);
 const T2 = validationNumber(7, 2);
@@ -130,6 +131,8 @@ describe('soak accounting', () => {
         },
       );
       assert.deepEqual(t.problems, []);
+      // The soak's printed summary says the same.
+      assert.equal(ticketSummary(t), 'printed 1 (30000), redeemed 1 (25000), refused 1; voided 1 (20000), in print 1 (10000), redemptions pending 1');
       // Station 1's 85,000 less the 30,000 printed and the 10,000 in print; station 2 got 25,000 by ticket.
       assert.equal(a.creditsOnMeters, 85_000 - 40_000 + 25_000);
       assert.deepEqual([a.conserved, a.ledgerVerified], [true, true]);

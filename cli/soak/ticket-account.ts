@@ -101,3 +101,15 @@ export function ticketAccountFor(ledger: Ledger): TicketAccount {
   }
   return a;
 }
+
+/**
+ * The soak's summary line for tickets: printed, redeemed at this table's acceptors, and refused
+ * (attempts sent back to the player: already paid, unknown, offline…), with the rest that a
+ * reader of the money check needs (voided, still in print, redemptions not ended). Amounts in minor units.
+ */
+export function ticketSummary(t: TicketAccount): string {
+  return (
+    `printed ${t.printed.count} (${t.printed.amount}), redeemed ${t.redeemed.count} (${t.redeemed.amount}), refused ${t.returned}; ` +
+    `voided ${t.voided.count} (${t.voided.amount}), in print ${t.inPrint.count} (${t.inPrint.amount}), redemptions pending ${t.pendingRedemptions}`
+  );
+}

@@ -52,6 +52,11 @@ export interface BillAcceptorSimControls {
   readonly cashbox: readonly number[];
   /** The note in the path now, if any. */
   readonly inPath: NoteInPath | null;
+  /**
+   * A note or ticket is in the path or still waiting to be drawn in: a player (autoplay) holds the
+   * next one until the unit has taken this one, as a person at the slot does.
+   */
+  readonly busy: boolean;
   /** Face values given back to the customer. */
   readonly returned: readonly number[];
   /** Face values stuck in a jam and removed by a technician. */

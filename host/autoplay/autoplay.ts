@@ -23,7 +23,7 @@ export interface AutoplayDeps {
   openSession(transport: ScreenTransport): ScreenSession;
   /** Each station view's launch token. */
   tokenFor(view: ViewName): string;
-  /** Inserts a note (major units) into a station's simulated bill acceptor; false if it has none. */
+  /** Inserts a note (major units) into a station's simulated bill acceptor; false if it has none or it is still taking the last one. */
   insertNote(station: number, denomination: number): boolean;
   seed: number;
   log: Logger;
@@ -31,7 +31,7 @@ export interface AutoplayDeps {
   cashOutChance?: number;
   /** Takes the tickets out of a station's simulated printer: their validation numbers (none without one). */
   takeTickets?(station: number): string[];
-  /** Inserts a ticket's barcode into a station's simulated ID-003 acceptor; false if it takes none. */
+  /** Inserts a ticket's barcode into a station's simulated ID-003 acceptor; false if it takes none or is still taking the last one. */
   insertTicket?(station: number, barcode: string): boolean;
   /** Each station's credit meter (the ledger's), so scripted players can wait for one another. */
   credit?: (station: number) => number;
@@ -55,19 +55,23 @@ const NOTES = [100, 500, 1000];
 export class Autoplay {
   private readonly players: Player[] = [];
   /** The players' cash-out tickets, taken from the printers, to be inserted at another station (docs/tito.md). */
-  private readonly pocket: { barcode: string; from: number }[] = [];
+  private readonly pocket: { barcode: string; from: number; tried: boolean }[] = [];
   private readonly hand: TicketHand = {
     take: (station) => {
-      for (const barcode of this.deps.takeTickets?.(station) ?? []) this.pocket.push({ barcode, from: station });
+      for (const barcode of this.deps.takeTickets?.(station) ?? []) this.pocket.push({ barcode, from: station, tried: false });
     },
+    fresh: (station) => this.pocket.some((t) => t.from !== station && !t.tried),
     insertAt: (station) => {
-      const i = this.pocket.findIndex((t) => t.from !== station);
+      // A fresh ticket first; else one tried before (sent back offline, or a replay of one paid).
+      const fresh = this.pocket.findIndex((t) => t.from !== station && !t.tried);
+      const i = fresh >= 0 ? fresh : this.pocket.findIndex((t) => t.from !== station);
       const t = this.pocket[i];
-      if (!t) return;
+      if (!t) return false;
       // Kept after: a ticket sent back (offline, say) is tried again later, one paid is a replay the floor refuses.
-      if (!this.deps.insertTicket?.(station, t.barcode)) return;
+      if (!this.deps.insertTicket?.(station, t.barcode)) return false;
       this.pocket.splice(i, 1);
-      if (this.pocket.length < 20) this.pocket.push({ ...t, from: station });
+      if (this.pocket.length < 20) this.pocket.push({ ...t, from: station, tried: true });
+      return true;
     },
   };
 
@@ -103,7 +107,10 @@ export class Autoplay {
 /** The players' tickets: taken from a station's printer, inserted at another station's acceptor. */
 interface TicketHand {
   take(station: number): void;
-  insertAt(station: number): void;
+  /** The players hold a ticket printed at another station that no acceptor has seen yet. */
+  fresh(station: number): boolean;
+  /** Inserts a ticket printed at another station here; false if the player holds none or the acceptor is busy. */
+  insertAt(station: number): boolean;
 }
 
 class Player {
@@ -178,7 +185,9 @@ class Player {
     if (this.tickets && state.betting.open && roundId && this.ticketRound !== roundId) {
       this.ticketRound = roundId;
       this.tickets.take(this.station);
-      if (this.chance(0.2)) this.tickets.insertAt(this.station);
+      // A ticket printed elsewhere is played at the next window (so every soak with a cash-out
+      // redeems one); one tried before now and then, or by a player short of credit instead of a note.
+      if ((this.tickets.fresh(this.station) || state.credit < min || this.chance(0.2)) && this.tickets.insertAt(this.station)) this.noteRound = roundId;
     }
     if (state.betting.open && roundId && this.noteRound !== roundId && (state.credit < min || this.chance(0.03))) {
       this.noteRound = roundId;
@@ -206,7 +215,7 @@ class Player {
     }
     if (state.betting.open && roundId && this.betRound !== roundId && state.betting.bets.length === 0) {
       this.betRound = roundId;
-      if (this.cashOutRound !== roundId && this.chance(this.deps.cashOutChance ?? 0.01)) {
+      if (this.cashOutRound !== roundId && state.credit > 0 && this.chance(this.deps.cashOutChance ?? 0.01)) {
         this.cashOutRound = roundId;
         return this.command(version, { name: 'cash-out' });
       }

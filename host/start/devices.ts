@@ -57,8 +57,11 @@ export function startDevices(
         tokenFor: (view) => w.tokens.tokenFor(view),
         insertNote: (station, note) => {
           const sim = billAcceptors.simulator(station);
-          sim?.insertNote(note);
-          return sim !== null;
+          // One at a time, as at a real slot: a fast soak's player short of credit every round
+          // otherwise queued a note a round, and a ticket behind them waited for ever (issue 47).
+          if (!sim || sim.busy) return false;
+          sim.insertNote(note);
+          return true;
         },
         seed: options.seed ?? 1,
         log,
@@ -80,7 +83,7 @@ export function startDevices(
 /** Autoplay's hands on the simulated printers and acceptors: tickets taken from a chute, barcodes inserted. */
 function simulatedTicketHands(printers: Printers, billAcceptors: TableRuntime['billAcceptors']) {
   return {
-    cashOutChance: 0.05,
+    cashOutChance: 0.12,
     takeTickets: (station: number) => {
       const sim = printers.simulator(station);
       if (!sim) return [];
@@ -90,7 +93,7 @@ function simulatedTicketHands(printers: Printers, billAcceptors: TableRuntime['b
     },
     insertTicket: (station: number, barcode: string) => {
       const sim = billAcceptors.simulator(station);
-      if (!sim?.insertTicket) return false;
+      if (!sim?.insertTicket || sim.busy) return false;
       sim.insertTicket(barcode);
       return true;
     },

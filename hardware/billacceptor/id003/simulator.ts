@@ -120,6 +120,10 @@ export class Id003Simulator extends ByteDevice implements BillAcceptorSimControl
    * The note in the path and how far it went (for a test's or the fuzz's hostile wrapper, which
    * must know what is true to tell a lie from it). `serial` counts notes taken in.
    */
+  get busy(): boolean {
+    return this.note !== null || this.queue.length > 0;
+  }
+
   get inPath(): NoteInPath | null {
     const n = this.note;
     if (!n) return null;

@@ -106,6 +106,10 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
   }
 
   /** The note in the path and how far it went (see NoteInPath); `serial` counts notes taken in. */
+  get busy(): boolean {
+    return this.note !== null || this.queue.length > 0;
+  }
+
   get inPath(): NoteInPath | null {
     const n = this.note;
     if (!n) return null;
