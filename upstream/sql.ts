@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 
@@ -63,8 +64,25 @@ export function connectPg(connectionString: string, max = 10): Db {
   };
 }
 
+/**
+ * Turns off V8's garbage collection of WebAssembly machine code in this process, before the first
+ * PGlite is made. Node 24 (V8 13.6, 24.21.0 included) can free a cached wasm-to-JS import wrapper
+ * twice when that collection runs while a wrapper tiers up, and aborts the whole process with
+ * `Check failed: jit_page_->allocations_.erase(addr) == 1` in `UnregisterWasmAllocation` (issue 52
+ * item 5: once in a CI run, during tests/sync/upstream-ops.test.ts). PGlite builds and frees sixteen
+ * wasm modules per instance, which is what feeds that collection. The fix is V8's 9b8ca54d5a, not in
+ * any Node 24 release yet (nodejs/node#66366, backport nodejs/node#66376); the flag is the workaround
+ * the reports name. V8 reads it each time code becomes dead, so setting it here takes effect. Its cost is
+ * memory: wasm code V8 would have reclaimed early (code that tier-up replaced, unused wrappers) is kept
+ * until its module is freed; the upstream service opens one instance. docs/toolchain.md, "PGlite and V8's wasm code GC", says when to remove it.
+ */
+function keepWasmCode(): void {
+  setFlagsFromString('--no-wasm-code-gc');
+}
+
 /** Embedded PGlite (WebAssembly PostgreSQL) in `dataDir`, or in memory without one. */
 export async function openPglite(dataDir?: string): Promise<Db> {
+  keepWasmCode();
   const db = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
   // PGlite runs one statement at a time; serialise transactions so two requests never interleave inside one.
   let queue: Promise<unknown> = Promise.resolve();
