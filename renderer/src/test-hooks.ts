@@ -3,6 +3,7 @@ import type { SteppedClock } from './anim/clock.js';
 import type { FrameLoop } from './pixi/frames.js';
 import { stageBoxes } from './test-hooks/stage-boxes.js';
 import { bakedArt, buttonBounds, buttonFaces, feltExtent, highlightRing, stageCards, stageTexts } from './test-hooks/stage-reads.js';
+import { pixiCounts } from './test-hooks/pixi-counts.js';
 import { installTraces } from './test-hooks/traces.js';
 import type { KioskTestHooks } from './test-hooks/kiosk-hooks.js';
 
@@ -25,6 +26,7 @@ export function installTestHooks(app: Application, clock: SteppedClock | null, f
     },
     highlight: () => highlightRing(app.stage),
     framesDrawn: () => frames.count,
+    pixi: () => pixiCounts(app),
   };
   if (new URLSearchParams(location.search).get('trace') === '1') installTraces(hooks);
   window.__kiosk = hooks;

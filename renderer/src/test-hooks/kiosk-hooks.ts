@@ -1,3 +1,5 @@
+import type { PixiCounts } from './pixi-counts.js';
+
 /**
  * A narrow, read-only window onto the screen for end-to-end tests (Signal's and Excalidraw's
  * habit): named events to wait on instead of sleeping, the strings actually drawn, and where a
@@ -63,6 +65,8 @@ export interface KioskTestHooks {
   } | null;
   /** Frames drawn since the page opened: a still screen draws none (render on demand). */
   framesDrawn(): number;
+  /** What pixi holds on the GPU: textures, render textures, their bytes, Graphics contexts (the long-run bench, issue 52). */
+  pixi(): PixiCounts;
   /**
    * With `?trace=1` (benchmarks): each card sprite put on the stage, by face and `performance.now()`,
    * recorded as it happens (no stage walk, no per-frame work); deleting it stops the recording.
