@@ -16,8 +16,8 @@ export interface WitnessProcess {
   stop(): Promise<void>;
 }
 
-/** `etg witness serve --dir DIR --key-file KEY --socket SOCKET`, waited for until its socket is there. */
-export async function spawnWitness(dir: string, key: string, socket: string): Promise<WitnessProcess> {
+/** `etg witness serve --dir DIR --key-file KEY --socket SOCKET`, waited for (up to `waitMs`) until its socket is there. */
+export async function spawnWitness(dir: string, key: string, socket: string, waitMs = 30_000): Promise<WitnessProcess> {
   const child = spawn(process.execPath, ['bin/etg.js', 'witness', 'serve', '--dir', dir, '--key-file', key, '--socket', socket], {
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd: path.resolve(import.meta.dirname, '../..'),
@@ -32,10 +32,10 @@ export async function spawnWitness(dir: string, key: string, socket: string): Pr
       resolve();
     }),
   );
-  const until = Date.now() + 30_000;
+  const until = Date.now() + waitMs;
   while (!existsSync(socket) || !(await answers(socket))) {
     if (exited) throw new Error(`the witness exited at start: ${err}`);
-    if (Date.now() > until) throw new Error(`the witness did not listen within 30 s: ${err}`);
+    if (Date.now() > until) throw new Error(`the witness did not listen within ${waitMs / 1000} s: ${err}`);
     await sleep(50);
   }
   return {
