@@ -1,7 +1,7 @@
 // A kiosk that runs for weeks (issue 52 items 2 and 3): the table host plays with simulated players
 // (`etg start --headless --autoplay --test-timing`, a child process of its own) while the table page
-// and a station page stay open in Chromium at 1920×1080, for BENCH_LONG_ROUNDS rounds (default
-// 5,000: a busy table's week). Every BENCH_LONG_EVERY rounds (250) the host is paused (SIGSTOP) once
+// and a station page stay open in Chromium at 1920×1080 (each in a browser of its own), for
+// BENCH_LONG_ROUNDS rounds from when both are open (default 5,000: a busy table's week). Every BENCH_LONG_EVERY rounds (250) the host is paused (SIGSTOP) once
 // its own figures are read, the pages are let go still, and each is sampled:
 //   - the pages: JS heap after GC (CDP HeapProfiler.collectGarbage, Runtime.getHeapUsage), DOM nodes
 //     and listeners (Memory.getDOMCounters), and what pixi holds on the GPU (the `pixi()` test hook:
@@ -230,17 +230,20 @@ const screenUrl = (view: string) => {
   return u;
 };
 
-const browser = await launch();
-const context = await browser.newContext({ viewport: VIEWPORT });
-// The station first: beside a table page already drawing with software WebGL, a station page did
-// not show its first snapshot within 10 minutes at load average 23-34 (bench/screens.bench.ts opens
-// them in this order for the same reason).
+// Each page in a browser of its own: one Chromium's GPU process draws every page of it on one
+// SwiftShader thread, and beside a page already drawing at the host's test pace the second page's
+// WebGL start waited behind it (neither order opened within 10 minutes at load average 23-34).
+const stationBrowser = await launch();
+const tableBrowser = await launch();
 progress('opening the station page');
-const station = await openScreen(context, screenUrl('station/1'), 'station/1');
+const station = await openScreen(await stationBrowser.newContext({ viewport: VIEWPORT }), screenUrl('station/1'), 'station/1');
 progress('opening the table page');
-const table = await openScreen(context, screenUrl('table'), 'table');
+const table = await openScreen(await tableBrowser.newContext({ viewport: VIEWPORT }), screenUrl('table'), 'table');
 
 const watch = new LedgerWatch(dataDir);
+/** Rounds are counted from here: the pages' life, which is what is measured. */
+const opened = watch.closedRounds();
+progress(`both pages open at round ${opened} of the host; rounds are counted from here`);
 const samples: Sample[] = [];
 
 async function sample(rounds: number): Promise<Sample> {
@@ -278,12 +281,15 @@ async function sample(rounds: number): Promise<Sample> {
 
 const tPlay = Date.now();
 for (let next = EVERY; next <= ROUNDS; next += EVERY) {
-  while (watch.closedRounds() < next) {
+  while (watch.closedRounds() - opened < next) {
     if (host.child.exitCode !== null || host.child.signalCode !== null) throw new Error(`the host exited at ${watch.closedRounds()} rounds`);
     await new Promise((r) => setTimeout(r, 500));
   }
-  const s = await sample(watch.closedRounds());
+  const s = await sample(watch.closedRounds() - opened);
   samples.push(s);
+  // Kept as they come: a run stopped early still has what it sampled.
+  if (process.env.BENCH_LONG_OUT)
+    writeFileSync(process.env.BENCH_LONG_OUT, JSON.stringify({ game: GAME, stations: STATIONS, seed: SEED, opened, samples }, null, 1));
   progress(
     `${s.rounds} rounds (${((Date.now() - tPlay) / 60_000).toFixed(1)} min): table ${(s.tableHeap! / MB).toFixed(2)} MB, station ${(s.stationHeap! / MB).toFixed(2)} MB, ` +
       `host heap ${(s.hostHeap! / MB).toFixed(2)} MB rss ${(s.hostRss! / MB).toFixed(0)} MB fds ${s.hostFds}, load ${os.loadavg()[0]!.toFixed(1)}`,
@@ -294,7 +300,9 @@ watch.close();
 host.inspector.close();
 host.child.kill('SIGTERM');
 await new Promise((r) => host.child.once('exit', r));
-await browser.close();
+const chromiumVersion = tableBrowser.version();
+await stationBrowser.close();
+await tableBrowser.close();
 if (process.env.BENCH_LONG_OUT)
   writeFileSync(process.env.BENCH_LONG_OUT, JSON.stringify({ game: GAME, stations: STATIONS, seed: SEED, minutes, samples }, null, 1));
 rmSync(dataDir, { recursive: true, force: true });
@@ -306,7 +314,7 @@ const load = os
   .join(' ');
 console.log(
   `long run, ${GAME}, ${STATIONS} stations with autoplay, ${samples.at(-1)?.rounds ?? 0} rounds in ${minutes.toFixed(1)} min, sampled every ${EVERY}, ` +
-    `Chromium ${browser.version()} (SwiftShader) at ${VIEWPORT.width}×${VIEWPORT.height}, ${os.cpus().length} cores, load average ${load}`,
+    `Chromium ${chromiumVersion} (SwiftShader) at ${VIEWPORT.width}×${VIEWPORT.height}, ${os.cpus().length} cores, load average ${load}`,
 );
 console.log(
   `  baselines: a bare Node process heap after GC ${(bareNodeHeap / MB).toFixed(2)} MB, resident ${(bareNodeRss / MB).toFixed(0)} MB, ${bareNodeFds} descriptors; ` +
