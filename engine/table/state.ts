@@ -217,6 +217,12 @@ export interface TableState<S, R> {
    * opens. `handpays`: the `handpay.request` transaction ids still owed. Absent otherwise.
    */
   readonly jackpotUnpaid?: { readonly roundId: string; readonly seat: number; readonly handpays: readonly string[] };
+  /**
+   * The jackpot level resets so far (`n`) and the latest time one was taken at (`at`): a reset at
+   * that time or before it (two in one millisecond, a clock set back) gets the count in its
+   * transaction id, so no two share one. A serial, kept across `open`. Absent in older states and until one.
+   */
+  readonly jackpotResets?: { readonly at: number; readonly n: number };
 }
 
 /** A progressive jackpot award: the round, the seat and its station, the combination, the level, the amount. */

@@ -128,10 +128,16 @@ function jackpotReset<S, R>(t: Turn<S, R>, input: InputOf<'jackpot-reset'>): voi
   if (!t.game.resetProgressive) return t.refuse('this table plays no progressive jackpot', 'illegal-action');
   const r = t.game.resetProgressive(t.state.shoe, input.level, input.to);
   if (!r.ok) return t.refuse(r.reason, r.refusal ?? 'illegal-action');
-  t.set({ shoe: r.shoe });
+  // The id names the level and the time; a reset no later than the latest one (two in one
+  // millisecond) adds the count of resets, which only grows: no two resets share an id, and the
+  // ids journalled before the count was kept stay what they were.
+  const was = t.state.jackpotResets;
+  const n = (was?.n ?? 0) + 1;
+  const repeat = was !== undefined && input.at <= was.at;
+  t.set({ shoe: r.shoe, jackpotResets: { at: Math.max(input.at, was?.at ?? input.at), n } });
   t.write({
     type: 'jackpot.reset',
-    txId: `${t.tableId}:jackpot-reset:${input.level}:${input.at}`,
+    txId: `${t.tableId}:jackpot-reset:${input.level}:${input.at}${repeat ? `:${n}` : ''}`,
     payload: {
       tableId: t.tableId,
       level: input.level,
@@ -152,7 +158,13 @@ function jackpotReset<S, R>(t: Turn<S, R>, input: InputOf<'jackpot-reset'>): voi
  */
 function open<S, R>(t: Turn<S, R>, input: InputOf<'open'>): void {
   const s = t.state;
-  t.state = { ...initialTable(input.params, t.game), credits: s.credits, roundNo: s.roundNo, countdowns: s.countdowns };
+  t.state = {
+    ...initialTable(input.params, t.game),
+    credits: s.credits,
+    roundNo: s.roundNo,
+    countdowns: s.countdowns,
+    ...(s.jackpotResets ? { jackpotResets: s.jackpotResets } : {}),
+  };
   openBetting(t);
 }
 

@@ -5,10 +5,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EXAMPLE_JACKPOT_PROGRAM } from '../../engine/blackjack/jackpot/program.js';
 import { parseCard } from '../../engine/cards/card.js';
-import { account, entryCount, jackpotHits, jackpotMovements, jackpotPools, verifyLedger } from '../../ledger/index.js';
+import { foldJournal } from '../../engine/table/fold.js';
+import { account, entryCount, jackpotHits, jackpotMovements, jackpotPools, tableJournal, verifyLedger } from '../../ledger/index.js';
 import type { Spot } from '../../protocol/index.js';
 import { resetJackpotLevel } from '../floor/jackpot-reset.js';
 import { credit, testTable, type TestTable } from '../testing/table-kit.js';
+import { openTableGame } from './table-game.js';
 
 const PROGRAM = EXAMPLE_JACKPOT_PROGRAM;
 const portugal = (handpayTwoPersonAbove = 5_000_000) => ({
@@ -205,6 +207,35 @@ describe('Portugal progressive jackpot at the table (rules 38–50)', () => {
         ],
         'the resets, newest first: the second added nothing to what the ledger held',
       );
+      assert.equal(verifyLedger(t.ledger).ok, true);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('two resets of one level in one millisecond journal two entries, and the journal still folds', () => {
+    // Both were taken (two people, the authority's reference each time): each is journalled under a
+    // transaction id of its own, else the ledger keeps one as a duplicate while the table's input
+    // says it wrote two, and the fold of the journal stops there.
+    const t = testTable(portugal());
+    try {
+      burnShoeStart(t);
+      const at = 1_780_000_000_000;
+      const reset = (to: number) =>
+        t.table.input({ kind: 'jackpot-reset', at, level: 'main', to, supervisor: 'S1', witness: 'W1', authorisation: 'IGJ-2026-18' });
+      assert.deepEqual(reset(2_000_000), { ok: true });
+      assert.deepEqual(reset(2_000_000), { ok: true });
+      assert.deepEqual(reset(2_500_000), { ok: true });
+      const resets = [...t.ledger.entries(1)].filter((e) => e.type === 'jackpot.reset');
+      assert.equal(resets.length, 3, 'three resets, three entries');
+      assert.equal(new Set(resets.map((e) => e.txId)).size, 3, 'each its own transaction id');
+      assert.equal(t.ledger.meters('table')['progressiveResets.main'], 3);
+      const folded = openTableGame(t.config, (game) => {
+        const f = foldJournal(tableJournal(t.ledger), game, t.table.state.params);
+        return { problems: f.problems, state: JSON.stringify(f.state) };
+      });
+      assert.deepEqual(folded.problems, [], 'the fold goes on past them');
+      assert.deepStrictEqual(JSON.parse(folded.state), JSON.parse(JSON.stringify(t.table.state)));
       assert.equal(verifyLedger(t.ledger).ok, true);
     } finally {
       t.close();
