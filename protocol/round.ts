@@ -152,6 +152,8 @@ export const ResultLine = z.strictObject({
   prize: Prize.optional(),
   /** A winning-streak stake wagered in an earlier round and held until this one decided it. */
   carried: z.literal(true).optional(),
+  /** The part of the win an attendant pays by hand (a jackpot award above the table's handpay amount; Portugal rule 49 holds the cards until it is paid). */
+  handpay: MinorUnits.nonnegative().optional(),
 });
 export type ResultLine = z.infer<typeof ResultLine>;
 

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import { EXAMPLE_JACKPOT_PROGRAM } from '../../engine/blackjack/jackpot/program.js';
 import { parseCard } from '../../engine/cards/card.js';
 import { entriesOfTypes, verifyLedger } from '../../ledger/index.js';
-import type { Spot } from '../../protocol/index.js';
+import { ViewState, type Spot } from '../../protocol/index.js';
 import { credit, testTable, type TestTable } from '../testing/table-kit.js';
 
 const PROGRAM = EXAMPLE_JACKPOT_PROGRAM;
@@ -56,6 +56,12 @@ function heldOnTable(t: TestTable, roundId: string): void {
   assert.ok(v.results?.some((l) => l.bet === 'jackpot' && l.net > 0));
   const table = t.hub.state('table');
   assert.equal(table.kind === 'table' && table.round?.cue?.kind, 'jackpot-unpaid', 'the table display is told');
+  // What the screens are sent passes the protocol's schema: a settled line's handpay part was
+  // refused (`Unrecognized key: "handpay"`), so every screen froze on the round's last card.
+  const decoded = ViewState.safeParse(table);
+  assert.equal(decoded.success, true, decoded.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  const station = ViewState.safeParse(t.hub.state('station/1'));
+  assert.equal(station.success, true, station.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
   assert.equal(place(t, 1, { bet: 'main' }, 10_000).ok, false, 'no new betting');
 }
 
