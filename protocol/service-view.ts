@@ -8,6 +8,10 @@ import { Iso, Short, Station, Text } from './service-fields.js';
 import { PRINTER_FAULTS, TICKET_LOG_STATES, TICKET_RETURN_REASONS } from './tickets.js';
 import { MAX_REMOTE_STATIONS, MAX_STATIONS, MinorUnits } from './units.js';
 
+/** Why a peer table is refused (host/peers/peer-journal.ts auditPeers), as the Peers page words it. */
+export const PEER_PROBLEMS = ['not-enrolled', 'missing', 'changed', 'unreadable'] as const;
+export type PeerProblem = (typeof PEER_PROBLEMS)[number];
+
 // What a signed-in service session sees (issue 9): the pages, the pending two-person action and
 // the last outcome, the optional fields of `ServiceState` (protocol/views.ts). Their schemas are
 // built on first use: they are over a third of protocol/'s (issue 31: 0.33 MB of a screen's
@@ -339,6 +343,34 @@ function build() {
           }),
         )
         .max(MAX_REMOTE_STATIONS),
+    }),
+    /**
+     * The peer tables a station's credit may move to and from (issue 50 item 4, docs/transfers.md):
+     * each as this host's files hold it and whether its links are up; `problem`: refused, its files
+     * are not the journal's (the peer-integrity fault): in the files but not enrolled, enrolled but
+     * missing, changed, or the files unreadable. Added and removed by two people.
+     */
+    z.strictObject({
+      page: z.literal('peers'),
+      /** Whether this host carries transfers now (false: it had no peer tables at start; one added is linked from the next start). */
+      transfers: z.boolean(),
+      peers: z
+        .array(
+          z.strictObject({
+            table: Short,
+            /** Its LAN listener and certificate fingerprint, as its enrolment file gave them; null: this host does not dial it. */
+            url: Short.nullable(),
+            fingerprint: Short.nullable(),
+            stations: z.array(Station).max(MAX_REMOTE_STATIONS),
+            /** It holds a credential to dial this host. */
+            dialsIn: z.boolean(),
+            /** This host's link to it is up; its link into this host is up. */
+            linkOut: z.boolean(),
+            linkIn: z.boolean(),
+            problem: z.enum(PEER_PROBLEMS).nullable(),
+          }),
+        )
+        .max(64),
     }),
     /**
      * Portugal's progressive jackpot (rules 38–50): each level's pool, the movements of the pools

@@ -26,6 +26,7 @@ export const SERVICE_PAGES = [
   'tickets',
   'sync',
   'stations',
+  'peers',
   'jackpot',
 ] as const;
 export const ServicePageName = z.enum(SERVICE_PAGES);

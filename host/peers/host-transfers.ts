@@ -8,7 +8,7 @@ import type { TransferJournal } from '../transfers/journal.js';
 import { incomingDecisions, outgoingTransfers, type StationHomes } from '../transfers/state.js';
 import type { StartRefusal } from '../transfers/sender.js';
 import { TransferHost } from '../transfers/transfer-host.js';
-import { homeOf, type PeersFile } from './peer-config.js';
+import { homeOf, type Peer, type PeersFile } from './peer-config.js';
 import type { PeerCredentials } from './peer-credentials.js';
 import { PeerLink } from './peer-link.js';
 import { PeerListener } from './peer-listener.js';
@@ -76,11 +76,16 @@ export class HostTransfers {
   readonly listener: PeerListener;
   readonly links = new Map<TableId, PeerLink>();
   private timer: NodeJS.Timeout | null = null;
+  /** The peers as this run knows them: those of the files at start, changed by two people in service mode (enrol, remove). */
+  private peers: PeersFile;
+  /** Started (its links dialled): a peer enrolled afterwards is dialled at once. */
+  private started = false;
   /** When each open transfer was first seen open by this run (a restart waits again: it recalls later, never earlier). */
   private readonly openSince = new Map<string, number>();
   readonly counters = { started: 0, recalledLate: 0, sentHome: 0 };
 
   constructor(private readonly o: HostTransfersOptions) {
+    this.peers = o.peers;
     this.host = new TransferHost({
       self: o.self,
       currency: o.currency,
@@ -111,8 +116,9 @@ export class HostTransfers {
   }
 
   start(): void {
+    this.started = true;
     for (const l of this.links.values()) l.start();
-    const tickMs = this.o.peers.tickMs ?? DEFAULT_TICK_MS;
+    const tickMs = this.peers.tickMs ?? DEFAULT_TICK_MS;
     this.timer = setInterval(() => this.tick(), tickMs);
     this.timer.unref();
   }
@@ -120,7 +126,30 @@ export class HostTransfers {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.started = false;
     for (const l of this.links.values()) l.stop();
+  }
+
+  /**
+   * A peer enrolled (or enrolled again) by two people in service mode, its files journalled and
+   * written: dialled at once with what its enrolment file says, let in with the credential the
+   * files now hold for it, and its stations homed there (before, only from the next start).
+   */
+  enrol(peer: Peer): void {
+    const table = peer.enrolment.table;
+    this.links.get(table)?.stop();
+    this.listener.disconnect(table);
+    this.o.credentials.reload(table);
+    this.peers = { ...this.peers, peers: [...this.peers.peers.filter((p) => p.enrolment.table !== table), peer] };
+    this.host.rehome(stationHomes(this.o.self, this.peers, this.o.stations));
+    const link = new PeerLink({ self: this.o.self, peer: peer.enrolment, log: this.o.log });
+    this.links.set(table, link);
+    if (this.started) link.start();
+  }
+
+  /** Whether this host's link to the peer is up, and the peer's link into it. */
+  linkState(table: TableId): { out: boolean; in: boolean } {
+    return { out: this.links.get(table)?.connected() ?? false, in: this.listener.connected(table) };
   }
 
   /** A peer removed in service mode: its link closed, its credential forgotten; nothing more is sent to it or taken from it. */
@@ -129,11 +158,13 @@ export class HostTransfers {
     this.links.delete(table);
     this.o.credentials.withhold(table);
     this.listener.disconnect(table);
+    this.peers = { ...this.peers, peers: this.peers.peers.filter((p) => p.enrolment.table !== table) };
+    this.host.rehome(stationHomes(this.o.self, this.peers, this.o.stations));
   }
 
   /** The station's home table, as this host's peers say. */
   homeOf(station: number): TableId {
-    return homeOf(this.o.self, this.o.peers.peers, station);
+    return homeOf(this.o.self, this.peers.peers, station);
   }
 
   /** Whether transfers with `table` may go on now (its files are the journal's). */
@@ -147,7 +178,7 @@ export class HostTransfers {
     for (const t of this.links.keys()) this.admits(t);
     this.guard(() => this.host.tick());
     const now = Date.now();
-    const recallAfter = (this.o.peers.recallAfterSeconds ?? DEFAULT_RECALL_AFTER_MS / 1000) * 1000;
+    const recallAfter = (this.peers.recallAfterSeconds ?? DEFAULT_RECALL_AFTER_MS / 1000) * 1000;
     const open = new Set<string>();
     for (const t of outgoingTransfers(this.host.state)) {
       if (t.phase !== 'offering') continue;

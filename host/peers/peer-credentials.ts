@@ -68,6 +68,15 @@ export class PeerCredentials {
     return this.peers.find((p) => p.table === table)?.secretSha256 ?? null;
   }
 
+  /**
+   * Takes `table`'s credential as the file now holds it (a peer enrolled again in service mode:
+   * its files journalled and written); none when the file holds none. Other peers stay as they are.
+   */
+  reload(table: TableId): void {
+    const found = this.file ? new PeerCredentials(this.file).peers.find((p) => p.table === table) : undefined;
+    this.peers = [...this.peers.filter((p) => p.table !== table), ...(found ? [found] : [])];
+  }
+
   /** Stops believing `table` in this process (its file is left as found, for the supervisor to see). */
   withhold(table: TableId): void {
     this.peers = this.peers.filter((p) => p.table !== table);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { entriesOfTypes, PAYLOADS, type EntryBody, type Ledger } from '../../ledger/index.js';
 import type { TableId } from '../../ledger/transfer-terms.js';
+import type { PeerProblem } from '../../protocol/index.js';
 import type { Peer } from './peer-config.js';
 
 /**
@@ -78,16 +79,29 @@ export function adoptPeers(ledger: Ledger, files: PeerFiles): boolean {
  * the journal's back: its open transfers would be stranded unseen).
  */
 export function auditPeers(ledger: Ledger, files: PeerFiles): Map<TableId, string> {
-  const journal = journalledPeers(ledger);
   const problems = new Map<TableId, string>();
+  for (const [t, kind] of peerProblems(ledger, files))
+    problems.set(
+      t,
+      kind === 'not-enrolled'
+        ? `peer table ${t}: in the data folder's files, not enrolled in the journal`
+        : kind === 'missing'
+          ? `peer table ${t}: enrolled in the journal, missing from the data folder's files`
+          : `peer table ${t}: its address, certificate, stations or secrets are not the ones journalled`,
+    );
+  return problems;
+}
+
+/** The kind of each peer's problem (the service screen's Peers page words it): what auditPeers says. */
+export function peerProblems(ledger: Ledger, files: PeerFiles): Map<TableId, Exclude<PeerProblem, 'unreadable'>> {
+  const journal = journalledPeers(ledger);
+  const problems = new Map<TableId, Exclude<PeerProblem, 'unreadable'>>();
   const tables = new Set<TableId>([...files.peers.map((p) => p.enrolment.table), ...files.theirs.keys(), ...journal.inForce.keys()]);
   for (const t of tables) {
     const journalled = journal.inForce.get(t) ?? null;
     const now = filesDigest(files, t);
     if (journalled === now) continue;
-    if (journalled === null) problems.set(t, `peer table ${t}: in the data folder's files, not enrolled in the journal`);
-    else if (now === null) problems.set(t, `peer table ${t}: enrolled in the journal, missing from the data folder's files`);
-    else problems.set(t, `peer table ${t}: its address, certificate, stations or secrets are not the ones journalled`);
+    problems.set(t, journalled === null ? 'not-enrolled' : now === null ? 'missing' : 'changed');
   }
   return problems;
 }

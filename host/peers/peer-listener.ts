@@ -60,9 +60,11 @@ export class PeerListener {
     let table: TableId | null = null;
     let closed = false;
     const rate = new TokenBucket(PEER_LIMITS.burst, PEER_LIMITS.perSecond, this.o.now ?? (() => performance.now()));
+    // What `live` holds for this link (compared by identity: a newer link of the same table replaced it).
+    let closer: (() => void) | null = null;
     const drop = () => {
       closed = true;
-      if (table !== null && this.live.get(table) === drop) this.live.delete(table);
+      if (table !== null && closer !== null && this.live.get(table) === closer) this.live.delete(table);
     };
     const refuse = (why: PeerRefusal, code: number, detail: Record<string, unknown> = {}) => {
       this.refused.set(why, (this.refused.get(why) ?? 0) + 1);
@@ -88,10 +90,11 @@ export class PeerListener {
           if (!this.o.credentials.verify(hello.table, hello.secret)) return refuse('wrong-secret', 4401, { claimed: hello.table });
           table = hello.table;
           this.live.get(table)?.();
-          this.live.set(table, () => {
+          closer = () => {
             drop();
             close(4409, 'replaced');
-          });
+          };
+          this.live.set(table, closer);
           const welcome: PeerWelcome = { type: 'peer-welcome', protocol: PEER_PROTOCOL_VERSION, table: this.o.self };
           send(JSON.stringify(welcome));
           this.o.log.info({ peer: table }, 'peer table linked in');

@@ -4,20 +4,40 @@ import { TableId } from '../../ledger/transfer-terms.js';
 import { Peer, PeerEnrolment, PeersFile, readPeers, writePeers } from './peer-config.js';
 import { PeerCredentials } from './peer-credentials.js';
 import { PeerGuard } from './peer-guard.js';
-import { peerDigest } from './peer-journal.js';
+import { journalledPeers, peerDigest, peerProblems, type PeerFiles } from './peer-journal.js';
+import type { PeerProblem } from '../../protocol/index.js';
 
 export type PeerChange = { ok: true; table: TableId } | { ok: false; detail: string };
+
+/** The peers as the service screen's Peers page lists them (protocol/service-view.ts). */
+export interface PeerRows {
+  transfers: boolean;
+  peers: {
+    table: string;
+    url: string | null;
+    fingerprint: string | null;
+    stations: number[];
+    dialsIn: boolean;
+    linkOut: boolean;
+    linkIn: boolean;
+    problem: PeerProblem | null;
+  }[];
+}
 
 /**
  * The peer tables of this host's data folder, changed only by two people in service mode (issue 50
  * item 4): each change journalled first (`peer.credential`, both names, the peer's new digest, never
  * a secret), then written to the files, then checked like every other read (PeerGuard). What the
  * running host does with a change: a removed peer's link is closed and its credential forgotten at
- * once (`onRevoke`); an added peer is dialled from the next start.
+ * once (`onRevoke`); an added peer is dialled at once (`onEnrol`) when the host carries transfers,
+ * else from the next start (a host with no peer at start opened no transfers).
  */
 export class PeerRegistry {
   readonly guard: PeerGuard;
   private readonly revoked = new Set<(table: TableId) => void>();
+  private readonly enrolled = new Set<(peer: Peer) => void>();
+  /** The links of the running transfers (none: this host had no peers at start). */
+  private links: ((table: TableId) => { out: boolean; in: boolean }) | null = null;
 
   constructor(private readonly o: { dataDir: string; self: string; ledger: Ledger; log: Logger; fault: (detail: string) => void }) {
     this.guard = new PeerGuard(o);
@@ -26,6 +46,50 @@ export class PeerRegistry {
   /** `listener(table)`: a peer was removed (the transfers drop its link). */
   onRevoke(listener: (table: TableId) => void): void {
     this.revoked.add(listener);
+  }
+
+  /** `listener(peer)`: a peer was enrolled, its files journalled and written (the transfers dial it at once). */
+  onEnrol(listener: (peer: Peer) => void): void {
+    this.enrolled.add(listener);
+  }
+
+  /** The running transfers' link states, for the service screen (start/transfers.ts, once they exist). */
+  attachLinks(links: (table: TableId) => { out: boolean; in: boolean }): void {
+    this.links = links;
+  }
+
+  /** Each peer table the files or the journal name, as the service screen's Peers page shows it. */
+  list(): PeerRows {
+    // Checked as before a transfer step (the fault raised if a problem stays), then worded by kind.
+    this.guard.check();
+    let files: PeerFiles | null;
+    try {
+      files = { peers: readPeers(this.o.dataDir)?.peers ?? [], theirs: PeerCredentials.inDataDir(this.o.dataDir).hashes() };
+    } catch {
+      files = null;
+    }
+    const problems: Map<TableId, PeerProblem> = files
+      ? peerProblems(this.o.ledger, files)
+      : new Map([...journalledPeers(this.o.ledger).inForce].filter(([, d]) => d !== null).map(([t]) => [t, 'unreadable' as const]));
+    const shown = files ?? { peers: [], theirs: new Map<TableId, string>() };
+    const tables = [...new Set([...shown.peers.map((p) => p.enrolment.table), ...shown.theirs.keys(), ...problems.keys()])].sort();
+    return {
+      transfers: this.links !== null,
+      peers: tables.slice(0, 64).map((table) => {
+        const p = shown.peers.find((x) => x.enrolment.table === table);
+        const link = this.links?.(table) ?? { out: false, in: false };
+        return {
+          table,
+          url: p?.enrolment.url ?? null,
+          fingerprint: p?.enrolment.fingerprint ?? null,
+          stations: [...(p?.stations ?? [])],
+          dialsIn: shown.theirs.has(table),
+          linkOut: link.out,
+          linkIn: link.in,
+          problem: problems.get(table) ?? null,
+        };
+      }),
+    };
   }
 
   /**
@@ -55,7 +119,8 @@ export class PeerRegistry {
     this.o.ledger.append({ type: 'peer.credential', payload: { table, action: 'enrol', by: [...by], digest: peerDigest(table, peer.data, theirs) } });
     writePeers(this.o.dataDir, next.data);
     this.guard.invalidate();
-    this.o.log.warn({ peer: table, stations, by }, 'peer table enrolled by two people: dialled from the next start');
+    for (const l of this.enrolled) l(peer.data);
+    this.o.log.warn({ peer: table, stations, by, linked: this.links !== null }, 'peer table enrolled by two people');
     return { ok: true, table };
   }
 

@@ -68,6 +68,8 @@ export function buildPage(b: ServiceBackend, req: PageRequest, viewer: number): 
       return { page: 'sync', sync: b.sync() };
     case 'stations':
       return { page: 'stations', ...b.remoteStations(viewer) };
+    case 'peers':
+      return { page: 'peers', ...b.peerTables() };
     case 'jackpot':
       return { page: 'jackpot', currency: b.currency, ...b.jackpot() };
   }

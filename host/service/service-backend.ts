@@ -67,6 +67,8 @@ export interface ServiceBackend {
   pendingHandpays(): PendingHandpay[] | null;
   /** The remote stations' enrolment page, as the session `viewer` (its `service.enter` seq) sees it: its own files to download. */
   remoteStations(viewer: number): Omit<Extract<ServicePage, { page: 'stations' }>, 'page'>;
+  /** The peer tables: each as the files hold it, its links, and why it is refused if it is (the Peers page). */
+  peerTables(): Omit<Extract<ServicePage, { page: 'peers' }>, 'page'>;
   /** The Tickets page: each station's printer, the last tickets out and in (docs/tito.md). */
   tickets(): Omit<Extract<ServicePage, { page: 'tickets' }>, 'page'>;
   /** The progressive jackpot's page: pools, their movements, the last awards. */

@@ -45,6 +45,9 @@ export function openTransfers(
   });
   // A peer removed by two people in service mode: its link closed, its credential forgotten, at once.
   registry.onRevoke((t) => transfers.drop(t));
+  // One enrolled by two people: dialled at once, let in with the credential its files now hold.
+  registry.onEnrol((p) => transfers.enrol(p));
+  registry.attachLinks((t) => transfers.linkState(t));
   log.info({ peers: peers.peers.map((p) => p.enrolment.table) }, 'transfers with peer tables');
   return transfers;
 }

@@ -37,6 +37,14 @@ export class TransferHost {
     return this.current;
   }
 
+  /**
+   * The stations' homes changed (a peer enrolled or removed in service mode): from now on, as a
+   * start with the new files would fold them. Transfers already journalled keep their terms.
+   */
+  rehome(homes: StationHomes): void {
+    this.current = { ...this.current, homes };
+  }
+
   /** Moves `amount` of the station's credit to the table `to`; a refusal journals nothing. */
   start(station: number, to: TableId, amount: number): { refused?: StartRefusal } {
     return this.on({ kind: 'start', station, to, amount, available: this.o.journal.credit(station) });

@@ -3,9 +3,11 @@
 // can write the data folder), adopted as found. Now a supervisor asks in service mode and a second
 // person confirms; the change is journalled (`peer.credential`, both names, a digest, never a
 // secret) before the files are written, and the files then pass the check at every transfer and at
-// the next start (no `peer-integrity` fault). A removed peer's link is refused at once.
+// the next start (no `peer-integrity` fault). A removed peer's link is refused at once; an added
+// one is dialled at once (before: from the next start), and both show on the service screen's Peers page.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import type WebSocket from 'ws';
@@ -63,6 +65,9 @@ describe('peer tables added and removed by two people in service mode (issue 50 
     const toWar = readPeers(bjDir)?.peers.find((p) => p.enrolment.table === WAR)?.enrolment ?? assert.fail('bj-1 has no enrolment at war-1');
     // What bj-1's host handed war-1 (its address, certificate, the secret it knows war-1 by): the file to enrol it from.
     const bjFile = readPeers(dir)?.peers.find((p) => p.enrolment.table === BJ)?.enrolment ?? assert.fail('war-1 has no enrolment of bj-1');
+    // bj-1's address, taken so war-1's dial can be seen arriving (bj-1's host does not run in this test).
+    const bjPort = createServer();
+    await new Promise<void>((r) => bjPort.listen(ports.bj, '127.0.0.1', r));
     let running: RunningHost | null = await startServiceHost(dir, realTimers, config);
     const faults = () => (running ?? assert.fail('stopped')).floor.tilts.list().filter((t) => t.kind === 'peer-integrity');
     const screen = await serviceScreen(running);
@@ -89,7 +94,11 @@ describe('peer tables added and removed by two people in service mode (issue 50 
       assert.equal(PeerCredentials.inDataDir(dir).secretSha256(BJ), null, 'gone from peer-credentials.json');
       assert.equal(await welcomed(toWar, BJ, toWar.secret), false, "bj-1's hello is refused at once");
       assert.equal(running.transfers?.links.has(BJ), false, 'war-1 no longer dials bj-1');
+      assert.equal(running.transfers?.homeOf(102), WAR, "bj-1's station 102 is homed here once bj-1 is gone, as at a start without it");
       assert.deepEqual(faults(), [], 'files and journal agree: no fault');
+      // The Peers page: bj-1 is gone from it.
+      assert.equal((await screen.send({ name: 'service-page', page: 'peers' })).type, 'ack');
+      await screen.until((x) => x.page?.page === 'peers' && x.page.transfers && x.page.peers.length === 0, 'the peers page without bj-1');
 
       // A file that is not an enrolment, or names this table, is refused: nothing journalled, nothing written.
       const journalledBefore = journalled(running, 'peer.credential').length;
@@ -100,8 +109,18 @@ describe('peer tables added and removed by two people in service mode (issue 50 
       assert.equal(readPeers(dir)?.peers.length, 0);
       assert.equal(journalled(running, 'peer.credential').length, journalledBefore);
 
+      // bj-1's host is not running: whatever answers at its address sees war-1 dial at once.
+      const dialled = new Promise<void>((r) => bjPort.once('connection', (socket) => (socket.destroy(), r())));
       const added = await twoPerson(screen, { name: 'service-action', action: { kind: 'peer-add', enrolment: JSON.stringify(bjFile), stations: [102] } });
       assert.equal(added, 'service.done.peerAdd');
+      // Dialled at once (before: only from the next start), station 102 homed there again.
+      assert.equal(running.transfers?.links.has(BJ), true, 'war-1 dials bj-1 at once');
+      await dialled;
+      assert.equal(running.transfers?.homeOf(102), BJ);
+      const listed = await screen.until((x) => x.page?.page === 'peers' && x.page.peers.some((p) => p.table === BJ), 'bj-1 on the peers page');
+      assert.deepEqual(listed.page?.page === 'peers' ? listed.page.peers : null, [
+        { table: BJ, url: bjFile.url, fingerprint: bjFile.fingerprint, stations: [102], dialsIn: false, linkOut: false, linkIn: false, problem: null },
+      ]);
       const enrolled = journalled<{ table: string; action: string; by: string[]; digest?: string }>(running, 'peer.credential').at(-1);
       assert.equal(enrolled?.action, 'enrol');
       assert.match(enrolled?.digest ?? '', /^[0-9a-f]{64}$/);
@@ -116,6 +135,7 @@ describe('peer tables added and removed by two people in service mode (issue 50 
     } finally {
       await screen.close();
       await running?.close();
+      bjPort.close();
     }
     // The next start: the files are what the two people journalled; bj-1 is dialled, nothing raised.
     running = await startServiceHost(dir, realTimers, config);

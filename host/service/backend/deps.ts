@@ -7,6 +7,7 @@ import type { Printers } from '../../devices/printers.js';
 import type { TableShoe } from '../../devices/shoe.js';
 import type { FloorServices } from '../../floor/floor-services.js';
 import type { LiveTable } from '../../table/runtime.js';
+import type { ServicePage } from '../../../protocol/index.js';
 import type { ProgramLayout, ProgramManifest } from '../program-hash.js';
 
 /** What the live service backend reads and drives: the host's services, handed in by start-host.ts. */
@@ -40,6 +41,8 @@ export interface LiveBackendDeps {
 export interface PeerService {
   add(enrolment: string, stations: readonly number[], by: readonly [string, string]): { ok: true; table: string } | { ok: false; detail: string };
   revoke(table: string, by: readonly [string, string]): { ok: true; table: string } | { ok: false; detail: string };
+  /** Each peer table the files or the journal name, its links, and why it is refused if it is. */
+  list(): Omit<Extract<ServicePage, { page: 'peers' }>, 'page'>;
 }
 
 /** What service mode does with the remote stations (start-host.ts wires it). */

@@ -67,6 +67,7 @@ export function fakeBackend(overrides: Partial<ServiceBackend> = {}) {
     }),
     enrolStation: record('enrolStation', () => ok('service.done.stationEnrol')),
     revokeStation: record('revokeStation', () => ok('service.done.stationRevoke')),
+    peerTables: () => ({ transfers: false, peers: [] }),
     addPeer: record('addPeer', () => ok('service.done.peerAdd')),
     revokePeer: record('revokePeer', () => ok('service.done.peerRevoke')),
     dropCount: record('dropCount', () => ok('service.done.cashboxDrop')),

@@ -15,6 +15,7 @@ const none: PageActions = {
   act: () => undefined,
   open: () => undefined,
   download: () => undefined,
+  upload: () => undefined,
   view: () => undefined,
   replay: () => undefined,
   ask: () => undefined,

@@ -9,6 +9,7 @@ import { holdsPage } from './pages/holds-page.js';
 import { jackpotPage } from './pages/jackpot-page.js';
 import { pageKit } from './pages/kit.js';
 import { metersPage } from './pages/meters-page.js';
+import { peersPage } from './pages/peers-page.js';
 import { recallPage } from './pages/recall-page.js';
 import { stationsPage } from './pages/stations-page.js';
 import { statusPage } from './pages/status-page.js';
@@ -54,6 +55,9 @@ export function pageContent(state: ServiceState, page: ServicePage, t: TFunction
       break;
     case 'stations':
       stationsPage(page, k);
+      break;
+    case 'peers':
+      peersPage(page, k);
       break;
     case 'jackpot':
       jackpotPage(page, k);

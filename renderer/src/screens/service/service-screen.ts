@@ -309,6 +309,19 @@ export class ServiceScreen implements Screen {
     a.remove();
   }
 
+  /** The browser's file chooser; the file's text, if it can be a peer's enrolment file (the host checks it). */
+  private upload(then: (text: string) => void): void {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.accept = '.json,application/json';
+    input.addEventListener('change', () => {
+      const file = input.files?.[0];
+      // The protocol's limit: a bigger file is no enrolment file.
+      if (file && file.size <= 24_000) void file.text().then(then);
+    });
+    input.click();
+  }
+
   private view(path: string): void {
     const url = this.exportUrl(path);
     if (url) window.open(url, '_blank', 'noopener');
@@ -372,6 +385,7 @@ export class ServiceScreen implements Screen {
       act: (action: ServiceAction) => this.ctx.command({ name: 'service-action', action }),
       open: (page, extra) => this.open(page, extra),
       download: (path) => this.download(path),
+      upload: (then) => this.upload(then),
       view: (path) => this.view(path),
       replay: (round) => {
         const money = (m: number) => formatMoney(m, s.session?.currency ?? 'MOP', s.language);

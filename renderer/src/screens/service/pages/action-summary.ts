@@ -1,6 +1,20 @@
 import type { ServiceAction, ServicePage } from '../../../../../protocol/index.js';
 import { formatConfigValue, type ValueFormat } from '../config-editor.js';
 import { configKeyLabel } from './config-labels.js';
+import { stationList } from './peers-page.js';
+
+/** What the second person reads of a peer's enrolment file: the table and its address (the host checks the whole file). */
+function enrolmentHead(text: string): { table: string; url: string } | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof v !== 'object' || v === null || !('table' in v) || !('url' in v)) return null;
+  const { table, url } = v;
+  return typeof table === 'string' && typeof url === 'string' ? { table: table.slice(0, 64), url: url.slice(0, 200) } : null;
+}
 
 /** What a two-person action will do, as the second person must read it before confirming. */
 export function actionSummary(action: ServiceAction, page: ServicePage | undefined, fmt: ValueFormat): string {
@@ -23,6 +37,15 @@ export function actionSummary(action: ServiceAction, page: ServicePage | undefin
       (first, n) => joined(first, fmt.t('punctuation.labelled', { label: fmt.money(n.note * fmt.minorPerUnit), value: n.count })),
       fmt.t('service.action.station', { station: action.station }),
     );
+  // A peer's enrolment file is never shown whole (its secret): its table, address and the stations typed.
+  if (action.kind === 'peer-add') {
+    const head = enrolmentHead(action.enrolment);
+    return fmt.t('service.peers.summary', {
+      table: head?.table ?? '—',
+      url: head?.url ?? '—',
+      stations: stationList(action.stations) || fmt.t('service.peers.noStations'),
+    });
+  }
   const { kind: _kind, ...rest } = action;
   const [head = '', ...tail] = Object.values(rest).map(String);
   return tail.reduce((first, second) => fmt.t('punctuation.joined', { first, second }), head);

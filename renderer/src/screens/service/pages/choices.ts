@@ -68,6 +68,8 @@ export interface PageActions {
   view(path: string): void;
   /** Plays a round of game recall card by card. */
   replay(round: RecallRound): void;
+  /** Asks for a file (a peer table's enrolment file, from a USB key), then runs `then` with its text. */
+  upload(then: (text: string) => void): void;
   /** Asks for a value on a pad over the page, then runs the request's `then` with it. */
   ask(request: AskRequest): void;
   choose(update: Partial<PageChoices>): void;

@@ -1,0 +1,73 @@
+import type { ServicePage } from '../../../../../protocol/index.js';
+import type { PageKit } from './kit.js';
+
+/** The stations as the supervisor types them: numbers joined by `/`, a range `201-204`, `0` for none; null when not so. */
+export function parseStations(text: string): number[] | null {
+  if (text.trim() === '0') return [];
+  const out: number[] = [];
+  for (const part of text.split('/')) {
+    const m = /^(\d{1,4})(?:-(\d{1,4}))?$/.exec(part.trim());
+    if (!m) return null;
+    const from = Number(m[1]);
+    const to = m[2] === undefined ? from : Number(m[2]);
+    // At most the 250 a peer may list (host/peers/peer-config.ts); the host checks each number.
+    if (to < from || to - from >= 250) return null;
+    for (let s = from; s <= to; s++) if (!out.includes(s)) out.push(s);
+  }
+  return out.length > 250 ? null : out;
+}
+
+/** The stations as a row shows them, as they are typed: ranges with `-`, joined by `/`. */
+export function stationList(stations: readonly number[]): string {
+  const sorted = [...stations].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < sorted.length;) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === (sorted[j] ?? 0) + 1) j++;
+    parts.push(j > i ? `${sorted[i]}-${sorted[j]}` : `${sorted[i]}`);
+    i = j + 1;
+  }
+  return parts.join('/');
+}
+
+/**
+ * The peer tables (issue 50 item 4): each as this host's files hold it, its links, and why it is
+ * refused if it is; a supervisor enrols one from the file its host handed this one (the stations
+ * homed there typed on the pad) or removes one, and a second person confirms either.
+ */
+export function peersPage(page: Extract<ServicePage, { page: 'peers' }>, k: PageKit): void {
+  const { t, a, sup, rows, wrap, btn } = k;
+  if (!page.transfers) wrap(t('service.peers.notLinked'));
+  if (page.peers.length === 0) rows.push(t('service.peers.none'));
+  const linked = (up: boolean) => t(up ? 'service.field.connected' : 'service.field.notConnected');
+  for (const p of page.peers.slice(0, 16)) {
+    wrap(
+      t('service.peers.row', { table: p.table, url: p.url ?? t('service.peers.noUrl'), stations: stationList(p.stations) || t('service.peers.noStations') }),
+    );
+    if (p.fingerprint) wrap('  ' + t('service.peers.certificate', { fingerprint: p.fingerprint }));
+    rows.push(
+      '  ' + t('service.peers.links', { out: linked(p.linkOut), in: linked(p.linkIn), dialsIn: t(p.dialsIn ? 'service.peers.yes' : 'service.peers.no') }),
+    );
+    if (p.problem) wrap('  ' + t(`service.peers.problem.${p.problem}`));
+  }
+  // The enrolment file comes from the peer's host (a USB key at the cabinet): chosen, then its stations typed.
+  btn(
+    'act-peer-add',
+    t('service.action.peer-add'),
+    () =>
+      a.upload((enrolment) =>
+        a.ask({
+          title: t('service.action.peer-add'),
+          label: t('service.peers.askStations'),
+          kind: 'reference',
+          then: (typed) => {
+            const stations = parseStations(typed);
+            if (stations) a.act({ kind: 'peer-add', enrolment, stations });
+          },
+        }),
+      ),
+    sup,
+  );
+  for (const p of page.peers.slice(0, 8))
+    btn(`act-peer-revoke-${p.table}`, `${t('service.action.peer-revoke')} ${p.table}`, () => a.act({ kind: 'peer-revoke', table: p.table }), sup);
+}
