@@ -412,6 +412,18 @@ export function derive(view: LedgerView, type: EntryType, payload: Record<string
     }
     case 'transfer.alarm':
       break;
+    case 'aft.in':
+    case 'aft.out': {
+      // AFT (docs/sas.md): the casino system's cashless account and the station's credit, each transfer once (its txId).
+      const p = payload as Payload<'aft.in'>;
+      const into = type === 'aft.in' ? 1 : -1;
+      creditChange(p.station, into * p.amount);
+      post(account.aft(p.station), into * p.amount);
+      post(account.stationCredit(p.station), -into * p.amount);
+      both(p.station, type === 'aft.in' ? 'aftInAmount' : 'aftOutAmount', p.amount);
+      both(p.station, type === 'aft.in' ? 'aftIn' : 'aftOut', 1);
+      break;
+    }
     case 'transfer.refuse': {
       const id = (payload as Payload<'transfer.refuse'>).id;
       if (view.entryByTx(transferTxId('decide', id))) throw new LedgerRefusal('transfer-decided', `${transferTxId('decide', id)} is already decided`);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Correction, Uncorrectable } from '../engine/table/vocabulary.js';
 import { TICKET_MONEY_TYPES } from './ticket-postings.js';
 import { TICKET_PAYLOADS } from './ticket-terms.js';
+import { AFT_PAYLOADS } from './aft-terms.js';
 import { TableId, TRANSFER_PAYLOADS } from './transfer-terms.js';
 
 // The typed payloads a kiosk journals. Every amount is integer minor units (avos/cents) of the
@@ -523,6 +524,8 @@ export const PAYLOADS = {
   // A cash-out ticket's life at this table (docs/tito.md): issued, printed or voided; a ticket
   // inserted here asked about, approved, stacked or returned.
   ...TICKET_PAYLOADS,
+  // The casino system's cashless transfers over SAS (AFT, docs/sas.md): in to a station's credit, out of it.
+  ...AFT_PAYLOADS,
 } as const;
 
 export type EntryType = keyof typeof PAYLOADS;
@@ -545,6 +548,8 @@ export const MONEY_TYPES: ReadonlySet<EntryType> = new Set<EntryType>([
   'transfer.reverse',
   'transfer.in',
   ...TICKET_MONEY_TYPES,
+  'aft.in',
+  'aft.out',
 ]);
 
 /** What a caller hands to `Ledger.append`. */
@@ -577,6 +582,8 @@ export const account = {
   transferInFlight: (to: string) => `transfer:${to}:in-flight`,
   /** What this table and another owe each other for completed transfers: + owed to this table, − owed by it. */
   tableSettlement: (table: string) => `table:${table}:settlement`,
+  /** What the casino's system moved to (+) or from (−) a station's credit by AFT (docs/sas.md): its players' cashless accounts. */
+  aft: (s: number) => `aft:${s}`,
 } as const;
 
 export type Posting = readonly [account: string, amount: number];

@@ -32,6 +32,8 @@ export const LP = {
   extendedMeters: 0x6f,
   extendedMetersAlt: 0xaf,
   ticketValidationData: 0x70, // send ticket validation data (type R)
+  aftTransfer: 0x72, // AFT transfer funds (type M, variable)
+  aftStatus: 0x74, // AFT game lock and status request (type S)
   redeemTicket: 0x71, // redeem ticket (type M, variable)
   sendDateTime: 0x7e,
   receiveDateTime: 0x7f,
@@ -124,6 +126,10 @@ export const METER_CODES = {
   drop: 0x24,
   gamesSincePowerUp: 0x25,
   gamesSinceDoorClosed: 0x26,
+  aftInCredits: 0xa0, // in-house cashable transfers to the machine
+  aftIn: 0xa1, // their count
+  aftOutCredits: 0xb8, // in-house cashable transfers to the host
+  aftOut: 0xb9, // their count
 } as const;
 
 /** Meters with no Table C-7 code, reported only inside long poll 0x1C. */

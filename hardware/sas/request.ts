@@ -44,8 +44,9 @@ const FIXED = new Map<number, number>([
   [LP.receiveDateTime, 11],
   [LP.setValidationId, 10],
   [LP.validationInfo, 5],
+  [LP.aftStatus, 8],
 ]);
-const VARIABLE = new Set<number>([LP.selectedMeters, LP.extendedMeters, LP.extendedMetersAlt, LP.redeemTicket]);
+const VARIABLE = new Set<number>([LP.selectedMeters, LP.extendedMeters, LP.extendedMetersAlt, LP.redeemTicket, LP.aftTransfer]);
 
 /** Whether a request carries a CRC (type S, M and G do; type R does not). */
 export function hasCrc(command: number): boolean {

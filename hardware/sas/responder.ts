@@ -7,6 +7,7 @@ import { DENOMINATION_CODES, LP, meterForCode, type MeterName } from './constant
 import { crc16Kermit } from '../crc.js';
 import { hasCrc } from './request.js';
 import { ticketPoll } from './ticket-polls.js';
+import { aftStatusPoll, aftTransferPoll, type AftReply } from './aft.js';
 import type { SasDateTime, SasGameSide, SasMeters } from './types.js';
 
 export type Reply =
@@ -92,7 +93,22 @@ export function respond(bytes: Uint8Array, game: SasGameSide): Reply {
   }
   const block = BLOCKS.get(command);
   if (block) return send(withCrc(address, command, meterBlock(game.meters(), block)));
-  return control(bytes, game) ?? information(bytes, game) ?? tickets(bytes, game) ?? IGNORE;
+  return control(bytes, game) ?? information(bytes, game) ?? tickets(bytes, game) ?? aft(bytes, game) ?? IGNORE;
+}
+
+function aft(bytes: Uint8Array, game: SasGameSide): Reply | null {
+  const command = bytes[1] ?? 0;
+  if (command !== LP.aftTransfer && command !== LP.aftStatus) return null;
+  if (!game.aft) return IGNORE;
+  let r: AftReply;
+  try {
+    r = command === LP.aftTransfer ? aftTransferPoll(bytes, game.aft) : aftStatusPoll(bytes, game.aft);
+  } catch {
+    // The journal could not take the transfer: nothing is answered, nothing moved; the host asks again.
+    return IGNORE;
+  }
+  if (r.kind === 'ignore') return IGNORE;
+  return r.kind === 'nack' ? nack(bytes[0] ?? 0) : send(withCrc(bytes[0] ?? 0, command, r.payload));
 }
 
 function tickets(bytes: Uint8Array, game: SasGameSide): Reply | null {

@@ -72,6 +72,8 @@ export interface SasGameSide {
   romImage(): Uint8Array;
   /** Tickets through the casino's system (0x4C, 0x4D, 0x70, 0x71); absent: those polls are ignored as unknown. */
   tickets?: SasTicketSide;
+  /** AFT (0x72, 0x74); absent, those polls are ignored as unknown. */
+  aft?: SasAftSide;
 }
 
 /** Long poll 0x4C's machine validation id and sequence (3 bytes each). */
@@ -116,3 +118,60 @@ export type SasLinkEvent =
   | { type: 'exception-lost'; code: number; tag?: string }
   /** The host acknowledged an exception a general poll reported (§3.1): it has it. */
   | { type: 'exception-acked'; code: number; tag?: string };
+
+// AFT (SAS 6.02 §8; hardware/sas/aft.ts parses and encodes, the station decides).
+
+/** A transfer request as 0x72 carries it (what the kiosk reads of it). */
+export interface AftRequest {
+  /** 00 full transfer only, 01 partial transfers allowed. */
+  code: number;
+  type: number;
+  cashable: number | null;
+  restricted: number | null;
+  nonRestricted: number | null;
+  flags: number;
+  assetNumber: number;
+  /** Whether the 20-byte registration key is all zeros ("registration not required"). */
+  keyZero: boolean;
+  /** 1–20 ASCII characters, as sent (checked by the station). */
+  transactionId: string;
+}
+
+/** A transfer as 0x72 reports it: the answer to a request, or a history record an interrogation reads. */
+export interface AftRecord {
+  /** 0 the current or most recent transaction; 1–127 its position in the history buffer. */
+  position: number;
+  status: number;
+  type: number;
+  /** Credits transferred (or asked, for a refusal). */
+  cashable: number;
+  flags: number;
+  assetNumber: number;
+  transactionId: string;
+  /** When it completed; null for a refusal. */
+  at: SasDateTime | null;
+  /** The station's cumulative meter for this type after it (credits); null for a refusal. */
+  cumulative: number | null;
+}
+
+/** 0x74's answer. */
+export interface AftStatusView {
+  assetNumber: number;
+  /** Table 8.9b bits: 0 to the machine OK, 1 from the machine OK. */
+  availableTransfers: number;
+  /** Table 8.9d bits: 1 partial to host allowed, 4 in-house enabled, 7 any AFT enabled. */
+  aftStatus: number;
+  /** Credits on the meter (cashable). */
+  cashable: number;
+  /** The most one transfer may put on the meter (credits). */
+  transferLimit: number;
+}
+
+export interface SasAftSide {
+  /** 0x72 with a transfer code: decided, and journalled when it moves money, before the answer. */
+  transfer(request: AftRequest): AftRecord;
+  /** 0x72 interrogation (transfer code FE/FF): index 0 the current or most recent, 01–7F a history position, 81–FF relative (81 the newest). */
+  interrogate(index: number): AftRecord | null;
+  /** 0x74. */
+  status(): AftStatusView;
+}

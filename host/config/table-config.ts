@@ -25,6 +25,8 @@ const Station = z.strictObject({
       address: z.number().int().min(1).max(127),
       /** Stop play (no bet, no note, no cash-out) while the link is down (docs/sas.md); default: play goes on, the journal keeps what the system has not read. */
       stopPlayOnLinkDown: z.boolean().optional(),
+      /** AFT, the casino system's cashless transfers (docs/sas.md, "AFT"): the station's asset number and the most one transfer may put on its credit (minor units). Absent: 0x72/0x74 are ignored. */
+      aft: z.strictObject({ assetNumber: z.number().int().min(1).max(0xff_ff_ff_ff), limit: MinorUnits.positive().default(5_000_000) }).optional(),
     })
     .optional(),
   /** The station's ticket printer (TCL: FutureLogic/JCM GEN2–GEN5 and the printers that emulate it; docs/tito.md); none: cash-out by handpay only. */

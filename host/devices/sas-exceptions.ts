@@ -77,6 +77,8 @@ export const EXCEPTION_SOURCES = [
   'ticket.redeem.request',
   'ticket.redeem.stacked',
   'ticket.redeem.returned',
+  'aft.in',
+  'aft.out',
   'credit.cancel',
   'handpay.request',
   'handpay.confirm',
@@ -141,6 +143,11 @@ export function exceptionsOf(entry: SourceEntry, station: number, facts: Journal
     case 'ticket.redeem.returned': {
       const p = PAYLOADS[entry.type].safeParse(entry.payload);
       return p.success ? at(p.data.station, EXC.ticketTransferComplete) : [];
+    }
+    case 'aft.in':
+    case 'aft.out': {
+      const p = PAYLOADS[entry.type].safeParse(entry.payload);
+      return p.success ? at(p.data.station, EXC.aftTransferComplete) : [];
     }
     default:
       return moreExceptionsOf(entry, station, facts);

@@ -15,6 +15,7 @@ import type { BillAcceptors } from '../devices/bill-acceptors.js';
 import { sasMetersOf } from '../devices/sas-meters.js';
 import { journalFacts, ReportedStore, StationFeed } from '../devices/sas-feed.js';
 import { ValidationRecords } from '../devices/sas-validation-info.js';
+import { StationAft } from '../devices/sas-aft.js';
 import type { SasAuthority } from '../tickets/sas-authority.js';
 import type { FloorServices } from '../floor/floor-services.js';
 import type { Opened } from './opened.js';
@@ -33,6 +34,8 @@ export interface SasLinksDeps {
   log: Logger;
   /** The station's pending handpay (amount in minor units), or null. */
   pendingHandpay: (station: number) => { amount: number } | null;
+  /** Why the station cannot give its credit away now (a handpay waiting, bets in play, no credit, a ticket in print), or null (AFT out). */
+  cashOutRefusal: (station: number) => string | null;
   /** The running program: its root and files (host/service/program-hash.ts), for long poll 0x21. */
   program: { root: string; files: readonly string[] };
   /** The data folder: what each station's SAS host acknowledged is kept there (`sas-reported.json`). */
@@ -152,6 +155,27 @@ export class SasLinks {
       resetHandpay: (): HandpayResetResult => (d.pendingHandpay(station) ? 'unable' : 'none'),
       romImage: () => this.romImage(),
       ...this.ticketSide(station),
+      ...this.aftSide(station),
+    };
+  }
+
+  /** AFT (0x72, 0x74), where the station is configured for it (`stations[].sas.aft`). */
+  private aftSide(station: number): Pick<SasGameSide, 'aft'> {
+    const d = this.d;
+    const aft = d.config.stations.find((s) => s.station === station)?.sas?.aft;
+    if (!aft) return {};
+    const refuseIn = (): string | null => (d.pendingHandpay(station) ? 'a handpay waiting' : (d.tilts.refusal(station, 'bet')?.reason ?? null));
+    const refuseOut = (): string | null => d.cashOutRefusal(station) ?? d.tilts.refusal(station, 'cash-out')?.reason ?? null;
+    return {
+      aft: new StationAft({
+        ledger: d.ledger,
+        station,
+        assetNumber: aft.assetNumber,
+        limit: aft.limit,
+        refuseIn,
+        refuseOut,
+        local: (ms) => localNow(new Date(ms)),
+      }),
     };
   }
 
@@ -191,7 +215,7 @@ export function openSasLinks(
   options: { dataDir: string; sasTiming?: SasLinksDeps['timing'] },
   { config, ledger, log, layout, manifest }: Pick<Opened, 'config' | 'ledger' | 'log' | 'layout' | 'manifest'>,
   { tilts, billAcceptors, sasTickets }: Pick<TableRuntime, 'tilts' | 'billAcceptors' | 'sasTickets'>,
-  floor: Pick<FloorServices, 'handpays'>,
+  floor: Pick<FloorServices, 'handpays' | 'tickets'>,
 ): SasLinks {
   const sas = new SasLinks({
     config,
@@ -200,6 +224,8 @@ export function openSasLinks(
     billAcceptors,
     log,
     pendingHandpay: (station) => floor.handpays.pendingAt(station),
+    cashOutRefusal: (station) =>
+      floor.handpays.refusal(station)?.reason ?? (floor.tickets.pendingAt(station) ? `station ${station} has a ticket in print` : null),
     program: { root: layout.root, files: manifest.files.map(([file]) => file) },
     dataDir: options.dataDir,
     sasTickets,

@@ -11,7 +11,17 @@ export const EVENT_GROUPS = {
   power: ['power.reset'],
   meter: ['meter.clear'],
   jackpot: ['jackpot.settle', 'jackpot.reset'],
-  transfer: ['transfer.out', 'transfer.recall', 'transfer.complete', 'transfer.reverse', 'transfer.in', 'transfer.refuse', 'transfer.alarm'],
+  transfer: [
+    'transfer.out',
+    'transfer.recall',
+    'transfer.complete',
+    'transfer.reverse',
+    'transfer.in',
+    'transfer.refuse',
+    'transfer.alarm',
+    'aft.in',
+    'aft.out',
+  ],
   ticket: [
     'ticket.issue',
     'ticket.printed',

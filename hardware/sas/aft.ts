@@ -1,0 +1,139 @@
+// AFT, the cashless wallet (SAS 6.02 §8, long polls 0x72 AFT transfer funds and 0x74 AFT game lock
+// and status request; layouts in docs/sas.md, "AFT"): the machine side parses and encodes, the
+// station (an injected `SasAftSide`) decides each transfer and journals it before the answer is
+// sent. Binary fields least significant byte first, BCD most significant first (§2.2.3); amounts
+// in credits of the accounting denomination.
+import { fromBcd, toBcd } from './bcd.js';
+import type { AftRecord, AftRequest, SasAftSide } from './types.js';
+
+/** 0x72's transfer status (Table 8.3d), the codes the kiosk answers. */
+export const AFT_STATUS = {
+  full: 0x00,
+  partial: 0x01,
+  notUnique: 0x81,
+  notValidFunction: 0x82,
+  notValidAmount: 0x83,
+  overLimit: 0x84,
+  unableNow: 0x87,
+  notRegistered: 0x88,
+  receiptUnavailable: 0x90,
+  assetMismatch: 0x93,
+  notLocked: 0x94,
+  idNotValid: 0x95,
+  unsupportedCode: 0xc1,
+  noInfo: 0xff,
+} as const;
+
+/** 0x72's transfer types the kiosk takes (Table 8.3b): in-house cashable credit, host to machine and machine to host. */
+export const AFT_TYPE = { toMachine: 0x00, toHost: 0x80 } as const;
+
+/** Transfer flags (0x72): bit 6 transfer only if locked, bit 7 a transaction receipt requested. */
+export const AFT_FLAG = { onlyIfLocked: 0x40, receipt: 0x80 } as const;
+
+export type AftReply = { kind: 'payload'; payload: Uint8Array } | { kind: 'nack' } | { kind: 'ignore' };
+
+const binary = (value: number, n: number): number[] => Array.from({ length: n }, (_, i) => Math.floor(value / 256 ** i) % 256);
+const readBinary = (b: Uint8Array, from: number, n: number): number =>
+  Array.from({ length: n }, (_, i) => (b[from + i] ?? 0) * 256 ** i).reduce((a, x) => a + x, 0);
+
+/** Offsets in a full 0x72 request (address at 0). */
+const AT = {
+  length: 2,
+  code: 3,
+  index: 4,
+  type: 5,
+  cashable: 6,
+  restricted: 11,
+  nonRestricted: 16,
+  flags: 21,
+  asset: 22,
+  key: 26,
+  idLength: 46,
+  id: 47,
+} as const;
+
+/** 0x72: a transfer, an interrogation, or a cancel; its answer's payload (after address and command). */
+export function aftTransferPoll(bytes: Uint8Array, side: SasAftSide): AftReply {
+  const len = bytes[AT.length] ?? 0;
+  const code = bytes[AT.code] ?? 0;
+  if (code === 0xfe || code === 0xff) return len === 2 ? answer(side.interrogate(bytes[AT.index] ?? 0)) : { kind: 'nack' };
+  // A transfer completes as it is answered (nothing is left pending): a cancel finds nothing to cancel and reads the current one.
+  if (code === 0x80) return answer(side.interrogate(0));
+  if (code !== 0x00 && code !== 0x01) return answer(null, AFT_STATUS.unsupportedCode);
+  const request = parseTransfer(bytes);
+  if (!request) return answer(null, AFT_STATUS.notValidFunction);
+  return answer(side.transfer(request));
+}
+
+function parseTransfer(b: Uint8Array): AftRequest | null {
+  const len = b[AT.length] ?? 0;
+  const idLength = b[AT.idLength] ?? 0;
+  if (b.length !== 3 + len + 2 || len < AT.id - 3 + idLength) return null;
+  const key = b.subarray(AT.key, AT.key + 20);
+  return {
+    code: b[AT.code] ?? 0,
+    type: b[AT.type] ?? 0,
+    cashable: fromBcd(b, AT.cashable, AT.cashable + 5),
+    restricted: fromBcd(b, AT.restricted, AT.restricted + 5),
+    nonRestricted: fromBcd(b, AT.nonRestricted, AT.nonRestricted + 5),
+    flags: b[AT.flags] ?? 0,
+    assetNumber: readBinary(b, AT.asset, 4),
+    keyZero: key.every((x) => x === 0),
+    transactionId: String.fromCharCode(...b.subarray(AT.id, AT.id + idLength)),
+  };
+}
+
+/** The 0x72 answer: length, position, status, receipt status (FF: none), type, amounts, flags, asset, id, date, time, expiry, pool, the three cumulative meters. */
+function answer(r: AftRecord | null, status?: number): AftReply {
+  if (!r) return { kind: 'payload', payload: Uint8Array.of(2, 0x00, status ?? AFT_STATUS.noInfo) };
+  const id = [...r.transactionId].slice(0, 20).map((c) => c.charCodeAt(0) & 0x7f);
+  const meter = r.cumulative === null ? [0] : [5, ...toBcd(r.cumulative, 5)];
+  const at = r.at
+    ? [...toBcd(r.at.month, 1), ...toBcd(r.at.day, 1), ...toBcd(r.at.year, 2), ...toBcd(r.at.hour, 1), ...toBcd(r.at.minute, 1), ...toBcd(r.at.second, 1)]
+    : new Array<number>(7).fill(0);
+  const body = [
+    r.position,
+    r.status,
+    0xff,
+    r.type,
+    ...toBcd(r.cashable, 5),
+    ...toBcd(0, 5),
+    ...toBcd(0, 5),
+    r.flags,
+    ...binary(r.assetNumber, 4),
+    id.length,
+    ...id,
+    ...at,
+    ...toBcd(0, 4),
+    0,
+    0,
+    ...meter,
+    0,
+    0,
+  ];
+  return { kind: 'payload', payload: Uint8Array.from([body.length, ...body]) };
+}
+
+/** 0x74: lock code (00 request, 80 cancel, FF status only), transfer condition, lock timeout (2 BCD); the kiosk never locks (docs/sas.md). */
+export function aftStatusPoll(bytes: Uint8Array, side: SasAftSide): AftReply {
+  const lock = bytes[2] ?? 0;
+  if (lock !== 0x00 && lock !== 0x80 && lock !== 0xff) return { kind: 'nack' };
+  if (lock !== 0xff && fromBcd(bytes, 4, 6) === null) return { kind: 'nack' };
+  const s = side.status();
+  const body = [
+    ...binary(s.assetNumber, 4),
+    0xff, // game not locked
+    s.availableTransfers,
+    0x00, // cash-out to host forced by the machine, disabled
+    s.aftStatus,
+    0x7f,
+    ...toBcd(s.cashable, 5),
+    ...toBcd(0, 5),
+    ...toBcd(0, 5),
+    ...toBcd(s.transferLimit, 5),
+    ...toBcd(0, 4),
+    0,
+    0,
+  ];
+  return { kind: 'payload', payload: Uint8Array.from([body.length, ...body]) };
+}

@@ -1,0 +1,96 @@
+// A station's AFT transfer killed at each of its journal steps (issue 48 item 5's done-when; docs/sas.md,
+// "AFT"): a transfer is one entry, journalled before its 0x72 answer. Killed before the entry is
+// written (the append fails: nothing answered), the system's retry after the restart applies it
+// once; killed after it (the answer lost), the restarted station's interrogation reports it and the
+// same transaction id moves nothing. A real ledger file, closed and opened again as a restart does.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { AFT_STATUS } from '../../hardware/sas/aft.js';
+import type { AftRequest } from '../../hardware/sas/types.js';
+import { billCredit } from '../../ledger/fixtures.js';
+import { entryCount, Ledger } from '../../ledger/index.js';
+import { StationAft } from './sas-aft.js';
+
+const STATION = 3;
+const ASSET = 77;
+
+describe('AFT: a transfer killed at each journal step is applied exactly once', () => {
+  let dir: string;
+  let file: string;
+  let ledger: Ledger;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'sas-aft-'));
+    file = path.join(dir, 'ledger.sqlite');
+    ledger = Ledger.open({ file, terminalId: 'T-AFT' });
+    ledger.append({ type: 'power.reset', payload: { clean: true, softwareVersion: '0.1.0' } });
+    ledger.append(billCredit(STATION, 10_000, 'note-1'));
+  });
+  afterEach(() => {
+    ledger.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const station = (l: Ledger) =>
+    new StationAft({
+      ledger: l,
+      station: STATION,
+      assetNumber: ASSET,
+      limit: 100_000,
+      refuseIn: () => null,
+      refuseOut: () => (l.credit(STATION) > 0 ? null : 'no credit'),
+      local: (ms) => {
+        const t = new Date(ms);
+        return { year: t.getFullYear(), month: t.getMonth() + 1, day: t.getDate(), hour: t.getHours(), minute: t.getMinutes(), second: t.getSeconds() };
+      },
+    });
+  const ask = (type: number, cashable: number, transactionId: string): AftRequest => ({
+    code: 0,
+    type,
+    cashable,
+    restricted: 0,
+    nonRestricted: 0,
+    flags: 0,
+    assetNumber: ASSET,
+    keyZero: true,
+    transactionId,
+  });
+  const restart = (): void => {
+    ledger.close();
+    ledger = Ledger.open({ file, terminalId: 'T-AFT' });
+  };
+
+  for (const [name, type, amount, after] of [
+    ['in', 0x00, 5_000, 15_000],
+    ['out', 0x80, 4_000, 6_000],
+  ] as const) {
+    it(`${name}: killed before its entry is written, the retry after the restart applies it once`, () => {
+      // The process dies inside the append: its transaction never commits, and nothing is answered.
+      ledger.append = () => {
+        throw new Error('killed');
+      };
+      assert.throws(() => station(ledger).transfer(ask(type, amount, `K-${name}`)), /killed/);
+      assert.equal(entryCount(ledger, ['aft.in', 'aft.out']), 0);
+      restart();
+      const s = station(ledger);
+      assert.equal(s.interrogate(0), null, 'nothing to report: no transfer happened');
+      assert.equal(s.transfer(ask(type, amount, `K-${name}`)).status, AFT_STATUS.full);
+      assert.equal(s.transfer(ask(type, amount, `K-${name}`)).status, AFT_STATUS.notUnique);
+      assert.equal(ledger.credit(STATION), after);
+      assert.equal(entryCount(ledger, ['aft.in', 'aft.out']), 1);
+    });
+
+    it(`${name}: killed after its entry (the answer lost), the restarted station reports it and applies it no more`, () => {
+      assert.equal(station(ledger).transfer(ask(type, amount, `L-${name}`)).status, AFT_STATUS.full);
+      restart();
+      const s = station(ledger);
+      const now = s.interrogate(0);
+      assert.deepEqual([now?.status, now?.transactionId, now?.cashable], [AFT_STATUS.full, `L-${name}`, amount]);
+      assert.equal(s.transfer(ask(type, amount, `L-${name}`)).status, AFT_STATUS.notUnique);
+      assert.equal(ledger.credit(STATION), after);
+      assert.equal(entryCount(ledger, ['aft.in', 'aft.out']), 1);
+    });
+  }
+});

@@ -1,0 +1,146 @@
+// A station's AFT over its SAS link (docs/sas.md, "AFT"; SAS 6.02 §8): the casino's system moves
+// cashable credit from a player's account to the station (0x72 type 00) or back (type 80). Each
+// transfer is decided here and journalled (`aft.in`/`aft.out`, ledger/aft-terms.ts, keyed by
+// the station and the system's transaction id) before the 0x72 answer that reports it, so a
+// transfer is applied once: the same transaction id again is "not unique" (81) and moves nothing,
+// and after a lost answer or a kill the system's interrogation (0x72 FE/FF) reads it from the
+// journal. Exception 0x69 (AFT transfer complete) comes from the journal like every exception.
+import { AFT_STATUS, AFT_TYPE, AFT_FLAG } from '../../hardware/sas/aft.js';
+import type { AftRecord, AftRequest, AftStatusView, SasAftSide } from '../../hardware/sas/types.js';
+import type { SasDateTime } from '../../hardware/sas/types.js';
+import { aftTxId } from '../../ledger/aft-terms.js';
+import { aftTransfersAt, type AftTransfer } from '../../ledger/aft-queries.js';
+import type { Ledger } from '../../ledger/ledger.js';
+
+/** The history buffer's positions (0x72 interrogation 01–7F). */
+const HISTORY = 127;
+
+export interface StationAftDeps {
+  ledger: Ledger;
+  station: number;
+  assetNumber: number;
+  /** The most one transfer may put on the credit meter (minor units). */
+  limit: number;
+  /** Why the station cannot take credit now (a fault, a disable, a handpay waiting), or null. */
+  refuseIn(): string | null;
+  /** Why the station cannot give its credit now (bets in play, a handpay or a ticket waiting, a fault), or null. */
+  refuseOut(): string | null;
+  /** The floor's local time of an instant (ms), as the machine's clock (0x7E) shows it. */
+  local(ms: number): SasDateTime;
+}
+
+export class StationAft implements SasAftSide {
+  /** The current transaction: the last request answered, a refusal included (not journalled: it moved nothing). */
+  private current: { record: AftRecord; afterSeq: number } | null = null;
+
+  constructor(private readonly d: StationAftDeps) {}
+
+  transfer(q: AftRequest): AftRecord {
+    const newest = aftTransfersAt(this.d.ledger, this.d.station, 0, 1)[0];
+    const done = this.d.ledger.byTxId(aftTxId(this.d.station, q.transactionId));
+    if (done) return this.refused(q, AFT_STATUS.notUnique, newest);
+    const why = this.refusal(q);
+    if (why !== null) return this.refused(q, why, newest);
+    const amount = this.amountOf(q);
+    if (typeof amount !== 'number') return this.refused(q, amount.status, newest);
+    const type = q.type === AFT_TYPE.toMachine ? 'aft.in' : 'aft.out';
+    this.d.ledger.append({
+      type,
+      payload: { station: this.d.station, transactionId: q.transactionId, amount, requested: q.cashable ?? amount, assetNumber: q.assetNumber },
+      txId: aftTxId(this.d.station, q.transactionId),
+    });
+    this.current = null;
+    const t = aftTransfersAt(this.d.ledger, this.d.station, 0, 1)[0];
+    if (!t) throw new Error('an AFT transfer journalled and not found');
+    return this.record(t, 0);
+  }
+
+  /** Whatever makes the request one the station cannot take, before its amount is looked at. */
+  private refusal(q: AftRequest): number | null {
+    if (q.assetNumber !== this.d.assetNumber) return AFT_STATUS.assetMismatch;
+    if (!/^[\x20-\x7e]{1,20}$/.test(q.transactionId)) return AFT_STATUS.idNotValid;
+    // Registration (0x73) is not built: only transfers that need none.
+    if (!q.keyZero) return AFT_STATUS.notRegistered;
+    if (q.type !== AFT_TYPE.toMachine && q.type !== AFT_TYPE.toHost) return AFT_STATUS.notValidFunction;
+    // The station never locks (0x74): a transfer asked only if locked is refused.
+    if (q.flags & AFT_FLAG.onlyIfLocked) return AFT_STATUS.notLocked;
+    if (q.flags & AFT_FLAG.receipt) return AFT_STATUS.receiptUnavailable;
+    if (q.restricted !== 0 || q.nonRestricted !== 0 || q.cashable === null || q.cashable <= 0) return AFT_STATUS.notValidAmount;
+    if ((q.type === AFT_TYPE.toMachine ? this.d.refuseIn() : this.d.refuseOut()) !== null) return AFT_STATUS.unableNow;
+    return null;
+  }
+
+  /** The amount that moves: all of it, or (partial allowed) as much as the limit or the credit lets. */
+  private amountOf(q: AftRequest): number | { status: number } {
+    const asked = q.cashable ?? 0;
+    const room = q.type === AFT_TYPE.toMachine ? this.d.limit : this.d.ledger.credit(this.d.station);
+    if (asked <= room) return asked;
+    if (q.code !== 0x01 || room <= 0) return { status: q.type === AFT_TYPE.toMachine ? AFT_STATUS.overLimit : AFT_STATUS.notValidAmount };
+    return room;
+  }
+
+  private refused(q: AftRequest, status: number, newest: AftTransfer | undefined): AftRecord {
+    const record: AftRecord = {
+      position: 0,
+      status,
+      type: q.type,
+      cashable: q.cashable ?? 0,
+      flags: q.flags,
+      assetNumber: q.assetNumber,
+      transactionId: q.transactionId,
+      at: null,
+      cumulative: null,
+    };
+    this.current = { record, afterSeq: newest?.seq ?? 0 };
+    return record;
+  }
+
+  interrogate(index: number): AftRecord | null {
+    if (index === 0) {
+      const newest = aftTransfersAt(this.d.ledger, this.d.station, 0, 1)[0];
+      if (this.current && this.current.afterSeq === (newest?.seq ?? 0)) return this.current.record;
+      return newest ? this.record(newest, 0) : null;
+    }
+    if (index >= 0x81) {
+      const t = aftTransfersAt(this.d.ledger, this.d.station, index - 0x81, 1)[0];
+      return t ? this.record(t, positionOf(t)) : null;
+    }
+    if (index > HISTORY) return null;
+    // An absolute position: the newest transfer that sits there (the buffer wraps every 127).
+    const recent = aftTransfersAt(this.d.ledger, this.d.station, 0, HISTORY);
+    const t = recent.find((x) => positionOf(x) === index);
+    return t ? this.record(t, index) : null;
+  }
+
+  private record(t: AftTransfer, position: number): AftRecord {
+    return {
+      position,
+      status: t.payload.amount < t.payload.requested ? AFT_STATUS.partial : AFT_STATUS.full,
+      type: t.type === 'aft.in' ? AFT_TYPE.toMachine : AFT_TYPE.toHost,
+      cashable: t.payload.amount,
+      flags: 0,
+      assetNumber: t.payload.assetNumber,
+      transactionId: t.payload.transactionId,
+      at: this.d.local(t.at),
+      cumulative: t.cumulative,
+    };
+  }
+
+  status(): AftStatusView {
+    const credit = this.d.ledger.credit(this.d.station);
+    const toMachine = this.d.refuseIn() === null ? 0x01 : 0;
+    const fromMachine = credit > 0 && this.d.refuseOut() === null ? 0x02 : 0;
+    return {
+      assetNumber: this.d.assetNumber,
+      availableTransfers: toMachine | fromMachine,
+      // Partial transfers to the host allowed (bit 1), in-house transfers enabled (bit 4), AFT enabled (bit 7).
+      aftStatus: 0x02 | 0x10 | 0x80,
+      cashable: credit,
+      transferLimit: this.d.limit,
+    };
+  }
+}
+
+function positionOf(t: AftTransfer): number {
+  return ((t.ordinal - 1) % HISTORY) + 1;
+}
