@@ -92,19 +92,34 @@ interface PageGlobals {
   };
 }
 
-/** A page's heap after two full GCs and its DOM counters, bytes and counts. */
+/**
+ * A page's heap after two full GCs and its DOM counters, bytes and counts, with the page frozen
+ * (`Page.setWebLifecycleState`): a table paused mid-deal pulses its marker for the dealer and draws
+ * without end, and the GC request waited behind SwiftShader's frames (a first sample was not taken
+ * in ten minutes at load average 30). Frozen, it draws nothing; the protocol still answers.
+ */
 async function pageMemory(page: Page): Promise<{ heap: number; nodes: number; listeners: number }> {
   const cdp = await page.context().newCDPSession(page);
-  await cdp.send('HeapProfiler.collectGarbage');
-  await cdp.send('HeapProfiler.collectGarbage');
-  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
-  const dom = await cdp.send('Memory.getDOMCounters');
-  await cdp.detach();
-  return { heap: usedSize, nodes: dom.nodes, listeners: dom.jsEventListeners };
+  await cdp.send('Page.setWebLifecycleState', { state: 'frozen' });
+  try {
+    await cdp.send('HeapProfiler.collectGarbage');
+    await cdp.send('HeapProfiler.collectGarbage');
+    const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+    const dom = await cdp.send('Memory.getDOMCounters');
+    return { heap: usedSize, nodes: dom.nodes, listeners: dom.jsEventListeners };
+  } finally {
+    await cdp.send('Page.setWebLifecycleState', { state: 'active' });
+    await cdp.detach();
+  }
+}
+
+/** `work`, or NaN figures after `ms` (a page that does not answer is a gap in the plot, not a hang). */
+function bounded<T>(work: Promise<T>, ms: number, gap: T): Promise<T> {
+  return Promise.race([work, new Promise<T>((resolve) => setTimeout(() => resolve(gap), ms).unref())]);
 }
 
 /** Waits (bounded) until the page drew no frame for a second: the host is paused, its last change drawn. */
-async function still(page: Page, limitMs = 30_000): Promise<void> {
+async function still(page: Page, limitMs = 10_000): Promise<void> {
   const drawn = () => page.evaluate(() => (globalThis as unknown as PageGlobals).__kiosk?.framesDrawn?.() ?? 0);
   const until = Date.now() + limitMs;
   let last = await drawn();
@@ -260,8 +275,13 @@ async function sample(rounds: number): Promise<Sample> {
       ['table', table],
       ['station', station],
     ] as const) {
-      const m = await pageMemory(page);
-      const pixi = await page.evaluate(() => (globalThis as unknown as PageGlobals).__kiosk?.pixi?.() ?? null);
+      // pixi's counts first (they run script in the page, which a frozen page would not).
+      const pixi = await bounded(
+        page.evaluate(() => (globalThis as unknown as PageGlobals).__kiosk?.pixi?.() ?? null),
+        120_000,
+        null,
+      );
+      const m = await bounded(pageMemory(page), 300_000, { heap: NaN, nodes: NaN, listeners: NaN });
       s[`${view}Heap`] = m.heap;
       s[`${view}Nodes`] = m.nodes;
       s[`${view}Listeners`] = m.listeners;
@@ -324,9 +344,19 @@ const xs = samples.map((s) => s.rounds);
 const span = xs.length > 1 ? xs.at(-1)! - xs[0]! : 0;
 let over = 0;
 console.log(`  growth from ${xs[0]} to ${xs.at(-1)} rounds by each figure's slope (95% interval), against its budget:`);
+/** A figure's samples that were taken (a page that did not answer within its bound left a gap). */
+const seriesOf = (key: string, scale: number) => {
+  const taken = samples.filter((s) => Number.isFinite(s[key]));
+  return { xs: taken.map((s) => s.rounds), ys: taken.map((s) => s[key]! / scale) };
+};
 for (const f of FIGURES) {
-  const ys = samples.map((s) => (s[f.key] ?? NaN) / f.scale);
-  const t = trend(xs, ys);
+  const { xs: fx, ys } = seriesOf(f.key, f.scale);
+  if (ys.length < 2) {
+    over++;
+    console.log(`  OVER ${f.name}: ${ys.length} sample(s) taken, no slope`);
+    continue;
+  }
+  const t = trend(fx, ys);
   const v = judge(t, span, f.budget(span));
   if (!v.ok) over++;
   const fmt = (n: number) => (f.scale === 1 ? n.toFixed(1) : n.toFixed(3));
@@ -337,13 +367,8 @@ for (const f of FIGURES) {
 }
 for (const f of FIGURES) {
   console.log(`\n  ${f.name} (${f.unit}):`);
-  for (const line of asciiPlot(
-    xs,
-    samples.map((s) => (s[f.key] ?? NaN) / f.scale),
-    6,
-    (n) => (f.scale === 1 ? n.toFixed(0) : n.toFixed(2)),
-  ))
-    console.log(`    ${line}`);
+  const { xs: fx, ys } = seriesOf(f.key, f.scale);
+  for (const line of asciiPlot(fx, ys, 6, (n) => (f.scale === 1 ? n.toFixed(0) : n.toFixed(2)))) console.log(`    ${line}`);
 }
 const last = samples.at(-1);
 if (last) {
