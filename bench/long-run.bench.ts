@@ -1,8 +1,8 @@
 // A kiosk that runs for weeks (issue 52 items 2 and 3): the table host plays with simulated players
 // (`etg start --headless --autoplay --test-timing`, a child process of its own) while the table page
 // and a station page stay open in Chromium at 1920×1080 (each in a browser of its own), for
-// BENCH_LONG_ROUNDS rounds from when both are open (default 5,000: a busy table's week). Every BENCH_LONG_EVERY rounds (250) the host is paused (SIGSTOP) once
-// its own figures are read, the pages are let go still, and each is sampled:
+// BENCH_LONG_ROUNDS rounds from when both are open (default 5,000: a busy table's week). Every
+// BENCH_LONG_EVERY rounds (250) the host is paused (SIGSTOP) once its own figures are read, and each page is frozen (Page.setWebLifecycleState) and sampled:
 //   - the pages: JS heap after GC (CDP HeapProfiler.collectGarbage, Runtime.getHeapUsage), DOM nodes
 //     and listeners (Memory.getDOMCounters), and what pixi holds on the GPU (the `pixi()` test hook:
 //     textures, render textures, their bytes, Graphics contexts, geometries, buffers);
@@ -92,15 +92,21 @@ interface PageGlobals {
   };
 }
 
-/**
- * A page's heap after two full GCs and its DOM counters, bytes and counts, with the page frozen
- * (`Page.setWebLifecycleState`): a table paused mid-deal pulses its marker for the dealer and draws
- * without end, and the GC request waited behind SwiftShader's frames (a first sample was not taken
- * in ten minutes at load average 30). Frozen, it draws nothing; the protocol still answers.
- */
-async function pageMemory(page: Page): Promise<{ heap: number; nodes: number; listeners: number }> {
+/** A page frozen (`Page.setWebLifecycleState`) while `read` runs: no animation frame, no script of its own. */
+async function frozen<T>(page: Page, read: () => Promise<T>): Promise<T> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Page.setWebLifecycleState', { state: 'frozen' });
+  try {
+    return await read();
+  } finally {
+    await cdp.send('Page.setWebLifecycleState', { state: 'active' });
+    await cdp.detach();
+  }
+}
+
+/** A page's heap after two full GCs and its DOM counters, bytes and counts. */
+async function pageMemory(page: Page): Promise<{ heap: number; nodes: number; listeners: number }> {
+  const cdp = await page.context().newCDPSession(page);
   try {
     await cdp.send('HeapProfiler.collectGarbage');
     await cdp.send('HeapProfiler.collectGarbage');
@@ -108,7 +114,6 @@ async function pageMemory(page: Page): Promise<{ heap: number; nodes: number; li
     const dom = await cdp.send('Memory.getDOMCounters');
     return { heap: usedSize, nodes: dom.nodes, listeners: dom.jsEventListeners };
   } finally {
-    await cdp.send('Page.setWebLifecycleState', { state: 'active' });
     await cdp.detach();
   }
 }
@@ -116,19 +121,6 @@ async function pageMemory(page: Page): Promise<{ heap: number; nodes: number; li
 /** `work`, or NaN figures after `ms` (a page that does not answer is a gap in the plot, not a hang). */
 function bounded<T>(work: Promise<T>, ms: number, gap: T): Promise<T> {
   return Promise.race([work, new Promise<T>((resolve) => setTimeout(() => resolve(gap), ms).unref())]);
-}
-
-/** Waits (bounded) until the page drew no frame for a second: the host is paused, its last change drawn. */
-async function still(page: Page, limitMs = 10_000): Promise<void> {
-  const drawn = () => page.evaluate(() => (globalThis as unknown as PageGlobals).__kiosk?.framesDrawn?.() ?? 0);
-  const until = Date.now() + limitMs;
-  let last = await drawn();
-  while (Date.now() < until) {
-    await new Promise((r) => setTimeout(r, 1000));
-    const n = await drawn();
-    if (n === last) return;
-    last = n;
-  }
 }
 
 /** A fresh window of its own in the context (a tab behind another is throttled: bench/screens.bench.ts). */
@@ -268,20 +260,26 @@ async function sample(rounds: number): Promise<Sample> {
   const hostFds = fdsOf(hostPid);
   process.kill(hostPid, 'SIGSTOP');
   try {
-    await still(table);
-    await still(station);
     const s: Sample = { rounds, hostHeap, hostRss, hostFds };
+    // Each page frozen first: a table paused mid-deal pulses its marker for the dealer and draws
+    // without end, and every request to the page (a script, the GC) waited behind SwiftShader's
+    // frames: a first sample was not taken in twelve minutes at load average 30. Frozen, it draws
+    // nothing and its GPU process drains; the protocol and the debugger's scripts still answer.
     for (const [view, page] of [
       ['table', table],
       ['station', station],
     ] as const) {
-      // pixi's counts first (they run script in the page, which a frozen page would not).
-      const pixi = await bounded(
-        page.evaluate(() => (globalThis as unknown as PageGlobals).__kiosk?.pixi?.() ?? null),
-        120_000,
-        null,
+      const gap = { pixi: null, m: { heap: NaN, nodes: NaN, listeners: NaN } };
+      const got = await bounded(
+        frozen(page, async () => {
+          await new Promise((r) => setTimeout(r, 3000));
+          const pixi = await page.evaluate(() => (globalThis as unknown as PageGlobals).__kiosk?.pixi?.() ?? null);
+          return { pixi, m: await pageMemory(page) };
+        }),
+        300_000,
+        gap,
       );
-      const m = await bounded(pageMemory(page), 300_000, { heap: NaN, nodes: NaN, listeners: NaN });
+      const { pixi, m } = got;
       s[`${view}Heap`] = m.heap;
       s[`${view}Nodes`] = m.nodes;
       s[`${view}Listeners`] = m.listeners;
