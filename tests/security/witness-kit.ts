@@ -35,7 +35,11 @@ export async function spawnWitness(dir: string, key: string, socket: string, wai
   const until = Date.now() + waitMs;
   while (!existsSync(socket) || !(await answers(socket))) {
     if (exited) throw new Error(`the witness exited at start: ${err}`);
-    if (Date.now() > until) throw new Error(`the witness did not listen within ${waitMs / 1000} s: ${err}`);
+    if (Date.now() > until) {
+      // Not left running behind a failed test (a timed-out start outlived its test by an hour).
+      child.kill('SIGKILL');
+      throw new Error(`the witness did not listen within ${waitMs / 1000} s: ${err}`);
+    }
     await sleep(50);
   }
   return {
