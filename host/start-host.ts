@@ -55,6 +55,8 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     stopNewBets: (_stop: boolean) => undefined as void,
     clean: true,
     health: (): unknown => ({ starting: true }),
+    // Before the table exists an order waits: the upstream sends it again at the next heartbeat.
+    configOrders: (_answer: unknown) => undefined as void,
   };
   let sync: SyncClient | null = null;
   const release = async () => {
@@ -92,6 +94,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         onStopNewBets: (stop) => syncEvents.stopNewBets(stop),
         onAlarm: (alarm) => log.error({ alarm }, 'upstream sync alarm'),
         heartbeat: { snapshot: () => syncEvents.health() },
+        configOrders: (answer) => syncEvents.configOrders(answer),
       });
     }
     const opened = {

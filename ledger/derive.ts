@@ -369,7 +369,8 @@ export function derive(view: LedgerView, type: EntryType, payload: Record<string
       meters.push(['table', 'configChanges', 1]);
       break;
     case 'rules.record':
-      // The rule set's authorisation on record: no money, no meter.
+    case 'config.refused':
+      // The rule set's authorisation on record, a change refused: no money, no meter.
       break;
     case 'card.read':
     case 'round.decision':

@@ -295,6 +295,20 @@ export const PAYLOADS = {
     after: z.unknown(),
     /** The second person who confirmed the change (two-person rule, issue 9). */
     witness: who.optional(),
+    /** The back office's request this change carries out (issue 49 item 6), when it came from the upstream. */
+    order: z.number().int().positive().optional(),
+  }),
+  /**
+   * A configuration change the back office asked for (its request `order`, signed by the upstream)
+   * that this table refused: the change itself is not made. The refusal reaches the back office
+   * through the synced journal. No money moves.
+   */
+  'config.refused': z.strictObject({
+    order: z.number().int().positive(),
+    key: z.string().min(1).max(128),
+    who,
+    witness: who,
+    reason: text,
   }),
   /**
    * The table's rule set and its authorisation on record (issue 51), at every open and after every

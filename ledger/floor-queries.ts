@@ -198,3 +198,17 @@ export function heldRead(p: { card?: string; shoeSequence?: number[] }): HeldRea
   const shoeSequence = p.shoeSequence?.[0];
   return { ...(p.card ? { card: p.card } : {}), ...(shoeSequence !== undefined ? { shoeSequence } : {}) };
 }
+
+/**
+ * The back office's requests this journal has answered (issue 49 item 6): carried out
+ * (`config.change` naming the order) or refused (`config.refused`). An order already answered is
+ * never carried out again, whoever delivers it again.
+ */
+export function answeredOrders(ledger: Ledger): Set<number> {
+  const rows = connectionOf(ledger)
+    .prepare(
+      "SELECT json_extract(body, '$.payload.order') AS o FROM journal WHERE type IN ('config.change', 'config.refused') AND json_extract(body, '$.payload.order') IS NOT NULL",
+    )
+    .all() as { o: number }[];
+  return new Set(rows.map((r) => Number(r.o)));
+}

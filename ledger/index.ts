@@ -49,6 +49,7 @@ export { askUpstreamHead } from './upstream-head.js';
 export { canonicalJson, chainHash, genesisHash, sha256Hex } from './canonical.js';
 export { entryCredits, roundProgress, tableJournal } from './table-journal.js';
 export {
+  answeredOrders,
   configChanges,
   heldRead,
   openTilts,

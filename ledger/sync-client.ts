@@ -35,6 +35,12 @@ export interface SyncOptions {
    * upstream tells an idle table from a dead one.
    */
   heartbeat?: { snapshot: () => unknown; intervalMs?: number };
+  /**
+   * The back office's configuration orders (issue 49 item 6): after each heartbeat acknowledged,
+   * `POST /v1/config-orders` (signed like a batch), and its answer handed over as it came. The
+   * client checks nothing of it: the table checks every order's signature and content itself.
+   */
+  configOrders?: (answer: unknown) => void;
   random?: () => number;
   now?: () => Date;
   fetch?: typeof fetch;
@@ -80,8 +86,8 @@ class HttpError extends Error {
  */
 export class SyncClient {
   private readonly ledger: Ledger;
-  private readonly o: Required<Omit<SyncOptions, 'onStopNewBets' | 'onAlarm' | 'limits' | 'heartbeat' | 'receiptsDir'>> &
-    Pick<SyncOptions, 'onStopNewBets' | 'onAlarm' | 'heartbeat' | 'receiptsDir'>;
+  private readonly o: Required<Omit<SyncOptions, 'onStopNewBets' | 'onAlarm' | 'limits' | 'heartbeat' | 'receiptsDir' | 'configOrders'>> &
+    Pick<SyncOptions, 'onStopNewBets' | 'onAlarm' | 'heartbeat' | 'receiptsDir' | 'configOrders'>;
   private readonly receiptKey: string | undefined;
   private uncheckedSaid = false;
   private readonly limits: Required<SyncLimits>;
@@ -151,10 +157,28 @@ export class SyncClient {
       const body = JSON.stringify({ terminalId: this.ledger.terminalId, at, health });
       checkAnswer(HeartbeatAck, 'heartbeat acknowledgement', await this.signedPost('/v1/heartbeat', body, new AbortController()));
       this.lastHeartbeat = { at, ok: true, error: null };
+      await this.askOrders();
       return true;
     } catch (e) {
       this.lastHeartbeat = { at, ok: false, error: e instanceof Error ? e.message : String(e) };
       return false;
+    }
+  }
+
+  /** The upstream's public key from the credentials (its receipts' and its orders' signatures), if the enrolment gave one. */
+  get upstreamKey(): string | undefined {
+    return this.receiptKey;
+  }
+
+  /** The back office's orders for this terminal, handed to `configOrders`; a failure waits for the next heartbeat. */
+  private async askOrders(): Promise<void> {
+    const take = this.o.configOrders;
+    if (!take) return;
+    try {
+      const body = JSON.stringify({ terminalId: this.ledger.terminalId });
+      take(await this.signedPost('/v1/config-orders', body, new AbortController()));
+    } catch {
+      // An older service has no such route, or the request failed: asked again after the next heartbeat.
     }
   }
 

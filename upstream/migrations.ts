@@ -1,5 +1,6 @@
 import type { Db, Sql } from './sql.js';
 import { BACKOFFICE_SQL } from './backoffice/schema.js';
+import { CONFIG_REQUESTS_SQL } from './backoffice/config-requests.js';
 
 /** Numbered schema migrations; `schema_migrations` lists those applied. Never edit a shipped one. */
 export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
@@ -144,6 +145,11 @@ export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql:
       );
       CREATE INDEX ticket_redemptions_validation ON ticket_redemptions (validation, asked_at);
     `,
+  },
+  {
+    version: 7,
+    name: 'back office: configuration requests approved by a second person',
+    sql: CONFIG_REQUESTS_SQL,
   },
 ];
 

@@ -48,6 +48,15 @@ export class ReceiptSigner {
     return new ReceiptSigner(privateKey, der.toString('base64'), createHash('sha256').update(der).digest('hex').slice(0, 16));
   }
 
+  /**
+   * A back-office configuration order for `terminal` (upstream/backoffice/config-requests.ts),
+   * signed with the same key; the table checks it in host/floor/remote-config.ts:
+   *   Ed25519 over "macau-etg-upstream config order v1\n" TERMINAL "\n" ORDER-TEXT
+   */
+  signOrder(terminal: string, order: string): string {
+    return sign(null, Buffer.from(`macau-etg-upstream config order v1\n${terminal}\n${order}`, 'utf8'), this.privateKey).toString('base64');
+  }
+
   sign(terminal: string, seq: number, hash: string, at = new Date().toISOString()): Receipt {
     const signature = sign(null, Buffer.from(receiptStatement(terminal, seq, hash, at), 'utf8'), this.privateKey).toString('base64');
     return { seq, hash, at, signature };

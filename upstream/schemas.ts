@@ -63,6 +63,11 @@ export const KioskHealth = z
 
 export const HeartbeatBody = z.strictObject({ terminalId: TerminalId, at: Instant, health: KioskHealth }).meta({ id: 'Heartbeat' });
 export const HeartbeatAck = z.strictObject({ ok: z.literal(true), serverTime: Instant }).meta({ id: 'HeartbeatAck' });
+/** `POST /v1/config-orders`: a table asks for the back office's approved configuration orders (issue 49 item 6). */
+export const ConfigOrdersBody = z.strictObject({ terminalId: TerminalId }).meta({ id: 'ConfigOrdersRequest' });
+export const ConfigOrders = z
+  .strictObject({ orders: z.array(z.strictObject({ order: z.string(), signature: z.string() })) })
+  .meta({ id: 'ConfigOrders', description: "each order's exact text and the upstream's Ed25519 signature over it (docs/backoffice.md)" });
 
 export const Health = z.strictObject({ ok: z.boolean(), database: z.enum(['pg', 'pglite']), error: z.string().optional() });
 

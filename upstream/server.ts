@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { allows, checkTokens, roleOf, type AdminTokens, type Role } from './admin-auth.js';
 import { enrolTerminal, EnrolError, expectedSignature, HEADERS, KeyStore, signatureMatches, TERMINAL_ID } from './auth.js';
 import { raiseAlarm } from './alarm.js';
-import { attachBackoffice, type BackofficeServerOptions } from './backoffice/index.js';
+import { attachBackoffice, ordersFor, type BackofficeServerOptions } from './backoffice/index.js';
 import { ingest } from './ingest.js';
 import { UpstreamMetrics } from './metrics.js';
 import * as q from './queries.js';
@@ -60,7 +60,7 @@ declare module 'fastify' {
 }
 
 /** The service's version in its OpenAPI document: the wire contract's, not the package's. */
-export const API_VERSION = '1.4.0';
+export const API_VERSION = '1.5.0';
 
 /** The upstream service's HTTP API (see docs/upstream.md; GET /openapi.json describes every route). */
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
@@ -269,6 +269,26 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         ]);
         metrics.heartbeats.inc();
         return { ok: true as const, serverTime: new Date().toISOString() };
+      },
+    );
+
+    scope.post(
+      '/v1/config-orders',
+      {
+        schema: {
+          summary: "the back office's configuration changes a second person approved, for this table to make at its next shoe",
+          security: [{ terminal: [] }],
+          body: s.ConfigOrdersBody,
+          response: { 200: s.ConfigOrders, 401: s.ErrorBody, 403: s.ErrorBody },
+        },
+      },
+      async (req, reply) => {
+        const signed = await signedBy(req, reply, '/v1/config-orders');
+        if (!signed) return reply;
+        if (req.body.terminalId !== signed.terminal)
+          return reply.code(403).send({ error: 'foreign-stream', message: 'a terminal may ask only for its own orders' });
+        const texts = await ordersFor(db, signed.terminal);
+        return { orders: texts.map((order) => ({ order, signature: receipts.signOrder(signed.terminal, order) })) };
       },
     );
   });

@@ -32,6 +32,8 @@ export interface ChangeAuthority {
   witness: string;
   /** The regulator's (DICJ) authorisation reference for this change. */
   authorisation: string;
+  /** The back office's request this change carries out (host/floor/remote-config.ts), journalled with it. */
+  order?: number;
 }
 
 export interface QueuedChange {
@@ -119,7 +121,7 @@ export class ConfigChanges {
     const before = this.pendingValue(k);
     const r = this.deps.ledger.append({
       type: 'config.change',
-      payload: { who, witness, authorisation, key: k, before: before ?? null, after: v.value ?? null },
+      payload: { who, witness, authorisation, key: k, before: before ?? null, after: v.value ?? null, ...(by.order !== undefined ? { order: by.order } : {}) },
     });
     this.deps.log.info({ key: k, before, after: v.value, who, witness, authorisation, seq: r.entry.seq }, 'configuration change journalled');
     // The rule set and its authorisation on record after the change (issue 51): the new options'

@@ -18,6 +18,7 @@ const WARNING = new Set([
   'door.close',
   'power.reset',
   'config.change',
+  'config.refused',
   'credit.cancel',
   'handpay.request',
   'handpay.confirm',

@@ -1,3 +1,4 @@
+import { routeConfigOrders } from '../floor/remote-config.js';
 import { isRemote } from '../../engine/table/state.js';
 import type { BillAcceptors } from '../devices/bill-acceptors.js';
 import type { RemoteAcceptors } from '../devices/remote-acceptors.js';
@@ -18,7 +19,15 @@ export interface WiredFloor {
  * faults gating the seated acceptors here and the remote ones at their agents.
  */
 export function wireFloor(
-  { config, ledger, log, softwareVersion }: Pick<Opened, 'config' | 'ledger' | 'log' | 'softwareVersion'>,
+  {
+    config,
+    ledger,
+    log,
+    softwareVersion,
+    sync,
+    syncEvents,
+    terminalId,
+  }: Pick<Opened, 'config' | 'ledger' | 'log' | 'softwareVersion' | 'sync' | 'syncEvents' | 'terminalId'>,
   {
     tilts,
     table,
@@ -56,6 +65,8 @@ export function wireFloor(
     onConfigApplied: () => hub.configChanged(),
   });
   hub.attachFloor(floor.gate);
+  // The back office's configuration orders: checked and made at the next shoe (issue 49 item 6).
+  routeConfigOrders(sync, syncEvents, { terminalId, ledger, changes: floor.configChanges, log });
   return {
     hub,
     floor,

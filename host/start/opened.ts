@@ -15,6 +15,8 @@ export interface SyncEvents {
   clean: boolean;
   /** The heartbeat's health snapshot: /healthz's body, once the table exists. */
   health: () => unknown;
+  /** The back office's configuration orders as the upstream answered them (host/floor/remote-config.ts), once the table exists. */
+  configOrders: (answer: unknown) => void;
 }
 
 /** What the start hands the wiring once the data folder is locked and the ledger open (start-host.ts). */

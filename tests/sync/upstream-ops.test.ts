@@ -104,6 +104,7 @@ describe('upstream operations', () => {
       '/metrics',
       '/v1/ingest',
       '/v1/heartbeat',
+      '/v1/config-orders',
       '/v1/terminals',
       '/v1/terminals/{id}/entries',
       '/v1/terminals/{id}/rounds',

@@ -26,16 +26,16 @@ describe('the upstream as validation authority (migration 6)', () => {
   let migrated: number[][] = [];
   before(async () => {
     db = await openPglite();
-    migrated = [await migrateUpstream(db, 5), await migrateUpstream(db)];
+    migrated = [await migrateUpstream(db, 5), await migrateUpstream(db, 6), await migrateUpstream(db)];
     for (const t of ['T-1', 'T-2', 'T-3']) await enrolTerminal(db, t);
     m1 = await machineIdOf(db, 'T-1');
     m2 = await machineIdOf(db, 'T-2');
   });
   after(async () => db.close());
 
-  it('migrates from version 5 to 6 and is the latest', async () => {
-    assert.deepEqual(migrated, [[1, 2, 3, 4, 5], [6]]);
-    assert.equal(UPSTREAM_LATEST, 6);
+  it('migrates from version 5 to 6, then to the latest (7: the back office configuration requests)', async () => {
+    assert.deepEqual(migrated, [[1, 2, 3, 4, 5], [6], [7]]);
+    assert.equal(UPSTREAM_LATEST, 7);
     const cols = await db.query<{ table_name: string }>(
       "SELECT DISTINCT table_name FROM information_schema.columns WHERE table_name IN ('tickets', 'ticket_machines', 'ticket_redemptions') ORDER BY 1",
     );

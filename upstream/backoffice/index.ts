@@ -13,6 +13,7 @@ import { hourlyPlots } from './plots.js';
 import { readSettings } from './settings.js';
 import { registerBackofficeApi, type BackofficeOptions } from './routes.js';
 import { tableDetail } from './table-detail.js';
+import { configRequestRoutes } from './config-routes.js';
 
 export interface BackofficeServerOptions extends Omit<BackofficeOptions, 'db'> {
   /** The built page (`npm run build:backoffice`); default dist/backoffice of the repository. */
@@ -61,6 +62,7 @@ export function attachBackoffice(app: FastifyInstance, options: BackofficeOption
           const detail = await tableDetail(options.db, hub.projection, req.params.id);
           return detail ?? reply.code(404).send({ error: 'no-table', message: 'no such terminal' });
         });
+        configRequestRoutes(inner, options.db, signedIn);
         api.get('/reports/gaming-day', { schema: { hide: true, querystring: ReportQuery } }, async (req, reply) => {
           const s = await signedIn(req, reply, 'report');
           if (!s) return reply;
@@ -97,3 +99,4 @@ export function attachBackoffice(app: FastifyInstance, options: BackofficeOption
 export { putUser, disableUser, listUsers, UserError, type BackofficeUser } from './users.js';
 export { BackofficeRole } from './roles.js';
 export { MIN_PASSWORD_LENGTH, SCRYPT } from './password.js';
+export { ordersFor } from './config-requests.js';

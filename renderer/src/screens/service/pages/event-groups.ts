@@ -6,7 +6,7 @@ export const EVENT_GROUPS = {
   bill: ['bill.escrow', 'bill.credit', 'bill.return', 'bill.refused', 'cashbox.drop'],
   handpay: ['credit.cancel', 'handpay.request', 'handpay.confirm'],
   tilt: ['tilt.raise', 'tilt.clear'],
-  config: ['config.change', 'rules.record'],
+  config: ['config.change', 'config.refused', 'rules.record'],
   door: ['door.open', 'door.close'],
   power: ['power.reset'],
   meter: ['meter.clear'],

@@ -1,0 +1,203 @@
+import assert from 'node:assert/strict';
+import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { describe, it } from 'node:test';
+import pino from 'pino';
+import { configChanges, Ledger, PAYLOADS, type JournalEntry } from '../../ledger/index.js';
+import { ConfigChanges } from '../config/config-changes.js';
+import { simulatedTableConfig } from '../config/table-config.js';
+import { orderStatement, RemoteConfig } from './remote-config.js';
+
+// Issue 49 item 6, the table's end: an order from the back office is the upstream's word only if
+// signed by its key for this terminal, names two people, passes the table's own guard, and is made
+// at the next shoe, never mid-round. The upstream here is a hostile one that lies every way the
+// order's wire allows: forged, unsigned, altered, for another table, approved by its own author.
+
+const TERMINAL = 'T-REMOTE';
+const upstream = generateKeyPairSync('ed25519');
+const stranger = generateKeyPairSync('ed25519');
+const publicKey = upstream.publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
+
+function order(id: number, over: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    v: 1,
+    id,
+    terminalId: TERMINAL,
+    key: 'limits',
+    after: { min: 20_000, max: 1_000_000 },
+    authorisation: 'DICJ-2026/49',
+    proposedBy: 'ana',
+    proposedAt: '2026-11-26T10:00:00.000Z',
+    approvedBy: 'rui',
+    approvedAt: '2026-11-26T10:05:00.000Z',
+    ...over,
+  };
+}
+
+function signed(o: Record<string, unknown>, key: KeyObject = upstream.privateKey, terminal = TERMINAL) {
+  const text = JSON.stringify(o);
+  return { order: text, signature: sign(null, Buffer.from(orderStatement(terminal, text), 'utf8'), key).toString('base64') };
+}
+
+function journal(ledger: Ledger): JournalEntry[] {
+  const out: JournalEntry[] = [];
+  for (let seq = 1; seq <= ledger.headOf().seq; seq++) {
+    const e = ledger.entry(seq);
+    if (e) out.push(e);
+  }
+  return out;
+}
+
+/** The payloads of the journal's `config.refused` entries, read through their schema. */
+function refusals(ledger: Ledger) {
+  return journal(ledger)
+    .filter((e) => e.type === 'config.refused')
+    .map((e) => PAYLOADS['config.refused'].parse(JSON.parse(e.body).payload));
+}
+
+function table() {
+  const ledger = Ledger.open({ file: ':memory:', terminalId: TERMINAL });
+  const config = simulatedTableConfig('blackjack');
+  let between = true;
+  const changes = new ConfigChanges({ config, ledger, log: pino({ level: 'silent' }), bets: ['main'], betweenRounds: () => between });
+  const alarms: string[] = [];
+  const remote = new RemoteConfig({ terminalId: TERMINAL, publicKey, ledger, changes, log: pino({ level: 'silent' }), onAlarm: (m) => alarms.push(m) });
+  const types = () => journal(ledger).map((e) => e.type);
+  /** The table's state changes as LiveTable.onChange would tell ConfigChanges. */
+  const round = (inPlay: boolean) => {
+    between = !inPlay;
+    changes.applyQueued();
+  };
+  const newShoe = async () => {
+    ledger.append({ type: 'shoe.change', payload: { tableId: config.tableId, event: 'loaded' } });
+    await new Promise((r) => setImmediate(r));
+  };
+  return { ledger, config, changes, remote, alarms, types, round, newShoe, close: () => (remote.close(), ledger.close()) };
+}
+
+describe('configuration orders from the back office at the table (issue 49 item 6)', () => {
+  it('a forged, unsigned, altered or misdirected order is refused: nothing waits, nothing is journalled, an alarm says so', async () => {
+    const t = table();
+    try {
+      const limits = { ...t.config.limits };
+      const head = t.ledger.headOf().seq;
+      t.remote.receive({ orders: [signed(order(1), stranger.privateKey)] });
+      t.remote.receive({ orders: [{ order: JSON.stringify(order(2)), signature: '' }] });
+      t.remote.receive({ orders: [{ order: JSON.stringify(order(3)) }] });
+      const good = signed(order(4));
+      t.remote.receive({ orders: [{ order: good.order.replace('1000000', '9000000'), signature: good.signature }] });
+      t.remote.receive({ orders: [signed(order(5), upstream.privateKey, 'T-OTHER')] });
+      t.remote.receive({ orders: [signed(order(6, { terminalId: 'T-OTHER' }), upstream.privateKey, 'T-OTHER')] });
+      t.remote.receive({ orders: [signed(order(7, { terminalId: 'T-OTHER' }))] });
+      t.remote.receive({ orders: [signed(order(8, { extra: 'field' }))] });
+      t.remote.receive('not an answer');
+      assert.deepEqual(t.remote.pending(), []);
+      await t.newShoe();
+      assert.deepEqual(t.config.limits, limits);
+      assert.deepEqual(t.types().slice(head), ['shoe.change'], 'nothing of theirs journalled');
+      // The three answers that do not fit (no signature, an empty one, not an answer) are one alarm, said once.
+      assert.equal(t.alarms.length, 7, t.alarms.join('\n'));
+      // Said once: the upstream repeats its answer at every heartbeat.
+      t.remote.receive({ orders: [signed(order(1), stranger.privateKey)] });
+      assert.equal(t.alarms.length, 7);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('without the upstream key from the enrolment no order is believed', () => {
+    const ledger = Ledger.open({ file: ':memory:', terminalId: TERMINAL });
+    const changes = new ConfigChanges({
+      config: simulatedTableConfig('blackjack'),
+      ledger,
+      log: pino({ level: 'silent' }),
+      bets: ['main'],
+      betweenRounds: () => true,
+    });
+    const alarms: string[] = [];
+    const remote = new RemoteConfig({
+      terminalId: TERMINAL,
+      publicKey: undefined,
+      ledger,
+      changes,
+      log: pino({ level: 'silent' }),
+      onAlarm: (m) => alarms.push(m),
+    });
+    try {
+      remote.receive({ orders: [signed(order(1))] });
+      assert.deepEqual(remote.pending(), []);
+      assert.match(alarms[0] ?? '', /no upstream key/);
+    } finally {
+      remote.close();
+      ledger.close();
+    }
+  });
+
+  it('an order its own author approved, or one the guard refuses, is journalled as refused and never made', async () => {
+    const t = table();
+    try {
+      const limits = { ...t.config.limits };
+      t.remote.receive({ orders: [signed(order(10, { approvedBy: 'ana' }))] });
+      t.remote.receive({ orders: [signed(order(11, { after: { min: 500_000, max: 100_000 } }))] });
+      // A rule the text fixes (Art. 10 n.3): the engine's guard names the article.
+      t.remote.receive({ orders: [signed(order(12, { key: 'profileOptions', after: { evenMoney: 'none' } }))] });
+      assert.deepEqual(t.remote.pending(), []);
+      const payloads = refusals(t.ledger);
+      assert.deepEqual(
+        payloads.map((p) => p.order),
+        [10, 11, 12],
+      );
+      assert.match(payloads[0]?.reason ?? '', /someone else/);
+      assert.match(payloads[1]?.reason ?? '', /limits/);
+      assert.match(payloads[2]?.reason ?? '', /art\.10 n\.3/);
+      await t.newShoe();
+      assert.deepEqual(t.config.limits, limits);
+      assert.equal(configChanges(t.ledger).length, 0);
+      // Delivered again (the upstream has not seen the journal yet): answered already, nothing more.
+      t.remote.receive({ orders: [signed(order(10, { approvedBy: 'ana' })), signed(order(11, { after: { min: 500_000, max: 100_000 } }))] });
+      assert.equal(refusals(t.ledger).length, 3);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('a good order waits for the next shoe: not at the end of a round, not mid-round, made once no round is in play', async () => {
+    const t = table();
+    try {
+      const before = { ...t.config.limits };
+      t.round(true);
+      t.remote.receive({ orders: [signed(order(20))] });
+      assert.deepEqual(
+        t.remote.pending().map((o) => o.id),
+        [20],
+      );
+      t.round(false);
+      t.round(true);
+      t.round(false);
+      assert.deepEqual(t.config.limits, before, 'rounds end and begin: the limits stay until a new shoe');
+      assert.equal(configChanges(t.ledger).length, 0);
+      // The new shoe comes while a round is in play (the dealer loaded it mid-round): journalled, held.
+      t.round(true);
+      await t.newShoe();
+      const journalled = configChanges(t.ledger);
+      assert.equal(journalled.length, 1);
+      assert.deepEqual(
+        [journalled[0]?.who, journalled[0]?.witness, journalled[0]?.authorisation, journalled[0]?.after],
+        ['ana', 'rui', 'DICJ-2026/49', { min: 20_000, max: 1_000_000 }],
+      );
+      assert.equal(PAYLOADS['config.change'].parse(JSON.parse(t.ledger.entry(journalled[0]?.seq ?? 0)?.body ?? '{}').payload).order, 20);
+      assert.deepEqual(t.config.limits, before, 'not mid-round');
+      t.round(false);
+      assert.deepEqual(t.config.limits, { min: 20_000, max: 1_000_000 });
+      // The same order again, and after a restart (the journal is the answer): never made twice.
+      t.remote.receive({ orders: [signed(order(20))] });
+      const again = new RemoteConfig({ terminalId: TERMINAL, publicKey, ledger: t.ledger, changes: t.changes, log: pino({ level: 'silent' }) });
+      again.receive({ orders: [signed(order(20))] });
+      assert.deepEqual(again.pending(), []);
+      again.close();
+      await t.newShoe();
+      assert.equal(configChanges(t.ledger).length, 1);
+    } finally {
+      t.close();
+    }
+  });
+});

@@ -1,0 +1,186 @@
+import { createPublicKey, verify } from 'node:crypto';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { answeredOrders, type Ledger } from '../../ledger/index.js';
+import { CHANGEABLE_KEYS, type ConfigChanges } from '../config/config-changes.js';
+
+// Configuration from the floor (issue 49 item 6; docs/backoffice.md): a change a back-office user
+// proposed and a second one approved reaches the table as an order signed by the upstream. The
+// table believes none of it on the upstream's word alone: the order must carry the upstream's
+// Ed25519 signature (the key from the enrolment, which also checks its receipts) over this
+// terminal's name and the order's exact text, fit its schema, name two different people, and
+// pass the same guard as a change made at the table (ConfigChanges: the rule guard, the
+// authorisation). A good order is journalled and made only when the next shoe is loaded; an
+// order the upstream signed that the table refuses is journalled as `config.refused`, which the
+// synced journal carries back to the back office. An order that is not the upstream's is
+// journalled nowhere (its text is a stranger's) and raises an alarm.
+//
+// The statement (the upstream's copy is upstream/receipts.ts, ReceiptSigner.signOrder):
+//   Ed25519 over "macau-etg-upstream config order v1\n" TERMINAL "\n" ORDER-TEXT
+
+export function orderStatement(terminal: string, order: string): string {
+  return `macau-etg-upstream config order v1\n${terminal}\n${order}`;
+}
+
+const Who = z.string().regex(/^[a-z0-9][a-z0-9._-]{1,31}$/);
+
+/** An order as the upstream writes it (upstream/backoffice/config-requests.ts). */
+export const ConfigOrder = z.strictObject({
+  v: z.literal(1),
+  id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  terminalId: z.string().max(64),
+  key: z.enum(CHANGEABLE_KEYS),
+  after: z.unknown(),
+  authorisation: z.string().trim().min(1).max(128),
+  proposedBy: Who,
+  proposedAt: z.iso.datetime({ offset: true }),
+  approvedBy: Who,
+  approvedAt: z.iso.datetime({ offset: true }),
+});
+export type ConfigOrder = z.infer<typeof ConfigOrder>;
+
+/** `POST /v1/config-orders`' answer: each order's exact text and the upstream's signature over it. */
+export const OrdersAnswer = z.looseObject({
+  orders: z
+    .array(
+      z.strictObject({
+        order: z.string().max(16_384),
+        signature: z
+          .string()
+          .regex(/^[A-Za-z0-9+/]+={0,2}$/)
+          .max(200),
+      }),
+    )
+    .max(50),
+});
+
+/** A `shoe.change` entry's body when a new shoe was loaded (not when the cut card came out). */
+const ShoeLoaded = z.looseObject({ payload: z.looseObject({ event: z.literal('loaded') }) });
+
+export interface RemoteConfigDeps {
+  terminalId: string;
+  /** The upstream's public key (DER, base64) from the enrolment; without it no order is believed. */
+  publicKey: string | undefined;
+  ledger: Ledger;
+  changes: Pick<ConfigChanges, 'check' | 'change'>;
+  log: Logger;
+  /** An answer or an order that is not the upstream's word: a technician must look. */
+  onAlarm?: (message: string) => void;
+}
+
+/** Whether `signature` is the upstream's over `order` for `terminal`; never throws. */
+export function orderSigned(publicKey: string, terminal: string, order: string, signature: string): boolean {
+  try {
+    const key = createPublicKey({ key: Buffer.from(publicKey, 'base64'), format: 'der', type: 'spki' });
+    const sig = Buffer.from(signature, 'base64');
+    return sig.length === 64 && verify(null, Buffer.from(orderStatement(terminal, order), 'utf8'), key, sig);
+  } catch {
+    return false;
+  }
+}
+
+export class RemoteConfig {
+  /** Orders accepted, waiting for the next shoe, by id. */
+  private readonly waiting = new Map<number, ConfigOrder>();
+  private readonly answered: Set<number>;
+  /** Bad texts already reported: the upstream sends its answer at every heartbeat, the alarm is said once. */
+  private readonly reported = new Set<string>();
+  private readonly off: () => void;
+
+  constructor(private readonly d: RemoteConfigDeps) {
+    this.answered = answeredOrders(d.ledger);
+    this.off = d.ledger.onAppended((entries) => {
+      // After the append that journalled the new shoe has returned (a listener must not append inside it).
+      if (entries.some((e) => e.type === 'shoe.change' && ShoeLoaded.safeParse(JSON.parse(e.body)).success)) queueMicrotask(() => this.atShoeChange());
+    });
+  }
+
+  /** The orders waiting for the next shoe, oldest first. */
+  pending(): ConfigOrder[] {
+    return [...this.waiting.values()].sort((a, b) => a.id - b.id);
+  }
+
+  /** The upstream's answer to `/v1/config-orders`, as it came. */
+  receive(answer: unknown): void {
+    const parsed = OrdersAnswer.safeParse(answer);
+    if (!parsed.success) return this.alarm('answer', "the upstream's configuration orders do not fit their schema: none is taken");
+    for (const { order, signature } of parsed.data.orders) this.take(order, signature);
+  }
+
+  close(): void {
+    this.off();
+  }
+
+  private take(text: string, signature: string): void {
+    const key = this.d.publicKey;
+    if (!key)
+      return this.alarm(`key:${signature}`, 'a configuration order came, but the enrolment gave no upstream key to check it with: refused (enrol again)');
+    if (!orderSigned(key, this.d.terminalId, text, signature))
+      return this.alarm(`sig:${signature}`, "a configuration order does not carry the upstream's signature for this terminal: refused");
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    const order = ConfigOrder.safeParse(json);
+    if (!order.success) return this.alarm(`shape:${signature}`, 'a signed configuration order does not fit its schema: refused');
+    const o = order.data;
+    if (o.terminalId !== this.d.terminalId) return this.alarm(`terminal:${signature}`, `a configuration order for terminal ${o.terminalId} came here: refused`);
+    if (this.answered.has(o.id) || this.waiting.has(o.id)) return;
+    if (o.proposedBy === o.approvedBy) return this.refuse(o, 'the second person must be someone else: the same person proposed and approved it');
+    const check = this.d.changes.check(o.key, o.after, o.authorisation);
+    if (!check.ok) return this.refuse(o, check.reason);
+    this.waiting.set(o.id, o);
+    this.d.log.info(
+      { order: o.id, key: o.key, proposedBy: o.proposedBy, approvedBy: o.approvedBy },
+      'configuration order accepted: it is made at the next shoe',
+    );
+  }
+
+  /** A new shoe: every waiting order made (ConfigChanges holds it until no round is in play), in order. */
+  private atShoeChange(): void {
+    for (const o of this.pending()) {
+      this.waiting.delete(o.id);
+      const r = this.d.changes.change(o.key, o.after, { who: o.proposedBy, witness: o.approvedBy, authorisation: o.authorisation, order: o.id });
+      if (r.ok) {
+        this.answered.add(o.id);
+        this.d.log.info({ order: o.id, key: o.key, status: r.status, seq: r.seq }, 'configuration order journalled at the shoe change');
+      } else {
+        this.refuse(o, r.reason);
+      }
+    }
+  }
+
+  private refuse(o: ConfigOrder, reason: string): void {
+    this.answered.add(o.id);
+    this.d.ledger.append({
+      type: 'config.refused',
+      payload: { order: o.id, key: o.key, who: o.proposedBy, witness: o.approvedBy, reason: reason.slice(0, 2000) },
+    });
+    this.d.log.warn({ order: o.id, key: o.key, reason }, 'configuration order refused');
+  }
+
+  private alarm(id: string, message: string): void {
+    if (this.reported.has(id)) return;
+    if (this.reported.size > 1000) this.reported.clear();
+    this.reported.add(id);
+    this.d.log.error({ alarm: 'config-order' }, message);
+    this.d.onAlarm?.(message);
+  }
+}
+
+/**
+ * At start: the sync client's orders (`configOrders`, set on `events`) go to a RemoteConfig over
+ * the table's changes, checked with the upstream's key from the enrolment. Null without an upstream.
+ */
+export function routeConfigOrders(
+  sync: { readonly upstreamKey: string | undefined } | null,
+  events: { configOrders: (answer: unknown) => void },
+  deps: Omit<RemoteConfigDeps, 'publicKey'>,
+): RemoteConfig | null {
+  if (!sync) return null;
+  const remote = new RemoteConfig({ ...deps, publicKey: sync.upstreamKey });
+  events.configOrders = (answer) => remote.receive(answer);
+  return remote;
+}

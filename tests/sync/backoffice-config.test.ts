@@ -1,0 +1,120 @@
+// Configuration from the floor end to end (issue 49 item 6): a supervisor proposes a table's new
+// limits and a rule option, an administrator approves both over the back office's HTTP routes;
+// the table's sync client fetches them, signed by the upstream, at its heartbeat; the table
+// refuses the rule option (its guard names the article) and keeps the limits for its next shoe;
+// the synced journal tells the back office both: the refusal with its reason, then the change
+// made at the shoe with the entry's seq.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import pino from 'pino';
+import { configChanges, Ledger, SyncClient } from '../../ledger/index.js';
+import { ConfigChanges } from '../../host/config/config-changes.js';
+import { simulatedTableConfig } from '../../host/config/table-config.js';
+import { RemoteConfig } from '../../host/floor/remote-config.js';
+import { enrolTerminal, migrateUpstream, openPglite, putUser, startUpstream, type Db } from '../../upstream/index.js';
+
+const FAST = { N: 2 ** 10, r: 8, p: 1 };
+const PASSWORD = 'correct horse battery';
+
+interface Request {
+  id: number;
+  state: string;
+  approvedBy: string | null;
+  outcome: { seq: number; type: string; reason: string | null } | null;
+}
+
+describe('back office: a configuration change from the floor reaches the table at its next shoe', () => {
+  let db: Db;
+  let up: Awaited<ReturnType<typeof startUpstream>>;
+  let credentials: { terminalId: string; key: string; receiptKey: string };
+  before(async () => {
+    db = await openPglite();
+    await migrateUpstream(db);
+    await putUser(db, { name: 'ana', role: 'supervisor', password: PASSWORD, by: 'test' }, FAST);
+    await putUser(db, { name: 'rui', role: 'administrator', password: PASSWORD, by: 'test' }, FAST);
+    credentials = await enrolTerminal(db, 'T1');
+    up = await startUpstream({ db, backoffice: {} });
+  });
+  after(async () => {
+    await up.close();
+    await db.close();
+  });
+
+  async function session(name: string) {
+    const r = await fetch(`${up.url}/backoffice/api/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name, password: PASSWORD }),
+    });
+    assert.equal(r.status, 200);
+    const cookie = (r.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const { csrf } = (await r.json()) as { csrf: string };
+    const post = async (path: string, body: unknown = {}) => {
+      const res = await fetch(`${up.url}/backoffice/api${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf },
+        body: JSON.stringify(body),
+      });
+      assert.equal(res.status, 200, await res.clone().text());
+      return (await res.json()) as Request;
+    };
+    const list = async () => (await (await fetch(`${up.url}/backoffice/api/config-requests?terminal=T1`, { headers: { cookie } })).json()) as Request[];
+    return { post, list };
+  }
+
+  it('proposed, approved by another, delivered signed, refused or made at the shoe change, and the page told', async () => {
+    const ana = await session('ana');
+    const rui = await session('rui');
+    const limits = await ana.post('/tables/T1/config-requests', { key: 'limits', after: { min: 20_000, max: 1_000_000 }, authorisation: 'DICJ-2026/49' });
+    const rule = await ana.post('/tables/T1/config-requests', { key: 'profileOptions', after: { evenMoney: 'none' }, authorisation: 'DICJ-2026/50' });
+    await rui.post(`/config-requests/${limits.id}/approve`);
+    await rui.post(`/config-requests/${rule.id}/approve`);
+
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T1' });
+    const config = simulatedTableConfig('blackjack');
+    const changes = new ConfigChanges({ config, ledger, log: pino({ level: 'silent' }), bets: ['main'], betweenRounds: () => true });
+    const orders: unknown[] = [];
+    const client = new SyncClient(ledger, {
+      url: up.url,
+      credentials: { ...credentials, upstream: up.url },
+      heartbeat: { snapshot: () => ({ tableId: config.tableId, game: 'blackjack' }) },
+      configOrders: (answer) => orders.push(answer),
+    });
+    const remote = new RemoteConfig({ terminalId: 'T1', publicKey: client.upstreamKey, ledger, changes, log: pino({ level: 'silent' }) });
+    try {
+      const limitsBefore = { ...config.limits };
+      assert.equal(await client.sendHeartbeat(), true);
+      assert.equal(orders.length, 1);
+      remote.receive(orders[0]);
+      assert.deepEqual(
+        remote.pending().map((o) => o.id),
+        [limits.id],
+      );
+      while ((await client.syncOnce()) === 'sent');
+      let seen = await ana.list();
+      const ruleSeen = seen.find((r) => r.id === rule.id);
+      assert.equal(ruleSeen?.state, 'refused');
+      assert.match(ruleSeen?.outcome?.reason ?? '', /art\.10 n\.3/);
+      assert.equal(seen.find((r) => r.id === limits.id)?.state, 'delivered');
+      assert.deepEqual(config.limits, limitsBefore, 'nothing made before the shoe');
+
+      ledger.append({ type: 'shoe.change', payload: { tableId: config.tableId, event: 'loaded' } });
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(config.limits, { min: 20_000, max: 1_000_000 });
+      const made = configChanges(ledger);
+      assert.equal(made.length, 1);
+      while ((await client.syncOnce()) === 'sent');
+      seen = await ana.list();
+      const limitsSeen = seen.find((r) => r.id === limits.id);
+      assert.deepEqual([limitsSeen?.state, limitsSeen?.approvedBy, limitsSeen?.outcome?.seq], ['applied', 'rui', made[0]?.seq]);
+
+      // Answered in the journal: the upstream sends it no more.
+      assert.equal(await client.sendHeartbeat(), true);
+      assert.deepEqual(orders.at(-1), { orders: [] });
+    } finally {
+      remote.close();
+      await client.stop();
+      ledger.close();
+    }
+  });
+});

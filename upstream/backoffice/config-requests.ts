@@ -1,0 +1,263 @@
+import { z } from 'zod';
+import { iso } from '../queries.js';
+import type { Db, Sql } from '../sql.js';
+import { audit } from './audit.js';
+
+// Configuration from the floor (issue 49 item 6; docs/backoffice.md): a user with the
+// `table-config` permission proposes a change of a table's limits or rule options with the
+// regulator's authorisation reference; another user with that permission approves it (the
+// database refuses an approval by the proposer too); the table fetches it, signed by the
+// upstream, at its heartbeats and makes it at its next shoe, or refuses it. What the table did is
+// read from its own synced journal (`config.change` or `config.refused` naming the request): the
+// back office never takes a table's word for it from anything but its chained journal.
+
+/** Migration 7: requests and their steps, both append-only (a trigger refuses UPDATE, DELETE, TRUNCATE). */
+export const CONFIG_REQUESTS_SQL = `
+  CREATE TABLE config_requests (
+    id bigserial PRIMARY KEY,
+    terminal_id text NOT NULL REFERENCES terminals,
+    key text NOT NULL CHECK (key IN ('limits', 'betLimits', 'profileOptions')),
+    after jsonb NOT NULL,
+    authorisation text NOT NULL CHECK (length(authorisation) BETWEEN 1 AND 128),
+    note text NOT NULL DEFAULT '' CHECK (length(note) <= 1000),
+    proposed_by text NOT NULL REFERENCES backoffice_users,
+    proposed_at timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE INDEX config_requests_terminal ON config_requests (terminal_id, id);
+  CREATE TABLE config_request_steps (
+    id bigserial PRIMARY KEY,
+    request_id bigint NOT NULL REFERENCES config_requests,
+    step text NOT NULL CHECK (step IN ('approved', 'withdrawn', 'delivered')),
+    by_name text,
+    at timestamptz NOT NULL DEFAULT now(),
+    UNIQUE (request_id, step)
+  );
+  CREATE FUNCTION config_second_person() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF NEW.step = 'approved' AND NEW.by_name = (SELECT proposed_by FROM config_requests WHERE id = NEW.request_id) THEN
+      RAISE EXCEPTION 'config_request_steps: the proposer may not approve their own request';
+    END IF;
+    RETURN NEW;
+  END $$;
+  CREATE TRIGGER config_second_person BEFORE INSERT ON config_request_steps FOR EACH ROW EXECUTE FUNCTION config_second_person();
+  CREATE TRIGGER config_requests_append_only BEFORE UPDATE OR DELETE ON config_requests FOR EACH ROW EXECUTE FUNCTION refuse_rewrite();
+  CREATE TRIGGER config_requests_no_truncate BEFORE TRUNCATE ON config_requests FOR EACH STATEMENT EXECUTE FUNCTION refuse_rewrite();
+  CREATE TRIGGER config_request_steps_append_only BEFORE UPDATE OR DELETE ON config_request_steps FOR EACH ROW EXECUTE FUNCTION refuse_rewrite();
+  CREATE TRIGGER config_request_steps_no_truncate BEFORE TRUNCATE ON config_request_steps FOR EACH STATEMENT EXECUTE FUNCTION refuse_rewrite();
+`;
+
+const Minor = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const Limits = z.strictObject({ min: Minor, max: Minor }).refine((l) => l.min <= l.max, { message: 'min must not exceed max' });
+const Reference = z.string().trim().min(1).max(128);
+const Note = z.string().trim().max(1000).default('');
+
+/**
+ * What a proposal may ask. The shapes only: whether the table's game, profile and the regulations
+ * allow it is the table's own guard's to say (host/config/config-changes.ts), and it says it in
+ * the journal.
+ */
+export const ConfigProposal = z.discriminatedUnion('key', [
+  z.strictObject({ key: z.literal('limits'), after: Limits, authorisation: Reference, note: Note }),
+  z.strictObject({ key: z.literal('betLimits'), after: z.record(z.string().regex(/^[a-z][a-zA-Z0-9-]{0,31}$/), Limits), authorisation: Reference, note: Note }),
+  z.strictObject({
+    key: z.literal('profileOptions'),
+    after: z
+      .record(z.string().min(1).max(64), z.union([z.string().max(64), z.number().finite(), z.boolean()]))
+      .refine((o) => Object.keys(o).length <= 32, { message: 'at most 32 options' }),
+    authorisation: Reference,
+    note: Note,
+  }),
+]);
+export type ConfigProposal = z.infer<typeof ConfigProposal>;
+
+export type RequestState = 'proposed' | 'withdrawn' | 'approved' | 'delivered' | 'applied' | 'refused';
+
+export interface ConfigRequest {
+  id: number;
+  terminalId: string;
+  key: ConfigProposal['key'];
+  after: unknown;
+  authorisation: string;
+  note: string;
+  proposedBy: string;
+  proposedAt: string;
+  approvedBy: string | null;
+  approvedAt: string | null;
+  withdrawnBy: string | null;
+  deliveredAt: string | null;
+  state: RequestState;
+  /** The table's journal entry that answered it: the change made, or the refusal with its reason. */
+  outcome: { seq: number; at: string; type: 'config.change' | 'config.refused'; reason: string | null } | null;
+}
+
+export class ConfigRequestError extends Error {
+  constructor(
+    readonly status: 404 | 409 | 403,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Row = {
+  id: number;
+  terminal_id: string;
+  key: ConfigProposal['key'];
+  after: unknown;
+  authorisation: string;
+  note: string;
+  proposed_by: string;
+  proposed_at: Date;
+  approved_by: string | null;
+  approved_at: Date | null;
+  withdrawn_by: string | null;
+  delivered_at: Date | null;
+};
+
+const SELECT = `
+  SELECT r.id, r.terminal_id, r.key, r.after, r.authorisation, r.note, r.proposed_by, r.proposed_at,
+         a.by_name AS approved_by, a.at AS approved_at, w.by_name AS withdrawn_by, d.at AS delivered_at
+  FROM config_requests r
+  LEFT JOIN config_request_steps a ON a.request_id = r.id AND a.step = 'approved'
+  LEFT JOIN config_request_steps w ON w.request_id = r.id AND w.step = 'withdrawn'
+  LEFT JOIN config_request_steps d ON d.request_id = r.id AND d.step = 'delivered'`;
+
+/** The tables' journal entries that answer requests, by terminal and request id. */
+async function outcomes(sql: Sql, terminals: string[]): Promise<Map<string, NonNullable<ConfigRequest['outcome']>>> {
+  const out = new Map<string, NonNullable<ConfigRequest['outcome']>>();
+  if (terminals.length === 0) return out;
+  const r = await sql.query<{ terminal_id: string; seq: number; ts: Date; type: 'config.change' | 'config.refused'; o: string; reason: string | null }>(
+    `SELECT terminal_id, seq, ts, type, doc->'payload'->>'order' AS o, doc->'payload'->>'reason' AS reason FROM journal
+     WHERE terminal_id = ANY($1::text[]) AND type IN ('config.change', 'config.refused') AND doc->'payload' ? 'order' ORDER BY seq`,
+    [terminals],
+  );
+  for (const x of r.rows) {
+    const key = `${x.terminal_id}\n${x.o}`;
+    if (!out.has(key)) out.set(key, { seq: Number(x.seq), at: iso(x.ts), type: x.type, reason: x.reason });
+  }
+  return out;
+}
+
+function shape(x: Row, outcome: ConfigRequest['outcome'] | undefined): ConfigRequest {
+  const state: RequestState = outcome
+    ? outcome.type === 'config.change'
+      ? 'applied'
+      : 'refused'
+    : x.withdrawn_by !== null
+      ? 'withdrawn'
+      : x.delivered_at !== null
+        ? 'delivered'
+        : x.approved_by !== null
+          ? 'approved'
+          : 'proposed';
+  return {
+    id: Number(x.id),
+    terminalId: x.terminal_id,
+    key: x.key,
+    after: x.after,
+    authorisation: x.authorisation,
+    note: x.note,
+    proposedBy: x.proposed_by,
+    proposedAt: iso(x.proposed_at),
+    approvedBy: x.approved_by,
+    approvedAt: x.approved_at === null ? null : iso(x.approved_at),
+    withdrawnBy: x.withdrawn_by,
+    deliveredAt: x.delivered_at === null ? null : iso(x.delivered_at),
+    state,
+    outcome: outcome ?? null,
+  };
+}
+
+/** Requests, newest first (of one terminal, or all), each with where it stands. */
+export async function configRequests(sql: Sql, terminal?: string, limit = 100): Promise<ConfigRequest[]> {
+  const r = await sql.query<Row>(`${SELECT} WHERE ($1::text IS NULL OR r.terminal_id = $1) ORDER BY r.id DESC LIMIT $2`, [terminal ?? null, limit]);
+  const found = await outcomes(sql, [...new Set(r.rows.map((x) => x.terminal_id))]);
+  return r.rows.map((x) => shape(x, found.get(`${x.terminal_id}\n${x.id}`)));
+}
+
+async function one(sql: Sql, id: number): Promise<ConfigRequest | null> {
+  const r = await sql.query<Row>(`${SELECT} WHERE r.id = $1`, [id]);
+  const x = r.rows[0];
+  if (!x) return null;
+  return shape(x, (await outcomes(sql, [x.terminal_id])).get(`${x.terminal_id}\n${x.id}`));
+}
+
+export async function proposeConfig(sql: Sql, terminal: string, p: ConfigProposal, by: string, address: string): Promise<ConfigRequest> {
+  const known = await sql.query('SELECT 1 FROM terminals WHERE terminal_id = $1 AND revoked_at IS NULL', [terminal]);
+  if (known.rows.length === 0) throw new ConfigRequestError(404, 'no-table', 'no such terminal');
+  const r = await sql.query<{ id: number }>(
+    'INSERT INTO config_requests (terminal_id, key, after, authorisation, note, proposed_by) VALUES ($1, $2, $3::jsonb, $4, $5, $6) RETURNING id',
+    [terminal, p.key, JSON.stringify(p.after), p.authorisation, p.note, by],
+  );
+  const id = Number(r.rows[0]?.id);
+  await audit(sql, {
+    actor: by,
+    address,
+    action: 'config.propose',
+    detail: { request: id, terminal, key: p.key, after: p.after, authorisation: p.authorisation },
+  });
+  const made = await one(sql, id);
+  if (!made) throw new Error('the request just made is not there');
+  return made;
+}
+
+/**
+ * A second person's approval, or the withdrawal of a request not yet approved. One transaction,
+ * the request's row locked, so two approvals (or an approval and a withdrawal) cannot both land.
+ */
+export async function decideConfig(db: Db, id: number, step: 'approved' | 'withdrawn', by: string, address: string): Promise<ConfigRequest> {
+  await db.transaction(async (tx) => {
+    const r = await tx.query<{ proposed_by: string }>('SELECT proposed_by FROM config_requests WHERE id = $1 FOR UPDATE', [id]);
+    const row = r.rows[0];
+    if (!row) throw new ConfigRequestError(404, 'no-request', 'no such request');
+    if (step === 'approved' && row.proposed_by === by)
+      throw new ConfigRequestError(403, 'same-person', 'the second person must be someone else: you proposed this change');
+    const steps = await tx.query<{ step: string }>("SELECT step FROM config_request_steps WHERE request_id = $1 AND step IN ('approved', 'withdrawn')", [id]);
+    if (steps.rows.length > 0) throw new ConfigRequestError(409, 'decided', `the request is already ${steps.rows[0]?.step}`);
+    await tx.query('INSERT INTO config_request_steps (request_id, step, by_name) VALUES ($1, $2, $3)', [id, step, by]);
+    await audit(tx, { actor: by, address, action: step === 'approved' ? 'config.approve' : 'config.withdraw', detail: { request: id } });
+  });
+  const done = await one(db, id);
+  if (!done) throw new ConfigRequestError(404, 'no-request', 'no such request');
+  return done;
+}
+
+/**
+ * The orders a table is to carry out: approved, not withdrawn, not yet answered in its journal.
+ * Each one's exact text, which the caller signs. The first delivery is noted (and audited).
+ */
+export async function ordersFor(sql: Sql, terminal: string): Promise<string[]> {
+  const r = await sql.query<Row>(
+    `${SELECT} WHERE r.terminal_id = $1 AND a.by_name IS NOT NULL AND w.by_name IS NULL AND NOT EXISTS (
+       SELECT 1 FROM journal j WHERE j.terminal_id = r.terminal_id AND j.type IN ('config.change', 'config.refused') AND j.doc->'payload'->>'order' = r.id::text)
+     ORDER BY r.id LIMIT 50`,
+    [terminal],
+  );
+  const due = r.rows.map((x) => shape(x, null));
+  const texts: string[] = [];
+  for (const r of due) {
+    if (r.deliveredAt === null) {
+      const fresh = await sql.query(
+        "INSERT INTO config_request_steps (request_id, step) VALUES ($1, 'delivered') ON CONFLICT (request_id, step) DO NOTHING RETURNING id",
+        [r.id],
+      );
+      if (fresh.rows.length > 0) await audit(sql, { actor: null, address: null, action: 'config.deliver', detail: { request: r.id, terminal } });
+    }
+    texts.push(
+      JSON.stringify({
+        v: 1,
+        id: r.id,
+        terminalId: terminal,
+        key: r.key,
+        after: r.after,
+        authorisation: r.authorisation,
+        proposedBy: r.proposedBy,
+        proposedAt: r.proposedAt,
+        approvedBy: r.approvedBy,
+        approvedAt: r.approvedAt,
+      }),
+    );
+  }
+  return texts;
+}
