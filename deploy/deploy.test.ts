@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { KNOWN_BRIDGES } from '../hardware/transport/usb-serial.js';
 import { programLayout, programManifest, runtimePackages } from '../host/service/program-hash.js';
-import { bundleAll, extractFile, listPackage, NATIVE, packAsar, root, stageApp, stageEtg, upstreamDependencies } from './build.js';
+import { bundleAll, extractFile, listPackage, NATIVE, packAsar, root, stageApp, stageBackoffice, stageEtg, upstreamDependencies } from './build.js';
 import { parseUdevRules } from './udev-rules.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'deploy-'));
@@ -225,6 +225,13 @@ describe('packaging dry run (every step that needs no download)', () => {
     // The cabinet's copy also gets the pinned Node binary (withNode); here bin/etg finds this Node on PATH.
     stageEtg(path.join(bundles, 'bin'), tools, natives);
     stageEtg(path.join(bundles, 'upstream'), upstream, [], { dependencies: upstreamDependencies() });
+    // The back office as `npm run build:backoffice` leaves it: a page, its script and its source map.
+    const page = path.join(tmp, 'backoffice');
+    mkdirSync(path.join(page, 'assets'), { recursive: true });
+    writeFileSync(path.join(page, 'index.html'), '<!doctype html><title>back office</title><script type="module" src="/backoffice/assets/index.js"></script>');
+    writeFileSync(path.join(page, 'assets', 'index.js'), 'void 0;');
+    writeFileSync(path.join(page, 'assets', 'index.js.map'), '{}');
+    stageBackoffice(page, upstream);
     // What `npm install --omit=dev` puts there on the server (deploy/upstream/Containerfile).
     mkdirSync(path.join(upstream, 'node_modules', '@electric-sql'), { recursive: true });
     symlinkSync(path.join(root, 'node_modules', '@electric-sql', 'pglite'), path.join(upstream, 'node_modules', '@electric-sql', 'pglite'));
@@ -322,6 +329,12 @@ describe('packaging dry run (every step that needs no download)', () => {
     const help = etg(upstream, ['upstream', 'serve', '--help']);
     assert.equal(help.status, 0, help.stderr);
     assert.match(help.stdout, /--metrics-token-file/);
+    // The back office's page (issue 49): in the upstream's folder, and where its serve looks by default.
+    const page = path.join(upstream, 'dist', 'backoffice');
+    assert.ok(help.stdout.includes(page), `serve's default --backoffice-dir is ${page}:\n${help.stdout}`);
+    assert.ok(existsSync(path.join(page, 'index.html')) && existsSync(path.join(page, 'assets', 'index.js')));
+    assert.ok(!existsSync(path.join(page, 'assets', 'index.js.map')), 'no source map shipped');
+    assert.throws(() => stageBackoffice(path.join(tmp, 'not-built'), upstream), /npm run build:backoffice/);
     const pkg = JSON.parse(readFileSync(path.join(upstream, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     assert.deepEqual(Object.keys(pkg.dependencies), ['@electric-sql/pglite']);
   });

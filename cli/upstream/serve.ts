@@ -1,7 +1,17 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { AdminTokenError, checkTokens, DEFAULT_SKEW_MARGIN_SECONDS, startUpstream, upstreamLogger, type AdminTokens } from '../../upstream/index.js';
 import { dbChoice, DB_OPTIONS, defineCommand, options, UsageError } from './common.js';
 import { dataDirAdminToken, type DataDirToken } from './first-run-token.js';
+
+/**
+ * The back office's built page (docs/backoffice.md): dist/backoffice beside this program's bin/,
+ * which is the repository's (`npm run build:backoffice`) and the upstream's folder's alike
+ * (deploy/build.ts stages it there).
+ */
+export function defaultBackofficeDir(): string {
+  return path.resolve(path.dirname(process.argv[1] ?? '.'), '..', 'dist', 'backoffice');
+}
 
 export const command = defineCommand({
   name: 'upstream serve',
@@ -27,6 +37,12 @@ export const command = defineCommand({
       type: 'string',
       value: 'ADDR,…',
       help: "believe X-Forwarded-For from these proxy addresses/CIDRs (default: none;\nthe rate limits then count the proxy's address)",
+    },
+    'backoffice-dir': {
+      type: 'string',
+      value: 'DIR',
+      help: "the back office's built page, served at /backoffice/ (docs/backoffice.md)",
+      default: defaultBackofficeDir(),
     },
     'tls-cert': { type: 'string', value: 'PEM', help: 'serve HTTPS with this certificate (chain), with --tls-key' },
     'tls-key': { type: 'string', value: 'PEM', help: 'the private key of --tls-cert' },
@@ -99,6 +115,7 @@ export async function run(argv: string[]): Promise<number> {
     trustProxy,
     ...(tls ? { tls } : {}),
     transfers: { openAfterSeconds, skewMarginSeconds, everySeconds: 60 },
+    backoffice: { pageDir: String(v['backoffice-dir'] ?? defaultBackofficeDir()) },
   });
   console.log(
     JSON.stringify({
