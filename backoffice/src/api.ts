@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { GamingDayReport, Plots } from './report-model.js';
 
 /** The API's answers, checked at the boundary (zod): the page never trusts a shape it was not told. */
-export const Permission = z.enum(['floor', 'acknowledge', 'report', 'configure']);
+export const Permission = z.enum(['floor', 'acknowledge', 'report', 'configure', 'table-config']);
 export const Session = z.object({
   name: z.string(),
   role: z.enum(['viewer', 'supervisor', 'accounting', 'administrator']),
@@ -67,6 +67,29 @@ export type TableDetail = z.infer<typeof TableDetail>;
 export const Settings = z.object({ gamingDayStartHour: z.number(), offlineLimitSeconds: z.number(), currency: z.enum(['HKD', 'MOP']) });
 export type Settings = z.infer<typeof Settings>;
 
+/** A table's configuration change asked from the back office (issue 49 item 6) and where it stands. */
+export const ConfigRequest = z.object({
+  id: z.number(),
+  terminalId: z.string(),
+  key: z.enum(['limits', 'betLimits', 'profileOptions']),
+  after: z.unknown(),
+  authorisation: z.string(),
+  note: z.string(),
+  proposedBy: z.string(),
+  proposedAt: z.string(),
+  approvedBy: z.string().nullable(),
+  approvedAt: z.string().nullable(),
+  withdrawnBy: z.string().nullable(),
+  deliveredAt: z.string().nullable(),
+  state: z.enum(['proposed', 'withdrawn', 'approved', 'delivered', 'applied', 'refused']),
+  outcome: z.object({ seq: z.number(), at: z.string(), type: z.enum(['config.change', 'config.refused']), reason: z.string().nullable() }).nullable(),
+});
+export type ConfigRequest = z.infer<typeof ConfigRequest>;
+
+export type Proposal =
+  | { key: 'limits'; after: { min: number; max: number }; authorisation: string; note: string }
+  | { key: 'profileOptions'; after: Record<string, string | number | boolean>; authorisation: string; note: string };
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -110,6 +133,9 @@ export const api = {
   alarms: () => call(z.array(Alarm), 'GET', '/alarms'),
   acknowledge: (id: number, note: string) => call(z.object({ ok: z.literal(true) }), 'POST', `/alarms/${id}/acknowledge`, { note }),
   settings: () => call(Settings, 'GET', '/settings'),
+  configRequests: (terminal: string) => call(z.array(ConfigRequest), 'GET', `/config-requests?terminal=${encodeURIComponent(terminal)}`),
+  propose: (terminal: string, p: Proposal) => call(ConfigRequest, 'POST', `/tables/${encodeURIComponent(terminal)}/config-requests`, p),
+  decide: (id: number, how: 'approve' | 'withdraw') => call(ConfigRequest, 'POST', `/config-requests/${id}/${how}`),
   plots: (date?: string) => call(Plots, 'GET', `/reports/plots${date ? `?date=${encodeURIComponent(date)}` : ''}`),
   report: (date?: string) => call(GamingDayReport, 'GET', `/reports/gaming-day${date ? `?date=${encodeURIComponent(date)}` : ''}`),
 };

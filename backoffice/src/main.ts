@@ -1,6 +1,7 @@
 import { Language } from '../../protocol/index.js';
 import { api, ApiError, useCsrf, type Session } from './api.js';
 import { alarmList } from './alarms.js';
+import { configSection } from './config-section.js';
 import { clear, h } from './dom.js';
 import { FloorView } from './floor.js';
 import { pageLanguage, setPageLanguage, words, type Words } from './i18n.js';
@@ -101,8 +102,23 @@ async function page(s: Session): Promise<HTMLElement> {
   const canAck = s.permissions.includes('acknowledge');
   if (route.startsWith('table/')) {
     const id = decodeURIComponent(route.slice('table/'.length));
-    const [detail, settings] = await Promise.all([api.table(id), api.settings()]);
-    return tablePage(w, detail, settings.currency, canAck, acknowledge, () => (location.hash = '#/floor'));
+    const [detail, settings, requests] = await Promise.all([api.table(id), api.settings(), api.configRequests(id)]);
+    const page = tablePage(w, detail, settings.currency, canAck, acknowledge, () => (location.hash = '#/floor'));
+    page.append(
+      configSection(w, requests, settings.currency, {
+        me: s.name,
+        may: s.permissions.includes('table-config'),
+        propose: async (p) => {
+          await api.propose(id, p);
+          await render();
+        },
+        decide: async (request, how) => {
+          await api.decide(request, how);
+          await render();
+        },
+      }),
+    );
+    return page;
   }
   if (route === 'alarms') return h('section', {}, h('h1', {}, w.t('backoffice.alarms.title')), alarmList(w, await api.alarms(), canAck, acknowledge));
   // The plots and the report pages (uPlot, the report's model) load when first opened: the floor,

@@ -1,0 +1,173 @@
+import { formatMoney, minorDigits } from '../../locales/money.js';
+import type { Currency } from '../../protocol/index.js';
+import { ApiError, type ConfigRequest, type Proposal } from './api.js';
+import { h } from './dom.js';
+import type { Words } from './i18n.js';
+import { table } from './table-page.js';
+
+// A table's configuration changes on its page (issue 49 item 6; docs/backoffice.md): each request
+// with who proposed and approved it and what the table answered in its journal, the buttons for a
+// second person, and the form that proposes a change of the limits or a rule option.
+
+export interface ConfigActions {
+  /** The signed-in user's name: their own request waits for someone else. */
+  me: string;
+  may: boolean;
+  propose(p: Proposal): Promise<void>;
+  decide(id: number, how: 'approve' | 'withdraw'): Promise<void>;
+}
+
+const MARK: Record<ConfigRequest['state'], string> = { proposed: '◌', approved: '✔', delivered: '➜', applied: '●', refused: '✖', withdrawn: '⨯' };
+
+/**
+ * A decimal amount of the currency's major unit as whole minor units (`1234.5` → 123450 avos), by
+ * its digits: no float on the way. Null for anything else (a sign, too many decimals, letters).
+ */
+export function decimalToMinor(text: string, digits: number): number | null {
+  const m = /^(\d{1,13})(?:[.,](\d+))?$/.exec(text.trim());
+  if (!m || (m[2]?.length ?? 0) > digits) return null;
+  const minor = Number(`${m[1]}${(m[2] ?? '').padEnd(digits, '0')}`);
+  return Number.isSafeInteger(minor) && minor > 0 ? minor : null;
+}
+
+/** A rule option's value as typed: true/false, a number, else the text. */
+export function optionValue(text: string): string | number | boolean {
+  const v = text.trim();
+  if (v === 'true' || v === 'false') return v === 'true';
+  return /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v;
+}
+
+function summary(w: Words, r: ConfigRequest, money: (v: number) => string): string {
+  const after = r.after;
+  const range = (x: unknown) =>
+    typeof x === 'object' && x !== null && typeof Reflect.get(x, 'min') === 'number' && typeof Reflect.get(x, 'max') === 'number'
+      ? `${money(Number(Reflect.get(x, 'min')))} – ${money(Number(Reflect.get(x, 'max')))}`
+      : JSON.stringify(x);
+  const body =
+    r.key === 'limits'
+      ? range(after)
+      : typeof after === 'object' && after !== null
+        ? Object.entries(after)
+            .map(([k, v]) => `${k} = ${r.key === 'betLimits' ? range(v) : String(v)}`)
+            .join(', ')
+        : String(after);
+  return `${w.t(`backoffice.config.key.${r.key}`)}: ${body}`;
+}
+
+function answer(w: Words, r: ConfigRequest): string {
+  if (!r.outcome) return '';
+  const at = w.t('backoffice.config.entryAt', { seq: r.outcome.seq, at: w.time(r.outcome.at) });
+  return r.outcome.type === 'config.refused' ? `${at}: ${r.outcome.reason ?? ''}` : at;
+}
+
+function buttons(w: Words, r: ConfigRequest, a: ConfigActions, say: (m: string) => void): HTMLElement | string {
+  if (!a.may || r.state !== 'proposed') return '';
+  const cell = h('span', { class: 'actions' });
+  const act = (how: 'approve' | 'withdraw') => {
+    const b = h('button', { type: 'button', 'data-testid': `config-${how}-${r.id}` }, w.t(`backoffice.config.${how}`));
+    b.addEventListener('click', () => void a.decide(r.id, how).catch((e: unknown) => say(errorText(w, e))));
+    return b;
+  };
+  if (r.proposedBy === a.me) cell.append(h('span', {}, w.t('backoffice.config.needsSecond')), ' ', act('withdraw'));
+  else cell.append(act('approve'), ' ', act('withdraw'));
+  return cell;
+}
+
+function errorText(w: Words, e: unknown): string {
+  if (e instanceof ApiError) {
+    if (e.code === 'same-person') return w.t('backoffice.config.error.same-person');
+    if (e.code === 'decided') return w.t('backoffice.config.error.decided');
+    if (e.code === 'role') return w.t('backoffice.config.error.role');
+  }
+  return w.t('backoffice.error.load', { message: e instanceof Error ? e.message : String(e) });
+}
+
+/** The section: the requests, newest first, then the form for those who may propose. */
+export function configSection(w: Words, list: readonly ConfigRequest[], currency: Currency, a: ConfigActions): HTMLElement {
+  const t = w.t;
+  const money = (v: number) => formatMoney(v, currency, w.language, { fraction: 'when-needed' });
+  const message = h('p', { class: 'error', role: 'alert' });
+  const say = (m: string) => (message.textContent = m);
+  const rows = table(
+    [
+      '#',
+      t('backoffice.config.change'),
+      t('backoffice.config.authorisation'),
+      t('backoffice.config.proposedBy'),
+      t('backoffice.config.approvedBy'),
+      t('backoffice.table.status'),
+      t('backoffice.config.answer'),
+      '',
+    ],
+    list.map((r) => [
+      String(r.id),
+      summary(w, r, money),
+      r.authorisation,
+      `${r.proposedBy} ${w.time(r.proposedAt)}`,
+      r.approvedBy && r.approvedAt ? `${r.approvedBy} ${w.time(r.approvedAt)}` : '',
+      `${MARK[r.state]} ${t(`backoffice.config.state.${r.state}`)}`,
+      answer(w, r),
+      '',
+    ]),
+  );
+  // The last cell of each row holds live buttons, not text.
+  rows.querySelectorAll('tbody tr').forEach((tr, i) => {
+    const r = list[i];
+    if (r) tr.lastElementChild?.append(buttons(w, r, a, say));
+  });
+  return h(
+    'section',
+    { class: 'config', 'data-testid': 'config' },
+    h('h2', {}, t('backoffice.config.title')),
+    rows,
+    a.may ? form(w, currency, a, say) : null,
+    message,
+  );
+}
+
+function form(w: Words, currency: Currency, a: ConfigActions, say: (m: string) => void): HTMLElement {
+  const t = w.t;
+  const key = h('select', { name: 'key', 'data-testid': 'config-key' });
+  for (const k of ['limits', 'profileOptions'] as const) key.append(h('option', { value: k }, t(`backoffice.config.key.${k}`)));
+  const input = (name: string) => h('input', { name, 'data-testid': `config-${name}` });
+  const min = input('min');
+  const max = input('max');
+  const option = input('option');
+  const value = input('value');
+  const authorisation = input('authorisation');
+  const note = input('note');
+  const limits = h('span', {}, h('label', {}, t('backoffice.config.min', { currency }), min), h('label', {}, t('backoffice.config.max', { currency }), max));
+  const rule = h('span', { hidden: '' }, h('label', {}, t('backoffice.config.option'), option), h('label', {}, t('backoffice.config.value'), value));
+  key.addEventListener('change', () => {
+    limits.hidden = key.value !== 'limits';
+    rule.hidden = key.value === 'limits';
+  });
+  const f = h(
+    'form',
+    { class: 'config-form' },
+    h('label', {}, t('backoffice.config.change'), key),
+    limits,
+    rule,
+    h('label', {}, t('backoffice.config.authorisation'), authorisation),
+    h('label', {}, t('backoffice.config.note'), note),
+    h('button', { type: 'submit', 'data-testid': 'config-propose' }, t('backoffice.config.propose')),
+  );
+  f.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const digits = minorDigits(currency);
+    const lo = decimalToMinor(min.value, digits);
+    const hi = decimalToMinor(max.value, digits);
+    const ref = authorisation.value.trim();
+    const p: Proposal | null =
+      key.value === 'limits'
+        ? lo !== null && hi !== null && lo <= hi && ref
+          ? { key: 'limits', after: { min: lo, max: hi }, authorisation: ref, note: note.value }
+          : null
+        : option.value.trim() && ref
+          ? { key: 'profileOptions', after: { [option.value.trim()]: optionValue(value.value) }, authorisation: ref, note: note.value }
+          : null;
+    if (!p) return say(t('backoffice.config.error.invalid', { currency }));
+    void a.propose(p).catch((err: unknown) => say(errorText(w, err)));
+  });
+  return f;
+}
