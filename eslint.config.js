@@ -32,6 +32,10 @@ export const layers = {
       ],
     },
   },
+  // The terms the table hosts and the upstream share (issue 53 item 6): transfers' and tickets'
+  // terms, their reconciliation, validation numbers. Pure and zod only, out of the ledger so that
+  // the upstream, which imports them, installs no SQLite.
+  terms: { folders: {}, packages: ['zod'], node: false, why: 'the shared terms are pure: they import nothing of ours' },
   // serialport: a device on an on-board RS-232 port (`serial:/dev/ttyS0`), beside USB bridges and TCP.
   // The one backoff (issue 32) is the pure engine's, as every other link that tries again uses it.
   hardware: {
@@ -60,6 +64,7 @@ export const layers = {
       'engine/canonical-json.ts': 'any',
       'engine/backoff.ts': 'any',
       protocol: 'types',
+      terms: 'any',
       'witness/wire.ts': 'any',
       'witness/statement.ts': 'any',
     },
@@ -69,7 +74,7 @@ export const layers = {
   },
   host: {
     // package.json: the software version reported to service mode and /healthz.
-    folders: { engine: 'any', hardware: 'any', ledger: 'any', protocol: 'any', locales: 'any', 'package.json': 'any' },
+    folders: { engine: 'any', hardware: 'any', ledger: 'any', terms: 'any', protocol: 'any', locales: 'any', 'package.json': 'any' },
     // prom-client: the host's /metrics (host/metrics/); @peculiar/x509: the table's own TLS
     // certificate for its remote stations (host/stadium); i18next: the host's own words (the
     // printable meters report), through the locales' shared setup.
@@ -151,24 +156,17 @@ export const layers = {
   // it takes nothing of the kiosk's code, so nothing the kiosk's user can change runs inside it.
   witness: { folders: {}, packages: ['zod'], node: true, why: 'the witness stands alone: it imports nothing of ours' },
   upstream: {
-    // The transfers' terms and their reconciliation (issue 34): pure, zod only, defined once for
-    // the hosts and the upstream that pairs their ledgers.
-    // The tickets' terms and validation numbers (issue 47): pure, zod only, the hosts' and the authority's.
-    folders: {
-      ledger: 'types',
-      protocol: 'types',
-      'ledger/transfer-terms.ts': 'any',
-      'ledger/transfer-reconcile.ts': 'any',
-      'ledger/ticket-terms.ts': 'any',
-      'ledger/validation-number.ts': 'any',
-    },
+    // The transfers' terms and their reconciliation (issue 34), the tickets' terms and validation
+    // numbers (issue 47): pure, zod only, defined once in terms/ for the hosts and the upstream.
+    // Nothing of the ledger: a workspace edge to it would install SQLite on the upstream (issue 53).
+    folders: { protocol: 'types', terms: 'any' },
     // prom-client: /metrics; fastify-type-provider-zod: routes validated and serialised by their zod schemas, OpenAPI from them.
     packages: [...NODE_SERVER, 'pg', '@electric-sql/pglite', 'prom-client', 'fastify-type-provider-zod'],
     node: true,
     why: 'the upstream service stands alone; it shares only plain types',
   },
   cli: {
-    folders: { engine: 'any', hardware: 'any', ledger: 'any', host: 'any', protocol: 'any', upstream: 'any', locales: 'any', witness: 'any' },
+    folders: { engine: 'any', hardware: 'any', ledger: 'any', terms: 'any', host: 'any', protocol: 'any', upstream: 'any', locales: 'any', witness: 'any' },
     packages: ['*'],
     node: true,
     why: 'command-line tools drive the Node layers, never screens or electron',
@@ -181,7 +179,7 @@ export const layers = {
     why: 'the bin starts the command line',
   },
   bench: {
-    folders: { engine: 'any', hardware: 'any', ledger: 'any', host: 'any', protocol: 'any', upstream: 'any', cli: 'any', witness: 'any' },
+    folders: { engine: 'any', hardware: 'any', ledger: 'any', terms: 'any', host: 'any', protocol: 'any', upstream: 'any', cli: 'any', witness: 'any' },
     packages: ['*'],
     node: true,
     why: 'benchmarks run in Node',
@@ -189,6 +187,7 @@ export const layers = {
   tests: {
     folders: {
       engine: 'any',
+      terms: 'any',
       hardware: 'any',
       ledger: 'any',
       host: 'any',

@@ -10,8 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { guardAuthority } from '../host/tickets/guard.js';
 import { UpstreamAuthority } from '../host/tickets/upstream-authority.js';
-import { RequestId, TicketTerms } from '../ledger/ticket-terms.js';
-import { validationNumber } from '../ledger/validation-number.js';
+import { RequestId, TicketTerms } from '../terms/ticket-terms.js';
+import { validationNumber } from '../terms/validation-number.js';
 import { connectPg, enrolTerminal, migrateUpstream, startLocalCluster, startUpstream } from '../upstream/index.js';
 import { figure, QUICK, times } from './report.js';
 

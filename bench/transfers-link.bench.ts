@@ -16,7 +16,7 @@ import { WebSocketServer } from 'ws';
 import { createServer as createHttpsServer } from 'node:https';
 import { billCredit } from '../ledger/fixtures.js';
 import { Ledger } from '../ledger/index.js';
-import { TableId } from '../ledger/transfer-terms.js';
+import { TableId } from '../terms/transfer-terms.js';
 import { enrolFloor } from '../host/peers/enrol-floor.js';
 import { HostTransfers } from '../host/peers/host-transfers.js';
 import { readPeers } from '../host/peers/peer-config.js';

@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { billCredit } from '../ledger/fixtures.js';
 import { Ledger } from '../ledger/index.js';
 import { bareCommits } from '../ledger/testing/bare-commits.js';
-import { TableId } from '../ledger/transfer-terms.js';
+import { TableId } from '../terms/transfer-terms.js';
 import { LedgerTransferJournal } from '../host/transfers/ledger-journal.js';
 import { fold, outgoingTransfers, type TransferState } from '../host/transfers/state.js';
 import { step } from '../host/transfers/step.js';

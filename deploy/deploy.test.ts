@@ -256,21 +256,21 @@ describe('packaging dry run (every step that needs no download)', () => {
   });
 
   /** The sources esbuild put in a staged etg (its `// path` comments, one per bundled module), and the packages left outside it. */
-  function bundled(dir: string): { sources: Set<string>; external: Set<string>; ledgerFiles: Set<string> } {
+  function bundled(dir: string): { sources: Set<string>; external: Set<string>; termsFiles: Set<string> } {
     const sources = new Set<string>();
     const external = new Set<string>();
-    const ledgerFiles = new Set<string>();
+    const termsFiles = new Set<string>();
     for (const f of readdirSync(path.join(dir, 'bin'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.mjs'))) {
       const text = readFileSync(path.join(dir, 'bin', f), 'utf8');
       for (const m of text.matchAll(/^\/\/ ((?:node_modules\/(?:@[^/\n]+\/)?[^/\n]+)|[a-z-]+)\//gm)) sources.add(m[1]!);
-      for (const m of text.matchAll(/^\/\/ (ledger\/[^\s]+\.ts)$/gm)) ledgerFiles.add(m[1]!);
+      for (const m of text.matchAll(/^\/\/ (terms\/[^\s]+\.ts)$/gm)) termsFiles.add(m[1]!);
       // esbuild writes an external package as a top-level `import … from "x"` or an `import("x")`.
       for (const m of text.matchAll(/^import [^;]*from "([^".][^"]*)"|\bimport\("([^".][^"]*)"\)/gm)) {
         const name = m[1] ?? m[2]!;
         if (!name.startsWith('node:')) external.add(name);
       }
     }
-    return { sources, external, ledgerFiles };
+    return { sources, external, termsFiles };
   }
 
   it("bundles each machine's etg with its own commands only: the cabinet's without the upstream's packages, the upstream's without the cabinet's", () => {
@@ -287,16 +287,27 @@ describe('packaging dry run (every step that needs no download)', () => {
     assert.deepEqual([...cabinet.external].sort(), [...NATIVE].sort());
     const up = bundled(upstream);
     for (const ours of ['cli', 'upstream', 'node_modules/pg', 'node_modules/fastify']) assert.ok(up.sources.has(ours), `the upstream's etg holds ${ours}`);
-    for (const theirs of ['host', 'hardware', 'engine', 'renderer', 'electron', 'node_modules/usb', 'node_modules/serialport'])
+    for (const theirs of [
+      'host',
+      'hardware',
+      'ledger',
+      'engine',
+      'renderer',
+      'electron',
+      'node_modules/usb',
+      'node_modules/serialport',
+      'node_modules/better-sqlite3',
+    ])
       assert.ok(!up.sources.has(theirs), `the upstream's etg holds ${theirs}`);
-    // Of the ledger, only the transfers' terms and their reconciliation (pure, zod only): the one
-    // pairing of transfer ids the hosts' tests and the upstream run (issue 34); and the tickets'
-    // terms and validation numbers, the hosts' and the authority's (issue 47).
-    assert.deepEqual([...up.ledgerFiles].sort(), [
-      'ledger/ticket-terms.ts',
-      'ledger/transfer-reconcile.ts',
-      'ledger/transfer-terms.ts',
-      'ledger/validation-number.ts',
+    // Nothing of the ledger (issue 53): the shared terms are in terms/, the transfers' terms and
+    // their reconciliation (pure, zod only), the one pairing of transfer ids the hosts' tests and
+    // the upstream run (issue 34); and the tickets' terms and validation numbers, the hosts' and
+    // the authority's (issue 47).
+    assert.deepEqual([...up.termsFiles].sort(), [
+      'terms/ticket-terms.ts',
+      'terms/transfer-reconcile.ts',
+      'terms/transfer-terms.ts',
+      'terms/validation-number.ts',
     ]);
     assert.deepEqual([...up.external].sort(), ['@electric-sql/pglite']);
     // And each refuses the other's tool as unknown.

@@ -5,7 +5,7 @@ import { JACKPOT_PROGRAM_OPTION } from '../engine/blackjack/jackpot/option.js';
 import { EXAMPLE_JACKPOT_PROGRAM } from '../engine/blackjack/jackpot/program.js';
 import { ConfigFileError, describeIssues, loadTableConfigFile } from './config/load-config.js';
 import { simulatedTableConfig, TableConfig } from './config/table-config.js';
-import { crc16 } from '../ledger/validation-number.js';
+import { crc16 } from '../terms/validation-number.js';
 import { loadRoundScript } from './autoplay/round-script.js';
 import type { HostOptions } from './start-host.js';
 import { DEFAULT_ROTATION } from './logging/rotating-file.js';

@@ -2,8 +2,8 @@ import { canonicalJson } from './canonical.js';
 import { account, MONEY_TYPES, parsePayload, type EntryType, type MeterDelta, type Payload, type Posting } from './entries.js';
 import { LedgerRefusal } from './refusal.js';
 import { deriveTicket, txIdOfTicketEntry } from './ticket-postings.js';
-import { isTicketEntryType, parseTicketEntry } from './ticket-terms.js';
-import { isTransferEntryType, parseTransferEntry, sameTerms, transferTxId, txIdOfTransferEntry, type Transfer } from './transfer-terms.js';
+import { isTicketEntryType, parseTicketEntry } from '../terms/ticket-terms.js';
+import { isTransferEntryType, parseTransferEntry, sameTerms, transferTxId, txIdOfTransferEntry, type Transfer } from '../terms/transfer-terms.js';
 
 // What an entry means for the accounts, derived from its payload and the ledger as it stands
 // before it: the postings, the meter deltas and the station credits before and after. One

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { Correction, Uncorrectable } from '../engine/table/vocabulary.js';
 import { TICKET_MONEY_TYPES } from './ticket-postings.js';
-import { TICKET_PAYLOADS } from './ticket-terms.js';
+import { TICKET_PAYLOADS } from '../terms/ticket-terms.js';
 import { AFT_PAYLOADS } from './aft-terms.js';
-import { TableId, TRANSFER_PAYLOADS } from './transfer-terms.js';
+import { TableId, TRANSFER_PAYLOADS } from '../terms/transfer-terms.js';
 
 // The typed payloads a kiosk journals. Every amount is integer minor units (avos/cents) of the
 // table's currency. Stations are numbered from 1, as on the table config: seated ones 1–7,

@@ -8,7 +8,7 @@ import { openDatabase } from './db.js';
 import { billCredit, settledRound, bet } from './fixtures.js';
 import { connectionOf, Ledger } from './ledger.js';
 import { LATEST_VERSION, migrate, MIGRATIONS, schemaVersion } from './migrations.js';
-import { TableId, transferTxId } from './transfer-terms.js';
+import { TableId, transferTxId } from '../terms/transfer-terms.js';
 import { verifyLedger } from './verify.js';
 
 /** A ledger with some of everything, written by the current code. */

@@ -3,8 +3,8 @@
 // ticket.
 import type { NewEntry } from './entries.js';
 import { ticketInTxId, ticketOutTxId, ticketStackedTxId } from './ticket-postings.js';
-import type { TICKET_RETURNS } from './ticket-terms.js';
-import type { ValidationNumber } from './validation-number.js';
+import type { TICKET_RETURNS } from '../terms/ticket-terms.js';
+import type { ValidationNumber } from '../terms/validation-number.js';
 
 const DAY_MS = 86_400_000;
 

@@ -4,7 +4,7 @@ import { billCredit } from './fixtures.js';
 import { Ledger } from './ledger.js';
 import { ticketLog } from './ticket-log.js';
 import { redeemApproved, redeemRequest, redeemReturned, redeemStacked, ticketIssue, ticketPrinted, ticketVoided } from './ticket-fixtures.js';
-import { validationNumber } from './validation-number.js';
+import { validationNumber } from '../terms/validation-number.js';
 
 const rid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 

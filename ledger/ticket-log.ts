@@ -1,7 +1,7 @@
 import { connectionOf, type Ledger } from './ledger.js';
 import { ticketOutTxId } from './ticket-postings.js';
-import { parseTicketEntry, TICKET_ENTRY_TYPES, type TicketEntry } from './ticket-terms.js';
-import type { ValidationNumber } from './validation-number.js';
+import { parseTicketEntry, TICKET_ENTRY_TYPES, type TicketEntry } from '../terms/ticket-terms.js';
+import type { ValidationNumber } from '../terms/validation-number.js';
 
 // The table's ticket history for service mode (docs/tito.md, docs/service-mode.md): its last
 // tickets out and its last tickets in, each with where it stands now, read from the journal

@@ -4,7 +4,7 @@ import { billCredit } from './fixtures.js';
 import { Ledger, LedgerRefusal } from './ledger.js';
 import { redeemApproved, redeemRequest, redeemReturned, redeemStacked, ticketIssue, ticketPrinted, ticketVoided } from './ticket-fixtures.js';
 import { TICKET_ACCOUNTS } from './ticket-postings.js';
-import { validationNumber } from './validation-number.js';
+import { validationNumber } from '../terms/validation-number.js';
 import { verifyLedger } from './verify.js';
 
 const N1 = validationNumber(7, 1);

@@ -1,6 +1,6 @@
 import { LedgerRefusal } from './refusal.js';
-import { isTicketEntryType, parseTicketEntry, type RequestId, type TicketEntry, type TicketEntryType } from './ticket-terms.js';
-import type { ValidationNumber } from './validation-number.js';
+import { isTicketEntryType, parseTicketEntry, type RequestId, type TicketEntry, type TicketEntryType } from '../terms/ticket-terms.js';
+import type { ValidationNumber } from '../terms/validation-number.js';
 
 // What a ticket's entries mean for the accounts (issue 47, docs/tito.md). The ledger holds the
 // ticket's rules itself, through the transaction ids its steps share, so that no caller's mistake

@@ -1,6 +1,6 @@
 import { connectionOf, type Ledger } from './ledger.js';
 import { ticketInTxId, ticketOutTxId } from './ticket-postings.js';
-import { parseTicketEntry, type TicketTerms } from './ticket-terms.js';
+import { parseTicketEntry, type TicketTerms } from '../terms/ticket-terms.js';
 
 // Read-only queries of the journal's tickets (docs/tito.md) that the table host rebuilds its
 // ticket state from at start: the last number it made, the tickets in print at a kill. The

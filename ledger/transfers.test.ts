@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { billCredit } from './fixtures.js';
 import { Ledger } from './ledger.js';
-import { TableId, transferTxId, type Transfer } from './transfer-terms.js';
+import { TableId, transferTxId, type Transfer } from '../terms/transfer-terms.js';
 import { verifyLedger } from './verify.js';
 
 // The ledger's own line behind the transfer protocol (docs/transfers.md): whatever the code above

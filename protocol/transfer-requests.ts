@@ -10,7 +10,7 @@ import { MinorUnits, StationNumber } from './units.js';
 // How a station is named across hosts: by its station number, which is the same at every table of
 // the floor (remote stations 101–350). Each table enrols the station under that number with its
 // own credential, so each host knows the station by its own authenticated link, never by a name
-// another host gives. A transfer's terms carry that number (`Transfer.station`, ledger/transfer-terms.ts).
+// another host gives. A transfer's terms carry that number (`Transfer.station`, terms/transfer-terms.ts).
 
 /**
  * A table of the floor, as its peers and the stations name it: its enrolled table id (the same

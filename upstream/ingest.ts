@@ -1,5 +1,5 @@
 import { chainHash, genesisHash, sha256Hex } from './chain.js';
-import { isTicketEntryType, parseTicketEntry, type TicketEntry } from '../ledger/ticket-terms.js';
+import { isTicketEntryType, parseTicketEntry, type TicketEntry } from '../terms/ticket-terms.js';
 import { raiseAlarm } from './alarm.js';
 import { applyTicketEntries } from './tickets.js';
 import type { Db } from './sql.js';

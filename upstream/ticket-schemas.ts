@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RequestId, TicketCurrency, TicketRefusal, TicketStation, TicketTerms } from '../ledger/ticket-terms.js';
+import { RequestId, TicketCurrency, TicketRefusal, TicketStation, TicketTerms } from '../terms/ticket-terms.js';
 import { TERMINAL_ID } from './auth.js';
 
 // The /v1/tickets routes' bodies and answers (docs/upstream.md, "Tickets"). The table host checks

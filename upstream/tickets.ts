@@ -1,5 +1,5 @@
-import { parseValidationNumber } from '../ledger/validation-number.js';
-import { termsConsistent, type RequestId, type TicketEntry, type TicketRefusal, type TicketTerms } from '../ledger/ticket-terms.js';
+import { parseValidationNumber } from '../terms/validation-number.js';
+import { termsConsistent, type RequestId, type TicketEntry, type TicketRefusal, type TicketTerms } from '../terms/ticket-terms.js';
 import { raiseAlarm } from './alarm.js';
 import type { Db, Sql } from './sql.js';
 

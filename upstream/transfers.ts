@@ -1,11 +1,11 @@
-import { awaitedSide, reconcile, type PairedTransfer } from '../ledger/transfer-reconcile.js';
-import { isTransferEntryType, keyOf, parseTransferEntry, TableId, type TransferEntry } from '../ledger/transfer-terms.js';
+import { awaitedSide, reconcile, type PairedTransfer } from '../terms/transfer-reconcile.js';
+import { isTransferEntryType, keyOf, parseTransferEntry, TableId, type TransferEntry } from '../terms/transfer-terms.js';
 import { raiseAlarm } from './alarm.js';
 import type { Sql } from './sql.js';
 
 // Transfers of stations' credit between table hosts (docs/transfers.md), reconciled across the
 // terminals' synced ledgers: every transfer id paired between its sender's journal and its
-// receiver's by the same function the hosts' tests run (ledger/transfer-reconcile.ts). A terminal
+// receiver's by the same function the hosts' tests run (terms/transfer-reconcile.ts). A terminal
 // is the table host whose ledger it syncs; its terminal id is the table id its peers know it by
 // (the host's default: `terminalId` is the table's id).
 

@@ -6,7 +6,7 @@ import type { NewEntry } from '../../ledger/entries.js';
 import { tamperBalance, tamperJournalBody } from '../../ledger/testing/tamper.js';
 import { redeemApproved, redeemRequest, redeemReturned, redeemStacked, ticketIssue, ticketPrinted, ticketVoided } from '../../ledger/ticket-fixtures.js';
 import { TICKET_ACCOUNTS, ticketOutTxId } from '../../ledger/ticket-postings.js';
-import { validationNumber, type ValidationNumber } from '../../ledger/validation-number.js';
+import { validationNumber, type ValidationNumber } from '../../terms/validation-number.js';
 import { accountFor } from './account.js';
 import { ticketSummary } from './ticket-account.js';
 

@@ -1,6 +1,6 @@
 import { entriesOfTypes, type Ledger } from '../../ledger/index.js';
 import { TICKET_ACCOUNTS } from '../../ledger/ticket-postings.js';
-import { isTicketEntryType, parseTicketEntry, TICKET_ENTRY_TYPES, type TicketEntry } from '../../ledger/ticket-terms.js';
+import { isTicketEntryType, parseTicketEntry, TICKET_ENTRY_TYPES, type TicketEntry } from '../../terms/ticket-terms.js';
 
 // The tickets of a soak (issue 47, docs/tito.md), from the journal's payloads alone, so that the
 // money check of the soak counts them without trusting the postings it checks: a ticket's credit

@@ -1,4 +1,4 @@
-import { parseValidationNumber } from '../../ledger/validation-number.js';
+import { parseValidationNumber } from '../../terms/validation-number.js';
 import { openUpstreamDb } from '../../upstream/index.js';
 import { ticketByNumber, ticketLiability } from '../../upstream/ticket-queries.js';
 import { dbChoice, DB_OPTIONS, defineCommand, UsageError } from './common.js';

@@ -44,7 +44,7 @@ export const REDEEM_STATUS = {
   noInfo: 0xff,
 } as const;
 
-/** Why the system refused, in the table's words (ledger/ticket-terms.ts's refusals that SAS can say). */
+/** Why the system refused, in the table's words (terms/ticket-terms.ts's refusals that SAS can say). */
 export type SystemRefusal = 'unknown' | 'already-paid' | 'pending-elsewhere' | 'expired' | 'over-limit' | 'offline';
 
 export type SystemDecision = { kind: 'approved'; amount: number } | { kind: 'refused'; reason: SystemRefusal; code: number };

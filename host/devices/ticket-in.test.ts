@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { openLedger, type Ledger } from '../../ledger/index.js';
 import { ticketStackedTxId } from '../../ledger/ticket-postings.js';
-import { validationNumber } from '../../ledger/validation-number.js';
+import { validationNumber } from '../../terms/validation-number.js';
 import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
 import { silent } from '../testing/table-kit.js';
 import type { RedeemAnswer, RedeemRequest, TicketAuthority } from '../tickets/authority.js';

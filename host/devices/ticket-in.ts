@@ -4,8 +4,8 @@ import type { EscrowDecision, EscrowedTicket } from '../../hardware/billacceptor
 import type { Ledger } from '../../ledger/ledger.js';
 import { ticketInTxId, ticketStackedTxId } from '../../ledger/ticket-postings.js';
 import { ticketInEscrow } from '../../ledger/ticket-queries.js';
-import { RequestId, TicketNumber, type TICKET_RETURNS } from '../../ledger/ticket-terms.js';
-import type { ValidationNumber } from '../../ledger/validation-number.js';
+import { RequestId, TicketNumber, type TICKET_RETURNS } from '../../terms/ticket-terms.js';
+import type { ValidationNumber } from '../../terms/validation-number.js';
 
 type TicketReturn = (typeof TICKET_RETURNS)[number];
 // The ledger's reasons and the screens' are one list: a reason one adds is a compile error here until the other has it.

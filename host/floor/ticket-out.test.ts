@@ -9,7 +9,7 @@ import { billCredit } from '../../ledger/fixtures.js';
 import { Ledger } from '../../ledger/ledger.js';
 import { ticketOutTxId } from '../../ledger/ticket-postings.js';
 import { ticketsInPrint } from '../../ledger/ticket-queries.js';
-import { parseValidationNumber, validationNumber } from '../../ledger/validation-number.js';
+import { parseValidationNumber, validationNumber } from '../../terms/validation-number.js';
 import { simulatedTableConfig, type TableConfig } from '../config/table-config.js';
 import { TicketOut } from './ticket-out.js';
 import { ticketPaper } from './ticket-paper.js';

@@ -6,8 +6,8 @@ import type { PrintOutcome, TicketPrinter } from '../../hardware/printer/types.j
 import type { Ledger } from '../../ledger/ledger.js';
 import { ticketOutTxId } from '../../ledger/ticket-postings.js';
 import { lastTicketIssued, ticketsInPrint, type IssuedTicket } from '../../ledger/ticket-queries.js';
-import type { TicketTerms } from '../../ledger/ticket-terms.js';
-import { SEQUENCE_MAX, validationNumber } from '../../ledger/validation-number.js';
+import type { TicketTerms } from '../../terms/ticket-terms.js';
+import { SEQUENCE_MAX, validationNumber } from '../../terms/validation-number.js';
 import type { CashoutState } from '../../protocol/index.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { TicketAuthority } from '../tickets/authority.js';

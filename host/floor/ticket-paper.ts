@@ -1,5 +1,5 @@
 import type { TicketData } from '../../hardware/printer/ticket.js';
-import type { TicketTerms } from '../../ledger/ticket-terms.js';
+import type { TicketTerms } from '../../terms/ticket-terms.js';
 import { amountInWordsPt, amountInWordsZh, catalogues, wordAt } from '../../locales/index.js';
 
 // What a cash-out ticket prints (docs/tito.md): the terms journalled in `ticket.issue`, in the

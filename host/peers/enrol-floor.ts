@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import type { TableId } from '../../ledger/transfer-terms.js';
+import type { TableId } from '../../terms/transfer-terms.js';
 import { tableCertificate } from '../stadium/table-certificate.js';
 import { writePeers, type Peer } from './peer-config.js';
 import { PeerCredentials } from './peer-credentials.js';

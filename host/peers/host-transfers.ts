@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Outcome } from '../../engine/table/game.js';
 import type { RefusalReason } from '../../engine/table/vocabulary.js';
-import { TableId, type TransferId } from '../../ledger/transfer-terms.js';
+import { TableId, type TransferId } from '../../terms/transfer-terms.js';
 import { MAX_STATION_TRANSFERS, REMOTE_STATION_BASE, type StationTransfer, type StationTransfers, type TransferCommand } from '../../protocol/index.js';
 import type { TransferAlarm } from '../transfers/effects.js';
 import type { TransferJournal } from '../transfers/journal.js';

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { TableId } from '../../ledger/transfer-terms.js';
+import { TableId } from '../../terms/transfer-terms.js';
 import { StationNumber } from '../../protocol/index.js';
 
 /** The file beside the ledger that names this host's peers (owner-only: it holds their secrets for us). */

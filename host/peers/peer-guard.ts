@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Ledger } from '../../ledger/index.js';
-import type { TableId } from '../../ledger/transfer-terms.js';
+import type { TableId } from '../../terms/transfer-terms.js';
 import { PEERS_FILE, readPeers } from './peer-config.js';
 import { PEER_CREDENTIALS_FILE, PeerCredentials } from './peer-credentials.js';
 import { adoptPeers, auditPeers, type PeerFiles } from './peer-journal.js';

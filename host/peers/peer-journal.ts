@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { entriesOfTypes, PAYLOADS, type EntryBody, type Ledger } from '../../ledger/index.js';
-import type { TableId } from '../../ledger/transfer-terms.js';
+import type { TableId } from '../../terms/transfer-terms.js';
 import type { PeerProblem } from '../../protocol/index.js';
 import type { Peer } from './peer-config.js';
 

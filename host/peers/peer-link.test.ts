@@ -8,7 +8,7 @@ import pino from 'pino';
 import type WebSocket from 'ws';
 import { billCredit } from '../../ledger/fixtures.js';
 import { entriesOfTypes, Ledger } from '../../ledger/index.js';
-import { TableId, type Transfer } from '../../ledger/transfer-terms.js';
+import { TableId, type Transfer } from '../../terms/transfer-terms.js';
 import { createLanServer } from '../server/lan-server.js';
 import { tableCertificate, type TableCertificate } from '../stadium/table-certificate.js';
 import { LedgerTransferJournal } from '../transfers/ledger-journal.js';

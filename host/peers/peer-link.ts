@@ -3,7 +3,7 @@ import type { PeerCertificate } from 'node:tls';
 import type { Logger } from 'pino';
 import WebSocket from 'ws';
 import { backoffDelay, type Backoff } from '../../engine/backoff.js';
-import type { TableId } from '../../ledger/transfer-terms.js';
+import type { TableId } from '../../terms/transfer-terms.js';
 import type { TransferMessage } from '../transfers/messages.js';
 import type { PeerEnrolment } from './peer-config.js';
 import { decodePeer, PEER_PROTOCOL_VERSION, PeerWelcome, type PeerInbound } from './peer-wire.js';

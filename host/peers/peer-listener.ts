@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { TableId } from '../../ledger/transfer-terms.js';
+import type { TableId } from '../../terms/transfer-terms.js';
 import { TokenBucket } from '../screens/token-bucket.js';
 import type { PeerCredentials } from './peer-credentials.js';
 import { decodePeer, PEER_PROTOCOL_VERSION, PeerHello, PeerInbound, type PeerWelcome } from './peer-wire.js';

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Ledger } from '../../ledger/index.js';
-import { TableId } from '../../ledger/transfer-terms.js';
+import { TableId } from '../../terms/transfer-terms.js';
 import { Peer, PeerEnrolment, PeersFile, readPeers, writePeers } from './peer-config.js';
 import { PeerCredentials } from './peer-credentials.js';
 import { PeerGuard } from './peer-guard.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { decodeWith } from '../../protocol/index.js';
-import { TableId } from '../../ledger/transfer-terms.js';
+import { TableId } from '../../terms/transfer-terms.js';
 
 // The link between two table hosts of one floor (`/peer` on the LAN listener, TLS): the dialling
 // host says who it is with the secret the other enrolled it with, then only carries transfer

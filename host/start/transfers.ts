@@ -1,4 +1,4 @@
-import { TableId } from '../../ledger/transfer-terms.js';
+import { TableId } from '../../terms/transfer-terms.js';
 import { REMOTE_STATION_BASE } from '../../protocol/index.js';
 import { HostTransfers } from '../peers/host-transfers.js';
 import { readPeers } from '../peers/peer-config.js';

@@ -22,8 +22,8 @@
 // - the register calls are a fast path only: the table's journal reaches the authority anyway
 //   (`ticket.issue`, `ticket.printed`, `ticket.void`), and an authority must take them again
 //   idempotently.
-import type { RequestId, TicketRefusal, TicketTerms } from '../../ledger/ticket-terms.js';
-import type { ValidationNumber } from '../../ledger/validation-number.js';
+import type { RequestId, TicketRefusal, TicketTerms } from '../../terms/ticket-terms.js';
+import type { ValidationNumber } from '../../terms/validation-number.js';
 
 /** A ticket at a station of this table (the table itself is the authenticated caller). */
 export interface TicketAt {

@@ -1,5 +1,5 @@
-import { TICKET_REFUSALS, type RequestId, type TicketRefusal, type TicketTerms } from '../../ledger/ticket-terms.js';
-import { parseValidationNumber } from '../../ledger/validation-number.js';
+import { TICKET_REFUSALS, type RequestId, type TicketRefusal, type TicketTerms } from '../../terms/ticket-terms.js';
+import { parseValidationNumber } from '../../terms/validation-number.js';
 import type { AuthorityAck, RedeemAnswer, RedeemRequest, TicketAt, TicketAuthority } from './authority.js';
 
 // The guard every validation authority answers the table host through (docs/tito.md, "The

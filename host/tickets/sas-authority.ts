@@ -17,7 +17,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { TicketRedemption, type SystemDecision } from '../../hardware/sas/redemption.js';
 import type { SasValidationId } from '../../hardware/sas/types.js';
-import type { RequestId } from '../../ledger/ticket-terms.js';
+import type { RequestId } from '../../terms/ticket-terms.js';
 import type { AuthorityAck, RedeemAnswer, RedeemRequest, TicketAt, TicketAuthority } from './authority.js';
 
 export const SAS_VALIDATION_FILE = 'sas-validation.json';

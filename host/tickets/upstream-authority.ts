@@ -1,5 +1,5 @@
 import { signRequest, SIGNATURE_HEADERS, type Credentials } from '../../ledger/sign.js';
-import type { RequestId, TicketTerms } from '../../ledger/ticket-terms.js';
+import type { RequestId, TicketTerms } from '../../terms/ticket-terms.js';
 import type { AuthorityAck, RedeemAnswer, RedeemRequest, TicketAt, TicketAuthority } from './authority.js';
 import { MachineAnswer, RedeemAnswer as RedeemWire, Refusal, TicketOk } from './wire.js';
 

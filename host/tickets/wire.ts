@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { RequestId, TicketCurrency, TicketRefusal } from '../../ledger/ticket-terms.js';
-import { ValidationNumber } from '../../ledger/validation-number.js';
+import { RequestId, TicketCurrency, TicketRefusal } from '../../terms/ticket-terms.js';
+import { ValidationNumber } from '../../terms/validation-number.js';
 
 // The upstream's ticket answers as the table host reads them (docs/upstream.md, "Tickets"). The
 // service states the same contract in upstream/ticket-schemas.ts, which the host may not import:

@@ -1,7 +1,7 @@
-import type { TableId, TransferAlarmReason, TransferEntry, TransferId } from '../../ledger/transfer-terms.js';
+import type { TableId, TransferAlarmReason, TransferEntry, TransferId } from '../../terms/transfer-terms.js';
 import type { TransferMessage } from './messages.js';
 
-export { TRANSFER_ALARMS, type TransferAlarmReason } from '../../ledger/transfer-terms.js';
+export { TRANSFER_ALARMS, type TransferAlarmReason } from '../../terms/transfer-terms.js';
 
 export interface TransferAlarm {
   readonly reason: TransferAlarmReason;

@@ -1,4 +1,4 @@
-import { keyOf, type TransferId } from '../../ledger/transfer-terms.js';
+import { keyOf, type TransferId } from '../../terms/transfer-terms.js';
 
 // A host's transfers by id, as plain data that a step can copy cheaply: 64 buckets, so a change
 // copies the bucket list and one bucket, not every transfer the host ever kept (a host keeps its

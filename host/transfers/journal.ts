@@ -1,4 +1,4 @@
-import type { TransferEntry } from '../../ledger/transfer-terms.js';
+import type { TransferEntry } from '../../terms/transfer-terms.js';
 
 /**
  * Where a host's transfers are journalled: the table's ledger (ledger-journal.ts), or a model of

@@ -6,10 +6,10 @@ import { describe, it } from 'node:test';
 import { Rng } from '../../engine/random/seeded-rng.js';
 import { billCredit } from '../../ledger/fixtures.js';
 import { Ledger, verifyLedger } from '../../ledger/index.js';
-import { TableId } from '../../ledger/transfer-terms.js';
+import { TableId } from '../../terms/transfer-terms.js';
 import type { Outbound } from './effects.js';
 import { LedgerTransferJournal } from './ledger-journal.js';
-import { reconcile } from '../../ledger/transfer-reconcile.js';
+import { reconcile } from '../../terms/transfer-reconcile.js';
 import { outgoingTransfers } from './state.js';
 import { TransferHost } from './transfer-host.js';
 

@@ -1,5 +1,5 @@
 import { entriesOfTypes, type EntryBody, type Ledger } from '../../ledger/index.js';
-import { isTransferEntryType, parseTransferEntry, TRANSFER_PAYLOADS, txIdOfTransferEntry, type TransferEntry } from '../../ledger/transfer-terms.js';
+import { isTransferEntryType, parseTransferEntry, TRANSFER_PAYLOADS, txIdOfTransferEntry, type TransferEntry } from '../../terms/transfer-terms.js';
 import type { TransferJournal } from './journal.js';
 
 const TYPES = Object.keys(TRANSFER_PAYLOADS).filter(isTransferEntryType);

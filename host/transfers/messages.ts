@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Transfer, TransferId, TRANSFER_REFUSALS } from '../../ledger/transfer-terms.js';
+import { Transfer, TransferId, TRANSFER_REFUSALS } from '../../terms/transfer-terms.js';
 
 /**
  * What two table hosts say to each other about a transfer, over their authenticated link (the

@@ -1,4 +1,4 @@
-import { keyOf, sameTerms, type TableId, type Transfer, type TransferId, type TransferRefusal } from '../../ledger/transfer-terms.js';
+import { keyOf, sameTerms, type TableId, type Transfer, type TransferId, type TransferRefusal } from '../../terms/transfer-terms.js';
 import { type TransferAlarmReason, type TransferEffects } from './effects.js';
 import { homeOf, incomingOf, sentKey, type Incoming, type TransferState } from './state.js';
 

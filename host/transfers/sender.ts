@@ -1,4 +1,4 @@
-import { keyOf, sameTerms, type TableId, type Transfer, type TransferId, type TransferRefusal } from '../../ledger/transfer-terms.js';
+import { keyOf, sameTerms, type TableId, type Transfer, type TransferId, type TransferRefusal } from '../../terms/transfer-terms.js';
 import { NO_EFFECTS, type Outbound, type TransferAlarmReason, type TransferEffects } from './effects.js';
 import { homeOf, outgoingOf, outgoingTransfers, type Outgoing, type TransferState } from './state.js';
 

@@ -1,5 +1,5 @@
 import { emptyIdMap, getById, setById, valuesOf, type IdMap } from './id-map.js';
-import { keyOf, type TableId, type Transfer, type TransferEntry, type TransferId, type TransferRefusal } from '../../ledger/transfer-terms.js';
+import { keyOf, type TableId, type Transfer, type TransferEntry, type TransferId, type TransferRefusal } from '../../terms/transfer-terms.js';
 
 // A host's side of every transfer it sent or received, as plain data, and the one function that
 // moves it: `apply` of a journalled entry. The live state is only ever the fold of the journal,

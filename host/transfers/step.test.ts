@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TableId, type Transfer, type TransferEntry } from '../../ledger/transfer-terms.js';
+import { TableId, type Transfer, type TransferEntry } from '../../terms/transfer-terms.js';
 import { fold, initialState, outgoingOf, TransferJournalError, type TransferState } from './state.js';
 import { step, type TransferEvent, type TransferStep } from './step.js';
 

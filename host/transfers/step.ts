@@ -1,4 +1,4 @@
-import type { TableId, TransferId } from '../../ledger/transfer-terms.js';
+import type { TableId, TransferId } from '../../terms/transfer-terms.js';
 import type { TransferEffects } from './effects.js';
 import { TransferMessage } from './messages.js';
 import { onOffer, onRecall } from './receiver.js';

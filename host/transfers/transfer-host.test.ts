@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { entriesOfTypes, Ledger, verifyLedger, type EntryBody } from '../../ledger/index.js';
-import { TableId } from '../../ledger/transfer-terms.js';
+import { TableId } from '../../terms/transfer-terms.js';
 import { LedgerTransferJournal } from './ledger-journal.js';
 import { ALARM_BUDGET, TransferHost } from './transfer-host.js';
 

@@ -1,4 +1,4 @@
-import type { TableId, TransferId } from '../../ledger/transfer-terms.js';
+import type { TableId, TransferId } from '../../terms/transfer-terms.js';
 import type { Outbound, TransferAlarm } from './effects.js';
 import type { TransferJournal } from './journal.js';
 import type { StartRefusal } from './sender.js';

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Manifest, Package } from './dependencies.js';
+import type { InstalledManifest } from './forbidden.js';
 
 function manifestAt(file: string): Manifest {
   return JSON.parse(readFileSync(file, 'utf8')) as Manifest;
@@ -36,4 +37,10 @@ export function typesFor(root: string, name: string): string | undefined {
   if (pkg.types || pkg.typings || exportsTypes(pkg.exports) || existsSync(path.join(dir, 'index.d.ts'))) return undefined;
   const types = `@types/${name.startsWith('@') ? name.slice(1).replace('/', '__') : name}`;
   return existsSync(path.join(root, 'node_modules', types, 'package.json')) ? types : undefined;
+}
+
+/** A published package's package.json as installed at the root, or undefined when it is not installed. */
+export function installedManifest(root: string, name: string): InstalledManifest | undefined {
+  const file = path.join(root, 'node_modules', name, 'package.json');
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as InstalledManifest) : undefined;
 }

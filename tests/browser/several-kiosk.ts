@@ -15,7 +15,7 @@ import { createInterface } from 'node:readline';
 import pino from 'pino';
 import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
 import { enrolFloor } from '../../host/peers/enrol-floor.js';
-import { TableId } from '../../ledger/transfer-terms.js';
+import { TableId } from '../../terms/transfer-terms.js';
 import { startHost } from '../../host/start-host.js';
 import { startStationAgent } from '../../host/station-agent/agent.js';
 

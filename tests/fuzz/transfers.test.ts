@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TRANSFER_ALARMS } from '../../ledger/transfer-terms.js';
+import { TRANSFER_ALARMS } from '../../terms/transfer-terms.js';
 import { FAULTS } from './transfers/world.js';
 import { LIES } from './transfers/lies.js';
 import { fuzzTransfers, worldOf } from './transfers/campaign.js';

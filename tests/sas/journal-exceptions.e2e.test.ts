@@ -17,7 +17,7 @@ import pino from 'pino';
 import { simulatedTableConfig, type TableConfig } from '../../host/config/table-config.js';
 import { startHost, type RunningHost } from '../../host/start-host.js';
 import { ticketInTxId } from '../../ledger/ticket-postings.js';
-import { RequestId } from '../../ledger/ticket-terms.js';
+import { RequestId } from '../../terms/ticket-terms.js';
 import { SasHost, type HostIo } from './host/host.js';
 import { openPtyHost, ptyPair } from './host/io.js';
 import * as P from './host/polls.js';

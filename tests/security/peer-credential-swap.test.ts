@@ -19,7 +19,7 @@ import { pinnedPeerAgent, pinnedPeerSocket } from '../../host/peers/peer-link.js
 import { PEER_PROTOCOL_VERSION } from '../../host/peers/peer-wire.js';
 import { startHost } from '../../host/start-host.js';
 import { entriesOfTypes, type EntryBody } from '../../ledger/index.js';
-import { TableId } from '../../ledger/transfer-terms.js';
+import { TableId } from '../../terms/transfer-terms.js';
 import { freePort } from '../../upstream/local-cluster.js';
 
 const BJ = TableId.parse('bj-1');

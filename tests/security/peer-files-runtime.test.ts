@@ -22,7 +22,7 @@ import { PEER_PROTOCOL_VERSION } from '../../host/peers/peer-wire.js';
 import { startHost, type RunningHost } from '../../host/start-host.js';
 import { billCredit } from '../../ledger/fixtures.js';
 import { entriesOfTypes, type EntryBody } from '../../ledger/index.js';
-import { keyOf, TableId, type Transfer } from '../../ledger/transfer-terms.js';
+import { keyOf, TableId, type Transfer } from '../../terms/transfer-terms.js';
 import { freePort } from '../../upstream/local-cluster.js';
 
 const BJ = TableId.parse('bj-1');

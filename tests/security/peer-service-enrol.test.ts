@@ -18,7 +18,7 @@ import { PeerCredentials } from '../../host/peers/peer-credentials.js';
 import { pinnedPeerAgent, pinnedPeerSocket } from '../../host/peers/peer-link.js';
 import { PEER_PROTOCOL_VERSION } from '../../host/peers/peer-wire.js';
 import type { RunningHost } from '../../host/start-host.js';
-import { TableId } from '../../ledger/transfer-terms.js';
+import { TableId } from '../../terms/transfer-terms.js';
 import { realTimers } from '../../host/table/timers.js';
 import { freePort } from '../../upstream/local-cluster.js';
 import { folderWithAccounts, journalled, removeFolder, serviceScreen, signIn, startServiceHost, SUP, TECH, type ServiceScreen } from './service-kit.js';

@@ -29,7 +29,7 @@ import { tableCertificate } from '../../host/stadium/table-certificate.js';
 import { startHost, type RunningHost } from '../../host/start-host.js';
 import { billCredit } from '../../ledger/fixtures.js';
 import { entriesOfTypes, verifyLedger, type EntryBody } from '../../ledger/index.js';
-import { keyOf, TableId, type Transfer, type TransferId } from '../../ledger/transfer-terms.js';
+import { keyOf, TableId, type Transfer, type TransferId } from '../../terms/transfer-terms.js';
 import { freePort } from '../../upstream/local-cluster.js';
 
 const BAC = TableId.parse('bac-1');

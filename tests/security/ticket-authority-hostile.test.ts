@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { guardAuthority, type GuardEvent } from '../../host/tickets/guard.js';
 import { UpstreamAuthority } from '../../host/tickets/upstream-authority.js';
 import { signRequest, SIGNATURE_HEADERS } from '../../ledger/sign.js';
-import { parseValidationNumber, validationNumber, ValidationNumber } from '../../ledger/validation-number.js';
+import { parseValidationNumber, validationNumber, ValidationNumber } from '../../terms/validation-number.js';
 import { alarms, ingest, migrateUpstream, openPglite, type Db, type RunningUpstream } from '../../upstream/index.js';
 import { ticketByNumber } from '../../upstream/ticket-queries.js';
 import { HostileProxy, type Behaviour } from '../tickets/hostile-proxy.js';

@@ -15,7 +15,7 @@ import { TicketOut } from '../../host/floor/ticket-out.js';
 import { billCredit } from '../../ledger/fixtures.js';
 import { Ledger } from '../../ledger/ledger.js';
 import { TICKET_ACCOUNTS, ticketOutTxId } from '../../ledger/ticket-postings.js';
-import { ValidationNumber } from '../../ledger/validation-number.js';
+import { ValidationNumber } from '../../terms/validation-number.js';
 import { migrateUpstream, openPglite, type Db, type RunningUpstream } from '../../upstream/index.js';
 import { ticketByNumber } from '../../upstream/ticket-queries.js';
 import { redemption, startFloor, type FloorTable } from '../tickets/kit.js';

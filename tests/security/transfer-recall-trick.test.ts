@@ -16,8 +16,8 @@ import { LedgerTransferJournal } from '../../host/transfers/ledger-journal.js';
 import { TransferHost } from '../../host/transfers/transfer-host.js';
 import { billCredit } from '../../ledger/fixtures.js';
 import { Ledger, type EntryBody } from '../../ledger/index.js';
-import { awaitedSide, reconcile, type PairedTransfer } from '../../ledger/transfer-reconcile.js';
-import { isTransferEntryType, parseTransferEntry, TableId, type Transfer, type TransferEntry } from '../../ledger/transfer-terms.js';
+import { awaitedSide, reconcile, type PairedTransfer } from '../../terms/transfer-reconcile.js';
+import { isTransferEntryType, parseTransferEntry, TableId, type Transfer, type TransferEntry } from '../../terms/transfer-terms.js';
 import { alarms, enrolTerminal, ingest, openUpstreamDb, type Db } from '../../upstream/index.js';
 import { reconcileTransfers } from '../../upstream/transfers.js';
 

@@ -11,7 +11,7 @@ import { billCredit, settledRound } from '../../ledger/fixtures.js';
 import { createI18n } from '../../locales/i18n.js';
 import type { NewEntry } from '../../ledger/entries.js';
 import { redeemed, ticketIssue, ticketPrinted, ticketVoided } from '../../ledger/ticket-fixtures.js';
-import { validationNumber, type ValidationNumber } from '../../ledger/validation-number.js';
+import { validationNumber, type ValidationNumber } from '../../terms/validation-number.js';
 import { gamingDayOf } from '../../upstream/backoffice/gaming-day.js';
 import { enrolTerminal, migrateUpstream, openPglite, putUser, startUpstream, type Db } from '../../upstream/index.js';
 import { machineIdOf, redeem } from '../../upstream/tickets.js';

@@ -7,7 +7,7 @@ import { LedgerTransferJournal } from '../../host/transfers/ledger-journal.js';
 import { TransferHost } from '../../host/transfers/transfer-host.js';
 import { billCredit } from '../../ledger/fixtures.js';
 import { Ledger } from '../../ledger/index.js';
-import { TableId } from '../../ledger/transfer-terms.js';
+import { TableId } from '../../terms/transfer-terms.js';
 import { alarms, enrolTerminal, ingest, openUpstreamDb, type Db } from '../../upstream/index.js';
 import { reconcileTransfers } from '../../upstream/transfers.js';
 

@@ -1,13 +1,13 @@
 // The tickets' test kit: tickets as a table issues them, and a table's journal batch holding ticket
-// entries as the host's integration will journal them (ledger/ticket-terms.ts), hashed and chained
+// entries as the host's integration will journal them (terms/ticket-terms.ts), hashed and chained
 // as the ledger does (upstream/chain.ts states the same chain), for the upstream's ingest.
 import { randomUUID } from 'node:crypto';
 import type { RedeemRequest, TicketAuthority } from '../../host/tickets/authority.js';
 import { guardAuthority, type GuardEvent } from '../../host/tickets/guard.js';
 import { UpstreamAuthority } from '../../host/tickets/upstream-authority.js';
 import type { Credentials } from '../../ledger/sign.js';
-import { RequestId, TICKET_PAYLOADS, type TicketEntryType, type TicketTerms } from '../../ledger/ticket-terms.js';
-import { validationNumber, type ValidationNumber } from '../../ledger/validation-number.js';
+import { RequestId, TICKET_PAYLOADS, type TicketEntryType, type TicketTerms } from '../../terms/ticket-terms.js';
+import { validationNumber, type ValidationNumber } from '../../terms/validation-number.js';
 import { chainHash, genesisHash, sha256Hex } from '../../upstream/chain.js';
 import type { IngestBatch } from '../../upstream/ingest.js';
 import { enrolTerminal, startUpstream, type Db, type RunningUpstream } from '../../upstream/index.js';

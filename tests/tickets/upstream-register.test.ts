@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { alarms, enrolTerminal, ingest, migrateUpstream, openPglite, UPSTREAM_LATEST, type Db } from '../../upstream/index.js';
 import { ticketByNumber, ticketLiability } from '../../upstream/ticket-queries.js';
 import { cancel, confirm, machineIdOf, redeem, registerIssue, registerPrinted, registerVoid } from '../../upstream/tickets.js';
-import { validationNumber } from '../../ledger/validation-number.js';
+import { validationNumber } from '../../terms/validation-number.js';
 import { DAY, FakeJournal, requestId, ticket } from './kit.js';
 
 /** An attempt at station 3 (of whichever table asks). */

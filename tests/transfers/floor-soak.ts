@@ -8,11 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { Rng } from '../../engine/random/seeded-rng.js';
 import { enrolFloor } from '../../host/peers/enrol-floor.js';
 import { LedgerTransferJournal } from '../../host/transfers/ledger-journal.js';
-import { reconcile } from '../../ledger/transfer-reconcile.js';
+import { reconcile } from '../../terms/transfer-reconcile.js';
 import { account, entriesOfTypes, Ledger, verifyLedger, type EntryBody, type Payload } from '../../ledger/index.js';
 import { accountFor } from '../../cli/soak/account.js';
 import { REMOTE_STATION_BASE } from '../../protocol/index.js';
-import { keyOf, TableId, type TransferEntry } from '../../ledger/transfer-terms.js';
+import { keyOf, TableId, type TransferEntry } from '../../terms/transfer-terms.js';
 import type { FloorHostArgs } from './floor-host-child.js';
 import { drainToUpstream, startFloorUpstream, upstreamVerdict, type FloorUpstream, type UpstreamVerdict } from './floor-upstream.js';
 

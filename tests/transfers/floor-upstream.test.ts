@@ -7,8 +7,8 @@ import { LedgerTransferJournal } from '../../host/transfers/ledger-journal.js';
 import { TransferHost } from '../../host/transfers/transfer-host.js';
 import { billCredit } from '../../ledger/fixtures.js';
 import { credentialsFile, Ledger } from '../../ledger/index.js';
-import { reconcile } from '../../ledger/transfer-reconcile.js';
-import { TableId, type TransferEntry } from '../../ledger/transfer-terms.js';
+import { reconcile } from '../../terms/transfer-reconcile.js';
+import { TableId, type TransferEntry } from '../../terms/transfer-terms.js';
 import { ingest } from '../../upstream/index.js';
 import { drainToUpstream, startFloorUpstream, upstreamVerdict } from './floor-upstream.js';
 

@@ -7,9 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { Rng } from '../../engine/random/seeded-rng.js';
 import { Ledger, verifyLedger } from '../../ledger/index.js';
-import { TableId } from '../../ledger/transfer-terms.js';
+import { TableId } from '../../terms/transfer-terms.js';
 import { LedgerTransferJournal } from '../../host/transfers/ledger-journal.js';
-import { reconcile, type PairedTransfer } from '../../ledger/transfer-reconcile.js';
+import { reconcile, type PairedTransfer } from '../../terms/transfer-reconcile.js';
 import { NodeLine, OPENING_CREDIT, STATIONS, type NodeAsk } from './node-wire.js';
 
 // Two table hosts as processes (transfer-node.ts), each over its SQLite ledger, SIGKILLed at

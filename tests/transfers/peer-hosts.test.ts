@@ -7,11 +7,11 @@ import pino from 'pino';
 import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
 import { enrolFloor } from '../../host/peers/enrol-floor.js';
 import { startHost, type RunningHost } from '../../host/start-host.js';
-import { reconcile } from '../../ledger/transfer-reconcile.js';
+import { reconcile } from '../../terms/transfer-reconcile.js';
 import { LedgerTransferJournal } from '../../host/transfers/ledger-journal.js';
 import { outgoingTransfers } from '../../host/transfers/state.js';
 import { billCredit } from '../../ledger/fixtures.js';
-import { TableId } from '../../ledger/transfer-terms.js';
+import { TableId } from '../../terms/transfer-terms.js';
 import { freePort } from '../../upstream/local-cluster.js';
 
 // Two table hosts of one floor, each over its own ledger, carrying a station's credit between

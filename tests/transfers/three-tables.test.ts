@@ -25,8 +25,8 @@ import { startStationAgent, type RunningAgent } from '../../host/station-agent/a
 import { LedgerTransferJournal } from '../../host/transfers/ledger-journal.js';
 import { outgoingTransfers } from '../../host/transfers/state.js';
 import { account, entriesOfTypes, verifyLedger, type EntryBody, type Payload } from '../../ledger/index.js';
-import { reconcile } from '../../ledger/transfer-reconcile.js';
-import { TableId } from '../../ledger/transfer-terms.js';
+import { reconcile } from '../../terms/transfer-reconcile.js';
+import { TableId } from '../../terms/transfer-terms.js';
 import { decodeHostMessage, PROTOCOL_VERSION, stationView, ViewComposer, type BetSpot, type CommandBody, type StationState } from '../../protocol/index.js';
 import { freePort } from '../../upstream/local-cluster.js';
 

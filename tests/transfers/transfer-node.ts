@@ -5,7 +5,7 @@
 import { createInterface } from 'node:readline';
 import { billCredit } from '../../ledger/fixtures.js';
 import { Ledger } from '../../ledger/index.js';
-import { TableId } from '../../ledger/transfer-terms.js';
+import { TableId } from '../../terms/transfer-terms.js';
 import { LedgerTransferJournal } from '../../host/transfers/ledger-journal.js';
 import { outgoingTransfers } from '../../host/transfers/state.js';
 import { TransferHost } from '../../host/transfers/transfer-host.js';

@@ -1,6 +1,6 @@
 import type { AuthorityAck, RedeemAnswer, RedeemRequest, TicketAt, TicketAuthority } from '../../../host/tickets/authority.js';
 import type { JournalEntry } from '../../../ledger/index.js';
-import { isTicketEntryType, parseTicketEntry, type RequestId, type TicketTerms } from '../../../ledger/ticket-terms.js';
+import { isTicketEntryType, parseTicketEntry, type RequestId, type TicketTerms } from '../../../terms/ticket-terms.js';
 
 // The validation authority of the simulated floor: an in-memory model of the upstream's register
 // (upstream/tickets.ts; docs/tito.md, "The upstream as the authority"), as fake-upstream.ts models

@@ -9,7 +9,7 @@ import { TicketIn } from '../../../host/devices/ticket-in.js';
 import { TicketOut } from '../../../host/floor/ticket-out.js';
 import { guardAuthority } from '../../../host/tickets/guard.js';
 import { entriesOfTypes, Ledger } from '../../../ledger/index.js';
-import { TICKET_ENTRY_TYPES } from '../../../ledger/ticket-terms.js';
+import { TICKET_ENTRY_TYPES } from '../../../terms/ticket-terms.js';
 import { FaultyLedger, Killed, type WriteFault } from '../faulty-ledger.js';
 import { acceptorTruth, type AcceptorTruth } from '../sim-acceptor.js';
 import { AuthorityModel, HeldAnswers, type AuthorityFault } from './authority-model.js';

@@ -1,5 +1,5 @@
 import { entriesOfTypes, type EntryBody, type Ledger } from '../../../ledger/index.js';
-import { isTicketEntryType, parseTicketEntry, TICKET_ENTRY_TYPES } from '../../../ledger/ticket-terms.js';
+import { isTicketEntryType, parseTicketEntry, TICKET_ENTRY_TYPES } from '../../../terms/ticket-terms.js';
 import { ticketAccountFor } from '../../soak/ticket-account.js';
 import type { TableSite, TicketFloor } from './floor.js';
 

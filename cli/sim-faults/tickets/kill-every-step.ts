@@ -1,4 +1,4 @@
-import { isTicketEntryType } from '../../../ledger/ticket-terms.js';
+import { isTicketEntryType } from '../../../terms/ticket-terms.js';
 import type { WriteFault } from '../faulty-ledger.js';
 import type { AuthorityFault } from './authority-model.js';
 import { TicketFloor } from './floor.js';

@@ -1,5 +1,5 @@
 import { Rng } from '../../../engine/random/seeded-rng.js';
-import { validationNumber } from '../../../ledger/validation-number.js';
+import { validationNumber } from '../../../terms/validation-number.js';
 import type { WriteFault } from '../faulty-ledger.js';
 import { AUTHORITY_FAULTS, type AuthorityFault } from './authority-model.js';
 import { STATIONS, TicketFloor, type TableSite } from './floor.js';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Ledger } from '../../../ledger/ledger.js';
 import { redeemRequest, ticketIssue, ticketPrinted } from '../../../ledger/ticket-fixtures.js';
-import { validationNumber } from '../../../ledger/validation-number.js';
+import { validationNumber } from '../../../terms/validation-number.js';
 import { billCredit } from '../../../ledger/fixtures.js';
 import { eventLogReader } from './event-log.js';
 

@@ -7,7 +7,7 @@ import type { PrinterCondition } from '../../../hardware/printer/condition.js';
 import { billCredit } from '../../../ledger/fixtures.js';
 import { Ledger } from '../../../ledger/ledger.js';
 import { ticketInTxId, ticketOutTxId, ticketStackedTxId } from '../../../ledger/ticket-postings.js';
-import { validationNumber } from '../../../ledger/validation-number.js';
+import { validationNumber } from '../../../terms/validation-number.js';
 import { ServicePage } from '../../../protocol/index.js';
 import { simulatedTableConfig } from '../../config/table-config.js';
 import type { PrinterStatus } from '../../devices/printers.js';

@@ -1,4 +1,4 @@
-import type { TableId, Transfer, TransferId } from '../../../ledger/transfer-terms.js';
+import type { TableId, Transfer, TransferId } from '../../../terms/transfer-terms.js';
 import type { TransferMessage } from '../../../host/transfers/messages.js';
 import type { Rng } from '../../../engine/random/seeded-rng.js';
 import { incomingDecisions, outgoingTransfers, type StationHomes, type TransferState } from '../../../host/transfers/state.js';

@@ -1,8 +1,8 @@
 import { Rng } from '../../../engine/random/seeded-rng.js';
-import { keyOf, TableId, type Transfer, type TransferEntry } from '../../../ledger/transfer-terms.js';
+import { keyOf, TableId, type Transfer, type TransferEntry } from '../../../terms/transfer-terms.js';
 import { TRANSFER_ALARMS, type TransferAlarmReason } from '../../../host/transfers/effects.js';
 import type { TransferMessage } from '../../../host/transfers/messages.js';
-import { reconcile } from '../../../ledger/transfer-reconcile.js';
+import { reconcile } from '../../../terms/transfer-reconcile.js';
 import { fold, outgoingTransfers, type StationHomes, type TransferState } from '../../../host/transfers/state.js';
 import { step, type TransferEvent } from '../../../host/transfers/step.js';
 import { LIES, tell, type Lie } from './lies.js';

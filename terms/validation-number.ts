@@ -15,7 +15,7 @@
 //   number = "00" (the system id of a number the machine made) ‖ digits(n0) ‖ digits(n1)
 //
 // Why two tickets never share a number (the collision argument, proved piece by piece in
-// ledger/validation-number.test.ts): every step is invertible. The XOR step is undone by the same
+// terms/validation-number.test.ts): every step is invertible. The XOR step is undone by the same
 // XORs (b0 and b1 are a0 and a1); a CRC over a 16-bit message with initial value 0 is the linear
 // map m ↦ m·x¹⁶ mod P over GF(2), and x¹⁶ is invertible modulo P because P(0) = 1, so each CRC is
 // a bijection of the 65 536 two-byte messages (the test checks all of them); the check only fills

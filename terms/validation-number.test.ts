@@ -1,4 +1,4 @@
-// The validation number (ledger/validation-number.ts) against a second implementation written
+// The validation number (terms/validation-number.ts) against a second implementation written
 // here from the same description (SAS 6.02's secure enhanced validation, docs/tito.md): the CRC by
 // the nibble method the SAS document gives (multiplier 0o10201), the digits by arithmetic, not by
 // strings. Then the collision argument, piece by piece, and what the check refuses.

@@ -3,7 +3,7 @@ import { MACHINE_ID_MAX, parseValidationNumber, SEQUENCE_MAX, ValidationNumber }
 
 // Cash-out tickets (TITO, issue 47; docs/tito.md): the words the table host, the validation
 // authority (host/tickets/authority.ts) and the upstream that is its first implementation share,
-// defined once, pure and zod only, as the transfers' terms are (ledger/transfer-terms.ts). Money is
+// defined once, pure and zod only, as the transfers' terms are (terms/transfer-terms.ts). Money is
 // integer minor units of the table's currency.
 
 /** A station of the table (seated 1–7, remote from 101: engine/table/vocabulary.ts). */
