@@ -123,6 +123,11 @@ export const StationRecallRound = z.strictObject({
     .optional(),
   creditBefore: MinorUnits.nonnegative().optional(),
   creditAfter: MinorUnits.nonnegative().optional(),
+  /**
+   * The table's rule set on record when the round was played (issue 51 item 2, `rules.record`):
+   * the regulator's authorisation reference and the day it took effect, or a demonstration table.
+   */
+  rules: z.strictObject({ reference: z.string().max(64).optional(), effective: z.string().max(10).optional(), demonstration: z.boolean() }).optional(),
 });
 export type StationRecallRound = z.infer<typeof StationRecallRound>;
 

@@ -17,8 +17,15 @@ function streakOf(record: RoundRecord, station: number) {
   return m ? { streak: { before: m.before, after: m.after } } : {};
 }
 
-/** One station's own view of a recorded round: its bets, lines and credit only. */
-export function recallRound(record: RoundRecord, station: number): StationRecallRound {
+/** The rule set's record a round was played under (`rules.record`), as a station's recall shows it. */
+export interface RecallRules {
+  reference?: string;
+  effective?: string;
+  demonstration: boolean;
+}
+
+/** One station's own view of a recorded round: its bets, lines and credit only; the table's authorisation on record when known. */
+export function recallRound(record: RoundRecord, station: number, rules: RecallRules | null = null): StationRecallRound {
   const credit = record.credits.find((c) => c.station === station);
   return StationRecallRound.parse({
     roundId: record.roundId,
@@ -53,5 +60,14 @@ export function recallRound(record: RoundRecord, station: number): StationRecall
         }
       : {}),
     ...(credit ? { creditBefore: credit.before, creditAfter: credit.after } : {}),
+    ...(rules
+      ? {
+          rules: {
+            ...(rules.reference ? { reference: rules.reference.slice(0, 64) } : {}),
+            ...(rules.effective ? { effective: rules.effective.slice(0, 10) } : {}),
+            demonstration: rules.demonstration,
+          },
+        }
+      : {}),
   });
 }

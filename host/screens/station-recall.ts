@@ -1,5 +1,5 @@
 import { MAX_RECALL_ROUNDS, type StationRecallRound } from '../../protocol/index.js';
-import { recallRound, type RecallSource } from './recall.js';
+import { recallRound, type RecallRules, type RecallSource } from './recall.js';
 
 /**
  * Each station's last rounds from the ledger's recall, read again only when a round it played in
@@ -12,7 +12,11 @@ export class StationRecall {
   /** Recorded rounds split by station, newest last. */
   private readonly rounds = new Map<string, Map<number, StationRecallRound>>();
 
-  constructor(private readonly source: RecallSource) {}
+  /** `rulesAt(seq)`: the table's authorisation on record at a journal entry (the round's first), shown with the round. */
+  constructor(
+    private readonly source: RecallSource,
+    private readonly rulesAt: (seq: number) => RecallRules | null = () => null,
+  ) {}
 
   /** A station's recall list: the same array while its recall version stands (so encoded once). */
   of(station: number): StationRecallRound[] {
@@ -40,7 +44,8 @@ export class StationRecall {
     const record = this.source.round(roundId);
     if (!record) return null;
     const byStation = new Map<number, StationRecallRound>();
-    for (const s of new Set([...record.bets.map((b) => b.station), ...record.lines.map((l) => l.station)])) byStation.set(s, recallRound(record, s));
+    const rules = record.entrySeqs.length > 0 ? this.rulesAt(Math.min(...record.entrySeqs)) : null;
+    for (const s of new Set([...record.bets.map((b) => b.station), ...record.lines.map((l) => l.station)])) byStation.set(s, recallRound(record, s, rules));
     this.rounds.set(roundId, byStation);
     // Twice a station's recall: every station's ten are in here.
     for (const oldest of this.rounds.keys()) {

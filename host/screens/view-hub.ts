@@ -27,6 +27,7 @@ import type { ServiceHost } from '../service/service-host.js';
 import type { LiveTable } from '../table/runtime.js';
 import type { Outcome } from '../../engine/table/game.js';
 import type { RecallSource } from './recall.js';
+import { ruleRecordAt, type Ledger } from '../../ledger/index.js';
 import { stationsKey } from './station-reads.js';
 import { encodeView, patchMessage } from './encode-view.js';
 import { sameDeps } from './same-deps.js';
@@ -127,10 +128,11 @@ export class ViewHub {
     private readonly config: TableConfig,
     private readonly softwareVersion: string,
     private readonly table: LiveTable,
-    recallSource: RecallSource,
+    recallSource: RecallSource & Ledger,
   ) {
     this.payTable = [...table.payTable];
-    this.recall = new StationRecall(recallSource);
+    // Each recalled round with the authorisation on record when it was played (issue 51).
+    this.recall = new StationRecall(recallSource, (seq) => ruleRecordAt(recallSource, seq)?.payload ?? null);
     table.onChange(() => this.refreshAll(true));
   }
 

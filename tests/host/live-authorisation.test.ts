@@ -149,7 +149,7 @@ function playBust(t: TestTable): string {
 }
 
 describe('the authorisation on record in recall and in the evidence bundle', () => {
-  it('names the record the round was played under, proven by its own link; a forged record is caught', () => {
+  it("names the record the round was played under, in service recall and the player's own, proven by its own link; a forged record is caught", () => {
     const t = testTable({ game: 'blackjack', config: { profileAuthorisation: 'DICJ-2026-0042', profileAuthorisationEffective: '2026-01-02' } });
     try {
       assert.equal(t.floor.configChanges.change('limits', { min: 10_000, max: 500_000 }, { ...supervisors, authorisation: 'DICJ-2026-0050' }).ok, true);
@@ -162,6 +162,14 @@ describe('the authorisation on record in recall and in the evidence bundle', () 
         effective: '2026-01-02',
         digest: ruleRecordOf(t.config).digest,
         article: 'macau-2009 art.21 n.1',
+        demonstration: true,
+      });
+      // The player's own recall (the station's screen) says it too: the reference and the day it took effect.
+      const station = t.hub.state('station/1');
+      assert.equal(station.kind, 'station');
+      assert.deepEqual(station.kind === 'station' ? station.recall?.find((r) => r.roundId === roundId)?.rules : null, {
+        reference: 'DICJ-2026-0042',
+        effective: '2026-01-02',
         demonstration: true,
       });
       const bundle = evidenceBundle(t.ledger, roundId);

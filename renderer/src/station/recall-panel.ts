@@ -6,6 +6,7 @@ import { signedMoney } from '../screens/result-text.js';
 import { Button } from '../ui/button.js';
 import { TOUCH } from '../ui/theme.js';
 import { cardText, Panel } from './panel.js';
+import { rulesLine } from './recall-rules.js';
 import { replayHands } from './recall-model.js';
 import { stakeName } from './station-play.js';
 import { streakText } from './streak-text.js';
@@ -111,6 +112,9 @@ function describe(r: StationRecallRound, s: StationState, t: TFunction): string 
   for (const c of r.corrections ?? [])
     lines.push(t('recall.correction', { correction: t(`service.correction.${c.correction}`), card: c.card ?? '', article: c.article ?? '' }));
   if (r.status === 'void') lines.push(t('recall.void'));
+  // The rule set it was played under: the regulator's reference and its effective day (issue 51).
+  const rules = rulesLine(t, r.rules);
+  if (rules) lines.push(rules);
   if (r.creditBefore !== undefined && r.creditAfter !== undefined)
     lines.push(t('recall.credit', { before: money(r.creditBefore), after: money(r.creditAfter) }));
   return lines.join('\n');

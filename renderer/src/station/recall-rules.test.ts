@@ -1,0 +1,25 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createI18n } from '../../../locales/i18n.js';
+import { rulesLine } from './recall-rules.js';
+
+describe("the player's recall: the authorisation a round was played under (issue 51)", () => {
+  it('says the reference and its effective day, or a demonstration table, in each language, no key raw', () => {
+    for (const language of ['zh-Hant', 'pt', 'en'] as const) {
+      const i18n = createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const live = rulesLine(t, { reference: 'DICJ-2026-0042', effective: '2026-01-02', demonstration: false }) ?? '';
+      assert.ok(live.includes('DICJ-2026-0042') && live.includes('2026-01-02'), `${language}: ${live}`);
+      const demo = rulesLine(t, { demonstration: true }) ?? '';
+      const none = rulesLine(t, { demonstration: false }) ?? '';
+      for (const line of [live, demo, none]) assert.doesNotMatch(line, /recall\.|\{\{/, `${language}: ${line}`);
+      assert.notEqual(demo, none);
+      assert.equal(rulesLine(t, undefined), null, 'a round older than the record says nothing');
+    }
+    const en = createI18n('en');
+    assert.equal(
+      rulesLine(en.t.bind(en), { reference: 'DICJ-2026-0042', effective: '2026-01-02', demonstration: false }),
+      'Rules authorised under DICJ-2026-0042, in effect from 2026-01-02',
+    );
+  });
+});
