@@ -297,6 +297,11 @@ export const PAYLOADS = {
     witness: who.optional(),
     /** The back office's request this change carries out (issue 49 item 6), when it came from the upstream. */
     order: z.number().int().positive().optional(),
+    /** The day a new rule set's authorisation takes effect (rule options only, issue 51); absent: the day it was journalled. */
+    effective: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .optional(),
   }),
   /**
    * A configuration change the back office asked for (its request `order`, signed by the upstream)

@@ -65,6 +65,8 @@ export interface JournalledConfigChange {
   who: string;
   witness?: string;
   authorisation: string;
+  /** The day a rule set's authorisation takes effect, when the change gave one (issue 51). */
+  effective?: string;
 }
 
 /** Every `config.change`, in order. */

@@ -69,6 +69,11 @@ export const ServiceAction = z.lazy(() =>
       value: z.string().min(1).max(1000),
       /** The regulator's reference, e.g. `DICJ-2026/123`. */
       authorisation: z.string().min(1).max(64),
+      /** The day (YYYY-MM-DD) a rule set's authorisation takes effect (rule options only); absent: the day the change is journalled. */
+      effective: z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}$/)
+        .optional(),
     }),
     z.strictObject({ kind: z.literal('handpay-confirm'), station: Station, requestTxId: z.string().min(1).max(128) }),
     z.strictObject({ kind: z.literal('new-shoe') }),

@@ -34,6 +34,8 @@ export interface ChangeAuthority {
   authorisation: string;
   /** The back office's request this change carries out (host/floor/remote-config.ts), journalled with it. */
   order?: number;
+  /** The day (YYYY-MM-DD) a new rule set's authorisation takes effect; absent: today (rule options only). */
+  effective?: string;
 }
 
 export interface QueuedChange {
@@ -116,17 +118,28 @@ export class ConfigChanges {
     if (!who || !witness) return { ok: false, reason: 'a configuration change needs who makes it and a second person confirming' };
     if (who === witness) return { ok: false, reason: 'the second person must be someone else' };
     if (!authorisation) return { ok: false, reason: "a configuration change needs the regulator's authorisation reference" };
+    const effective = effectiveRefusal(k, by.effective);
+    if (effective) return { ok: false, reason: effective };
     const v = this.validate(k, after, authorisation);
     if (!v.ok) return v;
     const before = this.pendingValue(k);
     const r = this.deps.ledger.append({
       type: 'config.change',
-      payload: { who, witness, authorisation, key: k, before: before ?? null, after: v.value ?? null, ...(by.order !== undefined ? { order: by.order } : {}) },
+      payload: {
+        who,
+        witness,
+        authorisation,
+        key: k,
+        before: before ?? null,
+        after: v.value ?? null,
+        ...(by.order !== undefined ? { order: by.order } : {}),
+        ...(by.effective ? { effective: by.effective } : {}),
+      },
     });
     this.deps.log.info({ key: k, before, after: v.value, who, witness, authorisation, seq: r.entry.seq }, 'configuration change journalled');
     // The rule set and its authorisation on record after the change (issue 51): the new options'
     // under the change's reference, else the running ones'.
-    const rules = ruleRecordOf(k === 'profileOptions' ? this.withOptions(v.value, authorisation) : this.deps.config);
+    const rules = ruleRecordOf(k === 'profileOptions' ? this.withOptions(v.value, authorisation, by.effective) : this.deps.config);
     this.deps.ledger.append({ type: 'rules.record', payload: recordPayload(rules, { changeSeq: r.entry.seq }) });
     if (RESTART_KEYS.has(k)) {
       this.atRestart.push({ key: k, after: v.value, seq: r.entry.seq, authorisation });
@@ -172,8 +185,8 @@ export class ConfigChanges {
     }
   }
 
-  /** The running configuration under other rule options and the change's reference, in effect from today. */
-  private withOptions(options: unknown, authorisation: string): TableConfig {
+  /** The running configuration under other rule options and the change's reference, in effect from its day (else today). */
+  private withOptions(options: unknown, authorisation: string, effective: string | undefined): TableConfig {
     const reference = authorisation.trim();
     const { profileAuthorisation: _r, profileAuthorisationEffective: _e, ...rest } = this.deps.config;
     void _r;
@@ -181,7 +194,7 @@ export class ConfigChanges {
     return TableConfig.parse({
       ...rest,
       profileOptions: options,
-      ...(reference ? { profileAuthorisation: reference, profileAuthorisationEffective: localDay(Date.now()) } : {}),
+      ...(reference ? { profileAuthorisation: reference, profileAuthorisationEffective: effective ?? localDay(Date.now()) } : {}),
     });
   }
 
@@ -251,6 +264,19 @@ export class ConfigChanges {
   }
 }
 
+/**
+ * Why a change's effective day is refused (null: it is not): a day is the rule set's authorisation's
+ * (rule options only), written YYYY-MM-DD, a day of the calendar.
+ */
+function effectiveRefusal(key: ChangeableKey, effective: string | undefined): string | null {
+  if (effective === undefined) return null;
+  if (key !== 'profileOptions') return `an effective day belongs to a rule set's authorisation (profileOptions), not to ${key}`;
+  const d = new Date(`${effective}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(effective) || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== effective)
+    return `the effective day ${effective} is not a day of the calendar (YYYY-MM-DD)`;
+  return null;
+}
+
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -258,13 +284,20 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 /**
  * Before the table is built: the journalled changes that take effect at a start (the rule
  * options, with their authorisation reference) applied over the file's configuration, so the game
- * opens under them. A change that no longer passes the guard (another profile in the file) is
- * skipped and logged. Returns how many were applied.
+ * opens under them, from the day the change gave (else the day it was journalled); one whose day
+ * has not come is not applied yet. A change that no longer passes the guard (another profile in
+ * the file) is skipped and logged. Returns how many were applied.
  */
 export function restoreRestartChanges(ledger: Ledger, config: TableConfig, log: Logger): number {
   let applied = 0;
+  const today = localDay(Date.now());
   for (const c of configChanges(ledger)) {
     if (c.key !== 'profileOptions') continue;
+    // Authorised from a later day: the rules in force stay until a start on or after it.
+    if (c.effective && c.effective > today) {
+      log.warn({ seq: c.seq, effective: c.effective }, 'journalled rule options take effect on a later day: not applied at this start');
+      continue;
+    }
     const options = c.after ?? {};
     const authorisation = c.authorisation.trim();
     const candidate = { ...config, profileOptions: options, profileAuthorisation: authorisation || undefined };
@@ -277,7 +310,7 @@ export function restoreRestartChanges(ledger: Ledger, config: TableConfig, log: 
     // The change's reference is the options' from the day it was journalled (its effective date).
     if (parsed.data.profileAuthorisation) {
       config.profileAuthorisation = parsed.data.profileAuthorisation;
-      config.profileAuthorisationEffective = c.ts.slice(0, 10);
+      config.profileAuthorisationEffective = c.effective ?? c.ts.slice(0, 10);
     } else {
       delete config.profileAuthorisation;
       delete config.profileAuthorisationEffective;

@@ -93,7 +93,8 @@ export interface ServiceBackend {
   /** A dealing error corrected as the game's text orders (the engine names the article). */
   correct(roundId: string, correction: Correction, authorisedBy: AuthorisedBy): BackendResult;
   clearMeters(scope: string, authorisation: string, reason: string, authorisedBy: AuthorisedBy): BackendResult;
-  changeConfig(key: string, value: string, authorisation: string, authorisedBy: AuthorisedBy): BackendResult;
+  /** `effective`: the day a new rule set's authorisation takes effect (rule options only). */
+  changeConfig(key: string, value: string, authorisation: string, authorisedBy: AuthorisedBy, effective?: string): BackendResult;
   /** `authorisedBy` has one name under the two-person amount, two above it. */
   confirmHandpay(station: number, requestTxId: string, authorisedBy: string[]): BackendResult;
   /** A new credential for a remote station; its enrolment file waits for one download by `session`, the session that enrolled it. */

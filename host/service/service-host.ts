@@ -474,7 +474,7 @@ class ServiceConsole {
       case 'meter-clear':
         return b.clearMeters(a.scope, a.authorisation, a.reason, two);
       case 'config-change':
-        return b.changeConfig(a.key, a.value, a.authorisation, two);
+        return b.changeConfig(a.key, a.value, a.authorisation, two, a.effective);
       case 'handpay-confirm':
         return b.confirmHandpay(a.station, a.requestTxId, by);
       case 'new-shoe':

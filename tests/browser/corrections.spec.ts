@@ -295,6 +295,8 @@ test("the Configuration page refuses an override of a fixed article, naming the 
       await press(page, 'rule-value');
       await press(page, 'config-authorise');
       await typeOnPad(page, 'ref', 'DICJ-2026/9');
+      // The day the authorisation takes effect: 0, the day the change is journalled.
+      await typeOnPad(page, 'number', '0');
       // The guard answers when the change is asked for: nobody is called to confirm what would be refused.
       const words = tr(lang, 'service.ruleRefusal.fixed', { option: 'fiveCardHalfPay', value: 'false', allowed: '\u0000', article: 'macau-2009 art.19' });
       await expect.poll(() => texts(page)).toMatch(new RegExp(escapeRegExp(words).replace('\u0000', '.+')));

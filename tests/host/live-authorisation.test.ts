@@ -9,9 +9,10 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import pino from 'pino';
 import { parseCard } from '../../engine/cards/card.js';
-import { evidenceBundle, openLedger, ruleRecordAt, verifyEvidence, verifyLedger, type Ledger } from '../../ledger/index.js';
+import { configChanges, evidenceBundle, openLedger, ruleRecordAt, verifyEvidence, verifyLedger, type Ledger } from '../../ledger/index.js';
 import { recall } from '../../host/service/backend/recall.js';
 import { ruleRecordOf } from '../../host/config/authorisation.js';
+import { restoreRestartChanges } from '../../host/config/config-changes.js';
 import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
 import { startHost } from '../../host/start-host.js';
 import { credit, testTable, type TestTable } from '../../host/testing/table-kit.js';
@@ -147,6 +148,54 @@ function playBust(t: TestTable): string {
   for (const c of ['TH', '8S']) t.table.onCard(parseCard(c));
   return t.ledger.recall({ station: 1, limit: 1 })[0]?.roundId ?? '';
 }
+
+describe('a rule change with its own authorisation and effective day (issue 51)', () => {
+  it('journals the day given with the change and in the record; refuses a day for other keys or a day that is not one; a later day waits for a start on or after it', () => {
+    const t = testTable({ game: 'blackjack', config: { profileAuthorisation: 'DICJ-2026-0042', profileOptions: { betBehind: 'highest-bet' } } });
+    try {
+      const options = { betBehind: 'highest-bet', surrender: 'none' };
+      const limits = t.floor.configChanges.change(
+        'limits',
+        { min: 20_000, max: 500_000 },
+        { ...supervisors, authorisation: 'DICJ-2026-0050', effective: '2026-03-01' },
+      );
+      assert.match(limits.ok ? '' : limits.reason, /effective day belongs to a rule set's authorisation \(profileOptions\), not to limits/);
+      const notADay = t.floor.configChanges.change('profileOptions', options, { ...supervisors, authorisation: 'DICJ-2026-0077', effective: '2026-02-30' });
+      assert.match(notADay.ok ? '' : notADay.reason, /not a day of the calendar/);
+      assert.deepEqual(records(t.ledger), [], 'nothing refused is journalled');
+      // Refused without a new reference whatever the day (the rule set's digest changed).
+      const same = t.floor.configChanges.change('profileOptions', options, { ...supervisors, authorisation: 'DICJ-2026-0042', effective: '2026-01-05' });
+      assert.match(same.ok ? '' : same.reason, /rule set changed under the same authorisation DICJ-2026-0042/);
+
+      const later = t.floor.configChanges.change('profileOptions', options, { ...supervisors, authorisation: 'DICJ-2026-0077', effective: '2999-01-01' });
+      assert.equal(later.ok && later.status, 'restart');
+      const change = configChanges(t.ledger).at(-1);
+      assert.equal(change?.effective, '2999-01-01');
+      const [record] = records(t.ledger).map((r) => r.payload);
+      assert.equal(record?.reference, 'DICJ-2026-0077');
+      assert.equal(record?.effective, '2999-01-01');
+      // The next start: the day has not come, the rules in force stay.
+      const file = TableConfig.parse({ ...t.config });
+      assert.equal(restoreRestartChanges(t.ledger, file, silent), 0);
+      assert.equal(file.profileAuthorisation, 'DICJ-2026-0042');
+      assert.deepEqual(file.profileOptions, { betBehind: 'highest-bet' });
+      // A day already come: applied from that day.
+      assert.equal(
+        t.floor.configChanges.change(
+          'profileOptions',
+          { betBehind: 'highest-bet', surrender: 'not-vs-ace' },
+          { ...supervisors, authorisation: 'DICJ-2026-0078', effective: '2026-01-05' },
+        ).ok,
+        true,
+      );
+      assert.equal(restoreRestartChanges(t.ledger, file, silent), 1);
+      assert.equal(file.profileAuthorisation, 'DICJ-2026-0078');
+      assert.equal(file.profileAuthorisationEffective, '2026-01-05');
+    } finally {
+      t.close();
+    }
+  });
+});
 
 describe('the authorisation on record in recall and in the evidence bundle', () => {
   it("names the record the round was played under, in service recall and the player's own, proven by its own link; a forged record is caught", () => {

@@ -27,7 +27,7 @@ export function configuration(
       return r.ok ? null : configRefusal(r);
     },
 
-    changeConfig(key, value, authorisation, authorisedBy) {
+    changeConfig(key, value, authorisation, authorisedBy, effective) {
       let after: unknown;
       try {
         after = JSON.parse(value);
@@ -35,7 +35,12 @@ export function configuration(
         return { ok: false, code: 'refused', detail: `the new value of ${key} is not JSON: ${value.slice(0, 80)}` };
       }
       // Validated, journalled with before and after (config.change) and applied between rounds by the floor.
-      const r = d.floor.configChanges.change(key, after, { who: authorisedBy[0], witness: authorisedBy[1], authorisation });
+      const r = d.floor.configChanges.change(key, after, {
+        who: authorisedBy[0],
+        witness: authorisedBy[1],
+        authorisation,
+        ...(effective ? { effective } : {}),
+      });
       if (!r.ok) {
         const refused = configRefusal(r);
         return { ok: false, code: 'refused', detail: refused.detail, ...(refused.notice ? { notice: refused.notice } : {}) };

@@ -535,3 +535,23 @@ describe('service Jackpot page (Portugal rules 38–50)', () => {
     }
   });
 });
+
+describe('service rule change: its own effective day (issue 51)', () => {
+  it('reads the day typed as YYYYMMDD, 0 for the day it is journalled, anything else refused; the second person reads it', async () => {
+    const { effectiveDay } = await import('./pages/rule-editor.js');
+    assert.equal(effectiveDay('20270301'), '2027-03-01');
+    assert.equal(effectiveDay('0'), '');
+    for (const bad of ['2027031', '20270230', '20271301', '']) assert.equal(effectiveDay(bad), null, bad);
+    const i18n = createI18n('en');
+    const t = i18n.t.bind(i18n);
+    const fmt = { t, money: (m: number) => formatMoney(m, 'MOP', 'en'), minorPerUnit: 100 };
+    const action: ServiceAction = {
+      kind: 'config-change',
+      key: 'profileOptions',
+      value: '{"surrender":"none"}',
+      authorisation: 'DICJ-2027/1',
+      effective: '2027-03-01',
+    };
+    assert.match(actionSummary(action, undefined, fmt), /DICJ-2027\/1.*in effect from 2027-03-01/);
+  });
+});

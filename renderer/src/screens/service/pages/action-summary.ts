@@ -20,12 +20,16 @@ function enrolmentHead(text: string): { table: string; url: string } | null {
 export function actionSummary(action: ServiceAction, page: ServicePage | undefined, fmt: ValueFormat): string {
   if (action.kind === 'config-change') {
     const before = page?.page === 'config' ? page.items.find((i) => i.key === action.key)?.value : undefined;
-    return fmt.t('service.config.confirmSummary', {
+    const summary = fmt.t('service.config.confirmSummary', {
       key: configKeyLabel(action.key, fmt.t),
       before: before === undefined ? '—' : formatConfigValue(action.key, before, fmt),
       after: formatConfigValue(action.key, action.value, fmt),
       authorisation: action.authorisation,
     });
+    // The day the new rule set's authorisation takes effect, when given.
+    return action.effective
+      ? fmt.t('punctuation.joined', { first: summary, second: fmt.t('service.config.effectiveFrom', { day: action.effective }) })
+      : summary;
   }
   const joined = (first: string, second: string) => fmt.t('punctuation.joined', { first, second });
   if (action.kind === 'correct') return joined(action.roundId, fmt.t(`service.correction.${action.correction}`));

@@ -54,10 +54,25 @@ export function ruleEditor(
           title: `${t('service.action.config-change')} · ${option}`,
           label: t('service.action.authorisation'),
           kind: 'reference',
-          then: (authorisation) => {
-            a.choose({ ruleEdit: null });
-            a.act({ kind: 'config-change', key: 'profileOptions', value: withOption(page, option, value, item.default), authorisation });
-          },
+          // Then the day that authorisation takes effect (issue 51): typed YYYYMMDD, 0 for the day it is journalled.
+          then: (authorisation) =>
+            a.ask({
+              title: `${t('service.action.config-change')} · ${option}`,
+              label: t('service.config.typeEffective'),
+              kind: 'digits',
+              then: (typed) => {
+                const effective = effectiveDay(typed);
+                if (effective === null) return;
+                a.choose({ ruleEdit: null });
+                a.act({
+                  kind: 'config-change',
+                  key: 'profileOptions',
+                  value: withOption(page, option, value, item.default),
+                  authorisation,
+                  ...(effective ? { effective } : {}),
+                });
+              },
+            }),
         }),
       );
     }
@@ -74,4 +89,14 @@ export function ruleEditor(
     }),
   );
   btn('config-cancel', t('service.confirm.cancel'), () => a.choose({ ruleEdit: null }));
+}
+
+/** A day typed on the digits pad, `YYYYMMDD` → `YYYY-MM-DD`; `0`: none (the day the change is journalled); null: not a day. */
+export function effectiveDay(typed: string): string | null | '' {
+  if (/^0+$/.test(typed)) return '';
+  const m = /^(\d{4})(\d{2})(\d{2})$/.exec(typed);
+  if (!m) return null;
+  const day = `${m[1]}-${m[2]}-${m[3]}`;
+  const d = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === day ? day : null;
 }
