@@ -206,8 +206,16 @@ export const layers = {
     why: 'tests run in Node and Chromium, never inside Electron',
   },
   // The catalogues and the one i18next setup the screens and the host share (typed keys, money
-  // and list formats); it reads the protocol's language and currency names.
-  locales: { folders: { protocol: 'any' }, packages: ['i18next'], node: false, why: 'catalogues and their i18next setup' },
+  // and list formats); it reads the protocol's language and currency names. Which catalogues exist
+  // is read from locales/catalogues/: by Vite's glob in the screens, from the disk in Node, by the
+  // one file the package's `imports` gives Node alone (docs/architecture.md, "Languages").
+  locales: {
+    folders: { protocol: 'any' },
+    packages: ['i18next'],
+    node: false,
+    nodeFiles: ['locales/catalogue-files.node.ts'],
+    why: 'catalogues and their i18next setup',
+  },
   // Data folder: assets import nothing but their own files (fonts).
   assets: { folders: {}, packages: [], node: false, why: 'assets are data' },
   deploy: {
@@ -218,7 +226,8 @@ export const layers = {
     why: 'packaging scripts run in Node at build time',
   },
   scripts: {
-    folders: { locales: 'any', assets: 'any', protocol: 'any', engine: 'any', host: 'any' },
+    // cli/esbuild-catalogues.ts: Electron's bundle takes the catalogues as the cabinet's etg does.
+    folders: { locales: 'any', assets: 'any', protocol: 'any', engine: 'any', host: 'any', 'cli/esbuild-catalogues.ts': 'any' },
     packages: ['*'],
     node: true,
     why: 'build scripts run in Node',

@@ -16,6 +16,7 @@
 // deploy.test.ts), and Electron loads Node-API binaries as they are. So the files packed are the very files the tests ran against.
 import { createPackageWithOptions, extractFile, listPackage } from '@electron/asar';
 import { build, type Plugin } from 'esbuild';
+import { cataloguesPlugin } from '../cli/esbuild-catalogues.js';
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,7 +62,7 @@ async function bundleEtg(entry: string, outdir: string, external: readonly strin
     outExtension: { '.js': '.mjs' },
     chunkNames: 'chunks/[name]-[hash]',
     external: [...external],
-    plugins: [noTestFiles],
+    plugins: [noTestFiles, cataloguesPlugin],
     define,
   });
   return path.join(outdir, 'etg.mjs');

@@ -1,10 +1,9 @@
-import { catalogues, wordAt } from '../locales/index.js';
-import { Language } from '../protocol/index.js';
+import { catalogues, SOURCE_LANGUAGE, wordAt } from '../locales/index.js';
 
 /** Where the page is served (app://kiosk/out-of-service), among the kiosk's own pages. */
 export const OUT_OF_SERVICE_PATH = '/out-of-service';
 
-/** The page's words, in every language, from the catalogues (locales/*.json `outOfService.*`). */
+/** The page's words, in every language, from the catalogues (locales/catalogues/*.json `outOfService.*`). */
 export const OUT_OF_SERVICE_KEYS = ['outOfService.title', 'outOfService.body', 'outOfService.staff'] as const;
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -15,18 +14,18 @@ const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)}
  * rather than a desktop or a black screen. No script, nothing loaded: its words are in it.
  */
 export function outOfServicePage(): string {
-  const blocks = Language.options
-    .map((lang) => {
+  const blocks = Object.entries(catalogues)
+    .map(([lang, catalogue]) => {
       const word = (key: (typeof OUT_OF_SERVICE_KEYS)[number]) => {
-        const w = wordAt(catalogues[lang], key);
-        if (w === undefined) throw new Error(`locales/${lang}.json has no ${key}`);
+        const w = wordAt(catalogue, key);
+        if (w === undefined) throw new Error(`locales/catalogues/${lang}.json has no ${key}`);
         return escape(w);
       };
       return `<section lang="${lang}"><h1>${word('outOfService.title')}</h1><p>${word('outOfService.body')}</p><p class="staff">${word('outOfService.staff')}</p></section>`;
     })
     .join('\n');
   return `<!doctype html>
-<html lang="zh-Hant"><head><meta charset="utf-8"><title>${escape(wordAt(catalogues['zh-Hant'], 'outOfService.title') ?? '')}</title>
+<html lang="${SOURCE_LANGUAGE}"><head><meta charset="utf-8"><title>${escape(wordAt(catalogues[SOURCE_LANGUAGE], 'outOfService.title') ?? '')}</title>
 <style>
 html,body{margin:0;height:100%;background:#05140e;color:#f4e9c8;font-family:"Table Sans HK","Noto Sans CJK TC","Noto Sans CJK HK",sans-serif;cursor:none;user-select:none}
 body{display:flex;flex-direction:column;justify-content:center;align-items:center;gap:4vh;text-align:center}

@@ -1,7 +1,7 @@
 import i18next, { type i18n, type ParseKeys } from 'i18next';
 import { Currency, Language } from '../protocol/index.js';
-import { catalogues, wordAt, type Catalogue } from './index.js';
-import { formatMoney, INTL_LOCALE } from './money.js';
+import { catalogues, hasLanguage, SOURCE_LANGUAGE, wordAt, type Catalogue } from './index.js';
+import { formatMoney, intlLocale } from './money.js';
 
 /**
  * Typed keys: every `t()` in the screens and the host is checked against the source catalogue
@@ -24,19 +24,20 @@ export type MessageKey = ParseKeys;
  * shows a key it has no words for.
  */
 export function isMessageKey(key: string): key is MessageKey {
-  const source = catalogues['zh-Hant'];
+  const source = catalogues[SOURCE_LANGUAGE];
   return wordAt(source, key) !== undefined || wordAt(source, `${key}_other`) !== undefined;
 }
 
 /** The language a formatter is called in; i18next hands it over as a plain code. */
 function languageOf(lng: string | undefined): Language {
   const l = Language.safeParse(lng);
-  return l.success ? l.data : 'zh-Hant';
+  return l.success && hasLanguage(l.data) ? l.data : SOURCE_LANGUAGE;
 }
 
 /**
  * One i18next instance, ready at once (the catalogues are bundled: a kiosk has no backend to
- * fetch them from). Formats, in the language's Macau locale:
+ * fetch them from; one per file of locales/catalogues/). Formats, in the language's Macau locale
+ * (its catalogue's `language.intl`):
  * - `{{amount, money}}`: integer minor units in the table currency passed as the `currency` option;
  * - `{{items, list}}`: an array of words joined by Intl.ListFormat (`A、B及C`, `A, B e C`, `A, B and C`),
  *   `list(type: disjunction)` for "or".
@@ -45,8 +46,8 @@ export function createI18n(language: Language): i18n {
   const instance = i18next.createInstance();
   void instance.init({
     lng: language,
-    fallbackLng: 'zh-Hant',
-    supportedLngs: [...Language.options],
+    fallbackLng: SOURCE_LANGUAGE,
+    supportedLngs: Object.keys(catalogues),
     resources: Object.fromEntries(Object.entries(catalogues).map(([lng, cat]) => [lng, { translation: cat }])),
     interpolation: { escapeValue: false },
     returnNull: false,
@@ -59,7 +60,7 @@ export function createI18n(language: Language): i18n {
   formatter?.add('list', (value: unknown, lng: string | undefined, options: Record<string, unknown>) => {
     const items = Array.isArray(value) ? value.map(String) : [String(value)];
     const type = options.type === 'disjunction' || options.type === 'unit' ? options.type : 'conjunction';
-    return new Intl.ListFormat(INTL_LOCALE[languageOf(lng)], { type }).format(items);
+    return new Intl.ListFormat(intlLocale(languageOf(lng)), { type }).format(items);
   });
   return instance;
 }

@@ -1,10 +1,14 @@
-import en from './en.json' with { type: 'json' };
-import pt from './pt.json' with { type: 'json' };
-import zhHant from './zh-Hant.json' with { type: 'json' };
+import { catalogueFiles } from '#catalogue-files';
+import type zhHant from './catalogues/zh-Hant.json';
 
-/** The catalogues, keyed by the protocol's language names. zh-Hant is the source catalogue. */
-export const catalogues = { 'zh-Hant': zhHant, pt, en } as const;
+/**
+ * The source catalogue's shape: every `t()` key is checked against it. zh-Hant is the source; a
+ * language is any other `locales/catalogues/<tag>.json` with the same keys (tests/locales/catalogues.test.ts).
+ */
 export type Catalogue = typeof zhHant;
+
+/** The language every catalogue is checked against and every screen falls back to. */
+export const SOURCE_LANGUAGE = 'zh-Hant';
 
 /** The words at a dotted key of a catalogue (`tilt.bill-jam`), or undefined when there are none. */
 export function wordAt(catalogue: unknown, key: string): string | undefined {
@@ -14,6 +18,79 @@ export function wordAt(catalogue: unknown, key: string): string | undefined {
     node = Reflect.get(node, part);
   }
   return typeof node === 'string' ? node : undefined;
+}
+
+/** The string keys of a catalogue tree, dotted, plural suffixes dropped (`recall.title_other` is `recall.title`). */
+function baseKeys(tree: unknown, prefix = '', out = new Set<string>()): Set<string> {
+  if (typeof tree !== 'object' || tree === null) return out;
+  for (const [k, v] of Object.entries(tree)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (typeof v === 'string') out.add(key.replace(/_(zero|one|two|few|many|other)$/, ''));
+    else baseKeys(v, key, out);
+  }
+  return out;
+}
+
+/**
+ * Whether a parsed catalogue file has every key of the source (each as words, in any plural form
+ * its language needs) and names its own language and Intl locale: then the screens can draw every
+ * key with it. A file that does not is not offered, rather than showing keys on a casino screen.
+ */
+export function isCatalogue(sourceKeys: ReadonlySet<string>, candidate: unknown): candidate is Catalogue {
+  const have = baseKeys(candidate);
+  for (const key of sourceKeys) if (!have.has(key)) return false;
+  return wordAt(candidate, 'language.self') !== undefined && isIntlLocale(wordAt(candidate, 'language.intl'));
+}
+
+function isIntlLocale(tag: string | undefined): boolean {
+  if (tag === undefined) return false;
+  try {
+    return Intl.getCanonicalLocales(tag).length === 1;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The catalogues found, by language tag, in the order the screens offer them: the source first,
+ * then the other tags of its script family (`zh-…`), then the rest by tag. Nothing here names a
+ * language but the source, so a catalogue file added is a language offered.
+ */
+export function cataloguesOf(files: Readonly<Record<string, unknown>>): Readonly<Record<string, Catalogue>> {
+  const sourceKeys = baseKeys(files[SOURCE_LANGUAGE]);
+  if (!isCatalogue(sourceKeys, files[SOURCE_LANGUAGE]))
+    throw new Error(`locales/catalogues/${SOURCE_LANGUAGE}.json is missing or lacks language.self / language.intl`);
+  const family = SOURCE_LANGUAGE.split('-')[0];
+  const rank = (tag: string) => (tag === SOURCE_LANGUAGE ? 0 : tag.split('-')[0] === family ? 1 : 2);
+  const tags = Object.keys(files).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b, 'en'));
+  const out: Record<string, Catalogue> = {};
+  for (const tag of tags) {
+    const candidate = files[tag];
+    if (isCatalogue(sourceKeys, candidate)) out[tag] = candidate;
+  }
+  return out;
+}
+
+/** The shipped catalogues, by language tag, in the order the screens offer them. */
+export const catalogues: Readonly<Record<string, Catalogue>> = cataloguesOf(catalogueFiles);
+
+/** The languages the screens offer: one per catalogue, in order. */
+export const languages: readonly string[] = Object.keys(catalogues);
+
+/** Whether a language has a catalogue (a screen's `set-language`, a table's default language). */
+export function hasLanguage(tag: string): boolean {
+  return Object.hasOwn(catalogues, tag);
+}
+
+/** A language's catalogue, or the source's when it has none. */
+export function catalogueOf(tag: string): Catalogue {
+  return catalogues[tag] ?? sourceCatalogue();
+}
+
+function sourceCatalogue(): Catalogue {
+  const c = catalogues[SOURCE_LANGUAGE];
+  if (!c) throw new Error('no source catalogue');
+  return c;
 }
 
 /** The amount in words a cash-out ticket prints: Chinese financial numerals, Portuguese. */

@@ -1,7 +1,13 @@
 import type { Currency, Language } from '../protocol/index.js';
+import { catalogueOf } from './index.js';
 
-/** The Intl locale each screen language formats with: Macau's own conventions. */
-export const INTL_LOCALE: Record<Language, string> = { 'zh-Hant': 'zh-Hant-MO', pt: 'pt-MO', en: 'en-MO' };
+/**
+ * The Intl locale a screen language formats money, numbers, lists and dates with: its catalogue's
+ * `language.intl`, Macau's conventions for each (`zh-Hant-MO`, `zh-Hans-MO`, `pt-MO`, `en-MO`).
+ */
+export function intlLocale(language: Language): string {
+  return catalogueOf(language).language.intl;
+}
 
 /**
  * Each currency's minor digits, asked of Intl once: a NumberFormat made for every amount formatted
@@ -44,7 +50,7 @@ function numberFormat(language: Language, options: Intl.NumberFormatOptions): In
   const key = `${language}|${JSON.stringify(options)}`;
   let f = formats.get(key);
   if (!f) {
-    f = new Intl.NumberFormat(INTL_LOCALE[language], options);
+    f = new Intl.NumberFormat(intlLocale(language), options);
     formats.set(key, f);
   }
   return f;

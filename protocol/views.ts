@@ -8,8 +8,13 @@ import { isStationNumber, MAX_REMOTE_STATIONS, MAX_STATION, MAX_STATIONS, MinorU
 import { serviceSchemas } from './service-view.js';
 import { HistoryEntry, MAX_HISTORY, MAX_RECALL_ROUNDS, PayLine, StationRecallRound, RoadsView, ShoeCoups } from './screen-extras.js';
 
-/** Languages every screen offers; resource names of the catalogues in `locales/`. */
-export const Language = z.enum(['zh-Hant', 'pt', 'en']);
+/**
+ * A screen language: a BCP 47 tag naming one of the catalogues in `locales/catalogues/` (`zh-Hant`,
+ * `zh-Hans`, `pt`, `en`). The protocol checks only the tag's form, so a language is added by adding
+ * its catalogue, with no code change (docs/screens.md, "Languages"); which tags have a catalogue is
+ * the locales' to say (`hasLanguage`), and the host refuses a tag without one.
+ */
+export const Language = z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/, 'a BCP 47 language tag');
 export type Language = z.infer<typeof Language>;
 
 export const Currency = z.enum(['HKD', 'MOP']);

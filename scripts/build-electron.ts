@@ -2,6 +2,7 @@
 // file), and the table host's utility-process entry as ESM. Native addons stay external.
 // Used by `npm start` when an Electron binary is present; CI builds it too, to prove it bundles.
 import { build } from 'esbuild';
+import { cataloguesPlugin } from '../cli/esbuild-catalogues.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -9,7 +10,15 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** `define`: the packaged build's (deploy/build.ts CABINET_DEFINE); none for a build from the sources. */
 export async function buildElectron(outdir = path.join(root, 'dist/electron'), define: Readonly<Record<string, string>> = {}): Promise<string[]> {
-  const common = { bundle: true, platform: 'node' as const, target: 'node22', sourcemap: true, logLevel: 'warning' as const, define };
+  const common = {
+    bundle: true,
+    platform: 'node' as const,
+    target: 'node22',
+    sourcemap: true,
+    logLevel: 'warning' as const,
+    define,
+    plugins: [cataloguesPlugin],
+  };
   await Promise.all([
     build({ ...common, entryPoints: [path.join(root, 'electron/main.ts')], outfile: path.join(outdir, 'main.cjs'), format: 'cjs', external: ['electron'] }),
     build({

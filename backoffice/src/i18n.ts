@@ -1,12 +1,13 @@
 import type { i18n } from 'i18next';
 import { createI18n } from '../../locales/i18n.js';
-import { INTL_LOCALE } from '../../locales/money.js';
+import { hasLanguage, SOURCE_LANGUAGE } from '../../locales/index.js';
+import { intlLocale } from '../../locales/money.js';
 import { Language } from '../../protocol/index.js';
 
 /** The page's language: chosen on the page, kept in this browser; Traditional Chinese first. */
 export function pageLanguage(): Language {
   const stored = Language.safeParse(localStorage.getItem('backoffice.language'));
-  return stored.success ? stored.data : 'zh-Hant';
+  return stored.success && hasLanguage(stored.data) ? stored.data : SOURCE_LANGUAGE;
 }
 
 export function setPageLanguage(l: Language): void {
@@ -22,6 +23,6 @@ export interface Words {
 
 export function words(language: Language): Words {
   const i = createI18n(language);
-  const f = new Intl.DateTimeFormat(INTL_LOCALE[language], { timeZone: 'Asia/Macau', dateStyle: 'short', timeStyle: 'medium' });
+  const f = new Intl.DateTimeFormat(intlLocale(language), { timeZone: 'Asia/Macau', dateStyle: 'short', timeStyle: 'medium' });
   return { language, t: i.t.bind(i), time: (iso) => f.format(new Date(iso)) };
 }

@@ -1,3 +1,4 @@
+import { catalogues } from '../../locales/index.js';
 import { Language } from '../../protocol/index.js';
 import { api, ApiError, useCsrf, type Session } from './api.js';
 import { alarmList } from './alarms.js';
@@ -13,12 +14,11 @@ let session: Session | null = null;
 let floor: FloorView | null = null;
 let ticker: number | undefined;
 
-const LANGUAGE_NAMES: Record<Language, string> = { 'zh-Hant': '中文', pt: 'Português', en: 'English' };
-
 function languagePicker(): HTMLElement {
   const select = h('select', { 'aria-label': w.t('backoffice.nav.language'), 'data-testid': 'language' });
-  for (const l of Language.options) {
-    const o = h('option', { value: l }, LANGUAGE_NAMES[l]);
+  // Every catalogue, each named in its own language (the screens' list: the back office's words are in each).
+  for (const [l, catalogue] of Object.entries(catalogues)) {
+    const o = h('option', { value: l }, catalogue.language.self);
     o.selected = l === w.language;
     select.append(o);
   }

@@ -1,4 +1,4 @@
-import { formatMoney, INTL_LOCALE } from '../../locales/money.js';
+import { formatMoney, intlLocale } from '../../locales/money.js';
 import { Currency } from '../../protocol/index.js';
 import { api } from './api.js';
 import { reportCsv } from './csv.js';
@@ -38,7 +38,7 @@ export function reportPage(w: Words, initial?: string): HTMLElement {
 function reportBody(w: Words, r: GamingDayReport): HTMLElement {
   const t = w.t;
   const money = (v: number) => formatMoney(v, r.currency, w.language, { fraction: 'always' });
-  const percent = new Intl.NumberFormat(INTL_LOCALE[w.language], { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const percent = new Intl.NumberFormat(intlLocale(w.language), { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const head = [
     t('backoffice.report.col.table'),
     ...MONEY.map((c) => t(`backoffice.report.col.${c}`)),
@@ -61,7 +61,7 @@ function reportBody(w: Words, r: GamingDayReport): HTMLElement {
   });
   const print = h('button', { type: 'button', 'data-testid': 'print' }, t('backoffice.report.print'));
   print.addEventListener('click', () => window.print());
-  const time = new Intl.DateTimeFormat(INTL_LOCALE[w.language], { timeZone: 'Asia/Macau', dateStyle: 'medium', timeStyle: 'short' });
+  const time = new Intl.DateTimeFormat(intlLocale(w.language), { timeZone: 'Asia/Macau', dateStyle: 'medium', timeStyle: 'short' });
   return h(
     'div',
     {},

@@ -1,6 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { cataloguesPlugin } from '../esbuild-catalogues.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -24,6 +25,7 @@ export async function bundleTarget(): Promise<{ file: string; dispose: () => voi
     format: 'esm',
     target: 'node24',
     packages: 'external',
+    plugins: [cataloguesPlugin],
     sourcemap: 'linked',
     logLevel: 'warning',
   });

@@ -110,9 +110,9 @@ describe('the one guard of the rule options: the Configuration page', () => {
     }
   });
 
-  it("words each refusal with its article in the screen's three languages", () => {
-    for (const lang of ['zh-Hant', 'pt', 'en'] as const) {
-      const words = catalogues[lang].service.ruleRefusal;
+  it('words each refusal with its article in every screen language', () => {
+    for (const [lang, catalogue] of Object.entries(catalogues)) {
+      const words = catalogue.service.ruleRefusal;
       for (const reason of ['fixed', 'not-offered', 'out-of-range', 'needs-authorisation'] as const)
         assert.match(words[reason], /\{\{article\}\}/, `${lang} ${reason}`);
     }

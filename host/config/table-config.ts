@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NOTE_FACE_VALUES } from '../../hardware/billacceptor/notes.js';
+import { hasLanguage } from '../../locales/index.js';
 import { Currency, GameKind, Language, Limits, MAX_REMOTE_STATIONS, MAX_STATIONS, MinorUnits } from '../../protocol/index.js';
 import { ConnectionLimitsConfig } from './connection-limits.js';
 import { DeviceSpec } from './device-spec.js';
@@ -100,7 +101,8 @@ export const TableConfig = z
      * lock) or a vendor's one-way ASCII stream (no lock: a card drawn out of turn is a hold).
      */
     shoeProtocol: z.enum(['framed', 'ascii']).default('framed'),
-    defaultLanguage: Language,
+    // Any language with a catalogue (locales/catalogues/): the protocol checks only the tag's form.
+    defaultLanguage: Language.refine(hasLanguage, 'a language with a catalogue in locales/catalogues/'),
     timings: z
       .strictObject({
         bettingMs: z.number().int().min(1000).max(120_000),

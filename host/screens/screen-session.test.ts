@@ -106,6 +106,17 @@ describe('screen session', () => {
     assert.deepEqual(ack, { type: 'ack', ref: 'c1', view: 'station/3', version: version + 1 });
   });
 
+  it('keeps a screen in zh-Hans, and refuses a well-formed language that has no catalogue (issue 54)', () => {
+    const { t, s } = env.greet('station/3');
+    const version = env.host.version('station/3');
+    s.receive(JSON.stringify({ type: 'command', id: 'c1', view: 'station/3', version, command: { name: 'set-language', language: 'zh-Hans' } }));
+    assert.deepEqual(t.sent.at(-2), { type: 'patch', view: 'station/3', version: version + 1, ops: [['set', ['language'], 'zh-Hans']] });
+    s.receive(JSON.stringify({ type: 'command', id: 'c2', view: 'station/3', version: version + 1, command: { name: 'set-language', language: 'fr' } }));
+    const refused = t.last();
+    assert.equal(refused.type === 'error' && refused.code, 'rejected', 'the protocol takes the tag; the host has no words for it');
+    assert.equal(env.host.version('station/3'), version + 1, 'the screen stays in zh-Hans');
+  });
+
   it('sends the parts a screen asks for again whole (resync), then patches against them; only of its own view', () => {
     const { t, s } = env.greet('station/3');
     const n = t.sent.length;

@@ -19,6 +19,7 @@ import {
   type ViewState,
 } from '../../protocol/index.js';
 import { isDemonstration } from '../config/authorisation.js';
+import { hasLanguage } from '../../locales/index.js';
 import { isRemote } from '../../engine/table/state.js';
 import { SharedMessage, type Update } from './outbox.js';
 import type { TableConfig } from '../config/table-config.js';
@@ -397,6 +398,9 @@ export class ViewHub {
       };
     }
     if (command.name === 'set-language') {
+      // The protocol takes any well-formed tag; a screen is kept only to a language it has words for.
+      if (!hasLanguage(command.language))
+        return { ok: false, error: protocolError('rejected', `no catalogue for ${command.language}`, { view, currentVersion: current }) };
       this.languages.set(this.key(view, conn), command.language);
       this.refresh(view, conn, true);
       return { ok: true, version: this.version(view, conn) };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createI18n } from '../../locales/i18n.js';
-import { catalogues } from '../../locales/index.js';
+import { catalogueOf, catalogues } from '../../locales/index.js';
 import { METER_NAMES } from '../../protocol/index.js';
 import { metersReport } from './meters-report.js';
 
@@ -24,7 +24,7 @@ describe('printable meters report', () => {
       i18n,
     );
     assert.match(zh, /<html lang="zh-Hant-MO">/);
-    assert.ok(zh.includes(catalogues['zh-Hant'].service.meter.creditsWagered));
+    assert.ok(zh.includes(catalogueOf('zh-Hant').service.meter.creditsWagered));
     assert.ok(zh.includes('Coin in (credits wagered)'), 'the GLI name beside it');
     const money = new Intl.NumberFormat('zh-Hant-MO', { style: 'currency', currency: 'MOP', minimumFractionDigits: 2 }).format(12_345);
     assert.ok(zh.includes(money), money);
@@ -37,15 +37,15 @@ describe('printable meters report', () => {
     assert.ok(zh.includes('Bills in: 500.00'), 'the GLI name with the note in major units');
     assert.match(zh, /<title>計數器報告 · 博彩桌 T&lt;1&gt;<\/title>/);
     assert.ok(zh.includes('T&lt;1&gt;') && !zh.includes('T<1>'));
-    assert.ok(zh.includes(catalogues['zh-Hant'].service.report.none), 'a station with nothing counted says so');
+    assert.ok(zh.includes(catalogueOf('zh-Hant').service.report.none), 'a station with nothing counted says so');
     assert.ok(!/<script/i.test(zh));
     const pt = metersReport({ language: 'pt', currency: 'MOP', tableId: 'T', terminal: 'T', at: 'x', headSeq: 1, scopes }, i18n);
     assert.ok(pt.includes('Créditos apostados'));
   });
 
   it('every meter of the catalogue has a name in every language', () => {
-    for (const lang of ['zh-Hant', 'pt', 'en'] as const) {
-      const names = catalogues[lang].service.meter as Record<string, string>;
+    for (const [lang, catalogue] of Object.entries(catalogues)) {
+      const names: Record<string, string> = catalogue.service.meter;
       for (const m of METER_NAMES) assert.ok(names[m], `${lang} ${m}`);
     }
   });

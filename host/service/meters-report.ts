@@ -1,5 +1,5 @@
 import type { i18n } from 'i18next';
-import { formatMoney, INTL_LOCALE, minorDigits } from '../../locales/money.js';
+import { formatMoney, intlLocale, minorDigits } from '../../locales/money.js';
 import { meterGliName, meterKind, type Currency, type Language } from '../../protocol/index.js';
 import type { MeterScope } from './service-backend.js';
 
@@ -25,7 +25,7 @@ export interface MetersReportInput {
 export function metersReport(r: MetersReportInput, i18n: i18n): string {
   const t = i18n.getFixedT(r.language);
   const money = (minor: number) => formatMoney(minor, r.currency, r.language, { fraction: 'always' });
-  const count = new Intl.NumberFormat(INTL_LOCALE[r.language], { maximumFractionDigits: 0 });
+  const count = new Intl.NumberFormat(intlLocale(r.language), { maximumFractionDigits: 0 });
   const digits = minorDigits(r.currency);
   const label = (name: string) => {
     const meter = meterKind(name);
@@ -53,7 +53,7 @@ ${rows}
   });
   const title = t('service.report.pageTitle', { table: r.tableId });
   return `<!doctype html>
-<html lang="${INTL_LOCALE[r.language]}"><head><meta charset="utf-8"><title>${escape(title)}</title>
+<html lang="${intlLocale(r.language)}"><head><meta charset="utf-8"><title>${escape(title)}</title>
 <style>
 body { font-family: "Noto Sans CJK HK", "Noto Sans", sans-serif; margin: 16mm; color: #000; background: #fff; }
 h1 { font-size: 18pt; margin: 0 0 4mm; } h2 { font-size: 13pt; margin: 6mm 0 2mm; }

@@ -28,9 +28,9 @@ import { parseCard } from '../../engine/cards/card.js';
 import { betWords } from '../../engine/table/bet-catalogue.js';
 import { odds, payLine } from '../../engine/table/pay-line.js';
 import { entriesOfTypes, verifyLedger, type EntryBody } from '../../ledger/index.js';
-import { catalogues } from '../../locales/index.js';
+import { catalogueOf, languages } from '../../locales/index.js';
 import { createI18n } from '../../locales/i18n.js';
-import { Language, Spot } from '../../protocol/index.js';
+import { type Language, Spot } from '../../protocol/index.js';
 import { recallRound } from '../screens/recall.js';
 import { credit, testTable, type TestTable } from '../testing/table-kit.js';
 
@@ -51,9 +51,10 @@ const firstTwoTie = firstCardsBet({
   settle: (c, stake) => [{ hand: 0, stake, net: rankValue(c.first.rank) === rankValue(c.second.rank) ? TIE_PAYS * stake : -stake, citation: TIE }],
 });
 
-/** Its words in the three languages, under the keys its entry names (`bet.<id>`, `help.item.<item>`). */
+/** Its words in the shipped languages, under the keys its entry names (`bet.<id>`, `help.item.<item>`). */
 const WORDS: Record<Language, { readonly name: string; readonly line: string }> = {
   'zh-Hant': { name: '兩張同點', line: '首兩張牌同點' },
+  'zh-Hans': { name: '两张同点', line: '首两张牌同点' },
   pt: { name: 'Duas iguais', line: 'Duas primeiras cartas do mesmo valor' },
   en: { name: 'Two alike', line: 'First two cards of one value' },
 };
@@ -65,9 +66,11 @@ const WORDS: Record<Language, { readonly name: string; readonly line: string }> 
  */
 function withFixtureWords(lang: Language) {
   const i18n = createI18n(lang);
-  const catalogue = structuredClone(catalogues[lang]);
-  catalogue.bet.tie = WORDS[lang].name;
-  catalogue.help.item.tieBet = WORDS[lang].line;
+  const catalogue = structuredClone(catalogueOf(lang));
+  const words = WORDS[lang];
+  if (!words) throw new Error(`no fixture words in ${lang}`);
+  catalogue.bet.tie = words.name;
+  catalogue.help.item.tieBet = words.line;
   i18n.addResourceBundle(lang, 'translation', catalogue, false, true);
   return i18n;
 }
@@ -205,20 +208,22 @@ describe('a bet added as one catalogue entry (issue 32)', () => {
     assert.equal(spot, 'tie');
     assert.ok(line, 'its pay line');
     assert.equal(definition.presentation.betWords?.tie, undefined, 'no word of the game names it otherwise');
-    for (const lang of Language.options) {
+    for (const lang of languages) {
+      const fixture = WORDS[lang];
+      assert.ok(fixture, `the fixture has words in ${lang}`);
       const shipped = createI18n(lang);
       const i18n = withFixtureWords(lang);
       // Worded as the screens word a spot and a pay line (`t(`bet.${spot}`)`, `help.item.<item>`): by its keys, with its words.
-      assert.equal(i18n.t(`bet.${spot}`), WORDS[lang].name, `${lang} names the spot`);
-      assert.equal(i18n.t(`help.item.${line.item}`), WORDS[lang].line, `${lang} words its pay line`);
+      assert.equal(i18n.t(`bet.${spot}`), fixture.name, `${lang} names the spot`);
+      assert.equal(i18n.t(`help.item.${line.item}`), fixture.line, `${lang} words its pay line`);
       assert.deepEqual(
         [words.name, ...words.items].map((key) => i18n.getResource(lang, 'translation', key)),
-        [WORDS[lang].name, WORDS[lang].line],
+        [fixture.name, fixture.line],
       );
       // The words are the fixture's, not the borrowed keys' shipped ones, and the shipped catalogue is untouched.
-      assert.notEqual(shipped.t(`bet.${spot}`), WORDS[lang].name);
-      assert.notEqual(shipped.t(`help.item.${line.item}`), WORDS[lang].line);
-      assert.notEqual(catalogues[lang].bet.tie, WORDS[lang].name);
+      assert.notEqual(shipped.t(`bet.${spot}`), fixture.name);
+      assert.notEqual(shipped.t(`help.item.${line.item}`), fixture.line);
+      assert.notEqual(catalogueOf(lang).bet.tie, fixture.name);
     }
   });
 

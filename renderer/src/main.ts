@@ -5,7 +5,7 @@ import { showSnapshots } from './boot/show-snapshots.js';
 import { resolveLaunch } from './connection/launch.js';
 import { loadFonts } from './fonts.js';
 import { createI18n } from '../../locales/i18n.js';
-import { INTL_LOCALE } from '../../locales/money.js';
+import { intlLocale } from '../../locales/money.js';
 import { SteppedClock, wallClock, type Clock } from './anim/clock.js';
 import { designResolution, sharpenTexts } from './pixi/crisp.js';
 import { ContextLoss } from './pixi/context-loss.js';
@@ -94,7 +94,7 @@ async function boot(): Promise<void> {
   shown.setStatus('status.connecting');
   frames.request();
   document.title = i18n.t('app.name');
-  document.documentElement.lang = INTL_LOCALE['zh-Hant'];
+  document.documentElement.lang = intlLocale('zh-Hant');
 
   const snapshot = showSnapshots({ i18n, view: launch.view, shown, root, resolution, frames, emit });
   link = new HostLink({ launch, shown, frames, emit, snapshot: (state) => void snapshot(state) });

@@ -93,6 +93,9 @@ export const layeringRule = {
      * @param {boolean} typeOnly
      */
     function check(node, spec, typeOnly) {
+      // A subpath import (`#catalogue-files`) is the layer's own package.json `imports`: it maps to
+      // files of the same folder, each linted as itself (a Node-only one must be a `nodeFiles`).
+      if (spec.startsWith('#')) return;
       if (spec.startsWith('.') || spec.startsWith('/')) {
         const target = path.relative(root, path.resolve(path.dirname(file), spec));
         if (target.startsWith('..')) {
@@ -119,7 +122,8 @@ export const layeringRule = {
         return;
       }
       if (isBuiltin(spec)) {
-        if (!layer.node) context.report({ node, messageId: 'builtin', data: { from, spec } });
+        if (!layer.node && !(layer.nodeFiles ?? []).includes(rel.split(path.sep).join('/')))
+          context.report({ node, messageId: 'builtin', data: { from, spec } });
         return;
       }
       const name = packageName(spec);
@@ -253,6 +257,7 @@ export const layeringRule = {
  * @property {Record<string, 'any' | 'types'>} [folders]  our folders this layer may import
  * @property {string[]} [packages]  npm packages it may import (`*` = any but electron)
  * @property {boolean} [node]  whether Node built-ins are allowed
+ * @property {string[]} [nodeFiles]  files of a layer without Node that alone may use Node built-ins: each loaded only in Node, picked by the layer's package.json `imports` conditions
  * @property {string} [why]  the reason shown with a refused folder import
  * @property {Record<string, string[]>} [inside]  per subfolder, the subfolders of the same layer it may import
  * @property {Record<string, [string, string[]][]>} [tiers]  per folder (from the repository root), its files' tiers bottom to top: each tier's name and its files (without `.ts`)

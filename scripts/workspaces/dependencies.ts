@@ -172,6 +172,8 @@ export function checkWorkspaces(input: CheckInput): string[] {
         continue;
       }
       if (spec.startsWith('node:') || isBuiltin(spec) || spec.startsWith('/')) continue;
+      // A subpath import (`#catalogue-files`) is the workspace's own package.json `imports`: its own files, no dependency.
+      if (spec.startsWith('#')) continue;
       const name = packageName(spec);
       const types = input.typesFor(name);
       if (owner) note(owner, name, runs);

@@ -2,18 +2,17 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { tableGame } from '../../engine/games.js';
 import { LINE_BETS } from '../../engine/table/vocabulary.js';
-import { catalogues } from '../../locales/index.js';
+import { catalogueOf, languages } from '../../locales/index.js';
 import { createI18n } from '../../locales/i18n.js';
+import { formatMoney, intlLocale } from '../../locales/money.js';
 import { DecisionAction, ErrorCode, HoldReason, Language, OFFER_ACTIONS, RefusalReason, refusalKey } from '../../protocol/index.js';
 
-type Tree = { [k: string]: string | Tree };
-
-function flatten(tree: Tree, prefix = ''): Map<string, string> {
+function flatten(tree: object, prefix = ''): Map<string, string> {
   const out = new Map<string, string>();
   for (const [k, v] of Object.entries(tree)) {
     const key = prefix ? `${prefix}.${k}` : k;
     if (typeof v === 'string') out.set(key, v);
-    else for (const [kk, vv] of flatten(v, key)) out.set(kk, vv);
+    else if (typeof v === 'object' && v !== null) for (const [kk, vv] of flatten(v, key)) out.set(kk, vv);
   }
   return out;
 }
@@ -40,16 +39,17 @@ function byBaseKey(cat: Map<string, string>): Map<string, Map<string, string>> {
 const pluralForms = (lang: string) => [...new Intl.PluralRules(lang).resolvedOptions().pluralCategories].sort();
 
 describe('locale catalogues', () => {
-  const source = flatten(catalogues['zh-Hant'] as Tree);
+  const source = flatten(catalogueOf('zh-Hant'));
   const sourceBase = byBaseKey(source);
 
-  it('exist for every language of the protocol', () => {
-    assert.deepEqual(Object.keys(catalogues).sort(), [...Language.options].sort());
+  it('are the shipped languages, each a tag the protocol takes, Traditional Chinese first, then Simplified', () => {
+    assert.deepEqual(languages, ['zh-Hant', 'zh-Hans', 'en', 'pt']);
+    for (const lang of languages) assert.ok(Language.safeParse(lang).success, lang);
   });
 
-  for (const lang of Language.options) {
+  for (const lang of languages) {
     it(`${lang} has the keys of zh-Hant, each in the plural forms ${lang} needs, non-empty, with the same variables`, () => {
-      const cat = byBaseKey(flatten(catalogues[lang] as Tree));
+      const cat = byBaseKey(flatten(catalogueOf(lang)));
       assert.deepEqual([...cat.keys()].sort(), [...sourceBase.keys()].sort());
       for (const [key, forms] of cat) {
         const plural = !forms.has('') || !sourceBase.get(key)?.has('');
@@ -70,17 +70,18 @@ describe('locale catalogues', () => {
     });
   }
 
-  it('needs plural forms of pt and en that zh-Hant does not (the reason the key sets differ)', () => {
+  it('needs plural forms of pt and en that zh-Hant and zh-Hans do not (the reason the key sets differ)', () => {
     assert.deepEqual(pluralForms('zh-Hant'), ['other']);
+    assert.deepEqual(pluralForms('zh-Hans'), ['other']);
     assert.deepEqual(pluralForms('en'), ['one', 'other']);
     assert.ok(pluralForms('pt').includes('one'));
   });
 
   // i18next reserves `count` for plurals: a text that takes a count is a plural form, and a plural
   // form takes the count (the "one" form may spell it out), so no count is ever read as "1 rounds".
-  for (const lang of Language.options) {
+  for (const lang of languages) {
     it(`${lang}: a count is always a plural key's, and only there`, () => {
-      for (const [key, text] of flatten(catalogues[lang] as Tree)) {
+      for (const [key, text] of flatten(catalogueOf(lang))) {
         const form = PLURAL.exec(key)?.[1];
         if (form === undefined) assert.ok(!variables(text).includes('count'), `${lang} ${key} takes a count but has no plural forms`);
         else if (form !== 'one') assert.ok(variables(text).includes('count'), `${lang} ${key} is a plural form without the count`);
@@ -109,6 +110,49 @@ describe('locale catalogues', () => {
     assert.equal(createI18n('zh-Hant').t('service.field.inhibitedByFault', { faults }), '因故障暫停：A、B及C');
     assert.equal(createI18n('pt').t('service.field.inhibitedByFault', { faults }), 'parado por avaria: A, B e C');
     assert.equal(createI18n('en').t('service.field.inhibitedByFault', { faults }), 'stopped by a fault: A, B and C');
+  });
+
+  // Simplified Chinese for mainland readers (docs/zh-hans-vocabulary.md): the words a mainland
+  // player knows for each bet and action, not the Macau words in simplified characters.
+  it('zh-Hans says each action and bet as a mainland player does, in simplified characters', () => {
+    const hans = flatten(catalogueOf('zh-Hans'));
+    const mainland: Record<string, string> = {
+      'action.hit': '要牌',
+      'action.stand': '停牌',
+      'action.double': '加倍',
+      'action.split': '分牌',
+      'action.surrender': '投降',
+      'action.insurance': '买保险',
+      'bet.banker': '庄',
+      'bet.player': '闲',
+      'bet.tie': '和',
+      'bet.bankerPair': '庄对',
+      'bet.playerPair': '闲对',
+      'bet.insurance': '保险',
+      'bet.behind': '旁注',
+      'result.push': '平局',
+      'felt.natural': '黑杰克',
+      'game.blackjack': '21点',
+      'cue.burn': '烧牌',
+      'roads.pig': '蟑螂路',
+    };
+    for (const [key, words] of Object.entries(mainland)) assert.equal(hans.get(key), words, key);
+    // Macau's words, which a character conversion would have kept (博牌, 分門, 放棄牌局, 第N門).
+    for (const [key, text] of hans) assert.doesNotMatch(text, /博牌|分门|放弃牌局|搭注|门\b|第\{\{\w+\}\}门/, key);
+    // Traditional characters a converter must not have missed (a sample of the common ones).
+    const traditional = /[們個與對時從門號說請這為來會後點張錢開關發貨幣將單無統確認連線讀寫額獎賠莊閒買賣機鈔檯證]/;
+    for (const [key, text] of hans) assert.doesNotMatch(text, traditional, key);
+  });
+
+  it('formats zh-Hans money, lists and dates by Macau conventions in simplified script (zh-Hans-MO)', () => {
+    const hans = createI18n('zh-Hans');
+    assert.equal(formatMoney(1_234_550, 'MOP', 'zh-Hans'), 'MOP$12,345.50');
+    assert.equal(hans.t('service.field.inhibitedByFault', { faults: ['A', 'B', 'C'] }), '因故障暂停：A、B和C');
+    assert.equal(hans.t('table.limits', { min: 10_000, max: 500_000, currency: 'HKD' }), '最低投注额 HK$100　最高投注额 HK$5,000');
+    assert.equal(intlLocale('zh-Hans'), 'zh-Hans-MO');
+    const at = new Date('2026-11-26T09:05:00Z');
+    const date = new Intl.DateTimeFormat(intlLocale('zh-Hans'), { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Macau' }).format(at);
+    assert.equal(date, '2026年11月26日 下午5:05');
   });
 
   // «Black Jack» is the 2009 Chinese text's own word; «Desafio ao Casino» has no Chinese text, and

@@ -1,7 +1,7 @@
 import type { i18n } from 'i18next';
 import type { Container } from 'pixi.js';
 import type { ViewName, ViewState } from '../../../protocol/index.js';
-import { INTL_LOCALE } from '../../../locales/money.js';
+import { intlLocale } from '../../../locales/money.js';
 import { sharpenTexts } from '../pixi/crisp.js';
 import type { FrameLoop } from '../pixi/frames.js';
 import { sharpenLiveTexts } from '../ui/live-text.js';
@@ -26,7 +26,7 @@ export function showSnapshots(d: ShowSnapshotsDeps): (state: ViewState) => Promi
       await d.i18n.changeLanguage(state.language);
       // The page's language is the screen's, as a BCP 47 tag (the one Intl formats with): what
       // assistive tools and the browser's own font fallback go by.
-      document.documentElement.lang = INTL_LOCALE[state.language];
+      document.documentElement.lang = intlLocale(state.language);
       document.title = d.i18n.t('app.name');
     }
     d.shown.setStatus(null);

@@ -1,3 +1,4 @@
+import { languages } from '../../../locales/index.js';
 import type { BetId, GameKind } from '../../../protocol/index.js';
 import { cardStep } from '../anim/motion.js';
 import { CARD } from '../cards/card-size.js';
@@ -228,7 +229,9 @@ export function feltLayout(game: GameKind, seatCount: number, bets: readonly Bet
       phase: { x: f.cx, y: 100 },
       cue: { x: f.cx, y: 152 },
       panel: { x: BACCARAT_PANEL_X, y: 16, width: 1920 - 16 - BACCARAT_PANEL_X, height: 1048 },
-      languages: { x: 30, y: 960 },
+      // Under the half-moon's left end: one row of up to three, else two rows (a fourth language,
+      // zh-Hans, made the row run under the rail); the rectangle is languagesRect's.
+      languages: { x: languages.length <= 3 ? 30 : 16, y: 1080 - 16 - baccaratLanguageLines() * 96 - (baccaratLanguageLines() - 1) * 12 },
     };
   }
   const f = BLACKJACK_FELT;
@@ -254,8 +257,8 @@ export function feltLayout(game: GameKind, seatCount: number, bets: readonly Bet
     phase: { x: f.cx, y: 100 },
     cue: { x: f.cx, y: 164 },
     panel: { x: 1480, y: 872, width: 420, height: 192 },
-    // Stacked in the bottom-left corner, beside the end seats' names and results.
-    languages: { x: 16, y: 1080 - 16 - 3 * 96 - 2 * 12 },
+    // Stacked in the bottom-left corner, beside the end seats' names and results: one a catalogue.
+    languages: { x: 16, y: 1080 - 16 - languages.length * 96 - (languages.length - 1) * 12 },
   };
 }
 
@@ -322,14 +325,27 @@ export function printedCentre(l: FeltLayout): Rect[] {
   ];
 }
 
-/** The table screen's language buttons: three of 150 × 96, in a row (baccarat) or a column (the half-moon). */
+/** The table screen's language buttons: one a catalogue, of 150 × 96, in rows (baccarat) or a column (the half-moon). */
 export const LANGUAGE_BUTTON = { width: 150, height: 96, gap: 12 } as const;
 export function languagesRect(l: FeltLayout): Rect {
-  const n = 3;
-  const long = n * (l.game === 'baccarat' ? LANGUAGE_BUTTON.width : LANGUAGE_BUTTON.height) + (n - 1) * LANGUAGE_BUTTON.gap;
-  return l.game === 'baccarat'
-    ? { x: l.languages.x, y: l.languages.y, width: long, height: LANGUAGE_BUTTON.height }
-    : { x: l.languages.x, y: l.languages.y, width: LANGUAGE_BUTTON.width, height: long };
+  const across = languagesAcross(l);
+  const lines = Math.ceil(languages.length / across);
+  return {
+    x: l.languages.x,
+    y: l.languages.y,
+    width: across * LANGUAGE_BUTTON.width + (across - 1) * LANGUAGE_BUTTON.gap,
+    height: lines * LANGUAGE_BUTTON.height + (lines - 1) * LANGUAGE_BUTTON.gap,
+  };
+}
+
+/** Lines of language buttons under baccarat's half-moon: one up to three languages, else two. */
+function baccaratLanguageLines(): number {
+  return languages.length <= 3 ? 1 : 2;
+}
+
+/** Buttons a line of the table's language switch: a column beside the half-moon, rows under baccarat's. */
+export function languagesAcross(l: FeltLayout): number {
+  return l.game === 'baccarat' ? Math.ceil(languages.length / baccaratLanguageLines()) : 1;
 }
 
 /** The rectangle a holder's name takes (the longest, «Cartas retiradas», at 22 px). */

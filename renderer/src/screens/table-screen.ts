@@ -2,7 +2,7 @@ import { Container, Graphics, Text, type Sprite } from 'pixi.js';
 import { DISPOSE } from '../pixi/dispose.js';
 import type { BetId, TableState, ViewState } from '../../../protocol/index.js';
 import { drawFelt, type FeltView } from '../felt/felt-art.js';
-import { feltLayout, LANGUAGE_BUTTON, type FeltLayout } from '../felt/felt-layout.js';
+import { feltLayout, LANGUAGE_BUTTON, languagesAcross, type FeltLayout } from '../felt/felt-layout.js';
 import { HistoryStrip } from '../roads/history-strip.js';
 import { RoadsPanel } from '../roads/roads-panel.js';
 import { LanguageSwitch } from '../ui/language-switch.js';
@@ -235,8 +235,8 @@ export class TableScreen implements Screen {
     this.limitsZh.style.fontSize = layout.limitsSize[0];
     this.limitsPt.style.fontSize = layout.limitsSize[1];
     this.languages.position.set(layout.languages.x, layout.languages.y);
-    // The felt's art decides where its language buttons fit: a column beside the half-moon, a row under baccarat's.
-    this.languages.arrange(layout.game !== 'baccarat');
+    // The felt's art decides where its language buttons fit: a column beside the half-moon, a row or a block under baccarat's.
+    this.languages.arrange(languagesAcross(layout));
     this.seatLayer.removeChildren().forEach((c) => c.destroy());
     this.seatLabels.length = 0;
     for (const seat of layout.seats) {

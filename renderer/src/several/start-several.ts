@@ -5,7 +5,7 @@ import { RECONNECT } from '../boot/host-link.js';
 import type { FrameLoop } from '../pixi/frames.js';
 import { sharpenTexts } from '../pixi/crisp.js';
 import { sharpenLiveTexts } from '../ui/live-text.js';
-import { INTL_LOCALE } from '../../../locales/money.js';
+import { intlLocale } from '../../../locales/money.js';
 import { isMessageKey, type MessageKey } from '../../../locales/i18n.js';
 import { refusalKey, stationView, type ProtocolError, type ReportBody, type StationTables } from '../../../protocol/index.js';
 import { HostClient } from '../connection/host-client.js';
@@ -72,7 +72,7 @@ export function startSeveral(o: SeveralOptions): SeveralTablesScreen {
           if (wanted && wanted !== language) {
             language = wanted;
             void o.i18n.changeLanguage(wanted).then(() => {
-              document.documentElement.lang = INTL_LOCALE[wanted];
+              document.documentElement.lang = intlLocale(wanted);
               document.title = o.i18n.t('app.name');
               screen.render(index, state);
               o.drawn();

@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 import type { Language, PayLine, PayRef, Pays } from '../../../protocol/index.js';
-import { INTL_LOCALE } from '../../../locales/money.js';
+import { intlLocale } from '../../../locales/money.js';
 
 const DIGITS = ['', '一', '二', '三', '四', '五', '六', '七', '八', '九'];
 
@@ -22,7 +22,8 @@ export function chineseNumber(n: number): string {
 
 /** The article (or Portuguese rule) a line comes from, as a player would look it up. */
 export function refText(t: TFunction, ref: PayRef, language: Language): string {
-  const n = language === 'zh-Hant' ? chineseNumber(ref.n) : String(ref.n);
+  // Chinese readers, Traditional or Simplified, look an article up by its Chinese numeral (第十九條).
+  const n = language.split('-')[0] === 'zh' ? chineseNumber(ref.n) : String(ref.n);
   return t(`help.ref.${ref.kind}`, { n });
 }
 
@@ -33,10 +34,10 @@ export function refText(t: TFunction, ref: PayRef, language: Language): string {
  */
 export function paysText(t: TFunction, pays: Pays, language: Language): string {
   if (pays.kind === 'returned') return t(`help.returned.${pays.part}`);
-  const number = new Intl.NumberFormat(INTL_LOCALE[language], { maximumFractionDigits: 0 });
+  const number = new Intl.NumberFormat(intlLocale(language), { maximumFractionDigits: 0 });
   const odds = { win: number.format(pays.win), per: number.format(pays.per) };
   if (pays.commissionBasisPoints === undefined) return t('help.odds', odds);
-  const pct = new Intl.NumberFormat(INTL_LOCALE[language], { style: 'percent', maximumFractionDigits: 2 }).format(pays.commissionBasisPoints / 10_000);
+  const pct = new Intl.NumberFormat(intlLocale(language), { style: 'percent', maximumFractionDigits: 2 }).format(pays.commissionBasisPoints / 10_000);
   return t('help.oddsCommission', { ...odds, pct });
 }
 

@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import { STADIUM_SEAT, type StationRecallRound, type StationState } from '../../../protocol/index.js';
 import type { Rect } from '../felt/felt-layout.js';
-import { formatMoney, INTL_LOCALE } from '../../../locales/money.js';
+import { formatMoney, intlLocale } from '../../../locales/money.js';
 import { signedMoney } from '../screens/result-text.js';
 import { Button } from '../ui/button.js';
 import { TOUCH } from '../ui/theme.js';
@@ -72,7 +72,7 @@ export class RecallPanel extends Panel {
     const r = rounds[this.index];
     this.replay.setEnabled(r !== undefined);
     this.detail.text = r ? describe(r, s, t) : t('recall.empty');
-    const time = new Intl.DateTimeFormat(INTL_LOCALE[s.language], {
+    const time = new Intl.DateTimeFormat(intlLocale(s.language), {
       hour: 'numeric',
       minute: '2-digit',
       second: '2-digit',
@@ -90,7 +90,7 @@ export class RecallPanel extends Panel {
 
 function describe(r: StationRecallRound, s: StationState, t: TFunction): string {
   const money = (v: number) => formatMoney(v, s.currency, s.language);
-  const when = new Intl.DateTimeFormat(INTL_LOCALE[s.language], { dateStyle: 'medium', timeStyle: 'medium', hour12: true, timeZone: 'Asia/Macau' }).format(
+  const when = new Intl.DateTimeFormat(intlLocale(s.language), { dateStyle: 'medium', timeStyle: 'medium', hour12: true, timeZone: 'Asia/Macau' }).format(
     new Date(r.ts),
   );
   const lines = [t('recall.round', { id: r.roundId, when })];

@@ -1,14 +1,15 @@
 import { Container } from 'pixi.js';
+import { languages } from '../../../locales/index.js';
 import type { Language } from '../../../protocol/index.js';
 import type { ScreenContext } from '../screens/screen.js';
 import { Button } from './button.js';
 import { TOUCH } from './theme.js';
 
-const ORDER: Language[] = ['zh-Hant', 'pt', 'en'];
-
 /**
- * zh-Hant / pt / en, each labelled in its own language so anyone can find theirs. Choosing one
- * asks the host, which keeps the screen's language across reloads and answers with a snapshot.
+ * One button a catalogue (locales/catalogues/: zh-Hant, zh-Hans, en, pt), each labelled in its own
+ * language (`language.self`) so anyone can find theirs; a catalogue added is a button more, with no
+ * code change. Choosing one asks the host, which keeps the screen's language across reloads and
+ * answers with a snapshot.
  */
 export class LanguageSwitch extends Container {
   readonly buttons: Button[];
@@ -18,23 +19,24 @@ export class LanguageSwitch extends Container {
     private readonly size: { width: number; height: number; gap: number } = { width: 220, height: TOUCH.min, gap: 16 },
   ) {
     super();
-    this.buttons = ORDER.map((lang) => {
+    this.buttons = languages.map((lang) => {
       const b = new Button(`language-${lang}`, size.width, size.height, () => ctx.command({ name: 'set-language', language: lang }));
-      b.setLabel(ctx.i18n.getFixedT(lang)(`language.${lang}`));
+      b.setLabel(ctx.i18n.getFixedT(lang)('language.self'));
       return b;
     });
-    this.arrange(false);
+    this.arrange(this.buttons.length);
     this.addChild(...this.buttons);
   }
 
-  /** In a row, or stacked in a column where the screen has a corner to spare. */
-  arrange(column: boolean): void {
+  /** In lines of `across` buttons: one row (all across), a column (1), or a block where a corner is short of room. */
+  arrange(across: number): void {
+    const n = Math.max(1, across);
     this.buttons.forEach((b, i) => {
-      b.position.set(column ? 0 : i * (this.size.width + this.size.gap), column ? i * (this.size.height + this.size.gap) : 0);
+      b.position.set((i % n) * (this.size.width + this.size.gap), Math.floor(i / n) * (this.size.height + this.size.gap));
     });
   }
 
   setCurrent(language: Language): void {
-    ORDER.forEach((lang, i) => this.buttons[i]?.setActive(lang === language));
+    languages.forEach((lang, i) => this.buttons[i]?.setActive(lang === language));
   }
 }

@@ -1,6 +1,6 @@
 import { Container, Text } from 'pixi.js';
 import type { Language } from '../../../protocol/index.js';
-import { INTL_LOCALE } from '../../../locales/money.js';
+import { intlLocale } from '../../../locales/money.js';
 import { clockChangesAt, clockFormat, clockVisible } from './clock-policy.js';
 import { COLORS, textStyle } from './theme.js';
 
@@ -10,7 +10,7 @@ import { COLORS, textStyle } from './theme.js';
  */
 export class SessionClock extends Container {
   private readonly text = new Text({ text: '', style: textStyle({ fontSize: 40, fill: COLORS.ivory, fontWeight: '600' }) });
-  private format = clockFormat(INTL_LOCALE['zh-Hant']);
+  private format = clockFormat(intlLocale('zh-Hant'));
   private shownMinute = -1;
   private language: Language = 'zh-Hant';
 
@@ -24,7 +24,7 @@ export class SessionClock extends Container {
   setLanguage(language: Language): void {
     if (language === this.language) return;
     this.language = language;
-    this.format = clockFormat(INTL_LOCALE[language]);
+    this.format = clockFormat(intlLocale(language));
     this.shownMinute = -1;
   }
 

@@ -1,12 +1,12 @@
 import type { ServicePage } from '../../../../../protocol/index.js';
-import { INTL_LOCALE, minorDigits } from '../../../../../locales/money.js';
+import { intlLocale, minorDigits } from '../../../../../locales/money.js';
 import { meterLabel, scopeLabel } from './meter-labels.js';
 import type { PageKit } from './kit.js';
 
 /** The Meters page: each scope's meters in whole units, the exports, and the cashbox drop count. */
 export function metersPage(page: Extract<ServicePage, { page: 'meters' }>, k: PageKit): void {
   const { t, c, a, language, currency, money, sup, rows, btn } = k;
-  const count = new Intl.NumberFormat(INTL_LOCALE[language], { maximumFractionDigits: 0 });
+  const count = new Intl.NumberFormat(intlLocale(language), { maximumFractionDigits: 0 });
   rows.push(t('service.field.meterUnits', { currency, perUnit: 10 ** minorDigits(currency) }), '');
   for (const s of page.scopes) {
     if (c.meterScope !== 'all' && c.meterScope !== s.scope) continue;
