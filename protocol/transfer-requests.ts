@@ -69,6 +69,8 @@ export const StationTransfer = z.strictObject({
   /** Minor units. */
   amount: MinorUnits.positive(),
   phase: z.enum(STATION_TRANSFER_PHASES),
+  /** When the showing host journalled it (its debit, or its credit of a transfer it took): ISO 8601, the ledger's own time. */
+  at: z.string().max(40).optional(),
 });
 export type StationTransfer = z.infer<typeof StationTransfer>;
 

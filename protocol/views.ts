@@ -6,6 +6,7 @@ import { TiltKind } from './tilts.js';
 import { TICKET_RETURN_REASONS } from './tickets.js';
 import { isStationNumber, MAX_REMOTE_STATIONS, MAX_STATION, MAX_STATIONS, MinorUnits, StationNumber } from './units.js';
 import { serviceSchemas } from './service-view.js';
+import { StationTransfers } from './transfer-requests.js';
 import { HistoryEntry, MAX_HISTORY, MAX_RECALL_ROUNDS, PayLine, StationRecallRound, RoadsView, ShoeCoups } from './screen-extras.js';
 
 /**
@@ -240,6 +241,8 @@ export const StationState = z.object({
   roads: RoadsView.optional(),
   /** Blackjack and war: the last rounds (from the public panel part). */
   history: z.array(HistoryEntry).max(MAX_HISTORY).optional(),
+  /** A remote station of a table with peers: its credit's transfers this host sent or took (issue 54; docs/transfers.md). */
+  transfers: StationTransfers.optional(),
 });
 export type StationState = z.infer<typeof StationState>;
 

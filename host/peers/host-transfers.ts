@@ -82,6 +82,7 @@ export class HostTransfers {
   private started = false;
   /** When each open transfer was first seen open by this run (a restart waits again: it recalls later, never earlier). */
   private readonly openSince = new Map<string, number>();
+  private readonly watchers: (() => void)[] = [];
   readonly counters = { started: 0, recalledLate: 0, sentHome: 0 };
 
   constructor(private readonly o: HostTransfersOptions) {
@@ -193,7 +194,7 @@ export class HostTransfers {
       }
     }
     for (const k of this.openSince.keys()) if (!open.has(k)) this.openSince.delete(k);
-    this.o.onChange?.();
+    this.changed();
   }
 
   /** A station's `move-credit` or `leave-table` (protocol/transfer-requests.ts). */
@@ -242,7 +243,18 @@ export class HostTransfers {
   }
 
   private terms(t: { id: TransferId; from: TableId; to: TableId; amount: number }): Omit<StationTransfer, 'phase'> {
-    return { id: { origin: t.id.origin, serial: t.id.serial }, from: t.from, to: t.to, amount: t.amount };
+    const at = this.o.journal.journalledAt?.(t.id);
+    return { id: { origin: t.id.origin, serial: t.id.serial }, from: t.from, to: t.to, amount: t.amount, ...(at ? { at } : {}) };
+  }
+
+  /** Calls `listener` on each change to the transfers (the station screens list them), beside `onChange`. */
+  watch(listener: () => void): void {
+    this.watchers.push(listener);
+  }
+
+  private changed(): void {
+    this.o.onChange?.();
+    for (const w of this.watchers) w();
   }
 
   private startTransfer(station: number, to: TableId, amount: number): Outcome {
@@ -251,7 +263,7 @@ export class HostTransfers {
     if (!ok) return { ok: false, reason: 'the ledger refused the transfer', refusal: 'over-credit' };
     if (r.refused) return { ok: false, reason: `transfer refused: ${r.refused}`, refusal: START_REFUSALS[r.refused] };
     this.counters.started++;
-    this.o.onChange?.();
+    this.changed();
     return { ok: true };
   }
 

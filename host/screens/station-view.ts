@@ -1,5 +1,5 @@
 import { isDemonstration } from '../config/authorisation.js';
-import type { Language, StationOwnState, StationRecallRound, StationState } from '../../protocol/index.js';
+import type { Language, StationOwnState, StationRecallRound, StationState, StationTransfers } from '../../protocol/index.js';
 import { isRemote } from '../../engine/table/state.js';
 import { stationKey } from './station-reads.js';
 import type { ViewSources } from './table-view.js';
@@ -15,6 +15,7 @@ export interface StationExtras {
 /** A station's own part of its view (the public parts, the round and the panel, are sent apart). */
 export function stationOwnView(src: ViewSources, station: number, language: Language, extras: StationExtras): StationOwnState {
   const { config: c, table, floor } = src;
+  const transfers = remoteTransfers(src, station);
   const cfg = c.stations.find((s) => s.station === station);
   if (!cfg && !isRemote(table.state.params, station)) throw new Error(`no station ${station} at this table`);
   const own = table.station(station);
@@ -39,11 +40,20 @@ export function stationOwnView(src: ViewSources, station: number, language: Lang
     presentation: table.presentation,
     ...(jackpot ? { jackpot: { stake: jackpot.stake, stopped: jackpot.stopped } } : {}),
     ...(isDemonstration(c) ? { demonstration: true as const } : {}),
+    ...(transfers ? { transfers } : {}),
   };
 }
 
+/** A remote station's transfers at a table with peers, once it has any (a seated station's credit never moves). */
+function remoteTransfers({ table, transfers }: ViewSources, station: number): StationTransfers | null {
+  if (!transfers || !isRemote(table.state.params, station)) return null;
+  const t = transfers.transfersOf(station);
+  return t.transfers.length > 0 ? t : null;
+}
+
 /** What a station's own part is built from: its share of the table's state (station-reads.ts), the floor's word on it, its recall. */
-export function stationViewDeps({ table, floor }: ViewSources, station: number, language: Language, recall: StationRecallRound[]): unknown[] {
+export function stationViewDeps(src: ViewSources, station: number, language: Language, recall: StationRecallRound[]): unknown[] {
+  const { table, floor } = src;
   // Grouped by station once per state: each station compares its own share, not the whole lists.
   return [
     language,
@@ -53,5 +63,6 @@ export function stationViewDeps({ table, floor }: ViewSources, station: number, 
     JSON.stringify(floor?.cashout(station) ?? null),
     floor?.refuse(station, 'place-bet')?.refusal,
     recall,
+    JSON.stringify(remoteTransfers(src, station)),
   ];
 }

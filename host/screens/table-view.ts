@@ -1,4 +1,4 @@
-import type { Language, TableState as TableView } from '../../protocol/index.js';
+import type { Language, StationTransfers, TableState as TableView } from '../../protocol/index.js';
 import { isDemonstration } from '../config/authorisation.js';
 import type { ProgressiveView } from '../../engine/table/game.js';
 import type { TableState } from '../../engine/table/state.js';
@@ -13,6 +13,8 @@ export interface ViewSources {
   readonly table: LiveTable;
   /** The faults and handpays, once attached. */
   readonly floor: StationGate | null;
+  /** The transfers with peer tables, once attached: a remote station's own view lists its own. */
+  readonly transfers?: { transfersOf(station: number): StationTransfers } | null;
 }
 
 type Floor = NonNullable<ViewSources['floor']>;

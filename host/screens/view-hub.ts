@@ -12,6 +12,7 @@ import {
   type ServiceState,
   type StationOwnState,
   type StationState,
+  type StationTransfers,
   type TransferCommand,
   type PartName,
   type PublicPartName,
@@ -40,6 +41,10 @@ import { inputsKey } from '../table/memo-on-inputs.js';
 /** Where a station's credit moves between tables are decided (host/peers/host-transfers.ts). */
 export interface StationCreditMoves {
   command(station: number, command: TransferCommand): Outcome;
+  /** The station's transfers this host sent or took (its screen lists them). */
+  transfersOf(station: number): StationTransfers;
+  /** Calls back on each change to the transfers. */
+  watch(listener: () => void): void;
 }
 
 /** `conn` names the one connection whose view changed (service mode is per connection); absent: every subscriber. */
@@ -147,6 +152,7 @@ export class ViewHub {
   /** Attaches the transfers with peer tables: a station's `move-credit` and `leave-table` are theirs (issue 34). */
   attachTransfers(transfers: StationCreditMoves): void {
     this.transfers = transfers;
+    transfers.watch(() => this.refreshAll());
   }
 
   /** Attaches service mode: the `/service` view's state and commands are its. */
@@ -552,7 +558,7 @@ export class ViewHub {
 
   /** What the table display's and the stations' views are projected from. */
   private sources(): ViewSources {
-    return { config: this.config, table: this.table, floor: this.floor };
+    return { config: this.config, table: this.table, floor: this.floor, transfers: this.transfers };
   }
 
   /** What a view is built from: the parts of the table's and the floor's state it shows. */

@@ -1,4 +1,4 @@
-import type { TransferEntry } from '../../terms/transfer-terms.js';
+import type { TransferEntry, TransferId } from '../../terms/transfer-terms.js';
 
 /**
  * Where a host's transfers are journalled: the table's ledger (ledger-journal.ts), or a model of
@@ -11,4 +11,6 @@ export interface TransferJournal {
   append(entries: readonly TransferEntry[]): void;
   /** A station's credit now, as the journal's accounts say. */
   credit(station: number): number;
+  /** When the transfer's debit (`transfer.out`) or credit (`transfer.in`) was journalled here, if the journal keeps times (the ledger does). */
+  journalledAt?(id: TransferId): string | undefined;
 }

@@ -4,13 +4,15 @@
 // English: every table's tab stays live (its phase and countdown, then its results) whichever
 // table has the focus; the focus table's screen is that table's own (its game, limits, credit);
 // credit moves to another table and back home by transfers between the hosts, each table's credit
-// what its own host says; nothing overlaps at 1920×1080 nor at 1280×800, and
+// what its own host says; the player chooses how much moves (the table's chips, up to what home
+// holds) and sees both transfers listed with their tables, amounts and states (issue 54); nothing overlaps at 1920×1080 nor at 1280×800, and
 // every button keeps its touch size at 1280×800.
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import type { Page } from '@playwright/test';
+import { defaultMove, moveAmounts, stepMove } from '../../renderer/src/several/move-amounts.js';
 import { drawnTexts, expect, press, test, waitForEvent } from './kiosk-fixture.js';
 import { overlapping } from './layout-check.js';
 
@@ -86,6 +88,10 @@ async function eventCount(page: Page): Promise<number> {
   return page.evaluate(() => window.__kiosk?.events.length ?? 0);
 }
 
+/** An amount as the zh-Hant screens draw it (`MOP$200`, `MOP$595`). */
+const money = (minor: number) =>
+  new Intl.NumberFormat('zh-Hant-MO', { style: 'currency', currency: 'MOP', maximumFractionDigits: minor % 100 ? 2 : 0 }).format(minor / 100);
+
 /** How many drawn texts start with `start`. */
 async function drawn(page: Page, start: string): Promise<number> {
   return (await drawnTexts(page)).filter((t) => t.startsWith(start)).length;
@@ -144,7 +150,17 @@ test('a station follows three live tables of three games, in Traditional Chinese
     };
     const before = await homeCredit();
     console.error(`several-tables: moving credit from ${before} at home`);
-    const moved = Math.min(5 * 10_000, before);
+    // The player takes one chip's step off the amount first offered (five minimum bets, or what home holds).
+    const steps = moveAmounts(10_000, before);
+    const moved = stepMove(steps, defaultMove(steps, 10_000), -1);
+    expect(moved).toBeGreaterThan(0);
+    await press(page, 'move-less');
+    const moveLabel = async () =>
+      (await page.evaluate(() => window.__kiosk?.boxes() ?? []))
+        .filter((b) => b.kind === 'text' && b.owner === 'move-credit')
+        .map((b) => b.label)
+        .join(' ');
+    await expect.poll(moveLabel, { timeout: 20_000 }).toBe(`轉入餘額 ${money(moved)}`);
     let from = await eventCount(page);
     await pressMoveCredit(page, from, moved);
     await eventAfter(page, from, `credit:${BJ}:${moved}`);
@@ -157,6 +173,18 @@ test('a station follows three live tables of three games, in Traditional Chinese
     await press(page, 'leave-table');
     await eventAfter(page, from, `credit:${BJ}:0`);
     await eventAfter(page, from, `credit:${BAC}:${before}`);
+    // Both transfers listed at the station, each by its sender's word once the receiver took it.
+    await press(page, 'open-transfers');
+    await waitForEvent(page, 'open:transfers');
+    const listed = async () => (await drawnTexts(page)).join('\n');
+    for (const [a, b] of [
+      [BAC, BJ],
+      [BJ, BAC],
+    ])
+      await expect.poll(listed, { timeout: 30_000 }).toContain(`${a} → ${b} · ${money(moved)} · 已轉入`);
+    await page.screenshot({ path: path.join(shots, 'several-tables-transfers-zh-Hant.png') });
+    await press(page, 'transfers-close');
+    console.error('several-tables: both transfers listed');
 
     // Portuguese: said once, to every table; each tab in Portuguese.
     await press(page, 'language-pt');

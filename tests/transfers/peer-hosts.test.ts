@@ -92,6 +92,25 @@ describe('two table hosts move a station credit between them (issue 34)', () => 
     // The table's own credit (the one its bets are checked against) follows the ledger.
     await until("war's table sees the credit", () => host(WAR).table.state.credits[STATION] === moved);
 
+    // The station's own view at each table lists the transfer (issue 54): from and to which table,
+    // how much, where it stands and when that host journalled it (its debit at home, its credit at war).
+    const listed = (t: TableId) => {
+      const v = host(t).hub.state(view);
+      return v.kind === 'station' ? (v.transfers ?? null) : null;
+    };
+    await until('the transfer in both station views', () => listed(BAC)?.transfers.length === 1 && listed(WAR)?.transfers.length === 1);
+    for (const [t, at] of [
+      [BAC, BAC],
+      [WAR, WAR],
+    ] as const) {
+      const shown = listed(t);
+      assert.equal(shown?.table, at);
+      assert.equal(shown?.home, BAC);
+      const [one] = shown?.transfers ?? [];
+      assert.deepEqual([one?.from, one?.to, one?.amount, one?.phase], [BAC, WAR, moved, 'completed'], t);
+      assert.ok(one?.at && Math.abs(Date.parse(one.at) - Date.now()) < 60_000, `${t} says when: ${one?.at}`);
+    }
+
     const home = transfers(BAC).command(STATION, { name: 'leave-table' });
     assert.equal(!home.ok && home.refusal, 'not-away-table');
     assert.equal(transfers(WAR).command(STATION, { name: 'leave-table' }).ok, true);

@@ -4,43 +4,71 @@ import type { CommandBody, StationState } from '../../../protocol/index.js';
 import { formatMoney } from '../../../locales/money.js';
 import { SIDE, SIDE_THIRD } from '../screens/station-screen.js';
 import { Button } from '../ui/button.js';
-
-/** How much one press moves: this many of the focus table's minimum bets (or what home holds, if less). */
-const MINIMUMS_PER_MOVE = 5;
+import { TOUCH } from '../ui/theme.js';
+import { defaultMove, moveAmounts, stepMove } from './move-amounts.js';
 
 /**
  * At a focus table that is not the station's home, in the cash-out's row of its screen: leave
  * the table (`leave-table` to its host, which sends what is left here home) where the cash-out
  * is at home, and move credit here from home (`move-credit` to the home host, which journals the
  * debit before it answers; the credit shows here only when this table's host says it has it).
- * What home holds is what the home host last said. Nothing is shown moved before a host says so.
+ * The player chooses how much with − and + (between the two): the table's chips
+ * in their 1-2-5 steps, up to what home holds (move-amounts.ts). What home holds is what the home
+ * host last said. Nothing is shown moved before a host says so; a refusal is the host's, worded
+ * in the player's language where the player pressed.
  */
 export class CreditMoves extends Container {
   private readonly move: Button;
   private readonly leave: Button;
+  private readonly less: Button;
+  private readonly more: Button;
+  private amounts: number[] = [];
   private amount = 0;
   private to = '';
+  private redraw: () => void = () => undefined;
 
   constructor(toHome: (c: CommandBody) => void, toFocus: (c: CommandBody) => void) {
     super();
     this.leave = new Button('leave-table', SIDE_THIRD, 108, () => toFocus({ name: 'leave-table' }));
     this.leave.position.set(SIDE.x, SIDE.row2);
-    this.move = new Button('move-credit', SIDE_THIRD, 108, () => {
+    // In the cash-out's row: leave, − and + (touch-sized), then the move with its amount to the row's end.
+    const stepX = SIDE.x + SIDE_THIRD + 16;
+    const moveX = stepX + 2 * (TOUCH.min + 8);
+    this.move = new Button('move-credit', SIDE.x + SIDE.width - moveX, 108, () => {
       if (this.amount > 0) toHome({ name: 'move-credit', to: this.to, amount: this.amount });
     });
-    this.move.position.set(SIDE.x + 2 * (SIDE_THIRD + 16), SIDE.row2);
-    this.addChild(this.leave, this.move);
+    this.move.position.set(moveX, SIDE.row2);
+    const step = (by: -1 | 1) => () => {
+      this.amount = stepMove(this.amounts, this.amount, by);
+      this.redraw();
+    };
+    this.less = new Button('move-less', TOUCH.min, TOUCH.min, step(-1));
+    this.more = new Button('move-more', TOUCH.min, TOUCH.min, step(1));
+    this.less.position.set(stepX, SIDE.row2 + 2);
+    this.more.position.set(stepX + TOUCH.min + 8, SIDE.row2 + 2);
+    this.addChild(this.leave, this.move, this.less, this.more);
   }
 
   show(focusIsHome: boolean, focusTable: string, focus: StationState | null, home: StationState | null, t: TFunction): void {
     this.visible = !focusIsHome && focus !== null;
     if (!focus || focusIsHome) return;
+    if (this.to !== focusTable) this.amount = 0;
     this.to = focusTable;
-    const wanted = MINIMUMS_PER_MOVE * focus.limits.min;
-    this.amount = home === null ? 0 : Math.min(wanted, home.credit);
-    this.move.setLabel(t('several.move'), formatMoney(this.amount > 0 ? this.amount : wanted, focus.currency, focus.language));
+    this.redraw = () => this.show(focusIsHome, focusTable, focus, home, t);
+    this.amounts = home === null ? [] : moveAmounts(focus.limits.min, home.credit);
+    // The amount chosen stays while home holds it; else (first shown, or home's credit changed) the nearest step.
+    if (!this.amounts.includes(this.amount))
+      this.amount = (this.amount > 0 ? this.amounts.filter((a) => a <= this.amount).at(-1) : undefined) ?? defaultMove(this.amounts, focus.limits.min);
+    const shown = this.amount > 0 ? this.amount : focus.limits.min;
+    this.move.setLabel(t('several.move'), formatMoney(shown, focus.currency, focus.language));
     // The home host decides; this only spares a press it would refuse (under the table's minimum, or nothing at home).
     this.move.setEnabled(this.amount >= focus.limits.min);
+    // Baccarat's screen has its roads button where − and + go: there the move is the amount first offered.
+    this.less.visible = this.more.visible = focus.game !== 'baccarat';
+    this.less.setLabel(t('several.less'));
+    this.more.setLabel(t('several.more'));
+    this.less.setEnabled(this.amounts.indexOf(this.amount) > 0);
+    this.more.setEnabled(this.amounts.indexOf(this.amount) < this.amounts.length - 1);
     this.leave.setLabel(t('several.leave'));
     this.leave.setEnabled(focus.betting.bets.length === 0 && focus.decision === null);
   }

@@ -5,16 +5,19 @@ import type { CommandBody, StationState, StationTables } from '../../../protocol
 import { NEVER } from '../anim/wake.js';
 import type { ScreenContext } from '../screens/screen.js';
 import { StationScreen } from '../screens/station-screen.js';
-import { DESIGN } from '../ui/theme.js';
+import { Button } from '../ui/button.js';
+import { DESIGN, TOUCH } from '../ui/theme.js';
 import { CreditMoves } from './credit-moves.js';
+import { mergeTransfers } from './move-amounts.js';
 import { TableTab } from './table-tab.js';
+import { TransfersPanel } from './transfers-panel.js';
 
 /**
  * Where the tabs go, in design units: in a row in the focus table's station screen's header,
  * which is theirs on a screen of several tables (the focus screen is drawn whole, unscaled, so
  * every button keeps its touch size).
  */
-export const SEVERAL = { tabsY: 6, tabsX: 20, gap: 16, maxTab: 600 } as const;
+export const SEVERAL = { tabsY: 6, tabsX: 20, gap: 16, maxTab: 600, transfersWidth: 220 } as const;
 
 /** One joined table as the screen reaches it: where it is in the agent's list, and its link's commands. */
 export interface JoinedTable {
@@ -39,6 +42,9 @@ export class SeveralTablesScreen {
   private readonly states: (StationState | null)[];
   private readonly offline: boolean[];
   private readonly moves: CreditMoves;
+  /** The station's transfers across every table it follows (issue 54), over the focus screen's play area. */
+  private readonly transfersButton: Button;
+  private readonly transfers: TransfersPanel;
   private focus: number;
   private t: TFunction;
 
@@ -53,7 +59,9 @@ export class SeveralTablesScreen {
     );
     this.states = tables.map(() => null);
     this.offline = tables.map(() => true);
-    const width = Math.min(SEVERAL.maxTab, (DESIGN.width - 2 * SEVERAL.tabsX - SEVERAL.gap * (tables.length - 1)) / tables.length);
+    // The tabs share the header with the transfers button at its right end.
+    const room = DESIGN.width - 2 * SEVERAL.tabsX - SEVERAL.transfersWidth - SEVERAL.gap * tables.length;
+    const width = Math.min(SEVERAL.maxTab, room / tables.length);
     this.tabs = tables.map((table, i) => {
       const tab = new TableTab(table.tableId, table.home, width, () => this.setFocus(i));
       tab.position.set(SEVERAL.tabsX + i * (width + SEVERAL.gap), SEVERAL.tabsY);
@@ -82,7 +90,10 @@ export class SeveralTablesScreen {
       (c) => home?.command(c),
       (c) => this.tables[this.focus]?.command(c),
     );
-    this.root.addChild(focusLayer, this.moves, ...this.tabs);
+    this.transfers = new TransfersPanel({ x: 40, y: 170, width: 1150, height: 750 }, () => this.showTransfers(false));
+    this.transfersButton = new Button('open-transfers', SEVERAL.transfersWidth, TOUCH.min, () => this.showTransfers(!this.transfers.visible));
+    this.transfersButton.position.set(DESIGN.width - SEVERAL.tabsX - SEVERAL.transfersWidth, SEVERAL.tabsY);
+    this.root.addChild(focusLayer, this.moves, this.transfers, this.transfersButton, ...this.tabs);
     this.setFocus(this.focus);
   }
 
@@ -121,6 +132,12 @@ export class SeveralTablesScreen {
     for (const s of this.screens) s.sharpen(resolution);
   }
 
+  private showTransfers(on: boolean): void {
+    this.transfers.visible = on;
+    this.ctx.emit(on ? 'open:transfers' : 'close:transfers');
+    this.redraw();
+  }
+
   private setFocus(index: number): void {
     this.focus = index;
     this.screens.forEach((s, i) => (s.root.visible = i === index));
@@ -138,6 +155,9 @@ export class SeveralTablesScreen {
     // A focus table whose link is down offers no moves: neither host could say what came of them.
     const reachable = !this.offline[this.focus] && !this.offline[this.tables.findIndex((t) => t.home)];
     this.moves.show(this.tables[this.focus]?.home ?? true, this.tables[this.focus]?.tableId ?? '', reachable ? (focused ?? null) : null, home, this.t);
+    this.transfersButton.setLabel(this.t('several.transfers'));
+    const shown = focused ?? this.states.find((s) => s) ?? null;
+    if (this.transfers.visible && shown) this.transfers.show(mergeTransfers(this.states.map((s) => s?.transfers)), shown.currency, shown.language, this.t);
   }
 }
 
