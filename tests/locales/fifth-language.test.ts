@@ -1,7 +1,7 @@
 // Issue 54: a language is a catalogue file. A folder of catalogues with a fifth one added (a copy
 // of the English words under an Indonesian tag, as a translator would start one) is read the way
 // the host reads locales/catalogues/, and the fifth language is offered, in its own name, with its
-// own Intl conventions: nothing in code lists the languages. A file missing a key is not offered.
+// own Intl conventions: nothing in code lists the languages. A file missing a whole section is not offered.
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,15 +30,23 @@ describe('a fifth language needs no code change', () => {
     assert.deepEqual(Object.keys(cataloguesOf(readCatalogueFolder(shipped))), [...languages]);
   });
 
-  it('does not offer a catalogue that lacks a key of the source, or names no Intl locale', () => {
+  it('does not offer a file that lacks a whole section of the source, or names no Intl locale', () => {
     const noBets: Record<string, unknown> = { ...indonesian };
     delete noBets.bet;
     assert.ok('bet' in indonesian, 'the copy has the bets to leave out');
     writeFileSync(path.join(folder, 'xx.json'), JSON.stringify({ ...noBets, language: { self: 'X', intl: 'xx', switch: 'X' } }));
     writeFileSync(path.join(folder, 'yy.json'), JSON.stringify({ ...indonesian, language: { self: 'Y', intl: 'not a locale!', switch: 'Y' } }));
     const found = cataloguesOf(readCatalogueFolder(folder));
-    assert.ok(!('xx' in found), 'a catalogue missing bet.* would show raw keys');
+    assert.ok(!('xx' in found), 'a file without the bets section is not a catalogue of these screens');
     assert.ok(!('yy' in found), 'a catalogue whose language.intl Intl refuses');
     assert.ok('id' in found);
+  });
+
+  it('still offers a catalogue one key behind the source (that key is drawn in the source words until translated)', () => {
+    const behind = JSON.parse(JSON.stringify(indonesian));
+    assert.ok(behind.bet && typeof behind.bet === 'object' && 'tie' in behind.bet);
+    delete behind.bet.tie;
+    writeFileSync(path.join(folder, 'ms.json'), JSON.stringify({ ...behind, language: { self: 'Bahasa Melayu', intl: 'ms-MY', switch: 'Bahasa' } }));
+    assert.ok('ms' in cataloguesOf(readCatalogueFolder(folder)));
   });
 });

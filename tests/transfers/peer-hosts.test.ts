@@ -98,7 +98,9 @@ describe('two table hosts move a station credit between them (issue 34)', () => 
       const v = host(t).hub.state(view);
       return v.kind === 'station' ? (v.transfers ?? null) : null;
     };
-    await until('the transfer in both station views', () => listed(BAC)?.transfers.length === 1 && listed(WAR)?.transfers.length === 1);
+    await until('the transfer credited in both station views', () =>
+      [BAC, WAR].every((t) => listed(t)?.transfers.length === 1 && listed(t)?.transfers[0]?.phase === 'completed'),
+    );
     for (const [t, at] of [
       [BAC, BAC],
       [WAR, WAR],
