@@ -320,6 +320,10 @@ function build() {
       limit: MinorUnits,
       machineId: z.number().int().min(1).max(0xff_ff_ff).nullable(),
       printers: z.array(PrinterRow).max(MAX_STATIONS),
+      /** Tickets the printer could not judge, each waiting for a person to settle it (void, or printed and handed over). */
+      held: z
+        .array(z.strictObject({ station: Station, last4: z.string().regex(/^\d{4}$/), amount: MinorUnits, since: Iso, twoPerson: z.boolean() }))
+        .max(MAX_STATIONS),
       out: z.array(TicketRow).max(SERVICE_PAGE_SIZE.tickets),
       in: z.array(TicketRow).max(SERVICE_PAGE_SIZE.tickets),
     }),

@@ -76,6 +76,12 @@ export const ServiceAction = z.lazy(() =>
         .optional(),
     }),
     z.strictObject({ kind: z.literal('handpay-confirm'), station: Station, requestTxId: z.string().min(1).max(128) }),
+    /**
+     * A person settles the ticket a station holds after a jam (the printer could not say whether it
+     * printed): `void`, the credit back on the station's meter, or `printed`, handed to the player.
+     * `ticket`: the validation number's last four digits, as the page shows it (the host checks it).
+     */
+    z.strictObject({ kind: z.literal('ticket-settle'), station: Station, ticket: z.string().regex(/^\d{4}$/), outcome: z.enum(['void', 'printed']) }),
     z.strictObject({ kind: z.literal('new-shoe') }),
     z.strictObject({ kind: z.literal('table-open'), open: z.boolean() }),
     z.strictObject({ kind: z.literal('test-note'), station: Station }),
@@ -135,6 +141,8 @@ export const TWO_PERSON_ACTIONS: ReadonlySet<ServiceActionKind> = new Set([
   'config-change',
   // Only above the configured amount; the host decides per request.
   'handpay-confirm',
+  // As a handpay: only above the two-person amount.
+  'ticket-settle',
   'station-enrol',
   'station-revoke',
   'peer-add',

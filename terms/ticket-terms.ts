@@ -74,6 +74,8 @@ export const TICKET_RETURNS = [...TICKET_REFUSALS, 'acceptor-returned', 'accepto
 export const TicketReturn = z.enum(TICKET_RETURNS);
 
 const ticketOf = { validation: TicketNumber, station: TicketStation };
+/** Who settled a ticket the printer could not judge (service mode; a second person above the two-person amount). */
+const SettledBy = z.array(z.string().min(1).max(80)).min(1).max(2);
 const attempt = { requestId: RequestId, ...ticketOf };
 
 /**
@@ -90,10 +92,10 @@ export const TICKET_PAYLOADS = {
   'ticket.issue': TicketTerms.extend({
     print: z.strictObject({ template: z.string().min(1).max(8), before: z.string().max(8) }).optional(),
   }),
-  /** The printer reported the ticket printed (its validation number accepted): now redeemable. */
-  'ticket.printed': z.strictObject(ticketOf),
-  /** The ticket was not printed: the credit is given back; the number is never paid. */
-  'ticket.void': z.strictObject({ ...ticketOf, reason: z.string().min(1).max(200) }),
+  /** The printer reported the ticket printed (its validation number accepted), or a person settled it so (`settledBy`): now redeemable. */
+  'ticket.printed': z.strictObject({ ...ticketOf, settledBy: SettledBy.optional() }),
+  /** The ticket was not printed (the printer's status, or a person's settlement): the credit is given back; the number is never paid. */
+  'ticket.void': z.strictObject({ ...ticketOf, reason: z.string().min(1).max(200), settledBy: SettledBy.optional() }),
   /** A ticket in escrow at a station's acceptor; journalled before the authority is asked. No money moves. */
   'ticket.redeem.request': z.strictObject(attempt),
   /** The authority approved it for this amount; journalled before STACK, so a restart knows what to credit. */

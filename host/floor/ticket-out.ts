@@ -26,6 +26,21 @@ export interface TicketOutDeps {
   onChanged: (station: number) => void;
 }
 
+/** A ticket the printer could not judge, waiting for a person (service mode's Tickets page). */
+export interface HeldTicket {
+  station: number;
+  /** The validation number's last four digits: the whole number never leaves the host for a screen. */
+  last4: string;
+  amount: number;
+  /** When it was issued. */
+  since: string;
+}
+
+/** A person's settlement of a held ticket: `void` (not printed, the credit back) or `printed` (handed over). */
+export type HandSettlement = 'void' | 'printed';
+
+export type HandSettled = { ok: true; station: number; last4: string; amount: number; outcome: HandSettlement } | { ok: false; detail: string };
+
 /** Why a cash-out did not print a ticket and goes to an attendant instead (the handpay fallback). */
 export type NoTicket = 'no-printer' | 'printer-not-ready' | 'over-ticket-limit' | 'no-machine-id' | 'numbers-used-up' | 'not-printed';
 
@@ -40,6 +55,9 @@ export type TicketOutcome =
 
 const DAY_MS = 86_400_000;
 
+/** A person's word on a held ticket, as `end` takes it beside the printer's. */
+type PersonVerdict = { kind: 'printed' } | { kind: 'void'; reason: string };
+
 /**
  * Cash-out to a ticket (issue 47, docs/tito.md). The station's whole credit leaves the meter by a
  * `ticket.issue` journalled in the printer driver's `onSend`, that is after the printer was found
@@ -52,6 +70,8 @@ export class TicketOut {
   /** Tickets journalled and not ended, by station: each locks its station. */
   private readonly inPrint = new Map<number, IssuedTicket>();
   private nextSequence: number | null = null;
+  /** Stations whose printer is working on a ticket now (a print, or a question after a restart): no person settles it meanwhile. */
+  private readonly working = new Set<number>();
   /** Each station's last ticket, for its screen (`CashoutState.ticket`). */
   private readonly last = new Map<number, NonNullable<CashoutState['ticket']>>();
 
@@ -120,13 +140,16 @@ export class TicketOut {
       expiresAt: new Date(now.getTime() + this.deps.config.tickets.expiryDays * DAY_MS).toISOString(),
     };
     let journalled = false;
-    const out = await printer.print({
-      ticket: ticketPaper(terms, this.deps.config.tableId),
-      onSend: (attempt) => {
-        this.journalIssue(terms, attempt);
-        journalled = true;
-      },
-    });
+    this.working.add(station);
+    const out = await printer
+      .print({
+        ticket: ticketPaper(terms, this.deps.config.tableId),
+        onSend: (attempt) => {
+          this.journalIssue(terms, attempt);
+          journalled = true;
+        },
+      })
+      .finally(() => this.working.delete(station));
     if (!journalled) return { kind: 'no-ticket', reason: out.outcome === 'not-printed' && out.reason === 'not-ready' ? 'printer-not-ready' : 'not-printed' };
     return this.end({ seq: 0, terms }, out);
   }
@@ -141,7 +164,37 @@ export class TicketOut {
       return { kind: 'unresolved', validation: t.terms.validation, amount: t.terms.amount, reason: printer ? 'no-attempt' : 'no-printer' };
     }
     const attempt: PrintAttempt = { validationNumber: t.terms.validation, template, before: t.print.before };
-    return this.end(t, await printer.resolve(attempt));
+    this.working.add(t.terms.station);
+    const out = await printer.resolve(attempt).finally(() => this.working.delete(t.terms.station));
+    return this.end(t, out);
+  }
+
+  /** The tickets in print that no printer is working on now: held for a person. */
+  held(): HeldTicket[] {
+    return [...this.inPrint.values()]
+      .filter((t) => !this.working.has(t.terms.station))
+      .map((t) => ({ station: t.terms.station, last4: t.terms.validation.slice(-4), amount: t.terms.amount, since: t.terms.issuedAt }));
+  }
+
+  /**
+   * A person settles the ticket held at a station (named by its last four digits, as the page
+   * shows it): `void`, the ticket did not come out whole, the credit goes back to the station's
+   * meter (GLI-11 v3.0, vouchers: a voucher that fails to print is rolled back, its credit
+   * restored); `printed`, it came out whole and was handed to the player, now paper the floor owes.
+   * Journalled (`ticket.void` / `ticket.printed` with `settledBy`) before it is answered; a ticket
+   * the printer is still working on, another than the one named, or one ended already is refused.
+   */
+  settleByHand(station: number, last4: string, outcome: HandSettlement, settledBy: readonly string[]): HandSettled {
+    const t = this.inPrint.get(station);
+    if (!t) return { ok: false, detail: `station ${station} holds no ticket in print` };
+    const shown = t.terms.validation.slice(-4);
+    if (shown !== last4) return { ok: false, detail: `the ticket held at station ${station} is …${shown}, not …${last4}` };
+    if (this.working.has(station)) return { ok: false, detail: `station ${station}'s printer is still working on ticket …${shown}: wait for its verdict` };
+    const by = settledBy.map((n) => n.slice(0, 80)).slice(0, 2);
+    if (by.length === 0) return { ok: false, detail: 'a settlement names who made it' };
+    const r = this.end(t, outcome === 'printed' ? { kind: 'printed' } : { kind: 'void', reason: 'settled by hand: not printed' }, by);
+    if (r.kind !== (outcome === 'printed' ? 'printed' : 'voided')) return { ok: false, detail: `ticket …${shown} was ended already` };
+    return { ok: true, station, last4: shown, amount: t.terms.amount, outcome };
   }
 
   private journalIssue(terms: TicketTerms, attempt: PrintAttempt): void {
@@ -157,27 +210,42 @@ export class TicketOut {
     void this.tell('issue', () => this.deps.authority?.registerIssue(terms));
   }
 
-  private end(t: IssuedTicket, out: PrintOutcome): TicketOutcome {
+  private end(t: IssuedTicket, out: PrintOutcome | PersonVerdict, settledBy?: readonly string[]): TicketOutcome {
     const { validation, station, amount } = t.terms;
-    if (out.outcome === 'unknown') {
+    // Ended already (a person settled it while the printer was asked): the journal's end stands, never a second one.
+    const ended = this.deps.ledger.byTxId(ticketOutTxId(validation, 'end'));
+    if (ended) {
+      if (this.inPrint.get(station)?.terms.validation === validation) this.inPrint.delete(station);
+      const was = ended.type === 'ticket.printed';
+      if (!('outcome' in out && out.outcome === 'unknown') && was !== ('kind' in out ? out.kind === 'printed' : out.outcome === 'printed'))
+        this.deps.log.warn(
+          { station, validation, journalled: ended.type },
+          'ticket: a late verdict differs from the settlement journalled; the journal stands',
+        );
+      return was ? { kind: 'printed', validation, amount } : { kind: 'voided', validation, amount, reason: 'ended already' };
+    }
+    if ('outcome' in out && out.outcome === 'unknown') {
       this.last.set(station, { state: 'unresolved', amount, validation, at: this.deps.now().getTime() });
       this.deps.onChanged(station);
       this.deps.log.warn({ station, validation, reason: out.reason }, 'ticket: the printer cannot say whether it printed; the station waits');
       return { kind: 'unresolved', validation, amount, reason: out.reason };
     }
-    const printed = out.outcome === 'printed';
+    const printed = 'kind' in out ? out.kind === 'printed' : out.outcome === 'printed';
+    const why = 'kind' in out ? (out.kind === 'void' ? out.reason : '') : out.outcome === 'not-printed' ? out.reason : '';
+    const reason = 'kind' in out ? why : `not printed: ${why}`;
+    const who = settledBy ? { settledBy: [...settledBy] } : {};
     this.deps.ledger.append(
       printed
-        ? { type: 'ticket.printed', payload: { validation, station }, txId: ticketOutTxId(validation, 'end') }
-        : { type: 'ticket.void', payload: { validation, station, reason: `not printed: ${out.reason}` }, txId: ticketOutTxId(validation, 'end') },
+        ? { type: 'ticket.printed', payload: { validation, station, ...who }, txId: ticketOutTxId(validation, 'end') }
+        : { type: 'ticket.void', payload: { validation, station, reason, ...who }, txId: ticketOutTxId(validation, 'end') },
     );
     this.inPrint.delete(station);
     this.last.set(station, { state: printed ? 'printed' : 'voided', amount, validation, at: this.deps.now().getTime() });
     this.deps.onChanged(station);
     const at = { validation, station };
     void this.tell(printed ? 'printed' : 'void', () => (printed ? this.deps.authority?.registerPrinted(at) : this.deps.authority?.registerVoid(at)));
-    this.deps.log.info({ station, validation, amount, outcome: out.outcome }, printed ? 'ticket printed' : 'ticket not printed: credit given back');
-    return printed ? { kind: 'printed', validation, amount } : { kind: 'voided', validation, amount, reason: out.reason };
+    this.deps.log.info({ station, validation, amount, settledBy }, printed ? 'ticket printed' : 'ticket not printed: credit given back');
+    return printed ? { kind: 'printed', validation, amount } : { kind: 'voided', validation, amount, reason: why };
   }
 
   /**

@@ -63,7 +63,11 @@ export function buildPage(b: ServiceBackend, req: PageRequest, viewer: number): 
       };
     }
     case 'tickets':
-      return { page: 'tickets', ...b.tickets() };
+      return {
+        page: 'tickets',
+        ...b.tickets(),
+        held: b.heldTickets().map((h) => ({ ...h, twoPerson: h.amount > b.twoPersonHandpayAbove })),
+      };
     case 'sync':
       return { page: 'sync', sync: b.sync() };
     case 'stations':

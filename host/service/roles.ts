@@ -7,7 +7,17 @@ import type { ServiceActionKind, ServiceRole } from '../../protocol/index.js';
  */
 const MAY_START: Record<ServiceRole, ReadonlySet<ServiceActionKind>> = {
   auditor: new Set(),
-  technician: new Set(['test-note', 'test-card', 'device-enable', 'device-reconnect', 'sync-retry', 'program-hash', 'handpay-confirm', 'clear-tilt']),
+  technician: new Set([
+    'test-note',
+    'test-card',
+    'device-enable',
+    'device-reconnect',
+    'sync-retry',
+    'program-hash',
+    'handpay-confirm',
+    'ticket-settle',
+    'clear-tilt',
+  ]),
   supervisor: new Set([
     'void-round',
     'enter-card',
@@ -16,6 +26,7 @@ const MAY_START: Record<ServiceRole, ReadonlySet<ServiceActionKind>> = {
     'meter-clear',
     'config-change',
     'handpay-confirm',
+    'ticket-settle',
     'new-shoe',
     'table-open',
     'test-note',

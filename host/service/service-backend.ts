@@ -69,8 +69,10 @@ export interface ServiceBackend {
   remoteStations(viewer: number): Omit<Extract<ServicePage, { page: 'stations' }>, 'page'>;
   /** The peer tables: each as the files hold it, its links, and why it is refused if it is (the Peers page). */
   peerTables(): Omit<Extract<ServicePage, { page: 'peers' }>, 'page'>;
-  /** The Tickets page: each station's printer, the last tickets out and in (docs/tito.md). */
-  tickets(): Omit<Extract<ServicePage, { page: 'tickets' }>, 'page'>;
+  /** The Tickets page: each station's printer, the last tickets out and in (docs/tito.md); its held tickets are `heldTickets`. */
+  tickets(): Omit<Extract<ServicePage, { page: 'tickets' }>, 'page' | 'held'>;
+  /** Tickets the printer could not judge (a jam, a link lost mid-ticket), waiting for a person. */
+  heldTickets(): { station: number; last4: string; amount: number; since: string }[];
   /** The progressive jackpot's page: pools, their movements, the last awards. */
   jackpot(): Omit<Extract<ServicePage, { page: 'jackpot' }>, 'page' | 'currency'>;
   /** A handpay above this amount (minor units) needs two people. */
@@ -97,6 +99,8 @@ export interface ServiceBackend {
   changeConfig(key: string, value: string, authorisation: string, authorisedBy: AuthorisedBy, effective?: string): BackendResult;
   /** `authorisedBy` has one name under the two-person amount, two above it. */
   confirmHandpay(station: number, requestTxId: string, authorisedBy: string[]): BackendResult;
+  /** A held ticket settled by hand (`authorisedBy`: one name under the two-person amount, two above it), journalled before the answer. */
+  settleTicket(station: number, last4: string, outcome: 'void' | 'printed', authorisedBy: string[]): BackendResult;
   /** A new credential for a remote station; its enrolment file waits for one download by `session`, the session that enrolled it. */
   enrolStation(station: number, authorisedBy: AuthorisedBy, session: EnrollingSession): BackendResult;
   revokeStation(station: number, authorisedBy: AuthorisedBy): BackendResult;

@@ -277,6 +277,8 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
     { kind: 'meter-clear', scope: 'station:2', authorisation: 'DICJ-77', reason: 'RAM clear after board swap' },
     { kind: 'config-change', key: 'limits.max', value: '500000', authorisation: 'DICJ-78' },
     { kind: 'handpay-confirm', station: 3, requestTxId: 'large' },
+    // A held ticket above the two-person amount, as a handpay (the fake holds 2,000,000 at station 3).
+    { kind: 'ticket-settle', station: 3, ticket: '5032', outcome: 'void' },
   ] as const) {
     it(`${action.kind} waits for a second, different person and runs with both names`, async () => {
       const m = make();
@@ -312,6 +314,20 @@ describe('service view: access, roles, idle timeout and two-person actions', () 
     assert.equal(m.state().notice?.key, 'service.failed.refused');
     assert.match(String(m.state().notice?.values?.detail), /cannot change/);
     assert.equal(m.calls.length, 0);
+  });
+
+  it('a held ticket at or under the two-person amount is settled by one person, a technician too, with their name; above it a technician may not start it', async () => {
+    const m = make();
+    await m.send({ name: 'service-sign-in', staff: '1002', pin: '739164' });
+    await m.send({ name: 'service-action', action: { kind: 'ticket-settle', station: 2, ticket: '1111', outcome: 'printed' } });
+    assert.equal(m.state().confirm, null, 'no second person');
+    assert.deepEqual(
+      m.calls.map((c) => [c.method, ...c.args]),
+      [['settleTicket', 2, '1111', 'printed', ['Bo (1002)']]],
+    );
+    await m.send({ name: 'service-action', action: { kind: 'ticket-settle', station: 3, ticket: '5032', outcome: 'void' } });
+    assert.equal(m.calls.length, 1, 'above the amount a technician starts nothing');
+    assert.equal(m.state().confirm, null);
   });
 
   it('a handpay at or under the configured amount needs one person; a pending action expires and can be cancelled', async () => {

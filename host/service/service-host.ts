@@ -1,14 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import {
-  ServicePage,
-  TWO_PERSON_ACTIONS,
-  type CommandBody,
-  type Language,
-  type ServiceAction,
-  type ServiceNotice,
-  type ServiceState,
-} from '../../protocol/index.js';
+import { ServicePage, type CommandBody, type Language, type ServiceAction, type ServiceNotice, type ServiceState } from '../../protocol/index.js';
 import type { Timers } from '../table/timers.js';
+import { needsTwoPeople } from './two-person.js';
 import { AccountError, label, type Account, type AccountStore, type CheckResult } from './accounts.js';
 import type { DeniedReason } from './account-journal.js';
 import { buildPage, FIRST_PAGE, type PageRequest } from './pages.js';
@@ -379,11 +372,7 @@ class ServiceConsole {
   // ── internals ──
 
   private needsTwo(action: ServiceAction): boolean {
-    if (!TWO_PERSON_ACTIONS.has(action.kind)) return false;
-    if (action.kind !== 'handpay-confirm') return true;
-    const pending = this.o.backend.pendingHandpays()?.find((p) => p.requestTxId === action.requestTxId);
-    // An unknown request goes to the backend alone, which refuses it with its reason.
-    return pending !== undefined && pending.amount > this.o.backend.twoPersonHandpayAbove;
+    return needsTwoPeople(action, this.o.backend);
   }
 
   private async signIn(staff: string, pin: string, admitted: Admission): Promise<void> {
@@ -477,6 +466,8 @@ class ServiceConsole {
         return b.changeConfig(a.key, a.value, a.authorisation, two, a.effective);
       case 'handpay-confirm':
         return b.confirmHandpay(a.station, a.requestTxId, by);
+      case 'ticket-settle':
+        return b.settleTicket(a.station, a.ticket, a.outcome, by);
       case 'new-shoe':
         return b.newShoe(who);
       case 'table-open':

@@ -37,7 +37,7 @@ export function liveServiceBackend(d: LiveBackendDeps): LiveServiceBackend {
   const trace = deviceTrace(d, now, changes);
   const tests = deviceTests(d, journal);
   const stations = enrolment(d, now, journal, changes);
-  const ticketPage = tickets(d, changes);
+  const ticketPage = tickets(d, changes, journal);
   const unlisten = [d.table.onChange(() => changes.changed()), d.floor.tilts.onChange(() => changes.changed())];
   const { dispose: _trace, shoeIdentity: _identity, ...traceReads } = trace;
   const { dispose: _tests, ...testActions } = tests;

@@ -107,7 +107,7 @@ describe('the Tickets page of service mode', () => {
     printers.change(2);
     assert.equal(looked, 8, 'a printer change too');
 
-    const built = ServicePage.parse({ page: 'tickets', ...page.tickets() });
+    const built = ServicePage.parse({ page: 'tickets', ...page.tickets(), held: page.heldTickets().map((h) => ({ ...h, twoPerson: false })) });
     assert.equal(built.page, 'tickets');
     if (built.page !== 'tickets') return;
     assert.equal(built.limit, config.tickets.limit);
@@ -142,8 +142,8 @@ describe('the Tickets page of service mode', () => {
   it('without printers or tickets: an empty page that the schema takes, and no validation id yet', () => {
     const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-8' });
     const page = tickets({ ledger, config: simulatedTableConfig('baccarat') }, changeSignal());
-    const built = ServicePage.parse({ page: 'tickets', ...page.tickets() });
-    assert.deepEqual(built, { page: 'tickets', limit: 5_000_000, machineId: null, printers: [], out: [], in: [] });
+    const built = ServicePage.parse({ page: 'tickets', ...page.tickets(), held: page.heldTickets().map((h) => ({ ...h, twoPerson: false })) });
+    assert.deepEqual(built, { page: 'tickets', limit: 5_000_000, machineId: null, printers: [], held: [], out: [], in: [] });
     page.dispose();
     ledger.close();
   });

@@ -6,6 +6,7 @@ import type { PrinterStatus } from '../../devices/printers.js';
 import type { ServiceBackend } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
+import type { ServiceJournal } from './service-journal.js';
 
 // The hardware's list of printer faults and the screens' are one: a fault one adds is a compile error here until the other has it.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
@@ -51,7 +52,11 @@ export function ticketRow(r: TicketLogRow): TicketRow {
 }
 
 /** Service mode's Tickets page: the printers and the last tickets out and in (docs/tito.md); it looks again at each ticket entry and printer change. */
-export function tickets(d: Pick<LiveBackendDeps, 'ledger' | 'config' | 'printers'>, changes: Changes): Pick<ServiceBackend, 'tickets'> & { dispose(): void } {
+export function tickets(
+  d: Pick<LiveBackendDeps, 'ledger' | 'config' | 'printers'> & { floor?: { tickets: Pick<LiveBackendDeps['floor']['tickets'], 'held' | 'settleByHand'> } },
+  changes: Changes,
+  journal?: ServiceJournal,
+): Pick<ServiceBackend, 'tickets' | 'heldTickets' | 'settleTicket'> & { dispose(): void } {
   const off = [
     d.ledger.onAppended((entries) => {
       if (entries.some((e) => e.type.startsWith('ticket.'))) changes.changed();
@@ -67,6 +72,23 @@ export function tickets(d: Pick<LiveBackendDeps, 'ledger' | 'config' | 'printers
         printers: (d.printers?.statuses() ?? []).map(printerRow),
         out: log.out.map(ticketRow),
         in: log.in.map(ticketRow),
+      };
+    },
+    heldTickets: () => d.floor?.tickets.held() ?? [],
+    /**
+     * A person settles a held ticket (docs/tito.md, "A ticket held after a jam"): the ticket's end
+     * (`ticket.void`, the credit back, or `ticket.printed`) is journalled naming them, then the
+     * service action, and only then is the screen told.
+     */
+    settleTicket(station, last4, outcome, authorisedBy) {
+      const r = d.floor?.tickets.settleByHand(station, last4, outcome, authorisedBy) ?? { ok: false, detail: 'this table prints no tickets' };
+      if (!r.ok) return { ok: false, code: 'refused', detail: r.detail };
+      journal?.action(authorisedBy, 'ticket-settle', `station ${station}: ticket …${r.last4} ${outcome} (${r.amount})`);
+      changes.changed();
+      return {
+        ok: true,
+        key: outcome === 'void' ? 'service.done.ticketVoid' : 'service.done.ticketPrinted',
+        values: { station, last4: r.last4, amount: r.amount },
       };
     },
     dispose: () => off.forEach((f) => f()),

@@ -15,6 +15,14 @@ const EMPTY_PAGES: Pick<ServiceBackend, 'jackpot' | 'tickets'> = {
   tickets: () => ({ limit: 5_000_000, machineId: null, printers: [], out: [], in: [] }),
 };
 
+/** Two tickets held after a jam: one under the two-person amount, one above it. */
+const HELD: Pick<ServiceBackend, 'heldTickets'> = {
+  heldTickets: () => [
+    { station: 2, last4: '1111', amount: 500_000, since: '2026-01-01T00:00:00.000Z' },
+    { station: 3, last4: '5032', amount: 2_000_000, since: '2026-01-01T00:00:00.000Z' },
+  ],
+};
+
 /**
  * A service backend that records every call, for the unit tests of the service view and its
  * pages (the real one needs a running host). Results can be set per method.
@@ -60,6 +68,7 @@ export function fakeBackend(overrides: Partial<ServiceBackend> = {}) {
     clearMeters: record('clearMeters', () => ok('service.done.meterClear')),
     changeConfig: record('changeConfig', () => ok('service.done.configChange')),
     confirmHandpay: record('confirmHandpay', () => ok('service.done.handpay')),
+    settleTicket: record('settleTicket', () => ok('service.done.ticketVoid')),
     remoteStations: () => ({
       lan: 'https://127.0.0.1:8443',
       fingerprint: 'AA:BB',
@@ -72,6 +81,7 @@ export function fakeBackend(overrides: Partial<ServiceBackend> = {}) {
     revokePeer: record('revokePeer', () => ok('service.done.peerRevoke')),
     dropCount: record('dropCount', () => ok('service.done.cashboxDrop')),
     ...EMPTY_PAGES,
+    ...HELD,
     resetJackpot: record('resetJackpot', () => ok('service.done.jackpotReset')),
     takeEnrolment: (station) => (station === 101 ? '{"station":101}' : null),
     sessionEnded: () => undefined,

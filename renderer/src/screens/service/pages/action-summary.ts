@@ -50,6 +50,9 @@ export function actionSummary(action: ServiceAction, page: ServicePage | undefin
       stations: stationList(action.stations) || fmt.t('service.peers.noStations'),
     });
   }
+  // The held ticket the second person confirms: its station, its number's last four digits, what is done with it.
+  if (action.kind === 'ticket-settle')
+    return joined(fmt.t('service.action.station', { station: action.station }), joined(`…${action.ticket}`, fmt.t(`service.tickets.settle.${action.outcome}`)));
   const { kind: _kind, ...rest } = action;
   const [head = '', ...tail] = Object.values(rest).map(String);
   return tail.reduce((first, second) => fmt.t('punctuation.joined', { first, second }), head);

@@ -21,6 +21,7 @@ const PAGE: Extract<ServicePage, { page: 'tickets' }> = {
   page: 'tickets',
   limit: 5_000_000,
   machineId: 7,
+  held: [{ station: 4, last4: '7788', amount: 120_000, since: '2026-11-26T10:08:00.000Z', twoPerson: true }],
   printers: [
     {
       station: 1,
@@ -119,6 +120,36 @@ describe('service Tickets page', () => {
       assert.ok(rows.includes('…5032') && rows.includes('…1187'), `${language}: numbers by their last four digits`);
       assert.ok(rows.includes(formatMoney(50_000, 'MOP', language)) && rows.includes(formatMoney(5_000_000, 'MOP', language)), `${language}: amounts`);
       assert.ok(rows.includes('not printed: paper-jam'), "the driver's reason for a void");
+    }
+  });
+
+  it('offers each held ticket its two settlements, naming it by its last four digits, in each language', () => {
+    for (const language of ['zh-Hant', 'pt', 'en'] as const) {
+      const i18n = createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const acted: unknown[] = [];
+      const state: ServiceState = {
+        kind: 'service',
+        tableId: 'T',
+        softwareVersion: '1',
+        language,
+        session: { name: 'Di', staff: '1004', role: 'technician', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) },
+      } as ServiceState;
+      const c = pageContent(state, PAGE, t, INITIAL_CHOICES, { ...none, act: (x) => void acted.push(x) });
+      const rows = c.rows.join('\n');
+      assert.ok(rows.includes(t('service.tickets.held')) && rows.includes('…7788'), `${language}: the held ticket listed\n${rows}`);
+      assert.ok(rows.includes(t('service.field.twoPerson').trim()), `${language}: above the two-person amount, said so`);
+      assert.doesNotMatch(rows, /service\.(tickets|action)\./, `${language}: a key shown raw`);
+      const voidBtn = c.buttons.find((b) => b.id === 'ticket-void-4');
+      const printedBtn = c.buttons.find((b) => b.id === 'ticket-printed-4');
+      assert.equal(voidBtn?.label, t('service.action.ticket-void-row', { n: 1 }));
+      assert.equal(printedBtn?.label, t('service.action.ticket-printed-row', { n: 1 }));
+      voidBtn?.press();
+      printedBtn?.press();
+      assert.deepEqual(acted, [
+        { kind: 'ticket-settle', station: 4, ticket: '7788', outcome: 'void' },
+        { kind: 'ticket-settle', station: 4, ticket: '7788', outcome: 'printed' },
+      ]);
     }
   });
 });

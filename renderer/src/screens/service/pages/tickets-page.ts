@@ -33,8 +33,34 @@ export function ticketsPage(page: TicketsPage, k: PageKit): void {
     ];
     if (flags.length > 0) wrap('    ' + flags.join(' · '));
   }
+  heldRows(page, k);
   ticketRows(page.out, 'service.tickets.out', k);
   ticketRows(page.in, 'service.tickets.in', k);
+}
+
+/**
+ * Tickets the printer could not judge, each with its two settlements (a technician alone, or a
+ * supervisor and a second person above the two-person amount, as a handpay): void, the credit back,
+ * or printed and handed over. The action names the ticket by its last four digits; the host checks them.
+ */
+function heldRows(page: TicketsPage, k: PageKit): void {
+  const { t, a, money, canAct, rows, wrap, btn } = k;
+  if (page.held.length === 0) return;
+  rows.push(t('service.tickets.held'));
+  wrap('  ' + t('service.tickets.heldHow'));
+  page.held.forEach((h, i) => {
+    const row = t('service.tickets.heldRow', {
+      station: h.station,
+      last4: h.last4,
+      amount: money(h.amount),
+      at: localTime(h.since),
+      two: h.twoPerson ? t('service.field.twoPerson') : '',
+    });
+    wrap('  ' + t('punctuation.numbered', { n: i + 1, text: row }));
+    const act = (outcome: 'void' | 'printed') => () => a.act({ kind: 'ticket-settle', station: h.station, ticket: h.last4, outcome });
+    btn(`ticket-void-${h.station}`, t('service.action.ticket-void-row', { n: i + 1 }), act('void'), canAct);
+    btn(`ticket-printed-${h.station}`, t('service.action.ticket-printed-row', { n: i + 1 }), act('printed'), canAct);
+  });
 }
 
 function ticketRows(list: readonly TicketRow[], title: 'service.tickets.out' | 'service.tickets.in', k: PageKit): void {

@@ -1,0 +1,142 @@
+// A ticket the printer cannot judge (a jam after its number was printed, a link lost mid-ticket)
+// waits for a person (docs/tito.md, "A ticket held after a jam"): voided, the credit back on the
+// station's meter, or confirmed printed and handed over. Journalled before it is acknowledged,
+// naming who settled it; once settled, the printer's own late verdict never ends it a second time.
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import pino from 'pino';
+import { layoutDefined, printerRig, type PrinterRig } from '../../hardware/printer/printer-rig.js';
+import { billCredit } from '../../ledger/fixtures.js';
+import { Ledger } from '../../ledger/ledger.js';
+import { ticketOutTxId } from '../../ledger/ticket-postings.js';
+import { ticketsInPrint } from '../../ledger/ticket-queries.js';
+import { validationNumber } from '../../terms/validation-number.js';
+import { simulatedTableConfig } from '../config/table-config.js';
+import { TicketOut } from './ticket-out.js';
+
+const rigs: PrinterRig[] = [];
+after(async () => {
+  for (const r of rigs) await r.p.close();
+});
+
+const V = validationNumber(4242, 1);
+const LAST4 = V.slice(-4);
+const BY = ['Ana Lei (1001)', 'Bo Chan (1002)'];
+
+/** Station 3 with 123,450 in credit whose cash-out ticket jammed after its number was printed: held. */
+async function held(): Promise<{ l: Ledger; t: TicketOut; r: PrinterRig; changed: number[] }> {
+  const r = printerRig();
+  rigs.push(r);
+  await layoutDefined(r);
+  const l = Ledger.open({ file: ':memory:', terminalId: 'T-01' });
+  l.append(billCredit(3, 123_450, 'bill-3'));
+  const c = simulatedTableConfig();
+  const changed: number[] = [];
+  const t = new TicketOut({
+    config: { ...c, tickets: { ...c.tickets, machineId: 4242 } },
+    ledger: l,
+    log: pino({ level: 'silent' }),
+    printerAt: (s) => (s === 3 ? r.p : undefined),
+    now: () => new Date('2026-11-26T10:00:00.000Z'),
+    onChanged: (s) => changed.push(s),
+  });
+  r.sim.tell('jam-claims-printed', 1);
+  const out = await t.cashOut(3);
+  assert.equal(out.kind, 'unresolved', 'the printer could not say: the ticket is held');
+  assert.equal(l.credit(3), 0);
+  return { l, t, r, changed };
+}
+
+describe('a ticket held after a jam, settled by a person', () => {
+  it('lists the held ticket by station, last four digits and amount, never the whole number', async () => {
+    const { t } = await held();
+    assert.deepEqual(t.held(), [{ station: 3, last4: LAST4, amount: 123_450, since: '2026-11-26T10:00:00.000Z' }]);
+  });
+
+  it('void: the credit goes back to the station, journalled as ticket.void naming both people, the station unlocked', async () => {
+    const { l, t, changed } = await held();
+    const r = t.settleByHand(3, LAST4, 'void', BY);
+    assert.deepEqual(r, { ok: true, station: 3, last4: LAST4, amount: 123_450, outcome: 'void' });
+    const end = l.byTxId(ticketOutTxId(V, 'end'));
+    assert.equal(end?.type, 'ticket.void');
+    const body: unknown = end ? JSON.parse(end.body) : null;
+    assert.deepEqual(body && typeof body === 'object' && 'payload' in body ? body.payload : null, {
+      validation: V,
+      station: 3,
+      reason: 'settled by hand: not printed',
+      settledBy: BY,
+    });
+    assert.equal(l.credit(3), 123_450, 'the credit is back on the meter');
+    assert.equal(l.meters('station:3').ticketsOut, undefined, 'not counted as a ticket out');
+    assert.deepEqual(ticketsInPrint(l), []);
+    assert.equal(t.isPrinting(3), false);
+    assert.ok(changed.includes(3), 'the station screen is told');
+    assert.equal(t.lastAt(3)?.state, 'voided');
+  });
+
+  it('printed: the ticket is paper owed by the floor, journalled as ticket.printed naming the person; the credit stays off the meter', async () => {
+    const { l, t } = await held();
+    const r = t.settleByHand(3, LAST4, 'printed', ['Ana Lei (1001)']);
+    assert.equal(r.ok, true);
+    const end = l.byTxId(ticketOutTxId(V, 'end'));
+    assert.equal(end?.type, 'ticket.printed');
+    assert.match(end?.body ?? '', /"settledBy":\["Ana Lei \(1001\)"\]/);
+    assert.equal(l.credit(3), 0);
+    assert.equal(l.meters('station:3').ticketsOutAmount, 123_450);
+    assert.equal(t.lastAt(3)?.state, 'printed');
+  });
+
+  it('refuses, journalling nothing: no ticket held there, another ticket than the one named, settled already', async () => {
+    const { l, t } = await held();
+    const head = l.headOf().seq;
+    const none = t.settleByHand(2, LAST4, 'void', BY);
+    assert.equal(none.ok, false);
+    const other = t.settleByHand(3, LAST4 === '0000' ? '0001' : '0000', 'void', BY);
+    assert.equal(other.ok, false);
+    assert.match(other.ok ? '' : other.detail, new RegExp(`…${LAST4}`));
+    assert.equal(l.headOf().seq, head, 'nothing journalled');
+    assert.equal(t.settleByHand(3, LAST4, 'printed', BY).ok, true);
+    const twice = t.settleByHand(3, LAST4, 'void', BY);
+    assert.equal(twice.ok, false, 'a ticket is settled once');
+    assert.equal(l.credit(3), 0, 'never printed and given back');
+  });
+
+  it('after a person settled it, the printer asked again (reconnected, restarted) never ends it a second time', async () => {
+    const { l, t, r } = await held();
+    const [ticket] = ticketsInPrint(l);
+    assert.ok(ticket);
+    assert.equal(t.settleByHand(3, LAST4, 'void', BY).ok, true);
+    r.sim.clearJam();
+    // The printer's verdict on the old attempt comes late (asked before the settlement, answered after).
+    const late = await t.settle(ticket);
+    assert.equal(late.kind, 'voided', 'the journal’s end stands');
+    assert.equal(l.byTxId(ticketOutTxId(V, 'end'))?.type, 'ticket.void');
+    assert.equal(l.credit(3), 123_450, 'given back once');
+    assert.equal(t.lastAt(3)?.state, 'voided');
+  });
+
+  it('refuses while the printer is still working on the ticket: only its verdict or a held ticket can be settled', async () => {
+    const r = printerRig();
+    rigs.push(r);
+    await layoutDefined(r);
+    const l = Ledger.open({ file: ':memory:', terminalId: 'T-01' });
+    l.append(billCredit(3, 50_000, 'bill-3'));
+    const c = simulatedTableConfig();
+    const t = new TicketOut({
+      config: { ...c, tickets: { ...c.tickets, machineId: 4242 } },
+      ledger: l,
+      log: pino({ level: 'silent' }),
+      printerAt: (s) => (s === 3 ? r.p : undefined),
+      now: () => new Date('2026-11-26T10:00:00.000Z'),
+      onChanged: () => {},
+    });
+    const printing = t.cashOut(3);
+    for (let i = 0; i < 400 && !t.isPrinting(3); i++) await new Promise((res) => setTimeout(res, 5));
+    assert.ok(t.isPrinting(3));
+    const r1 = t.settleByHand(3, LAST4, 'void', BY);
+    assert.equal(r1.ok, false);
+    assert.deepEqual(t.held(), []);
+    assert.equal((await printing).kind, 'printed');
+    assert.equal(l.byTxId(ticketOutTxId(V, 'end'))?.type, 'ticket.printed');
+  });
+});

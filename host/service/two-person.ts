@@ -1,0 +1,17 @@
+import { TWO_PERSON_ACTIONS, type ServiceAction } from '../../protocol/index.js';
+import type { ServiceBackend } from './service-backend.js';
+
+/**
+ * Whether an action waits for a second person. A handpay, and a ticket held after a jam settled by
+ * hand (a cash-out an attendant completes, as a handpay), only above the two-person amount; an
+ * unknown request goes to the backend alone, which refuses it with its reason.
+ */
+export function needsTwoPeople(action: ServiceAction, b: Pick<ServiceBackend, 'heldTickets' | 'pendingHandpays' | 'twoPersonHandpayAbove'>): boolean {
+  if (!TWO_PERSON_ACTIONS.has(action.kind)) return false;
+  if (action.kind !== 'handpay-confirm' && action.kind !== 'ticket-settle') return true;
+  const pending =
+    action.kind === 'ticket-settle'
+      ? b.heldTickets().find((t) => t.station === action.station)
+      : b.pendingHandpays()?.find((p) => p.requestTxId === action.requestTxId);
+  return pending !== undefined && pending.amount > b.twoPersonHandpayAbove;
+}
