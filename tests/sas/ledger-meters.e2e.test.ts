@@ -54,6 +54,10 @@ describe('SAS meters from the ledger', () => {
       ticketInCredits: 0,
       ticketOutCredits: 0,
       drop: 60_000,
+      aftInCredits: 0, // no cashless transfer in this journal
+      aftIn: 0,
+      aftOutCredits: 0,
+      aftOut: 0,
       currentCredits: 60_000 - 10_000 + 25_000 - 20_000,
       slotDoorOpened: 1,
       powerResets: 1,
