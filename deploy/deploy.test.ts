@@ -8,6 +8,7 @@ import { chmodSync, cpSync, symlinkSync, existsSync, mkdirSync, mkdtempSync, rea
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { command as stationAgentCommand } from '../cli/station-agent.js';
 import { KNOWN_BRIDGES } from '../hardware/transport/usb-serial.js';
 import { programLayout, programManifest, runtimePackages } from '../host/service/program-hash.js';
 import { bundleAll, extractFile, listPackage, NATIVE, packAsar, root, stageApp, stageBackoffice, stageEtg, upstreamDependencies } from './build.js';
@@ -98,8 +99,9 @@ describe('systemd units (systemd-analyze verify)', () => {
     chmodSync(stub, 0o755);
   });
 
-  it('finds the kiosk session, the ledger witness and its socket, the upstream, and its backup service and timer', () => {
+  it('finds the kiosk session, the ledger witness and its socket, the upstream, its backup service and timer, and the station agent', () => {
     assert.deepEqual(units.sort(), [
+      'etg-station-agent.service',
       'etg-upstream-backup.service',
       'etg-upstream-backup.timer',
       'etg-upstream.service',
@@ -146,6 +148,27 @@ describe('systemd units (systemd-analyze verify)', () => {
     assert.match(postinst, /useradd --system .* etg-witness/);
     assert.match(postinst, /witness keygen --out \/etc\/etg-witness\/witness\.key/);
     assert.match(postinst, /--witness=\/run\/etg-witness\/witness\.sock/);
+  });
+
+  it('the station agent is started again after any exit, relays only, and gets its enrolment from systemd alone', () => {
+    const unit = read('deploy/systemd/etg-station-agent.service');
+    // A kill at any moment is survived by the table's journal (tests/host/stadium-soak.test.ts);
+    // the supervisor's part is to bring the agent back whatever ended it, a clean exit included.
+    assert.match(unit, /^Restart=always$/m);
+    assert.match(unit, /^RestartSec=\d+$/m);
+    assert.match(unit, /^User=etg-station$/m);
+    assert.match(unit, /^SupplementaryGroups=.*\betg-devices\b/m);
+    assert.match(unit, /^LoadCredential=enrolment\.json:\/etc\/etg-station-agent\/enrolment\.json$/m);
+    // A production build's agent only relays bytes (issue 50): the unit says so, and reads the
+    // enrolment from the credentials directory (%d), not from a file its user could read.
+    assert.match(unit, /^ExecStart=\S+ station-agent --enrolment %d\/enrolment\.json --relay /m);
+    assert.match(unit, /^ProtectSystem=strict$/m);
+    assert.match(unit, /^NoNewPrivileges=yes$/m);
+    // Every option the unit passes is one the command takes (cli/station-agent.ts).
+    const args = /^ExecStart=\S+ station-agent (.*)\$ETG_STATION_AGENT_ARGS$/m.exec(unit)?.[1] ?? '';
+    const flags = [...args.matchAll(/--([a-z-]+)/g)].map((m) => m[1]!);
+    assert.deepEqual(flags, ['enrolment', 'relay', 'json']);
+    for (const f of flags) assert.ok(f in stationAgentCommand.options, `--${f}`);
   });
 
   it('would report a mistake (the check is not blind)', () => {
