@@ -113,7 +113,11 @@ export function configSection(w: Words, list: readonly ConfigRequest[], currency
   // The last cell of each row holds live buttons, not text.
   rows.querySelectorAll('tbody tr').forEach((tr, i) => {
     const r = list[i];
-    if (r) tr.lastElementChild?.append(buttons(w, r, a, say));
+    if (!r) return;
+    // The state's name, beside its word and mark, for tests and for a reader's own tools.
+    tr.setAttribute('data-request', String(r.id));
+    tr.setAttribute('data-state', r.state);
+    tr.lastElementChild?.append(buttons(w, r, a, say));
   });
   return h(
     'section',

@@ -1,11 +1,23 @@
 // Three table hosts' ledgers syncing to an upstream with its back office, for the back office's
 // browser test (issue 49): an upstream on in-memory PGlite with one user per role (light scrypt
 // parameters; the password below), three terminals whose ledgers sync through the real SyncClient
-// and send heartbeats every second, and one alarm to work. Prints one JSON line: the page's URL.
-// Control lines on stdin: `note T S` credits a note at station S of terminal T and syncs it now;
-// `round T` plays a round on T's occupied stations and syncs it now.
+// and send heartbeats every second, one alarm to work, and a fourth terminal, T4, that is a live
+// table host (startHost: a blackjack table with a simulated shoe, no dealer) syncing to the upstream
+// as `etg start --upstream` does, so that a configuration order the back office approves is
+// received, checked and made by the table's own code (host/floor/remote-config.ts). Prints one
+// JSON line: the page's URL. Control lines on stdin: `note T S` credits a note at station S of
+// terminal T and syncs it now; `round T` plays a round on T's occupied stations and syncs it now;
+// `heartbeat T4` sends the live table's heartbeat now (it fetches the approved orders after it);
+// `shoe T4` loads a new shoe into its simulated shoe, then syncs its journal and answers with the
+// limits the table plays to.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { Ledger, SyncClient } from '../../ledger/index.js';
+import pino from 'pino';
+import { answeredOrders, credentialsFile, Ledger, SyncClient } from '../../ledger/index.js';
+import { simulatedTableConfig } from '../../host/config/table-config.js';
+import { startHost } from '../../host/start-host.js';
 import { billCredit, settledRound } from '../../ledger/fixtures.js';
 import { enrolTerminal, migrateUpstream, openPglite, putUser, startUpstream } from '../../upstream/index.js';
 
@@ -39,12 +51,44 @@ for (const [id, game] of Object.entries(games)) {
   client.start();
   tables.set(id, { ledger, client, stations, rounds: 0 });
 }
+// The live table: enrolled as the operator would (`etg upstream enroll`, saved in its data folder).
+const liveDir = mkdtempSync(path.join(os.tmpdir(), 'backoffice-live-'));
+writeFileSync(credentialsFile(liveDir), JSON.stringify({ ...(await enrolTerminal(db, 'T4', false)), upstream: up.url }), { mode: 0o600 });
+const live = await startHost({
+  dataDir: liveDir,
+  rendererDir: path.join(import.meta.dirname, '../../dist/renderer'),
+  config: simulatedTableConfig('blackjack'),
+  terminalId: 'T4',
+  upstream: up.url,
+  logger: pino({ level: 'warn' }, pino.destination(2)),
+  simulatedDealer: false,
+  seed: 49,
+});
+const liveSync = live.sync;
+if (!liveSync) throw new Error('the live table has no sync client');
+/** Sends until the table has nothing left to send (its journal is at the upstream). */
+async function drain(): Promise<void> {
+  for (let i = 0; i < 100 && liveSync!.status().lagEntries > 0; i++) await liveSync!.syncOnce();
+}
+await drain();
+await liveSync.sendHeartbeat();
+
 await db.query("INSERT INTO alarms (terminal_id, kind, detail) VALUES ('T2', 'transfer-disagreement', '{\"reason\":\"terms-differ\"}')");
 console.log(JSON.stringify({ url: `${up.url}/backoffice/`, password: PASSWORD }));
 
 let notes = 0;
 for await (const line of createInterface({ input: process.stdin })) {
   const [cmd, id, arg] = line.trim().split(/\s+/);
+  if (id === 'T4') {
+    const answered = answeredOrders(live.ledger).size;
+    if (cmd === 'shoe') live.shoe.simulator()?.loadShoe({ decks: live.table.decks });
+    // The order is made on the shoe change's own append (a microtask later): wait for its entry.
+    for (let i = 0; i < 50 && cmd === 'shoe' && answeredOrders(live.ledger).size === answered; i++) await new Promise((r) => setTimeout(r, 100));
+    await drain();
+    await liveSync.sendHeartbeat();
+    console.log(JSON.stringify({ done: line, limits: live.table.state.params.limits }));
+    continue;
+  }
   const t = tables.get(id ?? '');
   if (!t) continue;
   if (cmd === 'note') {
@@ -63,5 +107,7 @@ for (const t of tables.values()) {
   await t.client.stop();
   t.ledger.close();
 }
+await live.close();
+rmSync(liveDir, { recursive: true, force: true });
 await up.close();
 await db.close();

@@ -1,6 +1,8 @@
-// The back office in Chromium (issue 49): three table hosts' ledgers syncing to an upstream
-// (tests/browser/backoffice-floor.ts); sign in as each role, watch a table's row change within
-// 2 s of its sync, acknowledge an alarm, download the gaming day's CSV, print the report on A4.
+// The back office in Chromium (issue 49): three table hosts' ledgers and one live table host
+// syncing to an upstream (tests/browser/backoffice-floor.ts); sign in as each role, watch a table's
+// row change within 2 s of its sync, acknowledge an alarm, download the gaming day's CSV, print the
+// report on A4, and push a limit change that a second person approves and the live table makes at
+// its next shoe.
 import { expect, test, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -13,18 +15,18 @@ let url = '';
 let password = '';
 let lines: readline.Interface;
 
-async function send(command: string): Promise<void> {
-  const done = new Promise<void>((resolve) => {
+async function send(command: string): Promise<Record<string, unknown>> {
+  const done = new Promise<Record<string, unknown>>((resolve) => {
     const on = (line: string) => {
       if (line.includes(`"done":"${command}"`)) {
         lines.off('line', on);
-        resolve();
+        resolve(JSON.parse(line) as Record<string, unknown>);
       }
     };
     lines.on('line', on);
   });
   child.stdin?.write(`${command}\n`);
-  await done;
+  return done;
 }
 
 test.beforeAll(async () => {
@@ -56,9 +58,9 @@ async function signIn(page: Page, name: string): Promise<void> {
 }
 
 for (const role of ['viewer', 'supervisor', 'accounting', 'administrator'] as const) {
-  test(`${role} signs in and sees the floor of three live tables`, async ({ page }) => {
+  test(`${role} signs in and sees the floor: three syncing ledgers and a live table host`, async ({ page }) => {
     await signIn(page, role);
-    await expect(page.locator('[data-testid=floor] tbody tr')).toHaveCount(3);
+    await expect(page.locator('[data-testid=floor] tbody tr')).toHaveCount(4);
     await expect(page.locator('nav a[href="#/report"]')).toHaveCount(role === 'viewer' ? 0 : 1);
     await page.goto(`${url}#/alarms`);
     await expect(page.getByTestId('alarms')).toBeVisible();
@@ -122,6 +124,46 @@ test('the plots are drawn by uPlot: win and drop, hold, sync lag per hour', asyn
   await expect(page.locator('[data-testid=plots] .u-legend').first()).toContainText('莊家贏額');
   if (process.env.BACKOFFICE_SCREENSHOTS) await page.screenshot({ path: path.join(process.env.BACKOFFICE_SCREENSHOTS, 'plots.png'), fullPage: true });
   await page.goto(`${url}#/floor`);
-  await expect(page.locator('[data-testid=floor] tbody tr')).toHaveCount(3);
+  await expect(page.locator('[data-testid=floor] tbody tr')).toHaveCount(4);
   if (process.env.BACKOFFICE_SCREENSHOTS) await page.screenshot({ path: path.join(process.env.BACKOFFICE_SCREENSHOTS, 'floor.png') });
+});
+
+test('a limit change proposed by one supervisor, approved by another user, made by the live table at its next shoe', async ({ page, browser }) => {
+  const words = (
+    JSON.parse(readFileSync(path.join(root, 'locales/catalogues/zh-Hant.json'), 'utf8')) as { backoffice: { config: { state: Record<string, string> } } }
+  ).backoffice.config.state;
+  await signIn(page, 'supervisor');
+  await page.goto(`${url}#/table/T4`);
+  await page.getByTestId('config-min').fill('200');
+  await page.getByTestId('config-max').fill('10000');
+  await page.getByTestId('config-authorisation').fill('DICJ-2026/49');
+  await page.getByTestId('config-propose').click();
+  const row = page.locator('[data-testid=config] tbody tr').first();
+  await expect(row).toHaveAttribute('data-state', 'proposed');
+  await expect(row).toContainText(words.proposed!);
+  const id = await row.getAttribute('data-request');
+  // The proposer has no approve button: a second person must.
+  await expect(page.getByTestId(`config-approve-${id}`)).toHaveCount(0);
+
+  const second = await browser.newContext();
+  try {
+    const admin = await second.newPage();
+    await signIn(admin, 'administrator');
+    await admin.goto(`${url}#/table/T4`);
+    await admin.getByTestId(`config-approve-${id}`).click();
+    await expect(admin.locator(`[data-request="${id}"]`)).toHaveAttribute('data-state', 'approved');
+  } finally {
+    await second.close();
+  }
+
+  // The table fetches the signed order after its heartbeat and keeps it for the next shoe.
+  const before = await send('heartbeat T4');
+  expect(before.limits).toEqual({ min: 10_000, max: 1_000_000 });
+  await page.reload();
+  await expect(row).toHaveAttribute('data-state', 'delivered');
+  const after = await send('shoe T4');
+  expect(after.limits).toEqual({ min: 20_000, max: 1_000_000 });
+  await page.reload();
+  await expect(row).toHaveAttribute('data-state', 'applied');
+  await expect(row).toContainText(words.applied!);
 });
