@@ -13,8 +13,12 @@ const NODE_SERVER = ['fastify', '@fastify/*', 'ws', 'pino', 'zod'];
 
 /** @type {Record<string, import('./scripts/eslint/layering.js').Layer>} */
 export const layers = {
+  // A playing card, defined once (issue 53 item 3): ranks, suits, the 52 codes and their one strict
+  // parse. It imports nothing, so the engine, the shoe's drivers, the protocol and the screens all
+  // import it instead of keeping a copy each.
+  cards: { folders: {}, packages: [], node: false, why: 'the card is the lowest layer: it imports nothing' },
   engine: {
-    folders: {},
+    folders: { cards: 'any' },
     packages: ['zod'],
     node: false,
     why: 'the engine is pure and imports nothing of ours',
@@ -39,7 +43,7 @@ export const layers = {
   // serialport: a device on an on-board RS-232 port (`serial:/dev/ttyS0`), beside USB bridges and TCP.
   // The one backoff (issue 32) is the pure engine's, as every other link that tries again uses it.
   hardware: {
-    folders: { 'engine/backoff.ts': 'any' },
+    folders: { cards: 'any', 'engine/backoff.ts': 'any' },
     packages: ['usb', 'serialport', 'zod'],
     node: true,
     why: 'hardware imports nothing of ours but the one backoff',
@@ -49,7 +53,7 @@ export const layers = {
     // the protocol validates against them. A station screen lays out baccarat's roads from the
     // shoe's coups with the engine's own pure road functions, the table display's (protocol 6):
     // the protocol imports nothing else of ours.
-    folders: { 'engine/table/vocabulary.ts': 'any', 'engine/baccarat/roads-view.ts': 'any', 'engine/baccarat/roads.ts': 'types' },
+    folders: { cards: 'any', 'engine/table/vocabulary.ts': 'any', 'engine/baccarat/roads-view.ts': 'any', 'engine/baccarat/roads.ts': 'types' },
     packages: ['zod'],
     node: false,
     why: 'the protocol is shared by host and screens: it may use the engine vocabulary and its road maps only',
@@ -60,6 +64,7 @@ export const layers = {
     // The ledger witness's socket protocol and the text of what it signs are the witness's,
     // defined once there: the ledger's client and checks read them (docs/ledger.md, "The witness").
     folders: {
+      cards: 'any',
       engine: 'types',
       'engine/canonical-json.ts': 'any',
       'engine/backoff.ts': 'any',
@@ -74,7 +79,7 @@ export const layers = {
   },
   host: {
     // package.json: the software version reported to service mode and /healthz.
-    folders: { engine: 'any', hardware: 'any', ledger: 'any', terms: 'any', protocol: 'any', locales: 'any', 'package.json': 'any' },
+    folders: { cards: 'any', engine: 'any', hardware: 'any', ledger: 'any', terms: 'any', protocol: 'any', locales: 'any', 'package.json': 'any' },
     // prom-client: the host's /metrics (host/metrics/); @peculiar/x509: the table's own TLS
     // certificate for its remote stations (host/stadium); i18next: the host's own words (the
     // printable meters report), through the locales' shared setup.
@@ -131,7 +136,7 @@ export const layers = {
   },
   renderer: {
     // engine/backoff.ts: the one backoff (issue 32), for the screen's reconnects.
-    folders: { protocol: 'any', locales: 'any', assets: 'any', 'engine/backoff.ts': 'any' },
+    folders: { cards: 'any', protocol: 'any', locales: 'any', assets: 'any', 'engine/backoff.ts': 'any' },
     packages: ['pixi.js', 'i18next', 'zod', 'vite'],
     node: false,
     why: 'screens are thin clients: protocol, locales and assets only (and the one backoff)',
@@ -166,7 +171,18 @@ export const layers = {
     why: 'the upstream service stands alone; it shares only plain types',
   },
   cli: {
-    folders: { engine: 'any', hardware: 'any', ledger: 'any', terms: 'any', host: 'any', protocol: 'any', upstream: 'any', locales: 'any', witness: 'any' },
+    folders: {
+      cards: 'any',
+      engine: 'any',
+      hardware: 'any',
+      ledger: 'any',
+      terms: 'any',
+      host: 'any',
+      protocol: 'any',
+      upstream: 'any',
+      locales: 'any',
+      witness: 'any',
+    },
     packages: ['*'],
     node: true,
     why: 'command-line tools drive the Node layers, never screens or electron',
@@ -179,13 +195,25 @@ export const layers = {
     why: 'the bin starts the command line',
   },
   bench: {
-    folders: { engine: 'any', hardware: 'any', ledger: 'any', terms: 'any', host: 'any', protocol: 'any', upstream: 'any', cli: 'any', witness: 'any' },
+    folders: {
+      cards: 'any',
+      engine: 'any',
+      hardware: 'any',
+      ledger: 'any',
+      terms: 'any',
+      host: 'any',
+      protocol: 'any',
+      upstream: 'any',
+      cli: 'any',
+      witness: 'any',
+    },
     packages: ['*'],
     node: true,
     why: 'benchmarks run in Node',
   },
   tests: {
     folders: {
+      cards: 'any',
       engine: 'any',
       terms: 'any',
       hardware: 'any',

@@ -1,8 +1,6 @@
 // Builders of realistic entries for tests and benchmarks (not used by the kiosk itself).
+import { RANKS, SUITS } from '../cards/card.js';
 import type { NewEntry } from './entries.js';
-
-const RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'];
-const SUITS = ['S', 'H', 'D', 'C'];
 
 /** A deterministic card code for position i (tests do not need a real shoe here). */
 export function cardAt(i: number): string {

@@ -8,12 +8,12 @@ import { decodeHostMessage, encode } from './codec.js';
 import { ViewComposer } from './compose.js';
 import type { HostMessage, PartName } from './messages.js';
 import { diffParts } from './patch.js';
-import type { RoundView } from './round.js';
+import type { CardFace, RoundView } from './round.js';
 import { StationState, stationView, type StationOwnState, type ViewState } from './views.js';
 
 const VIEW = stationView(137);
 const roundOf = (v: ViewState | null) => (v?.kind === 'station' ? v.round : undefined);
-const CARDS = ['AS', 'TD', '9H', '2C', '7S', 'KD', '5C', '3H'];
+const CARDS: CardFace[] = ['AS', 'TD', '9H', '2C', '7S', 'KD', '5C', '3H'];
 
 /** The public round at step `i`: coups of a betting window, four to six cards, the result. */
 function roundAt(i: number): RoundView {
@@ -236,7 +236,7 @@ describe('a station screen and its recall (protocol 5: asked for, not pushed)', 
       roundId: `r${n - 1 - j}`,
       ts: '2026-01-01T00:00:00.000Z',
       status: 'settled' as const,
-      cards: [{ card: 'AS', to: 'player' as const }],
+      cards: [{ card: 'AS' as const, to: 'player' as const }],
       bets: [],
       lines: [],
       creditBefore: 0,

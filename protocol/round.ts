@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CARD_CODES } from '../cards/card.js';
 import { BET_IDS, CARD_DESTINATIONS, DECISION_ACTIONS, HOLD_REASONS, LINE_BETS, OWN_WORDS, PRIZES } from '../engine/table/vocabulary.js';
 import { RefusalReason } from './refusals.js';
 import { BoxNumber, MinorUnits, SeatNumber } from './units.js';
@@ -8,8 +9,11 @@ const Seat = SeatNumber;
 const Box = BoxNumber;
 const HandIndex = z.number().int().min(0).max(7);
 
-/** A card as read (`AS`, `TD`…), or `XX` for a card the viewer may not see yet (the hole card). */
-export const CardFace = z.string().regex(/^([A2-9TJQK][SHDC]|XX)$/);
+/** A card's code (`AS`, `TD`…: the cards layer's 52), as the screens are sent it. */
+export const CardCodeSchema = z.enum(CARD_CODES);
+/** A card as read, or `XX` for a card the viewer may not see yet (the hole card). */
+export const CardFace = z.union([CardCodeSchema, z.literal('XX')]);
+export type CardFace = z.infer<typeof CardFace>;
 
 /** One hand on the felt: the dealer's, baccarat's banker or player, or a seat's (split hands apart). */
 export const HandView = z.strictObject({

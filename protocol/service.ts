@@ -4,6 +4,7 @@ import { CORRECTIONS, UNCORRECTABLE } from '../engine/table/vocabulary.js';
 /** The table's words for dealing errors corrected, why a void was the last resort, and rule option classes (the engine's lists). */
 export { CORRECTIONS, OPTION_CLASSES, UNCORRECTABLE, RULE_REFUSALS } from '../engine/table/vocabulary.js';
 export type { Correction, OptionClass, Uncorrectable, RuleRefusalReason } from '../engine/table/vocabulary.js';
+import { CardCodeSchema } from './round.js';
 import { Iso, Station } from './service-fields.js';
 import { MinorUnits } from './units.js';
 
@@ -55,7 +56,7 @@ export const ServiceAction = z.lazy(() =>
     z.strictObject({ kind: z.literal('dealing-error'), roundId: z.string().min(1).max(128) }),
     /** Two people correct the dealing error the table holds for, as the game's text orders (the article is the engine's). */
     z.strictObject({ kind: z.literal('correct'), roundId: z.string().min(1).max(128), correction: z.enum(CORRECTIONS) }),
-    z.strictObject({ kind: z.literal('enter-card'), roundId: z.string().min(1).max(128), card: z.string().regex(/^[A2-9TJQK][SHDC]$/) }),
+    z.strictObject({ kind: z.literal('enter-card'), roundId: z.string().min(1).max(128), card: CardCodeSchema }),
     z.strictObject({
       kind: z.literal('meter-clear'),
       scope: z.string().regex(/^(table|station:\d{1,3})$/),

@@ -5,7 +5,7 @@
 // lines older than lineTimeoutMs are discarded. Sequence numbers are assigned here.
 import type { BytePort, PortOpener } from '../transport/byte-port.js';
 import { ShoeBase } from './base.js';
-import { parseVendorCard, type CardCode, type Rank, type Suit } from './card-code.js';
+import { parseVendorCard, partsOf, type CardCode } from './card-code.js';
 import type { SequencedShoeEvent, ShoeOptions } from './types.js';
 import { asciiBytes } from '../bytes.js';
 import { hex } from '../wire-frame.js';
@@ -178,8 +178,7 @@ export class AsciiShoe extends ShoeBase {
           type: 'card',
           sequence,
           card: p.card,
-          rank: p.card[0] as Rank,
-          suit: p.card[1] as Suit,
+          ...partsOf(p.card),
           index: this.index + 1,
           quality: 100,
           burn: p.burn,

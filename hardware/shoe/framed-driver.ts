@@ -5,7 +5,7 @@ import { FrameChannel, LinkLostError } from '../link.js';
 import type { BytePort, PortOpener } from '../transport/byte-port.js';
 import { shoeRx, shoeTx } from '../wire-frame.js';
 import { ShoeBase } from './base.js';
-import { cardFromWire, type Rank, type Suit } from './card-code.js';
+import { cardFromWire, partsOf } from './card-code.js';
 import { MSG, RESULT, ShoeFrameParser, UNREADABLE_REASONS, encodeShoeFrame, nextSeq, rdU16, rdU32, readText, seqDiff, u16, type ShoeFrame } from './framed.js';
 import type { SequencedShoeEvent, ShoeOptions } from './types.js';
 
@@ -191,8 +191,7 @@ export class FramedShoe extends ShoeBase {
           type: 'card',
           sequence,
           card,
-          rank: card[0] as Rank,
-          suit: card[1] as Suit,
+          ...partsOf(card),
           index: rdU16(p, 0),
           quality: Math.min(100, p[4] ?? 0),
           burn: ((p[5] ?? 0) & 1) !== 0,

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { DecisionAction, HandView, StationDecision } from '../../protocol/index.js';
+import type { CardFace, DecisionAction, HandView, StationDecision } from '../../protocol/index.js';
 import { BlackjackChooser } from './blackjack-choice.js';
 
-const hands = (seat: string[], up: string): HandView[] => [
+const hands = (seat: CardFace[], up: CardFace): HandView[] => [
   { owner: 'dealer', cards: [up], total: null },
   { owner: 'seat', seat: 1, hand: 0, cards: seat, total: null },
 ];
@@ -18,7 +18,7 @@ describe('simulated blackjack player (autoplay)', () => {
   });
 
   it('behind a seat, follows a double or split only where basic strategy makes it (rules 28, 30)', () => {
-    const follow = (action: 'double' | 'split', seat: string[], up: string) =>
+    const follow = (action: 'double' | 'split', seat: CardFace[], up: CardFace) =>
       chooser.choose(decision([`follow-${action}`, 'decline-follow'], 'decline-follow'), hands(seat, up));
     assert.equal(follow('double', ['5S', '6D'], '6H'), 'follow-double', '11 against 6');
     assert.equal(follow('double', ['TS', '2D'], 'TH'), 'decline-follow', 'a 12 against a ten is no double');

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { parseCard } from '../../engine/cards/card.js';
+import { cardOf } from '../../engine/cards/card.js';
 import { Emitter } from '../../hardware/clock.js';
 import { openShoe, type OpenedShoe } from '../../hardware/open.js';
 import type { WireFrame } from '../../hardware/wire-frame.js';
@@ -213,7 +213,8 @@ export class TableShoe {
           this.controller.onAnomaly('wrong-deck', e.card, e.sequence);
           return;
         }
-        this.controller.onCard(parseCard(e.card), e.sequence);
+        // The driver parsed the card at the device edge into a code; this is its value, not a second parse.
+        this.controller.onCard(cardOf(e.card), e.sequence);
         return;
       case 'unreadable':
         if (this.cardTest) {

@@ -1,4 +1,5 @@
 import type { DeviceRow, EventFilter, EventRow, Language, RecallRound, ServicePage, ServiceRole } from '../../protocol/index.js';
+import type { CardCode } from '../../engine/cards/card.js';
 import type { Correction, Uncorrectable } from '../../engine/table/vocabulary.js';
 import type { EnrollingSession } from '../stadium/enrolment-downloads.js';
 
@@ -91,7 +92,7 @@ export interface ServiceBackend {
   // ── two-person actions ──
   /** The last resort, saying why no correction was possible (`uncorrectable`). */
   voidRound(roundId: string, reason: string, authorisedBy: AuthorisedBy, uncorrectable?: Uncorrectable): BackendResult;
-  enterCard(roundId: string, card: string, authorisedBy: AuthorisedBy): BackendResult;
+  enterCard(roundId: string, card: CardCode, authorisedBy: AuthorisedBy): BackendResult;
   /** A dealing error corrected as the game's text orders (the engine names the article). */
   correct(roundId: string, correction: Correction, authorisedBy: AuthorisedBy): BackendResult;
   clearMeters(scope: string, authorisation: string, reason: string, authorisedBy: AuthorisedBy): BackendResult;

@@ -13,6 +13,7 @@ import {
   stationView,
   ViewComposer,
   type HostMessage,
+  type CardFace,
   type RoundView,
   type StationOwnState,
 } from '../../protocol/index.js';
@@ -41,7 +42,7 @@ const own: StationOwnState = {
   betting: { open: true, spots: [{ bet: 'banker', min: 10_000, max: 500_000 }], bets: [] },
   decision: null,
 };
-const round = (cards: string[]): RoundView => ({
+const round = (cards: CardFace[]): RoundView => ({
   roundId: 'r1',
   phase: cards.length ? 'dealing' : 'betting',
   endsAt: null,

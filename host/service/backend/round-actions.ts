@@ -1,4 +1,4 @@
-import { parseCard } from '../../../engine/cards/card.js';
+import { cardOf } from '../../../engine/cards/card.js';
 import type { BackendResult, ServiceBackend } from '../service-backend.js';
 import type { LiveBackendDeps } from './deps.js';
 import type { ServiceJournal } from './service-journal.js';
@@ -49,7 +49,7 @@ export function roundActions(
     enterCard(roundId, card, authorisedBy) {
       const refused = stale(roundId);
       if (refused) return refused;
-      const r = d.table.enterCard(parseCard(card), authorisedBy[0], authorisedBy[1]);
+      const r = d.table.enterCard(cardOf(card), authorisedBy[0], authorisedBy[1]);
       if (!r.ok) return { ok: false, code: 'refused', detail: r.reason };
       journal.action(authorisedBy, 'enter-card', `round ${roundId}: ${card}`);
       return { ok: true, key: 'service.done.enterCard', values: { card } };

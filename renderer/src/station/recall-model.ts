@@ -1,4 +1,4 @@
-import type { StationRecallRound } from '../../../protocol/index.js';
+import type { CardFace, StationRecallRound } from '../../../protocol/index.js';
 
 /** Where a recorded card went, as a hand of the replay: the dealer, baccarat's sides, or a seat's hand. */
 export interface ReplayHand {
@@ -6,7 +6,7 @@ export interface ReplayHand {
   owner: 'dealer' | 'banker' | 'player' | 'seat';
   seat?: number;
   hand: number;
-  cards: string[];
+  cards: CardFace[];
 }
 
 /** Parses a recorded card's destination (`dealer`, `banker`, `seat:3:hand:1`, `seat:3`, `seat:3:war`, `burn`). */

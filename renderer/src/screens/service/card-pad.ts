@@ -2,10 +2,9 @@ import { Container, Text } from 'pixi.js';
 import { Button } from '../../ui/button.js';
 import { COLORS, textStyle } from '../../ui/theme.js';
 import type { Labelled } from './keypad.js';
+import { RANKS, SUITS, isRank, isSuit, type CardCode, type Rank, type Suit } from '../../../../cards/card.js';
 
-export const RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K'] as const;
-export const SUITS = ['S', 'H', 'D', 'C'] as const;
-const SUIT_SIGN: Record<(typeof SUITS)[number], string> = { S: '♠', H: '♥', D: '♦', C: '♣' };
+const SUIT_SIGN: Record<Suit, string> = { S: '♠', H: '♥', D: '♦', C: '♣' };
 const KEY_W = 112;
 const KEY_H = 96;
 
@@ -15,16 +14,16 @@ const KEY_H = 96;
  * Keys are `card-A` … `card-K` and `card-S` … `card-C`.
  */
 export class CardPad extends Container {
-  private rank: string | null = null;
-  private suit: string | null = null;
+  private rank: Rank | null = null;
+  private suit: Suit | null = null;
   private readonly chosen = new Text({ text: '', style: textStyle({ fontSize: 44, fill: COLORS.goldText, fontWeight: '700' }) });
-  private readonly ranks = new Map<string, Button>();
-  private readonly suits = new Map<string, Button>();
+  private readonly ranks = new Map<Rank, Button>();
+  private readonly suits = new Map<Suit, Button>();
   private readonly ok: Button;
   private caption = '';
   private labelled: Labelled = (_label, value) => value;
 
-  constructor(private readonly onSubmit: (card: string) => void) {
+  constructor(private readonly onSubmit: (card: CardCode) => void) {
     super();
     this.chosen.position.set(0, 0);
     this.addChild(this.chosen);
@@ -58,8 +57,8 @@ export class CardPad extends Container {
   /** A rank (A 2-9 T J Q K) or a suit (S H D C) from the keyboard, Backspace, Enter. */
   key(key: string): boolean {
     const k = key.toUpperCase();
-    if ((RANKS as readonly string[]).includes(k)) this.pick(k, null);
-    else if ((SUITS as readonly string[]).includes(k)) this.pick(null, k);
+    if (isRank(k)) this.pick(k, null);
+    else if (isSuit(k)) this.pick(null, k);
     else if (key === 'Enter') this.enter();
     else if (key === 'Backspace') this.clear();
     else return false;
@@ -72,7 +71,7 @@ export class CardPad extends Container {
     this.draw();
   }
 
-  private pick(rank: string | null, suit: string | null): void {
+  private pick(rank: Rank | null, suit: Suit | null): void {
     if (rank) this.rank = rank;
     if (suit) this.suit = suit;
     this.draw();
@@ -80,14 +79,14 @@ export class CardPad extends Container {
 
   private enter(): void {
     if (!this.rank || !this.suit) return;
-    const card = `${this.rank}${this.suit}`;
+    const card: CardCode = `${this.rank}${this.suit}`;
     this.clear();
     this.onSubmit(card);
   }
 
   private draw(): void {
     const rank = this.rank ? (this.rank === 'T' ? '10' : this.rank) : '…';
-    const suit = this.suit ? SUIT_SIGN[this.suit as keyof typeof SUIT_SIGN] : '…';
+    const suit = this.suit ? SUIT_SIGN[this.suit] : '…';
     this.chosen.text = this.labelled(this.caption, `${rank} ${suit}`);
     for (const [r, b] of this.ranks) b.setActive(r === this.rank);
     for (const [s, b] of this.suits) b.setActive(s === this.suit);

@@ -1,4 +1,5 @@
 import { UNCORRECTABLE, type ServicePage } from '../../../../../protocol/index.js';
+import { isCardCode } from '../../../../../cards/card.js';
 import { cycle } from './rows.js';
 import { tableRows } from './table-rows.js';
 import type { PageKit } from './kit.js';
@@ -37,7 +38,10 @@ export function holdsPage(page: Extract<ServicePage, { page: 'holds' }>, k: Page
         title: t('punctuation.joined', { first: t('service.action.enter-card'), second: t('service.field.round', { round: roundId }) }),
         label: t('service.action.cardToEnter'),
         kind: 'card',
-        then: (card) => a.act({ kind: 'enter-card', roundId, card }),
+        // The pad offers only ranks and suits: what it gives is a code, checked so the type says so.
+        then: (card) => {
+          if (isCardCode(card)) a.act({ kind: 'enter-card', roundId, card });
+        },
       }),
     sup,
   );
