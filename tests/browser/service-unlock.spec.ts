@@ -1,9 +1,14 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { expect, test as base, waitForEvent, type Kiosk } from './kiosk-fixture.js';
-import { pressUntilShown, pressWhenShown, signIn, startServiceKiosk, SUP, texts, tr, typeOnPad } from './service-kit.js';
+import { confirmBy, LANGUAGES, pressUntilShown, pressWhenShown, signIn, startServiceKiosk, SUP, TECH, texts, tr, typeOnPad } from './service-kit.js';
 
+// Issue 50 item 4, on the same kiosk (one host start for both): the service screen's Peer tables
+// page, where two people enrol a peer table from its enrolment file and remove it.
+//
 // Issue 50 item 5: an account locked by wrong PINs (a stranger's, perhaps) is lifted by another
 // supervisor from the service screen, journalled, and its owner signs in at once, while the host
 // runs (before, only the command line could unlock it, with the host stopped).
@@ -24,13 +29,16 @@ const test = base.extend<object, { serviceKiosk: Kiosk & { dataDir: string } }>(
   ],
 });
 
-/** The journal's `service.account` entries, as `etg ledger export` gives them (a reader beside the running host). */
-function accountEntries(dataDir: string): { staff: string; action: string; by: string }[] {
+/** The journal's entries of one type, as `etg ledger export` gives them (a reader beside the running host). */
+function entries<T>(dataDir: string, type: string): T[] {
   const r = spawnSync(process.execPath, ['bin/etg.js', 'ledger', 'export', '--data-dir', dataDir, '--json'], { cwd: root, encoding: 'utf8' });
   expect(r.status, r.stderr).toBe(0);
-  const out = JSON.parse(r.stdout) as { entries: { type: string; body: { payload: { staff: string; action: string; by: string } } }[] };
-  return out.entries.filter((e) => e.type === 'service.account').map((e) => e.body.payload);
+  const out = JSON.parse(r.stdout) as { entries: { type: string; body: { payload: T } }[] };
+  return out.entries.filter((e) => e.type === type).map((e) => e.body.payload);
 }
+
+/** The journal's `service.account` entries. */
+const accountEntries = (dataDir: string) => entries<{ staff: string; action: string; by: string }>(dataDir, 'service.account');
 
 test('a supervisor unlocks an account locked by wrong PINs from the service screen; its owner then signs in; the unlock journalled', async ({
   page,
@@ -79,4 +87,66 @@ test('a supervisor unlocks an account locked by wrong PINs from the service scre
   // Ana Lei signs in with her PIN at once.
   await signIn(ana, SUP);
   expect(pageErrors).toEqual([]);
+});
+
+test('Peer tables page: a supervisor enrols a peer table from its enrolment file, a second person confirms, then both remove it; journalled with both names', async ({
+  page,
+  serviceKiosk,
+  pageErrors,
+}) => {
+  test.setTimeout(180_000);
+  // What the peer table's host would hand this one (its address, certificate, the secret it knows this table by).
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'peer-file-'));
+  const file = path.join(dir, 'bj-9.json');
+  const secret = 'Z'.repeat(43);
+  const fingerprint = Array.from({ length: 32 }, (_, i) => (i * 7).toString(16).toUpperCase().padStart(2, '0').slice(-2)).join(':');
+  const enrolment = {
+    table: 'bj-9',
+    url: 'https://10.9.0.9:8443',
+    certificate: `-----BEGIN CERTIFICATE-----\n${'A'.repeat(200)}\n-----END CERTIFICATE-----`,
+    fingerprint,
+    secret,
+  };
+  writeFileSync(file, JSON.stringify(enrolment));
+  try {
+    await page.goto(serviceKiosk.screens['service']!);
+    await waitForEvent(page, 'snapshot:service');
+    await signIn(page, SUP2);
+    await pressUntilShown(page, 'page-peers', tr('zh-Hant', 'service.peers.none'));
+    // The page in each language: this host had no peer at start, so an added one is linked from the next.
+    for (const lang of LANGUAGES) {
+      await pressUntilShown(page, `language-${lang}`, tr(lang, 'service.peers.none'));
+      await expect.poll(() => texts(page)).toContain(tr(lang, 'service.pages.peers'));
+    }
+    // Enrol: the file chosen, the stations homed there typed, a second person reads what is enrolled.
+    const chooser = page.waitForEvent('filechooser');
+    await pressWhenShown(page, 'act-peer-add');
+    await (await chooser).setFiles(file);
+    await expect.poll(() => texts(page)).toContain(tr('en', 'service.peers.askStations'));
+    await typeOnPad(page, 'ref', '201-202');
+    const summary = tr('en', 'service.peers.summary', { table: 'bj-9', url: enrolment.url, stations: '201-202' });
+    await expect.poll(() => texts(page)).toContain(summary);
+    expect(await texts(page)).not.toContain(secret);
+    await confirmBy(page, TECH);
+    await expect.poll(() => texts(page)).toContain(tr('en', 'service.done.peerAdd', { table: 'bj-9' }));
+    await expect.poll(() => texts(page)).toContain(tr('en', 'service.peers.row', { table: 'bj-9', url: enrolment.url, stations: '201-202' }));
+    await expect.poll(() => texts(page)).toContain(tr('en', 'service.peers.notLinked'));
+
+    // Remove it: two people again; the page is empty once more.
+    await pressWhenShown(page, 'act-peer-revoke-bj-9');
+    await confirmBy(page, TECH);
+    await expect.poll(() => texts(page)).toContain(tr('en', 'service.done.peerRevoke', { table: 'bj-9' }));
+    await expect.poll(() => texts(page)).toContain(tr('en', 'service.peers.none'));
+
+    const journalled = entries<{ table: string; action: string; by: string[]; digest?: string }>(serviceKiosk.dataDir, 'peer.credential');
+    expect(journalled.map((e) => [e.table, e.action])).toEqual([
+      ['bj-9', 'enrol'],
+      ['bj-9', 'revoke'],
+    ]);
+    for (const e of journalled) expect(e.by.join(' ')).toMatch(new RegExp(`${SUP2.name}.*${TECH.name}`));
+    expect(journalled[0]?.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(pageErrors).toEqual([]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
