@@ -7,7 +7,7 @@ import { ALARM_BUDGET, TransferHost } from './transfer-host.js';
 
 // A host's alarms at a lying peer are security events: journalled (synced upstream, kept for
 // ever), so a flood of lies is kept to a budget per link between two ticks, and what the budget
-// left out is counted on the next one journalled.
+// left out is summed up at the next tick, each reason named.
 
 const HOME = TableId.parse('home');
 const WAR = TableId.parse('war');
@@ -38,15 +38,25 @@ describe('transfers: a host journals its alarms', () => {
     assert.deepEqual(verifyLedger(ledger).problems, []);
   });
 
-  it('a flood between two ticks journals only the budget; the next one journalled counts the rest', () => {
+  it('a flood between two ticks journals only the budget; the tick journals one more that counts the rest, each reason named', () => {
     const { h, raised, alarms } = host();
     for (let i = 0; i < 1000; i++) h.receive(WAR, { kind: 'junk', i });
-    assert.equal(raised.length, 1000);
+    // After the junk, a lie of another kind: past the budget too.
+    h.receive(WAR, { kind: 'taken', transfer: { id: { origin: HOME, serial: 9 }, currency: 'MOP', station: 3, from: HOME, to: WAR, amount: 100 } });
+    assert.equal(raised.length, 1001);
     assert.equal(alarms().length, ALARM_BUDGET);
+    // The peer says nothing more: the tick alone sums up what was left out.
     h.tick();
-    h.receive(WAR, null);
     const all = alarms();
     assert.equal(all.length, ALARM_BUDGET + 1);
-    assert.equal(all[ALARM_BUDGET]?.suppressed, 1000 - ALARM_BUDGET);
+    const sum = all[ALARM_BUDGET];
+    assert.equal(sum?.suppressed, 1001 - ALARM_BUDGET);
+    assert.equal(sum?.reason, 'unknown-transfer', 'the last left out');
+    assert.match(String(sum?.detail), /malformed 980, unknown-transfer 1/);
+    // A new budget after the tick; a quiet tick journals nothing.
+    h.receive(WAR, null);
+    h.tick();
+    assert.equal(alarms().length, ALARM_BUDGET + 2);
+    assert.equal(alarms()[ALARM_BUDGET + 1]?.suppressed, undefined);
   });
 });

@@ -5,8 +5,20 @@ import type { StartRefusal } from './sender.js';
 import { fold, type StationHomes, type TransferState } from './state.js';
 import { step, type TransferEvent } from './step.js';
 
-/** Alarms journalled per link between two ticks; the rest are counted on the next one journalled (a flood of lies stays small). */
+/**
+ * Alarms journalled per link between two ticks (a flood of lies stays small); the rest are summed
+ * up at the next tick in one more, naming each reason left out and how often (so a lie sent after
+ * 20 frames of junk still reaches the upstream, issue 50).
+ */
 export const ALARM_BUDGET = 20;
+
+/** Per link: alarms journalled since the last tick, and those past the budget (each reason's count, the last one). */
+interface Budget {
+  journalled: number;
+  suppressed: number;
+  reasons: Map<TransferAlarm['reason'], number>;
+  last: TransferAlarm | null;
+}
 
 export interface TransferHostOptions {
   readonly self: TableId;
@@ -26,8 +38,7 @@ export interface TransferHostOptions {
  */
 export class TransferHost {
   private current: TransferState;
-  /** Per link: alarms journalled since the last tick, and alarms not journalled since the last one that was. */
-  private readonly budget = new Map<TableId, { journalled: number; suppressed: number }>();
+  private readonly budget = new Map<TableId, Budget>();
 
   constructor(private readonly o: TransferHostOptions) {
     this.current = fold(o.self, o.currency, o.homes, o.journal.entries());
@@ -55,7 +66,7 @@ export class TransferHost {
   }
 
   tick(): void {
-    for (const b of this.budget.values()) b.journalled = 0;
+    for (const [link, b] of this.budget) this.sumUp(link, b);
     this.on({ kind: 'tick' });
   }
 
@@ -77,25 +88,37 @@ export class TransferHost {
 
   /** A security event in the journal, within the link's budget (docs/security.md). */
   private journalAlarm(a: TransferAlarm): void {
-    const b = this.budget.get(a.link) ?? { journalled: 0, suppressed: 0 };
+    const b = this.budget.get(a.link) ?? { journalled: 0, suppressed: 0, reasons: new Map(), last: null };
     this.budget.set(a.link, b);
     if (b.journalled >= ALARM_BUDGET) {
       b.suppressed++;
+      b.reasons.set(a.reason, (b.reasons.get(a.reason) ?? 0) + 1);
+      b.last = a;
       return;
     }
     this.o.journal.append([
-      {
-        type: 'transfer.alarm',
-        payload: {
-          link: a.link,
-          reason: a.reason,
-          ...(a.id ? { id: a.id } : {}),
-          detail: a.detail.slice(0, 500),
-          ...(b.suppressed ? { suppressed: b.suppressed } : {}),
-        },
-      },
+      { type: 'transfer.alarm', payload: { link: a.link, reason: a.reason, ...(a.id ? { id: a.id } : {}), detail: a.detail.slice(0, 500) } },
     ]);
     b.journalled++;
-    b.suppressed = 0;
+  }
+
+  /**
+   * The link's budget starts again; what it left out since the last tick is journalled as one
+   * alarm, whether or not the peer says anything more: the last reason left out (its id), the
+   * count, and every reason with its count in the detail (at most 14 reasons: it fits).
+   */
+  private sumUp(link: TableId, b: Budget): void {
+    const last = b.last;
+    if (b.suppressed > 0 && last) {
+      const counts = [...b.reasons].map(([reason, n]) => `${reason} ${n}`).join(', ');
+      const detail = `${b.suppressed} more alarms at this link past the budget of ${ALARM_BUDGET} since the last tick: ${counts}`;
+      this.o.journal.append([
+        {
+          type: 'transfer.alarm',
+          payload: { link, reason: last.reason, ...(last.id ? { id: last.id } : {}), detail: detail.slice(0, 500), suppressed: b.suppressed },
+        },
+      ]);
+    }
+    this.budget.delete(link);
   }
 }
