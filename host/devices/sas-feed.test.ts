@@ -152,4 +152,11 @@ describe('SAS exceptions fed from the journal', () => {
     writeFileSync(path.join(dir, REPORTED_FILE), JSON.stringify({ v: 1, stations: { '1': { through: -5, acked: [] } } }));
     assert.deepEqual(open().read(), [0x18, 0x17], 'not the note of the earlier run');
   });
+
+  it('a reported-file that is not JSON at all (cut, overwritten) is not believed either, and opens the feed', () => {
+    append(billCredit(STATION, 10_000, 'old'));
+    ledger.append({ type: 'power.reset', payload: { clean: true, softwareVersion: '0.1.0' } });
+    writeFileSync(path.join(dir, REPORTED_FILE), '{"v":1,"stations":{"1":{"through":99');
+    assert.deepEqual(open().read(), [0x18, 0x17]);
+  });
 });

@@ -36,8 +36,8 @@ export class ReportedStore {
   constructor(dataDir: string) {
     this.file = path.join(dataDir, REPORTED_FILE);
     if (!existsSync(this.file)) return;
-    const parsed = Reported.safeParse(JSON.parse(readFileSync(this.file, 'utf8')));
-    // A file that is not ours is not believed: the feed starts from this run's power-up (docs/sas.md).
+    // A file that is not ours (or not JSON: cut, overwritten) is not believed: the feed starts from this run's power-up (docs/sas.md).
+    const parsed = Reported.safeParse(jsonOrNull(this.file));
     if (parsed.success) this.state = parsed.data;
   }
 
@@ -169,4 +169,14 @@ export class StationFeed {
 
 function seqOf(key: string): number {
   return Number(key.slice(0, key.indexOf('.')));
+}
+
+/** The file's JSON, or null when it is not JSON (cut by a power loss, overwritten): believed no more than a file that is not ours. */
+function jsonOrNull(file: string): unknown {
+  const text = readFileSync(file, 'utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
 }

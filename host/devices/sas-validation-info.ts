@@ -32,7 +32,8 @@ export class ValidationRecords {
   ) {
     this.file = path.join(dataDir, VALIDATION_READ_FILE);
     if (!existsSync(this.file)) return;
-    const parsed = Read.safeParse(JSON.parse(readFileSync(this.file, 'utf8')));
+    // Not JSON, or not ours: nothing read yet (the system reads the buffer's tickets again).
+    const parsed = Read.safeParse(jsonOrNull(this.file));
     if (parsed.success) this.read = parsed.data.stations;
   }
 
@@ -80,4 +81,14 @@ export class ValidationRecords {
 /** The floor's local time, as the machine's clock (0x7E) shows it. */
 function local(t: Date): SasDateTime {
   return { year: t.getFullYear(), month: t.getMonth() + 1, day: t.getDate(), hour: t.getHours(), minute: t.getMinutes(), second: t.getSeconds() };
+}
+
+/** The file's JSON, or null when it is not JSON (cut by a power loss, overwritten): believed no more than a file that is not ours. */
+function jsonOrNull(file: string): unknown {
+  const text = readFileSync(file, 'utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
 }

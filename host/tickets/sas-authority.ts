@@ -31,7 +31,8 @@ export class ValidationIdStore {
   constructor(dataDir: string) {
     this.file = path.join(dataDir, SAS_VALIDATION_FILE);
     if (!existsSync(this.file)) return;
-    const parsed = Stored.safeParse(JSON.parse(readFileSync(this.file, 'utf8')));
+    // Not JSON, or not ours: no id (the table prints no ticket until the system sets one by 0x4C).
+    const parsed = Stored.safeParse(jsonOrNull(this.file));
     if (parsed.success) this.id = parsed.data.machineId;
   }
 
@@ -119,5 +120,15 @@ export class SasAuthority implements TicketAuthority {
     this.attempts.delete(requestId);
     this.cycles.get(t.station)?.end(t.validation, 'returned');
     return Promise.resolve({ ok: true });
+  }
+}
+
+/** The file's JSON, or null when it is not JSON (cut by a power loss, overwritten): believed no more than a file that is not ours. */
+function jsonOrNull(file: string): unknown {
+  const text = readFileSync(file, 'utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
   }
 }
