@@ -82,8 +82,9 @@ export const layers = {
     folders: { cards: 'any', engine: 'any', hardware: 'any', ledger: 'any', terms: 'any', protocol: 'any', locales: 'any', 'package.json': 'any' },
     // prom-client: the host's /metrics (host/metrics/); @peculiar/x509: the table's own TLS
     // certificate for its remote stations (host/stadium); i18next: the host's own words (the
-    // printable meters report), through the locales' shared setup.
-    packages: [...NODE_SERVER, 'prom-client', '@peculiar/x509', 'i18next'],
+    // printable meters report), through the locales' shared setup; nats: the stadium's edges'
+    // broker (host/edges/, issue 55).
+    packages: [...NODE_SERVER, 'prom-client', '@peculiar/x509', 'i18next', 'nats'],
     node: true,
     why: 'the host wires engine, hardware, ledger and protocol, never screens or electron',
     // Inside the host, bottom to top (docs/architecture.md): each subfolder and what it may import.
@@ -108,6 +109,8 @@ export const layers = {
       service: ['config', 'devices', 'floor', 'stadium', 'table', 'tickets', 'tilts'],
       screens: ['config', 'floor', 'service', 'stadium', 'table'],
       server: ['peers', 'screens', 'stadium'],
+      // The stadium's fan-out on NATS (issue 55): the host's publisher, the edge process and its listener.
+      edges: ['screens', 'stadium'],
       // The station agent runs on a remote station's machine: its acceptor, its screen, its link to the host.
       'station-agent': ['server', 'stadium'],
       autoplay: ['config', 'floor', 'screens', 'table'],
@@ -118,6 +121,7 @@ export const layers = {
         'autoplay',
         'config',
         'devices',
+        'edges',
         'floor',
         'logging',
         'metrics',

@@ -1,7 +1,7 @@
 // `npm test` runs this first: the Debian packages the tests need (Chromium for the browser tests,
 // the Noto CJK fonts they draw Chinese with, PostgreSQL for the sync tests' throwaway cluster,
 // systemd for `systemd-analyze verify` on the units in deploy/, socat for the serial transport's
-// pseudo-terminal pair, swtpm and tpm2-tools for the ledger witness's key sealed in a TPM) are
+// pseudo-terminal pair, nats-server for the stadium's edges, swtpm and tpm2-tools for the ledger witness's key sealed in a TPM) are
 // installed where this user may, or the run stops within seconds with the command that installs
 // them, rather than after ten minutes of Node tests. scripts/system-needs.ts decides.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -52,6 +52,9 @@ function missingNeeds(): Need[] {
     ...(hasSocat() ? [] : [{ pkg: 'socat', why: 'the serial transport test links two pseudo-terminals with it' }]),
     ...(onPath('swtpm') ? [] : [{ pkg: 'swtpm', why: "the ledger witness's TPM test seals its key in a software TPM" }]),
     ...(onPath('tpm2_unseal') ? [] : [{ pkg: 'tpm2-tools', why: 'the ledger witness seals and unseals its key with tpm2-tools' }]),
+    ...(existsSync('/usr/sbin/nats-server') || onPath('nats-server')
+      ? []
+      : [{ pkg: 'nats-server', why: "the edges' tests start a NATS server with JetStream (host/edges/nats-server.ts)" }]),
     ...(hasSwtpmTcti() ? [] : [{ pkg: 'libtss2-tcti-swtpm0', why: 'tpm2-tools reach the software TPM through it' }]),
   ];
 }

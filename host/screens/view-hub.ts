@@ -197,7 +197,7 @@ export class ViewHub {
    * station's screen every new public part too (sent now, before the station's own part).
    * Returns the unsubscribe.
    */
-  subscribe(view: ViewName, conn: string, sink: ViewSink): () => void {
+  subscribe(view: ViewName, conn: string, sink: ViewSink, withPublicParts = true): () => void {
     // Built before the sink is added: a rebuild now must not hand it a version it is about to be sent whole.
     this.current(view, conn);
     const key = this.key(view, conn);
@@ -205,7 +205,7 @@ export class ViewHub {
     if (!set) this.sinks.set(key, (set = new Set()));
     set.add(sink);
     const station = stationOf(view) !== null;
-    if (station) {
+    if (station && withPublicParts) {
       this.publicSinks.add(sink);
       for (const part of PUBLIC_PARTS) sink.deliver(`public:${part}`, this.publicPart(part));
     }
@@ -215,6 +215,16 @@ export class ViewHub {
       if (set.size === 0) this.sinks.delete(key);
       this.publicSinks.delete(sink);
     };
+  }
+
+  /**
+   * The public parts alone, for a sink that is no screen: the edges' publisher (host/edges/),
+   * which publishes each part once for every station of every edge. Returns the unsubscribe.
+   */
+  subscribeParts(sink: ViewSink): () => void {
+    this.publicSinks.add(sink);
+    for (const part of PUBLIC_PARTS) sink.deliver(`public:${part}`, this.publicPart(part));
+    return () => this.publicSinks.delete(sink);
   }
 
   /**

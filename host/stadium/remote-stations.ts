@@ -40,6 +40,7 @@ function sha256(text: string): Buffer {
 export class RemoteStations {
   private stations: EnrolledStation[];
   private readonly revokedListeners = new Set<(station: number) => void>();
+  private readonly changeListeners = new Set<() => void>();
   /** Stations whose registry row is not what the journal says (refused), with why. */
   private refused = new Map<number, string>();
 
@@ -108,6 +109,7 @@ export class RemoteStations {
     ].sort((a, b) => a.station - b.station);
     this.save();
     this.audit();
+    for (const l of [...this.changeListeners]) l();
     return { station, secret };
   }
 
@@ -118,6 +120,7 @@ export class RemoteStations {
     this.revokeNow(station, by);
     this.save();
     this.audit();
+    for (const l of [...this.changeListeners]) l();
     return true;
   }
 
@@ -126,6 +129,19 @@ export class RemoteStations {
     const s = this.current(station);
     if (!s || this.refused.has(station)) return false;
     return timingSafeEqual(Buffer.from(s.secretSha256, 'hex'), sha256(secret));
+  }
+
+  /** Each station whose credential is in force and not refused, with its hash (what the edges check a station against). */
+  hashes(): { station: number; secretSha256: string }[] {
+    return this.inForce()
+      .filter((s) => !this.refused.has(s.station))
+      .map((s) => ({ station: s.station, secretSha256: s.secretSha256 }));
+  }
+
+  /** Called after every enrolment and revocation (the edges' copy of the hashes is published again). */
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
   }
 
   /** Called when a station's credential is revoked (or replaced by a new enrolment). */

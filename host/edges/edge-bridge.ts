@@ -1,0 +1,202 @@
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import { StorageType, type Msg, type NatsConnection, type Subscription } from 'nats';
+import { decodeClientMessage, encode, protocolError, stationOf, stationView, type HostMessage, type ViewName } from '../../protocol/index.js';
+import type { ViewHub, ViewSink } from '../screens/view-hub.js';
+import { INCOMING_LIMITS } from '../screens/screen-session.js';
+import { TokenBucket } from '../screens/token-bucket.js';
+import type { RemoteStations } from '../stadium/remote-stations.js';
+import { Attach, encodeUpdate, tableSubjects, type TableSubjects } from './subjects.js';
+
+export interface EdgeBridgeDeps {
+  hub: ViewHub;
+  stations: RemoteStations;
+  nc: NatsConnection;
+  tableId: string;
+  log: Logger;
+}
+
+/** What the bridge counts (the stadium bench prints them). */
+export interface BridgeCounters {
+  published: number;
+  bytes: number;
+  commands: number;
+  /** Commands and attachments refused: a station its edge does not hold, a wrong secret, a malformed message. */
+  refused: number;
+}
+
+const utf8 = new TextEncoder();
+const text = new TextDecoder();
+
+/**
+ * The table host's side of the edges (issue 55): the hub's updates go to NATS instead of to
+ * sockets, each once. The public parts (the round, the panel) are published once per change on
+ * the table's public subjects, whatever the number of stations; each remote station's own part
+ * (and its recall, when asked for) on its own subject. JetStream keeps the last of each.
+ *
+ * Commands come back on `cmd.<edge>.<station>`: the host takes one only from the edge that
+ * attached that station with the station's own secret (checked here against the registry, as a
+ * direct connection's is), so an edge cannot act for a station it does not hold, and NATS lets
+ * each edge's user publish under its own name only. Each command is then checked by the hub and
+ * the table's state machine exactly as a screen's: the edges decide nothing.
+ */
+export class EdgeBridge {
+  /** A new one at each start: an edge that sees it change forgets what it had (versions start again). */
+  readonly epoch = randomBytes(9).toString('base64url');
+  readonly counters: BridgeCounters = { published: 0, bytes: 0, commands: 0, refused: 0 };
+  private readonly subjects: TableSubjects;
+  /** Which edge holds each station (the last one that attached it with its secret). */
+  private readonly held = new Map<number, string>();
+  private readonly buckets = new Map<number, TokenBucket>();
+  /** The last message published on each kept subject: published again whole after NATS restarts. */
+  private readonly last = new Map<string, Uint8Array>();
+  private readonly stops: (() => void)[] = [];
+  private readonly subs: Subscription[] = [];
+  private closed = false;
+
+  private constructor(private readonly deps: EdgeBridgeDeps) {
+    this.subjects = tableSubjects(deps.tableId);
+  }
+
+  static async start(deps: EdgeBridgeDeps): Promise<EdgeBridge> {
+    const bridge = new EdgeBridge(deps);
+    await bridge.ensureStream();
+    bridge.open();
+    return bridge;
+  }
+
+  /** The stream that keeps the last value of each subject: in memory, one message a subject. */
+  private async ensureStream(): Promise<void> {
+    const jsm = await this.deps.nc.jetstreamManager();
+    const config = {
+      name: this.subjects.stream,
+      subjects: this.subjects.kept,
+      max_msgs_per_subject: 1,
+      storage: StorageType.Memory,
+      allow_direct: true,
+    };
+    try {
+      await jsm.streams.info(this.subjects.stream);
+      await jsm.streams.update(this.subjects.stream, config);
+    } catch {
+      await jsm.streams.add(config);
+    }
+  }
+
+  private open(): void {
+    const { hub, stations, nc } = this.deps;
+    this.stops.push(hub.subscribeParts(this.sink((slot) => this.subjects.publicPart(slot.slice('public:'.length)))));
+    for (const view of hub.remoteViews()) {
+      const station = stationOf(view);
+      if (station === null) continue;
+      this.stops.push(hub.subscribe(view, `edge:${station}`, this.stationSink(station), false));
+    }
+    this.publishEnrolment();
+    this.stops.push(stations.onChange(() => this.publishEnrolment()));
+    // A revoked (or enrolled again) station is held by no edge until it attaches again.
+    this.stops.push(stations.onRevoked((s) => this.held.delete(s)));
+    this.subs.push(nc.subscribe(this.subjects.attachAll, { callback: (err, m) => err || this.attach(m) }));
+    this.subs.push(nc.subscribe(this.subjects.commandAll, { callback: (err, m) => err || this.command(m) }));
+    void this.watchStatus();
+  }
+
+  /** After NATS comes back (its memory stream gone with it): the stream again, and every last value. */
+  private async watchStatus(): Promise<void> {
+    for await (const s of this.deps.nc.status()) {
+      if (this.closed) return;
+      if (s.type !== 'reconnect') continue;
+      try {
+        await this.ensureStream();
+        for (const [subject, data] of this.last) this.deps.nc.publish(subject, data);
+        this.deps.log.info({ subjects: this.last.size }, 'NATS reconnected: last values published again');
+      } catch (err) {
+        this.deps.log.warn({ err }, 'NATS reconnected, but the stream could not be made again');
+      }
+    }
+  }
+
+  private sink(subjectOf: (slot: string) => string): ViewSink {
+    return { deliver: (slot, update) => this.publish(subjectOf(slot), encodeUpdate(this.epoch, slot, update)) };
+  }
+
+  private stationSink(station: number): ViewSink {
+    return this.sink((slot) => (slot.startsWith('recall:') ? this.subjects.recall(station) : this.subjects.own(station)));
+  }
+
+  private publish(subject: string, message: string): void {
+    if (this.closed) return;
+    const data = utf8.encode(message);
+    this.last.set(subject, data);
+    this.counters.published++;
+    this.counters.bytes += data.byteLength;
+    this.deps.nc.publish(subject, data);
+  }
+
+  private publishEnrolment(): void {
+    const data = utf8.encode(JSON.stringify({ stations: this.deps.stations.hashes() }));
+    this.last.set(this.subjects.enrol, data);
+    this.deps.nc.publish(this.subjects.enrol, data);
+  }
+
+  /** `attach.<edge>` {station, secret}: the edge holds that station from now on, if the secret is its credential. */
+  private attach(m: Msg): void {
+    const edge = m.subject.split('.').at(-1) ?? '';
+    let ok = false;
+    try {
+      const a = Attach.safeParse(JSON.parse(text.decode(m.data)));
+      ok = a.success && this.deps.stations.verify(a.data.station, a.data.secret) && this.deps.hub.hasView(stationView(a.data.station));
+      if (a.success && ok) this.held.set(a.data.station, edge);
+      else this.refused({ edge, station: a.success ? a.data.station : null }, 'an edge attached a station with a wrong credential: refused');
+    } catch {
+      this.refused({ edge }, 'an edge sent a malformed attachment: refused');
+    }
+    if (m.reply) m.respond(utf8.encode(JSON.stringify({ ok })));
+  }
+
+  /** `cmd.<edge>.<station>`: a station's message through the edge that holds it, checked as a screen's. */
+  private command(m: Msg): void {
+    const [, , , edge = '', st = ''] = m.subject.split('.');
+    const station = Number(st);
+    const answer = (reply: HostMessage) => m.reply && m.respond(utf8.encode(encode(reply)));
+    if (!Number.isSafeInteger(station) || this.held.get(station) !== edge) {
+      this.refused({ edge, station: st }, 'a command for a station this edge does not hold: refused');
+      return void answer(protocolError('unauthorized', 'this edge does not hold that station'));
+    }
+    let bucket = this.buckets.get(station);
+    if (!bucket) this.buckets.set(station, (bucket = new TokenBucket(INCOMING_LIMITS.burst, INCOMING_LIMITS.perSecond, () => performance.now())));
+    if (!bucket.take()) return void answer(protocolError('rate-limited', 'too many messages from this station'));
+    const decoded = decodeClientMessage(text.decode(m.data));
+    if (!decoded.ok) return void answer(decoded.error);
+    const c = decoded.message;
+    const view: ViewName = stationView(station);
+    if (c.type === 'resync') {
+      // The edge resends the parts it keeps itself; the recall is made here, on the station's subject.
+      if (c.view === view && c.parts.includes('recall')) this.deps.hub.resend(view, `edge:${station}`, this.stationSink(station), ['recall']);
+      return;
+    }
+    if (c.type !== 'command')
+      return void answer(protocolError('invalid-message', `${c.type} is the edge's to answer`, { ...('id' in c ? { ref: c.id } : {}) }));
+    if (c.view !== view) return void answer(protocolError('forbidden-view', `this station may not act for ${c.view}`, { ref: c.id, view: c.view }));
+    this.counters.commands++;
+    const result = this.deps.hub.submit(view, c.version, c.command);
+    const reply = (r: Awaited<typeof result>) => answer(r.ok ? { type: 'ack', ref: c.id, view, version: r.version } : { ...r.error, ref: c.id });
+    if (result instanceof Promise) void result.then(reply, (err: unknown) => this.deps.log.error({ err, station }, 'a command through an edge failed'));
+    else reply(result);
+  }
+
+  private refused(fields: object, line: string): void {
+    this.counters.refused++;
+    this.deps.log.warn(fields, line);
+  }
+
+  /** Which edge holds a station (tests, the bench). */
+  holder(station: number): string | null {
+    return this.held.get(station) ?? null;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const stop of this.stops.splice(0)) stop();
+    for (const s of this.subs.splice(0)) s.unsubscribe();
+  }
+}

@@ -1,0 +1,60 @@
+import fastifyWebsocket from '@fastify/websocket';
+import Fastify, { LogController } from 'fastify';
+import type { Logger } from 'pino';
+import { MAX_MESSAGE_BYTES } from '../../protocol/index.js';
+import type { TableCertificate } from '../stadium/table-certificate.js';
+import type { Edge } from './edge.js';
+import { EdgeSession } from './edge-session.js';
+
+const TEXT_FRAME = { binary: false } as const;
+
+/** The edge's listener for stations: TLS with the edge's own certificate (the stations pin it), `/ws` only. */
+export async function createEdgeServer(
+  edge: Edge,
+  deps: { log: Logger; certificate: TableCertificate; host: string; port: number },
+): Promise<{ origin: string; port: number; sessions: () => number; close: () => Promise<void> }> {
+  const app = Fastify({
+    loggerInstance: deps.log,
+    logController: new LogController({ disableRequestLogging: true }),
+    https: { key: deps.certificate.key, cert: deps.certificate.cert, minVersion: 'TLSv1.2' },
+    bodyLimit: 1024,
+    requestTimeout: 10_000,
+  });
+  await app.register(fastifyWebsocket, { options: { maxPayload: 4 * MAX_MESSAGE_BYTES } });
+  const open = new Set<EdgeSession>();
+  app.get('/ws', { websocket: true }, (socket, req) => {
+    if (req.headers.origin !== undefined) return socket.close(1008, 'origin');
+    const session = new EdgeSession(
+      edge,
+      {
+        remote: true,
+        send: (text) => socket.send(text),
+        write: (m, written) => socket.send(m.bytes, TEXT_FRAME, () => written()),
+        close: (code, reason) => socket.close(code, reason),
+      },
+      deps.log,
+    );
+    open.add(session);
+    // A connection that has not said who it is within 10 s is not a station's.
+    const hello = setTimeout(() => session.station === 0 && session.close(1008, 'no hello'), 10_000);
+    socket.on('message', (data, isBinary) => session.receive(isBinary ? new Uint8Array(data as Buffer) : data.toString()));
+    socket.on('close', () => {
+      clearTimeout(hello);
+      open.delete(session);
+      session.dispose();
+    });
+    socket.on('error', (err) => deps.log.warn({ err, session: session.id }, 'edge websocket error'));
+  });
+  await app.listen({ host: deps.host, port: deps.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : deps.port;
+  return {
+    origin: `https://${deps.host.includes(':') ? `[${deps.host}]` : deps.host}:${port}`,
+    port,
+    sessions: () => open.size,
+    close: async () => {
+      for (const s of open) s.close(1001, 'edge stopping');
+      await app.close();
+    },
+  };
+}

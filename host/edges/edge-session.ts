@@ -1,0 +1,145 @@
+import type { Logger } from 'pino';
+import {
+  PROTOCOL_VERSION,
+  decodeClientMessage,
+  encode,
+  protocolError,
+  stationView,
+  type ClientMessage,
+  type HostMessage,
+  type ProtocolError,
+} from '../../protocol/index.js';
+import { Outbox, SharedMessage, type Update } from '../screens/outbox.js';
+import { INCOMING_LIMITS, MAX_PROTOCOL_ERRORS, type ScreenTransport } from '../screens/screen-session.js';
+import { TokenBucket } from '../screens/token-bucket.js';
+import type { Edge, EdgeHolder } from './edge.js';
+
+let nextSession = 1;
+
+/**
+ * One station's connection at an edge: the same protocol as at the table's own LAN listener
+ * (`hello-station`, `subscribe`, commands, resyncs), with the same bounded outbox (latest
+ * snapshot wins) and the same rate limit. A station may speak only as itself: its hello is checked
+ * against the hashes the host published and then by the host itself (the attachment); every
+ * command names its own view and goes to the host, which answers it.
+ */
+export class EdgeSession implements EdgeHolder {
+  readonly id = `e${nextSession++}`;
+  station = 0;
+  private granted = false;
+  private subscribed = false;
+  private closed = false;
+  private errors = 0;
+  private readonly bucket = new TokenBucket(INCOMING_LIMITS.burst, INCOMING_LIMITS.perSecond, () => performance.now());
+  readonly outbox: Outbox;
+  private handling: Promise<void> = Promise.resolve();
+  /** The host's answers keep the order of the commands. */
+  private answering: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly edge: Edge,
+    private readonly transport: ScreenTransport,
+    private readonly log: Logger,
+  ) {
+    const write = transport.write?.bind(transport) ?? ((m: SharedMessage, written: () => void) => (transport.send(m.text), written()));
+    this.outbox = new Outbox({ write }, undefined, () => this.close(1013, 'send buffer full'));
+  }
+
+  receive(raw: unknown): void {
+    if (this.closed) return;
+    if (!this.bucket.take()) return this.refuse(protocolError('rate-limited', 'over the message rate'), true);
+    const decoded = decodeClientMessage(raw);
+    if (!decoded.ok) return this.refuse(decoded.error);
+    // One at a time, in order: a subscribe waits for the hello's attachment at the host.
+    const m = decoded.message;
+    this.handling = this.handling
+      .then(() => this.handle(m, typeof raw === 'string' ? raw : null))
+      .catch((err: unknown) => {
+        this.log.error({ err, session: this.id }, 'an edge session could not handle a message');
+        this.refuse(protocolError('internal', 'the edge could not handle this message'));
+      });
+  }
+
+  private async handle(m: ClientMessage, raw: string | null): Promise<void> {
+    if (m.type === 'hello' || m.type === 'hello-station') {
+      if (this.granted || this.station !== 0) return this.refuse(protocolError('already-greeted', 'hello was already accepted', { ref: m.id }));
+      if (m.type === 'hello') return this.refuse(protocolError('unauthorized', 'a station presents its credential here', { ref: m.id }), true);
+      if (m.protocol !== PROTOCOL_VERSION)
+        return this.refuse(protocolError('protocol-version', `edge speaks protocol ${PROTOCOL_VERSION}, screen sent ${m.protocol}`, { ref: m.id }), true);
+      this.station = m.station;
+      // The published hash first (a stranger costs the host nothing), then the host's own check.
+      if (!this.edge.verify(m.station, m.secret) || !(await this.edge.attach(m.station, m.secret)))
+        return this.refuse(protocolError('unauthorized', 'unknown station credential', { ref: m.id }), true);
+      this.granted = true;
+      this.log.info({ session: this.id, station: m.station }, 'station connected to the edge');
+      return this.reply({ type: 'welcome', ref: m.id, protocol: PROTOCOL_VERSION, session: this.id, view: stationView(m.station) });
+    }
+    if (!this.granted) return this.refuse(protocolError('hello-required', `${m.type} before hello`, { ref: m.id }));
+    if (m.type === 'report') return;
+    const view = stationView(this.station);
+    if (m.view !== view) return this.refuse(protocolError('forbidden-view', `this screen may not use ${m.view}`, { ref: m.id, view: m.view }));
+    if (m.type === 'subscribe') {
+      if (this.subscribed) return;
+      this.subscribed = true;
+      return this.edge.hold(this);
+    }
+    if (!this.subscribed) return this.refuse(protocolError('not-subscribed', `${m.type} before subscribing`, { ref: m.id, view: m.view }));
+    const text = raw ?? JSON.stringify(m);
+    if (m.type === 'resync') {
+      for (const part of m.parts) {
+        const slot = part === 'own' ? `view:${view}` : part === 'recall' ? `recall:${view}` : `public:${part}`;
+        this.outbox.forget(slot);
+        if (part !== 'recall') this.edge.resend(this, slot);
+      }
+      if (m.parts.includes('recall')) await this.edge.forward(this.station, text, false);
+      return;
+    }
+    const answer = this.edge.forward(this.station, text, true);
+    this.answering = this.answering
+      .then(() => answer)
+      .then((t) => {
+        if (t !== null && !this.closed) this.outbox.reply(new SharedMessage(t));
+      })
+      .catch((err: unknown) => {
+        this.log.warn({ err, session: this.id }, 'the host did not answer a command');
+        this.reply(protocolError('internal', 'the table did not answer; try again', { ref: m.id }));
+      });
+  }
+
+  deliver(slot: string, update: Update): void {
+    if (!this.closed) this.outbox.latest(slot, update);
+  }
+
+  forgetAll(): void {
+    const view = stationView(this.station);
+    for (const slot of ['public:round', 'public:panel', `view:${view}`, `recall:${view}`]) this.outbox.forget(slot);
+  }
+
+  revoked(): void {
+    this.close(1008, 'credential revoked');
+  }
+
+  private refuse(error: ProtocolError, fatal = false): void {
+    const race = error.code === 'stale-version' || error.code === 'rejected';
+    if (!race) this.errors++;
+    this.reply(error);
+    if (fatal || this.errors >= MAX_PROTOCOL_ERRORS) this.close(1008, fatal ? error.code : 'too many protocol errors');
+  }
+
+  private reply(message: HostMessage): void {
+    if (!this.closed) this.outbox.reply(new SharedMessage(encode(message)));
+  }
+
+  close(code: number, reason: string): void {
+    if (this.closed) return;
+    this.transport.close(code, reason);
+    this.dispose();
+  }
+
+  dispose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.outbox.close();
+    if (this.subscribed) this.edge.release(this);
+  }
+}

@@ -1,0 +1,248 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { JetStreamManager, Msg, NatsConnection, Subscription } from 'nats';
+import type { Update } from '../screens/outbox.js';
+import { AttachAnswer, decodeUpdate, PublishedEnrolment, tableSubjects, type PublishedUpdate, type TableSubjects } from './subjects.js';
+
+const utf8 = new TextEncoder();
+const text = new TextDecoder();
+
+/** What the edge hands a station's connection: an update for a slot of its outbox, or a forget (a new epoch of the host). */
+export interface EdgeHolder {
+  readonly station: number;
+  deliver(slot: string, update: Update): void;
+  /** The host started again (its versions too): every slot's next update goes whole. */
+  forgetAll(): void;
+  /** The station's credential is no longer in force: the connection is closed. */
+  revoked(): void;
+}
+
+interface Held {
+  readonly holders: Set<EdgeHolder>;
+  readonly sub: Subscription;
+  own: PublishedUpdate | null;
+  recall: PublishedUpdate | null;
+}
+
+export interface EdgeCounters {
+  /** Messages taken from NATS, and those dropped as older than what the edge holds or malformed. */
+  received: number;
+  dropped: number;
+  commands: number;
+}
+
+/**
+ * An edge (issue 55): it holds remote stations' connections for a table whose host publishes on
+ * NATS. It keeps the last of each public part and of each held station's own part (as published,
+ * patch and whole: each connection's outbox picks), checks a station's secret against the hashes
+ * the host publishes, attaches the station at the host with it, and forwards the station's
+ * commands to the host, whose answer it passes back. It decides nothing and holds no money:
+ * everything a station is shown or told comes from the host.
+ */
+export class Edge {
+  readonly counters: EdgeCounters = { received: 0, dropped: 0, commands: 0 };
+  private readonly subjects: TableSubjects;
+  private enrolled = new Map<number, Buffer>();
+  private readonly parts = new Map<string, PublishedUpdate>();
+  private readonly held = new Map<number, Held>();
+  private epoch: string | null = null;
+  private readonly subs: Subscription[] = [];
+  private jsm: JetStreamManager | null = null;
+
+  private constructor(
+    readonly name: string,
+    private readonly nc: NatsConnection,
+    tableId: string,
+    private readonly log: Logger,
+  ) {
+    this.subjects = tableSubjects(tableId);
+  }
+
+  static async start(options: { name: string; tableId: string; nc: NatsConnection; log: Logger }): Promise<Edge> {
+    const edge = new Edge(options.name, options.nc, options.tableId, options.log);
+    await edge.open();
+    return edge;
+  }
+
+  private async open(): Promise<void> {
+    this.jsm = await this.nc.jetstreamManager({ checkAPI: false });
+    // Live first, then the last values: an update that came meanwhile is newer and is kept.
+    this.subs.push(this.nc.subscribe(this.subjects.publicAll, { callback: (err, m) => err || this.take(m, false) }));
+    this.subs.push(this.nc.subscribe(this.subjects.enrol, { callback: (err, m) => err || this.takeEnrolment(m.data) }));
+    await this.catchUp();
+    void this.watchStatus();
+  }
+
+  /** The last value of every subject the edge follows, from the stream (at start, and after NATS came back). */
+  private async catchUp(): Promise<void> {
+    const enrol = await this.last(this.subjects.enrol);
+    if (enrol) this.takeEnrolment(enrol);
+    for (const part of ['round', 'panel']) {
+      const data = await this.last(this.subjects.publicPart(part));
+      if (data) this.takeData(data, true);
+    }
+    for (const station of this.held.keys()) await this.catchUpStation(station);
+  }
+
+  private async catchUpStation(station: number): Promise<void> {
+    for (const subject of [this.subjects.own(station), this.subjects.recall(station)]) {
+      const data = await this.last(subject);
+      if (data) this.takeData(data, true);
+    }
+  }
+
+  private async last(subject: string): Promise<Uint8Array | null> {
+    try {
+      const m = await this.jsm?.streams.getMessage(this.subjects.stream, { last_by_subj: subject });
+      return m?.data ?? null;
+    } catch {
+      return null;
+    }
+  }
+
+  private async watchStatus(): Promise<void> {
+    for await (const s of this.nc.status()) {
+      if (s.type === 'reconnect') await this.catchUp();
+    }
+  }
+
+  private take(m: Msg, stored: boolean): void {
+    this.takeData(m.data, stored);
+  }
+
+  private takeData(data: Uint8Array, stored: boolean): void {
+    this.counters.received++;
+    const u = decodeUpdate(text.decode(data));
+    if (!u) {
+      this.counters.dropped++;
+      return;
+    }
+    if (u.epoch !== this.epoch) {
+      // A stored value of another epoch than the live one is an old host's: dropped.
+      if (stored && this.epoch !== null) return void this.counters.dropped++;
+      this.newEpoch(u.epoch);
+    }
+    if (u.slot.startsWith('public:')) {
+      if (!this.newer(this.parts.get(u.slot), u)) return;
+      this.parts.set(u.slot, u);
+      for (const h of this.held.values()) for (const holder of h.holders) holder.deliver(u.slot, u.update);
+      return;
+    }
+    const station = Number(u.slot.slice(u.slot.indexOf('/') + 1));
+    const h = this.held.get(station);
+    if (!h) return;
+    const recall = u.slot.startsWith('recall:');
+    if (!this.newer(recall ? h.recall : h.own, u)) return;
+    if (recall) h.recall = u;
+    else h.own = u;
+    for (const holder of h.holders) holder.deliver(u.slot, u.update);
+  }
+
+  private newer(had: PublishedUpdate | null | undefined, u: PublishedUpdate): boolean {
+    if (had && had.epoch === u.epoch && had.update.version >= u.update.version) {
+      this.counters.dropped++;
+      return false;
+    }
+    return true;
+  }
+
+  private newEpoch(epoch: string): void {
+    if (this.epoch !== null) this.log.info({ from: this.epoch, to: epoch }, 'the host started again: every station is sent its parts whole');
+    this.epoch = epoch;
+    this.parts.clear();
+    for (const h of this.held.values()) {
+      h.own = null;
+      h.recall = null;
+      for (const holder of h.holders) holder.forgetAll();
+    }
+  }
+
+  private takeEnrolment(data: Uint8Array): void {
+    let parsed: PublishedEnrolment;
+    try {
+      parsed = PublishedEnrolment.parse(JSON.parse(text.decode(data)));
+    } catch (err) {
+      this.log.warn({ err }, 'the published enrolment is malformed: kept the one before');
+      return;
+    }
+    const next = new Map(parsed.stations.map((s) => [s.station, Buffer.from(s.secretSha256, 'hex')]));
+    for (const [station, h] of this.held) {
+      const was = this.enrolled.get(station);
+      const now = next.get(station);
+      if (!now || (was && !was.equals(now))) for (const holder of [...h.holders]) holder.revoked();
+    }
+    this.enrolled = next;
+  }
+
+  /** Whether `secret` is the station's credential as the host published it (its hash), in constant time. */
+  verify(station: number, secret: string): boolean {
+    const hash = this.enrolled.get(station);
+    return hash !== undefined && timingSafeEqual(hash, createHash('sha256').update(secret, 'utf8').digest());
+  }
+
+  /** Asks the host to take this station's commands from this edge: it checks the secret itself. */
+  async attach(station: number, secret: string): Promise<boolean> {
+    try {
+      const r = await this.nc.request(this.subjects.attach(this.name), utf8.encode(JSON.stringify({ station, secret })), { timeout: 5000 });
+      return AttachAnswer.parse(JSON.parse(text.decode(r.data))).ok;
+    } catch (err) {
+      this.log.warn({ err, station }, 'the host did not answer an attachment');
+      return false;
+    }
+  }
+
+  /** A connection of `holder.station` subscribed: it is sent what the edge holds now, then every update. */
+  async hold(holder: EdgeHolder): Promise<void> {
+    let h = this.held.get(holder.station);
+    if (!h) {
+      const station = holder.station;
+      h = {
+        holders: new Set(),
+        own: null,
+        recall: null,
+        sub: this.nc.subscribe(this.subjects.stationAll(station), { callback: (err, m) => err || this.take(m, false) }),
+      };
+      this.held.set(station, h);
+      h.holders.add(holder);
+      await this.catchUpStation(station);
+    } else h.holders.add(holder);
+    for (const [slot, u] of this.parts) holder.deliver(slot, u.update);
+    if (h.own) holder.deliver(h.own.slot, h.own.update);
+  }
+
+  release(holder: EdgeHolder): void {
+    const h = this.held.get(holder.station);
+    if (!h || !h.holders.delete(holder) || h.holders.size > 0) return;
+    h.sub.unsubscribe();
+    this.held.delete(holder.station);
+  }
+
+  /** What the edge holds for a slot, whole (a screen's resync of a part the edge keeps). */
+  resend(holder: EdgeHolder, slot: string): void {
+    const u = slot.startsWith('public:') ? this.parts.get(slot) : this.held.get(holder.station)?.own;
+    if (u && u.slot === slot) holder.deliver(slot, u.update);
+  }
+
+  /** A station's message for the host (a command, a resync of its recall): the host's answer's text, if it gives one. */
+  async forward(station: number, message: string, answered: boolean): Promise<string | null> {
+    const subject = this.subjects.command(this.name, station);
+    if (!answered) {
+      this.nc.publish(subject, utf8.encode(message));
+      return null;
+    }
+    this.counters.commands++;
+    const r = await this.nc.request(subject, utf8.encode(message), { timeout: 5000 });
+    return text.decode(r.data);
+  }
+
+  /** Stations held now (tests). */
+  stations(): number[] {
+    return [...this.held.keys()];
+  }
+
+  close(): void {
+    for (const s of this.subs.splice(0)) s.unsubscribe();
+    for (const h of this.held.values()) h.sub.unsubscribe();
+    this.held.clear();
+  }
+}

@@ -1,0 +1,126 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, connect as tcpConnect } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+/** Where Debian's `nats-server` package puts the server (NATS_SERVER overrides). */
+export function natsServerPath(): string {
+  return process.env.NATS_SERVER ?? (existsSync('/usr/sbin/nats-server') ? '/usr/sbin/nats-server' : 'nats-server');
+}
+
+/** One NATS user: its password and, for an edge, the subjects it may publish and subscribe to (absent: all). */
+export interface NatsUser {
+  readonly user: string;
+  readonly password: string;
+  readonly publish?: readonly string[];
+  readonly subscribe?: readonly string[];
+}
+
+export interface NatsServer {
+  readonly url: string;
+  readonly port: number;
+  /** Stops the server (SIGTERM, then SIGKILL after a second). */
+  stop(): Promise<void>;
+  /** Kills it at once (SIGKILL), as a crash would. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port (its JetStream keeps memory streams only: they come back empty). */
+  restart(): Promise<void>;
+  /** Stops it and removes its folder. */
+  close(): Promise<void>;
+}
+
+/** A free TCP port on the loopback, asked of the kernel. */
+export async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const address = srv.address();
+  await new Promise<void>((resolve) => srv.close(() => resolve()));
+  if (typeof address !== 'object' || address === null) throw new Error('no free port');
+  return address.port;
+}
+
+const quote = (s: string) => JSON.stringify(s);
+const list = (xs: readonly string[]) => `[${xs.map(quote).join(', ')}]`;
+
+/** The server's configuration: loopback only, JetStream on, one account holding every user. */
+export function natsConfig(port: number, dir: string, users: readonly NatsUser[]): string {
+  const userLines = users.map((u) => {
+    const perms = [u.publish ? `publish: { allow: ${list(u.publish)} }` : '', u.subscribe ? `subscribe: { allow: ${list(u.subscribe)} }` : ''].filter(
+      (p) => p !== '',
+    );
+    return `      { user: ${quote(u.user)}, password: ${quote(u.password)}${perms.length ? `, permissions: { ${perms.join(', ')} }` : ''} }`;
+  });
+  return [
+    `listen: "127.0.0.1:${port}"`,
+    `jetstream { store_dir: ${quote(path.join(dir, 'js'))}, max_memory_store: 256MB, max_file_store: 64MB }`,
+    ...(users.length ? ['accounts {', '  ETG {', '    jetstream: enabled', '    users: [', userLines.join(',\n'), '    ]', '  }', '}'] : []),
+    '',
+  ].join('\n');
+}
+
+async function waitForPort(port: number, child: ChildProcess, deadlineMs: number): Promise<void> {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`nats-server exited with ${child.exitCode}`);
+    const up = await new Promise<boolean>((resolve) => {
+      const s = tcpConnect(port, '127.0.0.1');
+      s.once('connect', () => (s.destroy(), resolve(true)));
+      s.once('error', () => resolve(false));
+    });
+    if (up) return;
+    if (Date.now() > until) throw new Error(`nats-server did not listen on ${port} within ${deadlineMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * Starts Debian's nats-server with JetStream on a free loopback port in a folder of its own (the
+ * tests', the bench's, and `npm start`'s when the table is configured with edges). Only a table
+ * with edges needs it: nothing else starts one.
+ */
+export async function startNatsServer(options: { users?: readonly NatsUser[]; dir?: string; port?: number } = {}): Promise<NatsServer> {
+  const dir = options.dir ?? mkdtempSync(path.join(os.tmpdir(), 'etg-nats-'));
+  const own = options.dir === undefined;
+  const port = options.port ?? (await freePort());
+  const conf = path.join(dir, 'nats.conf');
+  writeFileSync(conf, natsConfig(port, dir, options.users ?? []), { mode: 0o600 });
+  let child: ChildProcess | null = null;
+  const launch = async () => {
+    const c = spawn(natsServerPath(), ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    c.stderr?.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
+    child = c;
+    try {
+      await waitForPort(port, c, 10_000);
+    } catch (e) {
+      c.kill('SIGKILL');
+      throw new Error(`${String(e)}: ${err}`, { cause: e });
+    }
+  };
+  const end = async (signal: NodeJS.Signals) => {
+    const c: ChildProcess | null = child;
+    child = null;
+    if (!c || c.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => c.once('exit', () => resolve()));
+    c.kill(signal);
+    const timer = setTimeout(() => c.kill('SIGKILL'), 1000);
+    await exited;
+    clearTimeout(timer);
+  };
+  await launch();
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    port,
+    stop: () => end('SIGTERM'),
+    kill: () => end('SIGKILL'),
+    restart: async () => {
+      await end('SIGTERM');
+      await launch();
+    },
+    close: async () => {
+      await end('SIGTERM');
+      if (own) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

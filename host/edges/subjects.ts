@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { SharedMessage, type Update } from '../screens/outbox.js';
+
+/**
+ * The subjects of one table on NATS. The host publishes; the edges subscribe (public parts and
+ * their own stations' parts) and publish only their commands and attachments (each edge's NATS
+ * user may publish under its own name only: `cmd.<edge>.>` and `attach.<edge>`).
+ *
+ * - `etg.<table>.pub.<part>`: a public part (round, panel), one message per change.
+ * - `etg.<table>.st.<station>.own` / `.recall`: a station's own part, its recall.
+ * - `etg.<table>.enrol`: the enrolled stations' hashed credentials (never a secret).
+ * - `etg.<table>.attach.<edge>`: an edge attaching a station it holds (request, the host answers).
+ * - `etg.<table>.cmd.<edge>.<station>`: a station's command through its edge (request).
+ *
+ * The stream `ETG_<table>` keeps the last message of every `pub`, `st` and `enrol` subject
+ * (`max_msgs_per_subject: 1`), so an edge, or a station connecting to one mid-round, is whole at
+ * once. It is in memory: display state only, which the host publishes again whole after a restart
+ * of NATS (the money is in the host's journal, never here).
+ */
+export function tableSubjects(tableId: string) {
+  if (!/^[A-Za-z0-9_-]{1,32}$/.test(tableId)) throw new Error(`a table id NATS can name: ${tableId}`);
+  const root = `etg.${tableId}`;
+  return {
+    root,
+    stream: `ETG_${tableId.replace(/-/g, '_')}`,
+    kept: [`${root}.pub.>`, `${root}.st.>`, `${root}.enrol`],
+    publicPart: (part: string) => `${root}.pub.${part}`,
+    publicAll: `${root}.pub.>`,
+    own: (station: number) => `${root}.st.${station}.own`,
+    recall: (station: number) => `${root}.st.${station}.recall`,
+    stationAll: (station: number) => `${root}.st.${station}.>`,
+    enrol: `${root}.enrol`,
+    attach: (edge: string) => `${root}.attach.${edge}`,
+    attachAll: `${root}.attach.*`,
+    command: (edge: string, station: number) => `${root}.cmd.${edge}.${station}`,
+    commandAll: `${root}.cmd.*.*`,
+  };
+}
+export type TableSubjects = ReturnType<typeof tableSubjects>;
+
+/** An edge's name as it appears in subjects and in its NATS user. */
+export const EdgeName = z.string().regex(/^[A-Za-z0-9_-]{1,32}$/);
+
+/**
+ * One update as published: the host's epoch (a new one at each start of its bridge: versions
+ * start again), the outbox slot it replaces, its version, and the patch (may be empty) followed by
+ * the whole message, both as the screens are sent them. Text with a four-line header: the edge
+ * hands either part on without parsing it.
+ */
+export function encodeUpdate(epoch: string, slot: string, update: Update): string {
+  const patch = update.patch?.text ?? '';
+  return `${epoch}\n${slot}\n${update.version}\n${patch.length}\n${patch}${update.whole().text}`;
+}
+
+export interface PublishedUpdate {
+  readonly epoch: string;
+  readonly slot: string;
+  readonly update: Update;
+}
+
+const SLOT = /^(public:(round|panel)|view:station\/\d{1,4}|recall:station\/\d{1,4})$/;
+
+/** The update in a published message, or null for one that is not (the edge drops it). */
+export function decodeUpdate(text: string): PublishedUpdate | null {
+  let at = 0;
+  const fields: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    const nl = text.indexOf('\n', at);
+    if (nl < 0) return null;
+    fields.push(text.slice(at, nl));
+    at = nl + 1;
+  }
+  const [epoch = '', slot = '', v = '', n = ''] = fields;
+  const version = Number(v);
+  const patchLength = Number(n);
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(epoch) || !SLOT.test(slot)) return null;
+  if (!Number.isSafeInteger(version) || version < 0 || !Number.isSafeInteger(patchLength) || patchLength < 0) return null;
+  if (at + patchLength >= text.length) return null;
+  const patch = patchLength > 0 ? new SharedMessage(text.slice(at, at + patchLength)) : null;
+  const whole = new SharedMessage(text.slice(at + patchLength));
+  return { epoch, slot, update: { version, patch, whole: () => whole } };
+}
+
+/** The enrolment the host publishes: each station in force with the SHA-256 of its secret, hex. */
+export const PublishedEnrolment = z.strictObject({
+  stations: z.array(z.strictObject({ station: z.number().int().positive(), secretSha256: z.string().regex(/^[0-9a-f]{64}$/) })).max(1100),
+});
+export type PublishedEnrolment = z.infer<typeof PublishedEnrolment>;
+
+/** An edge attaching a station: the secret the station presented, which the host checks against its own registry. */
+export const Attach = z.strictObject({ station: z.number().int().positive(), secret: z.string().min(32).max(128) });
+export const AttachAnswer = z.strictObject({ ok: z.boolean() });
