@@ -12,7 +12,7 @@ const TEXT_FRAME = { binary: false } as const;
 export async function createEdgeServer(
   edge: Edge,
   deps: { log: Logger; certificate: TableCertificate; host: string; port: number },
-): Promise<{ origin: string; port: number; sessions: () => number; close: () => Promise<void> }> {
+): Promise<{ origin: string; port: number; sessions: () => number; close: () => Promise<void>; kill: () => Promise<void> }> {
   const app = Fastify({
     loggerInstance: deps.log,
     logController: new LogController({ disableRequestLogging: true }),
@@ -22,6 +22,7 @@ export async function createEdgeServer(
   });
   await app.register(fastifyWebsocket, { options: { maxPayload: 4 * MAX_MESSAGE_BYTES } });
   const open = new Set<EdgeSession>();
+  const sockets = new Set<{ terminate(): void }>();
   app.get('/ws', { websocket: true }, (socket, req) => {
     if (req.headers.origin !== undefined) return socket.close(1008, 'origin');
     const session = new EdgeSession(
@@ -35,12 +36,14 @@ export async function createEdgeServer(
       deps.log,
     );
     open.add(session);
+    sockets.add(socket);
     // A connection that has not said who it is within 10 s is not a station's.
     const hello = setTimeout(() => session.station === 0 && session.close(1008, 'no hello'), 10_000);
     socket.on('message', (data, isBinary) => session.receive(isBinary ? new Uint8Array(data as Buffer) : data.toString()));
     socket.on('close', () => {
       clearTimeout(hello);
       open.delete(session);
+      sockets.delete(socket);
       session.dispose();
     });
     socket.on('error', (err) => deps.log.warn({ err, session: session.id }, 'edge websocket error'));
@@ -54,6 +57,11 @@ export async function createEdgeServer(
     sessions: () => open.size,
     close: async () => {
       for (const s of open) s.close(1001, 'edge stopping');
+      await app.close();
+    },
+    // As a crash would: every socket cut without a close frame (the tests' edge killed mid-coup).
+    kill: async () => {
+      for (const s of sockets) s.terminate();
       await app.close();
     },
   };

@@ -90,3 +90,21 @@ export type PublishedEnrolment = z.infer<typeof PublishedEnrolment>;
 /** An edge attaching a station: the secret the station presented, which the host checks against its own registry. */
 export const Attach = z.strictObject({ station: z.number().int().positive(), secret: z.string().min(32).max(128) });
 export const AttachAnswer = z.strictObject({ ok: z.boolean() });
+
+/**
+ * An edge's NATS permissions: it may publish only its own commands and attachments (and ask the
+ * stream for a subject's last value), and read only its table's public parts, stations' parts and
+ * enrolment, and its own replies (its connection's `inboxPrefix` is `edgeInbox(edge)`). An edge of another table reads nothing of this one.
+ */
+export function edgePermissions(tableId: string, edge: string): { publish: string[]; subscribe: string[] } {
+  const s = tableSubjects(tableId);
+  return {
+    publish: [`${s.root}.cmd.${edge}.*`, s.attach(edge), `$JS.API.STREAM.MSG.GET.${s.stream}`],
+    subscribe: [s.publicAll, `${s.root}.st.>`, s.enrol, `${edgeInbox(edge)}.>`],
+  };
+}
+
+/** The prefix of an edge's reply subjects: its own, so no other edge may read its answers. */
+export function edgeInbox(edge: string): string {
+  return `_INBOX_${edge}`;
+}

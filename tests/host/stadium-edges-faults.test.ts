@@ -1,0 +1,129 @@
+// Issue 55, faults and credentials: a station whose edge is killed mid-coup reconnects to another
+// edge and is whole again at once (its own part and the public round, from the edge's last values);
+// NATS restarted under the host and the edges, the host publishes everything again and play goes
+// on; money is conserved throughout. Each edge has its own NATS user: it can publish only under its
+// own name and reads nothing of another table.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { accountFor } from '../../cli/soak/account.js';
+import { DeviceClient } from '../../host/station-agent/device-client.js';
+import { HeadlessStation } from '../../host/station-agent/headless-station.js';
+import { pinnedAgent } from '../../host/station-agent/pinned-socket.js';
+import type { EnrolmentFile } from '../../host/stadium/enrolment-file.js';
+import { edgeInbox } from '../../host/edges/subjects.js';
+import type { HostMessage, StationState } from '../../protocol/index.js';
+import { startEdgeTable, type EdgeTable } from './edges-kit.js';
+
+const STATION = 101;
+
+async function until(what: string, ok: () => boolean, ms = 30_000): Promise<number> {
+  const t0 = performance.now();
+  while (!ok()) {
+    assert.ok(performance.now() - t0 < ms, `${what} within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return performance.now() - t0;
+}
+
+describe('edges: one killed mid-coup, NATS restarted, each edge its own credentials', { timeout: 180_000 }, () => {
+  let t: EdgeTable;
+  before(async () => {
+    t = await startEdgeTable({ edges: ['edge-1', 'edge-2'], remote: 2 });
+  });
+  after(async () => {
+    await t?.close();
+  });
+
+  it('moves a station to another edge mid-coup and plays on through a restart of NATS, money conserved', async () => {
+    const { running, bridge, tableId } = t;
+    const enrolment = running.stadium.enrol(STATION, ['Ana Lei (1001)', 'Rui Sá (1002)']);
+    const device = new DeviceClient(enrolment, pinnedAgent(enrolment));
+    await device.ready();
+    assert.equal((await device.insert('note-1', 1000, 'MOP')).credited, true);
+    const [e1, e2] = [await t.startEdge('edge-1'), await t.startEdge('edge-2')];
+
+    const acks: string[] = [];
+    const betOn = new Set<string>();
+    const station = (e: EnrolmentFile) => {
+      const s: HeadlessStation = new HeadlessStation(e, pinnedAgent(e), {
+        message: (m: HostMessage) => 'type' in m && m.type === 'ack' && acks.push(m.ref),
+        view: (state) => {
+          if (state.kind !== 'station' || !state.betting.open || !state.round || betOn.has(state.round.roundId)) return;
+          const spot = state.betting.spots.find((x) => x.bet === 'banker');
+          if (!spot) return;
+          betOn.add(state.round.roundId);
+          s.command({ name: 'place-bet', spot: { bet: spot.bet }, amount: spot.min });
+        },
+      });
+      return s;
+    };
+    const view = `station/${STATION}` as const;
+    const whole = (s: HeadlessStation) => {
+      const v = s.latest() as StationState | null;
+      return v !== null && s.version() === running.hub.version(view) && JSON.stringify(v.round) === JSON.stringify(running.table.view());
+    };
+    const settled = () =>
+      running.ledger.recall({ tableId, limit: 100 }).filter((r) => r.status === 'settled' && r.lines.some((l) => l.station === STATION)).length;
+
+    const first = station(e1.at(enrolment));
+    await first.connect();
+    await until('a round settled through edge-1', () => settled() >= 1);
+    // Mid-coup: the station's bet of this round acknowledged and the cards coming.
+    const acked = acks.length;
+    await until('a bet acknowledged and the betting closed', () => acks.length > acked && running.table.state.phase !== 'betting');
+    await e1.kill();
+    first.terminate();
+
+    const second = station(e2.at(enrolment));
+    const t0 = performance.now();
+    await second.connect();
+    await until('the station whole through edge-2', () => whole(second), 10_000);
+    console.log(`edge killed mid-coup: the station whole through another edge ${(performance.now() - t0).toFixed(0)} ms after it dialled it`);
+    const before = settled();
+    await until('a round settled through edge-2', () => settled() > before && bridge.holder(STATION) === 'edge-2');
+
+    await t.nats.restart();
+    const acksBefore = acks.length;
+    const settledBefore = settled();
+    await until('a bet acknowledged and a round settled after NATS restarted', () => acks.length > acksBefore && settled() > settledBefore, 60_000);
+    await until('the station whole after NATS restarted', () => whole(second) && running.table.state.phase === 'results');
+    const v = second.latest() as StationState;
+    assert.equal(v.credit, running.ledger.credit(STATION), 'the station shows the ledger’s credit');
+    second.close();
+    device.close();
+    const account = accountFor(running.ledger);
+    assert.equal(account.ledgerVerified, true, account.problems.join('; '));
+    assert.equal(account.conserved, true, JSON.stringify(account));
+  });
+
+  it('lets an edge publish only under its own name and read nothing of another table', async () => {
+    const { tableId } = t;
+    const hostNc = await t.natsAs('host');
+    const seen: string[] = [];
+    hostNc.subscribe(`etg.${tableId}.cmd.>`, { callback: (err, m) => err || seen.push(m.subject) });
+    const other = hostNc.subscribe('etg.other-table.st.>', { callback: () => undefined });
+    const edge = await t.natsAs('edge-1', edgeInbox('edge-1'));
+    const refused: string[] = [];
+    const watching = (async () => {
+      for await (const s of edge.status()) if (s.type === 'error') refused.push(String(s.data));
+    })();
+    const data = new TextEncoder().encode('{}');
+    edge.publish(`etg.${tableId}.cmd.edge-2.${STATION}`, data);
+    edge.publish(`etg.other-table.cmd.edge-1.${STATION}`, data);
+    edge.publish(`etg.${tableId}.pub.round`, data);
+    edge.publish(`etg.${tableId}.cmd.edge-1.999`, data);
+    const read: string[] = [];
+    const errors: string[] = [];
+    edge.subscribe('etg.other-table.st.>', { callback: (err, m) => (err ? errors.push(err.message) : read.push(m.subject)) });
+    await edge.flush();
+    hostNc.publish('etg.other-table.st.101.own', data);
+    await hostNc.flush();
+    await until('the allowed command arrived', () => seen.length > 0, 5000);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(seen, [`etg.${tableId}.cmd.edge-1.999`], 'only the command under its own name');
+    assert.deepEqual(read, [], 'nothing of another table');
+    assert.ok(refused.length + errors.length > 0, 'the server told the edge it was refused');
+    other.unsubscribe();
+    void watching;
+  });
+});
