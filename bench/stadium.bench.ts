@@ -7,6 +7,8 @@
 // of its own, the table's TLS certificate) of a message the size of a card's to the same clients
 // (same processes, same throttling), as many broadcasts as card reads, with each figure's ratio.
 // Nothing asserts a timing. The load average is printed beside the figures: the machine is shared.
+// STADIUM_EDGES=0,2 runs each size on the host's own listener and again through two edge
+// processes on NATS (issue 55), each beside the bare broadcast of its own run.
 //
 // Where the machine has four cores or more (and `taskset`), the host and the bare broadcast run on
 // the first half of them and the client processes on the other half; on fewer, everything shares
@@ -35,6 +37,9 @@ const sharesFor = (n: number): number[] => (process.env.STADIUM_SHARES ? process
 const CLIENT_PROCESSES = Number(process.env.STADIUM_CLIENT_PROCESSES ?? 4);
 if (!Number.isInteger(CLIENT_PROCESSES) || CLIENT_PROCESSES < 1)
   throw new Error(`STADIUM_CLIENT_PROCESSES must be a whole number of processes, at least 1, not "${process.env.STADIUM_CLIENT_PROCESSES}"`);
+// STADIUM_EDGES=0,2 (comma-separated): each size with the stations on the host's own listener (0)
+// and through that many edge processes on NATS (issue 55); default 0 alone.
+const EDGES = process.env.STADIUM_EDGES ? process.env.STADIUM_EDGES.split(',').map(Number) : [0];
 const TIMINGS = { bettingMs: 3000, decisionMs: 1000, resultsMs: 1000 };
 const DEAL_MS = 150;
 // Notes of 1,000 MOP per station: five are enough credit for a hundred coups of the clients' bets, one
@@ -168,11 +173,11 @@ interface Row {
 }
 const rows: Row[] = [];
 
-async function run(stations: number, throttledShare: number): Promise<void> {
+async function run(stations: number, throttledShare: number, edgeCount: number): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'stadium-bench-'));
   const host = child<ToHost, FromHost>(
     'host-child.ts',
-    { STADIUM_HOST: JSON.stringify({ stations, dir, seed: 5, timings: TIMINGS, dealMs: DEAL_MS }) },
+    { STADIUM_HOST: JSON.stringify({ stations, dir, seed: 5, timings: TIMINGS, dealMs: DEAL_MS, edges: edgeCount }) },
     { cpus: HOST_CPUS, profile: profileDir, flags: hostFlags },
   );
   let bare: ReturnType<typeof child<ToBare, FromBare>> | null = null;
@@ -192,6 +197,7 @@ async function run(stations: number, throttledShare: number): Promise<void> {
               throttled,
               seed: 100 + k,
               notes: NOTES,
+              edges: ready.edges,
             }),
             STADIUM_CLIENTS_NICE: CLIENT_NICE,
           },
@@ -274,7 +280,7 @@ async function run(stations: number, throttledShare: number): Promise<void> {
     const built = hostSide('built');
     const sentOut = hostSide('sent');
 
-    const label = `${stations} stations${throttled.length ? `, ${throttled.length} of them at 64 kbit/s` : ''}`;
+    const label = `${stations} stations${edgeCount ? ` through ${edgeCount} edges` : ''}${throttled.length ? `, ${throttled.length} of them at 64 kbit/s` : ''}`;
     const perRound = (x: number) => x / measured.rounds;
     const cardsPerCoup = events.length / measured.rounds;
     console.log(
@@ -364,6 +370,12 @@ async function run(stations: number, throttledShare: number): Promise<void> {
           `${kind} ${(perRound(k.bytes) / Math.max(1, measured.subscribers)).toFixed(0)} B in ${(perRound(k.messages) / Math.max(1, measured.subscribers)).toFixed(1)}`,
       );
     if (kinds.length > 0) console.log(`    per station per coup by kind: ${kinds.join(', ')}`);
+    if (measured.edges) {
+      const e = measured.edges;
+      console.log(
+        `    through ${e.count} edges: the host published ${(perRound(e.published) / 1024).toFixed(0)} KiB a coup on NATS (${(perRound(e.published) / stations).toFixed(0)} B a station); each edge's CPU per coup ${e.cpuMs.map((c) => perRound(c).toFixed(0)).join(' / ')} ms, RSS ${e.rss.map((r) => (r / 2 ** 20).toFixed(0)).join(' / ')} MiB (the NATS server's CPU is not counted)`,
+      );
+    }
     const betsPerCommit = measured.bets / Math.max(1, measured.betCommits);
     console.log(
       `    bets: ${perRound(measured.bets).toFixed(0)} a coup in ${perRound(measured.betCommits).toFixed(0)} durable commits (${betsPerCommit.toFixed(2)} bets a commit); the journal's commits in all ${perRound(measured.commits).toFixed(0)} a coup`,
@@ -405,7 +417,7 @@ console.log(
     (canPin ? `host on cores ${HOST_CPUS}, clients on cores ${CLIENT_CPUS}` : `clients at niceness ${CLIENT_NICE} on the host's cores`) +
     `; load average ${load()}`,
 );
-for (const n of SIZES) for (const share of sharesFor(n)) await run(n, share);
+for (const n of SIZES) for (const share of sharesFor(n)) for (const e of EDGES) await run(n, share, e);
 
 const f = (x: number, d = 1) => x.toLocaleString('en', { maximumFractionDigits: d, minimumFractionDigits: d });
 const r = ([a, b]: [number, number], unit: string) => `${f(a)} ${unit} (${f(b)}), ${f(a / b, 2)}×`;

@@ -16,7 +16,15 @@ import type { StationState } from '../../protocol/index.js';
 import { REMOTE_STATION_BASE } from '../../protocol/index.js';
 import type { FromClients, ToClients } from './messages.js';
 
-const arg = JSON.parse(process.env.STADIUM_CLIENTS ?? '{}') as { file: string; stations: number[]; throttled: number[]; seed: number; notes: number };
+const arg = JSON.parse(process.env.STADIUM_CLIENTS ?? '{}') as {
+  file: string;
+  stations: number[];
+  throttled: number[];
+  seed: number;
+  notes: number;
+  /** The edges the screens connect to, station by station in turn (issue 55); none: the host's own listener. */
+  edges?: { origin: string; certificate: string; fingerprint: string }[];
+};
 const send = (m: FromClients) => process.send?.(m);
 // The stations stand for machines of their own: where they share the host's cores they yield to
 // the host (and to the bare broadcast's server alike), as 250 machines would not take its CPU.
@@ -56,6 +64,7 @@ async function throttle(target: URL, bytesPerSecond: number): Promise<string> {
 }
 
 const received = new Map<number, Map<number, string>>();
+const edgeAgents = new Map<string, ReturnType<typeof pinnedAgent>>();
 const stations: HeadlessStation[] = [];
 const devices: DeviceClient[] = [];
 /** Stations given up on, and why; and how many links were opened again on the way. */
@@ -145,7 +154,11 @@ await inWaves(mine, async (e) => {
     return;
   }
   const slow = throttled.has(e.station);
-  const via = slow ? { ...e, host: await throttle(new URL(e.host), 8000) } : e;
+  // Through an edge: the screen dials the edge and pins its certificate; the acceptor stays on the host.
+  const edge = arg.edges?.length ? arg.edges[e.station % arg.edges.length] : undefined;
+  const screenAt = edge ? { ...e, host: edge.origin, certificate: edge.certificate, fingerprint: edge.fingerprint } : e;
+  const screenAgent = edge ? (edgeAgents.get(edge.origin) ?? edgeAgents.set(edge.origin, pinnedAgent(screenAt)).get(edge.origin) ?? agent) : agent;
+  const via = slow ? { ...screenAt, host: await throttle(new URL(screenAt.host), 8000) } : screenAt;
   const seen = new Map<number, string>();
   received.set(e.station, seen);
   const betRound = { id: '' };
@@ -164,7 +177,7 @@ await inWaves(mine, async (e) => {
             reject(new Error(`station ${e.station}'s screen ${why} before its first view`));
           };
           const timer = setTimeout(() => lost(`had no answer within ${ANSWER_MS} ms`), ANSWER_MS);
-          const s: HeadlessStation = new HeadlessStation(via, agent, {
+          const s: HeadlessStation = new HeadlessStation(via, screenAgent, {
             // Stamped as it arrives; the public round's version read off the frame as the bare
             // broadcast's clients read theirs (JSON.parse), the schema check after. The round comes
             // whole (`public`) or as a patch (protocol 4; the tuple `["round",version,ops]` since 6): either names its version.

@@ -2,6 +2,7 @@
 // figures): a baccarat table with N remote stations, a simulated shoe and dealer. It stamps each
 // card read (process.hrtime, the machine's monotonic clock, which the client processes share)
 // with the public round version it produced.
+import { fork } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
@@ -9,7 +10,10 @@ import type { Card } from '../../engine/cards/card.js';
 import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
 import { startHost } from '../../host/start-host.js';
 import { REMOTE_STATION_BASE, stationView } from '../../protocol/index.js';
+import { EdgeBridge } from '../../host/edges/edge-bridge.js';
+import { startNatsServer } from '../../host/edges/nats-server.js';
 import type { FromHost, ToHost } from './messages.js';
+import type { FromEdge, ToEdge } from './edge-child.js';
 
 const send = (m: FromHost) => process.send?.(m);
 const arg = JSON.parse(process.env.STADIUM_HOST ?? '{}') as {
@@ -18,6 +22,8 @@ const arg = JSON.parse(process.env.STADIUM_HOST ?? '{}') as {
   seed: number;
   timings: { bettingMs: number; decisionMs: number; resultsMs: number };
   dealMs: number;
+  /** Edges (issue 55): this many edge processes on a NATS server of the bench's own; 0, the stations on the host's own listener. */
+  edges?: number;
 };
 
 // Every station connects from 127.0.0.1 here; on the floor each is a machine of its own, under the per-address cap.
@@ -36,6 +42,36 @@ const running = await startHost({
 const enrolments = Array.from({ length: arg.stations }, (_, i) => running.stadium.enrol(REMOTE_STATION_BASE + 1 + i, ['Bench A', 'Bench B']));
 const file = path.join(arg.dir, 'enrolments.json');
 writeFileSync(file, JSON.stringify(enrolments));
+
+// Edges: NATS (Debian's nats-server, JetStream), the host's bridge, and the edge processes.
+const nats = arg.edges ? await startNatsServer({ dir: path.join(arg.dir, 'nats') }) : null;
+const bridge = nats
+  ? await EdgeBridge.start({
+      hub: running.hub,
+      stations: running.stadium.stations,
+      nc: await (await import('nats')).connect({ servers: nats.url, maxReconnectAttempts: -1 }),
+      tableId: config.tableId,
+      log: pino({ level: 'silent' }),
+    })
+  : null;
+const edges = Array.from({ length: nats ? (arg.edges ?? 0) : 0 }, (_, i) => {
+  const proc = fork(path.join(import.meta.dirname, 'edge-child.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, STADIUM_EDGE: JSON.stringify({ name: `edge-${i + 1}`, nats: nats?.url, tableId: config.tableId, dir: arg.dir }) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const next = <T extends FromEdge['type']>(type: T) =>
+    new Promise<Extract<FromEdge, { type: T }>>((resolve) => {
+      const on = (m: FromEdge) => {
+        if (m.type !== type) return;
+        proc.off('message', on);
+        resolve(m as Extract<FromEdge, { type: T }>);
+      };
+      proc.on('message', on);
+    });
+  return { proc, next, send: (m: ToEdge) => proc.send(m), ready: next('ready') };
+});
+const edgeOrigins = await Promise.all(edges.map((e) => e.ready));
 
 // Each card the shoe reads: stamped as it reaches the table, with the public round it produced;
 // on the host's side, when its journal commit was done (the first commit of the card's input) and
@@ -145,6 +181,8 @@ async function handle(m: ToHost): Promise<void> {
     send({ type: 'measuring' });
     const cpu0 = process.cpuUsage();
     const sent0 = running.sent();
+    const published0 = bridge ? bridge.counters.bytes : 0;
+    for (const e of edges) e.send({ type: 'mark' });
     const subscribers = running.hub.subscribers() - 1;
     counts.commits = 0;
     counts.bets = 0;
@@ -158,6 +196,18 @@ async function handle(m: ToHost): Promise<void> {
     clearInterval(sampler);
     const cpu = process.cpuUsage(cpu0);
     const sent1 = running.sent();
+    const edgeReports = await Promise.all(
+      edges.map((e) => {
+        const r = e.next('report');
+        e.send({ type: 'report' });
+        return r;
+      }),
+    );
+    // Through edges, what the stations were sent is the edges' (the host sent nothing to a station).
+    for (const r of edgeReports) {
+      sent1.bytes += r.bytes;
+      sent1.messages += r.messages;
+    }
     send({
       type: 'measured',
       rounds: settled() - startRounds,
@@ -172,7 +222,17 @@ async function handle(m: ToHost): Promise<void> {
           { messages: k.messages - (sent0.kinds[kind]?.messages ?? 0), bytes: k.bytes - (sent0.kinds[kind]?.bytes ?? 0) },
         ]),
       ),
-      subscribers,
+      subscribers: bridge ? arg.stations : subscribers,
+      ...(bridge
+        ? {
+            edges: {
+              count: edges.length,
+              published: bridge.counters.bytes - published0,
+              cpuMs: edgeReports.map((r) => r.cpuMs),
+              rss: edgeReports.map((r) => r.rss),
+            },
+          }
+        : {}),
       roundMessageBytes: Math.round(sizes.splice(0).reduce((a, b) => a + b, 0) / Math.max(1, cards.length)),
       bets: counts.bets,
       commits: counts.commits,
@@ -181,9 +241,21 @@ async function handle(m: ToHost): Promise<void> {
       unsent,
     });
   } else if (m.type === 'stop') {
+    for (const e of edges) e.send({ type: 'stop' });
+    await Promise.all(edges.map((e) => new Promise((r) => (e.proc.exitCode !== null ? r(null) : e.proc.once('exit', r)))));
+    await bridge?.close();
     await running.close();
+    await nats?.close();
     process.exit(0);
   }
 }
 
-send({ type: 'ready', file, lanOrigin: running.stadium.lanOrigin ?? '', dataDir, tableId: config.tableId, rssIdle: process.memoryUsage().rss });
+send({
+  type: 'ready',
+  file,
+  edges: edgeOrigins.map(({ origin, certificate, fingerprint }) => ({ origin, certificate, fingerprint })),
+  lanOrigin: running.stadium.lanOrigin ?? '',
+  dataDir,
+  tableId: config.tableId,
+  rssIdle: process.memoryUsage().rss,
+});

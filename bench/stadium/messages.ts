@@ -9,6 +9,8 @@ export type FromHost =
   | {
       type: 'ready';
       file: string;
+      /** The edges the stations' screens connect to (issue 55), each with its certificate; none: the host's own listener. */
+      edges: { origin: string; certificate: string; fingerprint: string }[];
       lanOrigin: string;
       /** The host's data folder (its TLS certificate is the bare broadcast's). */
       dataDir: string;
@@ -27,6 +29,8 @@ export type FromHost =
       superseded: number;
       /** Messages and bytes by what they carried (the outbox's kinds: own, round, panel, whole or patch; reply). */
       kinds: Record<string, { messages: number; bytes: number }>;
+      /** Through edges: how many, the bytes the host published on NATS, each edge's CPU time and largest RSS. */
+      edges?: { count: number; published: number; cpuMs: number[]; rss: number[] };
       /** The subscribed screens while measuring (the stations connected). */
       subscribers: number;
       /** Card reads that sent no new public round (refused, or changing nothing a station sees): not in `cards`. */

@@ -12,7 +12,15 @@ const TEXT_FRAME = { binary: false } as const;
 export async function createEdgeServer(
   edge: Edge,
   deps: { log: Logger; certificate: TableCertificate; host: string; port: number },
-): Promise<{ origin: string; port: number; sessions: () => number; close: () => Promise<void>; kill: () => Promise<void> }> {
+): Promise<{
+  origin: string;
+  port: number;
+  sessions: () => number;
+  /** Messages and bytes written to the stations, summed over every connection opened. */
+  sent: () => { messages: number; bytes: number };
+  close: () => Promise<void>;
+  kill: () => Promise<void>;
+}> {
   const app = Fastify({
     loggerInstance: deps.log,
     logController: new LogController({ disableRequestLogging: true }),
@@ -23,6 +31,7 @@ export async function createEdgeServer(
   await app.register(fastifyWebsocket, { options: { maxPayload: 4 * MAX_MESSAGE_BYTES } });
   const open = new Set<EdgeSession>();
   const sockets = new Set<{ terminate(): void }>();
+  const gone = { messages: 0, bytes: 0 };
   app.get('/ws', { websocket: true }, (socket, req) => {
     if (req.headers.origin !== undefined) return socket.close(1008, 'origin');
     const session = new EdgeSession(
@@ -44,6 +53,8 @@ export async function createEdgeServer(
       clearTimeout(hello);
       open.delete(session);
       sockets.delete(socket);
+      gone.messages += session.outbox.counters.sent;
+      gone.bytes += session.outbox.counters.bytes;
       session.dispose();
     });
     socket.on('error', (err) => deps.log.warn({ err, session: session.id }, 'edge websocket error'));
@@ -55,6 +66,14 @@ export async function createEdgeServer(
     origin: `https://${deps.host.includes(':') ? `[${deps.host}]` : deps.host}:${port}`,
     port,
     sessions: () => open.size,
+    sent: () => {
+      const n = { ...gone };
+      for (const s of open) {
+        n.messages += s.outbox.counters.sent;
+        n.bytes += s.outbox.counters.bytes;
+      }
+      return n;
+    },
     close: async () => {
       for (const s of open) s.close(1001, 'edge stopping');
       await app.close();

@@ -1,0 +1,43 @@
+// One edge of the stadium bench (issue 55): a process of its own, as an edge is a machine of its
+// own, holding its share of the stations' connections for the host's table on NATS.
+import path from 'node:path';
+import { connect } from 'nats';
+import pino from 'pino';
+import { Edge } from '../../host/edges/edge.js';
+import { createEdgeServer } from '../../host/edges/edge-server.js';
+import { tableCertificate } from '../../host/stadium/table-certificate.js';
+
+export type FromEdge =
+  { type: 'ready'; origin: string; certificate: string; fingerprint: string } | { type: 'report'; bytes: number; messages: number; cpuMs: number; rss: number };
+export type ToEdge = { type: 'mark' } | { type: 'report' } | { type: 'stop' };
+
+const arg = JSON.parse(process.env.STADIUM_EDGE ?? '{}') as { name: string; nats: string; tableId: string; dir: string };
+const send = (m: FromEdge) => process.send?.(m);
+const log = pino({ level: 'silent' });
+const nc = await connect({ servers: arg.nats, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
+const edge = await Edge.start({ name: arg.name, tableId: arg.tableId, nc, log });
+const certificate = await tableCertificate(path.join(arg.dir, arg.name), arg.name, ['127.0.0.1']);
+const server = await createEdgeServer(edge, { log, certificate, host: '127.0.0.1', port: 0 });
+let cpu0 = process.cpuUsage();
+let sent0 = server.sent();
+let rss = 0;
+const sampler = setInterval(() => (rss = Math.max(rss, process.memoryUsage().rss)), 200);
+process.on('message', (m: ToEdge) => {
+  if (m.type === 'mark') {
+    cpu0 = process.cpuUsage();
+    sent0 = server.sent();
+    rss = 0;
+  } else if (m.type === 'report') {
+    const cpu = process.cpuUsage(cpu0);
+    const sent = server.sent();
+    send({ type: 'report', bytes: sent.bytes - sent0.bytes, messages: sent.messages - sent0.messages, cpuMs: (cpu.user + cpu.system) / 1000, rss });
+  } else {
+    clearInterval(sampler);
+    void server
+      .close()
+      .then(() => edge.close())
+      .then(() => nc.close())
+      .finally(() => process.exit(0));
+  }
+});
+send({ type: 'ready', origin: server.origin, certificate: certificate.cert, fingerprint: certificate.fingerprint });
