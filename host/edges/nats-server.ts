@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect as tcpConnect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -83,6 +83,7 @@ export async function startNatsServer(options: { users?: readonly NatsUser[]; di
   const dir = options.dir ?? mkdtempSync(path.join(os.tmpdir(), 'etg-nats-'));
   const own = options.dir === undefined;
   const port = options.port ?? (await freePort());
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const conf = path.join(dir, 'nats.conf');
   writeFileSync(conf, natsConfig(port, dir, options.users ?? []), { mode: 0o600 });
   let child: ChildProcess | null = null;
