@@ -52,7 +52,7 @@ describe('edges: one killed mid-coup, NATS restarted, each edge its own credenti
           const spot = state.betting.spots.find((x) => x.bet === 'banker');
           if (!spot) return;
           betOn.add(state.round.roundId);
-          s.command({ name: 'place-bet', spot: { bet: spot.bet }, amount: spot.min });
+          s.command({ name: 'place-bet', spot: { bet: 'banker' }, amount: spot.min });
         },
       });
       return s;

@@ -97,7 +97,7 @@ describe('a remote station through an edge on NATS', { timeout: 120_000 }, () =>
         const spot = state.betting.spots.find((s) => s.bet === 'banker');
         if (!spot || betOn.size >= 2) return;
         betOn.add(state.round.roundId);
-        station.command({ name: 'place-bet', spot: { bet: spot.bet }, amount: spot.min });
+        station.command({ name: 'place-bet', spot: { bet: 'banker' }, amount: spot.min });
       },
     });
     closers.push(() => station.close());
@@ -141,7 +141,7 @@ describe('a remote station through an edge on NATS', { timeout: 120_000 }, () =>
     assert.equal(bridge.holder(STATION), 'edge-1');
     assert.ok(bridge.counters.refused >= 2);
     assert.equal(running.ledger.credit(STATION), credit);
-    assert.ok(running.ledger.recall({ tableId, limit: 50 }).every((r) => r.lines.every((l) => l.station !== STATION || l.spot !== 'player')));
+    assert.ok(running.ledger.recall({ tableId, limit: 50 }).every((r) => r.lines.every((l) => l.station !== STATION || l.bet !== 'player')));
     assert.ok(running.ledger.headOf().seq >= head);
   });
 });
