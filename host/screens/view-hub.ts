@@ -194,8 +194,8 @@ export class ViewHub {
 
   /**
    * A screen subscribes to a view: from now on `sink` gets every new snapshot of it, and a
-   * station's screen every new public part too (sent now, before the station's own part).
-   * Returns the unsubscribe.
+   * station's screen every new public part too (sent now, before its own part; not to the edges'
+   * publisher, `withPublicParts` false). Returns the unsubscribe.
    */
   subscribe(view: ViewName, conn: string, sink: ViewSink, withPublicParts = true): () => void {
     // Built before the sink is added: a rebuild now must not hand it a version it is about to be sent whole.
@@ -217,16 +217,12 @@ export class ViewHub {
     };
   }
 
-  /**
-   * The public parts alone, for a sink that is no screen: the edges' publisher (host/edges/),
-   * which publishes each part once for every station of every edge. Returns the unsubscribe.
-   */
+  /** The public parts alone, for the edges' publisher (host/edges/): each part once for every station of every edge. */
   subscribeParts(sink: ViewSink): () => void {
     this.publicSinks.add(sink);
-    for (const part of PUBLIC_PARTS) sink.deliver(`public:${part}`, this.publicPart(part));
+    PUBLIC_PARTS.forEach((part) => sink.deliver(`public:${part}`, this.publicPart(part)));
     return () => this.publicSinks.delete(sink);
   }
-
   /**
    * A screen lost track of parts of its view (a patch did not follow what it held): each is
    * handed to its sink again as it stands now. The sink (its outbox, told to forget) sends them
