@@ -10,11 +10,14 @@
 // a third as many of the station agents, and at least 10 link cuts; its hosts sync to a real
 // upstream, whose reconciliation must agree with the ledgers' (tests/transfers/floor-upstream.ts).
 // `witness-wire`: that many frames on the ledger witness's wire (tests/fuzz/witness-wire.ts).
-// `sas`: that many byte-level frames at the SAS machine side (tests/fuzz/sas.ts).
+// `sas`: that many byte-level frames at the SAS machine side (tests/fuzz/sas.ts). `sas-aft-kill`
+// (only when named; --cases is ignored): every trial of the AFT kill campaign, each direction at
+// each kill point (tests/sas/aft-kill/campaign.ts), a SIGKILL of a real station process each.
 import { parseArgs } from 'node:util';
 import { fuzzDriver, type CaseCounts, type DriverProtocol } from './drivers.js';
 import { fuzz, PARSERS, type ParserName } from './parsers.js';
 import { fuzzSas } from './sas.js';
+import { allTrials, describeTrial, runTrial } from '../sas/aft-kill/campaign.js';
 import { describeRun, fuzzTransfers } from './transfers/campaign.js';
 import { describeKillTrials, runKillTrials } from '../transfers/kill-campaign.js';
 import { describeFloorSoak, runFloorSoak } from '../transfers/floor-soak.js';
@@ -29,7 +32,7 @@ const seed = values.seed === undefined ? Date.now() % 2 ** 31 : Number(values.se
 const DRIVERS: Record<string, DriverProtocol> = { 'driver-id003': 'id003', 'driver-ssp': 'ssp' };
 const all = [...Object.keys(PARSERS), ...Object.keys(DRIVERS), 'sas', 'transfers', 'transfers-sigkill', 'witness-wire'];
 // Run only when named: a campaign of real processes, sized by --cases (SIGKILLs), not a million of anything.
-const named = ['transfers-floor'];
+const named = ['transfers-floor', 'sas-aft-kill'];
 const names = values.only ? values.only.split(',').map((n) => n.trim()) : all;
 const unknown = names.filter((n) => !all.includes(n) && !named.includes(n));
 if (unknown.length) throw new Error(`unknown fuzz target ${unknown.join(', ')}; known: ${[...all, ...named].join(', ')}`);
@@ -52,6 +55,16 @@ for (const name of names) {
       figures = `\n\t${r.bytes} bytes, ${r.answers} answers; ${Object.entries(r.kinds)
         .map(([k, n]) => `${k} ${n}`)
         .join(', ')}`;
+    } else if (name === 'sas-aft-kill') {
+      const results = [];
+      for (const t of allTrials()) {
+        const r = await runTrial(t);
+        console.error(describeTrial(r));
+        results.push(r);
+      }
+      const failing = results.filter((r) => r.violations.length > 0);
+      if (failing.length) throw new Error(failing.map(describeTrial).join('\n'));
+      figures = `\n\t${results.length} trials: ${results.filter((r) => r.outcome === 'complete').length} complete, ${results.filter((r) => r.outcome === 'refused').length} refused, each once`;
     } else if (name === 'transfers') figures = `\n\t${describeRun(fuzzTransfers(cases, seed))}`;
     else if (name === 'witness-wire') figures = `\n\t${describeWitnessFuzz(fuzzWitnessWire(cases, seed))}`;
     else if (name === 'transfers-sigkill') figures = `\n\t${describeKillTrials(await runKillTrials(cases, seed))}`;
