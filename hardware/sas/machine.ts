@@ -6,7 +6,7 @@
 // 30 s without an implied ACK (§4.2–4.3). Time is the injected clock's; nothing here waits.
 import { crc16Kermit } from '../crc.js';
 import { Emitter, realClock, type Clock } from '../clock.js';
-import { LP } from './constants.js';
+import { EXC, LP } from './constants.js';
 import { ExceptionQueue } from './exceptions.js';
 import { RequestAssembler, type Heard } from './request.js';
 import { respond, withCrc } from './responder.js';
@@ -30,6 +30,12 @@ export interface SasMachineOptions {
   exceptionCapacity?: number;
   /** Bytes of the ROM image hashed per turn of the event loop, so polls are answered meanwhile (§6.1). */
   romChunk?: number;
+  /**
+   * §7.8.1: exception 51 acknowledged and no long poll 1B within 15 s, while a handpay is still
+   * pending: 51 again, every 15 s. `null`: never (§7.8.2, the operator's setting for a system
+   * that does not poll 1B).
+   */
+  handpayReissueMs?: number | null;
 }
 
 /** A general poll's key in `Pending`, apart from every long poll's command byte. */
@@ -57,6 +63,8 @@ export class SasMachine {
   private lastAckAt: number;
   private timer: unknown = null;
   private rom: { generation: number; signature: number | null } = { generation: 0, signature: null };
+  /** When the host last acknowledged 51 without asking 1B since (§7.8.1), or null. */
+  private handpayAckedAt: number | null = null;
   /** Answers sent, for diagnostics and the fuzz. */
   answered = 0;
 
@@ -155,11 +163,13 @@ export class SasMachine {
   }
 
   private acknowledged(code: number): void {
+    if (code === EXC.handpayPending) this.handpayAckedAt = this.clock.now();
     const done = this.exceptions.acknowledge(code);
     if (done) this.events.emit({ type: 'exception-acked', ...done });
   }
 
   private longPoll(bytes: Uint8Array, key: number): void {
+    if (key === LP.handpayInfo) this.handpayAckedAt = null;
     const reply = respond(bytes, this.options.game);
     if (reply.kind === 'ignore') return;
     if (reply.kind === 'rom') this.computeRom(reply.seed);
@@ -190,12 +200,21 @@ export class SasMachine {
     const now = this.clock.now();
     const silent = now - this.lastAddressAt >= (this.options.silenceMs ?? 5000);
     if (silent) this.options.write(Uint8Array.of(this.options.address), true);
+    this.reissueHandpay(now);
     const reason = silent ? 'no-address' : now - this.lastAckAt >= (this.options.ackTimeoutMs ?? 30_000) ? 'no-ack' : null;
     if (reason === null || this.state === 'down') return;
     this.state = 'down';
     this.synced = false;
     this.pending = null;
     this.events.emit({ type: 'link-down', reason });
+  }
+
+  /** §7.8.1: 51 again once its time is up, if the handpay is still pending and no 51 is already waiting (untagged: the journal's 51 was acknowledged). */
+  private reissueHandpay(now: number): void {
+    const every = this.options.handpayReissueMs === undefined ? 15_000 : this.options.handpayReissueMs;
+    if (every === null || this.handpayAckedAt === null || now - this.handpayAckedAt < every) return;
+    this.handpayAckedAt = null;
+    if (this.options.game.handpay() !== null && !this.exceptions.flagged(EXC.handpayPending)) this.raise(EXC.handpayPending);
   }
 
   /** Long poll 0x21: the seeded CRC over the running program, a chunk per turn; reported at a general poll (§6.1). A new request restarts it. */

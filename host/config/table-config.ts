@@ -26,6 +26,8 @@ const Station = z.strictObject({
       address: z.number().int().min(1).max(127),
       /** Stop play (no bet, no note, no cash-out) while the link is down (docs/sas.md); default: play goes on, the journal keeps what the system has not read. */
       stopPlayOnLinkDown: z.boolean().optional(),
+      /** Exception 51 reissued every 15 s until the system asks long poll 1B (SAS 6.02 §7.8.1, docs/sas.md); `false` for a system that never asks 1B (§7.8.2). Default true. */
+      handpayReissue: z.boolean().optional(),
       /** AFT, the casino system's cashless transfers (docs/sas.md, "AFT"): the station's asset number and the most one transfer may put on its credit (minor units). Absent: 0x72/0x74 are ignored. */
       aft: z.strictObject({ assetNumber: z.number().int().min(1).max(0xff_ff_ff_ff), limit: MinorUnits.positive().default(5_000_000) }).optional(),
     })

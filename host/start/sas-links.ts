@@ -66,7 +66,13 @@ export class SasLinks {
       const station = s.station;
       if (this.d.tilts.list().some((t) => t.kind === 'sas-bills-disabled' && t.station === station))
         this.d.billAcceptors.setInhibited(station, SAS_BILLS_REASON, true);
-      const link = openSasLink(s.sas.link, { address: s.sas.address, game: this.gameSide(station), ...this.d.timing });
+      const link = openSasLink(s.sas.link, {
+        address: s.sas.address,
+        game: this.gameSide(station),
+        ...this.d.timing,
+        // §7.8.2: the operator's setting for a system that does not ask 1B after 51.
+        ...(s.sas.handpayReissue === false ? { handpayReissueMs: null } : {}),
+      });
       const stopPlay = s.sas.stopPlayOnLinkDown === true;
       const feed = new StationFeed(station, { ledger: this.d.ledger, store, machine: link.machine, facts });
       link.machine.events.on((e) => {

@@ -11,11 +11,18 @@ import { appendCrc, sasCrc } from './host/codec.js';
 
 const A = 5;
 
-function rig(options: { rom?: Uint8Array } = {}) {
+function rig(options: { rom?: Uint8Array; handpayReissueMs?: number | null } = {}) {
   const clock = new ManualClock();
   const game = new MemoryGame(options.rom ? { rom: options.rom } : {});
   const out: { bytes: number[]; wake: boolean }[] = [];
-  const machine = new SasMachine({ address: A, game, clock, write: (b, wake) => out.push({ bytes: [...b], wake }), romChunk: 1024 });
+  const machine = new SasMachine({
+    address: A,
+    game,
+    clock,
+    write: (b, wake) => out.push({ bytes: [...b], wake }),
+    romChunk: 1024,
+    ...(options.handpayReissueMs !== undefined ? { handpayReissueMs: options.handpayReissueMs } : {}),
+  });
   const events: SasLinkEvent[] = [];
   machine.events.on((e) => events.push(e));
   const send = (bytes: number[]): void => bytes.forEach((b, i) => machine.char(b, i === 0));
@@ -125,5 +132,65 @@ describe('SAS machine side: link rules (manual clock)', () => {
     assert.deepEqual(r.take(), []);
     assert.deepEqual(r.game.calls, []);
     assert.equal(r.machine.counts.truncated, 2);
+  });
+
+  describe('the handpay queue: 51 again every 15 s until 1B is asked (§7.8.1)', () => {
+    const HANDPAY = { progressiveGroup: 0, level: 0x80, amount: 12_500, partialPay: 0, resetId: 0 } as const;
+    /** A handpay pending, 51 raised, read by a general poll and acknowledged by a poll to another address. */
+    const acknowledged51 = (options: { handpayReissueMs?: number | null } = {}) => {
+      const r = rig(options);
+      r.machine.start();
+      r.game.pendingHandpay = { ...HANDPAY };
+      r.machine.raise(0x51);
+      r.send([0x80 | 1]);
+      r.send([0x80 | A]);
+      assert.deepEqual(r.take(), [{ bytes: [0x51], wake: false }]);
+      r.send([0x80 | 1]);
+      return r;
+    };
+    /** Time passes with the host cycling (another address polled every second: no loop break). */
+    const cycle = (r: ReturnType<typeof rig>, ms: number): void => {
+      for (let t = 0; t < ms; t += 1_000) {
+        r.clock.advance(1_000);
+        r.send([0x80 | 1]);
+      }
+    };
+    const general = (r: ReturnType<typeof rig>): number | undefined => {
+      r.send([0x80 | A]);
+      const got = r.take()[0]?.bytes[0];
+      r.send([0x80 | 1]);
+      return got;
+    };
+
+    it('no 1B within 15 s of the acknowledgement: 51 again, and again 15 s after that', () => {
+      const r = acknowledged51();
+      cycle(r, 14_000);
+      assert.equal(general(r), 0x00, 'not before 15 s');
+      cycle(r, 2_000);
+      assert.equal(general(r), 0x51, 'reissued');
+      cycle(r, 16_000);
+      assert.equal(general(r), 0x51, 'and again');
+    });
+
+    it('1B asked: no 51 again', () => {
+      const r = acknowledged51();
+      r.send([A, 0x1b]);
+      assert.equal(r.take()[0]?.bytes[1], 0x1b);
+      cycle(r, 40_000);
+      assert.equal(general(r), 0x00);
+    });
+
+    it('the handpay paid meanwhile (no longer in the queue): no 51 again', () => {
+      const r = acknowledged51();
+      r.game.pendingHandpay = null;
+      cycle(r, 20_000);
+      assert.equal(general(r), 0x00);
+    });
+
+    it('the operator’s setting for a system that never asks 1B (§7.8.2): never reissued', () => {
+      const r = acknowledged51({ handpayReissueMs: null });
+      cycle(r, 40_000);
+      assert.equal(general(r), 0x00);
+    });
   });
 });
