@@ -72,6 +72,16 @@ export class FastBlackjack {
   private lazy = false;
   /** What `playRounds` adds up: main sum and sum of squares, then per side bet its sum, sum of squares and count. */
   private readonly acc = new Float64Array(2 + 3 * SIM_SIDE_BETS.length);
+  /**
+   * Rounds by their first two cards (`first * 52 + second`), counted by `playRounds` while a bet
+   * of the first cards is offered: `run` turns them into the bets' sums through the table, so a
+   * round adds one count instead of a sum and a square per bet. A round that split is settled
+   * again (`settleAfterSplit`) and adds its difference from the table's figure in `acc`.
+   */
+  private readonly pairCount = new Int32Array(52 * 52);
+  /** The last round's first two cards, as `pairCount`'s index; whether it split (its first-card bets settled again). */
+  private lastPair = 0;
+  private resettled = false;
 
   // The rules read during a round, as booleans and small integers.
   private readonly holeCard: boolean;
@@ -187,7 +197,13 @@ export class FastBlackjack {
     acc.fill(0);
     this.lazy = mode === 'every-hand';
     if (!this.lazy) this.shuffle();
-    this.playRounds(hands);
+    // Int32 counts: at most 2^30 rounds between two folds.
+    for (let done = 0; done < hands; ) {
+      const n = Math.min(hands - done, 1 << 30);
+      this.playRounds(n);
+      this.foldPairs();
+      done += n;
+    }
     totals.hands += hands;
     totals.sum += acc[0] as number;
     totals.sumSq += acc[1] as number;
@@ -197,6 +213,24 @@ export class FastBlackjack {
       side.sumSq += acc[3 + 3 * k] as number;
       side.n += k < FIRST_TWO_BETS ? hands : (acc[4 + 3 * k] as number);
     }
+  }
+
+  /** Adds the first-card bets' results of the counted rounds (`pairCount`) into `acc`, and clears the counts. */
+  private foldPairs(): void {
+    const acc = this.acc;
+    for (const k of this.firstTwoOffered) {
+      let sum = 0;
+      let sumSq = 0;
+      for (let pair = 0; pair < 52 * 52; pair++) {
+        const c = this.pairCount[pair] as number;
+        const v = this.firstTwo[pair * FIRST_TWO_BETS + k] as number;
+        sum += c * v;
+        sumSq += c * v * v;
+      }
+      acc[2 + 3 * k] = (acc[2 + 3 * k] as number) + sum;
+      acc[3 + 3 * k] = (acc[3 + 3 * k] as number) + sumSq;
+    }
+    this.pairCount.fill(0);
   }
 
   /**
@@ -211,21 +245,34 @@ export class FastBlackjack {
     const sideNet = this.sideNet;
     const burnEachRound = this.rules.burnEachRound;
     const streak = this.winningStreak;
+    const pairCount = this.pairCount;
+    const bets = this.firstTwoOffered;
+    const firstTwo = bets.length > 0;
+    const table = this.firstTwo;
     let fresh = true;
     for (let h = 0; h < hands; h++) {
       if (this.lazy) this.pos = 0;
       else if (fresh) this.pos = this.burnStart;
       else if (burnEachRound) this.pos++;
-      const net = this.playRound();
+      const net = this.round();
       fresh = false;
       acc[0] = (acc[0] as number) + net;
       acc[1] = (acc[1] as number) + net * net;
-      // The first-two-card bets are decided every round (those not offered add 0); streak levels when one ends.
-      for (let k = 0; k < FIRST_TWO_BETS; k++) {
-        const v = sideNet[k] as number;
-        acc[2 + 3 * k] = (acc[2 + 3 * k] as number) + v;
-        acc[3 + 3 * k] = (acc[3 + 3 * k] as number) + v * v;
+      // The first-two-card bets are decided every round: counted by their cards, or their difference from the table after a split.
+      if (firstTwo) {
+        const pair = this.lastPair;
+        pairCount[pair] = (pairCount[pair] as number) + 1;
+        if (this.resettled) {
+          for (let j = 0; j < bets.length; j++) {
+            const k = bets[j] as number;
+            const v = sideNet[k] as number;
+            const w = table[pair * FIRST_TWO_BETS + k] as number;
+            acc[2 + 3 * k] = (acc[2 + 3 * k] as number) + (v - w);
+            acc[3 + 3 * k] = (acc[3 + 3 * k] as number) + (v * v - w * w);
+          }
+        }
       }
+      // Streak levels when one ends.
       if (streak) {
         for (let k = STREAK0; k < SIM_SIDE_BETS.length; k++) {
           if (decided[k] === 0) continue;
@@ -243,8 +290,19 @@ export class FastBlackjack {
     }
   }
 
-  /** One round from the current shoe position; returns the main result in units. */
+  /**
+   * One round from the current shoe position; returns the main result in units, and leaves every
+   * offered side bet's result of the round in `sideNet` (the hot loop counts them instead).
+   */
   playRound(): number {
+    const net = this.round();
+    if (!this.resettled) {
+      for (const k of this.firstTwoOffered) this.sideNet[k] = this.firstTwo[this.lastPair * FIRST_TWO_BETS + k] as number;
+    }
+    return net;
+  }
+
+  private round(): number {
     const val = CARD_VALUE;
     const p1 = this.draw();
     const up = this.draw();
@@ -389,7 +447,7 @@ export class FastBlackjack {
       }
       this.endHand(i, hard, ace, state, stake, doubled, net, out);
     }
-    if (this.nh > 1) this.settleAfterSplit(afterSplit, p1, p2);
+    if (this.nh > 1 && this.firstTwoOffered.length > 0) this.settleAfterSplit(afterSplit, p1, p2);
   }
 
   /** The dealer's hand, then the main results of the seat's hands (summed, in units). */
@@ -487,14 +545,10 @@ export class FastBlackjack {
     this.hSecond[to] = this.hSecond[from] as number;
   }
 
-  /** The first-two-card side bets from their table; the streak levels open when none is. */
+  /** The first two cards, for the first-card bets' table; the streak levels open when none is. */
   private openSideBets(p1: number, p2: number): void {
-    const at = (p1 * 52 + p2) * FIRST_TWO_BETS;
-    const bets = this.firstTwoOffered;
-    for (let j = 0; j < bets.length; j++) {
-      const k = bets[j] as number;
-      this.sideNet[k] = this.firstTwo[at + k] as number;
-    }
+    this.lastPair = p1 * 52 + p2;
+    this.resettled = false;
     if (this.winningStreak) {
       for (let k = STREAK0; k < STREAK0 + 4; k++) {
         this.sideNet[k] = 0;
@@ -514,6 +568,7 @@ export class FastBlackjack {
    * hundred), so the catalogue's settlement runs here rather than a table.
    */
   private settleAfterSplit(afterSplit: number, p1: number, p2: number): void {
+    this.resettled = true;
     const third: Card | undefined = afterSplit >= 0 ? CARD_OF_ID[afterSplit] : undefined;
     const cards = {
       first: CARD_OF_ID[p1] as Card,
