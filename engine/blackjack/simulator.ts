@@ -82,6 +82,12 @@ export class FastBlackjack {
   /** The last round's first two cards, as `pairCount`'s index; whether it split (its first-card bets settled again). */
   private lastPair = 0;
   private resettled = false;
+  /**
+   * A split round's first-card bets depend only on its first two cards, the card dealt to the
+   * first split hand and the pairs formed again: their settlement, memoised by those (a few
+   * thousand keys), so the catalogue's code (which allocates) runs once per key, not per split.
+   */
+  private readonly afterSplit = new Map<number, Float64Array>();
 
   // The rules read during a round, as booleans and small integers.
   private readonly holeCard: boolean;
@@ -198,7 +204,7 @@ export class FastBlackjack {
     this.lazy = mode === 'every-hand';
     if (!this.lazy) this.shuffle();
     // Int32 counts: at most 2^30 rounds between two folds.
-    for (let done = 0; done < hands; ) {
+    for (let done = 0; done < hands;) {
       const n = Math.min(hands - done, 1 << 30);
       this.playRounds(n);
       this.foldPairs();
@@ -569,6 +575,18 @@ export class FastBlackjack {
    */
   private settleAfterSplit(afterSplit: number, p1: number, p2: number): void {
     this.resettled = true;
+    const third = afterSplit >= 0 ? afterSplit + 1 : 0;
+    const key = ((p1 * 52 + p2) * 53 + third) * 128 + Math.min(this.splitPairs, 127);
+    let results = this.afterSplit.get(key);
+    if (results === undefined || this.splitPairs >= 127) {
+      results = this.settleSplitRound(afterSplit, p1, p2);
+      this.afterSplit.set(key, results);
+    }
+    for (const k of this.firstTwoOffered) this.sideNet[k] = results[k] as number;
+  }
+
+  /** The first-card bets' results of a round that split, by their own settlement (memoised by `settleAfterSplit`). */
+  private settleSplitRound(afterSplit: number, p1: number, p2: number): Float64Array {
     const third: Card | undefined = afterSplit >= 0 ? CARD_OF_ID[afterSplit] : undefined;
     const cards = {
       first: CARD_OF_ID[p1] as Card,
@@ -576,10 +594,12 @@ export class FastBlackjack {
       ...(third ? { afterSplit: third } : {}),
       splitPairs: Array.from({ length: this.splitPairs }, (_, i) => i + 1),
     };
+    const results = new Float64Array(FIRST_TWO_BETS);
     for (const k of this.firstTwoOffered) {
       const bet = FIRST_TWO[k];
-      if (bet) this.sideNet[k] = bet.settle(cards, 1, this.rules).reduce((t, l) => t + l.net, 0);
+      if (bet) results[k] = bet.settle(cards, 1, this.rules).reduce((t, l) => t + l.net, 0);
     }
+    return results;
   }
 
   /** Ends the round (the streak follows its result), then returns the main result. */
