@@ -28,9 +28,11 @@ const cpuSeconds = (): number => {
 function cpuRate(seconds: number, batch: () => number): number {
   const t0 = cpuSeconds();
   let units = 0;
-  let t = t0;
-  while ((t = cpuSeconds()) - t0 < seconds) units += batch();
-  return units / (t - t0);
+  for (;;) {
+    const t = cpuSeconds();
+    if (t - t0 >= seconds) return units / (t - t0);
+    units += batch();
+  }
 }
 
 const median = (xs: readonly number[]): number => {

@@ -15,6 +15,32 @@ export const CARD_VALUE: Uint8Array = Uint8Array.from({ length: 52 }, (_, id) =>
   return rank === 0 ? 1 : rank >= 9 ? 10 : rank + 1;
 });
 
+/** Value and ace by card id, for adding a card without a branch: the value in the low 4 bits, 16 for an ace. */
+export const CARD_CODE: Uint8Array = Uint8Array.from(CARD_VALUE, (v) => v | (v === 1 ? 16 : 0));
+
+/** 1 where two cards of these values (`a * 16 + b`, the ace as 1) are a Black Jack: an ace and a ten-value. */
+export const NATURAL: Uint8Array = Uint8Array.from({ length: 11 * 16 }, (_, i) => {
+  const a = i >> 4;
+  const b = i & 15;
+  return (a === 1 && b === 10) || (a === 10 && b === 1) ? 1 : 0;
+});
+
+/** A hand's total by `hard * 2 + ace` (hard sums up to 31): an ace counts 11 while that does not pass 21. */
+export const SOFT_TOTAL: Uint8Array = Uint8Array.from({ length: 64 }, (_, i) => {
+  const hard = i >> 1;
+  return (i & 1) === 1 && hard + 10 <= 21 ? hard + 10 : hard;
+});
+
+/**
+ * A standing hand's result against the dealer's, by `player total * 32 + dealer total`: 1 won
+ * (the dealer busted, or the higher total), 0 tied, -1 lost.
+ */
+export const OUTCOME: Int8Array = Int8Array.from({ length: 32 * 32 }, (_, i) => {
+  const p = i >> 5;
+  const d = i & 31;
+  return d > 21 || p > d ? 1 : p < d ? -1 : 0;
+});
+
 export const SEVEN_RANK = 6;
 
 /** The catalogue's bets of the first cards, in the order they are settled: the simulator's first side bets. */

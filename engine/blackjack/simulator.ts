@@ -1,8 +1,7 @@
 import type { StrategyTable } from '../strategy/basic-strategy.js';
 import { doublesLoseOriginalOnly, type BlackjackRules } from './rules.js';
-import type { Card } from '../cards/card.js';
-import { STREAK_PAYS } from './bets/streak.js';
-import { CARD_OF_ID, CARD_VALUE, FIRST_TWO, FIRST_TWO_BETS, isSpecial678Ids } from './simulator-cards.js';
+import { CARD_CODE, CARD_VALUE, FIRST_TWO, FIRST_TWO_BETS, NATURAL, OUTCOME, SOFT_TOTAL, isSpecial678Ids } from './simulator-cards.js';
+import { SimSideBets } from './simulator-side.js';
 import { SimRng } from './simulator-rng.js';
 import { DOUBLE, DOUBLE_ACE_LOCKED, SPLIT, STAND, SURRENDER, SimTables, fiveKey, firstKey, laterKey } from './simulator-tables.js';
 
@@ -17,8 +16,6 @@ import { DOUBLE, DOUBLE_ACE_LOCKED, SPLIT, STAND, SURRENDER, SimTables, fiveKey,
 
 export type ShuffleMode = 'every-hand' | 'cut-card';
 
-const STREAK0 = FIRST_TWO_BETS;
-
 import { SIM_SIDE_BETS, type SimSideBet, type SimTotals } from './simulator-totals.js';
 
 export { edge, emptyTotals, mergeTotals, SIM_SIDE_BETS, type SimSideBet, type SimTotals } from './simulator-totals.js';
@@ -26,11 +23,11 @@ export { edge, emptyTotals, mergeTotals, SIM_SIDE_BETS, type SimSideBet, type Si
 const MAXH = 100;
 const NO_CARD = 255;
 
-// States of a hand.
+// States of a hand: STOOD alone has bit 0 set, so `state & 1` counts the hands the dealer plays against.
 const OPEN = 0;
 const STOOD = 1;
 const BUSTED = 2;
-const SETTLED = 3;
+const SETTLED = 4;
 
 // rules.bonus678 and rules.dealerBlackjackTakes as small integers.
 const BONUS_NONE = 0;
@@ -45,15 +42,16 @@ export class FastBlackjack {
   /** Card ids of the shoe; `pos` is the next card. */
   shoe: Uint8Array;
   pos = 0;
-  /** Side-bet results of the last round, per unit staked, in SIM_SIDE_BETS order. */
-  readonly sideNet = new Float64Array(SIM_SIDE_BETS.length);
+  /** Side-bet results of the last round played by `playRound`, per unit staked, in SIM_SIDE_BETS order. */
+  readonly sideNet: Float64Array;
   /** Whether each side bet was decided in the last round (streak bets run over several rounds). */
-  readonly sideDecided = new Uint8Array(SIM_SIDE_BETS.length);
+  readonly sideDecided: Uint8Array;
   /**
    * Rounds by their result for the winning streak (Art. 16 n.7 majority over split hands, Art.
    * 18 n.3 surrender lost): [lost, tied, won]; counted while the streak is offered.
    */
-  readonly streakRounds = new Float64Array(3);
+  readonly streakRounds: Float64Array;
+  private readonly side: SimSideBets;
 
   private readonly dealerDraws: Uint8Array;
   private readonly firstAction: Uint8Array;
@@ -62,9 +60,8 @@ export class FastBlackjack {
   private readonly splitAcesAgain: Uint8Array;
   private readonly rng: SimRng;
   private readonly firstTwo: Int16Array;
-  /** Indices (in SIM_SIDE_BETS) of the side bets offered, and of those settled by the first two cards. */
+  /** Indices (in SIM_SIDE_BETS) of the side bets offered. */
   private readonly offered: Int32Array;
-  private readonly firstTwoOffered: Int32Array;
   private readonly sides: SimSideBet[];
   private readonly cutAt: number;
   private readonly burnStart: number;
@@ -72,23 +69,6 @@ export class FastBlackjack {
   private lazy = false;
   /** What `playRounds` adds up: main sum and sum of squares, then per side bet its sum, sum of squares and count. */
   private readonly acc = new Float64Array(2 + 3 * SIM_SIDE_BETS.length);
-  /**
-   * Rounds by their first two cards (`first * 52 + second`), counted by `playRounds` while a bet
-   * of the first cards is offered: `run` turns them into the bets' sums through the table, so a
-   * round adds one count instead of a sum and a square per bet. A round that split is settled
-   * again (`settleAfterSplit`) and adds its difference from the table's figure in `acc`.
-   */
-  private readonly pairCount = new Int32Array(52 * 52);
-  /** The last round's first two cards, as `pairCount`'s index; whether it split (its first-card bets settled again). */
-  private lastPair = 0;
-  private resettled = false;
-  /**
-   * A split round's first-card bets depend only on its first two cards, the card dealt to the
-   * first split hand and the pairs formed again: their settlement, memoised by those (a few
-   * thousand keys), so the catalogue's code (which allocates) runs once per key, not per split.
-   */
-  private readonly afterSplit = new Map<number, Float64Array>();
-
   // The rules read during a round, as booleans and small integers.
   private readonly holeCard: boolean;
   private readonly peek: boolean;
@@ -125,9 +105,6 @@ export class FastBlackjack {
   private nh = 0;
   /** Pairs formed by split hands this round (any pair, Art. 13 1)(2)). */
   private splitPairs = 0;
-  /** Winning streak (Art. 13 5)): the four levels are bet together whenever none is open. */
-  private readonly streakOpen = new Uint8Array(4);
-  private streakWins = 0;
 
   /** `tables` may be shared by several simulators of the same rules. */
   constructor(rules: BlackjackRules, seed: number, tables: SimTables = new SimTables(rules)) {
@@ -146,9 +123,10 @@ export class FastBlackjack {
     this.rng = new SimRng(seed);
     this.sides = SIM_SIDE_BETS.filter((b, k) => (k < FIRST_TWO_BETS ? FIRST_TWO[k]?.offered(rules) === true : rules.winningStreak));
     this.offered = Int32Array.from(this.sides.map((b) => SIM_SIDE_BETS.indexOf(b)));
-    this.firstTwoOffered = this.offered.filter((k) => k < FIRST_TWO_BETS);
-    // The first-two-card bets are decided every round; the streak levels only when one ends.
-    this.sideDecided.fill(1, 0, FIRST_TWO_BETS);
+    this.side = new SimSideBets(rules, tables.firstTwo, this.offered, rules.winningStreak);
+    this.sideNet = this.side.net;
+    this.sideDecided = this.side.decided;
+    this.streakRounds = this.side.streakRounds;
     this.cutAt = n - rules.cutCardFromEnd;
     this.burnStart = rules.burnAtShoeStart === 'decks' ? rules.decks : rules.burnAtShoeStart === 'one' ? 1 : 0;
     this.holeCard = rules.holeCard !== 'none';
@@ -207,7 +185,7 @@ export class FastBlackjack {
     for (let done = 0; done < hands;) {
       const n = Math.min(hands - done, 1 << 30);
       this.playRounds(n);
-      this.foldPairs();
+      this.side.fold(acc);
       done += n;
     }
     totals.hands += hands;
@@ -221,24 +199,6 @@ export class FastBlackjack {
     }
   }
 
-  /** Adds the first-card bets' results of the counted rounds (`pairCount`) into `acc`, and clears the counts. */
-  private foldPairs(): void {
-    const acc = this.acc;
-    for (const k of this.firstTwoOffered) {
-      let sum = 0;
-      let sumSq = 0;
-      for (let pair = 0; pair < 52 * 52; pair++) {
-        const c = this.pairCount[pair] as number;
-        const v = this.firstTwo[pair * FIRST_TWO_BETS + k] as number;
-        sum += c * v;
-        sumSq += c * v * v;
-      }
-      acc[2 + 3 * k] = (acc[2 + 3 * k] as number) + sum;
-      acc[3 + 3 * k] = (acc[3 + 3 * k] as number) + sumSq;
-    }
-    this.pairCount.fill(0);
-  }
-
   /**
    * The hot loop: plays `hands` rounds from a shuffled shoe and adds into `acc`. Everything is
    * added inside the loop, and nothing follows it: V8 compiles this function while the loop
@@ -247,14 +207,8 @@ export class FastBlackjack {
    */
   private playRounds(hands: number): void {
     const acc = this.acc;
-    const decided = this.sideDecided;
-    const sideNet = this.sideNet;
     const burnEachRound = this.rules.burnEachRound;
-    const streak = this.winningStreak;
-    const pairCount = this.pairCount;
-    const bets = this.firstTwoOffered;
-    const firstTwo = bets.length > 0;
-    const table = this.firstTwo;
+    const side = this.side;
     let fresh = true;
     for (let h = 0; h < hands; h++) {
       if (this.lazy) this.pos = 0;
@@ -264,30 +218,7 @@ export class FastBlackjack {
       fresh = false;
       acc[0] = (acc[0] as number) + net;
       acc[1] = (acc[1] as number) + net * net;
-      // The first-two-card bets are decided every round: counted by their cards, or their difference from the table after a split.
-      if (firstTwo) {
-        const pair = this.lastPair;
-        pairCount[pair] = (pairCount[pair] as number) + 1;
-        if (this.resettled) {
-          for (let j = 0; j < bets.length; j++) {
-            const k = bets[j] as number;
-            const v = sideNet[k] as number;
-            const w = table[pair * FIRST_TWO_BETS + k] as number;
-            acc[2 + 3 * k] = (acc[2 + 3 * k] as number) + (v - w);
-            acc[3 + 3 * k] = (acc[3 + 3 * k] as number) + (v * v - w * w);
-          }
-        }
-      }
-      // Streak levels when one ends.
-      if (streak) {
-        for (let k = STREAK0; k < SIM_SIDE_BETS.length; k++) {
-          if (decided[k] === 0) continue;
-          const v = sideNet[k] as number;
-          acc[2 + 3 * k] = (acc[2 + 3 * k] as number) + v;
-          acc[3 + 3 * k] = (acc[3 + 3 * k] as number) + v * v;
-          acc[4 + 3 * k] = (acc[4 + 3 * k] as number) + 1;
-        }
-      }
+      side.count(acc);
       // The cut card came out during this round: it was the last of the shoe (Art. 2 n.2 (1); rule 11).
       if (!this.lazy && this.pos > this.cutAt) {
         this.shuffle();
@@ -302,9 +233,7 @@ export class FastBlackjack {
    */
   playRound(): number {
     const net = this.round();
-    if (!this.resettled) {
-      for (const k of this.firstTwoOffered) this.sideNet[k] = this.firstTwo[this.lastPair * FIRST_TWO_BETS + k] as number;
-    }
+    this.side.fillFromTable();
     return net;
   }
 
@@ -315,14 +244,10 @@ export class FastBlackjack {
     const p2 = this.draw();
     const hole = this.holeCard ? this.draw() : -1;
     const u = val[up] as number;
-    const v1 = val[p1] as number;
-    const v2 = val[p2] as number;
-    this.openSideBets(p1, p2);
-    if (v1 + v2 === 11 && (v1 === 1 || v2 === 1)) return this.playerBlackjack(u, hole);
-    if (this.peek && (u === 1 || u === 10)) {
-      const hv = val[hole] as number;
-      if (u + hv === 11) return this.finishRound(-1);
-    }
+    this.side.open(p1, p2);
+    // One table read per Black Jack check (NATURAL: an ace and a ten-value), not a chain of unpredictable branches.
+    if (NATURAL[(val[p1] as number) * 16 + (val[p2] as number)] === 1) return this.playerBlackjack(u, hole);
+    if (this.peek && NATURAL[u * 16 + (val[hole] as number)] === 1) return this.finishRound(-1);
     this.nh = 1;
     this.hFirst[0] = p1;
     this.hSecond[0] = p2;
@@ -341,6 +266,10 @@ export class FastBlackjack {
   /** Plays the seat's hands in table order; a split inserts the new hand after the one split. */
   private playHands(u: number, p1: number, p2: number): void {
     const val = CARD_VALUE;
+    const code = CARD_CODE;
+    // Rules tested on every card, as locals and tested before the card count: a constant test first is a predictable branch.
+    const bonus = this.bonus678;
+    const five = this.fiveCardHalfPay && u !== 1;
     // The card dealt to the first hand of a split of the first two cards (a third seven for the
     // sevens bet, Art. 13 2)(2)): -1 no split, -2 the next card dealt to a split hand.
     let afterSplit = -1;
@@ -358,7 +287,7 @@ export class FastBlackjack {
       const v1 = val[first] as number;
       const v2 = val[second] as number;
       let hard = v1 + v2;
-      let ace = v1 === 1 || v2 === 1 ? 1 : 0;
+      let ace = ((code[first] as number) | (code[second] as number)) >> 4;
       let n = 2;
       const fromSplit = this.nh > 1 ? 1 : 0;
       if (fromSplit === 1 && v1 === 1) {
@@ -389,22 +318,22 @@ export class FastBlackjack {
           out = -1;
           break;
         }
-        if (n === 3 && this.bonus678 !== BONUS_NONE && isSpecial678Ids(first, second, third)) {
+        if (bonus !== BONUS_NONE && n === 3 && isSpecial678Ids(first, second, third)) {
           net = 3 * stake;
-          if (this.bonus678 === BONUS_REPLACES) {
+          if (bonus === BONUS_REPLACES) {
             state = SETTLED;
             out = 1;
             break;
           }
           // In addition: on top of the main result.
         }
-        if (n === 5 && this.fiveCardHalfPay && u !== 1 && this.takeFive[fiveKey(u, hard, ace)] === 1) {
+        if (five && n === 5 && this.takeFive[fiveKey(u, hard, ace)] === 1) {
           state = SETTLED;
           net = Math.floor(stake * 50) / 100;
           out = 1;
           break;
         }
-        const tot = ace === 1 && hard + 10 <= 21 ? hard + 10 : hard;
+        const tot = SOFT_TOTAL[hard * 2 + ace] as number;
         if (tot === 21 || doubled === 1) {
           state = STOOD;
           break;
@@ -439,10 +368,10 @@ export class FastBlackjack {
           if (act === DOUBLE_ACE_LOCKED) ace = 0;
         }
         const c = this.draw();
-        const v = val[c] as number;
-        hard += v;
+        const k = code[c] as number;
+        hard += k & 15;
         // A drawn ace may count 11 even beside a locked one (rule 32 locks only the doubled ace).
-        if (v === 1) ace = 1;
+        ace |= k >> 4;
         n++;
         if (n === 3) third = c;
       }
@@ -453,72 +382,69 @@ export class FastBlackjack {
       }
       this.endHand(i, hard, ace, state, stake, doubled, net, out);
     }
-    if (this.nh > 1 && this.firstTwoOffered.length > 0) this.settleAfterSplit(afterSplit, p1, p2);
+    if (this.nh > 1) this.side.resettle(afterSplit, p1, p2, this.splitPairs);
   }
 
   /** The dealer's hand, then the main results of the seat's hands (summed, in units). */
   private dealerAndSettle(u: number, hole: number): number {
     const val = CARD_VALUE;
+    const code = CARD_CODE;
     const nh = this.nh;
     // The dealer draws only while some hand stands against it (rule 22).
-    let contested = false;
-    for (let i = 0; i < nh; i++) if (this.hState[i] === STOOD) contested = true;
-    const plays = contested || this.dealerDrawsWhenAllLost;
-    let dHard = u;
-    let dAce = u === 1 ? 1 : 0;
-    let dN = 1;
+    let contested = 0;
+    for (let i = 0; i < nh; i++) contested |= (this.hState[i] as number) & STOOD;
+    const plays = contested !== 0 || this.dealerDrawsWhenAllLost;
     let second = hole;
     if (hole < 0 && plays) {
       if (this.burnBeforeDealerSecond) this.draw();
       second = this.draw();
     }
-    if (second >= 0) {
-      const sv = val[second] as number;
-      dHard += sv;
-      if (sv === 1) dAce = 1;
-      dN = 2;
-    }
-    let total = 0;
-    if (dN === 2 && dAce === 1 && dHard === 11) {
-      const split = nh > 1;
-      let lostAlready = false;
-      for (let i = 0; i < nh; i++) if (this.hState[i] === BUSTED) lostAlready = true;
-      for (let i = 0; i < nh; i++) {
-        if (this.hState[i] === STOOD) {
-          const stake = this.hStake[i] as number;
-          const base = this.hDoubled[i] ? stake / 2 : stake;
-          let net = -stake;
-          if (split && this.dealerBlackjackTakes === TAKES_ORIGINAL_ONLY) {
-            net = lostAlready ? 0 : -base;
-            lostAlready = true;
-          } else if (this.hDoubled[i] && this.doublesLimited) net = -base;
-          this.hNet[i] = (this.hNet[i] as number) + net;
-          this.hOut[i] = -1;
-        }
-        total += this.hNet[i] as number;
-      }
-      return total;
-    }
+    if (second >= 0 && NATURAL[u * 16 + (val[second] as number)] === 1) return this.dealerBlackjack();
+    let dHard = u + (second >= 0 ? (val[second] as number) : 0);
+    let dAce = ((second >= 0 ? (code[second] as number) : 0) | (u === 1 ? 16 : 0)) >> 4;
     if (plays) {
+      // With two cards (the hole card or the second dealt) while the table says draw.
       const draws = this.dealerDraws;
-      while (draws[(dHard * 2 + dAce) * 2 + (dN === 2 ? 1 : 0)] === 1) {
-        const cv = val[this.draw()] as number;
-        dHard += cv;
-        if (cv === 1) dAce = 1;
-        dN++;
+      let two = 1;
+      while (draws[(dHard * 2 + dAce) * 2 + two] === 1) {
+        const k = code[this.draw()] as number;
+        dHard += k & 15;
+        dAce |= k >> 4;
+        two = 0;
       }
     }
-    const dt = dAce === 1 && dHard + 10 <= 21 ? dHard + 10 : dHard;
+    // Each hand standing against the dealer: won, tied or lost by one table read (OUTCOME), no compare-and-branch.
+    const dt = SOFT_TOTAL[dHard * 2 + dAce] as number;
+    let total = 0;
+    for (let i = 0; i < nh; i++) {
+      const stood = (this.hState[i] as number) & STOOD;
+      const sign = stood * (OUTCOME[(SOFT_TOTAL[(this.hHard[i] as number) * 2 + (this.hAce[i] as number)] as number) * 32 + dt] as number);
+      const net = (this.hNet[i] as number) + sign * (this.hStake[i] as number);
+      this.hNet[i] = net;
+      this.hOut[i] = (this.hOut[i] as number) + sign;
+      total += net;
+    }
+    return total;
+  }
+
+  /** The dealer's Black Jack after the hands were played (no hole card, or not peeked): each hand standing loses its stake, or its first bet only where the rules say. */
+  private dealerBlackjack(): number {
+    const nh = this.nh;
+    let total = 0;
+    const split = nh > 1;
+    let lostAlready = false;
+    for (let i = 0; i < nh; i++) if (this.hState[i] === BUSTED) lostAlready = true;
     for (let i = 0; i < nh; i++) {
       if (this.hState[i] === STOOD) {
-        const hard = this.hHard[i] as number;
-        const pt = this.hAce[i] === 1 && hard + 10 <= 21 ? hard + 10 : hard;
         const stake = this.hStake[i] as number;
-        let net = 0;
-        if (dt > 21 || pt > dt) net = stake;
-        else if (pt < dt) net = -stake;
+        const base = this.hDoubled[i] ? stake / 2 : stake;
+        let net = -stake;
+        if (split && this.dealerBlackjackTakes === TAKES_ORIGINAL_ONLY) {
+          net = lostAlready ? 0 : -base;
+          lostAlready = true;
+        } else if (this.hDoubled[i] && this.doublesLimited) net = -base;
         this.hNet[i] = (this.hNet[i] as number) + net;
-        this.hOut[i] = net > 0 ? 1 : net < 0 ? -1 : 0;
+        this.hOut[i] = -1;
       }
       total += this.hNet[i] as number;
     }
@@ -551,92 +477,24 @@ export class FastBlackjack {
     this.hSecond[to] = this.hSecond[from] as number;
   }
 
-  /** The first two cards, for the first-card bets' table; the streak levels open when none is. */
-  private openSideBets(p1: number, p2: number): void {
-    this.lastPair = p1 * 52 + p2;
-    this.resettled = false;
-    if (this.winningStreak) {
-      for (let k = STREAK0; k < STREAK0 + 4; k++) {
-        this.sideNet[k] = 0;
-        this.sideDecided[k] = 0;
-      }
-      const o = this.streakOpen;
-      if (o[0] === 0 && o[1] === 0 && o[2] === 0 && o[3] === 0) {
-        o.fill(1);
-        this.streakWins = 0;
-      }
-    }
-  }
-
-  /**
-   * A round that split: its bets of the first cards settled again by their own rules with what the
-   * split dealt (a third seven, Art. 13 2)(2); pairs formed again, 1)(2)). Rare (a few rounds in a
-   * hundred), so the catalogue's settlement runs here rather than a table.
-   */
-  private settleAfterSplit(afterSplit: number, p1: number, p2: number): void {
-    this.resettled = true;
-    const third = afterSplit >= 0 ? afterSplit + 1 : 0;
-    const key = ((p1 * 52 + p2) * 53 + third) * 128 + Math.min(this.splitPairs, 127);
-    let results = this.afterSplit.get(key);
-    if (results === undefined || this.splitPairs >= 127) {
-      results = this.settleSplitRound(afterSplit, p1, p2);
-      this.afterSplit.set(key, results);
-    }
-    for (const k of this.firstTwoOffered) this.sideNet[k] = results[k] as number;
-  }
-
-  /** The first-card bets' results of a round that split, by their own settlement (memoised by `settleAfterSplit`). */
-  private settleSplitRound(afterSplit: number, p1: number, p2: number): Float64Array {
-    const third: Card | undefined = afterSplit >= 0 ? CARD_OF_ID[afterSplit] : undefined;
-    const cards = {
-      first: CARD_OF_ID[p1] as Card,
-      second: CARD_OF_ID[p2] as Card,
-      ...(third ? { afterSplit: third } : {}),
-      splitPairs: Array.from({ length: this.splitPairs }, (_, i) => i + 1),
-    };
-    const results = new Float64Array(FIRST_TWO_BETS);
-    for (const k of this.firstTwoOffered) {
-      const bet = FIRST_TWO[k];
-      if (bet) results[k] = bet.settle(cards, 1, this.rules).reduce((t, l) => t + l.net, 0);
-    }
-    return results;
-  }
-
   /** Ends the round (the streak follows its result), then returns the main result. */
   private finishRound(main: number): number {
-    if (this.winningStreak) this.settleStreak(main);
+    if (this.winningStreak) this.side.settleStreak(this.streakResult(main));
     this.splitPairs = 0;
     this.nh = 0;
     return main;
   }
 
-  private settleStreak(main: number): void {
-    // Rounds ended before the hands were played (Black Jacks, a peeked dealer Black Jack) have one hand.
-    let result = Math.sign(main);
-    if (this.nh > 0) {
-      let w = 0;
-      let l = 0;
-      for (let i = 0; i < this.nh; i++) {
-        if (this.hOut[i] === 1) w++;
-        else if (this.hOut[i] === -1) l++;
-      }
-      // Art. 16 n.7: split hands count by majority.
-      result = w > l ? 1 : w < l ? -1 : 0;
+  /** The round's result for the streak: rounds ended before the hands were played (Black Jacks, a peeked dealer Black Jack) have one hand. */
+  private streakResult(main: number): number {
+    if (this.nh === 0) return Math.sign(main);
+    let w = 0;
+    let l = 0;
+    for (let i = 0; i < this.nh; i++) {
+      if (this.hOut[i] === 1) w++;
+      else if (this.hOut[i] === -1) l++;
     }
-    this.streakRounds[result + 1] = (this.streakRounds[result + 1] as number) + 1;
-    if (result > 0) this.streakWins++;
-    for (let k = 0; k < 4; k++) {
-      if (this.streakOpen[k] === 0) continue;
-      const level = (k + 2) as 2 | 3 | 4 | 5;
-      if (result < 0) {
-        this.sideNet[STREAK0 + k] = -1;
-        this.sideDecided[STREAK0 + k] = 1;
-        this.streakOpen[k] = 0;
-      } else if (result > 0 && this.streakWins >= level) {
-        this.sideNet[STREAK0 + k] = STREAK_PAYS[level];
-        this.sideDecided[STREAK0 + k] = 1;
-        this.streakOpen[k] = 0;
-      }
-    }
+    // Art. 16 n.7: split hands count by majority.
+    return w > l ? 1 : w < l ? -1 : 0;
   }
 }
