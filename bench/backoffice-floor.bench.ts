@@ -32,6 +32,7 @@ const rows = Array.from({ length: TABLES }, (_, i) => ({
   headSeq: 1000 + i,
   openAlarms: 0,
   unacknowledged: 0,
+  configWaiting: 0,
 }));
 
 const BARE = `<!doctype html><meta charset="utf-8"><style>:root{font-family:'Noto Sans CJK TC','Noto Sans',system-ui,sans-serif;font-size:14px}</style><h1>樓面</h1><table><thead><tr><th>table</th><th>game</th><th>rules</th><th>state</th><th>stations</th><th>contact</th><th>lag</th><th>alarms</th></tr></thead><tbody></tbody></table>

@@ -27,6 +27,7 @@ export const FloorRow = z.object({
   headSeq: z.number(),
   openAlarms: z.number(),
   unacknowledged: z.number(),
+  configWaiting: z.number(),
 });
 export type FloorRow = z.infer<typeof FloorRow>;
 
@@ -133,6 +134,8 @@ export const api = {
   alarms: () => call(z.array(Alarm), 'GET', '/alarms'),
   acknowledge: (id: number, note: string) => call(z.object({ ok: z.literal(true) }), 'POST', `/alarms/${id}/acknowledge`, { note }),
   settings: () => call(Settings, 'GET', '/settings'),
+  /** Every table's requests, newest first (the alarms page lists those a table has yet to make or refused). */
+  allConfigRequests: () => call(z.array(ConfigRequest), 'GET', '/config-requests'),
   configRequests: (terminal: string) => call(z.array(ConfigRequest), 'GET', `/config-requests?terminal=${encodeURIComponent(terminal)}`),
   propose: (terminal: string, p: Proposal) => call(ConfigRequest, 'POST', `/tables/${encodeURIComponent(terminal)}/config-requests`, p),
   decide: (id: number, how: 'approve' | 'withdraw') => call(ConfigRequest, 'POST', `/config-requests/${id}/${how}`),

@@ -82,6 +82,40 @@ function errorText(w: Words, e: unknown): string {
   return w.t('backoffice.error.load', { message: e instanceof Error ? e.message : String(e) });
 }
 
+/** States a reader of the alarms page should see: approved and not yet made, or refused by the table. */
+const NOT_MADE: ReadonlySet<ConfigRequest['state']> = new Set(['approved', 'delivered', 'refused']);
+
+/**
+ * The alarms page's list of approved changes the tables have not made (waiting for their next
+ * shoe) or refused (with the table's reason), each linking to its table's page.
+ */
+export function notMadeList(w: Words, list: readonly ConfigRequest[], currency: Currency): HTMLElement {
+  const money = (v: number) => formatMoney(v, currency, w.language, { fraction: 'when-needed' });
+  const shown = list.filter((r) => NOT_MADE.has(r.state));
+  return h(
+    'section',
+    { class: 'config-not-made' },
+    h('h2', {}, w.t('backoffice.alarms.configTitle')),
+    shown.length === 0
+      ? h('p', { class: 'empty' }, w.t('backoffice.floor.none'))
+      : h(
+          'ul',
+          { class: 'alarms', 'data-testid': 'config-not-made' },
+          ...shown.map((r) =>
+            h(
+              'li',
+              { 'data-request': String(r.id), 'data-state': r.state },
+              h('strong', {}, `${MARK[r.state]} ${w.t(`backoffice.config.state.${r.state}`)}`),
+              ' ',
+              h('a', { href: `#/table/${encodeURIComponent(r.terminalId)}` }, r.terminalId),
+              ` — ${summary(w, r, money)} (${r.authorisation}; ${r.proposedBy}, ${r.approvedBy ?? ''})`,
+              r.state === 'refused' ? h('div', {}, answer(w, r)) : null,
+            ),
+          ),
+        ),
+  );
+}
+
 /** The section: the requests, newest first, then the form for those who may propose. */
 export function configSection(w: Words, list: readonly ConfigRequest[], currency: Currency, a: ConfigActions): HTMLElement {
   const t = w.t;

@@ -130,7 +130,9 @@ export class FloorView {
     set(c[1], r.game ? gameName(t, r.game) : '—');
     set(c[2], r.profile ?? '—');
     const stateWords = `${MARK[state] ?? '?'} ${stateWord(t, state)}${r.faults.length ? ` — ${r.faults.join(', ')}` : ''}`;
-    set(c[3], stateWords);
+    // An approved change the table has yet to make: a supervisor expects the limits to move at the next shoe.
+    set(c[3], r.configWaiting > 0 ? `${stateWords} · ⚙ ${t('backoffice.floor.configWaiting', { n: r.configWaiting })}` : stateWords);
+    tr.dataset.config = r.configWaiting > 0 ? 'waiting' : 'none';
     set(c[4], t('backoffice.floor.stationsValue', { occupied: r.occupied, stations: r.stations }));
     set(c[5], this.ago(r, Date.now()));
     set(c[6], r.lagEntries === null ? '—' : t('backoffice.floor.lagValue', { entries: r.lagEntries, seconds: r.lagSeconds ?? 0 }));

@@ -2,7 +2,7 @@ import { catalogues } from '../../locales/index.js';
 import { Language } from '../../protocol/index.js';
 import { api, ApiError, useCsrf, type Session } from './api.js';
 import { alarmList } from './alarms.js';
-import { configSection } from './config-section.js';
+import { configSection, notMadeList } from './config-section.js';
 import { clear, h } from './dom.js';
 import { FloorView } from './floor.js';
 import { pageLanguage, setPageLanguage, words, type Words } from './i18n.js';
@@ -120,7 +120,16 @@ async function page(s: Session): Promise<HTMLElement> {
     );
     return page;
   }
-  if (route === 'alarms') return h('section', {}, h('h1', {}, w.t('backoffice.alarms.title')), alarmList(w, await api.alarms(), canAck, acknowledge));
+  if (route === 'alarms') {
+    const [alarms, requests, settings] = await Promise.all([api.alarms(), api.allConfigRequests(), api.settings()]);
+    return h(
+      'section',
+      {},
+      h('h1', {}, w.t('backoffice.alarms.title')),
+      alarmList(w, alarms, canAck, acknowledge),
+      notMadeList(w, requests, settings.currency),
+    );
+  }
   // The plots and the report pages (uPlot, the report's model) load when first opened: the floor,
   // the page a supervisor opens first, does not wait for code it does not show.
   if (route === 'plots') return s.permissions.includes('report') ? (await import('./plots-page.js')).plotsPage(w) : h('p', {}, w.t('backoffice.error.role'));

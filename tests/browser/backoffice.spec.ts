@@ -5,9 +5,12 @@
 // its next shoe.
 import { expect, test, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
+import { languages } from '../../locales/index.js';
+import { cutOrWide, domBoxes } from './backoffice-layout.js';
+import { overlapping } from './layout-check.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 let child: ChildProcess;
@@ -156,6 +159,13 @@ test('a limit change proposed by one supervisor, approved by another user, made 
     await second.close();
   }
 
+  // Approved and not yet made: the table's row on the floor and the alarms page say so.
+  await page.goto(`${url}#/floor`);
+  await expect(page.locator('tr[data-terminal=T4]')).toHaveAttribute('data-config', 'waiting');
+  await page.goto(`${url}#/alarms`);
+  await expect(page.locator(`[data-testid=config-not-made] [data-request="${id}"]`)).toHaveAttribute('data-state', 'approved');
+  await page.goto(`${url}#/table/T4`);
+
   // The table fetches the signed order after its heartbeat and keeps it for the next shoe.
   const before = await send('heartbeat T4');
   expect(before.limits).toEqual({ min: 10_000, max: 1_000_000 });
@@ -166,4 +176,46 @@ test('a limit change proposed by one supervisor, approved by another user, made 
   await page.reload();
   await expect(row).toHaveAttribute('data-state', 'applied');
   await expect(row).toContainText(words.applied!);
+  await page.goto(`${url}#/floor`);
+  await expect(page.locator('tr[data-terminal=T4]')).toHaveAttribute('data-config', 'none');
 });
+
+// Every page a supervisor reads, in every catalogue's language, at the wall's 1920×1080 and the
+// laptop's 1366×768: no text or control on another (tests/browser/layout-check.ts's rule, on boxes
+// read from the page), no text cut by its box, nothing beyond the window's width. Each is shot to
+// artifacts/screenshots/backoffice-*.
+const shots = path.resolve(root, 'artifacts/screenshots');
+const PAGES = [
+  { name: 'floor', hash: '#/floor', ready: '[data-testid=floor] tbody tr[data-terminal=T4]' },
+  { name: 'table', hash: '#/table/T1', ready: '[data-testid=config]' },
+  { name: 'alarms', hash: '#/alarms', ready: '[data-testid=alarms]' },
+  { name: 'report', hash: '#/report', ready: '[data-testid=csv]' },
+] as const;
+const SIZES = [
+  { width: 1920, height: 1080 },
+  { width: 1366, height: 768 },
+] as const;
+
+for (const lang of languages) {
+  test(`layout in ${lang}: the floor, a table, the alarms and the report at 1920×1080 and 1366×768`, async ({ page }, testInfo) => {
+    await signIn(page, 'administrator');
+    await page.evaluate((l) => localStorage.setItem('backoffice.language', l), lang);
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('lang', lang);
+    mkdirSync(shots, { recursive: true });
+    for (const p of PAGES) {
+      await page.goto(`${url}${p.hash}`);
+      await expect(page.locator(p.ready).first()).toBeVisible();
+      for (const size of SIZES) {
+        await page.setViewportSize(size);
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null)))));
+        const where = `${lang} ${p.name} ${size.width}×${size.height}`;
+        expect(overlapping(await domBoxes(page)), where).toEqual([]);
+        expect(await cutOrWide(page), where).toEqual([]);
+        const file = path.join(shots, `backoffice-${lang}-${p.name}-${size.width}x${size.height}.png`);
+        await page.screenshot({ path: file, fullPage: true });
+        await testInfo.attach(where, { path: file, contentType: 'image/png' });
+      }
+    }
+  });
+}

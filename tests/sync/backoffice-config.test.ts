@@ -59,7 +59,12 @@ describe('back office: a configuration change from the floor reaches the table a
       return (await res.json()) as Request;
     };
     const list = async () => (await (await fetch(`${up.url}/backoffice/api/config-requests?terminal=T1`, { headers: { cookie } })).json()) as Request[];
-    return { post, list };
+    /** T1's row on the floor: how many approved changes its journal has not answered yet. */
+    const waiting = async () => {
+      const rows = (await (await fetch(`${up.url}/backoffice/api/floor`, { headers: { cookie } })).json()) as { terminalId: string; configWaiting: number }[];
+      return rows.find((r) => r.terminalId === 'T1')?.configWaiting;
+    };
+    return { post, list, waiting };
   }
 
   it('proposed, approved by another, delivered signed, refused or made at the shoe change, and the page told', async () => {
@@ -97,6 +102,7 @@ describe('back office: a configuration change from the floor reaches the table a
       assert.match(ruleSeen?.outcome?.reason ?? '', /art\.10 n\.3/);
       assert.equal(seen.find((r) => r.id === limits.id)?.state, 'delivered');
       assert.deepEqual(config.limits, limitsBefore, 'nothing made before the shoe');
+      assert.equal(await ana.waiting(), 1, 'the floor: the limits approved and not made yet (the rule option refused)');
 
       ledger.append({ type: 'shoe.change', payload: { tableId: config.tableId, event: 'loaded' } });
       await new Promise((r) => setImmediate(r));
@@ -107,6 +113,7 @@ describe('back office: a configuration change from the floor reaches the table a
       seen = await ana.list();
       const limitsSeen = seen.find((r) => r.id === limits.id);
       assert.deepEqual([limitsSeen?.state, limitsSeen?.approvedBy, limitsSeen?.outcome?.seq], ['applied', 'rui', made[0]?.seq]);
+      assert.equal(await ana.waiting(), 0, 'the floor: nothing waits once the table made it');
 
       // Answered in the journal: the upstream sends it no more.
       assert.equal(await client.sendHeartbeat(), true);

@@ -23,6 +23,11 @@ export interface FloorRow {
   openAlarms: number;
   /** Open alarms nobody has acknowledged yet. */
   unacknowledged: number;
+  /**
+   * Configuration changes approved in the back office that the table's journal has not answered
+   * yet (neither made nor refused): waiting to be fetched, or for the next shoe.
+   */
+  configWaiting: number;
 }
 
 /** What the journal told of a terminal so far, read on from `seq` at each change (never from the start again). */
@@ -71,6 +76,15 @@ export class FloorProjection {
        FROM alarms a WHERE cleared_at IS NULL AND terminal_id IS NOT NULL GROUP BY terminal_id`,
     );
     const alarms = new Map(a.rows.map((x) => [x.terminal_id, x]));
+    // The same answer as the requests' list (config-requests.ts): a journalled change or refusal naming the order.
+    const c = await this.sql.query<{ terminal_id: string; waiting: number }>(
+      `SELECT r.terminal_id, COUNT(*)::int AS waiting FROM config_requests r
+       JOIN config_request_steps s ON s.request_id = r.id AND s.step = 'approved'
+       WHERE NOT EXISTS (SELECT 1 FROM journal j WHERE j.terminal_id = r.terminal_id AND j.type IN ('config.change', 'config.refused')
+                         AND j.doc->'payload'->>'order' = r.id::text)
+       GROUP BY r.terminal_id`,
+    );
+    const waiting = new Map(c.rows.map((x) => [x.terminal_id, x.waiting]));
     const out: FloorRow[] = [];
     for (const x of t.rows) {
       const seen = await this.catchUp(x.terminal_id);
@@ -96,6 +110,7 @@ export class FloorProjection {
         headSeq: Number(x.seq),
         openAlarms: alarms.get(x.terminal_id)?.open ?? 0,
         unacknowledged: alarms.get(x.terminal_id)?.unacked ?? 0,
+        configWaiting: waiting.get(x.terminal_id) ?? 0,
       });
     }
     return out;
