@@ -7,7 +7,7 @@ import { openBillAcceptor } from '../../hardware/open.js';
 import { openLedger } from '../../ledger/index.js';
 import { BillAcceptors } from '../devices/bill-acceptors.js';
 import { tableCreditRule } from '../devices/credit-rule/table-credit-rule.js';
-import { credit, testTable, silent, type TestTable } from '../testing/table-kit.js';
+import { credit, testTable, silent, type TestTable, submitted } from '../testing/table-kit.js';
 import { ConfigFileError, loadTableConfigFile } from './load-config.js';
 import { simulatedTableConfig, TableConfig } from './table-config.js';
 import { spotLimits } from '../../engine/table/state.js';
@@ -15,7 +15,7 @@ import type { BetId } from '../../protocol/index.js';
 
 const supervisors = { who: 'sup-1', witness: 'sup-2', authorisation: 'DICJ-2026-0042' };
 const place = (t: TestTable, station: number, bet: BetId, amount: number) =>
-  t.hub.apply(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot: { bet }, amount });
+  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot: { bet }, amount }));
 
 describe('table configuration as data', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cfg-'));

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { verifyLedger } from '../../ledger/index.js';
-import { credit, testTable, type TestTable } from '../testing/table-kit.js';
+import { credit, submitted, testTable, type TestTable } from '../testing/table-kit.js';
 
-const cmd = (t: TestTable, station: number, command: Parameters<TestTable['hub']['apply']>[2]) =>
-  t.hub.apply(`station/${station}`, t.hub.version(`station/${station}`), command);
+const cmd = (t: TestTable, station: number, command: Parameters<TestTable['hub']['submit']>[2]) =>
+  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), command));
 const refusal = (r: ReturnType<typeof cmd>) => (r.ok ? null : r.error.refusal);
 
 describe('cash-out by handpay', () => {

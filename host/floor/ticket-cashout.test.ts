@@ -2,15 +2,15 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { layoutDefined, printerRig, type PrinterRig } from '../../hardware/printer/printer-rig.js';
 import { verifyLedger } from '../../ledger/index.js';
-import { credit, testTable, type TestTable } from '../testing/table-kit.js';
+import { credit, submitted, testTable, type TestTable } from '../testing/table-kit.js';
 
 const rigs: PrinterRig[] = [];
 after(async () => {
   for (const r of rigs) await r.p.close();
 });
 
-const cmd = (t: TestTable, station: number, command: Parameters<TestTable['hub']['apply']>[2]) =>
-  t.hub.apply(`station/${station}`, t.hub.version(`station/${station}`), command);
+const cmd = (t: TestTable, station: number, command: Parameters<TestTable['hub']['submit']>[2]) =>
+  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), command));
 
 async function until(ok: () => boolean, ms = 5000): Promise<void> {
   const end = Date.now() + ms;

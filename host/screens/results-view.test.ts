@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
 import { StationState, TableState, type Spot } from '../../protocol/index.js';
-import { credit, testTable } from '../testing/table-kit.js';
+import { credit, testTable, submitted } from '../testing/table-kit.js';
 
 describe('results on the screens', () => {
   it('the table sees whose line each is and which are prizes; each station sees only its own prizes', () => {
@@ -12,7 +12,7 @@ describe('results on the screens', () => {
       credit(t.ledger, 2, 100_000);
       for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard('2C'));
       const place = (station: number, spot: Spot, amount: number) =>
-        t.hub.apply(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount });
+        submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount }));
       assert.equal(place(1, { bet: 'main' }, 10_000).ok, true);
       assert.equal(place(1, { bet: 'anyPair' }, 10_000).ok, true);
       assert.equal(place(2, { bet: 'behind', seat: 1 }, 10_000).ok, true);
@@ -20,7 +20,7 @@ describe('results on the screens', () => {
       t.table.onCard(parseCard('5S')); // seat 1
       t.table.onCard(parseCard('6H')); // dealer
       t.table.onCard(parseCard('5D')); // seat 1: a pair of fives
-      assert.equal(t.hub.apply('station/1', t.hub.version('station/1'), { name: 'decide', action: 'stand' }).ok, true);
+      assert.equal(submitted(t.hub.submit('station/1', t.hub.version('station/1'), { name: 'decide', action: 'stand' })).ok, true);
       t.table.onCard(parseCard('TH')); // dealer 16
       t.table.onCard(parseCard('8S')); // dealer busts
       const table = TableState.parse(t.hub.state('table'));

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
 import { decodeHostMessage, ViewComposer, type CommandBody, type StationState, type ViewName, type ViewState } from '../../protocol/index.js';
-import { credit, testTable } from '../testing/table-kit.js';
+import { credit, submitted, testTable } from '../testing/table-kit.js';
 import { Outbox } from './outbox.js';
 
 /** What a station may not see of another: everything but the table's public round and the static help. */
@@ -42,7 +42,7 @@ describe('each station sees only its own data', () => {
       }
       const snap = (view: ViewName) => t.hub.state(view) as StationState;
       const command = (view: ViewName, body: CommandBody) => {
-        const r = t.hub.apply(view, t.hub.version(view), body);
+        const r = submitted(t.hub.submit(view, t.hub.version(view), body));
         assert.ok(r.ok, `${view} ${JSON.stringify(body)}: ${JSON.stringify(r)}`);
       };
       // The shoe-start burns.

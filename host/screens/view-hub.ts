@@ -27,6 +27,7 @@ import type { TableConfig } from '../config/table-config.js';
 import type { StationGate } from '../floor/station-gates.js';
 import type { ServiceHost } from '../service/service-host.js';
 import type { LiveTable } from '../table/runtime.js';
+import { isTableCommand, stationCommand, type TableCommandBody } from '../table/station-command.js';
 import type { Outcome } from '../../engine/table/game.js';
 import type { RecallSource } from './recall.js';
 import { ruleRecordAt, type Ledger } from '../../ledger/index.js';
@@ -373,22 +374,27 @@ export class ViewHub {
   /** Each station view's last command still waiting for its answer (its group commit). */
   private readonly answering = new Map<string, Promise<ApplyResult>>();
 
+  /**
+   * A bet, chips cleared or a decision: the one path a station's command to the table takes (the
+   * table's group commit); every other command is applied at once by `apply`.
+   */
   private submitNow(view: ViewName, version: number, command: CommandBody, conn?: string): ApplyResult | Promise<ApplyResult> {
-    const station = stationOf(view);
-    if (station === null || (command.name !== 'place-bet' && command.name !== 'clear-bets' && command.name !== 'decide'))
-      return this.apply(view, version, command, conn);
+    if (!isTableCommand(command)) return this.apply(view, version, command, conn);
     const current = this.version(view, conn);
-    if (version !== current) return this.apply(view, version, command, conn);
+    if (version !== current) return this.stale(view, version, current);
+    const station = stationOf(view);
+    if (station === null) return { ok: false, error: protocolError('rejected', `${command.name} is a station command`, { view, refusal: 'not-a-station' }) };
     const gated = this.floor?.refuse(station, command.name);
     if (gated) return { ok: false, error: protocolError('rejected', gated.reason, { view, currentVersion: current, refusal: gated.refusal }) };
-    const outcome = this.table.submit(
-      command.name === 'place-bet'
-        ? { kind: 'place-bet', station, spot: command.spot, amount: command.amount }
-        : command.name === 'clear-bets'
-          ? { kind: 'clear-bets', station }
-          : { kind: 'decide', station, action: command.action, ...(command.amount !== undefined ? { amount: command.amount } : {}) },
-    );
+    const outcome = this.table.submit(stationCommand(station, command));
     return outcome instanceof Promise ? outcome.then((r) => this.result(view, r)) : this.result(view, outcome);
+  }
+
+  private stale(view: ViewName, version: number, current: number): ApplyResult {
+    return {
+      ok: false,
+      error: protocolError('stale-version', `command made against version ${version}, view is at ${current}`, { view, currentVersion: current }),
+    };
   }
 
   /** A table command's outcome as the screen is answered: the view's version after it, or the refusal. */
@@ -400,15 +406,14 @@ export class ViewHub {
     return { ok: true, version: this.version(view) };
   }
 
-  /** Applies a command made against `version` of `view`; a stale version is refused. */
-  apply(view: ViewName, version: number, command: CommandBody, conn?: string): ApplyResult {
+  /**
+   * Applies a command that is not the table's, made against `version` of `view`; a stale version is
+   * refused. A bet, chips cleared or a decision goes through `submit` (the table's group commit):
+   * the type keeps them out, so no second path to the table is left to test instead of the product's.
+   */
+  apply(view: ViewName, version: number, command: Exclude<CommandBody, TableCommandBody>, conn?: string): ApplyResult {
     const current = this.version(view, conn);
-    if (version !== current) {
-      return {
-        ok: false,
-        error: protocolError('stale-version', `command made against version ${version}, view is at ${current}`, { view, currentVersion: current }),
-      };
-    }
+    if (version !== current) return this.stale(view, version, current);
     if (command.name === 'set-language') {
       // The protocol takes any well-formed tag; a screen is kept only to a language it has words for.
       if (!hasLanguage(command.language))
@@ -440,23 +445,16 @@ export class ViewHub {
       };
       return this.result(view, moved);
     }
-    if (command.name !== 'cash-out' && command.name !== 'place-bet' && command.name !== 'clear-bets' && command.name !== 'decide') {
+    if (command.name !== 'cash-out') {
       return { ok: false, error: protocolError('rejected', `${command.name} is a service command`, { view, refusal: 'not-a-station' }) };
     }
     const gated = this.floor?.refuse(station, command.name);
     if (gated) return { ok: false, error: protocolError('rejected', gated.reason, { view, currentVersion: current, refusal: gated.refusal }) };
-    const r =
-      command.name === 'cash-out'
-        ? (this.floor?.cashOut(station, command.via) ?? {
-            ok: false as const,
-            reason: 'cash-out is not available at this table',
-            refusal: 'cash-out-empty' as const,
-          })
-        : command.name === 'place-bet'
-          ? this.table.placeBet(station, command.spot, command.amount)
-          : command.name === 'clear-bets'
-            ? this.table.clearBets(station)
-            : this.table.decide(station, command.action, command.amount);
+    const r = this.floor?.cashOut(station, command.via) ?? {
+      ok: false as const,
+      reason: 'cash-out is not available at this table',
+      refusal: 'cash-out-empty' as const,
+    };
     return this.result(view, r);
   }
 

@@ -5,14 +5,20 @@ import { parseCard } from '../../engine/cards/card.js';
 import { entriesOfTypes, verifyLedger } from '../../ledger/index.js';
 import { ViewState, type BetId, type DecisionAction, type Spot } from '../../protocol/index.js';
 import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
-import { credit, testTable, type TestTable } from '../testing/table-kit.js';
+import { credit, testTable, type TestTable, submitted } from '../testing/table-kit.js';
 
 /** A bet behind another station's seat. */
 const behind = (seat: number): Spot => ({ bet: 'behind', seat });
 const place = (t: TestTable, station: number, spot: Spot | BetId, amount: number) =>
-  t.hub.apply(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot: typeof spot === 'string' ? { bet: spot } : spot, amount });
+  submitted(
+    t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), {
+      name: 'place-bet',
+      spot: typeof spot === 'string' ? { bet: spot } : spot,
+      amount,
+    }),
+  );
 const decide = (t: TestTable, station: number, action: DecisionAction) =>
-  t.hub.apply(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action });
+  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action }));
 const refusal = (r: ReturnType<typeof place>) => (r.ok ? null : r.error.refusal);
 
 /** Burns the shoe-start cards, so betting can close. */
@@ -89,10 +95,10 @@ describe('bets behind (Macau 2009 Art. 20, option 1: the seated player decides)'
       t.table.onCard(parseCard('9D')); // seat 1: 19
       assert.ok(t.table.station(1).decision?.legal.includes('insurance'));
       assert.equal(t.table.station(2).decision, null);
-      assert.equal(t.hub.apply('station/1', t.hub.version('station/1'), { name: 'decide', action: 'insurance', amount: 10_000 }).ok, true);
+      assert.equal(submitted(t.hub.submit('station/1', t.hub.version('station/1'), { name: 'decide', action: 'insurance', amount: 10_000 })).ok, true);
       assert.equal(t.ledger.credit(1), 70_000, 'the seat paid its own insurance');
       assert.ok(t.table.station(2).decision?.legal.includes('insurance'), 'now the bettor behind is asked');
-      assert.equal(t.hub.apply('station/2', t.hub.version('station/2'), { name: 'decide', action: 'insurance', amount: 5_000 }).ok, true);
+      assert.equal(submitted(t.hub.submit('station/2', t.hub.version('station/2'), { name: 'decide', action: 'insurance', amount: 5_000 })).ok, true);
       assert.equal(t.ledger.credit(2), 85_000, 'the bettor behind paid its own insurance');
       assert.equal(t.ledger.credit(1), 70_000, 'not the seat');
       // Whatever the dealer's hand, the round settles and every line pays the station that staked it.

@@ -8,11 +8,11 @@ import { describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
 import { entriesOfTypes, latestCheckpoint, type EntryBody } from '../../ledger/index.js';
 import type { Spot } from '../../protocol/index.js';
-import { credit, testTable, type TestTable } from '../testing/table-kit.js';
+import { credit, testTable, type TestTable, submitted } from '../testing/table-kit.js';
 
 const LIMITS = { main: { min: 1_000, max: 100_000 }, anyPair: { min: 500, max: 5_000 } };
 const place = (t: TestTable, station: number, spot: Spot, amount: number) =>
-  t.hub.apply(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount });
+  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount }));
 const cards = (t: TestTable, codes: string) => {
   for (const c of codes.split(' ')) t.table.onCard(parseCard(c));
 };
@@ -37,7 +37,7 @@ describe('a round restored from a checkpoint', () => {
     try {
       const ck = latestCheckpoint(again.ledger, { withTable: true });
       assert.ok(ck.status === 'ok' && ck.checkpoint.seq === again.ledger.headOf().seq, 'a checkpoint at the head, mid-round');
-      assert.equal(again.hub.apply('station/1', again.hub.version('station/1'), { name: 'decide', action: 'hit' }).ok, true);
+      assert.equal(submitted(again.hub.submit('station/1', again.hub.version('station/1'), { name: 'decide', action: 'hit' })).ok, true);
     } finally {
       again.stop();
     }
@@ -45,7 +45,7 @@ describe('a round restored from a checkpoint', () => {
     const third = open(t.dir);
     try {
       cards(third, '2D');
-      assert.equal(third.hub.apply('station/1', third.hub.version('station/1'), { name: 'decide', action: 'stand' }).ok, true);
+      assert.equal(submitted(third.hub.submit('station/1', third.hub.version('station/1'), { name: 'decide', action: 'stand' })).ok, true);
       cards(third, 'TC');
       const settle = [...entriesOfTypes(third.ledger, ['round.settle'])].at(-1);
       assert.ok(settle, 'the round settled');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
 import { evidenceBundle, verifyEvidence, verifyLedger } from '../../ledger/index.js';
-import { credit, testTable, type TestTable } from '../testing/table-kit.js';
+import { credit, testTable, type TestTable, submitted } from '../testing/table-kit.js';
 
 // Issue 15, "Done when": a permitted choice settles with its marker on the line. At the live table,
 // a round settled under a reading other than the text's default (Macau 2009 Art. 6 1), the dealer's
@@ -16,7 +16,7 @@ function playBust(t: TestTable): void {
   assert.deepEqual(t.table.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
   t.clock.runOut(t.table.view().endsAt);
   for (const c of ['5S', '6H', '6D']) t.table.onCard(parseCard(c));
-  assert.equal(t.hub.apply('station/1', t.hub.version('station/1'), { name: 'decide', action: 'stand' }).ok, true);
+  assert.equal(submitted(t.hub.submit('station/1', t.hub.version('station/1'), { name: 'decide', action: 'stand' })).ok, true);
   for (const c of ['TH', '8S']) t.table.onCard(parseCard(c));
 }
 

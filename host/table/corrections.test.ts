@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
 import { verifyLedger } from '../../ledger/index.js';
-import { credit, testTable, type TestTable } from '../testing/table-kit.js';
+import { credit, testTable, type TestTable, submitted } from '../testing/table-kit.js';
 
 // Dealing errors corrected at the live table as the texts order them (issue 15, "What to build" 3):
 // Macau 2009 Art. 5 n.1 1)–2) and Art. 6 1), Portugal rules 17–19, «Desafio ao Casino» Art. 6; the
@@ -38,7 +38,7 @@ function payloadsOf(t: TestTable, type: string): Record<string, unknown>[] {
   return [...t.ledger.entries(1)].filter((e) => e.type === type).map((e) => (JSON.parse(e.body) as { payload: Record<string, unknown> }).payload);
 }
 
-const decide = (t: TestTable, action: 'stand' | 'hit') => t.hub.apply('station/1', t.hub.version('station/1'), { name: 'decide', action });
+const decide = (t: TestTable, action: 'stand' | 'hit') => submitted(t.hub.submit('station/1', t.hub.version('station/1'), { name: 'decide', action }));
 
 describe('dealing-error corrections at the live table (Macau 2009 Art. 5 n.1, Art. 6)', () => {
   it('exposed card (Art. 5 n.1 1)): two people take it back as void, the same place is dealt again, the round settles', () => {

@@ -6,10 +6,10 @@ import { describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
 import { verifyLedger } from '../../ledger/index.js';
 import type { BetId, Spot } from '../../protocol/index.js';
-import { credit, testTable, type TestTable } from '../testing/table-kit.js';
+import { credit, testTable, type TestTable, submitted } from '../testing/table-kit.js';
 
 const place = (t: TestTable, station: number, spot: Spot, amount: number) =>
-  t.hub.apply(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount });
+  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount }));
 
 function burnShoeStart(t: TestTable) {
   for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard('2C'));

@@ -13,7 +13,7 @@ import { EXAMPLE_JACKPOT_PROGRAM, type JackpotProgram } from '../../engine/black
 import { parseCard } from '../../engine/cards/card.js';
 import type { JournalEntry } from '../../ledger/index.js';
 import type { Spot } from '../../protocol/index.js';
-import { credit, testTable, type TestTable } from '../testing/table-kit.js';
+import { credit, testTable, type TestTable, submitted } from '../testing/table-kit.js';
 
 // The example's awards under an increment that leaves fractions of a unit (rule 40): 100 × 11.11%
 // is 7.777 units to `main` and 3.333 to `minor`, so every round carries a fraction to the next.
@@ -31,9 +31,9 @@ const AUTHORISATION = 'TEST-IGJ';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'jackpot-replay-'));
 const place = (t: TestTable, station: number, spot: Spot, amount: number) =>
-  t.hub.apply(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount });
+  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount }));
 const decide = (t: TestTable, station: number, action: string) =>
-  t.hub.apply(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action } as never);
+  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action } as never));
 
 interface Payload {
   roundId?: string;

@@ -9,7 +9,7 @@ import { EXAMPLE_JACKPOT_PROGRAM } from '../../engine/blackjack/jackpot/program.
 import { parseCard } from '../../engine/cards/card.js';
 import { entriesOfTypes, verifyLedger } from '../../ledger/index.js';
 import { ViewState, type Spot } from '../../protocol/index.js';
-import { credit, testTable, type TestTable } from '../testing/table-kit.js';
+import { credit, testTable, type TestTable, submitted } from '../testing/table-kit.js';
 
 const PROGRAM = EXAMPLE_JACKPOT_PROGRAM;
 const portugal = (handpayTwoPersonAbove: number, dir?: string) => ({
@@ -23,9 +23,9 @@ const portugal = (handpayTwoPersonAbove: number, dir?: string) => ({
   },
 });
 const place = (t: TestTable, station: number, spot: Spot, amount: number) =>
-  t.hub.apply(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount });
+  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount }));
 const decide = (t: TestTable, station: number, action: string) =>
-  t.hub.apply(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action } as never);
+  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action } as never));
 
 /** Seat 1: main 10,000 and the jackpot chip; three sevens (an award of 20,000, rule 43) after a split of the first two. */
 function threeSevens(t: TestTable): string {

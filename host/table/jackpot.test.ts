@@ -9,7 +9,7 @@ import { foldJournal } from '../../engine/table/fold.js';
 import { account, entryCount, jackpotHits, jackpotMovements, jackpotPools, tableJournal, verifyLedger } from '../../ledger/index.js';
 import type { Spot } from '../../protocol/index.js';
 import { resetJackpotLevel } from '../floor/jackpot-reset.js';
-import { credit, testTable, type TestTable } from '../testing/table-kit.js';
+import { credit, testTable, type TestTable, submitted } from '../testing/table-kit.js';
 import { openTableGame } from './table-game.js';
 
 const PROGRAM = EXAMPLE_JACKPOT_PROGRAM;
@@ -23,9 +23,9 @@ const portugal = (handpayTwoPersonAbove = 5_000_000) => ({
   },
 });
 const place = (t: TestTable, station: number, spot: Spot, amount: number) =>
-  t.hub.apply(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount });
+  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount }));
 const decide = (t: TestTable, station: number, action: string) =>
-  t.hub.apply(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action } as never);
+  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action } as never));
 const pool = (t: TestTable, level: string) => -t.ledger.balance(account.jackpotPool(level));
 
 function burnShoeStart(t: TestTable) {

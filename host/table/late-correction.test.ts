@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
 import { evidenceBundle, verifyEvidence, verifyLedger } from '../../ledger/index.js';
 import { pendingTableHold } from '../../ledger/floor-queries.js';
-import { credit, testTable, type TestTable } from '../testing/table-kit.js';
+import { credit, testTable, type TestTable, submitted } from '../testing/table-kit.js';
 
 // Issue 33 item 6: a dealing error corrected after its round settled — a card the dealer draws
 // after standing (Macau 2009 Art. 6 1), Portugal rule 19) — belongs to that round: the correction
@@ -17,7 +17,7 @@ function burnShoeStart(t: TestTable): void {
   for (let i = 0; i < 20 && t.table.cue()?.kind === 'card'; i++) t.table.onCard(parseCard('2C'));
 }
 
-const decide = (t: TestTable, action: 'stand' | 'hit') => t.hub.apply('station/1', t.hub.version('station/1'), { name: 'decide', action });
+const decide = (t: TestTable, action: 'stand' | 'hit') => submitted(t.hub.submit('station/1', t.hub.version('station/1'), { name: 'decide', action }));
 
 /** Seat 1 against the dealer's 6 + 10 + ace (17): the round settles (Macau: 11 loses; Portugal: 21 wins), the results show. */
 function settledRound(profile: 'macau-2009' | 'portugal-2001'): { t: TestTable; roundId: string } {

@@ -6,11 +6,9 @@ import type { FaultGates, HeldRead, TableParams, TableState, TimerKind } from '.
 import type { RoundViewData, StadiumView, StationInputs, StationTableView, TableExtras } from '../../engine/table/views.js';
 import type { Correction, DecisionAction, HoldReason, Spot, Uncorrectable } from '../../engine/table/vocabulary.js';
 
-/** A station's command to the table: a bet, its chips cleared, a decision. */
-export type StationCommand =
-  | { kind: 'place-bet'; station: number; spot: Spot; amount: number }
-  | { kind: 'clear-bets'; station: number }
-  | { kind: 'decide'; station: number; action: DecisionAction; amount?: number };
+import type { StationCommand } from './station-command.js';
+
+export type { StationCommand } from './station-command.js';
 
 /** The hold in force, with the reads that left the shoe since it began (service mode, tests). */
 export interface HoldState {

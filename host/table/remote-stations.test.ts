@@ -8,12 +8,12 @@ import { parseCard } from '../../engine/cards/card.js';
 import { STADIUM_SEAT } from '../../engine/table/vocabulary.js';
 import { verifyLedger } from '../../ledger/index.js';
 import { RoundView, StationOwnState, TableState, type Spot } from '../../protocol/index.js';
-import { credit, testTable, type TestTable } from '../testing/table-kit.js';
+import { credit, testTable, type TestTable, submitted } from '../testing/table-kit.js';
 
 const place = (t: TestTable, station: number, spot: Spot, amount: number) =>
-  t.hub.apply(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount });
+  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot, amount }));
 const decide = (t: TestTable, station: number, action: 'war' | 'surrender') =>
-  t.hub.apply(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action });
+  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action }));
 const refusal = (r: ReturnType<typeof place>) => (r.ok ? null : r.error.refusal);
 /** The payloads of the journal's entries of a type, oldest first. */
 const payloads = (t: TestTable, type: string) =>

@@ -4,7 +4,8 @@ import type { Effect, JournalRecord } from '../../engine/table/effects.js';
 import type { CoupSummary, GameDefinition, Outcome, ProgressiveView } from '../../engine/table/game.js';
 import { journalledInput, type TableInput } from '../../engine/table/inputs.js';
 import { cardsLeftInOldShoe, holdStateOf } from './hold-state.js';
-import type { HoldState, LiveTable, StationCommand } from './live-table.js';
+import type { HoldState, LiveTable } from './live-table.js';
+import { commandInput, type StationCommand } from './station-command.js';
 import { betweenRounds, cueOf, expectsCard, hasBets, type DealerCue } from '../../engine/table/queries.js';
 import type { FaultGates, TableParams, TableState, TimerKind } from '../../engine/table/state.js';
 import { step } from '../../engine/table/step.js';
@@ -37,7 +38,8 @@ export interface TableRuntimeDeps<S, R> {
   groupCommit?: GroupCommit;
 }
 
-export type { HoldState, LiveTable, StationCommand } from './live-table.js';
+export type { HoldState, LiveTable } from './live-table.js';
+export type { StationCommand } from './station-command.js';
 
 /**
  * The shell around the table's state machine. Each input is stepped; what the step journals is
@@ -378,25 +380,22 @@ export class TableRuntime<S, R> implements LiveTable {
     return this.d.timers.now();
   }
 
+  // The named commands commit at once (the test kit's, the simulators'); a screen's goes through
+  // `submit` and the group commit. Both map a command to its input in one place (station-command.ts).
   placeBet(station: number, spot: Spot, amount: number): Outcome {
-    return this.input({ kind: 'place-bet', at: this.now(), station, spot, amount });
+    return this.input(commandInput({ kind: 'place-bet', station, spot, amount }, this.now()));
   }
 
   clearBets(station: number): Outcome {
-    return this.input({ kind: 'clear-bets', at: this.now(), station });
+    return this.input(commandInput({ kind: 'clear-bets', station }, this.now()));
   }
 
   decide(station: number, action: DecisionAction, amount?: number): Outcome {
-    return this.input({ kind: 'decide', at: this.now(), station, action, ...(amount !== undefined ? { amount } : {}) });
+    return this.input(commandInput({ kind: 'decide', station, action, ...(amount !== undefined ? { amount } : {}) }, this.now()));
   }
 
   submit(c: StationCommand): Outcome | Promise<Outcome> {
-    const input: TableInput =
-      c.kind === 'place-bet'
-        ? { kind: 'place-bet', at: this.now(), station: c.station, spot: c.spot, amount: c.amount }
-        : c.kind === 'clear-bets'
-          ? { kind: 'clear-bets', at: this.now(), station: c.station }
-          : { kind: 'decide', at: this.now(), station: c.station, action: c.action, ...(c.amount !== undefined ? { amount: c.amount } : {}) };
+    const input = commandInput(c, this.now());
     if (!this.batch || this.stopped) return this.input(input);
     return this.batch.submit(input);
   }

@@ -8,16 +8,22 @@ import { account } from '../../ledger/entries.js';
 import { entriesOfTypes, verifyLedger, type EntryBody } from '../../ledger/index.js';
 import { ViewState, type BetId, type Spot } from '../../protocol/index.js';
 import { recallRound } from '../screens/recall.js';
-import { credit, testTable, type TestTable } from '../testing/table-kit.js';
+import { credit, testTable, type TestTable, submitted } from '../testing/table-kit.js';
 
 const SIDE = { min: 500, max: 50_000 };
 const SIDE_LIMITS = { betLimits: { anyPair: SIDE, sevens: SIDE, over13: SIDE, under13: SIDE, streak2: SIDE, streak3: SIDE, streak4: SIDE, streak5: SIDE } };
 const STREAK = { ...SIDE_LIMITS, profileOptions: { winningStreak: true }, profileAuthorisation: 'DICJ-TEST-16' };
 
 const place = (t: TestTable, station: number, spot: Spot | BetId, amount: number) =>
-  t.hub.apply(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot: typeof spot === 'string' ? { bet: spot } : spot, amount });
+  submitted(
+    t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), {
+      name: 'place-bet',
+      spot: typeof spot === 'string' ? { bet: spot } : spot,
+      amount,
+    }),
+  );
 const decide = (t: TestTable, station: number, action: 'stand' | 'hit') =>
-  t.hub.apply(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action });
+  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'decide', action }));
 const refusal = (r: ReturnType<typeof place>) => (r.ok ? null : r.error.refusal);
 const cards = (t: TestTable, codes: string) => {
   for (const c of codes.split(' ')) t.table.onCard(parseCard(c));

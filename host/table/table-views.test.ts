@@ -9,7 +9,7 @@ import { parseCard } from '../../engine/cards/card.js';
 import type { TableState } from '../../engine/table/state.js';
 import { projectRound, projectStadium } from '../../engine/table/views.js';
 import { TableConfig, simulatedTableConfig } from '../config/table-config.js';
-import { credit, testTable } from '../testing/table-kit.js';
+import { credit, testTable, submitted } from '../testing/table-kit.js';
 import { memoOnReads } from './memo-on-reads.js';
 import { openTableGame } from './table-game.js';
 import { tableViews } from './table-views.js';
@@ -34,8 +34,8 @@ function playedStates(game: (typeof GAMES)[number]): State[] {
       const phase = t.table.view().phase;
       if (phase === 'betting' && t.table.hasBets(1) === false) {
         const bet = game === 'baccarat' ? 'banker' : 'main';
-        t.hub.apply('station/1', t.hub.version('station/1'), { name: 'place-bet', spot: { bet }, amount: 10_000 });
-        t.hub.apply('station/2', t.hub.version('station/2'), { name: 'place-bet', spot: { bet }, amount: 20_000 });
+        submitted(t.hub.submit('station/1', t.hub.version('station/1'), { name: 'place-bet', spot: { bet }, amount: 10_000 }));
+        submitted(t.hub.submit('station/2', t.hub.version('station/2'), { name: 'place-bet', spot: { bet }, amount: 20_000 }));
         t.table.placeBet(101, { bet }, 10_000);
         t.table.placeBet(102, { bet }, 30_000);
       }

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { parseCard } from '../../engine/cards/card.js';
 import { verifyLedger } from '../../ledger/index.js';
 import type { BetId } from '../../protocol/index.js';
-import { credit, testTable, type TestTable } from '../testing/table-kit.js';
+import { credit, testTable, type TestTable, submitted } from '../testing/table-kit.js';
 import type { LiveTable } from './runtime.js';
 
 const GAMES = [
@@ -19,7 +19,8 @@ function burnShoeStart(rounds: LiveTable): void {
   for (let i = 0; i < 30 && rounds.cue()?.kind === 'card'; i++) rounds.onCard(parseCard('2C'));
 }
 
-const place = (t: TestTable, bet: BetId) => t.hub.apply('station/1', t.hub.version('station/1'), { name: 'place-bet', spot: { bet }, amount: 10_000 });
+const place = (t: TestTable, bet: BetId) =>
+  submitted(t.hub.submit('station/1', t.hub.version('station/1'), { name: 'place-bet', spot: { bet }, amount: 10_000 }));
 const cardsOnTable = (rounds: LiveTable) => (rounds.view().hands ?? []).flatMap((h) => h.cards);
 
 /** Bets, deals `dealt`, voids the round by two people; the table is back in betting. */

@@ -7,7 +7,7 @@ import pino from 'pino';
 import { openLedger, type Ledger } from '../../ledger/index.js';
 import { simulatedTableConfig, TableConfig } from '../config/table-config.js';
 import { tableParams } from '../config/table-params.js';
-import { ViewHub } from '../screens/view-hub.js';
+import { ViewHub, type ApplyResult } from '../screens/view-hub.js';
 import { wireFloorServices, type WiredFloorServices } from '../floor/floor-services.js';
 import type { Printers } from '../devices/printers.js';
 import type { LiveTable } from '../table/runtime.js';
@@ -21,6 +21,16 @@ import { manualTimers } from './manual-timers.js';
 export const silent = pino({ level: 'silent' });
 
 export { manualTimers };
+
+/**
+ * A screen's command as the product sends it (`hub.submit`: a bet, chips cleared or a decision to
+ * the table's group commit), answered at once: the test table has no group-commit window unless a
+ * test gives it one, and then the test awaits `hub.submit` itself.
+ */
+export function submitted(r: ApplyResult | Promise<ApplyResult>): ApplyResult {
+  if (r instanceof Promise) throw new Error('this table commits in groups: await hub.submit instead');
+  return r;
+}
 
 export interface TestTable {
   dir: string;

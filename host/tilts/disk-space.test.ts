@@ -4,12 +4,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import pino from 'pino';
 import { catalogues, wordAt } from '../../locales/index.js';
-import { credit, silent, testTable } from '../testing/table-kit.js';
+import { credit, silent, testTable, submitted } from '../testing/table-kit.js';
 import { DISK_LOW_BYTES, DISK_OK_BYTES, DiskSpaceMonitor, type DiskSpace } from './disk-space.js';
 
 const MIB = 1024 * 1024;
 const place = (t: ReturnType<typeof testTable>, station: number, amount = 10_000) =>
-  t.hub.apply(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot: { bet: 'main' }, amount });
+  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot: { bet: 'main' }, amount }));
 
 function monitored(t: ReturnType<typeof testTable>) {
   const disk: DiskSpace = { free: 4096 * MIB, total: 8192 * MIB };

@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { verifyLedger } from '../../ledger/index.js';
 import { tamperJournalBody } from '../../ledger/testing/tamper.js';
-import { credit, testTable } from '../testing/table-kit.js';
+import { credit, testTable, submitted } from '../testing/table-kit.js';
 import { onBillAcceptorEvent, onShoeEvent, onUpstreamSignal } from './tilt-sources.js';
 import { TILT_KINDS } from './tilt-kinds.js';
 import { catalogues, wordAt } from '../../locales/index.js';
 
 const types = (t: ReturnType<typeof testTable>) => [...t.ledger.entries(1)].map((e) => e.type).filter((x) => x.startsWith('tilt.'));
 const place = (t: ReturnType<typeof testTable>, station: number, amount = 10_000) =>
-  t.hub.apply(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot: { bet: 'main' }, amount });
+  submitted(t.hub.submit(`station/${station}`, t.hub.version(`station/${station}`), { name: 'place-bet', spot: { bet: 'main' }, amount }));
 
 describe('tilt manager', () => {
   it('words every fault in every locale', () => {

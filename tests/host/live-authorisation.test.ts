@@ -15,7 +15,7 @@ import { ruleRecordOf } from '../../host/config/authorisation.js';
 import { restoreRestartChanges } from '../../host/config/config-changes.js';
 import { simulatedTableConfig, TableConfig } from '../../host/config/table-config.js';
 import { startHost } from '../../host/start-host.js';
-import { credit, testTable, type TestTable } from '../../host/testing/table-kit.js';
+import { credit, testTable, type TestTable, submitted } from '../../host/testing/table-kit.js';
 
 const silent = pino({ level: 'silent' });
 const supervisors = { who: 'sup-1', witness: 'sup-2' };
@@ -144,7 +144,7 @@ function playBust(t: TestTable): string {
   assert.deepEqual(t.table.placeBet(1, { bet: 'main' }, 10_000), { ok: true });
   t.clock.runOut(t.table.view().endsAt);
   for (const c of ['5S', '6H', '6D']) t.table.onCard(parseCard(c));
-  assert.equal(t.hub.apply('station/1', t.hub.version('station/1'), { name: 'decide', action: 'stand' }).ok, true);
+  assert.equal(submitted(t.hub.submit('station/1', t.hub.version('station/1'), { name: 'decide', action: 'stand' })).ok, true);
   for (const c of ['TH', '8S']) t.table.onCard(parseCard(c));
   return t.ledger.recall({ station: 1, limit: 1 })[0]?.roundId ?? '';
 }

@@ -197,14 +197,14 @@ describe('a station follows three live tables of three games and bets on each fr
     );
 
   /** A bet of the spot's minimum at table `t` when its betting is open, betting ended, and that table's round settled with the station's line. */
-  async function betAndSettle(t: TableId, pick: (spots: readonly BetSpot[]) => BetSpot | undefined, alongside?: () => void): Promise<void> {
+  async function betAndSettle(t: TableId, pick: (spots: readonly BetSpot[]) => BetSpot | undefined, alongside?: () => Promise<void>): Promise<void> {
     const linesBefore = settledLines(t).length;
     for (let attempt = 1; ; attempt++) {
       host(t).table.endCountdown('results');
       await until(`${t}: betting open`, () => screen(t).view?.betting.open === true);
       const view = screen(t).view ?? assert.fail('no view');
       const spot = pick(view.betting.spots) ?? assert.fail(`${t}: no spot to bet on in ${JSON.stringify(view.betting.spots)}`);
-      alongside?.();
+      await alongside?.();
       const r = await screen(t).command({
         name: 'place-bet',
         spot: 'seat' in spot && spot.bet === 'behind' ? { bet: 'behind', seat: spot.seat } : { bet: spot.bet },
@@ -249,8 +249,8 @@ describe('a station follows three live tables of three games and bets on each fr
     await betAndSettle(
       BJ,
       (spots) => spots.find((s) => s.bet === 'behind' && 'seat' in s && s.seat === SEATED),
-      () => {
-        const seat = host(BJ).hub.apply(seatView, host(BJ).hub.version(seatView), { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 });
+      async () => {
+        const seat = await host(BJ).hub.submit(seatView, host(BJ).hub.version(seatView), { name: 'place-bet', spot: { bet: 'main' }, amount: 10_000 });
         assert.equal(seat.ok, true, JSON.stringify(seat));
       },
     );
