@@ -1,8 +1,11 @@
 // A kiosk that runs for weeks (issue 52 items 2 and 3): the table host plays with simulated players
 // (`etg start --headless --autoplay --test-timing`, a child process of its own) while the table page
-// and a station page stay open in Chromium at 1920×1080 (each in a browser of its own), for
-// BENCH_LONG_ROUNDS rounds from when both are open (default 5,000: a busy table's week). Every
-// BENCH_LONG_EVERY rounds (250) the host is paused (SIGSTOP) once its own figures are read, and each page is frozen (Page.setWebLifecycleState) and sampled:
+// and a station page stay open in Chromium (each in a browser of its own) at 1920×1080 and 15 frames a
+// second, or smaller and slower on a shared machine (BENCH_LONG_VIEWPORT=640x360, BENCH_LONG_FPS=5:
+// every figure is then labelled with that size), for BENCH_LONG_ROUNDS rounds from when both are
+// open (default 5,000: a busy table's week). Every BENCH_LONG_EVERY rounds (250) the host is paused
+// (SIGSTOP) once its own figures are read, each page is left a second to draw its last change, and
+// each is sampled over CDP alone (no script of the page's own is waited for; each read bounded):
 //   - the pages: JS heap after GC (CDP HeapProfiler.collectGarbage, Runtime.getHeapUsage), DOM nodes
 //     and listeners (Memory.getDOMCounters), and what pixi holds on the GPU (the `pixi()` test hook:
 //     textures, render textures, their bytes, Graphics contexts, geometries, buffers);
@@ -12,17 +15,21 @@
 // interval and the growth it means from the first sample to the last, beside the figure's budget
 // (BUDGETS below; the issue's: a page's heap grows ≤ 0.5 MB after the first 250 rounds), with an
 // ASCII plot of its samples; and each page's heap at the end beside its absolute budget (8 MB, item 3)
-// with its GPU texture memory. Exit 1 when a figure is over its budget.
+// with its GPU texture memory (judged at 1920×1080 only). Exit 1 when a figure is over its budget.
+// Then each page loses its WebGL context (WEBGL_lose_context) and gets it back, with the host running:
+// the time from the restore to the second frame after it, against the 1 s goal (item 4), beside a
+// bare pixi scene's restore measured the same way.
 //
 // Baselines, in the same run first: a bare Node process (heap after GC, resident set, descriptors,
 // read the same way as the host's) and a bare pixi scene of the same size in a browser of its own
 // (bench/bare-pixi.ts; its heap after GC and DOM nodes). Needs `npm run build:renderer` first.
 // BENCH_LONG_OUT=FILE writes every sample as JSON. BENCH_QUICK=1: 40 rounds sampled every 20.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from '@playwright/test';
+import { z } from 'zod';
 import { LedgerWatch } from '../cli/soak/child.js';
 import { barePixiScript, mountBareScene } from './bare-pixi.js';
 import { fdsOf, InspectorSession, inspectorUrl, rssOf } from './node-probe.js';
@@ -34,7 +41,18 @@ const EVERY = Number(process.env.BENCH_LONG_EVERY ?? (QUICK ? 20 : 250));
 const GAME = process.env.BENCH_LONG_GAME ?? 'baccarat';
 const STATIONS = Number(process.env.BENCH_LONG_STATIONS ?? 3);
 const SEED = Number(process.env.BENCH_LONG_SEED ?? 52);
-const VIEWPORT = { width: 1920, height: 1080 };
+/** `WxH` of the pages (and the bare scene): 1920×1080 is the kiosk's, the size item 3's budgets are for. */
+const VIEWPORT = (() => {
+  const m = /^(\d+)x(\d+)$/.exec(process.env.BENCH_LONG_VIEWPORT ?? '1920x1080');
+  if (!m) throw new Error('BENCH_LONG_VIEWPORT is WIDTHxHEIGHT, e.g. 640x360');
+  return { width: Number(m[1]), height: Number(m[2]) };
+})();
+const FULL_SIZE = VIEWPORT.width === 1920 && VIEWPORT.height === 1080;
+const SIZE = `${VIEWPORT.width}×${VIEWPORT.height}`;
+/** The pages' frame cap (`?fps=`): fewer frames, less of the one software GPU thread each browser has. */
+const FPS = Number(process.env.BENCH_LONG_FPS ?? 15);
+/** Item 4: a screen draws again all it baked within this of `webglcontextrestored`. */
+const RESTORE_GOAL_MS = 1000;
 const MB = 1024 * 1024;
 /** Item 3: a page's heap after GC at 1920×1080, at the end of the run. */
 const HEAP_LIMIT_MB = { table: 8, station: 8 };
@@ -92,30 +110,62 @@ interface PageGlobals {
   };
 }
 
-/** A page frozen (`Page.setWebLifecycleState`) while `read` runs: no animation frame, no script of its own. */
-async function frozen<T>(page: Page, read: () => Promise<T>): Promise<T> {
+type PixiCounts = NonNullable<ReturnType<NonNullable<NonNullable<PageGlobals['__kiosk']>['pixi']>>>;
+
+/**
+ * A page's figures over CDP alone: its heap after two full GCs, its DOM counters, and pixi's counts
+ * (the `pixi()` hook, a read of pixi's registries evaluated by the inspector). Nothing waits on the
+ * page's own frames; a read that does not answer within `ms` leaves that figure a gap (NaN).
+ */
+async function pageFigures(page: Page, ms: number): Promise<{ heap: number; nodes: number; listeners: number; pixi: PixiCounts | null }> {
   const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Page.setWebLifecycleState', { state: 'frozen' });
+  const gap = { heap: NaN, nodes: NaN, listeners: NaN, pixi: null };
   try {
-    return await read();
+    return await bounded(
+      (async () => {
+        await cdp.send('HeapProfiler.collectGarbage');
+        await cdp.send('HeapProfiler.collectGarbage');
+        const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+        const dom = await cdp.send('Memory.getDOMCounters');
+        const counted = await cdp.send('Runtime.evaluate', { expression: 'globalThis.__kiosk?.pixi?.() ?? null', returnByValue: true });
+        const pixi = (counted.result.value ?? null) as PixiCounts | null;
+        return { heap: usedSize, nodes: dom.nodes, listeners: dom.jsEventListeners, pixi };
+      })(),
+      ms,
+      gap,
+    );
   } finally {
-    await cdp.send('Page.setWebLifecycleState', { state: 'active' });
-    await cdp.detach();
+    await cdp.detach().catch(() => undefined);
   }
 }
 
-/** A page's heap after two full GCs and its DOM counters, bytes and counts. */
-async function pageMemory(page: Page): Promise<{ heap: number; nodes: number; listeners: number }> {
-  const cdp = await page.context().newCDPSession(page);
-  try {
-    await cdp.send('HeapProfiler.collectGarbage');
-    await cdp.send('HeapProfiler.collectGarbage');
-    const { usedSize } = await cdp.send('Runtime.getHeapUsage');
-    const dom = await cdp.send('Memory.getDOMCounters');
-    return { heap: usedSize, nodes: dom.nodes, listeners: dom.jsEventListeners };
-  } finally {
-    await cdp.detach();
-  }
+/**
+ * Loses the page's WebGL context (WEBGL_lose_context) and gets it back; in the page's own clock, from
+ * the restore: when the page's `webglcontextrestored` handlers are done (a listener added last runs
+ * after the screen's, which draws everything again and a frame), and when the second animation frame
+ * after it starts (that frame is on the glass). Null where the extension is not offered.
+ */
+const LOSE_AND_RESTORE = `new Promise((resolve) => {
+  const canvas = document.querySelector('canvas');
+  const gl = canvas && (canvas.getContext('webgl2') ?? canvas.getContext('webgl'));
+  const lose = gl && gl.getExtension('WEBGL_lose_context');
+  if (!lose) return resolve(null);
+  canvas.addEventListener('webglcontextlost', () => {
+    let t0 = 0;
+    canvas.addEventListener('webglcontextrestored', () => {
+      const handledMs = performance.now() - t0;
+      requestAnimationFrame(() => requestAnimationFrame(() => resolve({ handledMs, framedMs: performance.now() - t0 })));
+    }, { once: true });
+    // After the loss has been dispatched: a restore before it is refused.
+    setTimeout(() => { t0 = performance.now(); lose.restoreContext(); }, 0);
+  }, { once: true });
+  lose.loseContext();
+})`;
+const Restore = z.object({ handledMs: z.number(), framedMs: z.number() }).nullable();
+
+/** LOSE_AND_RESTORE in `page`, bounded; null where the extension is missing or the page did not answer. */
+async function restoreTimes(page: Page): Promise<z.infer<typeof Restore>> {
+  return Restore.parse(await bounded(page.evaluate(LOSE_AND_RESTORE), 300_000, null));
 }
 
 /** `work`, or NaN figures after `ms` (a page that does not answer is a gap in the plot, not a hang). */
@@ -143,7 +193,7 @@ async function openScreen(context: BrowserContext, url: string, view: string): P
   const page = await ownWindow(context);
   // The host plays all the while, so on a loaded machine its files come slowly: the page's `load`
   // took over 300 s at load average 34. Its first snapshot is what is waited for, 15 minutes at most.
-  await page.goto(`${url}&fps=15`, { timeout: 900_000, waitUntil: 'commit' });
+  await page.goto(`${url}&fps=${FPS}`, { timeout: 900_000, waitUntil: 'commit' });
   await page.waitForFunction((v) => (globalThis as unknown as PageGlobals).__kiosk?.events.includes(`snapshot:${v}`) ?? false, view, {
     timeout: 900_000,
     polling: 1000,
@@ -188,7 +238,7 @@ const bareNodeFds = fdsOf(bareNode.child.pid!);
 bareNode.inspector.close();
 bareNode.child.kill();
 
-progress('baseline: a bare pixi scene, 1920×1080, in its own browser');
+progress(`baseline: a bare pixi scene, ${SIZE}, in its own browser`);
 const bareBrowser = await launch();
 const bare = await (async () => {
   const context = await bareBrowser.newContext({ viewport: VIEWPORT });
@@ -198,7 +248,8 @@ const bare = await (async () => {
   await page.addScriptTag({ content: await barePixiScript() });
   await page.evaluate(mountBareScene, { ...VIEWPORT, cards: 6, autoStart: true });
   await new Promise((r) => setTimeout(r, 3000));
-  return pageMemory(page);
+  const memory = await pageFigures(page, 300_000);
+  return { ...memory, restore: await restoreTimes(page) };
 })();
 await bareBrowser.close();
 
@@ -261,28 +312,18 @@ async function sample(rounds: number): Promise<Sample> {
   process.kill(hostPid, 'SIGSTOP');
   try {
     const s: Sample = { rounds, hostHeap, hostRss, hostFds };
-    // Each page frozen first: a table paused mid-deal pulses its marker for the dealer and draws
-    // without end, and every request to the page (a script, the GC) waited behind SwiftShader's
-    // frames: a first sample was not taken in twelve minutes at load average 30. Frozen, it draws
-    // nothing and its GPU process drains; the protocol and the debugger's scripts still answer.
-    for (const [view, page] of [
-      ['table', table],
-      ['station', station],
-    ] as const) {
-      const gap = { pixi: null, m: { heap: NaN, nodes: NaN, listeners: NaN } };
-      const got = await bounded(
-        frozen(page, async () => {
-          await new Promise((r) => setTimeout(r, 3000));
-          const pixi = await page.evaluate(() => (globalThis as unknown as PageGlobals).__kiosk?.pixi?.() ?? null);
-          return { pixi, m: await pageMemory(page) };
-        }),
-        300_000,
-        gap,
-      );
-      const { pixi, m } = got;
-      s[`${view}Heap`] = m.heap;
-      s[`${view}Nodes`] = m.nodes;
-      s[`${view}Listeners`] = m.listeners;
+    // Paused, the host sends nothing: a second for each page to draw the last change it got, then
+    // its figures over CDP. (Frozen pages, Page.setWebLifecycleState, were tried at 1920×1080:
+    // neither page answered within 5 minutes at load average 30; docs/benchmarks.md.)
+    await new Promise((r) => setTimeout(r, 1000));
+    // Both pages at once: each is a browser of its own, so neither waits for the other's answer.
+    const views = ['table', 'station'] as const;
+    const figures = await Promise.all([pageFigures(table, 300_000), pageFigures(station, 300_000)]);
+    for (const [i, view] of views.entries()) {
+      const { heap, nodes, listeners, pixi } = figures[i]!;
+      s[`${view}Heap`] = heap;
+      s[`${view}Nodes`] = nodes;
+      s[`${view}Listeners`] = listeners;
       s[`${view}Textures`] = pixi?.textures ?? NaN;
       s[`${view}RenderTextures`] = pixi?.renderTextures ?? NaN;
       s[`${view}TextureBytes`] = pixi?.textureBytes ?? NaN;
@@ -314,6 +355,14 @@ for (let next = EVERY; next <= ROUNDS; next += EVERY) {
   );
 }
 const minutes = (Date.now() - tPlay) / 60_000;
+// Item 4, with the host playing: each page loses its context and gets it back; the host's log has
+// the screen's own report of it (what was drawn again, and its ms).
+progress('a lost WebGL context on each page');
+const restores = { table: await restoreTimes(table), station: await restoreTimes(station) };
+await new Promise((r) => setTimeout(r, 2000));
+const restoreLines = readFileSync(path.join(dataDir, 'logs', 'host.log'), 'utf8')
+  .split('\n')
+  .filter((l) => l.includes('screen restored its WebGL context'));
 watch.close();
 host.inspector.close();
 host.child.kill('SIGTERM');
@@ -332,7 +381,7 @@ const load = os
   .join(' ');
 console.log(
   `long run, ${GAME}, ${STATIONS} stations with autoplay, ${samples.at(-1)?.rounds ?? 0} rounds in ${minutes.toFixed(1)} min, sampled every ${EVERY}, ` +
-    `Chromium ${chromiumVersion} (SwiftShader) at ${VIEWPORT.width}×${VIEWPORT.height}, ${os.cpus().length} cores, load average ${load}`,
+    `Chromium ${chromiumVersion} (SwiftShader) at ${SIZE}, ${FPS} frames a second at most, ${os.cpus().length} cores, load average ${load}`,
 );
 console.log(
   `  baselines: a bare Node process heap after GC ${(bareNodeHeap / MB).toFixed(2)} MB, resident ${(bareNodeRss / MB).toFixed(0)} MB, ${bareNodeFds} descriptors; ` +
@@ -373,18 +422,20 @@ if (last) {
   console.log('');
   for (const view of ['table', 'station'] as const) {
     const heap = last[`${view}Heap`]! / MB;
-    const ok = heap <= HEAP_LIMIT_MB[view];
+    // Item 3's budget is for the kiosk's 1920×1080: at another size the figure is shown, labelled, not judged.
+    const ok = !FULL_SIZE || heap <= HEAP_LIMIT_MB[view];
     if (!ok) over++;
+    const verdict = FULL_SIZE ? (ok ? 'ok  ' : 'OVER') : 'info';
     console.log(
-      `  ${ok ? 'ok  ' : 'OVER'} ${view} page at ${last.rounds} rounds: JS heap after GC ${heap.toFixed(2)} MB (budget ${HEAP_LIMIT_MB[view]} MB; bare scene ${(bare.heap / MB).toFixed(2)} MB), ` +
+      `  ${verdict} ${view} page at ${last.rounds} rounds, ${SIZE}: JS heap after GC ${heap.toFixed(2)} MB (budget ${HEAP_LIMIT_MB[view]} MB at 1920×1080${FULL_SIZE ? '' : ', not judged at this size'}; bare scene ${(bare.heap / MB).toFixed(2)} MB), ` +
         `GPU textures ${last[`${view}Textures`]} (${(last[`${view}TextureBytes`]! / MB).toFixed(1)} MB)`,
     );
     figure({
-      name: `long run: ${view} page JS heap after GC at ${last.rounds} rounds`,
+      name: `long run: ${view} page JS heap after GC at ${last.rounds} rounds (${SIZE})`,
       unit: 'MB',
       value: heap,
       better: 'lower',
-      baseline: { name: 'bare pixi scene 1920×1080, JS heap after GC', value: bare.heap / MB },
+      baseline: { name: `bare pixi scene ${SIZE}, JS heap after GC`, value: bare.heap / MB },
     });
   }
   figure({
@@ -394,6 +445,30 @@ if (last) {
     better: 'lower',
     baseline: { name: 'bare Node process, JS heap after GC', value: bareNodeHeap / MB },
   });
+}
+console.log('');
+const ms = (n: number | undefined) => (n === undefined ? 'none' : `${n.toFixed(0)} ms`);
+console.log(
+  `  a lost WebGL context, restored (from restoreContext() in the page's clock: its handlers done, then the second frame after): ` +
+    `bare pixi scene ${ms(bare.restore?.handledMs)}, ${ms(bare.restore?.framedMs)}`,
+);
+for (const view of ['table', 'station'] as const) {
+  const r = restores[view];
+  const ok = r !== null && r.handledMs <= RESTORE_GOAL_MS;
+  if (!ok) over++;
+  const line = restoreLines.find((l) => l.includes(`"view":"${view === 'station' ? 'station/1' : view}"`)) ?? 'no line in the host log';
+  console.log(
+    `  ${ok ? 'ok  ' : 'OVER'} ${view} page: handlers done ${ms(r?.handledMs)}, second frame ${ms(r?.framedMs)} (goal ${RESTORE_GOAL_MS} ms; ` +
+      `bare scene ${ms(bare.restore?.framedMs)}${r && bare.restore ? `, ${(r.framedMs / bare.restore.framedMs).toFixed(2)}×` : ''}); host log: ${line}`,
+  );
+  if (r && bare.restore)
+    figure({
+      name: `long run: ${view} page, lost WebGL context to the second frame after its restore (${SIZE})`,
+      unit: 'ms',
+      value: r.framedMs,
+      better: 'lower',
+      baseline: { name: `bare pixi scene ${SIZE}, the same`, value: bare.restore.framedMs },
+    });
 }
 console.log(over === 0 ? '  every figure within its budget' : `  ${over} figure(s) over budget`);
 process.exitCode = over === 0 ? 0 : 1;
