@@ -105,6 +105,7 @@ const launch = () =>
 interface PageGlobals {
   __kiosk?: {
     events: string[];
+    quiet?(): void;
     framesDrawn?(): number;
     pixi?(): { textures: number; renderTextures: number; textureBytes: number; graphicsContexts: number; geometries: number; buffers: number };
   };
@@ -198,6 +199,8 @@ async function openScreen(context: BrowserContext, url: string, view: string): P
     timeout: 900_000,
     polling: 1000,
   });
+  // Open: from here the page keeps no log of its events, as on a kiosk (renderer/src/test-hooks/event-log.ts).
+  await page.evaluate(() => (globalThis as unknown as PageGlobals).__kiosk?.quiet?.());
   return page;
 }
 

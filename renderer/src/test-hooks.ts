@@ -3,6 +3,7 @@ import type { SteppedClock } from './anim/clock.js';
 import type { FrameLoop } from './pixi/frames.js';
 import { stageBoxes } from './test-hooks/stage-boxes.js';
 import { bakedArt, buttonBounds, buttonFaces, feltExtent, highlightRing, stageCards, stageTexts } from './test-hooks/stage-reads.js';
+import { eventLog } from './test-hooks/event-log.js';
 import { pixiCounts } from './test-hooks/pixi-counts.js';
 import { installTraces } from './test-hooks/traces.js';
 import type { KioskTestHooks } from './test-hooks/kiosk-hooks.js';
@@ -10,8 +11,11 @@ import type { KioskTestHooks } from './test-hooks/kiosk-hooks.js';
 export type { KioskTestHooks };
 
 export function installTestHooks(app: Application, clock: SteppedClock | null, frames: FrameLoop): (event: string) => void {
+  // Kept only under automation: a kiosk's own screens would keep every name for weeks (event-log.ts).
+  const log = eventLog(navigator.webdriver);
   const hooks: KioskTestHooks = {
-    events: [],
+    events: log.events,
+    quiet: () => log.quiet(),
     texts: () => stageTexts(app.stage),
     cards: () => stageCards(app.stage),
     bounds: (testId) => buttonBounds(app.stage, testId),
@@ -30,7 +34,5 @@ export function installTestHooks(app: Application, clock: SteppedClock | null, f
   };
   if (new URLSearchParams(location.search).get('trace') === '1') installTraces(hooks);
   window.__kiosk = hooks;
-  return (event) => {
-    hooks.events.push(event);
-  };
+  return (event) => log.emit(event);
 }

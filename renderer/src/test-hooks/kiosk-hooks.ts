@@ -7,7 +7,10 @@ import type { PixiCounts } from './pixi-counts.js';
  * does not already show.
  */
 export interface KioskTestHooks {
+  /** The moments the screen passed, recorded only under automation (`navigator.webdriver`; event-log.ts). */
   events: string[];
+  /** Records no more events and lets go of them (a bench, once its page is open: it measures the page as a kiosk runs it). */
+  quiet(): void;
   texts(): string[];
   /** The codes of the cards in play on screen (`XX` for a card face down; burns on the discard pile are not in play). */
   cards(): string[];
