@@ -15,7 +15,8 @@ describe('the screens’ event log (window.__kiosk.events)', () => {
   it('on a kiosk (no automation): nothing kept, however long it runs', () => {
     const log = eventLog(false);
     // A busy table's week of a station's snapshots, three names each.
-    for (let round = 0; round < 5000; round++) for (let s = 0; s < 10; s++) for (const e of ['snapshot:station/1', 'language:zh-Hant', `credit:${round}`]) log.emit(e);
+    for (let round = 0; round < 5000; round++)
+      for (let s = 0; s < 10; s++) for (const e of ['snapshot:station/1', 'language:zh-Hant', `credit:${round}`]) log.emit(e);
     assert.equal(log.events.length, 0);
   });
 });
