@@ -11,6 +11,7 @@ import type { WireFault } from '../billacceptor/sim-controls.js';
 import { RANKS, SUITS, cardToWire, type CardCode } from './card-code.js';
 import { MSG, RESULT, ShoeFrameParser, encodeShoeFrame, nextSeq, rdU16, seqDiff, text, u16, u32, type ShoeFrame } from './framed.js';
 import type { ShoeSimControls } from './types.js';
+import { keepRecent } from '../sim/recent.js';
 
 export interface ShoeSimOptions {
   protocol: 'framed' | 'ascii';
@@ -75,7 +76,7 @@ export class ShoeSimulator extends ByteDevice implements ShoeSimControls {
   private lastFrame: Uint8Array | null = null;
   private lastCmd: { seq: number; result: Uint8Array } | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
-  /** Host frames received (tests). */
+  /** Host frames received (tests): the newest, bounded (sim/recent.ts). */
   readonly received: ShoeFrame[] = [];
 
   constructor(options: ShoeSimOptions) {
@@ -257,7 +258,7 @@ export class ShoeSimulator extends ByteDevice implements ShoeSimControls {
   receive(bytes: Uint8Array): void {
     if (!this.power.isOn || this.protocol !== 'framed') return;
     for (const f of this.parser.push(bytes)) {
-      this.received.push(f);
+      keepRecent(this.received, f);
       this.handle(f);
     }
   }

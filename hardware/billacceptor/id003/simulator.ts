@@ -10,6 +10,7 @@ import { NOTE_FACE_VALUES, type Currency } from '../notes.js';
 import type { BillAcceptorSimControls, BillStep, NoteInPath, TicketLies, WireFault } from '../sim-controls.js';
 import { BARCODE_LENGTH, CMD, ESCROW_CODE_FIRST, STATUS, TICKET_ESCROW_CODE } from './constants.js';
 import { Id003Parser, encodeId003, type Id003Frame } from './frame.js';
+import { keepRecent } from '../../sim/recent.js';
 
 type State =
   | 'power-up'
@@ -80,7 +81,7 @@ export class Id003Simulator extends ByteDevice implements BillAcceptorSimControl
   private readonly stuck: number[] = [];
   private readonly ticketCash: string[] = [];
   private readonly ticketBack: string[] = [];
-  /** Host frames received, for tests that check what the driver sent. */
+  /** Host frames received, for tests that check what the driver sent: the newest, bounded (sim/recent.ts). */
   readonly received: Id003Frame[] = [];
 
   constructor(options: Id003SimOptions = {}) {
@@ -243,7 +244,7 @@ export class Id003Simulator extends ByteDevice implements BillAcceptorSimControl
   receive(bytes: Uint8Array): void {
     if (!this.power.isOn) return;
     for (const f of this.parser.push(bytes)) {
-      this.received.push(f);
+      keepRecent(this.received, f);
       this.handle(f);
     }
   }

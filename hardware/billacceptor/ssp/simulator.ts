@@ -24,6 +24,7 @@ import {
   u64le,
 } from './essp.js';
 import { SspParser, encodeSsp, type SspFrame } from './frame.js';
+import { keepRecent } from '../../sim/recent.js';
 
 type Phase = 'idle' | 'reading' | 'escrow' | 'stacking' | 'stacking-late' | 'credit' | 'rejecting';
 
@@ -225,7 +226,7 @@ export class SspSimulator extends ByteDevice implements BillAcceptorSimControls 
   receive(bytes: Uint8Array): void {
     if (!this.power.isOn) return;
     for (const f of this.parser.push(bytes)) {
-      this.received.push(f);
+      keepRecent(this.received, f);
       if ((f.seqId & 0x7f) !== this.address) continue;
       this.handle(f);
     }
