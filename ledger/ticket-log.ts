@@ -66,18 +66,20 @@ function fold(was: TicketLogRow | undefined, e: TicketEntry, at: Row): TicketLog
 
 /**
  * The last `limit` tickets out and the last `limit` tickets in (each attempt at a station is one),
- * newest first. An entry the journal holds that does not read as a ticket entry is skipped (the
+ * newest first, of the table or of one station. An entry the journal holds that does not read as a ticket entry is skipped (the
  * verifier names it). A ticket whose issue is older than the entries read takes its amount from
  * its issue entry, found by its transaction id.
  */
-export function ticketLog(ledger: Ledger, limit = TICKET_RECALL): { out: TicketLogRow[]; in: TicketLogRow[] } {
+export function ticketLog(ledger: Ledger, limit = TICKET_RECALL, station?: number): { out: TicketLogRow[]; in: TicketLogRow[] } {
   const db = connectionOf(ledger);
   const types = TICKET_ENTRY_TYPES.map(() => '?').join(', ');
   // A ticket out is at most 2 entries, one in at most 4 (request, approved, stacked or returned):
-  // 6 × limit of the newest entries hold the newest `limit` of each way.
+  // 6 × limit of the newest entries hold the newest `limit` of each way. `station`: that
+  // station's own only (the player's recall), every entry of a ticket naming the same station.
+  const atStation = station === undefined ? '' : "AND json_extract(body, '$.payload.station') = ?";
   const rows = db
-    .prepare(`SELECT seq, ts, type, body FROM journal WHERE type IN (${types}) ORDER BY seq DESC LIMIT ?`)
-    .all(...TICKET_ENTRY_TYPES, 6 * limit) as Row[];
+    .prepare(`SELECT seq, ts, type, body FROM journal WHERE type IN (${types}) ${atStation} ORDER BY seq DESC LIMIT ?`)
+    .all(...TICKET_ENTRY_TYPES, ...(station === undefined ? [] : [station]), 6 * limit) as Row[];
   const byKey = new Map<string, TicketLogRow>();
   for (const row of rows.reverse()) {
     const e = entryOf(row);

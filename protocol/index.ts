@@ -20,7 +20,9 @@ export * from './station-device.js';
 export * from './transfer-requests.js';
 export * from './station-tables.js';
 export {
+  MAX_STATION_TICKETS,
   PRINTER_FAULTS,
+  StationTicket,
   TICKET_LOG_STATES,
   TICKET_RETURN_REASONS,
   type PrinterFaultName,

@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { MinorUnits } from './units.js';
+
 /**
  * Why a ticket inserted at a station went back, as its screen words it (`desk.ticketReturned.<reason>`):
  * the validation authority's refusals, then the table's own reasons (docs/tito.md). The ledger's
@@ -45,3 +48,22 @@ export type PrinterFaultName = (typeof PRINTER_FAULTS)[number];
 /** Where a ticket stands at this table (service mode's ticket log): out, then in. */
 export const TICKET_LOG_STATES = ['printing', 'printed', 'voided', 'checking', 'approved', 'redeemed', 'returned'] as const;
 export type TicketLogStateName = (typeof TICKET_LOG_STATES)[number];
+
+/** How many of its own tickets a station's recall shows (the table's GLI-11 voucher recall is service mode's). */
+export const MAX_STATION_TICKETS = 5;
+
+/**
+ * One of the station's own tickets in the player's recall, newest first (docs/tito.md): a ticket
+ * printed here (out) or one inserted here (in), by its number's last four digits only (the whole
+ * number is the bearer's), with its amount once known and where it stands.
+ */
+export const StationTicket = z.strictObject({
+  direction: z.enum(['out', 'in']),
+  ts: z.string().max(40),
+  last4: z.string().regex(/^\d{4}$/),
+  amount: MinorUnits.nullable(),
+  state: z.enum(TICKET_LOG_STATES),
+  /** A ticket in that went back: why, in the player's words. */
+  returned: z.enum(TICKET_RETURN_REASONS).optional(),
+});
+export type StationTicket = z.infer<typeof StationTicket>;

@@ -3,7 +3,7 @@ import { GAME_KINDS } from '../engine/table/vocabulary.js';
 import { JackpotCombination } from './jackpot.js';
 import { BetId, DecisionAction, LineBet, OwnWord, RoundView, Spot, StationBetting, StationDecision, StreakMarker } from './round.js';
 import { TiltKind } from './tilts.js';
-import { TICKET_RETURN_REASONS } from './tickets.js';
+import { MAX_STATION_TICKETS, StationTicket, TICKET_RETURN_REASONS } from './tickets.js';
 import { isStationNumber, MAX_REMOTE_STATIONS, MAX_STATION, MAX_STATIONS, MinorUnits, StationNumber } from './units.js';
 import { serviceSchemas } from './service-view.js';
 import { StationTransfers } from './transfer-requests.js';
@@ -243,6 +243,8 @@ export const StationState = z.object({
   history: z.array(HistoryEntry).max(MAX_HISTORY).optional(),
   /** A remote station of a table with peers: its credit's transfers this host sent or took (issue 54; docs/transfers.md). */
   transfers: StationTransfers.optional(),
+  /** Its own last tickets out and in, newest first, for the player's recall (issue 47; docs/tito.md); absent before the first. */
+  tickets: z.array(StationTicket).max(MAX_STATION_TICKETS).optional(),
 });
 export type StationState = z.infer<typeof StationState>;
 

@@ -1,5 +1,5 @@
 import { isDemonstration } from '../config/authorisation.js';
-import type { Language, StationOwnState, StationRecallRound, StationState, StationTransfers } from '../../protocol/index.js';
+import type { Language, StationOwnState, StationRecallRound, StationState, StationTicket, StationTransfers } from '../../protocol/index.js';
 import { isRemote } from '../../engine/table/state.js';
 import { stationKey } from './station-reads.js';
 import type { ViewSources } from './table-view.js';
@@ -10,6 +10,8 @@ export interface StationExtras {
   readonly recall: StationRecallRound[];
   readonly recallVersion: number;
   readonly payTable: StationState['payTable'];
+  /** Its own last tickets out and in (the same array while they stand); none: not sent. */
+  readonly tickets: StationTicket[];
 }
 
 /** A station's own part of its view (the public parts, the round and the panel, are sent apart). */
@@ -41,6 +43,7 @@ export function stationOwnView(src: ViewSources, station: number, language: Lang
     ...(jackpot ? { jackpot: { stake: jackpot.stake, stopped: jackpot.stopped } } : {}),
     ...(isDemonstration(c) ? { demonstration: true as const } : {}),
     ...(transfers ? { transfers } : {}),
+    ...(extras.tickets.length > 0 ? { tickets: extras.tickets } : {}),
   };
 }
 
@@ -52,7 +55,7 @@ function remoteTransfers({ table, transfers }: ViewSources, station: number): St
 }
 
 /** What a station's own part is built from: its share of the table's state (station-reads.ts), the floor's word on it, its recall. */
-export function stationViewDeps(src: ViewSources, station: number, language: Language, recall: StationRecallRound[]): unknown[] {
+export function stationViewDeps(src: ViewSources, station: number, language: Language, recall: StationRecallRound[], tickets: StationTicket[]): unknown[] {
   const { table, floor } = src;
   // Grouped by station once per state: each station compares its own share, not the whole lists.
   return [
@@ -63,6 +66,7 @@ export function stationViewDeps(src: ViewSources, station: number, language: Lan
     JSON.stringify(floor?.cashout(station) ?? null),
     floor?.refuse(station, 'place-bet')?.refusal,
     recall,
+    tickets,
     JSON.stringify(remoteTransfers(src, station)),
   ];
 }

@@ -10,10 +10,12 @@ import { rulesLine } from './recall-rules.js';
 import { replayHands } from './recall-model.js';
 import { stakeName } from './station-play.js';
 import { streakText } from './streak-text.js';
+import { ticketLines } from './recall-tickets.js';
 
 /**
  * Game recall: this station's last rounds (at most 10) from the ledger, one at a time with its
  * cards, bets, results and credit before and after; older/newer to browse, replay to watch it.
+ * "Your tickets" shows the station's own last tickets out and in instead (issue 47).
  */
 export class RecallPanel extends Panel {
   private index = 0;
@@ -22,6 +24,9 @@ export class RecallPanel extends Panel {
   private readonly older: Button;
   private readonly newer: Button;
   private readonly replay: Button;
+  private readonly ticketsButton: Button;
+  /** The tickets shown in place of a round's detail, until older/newer is pressed. */
+  private showTickets = false;
   private state: StationState | null = null;
   private t: TFunction | null = null;
 
@@ -36,11 +41,17 @@ export class RecallPanel extends Panel {
     this.older.position.set(area.x + 30, y);
     this.newer.position.set(area.x + 270, y);
     this.replay.position.set(area.x + 510, y);
-    this.addChild(this.older, this.newer, this.replay);
+    this.ticketsButton = new Button('recall-tickets', 220, TOUCH.min, () => {
+      this.showTickets = true;
+      this.draw();
+    });
+    this.ticketsButton.position.set(area.x + 750, y);
+    this.addChild(this.older, this.newer, this.replay, this.ticketsButton);
   }
 
   open(): void {
     this.index = 0;
+    this.showTickets = false;
     this.visible = true;
     this.draw();
   }
@@ -54,6 +65,7 @@ export class RecallPanel extends Panel {
   private move(by: number): void {
     const n = this.state?.recall?.length ?? 0;
     this.index = Math.max(0, Math.min(n - 1, this.index + by));
+    this.showTickets = false;
     this.draw();
   }
 
@@ -67,11 +79,12 @@ export class RecallPanel extends Panel {
     this.older.setLabel(t('recall.older'));
     this.newer.setLabel(t('recall.newer'));
     this.replay.setLabel(t('replay.open'));
+    this.ticketsButton.setLabel(t('recall.tickets'));
     this.older.setEnabled(this.index < rounds.length - 1);
     this.newer.setEnabled(this.index > 0);
     const r = rounds[this.index];
     this.replay.setEnabled(r !== undefined);
-    this.detail.text = r ? describe(r, s, t) : t('recall.empty');
+    this.detail.text = this.showTickets ? ticketLines(s.tickets, s, t).join('\n') : r ? describe(r, s, t) : t('recall.empty');
     const time = new Intl.DateTimeFormat(intlLocale(s.language), {
       hour: 'numeric',
       minute: '2-digit',
