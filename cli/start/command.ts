@@ -24,7 +24,7 @@ const HOST_OPTIONS = {
   },
   'sim-controls': {
     ...HOST_ARGS['sim-controls'],
-    help: 'open POST /sim/insert-note, /sim/insert-ticket, /sim/take-ticket, /sim/bill-fault…\nfor tests and demos (token in the --json line); without --config, a simulated\nticket printer at every station',
+    help: 'open POST /sim/insert-note, /sim/insert-ticket, /sim/take-ticket,\n/sim/printer-fault, /sim/bill-fault… for tests and demos (token in the\n--json line); without --config, a simulated ticket printer at every station',
   },
   'betting-seconds': { ...HOST_ARGS['betting-seconds'], value: 'N', help: "the betting window's timer (default 15)" },
   'decision-seconds': { ...HOST_ARGS['decision-seconds'], value: 'N', help: "a decision's timer (default 15)" },

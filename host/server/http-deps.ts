@@ -5,6 +5,14 @@ import type { TimerKind } from '../../engine/table/state.js';
 import type { ScreenSession, ScreenTransport } from '../screens/screen-session.js';
 import type { ConnectionLimits, GuardClose } from './connection-guard.js';
 
+/**
+ * What `/sim/printer-fault` does to a station's simulated printer: out of paper or jammed now (its
+ * next cash-out a handpay), the next ticket jammed once its number is printed (a ticket the printer
+ * cannot judge, held for a person), or cleared.
+ */
+export const PRINTER_SIM_FAULTS = ['paper-out', 'jam', 'jam-mid-ticket', 'clear'] as const;
+export type PrinterSimFault = (typeof PRINTER_SIM_FAULTS)[number];
+
 export type ServiceExportKind = 'meters.csv' | 'meters.json' | 'meters.html' | 'evidence' | 'enrolment';
 
 export interface HttpServerDeps {
@@ -43,6 +51,8 @@ export interface HttpServerDeps {
     takeTicket(station: number): { barcodes: string[] } | string;
     /** Jams a station's simulated bill acceptor (a fault the screens must word), or clears it. */
     billFault(station: number, fault: 'jam' | 'clear'): string | null;
+    /** Faults a station's simulated ticket printer (paper out, a paper jam) or clears it: its next cash-out is a handpay. */
+    printerFault(station: number, fault: PrinterSimFault): string | null;
     /** The countdown of this kind running now ends at once; null, or why not. */
     endCountdown(kind: TimerKind): string | null;
     /** The countdown of this kind running now waits for endCountdown; null, or why not. */

@@ -1,6 +1,7 @@
 import type { BillAcceptors } from '../devices/bill-acceptors.js';
 import type { Printers } from '../devices/printers.js';
 import type { SimDealer } from '../devices/sim-dealer.js';
+import type { PrinterSimFault } from '../server/http-deps.js';
 import type { HttpServerDeps } from '../server/http-server.js';
 import type { LiveTable } from '../table/runtime.js';
 
@@ -63,6 +64,18 @@ export function simControls(
       if (!sim) return `station ${station} has no simulated bill acceptor`;
       if (fault === 'jam') sim.jam();
       else sim.clearFault();
+      return null;
+    },
+    printerFault: (station: number, fault: PrinterSimFault) => {
+      const sim = printers.simulator(station);
+      if (!sim) return `station ${station} has no simulated printer`;
+      if (fault === 'paper-out') sim.paperOut();
+      else if (fault === 'jam') sim.jam();
+      else if (fault === 'jam-mid-ticket') sim.jam('validated');
+      else {
+        sim.paperOut(false);
+        sim.clearJam();
+      }
       return null;
     },
     endCountdown: (kind) => (table.endCountdown(kind) ? null : `no ${kind} countdown is running`),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TIMER_KINDS } from '../../../engine/table/state.js';
-import type { HostApp, SimControls } from '../http-deps.js';
+import { PRINTER_SIM_FAULTS, type HostApp, type SimControls } from '../http-deps.js';
 
 /** Simulated mode's control channel for tests and demos (`--sim-controls`): each route needs the sim token. */
 export function simControlRoutes(app: HostApp, sim: SimControls): void {
@@ -66,6 +66,14 @@ export function simControlRoutes(app: HostApp, sim: SimControls): void {
     if (typeof station !== 'number' || (fault !== 'jam' && fault !== 'clear'))
       return reply.code(400).send({ error: 'station is a number, fault is jam or clear' });
     const refused = sim.billFault(station, fault);
+    return refused ? reply.code(409).send({ error: refused }) : { ok: true };
+  });
+  // A station's simulated printer out of paper or jammed (or cleared): its next cash-out is a handpay (docs/tito.md).
+  app.post<{ Body: { station?: unknown; fault?: unknown } }>('/sim/printer-fault', async (req, reply) => {
+    if (req.headers['x-sim-token'] !== sim.token) return reply.code(401).send({ error: 'sim token required' });
+    const body = z.strictObject({ station: z.number().int().min(1).max(9999), fault: z.enum(PRINTER_SIM_FAULTS) }).safeParse(req.body);
+    if (!body.success) return reply.code(400).send({ error: `station is a station number, fault one of ${PRINTER_SIM_FAULTS.join(', ')}` });
+    const refused = sim.printerFault(body.data.station, body.data.fault);
     return refused ? reply.code(409).send({ error: refused }) : { ok: true };
   });
 }
