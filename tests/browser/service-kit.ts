@@ -39,7 +39,7 @@ export async function startServiceKiosk(
   config: object,
   args: readonly string[],
   more: readonly { name: string; role: 'supervisor' | 'technician' | 'auditor'; pin: string; staff: string }[] = [],
-): Promise<{ kiosk: Kiosk & { dataDir: string }; stop: () => Promise<void> }> {
+): Promise<{ kiosk: Kiosk & { dataDir: string }; stop: (options?: { keep?: boolean }) => Promise<void> }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'kiosk-service-'));
   const accounts = new AccountStore(dataDir);
   await accounts.add({ name: SUP.name, role: 'supervisor', pin: SUP.pin, staff: SUP.staff }, null);
@@ -57,13 +57,14 @@ export async function startServiceKiosk(
   });
   return {
     kiosk: { ...kiosk, dataDir },
-    stop: async () => {
+    /** Stops the kiosk and removes its data folder; `keep`: the caller reads the folder, then removes it. */
+    stop: async (options: { keep?: boolean } = {}) => {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await exited;
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.keep) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

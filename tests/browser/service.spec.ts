@@ -69,6 +69,8 @@ const PAGES: [string, (lang: Lang) => string][] = [
   ['sync', (l) => tr(l, 'service.field.syncOff')],
   // A Macau table plays no progressive jackpot: the page says so.
   ['jackpot', (l) => tr(l, 'service.jackpot.none')],
+  // This kiosk's stations have no ticket printer: every cash-out is a handpay, and the Tickets page says so.
+  ['tickets', (l) => tr(l, 'service.tickets.noPrinter')],
 ];
 
 test('service pages: sign-in, every page in zh-Hant, pt and en with a screenshot each, exports and the printable report', async ({
@@ -76,8 +78,8 @@ test('service pages: sign-in, every page in zh-Hant, pt and en with a screenshot
   serviceKiosk,
   pageErrors,
 }, testInfo) => {
-  // Eleven pages in three languages, a screenshot each (the Jackpot page made it eleven); generous for a loaded machine.
-  test.setTimeout(300_000);
+  // Twelve pages in three languages, a screenshot each (the Tickets page made it twelve); generous for a loaded machine.
+  test.setTimeout(330_000);
   await page.goto(serviceKiosk.screens['service']!);
   await waitForEvent(page, 'snapshot:service');
   // Before sign-in: the cabinet label and the pad, no page.
