@@ -18,7 +18,12 @@ describe("a station's own tickets in the player's recall", () => {
     l.append(billCredit(1, 100_000, 'b1'));
     l.append(billCredit(2, 100_000, 'b2'));
     const [a, b, theirs] = [validationNumber(7, 1), validationNumber(7, 2), validationNumber(9, 40)];
-    const tickets = new StationTickets(l);
+    // A listener that heard of each commit first (as the table's credit mirror does, refreshing the
+    // screens) reads the list before it is stale; the change callback comes after, with the new one.
+    const firstHeard: (string | undefined)[] = [];
+    const told: (string | undefined)[] = [];
+    l.onAppended(() => firstHeard.push(tickets.of(1)[0]?.state));
+    const tickets: StationTickets = new StationTickets(l, () => told.push(tickets.of(1)[0]?.state));
     assert.deepEqual(tickets.of(1), []);
     l.append(ticketIssue(a, 1, 30_000, 1));
     l.append(ticketPrinted(a, 1));
@@ -39,6 +44,8 @@ describe("a station's own tickets in the player's recall", () => {
       ],
     );
     for (const k of one) assert.ok(StationTicket.safeParse(k).success, JSON.stringify(k));
+    assert.equal(firstHeard.at(-1), 'checking', 'the first listener read the list before the last entry');
+    assert.equal(told.at(-1), 'returned', 'then told again, with the list the last entry made');
     assert.deepEqual(
       tickets.of(2).map((k) => [k.direction, k.last4, k.amount, k.state]),
       [['out', b.slice(-4), 20_000, 'voided']],

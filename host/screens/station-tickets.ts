@@ -14,15 +14,26 @@ const NamesStation = z.object({ payload: z.object({ station: z.number() }) });
 export class StationTickets {
   private readonly lists = new Map<number, StationTicket[]>();
 
-  constructor(private readonly ledger: Ledger) {
+  /**
+   * `changed`: told after a ticket entry, once the lists are stale. Whoever heard of the same
+   * commit before this listener (the table's credit mirror, refreshing the screens) read the old
+   * list, so the screens must look again.
+   */
+  constructor(
+    private readonly ledger: Ledger,
+    changed: () => void = () => undefined,
+  ) {
     // A ticket entry reads its station's list again when next asked (every ticket entry names its station).
     ledger.onAppended((entries) => {
+      let stale = false;
       for (const e of entries) {
         if (!e.type.startsWith('ticket.')) continue;
         const named = NamesStation.safeParse(JSON.parse(e.body));
         if (named.success) this.lists.delete(named.data.payload.station);
         else this.lists.clear();
+        stale = true;
       }
+      if (stale) changed();
     });
   }
 

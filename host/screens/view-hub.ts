@@ -142,7 +142,7 @@ export class ViewHub {
     this.payTable = [...table.payTable];
     // Each recalled round with the authorisation on record when it was played (issue 51).
     this.recall = new StationRecall(recallSource, (seq) => ruleRecordAt(recallSource, seq)?.payload ?? null);
-    this.tickets = new StationTickets(recallSource);
+    this.tickets = new StationTickets(recallSource, () => this.refreshAll());
     table.onChange(() => this.refreshAll(true));
   }
 
