@@ -1,5 +1,7 @@
-import { MAX_RECALL_ROUNDS, type StationRecallRound } from '../../protocol/index.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import { MAX_RECALL_ROUNDS, type StationRecallRound, type StationTicket } from '../../protocol/index.js';
 import { recallRound, type RecallRules, type RecallSource } from './recall.js';
+import { StationTickets } from './station-tickets.js';
 
 /**
  * Each station's last rounds from the ledger's recall, read again only when a round it played in
@@ -12,11 +14,32 @@ export class StationRecall {
   /** Recorded rounds split by station, newest last. */
   private readonly rounds = new Map<string, Map<number, StationRecallRound>>();
 
+  /** Each station's own last tickets (issue 47). */
+  private readonly tickets: StationTickets;
+  private ticketsChanged: () => void = () => undefined;
+
   /** `rulesAt(seq)`: the table's authorisation on record at a journal entry (the round's first), shown with the round. */
   constructor(
-    private readonly source: RecallSource,
+    private readonly source: RecallSource & Ledger,
     private readonly rulesAt: (seq: number) => RecallRules | null = () => null,
-  ) {}
+  ) {
+    this.tickets = new StationTickets(source, () => this.ticketsChanged());
+  }
+
+  /** Told after a ticket entry, once the stations' ticket lists are stale (the screens look again). */
+  onTicketsChanged(listener: () => void): void {
+    this.ticketsChanged = listener;
+  }
+
+  /** A station's own last tickets out and in: the same array while they stand. */
+  ticketsOf(station: number): StationTicket[] {
+    return this.tickets.of(station);
+  }
+
+  /** What a station's own view takes from the ledger: its recall, that list's version, its own last tickets. */
+  extrasOf(station: number): { recall: StationRecallRound[]; recallVersion: number; tickets: StationTicket[] } {
+    return { recall: this.of(station), recallVersion: this.versionOf(station), tickets: this.tickets.of(station) };
+  }
 
   /** A station's recall list: the same array while its recall version stands (so encoded once). */
   of(station: number): StationRecallRound[] {

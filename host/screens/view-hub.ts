@@ -35,7 +35,6 @@ import { stationsKey } from './station-reads.js';
 import { encodeView, patchMessage } from './encode-view.js';
 import { sameDeps } from './same-deps.js';
 import { StationRecall } from './station-recall.js';
-import { StationTickets } from './station-tickets.js';
 import { stationOwnView, stationViewDeps } from './station-view.js';
 import { TABLE_VIEW_BY_CONTENT, tableView, tableViewInputs, type ViewSources } from './table-view.js';
 import { inputsKey } from '../table/memo-on-inputs.js';
@@ -122,7 +121,6 @@ export class ViewHub {
   private transfers: StationCreditMoves | null = null;
   /** Each station's last rounds, read from the ledger's recall. */
   private readonly recall: StationRecall;
-  private readonly tickets: StationTickets;
   /** The JSON of parts views share (the round, a recall list, the pay table), encoded once while they live. */
   private readonly encoded = new WeakMap<object, string>();
   readonly counters: HubCounters = { changes: 0, built: 0, encoded: 0, parts: 0 };
@@ -140,9 +138,9 @@ export class ViewHub {
     recallSource: RecallSource & Ledger,
   ) {
     this.payTable = [...table.payTable];
-    // Each recalled round with the authorisation on record when it was played (issue 51).
+    // Each recalled round with the authorisation on record when it was played (issue 51); a ticket entry: the screens look again.
     this.recall = new StationRecall(recallSource, (seq) => ruleRecordAt(recallSource, seq)?.payload ?? null);
-    this.tickets = new StationTickets(recallSource, () => this.refreshAll());
+    this.recall.onTicketsChanged(() => this.refreshAll());
     table.onChange(() => this.refreshAll(true));
   }
 
@@ -572,7 +570,7 @@ export class ViewHub {
   private depsOf(view: ViewName, conn?: string): unknown[] {
     const language = this.languageOf(view, conn);
     const station = stationOf(view);
-    if (station !== null) return stationViewDeps(this.sources(), station, language, this.recall.of(station), this.tickets.of(station));
+    if (station !== null) return stationViewDeps(this.sources(), station, language, this.recall.of(station), this.recall.ticketsOf(station));
     if (view === 'table') return inputsKey(tableViewInputs(this.sources(), language), TABLE_VIEW_BY_CONTENT);
     return [language];
   }
@@ -582,10 +580,8 @@ export class ViewHub {
     const station = stationOf(view);
     if (station !== null)
       return stationOwnView(this.sources(), station, language, {
-        recall: this.recall.of(station),
-        recallVersion: this.recall.versionOf(station),
+        ...this.recall.extrasOf(station),
         payTable: this.payTable,
-        tickets: this.tickets.of(station),
       });
     if (view !== 'service') return tableView(this.config, tableViewInputs(this.sources(), language));
     if (this.service && conn !== undefined) return this.service.state(conn, language);
