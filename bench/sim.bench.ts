@@ -9,6 +9,7 @@
 // busy stretch falls on both. The headline is each side's median over the pairs; the spread
 // (min–max of each, and of the pairs' own ratios) is printed beside it.
 // Prints figures only; nothing asserts a timing.
+import { PLAIN_SIX_DECK } from '../engine/blackjack/plain-game.js';
 import { resolveRules, type BlackjackRules } from '../engine/blackjack/rules.js';
 import { FastBlackjack, edge, emptyTotals, type ShuffleMode } from '../engine/blackjack/simulator.js';
 import { bareBlackjackDeal } from './bare-deal.js';
@@ -109,17 +110,7 @@ function line(name: string, rules: BlackjackRules, mode: ShuffleMode): void {
   );
 }
 
-const plain = resolveRules('generic', {
-  dealProcedure: 'macau-3',
-  holeCard: 'peek',
-  dealerSoft17: 'stand',
-  surrender: 'none',
-  fiveCardHalfPay: false,
-  bonus678: 'none',
-  anyPair: false,
-  sevens: false,
-  overUnder13: false,
-});
+const plain = resolveRules('generic', PLAIN_SIX_DECK);
 console.log(`one thread; medians of ${PAIRS} interleaved pairs of ${SLICE} CPU-second slices (BENCH_PAIRS, BENCH_SECONDS); hands per CPU second`);
 line('6 decks S17 DAS peek, no side bets', plain, 'cut-card');
 line('macau-2009 defaults + 4 side bets', resolveRules('macau-2009'), 'cut-card');

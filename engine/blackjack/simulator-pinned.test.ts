@@ -7,20 +7,11 @@
 // its estimates agree with the exact calculator (simulator.test.ts, cli/sim/blackjack-exact.test.ts).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { PLAIN_SIX_DECK } from './plain-game.js';
 import { resolveRules, type ProfileId } from './rules.js';
 import { FastBlackjack, emptyTotals, type ShuffleMode } from './simulator.js';
 
-const PLAIN = {
-  dealProcedure: 'macau-3',
-  holeCard: 'peek',
-  dealerSoft17: 'stand',
-  surrender: 'none',
-  fiveCardHalfPay: false,
-  bonus678: 'none',
-  anyPair: false,
-  sevens: false,
-  overUnder13: false,
-} as const;
+const PLAIN = PLAIN_SIX_DECK;
 const SEVERAL = { oneSideBetPerPlayer: false, authorisation: 'TEST-DICJ' } as const;
 const CASES: Record<string, [ProfileId, Readonly<Record<string, unknown>>]> = {
   plain: ['generic', PLAIN],
