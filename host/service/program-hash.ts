@@ -36,6 +36,7 @@ export const HOST_RUNTIME_PACKAGES = [
   '@fastify/websocket',
   '@peculiar/x509',
   'i18next',
+  'nats', // host/edges: the fan-out to edge processes (docs/stadium.md)
   'pino',
   'prom-client',
   'semver',
