@@ -107,11 +107,19 @@ interface PageGlobals {
     events: string[];
     quiet?(): void;
     framesDrawn?(): number;
-    pixi?(): { textures: number; renderTextures: number; textureBytes: number; graphicsContexts: number; geometries: number; buffers: number };
   };
 }
 
-type PixiCounts = NonNullable<ReturnType<NonNullable<NonNullable<PageGlobals['__kiosk']>['pixi']>>>;
+/** The `pixi()` hook's answer (renderer/src/test-hooks/pixi-counts.ts), as the inspector hands it back: parsed, not cast. */
+const PixiCounts = z.object({
+  textures: z.number(),
+  renderTextures: z.number(),
+  textureBytes: z.number(),
+  graphicsContexts: z.number(),
+  geometries: z.number(),
+  buffers: z.number(),
+});
+type PixiCounts = z.infer<typeof PixiCounts>;
 
 /**
  * A page's figures over CDP alone: its heap after two full GCs, its DOM counters, and pixi's counts
@@ -129,7 +137,9 @@ async function pageFigures(page: Page, ms: number): Promise<{ heap: number; node
         const { usedSize } = await cdp.send('Runtime.getHeapUsage');
         const dom = await cdp.send('Memory.getDOMCounters');
         const counted = await cdp.send('Runtime.evaluate', { expression: 'globalThis.__kiosk?.pixi?.() ?? null', returnByValue: true });
-        const pixi = (counted.result.value ?? null) as PixiCounts | null;
+        // A page without the hook, or one whose answer is not the counts, leaves the pixi figures gaps.
+        const read = PixiCounts.safeParse(counted.result.value);
+        const pixi = read.success ? read.data : null;
         return { heap: usedSize, nodes: dom.nodes, listeners: dom.jsEventListeners, pixi };
       })(),
       ms,
