@@ -2,7 +2,7 @@
 // defined there once for every layer. What is the shoe's own is how its protocols write a card:
 // the framed protocol's numbers and the vendor ASCII streams' looser strings, each parsed here, at
 // the device edge, into a code.
-import { RANKS, SUITS, isRank, isSuit, type CardCode, type Rank, type Suit } from '../../cards/card.js';
+import { RANKS, SUITS, cardOf, isRank, isSuit, type CardCode, type Rank, type Suit } from '../../cards/card.js';
 
 export { RANKS, SUITS, isCardCode, type CardCode, type Rank, type Suit } from '../../cards/card.js';
 
@@ -18,10 +18,9 @@ export function cardToWire(card: CardCode): { rank: number; suit: number } {
   return { rank: RANKS.findIndex((r) => r === rank) + 1, suit: SUITS.findIndex((s) => s === suit) };
 }
 
-/** The rank and suit of a code, typed (the shoe's events carry them beside the code). */
+/** The rank and suit of a code, typed (the shoe's events carry them beside the code): the cards layer's one value. */
 export function partsOf(card: CardCode): { rank: Rank; suit: Suit } {
-  const [rank = '', suit = ''] = card;
-  if (!isRank(rank) || !isSuit(suit)) throw new Error(`${card} is not a card code`);
+  const { rank, suit } = cardOf(card);
   return { rank, suit };
 }
 
