@@ -5,6 +5,7 @@ import { connect } from 'nats';
 import pino from 'pino';
 import { Edge } from '../../host/edges/edge.js';
 import { createEdgeServer } from '../../host/edges/edge-server.js';
+import { edgeInbox } from '../../host/edges/subjects.js';
 import { tableCertificate } from '../../host/stadium/table-certificate.js';
 
 export type FromEdge =
@@ -14,7 +15,7 @@ export type ToEdge = { type: 'mark' } | { type: 'report' } | { type: 'stop' };
 const arg = JSON.parse(process.env.STADIUM_EDGE ?? '{}') as { name: string; nats: string; tableId: string; dir: string };
 const send = (m: FromEdge) => process.send?.(m);
 const log = pino({ level: 'silent' });
-const nc = await connect({ servers: arg.nats, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
+const nc = await connect({ servers: arg.nats, maxReconnectAttempts: -1, reconnectTimeWait: 100, inboxPrefix: edgeInbox(arg.name) });
 const edge = await Edge.start({ name: arg.name, tableId: arg.tableId, nc, log });
 const certificate = await tableCertificate(path.join(arg.dir, arg.name), arg.name, ['127.0.0.1']);
 const server = await createEdgeServer(edge, { log, certificate, host: '127.0.0.1', port: 0 });

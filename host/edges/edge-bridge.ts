@@ -6,7 +6,7 @@ import type { ViewHub, ViewSink } from '../screens/view-hub.js';
 import { INCOMING_LIMITS } from '../screens/screen-session.js';
 import { TokenBucket } from '../screens/token-bucket.js';
 import type { RemoteStations } from '../stadium/remote-stations.js';
-import { Attach, encodeUpdate, tableSubjects, type TableSubjects } from './subjects.js';
+import { Attach, edgeInbox, encodeUpdate, tableSubjects, type TableSubjects } from './subjects.js';
 
 export interface EdgeBridgeDeps {
   hub: ViewHub;
@@ -150,14 +150,14 @@ export class EdgeBridge {
     } catch {
       this.refused({ edge }, 'an edge sent a malformed attachment: refused');
     }
-    if (m.reply) m.respond(utf8.encode(JSON.stringify({ ok })));
+    this.answer(m, edge, JSON.stringify({ ok }));
   }
 
   /** `cmd.<edge>.<station>`: a station's message through the edge that holds it, checked as a screen's. */
   private command(m: Msg): void {
     const [, , , edge = '', st = ''] = m.subject.split('.');
     const station = Number(st);
-    const answer = (reply: HostMessage) => m.reply && m.respond(utf8.encode(encode(reply)));
+    const answer = (reply: HostMessage) => this.answer(m, edge, encode(reply));
     if (!Number.isSafeInteger(station) || this.held.get(station) !== edge) {
       this.refused({ edge, station: st }, 'a command for a station this edge does not hold: refused');
       return void answer(protocolError('unauthorized', 'this edge does not hold that station'));
@@ -182,6 +182,19 @@ export class EdgeBridge {
     const reply = (r: Awaited<typeof result>) => answer(r.ok ? { type: 'ack', ref: c.id, view, version: r.version } : { ...r.error, ref: c.id });
     if (result instanceof Promise) void result.then(reply, (err: unknown) => this.deps.log.error({ err, station }, 'a command through an edge failed'));
     else reply(result);
+  }
+
+  /**
+   * Answers a request on the asking edge's own inbox only. The reply subject is the one field of a
+   * message its NATS permissions do not bound, and the host's user may publish anywhere: answered
+   * as given, an edge could have the host write on the enrolment or a station's kept subject, or
+   * call the stream's API (`$JS.API.STREAM.PURGE.<stream>` empties it).
+   */
+  private answer(m: Msg, edge: string, reply: string): void {
+    if (!m.reply) return;
+    if (!m.reply.startsWith(`${edgeInbox(edge)}.`))
+      return void this.deps.log.warn({ edge, reply: m.reply }, 'an edge asked to be answered outside its inbox: not answered');
+    m.respond(utf8.encode(reply));
   }
 
   private refused(fields: object, line: string): void {

@@ -58,6 +58,7 @@ export class Edge {
     this.subjects = tableSubjects(tableId);
   }
 
+  /** `nc`'s `inboxPrefix` must be `edgeInbox(name)`: the host answers an edge on its own inbox only. */
   static async start(options: { name: string; tableId: string; nc: NatsConnection; log: Logger }): Promise<Edge> {
     const edge = new Edge(options.name, options.nc, options.tableId, options.log);
     await edge.open();

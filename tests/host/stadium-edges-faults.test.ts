@@ -10,7 +10,7 @@ import { DeviceClient } from '../../host/station-agent/device-client.js';
 import { HeadlessStation } from '../../host/station-agent/headless-station.js';
 import { pinnedAgent } from '../../host/station-agent/pinned-socket.js';
 import type { EnrolmentFile } from '../../host/stadium/enrolment-file.js';
-import { edgeInbox } from '../../host/edges/subjects.js';
+import { edgeInbox, tableSubjects } from '../../host/edges/subjects.js';
 import type { HostMessage, StationState } from '../../protocol/index.js';
 import { startEdgeTable, type EdgeTable } from './edges-kit.js';
 
@@ -125,5 +125,30 @@ describe('edges: one killed mid-coup, NATS restarted, each edge its own credenti
     assert.ok(refused.length + errors.length > 0, 'the server told the edge it was refused');
     other.unsubscribe();
     void watching;
+  });
+  it('answers an edge only on its own inbox: a reply subject naming a kept subject or the stream API is not written to', async () => {
+    const { tableId, bridge } = t;
+    const s = tableSubjects(tableId);
+    const hostNc = await t.natsAs('host');
+    const jsm = await hostNc.jetstreamManager();
+    const onEnrol: string[] = [];
+    hostNc.subscribe(s.enrol, { callback: (err, m) => err || onEnrol.push(new TextDecoder().decode(m.data)) });
+    await hostNc.flush();
+    const edge = await t.natsAs('edge-1', edgeInbox('edge-1'));
+    const wrong = new TextEncoder().encode(JSON.stringify({ station: STATION, secret: 'x'.repeat(43) }));
+    const command = new TextEncoder().encode(
+      JSON.stringify({ type: 'command', id: 'c-1', view: `station/${STATION}`, version: 1, command: { name: 'clear-bets' } }),
+    );
+    const refused = bridge.counters.refused;
+    // The edge lies in the one field its permissions do not bound: where the host is to answer.
+    edge.publish(s.attach('edge-1'), wrong, { reply: s.enrol });
+    edge.publish(s.attach('edge-1'), wrong, { reply: `$JS.API.STREAM.PURGE.${s.stream}` });
+    edge.publish(s.command('edge-1', STATION), command, { reply: `$JS.API.STREAM.DELETE.${s.stream}` });
+    await edge.flush();
+    await until('the host took the three', () => bridge.counters.refused >= refused + 3, 5000);
+    await new Promise((r) => setTimeout(r, 300));
+    const info = await jsm.streams.info(s.stream).catch((err: unknown) => assert.fail(`the stream is gone: ${String(err)}`));
+    assert.ok(info.state.messages > 0, 'the stream is neither deleted nor purged');
+    assert.deepEqual(onEnrol, [], 'nothing but the enrolment is published on the enrolment subject');
   });
 });

@@ -23,6 +23,7 @@ import { startNatsServer, type NatsServer } from '../../host/edges/nats-server.j
 import { EdgeBridge } from '../../host/edges/edge-bridge.js';
 import { Edge } from '../../host/edges/edge.js';
 import { createEdgeServer } from '../../host/edges/edge-server.js';
+import { edgeInbox } from '../../host/edges/subjects.js';
 import { decodeHostMessage, type HostMessage, type StationState } from '../../protocol/index.js';
 
 const STATION = 101;
@@ -66,8 +67,8 @@ describe('a remote station through an edge on NATS', { timeout: 120_000 }, () =>
 
   it('plays rounds through one edge; a forged command from an edge that does not hold the station is refused', async () => {
     const tableId = running.table.state.params.tableId;
-    const natsConn = async () => {
-      const c = await connect({ servers: nats.url });
+    const natsConn = async (edge?: string) => {
+      const c = await connect({ servers: nats.url, ...(edge ? { inboxPrefix: edgeInbox(edge) } : {}) });
       conns.push(c);
       return c;
     };
@@ -75,7 +76,7 @@ describe('a remote station through an edge on NATS', { timeout: 120_000 }, () =>
     closers.push(() => bridge.close());
     const enrolment = running.stadium.enrol(STATION, ['Ana Lei (1001)', 'Rui Sá (1002)']);
 
-    const edge = await Edge.start({ name: 'edge-1', tableId, nc: await natsConn(), log });
+    const edge = await Edge.start({ name: 'edge-1', tableId, nc: await natsConn('edge-1'), log });
     closers.push(() => edge.close());
     const certificate = await tableCertificate(path.join(dir, 'edge-1'), 'edge-1', ['127.0.0.1']);
     const server = await createEdgeServer(edge, { log, certificate, host: '127.0.0.1', port: 0 });
@@ -123,7 +124,7 @@ describe('a remote station through an edge on NATS', { timeout: 120_000 }, () =>
     assert.equal(bridge.holder(STATION), 'edge-1');
 
     // A hostile edge: another NATS client publishing as `edge-2`, which holds no station.
-    const hostile = await Edge.start({ name: 'edge-2', tableId, nc: await natsConn(), log });
+    const hostile = await Edge.start({ name: 'edge-2', tableId, nc: await natsConn('edge-2'), log });
     closers.push(() => hostile.close());
     const credit = running.ledger.credit(STATION);
     const head = running.ledger.headOf().seq;
