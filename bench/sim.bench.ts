@@ -50,7 +50,7 @@ function shoeOf(rules: BlackjackRules): { decks: number; cutAt: number; burnStar
   };
 }
 
-/** Cards the simulator uses per hand under these rules and mode, counted over an untimed run of its own rounds. */
+/** Cards the simulator uses per hand under these rules, counted in cut-card play (the bare deal of either mode takes this figure) over an untimed run of its own rounds. */
 function cardsPerHand(rules: BlackjackRules): number {
   const sim = new FastBlackjack(rules, 2);
   const { cutAt } = shoeOf(rules);
