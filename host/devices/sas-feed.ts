@@ -8,12 +8,12 @@
 // The journal is the queue's backing store: the feed raises only while the machine's FIFO has
 // room, so no journalled exception is ever lost to the queue's overflow rule (0x70 stays for what
 // else may fill it); a priority exception goes before the FIFO as SAS orders, one at a time.
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { isPriority } from '../../hardware/sas/exceptions.js';
 import type { SasMachine } from '../../hardware/sas/machine.js';
 import { entriesOfTypes, newestEntriesOfType, PAYLOADS, roundEntriesOfTypes, type JournalEntry, type Ledger } from '../../ledger/index.js';
+import { readStateFile, writeStateFile } from '../tickets/state-file.js';
 import { EXCEPTION_SOURCES, exceptionsOf, isExceptionSource, type JournalFacts } from './sas-exceptions.js';
 
 export const REPORTED_FILE = 'sas-reported.json';
@@ -35,10 +35,8 @@ export class ReportedStore {
 
   constructor(dataDir: string) {
     this.file = path.join(dataDir, REPORTED_FILE);
-    if (!existsSync(this.file)) return;
     // A file that is not ours (or not JSON: cut, overwritten) is not believed: the feed starts from this run's power-up (docs/sas.md).
-    const parsed = Reported.safeParse(jsonOrNull(this.file));
-    if (parsed.success) this.state = parsed.data;
+    this.state = readStateFile(this.file, Reported) ?? this.state;
   }
 
   of(station: number): { through: number; acked: readonly string[] } | null {
@@ -47,9 +45,7 @@ export class ReportedStore {
 
   save(station: number, through: number, acked: readonly string[]): void {
     this.state.stations[String(station)] = { through, acked: [...acked] };
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(this.state), { mode: 0o600, flush: true });
-    renameSync(tmp, this.file);
+    writeStateFile(this.file, this.state);
   }
 }
 
@@ -169,14 +165,4 @@ export class StationFeed {
 
 function seqOf(key: string): number {
   return Number(key.slice(0, key.indexOf('.')));
-}
-
-/** The file's JSON, or null when it is not JSON (cut by a power loss, overwritten): believed no more than a file that is not ours. */
-function jsonOrNull(file: string): unknown {
-  const text = readFileSync(file, 'utf8');
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return null;
-  }
 }

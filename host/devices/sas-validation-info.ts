@@ -5,12 +5,12 @@
 // the data folder (`sas-validation-read.json`, written before the next poll is answered), so a
 // restart or a reconnect gives each ticket once; FF looks at it without reading it; 01–1F read the
 // buffer by position, 1 the newest (our reading: the document's position numbering is the machine's).
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { SasDateTime, SasValidationRecord } from '../../hardware/sas/types.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { ticketsPrintedAt, type PrintedTicket } from '../../ledger/ticket-queries.js';
+import { readStateFile, writeStateFile } from '../tickets/state-file.js';
 
 export const VALIDATION_READ_FILE = 'sas-validation-read.json';
 /** The buffer's positions (0x4D's functions 01–1F). */
@@ -31,10 +31,8 @@ export class ValidationRecords {
     private readonly denominationMinor: number,
   ) {
     this.file = path.join(dataDir, VALIDATION_READ_FILE);
-    if (!existsSync(this.file)) return;
     // Not JSON, or not ours: nothing read yet (the system reads the buffer's tickets again).
-    const parsed = Read.safeParse(jsonOrNull(this.file));
-    if (parsed.success) this.read = parsed.data.stations;
+    this.read = readStateFile(this.file, Read)?.stations ?? this.read;
   }
 
   /** 0x4D at `station`: 'current', 'look-ahead' or a buffer position 1–31. */
@@ -58,9 +56,7 @@ export class ValidationRecords {
 
   private markRead(station: number, seq: number): void {
     this.read[String(station)] = Math.max(seq, this.read[String(station)] ?? 0);
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ v: 1, stations: this.read }), { mode: 0o600, flush: true });
-    renameSync(tmp, this.file);
+    writeStateFile(this.file, { v: 1, stations: this.read });
   }
 
   private record(t: PrintedTicket, index: number): SasValidationRecord {
@@ -81,14 +77,4 @@ export class ValidationRecords {
 /** The floor's local time, as the machine's clock (0x7E) shows it. */
 function local(t: Date): SasDateTime {
   return { year: t.getFullYear(), month: t.getMonth() + 1, day: t.getDate(), hour: t.getHours(), minute: t.getMinutes(), second: t.getSeconds() };
-}
-
-/** The file's JSON, or null when it is not JSON (cut by a power loss, overwritten): believed no more than a file that is not ours. */
-function jsonOrNull(file: string): unknown {
-  const text = readFileSync(file, 'utf8');
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return null;
-  }
 }

@@ -12,12 +12,12 @@
 //   register*   nothing to send: the system reads each printed ticket by 0x4D after exception 0x3D
 //
 // Amounts are credits of the accounting denomination, one minor unit (host/start/sas-links.ts).
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { TicketRedemption, type SystemDecision } from '../../hardware/sas/redemption.js';
 import type { SasValidationId } from '../../hardware/sas/types.js';
 import type { RequestId } from '../../terms/ticket-terms.js';
+import { readStateFile, writeStateFile } from './state-file.js';
 import type { AuthorityAck, RedeemAnswer, RedeemRequest, TicketAt, TicketAuthority } from './authority.js';
 
 export const SAS_VALIDATION_FILE = 'sas-validation.json';
@@ -30,10 +30,8 @@ export class ValidationIdStore {
 
   constructor(dataDir: string) {
     this.file = path.join(dataDir, SAS_VALIDATION_FILE);
-    if (!existsSync(this.file)) return;
     // Not JSON, or not ours: no id (the table prints no ticket until the system sets one by 0x4C).
-    const parsed = Stored.safeParse(jsonOrNull(this.file));
-    if (parsed.success) this.id = parsed.data.machineId;
+    this.id = readStateFile(this.file, Stored)?.machineId ?? null;
   }
 
   get(): number | null {
@@ -42,9 +40,7 @@ export class ValidationIdStore {
 
   /** Written (flushed, renamed into place) before the 0x4C that set it is answered. */
   set(machineId: number): void {
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ v: 1, machineId }), { mode: 0o600, flush: true });
-    renameSync(tmp, this.file);
+    writeStateFile(this.file, { v: 1, machineId });
     this.id = machineId;
   }
 }
@@ -120,15 +116,5 @@ export class SasAuthority implements TicketAuthority {
     this.attempts.delete(requestId);
     this.cycles.get(t.station)?.end(t.validation, 'returned');
     return Promise.resolve({ ok: true });
-  }
-}
-
-/** The file's JSON, or null when it is not JSON (cut by a power loss, overwritten): believed no more than a file that is not ours. */
-function jsonOrNull(file: string): unknown {
-  const text = readFileSync(file, 'utf8');
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return null;
   }
 }
