@@ -48,6 +48,8 @@ export class EdgeBridge {
   /** Which edge holds each station (the last one that attached it with its secret). */
   private readonly held = new Map<number, string>();
   private readonly buckets = new Map<number, TokenBucket>();
+  /** Each edge's refusals answered and logged (its NATS user names it: as many as the edges configured). */
+  private readonly refusals = new Map<string, TokenBucket>();
   /** The last message published on each kept subject: published again whole after NATS restarts. */
   private readonly last = new Map<string, Uint8Array>();
   private readonly stops: (() => void)[] = [];
@@ -142,15 +144,18 @@ export class EdgeBridge {
   private attach(m: Msg): void {
     const edge = m.subject.split('.').at(-1) ?? '';
     let ok = false;
+    let answered = true;
     try {
-      const a = Attach.safeParse(JSON.parse(text.decode(m.data)));
+      // An attachment is a station number and a secret of at most 128 characters: anything longer is not parsed.
+      const a = m.data.byteLength <= 512 ? Attach.safeParse(JSON.parse(text.decode(m.data))) : null;
+      if (!a) throw new Error('too long');
       ok = a.success && this.deps.stations.verify(a.data.station, a.data.secret) && this.deps.hub.hasView(stationView(a.data.station));
       if (a.success && ok) this.held.set(a.data.station, edge);
-      else this.refused({ edge, station: a.success ? a.data.station : null }, 'an edge attached a station with a wrong credential: refused');
+      else answered = this.refused(edge, { station: a.success ? a.data.station : null }, 'an edge attached a station with a wrong credential: refused');
     } catch {
-      this.refused({ edge }, 'an edge sent a malformed attachment: refused');
+      answered = this.refused(edge, {}, 'an edge sent a malformed attachment: refused');
     }
-    this.answer(m, edge, JSON.stringify({ ok }));
+    if (answered) this.answer(m, edge, JSON.stringify({ ok }));
   }
 
   /** `cmd.<edge>.<station>`: a station's message through the edge that holds it, checked as a screen's. */
@@ -159,8 +164,9 @@ export class EdgeBridge {
     const station = Number(st);
     const answer = (reply: HostMessage) => this.answer(m, edge, encode(reply));
     if (!Number.isSafeInteger(station) || this.held.get(station) !== edge) {
-      this.refused({ edge, station: st }, 'a command for a station this edge does not hold: refused');
-      return void answer(protocolError('unauthorized', 'this edge does not hold that station'));
+      if (this.refused(edge, { station: st }, 'a command for a station this edge does not hold: refused'))
+        answer(protocolError('unauthorized', 'this edge does not hold that station'));
+      return;
     }
     let bucket = this.buckets.get(station);
     if (!bucket) this.buckets.set(station, (bucket = new TokenBucket(INCOMING_LIMITS.burst, INCOMING_LIMITS.perSecond, () => performance.now())));
@@ -197,9 +203,18 @@ export class EdgeBridge {
     m.respond(utf8.encode(reply));
   }
 
-  private refused(fields: object, line: string): void {
+  /**
+   * Counts a refusal; logs and answers it (true) within the edge's refusal rate, a screen's
+   * (`INCOMING_LIMITS.refused`): past it an edge's flood of wrong attachments or of commands for
+   * stations it does not hold costs the host a count, not a log line and an answer each.
+   */
+  private refused(edge: string, fields: object, line: string): boolean {
     this.counters.refused++;
-    this.deps.log.warn(fields, line);
+    let bucket = this.refusals.get(edge);
+    if (!bucket) this.refusals.set(edge, (bucket = new TokenBucket(INCOMING_LIMITS.refused.burst, INCOMING_LIMITS.refused.perSecond, () => performance.now())));
+    if (!bucket.take()) return false;
+    this.deps.log.warn({ edge, ...fields }, line);
+    return true;
   }
 
   /** Which edge holds a station (tests, the bench). */

@@ -11,6 +11,7 @@ import { HeadlessStation } from '../../host/station-agent/headless-station.js';
 import { pinnedAgent } from '../../host/station-agent/pinned-socket.js';
 import type { EnrolmentFile } from '../../host/stadium/enrolment-file.js';
 import { edgeInbox, tableSubjects } from '../../host/edges/subjects.js';
+import { INCOMING_LIMITS } from '../../host/screens/screen-session.js';
 import type { HostMessage, StationState } from '../../protocol/index.js';
 import { startEdgeTable, type EdgeTable } from './edges-kit.js';
 
@@ -150,5 +151,22 @@ describe('edges: one killed mid-coup, NATS restarted, each edge its own credenti
     const info = await jsm.streams.info(s.stream).catch((err: unknown) => assert.fail(`the stream is gone: ${String(err)}`));
     assert.ok(info.state.messages > 0, 'the stream is neither deleted nor purged');
     assert.deepEqual(onEnrol, [], 'nothing but the enrolment is published on the enrolment subject');
+  });
+  it("answers an edge's flood of wrong attachments at a screen's refusal rate, each one counted", async () => {
+    const { tableId, bridge } = t;
+    const s = tableSubjects(tableId);
+    const edge = await t.natsAs('edge-2', edgeInbox('edge-2'));
+    const inbox = `${edgeInbox('edge-2')}.flood`;
+    let answers = 0;
+    edge.subscribe(inbox, { callback: (err) => err || answers++ });
+    const refused = bridge.counters.refused;
+    const wrong = new TextEncoder().encode(JSON.stringify({ station: STATION, secret: 'y'.repeat(43) }));
+    for (let i = 0; i < 300; i++) edge.publish(s.attach('edge-2'), wrong, { reply: inbox });
+    edge.publish(s.attach('edge-2'), new Uint8Array(100_000).fill(0x20), { reply: inbox });
+    await edge.flush();
+    await until('the host took all of them', () => bridge.counters.refused >= refused + 301, 10_000);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.ok(answers > 0 && answers <= INCOMING_LIMITS.refused.burst + 5, `answered ${answers} of 301`);
+    assert.equal(bridge.holder(STATION), 'edge-2', 'the station stays with the edge that holds it');
   });
 });
