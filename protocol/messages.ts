@@ -31,13 +31,25 @@ export const Hello = z.strictObject({
  * First message of a remote station (a machine on the casino LAN, over TLS): its station number
  * and the secret its enrolment gave it, which the host keeps only hashed. It grants that one
  * station's view; a revoked or wrong secret is `unauthorized`.
+ *
+ * Through an edge (issue 55) the secret never leaves the station: its first hello names the
+ * station alone, the edge answers a `challenge` with a nonce the table's host issued, and the
+ * station says hello again with that nonce and its proof (an Ed25519 signature, host/stadium/station-proof.ts).
  */
 export const HelloStation = z.strictObject({
   type: z.literal('hello-station'),
   id: MessageId,
   protocol: z.number().int(),
   station: StationNumber,
-  secret: z.string().min(32).max(128),
+  secret: z.string().min(32).max(128).optional(),
+  nonce: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{24}$/)
+    .optional(),
+  proof: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{86}$/)
+    .optional(),
 });
 
 export const Subscribe = z.strictObject({
@@ -252,7 +264,14 @@ export const ProtocolError = z.strictObject({
   refusal: RefusalReason.optional(),
 });
 
-export const HostMessage = z.union([PatchTuple, Welcome, Snapshot, PublicPart, Patch, PublicPatch, Recall, Ack, ProtocolError]);
+/** An edge's answer to a station's hello without a secret: the nonce to prove its secret on (issued by the table's host). */
+export const Challenge = z.strictObject({
+  type: z.literal('challenge'),
+  ref: MessageId,
+  nonce: z.string().regex(/^[A-Za-z0-9_-]{24}$/),
+});
+
+export const HostMessage = z.union([PatchTuple, Welcome, Snapshot, PublicPart, Patch, PublicPatch, Recall, Ack, ProtocolError, Challenge]);
 export type HostMessage = z.infer<typeof HostMessage>;
 export type Welcome = z.infer<typeof Welcome>;
 export type Snapshot = z.infer<typeof Snapshot>;
@@ -273,7 +292,18 @@ export function hostMessageFor(view: ViewName): z.ZodType<HostMessage> {
   const kind: ViewName = view === 'table' || view === 'service' ? view : 'station/1';
   let schema = HOST_MESSAGE_OF_KIND.get(kind);
   if (!schema) {
-    schema = z.union([PatchTuple, Welcome, Snapshot.extend({ state: snapshotStateOf(kind) }), PublicPart, Patch, PublicPatch, Recall, Ack, ProtocolError]);
+    schema = z.union([
+      PatchTuple,
+      Welcome,
+      Snapshot.extend({ state: snapshotStateOf(kind) }),
+      PublicPart,
+      Patch,
+      PublicPatch,
+      Recall,
+      Ack,
+      ProtocolError,
+      Challenge,
+    ]);
     HOST_MESSAGE_OF_KIND.set(kind, schema);
   }
   return schema;

@@ -156,7 +156,7 @@ await inWaves(mine, async (e) => {
   const slow = throttled.has(e.station);
   // Through an edge: the screen dials the edge and pins its certificate; the acceptor stays on the host.
   const edge = arg.edges?.length ? arg.edges[e.station % arg.edges.length] : undefined;
-  const screenAt = edge ? { ...e, host: edge.origin, certificate: edge.certificate, fingerprint: edge.fingerprint } : e;
+  const screenAt = edge ? { ...e, host: edge.origin, certificate: edge.certificate, fingerprint: edge.fingerprint, edge: true as const } : e;
   const screenAgent = edge ? (edgeAgents.get(edge.origin) ?? edgeAgents.set(edge.origin, pinnedAgent(screenAt)).get(edge.origin) ?? agent) : agent;
   const via = slow ? { ...screenAt, host: await throttle(new URL(screenAt.host), 8000) } : screenAt;
   const seen = new Map<number, string>();

@@ -6,7 +6,8 @@ import type { ViewHub, ViewSink } from '../screens/view-hub.js';
 import { INCOMING_LIMITS } from '../screens/screen-session.js';
 import { TokenBucket } from '../screens/token-bucket.js';
 import type { RemoteStations } from '../stadium/remote-stations.js';
-import { Attach, edgeInbox, encodeUpdate, tableSubjects, type TableSubjects } from './subjects.js';
+import { checkStationProof, newNonce } from '../stadium/station-proof.js';
+import { Attach, ChallengeRequest, edgeInbox, encodeUpdate, tableSubjects, type TableSubjects } from './subjects.js';
 
 export interface EdgeBridgeDeps {
   hub: ViewHub;
@@ -21,11 +22,13 @@ export interface BridgeCounters {
   published: number;
   bytes: number;
   commands: number;
-  /** Commands and attachments refused: a station its edge does not hold, a wrong secret, a malformed message. */
+  /** Commands, challenges and attachments refused: a station its edge does not hold, a wrong proof, a malformed message. */
   refused: number;
 }
 
 const utf8 = new TextEncoder();
+/** Nonces outstanding at once, all edges together (an edge may hold a quarter of them). */
+const MAX_NONCES = 8192;
 const text = new TextDecoder();
 
 /**
@@ -34,11 +37,14 @@ const text = new TextDecoder();
  * the table's public subjects, whatever the number of stations; each remote station's own part
  * (and its recall, when asked for) on its own subject. JetStream keeps the last of each.
  *
- * Commands come back on `cmd.<edge>.<station>`: the host takes one only from the edge that
- * attached that station with the station's own secret (checked here against the registry, as a
- * direct connection's is), so an edge cannot act for a station it does not hold, and NATS lets
- * each edge's user publish under its own name only. Each command is then checked by the hub and
- * the table's state machine exactly as a screen's: the edges decide nothing.
+ * A station attaches at an edge by proving its secret on a nonce this bridge issued to that edge
+ * for that station (host/stadium/station-proof.ts): the edge relays the proof and never sees the
+ * secret, and a proof is good once. The station's own parts then go to that edge's subjects only
+ * (and `gone` to the edge that held it before), so an edge reads the own parts of the stations it
+ * holds and no other's. Commands come back on `cmd.<edge>.<station>`: the host takes one only from
+ * the edge that attached that station, so an edge cannot act for a station it does not hold, and
+ * NATS lets each edge's user publish under its own name only. Each command is then checked by the
+ * hub and the table's state machine exactly as a screen's: the edges decide nothing.
  */
 export class EdgeBridge {
   /** A new one at each start: an edge that sees it change forgets what it had (versions start again). */
@@ -52,6 +58,10 @@ export class EdgeBridge {
   private readonly refusals = new Map<string, TokenBucket>();
   /** The last message published on each kept subject: published again whole after NATS restarts. */
   private readonly last = new Map<string, Uint8Array>();
+  /** Each station's last own part and recall as encoded: sent to the edge that attaches it, and again after NATS restarts. */
+  private readonly lastOwn = new Map<number, { own?: Uint8Array; recall?: Uint8Array }>();
+  /** The nonces issued and not yet used: to which edge, for which station, until when (ms, performance.now()). */
+  private readonly nonces = new Map<string, { edge: string; station: number; until: number }>();
   private readonly stops: (() => void)[] = [];
   private readonly subs: Subscription[] = [];
   private closed = false;
@@ -97,6 +107,7 @@ export class EdgeBridge {
     this.stops.push(stations.onChange(() => this.publishEnrolment()));
     // A revoked (or enrolled again) station is held by no edge until it attaches again.
     this.stops.push(stations.onRevoked((s) => this.held.delete(s)));
+    this.subs.push(nc.subscribe(this.subjects.challengeAll, { callback: (err, m) => err || this.challenge(m) }));
     this.subs.push(nc.subscribe(this.subjects.attachAll, { callback: (err, m) => err || this.attach(m) }));
     this.subs.push(nc.subscribe(this.subjects.commandAll, { callback: (err, m) => err || this.command(m) }));
     void this.watchStatus();
@@ -110,6 +121,7 @@ export class EdgeBridge {
       try {
         await this.ensureStream();
         for (const [subject, data] of this.last) this.deps.nc.publish(subject, data);
+        for (const station of this.held.keys()) this.sendOwn(station, true);
         this.deps.log.info({ subjects: this.last.size }, 'NATS reconnected: last values published again');
       } catch (err) {
         this.deps.log.warn({ err }, 'NATS reconnected, but the stream could not be made again');
@@ -121,8 +133,36 @@ export class EdgeBridge {
     return { deliver: (slot, update) => this.publish(subjectOf(slot), encodeUpdate(this.epoch, slot, update)) };
   }
 
+  /** A station's own part and recall: kept, and published to the edge that holds it, if one does. */
   private stationSink(station: number): ViewSink {
-    return this.sink((slot) => (slot.startsWith('recall:') ? this.subjects.recall(station) : this.subjects.own(station)));
+    return {
+      deliver: (slot, update) => {
+        if (this.closed) return;
+        const data = utf8.encode(encodeUpdate(this.epoch, slot, update));
+        let kept = this.lastOwn.get(station);
+        if (!kept) this.lastOwn.set(station, (kept = {}));
+        const recall = slot.startsWith('recall:');
+        if (recall) kept.recall = data;
+        else kept.own = data;
+        const edge = this.held.get(station);
+        if (edge !== undefined) this.send(recall ? this.subjects.recall(edge, station) : this.subjects.own(edge, station), data);
+      },
+    };
+  }
+
+  /** The station's last own part (and recall, `withRecall`) to the edge that holds it, whole. */
+  private sendOwn(station: number, withRecall: boolean): void {
+    const edge = this.held.get(station);
+    const kept = this.lastOwn.get(station);
+    if (edge === undefined || !kept) return;
+    if (kept.own) this.send(this.subjects.own(edge, station), kept.own);
+    if (withRecall && kept.recall) this.send(this.subjects.recall(edge, station), kept.recall);
+  }
+
+  private send(subject: string, data: Uint8Array): void {
+    this.counters.published++;
+    this.counters.bytes += data.byteLength;
+    this.deps.nc.publish(subject, data);
   }
 
   private publish(subject: string, message: string): void {
@@ -135,27 +175,82 @@ export class EdgeBridge {
   }
 
   private publishEnrolment(): void {
-    const data = utf8.encode(JSON.stringify({ stations: this.deps.stations.hashes() }));
+    const data = utf8.encode(JSON.stringify({ stations: this.deps.stations.proofKeys() }));
     this.last.set(this.subjects.enrol, data);
     this.deps.nc.publish(this.subjects.enrol, data);
   }
 
-  /** `attach.<edge>` {station, secret}: the edge holds that station from now on, if the secret is its credential. */
+  /** Short JSON requests only (a challenge, an attachment): anything longer is not parsed. */
+  private json(m: Msg): unknown {
+    if (m.data.byteLength > 512) throw new Error('too long');
+    return JSON.parse(text.decode(m.data));
+  }
+
+  /**
+   * `challenge.<edge>` {station}: a nonce for that station's proof at that edge, good once for
+   * 10 s. An edge has at most `MAX_NONCES` outstanding: a flood of challenges costs the host that.
+   */
+  private challenge(m: Msg): void {
+    const edge = m.subject.split('.').at(-1) ?? '';
+    let nonce: string | null = null;
+    try {
+      const c = ChallengeRequest.parse(this.json(m));
+      const now = performance.now();
+      if (this.nonces.size >= MAX_NONCES) for (const [n, x] of this.nonces) if (x.until < now) this.nonces.delete(n);
+      const outstanding = [...this.nonces.values()].filter((x) => x.edge === edge).length;
+      if (this.deps.stations.proofKey(c.station) !== null && this.deps.hub.hasView(stationView(c.station)) && outstanding < MAX_NONCES / 4) {
+        nonce = newNonce();
+        this.nonces.set(nonce, { edge, station: c.station, until: now + 10_000 });
+      } else if (!this.refused(edge, { station: c.station }, 'an edge asked a nonce for a station not enrolled for edges, or too many: refused')) return;
+    } catch {
+      if (!this.refused(edge, {}, 'an edge sent a malformed challenge: refused')) return;
+    }
+    this.answer(m, edge, JSON.stringify({ nonce }));
+  }
+
+  /**
+   * `attach.<edge>` {station, nonce, proof}: the edge holds that station from now on, if the
+   * nonce is one issued to this edge for this station, unused and in time, and the proof is the
+   * station's on it. The nonce is spent whatever the outcome.
+   */
   private attach(m: Msg): void {
     const edge = m.subject.split('.').at(-1) ?? '';
     let ok = false;
     let answered = true;
+    let station = 0;
     try {
-      // An attachment is a station number and a secret of at most 128 characters: anything longer is not parsed.
-      const a = m.data.byteLength <= 512 ? Attach.safeParse(JSON.parse(text.decode(m.data))) : null;
-      if (!a) throw new Error('too long');
-      ok = a.success && this.deps.stations.verify(a.data.station, a.data.secret) && this.deps.hub.hasView(stationView(a.data.station));
-      if (a.success && ok) this.held.set(a.data.station, edge);
-      else answered = this.refused(edge, { station: a.success ? a.data.station : null }, 'an edge attached a station with a wrong credential: refused');
+      const a = Attach.safeParse(this.json(m));
+      const issued = a.success ? this.nonces.get(a.data.nonce) : undefined;
+      if (a.success) this.nonces.delete(a.data.nonce);
+      const key = a.success ? this.deps.stations.proofKey(a.data.station) : null;
+      ok =
+        a.success &&
+        issued !== undefined &&
+        issued.edge === edge &&
+        issued.station === a.data.station &&
+        issued.until >= performance.now() &&
+        key !== null &&
+        checkStationProof(key, this.deps.tableId, a.data.station, a.data.nonce, a.data.proof);
+      if (a.success && ok) this.hold((station = a.data.station), edge);
+      else
+        answered = this.refused(
+          edge,
+          { station: a.success ? a.data.station : null },
+          'an edge attached a station without its proof on a nonce of its own: refused',
+        );
     } catch {
       answered = this.refused(edge, {}, 'an edge sent a malformed attachment: refused');
     }
     if (answered) this.answer(m, edge, JSON.stringify({ ok }));
+    // After the answer: the edge's copy of the station's part, whole.
+    if (ok) this.sendOwn(station, false);
+  }
+
+  /** `edge` holds `station` now; the edge that held it before is told it is gone (it closes its connections). */
+  private hold(station: number, edge: string): void {
+    const was = this.held.get(station);
+    this.held.set(station, edge);
+    if (was !== undefined && was !== edge) this.deps.nc.publish(this.subjects.gone(was, station), new Uint8Array(0));
   }
 
   /** `cmd.<edge>.<station>`: a station's message through the edge that holds it, checked as a screen's. */
@@ -176,8 +271,10 @@ export class EdgeBridge {
     const c = decoded.message;
     const view: ViewName = stationView(station);
     if (c.type === 'resync') {
-      // The edge resends the parts it keeps itself; the recall is made here, on the station's subject.
+      // The edge resends the public parts itself; the recall is made here, and the own part is the
+      // last one sent again (an edge that reconnected to NATS asks for those of its stations).
       if (c.view === view && c.parts.includes('recall')) this.deps.hub.resend(view, `edge:${station}`, this.stationSink(station), ['recall']);
+      if (c.view === view && c.parts.includes('own')) this.sendOwn(station, false);
       return;
     }
     if (c.type !== 'command')

@@ -46,8 +46,8 @@ export async function createEdgeServer(
     );
     open.add(session);
     sockets.add(socket);
-    // A connection that has not said who it is within 10 s is not a station's.
-    const hello = setTimeout(() => session.station === 0 && session.close(1008, 'no hello'), 10_000);
+    // A connection that has not proved who it is within 10 s is not a station's.
+    const hello = setTimeout(() => !session.welcomed() && session.close(1008, 'no hello'), 10_000);
     socket.on('message', (data, isBinary) => session.receive(isBinary ? new Uint8Array(data as Buffer) : data.toString()));
     socket.on('close', () => {
       clearTimeout(hello);

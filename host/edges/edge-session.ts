@@ -19,14 +19,16 @@ let nextSession = 1;
 /**
  * One station's connection at an edge: the same protocol as at the table's own LAN listener
  * (`hello-station`, `subscribe`, commands, resyncs), with the same bounded outbox (latest
- * snapshot wins) and the same rate limit. A station may speak only as itself: its hello is checked
- * against the hashes the host published and then by the host itself (the attachment); every
- * command names its own view and goes to the host, which answers it.
+ * snapshot wins) and the same rate limit. A station may speak only as itself: it proves its secret
+ * on the host's nonce (the challenge), checked against the key the host published and then by the
+ * host itself (the attachment); every command names its own view and goes to the host, which answers it.
  */
 export class EdgeSession implements EdgeHolder {
   readonly id = `e${nextSession++}`;
   station = 0;
   private granted = false;
+  /** The nonce this connection was given to prove its station's secret on, once. */
+  private challenged: { station: number; nonce: string } | null = null;
   private subscribed = false;
   private closed = false;
   private errors = 0;
@@ -43,6 +45,11 @@ export class EdgeSession implements EdgeHolder {
   ) {
     const write = transport.write?.bind(transport) ?? ((m: SharedMessage, written: () => void) => (transport.send(m.text), written()));
     this.outbox = new Outbox({ write }, undefined, () => this.close(1013, 'send buffer full'));
+  }
+
+  /** Whether the station proved its secret and was attached (the server closes a connection that has not within 10 s). */
+  welcomed(): boolean {
+    return this.granted;
   }
 
   receive(raw: unknown): void {
@@ -62,13 +69,20 @@ export class EdgeSession implements EdgeHolder {
 
   private async handle(m: ClientMessage, raw: string | null): Promise<void> {
     if (m.type === 'hello' || m.type === 'hello-station') {
-      if (this.granted || this.station !== 0) return this.refuse(protocolError('already-greeted', 'hello was already accepted', { ref: m.id }));
-      if (m.type === 'hello') return this.refuse(protocolError('unauthorized', 'a station presents its credential here', { ref: m.id }), true);
+      if (this.granted) return this.refuse(protocolError('already-greeted', 'hello was already accepted', { ref: m.id }));
+      if (m.type === 'hello') return this.refuse(protocolError('unauthorized', 'a station proves its credential here', { ref: m.id }), true);
       if (m.protocol !== PROTOCOL_VERSION)
         return this.refuse(protocolError('protocol-version', `edge speaks protocol ${PROTOCOL_VERSION}, screen sent ${m.protocol}`, { ref: m.id }), true);
-      this.station = m.station;
-      // The published hash first (a stranger costs the host nothing), then the host's own check.
-      if (!this.edge.verify(m.station, m.secret) || !(await this.edge.attach(m.station, m.secret)))
+      // A secret is never taken here (an edge that learnt it could be the station later): the station proves it.
+      if (m.secret !== undefined) return this.refuse(protocolError('unauthorized', 'a station proves its secret here, never sends it', { ref: m.id }), true);
+      if (m.nonce === undefined || m.proof === undefined) return this.challenge(m.station, m.id);
+      // The proof on the nonce this connection was given, for the station it named.
+      const asked = this.challenged;
+      this.challenged = null;
+      if (!asked || asked.station !== m.station || asked.nonce !== m.nonce)
+        return this.refuse(protocolError('unauthorized', 'a proof on a nonce this connection was not given', { ref: m.id }), true);
+      // The published key first (a stranger costs the host nothing), then the host's own check.
+      if (!this.edge.verify(m.station, m.nonce, m.proof) || !(await this.edge.attach(m.station, m.nonce, m.proof)))
         return this.refuse(protocolError('unauthorized', 'unknown station credential', { ref: m.id }), true);
       this.granted = true;
       this.log.info({ session: this.id, station: m.station }, 'station connected to the edge');
@@ -106,6 +120,16 @@ export class EdgeSession implements EdgeHolder {
       });
   }
 
+  /** A station's first hello: a nonce from the host, once per connection. */
+  private async challenge(station: number, ref: string): Promise<void> {
+    if (this.station !== 0) return this.refuse(protocolError('already-greeted', 'this connection was challenged already', { ref }), true);
+    this.station = station;
+    const nonce = await this.edge.challenge(station);
+    if (nonce === null) return this.refuse(protocolError('unauthorized', 'unknown station credential', { ref }), true);
+    this.challenged = { station, nonce };
+    this.reply({ type: 'challenge', ref, nonce });
+  }
+
   deliver(slot: string, update: Update): void {
     if (!this.closed) this.outbox.latest(slot, update);
   }
@@ -115,8 +139,8 @@ export class EdgeSession implements EdgeHolder {
     for (const slot of ['public:round', 'public:panel', `view:${view}`, `recall:${view}`]) this.outbox.forget(slot);
   }
 
-  revoked(): void {
-    this.close(1008, 'credential revoked');
+  revoked(why = 'credential revoked'): void {
+    this.close(1008, why);
   }
 
   private refuse(error: ProtocolError, fatal = false): void {

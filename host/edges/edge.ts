@@ -1,8 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { JetStreamManager, Msg, NatsConnection, Subscription } from 'nats';
 import type { Update } from '../screens/outbox.js';
-import { AttachAnswer, decodeUpdate, PublishedEnrolment, tableSubjects, type PublishedUpdate, type TableSubjects } from './subjects.js';
+import { checkStationProof } from '../stadium/station-proof.js';
+import { AttachAnswer, ChallengeAnswer, decodeUpdate, PublishedEnrolment, tableSubjects, type PublishedUpdate, type TableSubjects } from './subjects.js';
 
 const utf8 = new TextEncoder();
 const text = new TextDecoder();
@@ -13,13 +13,12 @@ export interface EdgeHolder {
   deliver(slot: string, update: Update): void;
   /** The host started again (its versions too): every slot's next update goes whole. */
   forgetAll(): void;
-  /** The station's credential is no longer in force: the connection is closed. */
-  revoked(): void;
+  /** The station's credential is no longer in force, or it attached at another edge: the connection is closed. */
+  revoked(why?: string): void;
 }
 
 interface Held {
   readonly holders: Set<EdgeHolder>;
-  readonly sub: Subscription;
   own: PublishedUpdate | null;
   recall: PublishedUpdate | null;
 }
@@ -34,15 +33,16 @@ export interface EdgeCounters {
 /**
  * An edge (issue 55): it holds remote stations' connections for a table whose host publishes on
  * NATS. It keeps the last of each public part and of each held station's own part (as published,
- * patch and whole: each connection's outbox picks), checks a station's secret against the hashes
- * the host publishes, attaches the station at the host with it, and forwards the station's
- * commands to the host, whose answer it passes back. It decides nothing and holds no money:
+ * patch and whole: each connection's outbox picks), relays a station's proof of its secret on a
+ * nonce the host issued (checking it first against the public key the host publishes: a stranger
+ * costs the host nothing), and forwards the station's commands to the host, whose answer it
+ * passes back. It never sees a station's secret, and reads the own parts of the stations it holds only. It decides nothing and holds no money:
  * everything a station is shown or told comes from the host.
  */
 export class Edge {
   readonly counters: EdgeCounters = { received: 0, dropped: 0, commands: 0 };
   private readonly subjects: TableSubjects;
-  private enrolled = new Map<number, Buffer>();
+  private enrolled = new Map<number, string>();
   private readonly parts = new Map<string, PublishedUpdate>();
   private readonly held = new Map<number, Held>();
   private epoch: string | null = null;
@@ -52,7 +52,7 @@ export class Edge {
   private constructor(
     readonly name: string,
     private readonly nc: NatsConnection,
-    tableId: string,
+    private readonly tableId: string,
     private readonly log: Logger,
   ) {
     this.subjects = tableSubjects(tableId);
@@ -70,6 +70,7 @@ export class Edge {
     // Live first, then the last values: an update that came meanwhile is newer and is kept.
     this.subs.push(this.nc.subscribe(this.subjects.publicAll, { callback: (err, m) => err || this.take(m, false) }));
     this.subs.push(this.nc.subscribe(this.subjects.enrol, { callback: (err, m) => err || this.takeEnrolment(m.data) }));
+    this.subs.push(this.nc.subscribe(this.subjects.edgeAll(this.name), { callback: (err, m) => err || this.takeMine(m) }));
     await this.catchUp();
     void this.watchStatus();
   }
@@ -82,14 +83,21 @@ export class Edge {
       const data = await this.last(this.subjects.publicPart(part));
       if (data) this.takeData(data, true);
     }
-    for (const station of this.held.keys()) await this.catchUpStation(station);
+    // The own parts are in no stream (any edge could read them there): the host sends them again.
+    for (const station of this.held.keys()) {
+      const resync = { type: 'resync', id: 'edge-catch-up', view: `station/${station}`, parts: ['own'] };
+      this.nc.publish(this.subjects.command(this.name, station), utf8.encode(JSON.stringify(resync)));
+    }
   }
 
-  private async catchUpStation(station: number): Promise<void> {
-    for (const subject of [this.subjects.own(station), this.subjects.recall(station)]) {
-      const data = await this.last(subject);
-      if (data) this.takeData(data, true);
-    }
+  /** What the host publishes for this edge: a held station's own part or recall, or that it attached elsewhere. */
+  private takeMine(m: Msg): void {
+    if (!m.subject.endsWith('.gone')) return this.takeData(m.data, false);
+    const station = Number(m.subject.split('.').at(-2));
+    const h = this.held.get(station);
+    if (!h) return;
+    this.held.delete(station);
+    for (const holder of [...h.holders]) holder.revoked('attached at another edge');
   }
 
   private async last(subject: string): Promise<Uint8Array | null> {
@@ -166,47 +174,57 @@ export class Edge {
       this.log.warn({ err }, 'the published enrolment is malformed: kept the one before');
       return;
     }
-    const next = new Map(parsed.stations.map((s) => [s.station, Buffer.from(s.secretSha256, 'hex')]));
+    const next = new Map(parsed.stations.map((s) => [s.station, s.proofKey]));
     for (const [station, h] of this.held) {
       const was = this.enrolled.get(station);
       const now = next.get(station);
-      if (!now || (was && !was.equals(now))) for (const holder of [...h.holders]) holder.revoked();
+      if (!now || (was && was !== now)) for (const holder of [...h.holders]) holder.revoked();
     }
     this.enrolled = next;
   }
 
-  /** Whether `secret` is the station's credential as the host published it (its hash), in constant time. */
-  verify(station: number, secret: string): boolean {
-    const hash = this.enrolled.get(station);
-    return hash !== undefined && timingSafeEqual(hash, createHash('sha256').update(secret, 'utf8').digest());
+  /** Whether `proof` is the station's on `nonce`, by the public key the host published. */
+  verify(station: number, nonce: string, proof: string): boolean {
+    const key = this.enrolled.get(station);
+    return key !== undefined && checkStationProof(key, this.tableId, station, nonce, proof);
   }
 
-  /** Asks the host to take this station's commands from this edge: it checks the secret itself. */
-  async attach(station: number, secret: string): Promise<boolean> {
+  /** A nonce from the host for a station that said hello here, or null (not enrolled for edges, or no answer). */
+  async challenge(station: number): Promise<string | null> {
+    if (!this.enrolled.has(station)) return null;
     try {
-      const r = await this.nc.request(this.subjects.attach(this.name), utf8.encode(JSON.stringify({ station, secret })), { timeout: 5000 });
-      return AttachAnswer.parse(JSON.parse(text.decode(r.data))).ok;
+      const r = await this.nc.request(this.subjects.challenge(this.name), utf8.encode(JSON.stringify({ station })), { timeout: 5000 });
+      return ChallengeAnswer.parse(JSON.parse(text.decode(r.data))).nonce;
     } catch (err) {
-      this.log.warn({ err, station }, 'the host did not answer an attachment');
-      return false;
+      this.log.warn({ err, station }, 'the host did not answer a challenge');
+      return null;
     }
   }
 
-  /** A connection of `holder.station` subscribed: it is sent what the edge holds now, then every update. */
-  async hold(holder: EdgeHolder): Promise<void> {
-    let h = this.held.get(holder.station);
-    if (!h) {
-      const station = holder.station;
-      h = {
-        holders: new Set(),
-        own: null,
-        recall: null,
-        sub: this.nc.subscribe(this.subjects.stationAll(station), { callback: (err, m) => err || this.take(m, false) }),
-      };
-      this.held.set(station, h);
-      h.holders.add(holder);
-      await this.catchUpStation(station);
-    } else h.holders.add(holder);
+  /**
+   * Asks the host to take this station's commands from this edge, with the station's proof on
+   * the host's nonce (the host checks it itself). From the asking on, the station's own part the
+   * host sends here is kept for its connections.
+   */
+  async attach(station: number, nonce: string, proof: string): Promise<boolean> {
+    if (!this.held.has(station)) this.held.set(station, { holders: new Set(), own: null, recall: null });
+    let ok = false;
+    try {
+      const r = await this.nc.request(this.subjects.attach(this.name), utf8.encode(JSON.stringify({ station, nonce, proof })), { timeout: 5000 });
+      ok = AttachAnswer.parse(JSON.parse(text.decode(r.data))).ok;
+    } catch (err) {
+      this.log.warn({ err, station }, 'the host did not answer an attachment');
+    }
+    if (!ok && this.held.get(station)?.holders.size === 0) this.held.delete(station);
+    return ok;
+  }
+
+  /** A connection of `holder.station`, attached, subscribed: it is sent what the edge holds now, then every update. */
+  hold(holder: EdgeHolder): void {
+    const h = this.held.get(holder.station);
+    // Attached elsewhere meanwhile: this connection is not the station's any more.
+    if (!h) return holder.revoked('attached at another edge');
+    h.holders.add(holder);
     for (const [slot, u] of this.parts) holder.deliver(slot, u.update);
     if (h.own) holder.deliver(h.own.slot, h.own.update);
   }
@@ -214,7 +232,6 @@ export class Edge {
   release(holder: EdgeHolder): void {
     const h = this.held.get(holder.station);
     if (!h || !h.holders.delete(holder) || h.holders.size > 0) return;
-    h.sub.unsubscribe();
     this.held.delete(holder.station);
   }
 
@@ -243,7 +260,6 @@ export class Edge {
 
   close(): void {
     for (const s of this.subs.splice(0)) s.unsubscribe();
-    for (const h of this.held.values()) h.sub.unsubscribe();
     this.held.clear();
   }
 }

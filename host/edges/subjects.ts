@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SharedMessage, type Update } from '../screens/outbox.js';
+import { NONCE, PROOF, PROOF_KEY } from '../stadium/station-proof.js';
 
 /**
  * The subjects of one table on NATS. The host publishes; the edges subscribe (public parts and
@@ -7,15 +8,20 @@ import { SharedMessage, type Update } from '../screens/outbox.js';
  * user may publish under its own name only: `cmd.<edge>.>` and `attach.<edge>`).
  *
  * - `etg.<table>.pub.<part>`: a public part (round, panel), one message per change.
- * - `etg.<table>.st.<station>.own` / `.recall`: a station's own part, its recall.
- * - `etg.<table>.enrol`: the enrolled stations' hashed credentials (never a secret).
- * - `etg.<table>.attach.<edge>`: an edge attaching a station it holds (request, the host answers).
+ * - `etg.<table>.edge.<edge>.st.<station>.own` / `.recall`: a station's own part, its recall, on
+ *   the subjects of the one edge that holds the station (the host publishes there only), and
+ *   `.gone` when the station attached at another edge (this one closes its connections).
+ * - `etg.<table>.enrol`: the enrolled stations' public proof keys (never a secret, nor its hash).
+ * - `etg.<table>.challenge.<edge>`: an edge asking the host for a nonce for a station (request).
+ * - `etg.<table>.attach.<edge>`: an edge attaching a station with its proof on that nonce (request).
  * - `etg.<table>.cmd.<edge>.<station>`: a station's command through its edge (request).
  *
- * The stream `ETG_<table>` keeps the last message of every `pub`, `st` and `enrol` subject
- * (`max_msgs_per_subject: 1`), so an edge, or a station connecting to one mid-round, is whole at
- * once. It is in memory: display state only, which the host publishes again whole after a restart
- * of NATS (the money is in the host's journal, never here).
+ * The stream `ETG_<table>` keeps the last message of every `pub` subject and of `enrol`
+ * (`max_msgs_per_subject: 1`), so an edge is whole at once; it holds nothing of a station's own,
+ * since an edge may read the stream's last value of any subject in it. A station's own parts are
+ * sent to the edge that attaches it, whole, when it attaches. The stream is in memory: display
+ * state only, which the host publishes again whole after a restart of NATS (the money is in the
+ * host's journal, never here).
  */
 export function tableSubjects(tableId: string) {
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(tableId)) throw new Error(`a table id NATS can name: ${tableId}`);
@@ -23,13 +29,17 @@ export function tableSubjects(tableId: string) {
   return {
     root,
     stream: `ETG_${tableId.replace(/-/g, '_')}`,
-    kept: [`${root}.pub.>`, `${root}.st.>`, `${root}.enrol`],
+    kept: [`${root}.pub.>`, `${root}.enrol`],
     publicPart: (part: string) => `${root}.pub.${part}`,
     publicAll: `${root}.pub.>`,
-    own: (station: number) => `${root}.st.${station}.own`,
-    recall: (station: number) => `${root}.st.${station}.recall`,
-    stationAll: (station: number) => `${root}.st.${station}.>`,
+    own: (edge: string, station: number) => `${root}.edge.${edge}.st.${station}.own`,
+    recall: (edge: string, station: number) => `${root}.edge.${edge}.st.${station}.recall`,
+    gone: (edge: string, station: number) => `${root}.edge.${edge}.st.${station}.gone`,
+    /** Everything published for one edge (its user may read these and no other edge's). */
+    edgeAll: (edge: string) => `${root}.edge.${edge}.>`,
     enrol: `${root}.enrol`,
+    challenge: (edge: string) => `${root}.challenge.${edge}`,
+    challengeAll: `${root}.challenge.*`,
     attach: (edge: string) => `${root}.attach.${edge}`,
     attachAll: `${root}.attach.*`,
     command: (edge: string, station: number) => `${root}.cmd.${edge}.${station}`,
@@ -81,26 +91,32 @@ export function decodeUpdate(text: string): PublishedUpdate | null {
   return { epoch, slot, update: { version, patch, whole: () => whole } };
 }
 
-/** The enrolment the host publishes: each station in force with the SHA-256 of its secret, hex. */
+/** The enrolment the host publishes: each station in force with its public proof key (host/stadium/station-proof.ts). */
 export const PublishedEnrolment = z.strictObject({
-  stations: z.array(z.strictObject({ station: z.number().int().positive(), secretSha256: z.string().regex(/^[0-9a-f]{64}$/) })).max(1100),
+  stations: z.array(z.strictObject({ station: z.number().int().positive(), proofKey: z.string().regex(PROOF_KEY) })).max(1100),
 });
 export type PublishedEnrolment = z.infer<typeof PublishedEnrolment>;
 
-/** An edge attaching a station: the secret the station presented, which the host checks against its own registry. */
-export const Attach = z.strictObject({ station: z.number().int().positive(), secret: z.string().min(32).max(128) });
+/** An edge asking for a nonce for a station that said hello; the host answers one (or none: not enrolled, over the rate). */
+export const ChallengeRequest = z.strictObject({ station: z.number().int().positive() });
+export const ChallengeAnswer = z.strictObject({ nonce: z.string().regex(NONCE).nullable() });
+
+/** An edge attaching a station: the host's nonce and the station's proof on it, which the host checks itself. */
+export const Attach = z.strictObject({ station: z.number().int().positive(), nonce: z.string().regex(NONCE), proof: z.string().regex(PROOF) });
 export const AttachAnswer = z.strictObject({ ok: z.boolean() });
 
 /**
- * An edge's NATS permissions: it may publish only its own commands and attachments (and ask the
- * stream for a subject's last value), and read only its table's public parts, stations' parts and
- * enrolment, and its own replies (its connection's `inboxPrefix` is `edgeInbox(edge)`). An edge of another table reads nothing of this one.
+ * An edge's NATS permissions: it may publish only its own commands, challenges and attachments
+ * (and ask the stream for a subject's last value: the stream holds public parts and the
+ * enrolment only), and read only its table's public parts and enrolment, what the host publishes
+ * for this edge (the own parts of the stations it holds), and its own replies (its connection's
+ * `inboxPrefix` is `edgeInbox(edge)`). Nothing of another edge's stations, nor of another table.
  */
 export function edgePermissions(tableId: string, edge: string): { publish: string[]; subscribe: string[] } {
   const s = tableSubjects(tableId);
   return {
-    publish: [`${s.root}.cmd.${edge}.*`, s.attach(edge), `$JS.API.STREAM.MSG.GET.${s.stream}`],
-    subscribe: [s.publicAll, `${s.root}.st.>`, s.enrol, `${edgeInbox(edge)}.>`],
+    publish: [`${s.root}.cmd.${edge}.*`, s.challenge(edge), s.attach(edge), `$JS.API.STREAM.MSG.GET.${s.stream}`],
+    subscribe: [s.publicAll, s.edgeAll(edge), s.enrol, `${edgeInbox(edge)}.>`],
   };
 }
 

@@ -187,7 +187,8 @@ export class ScreenSession {
       if (m.protocol !== PROTOCOL_VERSION) {
         return this.refuse(protocolError('protocol-version', `host speaks protocol ${PROTOCOL_VERSION}, screen sent ${m.protocol}`, { ref: m.id }), true);
       }
-      const view = m.type === 'hello' ? this.launchView(m.token) : this.stationView(m.station, m.secret);
+      // The host's own listener takes a station's secret (its pinned TLS is the table's); the proof on a nonce is an edge's way (host/edges/).
+      const view = m.type === 'hello' ? this.launchView(m.token) : m.secret === undefined ? null : this.stationView(m.station, m.secret);
       if (!view)
         return this.refuse(protocolError('unauthorized', m.type === 'hello' ? 'unknown launch token' : 'unknown station credential', { ref: m.id }), true);
       this.granted = view;

@@ -15,6 +15,8 @@ export const EnrolmentFile = z.strictObject({
   host: z.url({ protocol: /^https$/ }),
   certificate: z.string().min(100).max(20_000),
   fingerprint: z.string().regex(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/),
+  /** `host` is an edge of the table (issue 55): the secret is never sent there, the station proves it on the host's nonce. */
+  edge: z.literal(true).optional(),
 });
 export type EnrolmentFile = z.infer<typeof EnrolmentFile>;
 

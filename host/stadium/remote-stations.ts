@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { PROOF_KEY, proofKeyOf } from './station-proof.js';
 import { auditCredentials, credentialDigest, type StationCredentialJournal } from './credential-journal.js';
 
 /** The file beside the ledger that holds each enrolled remote station's credential, hashed. */
@@ -11,6 +12,13 @@ const Enrolled = z.strictObject({
   station: z.number().int().positive(),
   /** SHA-256 of the secret, hex. The secret itself is shown once, at enrolment, and never kept. */
   secretSha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /**
+   * The station's public proof key (host/stadium/station-proof.ts), made from the secret at
+   * enrolment: how an edge and the host check a station that proves its secret rather than
+   * sending it. A station enrolled before edges has none: it connects to the host's own listener
+   * only until it is enrolled again.
+   */
+  proofKey: z.string().regex(PROOF_KEY).optional(),
   enrolledAt: z.string().max(40),
   /** The two people who enrolled it (service mode's two-person rule). */
   enrolledBy: z.array(z.string().min(1).max(128)).length(2),
@@ -105,7 +113,7 @@ export class RemoteStations {
     if (was) this.revokeNow(station, by);
     this.stations = [
       ...this.stations.filter((s) => !(s.station === station && s.revokedAt !== undefined)),
-      { station, secretSha256: sha256(secret).toString('hex'), enrolledAt: this.clock().toISOString(), enrolledBy: [...by] },
+      { station, secretSha256: sha256(secret).toString('hex'), proofKey: proofKeyOf(secret), enrolledAt: this.clock().toISOString(), enrolledBy: [...by] },
     ].sort((a, b) => a.station - b.station);
     this.save();
     this.audit();
@@ -131,11 +139,15 @@ export class RemoteStations {
     return timingSafeEqual(Buffer.from(s.secretSha256, 'hex'), sha256(secret));
   }
 
-  /** Each station whose credential is in force and not refused, with its hash (what the edges check a station against). */
-  hashes(): { station: number; secretSha256: string }[] {
-    return this.inForce()
-      .filter((s) => !this.refused.has(s.station))
-      .map((s) => ({ station: s.station, secretSha256: s.secretSha256 }));
+  /** Each station whose credential is in force and not refused, with its public proof key (what the edges check a station's proof against). */
+  proofKeys(): { station: number; proofKey: string }[] {
+    return this.inForce().flatMap((s) => (this.refused.has(s.station) || s.proofKey === undefined ? [] : [{ station: s.station, proofKey: s.proofKey }]));
+  }
+
+  /** The public proof key of `station`'s credential in force, or null (none, revoked, refused). */
+  proofKey(station: number): string | null {
+    const s = this.current(station);
+    return s && !this.refused.has(station) ? (s.proofKey ?? null) : null;
   }
 
   /** Called after every enrolment and revocation (the edges' copy of the hashes is published again). */

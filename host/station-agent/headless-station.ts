@@ -11,6 +11,7 @@ import {
   type ViewState,
 } from '../../protocol/index.js';
 import type { EnrolmentFile } from '../stadium/enrolment-file.js';
+import { proveStation } from '../stadium/station-proof.js';
 import { pinnedSocket } from './pinned-socket.js';
 
 export interface HeadlessStationEvents {
@@ -85,7 +86,10 @@ export class HeadlessStation {
       const ws = pinnedSocket(this.enrolment, this.agent, '/ws');
       this.socket = ws;
       ws.once('open', () => {
-        this.send({ type: 'hello-station', id: this.id(), protocol: PROTOCOL_VERSION, station: this.enrolment.station, secret: this.enrolment.secret });
+        const { station, secret } = this.enrolment;
+        // Through an edge the secret stays here: the first hello names the station, the proof follows the edge's challenge.
+        if (this.enrolment.edge) return void (this.send({ type: 'hello-station', id: this.id(), protocol: PROTOCOL_VERSION, station }), resolve());
+        this.send({ type: 'hello-station', id: this.id(), protocol: PROTOCOL_VERSION, station, secret });
         this.send({ type: 'subscribe', id: this.id(), view: this.view });
         resolve();
       });
@@ -147,11 +151,20 @@ export class HeadlessStation {
     if (!d.ok) throw new Error(`station ${this.enrolment.station}: a message that fails its schema: ${d.error.detail}: ${data.toString().slice(0, 400)}`);
     this.events.message?.(d.message, at, data.byteLength);
     if (d.message.type === 'error') this.events.error?.(d.message);
+    if (d.message.type === 'challenge') return this.prove(d.message.nonce);
     const composed = this.composer.take(d.message);
     if (composed) {
       this.latestState = composed.state;
       this.events.view?.(composed.state, composed.version);
     }
+  }
+
+  /** An edge's challenge: the proof of the secret on the host's nonce, then the subscription (the edge takes them in order). */
+  private prove(nonce: string): void {
+    const { station, secret, tableId } = this.enrolment;
+    const proof = proveStation(secret, tableId, station, nonce);
+    this.send({ type: 'hello-station', id: this.id(), protocol: PROTOCOL_VERSION, station, nonce, proof });
+    this.send({ type: 'subscribe', id: this.id(), view: this.view });
   }
 
   private send(m: object): void {

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type WebSocket from 'ws';
 import { decodeHostMessage, stationView, ViewComposer, type HostMessage } from '../../protocol/index.js';
 import type { EnrolmentFile } from '../stadium/enrolment-file.js';
+import { proveStation } from '../stadium/station-proof.js';
 
 /**
  * How much one table may send one screen link in a second before the agent takes it for a flood
@@ -34,8 +35,12 @@ export function relayTable(local: WebSocket, o: TableRelayOptions, hello: { id: 
   const view = stationView(o.enrolment.station);
   const flood = o.flood ?? FLOOD;
   const up = o.connect();
-  // The table hears the station's credential, with the browser's own message id.
-  const early = [JSON.stringify({ type: 'hello-station', id: hello.id, protocol: hello.protocol, station: o.enrolment.station, secret: o.enrolment.secret })];
+  const { station, secret, tableId, edge } = o.enrolment;
+  // The table hears the station's credential, with the browser's own message id. An edge hears
+  // the station's number only, and its proof on the host's nonce once it asks (the challenge):
+  // the browser's messages wait for that.
+  const early = [JSON.stringify({ type: 'hello-station', id: hello.id, protocol: hello.protocol, station, ...(edge ? {} : { secret }) })];
+  let proved = !edge;
   let window = { start: Date.now(), messages: 0, bytes: 0 };
   const dropTable = (why: string, detail: object) => {
     o.log.warn({ table: o.enrolment.tableId, station: o.enrolment.station, ...detail }, why);
@@ -58,7 +63,7 @@ export function relayTable(local: WebSocket, o: TableRelayOptions, hello: { id: 
     resync: (parts) => up.readyState === up.OPEN && up.send(JSON.stringify({ type: 'resync', id: `relay-${++asked}`, view, parts })),
   });
   up.on('open', () => {
-    for (const m of early.splice(0)) up.send(m);
+    for (const m of proved ? early.splice(0) : early.splice(0, 1)) up.send(m);
   });
   up.on('message', (data) => {
     const text = String(data);
@@ -68,6 +73,22 @@ export function relayTable(local: WebSocket, o: TableRelayOptions, hello: { id: 
     const lie = lieOf(d.message, view, o.enrolment.station);
     if (lie) return dropTable('the table spoke for a view that is not this station’s: link dropped', { lie });
     const m = d.message;
+    if (m.type === 'challenge') {
+      if (proved) return dropTable('the table asked twice for the station’s proof: link dropped', {});
+      proved = true;
+      up.send(
+        JSON.stringify({
+          type: 'hello-station',
+          id: hello.id,
+          protocol: hello.protocol,
+          station,
+          nonce: m.nonce,
+          proof: proveStation(secret, tableId, station, m.nonce),
+        }),
+      );
+      for (const x of early.splice(0)) up.send(x);
+      return;
+    }
     const part = m.type === 'snapshot' || m.type === 'public' || m.type === 'patch' || m.type === 'public-patch' || m.type === 'recall';
     if (part && !copy.apply(m)) return;
     // A patch may rewrite the station number: what it made is checked as a snapshot is.
@@ -80,7 +101,7 @@ export function relayTable(local: WebSocket, o: TableRelayOptions, hello: { id: 
   up.on('error', (err) => o.log.warn({ table: o.enrolment.tableId, err: err.message }, 'screen link to the table failed'));
   local.on('message', (data) => {
     const text = String(data);
-    if (up.readyState === up.OPEN) up.send(text);
+    if (up.readyState === up.OPEN && proved) up.send(text);
     else early.push(text);
   });
   local.on('close', () => up.close());

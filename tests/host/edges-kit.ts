@@ -90,7 +90,13 @@ export async function startEdgeTable(options: { edges: readonly string[]; remote
         await nc.close();
       };
       closers.push(kill);
-      return { name, edge, nc, kill, at: (e) => ({ ...e, host: server.origin, certificate: certificate.cert, fingerprint: certificate.fingerprint }) };
+      return {
+        name,
+        edge,
+        nc,
+        kill,
+        at: (e) => ({ ...e, host: server.origin, certificate: certificate.cert, fingerprint: certificate.fingerprint, edge: true }),
+      };
     },
     close: async () => {
       for (const c of closers.reverse()) await c();
