@@ -16,6 +16,11 @@ export interface HostChildOptions {
   extra?: string[];
   /** The child's environment (default: this process's). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The script node runs (default bin/etg.js, which registers tsx): a test passes `etg` bundled
+   * (tests/children/bundle.ts), the same command line without loading each TypeScript module.
+   */
+  etg?: string;
 }
 
 /** What the host child printed on start (`--json`): its origin and screen URLs. */
@@ -37,7 +42,7 @@ export class HostChild {
 
   constructor(o: HostChildOptions) {
     const args = [
-      path.join(root, 'bin/etg.js'),
+      o.etg ?? path.join(root, 'bin/etg.js'),
       'start',
       '--headless',
       '--json',

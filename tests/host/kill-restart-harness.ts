@@ -25,6 +25,7 @@ import { startHost } from '../../host/start-host.js';
 import { ledgerFile, openExistingLedger, openLedgerReader, type EntryBody, type LedgerReader } from '../../ledger/index.js';
 import type { ViewState } from '../../protocol/index.js';
 import { HostClient } from '../../renderer/src/connection/host-client.js';
+import { bundledChild } from '../children/bundle.js';
 
 /** Waits on a predicate over the data dir's ledger (read-only, while the host writes it). */
 async function until<T>(dataDir: string, probe: (reader: LedgerReader) => T | null, what: string, cancel?: { stopped: boolean }, limitMs = 60_000): Promise<T> {
@@ -197,13 +198,22 @@ export async function killAtEveryStep(table: KillTable, seed: number) {
   const scriptDir = mkdtempSync(path.join(os.tmpdir(), `kill-${game}-script-`));
   const scriptFile = path.join(scriptDir, 'round.json');
   writeFileSync(scriptFile, JSON.stringify(script));
+  // One child start per step: `etg` bundled once starts each in about half the CPU of tsx (docs/testing.md).
+  const etg = await bundledChild('tests/children/etg-entry.ts');
   // k jumps past the entries written in one transaction with the k-th (the close with every
   // station's bets, a decision with its raises): killing after any of them is the same kill.
   for (let k = 1; k <= 60;) {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), `kill-${game}-${k}-`));
     let next: number;
     try {
-      const a = new HostChild({ dataDir, game, stations: 2, seed, extra: [`--test-kill-after-round-entry=${k}`, `--test-script=${scriptFile}`, ...extra] });
+      const a = new HostChild({
+        etg,
+        dataDir,
+        game,
+        stations: 2,
+        seed,
+        extra: [`--test-kill-after-round-entry=${k}`, `--test-script=${scriptFile}`, ...extra],
+      });
       const startedA = await a.started;
       assert.ok(startedA, `the host started: ${a.errors()}`);
       const screenA = await stationScreen(startedA.origin, tokenOf(startedA));
