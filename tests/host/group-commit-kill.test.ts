@@ -15,6 +15,7 @@ import { HeadlessStation } from '../../host/station-agent/headless-station.js';
 import { pinnedAgent } from '../../host/station-agent/pinned-socket.js';
 import type { EnrolmentFile } from '../../host/stadium/enrolment-file.js';
 import { entriesOfTypes, openExistingLedger, verifyLedger, type EntryBody } from '../../ledger/index.js';
+import { bundledChild } from '../children/bundle.js';
 
 const STATIONS = 12;
 const KILLS = 6;
@@ -38,8 +39,10 @@ describe('group commit through SIGKILLs', { timeout: 600_000 }, () => {
     const lanPort = await freePort();
     const rng = Rng.fromSeed(23);
     let host: ChildProcess | null = null;
+    // Seven host starts: bundled once, each starts without tsx loading every module (docs/testing.md).
+    const hostScript = await bundledChild('tests/host/bets-host-child.ts');
     const startHost = async () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'tests/host/bets-host-child.ts'], {
+      const child = spawn(process.execPath, [hostScript], {
         cwd: root,
         env: { ...process.env, BETS_HOST: JSON.stringify({ dataDir, stations: STATIONS, lanPort, out, windowMs: 50 }) },
         stdio: ['ignore', 'pipe', 'inherit'],
