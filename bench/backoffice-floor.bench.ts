@@ -21,6 +21,7 @@ const rows = Array.from({ length: TABLES }, (_, i) => ({
   terminalId: `T${String(i + 1).padStart(3, '0')}`,
   tableId: `BJ-${i + 1}`,
   game: ['blackjack', 'baccarat', 'war'][i % 3],
+  currency: i % 4 === 3 ? { code: 'HKD', exponent: 2 } : { code: 'MOP', exponent: 2 },
   profile: 'macau-2009',
   state: 'betting',
   hold: false,
@@ -36,10 +37,10 @@ const rows = Array.from({ length: TABLES }, (_, i) => ({
   configWaiting: 0,
 }));
 
-const BARE = `<!doctype html><meta charset="utf-8"><style>:root{font-family:'Noto Sans CJK TC','Noto Sans',system-ui,sans-serif;font-size:14px}</style><h1>樓面</h1><table><thead><tr><th>table</th><th>game</th><th>rules</th><th>state</th><th>stations</th><th>contact</th><th>lag</th><th>alarms</th></tr></thead><tbody></tbody></table>
+const BARE = `<!doctype html><meta charset="utf-8"><style>:root{font-family:'Noto Sans CJK TC','Noto Sans',system-ui,sans-serif;font-size:14px}</style><h1>樓面</h1><table><thead><tr><th>table</th><th>game</th><th>currency</th><th>rules</th><th>state</th><th>stations</th><th>contact</th><th>lag</th><th>alarms</th></tr></thead><tbody></tbody></table>
 <script type="module">
 const body = document.querySelector('tbody');
-const cells = (r) => [r.tableId + ' (' + r.terminalId + ')', r.game, r.profile, r.state, r.occupied + ' / ' + r.stations, r.lastSeenAt, r.lagEntries + ' / ' + r.lagSeconds, String(r.openAlarms)];
+const cells = (r) => [r.tableId + ' (' + r.terminalId + ')', r.game, r.currency.code, r.profile, r.state, r.occupied + ' / ' + r.stations, r.lastSeenAt, r.lagEntries + ' / ' + r.lagSeconds, String(r.openAlarms)];
 const tr = (r) => { const t = document.createElement('tr'); t.dataset.terminal = r.terminalId; for (const c of cells(r)) { const d = document.createElement('td'); d.textContent = c; t.append(d); } return t; };
 const es = new EventSource('/backoffice/api/floor/events');
 es.addEventListener('floor', (e) => body.replaceChildren(...JSON.parse(e.data).map(tr)));
@@ -108,12 +109,12 @@ try {
   // The browser's own first navigation (its process, its compiler) is paid once, by a warm-up of
   // each page, then the two pages alternate so that a load spike on this shared machine falls on
   // both: each figure is the median of its runs.
-  await measure(page, `${origin}/backoffice/#/floor`, 'td:nth-child(5)');
-  await measure(page, `${origin}/bare.html`, 'td:nth-child(5)');
+  await measure(page, `${origin}/backoffice/#/floor`, 'td:nth-child(6)');
+  await measure(page, `${origin}/bare.html`, 'td:nth-child(6)');
   const runs: { real: { first: number; updates: number[] }; bare: { first: number; updates: number[] } }[] = [];
   for (let i = 0; i < RUNS; i++) {
-    const real = await measure(page, `${origin}/backoffice/#/floor`, 'td:nth-child(5)');
-    const bare = await measure(page, `${origin}/bare.html`, 'td:nth-child(5)');
+    const real = await measure(page, `${origin}/backoffice/#/floor`, 'td:nth-child(6)');
+    const bare = await measure(page, `${origin}/bare.html`, 'td:nth-child(6)');
     runs.push({ real, bare });
   }
   const real = { first: median(runs.map((r) => r.real.first)), updates: runs.flatMap((r) => r.real.updates) };

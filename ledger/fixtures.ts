@@ -7,8 +7,8 @@ export function cardAt(i: number): string {
   return `${RANKS[i % 13] ?? 'A'}${SUITS[Math.floor(i / 13) % 4] ?? 'S'}`;
 }
 
-export function billCredit(station: number, denomination: number, txId: string): NewEntry {
-  return { type: 'bill.credit', txId, payload: { station, device: `ba-${station}`, denomination, currency: 'HKD' } };
+export function billCredit(station: number, denomination: number, txId: string, currency = 'HKD'): NewEntry {
+  return { type: 'bill.credit', txId, payload: { station, device: `ba-${station}`, denomination, currency } };
 }
 
 export function bet(station: number, roundId: string, amount: number, txId: string, seat = station, name = 'main'): NewEntry {

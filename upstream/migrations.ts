@@ -1,6 +1,7 @@
 import type { Db, Sql } from './sql.js';
 import { BACKOFFICE_SQL } from './backoffice/schema.js';
 import { CONFIG_REQUESTS_SQL } from './backoffice/config-requests.js';
+import { TABLE_CURRENCY_SQL } from './table-currency.js';
 
 /** Numbered schema migrations; `schema_migrations` lists those applied. Never edit a shipped one. */
 export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
@@ -150,6 +151,11 @@ export const UPSTREAM_MIGRATIONS: readonly { version: number; name: string; sql:
     version: 7,
     name: 'back office: configuration requests approved by a second person',
     sql: CONFIG_REQUESTS_SQL,
+  },
+  {
+    version: 8,
+    name: "each table's currency (ISO 4217 code and minor-unit exponent), from its heartbeat",
+    sql: TABLE_CURRENCY_SQL,
   },
 ];
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TERMINAL_ID } from './auth.js';
 import { HEX64 } from './chain.js';
+import { TableCurrency } from './table-currency.js';
 
 // Every route's querystring, parameters, body and answers as zod schemas: Fastify validates and
 // serialises with them (fastify-type-provider-zod) and the OpenAPI document is generated from them
@@ -54,6 +55,8 @@ export const KioskHealth = z
     game: z.string().max(32).optional(),
     version: z.string().max(64).optional(),
     uptimeSeconds: z.number().nonnegative().optional(),
+    // The table's currency (issue 49): held per table, every amount of it labelled by it.
+    currency: TableCurrency.optional(),
     table: z.looseObject({ phase: z.string().optional(), hold: z.unknown().optional(), faults: z.array(z.string()).optional() }).optional(),
     sync: z
       .union([z.literal('off'), z.looseObject({ lagEntries: Seq.optional(), lagSeconds: z.number().nonnegative().optional(), state: z.string().optional() })])

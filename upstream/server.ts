@@ -16,6 +16,7 @@ import { ReplayGuard } from './replay-guard.js';
 import * as s from './schemas.js';
 import { ticketQueryRoutes, ticketRoutes } from './ticket-routes.js';
 import type { Db } from './sql.js';
+import { noteCurrency } from './table-currency.js';
 
 export interface ServerOptions {
   db: Db;
@@ -267,6 +268,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
           terminal,
           JSON.stringify(req.body.health),
         ]);
+        const sync = req.body.health.sync;
+        await noteCurrency(db, terminal, req.body.health.currency, sync && sync !== 'off' ? (sync.lagEntries ?? 0) : 0);
         metrics.heartbeats.inc();
         return { ok: true as const, serverTime: new Date().toISOString() };
       },

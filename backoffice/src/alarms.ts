@@ -1,13 +1,37 @@
+import { z } from 'zod';
 import type { Alarm } from './api.js';
 import { h } from './dom.js';
 import type { Words } from './i18n.js';
 
-const KINDS = ['divergence', 'bad-chain', 'bad-entry', 'foreign-stream', 'transfer-open-too-long', 'transfer-disagreement', 'table-offline'] as const;
+const KINDS = [
+  'divergence',
+  'bad-chain',
+  'bad-entry',
+  'foreign-stream',
+  'transfer-open-too-long',
+  'transfer-disagreement',
+  'table-offline',
+  'currency-changed',
+  'currency-mismatch',
+] as const;
 type Kind = (typeof KINDS)[number];
 const isKind = (k: string): k is Kind => KINDS.some((x) => x === k);
 
 export function kindWord(t: Words['t'], kind: string): string {
   return isKind(kind) ? t(`backoffice.alarms.kinds.${kind}`) : t('backoffice.alarms.kinds.other', { kind });
+}
+
+const Code = z.object({ code: z.string() });
+const Changed = z.object({ before: Code, after: Code });
+const Mismatch = z.object({ held: z.string(), journal: z.string(), seq: z.number(), type: z.string() });
+
+/** What a currency alarm says in codes and numbers (the same in every language): which currency became which. */
+function currencyDetail(a: Alarm): string {
+  const changed = a.kind === 'currency-changed' ? Changed.safeParse(a.detail) : null;
+  if (changed?.success) return ` (${changed.data.before.code} → ${changed.data.after.code})`;
+  const mismatch = a.kind === 'currency-mismatch' ? Mismatch.safeParse(a.detail) : null;
+  if (mismatch?.success) return ` (${mismatch.data.journal} ≠ ${mismatch.data.held}: #${mismatch.data.seq} ${mismatch.data.type})`;
+  return '';
 }
 
 /**
@@ -29,7 +53,7 @@ export function alarmList(w: Words, alarms: Alarm[], canAck: boolean, ack: (id: 
       const li = h(
         'li',
         { 'data-alarm': String(a.id), 'data-open': String(a.clearedAt === null) },
-        h('strong', {}, `${a.clearedAt === null ? '⚠' : '✔'} ${kindWord(t, a.kind)}`),
+        h('strong', {}, `${a.clearedAt === null ? '⚠' : '✔'} ${kindWord(t, a.kind)}${currencyDetail(a)}`),
         ` ${a.terminalId ?? ''} — ${t('backoffice.alarms.raised')} ${w.time(a.raisedAt)}`,
         a.clearedAt === null ? ` (${t('backoffice.alarms.open')})` : ` (${t('backoffice.alarms.cleared')} ${w.time(a.clearedAt)})`,
         acks,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TableMoney } from './money.js';
 import { GamingDayReport, Plots } from './report-model.js';
 
 /** The API's answers, checked at the boundary (zod): the page never trusts a shape it was not told. */
@@ -15,6 +16,7 @@ export const FloorRow = z.object({
   terminalId: z.string(),
   tableId: z.string().nullable(),
   game: z.string().nullable(),
+  currency: TableMoney.nullable(),
   profile: z.string().nullable(),
   state: z.string(),
   hold: z.boolean(),
@@ -46,6 +48,7 @@ const Entry = z.object({ seq: z.number(), type: z.string(), ts: z.string(), payl
 export const TableDetail = z.object({
   terminalId: z.string(),
   health: z.looseObject({ tableId: z.string().optional(), game: z.string().optional() }).nullable(),
+  currency: TableMoney.nullable(),
   faults: z.array(z.string()),
   table: z.record(z.string(), z.number()),
   stations: z.array(z.object({ station: z.number(), credit: z.number(), meters: z.record(z.string(), z.number()) })),
@@ -65,7 +68,7 @@ export const TableDetail = z.object({
 });
 export type TableDetail = z.infer<typeof TableDetail>;
 
-export const Settings = z.object({ gamingDayStartHour: z.number(), offlineLimitSeconds: z.number(), currency: z.enum(['HKD', 'MOP']) });
+export const Settings = z.object({ gamingDayStartHour: z.number(), offlineLimitSeconds: z.number() });
 export type Settings = z.infer<typeof Settings>;
 
 /** A table's configuration change asked from the back office (issue 49 item 6) and where it stands. */

@@ -1,8 +1,7 @@
-import { formatMoney, minorDigits } from '../../locales/money.js';
-import type { Currency } from '../../protocol/index.js';
 import { ApiError, type ConfigRequest, type Proposal } from './api.js';
 import { h } from './dom.js';
 import type { Words } from './i18n.js';
+import { currencyLabel, formatTableMoney, type TableMoney } from './money.js';
 import { table } from './table-page.js';
 
 // A table's configuration changes on its page (issue 49 item 6; docs/backoffice.md): each request
@@ -89,8 +88,7 @@ const NOT_MADE: ReadonlySet<ConfigRequest['state']> = new Set(['approved', 'deli
  * The alarms page's list of approved changes the tables have not made (waiting for their next
  * shoe) or refused (with the table's reason), each linking to its table's page.
  */
-export function notMadeList(w: Words, list: readonly ConfigRequest[], currency: Currency): HTMLElement {
-  const money = (v: number) => formatMoney(v, currency, w.language, { fraction: 'when-needed' });
+export function notMadeList(w: Words, list: readonly ConfigRequest[], currencyOf: (terminalId: string) => TableMoney | null): HTMLElement {
   const shown = list.filter((r) => NOT_MADE.has(r.state));
   return h(
     'section',
@@ -108,7 +106,7 @@ export function notMadeList(w: Words, list: readonly ConfigRequest[], currency: 
               h('strong', {}, `${MARK[r.state]} ${w.t(`backoffice.config.state.${r.state}`)}`),
               ' ',
               h('a', { href: `#/table/${encodeURIComponent(r.terminalId)}` }, r.terminalId),
-              ` — ${summary(w, r, money)} (${r.authorisation}; ${r.proposedBy}, ${r.approvedBy ?? ''})`,
+              ` — ${summary(w, r, (v) => formatTableMoney(v, currencyOf(r.terminalId), w.language, 'when-needed'))} (${r.authorisation}; ${r.proposedBy}, ${r.approvedBy ?? ''})`,
               r.state === 'refused' ? h('div', {}, answer(w, r)) : null,
             ),
           ),
@@ -117,9 +115,9 @@ export function notMadeList(w: Words, list: readonly ConfigRequest[], currency: 
 }
 
 /** The section: the requests, newest first, then the form for those who may propose. */
-export function configSection(w: Words, list: readonly ConfigRequest[], currency: Currency, a: ConfigActions): HTMLElement {
+export function configSection(w: Words, list: readonly ConfigRequest[], currency: TableMoney | null, a: ConfigActions): HTMLElement {
   const t = w.t;
-  const money = (v: number) => formatMoney(v, currency, w.language, { fraction: 'when-needed' });
+  const money = (v: number) => formatTableMoney(v, currency, w.language, 'when-needed');
   const message = h('p', { class: 'error', role: 'alert' });
   const say = (m: string) => (message.textContent = m);
   const rows = table(
@@ -163,8 +161,13 @@ export function configSection(w: Words, list: readonly ConfigRequest[], currency
   );
 }
 
-function form(w: Words, currency: Currency, a: ConfigActions, say: (m: string) => void): HTMLElement {
+/**
+ * The proposal form; amounts are typed in the table's own currency (its code on the labels, its
+ * exponent for the decimals). A table that never named its currency takes minor units, under ¤.
+ */
+function form(w: Words, money: TableMoney | null, a: ConfigActions, say: (m: string) => void): HTMLElement {
   const t = w.t;
+  const currency = currencyLabel(money);
   const key = h('select', { name: 'key', 'data-testid': 'config-key' });
   for (const k of ['limits', 'profileOptions'] as const) key.append(h('option', { value: k }, t(`backoffice.config.key.${k}`)));
   const input = (name: string) => h('input', { name, 'data-testid': `config-${name}` });
@@ -192,7 +195,7 @@ function form(w: Words, currency: Currency, a: ConfigActions, say: (m: string) =
   );
   f.addEventListener('submit', (e) => {
     e.preventDefault();
-    const digits = minorDigits(currency);
+    const digits = money?.exponent ?? 0;
     const lo = decimalToMinor(min.value, digits);
     const hi = decimalToMinor(max.value, digits);
     const ref = authorisation.value.trim();

@@ -1,17 +1,20 @@
 import { minorDigits, minorToDecimal } from '../../locales/money.js';
 import { Currency } from '../../protocol/index.js';
 import type { i18n } from 'i18next';
-import { COUNTS, hold, MONEY, totals, type GamingDayReport, type ReportLine } from './report-model.js';
+import { currencyLabel } from './money.js';
+import { COUNTS, hold, MONEY, totalsByCurrency, type GamingDayReport, type ReportLine } from './report-model.js';
 
 /**
  * The gaming day as CSV (RFC 4180; a UTF-8 byte order mark so a spreadsheet reads the Chinese
  * headers): one line per table, one per station, and the floor's total. Amounts are exact
  * decimals of the currency's major unit written from the integer minor units (no float on the
  * way), so the file adds up to the ledgers' meters to the avo; the header is in the page's language.
+ * Each line is in its own table's currency (its code in the currency column, its exponent for the
+ * decimals), and the floor's total is one line per currency: MOP is never added to HKD. A table
+ * that never named its currency is written in minor units under ¤.
  */
-export function reportCsv(w: { t: i18n['t'] }, report: GamingDayReport, currency: Currency): string {
+export function reportCsv(w: { t: i18n['t'] }, report: GamingDayReport): string {
   const t = w.t;
-  const digits = minorDigits(currency);
   const head = [
     t('backoffice.report.col.table'),
     t('backoffice.report.col.station'),
@@ -23,10 +26,11 @@ export function reportCsv(w: { t: i18n['t'] }, report: GamingDayReport, currency
   ];
   const row = (l: ReportLine, table: string, station: string) => {
     const h = hold(l);
+    const digits = l.currency?.exponent ?? 0;
     return [
       table,
       station,
-      currency,
+      currencyLabel(l.currency),
       ...MONEY.map((c) => minorToDecimal(l[c], digits)),
       ...COUNTS.map((c) => String(l[c])),
       h === null ? '' : (h * 100).toFixed(2),
@@ -42,7 +46,7 @@ export function reportCsv(w: { t: i18n['t'] }, report: GamingDayReport, currency
     if (l.scope !== 'table' && station === undefined) continue;
     lines.push(row(l, l.terminalId, station ?? ''));
   }
-  lines.push(row(totals(report.lines), t('backoffice.report.total'), ''));
+  for (const total of totalsByCurrency(report.lines)) lines.push(row(total, t('backoffice.report.total'), ''));
   // The outstanding ticket liability after a blank line: its label, as of when, currency, tickets, amount.
   if (report.liability.currencies.length > 0) lines.push([]);
   for (const c of report.liability.currencies) {

@@ -2,6 +2,7 @@ import type { FloorRow } from './api.js';
 import { FloorRow as FloorRowSchema } from './api.js';
 import { h } from './dom.js';
 import type { Words } from './i18n.js';
+import { currencyLabel } from './money.js';
 import { z } from 'zod';
 
 const Rows = z.array(FloorRowSchema);
@@ -40,6 +41,7 @@ export class FloorView {
       ...[
         t('backoffice.floor.table'),
         t('backoffice.floor.game'),
+        t('backoffice.report.col.currency'),
         t('backoffice.floor.profile'),
         t('backoffice.floor.state'),
         t('backoffice.floor.stations'),
@@ -85,7 +87,7 @@ export class FloorView {
     for (const r of rows) {
       let kept = this.rows.get(r.terminalId);
       if (!kept) {
-        const cells = Array.from({ length: 8 }, () => h('td'));
+        const cells = Array.from({ length: 9 }, () => h('td'));
         const link = h('a', { href: `#/table/${encodeURIComponent(r.terminalId)}` });
         cells[0]?.append(link);
         link.addEventListener('click', (e) => {
@@ -111,7 +113,7 @@ export class FloorView {
 
   /** The seconds since each table's last contact, from the clock alone (called every second). */
   tick(now: number): void {
-    for (const { cells, row } of this.rows.values()) set(cells[5], this.ago(row, now));
+    for (const { cells, row } of this.rows.values()) set(cells[6], this.ago(row, now));
   }
 
   private ago(r: FloorRow, now: number): string {
@@ -128,16 +130,18 @@ export class FloorView {
     tr.dataset.alarms = r.unacknowledged > 0 ? 'unacknowledged' : r.openAlarms > 0 ? 'open' : 'none';
     set(c[0]?.firstElementChild ?? undefined, r.tableId ? `${r.tableId} (${r.terminalId})` : r.terminalId);
     set(c[1], r.game ? gameName(t, r.game) : '—');
-    set(c[2], r.profile ?? '—');
+    // The table's own currency (its heartbeat's ISO 4217 code): every amount of it is in this.
+    set(c[2], currencyLabel(r.currency));
+    set(c[3], r.profile ?? '—');
     const stateWords = `${MARK[state] ?? '?'} ${stateWord(t, state)}${r.faults.length ? ` — ${r.faults.join(', ')}` : ''}`;
     // An approved change the table has yet to make: a supervisor expects the limits to move at the next shoe.
-    set(c[3], r.configWaiting > 0 ? `${stateWords} · ⚙ ${t('backoffice.floor.configWaiting', { n: r.configWaiting })}` : stateWords);
+    set(c[4], r.configWaiting > 0 ? `${stateWords} · ⚙ ${t('backoffice.floor.configWaiting', { n: r.configWaiting })}` : stateWords);
     tr.dataset.config = r.configWaiting > 0 ? 'waiting' : 'none';
-    set(c[4], t('backoffice.floor.stationsValue', { occupied: r.occupied, stations: r.stations }));
-    set(c[5], this.ago(r, Date.now()));
-    set(c[6], r.lagEntries === null ? '—' : t('backoffice.floor.lagValue', { entries: r.lagEntries, seconds: r.lagSeconds ?? 0 }));
+    set(c[5], t('backoffice.floor.stationsValue', { occupied: r.occupied, stations: r.stations }));
+    set(c[6], this.ago(r, Date.now()));
+    set(c[7], r.lagEntries === null ? '—' : t('backoffice.floor.lagValue', { entries: r.lagEntries, seconds: r.lagSeconds ?? 0 }));
     set(
-      c[7],
+      c[8],
       r.openAlarms === 0 ? t('backoffice.floor.none') : `⚠ ${t('backoffice.floor.alarmsValue', { open: r.openAlarms, unacknowledged: r.unacknowledged })}`,
     );
   }

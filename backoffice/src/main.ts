@@ -102,10 +102,10 @@ async function page(s: Session): Promise<HTMLElement> {
   const canAck = s.permissions.includes('acknowledge');
   if (route.startsWith('table/')) {
     const id = decodeURIComponent(route.slice('table/'.length));
-    const [detail, settings, requests] = await Promise.all([api.table(id), api.settings(), api.configRequests(id)]);
-    const page = tablePage(w, detail, settings.currency, canAck, acknowledge, () => (location.hash = '#/floor'));
+    const [detail, requests] = await Promise.all([api.table(id), api.configRequests(id)]);
+    const page = tablePage(w, detail, canAck, acknowledge, () => (location.hash = '#/floor'));
     page.append(
-      configSection(w, requests, settings.currency, {
+      configSection(w, requests, detail.currency, {
         me: s.name,
         may: s.permissions.includes('table-config'),
         propose: async (p) => {
@@ -121,13 +121,15 @@ async function page(s: Session): Promise<HTMLElement> {
     return page;
   }
   if (route === 'alarms') {
-    const [alarms, requests, settings] = await Promise.all([api.alarms(), api.allConfigRequests(), api.settings()]);
+    // Each table's currency from the floor's rows: a change's limits are in its own table's.
+    const [alarms, requests, rows] = await Promise.all([api.alarms(), api.allConfigRequests(), api.floor()]);
+    const currencies = new Map(rows.map((r) => [r.terminalId, r.currency]));
     return h(
       'section',
       {},
       h('h1', {}, w.t('backoffice.alarms.title')),
       alarmList(w, alarms, canAck, acknowledge),
-      notMadeList(w, requests, settings.currency),
+      notMadeList(w, requests, (id) => currencies.get(id) ?? null),
     );
   }
   // The plots and the report pages (uPlot, the report's model) load when first opened: the floor,

@@ -1,16 +1,20 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { minorDigits } from '../../locales/money.js';
 import { api } from './api.js';
 import { h } from './dom.js';
 import type { Words } from './i18n.js';
+import { currencyLabel } from './money.js';
 import type { Plots } from './report-model.js';
 
 /**
  * The plots (issue 49 item 5), drawn by uPlot: win and drop per hour, hold per hour, and the sync
- * lag per hour, for all tables together or one. Each series has its own dash as well as its own
+ * lag per hour, for all the tables of one currency together or one table (a pataca is never added
+ * to a Hong Kong dollar: the choices are per currency). Each series has its own dash as well as its own
  * colour, and its name in the legend: colour is never the only way to tell them apart.
  */
+/** The choice of every table of one currency: `all:MOP`. */
+const ALL = 'all:';
+
 export function plotsPage(w: Words): HTMLElement {
   const t = w.t;
   const date = h('input', { type: 'date', name: 'date' });
@@ -23,9 +27,11 @@ export function plotsPage(w: Words): HTMLElement {
     drawn = [];
     charts.replaceChildren();
     if (!plots) return;
-    const chosen = plots.tables.filter((s) => !which.value || s.terminalId === which.value);
+    const all = which.value.startsWith(ALL) ? which.value.slice(ALL.length) : null;
+    const chosen = plots.tables.filter((s) => (all === null ? s.terminalId === which.value : currencyLabel(s.currency) === all));
+    const currency = chosen[0]?.currency ?? null;
     const xs = plots.hours.map((iso) => Date.parse(iso) / 1000);
-    const scale = 10 ** minorDigits(plots.currency);
+    const scale = 10 ** (currency?.exponent ?? 0);
     const sum = (pick: (s: Plots['tables'][number]) => number[]) => xs.map((_, i) => chosen.reduce((a, s) => a + (pick(s)[i] ?? 0), 0) / scale);
     const win = sum((s) => s.win);
     const drop = sum((s) => s.drop);
@@ -39,7 +45,7 @@ export function plotsPage(w: Words): HTMLElement {
       drawn.push(new uPlot({ title, width, height: 260, tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Asia/Macau'), series: [{}, ...series] }, data, box));
     };
     chart(
-      `${t('backoffice.plots.winDrop')} (${plots.currency})`,
+      `${t('backoffice.plots.winDrop')} (${currencyLabel(currency)})`,
       [
         { label: t('backoffice.report.col.win'), stroke: '#1f5fa8', width: 2 },
         { label: t('backoffice.report.col.drop'), stroke: '#b5651d', width: 2, dash: [8, 4] },
@@ -53,11 +59,13 @@ export function plotsPage(w: Words): HTMLElement {
     plots = await api.plots(date.value || undefined);
     date.value = plots.date;
     const keep = which.value;
+    const currencies = [...new Set(plots.tables.map((s) => currencyLabel(s.currency)))].sort();
     which.replaceChildren(
-      h('option', { value: '' }, t('backoffice.plots.allTables')),
-      ...plots.tables.map((s) => h('option', { value: s.terminalId }, s.terminalId)),
+      ...currencies.map((c) => h('option', { value: `${ALL}${c}` }, `${t('backoffice.plots.allTables')} (${c})`)),
+      ...plots.tables.map((s) => h('option', { value: s.terminalId }, `${s.terminalId} (${currencyLabel(s.currency)})`)),
     );
     which.value = keep;
+    if (which.selectedIndex < 0) which.selectedIndex = 0;
     draw();
   };
   const form = h(

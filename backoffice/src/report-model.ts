@@ -1,9 +1,12 @@
 import { z } from 'zod';
+import { currencyLabel, sameMoney, TableMoney } from './money.js';
 
 /** The gaming day's report as the upstream answers it (upstream/backoffice/gaming-day.ts); money in minor units. */
 export const ReportLine = z.object({
   terminalId: z.string(),
   scope: z.string(),
+  /** Every amount of the line is minor units of this (its table's currency; null: never named). */
+  currency: TableMoney.nullable(),
   notes: z.record(z.string(), z.number()),
   drop: z.number().int(),
   creditsIn: z.number().int(),
@@ -32,7 +35,6 @@ export const GamingDayReport = z.object({
   from: z.string(),
   to: z.string(),
   startHour: z.number(),
-  currency: z.enum(['HKD', 'MOP']),
   lines: z.array(ReportLine),
   corrections: z.array(
     z.object({
@@ -73,11 +75,29 @@ export const COUNTS = ['handpays', 'rounds', 'voids', 'ticketsIn', 'ticketsOut',
 export type MoneyColumn = (typeof MONEY)[number];
 export type CountColumn = (typeof COUNTS)[number];
 
-/** The floor's total: the tables' lines added up (a station's figures are inside its table's). */
-export function totals(lines: readonly ReportLine[]): ReportLine {
-  const t: ReportLine = {
-    terminalId: '',
+/**
+ * The floor's totals: the tables' lines added up within each currency (a station's figures are
+ * inside its table's), one total per currency, by code; MOP is never added to HKD. Tables that
+ * never named their currency are totalled apart, last.
+ */
+export function totalsByCurrency(lines: readonly ReportLine[]): ReportLine[] {
+  const out: ReportLine[] = [];
+  for (const l of lines) {
+    if (l.scope !== 'table') continue;
+    let t = out.find((x) => sameMoney(x.currency, l.currency));
+    if (!t) out.push((t = emptyTotal(l.currency)));
+    for (const k of [...MONEY, ...COUNTS]) t[k] += l[k];
+    for (const [d, n] of Object.entries(l.notes)) t.notes[d] = (t.notes[d] ?? 0) + n;
+  }
+  const key = (l: ReportLine) => (l.currency ? `${l.currency.code}${l.currency.exponent}` : '\uffff');
+  return out.sort((a, b) => key(a).localeCompare(key(b)));
+}
+
+function emptyTotal(currency: TableMoney | null): ReportLine {
+  return {
+    terminalId: currencyLabel(currency),
     scope: 'total',
+    currency,
     notes: {},
     drop: 0,
     creditsIn: 0,
@@ -99,12 +119,6 @@ export function totals(lines: readonly ReportLine[]): ReportLine {
     ticketsOutAmount: 0,
     ticketsVoided: 0,
   };
-  for (const l of lines) {
-    if (l.scope !== 'table') continue;
-    for (const k of [...MONEY, ...COUNTS]) t[k] += l[k];
-    for (const [d, n] of Object.entries(l.notes)) t.notes[d] = (t.notes[d] ?? 0) + n;
-  }
-  return t;
 }
 
 /** Hold: win ÷ wagered, as a fraction (null with nothing wagered). A ratio to show, not money. */
@@ -116,11 +130,11 @@ export function hold(l: ReportLine): number | null {
 export const Plots = z.object({
   date: z.string(),
   from: z.string(),
-  currency: z.enum(['HKD', 'MOP']),
   hours: z.array(z.string()),
   tables: z.array(
     z.object({
       terminalId: z.string(),
+      currency: TableMoney.nullable(),
       drop: z.array(z.number()),
       wagered: z.array(z.number()),
       won: z.array(z.number()),

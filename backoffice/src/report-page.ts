@@ -4,7 +4,8 @@ import { api } from './api.js';
 import { reportCsv } from './csv.js';
 import { h } from './dom.js';
 import type { Words } from './i18n.js';
-import { COUNTS, hold, MONEY, totals, type GamingDayReport, type ReportLine } from './report-model.js';
+import { currencyLabel, formatTableMoney } from './money.js';
+import { COUNTS, hold, MONEY, totalsByCurrency, type GamingDayReport, type ReportLine } from './report-model.js';
 import { table } from './table-page.js';
 
 /**
@@ -37,23 +38,25 @@ export function reportPage(w: Words, initial?: string): HTMLElement {
 
 function reportBody(w: Words, r: GamingDayReport): HTMLElement {
   const t = w.t;
-  const money = (v: number) => formatMoney(v, r.currency, w.language, { fraction: 'always' });
   const percent = new Intl.NumberFormat(intlLocale(w.language), { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  // Each line in its own table's currency, named in its own column: the floor is not one currency.
   const head = [
     t('backoffice.report.col.table'),
+    t('backoffice.report.col.currency'),
     ...MONEY.map((c) => t(`backoffice.report.col.${c}`)),
     ...COUNTS.map((c) => t(`backoffice.report.col.${c}`)),
     t('backoffice.report.col.hold'),
   ];
   const cells = (l: ReportLine, name: string) => {
     const hp = hold(l);
-    return [name, ...MONEY.map((c) => money(l[c])), ...COUNTS.map((c) => String(l[c])), hp === null ? '—' : percent.format(hp)];
+    const money = (v: number) => formatTableMoney(v, l.currency, w.language);
+    return [name, currencyLabel(l.currency), ...MONEY.map((c) => money(l[c])), ...COUNTS.map((c) => String(l[c])), hp === null ? '—' : percent.format(hp)];
   };
   const tables = r.lines.filter((l) => l.scope === 'table');
   const stations = r.lines.filter((l) => /^station:\d+$/.test(l.scope));
   const csv = h('button', { type: 'button', 'data-testid': 'csv' }, t('backoffice.report.csv'));
   csv.addEventListener('click', () => {
-    const blob = new Blob([reportCsv(w, r, r.currency)], { type: 'text/csv;charset=utf-8' });
+    const blob = new Blob([reportCsv(w, r)], { type: 'text/csv;charset=utf-8' });
     const a = h('a', { href: URL.createObjectURL(blob), download: `gaming-day-${r.date}-${w.language}.csv` });
     document.body.append(a);
     a.click();
@@ -69,7 +72,7 @@ function reportBody(w: Words, r: GamingDayReport): HTMLElement {
     h('p', {}, t('backoffice.report.window', { from: time.format(new Date(r.from)), to: time.format(new Date(r.to)), hour: r.startHour })),
     h('p', { class: 'report-actions' }, csv, ' ', print),
     h('h2', {}, t('backoffice.report.perTable')),
-    table(head, [...tables.map((l) => cells(l, l.terminalId)), cells(totals(r.lines), t('backoffice.report.total'))]),
+    table(head, [...tables.map((l) => cells(l, l.terminalId)), ...totalsByCurrency(r.lines).map((l) => cells(l, t('backoffice.report.total')))]),
     h('h2', {}, t('backoffice.report.perStation')),
     table(
       [t('backoffice.report.col.station'), ...head.slice(1)],

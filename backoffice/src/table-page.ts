@@ -1,17 +1,17 @@
-import { formatMoney } from '../../locales/money.js';
-import type { Currency } from '../../protocol/index.js';
 import type { TableDetail } from './api.js';
 import { alarmList } from './alarms.js';
 import { h } from './dom.js';
 import { gameName } from './floor.js';
 import type { Words } from './i18n.js';
+import { currencyLabel, formatTableMoney } from './money.js';
 
 type Ack = (id: number, note: string) => Promise<void>;
 
 /** One table's page: stations with credit and meters, recent rounds, faults, jackpots, handpays, transfers, alarms. */
-export function tablePage(w: Words, d: TableDetail, currency: Currency, canAck: boolean, ack: Ack, back: () => void): HTMLElement {
+export function tablePage(w: Words, d: TableDetail, canAck: boolean, ack: Ack, back: () => void): HTMLElement {
   const t = w.t;
-  const money = (v: number) => formatMoney(v, currency, w.language, { fraction: 'always' });
+  // Every amount of this page is minor units of this table's own currency.
+  const money = (v: number) => formatTableMoney(v, d.currency, w.language);
   const backLink = h('a', { href: '#/floor' }, `← ${t('backoffice.table.back')}`);
   backLink.addEventListener('click', (e) => {
     e.preventDefault();
@@ -45,7 +45,13 @@ export function tablePage(w: Words, d: TableDetail, currency: Currency, canAck: 
     'section',
     { class: 'table-page', 'data-testid': 'table-page' },
     backLink,
-    h('h1', {}, t('backoffice.table.title', { id: name }), d.health?.game ? ` — ${gameName(t, d.health.game)}` : ''),
+    h(
+      'h1',
+      {},
+      t('backoffice.table.title', { id: name }),
+      d.health?.game ? ` — ${gameName(t, d.health.game)}` : '',
+      h('span', { 'data-testid': 'table-currency' }, ` — ${currencyLabel(d.currency)}`),
+    ),
     h('h2', {}, t('backoffice.floor.faults')),
     h('p', {}, d.faults.length ? `⚠ ${d.faults.join(', ')}` : t('backoffice.floor.none')),
     h('h2', {}, t('backoffice.table.stations')),

@@ -1,7 +1,18 @@
+import { minorDigits } from '../../locales/money.js';
+import type { TableConfig } from '../config/table-config.js';
 import type { TableShoe } from '../devices/shoe.js';
 import type { FloorServices } from '../floor/floor-services.js';
 import type { Opened } from './opened.js';
 import type { TableRuntime } from './table-runtime.js';
+
+/**
+ * The table's currency as the upstream keeps it (issue 49): the configuration's ISO 4217 code and
+ * its minor-unit exponent (ISO 4217's, through Intl), so the back office labels every amount of
+ * this table by it and never adds it to another currency's.
+ */
+export function tableCurrency(config: Pick<TableConfig, 'currency'>): { code: string; exponent: number } {
+  return { code: config.currency, exponent: minorDigits(config.currency) };
+}
 
 /** /healthz's body, which each upstream heartbeat carries too. */
 export function healthSnapshot(
@@ -13,6 +24,7 @@ export function healthSnapshot(
   return () => ({
     tableId: config.tableId,
     game: config.game,
+    currency: tableCurrency(config),
     version: softwareVersion,
     uptimeSeconds: Math.round((Date.now() - started) / 1000),
     terminalId,

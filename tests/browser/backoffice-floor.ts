@@ -28,12 +28,20 @@ await migrateUpstream(db);
 for (const role of ['viewer', 'supervisor', 'accounting', 'administrator']) await putUser(db, { name: role, role, password: PASSWORD, by: 'test' }, FAST);
 const up = await startUpstream({ db, backoffice: {} });
 const games = { T1: 'blackjack', T2: 'baccarat', T3: 'war' } as const;
+// Each table's currency, as its heartbeat names it: T3 plays in Hong Kong dollars, the others
+// (and the live T4, by its configuration) in patacas, so the report totals each apart.
+const currencies: Record<string, { code: string; exponent: number }> = {
+  T1: { code: 'MOP', exponent: 2 },
+  T2: { code: 'MOP', exponent: 2 },
+  T3: { code: 'HKD', exponent: 2 },
+};
 const tables = new Map<string, { ledger: Ledger; client: SyncClient; stations: Set<number>; rounds: number }>();
 for (const [id, game] of Object.entries(games)) {
   const cred = await enrolTerminal(db, id, false);
   const ledger = Ledger.open({ file: ':memory:', terminalId: id });
   const stations = new Set([1, 2]);
-  for (const s of stations) ledger.append(billCredit(s, 10_000, `${id}-b${s}`));
+  const currency = currencies[id] ?? { code: 'MOP', exponent: 2 };
+  for (const s of stations) ledger.append(billCredit(s, 10_000, `${id}-b${s}`, currency.code));
   const client: SyncClient = new SyncClient(ledger, {
     url: up.url,
     credentials: { ...cred, upstream: up.url },
@@ -43,6 +51,7 @@ for (const [id, game] of Object.entries(games)) {
       snapshot: (): Record<string, unknown> => ({
         tableId: `${game.toUpperCase()}-${id}`,
         game,
+        currency,
         table: { phase: 'betting', faults: [] },
         sync: { lagEntries: client.status().lagEntries, lagSeconds: 0 },
       }),
@@ -94,7 +103,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   if (cmd === 'note') {
     const s = Number(arg);
     t.stations.add(s);
-    t.ledger.append(billCredit(s, 10_000, `${id}-n${++notes}`));
+    t.ledger.append(billCredit(s, 10_000, `${id}-n${++notes}`, currencies[id ?? '']?.code));
   } else if (cmd === 'round') {
     const { bets, settle } = settledRound(`${id}-r${++t.rounds}`, [...t.stations], 1_000, t.rounds);
     t.ledger.appendMany([...bets, settle]);

@@ -64,6 +64,9 @@ for (const role of ['viewer', 'supervisor', 'accounting', 'administrator'] as co
   test(`${role} signs in and sees the floor: three syncing ledgers and a live table host`, async ({ page }) => {
     await signIn(page, role);
     await expect(page.locator('[data-testid=floor] tbody tr')).toHaveCount(4);
+    // Each table's own currency, from its heartbeat: the live host's from its configuration.
+    await expect(page.locator('tr[data-terminal=T3] td').nth(2)).toHaveText('HKD');
+    await expect(page.locator('tr[data-terminal=T4] td').nth(2)).toHaveText('MOP');
     await expect(page.locator('nav a[href="#/report"]')).toHaveCount(role === 'viewer' ? 0 : 1);
     await page.goto(`${url}#/alarms`);
     await expect(page.getByTestId('alarms')).toBeVisible();
@@ -112,7 +115,10 @@ test('accounting downloads the gaming day CSV and prints the report on A4', asyn
     .split('\r\n');
   expect(rows[0]).toMatch(/^博彩桌,投注站,貨幣/);
   expect(rows.filter((r) => /^T[123],,/.test(r))).toHaveLength(3);
-  expect(rows.filter((r) => /^總計,/.test(r))).toHaveLength(1);
+  // One total per currency: T3's Hong Kong dollars are never added to the others' patacas.
+  expect(rows.filter((r) => /^T3,,HKD,/.test(r))).toHaveLength(1);
+  expect(rows.filter((r) => /^T[12],,MOP,/.test(r))).toHaveLength(2);
+  expect(rows.filter((r) => /^總計,/.test(r)).map((r) => r.split(',')[2])).toEqual(['HKD', 'MOP']);
   await page.emulateMedia({ media: 'print' });
   await expect(page.locator('header')).toBeHidden();
   await expect(page.getByTestId('csv')).toBeHidden();

@@ -62,10 +62,10 @@ describe('back office: the gaming day reconciles with the ledgers', () => {
       // 05:30 Macau on 25 November: before the 06:00 start, so the gaming day of the 24th.
       let at = Date.parse('2026-11-24T21:30:00Z');
       const ledger = Ledger.open({ file: ':memory:', terminalId: id, clock: () => new Date(at) });
-      ledger.append(billCredit(1, 50_000, `early-${id}`));
+      ledger.append(billCredit(1, 50_000, `early-${id}`, 'MOP'));
       at = Date.parse('2026-11-25T03:00:00Z');
       const stations = [1, 2, 3, 4].slice(0, 3 + i);
-      for (const s of stations) ledger.append(billCredit(s, s % 2 ? 10_000 : 100_000, `b${s}`));
+      for (const s of stations) ledger.append(billCredit(s, s % 2 ? 10_000 : 100_000, `b${s}`, 'MOP'));
       // Tickets: T1 prints two and gives one back before it prints; T2 takes the first in. The
       // second stays on the floor: the liability.
       if (id === 'T1') {
@@ -82,8 +82,14 @@ describe('back office: the gaming day reconciles with the ledgers', () => {
         const { bets, settle } = settledRound(`${id}-r${r}`, stations, 2_500 + 500 * r, r);
         ledger.appendMany([...bets, settle]);
       }
-      const client = new SyncClient(ledger, { url: up.url, credentials: { ...cred, upstream: up.url } });
+      // Both tables in patacas, as their heartbeats say: one currency, so one total line.
+      const client = new SyncClient(ledger, {
+        url: up.url,
+        credentials: { ...cred, upstream: up.url },
+        heartbeat: { snapshot: () => ({ currency: { code: 'MOP', exponent: 2 } }) },
+      });
       while ((await client.syncOnce()) === 'sent');
+      assert.equal(await client.sendHeartbeat(), true);
       ledgers.push(ledger);
     }
     const r = await fetch(`${up.url}/backoffice/api/sign-in`, {
@@ -106,7 +112,7 @@ describe('back office: the gaming day reconciles with the ledgers', () => {
     const days = [await report('2026-11-24'), await report('2026-11-25')];
     assert.equal(days[1]?.from, '2026-11-24T22:00:00.000Z', '06:00 in Macau is 22:00 UTC the day before');
     const en = createI18n('en');
-    const csvs = days.map((d) => parse(reportCsv(en, d, d.currency)));
+    const csvs = days.map((d) => parse(reportCsv(en, d)));
     const head = csvs[0]?.[0] ?? [];
     const col = (name: string) => head.indexOf(name);
     const fields: [string, string][] = [
@@ -175,14 +181,14 @@ describe('back office: the gaming day reconciles with the ledgers', () => {
     assert.deepEqual(day.liability.currencies, [{ currency: 'MOP', tickets: 3, amount: 40_000 }]);
     const today = await report(gamingDayOf(new Date(), day.startHour));
     assert.deepEqual(today.liability.currencies, [{ currency: 'MOP', tickets: 1, amount: 15_000 }]);
-    const csv = parse(reportCsv(createI18n('en'), today, today.currency));
+    const csv = parse(reportCsv(createI18n('en'), today));
     assert.deepEqual(csv.at(-1), ['Outstanding ticket liability', today.liability.asOf, 'MOP', '1', '150.00']);
   });
 
   it('writes its header in each language, and a viewer may not read it', async () => {
     const day = await report('2026-11-25');
-    assert.match(reportCsv(createI18n('zh-Hant'), day, day.currency), /^\ufeff博彩桌,投注站,貨幣,收鈔金額/);
-    assert.match(reportCsv(createI18n('pt'), day, day.currency), /^\ufeffMesa de jogo,Posto,Moeda,Drop \(notas\)/);
+    assert.match(reportCsv(createI18n('zh-Hant'), day), /^\ufeff博彩桌,投注站,貨幣,收鈔金額/);
+    assert.match(reportCsv(createI18n('pt'), day), /^\ufeffMesa de jogo,Posto,Moeda,Drop \(notas\)/);
     const r = await fetch(`${up.url}/backoffice/api/sign-in`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -124,8 +124,16 @@ describe('upstream on PostgreSQL', () => {
       // Every migration after 2, whichever is the latest: each new one must run on a database built
       // at version 2 too.
       const after2 = Array.from({ length: UPSTREAM_LATEST - 2 }, (_, i) => i + 3);
-      assert.ok(after2.length >= 5, 'migrations 3 to 7 at least');
+      assert.ok(after2.length >= 6, 'migrations 3 to 8 at least');
       assert.deepEqual(await migrateUpstream(other), after2);
+      // Migration 8: a terminal from before holds no currency until its next heartbeat names one.
+      const c = await other.query<{ currency: string | null; checked: number }>(
+        "SELECT currency, currency_checked_seq AS checked FROM terminals WHERE terminal_id = 'M1'",
+      );
+      assert.deepEqual(
+        c.rows.map((x) => [x.currency, Number(x.checked)]),
+        [[null, 0]],
+      );
       assert.deepEqual(await migrateUpstream(other), []);
       const m = await other.query<{ scope: string; name: string; value: number }>(
         "SELECT scope, name, value FROM meters WHERE terminal_id = 'M1' ORDER BY scope, name",

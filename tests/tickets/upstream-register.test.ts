@@ -33,9 +33,9 @@ describe('the upstream as validation authority (migration 6)', () => {
   });
   after(async () => db.close());
 
-  it('migrates from version 5 to 6, then to the latest (7: the back office configuration requests)', async () => {
-    assert.deepEqual(migrated, [[1, 2, 3, 4, 5], [6], [7]]);
-    assert.equal(UPSTREAM_LATEST, 7);
+  it('migrates from version 5 to 6, then to the latest (7: the back office configuration requests; 8: each table its currency)', async () => {
+    assert.deepEqual(migrated, [[1, 2, 3, 4, 5], [6], [7, 8]]);
+    assert.equal(UPSTREAM_LATEST, 8);
     const cols = await db.query<{ table_name: string }>(
       "SELECT DISTINCT table_name FROM information_schema.columns WHERE table_name IN ('tickets', 'ticket_machines', 'ticket_redemptions') ORDER BY 1",
     );

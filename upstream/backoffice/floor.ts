@@ -1,11 +1,14 @@
 import type { Sql } from '../sql.js';
 import { KioskHealth } from '../schemas.js';
+import type { TableCurrency } from '../table-currency.js';
 
 /** What the floor shows of one table host, derived from what the upstream ingests. */
 export interface FloorRow {
   terminalId: string;
   tableId: string | null;
   game: string | null;
+  /** The table's currency as the upstream holds it (its heartbeat's); null until it reported one. */
+  currency: TableCurrency | null;
   /** The rule profile of the table's last settled round (`round.settle`'s `profile`). */
   profile: string | null;
   /** The table's phase from its heartbeat, or `offline` when it has not been heard from within the limit, `revoked` when its key is. */
@@ -66,8 +69,16 @@ export class FloorProjection {
 
   /** The rows of `only` (or every terminal), in terminal order. */
   async rows(offlineAfterMs: number, now: number, only?: readonly string[]): Promise<FloorRow[]> {
-    const t = await this.sql.query<{ terminal_id: string; revoked: boolean; seq: number; last_seen_at: Date | null; last_health: unknown }>(
-      `SELECT t.terminal_id, t.revoked_at IS NOT NULL AS revoked, h.seq, t.last_seen_at, t.last_health
+    const t = await this.sql.query<{
+      terminal_id: string;
+      revoked: boolean;
+      seq: number;
+      last_seen_at: Date | null;
+      last_health: unknown;
+      currency: string | null;
+      currency_exponent: number | null;
+    }>(
+      `SELECT t.terminal_id, t.revoked_at IS NOT NULL AS revoked, h.seq, t.last_seen_at, t.last_health, t.currency, t.currency_exponent
        FROM terminals t JOIN heads h USING (terminal_id) WHERE ($1::text[] IS NULL OR t.terminal_id = ANY($1::text[])) ORDER BY t.terminal_id`,
       [only ? [...only] : null],
     );
@@ -98,6 +109,7 @@ export class FloorProjection {
         terminalId: x.terminal_id,
         tableId: health?.tableId ?? null,
         game: health?.game ?? null,
+        currency: x.currency === null ? null : { code: x.currency, exponent: Number(x.currency_exponent) },
         profile: seen.profile,
         state: x.revoked ? 'revoked' : offline ? 'offline' : (health?.table?.phase ?? 'unknown'),
         hold: Boolean(health?.table?.hold),

@@ -1,4 +1,5 @@
 import type { Sql } from '../sql.js';
+import { heldCurrencies, type TableCurrency } from '../table-currency.js';
 
 /**
  * The gaming day (issue 49 item 4): the 24 hours from the configured hour in Macau time. Macau
@@ -22,6 +23,11 @@ export function gamingDayOf(at: Date, startHour: number): string {
 export interface ReportLine {
   terminalId: string;
   scope: string;
+  /**
+   * The currency of every amount on the line: its table's, as the upstream holds it (null: the
+   * table never named one). Lines of different currencies are never added together.
+   */
+  currency: TableCurrency | null;
   /** Notes stacked, by denomination (minor units): how many. */
   notes: Record<string, number>;
   /** The drop by notes: their value. */
@@ -84,6 +90,7 @@ export interface GamingDayReport {
 const empty = (terminalId: string, scope: string): ReportLine => ({
   terminalId,
   scope,
+  currency: null,
   notes: {},
   drop: 0,
   creditsIn: 0,
@@ -181,7 +188,11 @@ export async function gamingDayReport(sql: Sql, date: string, startHour: number)
       else l.transfersOut += amount;
     }
   }
-  for (const l of lines.values()) l.win = l.wagered - l.won;
+  const currencies = await heldCurrencies(sql);
+  for (const l of lines.values()) {
+    l.win = l.wagered - l.won;
+    l.currency = currencies.get(l.terminalId) ?? null;
+  }
   const c = await sql.query<{ terminal_id: string; seq: number; ts: Date; type: string; payload: Record<string, unknown> }>(
     `SELECT terminal_id, seq, ts, type, doc->'payload' AS payload FROM journal
      WHERE ts >= $1 AND ts < $2 AND (type = 'round.void' OR (type = 'misread' AND doc->'payload'->>'resolution' IN ('corrected', 'round-void')))

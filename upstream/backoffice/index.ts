@@ -69,13 +69,13 @@ export function attachBackoffice(app: FastifyInstance, options: BackofficeOption
           const settings = await readSettings(options.db);
           const date = req.query.date ?? gamingDayOf(new Date(now()), settings.gamingDayStartHour);
           await audit(options.db, { actor: s.name, address: req.ip, action: 'report.read', detail: { date } });
-          return { ...(await gamingDayReport(options.db, date, settings.gamingDayStartHour)), currency: settings.currency };
+          return gamingDayReport(options.db, date, settings.gamingDayStartHour);
         });
         api.get('/reports/plots', { schema: { hide: true, querystring: ReportQuery } }, async (req, reply) => {
           if (!(await signedIn(req, reply, 'report'))) return reply;
           const settings = await readSettings(options.db);
           const date = req.query.date ?? gamingDayOf(new Date(now()), settings.gamingDayStartHour);
-          return { ...(await hourlyPlots(options.db, date, settings.gamingDayStartHour)), currency: settings.currency };
+          return hourlyPlots(options.db, date, settings.gamingDayStartHour);
         });
       });
       const root = options.pageDir ?? DEFAULT_PAGE;

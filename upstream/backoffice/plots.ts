@@ -1,9 +1,12 @@
 import type { Sql } from '../sql.js';
+import { heldCurrencies, type TableCurrency } from '../table-currency.js';
 import { gamingDayWindow } from './gaming-day.js';
 
 /** One table's figures hour by hour through a gaming day (24 slots, money in minor units). */
 export interface HourlySeries {
   terminalId: string;
+  /** The table's currency (null: never named): the page adds tables up only within one currency. */
+  currency: TableCurrency | null;
   drop: number[];
   wagered: number[];
   won: number[];
@@ -42,11 +45,13 @@ export async function hourlyPlots(sql: Sql, date: string, startHour: number): Pr
     [from, to],
   );
   const t = await sql.query<{ terminal_id: string }>('SELECT terminal_id FROM terminals ORDER BY terminal_id');
+  const currencies = await heldCurrencies(sql);
   const series = new Map<string, HourlySeries>(
     t.rows.map((r) => [
       r.terminal_id,
       {
         terminalId: r.terminal_id,
+        currency: currencies.get(r.terminal_id) ?? null,
         drop: Array<number>(HOURS).fill(0),
         wagered: Array<number>(HOURS).fill(0),
         won: Array<number>(HOURS).fill(0),

@@ -5,20 +5,24 @@ import { audit } from './audit.js';
 /**
  * What an administrator configures from the back office. The gaming day begins at
  * `gamingDayStartHour` in Macau time (Asia/Macau, UTC+8 all year: Macau keeps no summer time);
- * a table not heard from for `offlineLimitSeconds` raises a `table-offline` alarm.
+ * a table not heard from for `offlineLimitSeconds` raises a `table-offline` alarm. There is no
+ * back-office currency: each table names its own with its heartbeat (upstream/table-currency.ts),
+ * and every amount is labelled by its table's.
  */
 export const Settings = z.strictObject({
   gamingDayStartHour: z.number().int().min(0).max(23),
   offlineLimitSeconds: z.number().int().min(30).max(86_400),
-  currency: z.enum(['HKD', 'MOP']),
 });
 export type Settings = z.infer<typeof Settings>;
 
-export const DEFAULT_SETTINGS: Settings = { gamingDayStartHour: 6, offlineLimitSeconds: 120, currency: 'HKD' };
+export const DEFAULT_SETTINGS: Settings = { gamingDayStartHour: 6, offlineLimitSeconds: 120 };
 
 export async function readSettings(sql: Sql): Promise<Settings> {
   const r = await sql.query<{ key: string; value: unknown }>('SELECT key, value FROM backoffice_settings');
-  const stored = Object.fromEntries(r.rows.map((x) => [x.key, x.value]));
+  // Only the keys a setting has now: a key stored by an older service (the back office's one
+  // `currency`, before each table named its own) is left in the table and not read.
+  const known = new Set(Object.keys(Settings.shape));
+  const stored = Object.fromEntries(r.rows.filter((x) => known.has(x.key)).map((x) => [x.key, x.value]));
   const parsed = Settings.partial().safeParse(stored);
   return { ...DEFAULT_SETTINGS, ...(parsed.success ? parsed.data : {}) };
 }

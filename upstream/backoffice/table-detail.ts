@@ -6,7 +6,10 @@ import type { FloorProjection } from './floor.js';
 
 /** One table's page: its stations with credit and meters, recent rounds, faults, jackpots, transfers, alarms. */
 export async function tableDetail(sql: Sql, projection: FloorProjection, terminalId: string) {
-  const t = await sql.query<{ last_health: unknown }>('SELECT last_health FROM terminals WHERE terminal_id = $1', [terminalId]);
+  const t = await sql.query<{ last_health: unknown; currency: string | null; currency_exponent: number | null }>(
+    'SELECT last_health, currency, currency_exponent FROM terminals WHERE terminal_id = $1',
+    [terminalId],
+  );
   const row = t.rows[0];
   if (!row) return null;
   const health = KioskHealth.safeParse(row.last_health);
@@ -31,6 +34,8 @@ export async function tableDetail(sql: Sql, projection: FloorProjection, termina
   return {
     terminalId,
     health: health.success ? health.data : null,
+    /** Every amount on the page is minor units of this (null: the table has not named one yet). */
+    currency: row.currency === null ? null : { code: row.currency, exponent: Number(row.currency_exponent) },
     faults: health.success ? (health.data.table?.faults ?? []) : [],
     table: meters.get('table') ?? {},
     stations: [...stationNumbers]

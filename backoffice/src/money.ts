@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { intlLocale, minorToDecimal } from '../../locales/money.js';
+import type { Language } from '../../protocol/index.js';
+
+/**
+ * A table's currency as the upstream holds it (its heartbeat's): the ISO 4217 code and the
+ * minor-unit exponent. Every amount on the page is integer minor units of its own table's
+ * currency, formatted and totalled by it; there is no page-wide currency.
+ */
+export const TableMoney = z.object({ code: z.string().regex(/^[A-Z]{3}$/), exponent: z.number().int().min(0).max(4) });
+export type TableMoney = z.infer<typeof TableMoney>;
+
+const formats = new Map<string, Intl.NumberFormat>();
+function format(language: Language, code: string | null, digits: number): Intl.NumberFormat {
+  const key = `${language}|${code}|${digits}`;
+  let f = formats.get(key);
+  if (!f) {
+    const options: Intl.NumberFormatOptions = { minimumFractionDigits: digits, maximumFractionDigits: digits };
+    f = new Intl.NumberFormat(intlLocale(language), code === null ? options : { ...options, style: 'currency', currency: code });
+    formats.set(key, f);
+  }
+  return f;
+}
+
+/**
+ * An amount in its table's currency, in the language's Macau locale, written from the exact
+ * decimal (no float). A table that never named its currency (a kiosk older than this) shows its
+ * minor units behind ¤, the sign of a currency not known: never another table's currency.
+ */
+export function formatTableMoney(minor: number, currency: TableMoney | null, language: Language, fraction: 'always' | 'when-needed' = 'always'): string {
+  if (currency === null) return `¤${format(language, null, 0).format(minor)}`;
+  const digits = fraction === 'always' || minor % 10 ** currency.exponent !== 0 ? currency.exponent : 0;
+  return format(language, currency.code, digits).format(minorToDecimal(minor, currency.exponent));
+}
+
+/** A currency's label: its code, or ¤ when the table never named one. */
+export function currencyLabel(currency: TableMoney | null): string {
+  return currency?.code ?? '¤';
+}
+
+/** The same currency: code and exponent. */
+export function sameMoney(a: TableMoney | null, b: TableMoney | null): boolean {
+  return a === null || b === null ? a === b : a.code === b.code && a.exponent === b.exponent;
+}

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { raiseAlarm } from './alarm.js';
+import type { Db, Sql } from './sql.js';
+
+/**
+ * A table's currency as its heartbeat names it (issue 49): the ISO 4217 code and the minor-unit
+ * exponent of its configuration (2 for the pataca's avos and the Hong Kong dollar's cents). Every
+ * amount the upstream holds of a table is integer minor units of this currency; the back office
+ * labels and totals them by it.
+ */
+export const TableCurrency = z.strictObject({ code: z.string().regex(/^[A-Z]{3}$/), exponent: z.number().int().min(0).max(4) }).meta({ id: 'TableCurrency' });
+export type TableCurrency = z.infer<typeof TableCurrency>;
+
+/** Migration 8: the currency held per table, and how far its journal was checked against it. */
+export const TABLE_CURRENCY_SQL = `
+  ALTER TABLE terminals ADD COLUMN currency text CHECK (currency ~ '^[A-Z]{3}$');
+  ALTER TABLE terminals ADD COLUMN currency_exponent int CHECK (currency_exponent BETWEEN 0 AND 4);
+  ALTER TABLE terminals ADD COLUMN currency_since timestamptz;
+  -- The journal is checked against the held currency up to this seq (only entries past it are read again).
+  ALTER TABLE terminals ADD COLUMN currency_checked_seq bigint NOT NULL DEFAULT 0;
+  ALTER TABLE terminals ADD CONSTRAINT terminals_currency_whole CHECK ((currency IS NULL) = (currency_exponent IS NULL));
+`;
+
+/**
+ * The entries that move money in the table's currency, and where each names it: notes credited,
+ * tickets printed or taken in, a cashbox counted, credit moved between tables. A note refused or
+ * returned names the currency it claimed, which is no money of the table's and is not read.
+ */
+const MONEY_CURRENCY = `CASE
+    WHEN type IN ('bill.credit', 'cashbox.drop', 'ticket.issue', 'ticket.redeem.stacked') THEN doc->'payload'->>'currency'
+    WHEN type IN ('transfer.out', 'transfer.in') THEN doc->'payload'->'transfer'->>'currency'
+  END`;
+
+/** The currency the upstream holds of each terminal (null: none reported yet). */
+export async function heldCurrencies(sql: Sql): Promise<Map<string, TableCurrency>> {
+  const r = await sql.query<{ terminal_id: string; currency: string; currency_exponent: number }>(
+    'SELECT terminal_id, currency, currency_exponent FROM terminals WHERE currency IS NOT NULL',
+  );
+  return new Map(r.rows.map((x) => [x.terminal_id, { code: x.currency, exponent: Number(x.currency_exponent) }]));
+}
+
+/**
+ * A heartbeat's currency, in one transaction under the terminal's row lock: first the table's
+ * synced journal is checked against the currency held (an entry moving money in another raises
+ * one `currency-mismatch` alarm while it stands); then the first currency reported is taken, and a
+ * different one raises `currency-changed` (before, after) and is taken from now on: the table was
+ * configured so, and its new amounts are in it. The entries journalled before the change (those the
+ * upstream holds and those the table said it has yet to send, `lagEntries`) are not read against it.
+ */
+export async function noteCurrency(db: Db, terminalId: string, reported: TableCurrency | undefined, lagEntries: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const r = await tx.query<{ currency: string | null; currency_exponent: number | null; checked: number; head: number }>(
+      `SELECT t.currency, t.currency_exponent, t.currency_checked_seq AS checked, h.seq AS head
+       FROM terminals t JOIN heads h USING (terminal_id) WHERE t.terminal_id = $1 FOR UPDATE OF t`,
+      [terminalId],
+    );
+    const row = r.rows[0];
+    if (!row) return;
+    const held = row.currency === null ? null : { code: row.currency, exponent: Number(row.currency_exponent) };
+    const head = Number(row.head);
+    let checked = Number(row.checked);
+    if (held && head > checked) {
+      await checkJournal(tx, terminalId, held.code, checked);
+      checked = head;
+    }
+    if (reported && !held) {
+      await tx.query('UPDATE terminals SET currency = $2, currency_exponent = $3, currency_since = now() WHERE terminal_id = $1', [
+        terminalId,
+        reported.code,
+        reported.exponent,
+      ]);
+    } else if (reported && held && (held.code !== reported.code || held.exponent !== reported.exponent)) {
+      await raiseAlarm(tx, terminalId, 'currency-changed', { before: held, after: reported });
+      await tx.query('UPDATE terminals SET currency = $2, currency_exponent = $3, currency_since = now() WHERE terminal_id = $1', [
+        terminalId,
+        reported.code,
+        reported.exponent,
+      ]);
+      checked = Math.max(checked, head + lagEntries);
+    }
+    if (held || reported) await tx.query('UPDATE terminals SET currency_checked_seq = $2 WHERE terminal_id = $1', [terminalId, checked]);
+  });
+}
+
+/** The first entry past `after` moving money in another currency than `held`: one open alarm per terminal. */
+async function checkJournal(tx: Sql, terminalId: string, held: string, after: number): Promise<void> {
+  const r = await tx.query<{ seq: number; type: string; currency: string }>(
+    `SELECT seq, type, currency FROM (SELECT seq, type, ${MONEY_CURRENCY} AS currency FROM journal WHERE terminal_id = $1 AND seq > $2) m
+     WHERE currency IS NOT NULL AND currency <> $3 ORDER BY seq LIMIT 1`,
+    [terminalId, after, held],
+  );
+  const foreign = r.rows[0];
+  if (!foreign) return;
+  const open = await tx.query("SELECT 1 FROM alarms WHERE terminal_id = $1 AND kind = 'currency-mismatch' AND cleared_at IS NULL", [terminalId]);
+  if (open.rows.length > 0) return;
+  await raiseAlarm(tx, terminalId, 'currency-mismatch', { held, journal: foreign.currency, seq: Number(foreign.seq), type: foreign.type });
+}
