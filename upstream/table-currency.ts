@@ -48,6 +48,16 @@ export async function heldCurrencies(sql: Sql): Promise<Map<string, TableCurrenc
  * upstream holds and those the table said it has yet to send, `lagEntries`) are not read against it.
  */
 export async function noteCurrency(db: Db, terminalId: string, reported: TableCurrency | undefined, lagEntries: number): Promise<void> {
+  // Most heartbeats change nothing (the same currency, no entry since the last check): one read,
+  // no transaction, which on PGlite would queue behind the batches being ingested.
+  const seen = await db.query<{ currency: string | null; currency_exponent: number | null; checked: number; head: number }>(
+    'SELECT t.currency, t.currency_exponent, t.currency_checked_seq AS checked, h.seq AS head FROM terminals t JOIN heads h USING (terminal_id) WHERE t.terminal_id = $1',
+    [terminalId],
+  );
+  const now = seen.rows[0];
+  if (!now || (now.currency === null && !reported)) return;
+  const same = !reported || (now.currency === reported.code && Number(now.currency_exponent) === reported.exponent);
+  if (same && Number(now.head) <= Number(now.checked)) return;
   await db.transaction(async (tx) => {
     const r = await tx.query<{ currency: string | null; currency_exponent: number | null; checked: number; head: number }>(
       `SELECT t.currency, t.currency_exponent, t.currency_checked_seq AS checked, h.seq AS head
