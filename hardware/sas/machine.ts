@@ -36,6 +36,11 @@ export interface SasMachineOptions {
    * that does not poll 1B).
    */
   handpayReissueMs?: number | null;
+  /**
+   * The note §7.8.1's reissue counts from, as it stood before a restart (the `handpay-note` event
+   * the caller kept): when the host acknowledged 51 without asking 1B since, or null.
+   */
+  handpayAckedAt?: number | null;
 }
 
 /** A general poll's key in `Pending`, apart from every long poll's command byte. */
@@ -79,6 +84,7 @@ export class SasMachine {
       options.interByteMs ?? 5,
     );
     this.lastAddressAt = this.lastAckAt = this.clock.now();
+    this.handpayAckedAt = options.handpayAckedAt ?? null;
   }
 
   get address(): number {
@@ -163,13 +169,13 @@ export class SasMachine {
   }
 
   private acknowledged(code: number): void {
-    if (code === EXC.handpayPending) this.handpayAckedAt = this.clock.now();
+    if (code === EXC.handpayPending) this.noteHandpay(this.clock.now());
     const done = this.exceptions.acknowledge(code);
     if (done) this.events.emit({ type: 'exception-acked', ...done });
   }
 
   private longPoll(bytes: Uint8Array, key: number): void {
-    if (key === LP.handpayInfo) this.handpayAckedAt = null;
+    if (key === LP.handpayInfo && this.handpayAckedAt !== null) this.noteHandpay(null);
     const reply = respond(bytes, this.options.game);
     if (reply.kind === 'ignore') return;
     if (reply.kind === 'rom') this.computeRom(reply.seed);
@@ -209,12 +215,23 @@ export class SasMachine {
     this.events.emit({ type: 'link-down', reason });
   }
 
-  /** §7.8.1: 51 again once its time is up, if the handpay is still pending and no 51 is already waiting (untagged: the journal's 51 was acknowledged). */
+  /** The reissue's note changed: the caller keeps it (a restart takes it back as `handpayAckedAt`). */
+  private noteHandpay(ackedAt: number | null): void {
+    this.handpayAckedAt = ackedAt;
+    this.events.emit({ type: 'handpay-note', ackedAt });
+  }
+
+  /**
+   * §7.8.1: 51 again once its time is up, if the handpay is still pending and no 51 is already
+   * waiting (untagged: the journal's 51 was acknowledged). The kept note is left as it is when 51
+   * is raised again: until the host acknowledges this 51 (a new note), a restart raises it again.
+   */
   private reissueHandpay(now: number): void {
     const every = this.options.handpayReissueMs === undefined ? 15_000 : this.options.handpayReissueMs;
     if (every === null || this.handpayAckedAt === null || now - this.handpayAckedAt < every) return;
+    if (this.options.game.handpay() === null) return this.noteHandpay(null);
     this.handpayAckedAt = null;
-    if (this.options.game.handpay() !== null && !this.exceptions.flagged(EXC.handpayPending)) this.raise(EXC.handpayPending);
+    if (!this.exceptions.flagged(EXC.handpayPending)) this.raise(EXC.handpayPending);
   }
 
   /** Long poll 0x21: the seeded CRC over the running program, a chunk per turn; reported at a general poll (§6.1). A new request restarts it. */

@@ -117,7 +117,12 @@ export type SasLinkEvent =
   /** The exception queue was full: its oldest exception was lost (exception 0x70 is reported). */
   | { type: 'exception-lost'; code: number; tag?: string }
   /** The host acknowledged an exception a general poll reported (§3.1): it has it. */
-  | { type: 'exception-acked'; code: number; tag?: string };
+  | { type: 'exception-acked'; code: number; tag?: string }
+  /**
+   * The handpay queue's reissue note changed (§7.8.1): the host acknowledged 51 at `ackedAt`, or
+   * (null) asked 1B or the handpay is gone. Kept by the caller across a restart (`handpayAckedAt`).
+   */
+  | { type: 'handpay-note'; ackedAt: number | null };
 
 // AFT (SAS 6.02 §8; hardware/sas/aft.ts parses and encodes, the station decides).
 

@@ -16,6 +16,7 @@ import { sasMetersOf } from '../devices/sas-meters.js';
 import { journalFacts, ReportedStore, StationFeed } from '../devices/sas-feed.js';
 import { ValidationRecords } from '../devices/sas-validation-info.js';
 import { StationAft } from '../devices/sas-aft.js';
+import { HandpayNotes } from '../devices/sas-handpay-note.js';
 import type { SasAuthority } from '../tickets/sas-authority.js';
 import type { FloorServices } from '../floor/floor-services.js';
 import type { Opened } from './opened.js';
@@ -41,7 +42,7 @@ export interface SasLinksDeps {
   /** The data folder: what each station's SAS host acknowledged is kept there (`sas-reported.json`). */
   dataDir: string;
   /** Link timings, for tests (the protocol's by default). */
-  timing?: { silenceMs?: number; ackTimeoutMs?: number; chirpMs?: number };
+  timing?: { silenceMs?: number; ackTimeoutMs?: number; chirpMs?: number; handpayReissueMs?: number };
   /** The casino system as the table's validation authority (`tickets.authority: sas`): the ticket polls answer from it. */
   sasTickets?: SasAuthority | null;
 }
@@ -60,6 +61,7 @@ export class SasLinks {
   /** Opens every configured station's link; a disable journalled before a restart stands; the journal's exceptions it has not reported are fed to it. */
   start(): void {
     const store = new ReportedStore(this.d.dataDir);
+    const notes = new HandpayNotes(this.d.dataDir);
     const facts = journalFacts(this.d.ledger);
     for (const s of this.d.config.stations) {
       if (!s.sas) continue;
@@ -72,6 +74,8 @@ export class SasLinks {
         ...this.d.timing,
         // §7.8.2: the operator's setting for a system that does not ask 1B after 51.
         ...(s.sas.handpayReissue === false ? { handpayReissueMs: null } : {}),
+        // §7.8.1's note as it stood before this start (51 acknowledged, 1B not asked since).
+        handpayAckedAt: notes.of(station),
       });
       const stopPlay = s.sas.stopPlayOnLinkDown === true;
       const feed = new StationFeed(station, { ledger: this.d.ledger, store, machine: link.machine, facts });
@@ -82,6 +86,9 @@ export class SasLinks {
         } else if (e.type === 'link-up') {
           this.d.tilts.conditionGone('sas-link-down', station);
           this.d.tilts.conditionGone('sas-link-stop', station);
+        } else if (e.type === 'handpay-note') {
+          // Kept before the poll that changed it is answered (the machine reports it synchronously).
+          this.guard(station, () => notes.set(station, e.ackedAt));
         } else if (e.type === 'exception-acked') {
           const tag = e.tag;
           if (tag !== undefined) this.guard(station, () => feed.acknowledged(tag));

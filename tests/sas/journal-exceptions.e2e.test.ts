@@ -76,7 +76,9 @@ describe('SAS exceptions from the journal, through the host start', () => {
       simulatedDealer: { dealMs: 5 },
       timings: { bettingMs: 300, decisionMs: 300, resultsMs: 100 },
       // No silence in this test is long enough to be a link-down: the link's faults have their own test.
-      sasTiming: { silenceMs: 60_000, ackTimeoutMs: 120_000 },
+      // Nor is any wait long enough for 51 to be reissued (§7.8.1: its own test, handpay-reissue.e2e.test.ts): a
+      // restart under load can outlast 15 s, and the note kept across it would bring 51 again into the drains.
+      sasTiming: { silenceMs: 60_000, ackTimeoutMs: 120_000, handpayReissueMs: 600_000 },
     }));
   const connect = async (): Promise<void> => {
     pair = await ptyPair(dir);

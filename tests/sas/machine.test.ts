@@ -187,6 +187,35 @@ describe('SAS machine side: link rules (manual clock)', () => {
       assert.equal(general(r), 0x00);
     });
 
+    it('across a restart: the note the machine reported is taken back, and 51 comes again once its time is up', () => {
+      const r = acknowledged51();
+      const notes = r.events.flatMap((e) => (e.type === 'handpay-note' ? [e.ackedAt] : []));
+      assert.deepEqual(notes, [r.clock.now()], 'the acknowledgement reported, with its time');
+      cycle(r, 5_000);
+      // A new machine on the same clock: the host restarted, its handpay still pending, the note kept.
+      const again = new SasMachine({ address: A, game: r.game, clock: r.clock, write: () => undefined, handpayAckedAt: notes[0] ?? null });
+      again.start();
+      r.clock.advance(9_000);
+      assert.equal(again.exceptions.peek(), 0x00, 'not before 15 s from the acknowledgement');
+      r.clock.advance(1_200);
+      assert.equal(again.exceptions.peek(), 0x51, 'reissued 15 s after the acknowledgement, not 15 s after the start');
+      const none = new SasMachine({ address: A, game: r.game, clock: r.clock, write: () => undefined });
+      none.start();
+      r.clock.advance(40_000);
+      assert.equal(none.exceptions.peek(), 0x00, 'no note kept (1B asked, or never acknowledged): nothing reissued');
+      again.stop();
+      none.stop();
+    });
+
+    it('1B asked: the note is reported cleared', () => {
+      const r = acknowledged51();
+      r.send([A, 0x1b]);
+      assert.deepEqual(
+        r.events.flatMap((e) => (e.type === 'handpay-note' ? [e.ackedAt === null] : [])),
+        [false, true],
+      );
+    });
+
     it('the operator’s setting for a system that never asks 1B (§7.8.2): never reissued', () => {
       const r = acknowledged51({ handpayReissueMs: null });
       cycle(r, 40_000);

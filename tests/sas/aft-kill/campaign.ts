@@ -13,7 +13,8 @@
 //     many times as that (1 or 0);
 //   - the money is conserved between the player's account and the station's credit meter;
 //   - exception 69 was acknowledged once per completed transfer (none lost, none twice);
-//   - the SAS AFT meters (0x2F A0, A1, B8, B9) equal the ledger's.
+//   - the SAS AFT meters (0x2F A0, A1, B8, B9) equal the ledger's;
+//   - the meters of 0x1C, read right after each restart and at the end, equal the ledger's.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -187,6 +188,7 @@ export async function runTrial(t: Trial): Promise<TrialResult> {
     // The restart, in this process (the modules are loaded: a second child would only cost time).
     running = await startAftStation(dataDir, pair.machine);
     await sys.sync();
+    await meters1CMatch(violations, 'after the restart', sys.h, running);
     // The system's recovery: what the station says of the current transaction, then the policy.
     const now = await A.interrogate72(sys.h, 0x00);
     let outcome: TrialResult['outcome'];
@@ -219,6 +221,7 @@ export async function runTrial(t: Trial): Promise<TrialResult> {
     check(violations, 'SAS A1 = aftIn', aftSas.get(0xa1) ?? -1, v('aftIn'));
     check(violations, 'SAS B8 = aftOutAmount', aftSas.get(0xb8) ?? -1, v('aftOutAmount'));
     check(violations, 'SAS B9 = aftOut', aftSas.get(0xb9) ?? -1, v('aftOut'));
+    await meters1CMatch(violations, 'at the end', sys.h, running);
     return { ...t, outcome, violations, ms: Date.now() - t0 };
   } finally {
     await station?.kill();
@@ -234,6 +237,24 @@ function reportOf(running: RunningHost, id: string): { credit: number; entries: 
   const l = running.ledger;
   const entries = aftTransfersAt(l, STATION, 0, 10_000).filter((t) => t.payload.transactionId === id).length;
   return { credit: l.credit(STATION), entries, meters: l.meters(`station:${STATION}`) };
+}
+
+/** 0x1C as the host simulator reads it beside the ledger's meters of the station (the meter map, docs/sas.md). */
+async function meters1CMatch(out: string[], when: string, h: SasHost, running: RunningHost): Promise<void> {
+  const m = running.ledger.meters(`station:${STATION}`);
+  const v = (name: string): number => m[name] ?? 0;
+  const got = await P.meters1C(h);
+  const want = {
+    coinIn: v('creditsWagered'),
+    coinOut: v('creditsWon'),
+    drop: v('totalIn'),
+    jackpot: v('jackpotHandpays'),
+    gamesPlayed: v('gamesPlayed'),
+    gamesWon: v('gamesWon'),
+    slotDoorOpened: v('doorOpens'),
+    powerResets: running.ledger.meters('table').powerResets ?? 0,
+  };
+  if (JSON.stringify(got) !== JSON.stringify(want)) out.push(`0x1C ${when}: ${JSON.stringify(got)}, the ledger's ${JSON.stringify(want)}`);
 }
 
 function check(out: string[], what: string, got: number, want: number): void {
