@@ -30,6 +30,17 @@ export function lastTicketIssued(ledger: Ledger): IssuedTicket | null {
   return issued(row);
 }
 
+/**
+ * Every validation id the table's tickets were numbered under (a table switched from the upstream
+ * to the casino system keeps its older tickets' numbers, under the upstream's id: docs/sas.md).
+ */
+export function ticketMachineIds(ledger: Ledger): number[] {
+  const rows: unknown[] = connectionOf(ledger)
+    .prepare(`SELECT DISTINCT json_extract(body, '$.payload.machineId') AS id FROM journal WHERE type = 'ticket.issue'`)
+    .all();
+  return rows.flatMap((r) => (r && typeof r === 'object' && 'id' in r && typeof r.id === 'number' ? [r.id] : []));
+}
+
 /** Tickets issued and neither printed nor voided (a print in progress, or cut short by a kill), oldest first. */
 export function ticketsInPrint(ledger: Ledger): IssuedTicket[] {
   const rows = connectionOf(ledger)

@@ -60,7 +60,7 @@ export function openTableRuntime(
   tilts.restore();
   // One credit rule for every acceptor, seated or remote: the host decides each credit.
   const credits = tableCreditRule({ config, ledger, log, fault: (station, detail) => tilts.raise('bill-cheat', { station, detail }) });
-  const bySas = config.tickets.authority === 'sas' ? sasTicketAuthority(options.dataDir, ledger, log) : null;
+  const bySas = config.tickets.authority === 'sas' ? sasTicketAuthority(options.dataDir, ledger, log, config.tickets.machineId) : null;
   const authority = bySas ? bySas.authority : ticketAuthority(options, config, log);
   const ticketsIn = new TicketIn({ config, ledger, log, authority });
   const billAcceptors = new BillAcceptors({

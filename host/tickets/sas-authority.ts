@@ -51,6 +51,13 @@ export interface SasAuthorityDeps {
   lastSequence(): number;
   /** Whether this table's journal already credits the ticket (a system approving it again is not believed). */
   paidHere(validation: TicketAt['validation']): boolean;
+  /**
+   * Whether an id is already another authority's for this table: its configuration's, or one its
+   * journal's tickets were numbered under (the upstream's, before a switch to `sas`). Taken by the
+   * system, the upstream would register the table's new tickets as its own, and one number could
+   * be paid through each (docs/sas.md, "Why one system per table").
+   */
+  idTaken(machineId: number): boolean;
 }
 
 export class SasAuthority implements TicketAuthority {
@@ -72,11 +79,13 @@ export class SasAuthority implements TicketAuthority {
   /**
    * Long poll 0x4C: the first id the system sets is the table's for good (every station of a table
    * numbers under one id; a number is never made twice under it, so the system's sequence is not
-   * taken: the journal's count goes on); a machine id of 0 only reads.
+   * taken: the journal's count goes on); a machine id of 0 only reads. An id already another
+   * authority's for this table is not taken: the answer says 0 (none set), and the table prints
+   * no ticket until the system sets another.
    */
   validationId(requested: SasValidationId): SasValidationId {
     const current = this.d.store.get();
-    if (requested.machineId !== 0 && current === null) this.d.store.set(requested.machineId);
+    if (requested.machineId !== 0 && current === null && !this.d.idTaken(requested.machineId)) this.d.store.set(requested.machineId);
     return { machineId: this.d.store.get() ?? 0, sequence: this.d.lastSequence() };
   }
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { credentialsFile, readCredentials, type Ledger } from '../../ledger/index.js';
 import { ticketStackedTxId } from '../../ledger/ticket-postings.js';
-import { lastTicketIssued } from '../../ledger/ticket-queries.js';
+import { lastTicketIssued, ticketMachineIds } from '../../ledger/ticket-queries.js';
 import type { TicketAuthority } from './authority.js';
 import { guardAuthority } from './guard.js';
 import { SasAuthority, ValidationIdStore } from './sas-authority.js';
@@ -31,11 +31,13 @@ export function ticketAuthority(
  * SAS"): `sas` is what each station's SAS link answers the ticket polls from, `authority` the
  * same behind the guard, for the table host.
  */
-export function sasTicketAuthority(dataDir: string, ledger: Ledger, log: Logger): { sas: SasAuthority; authority: TicketAuthority } {
+export function sasTicketAuthority(dataDir: string, ledger: Ledger, log: Logger, configuredId?: number): { sas: SasAuthority; authority: TicketAuthority } {
   const sas = new SasAuthority({
     store: new ValidationIdStore(dataDir),
     lastSequence: () => lastTicketIssued(ledger)?.terms.sequence ?? 0,
     paidHere: (validation) => ledger.byTxId(ticketStackedTxId(validation)) !== undefined,
+    // Read only while no id is set (0x4C answers from the store after): a scan of the journal's tickets is rare.
+    idTaken: (id) => id === configuredId || ticketMachineIds(ledger).includes(id),
   });
   return { sas, authority: guardAuthority(sas, { onEvent: (e) => log.warn({ event: e }, 'validation authority (SAS)') }) };
 }

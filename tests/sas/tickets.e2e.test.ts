@@ -39,7 +39,12 @@ async function rig(dir: string): Promise<Rig> {
   const pair = await ptyPair(dir);
   const paid = new Set<string>();
   const numbering: Rig['numbering'] = { lastSequence: 0 };
-  const sas = new SasAuthority({ store: new ValidationIdStore(dir), lastSequence: () => numbering.lastSequence, paidHere: (v) => paid.has(v) });
+  const sas = new SasAuthority({
+    store: new ValidationIdStore(dir),
+    lastSequence: () => numbering.lastSequence,
+    paidHere: (v) => paid.has(v),
+    idTaken: () => false,
+  });
   const game = new MemoryGame();
   game.tickets = { redemption: sas.redemption(STATION), validationId: (r) => sas.validationId(r), validationInfo: () => null };
   const link: SasLink = openSasLink(`serial:${pair.machine}`, { address: ADDRESS, game });
