@@ -128,6 +128,12 @@ export const KIOSK_TOOLS = {
     summary: "A remote station's agent: its bill acceptor relayed to the table, its screen served on its loopback.",
     load: () => import('./station-agent.js'),
   },
+  edge: {
+    kind: 'single',
+    name: 'edge',
+    summary: "An edge of a table with edges: holds its remote stations' connections and relays them to the host over NATS.",
+    load: () => import('./edge.js'),
+  },
   'sim-faults': {
     kind: 'single',
     name: 'sim-faults',

@@ -21,6 +21,8 @@ import { makeShoe } from './start/shoe.js';
 import { wireFloor } from './start/floor.js';
 import { routeSignals } from './start/signals.js';
 import { lateStadium } from './start/stadium-service.js';
+import { startTableEdges } from './edges/table-edges.js';
+import type { ViewHub } from './screens/view-hub.js';
 import { startService } from './start/service.js';
 import { healthSnapshot } from './start/health.js';
 import { openRemoteStations } from './start/remote-stations.js';
@@ -256,9 +258,7 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
   warnOpenFiles(config, lan !== null, log);
   devices = startDevices(options, o, rt, { shoe, floor, tokens, openSession });
   const origin = `http://127.0.0.1:${server.port}`;
-  const lanOrigin = lan ? `https://${lan.host.includes(':') ? `[${lan.host}]` : lan.host}:${lan.port}` : null;
-  const enrol = enroller(o, { lanOrigin, certificate, table: rt.table, remoteStations });
-  stadium.open({ lanOrigin, certificate, remoteStations, connections, remoteAcceptors, enrol });
+  const { lanOrigin, enrol, edges } = await openStadium(dataDir, o, rt, { hub, stadium, lan, certificate, remoteStations, connections, remoteAcceptors });
   log.info({ origin, dataDir, tableId: config.tableId, terminalId: o.terminalId, ledger: ledger.file }, 'table host started');
   const started: Started = {
     stopCountingTilts,
@@ -272,6 +272,7 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
     remoteAcceptors,
     transfers,
     lan,
+    edges,
     server,
     shoe,
     billAcceptors: rt.billAcceptors,
@@ -297,9 +298,35 @@ async function serve(options: HostOptions, o: Opened): Promise<RunningHost> {
     sent,
     transfers,
     stadium: { stations: remoteStations, acceptors: remoteAcceptors, connections, lanOrigin, certificate, enrol },
+    edges,
     screens: tokens.entries().map(([view, token]) => ({ view, token, url: `${origin}/${view}?token=${encodeURIComponent(token)}` })),
     close: () => shutdown(started),
   };
+}
+
+/**
+ * The remote stations opened to enrolment and connection on the LAN listener, and, when the
+ * table's configuration names edges, its NATS server and the bridge to them (issue 55).
+ */
+async function openStadium(
+  dataDir: string,
+  o: Opened,
+  rt: ReturnType<typeof openTableRuntime>,
+  s: Omit<Parameters<ReturnType<typeof lateStadium>['open']>[0], 'lanOrigin' | 'enrol'> & {
+    hub: ViewHub;
+    stadium: ReturnType<typeof lateStadium>;
+    lan: { host: string; port: number } | null;
+  },
+) {
+  const { lan, certificate, remoteStations, connections, remoteAcceptors, stadium, hub } = s;
+  const lanOrigin = lan ? `https://${lan.host.includes(':') ? `[${lan.host}]` : lan.host}:${lan.port}` : null;
+  const enrol = enroller(o, { lanOrigin, certificate, table: rt.table, remoteStations });
+  stadium.open({ lanOrigin, certificate, remoteStations, connections, remoteAcceptors, enrol });
+  const { config, log } = o;
+  const edges = config.edges
+    ? await startTableEdges(dataDir, { names: config.edges.names, ...config.edges.nats }, { tableId: config.tableId, hub, stations: remoteStations, log })
+    : null;
+  return { lanOrigin, enrol, edges };
 }
 
 /** The listeners' caps are what keeps the host within its open files: say so when they do not fit. */

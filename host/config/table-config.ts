@@ -77,6 +77,23 @@ export const TableConfig = z
     lan: z
       .strictObject({ host: z.string().min(1).max(255).default('127.0.0.1'), port: z.number().int().min(0).max(65535).default(0) })
       .default({ host: '127.0.0.1', port: 0 }),
+    /**
+     * Edges (issue 55, docs/stadium.md): the names of the edge processes (`etg edge`) that hold
+     * this table's remote stations, and where the table's NATS server listens for them (each edge
+     * its own NATS user, its password made on the first start in `<data>/edges/<name>.password`).
+     * Absent: no edges, and no NATS server is started or needed.
+     */
+    edges: z
+      .strictObject({
+        names: z
+          .array(z.string().regex(/^[A-Za-z0-9_-]{1,32}$/))
+          .min(1)
+          .max(64),
+        nats: z
+          .strictObject({ host: z.string().min(1).max(255).default('127.0.0.1'), port: z.number().int().min(0).max(65535).default(4222) })
+          .default({ host: '127.0.0.1', port: 4222 }),
+      })
+      .optional(),
     /** How the loopback and the LAN listeners admit connections: the hello deadline, caps per address and in all. */
     connections: ConnectionLimitsConfig,
     /**

@@ -43,8 +43,8 @@ export async function freePort(): Promise<number> {
 const quote = (s: string) => JSON.stringify(s);
 const list = (xs: readonly string[]) => `[${xs.map(quote).join(', ')}]`;
 
-/** The server's configuration: loopback only, JetStream on, one account holding every user. */
-export function natsConfig(port: number, dir: string, users: readonly NatsUser[]): string {
+/** The server's configuration: on `host` (the loopback unless the table's configuration names an address), JetStream on, one account holding every user. */
+export function natsConfig(port: number, dir: string, users: readonly NatsUser[], host = '127.0.0.1'): string {
   const userLines = users.map((u) => {
     const perms = [u.publish ? `publish: { allow: ${list(u.publish)} }` : '', u.subscribe ? `subscribe: { allow: ${list(u.subscribe)} }` : ''].filter(
       (p) => p !== '',
@@ -52,19 +52,19 @@ export function natsConfig(port: number, dir: string, users: readonly NatsUser[]
     return `      { user: ${quote(u.user)}, password: ${quote(u.password)}${perms.length ? `, permissions: { ${perms.join(', ')} }` : ''} }`;
   });
   return [
-    `listen: "127.0.0.1:${port}"`,
+    `listen: ${quote(host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`)}`,
     `jetstream { store_dir: ${quote(path.join(dir, 'js'))}, max_memory_store: 256MB, max_file_store: 64MB }`,
     ...(users.length ? ['accounts {', '  ETG {', '    jetstream: enabled', '    users: [', userLines.join(',\n'), '    ]', '  }', '}'] : []),
     '',
   ].join('\n');
 }
 
-async function waitForPort(port: number, child: ChildProcess, deadlineMs: number): Promise<void> {
+async function waitForPort(host: string, port: number, child: ChildProcess, deadlineMs: number): Promise<void> {
   const until = Date.now() + deadlineMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`nats-server exited with ${child.exitCode}`);
     const up = await new Promise<boolean>((resolve) => {
-      const s = tcpConnect(port, '127.0.0.1');
+      const s = tcpConnect(port, host);
       s.once('connect', () => (s.destroy(), resolve(true)));
       s.once('error', () => resolve(false));
     });
@@ -79,13 +79,15 @@ async function waitForPort(port: number, child: ChildProcess, deadlineMs: number
  * tests', the bench's, and `npm start`'s when the table is configured with edges). Only a table
  * with edges needs it: nothing else starts one.
  */
-export async function startNatsServer(options: { users?: readonly NatsUser[]; dir?: string; port?: number } = {}): Promise<NatsServer> {
+export async function startNatsServer(options: { users?: readonly NatsUser[]; dir?: string; port?: number; host?: string } = {}): Promise<NatsServer> {
+  const host = options.host ?? '127.0.0.1';
+  const dial = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   const dir = options.dir ?? mkdtempSync(path.join(os.tmpdir(), 'etg-nats-'));
   const own = options.dir === undefined;
   const port = options.port ?? (await freePort());
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const conf = path.join(dir, 'nats.conf');
-  writeFileSync(conf, natsConfig(port, dir, options.users ?? []), { mode: 0o600 });
+  writeFileSync(conf, natsConfig(port, dir, options.users ?? [], host), { mode: 0o600 });
   let child: ChildProcess | null = null;
   const launch = async () => {
     const c = spawn(natsServerPath(), ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -93,7 +95,7 @@ export async function startNatsServer(options: { users?: readonly NatsUser[]; di
     c.stderr?.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
     child = c;
     try {
-      await waitForPort(port, c, 10_000);
+      await waitForPort(dial, port, c, 10_000);
     } catch (e) {
       c.kill('SIGKILL');
       throw new Error(`${String(e)}: ${err}`, { cause: e });
@@ -111,7 +113,7 @@ export async function startNatsServer(options: { users?: readonly NatsUser[]; di
   };
   await launch();
   return {
-    url: `nats://127.0.0.1:${port}`,
+    url: `nats://${dial.includes(':') ? `[${dial}]` : dial}:${port}`,
     port,
     stop: () => end('SIGTERM'),
     kill: () => end('SIGKILL'),

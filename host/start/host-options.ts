@@ -9,6 +9,7 @@ import type { Printers } from '../devices/printers.js';
 import type { BillAcceptors } from '../devices/bill-acceptors.js';
 import type { RemoteAcceptors } from '../devices/remote-acceptors.js';
 import type { TableShoe } from '../devices/shoe.js';
+import type { TableEdges } from '../edges/table-edges.js';
 import type { FloorServices } from '../floor/floor-services.js';
 import type { ClientBudgetLimits } from '../logging/client-budget.js';
 import type { RotationLimits } from '../logging/rotating-file.js';
@@ -131,5 +132,7 @@ export interface RunningHost {
     /** Enrols a remote station (two people named) and returns what its machine is given, once. */
     enrol(station: number, by: [string, string]): EnrolmentFile;
   };
+  /** The table's NATS server and the host's bridge to its edges, when its configuration names edges. */
+  edges: TableEdges | null;
   close(): Promise<void>;
 }

@@ -24,6 +24,8 @@ export interface Started {
   /** The transfers with peer tables: their links and tick (none without peers). */
   transfers: { stop(): void } | null;
   lan: { close(): Promise<void> } | null;
+  /** The edges' bridge and NATS server (none without edges). */
+  edges: { close(): Promise<void> } | null;
   server: { close(): Promise<void> };
   shoe: TableShoe;
   billAcceptors: BillAcceptors;
@@ -51,6 +53,7 @@ export async function shutdown(s: Started): Promise<void> {
   s.serviceBackend.dispose();
   s.remoteAcceptors.closeAll();
   s.transfers?.stop();
+  await s.edges?.close();
   await s.lan?.close();
   await s.server.close();
   await s.shoe.close();

@@ -32,8 +32,9 @@ export interface EdgeTable {
   readonly bridge: EdgeBridge;
   readonly tableId: string;
   /** A NATS connection as `user` (reconnecting at once, for ever: a restart of NATS is waited out). */
-  natsAs(user: string, inbox?: string): Promise<NatsConnection>;
-  startEdge(name: string): Promise<EdgeKit>;
+  natsAs(user: string, inbox?: string, servers?: string): Promise<NatsConnection>;
+  /** An edge; `servers`: another way to NATS than the server's own address (a test's proxy). */
+  startEdge(name: string, servers?: string): Promise<EdgeKit>;
   close(): Promise<void>;
 }
 
@@ -47,9 +48,9 @@ export async function startEdgeTable(options: { edges: readonly string[]; remote
     users: [{ user: 'host', password: password('host') }, ...options.edges.map((e) => ({ user: e, password: password(e), ...edgePermissions(tableId, e) }))],
   });
   const closers: (() => unknown)[] = [];
-  const natsAs = async (user: string, inbox?: string) => {
+  const natsAs = async (user: string, inbox?: string, servers = nats.url) => {
     const nc = await connect({
-      servers: nats.url,
+      servers,
       user,
       pass: password(user),
       reconnectTimeWait: 100,
@@ -68,6 +69,8 @@ export async function startEdgeTable(options: { edges: readonly string[]; remote
     simulatedDealer: { dealMs: 5 },
     timings: { bettingMs: 1500, decisionMs: 1000, resultsMs: 100 },
   });
+  // A table configured without edges starts no NATS of its own: the kit's is the test's.
+  if (running.edges !== null) throw new Error('a table without edges started NATS');
   const bridge = await EdgeBridge.start({ hub: running.hub, stations: running.stadium.stations, nc: await natsAs('host'), tableId, log });
   closers.push(() => bridge.close());
   return {
@@ -76,8 +79,8 @@ export async function startEdgeTable(options: { edges: readonly string[]; remote
     bridge,
     tableId,
     natsAs,
-    startEdge: async (name) => {
-      const nc = await natsAs(name, edgeInbox(name));
+    startEdge: async (name, servers) => {
+      const nc = await natsAs(name, edgeInbox(name), servers);
       const edge = await Edge.start({ name, tableId, nc, log });
       const certificate = await tableCertificate(path.join(dir, name), name, ['127.0.0.1']);
       const server = await createEdgeServer(edge, { log, certificate, host: '127.0.0.1', port: 0 });

@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { EdgeName } from './subjects.js';
+
+/**
+ * An edge's configuration file (`etg edge --config FILE`): which edge it is, of which table, the
+ * table's NATS server with this edge's own user (its password in a file of its own, owner-only,
+ * as the table's host wrote it: `<host data>/edges/<name>.password`), where it listens for the
+ * stations, and its folder (its TLS certificate, made on its first start, under `tls/`). Paths
+ * are taken from the file's own folder.
+ */
+export const EdgeConfig = z.strictObject({
+  name: EdgeName,
+  tableId: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/),
+  nats: z.strictObject({
+    url: z.string().regex(/^nats:\/\/[^\s/]+$/),
+    passwordFile: z.string().min(1).max(4096),
+  }),
+  listen: z
+    .strictObject({ host: z.string().min(1).max(255).default('127.0.0.1'), port: z.number().int().min(0).max(65535).default(0) })
+    .default({ host: '127.0.0.1', port: 0 }),
+  dataDir: z.string().min(1).max(4096),
+});
+export type EdgeConfig = z.infer<typeof EdgeConfig>;
+
+/** The file parsed, its paths made absolute from its folder. */
+export function readEdgeConfig(file: string): EdgeConfig {
+  const c = EdgeConfig.parse(JSON.parse(readFileSync(file, 'utf8')));
+  const dir = path.dirname(path.resolve(file));
+  return { ...c, nats: { ...c.nats, passwordFile: path.resolve(dir, c.nats.passwordFile) }, dataDir: path.resolve(dir, c.dataDir) };
+}

@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { connect, type NatsConnection } from 'nats';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { ViewHub } from '../screens/view-hub.js';
+import type { RemoteStations } from '../stadium/remote-stations.js';
+import { EdgeBridge } from './edge-bridge.js';
+import { startNatsServer, type NatsServer } from './nats-server.js';
+import { edgePermissions } from './subjects.js';
+
+/** The NATS users' passwords, made once and kept in the host's data folder (owner-only). */
+const Passwords = z.record(z.string().regex(/^[A-Za-z0-9_-]{1,32}$/), z.string().min(32).max(128));
+
+export interface TableEdges {
+  readonly nats: NatsServer;
+  readonly bridge: EdgeBridge;
+  close(): Promise<void>;
+}
+
+/**
+ * A table configured with edges (`edges` in its configuration, issue 55): its own NATS server
+ * (Debian's nats-server, JetStream) with a user for the host and one per edge named, each edge
+ * with `edgePermissions` (its own commands, its own stations' parts), and the host's bridge. The
+ * passwords are made on the first start and kept in `<data>/edges/`: `users.json` for the server,
+ * and `<edge>.password` for each edge, to be carried to that edge's machine (its configuration's
+ * `nats.passwordFile`). A table without edges never comes here and never needs NATS.
+ */
+export async function startTableEdges(
+  dataDir: string,
+  edges: { names: readonly string[]; host: string; port: number },
+  deps: { tableId: string; hub: ViewHub; stations: RemoteStations; log: Logger },
+): Promise<TableEdges> {
+  const dir = path.join(dataDir, 'edges');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = path.join(dir, 'users.json');
+  const passwords = existsSync(file) ? Passwords.parse(JSON.parse(readFileSync(file, 'utf8'))) : {};
+  const make = () => randomBytes(24).toString('base64url');
+  const host = (passwords['host'] ??= make());
+  for (const name of edges.names) {
+    passwords[name] ??= make();
+    writeFileSync(path.join(dir, `${name}.password`), `${passwords[name]}\n`, { mode: 0o600 });
+  }
+  writeFileSync(file, JSON.stringify(passwords, null, 1), { mode: 0o600, flush: true });
+  const nats = await startNatsServer({
+    dir: path.join(dir, 'nats'),
+    host: edges.host,
+    ...(edges.port > 0 ? { port: edges.port } : {}),
+    users: [{ user: 'host', password: host }, ...edges.names.map((e) => ({ user: e, password: passwords[e] ?? make(), ...edgePermissions(deps.tableId, e) }))],
+  });
+  let nc: NatsConnection | null = null;
+  try {
+    nc = await connect({ servers: nats.url, user: 'host', pass: host, name: 'table host', maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+    const bridge = await EdgeBridge.start({ hub: deps.hub, stations: deps.stations, nc, tableId: deps.tableId, log: deps.log });
+    const conn = nc;
+    deps.log.info({ nats: nats.url, edges: edges.names }, 'edges: NATS started and the bridge open');
+    return {
+      nats,
+      bridge,
+      close: async () => {
+        await bridge.close();
+        await conn.close();
+        await nats.close();
+      },
+    };
+  } catch (err) {
+    await nc?.close();
+    await nats.close();
+    throw err;
+  }
+}
