@@ -327,6 +327,8 @@ describe('packaging dry run (every step that needs no download)', () => {
     // the upstream run (issue 34); and the tickets' terms and validation numbers, the hosts' and
     // the authority's (issue 47).
     assert.deepEqual([...up.termsFiles].sort(), [
+      // The house edges the gaming day's theoretical win reads (issue 49): data, written from the engine.
+      'terms/house-edges.ts',
       'terms/ticket-terms.ts',
       'terms/transfer-reconcile.ts',
       'terms/transfer-terms.ts',

@@ -13,6 +13,7 @@ import type { NewEntry } from '../../ledger/entries.js';
 import { redeemed, ticketIssue, ticketPrinted, ticketVoided } from '../../ledger/ticket-fixtures.js';
 import { validationNumber, type ValidationNumber } from '../../terms/validation-number.js';
 import { gamingDayOf } from '../../upstream/backoffice/gaming-day.js';
+import { HOUSE_EDGES } from '../../terms/house-edges.js';
 import { enrolTerminal, migrateUpstream, openPglite, putUser, startUpstream, type Db } from '../../upstream/index.js';
 import { machineIdOf, redeem } from '../../upstream/tickets.js';
 
@@ -171,6 +172,39 @@ describe('back office: the gaming day reconciles with the ledgers', () => {
         ['T2', 50_000, 0],
       ],
     );
+  });
+
+  it('sets each table’s and bet’s actual win beside its theoretical win from the engine’s exact edge', async () => {
+    const raw = (await (await fetch(`${up.url}/backoffice/api/reports/gaming-day?date=2026-11-25`, { headers: { cookie } })).json()) as {
+      theoretical: {
+        terminalId: string;
+        game: string;
+        profile: string;
+        bet: string;
+        rounds: number;
+        wagered: number;
+        edge: number | null;
+        theoretical: number | null;
+        actual: number;
+        difference: number | null;
+      }[];
+    };
+    const edge = HOUSE_EDGES.blackjack?.['macau-2009']?.main;
+    assert.ok(edge !== undefined);
+    for (const [i, ledger] of ledgers.entries()) {
+      const id = ledger.terminalId;
+      const line = raw.theoretical.find((l) => l.terminalId === id);
+      assert.ok(line, id);
+      assert.equal(raw.theoretical.filter((l) => l.terminalId === id).length, 1, 'one game, profile and bet at each table');
+      // Six rounds of 2,500 to 5,000 avos at each of its stations (3 at T1, 4 at T2): the initial bets.
+      const stations = 3 + i;
+      assert.deepEqual([line.game, line.profile, line.bet, line.rounds, line.wagered], ['blackjack', 'macau-2009', 'main', 6, stations * 22_500]);
+      assert.equal(line.edge, edge);
+      assert.equal(line.theoretical, Math.round((stations * 22_500 * edge) / 100));
+      const m = ledger.meters('table');
+      assert.equal(line.actual, (m.creditsWagered ?? 0) - (m.creditsWon ?? 0), 'the actual win is the meters’ win');
+      assert.equal(line.difference, line.actual - (line.theoretical ?? 0));
+    }
   });
 
   it("states the floor's outstanding ticket liability at the day's end, and now for today", async () => {

@@ -1,5 +1,6 @@
 import type { Sql } from '../sql.js';
 import { heldCurrencies, type TableCurrency } from '../table-currency.js';
+import { theoreticalLines, type TheoreticalLine } from './theoretical.js';
 
 /**
  * The gaming day (issue 49 item 4): the 24 hours from the configured hour in Macau time. Macau
@@ -83,6 +84,8 @@ export interface GamingDayReport {
   to: string;
   startHour: number;
   lines: ReportLine[];
+  /** Hold against theoretical, per table, game, profile and bet (theoretical.ts). */
+  theoretical: TheoreticalLine[];
   corrections: Correction[];
   liability: TicketLiability;
 }
@@ -216,6 +219,7 @@ export async function gamingDayReport(sql: Sql, date: string, startHour: number)
     to: to.toISOString(),
     startHour,
     lines: [...lines.values()].sort((a, b) => a.terminalId.localeCompare(b.terminalId) || order(a.scope) - order(b.scope)),
+    theoretical: await theoreticalLines(sql, from, to, currencies),
     corrections,
     liability: await liabilityAt(sql, to),
   };

@@ -1,0 +1,82 @@
+// Written by scripts/house-edges.ts from the engine's exact calculators: do not edit by hand.
+// The house edge of each bet, in percent of the initial bet (positive: the house's advantage), per
+// game and rule profile as published (a table's own rule options are not in these figures).
+// tests/engine/house-edges.test.ts holds these figures to the calculators.
+
+export const HOUSE_EDGES: Readonly<Record<string, Readonly<Record<string, Readonly<Record<string, number>>>>>> = {
+  blackjack: {
+    'macau-2009': {
+      main: -0.5197332639014306,
+      anyPair: 11.2540192926045,
+      perfectPairs: 9.967845659163999,
+      sevens: 34.14902699209307,
+      over13: 6.554538708879548,
+      under13: 10.06678209250565,
+    },
+    'macau-2004': {
+      main: -0.6392695998436497,
+      anyPair: 11.2540192926045,
+      perfectPairs: 9.967845659163999,
+      sevens: 34.14902699209307,
+      over13: 6.554538708879548,
+      under13: 10.06678209250565,
+    },
+    'portugal-2001': {
+      main: 0.2024503076093108,
+      anyPair: 11.2540192926045,
+      perfectPairs: 9.967845659163999,
+      sevens: 34.14902699209307,
+      over13: 6.554538708879548,
+      under13: 10.06678209250565,
+    },
+    generic: {
+      main: -0.5197332639014306,
+      anyPair: 11.2540192926045,
+      perfectPairs: 9.967845659163999,
+      sevens: 34.14902699209307,
+      over13: 6.554538708879548,
+      under13: 10.06678209250565,
+    },
+  },
+  baccarat: {
+    'macau-commission': {
+      banker: 1.057905784247204,
+      player: 1.2350813289166152,
+      tie: 14.35962877872382,
+      playerPair: 10.361445783132528,
+      bankerPair: 10.361445783132528,
+      lucky6: 16.683572040558083,
+    },
+    'macau-no-commission': {
+      banker: 1.4581044639718765,
+      player: 1.2350813289166152,
+      tie: 14.35962877872382,
+      playerPair: 10.361445783132528,
+      bankerPair: 10.361445783132528,
+      lucky6: 16.683572040558083,
+    },
+    generic: {
+      banker: 1.057905784247204,
+      player: 1.2350813289166152,
+      tie: 14.35962877872382,
+      playerPair: 10.361445783132528,
+      bankerPair: 10.361445783132528,
+      lucky6: 16.683572040558083,
+    },
+  },
+  war: {
+    macau: {
+      main: 2.3300568063378204,
+      tie: 18.649517684887464,
+    },
+    generic: {
+      main: 2.3300568063378204,
+      tie: 18.649517684887464,
+    },
+  },
+};
+
+/** The house edge (percent of the initial bet) of a bet under a game's profile; null when none is published. */
+export function houseEdgeOf(game: string, profile: string, bet: string): number | null {
+  return HOUSE_EDGES[game]?.[profile]?.[bet] ?? null;
+}

@@ -1,0 +1,81 @@
+import { houseEdgeOf } from '../../terms/house-edges.js';
+import type { Sql } from '../sql.js';
+import type { TableCurrency } from '../table-currency.js';
+
+/**
+ * Hold against theoretical (issue 49): per table, game, rule profile and bet, the rounds settled
+ * in the gaming day — what was bet at the start of each (the initial bets, `bet.place`), the
+ * theoretical win (that × the bet's house edge under the profile, the engine's exact figure as
+ * published in terms/house-edges.ts), the actual win (what the house took, −Σ of the settlement
+ * lines' net, doubles, splits and raises included) and the difference. The theoretical win is an
+ * expectation, rounded to the minor unit for reading, never money paid or owed.
+ */
+export interface TheoreticalLine {
+  terminalId: string;
+  currency: TableCurrency | null;
+  game: string;
+  profile: string;
+  bet: string;
+  rounds: number;
+  /** The initial bets of the rounds settled in the day (minor units). */
+  wagered: number;
+  /** The house edge in percent of the initial bet; null when no figure is published for this bet. */
+  edge: number | null;
+  theoretical: number | null;
+  /** What the house won on the bet: −Σ net of its settlement lines (minor units). */
+  actual: number;
+  /** actual − theoretical: above zero, the house held more than the edge says. */
+  difference: number | null;
+}
+
+export async function theoreticalLines(sql: Sql, from: Date, to: Date, currencies: Map<string, TableCurrency>): Promise<TheoreticalLine[]> {
+  const settled = `SELECT terminal_id, doc->'payload'->>'roundId' AS round_id, doc->'payload'->>'game' AS game,
+      doc->'payload'->>'profile' AS profile, doc->'payload'->'lines' AS lines
+    FROM journal WHERE type = 'round.settle' AND ts >= $1 AND ts < $2`;
+  const w = await sql.query<{ terminal_id: string; game: string; profile: string; bet: string; wagered: number; rounds: number }>(
+    `WITH s AS (${settled})
+     SELECT s.terminal_id, s.game, s.profile, b->>'bet' AS bet, SUM((b->>'amount')::bigint)::bigint AS wagered,
+       COUNT(DISTINCT s.round_id)::int AS rounds
+     FROM s JOIN journal p ON p.terminal_id = s.terminal_id AND p.type = 'bet.place' AND p.doc->'payload'->>'roundId' = s.round_id,
+       jsonb_array_elements(p.doc->'payload'->'bets') b
+     GROUP BY 1, 2, 3, 4`,
+    [from, to],
+  );
+  const a = await sql.query<{ terminal_id: string; game: string; profile: string; bet: string; actual: number }>(
+    `WITH s AS (${settled})
+     SELECT s.terminal_id, s.game, s.profile, l->>'bet' AS bet, (-SUM((l->>'net')::bigint))::bigint AS actual
+     FROM s, jsonb_array_elements(s.lines) l GROUP BY 1, 2, 3, 4`,
+    [from, to],
+  );
+  const key = (x: { terminal_id: string; game: string; profile: string; bet: string }) => [x.terminal_id, x.game, x.profile, x.bet].join('\u0000');
+  const lines = new Map<string, TheoreticalLine>();
+  const line = (x: { terminal_id: string; game: string; profile: string; bet: string }) => {
+    let l = lines.get(key(x));
+    if (!l) {
+      const edge = houseEdgeOf(x.game, x.profile, x.bet);
+      l = {
+        terminalId: x.terminal_id,
+        currency: currencies.get(x.terminal_id) ?? null,
+        game: x.game,
+        profile: x.profile,
+        bet: x.bet,
+        rounds: 0,
+        wagered: 0,
+        edge,
+        theoretical: null,
+        actual: 0,
+        difference: null,
+      };
+      lines.set(key(x), l);
+    }
+    return l;
+  };
+  for (const x of w.rows) Object.assign(line(x), { wagered: Number(x.wagered), rounds: x.rounds });
+  for (const x of a.rows) line(x).actual = Number(x.actual);
+  for (const l of lines.values()) {
+    if (l.edge === null) continue;
+    l.theoretical = Math.round((l.wagered * l.edge) / 100);
+    l.difference = l.actual - l.theoretical;
+  }
+  return [...lines.values()].sort((x, y) => x.terminalId.localeCompare(y.terminalId) || x.game.localeCompare(y.game) || x.bet.localeCompare(y.bet));
+}
