@@ -94,6 +94,8 @@ export const KIOSK_TOOLS = {
       'reset-pin': 'Sets a new PIN, lifting any lock.',
       'set-role': 'Gives an account another role (a supervisor and their PIN).',
       'program-hash': 'The reference program hash of a build, and the files behind a mismatch.',
+      'peer-file': "This table's enrolment file for a peer table (a new credential it dials in with; two people).",
+      'peer-withdraw': 'Revokes the credential a peer table dials this table with (two people).',
     },
     load: (name) => import(`./service/${name}.ts`),
   },

@@ -469,12 +469,23 @@ export const PAYLOADS = {
    */
   'peer.credential': z.strictObject({
     table: TableId,
-    action: z.enum(['enrol', 'revoke', 'adopt']),
+    /**
+     * `issue`: this table made an enrolment file for `table` (a new credential `table` dials this
+     * host with, its secret kept only hashed); `withdraw`: that credential revoked, the peer kept
+     * for this host's own link to it (host/peers/peer-offer.ts).
+     */
+    action: z.enum(['enrol', 'revoke', 'adopt', 'issue', 'withdraw']),
     by: z.array(who).min(1).max(2),
     digest: z
       .string()
       .regex(/^[0-9a-f]{64}$/)
       .optional(),
+    /** The enrolment file's credential id and when it was made: on `issue` (the maker's) and on an `enrol` from a signed file (the receiver's, which takes an id once). */
+    credential: z
+      .string()
+      .regex(/^[0-9a-f]{32}$/)
+      .optional(),
+    issuedAt: z.iso.datetime().optional(),
   }),
   /**
    * What a round's jackpot chips and awards did to each level of the progressive (Portugal rules

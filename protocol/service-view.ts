@@ -372,6 +372,8 @@ function build() {
             linkOut: z.boolean(),
             linkIn: z.boolean(),
             problem: z.enum(PEER_PROBLEMS).nullable(),
+            /** This table's enrolment file for it waits for this session's one download. */
+            download: z.literal(true).optional(),
           }),
         )
         .max(64),

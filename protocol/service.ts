@@ -107,6 +107,14 @@ export const ServiceAction = z.lazy(() =>
       enrolment: z.string().min(2).max(24_000),
       stations: z.array(Station).max(250),
     }),
+    /**
+     * Two people make this table's enrolment file for the peer table `table` (what its `peer-add`
+     * takes): a new credential it dials this table with, journalled `peer.credential` `issue`; the
+     * file is downloaded once, by the session that asked, within 5 minutes.
+     */
+    z.strictObject({ kind: z.literal('peer-issue'), table: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/) }),
+    /** Two people revoke the credential the peer table `table` dials this table with (`peer.credential` `withdraw`): its link in closes at once. */
+    z.strictObject({ kind: z.literal('peer-withdraw'), table: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/) }),
     /** Two people remove a peer table from both peer files: its link closes at once, no credit moves to or from it. */
     z.strictObject({ kind: z.literal('peer-revoke'), table: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/) }),
     /** Revokes a remote station's credential: its connections close at once. */
@@ -148,6 +156,8 @@ export const TWO_PERSON_ACTIONS: ReadonlySet<ServiceActionKind> = new Set([
   'station-revoke',
   'peer-add',
   'peer-revoke',
+  'peer-issue',
+  'peer-withdraw',
   'jackpot-reset',
   'cashbox-drop',
 ]);

@@ -12,7 +12,7 @@ import { lockFolderForTool } from '../folder-lock.js';
  * A folder without a ledger yet (the first set-up, before the first start) has its accounts
  * adopted by the host.
  */
-export function openAccounts(dataDir: string, what: string): { store: AccountStore; close(): void } {
+export function openAccounts(dataDir: string, what: string): { store: AccountStore; ledger: Ledger | null; close(): void } {
   const lock = lockFolderForTool(dataDir, what, 'accounts are changed with the host stopped (a PIN lock also ends by itself at its expiry)');
   let ledger: Ledger | null = null;
   let store: AccountStore | null = null;
@@ -25,7 +25,7 @@ export function openAccounts(dataDir: string, what: string): { store: AccountSto
     ledger = existsSync(ledgerFile(dataDir)) ? openExistingLedger(dataDir) : null;
     store = new AccountStore(dataDir, { journal: ledger ? ledgerAccountJournal(ledger) : null });
     store.adopt();
-    return { store, close };
+    return { store, ledger, close };
   } catch (e) {
     close();
     throw e;

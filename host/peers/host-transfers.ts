@@ -148,6 +148,16 @@ export class HostTransfers {
     if (this.started) link.start();
   }
 
+  /**
+   * The credential `table` dials this host with was made anew or withdrawn in service mode (its
+   * file journalled and written): taken as the file now holds it, and the peer's link into this
+   * host closed at once (it dials again with the new secret, or not at all).
+   */
+  dialIn(table: TableId): void {
+    this.o.credentials.reload(table);
+    this.listener.disconnect(table);
+  }
+
   /** Whether this host's link to the peer is up, and the peer's link into it. */
   linkState(table: TableId): { out: boolean; in: boolean } {
     return { out: this.links.get(table)?.connected() ?? false, in: this.listener.connected(table) };

@@ -42,12 +42,17 @@ export class PeerCredentials {
   /** Enrols (or enrols again: the old secret stops working) the peer table `table`; the secret, to hand to its host once. */
   enrol(table: TableId): string {
     const secret = randomBytes(32).toString('base64url');
+    this.install(table, secret);
+    return secret;
+  }
+
+  /** Enrols `table` with a secret made by the caller (who journalled its hash first); the old secret stops working. */
+  install(table: TableId, secret: string): void {
     this.peers = [
       ...this.peers.filter((p) => p.table !== table),
       { table, secretSha256: sha256(secret).toString('hex'), enrolledAt: this.clock().toISOString() },
     ];
     this.save();
-    return secret;
   }
 
   revoke(table: TableId): boolean {

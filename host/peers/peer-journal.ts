@@ -3,6 +3,7 @@ import { entriesOfTypes, PAYLOADS, type EntryBody, type Ledger } from '../../led
 import type { TableId } from '../../terms/transfer-terms.js';
 import type { PeerProblem } from '../../protocol/index.js';
 import type { Peer } from './peer-config.js';
+import type { OfferHistory } from './peer-offer.js';
 
 /**
  * The peer tables in the data folder's files (`peers.json`: whom this host dials, the secret it
@@ -104,4 +105,22 @@ export function peerProblems(ledger: Ledger, files: PeerFiles): Map<TableId, Exc
     problems.set(t, journalled === null ? 'not-enrolled' : now === null ? 'missing' : 'changed');
   }
   return problems;
+}
+
+/**
+ * What this table enrolled from signed enrolment files (host/peers/peer-offer.ts): each credential
+ * id taken (a file is enrolled once), and the newest file's making time per peer table (an older
+ * file brought back after it is refused).
+ */
+export function offerHistory(ledger: Ledger): OfferHistory {
+  const enrolled = new Set<string>();
+  const newest = new Map<TableId, string>();
+  for (const e of entriesOfTypes(ledger, ['peer.credential'])) {
+    const p = PAYLOADS['peer.credential'].parse((JSON.parse(e.body) as EntryBody).payload);
+    if (p.action !== 'enrol' || p.credential === undefined || p.issuedAt === undefined) continue;
+    enrolled.add(p.credential);
+    const before = newest.get(p.table);
+    if (before === undefined || Date.parse(p.issuedAt) > Date.parse(before)) newest.set(p.table, p.issuedAt);
+  }
+  return { enrolled, newest };
 }

@@ -1,13 +1,31 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Ledger } from '../../ledger/index.js';
 import { TableId } from '../../terms/transfer-terms.js';
-import { Peer, PeerEnrolment, PeersFile, readPeers, writePeers } from './peer-config.js';
+import { readTableCertificate } from '../stadium/table-certificate.js';
+import { Peer, PeersFile, readPeers, writePeers } from './peer-config.js';
 import { PeerCredentials } from './peer-credentials.js';
 import { PeerGuard } from './peer-guard.js';
-import { journalledPeers, peerDigest, peerProblems, type PeerFiles } from './peer-journal.js';
+import { journalledPeers, offerHistory, peerDigest, peerProblems, type PeerFiles } from './peer-journal.js';
+import { checkPeerOffer, makePeerOffer, type OfferRefusal } from './peer-offer.js';
 import type { PeerProblem } from '../../protocol/index.js';
 
-export type PeerChange = { ok: true; table: TableId } | { ok: false; detail: string };
+export type PeerChange = { ok: true; table: TableId } | { ok: false; detail: string; refusal?: OfferRefusal };
+
+/** A new enrolment file for a peer: its text (holding the secret: handed once) and its credential's id. */
+export type PeerFileMade = { ok: true; table: TableId; file: string; credential: string } | { ok: false; detail: string };
+
+export interface PeerRegistryOptions {
+  dataDir: string;
+  self: string;
+  ledger: Ledger;
+  log: Logger;
+  fault: (detail: string) => void;
+  /** This table's LAN listener as its peers dial it (`https://host:port`); null: it has none to offer. */
+  url?: string | null;
+  /** The host's clock (an enrolment file's making and deadline). */
+  now?: () => number;
+}
 
 /** The peers as the service screen's Peers page lists them (protocol/service-view.ts). */
 export interface PeerRows {
@@ -36,10 +54,11 @@ export class PeerRegistry {
   readonly guard: PeerGuard;
   private readonly revoked = new Set<(table: TableId) => void>();
   private readonly enrolled = new Set<(peer: Peer) => void>();
+  private readonly dialIns = new Set<(table: TableId) => void>();
   /** The links of the running transfers (none: this host had no peers at start). */
   private links: ((table: TableId) => { out: boolean; in: boolean }) | null = null;
 
-  constructor(private readonly o: { dataDir: string; self: string; ledger: Ledger; log: Logger; fault: (detail: string) => void }) {
+  constructor(private readonly o: PeerRegistryOptions) {
     this.guard = new PeerGuard(o);
   }
 
@@ -51,6 +70,11 @@ export class PeerRegistry {
   /** `listener(peer)`: a peer was enrolled, its files journalled and written (the transfers dial it at once). */
   onEnrol(listener: (peer: Peer) => void): void {
     this.enrolled.add(listener);
+  }
+
+  /** `listener(table)`: the credential `table` dials this host with was made anew or withdrawn (the transfers take it, close its link in). */
+  onDialIn(listener: (table: TableId) => void): void {
+    this.dialIns.add(listener);
   }
 
   /** The running transfers' link states, for the service screen (start/transfers.ts, once they exist). */
@@ -93,21 +117,19 @@ export class PeerRegistry {
   }
 
   /**
-   * Adds (or replaces) the peer whose enrolment file is `text` (what that table's host handed this
-   * one: its address, certificate, the secret it knows this host by), with the remote stations
-   * homed there.
+   * Adds (or replaces) the peer whose enrolment file is `text` (what that table's host made for this
+   * one, host/peers/peer-offer.ts: its address, certificate, the secret it knows this host by,
+   * signed with its key), with the remote stations homed there. A file that is not signed, altered,
+   * made for another table, expired, or enrolled here before is refused: nothing journalled or written.
    */
   add(text: string, stations: readonly number[], by: readonly [string, string]): PeerChange {
-    let enrolment: PeerEnrolment;
-    try {
-      const parsed = PeerEnrolment.safeParse(JSON.parse(text));
-      if (!parsed.success) return { ok: false, detail: `not a peer enrolment file: ${parsed.error.issues[0]?.message ?? 'invalid'}` };
-      enrolment = parsed.data;
-    } catch {
-      return { ok: false, detail: 'not a peer enrolment file: not JSON' };
+    const checked = checkPeerOffer(text, TableId.parse(this.o.self), new Date(this.now()), offerHistory(this.o.ledger));
+    if (!checked.ok) {
+      this.o.log.warn({ reason: checked.reason, by }, 'peer enrolment file refused');
+      return { ok: false, detail: checked.detail, refusal: checked.reason };
     }
+    const { enrolment, offer } = checked;
     const table = enrolment.table;
-    if (table === this.o.self) return { ok: false, detail: 'a table is not its own peer' };
     const before = this.peersFile();
     if (!before.ok) return before;
     const peer = Peer.safeParse({ enrolment, stations: [...stations] });
@@ -116,11 +138,78 @@ export class PeerRegistry {
     if (!next.success) return { ok: false, detail: next.error.issues[0]?.message ?? 'invalid' };
     const theirs = PeerCredentials.inDataDir(this.o.dataDir).secretSha256(table);
     // Journalled before the file is written: a cut in between leaves a file older than the journal, refused (a fault), never a peer unjournalled.
-    this.o.ledger.append({ type: 'peer.credential', payload: { table, action: 'enrol', by: [...by], digest: peerDigest(table, peer.data, theirs) } });
+    this.o.ledger.append({
+      type: 'peer.credential',
+      payload: { table, action: 'enrol', by: [...by], digest: peerDigest(table, peer.data, theirs), credential: offer.credential, issuedAt: offer.issuedAt },
+    });
     writePeers(this.o.dataDir, next.data);
     this.guard.invalidate();
     for (const l of this.enrolled) l(peer.data);
-    this.o.log.warn({ peer: table, stations, by, linked: this.links !== null }, 'peer table enrolled by two people');
+    this.o.log.warn({ peer: table, stations, by, linked: this.links !== null, credential: offer.credential }, 'peer table enrolled by two people');
+    return { ok: true, table };
+  }
+
+  /**
+   * Makes this table's enrolment file for the peer table `forText`: a new credential that table
+   * dials this host with (its secret kept here only as its SHA-256; an older one stops working),
+   * journalled (`peer.credential` `issue`, both names, the new digest and the credential's id,
+   * never the secret) before the credentials file is written. The file, signed with this table's
+   * key, is returned once: the caller hands it over and keeps nothing of it.
+   */
+  issue(forText: string, by: readonly [string, string], validMs?: number): PeerFileMade {
+    const t = TableId.safeParse(forText);
+    if (!t.success) return { ok: false, detail: 'not a table id' };
+    const table = t.data;
+    if (table === this.o.self) return { ok: false, detail: 'a table is not its own peer' };
+    if (!this.o.url) return { ok: false, detail: 'this table has no fixed LAN address for its peers to dial (lan.host, lan.port)' };
+    const certificate = readTableCertificate(this.o.dataDir);
+    if (!certificate) return { ok: false, detail: 'this table has no certificate yet: it is made at the first start with a LAN listener' };
+    const before = this.peersFile();
+    if (!before.ok) return before;
+    const secret = randomBytes(32).toString('base64url');
+    const credential = randomBytes(16).toString('hex');
+    const issuedAt = new Date(this.now());
+    const file = makePeerOffer({
+      table: TableId.parse(this.o.self),
+      terminal: this.o.ledger.terminalId,
+      for: table,
+      url: this.o.url,
+      certificate,
+      secret,
+      credential,
+      issuedAt,
+      ...(validMs !== undefined ? { validMs } : {}),
+    });
+    const peer = before.file.peers.find((p) => p.enrolment.table === table);
+    const digest = peerDigest(table, peer, createHash('sha256').update(secret, 'utf8').digest('hex'));
+    this.o.ledger.append({ type: 'peer.credential', payload: { table, action: 'issue', by: [...by], digest, credential, issuedAt: issuedAt.toISOString() } });
+    PeerCredentials.inDataDir(this.o.dataDir).install(table, secret);
+    // A folder with no peers.json opens no transfers at its next start: one listing no peer does.
+    if (readPeers(this.o.dataDir) === null) writePeers(this.o.dataDir, before.file);
+    this.guard.invalidate();
+    for (const l of this.dialIns) l(table);
+    this.o.log.warn({ peer: table, by, credential }, 'enrolment file made for a peer table by two people');
+    return { ok: true, table, file, credential };
+  }
+
+  /** Revokes the credential `table` dials this host with (its link in closes at once); this host's own link to it, if enrolled, stays. */
+  withdraw(tableText: string, by: readonly [string, string]): PeerChange {
+    const t = TableId.safeParse(tableText);
+    if (!t.success) return { ok: false, detail: 'not a table id' };
+    const table = t.data;
+    const before = this.peersFile();
+    if (!before.ok) return before;
+    const credentials = PeerCredentials.inDataDir(this.o.dataDir);
+    if (credentials.secretSha256(table) === null) return { ok: false, detail: `${table} holds no credential to dial this table` };
+    const peer = before.file.peers.find((p) => p.enrolment.table === table);
+    this.o.ledger.append({
+      type: 'peer.credential',
+      payload: { table, action: 'withdraw', by: [...by], ...(peer ? { digest: peerDigest(table, peer, null) } : {}) },
+    });
+    credentials.revoke(table);
+    this.guard.invalidate();
+    for (const l of this.dialIns) l(table);
+    this.o.log.warn({ peer: table, by }, "a peer table's credential to dial this table withdrawn by two people");
     return { ok: true, table };
   }
 
@@ -141,6 +230,10 @@ export class PeerRegistry {
     for (const l of this.revoked) l(table);
     this.o.log.warn({ peer: table, by }, 'peer table removed by two people');
     return { ok: true, table };
+  }
+
+  private now(): number {
+    return this.o.now?.() ?? Date.now();
   }
 
   private peersFile(): { ok: true; file: PeersFile } | { ok: false; detail: string } {

@@ -13,7 +13,7 @@ import type { ConnectionLimits, GuardClose } from './connection-guard.js';
 export const PRINTER_SIM_FAULTS = ['paper-out', 'jam', 'jam-mid-ticket', 'clear'] as const;
 export type PrinterSimFault = (typeof PRINTER_SIM_FAULTS)[number];
 
-export type ServiceExportKind = 'meters.csv' | 'meters.json' | 'meters.html' | 'evidence' | 'enrolment';
+export type ServiceExportKind = 'meters.csv' | 'meters.json' | 'meters.html' | 'evidence' | 'enrolment' | 'peer-enrolment';
 
 export interface HttpServerDeps {
   openSession: (transport: ScreenTransport) => ScreenSession;

@@ -73,7 +73,7 @@ export function buildPage(b: ServiceBackend, req: PageRequest, viewer: number): 
     case 'stations':
       return { page: 'stations', ...b.remoteStations(viewer) };
     case 'peers':
-      return { page: 'peers', ...b.peerTables() };
+      return { page: 'peers', ...b.peerTables(viewer) };
     case 'jackpot':
       return { page: 'jackpot', currency: b.currency, ...b.jackpot() };
   }

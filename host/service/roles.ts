@@ -40,6 +40,8 @@ const MAY_START: Record<ServiceRole, ReadonlySet<ServiceActionKind>> = {
     'station-revoke',
     'peer-add',
     'peer-revoke',
+    'peer-issue',
+    'peer-withdraw',
     'jackpot-reset',
     'cashbox-drop',
     'account-unlock',

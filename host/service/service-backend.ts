@@ -69,7 +69,7 @@ export interface ServiceBackend {
   /** The remote stations' enrolment page, as the session `viewer` (its `service.enter` seq) sees it: its own files to download. */
   remoteStations(viewer: number): Omit<Extract<ServicePage, { page: 'stations' }>, 'page'>;
   /** The peer tables: each as the files hold it, its links, and why it is refused if it is (the Peers page). */
-  peerTables(): Omit<Extract<ServicePage, { page: 'peers' }>, 'page'>;
+  peerTables(viewer: number): Omit<Extract<ServicePage, { page: 'peers' }>, 'page'>;
   /** The Tickets page: each station's printer, the last tickets out and in (docs/tito.md); its held tickets are `heldTickets`. */
   tickets(): Omit<Extract<ServicePage, { page: 'tickets' }>, 'page' | 'held'>;
   /** Tickets the printer could not judge (a jam, a link lost mid-ticket), waiting for a person. */
@@ -109,6 +109,10 @@ export interface ServiceBackend {
   addPeer(enrolment: string, stations: readonly number[], authorisedBy: AuthorisedBy): BackendResult;
   /** A peer table removed from both peer files (journalled `peer.credential` `revoke`); its link closes. */
   revokePeer(table: string, authorisedBy: AuthorisedBy): BackendResult;
+  /** This table's enrolment file for the peer `table` (a new credential it dials this table with, journalled); the file waits for one download by `session`. */
+  issuePeerFile(table: string, authorisedBy: AuthorisedBy, session: EnrollingSession): BackendResult;
+  /** The credential the peer `table` dials this table with, revoked (journalled `peer.credential` `withdraw`); its link in closes. */
+  withdrawPeer(table: string, authorisedBy: AuthorisedBy): BackendResult;
   /** A progressive level set to `to` on the authority's reference (Portugal rules 40, 44). */
   resetJackpot(level: string, to: number, authorisation: string, authorisedBy: AuthorisedBy): BackendResult;
   /** A station's cashbox counted at the drop, reconciled against its credits since the last drop; journalled, the difference said. */
@@ -118,6 +122,8 @@ export interface ServiceBackend {
    * null to anyone else, afterwards, or later. The download and every refusal are journalled.
    */
   takeEnrolment(station: number, by: EnrollingSession): string | null;
+  /** This table's enrolment file for the peer `table`, as `takeEnrolment`: once, to the session that made it, within its deadline. */
+  takePeerFile(table: string, by: EnrollingSession): string | null;
 
   // ── single-person actions ──
   /** A supervisor stops the round in play for a dealing error seen at the table. */

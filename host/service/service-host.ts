@@ -48,7 +48,7 @@ export interface ExportFile {
   inline?: boolean;
 }
 
-export type ExportKind = 'meters.csv' | 'meters.json' | 'meters.html' | 'evidence' | 'enrolment';
+export type ExportKind = 'meters.csv' | 'meters.json' | 'meters.html' | 'evidence' | 'enrolment' | 'peer-enrolment';
 
 /**
  * Service mode for every screen connection to the `/service` view. Each connection signs in on
@@ -359,6 +359,11 @@ class ServiceConsole {
       const body = Number.isInteger(station) ? b.takeEnrolment(station, { enterSeq: s.enterSeq, who: label(s.account) }) : null;
       return body ? { contentType: 'application/json', filename: `station-${station}.enrolment.json`, body } : null;
     }
+    if (kind === 'peer-enrolment') {
+      // This table's enrolment file for a peer (its secret inside): once, to the session that made it.
+      const body = roundId ? b.takePeerFile(roundId, { enterSeq: s.enterSeq, who: label(s.account) }) : null;
+      return body && roundId ? { contentType: 'application/json', filename: `${b.tableId}-for-${roundId}.peer-enrolment.json`, body } : null;
+    }
     const body = roundId ? b.evidenceJson(roundId) : null;
     return body ? { contentType: 'application/json', filename: `evidence-${roundId}.json`, body } : null;
   }
@@ -498,6 +503,14 @@ class ServiceConsole {
         return b.addPeer(a.enrolment, a.stations, two);
       case 'peer-revoke':
         return b.revokePeer(a.table, two);
+      case 'peer-issue': {
+        // As a station's enrolment: the file goes to the session that asked, not the second person's.
+        const s = this.session;
+        if (!s) return { ok: false, code: 'refused', detail: 'the session that asked for the file has ended' };
+        return b.issuePeerFile(a.table, two, { enterSeq: s.enterSeq, who: label(s.account) });
+      }
+      case 'peer-withdraw':
+        return b.withdrawPeer(a.table, two);
       case 'jackpot-reset':
         return b.resetJackpot(a.level, a.to, a.authorisation, two);
       case 'cashbox-drop':

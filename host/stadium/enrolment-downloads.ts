@@ -17,8 +17,9 @@ export type EnrolmentRefusal = 'no-file' | 'other-session' | 'expired';
 /** Why a waiting file was thrown away without being downloaded. */
 export type EnrolmentDiscard = 'expired' | 'session-ended' | 'revoked' | 're-enrolled';
 
-export interface DiscardedFile {
-  readonly station: number;
+/** `station`: the station's number, or the peer table's id (its enrolment file for that peer, host/service/backend/peers.ts). */
+export interface DiscardedFile<K extends number | string = number> {
+  readonly station: K;
   readonly owner: EnrollingSession;
   readonly why: EnrolmentDiscard;
 }
@@ -36,8 +37,8 @@ interface Waiting {
  * too long, whose session ended, or whose credential was replaced or revoked is forgotten too; the
  * station is enrolled again for a new one. What happened is returned so the caller journals it.
  */
-export class EnrolmentDownloads {
-  private readonly waiting = new Map<number, Waiting>();
+export class EnrolmentDownloads<K extends number | string = number> {
+  private readonly waiting = new Map<K, Waiting>();
 
   constructor(
     private readonly now: () => number,
@@ -45,7 +46,7 @@ export class EnrolmentDownloads {
   ) {}
 
   /** A new file for `station`, for `owner` only; one waiting for the station before it is discarded (returned). */
-  hold(station: number, file: string, owner: EnrollingSession): DiscardedFile[] {
+  hold(station: K, file: string, owner: EnrollingSession): DiscardedFile<K>[] {
     const replaced = this.discard(station, 're-enrolled');
     this.waiting.set(station, { file, owner, until: this.now() + this.waitMs });
     return replaced;
@@ -55,7 +56,7 @@ export class EnrolmentDownloads {
    * The file of `station` for the session `by`: the file, once, to its owner before its deadline;
    * otherwise why not. Files past their deadline are discarded first (returned in `discarded`).
    */
-  take(station: number, by: EnrollingSession): { file: string | null; refused: EnrolmentRefusal | null; discarded: DiscardedFile[] } {
+  take(station: K, by: EnrollingSession): { file: string | null; refused: EnrolmentRefusal | null; discarded: DiscardedFile<K>[] } {
     const discarded = this.expire();
     const w = this.waiting.get(station);
     if (!w) return { file: null, refused: discarded.some((d) => d.station === station) ? 'expired' : 'no-file', discarded };
@@ -65,7 +66,7 @@ export class EnrolmentDownloads {
   }
 
   /** Whether a file of `station` waits for the session `enterSeq` now. */
-  waitsFor(station: number, enterSeq: number): boolean {
+  waitsFor(station: K, enterSeq: number): boolean {
     const w = this.waiting.get(station);
     return w !== undefined && w.owner.enterSeq === enterSeq && w.until > this.now();
   }
@@ -78,18 +79,18 @@ export class EnrolmentDownloads {
   }
 
   /** Discards the files past their deadline. */
-  expire(): DiscardedFile[] {
+  expire(): DiscardedFile<K>[] {
     const now = this.now();
     return [...this.waiting].filter(([, w]) => w.until <= now).flatMap(([station]) => this.discard(station, 'expired'));
   }
 
   /** The session ended (signed out, idle, screen closed, host stopping): its files are discarded. */
-  sessionEnded(enterSeq: number): DiscardedFile[] {
+  sessionEnded(enterSeq: number): DiscardedFile<K>[] {
     return [...this.waiting].filter(([, w]) => w.owner.enterSeq === enterSeq).flatMap(([station]) => this.discard(station, 'session-ended'));
   }
 
   /** Discards the file of `station`, if one waits. */
-  discard(station: number, why: EnrolmentDiscard): DiscardedFile[] {
+  discard(station: K, why: EnrolmentDiscard): DiscardedFile<K>[] {
     const w = this.waiting.get(station);
     if (!w) return [];
     this.waiting.delete(station);

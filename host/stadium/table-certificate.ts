@@ -20,6 +20,15 @@ function pem(label: string, der: ArrayBuffer): string {
   return `-----BEGIN ${label}-----\n${b64.replace(/.{64}/g, '$&\n').replace(/\n$/, '')}\n-----END ${label}-----\n`;
 }
 
+/** The table's certificate as its data folder holds it (made at the first start with a LAN listener), or null. */
+export function readTableCertificate(dataDir: string): TableCertificate | null {
+  const keyFile = path.join(dataDir, 'tls', 'table-key.pem');
+  const certFile = path.join(dataDir, 'tls', 'table-cert.pem');
+  if (!existsSync(keyFile) || !existsSync(certFile)) return null;
+  const cert = readFileSync(certFile, 'utf8');
+  return { key: readFileSync(keyFile, 'utf8'), cert, fingerprint: new X509Certificate(cert).fingerprint256 };
+}
+
 /**
  * The table's certificate, made once (P-256, ten years) and kept beside the ledger in `tls/`
  * (the key owner-only). It names the table and the LAN address the host listens on; a remote
@@ -30,10 +39,8 @@ export async function tableCertificate(dataDir: string, tableId: string, address
   const dir = path.join(dataDir, 'tls');
   const keyFile = path.join(dir, 'table-key.pem');
   const certFile = path.join(dir, 'table-cert.pem');
-  if (existsSync(keyFile) && existsSync(certFile)) {
-    const cert = readFileSync(certFile, 'utf8');
-    return { key: readFileSync(keyFile, 'utf8'), cert, fingerprint: new X509Certificate(cert).fingerprint256 };
-  }
+  const found = readTableCertificate(dataDir);
+  if (found) return found;
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   // Node's Web Crypto (globalThis.crypto), as the library expects it.
   const webcrypto = globalThis.crypto;

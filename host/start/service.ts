@@ -23,7 +23,16 @@ export function startService(
 ): { service: ServiceHost; backend: LiveServiceBackend; accounts: AccountStore; peers: PeerRegistry } {
   const { config, ledger, log } = o;
   // The peer files checked against the journal from here on (adopted at a folder's first start); two people change them in service mode.
-  const peers = new PeerRegistry({ dataDir, self: config.tableId, ledger, log, fault: (detail) => tilts.raise('peer-integrity', { detail }) });
+  const peers = new PeerRegistry({
+    dataDir,
+    self: config.tableId,
+    ledger,
+    log,
+    fault: (detail) => tilts.raise('peer-integrity', { detail }),
+    // What this table's enrolment files for its peers give as its address: its LAN listener, on a fixed port.
+    url: config.lan.port > 0 ? `https://${config.lan.host}:${config.lan.port}` : null,
+    now: () => timers.now(),
+  });
   // The program files were hashed at start (journalled in power.reset); service mode shows it and recomputes on demand.
   const backend = liveServiceBackend({
     config,

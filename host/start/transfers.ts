@@ -47,6 +47,8 @@ export function openTransfers(
   registry.onRevoke((t) => transfers.drop(t));
   // One enrolled by two people: dialled at once, let in with the credential its files now hold.
   registry.onEnrol((p) => transfers.enrol(p));
+  // A peer's credential to dial this host made anew or withdrawn: taken at once, its link in closed.
+  registry.onDialIn((t) => transfers.dialIn(t));
   registry.attachLinks((t) => transfers.linkState(t));
   log.info({ peers: peers.peers.map((p) => p.enrolment.table) }, 'transfers with peer tables');
   return transfers;

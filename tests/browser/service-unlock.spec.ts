@@ -3,6 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
+import { makePeerOffer } from '../../host/peers/peer-offer.js';
+import { tableCertificate } from '../../host/stadium/table-certificate.js';
+import { TableId } from '../../terms/transfer-terms.js';
 import { expect, test as base, waitForEvent, type Kiosk } from './kiosk-fixture.js';
 import { confirmBy, LANGUAGES, pressUntilShown, pressWhenShown, signIn, startServiceKiosk, SUP, TECH, texts, tr, typeOnPad } from './service-kit.js';
 
@@ -96,19 +99,25 @@ test('Peer tables page: a supervisor enrols a peer table from its enrolment file
   pageErrors,
 }) => {
   test.setTimeout(300_000);
-  // What the peer table's host would hand this one (its address, certificate, the secret it knows this table by).
+  // What the peer table's host makes for this one in its own service mode (host/peers/peer-offer.ts):
+  // its address, its certificate, the secret it knows this table by, signed with its key.
   const dir = mkdtempSync(path.join(os.tmpdir(), 'peer-file-'));
   const file = path.join(dir, 'bj-9.json');
   const secret = 'Z'.repeat(43);
-  const fingerprint = Array.from({ length: 32 }, (_, i) => (i * 7).toString(16).toUpperCase().padStart(2, '0').slice(-2)).join(':');
-  const enrolment = {
-    table: 'bj-9',
+  const bj9 = await tableCertificate(path.join(dir, 'bj-9'), 'bj-9', ['10.9.0.9']);
+  const fingerprint = bj9.fingerprint;
+  const text = makePeerOffer({
+    table: TableId.parse('bj-9'),
+    terminal: 'BJ-9',
+    for: TableId.parse(simulatedTableConfig('blackjack').tableId),
     url: 'https://10.9.0.9:8443',
-    certificate: `-----BEGIN CERTIFICATE-----\n${'A'.repeat(200)}\n-----END CERTIFICATE-----`,
-    fingerprint,
+    certificate: bj9,
     secret,
-  };
-  writeFileSync(file, JSON.stringify(enrolment));
+    credential: '0123456789abcdef0123456789abcdef',
+    issuedAt: new Date(),
+  });
+  const enrolment = { url: 'https://10.9.0.9:8443' };
+  writeFileSync(file, text);
   try {
     await page.goto(serviceKiosk.screens['service']!);
     await waitForEvent(page, 'snapshot:service');
@@ -125,7 +134,11 @@ test('Peer tables page: a supervisor enrols a peer table from its enrolment file
     await (await chooser).setFiles(file);
     await expect.poll(() => texts(page)).toContain(tr('en', 'service.peers.askStations'));
     await typeOnPad(page, 'ref', '201-202');
-    const summary = tr('en', 'service.peers.summary', { table: 'bj-9', url: enrolment.url, stations: '201-202' });
+    // The second person reads the table, its address, the stations and the certificate the link will pin (to compare with bj-9's own screen).
+    const summary = tr('en', 'punctuation.joined', {
+      first: tr('en', 'service.peers.summary', { table: 'bj-9', url: enrolment.url, stations: '201-202' }),
+      second: tr('en', 'service.peers.certificate', { fingerprint }),
+    });
     await expect.poll(() => texts(page)).toContain(summary);
     expect(await texts(page)).not.toContain(secret);
     await confirmBy(page, TECH);

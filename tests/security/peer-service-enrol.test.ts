@@ -6,6 +6,7 @@
 // the next start (no `peer-integrity` fault). A removed peer's link is refused at once; an added
 // one is dialled at once (before: from the next start), and both show on the service screen's Peers page.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -15,6 +16,8 @@ import { simulatedTableConfig, TableConfig } from '../../host/config/table-confi
 import { enrolFloor } from '../../host/peers/enrol-floor.js';
 import { readPeers, type PeerEnrolment } from '../../host/peers/peer-config.js';
 import { PeerCredentials } from '../../host/peers/peer-credentials.js';
+import { makePeerOffer } from '../../host/peers/peer-offer.js';
+import { readTableCertificate } from '../../host/stadium/table-certificate.js';
 import { pinnedPeerAgent, pinnedPeerSocket } from '../../host/peers/peer-link.js';
 import { PEER_PROTOCOL_VERSION } from '../../host/peers/peer-wire.js';
 import type { RunningHost } from '../../host/start-host.js';
@@ -63,8 +66,19 @@ describe('peer tables added and removed by two people in service mode (issue 50 
     ]);
     const config = TableConfig.parse({ ...simulatedTableConfig('war'), tableId: WAR, remoteStations: 3, lan: { host: '127.0.0.1', port: ports.war } });
     const toWar = readPeers(bjDir)?.peers.find((p) => p.enrolment.table === WAR)?.enrolment ?? assert.fail('bj-1 has no enrolment at war-1');
-    // What bj-1's host handed war-1 (its address, certificate, the secret it knows war-1 by): the file to enrol it from.
+    // What bj-1's host handed war-1 (its address, certificate, the secret it knows war-1 by), and the
+    // enrolment file bj-1's service mode makes of it: signed with bj-1's key, for war-1 (host/peers/peer-offer.ts).
     const bjFile = readPeers(dir)?.peers.find((p) => p.enrolment.table === BJ)?.enrolment ?? assert.fail('war-1 has no enrolment of bj-1');
+    const bjSigned = makePeerOffer({
+      table: BJ,
+      terminal: 'BJ-1',
+      for: WAR,
+      url: bjFile.url,
+      certificate: readTableCertificate(bjDir) ?? assert.fail('bj-1 has no certificate'),
+      secret: bjFile.secret,
+      credential: randomBytes(16).toString('hex'),
+      issuedAt: new Date(),
+    });
     // bj-1's address, taken so war-1's dial can be seen arriving (bj-1's host does not run in this test).
     const bjPort = createServer();
     await new Promise<void>((r) => bjPort.listen(ports.bj, '127.0.0.1', r));
@@ -100,18 +114,23 @@ describe('peer tables added and removed by two people in service mode (issue 50 
       assert.equal((await screen.send({ name: 'service-page', page: 'peers' })).type, 'ack');
       await screen.until((x) => x.page?.page === 'peers' && x.page.transfers && x.page.peers.length === 0, 'the peers page without bj-1');
 
-      // A file that is not an enrolment, or names this table, is refused: nothing journalled, nothing written.
+      // A file that is not an enrolment, an unsigned one, or one made by this table is refused: nothing journalled, nothing written
+      // (host/peers/peer-offer.test.ts and tests/security/peer-enrolment-file.test.ts attack the signed file).
       const journalledBefore = journalled(running, 'peer.credential').length;
-      for (const enrolment of ['{"table":"bj-1"}', JSON.stringify({ ...bjFile, table: WAR })]) {
+      for (const [enrolment, reason] of [
+        ['{"table":"bj-1"}', 'not-a-file'],
+        [JSON.stringify(bjFile), 'not-a-file'],
+        [JSON.stringify({ ...JSON.parse(bjSigned), table: WAR }), 'certificate'],
+      ] as const) {
         const key = await twoPerson(screen, { name: 'service-action', action: { kind: 'peer-add', enrolment, stations: [102] } });
-        assert.equal(key, 'service.failed.refused', `refused: ${enrolment.slice(0, 40)}`);
+        assert.equal(key, `service.peers.fileRefused.${reason}`, `refused: ${enrolment.slice(0, 40)}`);
       }
       assert.equal(readPeers(dir)?.peers.length, 0);
       assert.equal(journalled(running, 'peer.credential').length, journalledBefore);
 
       // bj-1's host is not running: whatever answers at its address sees war-1 dial at once.
       const dialled = new Promise<void>((r) => bjPort.once('connection', (socket) => (socket.destroy(), r())));
-      const added = await twoPerson(screen, { name: 'service-action', action: { kind: 'peer-add', enrolment: JSON.stringify(bjFile), stations: [102] } });
+      const added = await twoPerson(screen, { name: 'service-action', action: { kind: 'peer-add', enrolment: bjSigned, stations: [102] } });
       assert.equal(added, 'service.done.peerAdd');
       // Dialled at once (before: only from the next start), station 102 homed there again.
       assert.equal(running.transfers?.links.has(BJ), true, 'war-1 dials bj-1 at once');

@@ -5,12 +5,12 @@ import { Language } from '../../../protocol/index.js';
 import { clientLog } from '../connection-guard.js';
 import type { HostApp, HttpServerDeps, ServiceExportKind } from '../http-deps.js';
 
-/** Service mode's exports (meters, a round's evidence, a station's enrolment), answered only for the signed-in session's export token (`?t=`). */
+/** Service mode's exports (meters, a round's evidence, a station's enrolment, this table's enrolment file for a peer), answered only for the signed-in session's export token (`?t=`). */
 export function serviceExportRoutes(app: HostApp, serviceExport: NonNullable<HttpServerDeps['serviceExport']>, log: Logger): void {
   const answer = (kind: ServiceExportKind) => async (req: { query: unknown; params: unknown; url: string; socket: Socket }, reply: FastifyReply) => {
     const query = req.query as { t?: unknown; lang?: unknown };
-    const params = req.params as { roundId?: string; station?: string };
-    const roundId = params.roundId ?? params.station;
+    const params = req.params as { roundId?: string; station?: string; table?: string };
+    const roundId = params.roundId ?? params.station ?? params.table;
     const language = Language.safeParse(query.lang);
     const file = typeof query.t === 'string' ? serviceExport(query.t, kind, roundId, language.success ? language.data : undefined) : null;
     if (!file) {
@@ -32,4 +32,5 @@ export function serviceExportRoutes(app: HostApp, serviceExport: NonNullable<Htt
   app.get('/service/export/meters.html', answer('meters.html'));
   app.get('/service/export/evidence/:roundId', answer('evidence'));
   app.get('/service/export/enrolment/:station', answer('enrolment'));
+  app.get('/service/export/peer-enrolment/:table', answer('peer-enrolment'));
 }

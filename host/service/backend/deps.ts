@@ -39,8 +39,17 @@ export interface LiveBackendDeps {
 
 /** What service mode does with the peer tables (start-host.ts wires host/peers/peer-registry.ts). */
 export interface PeerService {
-  add(enrolment: string, stations: readonly number[], by: readonly [string, string]): { ok: true; table: string } | { ok: false; detail: string };
+  /** `refusal`: why an enrolment file was refused (host/peers/peer-offer.ts), worded by the screen. */
+  add(
+    enrolment: string,
+    stations: readonly number[],
+    by: readonly [string, string],
+  ): { ok: true; table: string } | { ok: false; detail: string; refusal?: string };
   revoke(table: string, by: readonly [string, string]): { ok: true; table: string } | { ok: false; detail: string };
+  /** This table's enrolment file for the peer `table`: a new credential it dials this table with, journalled; the file (with the secret) returned once. */
+  issue(table: string, by: readonly [string, string]): { ok: true; table: string; file: string } | { ok: false; detail: string };
+  /** The credential `table` dials this table with, revoked (journalled); its link in closes. */
+  withdraw(table: string, by: readonly [string, string]): { ok: true; table: string } | { ok: false; detail: string };
   /** Each peer table the files or the journal name, its links, and why it is refused if it is. */
   list(): Omit<Extract<ServicePage, { page: 'peers' }>, 'page'>;
 }

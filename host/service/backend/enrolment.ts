@@ -114,7 +114,11 @@ function stationRows(st: StadiumService | undefined, enrolments: EnrolmentDownlo
 }
 
 /** A timer at the next file's deadline: files past it are discarded (handed to `expired`), then it is set for the next. */
-function expiryTimer(enrolments: EnrolmentDownloads, now: () => number, expired: (gone: readonly DiscardedFile[]) => void): { arm(): void; dispose(): void } {
+export function expiryTimer<K extends number | string>(
+  enrolments: EnrolmentDownloads<K>,
+  now: () => number,
+  expired: (gone: readonly DiscardedFile<K>[]) => void,
+): { arm(): void; dispose(): void } {
   let timer: ReturnType<typeof setTimeout> | null = null;
   const arm = (): void => {
     if (timer) clearTimeout(timer);

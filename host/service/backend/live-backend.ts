@@ -38,11 +38,13 @@ export function liveServiceBackend(d: LiveBackendDeps): LiveServiceBackend {
   const tests = deviceTests(d, journal);
   const stations = enrolment(d, now, journal, changes);
   const ticketPage = tickets(d, changes, journal);
+  const peers = peerActions(d, now, journal, changes);
   const unlisten = [d.table.onChange(() => changes.changed()), d.floor.tilts.onChange(() => changes.changed())];
   const { dispose: _trace, shoeIdentity: _identity, ...traceReads } = trace;
   const { dispose: _tests, ...testActions } = tests;
   const { dispose: _stations, ...stationActions } = stations;
   const { dispose: _tickets, ...ticketReads } = ticketPage;
+  const { dispose: _peers, sessionEnded: _peerFiles, ...peerPage } = peers;
   return {
     tableId: d.config.tableId,
     demonstration: isDemonstration(d.config),
@@ -66,15 +68,21 @@ export function liveServiceBackend(d: LiveBackendDeps): LiveServiceBackend {
     ...jackpot(d, journal, changes),
     ...ticketReads,
     ...stationActions,
-    ...peerActions(d, changes),
+    ...peerPage,
     ...roundActions(d, journal),
     ...tableActions(d, journal),
     ...programCheck(d, now, journal, changes),
     ...accessJournal(d),
+    // A session's end discards what waited for it alone: a station's enrolment file, a peer's.
+    sessionEnded(enterSeq) {
+      stationActions.sessionEnded(enterSeq);
+      peers.sessionEnded(enterSeq);
+    },
     onChange: changes.onChange,
     dispose() {
       trace.dispose();
       stations.dispose();
+      peers.dispose();
       ticketPage.dispose();
       for (const u of unlisten) u();
       tests.dispose();

@@ -1,18 +1,59 @@
+import { EnrolmentDownloads, type DiscardedFile, type EnrolmentDiscard, type EnrolmentRefusal } from '../../stadium/enrolment-downloads.js';
 import type { ServiceBackend } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
+import { expiryTimer } from './enrolment.js';
+import type { ServiceJournal } from './service-journal.js';
+
+const REFUSED: Record<EnrolmentRefusal, string> = {
+  'no-file': 'no enrolment file waits (downloaded, discarded, or never made): make it again',
+  'other-session': 'the file belongs to the session that made it',
+  expired: 'not downloaded within its deadline: make it again',
+};
+const DISCARDED: Record<EnrolmentDiscard, string> = {
+  expired: 'not downloaded within its deadline',
+  'session-ended': 'the session that made it ended before the download',
+  revoked: 'the credential was withdrawn before the download',
+  're-enrolled': 'a newer file was made before the download',
+};
+
+export type PeerActions = Pick<ServiceBackend, 'addPeer' | 'revokePeer' | 'peerTables' | 'issuePeerFile' | 'withdrawPeer' | 'takePeerFile'> & {
+  sessionEnded(enterSeq: number): void;
+  dispose(): void;
+};
 
 /**
  * The peer tables, added and removed by two people (issue 50 item 4). The registry journals each
- * change itself (`peer.credential`, both names, a digest), before it writes the files.
+ * change itself (`peer.credential`, both names, a digest), before it writes the files. This
+ * table's enrolment file for a peer (a new credential to dial this table with) waits, as a remote
+ * station's does, for one download by the session that asked for it, within 5 minutes: its secret
+ * is kept nowhere else (the credentials file has its hash). Downloads, refusals and discarded files
+ * are journalled (`service.action`).
  */
-export function peerActions(d: Pick<LiveBackendDeps, 'peers' | 'log'>, changes: Changes): Pick<ServiceBackend, 'addPeer' | 'revokePeer' | 'peerTables'> {
+export function peerActions(d: Pick<LiveBackendDeps, 'peers' | 'log'>, now: () => number, journal: ServiceJournal, changes: Changes): PeerActions {
+  const files = new EnrolmentDownloads<string>(now);
+  const journalDiscarded = (gone: readonly DiscardedFile<string>[]): void => {
+    for (const f of gone) journal.action([f.owner.who], 'peer-file-discarded', `peer ${f.station}: ${DISCARDED[f.why]}; session ${f.owner.enterSeq}`);
+  };
+  const timer = expiryTimer(files, now, (gone) => {
+    journalDiscarded(gone);
+    if (gone.length > 0) changes.changed();
+  });
   return {
-    peerTables: () => d.peers?.list() ?? { transfers: false, peers: [] },
+    peerTables(viewer) {
+      const page = d.peers?.list() ?? { transfers: false, peers: [] };
+      return { ...page, peers: page.peers.map((p) => (files.waitsFor(p.table, viewer) ? { ...p, download: true as const } : p)) };
+    },
     addPeer(enrolment, stations, authorisedBy) {
       if (!d.peers) return { ok: false, code: 'not-available', detail: 'this host keeps no peer tables' };
       const r = d.peers.add(enrolment, stations, authorisedBy);
-      if (!r.ok) return { ok: false, code: 'refused', detail: r.detail };
+      if (!r.ok)
+        return {
+          ok: false,
+          code: 'refused',
+          detail: r.detail,
+          ...(r.refusal ? { notice: { key: `service.peers.fileRefused.${r.refusal}`, values: {} } } : {}),
+        };
       changes.changed();
       return { ok: true, key: 'service.done.peerAdd', values: { table: r.table } };
     },
@@ -20,8 +61,45 @@ export function peerActions(d: Pick<LiveBackendDeps, 'peers' | 'log'>, changes: 
       if (!d.peers) return { ok: false, code: 'not-available', detail: 'this host keeps no peer tables' };
       const r = d.peers.revoke(table, authorisedBy);
       if (!r.ok) return { ok: false, code: 'refused', detail: r.detail };
+      journalDiscarded(files.discard(table, 'revoked'));
       changes.changed();
       return { ok: true, key: 'service.done.peerRevoke', values: { table: r.table } };
     },
+    issuePeerFile(table, authorisedBy, session) {
+      if (!d.peers) return { ok: false, code: 'not-available', detail: 'this host keeps no peer tables' };
+      const r = d.peers.issue(table, authorisedBy);
+      if (!r.ok) return { ok: false, code: 'refused', detail: r.detail };
+      journalDiscarded(files.hold(r.table, r.file, session));
+      timer.arm();
+      changes.changed();
+      return { ok: true, key: 'service.done.peerIssue', values: { table: r.table } };
+    },
+    withdrawPeer(table, authorisedBy) {
+      if (!d.peers) return { ok: false, code: 'not-available', detail: 'this host keeps no peer tables' };
+      const r = d.peers.withdraw(table, authorisedBy);
+      if (!r.ok) return { ok: false, code: 'refused', detail: r.detail };
+      journalDiscarded(files.discard(r.table, 'revoked'));
+      changes.changed();
+      return { ok: true, key: 'service.done.peerWithdraw', values: { table: r.table } };
+    },
+    takePeerFile(table, by) {
+      const r = files.take(table, by);
+      journalDiscarded(r.discarded);
+      if (r.file === null) {
+        journal.action([by.who], 'peer-file-refused', `peer ${table.slice(0, 64)}: ${REFUSED[r.refused ?? 'no-file']}; session ${by.enterSeq}`);
+        d.log.warn({ peer: table.slice(0, 64), who: by.who, reason: r.refused }, 'peer enrolment file refused');
+      } else {
+        journal.action([by.who], 'peer-file-download', `peer ${table}; session ${by.enterSeq}`);
+        d.log.info({ peer: table, who: by.who }, 'peer enrolment file downloaded');
+      }
+      changes.changed();
+      return r.file;
+    },
+    sessionEnded(enterSeq) {
+      const gone = files.sessionEnded(enterSeq);
+      journalDiscarded(gone);
+      if (gone.length > 0) changes.changed();
+    },
+    dispose: () => timer.dispose(),
   };
 }

@@ -23,6 +23,21 @@ const HELD: Pick<ServiceBackend, 'heldTickets'> = {
   ],
 };
 
+/** The peer tables' part: none listed, each action recorded; bj-2's enrolment file waits. */
+function peerFakes(
+  record: ReturnType<typeof recorder>,
+  ok: (key: string) => BackendResult,
+): Pick<ServiceBackend, 'peerTables' | 'addPeer' | 'revokePeer' | 'issuePeerFile' | 'withdrawPeer' | 'takePeerFile'> {
+  return {
+    peerTables: () => ({ transfers: false, peers: [] }),
+    addPeer: record('addPeer', () => ok('service.done.peerAdd')),
+    revokePeer: record('revokePeer', () => ok('service.done.peerRevoke')),
+    issuePeerFile: record('issuePeerFile', () => ok('service.done.peerIssue')),
+    withdrawPeer: record('withdrawPeer', () => ok('service.done.peerWithdraw')),
+    takePeerFile: (table) => (table === 'bj-2' ? '{"table":"bj-2"}' : null),
+  };
+}
+
 /**
  * A service backend that records every call, for the unit tests of the service view and its
  * pages (the real one needs a running host). Results can be set per method.
@@ -76,12 +91,10 @@ export function fakeBackend(overrides: Partial<ServiceBackend> = {}) {
     }),
     enrolStation: record('enrolStation', () => ok('service.done.stationEnrol')),
     revokeStation: record('revokeStation', () => ok('service.done.stationRevoke')),
-    peerTables: () => ({ transfers: false, peers: [] }),
-    addPeer: record('addPeer', () => ok('service.done.peerAdd')),
-    revokePeer: record('revokePeer', () => ok('service.done.peerRevoke')),
     dropCount: record('dropCount', () => ok('service.done.cashboxDrop')),
     ...EMPTY_PAGES,
     ...HELD,
+    ...peerFakes(record, ok),
     resetJackpot: record('resetJackpot', () => ok('service.done.jackpotReset')),
     takeEnrolment: (station) => (station === 101 ? '{"station":101}' : null),
     sessionEnded: () => undefined,

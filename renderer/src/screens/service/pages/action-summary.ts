@@ -4,7 +4,7 @@ import { configKeyLabel } from './config-labels.js';
 import { stationList } from './peers-page.js';
 
 /** What the second person reads of a peer's enrolment file: the table and its address (the host checks the whole file). */
-function enrolmentHead(text: string): { table: string; url: string } | null {
+function enrolmentHead(text: string): { table: string; url: string; fingerprint: string | null } | null {
   let v: unknown;
   try {
     v = JSON.parse(text);
@@ -13,7 +13,8 @@ function enrolmentHead(text: string): { table: string; url: string } | null {
   }
   if (typeof v !== 'object' || v === null || !('table' in v) || !('url' in v)) return null;
   const { table, url } = v;
-  return typeof table === 'string' && typeof url === 'string' ? { table: table.slice(0, 64), url: url.slice(0, 200) } : null;
+  const fingerprint = 'fingerprint' in v && typeof v.fingerprint === 'string' ? v.fingerprint.slice(0, 120) : null;
+  return typeof table === 'string' && typeof url === 'string' ? { table: table.slice(0, 64), url: url.slice(0, 200), fingerprint } : null;
 }
 
 /** What a two-person action will do, as the second person must read it before confirming. */
@@ -44,11 +45,13 @@ export function actionSummary(action: ServiceAction, page: ServicePage | undefin
   // A peer's enrolment file is never shown whole (its secret): its table, address and the stations typed.
   if (action.kind === 'peer-add') {
     const head = enrolmentHead(action.enrolment);
-    return fmt.t('service.peers.summary', {
+    const summary = fmt.t('service.peers.summary', {
       table: head?.table ?? '—',
       url: head?.url ?? '—',
       stations: stationList(action.stations) || fmt.t('service.peers.noStations'),
     });
+    // The certificate the link will pin: the second person compares it with the one that table's own screen shows (a forged file names another).
+    return head?.fingerprint ? joined(summary, fmt.t('service.peers.certificate', { fingerprint: head.fingerprint })) : summary;
   }
   // The held ticket the second person confirms: its station, its number's last four digits, what is done with it.
   if (action.kind === 'ticket-settle')

@@ -34,10 +34,11 @@ function drive(role: 'supervisor' | 'technician', language: 'en' | 'pt' | 'zh-Ha
   const acts: ServiceAction[] = [];
   const asks: AskRequest[] = [];
   const uploads: ((text: string) => void)[] = [];
+  const downloads: string[] = [];
   const actions: PageActions = {
     act: (a) => void acts.push(a),
     open: () => undefined,
-    download: () => undefined,
+    download: (p) => void downloads.push(p),
     upload: (then) => void uploads.push(then),
     view: () => undefined,
     replay: () => undefined,
@@ -45,7 +46,7 @@ function drive(role: 'supervisor' | 'technician', language: 'en' | 'pt' | 'zh-Ha
     choose: () => undefined,
   };
   const state = { kind: 'service', tableId: 'bj-1', softwareVersion: '1', language, signedIn: true, session: { role } } as ServiceState;
-  return { t, acts, asks, uploads, ...pageContent(state, page, t, INITIAL_CHOICES, actions) };
+  return { t, acts, asks, uploads, downloads, ...pageContent(state, page, t, INITIAL_CHOICES, actions) };
 }
 
 describe('service Peers page (issue 50 item 4)', () => {
@@ -70,7 +71,16 @@ describe('service Peers page (issue 50 item 4)', () => {
     const sup = drive('supervisor', 'en');
     assert.deepEqual(
       sup.buttons.map((b) => b.id),
-      ['act-peer-add', 'act-peer-revoke-bj-2', 'act-peer-revoke-bac-1'],
+      [
+        'act-peer-add',
+        'act-peer-revoke-bj-2',
+        'act-peer-revoke-bac-1',
+        'act-peer-issue',
+        'act-peer-issue-bj-2',
+        'act-peer-withdraw-bj-2',
+        'act-peer-issue-bac-1',
+        'act-peer-withdraw-bac-1',
+      ],
     );
     sup.buttons.find((b) => b.id === 'act-peer-revoke-bac-1')?.press();
     assert.deepEqual(sup.acts.pop(), { kind: 'peer-revoke', table: 'bac-1' });
@@ -88,12 +98,29 @@ describe('service Peers page (issue 50 item 4)', () => {
     );
   });
 
+  it("a supervisor makes this table's enrolment file for a peer (typed, or listed), downloads it once, withdraws a peer's credential", () => {
+    const sup = drive('supervisor', 'en');
+    sup.buttons.find((b) => b.id === 'act-peer-issue')?.press();
+    assert.equal(sup.asks[0]?.kind, 'reference');
+    sup.asks[0]?.then('WAR-3');
+    assert.deepEqual(sup.acts.pop(), { kind: 'peer-issue', table: 'WAR-3' });
+    sup.buttons.find((b) => b.id === 'act-peer-withdraw-bj-2')?.press();
+    assert.deepEqual(sup.acts.pop(), { kind: 'peer-withdraw', table: 'bj-2' });
+    // The file waiting for this session: a download instead of "make", to the export of that table's file.
+    const waiting = drive('supervisor', 'en', { ...PAGE, peers: PAGE.peers.map((p) => (p.table === 'bj-2' ? { ...p, download: true as const } : p)) });
+    const button = waiting.buttons.find((b) => b.id === 'peer-download-bj-2');
+    assert.ok(button && !waiting.buttons.some((b) => b.id === 'act-peer-issue-bj-2'));
+    assert.equal(button.label, 'Download enrolment file for bj-2');
+    button.press();
+    assert.deepEqual(waiting.downloads, ['/service/export/peer-enrolment/bj-2']);
+  });
+
   it("the second person reads the peer's table, address and stations, never the file's secret", () => {
     const i18n = createI18n('en');
     const t = i18n.t.bind(i18n);
     const fmt = { t, money: String, minorPerUnit: 100 };
     const summary = actionSummary({ kind: 'peer-add', enrolment: ENROLMENT, stations: [301, 302] }, undefined, fmt);
-    assert.equal(summary, 'war-3 · https://10.0.0.13:8443 · stations 301-302');
+    assert.equal(summary, 'war-3 · https://10.0.0.13:8443 · stations 301-302 · Certificate EF');
     assert.ok(!summary.includes('SSSS'));
     assert.equal(actionSummary({ kind: 'peer-add', enrolment: 'not json', stations: [] }, undefined, fmt), '— · — · stations none');
   });

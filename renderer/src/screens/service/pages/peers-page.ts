@@ -70,4 +70,25 @@ export function peersPage(page: Extract<ServicePage, { page: 'peers' }>, k: Page
   );
   for (const p of page.peers.slice(0, 8))
     btn(`act-peer-revoke-${p.table}`, `${t('service.action.peer-revoke')} ${p.table}`, () => a.act({ kind: 'peer-revoke', table: p.table }), sup);
+  // This table's enrolment file for a peer (what that table's `peer-add` takes): for a table typed
+  // on the pad, or one listed; downloaded once, by this session, when the second person confirmed.
+  btn(
+    'act-peer-issue',
+    t('service.action.peer-issue'),
+    () =>
+      a.ask({
+        title: t('service.action.peer-issue'),
+        label: t('service.peers.askTable'),
+        kind: 'reference',
+        then: (table) => a.act({ kind: 'peer-issue', table }),
+      }),
+    sup,
+  );
+  for (const p of page.peers.slice(0, 8)) {
+    if (p.download)
+      btn(`peer-download-${p.table}`, `${t('service.action.peer-download')} ${p.table}`, () => a.download(`/service/export/peer-enrolment/${p.table}`), sup);
+    else btn(`act-peer-issue-${p.table}`, `${t('service.action.peer-issue')} ${p.table}`, () => a.act({ kind: 'peer-issue', table: p.table }), sup);
+    if (p.dialsIn)
+      btn(`act-peer-withdraw-${p.table}`, `${t('service.action.peer-withdraw')} ${p.table}`, () => a.act({ kind: 'peer-withdraw', table: p.table }), sup);
+  }
 }
