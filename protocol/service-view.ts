@@ -324,6 +324,25 @@ function build() {
       held: z
         .array(z.strictObject({ station: Station, last4: z.string().regex(/^\d{4}$/), amount: MinorUnits, since: Iso, twoPerson: z.boolean() }))
         .max(MAX_STATIONS),
+      /**
+       * Open ticket faults (`ticket-late-verdict`): a printer's late verdict that differs from a
+       * person's settlement, each to be worked and cleared (the same `clear-tilt` as the Status page).
+       */
+      faults: z
+        .array(
+          z.strictObject({
+            station: Station,
+            since: Iso,
+            /** The ticket (last four digits, amount), what a person settled and who, what the printer said afterwards (its reason as the driver gave it). */
+            last4: z.string().regex(/^\d{4}$/),
+            amount: MinorUnits,
+            settled: z.enum(['printed', 'void']),
+            by: Short,
+            printer: z.enum(['printed', 'not-printed']),
+            reason: Short.optional(),
+          }),
+        )
+        .max(MAX_STATIONS),
       out: z.array(TicketRow).max(SERVICE_PAGE_SIZE.tickets),
       in: z.array(TicketRow).max(SERVICE_PAGE_SIZE.tickets),
     }),

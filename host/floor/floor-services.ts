@@ -91,6 +91,7 @@ export function wireFloorServices(d: FloorServicesDeps): WiredFloorServices {
     log: d.log,
     printerAt: (s) => d.printers?.at(s),
     ...(d.authority ? { authority: d.authority } : {}),
+    faults: d.tilts,
     now: () => new Date(),
     onChanged: () => handpayChanges.emit(),
   });

@@ -12,6 +12,7 @@ import { ticketsInPrint } from '../../ledger/ticket-queries.js';
 import { parseValidationNumber, validationNumber } from '../../terms/validation-number.js';
 import { simulatedTableConfig, type TableConfig } from '../config/table-config.js';
 import { TicketOut } from './ticket-out.js';
+import { TiltManager } from '../tilts/tilt-manager.js';
 import { ticketPaper } from './ticket-paper.js';
 
 const rigs: PrinterRig[] = [];
@@ -61,6 +62,7 @@ function table(ledger: Ledger, printers: Map<number, PrinterRig | TclPrinter>, c
       const p = printers.get(s);
       return p instanceof TclPrinter ? p : p?.p;
     },
+    faults: new TiltManager({ ledger, log: pino({ level: 'silent' }) }),
     now: () => new Date('2026-11-26T10:00:00.000Z'),
     onChanged: () => {},
   });

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Logger } from 'pino';
 import { blocking } from '../../hardware/printer/condition.js';
 import type { PrintAttempt } from '../../hardware/printer/judge.js';
@@ -11,6 +12,8 @@ import { SEQUENCE_MAX, validationNumber } from '../../terms/validation-number.js
 import type { CashoutState } from '../../protocol/index.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { TicketAuthority } from '../tickets/authority.js';
+import type { TiltManager } from '../tilts/tilt-manager.js';
+import { ticketFaultDetail } from './ticket-fault.js';
 import { ticketPaper } from './ticket-paper.js';
 
 export interface TicketOutDeps {
@@ -21,6 +24,8 @@ export interface TicketOutDeps {
   printerAt: (station: number) => TicketPrinter | undefined;
   /** Told of each ticket as soon as it is journalled (a fast path: the synced journal reaches it anyway). */
   authority?: TicketAuthority;
+  /** Where a printer's late verdict that differs from a person's settlement becomes a journalled fault to work. */
+  faults: Pick<TiltManager, 'raise'>;
   now: () => Date;
   /** A station's credit or lock changed: its screen must be told. */
   onChanged: (station: number) => void;
@@ -54,6 +59,9 @@ export type TicketOutcome =
   | { kind: 'unresolved'; validation: TicketTerms['validation']; amount: number; reason: string };
 
 const DAY_MS = 86_400_000;
+
+/** Who settled a ticket's end, read back from its entry (absent: the printer's own verdict ended it). */
+const SettledBy = z.object({ payload: z.object({ settledBy: z.array(z.string()).optional() }) });
 
 /** A person's word on a held ticket, as `end` takes it beside the printer's. */
 type PersonVerdict = { kind: 'printed' } | { kind: 'void'; reason: string };
@@ -218,10 +226,7 @@ export class TicketOut {
       if (this.inPrint.get(station)?.terms.validation === validation) this.inPrint.delete(station);
       const was = ended.type === 'ticket.printed';
       if (!('outcome' in out && out.outcome === 'unknown') && was !== ('kind' in out ? out.kind === 'printed' : out.outcome === 'printed'))
-        this.deps.log.warn(
-          { station, validation, journalled: ended.type },
-          'ticket: a late verdict differs from the settlement journalled; the journal stands',
-        );
+        this.disagreement(t, { printed: was, body: ended.body }, 'outcome' in out ? out : { outcome: out.kind === 'printed' ? 'printed' : 'not-printed' });
       return was ? { kind: 'printed', validation, amount } : { kind: 'voided', validation, amount, reason: 'ended already' };
     }
     if ('outcome' in out && out.outcome === 'unknown') {
@@ -246,6 +251,30 @@ export class TicketOut {
     void this.tell(printed ? 'printed' : 'void', () => (printed ? this.deps.authority?.registerPrinted(at) : this.deps.authority?.registerVoid(at)));
     this.deps.log.info({ station, validation, amount, settledBy }, printed ? 'ticket printed' : 'ticket not printed: credit given back');
     return printed ? { kind: 'printed', validation, amount } : { kind: 'voided', validation, amount, reason: why };
+  }
+
+  /**
+   * The printer's verdict came after a person's settlement and differs from it. The journal's end
+   * stands (one end per ticket), so nothing moves by itself; but settled printed and never printed,
+   * the player may have lost that credit, and settled void and printed, paper is out that will
+   * never be paid. Journalled as a fault at the station (`ticket-late-verdict`, `tilt.raise`) that
+   * a person works and clears; the detail names the ticket by its last four digits only.
+   */
+  private disagreement(
+    t: IssuedTicket,
+    ended: { printed: boolean; body: string },
+    out: { outcome: 'printed' } | { outcome: 'not-printed'; reason?: string },
+  ): void {
+    const { validation, station, amount } = t.terms;
+    const who = SettledBy.safeParse(JSON.parse(ended.body)).data?.payload.settledBy?.join(', ') ?? 'the printer';
+    const reason = 'reason' in out && out.reason ? { reason: out.reason } : {};
+    const f = { last4: validation.slice(-4), amount, settled: ended.printed ? 'printed' : 'void', by: who, printer: out.outcome, ...reason } as const;
+    const detail = ticketFaultDetail(f);
+    this.deps.log.error(
+      { station, validation, detail },
+      'ticket: a late verdict differs from the settlement journalled; the journal stands, a fault is raised',
+    );
+    this.deps.faults.raise('ticket-late-verdict', { station, detail });
   }
 
   /**

@@ -11,7 +11,10 @@ import { Ledger } from '../../ledger/ledger.js';
 import { ticketOutTxId } from '../../ledger/ticket-postings.js';
 import { ticketsInPrint } from '../../ledger/ticket-queries.js';
 import { validationNumber } from '../../terms/validation-number.js';
+import type { PrintOutcome, TicketPrinter } from '../../hardware/printer/types.js';
+import { openTilts } from '../../ledger/index.js';
 import { simulatedTableConfig } from '../config/table-config.js';
+import { TiltManager } from '../tilts/tilt-manager.js';
 import { TicketOut } from './ticket-out.js';
 
 const rigs: PrinterRig[] = [];
@@ -24,7 +27,9 @@ const LAST4 = V.slice(-4);
 const BY = ['Ana Lei (1001)', 'Bo Chan (1002)'];
 
 /** Station 3 with 123,450 in credit whose cash-out ticket jammed after its number was printed: held. */
-async function held(): Promise<{ l: Ledger; t: TicketOut; r: PrinterRig; changed: number[] }> {
+async function held(
+  late?: (validationNumber: string) => PrintOutcome,
+): Promise<{ l: Ledger; t: TicketOut; r: PrinterRig; changed: number[]; tilts: TiltManager }> {
   const r = printerRig();
   rigs.push(r);
   await layoutDefined(r);
@@ -32,11 +37,29 @@ async function held(): Promise<{ l: Ledger; t: TicketOut; r: PrinterRig; changed
   l.append(billCredit(3, 123_450, 'bill-3'));
   const c = simulatedTableConfig();
   const changed: number[] = [];
+  const log = pino({ level: 'silent' });
+  const tilts = new TiltManager({ ledger: l, log });
+  // The printer asked again after the settlement answers `late` (a verdict the test chooses), else as the simulator says.
+  const asked: TicketPrinter = late
+    ? {
+        protocol: 'tcl',
+        on: (f) => r.p.on(f),
+        onFrame: (f) => r.p.onFrame(f),
+        start: () => r.p.start(),
+        get condition() {
+          return r.p.condition;
+        },
+        print: (q) => r.p.print(q),
+        resolve: (a) => Promise.resolve(late(a.validationNumber)),
+        close: () => r.p.close(),
+      }
+    : r.p;
   const t = new TicketOut({
     config: { ...c, tickets: { ...c.tickets, machineId: 4242 } },
     ledger: l,
-    log: pino({ level: 'silent' }),
-    printerAt: (s) => (s === 3 ? r.p : undefined),
+    log,
+    printerAt: (s) => (s === 3 ? asked : undefined),
+    faults: tilts,
     now: () => new Date('2026-11-26T10:00:00.000Z'),
     onChanged: (s) => changed.push(s),
   });
@@ -44,7 +67,7 @@ async function held(): Promise<{ l: Ledger; t: TicketOut; r: PrinterRig; changed
   const out = await t.cashOut(3);
   assert.equal(out.kind, 'unresolved', 'the printer could not say: the ticket is held');
   assert.equal(l.credit(3), 0);
-  return { l, t, r, changed };
+  return { l, t, r, changed, tilts };
 }
 
 describe('a ticket held after a jam, settled by a person', () => {
@@ -115,6 +138,43 @@ describe('a ticket held after a jam, settled by a person', () => {
     assert.equal(t.lastAt(3)?.state, 'voided');
   });
 
+  it('settled printed, then the printer says not printed: a journalled fault at the station that a technician works and clears', async () => {
+    const evidence = { started: false, validationPrinted: false, lastTemplate: null, faults: [], repeated: false };
+    const { l, t, tilts } = await held((validationNumber) => ({ outcome: 'not-printed', reason: 'ignored', evidence, validationNumber }));
+    const [ticket] = ticketsInPrint(l);
+    assert.ok(ticket);
+    assert.equal(t.settleByHand(3, LAST4, 'printed', ['Ana Lei (1001)']).ok, true);
+    // The printer's verdict on the old attempt comes late: it never printed the ticket the person said was handed over.
+    const late = await t.settle(ticket);
+    assert.equal(late.kind, 'printed', 'the journal’s end stands: one end per ticket');
+    assert.equal(l.credit(3), 0, 'no credit moves by itself: a person works it');
+    const open = openTilts(l);
+    assert.equal(open.length, 1, 'the disagreement is journalled as an open fault (tilt.raise), not only logged');
+    assert.equal(open[0]?.kind, 'ticket-late-verdict');
+    assert.equal(open[0]?.station, 3);
+    assert.match(open[0]?.detail ?? '', new RegExp(`…${LAST4}.*settled printed.*Ana Lei \\(1001\\).*not printed`));
+    assert.doesNotMatch(open[0]?.detail ?? '', new RegExp(V), 'the whole number never goes to a screen');
+    const [listed] = tilts.list();
+    assert.equal(listed?.kind, 'ticket-late-verdict');
+    assert.equal(listed?.clearable, true, 'a person clears it once they have worked it');
+    assert.equal(tilts.clear('ticket-late-verdict', 3, { user: 'Ana Lei (1001)', role: 'auditor' }).ok, false, 'an auditor only reads');
+    assert.equal(tilts.clear('ticket-late-verdict', 3, { user: 'Bo Chan (1002)', role: 'technician' }).ok, true);
+    assert.deepEqual(openTilts(l), []);
+  });
+
+  it('settled void, then the printer says printed: the paper exists and is never paid, also a fault to work', async () => {
+    const evidence = { started: true, validationPrinted: true, lastTemplate: null, faults: [], repeated: false };
+    const { l, t } = await held((validationNumber) => ({ outcome: 'printed', evidence, validationNumber }));
+    const [ticket] = ticketsInPrint(l);
+    assert.ok(ticket);
+    assert.equal(t.settleByHand(3, LAST4, 'void', BY).ok, true);
+    assert.equal((await t.settle(ticket)).kind, 'voided');
+    assert.equal(l.credit(3), 123_450, 'given back once');
+    const open = openTilts(l);
+    assert.equal(open[0]?.kind, 'ticket-late-verdict');
+    assert.match(open[0]?.detail ?? '', /settled void.*printed/);
+  });
+
   it('refuses while the printer is still working on the ticket: only its verdict or a held ticket can be settled', async () => {
     const r = printerRig();
     rigs.push(r);
@@ -127,6 +187,7 @@ describe('a ticket held after a jam, settled by a person', () => {
       ledger: l,
       log: pino({ level: 'silent' }),
       printerAt: (s) => (s === 3 ? r.p : undefined),
+      faults: new TiltManager({ ledger: l, log: pino({ level: 'silent' }) }),
       now: () => new Date('2026-11-26T10:00:00.000Z'),
       onChanged: () => {},
     });

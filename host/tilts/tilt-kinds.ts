@@ -50,7 +50,11 @@ export interface TiltSpec {
  *   stops, or takes no notes, until the system enables it again (0x02 / 0x06);
  * - PINs tried at service mode faster than its limits allow, or an account of the accounts store
  *   that differs from the journal (host/service): security events for staff, which stop no play
- *   (the limits and the refused account are the defence) and which a supervisor clears once seen.
+ *   (the limits and the refused account are the defence) and which a supervisor clears once seen;
+ * - a printer's late verdict on a held ticket that differs from the person's settlement (issue 47,
+ *   docs/tito.md): the journal's end stands, so no money moves by itself, but the player may have
+ *   lost that credit (settled printed, never printed) or holds paper that will not be paid (settled
+ *   void, printed): the station plays on, and an attendant or technician works it and clears it.
  */
 export const TILTS = {
   'bill-acceptor-lost': { scope: 'station', severity: 'warning', disables: 'nothing', clears: 'auto', latched: false },
@@ -79,6 +83,7 @@ export const TILTS = {
   'sas-link-stop': { scope: 'station', severity: 'warning', disables: 'station', clears: 'auto', latched: false },
   'sas-play-disabled': { scope: 'station', severity: 'info', disables: 'station', clears: 'auto', latched: false },
   'sas-bills-disabled': { scope: 'station', severity: 'info', disables: 'nothing', clears: 'auto', latched: false },
+  'ticket-late-verdict': { scope: 'station', severity: 'critical', disables: 'nothing', clears: 'attendant', latched: true, staffOnly: true },
 } as const satisfies Record<ProtocolTiltKind, TiltSpec>;
 
 export type TiltKind = keyof typeof TILTS;

@@ -12,6 +12,7 @@ import pino from 'pino';
 import { layoutDefined, printerRig, type PrinterRig } from '../../hardware/printer/printer-rig.js';
 import { simulatedTableConfig } from '../../host/config/table-config.js';
 import { TicketOut } from '../../host/floor/ticket-out.js';
+import { TiltManager } from '../../host/tilts/tilt-manager.js';
 import { billCredit } from '../../ledger/fixtures.js';
 import { Ledger } from '../../ledger/ledger.js';
 import { TICKET_ACCOUNTS, ticketOutTxId } from '../../ledger/ticket-postings.js';
@@ -59,6 +60,7 @@ async function station(): Promise<{ ledger: Ledger; rig: PrinterRig; out: Ticket
     log: pino({ level: 'silent' }),
     printerAt: (s) => (s === 3 ? rig.p : undefined),
     authority: t1.authority,
+    faults: new TiltManager({ ledger, log: pino({ level: 'silent' }) }),
     now: () => new Date(),
     onChanged: () => {},
   });

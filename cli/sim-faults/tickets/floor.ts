@@ -7,6 +7,7 @@ import { BillAcceptors } from '../../../host/devices/bill-acceptors.js';
 import { tableCreditRule } from '../../../host/devices/credit-rule/table-credit-rule.js';
 import { TicketIn } from '../../../host/devices/ticket-in.js';
 import { TicketOut } from '../../../host/floor/ticket-out.js';
+import { TiltManager } from '../../../host/tilts/tilt-manager.js';
 import { guardAuthority } from '../../../host/tickets/guard.js';
 import { entriesOfTypes, Ledger } from '../../../ledger/index.js';
 import { TICKET_ENTRY_TYPES } from '../../../terms/ticket-terms.js';
@@ -185,6 +186,7 @@ export class TicketFloor {
       log: silent,
       printerAt: (s) => printers.get(s),
       authority,
+      faults: new TiltManager({ ledger, log: silent }),
       now: () => new Date(this.wall),
       onChanged: () => undefined,
     });

@@ -3,6 +3,7 @@
 // never leaves the host whole; the page looks again when a ticket is journalled or a printer changes.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import pino from 'pino';
 import type { PrinterCondition } from '../../../hardware/printer/condition.js';
 import { billCredit } from '../../../ledger/fixtures.js';
 import { Ledger } from '../../../ledger/ledger.js';
@@ -12,6 +13,8 @@ import { ServicePage } from '../../../protocol/index.js';
 import { simulatedTableConfig } from '../../config/table-config.js';
 import type { PrinterStatus } from '../../devices/printers.js';
 import { changeSignal } from './changes.js';
+import { ticketFaultDetail } from '../../floor/ticket-fault.js';
+import { TiltManager } from '../../tilts/tilt-manager.js';
 import { tickets } from './tickets.js';
 
 const condition = (c: Partial<PrinterCondition>): PrinterCondition => ({
@@ -143,7 +146,33 @@ describe('the Tickets page of service mode', () => {
     const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-8' });
     const page = tickets({ ledger, config: simulatedTableConfig('baccarat') }, changeSignal());
     const built = ServicePage.parse({ page: 'tickets', ...page.tickets(), held: page.heldTickets().map((h) => ({ ...h, twoPerson: false })) });
-    assert.deepEqual(built, { page: 'tickets', limit: 5_000_000, machineId: null, printers: [], held: [], out: [], in: [] });
+    assert.deepEqual(built, { page: 'tickets', limit: 5_000_000, machineId: null, printers: [], held: [], faults: [], out: [], in: [] });
+    page.dispose();
+    ledger.close();
+  });
+
+  it('lists each open ticket fault (a late printer verdict against a settlement) from the journal until it is cleared', () => {
+    const ledger = Ledger.open({ file: ':memory:', terminalId: 'T-9' });
+    const changes = changeSignal();
+    let looked = 0;
+    changes.onChange(() => looked++);
+    const page = tickets({ ledger, config: simulatedTableConfig('baccarat') }, changes);
+    const tilts = new TiltManager({ ledger, log: pino({ level: 'silent' }) });
+    const detail = ticketFaultDetail({ last4: '4321', amount: 50_000, settled: 'printed', by: 'Ana Lei (1001)', printer: 'not-printed', reason: 'ignored' });
+    tilts.raise('ticket-late-verdict', { station: 2, detail });
+    tilts.raise('bill-jam', { station: 2 });
+    assert.equal(looked, 2, 'a fault raised makes the page look again');
+    const built = ServicePage.parse({ page: 'tickets', ...page.tickets(), held: [] });
+    assert.equal(built.page, 'tickets');
+    if (built.page !== 'tickets') return;
+    assert.deepEqual(
+      built.faults.map(({ since: _, ...f }) => f),
+      [{ station: 2, last4: '4321', amount: 50_000, settled: 'printed', by: 'Ana Lei (1001)', printer: 'not-printed', reason: 'ignored' }],
+      'only the ticket faults, read back from their journalled detail',
+    );
+    assert.equal(tilts.clear('ticket-late-verdict', 2, { user: 'Bo Chan (1002)', role: 'technician' }).ok, true);
+    const after = ServicePage.parse({ page: 'tickets', ...page.tickets(), held: [] });
+    assert.deepEqual(after.page === 'tickets' ? after.faults : null, [], 'gone once worked and cleared');
     page.dispose();
     ledger.close();
   });

@@ -1,8 +1,10 @@
 import type { PrinterFault } from '../../../hardware/printer/condition.js';
+import { openTilts } from '../../../ledger/index.js';
 import { ticketLog, type TicketLogRow } from '../../../ledger/ticket-log.js';
 import { lastTicketIssued } from '../../../ledger/ticket-queries.js';
 import { TICKET_RETURN_REASONS, type PrinterFaultName, type PrinterRow, type TicketRow } from '../../../protocol/index.js';
 import type { PrinterStatus } from '../../devices/printers.js';
+import { readTicketFault } from '../../floor/ticket-fault.js';
 import type { ServiceBackend } from '../service-backend.js';
 import type { Changes } from './changes.js';
 import type { LiveBackendDeps } from './deps.js';
@@ -59,7 +61,7 @@ export function tickets(
 ): Pick<ServiceBackend, 'tickets' | 'heldTickets' | 'settleTicket'> & { dispose(): void } {
   const off = [
     d.ledger.onAppended((entries) => {
-      if (entries.some((e) => e.type.startsWith('ticket.'))) changes.changed();
+      if (entries.some((e) => e.type.startsWith('ticket.') || e.type.startsWith('tilt.'))) changes.changed();
     }),
     d.printers?.onChange(() => changes.changed()) ?? (() => undefined),
   ];
@@ -70,6 +72,11 @@ export function tickets(
         limit: d.config.tickets.limit,
         machineId: lastTicketIssued(d.ledger)?.terms.machineId ?? d.config.tickets.machineId ?? null,
         printers: (d.printers?.statuses() ?? []).map(printerRow),
+        // Read from the journal: the fault record is the `tilt.raise` entry, open until its `tilt.clear`.
+        faults: openTilts(d.ledger).flatMap((f) => {
+          const read = f.kind === 'ticket-late-verdict' && f.station !== undefined ? readTicketFault(f.detail ?? '') : null;
+          return read && f.station !== undefined ? [{ station: f.station, since: f.ts, ...read, by: read.by.slice(0, 128) }] : [];
+        }),
         out: log.out.map(ticketRow),
         in: log.in.map(ticketRow),
       };

@@ -12,7 +12,7 @@ function recorder(calls: { method: string; args: unknown[] }[]) {
 /** Pages a table without a progressive or ticket printers shows. */
 const EMPTY_PAGES: Pick<ServiceBackend, 'jackpot' | 'tickets'> = {
   jackpot: () => ({ reference: null, stake: null, pools: null, stopped: false, history: [], hits: [] }),
-  tickets: () => ({ limit: 5_000_000, machineId: null, printers: [], out: [], in: [] }),
+  tickets: () => ({ limit: 5_000_000, machineId: null, printers: [], faults: [], out: [], in: [] }),
 };
 
 /** Two tickets held after a jam: one under the two-person amount, one above it. */

@@ -22,6 +22,7 @@ const PAGE: Extract<ServicePage, { page: 'tickets' }> = {
   limit: 5_000_000,
   machineId: 7,
   held: [{ station: 4, last4: '7788', amount: 120_000, since: '2026-11-26T10:08:00.000Z', twoPerson: true }],
+  faults: [],
   printers: [
     {
       station: 1,
@@ -150,6 +151,51 @@ describe('service Tickets page', () => {
         { kind: 'ticket-settle', station: 4, ticket: '7788', outcome: 'void' },
         { kind: 'ticket-settle', station: 4, ticket: '7788', outcome: 'printed' },
       ]);
+    }
+  });
+
+  it('lists each open ticket fault in the reader’s language, with a button that clears it', () => {
+    const page: typeof PAGE = {
+      ...PAGE,
+      faults: [
+        {
+          station: 2,
+          since: '2026-11-26T10:09:00.000Z',
+          last4: '4321',
+          amount: 50_000,
+          settled: 'printed',
+          by: 'Ana Lei (1001)',
+          printer: 'not-printed',
+          reason: 'ignored',
+        },
+        { station: 5, since: '2026-11-26T10:10:00.000Z', last4: '9876', amount: 7_000, settled: 'void', by: 'Bo Chan (1002)', printer: 'printed' },
+      ],
+    };
+    for (const language of ['zh-Hant', 'zh-Hans', 'pt', 'en'] as const) {
+      const i18n = createI18n(language);
+      const t = i18n.t.bind(i18n);
+      const acted: unknown[] = [];
+      const state = {
+        kind: 'service',
+        tableId: 'T',
+        softwareVersion: '1',
+        language,
+        session: { name: 'Di', staff: '1004', role: 'technician', currency: 'MOP', idleEndsAt: 0, exportToken: 'x'.repeat(16) },
+      } as ServiceState;
+      const c = pageContent(state, page, t, INITIAL_CHOICES, { ...none, act: (x) => void acted.push(x) });
+      // Long rows wrap: read them as one text.
+      const flat = (x: string) => x.replace(/\s+/g, ' ');
+      const rows = flat(c.rows.join(' '));
+      assert.doesNotMatch(rows, /service\.(tickets|tiltHow)\.|tilt\./, `${language}: a key shown raw\n${rows}`);
+      assert.ok(rows.includes(flat(t('service.tickets.faults'))), `${language}: the faults' heading`);
+      assert.ok(
+        rows.includes('…4321') && rows.includes('Ana Lei (1001)') && rows.includes(flat(t('service.tickets.faultSaid.not-printed', { reason: 'ignored' }))),
+        `${language}\n${rows}`,
+      );
+      assert.ok(rows.includes('…9876') && rows.includes(flat(t('service.tickets.faultSaid.printed'))), `${language}: the void one`);
+      assert.ok(rows.includes(flat(formatMoney(50_000, 'MOP', language))), `${language}: its amount`);
+      c.buttons.find((b) => b.id === 'ticket-fault-clear-2')?.press();
+      assert.deepEqual(acted, [{ kind: 'clear-tilt', tilt: 'ticket-late-verdict', station: 2 }]);
     }
   });
 });

@@ -34,6 +34,7 @@ export function ticketsPage(page: TicketsPage, k: PageKit): void {
     if (flags.length > 0) wrap('    ' + flags.join(' · '));
   }
   heldRows(page, k);
+  faultRows(page, k);
   ticketRows(page.out, 'service.tickets.out', k);
   ticketRows(page.in, 'service.tickets.in', k);
 }
@@ -61,6 +62,30 @@ function heldRows(page: TicketsPage, k: PageKit): void {
     btn(`ticket-void-${h.station}`, t('service.action.ticket-void-row', { n: i + 1 }), act('void'), canAct);
     btn(`ticket-printed-${h.station}`, t('service.action.ticket-printed-row', { n: i + 1 }), act('printed'), canAct);
   });
+}
+
+/**
+ * Open ticket faults: a printer's late verdict that differs from a person's settlement (the player
+ * may have lost that credit, or holds paper never paid). Each is worked with the player and cleared
+ * by an attendant or technician (the host checks the role), as on the Status page.
+ */
+function faultRows(page: TicketsPage, k: PageKit): void {
+  const { t, a, money, canAct, rows, wrap, btn } = k;
+  if (page.faults.length === 0) return;
+  rows.push(t('service.tickets.faults'));
+  wrap('  ' + t('service.tiltHow.ticket-late-verdict'));
+  for (const f of page.faults) {
+    const said = f.printer === 'printed' ? t('service.tickets.faultSaid.printed') : t('service.tickets.faultSaid.not-printed', { reason: f.reason ?? '—' });
+    const values = { station: f.station, last4: f.last4, amount: money(f.amount), by: f.by, at: localTime(f.since), said };
+    wrap('  ' + t(f.settled === 'printed' ? 'service.tickets.faultSettledPrinted' : 'service.tickets.faultSettledVoid', values));
+    const clear = { kind: 'clear-tilt' as const, tilt: 'ticket-late-verdict', station: f.station };
+    btn(
+      `ticket-fault-clear-${f.station}`,
+      t('service.action.clear-tilt-station', { kind: t('tilt.ticket-late-verdict'), station: f.station }),
+      () => a.act(clear),
+      canAct,
+    );
+  }
 }
 
 function ticketRows(list: readonly TicketRow[], title: 'service.tickets.out' | 'service.tickets.in', k: PageKit): void {
