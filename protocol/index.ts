@@ -20,11 +20,13 @@ export * from './station-device.js';
 export * from './transfer-requests.js';
 export * from './station-tables.js';
 export {
+  HANDPAY_WHY,
   MAX_STATION_TICKETS,
   PRINTER_FAULTS,
   StationTicket,
   TICKET_LOG_STATES,
   TICKET_RETURN_REASONS,
+  type HandpayWhy,
   type PrinterFaultName,
   type TicketLogStateName,
   type TicketReturnReason,

@@ -23,6 +23,16 @@ export const TICKET_RETURN_REASONS = [
 export type TicketReturnReason = (typeof TICKET_RETURN_REASONS)[number];
 
 /**
+ * Why a cash-out became a handpay instead of a ticket (docs/tito.md, "Ticket out at the station"),
+ * as the player's screen words it (`desk.handpayWhy.<why>`): the printer's paper is out, it is otherwise not ready (a fault, busy, a ticket in the chute), the credit is above the
+ * table's ticket limit, the table has no validation id or no numbers left, or the print failed
+ * before its command went. The host's `NoTicket` is this list and `no-printer` (at a station without
+ * a printer a handpay is simply how it cashes out: nothing to explain).
+ */
+export const HANDPAY_WHY = ['paper-out', 'printer-not-ready', 'over-ticket-limit', 'no-machine-id', 'numbers-used-up', 'not-printed'] as const;
+export type HandpayWhy = (typeof HANDPAY_WHY)[number];
+
+/**
  * What stops a station's ticket printer, as service mode names it (`service.tickets.fault.<fault>`):
  * the TCL status flags (docs/protocols/tcl.md; `platen-up` is the print head lifted, "head open").
  * The hardware's list (`PrinterFault`) is held to this one by the host's type check.

@@ -3,7 +3,7 @@ import { GAME_KINDS } from '../engine/table/vocabulary.js';
 import { JackpotCombination } from './jackpot.js';
 import { BetId, DecisionAction, LineBet, OwnWord, RoundView, Spot, StationBetting, StationDecision, StreakMarker } from './round.js';
 import { TiltKind } from './tilts.js';
-import { MAX_STATION_TICKETS, StationTicket, TICKET_RETURN_REASONS } from './tickets.js';
+import { HANDPAY_WHY, MAX_STATION_TICKETS, StationTicket, TICKET_RETURN_REASONS } from './tickets.js';
 import { isStationNumber, MAX_REMOTE_STATIONS, MAX_STATION, MAX_STATIONS, MinorUnits, StationNumber } from './units.js';
 import { serviceSchemas } from './service-view.js';
 import { StationTransfers } from './transfer-requests.js';
@@ -80,7 +80,14 @@ export type TiltNotice = z.infer<typeof TiltNotice>;
 
 /** A station's cash-out: a pending handpay locks the station until an attendant pays it. */
 export const CashoutState = z.strictObject({
-  pending: z.strictObject({ amount: MinorUnits.positive(), requestTxId: z.string().min(1).max(128) }).nullable(),
+  pending: z
+    .strictObject({
+      amount: MinorUnits.positive(),
+      requestTxId: z.string().min(1).max(128),
+      /** Why no ticket: the station's cash-out fell back to a handpay (absent: the player asked for one, or a jackpot). */
+      why: z.enum(HANDPAY_WHY).optional(),
+    })
+    .nullable(),
   /**
    * The station's last cash-out ticket (docs/tito.md): `printing` and `unresolved` lock the station
    * (the printer has not said, or cannot say, whether it printed); `printed` and `voided` (not

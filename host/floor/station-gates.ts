@@ -2,7 +2,7 @@ import type { CommandBody, CashoutState, RefusalReason, TiltNotice } from '../..
 import type { Outcome } from '../../engine/table/game.js';
 import type { TiltManager } from '../tilts/tilt-manager.js';
 import type { Handpays } from './handpays.js';
-import type { TicketOut } from './ticket-out.js';
+import type { NoTicket, TicketOut } from './ticket-out.js';
 import type { TicketIn } from '../devices/ticket-in.js';
 
 /** What the screens need of the floor: refusals by faults and locks, the notices, the cash-out. */
@@ -50,7 +50,21 @@ export class StationGates implements StationGate {
   cashout(station: number): CashoutState {
     const ticket = this.tickets?.lastAt(station);
     const ticketIn = this.ticketsIn?.lastAt(station);
-    return { ...this.handpays.state(station), ...(ticket ? { ticket } : {}), ...(ticketIn ? { ticketIn } : {}) };
+    const { pending } = this.handpays.state(station);
+    // Why no ticket, for the handpay this station's cash-out fell back to (and only that one).
+    const fell = this.fellBack.get(station);
+    const why = pending && fell?.requestTxId === pending.requestTxId ? { why: fell.why } : {};
+    return { pending: pending ? { ...pending, ...why } : null, ...(ticket ? { ticket } : {}), ...(ticketIn ? { ticketIn } : {}) };
+  }
+
+  /** Each station's last cash-out that became a handpay for want of a ticket: its request and why. */
+  private readonly fellBack = new Map<number, { requestTxId: string; why: Exclude<NoTicket, 'no-printer'> }>();
+
+  private handpayFor(station: number, why: NoTicket): Outcome {
+    const r = this.handpays.cashOut(station);
+    const requestTxId = this.handpays.state(station).pending?.requestTxId;
+    if (r.ok && requestTxId && why !== 'no-printer') this.fellBack.set(station, { requestTxId, why });
+    return r;
   }
 
   cashOut(station: number, via?: 'ticket' | 'handpay'): Outcome {
@@ -60,11 +74,12 @@ export class StationGates implements StationGate {
     if (refused) return refused;
     if (tickets.pendingAt(station)) return { ok: false, reason: `station ${station} has a ticket in print`, refusal: 'cash-out-pending' };
     // No ticket can be printed now (no printer, over the ticket limit, the printer at fault): an attendant pays.
-    if (tickets.whyNot(station, tickets.creditOf(station)) !== null) return this.handpays.cashOut(station);
+    const why = tickets.whyNot(station, tickets.creditOf(station));
+    if (why !== null) return this.handpayFor(station, why);
     // The print runs on; the station is locked until it ends, and its screen is told each step.
     void tickets.cashOut(station).then(
       (out) => {
-        if (out.kind === 'no-ticket' && this.handpays.refusal(station) === null) this.handpays.cashOut(station);
+        if (out.kind === 'no-ticket' && this.handpays.refusal(station) === null) this.handpayFor(station, out.reason);
       },
       () => {},
     );

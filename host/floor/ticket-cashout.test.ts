@@ -70,6 +70,32 @@ describe('the station’s cash-out: a ticket where the printer can print one, el
     }
   });
 
+  it('paper out: the cash-out is a handpay, and the station is told why (paper-out), a handpay the player asked for has no why', async () => {
+    const { t, r } = await tableWithPrinter();
+    try {
+      r.sim.paperOut();
+      await until(() => r.p.condition?.faults.includes('paper-out') === true);
+      credit(t.ledger, 1, 30_000);
+      assert.equal(cmd(t, 1, { name: 'cash-out' }).ok, true);
+      const s = t.hub.state('station/1');
+      assert.ok(s.kind === 'station');
+      assert.equal(s.cashout?.pending?.amount, 30_000, 'an attendant pays it');
+      assert.equal(s.cashout?.pending?.why, 'paper-out', 'the station can say why no ticket');
+      assert.equal(r.sim.paper.length, 0, 'nothing printed');
+      const [p] = t.floor.handpays.pending();
+      assert.ok(p);
+      t.floor.handpays.confirm(p.requestTxId, 'att-1');
+      credit(t.ledger, 1, 10_000);
+      assert.equal(cmd(t, 1, { name: 'cash-out', via: 'handpay' }).ok, true);
+      const asked = t.hub.state('station/1');
+      assert.ok(asked.kind === 'station');
+      assert.equal(asked.cashout?.pending?.amount, 10_000);
+      assert.equal(asked.cashout?.pending?.why, undefined, 'asked for: no fallback to explain');
+    } finally {
+      t.close();
+    }
+  });
+
   it('refuses a bet while the ticket is in print and a second cash-out meanwhile', async () => {
     const { t, r } = await tableWithPrinter();
     try {

@@ -9,7 +9,7 @@ import { ticketOutTxId } from '../../ledger/ticket-postings.js';
 import { lastTicketIssued, ticketsInPrint, type IssuedTicket } from '../../ledger/ticket-queries.js';
 import type { TicketTerms } from '../../terms/ticket-terms.js';
 import { SEQUENCE_MAX, validationNumber } from '../../terms/validation-number.js';
-import type { CashoutState } from '../../protocol/index.js';
+import type { CashoutState, HandpayWhy } from '../../protocol/index.js';
 import type { TableConfig } from '../config/table-config.js';
 import type { TicketAuthority } from '../tickets/authority.js';
 import type { TiltManager } from '../tilts/tilt-manager.js';
@@ -47,7 +47,7 @@ export type HandSettlement = 'void' | 'printed';
 export type HandSettled = { ok: true; station: number; last4: string; amount: number; outcome: HandSettlement } | { ok: false; detail: string };
 
 /** Why a cash-out did not print a ticket and goes to an attendant instead (the handpay fallback). */
-export type NoTicket = 'no-printer' | 'printer-not-ready' | 'over-ticket-limit' | 'no-machine-id' | 'numbers-used-up' | 'not-printed';
+export type NoTicket = HandpayWhy | 'no-printer';
 
 export type TicketOutcome =
   | { kind: 'printed'; validation: TicketTerms['validation']; amount: number }
@@ -119,6 +119,8 @@ export class TicketOut {
     if (this.deps.config.tickets.machineId === undefined && !this.deps.authority && !lastTicketIssued(this.deps.ledger)) return 'no-machine-id';
     if (this.deps.config.tickets.authority === 'sas' && !this.deps.authority) return 'no-machine-id';
     const c = printer.condition;
+    // Out of paper said as such: the player is told why an attendant comes.
+    if (c?.faults.includes('paper-out')) return 'paper-out';
     if (!c?.extended || c.busy || c.chassisOpen || c.paperInChute || blocking(c).length > 0) return 'printer-not-ready';
     return null;
   }

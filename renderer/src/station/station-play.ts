@@ -346,7 +346,8 @@ export class StationPlay extends Container {
     this.textT = t;
     this.textTicket = ticket?.key;
     const status = s.cashout?.pending
-      ? t('desk.handpay', { amount: s.cashout.pending.amount, currency: s.currency })
+      ? // Why no ticket, when the cash-out fell back to an attendant (docs/tito.md): paper out, no printer, above the limit…
+        t(s.cashout.pending.why ? `desk.handpayWhy.${s.cashout.pending.why}` : 'desk.handpay', { amount: s.cashout.pending.amount, currency: s.currency })
       : ticket
         ? t(ticket.key, { amount: ticket.amount, currency: s.currency })
         : s.decision
