@@ -53,23 +53,31 @@ export class StationGates implements StationGate {
     const { pending } = this.handpays.state(station);
     // Why no ticket, for the handpay this station's cash-out fell back to (and only that one).
     const fell = this.fellBack.get(station);
-    const why = pending && fell?.requestTxId === pending.requestTxId ? { why: fell.why } : {};
+    // `null`: the handpay being journalled now (its screens are told before its request id is known here).
+    const why = pending && fell && (fell.requestTxId === pending.requestTxId || fell.requestTxId === null) ? { why: fell.why } : {};
     return { pending: pending ? { ...pending, ...why } : null, ...(ticket ? { ticket } : {}), ...(ticketIn ? { ticketIn } : {}) };
   }
 
   /** Each station's last cash-out that became a handpay for want of a ticket: its request and why. */
-  private readonly fellBack = new Map<number, { requestTxId: string; why: Exclude<NoTicket, 'no-printer'> }>();
+  private readonly fellBack = new Map<number, { requestTxId: string | null; why: Exclude<NoTicket, 'no-printer'> }>();
 
   private handpayFor(station: number, why: NoTicket): Outcome {
+    // Set before the handpay is journalled: journalling it tells the station's screen at once.
+    if (why === 'no-printer') this.fellBack.delete(station);
+    else this.fellBack.set(station, { requestTxId: null, why });
     const r = this.handpays.cashOut(station);
     const requestTxId = this.handpays.state(station).pending?.requestTxId;
     if (r.ok && requestTxId && why !== 'no-printer') this.fellBack.set(station, { requestTxId, why });
+    else this.fellBack.delete(station);
     return r;
   }
 
   cashOut(station: number, via?: 'ticket' | 'handpay'): Outcome {
     const tickets = this.tickets;
-    if (via === 'handpay' || !tickets) return this.handpays.cashOut(station);
+    if (via === 'handpay' || !tickets) {
+      this.fellBack.delete(station);
+      return this.handpays.cashOut(station);
+    }
     const refused = this.handpays.refusal(station);
     if (refused) return refused;
     if (tickets.pendingAt(station)) return { ok: false, reason: `station ${station} has a ticket in print`, refusal: 'cash-out-pending' };

@@ -218,7 +218,8 @@ export class StationScreen implements Screen {
     this.cashout.setEnabled(pending === null && state.credit > 0);
     // The own part says how many rounds the recall holds; the list itself comes when a panel asks for it.
     const rounds = state.recalled?.rounds ?? state.recall?.length ?? 0;
-    this.recallButton.setEnabled(rounds > 0);
+    // Recall also holds the player's own tickets ("Your tickets"): a player who only cashed out or put a ticket in may open it.
+    this.recallButton.setEnabled(rounds > 0 || (state.tickets?.length ?? 0) > 0);
     this.replayButton.setEnabled(rounds > 0);
     this.roadsButton.visible = state.presentation?.panel === 'roads';
     this.tilts.show(state.tilts ?? [], t);
