@@ -1,8 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
+import { z } from 'zod';
 import { foldJournal } from '../../engine/table/fold.js';
 import type { GameDefinition } from '../../engine/table/game.js';
 import type { TableParams, TableState } from '../../engine/table/state.js';
+import { tableStateSchema } from '../../engine/table/state-schema.js';
 import { initialTable } from '../../engine/table/step.js';
 import { latestCheckpoint, programAt, roundProgress, tableJournal, verifyLedger, type Checkpoint, type Ledger } from '../../ledger/index.js';
 import type { LiveTable } from './runtime.js';
@@ -29,6 +31,12 @@ export interface RecoveryReport {
   verifiedFrom: number;
   /** The checkpoint the table's fold started from (0: the first entry). */
   foldedFrom: number;
+  /**
+   * Why the newest checkpoint holding the table was not folded from, when its signed table state
+   * does not parse as this build's (`engine/table/state-schema.ts`): the fold went from the first
+   * entry instead, so nothing is lost. Null otherwise.
+   */
+  checkpointRefused: string | null;
   /** Why the fold stopped, when it did (the table then opened afresh and its open rounds were voided). */
   foldProblems: string[];
   /** Entries an earlier build wrote, worded otherwise, read by their facts and money (docs/ledger.md, "Upgrades"). */
@@ -84,6 +92,7 @@ export function recoverTable<S, R>(deps: {
     verifiedEntries: verified.entries,
     verifiedFrom: verified.fromSeq,
     foldedFrom: 0,
+    checkpointRefused: null,
     foldProblems: [],
     entriesByFacts: 0,
     inputsSkipped: 0,
@@ -101,8 +110,9 @@ export function recoverTable<S, R>(deps: {
     return { report, state: held, opened: false, foldProblems: [] };
   }
   const t1 = performance.now();
-  const { folded, from } = foldFromCheckpoint(deps, tableCk?.status === 'ok' ? tableCk.checkpoint : null);
+  const { folded, from, refused } = foldFromCheckpoint(deps, tableCk?.status === 'ok' ? tableCk.checkpoint : null);
   report.foldedFrom = from?.seq ?? 0;
+  report.checkpointRefused = refused;
   report.replayMs = performance.now() - t1;
   report.replayedEntries = folded.inputs;
   report.foldProblems = [...folded.problems];
@@ -151,23 +161,46 @@ function foldFromCheckpoint<S, R>(
 ) {
   const { ledger, game, params, log, program } = deps;
   const ckProgram = ck && program !== undefined ? programAt(ledger, ck.seq) : null;
-  const from = ck && (program === undefined || ckProgram === program) ? tableState(ck, game) : null;
-  if (ck && !from && program !== undefined && ckProgram !== program)
+  const read = ck && (program === undefined || ckProgram === program) ? tableState(ck, game) : null;
+  const from = read?.ok ? read : null;
+  const refused = read && !read.ok ? read.problem : null;
+  if (refused)
+    log.error({ checkpoint: ck?.seq, problem: refused }, "the table's checkpoint does not parse as this build's state: folding from the first entry");
+  if (ck && !read && program !== undefined && ckProgram !== program)
     log.info({ checkpoint: ck.seq }, "the table's checkpoint was folded by another program: folding from the first entry");
   const folded = from
     ? foldJournal(tableJournal(ledger, from.seq + 1), game, params, { state: from.state, opened: true }, { program, writtenBy: program ?? null })
     : foldJournal(tableJournal(ledger), game, params, undefined, { program });
-  return { folded, from };
+  return { folded, from, refused };
 }
+
+/**
+ * The game's own part of a checkpoint (its shoe and its round): JSON, as the fold left it. The
+ * table's part around it is parsed field by field; these two are taken as the plain objects JSON
+ * gives (issue 53: the games' own schemas are still to come).
+ */
+const gamePart = <T>() => z.custom<T>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), { message: 'expected an object' });
 
 /**
  * The table's state a checkpoint holds, when it was folded under this game's identity; null
  * otherwise (another game: the fold starts from the first entry, as it must to open it afresh).
  */
-function tableState<S, R>(c: Checkpoint, game: GameDefinition<S, R>): { seq: number; state: TableState<S, R> } | null {
+function tableState<S, R>(
+  c: Checkpoint,
+  game: GameDefinition<S, R>,
+): { ok: true; seq: number; state: TableState<S, R> } | { ok: false; problem: string } | null {
   const table = c.state.table;
   if (!table || table.identity !== game.identity) return null;
-  return { seq: c.seq, state: table.state as TableState<S, R> };
+  const parsed = tableStateSchema(gamePart<S>(), gamePart<R>()).safeParse(table.state);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    const where = first && first.path.length > 0 ? first.path.join('.') : 'its state';
+    return {
+      ok: false,
+      problem: `checkpoint ${c.seq}: the table's state is refused at ${where}: ${first?.message ?? 'malformed'} (${parsed.error.issues.length} problem(s))`,
+    };
+  }
+  return { ok: true, seq: c.seq, state: parsed.data };
 }
 
 /**

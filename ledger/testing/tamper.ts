@@ -6,6 +6,7 @@ import BetterSqlite from 'better-sqlite3';
 import type Database from 'better-sqlite3';
 import { ledgerFile } from '../db.js';
 import { connectionOf, internalsOf, type Ledger } from '../ledger.js';
+import { signCheckpoint } from '../sign.js';
 
 /**
  * Runs `edit` with the named triggers lifted, then puts them back word for word: what someone
@@ -165,4 +166,17 @@ export function checkpointStateText(ledger: Ledger, seq: number): string {
   const r = connectionOf(ledger).prepare('SELECT state FROM checkpoints WHERE seq = ?').get(seq) as { state: string } | undefined;
   if (!r) throw new Error(`no checkpoint at ${seq}`);
   return r.state;
+}
+
+/**
+ * Replaces checkpoint `seq`'s state with `state` and signs it again with the ledger's own key
+ * file, as whoever holds that file could: the signature then holds, and only what reads the state
+ * stands between the edit and the table (host/table/recover.ts parses it).
+ */
+export function resignCheckpointState(ledger: Ledger, seq: number, state: string): void {
+  const key = internalsOf(ledger).key;
+  const hash = ledger.entry(seq)?.hash;
+  if (!key || !hash) throw new Error(`checkpoint ${seq}: no key file, or no entry ${seq}, to sign it with`);
+  tamperCheckpoint(ledger, seq, 'state', state);
+  tamperCheckpoint(ledger, seq, 'signature', signCheckpoint(key, ledger.terminalId, seq, hash, state));
 }
