@@ -117,3 +117,62 @@ export function judge(over: readonly Measured[], allowed: Readonly<Record<string
   const shrunk = Object.keys(allowed).filter((w) => !seen.has(w) || (over.find((m) => m.what === w)?.lines ?? 0) < (allowed[w] ?? 0));
   return { failures, shrunk };
 }
+
+/**
+ * No god objects, by their surface (issue 53): an exported class or interface of a runtime folder
+ * has at most this many public members (a method, a property, an accessor pair counted once; a
+ * class's private, protected and `#` members and its constructor aside). A type that needs more
+ * hands out objects of its own (`TableRuntime`'s reads, shoe, countdowns…).
+ */
+export const MEMBER_LIMIT = 20;
+export const MEMBER_FOLDERS = ['engine', 'host', 'renderer', 'ledger', 'hardware', 'protocol', 'upstream', 'witness', 'cli', 'electron', 'cards', 'terms'];
+
+const exported = (node: ts.Node) => ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+const hidden = (m: ts.Node) =>
+  (ts.canHaveModifiers(m) && (ts.getModifiers(m) ?? []).some((k) => k.kind === ts.SyntaxKind.PrivateKeyword || k.kind === ts.SyntaxKind.ProtectedKeyword)) ||
+  ('name' in m && m.name !== undefined && ts.isPrivateIdentifier(m.name as ts.Node));
+
+/** Whether a member is behaviour: a method, an accessor, or a property holding a function. */
+const behaves = (m: ts.Node) =>
+  ts.isMethodDeclaration(m) ||
+  ts.isMethodSignature(m) ||
+  ts.isGetAccessor(m) ||
+  ts.isSetAccessor(m) ||
+  ((ts.isPropertySignature(m) || ts.isPropertyDeclaration(m)) && m.type !== undefined && ts.isFunctionTypeNode(m.type));
+
+/**
+ * Every exported class's and interface's count of public members, by `file: Name`: those with
+ * behaviour (a plain record of data, a row or a state, is not an object that grows into a hub).
+ */
+export function publicMembers(file: string, text: string): Measured[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const out: Measured[] = [];
+  const count = (name: string, members: readonly ts.Node[]) => {
+    if (!members.some(behaves)) return;
+    const names = new Set<string>();
+    for (const m of members) {
+      if (ts.isConstructorDeclaration(m) || ts.isIndexSignatureDeclaration(m) || ts.isClassStaticBlockDeclaration(m) || ts.isSemicolonClassElement(m)) continue;
+      if (ts.isCallSignatureDeclaration(m) || ts.isConstructSignatureDeclaration(m) || hidden(m)) continue;
+      const n =
+        'name' in m && m.name ? (m.name as ts.PropertyName).getText(source) : `(line ${source.getLineAndCharacterOfPosition(m.getStart(source)).line + 1})`;
+      names.add(n);
+    }
+    out.push({ what: `${file}: ${name}`, lines: names.size });
+  };
+  for (const s of source.statements) {
+    if (!exported(s)) continue;
+    if (ts.isClassDeclaration(s) && s.name) count(s.name.text, s.members);
+    else if (ts.isInterfaceDeclaration(s)) count(s.name.text, s.members);
+  }
+  return out;
+}
+
+/** Exported classes and interfaces of `sources` with more public members than MEMBER_LIMIT. */
+export function overMembers(sources: ReadonlyMap<string, string>): Measured[] {
+  const over: Measured[] = [];
+  for (const [rel, text] of sources) {
+    const file = rel.split(path.sep).join('/');
+    if (isMeasured(file, MEMBER_FOLDERS)) over.push(...publicMembers(file, text).filter((m) => m.lines > MEMBER_LIMIT));
+  }
+  return over.sort((a, b) => b.lines - a.lines);
+}
