@@ -5,13 +5,15 @@ import path from 'node:path';
 import ts from 'typescript';
 
 /**
- * The limits the issue sets: a file of engine/, host/ or renderer/; a function of host/ or
- * renderer/ (the issue's "about 80"; the check first held 100, lowered once every function fit).
+ * The limits: a file ≤ 600 lines and a function ≤ 80 (issue 32's "about 80"; the check first held
+ * 100), in every runtime folder (issue 53: engine, host and renderer first, then the folders
+ * nobody measured, with what was over then in the ratchet list).
  */
 export const FILE_LIMIT = 600;
 export const FUNCTION_LIMIT = 80;
-export const FILE_FOLDERS = ['engine', 'host', 'renderer'];
-export const FUNCTION_FOLDERS = ['host', 'renderer'];
+export const RUNTIME_FOLDERS = ['engine', 'host', 'renderer', 'ledger', 'hardware', 'protocol', 'upstream', 'witness', 'cli', 'electron', 'cards', 'terms'];
+export const FILE_FOLDERS = RUNTIME_FOLDERS;
+export const FUNCTION_FOLDERS = RUNTIME_FOLDERS;
 
 export interface Measured {
   /** `file` or `file: name` (a function's name as its file spells it: `Class.method`, `outer > inner`). */
@@ -104,15 +106,20 @@ export interface SizeVerdict {
  * Held against the list of what was already too long when the check came (`allowed`: what →
  * lines). A ratchet: nothing new may be over, nothing listed may grow.
  */
-export function judge(over: readonly Measured[], allowed: Readonly<Record<string, number>>): SizeVerdict {
+export function judge(
+  over: readonly Measured[],
+  allowed: Readonly<Record<string, number>>,
+  limitOf: (what: string) => number = (what) => (what.includes(': ') ? FUNCTION_LIMIT : FILE_LIMIT),
+  unit = 'lines',
+): SizeVerdict {
   const failures: string[] = [];
   const seen = new Set<string>();
   for (const m of over) {
     seen.add(m.what);
-    const limit = m.what.includes(': ') ? FUNCTION_LIMIT : FILE_LIMIT;
+    const limit = limitOf(m.what);
     const listed = Object.hasOwn(allowed, m.what) ? allowed[m.what] : undefined;
-    if (listed === undefined) failures.push(`${m.what}: ${m.lines} lines, over the limit of ${limit}`);
-    else if (m.lines > listed) failures.push(`${m.what}: ${m.lines} lines, longer than the ${listed} it had when the limit came (${limit})`);
+    if (listed === undefined) failures.push(`${m.what}: ${m.lines} ${unit}, over the limit of ${limit}`);
+    else if (m.lines > listed) failures.push(`${m.what}: ${m.lines} ${unit}, more than the ${listed} it had when the limit came (${limit})`);
   }
   const shrunk = Object.keys(allowed).filter((w) => !seen.has(w) || (over.find((m) => m.what === w)?.lines ?? 0) < (allowed[w] ?? 0));
   return { failures, shrunk };
@@ -125,7 +132,7 @@ export function judge(over: readonly Measured[], allowed: Readonly<Record<string
  * hands out objects of its own (`TableRuntime`'s reads, shoe, countdowns…).
  */
 export const MEMBER_LIMIT = 20;
-export const MEMBER_FOLDERS = ['engine', 'host', 'renderer', 'ledger', 'hardware', 'protocol', 'upstream', 'witness', 'cli', 'electron', 'cards', 'terms'];
+export const MEMBER_FOLDERS = RUNTIME_FOLDERS;
 
 const exported = (node: ts.Node) => ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
 const hidden = (m: ts.Node) =>
